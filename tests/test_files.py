@@ -1,0 +1,108 @@
+"""Reading and writing TREC files: ids stay strings, line numbers are physical."""
+
+from __future__ import annotations
+
+import gzip
+
+import pytest
+
+import trecbench
+from trecbench.errors import InputError
+from trecbench.files import tokenize
+
+TRICKY_IDS = ["001", "NA", "nan", "null", "None", "TRUE", "1e5", "0042", "42", "1.0"]
+
+
+def test_tricky_ids_round_trip_unchanged(tmp_path):
+    lines = [f"{q} Q0 {d} {i + 1} {10 - i} tag\n" for i, (q, d) in enumerate(zip(TRICKY_IDS, TRICKY_IDS))]
+    path = tmp_path / "tricky.run"
+    path.write_text("".join(lines))
+    run = trecbench.read_run(path)
+    assert run["qid"].tolist() == TRICKY_IDS
+    assert run["docno"].tolist() == TRICKY_IDS
+    out = tmp_path / "out.run"
+    trecbench.write_run(run, out)
+    again = trecbench.read_run(out)
+    assert again["qid"].tolist() == TRICKY_IDS
+    assert again["docno"].tolist() == TRICKY_IDS
+    assert again["score"].tolist() == run["score"].tolist()
+
+
+def test_scores_are_written_losslessly(tmp_path):
+    scores = [0.1, 1 / 3, 2.129133, 1e20, 5e-324, 0.30000000000000004, -0.0]
+    path = tmp_path / "s.run"
+    path.write_text("".join(f"q Q0 d{i} {i + 1} {s!r} t\n" for i, s in enumerate(scores)))
+    run = trecbench.read_run(path)
+    out = tmp_path / "o.run"
+    trecbench.write_run(run, out)
+    assert trecbench.read_run(out)["score"].tolist() == scores
+
+
+def test_physical_line_numbers_skip_blank_lines_in_runs(tmp_path):
+    path = tmp_path / "blank.run"
+    path.write_text("q Q0 a 1 2 t\n\n   \nq Q0 b 2 1 t\n")
+    assert trecbench.read_run(path)["line"].tolist() == [1, 4]
+
+
+def test_gzip_is_read_transparently(tmp_path):
+    path = tmp_path / "r.run.gz"
+    path.write_bytes(gzip.compress(b"q Q0 a 1 2 t\nq Q0 b 2 1 t\n"))
+    assert trecbench.read_run(path)["docno"].tolist() == ["a", "b"]
+
+
+def test_truncated_gzip_is_an_error(tmp_path):
+    path = tmp_path / "r.run.gz"
+    path.write_bytes(gzip.compress(b"q Q0 a 1 2 t\n" * 1000)[:-20])
+    with pytest.raises(InputError) as err:
+        trecbench.read_run(path)
+    assert err.value.rule == "R27"
+
+
+@pytest.mark.parametrize(
+    ("content", "line", "rule"),
+    [
+        (b"q Q0 a 1 2 t\nq Q0 b 2 t\n", 2, "R1"),
+        (b"q Q0 a 1 2 t\nq Q0 b 2 abc t\n", 2, "R12"),
+        (b"q Q0 a 1 nan t\n", 1, "R12"),
+        (b"q Q0 a 1 1_000 t\n", 1, "R12"),
+        (b"q Q0 a 1 2 t\nq Q0 \xff 2 1 t\n", 2, "R23"),
+        (b"q Q0 a 1 2 t\n\nq Q0 b\x00 2 1 t\n", 3, "R23"),
+    ],
+)
+def test_malformed_run_lines_name_the_physical_line(tmp_path, content, line, rule):
+    path = tmp_path / "bad.run"
+    path.write_bytes(content)
+    with pytest.raises(InputError) as err:
+        trecbench.read_run(path)
+    assert (err.value.line, err.value.rule) == (line, rule)
+    assert str(err.value).startswith(f"{path}:{line}: ")
+
+
+@pytest.mark.parametrize(
+    ("content", "line"),
+    [(b"1 0 a 1\n\n1 0 b 0\n", 2), (b"1 0 a 1.5\n", 1), (b"1 a 1\n", 1), (b"1 0 a 1 x\n", 1)],
+)
+def test_malformed_qrels_lines(tmp_path, content, line):
+    path = tmp_path / "bad.qrels"
+    path.write_bytes(content)
+    with pytest.raises(InputError) as err:
+        trecbench.read_qrels(path)
+    assert err.value.line == line
+
+
+def test_fast_and_general_tokenizers_agree():
+    regular = b"q1 Q0 d1 1 3.5 t\nq1 Q0 d2 2 1.5 t\n"
+    irregular = b"q1\tQ0  d1 1 3.5 t\nq1 Q0 d2 2 1.5 t \n"
+    a, b = tokenize(regular), tokenize(irregular)
+    assert [f.to_pylist() for f in a.fields] == [f.to_pylist() for f in b.fields]
+    assert a.line.tolist() == b.line.tolist() == [1, 2]
+
+
+def test_trec_eval_suite_files_are_read(trec_eval_suite):
+    run = trecbench.read_run(trec_eval_suite / "results.test")
+    assert len(run) == 1500 and run["tag"].unique().tolist() == ["STANDARD"]
+    # results.trunc carries junk after the tag on some lines; trec_eval ignores it, so do we.
+    trunc = trecbench.read_run(trec_eval_suite / "results.trunc")
+    assert len(trunc) == 584 and trunc["tag"].unique().tolist() == ["STANDARD"]
+    qrels = trecbench.read_qrels(trec_eval_suite / "qrels.test")
+    assert len(qrels) == 3681 and qrels["rel"].isin([0, 1]).all()

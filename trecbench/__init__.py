@@ -1,0 +1,39 @@
+"""trecbench: trec_eval-compatible evaluation for retrieval experiments.
+
+The public API is re-exported here and imported lazily, so ``import trecbench`` and
+``trecbench --help`` stay fast.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+__version__ = "0.1.0"
+
+# public name -> module that defines it
+_EXPORTS = {
+    "read_run": "files",
+    "read_qrels": "files",
+    "write_run": "files",
+    "write_qrels": "files",
+    "parse_run": "files",
+    "parse_qrels": "files",
+    "TrecbenchError": "errors",
+    "InputError": "errors",
+    "UsageError": "errors",
+}
+
+__all__ = sorted(_EXPORTS) + ["__version__"]
+
+
+def __getattr__(name: str):
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'trecbench' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return __all__

@@ -1,0 +1,6 @@
+"""``python -m trecbench``."""
+
+from .cli import main
+
+if __name__ == "__main__":
+    main()

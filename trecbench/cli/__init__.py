@@ -1,0 +1,54 @@
+"""Command-line interface: a thin layer that parses arguments and prints.
+
+Each command lives in its own module of this package; all logic lives in the library.
+Errors raised on purpose (:class:`trecbench.errors.TrecbenchError`) become one line on
+stderr and the error's exit code, never a traceback.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from .. import __version__
+from ..errors import TrecbenchError
+
+
+class Group(click.Group):
+    """Click group that lists commands in the order they were added."""
+
+    def list_commands(self, ctx):
+        return list(self.commands)
+
+
+@click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="trecbench")
+def cli() -> None:
+    """trecbench: convert, validate, score and compare retrieval runs, exactly like trec_eval.
+
+    \b
+    Examples:
+      trecbench validate runs/lexical.run --qrels qrels/hpo-demo.qrels
+      trecbench score qrels/hpo-demo.qrels runs/lexical.run
+    """
+
+
+def fail(error: TrecbenchError) -> None:
+    """Print a library error as one line and exit with its code."""
+    click.echo(f"trecbench: {error}", err=True)
+    sys.exit(error.exit_code)
+
+
+def _register() -> None:
+    # Each module adds its command to `cli`; imported here so `trecbench --help` lists them.
+    pass
+
+
+def main() -> None:
+    """Console-script entry point."""
+    _register()
+    try:
+        cli(standalone_mode=True)
+    except TrecbenchError as error:
+        fail(error)
