@@ -14,7 +14,10 @@ TRICKY_IDS = ["001", "NA", "nan", "null", "None", "TRUE", "1e5", "0042", "42", "
 
 
 def test_tricky_ids_round_trip_unchanged(tmp_path):
-    lines = [f"{q} Q0 {d} {i + 1} {10 - i} tag\n" for i, (q, d) in enumerate(zip(TRICKY_IDS, TRICKY_IDS))]
+    lines = [
+        f"{q} Q0 {d} {i + 1} {10 - i} tag\n"
+        for i, (q, d) in enumerate(zip(TRICKY_IDS, TRICKY_IDS, strict=True))
+    ]
     path = tmp_path / "tricky.run"
     path.write_text("".join(lines))
     run = trecbench.read_run(path)

@@ -102,7 +102,9 @@ def iter_byte_chunks(
             try:
                 block = stream.read(chunk_bytes)
             except (EOFError, zlib.error, gzip.BadGzipFile, OSError) as exc:
-                raise InputError(str(path), None, f"corrupt or truncated gzip data: {exc}", "R27") from None
+                raise InputError(
+                    str(path), None, f"corrupt or truncated gzip data: {exc}", "R27"
+                ) from None
             if not block:
                 break
             block = carry + block
@@ -308,7 +310,11 @@ def _check_bytes(tokens: Tokens, blank_is_error: bool) -> None:
     for lines, message, rule in (
         (tokens.nul_lines, "NUL byte (trec_eval 9.x would silently stop reading here)", "R23"),
         (tokens.bad_utf8_lines, "invalid UTF-8", "R23"),
-        (tokens.blank_lines if blank_is_error else (), "blank line (fatal in trec_eval)", "Q-BLANK"),
+        (
+            tokens.blank_lines if blank_is_error else (),
+            "blank line (fatal in trec_eval)",
+            "Q-BLANK",
+        ),
     ):
         if len(lines):
             raise InputError(tokens.path, int(lines[0]), message, rule)
@@ -340,8 +346,10 @@ def run_table(tokens: Tokens) -> pa.Table:
         line = _first_line(tokens, short)
         count = int(tokens.nfields[np.flatnonzero(short)[0]])
         raise InputError(
-            tokens.path, line,
-            f"expected 6 fields (qid Q0 docno rank score tag), found {count}", "R1",
+            tokens.path,
+            line,
+            f"expected 6 fields (qid Q0 docno rank score tag), found {count}",
+            "R1",
         )
     qid, q0, docno, rank, score, tag = tokens.fields[:6]
     good_score = _matches(score, SCORE_PATTERN)
@@ -354,13 +362,16 @@ def run_table(tokens: Tokens) -> pa.Table:
         line, value = _value_at(tokens, 4, ~finite)
         raise InputError(tokens.path, line, f"score {value!r} overflows a double", "R12")
     good_rank = _matches(rank, RANK_PATTERN)
-    ranks = pc.cast(
-        pc.if_else(pa.array(good_rank), rank, pa.scalar(None, pa.string())), pa.int64()
-    )
+    ranks = pc.cast(pc.if_else(pa.array(good_rank), rank, pa.scalar(None, pa.string())), pa.int64())
     return pa.table(
         {
-            "qid": qid, "q0": q0, "docno": docno, "rank": ranks, "score": scores,
-            "tag": tag, "line": pa.array(tokens.line),
+            "qid": qid,
+            "q0": q0,
+            "docno": docno,
+            "rank": ranks,
+            "score": scores,
+            "tag": tag,
+            "line": pa.array(tokens.line),
         }
     )
 
@@ -376,10 +387,16 @@ def qrels_table(tokens: Tokens) -> pa.Table:
     if wrong.any():
         index = int(np.flatnonzero(wrong)[0])
         count = int(tokens.nfields[index])
-        hint = " (a 3-column BEIR qrels? convert it with 'trecbench convert dict')" if count == 3 else ""
+        hint = (
+            " (a 3-column BEIR qrels? convert it with 'trecbench convert dict')"
+            if count == 3
+            else ""
+        )
         raise InputError(
-            tokens.path, int(tokens.line[index]),
-            f"expected 4 fields (qid iter docno rel), found {count}{hint}", "Q1",
+            tokens.path,
+            int(tokens.line[index]),
+            f"expected 4 fields (qid iter docno rel), found {count}{hint}",
+            "Q1",
         )
     qid, iteration, docno, rel = tokens.fields[:4]
     good_rel = _matches(rel, REL_PATTERN)
@@ -388,8 +405,11 @@ def qrels_table(tokens: Tokens) -> pa.Table:
         raise InputError(tokens.path, line, f"relevance {value!r} is not an integer", "Q3")
     return pa.table(
         {
-            "qid": qid, "iter": iteration, "docno": docno,
-            "rel": pc.cast(rel, pa.int64()), "line": pa.array(tokens.line),
+            "qid": qid,
+            "iter": iteration,
+            "docno": docno,
+            "rel": pc.cast(rel, pa.int64()),
+            "line": pa.array(tokens.line),
         }
     )
 
@@ -442,7 +462,9 @@ def _same_file(a: Path, b: Path) -> bool:
 
 
 @contextlib.contextmanager
-def atomic_write(path: str | os.PathLike, inputs: Sequence[str | os.PathLike] = (), mode: str = "wb"):
+def atomic_write(
+    path: str | os.PathLike, inputs: Sequence[str | os.PathLike] = (), mode: str = "wb"
+):
     """Write ``path`` via a temporary file in the same folder, renamed on success.
 
     Refuses to overwrite any of ``inputs``. On an exception nothing is left behind.
@@ -479,7 +501,9 @@ def _text_lines(columns: Sequence[pa.Array], sep: str) -> bytes:
 
 def _buffer_bytes(strings: pa.Array) -> bytes:
     strings = pa.concat_arrays([strings]).cast(pa.large_string())
-    offsets = np.frombuffer(strings.buffers()[1], dtype=np.int64)[strings.offset : strings.offset + len(strings) + 1]
+    offsets = np.frombuffer(strings.buffers()[1], dtype=np.int64)[
+        strings.offset : strings.offset + len(strings) + 1
+    ]
     return strings.buffers()[2].to_pybytes()[offsets[0] : offsets[-1]]
 
 
