@@ -1,0 +1,162 @@
+"""trecbench.stats against scipy, exact enumeration, hand-worked examples and simulation."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+from scipy import stats as sps
+
+from trecbench import stats
+
+
+def test_t_test_equals_scipy_on_the_same_per_query_values():
+    rng = np.random.default_rng(7)
+    a = rng.random((40, 5))
+    b = np.clip(a + rng.normal(0.03, 0.1, size=a.shape), 0, 1)
+    got = stats.paired_t_test(a - b)
+    for column in range(a.shape[1]):
+        expected = sps.ttest_rel(a[:, column], b[:, column]).pvalue
+        assert got[column] == pytest.approx(expected, rel=1e-12)
+
+
+def test_t_test_hand_worked_with_two_degrees_of_freedom():
+    # d = (1, 2, 6): mean 3, sd sqrt(7), t = 3 / (sqrt(7) / sqrt(3)); with 2 df the
+    # two-sided p-value has the closed form 1 - t / sqrt(2 + t^2).
+    t = 3 / (math.sqrt(7) / math.sqrt(3))
+    assert stats.paired_t_test([1.0, 2.0, 6.0])[0] == pytest.approx(1 - t / math.sqrt(2 + t * t))
+
+
+def test_identical_runs_have_p_one_and_no_effect_size():
+    zeros = np.zeros((10, 2))
+    assert stats.paired_t_test(zeros).tolist() == [1.0, 1.0]
+    assert stats.paired_bootstrap_test(zeros, samples=50).tolist() == [1.0, 1.0]
+    assert stats.randomization_test(zeros, samples=50).tolist() == [1.0, 1.0]
+    assert np.isnan(stats.effect_size(zeros)).all()
+
+
+def test_effect_size_is_mean_over_sample_sd():
+    d = np.array([0.1, 0.3, -0.2, 0.4])
+    assert stats.effect_size(d)[0] == pytest.approx(d.mean() / d.std(ddof=1))
+
+
+@pytest.mark.parametrize(
+    "function",
+    [stats.paired_bootstrap_test, stats.randomization_test, stats.bootstrap_means],
+)
+def test_same_seed_same_numbers_other_seed_other_numbers(function):
+    rng = np.random.default_rng(1)
+    d = rng.normal(0.05, 0.3, size=(60, 3))
+    first = function(d, samples=2000, seed=11)
+    assert np.array_equal(first, function(d, samples=2000, seed=11))
+    assert not np.array_equal(first, function(d, samples=2000, seed=12))
+
+
+def test_columns_do_not_influence_each_other():
+    # Adding a column (another run) must not change the resamples of the others (BLAS may
+    # round a matrix product of another shape differently in the last bit).
+    rng = np.random.default_rng(2)
+    d = rng.normal(0.0, 1.0, size=(30, 2))
+    alone = stats.randomization_test(d[:, :1], samples=500, seed=3)
+    assert stats.randomization_test(d, samples=500, seed=3)[0] == alone[0]
+    np.testing.assert_allclose(
+        stats.bootstrap_means(d, samples=500, seed=3)[:, 0],
+        stats.bootstrap_means(d[:, :1], samples=500, seed=3)[:, 0],
+        rtol=1e-12,
+    )
+
+
+def test_bootstrap_means_are_means_of_resamples():
+    # One resample of three queries is a mean of drawn rows: every value must be a
+    # multiple of 1/3 of the sum of some multiset of {0, 3, 9}.
+    values = np.array([0.0, 3.0, 9.0])
+    means = stats.bootstrap_means(values, samples=300, seed=0)[:, 0]
+    possible = {sum(c) / 3 for c in itertools.combinations_with_replacement(values, 3)}
+    assert set(np.round(means, 12)) <= {round(v, 12) for v in possible}
+    assert len(set(np.round(means, 12))) == len(possible)  # 300 draws hit all 10 multisets
+
+
+def test_randomization_matches_exact_enumeration():
+    d = np.array([0.3, 0.1, -0.05, 0.2, 0.25, -0.1, 0.15, 0.05, 0.4, -0.2])
+    signs = np.array(list(itertools.product([-1, 1], repeat=d.size)))
+    exact = np.mean(np.abs(signs @ d) >= abs(d.sum()) - 1e-12)
+    samples = 20_000
+    p = stats.randomization_test(d, samples=samples, seed=5)[0]
+    # Monte Carlo error: binomial sd = sqrt(p(1-p)/N) ~ 0.0016; allow 5 sd.
+    assert abs(p - exact) < 5 * math.sqrt(exact * (1 - exact) / samples)
+
+
+def test_bootstrap_test_p_value_definition():
+    rng = np.random.default_rng(4)
+    d = rng.normal(0.1, 0.5, size=25)
+    means = stats.bootstrap_means(d, samples=3000, seed=9)[:, 0]
+    expected = np.mean(np.abs(means - d.mean()) >= abs(d.mean()))
+    assert stats.paired_bootstrap_test(d, samples=3000, seed=9)[0] == expected
+
+
+def test_strong_and_null_effects():
+    rng = np.random.default_rng(6)
+    strong = rng.normal(0.5, 0.2, size=50)
+    assert stats.paired_bootstrap_test(strong, samples=2000)[0] < 0.001
+    assert stats.randomization_test(strong, samples=2000)[0] == 1 / 2001
+    balanced = np.array([0.2, -0.2, 0.1, -0.1, 0.3, -0.3])
+    assert stats.paired_bootstrap_test(balanced, samples=500)[0] == 1.0
+    assert stats.randomization_test(balanced, samples=500)[0] == 1.0
+
+
+def test_percentile_interval_coverage_on_simulated_data():
+    # 200 repetitions of 50 queries from Beta(2, 5) (mean 2/7). With true 95% coverage
+    # the number of covering intervals is Binomial(200, 0.95): P(< 178 or > 198) < 0.2%.
+    # The percentile interval is slightly narrow for n = 50, so the lower bound is the
+    # binding one; 0.89 * 200 = 178.
+    rng = np.random.default_rng(2024)
+    true_mean = 2 / 7
+    data = rng.beta(2, 5, size=(50, 200))
+    _, low, high = stats.bootstrap_ci(data, samples=2000, confidence=0.95, seed=1)
+    coverage = np.mean((low <= true_mean) & (true_mean <= high))
+    assert 0.89 <= coverage <= 0.99
+
+
+def test_interval_contains_the_mean_and_narrows_with_confidence():
+    rng = np.random.default_rng(8)
+    data = rng.random((80, 3))
+    mean, low95, high95 = stats.bootstrap_ci(data, samples=4000, confidence=0.95, seed=2)
+    _, low80, high80 = stats.bootstrap_ci(data, samples=4000, confidence=0.80, seed=2)
+    assert (low95 < mean).all() and (mean < high95).all()
+    assert (low95 < low80).all() and (high80 < high95).all()
+
+
+def test_holm_hand_worked():
+    # p sorted: 0.01, 0.02, 0.03, 0.04 (m = 4) -> 0.04, 0.06, 0.06 (monotone), 0.06.
+    p = [0.04, 0.01, 0.03, 0.02]
+    assert stats.adjust(p, "holm") == pytest.approx([0.06, 0.04, 0.06, 0.06])
+    # Capped at 1: 0.3 * 3 = 0.9, 0.5 * 2 = 1.0, 0.6 * 1 -> max(1.0, 0.6) = 1.0.
+    assert stats.adjust([0.5, 0.3, 0.6], "holm") == pytest.approx([1.0, 0.9, 1.0])
+
+
+def test_bh_hand_worked():
+    # m = 5, sorted p: 0.01 0.02 0.03 0.04 0.05 -> p*m/i = 0.05 0.05 0.05 0.05 0.05.
+    p = [0.05, 0.04, 0.03, 0.02, 0.01]
+    assert stats.adjust(p, "bh") == pytest.approx([0.05] * 5)
+    # sorted 0.001 0.008 0.039 0.041 0.042 0.06 (m = 6): p*6/i = 0.006 0.024 0.078 0.0615
+    # 0.0504 0.06; minimum from the top: 0.006 0.024 0.0504 0.0504 0.0504 0.06.
+    p = [0.039, 0.001, 0.06, 0.041, 0.008, 0.042]
+    expected = [0.0504, 0.006, 0.06, 0.0504, 0.024, 0.0504]
+    assert stats.adjust(p, "bh") == pytest.approx(expected)
+
+
+def test_bonferroni_none_and_nan():
+    assert stats.adjust([0.01, 0.2, np.nan], "bonferroni")[:2] == pytest.approx([0.02, 0.4])
+    assert np.isnan(stats.adjust([0.01, 0.2, np.nan], "holm")[2])
+    assert stats.adjust([0.01, 0.2], "none") == pytest.approx([0.01, 0.2])
+    with pytest.raises(ValueError, match="unknown correction"):
+        stats.adjust([0.1], "sidak")
+
+
+def test_bad_input_is_refused():
+    with pytest.raises(ValueError, match="finite"):
+        stats.bootstrap_means([0.1, np.nan])
+    with pytest.raises(ValueError, match="confidence"):
+        stats.bootstrap_ci([0.1, 0.2], confidence=1.5)
