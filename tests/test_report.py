@@ -1,0 +1,315 @@
+"""EvaluationReport and ExperimentManifest: schemas, checksums, atomic writes, --meta."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import subprocess
+from dataclasses import dataclass, field
+from importlib.metadata import version
+
+import pandas as pd
+import pytest
+
+from trecbench import files as files_module
+from trecbench import report
+from trecbench.errors import OutputError, UsageError
+from trecbench.files import parse_run
+
+RUN_TEXT = "10 Q0 d1 1 2.0 alpha\n10 Q0 d2 2 1.0 alpha\n\n9 Q0 d1 1 3.0 beta\n"
+QRELS_TEXT = "9 0 d1 1\n10 0 d2 1\n11 0 d3 1\n"
+
+
+@dataclass
+class FakeEvaluation:
+    """The duck-typed interface build_evaluation_report reads."""
+
+    per_query: pd.DataFrame
+    aggregates: pd.DataFrame
+    measures: list = field(default_factory=list)
+    flagged: list = field(default_factory=list)
+
+
+def fake_evaluation() -> FakeEvaluation:
+    qids = pd.array(["9", "10", "9", "10"], dtype="string")
+    return FakeEvaluation(
+        per_query=pd.DataFrame(
+            {
+                "run": ["alpha"] * 4,
+                "qid": qids,
+                "measure": ["P@5", "P@5", "nDCG@10", "nDCG@10"],
+                "value": [0.2, 1 / 3, float("nan"), 0.30000000000000004],
+            }
+        ),
+        aggregates=pd.DataFrame(
+            {
+                "run": ["alpha", "alpha"],
+                "measure": ["P@5", "nDCG@10"],
+                "value": [(0.2 + 1 / 3) / 2, 0.15000000000000002],
+            }
+        ),
+        measures=[
+            {"requested": "P.5", "canonical": "P@5", "provider": "pytrec_eval"},
+            {"requested": "ndcg_cut.10", "canonical": "nDCG@10", "provider": "pytrec_eval"},
+        ],
+        flagged=[{"qid": "11", "reason": "no relevant document retrieved"}],
+    )
+
+
+@pytest.fixture
+def files(tmp_path):
+    run = tmp_path / "a.run"
+    run.write_text(RUN_TEXT)
+    qrels = tmp_path / "a.qrels"
+    qrels.write_text(QRELS_TEXT)
+    return run, qrels
+
+
+# --- pieces -------------------------------------------------------------------------------
+
+
+def test_input_record_checksum_equals_hashlib(files):
+    run, _ = files
+    record = report.input_record(run, "run")
+    data = run.read_bytes()
+    assert record["sha256"] == hashlib.sha256(data).hexdigest()
+    assert record["size"] == len(data)
+
+
+def test_gzip_is_hashed_as_stored_and_counted_decompressed(tmp_path):
+    path = tmp_path / "a.run.gz"
+    path.write_bytes(gzip.compress(RUN_TEXT.encode()))
+    record = report.input_record(path, "run")
+    assert record["sha256"] == hashlib.sha256(path.read_bytes()).hexdigest()
+    assert (record["lines"], record["topics"]) == (3, 2)
+
+
+def test_input_record_counts_from_table_equal_streamed_counts(files):
+    run, qrels = files
+    streamed = report.input_record(run, "run")
+    assert streamed == report.input_record(run, "run", parse_run(run))
+    assert streamed["lines"] == 3  # the blank line is not a record
+    assert streamed["topics"] == 2
+    assert streamed["run_tag"] == "beta"  # last line's tag: trec_eval's runid
+    assert streamed["run_tags"] == ["alpha", "beta"]
+    assert report.input_record(qrels, "qrels")["topics"] == 3
+
+
+def test_small_chunks_give_the_same_counts(files, monkeypatch):
+    run, _ = files
+    whole = report.input_record(run, "run")
+    original = files_module.iter_tokens
+    # 8-byte chunks: every line is its own chunk, the blank line an empty one
+    monkeypatch.setattr(
+        files_module, "iter_tokens", lambda path, keep: original(path, keep, chunk_bytes=8)
+    )
+    assert report.input_record(run, "run") == whole
+
+
+def test_environment_reads_versions_from_metadata():
+    env = report.environment()
+
+    assert env["packages"]["pandas"] == version("pandas")
+    assert env["packages"]["pytrec-eval-terrier"] == version("pytrec-eval-terrier")
+    assert set(report.PACKAGES) <= set(env["packages"])
+    assert env["trecbench"] == report.__version__
+
+
+def test_git_commit_in_and_outside_a_repository(tmp_path):
+    assert report.git_commit(tmp_path) is None
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    assert report.git_commit(tmp_path) is None  # no commit yet
+    (tmp_path / "f").write_text("x")
+    git = ["git", "-C", str(tmp_path), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "add", "f"], check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "m"], check=True)
+    head = subprocess.run(
+        [*git, "rev-parse", "HEAD"], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    assert report.git_commit(tmp_path) == {"commit": head, "dirty": False}
+    (tmp_path / "f").write_text("y")
+    assert report.git_commit(tmp_path) == {"commit": head, "dirty": True}
+
+
+def test_git_commit_without_git(tmp_path, monkeypatch):
+    monkeypatch.setenv("PATH", str(tmp_path))
+    assert report.git_commit(tmp_path) is None
+
+
+def test_parse_meta():
+    assert report.parse_meta(["model=bm25", "k1=0.9", "q=a=b", "empty="]) == {
+        "model": "bm25",
+        "k1": "0.9",
+        "q": "a=b",
+        "empty": "",
+    }
+    assert report.parse_meta(["seed=001"])["seed"] == "001"  # strings, never inferred
+
+
+@pytest.mark.parametrize(
+    "pair, message",
+    [
+        ("model", "expected KEY=VALUE"),
+        ("=x", "key ''"),
+        ("9lives=x", "must start with a letter"),
+        ("a b=x", "must start with a letter"),
+    ],
+)
+def test_parse_meta_errors(pair, message):
+    with pytest.raises(UsageError, match=message):
+        report.parse_meta([pair])
+
+
+def test_parse_meta_refuses_a_key_twice():
+    with pytest.raises(UsageError, match="given twice"):
+        report.parse_meta(["a=1", "a=2"])
+
+
+def test_write_json_is_atomic_and_checksummed(tmp_path):
+    path = tmp_path / "out" / "r.json"
+    record = report.write_json(path, {"x": 0.1, "ids": ["001"]})
+    data = path.read_bytes()
+    assert json.loads(data) == {"x": 0.1, "ids": ["001"]}
+    assert record == {
+        "path": str(path),
+        "kind": "json",
+        "size": len(data),
+        "sha256": hashlib.sha256(data).hexdigest(),
+    }
+    assert sorted(p.name for p in path.parent.iterdir()) == ["r.json"]  # no temp file
+
+
+def test_write_json_refuses_nan_and_leaves_nothing(tmp_path):
+    path = tmp_path / "r.json"
+    with pytest.raises(OutputError, match="JSON"):
+        report.write_json(path, {"x": float("nan")})
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_write_json_refuses_to_overwrite_an_input(files):
+    run, _ = files
+    before = run.read_bytes()
+    with pytest.raises(OutputError, match="refusing to overwrite"):
+        report.write_json(run, {}, inputs=[run])
+    assert run.read_bytes() == before
+    assert sorted(p.name for p in run.parent.iterdir()) == ["a.qrels", "a.run"]
+
+
+# --- builders and schemas -------------------------------------------------------------------
+
+
+def test_evaluation_report_matches_schema_and_keeps_full_precision(files):
+    run, qrels = files
+    inputs = [report.input_record(qrels, "qrels"), report.input_record(run, "run")]
+    document = report.build_evaluation_report(
+        fake_evaluation(),
+        inputs,
+        {"average_over_all_topics": True, "depth": 100, "qrels": qrels},
+        meta={"model": "bm25"},
+        ontology={"release": "2025-11-24", "source": "hpo3", "sha256": None},
+    )
+    report.validate_against_schema(document, report.REPORT_SCHEMA)
+    again = json.loads(report.json_bytes(document))
+    result = again["results"][0]
+    assert result["run"] == "alpha"
+    assert list(result["per_query"]) == ["10", "9"]  # byte-wise, like trec_eval
+    assert result["per_query"]["10"]["P@5"] == 1 / 3
+    assert result["per_query"]["10"]["nDCG@10"] == 0.30000000000000004
+    assert result["per_query"]["9"]["nDCG@10"] is None  # NaN is not JSON
+    assert result["aggregates"] == {"P@5": (0.2 + 1 / 3) / 2, "nDCG@10": 0.15000000000000002}
+    assert again["options"]["qrels"] == str(qrels)
+    assert again["flagged_topics"] == [{"qid": "11", "reason": "no relevant document retrieved"}]
+    assert again["trec_eval_semantics"] == "9.0.8"
+
+
+def test_schema_rejects_a_broken_report(files):
+    run, _ = files
+    document = report.build_evaluation_report(fake_evaluation(), [report.input_record(run, "run")])
+    document["results"][0]["aggregates"]["P@5"] = "0.5"
+    with pytest.raises(OutputError, match="aggregates/P@5"):
+        report.validate_against_schema(document, report.REPORT_SCHEMA)
+    del document["inputs"][0]["run_tag"]
+    with pytest.raises(OutputError):
+        report.validate_against_schema(document, report.REPORT_SCHEMA)
+
+
+def test_manifest_matches_schema(files, tmp_path):
+    run, qrels = files
+    out = report.write_json(tmp_path / "r.json", {"a": 1}, kind="report")
+    document = report.build_manifest(
+        ["trecbench", "score", str(qrels), "my run.txt"],
+        [report.input_record(qrels, "qrels"), report.input_record(run, "run")],
+        [out],
+        {"model": "bm25", "index": "snap-3"},
+        cwd=tmp_path,
+    )
+    report.validate_against_schema(document, report.MANIFEST_SCHEMA)
+    assert document["command"]["line"].endswith("'my run.txt'")
+    assert document["timestamp"].endswith("Z")
+    assert document["git"] is None  # tmp_path is not in a work tree
+    assert len(document["experiment_id"]) == 36
+    assert report.build_manifest(["x"], [], [], {}, "exp-7")["experiment_id"] == "exp-7"
+    document["meta"]["bad key"] = "x"
+    with pytest.raises(OutputError, match="meta"):
+        report.validate_against_schema(document, report.MANIFEST_SCHEMA)
+
+
+def test_schemas_are_valid_draft_2020_12():
+    jsonschema = pytest.importorskip("jsonschema")
+    for name in (report.REPORT_SCHEMA, report.MANIFEST_SCHEMA):
+        jsonschema.Draft202012Validator.check_schema(report.load_schema(name))
+
+
+# --- write_score_outputs ------------------------------------------------------------------
+
+
+def test_score_outputs_link_report_and_manifest(files, tmp_path):
+    run, qrels = files
+    out = tmp_path / "out"
+    report.write_score_outputs(
+        fake_evaluation(),
+        [(qrels, "qrels"), (run, "run", parse_run(run))],
+        {"depth": 1000},
+        report=out / "report.json",
+        manifest=out / "manifest.json",
+        meta={"model": "bm25"},
+        argv=["trecbench", "score", str(qrels), str(run)],
+    )
+    written = json.loads((out / "report.json").read_bytes())
+    manifest = json.loads((out / "manifest.json").read_bytes())
+    report.validate_against_schema(written, report.REPORT_SCHEMA)
+    report.validate_against_schema(manifest, report.MANIFEST_SCHEMA)
+    assert written["experiment_id"] == manifest["experiment_id"]
+    assert manifest["inputs"] == written["inputs"]
+    (output,) = manifest["outputs"]
+    assert output["kind"] == "report"
+    assert output["sha256"] == hashlib.sha256((out / "report.json").read_bytes()).hexdigest()
+    assert manifest["meta"] == written["meta"] == {"model": "bm25"}
+    assert sorted(p.name for p in out.iterdir()) == ["manifest.json", "report.json"]
+
+
+def test_score_outputs_write_nothing_when_one_target_is_an_input(files, tmp_path):
+    run, qrels = files
+    with pytest.raises(OutputError, match="refusing to overwrite"):
+        report.write_score_outputs(
+            fake_evaluation(),
+            [(qrels, "qrels"), (run, "run")],
+            report=tmp_path / "report.json",
+            manifest=qrels,
+            argv=["trecbench"],
+        )
+    assert qrels.read_text() == QRELS_TEXT
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.qrels", "a.run"]
+
+
+def test_score_outputs_refuse_report_equal_to_manifest(files, tmp_path):
+    run, qrels = files
+    with pytest.raises(UsageError, match="same file"):
+        report.write_score_outputs(
+            fake_evaluation(),
+            [(run, "run")],
+            report=tmp_path / "x.json",
+            manifest=tmp_path / "x.json",
+        )
+    assert not (tmp_path / "x.json").exists()

@@ -1,0 +1,524 @@
+"""Reproducibility records: the EvaluationReport and the ExperimentManifest.
+
+An **EvaluationReport** says what was computed: measures (as requested, their canonical
+name and the engine that computed them), aggregate and per-query values, flagged topics,
+options, and the inputs (size, sha256, lines, topics, run tags). An **ExperimentManifest**
+says how the experiment ran: id, UTC time, command line, environment, git commit, the
+user's ``--meta key=value`` pairs, and every input and output with its sha256.
+
+Both are plain dicts that match the JSON Schemas shipped in ``trecbench/schemas/``; they
+are built to match by construction. Checking them against the schemas needs
+``jsonschema`` (a test extra), so :func:`validate_against_schema` imports it lazily and the
+CLI never depends on it: the tests validate every generated shape instead.
+
+The small pieces (:func:`input_record`, :func:`environment`, :func:`git_commit`,
+:func:`write_json`, :func:`parse_meta`) are meant to be reused by other reports.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import platform
+import re
+import shlex
+import subprocess
+import sys
+import uuid
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime, timezone
+from importlib import metadata, resources
+from pathlib import Path
+from typing import Any
+
+from . import __version__
+from .errors import OutputError, UsageError
+
+REPORT_SCHEMA = "evaluation_report"
+MANIFEST_SCHEMA = "experiment_manifest"
+SCHEMA_VERSION = 1
+TREC_EVAL_SEMANTICS = "9.0.8"
+
+# Distributions whose versions can change a number or a file trecbench writes.
+PACKAGES = ("numpy", "pandas", "pyarrow", "pytrec-eval-terrier", "ir-measures", "click")
+OPTIONAL_PACKAGES = ("hpo3", "scipy", "matplotlib")
+
+_HASH_CHUNK = 1 << 20
+_META_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_.\-]*$")
+
+
+# ---------------------------------------------------------------------------------------
+# small reusable pieces
+
+
+def utc_now() -> str:
+    """The current UTC time as ISO-8601 with a ``Z`` suffix, to the second."""
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def file_digest(path: str | os.PathLike) -> tuple[int, str]:
+    """``(size, sha256 hex)`` of the bytes on disk, read in 1 MiB chunks.
+
+    A gzip file is hashed as stored (compressed): that identifies the file one has.
+    """
+    digest = hashlib.sha256()
+    size = 0
+    try:
+        with open(path, "rb") as handle:
+            while block := handle.read(_HASH_CHUNK):
+                digest.update(block)
+                size += len(block)
+    except OSError as exc:
+        raise OutputError(f"{path}: cannot read for checksum: {exc.strerror}") from None
+    return size, digest.hexdigest()
+
+
+def _column(table: Any, name: str):
+    """A column of a pyarrow Table or pandas DataFrame as a pyarrow array."""
+    import pyarrow as pa
+
+    if isinstance(table, pa.Table):
+        return table.column(name)
+    return pa.array(table[name].astype(str), pa.string())
+
+
+def _table_counts(table: Any, kind: str) -> dict:
+    import pyarrow.compute as pc
+
+    record = {"lines": len(table), "topics": 0}
+    if not len(table):
+        return record | ({"run_tag": None, "run_tags": []} if kind == "run" else {})
+    record["topics"] = pc.count_distinct(_column(table, "qid")).as_py()
+    if kind == "run":
+        tags = _column(table, "tag")
+        # trec_eval prints the tag of the last line as the runid
+        record["run_tag"] = tags[len(tags) - 1].as_py()
+        record["run_tags"] = sorted(pc.unique(tags).to_pylist())
+    return record
+
+
+def _streamed_counts(path: str | os.PathLike, kind: str) -> dict:
+    """Lines, topics and tags of a file read chunk by chunk (bounded memory)."""
+    import pyarrow.compute as pc
+
+    from .files import iter_tokens
+
+    lines, qids, tags, last_tag = 0, set(), set(), None
+    for tokens in iter_tokens(path, keep=6 if kind == "run" else 1):
+        if not len(tokens):
+            continue
+        lines += len(tokens)
+        qids.update(pc.unique(tokens.fields[0]).to_pylist())
+        if kind == "run":
+            chunk_tags = tokens.fields[5]
+            tags.update(pc.unique(chunk_tags).to_pylist())
+            last_tag = chunk_tags[len(chunk_tags) - 1].as_py()
+    qids.discard(None)
+    record = {"lines": lines, "topics": len(qids)}
+    if kind == "run":
+        tags.discard(None)
+        record |= {"run_tag": last_tag, "run_tags": sorted(tags)}
+    return record
+
+
+def input_record(path: str | os.PathLike, kind: str, table: Any = None) -> dict:
+    """Describe a file: ``path``, ``kind``, ``size``, ``sha256``; for runs and qrels also
+    ``lines`` (non-blank lines), ``topics`` (distinct qids) and, for runs, ``run_tag`` (the
+    tag of the last line, which trec_eval prints as ``runid``) and ``run_tags`` (all tags).
+
+    ``kind`` is ``"run"``, ``"qrels"`` or any other word (``"ontology"``, ``"report"``...)
+    for which only size and checksum are recorded. Pass the parsed ``table`` (pyarrow Table
+    or DataFrame with ``qid``/``tag`` columns) when the caller has it, so a large file is
+    not parsed twice; otherwise the file is tokenized chunk by chunk.
+    """
+    size, sha256 = file_digest(path)
+    record: dict[str, Any] = {"path": str(path), "kind": kind, "size": size, "sha256": sha256}
+    if kind in ("run", "qrels"):
+        record |= _table_counts(table, kind) if table is not None else _streamed_counts(path, kind)
+    return record
+
+
+def _version(distribution: str) -> str | None:
+    try:
+        return metadata.version(distribution)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def environment() -> dict:
+    """Python, platform and package versions (from package metadata: nothing is imported).
+
+    Optional packages that are not installed are recorded as ``null``.
+    """
+    return {
+        "python": platform.python_version(),
+        "implementation": platform.python_implementation(),
+        "platform": platform.platform(),
+        "machine": platform.machine(),
+        "trecbench": __version__,
+        "packages": {name: _version(name) for name in PACKAGES + OPTIONAL_PACKAGES},
+    }
+
+
+def git_commit(cwd: str | os.PathLike | None = None) -> dict | None:
+    """``{"commit": sha, "dirty": bool}`` of the git work tree holding ``cwd``, else None.
+
+    ``dirty`` is true when tracked files differ from the commit (untracked files are
+    ignored). No git, no repository or any git failure gives None, never an error.
+    """
+
+    def git(*args: str) -> str | None:
+        try:
+            done = subprocess.run(
+                ["git", *args],
+                cwd=cwd,
+                capture_output=True,
+                text=True,
+                timeout=10,
+                check=False,
+            )
+        except (OSError, subprocess.SubprocessError):
+            return None
+        return done.stdout if done.returncode == 0 else None
+
+    commit = git("rev-parse", "--verify", "HEAD")
+    if commit is None:
+        return None
+    status = git("status", "--porcelain", "--untracked-files=no")
+    return {"commit": commit.strip(), "dirty": bool(status and status.strip())}
+
+
+def parse_meta(pairs: Iterable[str]) -> dict[str, str]:
+    """``["model=bm25", "k1=0.9"]`` → ``{"model": "bm25", "k1": "0.9"}``.
+
+    Values stay strings (split at the first ``=``; they may contain ``=``). A pair without
+    ``=``, a key that is not an identifier-like word (letters, digits, ``_ . -``) or a key
+    given twice raises :class:`UsageError`.
+    """
+    meta: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep:
+            raise UsageError(f"--meta {pair!r}: expected KEY=VALUE")
+        if not _META_KEY.match(key):
+            raise UsageError(
+                f"--meta {pair!r}: key {key!r} must start with a letter or '_' and contain "
+                "only letters, digits, '_', '.', '-'"
+            )
+        if key in meta:
+            raise UsageError(f"--meta {pair!r}: key {key!r} given twice")
+        meta[key] = value
+    return meta
+
+
+def json_bytes(obj: Any) -> bytes:
+    """Pretty, UTF-8 JSON with a final newline; NaN/Infinity are refused (not JSON)."""
+    try:
+        text = json.dumps(obj, indent=2, ensure_ascii=False, allow_nan=False)
+    except ValueError as exc:
+        raise OutputError(f"cannot write JSON: {exc}") from None
+    return (text + "\n").encode("utf-8")
+
+
+def _bytes_record(path: str | os.PathLike, kind: str, data: bytes) -> dict:
+    return {
+        "path": str(path),
+        "kind": kind,
+        "size": len(data),
+        "sha256": hashlib.sha256(data).hexdigest(),
+    }
+
+
+def write_json(
+    path: str | os.PathLike,
+    obj: Any,
+    inputs: Sequence[str | os.PathLike] = (),
+    kind: str = "json",
+) -> dict:
+    """Write ``obj`` as JSON atomically (never over one of ``inputs``).
+
+    Returns the output's record (``path``, ``kind``, ``size``, ``sha256``), computed from
+    the bytes written, for a manifest's ``outputs``.
+    """
+    from .files import atomic_write
+
+    data = json_bytes(obj)
+    with atomic_write(path, inputs) as handle:
+        handle.write(data)
+    return _bytes_record(path, kind, data)
+
+
+def _schema_files():
+    return resources.files("trecbench").joinpath("schemas")
+
+
+def load_schema(name: str) -> dict:
+    """A JSON Schema shipped in ``trecbench/schemas/`` (``name`` without ``.schema.json``)."""
+    return json.loads(_schema_files().joinpath(f"{name}.schema.json").read_text("utf-8"))
+
+
+def validate_against_schema(obj: Any, schema_name: str) -> None:
+    """Check ``obj`` against a shipped schema; raises :class:`OutputError` on mismatch.
+
+    Every shipped schema is registered under its ``$id``, so schemas can share
+    definitions (the EvaluationReport uses the manifest's ``file`` and ``environment``).
+    Needs ``jsonschema`` (installed with the ``test`` extra); imported here only, so the
+    library and CLI never depend on it.
+    """
+    try:
+        import jsonschema
+        from referencing import Registry, Resource
+    except ImportError:
+        raise UsageError(
+            "schema validation needs jsonschema: pip install 'trecbench[test]'"
+        ) from None
+    shipped = [
+        json.loads(entry.read_text("utf-8"))
+        for entry in _schema_files().iterdir()
+        if entry.name.endswith(".schema.json")
+    ]
+    registry = Registry().with_resources(
+        (schema["$id"], Resource.from_contents(schema)) for schema in shipped if "$id" in schema
+    )
+    validator = jsonschema.Draft202012Validator(
+        load_schema(schema_name),
+        registry=registry,
+        format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER,
+    )
+    error = jsonschema.exceptions.best_match(validator.iter_errors(obj))
+    if error is not None:
+        where = "/".join(str(part) for part in error.absolute_path) or "(top level)"
+        raise OutputError(f"{schema_name}: {where}: {error.message}")
+
+
+# ---------------------------------------------------------------------------------------
+# builders
+
+
+def _json_safe(value: Any) -> Any:
+    """Options and metadata as JSON values: paths → str, tuples/sets → lists, NaN → None."""
+    if isinstance(value, Mapping):
+        return {str(key): _json_safe(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json_safe(item) for item in value]
+    if isinstance(value, (set, frozenset)):
+        return sorted(_json_safe(item) for item in value)
+    if isinstance(value, os.PathLike):
+        return os.fspath(value)
+    if value is None or isinstance(value, (str, bool)):
+        return value
+    if isinstance(value, int) or (hasattr(value, "dtype") and value.dtype.kind in "iu"):
+        return int(value)
+    if isinstance(value, float) or hasattr(value, "dtype"):
+        number = float(value)
+        return number if math.isfinite(number) else None
+    return str(value)
+
+
+def _number(value: Any) -> float | None:
+    """A measure value as a full-precision JSON number; NaN (or missing) becomes null."""
+    if value is None:
+        return None
+    number = float(value)
+    return number if math.isfinite(number) else None
+
+
+def _wide(frame: Any, index: str) -> dict:
+    """``{index value: {measure: value}}`` from a long (index, measure, value) frame.
+
+    Measures keep their first-appearance order; NaN and missing combinations become null.
+    """
+    if not len(frame):
+        return {}
+    measures = list(dict.fromkeys(frame["measure"].astype(str)))
+    wide = frame.astype({index: str, "measure": str}).pivot(
+        index=index, columns="measure", values="value"
+    )
+    wide = wide.reindex(columns=measures).sort_index().astype(float)
+    wide = wide.astype(object).where(wide.notna() & wide.abs().lt(math.inf), None)
+    return wide.to_dict(orient="index")
+
+
+def _results(evaluation: Any) -> list[dict]:
+    """One entry per run: ``aggregates`` ``{measure: value}`` and ``per_query``
+    ``{qid: {measure: value}}`` with topics in trec_eval's byte-wise order (Python orders
+    ``str`` by code point, which is UTF-8 byte order)."""
+    aggregates = evaluation.aggregates.astype({"run": str})
+    per_query = evaluation.per_query.astype({"run": str})
+    results = []
+    for run in dict.fromkeys(aggregates["run"]):
+        table = _wide(per_query[per_query["run"] == run], "qid")
+        agg = aggregates[aggregates["run"] == run].assign(key="all")
+        results.append(
+            {
+                "run": run,
+                "topics": len(table),
+                "aggregates": _wide(agg, "key").get("all", {}),
+                "per_query": table,
+            }
+        )
+    return results
+
+
+def _field(item: Any, name: str, default: Any = None) -> Any:
+    """``item[name]`` for a mapping, ``item.name`` for an object (dataclass, namedtuple)."""
+    if isinstance(item, Mapping):
+        return item.get(name, default)
+    return getattr(item, name, default)
+
+
+def _as_mapping(item: Any) -> Mapping:
+    if isinstance(item, Mapping):
+        return item
+    if hasattr(item, "_asdict"):
+        return item._asdict()
+    return vars(item)
+
+
+def _measure_records(evaluation: Any) -> list[dict]:
+    return [
+        {
+            "requested": str(_field(measure, "requested")),
+            "canonical": str(_field(measure, "canonical")),
+            "provider": str(_field(measure, "provider")),
+        }
+        for measure in evaluation.measures
+    ]
+
+
+def build_evaluation_report(
+    evaluation: Any,
+    inputs: Sequence[dict],
+    options: Mapping[str, Any] | None = None,
+    *,
+    experiment_id: str | None = None,
+    meta: Mapping[str, str] | None = None,
+    ontology: Mapping[str, Any] | None = None,
+) -> dict:
+    """The EvaluationReport of an evaluation (schema ``evaluation_report``).
+
+    ``evaluation`` provides ``per_query`` (run, qid, measure, value), ``aggregates`` (run,
+    measure, value), ``measures`` (each with ``requested``, ``canonical``, ``provider``) and
+    ``flagged`` topics (each with ``qid`` and ``reason``). ``inputs`` are
+    :func:`input_record` dicts, ``options`` what the user chose (``-c``, ``-M``...).
+    ``experiment_id`` links the report to its manifest, ``meta`` repeats the user's
+    ``--meta`` pairs (model, parameters) so the report stands alone; ``ontology``
+    (``release``, ``source``, ``sha256``) records the ontology behind ontology-aware
+    measures.
+    """
+    report: dict[str, Any] = {
+        "type": "EvaluationReport",
+        "schema_version": SCHEMA_VERSION,
+        "created": utc_now(),
+        "experiment_id": experiment_id,
+        "tool": {"name": "trecbench", "version": __version__},
+        "trec_eval_semantics": TREC_EVAL_SEMANTICS,
+        "environment": environment(),
+        "options": _json_safe(dict(options or {})),
+        "meta": {str(key): str(value) for key, value in (meta or {}).items()},
+        "measures": _measure_records(evaluation),
+        "inputs": list(inputs),
+        "results": _results(evaluation),
+        "flagged_topics": [_json_safe(dict(_as_mapping(item))) for item in evaluation.flagged],
+    }
+    if ontology is not None:
+        report["ontology"] = _json_safe(dict(ontology))
+    return report
+
+
+def build_manifest(
+    argv: Sequence[str],
+    inputs: Sequence[dict],
+    outputs: Sequence[dict],
+    meta: Mapping[str, str],
+    experiment_id: str | None = None,
+    *,
+    cwd: str | os.PathLike | None = None,
+) -> dict:
+    """The ExperimentManifest of one command (schema ``experiment_manifest``).
+
+    ``argv`` is the full command line (``sys.argv``); ``inputs``/``outputs`` are
+    :func:`input_record` / :func:`write_json` dicts; ``meta`` the user's ``--meta`` pairs
+    (model name and version, parameters, index snapshot id, seeds). A random (uuid4)
+    ``experiment_id`` is made unless one is given. ``cwd`` (default: the current
+    directory) is recorded with its git commit, if it is in a git work tree.
+    """
+    where = Path(cwd) if cwd is not None else Path.cwd()
+    argv = [str(arg) for arg in argv]
+    return {
+        "type": "ExperimentManifest",
+        "schema_version": SCHEMA_VERSION,
+        "experiment_id": experiment_id or str(uuid.uuid4()),
+        "timestamp": utc_now(),
+        "command": {"argv": argv, "line": shlex.join(argv)},
+        "cwd": str(where),
+        "environment": environment(),
+        "git": git_commit(where),
+        "meta": {str(key): str(value) for key, value in meta.items()},
+        "inputs": list(inputs),
+        "outputs": list(outputs),
+    }
+
+
+def write_score_outputs(
+    evaluation: Any,
+    inputs: Sequence[tuple],
+    options: Mapping[str, Any] | None = None,
+    *,
+    report: str | os.PathLike | None = None,
+    manifest: str | os.PathLike | None = None,
+    meta: Mapping[str, str] | None = None,
+    argv: Sequence[str] | None = None,
+    outputs: Sequence[str | os.PathLike] = (),
+    ontology: Mapping[str, Any] | None = None,
+) -> None:
+    """Write the ``--report`` and/or ``--manifest`` of a finished evaluation.
+
+    ``inputs`` are ``(path, kind)`` or ``(path, kind, table)`` tuples (see
+    :func:`input_record`); ``outputs`` other files the command already wrote, listed in
+    the manifest with their checksums. Both files are written atomically and committed
+    together: neither is replaced unless both could be prepared, and neither may be an
+    input. Does nothing when neither path is given.
+    """
+    from contextlib import ExitStack
+
+    from .files import atomic_write
+
+    if report is None and manifest is None:
+        return
+    if (
+        report is not None
+        and manifest is not None
+        and Path(report).resolve() == Path(manifest).resolve()
+    ):
+        raise UsageError(f"--report and --manifest are the same file: {report}")
+    records = [input_record(*spec) for spec in inputs]
+    protected = [spec[0] for spec in inputs] + list(outputs)
+    experiment_id = str(uuid.uuid4())
+    files: list[tuple[str | os.PathLike, bytes]] = []
+    written = [input_record(path, "output") for path in outputs]
+    if report is not None:
+        document = build_evaluation_report(
+            evaluation,
+            records,
+            options,
+            experiment_id=experiment_id,
+            meta=meta,
+            ontology=ontology,
+        )
+        data = json_bytes(document)
+        files.append((report, data))
+        written.append(_bytes_record(report, "report", data))
+    if manifest is not None:
+        document = build_manifest(
+            sys.argv if argv is None else argv, records, written, meta or {}, experiment_id
+        )
+        files.append((manifest, json_bytes(document)))
+    with ExitStack() as stack:
+        handles = [
+            (stack.enter_context(atomic_write(path, protected)), data) for path, data in files
+        ]
+        for handle, data in handles:
+            handle.write(data)
