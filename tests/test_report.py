@@ -5,15 +5,20 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
+import re
 import subprocess
 from dataclasses import dataclass, field
 from importlib.metadata import version
 
+import click
 import pandas as pd
 import pytest
+from click.testing import CliRunner
+from conftest import ROOT
 
 from trecbench import files as files_module
 from trecbench import report
+from trecbench.cli.report_options import report_options
 from trecbench.errors import OutputError, UsageError
 from trecbench.files import parse_run
 
@@ -313,3 +318,41 @@ def test_score_outputs_refuse_report_equal_to_manifest(files, tmp_path):
             manifest=tmp_path / "x.json",
         )
     assert not (tmp_path / "x.json").exists()
+
+
+# --- documentation and CLI options ---------------------------------------------------------
+
+
+def test_readme_documents_every_schema_field():
+    readme = (ROOT / "README.md").read_text()
+    section = readme[
+        readme.index("<!-- section: reports -->") : readme.index("<!-- /section: reports -->")
+    ]
+    manifest = report.load_schema(report.MANIFEST_SCHEMA)
+    names = set(report.load_schema(report.REPORT_SCHEMA)["properties"]) | set(
+        manifest["properties"]
+    )
+    names |= set(manifest["$defs"]["file"]["properties"])
+    names |= set(manifest["$defs"]["environment"]["properties"])
+    words = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", section))
+    missing = sorted(names - words)
+    assert missing == []
+
+
+def test_report_options_parse_meta_before_the_command_runs(tmp_path):
+    calls = []
+
+    @click.command()
+    @report_options
+    def command(report, manifest, meta):
+        calls.append((report, manifest, meta))
+
+    CliRunner().invoke(
+        command,
+        ["--report", str(tmp_path / "r.json"), "--meta", "a=1", "--meta", "b=x=y"],
+        catch_exceptions=False,
+    )
+    assert calls == [(tmp_path / "r.json", None, {"a": "1", "b": "x=y"})]
+    result = CliRunner().invoke(command, ["--meta", "oops"])
+    assert isinstance(result.exception, UsageError)
+    assert len(calls) == 1

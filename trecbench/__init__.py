@@ -21,6 +21,8 @@ _EXPORTS = {
     "TrecbenchError": "errors",
     "InputError": "errors",
     "UsageError": "errors",
+    "build_evaluation_report": "report",
+    "build_manifest": "report",
 }
 
 __all__ = sorted(_EXPORTS) + ["__version__"]
