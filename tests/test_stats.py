@@ -37,6 +37,10 @@ def test_identical_runs_have_p_one_and_no_effect_size():
     assert np.isnan(stats.effect_size(zeros)).all()
 
 
+def test_a_single_query_cannot_be_t_tested():
+    assert np.isnan(stats.paired_t_test([[0.2, 0.0]])).all()
+
+
 def test_effect_size_is_mean_over_sample_sd():
     d = np.array([0.1, 0.3, -0.2, 0.4])
     assert stats.effect_size(d)[0] == pytest.approx(d.mean() / d.std(ddof=1))
