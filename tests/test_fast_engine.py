@@ -1,0 +1,173 @@
+"""The fast engine against pytrec_eval (trec_eval 9.0.8 inside) on seeded random cases.
+
+The ranking here is an independent, deliberately naive re-implementation of trec_eval's
+order (Python ``sorted`` on float32 score, then docno bytes, both descending), so the engine
+is checked on its own, whatever :mod:`trecbench.ranking` does.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from tests.random_cases import random_case
+from trecbench.engines import fast
+
+pytrec_eval = pytest.importorskip("pytrec_eval")
+
+CUTOFFS = (1, 3, 5, 10, 20, 1000)
+# trec_eval measure (pytrec_eval spelling) -> fast-engine request
+REQUESTS = {
+    "map": ("map", None),
+    "ndcg": ("ndcg", None),
+    "recip_rank": ("recip_rank", None),
+    "Rprec": ("Rprec", None),
+    "num_ret": ("num_ret", None),
+    "num_rel": ("num_rel", None),
+    "num_rel_ret": ("num_rel_ret", None),
+    **{f"{family}_{k}": (family, k) for family in fast.CUTOFF_FAMILIES for k in CUTOFFS},
+}
+PYTREC_MEASURES = {"map", "ndcg", "recip_rank", "Rprec", "num_ret", "num_rel", "num_rel_ret"} | {
+    f"{family}.{','.join(map(str, CUTOFFS))}" for family in fast.CUTOFF_FAMILIES
+}
+
+
+def _parse(text: str, width: int) -> list[list[str]]:
+    return [line.split()[:width] for line in text.splitlines() if line.split()]
+
+
+def _dicts(qrels_text: str, run_text: str):
+    qrels: dict[str, dict[str, int]] = {}
+    for qid, _, docno, rel in _parse(qrels_text, 4):
+        qrels.setdefault(qid, {})[docno] = int(rel)
+    run: dict[str, dict[str, float]] = {}
+    for qid, _, docno, _, score, _ in _parse(run_text, 6):
+        run.setdefault(qid, {})[docno] = float(score)
+    return qrels, run
+
+
+def _trec_order(docs: dict[str, float]) -> list[str]:
+    """trec_eval 9.x order: float32 score descending, then docno bytes descending."""
+    return sorted(docs, key=lambda d: (float(np.float32(docs[d])), d.encode()), reverse=True)
+
+
+def _sparse(qrels, run, depth=None):
+    topics = sorted(set(qrels) & set(run))
+    num_ret, hit_topic, hit_pos, hit_rel, judged_topic, judged_rel = [], [], [], [], [], []
+    for t, qid in enumerate(topics):
+        ranked = _trec_order(run[qid])[:depth]
+        num_ret.append(len(ranked))
+        for pos, docno in enumerate(ranked):
+            if docno in qrels[qid]:
+                hit_topic.append(t)
+                hit_pos.append(pos)
+                hit_rel.append(qrels[qid][docno])
+        for rel in qrels[qid].values():
+            judged_topic.append(t)
+            judged_rel.append(rel)
+    arrays = [
+        np.array(a, dtype=np.int64)
+        for a in (num_ret, hit_topic, hit_pos, hit_rel, judged_topic, judged_rel)
+    ]
+    return topics, fast.SparseRanking(*arrays)
+
+
+def _check(qrels, run, relevance_level):
+    topics, ranking = _sparse(qrels, run)
+    ours = fast.compute(ranking, REQUESTS.values(), relevance_level=relevance_level)
+    evaluator = pytrec_eval.RelevanceEvaluator(
+        qrels, PYTREC_MEASURES, relevance_level=relevance_level
+    )
+    reference = evaluator.evaluate(run)
+    assert sorted(reference) == topics
+    for name, request in REQUESTS.items():
+        for t, qid in enumerate(topics):
+            want, got = reference[qid][name], float(ours[request][t])
+            assert abs(got - want) <= 1e-12, (name, qid, got, want)
+            assert f"{got:6.4f}" == f"{want:6.4f}", (name, qid, got, want)
+    # MRR@k: recip_rank on the run cut at k (trec_eval -M k)
+    for k in (1, 3, 10):
+        cut = {qid: {d: run[qid][d] for d in _trec_order(run[qid])[:k]} for qid in run}
+        reference = pytrec_eval.RelevanceEvaluator(
+            qrels, {"recip_rank"}, relevance_level=relevance_level
+        ).evaluate(cut)
+        got = fast.compute(ranking, [("recip_rank", k)], relevance_level)[("recip_rank", k)]
+        for t, qid in enumerate(topics):
+            assert abs(got[t] - reference[qid]["recip_rank"]) <= 1e-12
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_random_cases_match_pytrec_eval(seed):
+    qrels, run = _dicts(*random_case(seed))
+    _check(qrels, run, relevance_level=1)
+
+
+@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("level", [2, 3])
+def test_relevance_levels_match_pytrec_eval(seed, level):
+    qrels, run = _dicts(*random_case(1000 + seed, label_style="graded"))
+    _check(qrels, run, relevance_level=level)
+
+
+@pytest.mark.parametrize("score_style", ["float32_ties", "exact_ties", "large"])
+def test_ties_match_pytrec_eval(score_style):
+    for seed in range(5):
+        qrels, run = _dicts(*random_case(2000 + seed, score_style=score_style, max_docs=80))
+        _check(qrels, run, relevance_level=1)
+
+
+def test_segment_cumsum_is_sequential_per_segment():
+    rng = np.random.default_rng(7)
+    lengths = rng.integers(1, 300, size=40)
+    lengths[3] = 5000  # a long segment in its own length class
+    segment = np.repeat(np.arange(len(lengths)), lengths)
+    values = rng.random(len(segment)) / rng.integers(1, 1000, size=len(segment))
+    got = fast.segment_cumsum(values, segment)
+    start = 0
+    for length in lengths:
+        running = 0.0
+        for i in range(start, start + length):
+            running += values[i]  # the C loop, in Python floats (IEEE doubles)
+            assert got[i] == running
+        start += length
+
+
+def test_hand_worked_example():
+    # one topic, 4 retrieved: rel, non, (unjudged -1), rel(2); 3 relevant in qrels
+    ranking = fast.SparseRanking(
+        num_ret=np.array([4]),
+        hit_topic=np.array([0, 0, 0, 0]),
+        hit_pos=np.array([0, 1, 2, 3]),
+        hit_rel=np.array([1, 0, -1, 2]),
+        judged_topic=np.array([0, 0, 0, 0, 0]),
+        judged_rel=np.array([1, 0, -1, 2, 1]),
+    )
+    got = fast.compute(
+        ranking,
+        [
+            ("P", 2),
+            ("map", None),
+            ("ndcg_cut", 2),
+            ("recip_rank", None),
+            ("recall", 4),
+            ("success", 1),
+        ],
+    )
+    assert got[("P", 2)][0] == 0.5
+    assert got[("map", None)][0] == pytest.approx((1 + 2 / 4) / 3)
+    dcg = 1.0  # rank 1 gain 1 / log2(2)
+    idcg = 2.0 + 1 / math.log2(3)
+    assert got[("ndcg_cut", 2)][0] == pytest.approx(dcg / idcg)
+    assert got[("recip_rank", None)][0] == 1.0
+    assert got[("recall", 4)][0] == pytest.approx(2 / 3)
+    assert got[("success", 1)][0] == 1.0
+
+
+def test_unsupported_requests_are_refused():
+    assert not fast.supports("ndcg", None, gains={"1": 3.0})
+    assert not fast.supports("bpref")
+    assert not fast.supports("P", None)
+    assert not fast.supports("P", 10, relevance_level=0)
+    assert fast.fast_requests([("P", 10), ("recip_rank", 10), ("ndcg_cut", 10)])

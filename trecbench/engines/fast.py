@@ -1,0 +1,280 @@
+"""Vectorised engine for the measures that matter at scale.
+
+Every supported measure depends only on *where the judged documents sit* in each topic's
+ranking, so the engine works on a sparse view of a ranked run: for each topic the number of
+retrieved documents, and for each retrieved document that appears in the qrels its 0-based
+position and its label. Nothing here loops over lines in Python; per-topic loops are avoided
+as well (topics are processed together with ``bincount`` and segment-wise cumulative sums).
+
+Exactness: the values are those of trec_eval 9.0.8 (``m_P.c``, ``m_recall.c``,
+``m_success.c``, ``m_recip_rank.c``, ``m_map.c``, ``m_map_cut.c``, ``m_ndcg.c``,
+``m_ndcg_cut.c``, ``m_Rprec.c``, ``m_num_*.c``), computed with the same floating-point
+operations in the same order: counts are integers, sums of precisions and of discounted
+gains are accumulated document by document per topic (:func:`segment_cumsum`), and the
+discount is C's ``log2`` (via :func:`math.log2`) rather than a SIMD approximation.
+
+The engine consumes a run already in trec_eval order (see :mod:`trecbench.ranking`); it
+never sorts documents itself.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+# trec_eval measure families this engine computes; cutoff families take a positive k.
+CUTOFF_FAMILIES = frozenset({"P", "recall", "success", "map_cut", "ndcg_cut"})
+PLAIN_FAMILIES = frozenset(
+    {"map", "ndcg", "recip_rank", "Rprec", "num_ret", "num_rel", "num_rel_ret"}
+)
+FAMILIES = CUTOFF_FAMILIES | PLAIN_FAMILIES
+
+# A request is (family, cutoff); cutoff None except for CUTOFF_FAMILIES. ``recip_rank``
+# also accepts a cutoff: the reciprocal rank on the run cut at k (trec_eval -M k), MRR@k.
+Request = tuple[str, "int | None"]
+
+
+def supports(
+    family: str, cutoff: int | None = None, relevance_level: int = 1, gains: object = None
+) -> bool:
+    """Whether this engine computes ``family`` (with ``cutoff``) exactly like trec_eval.
+
+    Custom nDCG gain maps (``ndcg.1=3,2=9``) and relevance levels below 1 (which pytrec_eval
+    refuses, so they cannot be checked against it) are left to the reference engine.
+    """
+    if gains is not None or relevance_level < 1 or family not in FAMILIES:
+        return False
+    if family in CUTOFF_FAMILIES:
+        return cutoff is not None and cutoff > 0
+    if family == "recip_rank":
+        return cutoff is None or cutoff > 0
+    return cutoff is None
+
+
+@dataclass
+class SparseRanking:
+    """What the measures need from a ranked run joined with qrels, topic by topic.
+
+    ``num_ret[t]``: documents retrieved for topic ``t`` (after any depth cut).
+    ``hit_topic``, ``hit_pos``, ``hit_rel``: one entry per retrieved document that has a
+    qrels line, sorted by (topic, position); ``hit_pos`` is the 0-based rank; ``hit_rel``
+    the label (negative labels mean "in the pool, unjudged").
+    ``judged_topic``, ``judged_rel``: every qrels line of the evaluated topics (retrieved or
+    not), in any order; they give the number of relevant documents and the ideal gains.
+    """
+
+    num_ret: np.ndarray
+    hit_topic: np.ndarray
+    hit_pos: np.ndarray
+    hit_rel: np.ndarray
+    judged_topic: np.ndarray
+    judged_rel: np.ndarray
+
+    @property
+    def n_topics(self) -> int:
+        return len(self.num_ret)
+
+
+def segment_cumsum(values: np.ndarray, segment: np.ndarray) -> np.ndarray:
+    """Running sums that restart at every new ``segment`` value (``segment`` sorted).
+
+    Each running sum is accumulated element by element, left to right, exactly like the C
+    loop ``sum += x`` — so results are bit-identical to trec_eval's, unlike subtracting
+    the totals of previous segments from one global cumulative sum. Segments are laid out
+    as rows of zero-padded matrices (grouped by length class, to bound the padding) and
+    summed with ``np.cumsum(axis=1)``, which accumulates sequentially along a row.
+    """
+    n = len(values)
+    out = np.empty(n, dtype=np.float64)
+    if n == 0:
+        return out
+    starts = np.flatnonzero(np.r_[True, segment[1:] != segment[:-1]])
+    lengths = np.diff(np.r_[starts, n])
+    within = np.arange(n) - np.repeat(starts, lengths)
+    length_class = np.ceil(np.log2(lengths)).astype(np.int64)
+    for cls in np.unique(length_class):
+        chosen = np.flatnonzero(length_class == cls)
+        chosen_lengths = lengths[chosen]
+        rows = np.repeat(np.arange(len(chosen)), chosen_lengths)
+        index = np.repeat(starts[chosen], chosen_lengths) + (
+            np.arange(len(rows))
+            - np.repeat(np.cumsum(chosen_lengths) - chosen_lengths, chosen_lengths)
+        )
+        cols = within[index]
+        matrix = np.zeros((len(chosen), int(chosen_lengths.max())), dtype=np.float64)
+        matrix[rows, cols] = values[index]
+        out[index] = np.cumsum(matrix, axis=1)[rows, cols]
+    return out
+
+
+_LOG2_CACHE = np.empty(0, dtype=np.float64)
+
+
+def log2_ranks(n: int) -> np.ndarray:
+    """``log2(i + 2)`` for positions ``i < n`` with C's ``log2`` (trec_eval's discount)."""
+    global _LOG2_CACHE
+    if len(_LOG2_CACHE) < n:
+        size = max(n, 2 * len(_LOG2_CACHE), 1024)
+        _LOG2_CACHE = np.fromiter(map(math.log2, range(2, size + 2)), np.float64, size)
+    return _LOG2_CACHE[:n]
+
+
+def _last_index_below(topic: np.ndarray, pos: np.ndarray, n_topics: int, k: float):
+    """Per topic: how many entries have ``pos < k`` and the index of the last of them."""
+    below = pos < k
+    count = np.bincount(topic[below], minlength=n_topics)
+    first = np.searchsorted(topic, np.arange(n_topics), side="left")
+    return count, first + count - 1
+
+
+def _segment_totals(
+    ranking: SparseRanking, values: np.ndarray, topic: np.ndarray, pos: np.ndarray, k: float
+) -> np.ndarray:
+    """Per topic: sequential sum of ``values`` over entries with ``pos < k`` (else 0)."""
+    sums = segment_cumsum(values, topic)
+    count, last = _last_index_below(topic, pos, ranking.n_topics, k)
+    out = np.zeros(ranking.n_topics, dtype=np.float64)
+    has = count > 0
+    out[has] = sums[last[has]]
+    return out
+
+
+def _safe_divide(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
+    """``numerator / denominator`` where the denominator is positive, 0 elsewhere."""
+    out = np.zeros(len(numerator), dtype=np.float64)
+    ok = denominator > 0
+    out[ok] = numerator[ok] / denominator[ok]
+    return out
+
+
+def compute(
+    ranking: SparseRanking, requests: Iterable[Request], relevance_level: int = 1
+) -> dict[Request, np.ndarray]:
+    """Per-topic values (float64, one per topic of ``ranking``) for each request.
+
+    Definitions follow trec_eval 9.0.8: ``relevance_level`` decides what is relevant for
+    the binary measures; nDCG uses the label itself as gain (labels <= 0 gain nothing) and
+    is unaffected by it. Missing positions beyond ``num_ret`` count as non-relevant.
+    """
+    n = ranking.n_topics
+    num_ret = np.asarray(ranking.num_ret, dtype=np.int64)
+    hit_topic, hit_pos, hit_rel = ranking.hit_topic, ranking.hit_pos, ranking.hit_rel
+    rel_judged = (ranking.judged_rel >= relevance_level) & (ranking.judged_rel >= 0)
+    num_rel = np.bincount(ranking.judged_topic[rel_judged], minlength=n)
+
+    relevant = hit_rel >= relevance_level
+    rel_topic, rel_pos = hit_topic[relevant], hit_pos[relevant]
+    gain = hit_rel > 0
+    gain_topic, gain_pos, gain_value = hit_topic[gain], hit_pos[gain], hit_rel[gain]
+
+    cache: dict[str, np.ndarray] = {}
+
+    def precision_terms() -> np.ndarray:
+        # (relevant so far) / rank at each relevant document, as in m_map.c
+        if "ap" not in cache:
+            first = np.searchsorted(rel_topic, rel_topic, side="left")
+            so_far = np.arange(len(rel_topic)) - first + 1
+            cache["ap"] = so_far.astype(np.float64) / (rel_pos + 1).astype(np.float64)
+        return cache["ap"]
+
+    def ideal() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        # the topic's positive labels, best first: gains of a perfect ranking
+        if "ideal" not in cache:
+            positive = ranking.judged_rel > 0
+            topic = ranking.judged_topic[positive]
+            labels = ranking.judged_rel[positive]
+            order = np.lexsort((-labels, topic))
+            topic, labels = topic[order], labels[order]
+            pos = np.arange(len(topic)) - np.searchsorted(topic, topic, side="left")
+            terms = labels.astype(np.float64) / log2_ranks(int(pos.max(initial=-1)) + 1)[pos]
+            cache["ideal"] = (topic, pos, terms)
+        return cache["ideal"]
+
+    def dcg_terms() -> np.ndarray:
+        if "dcg" not in cache:
+            discount = log2_ranks(int(gain_pos.max(initial=-1)) + 1)[gain_pos]
+            cache["dcg"] = gain_value.astype(np.float64) / discount
+        return cache["dcg"]
+
+    def ndcg_at(k: float) -> np.ndarray:
+        dcg = _segment_totals(ranking, dcg_terms(), gain_topic, gain_pos, k)
+        ideal_topic, ideal_pos, ideal_terms = ideal()
+        best = _segment_totals(ranking, ideal_terms, ideal_topic, ideal_pos, k)
+        return _safe_divide(dcg, best)
+
+    def relevant_within(k: float) -> np.ndarray:
+        return np.bincount(rel_topic[rel_pos < k], minlength=n)
+
+    results: dict[Request, np.ndarray] = {}
+    for request in requests:
+        family, k = request
+        if not supports(family, k, relevance_level):
+            raise ValueError(f"the fast engine does not compute {family} with cutoff {k}")
+        if family == "num_ret":
+            value = num_ret.astype(np.float64)
+        elif family == "num_rel":
+            value = num_rel.astype(np.float64)
+        elif family == "num_rel_ret":
+            value = relevant_within(math.inf).astype(np.float64)
+        elif family == "P":
+            value = relevant_within(k) / float(k)
+        elif family == "recall":
+            value = _safe_divide(relevant_within(k).astype(np.float64), num_rel)
+        elif family == "success":
+            value = (relevant_within(k) > 0).astype(np.float64)
+        elif family == "Rprec":
+            depth = np.minimum(num_ret, num_rel)
+            count = np.bincount(rel_topic[rel_pos < depth[rel_topic]], minlength=n)
+            value = _safe_divide(count.astype(np.float64), num_rel)
+        elif family == "recip_rank":
+            limit = math.inf if k is None else k
+            count, first = np.zeros(n, np.int64), np.zeros(n, np.int64)
+            take = rel_pos < limit
+            topics, index = np.unique(rel_topic[take], return_index=True)
+            count[topics] = 1
+            first[topics] = rel_pos[take][index]
+            value = np.where(count > 0, 1.0 / (first + 1).astype(np.float64), 0.0)
+        elif family in ("map", "map_cut"):
+            limit = math.inf if k is None else k
+            total = _segment_totals(ranking, precision_terms(), rel_topic, rel_pos, limit)
+            value = _safe_divide(total, num_rel)
+        else:  # ndcg, ndcg_cut
+            value = ndcg_at(math.inf if k is None else k)
+        results[request] = value
+    return results
+
+
+def sparse_ranking(
+    topic_of_row: np.ndarray,
+    n_topics: int,
+    hit_rows: np.ndarray,
+    hit_rel: np.ndarray,
+    judged_topic: np.ndarray,
+    judged_rel: np.ndarray,
+    depth: int | None = None,
+) -> SparseRanking:
+    """Build a :class:`SparseRanking` from a ranked run's topic codes.
+
+    ``topic_of_row``: topic index of every row of a run in trec_eval order (rows of one
+    topic contiguous, best first); ``hit_rows``/``hit_rel``: rows that have a qrels line and
+    that label; ``depth``: trec_eval's ``-M`` (documents beyond it are dropped).
+    """
+    starts = np.searchsorted(topic_of_row, np.arange(n_topics), side="left")
+    num_ret = np.bincount(topic_of_row, minlength=n_topics).astype(np.int64)
+    order = np.argsort(hit_rows, kind="stable")
+    rows, rel = hit_rows[order], hit_rel[order]
+    topic = topic_of_row[rows]
+    pos = rows - starts[topic]
+    if depth is not None:
+        num_ret = np.minimum(num_ret, depth)
+        keep = pos < depth
+        topic, pos, rel = topic[keep], pos[keep], rel[keep]
+    return SparseRanking(num_ret, topic, pos, rel, judged_topic, judged_rel)
+
+
+def fast_requests(requests: Sequence[Request], relevance_level: int = 1) -> bool:
+    """True when every request can be computed by this engine."""
+    return all(supports(family, k, relevance_level) for family, k in requests)
