@@ -248,3 +248,12 @@ def test_ontology_info_for_reports(tmp_path):
     path.write_text(OBO)
     info = maxontsim.ontology_info({"ontology": str(path), "maxontsim_formula": "simple"})
     assert info["release"] == "2099-01-31" and info["formula"] == "simple_resnik_like"
+
+
+def test_registered_in_the_local_measure_registry():
+    from trecbench.engines import local
+
+    entry = local.lookup("maxontsim")
+    assert entry is not None and entry.compute is max_ont_sim
+    assert local.lookup("max_ont_similarity") is entry
+    assert local.by_trec_name("maxontsim") is entry

@@ -32,6 +32,7 @@ import pandas as pd
 
 from ..errors import UsageError
 from ..ontology import Ontology, load_ontology
+from . import local
 
 DEFAULT_FORMULA = "hybrid"
 FORMULAS = ("hybrid", "simple_resnik_like", "hybrid_strict")
@@ -179,3 +180,11 @@ def max_ont_sim(
     result.loc[best.index.intersection(result.index)] = best
     return result
 
+
+local.register(
+    "MaxOntSim",
+    max_ont_sim,
+    DESCRIPTION,
+    trec_name="maxontsim",
+    aliases=("max_ont_sim", "max_ont_similarity"),
+)
