@@ -1,0 +1,655 @@
+"""Compare runs: means with bootstrap intervals, differences against a baseline, paired
+significance tests and multiple-comparison correction — overall and per stratum.
+
+:func:`compare` scores the runs with :func:`trecbench.evaluate` and hands the per-query
+values to :func:`compare_scores`, which does the statistics (see :mod:`trecbench.stats` for
+the conventions) on one ``queries x runs x measures`` array per stratum.
+
+Which queries count (``missing``), recorded in the report:
+
+* ``"zero"`` (default, trec_eval ``-c``): every topic of the qrels counts; a run without
+  results for a topic scores 0 on it.
+* ``"drop"``: only topics that every run was evaluated on (the pairs all runs share).
+
+Strata (``group_by``) are analysed like the whole: the same seed, their own resamples and
+their own family for the p-value correction. All measures are treated as "higher is
+better" (true of every measure trecbench computes).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from . import stats
+from .errors import UsageError
+
+MISSING = ("zero", "drop")
+ALL = "all"  # stratum label of the analysis over all topics; strata are "FIELD=VALUE"
+TEST_NAMES = {
+    "t": "paired t-test",
+    "bootstrap": "paired bootstrap test",
+    "randomization": "randomisation (sign-flip permutation) test",
+}
+CORRECTION_NAMES = {
+    "holm": "Holm",
+    "bonferroni": "Bonferroni",
+    "bh": "Benjamini-Hochberg",
+    "none": "no correction",
+}
+REPORT_FILE = "BenchmarkReport.json"
+MARKDOWN_FILE = "BenchmarkComparison.md"
+SCHEMA = "benchmark_report"  # trecbench/schemas/benchmark_report.schema.json
+SCHEMA_VERSION = 1
+
+Progress = Callable[[int, int], None]
+
+
+def run_name(path: str | os.PathLike) -> str:
+    """Default display name of a run file: its file name without ``.gz`` and ``.run``."""
+    return Path(path).name.removesuffix(".gz").removesuffix(".run")
+
+
+def measure_group(measure: str) -> str:
+    """Table a measure belongs to: recall-type measures apart from rank-sensitive ones."""
+    family = measure.split("@")[0].split("_cut")[0].lower()
+    if family in ("recall", "r", "recall_all", "hitrate", "success"):
+        return "Recall and hit rate"
+    return "Ranking quality"
+
+
+@dataclass
+class Comparison:
+    """Result of :func:`compare`.
+
+    ``summary``: stratum, run, measure, queries, mean, ci_low, ci_high.
+    ``comparisons``: stratum, run, baseline, measure, queries, difference, ci_low, ci_high
+    (interval of the difference), relative_change (percent of the baseline mean; NaN when
+    that is 0), effect_size (d_z), p_value, p_adjusted, significant (p_adjusted < alpha).
+    ``per_query``: run, qid, measure, value after the ``missing`` policy.
+    ``missing``: per run, the topics it had no result for (scored 0 or dropped).
+    ``strata``: qid -> stratum value when grouped, else None.
+    """
+
+    runs: list[str]
+    baseline: str
+    measures: list[str]
+    queries: list[str]
+    settings: dict
+    summary: pd.DataFrame
+    comparisons: pd.DataFrame
+    per_query: pd.DataFrame
+    missing: dict[str, list[str]]
+    strata: dict[str, str] | None = None
+    inputs: list[dict] | None = None
+    run_inputs: dict[str, str] | None = None
+
+    @property
+    def stratum_labels(self) -> list[str]:
+        """``"all"`` followed by one ``"FIELD=VALUE"`` label per stratum, values sorted."""
+        return list(dict.fromkeys(self.summary["stratum"]))
+
+    def part(self, frame: pd.DataFrame, label: str) -> pd.DataFrame:
+        """Rows of ``summary`` or ``comparisons`` for one stratum label."""
+        return frame[frame["stratum"] == label]
+
+    def report(self) -> dict:
+        """The BenchmarkReport as a JSON-ready dict (schema ``benchmark_report``)."""
+        from . import __version__
+        from .report import environment, utc_now
+
+        results = []
+        for label in self.stratum_labels:
+            summary = self.part(self.summary, label)
+            comparisons = self.part(self.comparisons, label)
+            field = None if label == ALL else self.settings["group_by"]
+            results.append(
+                {
+                    "stratum": label,
+                    "field": field,
+                    "value": None if field is None else label[len(field) + 1 :],
+                    "topics": int(summary["queries"].iloc[0]),
+                    "summary": _records(summary.drop(columns=["stratum", "queries"])),
+                    "comparisons": _records(comparisons.drop(columns=["stratum", "queries"])),
+                }
+            )
+        wide = self.per_query.pivot_table(
+            index=["run", "qid"], columns="measure", values="value", sort=False
+        )
+        per_query = {
+            run: {
+                qid: {m: _number(v) for m, v in row.items()}
+                for qid, row in wide.loc[run][self.measures].to_dict(orient="index").items()
+            }
+            for run in self.runs
+        }
+        return {
+            "type": "BenchmarkReport",
+            "schema_version": SCHEMA_VERSION,
+            "created": utc_now(),
+            "tool": {"name": "trecbench", "version": __version__},
+            "environment": environment(),
+            "settings": self.settings,
+            "inputs": self.inputs or [],
+            "runs": [
+                {
+                    "name": run,
+                    "baseline": run == self.baseline,
+                    "input": (self.run_inputs or {}).get(run),
+                    "missing_queries": self.missing[run],
+                }
+                for run in self.runs
+            ],
+            "topics": self.queries,
+            "strata": self.strata,
+            "results": results,
+            "per_query": per_query,
+        }
+
+    def markdown(self) -> str:
+        """The BenchmarkComparison Markdown text (one table per measure group and stratum)."""
+        return _markdown(self)
+
+    def write(self, outdir: str | os.PathLike, plots: bool = True) -> list[Path]:
+        """Write BenchmarkReport.json, BenchmarkComparison.md and (unless ``plots`` is
+        false) the PNG and SVG plots into ``outdir``; returns the paths written.
+
+        Inputs are never overwritten; each file is written atomically.
+        """
+        from .files import atomic_write
+        from .report import write_json
+
+        out = Path(outdir)
+        inputs = [record["path"] for record in self.inputs or []]
+        write_json(out / REPORT_FILE, self.report(), inputs)
+        with atomic_write(out / MARKDOWN_FILE, inputs) as handle:
+            handle.write(self.markdown().encode("utf-8"))
+        written = [out / REPORT_FILE, out / MARKDOWN_FILE]
+        if plots:
+            from .plots import write_plots
+
+            written += write_plots(self, out, inputs)
+        return written
+
+
+def _number(value: Any) -> float | None:
+    number = float(value)
+    return number if math.isfinite(number) else None
+
+
+def _records(frame: pd.DataFrame) -> list[dict]:
+    """Rows as dicts with NaN as None and numpy scalars as Python values."""
+    rows = []
+    for row in frame.to_dict(orient="records"):
+        rows.append(
+            {
+                key: (
+                    _number(value)
+                    if isinstance(value, (float, np.floating))
+                    else value.item()
+                    if isinstance(value, np.generic)
+                    else value
+                )
+                for key, value in row.items()
+            }
+        )
+    return rows
+
+
+def _check_settings(test, correction, samples, confidence, missing) -> None:
+    if test not in stats.TESTS:
+        raise UsageError(f"unknown test {test!r}; choose one of {', '.join(stats.TESTS)}")
+    if correction not in stats.CORRECTIONS:
+        raise UsageError(
+            f"unknown correction {correction!r}; choose one of {', '.join(stats.CORRECTIONS)}"
+        )
+    if not isinstance(samples, int) or samples < 1:
+        raise UsageError(f"samples must be a positive integer, not {samples!r}")
+    if not 0 < confidence < 1:
+        raise UsageError(f"confidence must be between 0 and 1, not {confidence!r}")
+    if missing not in MISSING:
+        raise UsageError(f"unknown missing policy {missing!r}; choose one of {', '.join(MISSING)}")
+
+
+def _cube(
+    per_query: pd.DataFrame, runs: list[str], measures: list[str], queries: list[str]
+) -> np.ndarray:
+    """``queries x runs x measures`` values; absent (run, qid) pairs are NaN."""
+    frame = per_query.set_index(["qid", "run", "measure"])["value"]
+    if frame.index.duplicated().any():
+        qid, run, measure = frame.index[frame.index.duplicated()][0]
+        raise UsageError(f"run {run!r}: two values of {measure} for topic {qid!r}")
+    index = pd.MultiIndex.from_product([queries, runs, measures], names=frame.index.names)
+    values = frame.reindex(index).to_numpy(dtype=np.float64)
+    return values.reshape(len(queries), len(runs), len(measures))
+
+
+def _analyse(
+    cube: np.ndarray,
+    runs: list[str],
+    measures: list[str],
+    baseline: int,
+    settings: dict,
+    advance: Callable[[int], None] | None,
+) -> tuple[list[dict], list[dict]]:
+    """Summary and comparison rows of one stratum (``cube``: queries x runs x measures).
+
+    ``advance(done)`` is told how many resamples of this stratum are done (bootstrap
+    first, then randomisation).
+    """
+    n, n_runs, n_measures = cube.shape
+    seed, samples, confidence = settings["seed"], settings["samples"], settings["confidence"]
+    flat = cube.transpose(0, 2, 1).reshape(n, n_measures * n_runs)  # column = m * R + r
+
+    def column(m: int, r: int) -> int:
+        return m * n_runs + r
+
+    def stage(offset: int) -> stats.Progress | None:
+        return None if advance is None else lambda done, _total: advance(offset + done)
+
+    boot = stats.bootstrap_means(flat, samples, seed, stage(0))
+    means = flat.mean(axis=0)
+    low, high = stats.percentile_interval(boot, confidence)
+    summary = [
+        {
+            "run": run,
+            "measure": measure,
+            "queries": n,
+            "mean": means[column(m, r)],
+            "ci_low": low[column(m, r)],
+            "ci_high": high[column(m, r)],
+        }
+        for m, measure in enumerate(measures)
+        for r, run in enumerate(runs)
+    ]
+    pairs = [(m, r) for m in range(n_measures) for r in range(n_runs) if r != baseline]
+    if not pairs:
+        return summary, []
+    left = [column(m, r) for m, r in pairs]
+    right = [column(m, baseline) for m, _ in pairs]
+    diffs = flat[:, left] - flat[:, right]
+    diff_boot = boot[:, left] - boot[:, right]
+    diff_low, diff_high = stats.percentile_interval(diff_boot, confidence)
+    if settings["test"] == "t":
+        p = stats.paired_t_test(diffs)
+    elif settings["test"] == "bootstrap":
+        p = stats.bootstrap_p(diffs, diff_boot)
+    else:
+        p = stats.randomization_test(diffs, samples, seed, stage(samples))
+    adjusted = stats.adjust(p, settings["correction"])
+    effect = stats.effect_size(diffs)
+    comparisons = []
+    for i, (m, r) in enumerate(pairs):
+        base_mean = means[column(m, baseline)]
+        difference = diffs[:, i].mean()
+        comparisons.append(
+            {
+                "run": runs[r],
+                "baseline": runs[baseline],
+                "measure": measures[m],
+                "queries": n,
+                "difference": difference,
+                "ci_low": diff_low[i],
+                "ci_high": diff_high[i],
+                "relative_change": 100 * difference / base_mean if base_mean else math.nan,
+                "effect_size": effect[i],
+                "p_value": p[i],
+                "p_adjusted": adjusted[i],
+                "significant": bool(adjusted[i] < settings["alpha"]),
+            }
+        )
+    return summary, comparisons
+
+
+def compare_scores(
+    per_query: pd.DataFrame,
+    *,
+    queries: Sequence[str] | None = None,
+    baseline: str | None = None,
+    test: str = "t",
+    correction: str = "holm",
+    samples: int = 10_000,
+    seed: int = 0,
+    confidence: float = 0.95,
+    missing: str = "zero",
+    strata: Mapping[str, str] | None = None,
+    group_by: str | None = None,
+    progress: Progress | None = None,
+) -> Comparison:
+    """Statistics over per-query values (``run, qid, measure, value``; see :func:`compare`).
+
+    ``queries`` are the topics that count with ``missing="zero"`` (the qrels topics);
+    default: every qid in ``per_query``. ``strata`` maps qid to a stratum value (topics
+    without one are left out of the strata, not out of the overall analysis).
+    """
+    _check_settings(test, correction, samples, confidence, missing)
+    if strata is not None and group_by is None:
+        group_by = "stratum"
+    per_query = per_query.astype({"run": str, "qid": str, "measure": str})
+    if per_query["value"].isna().any():
+        row = per_query[per_query["value"].isna()].iloc[0]
+        raise UsageError(f"run {row['run']!r}: {row['measure']} is undefined for {row['qid']!r}")
+    runs = list(dict.fromkeys(per_query["run"]))
+    measures = list(dict.fromkeys(per_query["measure"]))
+    if not runs:
+        raise UsageError("nothing to compare: no per-query values")
+    baseline = runs[0] if baseline is None else baseline
+    if baseline not in runs:
+        raise UsageError(f"baseline {baseline!r} is not one of the runs: {', '.join(runs)}")
+    evaluated = {run: set(frame["qid"]) for run, frame in per_query.groupby("run", sort=False)}
+    if queries is None:
+        queries = per_query["qid"].unique()
+    universe = sorted(set(map(str, queries)))
+    if missing == "drop":
+        universe = [qid for qid in universe if all(qid in evaluated[run] for run in runs)]
+    absent = {
+        run: [qid for qid in sorted(set(queries)) if qid not in evaluated[run]] for run in runs
+    }
+    if not universe:
+        raise UsageError("no topic is evaluated in every run (missing='drop')")
+
+    cube = _cube(per_query, runs, measures, universe)
+    cube = np.nan_to_num(cube, nan=0.0)  # only absent (run, qid) pairs are NaN here
+    settings = {
+        "baseline": baseline,
+        "measures": measures,
+        "test": test,
+        "correction": correction,
+        "samples": samples,
+        "seed": seed,
+        "confidence": confidence,
+        "alpha": round(1 - confidence, 12),
+        "missing": missing,
+        "group_by": group_by,
+        "interval": "bootstrap percentile",
+        "effect_size": "cohen_dz",
+        "alternative": "two-sided",
+        "random_streams": {
+            "bootstrap": [seed, stats.BOOTSTRAP_STREAM],
+            "randomization": [seed, stats.RANDOMIZATION_STREAM],
+        },
+    }
+    labels: dict[str, np.ndarray] = {ALL: np.arange(len(universe))}
+    if strata is not None:
+        values = np.array([strata.get(qid) for qid in universe], dtype=object)
+        for label in sorted({v for v in values if v is not None}, key=str):
+            labels[f"{group_by}={label}"] = np.flatnonzero(values == label)
+
+    passes = 2 if test == "randomization" and len(runs) > 1 else 1
+    total = passes * samples * len(labels)
+    summary, comparisons = [], []
+    for k, (label, rows) in enumerate(labels.items()):
+        advance = None
+        if progress is not None:
+
+            def advance(done: int, _offset: int = k * passes * samples) -> None:
+                progress(_offset + done, total)
+
+        s, c = _analyse(cube[rows], runs, measures, runs.index(baseline), settings, advance)
+        summary += [{"stratum": label} | row for row in s]
+        comparisons += [{"stratum": label} | row for row in c]
+
+    tidy = pd.DataFrame(
+        {
+            "run": np.repeat(runs, len(universe) * len(measures)),
+            "qid": np.tile(np.repeat(universe, len(measures)), len(runs)),
+            "measure": np.tile(measures, len(universe) * len(runs)),
+            "value": cube.transpose(1, 0, 2).ravel(),
+        }
+    )
+    comparison_columns = [
+        "stratum", "run", "baseline", "measure", "queries", "difference", "ci_low", "ci_high",
+        "relative_change", "effect_size", "p_value", "p_adjusted", "significant",
+    ]  # fmt: skip
+    return Comparison(
+        runs=runs,
+        baseline=baseline,
+        measures=measures,
+        queries=universe,
+        settings=settings,
+        summary=pd.DataFrame(summary),
+        comparisons=pd.DataFrame(comparisons, columns=comparison_columns),
+        per_query=tidy,
+        missing=absent,
+        strata=None if strata is None else {q: strata[q] for q in universe if q in strata},
+    )
+
+
+def _named_runs(runs) -> dict[str, Any]:
+    """``{name: path or DataFrame}`` from one run, a sequence of runs or a mapping."""
+    if isinstance(runs, Mapping):
+        return {str(name): run for name, run in runs.items()}
+    if isinstance(runs, (str, os.PathLike, pd.DataFrame)):
+        runs = [runs]
+    named: dict[str, Any] = {}
+    for i, run in enumerate(runs, start=1):
+        name = f"run{i}" if isinstance(run, pd.DataFrame) else run_name(run)
+        if name in named:
+            raise UsageError(f"two runs are named {name!r}; name them apart (e.g. --names)")
+        named[name] = run
+    if not named:
+        raise UsageError("nothing to compare: no run given")
+    return named
+
+
+def _qrels_topics(qrels) -> list[str]:
+    """Every topic of the qrels (what trec_eval -c averages over)."""
+    from .files import parse_qrels
+
+    if isinstance(qrels, pd.DataFrame):
+        return sorted(set(qrels["qid"].astype(str)))
+    return sorted(set(parse_qrels(qrels).column("qid").to_pylist()))
+
+
+def _strata_map(strata, group_by: str | None, topics: list[str]) -> dict[str, str] | None:
+    """topic -> stratum: a given mapping, or :func:`trecbench.strata.group_labels` of the
+    topics (a sidecar's field, or ``qid-prefix``; topics without a value: ``(none)``)."""
+    if isinstance(strata, Mapping):
+        return {str(qid): str(value) for qid, value in strata.items()}
+    if group_by is None:
+        if strata is not None:
+            raise UsageError("--strata needs --group-by FIELD (which stratum to compare by)")
+        return None
+    from .strata import group_labels, load_strata
+
+    frame = None if strata is None else load_strata(strata)
+    labels = group_labels(pd.Series(topics, dtype=object), frame, group_by)
+    return dict(zip(topics, labels.astype(str), strict=True))
+
+
+def compare(
+    qrels,
+    runs,
+    measures: Sequence[str] | None = None,
+    *,
+    baseline: str | None = None,
+    test: str = "t",
+    correction: str = "holm",
+    samples: int = 10_000,
+    seed: int = 0,
+    confidence: float = 0.95,
+    missing: str = "zero",
+    strata=None,
+    group_by: str | None = None,
+    progress: Progress | None = None,
+) -> Comparison:
+    """Score ``runs`` against ``qrels`` and compare them with statistics.
+
+    ``qrels``: a path or DataFrame. ``runs``: a path or DataFrame, a sequence of them
+    (named after their files without ``.run``/``.gz``; DataFrames ``run1``, ``run2``...) or
+    a mapping ``{name: path or DataFrame}``. ``measures``: any spelling
+    :func:`trecbench.measures.parse_measure` accepts; default the KPI preset.
+    ``baseline``: a run name (default: the first run). ``test``: ``t`` | ``bootstrap`` |
+    ``randomization``; ``correction``: ``holm`` | ``bonferroni`` | ``bh`` | ``none``,
+    applied over all comparisons of a stratum. ``samples`` bootstrap (and randomisation)
+    resamples drawn from ``seed``. ``missing``: ``zero`` (trec_eval ``-c``) or ``drop``.
+    ``strata``: a converter sidecar path, with ``group_by`` naming the field (or
+    ``group_by="qid-prefix"`` without sidecar: the qid up to its last ``/``), or a mapping
+    ``{qid: value}``. ``progress(done, total)`` is called as resampling advances.
+    """
+    from .evaluate import evaluate
+    from .report import input_record
+
+    named = _named_runs(runs)
+    _check_settings(test, correction, samples, confidence, missing)
+    topics = _qrels_topics(qrels)
+    stratum_map = _strata_map(strata, group_by, topics)
+    frames = []
+    for name, run in named.items():
+        per_query = evaluate(qrels, run, measures=measures).per_query
+        frames.append(per_query.assign(run=name)[["run", "qid", "measure", "value"]])
+    comparison = compare_scores(
+        pd.concat(frames, ignore_index=True),
+        queries=topics,
+        baseline=baseline,
+        test=test,
+        correction=correction,
+        samples=samples,
+        seed=seed,
+        confidence=confidence,
+        missing=missing,
+        strata=stratum_map,
+        group_by=group_by,
+        progress=progress,
+    )
+    files = [(qrels, "qrels")] + [(run, "run") for run in named.values()]
+    if strata is not None and not isinstance(strata, Mapping):
+        files.append((strata, "strata"))
+    comparison.inputs = [
+        input_record(path, kind) for path, kind in files if not isinstance(path, pd.DataFrame)
+    ]
+    comparison.run_inputs = {
+        name: None if isinstance(run, pd.DataFrame) else str(run) for name, run in named.items()
+    }
+    return comparison
+
+
+def _fmt(value: float, digits: int = 4) -> str:
+    return "n/a" if not math.isfinite(value) else f"{value:.{digits}f}"
+
+
+def _fmt_p(value: float) -> str:
+    if not math.isfinite(value):
+        return "n/a"
+    return f"{value:.4f}" if value >= 1e-4 else f"{value:.1e}"
+
+
+def _marker(row: Mapping, alpha: float) -> str:
+    """ " ▲"/" ▼" plus one to three stars for adjusted p below alpha, alpha/5, alpha/50."""
+    p = row["p_adjusted"]
+    if not (math.isfinite(p) and p < alpha):
+        return ""
+    stars = "*" * (1 + (p < alpha / 5) + (p < alpha / 50))
+    return (" ▲" if row["difference"] > 0 else " ▼") + stars
+
+
+def _table(comparison: Comparison, label: str, measures: list[str]) -> list[str]:
+    """Runs as columns, one row per measure, best mean in bold, a "best run" column."""
+    alpha = comparison.settings["alpha"]
+    summary = comparison.part(comparison.summary, label)
+    summary = summary.set_index(["measure", "run"])
+    tests = comparison.part(comparison.comparisons, label).set_index(["measure", "run"])
+    header = [f"{run} (baseline)" if run == comparison.baseline else run for run in comparison.runs]
+    lines = [
+        "| Measure | " + " | ".join(header) + " | Best run |",
+        "|---|" + "---:|" * len(comparison.runs) + "---|",
+    ]
+    for measure in measures:
+        means = summary.loc[measure]["mean"]
+        best = [run for run in comparison.runs if means[run] >= means.max() - 1e-12]
+        cells = []
+        for run in comparison.runs:
+            row = summary.loc[(measure, run)]
+            mean = _fmt(row["mean"])
+            cell = f"**{mean}**" if run in best else mean
+            cell += f" [{_fmt(row['ci_low'])}, {_fmt(row['ci_high'])}]"
+            if run != comparison.baseline:
+                test = tests.loc[(measure, run)]
+                change = test["relative_change"]
+                if math.isfinite(change):
+                    cell += f" {change:+.1f}%"
+                cell += _marker(test, alpha)
+            cells.append(cell)
+        lines.append(f"| {measure} | " + " | ".join(cells) + f" | {', '.join(best)} |")
+    return lines
+
+
+def _differences(comparison: Comparison, label: str) -> list[str]:
+    settings = comparison.settings
+    level = f"{settings['confidence']:.0%}"
+    correction = CORRECTION_NAMES[settings["correction"]]
+    tests = comparison.part(comparison.comparisons, label)
+    lines = [
+        f"| Measure | Run | Difference [{level} CI] | Change | d_z | p | p ({correction}) |",
+        "|---|---|---:|---:|---:|---:|---:|",
+    ]
+    for row in tests.to_dict(orient="records"):
+        change = row["relative_change"]
+        lines.append(
+            f"| {row['measure']} | {row['run']} | {row['difference']:+.4f} "
+            f"[{row['ci_low']:+.4f}, {row['ci_high']:+.4f}] | "
+            + (f"{change:+.1f}%" if math.isfinite(change) else "n/a")
+            + f" | {_fmt(row['effect_size'], 2)} | {_fmt_p(row['p_value'])} | "
+            f"{_fmt_p(row['p_adjusted'])}{_marker(row, settings['alpha'])} |"
+        )
+    return lines
+
+
+def _markdown(comparison: Comparison) -> str:
+    settings = comparison.settings
+    alpha = settings["alpha"]
+    level = f"{settings['confidence']:.0%}"
+    topics = len(comparison.queries)
+    policy = (
+        "a run without results for a topic scores 0 on it (trec_eval -c)"
+        if settings["missing"] == "zero"
+        else "only topics every run was evaluated on"
+    )
+    runs = ", ".join(
+        f"{run} (baseline)" if run == comparison.baseline else run for run in comparison.runs
+    )
+    lines = [
+        "# Benchmark comparison",
+        "",
+        f"- Runs: {runs}",
+        f"- Topics: {topics}; {policy}",
+        f"- Means with {level} bootstrap percentile intervals over topics "
+        f"({settings['samples']:,} resamples, seed {settings['seed']})",
+    ]
+    if len(comparison.runs) > 1:
+        lines.append(
+            f"- Significance: two-sided {TEST_NAMES[settings['test']]} against "
+            f"{comparison.baseline}; p-values adjusted with "
+            f"{CORRECTION_NAMES[settings['correction']]} over all comparisons of a section"
+        )
+    for run, absent in comparison.missing.items():
+        if absent:
+            shown = ", ".join(absent[:10]) + (", ..." if len(absent) > 10 else "")
+            lines.append(f"- {run}: no results for {len(absent)} topic(s): {shown}")
+    lines += [
+        "",
+        f"Legend: **bold** = best mean of the measure; [a, b] = {level} confidence interval; "
+        "+x% = change relative to the baseline; ▲/▼ = significantly higher/lower than the "
+        rf"baseline, adjusted p < {alpha:g} (\*), < {alpha / 5:g} (\*\*), "
+        rf"< {alpha / 50:g} (\*\*\*); Best run = highest mean (ties listed).",
+    ]
+    groups: dict[str, list[str]] = {}
+    for measure in comparison.measures:
+        groups.setdefault(measure_group(measure), []).append(measure)
+    for label in comparison.stratum_labels:
+        queries = int(comparison.part(comparison.summary, label)["queries"].iloc[0])
+        title = "All topics" if label == ALL else label.replace("=", " = ", 1)
+        lines += ["", f"## {title} ({queries} topics)"]
+        for group, measures in groups.items():
+            lines += ["", f"### {group}", ""] + _table(comparison, label, measures)
+        if len(comparison.runs) > 1:
+            lines += ["", f"### Differences against {comparison.baseline}", ""]
+            lines += _differences(comparison, label)
+    return "\n".join(lines) + "\n"
