@@ -135,6 +135,8 @@ def _check_tiny(onto):
         "HP:0000001",
     }
     assert onto.ancestors("HP:0000001") == {"HP:0000001"}
+    assert set(onto.parents("HP:0000005")) == {"HP:0000001", "HP:0000004"}
+    assert onto.parents("HP:0000001") == () and onto.parents("HP:0000008") == ()
     assert onto.status(["HP:0000003", "HP:0000007", "HP:0000009", "HP:0000008", "x"]) == {
         "HP:0000003": "known",
         "HP:0000007": "obsolete",

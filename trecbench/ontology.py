@@ -71,6 +71,7 @@ class Ontology:
         self.anc_ptr = anc_ptr
         self.anc_idx = anc_idx
         self.labels = {t: labels.get(t, "") for t in ids}
+        self._parents = {t: tuple(p for p in parents[t] if p in self.index) for t in ids}
         self.max_depth = int(depths.max()) if len(depths) else 0
         self._pd_index = None
 
@@ -98,6 +99,10 @@ class Ontology:
         if i is None:
             return frozenset()
         return frozenset(self.ids[j] for j in self.anc_idx[self.anc_ptr[i] : self.anc_ptr[i + 1]])
+
+    def parents(self, term: str) -> tuple[str, ...]:
+        """Direct is_a parents of an active term (empty for the root and unknown ids)."""
+        return self._parents.get(term, ())
 
     def indices(self, terms) -> np.ndarray:
         """Integer index of each id (vectorised); -1 for ids not in T."""
