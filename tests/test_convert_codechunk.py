@@ -1,0 +1,134 @@
+"""code-chunk converter: docno normalisation, and the published summary reproduced."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pytest
+
+from trecbench.convert.codechunk import convert_codechunk, normalise_ids
+from trecbench.convert.common import Report
+from trecbench.strata import group_means
+
+PUBLISHED = {  # summary_2025-12-18T11-56-27-100Z.json, overall, printed to 4 decimals
+    "ast": {"P@5": "0.4085", "Recall@5": "0.8089", "nDCG@5": "0.7993"},
+    "fixed": {"P@5": "0.3864", "Recall@5": "0.8992", "nDCG@5": "0.8544"},
+}
+
+
+def test_normalise_ids():
+    report = Report()
+    ids = pd.Series(
+        [
+            "/Users/x/repos/org_repo/src/a.py:0-9",
+            "/Users/x/org_repo/repos/org_repo/src/b.py:3-4",  # first /org_repo/ wins
+            "src/c.py:1-2",
+            "org_repo/d.py:1-2",
+            "/elsewhere/e.py:1-2",
+        ]
+    )
+    out = normalise_ids(ids, pd.Series(["org_repo"] * 5), report)
+    assert out.tolist() == [
+        "org_repo/src/a.py:0-9",
+        "org_repo/repos/org_repo/src/b.py:3-4",
+        "org_repo/src/c.py:1-2",
+        "org_repo/d.py:1-2",
+        "/elsewhere/e.py:1-2",
+    ]
+    assert report.counts == {"absolute chunk id outside its repo folder (kept unchanged)": 1}
+
+
+def _faithful(tmp_path):
+    """Two chunkers, two repos, a score tie whose producer order contradicts docno order."""
+    prefix = "/home/u/eval/repositories/function_level"
+    entries = []
+    for chunker in ("ast", "fixed"):
+        for repo in ("r1", "r2"):
+            results = [
+                {
+                    "taskId": f"{repo}/0",
+                    "prompt": "...",
+                    "groundTruthFile": "src/m.py",
+                    "groundTruthLines": {"start": 0, "end": 10},
+                    "retrievedChunks": [
+                        {"id": f"{prefix}/{repo}/build/lib/m.py:0-10", "score": 0.9, "rank": 1},
+                        {"id": f"{prefix}/{repo}/src/m.py:0-10", "score": 0.9, "rank": 2},
+                        {"id": f"{prefix}/{repo}/src/z.py:0-3", "score": 0.4, "rank": 3},
+                    ],
+                    "relevantChunkIds": [f"{prefix}/{repo}/src/m.py:0-10"],
+                    "metrics": {"precision": 1 / 3, "recall": 1, "ndcg": 0.6309297535714575},
+                }
+            ]
+            entries.append(
+                {
+                    "chunker": chunker,
+                    "repo": repo,
+                    "summary": {},
+                    "config": {"k": 3, "maxChunkSize": 1800},
+                    "timestamp": "t",
+                    "queryResults": results,
+                }
+            )
+    path = tmp_path / "detailed_x.json"
+    path.write_text(json.dumps(entries))
+    return path
+
+
+def test_faithful_fixture(tmp_path):
+    conversion = convert_codechunk(_faithful(tmp_path))
+    assert list(conversion.qrels) == ["codechunk-ast", "codechunk-fixed"]
+    assert [r.tag for r in conversion.runs] == ["ast", "fixed"]
+    run = conversion.runs[0]
+    assert run.table["docno"].tolist()[:3] == [
+        "r1/build/lib/m.py:0-10",
+        "r1/src/m.py:0-10",
+        "r1/src/z.py:0-3",
+    ]
+    assert run.table["score"].tolist()[:3] == [3.0, 2.0, 1.0]
+    assert run.stats["tied_adjacent_scores"] == 2  # one per repo
+    assert conversion.strata.values.tolist() == [["r1/0", "r1"], ["r2/0", "r2"]]
+    assert conversion.qrels["codechunk-ast"]["docno"].tolist() == [
+        "r1/src/m.py:0-10",
+        "r2/src/m.py:0-10",
+    ]
+    metrics = conversion.provenance["producer_metrics"]["ast"]["r1/0"]
+    assert metrics["ndcg"] == pytest.approx(0.6309297535714575)
+
+
+def test_published_summary_reproduced(code_chunk_data):
+    """Converted and scored with trecbench: per query equal to the producer's own metrics,
+    macro over repos equal to the published overall (to 1e-12, so also to 4 decimals)."""
+    from trecbench.evaluate import evaluate
+
+    (detailed,) = code_chunk_data.glob("detailed_*.json")
+    (summary,) = code_chunk_data.glob("summary_*.json")
+    conversion = convert_codechunk(detailed)
+    published = json.loads(summary.read_text())
+    names = (("P@5", "precision"), ("Recall@5", "recall"), ("nDCG@5", "ndcg"))
+    for run in conversion.runs:
+        result = evaluate(
+            conversion.qrels[run.qrels],
+            run.table,
+            ["P.5", "recall.5", "ndcg_cut.5"],
+            run_names=[run.tag],
+        )
+        scores = result.per_query
+        producer = conversion.provenance["producer_metrics"][run.tag]
+        mine = scores.pivot(index="qid", columns="measure", values="value")
+        assert len(mine) == len(producer) == 373
+        for measure, key in names:
+            theirs = pd.Series({q: m[key] for q, m in producer.items()})
+            assert (mine[measure] - theirs[mine.index]).abs().max() < 1e-12
+
+        grouped = group_means(scores, conversion.strata, "repo")
+        macro = grouped[grouped["kind"] == "macro"].set_index("measure")["value"]
+        assert {m: f"{macro[m]:.4f}" for m, _ in names} == PUBLISHED[run.tag]
+        for measure, key in names:
+            assert macro[measure] == pytest.approx(published["overall"][run.tag][key], abs=1e-12)
+        per_repo = grouped[grouped["kind"] == "group"]
+        assert per_repo["group"].nunique() == len(published["perRepo"]) == 6
+        for repo, values in published["perRepo"].items():
+            row = per_repo[per_repo["group"] == repo].set_index("measure")["value"]
+            for measure, key in names:
+                assert row[measure] == pytest.approx(values[run.tag][key], abs=1e-12)

@@ -1,0 +1,107 @@
+"""Grouped and stratified averages (hand-worked numbers)."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pytest
+
+from trecbench.errors import InputError, UsageError
+from trecbench.strata import group_labels, group_means, load_strata
+
+
+def per_query(values):
+    return pd.DataFrame(values, columns=["run", "qid", "measure", "value"])
+
+
+STRATA = pd.DataFrame(
+    {"qid": ["1", "2", "3", "4"], "difficulty": ["easy", "easy", "hard", None]},
+    dtype=pd.StringDtype(),
+)
+
+
+def test_group_macro_and_micro_means_by_hand():
+    frame = per_query(
+        [
+            ("r", "1", "P@5", 1.0),
+            ("r", "2", "P@5", 0.5),
+            ("r", "3", "P@5", 0.0),
+            ("r", "4", "P@5", 0.25),
+        ]
+    )
+    out = group_means(frame, STRATA, "difficulty")
+    rows = [tuple(r) for r in out[["kind", "group", "n", "value"]].astype(object).values]
+    # easy: (1 + .5)/2 = .75 (2 queries); hard: 0; (none): .25
+    # macro = (.75 + 0 + .25)/3 = 1/3; micro = 1.75/4 = .4375
+    assert rows[:3] == [
+        ("group", "(none)", 1, 0.25),
+        ("group", "easy", 2, 0.75),
+        ("group", "hard", 1, 0.0),
+    ]
+    assert rows[3][0] == "macro" and pd.isna(rows[3][1]) and rows[3][2] == 3
+    assert rows[3][3] == pytest.approx(1 / 3)
+    assert rows[4][0] == "micro" and rows[4][2:] == (4, 0.4375)
+
+
+def test_runs_and_measures_stay_separate_and_in_input_order():
+    frame = per_query(
+        [
+            ("b", "1", "nDCG@10", 1.0),
+            ("b", "3", "nDCG@10", 0.0),
+            ("a", "1", "nDCG@10", 0.5),
+            ("a", "3", "nDCG@10", 0.5),
+        ]
+    )
+    out = group_means(frame, STRATA, "difficulty")
+    assert out["run"].tolist() == ["b"] * 4 + ["a"] * 4
+    micro = out[out["kind"] == "micro"].set_index("run")["value"]
+    macro = out[out["kind"] == "macro"].set_index("run")["value"]
+    assert micro.to_dict() == {"b": 0.5, "a": 0.5}
+    assert macro.to_dict() == {"b": 0.5, "a": 0.5}
+
+
+def test_qid_prefix_groups_on_text_before_last_slash():
+    qids = pd.Series(["org/repo/7", "org/repo/8", "other/1", "plain"])
+    assert group_labels(qids, None, "qid-prefix").tolist() == [
+        "org/repo",
+        "org/repo",
+        "other",
+        "(none)",
+    ]
+
+
+def test_unknown_field_and_missing_strata_are_usage_errors():
+    with pytest.raises(UsageError, match="available: difficulty, qid-prefix"):
+        group_labels(pd.Series(["1"]), STRATA, "language")
+    with pytest.raises(UsageError, match="needs --strata"):
+        group_labels(pd.Series(["1"]), None, "difficulty")
+
+
+def test_load_strata_reads_sidecar_with_string_ids(tmp_path):
+    sidecar = tmp_path / "x.sidecar.json"
+    sidecar.write_text(
+        json.dumps(
+            {
+                "strata": {
+                    "fields": ["language", "difficulty"],
+                    "queries": {"001": {"language": "de"}, "1e5": {"difficulty": "easy"}},
+                }
+            }
+        )
+    )
+    frame = load_strata(sidecar)
+    assert frame.columns.tolist() == ["qid", "language", "difficulty"]
+    assert frame["qid"].tolist() == ["001", "1e5"]
+    assert frame["language"].iloc[0] == "de" and pd.isna(frame["language"].iloc[1])
+    assert all(isinstance(t, pd.StringDtype) for t in frame.dtypes)
+
+
+def test_load_strata_rejects_other_json(tmp_path):
+    bad = tmp_path / "x.json"
+    bad.write_text("[1, 2]")
+    with pytest.raises(InputError, match="not a trecbench sidecar"):
+        load_strata(bad)
+    bad.write_text("{")
+    with pytest.raises(InputError, match="invalid JSON"):
+        load_strata(bad)
