@@ -1,0 +1,228 @@
+"""HPO converter: real Phentrieve test cases, faithful terms/cases/Chroma result fixtures."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from trecbench.convert.common import Report
+from trecbench.convert.hpo import convert_hpo, detect_format, read_cases
+from trecbench.errors import InputError
+
+ROOT = Path(__file__).resolve().parents[1]
+DEMO = ROOT / "data" / "hpo-demo"
+
+# HPO 2025-01-16 lacks these two ids cited by the 200-case files (input-formats.md).
+NEW_IN_2025_11 = {"HP:0025802", "HP:6001186"}
+
+
+def write_json(path: Path, data) -> Path:
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def write_jsonl(path: Path, records) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    return path
+
+
+RICH = {
+    "metadata": {"dataset_id": "t", "version": "1", "language": "de"},
+    "test_cases": [
+        {"case_id": "a", "text": "x", "expected_hpo_ids": ["HP:0001250", "HP:0001250"],
+         "difficulty": "easy", "category": "exact_match"},
+        {"case_id": "b", "text": "y", "expected_hpo_ids": ["HP:0004322"],
+         "difficulty": "hard", "category": "layperson", "language": "en"},
+        {"case_id": "c", "text": "z", "expected_hpo_ids": [], "difficulty": "hard"},
+    ],
+}  # fmt: skip
+
+
+def test_real_phentrieve_files(phentrieve_data):
+    for path in sorted(phentrieve_data.glob("*.json")):
+        cases = json.loads(path.read_text())
+        conversion = convert_hpo(path, check_ids=False)
+        qrels = conversion.qrels[path.stem]
+        expected = {(str(i), t) for i, c in enumerate(cases) for t in c["expected_hpo_ids"]}
+        assert set(zip(qrels["qid"], qrels["docno"], strict=True)) == expected, path.name
+        assert len(qrels) == len(expected)
+        assert conversion.runs == []
+    german = convert_hpo(phentrieve_data / "570terms_german.json", check_ids=False)
+    assert set(german.strata["language"]) == {"de"}
+
+
+def test_ids_checked_against_the_bundled_release(phentrieve_data):
+    conversion = convert_hpo(phentrieve_data / "200cases_o3_v1.json")
+    ontology = conversion.provenance["ontology"]
+    assert ontology["checked"] and ontology["release"] == "2025-11-24"
+    # present in 2025-11-24, but three expected ids are obsolete there
+    assert ontology["unknown"] == []
+    assert ontology["obsolete"] == ["HP:0005365", "HP:0005807", "HP:6001156"]
+    assert NEW_IN_2025_11 <= set(conversion.qrels["200cases_o3_v1"]["docno"])
+
+
+def test_unknown_and_obsolete_ids_reported_against_an_older_obo(tmp_path):
+    obo = tmp_path / "hp.obo"
+    obo.write_text(
+        "format-version: 1.2\ndata-version: hp/releases/2025-01-16\n\n"
+        "[Term]\nid: HP:0000001\nname: All\n\n"
+        "[Term]\nid: HP:0001250\nname: Seizure\nis_a: HP:0000001 ! All\n\n"
+        "[Term]\nid: HP:0004322\nname: Short stature\nis_obsolete: true\n"
+    )
+    cases = write_json(tmp_path / "cases.json", RICH)
+    terms = write_jsonl(
+        tmp_path / "terms.jsonl",
+        [{"case_id": "a", "hpo_id": "HP:0025802", "rank": 1, "score": 0.5}],
+    )
+    conversion = convert_hpo(cases, [terms], ontology=obo)
+    info = conversion.provenance["ontology"]
+    assert info["release"] == "2025-01-16"
+    assert info["unknown"] == ["HP:0025802"]
+    assert info["obsolete"] == ["HP:0004322"]
+    assert any("1 unknown HPO id(s) in HPO 2025-01-16" in n for n in conversion.report.notes)
+
+
+def test_rich_schema_strata_not_evaluable_and_duplicates(tmp_path):
+    conversion = convert_hpo(write_json(tmp_path / "cases.json", RICH), check_ids=False)
+    assert conversion.qrels["cases"].values.tolist() == [
+        ["a", "HP:0001250", 1],
+        ["b", "HP:0004322", 1],
+    ]
+    assert conversion.strata.fillna("-").values.tolist() == [
+        ["a", "de", "easy", "exact_match"],
+        ["b", "en", "hard", "layperson"],
+        ["c", "de", "hard", "-"],
+    ]
+    counts = conversion.report.counts
+    assert counts["duplicate judgment (cases; the highest grade is kept)"] == 1
+    reason = "case without expected ids (not evaluable: not in the qrels, so no measure counts it)"
+    assert counts[reason] == 1
+    assert conversion.qrels_info["cases"]["without_relevant"] == ["c"]
+
+
+def test_bad_case_files(tmp_path):
+    with pytest.raises(InputError, match="case_id 'a' is used twice"):
+        read_cases(
+            write_json(tmp_path / "d.json", [{"case_id": "a", "expected_hpo_ids": []}] * 2),
+            Report(),
+        )
+    with pytest.raises(InputError, match=r"\[0\]: expected_hpo_ids must be a list"):
+        read_cases(write_json(tmp_path / "e.json", [{"text": "x"}]), Report())
+    with pytest.raises(InputError, match=r"expected_hpo_ids\[0\]: expected a non-empty"):
+        read_cases(write_json(tmp_path / "f.json", [{"expected_hpo_ids": [1.5]}]), Report())
+    bad = tmp_path / "g.json"
+    bad.write_text('[{"text": "x",\n "expected_hpo_ids": [}]')
+    with pytest.raises(InputError, match=r"g.json:2: invalid JSON"):
+        read_cases(bad, Report())
+
+
+def test_terms_jsonl_keeps_rank_order_and_reports_problems(tmp_path):
+    cases = write_json(tmp_path / "cases.json", RICH)
+    # lines out of order, a tie (0.5/0.5) in rank order against docno order, a duplicate
+    # candidate and a case the test set does not have
+    (tmp_path / "bm25").mkdir()
+    terms = write_jsonl(
+        tmp_path / "bm25" / "terms.jsonl",
+        [
+            {"case_id": "a", "hpo_id": "HP:0000002", "rank": 2, "score": 0.5, "is_gold": False},
+            {"case_id": "a", "hpo_id": "HP:0000001", "rank": 1, "score": 0.9, "is_gold": False},
+            {"case_id": "a", "hpo_id": "HP:0001250", "rank": 3, "score": 0.5, "is_gold": True},
+            {"case_id": "a", "hpo_id": "HP:0000002", "rank": 4, "score": 0.1, "is_gold": False},
+            {"case_id": "zz", "hpo_id": "HP:0000001", "rank": 1, "score": 0.3, "is_gold": False},
+        ],
+    )
+    conversion = convert_hpo(cases, [terms], check_ids=False)
+    (run,) = conversion.runs
+    assert run.tag == "bm25"  # generic stem: the folder names the run
+    table = run.table
+    assert table[table["qid"] == "a"]["docno"].tolist() == [
+        "HP:0000001",
+        "HP:0000002",
+        "HP:0001250",
+    ]
+    assert table["score"].tolist() == [3.0, 2.0, 1.0, 1.0]
+    assert run.original_scores == [0.9, 0.5, 0.5, 0.3]
+    assert run.stats["tied_adjacent_scores"] == 1
+    counts = conversion.report.counts
+    assert counts["duplicate document in a query (bm25; the best-ranked copy is kept)"] == 1
+    assert counts["run query not among the test cases (bm25; kept, but no measure counts it)"] == 1
+    assert any("1 evaluable case(s) have no results" in n for n in conversion.report.notes)
+
+
+def test_cases_jsonl_failed_and_not_evaluable(tmp_path):
+    cases = write_json(tmp_path / "cases.json", RICH)
+    records = write_jsonl(
+        tmp_path / "cases.jsonl",
+        [
+            {"case_id": "a", "status": "complete", "expected_hpo_ids": ["HP:0001250"],
+             "retrieved_hpo_ids": ["HP:0000003", "HP:0001250", "HP:0000002"]},
+            {"case_id": "b", "status": "failed", "error": "timeout"},
+            {"case_id": "c", "status": "not_evaluable"},
+        ],
+    )  # fmt: skip
+    assert detect_format(records) == "cases"
+    conversion = convert_hpo(cases, [records], tags=["dense"], check_ids=False)
+    (run,) = conversion.runs
+    assert run.tag == "dense"
+    assert run.table["docno"].tolist() == ["HP:0000003", "HP:0001250", "HP:0000002"]
+    assert run.original_scores == [None, None, None]
+    failed = [d for d in conversion.report.dropped if d["reason"].startswith("failed case")]
+    assert failed == [
+        {"reason": "failed case (no results; -c counts it as 0)", "qid": "b", "line": 2,
+         "error": "timeout"}
+    ]  # fmt: skip
+    assert conversion.report.counts["case marked not_evaluable by the producer"] == 1
+
+
+def chroma_result(ids, distances):
+    return {
+        "ids": [[f"chunk-{i}" for i in ids]],
+        "metadatas": [[{"hpo_id": i, "label": "..."} for i in ids]],
+        "distances": [distances],
+    }
+
+
+def test_chroma_results_in_three_layouts(tmp_path):
+    cases = write_json(tmp_path / "cases.json", RICH)
+    per_case = [
+        chroma_result(["HP:0001250", "HP:0000002"], [0.1, 1.4]),
+        chroma_result(["HP:0004322"], [0.2]),
+        chroma_result([], []),
+    ]
+    batched = {key: [r[key][0] for r in per_case] for key in ("ids", "metadatas", "distances")}
+    keyed = {"b": per_case[1], "a": per_case[0]}
+    expected = [("a", "HP:0001250", 0.9), ("a", "HP:0000002", 0.0), ("b", "HP:0004322", 0.8)]
+    for label, data in (("list", per_case), ("batched", batched), ("keyed", keyed)):
+        path = write_json(tmp_path / f"{label}.json", data)
+        (run,) = convert_hpo(cases, [path], check_ids=False).runs
+        got = sorted(zip(run.table["qid"], run.table["docno"], run.original_scores, strict=True))
+        assert [(q, d, pytest.approx(s)) for q, d, s in got] == sorted(expected), label
+    sims = {"ids": [["x"]], "metadatas": [[{"hpo_id": "HP:1"}]], "similarities": [[0.7]]}
+    path = write_json(tmp_path / "sims.json", {"a": sims})
+    (run,) = convert_hpo(cases, [path], check_ids=False).runs
+    assert run.original_scores == [0.7]
+    with pytest.raises(InputError, match="2 results for 3 cases"):
+        convert_hpo(cases, [write_json(tmp_path / "short.json", per_case[:2])], check_ids=False)
+
+
+def test_demo_runs_agree_with_is_gold_and_depth_cut():
+    cases = DEMO / "cases.json"
+    results = sorted((DEMO / "results").glob("*/terms.jsonl"))
+    if not results:
+        pytest.skip("demo data not generated")
+    conversion = convert_hpo(cases, results, depth=10)
+    assert [r.tag for r in conversion.runs] == [p.parent.name for p in results]
+    qrels = set(zip(*conversion.qrels["cases"][["qid", "docno"]].T.values, strict=True))
+    for path, run in zip(results, conversion.runs, strict=True):
+        lines = [json.loads(t) for t in path.read_text().splitlines()]
+        gold = {(r["case_id"], r["hpo_id"]) for r in lines if r["is_gold"]}
+        assert gold <= qrels
+        top = pd.DataFrame(lines).sort_values(["case_id", "rank"]).groupby("case_id").head(10)
+        assert set(zip(top["case_id"], top["hpo_id"], strict=True)) == set(
+            zip(run.table["qid"], run.table["docno"], strict=True)
+        )
+        assert run.table.groupby("qid").size().max() == 10
+    assert conversion.provenance["ontology"]["unknown"] == []
