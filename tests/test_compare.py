@@ -241,3 +241,130 @@ def test_progress_counts_up_to_the_total():
 def test_bad_options_are_usage_errors(options, message):
     with pytest.raises(UsageError, match=message):
         compare_scores(_per_query(n=5), **options)
+
+
+# --- end to end, against trec_eval's own outputs -------------------------------------
+
+# trec_eval name as requested -> (display name in compare's tables, trec_eval output label)
+TREC_MEASURES = {
+    "recip_rank": ("recip_rank", "recip_rank"),
+    "P.10": ("P@10", "P_10"),
+    "recall.100": ("Recall@100", "recall_100"),
+    "ndcg_cut.10": ("nDCG@10", "ndcg_cut_10"),
+    "map_cut.100": ("MAP@100", "map_cut_100"),
+    "success.10": ("HitRate@10", "success_10"),
+}
+
+
+def _trec_eval_all(path) -> dict[str, float]:
+    """The ``all`` lines of a trec_eval output: label -> value."""
+    labels = {label for _, label in TREC_MEASURES.values()}
+    values = {}
+    for line in path.read_text().splitlines():
+        name, qid, value = line.split()
+        if qid == "all" and name in labels:
+            values[name] = float(value)
+    return values
+
+
+def test_means_reproduce_trec_eval_with_and_without_c(trec_eval_suite):
+    # results.trunc lacks topic 302: with missing="zero" its means are trec_eval -c's
+    # (out.test.aqc); results.test covers all topics (out.test.a).
+    import trecbench
+
+    result = trecbench.compare(
+        trec_eval_suite / "qrels.test",
+        {"full": trec_eval_suite / "results.test", "trunc": trec_eval_suite / "results.trunc"},
+        list(TREC_MEASURES),
+        samples=200,
+    )
+    assert result.missing == {"full": [], "trunc": ["302"]}
+    assert sorted(result.measures) == sorted(d for d, _ in TREC_MEASURES.values())
+    means = result.summary.set_index(["run", "measure"])["mean"]
+    for run, output in [("full", "out.test.a"), ("trunc", "out.test.aqc")]:
+        expected = _trec_eval_all(trec_eval_suite / output)
+        got = {label: round(float(means[(run, d)]), 4) for d, label in TREC_MEASURES.values()}
+        assert got == expected
+    assert [record["kind"] for record in result.inputs] == ["qrels", "run", "run"]
+    assert all(len(record["sha256"]) == 64 for record in result.inputs)
+
+
+def test_module_and_function_are_both_callable(trec_eval_suite):
+    import trecbench
+    import trecbench.compare  # binds the package attribute to the module
+
+    result = trecbench.compare(
+        trec_eval_suite / "qrels.test", trec_eval_suite / "results.test", ["P.10"], samples=50
+    )
+    assert result.runs == ["results.test"] and result.comparisons.empty
+
+
+def test_cli_writes_report_markdown_and_plots(trec_eval_suite, tmp_path):
+    from click.testing import CliRunner
+
+    from trecbench.cli import cli
+    from trecbench.cli import compare as _  # noqa: F401  (registers the command)
+
+    out = tmp_path / "cmp"
+    args = [
+        str(trec_eval_suite / "qrels.test"),
+        str(trec_eval_suite / "results.test"),
+        "--names",
+        f"trunc={trec_eval_suite / 'results.trunc'}",
+        "-m",
+        "P.10",
+        "-m",
+        "ndcg_cut.10",
+        "--test",
+        "randomization",
+        "--samples",
+        "300",
+        "--seed",
+        "9",
+        "-o",
+        str(out),
+    ]
+    done = CliRunner().invoke(cli, ["compare", *args])
+    assert done.exit_code == 0, done.output
+    assert "| Measure | results.test (baseline) | trunc | Best run |" in done.output
+    report = json.loads((out / "BenchmarkReport.json").read_text())
+    validate_against_schema(report, "benchmark_report")
+    assert report["settings"]["seed"] == 9 and report["settings"]["test"] == "randomization"
+    assert report["runs"][1]["missing_queries"] == ["302"]
+    assert {p.name for p in out.iterdir()} == {
+        "BenchmarkReport.json",
+        "BenchmarkComparison.md",
+        "means.png",
+        "means.svg",
+        "differences.png",
+        "differences.svg",
+    }
+
+
+def test_cli_error_is_one_line_and_writes_nothing(trec_eval_suite, tmp_path):
+    import subprocess
+    import sys
+
+    out = tmp_path / "cmp"
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "trecbench",
+            "compare",
+            str(trec_eval_suite / "qrels.test"),
+            str(trec_eval_suite / "results.test"),
+            "--baseline",
+            "bm25",
+            "-o",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines() == [
+        "trecbench: baseline 'bm25' is not one of the runs: results.test"
+    ]
+    assert not out.exists()

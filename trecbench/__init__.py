@@ -21,8 +21,16 @@ _EXPORTS = {
     "TrecbenchError": "errors",
     "InputError": "errors",
     "UsageError": "errors",
+    "evaluate": "evaluate",
+    "Evaluation": "evaluate",
+    "parse_measure": "measures",
+    "parse_measures": "measures",
+    "KPI_PRESET": "measures",
+    "rank_run": "ranking",
     "build_evaluation_report": "report",
     "build_manifest": "report",
+    "compare": "compare",
+    "compare_scores": "compare",
 }
 
 __all__ = sorted(_EXPORTS) + ["__version__"]

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import math
 import os
+import sys
+import types
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -441,11 +443,14 @@ def _named_runs(runs) -> dict[str, Any]:
 
 def _qrels_topics(qrels) -> list[str]:
     """Every topic of the qrels (what trec_eval -c averages over)."""
+    import pyarrow as pa
+
     from .files import parse_qrels
 
     if isinstance(qrels, pd.DataFrame):
         return sorted(set(qrels["qid"].astype(str)))
-    return sorted(set(parse_qrels(qrels).column("qid").to_pylist()))
+    table = qrels if isinstance(qrels, pa.Table) else parse_qrels(qrels)
+    return sorted(set(table.column("qid").to_pylist()))
 
 
 def _strata_map(strata, group_by: str | None, topics: list[str]) -> dict[str, str] | None:
@@ -501,12 +506,9 @@ def compare(
     _check_settings(test, correction, samples, confidence, missing)
     topics = _qrels_topics(qrels)
     stratum_map = _strata_map(strata, group_by, topics)
-    frames = []
-    for name, run in named.items():
-        per_query = evaluate(qrels, run, measures=measures).per_query
-        frames.append(per_query.assign(run=name)[["run", "qid", "measure", "value"]])
+    evaluation = evaluate(qrels, list(named.values()), measures, run_names=list(named))
     comparison = compare_scores(
-        pd.concat(frames, ignore_index=True),
+        evaluation.per_query,
         queries=topics,
         baseline=baseline,
         test=test,
@@ -519,15 +521,11 @@ def compare(
         group_by=group_by,
         progress=progress,
     )
-    files = [(qrels, "qrels")] + [(run, "run") for run in named.values()]
+    files = evaluation.input_paths
     if strata is not None and not isinstance(strata, Mapping):
         files.append((strata, "strata"))
-    comparison.inputs = [
-        input_record(path, kind) for path, kind in files if not isinstance(path, pd.DataFrame)
-    ]
-    comparison.run_inputs = {
-        name: None if isinstance(run, pd.DataFrame) else str(run) for name, run in named.items()
-    }
+    comparison.inputs = [input_record(path, kind) for path, kind in files]
+    comparison.run_inputs = {run.name: run.path for run in evaluation.runs}
     return comparison
 
 
@@ -653,3 +651,18 @@ def _markdown(comparison: Comparison) -> str:
             lines += ["", f"### Differences against {comparison.baseline}", ""]
             lines += _differences(comparison, label)
     return "\n".join(lines) + "\n"
+
+
+class _CallableModule(types.ModuleType):
+    """Lets ``trecbench.compare(...)`` work whichever way it was reached.
+
+    Importing this module (``from trecbench.compare import ...``, as the CLI does) binds the
+    package attribute ``trecbench.compare`` to the module rather than to the function the
+    lazy export would give; calling the module therefore calls :func:`compare`.
+    """
+
+    def __call__(self, *args, **kwargs) -> Comparison:
+        return compare(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule

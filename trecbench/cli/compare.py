@@ -1,0 +1,202 @@
+"""``trecbench compare``: runs against a baseline with intervals, paired tests and plots."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from ..errors import UsageError
+from . import cli
+
+_CHOICES = {
+    "test": ("t", "bootstrap", "randomization"),
+    "correction": ("holm", "bonferroni", "bh", "none"),
+    "missing": ("zero", "drop"),
+}
+
+
+class StderrProgress:
+    """``progress(done, total)`` shown as a percentage on stderr.
+
+    Silent when stderr is not a terminal, and for jobs that finish within ``delay``
+    seconds (only long runs need reassurance); redrawn at most every ``interval`` seconds.
+    """
+
+    def __init__(self, label: str, delay: float = 1.0, interval: float = 0.2):
+        self.label, self.delay, self.interval = label, delay, interval
+        self.start = time.monotonic()
+        self.last = 0.0
+        self.shown = False
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.monotonic()
+        if now - self.start < self.delay or (now - self.last < self.interval and done < total):
+            return
+        self.last = now
+        self.shown = True
+        click.echo(f"\r{self.label}: {100 * done // max(total, 1)}%", err=True, nl=False)
+
+    def close(self) -> None:
+        """End the progress line, if one was drawn."""
+        if self.shown:
+            click.echo(err=True)
+
+
+def _names(pairs: tuple[str, ...]) -> dict[str, str]:
+    """``("lexical=runs/a.run", ...)`` -> ``{"runs/a.run": "lexical"}``."""
+    names: dict[str, str] = {}
+    for pair in pairs:
+        name, sep, path = pair.partition("=")
+        if not sep or not name or not path:
+            raise UsageError(f"--names {pair!r}: expected NAME=RUN")
+        if name in names.values():
+            raise UsageError(f"--names: the name {name!r} is given twice")
+        names[str(Path(path))] = name
+    return names
+
+
+@cli.command()
+@click.argument("qrels", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("runs", nargs=-1, type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "-m",
+    "--measure",
+    "measures",
+    multiple=True,
+    help="Measure (repeatable; trec_eval, ir_measures or display spelling). "
+    "Default: nDCG@10 MAP@100 MRR@10 Recall@50 Recall@100 HitRate@10.",
+)
+@click.option("--baseline", help="Run (name or file) the others are compared with. [first run]")
+@click.option(
+    "--test",
+    type=click.Choice(_CHOICES["test"]),
+    default="t",
+    show_default=True,
+    help="Paired significance test.",
+)
+@click.option(
+    "--correction",
+    type=click.Choice(_CHOICES["correction"]),
+    default="holm",
+    show_default=True,
+    help="Multiple-comparison correction over all comparisons (per stratum).",
+)
+@click.option(
+    "--samples",
+    type=click.IntRange(min=1),
+    default=10_000,
+    show_default=True,
+    help="Bootstrap (and randomisation) resamples.",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of all resampling.")
+@click.option(
+    "--confidence",
+    type=click.FloatRange(0, 1, min_open=True, max_open=True),
+    default=0.95,
+    show_default=True,
+    help="Level of the confidence intervals; 1 - confidence is the significance level.",
+)
+@click.option(
+    "--missing",
+    type=click.Choice(_CHOICES["missing"]),
+    default="zero",
+    show_default=True,
+    help="Topics of the qrels a run has no results for: score 0 (trec_eval -c) or drop "
+    "them (only topics every run was evaluated on).",
+)
+@click.option(
+    "--strata",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Sidecar JSON with per-topic fields (written by trecbench convert).",
+)
+@click.option(
+    "--group-by",
+    help="Stratum field of the --strata sidecar (language, difficulty, category, repo, ...), "
+    "or qid-prefix (the qid up to its last '/').",
+)
+@click.option(
+    "--names",
+    "names",
+    multiple=True,
+    metavar="NAME=RUN",
+    help="Name a run in tables and plots (repeatable); RUN need not be repeated as argument.",
+)
+@click.option(
+    "-o",
+    "--outdir",
+    required=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Folder for BenchmarkReport.json, BenchmarkComparison.md and the plots.",
+)
+@click.option("--no-plots", is_flag=True, help="Skip the PNG/SVG plots.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress, no table on stdout.")
+def compare(
+    qrels,
+    runs,
+    measures,
+    baseline,
+    test,
+    correction,
+    samples,
+    seed,
+    confidence,
+    missing,
+    strata,
+    group_by,
+    names,
+    outdir,
+    no_plots,
+    quiet,
+):
+    """Compare RUNs on QRELS: means with bootstrap intervals, differences against the
+    baseline, paired significance tests with correction, per stratum with --group-by.
+
+    Writes BenchmarkReport.json, BenchmarkComparison.md, means.png/.svg and
+    differences.png/.svg to OUTDIR and prints the Markdown tables.
+
+    \b
+    Example:
+      trecbench compare qrels/hpo-demo.qrels runs/lexical.run runs/vector.run \\
+          runs/hybrid.run --test randomization --seed 42 -o out/compare
+    """
+    from ..compare import compare as run_compare
+    from ..compare import run_name
+
+    named_paths = _names(names)
+    paths = list(dict.fromkeys([str(path) for path in runs] + list(named_paths)))
+    if not paths:
+        raise UsageError("compare: give at least one RUN (or --names NAME=RUN)")
+    named = {named_paths.get(path, run_name(path)): path for path in paths}
+    if len(named) < len(paths):
+        raise UsageError("compare: two runs have the same name; name them with --names")
+    if baseline is not None and baseline not in named:
+        by_path = {path: name for name, path in named.items()}
+        baseline = by_path.get(str(Path(baseline)), baseline)
+    progress = None if quiet or not sys.stderr.isatty() else StderrProgress("resampling")
+    try:
+        comparison = run_compare(
+            qrels,
+            named,
+            list(measures) or None,
+            baseline=baseline,
+            test=test,
+            correction=correction,
+            samples=samples,
+            seed=seed,
+            confidence=confidence,
+            missing=missing,
+            strata=strata,
+            group_by=group_by,
+            progress=progress,
+        )
+    finally:
+        if progress is not None:
+            progress.close()
+    written = comparison.write(outdir, plots=not no_plots)
+    if not quiet:
+        click.echo(comparison.markdown())
+    for path in written:
+        click.echo(f"wrote {path}", err=True)
