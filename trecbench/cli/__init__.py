@@ -42,7 +42,10 @@ def fail(error: TrecbenchError) -> None:
 
 def _register() -> None:
     # Each module adds its command to `cli`; imported here so `trecbench --help` lists them.
-    pass
+    from . import (
+        compare,  # noqa: F401
+        score,  # noqa: F401
+    )
 
 
 def main() -> None:

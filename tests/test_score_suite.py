@@ -1,0 +1,107 @@
+"""``trecbench score`` reproduces trec_eval 9.0.8's own test suite byte for byte.
+
+The commands and expected outputs are those of trec_eval's ``test/`` folder (tag v9.0.8);
+``-m official`` stands for trec_eval's bare default (without ``-m`` trecbench computes
+the KPI preset instead).
+"""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from trecbench.cli import _register, cli
+from trecbench.errors import TrecbenchError
+
+SUITE = [
+    ("out.test", "-m official qrels.test results.test"),
+    ("out.test.a", "-m all_trec qrels.test results.test"),
+    ("out.test.aq", "-m all_trec -q qrels.test results.test"),
+    ("out.test.aqc", "-m all_trec -q -c qrels.test results.trunc"),
+    ("out.test.aqcM", "-m all_trec -q -c -M100 qrels.test results.trunc"),
+    ("out.test.aql", "-m all_trec -mrelstring.20 -q -l2 qrels.rel_level results.test"),
+    (
+        "out.test.meas_params",
+        "-q -miprec_at_recall..10,.20,.25,.75,.50 -m P.5,7,3 -m recall.20,2000 "
+        "-m Rprec_mult.5.0,0.2,0.35 -mutility.2,-1,0,0 -m 11pt_avg..25,.5,.75 "
+        "-mndcg.1=3,2=9,4=4.5 -mndcg_cut.10,20,23.4 -msuccess.2,5,20 qrels.test results.test",
+    ),
+]
+
+
+def run_score(argv, cwd, monkeypatch):
+    """``trecbench score`` in-process: (stdout bytes, stderr text, exit code as main sets it)."""
+    _register()
+    monkeypatch.chdir(cwd)
+    result = CliRunner().invoke(cli, ["score", *argv])
+    if isinstance(result.exception, TrecbenchError):
+        return result.stdout_bytes, str(result.exception), result.exception.exit_code
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result.stdout_bytes, result.stderr, result.exit_code
+
+
+@pytest.mark.parametrize(("expected", "command"), SUITE, ids=[s[0] for s in SUITE])
+def test_suite_output_is_byte_identical(expected, command, trec_eval_suite, monkeypatch):
+    stdout, _, code = run_score(command.split(), trec_eval_suite, monkeypatch)
+    assert code == 0
+    assert stdout == (trec_eval_suite / expected).read_bytes()
+
+
+def test_first_parameter_list_wins(trec_eval_suite, monkeypatch):
+    # trec_eval's gotcha: -m P.5 -m P.10 computes P_5 only (and bare P takes the params)
+    stdout, _, _ = run_score(
+        "-m P.5 -m P.10 -m P qrels.test results.test".split(), trec_eval_suite, monkeypatch
+    )
+    official, _, _ = run_score(
+        "-m official qrels.test results.test".split(), trec_eval_suite, monkeypatch
+    )
+    p5 = [line for line in official.decode().splitlines() if line.startswith("P_5 ")]
+    assert stdout.decode().splitlines() == p5
+
+
+def test_nosummary_and_per_query_lines_match_the_suite(trec_eval_suite, monkeypatch):
+    stdout, _, _ = run_score(
+        "-m all_trec -q -n qrels.test results.test".split(), trec_eval_suite, monkeypatch
+    )
+    expected = [
+        line
+        for line in (trec_eval_suite / "out.test.aq").read_text().splitlines()
+        if "\tall\t" not in line
+    ]
+    assert stdout.decode().splitlines() == expected
+
+
+def test_mrr10_equals_recip_rank_with_M10(trec_eval_suite, monkeypatch):
+    # MRR@10 (local) against trec_eval's recip_rank on the run cut at 10 (pytrec_eval)
+    from trecbench import evaluate
+
+    qrels, run = trec_eval_suite / "qrels.test", trec_eval_suite / "results.test"
+    cut = evaluate(qrels, run, ["recip_rank"], max_docs=10).per_query
+    local = evaluate(qrels, run, ["MRR@10"]).per_query
+    assert local["qid"].tolist() == cut["qid"].tolist()
+    assert local["value"].tolist() == cut["value"].tolist()
+    uncut = evaluate(qrels, run, ["recip_rank"]).per_query
+    assert (
+        uncut["value"].tolist() != local["value"].tolist()
+    )  # some topic finds its first hit below 10
+
+
+def test_hitrate_equals_success_on_every_suite_query(trec_eval_suite):
+    from trecbench import evaluate
+
+    for qrels, run in [
+        ("qrels.test", "results.test"),
+        ("qrels.test", "results.trunc"),
+        ("qrels.rel_level", "results.test"),
+    ]:
+        for k in (1, 5, 10, 20):
+            result = evaluate(
+                trec_eval_suite / qrels, trec_eval_suite / run, [f"HitRate@{k}", f"success.{k}"]
+            )
+            assert [c.engine for c in result.columns] == ["local"]  # one meaning, first wins
+            local = result.per_query["value"].tolist()
+            reference = evaluate(
+                trec_eval_suite / qrels, trec_eval_suite / run, [f"success.{k}"]
+            ).per_query["value"]
+            assert local == reference.tolist()

@@ -1,0 +1,182 @@
+"""``trecbench score``: trec_eval's command line, and a friendly KPI table."""
+
+from __future__ import annotations
+
+import click
+
+from . import cli
+
+TREC_FLAGS = ("measure", "query", "complete", "nosummary", "level", "max_docs", "judged", "ndocs")
+FORMATS = ("auto", "trec", "table", "markdown", "csv", "json")
+
+
+class TrecEvalCommand(click.Command):
+    """Bad options exit 1, as trec_eval's do (click's default is 2)."""
+
+    def parse_args(self, ctx, args):
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError as error:
+            error.exit_code = 1
+            raise
+
+
+@cli.command(cls=TrecEvalCommand)
+@click.option(
+    "-m",
+    "--measure",
+    "measure",
+    multiple=True,
+    metavar="NAME[.PARAMS]",
+    help="Measure to compute (repeatable): trec_eval (ndcg_cut.10, P.5,10, "
+    "iprec_at_recall..10, ndcg.1=3,2=9), ir_measures (nDCG@10, AP@100, RR@10, R@50) or "
+    "display names (MAP@100, MRR@10, Recall@50, HitRate@10, Recall_all@10, MaxOntSim@10); "
+    "nicknames official, all_trec, set. Default: the KPI preset.",
+)
+@click.option("-q", "--query_eval_wanted", "query", is_flag=True, help="Also print each topic.")
+@click.option(
+    "-c",
+    "--complete_rel_info_wanted",
+    "complete",
+    is_flag=True,
+    help="Average over every qrels topic; topics missing from the run count as 0.",
+)
+@click.option("-n", "--nosummary", "nosummary", is_flag=True, help="Do not print the summary.")
+@click.option(
+    "-l",
+    "--level_for_rel",
+    "level",
+    type=int,
+    default=None,
+    help="Minimum grade counted as relevant (default 1; nDCG gains are unaffected).",
+)
+@click.option(
+    "-M",
+    "--Max_retrieved_per_topic",
+    "max_docs",
+    type=int,
+    default=None,
+    help="Evaluate only the first N documents of each topic (after trec_eval's sort).",
+)
+@click.option(
+    "-J",
+    "--Judged_docs_only",
+    "judged",
+    is_flag=True,
+    help="Drop retrieved documents without a judgment first (use with care).",
+)
+@click.option(
+    "-N",
+    "--Number_docs_in_coll",
+    "ndocs",
+    type=int,
+    default=None,
+    help="Number of documents in the collection (used by utility).",
+)
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(FORMATS),
+    default="auto",
+    show_default=True,
+    help="auto: trec_eval text when any trec_eval option is given, else a table.",
+)
+@click.option(
+    "--names",
+    type=click.Choice(("trec", "display")),
+    default=None,
+    help="Measure names: trec_eval labels (ndcg_cut_10) or display names (nDCG@10). "
+    "Default: trec for --format trec, display otherwise.",
+)
+@click.option(
+    "--maxontsim-formula",
+    default=None,
+    help="MaxOntSim@k formula: hybrid (default), simple_resnik_like, hybrid_strict.",
+)
+@click.option(
+    "--ontology",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="HPO ontology (hp.obo or hp.json) for MaxOntSim@k (default: the bundled one).",
+)
+@click.argument("qrels", type=click.Path(dir_okay=False))
+@click.argument("runs", nargs=-1, required=True, type=click.Path(dir_okay=False))
+def score(qrels, runs, output_format, names, maxontsim_formula, ontology, **flags):
+    """Score RUNS against QRELS, exactly like trec_eval 9.0.8.
+
+    Accepts trec_eval's options (-q -c -n -l N -M N -J -N N, -m repeated) and prints what
+    trec_eval prints, byte for byte. Without -m it computes the KPI preset (nDCG@10,
+    MAP@100, MRR@10, Recall@50, Recall@100, HitRate@10); `-m official` is trec_eval's own
+    default. MRR@10 is reciprocal rank on the run cut at 10 (trec_eval -M 10 -m
+    recip_rank), labelled recip_rank_cut_10 in trec_eval format.
+
+    \b
+    Examples:
+      trecbench score qrels/hpo-demo.qrels runs/*.run
+      trecbench score -q -m official qrels.test results.test
+      trecbench score -m all_trec -q -c -M100 qrels.test results.trunc
+      trecbench score --format json -m nDCG@10 -m P.5,10 qrels.txt run.txt
+    """
+    from .. import trec_format
+    from ..evaluate import evaluate
+
+    trec_options = any(flags[name] for name in TREC_FLAGS)
+    if output_format == "auto":
+        output_format = "trec" if trec_options else "table"
+    names = names or ("trec" if output_format == "trec" else "display")
+    evaluation = evaluate(
+        qrels,
+        list(runs),
+        list(flags["measure"]) or None,
+        relevance_level=1 if flags["level"] is None else flags["level"],
+        complete=flags["complete"],
+        max_docs=flags["max_docs"],
+        judged_only=flags["judged"],
+        num_docs=flags["ndocs"],
+        options={"maxontsim_formula": maxontsim_formula, "ontology": ontology},
+    )
+    for line in evaluation.warnings + _flag_summary(evaluation):
+        click.echo(f"trecbench: warning: {line}", err=True)
+    per_query, summary = flags["query"], not flags["nosummary"]
+    if output_format == "trec":
+        text = trec_format.render_trec(
+            evaluation, per_query=per_query, summary=summary, names=names
+        )
+    elif output_format == "json":
+        text = trec_format.render_json(evaluation, per_query=per_query, names=names)
+    elif output_format == "csv":
+        text = trec_format.render_csv(evaluation, per_query=per_query, names=names)
+    elif output_format == "markdown":
+        text = trec_format.render_markdown(evaluation, names=names)
+    else:
+        text = trec_format.render_table(evaluation, names=names)
+    click.echo(text.encode("utf-8"), nl=False)  # bytes: written untranslated
+
+
+_REASONS = {
+    "no_relevant": "qrels topics have no relevant document (they score 0 and count)",
+    "negative_grades": "qrels topics have negative grades (treated as unjudged)",
+    "run_only": "run topics are not in the qrels (ignored, also with -c)",
+}
+
+
+def _flag_summary(evaluation) -> list[str]:
+    """One line per kind of flagged topic (and run), listing a few topic ids."""
+    groups: dict[tuple, list[str]] = {}
+    for flag in evaluation.flagged:
+        groups.setdefault((flag.reason, flag.run), []).append(flag.qid)
+    complete = evaluation.options.get("complete")
+    lines = []
+    for (reason, run), qids in groups.items():
+        if reason == "qrels_only":
+            what = "qrels topics are not in the run" + (
+                " (counted as 0 in the averages: -c)"
+                if complete
+                else " (ignored; -c would count them as 0)"
+            )
+        else:
+            what = _REASONS[reason]
+        shown = ", ".join(qids[:5]) + (", ..." if len(qids) > 5 else "")
+        prefix = f"{run}: " if run else ""
+        lines.append(f"{prefix}{len(qids)} {what}: {shown}")
+    return lines

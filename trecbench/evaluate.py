@@ -1,0 +1,555 @@
+"""Evaluate runs against qrels, exactly as trec_eval 9.0.8 would.
+
+:func:`evaluate` reads the qrels once, and for every run: ranks it once (trec_eval's policy,
+:mod:`trecbench.ranking`), keeps the evaluated topics (run ∩ qrels), applies ``-M`` and
+``-J``, hands each measure to its engine (:mod:`trecbench.engines`) and redoes trec_eval's
+averaging (``-c``, geometric means, summed counts). The result, an :class:`Evaluation`,
+keeps per-topic values, aggregates, the measures as requested, the options and the topics
+worth a warning; rendering it is :mod:`trecbench.trec_format`'s job.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import sys
+import types
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from . import files, ranking
+from .engines import assign, engine_module
+from .engines import local as local_engine
+from .errors import DuplicateError, InputError, NoOverlapError
+from .measures import (
+    FLOAT_CUTOFFS,
+    GEOMETRIC,
+    LONG_CUTOFFS,
+    META,
+    NUM_Q,
+    NUM_REL,
+    PYTREC_EVAL,
+    RUNID,
+    STRING,
+    SUM,
+    SUMMARY_ONLY,
+    Measure,
+    c_atof,
+    display_name,
+    param_label,
+    parse_measures,
+    presentation_order,
+)
+
+MIN_GEO_MEAN = 1e-5  # trec_eval's floor for geometric means (log(1e-5) per missing topic)
+
+
+class ValidationFailed(InputError):
+    """The validator found errors in an input; ``messages`` holds one line per finding."""
+
+    def __init__(self, path: str, messages: list[str]):
+        self.messages = messages
+        InputError.__init__(self, path, None, "invalid input")
+        self.args = ("\n".join(messages),)
+
+    def __str__(self) -> str:
+        return "\n".join(self.messages)
+
+
+@dataclass(frozen=True)
+class Column:
+    """One reported value: its trec_eval label (``P_5``, ``recip_rank_cut_10``), display
+    name (``P@5``, ``MRR@10``), the measure it belongs to and the engine that computed it."""
+
+    label: str
+    display: str
+    measure: Measure
+    engine: str
+
+    @property
+    def summary(self) -> str:
+        """How it is summarised over topics (see :mod:`trecbench.measures`)."""
+        return self.measure.summary
+
+    @property
+    def per_query(self) -> bool:
+        """Whether it has a numeric per-topic value (trec_eval prints it with ``-q``)."""
+        return self.summary not in SUMMARY_ONLY and self.summary != STRING
+
+
+@dataclass(frozen=True)
+class FlaggedTopic:
+    """A topic worth a warning: ``reason`` is ``no_relevant``, ``negative_grades``,
+    ``run_only`` or ``qrels_only``; ``message`` says what it does to the averages."""
+
+    qid: str
+    reason: str
+    message: str
+    run: str | None = None
+
+
+@dataclass
+class RunResult:
+    """One run's results: evaluated topics (byte-wise order), per-topic values per label
+    (geometric-mean measures hold logs, as trec_eval accumulates them), per-topic strings
+    (``relstring``) and the summary line values."""
+
+    name: str
+    path: str | None
+    runid: str
+    qids: list[str]
+    values: dict[str, np.ndarray]
+    strings: dict[str, list[str]]
+    summary: dict[str, Any]
+
+
+@dataclass
+class Evaluation:
+    """Everything an evaluation computed; ``per_query`` and ``aggregates`` are tidy tables.
+
+    ``measures`` are the measures as requested (each has ``requested``, ``canonical`` and
+    ``provider``), ``columns`` the values they produced in printing order, ``flagged`` the
+    topics worth a warning, ``warnings`` the validator's warnings, ``options`` the settings
+    (trec_eval flags and local-measure options).
+    """
+
+    measures: list[Measure]
+    columns: list[Column]
+    runs: list[RunResult]
+    options: dict[str, Any]
+    qrels_path: str | None
+    flagged: list[FlaggedTopic] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    @cached_property
+    def per_query(self):
+        """DataFrame ``run, qid, measure, value`` (measure = display name), topics in
+        trec_eval's order, one row per topic and per-topic measure."""
+        import pandas as pd
+
+        columns = [c for c in self.columns if c.per_query]
+        frames = []
+        for run in self.runs:
+            shown = [_shown(c, run.values[c.label]) for c in columns]
+            matrix = np.column_stack(shown) if shown else np.empty((len(run.qids), 0))
+            n, m = matrix.shape
+            frames.append(
+                pd.DataFrame(
+                    {
+                        "run": pd.array([run.name] * (n * m), dtype="string"),
+                        "qid": pd.array(np.repeat(run.qids, m), dtype="string"),
+                        "measure": pd.array([c.display for c in columns] * n, dtype="string"),
+                        "value": matrix.reshape(-1),
+                    }
+                )
+            )
+        return pd.concat(frames, ignore_index=True)
+
+    @cached_property
+    def aggregates(self):
+        """DataFrame ``run, measure, value``: the summary values (``runid`` left out)."""
+        import pandas as pd
+
+        rows = [
+            (run.name, column.display, float(run.summary[column.label]))
+            for run in self.runs
+            for column in self.columns
+            if column.summary not in (RUNID, STRING)
+        ]
+        frame = pd.DataFrame(rows, columns=["run", "measure", "value"])
+        return frame.astype({"run": "string", "measure": "string"})
+
+    @property
+    def input_paths(self) -> list[tuple[str, str]]:
+        """``(path, kind)`` of every input read from a file."""
+        paths = [(self.qrels_path, "qrels")] if self.qrels_path else []
+        return paths + [(run.path, "run") for run in self.runs if run.path]
+
+
+def _shown(column: Column, values: np.ndarray) -> np.ndarray:
+    return np.exp(values) if column.summary == GEOMETRIC else values
+
+
+# ---------------------------------------------------------------------------------------
+# inputs
+
+
+def _gate(tokens: files.Tokens, kind: str) -> list[str]:
+    """Run the validator's lenient profile: errors stop, warnings are returned as text."""
+    try:
+        from .validate import check_tokens
+    except ImportError:  # the validator is optional for the engine
+        return []
+    findings = check_tokens(tokens, kind, profile="lenient")
+    errors = [f for f in findings if str(f.severity).lower().startswith("e")]
+    if errors:
+        raise ValidationFailed(tokens.path, [_finding_text(f, tokens.path) for f in errors])
+    return [_finding_text(f, tokens.path) for f in findings]
+
+
+def _finding_text(finding, path: str) -> str:
+    where = f"{finding.path or path}:{finding.line}" if finding.line else (finding.path or path)
+    return f"{where}: {finding.severity}[{finding.rule}]: {finding.message}"
+
+
+def _from_frame(frame, kind: str) -> pa.Table:
+    """A typed table from a DataFrame or pyarrow table (ids as strings, never inferred)."""
+    table = (
+        frame if isinstance(frame, pa.Table) else pa.Table.from_pandas(frame, preserve_index=False)
+    )
+    columns = {
+        "qid": pc.cast(table.column("qid"), pa.string()),
+        "docno": pc.cast(table.column("docno"), pa.string()),
+    }
+    if kind == "run":
+        columns["score"] = pc.cast(table.column("score"), pa.float64())
+        tag = (
+            table.column("tag")
+            if "tag" in table.column_names
+            else pa.array(["run"] * table.num_rows, pa.string())
+        )
+        columns["tag"] = pc.cast(tag, pa.string())
+    else:
+        columns["rel"] = pc.cast(table.column("rel"), pa.int64())
+    if "line" in table.column_names:
+        columns["line"] = pc.cast(table.column("line"), pa.int64())
+    else:
+        columns["line"] = pa.array(np.arange(1, table.num_rows + 1, dtype=np.int64))
+    return pa.table(columns)
+
+
+def load(source, kind: str) -> tuple[pa.Table, str | None, list[str]]:
+    """``(table, path or None, validator warnings)`` for a path, DataFrame or pyarrow table.
+
+    Files go through the validator's lenient profile first (when it is installed): a
+    malformed file raises before anything is computed.
+    """
+    if not isinstance(source, (str, os.PathLike)):
+        return _from_frame(source, kind), None, []
+    tokens = files.tokenize_file(source, keep=6 if kind == "run" else 4)
+    warnings = _gate(tokens, kind)
+    table = files.run_table(tokens) if kind == "run" else files.qrels_table(tokens)
+    if table.num_rows == 0:
+        raise InputError(str(source), None, f"empty {kind} file")
+    return table, str(source), warnings
+
+
+class Qrels:
+    """The qrels of one call, shared by every run (parsed once, dicts built once)."""
+
+    def __init__(self, table: pa.Table, path: str | None, relevance_level: int):
+        self.table = table
+        self.path = path or "<qrels>"
+        self.qids = sorted(set(table.column("qid").to_pylist()))
+        self.relevance_level = relevance_level
+        rel = table.column("rel")
+        # trec_eval's -c total for num_rel counts grades > 0, whatever -l says
+        self.positive_judgments = int(pc.sum(pc.greater(rel, 0)).as_py() or 0)
+        self._duplicates = self._find_duplicates()
+
+    def _find_duplicates(self) -> dict[str, tuple[str, int, int]]:
+        keys = self.table.select(["qid", "docno", "line"])
+        grouped = keys.group_by(["qid", "docno"]).aggregate(
+            [("line", "count"), ("line", "min"), ("line", "max")]
+        )
+        dupes = grouped.filter(pc.greater(grouped.column("line_count"), 1)).to_pylist()
+        return {d["qid"]: (d["docno"], d["line_min"], d["line_max"]) for d in dupes}
+
+    def check_duplicates(self, qids: list[str]) -> None:
+        """Duplicate judgments are fatal for evaluated topics (trec_eval exit 4)."""
+        for qid in qids:
+            if qid in self._duplicates:
+                docno, first, second = self._duplicates[qid]
+                raise DuplicateError(
+                    self.path,
+                    second,
+                    f"duplicate docs {docno} for topic {qid} (first on line {first})",
+                    "Q-DUP",
+                )
+
+    @cached_property
+    def as_dict(self) -> dict:
+        from .engines.pytrec_eval import qrels_to_dict
+
+        return qrels_to_dict(self.table)
+
+    @cached_property
+    def frame(self):
+        return files.to_pandas(self.table.select(["qid", "docno", "rel"]))
+
+    def flagged(self) -> list[FlaggedTopic]:
+        """Topics without a relevant document, and topics with negative grades."""
+        level = self.relevance_level
+        grouped = self.table.group_by("qid").aggregate([("rel", "max"), ("rel", "min")])
+        flags = []
+        for row in sorted(grouped.to_pylist(), key=lambda r: r["qid"]):
+            if row["rel_max"] < level:
+                flags.append(
+                    FlaggedTopic(
+                        row["qid"],
+                        "no_relevant",
+                        f"topic {row['qid']} has no relevant document (grade >= {level}): "
+                        "it scores 0 on every measure and still counts in the averages",
+                    )
+                )
+            if row["rel_min"] < 0:
+                flags.append(
+                    FlaggedTopic(
+                        row["qid"],
+                        "negative_grades",
+                        f"topic {row['qid']} has negative grades: those documents count as "
+                        "unjudged (neither relevant nor judged non-relevant, not in num_rel)",
+                    )
+                )
+        return flags
+
+
+# ---------------------------------------------------------------------------------------
+# evaluation
+
+
+def evaluate(
+    qrels,
+    runs,
+    measures=None,
+    *,
+    relevance_level: int = 1,
+    complete: bool = False,
+    max_docs: int | None = None,
+    judged_only: bool = False,
+    num_docs: int | None = None,
+    float32: bool = True,
+    engine: str = "auto",
+    run_names: list[str] | None = None,
+    options: dict[str, Any] | None = None,
+) -> Evaluation:
+    """Evaluate one run or several against qrels, as trec_eval 9.0.8 does.
+
+    ``qrels`` and each run are paths, pandas DataFrames or pyarrow tables (DataFrames need
+    qid, docno and score/tag or rel). ``measures``: names in any spelling (see
+    :func:`trecbench.measures.parse_measure`) or trec_eval nicknames; None means the KPI
+    preset. trec_eval's flags: ``relevance_level`` (``-l``), ``complete`` (``-c``),
+    ``max_docs`` (``-M``), ``judged_only`` (``-J``), ``num_docs`` (``-N``); ``float32``
+    compares scores at float32 precision like 9.x. ``options`` go to local measures
+    (``maxontsim_formula``, ``ontology``).
+
+    Raises :class:`trecbench.errors.InputError` for malformed input,
+    :class:`~trecbench.errors.DuplicateError` for a document listed twice in an evaluated
+    topic and :class:`~trecbench.errors.NoOverlapError` when a run shares no topic with
+    the qrels.
+
+    >>> result = evaluate("qrels.txt", "run.txt", ["nDCG@10", "P.5,10"])  # doctest: +SKIP
+    >>> result.per_query.head()  # run, qid, measure, value               # doctest: +SKIP
+    """
+    requested = parse_measures(measures)
+    ordered = presentation_order(requested)
+    settings = {
+        "relevance_level": relevance_level,
+        "complete": complete,
+        "max_docs": max_docs,
+        "judged_only": judged_only,
+        "num_docs": num_docs,
+        "float32": float32,
+        "engine": engine,
+        **(options or {}),
+    }
+    qrels_table, qrels_path, warnings = load(qrels, "qrels")
+    truth = Qrels(qrels_table, qrels_path, relevance_level)
+    sources = runs if isinstance(runs, (list, tuple)) else [runs]
+    engines = assign(ordered, engine)
+    evaluator = _PytrecPlan(ordered, engines, truth, num_docs)
+    results, columns, flagged = [], None, truth.flagged()
+    for index, source in enumerate(sources):
+        table, path, run_warnings = load(source, "run")
+        warnings += run_warnings
+        name = run_names[index] if run_names else path or f"run{index + 1}"
+        result, run_columns, run_flags = _evaluate_run(
+            table, name, path, truth, ordered, engines, evaluator, settings
+        )
+        results.append(result)
+        flagged += run_flags
+        columns = columns or run_columns
+    return Evaluation(requested, columns or [], results, settings, qrels_path, flagged, warnings)
+
+
+class _PytrecPlan:
+    """The pytrec_eval part of an evaluation: one evaluator, built on first use."""
+
+    def __init__(self, measures, engines, truth: Qrels, num_docs: int | None):
+        self.measures = [m for m in measures if engines[m] == PYTREC_EVAL]
+        self.truth = truth
+        self.num_docs = num_docs
+        self.utility = [m for m in self.measures if m.family == "utility"]
+        self._evaluator = None
+
+    def evaluate(self, ranked: pa.Table, qids: list[str]):
+        if not self.measures:
+            return [], {}
+        if self._evaluator is None:
+            module = engine_module(PYTREC_EVAL)
+            wanted = list(self.measures)
+            if self.num_docs and self.utility:
+                # -N enters utility only: recompute it from the counts (see _utility)
+                wanted += [Measure(n, None, PYTREC_EVAL) for n in _UTILITY_COUNTS]
+            self._evaluator = module.Evaluator(
+                self.truth.as_dict, wanted, self.truth.relevance_level
+            )
+        labels, values = self._evaluator.evaluate(ranked, qids)
+        if self.num_docs and self.utility:
+            for measure in self.utility:
+                values[measure.family] = _utility(measure, values, self.num_docs)
+        return labels, values
+
+
+_UTILITY_COUNTS = ("num_ret", "num_rel", "num_rel_ret")
+
+
+def _utility(measure: Measure, values: dict[str, np.ndarray], num_docs: int) -> np.ndarray:
+    """trec_eval's utility with ``-N``, in its exact operation order (m_utility.c)."""
+    p = [c_atof(x) for x in (measure.params or "1,-1,0,0").split(",")]
+    ret, rel, rel_ret = (values[n].astype(np.int64) for n in _UTILITY_COUNTS)
+    rest = (num_docs + rel_ret - ret - rel).astype(np.float64)
+    return p[0] * rel_ret + p[1] * (ret - rel_ret) + p[2] * (rel - rel_ret) + p[3] * rest
+
+
+def _labels_of(measure: Measure, engine_labels: list[str]) -> list[str]:
+    """The engine labels (pytrec_eval keys) that belong to one measure, in engine order."""
+    kind = measure.info.params
+    if kind == LONG_CUTOFFS:
+        return [f"{measure.family}_{k}" for k in measure.cutoffs]
+    if kind == FLOAT_CUTOFFS:
+        prefix = measure.family + "_"
+        return [
+            label
+            for label in engine_labels
+            if label.startswith(prefix) and label[len(prefix) :].replace(".", "").isdigit()
+        ]
+    return [measure.family]
+
+
+def _evaluate_run(table, name, path, truth: Qrels, measures, engines, pytrec, settings):
+    runid = table.column("tag")[table.num_rows - 1].as_py() if table.num_rows else ""
+    ranked = ranking.rank_run(table, float32=settings["float32"])
+    run_qids = pc.unique(ranked.column("qid")).to_pylist()
+    qrels_qids = set(truth.qids)
+    qids = sorted(q for q in run_qids if q in qrels_qids)
+    if not qids:
+        raise NoOverlapError(
+            f"{path or name}: No queries with both results and relevance info "
+            "(no topic of the run is in the qrels)"
+        )
+    flags = _topic_flags(name, run_qids, truth.qids, qids, settings["complete"])
+    ranked = ranked.filter(pc.is_in(ranked.column("qid"), value_set=pa.array(qids)))
+    ranked = ranking.truncate(ranked, settings["max_docs"])
+    ranking.check_duplicates(ranked, path or name)
+    truth.check_duplicates(qids)
+    if settings["judged_only"]:
+        ranked = ranking.judged_only(ranked, truth.table)
+
+    columns: list[Column] = []
+    values: dict[str, np.ndarray] = {}
+    strings: dict[str, list[str]] = {}
+    engine_labels, engine_values = pytrec.evaluate(ranked, qids)
+    frame = None
+    seen: set[str] = set()
+    for measure in measures:
+        engine = engines[measure]
+        if engine == META:
+            columns.append(Column(measure.family, measure.family, measure, engine))
+            continue
+        if engine == PYTREC_EVAL:
+            for label in _labels_of(measure, engine_labels):
+                shown = param_label(measure, label)
+                columns.append(Column(shown, display_name(shown), measure, engine))
+                values[shown] = engine_values[label]
+            continue
+        if frame is None:
+            frame = _ranked_frame(ranked)
+        if measure.family == "relstring":
+            length = int(c_atof(measure.params)) if measure.params else 10
+            label = param_label(measure, "relstring")
+            column = local_engine.relstring(frame, truth.frame, length)
+            strings[label] = column.reindex(qids, fill_value="").tolist()
+            columns.append(Column(label, label, measure, engine))
+            continue
+        entry = local_engine.lookup(measure.family)
+        series = entry.compute(frame, truth.frame, measure.k, settings)
+        label = f"{entry.trec_name}_{measure.k}"
+        columns.append(Column(label, f"{entry.display}@{measure.k}", measure, engine))
+        values[label] = series.reindex(qids, fill_value=0.0).to_numpy(dtype=np.float64)
+    unique = []
+    for column in columns:  # two spellings of one value (success.10, HitRate@10): first wins
+        if column.display not in seen:
+            seen.add(column.display)
+            unique.append(column)
+    summary = {
+        c.label: _summarise(c, values.get(c.label), len(qids), truth, settings, runid)
+        for c in unique
+    }
+    return RunResult(name, path, runid, qids, values, strings, summary), unique, flags
+
+
+def _ranked_frame(ranked: pa.Table):
+    return files.to_pandas(ranked.select(["qid", "docno", "score", "rank"]))
+
+
+def _summarise(column: Column, values, n_evaluated: int, truth: Qrels, settings, runid):
+    """trec_eval's summary value: sequential sums (its accumulation order), ``-c`` rules."""
+    kind = column.summary
+    complete = settings["complete"]
+    denominator = len(truth.qids) if complete else n_evaluated
+    if kind == RUNID:
+        return runid
+    if kind == NUM_Q:
+        return denominator
+    if kind == STRING:
+        return None
+    total = float(np.cumsum(values)[-1]) if len(values) else 0.0
+    if kind == NUM_REL and complete:
+        return truth.positive_judgments
+    if kind in (SUM, NUM_REL):
+        return int(total)
+    if kind == GEOMETRIC:
+        total += (denominator - n_evaluated) * math.log(MIN_GEO_MEAN)
+        return math.exp(total / denominator)
+    return total / denominator  # MEAN
+
+
+def _topic_flags(name, run_qids, qrels_qids, evaluated, complete) -> list[FlaggedTopic]:
+    evaluated_set = set(evaluated)
+    flags = [
+        FlaggedTopic(
+            qid,
+            "run_only",
+            f"{name}: topic {qid} is not in the qrels: ignored (with or without -c)",
+            name,
+        )
+        for qid in sorted(set(run_qids) - evaluated_set)
+    ]
+    effect = (
+        "counts as 0 in every average (-c)"
+        if complete
+        else "ignored; with -c it would count as 0 in every average"
+    )
+    flags += [
+        FlaggedTopic(qid, "qrels_only", f"{name}: topic {qid} is not in the run: {effect}", name)
+        for qid in qrels_qids
+        if qid not in evaluated_set
+    ]
+    return flags
+
+
+class _CallableModule(types.ModuleType):
+    """``trecbench.evaluate`` is both this module and the function: importing the module
+    makes Python set the package attribute to the module, so the module forwards calls."""
+
+    def __call__(self, *args, **kwargs):
+        return evaluate(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule

@@ -1,0 +1,171 @@
+"""Rendering an :class:`~trecbench.evaluate.Evaluation`: trec_eval's text, byte for byte,
+and the friendly formats (aligned table, Markdown, CSV, JSON).
+
+trec_eval prints ``printf("%-22s\\t%s\\t%6.4f\\n", name, qid, value)``; counts (``num_*``)
+as integers, ``runid`` and ``relstring`` as strings; with ``-q`` every evaluated topic
+(byte-wise order) with all its per-topic measures, then the ``all`` lines. Python's ``%``
+formatting rounds exactly like C's ``printf``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+from .measures import COUNTS, RUNID, STRING
+
+NAMES = ("trec", "display")
+
+
+def _name(column, names: str) -> str:
+    return column.label if names == "trec" else column.display
+
+
+def _number(column, value) -> str:
+    if column.summary in COUNTS:
+        return str(int(value))
+    return f"{value:6.4f}"
+
+
+def trec_text(evaluation, run, *, per_query: bool = False, summary: bool = True, names="trec"):
+    """One run's block exactly as trec_eval 9.0.8 prints it (``-q``: ``per_query``;
+    ``-n``: ``summary=False``)."""
+    lines = []
+    columns = evaluation.columns
+    if per_query:
+        for index, qid in enumerate(run.qids):
+            for column in columns:
+                name = _name(column, names)
+                if column.summary == STRING:
+                    text = run.strings[column.label][index]
+                    lines.append(f"{name:<22}\t{qid}\t'{text}'")
+                elif column.per_query:
+                    value = run.values[column.label][index]
+                    lines.append(f"{name:<22}\t{qid}\t{_number(column, value)}")
+    if summary:
+        for column in columns:
+            name = _name(column, names)
+            if column.summary == RUNID:
+                lines.append(f"{name:<22}\tall\t{run.runid}")
+            elif column.summary != STRING:
+                value = run.summary[column.label]
+                lines.append(f"{name:<22}\tall\t{_number(column, value)}")
+    return "".join(line + "\n" for line in lines)
+
+
+def render_trec(evaluation, *, per_query=False, summary=True, names="trec") -> str:
+    """All runs in trec_eval format; with several runs each block starts ``# <run>``."""
+    labelled = len(evaluation.runs) > 1
+    return "".join(
+        (f"# {run.name}\n" if labelled else "")
+        + trec_text(evaluation, run, per_query=per_query, summary=summary, names=names)
+        for run in evaluation.runs
+    )
+
+
+def _summary_columns(evaluation):
+    return [c for c in evaluation.columns if c.summary not in (RUNID, STRING)]
+
+
+def _table_rows(evaluation, names: str) -> tuple[list[str], list[list[str]]]:
+    columns = _summary_columns(evaluation)
+    header = ["run", "topics"] + [_name(c, names) for c in columns]
+    rows = [
+        [run.name, str(len(run.qids))] + [_number(c, run.summary[c.label]).strip() for c in columns]
+        for run in evaluation.runs
+    ]
+    return header, rows
+
+
+def render_table(evaluation, names: str = "display") -> str:
+    """Aggregates as an aligned text table: one row per run, one column per measure."""
+    header, rows = _table_rows(evaluation, names)
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    lines = [
+        "  ".join(
+            cell.ljust(widths[i]) if i == 0 else cell.rjust(widths[i]) for i, cell in enumerate(r)
+        ).rstrip()
+        for r in [header, *rows]
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def render_markdown(evaluation, names: str = "display") -> str:
+    """Aggregates as a Markdown table."""
+    header, rows = _table_rows(evaluation, names)
+    lines = ["| " + " | ".join(header) + " |", "|---|" + "---:|" * (len(header) - 1)]
+    lines += ["| " + " | ".join(r) + " |" for r in rows]
+    return "\n".join(lines) + "\n"
+
+
+def render_csv(evaluation, *, per_query: bool = False, names: str = "display") -> str:
+    """Tidy CSV ``run,qid,measure,value``: per-topic rows (with ``per_query``) then the
+    ``all`` rows of each run."""
+    import csv
+    import io
+
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["run", "qid", "measure", "value"])
+    for run in evaluation.runs:
+        if per_query:
+            for index, qid in enumerate(run.qids):
+                for c in evaluation.columns:
+                    if c.per_query:
+                        writer.writerow(
+                            [run.name, qid, _name(c, names), _plain(c, run.values[c.label][index])]
+                        )
+        for c in _summary_columns(evaluation):
+            writer.writerow([run.name, "all", _name(c, names), _plain(c, run.summary[c.label])])
+    return out.getvalue()
+
+
+def _plain(column, value):
+    """Full-precision value for machine formats (integers for counts, None for NaN)."""
+    if column.summary in COUNTS:
+        return int(value)
+    value = float(value)
+    return None if math.isnan(value) else value
+
+
+def render_json(evaluation, *, per_query: bool = True, names: str = "display") -> str:
+    """Everything as JSON: measures, options, per-run aggregates and per-topic values,
+    flagged topics."""
+    runs = []
+    for run in evaluation.runs:
+        entry = {
+            "run": run.name,
+            "runid": run.runid,
+            "topics": len(run.qids),
+            "aggregates": {
+                _name(c, names): _plain(c, run.summary[c.label])
+                for c in _summary_columns(evaluation)
+            },
+        }
+        if per_query:
+            entry["per_query"] = {
+                qid: {
+                    _name(c, names): _plain(c, run.values[c.label][index])
+                    for c in evaluation.columns
+                    if c.per_query
+                }
+                for index, qid in enumerate(run.qids)
+            }
+        runs.append(entry)
+    document = {
+        "measures": [
+            {
+                "requested": c.measure.requested or c.measure.canonical,
+                "canonical": c.measure.canonical,
+                "provider": c.engine,
+                "label": c.label,
+                "display": c.display,
+            }
+            for c in evaluation.columns
+        ],
+        "options": evaluation.options,
+        "qrels": evaluation.qrels_path,
+        "runs": runs,
+        "flagged_topics": [vars(f) for f in evaluation.flagged],
+    }
+    return json.dumps(document, indent=1, default=str) + "\n"
