@@ -368,3 +368,16 @@ def test_cli_error_is_one_line_and_writes_nothing(trec_eval_suite, tmp_path):
         "trecbench: baseline 'bm25' is not one of the runs: results.test"
     ]
     assert not out.exists()
+
+
+def test_stderr_progress_draws_a_percentage_once_the_delay_passed(capsys):
+    from trecbench.cli.compare import StderrProgress
+
+    quiet = StderrProgress("resampling", delay=60)
+    quiet(5, 10)
+    quiet.close()
+    shown = StderrProgress("resampling", delay=0, interval=0)
+    shown(5, 10)
+    shown(10, 10)
+    shown.close()
+    assert capsys.readouterr().err == "\rresampling: 50%\rresampling: 100%\n"
