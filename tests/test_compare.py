@@ -381,3 +381,36 @@ def test_stderr_progress_draws_a_percentage_once_the_delay_passed(capsys):
     shown(10, 10)
     shown.close()
     assert capsys.readouterr().err == "\rresampling: 50%\rresampling: 100%\n"
+
+
+def test_strata_from_a_sidecar(trec_eval_suite, tmp_path):
+    import trecbench
+
+    sidecar = tmp_path / "cases.sidecar.json"
+    queries = {"301": {"difficulty": "easy"}, "302": {"difficulty": "hard"}, "303": {}}
+    sidecar.write_text(json.dumps({"strata": {"fields": ["difficulty"], "queries": queries}}))
+    result = trecbench.compare(
+        trec_eval_suite / "qrels.test",
+        [trec_eval_suite / "results.test", trec_eval_suite / "results.trunc"],
+        ["P.10"],
+        samples=100,
+        strata=sidecar,
+        group_by="difficulty",
+    )
+    # a topic without the field falls in "(none)", as in score's grouped averages
+    assert result.stratum_labels == [
+        "all",
+        "difficulty=(none)",
+        "difficulty=easy",
+        "difficulty=hard",
+    ]
+    assert result.strata == {"301": "easy", "302": "hard", "303": "(none)"}
+    assert result.inputs[-1]["kind"] == "strata"
+    hard = result.part(result.summary, "difficulty=hard").set_index("run")["mean"]
+    per_query = result.per_query.set_index(["run", "qid"])["value"]
+    assert hard["results.trunc"] == per_query[("results.trunc", "302")] == 0.0
+    assert hard["results.test"] == per_query[("results.test", "302")]
+    with pytest.raises(UsageError, match="needs --group-by"):
+        trecbench.compare(
+            trec_eval_suite / "qrels.test", trec_eval_suite / "results.test", strata=sidecar
+        )
