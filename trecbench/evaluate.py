@@ -179,22 +179,27 @@ def _shown(column: Column, values: np.ndarray) -> np.ndarray:
 # inputs
 
 
+# Checked by evaluate itself with trec_eval's exact scope (duplicates: evaluated topics only,
+# within the -M cut, exit 4) or reported as flagged topics (negative grades, no relevant).
+_CHECKED_BY_SCORE = frozenset({"R7", "Q5", "Q6", "Q7"})
+
+
 def _gate(tokens: files.Tokens, kind: str) -> list[str]:
     """Run the validator's lenient profile: errors stop, warnings are returned as text."""
     try:
         from .validate import check_tokens
     except ImportError:  # the validator is optional for the engine
         return []
-    findings = check_tokens(tokens, kind, profile="lenient")
-    errors = [f for f in findings if str(f.severity).lower().startswith("e")]
+    findings = check_tokens(tokens, kind, profile="lenient", max_depth=None)
+    findings = [f for f in findings if f.rule not in _CHECKED_BY_SCORE]
+    errors = [_finding_text(f) for f in findings if f.severity == "error"]
     if errors:
-        raise ValidationFailed(tokens.path, [_finding_text(f, tokens.path) for f in errors])
-    return [_finding_text(f, tokens.path) for f in findings]
+        raise ValidationFailed(tokens.path, errors)
+    return [_finding_text(f) for f in findings if f.severity == "warning"]
 
 
-def _finding_text(finding, path: str) -> str:
-    where = f"{finding.path or path}:{finding.line}" if finding.line else (finding.path or path)
-    return f"{where}: {finding.severity}[{finding.rule}]: {finding.message}"
+def _finding_text(finding) -> str:
+    return finding.format()
 
 
 def _from_frame(frame, kind: str) -> pa.Table:

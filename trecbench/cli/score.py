@@ -143,7 +143,7 @@ def score(qrels, runs, output_format, names, maxontsim_formula, ontology, **flag
             evaluation, per_query=per_query, summary=summary, names=names
         )
     elif output_format == "json":
-        text = trec_format.render_json(evaluation, per_query=per_query, names=names)
+        text = trec_format.render_json(evaluation, names=names)
     elif output_format == "csv":
         text = trec_format.render_csv(evaluation, per_query=per_query, names=names)
     elif output_format == "markdown":

@@ -1,0 +1,104 @@
+"""Measure names: three spellings, one meaning; trec_eval's -m rules and refusals."""
+
+from __future__ import annotations
+
+import pytest
+
+from trecbench.errors import UsageError
+from trecbench.measures import (
+    KPI_PRESET,
+    MeasureParameterError,
+    display_name,
+    parse_measure,
+    parse_measures,
+    presentation_order,
+)
+
+SAME_MEANING = [
+    ("ndcg_cut.10", "nDCG@10", "ndcg@10"),
+    ("map_cut.100", "AP@100", "MAP@100"),
+    ("recall.50", "R@50", "Recall@50"),
+    ("P.10", "P@10", "precision@10"),
+    ("HitRate@10", "Success@10", "hitrate@10"),
+    ("MRR@10", "RR@10", "recip_rank_cut.10"),
+    ("map", "AP", "MAP"),
+]
+
+
+@pytest.mark.parametrize("spellings", SAME_MEANING, ids=[s[0] for s in SAME_MEANING])
+def test_spellings_share_one_meaning(spellings):
+    parsed = [parse_measure(text) for text in spellings]
+    assert all(p == parsed[0] for p in parsed)
+    assert [p.requested for p in parsed] == list(spellings)
+
+
+def test_mrr_at_10_is_not_the_uncut_recip_rank():
+    mrr = parse_measure("MRR@10")
+    assert mrr != parse_measure("recip_rank")
+    assert (mrr.provider, mrr.family, mrr.k) == ("local", "MRR", 10)
+
+
+def test_kpi_preset_is_the_default():
+    assert [m.requested for m in parse_measures(None)] == list(KPI_PRESET)
+    assert [m.canonical for m in parse_measures(None)] == [
+        "ndcg_cut.10",
+        "map_cut.100",
+        "MRR@10",
+        "recall.50",
+        "recall.100",
+        "HitRate@10",
+    ]
+
+
+def test_nicknames_and_trec_order():
+    official = parse_measures(["official"])
+    assert [m.family for m in official] == (
+        "runid num_q num_ret num_rel num_rel_ret map gm_map Rprec bpref recip_rank "
+        "iprec_at_recall P".split()
+    )
+    ordered = presentation_order(parse_measures(["P.5", "map", "runid"]))
+    assert [m.family for m in ordered] == ["runid", "map", "P"]
+    friendly = parse_measures(["P@5", "MAP@100"])
+    assert presentation_order(friendly) == friendly  # friendly names keep request order
+
+
+def test_first_parameter_list_wins_like_trec_eval():
+    assert [m.canonical for m in parse_measures(["P.5", "P.10"])] == ["P.5"]
+    assert [m.canonical for m in parse_measures(["P", "P.10"])] == ["P.10"]
+    # a friendly spelling is its own request
+    assert [m.canonical for m in parse_measures(["P.5", "P@10"])] == ["P.5", "P.10"]
+
+
+def test_parameters_read_like_trec_eval():
+    assert parse_measure("ndcg_cut.10,20,23.4").cutoffs == (10, 20, 23)  # atol
+    assert parse_measure("P").cutoffs == (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+    assert parse_measure("success").cutoffs == (1, 5, 10)
+    assert parse_measure("map.5").params is None  # parameters of plain measures are ignored
+
+
+@pytest.mark.parametrize("text", ["P.0", "P.5,5", "ndcg.1=3,,2", "iprec_at_recall..1,.10"])
+def test_bad_parameters_exit_2(text):
+    with pytest.raises(MeasureParameterError) as error:
+        parse_measure(text)
+    assert error.value.exit_code == 2
+
+
+@pytest.mark.parametrize("text", ["foo", "P.", "nDCG@0", "nDCG@x", "HitRate", "Judged@10"])
+def test_unknown_measures_exit_1(text):
+    with pytest.raises(UsageError) as error:
+        parse_measure(text)
+    assert error.value.exit_code == 1
+
+
+def test_display_names():
+    assert [display_name(x) for x in ("ndcg_cut_10", "map_cut_100", "recall_50")] == [
+        "nDCG@10",
+        "MAP@100",
+        "Recall@50",
+    ]
+    assert [display_name(x) for x in ("success_10", "P_5", "map", "bpref")] == [
+        "HitRate@10",
+        "P@5",
+        "MAP",
+        "bpref",
+    ]

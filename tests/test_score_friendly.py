@@ -1,0 +1,216 @@
+"""The friendly path: local measures on a hand-worked example, flags, formats, several
+runs, and clean errors for bad input."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import subprocess
+import sys
+
+import pytest
+from test_score_suite import run_score
+
+from trecbench import evaluate, files
+
+QRELS = """q1 0 d1 1
+q1 0 d2 0
+q1 0 d3 2
+q1 0 d4 -1
+q2 0 x 0
+q3 0 z 1
+"""
+# q1 ranks d2, d3, d1, d5 (d3 and d1 tie at 2.0: docno descending puts d3 first);
+# q4 is not in the qrels, q3 not in the run; the last line's tag is the runid.
+RUN = """q1 Q0 d2 1 3.0 tagA
+q1 Q0 d1 2 2.0 tagA
+q1 Q0 d3 3 2.0 tagA
+q1 Q0 d5 4 1.0 tagA
+q2 Q0 y 1 1.0 tagA
+q4 Q0 w 1 1.0 tagB
+"""
+
+
+@pytest.fixture
+def example(tmp_path):
+    (tmp_path / "qrels").write_text(QRELS)
+    (tmp_path / "run").write_text(RUN)
+    return tmp_path
+
+
+def _values(result, measure):
+    rows = result.per_query[result.per_query["measure"] == measure]
+    return dict(zip(rows["qid"], rows["value"], strict=True))
+
+
+def _aggregate(result, measure):
+    rows = result.aggregates[result.aggregates["measure"] == measure]
+    return float(rows["value"].iloc[0])
+
+
+def test_local_measures_by_hand(example):
+    measures = ["HitRate@1", "HitRate@2", "MRR@10", "MRR@1", "Recall_all@2", "Recall_all@3"]
+    result = evaluate(example / "qrels", example / "run", measures)
+    assert _values(result, "HitRate@1") == {"q1": 0.0, "q2": 0.0}
+    assert _values(result, "HitRate@2") == {"q1": 1.0, "q2": 0.0}
+    assert _values(result, "MRR@10") == {"q1": 0.5, "q2": 0.0}
+    assert _values(result, "MRR@1") == {"q1": 0.0, "q2": 0.0}
+    assert _values(result, "Recall_all@2") == {"q1": 0.0, "q2": 0.0}
+    assert _values(result, "Recall_all@3") == {"q1": 1.0, "q2": 0.0}
+    assert _aggregate(result, "MRR@10") == 0.25
+    # -l 2: only d3 is relevant; -c: q3 counts as 0
+    strict = evaluate(example / "qrels", example / "run", ["Recall_all@2", "MRR@10"],
+                      relevance_level=2, complete=True)  # fmt: skip
+    assert _values(strict, "Recall_all@2") == {"q1": 1.0, "q2": 0.0}
+    assert _aggregate(strict, "MRR@10") == 0.5 / 3
+
+
+def test_runid_topics_and_flags(example):
+    result = evaluate(example / "qrels", example / "run", ["official"])
+    run = result.runs[0]
+    assert (run.runid, run.qids) == ("tagB", ["q1", "q2"])
+    flags = {(f.reason, f.qid) for f in result.flagged}
+    assert flags == {
+        ("no_relevant", "q2"),
+        ("no_relevant", "q3") if False else ("negative_grades", "q1"),
+        ("run_only", "q4"),
+        ("qrels_only", "q3"),
+    }
+    complete = evaluate(example / "qrels", example / "run", ["map"], complete=True)
+    (message,) = [f.message for f in complete.flagged if f.reason == "qrels_only"]
+    assert "counts as 0" in message
+
+
+def test_tidy_tables_and_measure_records(example):
+    result = evaluate(example / "qrels", example / "run")
+    assert list(result.per_query.columns) == ["run", "qid", "measure", "value"]
+    assert list(result.aggregates.columns) == ["run", "measure", "value"]
+    assert list(result.aggregates["measure"]) == [
+        "nDCG@10",
+        "MAP@100",
+        "MRR@10",
+        "Recall@50",
+        "Recall@100",
+        "HitRate@10",
+    ]
+    providers = {m.requested: m.provider for m in result.measures}
+    assert providers["MRR@10"] == "local" and providers["nDCG@10"] == "pytrec_eval"
+
+
+def test_dataframes_in_and_ids_stay_strings(example):
+    qrels = files.read_qrels(example / "qrels")
+    run = files.read_run(example / "run")
+    from_frames = evaluate(qrels, run, ["P@2"])
+    from_files = evaluate(example / "qrels", example / "run", ["P@2"])
+    assert from_frames.per_query["value"].tolist() == from_files.per_query["value"].tolist()
+
+
+def test_several_runs_share_one_qrels_parse(example, monkeypatch):
+    (example / "run2").write_text(RUN.replace("3.0", "0.5"))
+    calls = []
+    original = files.tokenize_file
+    monkeypatch.setattr(
+        files, "tokenize_file", lambda p, keep=6: calls.append(p) or original(p, keep)
+    )
+    stdout, _, code = run_score(["-m", "P.1", "qrels", "run", "run2"], example, monkeypatch)
+    assert code == 0 and len(calls) == 3
+    assert stdout.decode() == (
+        "# run\nP_1                   \tall\t0.0000\n# run2\nP_1                   \tall\t0.5000\n"
+    )
+
+
+def test_formats(example, monkeypatch):
+    table, _, _ = run_score(["qrels", "run"], example, monkeypatch)
+    assert table.decode().splitlines()[0].split() == [
+        "run", "topics", "nDCG@10", "MAP@100", "MRR@10", "Recall@50", "Recall@100", "HitRate@10"
+    ]  # fmt: skip
+    trec, _, _ = run_score(["--format", "trec", "qrels", "run"], example, monkeypatch)
+    assert [line.split("\t")[0].strip() for line in trec.decode().splitlines()] == [
+        "ndcg_cut_10", "map_cut_100", "recip_rank_cut_10", "recall_50", "recall_100", "success_10"
+    ]  # fmt: skip
+    document, _, _ = run_score(["--format", "json", "qrels", "run"], example, monkeypatch)
+    parsed = json.loads(document)
+    assert parsed["runs"][0]["aggregates"]["MRR@10"] == 0.25
+    assert parsed["runs"][0]["per_query"]["q1"]["MRR@10"] == 0.5
+    csv, _, _ = run_score(
+        ["--format", "csv", "-q", "-m", "MRR@10", "qrels", "run"], example, monkeypatch
+    )
+    assert csv.decode().splitlines() == [
+        "run,qid,measure,value", "run,q1,MRR@10,0.5", "run,q2,MRR@10,0.0", "run,all,MRR@10,0.25"
+    ]  # fmt: skip
+    markdown, _, _ = run_score(
+        ["--format", "markdown", "-m", "MRR@10", "qrels", "run"], example, monkeypatch
+    )
+    assert markdown.decode().splitlines()[2] == "| run | 2 | 0.2500 |"
+    names, _, _ = run_score(
+        ["--names", "display", "-m", "ndcg_cut.10", "qrels", "run"], example, monkeypatch
+    )
+    assert names.decode().startswith("nDCG@10 ")
+
+
+BAD_RUNS = {
+    "five fields": "q1 Q0 d1 1 2.0\n",
+    "score not a number": "q1 Q0 d1 1 abc tag\n",
+    "NUL byte": "q1 Q0 d1 1 2.0 t\x00ag\n",
+    "empty": "",
+}
+BAD_QRELS = {
+    "blank line": "q1 0 d1 1\n\nq1 0 d2 0\n",
+    "three fields": "q1 d1 1\n",
+    "fractional grade": "q1 0 d1 1.5\n",
+}
+
+
+@pytest.mark.parametrize(
+    "kind,name", [("run", n) for n in BAD_RUNS] + [("qrels", n) for n in BAD_QRELS]
+)
+def test_bad_input_is_a_clean_error(kind, name, example, monkeypatch):
+    text = BAD_RUNS[name] if kind == "run" else BAD_QRELS[name]
+    (example / f"bad.{kind}").write_text(text)
+    args = ["qrels", "bad.run"] if kind == "run" else ["bad.qrels", "run"]
+    stdout, message, code = run_score(args, example, monkeypatch)
+    assert (stdout, code) == (b"", 2)
+    assert message.startswith(f"bad.{kind}")
+
+
+def test_invalid_utf8_and_truncated_gzip(example, monkeypatch):
+    (example / "latin1.run").write_bytes(b"q1 Q0 d\xe91 1 2.0 tag\n")
+    assert run_score(["qrels", "latin1.run"], example, monkeypatch)[2] == 2
+    data = gzip.compress(RUN.encode())
+    (example / "cut.run.gz").write_bytes(data[: len(data) // 2])
+    assert run_score(["qrels", "cut.run.gz"], example, monkeypatch)[2] == 2
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "text"),
+    [
+        (["-m", "foo", "qrels", "run"], 1, "illegal measure 'foo'"),
+        (["-m", "P.0", "qrels", "run"], 2, "negative cutoff"),
+        (["-x", "qrels", "run"], 1, ""),
+        (["qrels", "missing.run"], 2, "missing.run: cannot read"),
+        (["qrels", "dup.run"], 4, "duplicate docs d1 for topic q1 (first on line 1)"),
+        (["qrels", "other.run"], 7, "No queries with both results and relevance info"),
+        (["-M", "1", "qrels", "dup.run"], 0, ""),  # the duplicate is beyond the cut
+    ],
+)
+def test_trec_eval_exit_codes(args, code, text, example, monkeypatch):
+    (example / "dup.run").write_text("q1 Q0 d1 1 2.0 t\nq1 Q0 d1 2 1.0 t\n")
+    (example / "other.run").write_text("q9 Q0 d1 1 2.0 t\n")
+    stdout, message, got = run_score(args, example, monkeypatch)
+    assert got == code
+    assert text in message
+    if code:
+        assert stdout == b""
+
+
+def test_console_error_has_no_traceback(example):
+    (example / "bad.run").write_text("q1 Q0 d1 1 2.0\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "trecbench", "score", "qrels", "bad.run"],
+        cwd=example,
+        capture_output=True,
+        check=False,
+    )
+    assert done.returncode == 2 and done.stdout == b""
+    assert b"Traceback" not in done.stderr
+    assert done.stderr.decode().startswith("trecbench: bad.run:1")
