@@ -44,6 +44,7 @@ def _register() -> None:
     # Each module adds its command to `cli`; imported here so `trecbench --help` lists them.
     from . import (
         compare,  # noqa: F401
+        convert,  # noqa: F401
         score,  # noqa: F401
     )
 

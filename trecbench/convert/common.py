@@ -386,27 +386,28 @@ def sidecar_dict(conversion: Conversion, files: dict, validation: dict) -> dict:
     }
 
 
-def _validate(kind: str, path: Path, qrels_path: Path | None, depth: int) -> dict:
-    """Run the validator on a written file; raise if it finds an error."""
+def _validate(kind: str, path: Path, qrels=None) -> tuple[dict, object]:
+    """Validate a staged output with the strict profile; raise on any error.
+
+    Returns the sidecar's summary (counts and the warnings/infos) and, for qrels, the
+    ``QrelsInfo`` the run checks need.
+    """
     from .. import validate
 
     if kind == "run":
-        result = validate.validate_run(path, qrels=qrels_path, max_depth=max(depth, 1))
+        result = validate.validate_run(path, profile="strict", max_depth=None, qrels=qrels)
     else:
-        result = validate.validate_qrels(path)
-    errors = [f for f in result.findings if f.severity == "error"]
-    if errors:
-        first = errors[0]
+        result = validate.validate_qrels(path, profile="strict", collect_judged=True)
+    if not result.ok:
+        first = next(f for f in result.findings if f.severity == "error")
         raise InputError(
             path.name,
             first.line,
             f"converted {kind} fails validation: {first.rule}: {first.message} "
-            f"({len(errors)} error(s)); this is a converter bug, please report it",
+            f"({result.errors} error(s)); this is a trecbench bug, please report it",
         )
-    rules: dict[str, int] = {}
-    for finding in result.findings:
-        rules[f"{finding.rule} ({finding.severity})"] = rules.get(finding.rule, 0) + 1
-    return {"errors": 0, "findings": dict(sorted(rules.items()))}
+    summary = {"counts": result.counts, "findings": [f.to_dict() for f in result.findings]}
+    return summary, result.qrels_info
 
 
 def write_conversion(
@@ -441,18 +442,15 @@ def write_conversion(
             key: stack.enter_context(atomic_write(path, inputs)) for key, path in targets.items()
         }
         stage = Path(stack.enter_context(tempfile.TemporaryDirectory(dir=outdir)))
-        validation = {}
+        validation, judged = {}, {}
         for name, table in conversion.qrels.items():
             staged = stage / targets[f"qrels:{name}"].name
             write_qrels(table, staged, inputs)
-            validation[staged.name] = _validate("qrels", staged, None, 0)
+            validation[staged.name], judged[name] = _validate("qrels", staged)
         for run in conversion.runs:
             staged = stage / targets[f"run:{run.tag}"].name
             write_run(run.table, staged, inputs)
-            depth = int(run.table.groupby("qid").size().max()) if len(run.table) else 1
-            qrels_key = f"qrels:{run.qrels}"
-            judged = stage / targets[qrels_key].name if qrels_key in targets else None
-            validation[staged.name] = _validate("run", staged, judged, depth)
+            validation[staged.name], _ = _validate("run", staged, judged.get(run.qrels))
         names = {key: path.name for key, path in targets.items()}
         sidecar = sidecar_dict(conversion, names, validation)
         (stage / targets["sidecar"].name).write_text(

@@ -1,0 +1,185 @@
+"""Shared converter machinery: ranking order, ties, duplicates, ids, writing, sidecar."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from trecbench.convert.common import (
+    Conversion,
+    Report,
+    clean_ids,
+    clean_tag,
+    id_text,
+    make_qrels,
+    ranked_run,
+    write_conversion,
+)
+from trecbench.errors import InputError, OutputError
+from trecbench.files import parse_run, read_qrels, read_run
+from trecbench.ranking import rank_run
+
+
+def rows(data):
+    return pd.DataFrame(data, columns=["qid", "docno", "order", "score"])
+
+
+def test_written_scores_follow_producer_rank_and_ties_are_counted():
+    report = Report()
+    # q1 has a tie (0.5, 0.5) in the producer's order b, a: trec_eval on the original
+    # scores would put b before a only by docno descending, which happens to agree; c/d
+    # is the other way round (docno "c" < "d", producer puts c first).
+    frame = rows(
+        [
+            ("q1", "c", 1, 0.9),
+            ("q1", "d", 2, 0.9),
+            ("q1", "b", 3, 0.5),
+            ("q1", "a", 4, 0.5),
+            ("q2", "x", 1, 0.3),
+        ]
+    )
+    run = ranked_run(frame, "t", "qr", report)
+    assert run.table["docno"].tolist() == ["c", "d", "b", "a", "x"]
+    assert run.table["score"].tolist() == [4.0, 3.0, 2.0, 1.0, 1.0]
+    assert run.table["rank"].tolist() == [1, 2, 3, 4, 1]
+    assert run.original_scores == [0.9, 0.9, 0.5, 0.5, 0.3]
+    assert run.stats["tied_adjacent_scores"] == 2
+    assert run.stats["queries_with_ties"] == 1
+    assert run.stats["score_inversions"] == 0
+
+
+def test_trec_eval_ranking_reproduces_producer_order(tmp_path):
+    # Producer order deliberately disagrees with trec_eval's tie-break and even with the
+    # original scores (an inversion): the written run must still rank as the producer did.
+    rng = np.random.default_rng(7)
+    docs = [f"D{i}" for i in range(40)]
+    frame = rows([("q", d, i, float(rng.integers(0, 3))) for i, d in enumerate(docs)])
+    run = ranked_run(frame, "t", None, Report())
+    path = tmp_path / "t.run"
+    from trecbench.files import write_run
+
+    write_run(run.table, path)
+    ranked = rank_run(parse_run(path)).column("docno").to_pylist()
+    assert ranked == docs
+    assert run.stats["score_inversions"] > 0
+
+
+def test_float32_only_ties_are_counted():
+    frame = rows([("q", "a", 1, 1.0 + 1e-12), ("q", "b", 2, 1.0)])
+    stats = ranked_run(frame, "t", None, Report()).stats
+    assert stats["tied_adjacent_scores"] == 0
+    assert stats["float32_only_ties"] == 1
+
+
+def test_duplicates_keep_best_rank_and_are_reported():
+    report = Report()
+    frame = rows([("q", "a", 2, 0.5), ("q", "b", 1, 0.9), ("q", "a", 5, 0.1)])
+    run = ranked_run(frame, "t", None, report)
+    assert run.table["docno"].tolist() == ["b", "a"]
+    assert run.original_scores == [0.9, 0.5]
+    (drop,) = report.dropped
+    assert (drop["qid"], drop["docno"], drop["order"], drop["kept_order"]) == ("q", "a", 5, 2)
+    assert report.counts[drop["reason"]] == 1
+
+
+def test_depth_cut_is_counted():
+    report = Report()
+    frame = rows([("q", f"d{i}", i, np.nan) for i in range(10)])
+    run = ranked_run(frame, "t", None, report, depth=3)
+    assert run.table["docno"].tolist() == ["d0", "d1", "d2"]
+    assert report.counts == {"documents beyond depth 3 cut (t)": 7}
+
+
+def test_queries_keep_first_appearance_order_and_ids_stay_strings():
+    frame = rows([("10", "001", 1, 1.0), ("9", "1e5", 1, 1.0), ("10", "NA", 2, 0.5)])
+    table = ranked_run(frame, "t", None, Report()).table
+    assert table["qid"].tolist() == ["10", "10", "9"]
+    assert table["docno"].tolist() == ["001", "NA", "1e5"]
+
+
+def test_whitespace_in_ids_is_escaped_and_reported():
+    report = Report()
+    frame = clean_ids(pd.DataFrame({"qid": ["a b"], "docno": ["x\ty"]}), ["qid", "docno"], report)
+    assert frame.iloc[0].tolist() == ["a%20b", "x%09y"]
+    assert [r["to"] for r in report.repaired] == ["a%20b", "x%09y"]
+
+
+def test_id_text_refuses_floats_bools_and_empty():
+    assert id_text(7, "f.json", "x") == "7"
+    assert id_text("HP:1", "f.json", "x") == "HP:1"
+    for bad in (1.0, True, "", None):
+        with pytest.raises(InputError, match="f.json: x: expected"):
+            id_text(bad, "f.json", "x")
+
+
+def test_clean_tag():
+    assert clean_tag("my run/v1 (final)") == "my_run_v1_final"
+    assert clean_tag("x" * 40) == "x" * 25
+    assert clean_tag("///") == "run"
+
+
+def test_make_qrels_keeps_highest_grade_of_duplicates():
+    report = Report()
+    frame = pd.DataFrame(
+        {"qid": ["q", "q", "q", "r"], "docno": ["a", "a", "b", "a"], "rel": [1, 2, 0, 1]}
+    )
+    qrels = make_qrels(frame, "n", report)
+    assert qrels.values.tolist() == [["q", "a", 2], ["q", "b", 0], ["r", "a", 1]]
+    assert [(d["docno"], d["rel"], d["kept_rel"]) for d in report.dropped] == [("a", 2, 2)]
+
+
+def test_report_caps_items_but_not_counts(monkeypatch):
+    monkeypatch.setattr("trecbench.convert.common.MAX_ITEMS", 3)
+    report = Report()
+    report.drop("why", ({"i": i} for i in range(5)))
+    report.drop("why", ({"i": i} for i in range(5, 7)))
+    assert len(report.dropped) == 3
+    assert report.counts == {"why": 7}
+
+
+def _conversion():
+    report = Report()
+    qrels = make_qrels(pd.DataFrame({"qid": ["q"], "docno": ["a"], "rel": [1]}), "n", report)
+    run = ranked_run(rows([("q", "a", 1, 0.5), ("q", "b", 2, 0.5)]), "t", "n", report)
+    strata = pd.DataFrame({"qid": ["q"], "lang": ["de"]}, dtype=pd.StringDtype())
+    return Conversion("n", "test", {"n": qrels}, [run], report, strata=strata)
+
+
+def test_write_conversion_writes_validated_files_and_sidecar(tmp_path):
+    paths = write_conversion(_conversion(), tmp_path / "out", inputs=[])
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [
+        "n.qrels",
+        "n.sidecar.json",
+        "t.run",
+    ]
+    assert read_run(paths["run:t"])["docno"].tolist() == ["a", "b"]
+    assert read_qrels(paths["qrels:n"])["docno"].tolist() == ["a"]
+    sidecar = json.loads(paths["sidecar"].read_text())
+    assert sidecar["format"] == "trecbench-sidecar"
+    assert sidecar["runs"]["t"]["original_scores"] == [0.5, 0.5]
+    assert sidecar["runs"]["t"]["qrels"] == "n.qrels"
+    assert sidecar["runs"]["t"]["tied_adjacent_scores"] == 1
+    assert sidecar["strata"] == {"fields": ["lang"], "queries": {"q": {"lang": "de"}}}
+    assert sidecar["validation"]["t.run"]["counts"]["error"] == 0
+    assert sidecar["validation"]["t.run"]["counts"]["rules"] == {"X4": 1}
+
+
+def test_write_conversion_refuses_to_overwrite_an_input(tmp_path):
+    victim = tmp_path / "t.run"
+    victim.write_text("precious\n")
+    with pytest.raises(OutputError, match="refusing to overwrite"):
+        write_conversion(_conversion(), tmp_path, inputs=[victim])
+    assert victim.read_text() == "precious\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t.run"]
+
+
+def test_output_failing_validation_is_not_written(tmp_path):
+    conversion = _conversion()
+    run = conversion.runs[0]
+    run.table = run.table.iloc[[0, 1, 0]].reset_index(drop=True)  # a duplicate document
+    with pytest.raises(InputError, match=r"t.run:3: converted run fails validation: R7"):
+        write_conversion(conversion, tmp_path / "out", inputs=[])
+    assert list((tmp_path / "out").iterdir()) == []
