@@ -19,6 +19,7 @@ better" (true of every measure trecbench computes).
 from __future__ import annotations
 
 import math
+import numbers
 import os
 import sys
 import types
@@ -205,16 +206,18 @@ def _records(frame: pd.DataFrame) -> list[dict]:
     return rows
 
 
-def _check_settings(test, correction, samples, confidence, missing) -> None:
+def _check_settings(test, correction, samples, seed, confidence, missing) -> None:
     if test not in stats.TESTS:
         raise UsageError(f"unknown test {test!r}; choose one of {', '.join(stats.TESTS)}")
     if correction not in stats.CORRECTIONS:
         raise UsageError(
             f"unknown correction {correction!r}; choose one of {', '.join(stats.CORRECTIONS)}"
         )
-    if not isinstance(samples, int) or samples < 1:
+    if not isinstance(samples, numbers.Integral) or samples < 1:
         raise UsageError(f"samples must be a positive integer, not {samples!r}")
-    if not 0 < confidence < 1:
+    if not isinstance(seed, numbers.Integral):
+        raise UsageError(f"seed must be an integer, not {seed!r}")
+    if not isinstance(confidence, numbers.Real) or not 0 < confidence < 1:
         raise UsageError(f"confidence must be between 0 and 1, not {confidence!r}")
     if missing not in MISSING:
         raise UsageError(f"unknown missing policy {missing!r}; choose one of {', '.join(MISSING)}")
@@ -331,7 +334,7 @@ def compare_scores(
     default: every qid in ``per_query``. ``strata`` maps qid to a stratum value (topics
     without one are left out of the strata, not out of the overall analysis).
     """
-    _check_settings(test, correction, samples, confidence, missing)
+    _check_settings(test, correction, samples, seed, confidence, missing)
     if strata is not None and group_by is None:
         group_by = "stratum"
     per_query = per_query.astype({"run": str, "qid": str, "measure": str})
@@ -346,14 +349,11 @@ def compare_scores(
     if baseline not in runs:
         raise UsageError(f"baseline {baseline!r} is not one of the runs: {', '.join(runs)}")
     evaluated = {run: set(frame["qid"]) for run, frame in per_query.groupby("run", sort=False)}
-    if queries is None:
-        queries = per_query["qid"].unique()
-    universe = sorted(set(map(str, queries)))
+    topics = sorted(set(map(str, per_query["qid"] if queries is None else queries)))
+    absent = {run: [qid for qid in topics if qid not in evaluated[run]] for run in runs}
+    universe = topics
     if missing == "drop":
-        universe = [qid for qid in universe if all(qid in evaluated[run] for run in runs)]
-    absent = {
-        run: [qid for qid in sorted(set(queries)) if qid not in evaluated[run]] for run in runs
-    }
+        universe = [qid for qid in topics if all(qid in evaluated[run] for run in runs)]
     if not universe:
         raise UsageError("no topic is evaluated in every run (missing='drop')")
 
@@ -364,9 +364,9 @@ def compare_scores(
         "measures": measures,
         "test": test,
         "correction": correction,
-        "samples": samples,
-        "seed": seed,
-        "confidence": confidence,
+        "samples": int(samples),
+        "seed": int(seed),
+        "confidence": float(confidence),
         "alpha": round(1 - confidence, 12),
         "missing": missing,
         "group_by": group_by,
@@ -503,7 +503,7 @@ def compare(
     from .report import input_record
 
     named = _named_runs(runs)
-    _check_settings(test, correction, samples, confidence, missing)
+    _check_settings(test, correction, samples, seed, confidence, missing)
     topics = _qrels_topics(qrels)
     stratum_map = _strata_map(strata, group_by, topics)
     evaluation = evaluate(qrels, list(named.values()), measures, run_names=list(named))
