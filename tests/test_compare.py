@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -414,3 +415,49 @@ def test_strata_from_a_sidecar(trec_eval_suite, tmp_path):
         trecbench.compare(
             trec_eval_suite / "qrels.test", trec_eval_suite / "results.test", strata=sidecar
         )
+
+
+def test_bundled_demo_runs_get_tables_and_plots(tmp_path):
+    # The bundled HPO demo (data/hpo-demo) converted as the demo does, then compared
+    # per language.
+    from click.testing import CliRunner
+
+    from trecbench.cli import _register, cli
+
+    root = Path(__file__).resolve().parents[1] / "data" / "hpo-demo"
+    _register()
+    runner = CliRunner()
+    convert = [
+        "convert",
+        "hpo",
+        str(root / "cases.json"),
+        "--no-id-check",
+        "-o",
+        str(tmp_path / "conv"),
+    ]
+    for run in ("tfidf-word", "tfidf-char", "tfidf-word-parents"):
+        convert += ["--results", str(root / "results" / run / "terms.jsonl")]
+    done = runner.invoke(cli, convert)
+    assert done.exit_code == 0, done.output
+    conv = tmp_path / "conv"
+    sidecar = next(conv.glob("*.sidecar.json"))
+    out = tmp_path / "cmp"
+    done = runner.invoke(
+        cli,
+        ["compare", str(next(conv.glob("*.qrels")))]
+        + [str(conv / f"{run}.run") for run in ("tfidf-word", "tfidf-char", "tfidf-word-parents")]
+        + ["--strata", str(sidecar), "--group-by", "language", "--samples", "500", "-o", str(out)],
+    )
+    assert done.exit_code == 0, done.output
+    text = (out / "BenchmarkComparison.md").read_text()
+    assert (
+        "| Measure | tfidf-word (baseline) | tfidf-char | tfidf-word-parents | Best run |" in text
+    )
+    assert "## language = de (28 topics)" in text and "## language = en (28 topics)" in text
+    for measure in ("nDCG@10", "MAP@100", "MRR@10", "Recall@50", "Recall@100", "HitRate@10"):
+        assert f"| {measure} | " in text
+    for name in ("means.png", "means.svg", "differences.png", "differences.svg"):
+        assert (out / name).stat().st_size > 1000
+    validate_against_schema(
+        json.loads((out / "BenchmarkReport.json").read_text()), "benchmark_report"
+    )
