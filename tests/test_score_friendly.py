@@ -7,6 +7,7 @@ import gzip
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from test_score_suite import run_score
@@ -214,3 +215,33 @@ def test_console_error_has_no_traceback(example):
     assert done.returncode == 2 and done.stdout == b""
     assert b"Traceback" not in done.stderr
     assert done.stderr.decode().startswith("trecbench: bad.run:1")
+
+
+RANDOM = Path(__file__).resolve().parent / "fixtures" / "trec_eval_random"
+
+
+@pytest.mark.parametrize("name", ["exact_ties", "float32_ties", "cutoff_ties"])
+def test_mrr10_matches_trec_eval_M10_recip_rank(name):
+    # expected: real trec_eval 9.0.8 output of `-q -M 10 -m recip_rank` (fixture helper's)
+    expected_file = RANDOM / f"{name}__mrr10.out"
+    if not expected_file.exists():
+        pytest.skip("random trec_eval fixtures not present")
+    expected = {}
+    for line in expected_file.read_text().splitlines():
+        label, qid, value = line.split("\t")
+        assert label.strip() == "recip_rank"
+        expected[qid] = value
+    result = evaluate(RANDOM / f"{name}.qrels", RANDOM / f"{name}.run", ["MRR@10"])
+    got = {qid: f"{v:6.4f}" for qid, v in _values(result, "MRR@10").items()}
+    got["all"] = f"{_aggregate(result, 'MRR@10'):6.4f}"
+    assert got == expected
+
+
+def test_help_has_an_example():
+    from click.testing import CliRunner
+
+    from trecbench.cli import _register, cli
+
+    _register()
+    result = CliRunner().invoke(cli, ["score", "--help"])
+    assert result.exit_code == 0 and "trecbench score -q -m official" in result.output
