@@ -369,6 +369,22 @@ def test_stderr_progress_draws_a_percentage_once_the_delay_passed(capsys):
     assert capsys.readouterr().err == "\rresampling: 50%\rresampling: 100%\n"
 
 
+def test_in_memory_runs_are_named_and_not_recorded_as_files(trec_eval_suite):
+    import trecbench
+    from trecbench.files import parse_run, read_run
+
+    result = trecbench.compare(
+        trec_eval_suite / "qrels.test",
+        [read_run(trec_eval_suite / "results.test"), parse_run(trec_eval_suite / "results.trunc")],
+        ["P.10"],
+        samples=50,
+    )
+    assert result.runs == ["run1", "run2"] and result.run_inputs == {"run1": None, "run2": None}
+    assert [record["kind"] for record in result.inputs] == ["qrels"]
+    with pytest.raises(UsageError, match="two runs are named 'results.test'"):
+        trecbench.compare(trec_eval_suite / "qrels.test", [trec_eval_suite / "results.test"] * 2)
+
+
 def test_strata_from_a_sidecar(trec_eval_suite, tmp_path):
     import trecbench
 

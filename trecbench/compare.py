@@ -425,14 +425,15 @@ def compare_scores(
 
 
 def _named_runs(runs) -> dict[str, Any]:
-    """``{name: path or DataFrame}`` from one run, a sequence of runs or a mapping."""
+    """``{name: run}`` from one run, a sequence of runs or a mapping; a file is named after
+    its file name, an in-memory table (DataFrame, pyarrow Table) ``run1``, ``run2``..."""
     if isinstance(runs, Mapping):
         return {str(name): run for name, run in runs.items()}
-    if isinstance(runs, (str, os.PathLike, pd.DataFrame)):
+    if not isinstance(runs, Sequence) or isinstance(runs, str):
         runs = [runs]
     named: dict[str, Any] = {}
     for i, run in enumerate(runs, start=1):
-        name = f"run{i}" if isinstance(run, pd.DataFrame) else run_name(run)
+        name = run_name(run) if isinstance(run, (str, os.PathLike)) else f"run{i}"
         if name in named:
             raise UsageError(f"two runs are named {name!r}; name them apart (e.g. --names)")
         named[name] = run
