@@ -105,3 +105,70 @@ def test_load_strata_rejects_other_json(tmp_path):
     bad.write_text("{")
     with pytest.raises(InputError, match="invalid JSON"):
         load_strata(bad)
+
+
+def _evaluation(complete=False):
+    from trecbench.evaluate import evaluate
+
+    qrels = pd.DataFrame(
+        {"qid": ["1", "2", "3", "4"], "docno": ["a", "b", "c", "d"], "rel": [1, 1, 1, 1]}
+    )
+    run = pd.DataFrame(
+        {
+            "qid": ["1", "1", "2", "2", "3"],
+            "docno": ["a", "x", "x", "b", "c"],
+            "score": [2.0, 1.0, 2.0, 1.0, 1.0],
+            "tag": ["t"] * 5,
+        }
+    )
+    # qid 4 is missing from the run; num_ret is a sum and gm_map a geometric mean: neither
+    # has a per-group mean
+    measures = ["P.1", "recip_rank", "num_ret", "gm_map"]
+    return evaluate(qrels, run, measures, complete=complete, run_names=["t"])
+
+
+@pytest.mark.parametrize("complete", [False, True])
+def test_micro_mean_equals_trec_eval_average(complete):
+    from trecbench.strata import evaluation_groups
+
+    evaluation = _evaluation(complete)
+    grouped = evaluation_groups(evaluation, STRATA, "difficulty")
+    assert set(grouped["measure"]) == {"P@1", "recip_rank"}
+    micro = grouped[grouped["kind"] == "micro"].set_index("measure")["value"]
+    overall = evaluation.aggregates.set_index("measure")["value"]
+    for measure in ("P@1", "recip_rank"):
+        assert micro[measure] == overall[measure]
+    # P@1 per query: 1, 0, 1 (+ 0 for the missing topic 4 with -c, in group "(none)")
+    groups = grouped[(grouped["kind"] == "group") & (grouped["measure"] == "P@1")]
+    expected = {"easy": (2, 0.5), "hard": (1, 1.0)} | ({"(none)": (1, 0.0)} if complete else {})
+    assert {g: (n, v) for g, n, v in groups[["group", "n", "value"]].values} == expected
+
+
+def test_render_groups_in_every_format():
+    from trecbench.strata import evaluation_groups, groups_document, render_groups
+
+    evaluation = _evaluation()
+    grouped = {"difficulty": evaluation_groups(evaluation, STRATA, "difficulty")}
+    names = {"P@1": "P_1", "recip_rank": "recip_rank"}
+    trec = render_groups(grouped, "trec", names).splitlines()
+    assert trec[0] == "# grouped by difficulty: macro = mean of group means"
+    assert trec[1:4] == [  # measures in trec_eval's order
+        "num_q                 \tdifficulty=easy\t2",
+        "recip_rank            \tdifficulty=easy\t0.7500",
+        "P_1                   \tdifficulty=easy\t0.5000",
+    ]
+    assert "P_1                   \tdifficulty:macro\t0.7500" in trec
+    assert "recip_rank            \tdifficulty:micro\t0.8333" in trec
+    csv = render_groups(grouped, "csv", {}).splitlines()
+    assert csv[0] == "t,difficulty=easy,num_q,2"
+    assert "t,difficulty:micro,P@1,0.6666666666666666" in csv
+    table = render_groups(grouped, "table", {}).splitlines()
+    assert table[1].split() == ["run", "group", "n", "recip_rank", "P@1"]
+    assert table[2].split() == ["t", "easy", "2", "0.7500", "0.5000"]
+    assert table[4].split() == ["t", "(macro)", "2", "0.8750", "0.7500"]
+    assert table[5].split() == ["t", "(micro)", "3", "0.8333", "0.6667"]
+    markdown = render_groups(grouped, "markdown", {}).splitlines()
+    assert markdown[2:4] == ["| run | group | n | recip_rank | P@1 |", "|---|---|---:|---:|---:|"]
+    document = groups_document(grouped)
+    assert document["difficulty"]["t"]["groups"]["hard"] == {"n": 1, "P@1": 1.0, "recip_rank": 1.0}
+    assert document["difficulty"]["t"]["macro"] == {"n": 2, "P@1": 0.75, "recip_rank": 0.875}

@@ -97,3 +97,130 @@ def group_means(per_query: pd.DataFrame, strata: pd.DataFrame | None, by: str) -
     ).sort_values(["_run", "_measure", "_kind", "group"], kind="stable")
     columns = ["run", "measure", "kind", "group", "n", "value"]
     return out[columns].astype({"group": STR, "kind": STR}).reset_index(drop=True)
+
+
+# ---------------------------------------------------------------------------------------
+# evaluations
+
+
+def evaluation_groups(evaluation, strata: pd.DataFrame | None, by: str) -> pd.DataFrame:
+    """:func:`group_means` of an :class:`~trecbench.evaluate.Evaluation`'s mean-type
+    measures, with ``measure`` holding the display name.
+
+    Only measures trec_eval averages (``P``, ``ndcg_cut``, ``map``, local measures...) are
+    grouped: summed counts and geometric means have no per-group mean. With ``-c`` the
+    qrels topics a run misses count as 0, as in trec_eval's ``all``, so the micro mean equals
+    the ordinary average.
+    """
+    from .measures import MEAN
+
+    shown = [c.display for c in evaluation.columns if c.per_query and c.summary == MEAN]
+    per_query = evaluation.per_query
+    per_query = per_query[per_query["measure"].isin(shown)]
+    if evaluation.options.get("complete"):
+        missing = [
+            (f.run, f.qid, measure, 0.0)
+            for f in evaluation.flagged
+            if f.reason == "qrels_only"
+            for measure in shown
+        ]
+        per_query = pd.concat(
+            [per_query, pd.DataFrame(missing, columns=per_query.columns).astype(per_query.dtypes)],
+            ignore_index=True,
+        )
+    return group_means(per_query, strata, by)
+
+
+def groups_document(grouped: dict[str, pd.DataFrame]) -> dict:
+    """JSON form: ``{by: {run: {"groups": {group: {"n": n, measure: value}}, "macro":
+    {"n": groups, ...}, "micro": {"n": queries, ...}}}}``."""
+    document: dict = {}
+    for by, frame in grouped.items():
+        runs: dict = {}
+        for row in frame.itertuples(index=False):
+            entry = runs.setdefault(row.run, {"groups": {}, "macro": {}, "micro": {}})
+            target = (
+                entry["groups"].setdefault(row.group, {})
+                if row.kind == "group"
+                else entry[row.kind]
+            )
+            target["n"] = int(row.n)
+            target[row.measure] = None if pd.isna(row.value) else float(row.value)
+        document[by] = runs
+    return document
+
+
+def _label(kind: str, group) -> str:
+    return str(group) if kind == "group" else f"({kind})"
+
+
+def _wide(frame: pd.DataFrame, names: dict[str, str]) -> tuple[list[str], list[list[str]]]:
+    """Header and rows: one row per run and group (then macro, micro), one column per
+    measure, values printed like trec_eval (4 decimals)."""
+    measures = list(dict.fromkeys(frame["measure"]))
+    header = ["run", "group", "n"] + [names.get(m, m) for m in measures]
+    rows = []
+    keys = ["run", "kind", "group"]
+    for (run, kind, group), part in frame.groupby(keys, sort=False, dropna=False):
+        values = part.set_index("measure")["value"]
+        rows.append(
+            [str(run), _label(kind, group), str(int(part["n"].iloc[0]))]
+            + [f"{values[m]:.4f}" for m in measures]
+        )
+    return header, rows
+
+
+def render_groups(
+    grouped: dict[str, pd.DataFrame], output_format: str, names: dict[str, str]
+) -> str:
+    """Grouped means in one of ``score``'s formats (``json`` is :func:`groups_document`).
+
+    ``names`` maps display names to the names to print (trec_eval labels with
+    ``--names trec``). ``trec`` and ``csv`` put the group where the topic goes, as
+    ``<by>=<group>``, ``<by>:macro`` and ``<by>:micro``, with ``num_q`` giving each size.
+    """
+    import csv
+    import io
+
+    blocks = []
+    for by, frame in grouped.items():
+        if output_format in ("trec", "csv"):
+            out = io.StringIO()
+            writer = csv.writer(out, lineterminator="\n")
+            keys = ["run", "kind", "group"]
+            for (run, kind, group), part in frame.groupby(keys, sort=False, dropna=False):
+                where = f"{by}={group}" if kind == "group" else f"{by}:{kind}"
+                lines = [("num_q", int(part["n"].iloc[0]))]
+                lines += [
+                    (names.get(m, m), v)
+                    for m, v in zip(part["measure"], part["value"], strict=True)
+                ]
+                for name, value in lines:
+                    if output_format == "csv":
+                        writer.writerow([run, where, name, value])
+                    elif name == "num_q":
+                        out.write(f"{name:<22}\t{where}\t{value}\n")
+                    else:
+                        out.write(f"{name:<22}\t{where}\t{value:6.4f}\n")
+            text = out.getvalue()
+            if output_format == "trec":
+                blocks.append(f"# grouped by {by}: macro = mean of group means\n{text}")
+            else:
+                blocks.append(text)
+            continue
+        header, rows = _wide(frame, names)
+        title = f"by {by} (macro: mean of the group means; micro: mean over queries)"
+        if output_format == "markdown":
+            lines = [f"**{title}**", "", "| " + " | ".join(header) + " |"]
+            lines.append("|---|---|" + "---:|" * (len(header) - 2))
+            lines += ["| " + " | ".join(r) + " |" for r in rows]
+        else:
+            widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+            lines = [title] + [
+                "  ".join(
+                    c.ljust(widths[i]) if i < 2 else c.rjust(widths[i]) for i, c in enumerate(r)
+                ).rstrip()
+                for r in [header, *rows]
+            ]
+        blocks.append("\n".join(lines) + "\n")
+    return "\n".join(blocks) if output_format != "csv" else "".join(blocks)

@@ -128,9 +128,12 @@ def _plain(column, value):
     return None if math.isnan(value) else value
 
 
-def render_json(evaluation, *, per_query: bool = True, names: str = "display") -> str:
+def render_json(
+    evaluation, *, per_query: bool = True, names: str = "display", groups: dict | None = None
+) -> str:
     """Everything as JSON: measures, options, per-run aggregates and per-topic values,
-    flagged topics."""
+    flagged topics, and ``groups`` (grouped means, :func:`trecbench.strata.groups_document`)
+    when given."""
     runs = []
     for run in evaluation.runs:
         entry = {
@@ -168,4 +171,6 @@ def render_json(evaluation, *, per_query: bool = True, names: str = "display") -
         "runs": runs,
         "flagged_topics": [vars(f) for f in evaluation.flagged],
     }
+    if groups:
+        document["groups"] = groups
     return json.dumps(document, indent=1, default=str) + "\n"
