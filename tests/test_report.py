@@ -18,9 +18,12 @@ from conftest import ROOT
 
 from trecbench import files as files_module
 from trecbench import report
+from trecbench.cli import _register, cli
 from trecbench.cli.report_options import report_options
-from trecbench.errors import OutputError, UsageError
+from trecbench.errors import InputError, OutputError, UsageError
+from trecbench.evaluate import Column, FlaggedTopic
 from trecbench.files import parse_run
+from trecbench.measures import parse_measure
 
 RUN_TEXT = "10 Q0 d1 1 2.0 alpha\n10 Q0 d2 2 1.0 alpha\n\n9 Q0 d1 1 3.0 beta\n"
 QRELS_TEXT = "9 0 d1 1\n10 0 d2 1\n11 0 d3 1\n"
@@ -28,15 +31,19 @@ QRELS_TEXT = "9 0 d1 1\n10 0 d2 1\n11 0 d3 1\n"
 
 @dataclass
 class FakeEvaluation:
-    """The duck-typed interface build_evaluation_report reads."""
+    """Hand-made values (NaN, full-precision floats) in the shape of evaluate.Evaluation."""
 
     per_query: pd.DataFrame
     aggregates: pd.DataFrame
-    measures: list = field(default_factory=list)
-    flagged: list = field(default_factory=list)
+    measures: list
+    columns: list
+    flagged: list
+    options: dict = field(default_factory=lambda: {"complete": False, "max_docs": None})
+    input_paths: list = field(default_factory=list)
 
 
 def fake_evaluation() -> FakeEvaluation:
+    p5, ndcg = parse_measure("P.5"), parse_measure("nDCG@10")
     qids = pd.array(["9", "10", "9", "10"], dtype="string")
     return FakeEvaluation(
         per_query=pd.DataFrame(
@@ -54,11 +61,12 @@ def fake_evaluation() -> FakeEvaluation:
                 "value": [(0.2 + 1 / 3) / 2, 0.15000000000000002],
             }
         ),
-        measures=[
-            {"requested": "P.5", "canonical": "P@5", "provider": "pytrec_eval"},
-            {"requested": "ndcg_cut.10", "canonical": "nDCG@10", "provider": "pytrec_eval"},
+        measures=[p5, ndcg],
+        columns=[
+            Column("P_5", "P@5", p5, "pytrec_eval"),
+            Column("ndcg_cut_10", "nDCG@10", ndcg, "pytrec_eval"),
         ],
-        flagged=[{"qid": "11", "reason": "no relevant document retrieved"}],
+        flagged=[FlaggedTopic("11", "qrels_only", "not in the run: ignored", "alpha")],
     )
 
 
@@ -224,7 +232,15 @@ def test_evaluation_report_matches_schema_and_keeps_full_precision(files):
     assert result["per_query"]["9"]["nDCG@10"] is None  # NaN is not JSON
     assert result["aggregates"] == {"P@5": (0.2 + 1 / 3) / 2, "nDCG@10": 0.15000000000000002}
     assert again["options"]["qrels"] == str(qrels)
-    assert again["flagged_topics"] == [{"qid": "11", "reason": "no relevant document retrieved"}]
+    assert again["flagged_topics"] == [
+        {"qid": "11", "reason": "qrels_only", "message": "not in the run: ignored", "run": "alpha"}
+    ]
+    assert again["measures"][1] == {
+        "requested": "nDCG@10",
+        "canonical": "ndcg_cut.10",
+        "provider": "pytrec_eval",
+        "columns": [{"name": "nDCG@10", "trec_eval": "ndcg_cut_10", "engine": "pytrec_eval"}],
+    }
     assert again["trec_eval_semantics"] == "9.0.8"
 
 
@@ -274,8 +290,7 @@ def test_score_outputs_link_report_and_manifest(files, tmp_path):
     out = tmp_path / "out"
     report.write_score_outputs(
         fake_evaluation(),
-        [(qrels, "qrels"), (run, "run", parse_run(run))],
-        {"depth": 1000},
+        inputs=[(qrels, "qrels"), (run, "run", parse_run(run))],
         report=out / "report.json",
         manifest=out / "manifest.json",
         meta={"model": "bm25"},
@@ -299,7 +314,7 @@ def test_score_outputs_write_nothing_when_one_target_is_an_input(files, tmp_path
     with pytest.raises(OutputError, match="refusing to overwrite"):
         report.write_score_outputs(
             fake_evaluation(),
-            [(qrels, "qrels"), (run, "run")],
+            inputs=[(qrels, "qrels"), (run, "run")],
             report=tmp_path / "report.json",
             manifest=qrels,
             argv=["trecbench"],
@@ -313,7 +328,7 @@ def test_score_outputs_refuse_report_equal_to_manifest(files, tmp_path):
     with pytest.raises(UsageError, match="same file"):
         report.write_score_outputs(
             fake_evaluation(),
-            [(run, "run")],
+            inputs=[(run, "run")],
             report=tmp_path / "x.json",
             manifest=tmp_path / "x.json",
         )
@@ -356,3 +371,101 @@ def test_report_options_parse_meta_before_the_command_runs(tmp_path):
     result = CliRunner().invoke(command, ["--meta", "oops"])
     assert isinstance(result.exception, UsageError)
     assert len(calls) == 1
+
+
+# --- trecbench score --report/--manifest ------------------------------------------------------
+
+
+def score_cli(argv, cwd, monkeypatch):
+    """``trecbench score`` in-process, as main() runs it: (stdout bytes, exception)."""
+    _register()
+    monkeypatch.chdir(cwd)
+    result = CliRunner().invoke(cli, ["score", *argv])
+    return result.stdout_bytes, result.exception
+
+
+def printed_values(stdout: bytes) -> dict[tuple[str, str], str]:
+    """``(trec_eval label, qid or "all") -> printed value`` of trec_eval text output."""
+    rows = (line.split("\t") for line in stdout.decode().splitlines())
+    return {(name.rstrip(), qid): value for name, qid, value in rows}
+
+
+def test_score_report_values_equal_printed_trec_eval_values(trec_eval_suite, tmp_path, monkeypatch):
+    argv = "-m all_trec -q -c qrels.test results.trunc".split()
+    stdout, error = score_cli(
+        [
+            *argv,
+            "--report",
+            str(tmp_path / "r.json"),
+            "--manifest",
+            str(tmp_path / "m.json"),
+            "--meta",
+            "model=STANDARD",
+        ],
+        trec_eval_suite,
+        monkeypatch,
+    )
+    assert error is None
+    assert stdout == (trec_eval_suite / "out.test.aqc").read_bytes()  # report adds nothing
+    document = json.loads((tmp_path / "r.json").read_bytes())
+    report.validate_against_schema(document, report.REPORT_SCHEMA)
+    printed = printed_values(stdout)
+    label = {
+        column["name"]: column["trec_eval"]
+        for measure in document["measures"]
+        for column in measure["columns"]
+    }
+    (result,) = document["results"]
+    checked = 0
+    for qid, values in [("all", result["aggregates"]), *result["per_query"].items()]:
+        for name, value in values.items():
+            text = printed[label[name], qid]
+            assert (str(int(value)) if "." not in text else f"{value:.4f}") == text, (name, qid)
+            checked += 1
+    assert checked > 100
+    assert list(result["per_query"]) == ["301", "303"]  # 302 is not in results.trunc
+    assert printed["runid", "all"] == "STANDARD"
+    manifest = json.loads((tmp_path / "m.json").read_bytes())
+    report.validate_against_schema(manifest, report.MANIFEST_SCHEMA)
+    assert manifest["experiment_id"] == document["experiment_id"]
+    assert [(i["kind"], i["sha256"]) for i in manifest["inputs"]] == [
+        ("qrels", hashlib.sha256((trec_eval_suite / "qrels.test").read_bytes()).hexdigest()),
+        ("run", hashlib.sha256((trec_eval_suite / "results.trunc").read_bytes()).hexdigest()),
+    ]
+    assert (
+        manifest["outputs"][0]["sha256"]
+        == hashlib.sha256((tmp_path / "r.json").read_bytes()).hexdigest()
+    )
+    assert manifest["meta"] == {"model": "STANDARD"}
+    assert document["options"]["complete"] is True
+
+
+def test_score_writes_nothing_when_scoring_fails(trec_eval_suite, tmp_path, monkeypatch):
+    bad = tmp_path / "bad.run"
+    bad.write_text("301 Q0 d1 1 abc tag\n")
+    _, error = score_cli(
+        [
+            str(trec_eval_suite / "qrels.test"),
+            str(bad),
+            "--report",
+            str(tmp_path / "r.json"),
+            "--manifest",
+            str(tmp_path / "m.json"),
+        ],
+        tmp_path,
+        monkeypatch,
+    )
+    assert isinstance(error, InputError)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.run"]
+
+
+def test_score_refuses_a_report_over_its_run(trec_eval_suite, tmp_path, monkeypatch):
+    run = tmp_path / "results.test"
+    run.write_bytes((trec_eval_suite / "results.test").read_bytes())
+    _, error = score_cli(
+        [str(trec_eval_suite / "qrels.test"), str(run), "--report", str(run)],
+        tmp_path,
+        monkeypatch,
+    )
+    assert isinstance(error, OutputError)
+    assert run.read_bytes() == (trec_eval_suite / "results.test").read_bytes()

@@ -17,6 +17,7 @@ The small pieces (:func:`input_record`, :func:`environment`, :func:`git_commit`,
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import math
@@ -362,27 +363,18 @@ def _results(evaluation: Any) -> list[dict]:
     return results
 
 
-def _field(item: Any, name: str, default: Any = None) -> Any:
-    """``item[name]`` for a mapping, ``item.name`` for an object (dataclass, namedtuple)."""
-    if isinstance(item, Mapping):
-        return item.get(name, default)
-    return getattr(item, name, default)
-
-
-def _as_mapping(item: Any) -> Mapping:
-    if isinstance(item, Mapping):
-        return item
-    if hasattr(item, "_asdict"):
-        return item._asdict()
-    return vars(item)
-
-
 def _measure_records(evaluation: Any) -> list[dict]:
+    """Each requested measure with the result keys (``columns``) it produced."""
     return [
         {
-            "requested": str(_field(measure, "requested")),
-            "canonical": str(_field(measure, "canonical")),
-            "provider": str(_field(measure, "provider")),
+            "requested": measure.requested,
+            "canonical": measure.canonical,
+            "provider": measure.provider,
+            "columns": [
+                {"name": column.display, "trec_eval": column.label, "engine": column.engine}
+                for column in evaluation.columns
+                if column.measure == measure
+            ],
         }
         for measure in evaluation.measures
     ]
@@ -399,10 +391,10 @@ def build_evaluation_report(
 ) -> dict:
     """The EvaluationReport of an evaluation (schema ``evaluation_report``).
 
-    ``evaluation`` provides ``per_query`` (run, qid, measure, value), ``aggregates`` (run,
-    measure, value), ``measures`` (each with ``requested``, ``canonical``, ``provider``) and
-    ``flagged`` topics (each with ``qid`` and ``reason``). ``inputs`` are
-    :func:`input_record` dicts, ``options`` what the user chose (``-c``, ``-M``...).
+    ``evaluation`` is a :class:`trecbench.evaluate.Evaluation` (or provides the same
+    ``per_query``, ``aggregates``, ``measures``, ``columns``, ``flagged`` and ``options``).
+    ``inputs`` are :func:`input_record` dicts; ``options`` default to the evaluation's
+    (``complete`` for ``-c``, ``max_docs`` for ``-M``...).
     ``experiment_id`` links the report to its manifest, ``meta`` repeats the user's
     ``--meta`` pairs (model, parameters) so the report stands alone; ``ontology``
     (``release``, ``source``, ``sha256``) records the ontology behind ontology-aware
@@ -416,12 +408,12 @@ def build_evaluation_report(
         "tool": {"name": "trecbench", "version": __version__},
         "trec_eval_semantics": TREC_EVAL_SEMANTICS,
         "environment": environment(),
-        "options": _json_safe(dict(options or {})),
+        "options": _json_safe(dict(evaluation.options if options is None else options)),
         "meta": {str(key): str(value) for key, value in (meta or {}).items()},
         "measures": _measure_records(evaluation),
         "inputs": list(inputs),
         "results": _results(evaluation),
-        "flagged_topics": [_json_safe(dict(_as_mapping(item))) for item in evaluation.flagged],
+        "flagged_topics": [_json_safe(dataclasses.asdict(flag)) for flag in evaluation.flagged],
     }
     if ontology is not None:
         report["ontology"] = _json_safe(dict(ontology))
@@ -464,12 +456,12 @@ def build_manifest(
 
 def write_score_outputs(
     evaluation: Any,
-    inputs: Sequence[tuple],
-    options: Mapping[str, Any] | None = None,
     *,
     report: str | os.PathLike | None = None,
     manifest: str | os.PathLike | None = None,
     meta: Mapping[str, str] | None = None,
+    inputs: Sequence[tuple] | None = None,
+    options: Mapping[str, Any] | None = None,
     argv: Sequence[str] | None = None,
     outputs: Sequence[str | os.PathLike] = (),
     ontology: Mapping[str, Any] | None = None,
@@ -477,10 +469,12 @@ def write_score_outputs(
     """Write the ``--report`` and/or ``--manifest`` of a finished evaluation.
 
     ``inputs`` are ``(path, kind)`` or ``(path, kind, table)`` tuples (see
-    :func:`input_record`); ``outputs`` other files the command already wrote, listed in
-    the manifest with their checksums. Both files are written atomically and committed
-    together: neither is replaced unless both could be prepared, and neither may be an
-    input. Does nothing when neither path is given.
+    :func:`input_record`); by default the evaluation's qrels and run files, plus the
+    ``--ontology`` file if one was given. ``outputs`` are other files the command already
+    wrote, listed in the manifest with their checksums. ``ontology`` provenance defaults to
+    the MaxOntSim ontology's when a MaxOntSim measure was computed. Both files are written
+    atomically and committed together: neither is replaced unless both could be prepared,
+    and neither may be an input. Does nothing when neither path is given.
     """
     from contextlib import ExitStack
 
@@ -494,6 +488,14 @@ def write_score_outputs(
         and Path(report).resolve() == Path(manifest).resolve()
     ):
         raise UsageError(f"--report and --manifest are the same file: {report}")
+    if inputs is None:
+        inputs = list(evaluation.input_paths)
+        if evaluation.options.get("ontology"):
+            inputs.append((evaluation.options["ontology"], "ontology"))
+    if ontology is None and any(m.family == "MaxOntSim" for m in evaluation.measures):
+        from .engines.maxontsim import ontology_info
+
+        ontology = ontology_info(evaluation.options)
     records = [input_record(*spec) for spec in inputs]
     protected = [spec[0] for spec in inputs] + list(outputs)
     experiment_id = str(uuid.uuid4())

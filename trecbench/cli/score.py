@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from . import cli
+from .report_options import report_options
 
 TREC_FLAGS = ("measure", "query", "complete", "nosummary", "level", "max_docs", "judged", "ndocs")
 FORMATS = ("auto", "trec", "table", "markdown", "csv", "json")
@@ -99,6 +100,7 @@ class TrecEvalCommand(click.Command):
     default=None,
     help="HPO ontology (hp.obo or hp.json) for MaxOntSim@k (default: the bundled one).",
 )
+@report_options
 @click.argument("qrels", type=click.Path(dir_okay=False))
 @click.argument("runs", nargs=-1, required=True, type=click.Path(dir_okay=False))
 def score(qrels, runs, output_format, names, maxontsim_formula, ontology, **flags):
@@ -116,9 +118,11 @@ def score(qrels, runs, output_format, names, maxontsim_formula, ontology, **flag
       trecbench score -q -m official qrels.test results.test
       trecbench score -m all_trec -q -c -M100 qrels.test results.trunc
       trecbench score --format json -m nDCG@10 -m P.5,10 qrels.txt run.txt
+      trecbench score qrels.txt run.txt --report r.json --manifest m.json --meta model=bm25
     """
     from .. import trec_format
     from ..evaluate import evaluate
+    from ..report import write_score_outputs
 
     trec_options = any(flags[name] for name in TREC_FLAGS)
     if output_format == "auto":
@@ -150,6 +154,9 @@ def score(qrels, runs, output_format, names, maxontsim_formula, ontology, **flag
         text = trec_format.render_markdown(evaluation, names=names)
     else:
         text = trec_format.render_table(evaluation, names=names)
+    write_score_outputs(
+        evaluation, report=flags["report"], manifest=flags["manifest"], meta=flags["meta"]
+    )
     click.echo(text.encode("utf-8"), nl=False)  # bytes: written untranslated
 
 
