@@ -171,3 +171,83 @@ def test_unsupported_requests_are_refused():
     assert not fast.supports("P", None)
     assert not fast.supports("P", 10, relevance_level=0)
     assert fast.fast_requests([("P", 10), ("recip_rank", 10), ("ndcg_cut", 10)])
+
+
+# ---------------------------------------------------------------------------------------
+# the fast ranking path (trecbench.ranking.order_run, find_duplicate) against naive oracles
+
+
+def _run_table(run_text: str):
+    from trecbench import files
+
+    return files.run_table(files.tokenize(run_text.encode()))
+
+
+@pytest.mark.parametrize("seed", range(40))
+@pytest.mark.parametrize("float32", [True, False])
+def test_order_run_matches_a_naive_sort(seed, float32):
+    from trecbench import ranking
+
+    table = _run_table(random_case(seed, shuffle=seed % 3 == 0)[1])
+    qid, docno = table["qid"].to_pylist(), table["docno"].to_pylist()
+    score = table["score"].to_pylist()
+    cast = (lambda s: float(np.float32(s))) if float32 else float
+    expected = sorted(
+        range(len(qid)),
+        key=lambda i: (qid[i].encode(), -cast(score[i]), [-b for b in docno[i].encode()] + [1]),
+    )
+    order = ranking.order_run(table, float32)
+    assert order.order.tolist() == expected
+    assert [order.qids[t].as_py() for t in order.topic] == [qid[i] for i in expected]
+    ranked = ranking.rank_run(table, float32)
+    assert ranked["line"].to_pylist() == [i + 1 for i in expected]
+
+
+def test_order_run_keeps_presorted_runs_in_place():
+    from trecbench import ranking
+
+    text = "".join(
+        f"{q} Q0 D{d} 1 {s} t\n" for q in ("2", "10") for d, s in ((9, 3), (8, 3), (7, 1))
+    )
+    order = ranking.order_run(_run_table(text))
+    assert order.order.tolist() == [3, 4, 5, 0, 1, 2]  # "10" before "2", blocks moved whole
+    assert order.positions().tolist() == [0, 1, 2, 0, 1, 2]
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_find_duplicate_matches_a_naive_check(seed):
+    from trecbench import ranking
+
+    rng = np.random.default_rng(seed)
+    lines = random_case(seed)[1].splitlines()
+    for _ in range(int(rng.integers(0, 3))):  # repeat a line, maybe with another score
+        fields = lines[int(rng.integers(len(lines)))].split()
+        fields[4] = str(rng.normal())
+        lines.insert(int(rng.integers(len(lines) + 1)), " ".join(fields))
+    table = _run_table("\n".join(lines) + "\n")
+    seen, expected = {}, None
+    for line, (q, d) in enumerate(
+        zip(table["qid"].to_pylist(), table["docno"].to_pylist(), strict=True), 1
+    ):
+        if (q, d) in seen and expected is None:
+            expected = (q, d, seen[(q, d)], line)
+        seen.setdefault((q, d), line)
+    topic, qids = ranking.topic_codes(table["qid"])
+    found = ranking.find_duplicate(topic, table["docno"], table["line"])
+    got = None if found is None else (qids[int(found[0])].as_py(), *found[1:])
+    assert got == expected
+
+
+def test_string_hash_depends_only_on_the_bytes():
+    import pyarrow as pa
+
+    from trecbench import ranking
+
+    words = ["", "a", "ab", "abcdefgh", "abcdefghi", "abcdefgh" * 3, "é", "1e5", "x" * 17]
+    whole = pa.array(words * 3, pa.string())
+    pieces = pa.chunked_array([whole.slice(0, 5), whole.slice(5, 11), whole.slice(16)])
+    large = whole.cast(pa.large_string())
+    for hashes in (ranking.string_hash(pieces), ranking.string_hash(large)):
+        assert hashes.tolist() == ranking.string_hash(whole).tolist()
+    first = ranking.string_hash(whole)[: len(words)]
+    assert len(set(first.tolist())) == len(words)

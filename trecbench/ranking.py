@@ -8,6 +8,8 @@ tie. Every engine consumes the table :func:`rank_run` returns; none re-sorts.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -21,23 +23,133 @@ def rank_run(run_table: pa.Table, float32: bool = True) -> pa.Table:
     Returns the input's columns in that order with ``rank`` recomputed (int64, 1-based
     within each topic). Topics come in byte-wise qid order, as trec_eval prints them.
     """
-    keyed = run_table
-    score_key = "score"
-    if float32:
-        score_key = "__score32"
-        score32 = pc.cast(run_table.column("score"), pa.float32(), safe=False)
-        keyed = run_table.append_column(score_key, score32)
-    order = pc.sort_indices(
-        keyed,
-        sort_keys=[("qid", "ascending"), (score_key, "descending"), ("docno", "descending")],
-    )
-    ranked = run_table.take(order)
-    ranks = pa.array(_ranks_within(ranked.column("qid")), pa.int64())
+    order = order_run(run_table, float32)
+    ranked = run_table if order.identity else run_table.take(pa.array(order.order))
+    ranks = pa.array(order.positions() + 1, pa.int64())
     if "rank" in ranked.column_names:
-        ranked = ranked.set_column(ranked.column_names.index("rank"), "rank", ranks)
-    else:
-        ranked = ranked.append_column("rank", ranks)
-    return ranked
+        return ranked.set_column(ranked.column_names.index("rank"), "rank", ranks)
+    return ranked.append_column("rank", ranks)
+
+
+@dataclass
+class RunOrder:
+    """trec_eval's order of a run, without moving its rows.
+
+    ``order[i]`` is the input row ranked ``i``-th (topics in byte-wise qid order, each in
+    trec_eval order); ``topic[i]`` its topic, an index into ``qids`` (the sorted distinct
+    qids); ``starts[t]`` where topic ``t`` begins. ``identity`` tells that the input was
+    already in that order (``order`` is then ``arange``).
+    """
+
+    order: np.ndarray
+    topic: np.ndarray
+    qids: pa.Array
+    starts: np.ndarray
+    identity: bool
+
+    def positions(self) -> np.ndarray:
+        """0-based position of each ranked row within its topic."""
+        return np.arange(len(self.topic), dtype=np.int64) - self.starts[self.topic]
+
+    def row_topics(self) -> np.ndarray:
+        """The topic of each *input* row."""
+        topics = np.empty_like(self.topic)
+        topics[self.order] = self.topic
+        return topics
+
+    def row_positions(self) -> np.ndarray:
+        """The 0-based position within its topic of each *input* row."""
+        positions = np.empty_like(self.topic)
+        positions[self.order] = self.positions()
+        return positions
+
+
+def topic_codes(qids: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, pa.Array]:
+    """Per row: the index of its qid among the distinct qids sorted byte-wise; and those."""
+    encoded = pc.dictionary_encode(pa.chunked_array([qids]) if isinstance(qids, pa.Array) else qids)
+    encoded = encoded.unify_dictionaries()
+    if encoded.num_chunks == 0 or len(encoded) == 0:
+        return np.empty(0, np.int64), pa.array([], pa.string())
+    dictionary = encoded.chunk(0).dictionary
+    codes = np.concatenate([c.indices.to_numpy(zero_copy_only=False) for c in encoded.chunks])
+    by_bytes = pc.sort_indices(dictionary).to_numpy()
+    sorted_index = np.empty(len(by_bytes), np.int64)
+    sorted_index[by_bytes] = np.arange(len(by_bytes))
+    return sorted_index[codes.astype(np.int64)], dictionary.take(pa.array(by_bytes))
+
+
+def _descending_key(scores: np.ndarray) -> np.ndarray:
+    """uint32 keys whose ascending order is the float32 ``scores``' descending order."""
+    bits = scores.view(np.uint32)
+    ascending = np.where(bits >> 31, ~bits, bits | np.uint32(0x80000000))
+    return ~ascending
+
+
+def order_run(run_table: pa.Table, float32: bool = True) -> RunOrder:
+    """trec_eval's order of ``run_table`` (see :func:`rank_run`) as a :class:`RunOrder`.
+
+    Sorting is skipped when the rows already come in that order within each topic (as
+    written by most systems), and topics are then only re-sequenced; ties on the score are
+    ordered by docno (descending, byte-wise) among the tied rows only.
+    """
+    topic, qids = topic_codes(run_table.column("qid"))
+    scores = run_table.column("score").to_numpy()
+    scores = scores.astype(np.float32) if float32 else scores.astype(np.float64)
+    scores = scores + scores.dtype.type(0)  # -0.0 becomes +0.0: C compares them equal
+    n = len(topic)
+    order = None
+    if n and _sorted_within_topics(topic, scores, len(qids)):
+        starts = np.flatnonzero(np.r_[True, topic[1:] != topic[:-1]])
+        if np.all(np.diff(topic[starts]) > 0):
+            order = np.arange(n, dtype=np.int64)
+        else:  # topics contiguous but not in byte-wise order: move whole blocks
+            lengths = np.diff(np.r_[starts, n])
+            blocks = np.argsort(topic[starts])
+            first = np.repeat(starts[blocks], lengths[blocks])
+            within = np.arange(n) - np.repeat(
+                np.cumsum(lengths[blocks]) - lengths[blocks], lengths[blocks]
+            )
+            order = first + within
+    if order is None:
+        if float32:
+            key = (topic.astype(np.uint64) << np.uint64(32)) | _descending_key(scores)
+            order = np.argsort(key, kind="stable")
+        else:
+            order = np.lexsort((-scores, topic))
+    ranked_topic = topic[order]
+    _order_ties(order, ranked_topic, scores[order], run_table.column("docno"))
+    starts = np.searchsorted(ranked_topic, np.arange(len(qids)), side="left")
+    identity = bool(np.array_equal(order, np.arange(n)))
+    return RunOrder(order, ranked_topic, qids, starts, identity)
+
+
+def _sorted_within_topics(topic: np.ndarray, scores: np.ndarray, n_topics: int) -> bool:
+    """True if every topic's rows are contiguous with non-increasing scores."""
+    same = topic[1:] == topic[:-1]
+    if np.any(same & (scores[1:] > scores[:-1])):
+        return False
+    return np.count_nonzero(~same) == n_topics - 1
+
+
+def _order_ties(order: np.ndarray, topic: np.ndarray, scores: np.ndarray, docnos) -> None:
+    """Put rows with equal (topic, score) in docno-descending order, in place."""
+    n = len(order)
+    tied = np.flatnonzero((topic[1:] == topic[:-1]) & (scores[1:] == scores[:-1]))
+    if len(tied) == 0:
+        return
+    first, second = docnos.take(pa.array(order[tied])), docnos.take(pa.array(order[tied + 1]))
+    if pc.all(pc.greater(first, second)).as_py():
+        return  # already docno-descending (or duplicates, reported elsewhere)
+    pair_tied = np.zeros(n, bool)
+    pair_tied[tied] = True  # rows i and i + 1 tie
+    in_group = pair_tied.copy()
+    in_group[tied + 1] = True
+    positions = np.flatnonzero(in_group)
+    group = np.cumsum((positions == 0) | ~pair_tied[np.maximum(positions - 1, 0)])
+    members = order[positions]
+    tied_rows = pa.table({"group": group, "docno": docnos.take(pa.array(members))})
+    inner = pc.sort_indices(tied_rows, [("group", "ascending"), ("docno", "descending")])
+    order[positions] = members[inner.to_numpy()]
 
 
 def _topic_starts(qids: pa.ChunkedArray | pa.Array) -> np.ndarray:
@@ -71,20 +183,90 @@ def check_duplicates(ranked: pa.Table, path: str) -> None:
     trec_eval checks only the documents it evaluates (after ``-M``); so does the caller by
     passing the truncated table. The message names both lines.
     """
-    keys = ranked.select(["qid", "docno"])
-    grouped = keys.group_by(["qid", "docno"]).aggregate([("qid", "count")])
-    dupes = grouped.filter(pc.greater(grouped.column("qid_count"), 1))
-    if dupes.num_rows == 0:
-        return
-    qid, docno = dupes.column("qid")[0].as_py(), dupes.column("docno")[0].as_py()
-    mask = pc.and_(pc.equal(ranked.column("qid"), qid), pc.equal(ranked.column("docno"), docno))
-    lines = sorted(ranked.filter(mask).column("line").to_pylist())
+    topic, qids = topic_codes(ranked.column("qid"))
+    found = find_duplicate(topic, ranked.column("docno"), ranked.column("line"))
+    if found is not None:
+        raise_duplicate(path, qids[int(found[0])].as_py(), *found[1:])
+
+
+def raise_duplicate(path: str, qid: str, docno: str, first: int, second: int) -> None:
+    """The error trec_eval's "duplicate docs" becomes, naming both lines."""
     raise DuplicateError(
-        path,
-        lines[1],
-        f"duplicate docs {docno} for topic {qid} (first on line {lines[0]})",
-        "R7",
+        path, second, f"duplicate docs {docno} for topic {qid} (first on line {first})", "R7"
     )
+
+
+def find_duplicate(topic: np.ndarray, docnos, lines, rows: np.ndarray | None = None):
+    """``(topic, docno, first line, second line)`` of a document listed twice in a topic
+    (the one whose second listing comes first in the file), or None.
+
+    ``rows`` restricts the check to some rows. Candidates are found with a 64-bit hash of
+    (topic, docno) and one integer sort; only colliding rows are compared as strings, so a
+    hash collision can never produce a false report.
+    """
+    keys = string_hash(docnos) ^ (topic.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15))
+    if rows is not None:
+        keys = keys[rows]
+    ordered = np.sort(keys)
+    repeated = ordered[1:][ordered[1:] == ordered[:-1]]
+    if len(repeated) == 0:
+        return None
+    candidates = np.flatnonzero(np.isin(keys, repeated))
+    if rows is not None:
+        candidates = rows[candidates]
+    table = pa.table(
+        {
+            "topic": topic[candidates],
+            "docno": docnos.take(pa.array(candidates)),
+            "line": pc.take(lines, pa.array(candidates)),
+        }
+    )
+    grouped = table.group_by(["topic", "docno"]).aggregate(
+        [("line", "count"), ("line", "min"), ("line", "list")]
+    )
+    dupes = grouped.filter(pc.greater(grouped.column("line_count"), 1)).to_pylist()
+    if not dupes:
+        return None
+    found = [(sorted(d["line_list"])[:2], d["topic"], d["docno"]) for d in dupes]
+    (first, second), topic_index, docno = min(found, key=lambda f: f[0][1])
+    return topic_index, docno, first, second
+
+
+_FNV_OFFSET, _MIX = np.uint64(0xCBF29CE484222325), np.uint64(0x100000001B3)
+
+
+def string_hash(values: pa.Array | pa.ChunkedArray) -> np.ndarray:
+    """A 64-bit hash of each string, vectorised over 8-byte words (no per-string Python)."""
+    chunks = values.chunks if isinstance(values, pa.ChunkedArray) else [values]
+    return np.concatenate([_chunk_hash(chunk) for chunk in chunks] or [np.empty(0, np.uint64)])
+
+
+def _chunk_hash(chunk: pa.Array) -> np.ndarray:
+    width = np.int64 if pa.types.is_large_string(chunk.type) else np.int32
+    _, offsets_buffer, data_buffer = chunk.buffers()
+    offsets = np.frombuffer(offsets_buffer, width)[chunk.offset : chunk.offset + len(chunk) + 1]
+    data = (
+        np.frombuffer(data_buffer, np.uint8) if data_buffer is not None else np.empty(0, np.uint8)
+    )
+    padded = np.concatenate([data[: offsets[-1]], np.zeros(8, np.uint8)])
+    windows = np.lib.stride_tricks.as_strided(padded, (len(padded) - 7, 8), (1, 1))
+    starts = offsets[:-1].astype(np.int64)
+    lengths = np.diff(offsets).astype(np.int64)
+    hashes = _FNV_OFFSET ^ lengths.astype(np.uint64)
+    for word in range(int(-(-lengths.max(initial=0) // 8))):
+        remaining = np.clip(lengths - 8 * word, 0, 8)
+        at = np.minimum(starts + 8 * word, len(padded) - 8)
+        words = np.ascontiguousarray(windows[at]).view("<u8").ravel()
+        keep = np.where(
+            remaining == 8,
+            ~np.uint64(0),
+            (np.uint64(1) << (8 * remaining).astype(np.uint64)) - np.uint64(1),
+        )
+        mixed = (hashes ^ (words & keep)) * _MIX
+        mixed ^= mixed >> np.uint64(29)
+        # strings shorter than this word keep their hash: it must not depend on neighbours
+        hashes = np.where(lengths > 8 * word, mixed, hashes) if word else mixed
+    return hashes
 
 
 def judged_only(ranked: pa.Table, qrels: pa.Table) -> pa.Table:
