@@ -245,3 +245,32 @@ def test_help_has_an_example():
     _register()
     result = CliRunner().invoke(cli, ["score", "--help"])
     assert result.exit_code == 0 and "trecbench score -q -m official" in result.output
+
+
+def test_judged_only_topic_left_empty(tmp_path, monkeypatch):
+    # -J removes q1's only document; trec_eval 9.0.8 still counts q1's relevant document
+    # (output of the real binary: `-q -J -m num_rel -m num_ret -m map qrels run`)
+    (tmp_path / "qrels").write_text("q1 0 d1 1\nq1 0 d2 0\nq2 0 e1 1\n")
+    (tmp_path / "run").write_text("q1 Q0 zz 1 2.0 t\nq2 Q0 e1 1 1.0 t\n")
+    stdout, _, code = run_score(
+        "-q -J -m num_rel -m num_ret -m map qrels run".split(), tmp_path, monkeypatch
+    )
+    assert code == 0
+    assert stdout.decode() == (
+        "num_ret               \tq1\t0\n"
+        "num_rel               \tq1\t1\n"
+        "map                   \tq1\t0.0000\n"
+        "num_ret               \tq2\t1\n"
+        "num_rel               \tq2\t1\n"
+        "map                   \tq2\t1.0000\n"
+        "num_ret               \tall\t1\n"
+        "num_rel               \tall\t2\n"
+        "map                   \tall\t0.5000\n"
+    )
+
+
+@pytest.mark.parametrize("args", [["-M", "0"], ["-l", "0"]])
+def test_settings_pytrec_eval_cannot_take_are_refused(args, example, monkeypatch):
+    # trec_eval accepts them; pytrec_eval crashes (-M 0) or refuses (-l 0): a clean exit 1
+    stdout, message, code = run_score([*args, "-m", "map", "qrels", "run"], example, monkeypatch)
+    assert (stdout, code) == (b"", 1) and message

@@ -25,7 +25,7 @@ import pyarrow.compute as pc
 from . import files, ranking
 from .engines import assign, engine_module
 from .engines import local as local_engine
-from .errors import DuplicateError, InputError, NoOverlapError
+from .errors import DuplicateError, InputError, NoOverlapError, UsageError
 from .measures import (
     FLOAT_CUTOFFS,
     GEOMETRIC,
@@ -367,7 +367,15 @@ def evaluate(
     truth = Qrels(qrels_table, qrels_path, relevance_level)
     sources = runs if isinstance(runs, (list, tuple)) else [runs]
     engines = assign(ordered, engine)
-    evaluator = _PytrecPlan(ordered, engines, truth, num_docs)
+    if relevance_level < 1 and any(engines[m] == PYTREC_EVAL for m in ordered):
+        raise UsageError(
+            f"-l {relevance_level}: levels below 1 are not supported for trec_eval's measures "
+            "(pytrec_eval refuses them)"
+        )
+    if max_docs is not None and max_docs < 1:
+        # trec_eval would evaluate empty rankings, which pytrec_eval cannot (it crashes)
+        raise UsageError(f"-M must be at least 1, got {max_docs}")
+    evaluator = _PytrecPlan(ordered, engines, truth, num_docs, judged_only)
     results, columns, flagged = [], None, truth.flagged()
     for index, source in enumerate(sources):
         table, path, run_warnings = load(source, "run")
@@ -385,10 +393,11 @@ def evaluate(
 class _PytrecPlan:
     """The pytrec_eval part of an evaluation: one evaluator, built on first use."""
 
-    def __init__(self, measures, engines, truth: Qrels, num_docs: int | None):
+    def __init__(self, measures, engines, truth: Qrels, num_docs: int | None, judged_only: bool):
         self.measures = [m for m in measures if engines[m] == PYTREC_EVAL]
         self.truth = truth
         self.num_docs = num_docs
+        self.judged_only = judged_only
         self.utility = [m for m in self.measures if m.family == "utility"]
         self._evaluator = None
 
@@ -402,7 +411,7 @@ class _PytrecPlan:
                 # -N enters utility only: recompute it from the counts (see _utility)
                 wanted += [Measure(n, None, PYTREC_EVAL) for n in _UTILITY_COUNTS]
             self._evaluator = module.Evaluator(
-                self.truth.as_dict, wanted, self.truth.relevance_level
+                self.truth.as_dict, wanted, self.truth.relevance_level, self.judged_only
             )
         labels, values = self._evaluator.evaluate(ranked, qids)
         if self.num_docs and self.utility:
@@ -453,13 +462,13 @@ def _evaluate_run(table, name, path, truth: Qrels, measures, engines, pytrec, se
     ranked = ranking.truncate(ranked, settings["max_docs"])
     ranking.check_duplicates(ranked, path or name)
     truth.check_duplicates(qids)
-    if settings["judged_only"]:
-        ranked = ranking.judged_only(ranked, truth.table)
 
     columns: list[Column] = []
     values: dict[str, np.ndarray] = {}
     strings: dict[str, list[str]] = {}
-    engine_labels, engine_values = pytrec.evaluate(ranked, qids)
+    engine_labels, engine_values = pytrec.evaluate(ranked, qids)  # applies -J itself
+    if settings["judged_only"]:
+        ranked = ranking.judged_only(ranked, truth.table)
     frame = None
     seen: set[str] = set()
     for measure in measures:

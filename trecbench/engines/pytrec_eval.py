@@ -45,12 +45,19 @@ def measure_strings(measures: list[Measure]) -> dict[str, str]:
 class Evaluator:
     """A pytrec_eval evaluator over one qrels, reused for every run of a call."""
 
-    def __init__(self, qrels_dict: dict, measures: list[Measure], relevance_level: int = 1):
+    def __init__(
+        self,
+        qrels_dict: dict,
+        measures: list[Measure],
+        relevance_level: int = 1,
+        judged_only: bool = False,
+    ):
         from pytrec_eval_ext import RelevanceEvaluator
 
         self.measures = measures
         strings = set(measure_strings(measures).values())
-        self._evaluator = RelevanceEvaluator(qrels_dict, strings, relevance_level, False)
+        # -J is left to trec_eval's code: pytrec_eval miscounts topics handed to it empty
+        self._evaluator = RelevanceEvaluator(qrels_dict, strings, relevance_level, judged_only)
 
     def evaluate(self, ranked, qids: list[str]) -> tuple[list[str], dict[str, np.ndarray]]:
         """Per-topic values for ``qids`` of a ranked table (trec_eval order, one topic block
