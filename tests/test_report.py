@@ -288,9 +288,11 @@ def test_schemas_are_valid_draft_2020_12():
 def test_score_outputs_link_report_and_manifest(files, tmp_path):
     run, qrels = files
     out = tmp_path / "out"
+    evaluation = fake_evaluation()
+    evaluation.input_paths = [(qrels, "qrels")]
     report.write_score_outputs(
-        fake_evaluation(),
-        inputs=[(qrels, "qrels"), (run, "run", parse_run(run))],
+        evaluation,
+        extra_inputs=[(run, "run", parse_run(run))],
         report=out / "report.json",
         manifest=out / "manifest.json",
         meta={"model": "bm25"},
@@ -314,7 +316,7 @@ def test_score_outputs_write_nothing_when_one_target_is_an_input(files, tmp_path
     with pytest.raises(OutputError, match="refusing to overwrite"):
         report.write_score_outputs(
             fake_evaluation(),
-            inputs=[(qrels, "qrels"), (run, "run")],
+            extra_inputs=[(qrels, "qrels"), (run, "run")],
             report=tmp_path / "report.json",
             manifest=qrels,
             argv=["trecbench"],
@@ -328,7 +330,7 @@ def test_score_outputs_refuse_report_equal_to_manifest(files, tmp_path):
     with pytest.raises(UsageError, match="same file"):
         report.write_score_outputs(
             fake_evaluation(),
-            inputs=[(run, "run")],
+            extra_inputs=[(run, "run")],
             report=tmp_path / "x.json",
             manifest=tmp_path / "x.json",
         )
@@ -469,3 +471,54 @@ def test_score_refuses_a_report_over_its_run(trec_eval_suite, tmp_path, monkeypa
     )
     assert isinstance(error, OutputError)
     assert run.read_bytes() == (trec_eval_suite / "results.test").read_bytes()
+
+
+def test_maxontsim_report_records_the_ontology(tmp_path, monkeypatch):
+    from test_ontology import OBO
+
+    obo = tmp_path / "hp.obo"
+    obo.write_text(OBO)
+    (tmp_path / "q").write_text("1 0 HP:0000004 1\n")
+    (tmp_path / "r").write_text("1 Q0 HP:0000006 1 0.9 t\n")
+    _, error = score_cli(
+        [
+            "q",
+            "r",
+            "-m",
+            "MaxOntSim@5",
+            "--ontology",
+            "hp.obo",
+            "--report",
+            "out.json",
+            "--manifest",
+            "m.json",
+        ],
+        tmp_path,
+        monkeypatch,
+    )
+    assert error is None
+    document = json.loads((tmp_path / "out.json").read_bytes())
+    report.validate_against_schema(document, report.REPORT_SCHEMA)
+    sha = hashlib.sha256(obo.read_bytes()).hexdigest()
+    assert document["ontology"]["sha256"] == sha
+    assert document["ontology"]["release"] == "2099-01-31"
+    assert document["ontology"]["formula"] == "hybrid"
+    assert document["results"][0]["aggregates"]["MaxOntSim@5"] == 1.0  # the hybrid quirk
+    manifest = json.loads((tmp_path / "m.json").read_bytes())
+    assert [(i["kind"], i["sha256"]) for i in manifest["inputs"]][-1] == ("ontology", sha)
+
+
+def test_report_groups_match_schema(tmp_path):
+    from trecbench.evaluate import evaluate
+    from trecbench.strata import evaluation_groups, groups_document
+
+    (tmp_path / "q").write_text("a/1 0 d1 1\na/2 0 d2 1\nb/1 0 d3 1\n")
+    (tmp_path / "r").write_text("a/1 Q0 d1 1 2 t\na/2 Q0 d9 1 2 t\nb/1 Q0 d3 1 2 t\n")
+    evaluation = evaluate(tmp_path / "q", tmp_path / "r", ["P@1"])
+    groups = groups_document({"qid-prefix": evaluation_groups(evaluation, None, "qid-prefix")})
+    document = report.build_evaluation_report(evaluation, [], groups=groups)
+    report.validate_against_schema(document, report.REPORT_SCHEMA)
+    run = document["groups"]["qid-prefix"][str(tmp_path / "r")]
+    assert run["groups"] == {"a": {"n": 2, "P@1": 0.5}, "b": {"n": 1, "P@1": 1.0}}
+    assert run["macro"] == {"n": 2, "P@1": 0.75}
+    assert run["micro"] == {"n": 3, "P@1": 2 / 3}

@@ -388,6 +388,7 @@ def build_evaluation_report(
     experiment_id: str | None = None,
     meta: Mapping[str, str] | None = None,
     ontology: Mapping[str, Any] | None = None,
+    groups: Mapping[str, Any] | None = None,
 ) -> dict:
     """The EvaluationReport of an evaluation (schema ``evaluation_report``).
 
@@ -398,7 +399,7 @@ def build_evaluation_report(
     ``experiment_id`` links the report to its manifest, ``meta`` repeats the user's
     ``--meta`` pairs (model, parameters) so the report stands alone; ``ontology``
     (``release``, ``source``, ``sha256``) records the ontology behind ontology-aware
-    measures.
+    measures; ``groups`` are grouped means (:func:`trecbench.strata.groups_document`).
     """
     report: dict[str, Any] = {
         "type": "EvaluationReport",
@@ -417,6 +418,8 @@ def build_evaluation_report(
     }
     if ontology is not None:
         report["ontology"] = _json_safe(dict(ontology))
+    if groups is not None:
+        report["groups"] = _json_safe(dict(groups))
     return report
 
 
@@ -460,21 +463,22 @@ def write_score_outputs(
     report: str | os.PathLike | None = None,
     manifest: str | os.PathLike | None = None,
     meta: Mapping[str, str] | None = None,
-    inputs: Sequence[tuple] | None = None,
-    options: Mapping[str, Any] | None = None,
+    extra_inputs: Sequence[tuple] = (),
     argv: Sequence[str] | None = None,
     outputs: Sequence[str | os.PathLike] = (),
     ontology: Mapping[str, Any] | None = None,
+    groups: Mapping[str, Any] | None = None,
 ) -> None:
     """Write the ``--report`` and/or ``--manifest`` of a finished evaluation.
 
-    ``inputs`` are ``(path, kind)`` or ``(path, kind, table)`` tuples (see
-    :func:`input_record`); by default the evaluation's qrels and run files, plus the
-    ``--ontology`` file if one was given. ``outputs`` are other files the command already
-    wrote, listed in the manifest with their checksums. ``ontology`` provenance defaults to
-    the MaxOntSim ontology's when a MaxOntSim measure was computed. Both files are written
-    atomically and committed together: neither is replaced unless both could be prepared,
-    and neither may be an input. Does nothing when neither path is given.
+    Inputs are the evaluation's qrels and run files, the ``--ontology`` file if one was
+    given, and ``extra_inputs`` (``(path, kind)`` or ``(path, kind, table)`` tuples, see
+    :func:`input_record`, e.g. a strata sidecar). ``outputs`` are other files the command
+    already wrote, listed in the manifest with their checksums. ``ontology`` provenance
+    defaults to the MaxOntSim ontology's when a MaxOntSim measure was computed; ``groups``
+    are grouped means for the report (see :func:`build_evaluation_report`). Both files are
+    written atomically and committed together: neither is replaced unless both could be
+    prepared, and neither may be an input. Does nothing when neither path is given.
     """
     from contextlib import ExitStack
 
@@ -488,10 +492,10 @@ def write_score_outputs(
         and Path(report).resolve() == Path(manifest).resolve()
     ):
         raise UsageError(f"--report and --manifest are the same file: {report}")
-    if inputs is None:
-        inputs = list(evaluation.input_paths)
-        if evaluation.options.get("ontology"):
-            inputs.append((evaluation.options["ontology"], "ontology"))
+    inputs = list(evaluation.input_paths)
+    if evaluation.options.get("ontology"):
+        inputs.append((evaluation.options["ontology"], "ontology"))
+    inputs += extra_inputs
     if ontology is None and any(m.family == "MaxOntSim" for m in evaluation.measures):
         from .engines.maxontsim import ontology_info
 
@@ -505,10 +509,10 @@ def write_score_outputs(
         document = build_evaluation_report(
             evaluation,
             records,
-            options,
             experiment_id=experiment_id,
             meta=meta,
             ontology=ontology,
+            groups=groups,
         )
         data = json_bytes(document)
         files.append((report, data))
