@@ -30,7 +30,6 @@ import sys
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timezone
-from importlib import metadata, resources
 from pathlib import Path
 from typing import Any
 
@@ -142,6 +141,8 @@ def input_record(path: str | os.PathLike, kind: str, table: Any = None) -> dict:
 
 
 def _version(distribution: str) -> str | None:
+    from importlib import metadata  # ~15 ms: kept off the CLI's start-up path
+
     try:
         return metadata.version(distribution)
     except metadata.PackageNotFoundError:
@@ -252,6 +253,8 @@ def write_json(
 
 
 def _schema_files():
+    from importlib import resources
+
     return resources.files("trecbench").joinpath("schemas")
 
 
