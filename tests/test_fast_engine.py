@@ -18,6 +18,7 @@ from trecbench.engines import fast
 pytrec_eval = pytest.importorskip("pytrec_eval")
 
 CUTOFFS = (1, 3, 5, 10, 20, 1000)
+TREC_CUTOFF_FAMILIES = sorted(fast.CUTOFF_FAMILIES - {"recall_all"})
 # trec_eval measure (pytrec_eval spelling) -> fast-engine request
 REQUESTS = {
     "map": ("map", None),
@@ -27,10 +28,10 @@ REQUESTS = {
     "num_ret": ("num_ret", None),
     "num_rel": ("num_rel", None),
     "num_rel_ret": ("num_rel_ret", None),
-    **{f"{family}_{k}": (family, k) for family in fast.CUTOFF_FAMILIES for k in CUTOFFS},
+    **{f"{family}_{k}": (family, k) for family in TREC_CUTOFF_FAMILIES for k in CUTOFFS},
 }
 PYTREC_MEASURES = {"map", "ndcg", "recip_rank", "Rprec", "num_ret", "num_rel", "num_rel_ret"} | {
-    f"{family}.{','.join(map(str, CUTOFFS))}" for family in fast.CUTOFF_FAMILIES
+    f"{family}.{','.join(map(str, CUTOFFS))}" for family in TREC_CUTOFF_FAMILIES
 }
 
 
@@ -87,6 +88,11 @@ def _check(qrels, run, relevance_level):
             want, got = reference[qid][name], float(ours[request][t])
             assert abs(got - want) <= 1e-12, (name, qid, got, want)
             assert f"{got:6.4f}" == f"{want:6.4f}", (name, qid, got, want)
+    # Recall_all@k (trecbench's): 1 exactly when recall@k is 1
+    recall_all = fast.compute(ranking, [("recall_all", k) for k in CUTOFFS], relevance_level)
+    for k in CUTOFFS:
+        want = [float(reference[q][f"recall_{k}"] == 1.0) for q in topics]
+        assert recall_all[("recall_all", k)].tolist() == want
     # MRR@k: recip_rank on the run cut at k (trec_eval -M k)
     for k in (1, 3, 10):
         cut = {qid: {d: run[qid][d] for d in _trec_order(run[qid])[:k]} for qid in run}
@@ -166,11 +172,18 @@ def test_hand_worked_example():
 
 
 def test_unsupported_requests_are_refused():
-    assert not fast.supports("ndcg", None, gains={"1": 3.0})
-    assert not fast.supports("bpref")
-    assert not fast.supports("P", None)
-    assert not fast.supports("P", 10, relevance_level=0)
-    assert fast.fast_requests([("P", 10), ("recip_rank", 10), ("ndcg_cut", 10)])
+    from trecbench.measures import parse_measure
+
+    assert not fast.supports_request("bpref")
+    assert not fast.supports_request("P", None)
+    assert not fast.supports_request("P", 10, relevance_level=0)
+    assert fast.supports_request("recip_rank", 10)
+    for name in ("nDCG@10", "MAP@100", "MRR@10", "Recall@50", "HitRate@10", "P.5,10", "map"):
+        assert fast.supports(parse_measure(name)), name
+    for name in ("ndcg.1=3,2=9", "bpref", "MaxOntSim@10", "iprec_at_recall..10", "runid"):
+        assert not fast.supports(parse_measure(name)), name
+    with pytest.raises(ValueError):
+        fast.compute(fast.SparseRanking(*[np.zeros(0, np.int64)] * 6), [("bpref", None)])
 
 
 # ---------------------------------------------------------------------------------------

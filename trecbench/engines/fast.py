@@ -20,13 +20,15 @@ never sorts documents itself.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
 
 # trec_eval measure families this engine computes; cutoff families take a positive k.
-CUTOFF_FAMILIES = frozenset({"P", "recall", "success", "map_cut", "ndcg_cut"})
+CUTOFF_FAMILIES = frozenset({"P", "recall", "success", "map_cut", "ndcg_cut", "recall_all"})
 PLAIN_FAMILIES = frozenset(
     {"map", "ndcg", "recip_rank", "Rprec", "num_ret", "num_rel", "num_rel_ret"}
 )
@@ -37,15 +39,13 @@ FAMILIES = CUTOFF_FAMILIES | PLAIN_FAMILIES
 Request = tuple[str, "int | None"]
 
 
-def supports(
-    family: str, cutoff: int | None = None, relevance_level: int = 1, gains: object = None
-) -> bool:
+def supports_request(family: str, cutoff: int | None = None, relevance_level: int = 1) -> bool:
     """Whether this engine computes ``family`` (with ``cutoff``) exactly like trec_eval.
 
-    Custom nDCG gain maps (``ndcg.1=3,2=9``) and relevance levels below 1 (which pytrec_eval
-    refuses, so they cannot be checked against it) are left to the reference engine.
+    Relevance levels below 1 are left out: pytrec_eval refuses them, so they cannot be
+    checked against the reference.
     """
-    if gains is not None or relevance_level < 1 or family not in FAMILIES:
+    if relevance_level < 1 or family not in FAMILIES:
         return False
     if family in CUTOFF_FAMILIES:
         return cutoff is not None and cutoff > 0
@@ -211,7 +211,7 @@ def compute(
     results: dict[Request, np.ndarray] = {}
     for request in requests:
         family, k = request
-        if not supports(family, k, relevance_level):
+        if not supports_request(family, k, relevance_level):
             raise ValueError(f"the fast engine does not compute {family} with cutoff {k}")
         if family == "num_ret":
             value = num_ret.astype(np.float64)
@@ -225,6 +225,8 @@ def compute(
             value = _safe_divide(relevant_within(k).astype(np.float64), num_rel)
         elif family == "success":
             value = (relevant_within(k) > 0).astype(np.float64)
+        elif family == "recall_all":  # trecbench's Recall_all@k: every relevant doc in top k
+            value = ((num_rel > 0) & (relevant_within(k) == num_rel)).astype(np.float64)
         elif family == "Rprec":
             depth = np.minimum(num_ret, num_rel)
             count = np.bincount(rel_topic[rel_pos < depth[rel_topic]], minlength=n)
@@ -247,34 +249,93 @@ def compute(
     return results
 
 
-def sparse_ranking(
-    topic_of_row: np.ndarray,
-    n_topics: int,
-    hit_rows: np.ndarray,
-    hit_rel: np.ndarray,
-    judged_topic: np.ndarray,
-    judged_rel: np.ndarray,
-    depth: int | None = None,
-) -> SparseRanking:
-    """Build a :class:`SparseRanking` from a ranked run's topic codes.
+# ---------------------------------------------------------------------------------------
+# the engine interface used by trecbench.evaluate
 
-    ``topic_of_row``: topic index of every row of a run in trec_eval order (rows of one
-    topic contiguous, best first); ``hit_rows``/``hit_rel``: rows that have a qrels line and
-    that label; ``depth``: trec_eval's ``-M`` (documents beyond it are dropped).
-    """
-    starts = np.searchsorted(topic_of_row, np.arange(n_topics), side="left")
-    num_ret = np.bincount(topic_of_row, minlength=n_topics).astype(np.int64)
-    order = np.argsort(hit_rows, kind="stable")
-    rows, rel = hit_rows[order], hit_rel[order]
-    topic = topic_of_row[rows]
-    pos = rows - starts[topic]
-    if depth is not None:
-        num_ret = np.minimum(num_ret, depth)
-        keep = pos < depth
-        topic, pos, rel = topic[keep], pos[keep], rel[keep]
-    return SparseRanking(num_ret, topic, pos, rel, judged_topic, judged_rel)
+NAME = "fast"
+
+# local measures (trecbench.engines.local) that are trec_eval measures in disguise
+_LOCAL_REQUESTS = {"MRR": "recip_rank", "HitRate": "success", "Recall_all": "recall_all"}
 
 
-def fast_requests(requests: Sequence[Request], relevance_level: int = 1) -> bool:
-    """True when every request can be computed by this engine."""
-    return all(supports(family, k, relevance_level) for family, k in requests)
+def requests_for(measure) -> list[Request] | None:
+    """The requests that compute a :class:`trecbench.measures.Measure`, or None."""
+    from ..measures import LOCAL, PYTREC_EVAL
+
+    if measure.provider == LOCAL:
+        family = _LOCAL_REQUESTS.get(measure.family)
+        return None if family is None else [(family, measure.k)]
+    if measure.provider != PYTREC_EVAL or measure.family not in FAMILIES:
+        return None
+    if measure.family in CUTOFF_FAMILIES:
+        return [(measure.family, k) for k in measure.cutoffs]
+    if measure.params is not None:
+        return None  # e.g. an nDCG gain map
+    return [(measure.family, None)]
+
+
+def supports(measure) -> bool:
+    """Whether this engine computes ``measure`` (exactly like trec_eval)."""
+    return requests_for(measure) is not None
+
+
+def label(request: Request) -> str:
+    """trec_eval's value label (``P_10``, ``map``) or trecbench's for MRR@k
+    (``recip_rank_cut_10``) and Recall_all@k (``recall_all_10``)."""
+    family, k = request
+    if k is None:
+        return family
+    return f"recip_rank_cut_{k}" if family == "recip_rank" else f"{family}_{k}"
+
+
+class Evaluator:
+    """The fast engine over one qrels table, reused for every run of a call."""
+
+    def __init__(self, qrels, measures, relevance_level: int = 1):
+        self.requests = list(dict.fromkeys(r for m in measures for r in (requests_for(m) or ())))
+        self.relevance_level = relevance_level
+        self.qrels = qrels.select(["qid", "docno", "rel"])
+        self._docnos = pc.unique(self.qrels.column("docno"))
+
+    def evaluate(self, ranked, qids: list[str]) -> tuple[list[str], dict[str, np.ndarray]]:
+        """Per-topic values for ``qids`` (sorted) from a ranked table in trec_eval order
+        (``qid``, ``docno``, 1-based ``rank``; one block per topic, as
+        :func:`trecbench.ranking.rank_run` makes it). Same shape as the pytrec_eval
+        engine's answer: labels and, per label, an array aligned with ``qids``."""
+        from .. import ranking
+
+        codes, present = ranking.topic_codes(ranked.column("qid"))
+        to_topic = pc.index_in(present, value_set=pa.array(qids, pa.string()))
+        topic = pc.fill_null(to_topic, -1).to_numpy().astype(np.int64)[codes]
+        pos = ranked.column("rank").to_numpy() - 1
+        judged = pc.is_in(ranked.column("docno"), value_set=self._docnos)
+        rows = np.flatnonzero(judged.to_numpy(zero_copy_only=False) & (topic >= 0))
+        return self._compute(
+            len(qids), topic, pos, rows, ranked.column("docno").take(pa.array(rows)), qids
+        )
+
+    def _compute(self, n_topics, topic, pos, rows, hit_docnos, qids):
+        qrels_topic = pc.index_in(self.qrels.column("qid"), value_set=pa.array(qids, pa.string()))
+        judged = self.qrels.append_column("topic", qrels_topic).filter(pc.is_valid(qrels_topic))
+        candidates = pa.table(
+            {
+                "topic": pa.array(topic[rows], pa.int32()),
+                "docno": hit_docnos,
+                "pos": pa.array(pos[rows]),
+            }
+        )
+        hits = candidates.join(judged.select(["topic", "docno", "rel"]), ["topic", "docno"])
+        hit_topic = hits.column("topic").to_numpy().astype(np.int64)
+        hit_pos = hits.column("pos").to_numpy().astype(np.int64)
+        hit_rel = hits.column("rel").to_numpy().astype(np.int64)
+        order = np.lexsort((hit_pos, hit_topic))
+        sparse = SparseRanking(
+            num_ret=np.bincount(topic[topic >= 0], minlength=n_topics).astype(np.int64),
+            hit_topic=hit_topic[order],
+            hit_pos=hit_pos[order],
+            hit_rel=hit_rel[order],
+            judged_topic=judged.column("topic").to_numpy().astype(np.int64),
+            judged_rel=judged.column("rel").to_numpy().astype(np.int64),
+        )
+        values = compute(sparse, self.requests, self.relevance_level)
+        return [label(r) for r in self.requests], {label(r): v for r, v in values.items()}
