@@ -31,6 +31,10 @@ _EXPORTS = {
     "build_manifest": "report",
     "compare": "compare",
     "compare_scores": "compare",
+    "validate_run": "validate",
+    "validate_qrels": "validate",
+    "check_tokens": "validate",
+    "Finding": "validate",
 }
 
 __all__ = sorted(_EXPORTS) + ["__version__"]

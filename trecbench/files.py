@@ -44,8 +44,16 @@ RANK_PATTERN = r"^[0-9]+$"
 REL_PATTERN = r"^-?[0-9]+$"
 
 GZIP_MAGIC = b"\x1f\x8b"
+BOM = b"\xef\xbb\xbf"
 DEFAULT_CHUNK_BYTES = 64 << 20
 _C_SPACE = b" \t\r\v\f"
+# C0 controls and DEL that are not whitespace to trec_eval (NUL is reported on its own)
+_CONTROL_BYTES = bytes([*range(1, 9), *range(14, 32), 127])
+# Unicode whitespace, zero-width and bidi characters that look like nothing or a blank
+UNICODE_SPACE_PATTERN = (
+    r"[\x{0085}\x{00A0}\x{1680}\x{180E}\x{2000}-\x{200F}\x{2028}-\x{202F}"
+    r"\x{205F}-\x{2064}\x{3000}\x{FEFF}]"
+)
 
 
 @dataclass
@@ -55,6 +63,13 @@ class Tokens:
     ``fields[i]`` is a string array aligned with ``line``; it is null where the line has
     ``i`` fields or fewer. ``nfields`` counts all fields of a line, including those beyond
     the ones kept.
+
+    The ``*_lines`` arrays list physical line numbers of byte-level anomalies for the
+    validator: CRLF endings, VT/FF/lone CR (whitespace to trec_eval, invisible to people),
+    other C0 controls and DEL, Unicode blanks (NBSP, U+3000, zero-width, BOM past the
+    start), trailing blanks, and irregular separators (tabs mixed with spaces, runs of
+    blanks, leading blanks). ``head`` holds the first bytes of the file when the tokens
+    start it (for BOM, UTF-16 and double-gzip sniffing).
     """
 
     path: str
@@ -66,6 +81,13 @@ class Tokens:
     bad_utf8_lines: np.ndarray = field(default_factory=lambda: np.empty(0, np.int64))
     n_physical_lines: int = 0
     ends_with_newline: bool = True
+    crlf_lines: np.ndarray = field(default_factory=lambda: np.empty(0, np.int64))
+    space_control_lines: np.ndarray = field(default_factory=lambda: np.empty(0, np.int64))
+    control_lines: np.ndarray = field(default_factory=lambda: np.empty(0, np.int64))
+    unicode_space_lines: np.ndarray = field(default_factory=lambda: np.empty(0, np.int64))
+    trailing_space_lines: np.ndarray = field(default_factory=lambda: np.empty(0, np.int64))
+    irregular_space_lines: np.ndarray = field(default_factory=lambda: np.empty(0, np.int64))
+    head: bytes = b""
 
     def __len__(self) -> int:
         return len(self.line)
@@ -197,15 +219,25 @@ def _tokenize_fast(data: bytes, sep: bytes, keep: int) -> tuple[int, list[pa.Arr
     return ncols, columns[:keep]
 
 
-def _tokenize_general(
-    data: bytes, starts: np.ndarray, keep: int
-) -> tuple[np.ndarray, list[pa.Array]]:
+def _raw_lines(data: bytes, starts: np.ndarray) -> pa.Array:
+    """Every line of ``data`` (zero-copy), each still ending with its newline if it has one."""
     ends = np.append(starts[1:], len(data))
     if len(starts) and starts[-1] == len(data):  # data ends with a newline
         ends = ends[:-1]
         starts = starts[:-1]
     offsets = np.append(starts, ends[-1] if len(ends) else 0).astype(np.int64)
-    lines = pa.LargeStringArray.from_buffers(len(starts), pa.py_buffer(offsets), pa.py_buffer(data))
+    return pa.LargeStringArray.from_buffers(len(starts), pa.py_buffer(offsets), pa.py_buffer(data))
+
+
+def raw_lines(data: bytes) -> pa.Array:
+    """The physical lines of ``data`` as strings, each with its newline (if it has one)."""
+    return _raw_lines(data, _line_starts(np.frombuffer(data, dtype=np.uint8)))
+
+
+def _tokenize_general(
+    data: bytes, starts: np.ndarray, keep: int
+) -> tuple[np.ndarray, list[pa.Array], pa.Array]:
+    lines = _raw_lines(data, starts)
     # trimmed first: the split keeps empty tokens for leading/trailing whitespace
     trimmed = pc.ascii_trim_whitespace(lines)
     split = pc.ascii_split_whitespace(trimmed)
@@ -221,7 +253,7 @@ def _tokenize_general(
         present = nfields > i
         index = pa.array(np.where(present, base + i, 0), mask=~present)
         fields.append(flat.take(index))
-    return counts, fields
+    return counts, fields, lines
 
 
 def tokenize(data: bytes, path: str = "<bytes>", first_line: int = 1, keep: int = 6) -> Tokens:
@@ -232,6 +264,7 @@ def tokenize(data: bytes, path: str = "<bytes>", first_line: int = 1, keep: int 
     and decoded with replacement characters so the rest of the file can still be checked.
     """
     buf = np.frombuffer(data, dtype=np.uint8)
+    head = data[:4] if first_line == 1 else b""
     ends_with_newline = data.endswith(b"\n")
     n_physical = data.count(b"\n") + (0 if ends_with_newline or not data else 1)
     empty = np.empty(0, np.int64)
@@ -250,37 +283,117 @@ def tokenize(data: bytes, path: str = "<bytes>", first_line: int = 1, keep: int 
             data = data.decode("utf-8", "replace").encode("utf-8")
             buf = np.frombuffer(data, dtype=np.uint8)
             starts = _line_starts(buf)
-
-    sep = _fast_separator(data)
-    fast = _tokenize_fast(data, sep, keep) if sep is not None else None
-    if fast is not None:
-        ncols, fields = fast
-        n = len(fields[0]) if fields else 0
-        return Tokens(
-            path=path,
-            line=np.arange(first_line, first_line + n, dtype=np.int64),
-            nfields=np.full(n, ncols, dtype=np.int64),
-            fields=fields + [pa.nulls(n, pa.string())] * (keep - len(fields)),
-            nul_lines=nul_lines,
-            bad_utf8_lines=bad_lines,
-            n_physical_lines=n_physical,
-            ends_with_newline=ends_with_newline,
+    anomalies = _control_anomalies(data, buf, starts, first_line)
+    if not data.isascii():
+        starts = _line_starts(buf) if starts is None else starts
+        anomalies["unicode_space_lines"] = _unicode_space_lines(
+            _raw_lines(data, starts), head, first_line
         )
-
-    starts = _line_starts(buf) if starts is None else starts
-    counts, fields = _tokenize_general(data, starts, keep)
-    numbers = np.arange(first_line, first_line + len(counts), dtype=np.int64)
-    return Tokens(
+    common = dict(
         path=path,
-        line=numbers[counts > 0],
-        nfields=counts[counts > 0],
-        fields=fields,
-        blank_lines=numbers[counts == 0],
         nul_lines=nul_lines,
         bad_utf8_lines=bad_lines,
         n_physical_lines=n_physical,
         ends_with_newline=ends_with_newline,
+        head=head,
+        **anomalies,
     )
+
+    sep = _fast_separator(data)
+    fast = _tokenize_fast(data, sep, keep) if sep is not None else None
+    if fast is not None:
+        # the fast path only accepts single separators of one kind: no spacing anomalies
+        ncols, fields = fast
+        n = len(fields[0]) if fields else 0
+        return Tokens(
+            line=np.arange(first_line, first_line + n, dtype=np.int64),
+            nfields=np.full(n, ncols, dtype=np.int64),
+            fields=fields + [pa.nulls(n, pa.string())] * (keep - len(fields)),
+            **common,
+        )
+
+    starts = _line_starts(buf) if starts is None else starts
+    counts, fields, lines = _tokenize_general(data, starts, keep)
+    numbers = np.arange(first_line, first_line + len(counts), dtype=np.int64)
+    trailing, irregular = _spacing_anomalies(lines, counts)
+    return Tokens(
+        line=numbers[counts > 0],
+        nfields=counts[counts > 0],
+        fields=fields,
+        blank_lines=numbers[counts == 0],
+        trailing_space_lines=numbers[trailing],
+        irregular_space_lines=numbers[irregular],
+        **common,
+    )
+
+
+def _control_anomalies(
+    data: bytes, buf: np.ndarray, starts: np.ndarray | None, first_line: int
+) -> dict[str, np.ndarray]:
+    """Lines with CRLF, with VT/FF/lone CR, and with other control bytes (cheap gates first)."""
+    found: dict[str, np.ndarray] = {}
+    if starts is None and (
+        b"\r" in data
+        or b"\v" in data
+        or b"\f" in data
+        or len(data.translate(None, _CONTROL_BYTES)) != len(data)
+    ):
+        starts = _line_starts(buf)
+    if starts is None:
+        return found
+
+    def lines_of(positions: np.ndarray) -> np.ndarray:
+        return np.unique(_line_index(starts, positions)) + first_line
+
+    spacing = np.flatnonzero((buf == 11) | (buf == 12))
+    if b"\r" in data:
+        cr = np.flatnonzero(buf == 13)
+        follows = buf[np.minimum(cr + 1, len(buf) - 1)] == 10
+        crlf = (cr + 1 < len(buf)) & follows
+        found["crlf_lines"] = lines_of(cr[crlf])
+        spacing = np.concatenate((spacing, cr[~crlf]))
+    found["space_control_lines"] = lines_of(spacing)
+    if len(data.translate(None, _CONTROL_BYTES)) != len(data):
+        found["control_lines"] = lines_of(
+            np.flatnonzero(np.isin(buf, np.frombuffer(_CONTROL_BYTES, np.uint8)))
+        )
+    return found
+
+
+def _unicode_space_lines(lines: pa.Array, head: bytes, first_line: int) -> np.ndarray:
+    """Lines holding Unicode blanks or zero-width characters (a leading BOM is not one)."""
+    hits = _matches(lines, UNICODE_SPACE_PATTERN)
+    if head.startswith(BOM) and len(hits):
+        hits[0] = bool(_matches(pa.array([lines[0].as_py()[1:]]), UNICODE_SPACE_PATTERN)[0])
+    return np.flatnonzero(hits) + first_line
+
+
+def _spacing_anomalies(lines: pa.Array, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Masks of lines with trailing blanks and with irregular separators.
+
+    Irregular: leading blanks, runs of blanks between fields, a tab and a space in one
+    line, or another separator than the first multi-field line's.
+    """
+
+    def length(values: pa.Array) -> np.ndarray:
+        return pc.binary_length(values).to_numpy(zero_copy_only=False).astype(np.int64)
+
+    nonblank = counts > 0
+    full = length(lines)
+    line_end = pc.ends_with(lines, "\n").to_numpy(zero_copy_only=False).astype(
+        np.int64
+    ) + pc.ends_with(lines, "\r\n").to_numpy(zero_copy_only=False).astype(np.int64)
+    trailing = nonblank & (full - length(pc.ascii_rtrim_whitespace(lines)) > line_end)
+    leading = nonblank & (length(pc.ascii_ltrim_whitespace(lines)) < full)
+    trimmed = pc.ascii_trim_whitespace(lines)
+    spaces = pc.count_substring(trimmed, " ").to_numpy(zero_copy_only=False)
+    tabs = pc.count_substring(trimmed, "\t").to_numpy(zero_copy_only=False)
+    irregular = leading | ((spaces > 0) & (tabs > 0)) | (spaces + tabs > counts - 1)
+    multi = np.flatnonzero(counts > 1)
+    if len(multi):
+        uses_tabs = tabs > 0
+        irregular |= (counts > 1) & (uses_tabs != uses_tabs[multi[0]])
+    return trailing, irregular & nonblank
 
 
 def iter_tokens(
@@ -313,7 +426,7 @@ def _check_bytes(tokens: Tokens, blank_is_error: bool) -> None:
         (
             tokens.blank_lines if blank_is_error else (),
             "blank line (fatal in trec_eval)",
-            "Q-BLANK",
+            "Q2",
         ),
     ):
         if len(lines):

@@ -46,6 +46,7 @@ def _register() -> None:
         compare,  # noqa: F401
         convert,  # noqa: F401
         score,  # noqa: F401
+        validate,  # noqa: F401
     )
 
 

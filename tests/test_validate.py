@@ -1,0 +1,468 @@
+"""trecbench validate: every bad input of validator-rules.md, its rule, severity and line."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from types import SimpleNamespace
+
+import pytest
+from click.testing import CliRunner
+
+import trecbench
+from trecbench.cli import _register, cli
+from trecbench.errors import OutputError, TrecbenchError
+from trecbench.files import tokenize
+from trecbench.validate import (
+    CHECKS,
+    UnfixableError,
+    fix_run,
+    read_topics,
+    validate_files,
+    validate_qrels,
+    validate_run,
+)
+
+E, W, I = "error", "warning", "info"  # noqa: E741
+OK_RUN = b"q1 Q0 a 1 2 t\nq1 Q0 b 2 1 t\n"
+
+
+def findings(data: bytes, kind: str = "run", **options):
+    keep = 6 if kind == "run" else 4
+    return trecbench.check_tokens(tokenize(data, "f", keep=keep), kind, **options)
+
+
+def triples(found):
+    return {(f.rule, f.severity, f.line) for f in found}
+
+
+# (case, bytes, options, expected (rule, severity, line)); line None = whole file
+RUN_CASES = [
+    # structure
+    ("5 fields", b"q Q0 d 1 1.0\n", {}, ("R1", E, 1)),
+    ("Q0 omitted", b"q1 Q0 a 1 2 t\nq1 b 2 1 t\n", {}, ("R1", E, 2)),
+    ("tag with a space", b"q Q0 d 1 1.0 my tag\n", {}, ("R1", E, 1)),
+    ("tag with a space, lenient", b"q Q0 d 1 1.0 my tag\n", {"profile": "lenient"}, ("R1", W, 1)),
+    ("header line", b"qid Q0 docno rank score tag\n" + OK_RUN, {}, ("R28", E, 1)),
+    ("blank line", b"q1 Q0 a 1 2 t\n\nq1 Q0 b 2 1 t\n", {}, ("R21", W, 2)),
+    ("whitespace-only file", b"  \n\t\n", {}, ("R9", E, None)),
+    ("empty file", b"", {}, ("R26", E, None)),
+    ("comment", b"# my run\n" + OK_RUN, {}, ("R22", W, 1)),
+    ("comment, lenient: data to 9.x", b"# my run\n" + OK_RUN, {"profile": "lenient"}, ("R1", E, 1)),
+    ("CRLF", b"q1 Q0 a 1 2 t\r\nq1 Q0 b 2 1 t\r\n", {}, ("R24", W, 2)),
+    ("tabs mixed with spaces", b"q1\tQ0\ta\t1\t2\tt\nq1 Q0 b 2 1 t\n", {}, ("R25", I, 2)),
+    ("runs of blanks", b"q1 Q0 a 1 2 t\nq1 Q0  b 2 1 t\n", {}, ("R25", I, 2)),
+    ("trailing blanks", b"q1 Q0 a 1 2 t \n", {}, ("R25", I, 1)),
+    ("no final newline", b"q1 Q0 a 1 2 t\nq1 Q0 b 2 1 t", {}, ("R25", I, 2)),
+    # encoding
+    ("BOM", b"\xef\xbb\xbf" + OK_RUN, {}, ("R23", E, 1)),
+    ("NUL byte", b"q1 Q0 a 1 2 t\nq1 Q0 b\x00 2 1 t\n", {}, ("R23", E, 2)),
+    ("NBSP inside a docid", "q1 Q0 a\u00a0b 1 2 t\n".encode(), {}, ("R6", E, 1)),
+    (
+        "NBSP inside a docid, lenient",
+        "q Q0 a\u00a0b 1 2 t\n".encode(),
+        {"profile": "lenient"},
+        ("R6", W, 1),
+    ),
+    ("U+3000 as a separator", "q1 Q0 a 1 2\u3000t\n".encode(), {}, ("R2", E, 1)),
+    ("invalid UTF-8", b"q1 Q0 a 1 2 t\nq1 Q0 \xff 2 1 t\n", {}, ("R23", E, 2)),
+    ("lone CR", b"q1 Q0 a 1 2 t\rq1 Q0 b 2 1 t\n", {}, ("R2", E, 1)),
+    ("vertical tab", b"q1 Q0 a\x0b1 2 t\n", {}, ("R2", E, 1)),
+    ("C0 control", b"q1 Q0 a\x01 1 2 t\n", {}, ("R23", E, 1)),
+    ("UTF-16", "q1 Q0 a 1 2 t\n".encode("utf-16"), {}, ("R23", E, None)),
+    ("zero-width space", "q1\u200b Q0 a 1 2 t\n".encode(), {}, ("R2", E, 1)),
+    # tag
+    ("mixed tags", b"q1 Q0 a 1 2 t1\nq1 Q0 b 2 1 t2\n", {}, ("R17", E, 2)),
+    (
+        "mixed tags, lenient",
+        b"q1 Q0 a 1 2 t1\nq1 Q0 b 2 1 t2\n",
+        {"profile": "lenient"},
+        ("R17", W, 2),
+    ),
+    ("40-char tag", b"q1 Q0 a 1 2 " + b"t" * 40 + b"\n", {}, ("R18", W, 1)),
+    (
+        "40-char tag, strict",
+        b"q1 Q0 a 1 2 " + b"t" * 40 + b"\n",
+        {"profile": "strict"},
+        ("R18", E, 1),
+    ),
+    ("tag run/tag;1", b"q1 Q0 a 1 2 run/tag;1\n", {}, ("R18", W, 1)),
+    ("tag is not the file name", OK_RUN, {"expected_tag": "bm25"}, ("R19", E, 1)),
+    # scores
+    ("score abc", b"q1 Q0 a 1 abc t\n", {}, ("R12", E, 1)),
+    ("score 0,9", b"q1 Q0 a 1 0,9 t\n", {}, ("R12", E, 1)),
+    ("score nan", b"q1 Q0 a 1 2 t\nq1 Q0 b 2 nan t\n", {}, ("R12", E, 2)),
+    ("score nan, lenient", b"q1 Q0 a 1 nan t\n", {"profile": "lenient"}, ("R12", E, 1)),
+    ("score inf", b"q1 Q0 a 1 inf t\n", {}, ("R12", E, 1)),
+    ("score 0x10", b"q1 Q0 a 1 0x10 t\n", {}, ("R12", E, 1)),
+    ("score 1_000", b"q1 Q0 a 1 1_000 t\n", {}, ("R12", E, 1)),
+    ("score full-width", "q1 Q0 a 1 \uff13.0 t\n".encode(), {}, ("R12", E, 1)),
+    ("score overflows", b"q1 Q0 a 1 1e999 t\n", {}, ("R12", E, 1)),
+    ("score 3e0 is valid", b"q1 Q0 a 1 3e0 t\n", {}, ("R16", I, 1)),
+    ("increasing scores", b"q1 Q0 a 1 1 t\nq1 Q0 b 2 2 t\n", {}, ("R13", W, 2)),
+    (
+        "increasing scores, strict",
+        b"q1 Q0 a 1 1 t\nq1 Q0 b 2 2 t\n",
+        {"profile": "strict"},
+        ("R13", E, 2),
+    ),
+    ("all tied", b"q1 Q0 a 1 1 t\nq1 Q0 b 2 1 t\nq1 Q0 c 3 1 t\n", {}, ("R15", W, 1)),
+    ("tie at float32 only", b"q1 Q0 a 1 1.00000002 t\nq1 Q0 b 2 1.00000001 t\n", {}, ("R15", W, 1)),
+    # ranks
+    ("rank 2.0", b"q1 Q0 a 2.0 2 t\n", {}, ("R10", E, 1)),
+    ("negative rank", b"q1 Q0 a -1 2 t\n", {}, ("R10", E, 1)),
+    ("zero-based ranks", b"q1 Q0 a 0 2 t\nq1 Q0 b 1 1 t\n", {}, ("R11", W, 1)),
+    ("rank gap", b"q1 Q0 a 1 2 t\nq1 Q0 b 3 1 t\n", {}, ("R11", W, 2)),
+    ("duplicate rank", b"q1 Q0 a 1 2 t\nq1 Q0 b 1 1 t\n", {}, ("R11", W, 2)),
+    (
+        "duplicate rank, strict",
+        b"q1 Q0 a 1 2 t\nq1 Q0 b 1 1 t\n",
+        {"profile": "strict"},
+        ("R11", E, 2),
+    ),
+    ("ranks disagree with scores", b"q1 Q0 a 2 2 t\nq1 Q0 b 1 1 t\n", {}, ("R14", W, 1)),
+    # duplicates
+    ("adjacent duplicate", b"q1 Q0 a 1 2 t\nq1 Q0 a 2 1 t\n", {}, ("R7", E, 2)),
+    (
+        "adjacent duplicate, lenient",
+        b"q1 Q0 a 1 2 t\nq1 Q0 a 2 1 t\n",
+        {"profile": "lenient"},
+        ("R7", E, 2),
+    ),
+    ("interleaved duplicate", b"q1 Q0 a 1 2 t\nq2 Q0 x 1 2 t\nq1 Q0 a 2 1 t\n", {}, ("R7", E, 3)),
+    (
+        "duplicate beyond the depth cut",
+        b"q1 Q0 a 1 4 t\nq1 Q0 b 2 3 t\nq1 Q0 c 3 2 t\nq1 Q0 a 4 1 t\n",
+        {"max_depth": 2},
+        ("R7", E, 4),
+    ),
+    (
+        "deeper than --max-depth",
+        b"q1 Q0 a 1 4 t\nq1 Q0 b 2 3 t\nq1 Q0 c 3 2 t\n",
+        {"max_depth": 2},
+        ("R8", E, 3),
+    ),
+    ("shallower than --min-depth", OK_RUN, {"min_depth": 5}, ("R9", W, 1)),
+    ("split topic", b"q1 Q0 a 1 2 t\nq2 Q0 x 1 2 t\nq1 Q0 b 2 1 t\n", {}, ("R20", W, 3)),
+    ("descending topics", b"q2 Q0 a 1 2 t\nq1 Q0 x 1 2 t\n", {}, ("R20", I, 2)),
+    ("docid regex", OK_RUN, {"docid_regex": "[0-9]+"}, ("R6", E, 1)),
+    # topics
+    ("01 vs 1", b"01 Q0 a 1 2 t\n", {"topics": ["1"]}, ("R4", E, 1)),
+    ("case difference", b"q1 Q0 a 1 2 t\n", {"topics": ["Q1"]}, ("R4", E, 1)),
+    ("missing topic", b"1 Q0 a 1 2 t\n", {"topics": ["1", "2"]}, ("R5", E, None)),
+    ("extra topic", b"1 Q0 a 1 2 t\n3 Q0 a 1 2 t\n", {"topics": ["1"]}, ("R4", E, 2)),
+    (
+        "run topic not in qrels",
+        b"1 Q0 a 1 2 t\n3 Q0 a 1 2 t\n",
+        {"qrels_topics": ["1"]},
+        ("X1", W, 2),
+    ),
+    ("qrels topic not in run", b"1 Q0 a 1 2 t\n", {"qrels_topics": ["1", "2"]}, ("X2", W, None)),
+    ("no overlap with qrels", b"1 Q0 a 1 2 t\n", {"qrels_topics": ["2"]}, ("X3", E, None)),
+]
+
+QRELS_CASES = [
+    ("duplicate, same grade", b"1 0 a 1\n1 0 a 1\n", {}, ("Q5", E, 2)),
+    ("duplicate, conflicting", b"1 0 a 1\n1 0 b 0\n1 0 a 0\n", {}, ("Q5", E, 3)),
+    ("float grade", b"1 0 a 1\n1 0 b 0.9\n", {}, ("Q3", E, 2)),
+    ("non-numeric grade", b"1 0 a 1\n1 0 b abc\n", {}, ("Q3", E, 2)),
+    ("negative grade", b"1 0 a 1\n1 0 b -1\n", {}, ("Q6", W, 2)),
+    ("huge grade", b"1 0 a 5000000\n", {}, ("Q4", E, 1)),
+    ("grade beyond int64", b"1 0 a 99999999999999999999\n", {}, ("Q4", E, 1)),
+    ("topic without relevant doc", b"1 0 a 1\n2 0 b 0\n", {}, ("Q7", W, 2)),
+    ("relevance level", b"1 0 a 1\n", {"relevance_level": 2}, ("Q7", W, 1)),
+    ("3 columns", b"1 a 1\n", {}, ("Q1", E, 1)),
+    ("5 columns", b"1 0 a 1 x\n", {}, ("Q1", E, 1)),
+    ("blank line", b"1 0 a 1\n\n1 0 b 1\n", {}, ("Q2", E, 2)),
+    ("trailing blank line", b"1 0 a 1\n\n", {}, ("Q2", E, 2)),
+    ("header", b"qid iter docno rel\n1 0 a 1\n", {}, ("Q9", E, 1)),
+    ("comment in the middle", b"1 0 a 1\n# judged by X\n1 0 b 1\n", {}, ("Q8", W, 2)),
+    ("two comments in a row", b"1 0 a 1\n# one\n# two\n1 0 b 1\n", {}, ("Q8", E, 3)),
+    ("comment on the last line", b"1 0 a 1\n# the end\n", {}, ("Q8", E, 2)),
+    ("BOM", b"\xef\xbb\xbf1 0 a 1\n", {}, ("R23", E, 1)),
+    ("CRLF", b"1 0 a 1\r\n", {}, ("R24", W, 1)),
+    ("NUL", b"1 0 a\x00 1\n", {}, ("R23", E, 1)),
+    ("empty", b"", {}, ("R26", E, None)),
+]
+
+
+@pytest.mark.parametrize(
+    ("data", "options", "expected"),
+    [case[1:] for case in RUN_CASES],
+    ids=[case[0] for case in RUN_CASES],
+)
+def test_bad_runs(data, options, expected):
+    assert expected in triples(findings(data, **options))
+
+
+@pytest.mark.parametrize(
+    ("data", "options", "expected"),
+    [case[1:] for case in QRELS_CASES],
+    ids=[case[0] for case in QRELS_CASES],
+)
+def test_bad_qrels(data, options, expected):
+    assert expected in triples(findings(data, "qrels", **options))
+
+
+def test_clean_run_has_no_findings():
+    assert findings(OK_RUN) == []
+    assert findings(b"1 0 a 1\n1 0 b 0\n2 0 c 2\n", "qrels") == []
+
+
+def test_lenient_keeps_only_what_breaks_trec_eval():
+    messy = b"q2 X a 0 2 t\nq2 X b 0 3 t\nq1 X c 7 1 t2\n"
+    found = findings(messy, profile="lenient")
+    assert found and all(f.severity != E for f in found)
+
+
+def test_finding_format_and_messages():
+    (finding,) = findings(b"q1 Q0 a 1 2 t\nq1 Q0 a 2 1 t\n")
+    assert finding.format() == (
+        "f:2:docno: error[R7]: duplicate docno a in topic q1 (first at line 1); "
+        "trec_eval stops with 'duplicate docs' (exit 4)"
+    )
+    hints = {f.rule: f.message for f in findings(b"01 Q0 a 1 2 t\n", topics=["1"])}
+    assert hints["R4"] == "topic '01' is not in --topics (did you mean '1'?)"
+    assert hints["R5"] == "topic '1' of --topics has no document in the run (did you mean '01'?)"
+
+
+def test_tricky_ids_are_valid_and_round_trip(tmp_path):
+    ids = ["1e5", "NA", "nan", "null", "None", "TRUE", "0042", "42"]
+    lines = [f"1.0 Q0 {d} {i + 1} {10 - i} t\n" for i, d in enumerate(ids)]
+    path = tmp_path / "tricky.run"
+    path.write_text("".join(lines))
+    assert validate_run(path).findings == []
+    out = tmp_path / "fixed.run"
+    (change,) = fix_run(path, out)
+    assert change.what.startswith("normalised separators") and change.count == len(ids)
+    assert out.read_text() == "".join(lines).replace(" ", "\t")
+
+
+def test_streaming_matches_in_memory(tmp_path):
+    # topics split across chunks, a duplicate in a later block, ties, an increase
+    rows = [f"q{q} Q0 d{d} {d + 1} {100 - d} t\n" for q in range(5) for d in range(30)]
+    rows += ["q1 Q0 d3 31 1 t\n", "q4 Q0 zz 31 100 t\n"]
+    data = "".join(rows).encode()
+    path = tmp_path / "r.run"
+    path.write_bytes(data)
+    whole = triples(findings(data))
+    small = validate_run(path, chunk_bytes=100)
+    assert triples(small.findings) == whole
+    assert ("R7", E, 151) in whole and ("R20", W, 151) in whole
+    assert small.counts["records"] == 152 and small.counts["topics"] == 5
+
+
+def test_limit_keeps_totals():
+    data = b"".join(b"q1 X d%d %d 1 t\n" % (i, i + 1) for i in range(50))
+    found = trecbench.check_tokens(tokenize(data, "f"), "run", limit=3)
+    assert len([f for f in found if f.rule == "R3"]) == 3
+    result_counts = validate_run_counts(data)
+    assert result_counts["rules"]["R3"] == 50
+
+
+def validate_run_counts(data: bytes) -> dict:
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "r.run"
+        path.write_bytes(data)
+        return validate_run(path, limit=3).counts
+
+
+def test_gzip_truncated_and_double(tmp_path):
+    gz = tmp_path / "r.run.gz"
+    gz.write_bytes(gzip.compress(OK_RUN))
+    assert validate_run(gz).findings == []
+    truncated = tmp_path / "t.run.gz"
+    truncated.write_bytes(gzip.compress(OK_RUN * 500)[:-20])
+    assert ("R27", E, None) in triples(validate_run(truncated).findings)
+    double = tmp_path / "d.run.gz"
+    double.write_bytes(gzip.compress(gzip.compress(OK_RUN)))
+    assert triples(validate_run(double).findings) == {("R27", E, None)}
+
+
+def test_topic_with_100k_documents(tmp_path):
+    path = tmp_path / "deep.run"
+    path.write_bytes(
+        b"".join(b"q Q0 d%d %d %d t\n" % (i, i + 1, 200000 - i) for i in range(100000))
+    )
+    result = validate_run(path, max_depth=None)
+    assert result.findings == [] and result.counts["records"] == 100000
+
+
+def test_topics_file_formats(tmp_path):
+    plain = tmp_path / "topics.txt"
+    plain.write_text("301\n\n302 extra words\n")
+    trec = tmp_path / "topics.trec"
+    trec.write_text("<top>\n<num> Number: 301\n<title> x\n</top>\n<top>\n<num>302\n</top>\n")
+    assert read_topics(plain) == read_topics(trec) == ["301", "302"]
+
+
+def test_qrels_cross_checks_and_unjudged(tmp_path):
+    qrels = tmp_path / "q.qrels"
+    qrels.write_bytes(b"1 0 a 1\n1 0 b 0\n2 0 c 1\n")
+    run = tmp_path / "r.run"
+    run.write_bytes(b"1 Q0 a 1 3 t\n1 Q0 x 2 2 t\n1 Q0 b 3 1 t\n3 Q0 a 1 1 t\n")
+    qrels_result, run_result = validate_files([run], qrels=qrels)
+    assert qrels_result.kind == "qrels" and qrels_result.findings == []
+    got = {(f.rule, f.line): f.message for f in run_result.findings}
+    assert "trec_eval skips it" in got[("X2", None)]
+    assert ("X1", 4) in got
+    assert got[("X4", None)].startswith("1 of 3 documents in the top 10")
+
+
+def test_fix_canonical_run(tmp_path):
+    path = tmp_path / "messy.run"
+    path.write_bytes(
+        b"q2 Q0 d5 0 1 tagA x\r\n"
+        b"q1\tQ0\td1 1 3.0 tagA\n\n"
+        b"q1 Q0 d2 2 4.0 tagA\n"
+        b"q1 Q0 d1 3 1e0 tagA\n"
+        b"q1 Q0 d3 3 2.50 tagA\n"
+        b"q1 X d10 9 2.50 tagA\n"
+    )
+    out = tmp_path / "fixed.run"
+    changes = {c.what: c.lines for c in fix_run(path, out, max_depth=3)}
+    assert out.read_text() == (
+        "q1\tQ0\td2\t1\t4\ttagA\n"
+        "q1\tQ0\td1\t2\t3\ttagA\n"
+        "q1\tQ0\td3\t3\t2.5\ttagA\n"
+        "q2\tQ0\td5\t1\t1\ttagA\n"
+    )
+    assert changes["dropped blank lines"] == (3,)
+    assert changes["dropped duplicate documents (kept the first in trec_eval order)"] == (5,)
+    assert changes["dropped documents beyond --max-depth 3"] == (7,)  # d3 > d10 byte-wise
+    assert changes["set field 2 to Q0"] == (7,)
+    assert changes["dropped tokens after the tag"] == (1,)
+    assert validate_run(out, max_depth=3).findings == []
+
+
+def test_fix_refuses_unfixable_and_inputs(tmp_path):
+    bad = tmp_path / "bad.run"
+    bad.write_bytes(b"q1 Q0 a 1 nan t\n")
+    with pytest.raises(UnfixableError, match="R12"):
+        fix_run(bad, tmp_path / "out.run")
+    good = tmp_path / "good.run"
+    good.write_bytes(OK_RUN)
+    with pytest.raises(OutputError):
+        fix_run(good, good)
+    assert good.read_bytes() == OK_RUN
+
+
+def test_every_check_has_valid_severities():
+    for check in CHECKS.values():
+        assert {check.default, check.strict, check.lenient} <= {E, W, I}
+        # lenient never raises a check above default; strict never lowers it
+        order = {E: 0, W: 1, I: 2}
+        assert order[check.lenient] >= order[check.default] >= order[check.strict]
+
+
+# --- the trec_eval 9.0.8 test folder -----------------------------------------------------
+
+
+def test_trec_eval_suite_runs(trec_eval_suite):
+    test = validate_run(trec_eval_suite / "results.test", max_depth=1000)
+    assert test.ok and test.counts["records"] == 1500
+    assert validate_run(trec_eval_suite / "results.test").counts["rules"]["R8"] == 3
+    trunc = trec_eval_suite / "results.trunc"
+    for profile, severity in (("default", E), ("strict", E), ("lenient", W)):
+        result = validate_run(trunc, profile=profile, max_depth=1000)
+        assert ("R1", severity, 1) in triples(result.findings)
+    lenient = validate_run(trunc, profile="lenient")
+    assert lenient.ok  # score's gate: results.trunc is scored like trec_eval does
+
+
+def test_trec_eval_suite_qrels(trec_eval_suite):
+    for name in ("qrels.test", "qrels.rel_level"):
+        assert validate_qrels(trec_eval_suite / name).ok
+    # qrels.123 is a multi-judge file for -R qrels_jg: judge groups repeat (qid, docno)
+    multi = validate_qrels(trec_eval_suite / "qrels.123")
+    assert ("Q5", E, 3682) in triples(multi.findings)
+
+
+# --- command line ------------------------------------------------------------------------
+
+
+@pytest.fixture
+def invoke():
+    """``trecbench validate`` in-process, with the exit code ``main`` would set."""
+    _register()
+    runner = CliRunner()
+
+    def run(*args):
+        result = runner.invoke(cli, ["validate", *map(str, args)])
+        code = result.exit_code
+        if isinstance(result.exception, TrecbenchError):
+            code = result.exception.exit_code
+        elif result.exception is not None and not isinstance(result.exception, SystemExit):
+            raise result.exception  # a traceback: never acceptable
+        return SimpleNamespace(exit_code=code, output=result.output)
+
+    return run
+
+
+def test_cli_exit_codes_and_text(tmp_path, invoke):
+    good = tmp_path / "good.run"
+    good.write_bytes(OK_RUN)
+    result = invoke(good)
+    assert result.exit_code == 0 and result.output.startswith("OK: 1 file(s), 2 lines")
+    bad = tmp_path / "bad.run"
+    bad.write_bytes(b"".join(b"q1 Q0 d%d %d x t\n" % (i, i) for i in range(1, 11)))
+    result = invoke(bad)
+    assert result.exit_code == 1
+    lines = result.output.splitlines()
+    assert (
+        lines[0] == f"{bad}:1:score: error[R12]: score 'x' is not an ASCII decimal number "
+        "(trec_eval's atof reads a prefix or 0)"
+    )
+    assert f"{bad}: note: 5 more [R12] not shown (10 in total)" in lines
+    assert lines[-1].startswith("FAILED: 1 file(s), 10 lines: 10 error(s)")
+    assert invoke().exit_code == 2
+    assert invoke(tmp_path / "missing.run").exit_code == 2
+    assert invoke(good, "--profile", "nope").exit_code == 2
+    assert invoke(good, "--docid-regex", "(").exit_code == 2
+
+
+def test_cli_json(tmp_path, invoke):
+    run = tmp_path / "r.run"
+    run.write_bytes(b"1 Q0 a 1 2 t\n1 Q0 a 2 1 t\n")
+    qrels = tmp_path / "q.qrels"
+    qrels.write_bytes(b"1 0 a 1\n")
+    result = invoke(run, "--qrels", qrels, "--format", "json")
+    assert result.exit_code == 1
+    documents = json.loads(result.output)
+    assert [d["kind"] for d in documents] == ["qrels", "run"]
+    assert documents[1]["file"] == str(run)
+    assert documents[1]["findings"][1] == {
+        "rule": "R7",
+        "severity": "error",
+        "line": 2,
+        "field": "docno",
+        "message": "duplicate docno a in topic 1 (first at line 1); trec_eval stops with "
+        "'duplicate docs' (exit 4)",
+    }
+    assert documents[1]["counts"]["error"] == 1 and documents[1]["counts"]["rules"] == {
+        "R7": 1,
+        "X4": 1,
+    }
+
+
+def test_cli_fix(tmp_path, invoke):
+    run = tmp_path / "r.run"
+    run.write_bytes(b"1 Q0 b 1 1 t\n1 Q0 a 2 2 t\n")
+    out = tmp_path / "fixed.run"
+    result = invoke(run, "--fix", out)
+    assert result.exit_code == 0, result.output
+    assert "moved into trec_eval order" in result.output
+    assert out.read_text() == "1\tQ0\ta\t1\t2\tt\n1\tQ0\tb\t2\t1\tt\n"
+    refused = invoke(run, "--fix", run)
+    assert refused.exit_code == 2 and run.read_bytes() == b"1 Q0 b 1 1 t\n1 Q0 a 2 2 t\n"
+    assert invoke(run, run, "--fix", out).exit_code == 2
+
+
+def test_cli_binary_garbage_is_not_a_traceback(tmp_path, invoke):
+    junk = tmp_path / "junk.run"
+    junk.write_bytes(bytes(range(256)) * 4)
+    result = invoke(junk)
+    assert result.exit_code == 1 and "error[R23]" in result.output

@@ -1,0 +1,149 @@
+"""``trecbench validate``: check runs and qrels against the rules; print findings."""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+
+import click
+
+from . import cli
+
+PATH = click.Path(exists=True, dir_okay=False)
+
+
+@cli.command()
+@click.argument("runs", nargs=-1, type=PATH)
+@click.option("--qrels", type=PATH, help="Qrels to validate and to check the runs against.")
+@click.option("--topics", type=PATH, help="Topic ids: one per line, or a TREC topics file.")
+@click.option(
+    "--max-depth",
+    type=click.IntRange(min=1),
+    default=100,
+    show_default=True,
+    help="Most documents per topic (R8).",
+)
+@click.option("--min-depth", type=click.IntRange(min=1), help="Fewest documents per topic (R9).")
+@click.option("--docid-regex", help="Pattern every docno must match in full (R6).")
+@click.option("--tag-is-filename", is_flag=True, help="The run tag must equal the file name (R19).")
+@click.option(
+    "--profile",
+    type=click.Choice(["default", "strict", "lenient"]),
+    default="default",
+    show_default=True,
+    help="strict: submission rules are errors; lenient: only what breaks trec_eval.",
+)
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
+@click.option(
+    "--show",
+    type=click.IntRange(min=0),
+    default=5,
+    show_default=True,
+    help="Text output: findings printed per rule and file (0: all that were kept).",
+)
+@click.option(
+    "--fix",
+    "fix_out",
+    type=click.Path(dir_okay=False),
+    help="Write the canonical form of the (single) RUN here and list every change.",
+)
+def validate(
+    runs,
+    qrels,
+    topics,
+    max_depth,
+    min_depth,
+    docid_regex,
+    tag_is_filename,
+    profile,
+    fmt,
+    show,
+    fix_out,
+):
+    """Check TREC runs and/or qrels; exit 1 if any error was found.
+
+    Findings print as FILE:LINE:FIELD: severity[RULE]: message, with physical 1-based
+    line numbers. See the README for every rule and the JSON format.
+
+    \b
+    Examples:
+      trecbench validate runs/lexical.run --qrels qrels/hpo-demo.qrels
+      trecbench validate --qrels qrels/hpo-demo.qrels
+      trecbench validate run.txt --profile strict --format json
+      trecbench validate run.txt --fix run.fixed.tsv
+    """
+    from .. import validate as v
+
+    if not runs and not qrels:
+        raise click.UsageError("give at least one RUN or --qrels QRELS")
+    if fix_out is not None and len(runs) != 1:
+        raise click.UsageError("--fix needs exactly one RUN")
+    if docid_regex is not None:
+        try:
+            v.check_regex(docid_regex)
+        except ValueError as error:
+            raise click.BadParameter(str(error), param_hint="--docid-regex") from None
+    results = v.validate_files(
+        runs,
+        qrels=qrels,
+        profile=profile,
+        tag_is_filename=tag_is_filename,
+        topics=v.read_topics(topics) if topics else None,
+        max_depth=max_depth,
+        min_depth=min_depth,
+        docid_regex=docid_regex,
+    )
+    if fmt == "json":
+        documents = [r.to_dict() for r in results]
+        if fix_out is not None:
+            documents[-1]["fix"] = _fix(
+                v, runs, qrels, topics, fix_out, profile, max_depth, results
+            )
+        click.echo(json.dumps(documents, indent=2))
+    else:
+        for result in results:
+            _print_text(result, show)
+        click.echo(_summary(results))
+        if fix_out is not None:
+            fixed = _fix(v, runs, qrels, topics, fix_out, profile, max_depth, results)
+            click.echo(f"{runs[0]}: wrote the canonical run to {fix_out}; changes:")
+            for change in fixed["changes"]:
+                click.echo(f"  {change['text']}")
+    if any(not r.ok for r in results):
+        raise SystemExit(1)
+
+
+def _fix(v, runs, qrels, topics, out, profile, max_depth, results) -> dict:
+    inputs = [p for p in (*runs, qrels, topics) if p]
+    changes = v.fix_run(
+        runs[0], out, profile=profile, max_depth=max_depth, result=results[-1], inputs=inputs
+    )
+    return {"output": out, "changes": [c.to_dict() | {"text": c.format()} for c in changes]}
+
+
+def _print_text(result, show: int) -> None:
+    """Findings sorted by line, at most ``show`` per rule, then what was left out."""
+    printed: dict[str, int] = defaultdict(int)
+    for finding in result.findings:
+        if show and printed[finding.rule] >= show:
+            continue
+        printed[finding.rule] += 1
+        click.echo(finding.format())
+    for rule, total in result.counts["rules"].items():
+        if total > printed[rule]:
+            click.echo(
+                f"{result.path}: note: {total - printed[rule]} more [{rule}] not shown "
+                f"({total} in total)"
+            )
+
+
+def _summary(results) -> str:
+    totals = {s: sum(r.counts[s] for r in results) for s in ("error", "warning", "info")}
+    lines = sum(r.counts["lines"] for r in results)
+    verdict = "FAILED" if totals["error"] else "OK"
+    return (
+        f"{verdict}: {len(results)} file(s), {lines} lines: {totals['error']} error(s), "
+        f"{totals['warning']} warning(s), {totals['info']} info"
+    )
