@@ -90,6 +90,11 @@ def test_input_record_checksum_equals_hashlib(files):
     assert record["size"] == len(data)
 
 
+def test_unreadable_input_is_an_input_error(tmp_path):
+    with pytest.raises(InputError, match="missing.run: cannot read"):
+        report.input_record(tmp_path / "missing.run", "run")
+
+
 def test_gzip_is_hashed_as_stored_and_counted_decompressed(tmp_path):
     path = tmp_path / "a.run.gz"
     path.write_bytes(gzip.compress(RUN_TEXT.encode()))

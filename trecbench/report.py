@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
-from .errors import OutputError, UsageError
+from .errors import InputError, OutputError, UsageError
 
 REPORT_SCHEMA = "evaluation_report"
 MANIFEST_SCHEMA = "experiment_manifest"
@@ -71,7 +71,7 @@ def file_digest(path: str | os.PathLike) -> tuple[int, str]:
                 digest.update(block)
                 size += len(block)
     except OSError as exc:
-        raise OutputError(f"{path}: cannot read for checksum: {exc.strerror}") from None
+        raise InputError(str(path), None, f"cannot read: {exc.strerror}") from None
     return size, digest.hexdigest()
 
 
@@ -274,6 +274,7 @@ def validate_against_schema(obj: Any, schema_name: str) -> None:
     try:
         import jsonschema
         from referencing import Registry, Resource
+        from referencing.jsonschema import DRAFT202012
     except ImportError:
         raise UsageError(
             "schema validation needs jsonschema: pip install 'trecbench[test]'"
@@ -284,7 +285,9 @@ def validate_against_schema(obj: Any, schema_name: str) -> None:
         if entry.name.endswith(".schema.json")
     ]
     registry = Registry().with_resources(
-        (schema["$id"], Resource.from_contents(schema)) for schema in shipped if "$id" in schema
+        (schema["$id"], Resource.from_contents(schema, default_specification=DRAFT202012))
+        for schema in shipped
+        if "$id" in schema
     )
     validator = jsonschema.Draft202012Validator(
         load_schema(schema_name),
