@@ -105,3 +105,27 @@ def test_hitrate_equals_success_on_every_suite_query(trec_eval_suite):
                 trec_eval_suite / qrels, trec_eval_suite / run, [f"success.{k}"]
             ).per_query["value"]
             assert local == reference.tolist()
+
+
+def test_judged_only_on_suite_files(trec_eval_suite, monkeypatch):
+    # expected: the real trec_eval 9.0.8 binary on the same command (run and qrels are
+    # tokenized differently, so this also joins ids of different Arrow string types)
+    stdout, _, code = run_score(
+        "-q -J -m num_ret -m relstring.15 -m map qrels.test results.test".split(),
+        trec_eval_suite,
+        monkeypatch,
+    )
+    assert code == 0
+    assert stdout.decode() == (
+        "num_ret               \t301\t259\n"
+        "map                   \t301\t0.0441\n"
+        "relstring_15          \t301\t'000001100000010'\n"
+        "num_ret               \t302\t264\n"
+        "map                   \t302\t0.4245\n"
+        "relstring_15          \t302\t'110111011011111'\n"
+        "num_ret               \t303\t215\n"
+        "map                   \t303\t0.0858\n"
+        "relstring_15          \t303\t'000000000000000'\n"
+        "num_ret               \tall\t738\n"
+        "map                   \tall\t0.1848\n"
+    )

@@ -468,7 +468,7 @@ def _evaluate_run(table, name, path, truth: Qrels, measures, engines, pytrec, se
     strings: dict[str, list[str]] = {}
     engine_labels, engine_values = pytrec.evaluate(ranked, qids)  # applies -J itself
     if settings["judged_only"]:
-        ranked = ranking.judged_only(ranked, truth.table)
+        ranked = ranking.judged_only(ranked, _same_id_types(truth.table, ranked))
     frame = None
     seen: set[str] = set()
     for measure in measures:
@@ -506,6 +506,17 @@ def _evaluate_run(table, name, path, truth: Qrels, measures, engines, pytrec, se
         for c in unique
     }
     return RunResult(name, path, runid, qids, values, strings, summary), unique, flags
+
+
+def _same_id_types(table: pa.Table, like: pa.Table) -> pa.Table:
+    """``table`` with qid/docno cast to ``like``'s string types (string vs large_string
+    depends on how a file was tokenized), so the two can be joined."""
+    for name in ("qid", "docno"):
+        wanted = like.schema.field(name).type
+        if table.schema.field(name).type != wanted:
+            index = table.column_names.index(name)
+            table = table.set_column(index, name, pc.cast(table.column(name), wanted))
+    return table
 
 
 def _ranked_frame(ranked: pa.Table):
