@@ -1,7 +1,45 @@
 #!/usr/bin/env bash
-# The main job on the bundled data: validate the bundled runs against the bundled qrels.
+# The main job, end to end on the bundled HPO benchmark (offline, well under a minute):
+#   1. convert Phentrieve-style test cases and three baseline result files into
+#      qrels/hpo-demo.qrels, runs/<run>.run and the sidecar qrels/hpo-demo.sidecar.json
+#      (committed; regenerating them must leave `git status` clean);
+#   2. validate the runs against the qrels;
+#   3. score them with the KPI preset plus MaxOntSim@10, overall and per stratum
+#      (difficulty, language, category), writing reports into out/ (gitignored).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-TB=".venv/bin/trecbench"
+TB="${TRECBENCH:-.venv/bin/trecbench}"
+DATA="data/hpo-demo"
+OUT="out"
+mkdir -p "$OUT"
+
+MEASURES=(-m nDCG@10 -m MAP@100 -m MRR@10 -m Recall@50 -m Recall@100 -m HitRate@10
+          -m MaxOntSim@10)
+RUNS=(runs/tfidf-char.run runs/tfidf-word.run runs/tfidf-word-parents.run)
+
+echo "== convert: $DATA -> qrels/ runs/"
+$TB convert hpo "$DATA/cases.json" \
+  --results "$DATA/results/tfidf-char/terms.jsonl" \
+  --results "$DATA/results/tfidf-word/terms.jsonl" \
+  --results "$DATA/results/tfidf-word-parents/terms.jsonl" \
+  --name hpo-demo -o qrels --runs-dir runs
+
+echo
 echo "== validate"
-$TB validate runs/*.run --qrels qrels/*.qrels
+$TB validate "${RUNS[@]}" --qrels qrels/hpo-demo.qrels
+
+echo
+echo "== score: KPI preset + MaxOntSim@10, per difficulty, language and category"
+$TB score qrels/hpo-demo.qrels "${RUNS[@]}" "${MEASURES[@]}" \
+  --strata qrels/hpo-demo.sidecar.json \
+  --group-by difficulty --group-by language --group-by category \
+  --format table --report "$OUT/hpo-demo.report.json" \
+  --manifest "$OUT/hpo-demo.manifest.json" --meta benchmark=hpo-demo
+$TB score qrels/hpo-demo.qrels "${RUNS[@]}" "${MEASURES[@]}" \
+  --strata qrels/hpo-demo.sidecar.json --group-by difficulty --group-by language \
+  --format markdown > "$OUT/hpo-demo.scores.md"
+$TB score qrels/hpo-demo.qrels "${RUNS[@]}" "${MEASURES[@]}" -q --format trec \
+  > "$OUT/hpo-demo.trec_eval.txt"
+echo
+echo "reports: $OUT/hpo-demo.report.json $OUT/hpo-demo.manifest.json" \
+  "$OUT/hpo-demo.scores.md $OUT/hpo-demo.trec_eval.txt"

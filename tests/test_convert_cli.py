@@ -91,3 +91,24 @@ def test_every_subcommand_has_an_example():
     for name in ("hpo", "code-chunk", "memorybench", "lists", "dict"):
         result = run_cli(name, "--help")
         assert result.exit_code == 0 and "Example:" in result.output, name
+
+
+def test_committed_demo_outputs_are_what_the_converter_writes(tmp_path, monkeypatch):
+    """qrels/ and runs/ are produced by `make demo`; regenerating them changes nothing."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    committed = sorted((root / "qrels").glob("hpo-demo.*")) + sorted((root / "runs").glob("*.run"))
+    if not committed:
+        pytest.skip("demo outputs not generated")
+    monkeypatch.chdir(root)
+    results = [f"data/hpo-demo/results/{r}/terms.jsonl" for r in
+               ("tfidf-char", "tfidf-word", "tfidf-word-parents")]  # fmt: skip
+    args = [a for r in results for a in ("--results", r)]
+    out = tmp_path / "qrels"
+    result = run_cli("hpo", "data/hpo-demo/cases.json", *args, "--name", "hpo-demo", "-o", out,
+                     "--runs-dir", tmp_path / "runs")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    for path in committed:
+        fresh = tmp_path / path.parent.name / path.name
+        assert fresh.read_bytes() == path.read_bytes(), path.name

@@ -183,3 +183,13 @@ def test_output_failing_validation_is_not_written(tmp_path):
     with pytest.raises(InputError, match=r"t.run:3: converted run fails validation: R7"):
         write_conversion(conversion, tmp_path / "out", inputs=[])
     assert list((tmp_path / "out").iterdir()) == []
+
+
+def test_json_text_is_json_with_flat_lists_on_one_line():
+    from trecbench.convert.common import json_text
+
+    value = {"a": [1.5, None, "x"], "b": [{"c": []}, [1]], "d": {}, "é": "ü"}
+    text = json_text(value)
+    assert json.loads(text) == value
+    assert '\n "a": [1.5, null, "x"],\n' in text
+    assert '"é": "ü"' in text

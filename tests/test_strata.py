@@ -151,7 +151,7 @@ def test_render_groups_in_every_format():
     grouped = {"difficulty": evaluation_groups(evaluation, STRATA, "difficulty")}
     names = {"P@1": "P_1", "recip_rank": "recip_rank"}
     trec = render_groups(grouped, "trec", names).splitlines()
-    assert trec[0] == "# grouped by difficulty: macro = mean of group means"
+    assert trec[0] == "# t: grouped by difficulty (macro = mean of the group means)"
     assert trec[1:4] == [  # measures in trec_eval's order
         "num_q                 \tdifficulty=easy\t2",
         "recip_rank            \tdifficulty=easy\t0.7500",
@@ -172,3 +172,62 @@ def test_render_groups_in_every_format():
     document = groups_document(grouped)
     assert document["difficulty"]["t"]["groups"]["hard"] == {"n": 1, "P@1": 1.0, "recip_rank": 1.0}
     assert document["difficulty"]["t"]["macro"] == {"n": 2, "P@1": 0.75, "recip_rank": 0.875}
+
+
+def test_score_cli_groups_reproduce_code_chunk_summary(code_chunk_data, tmp_path):
+    """`trecbench convert code-chunk` then `trecbench score --group-by`: the macro mean over
+    repos is the published overall, in JSON and in the table; qid-prefix groups the same."""
+    from click.testing import CliRunner
+
+    from trecbench.cli import _register, cli
+
+    _register()
+    (detailed,) = code_chunk_data.glob("detailed_*.json")
+    (summary,) = code_chunk_data.glob("summary_*.json")
+    published = json.loads(summary.read_text())["overall"]
+    runner = CliRunner()
+    assert (
+        runner.invoke(cli, ["convert", "code-chunk", str(detailed), "-o", str(tmp_path)]).exit_code
+        == 0
+    )
+    measures = ["-m", "P.5", "-m", "recall.5", "-m", "ndcg_cut.5"]
+    for chunker in ("ast", "fixed"):
+        files = [str(tmp_path / f"codechunk-{chunker}.qrels"), str(tmp_path / f"{chunker}.run")]
+        sidecar = ["--strata", str(tmp_path / "codechunk.sidecar.json")]
+        result = runner.invoke(
+            cli, ["score", *files, *measures, *sidecar, "--group-by", "repo", "--format", "json"]
+        )
+        assert result.exit_code == 0, result.output
+        (groups,) = json.loads(result.output)["groups"]["repo"].values()
+        assert len(groups["groups"]) == 6 and groups["micro"]["n"] == 373
+        macro = groups["macro"]
+        for name, key in (("P@5", "precision"), ("Recall@5", "recall"), ("nDCG@5", "ndcg")):
+            assert macro[name] == pytest.approx(published[chunker][key], abs=1e-12)
+        result = runner.invoke(
+            cli, ["score", *files, *measures, "--group-by", "qid-prefix", "--format", "table"]
+        )
+        assert result.exit_code == 0, result.output
+        (macro_row,) = [line for line in result.output.splitlines() if "(macro)" in line]
+        expected = [f"{published[chunker][k]:.4f}" for k in ("precision", "recall", "ndcg")]
+        assert macro_row.split()[-3:] == expected
+
+
+def test_score_cli_strata_errors(tmp_path):
+    from click.testing import CliRunner
+
+    from trecbench.cli import _register, cli
+
+    _register()
+    (tmp_path / "q").write_text("1 0 a 1\n")
+    (tmp_path / "r").write_text("1 Q0 a 1 1.0 t\n")
+    sidecar = tmp_path / "s.json"
+    sidecar.write_text(
+        json.dumps({"strata": {"fields": ["lang"], "queries": {"1": {"lang": "de"}}}})
+    )
+    base = ["score", str(tmp_path / "q"), str(tmp_path / "r"), "--strata", str(sidecar)]
+    for extra, message in (
+        ([], "--strata needs --group-by FIELD"),
+        (["--group-by", "difficulty"], "unknown stratum 'difficulty'; available: lang, qid-prefix"),
+    ):
+        result = CliRunner().invoke(cli, base + extra)  # main() would print the error
+        assert isinstance(result.exception, UsageError) and message in str(result.exception)

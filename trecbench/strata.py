@@ -188,7 +188,11 @@ def render_groups(
             out = io.StringIO()
             writer = csv.writer(out, lineterminator="\n")
             keys = ["run", "kind", "group"]
+            current = None
             for (run, kind, group), part in frame.groupby(keys, sort=False, dropna=False):
+                if output_format == "trec" and run != current:
+                    out.write(f"# {run}: grouped by {by} (macro = mean of the group means)\n")
+                    current = run
                 where = f"{by}={group}" if kind == "group" else f"{by}:{kind}"
                 lines = [("num_q", int(part["n"].iloc[0]))]
                 lines += [
@@ -202,11 +206,7 @@ def render_groups(
                         out.write(f"{name:<22}\t{where}\t{value}\n")
                     else:
                         out.write(f"{name:<22}\t{where}\t{value:6.4f}\n")
-            text = out.getvalue()
-            if output_format == "trec":
-                blocks.append(f"# grouped by {by}: macro = mean of group means\n{text}")
-            else:
-                blocks.append(text)
+            blocks.append(out.getvalue())
             continue
         header, rows = _wide(frame, names)
         title = f"by {by} (macro: mean of the group means; micro: mean over queries)"

@@ -19,6 +19,11 @@ def _outdir(function):
         type=click.Path(file_okay=False, path_type=Path),
         help="Folder for the .qrels, .run and .sidecar.json files (created if needed).",
     )(function)
+    function = click.option(
+        "--runs-dir",
+        type=click.Path(file_okay=False, path_type=Path),
+        help="Write the .run files here instead of OUTDIR.",
+    )(function)
     return click.option("--name", help="Base name of the qrels and sidecar files.")(function)
 
 
@@ -28,11 +33,11 @@ def _depth(function):
     )(function)
 
 
-def _finish(conversion, outdir: Path, inputs) -> None:
+def _finish(conversion, outdir: Path, inputs, runs_dir: Path | None) -> None:
     """Write (validated) outputs and print a short summary."""
     from ..convert.common import write_conversion
 
-    paths = write_conversion(conversion, outdir, inputs)
+    paths = write_conversion(conversion, outdir, inputs, runs_dir)
     for name, table in conversion.qrels.items():
         info = conversion.qrels_info.get(name, {})
         pooled = " (pooled)" if info.get("pooled") else ""
@@ -97,7 +102,19 @@ def convert() -> None:
 @click.option("--no-id-check", is_flag=True, help="Do not check HPO ids against an ontology.")
 @_depth
 @_outdir
-def hpo(cases, results, tags, results_format, language, ontology, no_id_check, depth, outdir, name):
+def hpo(
+    cases,
+    results,
+    tags,
+    results_format,
+    language,
+    ontology,
+    no_id_check,
+    depth,
+    outdir,
+    runs_dir,
+    name,
+):
     """Phentrieve HPO benchmark: test cases (+ results) → qrels (+ runs).
 
     The qid is each case's case_id, else its 0-based index. Strata: language, difficulty,
@@ -120,13 +137,13 @@ def hpo(cases, results, tags, results_format, language, ontology, no_id_check, d
         ontology=ontology,
         check_ids=not no_id_check,
     )
-    _finish(conversion, outdir, [cases, *results])
+    _finish(conversion, outdir, [cases, *results], runs_dir)
 
 
 @convert.command("code-chunk")
 @click.argument("detailed", type=_EXISTING)
 @_outdir
-def code_chunk(detailed, outdir, name):
+def code_chunk(detailed, outdir, runs_dir, name):
     """code-chunk retrieval eval → one qrels/run pair per chunker (strata: repo).
 
     Docnos become <repo>/<path>:<start>-<end>; the qid is the taskId.
@@ -139,7 +156,7 @@ def code_chunk(detailed, outdir, name):
     """
     from ..convert.codechunk import convert_codechunk
 
-    _finish(convert_codechunk(detailed, name=name), outdir, [detailed])
+    _finish(convert_codechunk(detailed, name=name), outdir, [detailed], runs_dir)
 
 
 def _offsets(values) -> dict[str, int]:
@@ -168,7 +185,7 @@ def _offsets(values) -> dict[str, int]:
     "--iou", type=click.FloatRange(0, 1), help="Line IoU threshold (default: each item's own)."
 )
 @_outdir
-def memorybench(source, line_offsets, iou, outdir, name):
+def memorybench(source, line_offsets, iou, outdir, runs_dir, name):
     """memorybench export JSON or results.db → one qrels/run pair per provider.
 
     Explicit relevant ids are used when present, else the location rule (same file and
@@ -183,7 +200,7 @@ def memorybench(source, line_offsets, iou, outdir, name):
     conversion = convert_memorybench(
         source, name=name, line_offsets=_offsets(line_offsets), iou=iou
     )
-    _finish(conversion, outdir, [source])
+    _finish(conversion, outdir, [source], runs_dir)
 
 
 @convert.command("lists")
@@ -191,7 +208,7 @@ def memorybench(source, line_offsets, iou, outdir, name):
 @click.option("--tag", help="Run tag (default: the file name).")
 @_depth
 @_outdir
-def lists(source, tag, depth, outdir, name):
+def lists(source, tag, depth, outdir, runs_dir, name):
     """{gold_docs, retrieved_chunks, query_ids?} lists → qrels and a run.
 
     \b
@@ -200,7 +217,8 @@ def lists(source, tag, depth, outdir, name):
     """
     from ..convert.lists import convert_lists
 
-    _finish(convert_lists(source, name=name, tag=tag, depth=depth), outdir, [source])
+    conversion = convert_lists(source, name=name, tag=tag, depth=depth)
+    _finish(conversion, outdir, [source], runs_dir)
 
 
 @convert.command("dict")
@@ -210,7 +228,7 @@ def lists(source, tag, depth, outdir, name):
 @click.option("--tag", help="Run tag (default: the file name).")
 @_depth
 @_outdir
-def dict_(run, qrels_json, beir_qrels, tag, depth, outdir, name):
+def dict_(run, qrels_json, beir_qrels, tag, depth, outdir, runs_dir, name):
     """pytrec_eval/BEIR/MTEB {qid: {docid: score}} run → a run (+ qrels).
 
     The order is pytrec_eval's: score descending, then docid descending.
@@ -225,4 +243,4 @@ def dict_(run, qrels_json, beir_qrels, tag, depth, outdir, name):
         run, qrels_json=qrels_json, beir_qrels=beir_qrels, name=name, tag=tag, depth=depth
     )
     inputs = [p for p in (run, qrels_json, beir_qrels) if p is not None]
-    _finish(conversion, outdir, inputs)
+    _finish(conversion, outdir, inputs, runs_dir)

@@ -100,10 +100,27 @@ class TrecEvalCommand(click.Command):
     default=None,
     help="HPO ontology (hp.obo or hp.json) for MaxOntSim@k (default: the bundled one).",
 )
+@click.option(
+    "--strata",
+    type=click.Path(exists=True, dir_okay=False),
+    default=None,
+    help="Sidecar JSON written by 'trecbench convert': per-query strata for --group-by.",
+)
+@click.option(
+    "--group-by",
+    "group_by",
+    multiple=True,
+    metavar="FIELD",
+    help="Also report per-group means, their macro mean and the micro mean over queries, "
+    "by a stratum of --strata (language, difficulty, repo...) or by qid-prefix (the "
+    "text before the last '/'). Repeatable.",
+)
 @report_options
 @click.argument("qrels", type=click.Path(dir_okay=False))
 @click.argument("runs", nargs=-1, required=True, type=click.Path(dir_okay=False))
-def score(qrels, runs, output_format, names, maxontsim_formula, ontology, **flags):
+def score(
+    qrels, runs, output_format, names, maxontsim_formula, ontology, strata, group_by, **flags
+):
     """Score RUNS against QRELS, exactly like trec_eval 9.0.8.
 
     Accepts trec_eval's options (-q -c -n -l N -M N -J -N N, -m repeated) and prints what
@@ -119,6 +136,8 @@ def score(qrels, runs, output_format, names, maxontsim_formula, ontology, **flag
       trecbench score -m all_trec -q -c -M100 qrels.test results.trunc
       trecbench score --format json -m nDCG@10 -m P.5,10 qrels.txt run.txt
       trecbench score qrels.txt run.txt --report r.json --manifest m.json --meta model=bm25
+      trecbench score qrels/hpo-demo.qrels runs/*.run --strata qrels/hpo-demo.sidecar.json \\
+        --group-by difficulty --group-by language
     """
     from .. import trec_format
     from ..evaluate import evaluate
@@ -141,23 +160,51 @@ def score(qrels, runs, output_format, names, maxontsim_formula, ontology, **flag
     )
     for line in evaluation.warnings + _flag_summary(evaluation):
         click.echo(f"trecbench: warning: {line}", err=True)
+    grouped = _grouped(evaluation, strata, group_by)
     per_query, summary = flags["query"], not flags["nosummary"]
     if output_format == "trec":
         text = trec_format.render_trec(
             evaluation, per_query=per_query, summary=summary, names=names
         )
     elif output_format == "json":
-        text = trec_format.render_json(evaluation, names=names)
+        text = trec_format.render_json(evaluation, names=names, groups=_groups_json(grouped))
     elif output_format == "csv":
         text = trec_format.render_csv(evaluation, per_query=per_query, names=names)
     elif output_format == "markdown":
         text = trec_format.render_markdown(evaluation, names=names)
     else:
         text = trec_format.render_table(evaluation, names=names)
+    if grouped and output_format != "json":
+        text += _render_groups(evaluation, grouped, output_format, names)
     write_score_outputs(
         evaluation, report=flags["report"], manifest=flags["manifest"], meta=flags["meta"]
     )
     click.echo(text.encode("utf-8"), nl=False)  # bytes: written untranslated
+
+
+def _grouped(evaluation, strata, group_by) -> dict:
+    """``{field: grouped means}`` for each --group-by (see trecbench.strata)."""
+    from ..errors import UsageError
+    from ..strata import evaluation_groups, load_strata
+
+    if strata is not None and not group_by:
+        raise UsageError("--strata needs --group-by FIELD")
+    table = load_strata(strata) if strata is not None else None
+    return {by: evaluation_groups(evaluation, table, by) for by in group_by}
+
+
+def _groups_json(grouped: dict) -> dict | None:
+    from ..strata import groups_document
+
+    return groups_document(grouped) if grouped else None
+
+
+def _render_groups(evaluation, grouped: dict, output_format: str, names: str) -> str:
+    from ..strata import render_groups
+
+    labels = {c.display: c.label if names == "trec" else c.display for c in evaluation.columns}
+    separator = "" if output_format == "csv" else "\n"
+    return separator + render_groups(grouped, output_format, labels)
 
 
 _REASONS = {

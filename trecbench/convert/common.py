@@ -347,6 +347,21 @@ def input_record(path: str | os.PathLike, role: str) -> dict:
 # sidecar, validation and writing
 
 
+def json_text(value: Any, indent: str = "") -> str:
+    """Indented JSON that keeps lists of plain values (scores, ids) on one line."""
+    inner = indent + " "
+    if isinstance(value, dict) and value:
+        items = [
+            f"{inner}{json.dumps(str(k), ensure_ascii=False)}: {json_text(v, inner)}"
+            for k, v in value.items()
+        ]
+        return "{\n" + ",\n".join(items) + "\n" + indent + "}"
+    if isinstance(value, list) and any(isinstance(v, (dict, list)) for v in value):
+        items = [inner + json_text(v, inner) for v in value]
+        return "[\n" + ",\n".join(items) + "\n" + indent + "]"
+    return json.dumps(value, ensure_ascii=False)
+
+
 def sidecar_dict(conversion: Conversion, files: dict, validation: dict) -> dict:
     """The sidecar JSON of a conversion (see the README's convert section for the format)."""
     strata = conversion.strata
@@ -386,8 +401,9 @@ def sidecar_dict(conversion: Conversion, files: dict, validation: dict) -> dict:
     }
 
 
-def _validate(kind: str, path: Path, qrels=None) -> tuple[dict, object]:
-    """Validate a staged output with the strict profile; raise on any error.
+def _validate(kind: str, path: Path, label: str, qrels=None) -> tuple[dict, object]:
+    """Validate a staged output (``label``: its final name) with the strict profile; raise
+    on any error.
 
     Returns the sidecar's summary (counts and the warnings/infos) and, for qrels, the
     ``QrelsInfo`` the run checks need.
@@ -401,7 +417,7 @@ def _validate(kind: str, path: Path, qrels=None) -> tuple[dict, object]:
     if not result.ok:
         first = next(f for f in result.findings if f.severity == "error")
         raise InputError(
-            path.name,
+            label,
             first.line,
             f"converted {kind} fails validation: {first.rule}: {first.message} "
             f"({result.errors} error(s)); this is a trecbench bug, please report it",
@@ -411,9 +427,13 @@ def _validate(kind: str, path: Path, qrels=None) -> tuple[dict, object]:
 
 
 def write_conversion(
-    conversion: Conversion, outdir: str | os.PathLike, inputs: Sequence[str | os.PathLike]
+    conversion: Conversion,
+    outdir: str | os.PathLike,
+    inputs: Sequence[str | os.PathLike],
+    runs_dir: str | os.PathLike | None = None,
 ) -> dict[str, Path]:
-    """Validate and write qrels, runs and the sidecar into ``outdir``; return the paths.
+    """Validate and write qrels and the sidecar into ``outdir``, runs into ``runs_dir``
+    (default ``outdir``); return the paths. The sidecar names the files relative to itself.
 
     Files are first written to a staging folder and validated with
     :mod:`trecbench.validate`; only if every file passes are they all put in place, each
@@ -422,6 +442,7 @@ def write_conversion(
     from ..files import atomic_write, write_qrels, write_run
 
     outdir = Path(outdir)
+    runs_dir = outdir if runs_dir is None else Path(runs_dir)
     targets: dict[str, Path] = {}
     for name in conversion.qrels:
         targets[f"qrels:{name}"] = outdir / f"{name}.qrels"
@@ -429,9 +450,9 @@ def write_conversion(
         key = f"run:{run.tag}"
         if key in targets:
             raise UsageError(f"two runs would both be written as {run.tag}.run")
-        targets[key] = outdir / f"{run.tag}.run"
+        targets[key] = runs_dir / f"{run.tag}.run"
     targets["sidecar"] = outdir / f"{conversion.name}.sidecar.json"
-    if len({p.name for p in targets.values()}) != len(targets):
+    if len({p.resolve() for p in targets.values()}) != len(targets):
         raise UsageError("two outputs would have the same file name; choose another --name")
 
     outdir.mkdir(parents=True, exist_ok=True)
@@ -442,20 +463,26 @@ def write_conversion(
             key: stack.enter_context(atomic_write(path, inputs)) for key, path in targets.items()
         }
         stage = Path(stack.enter_context(tempfile.TemporaryDirectory(dir=outdir)))
+        staged = {
+            key: stage / f"{index}-{path.name}" for index, (key, path) in enumerate(targets.items())
+        }
+        # file names as the sidecar (in outdir) refers to them
+        names = {
+            key: Path(os.path.relpath(path, outdir)).as_posix() for key, path in targets.items()
+        }
         validation, judged = {}, {}
         for name, table in conversion.qrels.items():
-            staged = stage / targets[f"qrels:{name}"].name
-            write_qrels(table, staged, inputs)
-            validation[staged.name], judged[name] = _validate("qrels", staged)
+            key = f"qrels:{name}"
+            write_qrels(table, staged[key], inputs)
+            validation[names[key]], judged[name] = _validate("qrels", staged[key], names[key])
         for run in conversion.runs:
-            staged = stage / targets[f"run:{run.tag}"].name
-            write_run(run.table, staged, inputs)
-            validation[staged.name], _ = _validate("run", staged, judged.get(run.qrels))
-        names = {key: path.name for key, path in targets.items()}
+            key = f"run:{run.tag}"
+            write_run(run.table, staged[key], inputs)
+            validation[names[key]], _ = _validate(
+                "run", staged[key], names[key], judged.get(run.qrels)
+            )
         sidecar = sidecar_dict(conversion, names, validation)
-        (stage / targets["sidecar"].name).write_text(
-            json.dumps(sidecar, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
-        )
+        staged["sidecar"].write_text(json_text(sidecar) + "\n", encoding="utf-8")
         for key, handle in handles.items():
-            handle.write((stage / targets[key].name).read_bytes())
+            handle.write(staged[key].read_bytes())
     return targets
