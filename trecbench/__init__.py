@@ -35,6 +35,8 @@ _EXPORTS = {
     "validate_qrels": "validate",
     "check_tokens": "validate",
     "Finding": "validate",
+    "load_ontology": "ontology",
+    "Ontology": "ontology",
 }
 
 __all__ = sorted(_EXPORTS) + ["__version__"]
