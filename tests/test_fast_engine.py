@@ -264,3 +264,89 @@ def test_string_hash_depends_only_on_the_bytes():
         assert hashes.tolist() == ranking.string_hash(whole).tolist()
     first = ranking.string_hash(whole)[: len(words)]
     assert len(set(first.tolist())) == len(words)
+
+
+# ---------------------------------------------------------------------------------------
+# through trecbench.evaluate: the fast engine against the reference engines
+
+
+FAST_MEASURES = [
+    "num_ret", "num_rel", "num_rel_ret", "map", "Rprec", "recip_rank", "ndcg",
+    "P.1,5,10,30", "recall.5,10,1000", "success.1,5,10", "map_cut.5,100", "ndcg_cut.3,10",
+    "MRR@10", "MRR@3", "HitRate@2", "Recall_all@10",
+]  # fmt: skip
+
+
+def _evaluations(qrels, run, **options):
+    from trecbench.evaluate import evaluate
+
+    return [
+        evaluate(qrels, run, FAST_MEASURES, engine=engine, **options)
+        for engine in ("fast", "pytrec_eval")
+    ]
+
+
+@pytest.mark.parametrize("seed", range(24))
+def test_evaluate_with_the_fast_engine_matches_the_reference(seed, tmp_path):
+    qrels_text, run_text = random_case(3000 + seed)
+    (tmp_path / "q").write_text(qrels_text)
+    (tmp_path / "r").write_text(run_text)
+    options = [
+        {},
+        {"complete": True},
+        {"max_docs": 1 + seed % 7},
+        {"relevance_level": 2},
+        {"judged_only": True},
+    ][seed % 5]
+    fast_result, reference = _evaluations(str(tmp_path / "q"), str(tmp_path / "r"), **options)
+    assert {c.engine for c in fast_result.columns} == {"fast"}
+    assert "fast" not in {c.engine for c in reference.columns}
+    assert [c.label for c in fast_result.columns] == [c.label for c in reference.columns]
+    got, want = fast_result.per_query, reference.per_query
+    assert got[["qid", "measure"]].equals(want[["qid", "measure"]])
+    assert np.abs(got["value"].to_numpy() - want["value"].to_numpy()).max() <= 1e-12
+    got, want = fast_result.aggregates, reference.aggregates
+    assert got["measure"].tolist() == want["measure"].tolist()
+    assert [f"{v:.4f}" for v in got["value"]] == [f"{v:.4f}" for v in want["value"]]
+
+
+def _trec_lines(path) -> dict[tuple[str, str], str]:
+    lines = {}
+    for line in path.read_text().splitlines():
+        label, qid, value = line.split("\t")
+        lines[(label.strip(), qid)] = value
+    return lines
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("out.test.aq", "qrels.test", "results.test", {}),
+        ("out.test.aqcM", "qrels.test", "results.trunc", {"complete": True, "max_docs": 100}),
+        ("out.test.aql", "qrels.rel_level", "results.test", {"relevance_level": 2}),
+    ],
+)
+def test_fast_engine_reproduces_the_trec_eval_suite(argv, trec_eval_suite):
+    from trecbench.evaluate import evaluate
+
+    expected_file, qrels, run, options = argv
+    expected = _trec_lines(trec_eval_suite / expected_file)
+    measures = ["num_ret", "num_rel", "num_rel_ret", "map", "Rprec", "recip_rank", "ndcg", "P"]
+    measures += ["recall", "success", "map_cut", "ndcg_cut"]  # all default cutoffs
+    result = evaluate(
+        str(trec_eval_suite / qrels), str(trec_eval_suite / run), measures, engine="fast",
+        **options,
+    )  # fmt: skip
+    assert {c.engine for c in result.columns} == {"fast"}
+    (run_result,) = result.runs
+    checked = 0
+    for column in result.columns:
+        integer = column.label.startswith("num_")
+        for qid, value in zip(run_result.qids, run_result.values[column.label], strict=True):
+            text = str(int(value)) if integer else f"{value:6.4f}"
+            assert text == expected[(column.label, qid)], (column.label, qid)
+            checked += 1
+        summary = run_result.summary[column.label]
+        text = str(summary) if integer else f"{summary:6.4f}"
+        assert text == expected[(column.label, "all")], column.label
+    assert checked == len(result.columns) * len(run_result.qids) > 0

@@ -23,12 +23,13 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from . import files, ranking
-from .engines import assign, engine_module
+from .engines import FAST, assign, engine_module
 from .engines import local as local_engine
 from .errors import DuplicateError, InputError, NoOverlapError, UsageError
 from .measures import (
     FLOAT_CUTOFFS,
     GEOMETRIC,
+    LOCAL,
     LONG_CUTOFFS,
     META,
     NUM_Q,
@@ -376,13 +377,14 @@ def evaluate(
         # trec_eval would evaluate empty rankings, which pytrec_eval cannot (it crashes)
         raise UsageError(f"-M must be at least 1, got {max_docs}")
     evaluator = _PytrecPlan(ordered, engines, truth, num_docs, judged_only)
+    fast = _FastPlan(ordered, engines, truth)
     results, columns, flagged = [], None, truth.flagged()
     for index, source in enumerate(sources):
         table, path, run_warnings = load(source, "run")
         warnings += run_warnings
         name = run_names[index] if run_names else path or f"run{index + 1}"
         result, run_columns, run_flags = _evaluate_run(
-            table, name, path, truth, ordered, engines, evaluator, settings
+            table, name, path, truth, ordered, engines, evaluator, fast, settings
         )
         results.append(result)
         flagged += run_flags
@@ -423,6 +425,28 @@ class _PytrecPlan:
 _UTILITY_COUNTS = ("num_ret", "num_rel", "num_rel_ret")
 
 
+class _FastPlan:
+    """The fast engine's part of an evaluation (see :mod:`trecbench.engines.fast`)."""
+
+    def __init__(self, measures, engines, truth: Qrels):
+        self.measures = [m for m in measures if engines[m] == FAST]
+        self.truth = truth
+        self.module = engine_module(FAST) if self.measures else None
+        self._evaluator = None
+
+    def labels_of(self, measure: Measure) -> list[str]:
+        return [self.module.label(r) for r in self.module.requests_for(measure)]
+
+    def evaluate(self, ranked: pa.Table, qids: list[str]) -> dict[str, np.ndarray]:
+        if not self.measures:
+            return {}
+        if self._evaluator is None:
+            self._evaluator = self.module.Evaluator(
+                self.truth.table, self.measures, self.truth.relevance_level
+            )
+        return self._evaluator.evaluate(ranked, qids)[1]
+
+
 def _utility(measure: Measure, values: dict[str, np.ndarray], num_docs: int) -> np.ndarray:
     """trec_eval's utility with ``-N``, in its exact operation order (m_utility.c)."""
     p = [c_atof(x) for x in (measure.params or "1,-1,0,0").split(",")]
@@ -446,7 +470,7 @@ def _labels_of(measure: Measure, engine_labels: list[str]) -> list[str]:
     return [measure.family]
 
 
-def _evaluate_run(table, name, path, truth: Qrels, measures, engines, pytrec, settings):
+def _evaluate_run(table, name, path, truth: Qrels, measures, engines, pytrec, fast, settings):
     runid = table.column("tag")[table.num_rows - 1].as_py() if table.num_rows else ""
     ranked = ranking.rank_run(table, float32=settings["float32"])
     run_qids = pc.unique(ranked.column("qid")).to_pylist()
@@ -469,12 +493,21 @@ def _evaluate_run(table, name, path, truth: Qrels, measures, engines, pytrec, se
     engine_labels, engine_values = pytrec.evaluate(ranked, qids)  # applies -J itself
     if settings["judged_only"]:
         ranked = ranking.judged_only(ranked, _same_id_types(truth.table, ranked))
+    fast_values = fast.evaluate(ranked, qids)
     frame = None
     seen: set[str] = set()
     for measure in measures:
         engine = engines[measure]
         if engine == META:
             columns.append(Column(measure.family, measure.family, measure, engine))
+            continue
+        if engine == FAST:
+            for label in fast.labels_of(measure):
+                display = display_name(label)
+                if measure.provider == LOCAL:
+                    display = f"{local_engine.lookup(measure.family).display}@{measure.k}"
+                columns.append(Column(label, display, measure, engine))
+                values[label] = fast_values[label]
             continue
         if engine == PYTREC_EVAL:
             for label in _labels_of(measure, engine_labels):

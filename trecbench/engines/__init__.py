@@ -5,7 +5,8 @@ Every engine consumes the same input — the run ranked once by
 per-topic values. Engines are named; each says which measures it ``supports``.
 :func:`assign` picks one engine per measure: the requested engine when it supports the
 measure, otherwise the measure's own provider (pytrec_eval for trec_eval's measures, the
-local registry for trecbench's). A faster engine joins by adding its name here.
+local registry for trecbench's). ``auto`` takes the fast vectorised engine when it supports
+every requested measure. A faster engine joins by adding its name here.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from ..errors import UsageError
 from ..measures import LOCAL, META, PYTREC_EVAL, Measure
 
 # engine name -> module (imported lazily: pytrec_eval is heavy)
-ENGINES = {PYTREC_EVAL: ".pytrec_eval", LOCAL: ".local"}
+FAST = "fast"
+ENGINES = {PYTREC_EVAL: ".pytrec_eval", LOCAL: ".local", FAST: ".fast"}
 
 
 def engine_module(name: str):
@@ -30,6 +32,11 @@ def engine_module(name: str):
 def assign(measures: list[Measure], engine: str = "auto") -> dict[Measure, str]:
     """The engine that computes each measure (``runid``/``num_q`` are computed by evaluate)."""
     chosen: dict[Measure, str] = {}
+    if engine == "auto":
+        # the fast engine only when it computes every measure: one engine, one pass
+        computed = [m for m in measures if m.provider != META]
+        fast = engine_module(FAST)
+        engine = FAST if computed and all(fast.supports(m) for m in computed) else "auto"
     preferred = None if engine == "auto" else engine_module(engine)
     for measure in measures:
         if measure.provider == META:

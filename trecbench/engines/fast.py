@@ -305,26 +305,34 @@ class Evaluator:
         from .. import ranking
 
         codes, present = ranking.topic_codes(ranked.column("qid"))
-        to_topic = pc.index_in(present, value_set=pa.array(qids, pa.string()))
+        to_topic = pc.index_in(present, value_set=pa.array(qids, present.type))
         topic = pc.fill_null(to_topic, -1).to_numpy().astype(np.int64)[codes]
         pos = ranked.column("rank").to_numpy() - 1
-        judged = pc.is_in(ranked.column("docno"), value_set=self._docnos)
+        docnos = ranked.column("docno")
+        judged = pc.is_in(docnos, value_set=self._docnos.cast(docnos.type))
         rows = np.flatnonzero(judged.to_numpy(zero_copy_only=False) & (topic >= 0))
-        return self._compute(
-            len(qids), topic, pos, rows, ranked.column("docno").take(pa.array(rows)), qids
-        )
+        return self._compute(len(qids), topic, pos, rows, docnos.take(pa.array(rows)), qids)
 
     def _compute(self, n_topics, topic, pos, rows, hit_docnos, qids):
-        qrels_topic = pc.index_in(self.qrels.column("qid"), value_set=pa.array(qids, pa.string()))
+        qrels_qids = self.qrels.column("qid")
+        qrels_topic = pc.index_in(qrels_qids, value_set=pa.array(qids, qrels_qids.type))
         judged = self.qrels.append_column("topic", qrels_topic).filter(pc.is_valid(qrels_topic))
+        # both sides as large_string: files tokenize to string or large_string
         candidates = pa.table(
             {
                 "topic": pa.array(topic[rows], pa.int32()),
-                "docno": hit_docnos,
+                "docno": pc.cast(hit_docnos, pa.large_string()),
                 "pos": pa.array(pos[rows]),
             }
         )
-        hits = candidates.join(judged.select(["topic", "docno", "rel"]), ["topic", "docno"])
+        labels = pa.table(
+            {
+                "topic": judged.column("topic"),
+                "docno": pc.cast(judged.column("docno"), pa.large_string()),
+                "rel": judged.column("rel"),
+            }
+        )
+        hits = candidates.join(labels, ["topic", "docno"], join_type="inner")
         hit_topic = hits.column("topic").to_numpy().astype(np.int64)
         hit_pos = hits.column("pos").to_numpy().astype(np.int64)
         hit_rel = hits.column("rel").to_numpy().astype(np.int64)
