@@ -231,3 +231,28 @@ def test_score_cli_strata_errors(tmp_path):
     ):
         result = CliRunner().invoke(cli, base + extra)  # main() would print the error
         assert isinstance(result.exception, UsageError) and message in str(result.exception)
+
+
+def test_score_report_records_groups_and_the_sidecar(tmp_path):
+    from click.testing import CliRunner
+
+    from trecbench.cli import _register, cli
+    from trecbench.report import validate_against_schema
+
+    _register()
+    (tmp_path / "q").write_text("1 0 a 1\n2 0 b 1\n")
+    (tmp_path / "r").write_text("1 Q0 a 1 1.0 t\n2 Q0 x 1 1.0 t\n")
+    sidecar = tmp_path / "s.json"
+    queries = {"1": {"lang": "de"}, "2": {"lang": "en"}}
+    sidecar.write_text(json.dumps({"strata": {"fields": ["lang"], "queries": queries}}))
+    report = tmp_path / "report.json"
+    args = ["score", str(tmp_path / "q"), str(tmp_path / "r"), "-m", "P@1", "--format", "table"]
+    args += ["--strata", str(sidecar), "--group-by", "lang", "--report", str(report)]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    document = json.loads(report.read_text())
+    validate_against_schema(document, "evaluation_report")
+    (run,) = document["groups"]["lang"].values()
+    assert run["groups"] == {"de": {"n": 1, "P@1": 1.0}, "en": {"n": 1, "P@1": 0.0}}
+    assert run["macro"] == {"n": 2, "P@1": 0.5} and run["micro"] == {"n": 2, "P@1": 0.5}
+    assert [i["kind"] for i in document["inputs"]].count("strata") == 1

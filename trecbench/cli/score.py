@@ -115,6 +115,15 @@ class TrecEvalCommand(click.Command):
     "by a stratum of --strata (language, difficulty, repo...) or by qid-prefix (the "
     "text before the last '/'). Repeatable.",
 )
+@click.option(
+    "--engine",
+    type=click.Choice(("auto", "pytrec_eval", "fast")),
+    default="auto",
+    show_default=True,
+    help="Who computes trec_eval's measures: pytrec_eval (trec_eval's own code), fast "
+    "(vectorised: P, recall, success, map, map_cut, ndcg, ndcg_cut, recip_rank, Rprec, "
+    "num_*, MRR@k, HitRate@k, Recall_all@k) or auto (fast when it computes every measure).",
+)
 @report_options
 @click.argument("qrels", type=click.Path(dir_okay=False))
 @click.argument("runs", nargs=-1, required=True, type=click.Path(dir_okay=False))
@@ -156,6 +165,7 @@ def score(
         max_docs=flags["max_docs"],
         judged_only=flags["judged"],
         num_docs=flags["ndocs"],
+        engine=flags["engine"],
         options={"maxontsim_formula": maxontsim_formula, "ontology": ontology},
     )
     for line in evaluation.warnings + _flag_summary(evaluation):
@@ -177,7 +187,12 @@ def score(
     if grouped and output_format != "json":
         text += _render_groups(evaluation, grouped, output_format, names)
     write_score_outputs(
-        evaluation, report=flags["report"], manifest=flags["manifest"], meta=flags["meta"]
+        evaluation,
+        report=flags["report"],
+        manifest=flags["manifest"],
+        meta=flags["meta"],
+        extra_inputs=[(strata, "strata")] if strata is not None else (),
+        groups=_groups_json(grouped),
     )
     click.echo(text.encode("utf-8"), nl=False)  # bytes: written untranslated
 

@@ -15,13 +15,13 @@ from pathlib import Path
 import pandas as pd
 
 from ..errors import InputError
+from ..report import input_record
 from .common import (
     STR,
     Conversion,
     Report,
     clean_tag,
     id_text,
-    input_record,
     load_json,
     make_qrels,
     qrels_summary,

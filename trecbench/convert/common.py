@@ -335,14 +335,6 @@ def id_text(value: Any, path: str | os.PathLike, where: str) -> str:
     raise InputError(str(path), None, f"{where}: expected a non-empty string id, found {value!r}")
 
 
-def input_record(path: str | os.PathLike, role: str) -> dict:
-    """Provenance of one input file: the path as given, its role, size and sha256."""
-    from ..report import file_digest
-
-    size, sha256 = file_digest(path)
-    return {"path": str(path), "role": role, "bytes": size, "sha256": sha256}
-
-
 # ---------------------------------------------------------------------------------------
 # sidecar, validation and writing
 

@@ -16,12 +16,12 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError
+from ..report import input_record
 from .common import (
     STR,
     Conversion,
     Report,
     clean_tag,
-    input_record,
     load_json,
     make_qrels,
     qrels_summary,

@@ -17,13 +17,13 @@ from typing import Any
 import pandas as pd
 
 from ..errors import InputError, TrecbenchError
+from ..report import input_record
 from .common import (
     STR,
     Conversion,
     Report,
     clean_tag,
     id_text,
-    input_record,
     load_json,
     load_jsonl,
     make_qrels,
