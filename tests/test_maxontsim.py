@@ -257,3 +257,28 @@ def test_registered_in_the_local_measure_registry():
     assert entry is not None and entry.compute is max_ont_sim
     assert local.lookup("max_ont_similarity") is entry
     assert local.by_trec_name("maxontsim") is entry
+
+
+def test_through_evaluate_uses_trec_eval_order_and_options():
+    from trecbench import evaluate
+
+    # Tied scores: trec_eval orders by docno descending, so HP:0007359 (Focal-onset
+    # seizure) is rank 1 although the producer listed Short stature first.
+    run = pd.DataFrame(
+        {
+            "qid": ["q1", "q1", "q2"],
+            "docno": [SHORT_STATURE, FOCAL, RECURRENT],
+            "score": [1.0, 1.0, 0.5],
+            "tag": "t",
+        }
+    )
+    qrels = pd.DataFrame({"qid": ["q1", "q2"], "docno": [SEIZURE, RUTI], "rel": [1, 2]})
+
+    def values(**kwargs):
+        result = evaluate(qrels, run, ["MaxOntSim@1"], **kwargs).per_query
+        return dict(zip(result["qid"], result["value"], strict=True))
+
+    got = values()
+    assert got["q1"] == pytest.approx(0.4666666666666667) and got["q2"] == 1.0
+    assert values(options={"maxontsim_formula": "hybrid_strict"})["q2"] == pytest.approx(0.52)
+    assert values(relevance_level=2)["q1"] == 0.0
