@@ -32,7 +32,7 @@ RANK_STYLES = ("ordered", "reversed", "random", "zero", "file")
 
 def _docno_pool(rng: np.random.Generator, size: int, style: str) -> list[str]:
     """Unique docnos; ``style`` "mixed" draws from every naming scheme at once."""
-    numbers = rng.choice(np.arange(0, 200), size=size * 2, replace=False)
+    numbers = rng.choice(np.arange(0, max(200, size * 2)), size=size * 2, replace=False)
     makers = {
         "plain": lambda i: f"D{i}",  # D9 sorts after D10 byte-wise
         "lower": lambda i: f"d{i}",  # differs from D{i} only in case
