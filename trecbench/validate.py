@@ -39,6 +39,8 @@ from .files import REL_PATTERN, RUN_FIELDS, SCORE_PATTERN, Tokens
 PROFILES = ("default", "strict", "lenient")
 SEVERITIES = ("error", "warning", "info")
 DEFAULT_LIMIT = 1000  # findings kept per check and file; totals are always counted
+# smaller than the reader's default: peak memory is several times the chunk, speed the same
+CHUNK_BYTES = 16 << 20
 MAX_GRADE = 1_000_000
 TAG_PATTERN = r"^[A-Za-z0-9_.-]{1,25}$"
 QRELS_FIELDS = files.QRELS_FIELDS
@@ -335,15 +337,17 @@ def _duplicate_pairs(keys: np.ndarray, docno: pa.Array, codes: np.ndarray, line:
 
 
 class _HashSet:
-    """A compact set of 64-bit keys: sorted numpy blocks, merged now and then."""
+    """A compact set of 64-bit keys (8 bytes per line): one sorted numpy block per chunk.
+
+    Blocks are never merged (a merge would briefly double the memory); lookups happen only
+    for topics that come back after other topics, which are rare.
+    """
 
     def __init__(self) -> None:
         self.blocks: list[np.ndarray] = []
 
     def add(self, sorted_keys: np.ndarray) -> None:
         self.blocks.append(sorted_keys)
-        if len(self.blocks) > 8:
-            self.blocks = [np.sort(np.concatenate(self.blocks))]
 
     def contains(self, keys: np.ndarray) -> np.ndarray:
         found = np.zeros(len(keys), bool)
@@ -1378,7 +1382,7 @@ def validate_run(
     profile: str = "default",
     qrels: str | os.PathLike | QrelsInfo | None = None,
     limit: int = DEFAULT_LIMIT,
-    chunk_bytes: int = files.DEFAULT_CHUNK_BYTES,
+    chunk_bytes: int = CHUNK_BYTES,
     **options,
 ) -> ValidationResult:
     """Validate a run file (plain or .gz), streaming it chunk by chunk.
@@ -1407,7 +1411,7 @@ def validate_qrels(
     profile: str = "default",
     relevance_level: int = 1,
     limit: int = DEFAULT_LIMIT,
-    chunk_bytes: int = files.DEFAULT_CHUNK_BYTES,
+    chunk_bytes: int = CHUNK_BYTES,
     collect_judged: bool = False,
 ) -> ValidationResult:
     """Validate a qrels file (plain or .gz), streaming it chunk by chunk.
