@@ -37,6 +37,14 @@ _EXPORTS = {
     "Finding": "validate",
     "load_ontology": "ontology",
     "Ontology": "ontology",
+    "convert_hpo": "convert.hpo",
+    "convert_codechunk": "convert.codechunk",
+    "convert_memorybench": "convert.memorybench",
+    "convert_lists": "convert.lists",
+    "convert_dict": "convert.dicts",
+    "write_conversion": "convert.common",
+    "load_strata": "strata",
+    "group_means": "strata",
 }
 
 __all__ = sorted(_EXPORTS) + ["__version__"]
