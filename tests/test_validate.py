@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -15,6 +17,7 @@ from trecbench.errors import OutputError, TrecbenchError
 from trecbench.files import tokenize
 from trecbench.validate import (
     CHECKS,
+    PROFILES,
     UnfixableError,
     fix_run,
     read_topics,
@@ -252,22 +255,13 @@ def test_streaming_matches_in_memory(tmp_path):
     assert small.counts["records"] == 152 and small.counts["topics"] == 5
 
 
-def test_limit_keeps_totals():
+def test_limit_keeps_totals(tmp_path):
     data = b"".join(b"q1 X d%d %d 1 t\n" % (i, i + 1) for i in range(50))
     found = trecbench.check_tokens(tokenize(data, "f"), "run", limit=3)
     assert len([f for f in found if f.rule == "R3"]) == 3
-    result_counts = validate_run_counts(data)
-    assert result_counts["rules"]["R3"] == 50
-
-
-def validate_run_counts(data: bytes) -> dict:
-    import tempfile
-    from pathlib import Path
-
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "r.run"
-        path.write_bytes(data)
-        return validate_run(path, limit=3).counts
+    path = tmp_path / "r.run"
+    path.write_bytes(data)
+    assert validate_run(path, limit=3).counts["rules"]["R3"] == 50
 
 
 def test_gzip_truncated_and_double(tmp_path):
@@ -466,3 +460,28 @@ def test_cli_binary_garbage_is_not_a_traceback(tmp_path, invoke):
     junk.write_bytes(bytes(range(256)) * 4)
     result = invoke(junk)
     assert result.exit_code == 1 and "error[R23]" in result.output
+
+
+# --- the README documents what the code does -----------------------------------------------
+
+
+def readme_section() -> str:
+    text = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    return text.split("<!-- section: validate -->")[1].split("<!-- /section: validate -->")[0]
+
+
+def test_readme_rule_table_matches_the_checks():
+    rows = re.findall(
+        r"^\| ([RQX]\d+[.a-z0-9]*) \| ([EWI]) \| ([EWI]) \| ([EWI]) \|", readme_section(), re.M
+    )
+    table = {key: severities for key, *severities in rows}
+    assert table == {
+        key: [check.severity(p)[0].upper() for p in PROFILES] for key, check in CHECKS.items()
+    }
+
+
+def test_readme_json_example_is_real(tmp_path, invoke, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("run.txt").write_bytes(b"1 Q0 a 1 2 t\n1 Q0 a 2 1 t\n")
+    example = readme_section().split("```json\n")[1].split("```")[0]
+    assert json.loads(invoke("run.txt", "--format", "json").output) == json.loads(example)
