@@ -41,7 +41,7 @@ def score(argv: list[str], monkeypatch) -> tuple[bytes, int]:
     return result.stdout_bytes, result.exit_code
 
 
-@pytest.mark.parametrize("name", sorted(CASES))
+@pytest.mark.parametrize("name", sorted(n for n, case in CASES.items() if not case["isolate"]))
 def test_score_matches_trec_eval(name, monkeypatch):
     case = CASES[name]
     stdout, code = score(case["trecbench_argv"], monkeypatch)
@@ -49,9 +49,13 @@ def test_score_matches_trec_eval(name, monkeypatch):
     assert (code, stdout.decode()) == (case["exit_code"], expected.decode())
 
 
-@pytest.mark.parametrize("name", ["mixed__q", "no_overlap__default"])
+ISOLATED = sorted(n for n, case in CASES.items() if case["isolate"])
+
+
+@pytest.mark.parametrize("name", ["mixed__q", "no_overlap__default", *ISOLATED])
 def test_console_entry_point(name):
-    # The real process path: main() printing errors and setting the exit code.
+    # The real process path (main() printing errors, setting the exit code); also the
+    # cases that could crash the interpreter, so that they cannot take pytest down.
     case = CASES[name]
     command = [sys.executable, "-m", "trecbench", "score", *case["trecbench_argv"]]
     done = subprocess.run(command, cwd=FIXTURES, capture_output=True, check=False)
