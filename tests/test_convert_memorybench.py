@@ -114,8 +114,10 @@ def test_results_db(tmp_path):
                  json.dumps(r["retrievedContext"]), json.dumps(r["metadata"])),
             )  # fmt: skip
     db.close()
+    before = path.read_bytes()
     assert len(read_results(path)) == 3
     check(convert_memorybench(path, line_offsets={"chonkie": -1}))
+    assert path.read_bytes() == before
 
 
 def test_iou_override_and_bad_inputs(tmp_path):

@@ -11,6 +11,7 @@ other providers' 1-based, the ground truth 0-based).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sqlite3
@@ -57,7 +58,9 @@ def read_results(path: str | os.PathLike) -> list[dict]:
         raise InputError(str(path), None, f"cannot read: {exc.strerror}") from None
     if magic == SQLITE_MAGIC:
         try:
-            with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
+            # read-only: a converter never changes its input
+            uri = f"{path.resolve().as_uri()}?mode=ro"
+            with contextlib.closing(sqlite3.connect(uri, uri=True)) as db:
                 rows = db.execute(f"SELECT {_COLUMNS} FROM results ORDER BY rowid").fetchall()
         except sqlite3.Error as exc:
             raise InputError(str(path), None, f"cannot read the results table: {exc}") from None
