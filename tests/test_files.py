@@ -109,3 +109,26 @@ def test_trec_eval_suite_files_are_read(trec_eval_suite):
     assert len(trunc) == 584 and trunc["tag"].unique().tolist() == ["STANDARD"]
     qrels = trecbench.read_qrels(trec_eval_suite / "qrels.test")
     assert len(qrels) == 3681 and qrels["rel"].isin([0, 1]).all()
+
+
+def test_numbers_too_long_for_int64_are_not_a_crash(tmp_path):
+    run = tmp_path / "r.run"
+    run.write_bytes(b"q Q0 a 99999999999999999999 1 t\n")
+    assert trecbench.read_run(run)["rank"].isna().all()  # trec_eval never reads ranks
+    qrels = tmp_path / "q.qrels"
+    qrels.write_bytes(b"1 0 a 1\n1 0 b -99999999999999999999\n")
+    with pytest.raises(InputError) as err:
+        trecbench.read_qrels(qrels)
+    assert (err.value.line, err.value.rule) == (2, "Q4")
+
+
+def test_byte_anomalies_are_listed_by_physical_line():
+    data = "q Q0 a 1 2 t\r\nq\tQ0 b  2 1 t \n\ufeffx Q0 c\u00a0 3 1 t\x0b\n\x01a\rb\n".encode()
+    tokens = tokenize(data)
+    assert tokens.crlf_lines.tolist() == [1]
+    assert tokens.space_control_lines.tolist() == [3, 4]  # VT, lone CR
+    assert tokens.control_lines.tolist() == [4]
+    assert tokens.unicode_space_lines.tolist() == [3]  # a BOM past the start, an NBSP
+    assert tokens.trailing_space_lines.tolist() == [2, 3]
+    assert tokens.irregular_space_lines.tolist() == [2]
+    assert tokenize(b"\xef\xbb\xbfq Q0 a 1 2 t\n").unicode_space_lines.tolist() == []

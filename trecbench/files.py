@@ -441,6 +441,10 @@ def _matches(values: pa.Array, pattern: str) -> np.ndarray:
     )
 
 
+def _lengths(values: pa.Array) -> np.ndarray:
+    return pc.binary_length(values).to_numpy(zero_copy_only=False)
+
+
 def _value_at(tokens: Tokens, column: int, mask: np.ndarray) -> tuple[int, str]:
     index = int(np.flatnonzero(mask)[0])
     return int(tokens.line[index]), tokens.fields[column][index].as_py()
@@ -476,7 +480,8 @@ def run_table(tokens: Tokens) -> pa.Table:
     if not finite.all():
         line, value = _value_at(tokens, 4, ~finite)
         raise InputError(tokens.path, line, f"score {value!r} overflows a double", "R12")
-    good_rank = _matches(rank, RANK_PATTERN)
+    # more than 18 digits would overflow int64: such a rank is as unusable as "2.0"
+    good_rank = _matches(rank, RANK_PATTERN) & (_lengths(rank) <= 18)
     ranks = pc.cast(pc.if_else(pa.array(good_rank), rank, pa.scalar(None, pa.string())), pa.int64())
     return pa.table(
         {
@@ -518,6 +523,10 @@ def qrels_table(tokens: Tokens) -> pa.Table:
     if not good_rel.all():
         line, value = _value_at(tokens, 3, ~good_rel)
         raise InputError(tokens.path, line, f"relevance {value!r} is not an integer", "Q3")
+    huge = _lengths(pc.utf8_ltrim(rel, "-")) > 18
+    if huge.any():
+        line, value = _value_at(tokens, 3, huge)
+        raise InputError(tokens.path, line, f"relevance {value} is out of range", "Q4")
     return pa.table(
         {
             "qid": qid,
@@ -525,6 +534,88 @@ def qrels_table(tokens: Tokens) -> pa.Table:
             "docno": docno,
             "rel": pc.cast(rel, pa.int64()),
             "line": pa.array(tokens.line),
+        }
+    )
+
+
+def _regular_separator(path: str | os.PathLike) -> str | None:
+    """The separator of a plain, "regular" file (see :func:`read_regular_run`), or None.
+
+    One sequential pass over the bytes in blocks (bounded memory): ASCII only, no CR, VT,
+    FF or NUL, and fields separated by spaces or by tabs, not both.
+    """
+    seen_tab = seen_space = False
+    with open(path, "rb") as stream:
+        if stream.read(2) == GZIP_MAGIC:
+            return None
+        stream.seek(0)
+        while block := stream.read(DEFAULT_CHUNK_BYTES):
+            if not block.isascii() or any(c in block for c in (b"\r", b"\v", b"\f", b"\x00")):
+                return None
+            seen_tab = seen_tab or b"\t" in block
+            seen_space = seen_space or b" " in block
+    if seen_tab == seen_space:  # both, or a file of one-field lines
+        return None
+    return "\t" if seen_tab else " "
+
+
+def read_regular_run(path: str | os.PathLike) -> pa.Table | None:
+    """``qid, docno, score, tag, line`` of a regular run file, or None for any other file.
+
+    Regular: plain ASCII text, no CR/VT/FF/NUL, exactly one space or one tab (never both)
+    between fields, at least 6 non-empty fields on every line, every score a finite
+    decimal number. On such files Arrow's multithreaded CSV reader splits lines exactly as
+    :func:`tokenize` does, and its float parser accepts exactly ``SCORE_PATTERN`` (plus
+    ``nan``/``inf``, rejected here), so the values equal :func:`run_table`'s — without
+    per-field strings for the columns scoring never reads. Every other file (and every
+    malformed one) returns None: the tokenizer then explains the problem with a line number.
+    """
+    sep = _regular_separator(path)
+    if sep is None:
+        return None
+    with open(path, "rb") as stream:
+        first = stream.readline().rstrip(b"\n")
+    ncols = first.count(sep.encode()) + 1
+    if ncols < len(RUN_FIELDS):
+        return None
+    names = [f"f{i}" for i in range(ncols)]
+    # q0 and rank are read too, only to prove that no field is empty (a doubled separator
+    # would shift every later field); rank as an integer costs less than as a string
+    kinds = (pa.string(), pa.string(), pa.string(), pa.int64(), pa.float64(), pa.string())
+    types = dict(zip(names, kinds, strict=False))
+    try:
+        table = pv.read_csv(
+            path,
+            read_options=pv.ReadOptions(column_names=names, block_size=16 << 20),
+            parse_options=pv.ParseOptions(
+                delimiter=sep, quote_char=False, ignore_empty_lines=False
+            ),
+            convert_options=pv.ConvertOptions(
+                column_types=types,
+                include_columns=names[: len(RUN_FIELDS)],
+                null_values=[],
+                strings_can_be_null=False,
+                quoted_strings_can_be_null=False,
+            ),
+        )
+    except pa.ArrowInvalid:
+        return None  # ragged or blank lines, a bad number: the tokenizer says where
+    score = table.column("f4")
+    strings = (table.column(name) for name in ("f0", "f1", "f2", "f5"))
+    if (
+        table.num_rows == 0
+        or score.null_count
+        or not pc.all(pc.is_finite(score)).as_py()
+        or any(pc.min(pc.binary_length(column)).as_py() == 0 for column in strings)
+    ):
+        return None
+    return pa.table(
+        {
+            "qid": table.column("f0"),
+            "docno": table.column("f2"),
+            "score": score,
+            "tag": table.column("f5"),
+            "line": pa.array(np.arange(1, table.num_rows + 1, dtype=np.int64)),
         }
     )
 
