@@ -193,3 +193,12 @@ def test_json_text_is_json_with_flat_lists_on_one_line():
     assert json.loads(text) == value
     assert '\n "a": [1.5, null, "x"],\n' in text
     assert '"é": "ü"' in text
+
+
+def test_number_accepts_json_numbers_only():
+    from trecbench.convert.common import number
+
+    assert number(3, "f", 1, "score") == 3.0 and np.isnan(number(None, "f", 1, "score"))
+    for bad in ("0.5", True, [1]):
+        with pytest.raises(InputError, match="f:7: score .* is not a number"):
+            number(bad, "f", 7, "score")

@@ -24,6 +24,7 @@ from .common import (
     id_text,
     load_json,
     make_qrels,
+    number,
     qrels_summary,
     ranked_run,
 )
@@ -96,7 +97,7 @@ def convert_codechunk(detailed: str | os.PathLike, *, name: str | None = None) -
                         qid,
                         id_text(chunk.get("id"), path, f"{here}.retrievedChunks[{position}].id"),
                         rank,
-                        float("nan") if score is None else float(score),
+                        number(score, path, None, f"{here}.retrievedChunks[{position}].score"),
                     )
                 )
             for position, chunk_id in enumerate(query.get("relevantChunkIds") or []):

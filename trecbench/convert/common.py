@@ -322,6 +322,16 @@ def load_jsonl(path: str | os.PathLike) -> list[tuple[int, dict]]:
     return records
 
 
+def number(value: Any, path: str | os.PathLike, line: int | None, key: str) -> float:
+    """A producer's score as float (NaN when absent); anything but a JSON number is an
+    error (a string score would otherwise sort as text or crash later)."""
+    if value is None:
+        return float("nan")
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise InputError(str(path), line, f"{key} {value!r} is not a number")
+    return float(value)
+
+
 def id_text(value: Any, path: str | os.PathLike, where: str) -> str:
     """An id from JSON as a string: strings as they are, integers in decimal.
 

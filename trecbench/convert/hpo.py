@@ -27,6 +27,7 @@ from .common import (
     load_json,
     load_jsonl,
     make_qrels,
+    number,
     qrels_summary,
     ranked_run,
 )
@@ -149,14 +150,6 @@ def _require(record: dict, key: str, path, line) -> Any:
     return record[key]
 
 
-def _number(value: Any, path, line, key: str) -> float:
-    if value is None:
-        return float("nan")
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise InputError(str(path), line, f"{key} {value!r} is not a number")
-    return float(value)
-
-
 def terms_rows(path: str | os.PathLike) -> pd.DataFrame:
     """Run rows from ``terms.jsonl``: one line per candidate, ordered by ``rank``."""
     rows = []
@@ -166,7 +159,7 @@ def terms_rows(path: str | os.PathLike) -> pd.DataFrame:
         rank = record.get("rank")
         if rank is not None and (isinstance(rank, bool) or not isinstance(rank, int)):
             raise InputError(str(path), line, f"rank {rank!r} is not an integer")
-        score = _number(record.get("score"), path, line, "score")
+        score = number(record.get("score"), path, line, "score")
         rows.append((qid, docno, line if rank is None else rank, score))
     return pd.DataFrame(rows, columns=["qid", "docno", "order", "score"])
 
@@ -195,7 +188,7 @@ def cases_rows(path: str | os.PathLike, report: Report) -> pd.DataFrame:
             raise InputError(str(path), line, "retrieved_hpo_ids must be a list (scores aligned)")
         for position, (term, score) in enumerate(zip(retrieved, scores, strict=True), 1):
             docno = id_text(term, path, f"line {line}: retrieved_hpo_ids[{position - 1}]")
-            rows.append((qid, docno, position, _number(score, path, line, "score")))
+            rows.append((qid, docno, position, number(score, path, line, "score")))
     report.drop("failed case (no results; -c counts it as 0)", failed)
     report.drop("case marked not_evaluable by the producer", not_evaluable)
     return pd.DataFrame(rows, columns=["qid", "docno", "order", "score"])
@@ -225,10 +218,10 @@ def _chroma_one(result: Any, path, where: str, batch_index: int = 0) -> list[tup
         term = meta.get("hpo_id") if isinstance(meta, dict) and meta.get("hpo_id") else chunk_id
         docno = id_text(term, path, f"{where}.ids[{batch_index}][{position}]")
         if similarities is not None:
-            score = _number(similarities[position], path, None, "similarity")
+            score = number(similarities[position], path, None, "similarity")
         elif distances is not None:
             # Phentrieve: similarity = clamp(1 - cosine distance, 0, 1)
-            score = min(max(1.0 - _number(distances[position], path, None, "distance"), 0), 1)
+            score = min(max(1.0 - number(distances[position], path, None, "distance"), 0), 1)
         else:
             score = float("nan")
         rows.append((docno, position + 1, score))

@@ -31,6 +31,7 @@ from .common import (
     id_text,
     load_json,
     make_qrels,
+    number,
     qrels_summary,
     ranked_run,
 )
@@ -167,7 +168,8 @@ def convert_memorybench(
                 docno = f"{file}:{start}-{end}"
             docno = id_text(docno, path, f"{where}.retrievedContext[{position}].id")
             score = chunk.get("score")
-            retrieved.append((tag, qid, docno, position, float("nan") if score is None else score))
+            score = number(score, path, None, f"{where}.retrievedContext[{position}].score")
+            retrieved.append((tag, qid, docno, position, score))
             if method != "location" or not truth.get("file"):
                 continue
             gt_start, gt_end = _int(truth.get("startLine")), _int(truth.get("endLine"))
