@@ -418,36 +418,24 @@ def test_strata_from_a_sidecar(trec_eval_suite, tmp_path):
         )
 
 
+RUNS = ("tfidf-word", "tfidf-char", "tfidf-word-parents")
+
+
 def test_bundled_demo_runs_get_tables_and_plots(tmp_path):
-    # The bundled HPO demo (data/hpo-demo) converted as the demo does, then compared
-    # per language.
+    # The bundled HPO demo (runs/, qrels/, as scripts/demo.sh compares them), per language.
     from click.testing import CliRunner
 
     from trecbench.cli import _register, cli
 
-    root = Path(__file__).resolve().parents[1] / "data" / "hpo-demo"
+    root = Path(__file__).resolve().parents[1]
     _register()
-    runner = CliRunner()
-    convert = [
-        "convert",
-        "hpo",
-        str(root / "cases.json"),
-        "--no-id-check",
-        "-o",
-        str(tmp_path / "conv"),
-    ]
-    for run in ("tfidf-word", "tfidf-char", "tfidf-word-parents"):
-        convert += ["--results", str(root / "results" / run / "terms.jsonl")]
-    done = runner.invoke(cli, convert)
-    assert done.exit_code == 0, done.output
-    conv = tmp_path / "conv"
-    sidecar = next(conv.glob("*.sidecar.json"))
     out = tmp_path / "cmp"
-    done = runner.invoke(
+    runs = [str(root / "runs" / f"{run}.run") for run in RUNS]
+    done = CliRunner().invoke(
         cli,
-        ["compare", str(next(conv.glob("*.qrels")))]
-        + [str(conv / f"{run}.run") for run in ("tfidf-word", "tfidf-char", "tfidf-word-parents")]
-        + ["--strata", str(sidecar), "--group-by", "language", "--samples", "500", "-o", str(out)],
+        ["compare", str(root / "qrels" / "hpo-demo.qrels"), *runs]
+        + ["--strata", str(root / "qrels" / "hpo-demo.sidecar.json"), "--group-by", "language"]
+        + ["--samples", "500", "-o", str(out)],
     )
     assert done.exit_code == 0, done.output
     text = (out / "BenchmarkComparison.md").read_text()
