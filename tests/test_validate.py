@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import random
 import re
 from pathlib import Path
 from types import SimpleNamespace
@@ -485,3 +486,31 @@ def test_readme_json_example_is_real(tmp_path, invoke, monkeypatch):
     Path("run.txt").write_bytes(b"1 Q0 a 1 2 t\n1 Q0 a 2 1 t\n")
     example = readme_section().split("```json\n")[1].split("```")[0]
     assert json.loads(invoke("run.txt", "--format", "json").output) == json.loads(example)
+
+
+def test_streaming_equals_in_memory_on_random_runs(tmp_path):
+    # topics in contiguous blocks, messy lines; any chunk size must give the same findings
+    rng = random.Random(7)
+    path = tmp_path / "r.run"
+    for _ in range(30):
+        lines = [
+            rng.choice(" \t").join(
+                [
+                    q,
+                    "Q0",
+                    rng.choice("abcdef"),
+                    rng.choice(["1", "2", "3", "0", "x"]),
+                    rng.choice(["1", "2", "3", "2.5", "nan", "1e0"]),
+                    "t",
+                ]
+            )
+            + rng.choice(["", "", " junk"])
+            + rng.choice(["\n", "\n", "\n\n", "\r\n"])
+            for q in sorted(rng.choice(["q1", "q2", "q3"]) for _ in range(rng.randint(0, 40)))
+        ]
+        data = "".join(lines).encode()
+        path.write_bytes(data)
+        whole = {(f.rule, f.line, f.message) for f in findings(data, max_depth=5)}
+        for chunk in (1, 90):
+            streamed = validate_run(path, chunk_bytes=chunk, max_depth=5).findings
+            assert {(f.rule, f.line, f.message.replace(str(path), "f")) for f in streamed} == whole

@@ -69,7 +69,8 @@ class Tokens:
     other C0 controls and DEL, Unicode blanks (NBSP, U+3000, zero-width, BOM past the
     start), trailing blanks, and irregular separators (tabs mixed with spaces, runs of
     blanks, leading blanks). ``head`` holds the first bytes of the file when the tokens
-    start it (for BOM, UTF-16 and double-gzip sniffing).
+    start it (for BOM, UTF-16 and double-gzip sniffing); ``separator`` is the file's field
+    separator (tab or space) the spacing check compared with.
     """
 
     path: str
@@ -88,6 +89,7 @@ class Tokens:
     trailing_space_lines: np.ndarray = field(default_factory=lambda: np.empty(0, np.int64))
     irregular_space_lines: np.ndarray = field(default_factory=lambda: np.empty(0, np.int64))
     head: bytes = b""
+    separator: bytes = b""
 
     def __len__(self) -> int:
         return len(self.line)
@@ -258,8 +260,17 @@ def _tokenize_general(
     return counts, fields, lines
 
 
-def tokenize(data: bytes, path: str = "<bytes>", first_line: int = 1, keep: int = 6) -> Tokens:
+def tokenize(
+    data: bytes,
+    path: str = "<bytes>",
+    first_line: int = 1,
+    keep: int = 6,
+    separator: bytes | None = None,
+) -> Tokens:
     """Split ``data`` into lines and whitespace-separated fields, keeping the first ``keep``.
+
+    ``separator`` (tab or space) is the file's separator for the spacing check, as found in
+    an earlier chunk; by default the first line with several fields sets it.
 
     Lines are separated by ``\\n`` only (a lone CR is whitespace, as in trec_eval); fields by
     any of space, tab, CR, VT, FF. Lines with invalid UTF-8 are listed in ``bad_utf8_lines``
@@ -304,21 +315,29 @@ def tokenize(data: bytes, path: str = "<bytes>", first_line: int = 1, keep: int 
     sep = _fast_separator(data)
     fast = _tokenize_fast(data, sep, keep, n_physical) if sep is not None else None
     if fast is not None:
-        # the fast path only accepts single separators of one kind: no spacing anomalies
+        # the fast path only accepts single separators of one kind: irregular only if that
+        # kind is not the file's
         ncols, fields = fast
         n = len(fields[0]) if fields else 0
+        numbers = np.arange(first_line, first_line + n, dtype=np.int64)
+        if ncols > 1 and separator is None:
+            separator = sep
+        other = ncols > 1 and sep != separator
         return Tokens(
-            line=np.arange(first_line, first_line + n, dtype=np.int64),
+            line=numbers,
             nfields=np.full(n, ncols, dtype=np.int64),
             fields=fields + [pa.nulls(n, pa.string())] * (keep - len(fields)),
+            irregular_space_lines=numbers if other else np.empty(0, np.int64),
+            separator=separator or b"",
             **common,
         )
 
     starts = _line_starts(buf) if starts is None else starts
     counts, fields, lines = _tokenize_general(data, starts, keep)
     numbers = np.arange(first_line, first_line + len(counts), dtype=np.int64)
-    trailing, irregular = _spacing_anomalies(lines, counts)
+    trailing, irregular, separator = _spacing_anomalies(lines, counts, separator)
     return Tokens(
+        separator=separator or b"",
         line=numbers[counts > 0],
         nfields=counts[counts > 0],
         fields=fields,
@@ -370,11 +389,13 @@ def _unicode_space_lines(lines: pa.Array, head: bytes, first_line: int) -> np.nd
     return np.flatnonzero(hits) + first_line
 
 
-def _spacing_anomalies(lines: pa.Array, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Masks of lines with trailing blanks and with irregular separators.
+def _spacing_anomalies(
+    lines: pa.Array, counts: np.ndarray, separator: bytes | None
+) -> tuple[np.ndarray, np.ndarray, bytes | None]:
+    """Masks of lines with trailing blanks and with irregular separators, and the separator.
 
     Irregular: leading blanks, runs of blanks between fields, a tab and a space in one
-    line, or another separator than the first multi-field line's.
+    line, or another separator than ``separator`` (default: the first multi-field line's).
     """
 
     def length(values: pa.Array) -> np.ndarray:
@@ -392,18 +413,23 @@ def _spacing_anomalies(lines: pa.Array, counts: np.ndarray) -> tuple[np.ndarray,
     tabs = pc.count_substring(trimmed, "\t").to_numpy(zero_copy_only=False)
     irregular = leading | ((spaces > 0) & (tabs > 0)) | (spaces + tabs > counts - 1)
     multi = np.flatnonzero(counts > 1)
-    if len(multi):
-        uses_tabs = tabs > 0
-        irregular |= (counts > 1) & (uses_tabs != uses_tabs[multi[0]])
-    return trailing, irregular & nonblank
+    uses_tabs = tabs > 0
+    if separator is None and len(multi):
+        separator = b"\t" if uses_tabs[multi[0]] else b" "
+    if separator is not None:
+        irregular |= (counts > 1) & (uses_tabs != (separator == b"\t"))
+    return trailing, irregular & nonblank, separator
 
 
 def iter_tokens(
     path: str | os.PathLike, keep: int = 6, chunk_bytes: int = DEFAULT_CHUNK_BYTES
 ) -> Iterator[Tokens]:
     """Tokenize a file chunk by chunk (bounded memory); line numbers stay physical."""
+    separator = None
     for chunk, first_line in iter_byte_chunks(path, chunk_bytes):
-        yield tokenize(chunk, str(path), first_line, keep)
+        tokens = tokenize(chunk, str(path), first_line, keep, separator)
+        separator = tokens.separator or None
+        yield tokens
 
 
 def tokenize_file(path: str | os.PathLike, keep: int = 6) -> Tokens:
@@ -545,6 +571,8 @@ def _regular_separator(path: str | os.PathLike) -> str | None:
     FF or NUL, and fields separated by spaces or by tabs, not both.
     """
     seen_tab = seen_space = False
+    if not os.path.isfile(path):
+        return None  # the tokenizer reports what is wrong with it
     with open(path, "rb") as stream:
         if stream.read(2) == GZIP_MAGIC:
             return None
@@ -667,6 +695,12 @@ def _same_file(a: Path, b: Path) -> bool:
         return False
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 @contextlib.contextmanager
 def atomic_write(
     path: str | os.PathLike, inputs: Sequence[str | os.PathLike] = (), mode: str = "wb"
@@ -684,6 +718,7 @@ def atomic_write(
     try:
         with os.fdopen(fd, mode) as handle:
             yield handle
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp creates 0600; give what open() would
         os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(OSError):

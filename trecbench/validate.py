@@ -614,6 +614,8 @@ class _RunChecker(_Checker):
         self.first_tag: str | None = None
         self.tags_seen: set[str] = set()
         self.unjudged = [0, 0]  # unjudged and all documents in the top 10 of judged topics
+        self.last_score: dict[str, float] = {}  # per topic, for R13 across chunks
+        self.reported: dict[str, set[str]] = {}  # per check, topics already reported
 
     def _blank(self, lines: np.ndarray) -> None:
         self.report.add_many("R21", lines, "line", lambda _: "blank line (trec_eval skips it)")
@@ -786,9 +788,11 @@ class _RunChecker(_Checker):
         whole = prior[segment] == 0  # topic entirely in this batch
         self._ranks(rows, local, segment, whole, qname)
         score32 = rows.score.astype(np.float32)
-        increasing = self._score_order(rows, score32, segment, qname)
+        increasing = self._score_order(rows, score32, start, segment, qname)
         self._rank_vs_score(rows, score32, local, segment, qname)
-        self._ties(rows, score32, segment, length, qname, sorted_by_score=not increasing)
+        # file order is score order only without increases and without NaN (R12) in between
+        in_order = not increasing and not np.isnan(rows.score).any()
+        self._ties(rows, score32, segment, length, qname, sorted_by_score=in_order)
         if self.qrels is not None and self.qrels.judged is not None:
             self._judged(rows, codes, names_array)
 
@@ -885,6 +889,7 @@ class _RunChecker(_Checker):
         gap = ~at_start & (step > 1)
         problem = (bad_start | duplicate | gap) & check[order]
         firsts = _first_per_segment(np.flatnonzero(problem), seg)
+        firsts = self._once("R11", firsts, [qname[seg[k]] for k in firsts])
 
         def message(i: int) -> str:
             k = firsts[i]
@@ -901,22 +906,36 @@ class _RunChecker(_Checker):
 
         self.report.add_many("R11", rows.line[order[firsts]], "rank", message)
 
-    def _score_order(self, rows: _Rows, score32, segment, qname) -> bool:
-        """R13: first score increase per topic (as float32, what trec_eval 9.x compares)."""
-        up = np.flatnonzero((score32[1:] > score32[:-1]) & (segment[1:] == segment[:-1])) + 1
+    def _score_order(self, rows: _Rows, score32, start, segment, qname) -> bool:
+        """R13: first score increase per topic (as float32, what trec_eval 9.x compares).
+
+        The first row of a topic compares with the topic's last row of an earlier chunk.
+        """
+        previous = np.empty(len(rows))
+        previous[1:] = rows.score[:-1]
+        previous[start] = [self.last_score.get(name, np.nan) for name in qname]
+        up = np.flatnonzero(score32 > previous.astype(np.float32))
+        ends = np.append(start[1:], len(rows)) - 1
+        self.last_score.update(zip(qname, rows.score[ends].tolist(), strict=True))
         firsts = _first_per_segment(up, segment)
-        count = np.bincount(segment[up], minlength=segment[-1] + 1)
+        firsts = self._once("R13", firsts, [qname[segment[k]] for k in firsts])
         self.report.add_many(
             "R13",
             rows.line[firsts],
             "score",
             lambda i: (
-                f"score {_show(rows.score[firsts[i]])} is higher than the line before "
-                f"({_show(rows.score[firsts[i] - 1])}) in topic {qname[segment[firsts[i]]]}; "
-                f"{count[segment[firsts[i]]]} increases in the topic"
+                f"score {_show(rows.score[firsts[i]])} is higher than the one before "
+                f"({_show(previous[firsts[i]])}) in topic {qname[segment[firsts[i]]]}"
             ),
         )
         return len(up) > 0
+
+    def _once(self, key: str, rows: np.ndarray, names: list[str]) -> np.ndarray:
+        """The ``rows`` whose topic has no ``key`` finding yet (per-topic checks say it once)."""
+        done = self.reported.setdefault(key, set())
+        keep = [i for i, name in enumerate(names) if name not in done]
+        done.update(names[i] for i in keep)
+        return rows[keep]
 
     def _rank_vs_score(self, rows: _Rows, score32, local, segment, qname) -> None:
         """R14: sorted by rank, scores must not increase (MS MARCO eval uses ranks)."""
@@ -933,6 +952,7 @@ class _RunChecker(_Checker):
             + 1
         )
         firsts = _first_per_segment(bad, seg)
+        firsts = self._once("R14", firsts, [qname[seg[k]] for k in firsts])
         self.report.add_many(
             "R14",
             rows.line[order[firsts]],
@@ -973,6 +993,7 @@ class _RunChecker(_Checker):
             first_line = np.full(seg[-1] + 1, np.iinfo(np.int64).max)
             np.minimum.at(first_line, seg[member], rows.line[order[member]])
             tied = np.flatnonzero(count)
+            tied = self._once(key, tied, [qname[t] for t in tied])
 
             def message(i: int, tied=tied, count=count, text=text) -> str:
                 t = tied[i]
