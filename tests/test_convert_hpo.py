@@ -226,3 +226,34 @@ def test_demo_runs_agree_with_is_gold_and_depth_cut():
         )
         assert run.table.groupby("qid").size().max() == 10
     assert conversion.provenance["ontology"]["unknown"] == []
+
+
+def test_producer_gold_that_disagrees_with_the_test_cases_is_reported(tmp_path):
+    cases = write_json(tmp_path / "cases.json", RICH)
+    terms = write_jsonl(
+        tmp_path / "t.jsonl",
+        [
+            {"case_id": "a", "hpo_id": "HP:0001250", "rank": 1, "score": 0.9, "is_gold": False},
+            {"case_id": "a", "hpo_id": "HP:0000118", "rank": 2, "score": 0.8, "is_gold": True},
+            {"case_id": "b", "hpo_id": "HP:0004322", "rank": 1, "score": 0.9, "is_gold": True},
+        ],
+    )
+    records = write_jsonl(
+        tmp_path / "c.jsonl",
+        [
+            {"case_id": "a", "status": "complete", "retrieved_hpo_ids": ["HP:0000118"],
+             "expected_hpo_ids": ["HP:0001250"]},
+            {"case_id": "b", "status": "complete", "retrieved_hpo_ids": ["HP:0000118"],
+             "expected_hpo_ids": ["HP:0004322", "HP:0000005"]},
+        ],
+    )  # fmt: skip
+    conversion = convert_hpo(cases, [terms, records], tags=["t", "c"], check_ids=False)
+    found = [
+        (d["run"], d["qid"], d["producer_only"], d["test_cases_only"])
+        for d in conversion.report.repaired
+        if d["reason"].startswith("producer's gold ids differ")
+    ]
+    assert found == [
+        ("t", "a", ["HP:0000118"], ["HP:0001250"]),
+        ("c", "b", ["HP:0000005"], []),
+    ]

@@ -150,9 +150,11 @@ def _require(record: dict, key: str, path, line) -> Any:
     return record[key]
 
 
-def terms_rows(path: str | os.PathLike) -> pd.DataFrame:
-    """Run rows from ``terms.jsonl``: one line per candidate, ordered by ``rank``."""
+def terms_rows(path: str | os.PathLike) -> tuple[pd.DataFrame, dict[str, set[str]]]:
+    """Run rows from ``terms.jsonl`` (one line per candidate, ordered by ``rank``), and the
+    candidates the producer marked ``is_gold`` per case (for :func:`check_gold`)."""
     rows = []
+    gold: dict[str, set[str]] = {}
     for line, record in load_jsonl(path):
         qid = id_text(_require(record, "case_id", path, line), path, f"line {line}: case_id")
         docno = id_text(_require(record, "hpo_id", path, line), path, f"line {line}: hpo_id")
@@ -161,15 +163,21 @@ def terms_rows(path: str | os.PathLike) -> pd.DataFrame:
             raise InputError(str(path), line, f"rank {rank!r} is not an integer")
         score = number(record.get("score"), path, line, "score")
         rows.append((qid, docno, line if rank is None else rank, score))
-    return pd.DataFrame(rows, columns=["qid", "docno", "order", "score"])
+        if record.get("is_gold") is not None:
+            marked = gold.setdefault(qid, set())
+            if record["is_gold"]:
+                marked.add(docno)
+    return pd.DataFrame(rows, columns=["qid", "docno", "order", "score"]), gold
 
 
-def cases_rows(path: str | os.PathLike, report: Report) -> pd.DataFrame:
-    """Run rows from ``cases.jsonl``: ``retrieved_hpo_ids`` of the completed cases in order.
+def cases_rows(path: str | os.PathLike, report: Report) -> tuple[pd.DataFrame, dict[str, set[str]]]:
+    """Run rows from ``cases.jsonl``: ``retrieved_hpo_ids`` of the completed cases in order,
+    and each completed case's ``expected_hpo_ids`` (for :func:`check_gold`).
 
     Failed and not-evaluable cases have no run lines; each is reported with its error.
     """
     rows = []
+    expected: dict[str, set[str]] = {}
     failed, not_evaluable = [], []
     for line, record in load_jsonl(path):
         qid = id_text(_require(record, "case_id", path, line), path, f"line {line}: case_id")
@@ -189,9 +197,45 @@ def cases_rows(path: str | os.PathLike, report: Report) -> pd.DataFrame:
         for position, (term, score) in enumerate(zip(retrieved, scores, strict=True), 1):
             docno = id_text(term, path, f"line {line}: retrieved_hpo_ids[{position - 1}]")
             rows.append((qid, docno, position, number(score, path, line, "score")))
+        if isinstance(record.get("expected_hpo_ids"), list):
+            expected[qid] = {str(t) for t in record["expected_hpo_ids"]}
     report.drop("failed case (no results; -c counts it as 0)", failed)
     report.drop("case marked not_evaluable by the producer", not_evaluable)
-    return pd.DataFrame(rows, columns=["qid", "docno", "order", "score"])
+    return pd.DataFrame(rows, columns=["qid", "docno", "order", "score"]), expected
+
+
+def check_gold(
+    claimed: dict[str, set[str]],
+    qrels: pd.DataFrame,
+    rows: pd.DataFrame,
+    tag: str,
+    report: Report,
+    *,
+    retrieved_only: bool,
+) -> None:
+    """Report cases where the producer's gold ids differ from the test cases' (results made
+    against another version of the test set). ``retrieved_only``: the producer only marked
+    retrieved candidates (``is_gold``), so only those are compared."""
+    truth = {qid: set(docs) for qid, docs in qrels.groupby("qid")["docno"]}
+    seen = {qid: set(docs) for qid, docs in rows.groupby("qid")["docno"]}
+    differences = []
+    for qid, producer in claimed.items():
+        expected = truth.get(qid, set())
+        if retrieved_only:
+            expected = expected & seen.get(qid, set())
+        if producer != expected:
+            differences.append(
+                {
+                    "run": tag,
+                    "qid": qid,
+                    "producer_only": sorted(producer - expected),
+                    "test_cases_only": sorted(expected - producer),
+                }
+            )
+    report.repair(
+        f"producer's gold ids differ from the test cases ({tag}; the test cases are used)",
+        differences,
+    )
 
 
 def _chroma_one(result: Any, path, where: str, batch_index: int = 0) -> list[tuple]:
@@ -335,13 +379,15 @@ def convert_hpo(
         kind = results_format or detect_format(path)
         if kind not in RESULT_FORMATS:
             raise InputError(str(path), None, f"unknown results format {kind!r}")
+        tag = clean_tag(tags[index]) if tags else default_tag(path)
         if kind == "terms":
-            rows = terms_rows(path)
+            rows, gold = terms_rows(path)
+            check_gold(gold, qrels, rows, tag, report, retrieved_only=True)
         elif kind == "cases":
-            rows = cases_rows(path, report)
+            rows, gold = cases_rows(path, report)
+            check_gold(gold, qrels, rows, tag, report, retrieved_only=False)
         else:
             rows = chroma_rows(path, qids)
-        tag = clean_tag(tags[index]) if tags else default_tag(path)
         unknown = sorted(set(rows["qid"]) - set(qids))
         report.drop(
             f"run query not among the test cases ({tag}; kept, but no measure counts it)",
