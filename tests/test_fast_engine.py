@@ -350,3 +350,78 @@ def test_fast_engine_reproduces_the_trec_eval_suite(argv, trec_eval_suite):
         text = str(summary) if integer else f"{summary:6.4f}"
         assert text == expected[(column.label, "all")], column.label
     assert checked == len(result.columns) * len(run_result.qids) > 0
+
+
+# ---------------------------------------------------------------------------------------
+# files.read_regular_run: the fast reader equals the tokenizer whenever it answers
+
+MUTATIONS = [
+    lambda f, sep: f,
+    lambda f, sep: f[:2] + ["", *f[2:]],  # doubled separator
+    lambda f, sep: ["", *f],  # leading separator
+    lambda f, sep: [*f, ""],  # trailing separator
+    lambda f, sep: [*f, "extra"],  # a seventh token
+    lambda f, sep: f[:4] + ["nan", f[5]],
+    lambda f, sep: f[:4] + ["1e400", f[5]],
+    lambda f, sep: f[:4] + ["0x10", f[5]],
+    lambda f, sep: f[:3] + ["1.5", *f[4:]],  # a rank that is not an integer
+    lambda f, sep: f[:3] + ["+2", *f[4:]],
+    lambda f, sep: f[:5],  # a short line
+    lambda f, sep: [f[0] + "\r", *f[1:]],
+    lambda f, sep: [f[0] + ("\t" if sep == " " else " ") + f[1], *f[2:]],
+    lambda f, sep: [f[0].replace(f[0], "é"), *f[1:]],
+]
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_read_regular_run_equals_the_tokenizer(seed, tmp_path):
+    from trecbench import files
+    from trecbench.errors import InputError
+
+    rng = np.random.default_rng(seed)
+    _, text = random_case(4000 + seed)
+    sep = "\t" if "\t" in text else " "
+    lines = [line.split(sep) for line in text.splitlines()]
+    for _ in range(int(rng.integers(0, 3))):
+        i = int(rng.integers(len(lines)))
+        lines[i] = MUTATIONS[int(rng.integers(len(MUTATIONS)))](lines[i], sep)
+    body = "\n".join(sep.join(fields) for fields in lines)
+    body += "\n" if rng.random() < 0.8 else ""
+    if rng.random() < 0.1:
+        body = "\n" + body  # a blank line
+    path = tmp_path / "run"
+    path.write_text(body)
+    fast = files.read_regular_run(path)
+    try:
+        reference = files.run_table(files.tokenize_file(path))
+    except InputError:
+        assert fast is None
+        return
+    if fast is not None:
+        for name in fast.column_names:
+            assert fast.column(name).to_pylist() == reference.column(name).to_pylist(), name
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_read_regular_run_takes_regular_files(seed, tmp_path):
+    from trecbench import files
+
+    path = tmp_path / "run"
+    path.write_text(random_case(5000 + seed)[1])
+    fast = files.read_regular_run(path)
+    reference = files.run_table(files.tokenize_file(path))
+    assert fast is not None
+    for name in fast.column_names:
+        assert fast.column(name).to_pylist() == reference.column(name).to_pylist(), name
+
+
+def test_read_regular_run_takes_a_plain_run(tmp_path):
+    from trecbench import files
+
+    path = tmp_path / "run"
+    path.write_text("1 Q0 D1 1 2.5 tag\n1 Q0 D2 2 -1e-3 tag\n10 Q0 D9 1 .5 other\n")
+    table = files.read_regular_run(path)
+    assert table.column("docno").to_pylist() == ["D1", "D2", "D9"]
+    assert table.column("score").to_pylist() == [2.5, -0.001, 0.5]
+    assert table.column("line").to_pylist() == [1, 2, 3]
+    assert table.column("tag").to_pylist()[-1] == "other"

@@ -114,7 +114,8 @@ def test_several_runs_share_one_qrels_parse(example, monkeypatch):
         files, "tokenize_file", lambda p, keep=6: calls.append(p) or original(p, keep)
     )
     stdout, _, code = run_score(["-m", "P.1", "qrels", "run", "run2"], example, monkeypatch)
-    assert code == 0 and len(calls) == 3
+    # runs may skip the tokenizer (files.read_regular_run); the qrels are tokenized once
+    assert code == 0 and [Path(p).name for p in calls].count("qrels") == 1
     assert stdout.decode() == (
         "# run\nP_1                   \tall\t0.0000\n# run2\nP_1                   \tall\t0.5000\n"
     )

@@ -233,10 +233,18 @@ def load(source, kind: str) -> tuple[pa.Table, str | None, list[str]]:
     """``(table, path or None, validator warnings)`` for a path, DataFrame or pyarrow table.
 
     Files go through the validator's lenient profile first (when it is installed): a
-    malformed file raises before anything is computed.
+    malformed file raises before anything is computed. Regular run files are read directly
+    by :func:`trecbench.files.read_regular_run` instead.
     """
     if not isinstance(source, (str, os.PathLike)):
         return _from_frame(source, kind), None, []
+    if kind == "run":
+        # Fast path for regular files (millions of lines): on them the lenient gate can only
+        # find duplicates, which the ranking reports itself (exit 4, after -M, as trec_eval
+        # does); its warnings (ties, order) are `trecbench validate`'s job.
+        table = files.read_regular_run(source)
+        if table is not None:
+            return table, str(source), []
     tokens = files.tokenize_file(source, keep=6 if kind == "run" else 4)
     warnings = _gate(tokens, kind)
     table = files.run_table(tokens) if kind == "run" else files.qrels_table(tokens)
@@ -368,7 +376,7 @@ def evaluate(
     truth = Qrels(qrels_table, qrels_path, relevance_level)
     sources = runs if isinstance(runs, (list, tuple)) else [runs]
     engines = assign(ordered, engine)
-    if relevance_level < 1 and any(engines[m] == PYTREC_EVAL for m in ordered):
+    if relevance_level < 1 and any(engines[m] in (PYTREC_EVAL, FAST) for m in ordered):
         raise UsageError(
             f"-l {relevance_level}: levels below 1 are not supported for trec_eval's measures "
             "(pytrec_eval refuses them)"
