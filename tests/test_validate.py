@@ -187,6 +187,7 @@ QRELS_CASES = [
     ("CRLF", b"1 0 a 1\r\n", {}, ("R24", W, 1)),
     ("NUL", b"1 0 a\x00 1\n", {}, ("R23", E, 1)),
     ("empty", b"", {}, ("R26", E, None)),
+    ("only comments", b"# nothing judged\n", {}, ("R9", E, None)),
 ]
 
 

@@ -467,7 +467,7 @@ class _Checker:
     def _unicode(self, tokens: Tokens) -> None:
         """Unicode blanks, attributed to the field that holds them (docno: R6, else R2)."""
         lines = tokens.unicode_space_lines
-        if not len(lines):
+        if not len(lines) or not len(tokens):
             return
         rows = np.searchsorted(tokens.line, lines)
         rows = rows[
@@ -1295,6 +1295,8 @@ class _QrelsChecker(_Checker):
         if self.stopped:
             return
         self._finish_file()
+        if self.physical and self.records == 0:
+            self.report.add("R9.empty", None, None, "no judgments")
         if self.last_record_line >= 0 and self.last_comment_line == self.last_record_line:
             self.report.add(
                 "Q8.fatal",
