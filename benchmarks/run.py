@@ -1,0 +1,259 @@
+"""``make bench``: time trecbench against trec_eval 9.0.8 and its peers, same machine, same run.
+
+For each case (seeded data from :mod:`benchmarks.data`), every command runs in a fresh
+process ``--repeats`` times; the table reports the median wall time, its ratio to the
+trec_eval binary measured in the same run, and the peak resident memory (``wait4``'s
+``ru_maxrss`` of that process). trecbench's outputs are checked against trec_eval's,
+value by value at trec_eval's printed precision. Results go to ``bench-results/`` as
+``bench.json`` and ``bench.md``.
+
+trec_eval is found through ``$TREC_EVAL`` or ``PATH``; peers (pytrec_eval, ir_measures,
+ranx) are timed when importable. Cases: ``msmarco`` (6,980 topics x 1,000 documents, the
+issue's 7M lines), ``wide`` (100,000 x 100: 10M lines), ``small`` (10 x 100). ``--quick``
+divides the topic counts by 10.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from . import data
+from .peers import MODULES
+
+ROOT = Path(__file__).resolve().parents[1]
+CASES = {"msmarco": (6980, 1000), "wide": (100_000, 100), "small": (10, 100)}
+TREC_EVAL_KPI = ["-m", "ndcg_cut.10", "-m", "map_cut.100", "-m", "recip_rank",
+                 "-m", "recall.50,100", "-m", "success.10"]  # fmt: skip
+# trecbench's KPI label -> the trec_eval label it must equal (MRR@10 = recip_rank on -M 10)
+SAME_AS = {
+    "ndcg_cut_10": "ndcg_cut_10",
+    "map_cut_100": "map_cut_100",
+    "recip_rank_cut_10": "recip_rank@M10",
+    "recall_50": "recall_50",
+    "recall_100": "recall_100",
+    "success_10": "success_10",
+}
+
+
+GNU_TIME = "/usr/bin/time"
+
+
+def timed(command: list[str], stdout_path: Path | None = None) -> tuple[float, float, int]:
+    """``(wall seconds, peak RSS MiB, exit code)`` of one process.
+
+    The peak comes from GNU time when present: a child forked straight from this (large)
+    harness would report the harness's own memory as its peak (Linux keeps the high-water
+    mark across exec); GNU time is small, so the command's peak is its own.
+    """
+    memory_file = Path(os.environ.get("TMPDIR", "/tmp")) / f"trecbench-bench-{os.getpid()}.mem"
+    wrapped = command
+    if os.access(GNU_TIME, os.X_OK):
+        wrapped = [GNU_TIME, "-f", "%M", "-o", str(memory_file), *command]
+    out = open(stdout_path, "wb") if stdout_path else subprocess.DEVNULL  # noqa: SIM115
+    try:
+        start = time.perf_counter()
+        process = subprocess.Popen(wrapped, stdout=out, stderr=subprocess.DEVNULL, cwd=ROOT)
+        _, status, usage = os.wait4(process.pid, 0)
+        elapsed = time.perf_counter() - start
+    finally:
+        if stdout_path:
+            out.close()
+    peak_kib = usage.ru_maxrss
+    if wrapped is not command:
+        peak_kib = int(memory_file.read_text().split()[-1])
+        memory_file.unlink()
+    return elapsed, peak_kib / 1024, os.waitstatus_to_exitcode(status)
+
+
+def measure(command, repeats: int, stdout_path: Path | None = None) -> dict:
+    """Median wall time and the largest peak memory over ``repeats`` runs."""
+    runs = [timed(command, stdout_path) for _ in range(repeats)]
+    return {
+        "seconds": statistics.median(r[0] for r in runs),
+        "all_seconds": [round(r[0], 3) for r in runs],
+        "peak_mib": max(r[1] for r in runs),
+        "exit_code": runs[-1][2],
+    }
+
+
+def trec_lines(path: Path) -> dict[tuple[str, str], str]:
+    """``{(label, qid): value text}`` of trec_eval-format output."""
+    values = {}
+    for line in path.read_text().splitlines():
+        parts = line.split("\t")
+        if len(parts) == 3:
+            values[(parts[0].strip(), parts[1])] = parts[2]
+    return values
+
+
+def compare(ours: Path, reference: dict[tuple[str, str], str]) -> tuple[bool, int]:
+    """Whether every trecbench value equals trec_eval's at its printed precision."""
+    checked = 0
+    for (label, qid), value in trec_lines(ours).items():
+        if label not in SAME_AS:
+            continue
+        if reference.get((SAME_AS[label], qid)) != value:
+            return False, checked
+        checked += 1
+    return checked > 0, checked
+
+
+def find_trec_eval() -> str | None:
+    return os.environ.get("TREC_EVAL") or shutil.which("trec_eval")
+
+
+def machine() -> dict:
+    cpu = platform.processor()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    memory = ""
+    try:
+        kib = int(Path("/proc/meminfo").read_text().split()[1])
+        memory = f"{kib / 2**20:.0f} GiB"
+    except (OSError, ValueError, IndexError):
+        pass
+    import numpy
+    import pyarrow
+
+    return {
+        "cpu": cpu,
+        "cores": os.cpu_count(),
+        "memory": memory,
+        "os": platform.platform(),
+        "python": platform.python_version(),
+        "numpy": numpy.__version__,
+        "pyarrow": pyarrow.__version__,
+    }
+
+
+def bench_case(name, n_queries, depth, args, trec_eval, out) -> list[dict]:
+    run, qrels = data.ensure(args.data, n_queries, depth, args.seed)
+    lines = n_queries * depth
+    rows: list[dict] = []
+    tb = [sys.executable, "-m", "trecbench"]
+    repeats = 1 if name == "wide" else args.repeats
+
+    def add(tool, task, command, stdout=None, reps=repeats):
+        result = measure(command, reps, stdout)
+        result.update(case=name, lines=lines, tool=tool, task=task, command=command)
+        rows.append(result)
+        print(f"  {name:8s} {tool:12s} {task:10s} {result['seconds']:7.2f} s "
+              f"{result['peak_mib']:7.0f} MiB  exit {result['exit_code']}", flush=True)  # fmt: skip
+        return result
+
+    ours_summary, ours_query = out / f"{name}.trecbench.txt", out / f"{name}.trecbench-q.txt"
+    add("trecbench", "score", [*tb, "score", "--format", "trec", str(qrels), str(run)],
+        ours_summary)  # fmt: skip
+    add("trecbench", "score -q", [*tb, "score", "-q", str(qrels), str(run)], ours_query)
+    validate = [*tb, "validate", str(run), "--max-depth", str(depth), "--format", "json"]
+    add("trecbench", "validate", validate)
+    if trec_eval:
+        te_summary, te_query = out / f"{name}.trec_eval.txt", out / f"{name}.trec_eval-q.txt"
+        add("trec_eval", "score", [trec_eval, *TREC_EVAL_KPI, str(qrels), str(run)], te_summary)
+        add("trec_eval", "score -q", [trec_eval, "-q", *TREC_EVAL_KPI, str(qrels), str(run)],
+            te_query)  # fmt: skip
+        mrr = out / f"{name}.trec_eval-M10.txt"  # MRR@10 reference, not timed
+        subprocess.run([trec_eval, "-q", "-M", "10", "-m", "recip_rank", str(qrels), str(run)],
+                       stdout=mrr.open("wb"), check=True)  # fmt: skip
+        reference = trec_lines(te_query)
+        for (label, qid), value in trec_lines(mrr).items():
+            reference[(f"{label}@M10", qid)] = value
+        for row in rows:
+            if row["tool"] == "trecbench" and row["task"].startswith("score"):
+                path = ours_query if row["task"] == "score -q" else ours_summary
+                row["identical"], row["values_checked"] = compare(path, reference)
+    for tool, module in MODULES.items():
+        if name == "wide" or tool not in args.peers or importlib.util.find_spec(module) is None:
+            continue
+        add(tool, "score", [sys.executable, "-m", "benchmarks.peers", tool, str(qrels), str(run)],
+            reps=1)  # fmt: skip
+    reference_time = {
+        r["task"]: r["seconds"] for r in rows if r["tool"] == "trec_eval"
+    }  # fmt: skip
+    for row in rows:
+        base = reference_time.get(row["task"]) or reference_time.get("score")
+        row["ratio"] = row["seconds"] / base if base and row["task"] != "validate" else None
+        row["lines_per_second"] = lines / row["seconds"]
+    return rows
+
+
+def markdown(results: dict) -> str:
+    header = (
+        "| case | lines | tool | task | median s | vs trec_eval | peak MiB | output = trec_eval |\n"
+        "|---|---:|---|---|---:|---:|---:|---|\n"
+    )
+    body = ""
+    for row in results["rows"]:
+        ratio = f"{row['ratio']:.2f}x" if row.get("ratio") is not None else ""
+        if row["task"] == "validate":
+            ratio = f"{row['lines_per_second'] / 1e6:.1f}M lines/s"
+        same = {True: "identical", False: "DIFFERENT"}.get(row.get("identical"), "")
+        if same and row.get("values_checked"):
+            same += f" ({row['values_checked']:,} values)"
+        body += (
+            f"| {row['case']} | {row['lines']:,} | {row['tool']} | {row['task']} | "
+            f"{row['seconds']:.2f} | {ratio} | {row['peak_mib']:.0f} | {same} |\n"
+        )
+    m = results["machine"]
+    footer = (
+        f"\nMachine: {m['cpu']}, {m['cores']} cores, {m['memory']}; {m['os']}; Python "
+        f"{m['python']}, numpy {m['numpy']}, pyarrow {m['pyarrow']}. trec_eval: "
+        f"{results['trec_eval'] or 'not found'}. Medians of {results['repeats']} runs "
+        f"(1 for peers and the 10M-line case); {results['date']}.\n"
+    )
+    return header + body + footer
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="topic counts / 10")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--cases", default="small,msmarco,wide")
+    parser.add_argument("--peers", default="pytrec_eval,ir_measures,ranx",
+                        help="peer tools to time when installed ('' for none)")  # fmt: skip
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", type=Path, default=ROOT / "bench-results")
+    parser.add_argument("--data", type=Path, default=None, help="data folder (default OUT/data)")
+    args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    args.data = args.data or args.out / "data"
+    args.peers = [p for p in args.peers.split(",") if p]
+    trec_eval = find_trec_eval()
+    rows = []
+    for name in args.cases.split(","):
+        n_queries, depth = CASES[name]
+        if args.quick and name != "small":
+            n_queries //= 10
+        rows += bench_case(name, n_queries, depth, args, trec_eval, args.out)
+    results = {
+        "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        "machine": machine(),
+        "trec_eval": trec_eval,
+        "repeats": args.repeats,
+        "quick": args.quick,
+        "seed": args.seed,
+        "rows": rows,
+    }
+    (args.out / "bench.json").write_text(json.dumps(results, indent=1, default=str))
+    table = markdown(results)
+    (args.out / "bench.md").write_text(table)
+    print(table)
+
+
+if __name__ == "__main__":
+    main()
