@@ -19,8 +19,10 @@ from trecbench.files import tokenize
 from trecbench.validate import (
     CHECKS,
     PROFILES,
+    QrelsInfo,
     UnfixableError,
     fix_run,
+    qrels_info,
     read_topics,
     validate_files,
     validate_qrels,
@@ -163,6 +165,12 @@ RUN_CASES = [
     ),
     ("qrels topic not in run", b"1 Q0 a 1 2 t\n", {"qrels_topics": ["1", "2"]}, ("X2", W, None)),
     ("no overlap with qrels", b"1 Q0 a 1 2 t\n", {"qrels_topics": ["2"]}, ("X3", E, None)),
+    (
+        "topic judged only negatively",
+        OK_RUN,
+        {"qrels_topics": QrelsInfo({"q1"}, negative_only=frozenset({"q1"}))},
+        ("X5", E, 1),
+    ),
 ]
 
 QRELS_CASES = [
@@ -188,6 +196,7 @@ QRELS_CASES = [
     ("NUL", b"1 0 a\x00 1\n", {}, ("R23", E, 1)),
     ("empty", b"", {}, ("R26", E, None)),
     ("only comments", b"# nothing judged\n", {}, ("R9", E, None)),
+    ("only negative judgments", b"1 0 a 1\n2 0 b -1\n2 0 c -2\n", {}, ("Q10", W, 2)),
 ]
 
 
@@ -515,3 +524,16 @@ def test_streaming_equals_in_memory_on_random_runs(tmp_path):
         for chunk in (1, 90):
             streamed = validate_run(path, chunk_bytes=chunk, max_depth=5).findings
             assert {(f.rule, f.line, f.message.replace(str(path), "f")) for f in streamed} == whole
+
+
+def test_trec_eval_fails_on_a_topic_judged_only_negatively(tmp_path):
+    # trec_eval 9.0.8: "Can't calculate measure 'num_ret'", exit 4 (checked with the binary)
+    qrels = tmp_path / "q.qrels"
+    qrels.write_bytes(b"0 0 A -2\n0 0 B -1\n1 0 A 1\n")
+    run = tmp_path / "r.run"
+    run.write_bytes(b"0 Q0 A 1 1.0 t\n1 Q0 A 1 1 t\n")
+    qrels_result, run_result = validate_files([run], qrels=qrels, profile="lenient")
+    assert ("Q10", W, 1) in triples(qrels_result.findings)
+    assert ("X5", E, 1) in triples(run_result.findings)
+    info = qrels_info(trecbench.parse_qrels(qrels))
+    assert info.topics == {"0", "1"} and info.negative_only == {"0"}

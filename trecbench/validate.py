@@ -110,10 +110,12 @@ CHECKS: dict[str, Check] = {
     "Q8.comment": Check("Q8", W, W, W, "comment line"),
     "Q8.fatal": Check("Q8", E, E, W, "consecutive or trailing comment lines"),
     "Q9": Check("Q9", E, E, E, "header line"),
+    "Q10": Check("Q10", W, W, W, "topic whose every judgment is negative"),
     "X1": Check("X1", W, W, W, "run topic absent from the qrels"),
     "X2": Check("X2", W, W, W, "qrels topic absent from the run"),
     "X3": Check("X3", E, E, E, "no topic in both run and qrels"),
     "X4": Check("X4", I, I, I, "unjudged documents in the top 10"),
+    "X5": Check("X5", E, E, E, "run topic whose every judgment is negative"),
 }
 # --fix repairs these; any other error makes it refuse
 FIXABLE = {"R1.extra", "R3", "R7", "R8", "R10", "R11", "R13", "R14", "R21", "R22", "R28"}
@@ -153,6 +155,7 @@ class QrelsInfo:
 
     topics: set[str]
     judged: pa.Array | None = None  # "qid\tdocno" of non-negative judgments
+    negative_only: frozenset[str] = frozenset()  # topics whose every grade is negative
 
 
 @dataclass
@@ -284,6 +287,14 @@ def _hash_strings(values: pa.Array) -> np.ndarray:
 def _pair_keys(qid_hash: np.ndarray, docnos: pa.Array) -> np.ndarray:
     with np.errstate(over="ignore"):
         return _mix(_hash_strings(docnos) ^ (qid_hash * _GOLDEN))
+
+
+def qrels_info(qrels: pa.Table) -> QrelsInfo:
+    """Topics of a typed qrels table (:func:`trecbench.files.qrels_table`) for run checks."""
+    grouped = qrels.group_by("qid").aggregate([("rel", "max")])
+    qids, grades = grouped.column("qid").to_pylist(), grouped.column("rel_max").to_pylist()
+    best = dict(zip(qids, grades, strict=True))
+    return QrelsInfo(set(best), None, frozenset(q for q, g in best.items() if g < 0))
 
 
 def _pair_text(qid, docno) -> pa.Array:
@@ -1093,6 +1104,16 @@ class _RunChecker(_Checker):
                 f"{_near_miss(absent[i], near)}"
             ),
         )
+        fatal = [q for q in counts if q in self.qrels.negative_only]
+        self.report.add_many(
+            "X5",
+            [first[q] for q in fatal],
+            "qid",
+            lambda i: (
+                f"every judgment of topic {fatal[i]!r} is negative: trec_eval stops with "
+                "'Can't calculate measure' (exit 4)"
+            ),
+        )
         missing = sorted(t for t in judged if t not in counts)
         self.report.add_many(
             "X2",
@@ -1304,8 +1325,18 @@ class _QrelsChecker(_Checker):
                 "line",
                 "comment on the last line (trec_eval 10.0 fails or misreads it)",
             )
+        negative = [q for q, g in self.max_grade.items() if g < 0]
+        self.report.add_many(
+            "Q10",
+            [self.first_line[q] for q in negative],
+            "qid",
+            lambda i: (
+                f"every judgment of topic {negative[i]} is negative: trec_eval stops "
+                "('Can't calculate measure', exit 4) if a run has this topic"
+            ),
+        )
         level = self.relevance_level
-        unjudged = [q for q, g in self.max_grade.items() if g < level]
+        unjudged = [q for q, g in self.max_grade.items() if 0 <= g < level]
         self.report.add_many(
             "Q7",
             [self.first_line[q] for q in unjudged],
@@ -1322,7 +1353,8 @@ class _QrelsChecker(_Checker):
             judged = (
                 pa.concat_arrays(self.judged) if self.judged else pa.array([], pa.large_string())
             )
-        return QrelsInfo(set(self.max_grade), judged)
+        negative = frozenset(q for q, g in self.max_grade.items() if g < 0)
+        return QrelsInfo(set(self.max_grade), judged, negative)
 
 
 # ---------------------------------------------------------------------------------------
@@ -1368,18 +1400,23 @@ def check_tokens(
     profile: str = "default",
     max_depth: int | None = 100,
     topics: Iterable[str] | None = None,
-    qrels_topics: Iterable[str] | None = None,
+    qrels_topics: Iterable[str] | QrelsInfo | None = None,
     limit: int = DEFAULT_LIMIT,
     **options,
 ) -> list[Finding]:
     """Findings for tokens already in memory (``kind``: ``"run"`` or ``"qrels"``).
+
+    ``qrels_topics``: the qrels' topic ids for X1-X3, or a :class:`QrelsInfo` (from
+    :func:`qrels_info`) for X5 as well.
 
     ``trecbench score`` calls it with ``profile="lenient"``: any error means trec_eval would
     fail or compute wrong numbers on this input. ``options``: ``min_depth``,
     ``docid_regex``, ``expected_tag`` (runs), ``relevance_level`` (qrels).
     """
     report = _Report(tokens.path, profile, limit)
-    qrels = None if qrels_topics is None else QrelsInfo(set(qrels_topics))
+    qrels = qrels_topics
+    if qrels is not None and not isinstance(qrels, QrelsInfo):
+        qrels = QrelsInfo(set(qrels))
     checker = _checker(
         kind, tokens.path, report, max_depth=max_depth, topics=topics, qrels=qrels, **options
     )
