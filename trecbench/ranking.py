@@ -238,7 +238,16 @@ _FNV_OFFSET, _MIX = np.uint64(0xCBF29CE484222325), np.uint64(0x100000001B3)
 def string_hash(values: pa.Array | pa.ChunkedArray) -> np.ndarray:
     """A 64-bit hash of each string, vectorised over 8-byte words (no per-string Python)."""
     chunks = values.chunks if isinstance(values, pa.ChunkedArray) else [values]
-    return np.concatenate([_chunk_hash(chunk) for chunk in chunks] or [np.empty(0, np.uint64)])
+    # slices of at most _SLICE rows: temporaries stay in cache (several times faster)
+    pieces = [
+        _chunk_hash(chunk.slice(start, _SLICE))
+        for chunk in chunks
+        for start in range(0, len(chunk), _SLICE)
+    ]
+    return np.concatenate(pieces or [np.empty(0, np.uint64)])
+
+
+_SLICE = 1 << 18
 
 
 def _chunk_hash(chunk: pa.Array) -> np.ndarray:
@@ -248,9 +257,9 @@ def _chunk_hash(chunk: pa.Array) -> np.ndarray:
     data = (
         np.frombuffer(data_buffer, np.uint8) if data_buffer is not None else np.empty(0, np.uint8)
     )
-    padded = np.concatenate([data[: offsets[-1]], np.zeros(8, np.uint8)])
+    padded = np.concatenate([data[offsets[0] : offsets[-1]], np.zeros(8, np.uint8)])
     windows = np.lib.stride_tricks.as_strided(padded, (len(padded) - 7, 8), (1, 1))
-    starts = offsets[:-1].astype(np.int64)
+    starts = (offsets[:-1] - offsets[0]).astype(np.int64)
     lengths = np.diff(offsets).astype(np.int64)
     hashes = _FNV_OFFSET ^ lengths.astype(np.uint64)
     for word in range(int(-(-lengths.max(initial=0) // 8))):
