@@ -5,7 +5,9 @@
 #      (committed; regenerating them must leave `git status` clean);
 #   2. validate the runs against the qrels;
 #   3. score them with the KPI preset plus MaxOntSim@10, overall and per stratum
-#      (difficulty, language, category), writing reports into out/ (gitignored).
+#      (difficulty, language, category), writing reports into out/ (gitignored);
+#   4. compare the runs against tfidf-word: intervals, paired tests, tables and plots in
+#      out/compare/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TB="${TRECBENCH:-.venv/bin/trecbench}"
@@ -43,3 +45,9 @@ $TB score qrels/hpo-demo.qrels "${RUNS[@]}" "${MEASURES[@]}" -q --format trec \
 echo
 echo "reports: $OUT/hpo-demo.report.json $OUT/hpo-demo.manifest.json" \
   "$OUT/hpo-demo.scores.md $OUT/hpo-demo.trec_eval.txt"
+
+echo
+echo "== compare: tfidf-char and tfidf-word-parents against tfidf-word, per language"
+$TB compare qrels/hpo-demo.qrels runs/tfidf-word.run runs/tfidf-char.run \
+  runs/tfidf-word-parents.run "${MEASURES[@]}" --test randomization --seed 42 \
+  --strata qrels/hpo-demo.sidecar.json --group-by language -o "$OUT/compare"
