@@ -480,8 +480,8 @@ def _labels_of(measure: Measure, engine_labels: list[str]) -> list[str]:
 
 def _evaluate_run(table, name, path, truth: Qrels, measures, engines, pytrec, fast, settings):
     runid = table.column("tag")[table.num_rows - 1].as_py() if table.num_rows else ""
-    ranked = ranking.rank_run(table, float32=settings["float32"])
-    run_qids = pc.unique(ranked.column("qid")).to_pylist()
+    order = ranking.order_run(table, float32=settings["float32"])
+    run_qids = order.qids.to_pylist()
     qrels_qids = set(truth.qids)
     qids = sorted(q for q in run_qids if q in qrels_qids)
     if not qids:
@@ -490,10 +490,14 @@ def _evaluate_run(table, name, path, truth: Qrels, measures, engines, pytrec, fa
             "(no topic of the run is in the qrels)"
         )
     flags = _topic_flags(name, run_qids, truth.qids, qids, settings["complete"])
-    ranked = ranked.filter(pc.is_in(ranked.column("qid"), value_set=pa.array(qids)))
-    ranked = ranking.truncate(ranked, settings["max_docs"])
-    ranking.check_duplicates(ranked, path or name)
+    ranked_run = ranking.RankedRun(table, order, qids, settings["max_docs"])
+    ranked_run.check_duplicates(path or name)
     truth.check_duplicates(qids)
+    # rows are moved into trec_eval order only for engines that need a table
+    table_needed = settings["judged_only"] or any(
+        engines[m] not in (FAST, META) for m in measures
+    )
+    ranked = ranked_run.table() if table_needed else ranked_run
 
     columns: list[Column] = []
     values: dict[str, np.ndarray] = {}

@@ -64,6 +64,58 @@ class RunOrder:
         return positions
 
 
+class RankedRun:
+    """A run in trec_eval order, kept to some topics and cut at ``-M``, without moving rows.
+
+    ``rows`` are the input rows in ranked order, ``topic`` their index in ``qids`` and
+    ``position`` their 0-based rank within the topic. :meth:`table` materialises what
+    ``truncate(rank_run(...).filter(topics), max_docs)`` returns, for engines that need a
+    table; the fast engine reads the arrays directly.
+    """
+
+    def __init__(self, run_table: pa.Table, order: RunOrder, qids: list[str], max_docs=None):
+        self.run_table = run_table
+        self.qids = qids
+        wanted = pc.index_in(order.qids, value_set=pa.array(qids, order.qids.type))
+        topic_of = pc.fill_null(wanted, -1).to_numpy().astype(np.int64)
+        position = order.positions()
+        keep = topic_of[order.topic] >= 0
+        if max_docs is not None:
+            keep &= position < max_docs
+        everything = bool(keep.all())
+        self.rows = order.order if everything else order.order[keep]
+        self.topic = topic_of[order.topic if everything else order.topic[keep]]
+        self.position = position if everything else position[keep]
+
+    def row_arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        """Per *input* row: its topic (-1 if dropped) and position."""
+        n = self.run_table.num_rows
+        topic, position = np.full(n, -1, np.int64), np.zeros(n, np.int64)
+        topic[self.rows] = self.topic
+        position[self.rows] = self.position
+        return topic, position
+
+    def table(self) -> pa.Table:
+        """The ranked rows as a table with the 1-based ``rank`` column."""
+        identity = len(self.rows) == self.run_table.num_rows and bool(
+            np.all(self.rows[1:] > self.rows[:-1])
+        )
+        ranked = self.run_table if identity else self.run_table.take(pa.array(self.rows))
+        ranks = pa.array(self.position + 1, pa.int64())
+        if "rank" in ranked.column_names:
+            return ranked.set_column(ranked.column_names.index("rank"), "rank", ranks)
+        return ranked.append_column("rank", ranks)
+
+    def check_duplicates(self, path: str) -> None:
+        """:func:`check_duplicates` on the kept rows, without materialising them."""
+        topic, _ = self.row_arrays()
+        found = find_duplicate(
+            topic, self.run_table.column("docno"), self.run_table.column("line"), self.rows
+        )
+        if found is not None:
+            raise_duplicate(path, self.qids[int(found[0])], *found[1:])
+
+
 def topic_codes(qids: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, pa.Array]:
     """Per row: the index of its qid among the distinct qids sorted byte-wise; and those."""
     encoded = pc.dictionary_encode(pa.chunked_array([qids]) if isinstance(qids, pa.Array) else qids)

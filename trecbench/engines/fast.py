@@ -304,11 +304,22 @@ class Evaluator:
         engine's answer: labels and, per label, an array aligned with ``qids``."""
         from .. import ranking
 
+        if isinstance(ranked, ranking.RankedRun):
+            return self._evaluate_ranked_run(ranked, qids)
         codes, present = ranking.topic_codes(ranked.column("qid"))
         to_topic = pc.index_in(present, value_set=pa.array(qids, present.type))
         topic = pc.fill_null(to_topic, -1).to_numpy().astype(np.int64)[codes]
         pos = ranked.column("rank").to_numpy() - 1
         docnos = ranked.column("docno")
+        judged = pc.is_in(docnos, value_set=self._docnos.cast(docnos.type))
+        rows = np.flatnonzero(judged.to_numpy(zero_copy_only=False) & (topic >= 0))
+        return self._compute(len(qids), topic, pos, rows, docnos.take(pa.array(rows)), qids)
+
+    def _evaluate_ranked_run(self, ranked, qids):
+        """The same from a :class:`trecbench.ranking.RankedRun`: no row is moved, only the
+        documents that appear in the qrels are looked at."""
+        topic, pos = ranked.row_arrays()
+        docnos = ranked.run_table.column("docno")
         judged = pc.is_in(docnos, value_set=self._docnos.cast(docnos.type))
         rows = np.flatnonzero(judged.to_numpy(zero_copy_only=False) & (topic >= 0))
         return self._compute(len(qids), topic, pos, rows, docnos.take(pa.array(rows)), qids)
