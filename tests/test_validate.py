@@ -537,3 +537,27 @@ def test_trec_eval_fails_on_a_topic_judged_only_negatively(tmp_path):
     assert ("X5", E, 1) in triples(run_result.findings)
     info = qrels_info(trecbench.parse_qrels(qrels))
     assert info.topics == {"0", "1"} and info.negative_only == {"0"}
+
+
+def test_fixed_run_scores_like_the_original(trec_eval_suite, tmp_path):
+    # trec_eval (via pytrec_eval) gives the same numbers on the canonical run
+    import pytrec_eval
+
+    def as_dict(frame, value):
+        out: dict = {}
+        for qid, docno, v in zip(frame["qid"], frame["docno"], frame[value], strict=True):
+            out.setdefault(qid, {})[docno] = v
+        return out
+
+    qrels = as_dict(trecbench.read_qrels(trec_eval_suite / "qrels.test"), "rel")
+    original = trec_eval_suite / "results.trunc"
+    fixed = tmp_path / "fixed.run"
+    fix_run(original, fixed, max_depth=None)
+    measures = {"map", "ndcg_cut.10", "P.5", "recip_rank", "bpref"}
+    scores = [
+        pytrec_eval.RelevanceEvaluator(qrels, measures).evaluate(
+            as_dict(trecbench.read_run(path), "score")
+        )
+        for path in (original, fixed)
+    ]
+    assert scores[0] == scores[1] and len(scores[0]) == 2
