@@ -423,5 +423,18 @@ def test_read_regular_run_takes_a_plain_run(tmp_path):
     table = files.read_regular_run(path)
     assert table.column("docno").to_pylist() == ["D1", "D2", "D9"]
     assert table.column("score").to_pylist() == [2.5, -0.001, 0.5]
-    assert table.column("line").to_pylist() == [1, 2, 3]
+    assert "line" not in table.column_names  # row i is line i + 1
     assert table.column("tag").to_pylist()[-1] == "other"
+
+
+def test_duplicates_in_a_regular_run_name_their_lines(tmp_path):
+    from trecbench.errors import DuplicateError
+    from trecbench.evaluate import evaluate
+
+    (tmp_path / "qrels").write_text("1 0 D1 1\n2 0 D2 1\n")
+    (tmp_path / "run").write_text("1 Q0 D1 1 2 t\n2 Q0 D2 1 3 t\n2 Q0 D3 2 2 t\n2 Q0 D2 3 1 t\n")
+    with pytest.raises(DuplicateError, match="duplicate docs D2 for topic 2 .first on line 2."):
+        evaluate(str(tmp_path / "qrels"), str(tmp_path / "run"), ["P@1"])
+    # trec_eval checks only what -M keeps
+    result = evaluate(str(tmp_path / "qrels"), str(tmp_path / "run"), ["P@1"], max_docs=2)
+    assert result.per_query["value"].tolist() == [1.0, 1.0]

@@ -49,19 +49,14 @@ class RunOrder:
 
     def positions(self) -> np.ndarray:
         """0-based position of each ranked row within its topic."""
-        return np.arange(len(self.topic), dtype=np.int64) - self.starts[self.topic]
-
-    def row_topics(self) -> np.ndarray:
-        """The topic of each *input* row."""
-        topics = np.empty_like(self.topic)
-        topics[self.order] = self.topic
-        return topics
-
-    def row_positions(self) -> np.ndarray:
-        """The 0-based position within its topic of each *input* row."""
-        positions = np.empty_like(self.topic)
-        positions[self.order] = self.positions()
+        positions = np.arange(len(self.topic), dtype=self.order.dtype)
+        positions -= self.starts.astype(self.order.dtype)[self.topic]
         return positions
+
+
+def _index_type(n: int):
+    """int32 indices when they fit: half the memory of int64 on 10M-line runs."""
+    return np.int32 if n < 2**31 - 1 else np.int64
 
 
 class RankedRun:
@@ -77,31 +72,36 @@ class RankedRun:
         self.run_table = run_table
         self.qids = qids
         wanted = pc.index_in(order.qids, value_set=pa.array(qids, order.qids.type))
-        topic_of = pc.fill_null(wanted, -1).to_numpy().astype(np.int64)
+        topic_of = pc.fill_null(wanted, -1).to_numpy().astype(order.topic.dtype)
         position = order.positions()
-        keep = topic_of[order.topic] >= 0
+        topic = topic_of[order.topic]
+        keep = topic >= 0
         if max_docs is not None:
             keep &= position < max_docs
-        everything = bool(keep.all())
-        self.rows = order.order if everything else order.order[keep]
-        self.topic = topic_of[order.topic if everything else order.topic[keep]]
-        self.position = position if everything else position[keep]
+        self.everything = bool(keep.all())  # every input row is kept
+        self.identity = self.everything and order.identity  # ... and already in order
+        self.rows = order.order if self.everything else order.order[keep]
+        self.topic = topic if self.everything else topic[keep]
+        self.position = position if self.everything else position[keep]
+        self._row_arrays = None
 
     def row_arrays(self) -> tuple[np.ndarray, np.ndarray]:
         """Per *input* row: its topic (-1 if dropped) and position."""
-        n = self.run_table.num_rows
-        topic, position = np.full(n, -1, np.int64), np.zeros(n, np.int64)
-        topic[self.rows] = self.topic
-        position[self.rows] = self.position
-        return topic, position
+        if self.identity:
+            return self.topic, self.position
+        if self._row_arrays is None:
+            n = self.run_table.num_rows
+            topic = np.full(n, -1, self.topic.dtype)
+            position = np.zeros(n, self.position.dtype)
+            topic[self.rows] = self.topic
+            position[self.rows] = self.position
+            self._row_arrays = topic, position
+        return self._row_arrays
 
     def table(self) -> pa.Table:
         """The ranked rows as a table with the 1-based ``rank`` column."""
-        identity = len(self.rows) == self.run_table.num_rows and bool(
-            np.all(self.rows[1:] > self.rows[:-1])
-        )
-        ranked = self.run_table if identity else self.run_table.take(pa.array(self.rows))
-        ranks = pa.array(self.position + 1, pa.int64())
+        ranked = self.run_table if self.identity else self.run_table.take(pa.array(self.rows))
+        ranks = pa.array(self.position.astype(np.int64) + 1)
         if "rank" in ranked.column_names:
             return ranked.set_column(ranked.column_names.index("rank"), "rank", ranks)
         return ranked.append_column("rank", ranks)
@@ -109,9 +109,10 @@ class RankedRun:
     def check_duplicates(self, path: str) -> None:
         """:func:`check_duplicates` on the kept rows, without materialising them."""
         topic, _ = self.row_arrays()
-        found = find_duplicate(
-            topic, self.run_table.column("docno"), self.run_table.column("line"), self.rows
-        )
+        rows = None if self.everything else self.rows
+        table = self.run_table
+        lines = table.column("line") if "line" in table.column_names else None
+        found = find_duplicate(topic, table.column("docno"), lines, rows)
         if found is not None:
             raise_duplicate(path, self.qids[int(found[0])], *found[1:])
 
@@ -121,13 +122,24 @@ def topic_codes(qids: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, pa.Array]
     encoded = pc.dictionary_encode(pa.chunked_array([qids]) if isinstance(qids, pa.Array) else qids)
     encoded = encoded.unify_dictionaries()
     if encoded.num_chunks == 0 or len(encoded) == 0:
-        return np.empty(0, np.int64), pa.array([], pa.string())
+        return np.empty(0, np.int32), pa.array([], pa.string())
     dictionary = encoded.chunk(0).dictionary
-    codes = np.concatenate([c.indices.to_numpy(zero_copy_only=False) for c in encoded.chunks])
     by_bytes = pc.sort_indices(dictionary).to_numpy()
-    sorted_index = np.empty(len(by_bytes), np.int64)
+    sorted_index = np.empty(len(by_bytes), np.int32)
     sorted_index[by_bytes] = np.arange(len(by_bytes))
-    return sorted_index[codes.astype(np.int64)], dictionary.take(pa.array(by_bytes))
+    topic = np.concatenate(
+        [sorted_index[c.indices.to_numpy(zero_copy_only=False)] for c in encoded.chunks]
+    )
+    return topic, dictionary.take(pa.array(by_bytes))
+
+
+def _scores(column, float32: bool) -> np.ndarray:
+    """The scores as trec_eval compares them: float32 (9.x) or float64, -0.0 as +0.0."""
+    dtype = np.float32 if float32 else np.float64
+    parts = [chunk.to_numpy(zero_copy_only=False).astype(dtype) for chunk in column.chunks]
+    scores = np.concatenate(parts) if parts else np.empty(0, dtype)
+    scores += dtype(0)  # -0.0 becomes +0.0: C compares them equal
+    return scores
 
 
 def _descending_key(scores: np.ndarray) -> np.ndarray:
@@ -145,33 +157,32 @@ def order_run(run_table: pa.Table, float32: bool = True) -> RunOrder:
     ordered by docno (descending, byte-wise) among the tied rows only.
     """
     topic, qids = topic_codes(run_table.column("qid"))
-    scores = run_table.column("score").to_numpy()
-    scores = scores.astype(np.float32) if float32 else scores.astype(np.float64)
-    scores = scores + scores.dtype.type(0)  # -0.0 becomes +0.0: C compares them equal
+    scores = _scores(run_table.column("score"), float32)
     n = len(topic)
-    order = None
+    index = _index_type(n)
+    order, identity = None, False
     if n and _sorted_within_topics(topic, scores, len(qids)):
         starts = np.flatnonzero(np.r_[True, topic[1:] != topic[:-1]])
+        order = np.arange(n, dtype=index)
         if np.all(np.diff(topic[starts]) > 0):
-            order = np.arange(n, dtype=np.int64)
+            identity = True
         else:  # topics contiguous but not in byte-wise order: move whole blocks
             lengths = np.diff(np.r_[starts, n])
             blocks = np.argsort(topic[starts])
-            first = np.repeat(starts[blocks], lengths[blocks])
-            within = np.arange(n) - np.repeat(
-                np.cumsum(lengths[blocks]) - lengths[blocks], lengths[blocks]
-            )
-            order = first + within
+            moved_to = np.cumsum(lengths[blocks]) - lengths[blocks]
+            order += np.repeat((starts[blocks] - moved_to).astype(index), lengths[blocks])
     if order is None:
         if float32:
             key = (topic.astype(np.uint64) << np.uint64(32)) | _descending_key(scores)
-            order = np.argsort(key, kind="stable")
+            order = np.argsort(key, kind="stable").astype(index)
+            del key
         else:
-            order = np.lexsort((-scores, topic))
-    ranked_topic = topic[order]
-    _order_ties(order, ranked_topic, scores[order], run_table.column("docno"))
+            order = np.lexsort((-scores, topic)).astype(index)
+    ranked_topic = topic if identity else topic[order]
+    ranked_scores = scores if identity else scores[order]
+    if _order_ties(order, ranked_topic, ranked_scores, run_table.column("docno")):
+        identity = False
     starts = np.searchsorted(ranked_topic, np.arange(len(qids)), side="left")
-    identity = bool(np.array_equal(order, np.arange(n)))
     return RunOrder(order, ranked_topic, qids, starts, identity)
 
 
@@ -183,15 +194,16 @@ def _sorted_within_topics(topic: np.ndarray, scores: np.ndarray, n_topics: int) 
     return np.count_nonzero(~same) == n_topics - 1
 
 
-def _order_ties(order: np.ndarray, topic: np.ndarray, scores: np.ndarray, docnos) -> None:
-    """Put rows with equal (topic, score) in docno-descending order, in place."""
+def _order_ties(order: np.ndarray, topic: np.ndarray, scores: np.ndarray, docnos) -> bool:
+    """Put rows with equal (topic, score) in docno-descending order, in place; True if
+    that moved any row."""
     n = len(order)
     tied = np.flatnonzero((topic[1:] == topic[:-1]) & (scores[1:] == scores[:-1]))
     if len(tied) == 0:
-        return
+        return False
     first, second = docnos.take(pa.array(order[tied])), docnos.take(pa.array(order[tied + 1]))
     if pc.all(pc.greater(first, second)).as_py():
-        return  # already docno-descending (or duplicates, reported elsewhere)
+        return False  # already docno-descending (or duplicates, reported elsewhere)
     pair_tied = np.zeros(n, bool)
     pair_tied[tied] = True  # rows i and i + 1 tie
     in_group = pair_tied.copy()
@@ -202,6 +214,7 @@ def _order_ties(order: np.ndarray, topic: np.ndarray, scores: np.ndarray, docnos
     tied_rows = pa.table({"group": group, "docno": docnos.take(pa.array(members))})
     inner = pc.sort_indices(tied_rows, [("group", "ascending"), ("docno", "descending")])
     order[positions] = members[inner.to_numpy()]
+    return True
 
 
 def _topic_starts(qids: pa.ChunkedArray | pa.Array) -> np.ndarray:
@@ -252,11 +265,16 @@ def find_duplicate(topic: np.ndarray, docnos, lines, rows: np.ndarray | None = N
     """``(topic, docno, first line, second line)`` of a document listed twice in a topic
     (the one whose second listing comes first in the file), or None.
 
-    ``rows`` restricts the check to some rows. Candidates are found with a 64-bit hash of
+    ``rows`` restricts the check to some rows; ``lines`` None means row ``i`` is line
+    ``i + 1``. Candidates are found with a 64-bit hash of
     (topic, docno) and one integer sort; only colliding rows are compared as strings, so a
     hash collision can never produce a false report.
     """
-    keys = string_hash(docnos) ^ (topic.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15))
+    keys = string_hash(docnos)
+    mix = topic.astype(np.uint64)
+    mix *= np.uint64(0x9E3779B97F4A7C15)
+    keys ^= mix
+    del mix
     if rows is not None:
         keys = keys[rows]
     ordered = np.sort(keys)
@@ -270,7 +288,9 @@ def find_duplicate(topic: np.ndarray, docnos, lines, rows: np.ndarray | None = N
         {
             "topic": topic[candidates],
             "docno": docnos.take(pa.array(candidates)),
-            "line": pc.take(lines, pa.array(candidates)),
+            "line": pa.array(candidates + 1, pa.int64())
+            if lines is None
+            else pc.take(lines, pa.array(candidates)),
         }
     )
     grouped = table.group_by(["topic", "docno"]).aggregate(

@@ -322,9 +322,11 @@ class Evaluator:
         docnos = ranked.run_table.column("docno")
         judged = pc.is_in(docnos, value_set=self._docnos.cast(docnos.type))
         rows = np.flatnonzero(judged.to_numpy(zero_copy_only=False) & (topic >= 0))
-        return self._compute(len(qids), topic, pos, rows, docnos.take(pa.array(rows)), qids)
+        num_ret = np.bincount(ranked.topic, minlength=len(qids))
+        hit_docnos = docnos.take(pa.array(rows))
+        return self._compute(len(qids), topic, pos, rows, hit_docnos, qids, num_ret)
 
-    def _compute(self, n_topics, topic, pos, rows, hit_docnos, qids):
+    def _compute(self, n_topics, topic, pos, rows, hit_docnos, qids, num_ret=None):
         qrels_qids = self.qrels.column("qid")
         qrels_topic = pc.index_in(qrels_qids, value_set=pa.array(qids, qrels_qids.type))
         judged = self.qrels.append_column("topic", qrels_topic).filter(pc.is_valid(qrels_topic))
@@ -349,7 +351,9 @@ class Evaluator:
         hit_rel = hits.column("rel").to_numpy().astype(np.int64)
         order = np.lexsort((hit_pos, hit_topic))
         sparse = SparseRanking(
-            num_ret=np.bincount(topic[topic >= 0], minlength=n_topics).astype(np.int64),
+            num_ret=(
+                np.bincount(topic[topic >= 0], minlength=n_topics) if num_ret is None else num_ret
+            ).astype(np.int64),
             hit_topic=hit_topic[order],
             hit_pos=hit_pos[order],
             hit_rel=hit_rel[order],
