@@ -573,11 +573,13 @@ def _regular_separator(path: str | os.PathLike) -> str | None:
     seen_tab = seen_space = False
     if not os.path.isfile(path):
         return None  # the tokenizer reports what is wrong with it
+    buffer = bytearray(8 << 20)  # reused: no fresh allocation per block
     with open(path, "rb") as stream:
         if stream.read(2) == GZIP_MAGIC:
             return None
         stream.seek(0)
-        while block := stream.read(DEFAULT_CHUNK_BYTES):
+        while size := stream.readinto(buffer):
+            block = buffer if size == len(buffer) else buffer[:size]
             if not block.isascii() or any(c in block for c in (b"\r", b"\v", b"\f", b"\x00")):
                 return None
             seen_tab = seen_tab or b"\t" in block
