@@ -592,8 +592,8 @@ def _regular_separator(path: str | os.PathLike) -> str | None:
 def read_regular_run(path: str | os.PathLike) -> pa.Table | None:
     """``qid, docno, score, tag`` of a regular run file, or None for any other file.
 
-    ``tag`` comes dictionary-encoded (one int32 per line); there is no ``line`` column: in a
-    regular file, row ``i`` is line ``i + 1``.
+    ``qid`` and ``tag`` come dictionary-encoded (one int32 per line); there is no ``line``
+    column: in a regular file, row ``i`` is line ``i + 1``.
 
     Regular: plain ASCII text, no CR/VT/FF/NUL, exactly one space or one tab (never both)
     between fields, at least 6 non-empty fields on every line, every score a finite
@@ -613,10 +613,11 @@ def read_regular_run(path: str | os.PathLike) -> pa.Table | None:
         return None
     names = [f"f{i}" for i in range(ncols)]
     # q0 and rank are read too, only to prove that no field is empty (a doubled separator
-    # would shift every later field); they and the tag are dictionary-encoded: a few
-    # distinct values, an int32 per line instead of a string
+    # would shift every later field); they, the qid and the tag are dictionary-encoded:
+    # few distinct values, an int32 per line instead of a string (and the qid codes are
+    # what ranking needs)
     words = pa.dictionary(pa.int32(), pa.string())
-    kinds = (pa.string(), words, pa.string(), words, pa.float64(), words)
+    kinds = (words, words, pa.string(), words, pa.float64(), words)
     types = dict(zip(names, kinds, strict=False))
     try:
         table = pv.read_csv(
