@@ -187,7 +187,7 @@ def order_run(run_table: pa.Table, float32: bool = True) -> RunOrder:
     ranked_scores = scores if identity else scores[order]
     if _order_ties(order, ranked_topic, ranked_scores, run_table.column("docno")):
         identity = False
-    starts = np.searchsorted(ranked_topic, np.arange(len(qids)), side="left")
+    starts = np.searchsorted(ranked_topic, np.arange(len(qids), dtype=ranked_topic.dtype))
     return RunOrder(order, ranked_topic, qids, starts, identity)
 
 
@@ -275,17 +275,16 @@ def find_duplicate(topic: np.ndarray, docnos, lines, rows: np.ndarray | None = N
     (topic, docno) and one integer sort; only colliding rows are compared as strings, so a
     hash collision can never produce a false report.
     """
-    keys = string_hash(docnos)
-    mix = topic.astype(np.uint64)
-    mix *= np.uint64(0x9E3779B97F4A7C15)
-    keys ^= mix
-    del mix
+    keys = string_hash(docnos, salt=topic)
     if rows is not None:
         keys = keys[rows]
-    ordered = np.sort(keys)
-    repeated = ordered[1:][ordered[1:] == ordered[:-1]]
+    keys.sort()  # in place: the common answer (no duplicate) needs nothing more
+    repeated = keys[1:][keys[1:] == keys[:-1]]
     if len(repeated) == 0:
         return None
+    keys = string_hash(docnos, salt=topic)
+    if rows is not None:
+        keys = keys[rows]
     candidates = np.flatnonzero(np.isin(keys, repeated))
     if rows is not None:
         candidates = rows[candidates]
@@ -310,18 +309,24 @@ def find_duplicate(topic: np.ndarray, docnos, lines, rows: np.ndarray | None = N
 
 
 _FNV_OFFSET, _MIX = np.uint64(0xCBF29CE484222325), np.uint64(0x100000001B3)
+_SALT = np.uint64(0x9E3779B97F4A7C15)
 
 
-def string_hash(values: pa.Array | pa.ChunkedArray) -> np.ndarray:
-    """A 64-bit hash of each string, vectorised over 8-byte words (no per-string Python)."""
+def string_hash(values: pa.Array | pa.ChunkedArray, salt: np.ndarray | None = None) -> np.ndarray:
+    """A 64-bit hash of each string, vectorised over 8-byte words (no per-string Python);
+    with ``salt`` (an integer per row), of the pair (salt, string)."""
     chunks = values.chunks if isinstance(values, pa.ChunkedArray) else [values]
+    out = np.empty(len(values), np.uint64)
+    done = 0
     # slices of at most _SLICE rows: temporaries stay in cache (several times faster)
-    pieces = [
-        _chunk_hash(chunk.slice(start, _SLICE))
-        for chunk in chunks
-        for start in range(0, len(chunk), _SLICE)
-    ]
-    return np.concatenate(pieces or [np.empty(0, np.uint64)])
+    for chunk in chunks:
+        for start in range(0, len(chunk), _SLICE):
+            piece = _chunk_hash(chunk.slice(start, _SLICE))
+            if salt is not None:
+                piece ^= salt[done : done + len(piece)].astype(np.uint64) * _SALT
+            out[done : done + len(piece)] = piece
+            done += len(piece)
+    return out
 
 
 _SLICE = 1 << 18
