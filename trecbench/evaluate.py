@@ -491,8 +491,8 @@ def _evaluate_run(table, name, path, truth: Qrels, measures, engines, pytrec, fa
         )
     flags = _topic_flags(name, run_qids, truth.qids, qids, settings["complete"])
     ranked_run = ranking.RankedRun(table, order, qids, settings["max_docs"])
-    ranked_run.check_duplicates(path or name)
     truth.check_duplicates(qids)
+    duplicates = ranked_run.check_duplicates_in_background(path or name)
     # rows are moved into trec_eval order only for engines that need a table
     table_needed = settings["judged_only"] or any(
         engines[m] not in (FAST, META) for m in measures
@@ -546,6 +546,7 @@ def _evaluate_run(table, name, path, truth: Qrels, measures, engines, pytrec, fa
         if column.display not in seen:
             seen.add(column.display)
             unique.append(column)
+    duplicates.result()  # a run listing a document twice is an error (exit 4)
     summary = {
         c.label: _summarise(c, values.get(c.label), len(qids), truth, settings, runid)
         for c in unique

@@ -8,6 +8,7 @@ tie. Every engine consumes the table :func:`rank_run` returns; none re-sorts.
 
 from __future__ import annotations
 
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -110,6 +111,15 @@ class RankedRun:
         if "rank" in ranked.column_names:
             return ranked.set_column(ranked.column_names.index("rank"), "rank", ranks)
         return ranked.append_column("rank", ranks)
+
+    def check_duplicates_in_background(self, path: str) -> Future:
+        """:meth:`check_duplicates` in a worker thread (its numpy and Arrow work releases
+        the GIL, so it overlaps the measures on a second core); ``.result()`` raises."""
+        self.row_arrays()  # computed once, here, for both threads
+        pool = ThreadPoolExecutor(max_workers=1)
+        future = pool.submit(self.check_duplicates, path)
+        pool.shutdown(wait=False)  # the thread ends with its one task
+        return future
 
     def check_duplicates(self, path: str) -> None:
         """:func:`check_duplicates` on the kept rows, without materialising them."""
