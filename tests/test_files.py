@@ -132,3 +132,19 @@ def test_byte_anomalies_are_listed_by_physical_line():
     assert tokens.trailing_space_lines.tolist() == [2, 3]
     assert tokens.irregular_space_lines.tolist() == [2]
     assert tokenize(b"\xef\xbb\xbfq Q0 a 1 2 t\n").unicode_space_lines.tolist() == []
+
+
+def test_written_files_get_the_usual_permissions(tmp_path):
+    import os
+
+    path = tmp_path / "o.run"
+    trecbench.write_run(trecbench.read_run(_one_line_run(tmp_path)), path)
+    mask = os.umask(0)
+    os.umask(mask)
+    assert (path.stat().st_mode & 0o777) == (0o666 & ~mask)
+
+
+def _one_line_run(tmp_path):
+    path = tmp_path / "one.run"
+    path.write_text("q Q0 a 1 2 t\n")
+    return path

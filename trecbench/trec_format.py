@@ -24,6 +24,9 @@ def _name(column, names: str) -> str:
 def _number(column, value) -> str:
     if column.summary in COUNTS:
         return str(int(value))
+    if math.isnan(value):
+        # glibc's printf shows a NaN's sign bit; trec_eval's 0/0 NaNs print as "-nan"
+        return f"{'-nan' if math.copysign(1.0, value) < 0 else 'nan':>6}"
     return f"{value:6.4f}"
 
 
