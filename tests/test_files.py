@@ -148,3 +148,13 @@ def _one_line_run(tmp_path):
     path = tmp_path / "one.run"
     path.write_text("q Q0 a 1 2 t\n")
     return path
+
+
+def test_write_run_accepts_frames_built_by_concat(tmp_path):
+    import pandas as pd
+
+    first = trecbench.read_run(_one_line_run(tmp_path))
+    second = first.assign(qid="q2", docno=pd.array(["b"], dtype="string[pyarrow]"))
+    out = tmp_path / "c.run"
+    trecbench.write_run(pd.concat([first, second]), out)
+    assert out.read_text() == "q\tQ0\ta\t1\t2\tt\nq2\tQ0\tb\t1\t2\tt\n"

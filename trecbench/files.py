@@ -766,12 +766,17 @@ def _buffer_bytes(strings: pa.Array) -> bytes:
     return strings.buffers()[2].to_pybytes()[offsets[0] : offsets[-1]]
 
 
+def _contiguous(values: pa.Array | pa.ChunkedArray) -> pa.Array:
+    # pandas columns backed by several Arrow chunks (e.g. after pd.concat) convert chunked
+    return values.combine_chunks() if isinstance(values, pa.ChunkedArray) else values
+
+
 def _string_column(frame, name: str) -> pa.Array:
-    return pa.array(frame[name].astype(str), pa.string())
+    return _contiguous(pa.array(frame[name].astype(str), pa.string()))
 
 
 def _integer_text(frame, name: str) -> pa.Array:
-    return pc.cast(pa.array(frame[name].astype("int64")), pa.string())
+    return pc.cast(_contiguous(pa.array(frame[name].astype("int64"))), pa.string())
 
 
 def write_run(run, path: str | os.PathLike, inputs: Sequence[str | os.PathLike] = ()) -> None:
