@@ -85,6 +85,7 @@ class RankedRun:
         self.topic = topic if self.everything else topic[keep]
         self.position = position if self.everything else position[keep]
         self._row_arrays = None
+        self._keys = None
 
     def row_arrays(self) -> tuple[np.ndarray, np.ndarray]:
         """Per *input* row: its topic (-1 if dropped) and position."""
@@ -115,11 +116,18 @@ class RankedRun:
     def check_duplicates_in_background(self, path: str) -> Future:
         """:meth:`check_duplicates` in a worker thread (its numpy and Arrow work releases
         the GIL, so it overlaps the measures on a second core); ``.result()`` raises."""
-        self.row_arrays()  # computed once, here, for both threads
+        self.keys()  # computed once, here: the fast engine uses them too
         pool = ThreadPoolExecutor(max_workers=1)
         future = pool.submit(self.check_duplicates, path)
         pool.shutdown(wait=False)  # the thread ends with its one task
         return future
+
+    def keys(self) -> np.ndarray:
+        """Per *input* row: a 64-bit hash of (topic, docno), see :func:`string_hash`."""
+        if self._keys is None:
+            topic, _ = self.row_arrays()
+            self._keys = string_hash(self.run_table.column("docno"), salt=topic)
+        return self._keys
 
     def check_duplicates(self, path: str) -> None:
         """:func:`check_duplicates` on the kept rows, without materialising them."""
@@ -127,7 +135,7 @@ class RankedRun:
         rows = None if self.everything else self.rows
         table = self.run_table
         lines = table.column("line") if "line" in table.column_names else None
-        found = find_duplicate(topic, table.column("docno"), lines, rows)
+        found = find_duplicate(topic, table.column("docno"), lines, rows, self.keys())
         if found is not None:
             raise_duplicate(path, self.qids[int(found[0])], *found[1:])
 
@@ -276,25 +284,24 @@ def raise_duplicate(path: str, qid: str, docno: str, first: int, second: int) ->
     )
 
 
-def find_duplicate(topic: np.ndarray, docnos, lines, rows: np.ndarray | None = None):
+def find_duplicate(topic: np.ndarray, docnos, lines, rows: np.ndarray | None = None, keys=None):
     """``(topic, docno, first line, second line)`` of a document listed twice in a topic
     (the one whose second listing comes first in the file), or None.
 
     ``rows`` restricts the check to some rows; ``lines`` None means row ``i`` is line
-    ``i + 1``. Candidates are found with a 64-bit hash of
-    (topic, docno) and one integer sort; only colliding rows are compared as strings, so a
-    hash collision can never produce a false report.
+    ``i + 1``; ``keys``: the rows' ``string_hash(docnos, salt=topic)`` when known.
+    Candidates are found with that 64-bit hash of (topic, docno) and one integer sort; only
+    colliding rows are compared as strings, so a hash collision can never produce a false
+    report.
     """
-    keys = string_hash(docnos, salt=topic)
+    keys = string_hash(docnos, salt=topic) if keys is None else keys
     if rows is not None:
         keys = keys[rows]
-    keys.sort()  # in place: the common answer (no duplicate) needs nothing more
-    repeated = keys[1:][keys[1:] == keys[:-1]]
+    ordered = np.sort(keys)
+    repeated = ordered[1:][ordered[1:] == ordered[:-1]]
+    del ordered
     if len(repeated) == 0:
         return None
-    keys = string_hash(docnos, salt=topic)
-    if rows is not None:
-        keys = keys[rows]
     candidates = np.flatnonzero(np.isin(keys, repeated))
     if rows is not None:
         candidates = rows[candidates]

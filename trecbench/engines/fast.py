@@ -313,23 +313,32 @@ class Evaluator:
         docnos = ranked.column("docno")
         judged = pc.is_in(docnos, value_set=self._docnos.cast(docnos.type))
         rows = np.flatnonzero(judged.to_numpy(zero_copy_only=False) & (topic >= 0))
-        return self._compute(len(qids), topic, pos, rows, docnos.take(pa.array(rows)), qids)
+        hit_docnos = docnos.take(pa.array(rows))
+        return self._compute(len(qids), topic, pos, rows, hit_docnos, self._judged(qids))
 
     def _evaluate_ranked_run(self, ranked, qids):
-        """The same from a :class:`trecbench.ranking.RankedRun`: no row is moved, only the
-        documents that appear in the qrels are looked at."""
-        topic, pos = ranked.row_arrays()
-        docnos = ranked.run_table.column("docno")
-        judged = pc.is_in(docnos, value_set=self._docnos.cast(docnos.type))
-        rows = np.flatnonzero(judged.to_numpy(zero_copy_only=False) & (topic >= 0))
-        num_ret = np.bincount(ranked.topic, minlength=len(qids))
-        hit_docnos = docnos.take(pa.array(rows))
-        return self._compute(len(qids), topic, pos, rows, hit_docnos, qids, num_ret)
+        """The same from a :class:`trecbench.ranking.RankedRun`: no row is moved, and only
+        rows whose (topic, docno) hash matches a judgment's are looked at (the exact join
+        then runs on those few)."""
+        from ..ranking import string_hash
 
-    def _compute(self, n_topics, topic, pos, rows, hit_docnos, qids, num_ret=None):
+        topic, pos = ranked.row_arrays()
+        judged = self._judged(qids)
+        judged_keys = string_hash(judged.column("docno"), judged.column("topic").to_numpy())
+        maybe = pc.is_in(pa.array(ranked.keys()), value_set=pa.array(judged_keys))
+        rows = np.flatnonzero(maybe.to_numpy(zero_copy_only=False) & (topic >= 0))
+        hit_docnos = ranked.run_table.column("docno").take(pa.array(rows))
+        num_ret = np.bincount(ranked.topic, minlength=len(qids))
+        return self._compute(len(qids), topic, pos, rows, hit_docnos, judged, num_ret)
+
+    def _judged(self, qids: list[str]) -> pa.Table:
+        """The qrels of the evaluated topics with their topic index (position in qids)."""
         qrels_qids = self.qrels.column("qid")
         qrels_topic = pc.index_in(qrels_qids, value_set=pa.array(qids, qrels_qids.type))
         judged = self.qrels.append_column("topic", qrels_topic).filter(pc.is_valid(qrels_topic))
+        return judged
+
+    def _compute(self, n_topics, topic, pos, rows, hit_docnos, judged, num_ret=None):
         # both sides as large_string: files tokenize to string or large_string
         candidates = pa.table(
             {
