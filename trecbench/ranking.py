@@ -85,7 +85,7 @@ class RankedRun:
         self.topic = topic if self.everything else topic[keep]
         self.position = position if self.everything else position[keep]
         self._row_arrays = None
-        self._keys = None
+        self._index = None
 
     def row_arrays(self) -> tuple[np.ndarray, np.ndarray]:
         """Per *input* row: its topic (-1 if dropped) and position."""
@@ -116,26 +116,26 @@ class RankedRun:
     def check_duplicates_in_background(self, path: str) -> Future:
         """:meth:`check_duplicates` in a worker thread (its numpy and Arrow work releases
         the GIL, so it overlaps the measures on a second core); ``.result()`` raises."""
-        self.keys()  # computed once, here: the fast engine uses them too
+        self.index()  # built once, here: the fast engine uses it too
         pool = ThreadPoolExecutor(max_workers=1)
         future = pool.submit(self.check_duplicates, path)
         pool.shutdown(wait=False)  # the thread ends with its one task
         return future
 
-    def keys(self) -> np.ndarray:
-        """Per *input* row: a 64-bit hash of (topic, docno), see :func:`string_hash`."""
-        if self._keys is None:
+    def index(self) -> HashIndex:
+        """The kept rows indexed by a hash of (topic, docno): see :class:`HashIndex`."""
+        if self._index is None:
             topic, _ = self.row_arrays()
-            self._keys = string_hash(self.run_table.column("docno"), salt=topic)
-        return self._keys
+            keys = string_hash(self.run_table.column("docno"), salt=topic)
+            self._index = HashIndex(keys, None if self.everything else self.rows)
+        return self._index
 
     def check_duplicates(self, path: str) -> None:
         """:func:`check_duplicates` on the kept rows, without materialising them."""
         topic, _ = self.row_arrays()
-        rows = None if self.everything else self.rows
         table = self.run_table
         lines = table.column("line") if "line" in table.column_names else None
-        found = find_duplicate(topic, table.column("docno"), lines, rows, self.keys())
+        found = find_duplicate(topic, table.column("docno"), lines, index=self.index())
         if found is not None:
             raise_duplicate(path, self.qids[int(found[0])], *found[1:])
 
@@ -284,34 +284,75 @@ def raise_duplicate(path: str, qid: str, docno: str, first: int, second: int) ->
     )
 
 
-def find_duplicate(topic: np.ndarray, docnos, lines, rows: np.ndarray | None = None, keys=None):
+class HashIndex:
+    """Rows sorted by a hash of their key, with the row number packed into the low bits.
+
+    One SIMD integer sort (no argsort) gives both: rows whose hashes collide (duplicate
+    candidates) and, by binary search, the rows that may hold a given key. Only the top
+    ``64 - shift`` bits of the hash are kept, so every candidate must be verified exactly.
+    """
+
+    def __init__(self, keys: np.ndarray, rows: np.ndarray | None = None):
+        n = len(keys)
+        self.shift = max(1, (n - 1).bit_length())
+        self.mask = np.uint64((1 << self.shift) - 1)
+        chosen = keys if rows is None else keys[rows]
+        shift = np.uint64(self.shift)
+        for start in range(0, len(chosen), _SLICE):  # in place, slice by slice (in cache)
+            part = chosen[start : start + _SLICE]
+            part >>= shift
+            part <<= shift
+            if rows is None:
+                part |= np.arange(start, start + len(part), dtype=np.uint64)
+            else:
+                part |= rows[start : start + len(part)].astype(np.uint64)
+        chosen.sort()
+        self.packed = chosen
+
+    def colliding_positions(self) -> np.ndarray:
+        """Positions (in the sorted order) of rows whose hash equals another row's."""
+        same = (self.packed[1:] ^ self.packed[:-1]) <= self.mask
+        at = np.flatnonzero(same)
+        return np.unique(np.concatenate([at, at + 1]) if len(at) else at)
+
+    def row_at(self, positions: np.ndarray) -> np.ndarray:
+        return (self.packed[positions] & self.mask).astype(np.int64)
+
+    def lookup(self, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(i, row)`` pairs: ``row`` may hold ``keys[i]`` (same hash bits)."""
+        low = (keys >> np.uint64(self.shift)) << np.uint64(self.shift)
+        # sorted needles: numpy's binary search then stays local (10x faster on 10M rows)
+        needles = np.argsort(low, kind="stable")
+        low = low[needles]
+        start = np.searchsorted(self.packed, low, side="left")
+        stop = np.searchsorted(self.packed, low | self.mask, side="right")
+        count = stop - start
+        which = np.repeat(needles, count)
+        offset = np.arange(len(which)) - np.repeat(np.cumsum(count) - count, count)
+        return which, self.row_at(np.repeat(start, count) + offset)
+
+
+def find_duplicate(topic: np.ndarray, docnos, lines, rows: np.ndarray | None = None, index=None):
     """``(topic, docno, first line, second line)`` of a document listed twice in a topic
     (the one whose second listing comes first in the file), or None.
 
     ``rows`` restricts the check to some rows; ``lines`` None means row ``i`` is line
-    ``i + 1``; ``keys``: the rows' ``string_hash(docnos, salt=topic)`` when known.
-    Candidates are found with that 64-bit hash of (topic, docno) and one integer sort; only
-    colliding rows are compared as strings, so a hash collision can never produce a false
-    report.
+    ``i + 1``; ``index``: a :class:`HashIndex` of the rows' ``string_hash(docnos,
+    salt=topic)`` when already built. Candidates are rows whose hashes collide; only they
+    are compared as strings, so a hash collision can never produce a false report.
     """
-    keys = string_hash(docnos, salt=topic) if keys is None else keys
-    if rows is not None:
-        keys = keys[rows]
-    ordered = np.sort(keys)
-    repeated = ordered[1:][ordered[1:] == ordered[:-1]]
-    del ordered
-    if len(repeated) == 0:
+    if index is None:
+        index = HashIndex(string_hash(docnos, salt=topic), rows)
+    candidates = index.row_at(index.colliding_positions())
+    if len(candidates) == 0:
         return None
-    candidates = np.flatnonzero(np.isin(keys, repeated))
-    if rows is not None:
-        candidates = rows[candidates]
     table = pa.table(
         {
             "topic": topic[candidates],
-            "docno": docnos.take(pa.array(candidates)),
+            "docno": take_rows(docnos, candidates),
             "line": pa.array(candidates + 1, pa.int64())
             if lines is None
-            else pc.take(lines, pa.array(candidates)),
+            else take_rows(lines, candidates),
         }
     )
     grouped = table.group_by(["topic", "docno"]).aggregate(
@@ -323,6 +364,26 @@ def find_duplicate(topic: np.ndarray, docnos, lines, rows: np.ndarray | None = N
     found = [(sorted(d["line_list"])[:2], d["topic"], d["docno"]) for d in dupes]
     (first, second), topic_index, docno = min(found, key=lambda f: f[0][1])
     return topic_index, docno, first, second
+
+
+def take_rows(values: pa.Array | pa.ChunkedArray, rows: np.ndarray) -> pa.Array:
+    """``values[rows]`` chunk by chunk (Arrow's take on a chunked array may first
+    concatenate every chunk: a full copy of a 10M-row column for a few rows)."""
+    if isinstance(values, pa.Array):
+        return values.take(pa.array(rows))
+    order = np.argsort(rows, kind="stable")
+    ordered = rows[order]
+    bounds = np.cumsum([0] + [len(c) for c in values.chunks])
+    cuts = np.searchsorted(ordered, bounds)
+    parts = [
+        chunk.take(pa.array(ordered[cuts[i] : cuts[i + 1]] - bounds[i]))
+        for i, chunk in enumerate(values.chunks)
+        if cuts[i + 1] > cuts[i]
+    ]
+    taken = pa.concat_arrays(parts) if parts else pa.array([], values.type)
+    inverse = np.empty_like(order)
+    inverse[order] = np.arange(len(order))
+    return taken.take(pa.array(inverse))
 
 
 _FNV_OFFSET, _MIX = np.uint64(0xCBF29CE484222325), np.uint64(0x100000001B3)

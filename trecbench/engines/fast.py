@@ -317,19 +317,24 @@ class Evaluator:
         return self._compute(len(qids), topic, pos, rows, hit_docnos, self._judged(qids))
 
     def _evaluate_ranked_run(self, ranked, qids):
-        """The same from a :class:`trecbench.ranking.RankedRun`: no row is moved, and only
-        rows whose (topic, docno) hash matches a judgment's are looked at (the exact join
-        then runs on those few)."""
-        from ..ranking import string_hash
+        """The same from a :class:`trecbench.ranking.RankedRun`: no row is moved; each
+        judgment is looked up in the run's (topic, docno) hash index and the few matches
+        are verified as strings."""
+        from ..ranking import string_hash, take_rows
 
         topic, pos = ranked.row_arrays()
         judged = self._judged(qids)
-        judged_keys = string_hash(judged.column("docno"), judged.column("topic").to_numpy())
-        maybe = pc.is_in(pa.array(ranked.keys()), value_set=pa.array(judged_keys))
-        rows = np.flatnonzero(maybe.to_numpy(zero_copy_only=False) & (topic >= 0))
-        hit_docnos = ranked.run_table.column("docno").take(pa.array(rows))
+        judged_topic = judged.column("topic").to_numpy()
+        judged_keys = string_hash(judged.column("docno"), judged_topic)
+        which, rows = ranked.index().lookup(judged_keys)
+        same = pc.equal(
+            pc.cast(take_rows(ranked.run_table.column("docno"), rows), pa.large_string()),
+            pc.cast(take_rows(judged.column("docno"), which), pa.large_string()),
+        ).to_numpy(zero_copy_only=False) & (topic[rows] == judged_topic[which])
+        rows, which = rows[same], which[same]
+        rel = judged.column("rel").to_numpy()
         num_ret = np.bincount(ranked.topic, minlength=len(qids))
-        return self._compute(len(qids), topic, pos, rows, hit_docnos, judged, num_ret)
+        return self._finish(topic[rows], pos[rows], rel[which], judged, num_ret)
 
     def _judged(self, qids: list[str]) -> pa.Table:
         """The qrels of the evaluated topics with their topic index (position in qids)."""
@@ -338,7 +343,7 @@ class Evaluator:
         judged = self.qrels.append_column("topic", qrels_topic).filter(pc.is_valid(qrels_topic))
         return judged
 
-    def _compute(self, n_topics, topic, pos, rows, hit_docnos, judged, num_ret=None):
+    def _compute(self, n_topics, topic, pos, rows, hit_docnos, judged):
         # both sides as large_string: files tokenize to string or large_string
         candidates = pa.table(
             {
@@ -355,14 +360,21 @@ class Evaluator:
             }
         )
         hits = candidates.join(labels, ["topic", "docno"], join_type="inner")
-        hit_topic = hits.column("topic").to_numpy().astype(np.int64)
-        hit_pos = hits.column("pos").to_numpy().astype(np.int64)
-        hit_rel = hits.column("rel").to_numpy().astype(np.int64)
+        num_ret = np.bincount(topic[topic >= 0], minlength=n_topics)
+        return self._finish(
+            hits.column("topic").to_numpy(),
+            hits.column("pos").to_numpy(),
+            hits.column("rel").to_numpy(),
+            judged,
+            num_ret,
+        )
+
+    def _finish(self, hit_topic, hit_pos, hit_rel, judged, num_ret):
+        hit_topic, hit_pos = hit_topic.astype(np.int64), hit_pos.astype(np.int64)
+        hit_rel = hit_rel.astype(np.int64)
         order = np.lexsort((hit_pos, hit_topic))
         sparse = SparseRanking(
-            num_ret=(
-                np.bincount(topic[topic >= 0], minlength=n_topics) if num_ret is None else num_ret
-            ).astype(np.int64),
+            num_ret=num_ret.astype(np.int64),
             hit_topic=hit_topic[order],
             hit_pos=hit_pos[order],
             hit_rel=hit_rel[order],
