@@ -612,12 +612,12 @@ def read_regular_run(path: str | os.PathLike) -> pa.Table | None:
     if ncols < len(RUN_FIELDS):
         return None
     names = [f"f{i}" for i in range(ncols)]
-    # q0 and rank are read too, only to prove that no field is empty (a doubled separator
-    # would shift every later field); they, the qid and the tag are dictionary-encoded:
-    # few distinct values, an int32 per line instead of a string (and the qid codes are
-    # what ranking needs)
+    # q0 and rank are read too (as plain strings: the fastest), only to prove that no
+    # field is empty (a doubled separator would shift every later field); the qid and the
+    # tag are dictionary-encoded: few distinct values, an int32 per line instead of a
+    # string (and the qid codes are what ranking needs)
     words = pa.dictionary(pa.int32(), pa.string())
-    kinds = (words, words, pa.string(), words, pa.float64(), words)
+    kinds = (words, pa.string(), pa.string(), pa.string(), pa.float64(), words)
     types = dict(zip(names, kinds, strict=False))
     try:
         table = pv.read_csv(

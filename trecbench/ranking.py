@@ -224,7 +224,7 @@ def _order_ties(order: np.ndarray, topic: np.ndarray, scores: np.ndarray, docnos
     tied = np.flatnonzero((topic[1:] == topic[:-1]) & (scores[1:] == scores[:-1]))
     if len(tied) == 0:
         return False
-    first, second = docnos.take(pa.array(order[tied])), docnos.take(pa.array(order[tied + 1]))
+    first, second = take_rows(docnos, order[tied]), take_rows(docnos, order[tied + 1])
     if pc.all(pc.greater(first, second)).as_py():
         return False  # already docno-descending (or duplicates, reported elsewhere)
     pair_tied = np.zeros(n, bool)
@@ -234,7 +234,7 @@ def _order_ties(order: np.ndarray, topic: np.ndarray, scores: np.ndarray, docnos
     positions = np.flatnonzero(in_group)
     group = np.cumsum((positions == 0) | ~pair_tied[np.maximum(positions - 1, 0)])
     members = order[positions]
-    tied_rows = pa.table({"group": group, "docno": docnos.take(pa.array(members))})
+    tied_rows = pa.table({"group": group, "docno": take_rows(docnos, members)})
     inner = pc.sort_indices(tied_rows, [("group", "ascending"), ("docno", "descending")])
     order[positions] = members[inner.to_numpy()]
     return True

@@ -51,11 +51,29 @@ def _register() -> None:
     )
 
 
+def _reuse_freed_memory() -> None:
+    """Ask glibc to keep large freed blocks for reuse instead of unmapping each one.
+
+    On 10^7-line runs numpy's temporaries are tens of MB each; by default every one is a
+    fresh mapping whose pages fault in again, which costs a fifth of `score`'s time on a
+    small VM (for some more peak memory). No-op without glibc.
+    """
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL("libc.so.6")
+        libc.mallopt(-3, 1 << 30)  # M_MMAP_THRESHOLD
+        libc.mallopt(-1, 1 << 30)  # M_TRIM_THRESHOLD
+    except (OSError, AttributeError):
+        pass
+
+
 def main() -> None:
     """Console-script entry point."""
     # Arrow's default allocator keeps freed memory; the system one returns it for numpy to
     # reuse: a fifth less peak memory on 10^7-line runs (a user's setting wins)
     os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")
+    _reuse_freed_memory()
     _register()
     try:
         cli(standalone_mode=True)

@@ -313,7 +313,7 @@ class Evaluator:
         docnos = ranked.column("docno")
         judged = pc.is_in(docnos, value_set=self._docnos.cast(docnos.type))
         rows = np.flatnonzero(judged.to_numpy(zero_copy_only=False) & (topic >= 0))
-        hit_docnos = docnos.take(pa.array(rows))
+        hit_docnos = ranking.take_rows(docnos, rows)
         return self._compute(len(qids), topic, pos, rows, hit_docnos, self._judged(qids))
 
     def _evaluate_ranked_run(self, ranked, qids):
