@@ -44,6 +44,12 @@ class DuplicateError(InputError):
     exit_code = 4
 
 
+class UnevaluableTopicError(InputError):
+    """A topic trec_eval 9.0.8 cannot evaluate: every judgment negative (exit 4 or a crash)."""
+
+    exit_code = 4
+
+
 class NoOverlapError(TrecbenchError):
     """No topic has both results and relevance information (trec_eval exit 7)."""
 

@@ -25,7 +25,13 @@ import pyarrow.compute as pc
 from . import files, ranking
 from .engines import FAST, assign, engine_module
 from .engines import local as local_engine
-from .errors import DuplicateError, InputError, NoOverlapError, UsageError
+from .errors import (
+    DuplicateError,
+    InputError,
+    NoOverlapError,
+    UnevaluableTopicError,
+    UsageError,
+)
 from .measures import (
     FLOAT_CUTOFFS,
     GEOMETRIC,
@@ -286,6 +292,26 @@ class Qrels:
                     "Q-DUP",
                 )
 
+    def check_evaluable(self, qids: list[str]) -> None:
+        """Refuse topics trec_eval 9.0.8 cannot evaluate (pytrec_eval would crash on them).
+
+        trec_eval sizes a buffer by the topic's largest grade + 1: with every judgment
+        negative it stops (``Can't calculate measure``, exit 4) when that topic is the first
+        one evaluated, and for grades of -2 or less it crashes wherever the topic comes.
+        """
+        grouped = self.table.group_by("qid").aggregate([("rel", "max"), ("line", "min")])
+        topics = {row["qid"]: row for row in grouped.to_pylist()}
+        for position, qid in enumerate(qids):
+            top, line = topics[qid]["rel_max"], topics[qid]["line_min"]
+            if top <= -2 or (position == 0 and top < 0):
+                raise UnevaluableTopicError(
+                    self.path,
+                    line,
+                    f"every judgment of topic {qid} is negative (largest grade {top}): "
+                    "trec_eval 9.0.8 cannot evaluate it (exit 4 or a crash)",
+                    "X5",
+                )
+
     @cached_property
     def as_dict(self) -> dict:
         from .engines.pytrec_eval import qrels_to_dict
@@ -492,11 +518,10 @@ def _evaluate_run(table, name, path, truth: Qrels, measures, engines, pytrec, fa
     flags = _topic_flags(name, run_qids, truth.qids, qids, settings["complete"])
     ranked_run = ranking.RankedRun(table, order, qids, settings["max_docs"])
     truth.check_duplicates(qids)
+    truth.check_evaluable(qids)
     duplicates = ranked_run.check_duplicates_in_background(path or name)
     # rows are moved into trec_eval order only for engines that need a table
-    table_needed = settings["judged_only"] or any(
-        engines[m] not in (FAST, META) for m in measures
-    )
+    table_needed = settings["judged_only"] or any(engines[m] not in (FAST, META) for m in measures)
     ranked = ranked_run.table() if table_needed else ranked_run
 
     columns: list[Column] = []
