@@ -14,6 +14,7 @@ import math
 import os
 import sys
 import types
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -235,12 +236,23 @@ def _from_frame(frame, kind: str) -> pa.Table:
     return pa.table(columns)
 
 
-def load(source, kind: str) -> tuple[pa.Table, str | None, list[str]]:
+def _read_ahead(source) -> Future | None:
+    """Start :func:`files.read_regular_run` on a run path in a worker thread."""
+    if not isinstance(source, (str, os.PathLike)):
+        return None
+    pool = ThreadPoolExecutor(max_workers=1)
+    future = pool.submit(files.read_regular_run, source)
+    pool.shutdown(wait=False)
+    return future
+
+
+def load(source, kind: str, ahead: Future | None = None) -> tuple[pa.Table, str | None, list[str]]:
     """``(table, path or None, validator warnings)`` for a path, DataFrame or pyarrow table.
 
     Files go through the validator's lenient profile first (when it is installed): a
     malformed file raises before anything is computed. Regular run files are read directly
-    by :func:`trecbench.files.read_regular_run` instead.
+    by :func:`trecbench.files.read_regular_run` instead (``ahead``: that call, started
+    earlier).
     """
     if not isinstance(source, (str, os.PathLike)):
         return _from_frame(source, kind), None, []
@@ -248,7 +260,7 @@ def load(source, kind: str) -> tuple[pa.Table, str | None, list[str]]:
         # Fast path for regular files (millions of lines): on them the lenient gate can only
         # find duplicates, which the ranking reports itself (exit 4, after -M, as trec_eval
         # does); its warnings (ties, order) are `trecbench validate`'s job.
-        table = files.read_regular_run(source)
+        table = ahead.result() if ahead is not None else files.read_regular_run(source)
         if table is not None:
             return table, str(source), []
     tokens = files.tokenize_file(source, keep=6 if kind == "run" else 4)
@@ -386,6 +398,9 @@ def evaluate(
     >>> result = evaluate("qrels.txt", "run.txt", ["nDCG@10", "P.5,10"])  # doctest: +SKIP
     >>> result.per_query.head()  # run, qid, measure, value               # doctest: +SKIP
     """
+    sources = runs if isinstance(runs, (list, tuple)) else [runs]
+    # Arrow's threads read the first run while measures and qrels are prepared
+    ahead = _read_ahead(sources[0]) if sources else None
     requested = parse_measures(measures)
     ordered = presentation_order(requested)
     settings = {
@@ -400,7 +415,6 @@ def evaluate(
     }
     qrels_table, qrels_path, warnings = load(qrels, "qrels")
     truth = Qrels(qrels_table, qrels_path, relevance_level)
-    sources = runs if isinstance(runs, (list, tuple)) else [runs]
     engines = assign(ordered, engine)
     if relevance_level < 1 and any(engines[m] in (PYTREC_EVAL, FAST) for m in ordered):
         raise UsageError(
@@ -414,7 +428,7 @@ def evaluate(
     fast = _FastPlan(ordered, engines, truth)
     results, columns, flagged = [], None, truth.flagged()
     for index, source in enumerate(sources):
-        table, path, run_warnings = load(source, "run")
+        table, path, run_warnings = load(source, "run", ahead if index == 0 else None)
         warnings += run_warnings
         name = run_names[index] if run_names else path or f"run{index + 1}"
         result, run_columns, run_flags = _evaluate_run(

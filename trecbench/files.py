@@ -571,7 +571,7 @@ def _regular_separator(path: str | os.PathLike) -> str | None:
     FF or NUL, and fields separated by spaces or by tabs, not both.
     """
     seen_tab = seen_space = False
-    if not os.path.isfile(path):
+    if not os.path.isfile(path) or not os.access(path, os.R_OK):
         return None  # the tokenizer reports what is wrong with it
     buffer = bytearray(8 << 20)  # reused: no fresh allocation per block
     with open(path, "rb") as stream:
