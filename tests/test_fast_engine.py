@@ -438,3 +438,18 @@ def test_duplicates_in_a_regular_run_name_their_lines(tmp_path):
     # trec_eval checks only what -M keeps
     result = evaluate(str(tmp_path / "qrels"), str(tmp_path / "run"), ["P@1"], max_docs=2)
     assert result.per_query["value"].tolist() == [1.0, 1.0]
+
+
+def test_hash_index_finds_every_row_with_the_same_hash_bits():
+    from trecbench import ranking
+
+    # 8 rows: shift is 3 bits, so keys differing only in the low 3 bits collide
+    keys = np.array([0x100, 0x101, 0x200, 0x300, 0x307, 0x400, 0x500, 0x600], np.uint64)
+    index = ranking.HashIndex(keys.copy())
+    colliding = sorted(index.row_at(index.colliding_positions()).tolist())
+    assert colliding == [0, 1, 3, 4]  # candidates only: callers verify them exactly
+    which, rows = index.lookup(np.array([0x305, 0x600, 0x999], np.uint64))
+    pairs = sorted(zip(which.tolist(), rows.tolist(), strict=True))
+    assert pairs == [(0, 3), (0, 4), (1, 7)]
+    subset = ranking.HashIndex(keys.copy(), rows=np.array([2, 5]))
+    assert subset.lookup(np.array([0x400], np.uint64))[1].tolist() == [5]
