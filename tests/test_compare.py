@@ -453,3 +453,269 @@ def test_bundled_demo_runs_get_tables_and_plots(tmp_path):
     validate_against_schema(
         json.loads((out / "BenchmarkReport.json").read_text()), "benchmark_report"
     )
+
+
+# --- evaluation options, manifest, direction of "better", per-stratum plots ----------------
+
+
+def _invoke(command: str, argv: list[str], cwd: Path | None = None, monkeypatch=None):
+    """``trecbench COMMAND ARGV`` in-process: the click Result."""
+    from click.testing import CliRunner
+
+    from trecbench.cli import _register, cli
+
+    _register()
+    if cwd is not None:
+        monkeypatch.chdir(cwd)
+    return CliRunner().invoke(cli, [command, *argv])
+
+
+def _sha(path: Path) -> str:
+    import hashlib
+
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+OPTION_MEASURES = ["-m", "P.10", "-m", "map", "-m", "recall.100"]
+
+
+def _compare_means(suite: Path, out: Path, flags: list[str]) -> tuple[dict, dict]:
+    runs = [str(suite / "results.test"), str(suite / "results.trunc")]
+    done = _invoke(
+        "compare",
+        [str(suite / "qrels.rel_level"), *runs, *OPTION_MEASURES, *flags]
+        + ["--samples", "20", "--no-plots", "-q", "-o", str(out)],
+    )
+    assert done.exit_code == 0, done.output
+    report = json.loads((out / "BenchmarkReport.json").read_text())
+    validate_against_schema(report, "benchmark_report")
+    (overall,) = [part for part in report["results"] if part["stratum"] == "all"]
+    means = {(row["run"], row["measure"]): row["mean"] for row in overall["summary"]}
+    return means, report
+
+
+def _score_means(suite: Path, flags: list[str]) -> dict:
+    runs = [str(suite / "results.test"), str(suite / "results.trunc")]
+    done = _invoke(
+        "score",
+        ["-c", "--format", "json", *OPTION_MEASURES, *flags, str(suite / "qrels.rel_level"), *runs],
+    )
+    assert done.exit_code == 0, done.output
+    document = json.loads(done.stdout)
+    return {
+        (Path(run["run"]).name, measure): value
+        for run in document["runs"]
+        for measure, value in run["aggregates"].items()
+    }
+
+
+def test_evaluation_options_equal_score_and_move_the_numbers(trec_eval_suite, tmp_path):
+    # compare's default missing="zero" averages over every qrels topic: score -c.
+    plain, _ = _compare_means(trec_eval_suite, tmp_path / "plain", [])
+    assert plain == pytest.approx(_score_means(trec_eval_suite, []), rel=1e-15)
+    runs = ["results.test", "results.trunc"]
+    cases = [
+        # a higher relevance level leaves fewer relevant documents: precision drops
+        (["-l", "2"], "P@10", -1, {"relevance_level": 2}),
+        # only the first 5 documents: recall at 100 drops
+        (["-M", "5"], "Recall@100", -1, {"max_docs": 5}),
+        # unjudged documents dropped first: judged relevant ones move up, precision rises
+        (["-J"], "P@10", +1, {"judged_only": True}),
+    ]
+    for flags, measure, sign, recorded in cases:
+        means, report = _compare_means(trec_eval_suite, tmp_path / flags[0], flags)
+        assert means == pytest.approx(_score_means(trec_eval_suite, flags), rel=1e-15), flags
+        moved = [sign * (means[(run, measure)] - plain[(run, measure)]) for run in runs]
+        assert min(moved) >= 0 and max(moved) > 0, (flags, moved)
+        expected = {
+            "relevance_level": 1,
+            "max_docs": None,
+            "judged_only": False,
+            "maxontsim_formula": None,
+            "ontology": None,
+        }
+        assert report["evaluation"] == expected | recorded
+        assert "ontology" not in report
+        text = (tmp_path / flags[0] / "BenchmarkComparison.md").read_text()
+        assert f"- Scored with {' '.join(flags)} (as trecbench score)\n" in text
+
+
+def test_cli_manifest_lists_inputs_and_outputs_with_checksums(trec_eval_suite, tmp_path):
+    from trecbench.report import MANIFEST_SCHEMA
+
+    sidecar = tmp_path / "topics.sidecar.json"
+    queries = {"301": {"difficulty": "easy"}, "302": {"difficulty": "hard"}, "303": {}}
+    sidecar.write_text(json.dumps({"strata": {"fields": ["difficulty"], "queries": queries}}))
+    out, manifest_path = tmp_path / "cmp", tmp_path / "manifest.json"
+    qrels, runs = trec_eval_suite / "qrels.test", ["results.test", "results.trunc"]
+    done = _invoke(
+        "compare",
+        [str(qrels), *(str(trec_eval_suite / run) for run in runs), "-m", "P.10"]
+        + ["--strata", str(sidecar), "--group-by", "difficulty", "--samples", "50", "-q"]
+        + ["-o", str(out), "--manifest", str(manifest_path)]
+        + ["--meta", "model=bm25", "--meta", "index=snap=1"],
+    )
+    assert done.exit_code == 0, done.output
+    manifest = json.loads(manifest_path.read_text())
+    validate_against_schema(manifest, MANIFEST_SCHEMA)
+    report = json.loads((out / "BenchmarkReport.json").read_text())
+    validate_against_schema(report, "benchmark_report")
+    assert report["experiment_id"] == manifest["experiment_id"]
+    assert report["meta"] == manifest["meta"] == {"model": "bm25", "index": "snap=1"}
+    assert [(i["kind"], Path(i["path"]).name, i["sha256"]) for i in manifest["inputs"]] == [
+        ("qrels", "qrels.test", _sha(qrels)),
+        *[("run", run, _sha(trec_eval_suite / run)) for run in runs],
+        ("strata", sidecar.name, _sha(sidecar)),
+    ]
+    assert report["inputs"] == manifest["inputs"]
+    # every output with the checksum and size of the file on disk; nothing else written
+    outputs = {Path(o["path"]).name: o for o in manifest["outputs"]}
+    assert set(outputs) == {p.name for p in out.iterdir()}
+    for name, record in outputs.items():
+        assert (
+            record["sha256"] == _sha(out / name) and record["size"] == (out / name).stat().st_size
+        )
+    suffixes = ("", "_difficulty-_none_", "_difficulty-easy", "_difficulty-hard")
+    plots = {
+        f"{stem}{suffix}.{fmt}"
+        for stem in ("means", "differences")
+        for fmt in ("png", "svg")
+        for suffix in suffixes
+    }
+    assert set(outputs) == {"BenchmarkReport.json", "BenchmarkComparison.md"} | plots
+    assert {o["kind"] for o in outputs.values()} == {"report", "markdown", "plot"}
+    assert manifest["command"]["argv"][0]  # the command line is recorded
+
+
+def test_per_stratum_plots_have_safe_distinct_names(tmp_path):
+    from trecbench.plots import differences_figure, plot_files
+
+    frame = _per_query(n=12)
+    frame = frame[frame["measure"] == "nDCG@10"]  # one panel per figure: fewer seconds
+    strata = {f"q{i:02d}": ["a b", "a/b", "ok.1"][i % 3] for i in range(12)}
+    result = compare_scores(frame, samples=50, strata=strata, group_by="topic set")
+    files = plot_files(result)
+    assert sorted(files) == sorted(
+        f"{stem}{suffix}.{fmt}"
+        for stem in ("means", "differences")
+        for fmt in ("png", "svg")
+        for suffix in ("", "_topic_set-a_b", "_topic_set-a_b-2", "_topic_set-ok.1")
+    )
+    assert all(data.startswith(b"\x89PNG") for name, data in files.items() if name.endswith("png"))
+    # a stratum's plots show the stratum's topics only (4 of 12)
+    assert files["means_topic_set-ok.1.svg"] != files["means.svg"]
+    (axis,) = differences_figure(result, "topic set=ok.1").axes
+    assert [len(line.get_xdata()) for line in axis.lines[:2]] == [4, 4]
+    single = compare_scores(frame[frame["run"] == "lexical"], samples=20)
+    assert sorted(plot_files(single)) == ["means.png", "means.svg"]
+
+
+def test_nothing_is_written_when_compare_fails(trec_eval_suite, tmp_path, monkeypatch):
+    import trecbench
+    from trecbench.errors import InputError
+
+    bad = tmp_path / "bad.run"
+    bad.write_text("301 Q0 d1 1 abc tag\n")
+    out, manifest = tmp_path / "cmp", tmp_path / "m.json"
+    args = [str(trec_eval_suite / "qrels.test"), str(trec_eval_suite / "results.test"), str(bad)]
+    done = _invoke("compare", [*args, "-o", str(out), "--manifest", str(manifest)])
+    assert isinstance(done.exception, InputError)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.run"]
+
+    result = trecbench.compare(
+        trec_eval_suite / "qrels.test", trec_eval_suite / "results.test", ["P.10"], samples=20
+    )
+    out.mkdir()
+    (out / "BenchmarkReport.json").write_text("old")
+    # a manifest over one of the outputs is refused before anything is written
+    with pytest.raises(UsageError, match="would overwrite an output"):
+        result.write(out, manifest=out / "BenchmarkReport.json")
+    # a failure while the outputs are prepared (here: a plot) replaces nothing
+
+    def broken(figure, fmt):
+        raise RuntimeError("no plot")
+
+    monkeypatch.setattr("trecbench.plots.figure_bytes", broken)
+    with pytest.raises(RuntimeError):
+        result.write(out, manifest=manifest)
+    assert [p.name for p in out.iterdir()] == ["BenchmarkReport.json"]
+    assert (out / "BenchmarkReport.json").read_text() == "old" and not manifest.exists()
+
+
+def test_maxontsim_comparison_records_the_ontology_and_formula(tmp_path, monkeypatch):
+    from test_ontology import OBO
+
+    (tmp_path / "hp.obo").write_text(OBO)
+    (tmp_path / "q").write_text("1 0 HP:0000004 1\n2 0 HP:0000003 1\n")
+    (tmp_path / "a.run").write_text("1 Q0 HP:0000006 1 0.9 t\n2 Q0 HP:0000002 1 0.9 t\n")
+    (tmp_path / "b.run").write_text("1 Q0 HP:0000002 1 0.9 t\n2 Q0 HP:0000003 1 0.9 t\n")
+    common = ["q", "a.run", "b.run", "-m", "MaxOntSim@5", "--ontology", "hp.obo"]
+    values = {}
+    for formula in ("hybrid", "simple_resnik_like"):
+        out = f"out-{formula}"
+        done = _invoke(
+            "compare",
+            [*common, "--maxontsim-formula", formula, "--samples", "20", "-q", "--no-plots"]
+            + ["-o", out, "--manifest", f"{out}/manifest.json"],
+            tmp_path,
+            monkeypatch,
+        )
+        assert done.exit_code == 0, done.output
+        report = json.loads((tmp_path / out / "BenchmarkReport.json").read_text())
+        validate_against_schema(report, "benchmark_report")
+        sha = _sha(tmp_path / "hp.obo")
+        assert report["ontology"]["sha256"] == sha and report["ontology"]["release"] == "2099-01-31"
+        assert report["ontology"]["formula"] == formula
+        assert report["evaluation"]["ontology"] == "hp.obo"
+        assert report["evaluation"]["maxontsim_formula"] == formula
+        manifest = json.loads((tmp_path / out / "manifest.json").read_text())
+        assert (
+            manifest["inputs"][-1]["kind"] == "ontology" and manifest["inputs"][-1]["sha256"] == sha
+        )
+        means = {row["run"]: row["mean"] for row in report["results"][0]["summary"]}
+        scored = _invoke(
+            "score",
+            ["--format", "json", *common, "--maxontsim-formula", formula],
+            tmp_path,
+            monkeypatch,
+        )
+        assert scored.exit_code == 0, scored.output
+        assert means == {
+            run["run"].removesuffix(".run"): run["aggregates"]["MaxOntSim@5"]
+            for run in json.loads(scored.stdout)["runs"]
+        }
+        values[formula] = means
+        text = (tmp_path / out / "BenchmarkComparison.md").read_text()
+        assert f"- Ontology: HPO release 2099-01-31 (hp.obo, sha256 {sha[:12]}…); " in text
+    # the hybrid formula's quirk (a deeper common ancestor) scores a.run's topic 1 as 1.0
+    assert values["hybrid"]["a"] > values["simple_resnik_like"]["a"]
+
+
+def test_lower_is_better_and_undirected_counts(tmp_path):
+    from trecbench.compare import direction
+
+    assert direction("nDCG@10") == "higher" and direction("MaxOntSim@10") == "higher"
+    assert direction("num_nonrel_judged_ret") == "lower" and direction("num_ret") is None
+    rows = []
+    for i in range(20):
+        for run, shift in [("base", 0), ("noisy", 5)]:
+            rows += [
+                (run, f"q{i}", "num_nonrel_judged_ret", float(i % 4 + shift)),
+                (run, f"q{i}", "num_ret", float(i % 3 + shift)),
+                (run, f"q{i}", "P@10", float(i % 5 + shift) / 10),
+            ]
+    result = compare_scores(pd.DataFrame(rows, columns=["run", "qid", "measure", "value"]))
+    assert result.settings["better"] == {
+        "num_nonrel_judged_ret": "lower",
+        "num_ret": None,
+        "P@10": "higher",
+    }
+    lines: dict[str, str] = {}
+    for line in result.markdown().splitlines():  # the means tables come first
+        lines.setdefault(line.split(" | ")[0], line)
+    # fewer judged non-relevant documents is better: base is best, noisy significantly worse
+    lower = lines["| num_nonrel_judged_ret (lower is better)"]
+    assert lower.endswith("| base |") and " ▼***" in lower and "**1.5000**" in lower
+    assert lines["| num_ret"].endswith("| n/a |") and " ↑***" in lines["| num_ret"]
+    assert lines["| P@10"].endswith("| noisy |") and " ▲***" in lines["| P@10"]
+    validate_against_schema(result.report(), "benchmark_report")

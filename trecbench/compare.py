@@ -12,8 +12,14 @@ Which queries count (``missing``), recorded in the report:
 * ``"drop"``: only topics that every run was evaluated on (the pairs all runs share).
 
 Strata (``group_by``) are analysed like the whole: the same seed, their own resamples and
-their own family for the p-value correction. All measures are treated as "higher is
-better" (true of every measure trecbench computes).
+their own family for the p-value correction.
+
+Which way is better (:func:`direction`, recorded in the report's ``settings.better``):
+higher for every measure of a ranking's quality (all of trecbench's but trec_eval's
+counts), lower for ``num_nonrel_judged_ret`` (judged non-relevant documents retrieved), and
+neither for ``num_ret`` and ``num_rel`` (how many documents were returned / are relevant).
+"Best run" and the ▲/▼ markers (significantly better/worse) follow it; a measure without a
+direction gets no best run and ↑/↓ (significantly higher/lower).
 """
 
 from __future__ import annotations
@@ -51,6 +57,9 @@ REPORT_FILE = "BenchmarkReport.json"
 MARKDOWN_FILE = "BenchmarkComparison.md"
 SCHEMA = "benchmark_report"  # trecbench/schemas/benchmark_report.schema.json
 SCHEMA_VERSION = 1
+HIGHER, LOWER = "higher", "lower"
+LOWER_IS_BETTER = frozenset({"num_nonrel_judged_ret"})
+NO_DIRECTION = frozenset({"num_ret", "num_rel"})
 
 Progress = Callable[[int, int], None]
 
@@ -58,6 +67,14 @@ Progress = Callable[[int, int], None]
 def run_name(path: str | os.PathLike) -> str:
     """Default display name of a run file: its file name without ``.gz`` and ``.run``."""
     return Path(path).name.removesuffix(".gz").removesuffix(".run")
+
+
+def direction(measure: str) -> str | None:
+    """``"higher"`` or ``"lower"``: which values of ``measure`` (a display name) are
+    better; None for counts that are neither (see the module docstring)."""
+    if measure in LOWER_IS_BETTER:
+        return LOWER
+    return None if measure in NO_DIRECTION else HIGHER
 
 
 def measure_group(measure: str) -> str:
@@ -79,6 +96,8 @@ class Comparison:
     ``per_query``: run, qid, measure, value after the ``missing`` policy.
     ``missing``: per run, the topics it had no result for (scored 0 or dropped).
     ``strata``: qid -> stratum value when grouped, else None.
+    ``evaluation``: the options :func:`trecbench.evaluate` was called with (None when the
+    per-query values were given); ``ontology``: provenance of the ontology behind MaxOntSim.
     """
 
     runs: list[str]
@@ -93,6 +112,8 @@ class Comparison:
     strata: dict[str, str] | None = None
     inputs: list[dict] | None = None
     run_inputs: dict[str, str] | None = None
+    evaluation: dict | None = None
+    ontology: dict | None = None
 
     @property
     def stratum_labels(self) -> list[str]:
@@ -103,8 +124,12 @@ class Comparison:
         """Rows of ``summary`` or ``comparisons`` for one stratum label."""
         return frame[frame["stratum"] == label]
 
-    def report(self) -> dict:
-        """The BenchmarkReport as a JSON-ready dict (schema ``benchmark_report``)."""
+    def report(self, experiment_id: str | None = None, meta: Mapping[str, str] | None = None):
+        """The BenchmarkReport as a JSON-ready dict (schema ``benchmark_report``).
+
+        ``experiment_id`` links it to its ExperimentManifest; ``meta`` repeats the user's
+        ``--meta`` pairs so the report stands alone.
+        """
         from . import __version__
         from .report import environment, utc_now
 
@@ -133,13 +158,16 @@ class Comparison:
             }
             for run in self.runs
         }
-        return {
+        document = {
             "type": "BenchmarkReport",
             "schema_version": SCHEMA_VERSION,
             "created": utc_now(),
+            "experiment_id": experiment_id,
             "tool": {"name": "trecbench", "version": __version__},
             "environment": environment(),
+            "meta": {str(key): str(value) for key, value in (meta or {}).items()},
             "settings": self.settings,
+            "evaluation": self.evaluation,
             "inputs": self.inputs or [],
             "runs": [
                 {
@@ -155,31 +183,70 @@ class Comparison:
             "results": results,
             "per_query": per_query,
         }
+        if self.ontology is not None:
+            document["ontology"] = self.ontology
+        return document
 
     def markdown(self) -> str:
         """The BenchmarkComparison Markdown text (one table per measure group and stratum)."""
         return _markdown(self)
 
-    def write(self, outdir: str | os.PathLike, plots: bool = True) -> list[Path]:
-        """Write BenchmarkReport.json, BenchmarkComparison.md and (unless ``plots`` is
-        false) the PNG and SVG plots into ``outdir``; returns the paths written.
+    def write(
+        self,
+        outdir: str | os.PathLike,
+        plots: bool = True,
+        *,
+        manifest: str | os.PathLike | None = None,
+        meta: Mapping[str, str] | None = None,
+        argv: Sequence[str] | None = None,
+    ) -> list[Path]:
+        """Write BenchmarkReport.json, BenchmarkComparison.md, (unless ``plots`` is false)
+        the PNG and SVG plots into ``outdir`` and, if ``manifest`` is given, an
+        ExperimentManifest there (inputs and outputs with sha256, ``meta``, the command line
+        ``argv``, default ``sys.argv``); returns the paths written, manifest last.
 
-        Inputs are never overwritten; each file is written atomically.
+        Everything is prepared first and committed together: on any failure no file is
+        replaced. Inputs are never overwritten. The report and the manifest share one
+        ``experiment_id``.
         """
+        import uuid
+        from contextlib import ExitStack
+
         from .files import atomic_write
-        from .report import write_json
+        from .report import build_manifest, bytes_record, json_bytes
 
         out = Path(outdir)
         inputs = [record["path"] for record in self.inputs or []]
-        write_json(out / REPORT_FILE, self.report(), inputs)
-        with atomic_write(out / MARKDOWN_FILE, inputs) as handle:
-            handle.write(self.markdown().encode("utf-8"))
-        written = [out / REPORT_FILE, out / MARKDOWN_FILE]
+        experiment_id = str(uuid.uuid4())
+        files = {
+            out / REPORT_FILE: (json_bytes(self.report(experiment_id, meta)), "report"),
+            out / MARKDOWN_FILE: (self.markdown().encode("utf-8"), "markdown"),
+        }
         if plots:
-            from .plots import write_plots
+            from .plots import plot_files
 
-            written += write_plots(self, out, inputs)
-        return written
+            files |= {out / name: (data, "plot") for name, data in plot_files(self).items()}
+        if manifest is not None:
+            manifest = Path(manifest)
+            if any(manifest.resolve() == path.resolve() for path in files):
+                raise UsageError(f"--manifest {manifest} would overwrite an output of compare")
+            outputs = [bytes_record(path, kind, data) for path, (data, kind) in files.items()]
+            document = build_manifest(
+                sys.argv if argv is None else argv,
+                self.inputs or [],
+                outputs,
+                meta or {},
+                experiment_id,
+            )
+            files[manifest] = (json_bytes(document), "manifest")
+        with ExitStack() as stack:
+            handles = [
+                (stack.enter_context(atomic_write(path, inputs)), data)
+                for path, (data, _) in files.items()
+            ]
+            for handle, data in handles:
+                handle.write(data)
+        return list(files)
 
 
 def _number(value: Any) -> float | None:
@@ -370,6 +437,7 @@ def compare_scores(
         "alpha": round(1 - confidence, 12),
         "missing": missing,
         "group_by": group_by,
+        "better": {measure: direction(measure) for measure in measures},
         "interval": "bootstrap percentile",
         "effect_size": "cohen_dz",
         "alternative": "two-sided",
@@ -485,6 +553,10 @@ def compare(
     strata=None,
     group_by: str | None = None,
     progress: Progress | None = None,
+    relevance_level: int = 1,
+    max_docs: int | None = None,
+    judged_only: bool = False,
+    options: Mapping[str, Any] | None = None,
 ) -> Comparison:
     """Score ``runs`` against ``qrels`` and compare them with statistics.
 
@@ -499,15 +571,30 @@ def compare(
     ``strata``: a converter sidecar path, with ``group_by`` naming the field (or
     ``group_by="qid-prefix"`` without sidecar: the qid up to its last ``/``), or a mapping
     ``{qid: value}``. ``progress(done, total)`` is called as resampling advances.
+
+    The evaluation options are :func:`trecbench.evaluate`'s (trec_eval's flags of
+    ``trecbench score``): ``relevance_level`` (``-l``), ``max_docs`` (``-M``),
+    ``judged_only`` (``-J``) and ``options`` for local measures (``maxontsim_formula``,
+    ``ontology``: an HPO file for MaxOntSim). They are recorded in the report, with the
+    ontology's release and checksum when a MaxOntSim measure is compared.
     """
     from .evaluate import evaluate
-    from .report import input_record
+    from .report import evaluation_provenance, input_record
 
     named = _named_runs(runs)
     _check_settings(test, correction, samples, seed, confidence, missing)
     topics = _qrels_topics(qrels)
     stratum_map = _strata_map(strata, group_by, topics)
-    evaluation = evaluate(qrels, list(named.values()), measures, run_names=list(named))
+    evaluation = evaluate(
+        qrels,
+        list(named.values()),
+        measures,
+        relevance_level=relevance_level,
+        max_docs=max_docs,
+        judged_only=judged_only,
+        run_names=list(named),
+        options=dict(options or {}),
+    )
     comparison = compare_scores(
         evaluation.per_query,
         queries=topics,
@@ -522,12 +609,23 @@ def compare(
         group_by=group_by,
         progress=progress,
     )
-    files = evaluation.input_paths
+    files, comparison.ontology = evaluation_provenance(evaluation)
     if strata is not None and not isinstance(strata, Mapping):
         files.append((strata, "strata"))
     comparison.inputs = [input_record(path, kind) for path, kind in files]
     comparison.run_inputs = {run.name: run.path for run in evaluation.runs}
+    comparison.evaluation = {
+        "relevance_level": relevance_level,
+        "max_docs": max_docs,
+        "judged_only": judged_only,
+        "maxontsim_formula": evaluation.options.get("maxontsim_formula"),
+        "ontology": _path_text(evaluation.options.get("ontology")),
+    }
     return comparison
+
+
+def _path_text(path) -> str | None:
+    return None if path is None else os.fspath(path)
 
 
 def _fmt(value: float, digits: int = 4) -> str:
@@ -540,13 +638,29 @@ def _fmt_p(value: float) -> str:
     return f"{value:.4f}" if value >= 1e-4 else f"{value:.1e}"
 
 
-def _marker(row: Mapping, alpha: float) -> str:
-    """ " ▲"/" ▼" plus one to three stars for adjusted p below alpha, alpha/5, alpha/50."""
+def _marker(row: Mapping, alpha: float, measure: str) -> str:
+    """ " ▲"/" ▼" (significantly better/worse; " ↑"/" ↓" higher/lower for a measure
+    without a direction) plus one to three stars for adjusted p below alpha, alpha/5,
+    alpha/50."""
     p = row["p_adjusted"]
     if not (math.isfinite(p) and p < alpha):
         return ""
     stars = "*" * (1 + (p < alpha / 5) + (p < alpha / 50))
-    return (" ▲" if row["difference"] > 0 else " ▼") + stars
+    better = direction(measure)
+    if better is None:
+        return (" ↑" if row["difference"] > 0 else " ↓") + stars
+    improved = row["difference"] > 0 if better == HIGHER else row["difference"] < 0
+    return (" ▲" if improved else " ▼") + stars
+
+
+def _best(means: pd.Series, runs: list[str], measure: str) -> list[str]:
+    """Runs with the best mean (ties listed); none for a measure without a direction."""
+    better = direction(measure)
+    if better == HIGHER:
+        return [run for run in runs if means[run] >= means.max() - 1e-12]
+    if better == LOWER:
+        return [run for run in runs if means[run] <= means.min() + 1e-12]
+    return []
 
 
 def _table(comparison: Comparison, label: str, measures: list[str]) -> list[str]:
@@ -562,7 +676,7 @@ def _table(comparison: Comparison, label: str, measures: list[str]) -> list[str]
     ]
     for measure in measures:
         means = summary.loc[measure]["mean"]
-        best = [run for run in comparison.runs if means[run] >= means.max() - 1e-12]
+        best = _best(means, comparison.runs, measure)
         cells = []
         for run in comparison.runs:
             row = summary.loc[(measure, run)]
@@ -574,9 +688,11 @@ def _table(comparison: Comparison, label: str, measures: list[str]) -> list[str]
                 change = test["relative_change"]
                 if math.isfinite(change):
                     cell += f" {change:+.1f}%"
-                cell += _marker(test, alpha)
+                cell += _marker(test, alpha, measure)
             cells.append(cell)
-        lines.append(f"| {measure} | " + " | ".join(cells) + f" | {', '.join(best)} |")
+        name = f"{measure} (lower is better)" if direction(measure) == LOWER else measure
+        best_runs = ", ".join(best) if best else "n/a"
+        lines.append(f"| {name} | " + " | ".join(cells) + f" | {best_runs} |")
     return lines
 
 
@@ -596,9 +712,24 @@ def _differences(comparison: Comparison, label: str) -> list[str]:
             f"[{row['ci_low']:+.4f}, {row['ci_high']:+.4f}] | "
             + (f"{change:+.1f}%" if math.isfinite(change) else "n/a")
             + f" | {_fmt(row['effect_size'], 2)} | {_fmt_p(row['p_value'])} | "
-            f"{_fmt_p(row['p_adjusted'])}{_marker(row, settings['alpha'])} |"
+            f"{_fmt_p(row['p_adjusted'])}{_marker(row, settings['alpha'], row['measure'])} |"
         )
     return lines
+
+
+def _flags(evaluation: Mapping[str, Any]) -> str:
+    """The non-default evaluation options as command-line flags (``-l 2 -M 100 -J``)."""
+    flags = []
+    if evaluation.get("relevance_level", 1) != 1:
+        flags.append(f"-l {evaluation['relevance_level']}")
+    if evaluation.get("max_docs") is not None:
+        flags.append(f"-M {evaluation['max_docs']}")
+    if evaluation.get("judged_only"):
+        flags.append("-J")
+    for key in ("maxontsim_formula", "ontology"):
+        if evaluation.get(key) is not None:
+            flags.append(f"--{key.replace('_', '-')} {evaluation[key]}")
+    return " ".join(flags)
 
 
 def _markdown(comparison: Comparison) -> str:
@@ -628,6 +759,16 @@ def _markdown(comparison: Comparison) -> str:
             f"{comparison.baseline}; p-values adjusted with "
             f"{CORRECTION_NAMES[settings['correction']]} over all comparisons of a section"
         )
+    flags = _flags(comparison.evaluation or {})
+    if flags:
+        lines.append(f"- Scored with {flags} (as trecbench score)")
+    ontology = comparison.ontology
+    if ontology is not None:
+        sha = f", sha256 {ontology['sha256'][:12]}…" if ontology.get("sha256") else ""
+        lines.append(
+            f"- Ontology: HPO release {ontology['release'] or 'unknown'} "
+            f"({ontology['source']}{sha}); MaxOntSim formula {ontology['formula']}"
+        )
     for run, absent in comparison.missing.items():
         if absent:
             shown = ", ".join(absent[:10]) + (", ..." if len(absent) > 10 else "")
@@ -635,9 +776,11 @@ def _markdown(comparison: Comparison) -> str:
     lines += [
         "",
         f"Legend: **bold** = best mean of the measure; [a, b] = {level} confidence interval; "
-        "+x% = change relative to the baseline; ▲/▼ = significantly higher/lower than the "
+        "+x% = change relative to the baseline; ▲/▼ = significantly better/worse than the "
         rf"baseline, adjusted p < {alpha:g} (\*), < {alpha / 5:g} (\*\*), "
-        rf"< {alpha / 50:g} (\*\*\*); Best run = highest mean (ties listed).",
+        rf"< {alpha / 50:g} (\*\*\*); Best run = best mean (ties listed). Higher is "
+        "better unless a measure says lower is better; counts without a better direction "
+        "(num_ret, num_rel) get ↑/↓ (significantly higher/lower) and no best run.",
     ]
     groups: dict[str, list[str]] = {}
     for measure in comparison.measures:

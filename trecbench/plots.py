@@ -4,7 +4,9 @@
 * ``differences``: per measure, each run's per-topic difference against the baseline,
   sorted ascending (how many topics gain, how many lose, and by how much).
 
-Only the all-topics analysis is plotted; strata are in the report and the Markdown.
+With strata (``group_by``) each stratum gets its own pair too, named after its value
+(``means_language-de.png``; characters other than letters, digits, ``.``, ``_`` and ``-``
+become ``_``).
 Figures are built on a :class:`matplotlib.figure.Figure` with an Agg canvas (never pyplot,
 so no global state or GUI backend), and the SVG is written with a fixed hash salt and no
 date so the same data gives the same files.
@@ -12,10 +14,9 @@ date so the same data gives the same files.
 
 from __future__ import annotations
 
+import io
 import math
-import os
-from collections.abc import Sequence
-from pathlib import Path
+import re
 
 import numpy as np
 
@@ -39,9 +40,10 @@ def _figure(panels: int):
     return figure, axes[:panels]
 
 
-def means_figure(comparison: Comparison):
-    """Mean and confidence interval per run, one panel per measure."""
-    summary = comparison.part(comparison.summary, ALL).set_index(["measure", "run"])
+def means_figure(comparison: Comparison, label: str = ALL):
+    """Mean and confidence interval per run, one panel per measure (of stratum ``label``)."""
+    part = comparison.part(comparison.summary, label)
+    summary = part.set_index(["measure", "run"])
     level = f"{comparison.settings['confidence']:.0%}"
     figure, axes = _figure(len(comparison.measures))
     positions = np.arange(len(comparison.runs))
@@ -57,13 +59,19 @@ def means_figure(comparison: Comparison):
         axis.set_title(measure)
         axis.set_ylabel(f"mean, {level} CI")
         axis.grid(axis="y", alpha=0.3)
-    figure.suptitle(f"Means over {len(comparison.queries)} topics")
+    figure.suptitle(f"Means over {int(part['queries'].iloc[0])} topics{_title(label)}")
     return figure
 
 
-def differences_figure(comparison: Comparison):
-    """Per-topic differences against the baseline, sorted, one panel per measure."""
-    wide = comparison.per_query.pivot_table(
+def differences_figure(comparison: Comparison, label: str = ALL):
+    """Per-topic differences against the baseline, sorted, one panel per measure (of the
+    topics of stratum ``label``)."""
+    per_query = comparison.per_query
+    if label != ALL:
+        value = label[len(comparison.settings["group_by"]) + 1 :]
+        topics = [qid for qid, v in (comparison.strata or {}).items() if v == value]
+        per_query = per_query[per_query["qid"].isin(topics)]
+    wide = per_query.pivot_table(
         index="qid", columns=["measure", "run"], values="value", sort=False
     )
     others = [run for run in comparison.runs if run != comparison.baseline]
@@ -82,33 +90,51 @@ def differences_figure(comparison: Comparison):
         axis.grid(alpha=0.3)
         if len(others) > 1:
             axis.legend(fontsize="small")
-    figure.suptitle(f"Per-topic difference against {comparison.baseline}")
+    figure.suptitle(f"Per-topic difference against {comparison.baseline}{_title(label)}")
     return figure
 
 
-def save(figure, stem: Path, inputs: Sequence[str | os.PathLike] = ()) -> list[Path]:
-    """Write ``stem.png`` and ``stem.svg`` atomically; returns their paths."""
+def _title(label: str) -> str:
+    return "" if label == ALL else f" ({label.replace('=', ' = ', 1)})"
+
+
+def figure_bytes(figure, fmt: str) -> bytes:
+    """``figure`` as PNG or SVG bytes (SVG with a fixed hash salt and no date: the same
+    data gives the same bytes)."""
     import matplotlib
 
-    from .files import atomic_write
-
-    written = []
+    buffer = io.BytesIO()
+    metadata = {"Date": None} if fmt == "svg" else {"Software": None}
     with matplotlib.rc_context({"svg.hashsalt": "trecbench", "svg.fonttype": "path"}):
-        for fmt in FORMATS:
-            path = stem.with_suffix(f".{fmt}")
-            metadata = {"Date": None} if fmt == "svg" else {"Software": None}
-            with atomic_write(path, inputs) as handle:
-                figure.savefig(handle, format=fmt, dpi=120, metadata=metadata)
-            written.append(path)
-    return written
+        figure.savefig(buffer, format=fmt, dpi=120, metadata=metadata)
+    return buffer.getvalue()
 
 
-def write_plots(
-    comparison: Comparison, outdir: str | os.PathLike, inputs: Sequence[str | os.PathLike] = ()
-) -> list[Path]:
-    """Write the means plot and, with two runs or more, the differences plot."""
-    out = Path(outdir)
-    written = save(means_figure(comparison), out / "means", inputs)
-    if len(comparison.runs) > 1:
-        written += save(differences_figure(comparison), out / "differences", inputs)
-    return written
+def _suffixes(comparison: Comparison) -> dict[str, str]:
+    """Stratum label -> file name suffix: ``""`` for all topics, ``_FIELD-VALUE`` with
+    unsafe characters replaced (a number is appended when two values end up alike)."""
+    suffixes = {ALL: ""}
+    for label in comparison.stratum_labels:
+        if label == ALL:
+            continue
+        base = "_" + re.sub(r"[^A-Za-z0-9._-]+", "_", label.replace("=", "-", 1))
+        suffix, n = base, 1
+        while suffix in suffixes.values():
+            n += 1
+            suffix = f"{base}-{n}"
+        suffixes[label] = suffix
+    return suffixes
+
+
+def plot_files(comparison: Comparison) -> dict[str, bytes]:
+    """File name -> bytes of every plot: ``means`` and, with two runs or more,
+    ``differences``, as PNG and SVG, for all topics and then for each stratum."""
+    files = {}
+    for label, suffix in _suffixes(comparison).items():
+        figures = {"means": means_figure(comparison, label)}
+        if len(comparison.runs) > 1:
+            figures["differences"] = differences_figure(comparison, label)
+        for name, figure in figures.items():
+            for fmt in FORMATS:
+                files[f"{name}{suffix}.{fmt}"] = figure_bytes(figure, fmt)
+    return files

@@ -12,7 +12,8 @@ are built to match by construction. Checking them against the schemas needs
 CLI never depends on it: the tests validate every generated shape instead.
 
 The small pieces (:func:`input_record`, :func:`environment`, :func:`git_commit`,
-:func:`write_json`, :func:`parse_meta`) are meant to be reused by other reports.
+:func:`write_json`, :func:`bytes_record`, :func:`parse_meta`) are meant to be reused by
+other reports.
 """
 
 from __future__ import annotations
@@ -224,7 +225,8 @@ def json_bytes(obj: Any) -> bytes:
     return (text + "\n").encode("utf-8")
 
 
-def _bytes_record(path: str | os.PathLike, kind: str, data: bytes) -> dict:
+def bytes_record(path: str | os.PathLike, kind: str, data: bytes) -> dict:
+    """The record (``path``, ``kind``, ``size``, ``sha256``) of ``data`` written to ``path``."""
     return {
         "path": str(path),
         "kind": kind,
@@ -249,7 +251,7 @@ def write_json(
     data = json_bytes(obj)
     with atomic_write(path, inputs) as handle:
         handle.write(data)
-    return _bytes_record(path, kind, data)
+    return bytes_record(path, kind, data)
 
 
 def _schema_files():
@@ -463,6 +465,21 @@ def build_manifest(
     }
 
 
+def evaluation_provenance(evaluation: Any) -> tuple[list[tuple[str, str]], dict | None]:
+    """``(path, kind)`` of an evaluation's input files (qrels, runs, the ``--ontology``
+    file if one was given) and the ontology's provenance (``release``, ``source``,
+    ``sha256``, ``formula``) when a MaxOntSim measure was computed, else None."""
+    inputs = list(evaluation.input_paths)
+    if evaluation.options.get("ontology"):
+        inputs.append((evaluation.options["ontology"], "ontology"))
+    ontology = None
+    if any(m.family == "MaxOntSim" for m in evaluation.measures):
+        from .engines.maxontsim import ontology_info
+
+        ontology = ontology_info(evaluation.options)
+    return inputs, ontology
+
+
 def write_score_outputs(
     evaluation: Any,
     *,
@@ -498,14 +515,9 @@ def write_score_outputs(
         and Path(report).resolve() == Path(manifest).resolve()
     ):
         raise UsageError(f"--report and --manifest are the same file: {report}")
-    inputs = list(evaluation.input_paths)
-    if evaluation.options.get("ontology"):
-        inputs.append((evaluation.options["ontology"], "ontology"))
+    inputs, computed = evaluation_provenance(evaluation)
     inputs += extra_inputs
-    if ontology is None and any(m.family == "MaxOntSim" for m in evaluation.measures):
-        from .engines.maxontsim import ontology_info
-
-        ontology = ontology_info(evaluation.options)
+    ontology = computed if ontology is None else ontology
     records = [input_record(*spec) for spec in inputs]
     protected = [spec[0] for spec in inputs] + list(outputs)
     experiment_id = str(uuid.uuid4())
@@ -522,7 +534,7 @@ def write_score_outputs(
         )
         data = json_bytes(document)
         files.append((report, data))
-        written.append(_bytes_record(report, "report", data))
+        written.append(bytes_record(report, "report", data))
     if manifest is not None:
         document = build_manifest(
             sys.argv if argv is None else argv, records, written, meta or {}, experiment_id

@@ -10,6 +10,8 @@ import click
 
 from ..errors import UsageError
 from . import cli
+from .evaluation_options import evaluation_options
+from .report_options import manifest_options
 
 _CHOICES = {
     "test": ("t", "bootstrap", "randomization"),
@@ -133,6 +135,8 @@ def _names(pairs: tuple[str, ...]) -> dict[str, str]:
 )
 @click.option("--no-plots", is_flag=True, help="Skip the PNG/SVG plots.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress, no table on stdout.")
+@evaluation_options
+@manifest_options
 def compare(
     qrels,
     runs,
@@ -150,17 +154,29 @@ def compare(
     outdir,
     no_plots,
     quiet,
+    level,
+    max_docs,
+    judged,
+    maxontsim_formula,
+    ontology,
+    manifest,
+    meta,
 ):
     """Compare RUNs on QRELS: means with bootstrap intervals, differences against the
     baseline, paired significance tests with correction, per stratum with --group-by.
 
     Writes BenchmarkReport.json, BenchmarkComparison.md, means.png/.svg and
-    differences.png/.svg to OUTDIR and prints the Markdown tables.
+    differences.png/.svg (and, with --group-by, means_FIELD-VALUE.png... per stratum) to
+    OUTDIR and prints the Markdown tables. -l, -M, -J, --maxontsim-formula and --ontology
+    mean what they mean for trecbench score. With --manifest, an ExperimentManifest lists
+    every input and output with its sha256; nothing is written unless everything succeeded.
 
     \b
-    Example:
+    Examples:
       trecbench compare qrels/hpo-demo.qrels runs/lexical.run runs/vector.run \\
           runs/hybrid.run --test randomization --seed 42 -o out/compare
+      trecbench compare qrels.txt a.run b.run -l 2 -M 100 -m MaxOntSim@10 \\
+          --manifest out/manifest.json --meta model=bm25 -o out
     """
     from ..compare import compare as run_compare
     from ..compare import run_name
@@ -191,11 +207,15 @@ def compare(
             strata=strata,
             group_by=group_by,
             progress=progress,
+            relevance_level=1 if level is None else level,
+            max_docs=max_docs,
+            judged_only=judged,
+            options={"maxontsim_formula": maxontsim_formula, "ontology": ontology},
         )
     finally:
         if progress is not None:
             progress.close()
-    written = comparison.write(outdir, plots=not no_plots)
+    written = comparison.write(outdir, plots=not no_plots, manifest=manifest, meta=meta)
     if not quiet:
         click.echo(comparison.markdown())
     for path in written:

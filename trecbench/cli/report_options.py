@@ -8,39 +8,55 @@ import click
 
 from ..report import parse_meta
 
+_OUTPUT = click.Path(dir_okay=False, writable=True, path_type=Path)
 
-def report_options(command):
-    """Add ``--report FILE``, ``--manifest FILE`` and repeatable ``--meta KEY=VALUE``.
 
-    The command receives ``report`` and ``manifest`` (Path or None) and ``meta`` (a dict,
-    already checked, so a malformed pair fails before any work is done).
-    """
-    output = click.Path(dir_okay=False, writable=True, path_type=Path)
-    decorators = [
-        click.option(
-            "--report",
-            type=output,
-            default=None,
-            help="Write an EvaluationReport (JSON): values, measures, options, inputs "
-            "with sha256, versions.",
-        ),
-        click.option(
-            "--manifest",
-            type=output,
-            default=None,
-            help="Write an ExperimentManifest (JSON): id, time, command line, environment, "
-            "git commit, --meta pairs, inputs and outputs with sha256.",
-        ),
-        click.option(
-            "--meta",
-            "meta",
-            metavar="KEY=VALUE",
-            multiple=True,
-            callback=lambda ctx, param, value: parse_meta(value),
-            help="Experiment metadata for the report and manifest (repeatable), e.g. "
-            "--meta model=bm25 --meta index=snap-2024-05.",
-        ),
-    ]
+def stack_options(command, decorators):
+    """Apply click option ``decorators`` to ``command``, listed in --help in their order."""
     for decorator in reversed(decorators):
         command = decorator(command)
     return command
+
+
+def manifest_options(command):
+    """Add ``--manifest FILE`` and repeatable ``--meta KEY=VALUE``.
+
+    The command receives ``manifest`` (Path or None) and ``meta`` (a dict, already
+    checked, so a malformed pair fails before any work is done).
+    """
+    return stack_options(
+        command,
+        [
+            click.option(
+                "--manifest",
+                type=_OUTPUT,
+                default=None,
+                help="Write an ExperimentManifest (JSON): id, time, command line, environment, "
+                "git commit, --meta pairs, inputs and outputs with sha256.",
+            ),
+            click.option(
+                "--meta",
+                "meta",
+                metavar="KEY=VALUE",
+                multiple=True,
+                callback=lambda ctx, param, value: parse_meta(value),
+                help="Experiment metadata for the report and manifest (repeatable), e.g. "
+                "--meta model=bm25 --meta index=snap-2024-05.",
+            ),
+        ],
+    )
+
+
+def report_options(command):
+    """Add ``--report FILE`` (an EvaluationReport) and the :func:`manifest_options`.
+
+    The command receives ``report``, ``manifest`` (Path or None) and ``meta`` (a dict).
+    """
+    report = click.option(
+        "--report",
+        type=_OUTPUT,
+        default=None,
+        help="Write an EvaluationReport (JSON): values, measures, options, inputs "
+        "with sha256, versions.",
+    )
+    return report(manifest_options(command))

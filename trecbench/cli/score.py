@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from . import cli
+from .evaluation_options import evaluation_options
 from .report_options import report_options
 
 TREC_FLAGS = ("measure", "query", "complete", "nosummary", "level", "max_docs", "judged", "ndocs")
@@ -43,29 +44,7 @@ class TrecEvalCommand(click.Command):
     help="Average over every qrels topic; topics missing from the run count as 0.",
 )
 @click.option("-n", "--nosummary", "nosummary", is_flag=True, help="Do not print the summary.")
-@click.option(
-    "-l",
-    "--level_for_rel",
-    "level",
-    type=int,
-    default=None,
-    help="Minimum grade counted as relevant (default 1; nDCG gains are unaffected).",
-)
-@click.option(
-    "-M",
-    "--Max_retrieved_per_topic",
-    "max_docs",
-    type=int,
-    default=None,
-    help="Evaluate only the first N documents of each topic (after trec_eval's sort).",
-)
-@click.option(
-    "-J",
-    "--Judged_docs_only",
-    "judged",
-    is_flag=True,
-    help="Drop retrieved documents without a judgment first (use with care).",
-)
+@evaluation_options
 @click.option(
     "-N",
     "--Number_docs_in_coll",
@@ -88,17 +67,6 @@ class TrecEvalCommand(click.Command):
     default=None,
     help="Measure names: trec_eval labels (ndcg_cut_10) or display names (nDCG@10). "
     "Default: trec for --format trec, display otherwise.",
-)
-@click.option(
-    "--maxontsim-formula",
-    default=None,
-    help="MaxOntSim@k formula: hybrid (default), simple_resnik_like, hybrid_strict.",
-)
-@click.option(
-    "--ontology",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="HPO ontology (hp.obo or hp.json) for MaxOntSim@k (default: the bundled one).",
 )
 @click.option(
     "--strata",

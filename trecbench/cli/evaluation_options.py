@@ -1,0 +1,55 @@
+"""trec_eval's evaluation flags and the MaxOntSim options, shared by ``score`` and
+``compare`` (same names, same meaning: both hand them to :func:`trecbench.evaluate`)."""
+
+from __future__ import annotations
+
+import click
+
+from .report_options import stack_options
+
+
+def evaluation_options(command):
+    """Add ``-l``, ``-M``, ``-J``, ``--maxontsim-formula`` and ``--ontology``.
+
+    The command receives ``level`` (int or None: 1), ``max_docs`` (int or None),
+    ``judged`` (bool), ``maxontsim_formula`` and ``ontology`` (str or None).
+    """
+    return stack_options(
+        command,
+        [
+            click.option(
+                "-l",
+                "--level_for_rel",
+                "level",
+                type=int,
+                default=None,
+                help="Minimum grade counted as relevant (default 1; nDCG gains are unaffected).",
+            ),
+            click.option(
+                "-M",
+                "--Max_retrieved_per_topic",
+                "max_docs",
+                type=int,
+                default=None,
+                help="Evaluate only the first N documents of each topic (after trec_eval's sort).",
+            ),
+            click.option(
+                "-J",
+                "--Judged_docs_only",
+                "judged",
+                is_flag=True,
+                help="Drop retrieved documents without a judgment first (use with care).",
+            ),
+            click.option(
+                "--maxontsim-formula",
+                default=None,
+                help="MaxOntSim@k formula: hybrid (default), simple_resnik_like, hybrid_strict.",
+            ),
+            click.option(
+                "--ontology",
+                type=click.Path(dir_okay=False),
+                default=None,
+                help="HPO ontology (hp.obo or hp.json) for MaxOntSim@k (default: the bundled one).",
+            ),
+        ],
+    )
