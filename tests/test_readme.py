@@ -1,0 +1,203 @@
+"""The README's examples run, and the output it shows is the output trecbench prints.
+
+Every fenced ``sh`` block's ``trecbench`` commands and every ``console`` block's ``$
+trecbench`` commands run as ``python -m trecbench`` in a scratch copy of the bundled
+``qrels/``, ``runs/`` and ``data/`` folders, with the exit status the README implies (0
+unless the block is marked). ``console`` blocks and ``output-of`` examples compare the
+output shown with stdout exactly, so a changed number fails here. ``python`` blocks run
+with ``exec`` in such a copy; an expression followed by a comment that starts with a number
+(``similarity(...)  # 0.52``) must evaluate to exactly that number.
+
+HTML comments right before a block (or a table) control it:
+
+- ``<!-- norun: reason -->``: shown, not run (the reason is required);
+- ``<!-- exit: N -->``: every command of the block exits with N;
+- ``<!-- needs: NAME -->``: runs in ../shared/data/NAME's files as well (skips without it);
+- ``<!-- file: NAME -->``: the block is an input file NAME that every example can use;
+- ``<!-- output-of: COMMAND -->``: the block (or table) is COMMAND's exact stdout.
+"""
+
+from __future__ import annotations
+
+import ast
+import glob
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, SHARED
+
+README = ROOT / "README.md"
+BUNDLED = ("qrels", "runs", "data")
+MARKER = re.compile(r"^<!--\s*(norun|exit|needs|file|output-of):\s*(.*?)\s*-->$")
+FENCE = re.compile(r"^```(\w*)\s*$")
+
+
+@dataclass
+class Block:
+    """One example of the README: a fenced block or an `output-of` table."""
+
+    lang: str
+    line: int  # 1-based line of the opening fence in README.md
+    body: str
+    markers: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def id(self) -> str:
+        return f"{self.lang}@README.md:{self.line}"
+
+
+def parse_readme(text: str) -> list[Block]:
+    """Fenced blocks and marked tables, each with the markers written right above it."""
+    lines = text.splitlines()
+    blocks: list[Block] = []
+    markers: dict[str, str] = {}
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        marker = MARKER.match(line.strip())
+        fence = FENCE.match(line)
+        if marker:
+            markers[marker[1]] = marker[2]
+        elif fence:
+            end = lines.index("```", i + 1)
+            blocks.append(Block(fence[1], i + 1, "".join(f"{x}\n" for x in lines[i + 1 : end])))
+            blocks[-1].markers, markers = markers, {}
+            i = end
+        elif line.startswith("|") and "output-of" in markers:
+            rows = (j for j in range(i, len(lines)) if not lines[j].startswith("|"))
+            end = next(rows, len(lines))
+            body = "".join(f"{x}\n" for x in lines[i:end])
+            blocks.append(Block("table", i + 1, body, markers))
+            markers = {}
+            i = end - 1
+        elif line.strip():
+            assert not markers, f"README.md:{i + 1}: {markers} is not right before a block"
+        i += 1
+    return blocks
+
+
+BLOCKS = parse_readme(README.read_text(encoding="utf-8"))
+FILES = {b.markers["file"]: b.body for b in BLOCKS if "file" in b.markers}
+
+
+def commands(block: Block) -> list[tuple[str, str | None]]:
+    """(command line, shown output or None) of a sh/console block or an output-of marker."""
+    if "output-of" in block.markers:
+        return [(block.markers["output-of"], block.body)]
+    if block.lang == "sh":
+        joined = block.body.replace("\\\n", " ")
+        return [(line, None) for line in joined.splitlines() if shlex.split(line, comments=True)]
+    if block.lang == "console":
+        steps = re.split(r"^\$ ", block.body, flags=re.M)
+        assert steps[0] == "", f"{block.id}: a console block starts with '$ '"
+        result = []
+        for step in steps[1:]:
+            command, _, output = step.replace("\\\n", " ").partition("\n")
+            result.append((command, output))
+        return result
+    return []
+
+
+def runnable(kind: str) -> list:
+    """pytest params of the blocks that run commands, or of the python blocks (norun: skip)."""
+    params = []
+    for block in BLOCKS:
+        if "file" in block.markers:
+            continue
+        is_kind = block.lang == "python" if kind == "python" else bool(commands(block))
+        if not is_kind:
+            continue
+        norun = block.markers.get("norun")
+        marks = [pytest.mark.skip(reason=norun)] if norun is not None else []
+        params.append(pytest.param(block, id=block.id, marks=marks))
+    return params
+
+
+@pytest.fixture
+def workspace(tmp_path, request) -> Path:
+    """A scratch copy of the bundled data plus the README's files (the repo stays untouched)."""
+    block = request.node.callspec.params["block"]
+    for name in BUNDLED:
+        shutil.copytree(ROOT / name, tmp_path / name)
+    for name, body in FILES.items():
+        (tmp_path / name).write_text(body, encoding="utf-8")
+    if "needs" in block.markers:
+        shared = SHARED / block.markers["needs"]
+        if not shared.is_dir():
+            pytest.skip(f"{shared} not available (../shared is absent in a user's clone)")
+        for path in shared.iterdir():
+            shutil.copy(path, tmp_path / path.name)
+    return tmp_path
+
+
+def argv(command: str, cwd: Path) -> list[str]:
+    """The command as the shell would run it: words, comments dropped, globs expanded."""
+    words = shlex.split(command, comments=True)
+    assert words[0] == "trecbench", f"only trecbench commands run here: {command!r}"
+    expanded = []
+    for word in words[1:]:
+        matches = sorted(glob.glob(word, root_dir=cwd)) if glob.has_magic(word) else []
+        expanded.extend(matches or [word])
+    return [sys.executable, "-m", "trecbench", *expanded]
+
+
+@pytest.mark.parametrize("block", runnable("commands"))
+def test_commands(block: Block, workspace: Path):
+    expected_exit = int(block.markers.get("exit", "0"))
+    env = {**os.environ, "COLUMNS": "100", "MPLBACKEND": "Agg"}
+    for command, shown in commands(block):
+        done = subprocess.run(
+            argv(command, workspace), cwd=workspace, capture_output=True, text=True, env=env
+        )
+        assert done.returncode == expected_exit, f"{command}\n{done.stdout}\n{done.stderr}"
+        assert "Traceback" not in done.stderr, f"{command}\n{done.stderr}"
+        if shown is not None:
+            assert done.stdout == shown, command
+
+
+@pytest.mark.parametrize("block", runnable("python"))
+def test_python(block: Block, workspace: Path, monkeypatch):
+    monkeypatch.chdir(workspace)
+    namespace: dict = {"__name__": "readme"}
+    lines = block.body.splitlines()
+    for statement in ast.parse(block.body).body:
+        code = ast.Module([statement], type_ignores=[])
+        if not isinstance(statement, ast.Expr):
+            exec(compile(code, block.id, "exec"), namespace)
+            continue
+        value = eval(compile(ast.Expression(statement.value), block.id, "eval"), namespace)
+        comment = lines[statement.end_lineno - 1][statement.end_col_offset :].strip()
+        shown = comment.lstrip("#").split()
+        if comment.startswith("#") and shown and re.fullmatch(r"-?\d+(\.\d+)?", shown[0]):
+            assert value == float(shown[0]), ast.unparse(statement)
+
+
+def test_every_example_is_checked():
+    # a typo in a language tag or a marker must not silently drop an example
+    langs = {b.lang for b in BLOCKS}
+    assert langs <= {"sh", "console", "python", "json", "text", "table", ""}, langs
+    for block in BLOCKS:
+        if block.lang == "sh" and "norun" not in block.markers:
+            assert commands(block), block.id
+        if block.lang in {"json", "text"}:
+            # shown output nobody checks would rot: it must be a file or an output-of
+            assert {"file", "output-of", "norun"} & set(block.markers), block.id
+    assert all(b.markers.get("norun") for b in BLOCKS if "norun" in b.markers)
+
+
+def test_architecture_lists_every_module():
+    # the `<!-- modules -->` block has one line per module of trecbench/ (and schemas/)
+    text = README.read_text(encoding="utf-8")
+    block = text.split("<!-- modules -->\n```\n", 1)[1].split("```", 1)[0]
+    listed = [line.split()[0] for line in block.splitlines()]
+    package = ROOT / "trecbench"
+    actual = [p.relative_to(package).as_posix() for p in package.rglob("*.py")]
+    assert sorted(listed) == sorted([*actual, "schemas/"])
+    assert (package / "schemas").is_dir()
