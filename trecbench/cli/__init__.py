@@ -30,8 +30,8 @@ def cli() -> None:
 
     \b
     Examples:
-      trecbench validate runs/lexical.run --qrels qrels/hpo-demo.qrels
-      trecbench score qrels/hpo-demo.qrels runs/lexical.run
+      trecbench validate runs/tfidf-char.run --qrels qrels/hpo-demo.qrels
+      trecbench score qrels/hpo-demo.qrels runs/tfidf-char.run
     """
 
 

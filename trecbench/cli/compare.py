@@ -173,8 +173,8 @@ def compare(
 
     \b
     Examples:
-      trecbench compare qrels/hpo-demo.qrels runs/lexical.run runs/vector.run \\
-          runs/hybrid.run --test randomization --seed 42 -o out/compare
+      trecbench compare qrels/hpo-demo.qrels runs/tfidf-word.run runs/tfidf-char.run \\
+          runs/tfidf-word-parents.run --test randomization --seed 42 -o out/compare
       trecbench compare qrels.txt a.run b.run -l 2 -M 100 -m MaxOntSim@10 \\
           --manifest out/manifest.json --meta model=bm25 -o out
     """

@@ -69,7 +69,7 @@ def validate(
 
     \b
     Examples:
-      trecbench validate runs/lexical.run --qrels qrels/hpo-demo.qrels
+      trecbench validate runs/tfidf-char.run --qrels qrels/hpo-demo.qrels
       trecbench validate --qrels qrels/hpo-demo.qrels
       trecbench validate run.txt --profile strict --format json
       trecbench validate run.txt --fix run.fixed.tsv

@@ -1,0 +1,35 @@
+"""Every command's --help has an example, and the bundled files it names exist."""
+
+from __future__ import annotations
+
+import re
+
+import click
+import pytest
+from click.testing import CliRunner
+from conftest import ROOT
+
+from trecbench.cli import _register, cli
+
+_register()
+# the bundled files' shapes (BEIR's own layout, e.g. qrels/test.tsv, is a user's file)
+BUNDLED = re.compile(r"\b(runs/[\w.-]+\.run|qrels/[\w.-]+\.(?:qrels|json)|data/[\w./-]+\.jsonl?)\b")
+
+
+def _commands(group: click.Group, prefix=()):
+    for name, command in group.commands.items():
+        yield (*prefix, name)
+        if isinstance(command, click.Group):
+            yield from _commands(command, (*prefix, name))
+
+
+COMMANDS = [(), *_commands(cli)]
+
+
+@pytest.mark.parametrize("path", COMMANDS, ids=lambda p: " ".join(p) or "trecbench")
+def test_help_has_an_example_naming_real_bundled_files(path):
+    result = CliRunner().invoke(cli, [*path, "--help"])
+    assert result.exit_code == 0, result.output
+    assert "Example" in result.output
+    for name in BUNDLED.findall(result.output):
+        assert (ROOT / name).exists(), f"`trecbench {' '.join(path)} --help` names {name}"
