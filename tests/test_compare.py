@@ -357,7 +357,7 @@ def test_cli_error_is_one_line_and_writes_nothing(trec_eval_suite, tmp_path):
 
 
 def test_stderr_progress_draws_a_percentage_once_the_delay_passed(capsys):
-    from trecbench.cli.compare import StderrProgress
+    from trecbench.cli.progress import StderrProgress
 
     quiet = StderrProgress("resampling", delay=60)
     quiet(5, 10)

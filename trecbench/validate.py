@@ -1467,10 +1467,14 @@ def _prefetched(items: Iterator) -> Iterator:
         thread.join()
 
 
-def _stream(checker: _Checker, path, keep: int, chunk_bytes: int) -> None:
+def _stream(checker: _Checker, path, keep: int, chunk_bytes: int, progress=None) -> None:
+    lines = 0
     try:
         for tokens in _prefetched(files.iter_tokens(path, keep, chunk_bytes)):
             checker.feed(tokens)
+            lines += tokens.n_physical_lines
+            if progress is not None:
+                progress(str(path), lines)
             if checker.stopped:
                 break
     except InputError as error:
@@ -1487,6 +1491,7 @@ def validate_run(
     qrels: str | os.PathLike | QrelsInfo | None = None,
     limit: int = DEFAULT_LIMIT,
     chunk_bytes: int = CHUNK_BYTES,
+    progress: Callable[[str, int], None] | None = None,
     **options,
 ) -> ValidationResult:
     """Validate a run file (plain or .gz), streaming it chunk by chunk.
@@ -1494,13 +1499,14 @@ def validate_run(
     ``qrels`` is a qrels file or a :class:`QrelsInfo` for the cross-file checks (X1-X4).
     ``options``: ``max_depth`` (default 100; None for no limit), ``min_depth``, ``topics``
     (a topics file or a list of ids: R4, R5), ``docid_regex``, ``expected_tag``. At most
-    ``limit`` findings are kept per check; ``counts`` has the totals.
+    ``limit`` findings are kept per check; ``counts`` has the totals. ``progress(path,
+    lines)`` is called after each chunk with the physical lines read so far.
     """
     if qrels is not None and not isinstance(qrels, QrelsInfo):
         qrels = validate_qrels(qrels, collect_judged=True).qrels_info
     report = _Report(str(path), profile, limit)
     checker = _checker("run", str(path), report, qrels=qrels, **options)
-    _stream(checker, path, 6, chunk_bytes)
+    _stream(checker, path, 6, chunk_bytes, progress)
     return ValidationResult(
         str(path),
         "run",
@@ -1517,6 +1523,7 @@ def validate_qrels(
     limit: int = DEFAULT_LIMIT,
     chunk_bytes: int = CHUNK_BYTES,
     collect_judged: bool = False,
+    progress: Callable[[str, int], None] | None = None,
 ) -> ValidationResult:
     """Validate a qrels file (plain or .gz), streaming it chunk by chunk.
 
@@ -1527,7 +1534,7 @@ def validate_qrels(
     checker = _checker(
         "qrels", str(path), report, relevance_level=relevance_level, collect_judged=collect_judged
     )
-    _stream(checker, path, 4, chunk_bytes)
+    _stream(checker, path, 4, chunk_bytes, progress)
     return ValidationResult(
         str(path),
         "qrels",
@@ -1543,19 +1550,29 @@ def validate_files(
     qrels: str | os.PathLike | None = None,
     profile: str = "default",
     tag_is_filename: bool = False,
+    progress: Callable[[str, int], None] | None = None,
     **options,
 ) -> list[ValidationResult]:
     """Validate the qrels (if any) once, then each run against it; qrels result first."""
     results = []
     info = None
     if qrels is not None:
-        result = validate_qrels(qrels, profile=profile, collect_judged=bool(runs))
+        result = validate_qrels(
+            qrels, profile=profile, collect_judged=bool(runs), progress=progress
+        )
         results.append(result)
         info = result.qrels_info
     for run in runs:
         expected = run_name(run) if tag_is_filename else None
         results.append(
-            validate_run(run, profile=profile, qrels=info, expected_tag=expected, **options)
+            validate_run(
+                run,
+                profile=profile,
+                qrels=info,
+                expected_tag=expected,
+                progress=progress,
+                **options,
+            )
         )
     return results
 

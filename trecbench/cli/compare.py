@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import sys
-import time
 from pathlib import Path
 
 import click
@@ -11,6 +9,7 @@ import click
 from ..errors import UsageError
 from . import cli
 from .evaluation_options import evaluation_options
+from .progress import StderrProgress, wanted
 from .report_options import manifest_options
 
 _CHOICES = {
@@ -18,33 +17,6 @@ _CHOICES = {
     "correction": ("holm", "bonferroni", "bh", "none"),
     "missing": ("zero", "drop"),
 }
-
-
-class StderrProgress:
-    """``progress(done, total)`` shown as a percentage on stderr.
-
-    Silent when stderr is not a terminal, and for jobs that finish within ``delay``
-    seconds (only long runs need reassurance); redrawn at most every ``interval`` seconds.
-    """
-
-    def __init__(self, label: str, delay: float = 1.0, interval: float = 0.2):
-        self.label, self.delay, self.interval = label, delay, interval
-        self.start = time.monotonic()
-        self.last = 0.0
-        self.shown = False
-
-    def __call__(self, done: int, total: int) -> None:
-        now = time.monotonic()
-        if now - self.start < self.delay or (now - self.last < self.interval and done < total):
-            return
-        self.last = now
-        self.shown = True
-        click.echo(f"\r{self.label}: {100 * done // max(total, 1)}%", err=True, nl=False)
-
-    def close(self) -> None:
-        """End the progress line, if one was drawn."""
-        if self.shown:
-            click.echo(err=True)
 
 
 def _names(pairs: tuple[str, ...]) -> dict[str, str]:
@@ -191,7 +163,7 @@ def compare(
     if baseline is not None and baseline not in named:
         by_path = {path: name for name, path in named.items()}
         baseline = by_path.get(str(Path(baseline)), baseline)
-    progress = None if quiet or not sys.stderr.isatty() else StderrProgress("resampling")
+    progress = StderrProgress("resampling") if wanted(quiet) else None
     try:
         comparison = run_compare(
             qrels,

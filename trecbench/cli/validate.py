@@ -8,6 +8,7 @@ from collections import defaultdict
 import click
 
 from . import cli
+from .progress import StderrProgress, wanted
 
 PATH = click.Path(exists=True, dir_okay=False)
 
@@ -49,6 +50,7 @@ PATH = click.Path(exists=True, dir_okay=False)
     type=click.Path(dir_okay=False),
     help="Write the canonical form of the (single) RUN here and list every change.",
 )
+@click.option("-q", "--quiet", is_flag=True, help="No progress line on stderr for large files.")
 def validate(
     runs,
     qrels,
@@ -61,6 +63,7 @@ def validate(
     fmt,
     show,
     fix_out,
+    quiet,
 ):
     """Check TREC runs and/or qrels; exit 1 if any error was found.
 
@@ -85,16 +88,22 @@ def validate(
             v.check_regex(docid_regex)
         except ValueError as error:
             raise click.BadParameter(str(error), param_hint="--docid-regex") from None
-    results = v.validate_files(
-        runs,
-        qrels=qrels,
-        profile=profile,
-        tag_is_filename=tag_is_filename,
-        topics=v.read_topics(topics) if topics else None,
-        max_depth=max_depth,
-        min_depth=min_depth,
-        docid_regex=docid_regex,
-    )
+    progress = _LineProgress() if wanted(quiet) else None
+    try:
+        results = v.validate_files(
+            runs,
+            qrels=qrels,
+            profile=profile,
+            tag_is_filename=tag_is_filename,
+            topics=v.read_topics(topics) if topics else None,
+            max_depth=max_depth,
+            min_depth=min_depth,
+            docid_regex=docid_regex,
+            progress=progress,
+        )
+    finally:
+        if progress is not None:
+            progress.close()
     if fmt == "json":
         documents = [r.to_dict() for r in results]
         if fix_out is not None:
@@ -113,6 +122,23 @@ def validate(
                 click.echo(f"  {change['text']}")
     if any(not r.ok for r in results):
         raise SystemExit(1)
+
+
+class _LineProgress:
+    """One progress line per file: ``validating FILE: N lines``."""
+
+    def __init__(self):
+        self.path, self.line = None, None
+
+    def __call__(self, path: str, lines: int) -> None:
+        if path != self.path:
+            self.close()
+            self.path, self.line = path, StderrProgress(f"validating {path}", unit=" lines")
+        self.line(lines)
+
+    def close(self) -> None:
+        if self.line is not None:
+            self.line.close()
 
 
 def _fix(v, runs, qrels, topics, out, profile, max_depth, results) -> dict:
