@@ -75,7 +75,8 @@ class RankedRun:
         wanted = pc.index_in(order.qids, value_set=pa.array(qids, order.qids.type))
         topic_of = pc.fill_null(wanted, -1).to_numpy().astype(order.topic.dtype)
         position = order.positions()
-        topic = topic_of[order.topic]
+        every_topic = len(qids) == len(order.qids)  # then topic_of is the identity
+        topic = order.topic if every_topic else topic_of[order.topic]
         keep = topic >= 0
         if max_docs is not None:
             keep &= position < max_docs

@@ -51,23 +51,6 @@ def _register() -> None:
     )
 
 
-def _reuse_freed_memory() -> None:
-    """Ask glibc to keep large freed blocks for reuse instead of unmapping each one.
-
-    On 10^7-line runs numpy's temporaries are tens of MB each; by default every one is a
-    fresh mapping whose pages fault in again, which costs a fifth of `score`'s time on a
-    small VM (for some more peak memory). No-op without glibc.
-    """
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL("libc.so.6")
-        libc.mallopt(-3, 1 << 30)  # M_MMAP_THRESHOLD
-        libc.mallopt(-1, 1 << 30)  # M_TRIM_THRESHOLD
-    except (OSError, AttributeError):
-        pass
-
-
 def main() -> None:
     """Console-script entry point."""
     # Arrow's default allocator keeps freed memory; the system one returns it for numpy to
@@ -77,7 +60,6 @@ def main() -> None:
     # memory synchronously for them (THP defrag "madvise"), page faults stall: a quarter
     # of `score`'s wall time on a 10^7-line run here (read before numpy is imported)
     os.environ.setdefault("NUMPY_MADVISE_HUGEPAGE", "0")
-    _reuse_freed_memory()
     _register()
     try:
         cli(standalone_mode=True)
