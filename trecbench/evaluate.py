@@ -23,7 +23,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from . import files, ranking
+from . import arrow, files, ranking
 from .engines import FAST, assign, engine_module
 from .engines import local as local_engine
 from .errors import (
@@ -232,7 +232,7 @@ def _from_frame(frame, kind: str) -> pa.Table:
     if "line" in table.column_names:
         columns["line"] = pc.cast(table.column("line"), pa.int64())
     else:
-        columns["line"] = pa.array(np.arange(1, table.num_rows + 1, dtype=np.int64))
+        columns["line"] = arrow.array(np.arange(1, table.num_rows + 1, dtype=np.int64))
     return pa.table(columns)
 
 
@@ -281,16 +281,23 @@ class Qrels:
         self.relevance_level = relevance_level
         rel = table.column("rel")
         # trec_eval's -c total for num_rel counts grades > 0, whatever -l says
-        self.positive_judgments = int(pc.sum(pc.greater(rel, 0)).as_py() or 0)
+        self.positive_judgments = int(pc.sum(pc.greater(rel, arrow.scalar(0))).as_py() or 0)
         self._duplicates = self._find_duplicates()
 
     def _find_duplicates(self) -> dict[str, tuple[str, int, int]]:
-        keys = self.table.select(["qid", "docno", "line"])
-        grouped = keys.group_by(["qid", "docno"]).aggregate(
-            [("line", "count"), ("line", "min"), ("line", "max")]
-        )
-        dupes = grouped.filter(pc.greater(grouped.column("line_count"), 1)).to_pylist()
-        return {d["qid"]: (d["docno"], d["line_min"], d["line_max"]) for d in dupes}
+        qid, docno, line = (self.table.column(name) for name in ("qid", "docno", "line"))
+        # ids never hold a tab: qid<TAB>docno is the judgment's key
+        groups = arrow.Groups(pc.binary_join_element_wise(qid, docno, arrow.scalar("\t", qid.type)))
+        count = np.diff(np.append(groups.starts, self.table.num_rows))
+        first, last = groups.reduce(np.minimum, line), groups.reduce(np.maximum, line)
+        dupes = np.flatnonzero(count > 1)
+        rows = groups.first[dupes]
+        qids = ranking.take_rows(qid, rows).to_pylist()
+        docnos = ranking.take_rows(docno, rows).to_pylist()
+        return {
+            q: (d, int(a), int(b))
+            for q, d, a, b in zip(qids, docnos, first[dupes], last[dupes], strict=True)
+        }
 
     def check_duplicates(self, qids: list[str]) -> None:
         """Duplicate judgments are fatal for evaluated topics (trec_eval exit 4)."""
@@ -311,10 +318,14 @@ class Qrels:
         negative it stops (``Can't calculate measure``, exit 4) when that topic is the first
         one evaluated, and for grades of -2 or less it crashes wherever the topic comes.
         """
-        grouped = self.table.group_by("qid").aggregate([("rel", "max"), ("line", "min")])
-        topics = {row["qid"]: row for row in grouped.to_pylist()}
+        groups = arrow.Groups(self.table.column("qid"))
+        top_rel = groups.reduce(np.maximum, self.table.column("rel")).tolist()
+        first_line = groups.reduce(np.minimum, self.table.column("line")).tolist()
+        topics = dict(
+            zip(groups.keys.to_pylist(), zip(top_rel, first_line, strict=True), strict=True)
+        )
         for position, qid in enumerate(qids):
-            top, line = topics[qid]["rel_max"], topics[qid]["line_min"]
+            top, line = topics[qid]
             if top <= -2 or (position == 0 and top < 0):
                 raise UnevaluableTopicError(
                     self.path,
@@ -337,9 +348,19 @@ class Qrels:
     def flagged(self) -> list[FlaggedTopic]:
         """Topics without a relevant document, and topics with negative grades."""
         level = self.relevance_level
-        grouped = self.table.group_by("qid").aggregate([("rel", "max"), ("rel", "min")])
+        groups = arrow.Groups(self.table.column("qid"))
+        rel = self.table.column("rel")
+        rows = [
+            {"qid": q, "rel_max": top, "rel_min": bottom}
+            for q, top, bottom in zip(
+                groups.keys.to_pylist(),
+                groups.reduce(np.maximum, rel).tolist(),
+                groups.reduce(np.minimum, rel).tolist(),
+                strict=True,
+            )
+        ]
         flags = []
-        for row in sorted(grouped.to_pylist(), key=lambda r: r["qid"]):
+        for row in sorted(rows, key=lambda r: r["qid"]):
             if row["rel_max"] < level:
                 flags.append(
                     FlaggedTopic(

@@ -33,6 +33,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pv
 
+from . import arrow
 from .errors import InputError, OutputError
 
 RUN_FIELDS = ("qid", "q0", "docno", "rank", "score", "tag")
@@ -245,17 +246,17 @@ def _tokenize_general(
     # trimmed first: the split keeps empty tokens for leading/trailing whitespace
     trimmed = pc.ascii_trim_whitespace(lines)
     split = pc.ascii_split_whitespace(trimmed)
-    counts = pc.list_value_length(split).to_numpy(zero_copy_only=False).astype(np.int64)
-    counts[pc.binary_length(trimmed).to_numpy(zero_copy_only=False) == 0] = 0  # [''] otherwise
+    counts = arrow.to_numpy(pc.list_value_length(split)).astype(np.int64)
+    counts[arrow.to_numpy(pc.binary_length(trimmed)) == 0] = 0  # [''] otherwise
     flat = pc.list_flatten(split)
-    list_offsets = split.offsets.to_numpy()[:-1]
+    list_offsets = arrow.to_numpy(split.offsets)[:-1]
     nonblank = counts > 0
     nfields = counts[nonblank]
     base = list_offsets[nonblank]
     fields = []
     for i in range(keep):
         present = nfields > i
-        index = pa.array(np.where(present, base + i, 0), mask=~present)
+        index = arrow.array(np.where(present, base + i, 0), mask=~present)
         fields.append(flat.take(index))
     return counts, fields, lines
 
@@ -385,7 +386,7 @@ def _unicode_space_lines(lines: pa.Array, head: bytes, first_line: int) -> np.nd
     """Lines holding Unicode blanks or zero-width characters (a leading BOM is not one)."""
     hits = _matches(lines, UNICODE_SPACE_PATTERN)
     if head.startswith(BOM) and len(hits):
-        hits[0] = bool(_matches(pa.array([lines[0].as_py()[1:]]), UNICODE_SPACE_PATTERN)[0])
+        hits[0] = bool(_matches(arrow.array([lines[0].as_py()[1:]]), UNICODE_SPACE_PATTERN)[0])
     return np.flatnonzero(hits) + first_line
 
 
@@ -399,18 +400,18 @@ def _spacing_anomalies(
     """
 
     def length(values: pa.Array) -> np.ndarray:
-        return pc.binary_length(values).to_numpy(zero_copy_only=False).astype(np.int64)
+        return arrow.to_numpy(pc.binary_length(values)).astype(np.int64)
 
     nonblank = counts > 0
     full = length(lines)
-    line_end = pc.ends_with(lines, "\n").to_numpy(zero_copy_only=False).astype(
-        np.int64
-    ) + pc.ends_with(lines, "\r\n").to_numpy(zero_copy_only=False).astype(np.int64)
+    line_end = arrow.to_numpy(pc.ends_with(lines, "\n")).astype(np.int64) + arrow.to_numpy(
+        pc.ends_with(lines, "\r\n")
+    ).astype(np.int64)
     trailing = nonblank & (full - length(pc.ascii_rtrim_whitespace(lines)) > line_end)
     leading = nonblank & (length(pc.ascii_ltrim_whitespace(lines)) < full)
     trimmed = pc.ascii_trim_whitespace(lines)
-    spaces = pc.count_substring(trimmed, " ").to_numpy(zero_copy_only=False)
-    tabs = pc.count_substring(trimmed, "\t").to_numpy(zero_copy_only=False)
+    spaces = arrow.to_numpy(pc.count_substring(trimmed, " "))
+    tabs = arrow.to_numpy(pc.count_substring(trimmed, "\t"))
     irregular = leading | ((spaces > 0) & (tabs > 0)) | (spaces + tabs > counts - 1)
     multi = np.flatnonzero(counts > 1)
     uses_tabs = tabs > 0
@@ -462,13 +463,13 @@ def _check_bytes(tokens: Tokens, blank_is_error: bool) -> None:
 
 
 def _matches(values: pa.Array, pattern: str) -> np.ndarray:
-    return pc.fill_null(pc.match_substring_regex(values, pattern), False).to_numpy(
-        zero_copy_only=False
+    return arrow.to_numpy(
+        pc.fill_null(pc.match_substring_regex(values, pattern), arrow.scalar(False))
     )
 
 
 def _lengths(values: pa.Array) -> np.ndarray:
-    return pc.binary_length(values).to_numpy(zero_copy_only=False)
+    return arrow.to_numpy(pc.binary_length(values))
 
 
 def _value_at(tokens: Tokens, column: int, mask: np.ndarray) -> tuple[int, str]:
@@ -502,13 +503,15 @@ def run_table(tokens: Tokens) -> pa.Table:
         line, value = _value_at(tokens, 4, ~good_score)
         raise InputError(tokens.path, line, f"score {value!r} is not a finite number", "R12")
     scores = pc.cast(score, pa.float64())
-    finite = pc.is_finite(scores).to_numpy(zero_copy_only=False)
+    finite = arrow.to_numpy(pc.is_finite(scores))
     if not finite.all():
         line, value = _value_at(tokens, 4, ~finite)
         raise InputError(tokens.path, line, f"score {value!r} overflows a double", "R12")
     # more than 18 digits would overflow int64: such a rank is as unusable as "2.0"
     good_rank = _matches(rank, RANK_PATTERN) & (_lengths(rank) <= 18)
-    ranks = pc.cast(pc.if_else(pa.array(good_rank), rank, pa.scalar(None, pa.string())), pa.int64())
+    ranks = pc.cast(
+        pc.if_else(arrow.array(good_rank), rank, arrow.scalar(None, pa.string())), pa.int64()
+    )
     return pa.table(
         {
             "qid": qid,
@@ -517,7 +520,7 @@ def run_table(tokens: Tokens) -> pa.Table:
             "rank": ranks,
             "score": scores,
             "tag": tag,
-            "line": pa.array(tokens.line),
+            "line": arrow.array(tokens.line),
         }
     )
 
@@ -559,7 +562,7 @@ def qrels_table(tokens: Tokens) -> pa.Table:
             "iter": iteration,
             "docno": docno,
             "rel": pc.cast(rel, pa.int64()),
-            "line": pa.array(tokens.line),
+            "line": arrow.array(tokens.line),
         }
     )
 
@@ -746,7 +749,7 @@ def atomic_write(
 
 def format_scores(scores) -> pa.Array:
     """Shortest text that reads back as the same float64 (Arrow's cast is round-trip exact)."""
-    return pc.cast(pa.array(np.asarray(scores, dtype=np.float64)), pa.string())
+    return pc.cast(arrow.array(np.asarray(scores, dtype=np.float64)), pa.string())
 
 
 def _text_lines(columns: Sequence[pa.Array], sep: str) -> bytes:
@@ -754,7 +757,7 @@ def _text_lines(columns: Sequence[pa.Array], sep: str) -> bytes:
     if not columns or len(columns[0]) == 0:
         return b""
     joined = pc.binary_join_element_wise(*columns, sep)
-    terminated = pc.binary_join_element_wise(joined, pa.scalar(""), "\n")
+    terminated = pc.binary_join_element_wise(joined, arrow.scalar(""), "\n")
     return _buffer_bytes(terminated)
 
 

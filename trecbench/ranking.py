@@ -15,6 +15,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from . import arrow
 from .errors import DuplicateError
 
 
@@ -25,8 +26,8 @@ def rank_run(run_table: pa.Table, float32: bool = True) -> pa.Table:
     within each topic). Topics come in byte-wise qid order, as trec_eval prints them.
     """
     order = order_run(run_table, float32)
-    ranked = run_table if order.identity else run_table.take(pa.array(order.order))
-    ranks = pa.array(order.positions() + 1, pa.int64())
+    ranked = run_table if order.identity else run_table.take(arrow.array(order.order))
+    ranks = arrow.array(order.positions() + 1, pa.int64())
     if "rank" in ranked.column_names:
         return ranked.set_column(ranked.column_names.index("rank"), "rank", ranks)
     return ranked.append_column("rank", ranks)
@@ -72,8 +73,10 @@ class RankedRun:
     def __init__(self, run_table: pa.Table, order: RunOrder, qids: list[str], max_docs=None):
         self.run_table = run_table
         self.qids = qids
-        wanted = pc.index_in(order.qids, value_set=pa.array(qids, order.qids.type))
-        topic_of = pc.fill_null(wanted, -1).to_numpy().astype(order.topic.dtype)
+        wanted = pc.index_in(order.qids, value_set=arrow.array(qids, order.qids.type))
+        topic_of = arrow.to_numpy(pc.fill_null(wanted, arrow.scalar(-1, wanted.type))).astype(
+            order.topic.dtype
+        )
         position = order.positions()
         every_topic = len(qids) == len(order.qids)  # then topic_of is the identity
         topic = order.topic if every_topic else topic_of[order.topic]
@@ -104,12 +107,12 @@ class RankedRun:
     def table(self) -> pa.Table:
         """The ranked rows as a table with the 1-based ``rank`` column (dictionary-encoded
         columns decoded: engines get plain strings)."""
-        ranked = self.run_table if self.identity else self.run_table.take(pa.array(self.rows))
+        ranked = self.run_table if self.identity else self.run_table.take(arrow.array(self.rows))
         for index, field in enumerate(ranked.schema):
             if pa.types.is_dictionary(field.type):
                 decoded = pc.cast(ranked.column(index), field.type.value_type)
                 ranked = ranked.set_column(index, field.name, decoded)
-        ranks = pa.array(self.position.astype(np.int64) + 1)
+        ranks = arrow.array(self.position.astype(np.int64) + 1)
         if "rank" in ranked.column_names:
             return ranked.set_column(ranked.column_names.index("rank"), "rank", ranks)
         return ranked.append_column("rank", ranks)
@@ -146,21 +149,19 @@ def topic_codes(qids: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, pa.Array]
     encoded = pc.dictionary_encode(pa.chunked_array([qids]) if isinstance(qids, pa.Array) else qids)
     encoded = encoded.unify_dictionaries()
     if encoded.num_chunks == 0 or len(encoded) == 0:
-        return np.empty(0, np.int32), pa.array([], pa.string())
+        return np.empty(0, np.int32), arrow.array([], pa.string())
     dictionary = encoded.chunk(0).dictionary
-    by_bytes = pc.sort_indices(dictionary).to_numpy()
+    by_bytes = arrow.to_numpy(pc.sort_indices(dictionary))
     sorted_index = np.empty(len(by_bytes), np.int32)
     sorted_index[by_bytes] = np.arange(len(by_bytes))
-    topic = np.concatenate(
-        [sorted_index[c.indices.to_numpy(zero_copy_only=False)] for c in encoded.chunks]
-    )
-    return topic, dictionary.take(pa.array(by_bytes))
+    topic = np.concatenate([sorted_index[arrow.to_numpy(c.indices)] for c in encoded.chunks])
+    return topic, dictionary.take(arrow.array(by_bytes))
 
 
 def _scores(column, float32: bool) -> np.ndarray:
     """The scores as trec_eval compares them: float32 (9.x) or float64, -0.0 as +0.0."""
     dtype = np.float32 if float32 else np.float64
-    parts = [chunk.to_numpy(zero_copy_only=False).astype(dtype) for chunk in column.chunks]
+    parts = [arrow.to_numpy(chunk).astype(dtype) for chunk in column.chunks]
     scores = np.concatenate(parts) if parts else np.empty(0, dtype)
     scores += dtype(0)  # -0.0 becomes +0.0: C compares them equal
     return scores
@@ -235,9 +236,9 @@ def _order_ties(order: np.ndarray, topic: np.ndarray, scores: np.ndarray, docnos
     positions = np.flatnonzero(in_group)
     group = np.cumsum((positions == 0) | ~pair_tied[np.maximum(positions - 1, 0)])
     members = order[positions]
-    tied_rows = pa.table({"group": group, "docno": take_rows(docnos, members)})
+    tied_rows = pa.table({"group": arrow.array(group), "docno": take_rows(docnos, members)})
     inner = pc.sort_indices(tied_rows, [("group", "ascending"), ("docno", "descending")])
-    order[positions] = members[inner.to_numpy()]
+    order[positions] = members[arrow.to_numpy(inner)]
     return True
 
 
@@ -247,7 +248,7 @@ def _topic_starts(qids: pa.ChunkedArray | pa.Array) -> np.ndarray:
     n = len(qids)
     if n == 0:
         return np.empty(0, np.int64)
-    codes = pc.dictionary_encode(qids.combine_chunks()).indices.to_numpy(zero_copy_only=False)
+    codes = arrow.to_numpy(pc.dictionary_encode(qids.combine_chunks()).indices)
     change = np.flatnonzero(codes[1:] != codes[:-1]) + 1
     return np.concatenate(([0], change)).astype(np.int64)
 
@@ -263,7 +264,7 @@ def truncate(ranked: pa.Table, max_docs: int | None) -> pa.Table:
     """Keep the first ``max_docs`` documents of each topic (trec_eval ``-M``)."""
     if max_docs is None:
         return ranked
-    return ranked.filter(pc.less_equal(ranked.column("rank"), max_docs))
+    return ranked.filter(pc.less_equal(ranked.column("rank"), arrow.scalar(max_docs)))
 
 
 def check_duplicates(ranked: pa.Table, path: str) -> None:
@@ -349,9 +350,9 @@ def find_duplicate(topic: np.ndarray, docnos, lines, rows: np.ndarray | None = N
         return None
     table = pa.table(
         {
-            "topic": topic[candidates],
+            "topic": arrow.array(topic[candidates]),
             "docno": take_rows(docnos, candidates),
-            "line": pa.array(candidates + 1, pa.int64())
+            "line": arrow.array(candidates + 1, pa.int64())
             if lines is None
             else take_rows(lines, candidates),
         }
@@ -359,7 +360,7 @@ def find_duplicate(topic: np.ndarray, docnos, lines, rows: np.ndarray | None = N
     grouped = table.group_by(["topic", "docno"]).aggregate(
         [("line", "count"), ("line", "min"), ("line", "list")]
     )
-    dupes = grouped.filter(pc.greater(grouped.column("line_count"), 1)).to_pylist()
+    dupes = grouped.filter(pc.greater(grouped.column("line_count"), arrow.scalar(1))).to_pylist()
     if not dupes:
         return None
     found = [(sorted(d["line_list"])[:2], d["topic"], d["docno"]) for d in dupes]
@@ -371,20 +372,20 @@ def take_rows(values: pa.Array | pa.ChunkedArray, rows: np.ndarray) -> pa.Array:
     """``values[rows]`` chunk by chunk (Arrow's take on a chunked array may first
     concatenate every chunk: a full copy of a 10M-row column for a few rows)."""
     if isinstance(values, pa.Array):
-        return values.take(pa.array(rows))
+        return values.take(arrow.array(rows))
     order = np.argsort(rows, kind="stable")
     ordered = rows[order]
     bounds = np.cumsum([0] + [len(c) for c in values.chunks])
     cuts = np.searchsorted(ordered, bounds)
     parts = [
-        chunk.take(pa.array(ordered[cuts[i] : cuts[i + 1]] - bounds[i]))
+        chunk.take(arrow.array(ordered[cuts[i] : cuts[i + 1]] - bounds[i]))
         for i, chunk in enumerate(values.chunks)
         if cuts[i + 1] > cuts[i]
     ]
-    taken = pa.concat_arrays(parts) if parts else pa.array([], values.type)
+    taken = pa.concat_arrays(parts) if parts else arrow.array([], values.type)
     inverse = np.empty_like(order)
     inverse[order] = np.arange(len(order))
-    return taken.take(pa.array(inverse))
+    return taken.take(arrow.array(inverse))
 
 
 _FNV_OFFSET, _MIX = np.uint64(0xCBF29CE484222325), np.uint64(0x100000001B3)
@@ -441,12 +442,14 @@ def _chunk_hash(chunk: pa.Array) -> np.ndarray:
 
 def judged_only(ranked: pa.Table, qrels: pa.Table) -> pa.Table:
     """Drop documents without a non-negative judgment, keep the order, re-rank (``-J``)."""
-    judged = qrels.filter(pc.greater_equal(qrels.column("rel"), 0)).select(["qid", "docno"])
-    judged = judged.append_column("__judged", pa.array(np.ones(judged.num_rows, bool)))
-    position = pa.array(np.arange(ranked.num_rows, dtype=np.int64))
+    judged = qrels.filter(pc.greater_equal(qrels.column("rel"), arrow.scalar(0))).select(
+        ["qid", "docno"]
+    )
+    judged = judged.append_column("__judged", arrow.array(np.ones(judged.num_rows, bool)))
+    position = arrow.array(np.arange(ranked.num_rows, dtype=np.int64))
     keyed = ranked.append_column("__pos", position)
     joined = keyed.join(judged, ["qid", "docno"], join_type="inner")
     joined = joined.take(pc.sort_indices(joined, [("__pos", "ascending")]))
     kept = joined.drop_columns(["__pos", "__judged"])
-    ranks = pa.array(_ranks_within(kept.column("qid")), pa.int64())
+    ranks = arrow.array(_ranks_within(kept.column("qid")), pa.int64())
     return kept.set_column(kept.column_names.index("rank"), "rank", ranks)

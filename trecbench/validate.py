@@ -34,7 +34,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from . import files
+from . import arrow, files
 from .errors import InputError, TrecbenchError
 from .files import REL_PATTERN, RUN_FIELDS, SCORE_PATTERN, Tokens
 
@@ -293,9 +293,9 @@ def _pair_keys(qid_hash: np.ndarray, docnos: pa.Array) -> np.ndarray:
 
 def qrels_info(qrels: pa.Table) -> QrelsInfo:
     """Topics of a typed qrels table (:func:`trecbench.files.qrels_table`) for run checks."""
-    grouped = qrels.group_by("qid").aggregate([("rel", "max")])
-    qids, grades = grouped.column("qid").to_pylist(), grouped.column("rel_max").to_pylist()
-    best = dict(zip(qids, grades, strict=True))
+    groups = arrow.Groups(qrels.column("qid"))
+    qids = groups.keys.to_pylist()
+    best = dict(zip(qids, groups.reduce(np.maximum, qrels.column("rel")).tolist(), strict=True))
     return QrelsInfo(set(best), None, frozenset(q for q, g in best.items() if g < 0))
 
 
@@ -303,16 +303,16 @@ def _pair_text(qid, docno) -> pa.Array:
     """``qid<TAB>docno`` (large strings), the exact key of a judgment."""
     large = pa.large_string()
     return pc.binary_join_element_wise(
-        pc.cast(qid, large), pc.cast(docno, large), pa.scalar("\t", large)
+        pc.cast(qid, large), pc.cast(docno, large), arrow.scalar("\t", large)
     )
 
 
 def _numpy(values) -> np.ndarray:
-    return values.to_numpy(zero_copy_only=False)
+    return arrow.to_numpy(values)
 
 
 def _matches(values: pa.Array, pattern: str) -> np.ndarray:
-    return _numpy(pc.fill_null(pc.match_substring_regex(values, pattern), False))
+    return _numpy(pc.fill_null(pc.match_substring_regex(values, pattern), arrow.scalar(False)))
 
 
 def _segment_starts(codes: np.ndarray) -> np.ndarray:
@@ -342,7 +342,7 @@ def _duplicate_pairs(keys: np.ndarray, docno: pa.Array, codes: np.ndarray, line:
     pair = np.flatnonzero(keys[rows[1:]] == keys[rows[:-1]])
     first, second = rows[pair], rows[pair + 1]
     # confirm: a 64-bit hash collision must not invent a duplicate
-    same = _numpy(pc.equal(docno.take(pa.array(first)), docno.take(pa.array(second))))
+    same = _numpy(pc.equal(docno.take(arrow.array(first)), docno.take(arrow.array(second))))
     same &= codes[first] == codes[second]
     first, second = first[same], second[same]
     later = np.argsort(line[second], kind="stable")
@@ -486,7 +486,7 @@ class _Checker:
         rows = rows[
             (rows < len(tokens)) & (tokens.line[np.minimum(rows, len(tokens) - 1)] == lines)
         ]
-        index = pa.array(rows)
+        index = arrow.array(rows)
         where = np.full(len(rows), -1)
         for column in reversed(range(len(tokens.fields))):
             hit = _matches(tokens.fields[column].take(index), files.UNICODE_SPACE_PATTERN)
@@ -546,7 +546,7 @@ class _Rows:
         )
 
     def take(self, order: np.ndarray) -> _Rows:
-        index = pa.array(order)
+        index = arrow.array(order)
         return _Rows(
             self.qid.take(index),
             self.docno.take(index),
@@ -586,7 +586,7 @@ def _classify(
     """
     comment = np.zeros(len(tokens), bool)
     if not lenient:
-        comment = _numpy(pc.fill_null(pc.starts_with(tokens.fields[0], "#"), False))
+        comment = _numpy(pc.fill_null(pc.starts_with(tokens.fields[0], "#"), arrow.scalar(False)))
     header = np.zeros(len(tokens), bool)
     candidates = np.flatnonzero(~comment)
     if first_record and len(candidates):
@@ -674,7 +674,7 @@ class _RunChecker(_Checker):
             ),
         )
         if not data.all():
-            index = pa.array(np.flatnonzero(data))
+            index = arrow.array(np.flatnonzero(data))
             fields = [f.take(index) for f in fields[:6]]
             line = tokens.line[data]
         else:
@@ -693,7 +693,7 @@ class _RunChecker(_Checker):
         flag(
             "R3",
             # a typed scalar: comparing with a bare str is 50 times slower
-            _numpy(pc.not_equal(q0, pa.scalar("Q0", q0.type))),
+            _numpy(pc.not_equal(q0, arrow.scalar("Q0", q0.type))),
             "q0",
             lambda r: f"field 2 is {q0[r].as_py()!r}, expected 'Q0'",
         )
@@ -705,7 +705,7 @@ class _RunChecker(_Checker):
                 lambda r: f"docno {docno[r].as_py()!r} does not match --docid-regex",
             )
         # ascii_is_decimal is RANK_PATTERN, faster than a regex
-        good_rank = _numpy(pc.fill_null(pc.ascii_is_decimal(rank), False))
+        good_rank = _numpy(pc.fill_null(pc.ascii_is_decimal(rank), arrow.scalar(False)))
         good_rank &= _numpy(pc.binary_length(rank)) <= 18
         flag(
             "R10",
@@ -715,8 +715,8 @@ class _RunChecker(_Checker):
         )
         good_score = _matches(score, SCORE_PATTERN)
         flag("R12", ~good_score, "score", lambda r: _bad_score(score[r].as_py()))
-        null = pa.scalar(None, pa.string())
-        scores = _numpy(pc.cast(pc.if_else(pa.array(good_score), score, null), pa.float64()))
+        null = arrow.scalar(None, pa.string())
+        scores = _numpy(pc.cast(pc.if_else(arrow.array(good_score), score, null), pa.float64()))
         scores = np.where(good_score, scores, np.nan)
         overflow = good_score & ~np.isfinite(scores)
         flag("R12", overflow, "score", lambda r: f"score {score[r].as_py()} overflows a double")
@@ -730,13 +730,16 @@ class _RunChecker(_Checker):
         )
         self._tags(tag, line)
         ranks = _numpy(
-            pc.fill_null(pc.cast(pc.if_else(pa.array(good_rank), rank, null), pa.int64()), -1)
+            pc.fill_null(
+                pc.cast(pc.if_else(arrow.array(good_rank), rank, null), pa.int64()),
+                arrow.scalar(-1),
+            )
         )
         rows = _Rows(qid, docno, ranks, scores, line)
         if self.carry is not None:
             rows = _Rows.concat(self.carry, rows)
         # hold back the last topic block: it may go on in the next chunk
-        codes = pc.dictionary_encode(rows.qid).indices.to_numpy(zero_copy_only=False)
+        codes = arrow.to_numpy(pc.dictionary_encode(rows.qid).indices)
         cut = int(_segment_starts(codes)[-1])
         self.carry = rows.slice(cut)
         if cut:
@@ -748,7 +751,7 @@ class _RunChecker(_Checker):
         new = [t for t in pc.unique(tag).to_pylist() if t not in self.tags_seen]
         for value in new[:100]:  # a tag per line is one R17 finding per tag: cap the lookups
             self.tags_seen.add(value)
-            row = pc.index(tag, value).as_py()
+            row = pc.index(tag, arrow.scalar(value, tag.type)).as_py()
             at = int(line[row])
             if value != self.first_tag:
                 self.report.add(
@@ -777,7 +780,7 @@ class _RunChecker(_Checker):
 
     def _topics(self, rows: _Rows) -> None:
         encoded = pc.dictionary_encode(rows.qid)
-        codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+        codes = arrow.to_numpy(encoded.indices).astype(np.int64)
         names_array = encoded.dictionary
         names = names_array.to_pylist()
         block_start = _segment_starts(codes)
@@ -1031,15 +1034,17 @@ class _RunChecker(_Checker):
         keep = np.flatnonzero(in_qrels[codes] & ~np.isnan(rows.score))
         if not len(keep):
             return
-        index = pa.array(keep)
+        index = arrow.array(keep)
         table = pa.table(
             {
                 "qid": rows.qid.take(index),
                 "docno": rows.docno.take(index),
-                "score": pa.array(rows.score[keep]),
+                "score": arrow.array(rows.score[keep]),
             }
         )
-        top = rank_run(table).filter(pc.less_equal(pa.compute.field("rank"), 10))
+        ranked = rank_run(table)
+        # a mask, not an expression: filtering by expression loads pyarrow.dataset (pandas)
+        top = ranked.filter(pc.less_equal(ranked.column("rank"), arrow.scalar(10)))
         keys = _pair_text(top.column("qid"), top.column("docno"))
         judged = _numpy(pc.is_in(keys, value_set=self.qrels.judged))
         self.unjudged[0] += int(np.count_nonzero(~judged))
@@ -1231,7 +1236,7 @@ class _QrelsChecker(_Checker):
         data = (nf == 4) & records
         if not data.any():
             return
-        index = pa.array(np.flatnonzero(data))
+        index = arrow.array(np.flatnonzero(data))
         qid, _, docno, rel = (f.take(index) for f in fields[:4])
         self._judgments(qid, docno, rel, line[data])
 
@@ -1250,9 +1255,11 @@ class _QrelsChecker(_Checker):
         )
         digits = _numpy(pc.binary_length(pc.utf8_ltrim(rel, "-")))
         small = integer & (digits <= 9)
-        null = pa.scalar(None, pa.string())
+        null = arrow.scalar(None, pa.string())
         grades = _numpy(
-            pc.fill_null(pc.cast(pc.if_else(pa.array(small), rel, null), pa.int64()), 0)
+            pc.fill_null(
+                pc.cast(pc.if_else(arrow.array(small), rel, null), pa.int64()), arrow.scalar(0)
+            )
         )
         huge = np.flatnonzero(integer & ((digits > 9) | (np.abs(grades) > MAX_GRADE)))
         add(
@@ -1275,7 +1282,7 @@ class _QrelsChecker(_Checker):
             ),
         )
         encoded = pc.dictionary_encode(qid)
-        codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+        codes = arrow.to_numpy(encoded.indices).astype(np.int64)
         names = encoded.dictionary.to_pylist()
         keys = _pair_keys(_qid_hashes(encoded.dictionary)[codes], docno)
         ordered, first, second = _duplicate_pairs(keys, docno, codes, line)
@@ -1311,7 +1318,7 @@ class _QrelsChecker(_Checker):
             self.first_line.setdefault(name, int(start))
         if self.collect_judged:
             judged = small & (grades >= 0)
-            index = pa.array(np.flatnonzero(judged))
+            index = arrow.array(np.flatnonzero(judged))
             self.judged.append(_pair_text(qid.take(index), docno.take(index)))
 
     def finish(self) -> None:
@@ -1353,7 +1360,7 @@ class _QrelsChecker(_Checker):
         judged = None
         if self.collect_judged:
             judged = (
-                pa.concat_arrays(self.judged) if self.judged else pa.array([], pa.large_string())
+                pa.concat_arrays(self.judged) if self.judged else arrow.array([], pa.large_string())
             )
         negative = frozenset(q for q, g in self.max_grade.items() if g < 0)
         return QrelsInfo(set(self.max_grade), judged, negative)
@@ -1588,7 +1595,7 @@ def run_name(path: str | os.PathLike) -> str:
 def check_regex(pattern: str) -> None:
     """Raise ValueError if ``pattern`` is not a valid (RE2) regular expression."""
     try:
-        pc.match_substring_regex(pa.array([""]), f"^(?:{pattern})$")
+        pc.match_substring_regex(arrow.array([""]), f"^(?:{pattern})$")
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as error:
         raise ValueError(f"invalid regular expression {pattern!r}: {error}") from None
 
@@ -1646,7 +1653,7 @@ def fix_run(
     tokens = files.tokenize(data, str(path))
     comment, header = _classify(tokens, profile == "lenient", True, 4)
     keep = (tokens.nfields >= 6) & ~comment & ~header
-    index = pa.array(np.flatnonzero(keep))
+    index = arrow.array(np.flatnonzero(keep))
     qid, q0, docno, rank, score, tag = (f.take(index) for f in tokens.fields[:6])
     line = tokens.line[keep]
     table = pa.table(
@@ -1655,7 +1662,7 @@ def fix_run(
             "docno": docno,
             "score": pc.cast(score, pa.float64()),
             "tag": tag,
-            "line": pa.array(line),
+            "line": arrow.array(line),
             "rank": rank,
         }
     )
@@ -1665,7 +1672,7 @@ def fix_run(
     _, first = np.unique(codes, return_index=True)
     dropped = np.setdiff1d(np.arange(ranked.num_rows), first)
     duplicates = np.sort(_numpy(ranked.column("line"))[dropped])
-    deduped = rank_run(ranked.take(pa.array(np.sort(first))).drop_columns(["rank"]))
+    deduped = rank_run(ranked.take(arrow.array(np.sort(first))).drop_columns(["rank"]))
     final = truncate(deduped, max_depth)
     cut = np.sort(
         _numpy(
@@ -1678,14 +1685,14 @@ def fix_run(
 
     kept_lines = _numpy(final.column("line"))
     rows = np.searchsorted(line, kept_lines)  # line numbers are increasing: row of each
-    raw_rank = _numpy(rank.take(pa.array(rows)))
+    raw_rank = _numpy(rank.take(arrow.array(rows)))
     new_rank = _numpy(pc.cast(final.column("rank"), pa.string()))
-    raw_score = _numpy(score.take(pa.array(rows)))
+    raw_score = _numpy(score.take(arrow.array(rows)))
     new_score = _numpy(files.format_scores(_numpy(final.column("score"))))
     fields6 = [f.take(index) for f in tokens.fields[:6]]
-    canonical_input = pc.binary_join_element_wise(*fields6, pa.scalar("\t", fields6[0].type))
+    canonical_input = pc.binary_join_element_wise(*fields6, arrow.scalar("\t", fields6[0].type))
     raw = files.raw_lines(data)
-    raw_kept = pc.utf8_rtrim(raw.take(pa.array(line - 1)), "\n")
+    raw_kept = pc.utf8_rtrim(raw.take(arrow.array(line - 1)), "\n")
     spaced = line[~_numpy(pc.equal(raw_kept, canonical_input.cast(raw_kept.type)))]
     spaced = np.intersect1d(spaced, kept_lines)
     nf = tokens.nfields
@@ -1703,7 +1710,7 @@ def fix_run(
         change("dropped duplicate documents (kept the first in trec_eval order)", duplicates),
         change(f"dropped documents beyond --max-depth {max_depth}", cut),
         change("moved into trec_eval order (qid, score desc, docno desc)", moved),
-        change("set field 2 to Q0", line[_numpy(pc.not_equal(q0, pa.scalar("Q0", q0.type)))]),
+        change("set field 2 to Q0", line[_numpy(pc.not_equal(q0, arrow.scalar("Q0", q0.type)))]),
         change("renumbered ranks 1..n", kept_lines[raw_rank != new_rank]),
         change("rewrote scores in shortest round-trip form", kept_lines[raw_score != new_score]),
         change("normalised separators and line ends to single tabs and LF", spaced),

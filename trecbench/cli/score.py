@@ -168,18 +168,23 @@ def score(
 def _grouped(evaluation, strata, group_by) -> dict:
     """``{field: grouped means}`` for each --group-by (see trecbench.strata)."""
     from ..errors import UsageError
-    from ..strata import evaluation_groups, load_strata
 
     if strata is not None and not group_by:
         raise UsageError("--strata needs --group-by FIELD")
+    if not group_by:
+        return {}  # strata imports pandas: only when grouping
+    from ..strata import evaluation_groups, load_strata
+
     table = load_strata(strata) if strata is not None else None
     return {by: evaluation_groups(evaluation, table, by) for by in group_by}
 
 
 def _groups_json(grouped: dict) -> dict | None:
+    if not grouped:
+        return None
     from ..strata import groups_document
 
-    return groups_document(grouped) if grouped else None
+    return groups_document(grouped)
 
 
 def _render_groups(evaluation, grouped: dict, output_format: str, names: str) -> str:

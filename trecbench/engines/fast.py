@@ -27,6 +27,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from .. import arrow
+
 # trec_eval measure families this engine computes; cutoff families take a positive k.
 CUTOFF_FAMILIES = frozenset({"P", "recall", "success", "map_cut", "ndcg_cut", "recall_all"})
 PLAIN_FAMILIES = frozenset(
@@ -307,12 +309,14 @@ class Evaluator:
         if isinstance(ranked, ranking.RankedRun):
             return self._evaluate_ranked_run(ranked, qids)
         codes, present = ranking.topic_codes(ranked.column("qid"))
-        to_topic = pc.index_in(present, value_set=pa.array(qids, present.type))
-        topic = pc.fill_null(to_topic, -1).to_numpy().astype(np.int64)[codes]
-        pos = ranked.column("rank").to_numpy() - 1
+        to_topic = pc.index_in(present, value_set=arrow.array(qids, present.type))
+        topic = arrow.to_numpy(pc.fill_null(to_topic, arrow.scalar(-1, to_topic.type))).astype(
+            np.int64
+        )[codes]
+        pos = arrow.to_numpy(ranked.column("rank")) - 1
         docnos = ranked.column("docno")
         judged = pc.is_in(docnos, value_set=self._docnos.cast(docnos.type))
-        rows = np.flatnonzero(judged.to_numpy(zero_copy_only=False) & (topic >= 0))
+        rows = np.flatnonzero(arrow.to_numpy(judged) & (topic >= 0))
         hit_docnos = ranking.take_rows(docnos, rows)
         return self._compute(len(qids), topic, pos, rows, hit_docnos, self._judged(qids))
 
@@ -324,22 +328,24 @@ class Evaluator:
 
         topic, pos = ranked.row_arrays()
         judged = self._judged(qids)
-        judged_topic = judged.column("topic").to_numpy()
+        judged_topic = arrow.to_numpy(judged.column("topic"))
         judged_keys = string_hash(judged.column("docno"), judged_topic)
         which, rows = ranked.index().lookup(judged_keys)
-        same = pc.equal(
-            pc.cast(take_rows(ranked.run_table.column("docno"), rows), pa.large_string()),
-            pc.cast(take_rows(judged.column("docno"), which), pa.large_string()),
-        ).to_numpy(zero_copy_only=False) & (topic[rows] == judged_topic[which])
+        same = arrow.to_numpy(
+            pc.equal(
+                pc.cast(take_rows(ranked.run_table.column("docno"), rows), pa.large_string()),
+                pc.cast(take_rows(judged.column("docno"), which), pa.large_string()),
+            )
+        ) & (topic[rows] == judged_topic[which])
         rows, which = rows[same], which[same]
-        rel = judged.column("rel").to_numpy()
+        rel = arrow.to_numpy(judged.column("rel"))
         num_ret = np.bincount(ranked.topic, minlength=len(qids))
         return self._finish(topic[rows], pos[rows], rel[which], judged, num_ret)
 
     def _judged(self, qids: list[str]) -> pa.Table:
         """The qrels of the evaluated topics with their topic index (position in qids)."""
         qrels_qids = self.qrels.column("qid")
-        qrels_topic = pc.index_in(qrels_qids, value_set=pa.array(qids, qrels_qids.type))
+        qrels_topic = pc.index_in(qrels_qids, value_set=arrow.array(qids, qrels_qids.type))
         judged = self.qrels.append_column("topic", qrels_topic).filter(pc.is_valid(qrels_topic))
         return judged
 
@@ -347,9 +353,9 @@ class Evaluator:
         # both sides as large_string: files tokenize to string or large_string
         candidates = pa.table(
             {
-                "topic": pa.array(topic[rows], pa.int32()),
+                "topic": arrow.array(topic[rows], pa.int32()),
                 "docno": pc.cast(hit_docnos, pa.large_string()),
-                "pos": pa.array(pos[rows]),
+                "pos": arrow.array(pos[rows]),
             }
         )
         labels = pa.table(
@@ -362,9 +368,9 @@ class Evaluator:
         hits = candidates.join(labels, ["topic", "docno"], join_type="inner")
         num_ret = np.bincount(topic[topic >= 0], minlength=n_topics)
         return self._finish(
-            hits.column("topic").to_numpy(),
-            hits.column("pos").to_numpy(),
-            hits.column("rel").to_numpy(),
+            arrow.to_numpy(hits.column("topic")),
+            arrow.to_numpy(hits.column("pos")),
+            arrow.to_numpy(hits.column("rel")),
             judged,
             num_ret,
         )
@@ -378,8 +384,8 @@ class Evaluator:
             hit_topic=hit_topic[order],
             hit_pos=hit_pos[order],
             hit_rel=hit_rel[order],
-            judged_topic=judged.column("topic").to_numpy().astype(np.int64),
-            judged_rel=judged.column("rel").to_numpy().astype(np.int64),
+            judged_topic=arrow.to_numpy(judged.column("topic")).astype(np.int64),
+            judged_rel=arrow.to_numpy(judged.column("rel")).astype(np.int64),
         )
         values = compute(sparse, self.requests, self.relevance_level)
         return [label(r) for r in self.requests], {label(r): v for r, v in values.items()}

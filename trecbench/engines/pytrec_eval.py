@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import arrow
 from ..measures import LONG_CUTOFFS, PYTREC_EVAL, Measure, MeasureParameterError
 
 NAME = PYTREC_EVAL
@@ -76,7 +77,7 @@ class Evaluator:
 
 def _topic_blocks(qids) -> list[tuple[int, int]]:
     """``(start, end)`` of each block of equal qids in a table grouped by qid."""
-    qid_col = qids.to_numpy(zero_copy_only=False)
+    qid_col = arrow.to_numpy(qids)
     n = len(qid_col)
     if n == 0:
         return []
