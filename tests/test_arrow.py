@@ -72,6 +72,7 @@ def test_groups_reduce_like_group_by():
     want = zip(expected.column("k").to_pylist(), expected.column("v_max").to_pylist(), strict=True)
     assert got == dict(want)
     assert groups.first.tolist() == [0, 1, 3]
+    assert groups.counts.tolist() == [2, 2, 1]
 
 
 def _imports_pandas(tmp_path, code: str) -> bool:

@@ -120,6 +120,7 @@ class Groups:
         grouped = codes[self.order]
         self.starts = np.flatnonzero(np.diff(grouped, prepend=-1)) if len(codes) else grouped
         self.first = self.order[self.starts]  # each group's first row
+        self.counts = np.diff(np.append(self.starts, len(codes)))
 
     def reduce(self, ufunc: np.ufunc, values: pa.Array | pa.ChunkedArray | np.ndarray):
         """``ufunc`` (np.maximum, np.minimum, np.add) over each group's ``values``."""

@@ -288,9 +288,8 @@ class Qrels:
         qid, docno, line = (self.table.column(name) for name in ("qid", "docno", "line"))
         # ids never hold a tab: qid<TAB>docno is the judgment's key
         groups = arrow.Groups(pc.binary_join_element_wise(qid, docno, arrow.scalar("\t", qid.type)))
-        count = np.diff(np.append(groups.starts, self.table.num_rows))
         first, last = groups.reduce(np.minimum, line), groups.reduce(np.maximum, line)
-        dupes = np.flatnonzero(count > 1)
+        dupes = np.flatnonzero(groups.counts > 1)
         rows = groups.first[dupes]
         qids = ranking.take_rows(qid, rows).to_pylist()
         docnos = ranking.take_rows(docno, rows).to_pylist()

@@ -348,24 +348,26 @@ def find_duplicate(topic: np.ndarray, docnos, lines, rows: np.ndarray | None = N
     candidates = index.row_at(index.colliding_positions())
     if len(candidates) == 0:
         return None
-    table = pa.table(
-        {
-            "topic": arrow.array(topic[candidates]),
-            "docno": take_rows(docnos, candidates),
-            "line": arrow.array(candidates + 1, pa.int64())
-            if lines is None
-            else take_rows(lines, candidates),
-        }
+    docno = take_rows(docnos, candidates)
+    line = (
+        candidates + 1 if lines is None else arrow.to_numpy(take_rows(lines, candidates))
+    ).astype(np.int64)
+    # ids never hold a tab: topic<TAB>docno is the pair's key
+    topic_text = pc.cast(arrow.array(topic[candidates]), docno.type)
+    groups = arrow.Groups(
+        pc.binary_join_element_wise(topic_text, docno, arrow.scalar("\t", docno.type))
     )
-    grouped = table.group_by(["topic", "docno"]).aggregate(
-        [("line", "count"), ("line", "min"), ("line", "list")]
-    )
-    dupes = grouped.filter(pc.greater(grouped.column("line_count"), arrow.scalar(1))).to_pylist()
-    if not dupes:
+    dupes = np.flatnonzero(groups.counts > 1)
+    if not len(dupes):
         return None
-    found = [(sorted(d["line_list"])[:2], d["topic"], d["docno"]) for d in dupes]
-    (first, second), topic_index, docno = min(found, key=lambda f: f[0][1])
-    return topic_index, docno, first, second
+    # each row has its own line: a pair's second line is its smallest line but the first
+    first = groups.reduce(np.minimum, line)
+    grouped = line[groups.order]
+    grouped[grouped == np.repeat(first, groups.counts)] = np.iinfo(np.int64).max
+    second = groups.reduce(np.minimum, grouped)
+    pick = dupes[np.argmin(second[dupes])]  # the pair whose second listing comes first
+    row = int(groups.first[pick])
+    return int(topic[candidates[row]]), docno[row].as_py(), int(first[pick]), int(second[pick])
 
 
 def take_rows(values: pa.Array | pa.ChunkedArray, rows: np.ndarray) -> pa.Array:
