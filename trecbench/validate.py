@@ -307,12 +307,10 @@ def _pair_text(qid, docno) -> pa.Array:
     )
 
 
-def _numpy(values) -> np.ndarray:
-    return arrow.to_numpy(values)
-
-
 def _matches(values: pa.Array, pattern: str) -> np.ndarray:
-    return _numpy(pc.fill_null(pc.match_substring_regex(values, pattern), arrow.scalar(False)))
+    return arrow.to_numpy(
+        pc.fill_null(pc.match_substring_regex(values, pattern), arrow.scalar(False))
+    )
 
 
 def _segment_starts(codes: np.ndarray) -> np.ndarray:
@@ -342,7 +340,7 @@ def _duplicate_pairs(keys: np.ndarray, docno: pa.Array, codes: np.ndarray, line:
     pair = np.flatnonzero(keys[rows[1:]] == keys[rows[:-1]])
     first, second = rows[pair], rows[pair + 1]
     # confirm: a 64-bit hash collision must not invent a duplicate
-    same = _numpy(pc.equal(docno.take(arrow.array(first)), docno.take(arrow.array(second))))
+    same = arrow.to_numpy(pc.equal(docno.take(arrow.array(first)), docno.take(arrow.array(second))))
     same &= codes[first] == codes[second]
     first, second = first[same], second[same]
     later = np.argsort(line[second], kind="stable")
@@ -586,7 +584,9 @@ def _classify(
     """
     comment = np.zeros(len(tokens), bool)
     if not lenient:
-        comment = _numpy(pc.fill_null(pc.starts_with(tokens.fields[0], "#"), arrow.scalar(False)))
+        comment = arrow.to_numpy(
+            pc.fill_null(pc.starts_with(tokens.fields[0], "#"), arrow.scalar(False))
+        )
     header = np.zeros(len(tokens), bool)
     candidates = np.flatnonzero(~comment)
     if first_record and len(candidates):
@@ -693,7 +693,7 @@ class _RunChecker(_Checker):
         flag(
             "R3",
             # a typed scalar: comparing with a bare str is 50 times slower
-            _numpy(pc.not_equal(q0, arrow.scalar("Q0", q0.type))),
+            arrow.to_numpy(pc.not_equal(q0, arrow.scalar("Q0", q0.type))),
             "q0",
             lambda r: f"field 2 is {q0[r].as_py()!r}, expected 'Q0'",
         )
@@ -705,8 +705,8 @@ class _RunChecker(_Checker):
                 lambda r: f"docno {docno[r].as_py()!r} does not match --docid-regex",
             )
         # ascii_is_decimal is RANK_PATTERN, faster than a regex
-        good_rank = _numpy(pc.fill_null(pc.ascii_is_decimal(rank), arrow.scalar(False)))
-        good_rank &= _numpy(pc.binary_length(rank)) <= 18
+        good_rank = arrow.to_numpy(pc.fill_null(pc.ascii_is_decimal(rank), arrow.scalar(False)))
+        good_rank &= arrow.to_numpy(pc.binary_length(rank)) <= 18
         flag(
             "R10",
             ~good_rank,
@@ -716,7 +716,9 @@ class _RunChecker(_Checker):
         good_score = _matches(score, SCORE_PATTERN)
         flag("R12", ~good_score, "score", lambda r: _bad_score(score[r].as_py()))
         null = arrow.scalar(None, pa.string())
-        scores = _numpy(pc.cast(pc.if_else(arrow.array(good_score), score, null), pa.float64()))
+        scores = arrow.to_numpy(
+            pc.cast(pc.if_else(arrow.array(good_score), score, null), pa.float64())
+        )
         scores = np.where(good_score, scores, np.nan)
         overflow = good_score & ~np.isfinite(scores)
         flag("R12", overflow, "score", lambda r: f"score {score[r].as_py()} overflows a double")
@@ -724,12 +726,14 @@ class _RunChecker(_Checker):
         flag(
             "R16",
             good_score
-            & _numpy(pc.or_(pc.match_substring(score, "e"), pc.match_substring(score, "E"))),
+            & arrow.to_numpy(
+                pc.or_(pc.match_substring(score, "e"), pc.match_substring(score, "E"))
+            ),
             "score",
             lambda r: f"score {score[r].as_py()} is in scientific notation",
         )
         self._tags(tag, line)
-        ranks = _numpy(
+        ranks = arrow.to_numpy(
             pc.fill_null(
                 pc.cast(pc.if_else(arrow.array(good_rank), rank, null), pa.int64()),
                 arrow.scalar(-1),
@@ -1046,7 +1050,7 @@ class _RunChecker(_Checker):
         # a mask, not an expression: filtering by expression loads pyarrow.dataset (pandas)
         top = ranked.filter(pc.less_equal(ranked.column("rank"), arrow.scalar(10)))
         keys = _pair_text(top.column("qid"), top.column("docno"))
-        judged = _numpy(pc.is_in(keys, value_set=self.qrels.judged))
+        judged = arrow.to_numpy(pc.is_in(keys, value_set=self.qrels.judged))
         self.unjudged[0] += int(np.count_nonzero(~judged))
         self.unjudged[1] += len(judged)
 
@@ -1253,10 +1257,10 @@ class _QrelsChecker(_Checker):
                 "reads 1.5 as 1 and abc as 0)"
             ),
         )
-        digits = _numpy(pc.binary_length(pc.utf8_ltrim(rel, "-")))
+        digits = arrow.to_numpy(pc.binary_length(pc.utf8_ltrim(rel, "-")))
         small = integer & (digits <= 9)
         null = arrow.scalar(None, pa.string())
-        grades = _numpy(
+        grades = arrow.to_numpy(
             pc.fill_null(
                 pc.cast(pc.if_else(arrow.array(small), rel, null), pa.int64()), arrow.scalar(0)
             )
@@ -1668,14 +1672,14 @@ def fix_run(
     )
     ranked = rank_run(table)
     pair = _pair_text(ranked.column("qid"), ranked.column("docno")).combine_chunks()
-    codes = _numpy(pc.dictionary_encode(pair).indices)
+    codes = arrow.to_numpy(pc.dictionary_encode(pair).indices)
     _, first = np.unique(codes, return_index=True)
     dropped = np.setdiff1d(np.arange(ranked.num_rows), first)
-    duplicates = np.sort(_numpy(ranked.column("line"))[dropped])
+    duplicates = np.sort(arrow.to_numpy(ranked.column("line"))[dropped])
     deduped = rank_run(ranked.take(arrow.array(np.sort(first))).drop_columns(["rank"]))
     final = truncate(deduped, max_depth)
     cut = np.sort(
-        _numpy(
+        arrow.to_numpy(
             pc.filter(
                 deduped.column("line"),
                 pc.invert(pc.is_in(deduped.column("line"), value_set=final.column("line"))),
@@ -1683,17 +1687,17 @@ def fix_run(
         )
     )
 
-    kept_lines = _numpy(final.column("line"))
+    kept_lines = arrow.to_numpy(final.column("line"))
     rows = np.searchsorted(line, kept_lines)  # line numbers are increasing: row of each
-    raw_rank = _numpy(rank.take(arrow.array(rows)))
-    new_rank = _numpy(pc.cast(final.column("rank"), pa.string()))
-    raw_score = _numpy(score.take(arrow.array(rows)))
-    new_score = _numpy(files.format_scores(_numpy(final.column("score"))))
+    raw_rank = arrow.to_numpy(rank.take(arrow.array(rows)))
+    new_rank = arrow.to_numpy(pc.cast(final.column("rank"), pa.string()))
+    raw_score = arrow.to_numpy(score.take(arrow.array(rows)))
+    new_score = arrow.to_numpy(files.format_scores(arrow.to_numpy(final.column("score"))))
     fields6 = [f.take(index) for f in tokens.fields[:6]]
     canonical_input = pc.binary_join_element_wise(*fields6, arrow.scalar("\t", fields6[0].type))
     raw = files.raw_lines(data)
     raw_kept = pc.utf8_rtrim(raw.take(arrow.array(line - 1)), "\n")
-    spaced = line[~_numpy(pc.equal(raw_kept, canonical_input.cast(raw_kept.type)))]
+    spaced = line[~arrow.to_numpy(pc.equal(raw_kept, canonical_input.cast(raw_kept.type)))]
     spaced = np.intersect1d(spaced, kept_lines)
     nf = tokens.nfields
 
@@ -1710,7 +1714,9 @@ def fix_run(
         change("dropped duplicate documents (kept the first in trec_eval order)", duplicates),
         change(f"dropped documents beyond --max-depth {max_depth}", cut),
         change("moved into trec_eval order (qid, score desc, docno desc)", moved),
-        change("set field 2 to Q0", line[_numpy(pc.not_equal(q0, arrow.scalar("Q0", q0.type)))]),
+        change(
+            "set field 2 to Q0", line[arrow.to_numpy(pc.not_equal(q0, arrow.scalar("Q0", q0.type)))]
+        ),
         change("renumbered ranks 1..n", kept_lines[raw_rank != new_rank]),
         change("rewrote scores in shortest round-trip form", kept_lines[raw_score != new_score]),
         change("normalised separators and line ends to single tabs and LF", spaced),
