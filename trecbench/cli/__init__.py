@@ -15,12 +15,15 @@ import click
 from .. import __version__
 from ..errors import TrecbenchError
 
+WORKFLOW = ("convert", "validate", "score", "compare")
+
 
 class Group(click.Group):
-    """Click group that lists commands in the order they were added."""
+    """Click group that lists commands in workflow order, not alphabetically."""
 
     def list_commands(self, ctx):
-        return list(self.commands)
+        known = [name for name in WORKFLOW if name in self.commands]
+        return known + sorted(set(self.commands) - set(known))
 
 
 @click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
