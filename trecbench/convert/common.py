@@ -173,20 +173,8 @@ def ranked_run(
     frame = frame.assign(_query=pd.factorize(frame["qid"])[0], _row=np.arange(len(frame)))
     frame = frame.sort_values(["_query", "order", "_row"], kind="stable")
 
-    duplicate = frame.duplicated(["qid", "docno"], keep="first")
-    if duplicate.any():
-        kept = frame.groupby(["qid", "docno"], sort=False)["order"].transform("first")
-        dropped = frame[duplicate]
-        report.drop(
-            f"duplicate document in a query ({tag}; the best-ranked copy is kept)",
-            (
-                {"run": tag, "qid": q, "docno": d, "order": _plain(o), "kept_order": _plain(k)}
-                for q, d, o, k in zip(
-                    dropped["qid"], dropped["docno"], dropped["order"], kept[duplicate], strict=True
-                )
-            ),
-        )
-        frame = frame[~duplicate]
+    reason = f"duplicate document in a query ({tag}; the best-ranked copy is kept)"
+    frame = _drop_duplicates(frame, "order", "first", report, reason, {"run": tag})
 
     position = frame.groupby("_query", sort=False).cumcount().to_numpy() + 1
     if depth is not None:
@@ -227,6 +215,30 @@ def _plain(value):
     return value.item() if isinstance(value, np.generic) else value
 
 
+def _drop_duplicates(
+    frame: pd.DataFrame, column: str, keep: str, report: Report, reason: str, owner: dict
+) -> pd.DataFrame:
+    """One row per (qid, docno): the first, with ``column`` set to the group's ``keep``
+    aggregate (``"first"``, ``"max"``). Each other row is reported under ``reason`` as
+    ``owner`` plus its ids, its ``column`` value and the kept one (``kept_<column>``).
+    """
+    duplicate = frame.duplicated(["qid", "docno"], keep="first")
+    if not duplicate.any():
+        return frame
+    kept = frame.groupby(["qid", "docno"], sort=False)[column].transform(keep)
+    dropped = frame[duplicate]
+    report.drop(
+        reason,
+        (
+            {**owner, "qid": q, "docno": d, column: _plain(v), f"kept_{column}": _plain(k)}
+            for q, d, v, k in zip(
+                dropped["qid"], dropped["docno"], dropped[column], kept[duplicate], strict=True
+            )
+        ),
+    )
+    return frame.assign(**{column: kept})[~duplicate]
+
+
 # ---------------------------------------------------------------------------------------
 # qrels
 
@@ -239,20 +251,8 @@ def make_qrels(frame: pd.DataFrame, name: str, report: Report) -> pd.DataFrame:
     """
     frame = clean_ids(frame, ("qid", "docno"), report)
     frame = frame.assign(rel=frame["rel"].astype(np.int64))
-    duplicate = frame.duplicated(["qid", "docno"], keep="first")
-    if duplicate.any():
-        best = frame.groupby(["qid", "docno"], sort=False)["rel"].transform("max")
-        dropped = frame[duplicate]
-        report.drop(
-            f"duplicate judgment ({name}; the highest grade is kept)",
-            (
-                {"qrels": name, "qid": q, "docno": d, "rel": int(r), "kept_rel": int(k)}
-                for q, d, r, k in zip(
-                    dropped["qid"], dropped["docno"], dropped["rel"], best[duplicate], strict=True
-                )
-            ),
-        )
-        frame = frame.assign(rel=best)[~duplicate]
+    reason = f"duplicate judgment ({name}; the highest grade is kept)"
+    frame = _drop_duplicates(frame, "rel", "max", report, reason, {"qrels": name})
     return frame[["qid", "docno", "rel"]].reset_index(drop=True)
 
 
