@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -104,6 +105,18 @@ def test_bootstrap_and_randomization_p_values_come_from_stats():
     result = compare_scores(frame, test="randomization", samples=300, seed=4)
     row = result.comparisons.set_index(["measure", "run"]).loc[("nDCG@10", "vector")]
     assert row["p_value"] == stats.randomization_test(diff, 300, 4)[0]
+    # the bootstrap test's p, from resamples drawn one at a time (stream of the report)
+    result = compare_scores(frame, test="bootstrap", samples=300, seed=4)
+    streams = result.settings["random_streams"]["bootstrap"]
+    tests = result.comparisons.set_index(["measure", "run"])
+    for measure in MEASURES:
+        wide = _wide(frame, measure)[["lexical", "vector", "hybrid"]].to_numpy()
+        boot = _naive_bootstrap(wide, 300, streams)
+        for r, run in [(1, "vector"), (2, "hybrid")]:
+            observed = (wide[:, r] - wide[:, 0]).mean()
+            shifted = boot[:, r] - boot[:, 0] - observed
+            expected = np.mean(np.abs(shifted) >= abs(observed) - 1e-12)
+            assert tests.loc[(measure, run), "p_value"] == expected, (measure, run)
 
 
 def test_missing_topics_count_as_zero_by_default():
@@ -453,6 +466,126 @@ def test_bundled_demo_runs_get_tables_and_plots(tmp_path):
     validate_against_schema(
         json.loads((out / "BenchmarkReport.json").read_text()), "benchmark_report"
     )
+
+
+def _naive_bootstrap(matrix: np.ndarray, samples: int, stream: list[int]) -> np.ndarray:
+    """Resampled column means, one resample at a time: draw ``n`` topic indices with
+    replacement from ``default_rng(stream)`` (the report's ``settings.random_streams``)
+    and average the drawn rows — no counts, no matrix product."""
+    n = matrix.shape[0]
+    draws = np.random.default_rng(stream).integers(0, n, size=(samples, n))
+    return np.array([matrix[rows].mean(axis=0) for rows in draws])
+
+
+def _holm(pvalues: list[float]) -> list[float]:
+    """Holm's step-down adjustment, written out: the i-th smallest (0-based) times m - i,
+    never below the one before, capped at 1."""
+    order = sorted(range(len(pvalues)), key=pvalues.__getitem__)
+    adjusted, running = [0.0] * len(pvalues), 0.0
+    for i, k in enumerate(order):
+        running = max(running, min(1.0, (len(pvalues) - i) * pvalues[k]))
+        adjusted[k] = running
+    return adjusted
+
+
+def _printed_tables(text: str) -> tuple[dict, dict]:
+    """The numbers of compare's Markdown: ``{(measure, run): (mean, low, high, change)}``
+    from the means tables and ``{(measure, run): (diff, low, high, change, d_z, p,
+    p_adjusted)}`` from the differences table (one section: no strata)."""
+    import re
+
+    number = r"([+-]?\d+\.\d+)"
+    cell = re.compile(rf"^(?:\*\*)?{number}(?:\*\*)? \[{number}, {number}\](?: {number}%)?")
+    means, differences, header = {}, {}, None
+    for line in text.splitlines():
+        if not line.startswith("| ") or line.startswith("|---"):
+            continue
+        cells = [part.strip() for part in line.strip("|").split(" | ")]
+        if cells[0] == "Measure":
+            header = cells
+            continue
+        if header[1] == "Run":
+            diff = re.match(rf"^{number} \[{number}, {number}\]$", cells[2])
+            values = [*diff.groups(), cells[3].rstrip("%"), cells[4], cells[5]]
+            values.append(cells[6].split()[0])  # without the ▲/▼ marker
+            differences[(cells[0], cells[1])] = tuple(float(v) for v in values)
+        else:
+            for run, text_cell in zip(header[1:-1], cells[1:-1], strict=True):
+                found = cell.match(text_cell).groups()
+                means[(cells[0], run.removesuffix(" (baseline)"))] = tuple(
+                    math.nan if v is None else float(v) for v in found
+                )
+    return means, differences
+
+
+def test_printed_numbers_equal_statistics_of_trec_eval_per_topic_values(tmp_path):
+    """Every number compare prints for the bundled demo (means, intervals, differences and
+    their intervals, relative change, d_z, p, Holm-adjusted p), recomputed from the
+    trec_eval 9.0.8 binary's own per-topic output (tests/fixtures/trec_eval_demo) with
+    scipy's paired t-test, a one-resample-at-a-time bootstrap and Holm written out.
+
+    trec_eval prints 4 decimals: a mean or a bootstrap quantile of such values is within
+    0.5e-4 of the exact one, and compare prints 4 decimals too, so they agree within 1e-4.
+    """
+    from test_demo_against_trec_eval import FIXTURES, PRESET, QRELS, _printed
+
+    samples = 2000
+    out = tmp_path / "cmp"
+    done = _invoke(
+        "compare",
+        [str(QRELS), *(str(QRELS.parents[1] / "runs" / f"{run}.run") for run in RUNS)]
+        + ["--samples", str(samples), "--seed", "7", "--no-plots", "-o", str(out)],
+    )
+    assert done.exit_code == 0, done.output
+    report = json.loads((out / "BenchmarkReport.json").read_text())
+    topics = report["topics"]  # the order the resamples index (sorted qids)
+    assert topics == sorted({line.split()[0] for line in QRELS.read_text().splitlines()})
+    printed = {
+        run: {name: _printed(FIXTURES / f"{run}.{name}.out") for name in ("kpi", "mrr10")}
+        for run in RUNS
+    }
+    measures = list(PRESET)
+    columns = [(measure, run) for measure in measures for run in RUNS]
+    matrix = np.array(
+        [
+            [
+                float(printed[run][PRESET[measure][0]].get((PRESET[measure][1], qid), 0.0))
+                for measure, run in columns
+            ]
+            for qid in topics
+        ]
+    )
+    boot = _naive_bootstrap(matrix, samples, report["settings"]["random_streams"]["bootstrap"])
+    low, high = np.percentile(boot, [2.5, 97.5], axis=0)
+    means, differences = _printed_tables(done.stdout)
+    assert len(means) == len(columns) and len(differences) == len(measures) * (len(RUNS) - 1)
+
+    base, expected_p = RUNS[0], {}
+    for c, (measure, run) in enumerate(columns):
+        mean, ci_low, ci_high, change = means[(measure, run)]
+        assert abs(mean - matrix[:, c].mean()) <= 1e-4, (measure, run)
+        assert abs(ci_low - low[c]) <= 1e-4 and abs(ci_high - high[c]) <= 1e-4, (measure, run)
+        if run == base:
+            assert math.isnan(change)
+            continue
+        b = columns.index((measure, base))
+        diff = matrix[:, c] - matrix[:, b]
+        relative = 100 * diff.mean() / matrix[:, b].mean()
+        diff_low, diff_high = np.percentile(boot[:, c] - boot[:, b], [2.5, 97.5])
+        got = differences[(measure, run)]
+        assert abs(got[0] - diff.mean()) <= 1e-4, (measure, run)
+        assert abs(got[1] - diff_low) <= 1e-4 and abs(got[2] - diff_high) <= 1e-4
+        assert abs(got[3] - relative) <= 0.06 and abs(change - relative) <= 0.06
+        assert abs(got[4] - diff.mean() / diff.std(ddof=1)) <= 0.006
+        p = sps.ttest_rel(matrix[:, c], matrix[:, b]).pvalue
+        assert got[5] == pytest.approx(p, rel=0.05, abs=1e-4), (measure, run)
+        expected_p[(measure, run)] = p
+    keys = list(expected_p)
+    adjusted = dict(zip(keys, _holm([expected_p[key] for key in keys]), strict=True))
+    for key, p in adjusted.items():
+        assert differences[key][6] == pytest.approx(p, rel=0.05, abs=1e-4), key
+    # the numbers are not all alike: some comparisons significant, some not
+    assert 0 < sum(p < 0.05 for p in adjusted.values()) < len(adjusted)
 
 
 # --- evaluation options, manifest, direction of "better", per-stratum plots ----------------

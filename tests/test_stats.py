@@ -102,6 +102,26 @@ def test_bootstrap_test_p_value_definition():
     assert stats.paired_bootstrap_test(d, samples=3000, seed=9)[0] == expected
 
 
+def test_bootstrap_ci_and_p_equal_resamples_drawn_one_at_a_time():
+    # The documented convention without the counts-and-matrix-product machinery: draw n
+    # row indices per resample from default_rng([seed, 0]), average the drawn rows, take
+    # numpy's percentiles. 1000 samples: the last block of 256 is partial.
+    rng = np.random.default_rng(3)
+    values = rng.random((40, 3))
+    draws = np.random.default_rng([5, stats.BOOTSTRAP_STREAM]).integers(0, 40, size=(1000, 40))
+    resampled = np.array([values[rows].mean(axis=0) for rows in draws])
+    mean, low, high = stats.bootstrap_ci(values, samples=1000, confidence=0.9, seed=5)
+    assert mean == pytest.approx(values.mean(axis=0), rel=1e-15)
+    expected_low, expected_high = np.percentile(resampled, [5, 95], axis=0)
+    assert low == pytest.approx(expected_low, rel=1e-12)
+    assert high == pytest.approx(expected_high, rel=1e-12)
+    d = values[:, 1] - values[:, 0] + 0.05
+    d_resampled = np.array([d[rows].mean() for rows in draws])
+    expected_p = np.mean(np.abs(d_resampled - d.mean()) >= abs(d.mean()) - 1e-12)
+    assert stats.paired_bootstrap_test(d, samples=1000, seed=5)[0] == expected_p
+    assert 0 < expected_p < 1
+
+
 def test_strong_and_null_effects():
     rng = np.random.default_rng(6)
     strong = rng.normal(0.5, 0.2, size=50)
@@ -151,6 +171,10 @@ def test_bh_hand_worked():
     p = [0.039, 0.001, 0.06, 0.041, 0.008, 0.042]
     expected = [0.0504, 0.006, 0.06, 0.0504, 0.024, 0.0504]
     assert stats.adjust(p, "bh") == pytest.approx(expected)
+    # and as scipy computes it, here and on 20 small p-values
+    assert stats.adjust(p, "bh") == pytest.approx(sps.false_discovery_control(p, method="bh"))
+    many = np.random.default_rng(0).random(20) ** 3
+    assert stats.adjust(many, "bh") == pytest.approx(sps.false_discovery_control(many))
 
 
 def test_bonferroni_none_and_nan():
