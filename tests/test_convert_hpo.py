@@ -152,6 +152,23 @@ def test_terms_jsonl_keeps_rank_order_and_reports_problems(tmp_path):
     assert any("1 evaluable case(s) have no results" in n for n in conversion.report.notes)
 
 
+def test_detect_format_reads_the_first_record_and_the_reader_the_rest(tmp_path):
+    assert detect_format(tmp_path / "results.json") == "chroma"  # by extension, not read
+    blank = tmp_path / "blank.jsonl"
+    blank.write_text("\n  \n", encoding="utf-8")
+    with pytest.raises(InputError, match="blank.jsonl: no records"):
+        detect_format(blank)
+    other = write_jsonl(tmp_path / "other.jsonl", [{"case_id": "a", "id": "HP:0000001"}])
+    with pytest.raises(InputError, match="other.jsonl:1: neither a terms.jsonl"):
+        detect_format(other)
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text('\n{"case_id": "a", "hpo_id": "HP:0000001", "rank": 1}\n{"case_id"\n')
+    assert detect_format(broken) == "terms"  # from line 2; line 3 is the reader's to refuse
+    cases = write_json(tmp_path / "cases.json", RICH)
+    with pytest.raises(InputError, match="broken.jsonl:3: invalid JSON"):
+        convert_hpo(cases, [broken], check_ids=False)
+
+
 def test_cases_jsonl_failed_and_not_evaluable(tmp_path):
     cases = write_json(tmp_path / "cases.json", RICH)
     records = write_jsonl(

@@ -19,7 +19,7 @@ import json
 import os
 import re
 import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -302,7 +302,11 @@ def load_json(path: str | os.PathLike) -> Any:
 
 def load_jsonl(path: str | os.PathLike) -> list[tuple[int, dict]]:
     """``(line number, object)`` for every non-blank line of a JSON-lines file."""
-    records = []
+    return list(iter_jsonl(path))
+
+
+def iter_jsonl(path: str | os.PathLike) -> Iterator[tuple[int, dict]]:
+    """:func:`load_jsonl` one line at a time (stop early to read only the first records)."""
     try:
         with open(path, encoding="utf-8") as handle:
             for number, text in enumerate(handle, 1):
@@ -314,12 +318,11 @@ def load_jsonl(path: str | os.PathLike) -> list[tuple[int, dict]]:
                     raise InputError(str(path), number, f"invalid JSON: {exc.msg}") from None
                 if not isinstance(value, dict):
                     raise InputError(str(path), number, "expected a JSON object on each line")
-                records.append((number, value))
+                yield number, value
     except OSError as exc:
         raise InputError(str(path), None, f"cannot read: {exc.strerror}") from None
     except UnicodeDecodeError as exc:
         raise InputError(str(path), None, f"not UTF-8: {exc.reason}") from None
-    return records
 
 
 def number(value: Any, path: str | os.PathLike, line: int | None, key: str) -> float:

@@ -10,6 +10,7 @@ query results; see the README's convert section.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,7 @@ from .common import (
     Report,
     clean_tag,
     id_text,
+    iter_jsonl,
     load_json,
     load_jsonl,
     make_qrels,
@@ -127,14 +129,17 @@ def read_cases(path: str | os.PathLike, report: Report, language: str | None = N
 
 
 def detect_format(path: str | os.PathLike) -> str:
-    """``terms``, ``cases`` or ``chroma``: from the first record's keys (or the extension)."""
+    """``terms``, ``cases`` or ``chroma``: from the first record's keys (or the extension).
+
+    Only the first record is read; the reader of the detected format parses the file.
+    """
     path = Path(path)
     if path.suffix.lower() != ".jsonl":
         return "chroma"
-    records = load_jsonl(path)
-    if not records:
+    with contextlib.closing(iter_jsonl(path)) as records:
+        line, first = next(records, (None, None))
+    if first is None:
         raise InputError(str(path), None, "no records")
-    line, first = records[0]
     if "hpo_id" in first:
         return "terms"
     if "retrieved_hpo_ids" in first or "status" in first:
