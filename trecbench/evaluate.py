@@ -272,14 +272,26 @@ def load(source, kind: str, ahead: Future | None = None) -> tuple[pa.Table, str 
 
 
 class Qrels:
-    """The qrels of one call, shared by every run (parsed once, dicts built once)."""
+    """The qrels of one call, shared by every run (parsed once; per-topic facts, duplicates
+    and dicts computed once)."""
 
     def __init__(self, table: pa.Table, path: str | None, relevance_level: int):
         self.table = table
         self.path = path or "<qrels>"
-        self.qids = sorted(set(table.column("qid").to_pylist()))
         self.relevance_level = relevance_level
         rel = table.column("rel")
+        groups = arrow.Groups(table.column("qid"))
+        facts = zip(
+            groups.reduce(np.maximum, rel).tolist(),
+            groups.reduce(np.minimum, rel).tolist(),
+            groups.reduce(np.minimum, table.column("line")).tolist(),
+            strict=True,
+        )
+        # per topic: (largest grade, smallest grade, first line)
+        self.topics: dict[str, tuple[int, int, int]] = dict(
+            zip(groups.keys.to_pylist(), facts, strict=True)
+        )
+        self.qids = sorted(self.topics)
         # trec_eval's -c total for num_rel counts grades > 0, whatever -l says
         self.positive_judgments = int(pc.sum(pc.greater(rel, arrow.scalar(0))).as_py() or 0)
         self._duplicates = self._find_duplicates()
@@ -317,14 +329,8 @@ class Qrels:
         negative it stops (``Can't calculate measure``, exit 4) when that topic is the first
         one evaluated, and for grades of -2 or less it crashes wherever the topic comes.
         """
-        groups = arrow.Groups(self.table.column("qid"))
-        top_rel = groups.reduce(np.maximum, self.table.column("rel")).tolist()
-        first_line = groups.reduce(np.minimum, self.table.column("line")).tolist()
-        topics = dict(
-            zip(groups.keys.to_pylist(), zip(top_rel, first_line, strict=True), strict=True)
-        )
         for position, qid in enumerate(qids):
-            top, line = topics[qid]
+            top, _, line = self.topics[qid]
             if top <= -2 or (position == 0 and top < 0):
                 raise UnevaluableTopicError(
                     self.path,
@@ -347,34 +353,24 @@ class Qrels:
     def flagged(self) -> list[FlaggedTopic]:
         """Topics without a relevant document, and topics with negative grades."""
         level = self.relevance_level
-        groups = arrow.Groups(self.table.column("qid"))
-        rel = self.table.column("rel")
-        rows = [
-            {"qid": q, "rel_max": top, "rel_min": bottom}
-            for q, top, bottom in zip(
-                groups.keys.to_pylist(),
-                groups.reduce(np.maximum, rel).tolist(),
-                groups.reduce(np.minimum, rel).tolist(),
-                strict=True,
-            )
-        ]
         flags = []
-        for row in sorted(rows, key=lambda r: r["qid"]):
-            if row["rel_max"] < level:
+        for qid in self.qids:
+            top, bottom, _ = self.topics[qid]
+            if top < level:
                 flags.append(
                     FlaggedTopic(
-                        row["qid"],
+                        qid,
                         "no_relevant",
-                        f"topic {row['qid']} has no relevant document (grade >= {level}): "
+                        f"topic {qid} has no relevant document (grade >= {level}): "
                         "it scores 0 on every measure and still counts in the averages",
                     )
                 )
-            if row["rel_min"] < 0:
+            if bottom < 0:
                 flags.append(
                     FlaggedTopic(
-                        row["qid"],
+                        qid,
                         "negative_grades",
-                        f"topic {row['qid']} has negative grades: those documents count as "
+                        f"topic {qid} has negative grades: those documents count as "
                         "unjudged (neither relevant nor judged non-relevant, not in num_rel)",
                     )
                 )
@@ -542,8 +538,7 @@ def _evaluate_run(table, name, path, truth: Qrels, measures, engines, pytrec, fa
     runid = table.column("tag")[table.num_rows - 1].as_py() if table.num_rows else ""
     order = ranking.order_run(table, float32=settings["float32"])
     run_qids = order.qids.to_pylist()
-    qrels_qids = set(truth.qids)
-    qids = sorted(q for q in run_qids if q in qrels_qids)
+    qids = sorted(q for q in run_qids if q in truth.topics)
     if not qids:
         raise NoOverlapError(
             f"{path or name}: No queries with both results and relevance info "
