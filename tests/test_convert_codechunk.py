@@ -132,3 +132,33 @@ def test_published_summary_reproduced(code_chunk_data):
             row = per_repo[per_repo["group"] == repo].set_index("measure")["value"]
             for measure, key in names:
                 assert row[measure] == pytest.approx(values[run.tag][key], abs=1e-12)
+
+
+def test_run_stats_equal_a_direct_count_over_the_raw_file(code_chunk_data):
+    """Queries, documents and ties (as the CLI prints them: "373 queries, 1865 documents;
+    62 tied score(s) in 33 queries") counted straight from detailed_*.json: each query's
+    retrievedChunks in rank order, adjacent equal producer scores."""
+    (detailed,) = code_chunk_data.glob("detailed_*.json")
+    data = json.loads(detailed.read_text())
+    conversion = convert_codechunk(detailed)
+    for run in conversion.runs:
+        queries = documents = ties = queries_with_ties = 0
+        for entry in data:
+            if entry["chunker"] != run.tag:
+                continue
+            for query in entry["queryResults"]:
+                chunks = sorted(query["retrievedChunks"], key=lambda chunk: chunk["rank"])
+                scores = [chunk["score"] for chunk in chunks]
+                tied = sum(a == b for a, b in zip(scores[:-1], scores[1:], strict=True))
+                queries += 1
+                documents += len(chunks)
+                ties += tied
+                queries_with_ties += tied > 0
+        assert (queries, documents, ties, queries_with_ties) == (
+            run.stats["queries"],
+            run.stats["documents"],
+            run.stats["tied_adjacent_scores"],
+            run.stats["queries_with_ties"],
+        )
+        assert run.stats["score_inversions"] == 0  # the producer ranks by score
+    assert [r.stats["tied_adjacent_scores"] for r in conversion.runs] == [62, 64]
