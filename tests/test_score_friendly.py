@@ -121,6 +121,27 @@ def test_several_runs_share_one_qrels_parse(example, monkeypatch):
     )
 
 
+def test_report_records_inputs_counted_when_scoring_read_them(example, monkeypatch):
+    # lines, topics and tags come from the parse, not from reading each file again, and
+    # equal what report.input_record counts by itself: a regular run (Arrow's CSV reader,
+    # dictionary-encoded tags) and one the tokenizer reads (tabs, a blank line, two tags)
+    from trecbench import report
+
+    (example / "run2").write_text("q1\tQ0\td3\t1\t1.0\tx\n\nq2\tQ0\ty\t1\t1.0\ty\n")
+    inputs = [(example / "qrels", "qrels"), (example / "run", "run"), (example / "run2", "run")]
+    expected = [report.input_record(str(path), kind) for path, kind in inputs]
+    assert expected[2]["run_tags"] == ["x", "y"] and expected[2]["lines"] == 2
+
+    def read_again(path, kind):
+        raise AssertionError(f"{path} read again")
+
+    monkeypatch.setattr(report, "_streamed_counts", read_again)
+    argv = ["-M", "1", "--report", "r.json", *(str(path) for path, _ in inputs)]
+    _, error, code = run_score(argv, example, monkeypatch)
+    assert code == 0, error
+    assert json.loads((example / "r.json").read_text())["inputs"] == expected
+
+
 def test_formats(example, monkeypatch):
     table, _, _ = run_score(["qrels", "run"], example, monkeypatch)
     assert table.decode().splitlines()[0].split() == [

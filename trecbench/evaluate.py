@@ -105,7 +105,9 @@ class FlaggedTopic:
 class RunResult:
     """One run's results: evaluated topics (byte-wise order), per-topic values per label
     (geometric-mean measures hold logs, as trec_eval accumulates them), per-topic strings
-    (``relstring``) and the summary line values."""
+    (``relstring``) and the summary line values; for a run read from a file, ``counts``:
+    its ``lines``, ``topics``, ``run_tag`` and ``run_tags`` as read (see
+    :attr:`Evaluation.input_counts`)."""
 
     name: str
     path: str | None
@@ -114,6 +116,7 @@ class RunResult:
     values: dict[str, np.ndarray]
     strings: dict[str, list[str]]
     summary: dict[str, Any]
+    counts: dict[str, Any] | None = None
 
 
 @dataclass
@@ -133,6 +136,7 @@ class Evaluation:
     qrels_path: str | None
     flagged: list[FlaggedTopic] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    qrels_counts: dict[str, Any] | None = None
 
     @cached_property
     def per_query(self):
@@ -177,6 +181,14 @@ class Evaluation:
         """``(path, kind)`` of every input read from a file."""
         paths = [(self.qrels_path, "qrels")] if self.qrels_path else []
         return paths + [(run.path, "run") for run in self.runs if run.path]
+
+    @property
+    def input_counts(self) -> dict[tuple[str, str], dict[str, Any]]:
+        """``(path, kind) -> counts`` of every input read from a file, taken when it was
+        parsed: what :func:`trecbench.report.input_record` would count by reading it again
+        (``lines``, ``topics``; for runs ``run_tag`` and ``run_tags``)."""
+        counts = {(self.qrels_path, "qrels"): self.qrels_counts} if self.qrels_counts else {}
+        return counts | {(run.path, "run"): run.counts for run in self.runs if run.counts}
 
 
 def _shown(column: Column, values: np.ndarray) -> np.ndarray:
@@ -453,7 +465,12 @@ def evaluate(
         results.append(result)
         flagged += run_flags
         columns = columns or run_columns
-    return Evaluation(requested, columns or [], results, settings, qrels_path, flagged, warnings)
+    qrels_counts = (
+        {"lines": qrels_table.num_rows, "topics": len(truth.qids)} if qrels_path else None
+    )
+    return Evaluation(
+        requested, columns or [], results, settings, qrels_path, flagged, warnings, qrels_counts
+    )
 
 
 class _PytrecPlan:
@@ -605,7 +622,13 @@ def _evaluate_run(table, name, path, truth: Qrels, measures, engines, pytrec, fa
         c.label: _summarise(c, values.get(c.label), len(qids), truth, settings, runid)
         for c in unique
     }
-    return RunResult(name, path, runid, qids, values, strings, summary), unique, flags
+    counts = None
+    if path is not None:  # for its record in a --report (see Evaluation.input_counts)
+        tags = sorted(set(pc.unique(table.column("tag")).to_pylist()))
+        counts = {"lines": table.num_rows, "topics": len(run_qids), "run_tag": runid}
+        counts["run_tags"] = tags
+    result = RunResult(name, path, runid, qids, values, strings, summary, counts)
+    return result, unique, flags
 
 
 def _same_id_types(table: pa.Table, like: pa.Table) -> pa.Table:

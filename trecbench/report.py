@@ -124,7 +124,9 @@ def _streamed_counts(path: str | os.PathLike, kind: str) -> dict:
     return record
 
 
-def input_record(path: str | os.PathLike, kind: str, table: Any = None) -> dict:
+def input_record(
+    path: str | os.PathLike, kind: str, table: Any = None, counts: Mapping | None = None
+) -> dict:
     """Describe a file: ``path``, ``kind``, ``size``, ``sha256``; for runs and qrels also
     ``lines`` (non-blank lines), ``topics`` (distinct qids) and, for runs, ``run_tag`` (the
     tag of the last line, which trec_eval prints as ``runid``) and ``run_tags`` (all tags).
@@ -132,12 +134,18 @@ def input_record(path: str | os.PathLike, kind: str, table: Any = None) -> dict:
     ``kind`` is ``"run"``, ``"qrels"`` or any other word (``"ontology"``, ``"report"``...)
     for which only size and checksum are recorded. Pass the parsed ``table`` (pyarrow Table
     or DataFrame with ``qid``/``tag`` columns) when the caller has it, so a large file is
-    not parsed twice; otherwise the file is tokenized chunk by chunk.
+    not parsed twice, or those ``counts`` when they are already known (see
+    :attr:`trecbench.evaluate.Evaluation.input_counts`); otherwise the file is tokenized
+    chunk by chunk.
     """
     size, sha256 = file_digest(path)
     record: dict[str, Any] = {"path": str(path), "kind": kind, "size": size, "sha256": sha256}
     if kind in ("run", "qrels"):
-        record |= _table_counts(table, kind) if table is not None else _streamed_counts(path, kind)
+        if counts is None:
+            counts = (
+                _table_counts(table, kind) if table is not None else _streamed_counts(path, kind)
+            )
+        record |= counts
     return record
 
 
@@ -518,7 +526,8 @@ def write_score_outputs(
     inputs, computed = evaluation_provenance(evaluation)
     inputs += extra_inputs
     ontology = computed if ontology is None else ontology
-    records = [input_record(*spec) for spec in inputs]
+    known = getattr(evaluation, "input_counts", {})  # counted when the evaluation read them
+    records = [input_record(*spec, counts=known.get(tuple(spec[:2]))) for spec in inputs]
     protected = [spec[0] for spec in inputs] + list(outputs)
     experiment_id = str(uuid.uuid4())
     files: list[tuple[str | os.PathLike, bytes]] = []
