@@ -131,7 +131,7 @@ class Comparison:
         ``--meta`` pairs so the report stands alone.
         """
         from . import __version__
-        from .report import environment, utc_now
+        from .report import _json_safe, environment, utc_now
 
         results = []
         for label in self.stratum_labels:
@@ -144,20 +144,15 @@ class Comparison:
                     "field": field,
                     "value": None if field is None else label[len(field) + 1 :],
                     "topics": int(summary["queries"].iloc[0]),
-                    "summary": _records(summary.drop(columns=["stratum", "queries"])),
-                    "comparisons": _records(comparisons.drop(columns=["stratum", "queries"])),
+                    "summary": _json_safe(_rows(summary)),
+                    "comparisons": _json_safe(_rows(comparisons)),
                 }
             )
         wide = self.per_query.pivot_table(
             index=["run", "qid"], columns="measure", values="value", sort=False
         )
-        per_query = {
-            run: {
-                qid: {m: _number(v) for m, v in row.items()}
-                for qid, row in wide.loc[run][self.measures].to_dict(orient="index").items()
-            }
-            for run in self.runs
-        }
+        # finite floats already: compare_scores refuses NaN and zero-fills absent topics
+        per_query = {run: wide.loc[run][self.measures].to_dict(orient="index") for run in self.runs}
         document = {
             "type": "BenchmarkReport",
             "schema_version": SCHEMA_VERSION,
@@ -249,28 +244,10 @@ class Comparison:
         return list(files)
 
 
-def _number(value: Any) -> float | None:
-    number = float(value)
-    return number if math.isfinite(number) else None
-
-
-def _records(frame: pd.DataFrame) -> list[dict]:
-    """Rows as dicts with NaN as None and numpy scalars as Python values."""
-    rows = []
-    for row in frame.to_dict(orient="records"):
-        rows.append(
-            {
-                key: (
-                    _number(value)
-                    if isinstance(value, (float, np.floating))
-                    else value.item()
-                    if isinstance(value, np.generic)
-                    else value
-                )
-                for key, value in row.items()
-            }
-        )
-    return rows
+def _rows(frame: pd.DataFrame) -> list[dict]:
+    """Rows of one stratum as dicts of Python scalars, without ``stratum`` and ``queries``
+    (the report states them once per stratum)."""
+    return frame.drop(columns=["stratum", "queries"]).to_dict(orient="records")
 
 
 def _check_settings(test, correction, samples, seed, confidence, missing) -> None:
