@@ -248,6 +248,18 @@ def test_bad_options_are_usage_errors(options, message):
         compare_scores(_per_query(n=5), **options)
 
 
+@pytest.mark.parametrize(
+    ("value", "shown"), [(np.nan, "undefined"), (np.inf, "inf"), (-np.inf, "-inf")]
+)
+def test_undefined_or_infinite_values_are_usage_errors(value, shown):
+    # (an infinity must not be averaged as the largest float, as np.nan_to_num would)
+    frame = _per_query(n=5)
+    frame.loc[7, "value"] = value
+    qid, measure = frame.loc[7, "qid"], frame.loc[7, "measure"]
+    with pytest.raises(UsageError, match=f"run 'lexical': {measure} is {shown} for '{qid}'"):
+        compare_scores(frame)
+
+
 # --- end to end, against trec_eval's own outputs -------------------------------------
 
 # trec_eval name as requested -> (display name in compare's tables, trec_eval output label)

@@ -151,7 +151,8 @@ class Comparison:
         wide = self.per_query.pivot_table(
             index=["run", "qid"], columns="measure", values="value", sort=False
         )
-        # finite floats already: compare_scores refuses NaN and zero-fills absent topics
+        # finite floats already: compare_scores refuses NaN and infinities and zero-fills
+        # absent topics
         per_query = {run: wide.loc[run][self.measures].to_dict(orient="index") for run in self.runs}
         document = {
             "type": "BenchmarkReport",
@@ -382,9 +383,11 @@ def compare_scores(
     if strata is not None and group_by is None:
         group_by = "stratum"
     per_query = per_query.astype({"run": str, "qid": str, "measure": str})
-    if per_query["value"].isna().any():
-        row = per_query[per_query["value"].isna()].iloc[0]
-        raise UsageError(f"run {row['run']!r}: {row['measure']} is undefined for {row['qid']!r}")
+    finite = np.isfinite(per_query["value"].to_numpy(dtype=np.float64))
+    if not finite.all():
+        row = per_query[~finite].iloc[0]
+        value = "undefined" if math.isnan(row["value"]) else row["value"]
+        raise UsageError(f"run {row['run']!r}: {row['measure']} is {value} for {row['qid']!r}")
     runs = list(dict.fromkeys(per_query["run"]))
     measures = list(dict.fromkeys(per_query["measure"]))
     if not runs:
