@@ -158,3 +158,21 @@ def test_write_run_accepts_frames_built_by_concat(tmp_path):
     out = tmp_path / "c.run"
     trecbench.write_run(pd.concat([first, second]), out)
     assert out.read_text() == "q\tQ0\ta\t1\t2\tt\nq2\tQ0\tb\t1\t2\tt\n"
+
+
+@pytest.mark.parametrize("sep", [" ", "\t"])
+@pytest.mark.parametrize("doubled", range(1, 6))
+def test_regular_reader_sees_an_empty_field_on_every_line(tmp_path, sep, doubled):
+    # a doubled separator before field `doubled` on every line shifts every later field
+    # (the rank read as the score): the fast reader must refuse, not misread
+    from trecbench import files
+
+    rows = [["1", "Q0", "d1", "1", "2.5", "t"], ["1", "Q0", "d2", "2", "1.5", "t"]]
+    path = tmp_path / "r.run"
+    path.write_text("".join(sep.join([*f[:doubled], "", *f[doubled:]]) + "\n" for f in rows))
+    assert files.read_regular_run(path) is None
+    assert trecbench.read_run(path)["score"].tolist() == [2.5, 1.5]
+    qrels = tmp_path / "q.qrels"
+    qrels.write_text("1 0 d1 1\n1 0 d2 0\n")
+    # trec_eval (pytrec_eval) ranks d1 first: average precision 1
+    assert trecbench.evaluate(qrels, path, ["map"]).per_query["value"].tolist() == [1.0]

@@ -183,44 +183,65 @@ def _invalid_utf8_lines(data: bytes, starts: np.ndarray) -> np.ndarray:
     return np.array(bad, dtype=np.int64)
 
 
-def _fast_separator(data: bytes) -> bytes | None:
-    """The separator byte if the file may be regular (one tab or one space between fields).
+def _blanks(block: bytes | bytearray) -> tuple[bool, bool] | None:
+    """Whether ``block`` holds tabs and whether it holds spaces; None if it holds CR, VT, FF
+    or NUL (blanks trec_eval splits at and Arrow's CSV reader does not; NUL ends the file
+    for trec_eval 9.x): such text is never regular."""
+    if any(c in block for c in (b"\r", b"\v", b"\f", b"\x00")):
+        return None
+    return b"\t" in block, b" " in block
 
-    Only cheap single-byte scans here; :func:`_tokenize_fast` confirms regularity on the
-    parsed columns (no empty field, no skipped line) and otherwise defers to the general
-    path.
+
+def _read_regular(
+    source, sep: bytes, ncols: int, kinds: Sequence[pa.DataType], block_size: int
+) -> pa.Table | None:
+    """Columns ``f0``, ``f1``, ... (as many as ``kinds``, typed by them) of regular text, or
+    None if the text is not regular.
+
+    Regular: every line holds ``ncols`` non-empty fields separated by one ``sep`` each (no
+    blank line). On such text Arrow's multithreaded CSV reader, without quoting or nulls,
+    splits lines exactly as :func:`tokenize` does. Empty fields beyond the columns read go
+    unnoticed: read every column when they matter.
     """
-    if not data or any(c in data for c in (b"\r", b"\v", b"\f", b"\x00")):
-        return None
-    has_tab, has_space = b"\t" in data, b" " in data
-    if has_tab and has_space:
-        return None
-    return b"\t" if has_tab else b" "
-
-
-def _tokenize_fast(
-    data: bytes, sep: bytes, keep: int, lines: int
-) -> tuple[int, list[pa.Array]] | None:
-    first = data[: data.find(b"\n")] if b"\n" in data else data
-    ncols = first.count(sep) + 1
     names = [f"f{i}" for i in range(ncols)]
     try:
         table = pv.read_csv(
-            io.BytesIO(data),
-            # one block: columns come as one chunk each, no copy to combine them (and small
-            # default blocks are several times slower)
-            read_options=pv.ReadOptions(column_names=names, block_size=len(data) + 1),
-            parse_options=pv.ParseOptions(delimiter=sep.decode(), quote_char=False),
+            source,
+            read_options=pv.ReadOptions(column_names=names, block_size=block_size),
+            parse_options=pv.ParseOptions(
+                delimiter=sep.decode(), quote_char=False, ignore_empty_lines=False
+            ),
             convert_options=pv.ConvertOptions(
-                column_types={n: pa.string() for n in names}, strings_can_be_null=False
+                column_types=dict(zip(names, kinds, strict=False)),
+                include_columns=names[: len(kinds)],
+                null_values=[],
+                strings_can_be_null=False,
+                quoted_strings_can_be_null=False,
             ),
         )
     except pa.ArrowInvalid:
-        return None  # ragged rows or other irregularity: the general path explains it
-    if table.num_rows != lines:
-        return None  # the CSV reader skipped blank lines
-    if any(pc.min(pc.binary_length(column)).as_py() == 0 for column in table.columns):
-        return None  # an empty field: doubled, leading or trailing separators
+        return None  # ragged lines, a number that is none: the tokenizer explains it
+    for column in table.columns:
+        if column.null_count or (not pa.types.is_floating(column.type) and _shortest(column) == 0):
+            return None  # a blank line, an empty field (doubled, leading, trailing separators)
+    return table
+
+
+def _shortest(column: pa.ChunkedArray) -> int:
+    """Length of the shortest string of a (dictionary-encoded) string column."""
+    if pa.types.is_dictionary(column.type):
+        return min((_shortest(pa.chunked_array([c.dictionary])) for c in column.chunks), default=1)
+    return pc.min(pc.binary_length(column)).as_py()
+
+
+def _tokenize_fast(data: bytes, sep: bytes, keep: int) -> tuple[int, list[pa.Array]] | None:
+    """Field count and first ``keep`` fields of regular ``data`` (see :func:`_read_regular`)."""
+    ncols = data[: data.find(b"\n")].count(sep) + 1
+    # one block: columns come as one chunk each, no copy to combine them (and small default
+    # blocks are several times slower); every column is read, to see any empty field
+    table = _read_regular(io.BytesIO(data), sep, ncols, [pa.string()] * ncols, len(data) + 1)
+    if table is None:
+        return None
     return ncols, [table.column(i).combine_chunks() for i in range(min(keep, ncols))]
 
 
@@ -281,43 +302,37 @@ def tokenize(
     head = data[:4] if first_line == 1 else b""
     ends_with_newline = data.endswith(b"\n")
     n_physical = data.count(b"\n") + (0 if ends_with_newline or not data else 1)
-    empty = np.empty(0, np.int64)
-    nul_lines, bad_lines = empty, empty
-    starts = None
-
-    if b"\x00" in data:
-        starts = _line_starts(buf)
-        nul_lines = np.unique(_line_index(starts, np.flatnonzero(buf == 0))) + first_line
+    bad_lines = np.empty(0, np.int64)
     if not data.isascii():
         try:
             data.decode("utf-8")
         except UnicodeDecodeError:
-            starts = _line_starts(buf) if starts is None else starts
-            bad_lines = _invalid_utf8_lines(data, starts) + first_line
+            bad_lines = _invalid_utf8_lines(data, _line_starts(buf)) + first_line
+            # replacement characters never swallow a newline or a NUL: same lines
             data = data.decode("utf-8", "replace").encode("utf-8")
             buf = np.frombuffer(data, dtype=np.uint8)
-            starts = _line_starts(buf)
-    anomalies = _control_anomalies(data, buf, starts, first_line)
-    if not data.isascii():
-        starts = _line_starts(buf) if starts is None else starts
-        anomalies["unicode_space_lines"] = _unicode_space_lines(
-            _raw_lines(data, starts), head, first_line
-        )
+    blanks = _blanks(data)
+    control = len(data.translate(None, _CONTROL_BYTES)) != len(data)
+    # line starts are needed for byte anomalies and by the general path, not by a clean file
+    starts = _line_starts(buf) if blanks is None or control or not data.isascii() else None
     common = dict(
         path=path,
-        nul_lines=nul_lines,
         bad_utf8_lines=bad_lines,
         n_physical_lines=n_physical,
         ends_with_newline=ends_with_newline,
         head=head,
-        **anomalies,
+        **(
+            _byte_anomalies(data, buf, starts, head, first_line, control)
+            if starts is not None
+            else {}
+        ),
     )
 
-    sep = _fast_separator(data)
-    fast = _tokenize_fast(data, sep, keep, n_physical) if sep is not None else None
+    # the fast path takes single separators of one kind only (a tab or a space)
+    sep = b"\t" if blanks and blanks[0] else b" "
+    fast = _tokenize_fast(data, sep, keep) if data and blanks and not all(blanks) else None
     if fast is not None:
-        # the fast path only accepts single separators of one kind: irregular only if that
-        # kind is not the file's
+        # irregular only if that kind is not the file's
         ncols, fields = fast
         n = len(fields[0]) if fields else 0
         numbers = np.arange(first_line, first_line + n, dtype=np.int64)
@@ -349,24 +364,18 @@ def tokenize(
     )
 
 
-def _control_anomalies(
-    data: bytes, buf: np.ndarray, starts: np.ndarray | None, first_line: int
+def _byte_anomalies(
+    data: bytes, buf: np.ndarray, starts: np.ndarray, head: bytes, first_line: int, control: bool
 ) -> dict[str, np.ndarray]:
-    """Lines with CRLF, with VT/FF/lone CR, and with other control bytes (cheap gates first)."""
-    found: dict[str, np.ndarray] = {}
-    if starts is None and (
-        b"\r" in data
-        or b"\v" in data
-        or b"\f" in data
-        or len(data.translate(None, _CONTROL_BYTES)) != len(data)
-    ):
-        starts = _line_starts(buf)
-    if starts is None:
-        return found
+    """Lines with NUL, CRLF, VT/FF/lone CR, other control bytes (if ``control``), Unicode
+    blanks; as :class:`Tokens` fields."""
 
     def lines_of(positions: np.ndarray) -> np.ndarray:
         return np.unique(_line_index(starts, positions)) + first_line
 
+    found: dict[str, np.ndarray] = {}
+    if b"\x00" in data:
+        found["nul_lines"] = lines_of(np.flatnonzero(buf == 0))
     spacing = np.flatnonzero((buf == 11) | (buf == 12))
     if b"\r" in data:
         cr = np.flatnonzero(buf == 13)
@@ -375,9 +384,13 @@ def _control_anomalies(
         found["crlf_lines"] = lines_of(cr[crlf])
         spacing = np.concatenate((spacing, cr[~crlf]))
     found["space_control_lines"] = lines_of(spacing)
-    if len(data.translate(None, _CONTROL_BYTES)) != len(data):
+    if control:
         found["control_lines"] = lines_of(
             np.flatnonzero(np.isin(buf, np.frombuffer(_CONTROL_BYTES, np.uint8)))
+        )
+    if not data.isascii():
+        found["unicode_space_lines"] = _unicode_space_lines(
+            _raw_lines(data, starts), head, first_line
         )
     return found
 
@@ -567,7 +580,7 @@ def qrels_table(tokens: Tokens) -> pa.Table:
     )
 
 
-def _regular_separator(path: str | os.PathLike) -> str | None:
+def _regular_separator(path: str | os.PathLike) -> bytes | None:
     """The separator of a plain, "regular" file (see :func:`read_regular_run`), or None.
 
     One sequential pass over the bytes in blocks (bounded memory): ASCII only, no CR, VT,
@@ -583,13 +596,13 @@ def _regular_separator(path: str | os.PathLike) -> str | None:
         stream.seek(0)
         while size := stream.readinto(buffer):
             block = buffer if size == len(buffer) else buffer[:size]
-            if not block.isascii() or any(c in block for c in (b"\r", b"\v", b"\f", b"\x00")):
+            blanks = _blanks(block) if block.isascii() else None
+            if blanks is None:
                 return None
-            seen_tab = seen_tab or b"\t" in block
-            seen_space = seen_space or b" " in block
+            seen_tab, seen_space = seen_tab or blanks[0], seen_space or blanks[1]
     if seen_tab == seen_space:  # both, or a file of one-field lines
         return None
-    return "\t" if seen_tab else " "
+    return b"\t" if seen_tab else b" "
 
 
 def read_regular_run(path: str | os.PathLike) -> pa.Table | None:
@@ -600,73 +613,41 @@ def read_regular_run(path: str | os.PathLike) -> pa.Table | None:
 
     Regular: plain ASCII text, no CR/VT/FF/NUL, exactly one space or one tab (never both)
     between fields, at least 6 non-empty fields on every line, every score a finite
-    decimal number. On such files Arrow's multithreaded CSV reader splits lines exactly as
-    :func:`tokenize` does, and its float parser accepts exactly ``SCORE_PATTERN`` (plus
-    ``nan``/``inf``, rejected here), so the values equal :func:`run_table`'s — without
-    per-field strings for the columns scoring never reads. Every other file (and every
-    malformed one) returns None: the tokenizer then explains the problem with a line number.
+    decimal number. On such files Arrow's CSV reader splits lines exactly as
+    :func:`tokenize` does (:func:`_read_regular`), and its float parser accepts exactly
+    ``SCORE_PATTERN`` (plus ``nan``/``inf``, rejected here), so the values equal
+    :func:`run_table`'s — without per-field strings for the columns scoring never reads.
+    Every other file (and every malformed one) returns None: the tokenizer then explains the
+    problem with a line number.
     """
     sep = _regular_separator(path)
     if sep is None:
         return None
     with open(path, "rb") as stream:
-        first = stream.readline().rstrip(b"\n")
-    ncols = first.count(sep.encode()) + 1
+        ncols = stream.readline().count(sep) + 1
     if ncols < len(RUN_FIELDS):
         return None
-    names = [f"f{i}" for i in range(ncols)]
     # q0 and rank are read too (as plain strings: the fastest), only to prove that no
     # field is empty (a doubled separator would shift every later field); the qid and the
     # tag are dictionary-encoded: few distinct values, an int32 per line instead of a
     # string (and the qid codes are what ranking needs)
     words = pa.dictionary(pa.int32(), pa.string())
     kinds = (words, pa.string(), pa.string(), pa.string(), pa.float64(), words)
-    types = dict(zip(names, kinds, strict=False))
-    try:
-        table = pv.read_csv(
-            path,
-            # 4 MB blocks: as fast as larger ones, a third less peak memory
-            read_options=pv.ReadOptions(column_names=names, block_size=4 << 20),
-            parse_options=pv.ParseOptions(
-                delimiter=sep, quote_char=False, ignore_empty_lines=False
-            ),
-            convert_options=pv.ConvertOptions(
-                column_types=types,
-                include_columns=names[: len(RUN_FIELDS)],
-                null_values=[],
-                strings_can_be_null=False,
-                quoted_strings_can_be_null=False,
-            ),
-        )
-    except pa.ArrowInvalid:
-        return None  # ragged or blank lines, a bad number: the tokenizer says where
-    score = table.column("f4")
-    strings = (table.column(name) for name in ("f0", "f1", "f2", "f5"))
-    if (
-        table.num_rows == 0
-        or score.null_count
-        or not pc.all(pc.is_finite(score)).as_py()
-        or any(_shortest(column) == 0 for column in strings)
-    ):
+    # 4 MB blocks: as fast as larger ones, a third less peak memory
+    table = _read_regular(path, sep, ncols, kinds, 4 << 20)
+    if table is None or table.num_rows == 0 or not pc.all(pc.is_finite(table.column("f4"))).as_py():
         return None
     result = pa.table(
         {
             "qid": table.column("f0"),
             "docno": table.column("f2"),
-            "score": score,
+            "score": table.column("f4"),
             "tag": table.column("f5"),
         }
     )
     del table
     pa.default_memory_pool().release_unused()  # the parser's buffers, q0 and rank
     return result
-
-
-def _shortest(column: pa.ChunkedArray) -> int:
-    """Length of the shortest string of a (dictionary-encoded) string column."""
-    if pa.types.is_dictionary(column.type):
-        return min((_shortest(pa.chunked_array([c.dictionary])) for c in column.chunks), default=1)
-    return pc.min(pc.binary_length(column)).as_py()
 
 
 def parse_run(path: str | os.PathLike) -> pa.Table:
