@@ -135,7 +135,9 @@ class RankedRun:
         return self._index
 
     def check_duplicates(self, path: str) -> None:
-        """:func:`check_duplicates` on the kept rows, without materialising them."""
+        """Raise :class:`DuplicateError` (exit 4) if a topic lists a document twice among
+        the kept rows (trec_eval checks only what it evaluates: after ``-M``), without
+        materialising them; the message names both lines."""
         topic, _ = self.row_arrays()
         table = self.run_table
         lines = table.column("line") if "line" in table.column_names else None
@@ -267,18 +269,6 @@ def truncate(ranked: pa.Table, max_docs: int | None) -> pa.Table:
     return ranked.filter(pc.less_equal(ranked.column("rank"), arrow.scalar(max_docs)))
 
 
-def check_duplicates(ranked: pa.Table, path: str) -> None:
-    """Raise :class:`DuplicateError` (exit 4) if a topic lists a document twice.
-
-    trec_eval checks only the documents it evaluates (after ``-M``); so does the caller by
-    passing the truncated table. The message names both lines.
-    """
-    topic, qids = topic_codes(ranked.column("qid"))
-    found = find_duplicate(topic, ranked.column("docno"), ranked.column("line"))
-    if found is not None:
-        raise_duplicate(path, qids[int(found[0])].as_py(), *found[1:])
-
-
 def raise_duplicate(path: str, qid: str, docno: str, first: int, second: int) -> None:
     """The error trec_eval's "duplicate docs" becomes, naming both lines."""
     raise DuplicateError(
@@ -334,17 +324,17 @@ class HashIndex:
         return which, self.row_at(np.repeat(start, count) + offset)
 
 
-def find_duplicate(topic: np.ndarray, docnos, lines, rows: np.ndarray | None = None, index=None):
+def find_duplicate(topic: np.ndarray, docnos, lines, index=None):
     """``(topic, docno, first line, second line)`` of a document listed twice in a topic
     (the one whose second listing comes first in the file), or None.
 
-    ``rows`` restricts the check to some rows; ``lines`` None means row ``i`` is line
-    ``i + 1``; ``index``: a :class:`HashIndex` of the rows' ``string_hash(docnos,
-    salt=topic)`` when already built. Candidates are rows whose hashes collide; only they
-    are compared as strings, so a hash collision can never produce a false report.
+    ``lines`` None means row ``i`` is line ``i + 1``; ``index``: a :class:`HashIndex` of
+    the rows to check (by default all) keyed by ``string_hash(docnos, salt=topic)``.
+    Candidates are rows whose hashes collide; only they are compared as strings, so a hash
+    collision can never produce a false report.
     """
     if index is None:
-        index = HashIndex(string_hash(docnos, salt=topic), rows)
+        index = HashIndex(string_hash(docnos, salt=topic))
     candidates = index.row_at(index.colliding_positions())
     if len(candidates) == 0:
         return None
