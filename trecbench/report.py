@@ -334,14 +334,6 @@ def _json_safe(value: Any) -> Any:
     return str(value)
 
 
-def _number(value: Any) -> float | None:
-    """A measure value as a full-precision JSON number; NaN (or missing) becomes null."""
-    if value is None:
-        return None
-    number = float(value)
-    return number if math.isfinite(number) else None
-
-
 def _wide(frame: Any, index: str) -> dict:
     """``{index value: {measure: value}}`` from a long (index, measure, value) frame.
 
