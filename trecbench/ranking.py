@@ -244,7 +244,7 @@ def _order_ties(order: np.ndarray, topic: np.ndarray, scores: np.ndarray, docnos
     return True
 
 
-def _topic_starts(qids: pa.ChunkedArray | pa.Array) -> np.ndarray:
+def topic_starts(qids: pa.ChunkedArray | pa.Array) -> np.ndarray:
     """Start offsets of each run of equal qids (the table must be grouped by qid)."""
     qids = pa.chunked_array([qids]) if isinstance(qids, pa.Array) else qids
     n = len(qids)
@@ -257,7 +257,7 @@ def _topic_starts(qids: pa.ChunkedArray | pa.Array) -> np.ndarray:
 
 def _ranks_within(qids) -> np.ndarray:
     n = len(qids)
-    starts = _topic_starts(qids)
+    starts = topic_starts(qids)
     lengths = np.diff(np.append(starts, n))
     return np.arange(n, dtype=np.int64) - np.repeat(starts, lengths) + 1
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import arrow
+from .. import ranking
 from ..measures import LONG_CUTOFFS, PYTREC_EVAL, Measure, MeasureParameterError
 
 NAME = PYTREC_EVAL
@@ -75,34 +75,30 @@ class Evaluator:
         return labels, values
 
 
-def _topic_blocks(qids) -> list[tuple[int, int]]:
-    """``(start, end)`` of each block of equal qids in a table grouped by qid."""
-    qid_col = arrow.to_numpy(qids)
-    n = len(qid_col)
-    if n == 0:
-        return []
-    starts = np.flatnonzero(np.concatenate(([True], qid_col[1:] != qid_col[:-1])))
-    return list(zip(starts.tolist(), np.append(starts[1:], n).tolist(), strict=True))
+def _topic_blocks(qids) -> list[tuple[str, int, int]]:
+    """``(qid, start, end)`` of each block of equal qids in a table grouped by qid."""
+    starts = ranking.topic_starts(qids)
+    ends = np.append(starts[1:], len(qids))
+    heads = ranking.take_rows(qids, starts).to_pylist()
+    return list(zip(heads, starts.tolist(), ends.tolist(), strict=True))
 
 
 def ranked_to_dict(ranked, qids: list[str]) -> dict[str, dict[str, float]]:
     """``{qid: {docno: n - position}}`` for every qid (an empty dict if it lost all docs)."""
-    qid_col = ranked.column("qid").to_pylist()
     docnos = ranked.column("docno").to_pylist()
     run_dict: dict[str, dict[str, float]] = {q: {} for q in qids}
-    for start, end in _topic_blocks(ranked.column("qid")):
+    for qid, start, end in _topic_blocks(ranked.column("qid")):
         scores = np.arange(end - start, 0, -1, dtype=np.float64).tolist()
-        run_dict[qid_col[start]] = dict(zip(docnos[start:end], scores, strict=True))
+        run_dict[qid] = dict(zip(docnos[start:end], scores, strict=True))
     return run_dict
 
 
 def qrels_to_dict(qrels) -> dict[str, dict[str, int]]:
     """``{qid: {docno: rel}}`` from a qrels table (any row order)."""
     table = qrels.sort_by([("qid", "ascending")])
-    qid_col = table.column("qid").to_pylist()
     docnos = table.column("docno").to_pylist()
     rels = table.column("rel").to_pylist()
     return {
-        qid_col[start]: dict(zip(docnos[start:end], rels[start:end], strict=True))
-        for start, end in _topic_blocks(table.column("qid"))
+        qid: dict(zip(docnos[start:end], rels[start:end], strict=True))
+        for qid, start, end in _topic_blocks(table.column("qid"))
     }
