@@ -260,6 +260,21 @@ def test_undefined_or_infinite_values_are_usage_errors(value, shown):
         compare_scores(frame)
 
 
+def test_cli_choices_and_defaults_are_the_library_s():
+    import inspect
+
+    from trecbench.cli.compare import _CHOICES
+    from trecbench.cli.compare import compare as command
+    from trecbench.compare import CORRECTION_NAMES, MISSING, TEST_NAMES, compare
+
+    assert _CHOICES == {"test": stats.TESTS, "correction": stats.CORRECTIONS, "missing": MISSING}
+    assert tuple(TEST_NAMES) == stats.TESTS and tuple(CORRECTION_NAMES) == stats.CORRECTIONS
+    defaults = {param.name: param.default for param in command.params}
+    library = inspect.signature(compare).parameters
+    for name in ("test", "correction", "samples", "seed", "confidence", "missing"):
+        assert defaults[name] == library[name].default, name
+
+
 # --- end to end, against trec_eval's own outputs -------------------------------------
 
 # trec_eval name as requested -> (display name in compare's tables, trec_eval output label)

@@ -12,6 +12,9 @@ from .evaluation_options import evaluation_options
 from .progress import StderrProgress, wanted
 from .report_options import manifest_options
 
+# stats.TESTS, stats.CORRECTIONS and compare.MISSING, repeated so that loading the CLI
+# (every command registers this one) imports neither numpy nor pandas; a test keeps them
+# and the defaults below equal to the library's.
 _CHOICES = {
     "test": ("t", "bootstrap", "randomization"),
     "correction": ("holm", "bonferroni", "bh", "none"),
