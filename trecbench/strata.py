@@ -14,12 +14,11 @@ import os
 
 import pandas as pd
 
-from .convert.common import load_json
+from .convert.common import STR, load_json
 from .errors import InputError, UsageError
 
 QID_PREFIX = "qid-prefix"
 MISSING = "(none)"
-STR = pd.StringDtype()
 
 
 def load_strata(sidecar: str | os.PathLike) -> pd.DataFrame:
