@@ -20,9 +20,10 @@ Per query, with E the gold ids (rel ≥ relevance level) and R_k the first k ret
 in trec_eval order: MaxOntSim@k = 0 if E or R_k is empty, else max sim(e, r) over
 E × R_k (1 as soon as E ∩ R_k ≠ ∅). Non-decreasing in k.
 
-Everything is computed on integer depths with the exact float64 expression order of
-Phentrieve, so values match its published per-case numbers bit for bit, and ancestor sets
-are intersected for all pairs at once with numpy (no per-pair Python).
+Everything is computed on integer depths in the float64 expression order of Phentrieve's
+code (tests compare against a per-pair transcription of it, bit for bit; no per-case
+Phentrieve output was available to compare with), and ancestor sets are intersected for
+all pairs at once with numpy (no per-pair Python).
 """
 
 from __future__ import annotations
