@@ -397,9 +397,9 @@ def _byte_anomalies(
 
 def _unicode_space_lines(lines: pa.Array, head: bytes, first_line: int) -> np.ndarray:
     """Lines holding Unicode blanks or zero-width characters (a leading BOM is not one)."""
-    hits = _matches(lines, UNICODE_SPACE_PATTERN)
+    hits = matches(lines, UNICODE_SPACE_PATTERN)
     if head.startswith(BOM) and len(hits):
-        hits[0] = bool(_matches(arrow.array([lines[0].as_py()[1:]]), UNICODE_SPACE_PATTERN)[0])
+        hits[0] = bool(matches(arrow.array([lines[0].as_py()[1:]]), UNICODE_SPACE_PATTERN)[0])
     return np.flatnonzero(hits) + first_line
 
 
@@ -475,7 +475,8 @@ def _check_bytes(tokens: Tokens, blank_is_error: bool) -> None:
             raise InputError(tokens.path, int(lines[0]), message, rule)
 
 
-def _matches(values: pa.Array, pattern: str) -> np.ndarray:
+def matches(values: pa.Array, pattern: str) -> np.ndarray:
+    """Where each string matches the (RE2) ``pattern``; False for nulls."""
     return arrow.to_numpy(
         pc.fill_null(pc.match_substring_regex(values, pattern), arrow.scalar(False))
     )
@@ -511,7 +512,7 @@ def run_table(tokens: Tokens) -> pa.Table:
             "R1",
         )
     qid, q0, docno, rank, score, tag = tokens.fields[:6]
-    good_score = _matches(score, SCORE_PATTERN)
+    good_score = matches(score, SCORE_PATTERN)
     if not good_score.all():
         line, value = _value_at(tokens, 4, ~good_score)
         raise InputError(tokens.path, line, f"score {value!r} is not a finite number", "R12")
@@ -521,7 +522,7 @@ def run_table(tokens: Tokens) -> pa.Table:
         line, value = _value_at(tokens, 4, ~finite)
         raise InputError(tokens.path, line, f"score {value!r} overflows a double", "R12")
     # more than 18 digits would overflow int64: such a rank is as unusable as "2.0"
-    good_rank = _matches(rank, RANK_PATTERN) & (_lengths(rank) <= 18)
+    good_rank = matches(rank, RANK_PATTERN) & (_lengths(rank) <= 18)
     ranks = pc.cast(
         pc.if_else(arrow.array(good_rank), rank, arrow.scalar(None, pa.string())), pa.int64()
     )
@@ -561,7 +562,7 @@ def qrels_table(tokens: Tokens) -> pa.Table:
             "Q1",
         )
     qid, iteration, docno, rel = tokens.fields[:4]
-    good_rel = _matches(rel, REL_PATTERN)
+    good_rel = matches(rel, REL_PATTERN)
     if not good_rel.all():
         line, value = _value_at(tokens, 3, ~good_rel)
         raise InputError(tokens.path, line, f"relevance {value!r} is not an integer", "Q3")
@@ -738,16 +739,13 @@ def _text_lines(columns: Sequence[pa.Array], sep: str) -> bytes:
     if not columns or len(columns[0]) == 0:
         return b""
     joined = pc.binary_join_element_wise(*columns, sep)
-    terminated = pc.binary_join_element_wise(joined, arrow.scalar(""), "\n")
-    return _buffer_bytes(terminated)
-
-
-def _buffer_bytes(strings: pa.Array) -> bytes:
-    strings = pa.concat_arrays([strings]).cast(pa.large_string())
-    offsets = np.frombuffer(strings.buffers()[1], dtype=np.int64)[
-        strings.offset : strings.offset + len(strings) + 1
+    lines = pc.binary_join_element_wise(joined, arrow.scalar(""), "\n").cast(pa.large_string())
+    # the rows are contiguous in the data buffer: one copy of that span
+    offsets = np.frombuffer(lines.buffers()[1], np.int64)[
+        lines.offset : lines.offset + len(lines) + 1
     ]
-    return strings.buffers()[2].to_pybytes()[offsets[0] : offsets[-1]]
+    start, stop = int(offsets[0]), int(offsets[-1])
+    return lines.buffers()[2][start:stop].to_pybytes()
 
 
 def _contiguous(values: pa.Array | pa.ChunkedArray) -> pa.Array:

@@ -307,12 +307,6 @@ def _pair_text(qid, docno) -> pa.Array:
     )
 
 
-def _matches(values: pa.Array, pattern: str) -> np.ndarray:
-    return arrow.to_numpy(
-        pc.fill_null(pc.match_substring_regex(values, pattern), arrow.scalar(False))
-    )
-
-
 def _segment_starts(codes: np.ndarray) -> np.ndarray:
     return np.concatenate(([0], np.flatnonzero(codes[1:] != codes[:-1]) + 1)).astype(np.int64)
 
@@ -487,7 +481,7 @@ class _Checker:
         index = arrow.array(rows)
         where = np.full(len(rows), -1)
         for column in reversed(range(len(tokens.fields))):
-            hit = _matches(tokens.fields[column].take(index), files.UNICODE_SPACE_PATTERN)
+            hit = files.matches(tokens.fields[column].take(index), files.UNICODE_SPACE_PATTERN)
             if column == 0 and tokens.head.startswith(files.BOM):
                 hit &= tokens.line[rows] != 1  # the BOM itself is R23
             where[hit] = column
@@ -700,7 +694,7 @@ class _RunChecker(_Checker):
         if self.docid_regex is not None:
             flag(
                 "R6",
-                ~_matches(docno, f"^(?:{self.docid_regex})$"),
+                ~files.matches(docno, f"^(?:{self.docid_regex})$"),
                 "docno",
                 lambda r: f"docno {docno[r].as_py()!r} does not match --docid-regex",
             )
@@ -713,7 +707,7 @@ class _RunChecker(_Checker):
             "rank",
             lambda r: f"rank {rank[r].as_py()!r} is not a non-negative integer",
         )
-        good_score = _matches(score, SCORE_PATTERN)
+        good_score = files.matches(score, SCORE_PATTERN)
         flag("R12", ~good_score, "score", lambda r: _bad_score(score[r].as_py()))
         null = arrow.scalar(None, pa.string())
         scores = arrow.to_numpy(
@@ -1246,7 +1240,7 @@ class _QrelsChecker(_Checker):
 
     def _judgments(self, qid: pa.Array, docno: pa.Array, rel: pa.Array, line: np.ndarray):
         add = self.report.add_many
-        integer = _matches(rel, REL_PATTERN)
+        integer = files.matches(rel, REL_PATTERN)
         bad = np.flatnonzero(~integer)
         add(
             "Q3",
