@@ -314,7 +314,10 @@ def test_qrels_cross_checks_and_unjudged(tmp_path):
     got = {(f.rule, f.line): f.message for f in run_result.findings}
     assert "trec_eval skips it" in got[("X2", None)]
     assert ("X1", 4) in got
-    assert got[("X4", None)].startswith("1 of 3 documents in the top 10")
+    # topic 1 retrieves a (judged), x (unjudged), b (judged); topic 3 has no judgments
+    assert got[("X4", None)] == (
+        "1 of 3 documents in the top 10 of judged topics are unjudged (33.3%)"
+    )
 
 
 def test_fix_canonical_run(tmp_path):

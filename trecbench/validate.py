@@ -401,18 +401,17 @@ class _Checker:
         self.physical = 0
         self.records = 0
         self.ends_with_newline = True
-        self.started = False
         self.stopped = False  # a fatal whole-file problem (UTF-16, double gzip)
+        self.seen_keys = _HashSet()  # (qid, docno) keys of earlier chunks
 
     def feed(self, tokens: Tokens) -> None:
         if self.stopped:
             return
-        self.physical += tokens.n_physical_lines
         if tokens.n_physical_lines:
+            starts = self.physical == 0
+            self.physical += tokens.n_physical_lines
             self.ends_with_newline = tokens.ends_with_newline
-        if not self.started and tokens.n_physical_lines:
-            self.started = True
-            if self._head(tokens.head):
+            if starts and self._head(tokens.head):
                 self.stopped = True
                 return
         self._bytes(tokens)
@@ -506,8 +505,20 @@ class _Checker:
         elif not self.ends_with_newline:
             self.report.add("R25.newline", self.physical, "line", "no newline at the end of file")
 
-    def counts(self) -> dict:
-        return self.report.counts(lines=self.physical, records=self.records)
+    def _duplicates_of(self, qids: pa.Array, codes: np.ndarray, docno: pa.Array, line, rows=None):
+        """Rows repeating a (qid, docno): ``(first, second)`` pairs within this chunk (see
+        :func:`_duplicate_pairs`), and those of ``rows`` (default: all) held by an earlier
+        chunk. ``qids``: the chunk's distinct qids, ``codes`` each row's index into them."""
+        keys = _pair_keys(_qid_hashes(qids)[codes], docno)
+        ordered, first, second = _duplicate_pairs(keys, docno, codes, line)
+        rows = np.arange(len(keys)) if rows is None else rows
+        again = rows[self.seen_keys.contains(keys[rows])] if len(rows) else rows
+        self.seen_keys.add(ordered)
+        return first, second, again
+
+    def result(self, topics: int, qrels_info: QrelsInfo | None = None) -> ValidationResult:
+        counts = self.report.counts(lines=self.physical, records=self.records, topics=topics)
+        return ValidationResult(self.path, self.kind, self.report.findings(), counts, qrels_info)
 
 
 # ---------------------------------------------------------------------------------------
@@ -617,7 +628,6 @@ class _RunChecker(_Checker):
         self.split_reported: set[str] = set()
         self.last_block_qid: str | None = None
         self.order_reported = False
-        self.seen_keys = _HashSet()
         self.first_tag: str | None = None
         self.tags_seen: set[str] = set()
         self.unjudged = [0, 0]  # unjudged and all documents in the top 10 of judged topics
@@ -862,8 +872,9 @@ class _RunChecker(_Checker):
         )
 
     def _duplicates(self, rows: _Rows, codes, names_array, segment, prior, qname) -> None:
-        keys = _pair_keys(_qid_hashes(names_array)[codes], rows.docno)
-        ordered, first, second = _duplicate_pairs(keys, rows.docno, codes, rows.line)
+        # only topics seen before can repeat a document of an earlier chunk
+        again = np.flatnonzero(prior[segment] > 0)
+        first, second, hits = self._duplicates_of(names_array, codes, rows.docno, rows.line, again)
         self.report.add_many(
             "R7",
             rows.line[second],
@@ -874,19 +885,15 @@ class _RunChecker(_Checker):
                 "stops with 'duplicate docs' (exit 4)"
             ),
         )
-        again = np.flatnonzero(prior[segment] > 0)
-        if len(again):
-            hits = again[self.seen_keys.contains(keys[again])]
-            self.report.add_many(
-                "R7",
-                rows.line[hits],
-                "docno",
-                lambda i: (
-                    f"duplicate docno {rows.docno[int(hits[i])].as_py()} in topic "
-                    f"{qname[segment[hits[i]]]} (listed in an earlier block of the topic)"
-                ),
-            )
-        self.seen_keys.add(ordered)
+        self.report.add_many(
+            "R7",
+            rows.line[hits],
+            "docno",
+            lambda i: (
+                f"duplicate docno {rows.docno[int(hits[i])].as_py()} in topic "
+                f"{qname[segment[hits[i]]]} (listed in an earlier block of the topic)"
+            ),
+        )
 
     def _ranks(self, rows: _Rows, local, segment, whole, qname) -> None:
         """R11: ranks of a topic are exactly 1..n (topics split across chunks: skipped)."""
@@ -1182,7 +1189,6 @@ class _QrelsChecker(_Checker):
         super().__init__(path, report)
         self.relevance_level = relevance_level
         self.collect_judged = collect_judged
-        self.seen_keys = _HashSet()
         self.max_grade: dict[str, int] = {}
         self.first_line: dict[str, int] = {}
         self.judged: list[pa.Array] = []
@@ -1282,8 +1288,7 @@ class _QrelsChecker(_Checker):
         encoded = pc.dictionary_encode(qid)
         codes = arrow.to_numpy(encoded.indices).astype(np.int64)
         names = encoded.dictionary.to_pylist()
-        keys = _pair_keys(_qid_hashes(encoded.dictionary)[codes], docno)
-        ordered, first, second = _duplicate_pairs(keys, docno, codes, line)
+        first, second, hits = self._duplicates_of(encoded.dictionary, codes, docno, line)
 
         def duplicate(i: int) -> str:
             a, b = rel[int(first[i])].as_py(), rel[int(second[i])].as_py()
@@ -1294,8 +1299,6 @@ class _QrelsChecker(_Checker):
             )
 
         add("Q5", line[second], "docno", duplicate)
-        again = self.seen_keys.contains(keys)
-        hits = np.flatnonzero(again)
         add(
             "Q5",
             line[hits],
@@ -1305,7 +1308,6 @@ class _QrelsChecker(_Checker):
                 f"{names[codes[hits[i]]]} (judged in an earlier part of the file)"
             ),
         )
-        self.seen_keys.add(ordered)
         # per topic: the highest grade and the first line
         top = np.full(len(names), np.iinfo(np.int64).min)
         np.maximum.at(top, codes[small], grades[small])
@@ -1512,12 +1514,7 @@ def validate_run(
     report = _Report(str(path), profile, limit)
     checker = _checker("run", str(path), report, qrels=qrels, **options)
     _stream(checker, path, 6, chunk_bytes, progress)
-    return ValidationResult(
-        str(path),
-        "run",
-        report.findings(),
-        checker.counts() | {"topics": len(checker.counts_by_topic)},
-    )
+    return checker.result(len(checker.counts_by_topic))
 
 
 def validate_qrels(
@@ -1540,13 +1537,7 @@ def validate_qrels(
         "qrels", str(path), report, relevance_level=relevance_level, collect_judged=collect_judged
     )
     _stream(checker, path, 4, chunk_bytes, progress)
-    return ValidationResult(
-        str(path),
-        "qrels",
-        report.findings(),
-        checker.counts() | {"topics": len(checker.max_grade)},
-        checker.info(),
-    )
+    return checker.result(len(checker.max_grade), checker.info())
 
 
 def validate_files(
