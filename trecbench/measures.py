@@ -287,10 +287,7 @@ def _parse_trec(text: str) -> Measure | None:
         _check_params(name, params)
         if TREC_FAMILIES[name].params is None:
             params = None
-    provider = META if name in ("runid", "num_q") else PYTREC_EVAL
-    if name == "relstring":
-        provider = LOCAL
-    return Measure(name, params, provider, text, True)
+    return Measure(name, params, _provider(name), text, True)
 
 
 def _positive_k(text: str, whole: str) -> int:
@@ -320,8 +317,7 @@ def parse_measure(text: str) -> Measure:
             return Measure(local.family, str(k), LOCAL, text)
     elif key in _BARE_ALIASES:
         family = _BARE_ALIASES[key]
-        provider = META if family == "num_q" else PYTREC_EVAL
-        return Measure(family, None, provider, text)
+        return Measure(family, None, _provider(family), text)
     elif local is not None:
         raise UsageError(f"measure '{text}' needs a cutoff, e.g. '{local.display}@10'")
     raise UsageError(f"illegal measure '{text}'")
@@ -367,6 +363,8 @@ def parse_measures(texts: Iterable[str | Measure] | str | None) -> list[Measure]
 
 
 def _provider(family: str) -> str:
+    """Who computes a trec_eval family: evaluate itself (runid, num_q), the local registry
+    (relstring) or pytrec_eval."""
     if family in ("runid", "num_q"):
         return META
     return LOCAL if family == "relstring" else PYTREC_EVAL
