@@ -96,16 +96,21 @@ def trec_lines(path: Path) -> dict[tuple[str, str], str]:
     return values
 
 
-def compare(ours: Path, reference: dict[tuple[str, str], str]) -> tuple[bool, int]:
-    """Whether every trecbench value equals trec_eval's at its printed precision."""
-    checked = 0
-    for (label, qid), value in trec_lines(ours).items():
-        if label not in SAME_AS:
-            continue
-        if reference.get((SAME_AS[label], qid)) != value:
-            return False, checked
-        checked += 1
-    return checked > 0, checked
+def compare(ours: Path, reference: dict[tuple[str, str], str], per_query: bool) -> tuple[bool, int]:
+    """Whether trecbench printed exactly trec_eval's values of the ``SAME_AS`` measures, at
+    trec_eval's printed precision: none different, none missing, none extra (only the
+    ``all`` lines unless ``per_query``); and how many values that is."""
+    printed = {
+        (SAME_AS[label], qid): value
+        for (label, qid), value in trec_lines(ours).items()
+        if label in SAME_AS
+    }
+    expected = {
+        (label, qid): value
+        for (label, qid), value in reference.items()
+        if label in SAME_AS.values() and (per_query or qid == "all")
+    }
+    return bool(printed) and printed == expected, len(printed)
 
 
 def find_trec_eval() -> str | None:
@@ -191,7 +196,9 @@ def bench_case(name, n_queries, depth, args, trec_eval, out) -> list[dict]:
         for row in rows:
             if row["tool"] == "trecbench" and row["task"].startswith("score"):
                 path = ours_query if row["task"] == "score -q" else ours_summary
-                row["identical"], row["values_checked"] = compare(path, reference)
+                row["identical"], row["values_checked"] = compare(
+                    path, reference, per_query=row["task"] == "score -q"
+                )
     reference_time = {
         r["task"]: r["seconds"] for r in rows if r["tool"] == "trec_eval"
     }  # fmt: skip
