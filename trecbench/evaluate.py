@@ -212,14 +212,10 @@ def _gate(tokens: files.Tokens, kind: str) -> list[str]:
         return []
     findings = check_tokens(tokens, kind, profile="lenient", max_depth=None)
     findings = [f for f in findings if f.rule not in _CHECKED_BY_SCORE]
-    errors = [_finding_text(f) for f in findings if f.severity == "error"]
+    errors = [f.format() for f in findings if f.severity == "error"]
     if errors:
         raise ValidationFailed(tokens.path, errors)
-    return [_finding_text(f) for f in findings if f.severity == "warning"]
-
-
-def _finding_text(finding) -> str:
-    return finding.format()
+    return [f.format() for f in findings if f.severity == "warning"]
 
 
 def _from_frame(frame, kind: str) -> pa.Table:
