@@ -102,11 +102,11 @@ def _evaluated(ranked):
 
 def hit_rate(ranked, qrels, k: int, options: dict):
     """1 if a relevant document is in the top k, else 0 (trec_eval's ``success.k``)."""
-    hits = _relevant_hits(ranked, qrels, k, options)
-    found = _evaluated(ranked).isin(hits["qid"].unique())
     import pandas as pd
 
-    return pd.Series(found.astype(float), index=_evaluated(ranked))
+    hits = _relevant_hits(ranked, qrels, k, options)
+    evaluated = _evaluated(ranked)
+    return pd.Series(evaluated.isin(hits["qid"].unique()).astype(float), index=evaluated)
 
 
 def reciprocal_rank_cut(ranked, qrels, k: int, options: dict):
