@@ -296,3 +296,11 @@ def test_settings_pytrec_eval_cannot_take_are_refused(args, example, monkeypatch
     # trec_eval accepts them; pytrec_eval crashes (-M 0) or refuses (-l 0): a clean exit 1
     stdout, message, code = run_score([*args, "-m", "map", "qrels", "run"], example, monkeypatch)
     assert (stdout, code) == (b"", 1) and message
+
+
+@pytest.mark.parametrize("engine", ["auto", "pytrec_eval", "fast"])
+def test_level_below_one_is_refused_whatever_the_engine(engine, example, monkeypatch):
+    # local measures alone could compute it; one answer for every engine instead
+    args = ["-l", "0", "-m", "HitRate@1", "--engine", engine, "qrels", "run"]
+    stdout, message, code = run_score(args, example, monkeypatch)
+    assert (stdout, code) == (b"", 1) and "-l 0" in message

@@ -437,14 +437,15 @@ def evaluate(
         "engine": engine,
         **(options or {}),
     }
+    if relevance_level < 1:
+        # refused for every measure, so that the answer never depends on the engine chosen
+        raise UsageError(
+            f"-l {relevance_level}: levels below 1 are not supported (pytrec_eval, which "
+            "computes trec_eval's measures, refuses them)"
+        )
     qrels_table, qrels_path, warnings = load(qrels, "qrels")
     truth = Qrels(qrels_table, qrels_path, relevance_level)
     engines = assign(ordered, engine)
-    if relevance_level < 1 and any(engines[m] in (PYTREC_EVAL, FAST) for m in ordered):
-        raise UsageError(
-            f"-l {relevance_level}: levels below 1 are not supported for trec_eval's measures "
-            "(pytrec_eval refuses them)"
-        )
     if max_docs is not None and max_docs < 1:
         # trec_eval would evaluate empty rankings, which pytrec_eval cannot (it crashes)
         raise UsageError(f"-M must be at least 1, got {max_docs}")
