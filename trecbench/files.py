@@ -41,7 +41,6 @@ QRELS_FIELDS = ("qid", "iter", "docno", "rel")
 
 # ASCII grammars: Python's float()/int() would accept nan, inf, 1_000, Unicode digits.
 SCORE_PATTERN = r"^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$"
-RANK_PATTERN = r"^[0-9]+$"
 REL_PATTERN = r"^-?[0-9]+$"
 
 GZIP_MAGIC = b"\x1f\x8b"
@@ -486,6 +485,26 @@ def _lengths(values: pa.Array) -> np.ndarray:
     return arrow.to_numpy(pc.binary_length(values))
 
 
+def parse_scores(score: pa.Array) -> tuple[np.ndarray, np.ndarray]:
+    """Where each score is an ASCII decimal number (``SCORE_PATTERN``), and its float64
+    value: NaN where it is none, or where the number overflows a double."""
+    good = matches(score, SCORE_PATTERN)
+    if not good.all():
+        score = pc.if_else(arrow.array(good), score, arrow.scalar(None, score.type))
+    values = arrow.to_numpy(pc.cast(score, pa.float64()))
+    finite = np.isfinite(values)
+    return good, values if finite.all() else np.where(finite, values, np.nan)
+
+
+def parse_ranks(rank: pa.Array) -> pa.Array:
+    """int64 ranks; null where a rank is not a non-negative ASCII integer (``2.0``, ``-1``)
+    or has more than 18 digits (beyond int64)."""
+    # ascii_is_decimal: ^[0-9]+$, faster than the regex
+    good = arrow.to_numpy(pc.fill_null(pc.ascii_is_decimal(rank), arrow.scalar(False)))
+    good &= _lengths(rank) <= 18
+    return pc.cast(pc.if_else(arrow.array(good), rank, arrow.scalar(None, rank.type)), pa.int64())
+
+
 def _value_at(tokens: Tokens, column: int, mask: np.ndarray) -> tuple[int, str]:
     index = int(np.flatnonzero(mask)[0])
     return int(tokens.line[index]), tokens.fields[column][index].as_py()
@@ -512,27 +531,21 @@ def run_table(tokens: Tokens) -> pa.Table:
             "R1",
         )
     qid, q0, docno, rank, score, tag = tokens.fields[:6]
-    good_score = matches(score, SCORE_PATTERN)
+    good_score, scores = parse_scores(score)
     if not good_score.all():
         line, value = _value_at(tokens, 4, ~good_score)
         raise InputError(tokens.path, line, f"score {value!r} is not a finite number", "R12")
-    scores = pc.cast(score, pa.float64())
-    finite = arrow.to_numpy(pc.is_finite(scores))
-    if not finite.all():
-        line, value = _value_at(tokens, 4, ~finite)
+    overflow = np.isnan(scores)
+    if overflow.any():
+        line, value = _value_at(tokens, 4, overflow)
         raise InputError(tokens.path, line, f"score {value!r} overflows a double", "R12")
-    # more than 18 digits would overflow int64: such a rank is as unusable as "2.0"
-    good_rank = matches(rank, RANK_PATTERN) & (_lengths(rank) <= 18)
-    ranks = pc.cast(
-        pc.if_else(arrow.array(good_rank), rank, arrow.scalar(None, pa.string())), pa.int64()
-    )
     return pa.table(
         {
             "qid": qid,
             "q0": q0,
             "docno": docno,
-            "rank": ranks,
-            "score": scores,
+            "rank": parse_ranks(rank),
+            "score": arrow.array(scores),
             "tag": tag,
             "line": arrow.array(tokens.line),
         }

@@ -708,25 +708,18 @@ class _RunChecker(_Checker):
                 "docno",
                 lambda r: f"docno {docno[r].as_py()!r} does not match --docid-regex",
             )
-        # ascii_is_decimal is RANK_PATTERN, faster than a regex
-        good_rank = arrow.to_numpy(pc.fill_null(pc.ascii_is_decimal(rank), arrow.scalar(False)))
-        good_rank &= arrow.to_numpy(pc.binary_length(rank)) <= 18
+        ranks = files.parse_ranks(rank)
+        good_rank = arrow.to_numpy(ranks.is_valid())
         flag(
             "R10",
             ~good_rank,
             "rank",
             lambda r: f"rank {rank[r].as_py()!r} is not a non-negative integer",
         )
-        good_score = files.matches(score, SCORE_PATTERN)
+        good_score, scores = files.parse_scores(score)
         flag("R12", ~good_score, "score", lambda r: _bad_score(score[r].as_py()))
-        null = arrow.scalar(None, pa.string())
-        scores = arrow.to_numpy(
-            pc.cast(pc.if_else(arrow.array(good_score), score, null), pa.float64())
-        )
-        scores = np.where(good_score, scores, np.nan)
-        overflow = good_score & ~np.isfinite(scores)
+        overflow = good_score & np.isnan(scores)
         flag("R12", overflow, "score", lambda r: f"score {score[r].as_py()} overflows a double")
-        scores[overflow] = np.nan
         flag(
             "R16",
             good_score
@@ -737,12 +730,7 @@ class _RunChecker(_Checker):
             lambda r: f"score {score[r].as_py()} is in scientific notation",
         )
         self._tags(tag, line)
-        ranks = arrow.to_numpy(
-            pc.fill_null(
-                pc.cast(pc.if_else(arrow.array(good_rank), rank, null), pa.int64()),
-                arrow.scalar(-1),
-            )
-        )
+        ranks = arrow.to_numpy(pc.fill_null(ranks, arrow.scalar(-1)))
         rows = _Rows(qid, docno, ranks, scores, line)
         if self.carry is not None:
             rows = _Rows.concat(self.carry, rows)
