@@ -299,17 +299,25 @@ def _trec_eval_all(path) -> dict[str, float]:
     return values
 
 
-def test_means_reproduce_trec_eval_with_and_without_c(trec_eval_suite):
+def test_means_reproduce_trec_eval_with_and_without_c(trec_eval_suite, monkeypatch):
     # results.trunc lacks topic 302: with missing="zero" its means are trec_eval -c's
     # (out.test.aqc); results.test covers all topics (out.test.a).
     import trecbench
+    from trecbench import report
 
-    result = trecbench.compare(
-        trec_eval_suite / "qrels.test",
-        {"full": trec_eval_suite / "results.test", "trunc": trec_eval_suite / "results.trunc"},
-        list(TREC_MEASURES),
-        samples=200,
-    )
+    def read_again(path, kind):
+        raise AssertionError(f"{path} read again to count it")
+
+    # the inputs' lines, topics and tags are those counted while scoring
+    with monkeypatch.context() as patch:
+        patch.setattr(report, "_streamed_counts", read_again)
+        result = trecbench.compare(
+            trec_eval_suite / "qrels.test",
+            {"full": trec_eval_suite / "results.test", "trunc": trec_eval_suite / "results.trunc"},
+            list(TREC_MEASURES),
+            samples=200,
+        )
+    assert result.inputs == [report.input_record(i["path"], i["kind"]) for i in result.inputs]
     assert result.missing == {"full": [], "trunc": ["302"]}
     assert sorted(result.measures) == sorted(d for d, _ in TREC_MEASURES.values())
     means = result.summary.set_index(["run", "measure"])["mean"]

@@ -592,7 +592,8 @@ def compare(
     files, comparison.ontology = evaluation_provenance(evaluation)
     if strata is not None and not isinstance(strata, Mapping):
         files.append((strata, "strata"))
-    comparison.inputs = [input_record(path, kind) for path, kind in files]
+    known = evaluation.input_counts  # counted when the evaluation parsed them
+    comparison.inputs = [input_record(*spec, counts=known.get(spec)) for spec in files]
     comparison.run_inputs = {run.name: run.path for run in evaluation.runs}
     comparison.evaluation = {
         "relevance_level": relevance_level,
