@@ -5,12 +5,15 @@ Two layers:
 * :func:`tokenize` / :func:`iter_tokens` turn raw bytes into whitespace-separated fields
   (C ``isspace`` semantics, like trec_eval) with the **physical 1-based line number** of every
   line, plus the byte-level anomalies (blank lines, NUL bytes, invalid UTF-8) the validator
-  reports. A byte-scan picks a fast path (pyarrow's multithreaded CSV reader) for regular
-  single-separator files and falls back to a vectorised whitespace split otherwise; neither
-  loops in Python per line.
+  reports. A byte-scan picks a fast path (pyarrow's multithreaded CSV reader,
+  :func:`_read_regular`) for regular single-separator files and falls back to a vectorised
+  whitespace split otherwise; neither loops in Python per line.
 * :func:`run_table` / :func:`qrels_table` convert tokens into typed tables (string ids,
   float64 score, integer rank/relevance, the line number), raising :class:`InputError` with
-  ``file:line`` for anything that would make trec_eval silently wrong.
+  ``file:line`` for anything that would make trec_eval silently wrong. What a valid score
+  or rank is (:func:`parse_scores`, :func:`parse_ranks`) the validator uses too.
+* :func:`read_regular_run` reads a regular run file (the scoring path's common case)
+  straight into typed columns with the same CSV reader, skipping the tokens.
 
 ``read_run`` and ``read_qrels`` combine both and return pandas DataFrames; ids are strings
 and are never type-inferred (``001``, ``NA``, ``1e5`` survive unchanged).
