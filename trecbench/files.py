@@ -27,7 +27,7 @@ import io
 import os
 import tempfile
 import zlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -457,12 +457,6 @@ def tokenize_file(path: str | os.PathLike, keep: int = 6) -> Tokens:
 # typed tables
 
 
-def _first_line(tokens: Tokens, mask: np.ndarray | pa.Array) -> int | None:
-    mask = np.asarray(mask, dtype=bool)
-    hits = np.flatnonzero(mask)
-    return int(tokens.line[hits[0]]) if len(hits) else None
-
-
 def _check_bytes(tokens: Tokens, blank_is_error: bool) -> None:
     for lines, message, rule in (
         (tokens.nul_lines, "NUL byte (trec_eval 9.x would silently stop reading here)", "R23"),
@@ -508,9 +502,11 @@ def parse_ranks(rank: pa.Array) -> pa.Array:
     return pc.cast(pc.if_else(arrow.array(good), rank, arrow.scalar(None, rank.type)), pa.int64())
 
 
-def _value_at(tokens: Tokens, column: int, mask: np.ndarray) -> tuple[int, str]:
-    index = int(np.flatnonzero(mask)[0])
-    return int(tokens.line[index]), tokens.fields[column][index].as_py()
+def _refuse(tokens: Tokens, bad: np.ndarray, rule: str, message: Callable[[int], str]) -> None:
+    """Raise :class:`InputError` at the first row where ``bad``; ``message(row)`` says why."""
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0])
+        raise InputError(tokens.path, int(tokens.line[row]), message(row), rule)
 
 
 def run_table(tokens: Tokens) -> pa.Table:
@@ -523,25 +519,21 @@ def run_table(tokens: Tokens) -> pa.Table:
     the rank column.
     """
     _check_bytes(tokens, blank_is_error=False)
-    short = tokens.nfields < 6
-    if short.any():
-        line = _first_line(tokens, short)
-        count = int(tokens.nfields[np.flatnonzero(short)[0]])
-        raise InputError(
-            tokens.path,
-            line,
-            f"expected 6 fields (qid Q0 docno rank score tag), found {count}",
-            "R1",
-        )
+    nfields = tokens.nfields
+    _refuse(
+        tokens,
+        nfields < 6,
+        "R1",
+        lambda r: f"expected 6 fields (qid Q0 docno rank score tag), found {nfields[r]}",
+    )
     qid, q0, docno, rank, score, tag = tokens.fields[:6]
     good_score, scores = parse_scores(score)
-    if not good_score.all():
-        line, value = _value_at(tokens, 4, ~good_score)
-        raise InputError(tokens.path, line, f"score {value!r} is not a finite number", "R12")
-    overflow = np.isnan(scores)
-    if overflow.any():
-        line, value = _value_at(tokens, 4, overflow)
-        raise InputError(tokens.path, line, f"score {value!r} overflows a double", "R12")
+    _refuse(
+        tokens, ~good_score, "R12", lambda r: f"score {score[r].as_py()!r} is not a finite number"
+    )
+    _refuse(
+        tokens, np.isnan(scores), "R12", lambda r: f"score {score[r].as_py()!r} overflows a double"
+    )
     return pa.table(
         {
             "qid": qid,
@@ -562,30 +554,19 @@ def qrels_table(tokens: Tokens) -> pa.Table:
     ``atol`` (``1.5`` becomes 1, ``abc`` becomes 0), which trecbench refuses instead.
     """
     _check_bytes(tokens, blank_is_error=True)
-    wrong = tokens.nfields != 4
-    if wrong.any():
-        index = int(np.flatnonzero(wrong)[0])
-        count = int(tokens.nfields[index])
-        hint = (
-            " (a 3-column BEIR qrels? convert it with 'trecbench convert dict')"
-            if count == 3
-            else ""
-        )
-        raise InputError(
-            tokens.path,
-            int(tokens.line[index]),
-            f"expected 4 fields (qid iter docno rel), found {count}{hint}",
-            "Q1",
-        )
+    nfields = tokens.nfields
+
+    def wrong(row: int) -> str:
+        hint = " (a 3-column BEIR qrels? convert it with 'trecbench convert dict')"
+        found = f"{nfields[row]}{hint if nfields[row] == 3 else ''}"
+        return f"expected 4 fields (qid iter docno rel), found {found}"
+
+    _refuse(tokens, nfields != 4, "Q1", wrong)
     qid, iteration, docno, rel = tokens.fields[:4]
     good_rel = matches(rel, REL_PATTERN)
-    if not good_rel.all():
-        line, value = _value_at(tokens, 3, ~good_rel)
-        raise InputError(tokens.path, line, f"relevance {value!r} is not an integer", "Q3")
+    _refuse(tokens, ~good_rel, "Q3", lambda r: f"relevance {rel[r].as_py()!r} is not an integer")
     huge = _lengths(pc.utf8_ltrim(rel, "-")) > 18
-    if huge.any():
-        line, value = _value_at(tokens, 3, huge)
-        raise InputError(tokens.path, line, f"relevance {value} is out of range", "Q4")
+    _refuse(tokens, huge, "Q4", lambda r: f"relevance {rel[r].as_py()} is out of range")
     return pa.table(
         {
             "qid": qid,
