@@ -564,3 +564,23 @@ def test_fixed_run_scores_like_the_original(trec_eval_suite, tmp_path):
         for path in (original, fixed)
     ]
     assert scores[0] == scores[1] and len(scores[0]) == 2
+
+
+def test_tie_counts_are_counted_by_hand():
+    # q1: b, c, d share 2 (a and e do not); q2: 1.00000002 and 1.00000001 are both 1.0 as
+    # float32 (and differ as doubles); q3: both documents score 1
+    data = (
+        b"q1 Q0 a 1 3 t\nq1 Q0 b 2 2 t\nq1 Q0 c 3 2 t\nq1 Q0 d 4 2 t\nq1 Q0 e 5 1 t\n"
+        b"q2 Q0 a 1 1.00000002 t\nq2 Q0 b 2 1.00000001 t\nq2 Q0 c 3 0.5 t\n"
+        b"q3 Q0 a 1 1 t\nq3 Q0 b 2 1 t\n"
+    )
+    ties = [(f.line, f.message.split(";")[0]) for f in findings(data) if f.rule == "R15"]
+    assert ties == [
+        (2, "3 documents of topic q1 share their score with another document"),
+        (
+            6,
+            "2 documents of topic q2 tie with another only at float32 precision "
+            "(trec_eval 9.x ties them, 10.0 does not)",
+        ),
+        (9, "all 2 documents of topic q3 have the same score"),
+    ]
