@@ -37,6 +37,7 @@ import pyarrow.compute as pc
 from . import arrow, files
 from .errors import InputError, TrecbenchError
 from .files import REL_PATTERN, RUN_FIELDS, SCORE_PATTERN, Tokens
+from .ranking import rank_run, string_hash, truncate
 
 PROFILES = ("default", "strict", "lenient")
 SEVERITIES = ("error", "warning", "info")
@@ -251,45 +252,6 @@ def _rule_sort_key(rule: str) -> tuple[str, int]:
 # ---------------------------------------------------------------------------------------
 # vectorised helpers
 
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_BYTE_MASKS = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [2**64 - 1], dtype=np.uint64)
-
-
-def _mix(h: np.ndarray) -> np.ndarray:
-    """splitmix64 finaliser: spreads every input bit over the whole word."""
-    h = h ^ (h >> np.uint64(30))
-    h = h * _MIX1
-    h = h ^ (h >> np.uint64(27))
-    h = h * _MIX2
-    return h ^ (h >> np.uint64(31))
-
-
-def _hash_strings(values: pa.Array) -> np.ndarray:
-    """64-bit hash of each string, reading 8 bytes per string per step (no Python per row)."""
-    values = pa.concat_arrays([values]) if values.offset else values
-    values = values.cast(pa.large_string())
-    offsets = np.frombuffer(values.buffers()[1], np.int64)[: len(values) + 1]
-    lo, hi = int(offsets[0]), int(offsets[-1])
-    data = np.zeros(hi - lo + 8, np.uint8)
-    if hi > lo:
-        data[: hi - lo] = np.frombuffer(values.buffers()[2], np.uint8, hi - lo, lo)
-    # overlapping little-endian 8-byte windows, one per byte position
-    words = np.ndarray((hi - lo + 1,), dtype="<u8", buffer=data, strides=(1,))
-    starts, lengths = offsets[:-1] - lo, np.diff(offsets)
-    h = lengths.astype(np.uint64) * _GOLDEN
-    with np.errstate(over="ignore"):
-        for j in range(0, int(lengths.max(initial=0)), 8):
-            word = words[np.minimum(starts + j, hi - lo)] & _BYTE_MASKS[np.clip(lengths - j, 0, 8)]
-            h = _mix(h ^ word) * _GOLDEN
-        return _mix(h)
-
-
-def _pair_keys(qid_hash: np.ndarray, docnos: pa.Array) -> np.ndarray:
-    with np.errstate(over="ignore"):
-        return _mix(_hash_strings(docnos) ^ (qid_hash * _GOLDEN))
-
 
 def qrels_info(qrels: pa.Table) -> QrelsInfo:
     """Topics of a typed qrels table (:func:`trecbench.files.qrels_table`) for run checks."""
@@ -360,10 +322,6 @@ class _HashSet:
             where = np.minimum(np.searchsorted(block, keys), len(block) - 1)
             found |= block[where] == keys
         return found
-
-
-def _qid_hashes(names: pa.Array) -> np.ndarray:
-    return _hash_strings(names) if len(names) else np.empty(0, np.uint64)
 
 
 def read_topics(path: str | os.PathLike) -> list[str]:
@@ -509,7 +467,9 @@ class _Checker:
         """Rows repeating a (qid, docno): ``(first, second)`` pairs within this chunk (see
         :func:`_duplicate_pairs`), and those of ``rows`` (default: all) held by an earlier
         chunk. ``qids``: the chunk's distinct qids, ``codes`` each row's index into them."""
-        keys = _pair_keys(_qid_hashes(qids)[codes], docno)
+        # salted with the qid's hash, not its code (codes change per chunk): one key per
+        # (qid, docno) in every chunk
+        keys = string_hash(docno, salt=string_hash(qids)[codes])
         ordered, first, second = _duplicate_pairs(keys, docno, codes, line)
         rows = np.arange(len(keys)) if rows is None else rows
         again = rows[self.seen_keys.contains(keys[rows])] if len(rows) else rows
@@ -1021,8 +981,6 @@ class _RunChecker(_Checker):
             self.report.add_many(key, first_line[tied], "score", message)
 
     def _judged(self, rows: _Rows, codes, names_array) -> None:
-        from .ranking import rank_run
-
         in_qrels = np.array([n in self.qrels.topics for n in names_array.to_pylist()], bool)
         keep = np.flatnonzero(in_qrels[codes] & ~np.isnan(rows.score))
         if not len(keep):
@@ -1618,8 +1576,6 @@ def fix_run(
     if the run has errors that cannot be repaired safely (bad scores or ids, encoding,
     mixed tags...), and never overwrites ``path`` or any of ``inputs``.
     """
-    from .ranking import rank_run, truncate
-
     if result is None:
         result = validate_run(path, profile=profile, max_depth=max_depth)
     blocking = [f for f in result.findings if f.severity == "error" and f.check not in FIXABLE]
