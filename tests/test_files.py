@@ -176,3 +176,24 @@ def test_regular_reader_sees_an_empty_field_on_every_line(tmp_path, sep, doubled
     qrels.write_text("1 0 d1 1\n1 0 d2 0\n")
     # trec_eval (pytrec_eval) ranks d1 first: average precision 1
     assert trecbench.evaluate(qrels, path, ["map"]).per_query["value"].tolist() == [1.0]
+
+
+@pytest.mark.parametrize("grade", ["1000001", "-1000001", "5000000", "99999999999"])
+def test_grades_beyond_a_million_are_refused_like_the_validator_does(tmp_path, grade):
+    # trec_eval 9.0.8 allocates per grade level: its nDCG would run for hours
+    path = tmp_path / "huge.qrels"
+    path.write_text(f"1 0 a 1\n1 0 b {grade}\n")
+    with pytest.raises(InputError) as err:
+        trecbench.read_qrels(path)
+    assert (err.value.line, err.value.rule) == (2, "Q4")
+
+
+def test_grades_up_to_a_million_are_read():
+    import pyarrow as pa
+
+    from trecbench.files import parse_grades
+
+    grades = parse_grades(pa.array(["1000000", "-1000000", "0", "-1", "1.5", "1000001"]))
+    assert grades.values.tolist() == [1000000, -1000000, 0, -1, 0, 1000001]
+    assert grades.integer.tolist() == [True, True, True, True, False, True]
+    assert grades.huge.tolist() == [False, False, False, False, False, True]

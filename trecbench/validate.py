@@ -36,7 +36,7 @@ import pyarrow.compute as pc
 
 from . import arrow, files
 from .errors import InputError, TrecbenchError
-from .files import REL_PATTERN, RUN_FIELDS, SCORE_PATTERN, Tokens
+from .files import RUN_FIELDS, SCORE_PATTERN, Tokens
 from .ranking import rank_run, string_hash, truncate
 
 PROFILES = ("default", "strict", "lenient")
@@ -44,7 +44,6 @@ SEVERITIES = ("error", "warning", "info")
 DEFAULT_LIMIT = 1000  # findings kept per check and file; totals are always counted
 # smaller than the reader's default: peak memory is several times the chunk, speed the same
 CHUNK_BYTES = 16 << 20
-MAX_GRADE = 1_000_000
 TAG_PATTERN = r"^[A-Za-z0-9_.-]{1,25}$"
 QRELS_FIELDS = files.QRELS_FIELDS
 E, W, I = "error", "warning", "info"  # noqa: E741 - the rule table's own letters
@@ -1192,7 +1191,7 @@ class _QrelsChecker(_Checker):
 
     def _judgments(self, qid: pa.Array, docno: pa.Array, rel: pa.Array, line: np.ndarray):
         add = self.report.add_many
-        integer = files.matches(rel, REL_PATTERN)
+        integer, small, grades, too_big = files.parse_grades(rel)
         bad = np.flatnonzero(~integer)
         add(
             "Q3",
@@ -1203,21 +1202,13 @@ class _QrelsChecker(_Checker):
                 "reads 1.5 as 1 and abc as 0)"
             ),
         )
-        digits = arrow.to_numpy(pc.binary_length(pc.utf8_ltrim(rel, "-")))
-        small = integer & (digits <= 9)
-        null = arrow.scalar(None, pa.string())
-        grades = arrow.to_numpy(
-            pc.fill_null(
-                pc.cast(pc.if_else(arrow.array(small), rel, null), pa.int64()), arrow.scalar(0)
-            )
-        )
-        huge = np.flatnonzero(integer & ((digits > 9) | (np.abs(grades) > MAX_GRADE)))
+        huge = np.flatnonzero(too_big)
         add(
             "Q4",
             line[huge],
             "rel",
             lambda i: (
-                f"grade {rel[int(huge[i])].as_py()} is beyond +-{MAX_GRADE:,} (trec_eval's "
+                f"grade {rel[int(huge[i])].as_py()} is beyond +-{files.MAX_GRADE:,} (trec_eval's "
                 "nDCG would run for hours)"
             ),
         )
