@@ -18,6 +18,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from trecbench import files
+from trecbench.outputs import write_file
 
 SLOT = 8_800  # docno = slot * SLOT + offset keeps docnos unique within a topic
 
@@ -47,8 +48,7 @@ def generate(
         files.format_scores(scores),
         pa.array(np.full(n, tag, dtype=object), pa.string()),
     ]
-    with files.atomic_write(run_path) as handle:
-        handle.write(files._text_lines(run_columns, " "))
+    write_file(run_path, files._text_lines(run_columns, " "))
 
     # qrels: up to 3 judged retrieved docs (ranks skewed to the top) + 1 unretrieved doc
     picks = (depth * rng.random((n_queries, 3)) ** 3).astype(np.int64)
@@ -67,8 +67,7 @@ def generate(
         _text(d[order]),
         _text(grades[order]),
     ]
-    with files.atomic_write(qrels_path) as handle:
-        handle.write(files._text_lines(qrels_columns, " "))
+    write_file(qrels_path, files._text_lines(qrels_columns, " "))
 
 
 def ensure(folder: Path, n_queries: int, depth: int, seed: int) -> tuple[Path, Path]:

@@ -35,8 +35,8 @@ from pathlib import Path
 import numpy as np
 from scipy import sparse
 
-from trecbench.files import atomic_write
 from trecbench.ontology import load_ontology
+from trecbench.outputs import write_file
 
 ROOT = Path(__file__).resolve().parents[1]
 DEPTH = 50
@@ -332,12 +332,10 @@ def main(argv=None) -> None:
         },
         "test_cases": cases,
     }
-    with atomic_write(args.out / "cases.json") as f:
-        f.write((json.dumps(document, ensure_ascii=False, indent=2) + "\n").encode())
+    write_file(args.out / "cases.json", json.dumps(document, ensure_ascii=False, indent=2) + "\n")
     for name, (analyser, documents) in retrievers(onto).items():
         lines = run_lines(onto, cases, analyser, documents)
-        with atomic_write(args.out / "results" / name / "terms.jsonl") as f:
-            f.write(("\n".join(lines) + "\n").encode())
+        write_file(args.out / "results" / name / "terms.jsonl", "\n".join(lines) + "\n")
         print(f"{args.out / 'results' / name / 'terms.jsonl'}: {len(lines)} candidates")
     print(f"{args.out / 'cases.json'}: {len(cases)} cases (HPO {onto.release})")
 

@@ -1,11 +1,12 @@
-"""The README's examples run, and the output it shows is the output trecbench prints.
+"""The README's and the docs' examples run, and the output they show is what trecbench prints.
 
-Every fenced ``sh`` block's ``trecbench`` commands and every ``console`` block's ``$
-trecbench`` commands run as ``python -m trecbench`` in a scratch copy of the bundled
-``qrels/``, ``runs/`` and ``data/`` folders, with the exit status the README implies (0
-unless the block is marked). ``console`` blocks and ``output-of`` examples compare the
-output shown with stdout exactly, so a changed number fails here. ``python`` blocks run
-with ``exec`` in such a copy; an expression followed by a comment that starts with a number
+Pages: README.md and every ``docs/**/*.md``. In each page, every fenced ``sh`` block's
+``trecbench`` commands and every ``console`` block's ``$ trecbench`` commands run as
+``python -m trecbench`` in a scratch copy of the bundled ``qrels/``, ``runs/`` and ``data/``
+folders, with the exit status the page implies (0 unless the block is marked). ``console``
+blocks and ``output-of`` examples compare the output shown with stdout exactly, so a changed
+number fails here. ``python`` blocks run with ``exec`` in such a copy; an expression
+followed by a comment that starts with a number
 (``similarity(...)  # 0.52``) must evaluate to exactly that number.
 
 HTML comments right before a block (or a table) control it:
@@ -13,7 +14,8 @@ HTML comments right before a block (or a table) control it:
 - ``<!-- norun: reason -->``: shown, not run (the reason is required);
 - ``<!-- exit: N -->``: every command of the block exits with N;
 - ``<!-- needs: NAME -->``: runs in ../shared/data/NAME's files as well (skips without it);
-- ``<!-- file: NAME -->``: the block is an input file NAME that every example can use;
+- ``<!-- file: NAME -->``: the block is an input file NAME that every example of the page
+  can use;
 - ``<!-- output-of: COMMAND -->``: the block (or table) is COMMAND's exact stdout.
 """
 
@@ -34,6 +36,7 @@ import pytest
 from conftest import ROOT, SHARED
 
 README = ROOT / "README.md"
+PAGES = [README, *sorted((ROOT / "docs").rglob("*.md"))]
 BUNDLED = ("qrels", "runs", "data")
 MARKER = re.compile(r"^<!--\s*(norun|exit|needs|file|output-of):\s*(.*?)\s*-->$")
 FENCE = re.compile(r"^```(\w*)\s*$")
@@ -44,16 +47,17 @@ class Block:
     """One example of the README: a fenced block or an `output-of` table."""
 
     lang: str
-    line: int  # 1-based line of the opening fence in README.md
+    line: int  # 1-based line of the opening fence in the page
     body: str
     markers: dict[str, str] = field(default_factory=dict)
+    page: str = "README.md"  # relative to the repository root
 
     @property
     def id(self) -> str:
-        return f"{self.lang}@README.md:{self.line}"
+        return f"{self.lang}@{self.page}:{self.line}"
 
 
-def parse_readme(text: str) -> list[Block]:
+def parse_readme(text: str, page: str = "README.md") -> list[Block]:
     """Fenced blocks and marked tables, each with the markers written right above it."""
     lines = text.splitlines()
     blocks: list[Block] = []
@@ -67,24 +71,32 @@ def parse_readme(text: str) -> list[Block]:
             markers[marker[1]] = marker[2]
         elif fence:
             end = lines.index("```", i + 1)
-            blocks.append(Block(fence[1], i + 1, "".join(f"{x}\n" for x in lines[i + 1 : end])))
+            body = "".join(f"{x}\n" for x in lines[i + 1 : end])
+            blocks.append(Block(fence[1], i + 1, body, page=page))
             blocks[-1].markers, markers = markers, {}
             i = end
         elif line.startswith("|") and "output-of" in markers:
             rows = (j for j in range(i, len(lines)) if not lines[j].startswith("|"))
             end = next(rows, len(lines))
             body = "".join(f"{x}\n" for x in lines[i:end])
-            blocks.append(Block("table", i + 1, body, markers))
+            blocks.append(Block("table", i + 1, body, markers, page))
             markers = {}
             i = end - 1
         elif line.strip():
-            assert not markers, f"README.md:{i + 1}: {markers} is not right before a block"
+            assert not markers, f"{page}:{i + 1}: {markers} is not right before a block"
         i += 1
     return blocks
 
 
-BLOCKS = parse_readme(README.read_text(encoding="utf-8"))
-FILES = {b.markers["file"]: b.body for b in BLOCKS if "file" in b.markers}
+BLOCKS = [
+    block
+    for page in PAGES
+    for block in parse_readme(page.read_text(encoding="utf-8"), page.relative_to(ROOT).as_posix())
+]
+FILES: dict[str, dict[str, str]] = {}  # page -> file name -> content
+for _block in BLOCKS:
+    if "file" in _block.markers:
+        FILES.setdefault(_block.page, {})[_block.markers["file"]] = _block.body
 
 
 def commands(block: Block) -> list[tuple[str, str | None]]:
@@ -122,11 +134,11 @@ def runnable(kind: str) -> list:
 
 @pytest.fixture
 def workspace(tmp_path, request) -> Path:
-    """A scratch copy of the bundled data plus the README's files (the repo stays untouched)."""
+    """A scratch copy of the bundled data plus the page's files (the repo stays untouched)."""
     block = request.node.callspec.params["block"]
     for name in BUNDLED:
         shutil.copytree(ROOT / name, tmp_path / name)
-    for name, body in FILES.items():
+    for name, body in FILES.get(block.page, {}).items():
         (tmp_path / name).write_text(body, encoding="utf-8")
     if "needs" in block.markers:
         shared = SHARED / block.markers["needs"]

@@ -206,9 +206,8 @@ class Comparison:
         ``experiment_id``.
         """
         import uuid
-        from contextlib import ExitStack
 
-        from .files import atomic_write
+        from .outputs import OutputSet
         from .report import build_manifest, bytes_record, json_bytes
 
         out = Path(outdir)
@@ -235,13 +234,9 @@ class Comparison:
                 experiment_id,
             )
             files[manifest] = (json_bytes(document), "manifest")
-        with ExitStack() as stack:
-            handles = [
-                (stack.enter_context(atomic_write(path, inputs)), data)
-                for path, (data, _) in files.items()
-            ]
-            for handle, data in handles:
-                handle.write(data)
+        with OutputSet(inputs) as staged:
+            for path, (data, _) in files.items():
+                staged.write(path, data)
         return list(files)
 
 

@@ -25,11 +25,9 @@ import contextlib
 import gzip
 import io
 import os
-import tempfile
 import zlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
@@ -37,8 +35,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pv
 
-from . import arrow
-from .errors import InputError, OutputError
+from . import arrow, outputs
+from .errors import InputError
 
 RUN_FIELDS = ("qid", "q0", "docno", "rank", "score", "tag")
 QRELS_FIELDS = ("qid", "iter", "docno", "rel")
@@ -105,6 +103,7 @@ class Tokens:
 
 def _open_binary(path: str | os.PathLike) -> io.BufferedIOBase:
     """Open a file for reading bytes, transparently un-gzipping it (detected by magic)."""
+    outputs.note_input(path)
     try:
         raw = open(path, "rb")  # noqa: SIM115 - returned to the caller
     except OSError as exc:
@@ -617,6 +616,7 @@ def _regular_separator(path: str | os.PathLike) -> bytes | None:
     FF or NUL, and fields separated by spaces or by tabs, not both.
     """
     seen_tab = seen_space = False
+    outputs.note_input(path)
     if not os.path.isfile(path) or not os.access(path, os.R_OK):
         return None  # the tokenizer reports what is wrong with it
     buffer = bytearray(8 << 20)  # reused: no fresh allocation per block
@@ -720,44 +720,6 @@ def read_qrels(path: str | os.PathLike):
 # writing
 
 
-def _same_file(a: Path, b: Path) -> bool:
-    try:
-        return a.exists() and b.exists() and a.samefile(b)
-    except OSError:
-        return False
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
-@contextlib.contextmanager
-def atomic_write(
-    path: str | os.PathLike, inputs: Sequence[str | os.PathLike] = (), mode: str = "wb"
-):
-    """Write ``path`` via a temporary file in the same folder, renamed on success.
-
-    Refuses to overwrite any of ``inputs``. On an exception nothing is left behind.
-    """
-    target = Path(path)
-    for source in inputs:
-        if _same_file(target, Path(source)) or target.resolve() == Path(source).resolve():
-            raise OutputError(f"{target}: refusing to overwrite an input file")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, mode) as handle:
-            yield handle
-        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp creates 0600; give what open() would
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-
-
 def format_scores(scores) -> pa.Array:
     """Shortest text that reads back as the same float64 (Arrow's cast is round-trip exact)."""
     return pc.cast(arrow.array(np.asarray(scores, dtype=np.float64)), pa.string())
@@ -790,8 +752,8 @@ def _integer_text(frame, name: str) -> pa.Array:
     return pc.cast(_contiguous(pa.array(frame[name].astype("int64"))), pa.string())
 
 
-def write_run(run, path: str | os.PathLike, inputs: Sequence[str | os.PathLike] = ()) -> None:
-    """Write a run in canonical TREC form: ``qid Q0 docno rank score tag``, tab-separated.
+def run_bytes(run) -> bytes:
+    """A run in canonical TREC form: ``qid Q0 docno rank score tag``, tab-separated.
 
     ``run`` is a DataFrame with at least qid, docno, rank, score, tag; rows are written in
     the order given. Scores are written losslessly.
@@ -805,12 +767,11 @@ def write_run(run, path: str | os.PathLike, inputs: Sequence[str | os.PathLike] 
         format_scores(run["score"].to_numpy(dtype=np.float64)),
         _string_column(run, "tag"),
     ]
-    with atomic_write(path, inputs) as handle:
-        handle.write(_text_lines(columns, "\t"))
+    return _text_lines(columns, "\t")
 
 
-def write_qrels(qrels, path: str | os.PathLike, inputs: Sequence[str | os.PathLike] = ()) -> None:
-    """Write qrels in canonical TREC form: ``qid 0 docno rel``, space-separated."""
+def qrels_bytes(qrels) -> bytes:
+    """Qrels in canonical TREC form: ``qid 0 docno rel``, space-separated."""
     n = len(qrels)
     columns = [
         _string_column(qrels, "qid"),
@@ -818,5 +779,15 @@ def write_qrels(qrels, path: str | os.PathLike, inputs: Sequence[str | os.PathLi
         _string_column(qrels, "docno"),
         _integer_text(qrels, "rel"),
     ]
-    with atomic_write(path, inputs) as handle:
-        handle.write(_text_lines(columns, " "))
+    return _text_lines(columns, " ")
+
+
+def write_run(run, path: str | os.PathLike, inputs: Sequence[str | os.PathLike] = ()) -> None:
+    """Write :func:`run_bytes` to ``path`` (atomic; never over an input, see
+    :mod:`trecbench.outputs`)."""
+    outputs.write_file(path, run_bytes(run), inputs)
+
+
+def write_qrels(qrels, path: str | os.PathLike, inputs: Sequence[str | os.PathLike] = ()) -> None:
+    """Write :func:`qrels_bytes` to ``path`` (atomic; never over an input)."""
+    outputs.write_file(path, qrels_bytes(qrels), inputs)

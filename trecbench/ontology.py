@@ -26,6 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
+from . import outputs
 from .errors import InputError
 
 ROOT = "HP:0000001"
@@ -405,6 +406,7 @@ def load_ontology(path: str | os.PathLike | None = None) -> Ontology:
     if path is None:
         key: tuple = ("hpo3",)
     else:
+        outputs.note_input(path)
         p = Path(path)
         try:
             st = p.stat()

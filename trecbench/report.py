@@ -254,11 +254,10 @@ def write_json(
     Returns the output's record (``path``, ``kind``, ``size``, ``sha256``), computed from
     the bytes written, for a manifest's ``outputs``.
     """
-    from .files import atomic_write
+    from .outputs import write_file
 
     data = json_bytes(obj)
-    with atomic_write(path, inputs) as handle:
-        handle.write(data)
+    write_file(path, data, inputs)
     return bytes_record(path, kind, data)
 
 
@@ -503,9 +502,7 @@ def write_score_outputs(
     written atomically and committed together: neither is replaced unless both could be
     prepared, and neither may be an input. Does nothing when neither path is given.
     """
-    from contextlib import ExitStack
-
-    from .files import atomic_write
+    from .outputs import OutputSet
 
     if report is None and manifest is None:
         return
@@ -541,9 +538,6 @@ def write_score_outputs(
             sys.argv if argv is None else argv, records, written, meta or {}, experiment_id
         )
         files.append((manifest, json_bytes(document)))
-    with ExitStack() as stack:
-        handles = [
-            (stack.enter_context(atomic_write(path, protected)), data) for path, data in files
-        ]
-        for handle, data in handles:
-            handle.write(data)
+    with OutputSet(protected) as out:
+        for path, data in files:
+            out.write(path, data)

@@ -12,7 +12,7 @@ import sys
 
 import click
 
-from .. import __version__
+from .. import __version__, outputs
 from ..errors import TrecbenchError
 
 WORKFLOW = ("convert", "validate", "score", "compare")
@@ -28,7 +28,8 @@ class Group(click.Group):
 
 @click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="trecbench")
-def cli() -> None:
+@click.pass_context
+def cli(ctx: click.Context) -> None:
     """trecbench: convert, validate, score and compare retrieval runs, exactly like trec_eval.
 
     \b
@@ -36,6 +37,8 @@ def cli() -> None:
       trecbench validate runs/tfidf-char.run --qrels qrels/hpo-demo.qrels
       trecbench score qrels/hpo-demo.qrels runs/tfidf-char.run
     """
+    # every file the command reads is one of its inputs, which no output may replace
+    ctx.with_resource(outputs.input_scope())
 
 
 def fail(error: TrecbenchError) -> None:

@@ -14,11 +14,9 @@ so trec_eval reproduces the producer's order exactly. The original scores go to 
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import re
-import tempfile
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,7 +25,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .. import __version__
+from .. import __version__, outputs
 from ..errors import InputError, UsageError
 
 SIDECAR_FORMAT = "trecbench-sidecar"
@@ -289,6 +287,7 @@ def qrels_summary(
 
 def load_json(path: str | os.PathLike) -> Any:
     """Parse a JSON file, turning syntax errors into ``file:line`` input errors."""
+    outputs.note_input(path)
     try:
         with open(path, encoding="utf-8") as handle:
             return json.load(handle)
@@ -307,6 +306,7 @@ def load_jsonl(path: str | os.PathLike) -> list[tuple[int, dict]]:
 
 def iter_jsonl(path: str | os.PathLike) -> Iterator[tuple[int, dict]]:
     """:func:`load_jsonl` one line at a time (stop early to read only the first records)."""
+    outputs.note_input(path)
     try:
         with open(path, encoding="utf-8") as handle:
             for number, text in enumerate(handle, 1):
@@ -440,11 +440,11 @@ def write_conversion(
     """Validate and write qrels and the sidecar into ``outdir``, runs into ``runs_dir``
     (default ``outdir``); return the paths. The sidecar names the files relative to itself.
 
-    Files are first written to a staging folder and validated with
-    :mod:`trecbench.validate`; only if every file passes are they all put in place, each
-    through :func:`files.atomic_write`, which refuses to overwrite an input.
+    Files are staged (:class:`trecbench.outputs.OutputSet`) and validated with
+    :mod:`trecbench.validate`; only if every file passes are they all put in place, as a
+    unit, never over an input.
     """
-    from ..files import atomic_write, write_qrels, write_run
+    from ..files import qrels_bytes, run_bytes
 
     outdir = Path(outdir)
     runs_dir = outdir if runs_dir is None else Path(runs_dir)
@@ -460,34 +460,19 @@ def write_conversion(
     if len({p.resolve() for p in targets.values()}) != len(targets):
         raise UsageError("two outputs would have the same file name; choose another --name")
 
-    outdir.mkdir(parents=True, exist_ok=True)
-    with contextlib.ExitStack() as stack:
-        # Entering every atomic_write first checks all targets against the inputs before
-        # any work; on an error below, nothing is written.
-        handles = {
-            key: stack.enter_context(atomic_write(path, inputs)) for key, path in targets.items()
-        }
-        stage = Path(stack.enter_context(tempfile.TemporaryDirectory(dir=outdir)))
-        staged = {
-            key: stage / f"{index}-{path.name}" for index, (key, path) in enumerate(targets.items())
-        }
-        # file names as the sidecar (in outdir) refers to them
-        names = {
-            key: Path(os.path.relpath(path, outdir)).as_posix() for key, path in targets.items()
-        }
+    names = {key: Path(os.path.relpath(path, outdir)).as_posix() for key, path in targets.items()}
+    with outputs.OutputSet(inputs) as out:
+        for path in targets.values():  # every target is checked before any work
+            out.check(path)
         validation, judged = {}, {}
         for name, table in conversion.qrels.items():
             key = f"qrels:{name}"
-            write_qrels(table, staged[key], inputs)
-            validation[names[key]], judged[name] = _validate("qrels", staged[key], names[key])
+            staged = out.write(targets[key], qrels_bytes(table))
+            validation[names[key]], judged[name] = _validate("qrels", staged, names[key])
         for run in conversion.runs:
             key = f"run:{run.tag}"
-            write_run(run.table, staged[key], inputs)
-            validation[names[key]], _ = _validate(
-                "run", staged[key], names[key], judged.get(run.qrels)
-            )
+            staged = out.write(targets[key], run_bytes(run.table))
+            validation[names[key]], _ = _validate("run", staged, names[key], judged.get(run.qrels))
         sidecar = sidecar_dict(conversion, names, validation)
-        staged["sidecar"].write_text(json_text(sidecar) + "\n", encoding="utf-8")
-        for key, handle in handles.items():
-            handle.write(staged[key].read_bytes())
+        out.write(targets["sidecar"], json_text(sidecar) + "\n")
     return targets

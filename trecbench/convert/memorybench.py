@@ -21,6 +21,7 @@ from typing import Any
 
 import pandas as pd
 
+from .. import outputs
 from ..errors import InputError
 from ..report import input_record
 from .common import (
@@ -52,6 +53,7 @@ def _json_column(text: Any, path, where: str) -> Any:
 def read_results(path: str | os.PathLike) -> list[dict]:
     """EvalResult dicts (camelCase keys) from an export JSON or a ``results.db``."""
     path = Path(path)
+    outputs.note_input(path)
     try:
         with open(path, "rb") as handle:
             magic = handle.read(len(SQLITE_MAGIC))

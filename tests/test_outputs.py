@@ -1,0 +1,186 @@
+"""The output layer: regular files only, inputs protected, multi-file outputs as a unit."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+
+from trecbench import outputs
+from trecbench.errors import OutputError
+from trecbench.outputs import OutputSet, check_target, input_scope, note_input, write_file
+
+
+def test_writes_a_new_file_and_replaces_a_regular_one(tmp_path):
+    target = tmp_path / "sub" / "a.txt"
+    write_file(target, "one")
+    write_file(target, b"two")
+    assert target.read_bytes() == b"two"
+    assert [p.name for p in target.parent.iterdir()] == ["a.txt"]  # no temporary left
+
+
+def test_permissions_follow_the_umask(tmp_path):
+    old = os.umask(0o027)
+    try:
+        write_file(tmp_path / "a", "x")
+    finally:
+        os.umask(old)
+    assert (tmp_path / "a").stat().st_mode & 0o777 == 0o640
+
+
+@pytest.mark.parametrize("special", ["/dev/null", "/dev/zero"])
+def test_a_device_node_is_never_replaced(special):
+    before = os.stat(special)
+    with pytest.raises(OutputError, match="not a regular file"):
+        write_file(special, "x")
+    after = os.stat(special)
+    assert (after.st_ino, after.st_rdev, after.st_mode) == (
+        before.st_ino,
+        before.st_rdev,
+        before.st_mode,
+    )
+
+
+def test_symlinks_fifos_and_folders_are_refused(tmp_path):
+    real = tmp_path / "real"
+    real.write_text("keep")
+    link = tmp_path / "link"
+    link.symlink_to(real)
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    with pytest.raises(OutputError, match="symbolic link"):
+        write_file(link, "x")
+    with pytest.raises(OutputError, match="not a regular file"):
+        write_file(fifo, "x")
+    with pytest.raises(OutputError, match="is a directory"):
+        write_file(folder, "x")
+    assert real.read_text() == "keep" and link.is_symlink()
+    with pytest.raises(OutputError, match="symbolic link"):
+        write_file("/dev/stdout", "x")  # a symlink to the terminal or a pipe
+
+
+def test_inputs_read_in_the_call_are_protected_under_any_name(tmp_path):
+    source = tmp_path / "run.txt"
+    source.write_text("keep")
+    alias = tmp_path / "alias.txt"
+    os.link(source, alias)
+    with input_scope():
+        note_input(source)
+        for target in (source, alias, tmp_path / "." / "run.txt"):
+            with pytest.raises(OutputError, match="refusing to overwrite an input file"):
+                write_file(target, "x")
+        write_file(tmp_path / "other.txt", "fine")
+    assert alias.read_text() == "keep"
+    write_file(source, "outside the call it is just a file")
+    assert source.read_text() == "outside the call it is just a file"
+
+
+def test_nested_scopes_share_the_outer_inputs(tmp_path):
+    source = tmp_path / "q"
+    source.write_text("keep")
+    with input_scope():
+        with input_scope():
+            note_input(source)
+        with pytest.raises(OutputError):
+            write_file(source, "x")
+
+
+def test_explicit_inputs_are_protected_without_a_scope(tmp_path):
+    source = tmp_path / "in"
+    source.write_text("keep")
+    with pytest.raises(OutputError, match="refusing to overwrite an input file"):
+        write_file(source, "x", inputs=[source])
+    assert source.read_text() == "keep"
+
+
+def test_a_set_is_all_or_nothing_when_a_target_is_bad(tmp_path):
+    (tmp_path / "b.json").mkdir()
+    (tmp_path / "a.md").write_text("old")
+    with pytest.raises(OutputError, match="is a directory"):
+        with OutputSet() as out:
+            out.write(tmp_path / "a.md", "new")
+            out.write(tmp_path / "b.json", "new")
+    assert (tmp_path / "a.md").read_text() == "old"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.md", "b.json"]
+
+
+def test_a_set_is_all_or_nothing_on_any_error(tmp_path):
+    with pytest.raises(ZeroDivisionError):
+        with OutputSet() as out:
+            out.write(tmp_path / "new" / "deeper" / "a", "x")
+            1 / 0  # noqa: B018
+    assert list(tmp_path.iterdir()) == []  # the folders it made are gone too
+
+
+def test_a_failed_rename_puts_back_what_was_replaced(tmp_path, monkeypatch):
+    first, second = tmp_path / "1", tmp_path / "2"
+    first.write_text("old 1")
+    second.write_text("old 2")
+    real_replace = os.replace
+    calls = []
+
+    def failing(src, dst):
+        calls.append(dst)
+        if str(dst) == str(second) and len(calls) == 2:
+            raise OSError(28, "No space left on device", str(dst))
+        return real_replace(src, dst)
+
+    monkeypatch.setattr(outputs.os, "replace", failing)
+    with pytest.raises(OutputError, match="No space left"):
+        with OutputSet() as out:
+            out.write(first, "new 1")
+            out.write(second, "new 2")
+    assert (first.read_text(), second.read_text()) == ("old 1", "old 2")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["1", "2"]
+
+
+def test_the_same_target_twice_and_targets_outside_the_root_are_refused(tmp_path):
+    with pytest.raises(OutputError, match="written twice"):
+        with OutputSet() as out:
+            out.write(tmp_path / "a", "x")
+            out.write(tmp_path / "." / "a", "y")
+    with pytest.raises(OutputError, match="outside the output folder"):
+        with OutputSet(root=tmp_path / "out") as out:
+            out.write(tmp_path / "out" / ".." / "escaped", "x")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_staged_file_is_readable_before_the_commit(tmp_path):
+    with OutputSet() as out:
+        staged = out.write(tmp_path / "a", "content")
+        assert staged.read_text() == "content" and not (tmp_path / "a").exists()
+    assert (tmp_path / "a").read_text() == "content"
+
+
+def test_a_parent_that_is_a_file_is_a_one_line_error(tmp_path):
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(OutputError, match="not a directory"):
+        write_file(tmp_path / "file" / "a", "x")
+    assert check_target(tmp_path / "missing") == tmp_path / "missing"
+
+
+def test_sigterm_removes_staged_files(tmp_path):
+    script = textwrap.dedent(
+        f"""
+        import sys, time
+        from trecbench.outputs import OutputSet
+        with OutputSet() as out:
+            out.write({str(tmp_path / "a")!r}, "x")
+            print("staged", flush=True)
+            time.sleep(30)
+        """
+    )
+    child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE)
+    assert child.stdout.readline() == b"staged\n"
+    assert len(list(tmp_path.iterdir())) == 1  # the temporary file
+    child.send_signal(signal.SIGTERM)
+    assert child.wait(timeout=30) == 128 + signal.SIGTERM
+    time.sleep(0.05)
+    assert list(tmp_path.iterdir()) == []

@@ -1,0 +1,345 @@
+"""Every file trecbench writes goes through here.
+
+Three rules hold for every output of every command and API function:
+
+* **Only regular files are replaced.** A target that exists must be a regular file: a
+  device node (``/dev/null``), a FIFO, a directory, a socket or a symbolic link (whose
+  target may lie anywhere) is refused, never replaced.
+* **Inputs are never touched.** Every file read during a call is noted
+  (:func:`note_input`, called by the readers themselves); a target that is one of them —
+  same path, or same file through another name — is refused. Callers may name more
+  inputs explicitly.
+* **All or nothing.** An :class:`OutputSet` stages each file under a temporary name in its
+  target's folder; :meth:`OutputSet.commit` renames them into place together and, if one
+  rename fails, puts back what the others replaced. On an error, SIGTERM or SIGINT before
+  the commit, the staged files (and folders the set created) are removed.
+
+Errors are :class:`~trecbench.errors.OutputError` (exit 2) with the path in the message.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import os
+import signal
+import stat
+import tempfile
+import threading
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import IO
+
+from .errors import OutputError
+
+PathLike = str | os.PathLike
+
+# (st_dev, st_ino) and resolved paths of the files read in the current call
+_inputs: contextvars.ContextVar[tuple[set, set] | None] = contextvars.ContextVar(
+    "trecbench_inputs", default=None
+)
+
+
+@contextlib.contextmanager
+def input_scope() -> Iterator[None]:
+    """Collect the files read inside the block as the call's inputs (nested scopes join the
+    outermost one). Commands and API entry points open one; readers call
+    :func:`note_input`."""
+    if _inputs.get() is not None:
+        yield
+        return
+    token = _inputs.set((set(), set()))
+    try:
+        yield
+    finally:
+        _inputs.reset(token)
+
+
+def note_input(path: PathLike) -> None:
+    """Record ``path`` as an input of the current call (no-op outside :func:`input_scope`)."""
+    scope = _inputs.get()
+    if scope is None:
+        return
+    identities, resolved = scope
+    with contextlib.suppress(OSError):
+        info = os.stat(path)
+        identities.add((info.st_dev, info.st_ino))
+    with contextlib.suppress(OSError, RuntimeError):
+        resolved.add(str(Path(path).resolve()))
+
+
+def _is_input(target: Path, info: os.stat_result | None, extra: Iterable[PathLike]) -> bool:
+    identities, resolved = _inputs.get() or (set(), set())
+    identities, resolved = set(identities), set(resolved)
+    for path in extra:
+        with contextlib.suppress(OSError):
+            other = os.stat(path)
+            identities.add((other.st_dev, other.st_ino))
+        with contextlib.suppress(OSError, RuntimeError):
+            resolved.add(str(Path(path).resolve()))
+    if info is not None and (info.st_dev, info.st_ino) in identities:
+        return True
+    with contextlib.suppress(OSError, RuntimeError):
+        return str(target.resolve()) in resolved
+    return False
+
+
+def check_target(path: PathLike, inputs: Iterable[PathLike] = ()) -> Path:
+    """Refuse ``path`` as an output unless it is missing or a regular file that is not an
+    input of the call (nor one of ``inputs``); return it as a :class:`Path`.
+
+    Called by :class:`OutputSet` for every file, and by commands before long work, so that
+    a bad output path fails first.
+    """
+    target = Path(path)
+    try:
+        info = os.lstat(target)
+    except FileNotFoundError:
+        info = None
+    except NotADirectoryError:
+        raise OutputError(f"{target}: a folder on its path is not a directory") from None
+    except OSError as error:
+        raise OutputError(f"{target}: cannot write here ({error.strerror})") from None
+    if info is not None:
+        if stat.S_ISLNK(info.st_mode):
+            raise OutputError(f"{target}: is a symbolic link; refusing to replace it")
+        if stat.S_ISDIR(info.st_mode):
+            raise OutputError(f"{target}: is a directory")
+        if not stat.S_ISREG(info.st_mode):
+            raise OutputError(f"{target}: is not a regular file; refusing to replace it")
+    if _is_input(target, info, inputs):
+        raise OutputError(f"{target}: refusing to overwrite an input file")
+    return target
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+class _Staged:
+    """One file of a set: its target, its temporary name, its open handle."""
+
+    def __init__(self, target: Path, temporary: Path, handle: IO[bytes]):
+        self.target = target
+        self.temporary = temporary
+        self.handle = handle
+
+
+class OutputSet:
+    """Files written as a unit: stage each with :meth:`write` or :meth:`open`, then
+    :meth:`commit`. As a context manager it commits on success and discards otherwise.
+
+    ``inputs`` are more paths to protect besides the files read in the current call;
+    ``root``, when given, is a folder no target may lie outside of.
+
+    >>> with OutputSet() as out:                    # doctest: +SKIP
+    ...     out.write("out/a.qrels", qrels_bytes)
+    ...     out.write("out/b.json", report_bytes)
+    """
+
+    def __init__(self, inputs: Iterable[PathLike] = (), root: PathLike | None = None):
+        self.inputs = [Path(p) for p in inputs]
+        self.root = None if root is None else Path(root)
+        self._staged: list[_Staged] = []
+        self._created: list[Path] = []  # folders made for targets, deepest last
+        self._signals = _SignalGuard(self)
+
+    # -- staging
+
+    def check(self, path: PathLike) -> Path:
+        """Check one target now (see :func:`check_target`) and that it is new to the set."""
+        target = check_target(path, self.inputs)
+        if self.root is not None and not _inside(target, self.root):
+            raise OutputError(f"{target}: lies outside the output folder {self.root}")
+        if any(_same_target(target, staged.target) for staged in self._staged):
+            raise OutputError(f"{target}: written twice by one command")
+        return target
+
+    def open(self, path: PathLike) -> IO[bytes]:
+        """A binary handle whose content becomes ``path`` at :meth:`commit`."""
+        target = self.check(path)
+        self._make_parent(target.parent)
+        try:
+            fd, temporary = tempfile.mkstemp(
+                prefix=f".{target.name}.", suffix=".tmp", dir=target.parent
+            )
+        except OSError as error:
+            raise OutputError(f"{target}: cannot write here ({error.strerror})") from None
+        self._signals.install()
+        staged = _Staged(target, Path(temporary), os.fdopen(fd, "wb"))
+        self._staged.append(staged)
+        return staged.handle
+
+    def write(self, path: PathLike, data: bytes | str) -> Path:
+        """Stage ``data`` (text is written as UTF-8) as the content of ``path``.
+
+        Returns the staged file: complete and readable until the commit (to validate it
+        before anything is put in place, say).
+        """
+        handle = self.open(path)
+        try:
+            handle.write(data.encode("utf-8") if isinstance(data, str) else data)
+            handle.flush()
+        except OSError as error:
+            raise OutputError(f"{path}: cannot write ({error.strerror})") from None
+        return self._staged[-1].temporary
+
+    @property
+    def targets(self) -> list[Path]:
+        """The staged targets, in staging order."""
+        return [staged.target for staged in self._staged]
+
+    def _make_parent(self, folder: Path) -> None:
+        missing = []
+        probe = folder
+        while not probe.exists():
+            missing.append(probe)
+            if probe.parent == probe:
+                break
+            probe = probe.parent
+        if probe.exists() and not probe.is_dir():
+            raise OutputError(f"{probe}: is not a directory")
+        for created in reversed(missing):
+            try:
+                created.mkdir()
+            except FileExistsError:
+                continue
+            except OSError as error:
+                raise OutputError(f"{created}: cannot create folder ({error.strerror})") from None
+            self._created.append(created)
+
+    # -- committing
+
+    def commit(self) -> list[Path]:
+        """Rename every staged file into place; all of them or, on failure, none."""
+        mode = 0o666 & ~_umask()  # mkstemp creates 0600; give what open() would
+        replaced: list[tuple[_Staged, Path | None]] = []
+        backup = None
+        try:
+            for staged in self._staged:
+                staged.handle.close()
+                os.chmod(staged.temporary, mode)
+            for staged in self._staged:
+                check_target(staged.target, self.inputs)  # nothing changed meanwhile
+            for staged in self._staged:
+                backup = _backup(staged.target)
+                os.replace(staged.temporary, staged.target)
+                replaced.append((staged, backup))
+                backup = None
+        except BaseException as error:
+            if backup is not None:  # its file was not replaced: the link is not needed
+                with contextlib.suppress(OSError):
+                    os.unlink(backup)
+            for staged, previous in reversed(replaced):
+                with contextlib.suppress(OSError):
+                    if previous is not None:
+                        os.replace(previous, staged.target)
+                    else:
+                        os.unlink(staged.target)
+            self.abort()
+            if isinstance(error, OSError):
+                raise OutputError(
+                    f"{error.filename or 'output'}: cannot write ({error.strerror})"
+                ) from None
+            raise
+        for _, backup in replaced:
+            if backup is not None:
+                with contextlib.suppress(OSError):
+                    os.unlink(backup)
+        self._signals.remove()
+        targets = self.targets
+        self._staged, self._created = [], []
+        return targets
+
+    def abort(self) -> None:
+        """Remove every staged file and the folders the set created (if still empty)."""
+        for staged in self._staged:
+            with contextlib.suppress(OSError):
+                staged.handle.close()
+            with contextlib.suppress(OSError):
+                os.unlink(staged.temporary)
+        for folder in reversed(self._created):
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+        self._staged, self._created = [], []
+        self._signals.remove()
+
+    def __enter__(self) -> OutputSet:
+        return self
+
+    def __exit__(self, kind, value, traceback) -> None:
+        if kind is None:
+            self.commit()
+        else:
+            self.abort()
+
+
+def write_file(path: PathLike, data: bytes | str, inputs: Iterable[PathLike] = ()) -> Path:
+    """Write one file through an :class:`OutputSet` (atomic, inputs protected)."""
+    with OutputSet(inputs) as out:
+        out.write(path, data)
+    return Path(path)
+
+
+def _inside(target: Path, root: Path) -> bool:
+    try:
+        target.resolve().relative_to(root.resolve())
+    except (ValueError, OSError, RuntimeError):
+        return False
+    return True
+
+
+def _same_target(a: Path, b: Path) -> bool:
+    with contextlib.suppress(OSError, RuntimeError):
+        return a.resolve() == b.resolve()
+    return a == b
+
+
+def _backup(target: Path) -> Path | None:
+    """A hard link to ``target``'s current content, to put back if the commit fails."""
+    if not target.exists():
+        return None
+    backup = target.with_name(f".{target.name}.{os.getpid()}.{threading.get_ident()}.bak")
+    try:
+        os.link(target, backup)
+    except OSError:
+        return None  # no hard links here: the commit cannot restore this file
+    return backup
+
+
+class _SignalGuard:
+    """While files are staged, SIGTERM and SIGHUP raise ``SystemExit`` in the main thread
+    (SIGINT already raises ``KeyboardInterrupt``), so that staged files are removed."""
+
+    SIGNALS = tuple(
+        getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)
+    )
+
+    def __init__(self, owner: OutputSet):
+        self.owner = owner
+        self.previous: dict[int, object] | None = None
+
+    def install(self) -> None:
+        if self.previous is not None or threading.current_thread() is not threading.main_thread():
+            return
+        self.previous = {}
+        for number in self.SIGNALS:
+            current = signal.getsignal(number)
+            if current in (signal.SIG_DFL, None):
+                self.previous[number] = current
+                signal.signal(number, _exit_on_signal)
+
+    def remove(self) -> None:
+        if not self.previous:
+            self.previous = None
+            return
+        for number, handler in self.previous.items():
+            with contextlib.suppress(ValueError, TypeError):
+                signal.signal(number, handler if handler is not None else signal.SIG_DFL)
+        self.previous = None
+
+
+def _exit_on_signal(number, frame) -> None:
+    raise SystemExit(128 + number)
