@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from . import cli
-from .evaluation_options import evaluation_options
+from .evaluation_options import evaluation_options, unjudged_threshold_option
 from .report_options import report_options
 
 TREC_FLAGS = ("measure", "query", "complete", "nosummary", "level", "max_docs", "judged", "ndocs")
@@ -92,11 +92,29 @@ class TrecEvalCommand(click.Command):
     "(vectorised: P, recall, success, map, map_cut, ndcg, ndcg_cut, recip_rank, Rprec, "
     "num_*, MRR@k, HitRate@k, Recall_all@k) or auto (fast when it computes every measure).",
 )
+@click.option(
+    "--tie-bounds",
+    "tie_bounds",
+    is_flag=True,
+    help="Also print, per run and measure, the lowest and highest value over every order "
+    "of tied documents (equal scores) and whether trec_eval's order is at an end.",
+)
+@unjudged_threshold_option
 @report_options
 @click.argument("qrels", type=click.Path(dir_okay=False))
 @click.argument("runs", nargs=-1, required=True, type=click.Path(dir_okay=False))
 def score(
-    qrels, runs, output_format, names, maxontsim_formula, ontology, strata, group_by, **flags
+    qrels,
+    runs,
+    output_format,
+    names,
+    maxontsim_formula,
+    ontology,
+    strata,
+    group_by,
+    tie_bounds,
+    unjudged_threshold,
+    **flags,
 ):
     """Score RUNS against QRELS, exactly like trec_eval 9.0.8.
 
@@ -115,6 +133,7 @@ def score(
       trecbench score qrels.txt run.txt --report r.json --manifest m.json --meta model=bm25
       trecbench score qrels/hpo-demo.qrels runs/*.run --strata qrels/hpo-demo.sidecar.json \\
         --group-by difficulty --group-by language
+      trecbench score qrels.txt run.txt -m P@5 -m nDCG@10 --tie-bounds
     """
     from .. import trec_format
     from ..evaluate import evaluate
@@ -135,8 +154,13 @@ def score(
         num_docs=flags["ndocs"],
         engine=flags["engine"],
         options={"maxontsim_formula": maxontsim_formula, "ontology": ontology},
+        tie_bounds=tie_bounds,
     )
-    for line in evaluation.warnings + _flag_summary(evaluation):
+    unjudged = [
+        run.unjudged.message(run.name, evaluation.qrels_path)
+        for run in evaluation.unjudged_runs(unjudged_threshold)
+    ]
+    for line in evaluation.warnings + _flag_summary(evaluation) + unjudged:
         click.echo(f"trecbench: warning: {line}", err=True)
     grouped = _grouped(evaluation, strata, group_by)
     per_query, summary = flags["query"], not flags["nosummary"]
@@ -154,6 +178,10 @@ def score(
         text = trec_format.render_table(evaluation, names=names)
     if grouped and output_format != "json":
         text += _render_groups(evaluation, grouped, output_format, names)
+    if tie_bounds and output_format != "json":
+        from ..tiebounds import render
+
+        text += ("" if output_format == "csv" else "\n") + render(evaluation, output_format, names)
     write_score_outputs(
         evaluation,
         report=flags["report"],
