@@ -50,4 +50,4 @@ echo
 echo "== compare: tfidf-char and tfidf-word-parents against tfidf-word, per language"
 $TB compare qrels/hpo-demo.qrels runs/tfidf-word.run runs/tfidf-char.run \
   runs/tfidf-word-parents.run "${MEASURES[@]}" --test randomization --seed 42 \
-  --strata qrels/hpo-demo.sidecar.json --group-by language -o "$OUT/compare"
+  --strata qrels/hpo-demo.sidecar.json --group-by language -o "$OUT/compare" --plots
