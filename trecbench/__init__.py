@@ -31,6 +31,7 @@ _EXPORTS = {
     "build_manifest": "report",
     "compare": "compare",
     "compare_scores": "compare",
+    "fuse": "fusion",
     "validate_run": "validate",
     "validate_qrels": "validate",
     "check_tokens": "validate",
