@@ -140,3 +140,28 @@ def test_read_from_file_and_render(tmp_path):
     assert "| Routing accuracy | 0.7500 [" in text
     assert "| Gate efficiency | 20.0% [" in text
     assert "1 saved, 1 missed" in text
+
+
+def test_score_routing_goes_into_the_table_and_the_report(tmp_path):
+    from click.testing import CliRunner
+    from conftest import ROOT
+
+    from trecbench.cli import _register, cli
+    from trecbench.report import validate_against_schema
+
+    _register()
+    demo = ROOT / "data" / "hpo-rtask"
+    report = tmp_path / "report.json"
+    args = ["score", str(demo / "hpo-rtask.qrels"), str(demo / "vector.run")]
+    args += ["--routing", str(demo / "routing.jsonl"), "--report", str(report)]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    document = json.loads(report.read_text())
+    validate_against_schema(document, "evaluation_report")
+    assert document["routing"] == routing_metrics(demo / "routing.jsonl") | {
+        "log": str(demo / "routing.jsonl")
+    }
+    assert "| Routing accuracy | " in result.output
+    assert {"path": str(demo / "routing.jsonl"), "kind": "routing"}.items() <= next(
+        r for r in document["inputs"] if r["kind"] == "routing"
+    ).items()
