@@ -50,6 +50,7 @@ def fail(error: TrecbenchError) -> None:
 def _register() -> None:
     # Each module adds its command to `cli`; imported here so `trecbench --help` lists them.
     from . import (
+        benchmark,  # noqa: F401
         compare,  # noqa: F401
         convert,  # noqa: F401
         fuse,  # noqa: F401
