@@ -20,7 +20,7 @@ from click.testing import CliRunner
 from conftest import ROOT
 
 import trecbench
-from trecbench.benchmarking import InvalidRuns, load_config, run_benchmark
+from trecbench.benchmarking import InvalidRuns, load_benchmark_config, run_benchmark
 from trecbench.cli import _register, cli
 from trecbench.errors import UsageError
 from trecbench.report import validate_against_schema
@@ -272,13 +272,13 @@ def test_yaml_config_and_schema_errors(tmp_path):
     import yaml
 
     folder = _copy_demo(tmp_path)
-    document = load_config(CONFIG)
+    document = load_benchmark_config(CONFIG)
     assert [mode.name for mode in document.modes] == list(MODES)
     import tomllib
 
     data = tomllib.loads(CONFIG.read_text())
     (folder / "benchmark.yaml").write_text(yaml.safe_dump(data, sort_keys=False))
-    config = load_config(folder / "benchmark.yaml")
+    config = load_benchmark_config(folder / "benchmark.yaml")
     assert [mode.name for mode in config.modes] == list(MODES)
     assert config.modes[2].fuse == ["lexical", "vector"] and config.modes[2].depth == 100
 
@@ -288,7 +288,7 @@ def test_yaml_config_and_schema_errors(tmp_path):
         path = folder / "broken.yaml"
         path.write_text(yaml.safe_dump(broken))
         with pytest.raises(UsageError, match=message):
-            load_config(path)
+            load_benchmark_config(path)
 
     refused(lambda d: d["modes"]["hybrid"].update(method="borda"), "modes/hybrid/method")
     refused(lambda d: d["modes"]["hybrid"].update(fuse=["lexical", "nope"]), "unknown mode 'nope'")

@@ -1,6 +1,6 @@
 """The TREC R-task benchmark workflow: retrieval modes from one configuration file.
 
-:func:`load_config` reads a TOML or YAML file (schema
+:func:`load_benchmark_config` reads a TOML or YAML file (schema
 ``trecbench/schemas/benchmark_config.schema.json``, described in ``docs/benchmark.md``):
 the qrels, the modes (each a run file or a fusion of other modes), the measures (default:
 :data:`trecbench.measures.KPI_PRESET`), targets per measure (the R-task reference's ranges
@@ -153,7 +153,7 @@ class Mode:
 
 @dataclass
 class BenchmarkConfig:
-    """A checked configuration (see :func:`load_config`); paths are resolved."""
+    """A checked configuration (see :func:`load_benchmark_config`); paths are resolved."""
 
     path: Path
     name: str
@@ -248,7 +248,7 @@ def _order_fusions(modes: list[Mode], path: Path) -> None:
         visit(mode.name, [])
 
 
-def load_config(path: str | os.PathLike) -> BenchmarkConfig:
+def load_benchmark_config(path: str | os.PathLike) -> BenchmarkConfig:
     """Read and check a benchmark configuration (TOML or YAML; see ``docs/benchmark.md``).
 
     The document is checked against the shipped JSON Schema ``benchmark_config`` (one-line
@@ -340,10 +340,7 @@ def validation_profile(config: BenchmarkConfig) -> tuple[str, str | None]:
     if wanted in profiles:
         return wanted, None
     if wanted == "rtask":
-        return "strict", (
-            "the validator has no rtask profile yet: validated with the strict profile and "
-            f"at most {config.max_depth} documents per topic"
-        )
+        return "strict", "the validator has no rtask profile yet: strict stands in"
     raise UsageError(f"{config.path}: the validator has no profile {wanted!r}")
 
 
@@ -525,9 +522,10 @@ class Benchmark:
         document["benchmark"] = self.section()
         return document
 
-    def markdown(self) -> str:
-        """BenchmarkComparison.md."""
-        return _markdown(self)
+    def markdown(self, statistics: bool = True) -> str:
+        """BenchmarkComparison.md; without ``statistics``, only the R-task part (KPI table,
+        targets, reranking, completeness, routing), without compare's tables."""
+        return _markdown(self, statistics)
 
     def evaluation_reports(self, experiment_id: str, meta: Mapping[str, str]) -> dict[str, dict]:
         """One EvaluationReport per mode (its values, flagged topics and inputs)."""
@@ -735,7 +733,7 @@ def run_benchmark(config: BenchmarkConfig | str | os.PathLike, *, progress=None)
     from .report import input_record
 
     if not isinstance(config, BenchmarkConfig):
-        config = load_config(config)
+        config = load_benchmark_config(config)
     profile, note = validation_profile(config)
     qrels_result, validations = _validate_inputs(config, profile)
     qrels_table, _, _ = load(config.qrels, "qrels")  # the one parse of the qrels
@@ -886,7 +884,7 @@ def _cell(entry: dict, best: bool) -> str:
     return text
 
 
-def _markdown(bench: Benchmark) -> str:
+def _markdown(bench: Benchmark, statistics: bool = True) -> str:
     config = bench.config
     comparison = bench.comparison
     settings = comparison.settings
@@ -953,11 +951,13 @@ def _markdown(bench: Benchmark) -> str:
         from .routing import render_routing
 
         lines += ["", f"## Routing ({config.routing})", "", render_routing(bench.routing).rstrip()]
-    lines += ["", "## Statistics", ""]
-    lines += [
-        "#" + line if line.startswith("#") else line
-        for line in comparison.markdown().split("\n")[2:]
-    ]
+    if statistics:
+        # compare's own text (its title dropped), one heading level down
+        lines += ["", "## Statistics", ""]
+        lines += [
+            "#" + line if line.startswith("#") else line
+            for line in comparison.markdown().split("\n")[2:]
+        ]
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
