@@ -12,7 +12,7 @@ under ``data/hpo-rtask/``:
   results for it, as a real lexical engine would).
 * ``vector.run`` — LSA with scikit-learn: ``TfidfVectorizer`` over character 3-5-grams
   inside words (``char_wb``; sublinear tf, smoothed idf, L2-normalised), reduced to
-  :data:`DIMENSIONS` dimensions by ``TruncatedSVD`` (randomized, 4 power iterations,
+  :data:`DIMENSIONS` dimensions by ``TruncatedSVD`` (randomized, 2 power iterations,
   ``random_state=0``); cosine similarity of the normalised term and query vectors.
 * ``reranked.run`` — the lexical run's documents re-scored by the vector cosine.
 * ``hpo-rtask.qrels`` — graded from the ontology: 2 for an expected term, 1 for a parent
@@ -65,7 +65,7 @@ class Lsa:
             analyzer="char_wb", ngram_range=(3, 5), sublinear_tf=True, dtype=np.float64
         )
         weighted = self.tfidf.fit_transform(documents)
-        svd = TruncatedSVD(dimensions, algorithm="randomized", n_iter=4, random_state=0)
+        svd = TruncatedSVD(dimensions, algorithm="randomized", n_iter=2, random_state=0)
         # one BLAS thread: the same sums in the same order on every machine (and faster on
         # a busy one)
         with threadpool_limits(1):
