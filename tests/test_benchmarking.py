@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 from conftest import ROOT
+from test_demo_against_trec_eval import PRESET as KPI  # measure -> (fixture, trec_eval label)
 
 import trecbench
 from trecbench.benchmarking import InvalidRuns, load_benchmark_config
@@ -33,15 +34,6 @@ FIXTURES = Path(__file__).parent / "fixtures" / "trec_eval_rtask"
 MODES = ("lexical", "vector", "hybrid", "reranked")
 LABELS = {"lexical": "Lexical-Only", "vector": "Vector-Only", "hybrid": "Hybrid"}
 LABELS["reranked"] = "Lexical+Rerank"
-# display name -> (fixture, trec_eval label)
-KPI = {
-    "nDCG@10": ("kpi", "ndcg_cut_10"),
-    "MAP@100": ("kpi", "map_cut_100"),
-    "MRR@10": ("mrr10", "recip_rank"),
-    "Recall@50": ("kpi", "recall_50"),
-    "Recall@100": ("kpi", "recall_100"),
-    "HitRate@10": ("kpi", "success_10"),
-}
 # the TREC 2025 R-task reference's summary table: baseline low, good, strong
 REFERENCE = {
     "nDCG@10": (0.30, 0.35, 0.40),
