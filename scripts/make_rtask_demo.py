@@ -7,9 +7,11 @@ queries are the 56 English and German phrases of ``data/hpo-demo/cases.json``. O
 under ``data/hpo-rtask/``:
 
 * ``lexical.run`` — BM25 (the ``bm25s`` library, Lucene variant, k1 1.5, b 0.75) over the
-  names tokenised by bm25s's default pattern, no stop words, no stemming; only documents
-  that share a term with the query (a German phrase may match nothing: the run then has no
-  results for it, as a real lexical engine would).
+  names tokenised by bm25s's default pattern, no stop words, no stemming; the best 100
+  documents per query, as bm25s's ``retrieve`` returns them, zero scores included: a German
+  phrase that shares no word with the English names gets 100 documents scored 0, in
+  trec_eval's tie order (docno descending), so that every run covers every query as the
+  R task requires.
 * ``vector.run`` — LSA with scikit-learn: ``TfidfVectorizer`` over character 3-5-grams
   inside words (``char_wb``; sublinear tf, smoothed idf, L2-normalised), reduced to
   :data:`DIMENSIONS` dimensions by ``TruncatedSVD`` (randomized, 2 power iterations,
@@ -97,15 +99,15 @@ def _ranked(qids, docnos, scores, tag: str, depth: int = DEPTH) -> pd.DataFrame:
     return ranked[ranked["rank"] <= depth].reset_index(drop=True)
 
 
-def _top(ids: np.ndarray, qids: list[str], matrix: np.ndarray, tag: str, positive: bool):
-    """The best ``DEPTH`` documents per query of a queries x documents score matrix."""
+def _top(ids: np.ndarray, qids: list[str], matrix: np.ndarray, tag: str):
+    """The best ``DEPTH`` documents per query of a queries x documents score matrix, chosen
+    as trecbench ranks: score descending at float32, ties by docno descending."""
+    descending = np.empty(len(ids), np.int64)
+    descending[np.argsort(ids.astype(str))[::-1]] = np.arange(len(ids))
     rows, docs, values = [], [], []
     for q, scores in enumerate(matrix):
         rounded = np.round(scores, DECIMALS)
-        # a generous candidate set: everything tied with the DEPTH-th best is kept, and
-        # trecbench's ranking picks among the ties
-        threshold = np.sort(rounded)[-DEPTH] if len(rounded) > DEPTH else -np.inf
-        keep = np.flatnonzero((rounded >= threshold) & ((rounded > 0) if positive else True))
+        keep = np.lexsort((descending, -rounded.astype(np.float32)))[:DEPTH]
         rows += [qids[q]] * len(keep)
         docs.append(ids[keep])
         values.append(scores[keep])
@@ -174,11 +176,11 @@ def main(argv=None) -> None:
     lexical_scores = np.vstack(
         [bm25.get_scores(tokens) for tokens in bm25s.tokenize(texts, **tokenize)]
     ).astype(np.float64)
-    lexical = _top(ids, qids, lexical_scores, "bm25", positive=True)
+    lexical = _top(ids, qids, lexical_scores, "bm25")
 
     lsa = Lsa(names, DIMENSIONS)
     dense = lsa.scores(texts)
-    vector = _top(ids, qids, dense, "lsa", positive=False)
+    vector = _top(ids, qids, dense, "lsa")
 
     # rerank: the lexical candidates, scored by the vector cosine
     column = {term: i for i, term in enumerate(onto.ids)}
@@ -194,7 +196,8 @@ def main(argv=None) -> None:
     with OutputSet() as staged:
         for path, data in files.items():
             staged.write(path, data)
-    matched = set(lexical["qid"])
+    # the router: lexical when the query shares a word with the collection
+    matched = {qid for qid, scores in zip(qids, lexical_scores, strict=True) if scores.max() > 0}
     lines = routing_lines(
         qids,
         matched,

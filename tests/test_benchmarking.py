@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -169,7 +170,7 @@ def test_markdown_kpi_table(written):
             if test is not None and test["p_adjusted"] < 0.05:
                 expected += " ▲" if test["difference"] > 0 else " ▼"
             assert cell == expected, (measure, mode)
-    assert "▲" in text  # the demo has significant differences (Recall@50, Recall@100)
+    assert "▲" in text  # the demo has significant differences
 
 
 def test_reranking_improvement_from_trec_eval_values(written):
@@ -236,10 +237,9 @@ def test_completeness_by_hand(written):
         assert ("unjudged" in checks) == (expected["unjudged"] > settings["max_unjudged"])
         if checks:
             incomplete.append(name)
-    # lexical BM25 finds nothing for most German phrases; the reranker lifts unjudged terms
-    assert incomplete == ["lexical", "reranked"]
+    # the reranker lifts documents that neither pooled run had in its top 10
+    assert incomplete == ["reranked"]
     text = (out / "BenchmarkComparison.md").read_text()
-    assert "- Lexical-Only: coverage → Empty/invalid runs: re-run generation" in text
     assert "- Lexical+Rerank: unjudged → Shallow pools: mark runs as incomplete" in text
 
 
@@ -277,9 +277,8 @@ def test_yaml_config_and_schema_errors(tmp_path):
     folder = _copy_demo(tmp_path)
     document = load_benchmark_config(CONFIG)
     assert [mode.name for mode in document.modes] == list(MODES)
-    import tomllib
-
-    data = tomllib.loads(CONFIG.read_text())
+    toml = pytest.importorskip("tomllib" if sys.version_info >= (3, 11) else "tomli")
+    data = toml.loads(CONFIG.read_text())
     (folder / "benchmark.yaml").write_text(yaml.safe_dump(data, sort_keys=False))
     config = load_benchmark_config(folder / "benchmark.yaml")
     assert [mode.name for mode in config.modes] == list(MODES)

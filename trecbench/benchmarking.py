@@ -328,8 +328,12 @@ def _validator():
 
     from . import check_tokens, validate_qrels, validate_run
 
-    module = importlib.import_module(validate_run.__module__)
-    return validate_run, validate_qrels, check_tokens, getattr(module, "PROFILES", ())
+    # the profiles live beside validate_run, in its module or its package
+    where = validate_run.__module__
+    profiles = getattr(importlib.import_module(where), "PROFILES", None)
+    if profiles is None:
+        profiles = getattr(importlib.import_module(where.rpartition(".")[0]), "PROFILES", ())
+    return validate_run, validate_qrels, check_tokens, tuple(profiles)
 
 
 def validation_profile(config: BenchmarkConfig) -> tuple[str, str | None]:
