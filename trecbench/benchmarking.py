@@ -143,10 +143,10 @@ class Mode:
     def describe(self) -> str:
         if self.fuse is None:
             return f"run {self.run}"
-        from .fusion import method_name
+        from .fusion import method_name, norm_name
 
         method = method_name(self.method)
-        detail = f"k={self.k:g}" if method == "rrf" else f"norm {self.norm or 'default'}"
+        detail = f"k={self.k:g}" if method == "rrf" else f"norm {norm_name(self.norm, method)}"
         weights = f", weights {self.weights}" if self.weights else ""
         return f"{method} ({detail}{weights}) of {', '.join(self.fuse)}, depth {self.depth}"
 
