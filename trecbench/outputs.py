@@ -30,6 +30,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO
 
+from . import provenance
 from .errors import OutputError
 
 PathLike = str | os.PathLike
@@ -50,7 +51,8 @@ def input_scope() -> Iterator[None]:
         return
     token = _inputs.set((set(), set()))
     try:
-        yield
+        with provenance.record_scope():  # and their checksums, taken as they were read
+            yield
     finally:
         _inputs.reset(token)
 

@@ -19,61 +19,39 @@ other reports.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import json
 import math
 import os
-import platform
 import re
 import shlex
-import subprocess
 import sys
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 from . import __version__
-from .errors import InputError, OutputError, UsageError
+from .errors import OutputError, UsageError
+from .provenance import (  # noqa: F401 - re-exported: the reports' small pieces
+    OPTIONAL_PACKAGES,
+    PACKAGES,
+    bytes_record,
+    environment,
+    file_digest,
+    git_commit,
+    utc_now,
+)
 
 REPORT_SCHEMA = "evaluation_report"
 MANIFEST_SCHEMA = "experiment_manifest"
 SCHEMA_VERSION = 1
 TREC_EVAL_SEMANTICS = "9.0.8"
 
-# Distributions whose versions can change a number or a file trecbench writes.
-PACKAGES = ("numpy", "pandas", "pyarrow", "pytrec-eval-terrier", "ir-measures", "click")
-OPTIONAL_PACKAGES = ("hpo3", "scipy", "matplotlib")
-
-_HASH_CHUNK = 1 << 20
 _META_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_.\-]*$")
 
 
 # ---------------------------------------------------------------------------------------
 # small reusable pieces
-
-
-def utc_now() -> str:
-    """The current UTC time as ISO-8601 with a ``Z`` suffix, to the second."""
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def file_digest(path: str | os.PathLike) -> tuple[int, str]:
-    """``(size, sha256 hex)`` of the bytes on disk, read in 1 MiB chunks.
-
-    A gzip file is hashed as stored (compressed): that identifies the file one has.
-    """
-    digest = hashlib.sha256()
-    size = 0
-    try:
-        with open(path, "rb") as handle:
-            while block := handle.read(_HASH_CHUNK):
-                digest.update(block)
-                size += len(block)
-    except OSError as exc:
-        raise InputError(str(path), None, f"cannot read: {exc.strerror}") from None
-    return size, digest.hexdigest()
 
 
 def _column(table: Any, name: str):
@@ -149,58 +127,6 @@ def input_record(
     return record
 
 
-def _version(distribution: str) -> str | None:
-    from importlib import metadata  # ~15 ms: kept off the CLI's start-up path
-
-    try:
-        return metadata.version(distribution)
-    except metadata.PackageNotFoundError:
-        return None
-
-
-def environment() -> dict:
-    """Python, platform and package versions (from package metadata: nothing is imported).
-
-    Optional packages that are not installed are recorded as ``null``.
-    """
-    return {
-        "python": platform.python_version(),
-        "implementation": platform.python_implementation(),
-        "platform": platform.platform(),
-        "machine": platform.machine(),
-        "trecbench": __version__,
-        "packages": {name: _version(name) for name in PACKAGES + OPTIONAL_PACKAGES},
-    }
-
-
-def git_commit(cwd: str | os.PathLike | None = None) -> dict | None:
-    """``{"commit": sha, "dirty": bool}`` of the git work tree holding ``cwd``, else None.
-
-    ``dirty`` is true when tracked files differ from the commit (untracked files are
-    ignored). No git, no repository or any git failure gives None, never an error.
-    """
-
-    def git(*args: str) -> str | None:
-        try:
-            done = subprocess.run(
-                ["git", *args],
-                cwd=cwd,
-                capture_output=True,
-                text=True,
-                timeout=10,
-                check=False,
-            )
-        except (OSError, subprocess.SubprocessError):
-            return None
-        return done.stdout if done.returncode == 0 else None
-
-    commit = git("rev-parse", "--verify", "HEAD")
-    if commit is None:
-        return None
-    status = git("status", "--porcelain", "--untracked-files=no")
-    return {"commit": commit.strip(), "dirty": bool(status and status.strip())}
-
-
 def parse_meta(pairs: Iterable[str]) -> dict[str, str]:
     """``["model=bm25", "k1=0.9"]`` → ``{"model": "bm25", "k1": "0.9"}``.
 
@@ -231,16 +157,6 @@ def json_bytes(obj: Any) -> bytes:
     except ValueError as exc:
         raise OutputError(f"cannot write JSON: {exc}") from None
     return (text + "\n").encode("utf-8")
-
-
-def bytes_record(path: str | os.PathLike, kind: str, data: bytes) -> dict:
-    """The record (``path``, ``kind``, ``size``, ``sha256``) of ``data`` written to ``path``."""
-    return {
-        "path": str(path),
-        "kind": kind,
-        "size": len(data),
-        "sha256": hashlib.sha256(data).hexdigest(),
-    }
 
 
 def write_json(
