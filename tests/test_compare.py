@@ -419,7 +419,7 @@ def test_stderr_progress_draws_a_percentage_once_the_delay_passed(capsys):
 
 def test_in_memory_runs_are_named_and_not_recorded_as_files(trec_eval_suite):
     import trecbench
-    from trecbench.files import parse_run, read_run
+    from trecbench.inputs import parse_run, read_run
 
     result = trecbench.compare(
         trec_eval_suite / "qrels.test",

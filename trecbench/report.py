@@ -30,7 +30,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from . import __version__
+from . import __version__, provenance
 from .errors import OutputError, UsageError
 from .provenance import (  # noqa: F401 - re-exported: the reports' small pieces
     OPTIONAL_PACKAGES,
@@ -54,38 +54,15 @@ _META_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_.\-]*$")
 # small reusable pieces
 
 
-def _column(table: Any, name: str):
-    """A column of a pyarrow Table or pandas DataFrame as a pyarrow array."""
-    import pyarrow as pa
-
-    if isinstance(table, pa.Table):
-        return table.column(name)
-    return pa.array(table[name].astype(str), pa.string())
-
-
-def _table_counts(table: Any, kind: str) -> dict:
-    import pyarrow.compute as pc
-
-    record = {"lines": len(table), "topics": 0}
-    if not len(table):
-        return record | ({"run_tag": None, "run_tags": []} if kind == "run" else {})
-    record["topics"] = pc.count_distinct(_column(table, "qid")).as_py()
-    if kind == "run":
-        tags = _column(table, "tag")
-        # trec_eval prints the tag of the last line as the runid
-        record["run_tag"] = tags[len(tags) - 1].as_py()
-        record["run_tags"] = sorted(pc.unique(tags).to_pylist())
-    return record
-
-
 def _streamed_counts(path: str | os.PathLike, kind: str) -> dict:
-    """Lines, topics and tags of a file read chunk by chunk (bounded memory)."""
+    """Lines, topics and tags of a file read chunk by chunk (bounded memory); the reading
+    takes the file's checksum on the way (see :mod:`trecbench.provenance`)."""
     import pyarrow.compute as pc
 
-    from .files import iter_tokens
+    from .inputs import trec_text
 
     lines, qids, tags, last_tag = 0, set(), set(), None
-    for tokens in iter_tokens(path, keep=6 if kind == "run" else 1):
+    for tokens in trec_text.iter_tokens(path, keep=6 if kind == "run" else 1):
         if not len(tokens):
             continue
         lines += len(tokens)
@@ -111,20 +88,23 @@ def input_record(
 
     ``kind`` is ``"run"``, ``"qrels"`` or any other word (``"ontology"``, ``"report"``...)
     for which only size and checksum are recorded. Pass the parsed ``table`` (pyarrow Table
-    or DataFrame with ``qid``/``tag`` columns) when the caller has it, so a large file is
-    not parsed twice, or those ``counts`` when they are already known (see
-    :attr:`trecbench.evaluate.Evaluation.input_counts`); otherwise the file is tokenized
-    chunk by chunk.
+    or DataFrame with ``qid``/``tag`` columns) when the caller has it, or those ``counts``
+    when they are already known; otherwise the file is tokenized chunk by chunk. The file
+    is read at most once: not at all when a reader of the call read it already (its
+    checksum was taken then, see :mod:`trecbench.provenance`), else once for the counts
+    and the checksum together. Records of an evaluation's inputs are
+    :attr:`trecbench.evaluate.Evaluation.input_records`.
     """
-    size, sha256 = file_digest(path)
-    record: dict[str, Any] = {"path": str(path), "kind": kind, "size": size, "sha256": sha256}
-    if kind in ("run", "qrels"):
-        if counts is None:
+    from .inputs import table_counts
+
+    with provenance.record_scope():  # the call's, or one for this record
+        if kind in ("run", "qrels") and counts is None:
             counts = (
-                _table_counts(table, kind) if table is not None else _streamed_counts(path, kind)
+                table_counts(table, kind) if table is not None else _streamed_counts(path, kind)
             )
-        record |= counts
-    return record
+        size, sha256 = file_digest(path)
+    record: dict[str, Any] = {"path": str(path), "kind": kind, "size": size, "sha256": sha256}
+    return record | dict(counts) if kind in ("run", "qrels") else record
 
 
 def parse_meta(pairs: Iterable[str]) -> dict[str, str]:
@@ -431,8 +411,8 @@ def write_score_outputs(
     inputs, computed = evaluation_provenance(evaluation)
     inputs += extra_inputs
     ontology = computed if ontology is None else ontology
-    known = getattr(evaluation, "input_counts", {})  # counted when the evaluation read them
-    records = [input_record(*spec, counts=known.get(tuple(spec[:2]))) for spec in inputs]
+    known = getattr(evaluation, "input_records", {})  # taken when the evaluation read them
+    records = [known.get(tuple(spec[:2])) or input_record(*spec) for spec in inputs]
     protected = [spec[0] for spec in inputs] + list(outputs)
     experiment_id = str(uuid.uuid4())
     files: list[tuple[str | os.PathLike, bytes]] = []
