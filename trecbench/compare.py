@@ -30,6 +30,7 @@ import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -563,7 +564,7 @@ def compare(
     missing: str = "zero",
     strata=None,
     group_by: str | None = None,
-    progress: Progress | None = None,
+    progress: Callable[[str, int, int | None], None] | None = None,
     relevance_level: int = 1,
     max_docs: int | None = None,
     judged_only: bool = False,
@@ -582,7 +583,9 @@ def compare(
     resamples drawn from ``seed``. ``missing``: ``zero`` (trec_eval ``-c``) or ``drop``.
     ``strata``: a converter sidecar path, with ``group_by`` naming the field (or
     ``group_by="qid-prefix"`` without sidecar: the qid up to its last ``/``), or a mapping
-    ``{qid: value}``. ``progress(done, total)`` is called as resampling advances.
+    ``{qid: value}``. ``progress(label, done, total)`` is told how reading the files,
+    scoring the runs (see :func:`trecbench.evaluate`) and resampling (label
+    ``resampling``) advance.
 
     The evaluation options are :func:`trecbench.evaluate`'s (trec_eval's flags of
     ``trecbench score``): ``relevance_level`` (``-l``), ``max_docs`` (``-M``),
@@ -595,7 +598,7 @@ def compare(
 
     named = _named_runs(runs)
     _check_settings(test, correction, samples, seed, confidence, missing)
-    qrels = load(qrels, "qrels")  # once: for the topics and for the evaluation
+    qrels = load(qrels, "qrels", progress=progress)  # once: for topics and evaluation
     topics = _qrels_topics(qrels)
     stratum_map = _strata_map(strata, group_by, topics)
     evaluation = evaluate(
@@ -607,6 +610,7 @@ def compare(
         judged_only=judged_only,
         run_names=list(named),
         options=dict(options or {}),
+        progress=progress,
     )
     comparison = compare_scores(
         evaluation.per_query,
@@ -620,7 +624,7 @@ def compare(
         missing=missing,
         strata=stratum_map,
         group_by=group_by,
-        progress=progress,
+        progress=None if progress is None else partial(progress, "resampling"),
     )
     files, comparison.ontology = evaluation_provenance(evaluation)
     if strata is not None and not isinstance(strata, Mapping):
