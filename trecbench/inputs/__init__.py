@@ -54,7 +54,7 @@ QrelsInput = _Input | Mapping[str, Mapping[str, int]]
 KINDS = ("run", "qrels")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Loaded:
     """A run or qrels as a typed table, with where it came from.
 

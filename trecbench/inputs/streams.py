@@ -127,9 +127,6 @@ class Source:
             info = os.fstat(self._file.fileno())
         except OSError as exc:
             raise InputError(self.path, None, f"cannot read: {exc.strerror}") from None
-        if stat.S_ISDIR(info.st_mode):
-            self._file.close()
-            raise InputError(self.path, None, "cannot read: Is a directory")
         self.regular = stat.S_ISREG(info.st_mode)
         self.total = info.st_size if self.regular else None
         self._digest = provenance.Digest()
