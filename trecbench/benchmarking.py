@@ -182,14 +182,11 @@ class BenchmarkConfig:
 
 
 def _read_document(path: Path) -> Any:
-    from . import outputs
+    from . import outputs, provenance
 
     outputs.note_input(path)
     suffix = path.suffix.lower()
-    try:
-        data = path.read_bytes()
-    except OSError as error:
-        raise InputError(str(path), None, f"cannot read: {error.strerror}") from None
+    data = provenance.read_file(path)  # checksum taken on the way
     if suffix == ".toml":
         if sys.version_info >= (3, 11):
             import tomllib
@@ -740,10 +737,11 @@ def run_benchmark(config: BenchmarkConfig | str | os.PathLike, *, progress=None)
         config = load_benchmark_config(config)
     profile, note = validation_profile(config)
     qrels_result, validations = _validate_inputs(config, profile)
-    qrels_table, _, _ = load(config.qrels, "qrels")  # the one parse of the qrels
+    qrels = load(config.qrels, "qrels")  # the one parse of the qrels
+    qrels_table = qrels.table
     topics = sorted(set(qrels_table.column("qid").to_pylist()))
-    loaded = {m.name: _plain(load(m.run, "run")[0]) for m in config.modes if m.run is not None}
-    ranked = _fuse_modes(config, loaded)
+    loaded = {m.name: load(m.run, "run") for m in config.modes if m.run is not None}
+    ranked = _fuse_modes(config, {name: run.table for name, run in loaded.items()})
 
     _, _, check_tokens, _ = _validator()
     results, lines = [], []
@@ -800,11 +798,9 @@ def run_benchmark(config: BenchmarkConfig | str | os.PathLike, *, progress=None)
         group_by=config.group_by,
         progress=progress,
     )
-    inputs = [input_record(config.path, "config")]
-    inputs.append(input_record(config.qrels, "qrels", table=qrels_table))
-    for mode in config.modes:
-        if mode.run is not None:
-            inputs.append(input_record(mode.run, "run", table=loaded[mode.name]))
+    # the qrels' and runs' records (checksums, counts) were taken while they were read
+    inputs = [input_record(config.path, "config"), qrels.record]
+    inputs += [loaded[mode.name].record for mode in config.modes if mode.run is not None]
     for path, kind in ((config.topics, "topics"), (config.strata, "strata")):
         if path is not None:
             inputs.append(input_record(path, kind))
@@ -850,15 +846,6 @@ def run_benchmark(config: BenchmarkConfig | str | os.PathLike, *, progress=None)
         qrels_validation=_summary(qrels_result),
         inputs=inputs,
     )
-
-
-def _plain(table: pa.Table) -> pa.Table:
-    """``table`` with dictionary-encoded columns (the fast run reader's qid and tag) decoded."""
-    for index, column in enumerate(table.schema):
-        if pa.types.is_dictionary(column.type):
-            plain = pc.cast(table.column(index), column.type.value_type)
-            table = table.set_column(index, column.name, plain)
-    return table
 
 
 def _strata(config: BenchmarkConfig, topics: list[str]) -> dict[str, str] | None:

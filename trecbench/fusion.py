@@ -191,14 +191,15 @@ def _combine(method: str, groups: arrow.Groups, values, weights) -> np.ndarray:
 
 
 def ranked_table(source) -> pa.Table:
-    """A run (path, DataFrame or pyarrow table) in trec_eval's order with 1-based ``rank``;
+    """A run (any input kind of :mod:`trecbench.inputs`: path, DataFrame, pyarrow table,
+    ``{qid: {docno: score}}``...) in trec_eval's order with 1-based ``rank``;
     a document listed twice in a topic is an error (exit 4, as trec_eval)."""
     from .evaluate import load
 
-    table, path, _ = load(source, "run")
-    order = ranking.order_run(table)
-    ranked = ranking.RankedRun(table, order, order.qids.to_pylist())
-    ranked.check_duplicates(path or "<run>")
+    loaded = load(source, "run")
+    order = ranking.order_run(loaded.table)
+    ranked = ranking.RankedRun(loaded.table, order, order.qids.to_pylist())
+    ranked.check_duplicates(loaded.origin)
     return ranked.table()
 
 

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import outputs
+from . import outputs, provenance
 from .errors import InputError
 
 FIELDS = ("qid", "chosen_expert", "optimal_expert", "retrieval_ran", "should_retrieve")
@@ -111,10 +111,7 @@ def read_routing_log(path: str | os.PathLike) -> RoutingLog:
     """Read a routing log file (UTF-8 JSON lines)."""
     outputs.note_input(path)
     try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
-    except OSError as error:
-        raise InputError(str(path), None, f"cannot read: {error.strerror}") from None
+        text = provenance.read_file(path).decode("utf-8")  # checksum taken on the way
     except UnicodeDecodeError:
         raise InputError(str(path), None, "not UTF-8 text") from None
     return parse_routing_log(text, str(path))
