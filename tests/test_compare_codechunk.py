@@ -31,9 +31,10 @@ def converted(tmp_path_factory):
 
 def _compare(out, **options):
     return trecbench.compare(
-        {"ast": out / "codechunk-ast.qrels", "fixed": out / "codechunk-fixed.qrels"},
+        None,  # no shared qrels: each chunker has its own
         {"ast": out / "ast.run", "fixed": out / "fixed.run"},
         ["nDCG@5", "P@5", "R@5"],
+        run_qrels={"ast": out / "codechunk-ast.qrels", "fixed": out / "codechunk-fixed.qrels"},
         baseline="fixed",
         group_by="qid-prefix",
         samples=200,

@@ -293,13 +293,13 @@ def test_plots_do_not_import_compare():
 def test_runs_and_their_qrels_from_the_command_line():
     from trecbench.cli.compare import runs_and_qrels
 
-    named, qrels = runs_and_qrels(
+    named, shared, own = runs_and_qrels(
         (Path("q.txt"), Path("a.run")), ("x=b.run",), ((Path("c.run"), Path("c.qrels")),)
     )
     assert named == {"a": "a.run", "x": "b.run", "c": "c.run"}
-    assert qrels == {"a": "q.txt", "x": "q.txt", "c": "c.qrels"}
-    named, qrels = runs_and_qrels((), (), ((Path("c.run"), Path("c.qrels")),))
-    assert qrels == {"c": "c.qrels"}
+    assert (shared, own) == ("q.txt", {"c": "c.qrels"})
+    named, shared, own = runs_and_qrels((), (), ((Path("c.run"), Path("c.qrels")),))
+    assert (shared, own) == (None, {"c": "c.qrels"})
     with pytest.raises(UsageError, match="q.txt would be unused"):
         runs_and_qrels((Path("q.txt"),), (), ((Path("c.run"), Path("c.qrels")),))
     with pytest.raises(UsageError, match="run b.run has no qrels"):

@@ -36,17 +36,18 @@ import math
 import numbers
 import os
 import sys
-import types
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from . import stats
+from . import outputs, stats
 from .errors import UsageError
+from .inputs import QrelsInput, RunInput
 
 MISSING = ("zero", "drop")
 ALL = "all"  # label of the section over all topics
@@ -250,6 +251,45 @@ class Comparison:
         if self.ontology is not None:
             document["ontology"] = self.ontology
         return document
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per section, run and measure: the summary (``mean, ci_low, ci_high``,
+        ...) and, for runs other than the baseline, the comparison with it
+        (``difference, diff_ci_low, diff_ci_high, relative_change, effect_size, p_value,
+        p_adjusted, significant``, ...; NaN for the baseline)."""
+        tests = self.comparisons.drop(columns=["baseline", "queries"]).rename(
+            columns={"ci_low": "diff_ci_low", "ci_high": "diff_ci_high"}
+        )
+        return self.summary.merge(tests, on=["stratum", "run", "measure"], how="left")
+
+    def _describe(self) -> str:
+        from .evaluate import _few
+
+        return (
+            f"Comparison(runs={_few(self.runs)}, baseline={self.baseline!r}, "
+            f"measures={_few(self.measures)}, topics={len(self.queries)}, "
+            f"test={self.settings['test']!r}, correction={self.settings['correction']!r})"
+        )
+
+    def __repr__(self) -> str:
+        return self._describe()
+
+    def _repr_html_(self) -> str:
+        """Means with intervals and significance markers over all topics, for notebooks."""
+        from html import escape
+
+        from .comparison_text import mean_cells
+
+        rows = mean_cells(self, ALL, self.measures)
+        head = "".join(f"<th>{escape(cell)}</th>" for cell in rows[0])
+        body = "".join(
+            "<tr>" + "".join(f"<td>{escape(cell)}</td>" for cell in row) + "</tr>"
+            for row in rows[1:]
+        )
+        return (
+            f"<p><code>{escape(self._describe())}</code></p>"
+            f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+        )
 
     def render(self, fmt: str = "table") -> str:
         """The comparison as ``table`` (terminal), ``markdown``, ``csv``, ``json`` (the
@@ -745,14 +785,16 @@ def compare_scores(
 
 
 def _named_runs(runs) -> dict[str, Any]:
-    """``{name: run}`` from one run, a sequence of runs or a mapping; a file is named after
-    its file name, an in-memory table (DataFrame, pyarrow Table) ``run1``, ``run2``..."""
-    if isinstance(runs, Mapping):
-        return {str(name): run for name, run in runs.items()}
-    if not isinstance(runs, Sequence) or isinstance(runs, str):
-        runs = [runs]
+    """``{name: run}`` from one run, a sequence of runs or a mapping (see
+    :func:`trecbench.inputs.split_runs`); a file is named after its file name, an in-memory
+    run (DataFrame, Arrow table, dict, records) ``run1``, ``run2``..."""
+    from .inputs import split_runs
+
+    sources, names = split_runs(runs)
+    if names is not None:
+        return dict(zip(names, sources, strict=True))
     named: dict[str, Any] = {}
-    for i, run in enumerate(runs, start=1):
+    for i, run in enumerate(sources, start=1):
         name = run_name(run) if isinstance(run, (str, os.PathLike)) else f"run{i}"
         if name in named:
             raise UsageError(f"two runs are named {name!r}; name them apart (e.g. --names)")
@@ -762,19 +804,20 @@ def _named_runs(runs) -> dict[str, Any]:
     return named
 
 
-def _qrels_per_run(qrels, named: Mapping[str, Any]) -> list[tuple[Any, list[str]]]:
-    """``[(qrels, run names)]``: the runs grouped by the qrels they are scored with (one
-    group for a shared qrels; ``qrels`` a mapping run name -> qrels gives each its own)."""
-    if not isinstance(qrels, Mapping):
-        return [(qrels, list(named))]
-    unknown = sorted(set(map(str, qrels)) - set(named))
+def _qrels_per_run(qrels, run_qrels, named: Mapping[str, Any]) -> list[tuple[Any, list[str]]]:
+    """``[(qrels, run names)]``: the runs grouped by the qrels they are scored with, their
+    own (``run_qrels``: run name -> qrels) or else the shared ``qrels``."""
+    run_qrels = {str(name): source for name, source in (run_qrels or {}).items()}
+    unknown = sorted(set(run_qrels) - set(named))
     if unknown:
         raise UsageError(f"qrels given for {', '.join(unknown)}, which is not a run")
+    if qrels is not None and set(run_qrels) == set(named):
+        raise UsageError("every run has its own qrels (run_qrels): the shared qrels is unused")
     groups: dict[Any, tuple[Any, list[str]]] = {}
     for name in named:
-        if name not in qrels:
-            raise UsageError(f"run {name!r} has no qrels (give one per run, or one for all)")
-        source = qrels[name]
+        source = run_qrels.get(name, qrels)
+        if source is None:
+            raise UsageError(f"run {name!r} has no qrels (give one for all, or its own)")
         key = os.path.abspath(source) if isinstance(source, (str, os.PathLike)) else id(source)
         groups.setdefault(key, (source, []))[1].append(name)
     return list(groups.values())
@@ -802,11 +845,13 @@ def _strata_map(strata, group_by, topics: list[str]) -> dict[str, dict[str, str]
     }
 
 
+@outputs.in_input_scope
 def compare(
-    qrels,
-    runs,
+    qrels: QrelsInput | None,
+    runs: RunInput | Sequence[RunInput] | Mapping[str, RunInput],
     measures: Sequence[str] | None = None,
     *,
+    run_qrels: Mapping[str, QrelsInput] | None = None,
     baseline: str | None = None,
     test: str = "t",
     correction: str = "holm",
@@ -816,7 +861,7 @@ def compare(
     missing: str = "zero",
     strata=None,
     group_by: str | Sequence[str] | None = None,
-    progress: Progress | None = None,
+    progress: Callable[[str, int, int | None], None] | None = None,
     relevance_level: int = 1,
     max_docs: int | None = None,
     judged_only: bool = False,
@@ -828,19 +873,23 @@ def compare(
 ) -> Comparison:
     """Score ``runs`` against ``qrels`` and compare them with statistics.
 
-    ``qrels``: a path or DataFrame shared by every run, or a mapping ``{run name: qrels}``
-    giving each run its own (e.g. code-chunk's chunkers, whose chunk ids differ; topics
-    are then paired by qid across runs). ``runs``: a path or DataFrame, a sequence of them
-    (named after their files without ``.run``/``.gz``; DataFrames ``run1``, ``run2``...)
-    or a mapping ``{name: path or DataFrame}``. ``measures``: any spelling
-    :func:`trecbench.measures.parse_measure` accepts; default the KPI preset.
+    ``qrels`` and each run: any input :mod:`trecbench.inputs` reads (paths, DataFrames,
+    Arrow tables, dicts, ir_measures records; an ir_datasets id for the qrels). ``runs``:
+    one run, a sequence of them (named after their files without ``.run``/``.gz``;
+    in-memory runs ``run1``, ``run2``...) or a mapping ``{name: run}``. ``run_qrels``:
+    ``{run name: qrels}`` for runs with qrels of their own (e.g. code-chunk's chunkers,
+    whose chunk ids differ; ``qrels`` may then be None); topics are paired by qid across
+    runs. ``measures``: any spelling :func:`trecbench.measures.parse_measure` accepts;
+    default the KPI preset.
     ``baseline``: a run name (default: the first run). ``test``: ``t`` | ``bootstrap`` |
     ``randomization``; ``correction``: ``holm`` | ``bonferroni`` | ``bh`` | ``none``,
     applied over all comparisons of a section. ``samples`` bootstrap (and randomisation)
     resamples drawn from ``seed``. ``missing``: ``zero`` (trec_eval ``-c``) or ``drop``.
     ``strata``: a converter sidecar path, with ``group_by`` naming its field(s) (or
     ``group_by="qid-prefix"`` without sidecar: the qid up to its last ``/``), or a mapping
-    ``{qid: value}``. ``progress(done, total)`` is called as resampling advances.
+    ``{qid: value}``. ``progress(label, done, total)`` is told how reading the files,
+    scoring the runs (see :func:`trecbench.evaluate`) and resampling (label
+    ``resampling``) advance.
 
     A run whose retrieved documents the qrels mostly do not know
     (:meth:`trecbench.evaluate.Unjudged.flagged` with ``unjudged_threshold``) is refused
@@ -872,11 +921,12 @@ def compare(
                 judged_only=judged_only,
                 run_names=names,
                 options=dict(options or {}),
+                progress=progress,
                 tie_bounds=tie_bounds,
             ),
             names,
         )
-        for source, names in _qrels_per_run(qrels, named)
+        for source, names in _qrels_per_run(qrels, run_qrels, named)
     ]
     warnings = [
         run.unjudged.message(run.name, evaluation.qrels_path)
@@ -912,7 +962,7 @@ def compare(
         missing=missing,
         strata=_strata_map(strata, group_by, topics),
         group_by=group_by,
-        progress=progress,
+        progress=None if progress is None else partial(progress, "resampling"),
         bounds=bounds,
         movers=movers,
     )
@@ -929,8 +979,8 @@ def compare(
         files.append((strata, "strata"))
     known: dict = {}
     for evaluation, _ in evaluations:
-        known |= evaluation.input_counts  # counted when the evaluation parsed them
-    comparison.inputs = [input_record(*spec, counts=known.get(spec)) for spec in files]
+        known |= evaluation.input_records  # taken when the evaluation read them
+    comparison.inputs = [known.get(spec) or input_record(*spec) for spec in files]
     results = [(run, e) for e, _ in evaluations for run in e.runs]
     comparison.run_inputs = {run.name: run.path for run, _ in results}
     comparison.run_qrels = {run.name: e.qrels_path for run, e in results}
@@ -1030,18 +1080,3 @@ def _plot_cube(comparison: Comparison, topics: list[str]) -> np.ndarray:
     """``measures x runs x topics`` per-topic values of ``topics``."""
     cube = _cube(comparison.per_query, comparison.runs, comparison.measures, topics)
     return cube.transpose(2, 1, 0)
-
-
-class _CallableModule(types.ModuleType):
-    """Lets ``trecbench.compare(...)`` work whichever way it was reached.
-
-    Importing this module (``from trecbench.compare import ...``, as the CLI does) binds the
-    package attribute ``trecbench.compare`` to the module rather than to the function the
-    lazy export would give; calling the module therefore calls :func:`compare`.
-    """
-
-    def __call__(self, *args, **kwargs) -> Comparison:
-        return compare(*args, **kwargs)
-
-
-sys.modules[__name__].__class__ = _CallableModule

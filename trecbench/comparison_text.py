@@ -494,41 +494,44 @@ def _md_table(header: list[str], rows: list[list[str]], right: set[int]) -> list
     return lines + ["| " + " | ".join(row) + " |" for row in rows]
 
 
-def _md_means(comparison, label: str, measures: list[str]) -> list[str]:
-    """Runs as columns, one row per measure, best mean in bold, a "best run" column."""
+def mean_cells(comparison, label: str, measures: list[str], bold: str = "") -> list[list[str]]:
+    """Header and rows of a section's means table: runs as columns, one row per measure
+    (mean, interval, change and marker; the best mean between ``bold`` marks), a "best
+    run" column."""
     alpha = comparison.settings["alpha"]
     summary = comparison.part(comparison.summary, label).set_index(["measure", "run"])
     tests = comparison.part(comparison.comparisons, label).set_index(["measure", "run"])
     header = [f"{run} (baseline)" if run == comparison.baseline else run for run in comparison.runs]
-    lines = [
-        "| Measure | " + " | ".join(_md(h) for h in header) + " | Best run |",
-        "|---|" + "---:|" * len(comparison.runs) + "---|",
-    ]
+    rows = [["Measure", *header, "Best run"]]
     for measure in measures:
+        better = _direction(comparison, measure)
         means = summary.loc[measure]["mean"]
-        best = _best(means, comparison.runs, _direction(comparison, measure))
+        best = _best(means, comparison.runs, better)
         cells = []
         for run in comparison.runs:
             row = summary.loc[(measure, run)]
             mean = _fmt(row["mean"])
-            cell = f"**{mean}**" if run in best else mean
+            cell = f"{bold}{mean}{bold}" if run in best else mean
             cell += f" [{_fmt(row['ci_low'])}, {_fmt(row['ci_high'])}]"
             if run != comparison.baseline:
                 test = tests.loc[(measure, run)]
                 change = test["relative_change"]
                 if math.isfinite(change):
                     cell += f" {change:+.1f}%"
-                marker = _marker(test, alpha, _direction(comparison, measure))
+                marker = _marker(test, alpha, better)
                 cell += f" {marker}" if marker else ""
             cells.append(cell)
-        name = (
-            f"{measure} (lower is better)"
-            if _direction(comparison, measure) == "lower"
-            else measure
-        )
-        best_runs = ", ".join(_md(run) for run in best) if best else "n/a"
-        lines.append(f"| {name} | " + " | ".join(cells) + f" | {best_runs} |")
-    return lines
+        name = f"{measure} (lower is better)" if better == "lower" else measure
+        rows.append([name, *cells, ", ".join(best) if best else "n/a"])
+    return rows
+
+
+def _md_means(comparison, label: str, measures: list[str]) -> list[str]:
+    """:func:`mean_cells` as a Markdown table, the best mean in bold."""
+    rows = mean_cells(comparison, label, measures, bold="**")
+    header = [_md(cell) for cell in rows[0]]
+    lines = ["| " + " | ".join(header) + " |", "|---|" + "---:|" * len(comparison.runs) + "---|"]
+    return lines + ["| " + " | ".join(row[:-1] + [_md(row[-1])]) + " |" for row in rows[1:]]
 
 
 def _md_differences(comparison, section) -> list[str]:
@@ -622,14 +625,10 @@ def markdown(comparison) -> str:
 
 
 def csv_text(comparison) -> str:
-    """One row per section, run and measure: the summary with, for a run other than the
-    baseline, its comparison (``diff_ci_low``/``diff_ci_high``: the difference's
-    interval); full precision, empty cells where nothing applies."""
-    summary = comparison.summary.drop(columns=["queries"])
-    tests = comparison.comparisons.rename(
-        columns={"ci_low": "diff_ci_low", "ci_high": "diff_ci_high"}
-    ).drop(columns=["queries"])
-    merged = summary.merge(tests, on=["stratum", "run", "measure"], how="left")
+    """:meth:`~trecbench.compare.Comparison.to_frame` as CSV: one row per section, run and
+    measure (``section``, its ``kind`` and ``topics`` first), full precision, empty cells
+    where nothing applies."""
+    merged = comparison.to_frame().drop(columns=["queries"])
     sections = {section.label: section for section in comparison.sections}
     merged.insert(1, "kind", [sections[label].kind for label in merged["stratum"]])
     merged.insert(2, "topics", [sections[label].topics for label in merged["stratum"]])

@@ -10,7 +10,7 @@ import click
 from ..errors import UsageError
 from . import cli
 from .evaluation_options import evaluation_options, unjudged_threshold_option
-from .progress import StderrProgress, wanted
+from .progress import TaskProgress, wanted
 from .report_options import manifest_options
 
 # stats.TESTS, stats.CORRECTIONS, compare.MISSING, comparison_text.FORMATS and
@@ -41,10 +41,11 @@ def _names(pairs: tuple[str, ...]) -> dict[str, str]:
 
 def runs_and_qrels(
     arguments: tuple[Path, ...], names: tuple[str, ...], run_qrels: tuple[tuple[Path, Path], ...]
-) -> tuple[dict[str, str], dict[str, str]]:
-    """``({name: run path}, {name: qrels path})`` from ``[QRELS] [RUN]...``, ``--names``
-    and ``--run-qrels RUN QRELS``: positional runs and named runs use QRELS unless they
-    have their own; QRELS may be left out when every run has its own."""
+) -> tuple[dict[str, str], str | None, dict[str, str]]:
+    """``({name: run path}, shared qrels or None, {name: its own qrels})`` from
+    ``[QRELS] [RUN]...``, ``--names`` and ``--run-qrels RUN QRELS``: positional and named
+    runs use QRELS unless they have their own; QRELS may be left out when every run has
+    its own."""
     own = {str(Path(run)): str(qrels) for run, qrels in run_qrels}
     if len(own) < len(run_qrels):
         raise UsageError("--run-qrels: a run is given twice")
@@ -67,8 +68,10 @@ def runs_and_qrels(
             raise UsageError("compare: two runs have the same name; name them with --names")
         if path not in own and shared is None:
             raise UsageError(f"compare: run {path} has no qrels: give QRELS first or --run-qrels")
-        named[name], qrels[name] = path, own.get(path, shared)
-    return named, qrels
+        named[name] = path
+        if path in own:
+            qrels[name] = own[path]
+    return named, shared, qrels
 
 
 @cli.command()
@@ -255,16 +258,17 @@ def compare(
         raise UsageError("--plots writes files: give -o OUTDIR")
     if manifest is not None and outdir is None:
         raise UsageError("--manifest lists the files compare writes: give -o OUTDIR")
-    named, qrels = runs_and_qrels(files, names, run_qrels)
+    named, shared, own = runs_and_qrels(files, names, run_qrels)
     if baseline is not None and baseline not in named:
         by_path = {path: name for name, path in named.items()}
         baseline = by_path.get(str(Path(baseline)), baseline)
-    progress = StderrProgress("resampling") if wanted(quiet) else None
+    progress = TaskProgress() if wanted(quiet) else None
     try:
         comparison = run_compare(
-            qrels,
+            shared,
             named,
             list(measures) or None,
+            run_qrels=own,
             baseline=baseline,
             test=test,
             correction=correction,

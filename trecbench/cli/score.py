@@ -100,6 +100,15 @@ class TrecEvalCommand(click.Command):
     "of tied documents (equal scores) and whether trec_eval's order is at an end.",
 )
 @unjudged_threshold_option
+@click.option(
+    "--routing",
+    type=click.Path(dir_okay=False),
+    default=None,
+    metavar="LOG",
+    help="Routing log (JSON lines: qid, chosen_expert, optimal_expert, retrieval_ran, "
+    "should_retrieve): routing accuracy and gate efficiency with bootstrap intervals, "
+    "printed after the table (table and markdown formats) and recorded in --report.",
+)
 @report_options
 @click.argument("qrels", type=click.Path(dir_okay=False))
 @click.argument("runs", nargs=-1, required=True, type=click.Path(dir_okay=False))
@@ -114,6 +123,7 @@ def score(
     group_by,
     tie_bounds,
     unjudged_threshold,
+    routing,
     **flags,
 ):
     """Score RUNS against QRELS, exactly like trec_eval 9.0.8.
@@ -133,29 +143,38 @@ def score(
       trecbench score qrels.txt run.txt --report r.json --manifest m.json --meta model=bm25
       trecbench score qrels/hpo-demo.qrels runs/*.run --strata qrels/hpo-demo.sidecar.json \\
         --group-by difficulty --group-by language
+      trecbench score data/hpo-rtask/hpo-rtask.qrels data/hpo-rtask/lexical.run \\
+        --routing data/hpo-rtask/routing.jsonl
       trecbench score qrels.txt run.txt -m P@5 -m nDCG@10 --tie-bounds
     """
     from .. import trec_format
     from ..evaluate import evaluate
     from ..report import write_score_outputs
+    from .progress import TaskProgress, wanted
 
     trec_options = any(flags[name] for name in TREC_FLAGS)
     if output_format == "auto":
         output_format = "trec" if trec_options else "table"
     names = names or ("trec" if output_format == "trec" else "display")
-    evaluation = evaluate(
-        qrels,
-        list(runs),
-        list(flags["measure"]) or None,
-        relevance_level=1 if flags["level"] is None else flags["level"],
-        complete=flags["complete"],
-        max_docs=flags["max_docs"],
-        judged_only=flags["judged"],
-        num_docs=flags["ndocs"],
-        engine=flags["engine"],
-        options={"maxontsim_formula": maxontsim_formula, "ontology": ontology},
-        tie_bounds=tie_bounds,
-    )
+    progress = TaskProgress() if wanted(quiet=False) else None
+    try:
+        evaluation = evaluate(
+            qrels,
+            list(runs),
+            list(flags["measure"]) or None,
+            relevance_level=1 if flags["level"] is None else flags["level"],
+            complete=flags["complete"],
+            max_docs=flags["max_docs"],
+            judged_only=flags["judged"],
+            num_docs=flags["ndocs"],
+            engine=flags["engine"],
+            options={"maxontsim_formula": maxontsim_formula, "ontology": ontology},
+            progress=progress,
+            tie_bounds=tie_bounds,
+        )
+    finally:
+        if progress is not None:
+            progress.close()
     unjudged = [
         run.unjudged.message(run.name, evaluation.qrels_path)
         for run in evaluation.unjudged_runs(unjudged_threshold)
@@ -182,13 +201,23 @@ def score(
         from ..tiebounds import render
 
         text += ("" if output_format == "csv" else "\n") + render(evaluation, output_format, names)
+    routed = None
+    if routing is not None:
+        from ..routing import render_routing, routing_metrics
+
+        routed = routing_metrics(routing)
+        if output_format in ("table", "markdown"):
+            text += "\n" + render_routing(routed)
+    extra_inputs = [(strata, "strata")] if strata is not None else []
+    extra_inputs += [(routing, "routing")] if routing is not None else []
     write_score_outputs(
         evaluation,
         report=flags["report"],
         manifest=flags["manifest"],
         meta=flags["meta"],
-        extra_inputs=[(strata, "strata")] if strata is not None else (),
+        extra_inputs=extra_inputs,
         groups=_groups_json(grouped),
+        routing=routed,
     )
     click.echo(text.encode("utf-8"), nl=False)  # bytes: written untranslated
 
