@@ -40,7 +40,8 @@ def _figure(panels: int, bottom: float = 0.55, legend_rows: int = 0):
     columns = min(3, panels)
     rows = math.ceil(panels / columns)
     legend = 0.35 + 0.2 * legend_rows if legend_rows else 0.0
-    width, height = _PANEL[0] * columns, _PANEL[1] * rows + legend
+    # at least 5.4 inches wide: room for the legend under a single panel
+    width, height = max(_PANEL[0] * columns, 5.4), _PANEL[1] * rows + legend
     figure = Figure(figsize=(width, height), dpi=_DPI)
     FigureCanvasAgg(figure)
     figure.subplots_adjust(
@@ -121,7 +122,7 @@ def differences_figure(
     from matplotlib.lines import Line2D
 
     colors = colors or [f"C{r + 1}" for r in range(len(runs))]
-    figure, axes = _figure(len(measures), legend_rows=math.ceil(len(runs) / 3))
+    figure, axes = _figure(len(measures), legend_rows=math.ceil(len(runs) / 3) + 1)
     topics = baseline_values.shape[1]
     x = np.arange(1, topics + 1)
     size = 4.0 if topics <= 200 else 2.0 if topics <= 2000 else 1.0
@@ -153,8 +154,8 @@ def differences_figure(
         loc="lower center",
         ncols=min(len(runs), 3),
         fontsize="small",
-        title=f"markers: run − {baseline} per topic; dashed: mean difference, band: its "
-        f"{level} CI (numbers in each panel)",
+        title=f"markers: run − {baseline}, one per topic\ndashed: mean difference, band: "
+        f"its {level} CI (numbers in each panel)",
         title_fontsize="small",
     )
     figure.suptitle(title)
