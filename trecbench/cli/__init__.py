@@ -15,7 +15,7 @@ import click
 from .. import __version__, outputs
 from ..errors import TrecbenchError
 
-WORKFLOW = ("convert", "validate", "score", "compare")
+WORKFLOW = ("convert", "validate", "score", "compare", "measures")
 
 
 class Group(click.Group):
@@ -52,6 +52,7 @@ def _register() -> None:
     from . import (
         compare,  # noqa: F401
         convert,  # noqa: F401
+        measures,  # noqa: F401
         score,  # noqa: F401
         validate,  # noqa: F401
     )
