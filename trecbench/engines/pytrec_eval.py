@@ -18,6 +18,7 @@ from ..measures import (
     Measure,
     MeasureParameterError,
     c_atof,
+    float_cutoffs,
     registry,
     value_names,
 )
@@ -51,6 +52,9 @@ def measure_strings(measures: list[Measure]) -> dict[str, str]:
         elif group[0].definition.trec_params == LONG_CUTOFFS:
             cutoffs = sorted({k for m in group for k in m.cutoffs})
             strings[family] = f"{family}.{','.join(map(str, cutoffs))}"
+        elif group[0].definition.trec_params == FLOAT_CUTOFFS and None not in params:
+            levels = sorted({v for m in group for v in float_cutoffs(m.params)})
+            strings[family] = f"{family}.{','.join(map(repr, levels))}"
         else:
             raise MeasureParameterError(
                 f"{family}: conflicting parameters {sorted(p or '' for p in params)}"
@@ -63,6 +67,8 @@ def engine_keys(measure: Measure, engine_labels: list[str]) -> list[str]:
     kind = measure.definition.trec_params
     if kind == LONG_CUTOFFS:
         return [f"{measure.family}_{k}" for k in measure.cutoffs]
+    if kind == FLOAT_CUTOFFS and measure.params is not None:
+        return [f"{measure.family}_{v:3.2f}" for v in float_cutoffs(measure.params)]
     if kind == FLOAT_CUTOFFS:
         prefix = measure.family + "_"
         return [

@@ -189,6 +189,11 @@ def long_cutoffs(params: str) -> tuple[int, ...]:
     return tuple(values)
 
 
+def float_cutoffs(params: str) -> list[float]:
+    """Float cutoffs as trec_eval reads them (``atof`` each), sorted as it prints them."""
+    return sorted({c_atof(part) for part in params.split(",")})
+
+
 def _check_params(definition: Definition, params: str) -> None:
     """Reject what trec_eval refuses (pytrec_eval aborts the process on these instead)."""
     kind = definition.trec_params
@@ -554,7 +559,9 @@ def value_names(measure: Measure) -> list[tuple[str, str]] | None:
         if kind == LONG_CUTOFFS:
             labels = [f"{measure.family}_{k}" for k in measure.cutoffs]
         elif kind == FLOAT_CUTOFFS:
-            return None
+            if measure.params is None:
+                return None  # the engine knows the default levels
+            labels = [f"{measure.family}_{v:3.2f}" for v in float_cutoffs(measure.params)]
         else:
             labels = [param_label(measure, measure.family)]
         return [(label, display_name(label)) for label in labels]
@@ -585,6 +592,7 @@ __all__ = [
     "c_atof",
     "c_atol",
     "display_name",
+    "float_cutoffs",
     "long_cutoffs",
     "param_label",
     "parse_measure",
