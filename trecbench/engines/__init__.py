@@ -15,14 +15,18 @@ and being imported here.
 
 from __future__ import annotations
 
+import importlib
+
 from ..errors import UsageError
 from ..measures import Measure, registry
-from . import fast, local, providers, pytrec_eval  # noqa: F401  (they register themselves)
 
-PYTREC_EVAL, LOCAL, FAST, PROVIDERS = pytrec_eval.NAME, local.NAME, fast.NAME, providers.NAME
+PYTREC_EVAL, LOCAL, FAST, PROVIDERS = "pytrec_eval", "local", "fast", "providers"
 META = "trecbench"  # runid and num_q: computed by evaluate itself
-# the order of preference when the requested engine does not compute a measure
+# Imported (hence registered) in order of preference: the first registered engine that
+# computes a measure computes it when the requested one does not.
 PREFERENCE = (PYTREC_EVAL, LOCAL, FAST, PROVIDERS)
+for _name in PREFERENCE:
+    importlib.import_module(f".{_name}", __name__)
 
 
 def engine_module(name: str):
@@ -36,9 +40,7 @@ def engine_module(name: str):
 
 def engines_computing(measure: Measure) -> list[str]:
     """Names of the engines that compute ``measure``, in order of preference."""
-    computing = [e.name for e in registry.engines() if e.computes(measure)]
-    ranked = [name for name in PREFERENCE if name in computing]
-    return ranked + [name for name in computing if name not in ranked]
+    return [e.name for e in registry.engines() if e.computes(measure)]
 
 
 def assign(measures: list[Measure], engine: str = "auto") -> dict[Measure, str]:

@@ -10,7 +10,15 @@ from __future__ import annotations
 import json
 
 from . import registry
-from .registry import FLOAT_CUTOFF, FLOAT_CUTOFFS, FLOAT_PARAMS, INT_CUTOFF, LONG_CUTOFFS, PAIRS
+from .registry import (
+    FLOAT_CUTOFF,
+    FLOAT_CUTOFFS,
+    FLOAT_PARAMS,
+    INT_CUTOFF,
+    LONG_CUTOFFS,
+    META,
+    PAIRS,
+)
 
 _TREC_SYNTAX = {
     LONG_CUTOFFS: ".k",
@@ -89,7 +97,7 @@ def rows() -> list[dict]:
                 "notes": d.notes,
                 "summary": d.summary,
                 "better": d.better,
-                "engines": registry.engines_for(d),
+                "engines": ["evaluate"] if d.source == META else registry.engines_for(d),
                 "source": _SOURCES.get(d.source, d.source),
                 "trec_eval": list(d.trec_eval),
                 "diversity": d.diversity,

@@ -237,6 +237,8 @@ def _parse_trec(text: str) -> Measure | None:
         _check_params(definition, params)
         if definition.trec_params is None:
             params = None
+        elif definition.trec_params == FLOAT_CUTOFFS:  # ..2 and 0.20 mean 0.2
+            params = ",".join(map(repr, float_cutoffs(params)))
     return Measure(definition.name, params, (), text, True)
 
 
