@@ -284,3 +284,19 @@ def test_diversity_measures_equal_pyndeval(seed, tmp_path):
     want = theirs(DIVERSITY, frame, irm_run(run), ir_measures.pyndeval)
     for name in DIVERSITY:
         assert_same(got[name], want[str(ir_measures.parse_measure(name))], 1e-9, name)
+
+
+def test_a_document_judged_per_subtopic_once(tmp_path):
+    """Diversity qrels list a document once per subtopic; twice for one subtopic is the
+    duplicate trec_eval refuses (exit 4), with both lines named."""
+    pytest.importorskip("pyndeval")
+    (tmp_path / "qrels").write_text("1 1 a 1\n1 2 a 1\n1 1 b 0\n")
+    (tmp_path / "run").write_text("1 Q0 a 1 2 t\n1 Q0 b 2 1 t\n")
+    result = trecbench.evaluate(tmp_path / "qrels", tmp_path / "run", ["StRecall@1"])
+    assert result.per_query["value"].tolist() == [1.0]
+    (tmp_path / "qrels").write_text("1 1 a 1\n1 2 a 1\n1 1 b 0\n1 1 a 0\n")
+    with pytest.raises(trecbench.errors.DuplicateError) as error:
+        trecbench.evaluate(tmp_path / "qrels", tmp_path / "run", ["StRecall@1"])
+    assert str(error.value).endswith(
+        "qrels:4: duplicate docs a for topic 1 subtopic 1 (first on line 1)"
+    )

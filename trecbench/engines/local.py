@@ -1,4 +1,8 @@
-"""Local measures: computed by trecbench itself, registered in a small registry.
+"""Local measures: computed by trecbench itself on DataFrames.
+
+Each family is described in the measure catalog (:mod:`trecbench.measures.catalog`);
+this module registers the function computing it (:func:`register`) and, as the ``local``
+engine, the families with the measure registry.
 
 Every local measure has the same interface::
 
@@ -7,8 +11,9 @@ Every local measure has the same interface::
 ``ranked`` is a DataFrame ``qid, docno, score, rank`` already in trec_eval order (score
 descending, docno descending) with a 1-based ``rank``, restricted to the evaluated topics
 (run ∩ qrels) and after ``-M``/``-J``; ``qrels`` is a DataFrame ``qid, docno, rel``.
-``options["relevance_level"]`` is the minimum grade counted as relevant (trec_eval's ``-l``,
-default 1); the score command also passes ``maxontsim_formula`` and ``ontology``.
+``options["relevance_level"]`` is the minimum grade counted as relevant (a measure's own
+``rel``, else trec_eval's ``-l``, default 1); the score command also passes
+``maxontsim_formula`` and ``ontology``.
 Topics missing from the returned Series score 0.
 """
 

@@ -20,7 +20,7 @@ from contextlib import contextmanager
 
 import numpy as np
 
-from ..errors import UsageError
+from ..errors import DuplicateError, UsageError
 from ..measures import Measure, registry, value_names
 
 NAME = "providers"
@@ -44,6 +44,29 @@ def _irm_measure(measure: Measure, relevance_level: int, largest_grade: int):
     if measure.params is not None:
         params["cutoff"] = int(measure.params)
     return ir_measures.measures.registry[definition.ir_measures](**params)
+
+
+def _refuse_duplicate_subtopic_judgments(table, path: str) -> None:
+    """A (topic, subtopic, document) judged twice is an error, as a duplicate (topic,
+    document) is for the other measures (diversity qrels judge a document per subtopic)."""
+    import pyarrow.compute as pc
+
+    subtopic = table.column("iter") if "iter" in table.column_names else None
+    if subtopic is None:
+        return
+    keys = pc.binary_join_element_wise(table.column("qid"), subtopic, table.column("docno"), "\t")
+    counts = pc.value_counts(keys)
+    repeated = pc.filter(counts, pc.greater(counts.field("counts"), 1))
+    if len(repeated):
+        qid, sub, docno = repeated[0]["values"].as_py().split("\t")
+        lines = pc.filter(table.column("line"), pc.equal(keys, repeated[0]["values"]))
+        first, second = lines.to_pylist()[:2]
+        raise DuplicateError(
+            path,
+            second,
+            f"duplicate docs {docno} for topic {qid} subtopic {sub} (first on line {first})",
+            "Q-DUP",
+        )
 
 
 @contextmanager
@@ -93,6 +116,7 @@ class Evaluator:
 
             table = self.truth.table
             iteration = table.column("iter") if "iter" in table.column_names else None
+            _refuse_duplicate_subtopic_judgments(table, self.truth.path)
             return pd.DataFrame(
                 {
                     "query_id": table.column("qid").to_pylist(),
