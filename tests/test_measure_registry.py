@@ -70,6 +70,8 @@ def test_every_ir_measures_measure_is_accepted():
         ("iprec_at_recall_0.20", "IPrec@0.2"),
         ("recall_all_10", "Recall_all@10"),
         ("success_10", "success.10"),
+        ("Judged_10", "Judged@10"),
+        ("alpha_nDCG_20", "alpha_nDCG@20"),
         ("SetP(relative=True)", "SetRelP"),
         ("NumRet(rel=1)", "NumRet(rel=1)"),
         ("NumRelRet", "num_rel_ret"),

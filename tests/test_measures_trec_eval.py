@@ -37,6 +37,7 @@ LEVEL_2 = {
     "SetR(rel=2)": "set_recall", "SetF(rel=2)": "set_F", "SetAP(rel=2)": "set_map",
     "NumRet(rel=2)": "num_rel_ret", "Success(rel=2)@10": "success_10",
     "IPrec(rel=2)@0.2": "iprec_at_recall_0.20", "nDCG@10": "ndcg_cut_10",
+    "NumRel(rel=2)": "num_rel",
 }  # fmt: skip
 JUDGED_ONLY = {
     "P(judged_only=True)@5": "P_5", "AP(judged_only=True)": "map",

@@ -97,12 +97,6 @@ class Measure:
         return None if param is None else param.default
 
     @property
-    def info(self) -> Definition | None:
-        """The definition of a trec_eval family (None for the others)."""
-        definition = self.definition
-        return definition if definition.trec_name is not None else None
-
-    @property
     def summary(self) -> str:
         return self.definition.summary
 
@@ -244,14 +238,17 @@ def _parse_trec(text: str) -> Measure | None:
 
 def _parse_label(text: str) -> Measure | None:
     """A label trec_eval (or trecbench's trec format) prints: ``P_5``, ``ndcg_cut_10``,
-    ``iprec_at_recall_0.20``, ``recip_rank_cut_10``, ``ndcg_1=3,2=9``."""
+    ``iprec_at_recall_0.20``, ``recip_rank_cut_10``, ``ndcg_1=3,2=9``, ``Judged_10``."""
     index = registry.index()
     for cut in (m.start() for m in re.finditer("_", text)):
         prefix, params = text[:cut], text[cut + 1 :]
         if not params or not _PARAM_TEXT.match(params):
             continue
         definition = index.trec.get(prefix) or index.labels.get(prefix)
-        if definition is None:
+        if definition is None:  # trecbench's labels of the others: Judged_10, ERR_10
+            other = registry.find(prefix)
+            if other is not None and other.cutoff == INT_CUTOFF:
+                return Measure(other.name, str(_positive_k(params, text)), (), text)
             continue
         if definition.trec_name is not None and definition.trec_params is None:
             continue
