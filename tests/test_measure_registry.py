@@ -183,7 +183,20 @@ def test_every_measure_in_every_output_format():
             assert outputs["trec"].count(f"{column.label:<22}\t") == 2 * 5
 
 
-def test_score_and_compare_accept_the_new_names(tmp_path):
+def _cli(argv: list[str], cwd: Path, monkeypatch) -> str:
+    """A trecbench command in-process; its stdout."""
+    from click.testing import CliRunner
+
+    from trecbench.cli import _register, cli
+
+    _register()
+    monkeypatch.chdir(cwd)
+    result = CliRunner().invoke(cli, argv)
+    assert result.exit_code == 0, (result.output, result.exception)
+    return result.stdout
+
+
+def test_score_and_compare_accept_the_new_names(tmp_path, monkeypatch):
     qrels, run = _case(2)
     (tmp_path / "qrels").write_text(
         "".join(f"{q} 0 {d} {r}\n" for q, d, r in qrels.itertuples(index=False))
@@ -192,10 +205,8 @@ def test_score_and_compare_accept_the_new_names(tmp_path):
         text = "".join(f"{q} Q0 {d} 1 {s} t\n" for q, d, s, _ in frame.itertuples(index=False))
         (tmp_path / name).write_text(text)
     names = "Judged@10 nDCG(dcg='exp-log2')@10 P(rel=2)@5 Q"
-    argv = [sys.executable, "-m", "trecbench", "score", "-q", "--format", "csv", "-m", names]
-    done = subprocess.run([*argv, "qrels", "a"], cwd=tmp_path, capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    rows = [line.split(",") for line in done.stdout.splitlines()[1:]]
+    out = _cli(["score", "-q", "--format", "csv", "-m", names, "qrels", "a"], tmp_path, monkeypatch)
+    rows = [line.split(",") for line in out.splitlines()[1:]]
     assert {r[2] for r in rows} == {"Judged@10", "nDCG(dcg='exp-log2')@10", "P(rel=2)@5", "Q"}
     assert len(rows) == 4 * (4 + 1)
     comparison = trecbench.compare(
@@ -210,13 +221,8 @@ def test_score_and_compare_accept_the_new_names(tmp_path):
     assert comparison.settings["better"]["Judged@10"] is None
 
 
-def test_measures_command_lists_every_definition():
-    done = subprocess.run(
-        [sys.executable, "-m", "trecbench", "measures", "--format", "json"],
-        capture_output=True,
-        text=True,
-    )
-    rows = json.loads(done.stdout)
+def test_measures_command_lists_every_definition(tmp_path, monkeypatch):
+    rows = json.loads(_cli(["measures", "--format", "json"], tmp_path, monkeypatch))
     assert [r["name"] for r in rows] == [d.name for d in registry.definitions()]
     by_name = {r["name"]: r for r in rows}
     assert by_name["ndcg_cut"]["spellings"][:2] == ["ndcg_cut.k", "nDCG@k"]
@@ -227,8 +233,11 @@ def test_measures_command_lists_every_definition():
     ].items()
 
 
-def test_a_new_measure_is_data_and_one_registration(tmp_path):
+def test_a_new_measure_is_data_and_one_registration(tmp_path, monkeypatch):
     """What the trec_eval 10.0 work will do: define a family, register an engine."""
+    for name in ("_DEFINITIONS", "_ENGINES", "_ORDER"):  # restored after the test
+        monkeypatch.setattr(registry, name, type(getattr(registry, name))(getattr(registry, name)))
+    monkeypatch.setattr(registry, "_index", None)
     (tmp_path / "toy_engine.py").write_text(
         "import numpy as np\n"
         "from trecbench.measures import Definition, define, register_engine, value_names\n"
@@ -243,17 +252,15 @@ def test_a_new_measure_is_data_and_one_registration(tmp_path):
         "                for m in self.measures}\n"
         "register_engine('toy_engine', 'toy_engine', ['toy'])\n"
     )
-    code = (
-        "import toy_engine, trecbench, trecbench.trec_format, pandas as pd\n"
-        "q = pd.DataFrame({'qid': ['1'], 'docno': ['a'], 'rel': [1]})\n"
-        "r = pd.DataFrame({'qid': ['1'], 'docno': ['a'], 'score': [1.0]})\n"
-        "e = trecbench.evaluate(q, r, ['toy', 'P.1'])\n"
-        "print(trecbench.trec_format.render_trec(e), end='')\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True
-    )
-    assert done.stdout.splitlines() == [
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "toy_engine", raising=False)
+    import toy_engine  # noqa: F401
+
+    qrels = pd.DataFrame({"qid": ["1"], "docno": ["a"], "rel": [1]})
+    run = pd.DataFrame({"qid": ["1"], "docno": ["a"], "score": [1.0]})
+    result = trecbench.evaluate(qrels, run, ["toy", "P.1"])
+    assert trec_format.render_trec(result).splitlines() == [
         "P_1                   \tall\t1.0000",
         "toy                   \tall\t0.5000",
-    ], done.stderr
+    ]
+    monkeypatch.setattr(registry, "_index", None)

@@ -22,7 +22,7 @@ import pytest
 import trecbench
 
 ir_measures = pytest.importorskip("ir_measures")
-SEEDS = range(6)
+SEEDS = range(4)
 
 
 def tie_free_case(seed: int, *, max_grade: int = 4, n_topics: int = 6, ties: bool = False):
@@ -209,7 +209,7 @@ def _explicit(name: str, largest: int) -> str:
     return head + (f"@{tail}" if tail else "")
 
 
-@pytest.mark.parametrize("seed", SEEDS[:3])
+@pytest.mark.parametrize("seed", SEEDS[:2])
 def test_provider_measures_equal_ir_measures(seed):
     pytest.importorskip("cwl")
     qrels, run = tie_free_case(seed)
@@ -228,7 +228,7 @@ def _ranked_our_way(run: pd.DataFrame) -> pd.DataFrame:
     return ordered.assign(score=position + 1)
 
 
-@pytest.mark.parametrize("seed", SEEDS[:3])
+@pytest.mark.parametrize("seed", SEEDS[:2])
 def test_tied_runs_follow_trecbench_ranking(seed):
     """With ties, each value equals the provider's on the run ranked trecbench's way
     (and the judged provider, left to its own docno-ascending rule, would differ)."""
