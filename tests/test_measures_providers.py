@@ -150,22 +150,18 @@ def test_err_refuses_grades_gdeval_does_not_define():
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-def test_judged_equals_the_judged_provider(seed):
-    qrels, run = tie_free_case(seed)
-    names = ["Judged@5", "Judged@10", "Judged@100", "Judged"]
-    got = ours(qrels, run, names)
-    want = theirs(names, irm_qrels(qrels), irm_run(run), ir_measures.judged)
-    for name in names:
-        assert_same(got[name], want[name], 1e-12, name)
-
-
-@pytest.mark.parametrize("seed", SEEDS)
-def test_rbp_equals_cwl_eval(seed):
+@pytest.mark.parametrize(
+    ("provider", "names"),
+    [
+        ("judged", ["Judged@5", "Judged@10", "Judged@100", "Judged"]),
+        ("cwl_eval", ["RBP(rel=1)", "RBP(p=0.9,rel=2)", "RBP(p=0.5,rel=3)"]),
+    ],
+)
+def test_vectorised_measures_equal_their_provider(seed, provider, names):
     pytest.importorskip("cwl")
     qrels, run = tie_free_case(seed)
-    names = ["RBP(rel=1)", "RBP(p=0.9,rel=2)", "RBP(p=0.5,rel=3)"]
     got = ours(qrels, run, names)
-    want = theirs(names, irm_qrels(qrels), irm_run(run), ir_measures.cwl_eval)
+    want = theirs(names, irm_qrels(qrels), irm_run(run), getattr(ir_measures, provider))
     for name in names:
         assert_same(got[name], want[name], 1e-12, name)
 

@@ -44,6 +44,20 @@ def evaluate_topics(topics: dict, measures: list[str]) -> dict[str, dict[str, fl
     return out
 
 
+def random_topics(seed: int, grades: list[int]) -> dict:
+    """Eight topics: ``(judgments, ranking)`` with grades drawn from ``grades`` for about
+    half of a 40-document pool (at least one relevant) and a random-depth ranking."""
+    rng = np.random.default_rng(seed)
+    topics = {}
+    for t in range(8):
+        pool = [f"HP:{i:07d}" for i in rng.permutation(60)[:40]]
+        judged = {d: int(rng.choice(grades)) for d in pool if rng.random() < 0.5}
+        if not any(g > 0 for g in judged.values()):
+            judged[pool[int(rng.integers(40))]] = 1
+        topics[str(t)] = (judged, pool[: int(rng.integers(1, 40))])
+    return topics
+
+
 def value(judgments, ranking, name):
     ((_, got),) = evaluate(judgments, ranking, [name]).items()
     return got
@@ -207,18 +221,12 @@ def _phentrieve_precision_at_k(retrieved, expected, k):
 
 @pytest.mark.parametrize("seed", range(4))
 def test_phentrieve_code_on_random_topics(seed):
-    rng = np.random.default_rng(seed)
-    topics = {}
-    for t in range(8):
-        pool = [f"HP:{i:07d}" for i in rng.permutation(50)[:30]]
-        expected = list(rng.choice(pool, size=int(rng.integers(1, 6)), replace=False))
-        ranking = pool[: int(rng.integers(1, 30))]
-        topics[str(t)] = ({d: 1 for d in expected}, ranking)
+    topics = random_topics(seed, grades=[0, 0, 0, 0, 0, 0, 1])  # a few expected ids each
     names = [f"AP(normalize='min')@{k}" for k in (1, 3, 10)]
     names += [f"P(denominator='retrieved')@{k}" for k in (1, 3, 10)]
     got = evaluate_topics(topics, names)
     for qid, (judged, ranking) in topics.items():
-        expected = list(judged)
+        expected = [d for d, g in judged.items() if g > 0]
         for k in (1, 3, 10):
             ap = _phentrieve_average_precision_at_k(ranking, expected, k)
             assert got[qid][f"AP(normalize='min')@{k}"] == pytest.approx(ap, abs=1e-12)
@@ -253,12 +261,7 @@ def test_q_measure_hand_example():
 
 @pytest.mark.parametrize("seed", range(4))
 def test_q_measure_formula_and_ap_at_beta_zero(seed):
-    rng = np.random.default_rng(seed)
-    topics = {}
-    for t in range(8):
-        pool = [f"d{i}" for i in rng.permutation(60)[:40]]
-        judged = {d: int(rng.choice([-1, 0, 0, 1, 2, 3])) for d in pool if rng.random() < 0.5}
-        topics[str(t)] = (judged or {pool[0]: 1}, pool[: int(rng.integers(1, 40))])
+    topics = random_topics(seed, grades=[-1, 0, 0, 1, 2, 3])
     got = evaluate_topics(topics, ["Q", "Q(beta=0.5)", "Q(beta=0)", "map", "Q(rel=2)"])
     for qid, (judged, ranking) in topics.items():
         grades = [judged.get(d, 0) for d in ranking]

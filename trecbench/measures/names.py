@@ -39,10 +39,8 @@ from .registry import (
     INT_CUTOFF,
     LOCAL,
     LONG_CUTOFFS,
-    MEAN,
     META,
     PAIRS,
-    PYTREC_EVAL,
     Definition,
 )
 
@@ -578,26 +576,3 @@ def better(name: str) -> str | None:
         return parse_measure(name).definition.better
     except TrecbenchError:
         return registry.HIGHER
-
-
-__all__ = [
-    "LOCAL",
-    "MEAN",
-    "META",
-    "PYTREC_EVAL",
-    "Measure",
-    "MeasureParameterError",
-    "better",
-    "c_atof",
-    "c_atol",
-    "display_name",
-    "float_cutoffs",
-    "long_cutoffs",
-    "param_label",
-    "parse_measure",
-    "parse_measures",
-    "presentation_order",
-    "split_names",
-    "trec_mode",
-    "value_names",
-]
