@@ -27,7 +27,8 @@ NAME = "providers"
 EXTRA = "trecbench[providers]"
 # ir_measures provider -> the Python package it needs
 PACKAGES = {"cwl_eval": "cwl-eval", "pyndeval": "pyndeval", "compat": None, "accuracy": None}
-FAMILIES = [d.name for d in registry.definitions() if d.source in PACKAGES]
+# RBP is vectorised (trecbench.engines.fast) and tested equal to cwl_eval
+FAMILIES = [d.name for d in registry.definitions() if d.source in PACKAGES and d.name != "RBP"]
 
 
 def _irm_measure(measure: Measure, relevance_level: int, largest_grade: int):

@@ -212,6 +212,7 @@ _trec(
     better=None,
     params=(),
     source=LOCAL,
+    checked="trec_eval 9.0.8",
 )
 _trec(
     "recall",
@@ -354,6 +355,7 @@ _local(
     ir_measures="Success",
     aliases=("hit", "hit_rate", "hr"),
     notes="the seeds' `hit@k` (RAG spec) and HR@K (Phentrieve); equals success.k",
+    checked="trec_eval 9.0.8 (success.k)",
 )
 _local(
     "MRR",
@@ -362,11 +364,13 @@ _local(
     ir_measures="RR",
     notes="trec_eval's recip_rank on the run cut at k (-M k); ir_measures' RR@k comes from "
     "the msmarco provider, which breaks ties the other way",
+    checked="trec_eval 9.0.8 (recip_rank with -M k)",
 )
 _local(
     "Recall_all",
     "1 when every relevant document is among the top k (0 without any)",
     label="recall_all",
+    checked="trec_eval 9.0.8 (recall.k = 1)",
 )
 _local(
     "MaxOntSim",
@@ -376,6 +380,7 @@ _local(
     aliases=("max_ont_sim", "max_ont_similarity"),
     citation="Phentrieve (single-term HPO retrieval benchmark)",
     notes="docs/maxontsim.md",
+    checked="Phentrieve's pair similarity code, transcribed",
 )
 _local(
     "Q",
@@ -389,6 +394,7 @@ _local(
     notes="RAG spec §10.1 (future enhancements); C(r) relevant documents in the top r, "
     "cg(r) their cumulative gain, cg*(r) the ideal cumulative gain (qrels grades, best "
     "first); beta=0 gives AP",
+    checked="the issue's formula written out; beta=0: trec_eval's AP",
 )
 
 

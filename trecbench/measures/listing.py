@@ -98,7 +98,7 @@ def rows() -> list[dict]:
                 "summary": d.summary,
                 "better": d.better,
                 "engines": ["evaluate"] if d.source == META else registry.engines_for(d),
-                "source": _SOURCES.get(d.source, d.source),
+                "source": d.checked or _SOURCES.get(d.source, d.source),
                 "trec_eval": list(d.trec_eval),
                 "diversity": d.diversity,
                 "citation": d.citation,

@@ -98,6 +98,7 @@ class Definition:
     description: str  # one line: what it computes
     citation: str = ""
     source: str = PYTREC_EVAL  # the reference: pytrec_eval, local, gdeval, cwl_eval, ...
+    checked: str = ""  # what tests compare a local measure with, when not its source
     summary: str = MEAN
     better: str | None = HIGHER
     params: tuple[Param, ...] = ()
