@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import files
+from .. import inputs
 from ..measures import Measure, c_atof, registry, value_names
 
 NAME = "local"
@@ -119,7 +119,7 @@ class Evaluator:
     def evaluate(self, ranked, qids: list[str]) -> dict[Measure, list[tuple]]:
         """Per measure, ``(label, display, values)``: floats aligned with ``qids`` (a list
         of strings for ``relstring``)."""
-        frame = files.to_pandas(ranked.select(["qid", "docno", "score", "rank"]))
+        frame = inputs.to_pandas(ranked.select(["qid", "docno", "score", "rank"]))
         out: dict[Measure, list[tuple]] = {}
         for measure in self.measures:
             ((label, display),) = value_names(measure)
