@@ -16,7 +16,7 @@ import trecbench
 from trecbench.cli import _register, cli
 from trecbench.errors import OutputError, TrecbenchError
 from trecbench.files import tokenize
-from trecbench.validate import (
+from trecbench.validation import (
     CHECKS,
     PROFILES,
     QrelsInfo,

@@ -207,7 +207,7 @@ _CHECKED_BY_SCORE = frozenset({"R7", "Q5", "Q6", "Q7"})
 def _gate(tokens: files.Tokens, kind: str) -> list[str]:
     """Run the validator's lenient profile: errors stop, warnings are returned as text."""
     try:
-        from .validate import check_tokens
+        from .validation import check_tokens
     except ImportError:  # the validator is optional for the engine
         return []
     findings = check_tokens(tokens, kind, profile="lenient", max_depth=None)

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import json
-from collections import defaultdict
-
 import click
 
 from . import cli
@@ -77,7 +74,8 @@ def validate(
       trecbench validate run.txt --profile strict --format json
       trecbench validate run.txt --fix run.fixed.tsv
     """
-    from .. import validate as v
+    from .. import validation as v
+    from ..validation import report
 
     if not runs and not qrels:
         raise click.UsageError("give at least one RUN or --qrels QRELS")
@@ -105,16 +103,15 @@ def validate(
         if progress is not None:
             progress.close()
     if fmt == "json":
-        documents = [r.to_dict() for r in results]
+        fixed = None
         if fix_out is not None:
-            documents[-1]["fix"] = _fix(
-                v, runs, qrels, topics, fix_out, profile, max_depth, results
-            )
-        click.echo(json.dumps(documents, indent=2))
+            fixed = _fix(v, runs, qrels, topics, fix_out, profile, max_depth, results)
+        click.echo(report.to_json(results, fixed))
     else:
         for result in results:
-            _print_text(result, show)
-        click.echo(_summary(results))
+            for line in report.text_lines(result, show):
+                click.echo(line)
+        click.echo(report.summary_line(results))
         if fix_out is not None:
             fixed = _fix(v, runs, qrels, topics, fix_out, profile, max_depth, results)
             click.echo(f"{runs[0]}: wrote the canonical run to {fix_out}; changes:")
@@ -147,29 +144,3 @@ def _fix(v, runs, qrels, topics, out, profile, max_depth, results) -> dict:
         runs[0], out, profile=profile, max_depth=max_depth, result=results[-1], inputs=inputs
     )
     return {"output": out, "changes": [c.to_dict() | {"text": c.format()} for c in changes]}
-
-
-def _print_text(result, show: int) -> None:
-    """Findings sorted by line, at most ``show`` per rule, then what was left out."""
-    printed: dict[str, int] = defaultdict(int)
-    for finding in result.findings:
-        if show and printed[finding.rule] >= show:
-            continue
-        printed[finding.rule] += 1
-        click.echo(finding.format())
-    for rule, total in result.counts["rules"].items():
-        if total > printed[rule]:
-            click.echo(
-                f"{result.path}: note: {total - printed[rule]} more [{rule}] not shown "
-                f"({total} in total)"
-            )
-
-
-def _summary(results) -> str:
-    totals = {s: sum(r.counts[s] for r in results) for s in ("error", "warning", "info")}
-    lines = sum(r.counts["lines"] for r in results)
-    verdict = "FAILED" if totals["error"] else "OK"
-    return (
-        f"{verdict}: {len(results)} file(s), {lines} lines: {totals['error']} error(s), "
-        f"{totals['warning']} warning(s), {totals['info']} info"
-    )
