@@ -65,7 +65,8 @@ def validate(
     """Check TREC runs and/or qrels; exit 1 if any error was found.
 
     Findings print as FILE:LINE:FIELD: severity[RULE]: message, with physical 1-based
-    line numbers. See the README for every rule and the JSON format.
+    line numbers. docs/validate.md describes the checks, the profiles and the JSON format;
+    docs/validate-rules.md every rule.
 
     \b
     Examples:
