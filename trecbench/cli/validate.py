@@ -8,6 +8,8 @@ from . import cli
 from .progress import StderrProgress, wanted
 
 PATH = click.Path(exists=True, dir_okay=False)
+# the library's profiles, named here so that `--help` does not import the validator
+PROFILES = ("default", "strict", "lenient", "rtask")
 
 
 @cli.command()
@@ -17,19 +19,19 @@ PATH = click.Path(exists=True, dir_okay=False)
 @click.option(
     "--max-depth",
     type=click.IntRange(min=1),
-    default=100,
-    show_default=True,
-    help="Most documents per topic (R8).",
+    help="Most documents per topic (R8); default 1000, TREC's usual depth (100 with "
+    "--profile rtask).",
 )
 @click.option("--min-depth", type=click.IntRange(min=1), help="Fewest documents per topic (R9).")
 @click.option("--docid-regex", help="Pattern every docno must match in full (R6).")
 @click.option("--tag-is-filename", is_flag=True, help="The run tag must equal the file name (R19).")
 @click.option(
     "--profile",
-    type=click.Choice(["default", "strict", "lenient"]),
+    type=click.Choice(PROFILES),
     default="default",
     show_default=True,
-    help="strict: submission rules are errors; lenient: only what breaks trec_eval.",
+    help="strict: submission rules are errors; lenient: only what breaks trec_eval; "
+    "rtask: the TREC R task's rules (six columns, Q0, unique ranks, every topic, depth 100).",
 )
 @click.option(
     "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
@@ -73,6 +75,7 @@ def validate(
       trecbench validate runs/tfidf-char.run --qrels qrels/hpo-demo.qrels
       trecbench validate --qrels qrels/hpo-demo.qrels
       trecbench validate run.txt --profile strict --format json
+      trecbench validate run.txt --qrels qrels.txt --profile rtask
       trecbench validate run.txt --fix run.fixed.tsv
     """
     from .. import validation as v
@@ -87,6 +90,7 @@ def validate(
             v.check_regex(docid_regex)
         except ValueError as error:
             raise click.BadParameter(str(error), param_hint="--docid-regex") from None
+    depth = v.PROFILE_DEPTH if max_depth is None else max_depth
     progress = _LineProgress() if wanted(quiet) else None
     try:
         results = v.validate_files(
@@ -95,7 +99,7 @@ def validate(
             profile=profile,
             tag_is_filename=tag_is_filename,
             topics=v.read_topics(topics) if topics else None,
-            max_depth=max_depth,
+            max_depth=depth,
             min_depth=min_depth,
             docid_regex=docid_regex,
             progress=progress,
@@ -106,7 +110,7 @@ def validate(
     if fmt == "json":
         fixed = None
         if fix_out is not None:
-            fixed = _fix(v, runs, qrels, topics, fix_out, profile, max_depth, results)
+            fixed = _fix(v, runs, qrels, topics, fix_out, profile, depth, results)
         click.echo(report.to_json(results, fixed))
     else:
         for result in results:
@@ -114,7 +118,7 @@ def validate(
                 click.echo(line)
         click.echo(report.summary_line(results))
         if fix_out is not None:
-            fixed = _fix(v, runs, qrels, topics, fix_out, profile, max_depth, results)
+            fixed = _fix(v, runs, qrels, topics, fix_out, profile, depth, results)
             click.echo(f"{runs[0]}: wrote the canonical run to {fix_out}; changes:")
             for change in fixed["changes"]:
                 click.echo(f"  {change['text']}")

@@ -1,9 +1,9 @@
-"""Validation of TREC runs and qrels: the rules of ``validator-rules.md`` as findings.
+"""Validation of TREC runs and qrels: the rules of ``docs/validate-rules.md`` as findings.
 
 Where things are:
 
 * :mod:`.rules`: every check once, as data: rule id, severity per profile (``default``,
-  ``strict``, ``lenient``), summary and documentation; the profiles;
+  ``strict``, ``lenient``, ``rtask``), summary and documentation; the profiles;
 * :mod:`.api`: :func:`validate_run`, :func:`validate_qrels`, :func:`validate_files`,
   :func:`check_tokens`, :func:`validate_tokens`;
 * :mod:`.reader`: files streamed chunk by chunk into a checker; topics files;
@@ -12,7 +12,7 @@ Where things are:
   checks; :mod:`.qrels`: the qrels checker; :mod:`.cross_checks`: a run against
   ``--topics`` and qrels;
 * :mod:`.findings`: :class:`Finding`, :class:`ValidationResult` and the capped collector;
-  :mod:`.report`: text and JSON; :mod:`.fix`: ``--fix``.
+  :mod:`.report`: text and JSON; :mod:`.fix`: ``--fix``; :mod:`.docs`: the rule page.
 
 Line numbers are physical and 1-based (blank and comment lines count); trec_eval's own
 "Malformed line N" counts content lines only.

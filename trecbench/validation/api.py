@@ -123,10 +123,11 @@ def validate_run(
 ) -> ValidationResult:
     """Validate a run file (plain or .gz), streaming it chunk by chunk.
 
-    ``profile``: ``default``, ``strict`` or ``lenient``. ``qrels``: a qrels file or a
-    :class:`QrelsInfo` for the cross-file checks (X1-X5). ``topics``: a topics file or a
-    list of ids (R4, R5). ``max_depth``: the most documents per topic (R8; default: the
-    profile's, 100; None: no limit). ``min_depth`` (R9), ``docid_regex`` (R6),
+    ``profile``: ``default``, ``strict``, ``lenient`` or ``rtask`` (the TREC R task's rules,
+    100 documents deep). ``qrels``: a qrels file or a :class:`QrelsInfo` for the cross-file
+    checks (X1-X5). ``topics``: a topics file or a list of ids (R4, R5). ``max_depth``: the
+    most documents per topic (R8; default: the profile's, 1,000 or 100 for ``rtask``; None:
+    no limit). ``min_depth`` (R9), ``docid_regex`` (R6),
     ``expected_tag`` (R19). At most ``limit`` findings are kept per check; ``counts`` has
     the totals. ``progress(path, lines)`` is called after each chunk with the physical
     lines read so far.

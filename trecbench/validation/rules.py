@@ -4,7 +4,8 @@ A *check* is what the code reports (``R1.short``); its *rule* is the stable id u
 findings (``R1``: ``R1.short`` and ``R1.extra`` are both ``R1``). Run rules ``R1``-``R28``
 follow ``validator-rules.md``; ``Q`` rules are for qrels, ``X`` rules compare a run with
 qrels. Each check has one severity per profile, a one-line summary and a documentation
-paragraph, as ruff describes each of its rules once.
+paragraph; ``docs/validate-rules.md`` is generated from them (:mod:`.docs`), as ruff
+generates its rule pages from each rule's own description.
 """
 
 from __future__ import annotations
@@ -40,21 +41,27 @@ PROFILES: dict[str, Profile] = {
     for p in (
         Profile(
             "default",
-            100,
+            1000,
             "NIST-like submission checks plus the checks NIST skips (scores, ordering, ties, "
-            "encoding); depth 100, the TREC 2025 R task's.",
+            "encoding); depth 1,000, TREC's usual submission depth.",
         ),
         Profile(
             "strict",
-            100,
+            1000,
             "`default` with the submission conventions as errors: `Q0`, rank numbering, score "
             "order and the tag's charset.",
         ),
         Profile(
             "lenient",
-            100,
+            1000,
             "Errors only for what makes trec_eval's numbers wrong or makes it fail; everything "
             "else is at most a warning. `trecbench score` uses it as its gate.",
+        ),
+        Profile(
+            "rtask",
+            100,
+            "The TREC 2025 R task's run rules: non-empty, every topic of the qrels or "
+            "`--topics` covered, six columns, literal `Q0`, unique ranks, depth at most 100.",
         ),
     )
 }
@@ -76,6 +83,7 @@ class Check:
     default: str
     strict: str
     lenient: str
+    rtask: str
     summary: str
     doc: str
     fix: str = ""  # what --fix does about it ("": --fix refuses the file)
@@ -89,166 +97,169 @@ class Check:
 
 
 def _check(key: str, letters: str, summary: str, doc: str, fix: str = "") -> Check:
-    """``letters``: the severities under default, strict and lenient (``"EEW"``)."""
-    default, strict, lenient = (_LETTERS[c] for c in letters)
-    return Check(key, key.split(".")[0], default, strict, lenient, summary, doc, fix)
+    """``letters``: the severities under default, strict, lenient and rtask (``"EEWE"``)."""
+    default, strict, lenient, rtask = (_LETTERS[c] for c in letters)
+    return Check(key, key.split(".")[0], default, strict, lenient, rtask, summary, doc, fix)
 
 
 CATALOGUE = (
     # -- run structure ---------------------------------------------------------------------
-    _check("R1.short", "EEE", "fewer than 6 fields (hint when `Q0` is missing)",
+    _check("R1.short", "EEEE", "fewer than 6 fields (hint when `Q0` is missing)",
            "A run line is `qid Q0 docno rank score tag`. trec_eval stops at a shorter line "
            "('Malformed line')."),
-    _check("R1.extra", "EEW", "tokens after the tag (trec_eval ignores them; a tag with a "
+    _check("R1.extra", "EEWE", "tokens after the tag (trec_eval ignores them; a tag with a "
            "space?)",
            "trec_eval reads six fields and silently ignores the rest of the line, so a tag "
            "with a space (`my run`) loses its second word unnoticed. trec_eval's own "
            "`results.trunc` has such junk on every line.", fix="drops the extra tokens"),
-    _check("R2", "EEW", "Unicode blank or zero-width char outside the docno; VT/FF/lone CR "
+    _check("R2", "EEWE", "Unicode blank or zero-width char outside the docno; VT/FF/lone CR "
            "as separator",
            "NBSP, U+3000 or a zero-width space look like a separator but are part of a field "
            "to trec_eval; vertical tab, form feed and a lone CR are separators to trec_eval "
            "but invisible in most editors."),
-    _check("R3", "WEW", "field 2 is not `Q0`",
+    _check("R3", "WEWE", "field 2 is not `Q0`",
            "trec_eval never reads field 2, but submission checkers (NIST, the TREC R and RAG "
            "tracks) require the literal `Q0`.", fix="writes `Q0`"),
-    _check("R4", "EEW", "qid not in `--topics` (near-miss hint: `01` vs `1`, case, BOM)",
+    _check("R4", "EEWE", "qid not in `--topics` (near-miss hint: `01` vs `1`, case, BOM)",
            "A topic the run should not have. When the id matches a known one after removing "
            "leading zeros, case or a BOM, the message names it (`did you mean '1'?`)."),
-    _check("R5", "EEW", "topic of `--topics` without any document",
+    _check("R5", "EEWE", "topic of `--topics` without any document",
            "Every topic must be answered: trec_eval skips a topic the run lacks (or scores it "
            "0 with `-c`), which changes the mean."),
-    _check("R6", "EEW", "docno with a Unicode blank/zero-width char, or not matching "
+    _check("R6", "EEWE", "docno with a Unicode blank/zero-width char, or not matching "
            "`--docid-regex`",
            "Document ids are opaque strings compared byte for byte: an invisible character "
            "makes a different document that no judgment matches."),
-    _check("R7", "EEE", "duplicate docno within a topic (also beyond the depth cut, across "
+    _check("R7", "EEEE", "duplicate docno within a topic (also beyond the depth cut, across "
            "blocks)",
            "trec_eval stops with 'duplicate docs' (exit 4). Both lines are named.",
            fix="keeps the first occurrence in trec_eval's order"),
-    _check("R8", "EEW", "topic deeper than `--max-depth`",
-           "More documents than the depth allowed (default 100, the TREC 2025 R task's). "
-           "trec_eval itself scores every document unless run with `-M`.",
-           fix="cuts each topic at `--max-depth`"),
-    _check("R9.empty", "EEE", "no data lines (e.g. whitespace only)",
+    _check("R8", "EEWE", "topic deeper than `--max-depth`",
+           "More documents than the depth allowed (default 1,000, TREC's usual submission "
+           "depth; 100 under `rtask`). trec_eval itself scores every document unless run with "
+           "`-M`.", fix="cuts each topic at `--max-depth`"),
+    _check("R9.empty", "EEEE", "no data lines (e.g. whitespace only)",
            "Nothing to evaluate: trec_eval fails on such a file."),
-    _check("R9.shallow", "WWW", "topic shallower than `--min-depth`",
+    _check("R9.shallow", "WWWW", "topic shallower than `--min-depth`",
            "Fewer documents than asked for with `--min-depth` (a truncated retrieval?)."),
-    _check("R10", "EEW", "rank is not a non-negative ASCII integer (`2.0`, `-1`)",
+    _check("R10", "EEWE", "rank is not a non-negative ASCII integer (`2.0`, `-1`)",
            "trec_eval ignores the rank column, rank-based tools do not.",
            fix="renumbers ranks 1..n"),
-    _check("R11", "WEW", "ranks of a topic are not exactly 1..n (zero-based, gaps, duplicates)",
-           "trec_eval ranks by score and never reads ranks; submission checkers want 1..n, "
-           "unique per topic.", fix="renumbers ranks 1..n"),
-    _check("R12", "EEE", "score not a finite ASCII number (`abc`, `0,9`, `nan`, `inf`, "
+    _check("R11.unique", "WEWE", "rank repeated within a topic",
+           "Two documents of a topic share a rank. The R task requires unique ranks per query.",
+           fix="renumbers ranks 1..n"),
+    _check("R11.sequence", "WEWW", "ranks of a topic do not start at 1 or have gaps",
+           "Zero-based ranks or gaps (1, 2, 5). trec_eval ranks by score and never reads them; "
+           "submission checkers want 1..n.", fix="renumbers ranks 1..n"),
+    _check("R12", "EEEE", "score not a finite ASCII number (`abc`, `0,9`, `nan`, `inf`, "
            "`0x10`, `1_000`, `３.0`, overflow)",
            "trec_eval reads scores with C's `atof`, which reads a prefix (`0,9` is 0) or 0 "
            "(`abc`) and sorts `nan` arbitrarily: the ranking it scores is not the one "
            "intended."),
-    _check("R13", "WEW", "scores increase down the file within a topic (as float32, like "
+    _check("R13", "WEWW", "scores increase down the file within a topic (as float32, like "
            "trec_eval 9.x)",
            "trec_eval orders documents by score, not by file order: a run whose scores rise "
            "is evaluated in another order than it lists.", fix="writes trec_eval's order"),
-    _check("R14", "WWW", "rank order disagrees with score order (trec_eval uses scores, MS "
+    _check("R14", "WWWW", "rank order disagrees with score order (trec_eval uses scores, MS "
            "MARCO eval ranks)",
            "The two orders give different numbers in different tools.",
            fix="renumbers ranks in trec_eval's order"),
-    _check("R15.tie", "WWW", "tied scores, with counts (trec_eval orders them by docno, "
+    _check("R15.tie", "WWWW", "tied scores, with counts (trec_eval orders them by docno, "
            "descending)",
            "Ties are broken by docno, descending, not by rank or file order: tied documents "
            "may be scored in another order than listed."),
-    _check("R15.float32", "WWW", "scores tied only at float32 precision (9.x ties them, "
+    _check("R15.float32", "WWWW", "scores tied only at float32 precision (9.x ties them, "
            "10.0 does not)",
            "trec_eval 9.x compares scores as float32: `1.00000002` and `1.00000001` tie there "
            "(and are ordered by docno), while trec_eval 10.0 keeps them apart."),
-    _check("R16", "III", "score in scientific notation (valid)",
+    _check("R16", "IIII", "score in scientific notation (valid)",
            "`3e0` is a valid score; noted because some tools read it differently."),
-    _check("R17", "EEW", "more than one run tag",
+    _check("R17", "EEWE", "more than one run tag",
            "trec_eval reports the tag of the last line only; a mixed file is usually two runs "
            "concatenated."),
-    _check("R18", "WEW", "tag not `^[A-Za-z0-9_.-]{1,25}$`",
+    _check("R18", "WEWW", "tag not `^[A-Za-z0-9_.-]{1,25}$`",
            "NIST's submission limit on run tags (charset and length)."),
-    _check("R19", "EEW", "tag differs from the file name (only with `--tag-is-filename`)",
+    _check("R19", "EEWE", "tag differs from the file name (only with `--tag-is-filename`)",
            "Some tracks require the run tag to equal the submitted file's name."),
-    _check("R20.order", "III", "topics not in ascending order (numeric or byte-wise)",
+    _check("R20.order", "IIII", "topics not in ascending order (numeric or byte-wise)",
            "Harmless to trec_eval; noted once per file."),
-    _check("R20.split", "WWW", "topic split into non-contiguous blocks",
+    _check("R20.split", "WWWW", "topic split into non-contiguous blocks",
            "A topic that comes back after other topics is often a concatenation mistake; its "
            "documents are still one topic to trec_eval."),
-    _check("R21", "WWW", "blank line",
+    _check("R21", "WWWW", "blank line",
            "trec_eval skips blank lines in runs (they are fatal in qrels: Q2).",
            fix="drops the line"),
-    _check("R22", "WWW", "comment line (`#` first; `#` inside an id is not a comment)",
+    _check("R22", "WWWW", "comment line (`#` first; `#` inside an id is not a comment)",
            "trec_eval 9.x reads a `#` line as data and fails on it, 10.0 skips it. Under "
            "`lenient` comment lines are data, as 9.x reads them.", fix="drops the line"),
-    _check("R23.bom", "EEE", "UTF-8 byte-order mark (a phantom topic in trec_eval)",
+    _check("R23.bom", "EEEE", "UTF-8 byte-order mark (a phantom topic in trec_eval)",
            "trec_eval reads the BOM as part of the first qid, which becomes a topic of its "
            "own."),
-    _check("R23.nul", "EEE", "NUL byte (trec_eval 9.x silently stops reading there)",
+    _check("R23.nul", "EEEE", "NUL byte (trec_eval 9.x silently stops reading there)",
            "Everything after a NUL is lost to trec_eval 9.x without a message."),
-    _check("R23.utf8", "EEE", "invalid UTF-8",
+    _check("R23.utf8", "EEEE", "invalid UTF-8",
            "Ids are compared as bytes; a mis-encoded id never matches its judgment."),
-    _check("R23.utf16", "EEE", "UTF-16 file",
+    _check("R23.utf16", "EEEE", "UTF-16 file",
            "A UTF-16 file is not a TREC file; save it as UTF-8 (or ASCII)."),
-    _check("R23.control", "EEW", "other C0 control character or DEL",
+    _check("R23.control", "EEWE", "other C0 control character or DEL",
            "Invisible characters that become part of an id to trec_eval."),
-    _check("R24", "WWW", "CRLF line end",
+    _check("R24", "WWWW", "CRLF line end",
            "trec_eval treats the CR as a blank; noted because other tools keep it in the tag."),
-    _check("R25.trailing", "III", "trailing blanks", "Harmless; noted for tidiness."),
-    _check("R25.spacing", "III", "irregular separators (tabs mixed with spaces, runs of "
+    _check("R25.trailing", "IIII", "trailing blanks", "Harmless; noted for tidiness."),
+    _check("R25.spacing", "IIII", "irregular separators (tabs mixed with spaces, runs of "
            "blanks)", "Harmless to trec_eval; noted because strict parsers split on one "
            "separator."),
-    _check("R25.newline", "III", "no final newline",
+    _check("R25.newline", "IIII", "no final newline",
            "Harmless to trec_eval; some tools drop the last line."),
-    _check("R26", "EEE", "empty file", "Nothing to evaluate."),
-    _check("R27", "EEE", "truncated, corrupt or doubly gzipped file",
+    _check("R26", "EEEE", "empty file", "Nothing to evaluate."),
+    _check("R27", "EEEE", "truncated, corrupt or doubly gzipped file",
            "A `.gz` that ends early must never pass as a shorter valid file."),
-    _check("R28", "EEE", "header line (`qid Q0 docno rank score tag`)",
+    _check("R28", "EEEE", "header line (`qid Q0 docno rank score tag`)",
            "TREC runs have no header: trec_eval fails on it.", fix="drops the line"),
     # -- qrels -----------------------------------------------------------------------------
-    _check("Q1", "EEE", "not exactly 4 fields (hint for 3-column BEIR qrels)",
+    _check("Q1", "EEEE", "not exactly 4 fields (hint for 3-column BEIR qrels)",
            "A qrels line is `qid iter docno rel`; trec_eval stops at any other field count "
            "('Malformed line')."),
-    _check("Q2", "EEE", "blank line, also a trailing one (fatal in trec_eval)",
+    _check("Q2", "EEEE", "blank line, also a trailing one (fatal in trec_eval)",
            "trec_eval stops with 'Malformed line' at a blank line in qrels."),
-    _check("Q3", "EEE", "grade is not an integer (`0.9`, `abc`: trec_eval's `atol` "
+    _check("Q3", "EEEE", "grade is not an integer (`0.9`, `abc`: trec_eval's `atol` "
            "truncates silently)",
            "trec_eval reads grades with `atol`: `1.5` becomes 1 and `abc` 0, without a "
            "message."),
-    _check("Q4", "EEE", "grade beyond ±1,000,000 (trec_eval's nDCG would run for hours)",
+    _check("Q4", "EEEE", "grade beyond ±1,000,000 (trec_eval's nDCG would run for hours)",
            "trec_eval sizes its gain arrays by the largest grade."),
-    _check("Q5", "EEE", "duplicate (qid, docno), same or conflicting grade",
+    _check("Q5", "EEEE", "duplicate (qid, docno), same or conflicting grade",
            "trec_eval stops ('duplicate docs', exit 4); ranx and ir_measures silently keep the "
            "last grade."),
-    _check("Q6", "WWW", "negative grade (judged, not relevant, not in `num_rel`)",
+    _check("Q6", "WWWW", "negative grade (judged, not relevant, not in `num_rel`)",
            "trec_eval counts the document as judged non-relevant; some tools read it as "
            "unjudged."),
-    _check("Q7", "WWW", "topic without a relevant document (it scores 0 everywhere)",
+    _check("Q7", "WWWW", "topic without a relevant document (it scores 0 everywhere)",
            "No grade reaches the relevance level (`-l`): every measure is 0 for the topic and "
            "pulls the mean down."),
-    _check("Q8.comment", "WWW", "comment line",
+    _check("Q8.comment", "WWWW", "comment line",
            "trec_eval 9.x reads a `#` line as data, 10.0 skips it. Under `lenient` comment "
            "lines are data, as 9.x reads them."),
-    _check("Q8.fatal", "EEW", "two comment lines in a row, or a comment on the last line "
+    _check("Q8.fatal", "EEWE", "two comment lines in a row, or a comment on the last line "
            "(break trec_eval 10.0)",
            "trec_eval 10.0 fails on, or misreads, consecutive or trailing comment lines."),
-    _check("Q9", "EEE", "header line", "TREC qrels have no header: trec_eval fails on it."),
-    _check("Q10", "WWW", "every judgment of a topic is negative (trec_eval exits 4 if a run "
+    _check("Q9", "EEEE", "header line", "TREC qrels have no header: trec_eval fails on it."),
+    _check("Q10", "WWWW", "every judgment of a topic is negative (trec_eval exits 4 if a run "
            "has the topic)",
            "trec_eval 9.0.8 stops with 'Can't calculate measure' (exit 4) when a run has such "
            "a topic (X5)."),
     # -- a run against qrels -----------------------------------------------------------------
-    _check("X1", "WWW", "run topic absent from the qrels (trec_eval ignores it)",
+    _check("X1", "WWWW", "run topic absent from the qrels (trec_eval ignores it)",
            "trec_eval evaluates only topics with judgments, also with `-c`."),
-    _check("X2", "WWW", "qrels topic absent from the run (skipped; 0 with `-c`)",
-           "trec_eval skips the topic, or scores it 0 with `-c`: the mean depends on the "
-           "flag."),
-    _check("X3", "EEE", "no topic in both run and qrels (trec_eval exits 7)",
+    _check("X2", "WWWE", "qrels topic absent from the run (skipped; 0 with `-c`)",
+           "trec_eval skips the topic, or scores it 0 with `-c`: the mean depends on the flag. "
+           "The R task requires every query covered."),
+    _check("X3", "EEEE", "no topic in both run and qrels (trec_eval exits 7)",
            "Nothing can be evaluated: wrong qrels for this run?"),
-    _check("X4", "III", "share of unjudged documents in the top 10 (trec_eval order)",
+    _check("X4", "IIII", "share of unjudged documents in the top 10 (trec_eval order)",
            "A high share means the qrels' pool did not reach this run: its scores are "
            "underestimated."),
-    _check("X5", "EEE", "run topic whose every judgment is negative (trec_eval: \"Can't "
+    _check("X5", "EEEE", "run topic whose every judgment is negative (trec_eval: \"Can't "
            "calculate measure\", exit 4)",
            "trec_eval 9.0.8 cannot evaluate such a topic (see Q10)."),
 )  # fmt: skip

@@ -173,8 +173,8 @@ class TopicChecks:
             rows.line[beyond],
             "docno",
             lambda i: (
-                f"topic {qname[segment[beyond[i]]]} has more than {depth} "
-                f"documents (--max-depth); trec_eval -M{depth} would drop the rest"
+                f"topic {qname[segment[beyond[i]]]} has more than {depth} documents "
+                f"(--max-depth {depth}); trec_eval scores them all unless run with -M{depth}"
             ),
         )
 
@@ -203,7 +203,8 @@ class TopicChecks:
         )
 
     def _ranks(self, rows: Rows, local, segment, whole, qname) -> None:
-        """R11: ranks of a topic are exactly 1..n (topics split across chunks: skipped)."""
+        """R11: ranks of a topic are unique and exactly 1..n (topics split across chunks:
+        skipped); the first repeated rank and the first bad start or gap of each topic."""
         invalid = np.zeros(segment[-1] + 1, bool)
         invalid[segment[rows.rank < 0]] = True
         check = whole & ~invalid[segment]
@@ -217,12 +218,8 @@ class TopicChecks:
         bad_start = at_start & (ranks != 1)
         duplicate = ~at_start & (step == 0)
         gap = ~at_start & (step > 1)
-        problem = (bad_start | duplicate | gap) & check[order]
-        firsts = first_per_segment(np.flatnonzero(problem), seg)
-        firsts = self._once("R11", firsts, [qname[seg[k]] for k in firsts])
 
-        def message(i: int) -> str:
-            k = firsts[i]
+        def message(k: int) -> str:
             name, rank = qname[seg[k]], int(ranks[k])
             if bad_start[k]:
                 base = " (zero-based?)" if rank == 0 else ""
@@ -234,7 +231,12 @@ class TopicChecks:
                 )
             return f"ranks of topic {name} jump from {int(ranks[k - 1])} to {rank}"
 
-        self.report.add_many("R11", rows.line[order[firsts]], "rank", message)
+        for key, problem in (("R11.unique", duplicate), ("R11.sequence", bad_start | gap)):
+            firsts = first_per_segment(np.flatnonzero(problem & check[order]), seg)
+            firsts = self._once(key, firsts, [qname[seg[k]] for k in firsts])
+            self.report.add_many(
+                key, rows.line[order[firsts]], "rank", lambda i, f=firsts: message(f[i])
+            )
 
     def _score_order(self, rows: Rows, score32, start, segment, qname) -> bool:
         """R13: first score increase per topic (as float32, what trec_eval 9.x compares).
