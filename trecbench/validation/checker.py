@@ -91,22 +91,18 @@ class HashSet:
         return found
 
 
-def classify(
-    tokens: Tokens, lenient: bool, first_record: bool, number: int
-) -> tuple[np.ndarray, np.ndarray]:
+def classify(tokens: Tokens, first_record: bool, number: int) -> tuple[np.ndarray, np.ndarray]:
     """Masks of comment lines and of a header line.
 
     The header is the file's first record when its field ``number`` (score, grade) is not a
     number and two of its fields are usual column names (``qid``, ``docno``, ``score``...).
 
-    Comments start with ``#`` (a ``#`` inside an id is not one); under ``lenient`` there are
-    none, because trec_eval 9.x reads them as data.
+    Comments start with ``#`` (a ``#`` inside an id is not one). They are singled out to be
+    reported and explained; to trec_eval 9.x, and so to every check, they are data.
     """
-    comment = np.zeros(len(tokens), bool)
-    if not lenient:
-        comment = arrow.to_numpy(
-            pc.fill_null(pc.starts_with(tokens.fields[0], "#"), arrow.scalar(False))
-        )
+    comment = arrow.to_numpy(
+        pc.fill_null(pc.starts_with(tokens.fields[0], "#"), arrow.scalar(False))
+    )
     header = np.zeros(len(tokens), bool)
     candidates = np.flatnonzero(~comment)
     if first_record and len(candidates):
@@ -126,7 +122,6 @@ class Checker:
 
     def __init__(self, path: str, report: Collector):
         self.path, self.report = path, report
-        self.lenient = report.profile == "lenient"
         self.physical = 0
         self.records = 0  # data lines that are not comments or a header
         self.ends_with_newline = True
@@ -251,5 +246,8 @@ class Checker:
         raise NotImplementedError
 
     def result(self, topics: int, qrels_info=None) -> ValidationResult:
-        counts = self.report.counts(lines=self.physical, records=self.records, topics=topics)
-        return ValidationResult(self.path, self.kind, self.report.findings(), counts, qrels_info)
+        report = self.report
+        counts = report.counts(lines=self.physical, records=self.records, topics=topics)
+        return ValidationResult(
+            self.path, self.kind, report.findings(), counts, qrels_info, dict(report.checks)
+        )

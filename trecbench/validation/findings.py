@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -49,7 +49,7 @@ class ValidationResult:
     """Findings of one file (at most ``limit`` kept per check) and their full counts.
 
     ``counts``: totals per severity and per rule id, physical ``lines``, data ``records``
-    and ``topics``.
+    and ``topics``; ``check_counts``: totals per check (``R1.short``...).
     """
 
     path: str
@@ -57,6 +57,7 @@ class ValidationResult:
     findings: list[Finding]
     counts: dict
     qrels_info: QrelsInfo | None = None
+    check_counts: dict[str, int] = field(default_factory=dict)
 
     @property
     def errors(self) -> int:
@@ -83,6 +84,7 @@ class Collector:
             raise ValueError(f"unknown profile {profile!r}; choose one of {', '.join(PROFILES)}")
         self.path, self.profile, self.limit = path, profile, limit
         self.kept: dict[str, list[Finding]] = {}
+        self.checks: Counter[str] = Counter()
         self.rules: Counter[str] = Counter()
         self.severities: Counter[str] = Counter()
 
@@ -103,6 +105,7 @@ class Collector:
             return
         check = CHECKS[key]
         severity = check.severity(self.profile)
+        self.checks[key] += total
         self.rules[check.rule] += total
         self.severities[severity] += total
         kept = self.kept.setdefault(key, [])

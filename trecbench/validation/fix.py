@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -15,7 +16,7 @@ from ..errors import TrecbenchError
 from ..ranking import rank_run, truncate
 from .api import validate_run
 from .checker import classify, pair_text
-from .findings import ValidationResult
+from .findings import Finding, ValidationResult
 from .rules import FIXABLE, PROFILE_DEPTH, Default, resolve_depth, rule_sort_key
 
 
@@ -42,9 +43,20 @@ class Change:
         return {"change": self.what, "count": self.count, "lines": list(self.lines)}
 
 
-def _refuse(path, result: ValidationResult) -> None:
-    """Raise :class:`UnfixableError` for errors ``--fix`` cannot repair."""
+def _unfixable(result: ValidationResult, dropped: Collection[int] = ()) -> list[Finding]:
+    """The errors ``--fix`` cannot repair: of a check it does not fix, on a line it does
+    not drop (``dropped``: comment and header lines), or of a check with findings beyond
+    those kept (their lines are unknown)."""
     errors = [f for f in result.findings if f.severity == "error" and f.check not in FIXABLE]
+    kept = Counter(f.check for f in errors)
+    return [
+        f
+        for f in errors
+        if f.line not in dropped or result.check_counts.get(f.check, 0) > kept[f.check]
+    ]
+
+
+def _refuse(path, errors: list[Finding]) -> None:
     if errors:
         rules = ", ".join(sorted({f.rule for f in errors}, key=rule_sort_key))
         raise UnfixableError(f"{path}: --fix cannot repair {rules}; first: {errors[0].format()}")
@@ -74,10 +86,12 @@ def fix_run(
     max_depth = resolve_depth(max_depth, profile)
     if result is None:
         result = validate_run(path, profile=profile, max_depth=max_depth)
-    _refuse(path, result)
+    if any(f.line is None for f in _unfixable(result)):
+        _refuse(path, _unfixable(result))  # a whole-file problem: do not even read it
     data = files.read_bytes(path)
     tokens = files.tokenize(data, str(path))
-    comment, header = classify(tokens, profile == "lenient", True, 4)
+    comment, header = classify(tokens, True, 4)
+    _refuse(path, _unfixable(result, set(tokens.line[comment | header].tolist())))
     keep = (tokens.nfields >= 6) & ~comment & ~header
     index = arrow.array(np.flatnonzero(keep))
     qid, q0, docno, rank, score, tag = (f.take(index) for f in tokens.fields[:6])

@@ -13,6 +13,8 @@ from .checker import Checker, classify, pair_text
 from .cross_checks import QrelsInfo
 from .findings import Collector
 
+NO_GRADE = np.iinfo(np.int64).min  # the "highest grade" of a topic without a valid one
+
 
 class QrelsChecker(Checker):
     kind = "qrels"
@@ -39,7 +41,7 @@ class QrelsChecker(Checker):
 
     def _rows(self, tokens: Tokens) -> None:
         fields, nf, line = tokens.fields, tokens.nfields, tokens.line
-        comment, header = classify(tokens, self.lenient, self.records == 0, 3)
+        comment, header = classify(tokens, self.records == 0, 3)
         add = self.report.add_many
         commented = line[comment]
         add(
@@ -62,19 +64,21 @@ class QrelsChecker(Checker):
             self.report.add(
                 "Q9", int(line[row]), "line", "header line: TREC qrels have no header; remove it"
             )
-        records = ~comment & ~header
-        self.records += int(np.count_nonzero(records))
-        wrong = np.flatnonzero((nf != 4) & records)
+        self.records += int(np.count_nonzero(~comment & ~header))
+        # comment lines stay data: trec_eval 9.x reads them as it reads any other line
+        wrong = np.flatnonzero((nf != 4) & ~header)
 
         def wrong_message(i: int) -> str:
-            count = int(nf[wrong[i]])
+            row = wrong[i]
             hint = ""
-            if count == 3:
+            if comment[row]:
+                hint = " (a comment line: trec_eval 9.x reads it as data, 10.0 skips it)"
+            elif nf[row] == 3:
                 hint = " (3-column BEIR-style qrels? convert with 'trecbench convert')"
-            return f"expected 4 fields (qid iter docno rel), found {count}{hint}"
+            return f"expected 4 fields (qid iter docno rel), found {nf[row]}{hint}"
 
         add("Q1", line[wrong], "line", wrong_message)
-        data = (nf == 4) & records
+        data = (nf == 4) & ~header
         if not data.any():
             return
         index = arrow.array(np.flatnonzero(data))
@@ -138,7 +142,7 @@ class QrelsChecker(Checker):
             ),
         )
         # per topic: the highest grade and the first line
-        top = np.full(len(names), np.iinfo(np.int64).min)
+        top = np.full(len(names), NO_GRADE)
         np.maximum.at(top, codes[small], grades[small])
         starts = np.full(len(names), np.iinfo(np.int64).max)
         np.minimum.at(starts, codes, line)
@@ -163,7 +167,7 @@ class QrelsChecker(Checker):
                 "line",
                 "comment on the last line (trec_eval 10.0 fails or misreads it)",
             )
-        negative = [q for q, g in self.max_grade.items() if g < 0]
+        negative = [q for q, g in self.max_grade.items() if NO_GRADE < g < 0]
         self.report.add_many(
             "Q10",
             [self.first_line[q] for q in negative],
@@ -192,5 +196,5 @@ class QrelsChecker(Checker):
             judged = (
                 pa.concat_arrays(self.judged) if self.judged else arrow.array([], pa.large_string())
             )
-        negative = frozenset(q for q, g in self.max_grade.items() if g < 0)
+        negative = frozenset(q for q, g in self.max_grade.items() if NO_GRADE < g < 0)
         return QrelsInfo(set(self.max_grade), judged, negative)

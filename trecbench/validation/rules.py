@@ -106,7 +106,8 @@ CATALOGUE = (
     # -- run structure ---------------------------------------------------------------------
     _check("R1.short", "EEEE", "fewer than 6 fields (hint when `Q0` is missing)",
            "A run line is `qid Q0 docno rank score tag`. trec_eval stops at a shorter line "
-           "('Malformed line')."),
+           "('Malformed line'). A line that starts with `#` is data to trec_eval 9.x too, so a "
+           "short comment line is reported here as well (and R22)."),
     _check("R1.extra", "EEWE", "tokens after the tag (trec_eval ignores them; a tag with a "
            "space?)",
            "trec_eval reads six fields and silently ignores the rest of the line, so a tag "
@@ -138,7 +139,7 @@ CATALOGUE = (
            "More documents than the depth allowed (default 1,000, TREC's usual submission "
            "depth; 100 under `rtask`). trec_eval itself scores every document unless run with "
            "`-M`.", fix="cuts each topic at `--max-depth`"),
-    _check("R9.empty", "EEEE", "no data lines (e.g. whitespace only)",
+    _check("R9.empty", "EEEE", "no data lines (e.g. whitespace or comments only)",
            "Nothing to evaluate: trec_eval fails on such a file."),
     _check("R9.shallow", "WWWW", "topic shallower than `--min-depth`",
            "Fewer documents than asked for with `--min-depth` (a truncated retrieval?)."),
@@ -190,8 +191,9 @@ CATALOGUE = (
            "trec_eval skips blank lines in runs (they are fatal in qrels: Q2).",
            fix="drops the line"),
     _check("R22", "WWWW", "comment line (`#` first; `#` inside an id is not a comment)",
-           "trec_eval 9.x reads a `#` line as data and fails on it, 10.0 skips it. Under "
-           "`lenient` comment lines are data, as 9.x reads them.", fix="drops the line"),
+           "trec_eval 9.x reads a `#` line as data (a line of topic `#...`, or 'Malformed "
+           "line' when it has fewer than 6 fields: R1), 10.0 skips it. Every profile checks "
+           "it as data, as 9.0.8 reads it.", fix="drops the line"),
     _check("R23.bom", "EEEE", "UTF-8 byte-order mark (a phantom topic in trec_eval)",
            "trec_eval reads the BOM as part of the first qid, which becomes a topic of its "
            "own."),
@@ -219,7 +221,7 @@ CATALOGUE = (
     # -- qrels -----------------------------------------------------------------------------
     _check("Q1", "EEEE", "not exactly 4 fields (hint for 3-column BEIR qrels)",
            "A qrels line is `qid iter docno rel`; trec_eval stops at any other field count "
-           "('Malformed line')."),
+           "('Malformed line'), also on a `#` comment line, which trec_eval 9.x reads as data."),
     _check("Q2", "EEEE", "blank line, also a trailing one (fatal in trec_eval)",
            "trec_eval stops with 'Malformed line' at a blank line in qrels."),
     _check("Q3", "EEEE", "grade is not an integer (`0.9`, `abc`: trec_eval's `atol` "
@@ -238,8 +240,9 @@ CATALOGUE = (
            "No grade reaches the relevance level (`-l`): every measure is 0 for the topic and "
            "pulls the mean down."),
     _check("Q8.comment", "WWWW", "comment line",
-           "trec_eval 9.x reads a `#` line as data, 10.0 skips it. Under `lenient` comment "
-           "lines are data, as 9.x reads them."),
+           "trec_eval 9.x reads a `#` line as data (a judgment of topic `#...`, or Q1/Q3 when "
+           "it is not one), 10.0 skips it. Every profile checks it as data, as 9.0.8 reads "
+           "it."),
     _check("Q8.fatal", "EEWE", "two comment lines in a row, or a comment on the last line "
            "(break trec_eval 10.0)",
            "trec_eval 10.0 fails on, or misreads, consecutive or trailing comment lines."),

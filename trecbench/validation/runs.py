@@ -19,6 +19,7 @@ from .findings import Collector
 from .run_topics import Rows, TopicChecks
 
 TAG_PATTERN = r"^[A-Za-z0-9_.-]{1,25}$"
+COMMENT_HINT = " (a comment line: trec_eval 9.x reads it as data, 10.0 skips it)"
 
 
 class RunChecker(Checker):
@@ -54,14 +55,15 @@ class RunChecker(Checker):
 
     def _rows(self, tokens: Tokens) -> None:
         fields = tokens.fields
-        comment, header = classify(tokens, self.lenient, self.records == 0, 4)
-        data = (tokens.nfields >= 6) & ~comment & ~header
+        comment, header = classify(tokens, self.records == 0, 4)
+        # comment lines stay data: trec_eval 9.x reads them as it reads any other line
+        data = (tokens.nfields >= 6) & ~header
         add = self.report.add_many
         add(
             "R22",
             tokens.line[comment],
             "line",
-            lambda _: "comment line (trec_eval 9.x reads it as data and fails; 10.0 skips it)",
+            lambda _: "comment line: trec_eval 9.x reads it as data, 10.0 skips it",
         )
         for row in np.flatnonzero(header):
             self.report.add(
@@ -72,12 +74,14 @@ class RunChecker(Checker):
             )
         self.records += int(np.count_nonzero(~comment & ~header))
         nf = tokens.nfields
-        short = np.flatnonzero((nf < 6) & ~comment & ~header)
+        short = np.flatnonzero((nf < 6) & ~header)
 
         def short_message(i: int) -> str:
             row = short[i]
             hint = ""
-            if nf[row] == 5 and fields[1][row].as_py() != "Q0":
+            if comment[row]:
+                hint = COMMENT_HINT
+            elif nf[row] == 5 and fields[1][row].as_py() != "Q0":
                 hint = " (is the Q0 column missing?)"
             return f"expected 6 fields (qid Q0 docno rank score tag), found {nf[row]}{hint}"
 
