@@ -1,12 +1,16 @@
-"""TREC defaults (depth 1,000) and the R task's profile."""
+"""TREC defaults and the R task's profile; swapped arguments say so in one line."""
 
 from __future__ import annotations
 
 import pytest
+from click.testing import CliRunner
+from test_score_suite import run_score
 
+from trecbench.cli import _register, cli
 from trecbench.cli.validate import PROFILES as CLI_PROFILES
+from trecbench.errors import InputError, TrecbenchError
 from trecbench.files import tokenize
-from trecbench.validation import CHECKS, PROFILES, validate_tokens
+from trecbench.validation import CHECKS, PROFILES, validate_files, validate_run, validate_tokens
 
 E, W, I = "error", "warning", "info"  # noqa: E741
 
@@ -74,3 +78,56 @@ def test_rtask_accepts_zero_based_unique_ranks():
     assert result.ok and ("R11", W, 1) in triples(result)
     both = validate_tokens(tokenize(b"1 Q0 a 0 3 t\n1 Q0 b 0 2 t\n1 Q0 c 5 1 t\n", "r"), "run")
     assert {f.check for f in both.findings if f.rule == "R11"} == {"R11.unique", "R11.sequence"}
+
+
+def test_rtask_with_qrels_file_as_the_benchmark_calls_it(tmp_path):
+    qrels = tmp_path / "q.qrels"
+    qrels.write_text("1 0 a 1\n2 0 b 1\n")
+    path = tmp_path / "r.run"
+    path.write_text("1 Q0 a 1 2 t\n")
+    result = validate_run(path, profile="rtask", qrels=qrels)
+    assert not result.ok and ("X2", E, None) in triples(result)
+    with pytest.raises(InputError, match="looks like a run, not qrels"):
+        validate_run(path, profile="rtask", qrels=path)
+
+
+# --- swapped arguments: one line ------------------------------------------------------------
+
+QRELS = "".join(f"q{q} 0 d{d} {d % 2}\n" for q in range(3) for d in range(400))
+RUN = "".join(f"q{q} Q0 d{d} {d + 1} {1000 - d} t\n" for q in range(3) for d in range(400))
+
+
+@pytest.fixture
+def files(tmp_path):
+    (tmp_path / "qrels").write_text(QRELS)
+    (tmp_path / "run").write_text(RUN)
+    return tmp_path
+
+
+def test_score_with_swapped_arguments_says_so_once(files, monkeypatch):
+    stdout, message, code = run_score(["run", "qrels"], files, monkeypatch)
+    assert (stdout, code) == (b"", 2)
+    assert message == (
+        "run: error[Q11]: this looks like a run, not qrels (every line has 6 or more fields): "
+        "are the run and qrels arguments swapped?"
+    )
+    # qrels given for both: the second one is the run that looks like qrels
+    _, message, code = run_score(["qrels", "qrels"], files, monkeypatch)
+    assert code == 2 and message.count("\n") == 0 and "error[R29]: this looks like qrels" in message
+
+
+def test_compare_with_swapped_arguments_says_so_once(files, monkeypatch):
+    _register()
+    monkeypatch.chdir(files)
+    result = CliRunner().invoke(cli, ["compare", "run", "qrels", "run", "-o", "out"])
+    assert isinstance(result.exception, TrecbenchError), result.output
+    assert str(result.exception).count("\n") == 0
+    assert "looks like a run, not qrels" in str(result.exception)
+    assert not (files / "out").exists()
+
+
+def test_validate_with_swapped_files_gives_one_finding_each(files):
+    qrels, run = validate_files([files / "qrels"], qrels=files / "run")
+    assert [(f.rule, f.line) for f in qrels.findings] == [("Q11", None)]
+    assert [(f.rule, f.line) for f in run.findings] == [("R29", None)]
+    assert qrels.qrels_info is None  # nothing to check the run against

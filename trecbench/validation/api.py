@@ -10,6 +10,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import arrow
+from ..errors import InputError
 from ..files import Tokens
 from .checker import Checker
 from .cross_checks import QrelsInfo
@@ -125,15 +126,18 @@ def validate_run(
 
     ``profile``: ``default``, ``strict``, ``lenient`` or ``rtask`` (the TREC R task's rules,
     100 documents deep). ``qrels``: a qrels file or a :class:`QrelsInfo` for the cross-file
-    checks (X1-X5). ``topics``: a topics file or a list of ids (R4, R5). ``max_depth``: the
-    most documents per topic (R8; default: the profile's, 1,000 or 100 for ``rtask``; None:
-    no limit). ``min_depth`` (R9), ``docid_regex`` (R6),
-    ``expected_tag`` (R19). At most ``limit`` findings are kept per check; ``counts`` has
-    the totals. ``progress(path, lines)`` is called after each chunk with the physical
-    lines read so far.
+    checks (X1-X5; a file that cannot be read as qrels raises :class:`InputError`).
+    ``topics``: a topics file or a list of ids (R4, R5). ``max_depth``: the most documents
+    per topic (R8; default: the profile's, 1,000 or 100 for ``rtask``; None: no limit).
+    ``min_depth`` (R9), ``docid_regex`` (R6), ``expected_tag`` (R19). At most ``limit``
+    findings are kept per check; ``counts`` has the totals. ``progress(path, lines)`` is
+    called after each chunk with the physical lines read so far.
     """
     if qrels is not None and not isinstance(qrels, QrelsInfo):
-        qrels = validate_qrels(qrels, collect_judged=True).qrels_info
+        checked = validate_qrels(qrels, collect_judged=True)
+        if checked.qrels_info is None:
+            raise InputError(str(qrels), None, checked.findings[0].message)
+        qrels = checked.qrels_info
     report = Collector(str(path), profile, limit)
     checker = _run_checker(
         str(path),
@@ -161,8 +165,9 @@ def validate_qrels(
 ) -> ValidationResult:
     """Validate a qrels file (plain or .gz), streaming it chunk by chunk.
 
-    With ``collect_judged`` the result's ``qrels_info`` also holds the judged pairs that
-    the run check X4 (unjudged documents in the top 10) needs.
+    The result's ``qrels_info`` is what runs are checked against (None when the file could
+    not be read as qrels); with ``collect_judged`` it also holds the judged pairs that the
+    run check X4 (unjudged documents in the top 10) needs.
     """
     report = Collector(str(path), profile, limit)
     checker = QrelsChecker(str(path), report, relevance_level, collect_judged)
@@ -182,7 +187,10 @@ def validate_files(
     docid_regex: str | None = None,
     progress: Progress | None = None,
 ) -> list[ValidationResult]:
-    """Validate the qrels (if any) once, then each run against it; qrels result first."""
+    """Validate the qrels (if any) once, then each run against it; qrels result first.
+
+    Runs are checked against the qrels only when the qrels could be read as qrels.
+    """
     results = []
     info = None
     if qrels is not None:

@@ -119,13 +119,14 @@ class Checker:
 
     kind = "run"
     field_names: tuple[str, ...] = RUN_FIELDS
+    swapped_check = "R29"  # the check that says this file looks like the other kind
 
     def __init__(self, path: str, report: Collector):
         self.path, self.report = path, report
         self.physical = 0
         self.records = 0  # data lines that are not comments or a header
         self.ends_with_newline = True
-        self.stopped = False  # a fatal whole-file problem (UTF-16, double gzip)
+        self.stopped = False  # a fatal whole-file problem (UTF-16, double gzip, swapped)
         self.seen_keys = HashSet()  # (qid, docno) keys of earlier chunks
 
     def feed(self, tokens: Tokens) -> None:
@@ -135,7 +136,7 @@ class Checker:
             starts = self.physical == 0
             self.physical += tokens.n_physical_lines
             self.ends_with_newline = tokens.ends_with_newline
-            if starts and self._head(tokens.head):
+            if starts and (self._head(tokens.head) or self._swapped(tokens)):
                 self.stopped = True
                 return
         self._bytes(tokens)
@@ -159,6 +160,13 @@ class Checker:
                 "which becomes a phantom topic",
             )
         return False
+
+    def _swapped(self, tokens: Tokens) -> bool:
+        """One finding for a first chunk that has the other kind's shape on every line."""
+        found = files.other_kind(tokens, self.kind)
+        if found is not None:
+            self.report.add(self.swapped_check, None, None, files.swapped_message(found))
+        return found is not None
 
     def _bytes(self, tokens: Tokens) -> None:
         add = self.report.add_many

@@ -19,6 +19,7 @@ NO_GRADE = np.iinfo(np.int64).min  # the "highest grade" of a topic without a va
 class QrelsChecker(Checker):
     kind = "qrels"
     field_names = QRELS_FIELDS
+    swapped_check = "Q11"
 
     def __init__(self, path: str, report: Collector, relevance_level: int, collect_judged: bool):
         super().__init__(path, report)
@@ -189,8 +190,11 @@ class QrelsChecker(Checker):
             ),
         )
 
-    def info(self) -> QrelsInfo:
-        """What run checks compare against."""
+    def info(self) -> QrelsInfo | None:
+        """What run checks compare against; None when the file was not read as qrels
+        (UTF-16, doubly gzipped, or a run given as qrels)."""
+        if self.stopped:
+            return None
         judged = None
         if self.collect_judged:
             judged = (

@@ -1,7 +1,7 @@
 """The validator's rules as data: every check once, with its severities and documentation.
 
 A *check* is what the code reports (``R1.short``); its *rule* is the stable id users see in
-findings (``R1``: ``R1.short`` and ``R1.extra`` are both ``R1``). Run rules ``R1``-``R28``
+findings (``R1``: ``R1.short`` and ``R1.extra`` are both ``R1``). Run rules ``R1``-``R29``
 follow ``validator-rules.md``; ``Q`` rules are for qrels, ``X`` rules compare a run with
 qrels. Each check has one severity per profile, a one-line summary and a documentation
 paragraph; ``docs/validate-rules.md`` is generated from them (:mod:`.docs`), as ruff
@@ -218,6 +218,10 @@ CATALOGUE = (
            "A `.gz` that ends early must never pass as a shorter valid file."),
     _check("R28", "EEEE", "header line (`qid Q0 docno rank score tag`)",
            "TREC runs have no header: trec_eval fails on it.", fix="drops the line"),
+    _check("R29", "EEEE", "the run looks like qrels (arguments swapped?)",
+           "Every line has the shape of a qrels line (4 fields, an integer last): the run and "
+           "qrels were probably given in each other's place. One finding, instead of one per "
+           "line."),
     # -- qrels -----------------------------------------------------------------------------
     _check("Q1", "EEEE", "not exactly 4 fields (hint for 3-column BEIR qrels)",
            "A qrels line is `qid iter docno rel`; trec_eval stops at any other field count "
@@ -251,6 +255,9 @@ CATALOGUE = (
            "has the topic)",
            "trec_eval 9.0.8 stops with 'Can't calculate measure' (exit 4) when a run has such "
            "a topic (X5)."),
+    _check("Q11", "EEEE", "the qrels look like a run (arguments swapped?)",
+           "Every line has the shape of a run line (6 fields or more): the run and qrels were "
+           "probably given in each other's place. One finding, instead of one per line."),
     # -- a run against qrels -----------------------------------------------------------------
     _check("X1", "WWWW", "run topic absent from the qrels (trec_eval ignores it)",
            "trec_eval evaluates only topics with judgments, also with `-c`."),
