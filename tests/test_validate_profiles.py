@@ -1,4 +1,4 @@
-"""TREC defaults and the R task's profile; swapped arguments say so in one line."""
+"""TREC defaults and the R task's profile; swapped arguments and capped repeats everywhere."""
 
 from __future__ import annotations
 
@@ -131,3 +131,23 @@ def test_validate_with_swapped_files_gives_one_finding_each(files):
     assert [(f.rule, f.line) for f in qrels.findings] == [("Q11", None)]
     assert [(f.rule, f.line) for f in run.findings] == [("R29", None)]
     assert qrels.qrels_info is None  # nothing to check the run against
+
+
+# --- repeats are capped in score too ----------------------------------------------------------
+
+
+def test_score_caps_repeated_errors_and_warnings(tmp_path, monkeypatch):
+    (tmp_path / "qrels").write_text("".join(f"1 0 d{d} 0.5\n" for d in range(50)))
+    (tmp_path / "run").write_text("1 Q0 d1 1 1 t\n")
+    _, message, code = run_score(["qrels", "run"], tmp_path, monkeypatch)
+    lines = message.splitlines()
+    assert code == 2 and len(lines) == 6 and all("error[Q3]" in line for line in lines[:5])
+    assert lines[5] == "qrels: note: 45 more [Q3] not shown (50 in total)"
+    (tmp_path / "qrels").write_text("1 0 d1 1\n")
+    (tmp_path / "run").write_bytes(
+        b"".join(b"1 Q0 d%d 1 %d t\r\n" % (d, 99 - d) for d in range(30))
+    )
+    stdout, stderr, code = run_score(["-m", "P.5", "qrels", "run"], tmp_path, monkeypatch)
+    assert code == 0 and stdout
+    warnings = [line for line in stderr.splitlines() if "R24" in line]
+    assert len(warnings) == 6 and warnings[-1].endswith("25 more [R24] not shown (30 in total)")

@@ -4,30 +4,37 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from .findings import ValidationResult
-from .rules import SEVERITIES
+from .rules import CHECKS, SEVERITIES, rule_sort_key
 
 SHOW = 5  # findings printed per rule and file before a note gives the rest
 
 
-def text_lines(result: ValidationResult, show: int = SHOW) -> list[str]:
+def text_lines(
+    result: ValidationResult, show: int = SHOW, checks: Callable[[str], bool] | None = None
+) -> list[str]:
     """Findings sorted by line, at most ``show`` per rule (0: all that were kept), then a
     note per rule with how many were left out: ``FILE: note: 95 more [R12] not shown (100
-    in total)``."""
+    in total)``. ``checks``: which check keys to include (default: all)."""
+    wanted = checks or (lambda _: True)
+    totals: Counter[str] = Counter()
+    for key, count in result.check_counts.items():
+        if wanted(key):
+            totals[CHECKS[key].rule] += count
     printed: Counter[str] = Counter()
     lines = []
     for finding in result.findings:
-        if show and printed[finding.rule] >= show:
+        if not wanted(finding.check) or (show and printed[finding.rule] >= show):
             continue
         printed[finding.rule] += 1
         lines.append(finding.format())
-    for rule, total in result.counts["rules"].items():
-        if total > printed[rule]:
+    for rule in sorted(totals, key=rule_sort_key):
+        if totals[rule] > printed[rule]:
             lines.append(
-                f"{result.path}: note: {total - printed[rule]} more [{rule}] not shown "
-                f"({total} in total)"
+                f"{result.path}: note: {totals[rule] - printed[rule]} more [{rule}] not shown "
+                f"({totals[rule]} in total)"
             )
     return lines
 
