@@ -15,7 +15,7 @@ from click.testing import CliRunner
 import trecbench
 from trecbench.cli import _register, cli
 from trecbench.errors import OutputError, TrecbenchError
-from trecbench.files import tokenize
+from trecbench.inputs.trec_text import tokenize
 from trecbench.validation import (
     CHECKS,
     PROFILES,

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from test_score_suite import run_score
 
-from trecbench.files import tokenize
+from trecbench.inputs.trec_text import tokenize
 from trecbench.validation import (
     PROFILES,
     UnfixableError,

@@ -9,7 +9,7 @@ from test_score_suite import run_score
 from trecbench.cli import _register, cli
 from trecbench.cli.validate import PROFILES as CLI_PROFILES
 from trecbench.errors import InputError, TrecbenchError
-from trecbench.files import tokenize
+from trecbench.inputs.trec_text import tokenize
 from trecbench.validation import CHECKS, PROFILES, validate_files, validate_run, validate_tokens
 
 E, W, I = "error", "warning", "info"  # noqa: E741

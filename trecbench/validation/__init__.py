@@ -29,8 +29,8 @@ from .api import (
     validate_run,
     validate_tokens,
 )
-from .cross_checks import QrelsInfo, qrels_info
-from .findings import DEFAULT_LIMIT, Finding, ValidationResult
+from .cross_checks import qrels_info
+from .findings import DEFAULT_LIMIT, Finding, QrelsInfo, ValidationResult
 from .fix import Change, UnfixableError, fix_run
 from .reader import CHUNK_BYTES, read_topics
 from .rules import CHECKS, FIXABLE, PROFILE_DEPTH, PROFILES, SEVERITIES, Check, Profile

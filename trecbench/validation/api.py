@@ -11,10 +11,9 @@ import pyarrow.compute as pc
 
 from .. import arrow
 from ..errors import InputError
-from ..files import Tokens
+from ..inputs.trec_text import Tokens
 from .checker import Checker
-from .cross_checks import QrelsInfo
-from .findings import DEFAULT_LIMIT, Collector, Finding, ValidationResult
+from .findings import DEFAULT_LIMIT, Collector, Finding, QrelsInfo, ValidationResult
 from .qrels import QrelsChecker
 from .reader import CHUNK_BYTES, read_topics, stream
 from .rules import PROFILE_DEPTH, Default, resolve_depth

@@ -1,7 +1,7 @@
 """What run and qrels checkers share: bytes and encoding, comments and headers, duplicates.
 
-A checker is fed :class:`trecbench.files.Tokens` chunk by chunk (:mod:`.reader`) and
-reports into a :class:`~.findings.Collector`; every check is vectorised over the columns
+A checker is fed :class:`trecbench.inputs.trec_text.Tokens` chunk by chunk (:mod:`.reader`)
+and reports into a :class:`~.findings.Collector`; every check is vectorised over the columns
 (numpy and pyarrow, no Python loop per line). State kept between chunks is per topic plus
 one compact 64-bit hash per (qid, docno) (:class:`HashSet`) to find duplicates of topics
 that come back in several blocks.
@@ -15,8 +15,10 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .. import arrow, files
-from ..files import RUN_FIELDS, SCORE_PATTERN, Tokens
+from .. import arrow
+from ..inputs import trec_text
+from ..inputs.streams import GZIP_MAGIC
+from ..inputs.trec_text import RUN_FIELDS, SCORE_PATTERN, Tokens
 from ..ranking import string_hash
 from .findings import Collector, ValidationResult
 
@@ -148,10 +150,10 @@ class Checker:
         if head.startswith((b"\xff\xfe", b"\xfe\xff")):
             add("R23.utf16", None, None, "the file is UTF-16; TREC files must be ASCII/UTF-8")
             return True
-        if head.startswith(files.GZIP_MAGIC):
+        if head.startswith(GZIP_MAGIC):
             add("R27", None, None, "the file is gzip-compressed twice; decompress it once more")
             return True
-        if head.startswith(files.BOM):
+        if head.startswith(trec_text.BOM):
             add(
                 "R23.bom",
                 1,
@@ -163,9 +165,9 @@ class Checker:
 
     def _swapped(self, tokens: Tokens) -> bool:
         """One finding for a first chunk that has the other kind's shape on every line."""
-        found = files.other_kind(tokens, self.kind)
+        found = trec_text.other_kind(tokens, self.kind)
         if found is not None:
-            self.report.add(self.swapped_check, None, None, files.swapped_message(found))
+            self.report.add(self.swapped_check, None, None, trec_text.swapped_message(found))
         return found is not None
 
     def _bytes(self, tokens: Tokens) -> None:
@@ -212,8 +214,10 @@ class Checker:
         index = arrow.array(rows)
         where = np.full(len(rows), -1)
         for column in reversed(range(len(tokens.fields))):
-            hit = files.matches(tokens.fields[column].take(index), files.UNICODE_SPACE_PATTERN)
-            if column == 0 and tokens.head.startswith(files.BOM):
+            hit = trec_text.matches(
+                tokens.fields[column].take(index), trec_text.UNICODE_SPACE_PATTERN
+            )
+            if column == 0 and tokens.head.startswith(trec_text.BOM):
                 hit &= tokens.line[rows] != 1  # the BOM itself is R23
             where[hit] = column
         # a blank between fields leaves no trace in the fields but the count: whole line

@@ -1,12 +1,11 @@
 """Checks of a run against other files: ``--topics`` (R4, R5) and qrels (X1-X5).
 
-:class:`QrelsInfo` is what the run checks need from the qrels, collected once by the qrels
-checker (or :func:`qrels_info` from a typed table) and shared by every run of a call.
+:class:`~.findings.QrelsInfo` is what the run checks need from the qrels, collected once by
+the qrels checker (or :func:`qrels_info` from a typed table) and shared by every run of a
+call.
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 import numpy as np
 import pyarrow as pa
@@ -15,20 +14,12 @@ import pyarrow.compute as pc
 from .. import arrow
 from ..ranking import rank_run
 from .checker import pair_text
-from .findings import Collector
-
-
-@dataclass
-class QrelsInfo:
-    """What run checks need from qrels: topics, relevant topics, judged (qid, docno) pairs."""
-
-    topics: set[str]
-    judged: pa.Array | None = None  # "qid\tdocno" of non-negative judgments
-    negative_only: frozenset[str] = frozenset()  # topics whose every grade is negative
+from .findings import Collector, QrelsInfo
 
 
 def qrels_info(qrels: pa.Table) -> QrelsInfo:
-    """Topics of a typed qrels table (:func:`trecbench.files.qrels_table`) for run checks."""
+    """Topics of a typed qrels table (:func:`trecbench.inputs.trec_text.qrels_table`) for
+    run checks."""
     groups = arrow.Groups(qrels.column("qid"))
     qids = groups.keys.to_pylist()
     best = dict(zip(qids, groups.reduce(np.maximum, qrels.column("rel")).tolist(), strict=True))

@@ -1,18 +1,16 @@
-"""Findings and their collection: what a check reports, kept up to a limit, always counted."""
+"""Findings and their collection: what a check reports, kept up to a limit, always counted;
+the result of validating a file."""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 import numpy as np
+import pyarrow as pa
 
 from .rules import CHECKS, PROFILES, RULE_ORDER, SEVERITIES, rule_sort_key
-
-if TYPE_CHECKING:
-    from .cross_checks import QrelsInfo
 
 DEFAULT_LIMIT = 1000  # findings kept per check and file; totals are always counted
 
@@ -42,6 +40,17 @@ class Finding:
             "field": self.field,
             "message": self.message,
         }
+
+
+@dataclass
+class QrelsInfo:
+    """What run checks need from qrels: topics, relevant topics, judged (qid, docno) pairs
+    (a qrels file's :attr:`ValidationResult.qrels_info`, or
+    :func:`~trecbench.validation.qrels_info` of a typed table)."""
+
+    topics: set[str]
+    judged: pa.Array | None = None  # "qid\tdocno" of non-negative judgments
+    negative_only: frozenset[str] = frozenset()  # topics whose every grade is negative
 
 
 @dataclass

@@ -13,6 +13,7 @@ import pyarrow.compute as pc
 
 from .. import arrow, files
 from ..errors import TrecbenchError
+from ..inputs import to_pandas, trec_text
 from ..ranking import rank_run, truncate
 from .api import validate_run
 from .checker import classify, pair_text
@@ -88,8 +89,8 @@ def fix_run(
         result = validate_run(path, profile=profile, max_depth=max_depth)
     if any(f.line is None for f in _unfixable(result)):
         _refuse(path, _unfixable(result))  # a whole-file problem: do not even read it
-    data = files.read_bytes(path)
-    tokens = files.tokenize(data, str(path))
+    data = trec_text.read_bytes(path)
+    tokens = trec_text.tokenize(data, str(path))
     comment, header = classify(tokens, True, 4)
     _refuse(path, _unfixable(result, set(tokens.line[comment | header].tolist())))
     keep = (tokens.nfields >= 6) & ~comment & ~header
@@ -131,7 +132,7 @@ def fix_run(
     new_score = arrow.to_numpy(files.format_scores(arrow.to_numpy(final.column("score"))))
     fields6 = [f.take(index) for f in tokens.fields[:6]]
     canonical_input = pc.binary_join_element_wise(*fields6, arrow.scalar("\t", fields6[0].type))
-    raw = files.raw_lines(data)
+    raw = trec_text.raw_lines(data)
     raw_kept = pc.utf8_rtrim(raw.take(arrow.array(line - 1)), "\n")
     spaced = line[~arrow.to_numpy(pc.equal(raw_kept, canonical_input.cast(raw_kept.type)))]
     spaced = np.intersect1d(spaced, kept_lines)
@@ -158,5 +159,5 @@ def fix_run(
         change("normalised separators and line ends to single tabs and LF", spaced),
     ]
     changes = [c for c in candidates if c.count]
-    files.write_run(files.to_pandas(final), out, inputs=[path, *inputs])
+    files.write_run(to_pandas(final), out, inputs=[path, *inputs])
     return changes

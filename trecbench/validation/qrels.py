@@ -7,11 +7,11 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .. import arrow, files
-from ..files import QRELS_FIELDS, Tokens
+from .. import arrow
+from ..inputs import trec_text
+from ..inputs.trec_text import QRELS_FIELDS, Tokens
 from .checker import Checker, classify, pair_text
-from .cross_checks import QrelsInfo
-from .findings import Collector
+from .findings import Collector, QrelsInfo
 
 NO_GRADE = np.iinfo(np.int64).min  # the "highest grade" of a topic without a valid one
 
@@ -88,7 +88,7 @@ class QrelsChecker(Checker):
 
     def _judgments(self, qid: pa.Array, docno: pa.Array, rel: pa.Array, line: np.ndarray):
         add = self.report.add_many
-        integer, small, grades, too_big = files.parse_grades(rel)
+        integer, small, grades, too_big = trec_text.parse_grades(rel)
         bad = np.flatnonzero(~integer)
         add(
             "Q3",
@@ -105,8 +105,8 @@ class QrelsChecker(Checker):
             line[huge],
             "rel",
             lambda i: (
-                f"grade {rel[int(huge[i])].as_py()} is beyond +-{files.MAX_GRADE:,} (trec_eval's "
-                "nDCG would run for hours)"
+                f"grade {rel[int(huge[i])].as_py()} is beyond +-{trec_text.MAX_GRADE:,} "
+                "(trec_eval's nDCG would run for hours)"
             ),
         )
         negative = np.flatnonzero(small & (grades < 0))

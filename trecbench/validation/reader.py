@@ -1,7 +1,7 @@
-"""Reading for the validator: files streamed chunk by chunk into a checker, topic files.
+"""Reading for the validator: files streamed chunk by chunk into a checker, topics files.
 
-Tokenizing (:func:`trecbench.files.iter_tokens`) runs one chunk ahead in a thread, so a
-10^7-line run validates in bounded memory at full speed.
+Tokenizing (:func:`trecbench.inputs.trec_text.iter_tokens`) runs one chunk ahead in a
+thread, so a 10^7-line run validates in bounded memory at full speed.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import re
 import threading
 from collections.abc import Callable, Iterator
 
-from .. import files
 from ..errors import InputError
+from ..inputs import trec_text
 from .checker import Checker
 
 # smaller than the reader's default: peak memory is several times the chunk, speed the same
@@ -75,7 +75,7 @@ def stream(
     """
     lines = 0
     try:
-        for tokens in prefetched(files.iter_tokens(path, keep, chunk_bytes)):
+        for tokens in prefetched(trec_text.iter_tokens(path, keep, chunk_bytes)):
             checker.feed(tokens)
             lines += tokens.n_physical_lines
             if progress is not None:
@@ -91,7 +91,7 @@ def stream(
 
 def read_topics(path: str | os.PathLike) -> list[str]:
     """Topic ids of a file: one per line, or a TREC topics file with ``<num> Number: 301``."""
-    text = files.read_bytes(path).decode("utf-8", "replace")
+    text = trec_text.read_bytes(path).decode("utf-8", "replace")
     if "<num>" in text:
         ids = re.findall(r"<num>\s*(?:Number:)?\s*(\S+)", text)
     else:

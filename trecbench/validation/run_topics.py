@@ -17,8 +17,8 @@ import pyarrow.compute as pc
 
 from .. import arrow
 from .checker import first_per_segment, segment_starts
-from .cross_checks import QrelsInfo, count_unjudged
-from .findings import Collector
+from .cross_checks import count_unjudged
+from .findings import Collector, QrelsInfo
 
 
 @dataclass

@@ -11,11 +11,12 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .. import arrow, files
-from ..files import Tokens
+from .. import arrow
+from ..inputs import trec_text
+from ..inputs.trec_text import Tokens
 from .checker import Checker, classify, segment_starts
-from .cross_checks import QrelsInfo, against_qrels, against_topics
-from .findings import Collector
+from .cross_checks import against_qrels, against_topics
+from .findings import Collector, QrelsInfo
 from .run_topics import Rows, TopicChecks
 
 TAG_PATTERN = r"^[A-Za-z0-9_.-]{1,25}$"
@@ -123,11 +124,11 @@ class RunChecker(Checker):
         if self.docid_regex is not None:
             flag(
                 "R6",
-                ~files.matches(docno, f"^(?:{self.docid_regex})$"),
+                ~trec_text.matches(docno, f"^(?:{self.docid_regex})$"),
                 "docno",
                 lambda r: f"docno {docno[r].as_py()!r} does not match --docid-regex",
             )
-        ranks = files.parse_ranks(rank)
+        ranks = trec_text.parse_ranks(rank)
         good_rank = arrow.to_numpy(ranks.is_valid())
         flag(
             "R10",
@@ -135,7 +136,7 @@ class RunChecker(Checker):
             "rank",
             lambda r: f"rank {rank[r].as_py()!r} is not a non-negative integer",
         )
-        good_score, scores = files.parse_scores(score)
+        good_score, scores = trec_text.parse_scores(score)
         flag("R12", ~good_score, "score", lambda r: _bad_score(score[r].as_py()))
         overflow = good_score & np.isnan(scores)
         flag("R12", overflow, "score", lambda r: f"score {score[r].as_py()} overflows a double")
