@@ -238,17 +238,28 @@ _CHECKED_BY_SCORE = frozenset({"R7", "Q5", "Q6", "Q7"})
 
 
 def _gate(tokens: inputs.trec_text.Tokens, kind: str) -> list[str]:
-    """Run the validator's lenient profile: errors stop, warnings are returned as text."""
+    """Run the validator's lenient profile: errors stop, warnings are returned as text.
+
+    Repeats are capped as ``trecbench validate`` prints them: a few per rule, then how many
+    more (and a run given as qrels, or the reverse, is one line).
+    """
     try:
-        from .validate import check_tokens
+        from .validation import CHECKS, report, validate_tokens
     except ImportError:  # the validator is optional for the engine
         return []
-    findings = check_tokens(tokens, kind, profile="lenient", max_depth=None)
-    findings = [f for f in findings if f.rule not in _CHECKED_BY_SCORE]
-    errors = [f.format() for f in findings if f.severity == "error"]
+    result = validate_tokens(tokens, kind, profile="lenient", max_depth=None)
+
+    def of(severity: str):
+        def wanted(key: str) -> bool:
+            check = CHECKS[key]
+            return check.rule not in _CHECKED_BY_SCORE and check.lenient == severity
+
+        return wanted
+
+    errors = report.text_lines(result, checks=of("error"))
     if errors:
         raise ValidationFailed(tokens.path, errors)
-    return [f.format() for f in findings if f.severity == "warning"]
+    return report.text_lines(result, checks=of("warning"))
 
 
 # ``progress(label, done, total)``: reading a file (bytes as stored; total None when not
