@@ -21,10 +21,11 @@ means, as code-chunk's published "overall"; stratified bootstrap, weighted tests
 :mod:`trecbench.stats`) and one section per value ``FIELD=VALUE``. Each section has its own
 resamples from the same seed and its own family for the p-value correction.
 
-Which way is better (:func:`direction`, recorded in the report's ``settings.better``):
-higher for every measure of a ranking's quality (all of trecbench's but trec_eval's
-counts), lower for ``num_nonrel_judged_ret`` (judged non-relevant documents retrieved), and
-neither for ``num_ret`` and ``num_rel`` (how many documents were returned / are relevant).
+Which way is better (:func:`direction`, recorded in the report's ``settings.better``) is
+the measure registry's ``better`` (:func:`trecbench.measures.better`): higher for every
+measure of a ranking's quality, lower for ``num_nonrel_judged_ret`` (judged non-relevant
+documents retrieved), and neither for counts such as ``num_ret`` and ``num_rel`` and for
+diagnostics such as ``Judged@k``; higher for a name the registry does not know.
 "Best run", the ▲/▼ markers, wins and losses, movers and the all-pairs letters follow
 it; a measure without a direction gets no best run, ↑/↓ (significantly higher/lower),
 and counts "higher" as a win.
@@ -74,8 +75,6 @@ LATEX_FILE = "AllPairs.tex"
 SCHEMA = "benchmark_report"  # trecbench/schemas/benchmark_report.schema.json
 SCHEMA_VERSION = 2
 HIGHER, LOWER = "higher", "lower"
-LOWER_IS_BETTER = frozenset({"num_nonrel_judged_ret"})
-NO_DIRECTION = frozenset({"num_ret", "num_rel"})
 MOVERS = 5  # topics listed per run, measure and direction
 
 Progress = Callable[[int, int], None]
@@ -89,9 +88,9 @@ def run_name(path: str | os.PathLike) -> str:
 def direction(measure: str) -> str | None:
     """``"higher"`` or ``"lower"``: which values of ``measure`` (a display name) are
     better; None for counts that are neither (see the module docstring)."""
-    if measure in LOWER_IS_BETTER:
-        return LOWER
-    return None if measure in NO_DIRECTION else HIGHER
+    from .measures import better
+
+    return better(measure)
 
 
 @dataclass(frozen=True)

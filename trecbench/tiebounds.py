@@ -93,6 +93,9 @@ _MONOTONE = frozenset(
     }
 )
 _INVARIANT = frozenset({"runid", "num_q", "num_rel"})
+# keyword parameters the proofs cover: a relevance level, -J for one measure, and nDCG's
+# exponential gain (2^grade - 1, still growing with the grade); not a gain map
+_PROVEN_OPTIONS = frozenset({"rel", "judged_only", "dcg"})
 # swap-monotone unless -M cuts with -l >= 2 (a judged non-relevant grade above the key 0.5)
 _SET_MEASURES = frozenset({"set_P", "set_F", "set_map", "set_relative_P"})
 _REASONS = {
@@ -106,14 +109,20 @@ _REASONS = {
 def unbounded_reason(measure, options: dict) -> str | None:
     """None when the best and worst orders bound ``measure`` (see the module docstring)
     under the evaluation ``options`` (``max_docs``, ``judged_only``,
-    ``relevance_level``); otherwise why they need not."""
+    ``relevance_level``) and its own keyword parameters (``rel``, ``judged_only``,
+    ``dcg``; any other, such as a gain map, is not covered); otherwise why they need not."""
     family = measure.family
+    own = dict(measure.options)  # the measure's keyword parameters that are not defaults
+    unknown = sorted(set(own) - _PROVEN_OPTIONS)
+    if unknown:
+        return f"not shown to be monotone in the order with {', '.join(unknown)}"
     cut = options.get("max_docs") is not None
-    levels = options.get("relevance_level", 1) >= 2
+    levels = (own.get("rel") or options.get("relevance_level", 1)) >= 2
+    judged_only = options.get("judged_only") or own.get("judged_only")
     if family in _MONOTONE or family in _INVARIANT or (family == "ndcg" and not measure.params):
         return None
     if family in ("iprec_at_recall", "11pt_avg"):
-        if cut and options.get("judged_only"):
+        if cut and judged_only:
             return "with -J and -M an order can leave nothing judged in the cut (then it is nan)"
         return None
     if family in _SET_MEASURES or family == "num_nonrel_judged_ret":
@@ -121,7 +130,7 @@ def unbounded_reason(measure, options: dict) -> str | None:
             return "with -M and -l 2 or more, a grade below the level sorts above unjudged"
         return None
     if family == "num_ret":
-        if cut and options.get("judged_only"):
+        if cut and judged_only:
             return "with -J and -M it counts the judged documents in the cut"
         return None
 
