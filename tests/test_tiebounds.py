@@ -20,7 +20,8 @@ MEASURES = [
     "ndcg", "ndcg_cut.2,5", "Rprec", "bpref", "gm_bpref", "iprec_at_recall", "11pt_avg",
     "Rprec_mult", "relative_P.3", "set_P", "set_recall", "set_F", "set_map",
     "set_relative_P", "num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret",
-    "HitRate@2", "MRR@3", "Recall_all@4",
+    "HitRate@2", "MRR@3", "Recall_all@4", "P(rel=2)@3", 'nDCG(dcg="exp-log2")@5',
+    "nDCG(judged_only=True)@5",
 ]  # fmt: skip
 OPTIONS = [
     {},
