@@ -29,6 +29,7 @@ from .errors import (
     DuplicateError,
     InputError,
     NoOverlapError,
+    TrecbenchError,
     UnevaluableTopicError,
     UsageError,
 )
@@ -495,6 +496,24 @@ class Qrels:
                     "X5",
                 )
 
+    def refused(self, qids: list[str], diversity_only: bool = False) -> bool:
+        """Whether trec_eval would stop at a topic of ``qids`` (:meth:`check_duplicates`,
+        :meth:`check_evaluable`) or, when they are a part of a run, could not start with
+        the first (only negative grades, and no judged topic sorts before it: see
+        :meth:`lead`). Such topics are never given to an engine."""
+        for qid in qids:
+            if self.topics[qid][0] <= -2 or (not diversity_only and qid in self._duplicates):
+                return True
+        return self.topics[qids[0]][0] < 0 and self.lead(qids) is None
+
+    def lead(self, qids: list[str]) -> str | None:
+        """When the first of ``qids`` has only negative grades: the first qrels topic that
+        has a grade of 0 or more, if it sorts before it (else None)."""
+        if self.topics[qids[0]][0] >= 0:
+            return None
+        judged = [qid for qid in self.qids if self.topics[qid][0] >= 0]
+        return judged[0] if judged and judged[0] < qids[0] else None
+
     def judgments(self, qids: list[str]) -> tuple[np.ndarray, pa.ChunkedArray, np.ndarray]:
         """``(topic, docno, grade)`` of every judgment of the topics ``qids`` (``topic``:
         the index of its qid in ``qids``)."""
@@ -714,7 +733,35 @@ def evaluated_depth(measures, max_docs: int | None) -> int | None:
     return min(max(depths), max_docs) if max_docs is not None else max(depths)
 
 
-def _unjudged(ranked_run: ranking.RankedRun, judgments, depth: int | None) -> Unjudged:
+@dataclass
+class _Block:
+    """What scoring one block of whole topics gives (:func:`_score_block`).
+
+    ``run_qids``: the block's distinct topics; ``qids``: those evaluated (in the qrels),
+    sorted. ``columns``, ``values`` and ``strings``: the per-topic values, aligned with
+    ``qids`` (``columns`` None when the measures were not computed). ``unjudged``:
+    (retrieved, unjudged, topics, topics with nothing judged). ``duplicate``: the run's
+    document listed twice that trec_eval would stop at, ``(qid, docno, first line,
+    second line)``; ``error``: what an engine raised. With tie bounds: ``extremes``, the
+    values of the best and the worst order (None: no tie group mixes keys), ``ties`` and
+    ``tied_topics``.
+    """
+
+    run_qids: list[str]
+    qids: list[str]
+    columns: list[Column] | None = None
+    values: dict[str, np.ndarray] = field(default_factory=dict)
+    strings: dict[str, list[str]] = field(default_factory=dict)
+    unjudged: tuple[int, int, int, int] | None = None
+    duplicate: tuple[str, str, int, int] | None = None
+    error: TrecbenchError | None = None
+    extremes: tuple[dict, dict] | None = None
+    ties: bool = False
+    tied_topics: int = 0
+
+
+def _unjudged(ranked_run: ranking.RankedRun, judgments, depth: int | None) -> tuple:
+    """(retrieved, unjudged, topics, topics with nothing judged) within ``depth``."""
     rows, _ = ranked_run.match(*judgments[:2])
     topic, position = ranked_run.row_arrays()
     if depth is None:
@@ -722,35 +769,60 @@ def _unjudged(ranked_run: ranking.RankedRun, judgments, depth: int | None) -> Un
     else:
         retrieved = int(np.count_nonzero(ranked_run.position < depth))
         judged = rows[position[rows] < depth]
-    topics = len(np.unique(ranked_run.topic))
-    filled = len(np.unique(topic[judged]))
-    return Unjudged(depth, retrieved, retrieved - len(judged), topics, topics - filled)
+    topics = len(ranked_run.qids)  # every evaluated topic keeps its first document
+    filled = int(np.count_nonzero(np.bincount(topic[judged], minlength=topics)))
+    return retrieved, retrieved - len(judged), topics, topics - filled
 
 
-def _evaluate_run(table, name, path, truth: Qrels, plan: _Plan, settings, tie_bounds=False):
-    runid = table.column("tag")[table.num_rows - 1].as_py() if table.num_rows else ""
+def _score_block(table, truth: Qrels, plan: _Plan, settings, measures=True, tie_bounds=False):
+    """A :class:`_Block` of ``table``, a run or any part of one that holds whole topics.
+
+    ``measures`` False: only what decides the run's errors (topics, duplicates).
+    """
     order = ranking.order_run(table, float32=settings["float32"])
     run_qids = order.qids.to_pylist()
-    qids = sorted(q for q in run_qids if q in truth.topics)
+    block = _Block(run_qids, sorted(q for q in run_qids if q in truth.topics))
+    qids = block.qids
     if not qids:
-        raise NoOverlapError(
-            f"{path or name}: No queries with both results and relevance info "
-            "(no topic of the run is in the qrels)"
-        )
-    flags = _topic_flags(name, run_qids, truth.qids, qids, settings["complete"])
+        return block
     ranked_run = ranking.RankedRun(table, order, qids, settings["max_docs"])
-    if not plan.diversity_only:
-        truth.check_duplicates(qids)
-    truth.check_evaluable(qids)
-    judgments = truth.judgments(qids)
-    unjudged = None
-    if any(m.family not in _CREDIT_UNJUDGED and m.provider != META for m in plan.measures):
-        depth = evaluated_depth(plan.measures, settings["max_docs"])
-        unjudged = _unjudged(ranked_run, judgments, depth)
-    duplicates = ranked_run.check_duplicates_in_background(path or name)
+    ranked_run.index()  # built once, before the thread: the fast engine uses it too
+    duplicate = _in_background(ranked_run.first_duplicate)
+    # topics trec_eval refuses are never given to an engine (the error is raised for the
+    # whole run, in trec_eval's order: see _run_result)
+    if measures and not truth.refused(qids, plan.diversity_only):
+        judgments = truth.judgments(qids)
+        if any(m.family not in _CREDIT_UNJUDGED and m.provider != META for m in plan.measures):
+            depth = evaluated_depth(plan.measures, settings["max_docs"])
+            block.unjudged = _unjudged(ranked_run, judgments, depth)
+        try:
+            lead = truth.lead(qids)
+            if lead is None:
+                measured = _measure(ranked_run, qids, truth, plan, settings)
+            else:
+                measured = _measure_led(table, lead, qids, truth, plan, settings)
+            block.columns, block.values, block.strings = measured
+            if tie_bounds:
+                _extremes(block, table, order, judgments, truth, plan, settings)
+        except TrecbenchError as error:
+            block.error = error
+    block.duplicate = duplicate.result()
+    return block
+
+
+def _in_background(function: Callable[[], Any]) -> Future:
+    """``function()`` in a worker thread (numpy and Arrow release the GIL: the duplicate
+    check overlaps the measures on a second core)."""
+    pool = ThreadPoolExecutor(max_workers=1)
+    future = pool.submit(function)
+    pool.shutdown(wait=False)  # the thread ends with its one task
+    return future
+
+
+def _measure(ranked_run, qids, truth: Qrels, plan: _Plan, settings) -> tuple:
+    """``(columns, values, strings)``: every engine of the plan on a ranked run."""
     # rows are moved into trec_eval order only for engines that need a table
     ranked = ranked_run.table() if plan.table_needed else ranked_run
-
     produced: dict[Measure, list[tuple]] = {}
     first = [n for n in plan.groups if plan.evaluator(n).before_judged_only]
     for engine_name in first:  # trec_eval's code applies -J itself
@@ -779,30 +851,147 @@ def _evaluate_run(table, name, path, truth: Qrels, plan: _Plan, settings, tie_bo
                 strings[label] = value
             else:
                 values[label] = value
-    duplicates.result()  # a run listing a document twice is an error (exit 4)
-    summary = {
-        c.label: _summarise(c, values.get(c.label), len(qids), truth, settings, runid)
-        for c in columns
+    return columns, values, strings
+
+
+def _measure_led(table, lead: str, qids, truth: Qrels, plan: _Plan, settings) -> tuple:
+    """:func:`_measure` for a block whose first topic has only negative judgments, which
+    trec_eval's code cannot start a call with (it sizes a buffer by the first topic's
+    largest grade; :meth:`Qrels.check_evaluable`): the topic ``lead``, judged and sorting
+    first, goes ahead with one document, and its values are dropped. Topics are
+    independent: the others' values are those the whole run gives."""
+    plain = _decoded(table)
+    row = {
+        column.name: [lead if column.name == "qid" else "" if _is_text(column.type) else 0]
+        for column in plain.schema
     }
+    led = pa.concat_tables([pa.table(row, schema=plain.schema), plain])
+    ranked_run = ranking.RankedRun(
+        led, ranking.order_run(led, settings["float32"]), [lead, *qids], settings["max_docs"]
+    )
+    columns, values, strings = _measure(ranked_run, [lead, *qids], truth, plan, settings)
+    return (
+        columns,
+        {label: value[1:] for label, value in values.items()},
+        {label: value[1:] for label, value in strings.items()},
+    )
+
+
+def _decoded(table: pa.Table) -> pa.Table:
+    """``table`` with its dictionary-encoded columns decoded."""
+    for index, column in enumerate(table.schema):
+        if pa.types.is_dictionary(column.type):
+            decoded = pc.cast(table.column(index), column.type.value_type)
+            table = table.set_column(index, column.name, decoded)
+    return table
+
+
+def _is_text(kind: pa.DataType) -> bool:
+    return pa.types.is_string(kind) or pa.types.is_large_string(kind)
+
+
+def _extremes(block: _Block, table, order, judgments, truth, plan, settings) -> None:
+    """The block's values in the best and the worst order of its tied documents."""
+    orders = tiebounds.extreme_orders(table, order, block.qids, judgments, settings["float32"])
+    block.ties, block.tied_topics = orders.ties, orders.tied_topics
+    if orders.best is not None:
+        best, worst = (
+            _score_block(alternative, truth, plan, settings)
+            for alternative in (orders.best, orders.worst)
+        )
+        for alternative in (best, worst):
+            if alternative.error is not None:
+                raise alternative.error
+        block.extremes = best.values, worst.values
+
+
+def _run_result(
+    blocks: list[_Block], name, path, runid, truth: Qrels, plan: _Plan, settings, tie_bounds=False
+):
+    """One run's :class:`RunResult`, columns and flagged topics from the blocks its
+    topics were scored in, with trec_eval's errors in trec_eval's order."""
+    run_qids = [q for block in blocks for q in block.run_qids]
+    qids = sorted(q for block in blocks for q in block.qids)
+    if not qids:
+        raise NoOverlapError(
+            f"{path or name}: No queries with both results and relevance info "
+            "(no topic of the run is in the qrels)"
+        )
+    flags = _topic_flags(name, run_qids, truth.qids, qids, settings["complete"])
+    if not plan.diversity_only:
+        truth.check_duplicates(qids)
+    truth.check_evaluable(qids)
+    for block in blocks:
+        if block.error is not None:
+            raise block.error
+    duplicates = [block.duplicate for block in blocks if block.duplicate is not None]
+    if duplicates:  # the one whose second listing comes first in the file, as trec_eval
+        ranking.raise_duplicate(path or name, *min(duplicates, key=lambda found: found[3]))
+    scored = [block for block in blocks if block.qids]
+    columns = scored[0].columns
+    values = _assembled(scored, qids, lambda block: block.values)
+    strings = _assembled(scored, qids, lambda block: block.strings)
+    counted = [block.unjudged for block in scored if block.unjudged is not None]
+    unjudged = None
+    if counted:
+        depth = evaluated_depth(plan.measures, settings["max_docs"])
+        unjudged = Unjudged(depth, *(sum(column) for column in zip(*counted, strict=True)))
+
+    def summarise(column: Column, per_topic) -> Any:
+        return _summarise(column, per_topic, len(qids), truth, settings, runid)
+
+    summary = {c.label: summarise(c, values.get(c.label)) for c in columns}
     result = RunResult(name, path, runid, qids, values, strings, summary, unjudged=unjudged)
     if tie_bounds:
-        orders = tiebounds.extreme_orders(table, order, qids, judgments, settings["float32"])
-        evaluated = [
-            _evaluate_run(alternative, name, path, truth, plan, settings)[0]
-            for alternative in (orders.best, orders.worst)
-            if alternative is not None
-        ]
+        orders = tiebounds.Orders(
+            None,
+            None,
+            any(block.ties for block in scored),
+            sum(block.tied_topics for block in scored),
+        )
+        evaluated = []
+        if any(block.extremes is not None for block in scored):
+            evaluated = [
+                RunResult(name, path, runid, qids, _assembled(
+                    scored, qids,
+                    lambda block, side=side: block.values if block.extremes is None
+                    else block.extremes[side],
+                ), {}, {})
+                for side in (0, 1)
+            ]  # fmt: skip
         result.tie_bounds = tiebounds.run_bounds(
-            result,
-            orders,
-            evaluated,
-            columns,
-            settings,
-            lambda column, per_topic: _summarise(
-                column, per_topic, len(qids), truth, settings, runid
-            ),
+            result, orders, evaluated, columns, settings, summarise
         )
     return result, columns, flags
+
+
+def _assembled(blocks: list[_Block], qids: list[str], part) -> dict:
+    """``part(block)`` (label -> per-topic values) of every block, in the order of
+    ``qids`` (the run's evaluated topics, sorted: trec_eval's summing order)."""
+    if len(blocks) == 1:
+        return part(blocks[0])
+    where = {qid: i for i, qid in enumerate(qids)}
+    index = np.array([where[q] for block in blocks for q in block.qids], np.int64)
+    out: dict = {}
+    for label in part(blocks[0]):
+        pieces = [part(block)[label] for block in blocks]
+        if isinstance(pieces[0], list):
+            merged = [None] * len(qids)
+            for i, value in zip(index, (v for piece in pieces for v in piece), strict=True):
+                merged[i] = value
+            out[label] = merged
+        else:
+            merged = np.empty(len(qids), np.result_type(*pieces))
+            merged[index] = np.concatenate(pieces)
+            out[label] = merged
+    return out
+
+
+def _evaluate_run(table, name, path, truth: Qrels, plan: _Plan, settings, tie_bounds=False):
+    """A run held in memory: one block."""
+    runid = table.column("tag")[table.num_rows - 1].as_py() if table.num_rows else ""
+    block = _score_block(table, truth, plan, settings, tie_bounds=tie_bounds)
+    return _run_result([block], name, path, runid, truth, plan, settings, tie_bounds)
 
 
 def _same_id_types(table: pa.Table, like: pa.Table) -> pa.Table:

@@ -8,7 +8,6 @@ tie. Every engine consumes the table :func:`rank_run` returns; none re-sorts.
 
 from __future__ import annotations
 
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -117,15 +116,6 @@ class RankedRun:
             return ranked.set_column(ranked.column_names.index("rank"), "rank", ranks)
         return ranked.append_column("rank", ranks)
 
-    def check_duplicates_in_background(self, path: str) -> Future:
-        """:meth:`check_duplicates` in a worker thread (its numpy and Arrow work releases
-        the GIL, so it overlaps the measures on a second core); ``.result()`` raises."""
-        self.index()  # built once, here: the fast engine uses it too
-        pool = ThreadPoolExecutor(max_workers=1)
-        future = pool.submit(self.check_duplicates, path)
-        pool.shutdown(wait=False)  # the thread ends with its one task
-        return future
-
     def index(self) -> HashIndex:
         """The kept rows indexed by a hash of (topic, docno): see :class:`HashIndex`."""
         if self._index is None:
@@ -148,16 +138,23 @@ class RankedRun:
         ) & (run_topic[rows] == topic[which])
         return rows[same], which[same]
 
-    def check_duplicates(self, path: str) -> None:
-        """Raise :class:`DuplicateError` (exit 4) if a topic lists a document twice among
-        the kept rows (trec_eval checks only what it evaluates: after ``-M``), without
-        materialising them; the message names both lines."""
+    def first_duplicate(self) -> tuple[str, str, int, int] | None:
+        """``(qid, docno, first line, second line)`` of a document listed twice in a topic
+        among the kept rows (trec_eval checks only what it evaluates: after ``-M``), the
+        one whose second listing comes first in the file; None if there is none. Found
+        without materialising the rows."""
         topic, _ = self.row_arrays()
         table = self.run_table
         lines = table.column("line") if "line" in table.column_names else None
         found = find_duplicate(topic, table.column("docno"), lines, index=self.index())
+        return None if found is None else (self.qids[int(found[0])], *found[1:])
+
+    def check_duplicates(self, path: str) -> None:
+        """Raise :class:`DuplicateError` (exit 4) for :meth:`first_duplicate`; the message
+        names both lines."""
+        found = self.first_duplicate()
         if found is not None:
-            raise_duplicate(path, self.qids[int(found[0])], *found[1:])
+            raise_duplicate(path, *found)
 
 
 def topic_codes(qids: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, pa.Array]:
