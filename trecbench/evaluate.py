@@ -45,6 +45,7 @@ from .measures import (
     parse_measures,
     presentation_order,
 )
+from .memory import Budget
 
 MIN_GEO_MEAN = 1e-5  # trec_eval's floor for geometric means (log(1e-5) per missing topic)
 
@@ -365,23 +366,54 @@ def _gate(tokens: inputs.trec_text.Tokens, kind: str) -> list[str]:
     Repeats are capped as ``trecbench validate`` prints them: a few per rule, then how many
     more (and a run given as qrels, or the reverse, is one line).
     """
-    try:
-        from .validation import CHECKS, report, validate_tokens
-    except ImportError:  # the validator is optional for the engine
-        return []
-    result = validate_tokens(tokens, kind, profile="lenient", max_depth=None)
+    gate = _Gate(tokens.path, kind)
+    gate.feed(tokens)
+    return gate.finish()
 
-    def of(severity: str):
+
+class _Gate:
+    """:func:`_gate` over a file that comes in chunks (:class:`~trecbench.inputs.blocks.
+    StreamCheck`): ``failed`` once an error was found; :meth:`finish` raises
+    :class:`ValidationFailed` with the file's errors or returns its warnings."""
+
+    def __init__(self, path: str, kind: str = "run"):
+        self.path = path
+        try:
+            from .validation import CHECKS, TokenChecker
+        except ImportError:  # the validator is optional for the engine
+            self.checker = None
+            return
+        self.checks = CHECKS
+        self.checker = TokenChecker(path, kind, profile="lenient", max_depth=None)
+
+    def _wanted(self, severity: str):
         def wanted(key: str) -> bool:
-            check = CHECKS[key]
+            check = self.checks[key]
             return check.rule not in _CHECKED_BY_SCORE and check.lenient == severity
 
         return wanted
 
-    errors = report.text_lines(result, checks=of("error"))
-    if errors:
-        raise ValidationFailed(tokens.path, errors)
-    return report.text_lines(result, checks=of("warning"))
+    @property
+    def failed(self) -> bool:
+        if self.checker is None:
+            return False
+        errors = self._wanted("error")
+        return any(count and errors(key) for key, count in self.checker.report.checks.items())
+
+    def feed(self, tokens: inputs.trec_text.Tokens) -> None:
+        if self.checker is not None:
+            self.checker.feed(tokens)
+
+    def finish(self) -> list[str]:
+        if self.checker is None:
+            return []
+        from .validation import report
+
+        result = self.checker.result()
+        errors = report.text_lines(result, checks=self._wanted("error"))
+        if errors:
+            raise ValidationFailed(self.path, errors)
+        return report.text_lines(result, checks=self._wanted("warning"))
 
 
 # ``progress(label, done, total)``: reading a file (bytes as stored; total None when not
@@ -584,6 +616,7 @@ def evaluate(
     options: Mapping[str, Any] | None = None,
     progress: Progress | None = None,
     tie_bounds: bool = False,
+    memory: int | None = None,
 ) -> Evaluation:
     """Evaluate one run or several against qrels, as trec_eval 9.0.8 does.
 
@@ -603,6 +636,12 @@ def evaluate(
     and measure, the lowest and highest value over all orders of tied documents
     (:attr:`Evaluation.tie_bounds`; see :mod:`trecbench.tiebounds`).
 
+    ``memory``: the budget in MiB (default: half of the memory available,
+    :mod:`trecbench.memory`). A run file longer than a block of lines is read and scored
+    in blocks of whole topics, a run whose topics are scattered and that does not fit is
+    spilled to disk (:mod:`trecbench.inputs.blocks`); the results are those of the run
+    scored whole.
+
     Each run records how many of the documents it retrieved within the evaluated depth
     have no judgment (``RunResult.unjudged``; :meth:`Evaluation.unjudged_runs`): a run
     scored against another run's qrels shows up there.
@@ -617,8 +656,10 @@ def evaluate(
     """
     sources, names = inputs.split_runs(runs)
     names = list(run_names) if run_names else names
+    budget = Budget.of(memory)
+    blocked = [isinstance(s, (str, os.PathLike)) and budget.in_blocks(s) for s in sources]
     # Arrow's threads read the first run while measures and qrels are prepared
-    ahead = _read_ahead(sources[0], progress) if sources else None
+    ahead = _read_ahead(sources[0], progress) if sources and not blocked[0] else None
     requested = parse_measures(measures)
     ordered = presentation_order(requested)
     settings = {
@@ -649,14 +690,23 @@ def evaluate(
     results, columns, flagged = [], None, truth.flagged()
     if progress is not None:
         progress("scoring", 0, len(sources))
+    budget = Budget.of(budget.mib, len(loaded_qrels.table))
     for index, source in enumerate(sources):
-        run = load(source, "run", ahead if index == 0 else None, progress)
-        warnings += run.warnings
-        name = names[index] if names else run.path or f"run{index + 1}"
-        result, run_columns, run_flags = _evaluate_run(
-            run.table, name, run.path, truth, plan, settings, tie_bounds
-        )
-        result.record = run.record
+        if blocked[index]:
+            path = os.fspath(source)
+            name = names[index] if names else path
+            result, run_columns, run_flags, run_warnings = _evaluate_blocks(
+                path, name, truth, plan, settings, budget, progress, tie_bounds
+            )
+            warnings += run_warnings
+        else:
+            run = load(source, "run", ahead if index == 0 else None, progress)
+            warnings += run.warnings
+            name = names[index] if names else run.path or f"run{index + 1}"
+            result, run_columns, run_flags = _evaluate_run(
+                run.table, name, run.path, truth, plan, settings, tie_bounds
+            )
+            result.record = run.record
         results.append(result)
         flagged += run_flags
         columns = columns or run_columns
@@ -992,6 +1042,36 @@ def _evaluate_run(table, name, path, truth: Qrels, plan: _Plan, settings, tie_bo
     runid = table.column("tag")[table.num_rows - 1].as_py() if table.num_rows else ""
     block = _score_block(table, truth, plan, settings, tie_bounds=tie_bounds)
     return _run_result([block], name, path, runid, truth, plan, settings, tie_bounds)
+
+
+def _evaluate_blocks(path: str, name: str, truth, plan, settings, budget, progress, tie_bounds):
+    """A run file scored block by block (:class:`~trecbench.inputs.blocks.RunBlocks`), the
+    next block read while one is scored; ``(result, columns, flags, warnings)``."""
+    from .inputs.blocks import RunBlocks
+    from .validation.reader import prefetched
+
+    blocks = RunBlocks(
+        path,
+        budget.block_lines,
+        budget.whole_lines,
+        check=_Gate,
+        progress=_reading(progress, path),
+    )
+    scored: list[_Block] = []
+    failing = False  # once the run is sure to fail, only what decides its error is done
+    for table in prefetched(iter(blocks)):
+        block = _score_block(table, truth, plan, settings, not failing, tie_bounds)
+        failing |= block.error is not None or block.duplicate is not None
+        failing |= bool(block.qids) and block.columns is None
+        scored.append(block)
+        del table, block
+    if not blocks.record["lines"]:
+        raise InputError(path, None, "empty run file")
+    result, columns, flags = _run_result(
+        scored, name, path, blocks.runid, truth, plan, settings, tie_bounds
+    )
+    result.record = blocks.record
+    return result, columns, flags, blocks.warnings
 
 
 def _same_id_types(table: pa.Table, like: pa.Table) -> pa.Table:

@@ -158,16 +158,25 @@ class RankedRun:
 
 
 def topic_codes(qids: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, pa.Array]:
-    """Per row: the index of its qid among the distinct qids sorted byte-wise; and those."""
+    """Per row: the index of its qid among the distinct qids sorted byte-wise; and those
+    (only those that occur: a dictionary-encoded column may hold values no row has)."""
     encoded = pc.dictionary_encode(pa.chunked_array([qids]) if isinstance(qids, pa.Array) else qids)
     encoded = encoded.unify_dictionaries()
     if encoded.num_chunks == 0 or len(encoded) == 0:
         return np.empty(0, np.int32), arrow.array([], pa.string())
     dictionary = encoded.chunk(0).dictionary
+    codes = [arrow.to_numpy(c.indices) for c in encoded.chunks]
+    used = np.zeros(len(dictionary), bool)
+    for chunk in codes:
+        used[chunk] = True
+    if not used.all():  # a sliced or filtered column keeps its whole dictionary
+        dictionary = dictionary.filter(arrow.array(used))
+        renumber = np.cumsum(used, dtype=np.int32) - 1
+        codes = [renumber[chunk] for chunk in codes]
     by_bytes = arrow.to_numpy(pc.sort_indices(dictionary))
     sorted_index = np.empty(len(by_bytes), np.int32)
     sorted_index[by_bytes] = np.arange(len(by_bytes))
-    topic = np.concatenate([sorted_index[arrow.to_numpy(c.indices)] for c in encoded.chunks])
+    topic = np.concatenate([sorted_index[chunk] for chunk in codes])
     return topic, dictionary.take(arrow.array(by_bytes))
 
 

@@ -64,3 +64,14 @@ unjudged_threshold_option = click.option(
     "refuses) when over this share of the documents it retrieved within the evaluated "
     "depth, and over this share of its topics, have no judgment.",
 )
+
+
+memory_option = click.option(
+    "--memory",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="MIB",
+    help="Memory budget in MiB (default: half of the memory available). Runs longer than "
+    "a block of lines are read and scored in blocks of whole topics; a run whose topics "
+    "are scattered over the file and do not fit is spilled to a temporary folder (TMPDIR).",
+)

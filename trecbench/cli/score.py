@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from . import cli
-from .evaluation_options import evaluation_options, unjudged_threshold_option
+from .evaluation_options import evaluation_options, memory_option, unjudged_threshold_option
 from .report_options import report_options
 
 TREC_FLAGS = ("measure", "query", "complete", "nosummary", "level", "max_docs", "judged", "ndocs")
@@ -102,6 +102,7 @@ class TrecEvalCommand(click.Command):
     "of tied documents (equal scores) and whether trec_eval's order is at an end.",
 )
 @unjudged_threshold_option
+@memory_option
 @click.option(
     "--routing",
     type=click.Path(dir_okay=False),
@@ -125,6 +126,7 @@ def score(
     group_by,
     tie_bounds,
     unjudged_threshold,
+    memory,
     routing,
     **flags,
 ):
@@ -175,6 +177,7 @@ def score(
             options={"maxontsim_formula": maxontsim_formula, "ontology": ontology},
             progress=progress,
             tie_bounds=tie_bounds,
+            memory=memory,
         )
     finally:
         if progress is not None:

@@ -197,6 +197,11 @@ class Source:
             return stream.getvalue() if stream is self._memory else stream.read()
         return b"".join(iter(lambda: stream.read(_SPOOL_BLOCK), b""))
 
+    @property
+    def bytes_read(self) -> int:
+        """Bytes of the file (as stored) read so far since the last rewind."""
+        return self._digest.size
+
     def raw_bytes(self) -> bytes:
         """The bytes as stored (hashed as they are read)."""
         raw = self._rewound_raw()

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import io
 import os
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -648,8 +649,9 @@ def qrels_table(tokens: Tokens) -> pa.Table:
     )
 
 
-class _Irregular(Exception):
-    """Raised inside Arrow's reader: the text is not regular (the tokenizer reads it)."""
+class Irregular(Exception):
+    """Raised by the regular-run readers: the text is not regular (the tokenizer reads
+    it, and explains any problem with a line number)."""
 
 
 def _regular_block(block: bytes, other: bytes) -> bool:
@@ -661,25 +663,97 @@ def _regular_block(block: bytes, other: bytes) -> bool:
 class _CheckedText(ReadOnly):
     """The decompressed text as Arrow's reader pulls it, checked block by block (see
     :func:`read_regular_run`): the block read ahead first, then the rest of the stream.
-    Raises :class:`_Irregular` at the first irregular block."""
+    Raises :class:`Irregular` at the first irregular block."""
 
     def __init__(self, stream, first: bytes, sep: bytes):
         self.stream, self.pending = stream, first
         self.other = b" " if sep == b"\t" else b"\t"
+        self.lock = threading.Lock()
+        self.stopped = False
 
     def read(self, size: int = -1) -> bytes:
-        if self.pending:
-            block = self.pending if size < 0 else self.pending[:size]
-            self.pending = self.pending[len(block) :]
-            return block  # checked when the separator was chosen
-        block = self.stream.read(size)
-        if block and not _regular_block(block, self.other):
-            raise _Irregular
-        return block
+        with self.lock:
+            if self.stopped:
+                return b""
+            if self.pending:
+                block = self.pending if size < 0 else self.pending[:size]
+                self.pending = self.pending[len(block) :]
+                return block  # checked when the separator was chosen
+            block = self.stream.read(size)
+            if block and not _regular_block(block, self.other):
+                raise Irregular
+            return block
+
+    def stop(self) -> None:
+        """Read nothing more (Arrow's streaming reader reads ahead in its own threads: the
+        stream is rewound for another reader only once none of its reads is under way)."""
+        with self.lock:
+            self.stopped = True
 
 
 # 4 MB blocks: as fast as larger ones, a third less peak memory
 _REGULAR_BLOCK = 4 << 20
+
+
+def _regular_layout(first: bytes) -> tuple[bytes, int]:
+    """The separator and field count of regular text starting with ``first``
+    (:class:`Irregular` for irregular bytes, both separators or fewer than 6 fields)."""
+    blanks = _blanks(first) if first.isascii() else None
+    if not first or blanks is None or blanks[0] == blanks[1]:
+        raise Irregular
+    sep = b"\t" if blanks[0] else b" "
+    end = first.find(b"\n")
+    ncols = (first if end < 0 else first[:end]).count(sep) + 1
+    if ncols < len(RUN_FIELDS):
+        raise Irregular
+    return sep, ncols
+
+
+def _regular_options(sep: bytes, ncols: int, block_size: int) -> dict:
+    """Arrow's CSV reading options for a regular run (see :func:`read_regular_run`)."""
+    names = [f"f{i}" for i in range(ncols)]
+    # q0 and rank are read too (as plain strings: the fastest), only to prove that no
+    # field is empty (a doubled separator would shift every later field); the qid and the
+    # tag are dictionary-encoded: few distinct values, an int32 per line instead of a
+    # string (and the qid codes are what ranking needs)
+    words = pa.dictionary(pa.int32(), pa.string())
+    kinds = {"f0": words, "f1": pa.string(), "f2": pa.string(), "f3": pa.string()}
+    kinds |= {"f4": pa.float64(), "f5": words}
+    return dict(
+        read_options=pv.ReadOptions(column_names=names, block_size=block_size),
+        parse_options=pv.ParseOptions(
+            delimiter=sep.decode(), quote_char=False, ignore_empty_lines=False
+        ),
+        convert_options=pv.ConvertOptions(
+            column_types=kinds,
+            include_columns=list(kinds),
+            null_values=[],
+            strings_can_be_null=False,
+            quoted_strings_can_be_null=False,
+        ),
+    )
+
+
+def _regular_columns(table: pa.Table) -> pa.Table:
+    """``qid, docno, score, tag`` of the reader's columns; :class:`Irregular` if a field
+    is empty (a separator at the start or end of a line or after another: empty fields
+    beyond the tag go unnoticed, as trec_eval ignores those fields) or a score is not
+    finite (Arrow's parser takes ``nan`` and ``inf``)."""
+    if not table.num_rows:
+        return table
+    for column in table.columns:
+        if not pa.types.is_floating(column.type) and _shortest(column) == 0:
+            raise Irregular
+    if not pc.all(pc.is_finite(table.column("f4"))).as_py():
+        raise Irregular
+    return pa.table(
+        {
+            "qid": table.column("f0"),
+            "docno": table.column("f2"),
+            "score": table.column("f4"),
+            "tag": table.column("f5"),
+        }
+    )
 
 
 def read_regular_run(source: Source | str | os.PathLike) -> pa.Table | None:
@@ -691,14 +765,15 @@ def read_regular_run(source: Source | str | os.PathLike) -> pa.Table | None:
     regular file, row ``i`` is line ``i + 1``.
 
     Regular: plain ASCII text, no CR/VT/FF/NUL, exactly one space or one tab (never both)
-    between fields, at least 6 non-empty fields on every line, every score a finite
-    decimal number. On such text Arrow's CSV reader splits lines exactly as
-    :func:`tokenize` does (:func:`_read_regular`), and its float parser accepts exactly
-    ``SCORE_PATTERN`` (plus ``nan``/``inf``, rejected here), so the values equal
-    :func:`run_table`'s — without per-field strings for the columns scoring never reads.
-    The separator is chosen from the first block; every later block is checked as the
-    reader pulls it, so the text is read once. Any other text (and every malformed one)
-    returns None: the tokenizer then explains the problem with a line number.
+    between fields, the same number (at least 6) of non-empty fields on every line (no
+    blank line), every score a finite decimal number. On
+    such text Arrow's CSV reader splits lines exactly as :func:`tokenize` does, and its
+    float parser accepts exactly ``SCORE_PATTERN`` (plus ``nan``/``inf``, rejected here),
+    so the values equal :func:`run_table`'s — without per-field strings for the columns
+    scoring never reads. The separator is chosen from the first block; every later block
+    is checked as the reader pulls it, so the text is read once. Any other text (and every
+    malformed one) returns None: the tokenizer then explains the problem with a line
+    number.
     """
     if not isinstance(source, Source):
         with Source(source) as opened:
@@ -707,35 +782,35 @@ def read_regular_run(source: Source | str | os.PathLike) -> pa.Table | None:
         return table
     stream = source.stream()
     first = stream.read(_REGULAR_BLOCK)
-    blanks = _blanks(first) if first.isascii() else None
-    if not first or blanks is None or blanks[0] == blanks[1]:
-        return None  # irregular bytes, both separators, or one-field lines
-    sep = b"\t" if blanks[0] else b" "
-    end = first.find(b"\n")
-    ncols = (first if end < 0 else first[:end]).count(sep) + 1
-    if ncols < len(RUN_FIELDS):
-        return None
-    # q0 and rank are read too (as plain strings: the fastest), only to prove that no
-    # field is empty (a doubled separator would shift every later field); the qid and the
-    # tag are dictionary-encoded: few distinct values, an int32 per line instead of a
-    # string (and the qid codes are what ranking needs)
-    words = pa.dictionary(pa.int32(), pa.string())
-    kinds = (words, pa.string(), pa.string(), pa.string(), pa.float64(), words)
-    text = pa.PythonFile(_CheckedText(stream, first, sep), mode="r")
     try:
-        table = _read_regular(text, sep, ncols, kinds, _REGULAR_BLOCK)
-    except _Irregular:
+        sep, ncols = _regular_layout(first)
+        text = pa.PythonFile(_CheckedText(stream, first, sep), mode="r")
+        table = _regular_columns(pv.read_csv(text, **_regular_options(sep, ncols, _REGULAR_BLOCK)))
+    except (Irregular, pa.ArrowInvalid):
+        return None  # ragged lines, a number that is none: the tokenizer explains it
+    if table.num_rows == 0:
         return None
-    if table is None or table.num_rows == 0 or not pc.all(pc.is_finite(table.column("f4"))).as_py():
-        return None
-    result = pa.table(
-        {
-            "qid": table.column("f0"),
-            "docno": table.column("f2"),
-            "score": table.column("f4"),
-            "tag": table.column("f5"),
-        }
-    )
-    del table
     pa.default_memory_pool().release_unused()  # the parser's buffers, q0 and rank
-    return result
+    return table
+
+
+def iter_regular_run(source: Source, block_size: int = _REGULAR_BLOCK) -> Iterator[pa.Table]:
+    """:func:`read_regular_run` in tables of about ``block_size`` bytes of text each (Arrow's
+    streaming reader), for runs larger than memory. Raises :class:`Irregular` as soon as
+    the text is found not to be regular (possibly after some tables came: they hold its
+    first lines, exactly as the tokenizer reads them)."""
+    stream = source.stream()
+    first = stream.read(block_size)
+    sep, ncols = _regular_layout(first)
+    checked = _CheckedText(stream, first, sep)
+    try:
+        reader = pv.open_csv(
+            pa.PythonFile(checked, mode="r"), **_regular_options(sep, ncols, block_size)
+        )
+        for batch in reader:
+            if batch.num_rows:
+                yield _regular_columns(pa.Table.from_batches([batch]))
+    except pa.ArrowInvalid:
+        raise Irregular from None
+    finally:
+        checked.stop()

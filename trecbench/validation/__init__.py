@@ -5,7 +5,7 @@ Where things are:
 * :mod:`.rules`: every check once, as data: rule id, severity per profile (``default``,
   ``strict``, ``lenient``, ``rtask``), summary and documentation; the profiles;
 * :mod:`.api`: :func:`validate_run`, :func:`validate_qrels`, :func:`validate_files`,
-  :func:`check_tokens`, :func:`validate_tokens`;
+  :func:`check_tokens`, :func:`validate_tokens` (:class:`TokenChecker` for chunks);
 * :mod:`.reader`: files streamed chunk by chunk into a checker; topics files;
 * :mod:`.checker`: what run and qrels checkers share (encoding, comments, headers,
   duplicates); :mod:`.runs` and :mod:`.run_topics`: the run checker and its per-topic
@@ -21,6 +21,7 @@ Line numbers are physical and 1-based (blank and comment lines count); trec_eval
 from __future__ import annotations
 
 from .api import (
+    TokenChecker,
     check_regex,
     check_tokens,
     run_name,
@@ -48,6 +49,7 @@ __all__ = [
     "Finding",
     "Profile",
     "QrelsInfo",
+    "TokenChecker",
     "UnfixableError",
     "ValidationResult",
     "check_regex",

@@ -53,45 +53,62 @@ def _result(checker: Checker) -> ValidationResult:
     return checker.result(checker.topic_count, info)
 
 
-def validate_tokens(
-    tokens: Tokens,
-    kind: str,
-    *,
-    profile: str = "default",
-    max_depth: int | None | Default = PROFILE_DEPTH,
-    topics: Topics | None = None,
-    qrels_topics: Iterable[str] | QrelsInfo | None = None,
-    limit: int = DEFAULT_LIMIT,
-    min_depth: int | None = None,
-    docid_regex: str | None = None,
-    expected_tag: str | None = None,
-    relevance_level: int = 1,
-) -> ValidationResult:
+class TokenChecker:
+    """:func:`validate_tokens` for tokens that come chunk by chunk (a file read in pieces):
+    :meth:`feed` each chunk in file order, then :meth:`result`. ``report`` is the
+    collector of the findings so far."""
+
+    def __init__(
+        self,
+        path: str,
+        kind: str,
+        *,
+        profile: str = "default",
+        max_depth: int | None | Default = PROFILE_DEPTH,
+        topics: Topics | None = None,
+        qrels_topics: Iterable[str] | QrelsInfo | None = None,
+        limit: int = DEFAULT_LIMIT,
+        min_depth: int | None = None,
+        docid_regex: str | None = None,
+        expected_tag: str | None = None,
+        relevance_level: int = 1,
+    ):
+        self.report = Collector(path, profile, limit)
+        self.checker: Checker
+        if kind == "qrels":
+            self.checker = QrelsChecker(path, self.report, relevance_level, collect_judged=False)
+        elif kind == "run":
+            qrels = qrels_topics
+            if qrels is not None and not isinstance(qrels, QrelsInfo):
+                qrels = QrelsInfo(set(qrels))
+            self.checker = _run_checker(
+                path,
+                self.report,
+                max_depth=max_depth,
+                topics=topics,
+                qrels=qrels,
+                min_depth=min_depth,
+                docid_regex=docid_regex,
+                expected_tag=expected_tag,
+            )
+        else:
+            raise ValueError(f"kind must be 'run' or 'qrels', not {kind!r}")
+
+    def feed(self, tokens: Tokens) -> None:
+        self.checker.feed(tokens)
+
+    def result(self) -> ValidationResult:
+        """Finish the checks of the whole file; its :class:`ValidationResult`."""
+        self.checker.finish()
+        return _result(self.checker)
+
+
+def validate_tokens(tokens: Tokens, kind: str, **options) -> ValidationResult:
     """The :class:`ValidationResult` of tokens already in memory (``kind``: ``"run"`` or
     ``"qrels"``); see :func:`check_tokens` for the options."""
-    report = Collector(tokens.path, profile, limit)
-    checker: Checker
-    if kind == "qrels":
-        checker = QrelsChecker(tokens.path, report, relevance_level, collect_judged=False)
-    elif kind == "run":
-        qrels = qrels_topics
-        if qrels is not None and not isinstance(qrels, QrelsInfo):
-            qrels = QrelsInfo(set(qrels))
-        checker = _run_checker(
-            tokens.path,
-            report,
-            max_depth=max_depth,
-            topics=topics,
-            qrels=qrels,
-            min_depth=min_depth,
-            docid_regex=docid_regex,
-            expected_tag=expected_tag,
-        )
-    else:
-        raise ValueError(f"kind must be 'run' or 'qrels', not {kind!r}")
+    checker = TokenChecker(tokens.path, kind, **options)
     checker.feed(tokens)
-    checker.finish()
-    return _result(checker)
+    return checker.result()
 
 
 def check_tokens(tokens: Tokens, kind: str, **options) -> list[Finding]:

@@ -1,0 +1,231 @@
+"""Runs scored in blocks of whole topics (and spilled to disk) give exactly what the whole run
+gives: the same per-topic values and summaries, warnings, flagged topics, provenance
+records and errors (trecbench.inputs.blocks, trecbench.memory, evaluate's blocks).
+
+Blocks are forced on small seeded cases by making a block a few lines long; a tiny memory
+budget makes a run whose topics are scattered go through the spill."""
+
+from __future__ import annotations
+
+import gzip
+import sys
+
+import numpy as np
+import pyarrow as pa
+import pytest
+from random_cases import random_case
+
+from trecbench import evaluate, memory, trec_format
+from trecbench.errors import TrecbenchError
+from trecbench.inputs import blocks as run_blocks
+
+evaluation_module = sys.modules["trecbench.evaluate"]
+
+OPTIONS = [
+    {},
+    {"complete": True},
+    {"max_docs": 3},
+    {"judged_only": True},
+    {"relevance_level": 2},
+    {"complete": True, "max_docs": 5, "judged_only": True},
+]
+
+
+@pytest.fixture
+def tiny_blocks(monkeypatch):
+    """Blocks of a few lines, tables of a few hundred bytes; counts the blocks scored."""
+    monkeypatch.setattr(memory, "BLOCK_LINES", 7)
+    monkeypatch.setattr(run_blocks, "READ_BYTES", 300)
+    scored = []
+    original = evaluation_module._score_block
+
+    def counting(table, *args, **kwargs):
+        scored.append(table.num_rows)
+        return original(table, *args, **kwargs)
+
+    monkeypatch.setattr(evaluation_module, "_score_block", counting)
+    return scored
+
+
+def _whole(monkeypatch, *args, **kwargs):
+    with monkeypatch.context() as patch:
+        patch.setattr(memory, "BLOCK_LINES", 10**9)
+        return evaluate(*args, **kwargs)
+
+
+def _outcome(call):
+    """What an evaluation shows: every printed line (per topic and summary), warnings,
+    flagged topics, records, unjudged counts; or the error it raised."""
+    try:
+        result = call()
+    except TrecbenchError as error:
+        return type(error).__name__, str(error), getattr(error, "exit_code", None)
+    return (
+        trec_format.render_trec(result, per_query=True, summary=True),
+        result.warnings,
+        result.flagged,
+        result.input_records,
+        [run.unjudged for run in result.runs],
+        [run.runid for run in result.runs],
+    )
+
+
+def _write(tmp_path, qrels_text, run_text, compress=False):
+    (tmp_path / "qrels").write_text(qrels_text)
+    run = tmp_path / ("run.gz" if compress else "run")
+    run.write_bytes(gzip.compress(run_text.encode(), mtime=0) if compress else run_text.encode())
+    return str(tmp_path / "qrels"), str(run)
+
+
+@pytest.mark.parametrize("seed", range(18))
+def test_blocks_and_spills_equal_the_whole_run(seed, tmp_path, monkeypatch, tiny_blocks):
+    qrels, run = _write(tmp_path, *random_case(7000 + seed, n_topics=6), compress=seed % 9 == 4)
+    options = OPTIONS[seed % len(OPTIONS)]
+    measures = None if seed % 2 else ["official", "P.3", "ndcg_cut.5"]
+    # half of them with a budget so small that scattered topics go through the spill
+    budget = 1 if seed % 3 else None
+    whole = _outcome(lambda: _whole(monkeypatch, qrels, run, measures, **options))
+    tiny_blocks.clear()
+    blocked = _outcome(lambda: evaluate(qrels, run, measures, memory=budget, **options))
+    assert len(tiny_blocks) > 1 or budget is None  # scattered topics that fit: one block
+    assert blocked == whole
+
+
+def test_contiguous_topics_stream_without_a_spill(tmp_path, monkeypatch, tiny_blocks):
+    qrels_text, run_text = random_case(17, n_topics=8, shuffle=False)
+    qrels, run = _write(tmp_path, qrels_text, run_text)
+    spilled = []
+    original = run_blocks.RunBlocks._spilled
+    monkeypatch.setattr(
+        run_blocks.RunBlocks, "_spilled", lambda *a: spilled.append(1) or original(*a)
+    )
+    whole = _outcome(lambda: _whole(monkeypatch, qrels, run))
+    tiny_blocks.clear()
+    assert _outcome(lambda: evaluate(qrels, run, memory=1)) == whole
+    assert len(tiny_blocks) > 2 and not spilled
+
+
+def test_scattered_topics_spill_in_a_tiny_budget(tmp_path, monkeypatch, tiny_blocks):
+    qrels, run = _write(tmp_path, *random_case(23, n_topics=8, shuffle=True))
+    whole = _outcome(lambda: _whole(monkeypatch, qrels, run))
+    iterated = run_blocks.RunBlocks(run, 7, 7)
+    assert sum(table.num_rows for table in iterated) == iterated.record["lines"]
+    assert iterated.spilled
+    assert _outcome(lambda: evaluate(qrels, run, memory=1)) == whole
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_tie_bounds_in_blocks_equal_the_whole_run(seed, tmp_path, monkeypatch, tiny_blocks):
+    qrels, run = _write(tmp_path, *random_case(7100 + seed, n_topics=6, score_style="exact_ties"))
+    measures = ["P.3", "map", "ndcg_cut.5", "recip_rank"]
+    whole = _whole(monkeypatch, qrels, run, measures, tie_bounds=True)
+    blocked = evaluate(qrels, run, measures, tie_bounds=True, memory=1 + seed % 2 * 10**5)
+    assert len(tiny_blocks) > 1
+    assert blocked.tie_bounds.equals(whole.tie_bounds)
+    assert blocked.tie_bounds_per_query.equals(whole.tie_bounds_per_query)
+
+
+def _lines(rows):
+    return "".join(" ".join(map(str, row)) + "\n" for row in rows)
+
+
+QRELS = _lines(
+    [(q, 0, f"d{d}", (d + int(q)) % 3) for q in ("1", "2", "3", "4") for d in range(6)]
+)
+
+
+@pytest.mark.parametrize(
+    "run_rows, qrels_text, why",
+    [
+        (  # a document twice in topic 3 and in topic 2: trec_eval stops at the first
+            [(q, "Q0", f"d{d % 5 if q in '23' else d}", d, 10 - d, "t") for q in "1234"
+             for d in range(6)],
+            QRELS,
+            "DuplicateError",
+        ),
+        (  # qrels listing a document twice in an evaluated topic
+            [(q, "Q0", f"d{d}", d, 10 - d, "t") for q in "1234" for d in range(6)],
+            QRELS + "3 0 d1 1\n",
+            "DuplicateError",
+        ),
+        (  # a topic whose every grade is -2: trec_eval 9.0.8 crashes on it
+            [(q, "Q0", f"d{d}", d, 10 - d, "t") for q in "1234" for d in range(6)],
+            "".join(
+                line.rsplit(" ", 1)[0] + " -2\n" if line.startswith("3 ") else line
+                for line in QRELS.splitlines(keepends=True)
+            ),
+            "UnevaluableTopicError",
+        ),
+        (  # no topic of the run in the qrels
+            [(q, "Q0", f"d{d}", d, 10 - d, "t") for q in "5678" for d in range(6)],
+            QRELS,
+            "NoOverlapError",
+        ),
+        (  # a score that is no number, far into the file: the validator's report
+            [(q, "Q0", f"d{d}", d, "x1" if (q, d) == ("4", 3) else 10 - d, "t")
+             for q in "1234" for d in range(6)],
+            QRELS,
+            "ValidationFailed",
+        ),
+    ],  # fmt: skip
+)
+def test_errors_in_blocks_are_those_of_the_whole_run(
+    run_rows, qrels_text, why, tmp_path, monkeypatch, tiny_blocks
+):
+    qrels, run = _write(tmp_path, qrels_text, _lines(run_rows))
+    whole = _outcome(lambda: _whole(monkeypatch, qrels, run))
+    assert whole[0] == why
+    assert _outcome(lambda: evaluate(qrels, run)) == whole
+    assert _outcome(lambda: evaluate(qrels, run, ["official"], max_docs=4)) == _outcome(
+        lambda: _whole(monkeypatch, qrels, run, ["official"], max_docs=4)
+    )
+
+
+def test_irregular_text_is_checked_as_a_whole(tmp_path, monkeypatch, tiny_blocks):
+    """Blanks that are not single separators (read by the tokenizer, after the regular
+    reader gave up far into the file): the validator's warnings are those of the whole
+    file, and every line is scored once."""
+    rows = [f"{q} Q0 d{d} {d} {10 - d} t" for q in "1234" for d in range(6)]
+    rows[20] = rows[20].replace(" ", "  ", 1) + "  "
+    qrels, run = _write(tmp_path, QRELS, "\n".join(rows) + "\n")
+    whole = _outcome(lambda: _whole(monkeypatch, qrels, run))
+    assert whole[1]  # warnings
+    tiny_blocks.clear()
+    assert _outcome(lambda: evaluate(qrels, run)) == whole
+    assert sum(tiny_blocks) == len(rows)
+
+
+def test_a_block_may_start_with_a_topic_judged_only_negatively(tmp_path, monkeypatch, tiny_blocks):
+    """trec_eval's code (pytrec_eval) cannot start with such a topic: a judged topic goes
+    ahead of it in its block, and the values are those of the whole run."""
+    qrels_text = _lines([("1", 0, "d1", 1), ("1", 0, "d2", 0), ("2", 0, "d1", -1)])
+    qrels_text += _lines([("3", 0, f"d{d}", d % 2) for d in range(4)])
+    run_rows = [(q, "Q0", f"d{d}", d, 10 - d, "t") for q in "123" for d in range(8)]
+    qrels, run = _write(tmp_path, qrels_text, _lines(run_rows))
+    monkeypatch.setattr(run_blocks, "READ_BYTES", 60)  # a table per few lines: a cut per topic
+    whole = _outcome(lambda: _whole(monkeypatch, qrels, run, ["official"]))
+    assert isinstance(whole[0], str) and "\t2\t" in whole[0]
+    tiny_blocks.clear()
+    assert _outcome(lambda: evaluate(qrels, run, ["official"])) == whole
+    assert len(tiny_blocks) == 3
+
+
+def test_unused_dictionary_values_are_no_topics():
+    """A dictionary-encoded qid column may hold values no row has (a sliced or filtered
+    column keeps its dictionary): they are not topics of the run."""
+    qids = pa.array(["1", "2", "9"]).dictionary_encode().slice(0, 2)
+    run = pa.table({"qid": qids, "docno": ["a", "b"], "score": [1.0, 2.0]})
+    result = evaluate({"1": {"a": 1}, "9": {"b": 1}}, run, ["P.1"])
+    assert result.runs[0].qids == ["1"]
+    assert not [flag for flag in result.flagged if flag.qid == "9" and flag.reason == "run_only"]
+
+
+def test_budget_sizes_blocks():
+    budget = memory.Budget(512, qrels_lines=1000)
+    assert memory.FEWEST_BLOCK_LINES <= budget.block_lines <= memory.BLOCK_LINES
+    assert budget.whole_lines >= budget.block_lines
+    shared = memory.Budget(512, qrels_lines=1000, workers=4)
+    assert shared.block_lines < budget.block_lines
+    assert memory.Budget(1).block_lines == memory.FEWEST_BLOCK_LINES
+    assert memory.default_mib() >= memory.SMALLEST_BUDGET_MIB
+    assert np.isscalar(budget.free_bytes)

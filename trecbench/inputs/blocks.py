@@ -1,0 +1,336 @@
+"""A run file read in blocks of whole topics, for runs larger than memory.
+
+:class:`RunBlocks` yields typed tables (``qid, docno, score, tag, line``), each holding
+every line of its topics, so that each block can be scored on its own (topics are
+independent in every measure) in bounded memory:
+
+* **Contiguous topics** (every topic in one stretch of lines, as retrieval systems write
+  them): the file is read once, in Arrow record batches (the regular-file reader of
+  :mod:`~trecbench.inputs.trec_text`, its tokenizer for other text, or a Parquet file's
+  batches), and cut between topics once a block holds ``rows`` lines.
+* **Topics in several stretches**: found while reading, the file is read again from its
+  start (as the regular-file reader does when it finds irregular text). A run of at most
+  ``whole_rows`` lines then comes as one block; a larger one is *spilled*: written to a
+  temporary Arrow dataset partitioned by a hash of the qid (:mod:`pyarrow.dataset`), whose
+  partitions are read back a few at a time. Rows keep their physical line number, and
+  every block comes in file order.
+
+After the iteration, :attr:`RunBlocks.record` holds the file's provenance (size, sha256,
+lines, topics, run tags: what :func:`trecbench.inputs.load_run` records),
+:attr:`RunBlocks.runid` the tag of its last line (what trec_eval reports) and
+:attr:`RunBlocks.warnings` what the check said.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import tempfile
+from collections.abc import Callable, Iterator
+from typing import Any, Protocol
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from .. import arrow
+from . import tables, trec_text
+from .streams import Progress, Source
+
+RUN_COLUMNS = ("qid", "docno", "score", "tag", "line")
+# bytes of text per table read (the regular reader's blocks, the tokenizer's chunks)
+READ_BYTES = 4 << 20
+# the columns' types in a block, and in a spill (Arrow IPC files take one dictionary per
+# column, not one per batch: ids are written as plain strings there)
+_WORDS = pa.dictionary(pa.int32(), pa.string())
+_PLAIN = {"qid": pa.string(), "docno": pa.string(), "score": pa.float64(), "tag": pa.string(),
+          "line": pa.int64()}  # fmt: skip
+# partitions of a spill per block: a block gathers several, so a topic-hash partition
+# larger than the average rarely makes a block larger than asked
+_PARTITIONS_PER_BLOCK = 4
+
+
+class StreamCheck(Protocol):
+    """A check of a TREC text file fed chunk by chunk (``trecbench score`` passes the
+    validator's lenient profile): :meth:`feed` each chunk's tokens, then :meth:`finish`,
+    which raises on errors and returns the warnings. Once ``failed`` (errors found), chunks
+    are no longer made into tables: the check's report is what the caller gets."""
+
+    failed: bool
+
+    def feed(self, tokens: trec_text.Tokens) -> None: ...
+
+    def finish(self) -> list[str]: ...
+
+
+class NotContiguous(Exception):
+    """A topic came back after other topics (internal: the file is read again)."""
+
+
+class RunBlocks:
+    """A run file as blocks of whole topics (see the module docstring).
+
+    ``rows``: lines per block (a block holds more when a topic does); ``whole_rows``: the
+    most lines a run with scattered topics may have to come as one block rather than
+    through a spill; ``check``: makes the :class:`StreamCheck` of a path, for TREC text
+    that is not regular; ``progress``: bytes read (see
+    :class:`~trecbench.inputs.streams.Source`); ``spill_dir``: where a spill goes (default:
+    the system's temporary folder, ``TMPDIR``).
+    """
+
+    def __init__(
+        self,
+        path: str | os.PathLike,
+        rows: int,
+        whole_rows: int,
+        check: Callable[[str], StreamCheck] | None = None,
+        progress: Progress | None = None,
+        spill_dir: str | os.PathLike | None = None,
+    ):
+        self.path = os.fspath(path)
+        self.rows, self.whole_rows = max(1, rows), whole_rows
+        self.check, self.progress, self.spill_dir = check, progress, spill_dir
+        self.record: dict[str, Any] | None = None
+        self.runid = ""
+        self.warnings: list[str] = []
+        self.spilled = False  # whether the topics came through a spill
+
+    def __iter__(self) -> Iterator[pa.Table]:
+        with Source(self.path, self.progress) as source:
+            counts = _Counts()
+            tables = self._tables(source, counts)
+            try:
+                yield from _topic_blocks(tables, self.rows)
+            except NotContiguous:
+                tables.close()  # its reader stops before the file is read again
+                estimate = counts.lines_estimate(source)
+                counts = _Counts()
+                yield from self._scattered(self._tables(source, counts), estimate)
+            file_record = source.record()
+        self.runid = counts.last_tag
+        self.record = {"path": self.path, "kind": "run", **file_record, **counts.record()}
+
+    def _scattered(self, tables: Iterator[pa.Table], estimate: int) -> Iterator[pa.Table]:
+        """A run whose topics come in several stretches: one block if it has at most
+        ``whole_rows`` lines, else through a spill."""
+        held: list[pa.Table] = []
+        lines = 0
+        for table in tables:
+            held.append(table)
+            lines += table.num_rows
+            if lines > self.whole_rows:
+                self.spilled = True
+                yield from self._spilled(itertools.chain(held, tables), max(estimate, lines))
+                return
+        if held:
+            yield _concat(held)
+
+    def _tables(self, source: Source, counts: _Counts) -> Iterator[pa.Table]:
+        """The run's rows from its start, in typed tables (``RUN_COLUMNS``) with their
+        physical line numbers."""
+        line = 0
+        for table in _parquet_tables(source) if source.is_parquet else self._text(source):
+            if "line" not in table.column_names:
+                numbers = np.arange(line + 1, line + table.num_rows + 1, dtype=np.int64)
+                table = table.append_column("line", arrow.array(numbers))
+            line += table.num_rows
+            counts.add(table)
+            yield pa.table([_typed(table.column(name), name) for name in RUN_COLUMNS], RUN_COLUMNS)
+
+    def _text(self, source: Source) -> Iterator[pa.Table]:
+        """TREC text: the regular-file reader, or (from the first irregular block on) the
+        tokenizer and the check, which read the file again from its start and take over
+        after the rows that came."""
+        came = 0
+        try:
+            for table in trec_text.iter_regular_run(source, READ_BYTES):
+                came += table.num_rows
+                yield table
+            return
+        except trec_text.Irregular:
+            pass
+        check = self.check(source.path) if self.check is not None else None
+        for tokens in trec_text.iter_tokens(source, 6, READ_BYTES):
+            if check is not None:
+                check.feed(tokens)
+                if check.failed:
+                    continue  # the check's report says what is wrong
+            if not len(tokens):
+                continue
+            table = trec_text.run_table(tokens)
+            skipped = min(came, table.num_rows)
+            came -= skipped
+            if skipped < table.num_rows:
+                yield table.slice(skipped)
+        if check is not None:
+            self.warnings = list(check.finish())
+
+    def _spilled(self, tables: Iterator[pa.Table], lines: int) -> Iterator[pa.Table]:
+        """Blocks of whole topics through a dataset partitioned by a hash of the qid:
+        ``tables`` (about ``lines`` lines) are written, then read back a few partitions
+        at a time, each block in file order."""
+        import pyarrow.dataset as ds
+
+        partitions = max(1, _PARTITIONS_PER_BLOCK * -(-lines // self.rows))
+        parts = pa.schema([("part", pa.int32())])
+        schema = pa.schema([(name, _PLAIN[name]) for name in RUN_COLUMNS] + list(parts))
+
+        def parted() -> Iterator[pa.RecordBatch]:
+            for table in tables:
+                columns = [pc.cast(table.column(name), _PLAIN[name]) for name in RUN_COLUMNS]
+                part = arrow.array(_partition(table.column("qid"), partitions))
+                yield from pa.table([*columns, part], schema=schema).to_batches()
+
+        with tempfile.TemporaryDirectory(prefix="trecbench-spill-", dir=self.spill_dir) as folder:
+            ds.write_dataset(
+                parted(),
+                folder,
+                schema=schema,
+                format="arrow",
+                partitioning=ds.partitioning(parts),
+                existing_data_behavior="overwrite_or_ignore",
+            )
+            dataset = ds.dataset(folder, format="arrow", partitioning=ds.partitioning(parts))
+            pending: list[pa.Table] = []
+            held = 0
+            for part in range(partitions):
+                piece = dataset.to_table(columns=list(RUN_COLUMNS), filter=ds.field("part") == part)
+                if piece.num_rows:
+                    pending.append(piece)
+                    held += piece.num_rows
+                if pending and (held >= self.rows or part == partitions - 1):
+                    block = _concat(pending)
+                    block = block.take(pc.sort_indices(block, [("line", "ascending")]))
+                    yield pa.table([_typed(block.column(n), n) for n in RUN_COLUMNS], RUN_COLUMNS)
+                    pending, held = [], 0
+
+
+class _Counts:
+    """The provenance counts of a run read in pieces: lines, topics, run tags."""
+
+    def __init__(self) -> None:
+        self.lines = 0
+        self.qids: set[str] = set()
+        self.tags: set[str] = set()
+        self.last_tag = ""
+
+    def add(self, table: pa.Table) -> None:
+        if not table.num_rows:
+            return
+        self.lines += table.num_rows
+        self.qids.update(_distinct(table.column("qid")))
+        tags = table.column("tag")
+        self.tags.update(_distinct(tags))
+        self.last_tag = tags[len(tags) - 1].as_py()
+
+    def lines_estimate(self, source: Source) -> int:
+        """How many lines the whole file has, from the lines and bytes read so far."""
+        if not self.lines or not source.total or not source.bytes_read:
+            return self.lines
+        return -(-self.lines * source.total // source.bytes_read)
+
+    def record(self) -> dict[str, Any]:
+        return {
+            "lines": self.lines,
+            "topics": len(self.qids),
+            "run_tag": self.last_tag if self.lines else None,
+            "run_tags": sorted(self.tags),
+        }
+
+
+def _distinct(values: pa.ChunkedArray) -> list[str]:
+    unique = pc.unique(values)
+    if pa.types.is_dictionary(unique.type):
+        unique = unique.dictionary_decode()
+    return unique.to_pylist()
+
+
+def _typed(values: pa.ChunkedArray, name: str) -> pa.ChunkedArray:
+    """A column as blocks hold it: qid and tag dictionary-encoded (as the regular reader
+    gives them), docno a plain string, score float64, line int64."""
+    if name in ("qid", "tag"):
+        if values.type == _WORDS:
+            return values
+        if pa.types.is_dictionary(values.type):
+            return pc.cast(values, _WORDS)
+        return pc.dictionary_encode(pc.cast(values, pa.string()))
+    return values if values.type == _PLAIN[name] else pc.cast(values, _PLAIN[name])
+
+
+def _partition(qids: pa.ChunkedArray, partitions: int) -> np.ndarray:
+    """Per row, ``hash(qid) % partitions`` (:func:`trecbench.ranking.string_hash`: a
+    function of the qid's bytes only, so a topic always lands in one partition)."""
+    from ..ranking import string_hash
+
+    parts = []
+    for chunk in qids.chunks:
+        if pa.types.is_dictionary(chunk.type):
+            hashes = string_hash(pc.cast(chunk.dictionary, pa.string())) % np.uint64(partitions)
+            parts.append(hashes[arrow.to_numpy(chunk.indices)])
+        else:
+            parts.append(string_hash(pc.cast(chunk, pa.string())) % np.uint64(partitions))
+    return (np.concatenate(parts) if parts else np.empty(0, np.uint64)).astype(np.int32)
+
+
+def _concat(pieces: list[pa.Table]) -> pa.Table:
+    return pieces[0] if len(pieces) == 1 else pa.concat_tables(pieces)
+
+
+def _parquet_tables(source: Source, batch_rows: int = 1 << 17) -> Iterator[pa.Table]:
+    """Typed batches of a Parquet run (read with random access: a regular file from its
+    path, after its checksum was taken; anything else from memory)."""
+    import pyarrow.parquet as pq
+
+    from ..errors import InputError
+
+    try:
+        if source.regular:
+            source.record()
+            opened = pq.ParquetFile(source.path)
+        else:
+            opened = pq.ParquetFile(pa.BufferReader(source.raw_bytes()))
+        for batch in opened.iter_batches(batch_size=batch_rows):
+            yield tables.typed(pa.Table.from_batches([batch]), "run", source.path)
+    except (pa.ArrowException, OSError) as exc:
+        raise InputError(source.path, None, f"not a readable Parquet file: {exc}") from None
+
+
+def _topic_blocks(batches: Iterator[pa.Table], rows: int) -> Iterator[pa.Table]:
+    """Tables of whole topics, each of at least ``rows`` lines but the last, from tables
+    whose topics come in one stretch each; raises :class:`NotContiguous` at a topic that
+    comes back."""
+    closed: set[str] = set()
+    pending: list[pa.Table] = []
+    held = 0
+    current = None  # the topic the last table ended in
+    for table in batches:
+        if not table.num_rows:
+            continue
+        starts, stretch = _stretches(table.column("qid"))
+        if stretch[0] == current:
+            starts, stretch = starts[1:], stretch[1:]
+        for qid in stretch:
+            if qid in closed:
+                raise NotContiguous(qid)
+            if current is not None:
+                closed.add(current)
+            current = qid
+        pending.append(table)
+        held += table.num_rows
+        if held >= rows and len(starts):
+            cut = int(starts[-1])  # the last topic may go on in the next table
+            head = pending[:-1] + ([table.slice(0, cut)] if cut else [])
+            if head:
+                yield _concat(head)
+            pending = [table.slice(cut)]
+            held = pending[0].num_rows
+    if pending:
+        yield _concat(pending)
+
+
+def _stretches(qids: pa.ChunkedArray) -> tuple[np.ndarray, list[str]]:
+    """Where each stretch of equal qids starts, and its qid."""
+    encoded = pc.dictionary_encode(qids).unify_dictionaries().combine_chunks()
+    codes = arrow.to_numpy(encoded.indices)
+    starts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]])
+    return starts, encoded.dictionary.take(arrow.array(codes[starts])).to_pylist()

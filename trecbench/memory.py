@@ -1,0 +1,107 @@
+"""The memory budget of an evaluation: which runs are read whole, how large their blocks are.
+
+A run file is scored in one piece when it is small, and otherwise in blocks of whole
+topics (:class:`trecbench.inputs.blocks.RunBlocks`): blocks of :data:`BLOCK_LINES` lines
+score as fast as the whole run and keep the memory flat whatever the run's length. The
+budget (``--memory MiB``; by default half of the memory available when the call starts)
+bounds what the process holds at its peak: the blocks are made smaller to fit it (with
+several worker processes, each gets its share), and it decides whether a run whose topics
+are scattered over the file is read whole or spilled to disk. The costs per line are
+measured on this project's benchmark runs (``make bench``), with a margin.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from dataclasses import dataclass
+
+MIB = 1 << 20
+# lines per block when memory is plentiful: larger blocks are not faster
+BLOCK_LINES = 1 << 21
+FEWEST_BLOCK_LINES = 1 << 14
+# peak bytes per line of a block being scored (its columns, the ranking and hash arrays,
+# the engine's arrays) plus the next block read meanwhile
+BLOCK_BYTES_PER_LINE = 160
+# peak bytes per line of a run held whole (read, ranked and scored at once)
+WHOLE_BYTES_PER_LINE = 110
+# bytes per line of text, to tell a run's lines from its file's size (TREC runs take 25 to
+# 60 bytes a line); compressed files hold about four times as many lines
+TEXT_BYTES_PER_LINE = 30
+COMPRESSION_RATIO = 4
+# the interpreter and libraries, and each qrels line held (table, per-topic facts)
+BASE_BYTES = 150 * MIB
+QRELS_BYTES_PER_LINE = 200
+SMALLEST_BUDGET_MIB = 64
+
+
+def available_mib() -> int | None:
+    """Memory available to a new process now (MiB; Linux' ``MemAvailable``, else the free
+    physical pages), or None when the system does not tell."""
+    try:
+        with open("/proc/meminfo") as info:
+            for line in info:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) // 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // MIB
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def default_mib() -> int:
+    """The default budget: half of the memory available now (2 GiB when unknown)."""
+    available = available_mib()
+    return max(SMALLEST_BUDGET_MIB, available // 2) if available else 2048
+
+
+@dataclass(frozen=True)
+class Budget:
+    """A memory budget of ``mib`` MiB for one process scoring runs against qrels of
+    ``qrels_lines`` lines; ``workers`` processes share it."""
+
+    mib: int
+    qrels_lines: int = 0
+    workers: int = 1
+
+    @classmethod
+    def of(cls, mib: int | None, qrels_lines: int = 0, workers: int = 1) -> Budget:
+        """The budget of ``mib`` (None: :func:`default_mib`)."""
+        return cls(default_mib() if mib is None else int(mib), qrels_lines, workers)
+
+    @property
+    def free_bytes(self) -> int:
+        """Bytes left to one worker's runs once the libraries and the qrels are in."""
+        held = BASE_BYTES + QRELS_BYTES_PER_LINE * self.qrels_lines
+        return max(0, self.mib * MIB // self.workers - held)
+
+    @property
+    def block_lines(self) -> int:
+        """Lines per block of a run scored in blocks."""
+        fitting = self.free_bytes // BLOCK_BYTES_PER_LINE
+        return int(min(BLOCK_LINES, max(FEWEST_BLOCK_LINES, fitting)))
+
+    @property
+    def whole_lines(self) -> int:
+        """The most lines of a run held whole (a run with scattered topics beyond that is
+        spilled to disk)."""
+        return int(max(self.block_lines, self.free_bytes // WHOLE_BYTES_PER_LINE))
+
+    def in_blocks(self, path: str | os.PathLike) -> bool:
+        """Whether the run file ``path`` is scored in blocks: it has more lines than a
+        block (told from its size; a compressed file's lines are guessed)."""
+        try:
+            if not stat.S_ISREG(os.stat(path).st_mode):
+                return False  # a pipe is read into memory (see inputs.streams)
+            with open(path, "rb") as handle:
+                head = handle.read(8)
+                size = os.fstat(handle.fileno()).st_size
+        except OSError:
+            return False  # the reader says what is wrong with it
+        from .inputs.streams import PARQUET_MAGIC, compression_of
+
+        if head.startswith(PARQUET_MAGIC) or compression_of(head):
+            size *= COMPRESSION_RATIO
+        return size // TEXT_BYTES_PER_LINE > self.block_lines
