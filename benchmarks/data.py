@@ -5,7 +5,8 @@ scores rounded to 4 decimals (so exact ties occur at a realistic rate and trec_e
 docno tie-break matters) and docnos drawn like MS MARCO passage ids (integers below 8.8M,
 unique within a topic). The qrels judge a few documents per topic with grades 0-3: most are
 retrieved (at ranks skewed towards the top, so every measure has something to count),
-some are not. Everything is a pure function of the parameters and the seed.
+some are not. Everything is a pure function of the parameters and the seed. ``scattered``
+runs list each chunk of topics in random line order (topics in many stretches).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from trecbench import files
-from trecbench.outputs import write_file
+from trecbench.outputs import OutputSet
 
 SLOT = 8_800  # docno = slot * SLOT + offset keeps docnos unique within a topic
 
@@ -27,14 +28,37 @@ def _text(values: np.ndarray) -> pa.Array:
     return pc.cast(pa.array(values), pa.string())
 
 
+# topics generated at a time: the data is written chunk by chunk (a 100M-line run does
+# not fit in memory as numpy arrays); part of the seeded stream, so it is fixed
+TOPICS_PER_CHUNK = 10_000
+
+
 def generate(
-    run_path: Path, qrels_path: Path, n_queries: int, depth: int, seed: int, tag: str = "bench"
+    run_path: Path,
+    qrels_path: Path,
+    n_queries: int,
+    depth: int,
+    seed: int,
+    tag: str = "bench",
+    scattered: bool = False,
 ) -> None:
     """Write a run of ``n_queries * depth`` lines and its qrels (space-separated, like
-    most published runs)."""
+    most published runs), ``TOPICS_PER_CHUNK`` topics at a time. ``scattered``: each chunk's
+    lines in random order (every topic in many stretches, as after a careless merge)."""
     rng = np.random.default_rng(seed)
-    n = n_queries * depth
-    qids = np.repeat(np.arange(n_queries, dtype=np.int64), depth)
+    with OutputSet() as out:
+        run_file, qrels_file = out.open(run_path), out.open(qrels_path)
+        for first in range(0, n_queries, TOPICS_PER_CHUNK):
+            topics = np.arange(first, min(n_queries, first + TOPICS_PER_CHUNK), dtype=np.int64)
+            run_lines, qrels_lines = _chunk(rng, topics, depth, tag, scattered)
+            run_file.write(run_lines)
+            qrels_file.write(qrels_lines)
+
+
+def _chunk(rng, topics: np.ndarray, depth: int, tag: str, scattered: bool) -> tuple[bytes, bytes]:
+    """The run and qrels lines of some topics."""
+    n_queries, n = len(topics), len(topics) * depth
+    qids = np.repeat(topics, depth)
     # a random slot permutation per topic keeps docnos unique and unrelated to rank
     slots = rng.permuted(np.tile(np.arange(depth, dtype=np.int64), (n_queries, 1)), axis=1)
     docnos = (slots * SLOT + rng.integers(0, SLOT, size=(n_queries, depth))).ravel()
@@ -48,16 +72,19 @@ def generate(
         files.format_scores(scores),
         pa.array(np.full(n, tag, dtype=object), pa.string()),
     ]
-    write_file(run_path, files._text_lines(run_columns, " "))
+    if scattered:
+        shuffle = pa.array(rng.permutation(n))
+        run_columns = [column.take(shuffle) for column in run_columns]
+    run_lines = files._text_lines(run_columns, " ")
 
     # qrels: up to 3 judged retrieved docs (ranks skewed to the top) + 1 unretrieved doc
     picks = (depth * rng.random((n_queries, 3)) ** 3).astype(np.int64)
-    topic = np.repeat(np.arange(n_queries), 3)
-    keys = np.unique(topic * depth + picks.ravel())
+    local = np.repeat(np.arange(n_queries), 3)
+    keys = np.unique(local * depth + picks.ravel())
     judged_topic, judged_rank = keys // depth, keys % depth
     judged_docno = docnos[judged_topic * depth + judged_rank]
     extra_docno = depth * SLOT + rng.integers(0, SLOT, size=n_queries)  # never retrieved
-    q = np.concatenate([judged_topic, np.arange(n_queries)])
+    q = topics[np.concatenate([judged_topic, np.arange(n_queries)])]
     d = np.concatenate([judged_docno, extra_docno])
     grades = rng.choice([0, 1, 2, 3], size=len(q), p=[0.3, 0.4, 0.2, 0.1])
     order = np.lexsort((d, q))
@@ -67,15 +94,17 @@ def generate(
         _text(d[order]),
         _text(grades[order]),
     ]
-    write_file(qrels_path, files._text_lines(qrels_columns, " "))
+    return run_lines, files._text_lines(qrels_columns, " ")
 
 
-def ensure(folder: Path, n_queries: int, depth: int, seed: int) -> tuple[Path, Path]:
+def ensure(
+    folder: Path, n_queries: int, depth: int, seed: int, scattered: bool = False
+) -> tuple[Path, Path]:
     """The (run, qrels) paths for these parameters, generated on first use."""
-    stem = f"q{n_queries}-d{depth}-s{seed}"
+    stem = f"q{n_queries}-d{depth}-s{seed}" + ("-scattered" if scattered else "")
     run, qrels = folder / f"{stem}.run", folder / f"{stem}.qrels"
     if not (run.exists() and qrels.exists()):
-        generate(run, qrels, n_queries, depth, seed)
+        generate(run, qrels, n_queries, depth, seed, scattered=scattered)
     return run, qrels
 
 

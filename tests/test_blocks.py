@@ -229,3 +229,50 @@ def test_budget_sizes_blocks():
     assert memory.Budget(1).block_lines == memory.FEWEST_BLOCK_LINES
     assert memory.default_mib() >= memory.SMALLEST_BUDGET_MIB
     assert np.isscalar(budget.free_bytes)
+
+
+# --- several runs in worker processes
+
+
+def _runs(tmp_path, count=3, seed=40):
+    paths = []
+    qrels = None
+    for index in range(count):
+        qrels_text, run_text = random_case(seed, n_topics=5)
+        if qrels is None:
+            qrels = tmp_path / "qrels"
+            qrels.write_text(qrels_text)
+        rows = run_text.splitlines()
+        np.random.default_rng(index).shuffle(rows)  # another system: other scores and order
+        path = tmp_path / f"run{index}.txt"
+        path.write_text("\n".join(rows) + "\n")
+        paths.append(str(path))
+    return str(qrels), paths
+
+
+def test_runs_scored_in_processes_equal_one_process(tmp_path, monkeypatch):
+    qrels, runs = _runs(tmp_path)
+    for options in ({}, {"complete": True, "max_docs": 4}, {"tie_bounds": True}):
+        alone = _outcome(lambda options=options: evaluate(qrels, runs, jobs=1, **options))
+        spread = _outcome(lambda options=options: evaluate(qrels, runs, jobs=2, **options))
+        assert spread == alone
+    # in blocks too, each worker with its share of the budget
+    monkeypatch.setattr(memory, "BLOCK_LINES", 7)
+    assert _outcome(lambda: evaluate(qrels, runs, jobs=2, memory=1)) == alone
+
+
+def test_an_error_in_a_worker_is_the_one_process_error(tmp_path):
+    qrels, runs = _runs(tmp_path)
+    text = open(runs[1]).read().splitlines()
+    open(runs[1], "w").write("\n".join([*text, text[0]]) + "\n")  # a document twice
+    alone = _outcome(lambda: evaluate(qrels, runs, jobs=1))
+    assert alone[0] == "DuplicateError"
+    assert _outcome(lambda: evaluate(qrels, runs, jobs=3)) == alone
+
+
+def test_small_runs_stay_in_this_process(tmp_path):
+    qrels, runs = _runs(tmp_path)
+    assert evaluation_module._workers(None, runs) == 1
+    assert evaluation_module._workers(2, runs) == 2
+    assert evaluation_module._workers(8, runs) == 3
+    assert evaluation_module._workers(2, [runs[0], {"q": {"d": 1.0}}]) == 1

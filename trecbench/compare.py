@@ -869,6 +869,8 @@ def compare(
     unjudged_threshold: float = 0.5,
     tie_bounds: bool = True,
     movers: int = MOVERS,
+    memory: int | None = None,
+    jobs: int | None = None,
 ) -> Comparison:
     """Score ``runs`` against ``qrels`` and compare them with statistics.
 
@@ -895,6 +897,7 @@ def compare(
     (:class:`~trecbench.errors.UsageError`) unless ``allow_unjudged``; it then stays in
     ``Comparison.warnings``. ``tie_bounds``: the means' bounds over all orders of tied
     documents (:mod:`trecbench.tiebounds`). ``movers``: topics listed per direction.
+    ``memory`` (MiB) and ``jobs`` (processes) are :func:`trecbench.evaluate`'s.
 
     The evaluation options are :func:`trecbench.evaluate`'s (trec_eval's flags of
     ``trecbench score``): ``relevance_level`` (``-l``), ``max_docs`` (``-M``),
@@ -922,6 +925,8 @@ def compare(
                 options=dict(options or {}),
                 progress=progress,
                 tie_bounds=tie_bounds,
+                memory=memory,
+                jobs=jobs,
             ),
             names,
         )

@@ -17,6 +17,18 @@ class TrecbenchError(Exception):
 
     exit_code = 1
 
+    def __reduce__(self):
+        # errors cross process boundaries (runs scored in worker processes): rebuilt from
+        # their message and attributes, whatever their constructor takes
+        return _rebuilt, (type(self), self.args, self.__dict__)
+
+
+def _rebuilt(kind: type, args: tuple, state: dict) -> TrecbenchError:
+    error = kind.__new__(kind)
+    Exception.__init__(error, *args)
+    error.__dict__.update(state)
+    return error
+
 
 class UsageError(TrecbenchError):
     """Bad options or measure names (trec_eval exits 1 for these)."""

@@ -23,7 +23,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from . import arrow, inputs, outputs, ranking, tiebounds
+from . import arrow, inputs, outputs, processes, provenance, ranking, tiebounds
 from .engines import META, assign, engine_module
 from .errors import (
     DuplicateError,
@@ -617,6 +617,7 @@ def evaluate(
     progress: Progress | None = None,
     tie_bounds: bool = False,
     memory: int | None = None,
+    jobs: int | None = None,
 ) -> Evaluation:
     """Evaluate one run or several against qrels, as trec_eval 9.0.8 does.
 
@@ -640,7 +641,9 @@ def evaluate(
     :mod:`trecbench.memory`). A run file longer than a block of lines is read and scored
     in blocks of whole topics, a run whose topics are scattered and that does not fit is
     spilled to disk (:mod:`trecbench.inputs.blocks`); the results are those of the run
-    scored whole.
+    scored whole. ``jobs``: processes scoring several run files at once (default: the
+    cores available, when the files are large enough to gain from it; 1: in this
+    process); the results, their order and the errors are those of one process.
 
     Each run records how many of the documents it retrieved within the evaluated depth
     have no judgment (``RunResult.unjudged``; :meth:`Evaluation.unjudged_runs`): a run
@@ -656,10 +659,11 @@ def evaluate(
     """
     sources, names = inputs.split_runs(runs)
     names = list(run_names) if run_names else names
-    budget = Budget.of(memory)
-    blocked = [isinstance(s, (str, os.PathLike)) and budget.in_blocks(s) for s in sources]
+    workers = _workers(jobs, sources)
+    budget = Budget.of(memory, workers=workers)
     # Arrow's threads read the first run while measures and qrels are prepared
-    ahead = _read_ahead(sources[0], progress) if sources and not blocked[0] else None
+    first_whole = sources and workers == 1 and not _in_blocks(sources[0], budget)
+    ahead = _read_ahead(sources[0], progress) if first_whole else None
     requested = parse_measures(measures)
     ordered = presentation_order(requested)
     settings = {
@@ -690,23 +694,22 @@ def evaluate(
     results, columns, flagged = [], None, truth.flagged()
     if progress is not None:
         progress("scoring", 0, len(sources))
-    budget = Budget.of(budget.mib, len(loaded_qrels.table))
-    for index, source in enumerate(sources):
-        if blocked[index]:
-            path = os.fspath(source)
-            name = names[index] if names else path
-            result, run_columns, run_flags, run_warnings = _evaluate_blocks(
-                path, name, truth, plan, settings, budget, progress, tie_bounds
-            )
-            warnings += run_warnings
-        else:
-            run = load(source, "run", ahead if index == 0 else None, progress)
-            warnings += run.warnings
-            name = names[index] if names else run.path or f"run{index + 1}"
-            result, run_columns, run_flags = _evaluate_run(
-                run.table, name, run.path, truth, plan, settings, tie_bounds
-            )
-            result.record = run.record
+    runs = _Runs(sources, names, truth, plan, settings, budget.with_qrels(len(truth.table)))
+    if workers > 1:
+        for source in sources:
+            outputs.note_input(source)  # read by the workers: inputs of this call all the same
+        done = processes.ordered_map(_score_in_worker, range(len(sources)), workers,
+                                     _start_worker, (runs, tie_bounds))  # fmt: skip
+    else:
+        done = (
+            runs.score(index, tie_bounds, progress, ahead if index == 0 else None)
+            for index in range(len(sources))
+        )
+    for index, (result, run_columns, run_flags, run_warnings) in enumerate(done):
+        if workers > 1 and result.record is not None:
+            file_record = {key: result.record[key] for key in ("size", "sha256")}
+            provenance.remember(provenance.identity(result.path), file_record)
+        warnings += run_warnings
         results.append(result)
         flagged += run_flags
         columns = columns or run_columns
@@ -723,6 +726,73 @@ def evaluate(
         loaded_qrels.record,
         truth.qids,
     )
+
+
+# run files smaller than this in all are scored in this process: starting workers costs
+# more than it saves
+PARALLEL_BYTES = 16 << 20
+
+
+def _workers(jobs: int | None, sources: list) -> int:
+    """Processes to score ``sources`` with: ``jobs`` (None: the cores available when run
+    files hold :data:`PARALLEL_BYTES` or more), never more than the runs; 1 when a run is
+    not a file (tables and dicts stay in this process)."""
+    if jobs == 1 or len(sources) < 2:
+        return 1
+    if not all(isinstance(source, (str, os.PathLike)) for source in sources):
+        return 1
+    if jobs is None:
+        try:
+            size = sum(os.stat(source).st_size for source in sources)
+        except OSError:
+            return 1  # the reader says what is wrong
+        if size < PARALLEL_BYTES:
+            return 1
+        jobs = processes.available_cores()
+    return max(1, min(jobs, len(sources)))
+
+
+def _in_blocks(source, budget: Budget) -> bool:
+    return isinstance(source, (str, os.PathLike)) and budget.in_blocks(source)
+
+
+@dataclass
+class _Runs:
+    """What scoring the runs of a call needs (a worker process gets it once)."""
+
+    sources: list
+    names: list[str] | None
+    truth: Qrels
+    plan: _Plan
+    settings: dict
+    budget: Budget
+
+    def score(self, index: int, tie_bounds: bool, progress=None, ahead=None) -> tuple:
+        """``(result, columns, flagged topics, warnings)`` of run ``index``."""
+        source, names = self.sources[index], self.names
+        args = (self.truth, self.plan, self.settings)
+        if ahead is None and _in_blocks(source, self.budget):
+            path = os.fspath(source)
+            name = names[index] if names else path
+            return _evaluate_blocks(path, name, *args, self.budget, progress, tie_bounds)
+        run = load(source, "run", ahead, progress)
+        name = names[index] if names else run.path or f"run{index + 1}"
+        result, columns, flags = _evaluate_run(run.table, name, run.path, *args, tie_bounds)
+        result.record = run.record
+        return result, columns, flags, list(run.warnings)
+
+
+_worker: tuple[_Runs, bool] | None = None  # what a worker process scores runs with
+
+
+def _start_worker(runs: _Runs, tie_bounds: bool) -> None:
+    global _worker
+    _worker = runs, tie_bounds
+
+
+def _score_in_worker(index: int) -> tuple:
+    runs, tie_bounds = _worker
+    return runs.score(index, tie_bounds)
 
 
 class _Plan:
@@ -743,6 +813,10 @@ class _Plan:
         self.diversity_only = bool(self.groups) and all(
             m.definition.diversity for group in self.groups.values() for m in group
         )
+
+    def __getstate__(self) -> dict:
+        # sent to spawned worker processes without its evaluators (built there on first use)
+        return {**self.__dict__, "_evaluators": {}}
 
     def evaluator(self, name: str):
         if name not in self._evaluators:

@@ -71,6 +71,10 @@ class Budget:
         """The budget of ``mib`` (None: :func:`default_mib`)."""
         return cls(default_mib() if mib is None else int(mib), qrels_lines, workers)
 
+    def with_qrels(self, lines: int) -> Budget:
+        """This budget once qrels of ``lines`` lines are held."""
+        return Budget(self.mib, lines, self.workers)
+
     @property
     def free_bytes(self) -> int:
         """Bytes left to one worker's runs once the libraries and the qrels are in."""

@@ -9,7 +9,12 @@ import click
 
 from ..errors import UsageError
 from . import cli
-from .evaluation_options import evaluation_options, unjudged_threshold_option
+from .evaluation_options import (
+    evaluation_options,
+    jobs_option,
+    memory_option,
+    unjudged_threshold_option,
+)
 from .progress import TaskProgress, wanted
 from .report_options import manifest_options
 
@@ -197,6 +202,8 @@ def runs_and_qrels(
     "(refused by default: usually the qrels of another run).",
 )
 @unjudged_threshold_option
+@memory_option
+@jobs_option
 @click.option("--quiet", is_flag=True, help="No progress, nothing on stdout.")
 @evaluation_options
 @manifest_options
@@ -222,6 +229,8 @@ def compare(
     no_tie_bounds,
     allow_unjudged,
     unjudged_threshold,
+    memory,
+    jobs,
     quiet,
     level,
     max_docs,
@@ -287,6 +296,8 @@ def compare(
             unjudged_threshold=unjudged_threshold,
             tie_bounds=not no_tie_bounds,
             movers=movers,
+            memory=memory,
+            jobs=jobs,
         )
     finally:
         if progress is not None:

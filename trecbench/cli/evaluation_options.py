@@ -75,3 +75,13 @@ memory_option = click.option(
     "a block of lines are read and scored in blocks of whole topics; a run whose topics "
     "are scattered over the file and do not fit is spilled to a temporary folder (TMPDIR).",
 )
+
+jobs_option = click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="N",
+    help="Processes scoring several run files at once (default: the cores available, when "
+    "the runs are large enough to gain from it). Output is the same whatever N is.",
+)

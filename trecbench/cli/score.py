@@ -5,7 +5,12 @@ from __future__ import annotations
 import click
 
 from . import cli
-from .evaluation_options import evaluation_options, memory_option, unjudged_threshold_option
+from .evaluation_options import (
+    evaluation_options,
+    jobs_option,
+    memory_option,
+    unjudged_threshold_option,
+)
 from .report_options import report_options
 
 TREC_FLAGS = ("measure", "query", "complete", "nosummary", "level", "max_docs", "judged", "ndocs")
@@ -103,6 +108,7 @@ class TrecEvalCommand(click.Command):
 )
 @unjudged_threshold_option
 @memory_option
+@jobs_option
 @click.option(
     "--routing",
     type=click.Path(dir_okay=False),
@@ -127,6 +133,7 @@ def score(
     tie_bounds,
     unjudged_threshold,
     memory,
+    jobs,
     routing,
     **flags,
 ):
@@ -178,6 +185,7 @@ def score(
             progress=progress,
             tie_bounds=tie_bounds,
             memory=memory,
+            jobs=jobs,
         )
     finally:
         if progress is not None:

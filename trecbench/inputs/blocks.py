@@ -39,7 +39,7 @@ from .streams import Progress, Source
 
 RUN_COLUMNS = ("qid", "docno", "score", "tag", "line")
 # bytes of text per table read (the regular reader's blocks, the tokenizer's chunks)
-READ_BYTES = 4 << 20
+READ_BYTES = 1 << 20
 # the columns' types in a block, and in a spill (Arrow IPC files take one dictionary per
 # column, not one per batch: ids are written as plain strings there)
 _WORDS = pa.dictionary(pa.int32(), pa.string())
