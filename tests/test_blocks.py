@@ -276,3 +276,19 @@ def test_small_runs_stay_in_this_process(tmp_path):
     assert evaluation_module._workers(2, runs) == 2
     assert evaluation_module._workers(8, runs) == 3
     assert evaluation_module._workers(2, [runs[0], {"q": {"d": 1.0}}]) == 1
+
+
+def test_validate_keeps_its_findings_with_keys_on_disk(tmp_path):
+    """The duplicate check's keys beyond the budget are mapped from a temporary file: the
+    findings (documents repeated in a topic that comes back) are the same."""
+    from trecbench.validation import validate_run
+
+    rows = [f"{q} Q0 d{d} {d} {10 - d} t" for q in "1234" for d in range(30)]
+    rows += [f"2 Q0 d{d} {d} 1 t" for d in (3, 40)] + ["1 Q0 d7 1 1 t"]
+    (tmp_path / "run").write_text("\n".join(rows) + "\n")
+    found = [
+        validate_run(tmp_path / "run", chunk_bytes=200, memory=budget).findings
+        for budget in (None, 1)
+    ]
+    assert found[0] == found[1]
+    assert sum(f.rule == "R7" for f in found[0]) == 2

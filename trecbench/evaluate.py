@@ -771,6 +771,9 @@ class _Runs:
         """``(result, columns, flagged topics, warnings)`` of run ``index``."""
         source, names = self.sources[index], self.names
         args = (self.truth, self.plan, self.settings)
+        if hasattr(source, "score_run"):  # scored elsewhere (trecbench.dask.DaskRun)
+            name = names[index] if names else None
+            return source.score_run(*args, tie_bounds, name)
         if ahead is None and _in_blocks(source, self.budget):
             path = os.fspath(source)
             name = names[index] if names else path

@@ -18,11 +18,11 @@ from dataclasses import dataclass
 
 MIB = 1 << 20
 # lines per block when memory is plentiful: larger blocks are not faster
-BLOCK_LINES = 1 << 21
+BLOCK_LINES = 1 << 20
 FEWEST_BLOCK_LINES = 1 << 14
 # peak bytes per line of a block being scored (its columns, the ranking and hash arrays,
 # the engine's arrays) plus the next block read meanwhile
-BLOCK_BYTES_PER_LINE = 160
+BLOCK_BYTES_PER_LINE = 200
 # peak bytes per line of a run held whole (read, ranked and scored at once)
 WHOLE_BYTES_PER_LINE = 110
 # bytes per line of text, to tell a run's lines from its file's size (TREC runs take 25 to
@@ -92,6 +92,12 @@ class Budget:
         """The most lines of a run held whole (a run with scattered topics beyond that is
         spilled to disk)."""
         return int(max(self.block_lines, self.free_bytes // WHOLE_BYTES_PER_LINE))
+
+    @property
+    def memory_keys(self) -> int:
+        """How many 8-byte keys the validator keeps in memory (a quarter of the free
+        budget) before it maps the rest from a temporary file."""
+        return self.free_bytes // 4 // 8
 
     def in_blocks(self, path: str | os.PathLike) -> bool:
         """Whether the run file ``path`` is scored in blocks: it has more lines than a

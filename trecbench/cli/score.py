@@ -110,6 +110,16 @@ class TrecEvalCommand(click.Command):
 @memory_option
 @jobs_option
 @click.option(
+    "--dask",
+    "dask_address",
+    default=None,
+    metavar="ADDRESS|local:N",
+    help="Score each run on a Dask cluster (the scheduler's address, or local:N for N local "
+    "worker processes): typed and shuffled by topic on the workers, averaged here; the "
+    "output is the same. A RUN may then be a quoted glob of Parquet or TREC files "
+    "(together one run). Needs trecbench[dask].",
+)
+@click.option(
     "--routing",
     type=click.Path(dir_okay=False),
     default=None,
@@ -134,6 +144,7 @@ def score(
     unjudged_threshold,
     memory,
     jobs,
+    dask_address,
     routing,
     **flags,
 ):
@@ -159,6 +170,8 @@ def score(
       trecbench score data/hpo-rtask/hpo-rtask.qrels data/hpo-rtask/lexical.run \\
         --routing data/hpo-rtask/routing.jsonl
       trecbench score qrels.txt run.txt -m P@5 -m nDCG@10 --tie-bounds
+      trecbench score --memory 2048 qrels.txt huge.run.gz
+      trecbench score --dask local:2 qrels.txt 'shards/*.parquet'
     """
     from .. import trec_format
     from ..evaluate import evaluate
@@ -170,6 +183,12 @@ def score(
         output_format = "trec" if trec_options else "table"
     names = names or ("trec" if output_format == "trec" else "display")
     progress = TaskProgress() if wanted(quiet=False) else None
+    client = None
+    if dask_address is not None:
+        from ..dask import DaskRun, connect
+
+        client = connect(dask_address)
+        runs = [DaskRun(run, client) for run in runs]
     try:
         evaluation = evaluate(
             qrels,
@@ -190,6 +209,8 @@ def score(
     finally:
         if progress is not None:
             progress.close()
+        if client is not None:
+            _close(client)
     unjudged = [
         run.unjudged.message(run.name, evaluation.qrels_path)
         for run in evaluation.unjudged_runs(unjudged_threshold)
@@ -235,6 +256,14 @@ def score(
         routing=routed,
     )
     click.echo(text.encode("utf-8"), nl=False)  # bytes: written untranslated
+
+
+def _close(client) -> None:
+    """Close a Dask client, and the local cluster it started (local:N)."""
+    cluster = client.cluster  # None for a client of a scheduler's address
+    client.close()
+    if cluster is not None:
+        cluster.close()
 
 
 def _grouped(evaluation, strata, group_by) -> dict:

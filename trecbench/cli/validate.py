@@ -49,6 +49,14 @@ PROFILES = ("default", "strict", "lenient", "rtask")
     type=click.Path(dir_okay=False),
     help="Write the canonical form of the (single) RUN here and list every change.",
 )
+@click.option(
+    "--memory",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="MIB",
+    help="Memory budget in MiB (default: half of the memory available); the duplicate "
+    "check's keys beyond a quarter of it go to a temporary file (TMPDIR).",
+)
 @click.option("-q", "--quiet", is_flag=True, help="No progress line on stderr for large files.")
 def validate(
     runs,
@@ -62,6 +70,7 @@ def validate(
     fmt,
     show,
     fix_out,
+    memory,
     quiet,
 ):
     """Check TREC runs and/or qrels; exit 1 if any error was found.
@@ -103,6 +112,7 @@ def validate(
             min_depth=min_depth,
             docid_regex=docid_regex,
             progress=progress,
+            memory=memory,
         )
     finally:
         if progress is not None:

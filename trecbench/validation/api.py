@@ -137,6 +137,7 @@ def validate_run(
     limit: int = DEFAULT_LIMIT,
     chunk_bytes: int = CHUNK_BYTES,
     progress: Progress | None = None,
+    memory: int | None = None,
 ) -> ValidationResult:
     """Validate a run file (plain or .gz), streaming it chunk by chunk.
 
@@ -147,10 +148,11 @@ def validate_run(
     per topic (R8; default: the profile's, 1,000 or 100 for ``rtask``; None: no limit).
     ``min_depth`` (R9), ``docid_regex`` (R6), ``expected_tag`` (R19). At most ``limit``
     findings are kept per check; ``counts`` has the totals. ``progress(path, lines)`` is
-    called after each chunk with the physical lines read so far.
+    called after each chunk with the physical lines read so far. ``memory``: the budget in
+    MiB (see :mod:`trecbench.memory`) that bounds the duplicate check's keys in memory.
     """
     if qrels is not None and not isinstance(qrels, QrelsInfo):
-        checked = validate_qrels(qrels, collect_judged=True)
+        checked = validate_qrels(qrels, collect_judged=True, memory=memory)
         if checked.qrels_info is None:
             raise InputError(str(qrels), None, checked.findings[0].message)
         qrels = checked.qrels_info
@@ -165,8 +167,16 @@ def validate_run(
         docid_regex=docid_regex,
         expected_tag=expected_tag,
     )
+    _bound(checker, memory)
     stream(checker, path, 6, chunk_bytes, progress)
     return _result(checker)
+
+
+def _bound(checker: Checker, memory: int | None) -> None:
+    """Keys of the duplicate check beyond the budget's share go to a temporary file."""
+    from ..memory import Budget
+
+    checker.seen_keys.memory_keys = Budget.of(memory).memory_keys
 
 
 def validate_qrels(
@@ -178,6 +188,7 @@ def validate_qrels(
     chunk_bytes: int = CHUNK_BYTES,
     collect_judged: bool = False,
     progress: Progress | None = None,
+    memory: int | None = None,
 ) -> ValidationResult:
     """Validate a qrels file (plain or .gz), streaming it chunk by chunk.
 
@@ -187,6 +198,7 @@ def validate_qrels(
     """
     report = Collector(str(path), profile, limit)
     checker = QrelsChecker(str(path), report, relevance_level, collect_judged)
+    _bound(checker, memory)
     stream(checker, path, 4, chunk_bytes, progress)
     return _result(checker)
 
@@ -202,16 +214,18 @@ def validate_files(
     min_depth: int | None = None,
     docid_regex: str | None = None,
     progress: Progress | None = None,
+    memory: int | None = None,
 ) -> list[ValidationResult]:
     """Validate the qrels (if any) once, then each run against it; qrels result first.
 
     Runs are checked against the qrels only when the qrels could be read as qrels.
+    ``memory``: the budget in MiB (see :func:`validate_run`).
     """
     results = []
     info = None
     if qrels is not None:
         result = validate_qrels(
-            qrels, profile=profile, collect_judged=bool(runs), progress=progress
+            qrels, profile=profile, collect_judged=bool(runs), progress=progress, memory=memory
         )
         results.append(result)
         info = result.qrels_info
@@ -230,6 +244,7 @@ def validate_files(
                 docid_regex=docid_regex,
                 expected_tag=expected,
                 progress=progress,
+                memory=memory,
             )
         )
     return results

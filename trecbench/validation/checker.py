@@ -76,13 +76,20 @@ class HashSet:
     """A compact set of 64-bit keys (8 bytes per line): one sorted numpy block per chunk.
 
     Blocks are never merged (a merge would briefly double the memory); lookups happen only
-    for topics that come back after other topics, which are rare.
+    for topics that come back after other topics, which are rare. Beyond ``memory_keys``
+    keys, blocks go to a temporary file, mapped into memory (:class:`numpy.memmap`): a
+    lookup reads a few pages of each, so the memory stays bounded however long the file.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, memory_keys: int | None = None) -> None:
         self.blocks: list[np.ndarray] = []
+        self.memory_keys, self.held = memory_keys, 0
 
     def add(self, sorted_keys: np.ndarray) -> None:
+        if self.memory_keys is not None and self.held + len(sorted_keys) > self.memory_keys:
+            sorted_keys = _on_disk(sorted_keys)
+        else:
+            self.held += len(sorted_keys)
         self.blocks.append(sorted_keys)
 
     def contains(self, keys: np.ndarray) -> np.ndarray:
@@ -91,6 +98,16 @@ class HashSet:
             where = np.minimum(np.searchsorted(block, keys), len(block) - 1)
             found |= block[where] == keys
         return found
+
+
+def _on_disk(values: np.ndarray) -> np.ndarray:
+    """``values`` in a temporary file (deleted when closed), mapped read-only."""
+    import tempfile
+
+    with tempfile.TemporaryFile(prefix="trecbench-keys-") as handle:
+        values.tofile(handle)
+        handle.flush()
+        return np.memmap(handle, dtype=values.dtype, mode="r", shape=values.shape)
 
 
 def classify(tokens: Tokens, first_record: bool, number: int) -> tuple[np.ndarray, np.ndarray]:

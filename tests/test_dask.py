@@ -1,0 +1,115 @@
+"""trecbench.dask: runs scored on a Dask cluster (a LocalCluster of 2 workers in this
+process) give exactly what trecbench.evaluate gives in one process: every printed line,
+warnings, flagged topics, records, errors; from TREC files, Dask DataFrames and Parquet."""
+
+from __future__ import annotations
+
+import pytest
+from random_cases import random_case
+
+dd = pytest.importorskip("dask.dataframe")
+distributed = pytest.importorskip("dask.distributed")
+
+import pandas as pd  # noqa: E402
+import pyarrow as pa  # noqa: E402
+import pyarrow.parquet as pq  # noqa: E402
+
+import trecbench.dask as tbdask  # noqa: E402
+from trecbench import evaluate, inputs, trec_format  # noqa: E402
+from trecbench.errors import TrecbenchError  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def client():
+    cluster = distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
+    )
+    with distributed.Client(cluster) as connected:
+        yield connected
+    cluster.close()
+
+
+def _outcome(call):
+    try:
+        result = call()
+    except TrecbenchError as error:
+        return type(error).__name__, str(error)
+    return (
+        trec_format.render_trec(result, per_query=True, summary=True),
+        result.warnings,
+        result.flagged,
+        result.input_records,
+        [run.unjudged for run in result.runs],
+    )
+
+
+@pytest.mark.parametrize(
+    "seed, measures, options",
+    [
+        (1, None, {}),
+        (2, ["official"], {"complete": True}),
+        (3, None, {"max_docs": 4, "judged_only": True}),
+        (4, ["P.3", "map", "ndcg_cut.5"], {"relevance_level": 2, "tie_bounds": True}),
+    ],
+)
+def test_trec_files_score_as_in_one_process(seed, measures, options, tmp_path, client):
+    qrels_text, run_text = random_case(9000 + seed, n_topics=6, shuffle=seed % 2 == 1)
+    (tmp_path / "qrels").write_text(qrels_text)
+    (tmp_path / "run").write_text(run_text)
+    qrels, run = str(tmp_path / "qrels"), str(tmp_path / "run")
+    here = _outcome(lambda: evaluate(qrels, run, measures, **options))
+    there = _outcome(
+        lambda: tbdask.evaluate(qrels, run, measures, client=client, partitions=3, **options)
+    )
+    assert there == here
+    if options.get("tie_bounds"):
+        bounds = [
+            call().tie_bounds
+            for call in (
+                lambda: evaluate(qrels, run, measures, **options),
+                lambda: tbdask.evaluate(qrels, run, measures, client=client, **options),
+            )
+        ]
+        assert bounds[0].equals(bounds[1])
+
+
+def _frame(run_text: str) -> pd.DataFrame:
+    rows = [line.split() for line in run_text.splitlines()]
+    frame = pd.DataFrame(rows, columns=["qid", "q0", "docno", "rank", "score", "tag"])
+    return frame.astype({"score": float}).drop(columns=["q0", "rank"])
+
+
+def test_a_dask_dataframe_scores_as_the_pandas_one(tmp_path, client):
+    qrels_text, run_text = random_case(9100, n_topics=6, shuffle=True)
+    (tmp_path / "qrels").write_text(qrels_text)
+    frame = _frame(run_text)
+    here = _outcome(lambda: evaluate(str(tmp_path / "qrels"), frame))
+    shards = dd.from_pandas(frame, npartitions=4)
+    there = _outcome(lambda: tbdask.evaluate(str(tmp_path / "qrels"), shards, client=client))
+    assert there == here
+
+
+def test_parquet_shards_score_as_their_concatenation(tmp_path, client):
+    qrels_text, run_text = random_case(9200, n_topics=6)
+    (tmp_path / "qrels").write_text(qrels_text)
+    table = pa.Table.from_pandas(_frame(run_text), preserve_index=False)
+    half = table.num_rows // 2
+    (tmp_path / "shards").mkdir()
+    pq.write_table(table.slice(0, half), tmp_path / "shards" / "a.parquet")
+    pq.write_table(table.slice(half), tmp_path / "shards" / "b.parquet")
+    qrels = str(tmp_path / "qrels")
+    here = evaluate(qrels, {"run": inputs.load_run(table)})
+    there = tbdask.evaluate(qrels, {"run": str(tmp_path / "shards" / "*.parquet")}, client=client)
+    render = trec_format.render_trec
+    assert render(there, per_query=True, summary=True) == render(here, per_query=True, summary=True)
+
+
+def test_errors_are_those_of_one_process(tmp_path, client):
+    qrels_text, run_text = random_case(9300, n_topics=5, shuffle=False)
+    lines = run_text.splitlines()
+    (tmp_path / "qrels").write_text(qrels_text)
+    (tmp_path / "run").write_text("\n".join([*lines, lines[3]]) + "\n")  # a document twice
+    qrels, run = str(tmp_path / "qrels"), str(tmp_path / "run")
+    here = _outcome(lambda: evaluate(qrels, run))
+    assert here[0] == "DuplicateError"
+    assert _outcome(lambda: tbdask.evaluate(qrels, run, client=client)) == here

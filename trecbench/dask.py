@@ -1,0 +1,309 @@
+"""Scoring on a Dask cluster: runs larger than one machine, with trec_eval's numbers.
+
+A run given as a **Dask DataFrame** (trec, ir_measures, ranx or BEIR column names, as
+:mod:`trecbench.inputs.tables` reads them), as **Parquet** files or as **TREC text** files
+is typed on the workers, shuffled by topic (every line of a topic in one partition) and
+scored there, partition by partition, with the same engine code as a run scored in one
+process (:func:`trecbench.evaluate`'s blocks); the client gathers the per-topic values
+(a few numbers per topic) and averages them with trec_eval's rules and order. The output
+is that of ``trecbench.evaluate`` on the same run, byte for byte.
+
+The qrels are parsed once, on the client, and sent to every worker once. A TREC text file
+is read whole by one worker (with the validator's lenient gate, as ``trecbench score``
+reads it): give a large run as several files (as sharded retrieval writes them) or as
+Parquet, whose row groups are spread over the workers.
+
+``trecbench.dask`` is this module (imported as ``from trecbench import dask as tbdask``
+or ``import trecbench.dask``); inside it, ``import dask`` is the Dask package (absolute
+imports), so the name shadows nothing. It needs the extra ``trecbench[dask]``.
+
+>>> from dask.distributed import Client                      # doctest: +SKIP
+>>> client = Client("tcp://scheduler:8786")                   # doctest: +SKIP
+>>> from trecbench.dask import evaluate                      # doctest: +SKIP
+>>> evaluate("qrels.txt", "runs/bm25/*.parquet", client=client)  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import threading
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pyarrow as pa
+
+from .errors import InputError, UsageError
+
+try:
+    import dask
+    import dask.dataframe as dd
+    from dask.distributed import Client, LocalCluster
+except ImportError as missing:  # pragma: no cover - the extra is installed in tests
+    raise ImportError(
+        f"trecbench.dask needs Dask: pip install 'trecbench[dask]' ({missing})"
+    ) from None
+
+RUN_COLUMNS = ("qid", "docno", "score", "tag", "line")
+# trec_eval's code (pytrec_eval) keeps state between calls: one partition at a time is
+# scored per process (a worker with several threads scores them in turn)
+_SCORING = threading.Lock()
+
+
+def connect(address: str) -> Client:
+    """A client of the scheduler at ``address``, or of a new local cluster of N worker
+    processes for ``local:N`` (one thread each, no dashboard)."""
+    if address.startswith("local:"):
+        try:
+            workers = int(address.split(":", 1)[1])
+        except ValueError:
+            raise UsageError(f"--dask {address}: give local:N with a number of workers") from None
+        cluster = LocalCluster(
+            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
+        )
+        return Client(cluster)
+    return Client(address)
+
+
+class DaskRun:
+    """One run to score on a Dask cluster: a Dask DataFrame, or a path, glob or list of
+    Parquet or TREC text files (together one run, in the order given). ``partitions``:
+    topic partitions after the shuffle (default: as many as the input has); ``client``:
+    the Dask client (default: the current one). Give it to :func:`trecbench.evaluate` like
+    any run, or use :func:`evaluate`."""
+
+    def __init__(self, data: Any, client: Client | None = None, partitions: int | None = None):
+        self.data, self.client, self.partitions = data, client, partitions
+        self.files = None if isinstance(data, dd.DataFrame) else _files(data)
+
+    @property
+    def path(self) -> str | None:
+        """The file the run is, when it is one file (what results name it by)."""
+        return self.files[0] if self.files and len(self.files) == 1 else None
+
+    def __repr__(self) -> str:
+        return f"DaskRun({self.path or self.files or 'DataFrame'})"
+
+    def score_run(self, truth, plan, settings: dict, tie_bounds: bool, name: str | None):
+        """``(result, columns, flagged topics, warnings)``, as ``trecbench.evaluate``
+        computes them for a run in one process (see the module docstring)."""
+        from .evaluate import _run_result
+
+        client = self.client or Client.current()
+        typed, facts = self._typed()
+        parts = self.partitions or typed.npartitions
+        shuffled = typed.shuffle("qid", npartitions=parts, shuffle_method="tasks")
+        shared = client.scatter((truth, plan), broadcast=True)
+        scored = [
+            dask.delayed(_score_partition)(part, shared, settings, tie_bounds)
+            for part in shuffled.to_delayed()
+        ]
+        blocks, facts = dask.compute(scored, facts)
+        lines, runid, records, warnings = _combined(facts)
+        label = self.path or (", ".join(self.files) if self.files else "run DataFrame")
+        if not lines:
+            raise InputError(label, None, "empty run" + (" file" if self.files else ""))
+        name = name or self.path or "run1"
+        result, columns, flags = _run_result(
+            blocks, name, self.path, runid, truth, plan, settings, tie_bounds
+        )
+        result.record = records[0] if len(records) == 1 else None
+        return result, columns, flags, warnings
+
+    def _typed(self):
+        """The run's typed rows as a Dask DataFrame, and per partition ``(lines, last tag,
+        provenance record, warnings)`` (delayed)."""
+        if self.files is None:
+            frame = self.data
+            offsets = _offsets(frame)
+            typed = frame.map_partitions(
+                _typed_frame, offsets, "run DataFrame", meta=_META, enforce_metadata=False
+            )
+            facts = [dask.delayed(_facts)(part) for part in typed.to_delayed()]
+            return typed, facts
+        if all(_is_parquet(path) for path in self.files):
+            frame = dd.read_parquet(self.files, dtype_backend="pyarrow")
+            offsets = _offsets(frame)
+            typed = frame.map_partitions(
+                _typed_frame, offsets, self.files[0], meta=_META, enforce_metadata=False
+            )
+            facts = [dask.delayed(_facts)(part) for part in typed.to_delayed()]
+            return typed, facts
+        read = [dask.delayed(_read_text, nout=2)(path) for path in self.files]
+        typed = dd.from_delayed([frame for frame, _ in read], meta=_META, verify_meta=False)
+        return typed, [facts for _, facts in read]
+
+
+def evaluate(
+    qrels: Any,
+    runs: Any,
+    measures: str | Sequence[str] | None = None,
+    *,
+    client: Client | str | None = None,
+    partitions: int | None = None,
+    **options,
+):
+    """:func:`trecbench.evaluate` with every run scored on Dask (see the module docstring).
+
+    ``runs``: one run or a list or dict of them, each a Dask DataFrame or a path, glob or
+    list of Parquet or TREC text files. ``client``: a Dask client or a scheduler address
+    (``local:N`` starts a local cluster of N processes; default: the current client).
+    ``options`` are :func:`trecbench.evaluate`'s."""
+    from .evaluate import evaluate as evaluate_here
+
+    if isinstance(client, str):
+        client = connect(client)
+    if isinstance(runs, Mapping):
+        wrapped: Any = {name: DaskRun(run, client, partitions) for name, run in runs.items()}
+    elif isinstance(runs, (list, tuple)) and not all(isinstance(r, str) for r in runs):
+        wrapped = [DaskRun(run, client, partitions) for run in runs]
+    else:
+        wrapped = DaskRun(runs, client, partitions)
+    return evaluate_here(qrels, wrapped, measures, **options)
+
+
+# ---------------------------------------------------------------------------------------
+# on the workers
+
+
+def _empty_frame():
+    import pandas as pd
+
+    text = pd.StringDtype("pyarrow")
+    return pd.DataFrame(
+        {
+            "qid": pd.Series([], dtype=text),
+            "docno": pd.Series([], dtype=text),
+            "score": pd.Series([], dtype="float64"),
+            "tag": pd.Series([], dtype=text),
+            "line": pd.Series([], dtype="int64"),
+        }
+    )
+
+
+_META = _empty_frame()  # the typed partitions' columns
+
+
+def _frame(table: pa.Table):
+    """A typed run table as a pandas partition (string ids stay Arrow strings)."""
+    from .inputs import to_pandas
+
+    plain = pa.table(
+        {
+            name: table.column(name).cast(pa.string())
+            if name in ("qid", "docno", "tag")
+            else table.column(name)
+            for name in RUN_COLUMNS
+        }
+    )
+    return to_pandas(plain)
+
+
+def _typed_frame(part, offsets, origin: str, partition_info=None):
+    """A partition of any accepted columns as typed rows; ``line``: the row's number in the
+    whole frame (as :mod:`trecbench.inputs.tables` numbers a DataFrame's rows), unless it
+    has a ``line`` column."""
+    import numpy as np
+
+    from .inputs import tables
+
+    table, where = tables.frame_table(part, origin)
+    if "line" not in table.column_names and partition_info is not None:
+        first = offsets[partition_info["number"]]
+        numbers = np.arange(first + 1, first + len(part) + 1, dtype=np.int64)
+        table = table.append_column("line", pa.array(numbers))
+    return _frame(tables.typed(table, "run", origin, where))
+
+
+def _read_text(path: str):
+    """A TREC text (or Parquet) file read as ``trecbench score`` reads it: the typed rows
+    and ``(lines, last tag, provenance record, warnings)``."""
+    from .evaluate import load
+
+    loaded = load(path, "run")
+    table = loaded.table
+    if "line" not in table.column_names:  # a regular file: row i is line i + 1
+        import numpy as np
+
+        table = table.append_column("line", pa.array(np.arange(1, len(table) + 1)))
+    facts = (len(table), _last_tag(table), loaded.record, list(loaded.warnings))
+    return _frame(table), facts
+
+
+def _last_tag(table) -> str | None:
+    if not len(table):
+        return None
+    tags = table["tag"] if not isinstance(table, pa.Table) else table.column("tag")
+    last = tags[len(tags) - 1]
+    return last.as_py() if hasattr(last, "as_py") else str(last)
+
+
+def _facts(part) -> tuple:
+    return len(part), _last_tag(part), None, []
+
+
+def _score_partition(part, shared, settings: dict, tie_bounds: bool):
+    """One partition of whole topics scored with the engines of one process."""
+    from .evaluate import _score_block
+
+    truth, plan = shared
+    table = pa.Table.from_pandas(part, preserve_index=False)
+    with _SCORING:
+        return _score_block(table, truth, plan, settings, True, tie_bounds)
+
+
+# ---------------------------------------------------------------------------------------
+# on the client
+
+
+def _combined(facts: list[tuple]) -> tuple[int, str, list, list[str]]:
+    """Lines, runid (the last line's tag), file records and warnings of the parts."""
+    lines = sum(count for count, _, _, _ in facts)
+    tags = [tag for count, tag, _, _ in facts if count]
+    records = [record for _, _, record, _ in facts if record is not None]
+    warnings = [warning for _, _, _, found in facts for warning in found]
+    return lines, tags[-1] if tags else "", records, warnings
+
+
+def _offsets(frame) -> list[int]:
+    """The number of rows before each partition."""
+    lengths = frame.map_partitions(len).compute()
+    offsets, total = [], 0
+    for length in lengths:
+        offsets.append(total)
+        total += int(length)
+    return offsets
+
+
+def _files(data: Any) -> list[str]:
+    """The files of a path, a glob, a folder (its files, sorted) or a list of them."""
+    items = [data] if isinstance(data, (str, os.PathLike)) else list(data)
+    files: list[str] = []
+    for item in items:
+        text = os.fspath(item)
+        if os.path.isdir(text):
+            files += sorted(
+                os.path.join(text, name)
+                for name in os.listdir(text)
+                if os.path.isfile(os.path.join(text, name)) and not name.startswith(".")
+            )
+        elif glob.has_magic(text) and not os.path.exists(text):
+            found = sorted(glob.glob(text))
+            if not found:
+                raise InputError(text, None, "no file matches")
+            files += found
+        else:
+            files.append(text)
+    if not files:
+        raise UsageError("a Dask run needs a DataFrame or at least one file")
+    return files
+
+
+def _is_parquet(path: str) -> bool:
+    from .inputs.streams import PARQUET_MAGIC
+
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(4) == PARQUET_MAGIC
+    except OSError:
+        raise InputError(path, None, "cannot read") from None
