@@ -159,7 +159,18 @@ class RankedRun:
 
 def topic_codes(qids: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, pa.Array]:
     """Per row: the index of its qid among the distinct qids sorted byte-wise; and those
-    (only those that occur: a dictionary-encoded column may hold values no row has)."""
+    (only those that occur: a dictionary-encoded column may hold values no row has).
+
+    Topics listed in one stretch each (as runs list them) are found by comparing
+    neighbours; other orders by hashing (Arrow's dictionary encoding)."""
+    if not pa.types.is_dictionary(qids.type):
+        starts, names = arrow.stretches(qids)
+        if len(pc.unique(names)) == len(names):  # every topic in one stretch
+            by_bytes = arrow.to_numpy(pc.sort_indices(names))
+            rank = np.empty(len(by_bytes), np.int32)
+            rank[by_bytes] = np.arange(len(by_bytes), dtype=np.int32)
+            lengths = np.diff(np.append(starts, len(qids)))
+            return np.repeat(rank, lengths), names.take(arrow.array(by_bytes))
     encoded = pc.dictionary_encode(pa.chunked_array([qids]) if isinstance(qids, pa.Array) else qids)
     encoded = encoded.unify_dictionaries()
     if encoded.num_chunks == 0 or len(encoded) == 0:

@@ -31,8 +31,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Union
 
 import pyarrow as pa
-import pyarrow.compute as pc
 
+from .. import arrow
 from ..errors import UsageError
 from . import trec_text
 from .streams import Progress, Source
@@ -85,11 +85,11 @@ def table_counts(table: Any, kind: str) -> dict[str, Any]:
     record: dict[str, Any] = {"lines": len(table), "topics": 0}
     if not len(table):
         return record | ({"run_tag": None, "run_tags": []} if kind == "run" else {})
-    record["topics"] = len(pc.unique(_column(table, "qid")))  # (dictionary-encoded too)
+    record["topics"] = len(arrow.distinct(_column(table, "qid")))  # (dictionary-encoded too)
     if kind == "run":
         tags = _column(table, "tag")
         record["run_tag"] = tags[len(tags) - 1].as_py()
-        record["run_tags"] = sorted(pc.unique(tags).to_pylist())
+        record["run_tags"] = sorted(arrow.distinct(tags).to_pylist())
     return record
 
 

@@ -40,10 +40,8 @@ from .streams import Progress, Source
 RUN_COLUMNS = ("qid", "docno", "score", "tag", "line")
 # bytes of text per table read (the regular reader's blocks, the tokenizer's chunks)
 READ_BYTES = 1 << 20
-# the columns' types in a block, and in a spill (Arrow IPC files take one dictionary per
-# column, not one per batch: ids are written as plain strings there)
-_WORDS = pa.dictionary(pa.int32(), pa.string())
-_PLAIN = {"qid": pa.string(), "docno": pa.string(), "score": pa.float64(), "tag": pa.string(),
+# the columns' types in a block and in a spill
+_TYPES = {"qid": pa.string(), "docno": pa.string(), "score": pa.float64(), "tag": pa.string(),
           "line": pa.int64()}  # fmt: skip
 # partitions of a spill per block: a block gathers several, so a topic-hash partition
 # larger than the average rarely makes a block larger than asked
@@ -173,11 +171,11 @@ class RunBlocks:
 
         partitions = max(1, _PARTITIONS_PER_BLOCK * -(-lines // self.rows))
         parts = pa.schema([("part", pa.int32())])
-        schema = pa.schema([(name, _PLAIN[name]) for name in RUN_COLUMNS] + list(parts))
+        schema = pa.schema([(name, _TYPES[name]) for name in RUN_COLUMNS] + list(parts))
 
         def parted() -> Iterator[pa.RecordBatch]:
             for table in tables:
-                columns = [pc.cast(table.column(name), _PLAIN[name]) for name in RUN_COLUMNS]
+                columns = [pc.cast(table.column(name), _TYPES[name]) for name in RUN_COLUMNS]
                 part = arrow.array(_partition(table.column("qid"), partitions))
                 yield from pa.table([*columns, part], schema=schema).to_batches()
 
@@ -218,9 +216,9 @@ class _Counts:
         if not table.num_rows:
             return
         self.lines += table.num_rows
-        self.qids.update(_distinct(table.column("qid")))
+        self.qids.update(arrow.distinct(table.column("qid")).to_pylist())
         tags = table.column("tag")
-        self.tags.update(_distinct(tags))
+        self.tags.update(arrow.distinct(tags).to_pylist())
         self.last_tag = tags[len(tags) - 1].as_py()
 
     def lines_estimate(self, source: Source) -> int:
@@ -238,23 +236,9 @@ class _Counts:
         }
 
 
-def _distinct(values: pa.ChunkedArray) -> list[str]:
-    unique = pc.unique(values)
-    if pa.types.is_dictionary(unique.type):
-        unique = unique.dictionary_decode()
-    return unique.to_pylist()
-
-
 def _typed(values: pa.ChunkedArray, name: str) -> pa.ChunkedArray:
-    """A column as blocks hold it: qid and tag dictionary-encoded (as the regular reader
-    gives them), docno a plain string, score float64, line int64."""
-    if name in ("qid", "tag"):
-        if values.type == _WORDS:
-            return values
-        if pa.types.is_dictionary(values.type):
-            return pc.cast(values, _WORDS)
-        return pc.dictionary_encode(pc.cast(values, pa.string()))
-    return values if values.type == _PLAIN[name] else pc.cast(values, _PLAIN[name])
+    """A column as blocks hold it (:data:`_TYPES`: ids as plain strings)."""
+    return values if values.type == _TYPES[name] else pc.cast(values, _TYPES[name])
 
 
 def _partition(qids: pa.ChunkedArray, partitions: int) -> np.ndarray:
@@ -306,7 +290,8 @@ def _topic_blocks(batches: Iterator[pa.Table], rows: int) -> Iterator[pa.Table]:
     for table in batches:
         if not table.num_rows:
             continue
-        starts, stretch = _stretches(table.column("qid"))
+        starts, stretch = arrow.stretches(table.column("qid"))
+        stretch = stretch.to_pylist()
         if stretch[0] == current:
             starts, stretch = starts[1:], stretch[1:]
         for qid in stretch:
@@ -326,11 +311,3 @@ def _topic_blocks(batches: Iterator[pa.Table], rows: int) -> Iterator[pa.Table]:
             held = pending[0].num_rows
     if pending:
         yield _concat(pending)
-
-
-def _stretches(qids: pa.ChunkedArray) -> tuple[np.ndarray, list[str]]:
-    """Where each stretch of equal qids starts, and its qid."""
-    encoded = pc.dictionary_encode(qids).unify_dictionaries().combine_chunks()
-    codes = arrow.to_numpy(encoded.indices)
-    starts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]])
-    return starts, encoded.dictionary.take(arrow.array(codes[starts])).to_pylist()

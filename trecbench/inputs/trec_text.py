@@ -712,13 +712,11 @@ def _regular_layout(first: bytes) -> tuple[bytes, int]:
 def _regular_options(sep: bytes, ncols: int, block_size: int, threads: bool = True) -> dict:
     """Arrow's CSV reading options for a regular run (see :func:`read_regular_run`)."""
     names = [f"f{i}" for i in range(ncols)]
-    # q0 and rank are read too (as plain strings: the fastest), only to prove that no
-    # field is empty (a doubled separator would shift every later field); the qid and the
-    # tag are dictionary-encoded: few distinct values, an int32 per line instead of a
-    # string (and the qid codes are what ranking needs)
-    words = pa.dictionary(pa.int32(), pa.string())
-    kinds = {"f0": words, "f1": pa.string(), "f2": pa.string(), "f3": pa.string()}
-    kinds |= {"f4": pa.float64(), "f5": words}
+    # every field as a plain string (the fastest: dictionary-encoding the qid and the tag
+    # costs a hash per line, a fifth of the reading), but the score; q0 and rank are read
+    # only to prove that no field is empty (a doubled separator would shift every later
+    # field)
+    kinds = {f"f{i}": pa.string() for i in range(4)} | {"f4": pa.float64(), "f5": pa.string()}
     return dict(
         read_options=pv.ReadOptions(column_names=names, block_size=block_size, use_threads=threads),
         parse_options=pv.ParseOptions(
@@ -760,9 +758,8 @@ def read_regular_run(source: Source | str | os.PathLike) -> pa.Table | None:
     """``qid, docno, score, tag`` of a regular run, or None for any other text.
 
     ``source``, a path or an open :class:`~trecbench.inputs.streams.Source` (whose owner
-    records its checksum), is read from its start, plain or compressed alike. ``qid`` and
-    ``tag`` come dictionary-encoded (one int32 per line); there is no ``line`` column: in a
-    regular file, row ``i`` is line ``i + 1``.
+    records its checksum), is read from its start, plain or compressed alike. There is no
+    ``line`` column: in a regular file, row ``i`` is line ``i + 1``.
 
     Regular: plain ASCII text, no CR/VT/FF/NUL, exactly one space or one tab (never both)
     between fields, the same number (at least 6) of non-empty fields on every line (no
