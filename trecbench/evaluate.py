@@ -23,7 +23,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from . import arrow, inputs, outputs, processes, provenance, ranking, tiebounds
+from . import arrow, inputs, outputs, provenance, ranking, tiebounds
 from .engines import META, assign, engine_module
 from .errors import (
     DuplicateError,
@@ -696,6 +696,8 @@ def evaluate(
         progress("scoring", 0, len(sources))
     runs = _Runs(sources, names, truth, plan, settings, budget.with_qrels(len(truth.table)))
     if workers > 1:
+        from . import processes
+
         for source in sources:
             outputs.note_input(source)  # read by the workers: inputs of this call all the same
         done = processes.ordered_map(_score_in_worker, range(len(sources)), workers,
@@ -748,7 +750,9 @@ def _workers(jobs: int | None, sources: list) -> int:
             return 1  # the reader says what is wrong
         if size < PARALLEL_BYTES:
             return 1
-        jobs = processes.available_cores()
+        from .processes import available_cores
+
+        jobs = available_cores()
     return max(1, min(jobs, len(sources)))
 
 

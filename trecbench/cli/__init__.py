@@ -69,6 +69,9 @@ def main() -> None:
     # memory synchronously for them (THP defrag "madvise"), page faults stall: a quarter
     # of `score`'s wall time on a 10^7-line run here (read before numpy is imported)
     os.environ.setdefault("NUMPY_MADVISE_HUGEPAGE", "0")
+    # no BLAS threads: nothing here multiplies matrices, and OpenBLAS starts one per core
+    # when numpy is imported (a third of a small run's CPU time)
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     _register()
     try:
         cli(standalone_mode=True)
