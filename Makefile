@@ -31,7 +31,7 @@ lint: $(TEST_STAMP)
 	$(BIN)/ruff check trecbench tests benchmarks scripts
 
 bench: $(TEST_STAMP)
-	$(BIN)/python -m benchmarks.run
+	$(BIN)/python -m benchmarks.run $(BENCH_ARGS)
 	$(BIN)/python -m benchmarks.plots
 
 clean:

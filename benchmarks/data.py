@@ -34,55 +34,50 @@ TOPICS_PER_CHUNK = 10_000
 
 
 def generate(
-    run_path: Path,
+    run_paths: list[Path],
     qrels_path: Path,
     n_queries: int,
     depth: int,
     seed: int,
-    tag: str = "bench",
     scattered: bool = False,
 ) -> None:
-    """Write a run of ``n_queries * depth`` lines and its qrels (space-separated, like
-    most published runs), ``TOPICS_PER_CHUNK`` topics at a time. ``scattered``: each chunk's
-    lines in random order (every topic in many stretches, as after a careless merge)."""
+    """Write runs of ``n_queries * depth`` lines and their qrels (space-separated, like most
+    published runs), ``TOPICS_PER_CHUNK`` topics at a time. Every run retrieves the same
+    documents per topic (a system each: the first run is seed ``seed``'s ranking, the
+    others reorder it). ``scattered``: each chunk's lines in random order (every topic in
+    many stretches, as after a careless merge)."""
     rng = np.random.default_rng(seed)
+    systems = [np.random.default_rng([seed, system]) for system in range(len(run_paths))]
     with OutputSet() as out:
-        run_file, qrels_file = out.open(run_path), out.open(qrels_path)
+        run_files = [out.open(path) for path in run_paths]
+        qrels_file = out.open(qrels_path)
         for first in range(0, n_queries, TOPICS_PER_CHUNK):
             topics = np.arange(first, min(n_queries, first + TOPICS_PER_CHUNK), dtype=np.int64)
-            run_lines, qrels_lines = _chunk(rng, topics, depth, tag, scattered)
-            run_file.write(run_lines)
+            docnos, scores, qrels_lines = _topics(rng, topics, depth)
             qrels_file.write(qrels_lines)
+            for system, (run_file, system_rng) in enumerate(zip(run_files, systems, strict=True)):
+                ranked = docnos
+                if system:  # another system: the same documents, ranked otherwise
+                    ranked = np.take_along_axis(docnos, system_rng.permuted(
+                        np.tile(np.arange(depth), (len(topics), 1)), axis=1), axis=1)  # fmt: skip
+                tag = "bench" if len(run_paths) == 1 else f"system{system}"
+                run_file.write(_run_lines(system_rng, topics, ranked, scores, tag, scattered))
 
 
-def _chunk(rng, topics: np.ndarray, depth: int, tag: str, scattered: bool) -> tuple[bytes, bytes]:
-    """The run and qrels lines of some topics."""
-    n_queries, n = len(topics), len(topics) * depth
-    qids = np.repeat(topics, depth)
+def _topics(rng, topics: np.ndarray, depth: int) -> tuple[np.ndarray, np.ndarray, bytes]:
+    """Documents (a row per topic, in rank order), scores and the qrels lines of topics."""
+    n_queries = len(topics)
     # a random slot permutation per topic keeps docnos unique and unrelated to rank
     slots = rng.permuted(np.tile(np.arange(depth, dtype=np.int64), (n_queries, 1)), axis=1)
-    docnos = (slots * SLOT + rng.integers(0, SLOT, size=(n_queries, depth))).ravel()
-    scores = np.round(np.sort(rng.random((n_queries, depth)), axis=1)[:, ::-1] * 30, 4).ravel()
-    ranks = np.tile(np.arange(1, depth + 1, dtype=np.int64), n_queries)
-    run_columns = [
-        _text(qids),
-        pa.array(np.full(n, "Q0", dtype=object), pa.string()),
-        _text(docnos),
-        _text(ranks),
-        files.format_scores(scores),
-        pa.array(np.full(n, tag, dtype=object), pa.string()),
-    ]
-    if scattered:
-        shuffle = pa.array(rng.permutation(n))
-        run_columns = [column.take(shuffle) for column in run_columns]
-    run_lines = files._text_lines(run_columns, " ")
+    docnos = slots * SLOT + rng.integers(0, SLOT, size=(n_queries, depth))
+    scores = np.round(np.sort(rng.random((n_queries, depth)), axis=1)[:, ::-1] * 30, 4)
 
     # qrels: up to 3 judged retrieved docs (ranks skewed to the top) + 1 unretrieved doc
     picks = (depth * rng.random((n_queries, 3)) ** 3).astype(np.int64)
     local = np.repeat(np.arange(n_queries), 3)
     keys = np.unique(local * depth + picks.ravel())
     judged_topic, judged_rank = keys // depth, keys % depth
-    judged_docno = docnos[judged_topic * depth + judged_rank]
+    judged_docno = docnos.ravel()[judged_topic * depth + judged_rank]
     extra_docno = depth * SLOT + rng.integers(0, SLOT, size=n_queries)  # never retrieved
     q = topics[np.concatenate([judged_topic, np.arange(n_queries)])]
     d = np.concatenate([judged_docno, extra_docno])
@@ -94,18 +89,50 @@ def _chunk(rng, topics: np.ndarray, depth: int, tag: str, scattered: bool) -> tu
         _text(d[order]),
         _text(grades[order]),
     ]
-    return run_lines, files._text_lines(qrels_columns, " ")
+    return docnos, scores, files._text_lines(qrels_columns, " ")
+
+
+def _run_lines(rng, topics, docnos, scores, tag: str, scattered: bool) -> bytes:
+    """The run lines of topics (``docnos``/``scores``: a row per topic, in rank order)."""
+    n_queries, depth = docnos.shape
+    n = n_queries * depth
+    run_columns = [
+        _text(np.repeat(topics, depth)),
+        pa.array(np.full(n, "Q0", dtype=object), pa.string()),
+        _text(docnos.ravel()),
+        _text(np.tile(np.arange(1, depth + 1, dtype=np.int64), n_queries)),
+        files.format_scores(scores.ravel()),
+        pa.array(np.full(n, tag, dtype=object), pa.string()),
+    ]
+    if scattered:
+        shuffle = pa.array(rng.permutation(n))
+        run_columns = [column.take(shuffle) for column in run_columns]
+    return files._text_lines(run_columns, " ")
 
 
 def ensure(
     folder: Path, n_queries: int, depth: int, seed: int, scattered: bool = False
 ) -> tuple[Path, Path]:
     """The (run, qrels) paths for these parameters, generated on first use."""
+    runs, qrels = ensure_systems(folder, n_queries, depth, seed, 1, scattered)
+    return runs[0], qrels
+
+
+def ensure_systems(
+    folder: Path, n_queries: int, depth: int, seed: int, systems: int, scattered: bool = False
+) -> tuple[list[Path], Path]:
+    """The paths of ``systems`` runs of the same documents and their qrels, generated on
+    first use."""
     stem = f"q{n_queries}-d{depth}-s{seed}" + ("-scattered" if scattered else "")
-    run, qrels = folder / f"{stem}.run", folder / f"{stem}.qrels"
-    if not (run.exists() and qrels.exists()):
-        generate(run, qrels, n_queries, depth, seed, scattered=scattered)
-    return run, qrels
+    if systems == 1:
+        runs = [folder / f"{stem}.run"]
+    else:
+        folder = folder / f"{stem}-{systems}-systems"
+        runs = [folder / f"system{i:02d}.run" for i in range(systems)]
+    qrels = folder / f"{stem}.qrels"
+    if not (all(run.exists() for run in runs) and qrels.exists()):
+        generate(runs, qrels, n_queries, depth, seed, scattered)
+    return runs, qrels
 
 
 def ensure_gzip(run: Path) -> Path:
