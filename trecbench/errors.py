@@ -60,3 +60,7 @@ class OutputError(TrecbenchError):
     """An output cannot be written (e.g. it would overwrite an input)."""
 
     exit_code = 2
+
+
+class MissingExtraError(UsageError):
+    """A feature needs an optional package that is not installed (``trecbench.extras``)."""

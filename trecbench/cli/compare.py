@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from .. import extras
 from ..errors import UsageError
 from . import cli
 from .evaluation_options import evaluation_options, unjudged_threshold_option
@@ -256,6 +257,8 @@ def compare(
 
     if plots and outdir is None:
         raise UsageError("--plots writes files: give -o OUTDIR")
+    if plots:  # before the work, not after it
+        extras.require("matplotlib", "--plots")
     if manifest is not None and outdir is None:
         raise UsageError("--manifest lists the files compare writes: give -o OUTDIR")
     named, shared, own = runs_and_qrels(files, names, run_qrels)
