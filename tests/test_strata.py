@@ -286,6 +286,40 @@ def test_small_groups_are_named_with_their_smallest_size():
     assert group_warnings(big) == []
 
 
+def test_found_only_qrels_carry_the_warning_into_score_and_its_report(tmp_path):
+    """memorybench's token fallback: the sidecar marks the qrels found-only, and `score
+    --strata` prints and records the seed's warning for exactly those qrels."""
+    from click.testing import CliRunner
+
+    from trecbench.cli import _register, cli
+    from trecbench.convert.common import FOUND_ONLY_WARNING
+
+    _register()
+    export = tmp_path / "export.json"
+    items = [
+        {"runId": "r", "provider": p, "itemId": f"q{i}", "expected": "Paris is in France",
+         "retrievedContext": [{"id": "c1", "content": "Paris, France"},
+                              {"id": "c2", "content": "Berlin"}],
+         "metadata": {"repo": "x"}}
+        for p in ("a", "b") for i in range(2)
+    ]  # fmt: skip
+    export.write_text(json.dumps({"results": items}))
+    out = tmp_path / "out"
+    result = CliRunner().invoke(cli, ["convert", "memorybench", str(export), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "--run-qrels" in result.stdout  # the compare command for the pairs written
+    sidecar = json.loads((out / "memorybench.sidecar.json").read_text())
+    assert sidecar["qrels"]["memorybench-a"]["found_only"] is True
+    report = tmp_path / "report.json"
+    args = ["score", str(out / "memorybench-a.qrels"), str(out / "a.run"), "-m", "P@1"]
+    args += ["--strata", str(out / "memorybench.sidecar.json"), "--group-by", "repo"]
+    result = CliRunner().invoke(cli, args + ["--report", str(report)])
+    assert result.exit_code == 0, result.output
+    expected = f"{out / 'memorybench-a.qrels'}: {FOUND_ONLY_WARNING}"
+    assert f"trecbench: warning: {expected}" in result.stderr
+    assert expected in json.loads(report.read_text())["warnings"]
+
+
 def test_hostile_sidecars_are_refused_with_their_place(tmp_path):
     path = tmp_path / "s.json"
     for data, message in (
