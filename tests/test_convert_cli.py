@@ -146,6 +146,34 @@ def test_committed_demo_outputs_are_what_the_converter_writes(tmp_path, monkeypa
         assert fresh.read_bytes() == path.read_bytes(), path.name
 
 
+def test_make_demo_converts_one_input_of_every_converter(tmp_path, monkeypatch):
+    """scripts/demo.sh runs every converter: its one-line convert commands run here, on the
+    bundled data/convert inputs (the multi-line hpo step is checked above)."""
+    import re
+    import shlex
+    from pathlib import Path
+
+    from trecbench.cli.convert import convert
+
+    root = Path(__file__).resolve().parents[1]
+    script = (root / "scripts" / "demo.sh").read_text()
+    assert set(re.findall(r"^\$TB convert (\S+)", script, re.M)) == set(convert.commands)
+    monkeypatch.chdir(root)
+    for line in re.findall(r"^\$TB (convert .*[^\\])$", script, re.M):
+        line = line.replace("$C/", "data/convert/").replace("$OUT/", f"{tmp_path}/")
+        result = CliRunner().invoke(cli, shlex.split(line), catch_exceptions=False)
+        assert result.exit_code == 0, (line, result.output)
+    written = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*.sidecar.json"))
+    assert written == [
+        "convert/beir-qrels/beir-test.sidecar.json",
+        "convert/code-chunk/codechunk.sidecar.json",
+        "convert/dict/beir-test.sidecar.json",
+        "convert/lists/remem-chunks.sidecar.json",
+        "convert/memorybench/memorybench.sidecar.json",
+        "convert/msmarco/msmarco-run.sidecar.json",
+    ]
+
+
 def test_every_converter_reads_gzip(tmp_path, monkeypatch):
     """Issue 15.4: each converter's input may be gzipped (detected by content)."""
     import gzip
