@@ -202,3 +202,25 @@ def test_every_converter_reads_gzip(tmp_path, monkeypatch):
         assert result.exit_code == 0, (args, result.output)
         sidecar = json.loads(next(Path(out).glob("*.sidecar.json")).read_text())
         assert sidecar["provenance"]["inputs"][0]["path"].endswith(".gz")
+
+
+def test_the_printed_compare_command_runs(tmp_path, monkeypatch):
+    """The command code-chunk prints is accepted by `trecbench compare` (once compare
+    takes --run-qrels: issue 12.1, built by the compare work)."""
+    import shlex
+    from pathlib import Path
+
+    if "--run-qrels" not in run_cli_raw("compare", "--help").output:
+        pytest.skip("trecbench compare has no --run-qrels yet")
+    detailed = Path(__file__).resolve().parents[1] / "data/convert/code-chunk-detailed.json"
+    result = run_cli("code-chunk", detailed, "-o", tmp_path)
+    command = result.output.splitlines()[-1].strip()
+    words = shlex.split(command)
+    assert words[:3] == ["trecbench", "compare", "--run-qrels"]
+    monkeypatch.chdir(tmp_path)
+    done = run_cli_raw(*words[1:], "-m", "P.1")
+    assert done.exit_code == 0, done.output
+
+
+def run_cli_raw(*args):
+    return CliRunner().invoke(cli, [*map(str, args)])

@@ -416,20 +416,22 @@ class At:
         where = self.place
         return InputError(self.doc.path, line, f"{where}: {message}" if where else message)
 
-    def expect_object(self, value: Any) -> dict:
-        if not isinstance(value, dict):
-            raise self.error(f"expected an object, found {_describe(value)}")
-        return value
-
-    def expect_list(self, value: Any, what: str = "a list") -> list:
-        if not isinstance(value, list):
+    def _typed(self, value: Any, kind: type, what: str):
+        if not isinstance(value, kind):
             raise self.error(f"expected {what}, found {_describe(value)}")
         return value
 
+    def expect_object(self, value: Any) -> dict:
+        return self._typed(value, dict, "an object")
+
+    def expect_list(self, value: Any, what: str = "a list") -> list:
+        return self._typed(value, list, what)
+
     def expect_string(self, value: Any) -> str:
-        if not isinstance(value, str):
-            raise self.error(f"expected a string, found {_describe(value)}")
-        return value
+        return self._typed(value, str, "a string")
+
+    def expect_bool(self, value: Any) -> bool:
+        return self._typed(value, bool, "true or false")
 
     def expect_id(self, value: Any) -> str:
         """An id as a string: a non-empty string as it is, an integer in decimal.
@@ -458,11 +460,6 @@ class At:
         if not math.isfinite(number):
             raise self.error(f"number {value} is beyond a double")
         return number
-
-    def expect_bool(self, value: Any) -> bool:
-        if not isinstance(value, bool):
-            raise self.error(f"expected true or false, found {_describe(value)}")
-        return value
 
     def expect_integer(self, value: Any, minimum: int | None = None) -> int:
         if isinstance(value, bool) or not isinstance(value, int):

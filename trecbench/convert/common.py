@@ -232,14 +232,14 @@ def ranked_run(
     query = frame["_query"].to_numpy()
     both = (query[1:] == query[:-1]) & ~np.isnan(scores[1:]) & ~np.isnan(scores[:-1])
     tied = both & (scores[1:] == scores[:-1])
+    with np.errstate(over="ignore"):  # beyond float32: inf, as trec_eval's float32 sees it
+        single = scores.astype(np.float32)
     stats = {
         "queries": int(len(np.unique(query))),
         "documents": int(len(frame)),
         "tied_adjacent_scores": int(tied.sum()),
         "queries_with_ties": int(len(np.unique(query[1:][tied]))),
-        "float32_only_ties": int(
-            (both & ~tied & (scores[1:].astype(np.float32) == scores[:-1].astype(np.float32))).sum()
-        ),
+        "float32_only_ties": int((both & ~tied & (single[1:] == single[:-1])).sum()),
         "score_inversions": int((both & (scores[1:] > scores[:-1])).sum()),
     }
     table = pd.DataFrame(
