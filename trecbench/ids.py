@@ -65,7 +65,7 @@ def needs_escaping(values: pa.Array | pa.ChunkedArray) -> np.ndarray:
 def escape_series(values: pd.Series) -> tuple[pd.Series, np.ndarray]:
     """``(escaped ids, where they changed)`` for a column of ids (strings)."""
     values = values.astype(STR)
-    changed = needs_escaping(pa.array(values.to_numpy(dtype=object), pa.string()))
+    changed = needs_escaping(pa.array(values))
     if not changed.any():
         return values, changed
     escaped = values.copy()

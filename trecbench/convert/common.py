@@ -25,6 +25,8 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from .. import __version__, outputs
 from ..errors import InputError, UsageError
@@ -202,58 +204,91 @@ def ranked_run(
     a document are reported, as they are absent from the run.
     """
     frame = escape_ids(frame, ("qid", "docno"), report, {"run": tag})
-    frame = frame.assign(_query=pd.factorize(frame["qid"])[0], _row=np.arange(len(frame)))
-    frame = frame.sort_values(["_query", "order", "_row"], kind="stable")
+    qids, docnos = _arrow(frame["qid"]), _arrow(frame["docno"])
+    # integer codes (queries numbered by first appearance), sorted once with numpy
+    query = np.asarray(pc.dictionary_encode(qids).indices, dtype=np.int64)
+    doc = np.asarray(pc.dictionary_encode(docnos).indices, dtype=np.int64)
+    order = frame["order"].to_numpy()
+    index = np.lexsort((np.arange(len(frame)), order, query))
+    query, doc, order = query[index], doc[index], order[index]
     if queries is not None:
-        present = set(frame["qid"].unique())
+        present = set(pc.unique(qids).to_pylist())
         report.drop(
             f"query without retrieved documents ({tag}; absent from the run: trec_eval "
             "skips it unless -c counts it as 0)",
             ({"run": tag, "qid": q} for q in dict.fromkeys(escaped(queries)) if q not in present),
         )
-    order = frame["order"].to_numpy()
-    same_query = frame["_query"].to_numpy()[1:] == frame["_query"].to_numpy()[:-1]
+    same_query = query[1:] == query[:-1]
     report.count(
         f"documents sharing the producer's rank of the one before ({tag}; input order kept)",
         int((same_query & (order[1:] == order[:-1])).sum()),
     )
 
-    reason = f"duplicate document in a query ({tag}; the best-ranked copy is kept)"
-    frame = _drop_duplicates(frame, "order", "first", report, reason, {"run": tag})
+    # duplicates: the first of each (query, doc) in this order is the best-ranked copy
+    key = query * (int(doc.max(initial=0)) + 1) + doc
+    unique, first = np.unique(key, return_index=True)
+    keep = np.zeros(len(key), bool)
+    keep[first] = True
+    if not keep.all():
+        dropped = np.flatnonzero(~keep)
+        kept_order = order[first[np.searchsorted(unique, key[dropped])]]
+        report.drop(
+            f"duplicate document in a query ({tag}; the best-ranked copy is kept)",
+            (
+                {"run": tag, "qid": q, "docno": d, "order": _plain(o), "kept_order": _plain(k)}
+                for q, d, o, k in zip(
+                    qids.take(pa.array(index[dropped])).to_pylist(),
+                    docnos.take(pa.array(index[dropped])).to_pylist(),
+                    order[dropped],
+                    kept_order,
+                    strict=True,
+                )
+            ),
+        )
+        index, query = index[keep], query[keep]
 
-    position = frame.groupby("_query", sort=False).cumcount().to_numpy() + 1
+    starts = np.flatnonzero(np.r_[True, query[1:] != query[:-1]]) if len(query) else query
+    lengths = np.diff(np.r_[starts, len(query)])
+    position = np.arange(len(query)) - np.repeat(starts, lengths) + 1
     if depth is not None:
         cut = position > depth
         report.count(f"documents beyond depth {depth} cut ({tag})", int(cut.sum()))
-        frame, position = frame[~cut], position[~cut]
-    sizes = frame.groupby("_query", sort=False)["docno"].transform("size").to_numpy()
+        index, query, position = index[~cut], query[~cut], position[~cut]
+        lengths = np.minimum(lengths, depth)
+    sizes = np.repeat(lengths, lengths)
 
-    scores = frame["score"].to_numpy(dtype=np.float64)
-    query = frame["_query"].to_numpy()
+    scores = frame["score"].to_numpy(dtype=np.float64)[index]
     both = (query[1:] == query[:-1]) & ~np.isnan(scores[1:]) & ~np.isnan(scores[:-1])
     tied = both & (scores[1:] == scores[:-1])
     with np.errstate(over="ignore"):  # beyond float32: inf, as trec_eval's float32 sees it
         single = scores.astype(np.float32)
     stats = {
-        "queries": int(len(np.unique(query))),
-        "documents": int(len(frame)),
+        "queries": int(len(lengths)),
+        "documents": int(len(index)),
         "tied_adjacent_scores": int(tied.sum()),
         "queries_with_ties": int(len(np.unique(query[1:][tied]))),
         "float32_only_ties": int((both & ~tied & (single[1:] == single[:-1])).sum()),
         "score_inversions": int((both & (scores[1:] > scores[:-1])).sum()),
     }
+    rows = pa.array(index)
     table = pd.DataFrame(
         {
-            "qid": frame["qid"].to_numpy(),
-            "docno": frame["docno"].to_numpy(),
+            "qid": qids.take(rows).to_pandas(types_mapper=lambda _: STR),
+            "docno": docnos.take(rows).to_pandas(types_mapper=lambda _: STR),
             "rank": position.astype(np.int64),
             "score": (sizes - position + 1).astype(np.float64),
-            "tag": tag,
+            "tag": pd.Series([tag] * len(index), dtype=STR),
         }
-    ).astype({"qid": STR, "docno": STR, "tag": STR})
+    )
     missing = np.isnan(scores)
     original = None if missing.all() else np.where(missing, None, scores).tolist()
     return RunOutput(tag=tag, table=table, original_scores=original, qrels=qrels, stats=stats)
+
+
+def _arrow(values: pd.Series) -> pa.Array:
+    """A string column as one Arrow array (pandas may hold it in several chunks)."""
+    array = pa.array(values)
+    return array.combine_chunks() if isinstance(array, pa.ChunkedArray) else array
 
 
 def _plain(value):
