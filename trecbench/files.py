@@ -542,11 +542,15 @@ def run_table(tokens: Tokens) -> pa.Table:
     """
     _check_bytes(tokens, blank_is_error=False)
     nfields = tokens.nfields
+    hint = " (an MS MARCO qid pid rank run? convert it with 'trecbench convert msmarco')"
     _refuse(
         tokens,
         nfields < 6,
         "R1",
-        lambda r: f"expected 6 fields (qid Q0 docno rank score tag), found {nfields[r]}",
+        lambda r: (
+            "expected 6 fields (qid Q0 docno rank score tag), found "
+            f"{nfields[r]}{hint if nfields[r] == 3 else ''}"
+        ),
     )
     qid, q0, docno, rank, score, tag = tokens.fields[:6]
     good_score, scores = parse_scores(score)
@@ -579,7 +583,7 @@ def qrels_table(tokens: Tokens) -> pa.Table:
     nfields = tokens.nfields
 
     def wrong(row: int) -> str:
-        hint = " (a 3-column BEIR qrels? convert it with 'trecbench convert dict')"
+        hint = " (a 3-column BEIR qrels? convert it with 'trecbench convert beir-qrels')"
         found = f"{nfields[row]}{hint if nfields[row] == 3 else ''}"
         return f"expected 4 fields (qid iter docno rel), found {found}"
 
