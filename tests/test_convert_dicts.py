@@ -84,9 +84,10 @@ def test_run_without_qrels_and_bad_dicts(tmp_path):
     assert conversion.qrels == {} and conversion.runs[0].qrels is None
     assert conversion.runs[0].table["docno"].tolist() == ["d2", "d4"]
     for bad, message in (
-        ({"q1": ["d1"]}, r"r.json:1: q1: expected an object, found a list"),
-        ({"q1": {"d1": "high"}}, r"q1.d1: expected a number, found a string \(\"high\"\)"),
-        ({"q1": {"d1": True}}, r"q1.d1: expected a number, found a boolean"),
+        ({"q1": ["d1"]}, r"r.json: query 'q1': expected a run dict"),
+        ({"q1": {"d1": "high"}}, r"query 'q1', document 'd1': 'high' not a number"),
+        ({"q1": {"d1": True}}, r"query 'q1', document 'd1': True not a number"),
+        ({"q1": {"": 1.0}}, r"query 'q1': an empty document id"),
         ([1], r"expected an object, found a list"),
         ({}, r"no query in the run dict"),
     ):
@@ -106,9 +107,14 @@ def test_queries_without_documents_and_qrels_grades(tmp_path):
     conversion = convert_dict(run, qrels_json=qrels)
     (drop,) = conversion.report.dropped
     assert drop["qid"] == "q2" and drop["reason"].startswith("query without retrieved documents")
+    run.write_text(json.dumps({"q2": {}}))
+    from trecbench.convert.common import write_conversion
+
+    with pytest.raises(InputError, match=r"r.json: run r: no retrieved document"):
+        write_conversion(convert_dict(run), tmp_path / "out", inputs=[])
     for bad, message in (
-        ({"q1": {"d1": 1.5}}, r"q1.d1: expected an integer, found a number"),
-        ({"q1": {"d1": 2_000_000}}, r"q1.d1: grade 2000000 is beyond"),
+        ({"q1": {"d1": 1.5}}, r"query 'q1', document 'd1': relevance 1.5 is not an integer"),
+        ({"q1": {"d1": 2_000_000}}, r"relevance 2000000 is beyond"),
     ):
         qrels.write_text(json.dumps(bad))
         with pytest.raises(InputError, match=message):

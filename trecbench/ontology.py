@@ -25,9 +25,9 @@ from pathlib import Path
 
 import numpy as np
 
-from . import outputs
+from . import outputs, provenance
 from .errors import InputError
-from .sources import JsonDocument, Source, json_document, read_source
+from .sources import Content, JsonDocument, json_document, read_source
 
 ROOT = "HP:0000001"
 _HP_ID = re.compile(r"^HP:[0-9]{7}$")
@@ -228,8 +228,6 @@ def _from_hpo3() -> Ontology:
     from pyhpo import Ontology as HPO
     from pyhpo import pyhpo as extension
 
-    from .report import file_digest
-
     HPO()
     parents, labels, obsolete, replaced = {}, {}, [], {}
     for term in HPO:
@@ -247,11 +245,11 @@ def _from_hpo3() -> Ontology:
         replaced_by=replaced,
         release=HPO.version(),
         source=f"hpo3 {pyhpo.__version__} (bundled)",
-        sha256=file_digest(extension.__file__)[1],
+        sha256=provenance.file_digest(extension.__file__)[1],
     )
 
 
-def _file_ontology(source: Source, parents, labels, obsolete, replaced, synonyms, release):
+def _file_ontology(source: Content, parents, labels, obsolete, replaced, synonyms, release):
     """An :class:`Ontology` parsed from a user's file, with the file's checksum."""
     return Ontology(
         parents,
@@ -283,7 +281,7 @@ def parse_obo(path: str | os.PathLike) -> Ontology:
     return _obo(read_source(path, "ontology"))
 
 
-def _obo(source: Source) -> Ontology:
+def _obo(source: Content) -> Ontology:
     path = source.path
     try:
         text = source.data.decode("utf-8")

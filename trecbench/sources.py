@@ -1,7 +1,9 @@
 """Reading the files converters and sidecar readers take: once, checked, errors located.
 
-* :func:`read_source` reads a file's bytes **once** (a pipe works), records its size and
-  sha256 as stored, and un-gzips it (detected by its magic bytes, not its name).
+* :func:`read_source` reads a file's bytes **once** through the readers' one way in
+  (:class:`trecbench.inputs.streams.Source`: a pipe works; gzip, bz2, zstd, lz4 or xz told
+  by the content, not the name; size and sha256 of the bytes as stored taken while
+  reading and remembered for the call's reports).
 * :func:`read_json` and :func:`read_jsonl` parse JSON and JSON lines with limits against
   hostile input: nesting deeper than :data:`MAX_DEPTH`, integers longer than
   :data:`MAX_DIGITS` digits, numbers beyond a double, ``NaN``/``Infinity`` (not JSON),
@@ -14,20 +16,17 @@
 
 from __future__ import annotations
 
-import gzip
 import json
 import math
 import os
 import re
-import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import outputs
 from .errors import InputError
+from .inputs import streams
 
-GZIP_MAGIC = b"\x1f\x8b"
 MAX_DEPTH = 100  # converter inputs need fewer than 10 levels
 MAX_DIGITS = 100  # an integer id or score longer than this is a mistake
 
@@ -44,7 +43,7 @@ _SPACE = " \t\n\r"
 
 
 @dataclass
-class Source:
+class Content:
     """A file's content (decompressed) and its record: ``path``, ``kind``, ``size`` and
     ``sha256`` of the bytes as stored, as in :func:`trecbench.report.input_record`."""
 
@@ -53,28 +52,18 @@ class Source:
     record: dict
 
 
-def read_source(path: str | os.PathLike, kind: str) -> Source:
-    """Read ``path`` once: its bytes (un-gzipped if they are gzip) and its record."""
-    from .report import bytes_record
-
-    outputs.note_input(path)
-    try:
-        with open(path, "rb") as handle:
-            raw = handle.read()
-    except OSError as exc:
-        raise InputError(str(path), None, f"cannot read: {exc.strerror}") from None
-    data = raw
-    if raw[:2] == GZIP_MAGIC:
-        try:
-            data = gzip.decompress(raw)
-        except (OSError, EOFError, zlib.error) as exc:
-            raise InputError(str(path), None, f"corrupt or truncated gzip data: {exc}") from None
-        if data[:2] == GZIP_MAGIC:
-            raise InputError(str(path), None, "gzipped twice: decompress it once first")
-    return Source(str(path), data, bytes_record(path, kind, raw))
+def read_source(path: str | os.PathLike, kind: str) -> Content:
+    """Read ``path`` once: its (decompressed) bytes and its record."""
+    with streams.Source(path) as source:
+        data = source.read()
+        record = {"path": str(path), "kind": kind, **source.record()}
+    twice = streams.compression_of(data[:8])
+    if source.compression is not None and twice is not None:
+        raise InputError(str(path), None, f"compressed twice ({twice}): decompress it first")
+    return Content(str(path), data, record)
 
 
-def _text(source: Source) -> str:
+def _text(source: Content) -> str:
     try:
         text = source.data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -231,9 +220,9 @@ def _decode(text: str, path: str, first_line: int) -> Any:
 
 @dataclass
 class JsonDocument:
-    """A parsed JSON file: ``value``, its :class:`Source` and its text (for locating)."""
+    """A parsed JSON file: ``value``, its :class:`Content` and its text (for locating)."""
 
-    source: Source
+    source: Content
     value: Any
     text: str = field(repr=False)
 
@@ -262,7 +251,7 @@ class JsonLines:
     """A parsed JSON-lines file: ``records`` are ``(line number, value)`` per non-blank
     line."""
 
-    source: Source
+    source: Content
     records: list[tuple[int, Any]]
 
     @property
@@ -282,7 +271,7 @@ class JsonLines:
 class Rows:
     """Records of a file without lines (a database table); places name the row."""
 
-    source: Source
+    source: Content
 
     @property
     def path(self) -> str:
@@ -297,18 +286,18 @@ class Rows:
 
 
 def read_json(path: str | os.PathLike, kind: str) -> JsonDocument:
-    """Read and parse a JSON file (plain or gzip) once; see the module's limits."""
+    """Read and parse a JSON file (plain or compressed) once; see the module's limits."""
     return json_document(read_source(path, kind))
 
 
-def json_document(source: Source) -> JsonDocument:
+def json_document(source: Content) -> JsonDocument:
     """Parse a source already read as JSON (see the module's limits)."""
     text = _text(source)
     return JsonDocument(source, parse_json(text, source.path), text)
 
 
 def read_jsonl(path: str | os.PathLike, kind: str) -> JsonLines:
-    """Read and parse a JSON-lines file (plain or gzip) once: one value per non-blank line."""
+    """Read and parse a JSON-lines file (plain or compressed) once: one value per non-blank line."""
     source = read_source(path, kind)
     text = _text(source)
     _check_depth(text, source.path)

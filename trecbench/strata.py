@@ -29,7 +29,7 @@ KINDS = ("group", "macro", "micro", "spread")
 
 def load_strata(sidecar: str | os.PathLike) -> pd.DataFrame:
     """``DataFrame[qid, <field>...]`` (all strings, missing values NA) from a sidecar JSON
-    (plain or gzip)."""
+    (plain or compressed)."""
     return read_sidecar(sidecar)[0]
 
 

@@ -3,6 +3,6 @@
 One module per source format (``hpo``, ``codechunk``, ``memorybench``, ``lists``,
 ``dicts``, ``beir``, ``msmarco``); each returns a
 :class:`~trecbench.convert.common.Conversion` and never prints. Inputs are read once,
-plain or gzip (:mod:`trecbench.sources`), and their shape is checked as they are read.
+plain or compressed (:mod:`trecbench.sources`), and their shape is checked as they are read.
 :func:`~trecbench.convert.common.write_conversion` validates and writes it.
 """

@@ -1,4 +1,4 @@
-"""BEIR / MTEB qrels: a TSV with the header ``query-id corpus-id score`` (plain or gzip).
+"""BEIR / MTEB qrels: a TSV with the header ``query-id corpus-id score`` (plain or compressed).
 
 Alone (:func:`convert_beir_qrels`) it becomes TREC qrels; with a run dict see
 :mod:`trecbench.convert.dicts`. Grades are integers within ±1,000,000 (as for TREC qrels);

@@ -57,7 +57,7 @@ def normalise_ids(ids: pd.Series, repo: pd.Series, report: Report) -> pd.Series:
 
 
 def convert_codechunk(detailed: str | os.PathLike, *, name: str | None = None) -> Conversion:
-    """Convert a code-chunk ``detailed_*.json`` (plain or gzip) into qrels and a run per
+    """Convert a code-chunk ``detailed_*.json`` (plain or compressed) into qrels and a run per
     chunker.
 
     Qrels are named ``<name>-<chunker>`` (chunkers cut the corpus differently, so their

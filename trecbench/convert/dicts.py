@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import os
 
+import numpy as np
 import pandas as pd
+import pyarrow.compute as pc
 
-from .. import files
 from ..errors import UsageError
-from ..ids import STR
-from ..sources import At, JsonDocument, read_json
+from ..inputs import mappings, to_pandas
+from ..sources import JsonDocument, read_json
 from .beir import read_beir_qrels
 from .common import (
     Conversion,
@@ -29,30 +30,25 @@ from .common import (
 )
 
 
-def _nested(doc: JsonDocument, kind: str, grades: bool) -> pd.DataFrame:
-    """Rows ``qid, docno, value`` of ``{qid: {docid: number}}`` (integers within
-    ±1,000,000 for ``grades``), and every query (those with no document included)."""
-    root = doc.root.expect_object(doc.value)
-    rows = []
-    for qid, docs in root.items():
-        if not isinstance(docs, dict):
-            (doc.root / qid).expect_object(docs)
-        for docno, value in docs.items():
-            if grades:
-                if type(value) is not int or abs(value) > files.MAX_GRADE:
-                    _bad_grade(doc.root / qid / docno, value)
-            elif type(value) not in (int, float):
-                (doc.root / qid / docno).expect_number(value, optional=False)
-            rows.append((qid, docno, value))
-    if not root:
+def _nested(doc: JsonDocument, kind: str) -> tuple[pd.DataFrame, list[str]]:
+    """Rows ``qid, docno, value`` of ``{qid: {docid: number}}`` (checked by the one reader
+    of dicts, :mod:`trecbench.inputs.mappings`: numbers, integer grades within the limits),
+    and every query of the dict in order (those without a document included)."""
+    data = doc.root.expect_object(doc.value)
+    if not data:
         raise doc.root.error(f"no query in the {kind} dict")
-    frame = pd.DataFrame(rows, columns=["qid", "docno", "value"])
-    return frame.astype({"qid": STR, "docno": STR}), list(root)
-
-
-def _bad_grade(at: At, value) -> None:
-    grade = at.expect_integer(value)
-    raise at.error(f"grade {grade} is beyond +-{files.MAX_GRADE:,}")
+    table = mappings.to_table(data, kind, doc.path)
+    for column in ("qid", "docno"):
+        empty = np.asarray(pc.equal(table.column(column), ""))
+        if empty.any():
+            row = int(np.flatnonzero(empty)[0])
+            raise doc.root.error(
+                f"query {table.column('qid')[row].as_py()!r}: an empty "
+                f"{'query' if column == 'qid' else 'document'} id"
+            )
+    value = "score" if kind == "run" else "rel"
+    frame = to_pandas(table.select(["qid", "docno", value])).rename(columns={value: "value"})
+    return frame, list(data)
 
 
 def convert_dict(
@@ -64,14 +60,14 @@ def convert_dict(
     tag: str | None = None,
     depth: int | None = None,
 ) -> Conversion:
-    """Convert a ``{qid: {docid: score}}`` run (and its qrels, if given; JSON plain or
-    gzip) to TREC files."""
+    """Convert a ``{qid: {docid: score}}`` run (and its qrels, if given; JSON, plain or
+    compressed) to TREC files."""
     if qrels_json is not None and beir_qrels is not None:
         raise UsageError("give --qrels-json or --beir-qrels, not both")
     tag = clean_tag(tag or input_stem(run))
     report = Report()
     doc = read_json(run, "run dict")
-    scores, queries = _nested(doc, "run", grades=False)
+    scores, queries = _nested(doc, "run")
     # pytrec_eval's order: score descending, then docid descending; queries keep file order
     scores = scores.assign(_query=pd.factorize(scores["qid"])[0])
     ordered = scores.sort_values(["_query", "value", "docno"], ascending=[True, False, False])
@@ -86,7 +82,7 @@ def convert_dict(
         qrels_name = name or input_stem(source)
         if qrels_json is not None:
             qdoc = read_json(qrels_json, "qrels json")
-            frame, _ = _nested(qdoc, "qrels", grades=True)
+            frame, _ = _nested(qdoc, "qrels")
             frame = frame.rename(columns={"value": "rel"})
             record = qdoc.source.record
         else:

@@ -6,7 +6,7 @@ Test cases are a bare JSON array of ``{"text", "expected_hpo_ids", ...}`` or the
 Schema ``phentrieve_test_cases`` (the plan's schema), errors naming the line and the case.
 The qid is ``case_id`` when present, else the 0-based index (what Phentrieve's runner uses).
 Runs come from ``terms.jsonl`` (one line per candidate), ``cases.jsonl`` (one record per
-case with ``retrieved_hpo_ids``) or Chroma-style query results, plain or gzip.
+case with ``retrieved_hpo_ids``) or Chroma-style query results, plain or compressed.
 
 Relevance is binary (1 per expected id) or, with ``graded="ontology"``, graded: the expected
 term gets ``exact`` (2), its direct is_a parents ``parent`` (1) and children ``child`` (1)
@@ -403,7 +403,7 @@ def convert_hpo(
 ) -> Conversion:
     """Convert Phentrieve test cases (and optionally result artefacts) to qrels and runs.
 
-    ``results`` are ``terms.jsonl``, ``cases.jsonl`` or Chroma JSON files, plain or gzip
+    ``results`` are ``terms.jsonl``, ``cases.jsonl`` or Chroma JSON files, plain or compressed
     (format detected unless ``results_format`` is given); ``tags`` name the runs (default:
     from each path). ``check_ids`` checks every HPO id against ``ontology`` (hpo3's
     release when None). ``graded="ontology"`` grades the qrels by ontology neighbourhood

@@ -113,7 +113,7 @@ def convert_lists(
     match: str = "ids",
     fuzzy_threshold: float | None = FUZZY_THRESHOLD,
 ) -> Conversion:
-    """Convert aligned ``gold_docs`` / ``retrieved_chunks`` lists (plain or gzip JSON) into
+    """Convert aligned ``gold_docs`` / ``retrieved_chunks`` lists (plain or compressed JSON) into
     qrels and a run; ``match`` is ``ids`` or ``chunks`` (see the module), with the fuzzy
     step's ``fuzzy_threshold`` (0-100; None: no fuzzy step)."""
     if match not in MATCHES:

@@ -1,4 +1,4 @@
-"""memorybench results (export JSON or ``results.db``, plain or gzip) → one qrels/run pair
+"""memorybench results (export JSON or ``results.db``, plain or compressed) → one qrels/run pair
 per provider.
 
 Relevance comes from one of memorybench's strategies, chosen per result in its priority
@@ -43,7 +43,7 @@ import pandas as pd
 
 from ..errors import InputError, UsageError
 from ..ids import STR
-from ..sources import At, Rows, Source, json_document, parse_json, read_source
+from ..sources import At, Content, Rows, json_document, parse_json, read_source
 from .common import (
     Conversion,
     Report,
@@ -75,7 +75,7 @@ _JS_SPLIT = re.compile(f"[{_JS_SPACE}]+")
 # reading
 
 
-def _sqlite_rows(source: Source) -> tuple[Rows, list[tuple[At, dict]]]:
+def _sqlite_rows(source: Content) -> tuple[Rows, list[tuple[At, dict]]]:
     """``(place, EvalResult dict)`` of each row of a ``results.db``, read from its bytes."""
     path = source.path
     try:

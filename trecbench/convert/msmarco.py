@@ -1,4 +1,4 @@
-"""MS MARCO runs: three columns ``qid pid rank`` (tab-separated, plain or gzip) → a TREC run.
+"""MS MARCO runs: three columns ``qid pid rank`` (tab-separated, plain or compressed) → a TREC run.
 
 The producer's order is the rank (1-based; documents sharing a rank keep file order and are
 counted); there are no scores, so the sidecar's ``original_scores`` is null. MS MARCO's

@@ -1,5 +1,5 @@
 """Tab-separated inputs of the converters (BEIR qrels, MS MARCO runs): read once (plain or
-gzip), split on tabs only (a blank inside an id belongs to the id, which the converters
+compressed), split on tabs only (a blank inside an id belongs to the id, which the converters
 escape), vectorised with Arrow; every refusal names its physical line."""
 
 from __future__ import annotations
@@ -12,14 +12,14 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..errors import InputError
-from ..sources import Source, read_source
+from ..sources import Content, read_source
 
 
 @dataclass
 class Fields:
     """The fields of the non-blank lines of a tab-separated file."""
 
-    source: Source
+    source: Content
     line: np.ndarray  # physical 1-based line number of each row
     columns: list[pa.Array]  # one string array per expected field
 
