@@ -15,7 +15,7 @@ import click
 from .. import __version__, outputs
 from ..errors import TrecbenchError
 
-WORKFLOW = ("convert", "validate", "score", "compare", "fuse", "benchmark")
+WORKFLOW = ("convert", "validate", "score", "compare", "fuse", "benchmark", "measures")
 
 
 class Group(click.Group):
@@ -54,6 +54,7 @@ def _register() -> None:
         compare,  # noqa: F401
         convert,  # noqa: F401
         fuse,  # noqa: F401
+        measures,  # noqa: F401
         score,  # noqa: F401
         validate,  # noqa: F401
     )
