@@ -60,7 +60,7 @@ echo
 echo "== compare: tfidf-char and tfidf-word-parents against tfidf-word, per language"
 $TB compare qrels/hpo-demo.qrels runs/tfidf-word.run runs/tfidf-char.run \
   runs/tfidf-word-parents.run "${MEASURES[@]}" --test randomization --seed 42 \
-  --strata qrels/hpo-demo.sidecar.json --group-by language -o "$OUT/compare"
+  --strata qrels/hpo-demo.sidecar.json --group-by language -o "$OUT/compare" --plots
 
 # ---- R-task benchmark (trecbench benchmark; data from scripts/make_rtask_demo.py) ----
 echo

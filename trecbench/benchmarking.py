@@ -8,8 +8,8 @@ as the preset ``trec2025-rtask``), statistics, strata, completeness thresholds, 
 log and the output folder. :func:`run_benchmark` then
 
 1. validates the qrels and every run file with the R-task rules (the validator's ``rtask``
-   profile, at most 100 documents per topic) and stops with the findings and the reference's recovery action when one
-   fails (:class:`InvalidRuns`, exit 1);
+   profile, at most 100 documents per topic) and stops with the findings and the
+   reference's recovery action when one fails (:class:`InvalidRuns`, exit 1);
 2. fuses the fused modes (:func:`trecbench.fusion.fuse_tables`, 100 deep by default) and
    validates them the same way;
 3. scores every mode with one parse of the qrels (:func:`trecbench.evaluate`, trec_eval

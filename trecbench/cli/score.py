@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from . import cli
-from .evaluation_options import evaluation_options
+from .evaluation_options import evaluation_options, unjudged_threshold_option
 from .report_options import report_options
 
 TREC_FLAGS = ("measure", "query", "complete", "nosummary", "level", "max_docs", "judged", "ndocs")
@@ -95,6 +95,14 @@ class TrecEvalCommand(click.Command):
     "num_*, MRR@k, HitRate@k, Recall_all@k) or auto (fast when it computes every measure).",
 )
 @click.option(
+    "--tie-bounds",
+    "tie_bounds",
+    is_flag=True,
+    help="Also print, per run and measure, the lowest and highest value over every order "
+    "of tied documents (equal scores) and whether trec_eval's order is at an end.",
+)
+@unjudged_threshold_option
+@click.option(
     "--routing",
     type=click.Path(dir_okay=False),
     default=None,
@@ -115,6 +123,8 @@ def score(
     ontology,
     strata,
     group_by,
+    tie_bounds,
+    unjudged_threshold,
     routing,
     **flags,
 ):
@@ -139,6 +149,7 @@ def score(
         --group-by difficulty --group-by language
       trecbench score data/hpo-rtask/hpo-rtask.qrels data/hpo-rtask/lexical.run \\
         --routing data/hpo-rtask/routing.jsonl
+      trecbench score qrels.txt run.txt -m P@5 -m nDCG@10 --tie-bounds
     """
     from .. import trec_format
     from ..evaluate import evaluate
@@ -163,11 +174,16 @@ def score(
             engine=flags["engine"],
             options={"maxontsim_formula": maxontsim_formula, "ontology": ontology},
             progress=progress,
+            tie_bounds=tie_bounds,
         )
     finally:
         if progress is not None:
             progress.close()
-    for line in evaluation.warnings + _flag_summary(evaluation):
+    unjudged = [
+        run.unjudged.message(run.name, evaluation.qrels_path)
+        for run in evaluation.unjudged_runs(unjudged_threshold)
+    ]
+    for line in evaluation.warnings + _flag_summary(evaluation) + unjudged:
         click.echo(f"trecbench: warning: {line}", err=True)
     grouped, notes = _grouped(evaluation, strata, group_by, qrels)
     for line in notes:
@@ -187,6 +203,10 @@ def score(
         text = trec_format.render_table(evaluation, names=names)
     if grouped and output_format != "json":
         text += _render_groups(evaluation, grouped, output_format, names)
+    if tie_bounds and output_format != "json":
+        from ..tiebounds import render
+
+        text += ("" if output_format == "csv" else "\n") + render(evaluation, output_format, names)
     routed = None
     if routing is not None:
         from ..routing import render_routing, routing_metrics
