@@ -185,7 +185,9 @@ def score(
     ]
     for line in evaluation.warnings + _flag_summary(evaluation) + unjudged:
         click.echo(f"trecbench: warning: {line}", err=True)
-    grouped = _grouped(evaluation, strata, group_by)
+    grouped, notes = _grouped(evaluation, strata, group_by, qrels)
+    for line in notes:
+        click.echo(f"trecbench: warning: {line}", err=True)
     per_query, summary = flags["query"], not flags["nosummary"]
     if output_format == "trec":
         text = trec_format.render_trec(
@@ -221,23 +223,26 @@ def score(
         meta=flags["meta"],
         extra_inputs=extra_inputs,
         groups=_groups_json(grouped),
+        warnings=notes,
         routing=routed,
     )
     click.echo(text.encode("utf-8"), nl=False)  # bytes: written untranslated
 
 
-def _grouped(evaluation, strata, group_by) -> dict:
-    """``{field: grouped means}`` for each --group-by (see trecbench.strata)."""
+def _grouped(evaluation, strata, group_by, qrels) -> tuple[dict, list[str]]:
+    """``{field: grouped means}`` for each --group-by (see trecbench.strata), and the
+    warnings: groups too small, and what the sidecar says about the qrels."""
     from ..errors import UsageError
 
     if strata is not None and not group_by:
         raise UsageError("--strata needs --group-by FIELD")
     if not group_by:
-        return {}  # strata imports pandas: only when grouping
-    from ..strata import evaluation_groups, load_strata
+        return {}, []  # strata imports pandas: only when grouping
+    from ..strata import evaluation_groups, group_warnings, qrels_warnings, read_sidecar
 
-    table = load_strata(strata) if strata is not None else None
-    return {by: evaluation_groups(evaluation, table, by) for by in group_by}
+    table, notes = read_sidecar(strata) if strata is not None else (None, [])
+    grouped = {by: evaluation_groups(evaluation, table, by) for by in group_by}
+    return grouped, qrels_warnings(notes, qrels) + group_warnings(grouped)
 
 
 def _groups_json(grouped: dict) -> dict | None:
