@@ -26,10 +26,13 @@ import pyarrow.compute as pc
 from . import arrow, files, ranking
 from .engines import FAST, assign, engine_module
 from .engines import local as local_engine
+from .engines.native import TRACED as NATIVE_TRACED
 from .errors import (
     DuplicateError,
     InputError,
+    MissingTopicError,
     NoOverlapError,
+    TrecbenchError,
     UnevaluableTopicError,
     UsageError,
 )
@@ -39,20 +42,28 @@ from .measures import (
     LOCAL,
     LONG_CUTOFFS,
     META,
+    NATIVE,
     NUM_Q,
     NUM_REL,
+    PAIRS,
     PYTREC_EVAL,
     RUNID,
     STRING,
     SUM,
     SUMMARY_ONLY,
     Measure,
+    MeasureParameterError,
     c_atof,
     display_name,
     param_label,
     parse_measures,
     presentation_order,
 )
+from .trec_eval import comments, judgment_groups, placeholder, prefs_files
+from .trec_eval import compat as _compat
+from .trec_eval import gains as gains_module
+from .trec_eval import zscores as zscores_module
+from .trec_eval.compat import Compat
 
 MIN_GEO_MEAN = 1e-5  # trec_eval's floor for geometric means (log(1e-5) per missing topic)
 
@@ -107,7 +118,10 @@ class RunResult:
     (geometric-mean measures hold logs, as trec_eval accumulates them), per-topic strings
     (``relstring``) and the summary line values; for a run read from a file, ``counts``:
     its ``lines``, ``topics``, ``run_tag`` and ``run_tags`` as read (see
-    :attr:`Evaluation.input_counts`)."""
+    :attr:`Evaluation.input_counts`). With ``-D``, ``traces`` holds what trec_eval prints
+    while it computes each topic (before the topic's lines). A run trec_eval stops in
+    (exit 4) is ``complete=False``: its topics are those printed before it stopped, and
+    ``trailing`` what it printed of the topic it stopped at."""
 
     name: str
     path: str | None
@@ -117,6 +131,9 @@ class RunResult:
     strings: dict[str, list[str]]
     summary: dict[str, Any]
     counts: dict[str, Any] | None = None
+    traces: list[str] | None = None
+    complete: bool = True
+    trailing: str = ""
 
 
 @dataclass
@@ -244,9 +261,11 @@ def _from_frame(frame, kind: str) -> pa.Table:
     return pa.table(columns)
 
 
-def _read_ahead(source) -> Future | None:
+def _read_ahead(source, version: Compat) -> Future | None:
     """Start :func:`files.read_regular_run` on a run path in a worker thread."""
     if not isinstance(source, (str, os.PathLike)):
+        return None
+    if version.stdin and str(source) == comments.STDIN:
         return None
     pool = ThreadPoolExecutor(max_workers=1)
     future = pool.submit(files.read_regular_run, source)
@@ -254,39 +273,61 @@ def _read_ahead(source) -> Future | None:
     return future
 
 
-def load(source, kind: str, ahead: Future | None = None) -> tuple[pa.Table, str | None, list[str]]:
+def load(
+    source, kind: str, ahead: Future | None = None, version: Compat = _compat.V9
+) -> tuple[pa.Table, str | None, list[str]]:
     """``(table, path or None, validator warnings)`` for a path, DataFrame or pyarrow table.
 
     Files go through the validator's lenient profile first (when it is installed): a
     malformed file raises before anything is computed. Regular run files are read directly
     by :func:`trecbench.files.read_regular_run` instead (``ahead``: that call, started
-    earlier).
+    earlier). ``version``: trec_eval 10.0 skips ``#`` comment lines and reads a run named
+    ``-`` from standard input (:mod:`trecbench.trec_eval.comments`).
     """
     if not isinstance(source, (str, os.PathLike)):
         return _from_frame(source, kind), None, []
-    if kind == "run":
+    from_stdin = kind == "run" and version.stdin and str(source) == comments.STDIN
+    if kind == "run" and not from_stdin:
         # Fast path for regular files (millions of lines): on them the lenient gate can only
         # find duplicates, which the ranking reports itself (exit 4, after -M, as trec_eval
         # does); its warnings (ties, order) are `trecbench validate`'s job.
         table = ahead.result() if ahead is not None else files.read_regular_run(source)
         if table is not None:
+            if version.comments:
+                table = comments.drop_run_comment_rows(table)
             return table, str(source), []
-    tokens = files.tokenize_file(source, keep=6 if kind == "run" else 4)
+    keep = 6 if kind == "run" else 4
+    if from_stdin:
+        data = comments.read_stdin()
+        tokens = files.tokenize(data, "<stdin>", 1, keep)
+    elif version.comments:
+        data = files.read_bytes(source)
+        tokens = files.tokenize(data, str(source), 1, keep)
+    else:
+        tokens = files.tokenize_file(source, keep=keep)
+    if version.comments:
+        if kind == "run":
+            tokens = comments.drop_run_comments(tokens)
+        else:
+            tokens = comments.drop_qrels_comments(tokens, data)
     warnings = _gate(tokens, kind)
     table = files.run_table(tokens) if kind == "run" else files.qrels_table(tokens)
     if table.num_rows == 0:
-        raise InputError(str(source), None, f"empty {kind} file")
-    return table, str(source), warnings
+        raise InputError(tokens.path, None, f"empty {kind} file")
+    return table, tokens.path if not from_stdin else comments.STDIN, warnings
 
 
 class Qrels:
     """The qrels of one call, shared by every run (parsed once; per-topic facts, duplicates
     and dicts computed once)."""
 
-    def __init__(self, table: pa.Table, path: str | None, relevance_level: int):
+    def __init__(
+        self, table: pa.Table, path: str | None, relevance_level: int, rel_format: str = "qrels"
+    ):
         self.table = table
         self.path = path or "<qrels>"
         self.relevance_level = relevance_level
+        self.rel_format = rel_format  # "qrels", or "qrels_jg": the iter column is the group
         rel = table.column("rel")
         groups = arrow.Groups(table.column("qid"))
         facts = zip(
@@ -302,7 +343,7 @@ class Qrels:
         self.qids = sorted(self.topics)
         # trec_eval's -c total for num_rel counts grades > 0, whatever -l says
         self.positive_judgments = int(pc.sum(pc.greater(rel, arrow.scalar(0))).as_py() or 0)
-        self._duplicates = self._find_duplicates()
+        self._duplicates = self._find_duplicates() if rel_format == "qrels" else {}
 
     def _find_duplicates(self) -> dict[str, tuple[str, int, int]]:
         qid, docno, line = (self.table.column(name) for name in ("qid", "docno", "line"))
@@ -318,35 +359,28 @@ class Qrels:
             for q, d, a, b in zip(qids, docnos, first[dupes], last[dupes], strict=True)
         }
 
-    def check_duplicates(self, qids: list[str]) -> None:
-        """Duplicate judgments are fatal for evaluated topics (trec_eval exit 4)."""
-        for qid in qids:
+    def first_failure(self, qids: list[str]) -> tuple[int, TrecbenchError] | None:
+        """The first of ``qids`` (in evaluation order) trec_eval stops at because of its
+        judgments, with the error: a document judged twice (exit 4), or a topic whose
+        judgments are all negative — trec_eval sizes a buffer by the largest grade + 1: it
+        stops (``Can't calculate measure``, exit 4) when that topic is the first one
+        evaluated, and for grades of -2 or less it crashes wherever the topic comes
+        (pytrec_eval too: trecbench refuses them). Judgment groups are checked when read."""
+        if self.rel_format != "qrels":
+            return None
+        for position, qid in enumerate(qids):
             if qid in self._duplicates:
                 docno, first, second = self._duplicates[qid]
-                raise DuplicateError(
-                    self.path,
-                    second,
-                    f"duplicate docs {docno} for topic {qid} (first on line {first})",
-                    "Q-DUP",
-                )
-
-    def check_evaluable(self, qids: list[str]) -> None:
-        """Refuse topics trec_eval 9.0.8 cannot evaluate (pytrec_eval would crash on them).
-
-        trec_eval sizes a buffer by the topic's largest grade + 1: with every judgment
-        negative it stops (``Can't calculate measure``, exit 4) when that topic is the first
-        one evaluated, and for grades of -2 or less it crashes wherever the topic comes.
-        """
-        for position, qid in enumerate(qids):
+                message = f"duplicate docs {docno} for topic {qid} (first on line {first})"
+                return position, DuplicateError(self.path, second, message, "Q-DUP")
             top, _, line = self.topics[qid]
             if top <= -2 or (position == 0 and top < 0):
-                raise UnevaluableTopicError(
-                    self.path,
-                    line,
+                message = (
                     f"every judgment of topic {qid} is negative (largest grade {top}): "
-                    "trec_eval 9.0.8 cannot evaluate it (exit 4 or a crash)",
-                    "X5",
+                    "trec_eval cannot evaluate it (exit 4 or a crash)"
                 )
+                return position, UnevaluableTopicError(self.path, line, message, "X5")
+        return None
 
     @cached_property
     def as_dict(self) -> dict:
@@ -403,30 +437,47 @@ def evaluate(
     engine: str = "auto",
     run_names: list[str] | None = None,
     options: dict[str, Any] | None = None,
+    compat: str = _compat.DEFAULT,
+    rel_format: str = "qrels",
+    zscores=None,
+    debug_level: int = 0,
+    debug_query: str | None = None,
 ) -> Evaluation:
-    """Evaluate one run or several against qrels, as trec_eval 9.0.8 does.
+    """Evaluate one run or several against qrels, as trec_eval does (9.0.8 by default).
 
     ``qrels`` and each run are paths, pandas DataFrames or pyarrow tables (DataFrames need
     qid, docno and score/tag or rel). ``measures``: names in any spelling (see
     :func:`trecbench.measures.parse_measure`) or trec_eval nicknames; None means the KPI
     preset. trec_eval's flags: ``relevance_level`` (``-l``), ``complete`` (``-c``),
-    ``max_docs`` (``-M``), ``judged_only`` (``-J``), ``num_docs`` (``-N``); ``float32``
-    compares scores at float32 precision like 9.x. ``options`` go to local measures
-    (``maxontsim_formula``, ``ontology``).
+    ``max_docs`` (``-M``), ``judged_only`` (``-J``), ``num_docs`` (``-N``), ``rel_format``
+    (``-R``: ``qrels``, ``prefs``, ``qrels_prefs`` or ``qrels_jg``), ``zscores`` (``-Z``, a
+    z-scores file), ``debug_level``/``debug_query`` (``-D level.qid``: trace output, one
+    topic); ``float32`` compares scores at float32 precision like 9.x. ``compat="10.0"``
+    reproduces trec_eval 10.0 instead (:mod:`trecbench.trec_eval.compat` lists what
+    differs). ``options`` go to local measures (``maxontsim_formula``, ``ontology``).
 
     Raises :class:`trecbench.errors.InputError` for malformed input,
     :class:`~trecbench.errors.DuplicateError` for a document listed twice in an evaluated
     topic and :class:`~trecbench.errors.NoOverlapError` when a run shares no topic with
-    the qrels.
+    the qrels. Where trec_eval stops part-way (exit 4) the error's ``partial`` is an
+    :class:`Evaluation` of what trec_eval printed before stopping (the topics before).
 
     >>> result = evaluate("qrels.txt", "run.txt", ["nDCG@10", "P.5,10"])  # doctest: +SKIP
     >>> result.per_query.head()  # run, qid, measure, value               # doctest: +SKIP
     """
+    version = _compat.get(compat)
+    if rel_format not in REL_FORMATS:
+        raise InputError(
+            str(qrels),
+            None,
+            f"Illegal rel_format '{rel_format}' (choose from {', '.join(REL_FORMATS)})",
+        )
     sources = runs if isinstance(runs, (list, tuple)) else [runs]
     # Arrow's threads read the first run while measures and qrels are prepared
-    ahead = _read_ahead(sources[0]) if sources else None
-    requested = parse_measures(measures)
+    ahead = _read_ahead(sources[0], version) if sources else None
+    requested = parse_measures(measures, version)
     ordered = presentation_order(requested)
+    _check_shared_gain_params(ordered, version)
     settings = {
         "relevance_level": relevance_level,
         "complete": complete,
@@ -435,6 +486,11 @@ def evaluate(
         "num_docs": num_docs,
         "float32": float32,
         "engine": engine,
+        "compat": version.version,
+        "rel_format": rel_format,
+        "zscores": None if zscores is None else str(zscores),
+        "debug_level": debug_level,
+        "debug_query": debug_query,
         **(options or {}),
     }
     if relevance_level < 1:
@@ -443,41 +499,155 @@ def evaluate(
             f"-l {relevance_level}: levels below 1 are not supported (pytrec_eval, which "
             "computes trec_eval's measures, refuses them)"
         )
-    qrels_table, qrels_path, warnings = load(qrels, "qrels")
-    truth = Qrels(qrels_table, qrels_path, relevance_level)
+    truth, qrels_path, warnings = load_judgments(qrels, rel_format, relevance_level, version)
+    z_table = zscores_module.read_zscores(zscores) if zscores is not None else None
     engines = assign(ordered, engine)
+    _check_rel_format(ordered, engines, rel_format)
+    if debug_level > 0:  # the measures that print a trace are computed by their ports
+        traced = [m for m in ordered if m.family in NATIVE_TRACED and m.provider != LOCAL]
+        engines.update((m, NATIVE) for m in traced)
     if max_docs is not None and max_docs < 1:
         # trec_eval would evaluate empty rankings, which pytrec_eval cannot (it crashes)
         raise UsageError(f"-M must be at least 1, got {max_docs}")
-    evaluator = _PytrecPlan(ordered, engines, truth, num_docs, judged_only)
-    fast = _FastPlan(ordered, engines, truth)
+    plans = _Plans(
+        pytrec=_PytrecPlan(ordered, engines, truth, num_docs, judged_only, version),
+        fast=_FastPlan(ordered, engines, truth),
+        native=_NativePlan(ordered, engines, truth, settings, version),
+        version=version,
+        zscores=z_table,
+    )
     results, columns, flagged = [], None, truth.flagged()
     for index, source in enumerate(sources):
-        table, path, run_warnings = load(source, "run", ahead if index == 0 else None)
+        table, path, run_warnings = load(source, "run", ahead if index == 0 else None, version)
         warnings += run_warnings
         name = run_names[index] if run_names else path or f"run{index + 1}"
-        result, run_columns, run_flags = _evaluate_run(
-            table, name, path, truth, ordered, engines, evaluator, fast, settings
-        )
+        try:
+            result, run_columns, run_flags = _evaluate_run(
+                table, name, path, truth, ordered, engines, plans, settings
+            )
+        except TrecbenchError as error:
+            stopped = getattr(error, "partial_run", None)
+            if stopped is not None:
+                partial_columns = columns or getattr(error, "partial_columns", None) or []
+                error.partial = Evaluation(
+                    requested, partial_columns, [*results, stopped], settings, qrels_path
+                )
+            raise
         results.append(result)
         flagged += run_flags
         columns = columns or run_columns
     qrels_counts = (
-        {"lines": qrels_table.num_rows, "topics": len(truth.qids)} if qrels_path else None
+        {"lines": truth.table.num_rows, "topics": len(truth.qids)} if qrels_path else None
     )
     return Evaluation(
         requested, columns or [], results, settings, qrels_path, flagged, warnings, qrels_counts
     )
 
 
+REL_FORMATS = ("qrels", "prefs", "qrels_prefs", "qrels_jg")
+PREFS_FORMATS = ("prefs", "qrels_prefs")
+# what each judgment format can compute (trec_eval: "Can't calculate measure", exit 4)
+_FORMAT_FAMILIES = {
+    "prefs": lambda family: family.startswith("prefs_"),
+    "qrels_prefs": lambda family: family.startswith("prefs_"),
+    "qrels_jg": lambda family: family in ("map_avgjg", "P_avgjg", "Rprec_mult_avgjg"),
+}
+
+
+def _check_rel_format(measures: list[Measure], engines, rel_format: str) -> None:
+    """Refuse a measure its judgments cannot give (trec_eval stops at the first topic,
+    exit 4): the prefs measures need ``-R prefs``/``qrels_prefs``, the ``_avgjg`` ones
+    ``-R qrels_jg``, every other one standard qrels."""
+    fits = _FORMAT_FAMILIES.get(rel_format)
+    for measure in measures:
+        if engines[measure] == META:
+            continue
+        family = measure.family
+        needs_other = (
+            fits is not None
+            and not fits(family)
+            or fits is None
+            and any(f(family) for f in _FORMAT_FAMILIES.values())
+        )
+        if needs_other:
+            raise UnevaluableTopicError(
+                measure.requested or family,
+                None,
+                f"trec_eval cannot calculate this measure from -R {rel_format} judgments (exit 4)",
+                "X6",
+            )
+
+
+def _check_shared_gain_params(measures: list[Measure], version: Compat) -> None:
+    """10.0 keeps one parameter list for ndcg, dcg and ideal_dcg: two of them with one
+    parameterised crash it (a double free); trecbench refuses the combination."""
+    if not version.integer_gain_names:
+        return
+    shared = [m for m in measures if m.family in _compat.SHARED_GAIN_PARAMS]
+    if len(shared) > 1 and any(m.params for m in shared):
+        names = ", ".join(m.requested or m.canonical for m in shared)
+        raise MeasureParameterError(
+            f"{names}: trec_eval 10.0 shares one parameter list between ndcg, dcg and "
+            "ideal_dcg and crashes on this combination; request them separately"
+        )
+
+
+class Preferences:
+    """Preference judgments (``-R prefs`` or ``qrels_prefs``), shared by every run."""
+
+    def __init__(self, table: pa.Table, path: str | None, relevance_level: int, rel_format):
+        self.table = table
+        self.path = path or "<prefs>"
+        self.relevance_level = relevance_level
+        self.rel_format = rel_format
+        self.qids = sorted(set(table.column("qid").to_pylist()))
+        self.topics = dict.fromkeys(self.qids)
+        self.positive_judgments = 0
+
+    def first_failure(self, qids: list[str]) -> None:
+        return None  # found while counting preferences (trecbench.trec_eval.prefs_counts)
+
+    def flagged(self) -> list[FlaggedTopic]:
+        return []
+
+
+def load_judgments(source, rel_format: str, relevance_level: int, version: Compat):
+    """``(judgments, path or None, validator warnings)`` for ``-R rel_format``."""
+    if rel_format in PREFS_FORMATS:
+        if not isinstance(source, (str, os.PathLike)):
+            raise UsageError(f"-R {rel_format} judgments must be a file")
+        table = prefs_files.read_prefs(source, version, qrels_format=rel_format == "qrels_prefs")
+        if table.num_rows == 0:
+            raise InputError(str(source), None, "empty preferences file")
+        return Preferences(table, str(source), relevance_level, rel_format), str(source), []
+    table, path, warnings = load(source, "qrels", version=version)
+    if rel_format == "qrels_jg":
+        judgment_groups.check_duplicates(table, path or "<qrels>")
+    return Qrels(table, path, relevance_level, rel_format), path, warnings
+
+
+@dataclass
+class _Plans:
+    """The engines' parts of an evaluation, and the call's version and z-scores."""
+
+    pytrec: _PytrecPlan
+    fast: _FastPlan
+    native: _NativePlan
+    version: Compat
+    zscores: zscores_module.ZScores | None
+
+
 class _PytrecPlan:
     """The pytrec_eval part of an evaluation: one evaluator, built on first use."""
 
-    def __init__(self, measures, engines, truth: Qrels, num_docs: int | None, judged_only: bool):
+    def __init__(
+        self, measures, engines, truth: Qrels, num_docs, judged_only: bool, version: Compat
+    ):
         self.measures = [m for m in measures if engines[m] == PYTREC_EVAL]
         self.truth = truth
         self.num_docs = num_docs
         self.judged_only = judged_only
+        self.version = version
         self.utility = [m for m in self.measures if m.family == "utility"]
         self._evaluator = None
 
@@ -486,7 +656,7 @@ class _PytrecPlan:
             return [], {}
         if self._evaluator is None:
             module = engine_module(PYTREC_EVAL)
-            wanted = list(self.measures)
+            wanted = [_engine_measure(m, self.version) for m in self.measures]
             if self.num_docs and self.utility:
                 # -N enters utility only: recompute it from the counts (see _utility)
                 wanted += [Measure(n, None, PYTREC_EVAL) for n in _UTILITY_COUNTS]
@@ -498,6 +668,19 @@ class _PytrecPlan:
             for measure in self.utility:
                 values[measure.family] = _utility(measure, values, self.num_docs)
         return labels, values
+
+
+def _engine_measure(measure: Measure, version: Compat) -> Measure:
+    """What pytrec_eval (9.0.8's code) must compute for ``measure`` in ``version``: 10.0
+    ignores gain-map entries whose grade is not an integer, so they are left out (the
+    printed label keeps them, as 10.0's does)."""
+    if not (version.integer_gain_names and measure.params and measure.info.params == PAIRS):
+        return measure
+    kept = [
+        part for part in measure.params.split(",") if gains_module.valid_int(part.partition("=")[0])
+    ]
+    params = ",".join(kept) or None
+    return Measure(measure.family, params, measure.provider, measure.requested, True)
 
 
 _UTILITY_COUNTS = ("num_ret", "num_rel", "num_rel_ret")
@@ -525,6 +708,36 @@ class _FastPlan:
         return self._evaluator.evaluate(ranked, qids)[1]
 
 
+class _NativePlan:
+    """The native engine's part (:mod:`trecbench.engines.native`)."""
+
+    def __init__(self, measures, engines, truth, settings, version: Compat):
+        self.measures = [m for m in measures if engines[m] == NATIVE]
+        self._requested = measures
+        self.rel_format = settings["rel_format"]
+        self.module = engine_module(NATIVE) if self.measures else None
+        self._evaluator = None
+        self._arguments = (truth, settings, version)
+
+    def evaluate(self, ranked: pa.Table, qids: list[str]):
+        if not self.measures:
+            return None
+        if self._evaluator is None:
+            truth, settings, version = self._arguments
+            self._evaluator = self.module.Evaluator(
+                truth.table,
+                self.measures,
+                rel_format=self.rel_format,
+                version=version,
+                relevance_level=truth.relevance_level,
+                judged_only=settings["judged_only"],
+                max_docs=settings["max_docs"],
+                debug_level=settings["debug_level"],
+                requested=self._requested,
+            )
+        return self._evaluator.evaluate(ranked, qids)
+
+
 def _utility(measure: Measure, values: dict[str, np.ndarray], num_docs: int) -> np.ndarray:
     """trec_eval's utility with ``-N``, in its exact operation order (m_utility.c)."""
     p = [c_atof(x) for x in (measure.params or "1,-1,0,0").split(",")]
@@ -548,32 +761,86 @@ def _labels_of(measure: Measure, engine_labels: list[str]) -> list[str]:
     return [measure.family]
 
 
-def _evaluate_run(table, name, path, truth: Qrels, measures, engines, pytrec, fast, settings):
+@dataclass
+class _TopicPlan:
+    """Which topics a run is evaluated on, in order, and where trec_eval stops."""
+
+    qids: list[str]  # evaluation order (byte-wise)
+    placeholders: list[str]  # 10.0 -c: qrels topics missing from the run
+    stop: int | None = None  # index of the first topic trec_eval cannot evaluate
+    error: TrecbenchError | None = None
+
+    def fail(self, index: int, error: TrecbenchError) -> None:
+        if self.stop is None or index < self.stop:
+            self.stop, self.error = index, error
+
+
+def _plan_topics(run_qids, truth, measures, settings, version: Compat, name) -> _TopicPlan:
+    """trec_eval's loop over topics: the run's topics found in the qrels (9.0.8) or the
+    qrels' topics (10.0), restricted to ``-D``'s topic, and the first it stops at."""
+    in_run = set(run_qids)
+    if version.topics_from_qrels:
+        qids = list(truth.qids)
+    else:
+        qids = sorted(q for q in in_run if q in truth.topics)
+    if settings["debug_query"] is not None:
+        qids = [q for q in qids if q == settings["debug_query"]]
+    missing = [q for q in qids if q not in in_run]
+    plan = _TopicPlan(qids, missing if settings["complete"] else [])
+    if missing and not settings["complete"]:
+        plan.fail(
+            qids.index(missing[0]),
+            MissingTopicError(
+                f"{name}: topic {missing[0]} of the qrels is not in the run: trec_eval "
+                f"{version.version} stops here without -c (its message: result qid "
+                f"'{missing[0]}' not found in qrels)"
+            ),
+        )
+    if any(engine_measure.provider != META for engine_measure in measures):
+        found = truth.first_failure(qids)
+        if found is not None:
+            plan.fail(*found)
+    return plan
+
+
+def _evaluate_run(table, name, path, truth, measures, engines, plans: _Plans, settings):
+    version = plans.version
     runid = table.column("tag")[table.num_rows - 1].as_py() if table.num_rows else ""
-    order = ranking.order_run(table, float32=settings["float32"])
+    order = ranking.order_run(table, float32=settings["float32"] and version.float32)
     run_qids = order.qids.to_pylist()
-    qids = sorted(q for q in run_qids if q in truth.topics)
-    if not qids:
+    plan = _plan_topics(run_qids, truth, measures, settings, version, path or name)
+    if not plan.qids:
         raise NoOverlapError(
             f"{path or name}: No queries with both results and relevance info "
             "(no topic of the run is in the qrels)"
         )
+    if plan.stop == 0:
+        raise plan.error
+    qids = plan.qids if plan.stop is None else plan.qids[: plan.stop]
+    placeholders = [q for q in plan.placeholders if q in set(qids)]
     flags = _topic_flags(name, run_qids, truth.qids, qids, settings["complete"])
-    ranked_run = ranking.RankedRun(table, order, qids, settings["max_docs"])
-    truth.check_duplicates(qids)
-    truth.check_evaluable(qids)
-    duplicates = ranked_run.check_duplicates_in_background(path or name)
+    prefs = settings["rel_format"] in PREFS_FORMATS
+    checked = not prefs and any(m.provider != META for m in measures)
+    ranked_run = ranking.RankedRun(table, order, qids, None if prefs else settings["max_docs"])
+    duplicates = ranked_run.check_duplicates_in_background(path or name) if checked else None
     # rows are moved into trec_eval order only for engines that need a table
-    table_needed = settings["judged_only"] or any(engines[m] not in (FAST, META) for m in measures)
+    table_needed = (
+        settings["judged_only"]
+        or placeholders
+        or any(engines[m] not in (FAST, META) for m in measures)
+    )
     ranked = ranked_run.table() if table_needed else ranked_run
+    if placeholders:
+        ranked = placeholder.with_placeholders(ranked, qids, placeholders)
 
     columns: list[Column] = []
     values: dict[str, np.ndarray] = {}
     strings: dict[str, list[str]] = {}
-    engine_labels, engine_values = pytrec.evaluate(ranked, qids)  # applies -J itself
-    if settings["judged_only"]:
+    native = plans.native.evaluate(ranked, qids)
+    engine_labels, engine_values = plans.pytrec.evaluate(ranked, qids)  # applies -J itself
+    if settings["judged_only"] and not prefs:
         ranked = ranking.judged_only(ranked, _same_id_types(truth.table, ranked))
-    fast_values = fast.evaluate(ranked, qids)
+    fast_values = plans.fast.evaluate(ranked, qids)
     frame = None
     seen: set[str] = set()
     for measure in measures:
@@ -582,18 +849,23 @@ def _evaluate_run(table, name, path, truth: Qrels, measures, engines, pytrec, fa
             columns.append(Column(measure.family, measure.family, measure, engine))
             continue
         if engine == FAST:
-            for label in fast.labels_of(measure):
+            for label in plans.fast.labels_of(measure):
                 display = display_name(label)
                 if measure.provider == LOCAL:
                     display = f"{local_engine.lookup(measure.family).display}@{measure.k}"
                 columns.append(Column(label, display, measure, engine))
                 values[label] = fast_values[label]
             continue
-        if engine == PYTREC_EVAL:
-            for label in _labels_of(measure, engine_labels):
+        if engine in (PYTREC_EVAL, NATIVE):
+            if engine == NATIVE:
+                labels = plans.native.module.labels_of(measure)
+                source = native.values
+            else:
+                labels, source = _labels_of(measure, engine_labels), engine_values
+            for label in labels:
                 shown = param_label(measure, label)
                 columns.append(Column(shown, display_name(shown), measure, engine))
-                values[shown] = engine_values[label]
+                values[shown] = source[label]
             continue
         if frame is None:
             frame = _ranked_frame(ranked)
@@ -614,18 +886,74 @@ def _evaluate_run(table, name, path, truth: Qrels, measures, engines, pytrec, fa
         if column.display not in seen:
             seen.add(column.display)
             unique.append(column)
-    duplicates.result()  # a run listing a document twice is an error (exit 4)
-    summary = {
-        c.label: _summarise(c, values.get(c.label), len(qids), truth, settings, runid)
-        for c in unique
-    }
+    if placeholders:
+        rows = np.flatnonzero(np.isin(np.array(qids, dtype=object), placeholders))
+        placeholder.clear(values, strings, rows)
+    if plans.zscores is not None:
+        _convert_to_zscores(values, qids, plans.zscores)
+    traces = None
+    if settings["debug_level"] > 0:
+        traces = _traces(native, measures, engines, qids, plans.native.module)
     counts = None
     if path is not None:  # for its record in a --report (see Evaluation.input_counts)
         tags = sorted(set(pc.unique(table.column("tag")).to_pylist()))
         counts = {"lines": table.num_rows, "topics": len(run_qids), "run_tag": runid}
         counts["run_tags"] = tags
-    result = RunResult(name, path, runid, qids, values, strings, summary, counts)
+    stops = [] if plan.stop is None else [(plan.stop, plan.error, "")]
+    if duplicates is not None:
+        try:
+            duplicates.result()  # a run listing a document twice is an error (exit 4)
+        except DuplicateError as error:
+            stops.append((qids.index(error.qid), error, ""))
+    if native is not None and native.failed_at is not None:
+        stops.append((native.failed_at, native.error, native.trailing))
+    if stops:
+        stop, error, trailing = min(stops, key=lambda found: found[0])
+        kept = slice(0, stop)
+        error.partial_run = RunResult(
+            name,
+            path,
+            runid,
+            qids[kept],
+            {label: column[kept] for label, column in values.items()},
+            {label: column[kept] for label, column in strings.items()},
+            {},
+            counts,
+            traces[kept] if traces is not None else None,
+            complete=False,
+            trailing=trailing,
+        )
+        error.partial_columns = unique
+        raise error
+    summary = {
+        c.label: _summarise(c, values.get(c.label), len(qids), truth, settings, runid)
+        for c in unique
+    }
+    result = RunResult(name, path, runid, qids, values, strings, summary, counts, traces)
     return result, unique, flags
+
+
+def _traces(native, measures, engines, qids: list[str], module) -> list[str]:
+    """What each topic prints while computed (``-D``), measures in trec_eval's order."""
+    texts = [""] * len(qids)
+    if native is None:
+        return texts
+    for measure in measures:
+        if engines[measure] != NATIVE:
+            continue
+        label = module.labels_of(measure)[0]
+        for t, text in enumerate(native.traces.get(label, ())):
+            texts[t] += text
+    return texts
+
+
+def _convert_to_zscores(values: dict[str, np.ndarray], qids, table) -> None:
+    """``-Z``: every per-topic value as a z-score (:mod:`trecbench.trec_eval.zscores`)."""
+    labels = list(values)
+    for t, qid in enumerate(qids):
+        converted = zscores_module.convert(table, qid, labels, [values[lb][t] for lb in labels])
+        for label, value in zip(labels, converted, strict=True):
+            values[label][t] = value
 
 
 def _same_id_types(table: pa.Table, like: pa.Table) -> pa.Table:
@@ -658,7 +986,7 @@ def _summarise(column: Column, values, n_evaluated: int, truth: Qrels, settings,
     if kind == NUM_REL and complete:
         return truth.positive_judgments
     if kind in (SUM, NUM_REL):
-        return int(total)
+        return total if settings.get("zscores") else int(total)  # -Z: sums of z-scores
     if kind == GEOMETRIC:
         total += (denominator - n_evaluated) * math.log(MIN_GEO_MEAN)
         return math.exp(total / denominator)

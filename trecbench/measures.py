@@ -14,7 +14,9 @@ that computes it. :func:`parse_measure` accepts
 ``MRR@10`` (``RR@10``) is reciprocal rank over the run cut at 10 — what trec_eval computes
 with ``-M 10 -m recip_rank`` — and never the uncut ``recip_rank``. Its trec-style label is
 ``recip_rank_cut_10``, by analogy with ``ndcg_cut_10`` and ``map_cut_100`` which are also
-"measured on the top k".
+"measured on the top k" of the ranking evaluated: under ``-J`` the judged documents, cut
+at 10 (as ``P_10``, ``ndcg_cut_10``, ``success_10``), where trec_eval's ``-M 10 -J`` cuts
+first (both are tested against trec_eval: tests/test_trec_eval_fixtures.py).
 
 :func:`parse_measures` applies trec_eval's ``-m`` rules to a list of names (nicknames,
 "the first parameter list given for a measure wins").
@@ -27,12 +29,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from .errors import TrecbenchError, UsageError
+from .trec_eval import compat
 
 # The six KPIs of the TREC 2025 retrieval task.
 KPI_PRESET = ("nDCG@10", "MAP@100", "MRR@10", "Recall@50", "Recall@100", "HitRate@10")
 
 PYTREC_EVAL = "pytrec_eval"
 LOCAL = "local"
+NATIVE = "native"  # trecbench's ports of trec_eval code pytrec_eval lacks (trecbench.trec_eval)
 META = "trecbench"  # runid and num_q: facts about the evaluation, not measures of a ranking
 
 # Parameter kinds (how trec_eval reads the text after the first dot).
@@ -65,8 +69,11 @@ class Family:
 
 
 _STANDARD_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+_RECALL_POINTS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
+_R_MULTIPLES = (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)
 
-# trec_eval 9.0.8's measures, in its internal (printing) order (measures.c).
+# trec_eval's measures, in its internal (printing) order (measures.c); 10.0 adds dcg,
+# ideal_dcg, rbp, rbp_resid and unj (trecbench.trec_eval.compat), in this same order.
 TREC_FAMILIES: dict[str, Family] = {
     "runid": Family(None, RUNID),
     "num_q": Family(None, NUM_Q),
@@ -78,17 +85,19 @@ TREC_FAMILIES: dict[str, Family] = {
     "Rprec": Family(None, MEAN),
     "bpref": Family(None, MEAN),
     "recip_rank": Family(None, MEAN),
-    "iprec_at_recall": Family(FLOAT_CUTOFFS, MEAN),
+    "iprec_at_recall": Family(FLOAT_CUTOFFS, MEAN, _RECALL_POINTS),
     "P": Family(LONG_CUTOFFS, MEAN, _STANDARD_CUTOFFS),
     "relstring": Family(FLOAT_PARAMS, STRING),
     "recall": Family(LONG_CUTOFFS, MEAN, _STANDARD_CUTOFFS),
     "infAP": Family(None, MEAN),
     "gm_bpref": Family(None, GEOMETRIC),
-    "Rprec_mult": Family(FLOAT_CUTOFFS, MEAN),
+    "Rprec_mult": Family(FLOAT_CUTOFFS, MEAN, _R_MULTIPLES),
     "utility": Family(FLOAT_PARAMS, MEAN),
-    "11pt_avg": Family(FLOAT_PARAMS, MEAN),
+    "11pt_avg": Family(FLOAT_PARAMS, MEAN, _RECALL_POINTS),
     "binG": Family(None, MEAN),
     "G": Family(PAIRS, MEAN),
+    "dcg": Family(PAIRS, MEAN),
+    "ideal_dcg": Family(PAIRS, MEAN),
     "ndcg": Family(PAIRS, MEAN),
     "ndcg_rel": Family(PAIRS, MEAN),
     "Rndcg": Family(PAIRS, MEAN),
@@ -102,24 +111,57 @@ TREC_FAMILIES: dict[str, Family] = {
     "set_map": Family(None, MEAN),
     "set_F": Family(FLOAT_PARAMS, MEAN),
     "num_nonrel_judged_ret": Family(None, SUM),
+    "prefs_num_prefs_poss": Family(None, SUM),
+    "prefs_num_prefs_ful": Family(None, SUM),
+    "prefs_num_prefs_ful_ret": Family(None, SUM),
+    "prefs_simp": Family(None, MEAN),
+    "prefs_pair": Family(None, MEAN),
+    "prefs_avgjg": Family(None, MEAN),
+    "prefs_avgjg_Rnonrel": Family(None, MEAN),
+    "prefs_simp_ret": Family(None, MEAN),
+    "prefs_pair_ret": Family(None, MEAN),
+    "prefs_avgjg_ret": Family(None, MEAN),
+    "prefs_avgjg_Rnonrel_ret": Family(None, MEAN),
+    "prefs_simp_imp": Family(None, MEAN),
+    "prefs_pair_imp": Family(None, MEAN),
+    "prefs_avgjg_imp": Family(None, MEAN),
+    "map_avgjg": Family(None, MEAN),
+    "P_avgjg": Family(LONG_CUTOFFS, MEAN, _STANDARD_CUTOFFS),
+    "Rprec_mult_avgjg": Family(FLOAT_CUTOFFS, MEAN, _R_MULTIPLES),
+    "yaap": Family(None, MEAN),
+    "rbp": Family(PAIRS, MEAN),
+    "rbp_resid": Family(PAIRS, MEAN),
+    "unj": Family(LONG_CUTOFFS, MEAN, (5, 10, 20)),
 }
+# Families computed by trecbench's own ports (trecbench.trec_eval); 10.0's rounded
+# iprec_at_recall and 11pt_avg join them in 10.0 mode (see _provider).
+NATIVE_FAMILIES = frozenset(
+    [name for name in TREC_FAMILIES if name.startswith("prefs_") or name.endswith("_avgjg")]
+    + ["yaap", "rbp", "rbp_resid", "unj", "dcg", "ideal_dcg"]
+)
 TREC_ORDER = {name: index for index, name in enumerate(TREC_FAMILIES)}
 
+# trec_eval's nicknames (all_trec differs by version: trecbench.trec_eval.compat)
 NICKNAMES = {
     "official": (
         "runid num_q num_ret num_rel num_rel_ret map gm_map Rprec bpref recip_rank "
         "iprec_at_recall P"
     ).split(),
-    "all_trec": (
-        "runid num_q num_ret num_rel num_rel_ret map gm_map Rprec bpref recip_rank "
-        "iprec_at_recall P relstring recall infAP gm_bpref utility 11pt_avg ndcg relative_P "
-        "Rprec_mult success map_cut ndcg_cut ndcg_rel Rndcg binG G set_P set_recall "
-        "set_relative_P set_map set_F num_nonrel_judged_ret"
-    ).split(),
+    "all_trec": list(compat.V9.all_trec),
     "set": (
         "runid num_q num_ret num_rel num_rel_ret utility set_P set_recall set_relative_P "
         "set_map set_F"
     ).split(),
+    "all_prefs": (
+        "runid num_q prefs_num_prefs_poss prefs_num_prefs_ful prefs_num_prefs_ful_ret "
+        "prefs_simp prefs_pair prefs_avgjg prefs_avgjg_Rnonrel prefs_simp_ret prefs_pair_ret "
+        "prefs_avgjg_ret prefs_avgjg_Rnonrel_ret prefs_simp_imp prefs_pair_imp prefs_avgjg_imp"
+    ).split(),
+    "prefs": (
+        "runid num_q prefs_num_prefs_poss prefs_num_prefs_ful prefs_num_prefs_ful_ret "
+        "prefs_simp prefs_pair prefs_avgjg"
+    ).split(),
+    "qrels_jg": "runid num_q map_avgjg P_avgjg Rprec_mult_avgjg".split(),
 }
 
 # Display names of trec_eval values people ask for by name (semantics doc, last table).
@@ -272,9 +314,9 @@ def _local_registry():
     return local
 
 
-def _parse_trec(text: str) -> Measure | None:
+def _parse_trec(text: str, version: compat.Compat) -> Measure | None:
     name, dot, params = text.partition(".")
-    if name not in TREC_FAMILIES:
+    if name not in TREC_FAMILIES or compat.unavailable(name, version):
         local = _local_registry().by_trec_name(name)
         if local is None or not dot:
             return None
@@ -287,7 +329,7 @@ def _parse_trec(text: str) -> Measure | None:
         _check_params(name, params)
         if TREC_FAMILIES[name].params is None:
             params = None
-    return Measure(name, params, _provider(name), text, True)
+    return Measure(name, params, _provider(name, version), text, True)
 
 
 def _positive_k(text: str, whole: str) -> int:
@@ -296,14 +338,16 @@ def _positive_k(text: str, whole: str) -> int:
     return int(text)
 
 
-def parse_measure(text: str) -> Measure:
-    """Parse one measure name in any of the accepted spellings.
+def parse_measure(text: str, version: str | compat.Compat = compat.DEFAULT) -> Measure:
+    """Parse one measure name in any of the accepted spellings (``version``: the
+    trec_eval whose measures are known, see :mod:`trecbench.trec_eval.compat`).
 
     Raises :class:`UsageError` (exit 1) for an unknown name and
     :class:`MeasureParameterError` (exit 2) for parameters trec_eval refuses.
     """
     text = text.strip()
-    measure = _parse_trec(text)
+    version = compat.get(version)
+    measure = _parse_trec(text, version)
     if measure is not None:
         return measure
     name, at, cutoff = text.partition("@")
@@ -317,19 +361,24 @@ def parse_measure(text: str) -> Measure:
             return Measure(local.family, str(k), LOCAL, text)
     elif key in _BARE_ALIASES:
         family = _BARE_ALIASES[key]
-        return Measure(family, None, _provider(family), text)
+        return Measure(family, None, _provider(family, version), text)
     elif local is not None:
         raise UsageError(f"measure '{text}' needs a cutoff, e.g. '{local.display}@10'")
     raise UsageError(f"illegal measure '{text}'")
 
 
-def parse_measures(texts: Iterable[str | Measure] | str | None) -> list[Measure]:
+def parse_measures(
+    texts: Iterable[str | Measure] | str | None, version: str | compat.Compat = compat.DEFAULT
+) -> list[Measure]:
     """Parse a list of names (None: the KPI preset), in request order, without duplicates.
 
     trec_eval's ``-m`` rules apply to trec_eval spellings: nicknames (``official``,
-    ``all_trec``, ``set``) expand to their measures and, per measure, the first parameter
-    list given wins (``-m P.5 -m P.10`` computes only ``P_5``).
+    ``all_trec``, ``set``, ``all_prefs``, ``prefs``, ``qrels_jg``) expand to their measures
+    and, per measure, the first parameter list given wins (``-m P.5 -m P.10`` computes only
+    ``P_5``). ``version`` is the trec_eval reproduced (``all_trec`` and the measures that
+    exist differ: :mod:`trecbench.trec_eval.compat`).
     """
+    version = compat.get(version)
     if texts is None:
         texts = KPI_PRESET
     elif isinstance(texts, str):
@@ -339,9 +388,10 @@ def parse_measures(texts: Iterable[str | Measure] | str | None) -> list[Measure]
         if isinstance(text, Measure):
             measures.append(text)
         elif text.strip() in NICKNAMES:
-            measures.extend(Measure(n, None, _provider(n), n, True) for n in NICKNAMES[text])
+            names = version.all_trec if text.strip() == "all_trec" else NICKNAMES[text.strip()]
+            measures.extend(Measure(n, None, _provider(n, version), n, True) for n in names)
         else:
-            measures.append(parse_measure(text))
+            measures.append(parse_measure(text, version))
     first_params: dict[str, str | None] = {}
     for measure in measures:
         if measure.trec_spelled and measure.provider != LOCAL or measure.family == "relstring":
@@ -362,11 +412,16 @@ def parse_measures(texts: Iterable[str | Measure] | str | None) -> list[Measure]
     return result
 
 
-def _provider(family: str) -> str:
+def _provider(family: str, version: compat.Compat = compat.V9) -> str:
     """Who computes a trec_eval family: evaluate itself (runid, num_q), the local registry
-    (relstring) or pytrec_eval."""
+    (relstring), trecbench's ports of trec_eval (what pytrec_eval lacks, and 10.0's
+    rounded recall cutoffs) or pytrec_eval."""
     if family in ("runid", "num_q"):
         return META
+    if family in NATIVE_FAMILIES:
+        return NATIVE
+    if family in ("iprec_at_recall", "11pt_avg") and version.rounded_recall_cutoffs:
+        return NATIVE
     return LOCAL if family == "relstring" else PYTREC_EVAL
 
 

@@ -8,7 +8,10 @@ from . import cli
 from .evaluation_options import evaluation_options
 from .report_options import report_options
 
-TREC_FLAGS = ("measure", "query", "complete", "nosummary", "level", "max_docs", "judged", "ndocs")
+TREC_FLAGS = (
+    *("measure", "query", "complete", "nosummary", "level", "max_docs", "judged", "ndocs"),
+    *("rel_format", "zscores", "debug", "compat"),
+)
 FORMATS = ("auto", "trec", "table", "markdown", "csv", "json")
 
 
@@ -52,6 +55,39 @@ class TrecEvalCommand(click.Command):
     type=int,
     default=None,
     help="Number of documents in the collection (used by utility).",
+)
+@click.option(
+    "-R",
+    "--Rel_info_format",
+    "rel_format",
+    type=click.Choice(("qrels", "prefs", "qrels_prefs", "qrels_jg")),
+    default=None,
+    help="Format of QRELS: qrels (default), prefs (qid jg jsg docno level), qrels_prefs "
+    "(qrels read as preferences) or qrels_jg (the second column is a judgment group).",
+)
+@click.option(
+    "-Z",
+    "--Zscore",
+    "zscores",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Print per-topic values as z-scores, from a file of 'qid measure mean stddev'.",
+)
+@click.option(
+    "-D",
+    "--Debug_level",
+    "debug",
+    metavar="LEVEL[.QID]",
+    default=None,
+    help="trec_eval's debug output: the traces of ndcg, G, binG, prefs... at LEVEL; "
+    "'.QID' evaluates that topic only.",
+)
+@click.option(
+    "--compat",
+    type=click.Choice(("9.0.8", "10.0")),
+    default=None,
+    help="The trec_eval reproduced: 9.0.8 (default; pytrec_eval's) or 10.0 (float64 "
+    "scores, rbp/unj, -c prints missing topics; see docs/trec-eval.md).",
 )
 @click.option(
     "--format",
@@ -117,6 +153,7 @@ def score(
         --group-by difficulty --group-by language
     """
     from .. import trec_format
+    from ..errors import TrecbenchError
     from ..evaluate import evaluate
     from ..report import write_score_outputs
 
@@ -124,18 +161,34 @@ def score(
     if output_format == "auto":
         output_format = "trec" if trec_options else "table"
     names = names or ("trec" if output_format == "trec" else "display")
-    evaluation = evaluate(
-        qrels,
-        list(runs),
-        list(flags["measure"]) or None,
-        relevance_level=1 if flags["level"] is None else flags["level"],
-        complete=flags["complete"],
-        max_docs=flags["max_docs"],
-        judged_only=flags["judged"],
-        num_docs=flags["ndocs"],
-        engine=flags["engine"],
-        options={"maxontsim_formula": maxontsim_formula, "ontology": ontology},
-    )
+    debug_level, debug_query = _debug(flags["debug"])
+    try:
+        evaluation = evaluate(
+            qrels,
+            list(runs),
+            list(flags["measure"]) or None,
+            relevance_level=1 if flags["level"] is None else flags["level"],
+            complete=flags["complete"],
+            max_docs=flags["max_docs"],
+            judged_only=flags["judged"],
+            num_docs=flags["ndocs"],
+            engine=flags["engine"],
+            options={"maxontsim_formula": maxontsim_formula, "ontology": ontology},
+            compat=flags["compat"] or "9.0.8",
+            rel_format=flags["rel_format"] or "qrels",
+            zscores=flags["zscores"],
+            debug_level=debug_level,
+            debug_query=debug_query,
+        )
+    except TrecbenchError as error:
+        # trec_eval prints the topics it evaluated before it stopped (exit 4)
+        partial = getattr(error, "partial", None)
+        if partial is not None and output_format == "trec":
+            text = trec_format.render_trec(
+                partial, per_query=flags["query"], summary=not flags["nosummary"], names=names
+            )
+            click.echo(text.encode("utf-8"), nl=False)
+        raise
     for line in evaluation.warnings + _flag_summary(evaluation):
         click.echo(f"trecbench: warning: {line}", err=True)
     grouped = _grouped(evaluation, strata, group_by)
@@ -163,6 +216,17 @@ def score(
         groups=_groups_json(grouped),
     )
     click.echo(text.encode("utf-8"), nl=False)  # bytes: written untranslated
+
+
+def _debug(text: str | None) -> tuple[int, str | None]:
+    """``-D level[.qid]`` as trec_eval reads it: ``atol`` of the level, the topic after
+    the first dot."""
+    if text is None:
+        return 0, None
+    from ..measures import c_atol
+
+    level, dot, qid = text.partition(".")
+    return c_atol(level), qid if dot else None
 
 
 def _grouped(evaluation, strata, group_by) -> dict:

@@ -14,11 +14,11 @@ from __future__ import annotations
 import importlib
 
 from ..errors import UsageError
-from ..measures import LOCAL, META, PYTREC_EVAL, Measure
+from ..measures import LOCAL, META, NATIVE, PYTREC_EVAL, Measure
 
 # engine name -> module (imported lazily: pytrec_eval is heavy)
 FAST = "fast"
-ENGINES = {PYTREC_EVAL: ".pytrec_eval", LOCAL: ".local", FAST: ".fast"}
+ENGINES = {PYTREC_EVAL: ".pytrec_eval", LOCAL: ".local", FAST: ".fast", NATIVE: ".native"}
 
 
 def engine_module(name: str):

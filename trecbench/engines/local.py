@@ -113,7 +113,9 @@ def reciprocal_rank_cut(ranked, qrels, k: int, options: dict):
     """1/rank of the first relevant document in the top k, 0 if none (MRR@k).
 
     Equals trec_eval's ``recip_rank`` on the run cut at k (``-M k``); it is not the uncut
-    ``recip_rank``.
+    ``recip_rank``. Like every @k measure it cuts the ranking it is given: under ``-J``
+    the judged documents (as P@k, nDCG@k and HitRate@k do) — not trec_eval's
+    ``-M k -J``, which cuts first and then drops the unjudged ones.
     """
     hits = _relevant_hits(ranked, qrels, k, options)
     first = hits.groupby("qid", sort=False)["rank"].min()
@@ -141,7 +143,8 @@ register(
 register(
     "MRR",
     reciprocal_rank_cut,
-    "reciprocal rank of the first relevant document within the top k (recip_rank with -M k)",
+    "reciprocal rank of the first relevant document within the top k of the ranking "
+    "evaluated (recip_rank with -M k; under -J the top k judged documents)",
     trec_name="recip_rank_cut",
     aliases=("RR",),
 )
