@@ -814,7 +814,8 @@ def _evaluate_run(table, name, path, truth, measures, engines, plans: _Plans, se
             f"{path or name}: No queries with both results and relevance info "
             "(no topic of the run is in the qrels)"
         )
-    if plan.stop == 0:
+    if plan.stop == 0:  # nothing evaluated, nothing printed for this run
+        plan.error.partial_run = RunResult(name, path, runid, [], {}, {}, {}, complete=False)
         raise plan.error
     qids = plan.qids if plan.stop is None else plan.qids[: plan.stop]
     placeholders = [q for q in plan.placeholders if q in set(qids)]
