@@ -50,4 +50,3 @@ def qsort(items: list[T], compare: Callable[[T, T], int]) -> list[T]:
             merged.append(right[j])
             j += 1
     return merged + left[i:] + right[j:]
-
