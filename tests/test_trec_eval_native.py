@@ -168,6 +168,10 @@ def test_scores_beyond_float32_print_no_warning(tmp_path):
 
 def test_api_records_the_version(tmp_path):
     qrels, run = _files(tmp_path)
+    from trecbench import build_evaluation_report
+
     result = evaluate(qrels, run, ["map"], compat="10.0")
     assert result.options["compat"] == "10.0"
+    document = build_evaluation_report(result, [])
+    assert (document["trec_eval_semantics"], document["options"]["compat"]) == ("10.0", "10.0")
     assert evaluate(qrels, run, ["map"]).options["compat"] == "9.0.8"
