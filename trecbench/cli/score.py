@@ -134,10 +134,10 @@ class TrecEvalCommand(click.Command):
 def score(
     qrels, runs, output_format, names, maxontsim_formula, ontology, strata, group_by, **flags
 ):
-    """Score RUNS against QRELS, exactly like trec_eval 9.0.8.
+    """Score RUNS against QRELS, exactly like trec_eval 9.0.8 (or 10.0: --compat 10.0).
 
-    Accepts trec_eval's options (-q -c -n -l N -M N -J -N N, -m repeated) and prints what
-    trec_eval prints, byte for byte. Without -m it computes the KPI preset (nDCG@10,
+    Accepts trec_eval's options (-q -c -n -l N -M N -J -N N -R F -Z F -D L, -m repeated)
+    and prints what trec_eval prints, byte for byte. Without -m it computes the KPI preset (nDCG@10,
     MAP@100, MRR@10, Recall@50, Recall@100, HitRate@10); `-m official` is trec_eval's own
     default. MRR@10 is reciprocal rank on the run cut at 10 (trec_eval -M 10 -m
     recip_rank), labelled recip_rank_cut_10 in trec_eval format.
@@ -147,6 +147,8 @@ def score(
       trecbench score qrels/hpo-demo.qrels runs/*.run
       trecbench score -q -m official qrels.test results.test
       trecbench score -m all_trec -q -c -M100 qrels.test results.trunc
+      trecbench score --compat 10.0 -q -c -m all_trec qrels.test results.test
+      trecbench score -R prefs -m all_prefs -q prefs.test prefs.results.test
       trecbench score --format json -m nDCG@10 -m P.5,10 qrels.txt run.txt
       trecbench score qrels.txt run.txt --report r.json --manifest m.json --meta model=bm25
       trecbench score qrels/hpo-demo.qrels runs/*.run --strata qrels/hpo-demo.sidecar.json \\
