@@ -10,10 +10,10 @@ worth a warning; rendering it is :mod:`trecbench.trec_format`'s job.
 
 from __future__ import annotations
 
+import contextvars
 import math
 import os
-import sys
-import types
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -23,7 +23,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from . import arrow, files, ranking
+from . import arrow, inputs, outputs, ranking
 from .engines import FAST, assign, engine_module
 from .engines import local as local_engine
 from .engines.native import TRACED as NATIVE_TRACED
@@ -59,7 +59,7 @@ from .measures import (
     parse_measures,
     presentation_order,
 )
-from .trec_eval import comments, judgment_groups, placeholder, prefs_files
+from .trec_eval import comments, judgment_groups, placeholder, prefs_files, stdin
 from .trec_eval import compat as _compat
 from .trec_eval import gains as gains_module
 from .trec_eval import zscores as zscores_module
@@ -112,16 +112,17 @@ class FlaggedTopic:
     run: str | None = None
 
 
-@dataclass
+@dataclass(repr=False)
 class RunResult:
     """One run's results: evaluated topics (byte-wise order), per-topic values per label
     (geometric-mean measures hold logs, as trec_eval accumulates them), per-topic strings
-    (``relstring``) and the summary line values; for a run read from a file, ``counts``:
-    its ``lines``, ``topics``, ``run_tag`` and ``run_tags`` as read (see
-    :attr:`Evaluation.input_counts`). With ``-D``, ``traces`` holds what trec_eval prints
-    while it computes each topic (before the topic's lines). A run trec_eval stops in
-    (exit 4) is ``complete=False``: its topics are those printed before it stopped, and
-    ``trailing`` what it printed of the topic it stopped at."""
+    (``relstring``) and the summary line values; for a run read from a file, ``record``:
+    its provenance (``size``, ``sha256``, ``lines``, ``topics``, ``run_tag``,
+    ``run_tags``) taken as it was read (see :attr:`Evaluation.input_records`). With
+    ``-D``, ``traces`` holds what trec_eval prints while it computes each topic (before
+    the topic's lines). A run trec_eval stops in (exit 4) is ``complete=False``: its topics
+    are those printed before it stopped, and ``trailing`` what it printed of the topic it
+    stopped at."""
 
     name: str
     path: str | None
@@ -130,13 +131,16 @@ class RunResult:
     values: dict[str, np.ndarray]
     strings: dict[str, list[str]]
     summary: dict[str, Any]
-    counts: dict[str, Any] | None = None
+    record: dict[str, Any] | None = None
     traces: list[str] | None = None
     complete: bool = True
     trailing: str = ""
 
+    def __repr__(self) -> str:
+        return f"RunResult(name={self.name!r}, runid={self.runid!r}, topics={len(self.qids)})"
 
-@dataclass
+
+@dataclass(repr=False)
 class Evaluation:
     """Everything an evaluation computed; ``per_query`` and ``aggregates`` are tidy tables.
 
@@ -153,7 +157,7 @@ class Evaluation:
     qrels_path: str | None
     flagged: list[FlaggedTopic] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
-    qrels_counts: dict[str, Any] | None = None
+    qrels_record: dict[str, Any] | None = None
 
     @cached_property
     def per_query(self):
@@ -193,6 +197,38 @@ class Evaluation:
         frame = pd.DataFrame(rows, columns=["run", "measure", "value"])
         return frame.astype({"run": "string", "measure": "string"})
 
+    def to_frame(self, per_query: bool = False):
+        """A wide DataFrame, one column per measure (display names, in printing order):
+        one row per run with the aggregates, or with ``per_query`` one row per
+        ``(run, qid)``."""
+        long = self.per_query if per_query else self.aggregates
+        index = ["run", "qid"] if per_query else ["run"]
+        measures = list(dict.fromkeys(long["measure"]))
+        wide = long.pivot(index=index, columns="measure", values="value")
+        runs = [run.name for run in self.runs]
+        order = wide.index.get_level_values("run").map({name: i for i, name in enumerate(runs)})
+        wide = wide.iloc[np.argsort(order, kind="stable")].reindex(columns=measures)
+        wide.columns.name = None
+        return wide
+
+    def _describe(self) -> str:
+        runs = _few([run.name for run in self.runs])
+        measures = _few(list(dict.fromkeys(c.display for c in self.columns)))
+        topics = {len(run.qids) for run in self.runs}
+        about = f", topics={topics.pop()}" if len(topics) == 1 else ""
+        return f"Evaluation(runs={runs}, measures={measures}{about})"
+
+    def __repr__(self) -> str:
+        return self._describe()
+
+    def _repr_html_(self) -> str:
+        """The aggregates as an HTML table, for notebooks."""
+        from html import escape
+
+        return f"<p><code>{escape(self._describe())}</code></p>" + self.to_frame().to_html(
+            float_format=lambda value: f"{value:.4f}"
+        )
+
     @property
     def input_paths(self) -> list[tuple[str, str]]:
         """``(path, kind)`` of every input read from a file."""
@@ -200,12 +236,19 @@ class Evaluation:
         return paths + [(run.path, "run") for run in self.runs if run.path]
 
     @property
-    def input_counts(self) -> dict[tuple[str, str], dict[str, Any]]:
-        """``(path, kind) -> counts`` of every input read from a file, taken when it was
-        parsed: what :func:`trecbench.report.input_record` would count by reading it again
-        (``lines``, ``topics``; for runs ``run_tag`` and ``run_tags``)."""
-        counts = {(self.qrels_path, "qrels"): self.qrels_counts} if self.qrels_counts else {}
-        return counts | {(run.path, "run"): run.counts for run in self.runs if run.counts}
+    def input_records(self) -> dict[tuple[str, str], dict[str, Any]]:
+        """``(path, kind) -> record`` of every input read from a file, taken while it was
+        parsed (the file is not read again for them): what
+        :func:`trecbench.report.input_record` gives (``path``, ``kind``, ``size``,
+        ``sha256``, ``lines``, ``topics``; for runs ``run_tag`` and ``run_tags``)."""
+        records = {(self.qrels_path, "qrels"): self.qrels_record} if self.qrels_record else {}
+        return records | {(run.path, "run"): run.record for run in self.runs if run.record}
+
+
+def _few(names: list[str], shown: int = 6) -> str:
+    """``['a', 'b', ...]`` with at most ``shown`` names and a count of the rest."""
+    more = f", ... {len(names) - shown} more" if len(names) > shown else ""
+    return "[" + ", ".join(map(repr, names[:shown])) + more + "]"
 
 
 def _shown(column: Column, values: np.ndarray) -> np.ndarray:
@@ -221,7 +264,7 @@ def _shown(column: Column, values: np.ndarray) -> np.ndarray:
 _CHECKED_BY_SCORE = frozenset({"R7", "Q5", "Q6", "Q7"})
 
 
-def _gate(tokens: files.Tokens, kind: str) -> list[str]:
+def _gate(tokens: inputs.trec_text.Tokens, kind: str) -> list[str]:
     """Run the validator's lenient profile: errors stop, warnings are returned as text."""
     try:
         from .validate import check_tokens
@@ -235,86 +278,61 @@ def _gate(tokens: files.Tokens, kind: str) -> list[str]:
     return [f.format() for f in findings if f.severity == "warning"]
 
 
-def _from_frame(frame, kind: str) -> pa.Table:
-    """A typed table from a DataFrame or pyarrow table (ids as strings, never inferred)."""
-    table = (
-        frame if isinstance(frame, pa.Table) else pa.Table.from_pandas(frame, preserve_index=False)
-    )
-    columns = {
-        "qid": pc.cast(table.column("qid"), pa.string()),
-        "docno": pc.cast(table.column("docno"), pa.string()),
-    }
-    if kind == "run":
-        columns["score"] = pc.cast(table.column("score"), pa.float64())
-        tag = (
-            table.column("tag")
-            if "tag" in table.column_names
-            else pa.array(["run"] * table.num_rows, pa.string())
-        )
-        columns["tag"] = pc.cast(tag, pa.string())
-    else:
-        columns["rel"] = pc.cast(table.column("rel"), pa.int64())
-    if "line" in table.column_names:
-        columns["line"] = pc.cast(table.column("line"), pa.int64())
-    else:
-        columns["line"] = arrow.array(np.arange(1, table.num_rows + 1, dtype=np.int64))
-    return pa.table(columns)
+# ``progress(label, done, total)``: reading a file (bytes as stored; total None when not
+# known in advance), scoring the runs (runs done of all)
+Progress = Callable[[str, int, "int | None"], None]
 
 
-def _read_ahead(source, version: Compat) -> Future | None:
-    """Start :func:`files.read_regular_run` on a run path in a worker thread."""
+def _reading(progress: Progress | None, source) -> inputs.streams.Progress | None:
+    if progress is None or not isinstance(source, (str, os.PathLike)):
+        return None
+    label = f"reading {os.fspath(source)}"
+    return lambda done, total: progress(label, done, total)
+
+
+def _read_ahead(
+    source, progress: Progress | None = None, version: Compat = _compat.V9
+) -> Future | None:
+    """Start :func:`load` of a run file in a worker thread (in this call's input scope)."""
     if not isinstance(source, (str, os.PathLike)):
         return None
     if version.stdin and str(source) == comments.STDIN:
         return None
     pool = ThreadPoolExecutor(max_workers=1)
-    future = pool.submit(files.read_regular_run, source)
+    run = contextvars.copy_context().run
+    future = pool.submit(run, load, source, "run", None, progress, version)
     pool.shutdown(wait=False)
     return future
 
 
 def load(
-    source, kind: str, ahead: Future | None = None, version: Compat = _compat.V9
-) -> tuple[pa.Table, str | None, list[str]]:
-    """``(table, path or None, validator warnings)`` for a path, DataFrame or pyarrow table.
+    source,
+    kind: str,
+    ahead: Future | None = None,
+    progress: Progress | None = None,
+    version: Compat = _compat.V9,
+) -> inputs.Loaded:
+    """A run or qrels of any input kind (see :mod:`trecbench.inputs`) as a typed table.
 
-    Files go through the validator's lenient profile first (when it is installed): a
-    malformed file raises before anything is computed. Regular run files are read directly
-    by :func:`trecbench.files.read_regular_run` instead (``ahead``: that call, started
-    earlier). ``version``: trec_eval 10.0 skips ``#`` comment lines and reads a run named
-    ``-`` from standard input (:mod:`trecbench.trec_eval.comments`).
+    TREC text files go through the validator's lenient profile first (when it is
+    installed): a malformed file raises before anything is computed. Regular run files
+    are read directly by :func:`trecbench.inputs.trec_text.read_regular_run` instead: on
+    them the lenient gate can only find duplicates, which the ranking reports itself
+    (exit 4, after -M, as trec_eval does); its warnings (ties, order) are
+    `trecbench validate`'s job. ``ahead``: this call, started earlier (:func:`_read_ahead`).
+    ``version``: trec_eval 10.0 skips ``#`` comment lines and reads a run named ``-``
+    from standard input (:mod:`trecbench.trec_eval.comments`).
     """
-    if not isinstance(source, (str, os.PathLike)):
-        return _from_frame(source, kind), None, []
-    from_stdin = kind == "run" and version.stdin and str(source) == comments.STDIN
-    if kind == "run" and not from_stdin:
-        # Fast path for regular files (millions of lines): on them the lenient gate can only
-        # find duplicates, which the ranking reports itself (exit 4, after -M, as trec_eval
-        # does); its warnings (ties, order) are `trecbench validate`'s job.
-        table = ahead.result() if ahead is not None else files.read_regular_run(source)
-        if table is not None:
-            if version.comments:
-                table = comments.drop_run_comment_rows(table)
-            return table, str(source), []
-    keep = 6 if kind == "run" else 4
-    if from_stdin:
-        data = comments.read_stdin()
-        tokens = files.tokenize(data, "<stdin>", 1, keep)
-    elif version.comments:
-        data = files.read_bytes(source)
-        tokens = files.tokenize(data, str(source), 1, keep)
+    if ahead is not None:
+        loaded = ahead.result()
+    elif kind == "run" and version.stdin and str(source) == comments.STDIN:
+        loaded = stdin.stdin_run(check=_gate)
     else:
-        tokens = files.tokenize_file(source, keep=keep)
-    if version.comments:
-        if kind == "run":
-            tokens = comments.drop_run_comments(tokens)
-        else:
-            tokens = comments.drop_qrels_comments(tokens, data)
-    warnings = _gate(tokens, kind)
-    table = files.run_table(tokens) if kind == "run" else files.qrels_table(tokens)
-    if table.num_rows == 0:
-        raise InputError(tokens.path, None, f"empty {kind} file")
-    return table, tokens.path if not from_stdin else comments.STDIN, warnings
+        reading = _reading(progress, source)
+        loaded = inputs.load(source, kind, check=_gate, progress=reading, comments=version.comments)
+    if loaded.table.num_rows == 0:
+        raise InputError(loaded.origin, None, f"empty {kind}" + (" file" if loaded.path else ""))
+    return loaded
 
 
 class Qrels:
@@ -390,7 +408,7 @@ class Qrels:
 
     @cached_property
     def frame(self):
-        return files.to_pandas(self.table.select(["qid", "docno", "rel"]))
+        return inputs.to_pandas(self.table.select(["qid", "docno", "rel"]))
 
     def flagged(self) -> list[FlaggedTopic]:
         """Topics without a relevant document, and topics with negative grades."""
@@ -423,10 +441,11 @@ class Qrels:
 # evaluation
 
 
+@outputs.in_input_scope
 def evaluate(
-    qrels,
-    runs,
-    measures=None,
+    qrels: inputs.QrelsInput,
+    runs: inputs.RunInput | Sequence[inputs.RunInput] | Mapping[str, inputs.RunInput],
+    measures: str | Sequence[str] | None = None,
     *,
     relevance_level: int = 1,
     complete: bool = False,
@@ -435,8 +454,9 @@ def evaluate(
     num_docs: int | None = None,
     float32: bool = True,
     engine: str = "auto",
-    run_names: list[str] | None = None,
-    options: dict[str, Any] | None = None,
+    run_names: Sequence[str] | None = None,
+    options: Mapping[str, Any] | None = None,
+    progress: Progress | None = None,
     compat: str = _compat.DEFAULT,
     rel_format: str = "qrels",
     zscores=None,
@@ -445,8 +465,13 @@ def evaluate(
 ) -> Evaluation:
     """Evaluate one run or several against qrels, as trec_eval does (9.0.8 by default).
 
-    ``qrels`` and each run are paths, pandas DataFrames or pyarrow tables (DataFrames need
-    qid, docno and score/tag or rel). ``measures``: names in any spelling (see
+    ``qrels`` and each run are any input :mod:`trecbench.inputs` reads: paths (TREC text,
+    plain or compressed, or Parquet), pandas DataFrames or Arrow tables with trec,
+    ir_measures or ranx column names, ``{qid: {docno: value}}`` dicts, ir_measures'
+    Qrel/ScoredDoc iterables, and for qrels an ir_datasets id (``irds:ID``). ``runs`` is
+    one run, a list of runs or a dict ``{name: run}`` (``run_names`` names a list's
+    runs; by default a run is named after its file, else ``run1``, ``run2``...).
+    ``measures``: names in any spelling (see
     :func:`trecbench.measures.parse_measure`) or trec_eval nicknames; None means the KPI
     preset. trec_eval's flags: ``relevance_level`` (``-l``), ``complete`` (``-c``),
     ``max_docs`` (``-M``), ``judged_only`` (``-J``), ``num_docs`` (``-N``), ``rel_format``
@@ -455,6 +480,8 @@ def evaluate(
     topic); ``float32`` compares scores at float32 precision like 9.x. ``compat="10.0"``
     reproduces trec_eval 10.0 instead (:mod:`trecbench.trec_eval.compat` lists what
     differs). ``options`` go to local measures (``maxontsim_formula``, ``ontology``).
+    ``progress(label, done, total)`` is told how reading files (bytes) and scoring runs
+    advance.
 
     Raises :class:`trecbench.errors.InputError` for malformed input,
     :class:`~trecbench.errors.DuplicateError` for a document listed twice in an evaluated
@@ -467,14 +494,13 @@ def evaluate(
     """
     version = _compat.get(compat)
     if rel_format not in REL_FORMATS:
-        raise InputError(
-            str(qrels),
-            None,
-            f"Illegal rel_format '{rel_format}' (choose from {', '.join(REL_FORMATS)})",
+        raise UsageError(
+            f"Illegal rel_format '{rel_format}' (choose from {', '.join(REL_FORMATS)})"
         )
-    sources = runs if isinstance(runs, (list, tuple)) else [runs]
+    sources, names = inputs.split_runs(runs)
+    names = list(run_names) if run_names else names
     # Arrow's threads read the first run while measures and qrels are prepared
-    ahead = _read_ahead(sources[0], version) if sources else None
+    ahead = _read_ahead(sources[0], progress, version) if sources else None
     requested = parse_measures(measures, version)
     ordered = presentation_order(requested)
     _check_shared_gain_params(ordered, version)
@@ -499,7 +525,9 @@ def evaluate(
             f"-l {relevance_level}: levels below 1 are not supported (pytrec_eval, which "
             "computes trec_eval's measures, refuses them)"
         )
-    truth, qrels_path, warnings = load_judgments(qrels, rel_format, relevance_level, version)
+    truth, loaded_qrels = load_judgments(qrels, rel_format, relevance_level, version, progress)
+    warnings = list(loaded_qrels.warnings)
+    qrels_path = loaded_qrels.path
     z_table = zscores_module.read_zscores(zscores) if zscores is not None else None
     engines = assign(ordered, engine)
     _check_rel_format(ordered, engines, rel_format)
@@ -517,13 +545,15 @@ def evaluate(
         zscores=z_table,
     )
     results, columns, flagged = [], None, truth.flagged()
+    if progress is not None:
+        progress("scoring", 0, len(sources))
     for index, source in enumerate(sources):
-        table, path, run_warnings = load(source, "run", ahead if index == 0 else None, version)
-        warnings += run_warnings
-        name = run_names[index] if run_names else path or f"run{index + 1}"
+        run = load(source, "run", ahead if index == 0 else None, progress, version)
+        warnings += run.warnings
+        name = names[index] if names else run.path or f"run{index + 1}"
         try:
             result, run_columns, run_flags = _evaluate_run(
-                table, name, path, truth, ordered, engines, plans, settings
+                run.table, name, run.path, truth, ordered, engines, plans, settings
             )
         except TrecbenchError as error:
             stopped = getattr(error, "partial_run", None)
@@ -533,14 +563,21 @@ def evaluate(
                     requested, partial_columns, [*results, stopped], settings, qrels_path
                 )
             raise
+        result.record = run.record
         results.append(result)
         flagged += run_flags
         columns = columns or run_columns
-    qrels_counts = (
-        {"lines": truth.table.num_rows, "topics": len(truth.qids)} if qrels_path else None
-    )
+        if progress is not None:
+            progress("scoring", index + 1, len(sources))
     return Evaluation(
-        requested, columns or [], results, settings, qrels_path, flagged, warnings, qrels_counts
+        requested,
+        columns or [],
+        results,
+        settings,
+        qrels_path,
+        flagged,
+        warnings,
+        loaded_qrels.record,
     )
 
 
@@ -611,19 +648,20 @@ class Preferences:
         return []
 
 
-def load_judgments(source, rel_format: str, relevance_level: int, version: Compat):
-    """``(judgments, path or None, validator warnings)`` for ``-R rel_format``."""
+def load_judgments(
+    source, rel_format: str, relevance_level: int, version: Compat, progress=None
+) -> tuple[Qrels | Preferences, inputs.Loaded]:
+    """The judgments of ``-R rel_format`` and how they were loaded."""
     if rel_format in PREFS_FORMATS:
         if not isinstance(source, (str, os.PathLike)):
             raise UsageError(f"-R {rel_format} judgments must be a file")
-        table = prefs_files.read_prefs(source, version, qrels_format=rel_format == "qrels_prefs")
-        if table.num_rows == 0:
-            raise InputError(str(source), None, "empty preferences file")
-        return Preferences(table, str(source), relevance_level, rel_format), str(source), []
-    table, path, warnings = load(source, "qrels", version=version)
+        loaded = prefs_files.load_prefs(source, version, qrels_format=rel_format == "qrels_prefs")
+        return Preferences(loaded.table, loaded.path, relevance_level, rel_format), loaded
+    loaded = load(source, "qrels", progress=progress, version=version)
+    path = loaded.path or loaded.origin
     if rel_format == "qrels_jg":
-        judgment_groups.check_duplicates(table, path or "<qrels>")
-    return Qrels(table, path, relevance_level, rel_format), path, warnings
+        judgment_groups.check_duplicates(loaded.table, path)
+    return Qrels(loaded.table, path, relevance_level, rel_format), loaded
 
 
 @dataclass
@@ -895,11 +933,6 @@ def _evaluate_run(table, name, path, truth, measures, engines, plans: _Plans, se
     traces = None
     if settings["debug_level"] > 0:
         traces = _traces(native, measures, engines, qids, plans.native.module)
-    counts = None
-    if path is not None:  # for its record in a --report (see Evaluation.input_counts)
-        tags = sorted(set(pc.unique(table.column("tag")).to_pylist()))
-        counts = {"lines": table.num_rows, "topics": len(run_qids), "run_tag": runid}
-        counts["run_tags"] = tags
     stops = [] if plan.stop is None else [(plan.stop, plan.error, "")]
     if duplicates is not None:
         try:
@@ -919,7 +952,7 @@ def _evaluate_run(table, name, path, truth, measures, engines, plans: _Plans, se
             {label: column[kept] for label, column in values.items()},
             {label: column[kept] for label, column in strings.items()},
             {},
-            counts,
+            None,
             traces[kept] if traces is not None else None,
             complete=False,
             trailing=trailing,
@@ -930,7 +963,7 @@ def _evaluate_run(table, name, path, truth, measures, engines, plans: _Plans, se
         c.label: _summarise(c, values.get(c.label), len(qids), truth, settings, runid)
         for c in unique
     }
-    result = RunResult(name, path, runid, qids, values, strings, summary, counts, traces)
+    result = RunResult(name, path, runid, qids, values, strings, summary, None, traces)
     return result, unique, flags
 
 
@@ -969,7 +1002,7 @@ def _same_id_types(table: pa.Table, like: pa.Table) -> pa.Table:
 
 
 def _ranked_frame(ranked: pa.Table):
-    return files.to_pandas(ranked.select(["qid", "docno", "score", "rank"]))
+    return inputs.to_pandas(ranked.select(["qid", "docno", "score", "rank"]))
 
 
 def _summarise(column: Column, values, n_evaluated: int, truth: Qrels, settings, runid):
@@ -1016,14 +1049,3 @@ def _topic_flags(name, run_qids, qrels_qids, evaluated, complete) -> list[Flagge
         if qid not in evaluated_set
     ]
     return flags
-
-
-class _CallableModule(types.ModuleType):
-    """``trecbench.evaluate`` is both this module and the function: importing the module
-    makes Python set the package attribute to the module, so the module forwards calls."""
-
-    def __call__(self, *args, **kwargs):
-        return evaluate(*args, **kwargs)
-
-
-sys.modules[__name__].__class__ = _CallableModule

@@ -158,12 +158,14 @@ def score(
     from ..errors import TrecbenchError
     from ..evaluate import evaluate
     from ..report import write_score_outputs
+    from .progress import TaskProgress, wanted
 
     trec_options = any(flags[name] for name in TREC_FLAGS)
     if output_format == "auto":
         output_format = "trec" if trec_options else "table"
     names = names or ("trec" if output_format == "trec" else "display")
     debug_level, debug_query = _debug(flags["debug"])
+    progress = TaskProgress() if wanted(quiet=False) else None
     try:
         evaluation = evaluate(
             qrels,
@@ -176,6 +178,7 @@ def score(
             num_docs=flags["ndocs"],
             engine=flags["engine"],
             options={"maxontsim_formula": maxontsim_formula, "ontology": ontology},
+            progress=progress,
             compat=flags["compat"] or "9.0.8",
             rel_format=flags["rel_format"] or "qrels",
             zscores=flags["zscores"],
@@ -191,6 +194,9 @@ def score(
             )
             click.echo(text.encode("utf-8"), nl=False)
         raise
+    finally:
+        if progress is not None:
+            progress.close()
     for line in evaluation.warnings + _flag_summary(evaluation):
         click.echo(f"trecbench: warning: {line}", err=True)
     grouped = _grouped(evaluation, strata, group_by)

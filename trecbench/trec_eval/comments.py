@@ -1,4 +1,5 @@
-"""trec_eval 10.0's comment lines, and its ``-`` for a run on standard input.
+"""trec_eval 10.0's comment lines (and the name ``-`` of a run on standard input: see
+:mod:`.stdin`).
 
 10.0 skips, in a run, every line whose first non-blank character is ``#``; in qrels (and
 the prefs and judgment-group formats) a line that *starts* with ``#`` — but only one at a
@@ -13,21 +14,24 @@ comment on the last line is skipped.
 from __future__ import annotations
 
 import dataclasses
-import sys
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..errors import InputError
-from ..files import Tokens
+from ..inputs import trec_text
+from ..inputs.trec_text import Tokens
 
 STDIN = "-"
 
 
-def read_stdin() -> bytes:
-    """The run 10.0 reads for ``-``."""
-    return sys.stdin.buffer.read()
+def tokens_without_comments(source, kind: str) -> Tokens:
+    """The tokens of a TREC text run or qrels (an open :class:`~trecbench.inputs.streams.
+    Source`) without the comment lines 10.0 skips."""
+    data = source.read()
+    tokens = trec_text.tokenize(data, source.path, 1, 6 if kind == "run" else 4)
+    return drop_run_comments(tokens) if kind == "run" else drop_qrels_comments(tokens, data)
 
 
 def qrels_comment_lines(data: bytes) -> np.ndarray:

@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
-from .. import arrow, files
+from .. import arrow
 from ..errors import InputError
+from ..inputs import Loaded, trec_text
+from ..inputs.streams import Source
 from . import comments
 from .compat import Compat
 
@@ -21,7 +24,7 @@ PREFS_FIELDS = ("qid", "jg", "jsg", "docno", "level")
 QRELS_FIELDS = ("qid", "jg", "docno", "level")
 
 
-def _check(tokens: files.Tokens, expected: tuple[str, ...]) -> None:
+def _check(tokens: trec_text.Tokens, expected: tuple[str, ...]) -> None:
     for lines, message in (
         (tokens.blank_lines, "blank line (fatal in trec_eval)"),
         (tokens.nul_lines, "NUL byte (trec_eval 9.x would silently stop reading here)"),
@@ -41,17 +44,28 @@ def _check(tokens: files.Tokens, expected: tuple[str, ...]) -> None:
         )
 
 
-def read_prefs(path, version: Compat, *, qrels_format: bool = False) -> pa.Table:
+def load_prefs(path, version: Compat, *, qrels_format: bool = False) -> Loaded:
     """``qid, jg, jsg, docno, level, line`` of a prefs file (``qrels_format``: a qrels file
-    read as preferences); ``level`` is float64, as written."""
+    read as preferences), ``level`` float64 as written, with the file's provenance."""
     expected = QRELS_FIELDS if qrels_format else PREFS_FIELDS
-    data = files.read_bytes(path)
-    tokens = files.tokenize(data, str(path), 1, len(expected))
-    if version.comments:
-        tokens = comments.drop_qrels_comments(tokens, data)
-    _check(tokens, expected)
+    with Source(path) as source:
+        data = source.read()
+        tokens = trec_text.tokenize(data, str(path), 1, len(expected))
+        if version.comments:
+            tokens = comments.drop_qrels_comments(tokens, data)
+        _check(tokens, expected)
+        table = _table(tokens, expected, qrels_format)
+        if table.num_rows == 0:
+            raise InputError(str(path), None, "empty preferences file")
+        qids = len(pc.unique(table.column("qid")))
+        record = {"path": str(path), "kind": "qrels", **source.record()}
+    record |= {"lines": table.num_rows, "topics": qids}
+    return Loaded("qrels", table, str(path), str(path), record)
+
+
+def _table(tokens: trec_text.Tokens, expected: tuple[str, ...], qrels_format: bool) -> pa.Table:
     columns = dict(zip(expected, tokens.fields[: len(expected)], strict=True))
-    good, levels = files.parse_scores(columns["level"])
+    good, levels = trec_text.parse_scores(columns["level"])
     bad = np.flatnonzero(~good | np.isnan(levels))
     if len(bad):
         row = int(bad[0])

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow.compute as pc
 
-from .. import files
 from ..errors import InputError
+from ..inputs import trec_text
 
 MISSING = -1000000.0  # MISSING_ZSCORE_VALUE
 # NaN and infinities, which C's atof reads (trec_eval's own zscores file has "nan" means)
@@ -41,7 +41,7 @@ class ZScores:
 
 def read_zscores(path) -> ZScores:
     """Read a z-scores file; malformed lines raise :class:`InputError` (exit 2)."""
-    tokens = files.tokenize_file(path, keep=4)
+    tokens = trec_text.tokenize_file(path, keep=4)
     for lines, message in (
         (tokens.blank_lines, "blank line (fatal in trec_eval)"),
         (tokens.nul_lines, "NUL byte"),
@@ -62,8 +62,8 @@ def read_zscores(path) -> ZScores:
     qid, measure, mean, stddev = tokens.fields[:4]
     numbers = []
     for column, name in ((mean, "mean"), (stddev, "stddev")):
-        good, values = files.parse_scores(column)
-        special = files.matches(column, SPECIAL_PATTERN)  # atof reads these too
+        good, values = trec_text.parse_scores(column)
+        special = trec_text.matches(column, SPECIAL_PATTERN)  # atof reads these too
         if special.any():
             texts = column.to_pylist()
             for row in np.flatnonzero(special):
