@@ -50,3 +50,15 @@ def qsort(items: list[T], compare: Callable[[T, T], int]) -> list[T]:
             merged.append(right[j])
             j += 1
     return merged + left[i:] + right[j:]
+
+
+class CFloat(float):
+    """A float that ``format`` prints as glibc's ``printf`` does: a NaN shows its sign
+    (``-nan``: what 0/0 and inf - inf give on x86), where Python prints ``nan``."""
+
+    def __format__(self, spec: str) -> str:
+        if math.isnan(self):
+            text = "-nan" if math.copysign(1.0, self) < 0 else "nan"
+            width = spec.split(".")[0].lstrip("<>^=")
+            return text.rjust(int(width)) if width.isdigit() else text
+        return float.__format__(self, spec)

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import TrecbenchError
+from .clib import CFloat as C
 
 
 class PrefsError(TrecbenchError):
@@ -233,13 +234,13 @@ class PrefsCounter:
     def _dump_docno_buffer(self, n: int, where: str) -> str:
         lines = [f"Docno_results Dump.  num_results {n}, {where}\n"]
         for docno, sim, rank in self._docno_results.records[:n]:
-            lines.append(f"  {docno}\t{sim:4.2f}\t{rank:3d}\n")
+            lines.append(f"  {docno}\t{C(sim):4.2f}\t{rank:3d}\n")
         return "".join(lines)
 
     def _dump_prefs_buffer(self, n: int, where: str) -> str:
         lines = [f"Prefs_and_ranks Dump.  num_pref_lines {n},  {where}\n"]
         for jg, jsg, level, docno, rank in self._prefs_and_ranks.records[:n]:
-            lines.append(f"  {jg}\t{jsg}\t{level:4.2f}\t{docno}\t{rank:3d}\n")
+            lines.append(f"  {jg}\t{jsg}\t{C(level):4.2f}\t{docno}\t{rank:3d}\n")
         return "".join(lines)
 
 
@@ -350,12 +351,12 @@ def _count_pa(group: JudgmentGroup, counts: np.ndarray, njr: int) -> None:
 def _dump_prefs(jg, jsg, levels, docnos, rank, order, where: str) -> str:
     lines = [f"Prefs_and_ranks Dump.  num_pref_lines {len(order)},  {where}\n"]
     for i in order:
-        lines.append(f"  {jg[i]}\t{jsg[i]}\t{levels[i]:4.2f}\t{docnos[i]}\t{rank[i]:3d}\n")
+        lines.append(f"  {jg[i]}\t{jsg[i]}\t{C(levels[i]):4.2f}\t{docnos[i]}\t{rank[i]:3d}\n")
     return "".join(lines)
 
 
 def _dump_ec(level: float, ranks: np.ndarray) -> str:
-    text = f"    EC Dump. Rel_level {level:4.2f}. Num_docid_ranks {len(ranks)}"
+    text = f"    EC Dump. Rel_level {C(level):4.2f}. Num_docid_ranks {len(ranks)}"
     for i, r in enumerate(ranks.tolist()):
         if i % 10 == 0:
             text += "\n      "
@@ -363,27 +364,16 @@ def _dump_ec(level: float, ranks: np.ndarray) -> str:
     return text + "\n"
 
 
-def _dump_prefs_array(a: np.ndarray) -> str:
+def _dump_matrix(title: str, a: np.ndarray, row: str, wrap: str, cell: str) -> str:
+    """debug_print_prefs_array / debug_print_counts_array: rows of cells, 20 a line."""
     n = len(a)
-    text = f"    Prefs_Array Dump. Num_judged {n}"
+    text = f"{title} Num_judged {n}"
     for i in range(n):
-        text += f"\n      Row {i:3d}\n      "
+        text += f"\n{row}Row {i:3d}\n{row}"
         for j in range(n):
             if j and j % 20 == 0:
-                text += f"    ({j})\n     "
-            text += f"{int(a[i, j]):2d}"
-    return text + "\n"
-
-
-def _dump_counts(c: np.ndarray) -> str:
-    n = len(c)
-    text = f"  Counts_Array Dump. Num_judged {n}"
-    for i in range(n):
-        text += f"\n    Row {i:3d}\n    "
-        for j in range(n):
-            if j and j % 20 == 0:
-                text += f"    ({j})\n   "
-            text += f"{int(c[i, j]):2d} "
+                text += f"    ({j})\n{wrap}"
+            text += cell % int(a[i, j])
     return text + "\n"
 
 
@@ -403,12 +393,12 @@ def _dump_jg(group: JudgmentGroup) -> str:
     ):
         text += f"    {name} {value}\n"
     if not group.ecs:
-        text += _dump_prefs_array(group.prefs)
+        text += _dump_matrix("    Prefs_Array Dump.", group.prefs, "      ", "     ", "%2d")
         text += f"    Rel_array Dump. {len(group.rel_array)} values"
         for i, value in enumerate(group.rel_array.tolist()):
             if i % 10 == 0:
                 text += "\n      "
-            text += f"{value:4.2f} "
+            text += f"{C(value):4.2f} "
         return text + "\n"
     text += f"    Dump of {len(group.ecs)} ECs within JG\n"
     return text + "".join(_dump_ec(level, ranks) for level, ranks in group.ecs)
@@ -418,4 +408,4 @@ def _dump_results_prefs(result: ResultsPrefs) -> str:
     text = f"Results_prefs Dump.  {len(result.jgs)} Judgment Groups\n"
     text += f"  num_judged_ret {result.num_judged_ret},  num_judged {result.num_judged}\n"
     text += "".join(_dump_jg(group) for group in result.jgs)
-    return text + _dump_counts(result.counts)
+    return text + _dump_matrix("  Counts_Array Dump.", result.counts, "    ", "   ", "%2d ")

@@ -24,14 +24,16 @@ PREFS_FIELDS = ("qid", "jg", "jsg", "docno", "level")
 QRELS_FIELDS = ("qid", "jg", "docno", "level")
 
 
-def _check(tokens: trec_text.Tokens, expected: tuple[str, ...]) -> None:
+def check_fields(tokens: trec_text.Tokens, expected: tuple[str, ...], rule: str) -> None:
+    """A trec_eval judgment-like file: no blank line (fatal in trec_eval), NUL byte or
+    invalid UTF-8, and exactly the ``expected`` fields on every line."""
     for lines, message in (
         (tokens.blank_lines, "blank line (fatal in trec_eval)"),
         (tokens.nul_lines, "NUL byte (trec_eval 9.x would silently stop reading here)"),
         (tokens.bad_utf8_lines, "invalid UTF-8"),
     ):
         if len(lines):
-            raise InputError(tokens.path, int(lines[0]), message, "P1")
+            raise InputError(tokens.path, int(lines[0]), message, rule)
     wrong = np.flatnonzero(tokens.nfields != len(expected))
     if len(wrong):
         row = int(wrong[0])
@@ -40,7 +42,7 @@ def _check(tokens: trec_text.Tokens, expected: tuple[str, ...]) -> None:
             int(tokens.line[row]),
             f"expected {len(expected)} fields ({' '.join(expected)}), "
             f"found {int(tokens.nfields[row])}",
-            "P1",
+            rule,
         )
 
 
@@ -53,7 +55,7 @@ def load_prefs(path, version: Compat, *, qrels_format: bool = False) -> Loaded:
         tokens = trec_text.tokenize(data, str(path), 1, len(expected))
         if version.comments:
             tokens = comments.drop_qrels_comments(tokens, data)
-        _check(tokens, expected)
+        check_fields(tokens, expected, "P1")
         table = _table(tokens, expected, qrels_format)
         if table.num_rows == 0:
             raise InputError(str(path), None, "empty preferences file")

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .clib import CFloat as C
 from .gains import gain_of, parse_pairs, setup_gains
 from .res_rels import NONPOOL, UNJUDGED, ResRels
 
@@ -83,6 +84,36 @@ class _IdealWalk:
         return self.gain
 
 
+def _result_step(gains, topic: Topic, i: int, dcg: float) -> tuple[float, float]:
+    """Document ``i`` of the ranking: its gain, and the DCG with it added."""
+    gain = gain_of(gains, topic.rels[i])
+    if gain != 0:
+        dcg += gain / math.log2(i + 2)
+    return gain, dcg
+
+
+def _ideal_step(walk: _IdealWalk, i: int, dcg: float) -> float:
+    """Position ``i`` of the ideal ranking: the ideal DCG with its gain added."""
+    walk.step()
+    if walk.gain > 0.0:
+        dcg += walk.gain / math.log2(i + 2)
+    return dcg
+
+
+def _results_tail(name, gains, topic, walk, i, results_dcg, ideal_dcg, out) -> float:
+    """The documents retrieved past the ideal ranking's last positive gain (``ndcg`` and
+    ``Rndcg`` print the same line for them); the final DCG."""
+    while i < len(topic.rels):
+        results_gain, results_dcg = _result_step(gains, topic, i, results_dcg)
+        if topic.debug_level > 0:
+            out.append(
+                f"{name}: {i} {walk.cur_level} {C(results_gain):3.1f} {C(results_dcg):6.4f} "
+                f"{C(0.0):3.1f} {C(ideal_dcg):6.4f}\n"
+            )
+        i += 1
+    return results_dcg
+
+
 def ndcg(topic: Topic, params: str | None, name: str = "ndcg"):
     """m_ndcg.c's ``te_calc_ndcg``; ``name`` picks which of its results is the value
     (``ndcg``, or 10.0's ``dcg`` and ``ideal_dcg``)."""
@@ -92,36 +123,22 @@ def ndcg(topic: Topic, params: str | None, name: str = "ndcg"):
     walk = _IdealWalk(gains)
     n, i = len(topic.rels), 0
     while i < n and walk.gain > 0.0:
-        results_gain = gain_of(gains, topic.rels[i])
-        if results_gain != 0:
-            results_dcg += results_gain / math.log2(i + 2)
-        walk.step()
-        if walk.gain > 0.0:
-            ideal_dcg += walk.gain / math.log2(i + 2)
+        results_gain, results_dcg = _result_step(gains, topic, i, results_dcg)
+        ideal_dcg = _ideal_step(walk, i, ideal_dcg)
         if debug:
             out.append(
-                f"ndcg: {i} {walk.cur_level} {results_gain:3.1f} {results_dcg:6.4f} "
-                f"{walk.gain:3.1f} {ideal_dcg:6.4f}\n"
+                f"ndcg: {i} {walk.cur_level} {C(results_gain):3.1f} {C(results_dcg):6.4f} "
+                f"{C(walk.gain):3.1f} {C(ideal_dcg):6.4f}\n"
             )
         i += 1
-    while i < n:
-        results_gain = gain_of(gains, topic.rels[i])
-        if results_gain != 0:
-            results_dcg += results_gain / math.log2(i + 2)
-        if debug:
-            out.append(
-                f"ndcg: {i} {walk.cur_level} {results_gain:3.1f} {results_dcg:6.4f} "
-                f"{0.0:3.1f} {ideal_dcg:6.4f}\n"
-            )
-        i += 1
+    results_dcg = _results_tail("ndcg", gains, topic, walk, i, results_dcg, ideal_dcg, out)
+    i = max(i, n)
     while walk.gain > 0.0:
-        walk.step()
-        if walk.gain > 0.0:
-            ideal_dcg += walk.gain / math.log2(i + 2)
+        ideal_dcg = _ideal_step(walk, i, ideal_dcg)
         if debug:
             out.append(
-                f"ndcg: {i} {walk.cur_level} {0.0:3.1f} {results_dcg:6.4f} "
-                f"{walk.gain:3.1f} {ideal_dcg:6.4f}\n"
+                f"ndcg: {i} {walk.cur_level} {C(0.0):3.1f} {C(results_dcg):6.4f} "
+                f"{C(walk.gain):3.1f} {C(ideal_dcg):6.4f}\n"
             )
         i += 1
     if name == "dcg":
@@ -145,16 +162,16 @@ def ndcg_cut(topic: Topic, cutoffs: tuple[int, ...]):
             if index == len(cutoffs):
                 break
             if level > 0:
-                out.append(f"ndcg_cut: cutoff {i} dcg {total:6.4f}\n")
+                out.append(f"ndcg_cut: cutoff {i} dcg {C(total):6.4f}\n")
         gain = float(rel)
         if gain > 0:
             total += gain / math.log2(i + 2)
             if level > 1:
-                out.append(f"ndcg_cut:{i} {gain:3.1f} {total:6.4f}\n")
+                out.append(f"ndcg_cut:{i} {C(gain):3.1f} {C(total):6.4f}\n")
     while index < len(cutoffs):
         values[index] = total
         if level > 0:
-            out.append(f"ndcg_cut: cutoff {cutoffs[index]} dcg {total:6.4f}\n")
+            out.append(f"ndcg_cut: cutoff {cutoffs[index]} dcg {C(total):6.4f}\n")
         index += 1
     index, cur_lvl, lvl_count, ideal = 0, topic.num_rel_levels - 1, 0, 0.0
     i = 0
@@ -169,20 +186,20 @@ def ndcg_cut(topic: Topic, cutoffs: tuple[int, ...]):
             if ideal > 0.0:
                 values[index] /= ideal
             if level > 0:
-                out.append(f"ndcg_cut: cutoff {i} idcg {ideal:6.4f}\n")
+                out.append(f"ndcg_cut: cutoff {i} idcg {C(ideal):6.4f}\n")
             index += 1
             if index == len(cutoffs):
                 break
         gain = float(cur_lvl)
         ideal += gain / math.log2(i + 2)
         if level > 0:
-            out.append(f"ndcg_cut:{i} {cur_lvl} {gain:3.1f} {ideal:6.4f}\n")
+            out.append(f"ndcg_cut:{i} {cur_lvl} {C(gain):3.1f} {C(ideal):6.4f}\n")
         i += 1
     while index < len(cutoffs):
         if ideal > 0.0:
             values[index] /= ideal
         if level > 0:
-            out.append(f"ndcg_cut: cutoff {cutoffs[index]} idcg {ideal:6.4f}\n")
+            out.append(f"ndcg_cut: cutoff {cutoffs[index]} idcg {C(ideal):6.4f}\n")
         index += 1
     return values, "".join(out)
 
@@ -197,44 +214,36 @@ def ndcg_rel(topic: Topic, params: str | None):
     n, i = len(topic.rels), 0
     with np.errstate(divide="ignore", invalid="ignore"):
         while i < n and walk.gain > 0.0:
-            results_gain = gain_of(gains, topic.rels[i])
-            if results_gain != 0:
-                results_dcg += results_gain / math.log2(i + 2)
-            walk.step()
-            if walk.gain > 0.0:
-                num_rel += 1
-                ideal_dcg += walk.gain / math.log2(i + 2)
+            results_gain, results_dcg = _result_step(gains, topic, i, results_dcg)
+            ideal_dcg = _ideal_step(walk, i, ideal_dcg)
+            num_rel += walk.gain > 0.0
             if results_gain > 0:
                 total += float(np.float64(results_dcg) / np.float64(ideal_dcg))
                 num_rel_ret += 1
             if debug:
                 out.append(
-                    f"ndcg_rel: {i} {walk.cur_level} {results_gain:3.1f} {results_dcg:6.4f} "
-                    f"{walk.gain:3.1f} {ideal_dcg:6.4f} {total:6.4f}\n"
+                    f"ndcg_rel: {i} {walk.cur_level} {C(results_gain):3.1f} {C(results_dcg):6.4f} "
+                    f"{C(walk.gain):3.1f} {C(ideal_dcg):6.4f} {C(total):6.4f}\n"
                 )
             i += 1
         while i < n:
-            results_gain = gain_of(gains, topic.rels[i])
-            if results_gain != 0:
-                results_dcg += results_gain / math.log2(i + 2)
+            results_gain, results_dcg = _result_step(gains, topic, i, results_dcg)
             if results_gain > 0:
                 total += float(np.float64(results_dcg) / np.float64(ideal_dcg))
                 num_rel_ret += 1
             if debug:
                 out.append(
-                    f"ndcg_rel: {i} {walk.cur_level} {results_gain:3.1f} {results_dcg:6.4f} "
-                    f"{0.0:3.1f} {ideal_dcg:6.4f} {total:6.4f}\n"
+                    f"ndcg_rel: {i} {walk.cur_level} {C(results_gain):3.1f} {C(results_dcg):6.4f} "
+                    f"{C(0.0):3.1f} {C(ideal_dcg):6.4f} {C(total):6.4f}\n"
                 )
             i += 1
         while walk.gain > 0.0:
-            walk.step()
-            if walk.gain > 0.0:
-                num_rel += 1
-                ideal_dcg += walk.gain / math.log2(i + 2)
+            ideal_dcg = _ideal_step(walk, i, ideal_dcg)
+            num_rel += walk.gain > 0.0
             if debug:
                 out.append(
-                    f"ndcg_rel: {i} {walk.cur_level} {0.0:3.1f} {results_dcg:6.4f} "
-                    f"{walk.gain:3.1f} {ideal_dcg:6.4f}\n"
+                    f"ndcg_rel: {i} {walk.cur_level} {C(0.0):3.1f} {C(results_dcg):6.4f} "
+                    f"{C(walk.gain):3.1f} {C(ideal_dcg):6.4f}\n"
                 )
             i += 1
         total += float(
@@ -242,7 +251,8 @@ def ndcg_rel(topic: Topic, params: str | None):
         )
     if debug:
         out.append(
-            f"ndcg_rel: {i} {walk.cur_level} {results_dcg:6.4f} {ideal_dcg:6.4f} {total:6.4f}\n"
+            f"ndcg_rel: {i} {walk.cur_level} {C(results_dcg):6.4f} {C(ideal_dcg):6.4f} "
+            f"{C(total):6.4f}\n"
         )
     value = float(np.float64(total) / np.float64(num_rel)) if total > 0.0 else 0.0
     return value, "".join(out)
@@ -258,54 +268,35 @@ def rndcg(topic: Topic, params: str | None):
     changes = 0
     walk = _IdealWalk(gains)
     old_gain = walk.gain
-    n, i = len(topic.rels), 0
-    while i < n and walk.gain > 0.0:
-        results_gain = gain_of(gains, topic.rels[i])
-        walk.step()
-        if old_gain != walk.gain:
-            if ideal_dcg > 0.0:
-                total += results_dcg / ideal_dcg
-                changes += 1
-            old_gain = walk.gain
-        if results_gain != 0:
-            results_dcg += results_gain / math.log2(i + 2)
-        if walk.gain > 0.0:
-            ideal_dcg += walk.gain / math.log2(i + 2)
-        if debug:
-            out.append(
-                f"Rndcg: {i} {walk.cur_level} {results_gain:3.1f} {results_dcg:6.4f} "
-                f"{walk.gain:3.1f} {ideal_dcg:6.4f} {total:6.4f}\n"
-            )
-        i += 1
-    if i < n:
-        while i < n:
-            results_gain = gain_of(gains, topic.rels[i])
-            if results_gain != 0:
-                results_dcg += results_gain / math.log2(i + 2)
-            if debug:
-                out.append(
-                    f"Rndcg: {i} {walk.cur_level} {results_gain:3.1f} {results_dcg:6.4f} "
-                    f"{0.0:3.1f} {ideal_dcg:6.4f}\n"
-                )
-            i += 1
+
+    def at_change() -> None:
+        """nDCG so far joins the average where the ideal gain changes."""
+        nonlocal total, changes
         if ideal_dcg > 0.0:
             total += results_dcg / ideal_dcg
             changes += 1
+
+    n, i = len(topic.rels), 0
     while walk.gain > 0.0:
         walk.step()
         if old_gain != walk.gain:
-            if ideal_dcg > 0.0:
-                total += results_dcg / ideal_dcg
-                changes += 1
+            at_change()
             old_gain = walk.gain
+        results_gain = 0.0
+        if i < n:
+            results_gain, results_dcg = _result_step(gains, topic, i, results_dcg)
         if walk.gain > 0.0:
             ideal_dcg += walk.gain / math.log2(i + 2)
         if debug:
+            tail = f" {C(total):6.4f}" if i < n else ""
             out.append(
-                f"Rndcg: {i} {walk.cur_level} {0.0:3.1f} {results_dcg:6.4f} "
-                f"{walk.gain:3.1f} {ideal_dcg:6.4f}\n"
+                f"Rndcg: {i} {walk.cur_level} {C(results_gain):3.1f} {C(results_dcg):6.4f} "
+                f"{C(walk.gain):3.1f} {C(ideal_dcg):6.4f}{tail}\n"
             )
         i += 1
+    if i < n:  # documents retrieved past the ideal ranking's last positive gain
+        results_dcg = _results_tail("Rndcg", gains, topic, walk, i, results_dcg, ideal_dcg, out)
+        at_change()
     with np.errstate(divide="ignore", invalid="ignore"):
         value = float(np.float64(total) / np.float64(changes))
     return value, "".join(out)
@@ -330,8 +321,8 @@ def g_measure(topic: Topic, params: str | None):
             results_g += results_gain / _log2(2 + sum_cost - sum_results)
         if debug:
             out.append(
-                f"G: {i} {walk.cur_level} {results_gain:3.1f} {sum_results:6.4f} "
-                f"{walk.gain:3.1f} {sum_ideal:6.4f} {sum_cost:6.4f} {results_g:6.4f}\n"
+                f"G: {i} {walk.cur_level} {C(results_gain):3.1f} {C(sum_results):6.4f} "
+                f"{C(walk.gain):3.1f} {C(sum_ideal):6.4f} {C(sum_cost):6.4f} {C(results_g):6.4f}\n"
             )
         i += 1
     while i < n:
@@ -342,8 +333,8 @@ def g_measure(topic: Topic, params: str | None):
             results_g += results_gain / _log2(2 + sum_cost - sum_results)
         if debug:
             out.append(
-                f"G: {i} {walk.cur_level} {results_gain:3.1f} {sum_results:6.4f} "
-                f"{0.0:3.1f} {sum_ideal:6.4f} {results_g:6.4f}\n"
+                f"G: {i} {walk.cur_level} {C(results_gain):3.1f} {C(sum_results):6.4f} "
+                f"{C(0.0):3.1f} {C(sum_ideal):6.4f} {C(results_g):6.4f}\n"
             )
         i += 1
     while walk.gain > 0.0:
@@ -352,8 +343,8 @@ def g_measure(topic: Topic, params: str | None):
             sum_ideal += walk.gain
         if debug:
             out.append(
-                f"G: {i} {walk.cur_level} {0.0:3.1f} {sum_results:6.4f} "
-                f"{walk.gain:3.1f} {sum_ideal:6.4f}\n"
+                f"G: {i} {walk.cur_level} {C(0.0):3.1f} {C(sum_results):6.4f} "
+                f"{C(walk.gain):3.1f} {C(sum_ideal):6.4f}\n"
             )
         i += 1
     value = results_g / sum_ideal if sum_ideal > 0.0 else 0.0
@@ -369,7 +360,7 @@ def bin_g(topic: Topic):
             rel_so_far += 1
             total += 1.0 / math.log2(3 + i - rel_so_far)
             if debug:
-                out.append(f"binG: {i} {rel_so_far} {total:6.4f}\n")
+                out.append(f"binG: {i} {rel_so_far} {C(total):6.4f}\n")
     value = total / topic.num_rel if rel_so_far else 0.0
     return value, "".join(out)
 
@@ -396,7 +387,11 @@ def gm_bpref(topic: Topic):
     if topic.num_rel:
         bpref /= topic.num_rel
     value = math.log(max(bpref, MIN_GEO_MEAN))
-    trace = f"gm_bpref: bpref {bpref:6.4f}, gm_bpref {value:6.4f}" if topic.debug_level > 1 else ""
+    trace = (
+        f"gm_bpref: bpref {C(bpref):6.4f}, gm_bpref {C(value):6.4f}"
+        if topic.debug_level > 1
+        else ""
+    )
     return value, trace
 
 
@@ -408,6 +403,6 @@ def rbp_trace(topic: Topic, gains, p: float) -> tuple[float, str]:
         if gain != 0:
             total += gain * cur_p
             if topic.debug_level > 0:
-                out.append(f"rbp:{i} {gain:3.1f} {total:6.4f}\n")
+                out.append(f"rbp:{i} {C(gain):3.1f} {C(total):6.4f}\n")
         cur_p = cur_p * p
     return (1.0 - p) * total, "".join(out)

@@ -22,6 +22,7 @@ import pyarrow.compute as pc
 
 from ..errors import InputError
 from ..inputs import trec_text
+from .prefs_files import check_fields
 
 MISSING = -1000000.0  # MISSING_ZSCORE_VALUE
 # NaN and infinities, which C's atof reads (trec_eval's own zscores file has "nan" means)
@@ -42,23 +43,7 @@ class ZScores:
 def read_zscores(path) -> ZScores:
     """Read a z-scores file; malformed lines raise :class:`InputError` (exit 2)."""
     tokens = trec_text.tokenize_file(path, keep=4)
-    for lines, message in (
-        (tokens.blank_lines, "blank line (fatal in trec_eval)"),
-        (tokens.nul_lines, "NUL byte"),
-        (tokens.bad_utf8_lines, "invalid UTF-8"),
-    ):
-        if len(lines):
-            raise InputError(tokens.path, int(lines[0]), message, "Z1")
-    wrong = np.flatnonzero(tokens.nfields != 4)
-    if len(wrong):
-        row = int(wrong[0])
-        found = int(tokens.nfields[row])
-        raise InputError(
-            tokens.path,
-            int(tokens.line[row]),
-            f"expected 4 fields (qid measure mean stddev), found {found}",
-            "Z1",
-        )
+    check_fields(tokens, ("qid", "measure", "mean", "stddev"), "Z1")
     qid, measure, mean, stddev = tokens.fields[:4]
     numbers = []
     for column, name in ((mean, "mean"), (stddev, "stddev")):
