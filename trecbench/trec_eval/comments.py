@@ -19,6 +19,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from .. import arrow
 from ..errors import InputError
 from ..inputs import trec_text
 from ..inputs.trec_text import Tokens
@@ -68,10 +69,11 @@ def without_lines(tokens: Tokens, lines: np.ndarray) -> Tokens:
 def drop_qrels_comments(tokens: Tokens, data: bytes) -> Tokens:
     """10.0's reading of a qrels-like file: skip its comment lines, refuse the '#' lines it
     would read as judgments."""
+    if b"#" not in data:
+        return tokens
     tokens = without_lines(tokens, qrels_comment_lines(data))
     if len(tokens) and tokens.fields and len(tokens.fields[0]):
-        hashed = pc.starts_with(tokens.fields[0], "#").to_numpy(zero_copy_only=False)
-        hashed = np.asarray(hashed, bool)
+        hashed = arrow.to_numpy(pc.starts_with(tokens.fields[0], "#"))
         if hashed.any():
             row = int(np.flatnonzero(hashed)[0])
             raise InputError(
@@ -97,5 +99,5 @@ def drop_run_comments(tokens: Tokens) -> Tokens:
     """10.0's reading of a run: skip every line whose first field starts with '#'."""
     if not len(tokens):
         return tokens
-    hashed = np.asarray(pc.starts_with(tokens.fields[0], "#").to_numpy(zero_copy_only=False))
-    return without_lines(tokens, tokens.line[hashed.astype(bool)])
+    hashed = arrow.to_numpy(pc.starts_with(tokens.fields[0], "#"))
+    return without_lines(tokens, tokens.line[hashed])

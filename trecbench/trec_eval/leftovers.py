@@ -118,11 +118,13 @@ def _measure_slots(family: str, params, res: ResRels, t: int, cutoffs) -> tuple:
 def slots(res: ResRels, t: int, earlier) -> tuple[float, float]:
     """``(min, max)`` as rbp starts on topic ``t``; ``earlier``: the measures computed for
     the topic before it, in trec_eval's order."""
-    low = high = TINY
-    for measure in earlier:
+    low = high = None
+    for measure in reversed(earlier):  # the last writer of each slot wins
         below, above = _measure_slots(
             measure.family, measure.params, res, t, getattr(measure, "cutoffs", ())
         )
-        low = low if below is None else below
-        high = high if above is None else above
-    return low, high
+        low = below if low is None else low
+        high = above if high is None else high
+        if low is not None and high is not None:
+            break
+    return TINY if low is None else low, TINY if high is None else high
