@@ -1,4 +1,4 @@
-"""Evaluate runs against qrels, exactly as trec_eval 9.0.8 would.
+"""Evaluate runs against qrels, exactly as trec_eval 9.0.8 (or 10.0) would.
 
 :func:`evaluate` reads the qrels once, and for every run: ranks it once (trec_eval's policy,
 :mod:`trecbench.ranking`), keeps the evaluated topics (run ∩ qrels), applies ``-M`` and
@@ -24,9 +24,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from . import arrow, inputs, outputs, ranking
-from .engines import FAST, assign, engine_module
-from .engines import local as local_engine
-from .engines.native import TRACED as NATIVE_TRACED
+from .engines import META, NATIVE, assign, engine_module
+from .engines.native import RECALL_CUTOFFS, TRACED
 from .errors import (
     DuplicateError,
     InputError,
@@ -37,31 +36,20 @@ from .errors import (
     UsageError,
 )
 from .measures import (
-    FLOAT_CUTOFFS,
     GEOMETRIC,
-    LOCAL,
-    LONG_CUTOFFS,
-    META,
-    NATIVE,
     NUM_Q,
     NUM_REL,
-    PAIRS,
-    PYTREC_EVAL,
     RUNID,
     STRING,
     SUM,
     SUMMARY_ONLY,
     Measure,
     MeasureParameterError,
-    c_atof,
-    display_name,
-    param_label,
     parse_measures,
     presentation_order,
 )
 from .trec_eval import comments, judgment_groups, placeholder, prefs_files, stdin
 from .trec_eval import compat as _compat
-from .trec_eval import gains as gains_module
 from .trec_eval import zscores as zscores_module
 from .trec_eval.compat import Compat
 
@@ -377,17 +365,20 @@ class Qrels:
             for q, d, a, b in zip(qids, docnos, first[dupes], last[dupes], strict=True)
         }
 
-    def first_failure(self, qids: list[str]) -> tuple[int, TrecbenchError] | None:
+    def first_failure(
+        self, qids: list[str], duplicates: bool = True
+    ) -> tuple[int, TrecbenchError] | None:
         """The first of ``qids`` (in evaluation order) trec_eval stops at because of its
         judgments, with the error: a document judged twice (exit 4), or a topic whose
         judgments are all negative — trec_eval sizes a buffer by the largest grade + 1: it
         stops (``Can't calculate measure``, exit 4) when that topic is the first one
         evaluated, and for grades of -2 or less it crashes wherever the topic comes
-        (pytrec_eval too: trecbench refuses them). Judgment groups are checked when read."""
+        (pytrec_eval too: trecbench refuses them). Judgment groups are checked when read;
+        ``duplicates=False``: diversity qrels list a document once per subtopic."""
         if self.rel_format != "qrels":
             return None
         for position, qid in enumerate(qids):
-            if qid in self._duplicates:
+            if duplicates and qid in self._duplicates:
                 docno, first, second = self._duplicates[qid]
                 message = f"duplicate docs {docno} for topic {qid} (first on line {first})"
                 return position, DuplicateError(self.path, second, message, "Q-DUP")
@@ -501,7 +492,7 @@ def evaluate(
     names = list(run_names) if run_names else names
     # Arrow's threads read the first run while measures and qrels are prepared
     ahead = _read_ahead(sources[0], progress, version) if sources else None
-    requested = parse_measures(measures, version)
+    requested = parse_measures(measures, version.version)
     ordered = presentation_order(requested)
     _check_shared_gain_params(ordered, version)
     settings = {
@@ -528,22 +519,18 @@ def evaluate(
     truth, loaded_qrels = load_judgments(qrels, rel_format, relevance_level, version, progress)
     warnings = list(loaded_qrels.warnings)
     qrels_path = loaded_qrels.path
-    z_table = zscores_module.read_zscores(zscores) if zscores is not None else None
     engines = assign(ordered, engine)
+    for measure in ordered:  # what trecbench's ports of trec_eval compute instead
+        ported = version.rounded_recall_cutoffs and measure.family in RECALL_CUTOFFS
+        traced = debug_level > 0 and measure.family in TRACED
+        if (ported or traced) and engines[measure] != META and not measure.options:
+            engines[measure] = NATIVE
     _check_rel_format(ordered, engines, rel_format)
-    if debug_level > 0:  # the measures that print a trace are computed by their ports
-        traced = [m for m in ordered if m.family in NATIVE_TRACED and m.provider != LOCAL]
-        engines.update((m, NATIVE) for m in traced)
     if max_docs is not None and max_docs < 1:
         # trec_eval would evaluate empty rankings, which pytrec_eval cannot (it crashes)
         raise UsageError(f"-M must be at least 1, got {max_docs}")
-    plans = _Plans(
-        pytrec=_PytrecPlan(ordered, engines, truth, num_docs, judged_only, version),
-        fast=_FastPlan(ordered, engines, truth),
-        native=_NativePlan(ordered, engines, truth, settings, version),
-        version=version,
-        zscores=z_table,
-    )
+    z_table = zscores_module.read_zscores(zscores) if zscores is not None else None
+    plan = _Plan(ordered, engines, truth, settings, version, z_table)
     results, columns, flagged = [], None, truth.flagged()
     if progress is not None:
         progress("scoring", 0, len(sources))
@@ -553,7 +540,7 @@ def evaluate(
         name = names[index] if names else run.path or f"run{index + 1}"
         try:
             result, run_columns, run_flags = _evaluate_run(
-                run.table, name, run.path, truth, ordered, engines, plans, settings
+                run.table, name, run.path, truth, plan, settings
             )
         except TrecbenchError as error:
             stopped = getattr(error, "partial_run", None)
@@ -641,7 +628,7 @@ class Preferences:
         self.topics = dict.fromkeys(self.qids)
         self.positive_judgments = 0
 
-    def first_failure(self, qids: list[str]) -> None:
+    def first_failure(self, qids: list[str], duplicates: bool = True) -> None:
         return None  # found while counting preferences (trecbench.trec_eval.prefs_counts)
 
     def flagged(self) -> list[FlaggedTopic]:
@@ -664,139 +651,46 @@ def load_judgments(
     return Qrels(loaded.table, path, relevance_level, rel_format), loaded
 
 
-@dataclass
-class _Plans:
-    """The engines' parts of an evaluation, and the call's version and z-scores."""
-
-    pytrec: _PytrecPlan
-    fast: _FastPlan
-    native: _NativePlan
-    version: Compat
-    zscores: zscores_module.ZScores | None
-
-
-class _PytrecPlan:
-    """The pytrec_eval part of an evaluation: one evaluator, built on first use."""
+class _Plan:
+    """Which engine computes which measure, and each engine's evaluator (built on first use,
+    reused for every run of the call); the trec_eval version reproduced and ``-Z``'s
+    table."""
 
     def __init__(
-        self, measures, engines, truth: Qrels, num_docs, judged_only: bool, version: Compat
+        self, measures, engines: dict[Measure, str], truth, settings, version: Compat, zscores
     ):
-        self.measures = [m for m in measures if engines[m] == PYTREC_EVAL]
+        self.measures = measures
+        self.engines = engines
         self.truth = truth
-        self.num_docs = num_docs
-        self.judged_only = judged_only
+        self.settings = settings
         self.version = version
-        self.utility = [m for m in self.measures if m.family == "utility"]
-        self._evaluator = None
+        self.zscores = zscores
+        self.groups: dict[str, list[Measure]] = {}
+        for measure in measures:
+            if engines[measure] != META:
+                self.groups.setdefault(engines[measure], []).append(measure)
+        self._evaluators: dict[str, Any] = {}
+        # diversity qrels list a document once per subtopic: duplicates are ndeval's concern
+        self.diversity_only = bool(self.groups) and all(
+            m.definition.diversity for group in self.groups.values() for m in group
+        )
 
-    def evaluate(self, ranked: pa.Table, qids: list[str]):
-        if not self.measures:
-            return [], {}
-        if self._evaluator is None:
-            module = engine_module(PYTREC_EVAL)
-            wanted = [_engine_measure(m, self.version) for m in self.measures]
-            if self.num_docs and self.utility:
-                # -N enters utility only: recompute it from the counts (see _utility)
-                wanted += [Measure(n, None, PYTREC_EVAL) for n in _UTILITY_COUNTS]
-            self._evaluator = module.Evaluator(
-                self.truth.as_dict, wanted, self.truth.relevance_level, self.judged_only
+    def evaluator(self, name: str):
+        if name not in self._evaluators:
+            module = engine_module(name)
+            # rbp depends on every measure computed before it (trecbench.trec_eval.leftovers)
+            extra = {"requested": self.measures} if name == NATIVE else {}
+            self._evaluators[name] = module.Evaluator(
+                self.truth, self.groups[name], self.settings, **extra
             )
-        labels, values = self._evaluator.evaluate(ranked, qids)
-        if self.num_docs and self.utility:
-            for measure in self.utility:
-                values[measure.family] = _utility(measure, values, self.num_docs)
-        return labels, values
+        return self._evaluators[name]
 
-
-def _engine_measure(measure: Measure, version: Compat) -> Measure:
-    """What pytrec_eval (9.0.8's code) must compute for ``measure`` in ``version``: 10.0
-    ignores gain-map entries whose grade is not an integer, so they are left out (the
-    printed label keeps them, as 10.0's does)."""
-    if not (version.integer_gain_names and measure.params and measure.info.params == PAIRS):
-        return measure
-    kept = [
-        part for part in measure.params.split(",") if gains_module.valid_int(part.partition("=")[0])
-    ]
-    params = ",".join(kept) or None
-    return Measure(measure.family, params, measure.provider, measure.requested, True)
-
-
-_UTILITY_COUNTS = ("num_ret", "num_rel", "num_rel_ret")
-
-
-class _FastPlan:
-    """The fast engine's part of an evaluation (see :mod:`trecbench.engines.fast`)."""
-
-    def __init__(self, measures, engines, truth: Qrels):
-        self.measures = [m for m in measures if engines[m] == FAST]
-        self.truth = truth
-        self.module = engine_module(FAST) if self.measures else None
-        self._evaluator = None
-
-    def labels_of(self, measure: Measure) -> list[str]:
-        return [self.module.label(r) for r in self.module.requests_for(measure)]
-
-    def evaluate(self, ranked: pa.Table, qids: list[str]) -> dict[str, np.ndarray]:
-        if not self.measures:
-            return {}
-        if self._evaluator is None:
-            self._evaluator = self.module.Evaluator(
-                self.truth.table, self.measures, self.truth.relevance_level
-            )
-        return self._evaluator.evaluate(ranked, qids)[1]
-
-
-class _NativePlan:
-    """The native engine's part (:mod:`trecbench.engines.native`)."""
-
-    def __init__(self, measures, engines, truth, settings, version: Compat):
-        self.measures = [m for m in measures if engines[m] == NATIVE]
-        self._requested = measures
-        self.rel_format = settings["rel_format"]
-        self.module = engine_module(NATIVE) if self.measures else None
-        self._evaluator = None
-        self._arguments = (truth, settings, version)
-
-    def evaluate(self, ranked: pa.Table, qids: list[str]):
-        if not self.measures:
-            return None
-        if self._evaluator is None:
-            truth, settings, version = self._arguments
-            self._evaluator = self.module.Evaluator(
-                truth.table,
-                self.measures,
-                rel_format=self.rel_format,
-                version=version,
-                relevance_level=truth.relevance_level,
-                judged_only=settings["judged_only"],
-                max_docs=settings["max_docs"],
-                debug_level=settings["debug_level"],
-                requested=self._requested,
-            )
-        return self._evaluator.evaluate(ranked, qids)
-
-
-def _utility(measure: Measure, values: dict[str, np.ndarray], num_docs: int) -> np.ndarray:
-    """trec_eval's utility with ``-N``, in its exact operation order (m_utility.c)."""
-    p = [c_atof(x) for x in (measure.params or "1,-1,0,0").split(",")]
-    ret, rel, rel_ret = (values[n].astype(np.int64) for n in _UTILITY_COUNTS)
-    rest = (num_docs + rel_ret - ret - rel).astype(np.float64)
-    return p[0] * rel_ret + p[1] * (ret - rel_ret) + p[2] * (rel - rel_ret) + p[3] * rest
-
-
-def _labels_of(measure: Measure, engine_labels: list[str]) -> list[str]:
-    """The engine labels (pytrec_eval keys) that belong to one measure, in engine order."""
-    kind = measure.info.params
-    if kind == LONG_CUTOFFS:
-        return [f"{measure.family}_{k}" for k in measure.cutoffs]
-    if kind == FLOAT_CUTOFFS:
-        prefix = measure.family + "_"
-        return [
-            label
-            for label in engine_labels
-            if label.startswith(prefix) and label[len(prefix) :].replace(".", "").isdigit()
-        ]
-    return [measure.family]
+    @property
+    def table_needed(self) -> bool:
+        """Whether an engine needs the rows moved into trec_eval order (a table)."""
+        return self.settings["judged_only"] or any(
+            self.evaluator(name).wants_table for name in self.groups
+        )
 
 
 @dataclass
@@ -813,9 +707,11 @@ class _TopicPlan:
             self.stop, self.error = index, error
 
 
-def _plan_topics(run_qids, truth, measures, settings, version: Compat, name) -> _TopicPlan:
+def _plan_topics(run_qids, truth, plan: _Plan, name) -> _TopicPlan:
     """trec_eval's loop over topics: the run's topics found in the qrels (9.0.8) or the
     qrels' topics (10.0), restricted to ``-D``'s topic, and the first it stops at."""
+    settings, version, measures, engines = plan.settings, plan.version, plan.measures, plan.engines
+    diversity_only = plan.diversity_only
     in_run = set(run_qids)
     if version.topics_from_qrels:
         qids = list(truth.qids)
@@ -824,9 +720,9 @@ def _plan_topics(run_qids, truth, measures, settings, version: Compat, name) -> 
     if settings["debug_query"] is not None:
         qids = [q for q in qids if q == settings["debug_query"]]
     missing = [q for q in qids if q not in in_run]
-    plan = _TopicPlan(qids, missing if settings["complete"] else [])
+    topics = _TopicPlan(qids, missing if settings["complete"] else [])
     if missing and not settings["complete"]:
-        plan.fail(
+        topics.fail(
             qids.index(missing[0]),
             MissingTopicError(
                 f"{name}: topic {missing[0]} of the qrels is not in the run: trec_eval "
@@ -834,106 +730,75 @@ def _plan_topics(run_qids, truth, measures, settings, version: Compat, name) -> 
                 f"'{missing[0]}' not found in qrels)"
             ),
         )
-    if any(engine_measure.provider != META for engine_measure in measures):
-        found = truth.first_failure(qids)
+    if any(engines[m] != META for m in measures):
+        found = truth.first_failure(qids, duplicates=not diversity_only)
         if found is not None:
-            plan.fail(*found)
-    return plan
+            topics.fail(*found)
+    return topics
 
 
-def _evaluate_run(table, name, path, truth, measures, engines, plans: _Plans, settings):
-    version = plans.version
+def _evaluate_run(table, name, path, truth, plan: _Plan, settings):
     runid = table.column("tag")[table.num_rows - 1].as_py() if table.num_rows else ""
-    order = ranking.order_run(table, float32=settings["float32"] and version.float32)
+    order = ranking.order_run(table, float32=settings["float32"] and plan.version.float32)
     run_qids = order.qids.to_pylist()
-    plan = _plan_topics(run_qids, truth, measures, settings, version, path or name)
-    if not plan.qids:
+    topics = _plan_topics(run_qids, truth, plan, path or name)
+    if not topics.qids:
         raise NoOverlapError(
             f"{path or name}: No queries with both results and relevance info "
             "(no topic of the run is in the qrels)"
         )
-    if plan.stop == 0:  # nothing evaluated, nothing printed for this run
-        plan.error.partial_run = RunResult(name, path, runid, [], {}, {}, {}, complete=False)
-        raise plan.error
-    qids = plan.qids if plan.stop is None else plan.qids[: plan.stop]
-    placeholders = [q for q in plan.placeholders if q in set(qids)]
+    if topics.stop == 0:  # nothing evaluated, nothing printed for this run
+        topics.error.partial_run = RunResult(name, path, runid, [], {}, {}, {}, complete=False)
+        raise topics.error
+    qids = topics.qids if topics.stop is None else topics.qids[: topics.stop]
+    placeholders = [q for q in topics.placeholders if q in set(qids)]
     flags = _topic_flags(name, run_qids, truth.qids, qids, settings["complete"])
     prefs = settings["rel_format"] in PREFS_FORMATS
-    checked = not prefs and any(m.provider != META for m in measures)
+    checked = not prefs and bool(plan.groups)
+    # preferences rank every retrieved document their own way, then cut at -M themselves
     ranked_run = ranking.RankedRun(table, order, qids, None if prefs else settings["max_docs"])
     duplicates = ranked_run.check_duplicates_in_background(path or name) if checked else None
     # rows are moved into trec_eval order only for engines that need a table
-    table_needed = (
-        settings["judged_only"]
-        or placeholders
-        or any(engines[m] not in (FAST, META) for m in measures)
-    )
-    ranked = ranked_run.table() if table_needed else ranked_run
+    ranked = ranked_run.table() if plan.table_needed or placeholders else ranked_run
     if placeholders:
         ranked = placeholder.with_placeholders(ranked, qids, placeholders)
+
+    produced: dict[Measure, list[tuple]] = {}
+    first = [n for n in plan.groups if plan.evaluator(n).before_judged_only]
+    for engine_name in first:  # trec_eval's code applies -J itself
+        produced.update(plan.evaluator(engine_name).evaluate(ranked, qids))
+    if settings["judged_only"] and not prefs:
+        ranked = ranking.judged_only(ranked, _same_id_types(truth.table, ranked))
+    for engine_name in plan.groups:
+        if engine_name not in first:
+            produced.update(plan.evaluator(engine_name).evaluate(ranked, qids))
+    native = plan.evaluator(NATIVE).last if NATIVE in plan.groups else None
 
     columns: list[Column] = []
     values: dict[str, np.ndarray] = {}
     strings: dict[str, list[str]] = {}
-    native = plans.native.evaluate(ranked, qids)
-    engine_labels, engine_values = plans.pytrec.evaluate(ranked, qids)  # applies -J itself
-    if settings["judged_only"] and not prefs:
-        ranked = ranking.judged_only(ranked, _same_id_types(truth.table, ranked))
-    fast_values = plans.fast.evaluate(ranked, qids)
-    frame = None
     seen: set[str] = set()
-    for measure in measures:
-        engine = engines[measure]
+    for measure in plan.measures:
+        engine = plan.engines[measure]
         if engine == META:
             columns.append(Column(measure.family, measure.family, measure, engine))
             continue
-        if engine == FAST:
-            for label in plans.fast.labels_of(measure):
-                display = display_name(label)
-                if measure.provider == LOCAL:
-                    display = f"{local_engine.lookup(measure.family).display}@{measure.k}"
-                columns.append(Column(label, display, measure, engine))
-                values[label] = fast_values[label]
-            continue
-        if engine in (PYTREC_EVAL, NATIVE):
-            if engine == NATIVE:
-                labels = plans.native.module.labels_of(measure)
-                source = native.values
+        for label, display, value in produced[measure]:
+            if display in seen:  # two spellings of one value (success.10, HitRate@10)
+                continue
+            seen.add(display)
+            columns.append(Column(label, display, measure, engine))
+            if measure.summary == STRING:
+                strings[label] = value
             else:
-                labels, source = _labels_of(measure, engine_labels), engine_values
-            for label in labels:
-                shown = param_label(measure, label)
-                columns.append(Column(shown, display_name(shown), measure, engine))
-                values[shown] = source[label]
-            continue
-        if frame is None:
-            frame = _ranked_frame(ranked)
-        if measure.family == "relstring":
-            length = int(c_atof(measure.params)) if measure.params else 10
-            label = param_label(measure, "relstring")
-            column = local_engine.relstring(frame, truth.frame, length)
-            strings[label] = column.reindex(qids, fill_value="").tolist()
-            columns.append(Column(label, label, measure, engine))
-            continue
-        entry = local_engine.lookup(measure.family)
-        series = entry.compute(frame, truth.frame, measure.k, settings)
-        label = f"{entry.trec_name}_{measure.k}"
-        columns.append(Column(label, f"{entry.display}@{measure.k}", measure, engine))
-        values[label] = series.reindex(qids, fill_value=0.0).to_numpy(dtype=np.float64)
-    unique = []
-    for column in columns:  # two spellings of one value (success.10, HitRate@10): first wins
-        if column.display not in seen:
-            seen.add(column.display)
-            unique.append(column)
+                values[label] = value
     if placeholders:
         rows = np.flatnonzero(np.isin(np.array(qids, dtype=object), placeholders))
         placeholder.clear(values, strings, rows)
-    if plans.zscores is not None:
-        _convert_to_zscores(values, qids, plans.zscores)
-    traces = None
-    if settings["debug_level"] > 0:
-        traces = _traces(native, measures, engines, qids, plans.native.module)
-    stops = [] if plan.stop is None else [(plan.stop, plan.error, "")]
+    if plan.zscores is not None:
+        _convert_to_zscores(values, qids, plan.zscores)
+    traces = _traces(native, plan, qids) if settings["debug_level"] > 0 else None
+    stops = [] if topics.stop is None else [(topics.stop, topics.error, "")]
     if duplicates is not None:
         try:
             duplicates.result()  # a run listing a document twice is an error (exit 4)
@@ -952,32 +817,31 @@ def _evaluate_run(table, name, path, truth, measures, engines, plans: _Plans, se
             {label: column[kept] for label, column in values.items()},
             {label: column[kept] for label, column in strings.items()},
             {},
-            None,
-            traces[kept] if traces is not None else None,
+            traces=traces[kept] if traces is not None else None,
             complete=False,
             trailing=trailing,
         )
-        error.partial_columns = unique
+        error.partial_columns = columns
         raise error
     summary = {
         c.label: _summarise(c, values.get(c.label), len(qids), truth, settings, runid)
-        for c in unique
+        for c in columns
     }
-    result = RunResult(name, path, runid, qids, values, strings, summary, None, traces)
-    return result, unique, flags
+    result = RunResult(name, path, runid, qids, values, strings, summary, traces=traces)
+    return result, columns, flags
 
 
-def _traces(native, measures, engines, qids: list[str], module) -> list[str]:
+def _traces(native, plan: _Plan, qids: list[str]) -> list[str]:
     """What each topic prints while computed (``-D``), measures in trec_eval's order."""
     texts = [""] * len(qids)
     if native is None:
         return texts
-    for measure in measures:
-        if engines[measure] != NATIVE:
-            continue
-        label = module.labels_of(measure)[0]
-        for t, text in enumerate(native.traces.get(label, ())):
-            texts[t] += text
+    from .engines.native import labels_of
+
+    for measure in plan.measures:
+        if plan.engines[measure] == NATIVE:
+            for t, text in enumerate(native.traces.get(labels_of(measure)[0], ())):
+                texts[t] += text
     return texts
 
 
@@ -999,10 +863,6 @@ def _same_id_types(table: pa.Table, like: pa.Table) -> pa.Table:
             index = table.column_names.index(name)
             table = table.set_column(index, name, pc.cast(table.column(name), wanted))
     return table
-
-
-def _ranked_frame(ranked: pa.Table):
-    return inputs.to_pandas(ranked.select(["qid", "docno", "score", "rank"]))
 
 
 def _summarise(column: Column, values, n_evaluated: int, truth: Qrels, settings, runid):

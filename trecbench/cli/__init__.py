@@ -15,7 +15,7 @@ import click
 from .. import __version__, outputs
 from ..errors import TrecbenchError
 
-WORKFLOW = ("convert", "validate", "score", "compare")
+WORKFLOW = ("convert", "validate", "score", "compare", "fuse", "benchmark", "measures")
 
 
 class Group(click.Group):
@@ -50,8 +50,11 @@ def fail(error: TrecbenchError) -> None:
 def _register() -> None:
     # Each module adds its command to `cli`; imported here so `trecbench --help` lists them.
     from . import (
+        benchmark,  # noqa: F401
         compare,  # noqa: F401
         convert,  # noqa: F401
+        fuse,  # noqa: F401
+        measures,  # noqa: F401
         score,  # noqa: F401
         validate,  # noqa: F401
     )

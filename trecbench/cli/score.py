@@ -33,10 +33,12 @@ class TrecEvalCommand(click.Command):
     "measure",
     multiple=True,
     metavar="NAME[.PARAMS]",
-    help="Measure to compute (repeatable): trec_eval (ndcg_cut.10, P.5,10, "
-    "iprec_at_recall..10, ndcg.1=3,2=9), ir_measures (nDCG@10, AP@100, RR@10, R@50) or "
-    "display names (MAP@100, MRR@10, Recall@50, HitRate@10, Recall_all@10, MaxOntSim@10); "
-    "nicknames official, all_trec, set. Default: the KPI preset.",
+    help="Measures to compute (repeatable; several per value, separated by spaces): "
+    "trec_eval (ndcg_cut.10, P.5,10, iprec_at_recall..10, ndcg.1=3,2=9) or its labels "
+    "(ndcg_cut_10, P_5), ir_measures with parameters (nDCG@10, P(rel=2)@5, "
+    "\"nDCG(dcg='exp-log2')@10\", RBP(p=0.8), Judged@10, ERR@10), display and seed names "
+    "(MAP@100, MRR@10, HitRate@10, hit@10, Recall_all@10, MaxOntSim@10); nicknames "
+    "official, all_trec, set. `trecbench measures` lists them all. Default: the KPI preset.",
 )
 @click.option("-q", "--query_eval_wanted", "query", is_flag=True, help="Also print each topic.")
 @click.option(
@@ -128,11 +130,29 @@ class TrecEvalCommand(click.Command):
     "(vectorised: P, recall, success, map, map_cut, ndcg, ndcg_cut, recip_rank, Rprec, "
     "num_*, MRR@k, HitRate@k, Recall_all@k) or auto (fast when it computes every measure).",
 )
+@click.option(
+    "--routing",
+    type=click.Path(dir_okay=False),
+    default=None,
+    metavar="LOG",
+    help="Routing log (JSON lines: qid, chosen_expert, optimal_expert, retrieval_ran, "
+    "should_retrieve): routing accuracy and gate efficiency with bootstrap intervals, "
+    "printed after the table (table and markdown formats) and recorded in --report.",
+)
 @report_options
 @click.argument("qrels", type=click.Path(dir_okay=False))
 @click.argument("runs", nargs=-1, required=True, type=click.Path(dir_okay=False))
 def score(
-    qrels, runs, output_format, names, maxontsim_formula, ontology, strata, group_by, **flags
+    qrels,
+    runs,
+    output_format,
+    names,
+    maxontsim_formula,
+    ontology,
+    strata,
+    group_by,
+    routing,
+    **flags,
 ):
     """Score RUNS against QRELS, exactly like trec_eval 9.0.8 (or 10.0: --compat 10.0).
 
@@ -150,9 +170,13 @@ def score(
       trecbench score --compat 10.0 -q -c -m all_trec qrels.test results.test
       trecbench score -R prefs -m all_prefs -q prefs.test prefs.results.test
       trecbench score --format json -m nDCG@10 -m P.5,10 qrels.txt run.txt
+      trecbench score -m "nDCG(dcg='exp-log2')@10 AP(normalize='min')@100 Judged@10" \\
+        qrels.txt run.txt
       trecbench score qrels.txt run.txt --report r.json --manifest m.json --meta model=bm25
       trecbench score qrels/hpo-demo.qrels runs/*.run --strata qrels/hpo-demo.sidecar.json \\
         --group-by difficulty --group-by language
+      trecbench score data/hpo-rtask/hpo-rtask.qrels data/hpo-rtask/lexical.run \\
+        --routing data/hpo-rtask/routing.jsonl
     """
     from .. import trec_format
     from ..errors import TrecbenchError
@@ -215,13 +239,23 @@ def score(
         text = trec_format.render_table(evaluation, names=names)
     if grouped and output_format != "json":
         text += _render_groups(evaluation, grouped, output_format, names)
+    routed = None
+    if routing is not None:
+        from ..routing import render_routing, routing_metrics
+
+        routed = routing_metrics(routing)
+        if output_format in ("table", "markdown"):
+            text += "\n" + render_routing(routed)
+    extra_inputs = [(strata, "strata")] if strata is not None else []
+    extra_inputs += [(routing, "routing")] if routing is not None else []
     write_score_outputs(
         evaluation,
         report=flags["report"],
         manifest=flags["manifest"],
         meta=flags["meta"],
-        extra_inputs=[(strata, "strata")] if strata is not None else (),
+        extra_inputs=extra_inputs,
         groups=_groups_json(grouped),
+        routing=routed,
     )
     click.echo(text.encode("utf-8"), nl=False)  # bytes: written untranslated
 

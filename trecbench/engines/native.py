@@ -22,38 +22,50 @@ import pyarrow.compute as pc
 
 from .. import arrow
 from ..errors import TrecbenchError
-from ..measures import FLOAT_CUTOFFS, LONG_CUTOFFS, NATIVE, TREC_ORDER, Measure, c_atof
-from ..trec_eval import judgment_groups, prefs_measures, ranked, traced
-from ..trec_eval.compat import Compat
+from ..measures import (
+    FLOAT_CUTOFFS,
+    LONG_CUTOFFS,
+    Measure,
+    c_atof,
+    display_name,
+    float_cutoffs,
+    registry,
+    value_names,
+)
+from ..trec_eval import compat, judgment_groups, prefs_measures, ranked, traced
 from ..trec_eval.gains import parse_pairs
 from ..trec_eval.prefs_counts import PrefsCounter, PrefsError
 from ..trec_eval.res_rels import form_res_rels
 
-NAME = NATIVE
-
-# families that print a trace with -D (gm_bpref from level 2 on)
+NAME = "native"
+# the families only these ports compute (the catalog's source "trec_eval")
+PORTED = [d.name for d in registry.definitions() if d.source == "trec_eval"]
+# ... and those they compute when asked: 10.0's rounded recall cutoffs, and with -D the
+# families that print a trace (gm_bpref from level 2 on)
+RECALL_CUTOFFS = frozenset({"iprec_at_recall", "11pt_avg"})
 TRACED = frozenset({"ndcg", "ndcg_cut", "ndcg_rel", "Rndcg", "G", "binG", "gm_bpref"})
 PREFS_FORMATS = ("prefs", "qrels_prefs")
 
 
 def supports(measure: Measure) -> bool:
-    """The native engine computes the measures whose provider it is."""
-    return measure.provider == NATIVE
+    """trec_eval's spellings only (no ir_measures keyword parameters)."""
+    return not measure.options
 
 
 def percents(measure: Measure) -> list[float]:
     """The recall fractions or R multiples of a float-parameter family, as trec_eval reads
     them (cutoff lists sorted, 11pt_avg's list as given)."""
+    definition = measure.definition
     if measure.params is None:
-        return list(measure.info.defaults)
-    values = [c_atof(part) for part in measure.params.split(",")]
-    return sorted(values) if measure.info.params == FLOAT_CUTOFFS else values
+        return list(definition.trec_defaults)
+    if definition.trec_params == FLOAT_CUTOFFS:
+        return float_cutoffs(measure.params)
+    return [c_atof(part) for part in measure.params.split(",")]
 
 
 def labels_of(measure: Measure) -> list[str]:
-    """The engine's value labels for ``measure`` (``name_<params>`` is applied by the
-    caller for one-value families with parameters, as for pytrec_eval's)."""
-    kind = measure.info.params
+    """The engine's value labels for ``measure`` (before ``name_<params>``)."""
+    kind = measure.definition.trec_params
     if kind == LONG_CUTOFFS:
         return [f"{measure.family}_{k}" for k in measure.cutoffs]
     if kind == FLOAT_CUTOFFS:
@@ -76,49 +88,50 @@ class Result:
 class Evaluator:
     """The native engine over one set of judgments, reused for every run of a call.
 
-    ``judgments``: a qrels table (``qid, docno, rel``; for ``qrels_jg`` also ``iter``, the
+    ``truth.table``: a qrels table (``qid, docno, rel``; for ``qrels_jg`` also ``iter``, the
     judgment group) or a preferences table (``qid, jg, jsg, docno, level``), as
-    ``rel_format`` says.
+    ``settings["rel_format"]`` says; ``requested``: every measure of the call (``rbp``
+    depends on those computed before it: :mod:`trecbench.trec_eval.leftovers`). After each
+    :meth:`evaluate`, ``last`` holds its :class:`Result` (traces, where trec_eval stopped).
     """
 
-    def __init__(
-        self,
-        judgments: pa.Table,
-        measures: list[Measure],
-        *,
-        rel_format: str,
-        version: Compat,
-        relevance_level: int,
-        judged_only: bool,
-        max_docs: int | None,
-        debug_level: int = 0,
-        requested: list[Measure] = (),
-    ):
-        self.judgments = judgments
-        self.measures = measures
-        # what trec_eval computes before rbp for a topic (its stack leftovers: .leftovers)
-        known = sorted(
-            (m for m in requested if m.family in TREC_ORDER), key=lambda m: TREC_ORDER[m.family]
-        )
-        self._before_rbp = [m for m in known if TREC_ORDER[m.family] < TREC_ORDER["rbp"]]
-        self.rel_format = rel_format
-        self.version = version
-        self.relevance_level = relevance_level
-        self.judged_only = judged_only
-        self.max_docs = max_docs
-        self.debug_level = debug_level
-        self._prefs = _prefs_by_topic(judgments) if rel_format in PREFS_FORMATS else None
+    before_judged_only = True  # form_res_rels applies -J itself
+    wants_table = True
 
-    def evaluate(self, ranked_table: pa.Table, qids: list[str]) -> Result:
-        """Values for ``qids`` (evaluation order) of ``ranked_table`` (trec_eval order,
-        cut at ``-M``; for preferences: every retrieved document, in any order)."""
-        if not self.measures:
-            return Result()
+    def __init__(self, truth, measures: list[Measure], settings: dict, requested=()):
+        self.judgments = truth.table
+        self.measures = measures
+        order = registry.trec_order()
+        known = sorted((m for m in requested if m.family in order), key=lambda m: order[m.family])
+        self._before_rbp = [m for m in known if order[m.family] < order["rbp"]]
+        self.rel_format = settings.get("rel_format", "qrels")
+        self.version = compat.get(settings.get("compat", compat.DEFAULT))
+        self.relevance_level = truth.relevance_level
+        self.judged_only = bool(settings.get("judged_only"))
+        self.max_docs = settings.get("max_docs")
+        self.debug_level = settings.get("debug_level", 0)
+        self._prefs = _prefs_by_topic(self.judgments) if self.rel_format in PREFS_FORMATS else None
+        self.last = Result()
+
+    def evaluate(self, ranked_table: pa.Table, qids: list[str]) -> dict[Measure, list[tuple]]:
+        """Per measure, ``(label, display, values)`` for ``qids`` (evaluation order) of
+        ``ranked_table`` (trec_eval order, cut at ``-M``; for preferences: every retrieved
+        document, in any order)."""
         if self.rel_format in PREFS_FORMATS:
-            return self._prefs_values(ranked_table, qids)
-        if self.rel_format == "qrels_jg":
-            return self._group_values(ranked_table, qids)
-        return self._ranked_values(ranked_table, qids)
+            self.last = self._prefs_values(ranked_table, qids)
+        elif self.rel_format == "qrels_jg":
+            self.last = self._group_values(ranked_table, qids)
+        else:
+            self.last = self._ranked_values(ranked_table, qids)
+        out = {}
+        for measure in self.measures:
+            keys = labels_of(measure)
+            names = value_names(measure) or [(key, display_name(key)) for key in keys]
+            out[measure] = [
+                (label, display, self.last.values[key])
+                for (label, display), key in zip(names, keys, strict=True)
+            ]
+        return out
 
     # ---------------------------------------------------------------- standard qrels
 
@@ -273,3 +286,13 @@ def _run_by_topic(run: pa.Table) -> dict[str, tuple[list[str], np.ndarray]]:
     for row, qid in enumerate(qids):
         rows.setdefault(qid, []).append(row)
     return {q: ([docnos[r] for r in r_], scores[np.array(r_)]) for q, r_ in rows.items()}
+
+
+registry.register_engine(
+    NAME,
+    __name__,
+    [*PORTED, *RECALL_CUTOFFS, *TRACED],
+    supports=supports,
+    description="trecbench's ports of trec_eval's C code: what pytrec_eval lacks (prefs, "
+    "judgment groups, yaap, 10.0's measures), 10.0's recall cutoffs, -D traces",
+)
