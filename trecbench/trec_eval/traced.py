@@ -309,44 +309,43 @@ def g_measure(topic: Topic, params: str | None):
     results_g = sum_results = sum_ideal = sum_cost = 0.0
     min_cost = 1.0
     walk = _IdealWalk(gains)
+
+    def take(i: int, cost: float) -> float:
+        """Document ``i`` retrieved at ``cost``: its gain, added to the sums and to G."""
+        nonlocal sum_results, sum_cost, results_g
+        gain = gain_of(gains, topic.rels[i])
+        sum_results += gain
+        sum_cost += cost
+        if gain != 0:
+            results_g += gain / _log2(2 + sum_cost - sum_results)
+        return gain
+
     n, i = len(topic.rels), 0
-    while i < n and walk.gain > 0.0:
-        results_gain = gain_of(gains, topic.rels[i])
-        sum_results += results_gain
-        walk.step()
-        if walk.gain > 0.0:
-            sum_ideal += walk.gain
-        sum_cost += walk.gain if walk.gain >= min_cost else min_cost
-        if results_gain != 0:
-            results_g += results_gain / _log2(2 + sum_cost - sum_results)
-        if debug:
-            out.append(
-                f"G: {i} {walk.cur_level} {C(results_gain):3.1f} {C(sum_results):6.4f} "
-                f"{C(walk.gain):3.1f} {C(sum_ideal):6.4f} {C(sum_cost):6.4f} {C(results_g):6.4f}\n"
-            )
-        i += 1
-    while i < n:
-        results_gain = gain_of(gains, topic.rels[i])
-        sum_results += results_gain
-        sum_cost += min_cost
-        if results_gain != 0:
-            results_g += results_gain / _log2(2 + sum_cost - sum_results)
-        if debug:
-            out.append(
-                f"G: {i} {walk.cur_level} {C(results_gain):3.1f} {C(sum_results):6.4f} "
-                f"{C(0.0):3.1f} {C(sum_ideal):6.4f} {C(results_g):6.4f}\n"
-            )
-        i += 1
     while walk.gain > 0.0:
         walk.step()
         if walk.gain > 0.0:
             sum_ideal += walk.gain
-        if debug:
+        if i < n:
+            results_gain = take(i, walk.gain if walk.gain >= min_cost else min_cost)
+            if debug:
+                out.append(
+                    f"G: {i} {walk.cur_level} {C(results_gain):3.1f} {C(sum_results):6.4f} "
+                    f"{C(walk.gain):3.1f} {C(sum_ideal):6.4f} {C(sum_cost):6.4f} "
+                    f"{C(results_g):6.4f}\n"
+                )
+        elif debug:
             out.append(
                 f"G: {i} {walk.cur_level} {C(0.0):3.1f} {C(sum_results):6.4f} "
                 f"{C(walk.gain):3.1f} {C(sum_ideal):6.4f}\n"
             )
         i += 1
+    for rest in range(i, n):  # documents retrieved past the ideal ranking's last positive gain
+        results_gain = take(rest, min_cost)
+        if debug:
+            out.append(
+                f"G: {rest} {walk.cur_level} {C(results_gain):3.1f} {C(sum_results):6.4f} "
+                f"{C(0.0):3.1f} {C(sum_ideal):6.4f} {C(results_g):6.4f}\n"
+            )
     value = results_g / sum_ideal if sum_ideal > 0.0 else 0.0
     return value, "".join(out)
 
