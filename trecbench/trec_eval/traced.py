@@ -122,8 +122,10 @@ def ndcg(topic: Topic, params: str | None, name: str = "ndcg"):
     results_dcg = ideal_dcg = 0.0
     walk = _IdealWalk(gains)
     n, i = len(topic.rels), 0
-    while i < n and walk.gain > 0.0:
-        results_gain, results_dcg = _result_step(gains, topic, i, results_dcg)
+    while walk.gain > 0.0:  # the ideal ranking, and the documents retrieved alongside
+        results_gain = 0.0
+        if i < n:
+            results_gain, results_dcg = _result_step(gains, topic, i, results_dcg)
         ideal_dcg = _ideal_step(walk, i, ideal_dcg)
         if debug:
             out.append(
@@ -132,15 +134,6 @@ def ndcg(topic: Topic, params: str | None, name: str = "ndcg"):
             )
         i += 1
     results_dcg = _results_tail("ndcg", gains, topic, walk, i, results_dcg, ideal_dcg, out)
-    i = max(i, n)
-    while walk.gain > 0.0:
-        ideal_dcg = _ideal_step(walk, i, ideal_dcg)
-        if debug:
-            out.append(
-                f"ndcg: {i} {walk.cur_level} {C(0.0):3.1f} {C(results_dcg):6.4f} "
-                f"{C(walk.gain):3.1f} {C(ideal_dcg):6.4f}\n"
-            )
-        i += 1
     if name == "dcg":
         value = results_dcg
     elif name == "ideal_dcg":
@@ -211,41 +204,40 @@ def ndcg_rel(topic: Topic, params: str | None):
     results_dcg = ideal_dcg = total = 0.0
     num_rel_ret = num_rel = 0
     walk = _IdealWalk(gains)
+
+    def at_relevant(gain: float) -> None:
+        """The nDCG so far joins the average at a relevant document."""
+        nonlocal total, num_rel_ret
+        if gain > 0:
+            total += float(np.float64(results_dcg) / np.float64(ideal_dcg))
+            num_rel_ret += 1
+
     n, i = len(topic.rels), 0
     with np.errstate(divide="ignore", invalid="ignore"):
-        while i < n and walk.gain > 0.0:
-            results_gain, results_dcg = _result_step(gains, topic, i, results_dcg)
+        while walk.gain > 0.0:  # the ideal ranking, and the documents retrieved alongside
+            results_gain = 0.0
+            if i < n:
+                results_gain, results_dcg = _result_step(gains, topic, i, results_dcg)
             ideal_dcg = _ideal_step(walk, i, ideal_dcg)
             num_rel += walk.gain > 0.0
-            if results_gain > 0:
-                total += float(np.float64(results_dcg) / np.float64(ideal_dcg))
-                num_rel_ret += 1
+            if i < n:
+                at_relevant(results_gain)
             if debug:
+                tail = f" {C(total):6.4f}" if i < n else ""
                 out.append(
                     f"ndcg_rel: {i} {walk.cur_level} {C(results_gain):3.1f} {C(results_dcg):6.4f} "
-                    f"{C(walk.gain):3.1f} {C(ideal_dcg):6.4f} {C(total):6.4f}\n"
+                    f"{C(walk.gain):3.1f} {C(ideal_dcg):6.4f}{tail}\n"
                 )
             i += 1
-        while i < n:
-            results_gain, results_dcg = _result_step(gains, topic, i, results_dcg)
-            if results_gain > 0:
-                total += float(np.float64(results_dcg) / np.float64(ideal_dcg))
-                num_rel_ret += 1
+        for rest in range(i, n):  # documents retrieved past the ideal ranking's end
+            results_gain, results_dcg = _result_step(gains, topic, rest, results_dcg)
+            at_relevant(results_gain)
             if debug:
                 out.append(
-                    f"ndcg_rel: {i} {walk.cur_level} {C(results_gain):3.1f} {C(results_dcg):6.4f} "
-                    f"{C(0.0):3.1f} {C(ideal_dcg):6.4f} {C(total):6.4f}\n"
+                    f"ndcg_rel: {rest} {walk.cur_level} {C(results_gain):3.1f} "
+                    f"{C(results_dcg):6.4f} {C(0.0):3.1f} {C(ideal_dcg):6.4f} {C(total):6.4f}\n"
                 )
-            i += 1
-        while walk.gain > 0.0:
-            ideal_dcg = _ideal_step(walk, i, ideal_dcg)
-            num_rel += walk.gain > 0.0
-            if debug:
-                out.append(
-                    f"ndcg_rel: {i} {walk.cur_level} {C(0.0):3.1f} {C(results_dcg):6.4f} "
-                    f"{C(walk.gain):3.1f} {C(ideal_dcg):6.4f}\n"
-                )
-            i += 1
+        i = max(i, n)
         total += float(
             np.float64(num_rel - num_rel_ret) * np.float64(results_dcg) / np.float64(ideal_dcg)
         )
