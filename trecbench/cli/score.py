@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from . import cli
-from .evaluation_options import evaluation_options
+from .evaluation_options import evaluation_options, unjudged_threshold_option
 from .report_options import report_options
 
 TREC_FLAGS = (
@@ -131,6 +131,14 @@ class TrecEvalCommand(click.Command):
     "num_*, MRR@k, HitRate@k, Recall_all@k) or auto (fast when it computes every measure).",
 )
 @click.option(
+    "--tie-bounds",
+    "tie_bounds",
+    is_flag=True,
+    help="Also print, per run and measure, the lowest and highest value over every order "
+    "of tied documents (equal scores) and whether trec_eval's order is at an end.",
+)
+@unjudged_threshold_option
+@click.option(
     "--routing",
     type=click.Path(dir_okay=False),
     default=None,
@@ -151,6 +159,8 @@ def score(
     ontology,
     strata,
     group_by,
+    tie_bounds,
+    unjudged_threshold,
     routing,
     **flags,
 ):
@@ -177,6 +187,7 @@ def score(
         --group-by difficulty --group-by language
       trecbench score data/hpo-rtask/hpo-rtask.qrels data/hpo-rtask/lexical.run \\
         --routing data/hpo-rtask/routing.jsonl
+      trecbench score qrels.txt run.txt -m P@5 -m nDCG@10 --tie-bounds
     """
     from .. import trec_format
     from ..errors import TrecbenchError
@@ -203,6 +214,7 @@ def score(
             engine=flags["engine"],
             options={"maxontsim_formula": maxontsim_formula, "ontology": ontology},
             progress=progress,
+            tie_bounds=tie_bounds,
             compat=flags["compat"] or "9.0.8",
             rel_format=flags["rel_format"] or "qrels",
             zscores=flags["zscores"],
@@ -221,9 +233,15 @@ def score(
     finally:
         if progress is not None:
             progress.close()
-    for line in evaluation.warnings + _flag_summary(evaluation):
+    unjudged = [
+        run.unjudged.message(run.name, evaluation.qrels_path)
+        for run in evaluation.unjudged_runs(unjudged_threshold)
+    ]
+    for line in evaluation.warnings + _flag_summary(evaluation) + unjudged:
         click.echo(f"trecbench: warning: {line}", err=True)
-    grouped = _grouped(evaluation, strata, group_by)
+    grouped, notes = _grouped(evaluation, strata, group_by, qrels)
+    for line in notes:
+        click.echo(f"trecbench: warning: {line}", err=True)
     per_query, summary = flags["query"], not flags["nosummary"]
     if output_format == "trec":
         text = trec_format.render_trec(
@@ -239,6 +257,10 @@ def score(
         text = trec_format.render_table(evaluation, names=names)
     if grouped and output_format != "json":
         text += _render_groups(evaluation, grouped, output_format, names)
+    if tie_bounds and output_format != "json":
+        from ..tiebounds import render
+
+        text += ("" if output_format == "csv" else "\n") + render(evaluation, output_format, names)
     routed = None
     if routing is not None:
         from ..routing import render_routing, routing_metrics
@@ -255,6 +277,7 @@ def score(
         meta=flags["meta"],
         extra_inputs=extra_inputs,
         groups=_groups_json(grouped),
+        warnings=notes,
         routing=routed,
     )
     click.echo(text.encode("utf-8"), nl=False)  # bytes: written untranslated
@@ -271,18 +294,20 @@ def _debug(text: str | None) -> tuple[int, str | None]:
     return c_atol(level), qid if dot else None
 
 
-def _grouped(evaluation, strata, group_by) -> dict:
-    """``{field: grouped means}`` for each --group-by (see trecbench.strata)."""
+def _grouped(evaluation, strata, group_by, qrels) -> tuple[dict, list[str]]:
+    """``{field: grouped means}`` for each --group-by (see trecbench.strata), and the
+    warnings: groups too small, and what the sidecar says about the qrels."""
     from ..errors import UsageError
 
     if strata is not None and not group_by:
         raise UsageError("--strata needs --group-by FIELD")
     if not group_by:
-        return {}  # strata imports pandas: only when grouping
-    from ..strata import evaluation_groups, load_strata
+        return {}, []  # strata imports pandas: only when grouping
+    from ..strata import evaluation_groups, group_warnings, qrels_warnings, read_sidecar
 
-    table = load_strata(strata) if strata is not None else None
-    return {by: evaluation_groups(evaluation, table, by) for by in group_by}
+    table, notes = read_sidecar(strata) if strata is not None else (None, [])
+    grouped = {by: evaluation_groups(evaluation, table, by) for by in group_by}
+    return grouped, qrels_warnings(notes, qrels) + group_warnings(grouped)
 
 
 def _groups_json(grouped: dict) -> dict | None:
