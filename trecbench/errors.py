@@ -60,3 +60,10 @@ class OutputError(TrecbenchError):
     """An output cannot be written (e.g. it would overwrite an input)."""
 
     exit_code = 2
+
+
+class MissingTopicError(TrecbenchError):
+    """trec_eval 10.0 without ``-c``: a qrels topic is missing from the run (it stops with
+    exit 4, after printing the topics before it)."""
+
+    exit_code = 4
