@@ -62,5 +62,12 @@ class OutputError(TrecbenchError):
     exit_code = 2
 
 
+class MissingTopicError(TrecbenchError):
+    """trec_eval 10.0 without ``-c``: a qrels topic is missing from the run (it stops with
+    exit 4, after printing the topics before it)."""
+
+    exit_code = 4
+
+
 class MissingExtraError(UsageError):
     """A feature needs an optional package that is not installed (``trecbench.extras``)."""

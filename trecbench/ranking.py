@@ -78,7 +78,10 @@ class RankedRun:
             order.topic.dtype
         )
         position = order.positions()
-        every_topic = len(qids) == len(order.qids)  # then topic_of is the identity
+        # every run topic kept, in order (qids may also name topics the run lacks: 10.0)
+        every_topic = len(qids) == len(order.qids) and bool(
+            np.array_equal(topic_of, np.arange(len(qids)))
+        )
         topic = order.topic if every_topic else topic_of[order.topic]
         keep = topic >= 0
         if max_docs is not None:
@@ -177,7 +180,8 @@ def topic_codes(qids: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, pa.Array]
 def comparable_scores(column, float32: bool) -> np.ndarray:
     """The scores as trec_eval compares them: float32 (9.x) or float64, -0.0 as +0.0."""
     dtype = np.float32 if float32 else np.float64
-    parts = [arrow.to_numpy(chunk).astype(dtype) for chunk in column.chunks]
+    with np.errstate(over="ignore"):  # beyond float32 a score is inf, as C's float holds it
+        parts = [arrow.to_numpy(chunk).astype(dtype) for chunk in column.chunks]
     scores = np.concatenate(parts) if parts else np.empty(0, dtype)
     scores += dtype(0)  # -0.0 becomes +0.0: C compares them equal
     return scores
@@ -284,10 +288,13 @@ def truncate(ranked: pa.Table, max_docs: int | None) -> pa.Table:
 
 
 def raise_duplicate(path: str, qid: str, docno: str, first: int, second: int) -> None:
-    """The error trec_eval's "duplicate docs" becomes, naming both lines."""
-    raise DuplicateError(
+    """The error trec_eval's "duplicate docs" becomes, naming both lines (``qid``: the
+    topic, where trec_eval stops)."""
+    error = DuplicateError(
         path, second, f"duplicate docs {docno} for topic {qid} (first on line {first})", "R7"
     )
+    error.qid = qid
+    raise error
 
 
 class HashIndex:
@@ -340,7 +347,8 @@ class HashIndex:
 
 def find_duplicate(topic: np.ndarray, docnos, lines, index=None):
     """``(topic, docno, first line, second line)`` of a document listed twice in a topic
-    (the one whose second listing comes first in the file), or None.
+    (in the first topic that has one — where trec_eval stops — the one whose second
+    listing comes first in the file), or None.
 
     ``lines`` None means row ``i`` is line ``i + 1``; ``index``: a :class:`HashIndex` of
     the rows to check (by default all) keyed by ``string_hash(docnos, salt=topic)``.
@@ -369,6 +377,8 @@ def find_duplicate(topic: np.ndarray, docnos, lines, index=None):
     grouped = line[groups.order]
     grouped[grouped == np.repeat(first, groups.counts)] = np.iinfo(np.int64).max
     second = groups.reduce(np.minimum, grouped)
+    topics = topic[candidates[groups.first[dupes]]]
+    dupes = dupes[topics == topics.min()]
     pick = dupes[np.argmin(second[dupes])]  # the pair whose second listing comes first
     row = int(groups.first[pick])
     return int(topic[candidates[row]]), docno[row].as_py(), int(first[pick]), int(second[pick])
