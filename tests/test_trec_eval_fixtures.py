@@ -192,3 +192,19 @@ def test_fixtures_are_not_copies_of_shared_data():
     for path in (HERE / "fixtures").rglob("*"):
         if path.is_file():
             assert hashlib.sha256(path.read_bytes()).digest() not in shared, path
+
+
+def test_gain_maps_over_several_runs(tmp_path):
+    # trec_eval parses a gain map in place; pytrec_eval's evaluator, reused for a second
+    # run, used to crash on the spent string (exit 139). In a subprocess: a crash must
+    # not take pytest down.
+    case = CASES["graded__gains"]
+    argv = [*case["trecbench_argv"], "graded.run"]  # the same run twice
+    command = [sys.executable, "-m", "trecbench", "score", *argv]
+    done = subprocess.run(command, cwd=FIXTURES, capture_output=True, check=False)
+    expected = b"# graded.run\n" + (FIXTURES / case["stdout"]).read_bytes()
+    assert (done.returncode, done.stdout) == (0, expected * 2), done.stderr.decode()
+    command = [sys.executable, "-m", "trecbench", "compare", "--no-plots", "-o", str(tmp_path)]
+    command += ["-m", "ndcg.1=3,2=9", "-m", "G.1=3,2=9", "graded.qrels", "graded.run", "mixed.run"]
+    done = subprocess.run(command, cwd=FIXTURES, capture_output=True, check=False)
+    assert done.returncode == 0, done.stderr.decode()

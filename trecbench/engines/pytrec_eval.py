@@ -9,12 +9,15 @@ strictly decreasing, exact in float32): its sort can only reproduce that order.
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
 from .. import ranking
 from ..measures import LONG_CUTOFFS, PYTREC_EVAL, Measure, MeasureParameterError
 
 NAME = PYTREC_EVAL
+PAIR_SEPARATOR = "="  # name=value pairs of a gain map: ndcg.1=3,2=9
 
 
 def supports(measure: Measure) -> bool:
@@ -44,7 +47,14 @@ def measure_strings(measures: list[Measure]) -> dict[str, str]:
 
 
 class Evaluator:
-    """A pytrec_eval evaluator over one qrels, reused for every run of a call."""
+    """A pytrec_eval evaluator over one qrels, reused for every run of a call.
+
+    Not reused when a measure has a gain map (``ndcg.1=3,2=9``): trec_eval parses
+    parameters in place, cutting the string at every ``,`` and ``=``, and pytrec_eval puts
+    back only the commas before its next evaluation. A second run would then see
+    ``ndcg.1,3,2,9``, which trec_eval rejects with an error that pytrec_eval ignores, and
+    the process dies (exit 139). A fresh evaluator parses a fresh copy of the string.
+    """
 
     def __init__(
         self,
@@ -58,14 +68,20 @@ class Evaluator:
         self.measures = measures
         strings = set(measure_strings(measures).values())
         # -J is left to trec_eval's code: pytrec_eval miscounts topics handed to it empty
-        self._evaluator = RelevanceEvaluator(qrels_dict, strings, relevance_level, judged_only)
+        self._new = partial(RelevanceEvaluator, qrels_dict, strings, relevance_level, judged_only)
+        self._reusable = not any(PAIR_SEPARATOR in string for string in strings)
+        self._evaluator = self._new()
 
     def evaluate(self, ranked, qids: list[str]) -> tuple[list[str], dict[str, np.ndarray]]:
         """Per-topic values for ``qids`` of a ranked table (trec_eval order, one topic block
         after another). Returns the engine's value labels in trec_eval's order and, per
         label, an array aligned with ``qids``."""
         run_dict = ranked_to_dict(ranked, qids)
+        if self._evaluator is None:
+            self._evaluator = self._new()
         result = self._evaluator.evaluate(run_dict)
+        if not self._reusable:
+            self._evaluator = None  # its parameter strings are spent
         first = result[qids[0]]
         labels = list(first)
         values = {
