@@ -300,6 +300,10 @@ class Qrels:
             zip(groups.keys.to_pylist(), facts, strict=True)
         )
         self.qids = sorted(self.topics)
+        # every level above the largest grade means "nothing is relevant": the engines get
+        # the smallest such level (pytrec_eval holds -l in 32 bits, numpy in 64)
+        top = max((facts[0] for facts in self.topics.values()), default=0)
+        self.engine_level = min(relevance_level, max(top, 0) + 1)
         # trec_eval's -c total for num_rel counts grades > 0, whatever -l says
         self.positive_judgments = int(pc.sum(pc.greater(rel, arrow.scalar(0))).as_py() or 0)
         self._duplicates = self._find_duplicates()
@@ -443,12 +447,15 @@ def evaluate(
             f"-l {relevance_level}: levels below 1 are not supported (pytrec_eval, which "
             "computes trec_eval's measures, refuses them)"
         )
+    if num_docs is not None and not -(2**63) <= num_docs < 2**63:
+        raise UsageError(f"-N {num_docs}: beyond trec_eval's 64-bit count (+-{2**63 - 1:,})")
     qrels_table, qrels_path, warnings = load(qrels, "qrels")
     truth = Qrels(qrels_table, qrels_path, relevance_level)
     engines = assign(ordered, engine)
     if max_docs is not None and max_docs < 1:
         # trec_eval would evaluate empty rankings, which pytrec_eval cannot (it crashes)
         raise UsageError(f"-M must be at least 1, got {max_docs}")
+    engine_settings = {**settings, "relevance_level": truth.engine_level}
     evaluator = _PytrecPlan(ordered, engines, truth, num_docs, judged_only)
     fast = _FastPlan(ordered, engines, truth)
     results, columns, flagged = [], None, truth.flagged()
@@ -457,7 +464,7 @@ def evaluate(
         warnings += run_warnings
         name = run_names[index] if run_names else path or f"run{index + 1}"
         result, run_columns, run_flags = _evaluate_run(
-            table, name, path, truth, ordered, engines, evaluator, fast, settings
+            table, name, path, truth, ordered, engines, evaluator, fast, engine_settings
         )
         results.append(result)
         flagged += run_flags
@@ -491,7 +498,7 @@ class _PytrecPlan:
                 # -N enters utility only: recompute it from the counts (see _utility)
                 wanted += [Measure(n, None, PYTREC_EVAL) for n in _UTILITY_COUNTS]
             self._evaluator = module.Evaluator(
-                self.truth.as_dict, wanted, self.truth.relevance_level, self.judged_only
+                self.truth.as_dict, wanted, self.truth.engine_level, self.judged_only
             )
         labels, values = self._evaluator.evaluate(ranked, qids)
         if self.num_docs and self.utility:
@@ -520,7 +527,7 @@ class _FastPlan:
             return {}
         if self._evaluator is None:
             self._evaluator = self.module.Evaluator(
-                self.truth.table, self.measures, self.truth.relevance_level
+                self.truth.table, self.measures, self.truth.engine_level
             )
         return self._evaluator.evaluate(ranked, qids)[1]
 

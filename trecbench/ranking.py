@@ -160,10 +160,19 @@ def topic_codes(qids: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, pa.Array]
     return topic, dictionary.take(arrow.array(by_bytes))
 
 
+def as_float32(scores: np.ndarray) -> np.ndarray:
+    """Scores as trec_eval 9.x holds them: C's cast of the double to float, which rounds
+    to nearest and turns magnitudes beyond float32's range into +-inf (as x86 does), so
+    3.5e38 and 1e39 tie at +inf. numpy does the same, without its overflow warning here."""
+    with np.errstate(over="ignore"):
+        return np.asarray(scores).astype(np.float32)
+
+
 def _scores(column, float32: bool) -> np.ndarray:
     """The scores as trec_eval compares them: float32 (9.x) or float64, -0.0 as +0.0."""
     dtype = np.float32 if float32 else np.float64
-    parts = [arrow.to_numpy(chunk).astype(dtype) for chunk in column.chunks]
+    values = [arrow.to_numpy(chunk) for chunk in column.chunks]
+    parts = [as_float32(v) if float32 else v.astype(dtype) for v in values]
     scores = np.concatenate(parts) if parts else np.empty(0, dtype)
     scores += dtype(0)  # -0.0 becomes +0.0: C compares them equal
     return scores

@@ -37,7 +37,7 @@ import pyarrow.compute as pc
 from . import arrow, files
 from .errors import InputError, TrecbenchError
 from .files import RUN_FIELDS, SCORE_PATTERN, Tokens
-from .ranking import rank_run, string_hash, truncate
+from .ranking import as_float32, rank_run, string_hash, truncate
 
 PROFILES = ("default", "strict", "lenient")
 SEVERITIES = ("error", "warning", "info")
@@ -760,7 +760,7 @@ class _RunChecker(_Checker):
         self._duplicates(rows, codes, names_array, segment, prior, qname)
         whole = prior[segment] == 0  # topic entirely in this batch
         self._ranks(rows, local, segment, whole, qname)
-        score32 = rows.score.astype(np.float32)
+        score32 = as_float32(rows.score)
         increasing = self._score_order(rows, score32, start, segment, qname)
         self._rank_vs_score(rows, score32, local, segment, qname)
         # file order is score order only without increases and without NaN (R12) in between
@@ -884,7 +884,7 @@ class _RunChecker(_Checker):
         previous = np.empty(len(rows))
         previous[1:] = rows.score[:-1]
         previous[start] = [self.last_score.get(name, np.nan) for name in qname]
-        up = np.flatnonzero(score32 > previous.astype(np.float32))
+        up = np.flatnonzero(score32 > as_float32(previous))
         ends = np.append(start[1:], len(rows)) - 1
         self.last_score.update(zip(qname, rows.score[ends].tolist(), strict=True))
         firsts = _first_per_segment(up, segment)
