@@ -652,7 +652,7 @@ def _compare_means(suite: Path, out: Path, flags: list[str]) -> tuple[dict, dict
     done = _invoke(
         "compare",
         [str(suite / "qrels.rel_level"), *runs, *OPTION_MEASURES, *flags]
-        + ["--samples", "20", "--no-plots", "-q", "-o", str(out)],
+        + ["--samples", "20", "--no-plots", "--quiet", "-o", str(out)],
     )
     assert done.exit_code == 0, done.output
     report = json.loads((out / "BenchmarkReport.json").read_text())
@@ -719,7 +719,7 @@ def test_cli_manifest_lists_inputs_and_outputs_with_checksums(trec_eval_suite, t
     done = _invoke(
         "compare",
         [str(qrels), *(str(trec_eval_suite / run) for run in runs), "-m", "P.10"]
-        + ["--strata", str(sidecar), "--group-by", "difficulty", "--samples", "50", "-q"]
+        + ["--strata", str(sidecar), "--group-by", "difficulty", "--samples", "50", "--quiet"]
         + ["-o", str(out), "--manifest", str(manifest_path)]
         + ["--meta", "model=bm25", "--meta", "index=snap=1"],
     )
@@ -823,7 +823,7 @@ def test_maxontsim_comparison_records_the_ontology_and_formula(tmp_path, monkeyp
         out = f"out-{formula}"
         done = _invoke(
             "compare",
-            [*common, "--maxontsim-formula", formula, "--samples", "20", "-q", "--no-plots"]
+            [*common, "--maxontsim-formula", formula, "--samples", "20", "--quiet", "--no-plots"]
             + ["-o", out, "--manifest", f"{out}/manifest.json"],
             tmp_path,
             monkeypatch,

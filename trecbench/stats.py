@@ -36,9 +36,12 @@ Conventions (documented because tools differ):
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 
 import numpy as np
+
+from .errors import UsageError
 
 TESTS = ("t", "bootstrap", "randomization")
 CORRECTIONS = ("holm", "bonferroni", "bh", "none")
@@ -73,6 +76,26 @@ def _blocks(samples: int) -> Iterator[tuple[int, int]]:
         yield start, min(BLOCK, samples - start)
 
 
+def _resampled_means_array(samples: int, columns: int) -> np.ndarray:
+    """The ``samples x columns`` array every percentile interval needs, refused with a
+    :class:`~trecbench.errors.UsageError` when it cannot fit in this machine's memory."""
+    need = samples * columns * 8
+    try:
+        memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, OSError, ValueError):
+        memory = None  # unknown here: the allocation itself decides
+    if memory is None or need <= memory:
+        try:
+            return np.empty((samples, columns))
+        except (MemoryError, ValueError):
+            pass
+    has = "" if memory is None else f" (this machine has {memory / 2**30:,.1f} GiB)"
+    raise UsageError(
+        f"{samples:,} resamples of {columns:,} values need {need / 2**30:,.1f} GiB of "
+        f"memory{has}: ask for fewer samples"
+    )
+
+
 def bootstrap_means(
     values, samples: int = 10_000, seed: int = 0, progress: Progress | None = None
 ) -> np.ndarray:
@@ -87,7 +110,7 @@ def bootstrap_means(
         raise ValueError("samples must be at least 1")
     n = matrix.shape[0]
     rng = _rng(seed, BOOTSTRAP_STREAM)
-    out = np.empty((samples, matrix.shape[1]))
+    out = _resampled_means_array(samples, matrix.shape[1])
     for start, size in _blocks(samples):
         draws = rng.integers(0, n, size=(size, n))
         draws += np.arange(size)[:, None] * n

@@ -35,7 +35,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from . import arrow, files
-from .errors import InputError, TrecbenchError
+from .errors import ExitCode, InputError, TrecbenchError
 from .files import RUN_FIELDS, SCORE_PATTERN, Tokens
 from .ranking import as_float32, rank_run, string_hash, truncate
 
@@ -190,7 +190,7 @@ class ValidationResult:
 class UnfixableError(TrecbenchError):
     """``--fix`` met errors it cannot repair (bad scores, encoding, mixed tags, ...)."""
 
-    exit_code = 1
+    exit_code = ExitCode.INPUT
 
 
 # ---------------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ import click
 from ..errors import UsageError
 from . import cli
 from .evaluation_options import evaluation_options
+from .paths import INPUT_FILE, OUTPUT_FOLDER
 from .progress import StderrProgress, wanted
 from .report_options import manifest_options
 
@@ -36,8 +37,8 @@ def _names(pairs: tuple[str, ...]) -> dict[str, str]:
 
 
 @cli.command()
-@click.argument("qrels", type=click.Path(dir_okay=False, path_type=Path))
-@click.argument("runs", nargs=-1, type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("qrels", type=INPUT_FILE)
+@click.argument("runs", nargs=-1, type=INPUT_FILE)
 @click.option(
     "-m",
     "--measure",
@@ -68,7 +69,13 @@ def _names(pairs: tuple[str, ...]) -> dict[str, str]:
     show_default=True,
     help="Bootstrap (and randomisation) resamples.",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of all resampling.")
+@click.option(
+    "--seed",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="Seed of all resampling.",
+)
 @click.option(
     "--confidence",
     type=click.FloatRange(0, 1, min_open=True, max_open=True),
@@ -86,7 +93,7 @@ def _names(pairs: tuple[str, ...]) -> dict[str, str]:
 )
 @click.option(
     "--strata",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=INPUT_FILE,
     help="Sidecar JSON with per-topic fields (written by trecbench convert).",
 )
 @click.option(
@@ -105,11 +112,11 @@ def _names(pairs: tuple[str, ...]) -> dict[str, str]:
     "-o",
     "--outdir",
     required=True,
-    type=click.Path(file_okay=False, path_type=Path),
+    type=OUTPUT_FOLDER,
     help="Folder for BenchmarkReport.json, BenchmarkComparison.md and the plots.",
 )
 @click.option("--no-plots", is_flag=True, help="Skip the PNG/SVG plots.")
-@click.option("-q", "--quiet", is_flag=True, help="No progress, no table on stdout.")
+@click.option("--quiet", is_flag=True, help="No progress, no table on stdout.")
 @evaluation_options
 @manifest_options
 def compare(
@@ -153,8 +160,12 @@ def compare(
       trecbench compare qrels.txt a.run b.run -l 2 -M 100 -m MaxOntSim@10 \\
           --manifest out/manifest.json --meta model=bm25 -o out
     """
+    from .. import outputs
+    from ..compare import MARKDOWN_FILE, REPORT_FILE, run_name
     from ..compare import compare as run_compare
-    from ..compare import run_name
+
+    for name in (REPORT_FILE, MARKDOWN_FILE):
+        outputs.check_target(outdir / name)  # a bad output fails before the resampling
 
     named_paths = _names(names)
     paths = list(dict.fromkeys([str(path) for path in runs] + list(named_paths)))

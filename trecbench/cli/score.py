@@ -6,24 +6,13 @@ import click
 
 from . import cli
 from .evaluation_options import evaluation_options
+from .paths import INPUT_FILE
 from .report_options import report_options
 
-TREC_FLAGS = ("measure", "query", "complete", "nosummary", "level", "max_docs", "judged", "ndocs")
-FORMATS = ("auto", "trec", "table", "markdown", "csv", "json")
+FORMATS = ("trec", "table", "markdown", "csv", "json")
 
 
-class TrecEvalCommand(click.Command):
-    """Bad options exit 1, as trec_eval's do (click's default is 2)."""
-
-    def parse_args(self, ctx, args):
-        try:
-            return super().parse_args(ctx, args)
-        except click.UsageError as error:
-            error.exit_code = 1
-            raise
-
-
-@cli.command(cls=TrecEvalCommand)
+@cli.command()
 @click.option(
     "-m",
     "--measure",
@@ -57,20 +46,22 @@ class TrecEvalCommand(click.Command):
     "--format",
     "output_format",
     type=click.Choice(FORMATS),
-    default="auto",
+    default="trec",
     show_default=True,
-    help="auto: trec_eval text when any trec_eval option is given, else a table.",
+    help="trec: trec_eval's text; table, markdown: one row per run; csv: run, qid, "
+    "measure, value; json: everything. Only this option chooses the format.",
 )
 @click.option(
-    "--names",
+    "--labels",
+    "names",
     type=click.Choice(("trec", "display")),
     default=None,
-    help="Measure names: trec_eval labels (ndcg_cut_10) or display names (nDCG@10). "
+    help="Measure labels: trec_eval's (ndcg_cut_10) or display names (nDCG@10). "
     "Default: trec for --format trec, display otherwise.",
 )
 @click.option(
     "--strata",
-    type=click.Path(exists=True, dir_okay=False),
+    type=INPUT_FILE,
     default=None,
     help="Sidecar JSON written by 'trecbench convert': per-query strata for --group-by.",
 )
@@ -93,22 +84,23 @@ class TrecEvalCommand(click.Command):
     "num_*, MRR@k, HitRate@k, Recall_all@k) or auto (fast when it computes every measure).",
 )
 @report_options
-@click.argument("qrels", type=click.Path(dir_okay=False))
-@click.argument("runs", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.argument("qrels", type=INPUT_FILE)
+@click.argument("runs", nargs=-1, required=True, type=INPUT_FILE)
 def score(
     qrels, runs, output_format, names, maxontsim_formula, ontology, strata, group_by, **flags
 ):
     """Score RUNS against QRELS, exactly like trec_eval 9.0.8.
 
     Accepts trec_eval's options (-q -c -n -l N -M N -J -N N, -m repeated) and prints what
-    trec_eval prints, byte for byte. Without -m it computes the KPI preset (nDCG@10,
-    MAP@100, MRR@10, Recall@50, Recall@100, HitRate@10); `-m official` is trec_eval's own
-    default. MRR@10 is reciprocal rank on the run cut at 10 (trec_eval -M 10 -m
-    recip_rank), labelled recip_rank_cut_10 in trec_eval format.
+    trec_eval prints, byte for byte; --format table (or markdown, csv, json) for other
+    views. Without -m it computes the KPI preset (nDCG@10, MAP@100, MRR@10, Recall@50,
+    Recall@100, HitRate@10); `-m official` is trec_eval's own default. MRR@10 is
+    reciprocal rank on the run cut at 10 (trec_eval -M 10 -m recip_rank), labelled
+    recip_rank_cut_10 in trec_eval format.
 
     \b
     Examples:
-      trecbench score qrels/hpo-demo.qrels runs/*.run
+      trecbench score qrels/hpo-demo.qrels runs/*.run --format table
       trecbench score -q -m official qrels.test results.test
       trecbench score -m all_trec -q -c -M100 qrels.test results.trunc
       trecbench score --format json -m nDCG@10 -m P.5,10 qrels.txt run.txt
@@ -120,9 +112,6 @@ def score(
     from ..evaluate import evaluate
     from ..report import write_score_outputs
 
-    trec_options = any(flags[name] for name in TREC_FLAGS)
-    if output_format == "auto":
-        output_format = "trec" if trec_options else "table"
     names = names or ("trec" if output_format == "trec" else "display")
     evaluation = evaluate(
         qrels,
