@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import sys
 import types
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -540,17 +541,21 @@ def _utility(measure: Measure, values: dict[str, np.ndarray], num_docs: int) -> 
     return p[0] * rel_ret + p[1] * (ret - rel_ret) + p[2] * (rel - rel_ret) + p[3] * rest
 
 
+FLOAT_LABEL = re.compile(r"-?[0-9]+\.[0-9]+")
+
+
 def _labels_of(measure: Measure, engine_labels: list[str]) -> list[str]:
     """The engine labels (pytrec_eval keys) that belong to one measure, in engine order."""
     kind = measure.info.params
     if kind == LONG_CUTOFFS:
         return [f"{measure.family}_{k}" for k in measure.cutoffs]
     if kind == FLOAT_CUTOFFS:
+        # trec_eval labels each cutoff "%.2f", negative ones too (Rprec_mult_-1.00)
         prefix = measure.family + "_"
         return [
             label
             for label in engine_labels
-            if label.startswith(prefix) and label[len(prefix) :].replace(".", "").isdigit()
+            if label.startswith(prefix) and FLOAT_LABEL.fullmatch(label[len(prefix) :])
         ]
     return [measure.family]
 
