@@ -94,6 +94,20 @@ def ensure(
     return run, qrels
 
 
+def ensure_gzip(run: Path) -> Path:
+    """``run`` gzipped beside it (level 6, gzip's default; no timestamp: reproducible)."""
+    packed = run.with_name(run.name + ".gz")
+    if not packed.exists():
+        import gzip
+        import shutil
+
+        partial = packed.with_name(packed.name + ".partial")
+        with run.open("rb") as source, gzip.GzipFile(partial, "wb", 6, mtime=0) as target:
+            shutil.copyfileobj(source, target, 8 << 20)
+        partial.replace(packed)
+    return packed
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("folder", type=Path)

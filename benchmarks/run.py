@@ -11,7 +11,8 @@ trec_eval is found through ``$TREC_EVAL`` or ``PATH``; peers (pytrec_eval, ir_me
 ranx) are timed when importable. Cases: ``msmarco`` (6,980 topics x 1,000 documents, the
 issue's 7M lines), ``wide`` (100,000 x 100: 10M lines), ``small`` (10 x 100), ``longid``
 (300 x 1,000 with one 100 KB docno: as fast as without it). ``--quick`` divides the topic
-counts by 10.
+counts by 10. On ``msmarco`` trecbench also scores the run gzipped (``score gzip``): its
+time and memory are compared with the plain file's (``vs plain``).
 """
 
 from __future__ import annotations
@@ -164,6 +165,9 @@ def bench_case(name, n_queries, depth, args, trec_eval, out) -> list[dict]:
     commands = [
         ("trecbench", "score", [*tb, "score", "--format", "trec", str(qrels), str(run)],
          ours_summary),
+        *([("trecbench", "score gzip",
+            [*tb, "score", "--format", "trec", str(qrels), str(data.ensure_gzip(run))],
+            out / f"{name}.trecbench-gz.txt")] if name == "msmarco" else []),
         ("trecbench", "score -q", [*tb, "score", "-q", str(qrels), str(run)], ours_query),
         ("trecbench", "validate",
          [*tb, "validate", str(run), "--max-depth", str(depth), "--format", "json"], None),
@@ -202,7 +206,8 @@ def bench_case(name, n_queries, depth, args, trec_eval, out) -> list[dict]:
             reference[(f"{label}@M10", qid)] = value
         for row in rows:
             if row["tool"] == "trecbench" and row["task"].startswith("score"):
-                path = ours_query if row["task"] == "score -q" else ours_summary
+                printed = {"score -q": ours_query, "score gzip": out / f"{name}.trecbench-gz.txt"}
+                path = printed.get(row["task"], ours_summary)
                 row["identical"], row["values_checked"] = compare(
                     path, reference, per_query=row["task"] == "score -q"
                 )
@@ -215,6 +220,11 @@ def bench_case(name, n_queries, depth, args, trec_eval, out) -> list[dict]:
         meaningful = base is not None and base >= 0.05 and row["task"] != "validate"
         row["ratio"] = row["seconds"] / base if meaningful else None
         row["lines_per_second"] = lines / row["seconds"]
+    plain = next((r for r in rows if r["tool"] == "trecbench" and r["task"] == "score"), None)
+    for row in rows:
+        if row["task"] == "score gzip" and plain is not None:  # target: 1.3x, same memory
+            row["vs_plain"] = row["seconds"] / plain["seconds"]
+            row["memory_vs_plain"] = row["peak_mib"] / plain["peak_mib"]
     return rows
 
 
@@ -237,6 +247,13 @@ def markdown(results: dict) -> str:
             f"{row['seconds']:.2f} ({row['best_seconds']:.2f}) | {ratio} | "
             f"{row['peak_mib']:.0f} | {same} |\n"
         )
+    for row in results["rows"]:
+        if "vs_plain" in row:
+            body += (
+                f"\n{row['case']} gzipped: {row['vs_plain']:.2f}x the plain file's time, "
+                f"{row['memory_vs_plain']:.2f}x its peak memory (the same reader, through "
+                "Arrow's gzip stream).\n"
+            )
     m = results["machine"]
     footer = (
         f"\nMachine: {m['cpu']}, {m['cores']} cores, {m['memory']}; {m['os']}; Python "

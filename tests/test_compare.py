@@ -410,16 +410,20 @@ def test_stderr_progress_draws_a_percentage_once_the_delay_passed(capsys):
     quiet = StderrProgress("resampling", delay=60)
     quiet(5, 10)
     quiet.close()
-    shown = StderrProgress("resampling", delay=0, interval=0)
+    assert capsys.readouterr().err == ""
+    shown = StderrProgress("resampling", delay=0, interval=0, unit=" samples")
     shown(5, 10)
     shown(10, 10)
     shown.close()
-    assert capsys.readouterr().err == "\rresampling: 50%\rresampling: 100%\n"
+    err = capsys.readouterr().err
+    assert "resampling:  50%" in err and "| 5/10 [" in err  # a bar with its ETA and rate
+    assert "resampling: 100%" in err and "| 10/10 [" in err and " samples/s]" in err
+    assert err.endswith("\n")
 
 
 def test_in_memory_runs_are_named_and_not_recorded_as_files(trec_eval_suite):
     import trecbench
-    from trecbench.files import parse_run, read_run
+    from trecbench.inputs import parse_run, read_run
 
     result = trecbench.compare(
         trec_eval_suite / "qrels.test",

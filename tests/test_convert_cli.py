@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from trecbench.cli import _register, cli, main
-from trecbench.files import read_run
+from trecbench.inputs import read_run
 
 _register()
 

@@ -19,7 +19,7 @@ from trecbench.convert.common import (
     write_conversion,
 )
 from trecbench.errors import InputError, OutputError
-from trecbench.files import parse_run, read_qrels, read_run
+from trecbench.inputs import parse_run, read_qrels, read_run
 from trecbench.ranking import rank_run
 
 

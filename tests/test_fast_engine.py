@@ -191,9 +191,9 @@ def test_unsupported_requests_are_refused():
 
 
 def _run_table(run_text: str):
-    from trecbench import files
+    from trecbench.inputs import trec_text
 
-    return files.run_table(files.tokenize(run_text.encode()))
+    return trec_text.run_table(trec_text.tokenize(run_text.encode()))
 
 
 @pytest.mark.parametrize("seed", range(40))
@@ -353,7 +353,7 @@ def test_fast_engine_reproduces_the_trec_eval_suite(argv, trec_eval_suite):
 
 
 # ---------------------------------------------------------------------------------------
-# files.read_regular_run: the fast reader equals the tokenizer whenever it answers
+# trec_text.read_regular_run: the fast reader equals the tokenizer whenever it answers
 
 MUTATIONS = [
     lambda f, sep: f,
@@ -375,8 +375,8 @@ MUTATIONS = [
 
 @pytest.mark.parametrize("seed", range(40))
 def test_read_regular_run_equals_the_tokenizer(seed, tmp_path):
-    from trecbench import files
     from trecbench.errors import InputError
+    from trecbench.inputs import trec_text
 
     rng = np.random.default_rng(seed)
     _, text = random_case(4000 + seed)
@@ -391,9 +391,9 @@ def test_read_regular_run_equals_the_tokenizer(seed, tmp_path):
         body = "\n" + body  # a blank line
     path = tmp_path / "run"
     path.write_text(body)
-    fast = files.read_regular_run(path)
+    fast = trec_text.read_regular_run(path)
     try:
-        reference = files.run_table(files.tokenize_file(path))
+        reference = trec_text.run_table(trec_text.tokenize_file(path))
     except InputError:
         assert fast is None
         return
@@ -404,23 +404,23 @@ def test_read_regular_run_equals_the_tokenizer(seed, tmp_path):
 
 @pytest.mark.parametrize("seed", range(10))
 def test_read_regular_run_takes_regular_files(seed, tmp_path):
-    from trecbench import files
+    from trecbench.inputs import trec_text
 
     path = tmp_path / "run"
     path.write_text(random_case(5000 + seed)[1])
-    fast = files.read_regular_run(path)
-    reference = files.run_table(files.tokenize_file(path))
+    fast = trec_text.read_regular_run(path)
+    reference = trec_text.run_table(trec_text.tokenize_file(path))
     assert fast is not None
     for name in fast.column_names:
         assert fast.column(name).to_pylist() == reference.column(name).to_pylist(), name
 
 
 def test_read_regular_run_takes_a_plain_run(tmp_path):
-    from trecbench import files
+    from trecbench.inputs import trec_text
 
     path = tmp_path / "run"
     path.write_text("1 Q0 D1 1 2.5 tag\n1 Q0 D2 2 -1e-3 tag\n10 Q0 D9 1 .5 other\n")
-    table = files.read_regular_run(path)
+    table = trec_text.read_regular_run(path)
     assert table.column("docno").to_pylist() == ["D1", "D2", "D9"]
     assert table.column("score").to_pylist() == [2.5, -0.001, 0.5]
     assert "line" not in table.column_names  # row i is line i + 1

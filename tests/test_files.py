@@ -8,7 +8,7 @@ import pytest
 
 import trecbench
 from trecbench.errors import InputError
-from trecbench.files import tokenize
+from trecbench.inputs.trec_text import tokenize
 
 TRICKY_IDS = ["001", "NA", "nan", "null", "None", "TRUE", "1e5", "0042", "42", "1.0"]
 
@@ -165,12 +165,12 @@ def test_write_run_accepts_frames_built_by_concat(tmp_path):
 def test_regular_reader_sees_an_empty_field_on_every_line(tmp_path, sep, doubled):
     # a doubled separator before field `doubled` on every line shifts every later field
     # (the rank read as the score): the fast reader must refuse, not misread
-    from trecbench import files
+    from trecbench.inputs import trec_text
 
     rows = [["1", "Q0", "d1", "1", "2.5", "t"], ["1", "Q0", "d2", "2", "1.5", "t"]]
     path = tmp_path / "r.run"
     path.write_text("".join(sep.join([*f[:doubled], "", *f[doubled:]]) + "\n" for f in rows))
-    assert files.read_regular_run(path) is None
+    assert trec_text.read_regular_run(path) is None
     assert trecbench.read_run(path)["score"].tolist() == [2.5, 1.5]
     qrels = tmp_path / "q.qrels"
     qrels.write_text("1 0 d1 1\n1 0 d2 0\n")
@@ -191,7 +191,7 @@ def test_grades_beyond_a_million_are_refused_like_the_validator_does(tmp_path, g
 def test_grades_up_to_a_million_are_read():
     import pyarrow as pa
 
-    from trecbench.files import parse_grades
+    from trecbench.inputs.trec_text import parse_grades
 
     grades = parse_grades(pa.array(["1000000", "-1000000", "0", "-1", "1.5", "1000001"]))
     assert grades.values.tolist() == [1000000, -1000000, 0, -1, 0, 1000001]

@@ -18,17 +18,58 @@ def test_validate_reports_physical_lines_after_each_chunk(tmp_path):
 
 
 def test_line_progress_draws_one_line_per_file(capsys, monkeypatch):
-    monkeypatch.setattr(progress_module.StderrProgress.__init__, "__defaults__", (0.0, 0.0, ""))
+    monkeypatch.setattr(
+        progress_module.StderrProgress.__init__, "__defaults__", (0.0, 0.0, " steps")
+    )
     drawn = _LineProgress()
     drawn("a.run", 10)
     drawn("a.run", 20)
     drawn("b.run", 5)
     drawn.close()
+    lines = capsys.readouterr().err.split("\n")
+    # one line per file (tqdm redraws it with \r), with the count and its rate
+    assert len(lines) == 3 and lines[-1] == ""
+    assert lines[0].startswith("\rvalidating a.run: 0 lines [")
+    assert "validating a.run: 20 lines [00:00, " in lines[0] and " lines/s]" in lines[0]
+    assert "validating b.run: 5 lines [" in lines[1] and "a.run" not in lines[1]
+
+
+def test_progress_imports_tqdm_only_for_a_bar(monkeypatch, capsys):
+    import sys
+
+    monkeypatch.delitem(sys.modules, "tqdm", raising=False)
+    silent = progress_module.StderrProgress("reading", delay=60)
+    silent(1, 2)
+    silent.close()
+    assert "tqdm" not in sys.modules and capsys.readouterr().err == ""
+
+
+def test_task_progress_shows_one_job_at_a_time(capsys):
+    tasks = progress_module.TaskProgress(delay=0, interval=0)
+    tasks("reading run.gz", 1 << 20, 4 << 20)
+    tasks("reading qrels", 10, 100)  # another file, while the run is read: waits
+    tasks("reading run.gz", 4 << 20, 4 << 20)
+    tasks("scoring", 1, 2)  # the run is read: scoring takes over
+    tasks.close()
     err = capsys.readouterr().err
-    assert (
-        err
-        == "\rvalidating a.run: 10 lines\rvalidating a.run: 20 lines\n\rvalidating b.run: 5 lines\n"
+    assert "reading run.gz:  25%" in err and "1.00M/4.00M" in err and "B/s" in err
+    assert "qrels" not in err and "scoring:  50%" in err and " runs/s" in err
+
+
+def test_score_reports_reading_progress_of_a_gzipped_run(tmp_path):
+    import gzip
+
+    run = "".join(f"q{i % 7} Q0 d{i} {i} {1000 - i} t\n" for i in range(3000)).encode()
+    (tmp_path / "run.gz").write_bytes(gzip.compress(run))
+    (tmp_path / "qrels").write_text("q1 0 d8 1\n")
+    calls = []
+    trecbench.evaluate(
+        tmp_path / "qrels", tmp_path / "run.gz", ["P.5"], progress=lambda *a: calls.append(a)
     )
+    size = (tmp_path / "run.gz").stat().st_size
+    reading = [c for c in calls if c[0] == f"reading {tmp_path / 'run.gz'}"]
+    assert reading and reading[-1] == (reading[-1][0], size, size)
+    assert calls[-1] == ("scoring", 1, 1)
 
 
 def test_progress_stays_off_when_quiet_or_not_a_terminal(monkeypatch):

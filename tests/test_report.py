@@ -16,13 +16,12 @@ import pytest
 from click.testing import CliRunner
 from conftest import ROOT
 
-from trecbench import files as files_module
 from trecbench import report
 from trecbench.cli import _register, cli
 from trecbench.cli.report_options import report_options
 from trecbench.errors import InputError, OutputError, UsageError
 from trecbench.evaluate import Column, FlaggedTopic
-from trecbench.files import parse_run
+from trecbench.inputs import parse_run, trec_text
 from trecbench.measures import parse_measure
 
 RUN_TEXT = "10 Q0 d1 1 2.0 alpha\n10 Q0 d2 2 1.0 alpha\n\n9 Q0 d1 1 3.0 beta\n"
@@ -117,10 +116,10 @@ def test_input_record_counts_from_table_equal_streamed_counts(files):
 def test_small_chunks_give_the_same_counts(files, monkeypatch):
     run, _ = files
     whole = report.input_record(run, "run")
-    original = files_module.iter_tokens
+    original = trec_text.iter_tokens
     # 8-byte chunks: every line is its own chunk, the blank line an empty one
     monkeypatch.setattr(
-        files_module, "iter_tokens", lambda path, keep: original(path, keep, chunk_bytes=8)
+        trec_text, "iter_tokens", lambda path, keep: original(path, keep, chunk_bytes=8)
     )
     assert report.input_record(run, "run") == whole
 

@@ -11,7 +11,7 @@ import pytest
 from test_score_suite import run_score
 from test_validate import QRELS_CASES, RUN_CASES
 
-from trecbench.files import tokenize
+from trecbench.inputs.trec_text import tokenize
 from trecbench.validate import check_tokens
 
 # Topic ids used across the catalogue; every run case shares at least one with these qrels.

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 from test_score_suite import run_score
 
-from trecbench import evaluate, files
+from trecbench import evaluate, inputs
+from trecbench.inputs import trec_text
 
 QRELS = """q1 0 d1 1
 q1 0 d2 0
@@ -99,8 +100,8 @@ def test_tidy_tables_and_measure_records(example):
 
 
 def test_dataframes_in_and_ids_stay_strings(example):
-    qrels = files.read_qrels(example / "qrels")
-    run = files.read_run(example / "run")
+    qrels = inputs.read_qrels(example / "qrels")
+    run = inputs.read_run(example / "run")
     from_frames = evaluate(qrels, run, ["P@2"])
     from_files = evaluate(example / "qrels", example / "run", ["P@2"])
     assert from_frames.per_query["value"].tolist() == from_files.per_query["value"].tolist()
@@ -109,12 +110,12 @@ def test_dataframes_in_and_ids_stay_strings(example):
 def test_several_runs_share_one_qrels_parse(example, monkeypatch):
     (example / "run2").write_text(RUN.replace("3.0", "0.5"))
     calls = []
-    original = files.tokenize_file
+    original = trec_text.tokenize_file
     monkeypatch.setattr(
-        files, "tokenize_file", lambda p, keep=6: calls.append(p) or original(p, keep)
+        trec_text, "tokenize_file", lambda p, keep=6: calls.append(p.path) or original(p, keep)
     )
     stdout, _, code = run_score(["-m", "P.1", "qrels", "run", "run2"], example, monkeypatch)
-    # runs may skip the tokenizer (files.read_regular_run); the qrels are tokenized once
+    # runs may skip the tokenizer (trec_text.read_regular_run); the qrels are tokenized once
     assert code == 0 and [Path(p).name for p in calls].count("qrels") == 1
     assert stdout.decode() == (
         "# run\nP_1                   \tall\t0.0000\n# run2\nP_1                   \tall\t0.5000\n"

@@ -28,17 +28,18 @@ import math
 import numbers
 import os
 import sys
-import types
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from . import stats
+from . import outputs, stats
 from .errors import UsageError
+from .inputs import QrelsInput, RunInput
 
 MISSING = ("zero", "drop")
 ALL = "all"  # stratum label of the analysis over all topics; strata are "FIELD=VALUE"
@@ -186,6 +187,43 @@ class Comparison:
     def markdown(self) -> str:
         """The BenchmarkComparison Markdown text (one table per measure group and stratum)."""
         return _markdown(self)
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per stratum, run and measure: the mean with its interval (``mean,
+        ci_low, ci_high``) and, for runs other than the baseline, the comparison with it
+        (``difference, diff_ci_low, diff_ci_high, relative_change, effect_size, p_value,
+        p_adjusted, significant``; NaN for the baseline)."""
+        tests = self.comparisons.drop(columns=["baseline", "queries"]).rename(
+            columns={"ci_low": "diff_ci_low", "ci_high": "diff_ci_high"}
+        )
+        return self.summary.merge(tests, on=["stratum", "run", "measure"], how="left")
+
+    def _describe(self) -> str:
+        from .evaluate import _few
+
+        return (
+            f"Comparison(runs={_few(self.runs)}, baseline={self.baseline!r}, "
+            f"measures={_few(self.measures)}, topics={len(self.queries)}, "
+            f"test={self.settings['test']!r}, correction={self.settings['correction']!r})"
+        )
+
+    def __repr__(self) -> str:
+        return self._describe()
+
+    def _repr_html_(self) -> str:
+        """Means with intervals and significance markers over all topics, for notebooks."""
+        from html import escape
+
+        rows = _cells(self, ALL, self.measures)
+        head = "".join(f"<th>{escape(cell)}</th>" for cell in rows[0])
+        body = "".join(
+            "<tr>" + "".join(f"<td>{escape(cell)}</td>" for cell in row) + "</tr>"
+            for row in rows[1:]
+        )
+        return (
+            f"<p><code>{escape(self._describe())}</code></p>"
+            f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+        )
 
     def write(
         self,
@@ -468,14 +506,16 @@ def compare_scores(
 
 
 def _named_runs(runs) -> dict[str, Any]:
-    """``{name: run}`` from one run, a sequence of runs or a mapping; a file is named after
-    its file name, an in-memory table (DataFrame, pyarrow Table) ``run1``, ``run2``..."""
-    if isinstance(runs, Mapping):
-        return {str(name): run for name, run in runs.items()}
-    if not isinstance(runs, Sequence) or isinstance(runs, str):
-        runs = [runs]
+    """``{name: run}`` from one run, a sequence of runs or a mapping (see
+    :func:`trecbench.inputs.split_runs`); a file is named after its file name, an in-memory
+    run (DataFrame, Arrow table, dict, records) ``run1``, ``run2``..."""
+    from .inputs import split_runs
+
+    sources, names = split_runs(runs)
+    if names is not None:
+        return dict(zip(names, sources, strict=True))
     named: dict[str, Any] = {}
-    for i, run in enumerate(runs, start=1):
+    for i, run in enumerate(sources, start=1):
         name = run_name(run) if isinstance(run, (str, os.PathLike)) else f"run{i}"
         if name in named:
             raise UsageError(f"two runs are named {name!r}; name them apart (e.g. --names)")
@@ -486,15 +526,11 @@ def _named_runs(runs) -> dict[str, Any]:
 
 
 def _qrels_topics(qrels) -> list[str]:
-    """Every topic of the qrels (what trec_eval -c averages over)."""
-    import pyarrow as pa
+    """Every topic of the qrels (what trec_eval -c averages over); ``qrels`` as
+    :func:`trecbench.inputs.load_qrels` gives them."""
+    import pyarrow.compute as pc
 
-    from .files import parse_qrels
-
-    if isinstance(qrels, pd.DataFrame):
-        return sorted(set(qrels["qid"].astype(str)))
-    table = qrels if isinstance(qrels, pa.Table) else parse_qrels(qrels)
-    return sorted(set(table.column("qid").to_pylist()))
+    return sorted(pc.unique(qrels.table.column("qid")).to_pylist())
 
 
 def _strata_map(strata, group_by: str | None, topics: list[str]) -> dict[str, str] | None:
@@ -513,9 +549,10 @@ def _strata_map(strata, group_by: str | None, topics: list[str]) -> dict[str, st
     return dict(zip(topics, labels.astype(str), strict=True))
 
 
+@outputs.in_input_scope
 def compare(
-    qrels,
-    runs,
+    qrels: QrelsInput,
+    runs: RunInput | Sequence[RunInput] | Mapping[str, RunInput],
     measures: Sequence[str] | None = None,
     *,
     baseline: str | None = None,
@@ -527,7 +564,7 @@ def compare(
     missing: str = "zero",
     strata=None,
     group_by: str | None = None,
-    progress: Progress | None = None,
+    progress: Callable[[str, int, int | None], None] | None = None,
     relevance_level: int = 1,
     max_docs: int | None = None,
     judged_only: bool = False,
@@ -535,17 +572,20 @@ def compare(
 ) -> Comparison:
     """Score ``runs`` against ``qrels`` and compare them with statistics.
 
-    ``qrels``: a path or DataFrame. ``runs``: a path or DataFrame, a sequence of them
-    (named after their files without ``.run``/``.gz``; DataFrames ``run1``, ``run2``...) or
-    a mapping ``{name: path or DataFrame}``. ``measures``: any spelling
-    :func:`trecbench.measures.parse_measure` accepts; default the KPI preset.
+    ``qrels`` and each run: any input :mod:`trecbench.inputs` reads (paths, DataFrames,
+    Arrow tables, dicts, ir_measures records; an ir_datasets id for the qrels). ``runs``:
+    one run, a sequence of them (named after their files without ``.run``/``.gz``;
+    in-memory runs ``run1``, ``run2``...) or a mapping ``{name: run}``. ``measures``: any
+    spelling :func:`trecbench.measures.parse_measure` accepts; default the KPI preset.
     ``baseline``: a run name (default: the first run). ``test``: ``t`` | ``bootstrap`` |
     ``randomization``; ``correction``: ``holm`` | ``bonferroni`` | ``bh`` | ``none``,
     applied over all comparisons of a stratum. ``samples`` bootstrap (and randomisation)
     resamples drawn from ``seed``. ``missing``: ``zero`` (trec_eval ``-c``) or ``drop``.
     ``strata``: a converter sidecar path, with ``group_by`` naming the field (or
     ``group_by="qid-prefix"`` without sidecar: the qid up to its last ``/``), or a mapping
-    ``{qid: value}``. ``progress(done, total)`` is called as resampling advances.
+    ``{qid: value}``. ``progress(label, done, total)`` is told how reading the files,
+    scoring the runs (see :func:`trecbench.evaluate`) and resampling (label
+    ``resampling``) advance.
 
     The evaluation options are :func:`trecbench.evaluate`'s (trec_eval's flags of
     ``trecbench score``): ``relevance_level`` (``-l``), ``max_docs`` (``-M``),
@@ -553,11 +593,12 @@ def compare(
     ``ontology``: an HPO file for MaxOntSim). They are recorded in the report, with the
     ontology's release and checksum when a MaxOntSim measure is compared.
     """
-    from .evaluate import evaluate
+    from .evaluate import evaluate, load
     from .report import evaluation_provenance, input_record
 
     named = _named_runs(runs)
     _check_settings(test, correction, samples, seed, confidence, missing)
+    qrels = load(qrels, "qrels", progress=progress)  # once: for topics and evaluation
     topics = _qrels_topics(qrels)
     stratum_map = _strata_map(strata, group_by, topics)
     evaluation = evaluate(
@@ -569,6 +610,7 @@ def compare(
         judged_only=judged_only,
         run_names=list(named),
         options=dict(options or {}),
+        progress=progress,
     )
     comparison = compare_scores(
         evaluation.per_query,
@@ -582,13 +624,13 @@ def compare(
         missing=missing,
         strata=stratum_map,
         group_by=group_by,
-        progress=progress,
+        progress=None if progress is None else partial(progress, "resampling"),
     )
     files, comparison.ontology = evaluation_provenance(evaluation)
     if strata is not None and not isinstance(strata, Mapping):
         files.append((strata, "strata"))
-    known = evaluation.input_counts  # counted when the evaluation parsed them
-    comparison.inputs = [input_record(*spec, counts=known.get(spec)) for spec in files]
+    known = evaluation.input_records  # taken when the evaluation read them
+    comparison.inputs = [known.get(spec) or input_record(*spec) for spec in files]
     comparison.run_inputs = {run.name: run.path for run in evaluation.runs}
     comparison.evaluation = {
         "relevance_level": relevance_level,
@@ -639,17 +681,18 @@ def _best(means: pd.Series, runs: list[str], measure: str) -> list[str]:
     return []
 
 
-def _table(comparison: Comparison, label: str, measures: list[str]) -> list[str]:
-    """Runs as columns, one row per measure, best mean in bold, a "best run" column."""
+def _cells(
+    comparison: Comparison, label: str, measures: list[str], bold: str = ""
+) -> list[list[str]]:
+    """Header and rows of a stratum's table: runs as columns, one row per measure (mean,
+    interval, change and marker; the best mean between ``bold`` marks), a "best run"
+    column."""
     alpha = comparison.settings["alpha"]
     summary = comparison.part(comparison.summary, label)
     summary = summary.set_index(["measure", "run"])
     tests = comparison.part(comparison.comparisons, label).set_index(["measure", "run"])
     header = [f"{run} (baseline)" if run == comparison.baseline else run for run in comparison.runs]
-    lines = [
-        "| Measure | " + " | ".join(header) + " | Best run |",
-        "|---|" + "---:|" * len(comparison.runs) + "---|",
-    ]
+    rows = [["Measure", *header, "Best run"]]
     for measure in measures:
         means = summary.loc[measure]["mean"]
         best = _best(means, comparison.runs, measure)
@@ -657,7 +700,7 @@ def _table(comparison: Comparison, label: str, measures: list[str]) -> list[str]
         for run in comparison.runs:
             row = summary.loc[(measure, run)]
             mean = _fmt(row["mean"])
-            cell = f"**{mean}**" if run in best else mean
+            cell = f"{bold}{mean}{bold}" if run in best else mean
             cell += f" [{_fmt(row['ci_low'])}, {_fmt(row['ci_high'])}]"
             if run != comparison.baseline:
                 test = tests.loc[(measure, run)]
@@ -667,9 +710,15 @@ def _table(comparison: Comparison, label: str, measures: list[str]) -> list[str]
                 cell += _marker(test, alpha, measure)
             cells.append(cell)
         name = f"{measure} (lower is better)" if direction(measure) == LOWER else measure
-        best_runs = ", ".join(best) if best else "n/a"
-        lines.append(f"| {name} | " + " | ".join(cells) + f" | {best_runs} |")
-    return lines
+        rows.append([name, *cells, ", ".join(best) if best else "n/a"])
+    return rows
+
+
+def _table(comparison: Comparison, label: str, measures: list[str]) -> list[str]:
+    """:func:`_cells` as a Markdown table, the best mean in bold."""
+    rows = _cells(comparison, label, measures, bold="**")
+    lines = ["| " + " | ".join(rows[0]) + " |", "|---|" + "---:|" * len(comparison.runs) + "---|"]
+    return lines + ["| " + " | ".join(row) + " |" for row in rows[1:]]
 
 
 def _differences(comparison: Comparison, label: str) -> list[str]:
@@ -771,18 +820,3 @@ def _markdown(comparison: Comparison) -> str:
             lines += ["", f"### Differences against {comparison.baseline}", ""]
             lines += _differences(comparison, label)
     return "\n".join(lines) + "\n"
-
-
-class _CallableModule(types.ModuleType):
-    """Lets ``trecbench.compare(...)`` work whichever way it was reached.
-
-    Importing this module (``from trecbench.compare import ...``, as the CLI does) binds the
-    package attribute ``trecbench.compare`` to the module rather than to the function the
-    lazy export would give; calling the module therefore calls :func:`compare`.
-    """
-
-    def __call__(self, *args, **kwargs) -> Comparison:
-        return compare(*args, **kwargs)
-
-
-sys.modules[__name__].__class__ = _CallableModule

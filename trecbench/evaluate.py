@@ -10,11 +10,11 @@ worth a warning; rendering it is :mod:`trecbench.trec_format`'s job.
 
 from __future__ import annotations
 
+import contextvars
 import math
 import os
 import re
-import sys
-import types
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -24,7 +24,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from . import arrow, files, ranking
+from . import arrow, inputs, outputs, ranking
 from .engines import FAST, assign, engine_module
 from .engines import local as local_engine
 from .errors import (
@@ -102,13 +102,13 @@ class FlaggedTopic:
     run: str | None = None
 
 
-@dataclass
+@dataclass(repr=False)
 class RunResult:
     """One run's results: evaluated topics (byte-wise order), per-topic values per label
     (geometric-mean measures hold logs, as trec_eval accumulates them), per-topic strings
-    (``relstring``) and the summary line values; for a run read from a file, ``counts``:
-    its ``lines``, ``topics``, ``run_tag`` and ``run_tags`` as read (see
-    :attr:`Evaluation.input_counts`)."""
+    (``relstring``) and the summary line values; for a run read from a file, ``record``:
+    its provenance (``size``, ``sha256``, ``lines``, ``topics``, ``run_tag``,
+    ``run_tags``) taken as it was read (see :attr:`Evaluation.input_records`)."""
 
     name: str
     path: str | None
@@ -117,10 +117,13 @@ class RunResult:
     values: dict[str, np.ndarray]
     strings: dict[str, list[str]]
     summary: dict[str, Any]
-    counts: dict[str, Any] | None = None
+    record: dict[str, Any] | None = None
+
+    def __repr__(self) -> str:
+        return f"RunResult(name={self.name!r}, runid={self.runid!r}, topics={len(self.qids)})"
 
 
-@dataclass
+@dataclass(repr=False)
 class Evaluation:
     """Everything an evaluation computed; ``per_query`` and ``aggregates`` are tidy tables.
 
@@ -137,7 +140,7 @@ class Evaluation:
     qrels_path: str | None
     flagged: list[FlaggedTopic] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
-    qrels_counts: dict[str, Any] | None = None
+    qrels_record: dict[str, Any] | None = None
 
     @cached_property
     def per_query(self):
@@ -177,6 +180,38 @@ class Evaluation:
         frame = pd.DataFrame(rows, columns=["run", "measure", "value"])
         return frame.astype({"run": "string", "measure": "string"})
 
+    def to_frame(self, per_query: bool = False):
+        """A wide DataFrame, one column per measure (display names, in printing order):
+        one row per run with the aggregates, or with ``per_query`` one row per
+        ``(run, qid)``."""
+        long = self.per_query if per_query else self.aggregates
+        index = ["run", "qid"] if per_query else ["run"]
+        measures = list(dict.fromkeys(long["measure"]))
+        wide = long.pivot(index=index, columns="measure", values="value")
+        runs = [run.name for run in self.runs]
+        order = wide.index.get_level_values("run").map({name: i for i, name in enumerate(runs)})
+        wide = wide.iloc[np.argsort(order, kind="stable")].reindex(columns=measures)
+        wide.columns.name = None
+        return wide
+
+    def _describe(self) -> str:
+        runs = _few([run.name for run in self.runs])
+        measures = _few(list(dict.fromkeys(c.display for c in self.columns)))
+        topics = {len(run.qids) for run in self.runs}
+        about = f", topics={topics.pop()}" if len(topics) == 1 else ""
+        return f"Evaluation(runs={runs}, measures={measures}{about})"
+
+    def __repr__(self) -> str:
+        return self._describe()
+
+    def _repr_html_(self) -> str:
+        """The aggregates as an HTML table, for notebooks."""
+        from html import escape
+
+        return f"<p><code>{escape(self._describe())}</code></p>" + self.to_frame().to_html(
+            float_format=lambda value: f"{value:.4f}"
+        )
+
     @property
     def input_paths(self) -> list[tuple[str, str]]:
         """``(path, kind)`` of every input read from a file."""
@@ -184,12 +219,19 @@ class Evaluation:
         return paths + [(run.path, "run") for run in self.runs if run.path]
 
     @property
-    def input_counts(self) -> dict[tuple[str, str], dict[str, Any]]:
-        """``(path, kind) -> counts`` of every input read from a file, taken when it was
-        parsed: what :func:`trecbench.report.input_record` would count by reading it again
-        (``lines``, ``topics``; for runs ``run_tag`` and ``run_tags``)."""
-        counts = {(self.qrels_path, "qrels"): self.qrels_counts} if self.qrels_counts else {}
-        return counts | {(run.path, "run"): run.counts for run in self.runs if run.counts}
+    def input_records(self) -> dict[tuple[str, str], dict[str, Any]]:
+        """``(path, kind) -> record`` of every input read from a file, taken while it was
+        parsed (the file is not read again for them): what
+        :func:`trecbench.report.input_record` gives (``path``, ``kind``, ``size``,
+        ``sha256``, ``lines``, ``topics``; for runs ``run_tag`` and ``run_tags``)."""
+        records = {(self.qrels_path, "qrels"): self.qrels_record} if self.qrels_record else {}
+        return records | {(run.path, "run"): run.record for run in self.runs if run.record}
+
+
+def _few(names: list[str], shown: int = 6) -> str:
+    """``['a', 'b', ...]`` with at most ``shown`` names and a count of the rest."""
+    more = f", ... {len(names) - shown} more" if len(names) > shown else ""
+    return "[" + ", ".join(map(repr, names[:shown])) + more + "]"
 
 
 def _shown(column: Column, values: np.ndarray) -> np.ndarray:
@@ -205,7 +247,7 @@ def _shown(column: Column, values: np.ndarray) -> np.ndarray:
 _CHECKED_BY_SCORE = frozenset({"R7", "Q5", "Q6", "Q7"})
 
 
-def _gate(tokens: files.Tokens, kind: str) -> list[str]:
+def _gate(tokens: inputs.trec_text.Tokens, kind: str) -> list[str]:
     """Run the validator's lenient profile: errors stop, warnings are returned as text."""
     try:
         from .validate import check_tokens
@@ -219,65 +261,47 @@ def _gate(tokens: files.Tokens, kind: str) -> list[str]:
     return [f.format() for f in findings if f.severity == "warning"]
 
 
-def _from_frame(frame, kind: str) -> pa.Table:
-    """A typed table from a DataFrame or pyarrow table (ids as strings, never inferred)."""
-    table = (
-        frame if isinstance(frame, pa.Table) else pa.Table.from_pandas(frame, preserve_index=False)
-    )
-    columns = {
-        "qid": pc.cast(table.column("qid"), pa.string()),
-        "docno": pc.cast(table.column("docno"), pa.string()),
-    }
-    if kind == "run":
-        columns["score"] = pc.cast(table.column("score"), pa.float64())
-        tag = (
-            table.column("tag")
-            if "tag" in table.column_names
-            else pa.array(["run"] * table.num_rows, pa.string())
-        )
-        columns["tag"] = pc.cast(tag, pa.string())
-    else:
-        columns["rel"] = pc.cast(table.column("rel"), pa.int64())
-    if "line" in table.column_names:
-        columns["line"] = pc.cast(table.column("line"), pa.int64())
-    else:
-        columns["line"] = arrow.array(np.arange(1, table.num_rows + 1, dtype=np.int64))
-    return pa.table(columns)
+# ``progress(label, done, total)``: reading a file (bytes as stored; total None when not
+# known in advance), scoring the runs (runs done of all)
+Progress = Callable[[str, int, "int | None"], None]
 
 
-def _read_ahead(source) -> Future | None:
-    """Start :func:`files.read_regular_run` on a run path in a worker thread."""
+def _reading(progress: Progress | None, source) -> inputs.streams.Progress | None:
+    if progress is None or not isinstance(source, (str, os.PathLike)):
+        return None
+    label = f"reading {os.fspath(source)}"
+    return lambda done, total: progress(label, done, total)
+
+
+def _read_ahead(source, progress: Progress | None = None) -> Future | None:
+    """Start :func:`load` of a run file in a worker thread (in this call's input scope)."""
     if not isinstance(source, (str, os.PathLike)):
         return None
     pool = ThreadPoolExecutor(max_workers=1)
-    future = pool.submit(files.read_regular_run, source)
+    future = pool.submit(contextvars.copy_context().run, load, source, "run", None, progress)
     pool.shutdown(wait=False)
     return future
 
 
-def load(source, kind: str, ahead: Future | None = None) -> tuple[pa.Table, str | None, list[str]]:
-    """``(table, path or None, validator warnings)`` for a path, DataFrame or pyarrow table.
+def load(
+    source, kind: str, ahead: Future | None = None, progress: Progress | None = None
+) -> inputs.Loaded:
+    """A run or qrels of any input kind (see :mod:`trecbench.inputs`) as a typed table.
 
-    Files go through the validator's lenient profile first (when it is installed): a
-    malformed file raises before anything is computed. Regular run files are read directly
-    by :func:`trecbench.files.read_regular_run` instead (``ahead``: that call, started
-    earlier).
+    TREC text files go through the validator's lenient profile first (when it is
+    installed): a malformed file raises before anything is computed. Regular run files
+    are read directly by :func:`trecbench.inputs.trec_text.read_regular_run` instead: on
+    them the lenient gate can only find duplicates, which the ranking reports itself
+    (exit 4, after -M, as trec_eval does); its warnings (ties, order) are
+    `trecbench validate`'s job. ``ahead``: this call, started earlier (:func:`_read_ahead`).
     """
-    if not isinstance(source, (str, os.PathLike)):
-        return _from_frame(source, kind), None, []
-    if kind == "run":
-        # Fast path for regular files (millions of lines): on them the lenient gate can only
-        # find duplicates, which the ranking reports itself (exit 4, after -M, as trec_eval
-        # does); its warnings (ties, order) are `trecbench validate`'s job.
-        table = ahead.result() if ahead is not None else files.read_regular_run(source)
-        if table is not None:
-            return table, str(source), []
-    tokens = files.tokenize_file(source, keep=6 if kind == "run" else 4)
-    warnings = _gate(tokens, kind)
-    table = files.run_table(tokens) if kind == "run" else files.qrels_table(tokens)
-    if table.num_rows == 0:
-        raise InputError(str(source), None, f"empty {kind} file")
-    return table, str(source), warnings
+    if ahead is not None:
+        loaded = ahead.result()
+    else:
+        loaded = inputs.load(source, kind, check=_gate, progress=_reading(progress, source))
+    if loaded.table.num_rows == 0:
+        raise InputError(loaded.origin, None, f"empty {kind}" + (" file" if loaded.path else ""))
+    return loaded
 
 
 class Qrels:
@@ -361,7 +385,7 @@ class Qrels:
 
     @cached_property
     def frame(self):
-        return files.to_pandas(self.table.select(["qid", "docno", "rel"]))
+        return inputs.to_pandas(self.table.select(["qid", "docno", "rel"]))
 
     def flagged(self) -> list[FlaggedTopic]:
         """Topics without a relevant document, and topics with negative grades."""
@@ -394,10 +418,11 @@ class Qrels:
 # evaluation
 
 
+@outputs.in_input_scope
 def evaluate(
-    qrels,
-    runs,
-    measures=None,
+    qrels: inputs.QrelsInput,
+    runs: inputs.RunInput | Sequence[inputs.RunInput] | Mapping[str, inputs.RunInput],
+    measures: str | Sequence[str] | None = None,
     *,
     relevance_level: int = 1,
     complete: bool = False,
@@ -406,18 +431,25 @@ def evaluate(
     num_docs: int | None = None,
     float32: bool = True,
     engine: str = "auto",
-    run_names: list[str] | None = None,
-    options: dict[str, Any] | None = None,
+    run_names: Sequence[str] | None = None,
+    options: Mapping[str, Any] | None = None,
+    progress: Progress | None = None,
 ) -> Evaluation:
     """Evaluate one run or several against qrels, as trec_eval 9.0.8 does.
 
-    ``qrels`` and each run are paths, pandas DataFrames or pyarrow tables (DataFrames need
-    qid, docno and score/tag or rel). ``measures``: names in any spelling (see
+    ``qrels`` and each run are any input :mod:`trecbench.inputs` reads: paths (TREC text,
+    plain or compressed, or Parquet), pandas DataFrames or Arrow tables with trec,
+    ir_measures or ranx column names, ``{qid: {docno: value}}`` dicts, ir_measures'
+    Qrel/ScoredDoc iterables, and for qrels an ir_datasets id (``irds:ID``). ``runs`` is
+    one run, a list of runs or a dict ``{name: run}`` (``run_names`` names a list's
+    runs; by default a run is named after its file, else ``run1``, ``run2``...).
+    ``measures``: names in any spelling (see
     :func:`trecbench.measures.parse_measure`) or trec_eval nicknames; None means the KPI
     preset. trec_eval's flags: ``relevance_level`` (``-l``), ``complete`` (``-c``),
     ``max_docs`` (``-M``), ``judged_only`` (``-J``), ``num_docs`` (``-N``); ``float32``
     compares scores at float32 precision like 9.x. ``options`` go to local measures
-    (``maxontsim_formula``, ``ontology``).
+    (``maxontsim_formula``, ``ontology``). ``progress(label, done, total)`` is told how
+    reading files (bytes) and scoring runs advance.
 
     Raises :class:`trecbench.errors.InputError` for malformed input,
     :class:`~trecbench.errors.DuplicateError` for a document listed twice in an evaluated
@@ -427,9 +459,10 @@ def evaluate(
     >>> result = evaluate("qrels.txt", "run.txt", ["nDCG@10", "P.5,10"])  # doctest: +SKIP
     >>> result.per_query.head()  # run, qid, measure, value               # doctest: +SKIP
     """
-    sources = runs if isinstance(runs, (list, tuple)) else [runs]
+    sources, names = inputs.split_runs(runs)
+    names = list(run_names) if run_names else names
     # Arrow's threads read the first run while measures and qrels are prepared
-    ahead = _read_ahead(sources[0]) if sources else None
+    ahead = _read_ahead(sources[0], progress) if sources else None
     requested = parse_measures(measures)
     ordered = presentation_order(requested)
     settings = {
@@ -450,8 +483,10 @@ def evaluate(
         )
     if num_docs is not None and not -(2**63) <= num_docs < 2**63:
         raise UsageError(f"-N {num_docs}: beyond trec_eval's 64-bit count (+-{2**63 - 1:,})")
-    qrels_table, qrels_path, warnings = load(qrels, "qrels")
-    truth = Qrels(qrels_table, qrels_path, relevance_level)
+    loaded_qrels = load(qrels, "qrels", progress=progress)
+    warnings = list(loaded_qrels.warnings)
+    qrels_path = loaded_qrels.path
+    truth = Qrels(loaded_qrels.table, qrels_path or loaded_qrels.origin, relevance_level)
     engines = assign(ordered, engine)
     if max_docs is not None and max_docs < 1:
         # trec_eval would evaluate empty rankings, which pytrec_eval cannot (it crashes)
@@ -460,21 +495,30 @@ def evaluate(
     evaluator = _PytrecPlan(ordered, engines, truth, num_docs, judged_only)
     fast = _FastPlan(ordered, engines, truth)
     results, columns, flagged = [], None, truth.flagged()
+    if progress is not None:
+        progress("scoring", 0, len(sources))
     for index, source in enumerate(sources):
-        table, path, run_warnings = load(source, "run", ahead if index == 0 else None)
-        warnings += run_warnings
-        name = run_names[index] if run_names else path or f"run{index + 1}"
+        run = load(source, "run", ahead if index == 0 else None, progress)
+        warnings += run.warnings
+        name = names[index] if names else run.path or f"run{index + 1}"
         result, run_columns, run_flags = _evaluate_run(
-            table, name, path, truth, ordered, engines, evaluator, fast, engine_settings
+            run.table, name, run.path, truth, ordered, engines, evaluator, fast, engine_settings
         )
+        result.record = run.record
         results.append(result)
         flagged += run_flags
         columns = columns or run_columns
-    qrels_counts = (
-        {"lines": qrels_table.num_rows, "topics": len(truth.qids)} if qrels_path else None
-    )
+        if progress is not None:
+            progress("scoring", index + 1, len(sources))
     return Evaluation(
-        requested, columns or [], results, settings, qrels_path, flagged, warnings, qrels_counts
+        requested,
+        columns or [],
+        results,
+        settings,
+        qrels_path,
+        flagged,
+        warnings,
+        loaded_qrels.record,
     )
 
 
@@ -631,12 +675,7 @@ def _evaluate_run(table, name, path, truth: Qrels, measures, engines, pytrec, fa
         c.label: _summarise(c, values.get(c.label), len(qids), truth, settings, runid)
         for c in unique
     }
-    counts = None
-    if path is not None:  # for its record in a --report (see Evaluation.input_counts)
-        tags = sorted(set(pc.unique(table.column("tag")).to_pylist()))
-        counts = {"lines": table.num_rows, "topics": len(run_qids), "run_tag": runid}
-        counts["run_tags"] = tags
-    result = RunResult(name, path, runid, qids, values, strings, summary, counts)
+    result = RunResult(name, path, runid, qids, values, strings, summary)
     return result, unique, flags
 
 
@@ -652,7 +691,7 @@ def _same_id_types(table: pa.Table, like: pa.Table) -> pa.Table:
 
 
 def _ranked_frame(ranked: pa.Table):
-    return files.to_pandas(ranked.select(["qid", "docno", "score", "rank"]))
+    return inputs.to_pandas(ranked.select(["qid", "docno", "score", "rank"]))
 
 
 def _summarise(column: Column, values, n_evaluated: int, truth: Qrels, settings, runid):
@@ -699,14 +738,3 @@ def _topic_flags(name, run_qids, qrels_qids, evaluated, complete) -> list[Flagge
         if qid not in evaluated_set
     ]
     return flags
-
-
-class _CallableModule(types.ModuleType):
-    """``trecbench.evaluate`` is both this module and the function: importing the module
-    makes Python set the package attribute to the module, so the module forwards calls."""
-
-    def __call__(self, *args, **kwargs):
-        return evaluate(*args, **kwargs)
-
-
-sys.modules[__name__].__class__ = _CallableModule

@@ -17,6 +17,7 @@ which HPO a number was computed with.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -26,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import outputs
+from . import outputs, provenance
 from .errors import InputError
 
 ROOT = "HP:0000001"
@@ -217,8 +218,6 @@ def _from_hpo3() -> Ontology:
     from pyhpo import Ontology as HPO
     from pyhpo import pyhpo as extension
 
-    from .report import file_digest
-
     HPO()
     parents, labels, obsolete, replaced = {}, {}, [], {}
     for term in HPO:
@@ -236,14 +235,23 @@ def _from_hpo3() -> Ontology:
         replaced_by=replaced,
         release=HPO.version(),
         source=f"hpo3 {pyhpo.__version__} (bundled)",
-        sha256=file_digest(extension.__file__)[1],
+        sha256=provenance.file_digest(extension.__file__)[1],
     )
 
 
-def _file_ontology(path: Path, parents, labels, obsolete, replaced, synonyms, release):
-    """An :class:`Ontology` parsed from a user's file, with the file's checksum."""
-    from .report import file_digest
+def _read(path: Path, data: bytes | None) -> bytes:
+    """The ontology file's bytes: ``data`` when the caller read them already, else read
+    once (and remembered with their checksum, see :mod:`trecbench.provenance`)."""
+    if data is not None:
+        return data
+    try:
+        return provenance.read_file(path)
+    except InputError as exc:
+        raise InputError(str(path), None, f"cannot read ontology: {exc.message}") from None
 
+
+def _file_ontology(path: Path, data, parents, labels, obsolete, replaced, synonyms, release):
+    """An :class:`Ontology` parsed from a user's file, with the checksum of its bytes."""
     return Ontology(
         parents,
         labels,
@@ -252,7 +260,7 @@ def _file_ontology(path: Path, parents, labels, obsolete, replaced, synonyms, re
         synonyms=synonyms,
         release=release,
         source=str(path),
-        sha256=file_digest(path)[1],
+        sha256=hashlib.sha256(data).hexdigest(),
     )
 
 
@@ -264,16 +272,18 @@ def _obo_value(value: str) -> str:
     return value.strip()
 
 
-def parse_obo(path: str | os.PathLike) -> Ontology:
+def parse_obo(path: str | os.PathLike, data: bytes | None = None) -> Ontology:
     """Parse an OBO 1.4 ``hp.obo``: [Term] stanzas, ``is_a`` edges, obsolete flags.
 
     Other relations (``relationship:``) are ignored: depth and ancestry are over is_a only.
-    ``alt_id`` values are not terms, so they stay unknown (as in Phentrieve).
+    ``alt_id`` values are not terms, so they stay unknown (as in Phentrieve). ``data``: the
+    file's bytes, if already read.
     """
     path = Path(path)
+    data = _read(path, data)
     try:
-        text = path.read_bytes().decode("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
         raise InputError(str(path), None, f"cannot read ontology: {exc}") from exc
     release = "unknown"
     parents: dict[str, list[str]] = {}
@@ -336,7 +346,7 @@ def parse_obo(path: str | os.PathLike) -> Ontology:
     finish(term)
     if not parents:
         raise InputError(str(path), None, "no [Term] stanza found: not an OBO ontology")
-    return _file_ontology(path, parents, labels, obsolete, replaced, synonyms, release)
+    return _file_ontology(path, data, parents, labels, obsolete, replaced, synonyms, release)
 
 
 def _json_id(iri: str) -> str | None:
@@ -347,11 +357,13 @@ def _json_id(iri: str) -> str | None:
     return f"HP:{m.group(1)}" if m else None
 
 
-def parse_obographs(path: str | os.PathLike) -> Ontology:
-    """Parse an OBO Graphs JSON ``hp.json``: CLASS nodes, ``is_a`` edges, deprecation."""
+def parse_obographs(path: str | os.PathLike, data: bytes | None = None) -> Ontology:
+    """Parse an OBO Graphs JSON ``hp.json``: CLASS nodes, ``is_a`` edges, deprecation.
+    ``data``: the file's bytes, if already read."""
     path = Path(path)
+    data = _read(path, data)
     try:
-        doc = json.loads(path.read_bytes())
+        doc = json.loads(data)
         graph = doc["graphs"][0]
         nodes, edges = graph.get("nodes", []), graph.get("edges", [])
     except (OSError, ValueError, KeyError, IndexError, TypeError) as exc:
@@ -390,7 +402,7 @@ def parse_obographs(path: str | os.PathLike) -> Ontology:
             parents[sub].append(obj)
     if not parents:
         raise InputError(str(path), None, "no HPO class found: not an HPO OBO Graphs file")
-    return _file_ontology(path, parents, labels, obsolete, replaced, synonyms, release)
+    return _file_ontology(path, data, parents, labels, obsolete, replaced, synonyms, release)
 
 
 _CACHE: dict[tuple, Ontology] = {}
@@ -417,8 +429,7 @@ def load_ontology(path: str | os.PathLike | None = None) -> Ontology:
         if path is None:
             _CACHE[key] = _from_hpo3()
         else:
-            with open(path, "rb") as f:
-                head = f.read(4096).lstrip()
-            is_json = head.startswith(b"{")
-            _CACHE[key] = parse_obographs(path) if is_json else parse_obo(path)
+            data = _read(Path(path), None)  # once: sniffed, parsed and hashed
+            parse = parse_obographs if data[:4096].lstrip().startswith(b"{") else parse_obo
+            _CACHE[key] = parse(path, data)
     return _CACHE[key]

@@ -21,18 +21,22 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import functools
 import os
 import signal
 import stat
 import tempfile
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, ParamSpec, TypeVar
 
+from . import provenance
 from .errors import OutputError
 
 PathLike = str | os.PathLike
+P = ParamSpec("P")
+R = TypeVar("R")
 
 # (st_dev, st_ino) and resolved paths of the files read in the current call
 _inputs: contextvars.ContextVar[tuple[set, set] | None] = contextvars.ContextVar(
@@ -50,9 +54,21 @@ def input_scope() -> Iterator[None]:
         return
     token = _inputs.set((set(), set()))
     try:
-        yield
+        with provenance.record_scope():  # and their checksums, taken as they were read
+            yield
     finally:
         _inputs.reset(token)
+
+
+def in_input_scope(function: Callable[P, R]) -> Callable[P, R]:
+    """Decorator for API entry points: the call runs in an :func:`input_scope`."""
+
+    @functools.wraps(function)
+    def scoped(*args: P.args, **kwargs: P.kwargs) -> R:
+        with input_scope():
+            return function(*args, **kwargs)
+
+    return scoped
 
 
 def note_input(path: PathLike) -> None:

@@ -19,34 +19,34 @@ other reports.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import json
 import math
 import os
-import platform
 import re
 import shlex
-import subprocess
 import sys
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from . import __version__
-from .errors import InputError, OutputError, UsageError
+from . import __version__, provenance
+from .errors import OutputError, UsageError
+from .provenance import (  # noqa: F401 - re-exported: the reports' small pieces
+    OPTIONAL_PACKAGES,
+    PACKAGES,
+    bytes_record,
+    environment,
+    file_digest,
+    git_commit,
+    utc_now,
+)
 
 REPORT_SCHEMA = "evaluation_report"
 MANIFEST_SCHEMA = "experiment_manifest"
 SCHEMA_VERSION = 1
 TREC_EVAL_SEMANTICS = "9.0.8"
 
-# Distributions whose versions can change a number or a file trecbench writes.
-PACKAGES = ("numpy", "pandas", "pyarrow", "pytrec-eval-terrier", "ir-measures", "click")
-OPTIONAL_PACKAGES = ("hpo3", "scipy", "matplotlib")
-
-_HASH_CHUNK = 1 << 20
 _META_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_.\-]*$")
 
 
@@ -54,60 +54,15 @@ _META_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_.\-]*$")
 # small reusable pieces
 
 
-def utc_now() -> str:
-    """The current UTC time as ISO-8601 with a ``Z`` suffix, to the second."""
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def file_digest(path: str | os.PathLike) -> tuple[int, str]:
-    """``(size, sha256 hex)`` of the bytes on disk, read in 1 MiB chunks.
-
-    A gzip file is hashed as stored (compressed): that identifies the file one has.
-    """
-    digest = hashlib.sha256()
-    size = 0
-    try:
-        with open(path, "rb") as handle:
-            while block := handle.read(_HASH_CHUNK):
-                digest.update(block)
-                size += len(block)
-    except OSError as exc:
-        raise InputError(str(path), None, f"cannot read: {exc.strerror}") from None
-    return size, digest.hexdigest()
-
-
-def _column(table: Any, name: str):
-    """A column of a pyarrow Table or pandas DataFrame as a pyarrow array."""
-    import pyarrow as pa
-
-    if isinstance(table, pa.Table):
-        return table.column(name)
-    return pa.array(table[name].astype(str), pa.string())
-
-
-def _table_counts(table: Any, kind: str) -> dict:
-    import pyarrow.compute as pc
-
-    record = {"lines": len(table), "topics": 0}
-    if not len(table):
-        return record | ({"run_tag": None, "run_tags": []} if kind == "run" else {})
-    record["topics"] = pc.count_distinct(_column(table, "qid")).as_py()
-    if kind == "run":
-        tags = _column(table, "tag")
-        # trec_eval prints the tag of the last line as the runid
-        record["run_tag"] = tags[len(tags) - 1].as_py()
-        record["run_tags"] = sorted(pc.unique(tags).to_pylist())
-    return record
-
-
 def _streamed_counts(path: str | os.PathLike, kind: str) -> dict:
-    """Lines, topics and tags of a file read chunk by chunk (bounded memory)."""
+    """Lines, topics and tags of a file read chunk by chunk (bounded memory); the reading
+    takes the file's checksum on the way (see :mod:`trecbench.provenance`)."""
     import pyarrow.compute as pc
 
-    from .files import iter_tokens
+    from .inputs import trec_text
 
     lines, qids, tags, last_tag = 0, set(), set(), None
-    for tokens in iter_tokens(path, keep=6 if kind == "run" else 1):
+    for tokens in trec_text.iter_tokens(path, keep=6 if kind == "run" else 1):
         if not len(tokens):
             continue
         lines += len(tokens)
@@ -133,72 +88,23 @@ def input_record(
 
     ``kind`` is ``"run"``, ``"qrels"`` or any other word (``"ontology"``, ``"report"``...)
     for which only size and checksum are recorded. Pass the parsed ``table`` (pyarrow Table
-    or DataFrame with ``qid``/``tag`` columns) when the caller has it, so a large file is
-    not parsed twice, or those ``counts`` when they are already known (see
-    :attr:`trecbench.evaluate.Evaluation.input_counts`); otherwise the file is tokenized
-    chunk by chunk.
+    or DataFrame with ``qid``/``tag`` columns) when the caller has it, or those ``counts``
+    when they are already known; otherwise the file is tokenized chunk by chunk. The file
+    is read at most once: not at all when a reader of the call read it already (its
+    checksum was taken then, see :mod:`trecbench.provenance`), else once for the counts
+    and the checksum together. Records of an evaluation's inputs are
+    :attr:`trecbench.evaluate.Evaluation.input_records`.
     """
-    size, sha256 = file_digest(path)
-    record: dict[str, Any] = {"path": str(path), "kind": kind, "size": size, "sha256": sha256}
-    if kind in ("run", "qrels"):
-        if counts is None:
+    from .inputs import table_counts
+
+    with provenance.record_scope():  # the call's, or one for this record
+        if kind in ("run", "qrels") and counts is None:
             counts = (
-                _table_counts(table, kind) if table is not None else _streamed_counts(path, kind)
+                table_counts(table, kind) if table is not None else _streamed_counts(path, kind)
             )
-        record |= counts
-    return record
-
-
-def _version(distribution: str) -> str | None:
-    from importlib import metadata  # ~15 ms: kept off the CLI's start-up path
-
-    try:
-        return metadata.version(distribution)
-    except metadata.PackageNotFoundError:
-        return None
-
-
-def environment() -> dict:
-    """Python, platform and package versions (from package metadata: nothing is imported).
-
-    Optional packages that are not installed are recorded as ``null``.
-    """
-    return {
-        "python": platform.python_version(),
-        "implementation": platform.python_implementation(),
-        "platform": platform.platform(),
-        "machine": platform.machine(),
-        "trecbench": __version__,
-        "packages": {name: _version(name) for name in PACKAGES + OPTIONAL_PACKAGES},
-    }
-
-
-def git_commit(cwd: str | os.PathLike | None = None) -> dict | None:
-    """``{"commit": sha, "dirty": bool}`` of the git work tree holding ``cwd``, else None.
-
-    ``dirty`` is true when tracked files differ from the commit (untracked files are
-    ignored). No git, no repository or any git failure gives None, never an error.
-    """
-
-    def git(*args: str) -> str | None:
-        try:
-            done = subprocess.run(
-                ["git", *args],
-                cwd=cwd,
-                capture_output=True,
-                text=True,
-                timeout=10,
-                check=False,
-            )
-        except (OSError, subprocess.SubprocessError):
-            return None
-        return done.stdout if done.returncode == 0 else None
-
-    commit = git("rev-parse", "--verify", "HEAD")
-    if commit is None:
-        return None
-    status = git("status", "--porcelain", "--untracked-files=no")
-    return {"commit": commit.strip(), "dirty": bool(status and status.strip())}
+        size, sha256 = file_digest(path)
+    record: dict[str, Any] = {"path": str(path), "kind": kind, "size": size, "sha256": sha256}
+    return record | dict(counts) if kind in ("run", "qrels") else record
 
 
 def parse_meta(pairs: Iterable[str]) -> dict[str, str]:
@@ -231,16 +137,6 @@ def json_bytes(obj: Any) -> bytes:
     except ValueError as exc:
         raise OutputError(f"cannot write JSON: {exc}") from None
     return (text + "\n").encode("utf-8")
-
-
-def bytes_record(path: str | os.PathLike, kind: str, data: bytes) -> dict:
-    """The record (``path``, ``kind``, ``size``, ``sha256``) of ``data`` written to ``path``."""
-    return {
-        "path": str(path),
-        "kind": kind,
-        "size": len(data),
-        "sha256": hashlib.sha256(data).hexdigest(),
-    }
 
 
 def write_json(
@@ -515,8 +411,8 @@ def write_score_outputs(
     inputs, computed = evaluation_provenance(evaluation)
     inputs += extra_inputs
     ontology = computed if ontology is None else ontology
-    known = getattr(evaluation, "input_counts", {})  # counted when the evaluation read them
-    records = [input_record(*spec, counts=known.get(tuple(spec[:2]))) for spec in inputs]
+    known = getattr(evaluation, "input_records", {})  # taken when the evaluation read them
+    records = [known.get(tuple(spec[:2])) or input_record(*spec) for spec in inputs]
     protected = [spec[0] for spec in inputs] + list(outputs)
     experiment_id = str(uuid.uuid4())
     files: list[tuple[str | os.PathLike, bytes]] = []

@@ -10,7 +10,7 @@ from ..errors import UsageError
 from . import cli
 from .evaluation_options import evaluation_options
 from .paths import INPUT_FILE, OUTPUT_FOLDER
-from .progress import StderrProgress, wanted
+from .progress import TaskProgress, wanted
 from .report_options import manifest_options
 
 # stats.TESTS, stats.CORRECTIONS and compare.MISSING, repeated so that loading the CLI
@@ -177,7 +177,7 @@ def compare(
     if baseline is not None and baseline not in named:
         by_path = {path: name for name, path in named.items()}
         baseline = by_path.get(str(Path(baseline)), baseline)
-    progress = StderrProgress("resampling") if wanted(quiet) else None
+    progress = TaskProgress() if wanted(quiet) else None
     try:
         comparison = run_compare(
             qrels,

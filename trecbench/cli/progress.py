@@ -1,15 +1,15 @@
-"""Progress on stderr for long jobs (large files, resampling).
+"""Progress bars on stderr for long jobs (reading large files, scoring runs, resampling).
 
-Only drawn when stderr is a terminal (the caller checks, and honours ``--quiet``), and only
-for jobs still running after ``delay`` seconds: short jobs stay silent.
+Drawn by tqdm, with rate and ETA, only when stderr is a terminal (the caller checks, and
+honours ``--quiet``), and only for jobs still running after ``delay`` seconds: short jobs
+stay silent, and tqdm is imported only when a bar is drawn.
 """
 
 from __future__ import annotations
 
 import sys
+import threading
 import time
-
-import click
 
 
 def wanted(quiet: bool) -> bool:
@@ -18,28 +18,108 @@ def wanted(quiet: bool) -> bool:
 
 
 class StderrProgress:
-    """``progress(done, total)`` drawn as a percentage, or ``progress(done)`` as a count.
+    """``progress(done, total)`` drawn as a bar with rate and ETA, or ``progress(done)``
+    as a count with its rate.
 
-    Redrawn at most every ``interval`` seconds, on one line that :meth:`close` ends.
+    ``unit`` names what is counted (``B`` counts bytes, shown as kB, MB...; start a word
+    with a blank: ``" lines"``); the bar is redrawn at most every ``interval`` seconds;
+    :meth:`close` ends its line, or clears it unless ``leave``. ``start``: when the job
+    began (``time.monotonic()``), if before now.
     """
 
-    def __init__(self, label: str, delay: float = 1.0, interval: float = 0.2, unit: str = ""):
+    def __init__(
+        self,
+        label: str,
+        delay: float = 1.0,
+        interval: float = 0.2,
+        unit: str = " steps",
+        *,
+        leave: bool = True,
+        start: float | None = None,
+    ):
         self.label, self.delay, self.interval, self.unit = label, delay, interval, unit
-        self.start = time.monotonic()
-        self.last = 0.0
-        self.shown = False
+        self.leave = leave
+        self.start = time.monotonic() if start is None else start
+        self.bar = None
 
     def __call__(self, done: int, total: int | None = None) -> None:
-        now = time.monotonic()
-        finished = total is not None and done >= total
-        if now - self.start < self.delay or (now - self.last < self.interval and not finished):
-            return
-        self.last = now
-        self.shown = True
-        amount = f"{100 * done // max(total, 1)}%" if total is not None else f"{done:,}{self.unit}"
-        click.echo(f"\r{self.label}: {amount}", err=True, nl=False)
+        if self.bar is None:
+            elapsed = time.monotonic() - self.start
+            if elapsed < self.delay:
+                return
+            from tqdm import tqdm
+
+            self.bar = tqdm(
+                total=total,
+                desc=self.label,
+                unit=self.unit,
+                unit_scale=self.unit == "B",
+                unit_divisor=1024 if self.unit == "B" else 1000,
+                mininterval=self.interval,
+                file=sys.stderr,
+                dynamic_ncols=True,
+                leave=self.leave,
+            )
+            self.bar.start_t -= elapsed  # rate and ETA from the job's start, not the bar's
+        if total is not None and self.bar.total != total:
+            self.bar.total = total
+        self.bar.update(done - self.bar.n)
 
     def close(self) -> None:
-        """End the progress line, if one was drawn."""
-        if self.shown:
-            click.echo(err=True)
+        """End the bar's line, if one was drawn."""
+        if self.bar is not None:
+            self.bar.close()
+
+
+class TaskProgress:
+    """``progress(label, done, total)`` for interleaved jobs (reading each file, scoring
+    the runs one after another, resampling): one line, the current job's bar, cleared when
+    the next job takes over. A job takes over once the current one is finished or has not
+    reported for ``stale`` seconds (two files read at once, by a reading thread and the
+    main thread, are shown one after the other, not in turns). A job that comes back
+    (scoring, after the next run was read) keeps its start time, so its rate and ETA stay
+    right. ``units`` maps a label's first word to its unit (``reading`` → bytes);
+    ``delay`` and ``interval`` are :class:`StderrProgress`'s."""
+
+    def __init__(
+        self,
+        units: dict[str, str] | None = None,
+        stale: float = 0.5,
+        delay: float = 1.0,
+        interval: float = 0.2,
+    ):
+        self.units = {"reading": "B", "scoring": " runs", "resampling": " samples"}
+        self.units |= units or {}
+        self.stale, self.delay, self.interval = stale, delay, interval
+        self.label: str | None = None
+        self.current: StderrProgress | None = None
+        self.finished = True
+        self.last = 0.0
+        self.starts: dict[str, float] = {}
+        self.lock = threading.Lock()
+
+    def __call__(self, label: str, done: int, total: int | None = None) -> None:
+        now = time.monotonic()
+        with self.lock:
+            start = self.starts.setdefault(label, now)
+            if label != self.label:
+                if not self.finished and now - self.last < self.stale:
+                    return  # another job is under way: this one waits for its turn
+                self.close_current()
+                unit = self.units.get(label.split(" ", 1)[0], " steps")
+                self.current = StderrProgress(
+                    label, self.delay, self.interval, unit, leave=False, start=start
+                )
+                self.label = label
+            self.current(done, total)
+            self.finished, self.last = total is not None and done >= total, now
+
+    def close_current(self) -> None:
+        if self.current is not None:
+            self.current.close()
+        self.label, self.current = None, None
+
+    def close(self) -> None:
+        """End the last bar's line, if one was drawn."""
+        with self.lock:
+            self.close_current()

@@ -111,20 +111,27 @@ def score(
     from .. import trec_format
     from ..evaluate import evaluate
     from ..report import write_score_outputs
+    from .progress import TaskProgress, wanted
 
     names = names or ("trec" if output_format == "trec" else "display")
-    evaluation = evaluate(
-        qrels,
-        list(runs),
-        list(flags["measure"]) or None,
-        relevance_level=1 if flags["level"] is None else flags["level"],
-        complete=flags["complete"],
-        max_docs=flags["max_docs"],
-        judged_only=flags["judged"],
-        num_docs=flags["ndocs"],
-        engine=flags["engine"],
-        options={"maxontsim_formula": maxontsim_formula, "ontology": ontology},
-    )
+    progress = TaskProgress() if wanted(quiet=False) else None
+    try:
+        evaluation = evaluate(
+            qrels,
+            list(runs),
+            list(flags["measure"]) or None,
+            relevance_level=1 if flags["level"] is None else flags["level"],
+            complete=flags["complete"],
+            max_docs=flags["max_docs"],
+            judged_only=flags["judged"],
+            num_docs=flags["ndocs"],
+            engine=flags["engine"],
+            options={"maxontsim_formula": maxontsim_formula, "ontology": ontology},
+            progress=progress,
+        )
+    finally:
+        if progress is not None:
+            progress.close()
     for line in evaluation.warnings + _flag_summary(evaluation):
         click.echo(f"trecbench: warning: {line}", err=True)
     grouped = _grouped(evaluation, strata, group_by)

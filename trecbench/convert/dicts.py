@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError
+from ..inputs import mappings, to_pandas
 from ..report import input_record
 from .common import (
     STR,
@@ -32,16 +33,14 @@ BEIR_HEADER = ("query-id", "corpus-id", "score")
 
 
 def _nested(path, data, kind: str) -> pd.DataFrame:
-    """Rows ``qid, docno, value`` of ``{qid: {docid: number}}``."""
-    if not isinstance(data, dict) or not all(isinstance(v, dict) for v in data.values()):
+    """Rows ``qid, docno, value`` of ``{qid: {docid: number}}`` (read, and checked, by
+    :mod:`trecbench.inputs`: grades must be integers)."""
+    if not isinstance(data, dict):
         raise InputError(str(path), None, f"expected a {kind} dict {{qid: {{docid: value}}}}")
-    rows = []
-    for qid, docs in data.items():
-        for docno, value in docs.items():
-            if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise InputError(str(path), None, f"[{qid!r}][{docno!r}]: {value!r} not a number")
-            rows.append((qid, docno, value))
-    return pd.DataFrame(rows, columns=["qid", "docno", "value"]).astype({"qid": STR, "docno": STR})
+    table = mappings.to_table(data, kind, str(path))
+    columns = {"qid": "qid", "docno": "docno", "score" if kind == "run" else "rel": "value"}
+    frame = to_pandas(table.select(list(columns))).rename(columns=columns)
+    return frame.astype({"qid": STR, "docno": STR})
 
 
 def _grades(path, values: pd.Series, where: pd.Series) -> pd.Series:
@@ -102,9 +101,7 @@ def convert_dict(
         source = Path(qrels_json if qrels_json is not None else beir_qrels)
         qrels_name = name or source.stem
         if qrels_json is not None:
-            frame = _nested(source, load_json(source), "qrels")
-            rel = _grades(source, frame["value"], pd.Series([None] * len(frame)))
-            frame = frame.assign(rel=rel.to_numpy())[["qid", "docno", "rel"]]
+            frame = _nested(source, load_json(source), "qrels").rename(columns={"value": "rel"})
         else:
             frame = read_beir_qrels(source)
         table = make_qrels(frame, qrels_name, report)

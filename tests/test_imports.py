@@ -1,0 +1,97 @@
+"""Arrows one way: the import graph of the package, with imports inside functions too."""
+
+from __future__ import annotations
+
+import ast
+
+from conftest import ROOT
+
+PACKAGE = ROOT / "trecbench"
+
+
+def _modules() -> dict[str, object]:
+    modules = {}
+    for path in PACKAGE.rglob("*.py"):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        modules[name] = path
+    return modules
+
+
+def import_graph() -> dict[str, set[str]]:
+    """``module -> modules of the package it imports`` (anywhere in its code)."""
+    modules = _modules()
+    graph: dict[str, set[str]] = {name: set() for name in modules}
+    for name, path in modules.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = package
+                for _ in range(max(node.level - 1, 0)):
+                    base = base.rpartition(".")[0]
+                module = (
+                    node.module if not node.level else ".".join(filter(None, (base, node.module)))
+                )
+                # a name is a submodule, or something the module itself defines
+                targets = [
+                    f"{module}.{alias.name}" if f"{module}.{alias.name}" in modules else module
+                    for alias in node.names
+                ]
+            else:
+                continue
+            for target in targets:
+                while target not in modules and "." in target:
+                    target = target.rpartition(".")[0]
+                if target in modules and target not in (name, "trecbench"):
+                    graph[name].add(target)
+    return graph
+
+
+def circles(graph: dict[str, set[str]]) -> list[set[str]]:
+    """The strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[set[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for other in graph[node]:
+            if other not in index:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            component = set()
+            while not component or node not in component:
+                component.add(stack.pop())
+            if len(component) > 1:
+                found.append(component)
+
+    for node in graph:
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_inputs_and_provenance_are_in_no_import_circle():
+    # checksums and provenance live below ontology and report (it was maxontsim -> ontology
+    # -> report -> maxontsim); the readers import nothing above them
+    graph = import_graph()
+    assert "trecbench.provenance" in graph["trecbench.ontology"]
+    assert "trecbench.report" not in graph["trecbench.ontology"]
+    watched = {"trecbench.provenance", "trecbench.ontology", "trecbench.report", "trecbench.files"}
+    watched |= {name for name in graph if name.startswith("trecbench.inputs")}
+    assert [circle for circle in circles(graph) if circle & watched] == []
+    for name in watched - {"trecbench.report", "trecbench.files"}:
+        above = {
+            "trecbench.report",
+            "trecbench.evaluate",
+            "trecbench.compare",
+            "trecbench.validate",
+        }
+        assert not graph[name] & above, name

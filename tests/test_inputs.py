@@ -1,0 +1,348 @@
+"""The one way in (trecbench.inputs): every input kind gives the same typed table and the
+same numbers; files are read once (FIFOs and pipes too), compression is told by content."""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import hashlib
+import lzma
+import os
+import sys
+import threading
+import types
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pytest
+from test_score_suite import run_score
+
+import trecbench
+from trecbench import inputs
+from trecbench.errors import InputError, UsageError
+from trecbench.inputs import streams, trec_text
+
+ir_measures = pytest.importorskip("ir_measures")
+
+# 3 topics x 12 documents, graded qrels, score ties (trec_eval breaks them by docno)
+RNG = np.random.default_rng(7)
+QIDS = ["001", "NA", "1e5"]  # ids that inference would turn into 1, NaN and 100000.0
+RUN_ROWS = [
+    (qid, f"d{d:02d}", float(np.round(RNG.random() * 4, 1)))
+    for qid in QIDS
+    for d in RNG.permutation(20)[:12]
+]
+QRELS_ROWS = [(qid, f"d{d:02d}", int(RNG.integers(0, 3))) for qid in QIDS for d in range(0, 20, 3)]
+RUN_TEXT = "".join(f"{q} Q0 {d} {i + 1} {s} tag\n" for i, (q, d, s) in enumerate(RUN_ROWS))
+QRELS_TEXT = "".join(f"{q} 0 {d} {r}\n" for q, d, r in QRELS_ROWS)
+
+
+def ndcg10(qrels, run) -> list[float]:
+    """Per-topic nDCG@10 (trec_eval's ndcg_cut_10) in qid order."""
+    frame = trecbench.evaluate(qrels, run, ["ndcg_cut.10"]).per_query
+    return frame.sort_values("qid")["value"].round(12).tolist()
+
+
+def _dicts():
+    run: dict = {}
+    for q, d, s in RUN_ROWS:
+        run.setdefault(q, {})[d] = s
+    qrels: dict = {}
+    for q, d, r in QRELS_ROWS:
+        qrels.setdefault(q, {})[d] = r
+    return qrels, run
+
+
+@pytest.fixture
+def text_files(tmp_path):
+    (tmp_path / "qrels").write_text(QRELS_TEXT)
+    (tmp_path / "run").write_text(RUN_TEXT)
+    return tmp_path / "qrels", tmp_path / "run"
+
+
+def test_same_ndcg_from_every_input_kind(text_files, tmp_path):
+    qrels_path, run_path = text_files
+    expected = ndcg10(qrels_path, run_path)
+    qrels_dict, run_dict = _dicts()
+    # independent source: ir_measures' own nDCG@10 on the same dicts
+    reference = {
+        m.query_id: m.value
+        for m in ir_measures.iter_calc([ir_measures.nDCG @ 10], qrels_dict, run_dict)
+    }
+    assert expected == [round(reference[q], 12) for q in sorted(QIDS)]
+
+    ir_run = pd.DataFrame(RUN_ROWS, columns=["query_id", "doc_id", "score"])
+    ir_qrels = pd.DataFrame(QRELS_ROWS, columns=["query_id", "doc_id", "relevance"])
+    ranx_run = pa.table(
+        {"q_id": ir_run["query_id"], "doc_id": ir_run["doc_id"], "score": ir_run["score"]}
+    )
+    ranx_qrels = pa.table(
+        {"q_id": ir_qrels["query_id"], "doc_id": ir_qrels["doc_id"], "score": ir_qrels["relevance"]}
+    )
+    trecbench.write_run(ir_run, tmp_path / "run.parquet")
+    trecbench.write_qrels(qrels_dict, tmp_path / "qrels.parquet")
+    kinds = {
+        "dicts": (qrels_dict, run_dict),
+        "ir_measures DataFrames": (ir_qrels, ir_run),
+        "ranx Arrow tables": (ranx_qrels, ranx_run),
+        "Qrel/ScoredDoc iterables": (
+            [ir_measures.Qrel(*row) for row in QRELS_ROWS],
+            (ir_measures.ScoredDoc(*row) for row in RUN_ROWS),  # a generator, read once
+        ),
+        "Parquet": (tmp_path / "qrels.parquet", tmp_path / "run.parquet"),
+        "loaded": (inputs.load_qrels(qrels_path), inputs.load_run(run_path)),
+    }
+    for kind, (qrels, run) in kinds.items():
+        assert ndcg10(qrels, run) == expected, kind
+
+
+@pytest.mark.parametrize(
+    ("suffix", "compress"),
+    [
+        (".gz", gzip.compress),
+        (".bz2", bz2.compress),
+        (".xz", lzma.compress),
+        (".zst", lambda data: _arrow_compress(data, "zstd")),
+        (".lz4", lambda data: _arrow_compress(data, "lz4")),
+    ],
+)
+def test_compression_is_told_by_content_not_name(tmp_path, text_files, suffix, compress):
+    qrels, run = text_files
+    packed = compress(RUN_TEXT.encode())
+    (tmp_path / "packed.txt").write_bytes(packed)  # compressed, named like text
+    (tmp_path / f"plain{suffix}").write_text(RUN_TEXT)  # text, named like compressed
+    expected = inputs.load_run(run).table
+    for path in (tmp_path / "packed.txt", tmp_path / f"plain{suffix}"):
+        loaded = inputs.load_run(path)
+        assert loaded.table.equals(expected), path  # the fast reader, on both
+    record = inputs.load_run(tmp_path / "packed.txt").record
+    assert record["size"] == len(packed)
+    assert record["sha256"] == hashlib.sha256(packed).hexdigest()  # as stored
+    assert ndcg10(qrels, tmp_path / "packed.txt") == ndcg10(qrels, run)
+
+
+def _arrow_compress(data: bytes, codec: str) -> bytes:
+    sink = pa.BufferOutputStream()
+    with pa.CompressedOutputStream(sink, codec) as stream:
+        stream.write(data)
+    return sink.getvalue().to_pybytes()
+
+
+def test_a_corrupt_compressed_file_is_one_input_error(tmp_path):
+    for name, data in (("cut.gz", gzip.compress(RUN_TEXT.encode() * 50)[:-30]),
+                       ("bad.zst", b"\x28\xb5\x2f\xfd" + b"\x00" * 40)):  # fmt: skip
+        (tmp_path / name).write_bytes(data)
+        with pytest.raises(InputError, match=rf"{name}: corrupt or truncated") as error:
+            inputs.load_run(tmp_path / name)
+        assert error.value.rule == "R27"
+
+
+def test_gzip_takes_the_fast_reader_with_the_plain_files_warnings(tmp_path, text_files):
+    # a run with ties and unsorted scores: the plain file gets no validator warnings on
+    # the fast path, and the gzipped one must not get any either (issue 13.3)
+    qrels, run = text_files
+    (tmp_path / "run.gz").write_bytes(gzip.compress(run.read_bytes()))
+    plain = trecbench.evaluate(qrels, run, ["P.5"])
+    packed = trecbench.evaluate(qrels, tmp_path / "run.gz", ["P.5"])
+    assert plain.warnings == packed.warnings == []
+    assert trec_text.read_regular_run(tmp_path / "run.gz") is not None
+
+
+def test_ids_are_never_inferred(tmp_path):
+    frame = pd.DataFrame({"qid": QIDS, "docno": ["007", "nan", "1.0"], "rel": [1, 1, 1]})
+    loaded = inputs.load_qrels(frame)
+    assert loaded.table.column("qid").to_pylist() == QIDS
+    assert loaded.table.column("docno").to_pylist() == ["007", "nan", "1.0"]
+    assert inputs.load_run({"001": {"1e5": 1.0}}).table.column("docno").to_pylist() == ["1e5"]
+    assert inputs.load_run({7: {8: 1.0}}).table.column("qid").to_pylist() == ["7"]  # ints
+    inferred = pd.read_csv(pd.io.common.StringIO("qid,docno,rel\n001,1e5,1\n"))
+    with pytest.raises(InputError, match="docno column has type double.*dtype=str"):
+        inputs.load_qrels(inferred)
+    missing = pd.DataFrame({"qid": ["a", None], "docno": ["x", "y"], "score": [1.0, 2.0]})
+    with pytest.raises(InputError, match="row 1: qid is missing"):
+        inputs.load_run(missing)
+
+
+@pytest.mark.parametrize(
+    ("source", "message"),
+    [
+        (pd.DataFrame({"qid": ["q"], "query_id": ["q"], "docno": ["d"], "score": [1.0]}),
+         r"columns \['qid', 'query_id'\] all name the query id"),
+        (pd.DataFrame({"qid": ["q"], "doc": ["d"], "score": [1.0]}),
+         "no document id column .*columns: qid, doc, score"),
+        ({"q": {"d": float("nan")}}, "query 'q', document 'd': score nan is not finite"),
+        ({"q": {"d": "high"}}, "query 'q', document 'd': 'high' not a number"),
+        ({"q": [("d", 1.0)]}, r"query .q.: expected a run dict \{qid: .*, got list"),
+        ([("q", "d", 1.0)], "record 0 .* has no fields query_id, doc_id, score"),
+        (3.5, "cannot read a run from float"),
+    ],
+)  # fmt: skip
+def test_bad_in_memory_runs_get_one_clear_message(source, message):
+    with pytest.raises((InputError, UsageError), match=message):
+        inputs.load_run(source)
+
+
+def test_grades_are_integers_within_the_limit():
+    assert inputs.load_qrels({"q": {"d": 2.0}}).table.column("rel").to_pylist() == [2]
+    with pytest.raises(InputError, match="relevance 1.5 is not an integer"):
+        inputs.load_qrels({"q": {"d": 1.5}})
+    with pytest.raises(InputError, match="beyond"):
+        inputs.load_qrels(pd.DataFrame({"qid": ["q"], "docno": ["d"], "rel": [5_000_000]}))
+
+
+def test_parquet_and_text_writers_round_trip(tmp_path, text_files):
+    _, run = text_files
+    frame = trecbench.read_run(run)
+    trecbench.write_run(frame, tmp_path / "r.parquet")
+    trecbench.write_run({"q": {"b": 1.0, "a": 1.0, "c": 2.0}}, tmp_path / "d.run")
+    back = trecbench.read_run(tmp_path / "r.parquet")
+    assert back[["qid", "docno", "score", "tag"]].equals(frame[["qid", "docno", "score", "tag"]])
+    # a dict is written in trec_eval's order: score desc, then docno desc
+    assert (tmp_path / "d.run").read_text() == "q\tQ0\tc\t1\t2\tbm\n".replace("bm", "run") + (
+        "q\tQ0\tb\t2\t1\trun\nq\tQ0\ta\t3\t1\trun\n"
+    )
+
+
+def _feed(path, data: bytes) -> threading.Thread:
+    def write():
+        with open(path, "wb") as handle:
+            handle.write(data)
+
+    thread = threading.Thread(target=write, daemon=True)
+    thread.start()
+    return thread
+
+
+def _in_time(function, seconds: float = 60):
+    """``function()`` in a thread: a second read of a FIFO would block forever."""
+    result: dict = {}
+    thread = threading.Thread(target=lambda: result.update(value=function()), daemon=True)
+    thread.start()
+    thread.join(seconds)
+    assert not thread.is_alive(), "blocked: an input was read twice"
+    return result["value"]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_a_fifo_is_read_once_and_recorded_as_read(tmp_path, text_files, monkeypatch):
+    import json
+
+    qrels, run = text_files
+    fifo = tmp_path / "run.fifo"
+    os.mkfifo(fifo)
+    _feed(fifo, RUN_TEXT.encode())
+    argv = ["-m", "P.5", "--report", "r.json", str(qrels), str(fifo)]
+    _, error, code = _in_time(lambda: run_score(argv, tmp_path, monkeypatch))
+    assert code == 0, error
+    record = json.loads((tmp_path / "r.json").read_text())["inputs"][1]
+    assert record["size"] == len(RUN_TEXT.encode())
+    assert record["sha256"] == hashlib.sha256(RUN_TEXT.encode()).hexdigest()
+    assert record["lines"] == len(RUN_ROWS)
+    # compare reads its qrels and runs once too (a FIFO for each)
+    os.mkfifo(tmp_path / "qrels.fifo")
+    _feed(tmp_path / "qrels.fifo", QRELS_TEXT.encode())
+    _feed(fifo, RUN_TEXT.encode())
+    comparison = _in_time(
+        lambda: trecbench.compare(tmp_path / "qrels.fifo", fifo, ["P.5"], samples=10)
+    )
+    assert [r["sha256"] for r in comparison.inputs] == [
+        hashlib.sha256(text.encode()).hexdigest() for text in (QRELS_TEXT, RUN_TEXT)
+    ]
+
+
+def test_a_pipe_is_recorded_with_its_size_and_checksum(text_files):
+    from trecbench import report
+
+    qrels, _ = text_files
+    packed = gzip.compress(RUN_TEXT.encode())
+    read, write = os.pipe()
+    threading.Thread(target=lambda: (os.write(write, packed), os.close(write)), daemon=True).start()
+    try:
+        evaluation = _in_time(lambda: trecbench.evaluate(qrels, f"/dev/fd/{read}", ["P.5"]))
+    finally:
+        os.close(read)
+    record = evaluation.input_records[(f"/dev/fd/{read}", "run")]
+    assert record["size"] == len(packed) and record["lines"] == len(RUN_ROWS)
+    assert record["sha256"] == hashlib.sha256(packed).hexdigest()
+    assert report.input_record(qrels, "qrels")["size"] == len(QRELS_TEXT)
+
+
+def test_every_file_read_is_noted_as_an_input(text_files):
+    from trecbench import outputs
+
+    qrels, run = text_files
+    with outputs.input_scope():
+        inputs.load_run(run)
+        inputs.load_qrels(qrels)
+        with pytest.raises(trecbench.errors.OutputError, match="overwrite an input"):
+            outputs.check_target(run)
+        with pytest.raises(trecbench.errors.OutputError, match="overwrite an input"):
+            outputs.check_target(qrels)
+
+
+def test_ir_datasets_qrels_behind_the_extra(monkeypatch, text_files):
+    _, run = text_files
+    monkeypatch.setitem(sys.modules, "ir_datasets", None)  # not installed
+    with pytest.raises(UsageError, match=r"pip install 'trecbench\[datasets\]'"):
+        inputs.load_qrels("irds:msmarco-passage/dev")
+    qrels = [ir_measures.Qrel(*row) for row in QRELS_ROWS]
+    dataset = types.SimpleNamespace(has_qrels=lambda: True, qrels_iter=lambda: iter(qrels))
+    fake = types.SimpleNamespace(load={"toy/test": dataset}.__getitem__)
+    monkeypatch.setitem(sys.modules, "ir_datasets", fake)
+    assert ndcg10("irds:toy/test", run) == ndcg10(qrels, run)
+    with pytest.raises(InputError, match="irds:nope: no such file, nor an ir_datasets dataset"):
+        inputs.load_qrels("irds:nope")
+
+
+def test_results_for_notebooks(text_files):
+    qrels, run = text_files
+    qrels_dict, run_dict = _dicts()
+    evaluation = trecbench.evaluate(qrels, {"bm25": run, "dict": run_dict}, ["nDCG@10", "P@5"])
+    assert repr(evaluation) == (
+        "Evaluation(runs=['bm25', 'dict'], measures=['nDCG@10', 'P@5'], topics=3)"
+    )
+    wide = evaluation.to_frame()
+    assert list(wide.index) == ["bm25", "dict"] and list(wide.columns) == ["nDCG@10", "P@5"]
+    assert wide.loc["bm25", "nDCG@10"] == pytest.approx(np.mean(ndcg10(qrels, run)))
+    assert evaluation.to_frame(per_query=True).shape == (6, 2)
+    html = evaluation._repr_html_()
+    assert html.startswith("<p><code>Evaluation(runs=") and "<table" in html and "nDCG@10" in html
+    comparison = trecbench.compare(qrels_dict, {"a": run, "b": run_dict}, ["P@5"], samples=20)
+    assert repr(comparison) == (
+        "Comparison(runs=['a', 'b'], baseline='a', measures=['P@5'], topics=3, test='t', "
+        "correction='holm')"
+    )
+    frame = comparison.to_frame()
+    assert list(frame["run"]) == ["a", "b"] and frame["difference"].iloc[1] == 0.0
+    assert "<td>P@5</td>" in comparison._repr_html_()
+
+
+def test_the_api_functions_are_functions_with_signatures():
+    import importlib
+    import inspect
+    from importlib import resources
+
+    importlib.import_module("trecbench.evaluate")  # the module named like the function
+    importlib.import_module("trecbench.compare")
+    for name in ("evaluate", "compare"):
+        function = getattr(trecbench, name)
+        assert inspect.isfunction(function), name
+        assert "qrels" in inspect.signature(function).parameters
+        assert function.__doc__
+    assert resources.files("trecbench").joinpath("py.typed").is_file()
+
+
+def test_split_runs_tells_one_run_from_several():
+    one = {"q": {"d": 1.0}}
+    assert inputs.split_runs(one) == ([one], None)
+    assert inputs.split_runs({"a": one, "b": "x.run"}) == ([one, "x.run"], ["a", "b"])
+    records = [ir_measures.ScoredDoc("q", "d", 1.0)]
+    assert inputs.split_runs(records) == ([records], None)
+    assert inputs.split_runs(["a.run", "b.run"]) == (["a.run", "b.run"], None)
+
+
+def test_streams_detect_compression_by_magic():
+    assert streams.compression_of(b"\x1f\x8b\x08") == "gzip"
+    assert streams.compression_of(b"BZh9") == "bz2"
+    assert streams.compression_of(b"q Q0 d 1 2 t") is None

@@ -1,0 +1,270 @@
+"""The one way in: every kind of run and qrels becomes a typed table here, once.
+
+:func:`load_run` and :func:`load_qrels` take
+
+* a **path** to TREC text (:mod:`~trecbench.inputs.trec_text`), plain or compressed with
+  gzip, bz2, zstd, lz4 or xz (told by the content, never the name), or to a **Parquet**
+  file (:mod:`~trecbench.inputs.parquet`) — a FIFO or a pipe as well as a regular file
+  (:mod:`~trecbench.inputs.streams`: read once, checksum taken while reading);
+* a **pandas DataFrame** or **Arrow table** (anything with ``__arrow_c_stream__``, such
+  as a polars DataFrame) with trec (``qid, docno, score/rel``), ir_measures
+  (``query_id, doc_id, score/relevance``), ranx (``q_id, doc_id, score``) or BEIR column
+  names (:mod:`~trecbench.inputs.tables`);
+* a **dict** ``{qid: {docno: score or grade}}`` (:mod:`~trecbench.inputs.mappings`);
+* an **iterable of ir_measures' ScoredDoc/Qrel** records (:mod:`~trecbench.inputs.records`);
+* for qrels, an **ir_datasets id** ``irds:ID`` (:mod:`~trecbench.inputs.datasets`, the
+  optional extra ``trecbench[datasets]``);
+* or a :class:`Loaded` input (returned as it is: nothing is read twice).
+
+The result is a :class:`Loaded`: the typed table (run: ``qid, docno, score, tag`` and, from
+the tokenizer or in-memory inputs, ``line``; qrels: ``qid, docno, rel, line``; ids are
+strings, never inferred), where it came from, and for a file its provenance record (size,
+sha256, lines, topics, run tags) taken while it was parsed.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Union
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ..errors import UsageError
+from . import trec_text
+from .streams import Progress, Source
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from .trec_text import Tokens
+
+# A check run on the tokens of a TREC text file before its table is built (evaluate
+# passes the validator's lenient profile): returns warnings, raises on errors.
+Check = Callable[["Tokens", str], list]
+
+# a path, a table, records or an input already loaded; and the {qid: {docno: value}} dicts
+_Input = Union[str, os.PathLike, "pd.DataFrame", pa.Table, Iterable[Any], "Loaded"]
+RunInput = _Input | Mapping[str, Mapping[str, float]]
+QrelsInput = _Input | Mapping[str, Mapping[str, int]]
+
+KINDS = ("run", "qrels")
+
+
+@dataclass(frozen=True, eq=False)
+class Loaded:
+    """A run or qrels as a typed table, with where it came from.
+
+    ``origin`` names the input in messages (the path, ``run DataFrame``, ``qrels dict``,
+    ``irds:ID``...); ``path`` is the file it was read from (None in memory); ``record``
+    its provenance for reports (``path, kind, size, sha256, lines, topics`` and for runs
+    ``run_tag, run_tags``), taken while it was read; ``warnings`` what the ``check`` said.
+    """
+
+    kind: str
+    table: pa.Table = field(repr=False)
+    origin: str
+    path: str | None = None
+    record: dict[str, Any] | None = field(default=None, repr=False)
+    warnings: tuple[str, ...] = field(default=(), repr=False)
+
+    def __len__(self) -> int:
+        return self.table.num_rows
+
+    def to_frame(self) -> pd.DataFrame:
+        """The table as a pandas DataFrame (string ids, see :func:`to_pandas`)."""
+        return to_pandas(self.table)
+
+
+def table_counts(table: Any, kind: str) -> dict[str, Any]:
+    """``lines`` and ``topics`` of a typed table (pyarrow or pandas); for runs also
+    ``run_tag`` (the last row's tag: what trec_eval prints as runid) and ``run_tags``."""
+    record: dict[str, Any] = {"lines": len(table), "topics": 0}
+    if not len(table):
+        return record | ({"run_tag": None, "run_tags": []} if kind == "run" else {})
+    record["topics"] = len(pc.unique(_column(table, "qid")))  # (dictionary-encoded too)
+    if kind == "run":
+        tags = _column(table, "tag")
+        record["run_tag"] = tags[len(tags) - 1].as_py()
+        record["run_tags"] = sorted(pc.unique(tags).to_pylist())
+    return record
+
+
+def _column(table: Any, name: str):
+    if isinstance(table, pa.Table):
+        return table.column(name)
+    return pa.array(table[name].astype(str), pa.string())
+
+
+def _load_file(path: str, kind: str, check: Check | None, progress, full: bool) -> Loaded:
+    warnings: list[str] = []
+    with Source(path, progress) as source:
+        if source.is_parquet:
+            from . import parquet
+
+            table = parquet.to_table(source, kind)
+        else:
+            table = None
+            if kind == "run" and not full:
+                table = trec_text.read_regular_run(source)
+            if table is None:
+                tokens = trec_text.tokenize_file(source, keep=6 if kind == "run" else 4)
+                warnings = list(check(tokens, kind)) if check is not None else []
+                table = (trec_text.run_table if kind == "run" else trec_text.qrels_table)(tokens)
+        record = {"path": path, "kind": kind, **source.record(), **table_counts(table, kind)}
+    return Loaded(kind, table, path, path, record, tuple(warnings))
+
+
+def _arrow_table(source: Any) -> pa.Table | None:
+    """``source`` as an Arrow table if it is a table of some library, else None."""
+    if isinstance(source, pa.Table):
+        return source
+    if isinstance(source, pa.RecordBatch):
+        return pa.Table.from_batches([source])
+    if hasattr(source, "__arrow_c_stream__"):
+        return pa.table(source)
+    return None
+
+
+def load(
+    source: Any,
+    kind: str,
+    *,
+    check: Check | None = None,
+    progress: Progress | None = None,
+    full: bool = False,
+) -> Loaded:
+    """``source`` (any input kind, see the module docstring) as a typed ``kind`` table.
+
+    ``check`` runs on the tokens of a TREC text file (see :data:`Check`); ``progress``
+    is called with the bytes read of a file (see :class:`~trecbench.inputs.streams.Source`);
+    ``full`` keeps every column of a TREC run (``q0``, ``rank``, ``line``) instead of the
+    columns scoring needs, which regular files give fastest.
+    """
+    if kind not in KINDS:
+        raise ValueError(f"kind must be one of {KINDS}, not {kind!r}")
+    if isinstance(source, Loaded):
+        if source.kind != kind:
+            raise UsageError(f"{source.origin}: a {source.kind} was given where {kind} belong")
+        return source
+    if isinstance(source, (str, os.PathLike)):
+        text = os.fspath(source)
+        if isinstance(text, bytes):
+            text = os.fsdecode(text)
+        if kind == "qrels":
+            from . import datasets
+
+            if datasets.is_dataset_id(text):
+                return Loaded(kind, datasets.qrels_table(text), text)
+        return _load_file(text, kind, check, progress, full)
+    pandas = sys.modules.get("pandas")
+    if pandas is not None and isinstance(source, pandas.DataFrame):
+        from . import tables
+
+        origin = f"{kind} DataFrame"
+        table, where = tables.frame_table(source, origin)
+        return Loaded(kind, tables.typed(table, kind, origin, where), origin)
+    table = _arrow_table(source)
+    if table is not None:
+        from . import tables
+
+        origin = f"{kind} table"
+        return Loaded(kind, tables.typed(table, kind, origin), origin)
+    if isinstance(source, Mapping):
+        from . import mappings
+
+        origin = f"{kind} dict"
+        return Loaded(kind, mappings.to_table(source, kind, origin), origin)
+    if isinstance(source, Iterable) and not isinstance(source, (bytes, bytearray)):
+        from . import records
+
+        origin = f"{kind} records"
+        return Loaded(kind, records.to_table(source, kind, origin), origin)
+    raise UsageError(
+        f"cannot read a {kind} from {type(source).__name__}: give a path, a DataFrame or "
+        "Arrow table, a dict {qid: {docno: value}} or ir_measures records"
+    )
+
+
+def load_run(
+    source: RunInput,
+    *,
+    check: Check | None = None,
+    progress: Progress | None = None,
+    full: bool = False,
+) -> Loaded:
+    """A run (any input kind, see the module docstring) as a typed table.
+
+    >>> load_run({"q1": {"d1": 2.0, "d2": 1.0}}).to_frame()[["qid", "docno", "score"]]
+      qid docno  score
+    0  q1    d1    2.0
+    1  q1    d2    1.0
+    """
+    return load(source, "run", check=check, progress=progress, full=full)
+
+
+def load_qrels(
+    source: QrelsInput, *, check: Check | None = None, progress: Progress | None = None
+) -> Loaded:
+    """Qrels (any input kind, including an ir_datasets id ``irds:ID``) as a typed table."""
+    return load(source, "qrels", check=check, progress=progress)
+
+
+def _is_record(item: Any) -> bool:
+    return hasattr(item, "query_id") and hasattr(item, "doc_id")
+
+
+def split_runs(runs: Any) -> tuple[list[Any], list[str] | None]:
+    """``(sources, names)`` of "one run or several": a list or tuple of runs, a dict
+    ``{name: run}`` (``names`` are its keys; else None) or a single run. A dict whose
+    values map documents to numbers, ``{qid: {docno: score}}``, is one run, and so is a
+    list of ScoredDoc records."""
+    if isinstance(runs, Mapping):
+        first = next(iter(runs.values()), None)
+        one_run = first is None or (
+            isinstance(first, Mapping) and not isinstance(next(iter(first.values()), 0), Mapping)
+        )
+        if one_run:
+            return [runs], None
+        return list(runs.values()), [str(name) for name in runs]
+    if isinstance(runs, (list, tuple)) and not (runs and _is_record(runs[0])):
+        return list(runs), None
+    return [runs], None
+
+
+def to_pandas(table: pa.Table) -> pd.DataFrame:
+    """pandas view of a typed table: strings stay strings, nullable integer rank."""
+    import pandas as pd
+
+    mapping = {pa.string(): pd.StringDtype("pyarrow"), pa.large_string(): pd.StringDtype("pyarrow")}
+    frame = table.to_pandas(types_mapper=mapping.get)
+    if "rank" in frame and table.column("rank").null_count:
+        frame["rank"] = frame["rank"].astype("Int64")
+    return frame
+
+
+def read_run(source: RunInput) -> pd.DataFrame:
+    """A run as a DataFrame: from a TREC file, ``qid, q0, docno, rank, score, tag`` (as
+    written: strings, integer rank, nullable only if some rank is not an integer; float64
+    score) and ``line`` (the physical 1-based line), rows in file order; from any other
+    input kind (see :func:`load_run`), ``qid, docno, score, tag, line``."""
+    return to_pandas(load_run(source, full=True).table)
+
+
+def read_qrels(source: QrelsInput) -> pd.DataFrame:
+    """Qrels as a DataFrame: ``qid, iter, docno, rel, line`` from a TREC file (``qid,
+    docno, rel, line`` from other input kinds)."""
+    return to_pandas(load_qrels(source).table)
+
+
+def parse_run(source: RunInput) -> pa.Table:
+    """A run as its typed pyarrow table, every column kept (see :func:`read_run`)."""
+    return load_run(source, full=True).table
+
+
+def parse_qrels(source: QrelsInput) -> pa.Table:
+    """Qrels as their typed pyarrow table."""
+    return load_qrels(source).table

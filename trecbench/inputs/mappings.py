@@ -1,0 +1,73 @@
+"""``{qid: {docno: value}}`` dicts (pytrec_eval, ir_measures, BEIR/MTEB result JSON) → the
+typed run/qrels table.
+
+The value is the score of a run or the grade of qrels, a number. Ids are keys as given: strings
+(integers are written in decimal); any other key type is refused (see
+:mod:`trecbench.inputs.tables`). Documents keep the dict's order; an empty inner dict is
+a query without documents and adds no row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from numbers import Number
+
+import numpy as np
+import pyarrow as pa
+
+from ..errors import InputError
+from . import tables
+
+
+def _array(values: list, what: str, origin: str) -> pa.Array:
+    try:
+        return pa.array(values)
+    except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
+        raise InputError(origin, None, f"{what} are not all of one type: {exc}") from None
+
+
+def _numbers(values: list, origin: str, where) -> pa.Array:
+    """The values as numbers; the first that is none (text, a bool, None) is named."""
+    try:
+        array = pa.array(values)
+    except (pa.ArrowInvalid, pa.ArrowTypeError):
+        array = None
+    if array is not None and (pa.types.is_integer(array.type) or pa.types.is_floating(array.type)):
+        return array
+    row = next(i for i, v in enumerate(values) if isinstance(v, bool) or not isinstance(v, Number))
+    raise InputError(origin, None, f"{where(row)}: {values[row]!r} not a number")
+
+
+def to_table(mapping: Mapping, kind: str, origin: str = "dict") -> pa.Table:
+    """The typed ``kind`` table of ``{qid: {docno: score or grade}}``."""
+    docnos: list = []
+    values: list = []
+    sizes = np.empty(len(mapping), np.int64)
+    for i, (qid, documents) in enumerate(mapping.items()):
+        if not isinstance(documents, Mapping):
+            raise InputError(
+                origin,
+                None,
+                f"query {qid!r}: expected a {kind} dict {{qid: {{docno: value}}}}, got "
+                f"{type(documents).__name__}",
+            )
+        sizes[i] = len(documents)
+        docnos.extend(documents)
+        values.extend(documents.values())
+    starts = np.concatenate(([0], np.cumsum(sizes)))
+    keys = list(mapping)
+
+    def where(row: int) -> str:
+        query = int(np.searchsorted(starts, row, side="right") - 1)
+        return f"query {keys[query]!r}, document {docnos[row]!r}"
+
+    qids = _array(keys, "query ids", origin)
+    rows = np.repeat(np.arange(len(mapping)), sizes)
+    table = pa.table(
+        {
+            "qid": qids.take(pa.array(rows, pa.int64())),
+            "docno": _array(docnos, "document ids", origin),
+            "score" if kind == "run" else "rel": _numbers(values, origin, where),
+        }
+    )
+    return tables.typed(table, kind, origin, where)

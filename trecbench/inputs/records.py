@@ -1,0 +1,64 @@
+"""Iterables of ir_measures' ``Qrel``/``ScoredDoc`` (and ir_datasets' ``TrecQrel``,
+any record with the same field names) → the typed run/qrels table.
+
+A record has ``query_id`` and ``doc_id``, and ``score`` (runs) or ``relevance`` (qrels):
+named tuples are read by field position, other objects by attribute. The iterable is
+consumed once (a generator works).
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Iterable
+
+import pyarrow as pa
+
+from ..errors import InputError
+from . import tables
+
+FIELDS = {"run": ("query_id", "doc_id", "score"), "qrels": ("query_id", "doc_id", "relevance")}
+
+
+def to_table(records: Iterable, kind: str, origin: str) -> pa.Table:
+    """The typed ``kind`` table of ``records`` (see the module docstring)."""
+    rows = list(records)
+    wanted = FIELDS[kind]
+    names = ("qid", "docno", "score" if kind == "run" else "rel")
+    if not rows:
+        empty = pa.table({name: pa.array([], pa.string()) for name in names[:2]})
+        value_type = pa.float64() if kind == "run" else pa.int64()
+        return tables.typed(empty.append_column(names[2], pa.array([], value_type)), kind, origin)
+    first = rows[0]
+    fields = getattr(type(first), "_fields", None)
+    if fields is not None and all(name in fields for name in wanted):
+        getters = [operator.itemgetter(fields.index(name)) for name in wanted]
+    elif all(hasattr(first, name) for name in wanted):
+        getters = [operator.attrgetter(name) for name in wanted]
+    else:
+        raise InputError(
+            origin,
+            None,
+            f"record 0 ({type(first).__name__}) has no fields {', '.join(wanted)} "
+            "(ir_measures' ScoredDoc/Qrel)",
+        )
+    columns = {}
+    for name, field, get in zip(names, wanted, getters, strict=True):
+        try:
+            values = [get(row) for row in rows]
+        except (AttributeError, IndexError, TypeError):
+            bad = next(i for i, row in enumerate(rows) if not _has(row, get))
+            raise InputError(origin, None, f"record {bad} has no field {field}") from None
+        try:
+            columns[name] = pa.array(values)
+        except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
+            message = f"{field} values are not all of one type: {exc}"
+            raise InputError(origin, None, message) from None
+    return tables.typed(pa.table(columns), kind, origin, lambda row: f"record {row}")
+
+
+def _has(row, get) -> bool:
+    try:
+        get(row)
+    except (AttributeError, IndexError, TypeError):
+        return False
+    return True

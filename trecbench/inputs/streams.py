@@ -1,0 +1,229 @@
+"""An input file opened once: compression told by its content, checksum taken as it is read.
+
+:class:`Source` is how every reader of trecbench gets at a file's bytes:
+
+* **Compression by content, never by name.** The first bytes say gzip, bz2, zstd, lz4
+  (frame) or xz; everything else is read as it is, whatever the file is called (a plain
+  file named ``run.gz`` is plain text, a gzip file named ``run.txt`` is decompressed).
+  gzip, bz2, zstd and lz4 go through Arrow's decompressing stream (no Python per byte;
+  concatenated members and streams are read through), xz through :mod:`lzma`.
+* **Read once.** The bytes as stored pass through a :class:`~trecbench.provenance.Digest`
+  on their way to the parser, so the checksum and size of a report are those of what was
+  parsed, and nothing reads the file again for them. A file that cannot be read twice (a
+  FIFO, a pipe such as ``<(zcat run.gz)``, a terminal) is read into memory once, as it
+  arrives, and parsed from there; a regular file is streamed, and only read again from
+  its start if a reader gives up on a first attempt (the fast reader of
+  :mod:`trecbench.inputs.trec_text` on a file it finds irregular).
+* **Progress** in bytes as stored: ``progress(done, total)`` (``total`` None when the
+  size is not known in advance).
+
+Every source notes its path as an input of the call (:func:`trecbench.outputs.note_input`).
+"""
+
+from __future__ import annotations
+
+import io
+import lzma
+import os
+import stat
+from collections.abc import Callable
+from typing import Any
+
+import pyarrow as pa
+
+from .. import outputs, provenance
+from ..errors import InputError
+
+Progress = Callable[[int, "int | None"], None]
+
+# first bytes -> compression (Arrow codec names; xz is read by lzma)
+MAGIC = (
+    (b"\x1f\x8b", "gzip"),
+    (b"BZh", "bz2"),
+    (b"\x28\xb5\x2f\xfd", "zstd"),
+    (b"\x04\x22\x4d\x18", "lz4"),
+    (b"\xfd7zXZ\x00", "xz"),
+)
+PARQUET_MAGIC = b"PAR1"
+GZIP_MAGIC = MAGIC[0][0]
+_SPOOL_BLOCK = 8 << 20
+_DECOMPRESSION_ERRORS = (OSError, pa.ArrowException, EOFError, lzma.LZMAError)
+
+
+def compression_of(head: bytes) -> str | None:
+    """The compression whose magic bytes start ``head``, or None."""
+    for magic, name in MAGIC:
+        if head.startswith(magic):
+            return name
+    return None
+
+
+class ReadOnly:
+    """What :class:`pyarrow.PythonFile` needs of a readable stream, but ``read``."""
+
+    closed = False
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return False
+
+    def close(self) -> None:
+        self.closed = True
+
+
+class _Hashed(ReadOnly):
+    """The raw bytes of a file, each block added to a digest (and counted for progress)
+    as it is read."""
+
+    def __init__(self, raw, digest: provenance.Digest, progress: Progress | None, total):
+        self.raw, self.digest, self.progress, self.total = raw, digest, progress, total
+
+    def read(self, size: int = -1) -> bytes:
+        block = self.raw.read(size)
+        if block:
+            self.digest.update(block)
+            if self.progress is not None:
+                self.progress(self.digest.size, self.total)
+        return block
+
+
+class _Decompressed(ReadOnly):
+    """A decompressing stream whose errors (truncated or corrupt data) become
+    :class:`InputError` R27 naming the file."""
+
+    def __init__(self, stream, compression: str, path: str):
+        self.stream, self.compression, self.path = stream, compression, path
+
+    def read(self, size: int = -1) -> bytes:
+        try:
+            return self.stream.read(size) if size is not None and size >= 0 else self.stream.read()
+        except InputError:
+            raise
+        except _DECOMPRESSION_ERRORS as exc:
+            raise InputError(
+                self.path, None, f"corrupt or truncated {self.compression} data: {exc}", "R27"
+            ) from None
+
+
+class Source:
+    """One input file, opened once (see the module docstring).
+
+    ``compression`` (None, ``"gzip"``, ``"bz2"``, ``"zstd"``, ``"lz4"``, ``"xz"``) and
+    ``is_parquet`` are known from the first bytes. :meth:`stream` gives the decompressed
+    content from its start; :meth:`raw_bytes` the bytes as stored (for Parquet, which
+    needs random access); :meth:`record` the ``size`` and ``sha256`` of the bytes as
+    stored, once they have all been read. Use as a context manager.
+    """
+
+    def __init__(self, path: str | os.PathLike, progress: Progress | None = None):
+        outputs.note_input(path)
+        self.path = str(path)
+        self.key = provenance.identity(path)
+        self.progress = progress
+        try:
+            self._file = open(path, "rb", buffering=0)  # noqa: SIM115 - closed by close()
+            info = os.fstat(self._file.fileno())
+        except OSError as exc:
+            raise InputError(self.path, None, f"cannot read: {exc.strerror}") from None
+        self.regular = stat.S_ISREG(info.st_mode)
+        self.total = info.st_size if self.regular else None
+        self._digest = provenance.Digest()
+        self._memory: io.BytesIO | None = None
+        self._raw: _Hashed | None = None
+        if not self.regular:
+            self._spool()
+        head = self._peek()
+        self.compression = compression_of(head)
+        self.is_parquet = self.compression is None and head.startswith(PARQUET_MAGIC)
+
+    # -- reading
+
+    def _spool(self) -> None:
+        """Read a FIFO, pipe or device once, into memory, hashing as the bytes arrive."""
+        memory = io.BytesIO()
+        try:
+            while block := self._file.read(_SPOOL_BLOCK):
+                memory.write(block)
+                self._digest.update(block)
+                if self.progress is not None:
+                    self.progress(self._digest.size, None)
+        except OSError as exc:
+            raise InputError(self.path, None, f"cannot read: {exc.strerror}") from None
+        memory.seek(0)
+        self._memory = memory
+
+    def _peek(self) -> bytes:
+        if self._memory is not None:
+            return self._memory.getbuffer()[:8].tobytes()
+        try:
+            head = os.pread(self._file.fileno(), 8, 0)
+        except OSError as exc:
+            raise InputError(self.path, None, f"cannot read: {exc.strerror}") from None
+        return head
+
+    def _rewound_raw(self):
+        """The bytes as stored, from the start; a regular file is hashed anew as read."""
+        if self._memory is not None:
+            self._memory.seek(0)
+            return self._memory
+        self._file.seek(0)
+        self._digest = provenance.Digest()
+        self._raw = _Hashed(self._file, self._digest, self.progress, self.total)
+        return self._raw
+
+    def stream(self):
+        """The decompressed content from its start (a readable object with ``read(n)``;
+        decompression errors raise :class:`InputError` R27)."""
+        raw = self._rewound_raw()
+        if self.compression is None:
+            return raw
+        if self.compression == "xz":
+            inner: Any = lzma.LZMAFile(raw)
+        else:
+            native = (
+                pa.BufferReader(self._memory.getbuffer())
+                if raw is self._memory
+                else pa.PythonFile(raw, mode="r")
+            )
+            inner = pa.CompressedInputStream(native, self.compression)
+        return _Decompressed(inner, self.compression, self.path)
+
+    def read(self) -> bytes:
+        """The whole decompressed content."""
+        stream = self.stream()
+        if self.compression is None:
+            return stream.getvalue() if stream is self._memory else stream.read()
+        return b"".join(iter(lambda: stream.read(_SPOOL_BLOCK), b""))
+
+    def raw_bytes(self) -> bytes:
+        """The bytes as stored (hashed as they are read)."""
+        raw = self._rewound_raw()
+        return raw.getvalue() if raw is self._memory else raw.read()
+
+    def record(self) -> dict[str, Any]:
+        """``{"size", "sha256"}`` of the bytes as stored: what is left unread (trailing
+        bytes a decompressor stopped before) is read and hashed first. Remembered for the
+        call (see :mod:`trecbench.provenance`)."""
+        if self._memory is None:
+            if self._raw is None:
+                self._rewound_raw()
+            try:
+                while self._raw.read(_SPOOL_BLOCK):
+                    pass
+            except OSError as exc:
+                raise InputError(self.path, None, f"cannot read: {exc.strerror}") from None
+        record = self._digest.record()
+        provenance.remember(self.key, record)
+        return record
+
+    def close(self) -> None:
+        self._file.close()
+        self._memory = None
+
+    def __enter__(self) -> Source:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()

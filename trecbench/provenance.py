@@ -1,0 +1,209 @@
+"""Provenance: checksums of the inputs as they are read, versions, the git commit, time.
+
+Below every reader and every report (it imports nothing of trecbench but its errors and
+version), so that :mod:`trecbench.inputs`, :mod:`trecbench.ontology` and
+:mod:`trecbench.report` can all use it without an import circle.
+
+Inputs are read once. A reader wraps the raw bytes of a file in a :class:`Digest` while it
+parses them, and :func:`remember` keeps the result (size, sha256 and whatever the reader
+counted) for the current call; :func:`file_digest` and the reports then take the checksum
+from there instead of reading the file again, which a FIFO or a pipe (``<(...)``) could not
+give twice. Only a file no reader of the call has read is read here, once.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import hashlib
+import os
+import platform
+import stat
+import subprocess
+from collections.abc import Iterator
+from datetime import datetime, timezone
+from typing import Any
+
+from . import __version__
+from .errors import InputError
+
+# Distributions whose versions can change a number or a file trecbench writes.
+PACKAGES = ("numpy", "pandas", "pyarrow", "pytrec-eval-terrier", "ir-measures", "click")
+OPTIONAL_PACKAGES = ("hpo3", "scipy", "matplotlib")
+
+_BLOCK = 1 << 20
+
+# what the readers of the current call recorded, by file identity (see identity)
+_records: contextvars.ContextVar[dict | None] = contextvars.ContextVar(
+    "trecbench_input_records", default=None
+)
+
+
+class Digest:
+    """Size and sha256 of bytes seen one block at a time (hashlib releases the GIL on
+    large blocks, so hashing overlaps with parsing in other threads)."""
+
+    def __init__(self) -> None:
+        self._sha256 = hashlib.sha256()
+        self.size = 0
+
+    def update(self, block: bytes | bytearray | memoryview) -> None:
+        self._sha256.update(block)
+        self.size += len(block)
+
+    @property
+    def sha256(self) -> str:
+        return self._sha256.hexdigest()
+
+    def record(self) -> dict[str, Any]:
+        """``{"size", "sha256"}``, as in a report's file record."""
+        return {"size": self.size, "sha256": self.sha256}
+
+
+@contextlib.contextmanager
+def record_scope() -> Iterator[None]:
+    """Keep what the readers inside the block record (nested scopes join the outermost).
+
+    Opened with every call's input scope (:func:`trecbench.outputs.input_scope`)."""
+    if _records.get() is not None:
+        yield
+        return
+    token = _records.set({})
+    try:
+        yield
+    finally:
+        _records.reset(token)
+
+
+def identity(path: str | os.PathLike) -> tuple | None:
+    """Which file ``path`` is now, the key of what :func:`remember` keeps (None if it
+    cannot be examined): device and inode, plus size and modification time for a
+    regular file (so that a file changed since it was read is read again). A FIFO or pipe
+    keeps its identity while its content flows."""
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    if stat.S_ISREG(info.st_mode):
+        return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
+    return (info.st_dev, info.st_ino)
+
+
+def remember(key: tuple | None, record: dict[str, Any]) -> None:
+    """Keep ``record`` (``size`` and ``sha256``, and what else the reader counted) for the
+    file whose :func:`identity` was ``key`` when it was opened, for the current call."""
+    records = _records.get()
+    if records is not None and key is not None:
+        records[key] = {**records.get(key, {}), **record}
+
+
+def recorded(path: str | os.PathLike) -> dict[str, Any] | None:
+    """What a reader of the current call recorded for ``path``, or None."""
+    records = _records.get()
+    if not records:
+        return None
+    key = identity(path)
+    return dict(records[key]) if key in records else None
+
+
+def read_file(path: str | os.PathLike) -> bytes:
+    """The bytes of a small input file, read once and remembered with their checksum."""
+    key = identity(path)
+    digest = Digest()
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError as exc:
+        raise InputError(str(path), None, f"cannot read: {exc.strerror}") from None
+    digest.update(data)
+    remember(key, digest.record())
+    return data
+
+
+def file_digest(path: str | os.PathLike) -> tuple[int, str]:
+    """``(size, sha256 hex)`` of a file's bytes as stored (a gzip file is hashed
+    compressed: that identifies the file one has).
+
+    Taken from what a reader of the current call recorded when it read the file; a file
+    nobody read yet is read here (in 1 MiB blocks) and remembered.
+    """
+    known = recorded(path)
+    if known is not None:
+        return known["size"], known["sha256"]
+    key = identity(path)
+    digest = Digest()
+    try:
+        with open(path, "rb") as handle:
+            while block := handle.read(_BLOCK):
+                digest.update(block)
+    except OSError as exc:
+        raise InputError(str(path), None, f"cannot read: {exc.strerror}") from None
+    remember(key, digest.record())
+    return digest.size, digest.sha256
+
+
+def bytes_record(path: str | os.PathLike, kind: str, data: bytes) -> dict:
+    """The record (``path``, ``kind``, ``size``, ``sha256``) of ``data`` written to ``path``."""
+    return {
+        "path": str(path),
+        "kind": kind,
+        "size": len(data),
+        "sha256": hashlib.sha256(data).hexdigest(),
+    }
+
+
+def utc_now() -> str:
+    """The current UTC time as ISO-8601 with a ``Z`` suffix, to the second."""
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _version(distribution: str) -> str | None:
+    from importlib import metadata  # ~15 ms: kept off the CLI's start-up path
+
+    try:
+        return metadata.version(distribution)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def environment() -> dict:
+    """Python, platform and package versions (from package metadata: nothing is imported).
+
+    Optional packages that are not installed are recorded as ``null``.
+    """
+    return {
+        "python": platform.python_version(),
+        "implementation": platform.python_implementation(),
+        "platform": platform.platform(),
+        "machine": platform.machine(),
+        "trecbench": __version__,
+        "packages": {name: _version(name) for name in PACKAGES + OPTIONAL_PACKAGES},
+    }
+
+
+def git_commit(cwd: str | os.PathLike | None = None) -> dict | None:
+    """``{"commit": sha, "dirty": bool}`` of the git work tree holding ``cwd``, else None.
+
+    ``dirty`` is true when tracked files differ from the commit (untracked files are
+    ignored). No git, no repository or any git failure gives None, never an error.
+    """
+
+    def git(*args: str) -> str | None:
+        try:
+            done = subprocess.run(
+                ["git", *args],
+                cwd=cwd,
+                capture_output=True,
+                text=True,
+                timeout=10,
+                check=False,
+            )
+        except (OSError, subprocess.SubprocessError):
+            return None
+        return done.stdout if done.returncode == 0 else None
+
+    commit = git("rev-parse", "--verify", "HEAD")
+    if commit is None:
+        return None
+    status = git("status", "--porcelain", "--untracked-files=no")
+    return {"commit": commit.strip(), "dirty": bool(status and status.strip())}
