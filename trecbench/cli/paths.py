@@ -17,15 +17,13 @@ from ..errors import InputError, OutputError
 
 
 class InputFile(click.ParamType):
-    """A file to read: it must exist and not be a folder. Pipes and process substitutions
-    (``<(...)``) are files here; ``-`` passes unchecked."""
+    """A file to read: it must exist and not be a folder (pipes and process substitutions,
+    ``<(...)``, are files here; nothing is read)."""
 
     name = "file"
 
     def convert(self, value, param, ctx) -> str:
         path = os.fsdecode(value)
-        if path == "-":
-            return path
         if os.path.isdir(path):
             raise InputError(path, None, "cannot read: Is a directory")
         if not os.path.exists(path):

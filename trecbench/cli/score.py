@@ -83,6 +83,7 @@ FORMATS = ("trec", "table", "markdown", "csv", "json")
     "(vectorised: P, recall, success, map, map_cut, ndcg, ndcg_cut, recip_rank, Rprec, "
     "num_*, MRR@k, HitRate@k, Recall_all@k) or auto (fast when it computes every measure).",
 )
+@click.option("--quiet", is_flag=True, help="No progress on stderr.")
 @report_options
 @click.argument("qrels", type=INPUT_FILE)
 @click.argument("runs", nargs=-1, required=True, type=INPUT_FILE)
@@ -114,7 +115,7 @@ def score(
     from .progress import TaskProgress, wanted
 
     names = names or ("trec" if output_format == "trec" else "display")
-    progress = TaskProgress() if wanted(quiet=False) else None
+    progress = TaskProgress() if wanted(flags["quiet"]) else None
     try:
         evaluation = evaluate(
             qrels,
