@@ -7,7 +7,9 @@
 #   3. score them with the KPI preset plus MaxOntSim@10, overall and per stratum
 #      (difficulty, language, category), writing reports into out/ (gitignored);
 #   4. compare the runs against tfidf-word: intervals, paired tests, tables and plots in
-#      out/compare/.
+#      out/compare/;
+#   5. run the R-task benchmark of data/hpo-rtask/benchmark.toml (lexical, vector, their
+#      RRF fusion, a reranked mode; targets, completeness, routing) into out/hpo-rtask/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TB="${TRECBENCH:-.venv/bin/trecbench}"
@@ -51,3 +53,9 @@ echo "== compare: tfidf-char and tfidf-word-parents against tfidf-word, per lang
 $TB compare qrels/hpo-demo.qrels runs/tfidf-word.run runs/tfidf-char.run \
   runs/tfidf-word-parents.run "${MEASURES[@]}" --test randomization --seed 42 \
   --strata qrels/hpo-demo.sidecar.json --group-by language -o "$OUT/compare"
+
+# ---- R-task benchmark (trecbench benchmark; data from scripts/make_rtask_demo.py) ----
+echo
+echo "== benchmark: lexical, vector, hybrid (RRF fusion) and reranked modes of the R-task demo"
+$TB benchmark data/hpo-rtask/benchmark.toml -o "$OUT/hpo-rtask"
+# ---- end of the R-task benchmark ----

@@ -23,7 +23,7 @@ import click
 from .. import __version__, outputs
 from ..errors import ExitCode, TrecbenchError
 
-WORKFLOW = ("convert", "validate", "score", "compare")
+WORKFLOW = ("convert", "validate", "score", "compare", "fuse", "benchmark")
 
 _debug: contextvars.ContextVar[bool] = contextvars.ContextVar("trecbench_debug", default=False)
 
@@ -103,8 +103,10 @@ def one_line(text: str) -> str:
 def _register() -> None:
     # Each module adds its command to `cli`; imported here so `trecbench --help` lists them.
     from . import (
+        benchmark,  # noqa: F401
         compare,  # noqa: F401
         convert,  # noqa: F401
+        fuse,  # noqa: F401
         score,  # noqa: F401
         validate,  # noqa: F401
     )

@@ -83,12 +83,30 @@ FORMATS = ("trec", "table", "markdown", "csv", "json")
     "(vectorised: P, recall, success, map, map_cut, ndcg, ndcg_cut, recip_rank, Rprec, "
     "num_*, MRR@k, HitRate@k, Recall_all@k) or auto (fast when it computes every measure).",
 )
+@click.option(
+    "--routing",
+    type=INPUT_FILE,
+    default=None,
+    metavar="LOG",
+    help="Routing log (JSON lines: qid, chosen_expert, optimal_expert, retrieval_ran, "
+    "should_retrieve): routing accuracy and gate efficiency with bootstrap intervals, "
+    "printed after the table (table and markdown formats) and recorded in --report.",
+)
 @click.option("--quiet", is_flag=True, help="No progress on stderr.")
 @report_options
 @click.argument("qrels", type=INPUT_FILE)
 @click.argument("runs", nargs=-1, required=True, type=INPUT_FILE)
 def score(
-    qrels, runs, output_format, names, maxontsim_formula, ontology, strata, group_by, **flags
+    qrels,
+    runs,
+    output_format,
+    names,
+    maxontsim_formula,
+    ontology,
+    strata,
+    group_by,
+    routing,
+    **flags,
 ):
     """Score RUNS against QRELS, exactly like trec_eval 9.0.8.
 
@@ -108,6 +126,8 @@ def score(
       trecbench score qrels.txt run.txt --report r.json --manifest m.json --meta model=bm25
       trecbench score qrels/hpo-demo.qrels runs/*.run --strata qrels/hpo-demo.sidecar.json \\
         --group-by difficulty --group-by language
+      trecbench score data/hpo-rtask/hpo-rtask.qrels data/hpo-rtask/lexical.run \\
+        --routing data/hpo-rtask/routing.jsonl
     """
     from .. import trec_format
     from ..evaluate import evaluate
@@ -151,13 +171,23 @@ def score(
         text = trec_format.render_table(evaluation, names=names)
     if grouped and output_format != "json":
         text += _render_groups(evaluation, grouped, output_format, names)
+    routed = None
+    if routing is not None:
+        from ..routing import render_routing, routing_metrics
+
+        routed = routing_metrics(routing)
+        if output_format in ("table", "markdown"):
+            text += "\n" + render_routing(routed)
+    extra_inputs = [(strata, "strata")] if strata is not None else []
+    extra_inputs += [(routing, "routing")] if routing is not None else []
     write_score_outputs(
         evaluation,
         report=flags["report"],
         manifest=flags["manifest"],
         meta=flags["meta"],
-        extra_inputs=[(strata, "strata")] if strata is not None else (),
+        extra_inputs=extra_inputs,
         groups=_groups_json(grouped),
+        routing=routed,
     )
     click.echo(text.encode("utf-8"), nl=False)  # bytes: written untranslated
 

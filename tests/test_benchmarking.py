@@ -1,0 +1,303 @@
+"""`trecbench benchmark` on the bundled R-task demo, checked against independent sources:
+
+* every mean and per-topic value against trec_eval 9.0.8's own output with -c
+  (tests/fixtures/trec_eval_rtask/, written by tests/fixtures/make_trec_eval_rtask.py);
+* the paired t-test p-values against scipy.stats.ttest_rel, Holm's adjustment by hand;
+* targets, best modes, completeness and reranking improvement recomputed here from the
+  R-task reference's table and the files themselves;
+* the reports against their shipped JSON Schemas.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+from conftest import ROOT
+from test_demo_against_trec_eval import PRESET as KPI  # measure -> (fixture, trec_eval label)
+
+import trecbench
+from trecbench.benchmarking import InvalidRuns, load_benchmark_config
+from trecbench.cli import _register, cli
+from trecbench.errors import UsageError
+from trecbench.report import validate_against_schema
+from trecbench.routing import routing_metrics
+
+_register()
+DEMO = ROOT / "data" / "hpo-rtask"
+CONFIG = DEMO / "benchmark.toml"
+FIXTURES = Path(__file__).parent / "fixtures" / "trec_eval_rtask"
+MODES = ("lexical", "vector", "hybrid", "reranked")
+LABELS = {"lexical": "Lexical-Only", "vector": "Vector-Only", "hybrid": "Hybrid"}
+LABELS["reranked"] = "Lexical+Rerank"
+# the TREC 2025 R-task reference's summary table: baseline low, good, strong
+REFERENCE = {
+    "nDCG@10": (0.30, 0.35, 0.40),
+    "MAP@100": (0.25, 0.27 + 0.03, 0.27 + 0.05),
+    "MRR@10": (0.45, 0.55, None),
+    "Recall@50": (0.55, 0.62, None),
+    "Recall@100": (0.60, 0.70, None),
+    "HitRate@10": (0.70, 0.80, None),
+}
+
+
+def _printed(mode: str) -> dict[tuple[str, str], str]:
+    printed = {}
+    for fixture in ("kpi", "mrr10"):
+        for line in (FIXTURES / f"{mode}.{fixture}.out").read_text().splitlines():
+            name, qid, value = line.split("\t")
+            printed[(fixture, name.strip(), qid)] = value
+    return printed
+
+
+@pytest.fixture(scope="module")
+def written(tmp_path_factory):
+    out = tmp_path_factory.mktemp("bench") / "out"
+    args = ["benchmark", str(CONFIG), "-o", str(out), "-q", "--meta", "note=cli"]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    report = json.loads((out / "BenchmarkReport.json").read_text())
+    return out, report
+
+
+def test_reports_match_their_schemas(written):
+    out, report = written
+    validate_against_schema(report, "benchmark_report")
+    for mode in MODES:
+        validate_against_schema(
+            json.loads((out / f"reports/{mode}.json").read_text()), "evaluation_report"
+        )
+    manifest = json.loads((out / "ExperimentManifest.json").read_text())
+    validate_against_schema(manifest, "experiment_manifest")
+    assert manifest["experiment_id"] == report["experiment_id"]
+    assert manifest["meta"]["note"] == report["meta"]["note"] == "cli"
+    assert manifest["meta"]["collection"] == "HPO term names (hpo3's bundled release)"
+    written_paths = {
+        Path(record["path"]).relative_to(out).as_posix() for record in manifest["outputs"]
+    }
+    assert written_paths == {
+        "BenchmarkReport.json",
+        "BenchmarkComparison.md",
+        "runs/hybrid.run",
+        *(f"reports/{mode}.json" for mode in MODES),
+    }
+    kinds = sorted(record["kind"] for record in manifest["inputs"])
+    assert kinds == ["config", "qrels", "routing", "run", "run", "run", "strata"]
+
+
+def test_means_and_per_topic_values_are_trec_eval_s(written):
+    out, report = written
+    summary = {(r["run"], r["measure"]): r["mean"] for r in report["results"][0]["summary"]}
+    checked = 0
+    for mode in MODES:
+        printed = _printed(mode)
+        evaluation = json.loads((out / f"reports/{mode}.json").read_text())
+        (result,) = evaluation["results"]
+        for measure, (fixture, label) in KPI.items():
+            assert f"{summary[(mode, measure)]:.4f}" == printed[(fixture, label, "all")]
+            assert f"{result['aggregates'][measure]:.4f}" == printed[(fixture, label, "all")]
+            for qid, value in report["per_query"][mode].items():
+                shown = printed.get((fixture, label, qid), "0.0000")  # -c: absent topics are 0
+                assert f"{value[measure]:.4f}" == shown, (mode, measure, qid)
+                checked += 1
+    assert checked == 4 * 6 * 56
+
+
+def test_fused_mode_is_trecbench_fuse_of_its_sources(written):
+    out, _ = written
+    runs = [str(DEMO / "lexical.run"), str(DEMO / "vector.run")]
+    fused = trecbench.fuse(runs, "rrf", k=60, depth=100, tag="hybrid")
+    assert (out / "runs/hybrid.run").read_bytes() == trecbench.files.run_bytes(fused)
+
+
+def test_p_values_are_scipy_s_and_holm_by_hand(written):
+    from scipy.stats import ttest_rel
+
+    _, report = written
+    per_query = report["per_query"]
+    rows = report["results"][0]["comparisons"]
+    assert len(rows) == 3 * 6
+    for row in rows:
+        topics = sorted(per_query["lexical"])
+        left = [per_query[row["run"]][q][row["measure"]] for q in topics]
+        right = [per_query["lexical"][q][row["measure"]] for q in topics]
+        expected = ttest_rel(left, right).pvalue
+        if np.isnan(expected):  # identical values: trecbench reports p = 1
+            assert row["p_value"] == 1.0
+        else:
+            assert row["p_value"] == pytest.approx(expected, rel=1e-9)
+    p = np.array([row["p_value"] for row in rows])
+    order = np.argsort(p, kind="stable")
+    holm = np.minimum(1, np.maximum.accumulate(p[order] * (len(p) - np.arange(len(p)))))
+    adjusted = np.empty_like(p)
+    adjusted[order] = holm
+    assert [row["p_adjusted"] for row in rows] == pytest.approx(list(adjusted), rel=1e-12)
+
+
+def _mark(measure: str, value: float) -> str:
+    low, good, strong = REFERENCE[measure]
+    if value < low:
+        return "below-baseline"
+    if value < good:
+        return "baseline"
+    return "good" if strong is None or value < strong else "strong"
+
+
+def test_markdown_kpi_table(written):
+    out, report = written
+    text = (out / "BenchmarkComparison.md").read_text()
+    header = (
+        "| Metric | Lexical-Only (baseline) | Vector-Only | Hybrid | Lexical+Rerank | Best Mode |"
+    )
+    assert header in text
+    tests = {(r["run"], r["measure"]): r for r in report["results"][0]["comparisons"]}
+    for measure, (fixture, label) in KPI.items():
+        row = next(line for line in text.splitlines() if line.startswith(f"| {measure} |"))
+        cells = [cell.strip() for cell in row.strip("|").split("|")]
+        values = {mode: float(_printed(mode)[(fixture, label, "all")]) for mode in MODES}
+        best = [mode for mode in MODES if values[mode] == max(values.values())]
+        assert cells[-1] == ", ".join(LABELS[mode] for mode in best)
+        for mode, cell in zip(MODES, cells[1:-1], strict=True):
+            shown = f"{values[mode]:.4f}"
+            expected = f"**{shown}**" if mode in best else shown
+            expected += f" {_mark(measure, values[mode])}"
+            test = tests.get((mode, measure))
+            if test is not None and test["p_adjusted"] < 0.05:
+                expected += " ▲" if test["difference"] > 0 else " ▼"
+            assert cell == expected, (measure, mode)
+    assert "▲" in text  # the demo has significant differences
+
+
+def test_reranking_improvement_from_trec_eval_values(written):
+    out, report = written
+    before = float(_printed("lexical")[("kpi", "ndcg_cut_10", "all")])
+    after = float(_printed("reranked")[("kpi", "ndcg_cut_10", "all")])
+    (row,) = report["benchmark"]["reranking"]
+    means = {(r["run"], r["measure"]): r["mean"] for r in report["results"][0]["summary"]}
+    assert (row["baseline"], row["reranked"]) == (
+        means[("lexical", "nDCG@10")],
+        means[("reranked", "nDCG@10")],
+    )
+    exact = (row["reranked"] - row["baseline"]) / row["baseline"] * 100
+    assert row["improvement"] == pytest.approx(exact, rel=1e-12)
+    # trec_eval prints 4 decimals: its means give the percentage to about 0.05 points
+    assert row["improvement"] == pytest.approx((after - before) / before * 100, abs=0.1)
+    assert (
+        f"| Lexical+Rerank | Lexical-Only | nDCG@10 | {before:.4f} | {after:.4f} |"
+        in (out / "BenchmarkComparison.md").read_text()
+    )
+
+
+def _completeness_by_hand(run: Path, settings: dict) -> dict:
+    qrels = {}
+    for line in (DEMO / "hpo-rtask.qrels").read_text().splitlines():
+        qid, _, docno, rel = line.split()
+        qrels.setdefault(qid, {})[docno] = int(rel)
+    ranked = {}
+    for line in run.read_text().splitlines():
+        qid, _, docno, rank, _, _ = line.split()
+        ranked.setdefault(qid, []).append((int(rank), docno))
+    depths, unjudged, top = [], 0, 0
+    for qid, docs in ranked.items():
+        if qid not in qrels:
+            continue
+        docs.sort()
+        judged = [docno in qrels[qid] for _, docno in docs]
+        depths.append(judged.index(False) if False in judged else len(judged))
+        unjudged += judged[: settings["unjudged_at"]].count(False)
+        top += len(judged[: settings["unjudged_at"]])
+    return {
+        "coverage": len(depths) / len(qrels),
+        "median": float(np.median(depths)),
+        "min": min(depths),
+        "unjudged": unjudged / top,
+    }
+
+
+def test_completeness_by_hand(written):
+    out, report = written
+    modes = {mode["name"]: mode for mode in report["benchmark"]["modes"]}
+    settings = report["benchmark"]["completeness_settings"]
+    incomplete = []
+    for name in MODES:
+        run = out / "runs/hybrid.run" if name == "hybrid" else DEMO / f"{name}.run"
+        expected = _completeness_by_hand(run, settings)
+        info = modes[name]["completeness"]
+        assert info["coverage"] == pytest.approx(expected["coverage"], abs=1e-12)
+        assert info["pool_depth"] == {"median": expected["median"], "min": expected["min"]}
+        assert info["unjudged"] == pytest.approx(expected["unjudged"], abs=1e-12)
+        checks = [p["check"] for p in info["problems"]]
+        assert ("coverage" in checks) == (expected["coverage"] < settings["min_coverage"])
+        assert ("pool_depth" in checks) == (expected["median"] < settings["min_pool_depth"])
+        assert ("unjudged" in checks) == (expected["unjudged"] > settings["max_unjudged"])
+        if checks:
+            incomplete.append(name)
+    # the reranker lifts documents that neither pooled run had in its top 10
+    assert incomplete == ["reranked"]
+    text = (out / "BenchmarkComparison.md").read_text()
+    assert "- Lexical+Rerank: unjudged → Shallow pools: mark runs as incomplete" in text
+
+
+def test_routing_section(written):
+    _, report = written
+    expected = routing_metrics(DEMO / "routing.jsonl", samples=10_000, seed=42)
+    assert report["benchmark"]["routing"] | {"log": None} == expected | {"log": None}
+
+
+def _copy_demo(tmp_path: Path) -> Path:
+    folder = tmp_path / "demo"
+    shutil.copytree(DEMO, folder)
+    shutil.copytree(ROOT / "qrels", tmp_path / "qrels")
+    return folder
+
+
+def test_invalid_run_stops_with_findings_and_exit_1(tmp_path):
+    folder = _copy_demo(tmp_path)
+    run = folder / "vector.run"
+    lines = run.read_text().splitlines()
+    run.write_text("\n".join([lines[0], lines[0], *lines[1:]]) + "\n")  # a duplicate
+    out = tmp_path / "out"
+    result = CliRunner().invoke(cli, ["benchmark", str(folder / "benchmark.toml"), "-o", str(out)])
+    assert isinstance(result.exception, InvalidRuns)
+    assert result.exception.exit_code == 1
+    message = str(result.exception)
+    assert f"{run}:2:docno: error[R7]: duplicate docno" in message
+    assert "recovery: Empty/invalid runs: re-run generation, check query format" in message
+    assert not out.exists()
+
+
+def test_yaml_config_and_schema_errors(tmp_path):
+    import yaml
+
+    folder = _copy_demo(tmp_path)
+    document = load_benchmark_config(CONFIG)
+    assert [mode.name for mode in document.modes] == list(MODES)
+    toml = pytest.importorskip("tomllib" if sys.version_info >= (3, 11) else "tomli")
+    data = toml.loads(CONFIG.read_text())
+    (folder / "benchmark.yaml").write_text(yaml.safe_dump(data, sort_keys=False))
+    config = load_benchmark_config(folder / "benchmark.yaml")
+    assert [mode.name for mode in config.modes] == list(MODES)
+    assert config.modes[2].fuse == ["lexical", "vector"] and config.modes[2].depth == 100
+
+    def refused(change, message):
+        broken = json.loads(json.dumps(data))
+        change(broken)
+        path = folder / "broken.yaml"
+        path.write_text(yaml.safe_dump(broken))
+        with pytest.raises(UsageError, match=message):
+            load_benchmark_config(path)
+
+    refused(lambda d: d["modes"]["hybrid"].update(method="borda"), "modes/hybrid/method")
+    refused(lambda d: d["modes"]["hybrid"].update(fuse=["lexical", "nope"]), "unknown mode 'nope'")
+    refused(lambda d: d.update(colour="red"), "Additional properties")
+    refused(lambda d: d["statistics"].update(baseline="x"), "statistics.baseline 'x'")
+    refused(
+        lambda d: d["modes"].update(a={"fuse": ["b"]}, b={"fuse": ["a"]}),
+        "in a circle: a -> b -> a",
+    )
+    refused(lambda d: d["modes"]["lexical"].update(k=3), "modes/lexical")

@@ -1,0 +1,286 @@
+"""trecbench.fuse and `trecbench fuse` against ranx's fusion functions and hand-worked values.
+
+ranx is the independent implementation: its fusion and normalisation functions run on the
+same tie-free runs, for every method and normalisation both tools have. ranx compiles them
+with numba on first use (minutes on this machine); numba documents that with
+``NUMBA_DISABLE_JIT=1`` the decorated functions run as the Python they are written in, so
+the module's one ranx call runs them that way in a subprocess (about two seconds; nothing
+leaks into this process).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+import trecbench
+from trecbench import fusion
+from trecbench.cli import _register, cli
+from trecbench.errors import DuplicateError, OutputError, UsageError
+from trecbench.files import read_run, run_bytes
+
+_register()
+
+# our method -> ranx's; our normalisation -> ranx's
+RANX_METHOD = {
+    "rrf": "rrf",
+    "isr": "isr",
+    "combsum": "sum",
+    "combmnz": "mnz",
+    "combmax": "max",
+    "combmin": "min",
+    "combmed": "med",
+    "combanz": "anz",
+    "wmnz": "wmnz",
+}
+RANX_NORM = {
+    "none": None,
+    "min-max": "min-max",
+    "z-score": "zmuv",
+    "max": "max",
+    "sum": "sum",
+    "rank": "rank",
+}
+WEIGHTS = [0.5, 2.0, 1.25]
+
+# ranx/__init__.py imports its whole API (statistics, plots, downloads: ~6 s here); the
+# packages ranx and ranx.meta are registered by path without running their __init__, and
+# only the modules behind ranx.fuse are loaded (ranx's own code, unchanged)
+RANX_SCRIPT = """
+import importlib.util, json, os, sys, types
+root = importlib.util.find_spec("ranx").submodule_search_locations[0]
+for name in ("ranx", "ranx.meta"):
+    package = types.ModuleType(name)
+    package.__path__ = [os.path.join(root, *name.split(".")[1:])]
+    sys.modules[name] = package
+from ranx.data_structures import Run
+from ranx.meta.fuse import fuse
+job = json.load(sys.stdin)
+out = []
+for case in job["cases"]:
+    runs = [Run.from_dict(run) for run in job["runs"][case["runs"]]]
+    fused = fuse(runs, norm=case["norm"], method=case["method"], params=case["params"])
+    out.append({q: {d: float(s) for d, s in docs.items()} for q, docs in fused.to_dict().items()})
+json.dump(out, sys.stdout)
+"""
+
+
+def _tie_free_runs(seed: int = 7, n_runs: int = 3, topics: int = 5, depth: int = 12):
+    """Runs as {qid: {docno: score}}: every topic in every run, distinct scores (also at
+    float32), documents drawn from a shared pool so that runs overlap partly."""
+    rng = np.random.default_rng(seed)
+    runs = []
+    for r in range(n_runs):
+        run = {}
+        for t in range(topics):
+            docs = rng.choice(25, size=depth - t, replace=False)
+            scores = rng.choice(10**6, size=len(docs), replace=False) / 1000 - 300 * r
+            run[f"q{t}"] = {f"d{d:02d}": float(s) for d, s in zip(docs, scores, strict=True)}
+        runs.append(run)
+    return runs
+
+
+def _frame(run: dict) -> pd.DataFrame:
+    rows = [(q, d, s) for q, docs in run.items() for d, s in docs.items()]
+    return pd.DataFrame(rows, columns=["qid", "docno", "score"])
+
+
+def _rrf_scores(run: dict, k: float) -> dict:
+    """A run whose scores are 1 / (k + rank) (rank by score, descending)."""
+    out = {}
+    for q, docs in run.items():
+        ranked = sorted(docs, key=docs.get, reverse=True)
+        out[q] = {d: 1 / (k + i + 1) for i, d in enumerate(ranked)}
+    return out
+
+
+def _cases():
+    cases = [("rrf", "none", {"k": 60}), ("rrf", "none", {"k": 5}), ("isr", "none", {})]
+    for method in ("combsum", "combmnz", "combmax", "combmin", "combmed", "combanz"):
+        cases += [(method, norm, {}) for norm in RANX_NORM]
+    cases += [("combsum", norm, {"weights": WEIGHTS}) for norm in RANX_NORM]
+    cases += [("wmnz", norm, {"weights": WEIGHTS}) for norm in ("none", "min-max", "z-score")]
+    return cases
+
+
+CASES = _cases()
+
+
+@pytest.fixture(scope="module")
+def runs():
+    return _tie_free_runs()
+
+
+@pytest.fixture(scope="module")
+def ranx_results(runs):
+    pytest.importorskip("ranx")
+    job = {"runs": {"plain": runs, "rrf60": [_rrf_scores(r, 60) for r in runs]}, "cases": []}
+    for method, norm, params in CASES:
+        name = "wsum" if method == "combsum" and "weights" in params else RANX_METHOD[method]
+        job["cases"].append(
+            {"runs": "plain", "method": name, "norm": RANX_NORM[norm], "params": params}
+        )
+    # weighted RRF = ranx's weighted sum of the runs' 1/(k + rank) scores
+    job["cases"].append(
+        {"runs": "rrf60", "method": "wsum", "norm": None, "params": {"weights": WEIGHTS}}
+    )
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
+    done = subprocess.run(
+        [sys.executable, "-c", RANX_SCRIPT],
+        input=json.dumps(job),
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    )
+    return json.loads(done.stdout)
+
+
+def _as_dict(fused: pd.DataFrame) -> dict:
+    return {q: dict(zip(g["docno"], g["score"], strict=True)) for q, g in fused.groupby("qid")}
+
+
+def _assert_same(ours: dict, theirs: dict):
+    assert ours.keys() == theirs.keys()
+    for qid in ours:
+        assert ours[qid].keys() == theirs[qid].keys(), qid
+        docs = sorted(ours[qid])
+        np.testing.assert_allclose(
+            [ours[qid][d] for d in docs], [theirs[qid][d] for d in docs], rtol=1e-12, atol=1e-12
+        )
+
+
+@pytest.mark.parametrize("index", range(len(CASES)), ids=[f"{m}-{n}-{p}" for m, n, p in CASES])
+def test_equals_ranx(runs, ranx_results, index):
+    method, norm, params = CASES[index]
+    fused = trecbench.fuse(
+        [_frame(r) for r in runs],
+        method,
+        norm=norm,
+        k=params.get("k", 60),
+        weights=params.get("weights"),
+    )
+    _assert_same(_as_dict(fused), ranx_results[index])
+
+
+def test_weighted_rrf_equals_ranx_weighted_sum_of_rrf_scores(runs, ranx_results):
+    fused = trecbench.fuse([_frame(r) for r in runs], "rrf", k=60, weights=WEIGHTS)
+    _assert_same(_as_dict(fused), ranx_results[len(CASES)])
+
+
+def test_rrf_by_hand_and_trec_eval_order():
+    a = pd.DataFrame({"qid": ["1", "1", "1"], "docno": ["x", "y", "z"], "score": [3.0, 2.0, 1.0]})
+    b = pd.DataFrame({"qid": ["1", "1"], "docno": ["y", "w"], "score": [0.9, 0.4]})
+    fused = trecbench.fuse([a, b], "rrf", k=60)
+    # y: 1/62 + 1/61; x: 1/61; w: 1/62; z: 1/63
+    assert list(fused["docno"]) == ["y", "x", "w", "z"]
+    assert list(fused["score"]) == [1 / 62 + 1 / 61, 1 / 61, 1 / 62, 1 / 63]
+    assert list(fused["rank"]) == [1, 2, 3, 4]
+    assert list(fused.columns) == ["qid", "q0", "docno", "rank", "score", "tag"]
+    assert set(fused["tag"]) == {"rrf"}
+
+
+def test_inputs_are_ranked_by_trecbench_tie_policy_first():
+    # tied scores: trec_eval orders b before a (docno descending), so b has rank 1
+    tied = pd.DataFrame({"qid": ["1", "1"], "docno": ["a", "b"], "score": [1.0, 1.0]})
+    fused = trecbench.fuse([tied], "rrf", k=0)
+    assert dict(zip(fused["docno"], fused["score"], strict=True)) == {"b": 1.0, "a": 0.5}
+    # equal only at float32 precision: tied for trec_eval 9.x as well
+    close = pd.DataFrame({"qid": ["1", "1"], "docno": ["a", "b"], "score": [1.0, 1.0 + 1e-12]})
+    assert list(trecbench.fuse([close], "rrf", k=0)["docno"]) == ["b", "a"]
+
+
+def test_fused_ties_are_ranked_by_docno_descending_and_depth_cuts():
+    a = pd.DataFrame({"qid": ["1"] * 3, "docno": ["p", "q", "r"], "score": [3.0, 2.0, 1.0]})
+    b = pd.DataFrame({"qid": ["1"] * 3, "docno": ["q", "p", "s"], "score": [3.0, 2.0, 1.0]})
+    fused = trecbench.fuse([a, b], "rrf", k=60, depth=3)
+    assert list(fused["docno"]) == ["q", "p", "s"]  # p and q tie: q first; r and s tie: s
+    assert list(fused["rank"]) == [1, 2, 3]
+
+
+def test_median_of_even_and_odd_counts():
+    runs = [
+        pd.DataFrame({"qid": ["1", "1"], "docno": ["a", "b"], "score": [s, 0.0]})
+        for s in (1.0, 4.0, 2.0, 10.0)
+    ]
+    two = _as_dict(trecbench.fuse(runs[:2], "combmed", norm="none"))
+    assert two["1"] == {"a": 2.5, "b": 0.0}
+    three = _as_dict(trecbench.fuse(runs[:3], "combmed", norm="none"))
+    assert three["1"]["a"] == 2.0
+    four = _as_dict(trecbench.fuse(runs, "combmed", norm="none"))
+    assert four["1"]["a"] == 3.0
+
+
+def test_topics_need_not_agree():
+    a = pd.DataFrame({"qid": ["1"], "docno": ["x"], "score": [1.0]})
+    b = pd.DataFrame({"qid": ["2"], "docno": ["x"], "score": [1.0]})
+    fused = trecbench.fuse([a, b], "combsum", norm="none")
+    assert _as_dict(fused) == {"1": {"x": 1.0}, "2": {"x": 1.0}}
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"method": "borda"}, "unknown fusion method 'borda'"),
+        ({"method": "rrf", "norm": "min-max"}, "rrf fuses ranks"),
+        ({"method": "combsum", "norm": "l2"}, "unknown normalisation 'l2'"),
+        ({"method": "combsum", "weights": [1.0]}, "1 weight(s) for 2 run(s)"),
+        ({"method": "combmax", "weights": [1.0, 2.0]}, "weights apply to rrf, combsum, wmnz"),
+        ({"method": "wmnz"}, "wmnz needs one weight per run"),
+        ({"method": "rrf", "k": -1}, "k must be a finite number >= 0"),
+        ({"method": "rrf", "depth": 0}, "depth must be a positive integer"),
+    ],
+)
+def test_bad_settings_are_usage_errors(kwargs, message):
+    run = pd.DataFrame({"qid": ["1"], "docno": ["x"], "score": [1.0]})
+    with pytest.raises(UsageError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        trecbench.fuse([run, run], **kwargs)
+
+
+def test_duplicate_document_is_trec_eval_s_error(tmp_path):
+    path = tmp_path / "dup.run"
+    path.write_text("1 Q0 x 1 2 t\n1 Q0 x 2 1 t\n")
+    with pytest.raises(DuplicateError, match="duplicate docs x for topic 1"):
+        trecbench.fuse([str(path)])
+
+
+def test_cli_writes_the_canonical_run(tmp_path):
+    for name, run in (("a.run", "1 Q0 x 1 3 a\n1 Q0 y 2 2 a\n"), ("b.run", "1 Q0 y 1 5 b\n")):
+        (tmp_path / name).write_text(run)
+    out = tmp_path / "fused.run"
+    args = ["fuse", "--method", "combsum", "--norm", "none", "-w", "1", "-w", "0.5"]
+    args += [str(tmp_path / "a.run"), str(tmp_path / "b.run"), "-o", str(out), "--tag", "hyb"]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    assert out.read_text() == "1\tQ0\ty\t1\t4.5\thyb\n1\tQ0\tx\t2\t3\thyb\n"
+    expected = trecbench.fuse(
+        [str(tmp_path / "a.run"), str(tmp_path / "b.run")],
+        "combsum",
+        norm="none",
+        weights=[1, 0.5],
+        tag="hyb",
+    )
+    assert out.read_bytes() == run_bytes(expected)
+    assert list(read_run(out)["score"]) == [4.5, 3.0]
+
+
+def test_cli_refuses_to_overwrite_an_input(tmp_path):
+    run = tmp_path / "a.run"
+    run.write_text("1 Q0 x 1 3 a\n")
+    result = CliRunner().invoke(cli, ["fuse", str(run), "-o", str(run)])
+    assert isinstance(result.exception, OutputError)  # the CLI's main() exits 2 with it
+    assert run.read_text() == "1 Q0 x 1 3 a\n"
+
+
+def test_cli_choices_are_the_library_s():
+    from trecbench.cli import fuse as command
+
+    assert set(command.METHOD_CHOICES) == set(fusion.METHODS) | set(fusion.METHOD_ALIASES)
+    assert set(command.NORM_CHOICES) == set(fusion.NORMS) | set(fusion.NORM_ALIASES)

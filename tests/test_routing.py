@@ -1,0 +1,167 @@
+"""Routing accuracy, gate efficiency and reranking improvement: hand-worked examples from the
+RAG spec's definitions (RETRIEVAL-METRICS-001 §4; the spec gives formulas, no examples)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from trecbench import stats
+from trecbench.errors import InputError
+from trecbench.routing import (
+    parse_routing_log,
+    read_routing_log,
+    render_routing,
+    reranking_improvement,
+    routing_metrics,
+)
+
+
+def _line(qid, chosen, optimal, ran, should) -> str:
+    record = {
+        "qid": qid,
+        "chosen_expert": chosen,
+        "optimal_expert": optimal,
+        "retrieval_ran": ran,
+        "should_retrieve": should,
+    }
+    return json.dumps(record)
+
+
+# q1 routed right; q2 wrong; q3 needs no retrieval and none ran (saved, no optimal expert:
+# not routed); q4 routed right but its retrieval was skipped although needed (missed); q5
+# routed right, retrieval ran although not needed (unneeded)
+LOG = (
+    "\n".join(
+        [
+            _line("q1", "lexical", "lexical", True, True),
+            _line("q2", "vector", "lexical", True, True),
+            _line("q3", None, None, False, False),
+            _line("q4", "vector", "vector", False, True),
+            _line("q5", "vector", "vector", True, False),
+        ]
+    )
+    + "\n"
+)
+
+
+def test_hand_worked_example():
+    metrics = routing_metrics(parse_routing_log(LOG), samples=2000, seed=3)
+    # routing accuracy = (1/|Q|) sum I(route = optimal) over the 4 queries with an optimal
+    # expert: q1, q4, q5 right, q2 wrong -> 3/4
+    assert metrics["routing_accuracy"]["value"] == 0.75
+    assert metrics["routing_accuracy"]["queries"] == 4
+    # gate efficiency = retrievals saved / total queries * 100% = 1/5 * 100 = 20%
+    assert metrics["gate_efficiency"]["value"] == 20.0
+    assert metrics["gate_efficiency"]["queries"] == 5
+    assert metrics["gate"] == {"saved": 1, "missed": 1, "unneeded": 1, "ran": 3}
+    assert metrics["experts"] == {
+        "chosen": {"lexical": 1, "vector": 3},
+        "optimal": {"lexical": 2, "vector": 2},
+    }
+    assert metrics["queries"] == 5
+
+
+def test_intervals_are_trecbench_stats_bootstrap_of_the_indicators():
+    metrics = routing_metrics(parse_routing_log(LOG), samples=2000, seed=3, confidence=0.9)
+    _, low, high = stats.bootstrap_ci(np.array([1.0, 0.0, 1.0, 1.0]), 2000, 0.9, 3)
+    assert (metrics["routing_accuracy"]["ci_low"], metrics["routing_accuracy"]["ci_high"]) == (
+        float(low[0]),
+        float(high[0]),
+    )
+    _, low, high = stats.bootstrap_ci(np.array([0.0, 0.0, 1.0, 0.0, 0.0]), 2000, 0.9, 3)
+    assert metrics["gate_efficiency"]["ci_low"] == pytest.approx(100 * low[0], abs=1e-12)
+    assert metrics["gate_efficiency"]["ci_high"] == pytest.approx(100 * high[0], abs=1e-12)
+    assert metrics["settings"] == {
+        "samples": 2000,
+        "seed": 3,
+        "confidence": 0.9,
+        "interval": "bootstrap percentile",
+    }
+
+
+def test_all_right_has_a_degenerate_interval():
+    log = "\n".join(_line(f"q{i}", "a", "a", True, True) for i in range(4))
+    metrics = routing_metrics(parse_routing_log(log), samples=100)
+    assert metrics["routing_accuracy"] | {"queries": 4} == {
+        "value": 1.0,
+        "ci_low": 1.0,
+        "ci_high": 1.0,
+        "queries": 4,
+    }
+    assert metrics["gate_efficiency"]["value"] == 0.0
+
+
+def test_no_optimal_expert_leaves_accuracy_undefined():
+    metrics = routing_metrics(parse_routing_log(_line("q", None, None, False, False)))
+    assert metrics["routing_accuracy"] == {
+        "value": None,
+        "ci_low": None,
+        "ci_high": None,
+        "queries": 0,
+    }
+    assert metrics["gate_efficiency"]["value"] == 100.0
+
+
+def test_reranking_improvement_by_hand():
+    # (NDCG_reranked - NDCG_baseline) / NDCG_baseline * 100%: 0.40 -> 0.50 is +25%
+    assert reranking_improvement(0.40, 0.50) == pytest.approx(25.0, abs=1e-12)
+    assert reranking_improvement(0.50, 0.40) == pytest.approx(-20.0, abs=1e-12)
+    assert reranking_improvement(0.0, 0.3) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("{", "log:1: not JSON"),
+        ("[1]", "log:1: expected a JSON object"),
+        (_line(1, "a", "a", True, True), "log:1: qid must be a non-empty string, not 1"),
+        (_line("q", "a", "a", "yes", True), "log:1: retrieval_ran must be true or false"),
+        (_line("q", 3, "a", True, True), "chosen_expert must be a non-empty string or null"),
+        ('{"qid": "q"}', "log:1: missing 'chosen_expert'"),
+        (_line("q", "a", "a", True, True) + "\n\n", "log:2: blank line"),
+        (_line("q", "a", "a", True, True) + "\n" + _line("q", "a", "a", True, True), "log:2: qid"),
+        ("", "log: empty routing log"),
+    ],
+)
+def test_bad_lines_are_named(text, message):
+    with pytest.raises(InputError, match=message):
+        parse_routing_log(text, "log")
+
+
+def test_read_from_file_and_render(tmp_path):
+    path = tmp_path / "routing.jsonl"
+    path.write_text(LOG, encoding="utf-8")
+    log = read_routing_log(path)
+    assert log.qids == ["q1", "q2", "q3", "q4", "q5"]
+    text = render_routing(routing_metrics(log, samples=100))
+    assert "| Routing accuracy | 0.7500 [" in text
+    assert "| Gate efficiency | 20.0% [" in text
+    assert "1 saved, 1 missed" in text
+
+
+def test_score_routing_goes_into_the_table_and_the_report(tmp_path):
+    from click.testing import CliRunner
+    from conftest import ROOT
+
+    from trecbench.cli import _register, cli
+    from trecbench.report import validate_against_schema
+
+    _register()
+    demo = ROOT / "data" / "hpo-rtask"
+    report = tmp_path / "report.json"
+    args = ["score", str(demo / "hpo-rtask.qrels"), str(demo / "vector.run")]
+    args += ["--routing", str(demo / "routing.jsonl"), "--report", str(report)]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    document = json.loads(report.read_text())
+    validate_against_schema(document, "evaluation_report")
+    assert document["routing"] == routing_metrics(demo / "routing.jsonl") | {
+        "log": str(demo / "routing.jsonl")
+    }
+    assert "| Routing accuracy | " in result.output
+    assert {"path": str(demo / "routing.jsonl"), "kind": "routing"}.items() <= next(
+        r for r in document["inputs"] if r["kind"] == "routing"
+    ).items()

@@ -1,0 +1,65 @@
+"""``trecbench benchmark``: the TREC R-task workflow from one configuration file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from ..report import parse_meta
+from . import cli
+from .progress import StderrProgress, wanted
+
+
+@cli.command()
+@click.argument("config", type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "-o",
+    "--outdir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Output folder (default: the configuration's `output`).",
+)
+@click.option(
+    "--meta",
+    "meta",
+    metavar="KEY=VALUE",
+    multiple=True,
+    callback=lambda ctx, param, value: parse_meta(value),
+    help="Metadata for the reports and manifest (repeatable; adds to the config's `meta`).",
+)
+@click.option("-q", "--quiet", is_flag=True, help="No progress, no tables on stdout.")
+def benchmark(config, outdir, meta, quiet):
+    """Run the benchmark described by CONFIG (TOML or YAML; see docs/benchmark.md): validate
+    every run with the TREC R-task rules, fuse the fused modes, score every mode with one
+    parse of the qrels, compare them against the baseline mode and mark each value against
+    the targets.
+
+    Writes to OUTDIR: BenchmarkReport.json, BenchmarkComparison.md (its R-task part is
+    printed; the statistics against the baseline follow in the file),
+    reports/<mode>.json (an EvaluationReport per mode), runs/<mode>.run (fused modes) and
+    ExperimentManifest.json, all or nothing. Exits 1 with the validator's findings when a
+    run (or the qrels) is invalid.
+
+    \b
+    Example:
+      trecbench benchmark data/hpo-rtask/benchmark.toml -o out/hpo-rtask
+    """
+    from ..benchmarking import load_benchmark_config, run_benchmark
+    from ..errors import UsageError
+
+    settings = load_benchmark_config(config)
+    target = outdir or settings.output
+    if target is None:
+        raise UsageError("benchmark: give -o DIR or `output` in the configuration")
+    progress = StderrProgress("resampling") if wanted(quiet) else None
+    try:
+        result = run_benchmark(settings, progress=progress)
+    finally:
+        if progress is not None:
+            progress.close()
+    written = result.write(target, meta=meta)
+    if not quiet:
+        click.echo(result.markdown(statistics=False))
+    for path in written:
+        click.echo(f"wrote {path}", err=True)

@@ -1,0 +1,96 @@
+"""``trecbench fuse``: several runs into one (RRF, CombSUM, CombMNZ, ...)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from . import cli
+
+# fusion.METHODS and fusion.NORMS with ranx's aliases, repeated so that loading the CLI does
+# not import numpy; tests/test_fusion.py keeps them equal to the library's.
+METHOD_CHOICES = (
+    "rrf", "isr", "combsum", "combmnz", "combmax", "combmin", "combmed", "combanz", "wmnz",
+    "wsum", "sum", "mnz", "max", "min", "med", "anz",
+)  # fmt: skip
+NORM_CHOICES = (
+    "none", "min-max", "z-score", "max", "sum", "rank", "min_max", "minmax", "zmuv", "zscore",
+)  # fmt: skip
+
+
+@cli.command()
+@click.argument("runs", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "--method",
+    type=click.Choice(METHOD_CHOICES, case_sensitive=False),
+    default="rrf",
+    show_default=True,
+    help="rrf: sum of 1/(k+rank); isr; combsum (a weighted sum with --weight); combmnz; "
+    "combmax; combmin; combmed; combanz; wmnz. ranx's names (sum, wsum, mnz...) work too.",
+)
+@click.option(
+    "--k",
+    type=click.FloatRange(min=0),
+    default=60,
+    show_default=True,
+    help="RRF's constant k.",
+)
+@click.option(
+    "--norm",
+    type=click.Choice(NORM_CHOICES, case_sensitive=False),
+    default=None,
+    help="Per-topic score normalisation of score-based methods: min-max (default), "
+    "z-score, max, sum, rank, none.",
+)
+@click.option(
+    "-w",
+    "--weight",
+    "weights",
+    type=float,
+    multiple=True,
+    help="Weight of each run, in the order of RUNS (repeat once per run; rrf, combsum, wmnz).",
+)
+@click.option(
+    "--depth",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Documents kept per topic after fusion (default: all; the TREC R task takes 100).",
+)
+@click.option("--tag", default=None, help="Run tag of the fused run (default: the method).")
+@click.option(
+    "-o",
+    "--output",
+    required=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="The fused run (six tab-separated columns, full-precision scores).",
+)
+def fuse(runs, method, k, norm, weights, depth, tag, output):
+    """Fuse RUNS into one run: each run is ranked as trec_eval ranks it, then the methods
+    combine ranks (rrf, isr) or per-topic normalised scores (combsum, combmnz, ...).
+
+    The output is a canonical run in trec_eval's order: qid Q0 docno rank score tag,
+    scores in full double precision. Never written over an input.
+
+    \b
+    Examples:
+      trecbench fuse --method rrf --k 60 runs/tfidf-word.run runs/tfidf-char.run \\
+          --depth 100 -o out/rrf.run
+      trecbench fuse --method combsum --norm z-score -w 0.3 -w 0.7 \\
+          runs/tfidf-word.run runs/tfidf-char.run -o out/wsum.run
+    """
+    from ..files import write_run
+    from ..fusion import fuse as fuse_runs
+
+    fused = fuse_runs(
+        [str(run) for run in runs],
+        method,
+        k=k,
+        norm=norm,
+        weights=list(weights) or None,
+        depth=depth,
+        tag=tag,
+    )
+    write_run(fused, output)
+    topics = fused["qid"].nunique()
+    click.echo(f"wrote {output}: {len(fused)} documents, {topics} topics", err=True)

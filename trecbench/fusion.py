@@ -1,0 +1,291 @@
+"""Fuse ranked runs into one: reciprocal rank fusion, CombSUM and its relatives.
+
+Every input run is first put in trecbench's one ranking (:mod:`trecbench.ranking`: score
+descending at float32, ties by docno descending), so a rank-based method sees the ranks
+trec_eval would see. Each run then gives every document it retrieved for a topic a value:
+
+* rank-based methods use the 1-based rank ``r``: ``rrf`` ``1 / (k + r)`` (Cormack et al.
+  2009), ``isr`` ``1 / r**2`` (Mourão et al. 2014);
+* score-based methods use the score after a per-topic normalisation (``norm``), as ranx
+  defines them, floors included, so that results equal ranx's:
+
+  ==========  ========================================================
+  ``none``    the score as it is
+  ``min-max`` ``(s - min) / max(max - min, 1e-9)``
+  ``z-score`` ``(s - mean) / max(sd, 1e-9)``, population sd (ranx ``zmuv``)
+  ``max``     ``s / max(max, 1e-9)``
+  ``sum``     ``(s - min) / max(sum(s) - n * min, 1e-9)``
+  ``rank``    ``1 - (r - 1) / n`` (``n`` documents in the topic)
+  ==========  ========================================================
+
+Per (topic, document), over the runs that retrieved it (``w`` the runs' weights, 1 by
+default; a run that did not retrieve a document adds nothing):
+
+============  ===============================================  ==============
+method        fused score                                      ranx name
+============  ===============================================  ==============
+``rrf``       sum of ``w * 1 / (k + r)``                        ``rrf``
+``isr``       sum of ``1 / r**2`` times the number of runs      ``isr``
+``combsum``   sum of ``w * v`` (a weighted sum with weights)   ``sum``/``wsum``
+``combmnz``   sum of ``v`` times the number of runs            ``mnz``
+``combmax``   largest ``v``                                    ``max``
+``combmin``   smallest ``v``                                   ``min``
+``combmed``   median of the ``v``                              ``med``
+``combanz``   mean of the ``v``                                ``anz``
+``wmnz``      sum of ``v`` times the sum of those runs' ``w``  ``wmnz``
+============  ===============================================  ==============
+
+The fused run is ranked by the same policy and cut at ``depth`` documents per topic;
+scores keep full double precision. Everything is vectorised: per-topic normalisation is a
+``reduceat`` over topic blocks, and the documents of all runs are grouped once by
+(topic, document).
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import os
+from collections.abc import Sequence
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from . import arrow, ranking
+from .errors import UsageError
+
+RANK_BASED = ("rrf", "isr")
+SCORE_BASED = ("combsum", "combmnz", "combmax", "combmin", "combmed", "combanz", "wmnz")
+METHODS = RANK_BASED + SCORE_BASED
+# ranx's names (and the common "wsum") for the same methods
+METHOD_ALIASES = {
+    "wsum": "combsum",
+    "sum": "combsum",
+    "mnz": "combmnz",
+    "max": "combmax",
+    "min": "combmin",
+    "med": "combmed",
+    "anz": "combanz",
+}
+WEIGHTED = ("rrf", "combsum", "wmnz")
+NORMS = ("none", "min-max", "z-score", "max", "sum", "rank")
+NORM_ALIASES = {"min_max": "min-max", "minmax": "min-max", "zmuv": "z-score", "zscore": "z-score"}
+DEFAULT_NORM = "min-max"  # ranx's default for score-based methods
+FLOOR = 1e-9  # ranx's floor under every normalisation denominator
+
+
+def method_name(method: str) -> str:
+    """The canonical name of a fusion method (``"wsum"`` -> ``"combsum"``)."""
+    name = METHOD_ALIASES.get(str(method).lower(), str(method).lower())
+    if name not in METHODS:
+        known = ", ".join([*METHODS, *METHOD_ALIASES])
+        raise UsageError(f"unknown fusion method {method!r}; choose one of {known}")
+    return name
+
+
+def norm_name(norm: str | None, method: str) -> str:
+    """The canonical normalisation for ``method``: rank-based methods take none; score-based
+    ones default to min-max."""
+    if method in RANK_BASED:
+        if norm not in (None, "none"):
+            raise UsageError(f"{method} fuses ranks: a score normalisation ({norm}) does not apply")
+        return "none"
+    if norm is None:
+        return DEFAULT_NORM
+    name = NORM_ALIASES.get(str(norm).lower(), str(norm).lower())
+    if name not in NORMS:
+        known = ", ".join([*NORMS, *NORM_ALIASES])
+        raise UsageError(f"unknown normalisation {norm!r}; choose one of {known}")
+    return name
+
+
+def _check_number(name: str, value, minimum: float) -> float:
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, numbers.Real)
+        or not math.isfinite(value)
+        or value < minimum
+    ):
+        raise UsageError(f"{name} must be a finite number >= {minimum:g}, not {value!r}")
+    return float(value)
+
+
+def _weights(weights, n_runs: int, method: str) -> np.ndarray:
+    if weights is None:
+        if method == "wmnz":
+            raise UsageError("wmnz needs one weight per run")
+        return np.ones(n_runs)
+    if method not in WEIGHTED:
+        raise UsageError(f"weights apply to {', '.join(WEIGHTED)}, not to {method}")
+    weights = list(weights)
+    if len(weights) != n_runs:
+        raise UsageError(f"{len(weights)} weight(s) for {n_runs} run(s): give one per run")
+    return np.array([_check_number("a weight", w, -math.inf) for w in weights], np.float64)
+
+
+def _blocks(qids) -> tuple[np.ndarray, np.ndarray]:
+    """Start of each topic block of a ranked run and, per row, its block's index."""
+    starts = ranking.topic_starts(qids)
+    lengths = np.diff(np.append(starts, len(qids)))
+    return starts, np.repeat(np.arange(len(starts)), lengths)
+
+
+def normalise(scores: np.ndarray, ranks: np.ndarray, starts: np.ndarray, norm: str) -> np.ndarray:
+    """Per-topic normalised scores of one ranked run (rows grouped by topic, ``starts`` the
+    topics' first rows, ``ranks`` 1-based); see the module docstring."""
+    lengths = np.diff(np.append(starts, len(scores)))
+    block = np.repeat(np.arange(len(starts)), lengths)
+    if norm == "none":
+        return scores
+    if norm == "rank":
+        return 1 - (ranks - 1) / lengths[block]
+    low = np.minimum.reduceat(scores, starts)[block]
+    if norm == "min-max":
+        high = np.maximum.reduceat(scores, starts)[block]
+        return (scores - low) / np.maximum(high - low, FLOOR)
+    if norm == "max":
+        return scores / np.maximum(np.maximum.reduceat(scores, starts), FLOOR)[block]
+    total = np.add.reduceat(scores, starts)
+    if norm == "sum":
+        return (scores - low) / np.maximum(total - low[starts] * lengths, FLOOR)[block]
+    mean = (total / lengths)[block]
+    deviation = scores - mean
+    sd = np.sqrt(np.add.reduceat(deviation * deviation, starts) / lengths)
+    return deviation / np.maximum(sd, FLOOR)[block]
+
+
+def _values(ranked: pa.Table, method: str, norm: str, k: float) -> np.ndarray:
+    """What one ranked run contributes for each of its rows."""
+    ranks = arrow.to_numpy(ranked.column("rank")).astype(np.float64)
+    if method == "rrf":
+        return 1.0 / (k + ranks)
+    if method == "isr":
+        return 1.0 / (ranks * ranks)
+    scores = arrow.to_numpy(ranked.column("score")).astype(np.float64)
+    return normalise(scores, ranks, ranking.topic_starts(ranked.column("qid")), norm)
+
+
+def _combine(method: str, groups: arrow.Groups, values, weights) -> np.ndarray:
+    """The fused score of every group of (topic, document) rows."""
+    if method in ("rrf", "combsum"):
+        return groups.reduce(np.add, values * weights)
+    if method == "combmax":
+        return groups.reduce(np.maximum, values)
+    if method == "combmin":
+        return groups.reduce(np.minimum, values)
+    total = groups.reduce(np.add, values)
+    if method in ("combmnz", "isr"):
+        return total * groups.counts
+    if method == "combanz":
+        return total / groups.counts
+    if method == "wmnz":
+        return total * groups.reduce(np.add, weights)
+    # combmed: sort each group's values, average the two middle ones (one when odd)
+    group = np.repeat(np.arange(len(groups.counts)), groups.counts)
+    ordered = values[groups.order]
+    ordered = ordered[np.lexsort((ordered, group))]
+    low = groups.starts + (groups.counts - 1) // 2
+    high = groups.starts + groups.counts // 2
+    return (ordered[low] + ordered[high]) / 2
+
+
+def ranked_table(source) -> pa.Table:
+    """A run (any input kind of :mod:`trecbench.inputs`: path, DataFrame, pyarrow table,
+    ``{qid: {docno: score}}``...) in trec_eval's order with 1-based ``rank``;
+    a document listed twice in a topic is an error (exit 4, as trec_eval)."""
+    from .evaluate import load
+
+    loaded = load(source, "run")
+    order = ranking.order_run(loaded.table)
+    ranked = ranking.RankedRun(loaded.table, order, order.qids.to_pylist())
+    ranked.check_duplicates(loaded.origin)
+    return ranked.table()
+
+
+def fuse_tables(
+    runs: Sequence[pa.Table],
+    method: str = "rrf",
+    *,
+    k: float = 60,
+    norm: str | None = None,
+    weights: Sequence[float] | None = None,
+    depth: int | None = None,
+    tag: str | None = None,
+) -> pa.Table:
+    """:func:`fuse` on runs already ranked by :func:`ranked_table`; returns a pyarrow table
+    ``qid, docno, rank, score, tag`` in trec_eval's order."""
+    method = method_name(method)
+    norm = norm_name(norm, method)
+    if not runs:
+        raise UsageError("nothing to fuse: no run given")
+    k = _check_number("k", k, 0)
+    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
+        raise UsageError(f"depth must be a positive integer, not {depth!r}")
+    weight = _weights(weights, len(runs), method)
+    qids, docnos, values, row_weights = [], [], [], []
+    for index, ranked in enumerate(runs):
+        qids.append(pc.cast(ranked.column("qid"), pa.large_string()).combine_chunks())
+        docnos.append(pc.cast(ranked.column("docno"), pa.large_string()).combine_chunks())
+        values.append(_values(ranked, method, norm, k))
+        row_weights.append(np.full(ranked.num_rows, weight[index]))
+    qid, docno = pa.concat_arrays(qids), pa.concat_arrays(docnos)
+    # ids never hold a tab: qid<TAB>docno is a document's key within its topic
+    groups = arrow.Groups(pc.binary_join_element_wise(qid, docno, arrow.scalar("\t", qid.type)))
+    fused = _combine(method, groups, np.concatenate(values), np.concatenate(row_weights))
+    first = arrow.array(groups.first)
+    table = pa.table(
+        {
+            "qid": qid.take(first),
+            "docno": docno.take(first),
+            "score": arrow.array(fused),
+            "tag": pa.array([tag or method] * len(fused), pa.large_string()),
+        }
+    )
+    ranked = ranking.truncate(ranking.rank_run(table), depth)
+    return ranked.select(["qid", "docno", "rank", "score", "tag"])
+
+
+def fuse(
+    runs,
+    method: str = "rrf",
+    *,
+    k: float = 60,
+    norm: str | None = None,
+    weights: Sequence[float] | None = None,
+    depth: int | None = None,
+    tag: str | None = None,
+):
+    """Fuse runs into one ranked run.
+
+    ``runs``: paths (plain or .gz), DataFrames or pyarrow tables (``qid, docno, score``);
+    any number, their topics need not agree. ``method``: ``rrf`` (with ``k``, default 60),
+    ``isr``, ``combsum`` (a weighted sum with ``weights``), ``combmnz``, ``combmax``,
+    ``combmin``, ``combmed``, ``combanz``, ``wmnz`` (ranx's names ``sum``, ``wsum``,
+    ``mnz``, ``max``, ``min``, ``med``, ``anz`` are accepted). ``norm``: the per-topic score
+    normalisation of score-based methods, ``min-max`` (default), ``z-score`` (``zmuv``),
+    ``max``, ``sum``, ``rank`` or ``none``. ``weights``: one per run (``rrf``, ``combsum``,
+    ``wmnz``). ``depth``: documents kept per topic (default: all). ``tag``:
+    the run tag (default: the method's name).
+
+    Returns a DataFrame ``qid, q0, docno, rank, score, tag`` in trec_eval's order (write it
+    with :func:`trecbench.write_run`). See :mod:`trecbench.fusion` for the formulas.
+
+    >>> fused = fuse(["lexical.run", "vector.run"], "rrf", k=60, depth=100)  # doctest: +SKIP
+    """
+    from .files import to_pandas
+
+    if isinstance(runs, (str, os.PathLike)) or not isinstance(runs, Sequence):
+        runs = [runs]
+    table = fuse_tables(
+        [ranked_table(run) for run in runs],
+        method,
+        k=k,
+        norm=norm,
+        weights=weights,
+        depth=depth,
+        tag=tag,
+    )
+    frame = to_pandas(table)
+    frame.insert(1, "q0", "Q0")
+    return frame

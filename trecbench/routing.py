@@ -1,0 +1,212 @@
+"""Mixture-of-experts metrics of the RAG retrieval specification (RETRIEVAL-METRICS-001, §4).
+
+A **routing log** has one JSON object per line and query::
+
+    {"qid": "q1", "chosen_expert": "lexical", "optimal_expert": "vector",
+     "retrieval_ran": true, "should_retrieve": true}
+
+``qid`` is a string (ids are never inferred from numbers); the experts are strings or
+``null`` (no expert chosen, or none is optimal: a query that needs no retrieval); the two
+gate fields are booleans. Other keys are allowed and ignored; a qid may appear only once.
+
+* **Routing accuracy** (§4.1) = (1/|Q|) Σ I(chosen_q = optimal_q) over the queries that have
+  an optimal expert (a query without one cannot be routed right or wrong; a ``null``
+  choice for a query that has one is wrong).
+* **Gate efficiency** (§4.2) = retrievals saved / all queries × 100%, where a retrieval is
+  saved when it did not run and should not have. The counts beside it tell the rest:
+  ``missed`` (skipped, but it should have run) and ``unneeded`` (ran, but need not have).
+* **Reranking improvement** (§4.3) = (nDCG_reranked − nDCG_baseline) / nDCG_baseline × 100%
+  (:func:`reranking_improvement`; undefined when the baseline is 0).
+
+Both rates come with bootstrap percentile intervals over queries from
+:func:`trecbench.stats.bootstrap_ci` (seeded; recorded in ``settings``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import outputs, provenance
+from .errors import InputError
+
+FIELDS = ("qid", "chosen_expert", "optimal_expert", "retrieval_ran", "should_retrieve")
+
+
+@dataclass
+class RoutingLog:
+    """A routing log: one entry per query, in file order."""
+
+    path: str | None
+    qids: list[str]
+    chosen: list[str | None]
+    optimal: list[str | None]
+    retrieval_ran: np.ndarray
+    should_retrieve: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.qids)
+
+
+def _field(record: dict, name: str, kind, where: tuple[str, int]):
+    if name not in record:
+        raise InputError(*where, f"missing {name!r} (a routing log line has {', '.join(FIELDS)})")
+    value = record[name]
+    if kind is bool:
+        if not isinstance(value, bool):
+            raise InputError(*where, f"{name} must be true or false, not {json.dumps(value)}")
+        return value
+    if value is None and name != "qid":
+        return None
+    if not isinstance(value, str) or not value:
+        what = "a non-empty string" if name == "qid" else "a non-empty string or null"
+        raise InputError(*where, f"{name} must be {what}, not {json.dumps(value)}")
+    return value
+
+
+def parse_routing_log(text: str, path: str = "<routing log>") -> RoutingLog:
+    """A routing log from its JSON-lines text (see the module docstring); a malformed line
+    raises :class:`~trecbench.errors.InputError` with its line number."""
+    entries: list[tuple] = []
+    seen: dict[str, int] = {}
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()  # the final newline
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            raise InputError(path, number, "blank line (one JSON object per line)")
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise InputError(path, number, f"not JSON: {error.msg}") from None
+        if not isinstance(record, dict):
+            raise InputError(path, number, "expected a JSON object")
+        where = (path, number)
+        qid = _field(record, "qid", str, where)
+        if qid in seen:
+            raise InputError(path, number, f"qid {qid!r} again (first on line {seen[qid]})")
+        seen[qid] = number
+        entries.append(
+            (
+                qid,
+                _field(record, "chosen_expert", str, where),
+                _field(record, "optimal_expert", str, where),
+                _field(record, "retrieval_ran", bool, where),
+                _field(record, "should_retrieve", bool, where),
+            )
+        )
+    if not entries:
+        raise InputError(path, None, "empty routing log")
+    qids, chosen, optimal, ran, should = zip(*entries, strict=True)
+    return RoutingLog(
+        path, list(qids), list(chosen), list(optimal), np.array(ran), np.array(should)
+    )
+
+
+def read_routing_log(path: str | os.PathLike) -> RoutingLog:
+    """Read a routing log file (UTF-8 JSON lines)."""
+    outputs.note_input(path)
+    try:
+        text = provenance.read_file(path).decode("utf-8")  # checksum taken on the way
+    except UnicodeDecodeError:
+        raise InputError(str(path), None, "not UTF-8 text") from None
+    return parse_routing_log(text, str(path))
+
+
+def _rate(hits: np.ndarray, samples: int, confidence: float, seed: int, scale: float) -> dict:
+    """Mean of 0/1 outcomes with its bootstrap percentile interval, times ``scale``."""
+    if not len(hits):
+        return {"value": None, "ci_low": None, "ci_high": None, "queries": 0}
+    from .stats import bootstrap_ci
+
+    mean, low, high = bootstrap_ci(hits.astype(np.float64), samples, confidence, seed)
+    return {
+        "value": float(mean[0]) * scale,
+        "ci_low": float(low[0]) * scale,
+        "ci_high": float(high[0]) * scale,
+        "queries": int(len(hits)),
+    }
+
+
+def routing_metrics(
+    log: RoutingLog | str | os.PathLike,
+    *,
+    samples: int = 10_000,
+    seed: int = 0,
+    confidence: float = 0.95,
+) -> dict:
+    """Routing accuracy (a share) and gate efficiency (a percentage) of a routing log, each
+    with a bootstrap percentile interval over queries, plus the gate's counts.
+
+    Returns a JSON-ready dict (the ``routing`` section of EvaluationReport and
+    BenchmarkReport): ``queries``, ``routing_accuracy`` and ``gate_efficiency`` (``value``,
+    ``ci_low``, ``ci_high``, ``queries``: how many the rate is over), ``gate`` (``saved``,
+    ``missed``, ``unneeded``, ``ran``), ``experts`` (how often each was chosen / optimal),
+    ``settings``.
+    """
+    if not isinstance(log, RoutingLog):
+        log = read_routing_log(log)
+    routed = [i for i, expert in enumerate(log.optimal) if expert is not None]
+    correct = np.array([log.chosen[i] == log.optimal[i] for i in routed], dtype=bool)
+    ran, should = log.retrieval_ran, log.should_retrieve
+    saved = ~ran & ~should
+
+    def counts(experts) -> dict[str, int]:
+        named = [e for e in experts if e is not None]
+        return {e: named.count(e) for e in sorted(set(named))}
+
+    return {
+        "log": log.path,
+        "queries": len(log),
+        "routing_accuracy": _rate(correct, samples, confidence, seed, 1.0),
+        "gate_efficiency": _rate(saved, samples, confidence, seed, 100.0),
+        "gate": {
+            "saved": int(saved.sum()),
+            "missed": int((~ran & should).sum()),
+            "unneeded": int((ran & ~should).sum()),
+            "ran": int(ran.sum()),
+        },
+        "experts": {"chosen": counts(log.chosen), "optimal": counts(log.optimal)},
+        "settings": {
+            "samples": int(samples),
+            "seed": int(seed),
+            "confidence": float(confidence),
+            "interval": "bootstrap percentile",
+        },
+    }
+
+
+def reranking_improvement(baseline: float, reranked: float) -> float | None:
+    """(reranked − baseline) / baseline × 100 (percent); None when ``baseline`` is 0."""
+    if baseline == 0 or not (math.isfinite(baseline) and math.isfinite(reranked)):
+        return None
+    return (reranked - baseline) / baseline * 100
+
+
+def render_routing(metrics: dict) -> str:
+    """The routing metrics as a small Markdown table (also readable as plain text)."""
+    level = f"{metrics['settings']['confidence']:.0%}"
+
+    def cell(rate: dict, unit: str) -> str:
+        if rate["value"] is None:
+            return "n/a"
+        digits = 1 if unit == "%" else 4
+        return (
+            f"{rate['value']:.{digits}f}{unit} [{rate['ci_low']:.{digits}f}{unit}, "
+            f"{rate['ci_high']:.{digits}f}{unit}] over {rate['queries']} queries"
+        )
+
+    gate = metrics["gate"]
+    lines = [
+        f"| Routing metric | Value [{level} CI] |",
+        "|---|---|",
+        f"| Routing accuracy | {cell(metrics['routing_accuracy'], '')} |",
+        f"| Gate efficiency | {cell(metrics['gate_efficiency'], '%')} |",
+        f"| Gate decisions | {gate['saved']} saved, {gate['missed']} missed (skipped but "
+        f"needed), {gate['unneeded']} unneeded (ran but not needed) |",
+    ]
+    return "\n".join(lines) + "\n"
