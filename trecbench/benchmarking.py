@@ -43,7 +43,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from . import arrow, ranking
-from .errors import InputError, OutputError, TrecbenchError, UsageError
+from .errors import ExitCode, InputError, OutputError, TrecbenchError, UsageError
 
 CONFIG_SCHEMA = "benchmark_config"
 WORKFLOW_SCHEMA = "benchmark_workflow"
@@ -111,9 +111,10 @@ PRESETS: dict[str, dict[str, Target]] = {
 
 
 class InvalidRuns(TrecbenchError):
-    """A run or the qrels failed validation; the message lists the findings (exit 1)."""
+    """A run or the qrels failed validation; the message lists the findings, one per line
+    (exit 2, as validate's)."""
 
-    exit_code = 1
+    exit_code = ExitCode.INPUT
 
     def __init__(self, lines: list[str]):
         self.lines = lines

@@ -30,7 +30,8 @@ class ExitCode(IntEnum):
 class TrecbenchError(Exception):
     """Base class for every error trecbench raises on purpose.
 
-    ``exit_code`` is what the CLI exits with (an :class:`ExitCode`).
+    ``exit_code`` is what the CLI exits with (an :class:`ExitCode`). The CLI prints the
+    message as one line, or an error's ``lines`` (a list of messages) one per line.
     """
 
     exit_code = ExitCode.USAGE

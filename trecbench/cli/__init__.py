@@ -162,7 +162,8 @@ def _run(args: Sequence[str] | None) -> int:
         echo_line("interrupted")
         return ExitCode.INTERRUPTED
     except TrecbenchError as error:
-        echo_line(str(error))
+        for line in getattr(error, "lines", None) or [str(error)]:  # several findings
+            echo_line(line)
         return error.exit_code
     except SystemExit as error:  # a command's own exit code, or a signal (outputs.py)
         return error.code if isinstance(error.code, int) else int(error.code is not None)
