@@ -118,6 +118,24 @@ def test_an_unexpected_error_is_one_line(capsys, monkeypatch):
     assert err.startswith("Traceback") and err.splitlines()[-1].startswith("trecbench: internal")
 
 
+def test_an_error_with_several_findings_prints_one_line_each(capsys, monkeypatch):
+    from trecbench.errors import InputError
+
+    error = InputError("r.run", 2, "two findings")
+    error.lines = ["r.run:2:docno: error[R7]: duplicate", "a\nb.run:1:line: error[R26]: x"]
+
+    def fails(*args, **kwargs):
+        raise error
+
+    monkeypatch.setattr(sys.modules["trecbench.evaluate"], "evaluate", fails)
+    code, _, err = call(capsys, "score", QRELS, RUN)
+    assert code == ExitCode.INPUT
+    assert err.splitlines() == [
+        "trecbench: r.run:2:docno: error[R7]: duplicate",
+        "trecbench: a\\nb.run:1:line: error[R26]: x",
+    ]
+
+
 def test_warnings_are_one_line_without_a_source_path(capsys, monkeypatch):
     evaluation = sys.modules["trecbench.evaluate"]
     real = evaluation.evaluate
