@@ -83,7 +83,7 @@ def test_bad_parameters_exit_2(text):
     assert error.value.exit_code == 2
 
 
-@pytest.mark.parametrize("text", ["foo", "P.", "nDCG@0", "nDCG@x", "HitRate", "Judged@10"])
+@pytest.mark.parametrize("text", ["foo", "P.", "nDCG@0", "nDCG@x", "HitRate", "Judgd@10"])
 def test_unknown_measures_exit_1(text):
     with pytest.raises(UsageError) as error:
         parse_measure(text)

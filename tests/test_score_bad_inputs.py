@@ -12,7 +12,7 @@ from test_score_suite import run_score
 from test_validate import QRELS_CASES, RUN_CASES
 
 from trecbench.inputs.trec_text import tokenize
-from trecbench.validate import check_tokens
+from trecbench.validation import check_tokens
 
 # Topic ids used across the catalogue; every run case shares at least one with these qrels.
 GOOD_QRELS = "".join(f"{q} 0 a 1\n{q} 0 b 0\n" for q in ("q", "q1", "q2", "1", "2", "01"))

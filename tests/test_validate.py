@@ -15,8 +15,8 @@ from click.testing import CliRunner
 import trecbench
 from trecbench.cli import _register, cli
 from trecbench.errors import OutputError, TrecbenchError
-from trecbench.files import tokenize
-from trecbench.validate import (
+from trecbench.inputs.trec_text import tokenize
+from trecbench.validation import (
     CHECKS,
     PROFILES,
     QrelsInfo,
@@ -28,6 +28,7 @@ from trecbench.validate import (
     validate_qrels,
     validate_run,
 )
+from trecbench.validation.docs import render as render_rules
 
 E, W, I = "error", "warning", "info"  # noqa: E741
 OK_RUN = b"q1 Q0 a 1 2 t\nq1 Q0 b 2 1 t\n"
@@ -372,7 +373,7 @@ def test_every_check_has_valid_severities():
 def test_trec_eval_suite_runs(trec_eval_suite):
     test = validate_run(trec_eval_suite / "results.test", max_depth=1000)
     assert test.ok and test.counts["records"] == 1500
-    assert validate_run(trec_eval_suite / "results.test").counts["rules"]["R8"] == 3
+    assert validate_run(trec_eval_suite / "results.test", max_depth=100).counts["rules"]["R8"] == 3
     trunc = trec_eval_suite / "results.trunc"
     for profile, severity in (("default", E), ("strict", E), ("lenient", W)):
         result = validate_run(trunc, profile=profile, max_depth=1000)
@@ -476,17 +477,26 @@ def test_cli_binary_garbage_is_not_a_traceback(tmp_path, invoke):
     assert result.exit_code == 2 and "error[R23]" in result.output
 
 
-# --- the README documents what the code does -----------------------------------------------
+# --- the docs document what the code does --------------------------------------------------
+
+DOCS = Path(__file__).resolve().parents[1] / "docs"
 
 
-def readme_section() -> str:
-    text = (Path(__file__).resolve().parents[1] / "README.md").read_text()
-    return text.split("<!-- section: validate -->")[1].split("<!-- /section: validate -->")[0]
+def docs_page(name: str = "validate.md") -> str:
+    return (DOCS / name).read_text(encoding="utf-8")
 
 
-def test_readme_rule_table_matches_the_checks():
+def test_rule_page_is_generated_from_the_rules():
+    # regenerate with: python -m trecbench.validation.docs docs/validate-rules.md
+    assert docs_page("validate-rules.md") == render_rules()
+
+
+def test_docs_rule_table_matches_the_checks():
+    letters = r" \| ([EWI])" * len(PROFILES)
     rows = re.findall(
-        r"^\| ([RQX]\d+[.a-z0-9]*) \| ([EWI]) \| ([EWI]) \| ([EWI]) \|", readme_section(), re.M
+        rf"^\| \[([RQX]\d+[.a-z0-9]*)\]\(#[a-z0-9]+\){letters} \|",
+        docs_page("validate-rules.md"),
+        re.M,
     )
     table = {key: severities for key, *severities in rows}
     assert table == {
@@ -494,10 +504,10 @@ def test_readme_rule_table_matches_the_checks():
     }
 
 
-def test_readme_json_example_is_real(tmp_path, invoke, monkeypatch):
+def test_docs_json_example_is_real(tmp_path, invoke, monkeypatch):
     monkeypatch.chdir(tmp_path)
     Path("run.txt").write_bytes(b"1 Q0 a 1 2 t\n1 Q0 a 2 1 t\n")
-    example = readme_section().split("```json\n")[1].split("```")[0]
+    example = docs_page().split("```json\n")[1].split("```")[0]
     assert json.loads(invoke("run.txt", "--format", "json").output) == json.loads(example)
 
 

@@ -8,9 +8,8 @@ as the preset ``trec2025-rtask``), statistics, strata, completeness thresholds, 
 log and the output folder. :func:`run_benchmark` then
 
 1. validates the qrels and every run file with the R-task rules (the validator's ``rtask``
-   profile, or ``strict`` with at most 100 documents per topic where the validator has no
-   such profile) and stops with the findings and the reference's recovery action when one
-   fails (:class:`InvalidRuns`, exit 1);
+   profile, at most 100 documents per topic) and stops with the findings and the
+   reference's recovery action when one fails (:class:`InvalidRuns`, exit 2);
 2. fuses the fused modes (:func:`trecbench.fusion.fuse_tables`, 100 deep by default) and
    validates them the same way;
 3. scores every mode with one parse of the qrels (:func:`trecbench.evaluate`, trec_eval
@@ -320,30 +319,14 @@ def load_benchmark_config(path: str | os.PathLike) -> BenchmarkConfig:
 # validation
 
 
-def _validator():
-    """The validator's functions and the profile the R task asks for."""
-    import importlib
+def validation_profile(config: BenchmarkConfig) -> str:
+    """The configured validator profile, by default the R task's (``rtask``)."""
+    from .validation import PROFILES
 
-    from . import check_tokens, validate_qrels, validate_run
-
-    # the profiles live beside validate_run, in its module or its package
-    where = validate_run.__module__
-    profiles = getattr(importlib.import_module(where), "PROFILES", None)
-    if profiles is None:
-        profiles = getattr(importlib.import_module(where.rpartition(".")[0]), "PROFILES", ())
-    return validate_run, validate_qrels, check_tokens, tuple(profiles)
-
-
-def validation_profile(config: BenchmarkConfig) -> tuple[str, str | None]:
-    """``(profile, note)``: the configured profile, else ``rtask`` where the validator has
-    it, else ``strict`` (with ``max_depth`` 100 from the configuration) and a note."""
-    profiles = _validator()[3]
     wanted = config.profile or "rtask"
-    if wanted in profiles:
-        return wanted, None
-    if wanted == "rtask":
-        return "strict", "the validator has no rtask profile yet: strict stands in"
-    raise UsageError(f"{config.path}: the validator has no profile {wanted!r}")
+    if wanted not in PROFILES:
+        raise UsageError(f"{config.path}: the validator has no profile {wanted!r}")
+    return wanted
 
 
 def _errors(result, action: str, limit: int = 20) -> list[str]:
@@ -465,7 +448,6 @@ class Benchmark:
 
     config: BenchmarkConfig
     profile: str
-    profile_note: str | None
     modes: list[ModeResult]
     evaluation: Any
     comparison: Any
@@ -488,7 +470,6 @@ class Benchmark:
                 "validation": {
                     "profile": self.profile,
                     "max_depth": config.max_depth,
-                    "note": self.profile_note,
                     "qrels": self.qrels_validation,
                 },
                 "modes": [
@@ -618,7 +599,8 @@ def _fusion_record(mode: Mode) -> dict | None:
 
 def _validate_inputs(config: BenchmarkConfig, profile: str):
     """Validate the qrels and every run file; raise :class:`InvalidRuns` with all errors."""
-    validate_run, validate_qrels, _, _ = _validator()
+    from .validation import validate_qrels, validate_run
+
     qrels = validate_qrels(config.qrels, profile=profile, collect_judged=True)
     if not qrels.ok:
         raise InvalidRuns(_errors(qrels, ACTIONS["invalid_qrels"]))
@@ -736,7 +718,7 @@ def run_benchmark(config: BenchmarkConfig | str | os.PathLike, *, progress=None)
 
     if not isinstance(config, BenchmarkConfig):
         config = load_benchmark_config(config)
-    profile, note = validation_profile(config)
+    profile = validation_profile(config)
     qrels_result, validations = _validate_inputs(config, profile)
     qrels = load(config.qrels, "qrels")  # the one parse of the qrels
     qrels_table = qrels.table
@@ -744,7 +726,8 @@ def run_benchmark(config: BenchmarkConfig | str | os.PathLike, *, progress=None)
     loaded = {m.name: load(m.run, "run") for m in config.modes if m.run is not None}
     ranked = _fuse_modes(config, {name: run.table for name, run in loaded.items()})
 
-    _, _, check_tokens, _ = _validator()
+    from .validation import check_tokens
+
     results, lines = [], []
     for mode in config.modes:
         output, data = None, None
@@ -836,7 +819,6 @@ def run_benchmark(config: BenchmarkConfig | str | os.PathLike, *, progress=None)
     return Benchmark(
         config=config,
         profile=profile,
-        profile_note=note,
         modes=results,
         evaluation=evaluation,
         comparison=comparison,
@@ -889,8 +871,7 @@ def _markdown(bench: Benchmark, statistics: bool = True) -> str:
         "counts, a mode without results for one scores 0 on it (trec_eval -c)",
         "- Modes: "
         + "; ".join(f"{labels[r.mode.name]} = {r.mode.describe()}" for r in bench.modes),
-        f"- Validation: profile {bench.profile}, at most {config.max_depth} documents per topic"
-        + (f" ({bench.profile_note})" if bench.profile_note else ""),
+        f"- Validation: profile {bench.profile}, at most {config.max_depth} documents per topic",
         f"- Targets: {config.preset}; significance: {settings['test']} test against "
         f"{labels[baseline]}, {settings['correction']} correction, adjusted p < "
         f"{settings['alpha']:g}; {settings['samples']:,} bootstrap samples, seed "

@@ -14,10 +14,11 @@ Which queries count (``missing``), recorded in the report:
 Strata (``group_by``) are analysed like the whole: the same seed, their own resamples and
 their own family for the p-value correction.
 
-Which way is better (:func:`direction`, recorded in the report's ``settings.better``):
-higher for every measure of a ranking's quality (all of trecbench's but trec_eval's
-counts), lower for ``num_nonrel_judged_ret`` (judged non-relevant documents retrieved), and
-neither for ``num_ret`` and ``num_rel`` (how many documents were returned / are relevant).
+Which way is better (:func:`direction`, recorded in the report's ``settings.better``) is
+the measure registry's ``better`` (:func:`trecbench.measures.better`): higher for every
+measure of a ranking's quality, lower for ``num_nonrel_judged_ret`` (judged non-relevant
+documents retrieved), and neither for counts such as ``num_ret`` and ``num_rel`` and for
+diagnostics such as ``Judged@k``; higher for a name the registry does not know.
 "Best run" and the ▲/▼ markers (significantly better/worse) follow it; a measure without a
 direction gets no best run and ↑/↓ (significantly higher/lower).
 """
@@ -59,8 +60,6 @@ MARKDOWN_FILE = "BenchmarkComparison.md"
 SCHEMA = "benchmark_report"  # trecbench/schemas/benchmark_report.schema.json
 SCHEMA_VERSION = 1
 HIGHER, LOWER = "higher", "lower"
-LOWER_IS_BETTER = frozenset({"num_nonrel_judged_ret"})
-NO_DIRECTION = frozenset({"num_ret", "num_rel"})
 
 Progress = Callable[[int, int], None]
 
@@ -73,9 +72,9 @@ def run_name(path: str | os.PathLike) -> str:
 def direction(measure: str) -> str | None:
     """``"higher"`` or ``"lower"``: which values of ``measure`` (a display name) are
     better; None for counts that are neither (see the module docstring)."""
-    if measure in LOWER_IS_BETTER:
-        return LOWER
-    return None if measure in NO_DIRECTION else HIGHER
+    from .measures import better
+
+    return better(measure)
 
 
 def measure_group(measure: str) -> str:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import contextvars
 import math
 import os
-import re
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -25,8 +24,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from . import arrow, inputs, outputs, ranking
-from .engines import FAST, assign, engine_module
-from .engines import local as local_engine
+from .engines import META, assign, engine_module
 from .errors import (
     DuplicateError,
     InputError,
@@ -35,22 +33,14 @@ from .errors import (
     UsageError,
 )
 from .measures import (
-    FLOAT_CUTOFFS,
     GEOMETRIC,
-    LOCAL,
-    LONG_CUTOFFS,
-    META,
     NUM_Q,
     NUM_REL,
-    PYTREC_EVAL,
     RUNID,
     STRING,
     SUM,
     SUMMARY_ONLY,
     Measure,
-    c_atof,
-    display_name,
-    param_label,
     parse_measures,
     presentation_order,
 )
@@ -59,15 +49,16 @@ MIN_GEO_MEAN = 1e-5  # trec_eval's floor for geometric means (log(1e-5) per miss
 
 
 class ValidationFailed(InputError):
-    """The validator found errors in an input; ``messages`` holds one line per finding."""
+    """The validator found errors in an input; ``lines`` holds one line per finding (the
+    CLI prints them one per line)."""
 
     def __init__(self, path: str, messages: list[str]):
-        self.messages = messages
+        self.lines = messages
         InputError.__init__(self, path, None, "invalid input")
         self.args = ("\n".join(messages),)
 
     def __str__(self) -> str:
-        return "\n".join(self.messages)
+        return "\n".join(self.lines)
 
 
 @dataclass(frozen=True)
@@ -248,17 +239,28 @@ _CHECKED_BY_SCORE = frozenset({"R7", "Q5", "Q6", "Q7"})
 
 
 def _gate(tokens: inputs.trec_text.Tokens, kind: str) -> list[str]:
-    """Run the validator's lenient profile: errors stop, warnings are returned as text."""
+    """Run the validator's lenient profile: errors stop, warnings are returned as text.
+
+    Repeats are capped as ``trecbench validate`` prints them: a few per rule, then how many
+    more (and a run given as qrels, or the reverse, is one line).
+    """
     try:
-        from .validate import check_tokens
+        from .validation import CHECKS, report, validate_tokens
     except ImportError:  # the validator is optional for the engine
         return []
-    findings = check_tokens(tokens, kind, profile="lenient", max_depth=None)
-    findings = [f for f in findings if f.rule not in _CHECKED_BY_SCORE]
-    errors = [f.format() for f in findings if f.severity == "error"]
+    result = validate_tokens(tokens, kind, profile="lenient", max_depth=None)
+
+    def of(severity: str):
+        def wanted(key: str) -> bool:
+            check = CHECKS[key]
+            return check.rule not in _CHECKED_BY_SCORE and check.lenient == severity
+
+        return wanted
+
+    errors = report.text_lines(result, checks=of("error"))
     if errors:
         raise ValidationFailed(tokens.path, errors)
-    return [f.format() for f in findings if f.severity == "warning"]
+    return report.text_lines(result, checks=of("warning"))
 
 
 # ``progress(label, done, total)``: reading a file (bytes as stored; total None when not
@@ -311,7 +313,7 @@ class Qrels:
     def __init__(self, table: pa.Table, path: str | None, relevance_level: int):
         self.table = table
         self.path = path or "<qrels>"
-        self.relevance_level = relevance_level
+        self.requested_level = relevance_level  # -l as given (messages, reports)
         rel = table.column("rel")
         groups = arrow.Groups(table.column("qid"))
         facts = zip(
@@ -325,10 +327,8 @@ class Qrels:
             zip(groups.keys.to_pylist(), facts, strict=True)
         )
         self.qids = sorted(self.topics)
-        # every level above the largest grade means "nothing is relevant": the engines get
-        # the smallest such level (pytrec_eval holds -l in 32 bits, numpy in 64)
-        top = max((facts[0] for facts in self.topics.values()), default=0)
-        self.engine_level = min(relevance_level, max(top, 0) + 1)
+        self.top_grade = max((facts[0] for facts in self.topics.values()), default=0)
+        self.relevance_level = self.level(relevance_level)  # what engines get
         # trec_eval's -c total for num_rel counts grades > 0, whatever -l says
         self.positive_judgments = int(pc.sum(pc.greater(rel, arrow.scalar(0))).as_py() or 0)
         self._duplicates = self._find_duplicates()
@@ -387,9 +387,15 @@ class Qrels:
     def frame(self):
         return inputs.to_pandas(self.table.select(["qid", "docno", "rel"]))
 
+    def level(self, level: int) -> int:
+        """A relevance level as engines get it: every level above the largest grade means
+        "nothing is relevant", so the smallest such level stands for them (pytrec_eval holds
+        levels in 32 bits, numpy in 64; -l 2^31 raised a TypeError)."""
+        return min(level, max(self.top_grade, 0) + 1)
+
     def flagged(self) -> list[FlaggedTopic]:
         """Topics without a relevant document, and topics with negative grades."""
-        level = self.relevance_level
+        level = self.requested_level
         flags = []
         for qid in self.qids:
             top, bottom, _ = self.topics[qid]
@@ -491,9 +497,8 @@ def evaluate(
     if max_docs is not None and max_docs < 1:
         # trec_eval would evaluate empty rankings, which pytrec_eval cannot (it crashes)
         raise UsageError(f"-M must be at least 1, got {max_docs}")
-    engine_settings = {**settings, "relevance_level": truth.engine_level}
-    evaluator = _PytrecPlan(ordered, engines, truth, num_docs, judged_only)
-    fast = _FastPlan(ordered, engines, truth)
+    engine_settings = {**settings, "relevance_level": truth.relevance_level}
+    plan = _Plan(ordered, engines, truth, engine_settings)
     results, columns, flagged = [], None, truth.flagged()
     if progress is not None:
         progress("scoring", 0, len(sources))
@@ -502,7 +507,7 @@ def evaluate(
         warnings += run.warnings
         name = names[index] if names else run.path or f"run{index + 1}"
         result, run_columns, run_flags = _evaluate_run(
-            run.table, name, run.path, truth, ordered, engines, evaluator, fast, engine_settings
+            run.table, name, run.path, truth, plan, engine_settings
         )
         result.record = run.record
         results.append(result)
@@ -522,89 +527,40 @@ def evaluate(
     )
 
 
-class _PytrecPlan:
-    """The pytrec_eval part of an evaluation: one evaluator, built on first use."""
+class _Plan:
+    """Which engine computes which measure, and each engine's evaluator (built on first use,
+    reused for every run of the call)."""
 
-    def __init__(self, measures, engines, truth: Qrels, num_docs: int | None, judged_only: bool):
-        self.measures = [m for m in measures if engines[m] == PYTREC_EVAL]
+    def __init__(self, measures, engines: dict[Measure, str], truth: Qrels, settings):
+        self.measures = measures
+        self.engines = engines
         self.truth = truth
-        self.num_docs = num_docs
-        self.judged_only = judged_only
-        self.utility = [m for m in self.measures if m.family == "utility"]
-        self._evaluator = None
+        self.settings = settings
+        self.groups: dict[str, list[Measure]] = {}
+        for measure in measures:
+            if engines[measure] != META:
+                self.groups.setdefault(engines[measure], []).append(measure)
+        self._evaluators: dict[str, Any] = {}
+        # diversity qrels list a document once per subtopic: duplicates are ndeval's concern
+        self.diversity_only = bool(self.groups) and all(
+            m.definition.diversity for group in self.groups.values() for m in group
+        )
 
-    def evaluate(self, ranked: pa.Table, qids: list[str]):
-        if not self.measures:
-            return [], {}
-        if self._evaluator is None:
-            module = engine_module(PYTREC_EVAL)
-            wanted = list(self.measures)
-            if self.num_docs and self.utility:
-                # -N enters utility only: recompute it from the counts (see _utility)
-                wanted += [Measure(n, None, PYTREC_EVAL) for n in _UTILITY_COUNTS]
-            self._evaluator = module.Evaluator(
-                self.truth.as_dict, wanted, self.truth.engine_level, self.judged_only
-            )
-        labels, values = self._evaluator.evaluate(ranked, qids)
-        if self.num_docs and self.utility:
-            for measure in self.utility:
-                values[measure.family] = _utility(measure, values, self.num_docs)
-        return labels, values
+    def evaluator(self, name: str):
+        if name not in self._evaluators:
+            module = engine_module(name)
+            self._evaluators[name] = module.Evaluator(self.truth, self.groups[name], self.settings)
+        return self._evaluators[name]
 
-
-_UTILITY_COUNTS = ("num_ret", "num_rel", "num_rel_ret")
+    @property
+    def table_needed(self) -> bool:
+        """Whether an engine needs the rows moved into trec_eval order (a table)."""
+        return self.settings["judged_only"] or any(
+            self.evaluator(name).wants_table for name in self.groups
+        )
 
 
-class _FastPlan:
-    """The fast engine's part of an evaluation (see :mod:`trecbench.engines.fast`)."""
-
-    def __init__(self, measures, engines, truth: Qrels):
-        self.measures = [m for m in measures if engines[m] == FAST]
-        self.truth = truth
-        self.module = engine_module(FAST) if self.measures else None
-        self._evaluator = None
-
-    def labels_of(self, measure: Measure) -> list[str]:
-        return [self.module.label(r) for r in self.module.requests_for(measure)]
-
-    def evaluate(self, ranked: pa.Table, qids: list[str]) -> dict[str, np.ndarray]:
-        if not self.measures:
-            return {}
-        if self._evaluator is None:
-            self._evaluator = self.module.Evaluator(
-                self.truth.table, self.measures, self.truth.engine_level
-            )
-        return self._evaluator.evaluate(ranked, qids)[1]
-
-
-def _utility(measure: Measure, values: dict[str, np.ndarray], num_docs: int) -> np.ndarray:
-    """trec_eval's utility with ``-N``, in its exact operation order (m_utility.c)."""
-    p = [c_atof(x) for x in (measure.params or "1,-1,0,0").split(",")]
-    ret, rel, rel_ret = (values[n].astype(np.int64) for n in _UTILITY_COUNTS)
-    rest = (num_docs + rel_ret - ret - rel).astype(np.float64)
-    return p[0] * rel_ret + p[1] * (ret - rel_ret) + p[2] * (rel - rel_ret) + p[3] * rest
-
-
-FLOAT_LABEL = re.compile(r"-?[0-9]+\.[0-9]+")
-
-
-def _labels_of(measure: Measure, engine_labels: list[str]) -> list[str]:
-    """The engine labels (pytrec_eval keys) that belong to one measure, in engine order."""
-    kind = measure.info.params
-    if kind == LONG_CUTOFFS:
-        return [f"{measure.family}_{k}" for k in measure.cutoffs]
-    if kind == FLOAT_CUTOFFS:
-        # trec_eval labels each cutoff "%.2f", negative ones too (Rprec_mult_-1.00)
-        prefix = measure.family + "_"
-        return [
-            label
-            for label in engine_labels
-            if label.startswith(prefix) and FLOAT_LABEL.fullmatch(label[len(prefix) :])
-        ]
-    return [measure.family]
-
-
-def _evaluate_run(table, name, path, truth: Qrels, measures, engines, pytrec, fast, settings):
+def _evaluate_run(table, name, path, truth: Qrels, plan: _Plan, settings):
     runid = table.column("tag")[table.num_rows - 1].as_py() if table.num_rows else ""
     order = ranking.order_run(table, float32=settings["float32"])
     run_qids = order.qids.to_pylist()
@@ -616,67 +572,48 @@ def _evaluate_run(table, name, path, truth: Qrels, measures, engines, pytrec, fa
         )
     flags = _topic_flags(name, run_qids, truth.qids, qids, settings["complete"])
     ranked_run = ranking.RankedRun(table, order, qids, settings["max_docs"])
-    truth.check_duplicates(qids)
+    if not plan.diversity_only:
+        truth.check_duplicates(qids)
     truth.check_evaluable(qids)
     duplicates = ranked_run.check_duplicates_in_background(path or name)
     # rows are moved into trec_eval order only for engines that need a table
-    table_needed = settings["judged_only"] or any(engines[m] not in (FAST, META) for m in measures)
-    ranked = ranked_run.table() if table_needed else ranked_run
+    ranked = ranked_run.table() if plan.table_needed else ranked_run
+
+    produced: dict[Measure, list[tuple]] = {}
+    first = [n for n in plan.groups if plan.evaluator(n).before_judged_only]
+    for engine_name in first:  # trec_eval's code applies -J itself
+        produced.update(plan.evaluator(engine_name).evaluate(ranked, qids))
+    if settings["judged_only"]:
+        ranked = ranking.judged_only(ranked, _same_id_types(truth.table, ranked))
+    for engine_name in plan.groups:
+        if engine_name not in first:
+            produced.update(plan.evaluator(engine_name).evaluate(ranked, qids))
 
     columns: list[Column] = []
     values: dict[str, np.ndarray] = {}
     strings: dict[str, list[str]] = {}
-    engine_labels, engine_values = pytrec.evaluate(ranked, qids)  # applies -J itself
-    if settings["judged_only"]:
-        ranked = ranking.judged_only(ranked, _same_id_types(truth.table, ranked))
-    fast_values = fast.evaluate(ranked, qids)
-    frame = None
     seen: set[str] = set()
-    for measure in measures:
-        engine = engines[measure]
+    for measure in plan.measures:
+        engine = plan.engines[measure]
         if engine == META:
             columns.append(Column(measure.family, measure.family, measure, engine))
             continue
-        if engine == FAST:
-            for label in fast.labels_of(measure):
-                display = display_name(label)
-                if measure.provider == LOCAL:
-                    display = f"{local_engine.lookup(measure.family).display}@{measure.k}"
-                columns.append(Column(label, display, measure, engine))
-                values[label] = fast_values[label]
-            continue
-        if engine == PYTREC_EVAL:
-            for label in _labels_of(measure, engine_labels):
-                shown = param_label(measure, label)
-                columns.append(Column(shown, display_name(shown), measure, engine))
-                values[shown] = engine_values[label]
-            continue
-        if frame is None:
-            frame = _ranked_frame(ranked)
-        if measure.family == "relstring":
-            length = int(c_atof(measure.params)) if measure.params else 10
-            label = param_label(measure, "relstring")
-            column = local_engine.relstring(frame, truth.frame, length)
-            strings[label] = column.reindex(qids, fill_value="").tolist()
-            columns.append(Column(label, label, measure, engine))
-            continue
-        entry = local_engine.lookup(measure.family)
-        series = entry.compute(frame, truth.frame, measure.k, settings)
-        label = f"{entry.trec_name}_{measure.k}"
-        columns.append(Column(label, f"{entry.display}@{measure.k}", measure, engine))
-        values[label] = series.reindex(qids, fill_value=0.0).to_numpy(dtype=np.float64)
-    unique = []
-    for column in columns:  # two spellings of one value (success.10, HitRate@10): first wins
-        if column.display not in seen:
-            seen.add(column.display)
-            unique.append(column)
+        for label, display, value in produced[measure]:
+            if display in seen:  # two spellings of one value (success.10, HitRate@10)
+                continue
+            seen.add(display)
+            columns.append(Column(label, display, measure, engine))
+            if measure.summary == STRING:
+                strings[label] = value
+            else:
+                values[label] = value
     duplicates.result()  # a run listing a document twice is an error (exit 4)
     summary = {
         c.label: _summarise(c, values.get(c.label), len(qids), truth, settings, runid)
-        for c in unique
+        for c in columns
     }
     result = RunResult(name, path, runid, qids, values, strings, summary)
-    return result, unique, flags
+    return result, columns, flags
 
 
 def _same_id_types(table: pa.Table, like: pa.Table) -> pa.Table:
@@ -688,10 +625,6 @@ def _same_id_types(table: pa.Table, like: pa.Table) -> pa.Table:
             index = table.column_names.index(name)
             table = table.set_column(index, name, pc.cast(table.column(name), wanted))
     return table
-
-
-def _ranked_frame(ranked: pa.Table):
-    return inputs.to_pandas(ranked.select(["qid", "docno", "score", "rank"]))
 
 
 def _summarise(column: Column, values, n_evaluated: int, truth: Qrels, settings, runid):

@@ -23,7 +23,7 @@ import click
 from .. import __version__, outputs
 from ..errors import ExitCode, TrecbenchError
 
-WORKFLOW = ("convert", "validate", "score", "compare", "fuse", "benchmark")
+WORKFLOW = ("convert", "validate", "score", "compare", "fuse", "benchmark", "measures")
 
 _debug: contextvars.ContextVar[bool] = contextvars.ContextVar("trecbench_debug", default=False)
 
@@ -107,6 +107,7 @@ def _register() -> None:
         compare,  # noqa: F401
         convert,  # noqa: F401
         fuse,  # noqa: F401
+        measures,  # noqa: F401
         score,  # noqa: F401
         validate,  # noqa: F401
     )

@@ -19,10 +19,12 @@ FORMATS = ("trec", "table", "markdown", "csv", "json")
     "measure",
     multiple=True,
     metavar="NAME[.PARAMS]",
-    help="Measure to compute (repeatable): trec_eval (ndcg_cut.10, P.5,10, "
-    "iprec_at_recall..10, ndcg.1=3,2=9), ir_measures (nDCG@10, AP@100, RR@10, R@50) or "
-    "display names (MAP@100, MRR@10, Recall@50, HitRate@10, Recall_all@10, MaxOntSim@10); "
-    "nicknames official, all_trec, set. Default: the KPI preset.",
+    help="Measures to compute (repeatable; several per value, separated by spaces): "
+    "trec_eval (ndcg_cut.10, P.5,10, iprec_at_recall..10, ndcg.1=3,2=9) or its labels "
+    "(ndcg_cut_10, P_5), ir_measures with parameters (nDCG@10, P(rel=2)@5, "
+    "\"nDCG(dcg='exp-log2')@10\", RBP(p=0.8), Judged@10, ERR@10), display and seed names "
+    "(MAP@100, MRR@10, HitRate@10, hit@10, Recall_all@10, MaxOntSim@10); nicknames "
+    "official, all_trec, set. `trecbench measures` lists them all. Default: the KPI preset.",
 )
 @click.option("-q", "--query_eval_wanted", "query", is_flag=True, help="Also print each topic.")
 @click.option(
@@ -123,6 +125,8 @@ def score(
       trecbench score -q -m official qrels.test results.test
       trecbench score -m all_trec -q -c -M100 qrels.test results.trunc
       trecbench score --format json -m nDCG@10 -m P.5,10 qrels.txt run.txt
+      trecbench score -m "nDCG(dcg='exp-log2')@10 AP(normalize='min')@100 Judged@10" \\
+        qrels.txt run.txt
       trecbench score qrels.txt run.txt --report r.json --manifest m.json --meta model=bm25
       trecbench score qrels/hpo-demo.qrels runs/*.run --strata qrels/hpo-demo.sidecar.json \\
         --group-by difficulty --group-by language

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import json
-from collections import defaultdict
-
 import click
 
 from ..errors import ExitCode
 from . import cli
 from .paths import INPUT_FILE, OUTPUT_FILE
 from .progress import StderrProgress, wanted
+
+# the library's profiles, named here so that `--help` does not import the validator
+PROFILES = ("default", "strict", "lenient", "rtask")
 
 
 @cli.command()
@@ -20,19 +20,19 @@ from .progress import StderrProgress, wanted
 @click.option(
     "--max-depth",
     type=click.IntRange(min=1),
-    default=100,
-    show_default=True,
-    help="Most documents per topic (R8).",
+    help="Most documents per topic (R8); default 1000, TREC's usual depth (100 with "
+    "--profile rtask).",
 )
 @click.option("--min-depth", type=click.IntRange(min=1), help="Fewest documents per topic (R9).")
 @click.option("--docid-regex", help="Pattern every docno must match in full (R6).")
 @click.option("--tag-is-filename", is_flag=True, help="The run tag must equal the file name (R19).")
 @click.option(
     "--profile",
-    type=click.Choice(["default", "strict", "lenient"]),
+    type=click.Choice(PROFILES),
     default="default",
     show_default=True,
-    help="strict: submission rules are errors; lenient: only what breaks trec_eval.",
+    help="strict: submission rules are errors; lenient: only what breaks trec_eval; "
+    "rtask: the TREC R task's rules (six columns, Q0, unique ranks, every topic, depth 100).",
 )
 @click.option(
     "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
@@ -68,16 +68,19 @@ def validate(
     """Check TREC runs and/or qrels; exit 2 if any error was found.
 
     Findings print as FILE:LINE:FIELD: severity[RULE]: message, with physical 1-based
-    line numbers. See the README for every rule and the JSON format.
+    line numbers. docs/validate.md describes the checks, the profiles and the JSON format;
+    docs/validate-rules.md every rule.
 
     \b
     Examples:
       trecbench validate runs/tfidf-char.run --qrels qrels/hpo-demo.qrels
       trecbench validate --qrels qrels/hpo-demo.qrels
       trecbench validate run.txt --profile strict --format json
+      trecbench validate run.txt --qrels qrels.txt --profile rtask
       trecbench validate run.txt --fix run.fixed.tsv
     """
-    from .. import validate as v
+    from .. import validation as v
+    from ..validation import report
 
     if not runs and not qrels:
         raise click.UsageError("give at least one RUN or --qrels QRELS")
@@ -88,6 +91,7 @@ def validate(
             v.check_regex(docid_regex)
         except ValueError as error:
             raise click.BadParameter(str(error), param_hint="--docid-regex") from None
+    depth = v.PROFILE_DEPTH if max_depth is None else max_depth
     progress = _LineProgress() if wanted(quiet) else None
     try:
         results = v.validate_files(
@@ -96,7 +100,7 @@ def validate(
             profile=profile,
             tag_is_filename=tag_is_filename,
             topics=v.read_topics(topics) if topics else None,
-            max_depth=max_depth,
+            max_depth=depth,
             min_depth=min_depth,
             docid_regex=docid_regex,
             progress=progress,
@@ -105,18 +109,17 @@ def validate(
         if progress is not None:
             progress.close()
     if fmt == "json":
-        documents = [r.to_dict() for r in results]
+        fixed = None
         if fix_out is not None:
-            documents[-1]["fix"] = _fix(
-                v, runs, qrels, topics, fix_out, profile, max_depth, results
-            )
-        click.echo(json.dumps(documents, indent=2))
+            fixed = _fix(v, runs, qrels, topics, fix_out, profile, depth, results)
+        click.echo(report.to_json(results, fixed))
     else:
         for result in results:
-            _print_text(result, show)
-        click.echo(_summary(results))
+            for line in report.text_lines(result, show):
+                click.echo(line)
+        click.echo(report.summary_line(results))
         if fix_out is not None:
-            fixed = _fix(v, runs, qrels, topics, fix_out, profile, max_depth, results)
+            fixed = _fix(v, runs, qrels, topics, fix_out, profile, depth, results)
             click.echo(f"{runs[0]}: wrote the canonical run to {fix_out}; changes:")
             for change in fixed["changes"]:
                 click.echo(f"  {change['text']}")
@@ -147,29 +150,3 @@ def _fix(v, runs, qrels, topics, out, profile, max_depth, results) -> dict:
         runs[0], out, profile=profile, max_depth=max_depth, result=results[-1], inputs=inputs
     )
     return {"output": out, "changes": [c.to_dict() | {"text": c.format()} for c in changes]}
-
-
-def _print_text(result, show: int) -> None:
-    """Findings sorted by line, at most ``show`` per rule, then what was left out."""
-    printed: dict[str, int] = defaultdict(int)
-    for finding in result.findings:
-        if show and printed[finding.rule] >= show:
-            continue
-        printed[finding.rule] += 1
-        click.echo(finding.format())
-    for rule, total in result.counts["rules"].items():
-        if total > printed[rule]:
-            click.echo(
-                f"{result.path}: note: {total - printed[rule]} more [{rule}] not shown "
-                f"({total} in total)"
-            )
-
-
-def _summary(results) -> str:
-    totals = {s: sum(r.counts[s] for r in results) for s in ("error", "warning", "info")}
-    lines = sum(r.counts["lines"] for r in results)
-    verdict = "FAILED" if totals["error"] else "OK"
-    return (
-        f"{verdict}: {len(results)} file(s), {lines} lines: {totals['error']} error(s), "
-        f"{totals['warning']} warning(s), {totals['info']} info"
-    )

@@ -413,12 +413,12 @@ def _validate(kind: str, path: Path, label: str, qrels=None) -> tuple[dict, obje
     Returns the sidecar's summary (counts and the warnings/infos) and, for qrels, the
     ``QrelsInfo`` the run checks need.
     """
-    from .. import validate
+    from ..validation import validate_qrels, validate_run
 
     if kind == "run":
-        result = validate.validate_run(path, profile="strict", max_depth=None, qrels=qrels)
+        result = validate_run(path, profile="strict", max_depth=None, qrels=qrels)
     else:
-        result = validate.validate_qrels(path, profile="strict", collect_judged=True)
+        result = validate_qrels(path, profile="strict", collect_judged=True)
     if not result.ok:
         first = next(f for f in result.findings if f.severity == "error")
         raise InputError(
@@ -441,7 +441,7 @@ def write_conversion(
     (default ``outdir``); return the paths. The sidecar names the files relative to itself.
 
     Files are staged (:class:`trecbench.outputs.OutputSet`) and validated with
-    :mod:`trecbench.validate`; only if every file passes are they all put in place, as a
+    :mod:`trecbench.validation`; only if every file passes are they all put in place, as a
     unit, never over an input.
     """
     from ..files import qrels_bytes, run_bytes

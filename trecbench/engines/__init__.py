@@ -2,11 +2,15 @@
 
 Every engine consumes the same input — the run ranked once by
 :func:`trecbench.ranking.rank_run`, restricted to the evaluated topics — and returns
-per-topic values. Engines are named; each says which measures it ``supports``.
-:func:`assign` picks one engine per measure: the requested engine when it supports the
-measure, otherwise the measure's own provider (pytrec_eval for trec_eval's measures, the
-local registry for trecbench's). ``auto`` takes the fast vectorised engine when it supports
-every requested measure. A faster engine joins by adding its name here.
+per-topic values. Each engine module registers the measure families it computes with
+:func:`trecbench.measures.registry.register_engine` when imported (this package imports them
+in order of preference) and has an ``Evaluator(truth, measures, settings)`` whose
+``evaluate(ranked, qids)`` returns, per measure, ``(label, display, values)`` for each of its
+values. :func:`assign` picks one engine per measure: the requested engine when it computes
+the measure, otherwise the first registered engine that does (pytrec_eval, trec_eval's own
+code, for trec_eval's families). ``auto`` takes the fast vectorised engine when it computes
+every requested measure. A new engine joins by registering (see the registry's docstring)
+and being imported here.
 """
 
 from __future__ import annotations
@@ -14,39 +18,48 @@ from __future__ import annotations
 import importlib
 
 from ..errors import UsageError
-from ..measures import LOCAL, META, PYTREC_EVAL, Measure
+from ..measures import Measure, registry
 
-# engine name -> module (imported lazily: pytrec_eval is heavy)
-FAST = "fast"
-ENGINES = {PYTREC_EVAL: ".pytrec_eval", LOCAL: ".local", FAST: ".fast"}
+PYTREC_EVAL, LOCAL, FAST, PROVIDERS = "pytrec_eval", "local", "fast", "providers"
+META = "trecbench"  # runid and num_q: computed by evaluate itself
+# Imported (hence registered) in order of preference: the first registered engine that
+# computes a measure computes it when the requested one does not.
+PREFERENCE = (PYTREC_EVAL, LOCAL, FAST, PROVIDERS)
+for _name in PREFERENCE:
+    importlib.import_module(f".{_name}", __name__)
 
 
 def engine_module(name: str):
     """The module implementing engine ``name``."""
-    try:
-        return importlib.import_module(ENGINES[name], __name__)
-    except KeyError:
-        raise UsageError(f"unknown engine '{name}' (choose from {', '.join(ENGINES)})") from None
+    engine = registry.engine(name)
+    if engine is None:
+        names = ", ".join(e.name for e in registry.engines())
+        raise UsageError(f"unknown engine '{name}' (choose from {names})")
+    return engine.load()
+
+
+def engines_computing(measure: Measure) -> list[str]:
+    """Names of the engines that compute ``measure``, in order of preference."""
+    return [e.name for e in registry.engines() if e.computes(measure)]
 
 
 def assign(measures: list[Measure], engine: str = "auto") -> dict[Measure, str]:
     """The engine that computes each measure (``runid``/``num_q`` are computed by evaluate)."""
-    chosen: dict[Measure, str] = {}
+    if engine != "auto" and registry.engine(engine) is None:
+        engine_module(engine)  # raises: unknown engine
+    computed = [m for m in measures if m.family not in ("runid", "num_q")]
     if engine == "auto":
         # the fast engine only when it computes every measure: one engine, one pass
-        computed = [m for m in measures if m.provider != META]
-        fast = engine_module(FAST)
-        engine = FAST if computed and all(fast.supports(m) for m in computed) else "auto"
-    preferred = None if engine == "auto" else engine_module(engine)
+        fast_engine = registry.engine(FAST)
+        every = computed and all(fast_engine.computes(m) for m in computed)
+        engine = FAST if every else "auto"
+    chosen: dict[Measure, str] = {}
     for measure in measures:
-        if measure.provider == META:
+        if measure not in computed:
             chosen[measure] = META
-        elif (
-            preferred is not None
-            and getattr(preferred, "supports", None)
-            and (preferred.supports(measure))
-        ):
-            chosen[measure] = engine
-        else:
-            chosen[measure] = measure.provider
+            continue
+        candidates = engines_computing(measure)
+        if not candidates:
+            raise UsageError(f"no engine computes {measure.canonical}")
+        chosen[measure] = engine if engine in candidates else candidates[0]
     return chosen

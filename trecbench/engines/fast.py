@@ -28,13 +28,21 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import arrow
+from ..measures import LONG_CUTOFFS, registry, value_names
 
 # trec_eval measure families this engine computes; cutoff families take a positive k.
 CUTOFF_FAMILIES = frozenset({"P", "recall", "success", "map_cut", "ndcg_cut", "recall_all"})
 PLAIN_FAMILIES = frozenset(
     {"map", "ndcg", "recip_rank", "Rprec", "num_ret", "num_rel", "num_rel_ret"}
 )
+# Beyond trec_eval 9.0.8 (see _beyond_trec_eval): a cutoff required, optional, or a
+# parameter in the cutoff's place (RBP: (p, max_rel or None for binary gains); Q: beta).
+BEYOND_CUTOFF = frozenset({"P_retrieved", "map_cut_min", "ERR", "nERR"})
+BEYOND_OPTIONAL_CUTOFF = frozenset({"ndcg_exp", "Judged"})
+BEYOND_PARAMETER = frozenset({"RBP", "Q"})
 FAMILIES = CUTOFF_FAMILIES | PLAIN_FAMILIES
+BEYOND = BEYOND_CUTOFF | BEYOND_OPTIONAL_CUTOFF | BEYOND_PARAMETER
+ERR_MAX_GRADE = 4  # gdeval's MAX_JUDGMENT: ERR's stop probability is (2^g - 1) / 2^4
 
 # A request is (family, cutoff); cutoff None except for CUTOFF_FAMILIES. ``recip_rank``
 # also accepts a cutoff: the reciprocal rank on the run cut at k (trec_eval -M k), MRR@k.
@@ -47,9 +55,13 @@ def supports_request(family: str, cutoff: int | None = None, relevance_level: in
     Relevance levels below 1 are left out: pytrec_eval refuses them, so they cannot be
     checked against the reference.
     """
-    if relevance_level < 1 or family not in FAMILIES:
+    if relevance_level < 1 or family not in FAMILIES | BEYOND:
         return False
-    if family in CUTOFF_FAMILIES:
+    if family in BEYOND_PARAMETER:
+        return cutoff is not None
+    if family in BEYOND_OPTIONAL_CUTOFF:
+        return cutoff is None or cutoff > 0
+    if family in CUTOFF_FAMILIES | BEYOND_CUTOFF:
         return cutoff is not None and cutoff > 0
     if family == "recip_rank":
         return cutoff is None or cutoff > 0
@@ -245,10 +257,109 @@ def compute(
             limit = math.inf if k is None else k
             total = _segment_totals(ranking, precision_terms(), rel_topic, rel_pos, limit)
             value = _safe_divide(total, num_rel)
-        else:  # ndcg, ndcg_cut
+        elif family in ("ndcg", "ndcg_cut"):
             value = ndcg_at(math.inf if k is None else k)
+        elif family == "map_cut_min":  # AP@k over min(|Rel|, k)
+            total = _segment_totals(ranking, precision_terms(), rel_topic, rel_pos, k)
+            value = _safe_divide(total, np.minimum(num_rel, k))
+        elif family == "P_retrieved":  # relevant in the top k over the documents there
+            value = _safe_divide(relevant_within(k).astype(np.float64), np.minimum(num_ret, k))
+        else:
+            value = _beyond_trec_eval(ranking, family, k, relevance_level)
         results[request] = value
     return results
+
+
+def _ideal_order(topic: np.ndarray, gains: np.ndarray):
+    """``(topic, position)`` of gains sorted best first within each topic."""
+    order = np.lexsort((-gains, topic))
+    topic, gains = topic[order], gains[order]
+    return topic, np.arange(len(topic)) - np.searchsorted(topic, topic, side="left"), gains
+
+
+def _err_terms(topic: np.ndarray, pos: np.ndarray, grade: np.ndarray) -> np.ndarray:
+    """Each document's ERR contribution r/(pos+1) * prod(1 - r) over the earlier ones, with
+    gdeval's stop probability r = (2^grade - 1) / 2^4 (``topic``, ``pos`` sorted)."""
+    r = (np.exp2(grade.astype(np.float64)) - 1.0) / 2.0**ERR_MAX_GRADE
+    keep = np.log1p(-r)
+    before = segment_cumsum(keep, topic) - keep  # log of prod(1 - r) over earlier documents
+    return r * np.exp(before) / (pos + 1).astype(np.float64)
+
+
+def _beyond_trec_eval(ranking: SparseRanking, family: str, k, level: int) -> np.ndarray:
+    """Measures trec_eval 9.0.8 lacks, on the same sparse view (see the module docstring).
+
+    Judged@k (ir_measures' judged provider), nDCG(dcg='exp-log2')@k, ERR@k and nERR@k
+    (gdeval), RBP (cwl_eval), Q-measure (Sakai; the RAG spec's formula).
+    """
+    n = ranking.n_topics
+    topic, pos, rel = ranking.hit_topic, ranking.hit_pos, ranking.hit_rel
+    num_ret = np.asarray(ranking.num_ret, dtype=np.int64)
+    limit = math.inf if k is None or family in BEYOND_PARAMETER else k
+    if family == "Judged":  # every retrieved document with a qrels line counts as judged
+        judged = np.bincount(topic[pos < limit], minlength=n).astype(np.float64)
+        return _safe_divide(judged, np.minimum(num_ret, limit))
+    if family in ("ERR", "nERR"):
+        for grades in (rel, ranking.judged_rel):
+            if len(grades) and grades.max() > ERR_MAX_GRADE:
+                from ..errors import UsageError
+
+                raise UsageError(
+                    f"{family}@{k}: grade {int(grades.max())} is above {ERR_MAX_GRADE}, the "
+                    "largest grade gdeval's ERR is defined for"
+                )
+        gain = rel > 0
+        terms = _err_terms(topic[gain], pos[gain], rel[gain])
+        err = _segment_totals(ranking, terms, topic[gain], pos[gain], limit)
+        if family == "ERR":
+            return err
+        positive = ranking.judged_rel > 0
+        i_topic, i_pos, i_grade = _ideal_order(
+            ranking.judged_topic[positive], ranking.judged_rel[positive]
+        )
+        ideal_terms = _err_terms(i_topic, i_pos, i_grade)
+        return _safe_divide(err, _segment_totals(ranking, ideal_terms, i_topic, i_pos, limit))
+    if family == "ndcg_exp":  # gains 2^grade - 1 (gdeval; the TREC R-task reference)
+        gain = rel > 0
+        g_topic, g_pos = topic[gain], pos[gain]
+        terms = (np.exp2(rel[gain].astype(np.float64)) - 1.0) / log2_ranks(
+            int(g_pos.max(initial=-1)) + 1
+        )[g_pos]
+        dcg = _segment_totals(ranking, terms, g_topic, g_pos, limit)
+        positive = ranking.judged_rel > 0
+        i_topic, i_pos, i_grade = _ideal_order(
+            ranking.judged_topic[positive], ranking.judged_rel[positive]
+        )
+        ideal = (np.exp2(i_grade.astype(np.float64)) - 1.0) / log2_ranks(
+            int(i_pos.max(initial=-1)) + 1
+        )[i_pos]
+        return _safe_divide(dcg, _segment_totals(ranking, ideal, i_topic, i_pos, limit))
+    if family == "RBP":  # (1 - p) sum p^pos gain; binary at ``level`` or grade / max_rel
+        p, max_rel = k
+        if max_rel is None:
+            gain = (rel >= level).astype(np.float64)
+        else:
+            gain = np.clip(rel, 0, max_rel).astype(np.float64) / max_rel
+        weights = gain * np.power(p, pos.astype(np.float64))
+        return (1.0 - p) * _segment_totals(ranking, weights, topic, pos, math.inf)
+    # Q-measure (Sakai): (1/R) sum over relevant ranks r of (C(r) + b cg(r)) / (r + b cg*(r))
+    beta = float(k)
+    relevant = rel >= level
+    r_topic, r_pos = topic[relevant], pos[relevant]
+    r_gain = rel[relevant].astype(np.float64)
+    so_far = np.arange(len(r_topic)) - np.searchsorted(r_topic, r_topic, side="left") + 1
+    cg = segment_cumsum(r_gain, r_topic)
+    judged_relevant = (ranking.judged_rel >= level) & (ranking.judged_rel >= 0)
+    i_topic, i_pos, i_gain = _ideal_order(
+        ranking.judged_topic[judged_relevant], ranking.judged_rel[judged_relevant]
+    )
+    ideal_cg = segment_cumsum(i_gain.astype(np.float64), i_topic)
+    num_rel = np.bincount(i_topic, minlength=n)
+    first = np.searchsorted(i_topic, np.arange(n), side="left")
+    rank = (r_pos + 1).astype(np.float64)
+    cg_star = ideal_cg[first[r_topic] + np.minimum(r_pos + 1, num_rel[r_topic]) - 1]
+    terms = (so_far + beta * cg) / (rank + beta * cg_star)
+    return _safe_divide(_segment_totals(ranking, terms, r_topic, r_pos, math.inf), num_rel)
 
 
 # ---------------------------------------------------------------------------------------
@@ -256,54 +367,100 @@ def compute(
 
 NAME = "fast"
 
-# local measures (trecbench.engines.local) that are trec_eval measures in disguise
-_LOCAL_REQUESTS = {"MRR": "recip_rank", "HitRate": "success", "Recall_all": "recall_all"}
+# families of the measure registry -> the request family computing them (per option value)
+_REQUESTS = {
+    **{family: family for family in FAMILIES - {"recall_all"}},
+    "MRR": "recip_rank",
+    "HitRate": "success",
+    "Recall_all": "recall_all",
+    "Judged": "Judged",
+    "ERR": "ERR",
+    "nERR": "nERR",
+}
+# keyword parameters honoured, with the request family a non-default value selects
+_VARIANTS = {
+    ("P", "denominator"): {"retrieved": "P_retrieved"},
+    ("map_cut", "normalize"): {"min": "map_cut_min"},
+    ("ndcg_cut", "dcg"): {"exp-log2": "ndcg_exp"},
+    ("ndcg", "dcg"): {"exp-log2": "ndcg_exp"},
+}
+_BINARY = frozenset(_REQUESTS) - {"ndcg", "ndcg_cut", "Judged", "ERR", "nERR", "num_ret"}
 
 
 def requests_for(measure) -> list[Request] | None:
     """The requests that compute a :class:`trecbench.measures.Measure`, or None."""
-    from ..measures import LOCAL, PYTREC_EVAL
-
-    if measure.provider == LOCAL:
-        family = _LOCAL_REQUESTS.get(measure.family)
-        return None if family is None else [(family, measure.k)]
-    if measure.provider != PYTREC_EVAL or measure.family not in FAMILIES:
+    family = measure.family
+    options = dict(measure.options)
+    rel = options.pop("rel", None)
+    if rel is not None and family not in _BINARY | {"RBP", "Q"}:
         return None
-    if measure.family in CUTOFF_FAMILIES:
-        return [(measure.family, k) for k in measure.cutoffs]
-    if measure.params is not None:
+    if rel is not None and rel < 1:
+        return None
+    kind = _REQUESTS.get(family)
+    for key in list(options):
+        variant = _VARIANTS.get((family, key), {}).get(options.pop(key))
+        if variant is None:
+            return None if family not in ("RBP", "Q") else _parameter_request(measure, rel)
+        kind = variant
+    if family in ("RBP", "Q"):
+        return _parameter_request(measure, rel)
+    if kind is None:
+        return None
+    if measure.definition.trec_params == LONG_CUTOFFS:
+        return [(kind, k) for k in measure.cutoffs]
+    if measure.definition.trec_name is not None and measure.params is not None:
         return None  # e.g. an nDCG gain map
-    return [(measure.family, None)]
+    return [(kind, measure.k)]
+
+
+def _parameter_request(measure, rel) -> list[Request] | None:
+    """RBP: ``(p, max_rel)`` (max_rel None for binary gains at ``rel``); Q: beta."""
+    if measure.family == "Q":
+        return [("Q", measure.option("beta"))]
+    if set(dict(measure.options)) - {"p", "rel", "max_rel"}:
+        return None
+    max_rel = None if rel is not None else measure.option("max_rel") or "qrels"
+    return [("RBP", (measure.option("p"), max_rel))]
 
 
 def supports(measure) -> bool:
-    """Whether this engine computes ``measure`` (exactly like trec_eval)."""
+    """Whether this engine computes ``measure`` (exactly like its reference)."""
     return requests_for(measure) is not None
 
 
-def label(request: Request) -> str:
-    """trec_eval's value label (``P_10``, ``map``) or trecbench's for MRR@k
-    (``recip_rank_cut_10``) and Recall_all@k (``recall_all_10``)."""
-    family, k = request
-    if k is None:
-        return family
-    return f"recip_rank_cut_{k}" if family == "recip_rank" else f"{family}_{k}"
-
-
 class Evaluator:
-    """The fast engine over one qrels table, reused for every run of a call."""
+    """The fast engine over one qrels table, reused for every run of a call.
 
-    def __init__(self, qrels, measures, relevance_level: int = 1):
-        self.requests = list(dict.fromkeys(r for m in measures for r in (requests_for(m) or ())))
-        self.relevance_level = relevance_level
-        self.qrels = qrels.select(["qid", "docno", "rel"])
+    ``truth`` provides the qrels ``table`` (qid, docno, rel) and the call's
+    ``relevance_level``; a measure's ``rel`` parameter overrides it for that measure.
+    """
+
+    before_judged_only = False
+    wants_table = False  # a RankedRun is enough (no row is moved)
+
+    def __init__(self, truth, measures, settings: dict | None = None):
+        level = truth.relevance_level
+        self.qrels = truth.table.select(["qid", "docno", "rel"])
+        largest = pc.max(self.qrels.column("rel")).as_py()
+        self.plan: list[tuple] = []  # (measure, level, requests)
+        for measure in measures:
+            rel = measure.option("rel")
+            requests = [
+                (kind, (k[0], largest if k[1] == "qrels" else k[1])) if kind == "RBP" else (kind, k)
+                for kind, k in requests_for(measure)
+            ]
+            self.plan.append((measure, level if rel is None else rel, requests))
+        self.levels: dict[int, list[Request]] = {}
+        for _, level, requests in self.plan:
+            self.levels.setdefault(level, []).extend(requests)
+        self.levels = {lv: list(dict.fromkeys(r)) for lv, r in self.levels.items()}
         self._docnos = pc.unique(self.qrels.column("docno"))
 
-    def evaluate(self, ranked, qids: list[str]) -> tuple[list[str], dict[str, np.ndarray]]:
-        """Per-topic values for ``qids`` (sorted) from a ranked table in trec_eval order
-        (``qid``, ``docno``, 1-based ``rank``; one block per topic, as
-        :func:`trecbench.ranking.rank_run` makes it). Same shape as the pytrec_eval
-        engine's answer: labels and, per label, an array aligned with ``qids``."""
+    def evaluate(self, ranked, qids: list[str]) -> dict:
+        """Per measure, ``(label, display, values)`` for each of its values, ``values``
+        aligned with ``qids`` (sorted), from a ranked table in trec_eval order (``qid``,
+        ``docno``, 1-based ``rank``; one block per topic, as
+        :func:`trecbench.ranking.rank_run` makes it) or a RankedRun."""
         from .. import ranking
 
         if isinstance(ranked, ranking.RankedRun):
@@ -387,5 +544,21 @@ class Evaluator:
             judged_topic=arrow.to_numpy(judged.column("topic")).astype(np.int64),
             judged_rel=arrow.to_numpy(judged.column("rel")).astype(np.int64),
         )
-        values = compute(sparse, self.requests, self.relevance_level)
-        return [label(r) for r in self.requests], {label(r): v for r, v in values.items()}
+        values = {lv: compute(sparse, requests, lv) for lv, requests in self.levels.items()}
+        return {
+            measure: [
+                (name, display, values[level][request])
+                for (name, display), request in zip(value_names(measure), requests, strict=True)
+            ]
+            for measure, level, requests in self.plan
+        }
+
+
+registry.register_engine(
+    NAME,
+    __name__,
+    [family for family in _REQUESTS if registry.find(family)] + ["RBP", "Q"],
+    supports=supports,
+    description="vectorised (numpy): trec_eval's numbers for its families, bit for bit, "
+    "and the measures beyond trec_eval equal to their providers'",
+)

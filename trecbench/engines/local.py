@@ -1,4 +1,8 @@
-"""Local measures: computed by trecbench itself, registered in a small registry.
+"""Local measures: computed by trecbench itself on DataFrames.
+
+Each family is described in the measure catalog (:mod:`trecbench.measures.catalog`);
+this module registers the function computing it (:func:`register`) and, as the ``local``
+engine, the families with the measure registry.
 
 Every local measure has the same interface::
 
@@ -7,8 +11,9 @@ Every local measure has the same interface::
 ``ranked`` is a DataFrame ``qid, docno, score, rank`` already in trec_eval order (score
 descending, docno descending) with a 1-based ``rank``, restricted to the evaluated topics
 (run ∩ qrels) and after ``-M``/``-J``; ``qrels`` is a DataFrame ``qid, docno, rel``.
-``options["relevance_level"]`` is the minimum grade counted as relevant (trec_eval's ``-l``,
-default 1); the score command also passes ``maxontsim_formula`` and ``ontology``.
+``options["relevance_level"]`` is the minimum grade counted as relevant (a measure's own
+``rel``, else trec_eval's ``-l``, default 1); the score command also passes
+``maxontsim_formula`` and ``ontology``.
 Topics missing from the returned Series score 0.
 """
 
@@ -18,42 +23,50 @@ import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import numpy as np
+
+from .. import inputs
+from ..measures import Measure, c_atof, registry, value_names
+
+NAME = "local"
+
 # Modules that register more local measures when imported (e.g. MaxOntSim).
 PLUGIN_MODULES: tuple[str, ...] = ("trecbench.engines.maxontsim",)
 
 
 @dataclass(frozen=True)
 class LocalMeasure:
-    """A registered local measure family."""
+    """A registered local measure family: its compute function and its definition."""
 
     family: str
     compute: Callable
-    description: str
-    display: str
-    trec_name: str
+
+    @property
+    def definition(self) -> registry.Definition:
+        return registry.get(self.family)
+
+    @property
+    def description(self) -> str:
+        return self.definition.description
+
+    @property
+    def display(self) -> str:
+        return self.definition.display or self.family
+
+    @property
+    def trec_name(self) -> str:
+        return self.definition.label_prefix
 
 
 _REGISTRY: dict[str, LocalMeasure] = {}
 _plugins_loaded = False
 
 
-def register(
-    family: str,
-    compute: Callable,
-    description: str,
-    *,
-    display: str | None = None,
-    trec_name: str | None = None,
-    aliases: tuple[str, ...] = (),
-) -> None:
-    """Register a local measure family, spelled ``<display>@k`` (any case) or ``<alias>@k``.
-
-    ``trec_name`` is the label prefix in trec_eval-style output (``<trec_name>_<k>``) and
-    the trec_eval-style spelling ``<trec_name>.k``; it defaults to the family name.
-    """
-    entry = LocalMeasure(family, compute, description, display or family, trec_name or family)
-    for key in {family.lower(), entry.display.lower(), *(a.lower() for a in aliases)}:
-        _REGISTRY[key] = entry
+def register(family: str, compute: Callable) -> None:
+    """Register the compute function of a local family described in the measure catalog
+    (:mod:`trecbench.measures.catalog`: its spellings, parameters and description)."""
+    _REGISTRY[family] = LocalMeasure(family, compute)
+    registry.register_engine(NAME, __name__, [family], supports=_supports)
 
 
 def _load_plugins() -> None:
@@ -65,21 +78,63 @@ def _load_plugins() -> None:
 
 
 def lookup(name: str) -> LocalMeasure | None:
-    """The local family spelled ``name`` (case-insensitive), or None."""
+    """The local family spelled ``name`` (any spelling of the catalog, any case), or None."""
     _load_plugins()
-    return _REGISTRY.get(name.lower())
+    for definition in registry.index().names.get(name.lower(), []):
+        if definition.name in _REGISTRY:
+            return _REGISTRY[definition.name]
+    return None
 
 
 def by_trec_name(name: str) -> LocalMeasure | None:
     """The local family whose trec-style name is ``name`` (case-sensitive), or None."""
     _load_plugins()
-    return next((m for m in _REGISTRY.values() if m.trec_name == name), None)
+    definition = registry.index().labels.get(name)
+    return None if definition is None else _REGISTRY.get(definition.name)
 
 
 def families() -> list[LocalMeasure]:
-    """Registered families, each once, in registration order."""
+    """Registered families, in registration order."""
     _load_plugins()
-    return list(dict.fromkeys(_REGISTRY.values()))
+    return list(_REGISTRY.values())
+
+
+def _supports(measure: Measure) -> bool:
+    """Local measures take ``rel`` at most (relstring none)."""
+    return all(key == "rel" for key, _ in measure.options)
+
+
+class Evaluator:
+    """Local measures on a ranked DataFrame (see the module docstring), per run."""
+
+    before_judged_only = False
+    wants_table = True
+
+    def __init__(self, truth, measures: list[Measure], settings: dict):
+        _load_plugins()
+        self.truth = truth
+        self.measures = measures
+        self.settings = settings
+
+    def evaluate(self, ranked, qids: list[str]) -> dict[Measure, list[tuple]]:
+        """Per measure, ``(label, display, values)``: floats aligned with ``qids`` (a list
+        of strings for ``relstring``)."""
+        frame = inputs.to_pandas(ranked.select(["qid", "docno", "score", "rank"]))
+        out: dict[Measure, list[tuple]] = {}
+        for measure in self.measures:
+            ((label, display),) = value_names(measure)
+            if measure.family == "relstring":
+                length = int(c_atof(measure.params)) if measure.params else 10
+                column = relstring(frame, self.truth.frame, length)
+                out[measure] = [(label, label, column.reindex(qids, fill_value="").tolist())]
+                continue
+            options = dict(self.settings)
+            if measure.option("rel") is not None:
+                options["relevance_level"] = measure.option("rel")
+            series = _REGISTRY[measure.family].compute(frame, self.truth.frame, measure.k, options)
+            values = series.reindex(qids, fill_value=0.0).to_numpy(dtype=np.float64)
+            out[measure] = [(label, display, values)]
+        return out
 
 
 # ---------------------------------------------------------------------------------------
@@ -131,26 +186,11 @@ def recall_all(ranked, qrels, k: int, options: dict):
     return ((relevant > 0) & (found == relevant)).astype(float)
 
 
-register(
-    "HitRate",
-    hit_rate,
-    "1 if a relevant document is among the top k (trec_eval success.k)",
-    trec_name="success",
-    aliases=("Success", "hit_rate"),
-)
-register(
-    "MRR",
-    reciprocal_rank_cut,
-    "reciprocal rank of the first relevant document within the top k (recip_rank with -M k)",
-    trec_name="recip_rank_cut",
-    aliases=("RR",),
-)
-register(
-    "Recall_all",
-    recall_all,
-    "1 when every relevant document is among the top k",
-    trec_name="recall_all",
-)
+register("HitRate", hit_rate)
+register("MRR", reciprocal_rank_cut)
+register("Recall_all", recall_all)
+# relstring, and MaxOntSim before its plugin module is imported (on first use)
+registry.register_engine(NAME, __name__, ["relstring", "MaxOntSim"], supports=_supports)
 
 
 def relstring(ranked, qrels, length: int):

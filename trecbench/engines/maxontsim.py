@@ -49,10 +49,6 @@ ALIASES = {
     "simple": "simple_resnik_like",
     "hybrid_strict": "hybrid_strict",
 }
-DESCRIPTION = (
-    "max ontology similarity between a gold HPO term and the top-k retrieved terms "
-    "(Phentrieve's MaxOntSim; formula from --maxontsim-formula)"
-)
 
 
 def resolve_formula(name: str | None) -> str:
@@ -188,10 +184,4 @@ def max_ont_sim(
     return result
 
 
-local.register(
-    "MaxOntSim",
-    max_ont_sim,
-    DESCRIPTION,
-    trec_name="maxontsim",
-    aliases=("max_ont_sim", "max_ont_similarity"),
-)
+local.register("MaxOntSim", max_ont_sim)

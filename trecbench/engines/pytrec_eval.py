@@ -14,15 +14,31 @@ from functools import partial
 import numpy as np
 
 from .. import ranking
-from ..measures import LONG_CUTOFFS, PYTREC_EVAL, Measure, MeasureParameterError
+from ..measures import (
+    FLOAT_CUTOFFS,
+    LONG_CUTOFFS,
+    Measure,
+    MeasureParameterError,
+    c_atof,
+    float_cutoffs,
+    registry,
+    value_names,
+)
 
-NAME = PYTREC_EVAL
+NAME = "pytrec_eval"
 PAIR_SEPARATOR = "="  # name=value pairs of a gain map: ndcg.1=3,2=9
+OPTIONS = frozenset({"rel", "judged_only", "gains"})  # keyword parameters it honours
+# trec_eval 9.0.8's numeric families (runid and num_q are the evaluation's, relstring local's)
+FAMILIES = [
+    d.name
+    for d in registry.definitions()
+    if d.trec_name is not None and d.name not in ("runid", "num_q", "relstring")
+]
 
 
 def supports(measure: Measure) -> bool:
-    """pytrec_eval computes trec_eval's numeric measures (not runid, num_q, relstring)."""
-    return measure.provider == PYTREC_EVAL
+    """trec_eval's numeric families, with ``rel``, ``judged_only`` or ``gains`` at most."""
+    return measure.family in FAMILIES and all(key in OPTIONS for key, _ in measure.options)
 
 
 def measure_strings(measures: list[Measure]) -> dict[str, str]:
@@ -36,9 +52,12 @@ def measure_strings(measures: list[Measure]) -> dict[str, str]:
         if len(params) == 1:
             (only,) = params
             strings[family] = family if only is None else f"{family}.{only}"
-        elif group[0].info.params == LONG_CUTOFFS:
+        elif group[0].definition.trec_params == LONG_CUTOFFS:
             cutoffs = sorted({k for m in group for k in m.cutoffs})
             strings[family] = f"{family}.{','.join(map(str, cutoffs))}"
+        elif group[0].definition.trec_params == FLOAT_CUTOFFS and None not in params:
+            levels = sorted({v for m in group for v in float_cutoffs(m.params)})
+            strings[family] = f"{family}.{','.join(map(repr, levels))}"
         else:
             raise MeasureParameterError(
                 f"{family}: conflicting parameters {sorted(p or '' for p in params)}"
@@ -46,8 +65,36 @@ def measure_strings(measures: list[Measure]) -> dict[str, str]:
     return strings
 
 
-class Evaluator:
-    """A pytrec_eval evaluator over one qrels, reused for every run of a call.
+def engine_keys(measure: Measure, engine_labels: list[str]) -> list[str]:
+    """The keys pytrec_eval gives the values of one measure, in trec_eval's order."""
+    kind = measure.definition.trec_params
+    if kind == LONG_CUTOFFS:
+        return [f"{measure.family}_{k}" for k in measure.cutoffs]
+    if kind == FLOAT_CUTOFFS and measure.params is not None:
+        return [f"{measure.family}_{v:3.2f}" for v in float_cutoffs(measure.params)]
+    if kind == FLOAT_CUTOFFS:
+        prefix = measure.family + "_"
+        return [
+            label
+            for label in engine_labels
+            if label.startswith(prefix) and label[len(prefix) :].replace(".", "").isdigit()
+        ]
+    return [measure.family]
+
+
+_UTILITY_COUNTS = ("num_ret", "num_rel", "num_rel_ret")
+
+
+def _utility(measure: Measure, values: dict[str, np.ndarray], num_docs: int) -> np.ndarray:
+    """trec_eval's utility with ``-N``, in its exact operation order (m_utility.c)."""
+    p = [c_atof(x) for x in (measure.params or "1,-1,0,0").split(",")]
+    ret, rel, rel_ret = (values[n].astype(np.int64) for n in _UTILITY_COUNTS)
+    rest = (num_docs + rel_ret - ret - rel).astype(np.float64)
+    return p[0] * rel_ret + p[1] * (ret - rel_ret) + p[2] * (rel - rel_ret) + p[3] * rest
+
+
+class _Group:
+    """One pytrec_eval evaluator: the measures sharing a relevance level, ``-J`` and gains.
 
     Not reused when a measure has a gain map (``ndcg.1=3,2=9``): trec_eval parses
     parameters in place, cutting the string at every ``,`` and ``=``, and pytrec_eval puts
@@ -56,39 +103,93 @@ class Evaluator:
     the process dies (exit 139). A fresh evaluator parses a fresh copy of the string.
     """
 
-    def __init__(
-        self,
-        qrels_dict: dict,
-        measures: list[Measure],
-        relevance_level: int = 1,
-        judged_only: bool = False,
-    ):
+    def __init__(self, qrels_dict, measures, relevance_level, judged_only, num_docs):
         from pytrec_eval_ext import RelevanceEvaluator
 
         self.measures = measures
-        strings = set(measure_strings(measures).values())
+        self.utility = [m for m in measures if m.family == "utility"] if num_docs else []
+        self.num_docs = num_docs
+        wanted = list(measures)
+        if self.utility:  # -N enters utility only: recompute it from the counts (_utility)
+            wanted += [Measure(n) for n in _UTILITY_COUNTS]
+        strings = set(measure_strings(wanted).values())
         # -J is left to trec_eval's code: pytrec_eval miscounts topics handed to it empty
         self._new = partial(RelevanceEvaluator, qrels_dict, strings, relevance_level, judged_only)
         self._reusable = not any(PAIR_SEPARATOR in string for string in strings)
         self._evaluator = self._new()
 
-    def evaluate(self, ranked, qids: list[str]) -> tuple[list[str], dict[str, np.ndarray]]:
-        """Per-topic values for ``qids`` of a ranked table (trec_eval order, one topic block
-        after another). Returns the engine's value labels in trec_eval's order and, per
-        label, an array aligned with ``qids``."""
-        run_dict = ranked_to_dict(ranked, qids)
+    def evaluate(self, run_dict, qids):
         if self._evaluator is None:
             self._evaluator = self._new()
         result = self._evaluator.evaluate(run_dict)
         if not self._reusable:
             self._evaluator = None  # its parameter strings are spent
-        first = result[qids[0]]
-        labels = list(first)
+        labels = list(result[qids[0]])
         values = {
             label: np.fromiter((result[q][label] for q in qids), float, len(qids))
             for label in labels
         }
+        for measure in self.utility:
+            values[measure.family] = _utility(measure, values, self.num_docs)
         return labels, values
+
+
+class Evaluator:
+    """pytrec_eval evaluators over one qrels (one per relevance level, ``-J`` and gain
+    map asked for), reused for every run of a call.
+
+    ``truth`` provides ``as_dict`` (``{qid: {docno: rel}}``) and ``relevance_level``;
+    ``settings`` holds ``judged_only`` (``-J``) and ``num_docs`` (``-N``).
+    """
+
+    before_judged_only = True  # trec_eval's code applies -J itself
+    wants_table = True
+
+    def __init__(self, truth, measures: list[Measure], settings: dict):
+        self.measures = measures
+        self._groups: dict[tuple, list[Measure]] = {}
+        for measure in measures:
+            rel = measure.option("rel")
+            key = (
+                truth.relevance_level if rel is None else truth.level(rel),
+                bool(settings.get("judged_only") or measure.option("judged_only")),
+                dict(measure.options).get("gains"),
+            )
+            self._groups.setdefault(key, []).append(measure)
+        self._truth = truth
+        self._num_docs = settings.get("num_docs")
+        self._evaluators: dict[tuple, _Group] = {}
+
+    def _group(self, key) -> _Group:
+        if key not in self._evaluators:
+            level, judged_only, gains = key
+            qrels = self._truth.as_dict
+            if gains is not None:  # as ir_measures does: the grades mapped to gains
+                mapping = dict(gains)
+                qrels = {
+                    q: {d: mapping.get(r, r) for d, r in docs.items()} for q, docs in qrels.items()
+                }
+            self._evaluators[key] = _Group(
+                qrels, self._groups[key], level, judged_only, self._num_docs
+            )
+        return self._evaluators[key]
+
+    def evaluate(self, ranked, qids: list[str]) -> dict[Measure, list[tuple]]:
+        """Per measure, ``(label, display, values)`` for each of its values, ``values``
+        aligned with ``qids`` (``ranked``: a table in trec_eval order, one block per
+        topic)."""
+        run_dict = ranked_to_dict(ranked, qids)
+        out: dict[Measure, list[tuple]] = {}
+        for key, measures in self._groups.items():
+            labels, values = self._group(key).evaluate(run_dict, qids)
+            for measure in measures:
+                keys = engine_keys(measure, labels)
+                names = value_names(measure) or [(k, k) for k in keys]
+                out[measure] = [
+                    (label, display, values[k])
+                    for (label, display), k in zip(names, keys, strict=True)
+                ]
+        return out
 
 
 def _topic_blocks(qids) -> list[tuple[str, int, int]]:
@@ -118,3 +219,12 @@ def qrels_to_dict(qrels) -> dict[str, dict[str, int]]:
         qid: dict(zip(docnos[start:end], rels[start:end], strict=True))
         for qid, start, end in _topic_blocks(table.column("qid"))
     }
+
+
+registry.register_engine(
+    NAME,
+    __name__,
+    FAMILIES,
+    supports=supports,
+    description="trec_eval 9.0.8's own code (pytrec-eval-terrier): the reference",
+)

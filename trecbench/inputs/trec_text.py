@@ -531,6 +531,43 @@ def _refuse(tokens: Tokens, bad: np.ndarray, rule: str, message: Callable[[int],
         raise InputError(tokens.path, int(tokens.line[row]), message(row), rule)
 
 
+def other_kind(tokens: Tokens, kind: str) -> str | None:
+    """``"qrels"`` or ``"run"`` when ``tokens``, read as a ``kind``, have the other kind's
+    shape on every line: a run's (6 fields or more) or qrels' (4 fields, an integer last).
+
+    A run given as qrels (or the reverse) is then reported once, as swapped arguments,
+    instead of once per line.
+    """
+    if not len(tokens):
+        return None
+    if kind == "qrels":
+        return "run" if (tokens.nfields >= 6).all() else None
+    if (tokens.nfields != 4).any() or len(tokens.fields) < 4:
+        return None
+    return "qrels" if matches(tokens.fields[3], REL_PATTERN).all() else None
+
+
+def swapped_message(found: str) -> str:
+    """What to say about a file that looks like a ``found`` (``"run"`` or ``"qrels"``) file
+    where the other kind was expected (:func:`other_kind`)."""
+    if found == "run":
+        return (
+            "this looks like a run, not qrels (every line has 6 or more fields): are the run "
+            "and qrels arguments swapped?"
+        )
+    return (
+        "this looks like qrels, not a run (every line has 4 fields, an integer last): are "
+        "the run and qrels arguments swapped?"
+    )
+
+
+def _refuse_swapped(tokens: Tokens, kind: str) -> None:
+    found = other_kind(tokens, kind)
+    if found is not None:
+        rule = "Q11" if found == "run" else "R29"
+        raise InputError(tokens.path, None, swapped_message(found), rule)
+
+
 def run_table(tokens: Tokens) -> pa.Table:
     """Typed run table from tokens; raises :class:`InputError` on malformed lines.
 
@@ -540,6 +577,7 @@ def run_table(tokens: Tokens) -> pa.Table:
     UTF-8. A rank that is not a non-negative integer is kept as null: trec_eval never reads
     the rank column.
     """
+    _refuse_swapped(tokens, "run")
     _check_bytes(tokens, blank_is_error=False)
     nfields = tokens.nfields
     _refuse(
@@ -575,6 +613,7 @@ def qrels_table(tokens: Tokens) -> pa.Table:
     trec_eval requires exactly four fields and dies on blank lines; it reads the grade with
     ``atol`` (``1.5`` becomes 1, ``abc`` becomes 0), which trecbench refuses instead.
     """
+    _refuse_swapped(tokens, "qrels")
     _check_bytes(tokens, blank_is_error=True)
     nfields = tokens.nfields
 

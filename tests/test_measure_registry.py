@@ -1,0 +1,266 @@
+"""The measure registry: described once, spelled every way, computed by a registered engine,
+accepted by score, compare and the Python API in every output format."""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import trecbench
+from trecbench import trec_format
+from trecbench.errors import UsageError
+from trecbench.measures import parse_measure, parse_measures, registry
+
+ROOT = Path(__file__).resolve().parents[1]
+ir_measures = pytest.importorskip("ir_measures")
+
+
+def test_measure_descriptions_never_import_engines():
+    package = ROOT / "trecbench" / "measures"
+    for path in package.glob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        imported = [
+            node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+        ] + [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
+        assert not [m for m in imported if "engines" in m], path.name
+    code = "import sys, trecbench.measures; print([m for m in sys.modules if '.engines' in m])"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.stdout.strip() == "[]", done.stderr
+
+
+def test_every_definition_is_complete_and_computed():
+    import trecbench.engines  # noqa: F401  (registers the engines)
+
+    for d in registry.definitions():
+        assert d.description and d.summary and d.better in ("higher", "lower", None), d.name
+        assert d.trec_eval in ((), ("9.0.8", "10.0"), ("10.0",)), d.name
+        for p in d.params:
+            assert p.default is None or p.check(p.default) is None, (d.name, p.name)
+        if d.source != "trecbench":
+            assert registry.engines_for(d), f"no engine computes {d.name}"
+
+
+def test_every_ir_measures_measure_is_accepted():
+    """Every name in ir_measures' registry parses (a cutoff or recall level added where
+    the measure needs one), into the family ir_measures means."""
+    for name in ir_measures.measures.registry:
+        for text in (name, f"{name}@10", f"{name}@0.2"):
+            try:
+                parse_measure(text)
+                break
+            except UsageError as error:
+                last = error
+        else:
+            raise AssertionError(f"{name}: {last}")
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [
+        ("ndcg_cut_10", "ndcg_cut.10"),
+        ("P_5", "P.5"),
+        ("recip_rank_cut_10", "MRR@10"),
+        ("iprec_at_recall_0.20", "IPrec@0.2"),
+        ("recall_all_10", "Recall_all@10"),
+        ("success_10", "success.10"),
+        ("Judged_10", "Judged@10"),
+        ("alpha_nDCG_20", "alpha_nDCG@20"),
+        ("SetP(relative=True)", "SetRelP"),
+        ("NumRet(rel=1)", "NumRet(rel=1)"),
+        ("NumRelRet", "num_rel_ret"),
+        ("RBP(p=0.8)", "RBP"),
+        ("nDCG(dcg='log2')@10", "nDCG@10"),
+        ("α_nDCG@5", "alpha_nDCG@5"),
+        ("R-prec", "Rprec"),
+        ("MAP_IA", "AP_IA"),
+    ],
+)
+def test_labels_and_spellings_share_one_meaning(one, other):
+    assert parse_measure(one) == parse_measure(other)
+
+
+def test_several_measures_in_one_value():
+    parsed = parse_measures(["nDCG@10 P@5", "RBP(p=0.9, rel=2)  Judged@10"])
+    assert [m.canonical for m in parsed] == ["ndcg_cut.10", "P.5", "RBP(p=0.9,rel=2)", "Judged@10"]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("nDGC@10", "did you mean nDCG@10"),
+        ("Presicion@5", "did you mean Precision@5"),
+        ("map_cutt.10", "did you mean map_cut.10"),
+        ("HitRate", "needs a cutoff, e.g. 'HitRate@10'"),
+        ("SetP@5", "SetP takes no cutoff"),
+        ("P(foo=1)@5", "P has no parameter 'foo' (parameters: rel, judged_only, denominator)"),
+        ("nDCG(dcg='exp')@5", "dcg must be one of 'log2', 'exp-log2'"),
+        ("P(rel=0)@5", "rel below 1 is not supported"),
+        ("P(rel='2')@5", "rel must be int"),
+        ("IPrec@2", "the recall level must be in [0, 1]"),
+        ("nDCG(gains={1:'a'})@5", "gains map integer grades to numbers"),
+    ],
+)
+def test_bad_names_say_what_is_wrong(text, message):
+    with pytest.raises(UsageError) as error:
+        parse_measure(text)
+    assert message in str(error.value) and error.value.exit_code == 1
+
+
+def test_the_documented_suggestion():
+    with pytest.raises(UsageError) as error:
+        parse_measure("nDGC@10")
+    docs = (ROOT / "docs" / "measures.md").read_text(encoding="utf-8")
+    assert f"trecbench: {error.value}" in docs
+
+
+def test_direction_comes_from_the_registry():
+    from trecbench.compare import direction
+
+    assert direction("P(rel=2)@5") == "higher" and direction("ERR@10") == "higher"
+    assert direction("Judged@10") is None and direction("NumRet") is None
+    assert direction("num_nonrel_judged_ret") == "lower" and direction("my_metric") == "higher"
+
+
+# ---------------------------------------------------------------------------------------
+# every measure through the API, score, compare and every output format
+
+EVERY = [
+    "AP", "AP@10", "nDCG@10", "nDCG(dcg='exp-log2')@10", "nDCG(gains={1:2,2:5})@5", "P@5",
+    "P(rel=2)@5", "R@10", "RR", "RR@10", "Rprec", "Bpref", "infAP", "IPrec@0.2",
+    "Success@10", "Judged@10", "ERR@10", "nERR@10", "RBP(p=0.8)", "RBP(rel=2)", "NRBP",
+    "SetP", "SetR", "SetF", "SetAP", "NumQ", "NumRet", "NumRel", "NumRelRet", "INST",
+    "SDCG@10", "StRecall@10", "alpha_nDCG@10", "ERR_IA@10", "AP(normalize='min')@10",
+    "P(denominator='retrieved')@10", "Q(beta=1)", "hit@3", "ndcg_at_5",
+    "Compat", "Accuracy@5", "NERR8@5", "BPM@5", "INSQ",
+]  # fmt: skip
+
+
+def _case(seed: int):
+    rng = np.random.default_rng(seed)
+    qrels, run = [], []
+    for t in range(1, 5):
+        docs = [f"d{i}" for i in rng.permutation(30)[:20]]
+        qrels += [(str(t), d, int(rng.choice([0, 1, 2, 3]))) for d in docs[::2]]
+        run += [(str(t), d, float(s)) for d, s in zip(docs[:15], rng.permutation(15), strict=True)]
+    return (
+        pd.DataFrame(qrels, columns=["qid", "docno", "rel"]),
+        pd.DataFrame(run, columns=["qid", "docno", "score"]).assign(tag="t"),
+    )
+
+
+def test_every_measure_in_every_output_format():
+    pytest.importorskip("cwl")
+    pytest.importorskip("pyndeval")
+    qrels, run = _case(1)
+    result = trecbench.evaluate(qrels, [run, run.assign(score=-run["score"])], EVERY)
+    requested = {c.measure.requested for c in result.columns}
+    assert requested == set(EVERY)
+    per_query = [c for c in result.columns if c.per_query]
+    assert len(result.per_query) == 2 * 4 * len(per_query)
+    assert len(result.aggregates) == 2 * len(result.columns)
+    outputs = {
+        "trec": trec_format.render_trec(result, per_query=True),
+        "table": trec_format.render_table(result),
+        "markdown": trec_format.render_markdown(result),
+        "csv": trec_format.render_csv(result, per_query=True),
+        "json": trec_format.render_json(result),
+    }
+    document = json.loads(outputs["json"])
+    for column in result.columns:
+        assert column.label in outputs["trec"], column.label
+        for name in ("table", "markdown", "csv"):
+            assert column.display in outputs[name], (name, column.display)
+        assert column.display in document["runs"][0]["aggregates"]
+        if column.per_query:
+            assert column.display in document["runs"][1]["per_query"]["1"]
+            assert outputs["trec"].count(f"{column.label:<22}\t") == 2 * 5
+
+
+def _cli(argv: list[str], cwd: Path, monkeypatch) -> str:
+    """A trecbench command in-process; its stdout."""
+    from click.testing import CliRunner
+
+    from trecbench.cli import _register, cli
+
+    _register()
+    monkeypatch.chdir(cwd)
+    result = CliRunner().invoke(cli, argv)
+    assert result.exit_code == 0, (result.output, result.exception)
+    return result.stdout
+
+
+def test_score_and_compare_accept_the_new_names(tmp_path, monkeypatch):
+    qrels, run = _case(2)
+    (tmp_path / "qrels").write_text(
+        "".join(f"{q} 0 {d} {r}\n" for q, d, r in qrels.itertuples(index=False))
+    )
+    for name, frame in (("a", run), ("b", run.assign(score=-run["score"]))):
+        text = "".join(f"{q} Q0 {d} 1 {s} t\n" for q, d, s, _ in frame.itertuples(index=False))
+        (tmp_path / name).write_text(text)
+    names = "Judged@10 nDCG(dcg='exp-log2')@10 P(rel=2)@5 Q"
+    out = _cli(["score", "-q", "--format", "csv", "-m", names, "qrels", "a"], tmp_path, monkeypatch)
+    rows = [line.split(",") for line in out.splitlines()[1:]]
+    assert {r[2] for r in rows} == {"Judged@10", "nDCG(dcg='exp-log2')@10", "P(rel=2)@5", "Q"}
+    assert len(rows) == 4 * (4 + 1)
+    comparison = trecbench.compare(
+        tmp_path / "qrels", [tmp_path / "a", tmp_path / "b"], names.split(), samples=200
+    )
+    assert set(comparison.summary["measure"]) == {
+        "Judged@10",
+        "nDCG(dcg='exp-log2')@10",
+        "P(rel=2)@5",
+        "Q",
+    }
+    assert comparison.settings["better"]["Judged@10"] is None
+
+
+def test_measures_command_lists_every_definition(tmp_path, monkeypatch):
+    rows = json.loads(_cli(["measures", "--format", "json"], tmp_path, monkeypatch))
+    assert [r["name"] for r in rows] == [d.name for d in registry.definitions()]
+    by_name = {r["name"]: r for r in rows}
+    assert by_name["ndcg_cut"]["spellings"][:2] == ["ndcg_cut.k", "nDCG@k"]
+    assert by_name["ndcg_cut"]["engines"] == ["pytrec_eval", "fast"]
+    assert by_name["ERR"]["source"].startswith("gdeval") and by_name["ERR"]["trec_eval"] == []
+    assert {"name": "p", "type": "float", "default": 0.8}.items() <= by_name["RBP"]["parameters"][
+        0
+    ].items()
+
+
+def test_a_new_measure_is_data_and_one_registration(tmp_path, monkeypatch):
+    """What the trec_eval 10.0 work will do: define a family, register an engine."""
+    for name in ("_DEFINITIONS", "_ENGINES", "_ORDER"):  # restored after the test
+        monkeypatch.setattr(registry, name, type(getattr(registry, name))(getattr(registry, name)))
+    monkeypatch.setattr(registry, "_index", None)
+    (tmp_path / "toy_engine.py").write_text(
+        "import numpy as np\n"
+        "from trecbench.measures import Definition, define, register_engine, value_names\n"
+        "define(Definition('toy', 'always 0.5', trec_name='toy', trec_eval=('10.0',)))\n"
+        "class Evaluator:\n"
+        "    before_judged_only = False\n"
+        "    wants_table = True\n"
+        "    def __init__(self, truth, measures, settings):\n"
+        "        self.measures = measures\n"
+        "    def evaluate(self, ranked, qids):\n"
+        "        return {m: [(*value_names(m)[0], np.full(len(qids), 0.5))]\n"
+        "                for m in self.measures}\n"
+        "register_engine('toy_engine', 'toy_engine', ['toy'])\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "toy_engine", raising=False)
+    import toy_engine  # noqa: F401
+
+    qrels = pd.DataFrame({"qid": ["1"], "docno": ["a"], "rel": [1]})
+    run = pd.DataFrame({"qid": ["1"], "docno": ["a"], "score": [1.0]})
+    result = trecbench.evaluate(qrels, run, ["toy", "P.1"])
+    assert trec_format.render_trec(result).splitlines() == [
+        "P_1                   \tall\t1.0000",
+        "toy                   \tall\t0.5000",
+    ]
+    monkeypatch.setattr(registry, "_index", None)

@@ -1,0 +1,298 @@
+"""Measures beyond trec_eval 9.0.8 against the implementation ir_measures uses for each.
+
+Seeded random graded cases without ties (so a provider's own tie rule cannot matter):
+trecbench's values per topic equal gdeval's (nDCG(dcg='exp-log2')@k, ERR@k, and nERR@k as
+gdeval's ERR of the run over gdeval's ERR of the ideal ranking; gdeval prints 5 decimals),
+ir_measures' judged provider (Judged@k), cwl_eval (RBP, binary and graded), and, for the
+measures trecbench computes through the providers themselves, ir_measures' own
+``iter_calc`` (a check of the plumbing: topics, parameters, defaults). On tied runs, the
+providers engine must give what the provider gives on the run ranked trecbench's way.
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+import shutil
+import subprocess
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import trecbench
+
+ir_measures = pytest.importorskip("ir_measures")
+SEEDS = range(4)
+
+
+def tie_free_case(seed: int, *, max_grade: int = 4, n_topics: int = 6, ties: bool = False):
+    """``(qrels, run)`` DataFrames: numeric topic ids (gdeval needs them), grades from -1
+    to ``max_grade``, judged documents retrieved or not, and distinct scores (unless
+    ``ties``: then scores repeat)."""
+    rng = np.random.default_rng(seed)
+    qrels, run = [], []
+    for topic in range(1, n_topics + 1):
+        qid = str(100 + topic)
+        pool = [f"d{topic}-{i}" for i in rng.permutation(60)[: int(rng.integers(8, 40))]]
+        judged = [d for d in pool if rng.random() < 0.6] or pool[:1]
+        weights = np.array([1, 6, 3, 2] + [1] * (max_grade - 2), float)
+        grades = rng.choice(
+            np.arange(-1, max_grade + 1), size=len(judged), p=weights / weights.sum()
+        )
+        if topic % 3 == 0:
+            grades = np.minimum(grades, 0)  # a topic without a relevant document
+        qrels += [(qid, d, int(g)) for d, g in zip(judged, grades, strict=True)]
+        retrieved = pool[: int(rng.integers(3, len(pool) + 1))]
+        scores = rng.integers(0, 4, len(retrieved)) if ties else rng.permutation(len(retrieved))
+        run += [(qid, d, float(s)) for d, s in zip(retrieved, scores, strict=True)]
+    qrels = pd.DataFrame(qrels, columns=["qid", "docno", "rel"])
+    run = pd.DataFrame(run, columns=["qid", "docno", "score"]).assign(tag="t")
+    return qrels, run
+
+
+def ours(qrels, run, measures) -> dict[str, dict[str, float]]:
+    """``{display: {qid: value}}`` from trecbench."""
+    frame = trecbench.evaluate(qrels, run, measures).per_query
+    return {
+        name: dict(zip(rows["qid"], rows["value"], strict=True))
+        for name, rows in frame.groupby("measure", sort=False)
+    }
+
+
+def irm_qrels(qrels):
+    return {
+        q: dict(zip(g["docno"], g["rel"].astype(int), strict=True)) for q, g in qrels.groupby("qid")
+    }
+
+
+def irm_run(run):
+    return {
+        q: dict(zip(g["docno"], g["score"].astype(float), strict=True))
+        for q, g in run.groupby("qid")
+    }
+
+
+def theirs(measures, qrels, run, provider=None) -> dict[str, dict[str, float]]:
+    """``{str(measure): {qid: value}}`` from ir_measures (or one of its providers)."""
+    parsed = [ir_measures.parse_measure(m) for m in measures]
+    calc = ir_measures.iter_calc if provider is None else provider.iter_calc
+    out: dict[str, dict[str, float]] = {}
+    for metric in calc(parsed, qrels, run):
+        out.setdefault(str(metric.measure), {})[metric.query_id] = metric.value
+    return out
+
+
+def assert_same(got: dict[str, float], want: dict[str, float], tolerance: float, name: str):
+    assert got, name
+    for qid, value in got.items():
+        assert value == pytest.approx(want.get(qid, 0.0), abs=tolerance), (name, qid)
+
+
+# ---------------------------------------------------------------------------------------
+# gdeval: nDCG(dcg='exp-log2')@k, ERR@k, nERR@k
+
+
+def _gdeval(qrels: pd.DataFrame, run: pd.DataFrame, k: int, tmp_path) -> dict[str, tuple]:
+    """``{qid: (ndcg, err)}`` printed by ir_measures' bundled gdeval.pl."""
+    script = importlib.resources.files("ir_measures") / "bin" / "gdeval.pl"
+    (tmp_path / "gdeval.pl").write_bytes(script.read_bytes())
+    lines = [f"{q} 0 {d} {r}" for q, d, r in qrels.itertuples(index=False)]
+    (tmp_path / "qrels").write_text("\n".join(lines) + "\n")
+    lines = [f"{q} Q0 {d} 1 {s} t" for q, d, s, _ in run.itertuples(index=False)]
+    (tmp_path / "run").write_text("\n".join(lines) + "\n")
+    out = subprocess.run(
+        ["perl", "gdeval.pl", "qrels", "run", str(k)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    rows = [line.split(",") for line in out.splitlines()[1:] if line and "amean" not in line]
+    return {qid: (float(ndcg), float(err)) for _, qid, ndcg, err in rows}
+
+
+def _ideal_run(qrels: pd.DataFrame, run: pd.DataFrame) -> pd.DataFrame:
+    """The qrels' documents, best grade first, as a run (for gdeval's ideal ERR)."""
+    judged = qrels[qrels["qid"].isin(run["qid"])].sort_values(
+        ["qid", "rel", "docno"], ascending=[True, False, True]
+    )
+    scores = judged.groupby("qid").cumcount(ascending=False).astype(float)
+    return judged.assign(score=scores)[["qid", "docno", "score"]].assign(tag="t")
+
+
+@pytest.mark.skipif(shutil.which("perl") is None, reason="gdeval.pl needs perl")
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("k", [5, 20])
+def test_gdeval_measures(seed, k, tmp_path):
+    qrels, run = tie_free_case(seed)
+    got = ours(qrels, run, [f"nDCG(dcg='exp-log2')@{k}", f"ERR@{k}", f"nERR@{k}"])
+    gdeval = _gdeval(qrels, run, k, tmp_path)
+    ideal = _gdeval(qrels, _ideal_run(qrels, run), k, tmp_path)
+    half_unit = 5e-6 + 1e-12  # gdeval prints %.5f
+    for qid, value in got[f"nDCG(dcg='exp-log2')@{k}"].items():
+        assert value == pytest.approx(gdeval.get(qid, (0.0, 0.0))[0], abs=half_unit), qid
+    for qid, value in got[f"ERR@{k}"].items():
+        assert value == pytest.approx(gdeval.get(qid, (0.0, 0.0))[1], abs=half_unit), qid
+    for qid, value in got[f"nERR@{k}"].items():
+        err, best = gdeval.get(qid, (0, 0))[1], ideal.get(qid, (0, 0))[1]
+        # the quotient of two values rounded to 5 decimals
+        assert value == pytest.approx(err / best if best else 0.0, abs=1e-4), qid
+
+
+def test_err_refuses_grades_gdeval_does_not_define():
+    qrels, run = tie_free_case(0, max_grade=5)
+    with pytest.raises(trecbench.errors.UsageError, match="above 4"):
+        trecbench.evaluate(qrels, run, ["ERR@10"])
+
+
+# ---------------------------------------------------------------------------------------
+# judged provider, cwl_eval
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize(
+    ("provider", "names"),
+    [
+        ("judged", ["Judged@5", "Judged@10", "Judged@100", "Judged"]),
+        ("cwl_eval", ["RBP(rel=1)", "RBP(p=0.9,rel=2)", "RBP(p=0.5,rel=3)"]),
+    ],
+)
+def test_vectorised_measures_equal_their_provider(seed, provider, names):
+    pytest.importorskip("cwl")
+    qrels, run = tie_free_case(seed)
+    got = ours(qrels, run, names)
+    want = theirs(names, irm_qrels(qrels), irm_run(run), getattr(ir_measures, provider))
+    for name in names:
+        assert_same(got[name], want[name], 1e-12, name)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_graded_rbp_equals_cwl_eval_with_scaled_gains(seed):
+    """Without rel, gains are grade / max_rel: cwl_eval's RBP over ir_measures' scaling
+    of graded C/W/L measures (min_rel 0, max_rel the largest grade)."""
+    pytest.importorskip("cwl")
+    from cwl.ruler.cwl_ruler import RBPCWLMetric
+    from ir_measures.providers.cwl_eval import CwlEvaluator
+
+    qrels, run = tie_free_case(seed)
+    got = ours(qrels, run, ["RBP", "RBP(max_rel=3,p=0.95)"])
+    for name, p, top in (("RBP", 0.8, int(qrels["rel"].max())), ("RBP(max_rel=3,p=0.95)", 0.95, 3)):
+        # INST carries the (None, 0, max_rel) gain scaling; the metric is swapped for RBP
+        measure = ir_measures.INST(max_rel=top)
+        evaluator = CwlEvaluator([measure], irm_qrels(qrels), {(None, 0, top): [measure]}, False)
+        evaluator._irm_convert_to_measure = lambda _m, p=p: RBPCWLMetric(p)
+        want = {m.query_id: m.value for m in evaluator.iter_calc(irm_run(run))}
+        assert_same(got[name], want, 1e-12, name)
+
+
+# ---------------------------------------------------------------------------------------
+# measures computed by the providers themselves: the plumbing, and trecbench's tie order
+
+PROVIDED = ["INST", "INSQ(T=2.0)", "SDCG@10", "NERR8@10", "NERR9@5", "NERR10(p=0.8)",
+            "NERR11(T=2.0)", "BPM@10", "Compat(p=0.8)", "Accuracy@10"]  # fmt: skip
+
+
+def _explicit(name: str, largest: int) -> str:
+    """ir_measures requires max_rel where trecbench defaults it to the largest grade."""
+    needs = ("INST", "INSQ", "SDCG", "NERR", "BPM")
+    if not name.startswith(needs):
+        return name
+    head, _, tail = name.partition("@")
+    if "(" in head:
+        head = head[:-1] + f",max_rel={largest})"
+    else:
+        head += f"(max_rel={largest})"
+    return head + (f"@{tail}" if tail else "")
+
+
+@pytest.mark.parametrize("seed", SEEDS[:2])
+def test_provider_measures_equal_ir_measures(seed):
+    pytest.importorskip("cwl")
+    qrels, run = tie_free_case(seed)
+    got = ours(qrels, run, PROVIDED)
+    largest = int(qrels["rel"].max())
+    want = theirs([_explicit(n, largest) for n in PROVIDED], irm_qrels(qrels), irm_run(run))
+    for name in PROVIDED:
+        key = str(ir_measures.parse_measure(_explicit(name, largest)))
+        assert_same(got[name], want[key], 1e-9, name)
+
+
+def _ranked_our_way(run: pd.DataFrame) -> pd.DataFrame:
+    """Scores replaced by n - position in trec_eval's order (score, then docno, descending)."""
+    ordered = run.sort_values(["qid", "score", "docno"], ascending=[True, False, False])
+    position = ordered.groupby("qid").cumcount(ascending=False).astype(float)
+    return ordered.assign(score=position + 1)
+
+
+@pytest.mark.parametrize("seed", SEEDS[:2])
+def test_tied_runs_follow_trecbench_ranking(seed):
+    """With ties, each value equals the provider's on the run ranked trecbench's way
+    (and the judged provider, left to its own docno-ascending rule, would differ)."""
+    pytest.importorskip("cwl")
+    qrels, run = tie_free_case(seed, ties=True)
+    names = ["Judged@5", "RBP(rel=1)", "INST", "Accuracy@10"]
+    got = ours(qrels, run, names)
+    largest = int(qrels["rel"].max())
+    explicit = [_explicit(n, largest) for n in names]
+    want = theirs(explicit, irm_qrels(qrels), irm_run(_ranked_our_way(run)))
+    for name, spelled in zip(names, explicit, strict=True):
+        assert_same(got[name], want[str(ir_measures.parse_measure(spelled))], 1e-9, name)
+
+
+# ---------------------------------------------------------------------------------------
+# diversity: ndeval through pyndeval
+
+
+def diversity_case(seed: int):
+    """Qrels with a subtopic in the second column (a document may serve several)."""
+    rng = np.random.default_rng(seed)
+    qrels, run = [], []
+    for topic in range(1, 5):
+        qid = str(topic)
+        docs = [f"d{i}" for i in rng.permutation(40)[:25]]
+        for subtopic in range(1, int(rng.integers(2, 5)) + 1):
+            for d in rng.choice(docs, size=8, replace=False):
+                qrels.append((qid, str(subtopic), str(d), int(rng.choice([0, 1, 1, 2]))))
+        scores = rng.permutation(len(docs))
+        run += [(qid, d, float(s)) for d, s in zip(docs, scores, strict=True)]
+    qrels = pd.DataFrame(qrels, columns=["qid", "iter", "docno", "rel"])
+    run = pd.DataFrame(run, columns=["qid", "docno", "score"]).assign(tag="t")
+    return qrels, run
+
+
+DIVERSITY = ["alpha_nDCG@10", "alpha_DCG(alpha=0.8)@5", "ERR_IA@10", "nERR_IA@20", "NRBP",
+             "nNRBP(beta=0.8)", "AP_IA", "P_IA@5", "StRecall@10"]  # fmt: skip
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_diversity_measures_equal_pyndeval(seed, tmp_path):
+    pytest.importorskip("pyndeval")
+    qrels, run = diversity_case(seed)
+    lines = [" ".join(row) for row in qrels.astype(str).itertuples(index=False)]
+    (tmp_path / "qrels").write_text("\n".join(lines) + "\n")
+    run_lines = [f"{q} Q0 {d} 1 {s} t" for q, d, s, _ in run.itertuples(index=False)]
+    (tmp_path / "run").write_text("\n".join(run_lines) + "\n")
+    result = trecbench.evaluate(tmp_path / "qrels", tmp_path / "run", DIVERSITY).per_query
+    got = {n: dict(zip(g["qid"], g["value"], strict=True)) for n, g in result.groupby("measure")}
+    frame = qrels.rename(
+        columns={"qid": "query_id", "iter": "iteration", "docno": "doc_id", "rel": "relevance"}
+    )
+    want = theirs(DIVERSITY, frame, irm_run(run), ir_measures.pyndeval)
+    for name in DIVERSITY:
+        assert_same(got[name], want[str(ir_measures.parse_measure(name))], 1e-9, name)
+
+
+def test_a_document_judged_per_subtopic_once(tmp_path):
+    """Diversity qrels list a document once per subtopic; twice for one subtopic is the
+    duplicate trec_eval refuses (exit 4), with both lines named."""
+    pytest.importorskip("pyndeval")
+    (tmp_path / "qrels").write_text("1 1 a 1\n1 2 a 1\n1 1 b 0\n")
+    (tmp_path / "run").write_text("1 Q0 a 1 2 t\n1 Q0 b 2 1 t\n")
+    result = trecbench.evaluate(tmp_path / "qrels", tmp_path / "run", ["StRecall@1"])
+    assert result.per_query["value"].tolist() == [1.0]
+    (tmp_path / "qrels").write_text("1 1 a 1\n1 2 a 1\n1 1 b 0\n1 1 a 0\n")
+    with pytest.raises(trecbench.errors.DuplicateError) as error:
+        trecbench.evaluate(tmp_path / "qrels", tmp_path / "run", ["StRecall@1"])
+    assert str(error.value).endswith(
+        "qrels:4: duplicate docs a for topic 1 subtopic 1 (first on line 1)"
+    )

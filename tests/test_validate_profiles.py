@@ -1,0 +1,153 @@
+"""TREC defaults and the R task's profile; swapped arguments and capped repeats everywhere."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+from test_score_suite import run_score
+
+from trecbench.cli import _register, cli
+from trecbench.cli.validate import PROFILES as CLI_PROFILES
+from trecbench.errors import InputError, TrecbenchError
+from trecbench.inputs.trec_text import tokenize
+from trecbench.validation import CHECKS, PROFILES, validate_files, validate_run, validate_tokens
+
+E, W, I = "error", "warning", "info"  # noqa: E741
+
+
+def run(lines: int, topic: str = "q1", **options):
+    data = b"".join(
+        b"%s Q0 d%d %d %d t\n" % (topic.encode(), i, i + 1, lines - i) for i in range(lines)
+    )
+    return validate_tokens(tokenize(data, "r"), "run", **options)
+
+
+def triples(result):
+    return {(f.rule, f.severity, f.line) for f in result.findings}
+
+
+def test_default_depth_is_1000_and_rtask_is_100():
+    assert run(1000).ok and run(101, profile="strict").ok
+    deep = run(1001)
+    (finding,) = deep.findings
+    assert (finding.rule, finding.severity, finding.line) == ("R8", E, 1001)
+    # trec_eval 9.0.8 scores every document (-M defaults to MAX_LONG): the message says so
+    assert finding.message == (
+        "topic q1 has more than 1000 documents (--max-depth 1000); trec_eval scores them "
+        "all unless run with -M1000"
+    )
+    assert ("R8", E, 101) in triples(run(101, profile="rtask"))
+    assert run(101, profile="rtask", max_depth=200).ok
+    assert run(5000, max_depth=None).ok
+
+
+def test_profiles_are_named_once():
+    assert CLI_PROFILES == tuple(PROFILES)
+    assert (PROFILES["default"].max_depth, PROFILES["rtask"].max_depth) == (1000, 100)
+    order = {E: 0, W: 1, I: 2}
+    for check in CHECKS.values():
+        assert order[check.rtask] <= order[check.default], check.key  # rtask only adds
+
+
+RTASK_CASES = [
+    # the R task's list: non-empty, all queries covered, six columns, unique ranks, Q0
+    ("empty run", b"", {}, ("R26", E, None)),
+    ("whitespace only", b" \n", {}, ("R9", E, None)),
+    ("query not covered", b"1 Q0 a 1 2 t\n", {"qrels_topics": ["1", "2"]}, ("X2", E, None)),
+    ("seven columns", b"1 Q0 a 1 2 my tag\n", {}, ("R1", E, 1)),
+    ("five columns", b"1 a 1 2 t\n", {}, ("R1", E, 1)),
+    ("rank twice", b"1 Q0 a 1 2 t\n1 Q0 b 1 1 t\n", {}, ("R11", E, 2)),
+    ("not Q0", b"1 QO a 1 2 t\n", {}, ("R3", E, 1)),
+]
+
+
+@pytest.mark.parametrize(
+    ("data", "options", "expected"), [c[1:] for c in RTASK_CASES], ids=[c[0] for c in RTASK_CASES]
+)
+def test_rtask_rules(data, options, expected):
+    result = validate_tokens(tokenize(data, "r"), "run", profile="rtask", **options)
+    assert expected in triples(result)
+    if expected[0] in ("X2", "R11", "R3"):  # the R task's additions: warnings by default
+        default = validate_tokens(tokenize(data, "r"), "run", **options)
+        assert default.ok and (expected[0], W, expected[2]) in triples(default)
+
+
+def test_rtask_accepts_zero_based_unique_ranks():
+    # "rank uniqueness per query", not numbering: R11.sequence stays a warning
+    result = validate_tokens(tokenize(b"1 Q0 a 0 2 t\n1 Q0 b 1 1 t\n", "r"), "run", profile="rtask")
+    assert result.ok and ("R11", W, 1) in triples(result)
+    both = validate_tokens(tokenize(b"1 Q0 a 0 3 t\n1 Q0 b 0 2 t\n1 Q0 c 5 1 t\n", "r"), "run")
+    assert {f.check for f in both.findings if f.rule == "R11"} == {"R11.unique", "R11.sequence"}
+
+
+def test_rtask_with_qrels_file_as_the_benchmark_calls_it(tmp_path):
+    qrels = tmp_path / "q.qrels"
+    qrels.write_text("1 0 a 1\n2 0 b 1\n")
+    path = tmp_path / "r.run"
+    path.write_text("1 Q0 a 1 2 t\n")
+    result = validate_run(path, profile="rtask", qrels=qrels)
+    assert not result.ok and ("X2", E, None) in triples(result)
+    with pytest.raises(InputError, match="looks like a run, not qrels"):
+        validate_run(path, profile="rtask", qrels=path)
+
+
+# --- swapped arguments: one line ------------------------------------------------------------
+
+QRELS = "".join(f"q{q} 0 d{d} {d % 2}\n" for q in range(3) for d in range(400))
+RUN = "".join(f"q{q} Q0 d{d} {d + 1} {1000 - d} t\n" for q in range(3) for d in range(400))
+
+
+@pytest.fixture
+def files(tmp_path):
+    (tmp_path / "qrels").write_text(QRELS)
+    (tmp_path / "run").write_text(RUN)
+    return tmp_path
+
+
+def test_score_with_swapped_arguments_says_so_once(files, monkeypatch):
+    stdout, message, code = run_score(["run", "qrels"], files, monkeypatch)
+    assert (stdout, code) == (b"", 2)
+    assert message == (
+        "run: error[Q11]: this looks like a run, not qrels (every line has 6 or more fields): "
+        "are the run and qrels arguments swapped?"
+    )
+    # qrels given for both: the second one is the run that looks like qrels
+    _, message, code = run_score(["qrels", "qrels"], files, monkeypatch)
+    assert code == 2 and message.count("\n") == 0 and "error[R29]: this looks like qrels" in message
+
+
+def test_compare_with_swapped_arguments_says_so_once(files, monkeypatch):
+    _register()
+    monkeypatch.chdir(files)
+    result = CliRunner().invoke(cli, ["compare", "run", "qrels", "run", "-o", "out"])
+    assert isinstance(result.exception, TrecbenchError), result.output
+    assert str(result.exception).count("\n") == 0
+    assert "looks like a run, not qrels" in str(result.exception)
+    assert not (files / "out").exists()
+
+
+def test_validate_with_swapped_files_gives_one_finding_each(files):
+    qrels, run = validate_files([files / "qrels"], qrels=files / "run")
+    assert [(f.rule, f.line) for f in qrels.findings] == [("Q11", None)]
+    assert [(f.rule, f.line) for f in run.findings] == [("R29", None)]
+    assert qrels.qrels_info is None  # nothing to check the run against
+
+
+# --- repeats are capped in score too ----------------------------------------------------------
+
+
+def test_score_caps_repeated_errors_and_warnings(tmp_path, monkeypatch):
+    (tmp_path / "qrels").write_text("".join(f"1 0 d{d} 0.5\n" for d in range(50)))
+    (tmp_path / "run").write_text("1 Q0 d1 1 1 t\n")
+    _, message, code = run_score(["qrels", "run"], tmp_path, monkeypatch)
+    lines = message.splitlines()
+    assert code == 2 and len(lines) == 6 and all("error[Q3]" in line for line in lines[:5])
+    assert lines[5] == "qrels: note: 45 more [Q3] not shown (50 in total)"
+    (tmp_path / "qrels").write_text("1 0 d1 1\n")
+    (tmp_path / "run").write_bytes(
+        b"".join(b"1 Q0 d%d 1 %d t\r\n" % (d, 99 - d) for d in range(30))
+    )
+    stdout, stderr, code = run_score(["-m", "P.5", "qrels", "run"], tmp_path, monkeypatch)
+    assert code == 0 and stdout
+    warnings = [line for line in stderr.splitlines() if "R24" in line]
+    assert len(warnings) == 6 and warnings[-1].endswith("25 more [R24] not shown (30 in total)")

@@ -1,0 +1,169 @@
+"""The providers ir_measures uses, fed trecbench's ranking: cwl_eval, compat, accuracy and
+pyndeval (diversity).
+
+For the measures trec_eval 9.0.8 lacks and trecbench has no vectorised implementation of
+(INST, INSQ, SDCG, NERR8-11, BPM, Compat, Accuracy, alpha-nDCG, ERR-IA, NRBP, ...), the
+numbers come from the very implementation ir_measures calls for them. Each provider gets
+the run after :mod:`trecbench.ranking` (topics evaluated, ``-M`` and ``-J`` applied) with
+scores rewritten as ``n - position``: strictly decreasing, so whatever tie rule a provider
+has, it can only reproduce trecbench's order.
+
+Parameters follow ir_measures; ``rel`` left unset is the call's relevance level and
+``max_rel`` left unset (C/W/L measures) the largest grade in the qrels. Diversity measures
+read the subtopic from the qrels' second column (ndeval's format).
+"""
+
+from __future__ import annotations
+
+import logging
+from contextlib import contextmanager
+
+import numpy as np
+
+from ..errors import DuplicateError, UsageError
+from ..measures import Measure, registry, value_names
+
+NAME = "providers"
+EXTRA = "trecbench[providers]"
+# ir_measures provider -> the Python package it needs
+PACKAGES = {"cwl_eval": "cwl-eval", "pyndeval": "pyndeval", "compat": None, "accuracy": None}
+# RBP is vectorised (trecbench.engines.fast) and tested equal to cwl_eval
+FAMILIES = [d.name for d in registry.definitions() if d.source in PACKAGES and d.name != "RBP"]
+
+
+def _irm_measure(measure: Measure, relevance_level: int, largest_grade: int):
+    """The ir_measures measure object for ``measure`` (defaults filled in as documented)."""
+    import ir_measures
+
+    definition = measure.definition
+    params = dict(measure.options)
+    names = {p.name for p in definition.params}
+    if "rel" in names and params.get("rel") is None:
+        params["rel"] = relevance_level
+    if "max_rel" in names and params.get("max_rel") is None:
+        params["max_rel"] = largest_grade
+    if measure.params is not None:
+        params["cutoff"] = int(measure.params)
+    return ir_measures.measures.registry[definition.ir_measures](**params)
+
+
+def _refuse_duplicate_subtopic_judgments(table, path: str) -> None:
+    """A (topic, subtopic, document) judged twice is an error, as a duplicate (topic,
+    document) is for the other measures (diversity qrels judge a document per subtopic)."""
+    import pyarrow.compute as pc
+
+    subtopic = table.column("iter") if "iter" in table.column_names else None
+    if subtopic is None:
+        return
+    keys = pc.binary_join_element_wise(table.column("qid"), subtopic, table.column("docno"), "\t")
+    counts = pc.value_counts(keys)
+    repeated = pc.filter(counts, pc.greater(counts.field("counts"), 1))
+    if len(repeated):
+        qid, sub, docno = repeated[0]["values"].as_py().split("\t")
+        lines = pc.filter(table.column("line"), pc.equal(keys, repeated[0]["values"]))
+        first, second = lines.to_pylist()[:2]
+        raise DuplicateError(
+            path,
+            second,
+            f"duplicate docs {docno} for topic {qid} subtopic {sub} (first on line {first})",
+            "Q-DUP",
+        )
+
+
+@contextmanager
+def _quiet_cwl():
+    """cwl_eval's gain range warnings (e.g. negative grades clipped to min_rel) stay quiet:
+    the clipping is the documented definition."""
+    logger = logging.getLogger("ir_measures.cwl_eval")
+    level = logger.level
+    logger.setLevel(logging.ERROR)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
+
+
+class Evaluator:
+    """ir_measures' providers over one qrels, per run."""
+
+    before_judged_only = False
+    wants_table = True
+
+    def __init__(self, truth, measures: list[Measure], settings: dict):
+        import ir_measures  # noqa: F401  (registers the providers)
+        from ir_measures import providers
+
+        self.truth = truth
+        self.measures = measures
+        rel = truth.table.column("rel")
+        largest = int(np.max(rel.to_numpy())) if len(rel) else 1
+        self.irm = {m: _irm_measure(m, truth.relevance_level, largest) for m in measures}
+        self.by_provider: dict[str, list[Measure]] = {}
+        for measure in measures:
+            source = measure.definition.source
+            provider = providers.registry[source]
+            if not provider.is_available():
+                package = PACKAGES[source]
+                raise UsageError(
+                    f"{measure.canonical} needs {package} (ir_measures' {source} provider): "
+                    f"pip install '{EXTRA}'"
+                )
+            self.by_provider.setdefault(source, []).append(measure)
+        self._evaluators: dict[str, object] = {}
+
+    def _qrels(self, source: str):
+        if source == "pyndeval":  # diversity: the second column is the subtopic
+            import pandas as pd
+
+            table = self.truth.table
+            iteration = table.column("iter") if "iter" in table.column_names else None
+            _refuse_duplicate_subtopic_judgments(table, self.truth.path)
+            return pd.DataFrame(
+                {
+                    "query_id": table.column("qid").to_pylist(),
+                    "iteration": iteration.to_pylist() if iteration is not None else "0",
+                    "doc_id": table.column("docno").to_pylist(),
+                    "relevance": table.column("rel").to_pylist(),
+                }
+            )
+        return self.truth.as_dict
+
+    def _evaluator(self, source: str):
+        if source not in self._evaluators:
+            from ir_measures import providers
+
+            measures = [self.irm[m] for m in self.by_provider[source]]
+            with _quiet_cwl():
+                provider = providers.registry[source]
+                self._evaluators[source] = provider.evaluator(measures, self._qrels(source))
+        return self._evaluators[source]
+
+    def evaluate(self, ranked, qids: list[str]) -> dict[Measure, list[tuple]]:
+        """Per measure, ``(label, display, values)`` with values aligned with ``qids``
+        (topics a provider leaves out score 0, as ir_measures reports them)."""
+        from .pytrec_eval import ranked_to_dict
+
+        run = {q: docs for q, docs in ranked_to_dict(ranked, qids).items() if docs}
+        position = {q: i for i, q in enumerate(qids)}
+        out: dict[Measure, list[tuple]] = {}
+        for source, measures in self.by_provider.items():
+            values = {m: np.zeros(len(qids)) for m in measures}
+            which = {self.irm[m]: m for m in measures}
+            with _quiet_cwl():
+                for metric in self._evaluator(source).iter_calc(run):
+                    index = position.get(metric.query_id)
+                    if index is not None and metric.measure in which:
+                        values[which[metric.measure]][index] = metric.value
+            for measure in measures:
+                ((label, display),) = value_names(measure)
+                out[measure] = [(label, display, values[measure])]
+        return out
+
+
+registry.register_engine(
+    NAME,
+    __name__,
+    FAMILIES,
+    description="the providers ir_measures uses (cwl_eval, compat, accuracy, pyndeval), "
+    "fed trecbench's ranking",
+)

@@ -1,0 +1,104 @@
+"""Measures: one registry where every measure is described once, and its spellings.
+
+* :mod:`.registry` — :class:`~.registry.Definition` (name, spellings, parameters with
+  types and defaults, summary rule, better direction, description, citation, independent
+  source, trec_eval versions) and the engines' registrations (how to add a measure, a
+  trec_eval family or an engine: see its docstring);
+* :mod:`.catalog` — the definitions themselves (data), the KPI preset and trec_eval's
+  nicknames;
+* :mod:`.names` — :class:`~.names.Measure` (one requested measure) and the parsers of
+  trec_eval, ir_measures, display and seed spellings;
+* :mod:`.listing` — the table ``trecbench measures`` prints and ``docs/measures.md`` holds.
+
+Nothing here imports an engine: engines register what they compute.
+"""
+
+from __future__ import annotations
+
+from . import catalog, registry
+from .catalog import KPI_PRESET, NICKNAMES
+from .names import (
+    Measure,
+    MeasureParameterError,
+    better,
+    c_atof,
+    c_atol,
+    display_name,
+    float_cutoffs,
+    long_cutoffs,
+    param_label,
+    parse_measure,
+    parse_measures,
+    presentation_order,
+    split_names,
+    trec_mode,
+    value_names,
+)
+from .registry import (
+    COUNTS,
+    FLOAT_CUTOFFS,
+    FLOAT_PARAMS,
+    GEOMETRIC,
+    HIGHER,
+    LOCAL,
+    LONG_CUTOFFS,
+    LOWER,
+    MEAN,
+    META,
+    NUM_Q,
+    NUM_REL,
+    PAIRS,
+    PYTREC_EVAL,
+    RUNID,
+    STRING,
+    SUM,
+    SUMMARY_ONLY,
+    Definition,
+    Param,
+    define,
+    register_engine,
+)
+
+__all__ = [
+    "COUNTS",
+    "FLOAT_CUTOFFS",
+    "FLOAT_PARAMS",
+    "GEOMETRIC",
+    "HIGHER",
+    "KPI_PRESET",
+    "LOCAL",
+    "LONG_CUTOFFS",
+    "LOWER",
+    "MEAN",
+    "META",
+    "NICKNAMES",
+    "NUM_Q",
+    "NUM_REL",
+    "PAIRS",
+    "PYTREC_EVAL",
+    "RUNID",
+    "STRING",
+    "SUM",
+    "SUMMARY_ONLY",
+    "Definition",
+    "Measure",
+    "MeasureParameterError",
+    "Param",
+    "better",
+    "c_atof",
+    "c_atol",
+    "catalog",
+    "define",
+    "display_name",
+    "float_cutoffs",
+    "long_cutoffs",
+    "param_label",
+    "parse_measure",
+    "parse_measures",
+    "presentation_order",
+    "register_engine",
+    "registry",
+    "split_names",
+    "trec_mode",
+    "value_names",
+]

@@ -1,0 +1,578 @@
+"""Measure names in every spelling, one meaning: :class:`Measure` and the parsers.
+
+:func:`parse_measure` accepts
+
+* trec_eval spellings: ``ndcg_cut.10``, ``P.5,10``, ``iprec_at_recall..10``,
+  ``ndcg.1=3,2=9`` (and bare ``map``, ``P``, ...), and the labels trec_eval prints
+  (``ndcg_cut_10``, ``P_5``, ``recip_rank_cut_10``);
+* ir_measures spellings with parameters: ``nDCG@10``, ``P(rel=2)@5``,
+  ``nDCG(dcg='exp-log2')@10``, ``RBP(p=0.8,rel=2)``, ``IPrec@0.2``, ``Judged@10``;
+* display names and the seeds' spellings: ``MAP@100``, ``MRR@10``, ``HitRate@10``,
+  ``hit@10``, ``mrr``, ``map@10``, ``ndcg_at_10``, ``precision_at_5``.
+
+``MRR@10`` (``RR@10``) is reciprocal rank over the run cut at 10 — what trec_eval computes
+with ``-M 10 -m recip_rank`` — and never the uncut ``recip_rank``. Its trec-style label is
+``recip_rank_cut_10``, by analogy with ``ndcg_cut_10`` and ``map_cut_100``.
+
+:func:`parse_measures` applies trec_eval's ``-m`` rules to a list of names (nicknames, "the
+first parameter list given for a measure wins") and splits a name list at spaces
+(``-m 'nDCG@10 P@5'``, as ir_measures' command line does). Unknown names are answered with
+the nearest valid ones.
+"""
+
+from __future__ import annotations
+
+import ast
+import difflib
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from ..errors import TrecbenchError, UsageError
+from . import registry
+from .catalog import KPI_PRESET, NICKNAMES
+from .registry import (
+    FLOAT_CUTOFF,
+    FLOAT_CUTOFFS,
+    FLOAT_PARAMS,
+    INT_CUTOFF,
+    LOCAL,
+    LONG_CUTOFFS,
+    META,
+    PAIRS,
+    Definition,
+)
+
+
+class MeasureParameterError(TrecbenchError):
+    """A measure's parameters are invalid (trec_eval cannot initialise it: exit 2)."""
+
+    exit_code = 2
+
+
+@dataclass(frozen=True)
+class Measure:
+    """One requested measure: family, parameter text and keyword parameters.
+
+    ``params`` is trec_eval's parameter text for trec_eval families (``5,10``) and the cutoff
+    for the others (``10``); ``options`` the keyword parameters that differ from their
+    defaults, sorted by name (``(("rel", 2),)``). Two spellings of the same meaning compare
+    equal (``nDCG@10`` == ``ndcg_cut.10``); ``requested`` keeps what the user typed and
+    ``trec_spelled`` whether it was trec_eval syntax (then trec_eval's ``-m`` rules and
+    printing order apply).
+    """
+
+    family: str
+    params: str | None = None
+    options: tuple[tuple[str, Any], ...] = ()
+    requested: str = field(default="", compare=False)
+    trec_spelled: bool = field(default=False, compare=False)
+
+    @property
+    def definition(self) -> Definition:
+        """The registry's description of the family."""
+        return registry.get(self.family)
+
+    @property
+    def provider(self) -> str:
+        """The reference the values follow: ``pytrec_eval`` (trec_eval 9.0.8's code),
+        ``local`` (trecbench's definition), ``trecbench`` (runid, num_q) or the provider
+        ir_measures uses (``gdeval``, ``cwl_eval``, ``judged``, ``pyndeval``, ...)."""
+        definition = self.definition
+        for name, _ in self.options:
+            param = definition.param(name)
+            if param is not None and param.source is not None:
+                return param.source
+        return definition.source
+
+    def option(self, name: str) -> Any:
+        """A keyword parameter's value (its default when not given)."""
+        for key, value in self.options:
+            if key == name:
+                return dict(value) if isinstance(value, tuple) and name == "gains" else value
+        param = self.definition.param(name)
+        return None if param is None else param.default
+
+    @property
+    def summary(self) -> str:
+        return self.definition.summary
+
+    @property
+    def cutoffs(self) -> tuple[int, ...]:
+        """Integer cutoffs of a trec_eval cutoff family (defaults when none were given)."""
+        definition = self.definition
+        if definition.trec_params != LONG_CUTOFFS:
+            return ()
+        return long_cutoffs(self.params) if self.params is not None else definition.trec_defaults
+
+    @property
+    def k(self) -> int | None:
+        """The cutoff of a non-trec_eval measure (None when it has none)."""
+        return None if self.params is None else int(self.params)
+
+    @property
+    def canonical(self) -> str:
+        """trec_eval spelling for trec_eval measures, ``Family@k`` for local ones, an
+        ir_measures-style spelling for the rest (``P(rel=2)@5``, ``RBP(p=0.9)``)."""
+        definition = self.definition
+        if not self.options:
+            if definition.trec_name is not None:
+                return self.family if self.params is None else f"{self.family}.{self.params}"
+            if definition.source == LOCAL or definition.ir_measures is None:
+                return self.family if self.params is None else f"{self.family}@{self.params}"
+        return self.spelled()
+
+    def spelled(self) -> str:
+        """The ir_measures-style spelling: ``Name(key=value,...)@cutoff``."""
+        definition = self.definition
+        name = definition.ir_measures or definition.display or definition.name
+        shown = list(self.options)
+        if self.family == "set_relative_P":
+            name = "SetP"
+            shown.insert(0, ("relative", True))
+        elif self.family == "num_rel_ret" and self.option("rel") is None:
+            name = "NumRelRet"
+        elif self.family == "set_F" and self.params is not None:
+            shown.insert(0, ("beta", c_atof(self.params)))
+        text = name
+        if shown:
+            text += "(" + ",".join(f"{k}={_literal(v)}" for k, v in shown) + ")"
+        if self.params is not None and self.family != "set_F":
+            text += f"@{self.params}"
+        return text
+
+    def __str__(self) -> str:
+        return self.canonical
+
+
+def _literal(value: Any) -> str:
+    if isinstance(value, tuple):  # a gain map, kept as sorted pairs
+        return "{" + ",".join(f"{k}:{v}" for k, v in value) + "}"
+    return repr(value)
+
+
+# ---------------------------------------------------------------------------------------
+# C number parsing (trec_eval reads parameters with atol/atof)
+
+_ATOL = re.compile(r"^[ \t\n\r\v\f]*([+-]?[0-9]+)")
+_ATOF = re.compile(r"^[ \t\n\r\v\f]*([+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?)")
+
+
+def c_atol(text: str) -> int:
+    """C ``atol``: the leading integer of ``text``, 0 when there is none."""
+    match = _ATOL.match(text)
+    return int(match.group(1)) if match else 0
+
+
+def c_atof(text: str) -> float:
+    """C ``atof`` (decimal forms): the leading number of ``text``, 0.0 when there is none."""
+    match = _ATOF.match(text)
+    return float(match.group(1)) if match else 0.0
+
+
+def long_cutoffs(params: str) -> tuple[int, ...]:
+    """Integer cutoffs as trec_eval reads them: ``atol`` each, sorted, positive, unique."""
+    values = sorted(c_atol(part) for part in params.split(","))
+    if values[0] <= 0:
+        raise MeasureParameterError(f"negative cutoff detected in '{params}'")
+    if len(set(values)) != len(values):
+        raise MeasureParameterError(f"duplicate cutoffs detected in '{params}'")
+    return tuple(values)
+
+
+def float_cutoffs(params: str) -> list[float]:
+    """Float cutoffs as trec_eval reads them (``atof`` each), sorted as it prints them."""
+    return sorted({c_atof(part) for part in params.split(",")})
+
+
+def _check_params(definition: Definition, params: str) -> None:
+    """Reject what trec_eval refuses (pytrec_eval aborts the process on these instead)."""
+    kind = definition.trec_params
+    if kind is None:
+        return  # trec_eval ignores parameters of measures that take none
+    if kind == LONG_CUTOFFS:
+        long_cutoffs(params)
+    elif kind == FLOAT_CUTOFFS:
+        values = [c_atof(part) for part in params.split(",")]
+        if len(set(values)) != len(values):
+            raise MeasureParameterError(f"duplicate cutoffs detected in '{params}'")
+    elif kind == PAIRS:
+        if not re.fullmatch(r"[^,=]*=[^,=]*(,[^,=]*=[^,=]*)*", params):
+            raise MeasureParameterError(f"malformed pair parameters in '{params}'")
+    elif definition.name == "utility" and len(params.split(",")) != 4:
+        raise MeasureParameterError(f"utility needs 4 coefficients, got '{params}'")
+
+
+# ---------------------------------------------------------------------------------------
+# parsing
+
+_SEED_AT = re.compile(r"^(?P<name>[A-Za-z][A-Za-z0-9]*)_at_(?P<k>[0-9]+)$")  # ndcg_at_10
+_PARAM_TEXT = re.compile(r"^[0-9.,=+-]+$")
+
+
+def _parse_trec(text: str) -> Measure | None:
+    """trec_eval syntax (``ndcg_cut.10``, ``map``) or a local family's ``label.k``."""
+    name, dot, params = text.partition(".")
+    index = registry.index()
+    definition = index.trec.get(name)
+    if definition is None:
+        local = index.labels.get(name)
+        if local is None or not dot or local.cutoff != INT_CUTOFF:
+            return None
+        return Measure(local.name, str(_positive_k(params, text)), (), text, True)
+    if dot and params == "":
+        raise UsageError(f"illegal measure '{text}' (empty parameter list)")
+    if not dot:
+        params = None
+    else:
+        _check_params(definition, params)
+        if definition.trec_params is None:
+            params = None
+        elif definition.trec_params == FLOAT_CUTOFFS:  # ..2 and 0.20 mean 0.2
+            params = ",".join(map(repr, float_cutoffs(params)))
+    return Measure(definition.name, params, (), text, True)
+
+
+def _parse_label(text: str) -> Measure | None:
+    """A label trec_eval (or trecbench's trec format) prints: ``P_5``, ``ndcg_cut_10``,
+    ``iprec_at_recall_0.20``, ``recip_rank_cut_10``, ``ndcg_1=3,2=9``, ``Judged_10``."""
+    index = registry.index()
+    for cut in (m.start() for m in re.finditer("_", text)):
+        prefix, params = text[:cut], text[cut + 1 :]
+        if not params or not _PARAM_TEXT.match(params):
+            continue
+        definition = index.trec.get(prefix) or index.labels.get(prefix)
+        if definition is None:  # trecbench's labels of the others: Judged_10, ERR_10
+            other = registry.find(prefix)
+            if other is not None and other.cutoff == INT_CUTOFF:
+                return Measure(other.name, str(_positive_k(params, text)), (), text)
+            continue
+        if definition.trec_name is not None and definition.trec_params is None:
+            continue
+        measure = _parse_trec(f"{prefix}.{params}")
+        return None if measure is None else replace(measure, requested=text)
+    return None
+
+
+def _positive_k(text: str, whole: str) -> int:
+    if not re.fullmatch(r"[0-9]+", text) or int(text) <= 0:
+        raise UsageError(f"illegal measure '{whole}': the cutoff must be a positive integer")
+    return int(text)
+
+
+def _suggest(text: str) -> str:
+    """`` (did you mean X, Y?)`` from the nearest valid names, and where the list is."""
+    name = re.split(r"[(@.]", text, maxsplit=1)[0]
+    rest = text[len(name) :]
+    spellings = {n: n for n in NICKNAMES}
+    for d in registry.definitions():  # the preferred spelling of a name is written last
+        for spelling in (d.trec_name, d.label, *d.aliases, d.name, d.ir_measures, d.display):
+            if spelling is not None:
+                spellings[spelling.lower()] = spelling
+    close = difflib.get_close_matches(name.lower(), list(spellings), n=4, cutoff=0.6)
+    hint = "; `trecbench measures` lists them all"
+    if not close:
+        return hint
+    return f" (did you mean {', '.join(spellings[c] + rest for c in close)}?){hint}"
+
+
+def _unknown(text: str, why: str = ": no such measure") -> UsageError:
+    return UsageError(f"illegal measure '{text}'{why}{_suggest(text)}")
+
+
+def _irm_expression(text: str) -> tuple[str, dict[str, Any], Any]:
+    """``(name, keyword parameters, cutoff)`` of ``Name(k=v,...)@cutoff``."""
+    try:
+        tree = ast.parse(text, mode="eval").body
+    except SyntaxError:
+        raise _unknown(text, ": not a measure name") from None
+    cutoff: Any = None
+    if isinstance(tree, ast.BinOp) and isinstance(tree.op, ast.MatMult):
+        if not isinstance(tree.right, ast.Constant):
+            raise UsageError(f"illegal measure '{text}': the cutoff must be a positive integer")
+        cutoff, tree = tree.right.value, tree.left
+    params: dict[str, Any] = {}
+    if isinstance(tree, ast.Call) and not tree.args:
+        for keyword in tree.keywords:
+            if keyword.arg is None:
+                raise UsageError(f"illegal measure '{text}': parameters are key=value")
+            try:
+                params[keyword.arg] = ast.literal_eval(keyword.value)
+            except ValueError:
+                raise UsageError(
+                    f"illegal measure '{text}': {keyword.arg} must be a literal value"
+                ) from None
+        tree = tree.func
+    if not isinstance(tree, ast.Name):
+        raise _unknown(text, ": not a measure name")
+    return tree.id, params, cutoff
+
+
+def _resolve(name: str, params: dict[str, Any], has_cutoff: bool, text: str) -> Definition:
+    """The definition a name (any case) with these parameters and cutoff presence means."""
+    candidates = registry.index().names.get(name.lower(), [])
+    if not candidates:
+        raise _unknown(text)
+    # a name with and without cutoff (AP: map / map_cut): the cutoff decides
+    if has_cutoff:
+        fitting = [d for d in candidates if d.cutoff is not None]
+    else:
+        fitting = [d for d in candidates if not d.cutoff_required]
+    specific = [d for d in fitting if _named_when(d, name) and _when_holds(d, params)]
+    if specific:
+        for key, value in specific[0].ir_measures_when:
+            if value is not ...:  # SetP(relative=True) is set_relative_P itself
+                params.pop(key)
+        return specific[0]
+    fitting = [d for d in fitting if not _named_when(d, name)]
+    if fitting:
+        return fitting[0]
+    shown = candidates[0].display or candidates[0].ir_measures or candidates[0].name
+    if has_cutoff:
+        raise UsageError(f"illegal measure '{text}': {shown} takes no cutoff")
+    raise UsageError(f"measure '{text}' needs a cutoff, e.g. '{shown}@10'")
+
+
+def _named_when(definition: Definition, name: str) -> bool:
+    """Whether ``name`` is the ir_measures name that means this family only with certain
+    parameters (``SetP`` with ``relative=True``, ``NumRet`` with ``rel``)."""
+    irm = definition.ir_measures
+    return bool(definition.ir_measures_when) and irm is not None and irm.lower() == name.lower()
+
+
+def _when_holds(definition: Definition, params: dict[str, Any]) -> bool:
+    return all(
+        key in params if value is ... else params.get(key) == value
+        for key, value in definition.ir_measures_when
+    )
+
+
+def _options(definition: Definition, params: dict[str, Any], text: str):
+    """Keyword parameters checked against the definition, defaults dropped, sorted."""
+    options = []
+    for key, value in sorted(params.items()):
+        param = definition.param(key)
+        if param is None:
+            known = ", ".join(p.name for p in definition.params) or "none"
+            raise UsageError(
+                f"illegal measure '{text}': {definition.name} has no parameter '{key}' "
+                f"(parameters: {known})"
+            )
+        problem = param.check(value)
+        if key == "rel" and not problem and value < 1:
+            problem = "rel below 1 is not supported (as -l: pytrec_eval refuses it)"
+        if problem:
+            raise UsageError(f"illegal measure '{text}': {problem}")
+        if param.type is float:
+            value = float(value)
+        if value == param.default:
+            continue
+        if isinstance(value, dict):  # gain maps: hashable, in one order
+            numeric = all(isinstance(v, (int, float)) for v in value.values())
+            if not numeric or not all(isinstance(k, int) for k in value):
+                raise UsageError(f"illegal measure '{text}': gains map integer grades to numbers")
+            value = tuple(sorted(value.items()))
+        options.append((key, value))
+    return tuple(options)
+
+
+def _cutoff_text(definition: Definition, cutoff: Any, text: str) -> str | None:
+    if cutoff is None:
+        return None
+    if definition.cutoff == FLOAT_CUTOFF:
+        if (
+            isinstance(cutoff, bool)
+            or not isinstance(cutoff, (int, float))
+            or not (0 <= cutoff <= 1)
+        ):
+            raise UsageError(f"illegal measure '{text}': the recall level must be in [0, 1]")
+        return repr(float(cutoff))
+    if isinstance(cutoff, bool) or not isinstance(cutoff, int) or cutoff <= 0:
+        raise UsageError(f"illegal measure '{text}': the cutoff must be a positive integer")
+    return str(cutoff)
+
+
+def _parse_named(text: str) -> Measure:
+    """ir_measures, display and seed spellings: ``Name(k=v,...)@cutoff``."""
+    seed = _SEED_AT.match(text)
+    if seed:  # memorybench's ndcg_at_10, precision_at_5
+        text_to_parse = f"{seed['name']}@{seed['k']}"
+    else:
+        text_to_parse = text
+    if text_to_parse.lower() in registry.index().names:  # R-prec: no Python name
+        name, params, cutoff = text_to_parse, {}, None
+    else:
+        name, params, cutoff = _irm_expression(text_to_parse)
+    if cutoff is None:  # ir_measures also accepts the cutoff as a parameter
+        cutoff = params.pop("cutoff", None)
+        if name.lower() == "iprec":
+            cutoff = params.pop("recall", cutoff)
+    definition = _resolve(name, params, cutoff is not None, text)
+    trec_text = None
+    if definition.name == "set_F" and "beta" in params:  # trec_eval's set_F parameter
+        trec_text = repr(float(params.pop("beta")))
+    options = _options(definition, params, text)
+    params_text = trec_text or _cutoff_text(definition, cutoff, text)
+    return Measure(definition.name, params_text, options, text)
+
+
+def parse_measure(text: str) -> Measure:
+    """Parse one measure name in any of the accepted spellings.
+
+    Raises :class:`UsageError` (exit 1) for an unknown or malformed name (naming the
+    nearest valid ones) and :class:`MeasureParameterError` (exit 2) for parameters trec_eval
+    refuses.
+    """
+    text = text.strip()
+    measure = _parse_trec(text) or _parse_label(text)
+    if measure is not None:
+        return measure
+    return _parse_named(text)
+
+
+def split_names(text: str) -> list[str]:
+    """Split a ``-m`` value at spaces outside parentheses and quotes."""
+    names, depth, quote, current = [], 0, "", []
+    for char in text:
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif char.isspace() and depth == 0:
+            if current:
+                names.append("".join(current))
+                current = []
+            continue
+        current.append(char)
+    if current:
+        names.append("".join(current))
+    return names
+
+
+def parse_measures(texts: Iterable[str | Measure] | str | None) -> list[Measure]:
+    """Parse a list of names (None: the KPI preset), in request order, without duplicates.
+
+    Each string may hold several names separated by spaces. trec_eval's ``-m`` rules apply
+    to trec_eval spellings: nicknames (``official``, ``all_trec``, ``set``) expand to their
+    measures and, per measure, the first parameter list given wins (``-m P.5 -m P.10``
+    computes only ``P_5``).
+    """
+    if texts is None:
+        texts = KPI_PRESET
+    elif isinstance(texts, str):
+        texts = [texts]
+    measures: list[Measure] = []
+    for item in texts:
+        if isinstance(item, Measure):
+            measures.append(item)
+            continue
+        for text in split_names(item):
+            if text in NICKNAMES:
+                measures.extend(Measure(n, None, (), n, True) for n in NICKNAMES[text])
+            else:
+                measures.append(parse_measure(text))
+    first_params: dict[str, str | None] = {}
+    for measure in measures:
+        definition = measure.definition
+        if measure.trec_spelled and definition.trec_name is not None:
+            if first_params.get(measure.family) is None:
+                first_params[measure.family] = measure.params
+    result: list[Measure] = []
+    for measure in measures:
+        if measure.family in first_params and (measure.trec_spelled or measure.params is None):
+            if not measure.options:
+                measure = Measure(
+                    measure.family,
+                    first_params[measure.family],
+                    (),
+                    measure.requested,
+                    measure.trec_spelled,
+                )
+        if measure not in result:
+            result.append(measure)
+    return result
+
+
+def trec_mode(measures: Iterable[Measure]) -> bool:
+    """True when every measure was spelled the trec_eval way (then print in its order)."""
+    return all(m.trec_spelled for m in measures)
+
+
+def presentation_order(measures: list[Measure]) -> list[Measure]:
+    """trec_eval's internal order in trec mode, otherwise the order requested."""
+    if not trec_mode(measures):
+        return list(measures)
+    order = registry.trec_order()
+    end = len(order)
+    return sorted(measures, key=lambda m: order.get(m.family, end))
+
+
+# ---------------------------------------------------------------------------------------
+# labels
+
+# Display names of trec_eval values people ask for by name (semantics doc, last table).
+_CUTOFF_DISPLAY = {
+    "P": "P",
+    "recall": "Recall",
+    "ndcg_cut": "nDCG",
+    "map_cut": "MAP",
+    "success": "HitRate",
+}
+_PLAIN_DISPLAY = {"map": "MAP", "ndcg": "nDCG"}
+
+
+def display_name(label: str) -> str:
+    """Readable name of a trec_eval value label: ``ndcg_cut_10`` -> ``nDCG@10``."""
+    if label in _PLAIN_DISPLAY:
+        return _PLAIN_DISPLAY[label]
+    family, _, cutoff = label.rpartition("_")
+    if family in _CUTOFF_DISPLAY and cutoff.isdigit():
+        return f"{_CUTOFF_DISPLAY[family]}@{cutoff}"
+    return label
+
+
+def param_label(measure: Measure, engine_label: str) -> str:
+    """trec_eval's printed label: parameterised one-value measures print ``name_<params>``."""
+    if measure.definition.trec_params in (FLOAT_PARAMS, PAIRS) and measure.params:
+        return f"{measure.family}_{measure.params}"
+    return engine_label
+
+
+def value_names(measure: Measure) -> list[tuple[str, str]] | None:
+    """``(label, display)`` of each value a measure produces, or None when only the engine
+    knows them (trec_eval's float cutoff families list the levels it computed)."""
+    definition = measure.definition
+    if measure.options:  # trec_eval cannot name it: its own spelling is its label
+        return [(measure.spelled(), measure.spelled())]
+    if definition.summary in (registry.RUNID, registry.NUM_Q) or definition.source == META:
+        return [(measure.family, measure.family)]
+    if definition.trec_name is not None:
+        kind = definition.trec_params
+        if kind == LONG_CUTOFFS:
+            labels = [f"{measure.family}_{k}" for k in measure.cutoffs]
+        elif kind == FLOAT_CUTOFFS:
+            if measure.params is None:
+                return None  # the engine knows the default levels
+            labels = [f"{measure.family}_{v:3.2f}" for v in float_cutoffs(measure.params)]
+        else:
+            labels = [param_label(measure, measure.family)]
+        return [(label, display_name(label)) for label in labels]
+    shown = definition.display or definition.name
+    if measure.params is None:
+        return [(definition.label_prefix, shown)]
+    return [(f"{definition.label_prefix}_{measure.params}", f"{shown}@{measure.params}")]
+
+
+def better(name: str) -> str | None:
+    """Which values are better for a measure named ``name`` (any spelling or label):
+    ``"higher"``, ``"lower"`` or None (counts and diagnostics); ``"higher"`` for a name
+    the registry does not know."""
+    try:
+        return parse_measure(name).definition.better
+    except TrecbenchError:
+        return registry.HIGHER

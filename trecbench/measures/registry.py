@@ -1,0 +1,263 @@
+"""The measure registry: every measure described once, engines registered separately.
+
+A :class:`Definition` is plain data: a measure's name, its spellings (trec_eval name and
+parameter syntax, ir_measures name, display name, aliases), its keyword parameters with types
+and defaults, how it is summarised over topics, which way is better, a one-line description,
+its citation, the independent source its numbers are checked against and the trec_eval
+versions that have it. The definitions live in :mod:`trecbench.measures.catalog`; this
+module never imports an engine.
+
+Engines (:mod:`trecbench.engines`) register what they compute with :func:`register_engine`:
+a name, the module that implements it, the families it computes and, optionally, a finer
+``supports(measure)`` predicate (parameters it cannot honour). The measure side only reads
+those registrations (to list engines and to pick one); the arrow runs engines → measures.
+
+How to add a measure
+--------------------
+1. Describe it once in :mod:`trecbench.measures.catalog`: ``define(Definition(...))`` with
+   its name, spellings, :class:`Param` list, summary rule, ``better``, description,
+   citation, ``source`` (what tests compare it with) and ``trec_eval`` versions.
+2. Compute it in an engine and name it in that engine's :func:`register_engine` call
+   (``families=``). The engine's ``Evaluator`` returns one array per value label.
+3. Test it against its source and regenerate ``docs/measures.md``
+   (``trecbench measures --format markdown``; a test compares them).
+
+A trec_eval family (e.g. trec_eval 10.0's ``rbp`` or 9.0.8's ``prefs_*``) is a
+``Definition`` with ``trec_name`` (its ``-m`` name), ``trec_params`` (how trec_eval reads its
+parameters: :data:`LONG_CUTOFFS`, :data:`FLOAT_CUTOFFS`, :data:`FLOAT_PARAMS`,
+:data:`PAIRS` or None), ``trec_order`` (its place in trec_eval's printing order) and
+``trec_eval=("10.0",)``; an engine computing it registers with
+``register_engine("trec_eval_native", "trecbench.engines.native", families=["rbp", ...])``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+# How trec_eval reads the text after a family's first dot (its -m parameter syntax).
+LONG_CUTOFFS = "long_cutoffs"  # P.5,10: sorted integer cutoffs, one value each
+FLOAT_CUTOFFS = "float_cutoffs"  # iprec_at_recall..10,.20: sorted float cutoffs, one value each
+FLOAT_PARAMS = "float_params"  # utility.2,-1,0,0: one value, label name_<params>
+PAIRS = "pairs"  # ndcg.1=3,2=9: gain map, one value, label name_<params>
+
+# How a value is summarised over topics (and whether trec_eval prints it per topic).
+MEAN, SUM, GEOMETRIC, NUM_Q, NUM_REL, RUNID, STRING = (
+    "mean",
+    "sum",
+    "geometric",
+    "num_q",
+    "num_rel",
+    "runid",
+    "string",
+)
+SUMMARY_ONLY = frozenset({GEOMETRIC, NUM_Q, RUNID})
+COUNTS = frozenset({SUM, NUM_Q, NUM_REL})
+
+HIGHER, LOWER = "higher", "lower"
+
+# Reference providers: whose definition a number follows (and what tests compare it with).
+PYTREC_EVAL = "pytrec_eval"  # trec_eval 9.0.8's own code
+LOCAL = "local"  # trecbench's own definition (a seed document's formula, Phentrieve's ...)
+META = "trecbench"  # runid and num_q: facts about the evaluation, not measures of a ranking
+
+# What ``@`` sets on a measure: an integer rank cutoff or a recall level (IPrec@0.2).
+INT_CUTOFF, FLOAT_CUTOFF = "int", "float"
+
+
+@dataclass(frozen=True)
+class Param:
+    """A keyword parameter (``rel=2``): type, default (None: not given) and choices."""
+
+    name: str
+    type: type
+    default: Any = None
+    doc: str = ""
+    choices: tuple = ()
+    source: str | None = None  # the reference for values other than the default (a variant)
+
+    def check(self, value: Any) -> str | None:
+        """Why ``value`` is not acceptable, or None."""
+        kind = float if self.type is float else self.type
+        if self.type is float and isinstance(value, int) and not isinstance(value, bool):
+            return None
+        if not isinstance(value, kind) or (self.type is int and isinstance(value, bool)):
+            return f"{self.name} must be {self.type.__name__}, got {value!r}"
+        if self.choices and value not in self.choices:
+            return f"{self.name} must be one of {', '.join(map(repr, self.choices))}"
+        return None
+
+
+@dataclass(frozen=True)
+class Definition:
+    """One measure family, described once (see the module docstring)."""
+
+    name: str  # the family's key: trec_eval's name for its measures, else ir_measures'
+    description: str  # one line: what it computes
+    citation: str = ""
+    source: str = PYTREC_EVAL  # the reference: pytrec_eval, local, gdeval, cwl_eval, ...
+    checked: str = ""  # what tests compare a local measure with, when not its source
+    summary: str = MEAN
+    better: str | None = HIGHER
+    params: tuple[Param, ...] = ()
+    cutoff: str | None = None  # what @ sets: INT_CUTOFF, FLOAT_CUTOFF or None
+    cutoff_required: bool = False
+    # spellings
+    trec_name: str | None = None  # -m name in trec_eval syntax (None: not a trec_eval family)
+    label: str | None = None  # trec-style label prefix when not trec_name (MRR@10: recip_rank_cut)
+    trec_params: str | None = None  # LONG_CUTOFFS, FLOAT_CUTOFFS, FLOAT_PARAMS, PAIRS, None
+    trec_defaults: tuple = ()  # cutoffs used when a cutoff family is given without any
+    ir_measures: str | None = None  # ir_measures' name that maps here
+    ir_measures_when: tuple[tuple[str, Any], ...] = ()  # ... with these parameter values
+    display: str | None = None  # display name: nDCG -> nDCG@10
+    aliases: tuple[str, ...] = ()  # more names, case-insensitive (seed spellings, ...)
+    trec_eval: tuple[str, ...] = ()  # trec_eval versions that have it
+    notes: str = ""  # where the definition comes from, variants, caveats
+    diversity: bool = False  # needs qrels with a subtopic column
+
+    @property
+    def label_prefix(self) -> str:
+        """Prefix of its trec_eval-style value labels (``ndcg_cut`` -> ``ndcg_cut_10``)."""
+        return self.label or self.trec_name or self.name
+
+    def param(self, name: str) -> Param | None:
+        return next((p for p in self.params if p.name == name), None)
+
+
+@dataclass(frozen=True)
+class Engine:
+    """A registered engine: its module and what it computes."""
+
+    name: str
+    module: str
+    families: frozenset[str]
+    supports: Callable[[Any], bool] | None = None
+    description: str = ""
+
+    def computes(self, measure) -> bool:
+        """Whether this engine computes ``measure`` (a :class:`~.names.Measure`)."""
+        if measure.family not in self.families:
+            return False
+        return self.supports is None or bool(self.supports(measure))
+
+    def load(self):
+        """The module implementing the engine."""
+        return importlib.import_module(self.module)
+
+
+_DEFINITIONS: dict[str, Definition] = {}
+_ENGINES: dict[str, Engine] = {}
+_ORDER: list[str] = []  # trec_eval's printing order of the trec_eval families
+
+
+@dataclass
+class _Index:
+    """Look-up tables built from the definitions (rebuilt when one is added)."""
+
+    names: dict[str, list[Definition]] = field(default_factory=dict)  # lower-cased spellings
+    trec: dict[str, Definition] = field(default_factory=dict)  # exact trec_eval names
+    labels: dict[str, Definition] = field(default_factory=dict)  # label prefixes of the others
+
+
+_index: _Index | None = None
+
+
+def define(definition: Definition, *, trec_order: int | None = None) -> Definition:
+    """Add a measure family to the registry (``trec_order``: its place among trec_eval's)."""
+    global _index
+    if definition.name in _DEFINITIONS:
+        raise ValueError(f"measure {definition.name!r} is already defined")
+    _DEFINITIONS[definition.name] = definition
+    if definition.trec_name is not None:
+        position = len(_ORDER) if trec_order is None else trec_order
+        _ORDER.insert(position, definition.name)
+    _index = None
+    return definition
+
+
+def register_engine(
+    name: str,
+    module: str,
+    families: Iterable[str],
+    *,
+    supports: Callable[[Any], bool] | None = None,
+    description: str = "",
+) -> Engine:
+    """Say that engine ``name`` (implemented by ``module``) computes ``families``.
+
+    ``supports(measure)`` narrows it down (e.g. no keyword parameter it cannot honour).
+    Registering a name again adds families to it.
+    """
+    unknown = set(families) - set(_DEFINITIONS)
+    if unknown:
+        raise ValueError(f"engine {name!r}: undefined measures {sorted(unknown)}")
+    old = _ENGINES.get(name)
+    if old is not None:
+        families = old.families | set(families)
+        previous, extra = old.supports, supports
+        if previous is not None and extra is not None:
+
+            def supports(m, a=previous, b=extra):
+                return a(m) or b(m)
+
+        else:
+            supports = None
+    engine = Engine(name, module, frozenset(families), supports, description)
+    _ENGINES[name] = engine
+    return engine
+
+
+def definitions() -> list[Definition]:
+    """Every definition, trec_eval's families first in its printing order."""
+    rest = [d for d in _DEFINITIONS.values() if d.name not in _ORDER]
+    return [_DEFINITIONS[n] for n in _ORDER] + rest
+
+
+def get(name: str) -> Definition:
+    """The definition of family ``name`` (KeyError if there is none)."""
+    return _DEFINITIONS[name]
+
+
+def find(name: str) -> Definition | None:
+    return _DEFINITIONS.get(name)
+
+
+def trec_order() -> dict[str, int]:
+    """trec_eval's printing order: family name -> position."""
+    return {name: index for index, name in enumerate(_ORDER)}
+
+
+def _build_index() -> _Index:
+    index = _Index()
+    for d in _DEFINITIONS.values():
+        spellings = {d.name, d.display, d.ir_measures, *d.aliases} - {None}
+        for spelling in spellings:
+            index.names.setdefault(spelling.lower(), []).append(d)
+        if d.trec_name is not None:
+            index.trec[d.trec_name] = d
+        elif d.label is not None:
+            index.labels[d.label] = d
+    return index
+
+
+def index() -> _Index:
+    global _index
+    if _index is None:
+        _index = _build_index()
+    return _index
+
+
+def engines() -> list[Engine]:
+    """The registered engines, in registration order."""
+    return list(_ENGINES.values())
+
+
+def engine(name: str) -> Engine | None:
+    return _ENGINES.get(name)
+
+
+def engines_for(definition: Definition) -> list[str]:
+    """Names of the engines registered for a family."""
+    return [e.name for e in _ENGINES.values() if definition.name in e.families]

@@ -1,0 +1,234 @@
+"""The validator's functions: validate files (streamed), tokens in memory, a run with its qrels."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from .. import arrow
+from ..errors import InputError
+from ..inputs.trec_text import Tokens
+from .checker import Checker
+from .findings import DEFAULT_LIMIT, Collector, Finding, QrelsInfo, ValidationResult
+from .qrels import QrelsChecker
+from .reader import CHUNK_BYTES, read_topics, stream
+from .rules import PROFILE_DEPTH, Default, resolve_depth
+from .runs import RunChecker
+
+Progress = Callable[[str, int], None]
+Topics = str | os.PathLike | Iterable[str]
+
+
+def _run_checker(
+    path: str,
+    report: Collector,
+    *,
+    max_depth: int | None | Default,
+    topics: Topics | None,
+    qrels: QrelsInfo | None,
+    min_depth: int | None,
+    docid_regex: str | None,
+    expected_tag: str | None,
+) -> RunChecker:
+    if isinstance(topics, (str, os.PathLike)):
+        topics = read_topics(topics)
+    return RunChecker(
+        path,
+        report,
+        max_depth=resolve_depth(max_depth, report.profile),
+        min_depth=min_depth,
+        topics=topics,
+        qrels=qrels,
+        docid_regex=docid_regex,
+        expected_tag=expected_tag,
+    )
+
+
+def _result(checker: Checker) -> ValidationResult:
+    info = checker.info() if isinstance(checker, QrelsChecker) else None
+    return checker.result(checker.topic_count, info)
+
+
+def validate_tokens(
+    tokens: Tokens,
+    kind: str,
+    *,
+    profile: str = "default",
+    max_depth: int | None | Default = PROFILE_DEPTH,
+    topics: Topics | None = None,
+    qrels_topics: Iterable[str] | QrelsInfo | None = None,
+    limit: int = DEFAULT_LIMIT,
+    min_depth: int | None = None,
+    docid_regex: str | None = None,
+    expected_tag: str | None = None,
+    relevance_level: int = 1,
+) -> ValidationResult:
+    """The :class:`ValidationResult` of tokens already in memory (``kind``: ``"run"`` or
+    ``"qrels"``); see :func:`check_tokens` for the options."""
+    report = Collector(tokens.path, profile, limit)
+    checker: Checker
+    if kind == "qrels":
+        checker = QrelsChecker(tokens.path, report, relevance_level, collect_judged=False)
+    elif kind == "run":
+        qrels = qrels_topics
+        if qrels is not None and not isinstance(qrels, QrelsInfo):
+            qrels = QrelsInfo(set(qrels))
+        checker = _run_checker(
+            tokens.path,
+            report,
+            max_depth=max_depth,
+            topics=topics,
+            qrels=qrels,
+            min_depth=min_depth,
+            docid_regex=docid_regex,
+            expected_tag=expected_tag,
+        )
+    else:
+        raise ValueError(f"kind must be 'run' or 'qrels', not {kind!r}")
+    checker.feed(tokens)
+    checker.finish()
+    return _result(checker)
+
+
+def check_tokens(tokens: Tokens, kind: str, **options) -> list[Finding]:
+    """Findings for tokens already in memory (``kind``: ``"run"`` or ``"qrels"``).
+
+    ``qrels_topics``: the qrels' topic ids for X1-X3, or a :class:`QrelsInfo` (from
+    :func:`~trecbench.validation.qrels_info`) for X5 as well. ``trecbench score`` calls it
+    with ``profile="lenient"``: any error means trec_eval would fail or compute wrong
+    numbers on this input. Options (as :func:`validate_tokens`): ``profile``,
+    ``max_depth`` (default: the profile's), ``topics``, ``limit``, ``min_depth``,
+    ``docid_regex``, ``expected_tag`` (runs), ``relevance_level`` (qrels).
+    """
+    return validate_tokens(tokens, kind, **options).findings
+
+
+def validate_run(
+    path: str | os.PathLike,
+    *,
+    profile: str = "default",
+    qrels: str | os.PathLike | QrelsInfo | None = None,
+    topics: Topics | None = None,
+    max_depth: int | None | Default = PROFILE_DEPTH,
+    min_depth: int | None = None,
+    docid_regex: str | None = None,
+    expected_tag: str | None = None,
+    limit: int = DEFAULT_LIMIT,
+    chunk_bytes: int = CHUNK_BYTES,
+    progress: Progress | None = None,
+) -> ValidationResult:
+    """Validate a run file (plain or .gz), streaming it chunk by chunk.
+
+    ``profile``: ``default``, ``strict``, ``lenient`` or ``rtask`` (the TREC R task's rules,
+    100 documents deep). ``qrels``: a qrels file or a :class:`QrelsInfo` for the cross-file
+    checks (X1-X5; a file that cannot be read as qrels raises :class:`InputError`).
+    ``topics``: a topics file or a list of ids (R4, R5). ``max_depth``: the most documents
+    per topic (R8; default: the profile's, 1,000 or 100 for ``rtask``; None: no limit).
+    ``min_depth`` (R9), ``docid_regex`` (R6), ``expected_tag`` (R19). At most ``limit``
+    findings are kept per check; ``counts`` has the totals. ``progress(path, lines)`` is
+    called after each chunk with the physical lines read so far.
+    """
+    if qrels is not None and not isinstance(qrels, QrelsInfo):
+        checked = validate_qrels(qrels, collect_judged=True)
+        if checked.qrels_info is None:
+            raise InputError(str(qrels), None, checked.findings[0].message)
+        qrels = checked.qrels_info
+    report = Collector(str(path), profile, limit)
+    checker = _run_checker(
+        str(path),
+        report,
+        max_depth=max_depth,
+        topics=topics,
+        qrels=qrels,
+        min_depth=min_depth,
+        docid_regex=docid_regex,
+        expected_tag=expected_tag,
+    )
+    stream(checker, path, 6, chunk_bytes, progress)
+    return _result(checker)
+
+
+def validate_qrels(
+    path: str | os.PathLike,
+    *,
+    profile: str = "default",
+    relevance_level: int = 1,
+    limit: int = DEFAULT_LIMIT,
+    chunk_bytes: int = CHUNK_BYTES,
+    collect_judged: bool = False,
+    progress: Progress | None = None,
+) -> ValidationResult:
+    """Validate a qrels file (plain or .gz), streaming it chunk by chunk.
+
+    The result's ``qrels_info`` is what runs are checked against (None when the file could
+    not be read as qrels); with ``collect_judged`` it also holds the judged pairs that the
+    run check X4 (unjudged documents in the top 10) needs.
+    """
+    report = Collector(str(path), profile, limit)
+    checker = QrelsChecker(str(path), report, relevance_level, collect_judged)
+    stream(checker, path, 4, chunk_bytes, progress)
+    return _result(checker)
+
+
+def validate_files(
+    runs: Sequence[str | os.PathLike],
+    *,
+    qrels: str | os.PathLike | None = None,
+    profile: str = "default",
+    tag_is_filename: bool = False,
+    topics: Topics | None = None,
+    max_depth: int | None | Default = PROFILE_DEPTH,
+    min_depth: int | None = None,
+    docid_regex: str | None = None,
+    progress: Progress | None = None,
+) -> list[ValidationResult]:
+    """Validate the qrels (if any) once, then each run against it; qrels result first.
+
+    Runs are checked against the qrels only when the qrels could be read as qrels.
+    """
+    results = []
+    info = None
+    if qrels is not None:
+        result = validate_qrels(
+            qrels, profile=profile, collect_judged=bool(runs), progress=progress
+        )
+        results.append(result)
+        info = result.qrels_info
+    if isinstance(topics, (str, os.PathLike)):
+        topics = read_topics(topics)
+    for run in runs:
+        expected = run_name(run) if tag_is_filename else None
+        results.append(
+            validate_run(
+                run,
+                profile=profile,
+                qrels=info,
+                topics=topics,
+                max_depth=max_depth,
+                min_depth=min_depth,
+                docid_regex=docid_regex,
+                expected_tag=expected,
+                progress=progress,
+            )
+        )
+    return results
+
+
+def run_name(path: str | os.PathLike) -> str:
+    """A run file's name without the usual extensions (``bm25.run.gz`` -> ``bm25``)."""
+    name = Path(path).name
+    for suffix in (".gz", ".run", ".trec", ".txt", ".tsv", ".res"):
+        name = name.removesuffix(suffix)
+    return name
+
+
+def check_regex(pattern: str) -> None:
+    """Raise ValueError if ``pattern`` is not a valid (RE2) regular expression."""
+    try:
+        pc.match_substring_regex(arrow.array([""]), f"^(?:{pattern})$")
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as error:
+        raise ValueError(f"invalid regular expression {pattern!r}: {error}") from None

@@ -1,0 +1,265 @@
+"""What run and qrels checkers share: bytes and encoding, comments and headers, duplicates.
+
+A checker is fed :class:`trecbench.inputs.trec_text.Tokens` chunk by chunk (:mod:`.reader`)
+and reports into a :class:`~.findings.Collector`; every check is vectorised over the columns
+(numpy and pyarrow, no Python loop per line). State kept between chunks is per topic plus
+one compact 64-bit hash per (qid, docno) (:class:`HashSet`) to find duplicates of topics
+that come back in several blocks.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from .. import arrow
+from ..inputs import trec_text
+from ..inputs.streams import GZIP_MAGIC
+from ..inputs.trec_text import RUN_FIELDS, SCORE_PATTERN, Tokens
+from ..ranking import string_hash
+from .findings import Collector, ValidationResult
+
+HEADER_WORDS = set(
+    "qid query query_id query-id queryid topic topic_id iteration docno docid doc_id doc "
+    "corpus-id corpus_id rank score sim tag run run_id runid rel relevance label grade "
+    "judgment".split()
+)
+
+
+def pair_text(qid, docno) -> pa.Array:
+    """``qid<TAB>docno`` (large strings), the exact key of a judgment."""
+    large = pa.large_string()
+    return pc.binary_join_element_wise(
+        pc.cast(qid, large), pc.cast(docno, large), arrow.scalar("\t", large)
+    )
+
+
+def segment_starts(codes: np.ndarray) -> np.ndarray:
+    """Rows where a run of equal ``codes`` starts (the first row included)."""
+    return np.concatenate(([0], np.flatnonzero(codes[1:] != codes[:-1]) + 1)).astype(np.int64)
+
+
+def first_per_segment(rows: np.ndarray, segment: np.ndarray) -> np.ndarray:
+    """Among ``rows`` (ascending), the first one of each segment."""
+    if len(rows) == 0:
+        return rows
+    _, first = np.unique(segment[rows], return_index=True)
+    return rows[first]
+
+
+def duplicate_pairs(keys: np.ndarray, docno: pa.Array, codes: np.ndarray, line: np.ndarray):
+    """Sorted keys and the row pairs (earlier, later) holding the same (qid, docno).
+
+    Sorting plain keys is cheap; only rows whose key repeats are sorted with their index.
+    Each later occurrence is paired with the one before it, ordered by the later's line.
+    """
+    ordered = np.sort(keys)
+    repeated = ordered[1:][ordered[1:] == ordered[:-1]]
+    if not len(repeated):
+        return ordered, np.empty(0, np.int64), np.empty(0, np.int64)
+    rows = np.flatnonzero(np.isin(keys, repeated))
+    rows = rows[np.argsort(keys[rows], kind="stable")]
+    pair = np.flatnonzero(keys[rows[1:]] == keys[rows[:-1]])
+    first, second = rows[pair], rows[pair + 1]
+    # confirm: a 64-bit hash collision must not invent a duplicate
+    same = arrow.to_numpy(pc.equal(docno.take(arrow.array(first)), docno.take(arrow.array(second))))
+    same &= codes[first] == codes[second]
+    first, second = first[same], second[same]
+    later = np.argsort(line[second], kind="stable")
+    return ordered, first[later], second[later]
+
+
+class HashSet:
+    """A compact set of 64-bit keys (8 bytes per line): one sorted numpy block per chunk.
+
+    Blocks are never merged (a merge would briefly double the memory); lookups happen only
+    for topics that come back after other topics, which are rare.
+    """
+
+    def __init__(self) -> None:
+        self.blocks: list[np.ndarray] = []
+
+    def add(self, sorted_keys: np.ndarray) -> None:
+        self.blocks.append(sorted_keys)
+
+    def contains(self, keys: np.ndarray) -> np.ndarray:
+        found = np.zeros(len(keys), bool)
+        for block in self.blocks:
+            where = np.minimum(np.searchsorted(block, keys), len(block) - 1)
+            found |= block[where] == keys
+        return found
+
+
+def classify(tokens: Tokens, first_record: bool, number: int) -> tuple[np.ndarray, np.ndarray]:
+    """Masks of comment lines and of a header line.
+
+    The header is the file's first record when its field ``number`` (score, grade) is not a
+    number and two of its fields are usual column names (``qid``, ``docno``, ``score``...).
+
+    Comments start with ``#`` (a ``#`` inside an id is not one). They are singled out to be
+    reported and explained; to trec_eval 9.x, and so to every check, they are data.
+    """
+    comment = arrow.to_numpy(
+        pc.fill_null(pc.starts_with(tokens.fields[0], "#"), arrow.scalar(False))
+    )
+    header = np.zeros(len(tokens), bool)
+    candidates = np.flatnonzero(~comment)
+    if first_record and len(candidates):
+        first = int(candidates[0])
+        words = [f[first].as_py() for f in tokens.fields]
+        named = sum(w is not None and w.lower() in HEADER_WORDS for w in words)
+        value = words[number] or ""
+        header[first] = named >= 2 and not re.fullmatch(SCORE_PATTERN, value)
+    return comment, header
+
+
+class Checker:
+    """The checks runs and qrels share; subclasses check the rows (``_rows``)."""
+
+    kind = "run"
+    field_names: tuple[str, ...] = RUN_FIELDS
+    swapped_check = "R29"  # the check that says this file looks like the other kind
+
+    def __init__(self, path: str, report: Collector):
+        self.path, self.report = path, report
+        self.physical = 0
+        self.records = 0  # data lines that are not comments or a header
+        self.ends_with_newline = True
+        self.stopped = False  # a fatal whole-file problem (UTF-16, double gzip, swapped)
+        self.seen_keys = HashSet()  # (qid, docno) keys of earlier chunks
+
+    def feed(self, tokens: Tokens) -> None:
+        if self.stopped:
+            return
+        if tokens.n_physical_lines:
+            starts = self.physical == 0
+            self.physical += tokens.n_physical_lines
+            self.ends_with_newline = tokens.ends_with_newline
+            if starts and (self._head(tokens.head) or self._swapped(tokens)):
+                self.stopped = True
+                return
+        self._bytes(tokens)
+        if len(tokens):
+            self._rows(tokens)
+
+    def _head(self, head: bytes) -> bool:
+        add = self.report.add
+        if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+            add("R23.utf16", None, None, "the file is UTF-16; TREC files must be ASCII/UTF-8")
+            return True
+        if head.startswith(GZIP_MAGIC):
+            add("R27", None, None, "the file is gzip-compressed twice; decompress it once more")
+            return True
+        if head.startswith(trec_text.BOM):
+            add(
+                "R23.bom",
+                1,
+                self.field_names[0],
+                "UTF-8 byte-order mark: trec_eval reads it as part of the first qid, "
+                "which becomes a phantom topic",
+            )
+        return False
+
+    def _swapped(self, tokens: Tokens) -> bool:
+        """One finding for a first chunk that has the other kind's shape on every line."""
+        found = trec_text.other_kind(tokens, self.kind)
+        if found is not None:
+            self.report.add(self.swapped_check, None, None, trec_text.swapped_message(found))
+        return found is not None
+
+    def _bytes(self, tokens: Tokens) -> None:
+        add = self.report.add_many
+        add(
+            "R23.nul",
+            tokens.nul_lines,
+            "line",
+            lambda _: "NUL byte (trec_eval 9.x silently stops reading the file here)",
+        )
+        add("R23.utf8", tokens.bad_utf8_lines, "line", lambda _: "invalid UTF-8")
+        add(
+            "R23.control",
+            tokens.control_lines,
+            "line",
+            lambda _: "C0 control character or DEL (invisible, and part of an id to trec_eval)",
+        )
+        add(
+            "R2",
+            tokens.space_control_lines,
+            "line",
+            lambda _: "vertical tab, form feed or lone CR: trec_eval splits fields there",
+        )
+        self._unicode(tokens)
+        add("R24", tokens.crlf_lines, "line", lambda _: "CRLF line end (Windows)")
+        add("R25.trailing", tokens.trailing_space_lines, "line", lambda _: "trailing blanks")
+        add(
+            "R25.spacing",
+            tokens.irregular_space_lines,
+            "line",
+            lambda _: "irregular separators (tabs mixed with spaces, or several blanks)",
+        )
+        self._blank(tokens.blank_lines)
+
+    def _unicode(self, tokens: Tokens) -> None:
+        """Unicode blanks, attributed to the field that holds them (docno: R6, else R2)."""
+        lines = tokens.unicode_space_lines
+        if not len(lines) or not len(tokens):
+            return
+        rows = np.searchsorted(tokens.line, lines)
+        rows = rows[
+            (rows < len(tokens)) & (tokens.line[np.minimum(rows, len(tokens) - 1)] == lines)
+        ]
+        index = arrow.array(rows)
+        where = np.full(len(rows), -1)
+        for column in reversed(range(len(tokens.fields))):
+            hit = trec_text.matches(
+                tokens.fields[column].take(index), trec_text.UNICODE_SPACE_PATTERN
+            )
+            if column == 0 and tokens.head.startswith(trec_text.BOM):
+                hit &= tokens.line[rows] != 1  # the BOM itself is R23
+            where[hit] = column
+        # a blank between fields leaves no trace in the fields but the count: whole line
+        docno = self.field_names.index("docno")
+        in_docno = rows[where == docno]
+        elsewhere = rows[where != docno]
+        message = "Unicode blank or zero-width character (invisible; not a separator to trec_eval)"
+        self.report.add_many("R6", tokens.line[in_docno], "docno", lambda _: message)
+        names = [self.field_names[c] if c >= 0 else "line" for c in where[where != docno]]
+        self.report.add_many("R2", tokens.line[elsewhere], lambda i: names[i], lambda _: message)
+
+    def _blank(self, lines: np.ndarray) -> None:
+        raise NotImplementedError
+
+    def _rows(self, tokens: Tokens) -> None:
+        raise NotImplementedError
+
+    def _finish_file(self) -> None:
+        if self.physical == 0:
+            self.report.add("R26", None, None, "empty file")
+        elif not self.ends_with_newline:
+            self.report.add("R25.newline", self.physical, "line", "no newline at the end of file")
+
+    def _duplicates_of(self, qids: pa.Array, codes: np.ndarray, docno: pa.Array, line, rows=None):
+        """Rows repeating a (qid, docno): ``(first, second)`` pairs within this chunk (see
+        :func:`duplicate_pairs`), and those of ``rows`` (default: all) held by an earlier
+        chunk. ``qids``: the chunk's distinct qids, ``codes`` each row's index into them."""
+        # salted with the qid's hash, not its code (codes change per chunk): one key per
+        # (qid, docno) in every chunk
+        keys = string_hash(docno, salt=string_hash(qids)[codes])
+        ordered, first, second = duplicate_pairs(keys, docno, codes, line)
+        rows = np.arange(len(keys)) if rows is None else rows
+        again = rows[self.seen_keys.contains(keys[rows])] if len(rows) else rows
+        self.seen_keys.add(ordered)
+        return first, second, again
+
+    def finish(self) -> None:
+        raise NotImplementedError
+
+    def result(self, topics: int, qrels_info=None) -> ValidationResult:
+        report = self.report
+        counts = report.counts(lines=self.physical, records=self.records, topics=topics)
+        return ValidationResult(
+            self.path, self.kind, report.findings(), counts, qrels_info, dict(report.checks)
+        )

@@ -1,0 +1,141 @@
+"""Checks of a run against other files: ``--topics`` (R4, R5) and qrels (X1-X5).
+
+:class:`~.findings.QrelsInfo` is what the run checks need from the qrels, collected once by
+the qrels checker (or :func:`qrels_info` from a typed table) and shared by every run of a
+call.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from .. import arrow
+from ..ranking import rank_run
+from .checker import pair_text
+from .findings import Collector, QrelsInfo
+
+
+def qrels_info(qrels: pa.Table) -> QrelsInfo:
+    """Topics of a typed qrels table (:func:`trecbench.inputs.trec_text.qrels_table`) for
+    run checks."""
+    groups = arrow.Groups(qrels.column("qid"))
+    qids = groups.keys.to_pylist()
+    best = dict(zip(qids, groups.reduce(np.maximum, qrels.column("rel")).tolist(), strict=True))
+    return QrelsInfo(set(best), None, frozenset(q for q, g in best.items() if g < 0))
+
+
+def near_miss(qid: str, known: dict[str, str]) -> str:
+    """`` (did you mean '1'?)`` when ``qid`` matches a known id up to zeros, case or a BOM;
+    ``known`` maps :func:`normal_id` of each known id to the id."""
+    hit = known.get(normal_id(qid))
+    return f" (did you mean {hit!r}?)" if hit is not None else ""
+
+
+def normal_id(qid: str) -> str:
+    return qid.lstrip("\ufeff").lower().lstrip("0") or "0"
+
+
+def count_unjudged(
+    qrels: QrelsInfo, qid: pa.Array, docno: pa.Array, score: np.ndarray, names: list[str], codes
+) -> tuple[int, int]:
+    """X4's counts for whole topic blocks: unjudged and all documents in the top 10 (in
+    trec_eval's order) of the topics the qrels have. ``codes`` index rows into ``names``."""
+    in_qrels = np.array([n in qrels.topics for n in names], bool)
+    keep = np.flatnonzero(in_qrels[codes] & ~np.isnan(score))
+    if not len(keep):
+        return 0, 0
+    index = arrow.array(keep)
+    table = pa.table(
+        {"qid": qid.take(index), "docno": docno.take(index), "score": arrow.array(score[keep])}
+    )
+    ranked = rank_run(table)
+    # a mask, not an expression: filtering by expression loads pyarrow.dataset (pandas)
+    top = ranked.filter(pc.less_equal(ranked.column("rank"), arrow.scalar(10)))
+    keys = pair_text(top.column("qid"), top.column("docno"))
+    judged = arrow.to_numpy(pc.is_in(keys, value_set=qrels.judged))
+    return int(np.count_nonzero(~judged)), len(judged)
+
+
+def against_topics(
+    report: Collector, topics: list[str], counts: dict[str, int], first: dict[str, int]
+) -> None:
+    """R4 (run topics not in ``topics``) and R5 (``topics`` the run lacks).
+
+    ``counts`` and ``first``: documents and first line of each run topic."""
+    known = set(topics)
+    near = {normal_id(t): t for t in topics}
+    unknown = [q for q in counts if q not in known]
+    report.add_many(
+        "R4",
+        [first[q] for q in unknown],
+        "qid",
+        lambda i: f"topic {unknown[i]!r} is not in --topics{near_miss(unknown[i], near)}",
+    )
+    near_run = {normal_id(q): q for q in counts}
+    missing = [t for t in topics if t not in counts]
+    report.add_many(
+        "R5",
+        [None] * len(missing),
+        None,
+        lambda i: (
+            f"topic {missing[i]!r} of --topics has no document in the run"
+            f"{near_miss(missing[i], near_run)}"
+        ),
+    )
+
+
+def against_qrels(
+    report: Collector,
+    qrels: QrelsInfo,
+    counts: dict[str, int],
+    first: dict[str, int],
+    unjudged: tuple[int, int],
+) -> None:
+    """X1-X5 of a whole run (``unjudged``: X4's counts from :func:`count_unjudged`)."""
+    judged = qrels.topics
+    near = {normal_id(t): t for t in judged}
+    absent = [q for q in counts if q not in judged]
+    report.add_many(
+        "X1",
+        [first[q] for q in absent],
+        "qid",
+        lambda i: (
+            f"topic {absent[i]!r} is not in the qrels: trec_eval ignores it"
+            f"{near_miss(absent[i], near)}"
+        ),
+    )
+    fatal = [q for q in counts if q in qrels.negative_only]
+    report.add_many(
+        "X5",
+        [first[q] for q in fatal],
+        "qid",
+        lambda i: (
+            f"every judgment of topic {fatal[i]!r} is negative: trec_eval stops with "
+            "'Can't calculate measure' (exit 4)"
+        ),
+    )
+    missing = sorted(t for t in judged if t not in counts)
+    report.add_many(
+        "X2",
+        [None] * len(missing),
+        None,
+        lambda i: (
+            f"qrels topic {missing[i]!r} has no document in the run: trec_eval skips "
+            "it, or scores it 0 with -c"
+        ),
+    )
+    if counts and not any(q in judged for q in counts):
+        report.add(
+            "X3", None, None, "no topic is in both the run and the qrels (trec_eval exits 7)"
+        )
+    count, total = unjudged
+    if total:
+        report.add(
+            "X4",
+            None,
+            None,
+            f"{count} of {total} documents in the top 10 of judged topics are unjudged "
+            f"({100 * count / total:.1f}%)",
+        )

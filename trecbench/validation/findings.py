@@ -1,0 +1,136 @@
+"""Findings and their collection: what a check reports, kept up to a limit, always counted;
+the result of validating a file."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import pyarrow as pa
+
+from .rules import CHECKS, PROFILES, RULE_ORDER, SEVERITIES, rule_sort_key
+
+DEFAULT_LIMIT = 1000  # findings kept per check and file; totals are always counted
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One problem: rule id, severity, physical line (None: whole file), field, message."""
+
+    rule: str
+    severity: str
+    line: int | None
+    field: str | None
+    message: str
+    path: str = ""
+    check: str = ""
+
+    def format(self) -> str:
+        """``FILE:LINE:FIELD: severity[RULE]: message`` (``FILE: ...`` for whole-file ones)."""
+        where = self.path if self.line is None else f"{self.path}:{self.line}:{self.field or '-'}"
+        return f"{where}: {self.severity}[{self.rule}]: {self.message}"
+
+    def to_dict(self) -> dict:
+        return {
+            "rule": self.rule,
+            "severity": self.severity,
+            "line": self.line,
+            "field": self.field,
+            "message": self.message,
+        }
+
+
+@dataclass
+class QrelsInfo:
+    """What run checks need from qrels: topics, relevant topics, judged (qid, docno) pairs
+    (a qrels file's :attr:`ValidationResult.qrels_info`, or
+    :func:`~trecbench.validation.qrels_info` of a typed table)."""
+
+    topics: set[str]
+    judged: pa.Array | None = None  # "qid\tdocno" of non-negative judgments
+    negative_only: frozenset[str] = frozenset()  # topics whose every grade is negative
+
+
+@dataclass
+class ValidationResult:
+    """Findings of one file (at most ``limit`` kept per check) and their full counts.
+
+    ``counts``: totals per severity and per rule id, physical ``lines``, data ``records``
+    and ``topics``; ``check_counts``: totals per check (``R1.short``...).
+    """
+
+    path: str
+    kind: str
+    findings: list[Finding]
+    counts: dict
+    qrels_info: QrelsInfo | None = None
+    check_counts: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def errors(self) -> int:
+        return self.counts["error"]
+
+    @property
+    def ok(self) -> bool:
+        return self.counts["error"] == 0
+
+    def to_dict(self) -> dict:
+        return {
+            "file": self.path,
+            "kind": self.kind,
+            "findings": [f.to_dict() for f in self.findings],
+            "counts": self.counts,
+        }
+
+
+class Collector:
+    """Findings of one file under one profile: at most ``limit`` kept per check, all counted."""
+
+    def __init__(self, path: str, profile: str, limit: int):
+        if profile not in PROFILES:
+            raise ValueError(f"unknown profile {profile!r}; choose one of {', '.join(PROFILES)}")
+        self.path, self.profile, self.limit = path, profile, limit
+        self.kept: dict[str, list[Finding]] = {}
+        self.checks: Counter[str] = Counter()
+        self.rules: Counter[str] = Counter()
+        self.severities: Counter[str] = Counter()
+
+    def add(self, key: str, line: int | None, fld: str | None, message: str, count: int = 1):
+        self.add_many(key, [line], fld, lambda _: message, count)
+
+    def add_many(
+        self,
+        key: str,
+        lines: Sequence[int | None] | np.ndarray,
+        fld: str | None | Callable[[int], str | None],
+        message: Callable[[int], str],
+        count: int | None = None,
+    ) -> None:
+        """Record ``count`` (default ``len(lines)``) findings; build messages for kept ones."""
+        total = len(lines) if count is None else count
+        if total == 0:
+            return
+        check = CHECKS[key]
+        severity = check.severity(self.profile)
+        self.checks[key] += total
+        self.rules[check.rule] += total
+        self.severities[severity] += total
+        kept = self.kept.setdefault(key, [])
+        for i in range(min(len(lines), self.limit - len(kept))):
+            line = None if lines[i] is None else int(lines[i])
+            name = fld(i) if callable(fld) else fld
+            kept.append(Finding(check.rule, severity, line, name, message(i), self.path, key))
+
+    def findings(self) -> list[Finding]:
+        found = [f for kept in self.kept.values() for f in kept]
+        found.sort(key=lambda f: (f.line or 0, RULE_ORDER[f.check]))
+        return found
+
+    def counts(self, **extra) -> dict:
+        return {
+            **{s: self.severities[s] for s in SEVERITIES},
+            "rules": dict(sorted(self.rules.items(), key=lambda kv: rule_sort_key(kv[0]))),
+            **extra,
+        }

@@ -1,0 +1,204 @@
+"""The qrels checker: Q1-Q11 (and the shared encoding and line rules), and the
+:class:`~.cross_checks.QrelsInfo` that run checks compare against."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from .. import arrow
+from ..inputs import trec_text
+from ..inputs.trec_text import QRELS_FIELDS, Tokens
+from .checker import Checker, classify, pair_text
+from .findings import Collector, QrelsInfo
+
+NO_GRADE = np.iinfo(np.int64).min  # the "highest grade" of a topic without a valid one
+
+
+class QrelsChecker(Checker):
+    kind = "qrels"
+    field_names = QRELS_FIELDS
+    swapped_check = "Q11"
+
+    def __init__(self, path: str, report: Collector, relevance_level: int, collect_judged: bool):
+        super().__init__(path, report)
+        self.relevance_level = relevance_level
+        self.collect_judged = collect_judged
+        self.max_grade: dict[str, int] = {}
+        self.first_line: dict[str, int] = {}
+        self.judged: list[pa.Array] = []
+        self.last_comment_line = -1
+        self.last_record_line = -1
+
+    @property
+    def topic_count(self) -> int:
+        return len(self.max_grade)
+
+    def _blank(self, lines: np.ndarray) -> None:
+        self.report.add_many(
+            "Q2", lines, "line", lambda _: "blank line (trec_eval stops: 'Malformed line')"
+        )
+
+    def _rows(self, tokens: Tokens) -> None:
+        fields, nf, line = tokens.fields, tokens.nfields, tokens.line
+        comment, header = classify(tokens, self.records == 0, 3)
+        add = self.report.add_many
+        commented = line[comment]
+        add(
+            "Q8.comment",
+            commented,
+            "line",
+            lambda _: "comment line (trec_eval 9.x reads it as data; 10.0 skips it)",
+        )
+        follows = np.diff(commented, prepend=self.last_comment_line) == 1
+        add(
+            "Q8.fatal",
+            commented[follows],
+            "line",
+            lambda _: "second comment line in a row (trec_eval 10.0 fails or misreads it)",
+        )
+        if len(commented):
+            self.last_comment_line = int(commented[-1])
+        self.last_record_line = int(line[-1])
+        for row in np.flatnonzero(header):
+            self.report.add(
+                "Q9", int(line[row]), "line", "header line: TREC qrels have no header; remove it"
+            )
+        self.records += int(np.count_nonzero(~comment & ~header))
+        # comment lines stay data: trec_eval 9.x reads them as it reads any other line
+        wrong = np.flatnonzero((nf != 4) & ~header)
+
+        def wrong_message(i: int) -> str:
+            row = wrong[i]
+            hint = ""
+            if comment[row]:
+                hint = " (a comment line: trec_eval 9.x reads it as data, 10.0 skips it)"
+            elif nf[row] == 3:
+                hint = " (3-column BEIR-style qrels? convert with 'trecbench convert')"
+            return f"expected 4 fields (qid iter docno rel), found {nf[row]}{hint}"
+
+        add("Q1", line[wrong], "line", wrong_message)
+        data = (nf == 4) & ~header
+        if not data.any():
+            return
+        index = arrow.array(np.flatnonzero(data))
+        qid, _, docno, rel = (f.take(index) for f in fields[:4])
+        self._judgments(qid, docno, rel, line[data])
+
+    def _judgments(self, qid: pa.Array, docno: pa.Array, rel: pa.Array, line: np.ndarray):
+        add = self.report.add_many
+        integer, small, grades, too_big = trec_text.parse_grades(rel)
+        bad = np.flatnonzero(~integer)
+        add(
+            "Q3",
+            line[bad],
+            "rel",
+            lambda i: (
+                f"grade {rel[int(bad[i])].as_py()!r} is not an integer (trec_eval's atol "
+                "reads 1.5 as 1 and abc as 0)"
+            ),
+        )
+        huge = np.flatnonzero(too_big)
+        add(
+            "Q4",
+            line[huge],
+            "rel",
+            lambda i: (
+                f"grade {rel[int(huge[i])].as_py()} is beyond +-{trec_text.MAX_GRADE:,} "
+                "(trec_eval's nDCG would run for hours)"
+            ),
+        )
+        negative = np.flatnonzero(small & (grades < 0))
+        add(
+            "Q6",
+            line[negative],
+            "rel",
+            lambda i: (
+                f"negative grade {grades[negative[i]]}: trec_eval treats the document as "
+                "judged but not relevant and leaves it out of num_rel"
+            ),
+        )
+        encoded = pc.dictionary_encode(qid)
+        codes = arrow.to_numpy(encoded.indices).astype(np.int64)
+        names = encoded.dictionary.to_pylist()
+        first, second, hits = self._duplicates_of(encoded.dictionary, codes, docno, line)
+
+        def duplicate(i: int) -> str:
+            a, b = rel[int(first[i])].as_py(), rel[int(second[i])].as_py()
+            grade = f"same grade {a}" if a == b else f"conflicting grades {a} and {b}"
+            return (
+                f"duplicate judgment of {docno[int(second[i])].as_py()} for topic "
+                f"{names[codes[second[i]]]} (first at line {line[first[i]]}; {grade})"
+            )
+
+        add("Q5", line[second], "docno", duplicate)
+        add(
+            "Q5",
+            line[hits],
+            "docno",
+            lambda i: (
+                f"duplicate judgment of {docno[int(hits[i])].as_py()} for topic "
+                f"{names[codes[hits[i]]]} (judged in an earlier part of the file)"
+            ),
+        )
+        # per topic: the highest grade and the first line
+        top = np.full(len(names), NO_GRADE)
+        np.maximum.at(top, codes[small], grades[small])
+        starts = np.full(len(names), np.iinfo(np.int64).max)
+        np.minimum.at(starts, codes, line)
+        for name, grade, start in zip(names, top, starts, strict=True):
+            self.max_grade[name] = max(self.max_grade.get(name, int(grade)), int(grade))
+            self.first_line.setdefault(name, int(start))
+        if self.collect_judged:
+            judged = small & (grades >= 0)
+            index = arrow.array(np.flatnonzero(judged))
+            self.judged.append(pair_text(qid.take(index), docno.take(index)))
+
+    def finish(self) -> None:
+        if self.stopped:
+            return
+        self._finish_file()
+        if self.physical and self.records == 0:
+            self.report.add("R9.empty", None, None, "no judgments")
+        if self.last_record_line >= 0 and self.last_comment_line == self.last_record_line:
+            self.report.add(
+                "Q8.fatal",
+                self.last_record_line,
+                "line",
+                "comment on the last line (trec_eval 10.0 fails or misreads it)",
+            )
+        negative = [q for q, g in self.max_grade.items() if NO_GRADE < g < 0]
+        self.report.add_many(
+            "Q10",
+            [self.first_line[q] for q in negative],
+            "qid",
+            lambda i: (
+                f"every judgment of topic {negative[i]} is negative: trec_eval stops "
+                "('Can't calculate measure', exit 4) if a run has this topic"
+            ),
+        )
+        level = self.relevance_level
+        unjudged = [q for q, g in self.max_grade.items() if 0 <= g < level]
+        self.report.add_many(
+            "Q7",
+            [self.first_line[q] for q in unjudged],
+            "qid",
+            lambda i: (
+                f"topic {unjudged[i]} has no relevant document (grade >= {level}): it "
+                "scores 0 on every measure"
+            ),
+        )
+
+    def info(self) -> QrelsInfo | None:
+        """What run checks compare against; None when the file was not read as qrels
+        (UTF-16, doubly gzipped, or a run given as qrels)."""
+        if self.stopped:
+            return None
+        judged = None
+        if self.collect_judged:
+            judged = (
+                pa.concat_arrays(self.judged) if self.judged else arrow.array([], pa.large_string())
+            )
+        negative = frozenset(q for q, g in self.max_grade.items() if NO_GRADE < g < 0)
+        return QrelsInfo(set(self.max_grade), judged, negative)

@@ -1,0 +1,101 @@
+"""Reading for the validator: files streamed chunk by chunk into a checker, topics files.
+
+Tokenizing (:func:`trecbench.inputs.trec_text.iter_tokens`) runs one chunk ahead in a
+thread, so a 10^7-line run validates in bounded memory at full speed.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import re
+import threading
+from collections.abc import Callable, Iterator
+
+from ..errors import InputError
+from ..inputs import trec_text
+from .checker import Checker
+
+# smaller than the reader's default: peak memory is several times the chunk, speed the same
+CHUNK_BYTES = 16 << 20
+
+
+def prefetched(items: Iterator) -> Iterator:
+    """``items``, produced one ahead by a thread.
+
+    Tokenizing the next chunk (pyarrow and numpy, mostly without the GIL) overlaps with
+    checking this one: about 20% faster on two cores, for one more chunk in memory.
+    """
+    slot: queue.Queue = queue.Queue(maxsize=1)
+    stop = threading.Event()
+    end = object()
+
+    def put(item) -> bool:
+        while not stop.is_set():
+            try:
+                slot.put(item, timeout=0.05)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def produce() -> None:
+        try:
+            for item in items:
+                if not put(item):
+                    return
+            put(end)
+        except BaseException as error:  # noqa: BLE001 - raised again by the consumer
+            put(error)
+
+    thread = threading.Thread(target=produce, daemon=True)
+    thread.start()
+    try:
+        while (item := slot.get()) is not end:
+            if isinstance(item, BaseException):
+                raise item
+            yield item
+    finally:
+        stop.set()
+        thread.join()
+
+
+def stream(
+    checker: Checker,
+    path: str | os.PathLike,
+    keep: int,
+    chunk_bytes: int = CHUNK_BYTES,
+    progress: Callable[[str, int], None] | None = None,
+) -> None:
+    """Feed ``path`` to ``checker`` chunk by chunk, then finish it.
+
+    ``keep``: fields kept per line (6 for runs, 4 for qrels). A truncated or corrupt gzip
+    stream is a finding (R27), not an exception. ``progress(path, lines)`` is called after
+    each chunk with the physical lines read so far.
+    """
+    lines = 0
+    try:
+        for tokens in prefetched(trec_text.iter_tokens(path, keep, chunk_bytes)):
+            checker.feed(tokens)
+            lines += tokens.n_physical_lines
+            if progress is not None:
+                progress(str(path), lines)
+            if checker.stopped:
+                break
+    except InputError as error:
+        if error.rule != "R27":
+            raise
+        checker.report.add("R27", error.line, None, error.message)
+    checker.finish()
+
+
+def read_topics(path: str | os.PathLike) -> list[str]:
+    """Topic ids of a file: one per line, or a TREC topics file with ``<num> Number: 301``."""
+    text = trec_text.read_bytes(path).decode("utf-8", "replace")
+    if "<num>" in text:
+        ids = re.findall(r"<num>\s*(?:Number:)?\s*(\S+)", text)
+    else:
+        ids = [line.split()[0] for line in text.splitlines() if line.strip()]
+    if not ids:
+        raise InputError(str(path), None, "no topic ids found")
+    return ids

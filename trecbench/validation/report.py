@@ -1,0 +1,59 @@
+"""The validator's reports: text like a compiler's (repeats capped, with counts) and JSON."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Callable, Sequence
+
+from .findings import ValidationResult
+from .rules import CHECKS, SEVERITIES, rule_sort_key
+
+SHOW = 5  # findings printed per rule and file before a note gives the rest
+
+
+def text_lines(
+    result: ValidationResult, show: int = SHOW, checks: Callable[[str], bool] | None = None
+) -> list[str]:
+    """Findings sorted by line, at most ``show`` per rule (0: all that were kept), then a
+    note per rule with how many were left out: ``FILE: note: 95 more [R12] not shown (100
+    in total)``. ``checks``: which check keys to include (default: all)."""
+    wanted = checks or (lambda _: True)
+    totals: Counter[str] = Counter()
+    for key, count in result.check_counts.items():
+        if wanted(key):
+            totals[CHECKS[key].rule] += count
+    printed: Counter[str] = Counter()
+    lines = []
+    for finding in result.findings:
+        if not wanted(finding.check) or (show and printed[finding.rule] >= show):
+            continue
+        printed[finding.rule] += 1
+        lines.append(finding.format())
+    for rule in sorted(totals, key=rule_sort_key):
+        if totals[rule] > printed[rule]:
+            lines.append(
+                f"{result.path}: note: {totals[rule] - printed[rule]} more [{rule}] not shown "
+                f"({totals[rule]} in total)"
+            )
+    return lines
+
+
+def summary_line(results: Sequence[ValidationResult]) -> str:
+    """``OK: 2 file(s), 7 lines: 0 error(s), 5 warning(s), 1 info`` (``FAILED`` on errors)."""
+    totals = {s: sum(r.counts[s] for r in results) for s in SEVERITIES}
+    lines = sum(r.counts["lines"] for r in results)
+    verdict = "FAILED" if totals["error"] else "OK"
+    return (
+        f"{verdict}: {len(results)} file(s), {lines} lines: {totals['error']} error(s), "
+        f"{totals['warning']} warning(s), {totals['info']} info"
+    )
+
+
+def to_json(results: Sequence[ValidationResult], fix: dict | None = None) -> str:
+    """One object per file (qrels first); ``fix`` (``--fix``'s output and changes) is added
+    to the last one, the run."""
+    documents = [r.to_dict() for r in results]
+    if fix is not None:
+        documents[-1]["fix"] = fix
+    return json.dumps(documents, indent=2)

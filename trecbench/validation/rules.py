@@ -1,0 +1,284 @@
+"""The validator's rules as data: every check once, with its severities and documentation.
+
+A *check* is what the code reports (``R1.short``); its *rule* is the stable id users see in
+findings (``R1``: ``R1.short`` and ``R1.extra`` are both ``R1``). Run rules ``R1``-``R29``
+follow ``validator-rules.md``; ``Q`` rules are for qrels, ``X`` rules compare a run with
+qrels. Each check has one severity per profile, a one-line summary and a documentation
+paragraph; ``docs/validate-rules.md`` is generated from them (:mod:`.docs`), as ruff
+generates its rule pages from each rule's own description.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+E, W, I = "error", "warning", "info"  # noqa: E741 - the rule table's own letters
+SEVERITIES = (E, W, I)
+_LETTERS = {"E": E, "W": W, "I": I}
+
+
+class Default(enum.Enum):
+    """Sentinel of ``max_depth`` arguments: the profile's own depth (:attr:`Profile.max_depth`)."""
+
+    PROFILE = "profile"
+
+
+PROFILE_DEPTH = Default.PROFILE
+
+
+@dataclass(frozen=True)
+class Profile:
+    """A named set of severities (one per check) and a default ``--max-depth``."""
+
+    name: str
+    max_depth: int | None
+    summary: str
+
+
+PROFILES: dict[str, Profile] = {
+    p.name: p
+    for p in (
+        Profile(
+            "default",
+            1000,
+            "NIST-like submission checks plus the checks NIST skips (scores, ordering, ties, "
+            "encoding); depth 1,000, TREC's usual submission depth.",
+        ),
+        Profile(
+            "strict",
+            1000,
+            "`default` with the submission conventions as errors: `Q0`, rank numbering, score "
+            "order and the tag's charset.",
+        ),
+        Profile(
+            "lenient",
+            1000,
+            "Errors only for what makes trec_eval's numbers wrong or makes it fail; everything "
+            "else is at most a warning. `trecbench score` uses it as its gate.",
+        ),
+        Profile(
+            "rtask",
+            100,
+            "The TREC 2025 R task's run rules: non-empty, every topic of the qrels or "
+            "`--topics` covered, six columns, literal `Q0`, unique ranks, depth at most 100.",
+        ),
+    )
+}
+
+
+def resolve_depth(max_depth: int | None | Default, profile: str) -> int | None:
+    """``max_depth`` as given, or the profile's default for :data:`PROFILE_DEPTH`."""
+    if max_depth is PROFILE_DEPTH:
+        return PROFILES[profile].max_depth
+    return max_depth
+
+
+@dataclass(frozen=True)
+class Check:
+    """One check: its rule id, severity under each profile, what it catches and why."""
+
+    key: str
+    rule: str
+    default: str
+    strict: str
+    lenient: str
+    rtask: str
+    summary: str
+    doc: str
+    fix: str = ""  # what --fix does about it ("": --fix refuses the file)
+
+    @property
+    def fixable(self) -> bool:
+        return bool(self.fix)
+
+    def severity(self, profile: str) -> str:
+        return getattr(self, profile)
+
+
+def _check(key: str, letters: str, summary: str, doc: str, fix: str = "") -> Check:
+    """``letters``: the severities under default, strict, lenient and rtask (``"EEWE"``)."""
+    default, strict, lenient, rtask = (_LETTERS[c] for c in letters)
+    return Check(key, key.split(".")[0], default, strict, lenient, rtask, summary, doc, fix)
+
+
+CATALOGUE = (
+    # -- run structure ---------------------------------------------------------------------
+    _check("R1.short", "EEEE", "fewer than 6 fields (hint when `Q0` is missing)",
+           "A run line is `qid Q0 docno rank score tag`. trec_eval stops at a shorter line "
+           "('Malformed line'). A line that starts with `#` is data to trec_eval 9.x too, so a "
+           "short comment line is reported here as well (and R22)."),
+    _check("R1.extra", "EEWE", "tokens after the tag (trec_eval ignores them; a tag with a "
+           "space?)",
+           "trec_eval reads six fields and silently ignores the rest of the line, so a tag "
+           "with a space (`my run`) loses its second word unnoticed. trec_eval's own "
+           "`results.trunc` has such junk on every line.", fix="drops the extra tokens"),
+    _check("R2", "EEWE", "Unicode blank or zero-width char outside the docno; VT/FF/lone CR "
+           "as separator",
+           "NBSP, U+3000 or a zero-width space look like a separator but are part of a field "
+           "to trec_eval; vertical tab, form feed and a lone CR are separators to trec_eval "
+           "but invisible in most editors."),
+    _check("R3", "WEWE", "field 2 is not `Q0`",
+           "trec_eval never reads field 2, but submission checkers (NIST, the TREC R and RAG "
+           "tracks) require the literal `Q0`.", fix="writes `Q0`"),
+    _check("R4", "EEWE", "qid not in `--topics` (near-miss hint: `01` vs `1`, case, BOM)",
+           "A topic the run should not have. When the id matches a known one after removing "
+           "leading zeros, case or a BOM, the message names it (`did you mean '1'?`)."),
+    _check("R5", "EEWE", "topic of `--topics` without any document",
+           "Every topic must be answered: trec_eval skips a topic the run lacks (or scores it "
+           "0 with `-c`), which changes the mean."),
+    _check("R6", "EEWE", "docno with a Unicode blank/zero-width char, or not matching "
+           "`--docid-regex`",
+           "Document ids are opaque strings compared byte for byte: an invisible character "
+           "makes a different document that no judgment matches."),
+    _check("R7", "EEEE", "duplicate docno within a topic (also beyond the depth cut, across "
+           "blocks)",
+           "trec_eval stops with 'duplicate docs' (exit 4). Both lines are named.",
+           fix="keeps the first occurrence in trec_eval's order"),
+    _check("R8", "EEWE", "topic deeper than `--max-depth`",
+           "More documents than the depth allowed (default 1,000, TREC's usual submission "
+           "depth; 100 under `rtask`). trec_eval itself scores every document unless run with "
+           "`-M`.", fix="cuts each topic at `--max-depth`"),
+    _check("R9.empty", "EEEE", "no data lines (e.g. whitespace or comments only)",
+           "Nothing to evaluate: trec_eval fails on such a file."),
+    _check("R9.shallow", "WWWW", "topic shallower than `--min-depth`",
+           "Fewer documents than asked for with `--min-depth` (a truncated retrieval?)."),
+    _check("R10", "EEWE", "rank is not a non-negative ASCII integer (`2.0`, `-1`)",
+           "trec_eval ignores the rank column, rank-based tools do not.",
+           fix="renumbers ranks 1..n"),
+    _check("R11.unique", "WEWE", "rank repeated within a topic",
+           "Two documents of a topic share a rank. The R task requires unique ranks per query.",
+           fix="renumbers ranks 1..n"),
+    _check("R11.sequence", "WEWW", "ranks of a topic do not start at 1 or have gaps",
+           "Zero-based ranks or gaps (1, 2, 5). trec_eval ranks by score and never reads them; "
+           "submission checkers want 1..n.", fix="renumbers ranks 1..n"),
+    _check("R12", "EEEE", "score not a finite ASCII number (`abc`, `0,9`, `nan`, `inf`, "
+           "`0x10`, `1_000`, `３.0`, overflow)",
+           "trec_eval reads scores with C's `atof`, which reads a prefix (`0,9` is 0) or 0 "
+           "(`abc`) and sorts `nan` arbitrarily: the ranking it scores is not the one "
+           "intended."),
+    _check("R13", "WEWW", "scores increase down the file within a topic (as float32, like "
+           "trec_eval 9.x)",
+           "trec_eval orders documents by score, not by file order: a run whose scores rise "
+           "is evaluated in another order than it lists.", fix="writes trec_eval's order"),
+    _check("R14", "WWWW", "rank order disagrees with score order (trec_eval uses scores, MS "
+           "MARCO eval ranks)",
+           "The two orders give different numbers in different tools.",
+           fix="renumbers ranks in trec_eval's order"),
+    _check("R15.tie", "WWWW", "tied scores, with counts (trec_eval orders them by docno, "
+           "descending)",
+           "Ties are broken by docno, descending, not by rank or file order: tied documents "
+           "may be scored in another order than listed."),
+    _check("R15.float32", "WWWW", "scores tied only at float32 precision (9.x ties them, "
+           "10.0 does not)",
+           "trec_eval 9.x compares scores as float32: `1.00000002` and `1.00000001` tie there "
+           "(and are ordered by docno), while trec_eval 10.0 keeps them apart."),
+    _check("R16", "IIII", "score in scientific notation (valid)",
+           "`3e0` is a valid score; noted because some tools read it differently."),
+    _check("R17", "EEWE", "more than one run tag",
+           "trec_eval reports the tag of the last line only; a mixed file is usually two runs "
+           "concatenated."),
+    _check("R18", "WEWW", "tag not `^[A-Za-z0-9_.-]{1,25}$`",
+           "NIST's submission limit on run tags (charset and length)."),
+    _check("R19", "EEWE", "tag differs from the file name (only with `--tag-is-filename`)",
+           "Some tracks require the run tag to equal the submitted file's name."),
+    _check("R20.order", "IIII", "topics not in ascending order (numeric or byte-wise)",
+           "Harmless to trec_eval; noted once per file."),
+    _check("R20.split", "WWWW", "topic split into non-contiguous blocks",
+           "A topic that comes back after other topics is often a concatenation mistake; its "
+           "documents are still one topic to trec_eval."),
+    _check("R21", "WWWW", "blank line",
+           "trec_eval skips blank lines in runs (they are fatal in qrels: Q2).",
+           fix="drops the line"),
+    _check("R22", "WWWW", "comment line (`#` first; `#` inside an id is not a comment)",
+           "trec_eval 9.x reads a `#` line as data (a line of topic `#...`, or 'Malformed "
+           "line' when it has fewer than 6 fields: R1), 10.0 skips it. Every profile checks "
+           "it as data, as 9.0.8 reads it.", fix="drops the line"),
+    _check("R23.bom", "EEEE", "UTF-8 byte-order mark (a phantom topic in trec_eval)",
+           "trec_eval reads the BOM as part of the first qid, which becomes a topic of its "
+           "own."),
+    _check("R23.nul", "EEEE", "NUL byte (trec_eval 9.x silently stops reading there)",
+           "Everything after a NUL is lost to trec_eval 9.x without a message."),
+    _check("R23.utf8", "EEEE", "invalid UTF-8",
+           "Ids are compared as bytes; a mis-encoded id never matches its judgment."),
+    _check("R23.utf16", "EEEE", "UTF-16 file",
+           "A UTF-16 file is not a TREC file; save it as UTF-8 (or ASCII)."),
+    _check("R23.control", "EEWE", "other C0 control character or DEL",
+           "Invisible characters that become part of an id to trec_eval."),
+    _check("R24", "WWWW", "CRLF line end",
+           "trec_eval treats the CR as a blank; noted because other tools keep it in the tag."),
+    _check("R25.trailing", "IIII", "trailing blanks", "Harmless; noted for tidiness."),
+    _check("R25.spacing", "IIII", "irregular separators (tabs mixed with spaces, runs of "
+           "blanks)", "Harmless to trec_eval; noted because strict parsers split on one "
+           "separator."),
+    _check("R25.newline", "IIII", "no final newline",
+           "Harmless to trec_eval; some tools drop the last line."),
+    _check("R26", "EEEE", "empty file", "Nothing to evaluate."),
+    _check("R27", "EEEE", "truncated, corrupt or doubly gzipped file",
+           "A `.gz` that ends early must never pass as a shorter valid file."),
+    _check("R28", "EEEE", "header line (`qid Q0 docno rank score tag`)",
+           "TREC runs have no header: trec_eval fails on it.", fix="drops the line"),
+    _check("R29", "EEEE", "the run looks like qrels (arguments swapped?)",
+           "Every line has the shape of a qrels line (4 fields, an integer last): the run and "
+           "qrels were probably given in each other's place. One finding, instead of one per "
+           "line."),
+    # -- qrels -----------------------------------------------------------------------------
+    _check("Q1", "EEEE", "not exactly 4 fields (hint for 3-column BEIR qrels)",
+           "A qrels line is `qid iter docno rel`; trec_eval stops at any other field count "
+           "('Malformed line'), also on a `#` comment line, which trec_eval 9.x reads as data."),
+    _check("Q2", "EEEE", "blank line, also a trailing one (fatal in trec_eval)",
+           "trec_eval stops with 'Malformed line' at a blank line in qrels."),
+    _check("Q3", "EEEE", "grade is not an integer (`0.9`, `abc`: trec_eval's `atol` "
+           "truncates silently)",
+           "trec_eval reads grades with `atol`: `1.5` becomes 1 and `abc` 0, without a "
+           "message."),
+    _check("Q4", "EEEE", "grade beyond ±1,000,000 (trec_eval's nDCG would run for hours)",
+           "trec_eval sizes its gain arrays by the largest grade."),
+    _check("Q5", "EEEE", "duplicate (qid, docno), same or conflicting grade",
+           "trec_eval stops ('duplicate docs', exit 4); ranx and ir_measures silently keep the "
+           "last grade."),
+    _check("Q6", "WWWW", "negative grade (judged, not relevant, not in `num_rel`)",
+           "trec_eval counts the document as judged non-relevant; some tools read it as "
+           "unjudged."),
+    _check("Q7", "WWWW", "topic without a relevant document (it scores 0 everywhere)",
+           "No grade reaches the relevance level (`-l`): every measure is 0 for the topic and "
+           "pulls the mean down."),
+    _check("Q8.comment", "WWWW", "comment line",
+           "trec_eval 9.x reads a `#` line as data (a judgment of topic `#...`, or Q1/Q3 when "
+           "it is not one), 10.0 skips it. Every profile checks it as data, as 9.0.8 reads "
+           "it."),
+    _check("Q8.fatal", "EEWE", "two comment lines in a row, or a comment on the last line "
+           "(break trec_eval 10.0)",
+           "trec_eval 10.0 fails on, or misreads, consecutive or trailing comment lines."),
+    _check("Q9", "EEEE", "header line", "TREC qrels have no header: trec_eval fails on it."),
+    _check("Q10", "WWWW", "every judgment of a topic is negative (trec_eval exits 4 if a run "
+           "has the topic)",
+           "trec_eval 9.0.8 stops with 'Can't calculate measure' (exit 4) when a run has such "
+           "a topic (X5)."),
+    _check("Q11", "EEEE", "the qrels look like a run (arguments swapped?)",
+           "Every line has the shape of a run line (6 fields or more): the run and qrels were "
+           "probably given in each other's place. One finding, instead of one per line."),
+    # -- a run against qrels -----------------------------------------------------------------
+    _check("X1", "WWWW", "run topic absent from the qrels (trec_eval ignores it)",
+           "trec_eval evaluates only topics with judgments, also with `-c`."),
+    _check("X2", "WWWE", "qrels topic absent from the run (skipped; 0 with `-c`)",
+           "trec_eval skips the topic, or scores it 0 with `-c`: the mean depends on the flag. "
+           "The R task requires every query covered."),
+    _check("X3", "EEEE", "no topic in both run and qrels (trec_eval exits 7)",
+           "Nothing can be evaluated: wrong qrels for this run?"),
+    _check("X4", "IIII", "share of unjudged documents in the top 10 (trec_eval order)",
+           "A high share means the qrels' pool did not reach this run: its scores are "
+           "underestimated."),
+    _check("X5", "EEEE", "run topic whose every judgment is negative (trec_eval: \"Can't "
+           "calculate measure\", exit 4)",
+           "trec_eval 9.0.8 cannot evaluate such a topic (see Q10)."),
+)  # fmt: skip
+
+CHECKS: dict[str, Check] = {check.key: check for check in CATALOGUE}
+FIXABLE = frozenset(key for key, check in CHECKS.items() if check.fixable)
+RULE_ORDER = {key: i for i, key in enumerate(CHECKS)}
+
+
+def rule_sort_key(rule: str) -> tuple[str, int]:
+    """Rule ids by letter, then by number (``R2`` before ``R10``)."""
+    return rule[0], int(rule[1:])

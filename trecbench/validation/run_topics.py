@@ -1,0 +1,360 @@
+"""Per-topic run checks: depth, duplicates, ranks, score order, ties and topic order.
+
+:class:`TopicChecks` gets whole topic blocks (:class:`Rows`) from the run checker
+(:mod:`.runs`, which holds back a chunk's last block until the next chunk) and keeps
+what must survive between chunks: documents and first line per topic, the last score of
+each topic, and which per-topic findings were already reported.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from .. import arrow
+from ..ranking import as_float32
+from .checker import first_per_segment, segment_starts
+from .cross_checks import count_unjudged
+from .findings import Collector, QrelsInfo
+
+
+@dataclass
+class Rows:
+    """Data rows of a run waiting for topic checks (a topic block is checked once whole)."""
+
+    qid: pa.Array
+    docno: pa.Array
+    rank: np.ndarray  # -1 where the rank is not an integer
+    score: np.ndarray  # float64, NaN where the score is not a number
+    line: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.line)
+
+    def slice(self, start: int, stop: int | None = None) -> Rows:
+        stop = len(self) if stop is None else stop
+        return Rows(
+            self.qid.slice(start, stop - start),
+            self.docno.slice(start, stop - start),
+            self.rank[start:stop],
+            self.score[start:stop],
+            self.line[start:stop],
+        )
+
+    def take(self, order: np.ndarray) -> Rows:
+        index = arrow.array(order)
+        return Rows(
+            self.qid.take(index),
+            self.docno.take(index),
+            self.rank[order],
+            self.score[order],
+            self.line[order],
+        )
+
+    @staticmethod
+    def concat(a: Rows, b: Rows) -> Rows:
+        return Rows(
+            pa.concat_arrays([a.qid, b.qid.cast(a.qid.type)]),
+            pa.concat_arrays([a.docno, b.docno.cast(a.docno.type)]),
+            np.concatenate((a.rank, b.rank)),
+            np.concatenate((a.score, b.score)),
+            np.concatenate((a.line, b.line)),
+        )
+
+
+class TopicChecks:
+    """R7, R8, R11, R13-R15, R20 and X4's counts over whole topic blocks.
+
+    ``duplicates_of``: the checker's lookup of repeated (qid, docno) pairs, which also
+    remembers the keys of earlier chunks (:meth:`.checker.Checker._duplicates_of`).
+    """
+
+    def __init__(
+        self,
+        report: Collector,
+        max_depth: int | None,
+        qrels: QrelsInfo | None,
+        duplicates_of: Callable,
+    ):
+        self.report, self.max_depth, self.qrels = report, max_depth, qrels
+        self.duplicates_of = duplicates_of
+        self.counts_by_topic: dict[str, int] = {}
+        self.first_line: dict[str, int] = {}
+        self.split_reported: set[str] = set()
+        self.last_block_qid: str | None = None
+        self.order_reported = False
+        self.unjudged = (0, 0)  # unjudged and all documents in the top 10 of judged topics
+        self.last_score: dict[str, float] = {}  # per topic, for R13 across chunks
+        self.reported: dict[str, set[str]] = {}  # per check, topics already reported
+
+    def check(self, rows: Rows) -> None:
+        """Check ``rows``: whole topic blocks (a topic may come back in a later call)."""
+        encoded = pc.dictionary_encode(rows.qid)
+        codes = arrow.to_numpy(encoded.indices).astype(np.int64)
+        names_array = encoded.dictionary
+        names = names_array.to_pylist()
+        block_start = segment_starts(codes)
+        self._order(names, codes[block_start], rows.line[block_start])
+        if len(block_start) != len(names):
+            order = np.argsort(codes, kind="stable")
+            rows, codes = rows.take(order), codes[order]
+        start = segment_starts(codes)
+        length = np.diff(np.append(start, len(codes)))
+        topic = codes[start]
+        segment = np.repeat(np.arange(len(start)), length)
+        prior = np.array([self.counts_by_topic.get(names[c], 0) for c in topic], np.int64)
+        local = np.arange(len(codes)) - np.repeat(start, length) + 1
+        position = local + np.repeat(prior, length)
+        for c, n, first in zip(topic, length, rows.line[start], strict=True):
+            name = names[c]
+            self.counts_by_topic[name] = self.counts_by_topic.get(name, 0) + int(n)
+            self.first_line.setdefault(name, int(first))
+        qname = [names[c] for c in topic]  # topic name of each segment
+
+        self._depth(rows, position, segment, qname)
+        self._duplicates(rows, codes, names_array, segment, prior, qname)
+        whole = prior[segment] == 0  # topic entirely in this batch
+        self._ranks(rows, local, segment, whole, qname)
+        score32 = as_float32(rows.score)
+        increasing = self._score_order(rows, score32, start, segment, qname)
+        self._rank_vs_score(rows, score32, local, segment, qname)
+        # file order is score order only without increases and without NaN (R12) in between
+        in_order = not increasing and not np.isnan(rows.score).any()
+        self._ties(rows, score32, segment, length, qname, sorted_by_score=in_order)
+        if self.qrels is not None and self.qrels.judged is not None:
+            found = count_unjudged(self.qrels, rows.qid, rows.docno, rows.score, names, codes)
+            self.unjudged = (self.unjudged[0] + found[0], self.unjudged[1] + found[1])
+
+    def _order(self, names, block_codes, block_lines) -> None:
+        """R20: topics split into several blocks (W), topics not ascending (I)."""
+        block_names = [names[c] for c in block_codes]
+        seen_before = {n for n in names if n in self.counts_by_topic}
+        # the second block of a topic within this batch, or its first if seen before
+        first_seen = {n: self.first_line[n] for n in seen_before}
+        for name, line in zip(block_names, block_lines, strict=True):
+            if name not in first_seen:
+                first_seen[name] = int(line)
+            elif name not in self.split_reported:
+                self.split_reported.add(name)
+                self.report.add(
+                    "R20.split",
+                    int(line),
+                    "qid",
+                    f"topic {name} comes back after other topics (first at line "
+                    f"{first_seen[name]}); list each topic in one block",
+                )
+        if self.order_reported:
+            return
+        previous = [self.last_block_qid] if self.last_block_qid is not None else []
+        sequence = previous + block_names
+        self.last_block_qid = block_names[-1]
+        descending = _first_descent(sequence)
+        if descending is not None:
+            self.order_reported = True
+            line = int(block_lines[descending - len(previous)])
+            self.report.add(
+                "R20.order",
+                line,
+                "qid",
+                f"topic {sequence[descending]} after {sequence[descending - 1]}: topics are "
+                "not in ascending order",
+            )
+
+    def _depth(self, rows: Rows, position, segment, qname) -> None:
+        if self.max_depth is None:
+            return
+        depth = self.max_depth
+        beyond = np.flatnonzero(position == depth + 1)
+        self.report.add_many(
+            "R8",
+            rows.line[beyond],
+            "docno",
+            lambda i: (
+                f"topic {qname[segment[beyond[i]]]} has more than {depth} documents "
+                f"(--max-depth {depth}); trec_eval scores them all unless run with -M{depth}"
+            ),
+        )
+
+    def _duplicates(self, rows: Rows, codes, names_array, segment, prior, qname) -> None:
+        # only topics seen before can repeat a document of an earlier chunk
+        again = np.flatnonzero(prior[segment] > 0)
+        first, second, hits = self.duplicates_of(names_array, codes, rows.docno, rows.line, again)
+        self.report.add_many(
+            "R7",
+            rows.line[second],
+            "docno",
+            lambda i: (
+                f"duplicate docno {rows.docno[int(second[i])].as_py()} in topic "
+                f"{qname[segment[second[i]]]} (first at line {rows.line[first[i]]}); trec_eval "
+                "stops with 'duplicate docs' (exit 4)"
+            ),
+        )
+        self.report.add_many(
+            "R7",
+            rows.line[hits],
+            "docno",
+            lambda i: (
+                f"duplicate docno {rows.docno[int(hits[i])].as_py()} in topic "
+                f"{qname[segment[hits[i]]]} (listed in an earlier block of the topic)"
+            ),
+        )
+
+    def _ranks(self, rows: Rows, local, segment, whole, qname) -> None:
+        """R11: ranks of a topic are unique and exactly 1..n (topics split across chunks:
+        skipped); the first repeated rank and the first bad start or gap of each topic."""
+        invalid = np.zeros(segment[-1] + 1, bool)
+        invalid[segment[rows.rank < 0]] = True
+        check = whole & ~invalid[segment]
+        if np.array_equal(rows.rank[check], local[check]):
+            return
+        order = np.lexsort((rows.rank, segment))
+        ranks, seg = rows.rank[order], segment[order]
+        at_start = np.ones(len(seg), bool)
+        at_start[1:] = seg[1:] != seg[:-1]
+        step = np.diff(ranks, prepend=0)
+        bad_start = at_start & (ranks != 1)
+        duplicate = ~at_start & (step == 0)
+        gap = ~at_start & (step > 1)
+
+        def message(k: int) -> str:
+            name, rank = qname[seg[k]], int(ranks[k])
+            if bad_start[k]:
+                base = " (zero-based?)" if rank == 0 else ""
+                return f"ranks of topic {name} start at {rank}, not 1{base}"
+            if duplicate[k]:
+                return (
+                    f"rank {rank} appears twice in topic {name} (also line "
+                    f"{rows.line[order[k - 1]]})"
+                )
+            return f"ranks of topic {name} jump from {int(ranks[k - 1])} to {rank}"
+
+        for key, problem in (("R11.unique", duplicate), ("R11.sequence", bad_start | gap)):
+            firsts = first_per_segment(np.flatnonzero(problem & check[order]), seg)
+            firsts = self._once(key, firsts, [qname[seg[k]] for k in firsts])
+            self.report.add_many(
+                key, rows.line[order[firsts]], "rank", lambda i, f=firsts: message(f[i])
+            )
+
+    def _score_order(self, rows: Rows, score32, start, segment, qname) -> bool:
+        """R13: first score increase per topic (as float32, what trec_eval 9.x compares).
+
+        The first row of a topic compares with the topic's last row of an earlier chunk.
+        """
+        previous = np.empty(len(rows))
+        previous[1:] = rows.score[:-1]
+        previous[start] = [self.last_score.get(name, np.nan) for name in qname]
+        up = np.flatnonzero(score32 > as_float32(previous))
+        ends = np.append(start[1:], len(rows)) - 1
+        self.last_score.update(zip(qname, rows.score[ends].tolist(), strict=True))
+        firsts = first_per_segment(up, segment)
+        firsts = self._once("R13", firsts, [qname[segment[k]] for k in firsts])
+        self.report.add_many(
+            "R13",
+            rows.line[firsts],
+            "score",
+            lambda i: (
+                f"score {show(rows.score[firsts[i]])} is higher than the one before "
+                f"({show(previous[firsts[i]])}) in topic {qname[segment[firsts[i]]]}"
+            ),
+        )
+        return len(up) > 0
+
+    def _once(self, key: str, rows: np.ndarray, names: list[str]) -> np.ndarray:
+        """The ``rows`` whose topic has no ``key`` finding yet (per-topic checks say it once)."""
+        done = self.reported.setdefault(key, set())
+        keep = [i for i, name in enumerate(names) if name not in done]
+        done.update(names[i] for i in keep)
+        return rows[keep]
+
+    def _rank_vs_score(self, rows: Rows, score32, local, segment, qname) -> None:
+        """R14: sorted by rank, scores must not increase (MS MARCO eval uses ranks)."""
+        valid = rows.rank >= 0
+        if np.array_equal(rows.rank, local):
+            order = np.arange(len(rows))  # ranks already follow the file order
+        else:
+            order = np.lexsort((rows.rank, segment))
+        s, r, seg, ok = score32[order], rows.rank[order], segment[order], valid[order]
+        bad = (
+            np.flatnonzero(
+                (s[1:] > s[:-1]) & (seg[1:] == seg[:-1]) & (r[1:] > r[:-1]) & ok[1:] & ok[:-1]
+            )
+            + 1
+        )
+        firsts = first_per_segment(bad, seg)
+        firsts = self._once("R14", firsts, [qname[seg[k]] for k in firsts])
+        self.report.add_many(
+            "R14",
+            rows.line[order[firsts]],
+            "rank",
+            lambda i: (
+                f"rank {r[firsts[i]]} has a higher score ({show(rows.score[order[firsts[i]]])})"
+                f" than rank {r[firsts[i] - 1]} ({show(rows.score[order[firsts[i] - 1]])})"
+                " in topic "
+                f"{qname[seg[firsts[i]]]}: trec_eval ranks by score, rank-based tools by rank"
+            ),
+        )
+
+    def _ties(self, rows: Rows, score32, segment, length, qname, sorted_by_score) -> None:
+        """R15: ties per topic, and ties that exist only at float32 precision."""
+        if sorted_by_score:
+            order = np.arange(len(rows))
+        else:
+            order = np.lexsort((-rows.score, segment))
+        s64, s32, seg = rows.score[order], score32[order], segment[order]
+        same = seg[1:] == seg[:-1]
+        tie64 = same & (s64[1:] == s64[:-1])
+        tie32 = same & (s32[1:] == s32[:-1]) & ~tie64
+        for key, pairs, text in (
+            ("R15.tie", tie64, "share their score with another document"),
+            (
+                "R15.float32",
+                tie32,
+                "tie with another only at float32 precision (trec_eval "
+                "9.x ties them, 10.0 does not)",
+            ),
+        ):
+            if not pairs.any():
+                continue
+            member = np.zeros(len(order), bool)
+            member[:-1] |= pairs
+            member[1:] |= pairs
+            count = np.bincount(seg[member], minlength=seg[-1] + 1)
+            first_line = np.full(seg[-1] + 1, np.iinfo(np.int64).max)
+            np.minimum.at(first_line, seg[member], rows.line[order[member]])
+            tied = np.flatnonzero(count)
+            tied = self._once(key, tied, [qname[t] for t in tied])
+
+            def message(i: int, tied=tied, count=count, text=text) -> str:
+                t = tied[i]
+                if count[t] == length[t] and text.startswith("share"):
+                    return (
+                        f"all {count[t]} documents of topic {qname[t]} have the same score; "
+                        "trec_eval orders them by docno, descending"
+                    )
+                return (
+                    f"{count[t]} documents of topic {qname[t]} {text}; trec_eval orders "
+                    "tied documents by docno, descending"
+                )
+
+            self.report.add_many(key, first_line[tied], "score", message)
+
+
+def _first_descent(sequence: list[str]) -> int | None:
+    """Index of the first id smaller than its predecessor (numerically if all are digits)."""
+    if all(s.isdigit() and s.isascii() for s in sequence):
+        values = [int(s) for s in sequence]
+    else:
+        values = [s.encode() for s in sequence]
+    for i in range(1, len(values)):
+        if values[i] < values[i - 1]:
+            return i
+    return None
+
+
+def show(value: float) -> str:
+    """A score as Python prints a double (the shortest text that reads back the same)."""
+    return repr(float(value))

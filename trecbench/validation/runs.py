@@ -1,0 +1,226 @@
+"""The run checker: the rules of one run line (R1-R3, R6, R10, R12, R16-R19, R21, R22, R28),
+then whole topic blocks to :class:`~.run_topics.TopicChecks`, then the whole file (R9, and
+R4, R5, X1-X5 against ``--topics`` and qrels)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from .. import arrow
+from ..inputs import trec_text
+from ..inputs.trec_text import Tokens
+from .checker import Checker, classify, segment_starts
+from .cross_checks import against_qrels, against_topics
+from .findings import Collector, QrelsInfo
+from .run_topics import Rows, TopicChecks
+
+TAG_PATTERN = r"^[A-Za-z0-9_.-]{1,25}$"
+COMMENT_HINT = " (a comment line: trec_eval 9.x reads it as data, 10.0 skips it)"
+
+
+class RunChecker(Checker):
+    def __init__(
+        self,
+        path: str,
+        report: Collector,
+        *,
+        max_depth: int | None,
+        min_depth: int | None,
+        topics: Iterable[str] | None,
+        qrels: QrelsInfo | None,
+        docid_regex: str | None,
+        expected_tag: str | None,
+    ):
+        super().__init__(path, report)
+        self.min_depth = min_depth
+        self.topics = None if topics is None else list(dict.fromkeys(topics))
+        self.qrels = qrels
+        self.docid_regex = docid_regex
+        self.expected_tag = expected_tag
+        self.carry: Rows | None = None
+        self.first_tag: str | None = None
+        self.tags_seen: set[str] = set()
+        self.blocks = TopicChecks(report, max_depth, qrels, self._duplicates_of)
+
+    @property
+    def topic_count(self) -> int:
+        return len(self.blocks.counts_by_topic)
+
+    def _blank(self, lines: np.ndarray) -> None:
+        self.report.add_many("R21", lines, "line", lambda _: "blank line (trec_eval skips it)")
+
+    def _rows(self, tokens: Tokens) -> None:
+        fields = tokens.fields
+        comment, header = classify(tokens, self.records == 0, 4)
+        # comment lines stay data: trec_eval 9.x reads them as it reads any other line
+        data = (tokens.nfields >= 6) & ~header
+        add = self.report.add_many
+        add(
+            "R22",
+            tokens.line[comment],
+            "line",
+            lambda _: "comment line: trec_eval 9.x reads it as data, 10.0 skips it",
+        )
+        for row in np.flatnonzero(header):
+            self.report.add(
+                "R28",
+                int(tokens.line[row]),
+                "line",
+                "header line: TREC runs have no header; remove it",
+            )
+        self.records += int(np.count_nonzero(~comment & ~header))
+        nf = tokens.nfields
+        short = np.flatnonzero((nf < 6) & ~header)
+
+        def short_message(i: int) -> str:
+            row = short[i]
+            hint = ""
+            if comment[row]:
+                hint = COMMENT_HINT
+            elif nf[row] == 5 and fields[1][row].as_py() != "Q0":
+                hint = " (is the Q0 column missing?)"
+            return f"expected 6 fields (qid Q0 docno rank score tag), found {nf[row]}{hint}"
+
+        add("R1.short", tokens.line[short], "line", short_message)
+        extra = np.flatnonzero((nf > 6) & data)
+        add(
+            "R1.extra",
+            tokens.line[extra],
+            "tag",
+            lambda i: (
+                f"{nf[extra[i]]} fields: trec_eval ignores everything after the 6th "
+                "(a tag with a space?)"
+            ),
+        )
+        if not data.all():
+            index = arrow.array(np.flatnonzero(data))
+            fields = [f.take(index) for f in fields[:6]]
+            line = tokens.line[data]
+        else:
+            fields, line = fields[:6], tokens.line
+        if len(line):
+            self._fields(fields, line)
+
+    def _fields(self, fields: list[pa.Array], line: np.ndarray) -> None:
+        qid, q0, docno, rank, score, tag = fields
+        add = self.report.add_many
+
+        def flag(key: str, mask: np.ndarray, name: str, message: Callable[[int], str]):
+            rows = np.flatnonzero(mask)
+            add(key, line[rows], name, lambda i: message(int(rows[i])))
+
+        flag(
+            "R3",
+            # a typed scalar: comparing with a bare str is 50 times slower
+            arrow.to_numpy(pc.not_equal(q0, arrow.scalar("Q0", q0.type))),
+            "q0",
+            lambda r: f"field 2 is {q0[r].as_py()!r}, expected 'Q0'",
+        )
+        if self.docid_regex is not None:
+            flag(
+                "R6",
+                ~trec_text.matches(docno, f"^(?:{self.docid_regex})$"),
+                "docno",
+                lambda r: f"docno {docno[r].as_py()!r} does not match --docid-regex",
+            )
+        ranks = trec_text.parse_ranks(rank)
+        good_rank = arrow.to_numpy(ranks.is_valid())
+        flag(
+            "R10",
+            ~good_rank,
+            "rank",
+            lambda r: f"rank {rank[r].as_py()!r} is not a non-negative integer",
+        )
+        good_score, scores = trec_text.parse_scores(score)
+        flag("R12", ~good_score, "score", lambda r: _bad_score(score[r].as_py()))
+        overflow = good_score & np.isnan(scores)
+        flag("R12", overflow, "score", lambda r: f"score {score[r].as_py()} overflows a double")
+        flag(
+            "R16",
+            good_score
+            & arrow.to_numpy(
+                pc.or_(pc.match_substring(score, "e"), pc.match_substring(score, "E"))
+            ),
+            "score",
+            lambda r: f"score {score[r].as_py()} is in scientific notation",
+        )
+        self._tags(tag, line)
+        ranks = arrow.to_numpy(pc.fill_null(ranks, arrow.scalar(-1)))
+        rows = Rows(qid, docno, ranks, scores, line)
+        if self.carry is not None:
+            rows = Rows.concat(self.carry, rows)
+        # hold back the last topic block: it may go on in the next chunk
+        codes = arrow.to_numpy(pc.dictionary_encode(rows.qid).indices)
+        cut = int(segment_starts(codes)[-1])
+        self.carry = rows.slice(cut)
+        if cut:
+            self.blocks.check(rows.slice(0, cut))
+
+    def _tags(self, tag: pa.Array, line: np.ndarray) -> None:
+        if self.first_tag is None:
+            self.first_tag = tag[0].as_py()
+        new = [t for t in pc.unique(tag).to_pylist() if t not in self.tags_seen]
+        for value in new[:100]:  # a tag per line is one R17 finding per tag: cap the lookups
+            self.tags_seen.add(value)
+            row = pc.index(tag, arrow.scalar(value, tag.type)).as_py()
+            at = int(line[row])
+            if value != self.first_tag:
+                self.report.add(
+                    "R17",
+                    at,
+                    "tag",
+                    f"second run tag {value!r} (first: {self.first_tag!r}); trec_eval "
+                    "reports the tag of the last line only",
+                )
+            if not re.fullmatch(TAG_PATTERN, value):
+                self.report.add("R18", at, "tag", f"tag {value!r} is not 1-25 of A-Z a-z 0-9 _ . -")
+            if self.expected_tag is not None and value != self.expected_tag:
+                self.report.add(
+                    "R19",
+                    at,
+                    "tag",
+                    f"tag {value!r} differs from the file name {self.expected_tag!r}",
+                )
+        if len(new) > 100:
+            self.report.add(
+                "R17", int(line[0]), "tag", "more than 100 distinct run tags", count=len(new) - 100
+            )
+            self.tags_seen.update(new)
+
+    def finish(self) -> None:
+        if self.stopped:
+            return
+        if self.carry is not None and len(self.carry):
+            self.blocks.check(self.carry)
+        self.carry = None
+        self._finish_file()
+        if self.physical and self.records == 0:
+            self.report.add("R9.empty", None, None, "no data lines")
+        counts, first = self.blocks.counts_by_topic, self.blocks.first_line
+        if self.min_depth is not None:
+            shallow = [q for q, n in counts.items() if n < self.min_depth]
+            self.report.add_many(
+                "R9.shallow",
+                [first[q] for q in shallow],
+                "qid",
+                lambda i: (
+                    f"topic {shallow[i]} has {counts[shallow[i]]} documents, fewer than "
+                    f"--min-depth {self.min_depth}"
+                ),
+            )
+        if self.topics is not None:
+            against_topics(self.report, self.topics, counts, first)
+        if self.qrels is not None:
+            against_qrels(self.report, self.qrels, counts, first, self.blocks.unjudged)
+
+
+def _bad_score(value: str) -> str:
+    lowered = value.lower().lstrip("+-")
+    if lowered in ("nan", "inf", "infinity"):
+        return f"score {value!r} is not finite (trec_eval sorts it arbitrarily)"
+    return f"score {value!r} is not an ASCII decimal number (trec_eval's atof reads a prefix or 0)"
