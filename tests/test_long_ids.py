@@ -61,7 +61,7 @@ def test_the_hash_depends_only_on_the_bytes(monkeypatch):
 
 def test_score_and_validate_with_one_long_docno(tmp_path, mixed_words):
     import trecbench
-    from trecbench.validate import validate_run
+    from trecbench.validation import validate_run
 
     docnos = [f"D{i}" for i in range(2_000)]
     docnos[7] = "x" * LONG
