@@ -32,6 +32,7 @@ lint: $(TEST_STAMP)
 
 bench: $(TEST_STAMP)
 	$(BIN)/python -m benchmarks.run
+	$(BIN)/python -m benchmarks.plots
 
 clean:
 	rm -rf $(VENV) out bench-results

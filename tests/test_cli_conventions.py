@@ -169,9 +169,7 @@ def test_library_errors_keep_their_exit_codes(capsys, tmp_path):
 
 
 def test_compare_refuses_impossible_resampling_in_one_line(capsys, tmp_path):
-    code, _, err = call(
-        capsys, "compare", "--samples", 10**10, "-o", tmp_path, "--no-plots", QRELS, RUN, RUN2
-    )
+    code, _, err = call(capsys, "compare", "--samples", 10**10, "-o", tmp_path, QRELS, RUN, RUN2)
     assert code == ExitCode.USAGE
     assert re.fullmatch(
         r"trecbench: 10,000,000,000 resamples of \d+ values need [\d,.]+ GiB of memory.*\n", err

@@ -151,7 +151,9 @@ def test_strata_are_analysed_like_the_whole():
     frame = _per_query(n=24)
     strata = {f"q{i:02d}": ("easy" if i % 3 else "hard") for i in range(24)}
     result = compare_scores(frame, samples=300, seed=3, strata=strata, group_by="difficulty")
-    assert result.stratum_labels == ["all", "difficulty=easy", "difficulty=hard"]
+    # a macro section (every stratum counts the same) comes before the strata
+    labels = ["all", "difficulty:macro", "difficulty=easy", "difficulty=hard"]
+    assert result.stratum_labels == labels
     hard = [qid for qid, value in strata.items() if value == "hard"]
     alone = compare_scores(frame[frame["qid"].isin(hard)], samples=300, seed=3)
     got = result.part(result.comparisons, "difficulty=hard").reset_index(drop=True)
@@ -170,16 +172,22 @@ def test_report_matches_its_schema_and_holds_every_number():
     )
     report = json.loads(json.dumps(result.report(), allow_nan=False))
     validate_against_schema(report, "benchmark_report")
-    assert [r["stratum"] for r in report["results"]] == ["all", "language=de", "language=en"]
-    assert report["results"][1]["value"] == "de"
+    sections = ["all", "language:macro", "language=de", "language=en"]
+    assert [r["stratum"] for r in report["results"]] == sections
+    assert [r["kind"] for r in report["results"]] == ["all", "macro", "stratum", "stratum"]
+    assert report["results"][2]["value"] == "de"
     assert len(report["results"][0]["comparisons"]) == 2 * len(MEASURES)
     assert report["per_query"]["hybrid"]["q05"] == {m: 0.0 for m in MEASURES}
     assert report["runs"][2] == {
         "name": "hybrid",
         "baseline": False,
         "input": None,
+        "qrels": None,
         "missing_queries": ["q05"],
+        "unpaired_topics": [],
+        "unjudged": None,
     }
+    assert report["strata"] == {"language": strata}
     assert report["settings"]["test"] == "bootstrap" and report["settings"]["seed"] == 0
 
 
@@ -209,8 +217,9 @@ def test_a_single_run_gets_intervals_only():
 def test_outputs_are_written_without_plots(tmp_path):
     # (plots are checked once, on the bundled demo: rendering is the slow part)
     result = compare_scores(_per_query(n=15), samples=200)
-    written = result.write(tmp_path / "out", plots=False)
-    assert [path.name for path in written] == ["BenchmarkReport.json", "BenchmarkComparison.md"]
+    written = result.write(tmp_path / "out")  # plots only when asked
+    names = ["BenchmarkReport.json", "BenchmarkComparison.md", "AllPairs.tex"]
+    assert [path.name for path in written] == names
     assert sorted(path.name for path in (tmp_path / "out").iterdir()) == sorted(
         path.name for path in written
     )
@@ -229,7 +238,8 @@ def test_progress_counts_up_to_the_total():
         progress=lambda done, total: calls.append((done, total)),
     )
     done = [d for d, _ in calls]
-    assert done == sorted(done) and calls[-1] == (3 * 2 * 600, 3 * 2 * 600)
+    # all topics, the macro section and two strata, each bootstrap then randomisation
+    assert done == sorted(done) and calls[-1] == (4 * 2 * 600, 4 * 2 * 600)
 
 
 @pytest.mark.parametrize(
@@ -265,14 +275,25 @@ def test_cli_choices_and_defaults_are_the_library_s():
 
     from trecbench.cli.compare import _CHOICES
     from trecbench.cli.compare import compare as command
-    from trecbench.compare import CORRECTION_NAMES, MISSING, TEST_NAMES, compare
+    from trecbench.compare import CORRECTION_NAMES, MISSING, MOVERS, TEST_NAMES, compare, plot_files
+    from trecbench.comparison_text import FORMATS
+    from trecbench.plots import ORDERS
 
-    assert _CHOICES == {"test": stats.TESTS, "correction": stats.CORRECTIONS, "missing": MISSING}
+    assert _CHOICES == {
+        "test": stats.TESTS,
+        "correction": stats.CORRECTIONS,
+        "missing": MISSING,
+        "output_format": FORMATS,
+        "plot_order": ORDERS,
+    }
     assert tuple(TEST_NAMES) == stats.TESTS and tuple(CORRECTION_NAMES) == stats.CORRECTIONS
     defaults = {param.name: param.default for param in command.params}
     library = inspect.signature(compare).parameters
-    for name in ("test", "correction", "samples", "seed", "confidence", "missing"):
+    for name in ("test", "correction", "samples", "seed", "confidence", "missing", "movers"):
         assert defaults[name] == library[name].default, name
+    assert defaults["movers"] == MOVERS
+    assert defaults["unjudged_threshold"] == library["unjudged_threshold"].default
+    assert defaults["plot_order"] == inspect.signature(plot_files).parameters["order"].default
 
 
 # --- end to end, against trec_eval's own outputs -------------------------------------
@@ -361,9 +382,10 @@ def test_cli_writes_report_and_markdown(trec_eval_suite, tmp_path):
         "300",
         "--seed",
         "9",
-        "--no-plots",
         "-o",
         str(out),
+        "--format",
+        "markdown",
     ]
     done = CliRunner().invoke(cli, ["compare", *args])
     assert done.exit_code == 0, done.output
@@ -372,7 +394,11 @@ def test_cli_writes_report_and_markdown(trec_eval_suite, tmp_path):
     validate_against_schema(report, "benchmark_report")
     assert report["settings"]["seed"] == 9 and report["settings"]["test"] == "randomization"
     assert report["runs"][1]["missing_queries"] == ["302"]
-    assert {p.name for p in out.iterdir()} == {"BenchmarkReport.json", "BenchmarkComparison.md"}
+    assert {p.name for p in out.iterdir()} == {
+        "BenchmarkReport.json",
+        "BenchmarkComparison.md",
+        "AllPairs.tex",
+    }
 
 
 def test_cli_error_is_one_line_and_writes_nothing(trec_eval_suite, tmp_path):
@@ -454,11 +480,12 @@ def test_strata_from_a_sidecar(trec_eval_suite, tmp_path):
     # a topic without the field falls in "(none)", as in score's grouped averages
     assert result.stratum_labels == [
         "all",
+        "difficulty:macro",
         "difficulty=(none)",
         "difficulty=easy",
         "difficulty=hard",
     ]
-    assert result.strata == {"301": "easy", "302": "hard", "303": "(none)"}
+    assert result.strata == {"difficulty": {"301": "easy", "302": "hard", "303": "(none)"}}
     assert result.inputs[-1]["kind"] == "strata"
     hard = result.part(result.summary, "difficulty=hard").set_index("run")["mean"]
     per_query = result.per_query.set_index(["run", "qid"])["value"]
@@ -487,7 +514,7 @@ def test_bundled_demo_runs_get_tables_and_plots(tmp_path):
         cli,
         ["compare", str(root / "qrels" / "hpo-demo.qrels"), *runs]
         + ["--strata", str(root / "qrels" / "hpo-demo.sidecar.json"), "--group-by", "language"]
-        + ["--samples", "500", "-o", str(out)],
+        + ["--samples", "500", "-o", str(out), "--plots"],
     )
     assert done.exit_code == 0, done.output
     text = (out / "BenchmarkComparison.md").read_text()
@@ -527,34 +554,36 @@ def _holm(pvalues: list[float]) -> list[float]:
     return adjusted
 
 
-def _printed_tables(text: str) -> tuple[dict, dict]:
+def _printed_tables(text: str) -> tuple[dict, dict, dict]:
     """The numbers of compare's Markdown: ``{(measure, run): (mean, low, high, change)}``
-    from the means tables and ``{(measure, run): (diff, low, high, change, d_z, p,
-    p_adjusted)}`` from the differences table (one section: no strata)."""
+    from the means tables, ``{(measure, run): (diff, low, high, change, d_z, p,
+    p_adjusted)}`` and ``{(measure, run): (wins, ties, losses)}`` from the differences
+    table (one section: no strata; the other tables are skipped)."""
     import re
 
     number = r"([+-]?\d+\.\d+)"
     cell = re.compile(rf"^(?:\*\*)?{number}(?:\*\*)? \[{number}, {number}\](?: {number}%)?")
-    means, differences, header = {}, {}, None
+    means, differences, outcomes, header = {}, {}, {}, None
     for line in text.splitlines():
         if not line.startswith("| ") or line.startswith("|---"):
             continue
         cells = [part.strip() for part in line.strip("|").split(" | ")]
-        if cells[0] == "Measure":
+        if cells[0] in ("Measure", ""):
             header = cells
             continue
-        if header[1] == "Run":
+        if header[2].startswith("Difference"):
             diff = re.match(rf"^{number} \[{number}, {number}\]$", cells[2])
-            values = [*diff.groups(), cells[3].rstrip("%"), cells[4], cells[5]]
-            values.append(cells[6].split()[0])  # without the ▲/▼ marker
+            values = [*diff.groups(), cells[3].rstrip("%"), cells[5], cells[6]]
+            values.append(cells[7].split()[0])  # without the ▲/▼ marker
             differences[(cells[0], cells[1])] = tuple(float(v) for v in values)
-        else:
+            outcomes[(cells[0], cells[1])] = tuple(int(v) for v in cells[4].split("/"))
+        elif header[-1] == "Best run":
             for run, text_cell in zip(header[1:-1], cells[1:-1], strict=True):
                 found = cell.match(text_cell).groups()
                 means[(cells[0], run.removesuffix(" (baseline)"))] = tuple(
                     math.nan if v is None else float(v) for v in found
                 )
-    return means, differences
+    return means, differences, outcomes
 
 
 def test_printed_numbers_equal_statistics_of_trec_eval_per_topic_values(tmp_path):
@@ -573,7 +602,7 @@ def test_printed_numbers_equal_statistics_of_trec_eval_per_topic_values(tmp_path
     done = _invoke(
         "compare",
         [str(QRELS), *(str(QRELS.parents[1] / "runs" / f"{run}.run") for run in RUNS)]
-        + ["--samples", str(samples), "--seed", "7", "--no-plots", "-o", str(out)],
+        + ["--samples", str(samples), "--seed", "7", "-o", str(out), "--format", "markdown"],
     )
     assert done.exit_code == 0, done.output
     report = json.loads((out / "BenchmarkReport.json").read_text())
@@ -596,7 +625,7 @@ def test_printed_numbers_equal_statistics_of_trec_eval_per_topic_values(tmp_path
     )
     boot = _naive_bootstrap(matrix, samples, report["settings"]["random_streams"]["bootstrap"])
     low, high = np.percentile(boot, [2.5, 97.5], axis=0)
-    means, differences = _printed_tables(done.stdout)
+    means, differences, outcomes = _printed_tables(done.stdout)
     assert len(means) == len(columns) and len(differences) == len(measures) * (len(RUNS) - 1)
 
     base, expected_p = RUNS[0], {}
@@ -616,6 +645,12 @@ def test_printed_numbers_equal_statistics_of_trec_eval_per_topic_values(tmp_path
         assert abs(got[1] - diff_low) <= 1e-4 and abs(got[2] - diff_high) <= 1e-4
         assert abs(got[3] - relative) <= 0.06 and abs(change - relative) <= 0.06
         assert abs(got[4] - diff.mean() / diff.std(ddof=1)) <= 0.006
+        # wins, ties, losses: topics where trec_eval's 4-decimal values differ (compare's
+        # exact values can differ below that only where trec_eval prints them equal)
+        wins, ties, losses = outcomes[(measure, run)]
+        assert wins + ties + losses == len(topics)
+        assert wins >= int(np.sum(diff > 0)) and losses >= int(np.sum(diff < 0))
+        assert ties <= int(np.sum(diff == 0))
         p = sps.ttest_rel(matrix[:, c], matrix[:, b]).pvalue
         assert got[5] == pytest.approx(p, rel=0.05, abs=1e-4), (measure, run)
         expected_p[(measure, run)] = p
@@ -656,7 +691,7 @@ def _compare_means(suite: Path, out: Path, flags: list[str]) -> tuple[dict, dict
     done = _invoke(
         "compare",
         [str(suite / "qrels.rel_level"), *runs, *OPTION_MEASURES, *flags]
-        + ["--samples", "20", "--no-plots", "--quiet", "-o", str(out)],
+        + ["--samples", "20", "--quiet", "-o", str(out)],
     )
     assert done.exit_code == 0, done.output
     report = json.loads((out / "BenchmarkReport.json").read_text())
@@ -724,7 +759,7 @@ def test_cli_manifest_lists_inputs_and_outputs_with_checksums(trec_eval_suite, t
         "compare",
         [str(qrels), *(str(trec_eval_suite / run) for run in runs), "-m", "P.10"]
         + ["--strata", str(sidecar), "--group-by", "difficulty", "--samples", "50", "--quiet"]
-        + ["-o", str(out), "--manifest", str(manifest_path)]
+        + ["-o", str(out), "--plots", "--manifest", str(manifest_path)]
         + ["--meta", "model=bm25", "--meta", "index=snap=1"],
     )
     assert done.exit_code == 0, done.output
@@ -753,33 +788,45 @@ def test_cli_manifest_lists_inputs_and_outputs_with_checksums(trec_eval_suite, t
         for stem in ("means", "differences")
         for fmt in ("png", "svg")
         for suffix in suffixes
-    }
-    assert set(outputs) == {"BenchmarkReport.json", "BenchmarkComparison.md"} | plots
-    assert {o["kind"] for o in outputs.values()} == {"report", "markdown", "plot"}
+    } | {"means_difficulty_macro.png", "means_difficulty_macro.svg"}
+    reports = {"BenchmarkReport.json", "BenchmarkComparison.md", "AllPairs.tex"}
+    assert set(outputs) == reports | plots
+    assert {o["kind"] for o in outputs.values()} == {"report", "markdown", "latex", "plot"}
     assert manifest["command"]["argv"][0]  # the command line is recorded
 
 
-def test_per_stratum_plots_have_safe_distinct_names(tmp_path):
-    from trecbench.plots import differences_figure, plot_files
+def test_per_stratum_plots_have_safe_distinct_names(monkeypatch):
+    from trecbench import plots
 
     frame = _per_query(n=12)
     frame = frame[frame["measure"] == "nDCG@10"]  # one panel per figure: fewer seconds
     strata = {f"q{i:02d}": ["a b", "a/b", "ok.1"][i % 3] for i in range(12)}
     result = compare_scores(frame, samples=50, strata=strata, group_by="topic set")
-    files = plot_files(result)
+    drawn = {}
+    real = plots.differences_figure
+
+    def recorded(runs, measures, baseline_values, *args, title, **kwargs):
+        drawn[title] = baseline_values.shape[1]  # topics
+        return real(runs, measures, baseline_values, *args, title=title, **kwargs)
+
+    monkeypatch.setattr(plots, "differences_figure", recorded)
+    files = result.plot_files()
     assert sorted(files) == sorted(
-        f"{stem}{suffix}.{fmt}"
-        for stem in ("means", "differences")
-        for fmt in ("png", "svg")
-        for suffix in ("", "_topic_set-a_b", "_topic_set-a_b-2", "_topic_set-ok.1")
+        [
+            f"{stem}{suffix}.{fmt}"
+            for stem in ("means", "differences")
+            for fmt in ("png", "svg")
+            for suffix in ("", "_topic_set-a_b", "_topic_set-a_b-2", "_topic_set-ok.1")
+        ]
+        + ["means_topic_set_macro.png", "means_topic_set_macro.svg"]
     )
     assert all(data.startswith(b"\x89PNG") for name, data in files.items() if name.endswith("png"))
     # a stratum's plots show the stratum's topics only (4 of 12)
     assert files["means_topic_set-ok.1.svg"] != files["means.svg"]
-    (axis,) = differences_figure(result, "topic set=ok.1").axes
-    assert [len(line.get_xdata()) for line in axis.lines[:2]] == [4, 4]
+    assert drawn["Per-topic difference against lexical (topic set = ok.1)"] == 4
+    assert drawn["Per-topic difference against lexical"] == 12
     single = compare_scores(frame[frame["run"] == "lexical"], samples=20)
-    assert sorted(plot_files(single)) == ["means.png", "means.svg"]
+    assert sorted(single.plot_files()) == ["means.png", "means.svg"]
 
 
 def test_nothing_is_written_when_compare_fails(trec_eval_suite, tmp_path, monkeypatch):
@@ -809,7 +856,7 @@ def test_nothing_is_written_when_compare_fails(trec_eval_suite, tmp_path, monkey
 
     monkeypatch.setattr("trecbench.plots.figure_bytes", broken)
     with pytest.raises(RuntimeError):
-        result.write(out, manifest=manifest)
+        result.write(out, plots=True, manifest=manifest)
     assert [p.name for p in out.iterdir()] == ["BenchmarkReport.json"]
     assert (out / "BenchmarkReport.json").read_text() == "old" and not manifest.exists()
 
@@ -827,7 +874,7 @@ def test_maxontsim_comparison_records_the_ontology_and_formula(tmp_path, monkeyp
         out = f"out-{formula}"
         done = _invoke(
             "compare",
-            [*common, "--maxontsim-formula", formula, "--samples", "20", "--quiet", "--no-plots"]
+            [*common, "--maxontsim-formula", formula, "--samples", "20", "--quiet"]
             + ["-o", out, "--manifest", f"{out}/manifest.json"],
             tmp_path,
             monkeypatch,

@@ -45,6 +45,7 @@ SETTINGS = settings(
 )
 DOCUMENTED = {int(code) for code in ExitCode}
 INPUT_CODES = {ExitCode.OK, ExitCode.INPUT, ExitCode.DUPLICATE, ExitCode.NO_OVERLAP}
+COMPARE_OUTPUTS = {"out/BenchmarkReport.json", "out/BenchmarkComparison.md", "out/AllPairs.tex"}
 
 # Files are lines of plain values from small alphabets (topics overlap, documents repeat,
 # scores tie), then at most two mutations, each a hostile value or a damage to the file:
@@ -219,11 +220,11 @@ def test_compare(capsys, first, second, qrels):
     with tempfile.TemporaryDirectory() as scratch:
         files = {"a.run": first, "b.run": second, "q.qrels": qrels}
         folder = Folder(Path(scratch), files)
-        args = ["compare", "q.qrels", "a.run", "b.run", "-o", "out", "--no-plots"]
+        args = ["compare", "q.qrels", "a.run", "b.run", "-o", "out"]
         code, _, _ = call(capsys, folder.path, *args, "--samples", "20", "--quiet")
         # 1: a measure undefined for a topic (compare needs finite per-topic values)
         assert code in INPUT_CODES | {ExitCode.USAGE}
-        folder.check({"out/BenchmarkReport.json", "out/BenchmarkComparison.md"}, code)
+        folder.check(COMPARE_OUTPUTS, code)
 
 
 FAST_MEASURES = ["P.1,5", "recall.5", "map", "ndcg", "ndcg_cut.3", "recip_rank", "Rprec"]
@@ -276,10 +277,9 @@ def test_command_lines(capsys, command, options, switches):
             args += ["a.run", "--qrels", "q.qrels"]
         else:
             args += ["q.qrels", "a.run", "b.run"]
-        if command == "compare":  # plots: tested in test_compare (matplotlib is slow)
-            args += ["-o", "out", "--no-plots"]
+        if command == "compare":  # no --plots: tested in test_compare (matplotlib is slow)
+            args += ["-o", "out"]
             args += [] if "--samples" in args else ["--samples", "20"]
         code, _, err = call(capsys, folder.path, *args)
         assert code != ExitCode.INTERNAL, err
-        outputs = {"out/BenchmarkReport.json", "out/BenchmarkComparison.md"}
-        folder.check(outputs if command == "compare" else set(), code)
+        folder.check(COMPARE_OUTPUTS if command == "compare" else set(), code)

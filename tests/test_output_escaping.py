@@ -59,15 +59,15 @@ def test_trec_format(capsys, hostile, monkeypatch):
         if where.startswith("lang="):
             groups.append(unquote(where.removeprefix("lang=")))
     assert sorted(set(groups)) == sorted(HOSTILE)
-    # per run: the overall P_1, then per group (and macro, micro) num_q and P_1
-    assert sum(line.startswith("P_1 ") for line in lines) == 2 * (1 + len(HOSTILE) + 2)
+    # per run: the overall P_1, then per group (and macro, micro, spread) num_q and P_1
+    assert sum(line.startswith("P_1 ") for line in lines) == 2 * (1 + len(HOSTILE) + 3)
     assert sum(line.startswith("#") for line in lines) == 4
 
 
 def test_table_and_markdown(capsys, hostile, monkeypatch):
     monkeypatch.chdir(hostile)
     table = _score(capsys, hostile, "table")
-    assert len(table) == 3 + 2 + 2 * (len(HOSTILE) + 2) + 1  # runs, title + groups
+    assert len(table) == 3 + 2 + 2 * (len(HOSTILE) + 3) + 1  # runs, title + groups
     markdown = _score(capsys, hostile, "markdown")
     rows = [line for line in markdown if line.startswith("|")]
     assert {line.count("|") for line in rows[:4]} == {4}  # run, topics, P@1

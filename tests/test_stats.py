@@ -190,3 +190,128 @@ def test_bad_input_is_refused():
         stats.bootstrap_means([0.1, np.nan])
     with pytest.raises(ValueError, match="confidence"):
         stats.bootstrap_ci([0.1, 0.2], confidence=1.5)
+
+
+# --- the unpaired view (RAG spec), macro means over strata --------------------------------
+
+
+def test_welch_equals_scipy_ttest_ind_unequal_variances():
+    rng = np.random.default_rng(11)
+    a = rng.random((30, 3))
+    b = np.clip(a + rng.normal(0.05, 0.2, size=a.shape), 0, 1)
+    b[:, 2] = rng.normal(0.7, 0.01, size=30)  # very unequal variances
+    t, df, p = stats.welch_t_test(a, b)
+    for column in range(3):
+        expected = sps.ttest_ind(a[:, column], b[:, column], equal_var=False)
+        assert t[column] == pytest.approx(expected.statistic, rel=1e-12)
+        assert df[column] == pytest.approx(expected.df, rel=1e-12)
+        assert p[column] == pytest.approx(expected.pvalue, rel=1e-10)
+    # the paired test on the same values is another, stronger test: smaller p here
+    assert stats.paired_t_test(a[:, :1] - b[:, :1])[0] < p[0]
+
+
+def test_welch_hand_worked_and_constant_samples():
+    # a = (1, 2, 3): mean 2, var 1; b = (2, 4, 6, 8): mean 5, var 20/3.
+    # se^2 = 1/3 + 5/3 = 2, t = -3/sqrt(2); df = 4 / ((1/3)^2/2 + (5/3)^2/3) = 4 / (1/18 + 25/27)
+    t, df, _ = stats.welch_t_test([1.0, 2.0, 3.0], [2.0, 4.0, 6.0, 8.0])
+    assert t[0] == pytest.approx(-3 / math.sqrt(2))
+    assert df[0] == pytest.approx(4 / (1 / 18 + 25 / 27))
+    assert stats.welch_t_test([0.5, 0.5], [0.5, 0.5])[2].tolist() == [1.0]
+    assert stats.welch_t_test([0.5, 0.5], [0.2, 0.2])[2].tolist() == [0.0]
+    assert np.isnan(stats.welch_t_test([0.5], [0.2, 0.3])[2]).all()
+
+
+def test_normal_interval_equals_scipy_and_the_spec_s_1_96():
+    values = np.array([0.2, 0.5, 0.9, 0.4, 0.7, 0.1, 0.6])
+    low, high = stats.normal_interval(values, 0.95)
+    sem = values.std(ddof=1) / math.sqrt(values.size)
+    expected = sps.norm.interval(0.95, loc=values.mean(), scale=sem)
+    assert (low[0], high[0]) == pytest.approx(expected, rel=1e-12)
+    # the RAG spec's calculate_confidence_interval, with its rounded 1.96
+    spec = (values.mean() - 1.96 * sem, values.mean() + 1.96 * sem)
+    assert (low[0], high[0]) == pytest.approx(spec, abs=1e-4 * sem)
+    low99, high99 = stats.normal_interval(values, 0.99)
+    assert (low99[0], high99[0]) == pytest.approx(sps.norm.interval(0.99, values.mean(), sem))
+    assert np.isnan(stats.normal_interval([0.3], 0.95)[0]).all()
+
+
+def test_macro_weights_make_the_mean_of_stratum_means():
+    strata = np.array(["a", "b", "a", "c", "a", "b"])
+    values = np.array([0.1, 0.4, 0.3, 0.9, 0.2, 0.6])
+    w = stats.macro_weights(strata)
+    expected = np.mean([values[strata == s].mean() for s in ("a", "b", "c")])
+    assert (w * values).sum() == pytest.approx(expected)
+    assert w.sum() == pytest.approx(1.0)
+
+
+def test_stratified_bootstrap_resamples_within_strata():
+    # draw one resample at a time within each stratum, as documented: position j of the
+    # draw is the j-th topic in stratum order, drawn among its stratum's topics
+    rng = np.random.default_rng(12)
+    strata = np.array([2, 0, 1, 0, 2, 2, 1, 0, 0])
+    values = rng.random((9, 2))
+    samples = 200  # one block: one draw of integers(0, size, (samples, n))
+    got = stats.bootstrap_means(values, samples, seed=4, strata=strata)
+    members = np.argsort(strata, kind="stable")
+    sizes = np.array([np.sum(strata == strata[m]) for m in members])
+    starts = np.array([np.searchsorted(strata[members], strata[m]) for m in members])
+    draws = np.random.default_rng([4, stats.STRATIFIED_STREAM]).integers(
+        0, sizes, size=(samples, 9)
+    )
+    for k in range(samples):
+        rows = members[starts + draws[k]]
+        drawn = {s: [] for s in (0, 1, 2)}
+        for row in rows:
+            drawn[strata[row]].append(values[row])
+        macro = np.mean([np.mean(drawn[s], axis=0) for s in (0, 1, 2)], axis=0)
+        assert got[k] == pytest.approx(macro, rel=1e-12)
+    # every resample keeps each stratum's size: a constant stratum stays constant
+    flat = np.where(strata[:, None] == 1, 0.5, values)
+    resampled = stats.bootstrap_means(flat, 50, seed=1, strata=strata)
+    assert np.isfinite(resampled).all()
+
+
+def test_stratified_t_test_is_the_paired_t_test_for_one_stratum():
+    rng = np.random.default_rng(13)
+    d = rng.normal(0.05, 0.2, size=(25, 2))
+    assert stats.stratified_t_test(d, np.zeros(25)) == pytest.approx(stats.paired_t_test(d))
+
+
+def test_stratified_t_test_hand_worked():
+    # stratum a: d = (1, 3): mean 2, var 2, n 2; stratum b: d = (0, 1, 2): mean 1, var 1, n 3.
+    # D = (2 + 1) / 2 = 1.5; v_a = 2 / (2 * 4) = 0.25, v_b = 1 / (3 * 4) = 1/12; V = 1/3;
+    # t = 1.5 / sqrt(1/3); df = V^2 / (v_a^2 / 1 + v_b^2 / 2) = (1/9) / (1/16 + 1/288)
+    d = np.array([1.0, 3.0, 0.0, 1.0, 2.0])
+    strata = np.array(["a", "a", "b", "b", "b"])
+    df = (1 / 9) / (1 / 16 + 1 / 288)
+    expected = 2 * sps.t.sf(1.5 / math.sqrt(1 / 3), df)
+    assert stats.stratified_t_test(d, strata)[0] == pytest.approx(expected, rel=1e-12)
+    assert np.isnan(stats.stratified_t_test(d, np.array(["a", "a", "b", "b", "c"]))).all()
+    assert stats.stratified_t_test(np.zeros(5), strata).tolist() == [1.0]
+
+
+def test_weighted_randomization_and_bootstrap_tests():
+    rng = np.random.default_rng(14)
+    d = rng.normal(0.1, 0.3, size=(12, 2))
+    strata = np.array([0] * 3 + [1] * 9)
+    w = stats.macro_weights(strata)
+    samples = 200  # one block of sign draws, recomputed here one pattern at a time
+    signs = np.random.default_rng([7, stats.RANDOMIZATION_STREAM]).integers(
+        0, 2, size=(samples, 12), dtype=np.int8
+    )
+    observed = np.abs((w[:, None] * d).sum(axis=0))
+    count = np.zeros(2)
+    for pattern in signs:
+        count += (
+            np.abs(((2.0 * pattern - 1)[:, None] * w[:, None] * d).sum(axis=0)) >= observed - 1e-12
+        )
+    expected = (count + 1) / (samples + 1)
+    assert stats.randomization_test(d, samples, seed=7, weights=w) == pytest.approx(expected)
+    # equal weights: the unweighted test
+    assert stats.randomization_test(d, 300, 2, weights=np.full(12, 1 / 12)) == pytest.approx(
+        stats.randomization_test(d, 300, 2)
+    )
+    resampled = stats.bootstrap_means(d, 400, seed=3, strata=strata)
+    macro = (w[:, None] * d).sum(axis=0)
+    expected = np.mean(np.abs(resampled - macro) >= np.abs(macro) - 1e-12, axis=0)
+    assert stats.bootstrap_p(d, resampled, w) == pytest.approx(expected)

@@ -212,7 +212,7 @@ def test_gain_maps_over_several_runs(tmp_path):
     done = subprocess.run(command, cwd=FIXTURES, capture_output=True, check=False)
     expected = b"# graded.run\n" + (FIXTURES / case["stdout"]).read_bytes()
     assert (done.returncode, done.stdout) == (0, expected * 2), done.stderr.decode()
-    command = [sys.executable, "-m", "trecbench", "compare", "--no-plots", "-o", str(tmp_path)]
+    command = [sys.executable, "-m", "trecbench", "compare", "-o", str(tmp_path)]
     command += ["-m", "ndcg.1=3,2=9", "-m", "G.1=3,2=9", "graded.qrels", "graded.run", "mixed.run"]
     done = subprocess.run(command, cwd=FIXTURES, capture_output=True, check=False)
     assert done.returncode == 0, done.stderr.decode()

@@ -1,26 +1,34 @@
 """Compare runs: means with bootstrap intervals, differences against a baseline, paired
-significance tests and multiple-comparison correction — overall and per stratum.
+significance tests and multiple-comparison correction — overall, per stratum and as macro
+means over strata; topic movers, every pair of runs, tie bounds.
 
-:func:`compare` scores the runs with :func:`trecbench.evaluate` and hands the per-query
-values to :func:`compare_scores`, which does the statistics (see :mod:`trecbench.stats` for
-the conventions) on one ``queries x runs x measures`` array per stratum.
+:func:`compare` scores the runs with :func:`trecbench.evaluate` (each against the qrels it
+was given: one shared qrels, or each run its own) and hands the per-query values to
+:func:`compare_scores`, which does the statistics (see :mod:`trecbench.stats` for the
+conventions) on one ``queries x runs x measures`` array per section. Rendering is
+:mod:`trecbench.comparison_text`'s job, plotting :mod:`trecbench.plots`'.
 
-Which queries count (``missing``), recorded in the report:
+Topics are paired by qid across runs. Which count (``missing``, recorded in the report):
 
 * ``"zero"`` (default, trec_eval ``-c``): every topic of the qrels counts; a run without
-  results for a topic scores 0 on it.
+  results for a topic scores 0 on it. With a qrels per run, the topics that every run's
+  qrels judge (the others cannot be paired; each run lists its unpaired ones).
 * ``"drop"``: only topics that every run was evaluated on (the pairs all runs share).
 
-Strata (``group_by``) are analysed like the whole: the same seed, their own resamples and
-their own family for the p-value correction.
+Sections (``group_by``, repeatable): ``all`` (every topic), then for each field its
+**macro** section ``FIELD:macro`` (every stratum counts the same: the mean of the strata's
+means, as code-chunk's published "overall"; stratified bootstrap, weighted tests, see
+:mod:`trecbench.stats`) and one section per value ``FIELD=VALUE``. Each section has its own
+resamples from the same seed and its own family for the p-value correction.
 
 Which way is better (:func:`direction`, recorded in the report's ``settings.better``) is
 the measure registry's ``better`` (:func:`trecbench.measures.better`): higher for every
 measure of a ranking's quality, lower for ``num_nonrel_judged_ret`` (judged non-relevant
 documents retrieved), and neither for counts such as ``num_ret`` and ``num_rel`` and for
 diagnostics such as ``Judged@k``; higher for a name the registry does not know.
-"Best run" and the ▲/▼ markers (significantly better/worse) follow it; a measure without a
-direction gets no best run and ↑/↓ (significantly higher/lower).
+"Best run", the ▲/▼ markers, wins and losses, movers and the all-pairs letters follow
+it; a measure without a direction gets no best run, ↑/↓ (significantly higher/lower),
+and counts "higher" as a win.
 """
 
 from __future__ import annotations
@@ -30,7 +38,7 @@ import numbers
 import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -43,11 +51,17 @@ from .errors import UsageError
 from .inputs import QrelsInput, RunInput
 
 MISSING = ("zero", "drop")
-ALL = "all"  # stratum label of the analysis over all topics; strata are "FIELD=VALUE"
+ALL = "all"  # label of the section over all topics
+MACRO = "macro"  # a macro section is labelled FIELD:macro; a stratum FIELD=VALUE
 TEST_NAMES = {
     "t": "paired t-test",
     "bootstrap": "paired bootstrap test",
     "randomization": "randomisation (sign-flip permutation) test",
+}
+MACRO_TEST_NAMES = {  # the same tests on macro means (see trecbench.stats)
+    "t": "stratified t-test (Welch–Satterthwaite df)",
+    "bootstrap": "stratified paired bootstrap test",
+    "randomization": "randomisation test of the weighted differences",
 }
 CORRECTION_NAMES = {
     "holm": "Holm",
@@ -57,9 +71,11 @@ CORRECTION_NAMES = {
 }
 REPORT_FILE = "BenchmarkReport.json"
 MARKDOWN_FILE = "BenchmarkComparison.md"
+LATEX_FILE = "AllPairs.tex"
 SCHEMA = "benchmark_report"  # trecbench/schemas/benchmark_report.schema.json
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 HIGHER, LOWER = "higher", "lower"
+MOVERS = 5  # topics listed per run, measure and direction
 
 Progress = Callable[[int, int], None]
 
@@ -77,25 +93,48 @@ def direction(measure: str) -> str | None:
     return better(measure)
 
 
-def measure_group(measure: str) -> str:
-    """Table a measure belongs to: recall-type measures apart from rank-sensitive ones."""
-    family = measure.split("@")[0].split("_cut")[0].lower()
-    if family in ("recall", "r", "recall_all", "hitrate", "success"):
-        return "Recall and hit rate"
-    return "Ranking quality"
+@dataclass(frozen=True)
+class Section:
+    """One analysis: ``kind`` ``all``, ``macro`` (over the strata of ``field``) or
+    ``stratum`` (``field`` = ``value``), over ``topics`` topics."""
+
+    label: str
+    kind: str
+    field: str | None
+    value: str | None
+    topics: int
+
+    @property
+    def title(self) -> str:
+        if self.kind == ALL:
+            return "All topics"
+        if self.kind == MACRO:
+            return f"Macro over {self.field}: each {self.field} counts the same"
+        return f"{self.field} = {self.value}"
 
 
 @dataclass
 class Comparison:
     """Result of :func:`compare`.
 
-    ``summary``: stratum, run, measure, queries, mean, ci_low, ci_high.
-    ``comparisons``: stratum, run, baseline, measure, queries, difference, ci_low, ci_high
-    (interval of the difference), relative_change (percent of the baseline mean; NaN when
-    that is 0), effect_size (d_z), p_value, p_adjusted, significant (p_adjusted < alpha).
+    ``summary``: stratum, run, measure, queries, mean, ci_low, ci_high, normal_low,
+    normal_high (normal-approximation interval: the weaker, unpaired view), tie_low,
+    tie_high (the mean's bounds over all orders of tied documents; NaN when not known).
+    ``comparisons`` (against the baseline): stratum, run, baseline, measure, queries,
+    difference, ci_low, ci_high (interval of the difference), relative_change (percent of
+    the baseline mean; NaN when that is 0), effect_size (d_z), p_value, p_adjusted,
+    significant (p_adjusted < alpha), wins, ties, losses (topics), welch_t, welch_df,
+    welch_p, welch_p_adjusted (independent two-sample Welch t-test: the weaker design).
+    ``pairs`` (every pair of runs): stratum, run, other, measure, difference (run − other),
+    p_value, p_adjusted (over all pairs of the section), significant, winner.
+    ``movers``: stratum, run, baseline, measure, kind (``gain``/``loss``), rank, qid,
+    baseline_value, value, difference: the topics that moved most.
     ``per_query``: run, qid, measure, value after the ``missing`` policy.
     ``missing``: per run, the topics it had no result for (scored 0 or dropped).
-    ``strata``: qid -> stratum value when grouped, else None.
+    ``strata``: field -> qid -> stratum value when grouped, else None.
+    ``run_qrels``: per run the qrels file it was scored with; ``unpaired``: per run the
+    topics of its qrels left out because another run's qrels lack them; ``unjudged``: per
+    run its documents without judgment; ``warnings``: what the caller should print.
     ``evaluation``: the options :func:`trecbench.evaluate` was called with (None when the
     per-query values were given); ``ontology``: provenance of the ontology behind MaxOntSim.
     """
@@ -105,24 +144,45 @@ class Comparison:
     measures: list[str]
     queries: list[str]
     settings: dict
+    sections: list[Section]
     summary: pd.DataFrame
     comparisons: pd.DataFrame
+    pairs: pd.DataFrame
+    movers: pd.DataFrame
     per_query: pd.DataFrame
     missing: dict[str, list[str]]
-    strata: dict[str, str] | None = None
+    strata: dict[str, dict[str, str]] | None = None
     inputs: list[dict] | None = None
     run_inputs: dict[str, str] | None = None
     evaluation: dict | None = None
     ontology: dict | None = None
+    run_qrels: dict[str, str | None] | None = None
+    unpaired: dict[str, list[str]] | None = None
+    unjudged: dict[str, dict] | None = None
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def stratum_labels(self) -> list[str]:
-        """``"all"`` followed by one ``"FIELD=VALUE"`` label per stratum, values sorted."""
-        return list(dict.fromkeys(self.summary["stratum"]))
+        """Section labels: ``"all"``, then per grouping field ``"FIELD:macro"`` and one
+        ``"FIELD=VALUE"`` per stratum (values sorted)."""
+        return [section.label for section in self.sections]
+
+    def section(self, label: str) -> Section:
+        return next(section for section in self.sections if section.label == label)
 
     def part(self, frame: pd.DataFrame, label: str) -> pd.DataFrame:
-        """Rows of ``summary`` or ``comparisons`` for one stratum label."""
+        """Rows of ``summary``, ``comparisons``, ``pairs`` or ``movers`` for one section."""
         return frame[frame["stratum"] == label]
+
+    def topics_of(self, label: str) -> list[str]:
+        """The topics of a section (a macro section's: every topic with a stratum)."""
+        section = self.section(label)
+        if section.kind == ALL:
+            return list(self.queries)
+        mapping = (self.strata or {})[section.field]
+        if section.kind == MACRO:
+            return [qid for qid in self.queries if qid in mapping]
+        return [qid for qid in self.queries if mapping.get(qid) == section.value]
 
     def report(self, experiment_id: str | None = None, meta: Mapping[str, str] | None = None):
         """The BenchmarkReport as a JSON-ready dict (schema ``benchmark_report``).
@@ -134,18 +194,23 @@ class Comparison:
         from .report import _json_safe, environment, utc_now
 
         results = []
-        for label in self.stratum_labels:
-            summary = self.part(self.summary, label)
-            comparisons = self.part(self.comparisons, label)
-            field = None if label == ALL else self.settings["group_by"]
+        for section in self.sections:
             results.append(
                 {
-                    "stratum": label,
-                    "field": field,
-                    "value": None if field is None else label[len(field) + 1 :],
-                    "topics": int(summary["queries"].iloc[0]),
-                    "summary": _json_safe(_rows(summary)),
-                    "comparisons": _json_safe(_rows(comparisons)),
+                    "stratum": section.label,
+                    "kind": section.kind,
+                    "field": section.field,
+                    "value": section.value,
+                    "topics": section.topics,
+                    **{
+                        name: _json_safe(_rows(self.part(frame, section.label)))
+                        for name, frame in (
+                            ("summary", self.summary),
+                            ("comparisons", self.comparisons),
+                            ("pairs", self.pairs),
+                            ("movers", self.movers),
+                        )
+                    },
                 }
             )
         wide = self.per_query.pivot_table(
@@ -170,7 +235,10 @@ class Comparison:
                     "name": run,
                     "baseline": run == self.baseline,
                     "input": (self.run_inputs or {}).get(run),
+                    "qrels": (self.run_qrels or {}).get(run),
                     "missing_queries": self.missing[run],
+                    "unpaired_topics": (self.unpaired or {}).get(run, []),
+                    "unjudged": (self.unjudged or {}).get(run),
                 }
                 for run in self.runs
             ],
@@ -183,15 +251,11 @@ class Comparison:
             document["ontology"] = self.ontology
         return document
 
-    def markdown(self) -> str:
-        """The BenchmarkComparison Markdown text (one table per measure group and stratum)."""
-        return _markdown(self)
-
     def to_frame(self) -> pd.DataFrame:
-        """One row per stratum, run and measure: the mean with its interval (``mean,
-        ci_low, ci_high``) and, for runs other than the baseline, the comparison with it
+        """One row per section, run and measure: the summary (``mean, ci_low, ci_high``,
+        ...) and, for runs other than the baseline, the comparison with it
         (``difference, diff_ci_low, diff_ci_high, relative_change, effect_size, p_value,
-        p_adjusted, significant``; NaN for the baseline)."""
+        p_adjusted, significant``, ...; NaN for the baseline)."""
         tests = self.comparisons.drop(columns=["baseline", "queries"]).rename(
             columns={"ci_low": "diff_ci_low", "ci_high": "diff_ci_high"}
         )
@@ -213,7 +277,9 @@ class Comparison:
         """Means with intervals and significance markers over all topics, for notebooks."""
         from html import escape
 
-        rows = _cells(self, ALL, self.measures)
+        from .comparison_text import mean_cells
+
+        rows = mean_cells(self, ALL, self.measures)
         head = "".join(f"<th>{escape(cell)}</th>" for cell in rows[0])
         body = "".join(
             "<tr>" + "".join(f"<td>{escape(cell)}</td>" for cell in row) + "</tr>"
@@ -224,17 +290,33 @@ class Comparison:
             f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
         )
 
+    def render(self, fmt: str = "table") -> str:
+        """The comparison as ``table`` (terminal), ``markdown``, ``csv``, ``json`` (the
+        report) or ``latex`` (the all-pairs table); see :mod:`trecbench.comparison_text`."""
+        from . import comparison_text
+
+        return comparison_text.render(self, fmt)
+
+    def markdown(self) -> str:
+        """The BenchmarkComparison Markdown text."""
+        return self.render("markdown")
+
+    def plot_files(self, order: str = "difference") -> dict[str, bytes]:
+        """File name -> bytes of every plot (see :func:`plot_files`)."""
+        return plot_files(self, order)
+
     def write(
         self,
         outdir: str | os.PathLike,
-        plots: bool = True,
+        plots: bool = False,
         *,
         manifest: str | os.PathLike | None = None,
         meta: Mapping[str, str] | None = None,
         argv: Sequence[str] | None = None,
+        plot_order: str = "difference",
     ) -> list[Path]:
-        """Write BenchmarkReport.json, BenchmarkComparison.md, (unless ``plots`` is false)
-        the PNG and SVG plots into ``outdir`` and, if ``manifest`` is given, an
+        """Write BenchmarkReport.json, BenchmarkComparison.md, AllPairs.tex, (with
+        ``plots``) the PNG and SVG plots into ``outdir`` and, if ``manifest`` is given, an
         ExperimentManifest there (inputs and outputs with sha256, ``meta``, the command line
         ``argv``, default ``sys.argv``); returns the paths written, manifest last.
 
@@ -253,11 +335,12 @@ class Comparison:
         files = {
             out / REPORT_FILE: (json_bytes(self.report(experiment_id, meta)), "report"),
             out / MARKDOWN_FILE: (self.markdown().encode("utf-8"), "markdown"),
+            out / LATEX_FILE: (self.render("latex").encode("utf-8"), "latex"),
         }
         if plots:
-            from .plots import plot_files
-
-            files |= {out / name: (data, "plot") for name, data in plot_files(self).items()}
+            files |= {
+                out / name: (data, "plot") for name, data in self.plot_files(plot_order).items()
+            }
         if manifest is not None:
             manifest = Path(manifest)
             if any(manifest.resolve() == path.resolve() for path in files):
@@ -278,9 +361,10 @@ class Comparison:
 
 
 def _rows(frame: pd.DataFrame) -> list[dict]:
-    """Rows of one stratum as dicts of Python scalars, without ``stratum`` and ``queries``
-    (the report states them once per stratum)."""
-    return frame.drop(columns=["stratum", "queries"]).to_dict(orient="records")
+    """Rows of one section as dicts of Python scalars, without ``stratum`` and ``queries``
+    (the report states them once per section)."""
+    columns = [c for c in ("stratum", "queries") if c in frame.columns]
+    return frame.drop(columns=columns).to_dict(orient="records")
 
 
 def _check_settings(test, correction, samples, seed, confidence, missing) -> None:
@@ -301,33 +385,58 @@ def _check_settings(test, correction, samples, seed, confidence, missing) -> Non
 
 
 def _cube(
-    per_query: pd.DataFrame, runs: list[str], measures: list[str], queries: list[str]
+    per_query: pd.DataFrame,
+    runs: list[str],
+    measures: list[str],
+    queries: list[str],
+    column: str = "value",
 ) -> np.ndarray:
-    """``queries x runs x measures`` values; absent (run, qid) pairs are NaN."""
-    frame = per_query.set_index(["qid", "run", "measure"])["value"]
+    """``queries x runs x measures`` values of ``column``; absent (run, qid) pairs NaN."""
+    frame = per_query.set_index(["qid", "run", "measure"])[column]
     if frame.index.duplicated().any():
         qid, run, measure = frame.index[frame.index.duplicated()][0]
         raise UsageError(f"run {run!r}: two values of {measure} for topic {qid!r}")
     index = pd.MultiIndex.from_product([queries, runs, measures], names=frame.index.names)
-    values = frame.reindex(index).to_numpy(dtype=np.float64)
+    values = frame.reindex(index).to_numpy(dtype=np.float64, copy=True)
     return values.reshape(len(queries), len(runs), len(measures))
 
 
+def _better(difference: np.ndarray, measure: str) -> np.ndarray:
+    """The difference turned so that positive means better (higher for a measure without
+    a direction)."""
+    return -difference if direction(measure) == LOWER else difference
+
+
+@dataclass
+class _Section:
+    """What :func:`_analyse` needs about one section besides the values."""
+
+    section: Section
+    rows: np.ndarray
+    strata: np.ndarray | None  # per topic its stratum (macro sections only)
+
+
 def _analyse(
+    part: _Section,
     cube: np.ndarray,
+    bounds: tuple[np.ndarray, np.ndarray] | None,
+    qids: list[str],
     runs: list[str],
     measures: list[str],
     baseline: int,
     settings: dict,
     advance: Callable[[int], None] | None,
-) -> tuple[list[dict], list[dict]]:
-    """Summary and comparison rows of one stratum (``cube``: queries x runs x measures).
+) -> dict[str, list[dict]]:
+    """Summary, comparison, pair and mover rows of one section (``cube``: queries x runs
+    x measures of its topics, ``bounds`` the per-topic tie bounds alike).
 
-    ``advance(done)`` is told how many resamples of this stratum are done (bootstrap
+    ``advance(done)`` is told how many resamples of this section are done (bootstrap
     first, then randomisation).
     """
     n, n_runs, n_measures = cube.shape
     seed, samples, confidence = settings["seed"], settings["samples"], settings["confidence"]
+    macro = part.strata is not None
+    weights = stats.macro_weights(part.strata) if macro else None
     flat = cube.transpose(0, 2, 1).reshape(n, n_measures * n_runs)  # column = m * R + r
 
     def column(m: int, r: int) -> int:
@@ -336,58 +445,188 @@ def _analyse(
     def stage(offset: int) -> stats.Progress | None:
         return None if advance is None else lambda done, _total: advance(offset + done)
 
-    boot = stats.bootstrap_means(flat, samples, seed, stage(0))
-    means = flat.mean(axis=0)
+    def mean_of(matrix: np.ndarray) -> np.ndarray:
+        return matrix.mean(axis=0) if weights is None else (matrix * weights[:, None]).sum(axis=0)
+
+    boot = stats.bootstrap_means(flat, samples, seed, stage(0), strata=part.strata)
+    means = mean_of(flat)
     low, high = stats.percentile_interval(boot, confidence)
+    nan = np.full(flat.shape[1], np.nan)
+    normal = (nan, nan) if macro else stats.normal_interval(flat, confidence)
+    ties = (nan, nan)
+    if bounds is not None:
+        ties = tuple(mean_of(b.transpose(0, 2, 1).reshape(n, -1)) for b in bounds)
+    label = {"stratum": part.section.label}
     summary = [
-        {
+        label
+        | {
             "run": run,
             "measure": measure,
             "queries": n,
             "mean": means[column(m, r)],
             "ci_low": low[column(m, r)],
             "ci_high": high[column(m, r)],
+            "normal_low": normal[0][column(m, r)],
+            "normal_high": normal[1][column(m, r)],
+            "tie_low": ties[0][column(m, r)],
+            "tie_high": ties[1][column(m, r)],
         }
         for m, measure in enumerate(measures)
         for r, run in enumerate(runs)
     ]
-    pairs = [(m, r) for m in range(n_measures) for r in range(n_runs) if r != baseline]
-    if not pairs:
-        return summary, []
-    left = [column(m, r) for m, r in pairs]
-    right = [column(m, baseline) for m, _ in pairs]
-    diffs = flat[:, left] - flat[:, right]
-    diff_boot = boot[:, left] - boot[:, right]
-    diff_low, diff_high = stats.percentile_interval(diff_boot, confidence)
+    result = {"summary": summary, "comparisons": [], "pairs": [], "movers": []}
+    if n_runs < 2:
+        return result
+
+    # every unordered pair once: the baseline comparisons take their p-values from here
+    pairs = [
+        (m, i, j) for m in range(n_measures) for i in range(n_runs) for j in range(i + 1, n_runs)
+    ]
+    left = [column(m, i) for m, i, _ in pairs]
+    right = [column(m, j) for m, _, j in pairs]
+    pair_diffs = flat[:, left] - flat[:, right]
     if settings["test"] == "t":
-        p = stats.paired_t_test(diffs)
+        p = (
+            stats.stratified_t_test(pair_diffs, part.strata)
+            if macro
+            else stats.paired_t_test(pair_diffs)
+        )
     elif settings["test"] == "bootstrap":
-        p = stats.bootstrap_p(diffs, diff_boot)
+        p = stats.bootstrap_p(pair_diffs, boot[:, left] - boot[:, right], weights)
     else:
-        p = stats.randomization_test(diffs, samples, seed, stage(samples))
+        p = stats.randomization_test(pair_diffs, samples, seed, stage(samples), weights)
+    p_of = {pair: p[k] for k, pair in enumerate(pairs)}
+    pair_adjusted = stats.adjust(p, settings["correction"])
+    alpha = settings["alpha"]
+    for k, (m, i, j) in enumerate(pairs):
+        difference = mean_of(pair_diffs[:, [k]])[0]
+        significant = bool(pair_adjusted[k] < alpha)
+        winner = None
+        if significant and difference != 0:
+            ahead = _better(np.array([difference]), measures[m])[0] > 0
+            winner = runs[i] if ahead else runs[j]
+        result["pairs"].append(
+            label
+            | {
+                "run": runs[i],
+                "other": runs[j],
+                "measure": measures[m],
+                "difference": difference,
+                "p_value": p[k],
+                "p_adjusted": pair_adjusted[k],
+                "significant": significant,
+                "winner": winner,
+            }
+        )
+
+    compared = [(m, r) for m in range(n_measures) for r in range(n_runs) if r != baseline]
+    left = [column(m, r) for m, r in compared]
+    right = [column(m, baseline) for m, _ in compared]
+    diffs = flat[:, left] - flat[:, right]
+    diff_low, diff_high = stats.percentile_interval(boot[:, left] - boot[:, right], confidence)
+    p = np.array([p_of[(m, min(r, baseline), max(r, baseline))] for m, r in compared])
     adjusted = stats.adjust(p, settings["correction"])
-    effect = stats.effect_size(diffs)
-    comparisons = []
-    for i, (m, r) in enumerate(pairs):
+    effect = np.full(len(compared), np.nan) if macro else stats.effect_size(diffs)
+    welch = [np.full(len(compared), np.nan)] * 3
+    if not macro:
+        welch = list(stats.welch_t_test(flat[:, left], flat[:, right]))
+    welch_adjusted = stats.adjust(welch[2], settings["correction"])
+    for k, (m, r) in enumerate(compared):
         base_mean = means[column(m, baseline)]
-        difference = diffs[:, i].mean()
-        comparisons.append(
-            {
+        difference = means[column(m, r)] - base_mean
+        better = _better(diffs[:, k], measures[m])
+        result["comparisons"].append(
+            label
+            | {
                 "run": runs[r],
                 "baseline": runs[baseline],
                 "measure": measures[m],
                 "queries": n,
                 "difference": difference,
-                "ci_low": diff_low[i],
-                "ci_high": diff_high[i],
+                "ci_low": diff_low[k],
+                "ci_high": diff_high[k],
                 "relative_change": 100 * difference / base_mean if base_mean else math.nan,
-                "effect_size": effect[i],
-                "p_value": p[i],
-                "p_adjusted": adjusted[i],
-                "significant": bool(adjusted[i] < settings["alpha"]),
+                "effect_size": effect[k],
+                "p_value": p[k],
+                "p_adjusted": adjusted[k],
+                "significant": bool(adjusted[k] < alpha),
+                "wins": int(np.count_nonzero(better > 0)),
+                "ties": int(np.count_nonzero(better == 0)),
+                "losses": int(np.count_nonzero(better < 0)),
+                "welch_t": welch[0][k],
+                "welch_df": welch[1][k],
+                "welch_p": welch[2][k],
+                "welch_p_adjusted": welch_adjusted[k],
             }
         )
-    return summary, comparisons
+        if macro:
+            continue  # the same topics as the whole: their movers are listed there
+        for kind, sign in (("gain", 1), ("loss", -1)):
+            moved = np.flatnonzero(sign * better > 0)
+            # largest moves first; equal moves in topic order
+            moved = moved[np.argsort(-sign * better[moved], kind="stable")][: settings["movers"]]
+            for rank, t in enumerate(moved, start=1):
+                result["movers"].append(
+                    label
+                    | {
+                        "run": runs[r],
+                        "baseline": runs[baseline],
+                        "measure": measures[m],
+                        "kind": kind,
+                        "rank": rank,
+                        "qid": qids[t],
+                        "baseline_value": flat[t, column(m, baseline)],
+                        "value": flat[t, column(m, r)],
+                        "difference": diffs[t, k],
+                    }
+                )
+    return result
+
+
+_COLUMNS = {
+    "summary": ["stratum", "run", "measure", "queries", "mean", "ci_low", "ci_high",
+                "normal_low", "normal_high", "tie_low", "tie_high"],
+    "comparisons": ["stratum", "run", "baseline", "measure", "queries", "difference", "ci_low",
+                    "ci_high", "relative_change", "effect_size", "p_value", "p_adjusted",
+                    "significant", "wins", "ties", "losses", "welch_t", "welch_df", "welch_p",
+                    "welch_p_adjusted"],
+    "pairs": ["stratum", "run", "other", "measure", "difference", "p_value", "p_adjusted",
+              "significant", "winner"],
+    "movers": ["stratum", "run", "baseline", "measure", "kind", "rank", "qid",
+               "baseline_value", "value", "difference"],
+}  # fmt: skip
+
+
+def _strata_fields(strata, group_by) -> tuple[dict[str, dict[str, str]] | None, list[str]]:
+    """``({field: {qid: value}}, fields)`` from ``{qid: value}`` (named ``group_by``,
+    default ``stratum``) or ``{field: {qid: value}}``."""
+    if strata is None:
+        return None, []
+    if strata and all(isinstance(value, Mapping) for value in strata.values()):
+        fields = {str(f): {str(q): str(v) for q, v in m.items()} for f, m in strata.items()}
+    else:
+        name = group_by if isinstance(group_by, str) else (list(group_by or []) or ["stratum"])[0]
+        fields = {str(name): {str(q): str(v) for q, v in strata.items()}}
+    return fields, list(fields)
+
+
+def _sections(universe: list[str], fields: dict[str, dict[str, str]] | None) -> list[_Section]:
+    index = np.arange(len(universe))
+    parts = [_Section(Section(ALL, ALL, None, None, len(universe)), index, None)]
+    for name, mapping in (fields or {}).items():
+        values = np.array([mapping.get(qid) for qid in universe], dtype=object)
+        present = np.flatnonzero(values != None)  # noqa: E711 (element-wise)
+        if not len(present):
+            continue
+        labels = values[present].astype(str)
+        macro = Section(f"{name}:{MACRO}", MACRO, name, None, len(present))
+        parts.append(_Section(macro, present, labels))
+        for value in sorted(set(labels)):
+            rows = present[labels == value]
+            parts.append(
+                _Section(Section(f"{name}={value}", "stratum", name, value, len(rows)), rows, None)
+            )
+    return parts
 
 
 def compare_scores(
@@ -401,19 +640,26 @@ def compare_scores(
     seed: int = 0,
     confidence: float = 0.95,
     missing: str = "zero",
-    strata: Mapping[str, str] | None = None,
-    group_by: str | None = None,
+    strata: Mapping | None = None,
+    group_by: str | Sequence[str] | None = None,
     progress: Progress | None = None,
+    bounds: pd.DataFrame | None = None,
+    movers: int = MOVERS,
 ) -> Comparison:
     """Statistics over per-query values (``run, qid, measure, value``; see :func:`compare`).
 
     ``queries`` are the topics that count with ``missing="zero"`` (the qrels topics);
-    default: every qid in ``per_query``. ``strata`` maps qid to a stratum value (topics
-    without one are left out of the strata, not out of the overall analysis).
+    default: every qid in ``per_query``. ``strata`` maps qid to a stratum value (the field
+    named ``group_by``), or field to such a mapping (several groupings); topics without a
+    value are left out of that field's sections, not out of the overall analysis.
+    ``bounds`` (``run, qid, measure, low, high``) are per-topic tie bounds
+    (:attr:`trecbench.Evaluation.tie_bounds_per_query`); ``movers`` how many topics to list
+    per run, measure and direction.
     """
     _check_settings(test, correction, samples, seed, confidence, missing)
-    if strata is not None and group_by is None:
-        group_by = "stratum"
+    if not isinstance(movers, numbers.Integral) or movers < 0:
+        raise UsageError(f"movers must be a non-negative integer, not {movers!r}")
+    fields, group_fields = _strata_fields(strata, group_by)
     per_query = per_query.astype({"run": str, "qid": str, "measure": str})
     finite = np.isfinite(per_query["value"].to_numpy(dtype=np.float64))
     if not finite.all():
@@ -437,7 +683,14 @@ def compare_scores(
         raise UsageError("no topic is evaluated in every run (missing='drop')")
 
     cube = _cube(per_query, runs, measures, universe)
-    cube = np.nan_to_num(cube, nan=0.0)  # only absent (run, qid) pairs are NaN here
+    absent_pairs = np.isnan(cube)  # only absent (run, qid) pairs are NaN here
+    cube[absent_pairs] = 0.0
+    tie_cubes = None
+    if bounds is not None:
+        bounds = bounds.astype({"run": str, "qid": str, "measure": str})
+        tie_cubes = tuple(_cube(bounds, runs, measures, universe, side) for side in ("low", "high"))
+        for side in tie_cubes:
+            side[absent_pairs] = 0.0  # no results: 0 in every order
     settings = {
         "baseline": baseline,
         "measures": measures,
@@ -448,35 +701,55 @@ def compare_scores(
         "confidence": float(confidence),
         "alpha": round(1 - confidence, 12),
         "missing": missing,
-        "group_by": group_by,
+        "group_by": group_fields,
         "better": {measure: direction(measure) for measure in measures},
         "interval": "bootstrap percentile",
+        "macro_interval": "stratified bootstrap percentile",
         "effect_size": "cohen_dz",
         "alternative": "two-sided",
+        "movers": int(movers),
+        "tie_bounds": bounds is not None,
+        "independent": {
+            "test": "Welch two-sample t-test",
+            "interval": "normal approximation: mean ± z·sd/√n",
+            "note": "ignores that runs answer the same topics: weaker than the paired tests",
+        },
+        "names": {  # for readers of the report (and trecbench.comparison_text)
+            "test": TEST_NAMES[test],
+            "macro_test": MACRO_TEST_NAMES[test],
+            "correction": CORRECTION_NAMES[correction],
+        },
         "random_streams": {
             "bootstrap": [seed, stats.BOOTSTRAP_STREAM],
             "randomization": [seed, stats.RANDOMIZATION_STREAM],
+            "stratified_bootstrap": [seed, stats.STRATIFIED_STREAM],
         },
     }
-    labels: dict[str, np.ndarray] = {ALL: np.arange(len(universe))}
-    if strata is not None:
-        values = np.array([strata.get(qid) for qid in universe], dtype=object)
-        for label in sorted({v for v in values if v is not None}, key=str):
-            labels[f"{group_by}={label}"] = np.flatnonzero(values == label)
-
+    parts = _sections(universe, fields)
     passes = 2 if test == "randomization" and len(runs) > 1 else 1
-    total = passes * samples * len(labels)
-    summary, comparisons = [], []
-    for k, (label, rows) in enumerate(labels.items()):
+    total = passes * samples * len(parts)
+    rows: dict[str, list[dict]] = {name: [] for name in _COLUMNS}
+    for k, part in enumerate(parts):
         advance = None
         if progress is not None:
 
             def advance(done: int, _offset: int = k * passes * samples) -> None:
                 progress(_offset + done, total)
 
-        s, c = _analyse(cube[rows], runs, measures, runs.index(baseline), settings, advance)
-        summary += [{"stratum": label} | row for row in s]
-        comparisons += [{"stratum": label} | row for row in c]
+        section_bounds = None if tie_cubes is None else tuple(c[part.rows] for c in tie_cubes)
+        found = _analyse(
+            part,
+            cube[part.rows],
+            section_bounds,
+            [universe[i] for i in part.rows],
+            runs,
+            measures,
+            runs.index(baseline),
+            settings,
+            advance,
+        )
+        for name, found_rows in found.items():
+            rows[name] += found_rows
 
     tidy = pd.DataFrame(
         {
@@ -486,22 +759,28 @@ def compare_scores(
             "value": cube.transpose(1, 0, 2).ravel(),
         }
     )
-    comparison_columns = [
-        "stratum", "run", "baseline", "measure", "queries", "difference", "ci_low", "ci_high",
-        "relative_change", "effect_size", "p_value", "p_adjusted", "significant",
-    ]  # fmt: skip
+    frames = {name: pd.DataFrame(rows[name], columns=columns) for name, columns in _COLUMNS.items()}
     return Comparison(
         runs=runs,
         baseline=baseline,
         measures=measures,
         queries=universe,
         settings=settings,
-        summary=pd.DataFrame(summary),
-        comparisons=pd.DataFrame(comparisons, columns=comparison_columns),
+        sections=[part.section for part in parts],
+        summary=frames["summary"],
+        comparisons=frames["comparisons"],
+        pairs=frames["pairs"],
+        movers=frames["movers"],
         per_query=tidy,
         missing=absent,
-        strata=None if strata is None else {q: strata[q] for q in universe if q in strata},
+        strata=None
+        if fields is None
+        else {f: {q: m[q] for q in universe if q in m} for f, m in fields.items()},
     )
+
+
+# ---------------------------------------------------------------------------------------
+# scoring runs first
 
 
 def _named_runs(runs) -> dict[str, Any]:
@@ -524,36 +803,54 @@ def _named_runs(runs) -> dict[str, Any]:
     return named
 
 
-def _qrels_topics(qrels) -> list[str]:
-    """Every topic of the qrels (what trec_eval -c averages over); ``qrels`` as
-    :func:`trecbench.inputs.load_qrels` gives them."""
-    import pyarrow.compute as pc
+def _qrels_per_run(qrels, run_qrels, named: Mapping[str, Any]) -> list[tuple[Any, list[str]]]:
+    """``[(qrels, run names)]``: the runs grouped by the qrels they are scored with, their
+    own (``run_qrels``: run name -> qrels) or else the shared ``qrels``."""
+    run_qrels = {str(name): source for name, source in (run_qrels or {}).items()}
+    unknown = sorted(set(run_qrels) - set(named))
+    if unknown:
+        raise UsageError(f"qrels given for {', '.join(unknown)}, which is not a run")
+    if qrels is not None and set(run_qrels) == set(named):
+        raise UsageError("every run has its own qrels (run_qrels): the shared qrels is unused")
+    groups: dict[Any, tuple[Any, list[str]]] = {}
+    for name in named:
+        source = run_qrels.get(name, qrels)
+        if source is None:
+            raise UsageError(f"run {name!r} has no qrels (give one for all, or its own)")
+        key = os.path.abspath(source) if isinstance(source, (str, os.PathLike)) else id(source)
+        groups.setdefault(key, (source, []))[1].append(name)
+    return list(groups.values())
 
-    return sorted(pc.unique(qrels.table.column("qid")).to_pylist())
 
-
-def _strata_map(strata, group_by: str | None, topics: list[str]) -> dict[str, str] | None:
-    """topic -> stratum: a given mapping, or :func:`trecbench.strata.group_labels` of the
-    topics (a sidecar's field, or ``qid-prefix``; topics without a value: ``(none)``)."""
+def _strata_map(strata, group_by, topics: list[str]) -> dict[str, dict[str, str]] | None:
+    """field -> topic -> stratum: a given mapping, or :func:`trecbench.strata.group_labels`
+    of the topics per ``group_by`` field (a sidecar's field, or ``qid-prefix``; topics
+    without a value: ``(none)``)."""
+    fields = [group_by] if isinstance(group_by, str) else list(group_by or [])
     if isinstance(strata, Mapping):
-        return {str(qid): str(value) for qid, value in strata.items()}
-    if group_by is None:
+        mapping, _ = _strata_fields(strata, fields[0] if fields else None)
+        return mapping
+    if not fields:
         if strata is not None:
             raise UsageError("--strata needs --group-by FIELD (which stratum to compare by)")
         return None
     from .strata import group_labels, load_strata
 
     frame = None if strata is None else load_strata(strata)
-    labels = group_labels(pd.Series(topics, dtype=object), frame, group_by)
-    return dict(zip(topics, labels.astype(str), strict=True))
+    series = pd.Series(topics, dtype=object)
+    return {
+        name: dict(zip(topics, group_labels(series, frame, name).astype(str), strict=True))
+        for name in dict.fromkeys(fields)
+    }
 
 
 @outputs.in_input_scope
 def compare(
-    qrels: QrelsInput,
+    qrels: QrelsInput | None,
     runs: RunInput | Sequence[RunInput] | Mapping[str, RunInput],
     measures: Sequence[str] | None = None,
     *,
+    run_qrels: Mapping[str, QrelsInput] | None = None,
     baseline: str | None = None,
     test: str = "t",
     correction: str = "holm",
@@ -562,29 +859,42 @@ def compare(
     confidence: float = 0.95,
     missing: str = "zero",
     strata=None,
-    group_by: str | None = None,
+    group_by: str | Sequence[str] | None = None,
     progress: Callable[[str, int, int | None], None] | None = None,
     relevance_level: int = 1,
     max_docs: int | None = None,
     judged_only: bool = False,
     options: Mapping[str, Any] | None = None,
+    allow_unjudged: bool = False,
+    unjudged_threshold: float = 0.5,
+    tie_bounds: bool = True,
+    movers: int = MOVERS,
 ) -> Comparison:
     """Score ``runs`` against ``qrels`` and compare them with statistics.
 
     ``qrels`` and each run: any input :mod:`trecbench.inputs` reads (paths, DataFrames,
     Arrow tables, dicts, ir_measures records; an ir_datasets id for the qrels). ``runs``:
     one run, a sequence of them (named after their files without ``.run``/``.gz``;
-    in-memory runs ``run1``, ``run2``...) or a mapping ``{name: run}``. ``measures``: any
-    spelling :func:`trecbench.measures.parse_measure` accepts; default the KPI preset.
+    in-memory runs ``run1``, ``run2``...) or a mapping ``{name: run}``. ``run_qrels``:
+    ``{run name: qrels}`` for runs with qrels of their own (e.g. code-chunk's chunkers,
+    whose chunk ids differ; ``qrels`` may then be None); topics are paired by qid across
+    runs. ``measures``: any spelling :func:`trecbench.measures.parse_measure` accepts;
+    default the KPI preset.
     ``baseline``: a run name (default: the first run). ``test``: ``t`` | ``bootstrap`` |
     ``randomization``; ``correction``: ``holm`` | ``bonferroni`` | ``bh`` | ``none``,
-    applied over all comparisons of a stratum. ``samples`` bootstrap (and randomisation)
+    applied over all comparisons of a section. ``samples`` bootstrap (and randomisation)
     resamples drawn from ``seed``. ``missing``: ``zero`` (trec_eval ``-c``) or ``drop``.
-    ``strata``: a converter sidecar path, with ``group_by`` naming the field (or
+    ``strata``: a converter sidecar path, with ``group_by`` naming its field(s) (or
     ``group_by="qid-prefix"`` without sidecar: the qid up to its last ``/``), or a mapping
     ``{qid: value}``. ``progress(label, done, total)`` is told how reading the files,
     scoring the runs (see :func:`trecbench.evaluate`) and resampling (label
     ``resampling``) advance.
+
+    A run whose retrieved documents the qrels mostly do not know
+    (:meth:`trecbench.evaluate.Unjudged.flagged` with ``unjudged_threshold``) is refused
+    (:class:`~trecbench.errors.UsageError`) unless ``allow_unjudged``; it then stays in
+    ``Comparison.warnings``. ``tie_bounds``: the means' bounds over all orders of tied
+    documents (:mod:`trecbench.tiebounds`). ``movers``: topics listed per direction.
 
     The evaluation options are :func:`trecbench.evaluate`'s (trec_eval's flags of
     ``trecbench score``): ``relevance_level`` (``-l``), ``max_docs`` (``-M``),
@@ -592,27 +902,55 @@ def compare(
     ``ontology``: an HPO file for MaxOntSim). They are recorded in the report, with the
     ontology's release and checksum when a MaxOntSim measure is compared.
     """
-    from .evaluate import evaluate, load
+    from .evaluate import evaluate
     from .report import evaluation_provenance, input_record
 
     named = _named_runs(runs)
     _check_settings(test, correction, samples, seed, confidence, missing)
-    qrels = load(qrels, "qrels", progress=progress)  # once: for topics and evaluation
-    topics = _qrels_topics(qrels)
-    stratum_map = _strata_map(strata, group_by, topics)
-    evaluation = evaluate(
-        qrels,
-        list(named.values()),
-        measures,
-        relevance_level=relevance_level,
-        max_docs=max_docs,
-        judged_only=judged_only,
-        run_names=list(named),
-        options=dict(options or {}),
-        progress=progress,
-    )
+    if not isinstance(unjudged_threshold, numbers.Real) or not 0 <= unjudged_threshold <= 1:
+        raise UsageError(f"unjudged threshold must be between 0 and 1, not {unjudged_threshold!r}")
+    evaluations = [
+        (
+            evaluate(
+                source,
+                [named[name] for name in names],
+                measures,
+                relevance_level=relevance_level,
+                max_docs=max_docs,
+                judged_only=judged_only,
+                run_names=names,
+                options=dict(options or {}),
+                progress=progress,
+                tie_bounds=tie_bounds,
+            ),
+            names,
+        )
+        for source, names in _qrels_per_run(qrels, run_qrels, named)
+    ]
+    warnings = [
+        run.unjudged.message(run.name, evaluation.qrels_path)
+        for evaluation, _ in evaluations
+        for run in evaluation.unjudged_runs(unjudged_threshold)
+    ]
+    if warnings and not allow_unjudged:
+        raise UsageError(
+            "; ".join(warnings) + ". compare refuses to rank runs on documents the qrels "
+            "do not know (--allow-unjudged, allow_unjudged=True: compare anyway)"
+        )
+    topics_of = {
+        name: evaluation.qrels_topics for evaluation, names in evaluations for name in names
+    }
+    shared = set.intersection(*(set(topics) for topics in topics_of.values()))
+    topics = sorted(shared)
+    unpaired = {name: [q for q in topics_of[name] if q not in shared] for name in named}
+    if not topics:
+        raise UsageError("the runs' qrels share no topic: nothing can be paired")
+    per_query = pd.concat([e.per_query for e, _ in evaluations], ignore_index=True)
+    bounds = None
+    if tie_bounds:
+        bounds = pd.concat([e.tie_bounds_per_query for e, _ in evaluations], ignore_index=True)
     comparison = compare_scores(
-        evaluation.per_query,
+        per_query[per_query["qid"].isin(shared)],
         queries=topics,
         baseline=baseline,
         test=test,
@@ -621,22 +959,50 @@ def compare(
         seed=seed,
         confidence=confidence,
         missing=missing,
-        strata=stratum_map,
+        strata=_strata_map(strata, group_by, topics),
         group_by=group_by,
         progress=None if progress is None else partial(progress, "resampling"),
+        bounds=bounds,
+        movers=movers,
     )
-    files, comparison.ontology = evaluation_provenance(evaluation)
+    comparison.settings["unjudged_threshold"] = float(unjudged_threshold)
+    comparison.settings["allow_unjudged"] = bool(allow_unjudged)
+    comparison.warnings = warnings
+    comparison.unpaired = unpaired
+    files: list = []
+    for evaluation, _ in evaluations:
+        found, ontology = evaluation_provenance(evaluation)
+        files += [spec for spec in found if spec not in files]
+        comparison.ontology = comparison.ontology or ontology
     if strata is not None and not isinstance(strata, Mapping):
         files.append((strata, "strata"))
-    known = evaluation.input_records  # taken when the evaluation read them
+    known: dict = {}
+    for evaluation, _ in evaluations:
+        known |= evaluation.input_records  # taken when the evaluation read them
     comparison.inputs = [known.get(spec) or input_record(*spec) for spec in files]
-    comparison.run_inputs = {run.name: run.path for run in evaluation.runs}
+    results = [(run, e) for e, _ in evaluations for run in e.runs]
+    comparison.run_inputs = {run.name: run.path for run, _ in results}
+    comparison.run_qrels = {run.name: e.qrels_path for run, e in results}
+    comparison.unjudged = {
+        run.name: None
+        if run.unjudged is None
+        else {
+            "depth": run.unjudged.depth,
+            "retrieved": run.unjudged.retrieved,
+            "unjudged": run.unjudged.unjudged,
+            "fraction": run.unjudged.fraction,
+            "topics": run.unjudged.topics,
+            "empty_topics": run.unjudged.empty_topics,
+        }
+        for run, _ in results
+    }
+    first = evaluations[0][0]
     comparison.evaluation = {
         "relevance_level": relevance_level,
         "max_docs": max_docs,
         "judged_only": judged_only,
-        "maxontsim_formula": evaluation.options.get("maxontsim_formula"),
-        "ontology": _path_text(evaluation.options.get("ontology")),
+        "maxontsim_formula": first.options.get("maxontsim_formula"),
+        "ontology": _path_text(first.options.get("ontology")),
     }
     return comparison
 
@@ -645,177 +1011,71 @@ def _path_text(path) -> str | None:
     return None if path is None else os.fspath(path)
 
 
-def _fmt(value: float, digits: int = 4) -> str:
-    return "n/a" if not math.isfinite(value) else f"{value:.{digits}f}"
+# ---------------------------------------------------------------------------------------
+# plots: the figures take plain arrays (trecbench.plots never sees this module)
 
 
-def _fmt_p(value: float) -> str:
-    if not math.isfinite(value):
-        return "n/a"
-    return f"{value:.4f}" if value >= 1e-4 else f"{value:.1e}"
+def plot_files(comparison: Comparison, order: str = "difference") -> dict[str, bytes]:
+    """File name -> bytes of every plot: ``means`` and, with two runs or more,
+    ``differences`` (topics ordered by ``order``: ``difference`` or ``baseline``), as PNG
+    and SVG, for all topics, each macro section (means only) and each stratum."""
+    from . import plots
+
+    files = {}
+    level = f"{comparison.settings['confidence']:.0%}"
+    others = [run for run in comparison.runs if run != comparison.baseline]
+    suffixes = plots.file_suffixes(comparison.stratum_labels)
+    for section in comparison.sections:
+        summary = comparison.part(comparison.summary, section.label)
+        where = "" if section.kind == ALL else f" ({section.title})"
+        wide = summary.pivot(index="measure", columns="run")
+        figures = {
+            "means": plots.means_figure(
+                comparison.runs,
+                comparison.measures,
+                *(
+                    wide[name]
+                    .reindex(index=comparison.measures, columns=comparison.runs)
+                    .to_numpy()
+                    for name in ("mean", "ci_low", "ci_high")
+                ),
+                title=f"Means over {section.topics} topics{where}; baseline {comparison.baseline}",
+                ylabel=f"mean, {level} CI",
+            )
+        }
+        if others and section.kind != MACRO:
+            topics = comparison.topics_of(section.label)
+            values = _plot_cube(comparison, topics)  # measures x runs x topics
+            tests = comparison.part(comparison.comparisons, section.label)
+            tests = tests.set_index(["measure", "run"])
+            shown = ["difference", "ci_low", "ci_high"]
+            intervals = np.array(
+                [
+                    [tests.loc[(m, run), shown].to_numpy(float) for run in others]
+                    for m in comparison.measures
+                ]
+            )
+            base = comparison.runs.index(comparison.baseline)
+            rest = [comparison.runs.index(run) for run in others]
+            figures["differences"] = plots.differences_figure(
+                others,
+                comparison.measures,
+                values[:, base, :],
+                values[:, rest, :],
+                intervals,
+                baseline=comparison.baseline,
+                order=order,
+                title=f"Per-topic difference against {comparison.baseline}{where}",
+                level=level,
+                colors=[f"C{i}" for i in rest],  # each run's colour in the means figure
+            )
+        for name, figure in figures.items():
+            for fmt in plots.FORMATS:
+                files[f"{name}{suffixes[section.label]}.{fmt}"] = plots.figure_bytes(figure, fmt)
+    return files
 
 
-def _marker(row: Mapping, alpha: float, measure: str) -> str:
-    """ " ▲"/" ▼" (significantly better/worse; " ↑"/" ↓" higher/lower for a measure
-    without a direction) plus one to three stars for adjusted p below alpha, alpha/5,
-    alpha/50."""
-    p = row["p_adjusted"]
-    if not (math.isfinite(p) and p < alpha):
-        return ""
-    stars = "*" * (1 + (p < alpha / 5) + (p < alpha / 50))
-    better = direction(measure)
-    if better is None:
-        return (" ↑" if row["difference"] > 0 else " ↓") + stars
-    improved = row["difference"] > 0 if better == HIGHER else row["difference"] < 0
-    return (" ▲" if improved else " ▼") + stars
-
-
-def _best(means: pd.Series, runs: list[str], measure: str) -> list[str]:
-    """Runs with the best mean (ties listed); none for a measure without a direction."""
-    better = direction(measure)
-    if better == HIGHER:
-        return [run for run in runs if means[run] >= means.max() - 1e-12]
-    if better == LOWER:
-        return [run for run in runs if means[run] <= means.min() + 1e-12]
-    return []
-
-
-def _cells(
-    comparison: Comparison, label: str, measures: list[str], bold: str = ""
-) -> list[list[str]]:
-    """Header and rows of a stratum's table: runs as columns, one row per measure (mean,
-    interval, change and marker; the best mean between ``bold`` marks), a "best run"
-    column."""
-    alpha = comparison.settings["alpha"]
-    summary = comparison.part(comparison.summary, label)
-    summary = summary.set_index(["measure", "run"])
-    tests = comparison.part(comparison.comparisons, label).set_index(["measure", "run"])
-    header = [f"{run} (baseline)" if run == comparison.baseline else run for run in comparison.runs]
-    rows = [["Measure", *header, "Best run"]]
-    for measure in measures:
-        means = summary.loc[measure]["mean"]
-        best = _best(means, comparison.runs, measure)
-        cells = []
-        for run in comparison.runs:
-            row = summary.loc[(measure, run)]
-            mean = _fmt(row["mean"])
-            cell = f"{bold}{mean}{bold}" if run in best else mean
-            cell += f" [{_fmt(row['ci_low'])}, {_fmt(row['ci_high'])}]"
-            if run != comparison.baseline:
-                test = tests.loc[(measure, run)]
-                change = test["relative_change"]
-                if math.isfinite(change):
-                    cell += f" {change:+.1f}%"
-                cell += _marker(test, alpha, measure)
-            cells.append(cell)
-        name = f"{measure} (lower is better)" if direction(measure) == LOWER else measure
-        rows.append([name, *cells, ", ".join(best) if best else "n/a"])
-    return rows
-
-
-def _table(comparison: Comparison, label: str, measures: list[str]) -> list[str]:
-    """:func:`_cells` as a Markdown table, the best mean in bold."""
-    rows = _cells(comparison, label, measures, bold="**")
-    lines = ["| " + " | ".join(rows[0]) + " |", "|---|" + "---:|" * len(comparison.runs) + "---|"]
-    return lines + ["| " + " | ".join(row) + " |" for row in rows[1:]]
-
-
-def _differences(comparison: Comparison, label: str) -> list[str]:
-    settings = comparison.settings
-    level = f"{settings['confidence']:.0%}"
-    correction = CORRECTION_NAMES[settings["correction"]]
-    tests = comparison.part(comparison.comparisons, label)
-    lines = [
-        f"| Measure | Run | Difference [{level} CI] | Change | d_z | p | p ({correction}) |",
-        "|---|---|---:|---:|---:|---:|---:|",
-    ]
-    for row in tests.to_dict(orient="records"):
-        change = row["relative_change"]
-        lines.append(
-            f"| {row['measure']} | {row['run']} | {row['difference']:+.4f} "
-            f"[{row['ci_low']:+.4f}, {row['ci_high']:+.4f}] | "
-            + (f"{change:+.1f}%" if math.isfinite(change) else "n/a")
-            + f" | {_fmt(row['effect_size'], 2)} | {_fmt_p(row['p_value'])} | "
-            f"{_fmt_p(row['p_adjusted'])}{_marker(row, settings['alpha'], row['measure'])} |"
-        )
-    return lines
-
-
-def _flags(evaluation: Mapping[str, Any]) -> str:
-    """The non-default evaluation options as command-line flags (``-l 2 -M 100 -J``)."""
-    flags = []
-    if evaluation.get("relevance_level", 1) != 1:
-        flags.append(f"-l {evaluation['relevance_level']}")
-    if evaluation.get("max_docs") is not None:
-        flags.append(f"-M {evaluation['max_docs']}")
-    if evaluation.get("judged_only"):
-        flags.append("-J")
-    for key in ("maxontsim_formula", "ontology"):
-        if evaluation.get(key) is not None:
-            flags.append(f"--{key.replace('_', '-')} {evaluation[key]}")
-    return " ".join(flags)
-
-
-def _markdown(comparison: Comparison) -> str:
-    settings = comparison.settings
-    alpha = settings["alpha"]
-    level = f"{settings['confidence']:.0%}"
-    topics = len(comparison.queries)
-    policy = (
-        "a run without results for a topic scores 0 on it (trec_eval -c)"
-        if settings["missing"] == "zero"
-        else "only topics every run was evaluated on"
-    )
-    runs = ", ".join(
-        f"{run} (baseline)" if run == comparison.baseline else run for run in comparison.runs
-    )
-    lines = [
-        "# Benchmark comparison",
-        "",
-        f"- Runs: {runs}",
-        f"- Topics: {topics}; {policy}",
-        f"- Means with {level} bootstrap percentile intervals over topics "
-        f"({settings['samples']:,} resamples, seed {settings['seed']})",
-    ]
-    if len(comparison.runs) > 1:
-        lines.append(
-            f"- Significance: two-sided {TEST_NAMES[settings['test']]} against "
-            f"{comparison.baseline}; p-values adjusted with "
-            f"{CORRECTION_NAMES[settings['correction']]} over all comparisons of a section"
-        )
-    flags = _flags(comparison.evaluation or {})
-    if flags:
-        lines.append(f"- Scored with {flags} (as trecbench score)")
-    ontology = comparison.ontology
-    if ontology is not None:
-        sha = f", sha256 {ontology['sha256'][:12]}…" if ontology.get("sha256") else ""
-        lines.append(
-            f"- Ontology: HPO release {ontology['release'] or 'unknown'} "
-            f"({ontology['source']}{sha}); MaxOntSim formula {ontology['formula']}"
-        )
-    for run, absent in comparison.missing.items():
-        if absent:
-            shown = ", ".join(absent[:10]) + (", ..." if len(absent) > 10 else "")
-            lines.append(f"- {run}: no results for {len(absent)} topic(s): {shown}")
-    lines += [
-        "",
-        f"Legend: **bold** = best mean of the measure; [a, b] = {level} confidence interval; "
-        "+x% = change relative to the baseline; ▲/▼ = significantly better/worse than the "
-        rf"baseline, adjusted p < {alpha:g} (\*), < {alpha / 5:g} (\*\*), "
-        rf"< {alpha / 50:g} (\*\*\*); Best run = best mean (ties listed). Higher is "
-        "better unless a measure says lower is better; counts without a better direction "
-        "(num_ret, num_rel) get ↑/↓ (significantly higher/lower) and no best run.",
-    ]
-    groups: dict[str, list[str]] = {}
-    for measure in comparison.measures:
-        groups.setdefault(measure_group(measure), []).append(measure)
-    for label in comparison.stratum_labels:
-        queries = int(comparison.part(comparison.summary, label)["queries"].iloc[0])
-        title = "All topics" if label == ALL else label.replace("=", " = ", 1)
-        lines += ["", f"## {title} ({queries} topics)"]
-        for group, measures in groups.items():
-            lines += ["", f"### {group}", ""] + _table(comparison, label, measures)
-        if len(comparison.runs) > 1:
-            lines += ["", f"### Differences against {comparison.baseline}", ""]
-            lines += _differences(comparison, label)
-    return "\n".join(lines) + "\n"
+def _plot_cube(comparison: Comparison, topics: list[str]) -> np.ndarray:
+    """``measures x runs x topics`` per-topic values of ``topics``."""
+    cube = _cube(comparison.per_query, comparison.runs, comparison.measures, topics)
+    return cube.transpose(2, 1, 0)

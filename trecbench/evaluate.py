@@ -23,7 +23,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from . import arrow, inputs, outputs, ranking
+from . import arrow, inputs, outputs, ranking, tiebounds
 from .engines import META, assign, engine_module
 from .errors import (
     DuplicateError,
@@ -93,13 +93,66 @@ class FlaggedTopic:
     run: str | None = None
 
 
+@dataclass(frozen=True)
+class Unjudged:
+    """A run's documents without any judgment in the qrels, over its evaluated topics (not
+    counted when every measure credits unjudged documents, as MaxOntSim does):
+    within the evaluated ``depth`` (the deepest rank its measures look at; None: the whole
+    ranking, after ``-M``) it ``retrieved`` documents, ``unjudged`` of them have no
+    judgment, and in ``empty_topics`` of its ``topics`` none has."""
+
+    depth: int | None
+    retrieved: int
+    unjudged: int
+    topics: int
+    empty_topics: int
+
+    @property
+    def fraction(self) -> float:
+        """Share of the retrieved documents without judgment."""
+        return self.unjudged / self.retrieved if self.retrieved else 0.0
+
+    def flagged(self, threshold: float = 0.5) -> bool:
+        """Whether the run looks scored against qrels that do not know its documents: over
+        ``threshold`` of its retrieved documents have no judgment and, in nearly every
+        topic (:data:`NEARLY_ALL`), none has.
+
+        The share of documents alone cannot tell: qrels that list only relevant documents
+        (code-chunk's, BEIR's, the HPO demo's) leave every non-relevant document unjudged,
+        so a run scored against its own such qrels has 1 - precision of them unjudged
+        (59% for code-chunk's fixed chunker at rank 5; 99% for the HPO demo's tf-idf
+        baselines at rank 100). What qrels made for other documents do is leave nothing
+        judged in (nearly) every topic: 363 of 373 topics for the other chunker's qrels,
+        where the weakest HPO baseline still finds something in 16 of 56.
+        """
+        empty = self.empty_topics / self.topics if self.topics else 0.0
+        return self.fraction > threshold and empty >= NEARLY_ALL
+
+    def message(self, run: str, qrels: str | None) -> str:
+        """The warning: the fractions, the counts and the likely cause."""
+        where = "" if self.depth is None else f" within rank {self.depth}"
+        return (
+            f"{run}: {self.fraction:.1%} of the documents it retrieved{where} have no "
+            f"judgment in {qrels or 'the qrels'} ({self.unjudged:,} of {self.retrieved:,}; "
+            f"none judged in {self.empty_topics:,} of {self.topics:,} topics), so its "
+            "scores are mostly zeros: are these the qrels of this run? (each run of a "
+            "code-chunk or memorybench conversion has its own qrels)"
+        )
+
+
+UNJUDGED_THRESHOLD = 0.5  # default share of unjudged documents of Unjudged.flagged
+NEARLY_ALL = 0.9  # share of topics with nothing judged that Unjudged.flagged also needs
+
+
 @dataclass(repr=False)
 class RunResult:
     """One run's results: evaluated topics (byte-wise order), per-topic values per label
     (geometric-mean measures hold logs, as trec_eval accumulates them), per-topic strings
     (``relstring``) and the summary line values; for a run read from a file, ``record``:
     its provenance (``size``, ``sha256``, ``lines``, ``topics``, ``run_tag``,
-    ``run_tags``) taken as it was read (see :attr:`Evaluation.input_records`)."""
+    ``run_tags``) taken as it was read (see :attr:`Evaluation.input_records`).
+    ``unjudged``: its documents without judgment; ``tie_bounds``: its
+    :class:`~trecbench.tiebounds.TieBounds` when asked for."""
 
     name: str
     path: str | None
@@ -109,6 +162,8 @@ class RunResult:
     strings: dict[str, list[str]]
     summary: dict[str, Any]
     record: dict[str, Any] | None = None
+    unjudged: Unjudged | None = None
+    tie_bounds: tiebounds.TieBounds | None = None
 
     def __repr__(self) -> str:
         return f"RunResult(name={self.name!r}, runid={self.runid!r}, topics={len(self.qids)})"
@@ -132,6 +187,40 @@ class Evaluation:
     flagged: list[FlaggedTopic] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     qrels_record: dict[str, Any] | None = None
+    qrels_topics: list[str] = field(default_factory=list)
+
+    def unjudged_runs(self, threshold: float = UNJUDGED_THRESHOLD) -> list[RunResult]:
+        """Runs that look scored against qrels not their own (:meth:`Unjudged.flagged`)."""
+        return [run for run in self.runs if run.unjudged and run.unjudged.flagged(threshold)]
+
+    @cached_property
+    def tie_bounds(self):
+        """DataFrame ``run, measure, value, low, high, position, tied_topics, reason``:
+        per run and summary value (display names), the lowest and highest value over all
+        orders of tied documents and where the reported value sits (see
+        :mod:`trecbench.tiebounds`); ``reason`` says why a measure has no bounds. Needs
+        ``evaluate(..., tie_bounds=True)``."""
+        import pandas as pd
+
+        rows = []
+        for run in self.runs:
+            bounds = run.tie_bounds
+            if bounds is None:
+                raise UsageError("tie bounds were not computed: evaluate(..., tie_bounds=True)")
+            for column in self.columns:
+                value = run.summary.get(column.label)
+                if value is None or isinstance(value, str):
+                    continue
+                low = bounds.summary_low.get(column.label, math.nan)
+                high = bounds.summary_high.get(column.label, math.nan)
+                reason = bounds.unbounded.get(column.label)
+                place = None if reason else tiebounds.position(float(value), low, high)
+                rows.append(
+                    (run.name, column.display, float(value), low, high, place,
+                     bounds.tied_topics, reason)
+                )  # fmt: skip
+        columns = ["run", "measure", "value", "low", "high", "position", "tied_topics", "reason"]
+        return pd.DataFrame(rows, columns=columns)
 
     @cached_property
     def per_query(self):
@@ -152,6 +241,38 @@ class Evaluation:
                         "qid": pd.array(np.repeat(run.qids, m), dtype="string"),
                         "measure": pd.array([c.display for c in columns] * n, dtype="string"),
                         "value": matrix.reshape(-1),
+                    }
+                )
+            )
+        return pd.concat(frames, ignore_index=True)
+
+    @cached_property
+    def tie_bounds_per_query(self):
+        """DataFrame ``run, qid, measure, low, high`` like :attr:`per_query` (NaN where a
+        measure has no bounds). Needs ``evaluate(..., tie_bounds=True)``."""
+        import pandas as pd
+
+        columns = [c for c in self.columns if c.per_query]
+        frames = []
+        for run in self.runs:
+            if run.tie_bounds is None:
+                raise UsageError("tie bounds were not computed: evaluate(..., tie_bounds=True)")
+            missing = np.full(len(run.qids), np.nan)
+            sides = {
+                side: [_shown(c, values.get(c.label, missing)) for c in columns]
+                for side, values in (("low", run.tie_bounds.low), ("high", run.tie_bounds.high))
+            }
+            n = len(run.qids)
+            frames.append(
+                pd.DataFrame(
+                    {
+                        "run": pd.array([run.name] * (n * len(columns)), dtype="string"),
+                        "qid": pd.array(np.repeat(run.qids, len(columns)), dtype="string"),
+                        "measure": pd.array([c.display for c in columns] * n, dtype="string"),
+                        **{
+                            side: np.column_stack(arrays).reshape(-1) if arrays else np.empty(0)
+                            for side, arrays in sides.items()
+                        },
                     }
                 )
             )
@@ -377,6 +498,18 @@ class Qrels:
                     "X5",
                 )
 
+    def judgments(self, qids: list[str]) -> tuple[np.ndarray, pa.ChunkedArray, np.ndarray]:
+        """``(topic, docno, grade)`` of every judgment of the topics ``qids`` (``topic``:
+        the index of its qid in ``qids``)."""
+        qid = self.table.column("qid")
+        topic = pc.index_in(qid, value_set=arrow.array(qids, qid.type))
+        kept = self.table.append_column("topic", topic).filter(pc.is_valid(topic))
+        return (
+            arrow.to_numpy(kept.column("topic")).astype(np.int64),
+            kept.column("docno"),
+            arrow.to_numpy(kept.column("rel")).astype(np.int64),
+        )
+
     @cached_property
     def as_dict(self) -> dict:
         from .engines.pytrec_eval import qrels_to_dict
@@ -440,6 +573,7 @@ def evaluate(
     run_names: Sequence[str] | None = None,
     options: Mapping[str, Any] | None = None,
     progress: Progress | None = None,
+    tie_bounds: bool = False,
 ) -> Evaluation:
     """Evaluate one run or several against qrels, as trec_eval 9.0.8 does.
 
@@ -455,7 +589,13 @@ def evaluate(
     ``max_docs`` (``-M``), ``judged_only`` (``-J``), ``num_docs`` (``-N``); ``float32``
     compares scores at float32 precision like 9.x. ``options`` go to local measures
     (``maxontsim_formula``, ``ontology``). ``progress(label, done, total)`` is told how
-    reading files (bytes) and scoring runs advance.
+    reading files (bytes) and scoring runs advance. ``tie_bounds``: also compute, per run
+    and measure, the lowest and highest value over all orders of tied documents
+    (:attr:`Evaluation.tie_bounds`; see :mod:`trecbench.tiebounds`).
+
+    Each run records how many of the documents it retrieved within the evaluated depth
+    have no judgment (``RunResult.unjudged``; :meth:`Evaluation.unjudged_runs`): a run
+    scored against another run's qrels shows up there.
 
     Raises :class:`trecbench.errors.InputError` for malformed input,
     :class:`~trecbench.errors.DuplicateError` for a document listed twice in an evaluated
@@ -507,7 +647,7 @@ def evaluate(
         warnings += run.warnings
         name = names[index] if names else run.path or f"run{index + 1}"
         result, run_columns, run_flags = _evaluate_run(
-            run.table, name, run.path, truth, plan, engine_settings
+            run.table, name, run.path, truth, plan, engine_settings, tie_bounds
         )
         result.record = run.record
         results.append(result)
@@ -524,6 +664,7 @@ def evaluate(
         flagged,
         warnings,
         loaded_qrels.record,
+        truth.qids,
     )
 
 
@@ -560,7 +701,45 @@ class _Plan:
         )
 
 
-def _evaluate_run(table, name, path, truth: Qrels, plan: _Plan, settings):
+# measures that credit retrieved documents the qrels do not list (by their similarity to
+# the listed ones): documents without judgment are not lost on them
+_CREDIT_UNJUDGED = frozenset({"MaxOntSim"})
+
+
+def evaluated_depth(measures, max_docs: int | None) -> int | None:
+    """The deepest rank ``measures`` look at: their largest cutoff when every one has a
+    cutoff (``P@10``, ``MRR@10``...), else the whole ranking (None), never beyond ``-M``.
+    Measures that credit unjudged documents (MaxOntSim) do not count."""
+    depths = []
+    for measure in measures:
+        if measure.family in ("runid", "num_q", "num_rel") or measure.family in _CREDIT_UNJUDGED:
+            continue  # facts of the qrels or the call; or judgments are not all they use
+        definition = measure.definition
+        if measure.cutoffs:
+            depths.append(max(measure.cutoffs))
+        elif definition.trec_params is None and definition.cutoff and measure.params:
+            depths.append(int(float(measure.params)))  # an @k of a non-trec_eval measure
+        else:
+            depths.append(None)
+    if not depths or None in depths:
+        return max_docs
+    return min(max(depths), max_docs) if max_docs is not None else max(depths)
+
+
+def _unjudged(ranked_run: ranking.RankedRun, judgments, depth: int | None) -> Unjudged:
+    rows, _ = ranked_run.match(*judgments[:2])
+    topic, position = ranked_run.row_arrays()
+    if depth is None:
+        retrieved, judged = len(ranked_run.rows), rows
+    else:
+        retrieved = int(np.count_nonzero(ranked_run.position < depth))
+        judged = rows[position[rows] < depth]
+    topics = len(np.unique(ranked_run.topic))
+    filled = len(np.unique(topic[judged]))
+    return Unjudged(depth, retrieved, retrieved - len(judged), topics, topics - filled)
+
+
+def _evaluate_run(table, name, path, truth: Qrels, plan: _Plan, settings, tie_bounds=False):
     runid = table.column("tag")[table.num_rows - 1].as_py() if table.num_rows else ""
     order = ranking.order_run(table, float32=settings["float32"])
     run_qids = order.qids.to_pylist()
@@ -575,6 +754,11 @@ def _evaluate_run(table, name, path, truth: Qrels, plan: _Plan, settings):
     if not plan.diversity_only:
         truth.check_duplicates(qids)
     truth.check_evaluable(qids)
+    judgments = truth.judgments(qids)
+    unjudged = None
+    if any(m.family not in _CREDIT_UNJUDGED and m.provider != META for m in plan.measures):
+        depth = evaluated_depth(plan.measures, settings["max_docs"])
+        unjudged = _unjudged(ranked_run, judgments, depth)
     duplicates = ranked_run.check_duplicates_in_background(path or name)
     # rows are moved into trec_eval order only for engines that need a table
     ranked = ranked_run.table() if plan.table_needed else ranked_run
@@ -612,7 +796,24 @@ def _evaluate_run(table, name, path, truth: Qrels, plan: _Plan, settings):
         c.label: _summarise(c, values.get(c.label), len(qids), truth, settings, runid)
         for c in columns
     }
-    result = RunResult(name, path, runid, qids, values, strings, summary)
+    result = RunResult(name, path, runid, qids, values, strings, summary, unjudged=unjudged)
+    if tie_bounds:
+        orders = tiebounds.extreme_orders(table, order, qids, judgments, settings["float32"])
+        evaluated = [
+            _evaluate_run(alternative, name, path, truth, plan, settings)[0]
+            for alternative in (orders.best, orders.worst)
+            if alternative is not None
+        ]
+        result.tie_bounds = tiebounds.run_bounds(
+            result,
+            orders,
+            evaluated,
+            columns,
+            settings,
+            lambda column, per_topic: _summarise(
+                column, per_topic, len(qids), truth, settings, runid
+            ),
+        )
     return result, columns, flags
 
 

@@ -1,15 +1,18 @@
 """Comparison plots (matplotlib, Agg backend: no display needed), written as PNG and SVG.
 
-* ``means``: per measure, each run's mean with its bootstrap confidence interval.
-* ``differences``: per measure, each run's per-topic difference against the baseline,
-  sorted ascending (how many topics gain, how many lose, and by how much).
+The figures take plain data — names and numpy arrays — so that this module knows nothing
+of how a comparison is computed (:func:`trecbench.compare.plot_files` prepares the data):
 
-With strata (``group_by``) each stratum gets its own pair too, named after its value
-(``means_language-de.png``; characters other than letters, digits, ``.``, ``_`` and ``-``
-become ``_``).
+* :func:`means_figure`: per measure, each run's mean with its confidence interval.
+* :func:`differences_figure`: per measure, each run's per-topic difference against the
+  baseline; an x position is one topic for every run (topics ordered by the baseline's
+  value or by the mean difference over the runs), with each run's mean difference and its
+  interval as a line and a band, and always a legend.
+
 Figures are built on a :class:`matplotlib.figure.Figure` with an Agg canvas (never pyplot,
-so no global state or GUI backend), and the SVG is written with a fixed hash salt and no
-date so the same data gives the same files.
+so no global state or GUI backend). Per-topic markers are rasterized, so a figure of
+thousands of topics stays small and fast in SVG too; the SVG is written with a fixed hash
+salt and no date so the same data gives the same files.
 """
 
 from __future__ import annotations
@@ -20,82 +23,143 @@ import re
 
 import numpy as np
 
-from .compare import ALL, Comparison
-
 FORMATS = ("png", "svg")
+ORDERS = ("difference", "baseline")
 _PANEL = (3.6, 2.8)  # inches per subplot
+_DPI = 120
 
 
-def _figure(panels: int):
+def _figure(panels: int, bottom: float = 0.55, legend_rows: int = 0):
+    """A figure of ``panels`` subplots (up to three a row) with fixed margins in inches:
+    ``bottom`` below the last row (tick labels, x label) and a line per ``legend_rows``
+    under it. Fixed margins instead of a layout engine: it would measure every text twice
+    per file written, more than half of a figure's time."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
     columns = min(3, panels)
     rows = math.ceil(panels / columns)
-    figure = Figure(figsize=(_PANEL[0] * columns, _PANEL[1] * rows), layout="constrained")
+    legend = 0.35 + 0.2 * legend_rows if legend_rows else 0.0
+    # at least 5.4 inches wide: room for the legend under a single panel
+    width, height = max(_PANEL[0] * columns, 5.4), _PANEL[1] * rows + legend
+    figure = Figure(figsize=(width, height), dpi=_DPI)
     FigureCanvasAgg(figure)
+    figure.subplots_adjust(
+        left=0.75 / width,
+        right=1 - 0.2 / width,
+        top=1 - 0.8 / height,
+        bottom=(bottom + legend) / height,
+        wspace=0.5,
+        hspace=(0.55 + bottom) / (_PANEL[1] - 0.55 - bottom) if rows > 1 else 0.0,
+    )
     axes = figure.subplots(rows, columns, squeeze=False).ravel()
     for unused in axes[panels:]:
         unused.set_visible(False)
     return figure, axes[:panels]
 
 
-def means_figure(comparison: Comparison, label: str = ALL):
-    """Mean and confidence interval per run, one panel per measure (of stratum ``label``)."""
-    part = comparison.part(comparison.summary, label)
-    summary = part.set_index(["measure", "run"])
-    level = f"{comparison.settings['confidence']:.0%}"
-    figure, axes = _figure(len(comparison.measures))
-    positions = np.arange(len(comparison.runs))
-    for axis, measure in zip(axes, comparison.measures, strict=True):
-        rows = summary.loc[measure].reindex(comparison.runs)
-        means = rows["mean"].to_numpy()
-        errors = np.vstack([means - rows["ci_low"].to_numpy(), rows["ci_high"].to_numpy() - means])
-        colors = [f"C{i}" for i in range(len(comparison.runs))]
-        axis.bar(positions, means, color=colors, alpha=0.35)
-        axis.errorbar(positions, means, yerr=errors, fmt="none", ecolor="black", capsize=4)
-        axis.scatter(positions, means, color=colors, zorder=3)
-        axis.set_xticks(positions, comparison.runs, rotation=20, ha="right")
-        axis.set_title(measure)
-        axis.set_ylabel(f"mean, {level} CI")
+def means_figure(
+    runs: list[str],
+    measures: list[str],
+    mean: np.ndarray,
+    low: np.ndarray,
+    high: np.ndarray,
+    *,
+    title: str,
+    ylabel: str = "mean",
+    colors: list[str] | None = None,
+):
+    """Mean and interval per run, one panel per measure; ``mean``, ``low`` and ``high``
+    are ``measures x runs`` arrays; runs in ``colors`` (default C0, C1...)."""
+    figure, axes = _figure(len(measures), bottom=0.75)  # room for slanted run names
+    positions = np.arange(len(runs))
+    colors = colors or [f"C{i}" for i in range(len(runs))]
+    for m, (axis, measure) in enumerate(zip(axes, measures, strict=True)):
+        errors = np.vstack([mean[m] - low[m], high[m] - mean[m]])
+        axis.bar(positions, mean[m], color=colors, alpha=0.35)
+        axis.errorbar(positions, mean[m], yerr=errors, fmt="none", ecolor="black", capsize=4)
+        axis.scatter(positions, mean[m], color=colors, zorder=3)
+        axis.set_xticks(positions, runs, rotation=20, ha="right")
+        axis.set_title(measure, y=1.0)  # a fixed y: no search for overlapping ticks
+        axis.set_ylabel(ylabel)
         axis.grid(axis="y", alpha=0.3)
-    figure.suptitle(f"Means over {int(part['queries'].iloc[0])} topics{_title(label)}")
+    figure.suptitle(title)
     return figure
 
 
-def differences_figure(comparison: Comparison, label: str = ALL):
-    """Per-topic differences against the baseline, sorted, one panel per measure (of the
-    topics of stratum ``label``)."""
-    per_query = comparison.per_query
-    if label != ALL:
-        value = label[len(comparison.settings["group_by"]) + 1 :]
-        topics = [qid for qid, v in (comparison.strata or {}).items() if v == value]
-        per_query = per_query[per_query["qid"].isin(topics)]
-    wide = per_query.pivot_table(
-        index="qid", columns=["measure", "run"], values="value", sort=False
-    )
-    others = [run for run in comparison.runs if run != comparison.baseline]
-    figure, axes = _figure(len(comparison.measures))
-    for axis, measure in zip(axes, comparison.measures, strict=True):
-        base = wide[(measure, comparison.baseline)].to_numpy()
-        for i, run in enumerate(comparison.runs):
-            if run == comparison.baseline:
-                continue
-            diffs = np.sort(wide[(measure, run)].to_numpy() - base)
-            axis.plot(np.arange(1, diffs.size + 1), diffs, color=f"C{i}", label=run)
+def topic_order(baseline: np.ndarray, values: np.ndarray, order: str) -> np.ndarray:
+    """Topic positions for one measure: ``baseline`` (topics) ascending, or the mean over
+    the runs of ``values - baseline`` (``values``: runs x topics) ascending; equal keys
+    keep the topics' order."""
+    if order not in ORDERS:
+        raise ValueError(f"unknown order {order!r}; choose one of {', '.join(ORDERS)}")
+    key = baseline if order == "baseline" else (values - baseline).mean(axis=0)
+    return np.argsort(key, kind="stable")
+
+
+def differences_figure(
+    runs: list[str],
+    measures: list[str],
+    baseline_values: np.ndarray,
+    run_values: np.ndarray,
+    intervals: np.ndarray,
+    *,
+    baseline: str,
+    order: str = "difference",
+    title: str,
+    level: str = "95%",
+    colors: list[str] | None = None,
+):
+    """Per-topic differences against the baseline, one panel per measure.
+
+    ``baseline_values``: measures x topics; ``run_values``: measures x runs x topics (the
+    runs compared, named ``runs``, drawn in ``colors``: default C1, C2...);
+    ``intervals``: measures x runs x (mean difference, low, high). In a panel every
+    run's marker at x = i is the same topic (see :func:`topic_order`); each run's mean
+    difference is a dashed line with its interval as a band, given in numbers in the
+    panel's legend; the figure's legend (always there, also for one run) names the runs.
+    """
+    from matplotlib.lines import Line2D
+
+    colors = colors or [f"C{r + 1}" for r in range(len(runs))]
+    figure, axes = _figure(len(measures), legend_rows=math.ceil(len(runs) / 3) + 1)
+    topics = baseline_values.shape[1]
+    x = np.arange(1, topics + 1)
+    size = 4.0 if topics <= 200 else 2.0 if topics <= 2000 else 1.0
+    marker = {"marker": "o", "markersize": size, "markeredgewidth": 0, "alpha": 0.6}
+    by = "baseline value" if order == "baseline" else "mean difference"
+    for m, (axis, measure) in enumerate(zip(axes, measures, strict=True)):
+        positions = topic_order(baseline_values[m], run_values[m], order)
+        for r in range(len(runs)):
+            diffs = (run_values[m, r] - baseline_values[m])[positions]
+            mean, low, high = intervals[m, r]
+            axis.plot(x, diffs, linestyle="none", color=colors[r], rasterized=True, **marker)
+            axis.axhspan(low, high, color=colors[r], alpha=0.2, linewidth=0)
+            label = f"{mean:+.4f} [{low:+.4f}, {high:+.4f}]"
+            axis.axhline(mean, color=colors[r], linestyle="--", linewidth=1.2, label=label)
         axis.axhline(0, color="black", linewidth=0.8)
-        axis.set_title(measure)
-        axis.set_xlabel("topics, sorted by difference")
-        axis.set_ylabel(f"run − {comparison.baseline}")
+        axis.set_xlim(0, topics + 1)
+        axis.set_title(measure, y=1.0)  # a fixed y: no search for overlapping ticks
+        axis.set_xlabel(f"topics, by {by}")
+        axis.set_ylabel(f"run − {baseline}")
         axis.grid(alpha=0.3)
-        if len(others) > 1:
-            axis.legend(fontsize="small")
-    figure.suptitle(f"Per-topic difference against {comparison.baseline}{_title(label)}")
+        # a fixed corner: "best" would test every marker for overlap (seconds)
+        axis.legend(loc="lower right", fontsize="x-small", framealpha=0.85, handlelength=1.5)
+    handles = [
+        Line2D([], [], color=colors[r], linestyle="--", label=run, **marker | {"markersize": 5})
+        for r, run in enumerate(runs)
+    ]
+    figure.legend(
+        handles=handles,
+        loc="lower center",
+        ncols=min(len(runs), 3),
+        fontsize="small",
+        title=f"markers: run − {baseline}, one per topic\ndashed: mean difference, band: "
+        f"its {level} CI (numbers in each panel)",
+        title_fontsize="small",
+    )
+    figure.suptitle(title)
     return figure
-
-
-def _title(label: str) -> str:
-    return "" if label == ALL else f" ({label.replace('=', ' = ', 1)})"
 
 
 def figure_bytes(figure, fmt: str) -> bytes:
@@ -104,18 +168,22 @@ def figure_bytes(figure, fmt: str) -> bytes:
     import matplotlib
 
     buffer = io.BytesIO()
-    metadata = {"Date": None} if fmt == "svg" else {"Software": None}
+    options = {"metadata": {"Date": None}}
+    if fmt == "png":  # zlib's fastest level: a third of the time, a somewhat larger file
+        options = {"metadata": {"Software": None}, "pil_kwargs": {"compress_level": 1}}
     with matplotlib.rc_context({"svg.hashsalt": "trecbench", "svg.fonttype": "path"}):
-        figure.savefig(buffer, format=fmt, dpi=120, metadata=metadata)
+        figure.savefig(buffer, format=fmt, dpi=_DPI, **options)
     return buffer.getvalue()
 
 
-def _suffixes(comparison: Comparison) -> dict[str, str]:
-    """Stratum label -> file name suffix: ``""`` for all topics, ``_FIELD-VALUE`` with
-    unsafe characters replaced (a number is appended when two values end up alike)."""
-    suffixes = {ALL: ""}
-    for label in comparison.stratum_labels:
-        if label == ALL:
+def file_suffixes(labels: list[str]) -> dict[str, str]:
+    """Section label -> file name suffix: ``""`` for ``all``, else ``_`` and the label
+    with ``=`` as ``-`` and other characters than letters, digits, ``.``, ``_`` and ``-``
+    as ``_`` (a number is appended when two labels end up alike)."""
+    suffixes: dict[str, str] = {}
+    for label in labels:
+        if label == "all":
+            suffixes[label] = ""
             continue
         base = "_" + re.sub(r"[^A-Za-z0-9._-]+", "_", label.replace("=", "-", 1))
         suffix, n = base, 1
@@ -124,17 +192,3 @@ def _suffixes(comparison: Comparison) -> dict[str, str]:
             suffix = f"{base}-{n}"
         suffixes[label] = suffix
     return suffixes
-
-
-def plot_files(comparison: Comparison) -> dict[str, bytes]:
-    """File name -> bytes of every plot: ``means`` and, with two runs or more,
-    ``differences``, as PNG and SVG, for all topics and then for each stratum."""
-    files = {}
-    for label, suffix in _suffixes(comparison).items():
-        figures = {"means": means_figure(comparison, label)}
-        if len(comparison.runs) > 1:
-            figures["differences"] = differences_figure(comparison, label)
-        for name, figure in figures.items():
-            for fmt in FORMATS:
-                files[f"{name}{suffix}.{fmt}"] = figure_bytes(figure, fmt)
-    return files

@@ -134,6 +134,20 @@ class RankedRun:
             self._index = HashIndex(keys, None if self.everything else self.rows)
         return self._index
 
+    def match(self, topic: np.ndarray, docnos) -> tuple[np.ndarray, np.ndarray]:
+        """``(rows, which)``: the kept input ``rows`` holding the pairs ``(topic[which],
+        docnos[which])`` (``topic``: index into ``qids``), found in :meth:`index` and
+        verified as strings, so a hash collision never makes a false match."""
+        run_topic, _ = self.row_arrays()
+        which, rows = self.index().lookup(string_hash(docnos, topic))
+        same = arrow.to_numpy(
+            pc.equal(
+                pc.cast(take_rows(self.run_table.column("docno"), rows), pa.large_string()),
+                pc.cast(take_rows(docnos, which), pa.large_string()),
+            )
+        ) & (run_topic[rows] == topic[which])
+        return rows[same], which[same]
+
     def check_duplicates(self, path: str) -> None:
         """Raise :class:`DuplicateError` (exit 4) if a topic lists a document twice among
         the kept rows (trec_eval checks only what it evaluates: after ``-M``), without
@@ -168,7 +182,7 @@ def as_float32(scores: np.ndarray) -> np.ndarray:
         return np.asarray(scores).astype(np.float32)
 
 
-def _scores(column, float32: bool) -> np.ndarray:
+def comparable_scores(column, float32: bool) -> np.ndarray:
     """The scores as trec_eval compares them: float32 (9.x) or float64, -0.0 as +0.0."""
     dtype = np.float32 if float32 else np.float64
     values = [arrow.to_numpy(chunk) for chunk in column.chunks]
@@ -193,7 +207,7 @@ def order_run(run_table: pa.Table, float32: bool = True) -> RunOrder:
     ordered by docno (descending, byte-wise) among the tied rows only.
     """
     topic, qids = topic_codes(run_table.column("qid"))
-    scores = _scores(run_table.column("score"), float32)
+    scores = comparable_scores(run_table.column("score"), float32)
     n = len(topic)
     index = _index_type(n)
     order, identity = None, False

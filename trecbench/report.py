@@ -292,6 +292,7 @@ def build_evaluation_report(
     meta: Mapping[str, str] | None = None,
     ontology: Mapping[str, Any] | None = None,
     groups: Mapping[str, Any] | None = None,
+    warnings: Sequence[str] = (),
     routing: Mapping[str, Any] | None = None,
 ) -> dict:
     """The EvaluationReport of an evaluation (schema ``evaluation_report``).
@@ -304,7 +305,9 @@ def build_evaluation_report(
     ``--meta`` pairs (model, parameters) so the report stands alone; ``ontology``
     (``release``, ``source``, ``sha256``) records the ontology behind ontology-aware
     measures; ``groups`` are grouped means (:func:`trecbench.strata.groups_document`);
-    ``routing`` the metrics of a routing log (:func:`trecbench.routing.routing_metrics`).
+    ``warnings`` what the command warned about the grouping and the qrels (small groups,
+    found-only qrels); ``routing`` the metrics of a routing log
+    (:func:`trecbench.routing.routing_metrics`).
     """
     report: dict[str, Any] = {
         "type": "EvaluationReport",
@@ -325,6 +328,8 @@ def build_evaluation_report(
         report["ontology"] = _json_safe(dict(ontology))
     if groups is not None:
         report["groups"] = _json_safe(dict(groups))
+    if warnings:
+        report["warnings"] = list(warnings)
     if routing is not None:
         report["routing"] = _json_safe(dict(routing))
     return report
@@ -390,6 +395,7 @@ def write_score_outputs(
     outputs: Sequence[str | os.PathLike] = (),
     ontology: Mapping[str, Any] | None = None,
     groups: Mapping[str, Any] | None = None,
+    warnings: Sequence[str] = (),
     routing: Mapping[str, Any] | None = None,
 ) -> None:
     """Write the ``--report`` and/or ``--manifest`` of a finished evaluation.
@@ -399,8 +405,8 @@ def write_score_outputs(
     :func:`input_record`, e.g. a strata sidecar). ``outputs`` are other files the command
     already wrote, listed in the manifest with their checksums. ``ontology`` provenance
     defaults to the MaxOntSim ontology's when a MaxOntSim measure was computed; ``groups``
-    are grouped means and ``routing`` routing metrics for the report (see
-    :func:`build_evaluation_report`). Both files are
+    are grouped means, ``warnings`` the command's warnings about them and ``routing``
+    routing metrics, for the report (see :func:`build_evaluation_report`). Both files are
     written atomically and committed together: neither is replaced unless both could be
     prepared, and neither may be an input. Does nothing when neither path is given.
     """
@@ -431,6 +437,7 @@ def write_score_outputs(
             meta=meta,
             ontology=ontology,
             groups=groups,
+            warnings=warnings,
             routing=routing,
         )
         data = json_bytes(document)

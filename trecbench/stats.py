@@ -32,6 +32,21 @@ Conventions (documented because tools differ):
   standard deviation (ddof = 1); NaN when ``sd`` is 0.
 * Corrections: Bonferroni, Holm (step-down) and Benjamini–Hochberg (step-up, false
   discovery rate) over all finite p-values given; NaN stays NaN.
+
+Macro means (every stratum counts the same, e.g. code-chunk's mean of per-repo means) are
+weighted means with weight ``1 / (G * n_g)`` for a topic of stratum ``g`` (``G`` strata,
+``n_g`` topics in it). Their intervals resample topics *within* each stratum (a stratified
+bootstrap keeps every stratum's size, stream 2); the paired tests take the same weights:
+the randomisation test flips signs of the weighted differences, the bootstrap test shifts
+the stratified resamples, and the t-test is the stratified one (variance
+``sum_g (s_g^2 / n_g) / G^2``, Welch–Satterthwaite degrees of freedom), which needs two
+topics in every stratum (else NaN). With one stratum all three are the unweighted tests.
+
+The weaker, unpaired design the RAG spec describes is there too, for reference: the
+two-sample Welch t-test (``scipy.stats.ttest_ind(..., equal_var=False)``) and the normal
+approximation interval ``mean ± z * sd / sqrt(n)`` (``z`` the normal quantile, 1.96 for
+95%). They ignore that both runs answered the same topics, so they are less powerful
+than the paired tests and intervals above; trecbench reports them only beside those.
 """
 
 from __future__ import annotations
@@ -51,6 +66,7 @@ CORRECTIONS = ("holm", "bonferroni", "bh", "none")
 BLOCK = 256
 BOOTSTRAP_STREAM = 0
 RANDOMIZATION_STREAM = 1
+STRATIFIED_STREAM = 2
 
 Progress = Callable[[int, int], None]
 
@@ -96,29 +112,67 @@ def _resampled_means_array(samples: int, columns: int) -> np.ndarray:
     )
 
 
+def macro_weights(strata) -> np.ndarray:
+    """Per topic ``1 / (G * n_g)``: the weights that make a weighted sum the mean of the
+    strata's means (``strata``: one label per topic, ``G`` distinct labels)."""
+    _, inverse, counts = np.unique(np.asarray(strata), return_inverse=True, return_counts=True)
+    return 1.0 / (len(counts) * counts[inverse.ravel()])
+
+
+def _stratified_draws(strata) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(members, base, size)``: rows sorted by stratum and, per sorted position, where
+    its stratum starts among them and how many topics it has; a stratified draw for
+    position ``j`` is ``members[base[j] + integers(0, size[j])]``."""
+    labels = np.asarray(strata)
+    members = np.argsort(labels, kind="stable")
+    _, first, inverse, counts = np.unique(
+        labels[members], return_index=True, return_inverse=True, return_counts=True
+    )
+    inverse = inverse.ravel()
+    return members, first[inverse], counts[inverse]
+
+
 def bootstrap_means(
-    values, samples: int = 10_000, seed: int = 0, progress: Progress | None = None
+    values,
+    samples: int = 10_000,
+    seed: int = 0,
+    progress: Progress | None = None,
+    strata=None,
 ) -> np.ndarray:
     """Means of every column over ``samples`` bootstrap resamples of the queries (rows).
 
     Returns a ``samples x columns`` array. All columns share the same resamples, so a
     difference of two columns' resampled means is the resampled mean of their difference
     (that is what makes the paired bootstrap test free once intervals are computed).
+
+    With ``strata`` (one label per query) the resamples are drawn within each stratum and
+    the statistic is the macro mean (the mean of the strata's means; see
+    :func:`macro_weights`), from stream :data:`STRATIFIED_STREAM`.
     """
     matrix = _matrix(values)
     if samples < 1:
         raise ValueError("samples must be at least 1")
     n = matrix.shape[0]
-    rng = _rng(seed, BOOTSTRAP_STREAM)
+    if strata is None:
+        rng = _rng(seed, BOOTSTRAP_STREAM)
+        weighted = matrix  # divided by n at the end
+    else:
+        rng = _rng(seed, STRATIFIED_STREAM)
+        members, base, size_of = _stratified_draws(strata)
+        weighted = matrix * macro_weights(strata)[:, None]
     out = _resampled_means_array(samples, matrix.shape[1])
     for start, size in _blocks(samples):
-        draws = rng.integers(0, n, size=(size, n))
+        if strata is None:
+            draws = rng.integers(0, n, size=(size, n))
+        else:
+            draws = members[base + rng.integers(0, size_of, size=(size, n))]
         draws += np.arange(size)[:, None] * n
         counts = np.bincount(draws.ravel(), minlength=size * n).reshape(size, n)
-        out[start : start + size] = counts @ matrix
+        out[start : start + size] = counts @ weighted
         if progress is not None:
             progress(start + size, samples)
-    out /= n
+    if strata is None:
+        out /= n
     return out
 
 
@@ -148,15 +202,23 @@ def _tolerance(diffs: np.ndarray) -> np.ndarray:
     return 1e-9 * np.maximum(np.abs(diffs).mean(axis=0), 1e-300)
 
 
-def bootstrap_p(diffs, resampled_means: np.ndarray) -> np.ndarray:
+def _weighted_mean(matrix: np.ndarray, weights) -> np.ndarray:
+    if weights is None:
+        return matrix.mean(axis=0)
+    return (matrix * np.asarray(weights, dtype=np.float64)[:, None]).sum(axis=0)
+
+
+def bootstrap_p(diffs, resampled_means: np.ndarray, weights=None) -> np.ndarray:
     """Two-sided paired bootstrap p-value per column of ``diffs`` (queries x columns).
 
     ``resampled_means`` are the bootstrap means of the *unshifted* differences (from
     :func:`bootstrap_means`); shifting by the observed mean ``m`` gives the null
-    distribution, so a resample is extreme when ``|mean* - m| >= |m|``.
+    distribution, so a resample is extreme when ``|mean* - m| >= |m|``. With ``weights``
+    (:func:`macro_weights`) ``m`` is the weighted (macro) mean and the resamples those of
+    the stratified bootstrap.
     """
     matrix = _matrix(diffs)
-    observed = matrix.mean(axis=0)
+    observed = _weighted_mean(matrix, weights)
     extreme = np.abs(resampled_means - observed) >= np.abs(observed) - _tolerance(matrix)
     return extreme.mean(axis=0)
 
@@ -169,24 +231,40 @@ def paired_bootstrap_test(
 
 
 def randomization_test(
-    diffs, samples: int = 10_000, seed: int = 0, progress: Progress | None = None
+    diffs,
+    samples: int = 10_000,
+    seed: int = 0,
+    progress: Progress | None = None,
+    weights=None,
 ) -> np.ndarray:
-    """Two-sided paired randomisation (sign-flip permutation) test, per column."""
+    """Two-sided paired randomisation (sign-flip permutation) test, per column.
+
+    The statistic is the sum of the differences, or with ``weights`` their weighted sum
+    (the macro mean: :func:`macro_weights`); each query keeps or flips its sign.
+    """
     matrix = _matrix(diffs)
     if samples < 1:
         raise ValueError("samples must be at least 1")
     n = matrix.shape[0]
     rng = _rng(seed, RANDOMIZATION_STREAM)
-    observed = np.abs(matrix.sum(axis=0)) - n * _tolerance(matrix)
+    scaled = matrix if weights is None else matrix * np.asarray(weights, np.float64)[:, None]
+    observed = np.abs(scaled.sum(axis=0)) - n * _tolerance(scaled)
     count = np.zeros(matrix.shape[1], dtype=np.int64)
     for start, size in _blocks(samples):
         signs = rng.integers(0, 2, size=(size, n), dtype=np.int8).astype(np.float64)
         signs *= 2
         signs -= 1
-        count += (np.abs(signs @ matrix) >= observed).sum(axis=0)
+        count += (np.abs(signs @ scaled) >= observed).sum(axis=0)
         if progress is not None:
             progress(start + size, samples)
     return (count + 1) / (samples + 1)
+
+
+def _t_p(t: np.ndarray, df) -> np.ndarray:
+    """Two-sided p-value of Student's t with ``df`` degrees of freedom."""
+    from scipy.special import stdtr
+
+    return 2 * stdtr(df, -np.abs(t))
 
 
 def paired_t_test(diffs) -> np.ndarray:
@@ -198,16 +276,87 @@ def paired_t_test(diffs) -> np.ndarray:
     differences 0) give ``p = 1`` instead of scipy's NaN; fewer than two queries give NaN
     (no test is possible).
     """
-    from scipy.special import stdtr
-
     matrix = _matrix(diffs)
     n = matrix.shape[0]
     if n < 2:
         return np.full(matrix.shape[1], np.nan)
     with np.errstate(divide="ignore", invalid="ignore"):
         t = matrix.mean(axis=0) / (matrix.std(axis=0, ddof=1) / np.sqrt(n))
-        p = 2 * stdtr(n - 1, -np.abs(t))
+        p = _t_p(t, n - 1)
     return np.where((matrix == 0).all(axis=0), 1.0, p)
+
+
+def stratified_t_test(diffs, strata) -> np.ndarray:
+    """Two-sided t-test of a macro mean difference of 0 (the mean of the strata's mean
+    differences), per column.
+
+    ``t = D / sqrt(V)`` with ``D = sum_g mean_g / G`` and ``V = sum_g v_g`` where
+    ``v_g = s_g^2 / (n_g G^2)`` (``s_g`` the sample sd of stratum ``g``'s differences);
+    Welch–Satterthwaite degrees of freedom ``V^2 / sum_g v_g^2 / (n_g - 1)``. With one
+    stratum it is :func:`paired_t_test`. A stratum with fewer than two topics has no
+    variance: the p-value is then NaN. All differences 0 give ``p = 1``; a nonzero ``D``
+    with ``V = 0`` gives ``p = 0``.
+    """
+    matrix = _matrix(diffs)
+    labels = np.asarray(strata)
+    groups = [np.flatnonzero(labels == label) for label in np.unique(labels)]
+    if min(len(rows) for rows in groups) < 2:
+        return np.full(matrix.shape[1], np.nan)
+    g = len(groups)
+    means = np.array([matrix[rows].mean(axis=0) for rows in groups])
+    parts = np.array([matrix[rows].var(axis=0, ddof=1) / (len(rows) * g * g) for rows in groups])
+    sizes = np.array([len(rows) for rows in groups], dtype=np.float64)[:, None]
+    difference = means.sum(axis=0) / g
+    variance = parts.sum(axis=0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        df = variance**2 / (parts**2 / (sizes - 1)).sum(axis=0)
+        p = _t_p(difference / np.sqrt(variance), df)
+    p = np.where(variance > 0, p, np.where(difference == 0, 1.0, 0.0))
+    return np.where((matrix == 0).all(axis=0), 1.0, p)
+
+
+def welch_t_test(a, b) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Two-sample Welch t-test per column of ``a`` and ``b`` (samples x columns), as
+    ``scipy.stats.ttest_ind(a, b, equal_var=False)``: ``(t, df, p)``, two-sided.
+
+    The unpaired design of the RAG spec: it treats the two runs' per-topic values as
+    independent samples, ignoring that they answer the same topics (weaker than the
+    paired tests). Equal constant samples give ``p = 1``; different constant samples
+    ``p = 0``; fewer than two values on a side give NaN.
+    """
+    a, b = _matrix(a), _matrix(b)
+    n_a, n_b = a.shape[0], b.shape[0]
+    if min(n_a, n_b) < 2:
+        nan = np.full(a.shape[1], np.nan)
+        return nan, nan.copy(), nan.copy()
+    va, vb = a.var(axis=0, ddof=1) / n_a, b.var(axis=0, ddof=1) / n_b
+    difference = a.mean(axis=0) - b.mean(axis=0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = difference / np.sqrt(va + vb)
+        df = (va + vb) ** 2 / (va**2 / (n_a - 1) + vb**2 / (n_b - 1))
+        p = _t_p(t, df)
+    constant = (va + vb) == 0
+    p = np.where(constant, np.where(difference == 0, 1.0, 0.0), p)
+    return t, df, p
+
+
+def normal_interval(values, confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+    """Normal-approximation interval of the mean per column: ``mean ± z * sd / sqrt(n)``
+    with ``z`` the ``(1 + confidence) / 2`` standard normal quantile and ``sd`` the sample
+    standard deviation (ddof 1), as the RAG spec computes it (it rounds ``z`` to 1.96 for
+    95%). NaN with fewer than two values."""
+    from scipy.special import ndtri
+
+    if not 0 < confidence < 1:
+        raise ValueError("confidence must be between 0 and 1")
+    matrix = _matrix(values)
+    n = matrix.shape[0]
+    if n < 2:
+        nan = np.full(matrix.shape[1], np.nan)
+        return nan, nan.copy()
+    margin = ndtri((1 + confidence) / 2) * matrix.std(axis=0, ddof=1) / np.sqrt(n)
+    mean = matrix.mean(axis=0)
+    return mean - margin, mean + margin
 
 
 def effect_size(diffs) -> np.ndarray:

@@ -151,9 +151,9 @@ def _plain(column, value):
 def render_json(
     evaluation, *, per_query: bool = True, names: str = "display", groups: dict | None = None
 ) -> str:
-    """Everything as JSON: measures, options, per-run aggregates and per-topic values,
-    flagged topics, and ``groups`` (grouped means, :func:`trecbench.strata.groups_document`)
-    when given."""
+    """Everything as JSON: measures, options, per-run aggregates (and tie bounds when
+    computed) and per-topic values, flagged topics, and ``groups`` (grouped means,
+    :func:`trecbench.strata.groups_document`) when given."""
     runs = []
     for run in evaluation.runs:
         entry = {
@@ -165,6 +165,10 @@ def render_json(
                 for c in _summary_columns(evaluation)
             },
         }
+        if run.tie_bounds is not None:
+            from .tiebounds import json_entry
+
+            entry["tie_bounds"] = json_entry(run, evaluation.columns, names)
         if per_query:
             entry["per_query"] = {
                 qid: {

@@ -1,4 +1,5 @@
-"""``trecbench compare``: runs against a baseline with intervals, paired tests and plots."""
+"""``trecbench compare``: runs against a baseline with intervals, paired tests, movers, all
+pairs and tie bounds; a table on stdout, report files with ``-o``."""
 
 from __future__ import annotations
 
@@ -8,18 +9,21 @@ import click
 
 from ..errors import UsageError
 from . import cli
-from .evaluation_options import evaluation_options
+from .evaluation_options import evaluation_options, unjudged_threshold_option
 from .paths import INPUT_FILE, OUTPUT_FOLDER
 from .progress import TaskProgress, wanted
 from .report_options import manifest_options
 
-# stats.TESTS, stats.CORRECTIONS and compare.MISSING, repeated so that loading the CLI
-# (every command registers this one) imports neither numpy nor pandas; a test keeps them
-# and the defaults below equal to the library's.
+# stats.TESTS, stats.CORRECTIONS, compare.MISSING, comparison_text.FORMATS and
+# plots.ORDERS, repeated so that loading the CLI (every command registers this one)
+# imports neither numpy nor pandas; a test keeps them and the defaults below equal to the
+# library's.
 _CHOICES = {
     "test": ("t", "bootstrap", "randomization"),
     "correction": ("holm", "bonferroni", "bh", "none"),
     "missing": ("zero", "drop"),
+    "output_format": ("table", "markdown", "csv", "json", "latex"),
+    "plot_order": ("difference", "baseline"),
 }
 
 
@@ -36,9 +40,53 @@ def _names(pairs: tuple[str, ...]) -> dict[str, str]:
     return names
 
 
+def runs_and_qrels(
+    arguments: tuple[Path, ...], names: tuple[str, ...], run_qrels: tuple[tuple[Path, Path], ...]
+) -> tuple[dict[str, str], str | None, dict[str, str]]:
+    """``({name: run path}, shared qrels or None, {name: its own qrels})`` from
+    ``[QRELS] [RUN]...``, ``--names`` and ``--run-qrels RUN QRELS``: positional and named
+    runs use QRELS unless they have their own; QRELS may be left out when every run has
+    its own."""
+    own = {str(Path(run)): str(qrels) for run, qrels in run_qrels}
+    if len(own) < len(run_qrels):
+        raise UsageError("--run-qrels: a run is given twice")
+    shared = str(arguments[0]) if arguments else None
+    named_paths = _names(names)
+    paths = list(dict.fromkeys([str(p) for p in arguments[1:]] + list(named_paths) + list(own)))
+    if not paths:
+        raise UsageError("compare: give QRELS and at least one RUN (or --run-qrels RUN QRELS)")
+    if shared is not None and all(path in own for path in paths):
+        raise UsageError(
+            f"compare: every run has its own qrels (--run-qrels), so {shared} would be "
+            "unused; leave QRELS out, or list the runs it is for after it"
+        )
+    from ..compare import run_name
+
+    named, qrels = {}, {}
+    for path in paths:
+        name = named_paths.get(path, run_name(path))
+        if name in named:
+            raise UsageError("compare: two runs have the same name; name them with --names")
+        if path not in own and shared is None:
+            raise UsageError(f"compare: run {path} has no qrels: give QRELS first or --run-qrels")
+        named[name] = path
+        if path in own:
+            qrels[name] = own[path]
+    return named, shared, qrels
+
+
 @cli.command()
-@click.argument("qrels", type=INPUT_FILE)
-@click.argument("runs", nargs=-1, type=INPUT_FILE)
+@click.argument("files", nargs=-1, metavar="[QRELS] [RUN]...", type=INPUT_FILE)
+@click.option(
+    "--run-qrels",
+    "run_qrels",
+    nargs=2,
+    multiple=True,
+    metavar="RUN QRELS",
+    type=INPUT_FILE,
+    help="A run and its own qrels (repeatable), e.g. each chunker of a code-chunk "
+    "conversion; topics are paired by qid across runs. QRELS may then be left out.",
+)
 @click.option(
     "-m",
     "--measure",
@@ -60,7 +108,7 @@ def _names(pairs: tuple[str, ...]) -> dict[str, str]:
     type=click.Choice(_CHOICES["correction"]),
     default="holm",
     show_default=True,
-    help="Multiple-comparison correction over all comparisons (per stratum).",
+    help="Multiple-comparison correction over all comparisons (per section).",
 )
 @click.option(
     "--samples",
@@ -98,8 +146,12 @@ def _names(pairs: tuple[str, ...]) -> dict[str, str]:
 )
 @click.option(
     "--group-by",
-    help="Stratum field of the --strata sidecar (language, difficulty, category, repo, ...), "
-    "or qid-prefix (the qid up to its last '/').",
+    "group_by",
+    multiple=True,
+    metavar="FIELD",
+    help="Also compare per stratum and as macro means over the strata (every stratum "
+    "counts the same), by a field of --strata (language, difficulty, category, repo, ...) "
+    "or by qid-prefix (the qid up to its last '/'). Repeatable.",
 )
 @click.option(
     "--names",
@@ -109,19 +161,55 @@ def _names(pairs: tuple[str, ...]) -> dict[str, str]:
     help="Name a run in tables and plots (repeatable); RUN need not be repeated as argument.",
 )
 @click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(_CHOICES["output_format"]),
+    default="table",
+    show_default=True,
+    help="What stdout shows: an aligned table, the Markdown report, CSV, the JSON report or "
+    "the all-pairs LaTeX table.",
+)
+@click.option(
     "-o",
     "--outdir",
-    required=True,
     type=OUTPUT_FOLDER,
-    help="Folder for BenchmarkReport.json, BenchmarkComparison.md and the plots.",
+    help="Also write BenchmarkReport.json, BenchmarkComparison.md and AllPairs.tex here.",
 )
-@click.option("--no-plots", is_flag=True, help="Skip the PNG/SVG plots.")
-@click.option("--quiet", is_flag=True, help="No progress, no table on stdout.")
+@click.option("--plots", is_flag=True, help="Also write PNG/SVG plots into OUTDIR.")
+@click.option(
+    "--plot-order",
+    type=click.Choice(_CHOICES["plot_order"]),
+    default="difference",
+    show_default=True,
+    help="Order of the topics in the difference plots: by mean difference or by the "
+    "baseline's value.",
+)
+@click.option(
+    "--movers",
+    type=click.IntRange(min=0),
+    default=5,
+    show_default=True,
+    help="Topics with the largest gains and losses listed per run and measure.",
+)
+@click.option(
+    "--no-tie-bounds",
+    is_flag=True,
+    help="Skip the bounds over all orders of tied documents (each run is scored in two "
+    "more orders when it has ties).",
+)
+@click.option(
+    "--allow-unjudged",
+    is_flag=True,
+    help="Compare even a run whose retrieved documents the qrels mostly do not know "
+    "(refused by default: usually the qrels of another run).",
+)
+@unjudged_threshold_option
+@click.option("--quiet", is_flag=True, help="No progress, nothing on stdout.")
 @evaluation_options
 @manifest_options
 def compare(
-    qrels,
-    runs,
+    files,
+    run_qrels,
     measures,
     baseline,
     test,
@@ -133,8 +221,14 @@ def compare(
     strata,
     group_by,
     names,
+    output_format,
     outdir,
-    no_plots,
+    plots,
+    plot_order,
+    movers,
+    no_tie_bounds,
+    allow_unjudged,
+    unjudged_threshold,
     quiet,
     level,
     max_docs,
@@ -145,44 +239,47 @@ def compare(
     meta,
 ):
     """Compare RUNs on QRELS: means with bootstrap intervals, differences against the
-    baseline, paired significance tests with correction, per stratum with --group-by.
+    baseline with paired tests and correction, wins/ties/losses and topic movers, every
+    pair of runs, bounds over all orders of tied documents — overall, per stratum and as
+    macro means with --group-by. Prints a table (--format); -o writes
+    BenchmarkReport.json, BenchmarkComparison.md and AllPairs.tex, --plots the figures.
 
-    Writes BenchmarkReport.json, BenchmarkComparison.md, means.png/.svg and
-    differences.png/.svg (and, with --group-by, means_FIELD-VALUE.png... per stratum) to
-    OUTDIR and prints the Markdown tables. -l, -M, -J, --maxontsim-formula and --ontology
-    mean what they mean for trecbench score. With --manifest, an ExperimentManifest lists
-    every input and output with its sha256; nothing is written unless everything succeeded.
+    A run can have its own qrels (--run-qrels RUN QRELS): topics are then paired by qid.
+    A run whose retrieved documents the qrels mostly do not know is refused (exit 1)
+    unless --allow-unjudged. -l, -M, -J, --maxontsim-formula and --ontology mean what
+    they mean for trecbench score. With --manifest, an ExperimentManifest lists every input
+    and output with its sha256; nothing is written unless everything succeeded.
 
     \b
     Examples:
-      trecbench compare qrels/hpo-demo.qrels runs/tfidf-word.run runs/tfidf-char.run \\
-          runs/tfidf-word-parents.run --test randomization --seed 42 -o out/compare
-      trecbench compare qrels.txt a.run b.run -l 2 -M 100 -m MaxOntSim@10 \\
-          --manifest out/manifest.json --meta model=bm25 -o out
+      trecbench compare qrels/hpo-demo.qrels runs/tfidf-char.run runs/tfidf-word.run
+      trecbench compare --run-qrels out/ast.run out/codechunk-ast.qrels \\
+          --run-qrels out/fixed.run out/codechunk-fixed.qrels --baseline fixed \\
+          -m nDCG@5 -m P@5 -m R@5 --group-by qid-prefix
+      trecbench compare qrels.txt a.run b.run --test randomization --seed 42 \\
+          -o out/compare --plots --manifest out/manifest.json --meta model=bm25
     """
     from .. import outputs
-    from ..compare import MARKDOWN_FILE, REPORT_FILE, run_name
+    from ..compare import MARKDOWN_FILE, REPORT_FILE
     from ..compare import compare as run_compare
 
-    for name in (REPORT_FILE, MARKDOWN_FILE):
+    if plots and outdir is None:
+        raise UsageError("--plots writes files: give -o OUTDIR")
+    if manifest is not None and outdir is None:
+        raise UsageError("--manifest lists the files compare writes: give -o OUTDIR")
+    for name in (REPORT_FILE, MARKDOWN_FILE) if outdir is not None else ():
         outputs.check_target(outdir / name)  # a bad output fails before the resampling
-
-    named_paths = _names(names)
-    paths = list(dict.fromkeys([str(path) for path in runs] + list(named_paths)))
-    if not paths:
-        raise UsageError("compare: give at least one RUN (or --names NAME=RUN)")
-    named = {named_paths.get(path, run_name(path)): path for path in paths}
-    if len(named) < len(paths):
-        raise UsageError("compare: two runs have the same name; name them with --names")
+    named, shared, own = runs_and_qrels(files, names, run_qrels)
     if baseline is not None and baseline not in named:
         by_path = {path: name for name, path in named.items()}
         baseline = by_path.get(str(Path(baseline)), baseline)
     progress = TaskProgress() if wanted(quiet) else None
     try:
         comparison = run_compare(
-            qrels,
+            shared,
             named,
             list(measures) or None,
+            run_qrels=own,
             baseline=baseline,
             test=test,
             correction=correction,
@@ -191,18 +288,28 @@ def compare(
             confidence=confidence,
             missing=missing,
             strata=strata,
-            group_by=group_by,
+            group_by=list(group_by) or None,
             progress=progress,
             relevance_level=1 if level is None else level,
             max_docs=max_docs,
             judged_only=judged,
             options={"maxontsim_formula": maxontsim_formula, "ontology": ontology},
+            allow_unjudged=allow_unjudged,
+            unjudged_threshold=unjudged_threshold,
+            tie_bounds=not no_tie_bounds,
+            movers=movers,
         )
     finally:
         if progress is not None:
             progress.close()
-    written = comparison.write(outdir, plots=not no_plots, manifest=manifest, meta=meta)
+    for warning in comparison.warnings:
+        click.echo(f"trecbench: warning: {warning}", err=True)
+    written = []
+    if outdir is not None:
+        written = comparison.write(
+            outdir, plots=plots, manifest=manifest, meta=meta, plot_order=plot_order
+        )
     if not quiet:
-        click.echo(comparison.markdown())
+        click.echo(comparison.render(output_format), nl=False)
     for path in written:
         click.echo(f"wrote {path}", err=True)

@@ -1,5 +1,5 @@
-"""trec_eval's evaluation flags and the MaxOntSim options, shared by ``score`` and
-``compare`` (same names, same meaning: both hand them to :func:`trecbench.evaluate`)."""
+"""trec_eval's evaluation flags, the MaxOntSim options and the unjudged-run threshold,
+shared by ``score`` and ``compare`` (same names, same meaning)."""
 
 from __future__ import annotations
 
@@ -54,3 +54,14 @@ def evaluation_options(command):
             ),
         ],
     )
+
+
+unjudged_threshold_option = click.option(
+    "--unjudged-threshold",
+    type=click.FloatRange(0, 1),
+    default=0.5,
+    show_default=True,
+    help="A run is flagged as scored against qrels not its own (score warns, compare "
+    "refuses) when over this share of the documents it retrieved within the evaluated "
+    "depth, and over this share of its topics, have no judgment.",
+)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from . import cli
-from .evaluation_options import evaluation_options
+from .evaluation_options import evaluation_options, unjudged_threshold_option
 from .paths import INPUT_FILE
 from .report_options import report_options
 
@@ -86,6 +86,14 @@ FORMATS = ("trec", "table", "markdown", "csv", "json")
     "num_*, MRR@k, HitRate@k, Recall_all@k) or auto (fast when it computes every measure).",
 )
 @click.option(
+    "--tie-bounds",
+    "tie_bounds",
+    is_flag=True,
+    help="Also print, per run and measure, the lowest and highest value over every order "
+    "of tied documents (equal scores) and whether trec_eval's order is at an end.",
+)
+@unjudged_threshold_option
+@click.option(
     "--routing",
     type=INPUT_FILE,
     default=None,
@@ -107,6 +115,8 @@ def score(
     ontology,
     strata,
     group_by,
+    tie_bounds,
+    unjudged_threshold,
     routing,
     **flags,
 ):
@@ -132,6 +142,7 @@ def score(
         --group-by difficulty --group-by language
       trecbench score data/hpo-rtask/hpo-rtask.qrels data/hpo-rtask/lexical.run \\
         --routing data/hpo-rtask/routing.jsonl
+      trecbench score qrels.txt run.txt -m P@5 -m nDCG@10 --tie-bounds
     """
     from .. import trec_format
     from ..evaluate import evaluate
@@ -153,13 +164,20 @@ def score(
             engine=flags["engine"],
             options={"maxontsim_formula": maxontsim_formula, "ontology": ontology},
             progress=progress,
+            tie_bounds=tie_bounds,
         )
     finally:
         if progress is not None:
             progress.close()
-    for line in evaluation.warnings + _flag_summary(evaluation):
+    unjudged = [
+        run.unjudged.message(run.name, evaluation.qrels_path)
+        for run in evaluation.unjudged_runs(unjudged_threshold)
+    ]
+    for line in evaluation.warnings + _flag_summary(evaluation) + unjudged:
         click.echo(f"trecbench: warning: {line}", err=True)
-    grouped = _grouped(evaluation, strata, group_by)
+    grouped, notes = _grouped(evaluation, strata, group_by, qrels)
+    for line in notes:
+        click.echo(f"trecbench: warning: {line}", err=True)
     per_query, summary = flags["query"], not flags["nosummary"]
     if output_format == "trec":
         text = trec_format.render_trec(
@@ -175,6 +193,10 @@ def score(
         text = trec_format.render_table(evaluation, names=names)
     if grouped and output_format != "json":
         text += _render_groups(evaluation, grouped, output_format, names)
+    if tie_bounds and output_format != "json":
+        from ..tiebounds import render
+
+        text += ("" if output_format == "csv" else "\n") + render(evaluation, output_format, names)
     routed = None
     if routing is not None:
         from ..routing import render_routing, routing_metrics
@@ -191,23 +213,26 @@ def score(
         meta=flags["meta"],
         extra_inputs=extra_inputs,
         groups=_groups_json(grouped),
+        warnings=notes,
         routing=routed,
     )
     click.echo(text.encode("utf-8"), nl=False)  # bytes: written untranslated
 
 
-def _grouped(evaluation, strata, group_by) -> dict:
-    """``{field: grouped means}`` for each --group-by (see trecbench.strata)."""
+def _grouped(evaluation, strata, group_by, qrels) -> tuple[dict, list[str]]:
+    """``{field: grouped means}`` for each --group-by (see trecbench.strata), and the
+    warnings: groups too small, and what the sidecar says about the qrels."""
     from ..errors import UsageError
 
     if strata is not None and not group_by:
         raise UsageError("--strata needs --group-by FIELD")
     if not group_by:
-        return {}  # strata imports pandas: only when grouping
-    from ..strata import evaluation_groups, load_strata
+        return {}, []  # strata imports pandas: only when grouping
+    from ..strata import evaluation_groups, group_warnings, qrels_warnings, read_sidecar
 
-    table = load_strata(strata) if strata is not None else None
-    return {by: evaluation_groups(evaluation, table, by) for by in group_by}
+    table, notes = read_sidecar(strata) if strata is not None else (None, [])
+    grouped = {by: evaluation_groups(evaluation, table, by) for by in group_by}
+    return grouped, qrels_warnings(notes, qrels) + group_warnings(grouped)
 
 
 def _groups_json(grouped: dict) -> dict | None:

@@ -481,20 +481,9 @@ class Evaluator:
         """The same from a :class:`trecbench.ranking.RankedRun`: no row is moved; each
         judgment is looked up in the run's (topic, docno) hash index and the few matches
         are verified as strings."""
-        from ..ranking import string_hash, take_rows
-
         topic, pos = ranked.row_arrays()
         judged = self._judged(qids)
-        judged_topic = arrow.to_numpy(judged.column("topic"))
-        judged_keys = string_hash(judged.column("docno"), judged_topic)
-        which, rows = ranked.index().lookup(judged_keys)
-        same = arrow.to_numpy(
-            pc.equal(
-                pc.cast(take_rows(ranked.run_table.column("docno"), rows), pa.large_string()),
-                pc.cast(take_rows(judged.column("docno"), which), pa.large_string()),
-            )
-        ) & (topic[rows] == judged_topic[which])
-        rows, which = rows[same], which[same]
+        rows, which = ranked.match(arrow.to_numpy(judged.column("topic")), judged.column("docno"))
         rel = arrow.to_numpy(judged.column("rel"))
         num_ret = np.bincount(ranked.topic, minlength=len(qids))
         return self._finish(topic[rows], pos[rows], rel[which], judged, num_ret)

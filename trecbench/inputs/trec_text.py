@@ -531,6 +531,9 @@ def _refuse(tokens: Tokens, bad: np.ndarray, rule: str, message: Callable[[int],
         raise InputError(tokens.path, int(tokens.line[row]), message(row), rule)
 
 
+MSMARCO_HINT = " (an MS MARCO qid pid rank run? convert it with 'trecbench convert msmarco')"
+
+
 def other_kind(tokens: Tokens, kind: str) -> str | None:
     """``"qrels"`` or ``"run"`` when ``tokens``, read as a ``kind``, have the other kind's
     shape on every line: a run's (6 fields or more) or qrels' (4 fields, an integer last).
@@ -584,7 +587,10 @@ def run_table(tokens: Tokens) -> pa.Table:
         tokens,
         nfields < 6,
         "R1",
-        lambda r: f"expected 6 fields (qid Q0 docno rank score tag), found {nfields[r]}",
+        lambda r: (
+            "expected 6 fields (qid Q0 docno rank score tag), found "
+            f"{nfields[r]}{MSMARCO_HINT if nfields[r] == 3 else ''}"
+        ),
     )
     qid, q0, docno, rank, score, tag = tokens.fields[:6]
     good_score, scores = parse_scores(score)
@@ -618,7 +624,7 @@ def qrels_table(tokens: Tokens) -> pa.Table:
     nfields = tokens.nfields
 
     def wrong(row: int) -> str:
-        hint = " (a 3-column BEIR qrels? convert it with 'trecbench convert dict')"
+        hint = " (a 3-column BEIR qrels? convert it with 'trecbench convert beir-qrels')"
         found = f"{nfields[row]}{hint if nfields[row] == 3 else ''}"
         return f"expected 4 fields (qid iter docno rel), found {found}"
 

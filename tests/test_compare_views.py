@@ -1,0 +1,329 @@
+"""compare's views beyond the baseline table: movers, every pair of runs, the unpaired
+(Welch) view, macro sections, tie bounds, the output formats, the plots' data and the CLI
+— each number against scipy, a hand count or trecbench.evaluate."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats as sps
+
+import trecbench
+from trecbench import stats
+from trecbench.compare import compare_scores
+from trecbench.errors import UsageError
+from trecbench.report import validate_against_schema
+
+
+def _frame(values: dict[str, list[float]], measure: str = "P@5") -> pd.DataFrame:
+    """Per-query values ``{run: [value per topic t00, t01, ...]}`` as compare_scores takes
+    (topic ids sort as the lists: compare orders topics by id)."""
+    return pd.DataFrame(
+        [
+            (run, f"t{i:02d}", measure, value)
+            for run, column in values.items()
+            for i, value in enumerate(column)
+        ],
+        columns=["run", "qid", "measure", "value"],
+    )
+
+
+def _holm(pvalues):
+    from test_compare import _holm
+
+    return _holm(list(pvalues))
+
+
+def test_movers_and_wins_ties_losses_hand_counted():
+    base = [0.5, 0.2, 0.8, 0.4, 0.0, 0.6]
+    run = [0.9, 0.2, 0.3, 0.4, 0.1, 0.7]  # +0.4, 0, -0.5, 0, +0.1, +0.1
+    result = compare_scores(_frame({"base": base, "run": run}), samples=20, movers=2)
+    row = result.comparisons.iloc[0]
+    assert (row["wins"], row["ties"], row["losses"]) == (3, 2, 1)
+    movers = result.movers
+    gains = movers[movers["kind"] == "gain"]
+    # largest first; equal gains (t4, t5: +0.1) in topic order
+    assert gains["qid"].tolist() == ["t00", "t04"] and gains["rank"].tolist() == [1, 2]
+    assert gains["difference"].tolist() == pytest.approx([0.4, 0.1])
+    losses = movers[movers["kind"] == "loss"]
+    assert losses[["qid", "baseline_value", "value"]].values.tolist() == [["t02", 0.8, 0.3]]
+    # lower is better: the same differences are the other way round
+    lower = compare_scores(
+        _frame({"base": base, "run": run}, "num_nonrel_judged_ret"), samples=20, movers=1
+    )
+    row = lower.comparisons.iloc[0]
+    assert (row["wins"], row["ties"], row["losses"]) == (1, 2, 3)
+    assert lower.movers.set_index("kind").loc["gain", "qid"] == "t02"
+
+
+def test_all_pairs_p_values_are_scipy_s_with_holm_over_every_pair():
+    rng = np.random.default_rng(21)
+    a = rng.random(30)
+    values = {"a": a, "b": np.clip(a + rng.normal(0.15, 0.1, 30), 0, 1), "c": a + 0.01}
+    frame = pd.concat([_frame(values, "P@5"), _frame({k: v / 2 for k, v in values.items()}, "MAP")])
+    result = compare_scores(frame, samples=20, baseline="a")
+    pairs = result.pairs
+    assert len(pairs) == 3 * 2  # three pairs, two measures, each pair once
+    expected = []
+    for row in pairs.itertuples():
+        m = 1.0 if row.measure == "P@5" else 0.5
+        x, y = values[row.run] * m, values[row.other] * m
+        assert row.difference == pytest.approx(x.mean() - y.mean())
+        expected.append(sps.ttest_rel(x, y).pvalue)
+        assert row.p_value == pytest.approx(expected[-1], rel=1e-10)
+    assert pairs["p_adjusted"].tolist() == pytest.approx(_holm(expected))
+    # the baseline comparisons' p-values are the pairs' (their own Holm family)
+    for row in result.comparisons.itertuples():
+        pair = pairs[
+            (pairs["measure"] == row.measure)
+            & pairs[["run", "other"]].isin([row.run, "a"]).all(axis=1)
+        ]
+        assert row.p_value == pair["p_value"].item()
+    # b is clearly better than a and c; c (a + 0.01 everywhere) better than a
+    winners = pairs[pairs["measure"] == "P@5"].set_index(["run", "other"])["winner"]
+    assert winners[("a", "b")] == "b" and winners[("b", "c")] == "b" and winners[("a", "c")] == "c"
+    latex = result.render("latex")
+    a_row = next(line for line in latex.splitlines() if line.startswith("a & a & "))
+    assert "$^" not in a_row  # a beats nobody: no superscript
+    b_row = next(line for line in latex.splitlines() if line.startswith("b & b & "))
+    assert b_row.count("$^{ac}$") == 2 and "\\textbf{" in b_row
+    assert "\\begin{tabular}{clrr}" in latex and "\\toprule" in latex
+    markdown = result.markdown()
+    assert "<sup>ac</sup>" in markdown and "### All pairs" in markdown
+    assert "^ac" in result.render("table")
+
+
+def test_randomization_all_pairs_reuse_one_set_of_sign_flips():
+    rng = np.random.default_rng(3)
+    values = {run: rng.random(12) for run in ("x", "y", "z")}
+    result = compare_scores(_frame(values), test="randomization", samples=300, seed=5)
+    for row in result.pairs.itertuples():
+        diffs = values[row.run] - values[row.other]
+        assert row.p_value == stats.randomization_test(diffs, 300, 5)[0]
+
+
+def test_welch_and_normal_intervals_are_scipy_s():
+    rng = np.random.default_rng(4)
+    values = {"base": rng.random(25), "run": rng.random(25) * 0.8 + 0.2}
+    result = compare_scores(_frame(values), samples=20)
+    row = result.comparisons.iloc[0]
+    expected = sps.ttest_ind(values["run"], values["base"], equal_var=False)
+    assert row["welch_t"] == pytest.approx(expected.statistic, rel=1e-12)
+    assert row["welch_df"] == pytest.approx(expected.df, rel=1e-12)
+    assert row["welch_p"] == pytest.approx(expected.pvalue, rel=1e-10)
+    summary = result.summary.set_index("run")
+    for run, column in values.items():
+        sem = column.std(ddof=1) / math.sqrt(column.size)
+        low, high = sps.norm.interval(0.95, loc=column.mean(), scale=sem)
+        assert summary.loc[run, ["normal_low", "normal_high"]].tolist() == pytest.approx(
+            [low, high], rel=1e-12
+        )
+    text = result.render("table")
+    assert "Independent-samples view (weaker design: ignores that the runs answer the same" in text
+    assert f"{expected.pvalue:.4f}" in text
+
+
+def test_macro_sections_are_the_mean_of_strata_means_with_weighted_tests():
+    rng = np.random.default_rng(5)
+    n = 20
+    strata = {f"t{i:02d}": "big" if i < 14 else "small" for i in range(n)}
+    values = {"base": rng.random(n), "run": rng.random(n)}
+    frame = _frame(values)
+    for test in ("t", "bootstrap", "randomization"):
+        result = compare_scores(
+            frame, samples=400, seed=2, strata=strata, group_by="size", test=test
+        )
+        macro = result.part(result.summary, "size:macro").set_index("run")["mean"]
+        grouped = trecbench.group_means(
+            frame, pd.DataFrame({"qid": list(strata), "size": list(strata.values())}), "size"
+        )
+        expected = grouped[grouped["kind"] == "macro"].set_index("run")["value"]
+        assert macro.to_dict() == pytest.approx(expected.to_dict(), rel=1e-12)
+        row = result.part(result.comparisons, "size:macro").iloc[0]
+        diffs = values["run"] - values["base"]
+        labels = np.array(list(strata.values()))
+        weights = stats.macro_weights(labels)
+        if test == "t":
+            expected_p = stats.stratified_t_test(diffs, labels)[0]
+        elif test == "bootstrap":
+            boot = stats.bootstrap_means(
+                np.column_stack([values["base"], values["run"]]), 400, 2, strata=labels
+            )
+            expected_p = stats.bootstrap_p(diffs, (boot[:, 1] - boot[:, 0])[:, None], weights)[0]
+        else:
+            expected_p = stats.randomization_test(diffs, 400, 2, weights=weights)[0]
+        assert row["p_value"] == pytest.approx(expected_p, rel=1e-12), test
+        assert math.isnan(row["welch_p"]) and math.isnan(row["effect_size"])
+    assert result.stratum_labels == ["all", "size:macro", "size=big", "size=small"]
+
+
+def test_group_by_repeats(tmp_path):
+    values = {"a": [0.1, 0.5, 0.9, 0.3], "b": [0.2, 0.4, 0.8, 0.6]}
+    frame = _frame(values)
+    strata = {
+        "language": {"t00": "de", "t01": "de", "t02": "en", "t03": "en"},
+        "difficulty": {"t00": "easy", "t01": "hard", "t02": "easy", "t03": "hard"},
+    }
+    result = compare_scores(frame, samples=20, strata=strata)
+    assert result.stratum_labels == [
+        "all",
+        "language:macro",
+        "language=de",
+        "language=en",
+        "difficulty:macro",
+        "difficulty=easy",
+        "difficulty=hard",
+    ]
+    assert result.settings["group_by"] == ["language", "difficulty"]
+    validate_against_schema(result.report(), "benchmark_report")
+
+
+def test_compare_tie_bounds_are_means_of_evaluate_s_per_topic_bounds():
+    # topic q1: the relevant d2 ties with d1 (trec_eval puts d2 first: highest);
+    # topic q2: the relevant d1 ties with d2 (d2 first: lowest); q3 has no ties
+    run = pd.DataFrame(
+        [
+            ("q1", "d1", 1.0),
+            ("q1", "d2", 1.0),
+            ("q2", "d1", 1.0),
+            ("q2", "d2", 1.0),
+            ("q3", "d1", 2.0),
+            ("q3", "d2", 1.0),
+        ],
+        columns=["qid", "docno", "score"],
+    )
+    qrels = pd.DataFrame(
+        [("q1", "d2", 1), ("q2", "d1", 1), ("q3", "d1", 1), ("q4", "d9", 1)],
+        columns=["qid", "docno", "rel"],
+    )
+    result = trecbench.compare(qrels, {"r": run, "s": run}, ["P@1"], samples=20)
+    row = result.summary[result.summary["run"] == "r"].iloc[0]
+    # per topic [low, high]: q1 [0, 1], q2 [0, 1], q3 [1, 1], q4 (no results) [0, 0]
+    assert (row["mean"], row["tie_low"], row["tie_high"]) == (0.5, 0.25, 0.75)
+    assert "P@5" not in result.render("table")
+    tie_line = next(
+        line for line in result.render("table").splitlines() if " r  " in line and "inside" in line
+    )
+    assert "0.5000  0.2500   0.7500  inside" in tie_line
+    off = trecbench.compare(qrels, {"r": run, "s": run}, ["P@1"], samples=20, tie_bounds=False)
+    assert off.summary["tie_low"].isna().all() and "Tie sensitivity" not in off.render("table")
+
+
+def test_formats_csv_json_and_markdown_escape():
+    values = {"a|b": [0.2, 0.4, 0.6], "c": [0.3, 0.5, 0.9]}
+    result = compare_scores(_frame(values), samples=20)
+    rows = list(csv.DictReader(io.StringIO(result.render("csv"))))
+    assert [(r["section"], r["kind"], r["run"]) for r in rows] == [
+        ("all", "all", "a|b"),
+        ("all", "all", "c"),
+    ]
+    assert float(rows[1]["difference"]) == pytest.approx(0.5 / 3)
+    assert rows[0]["difference"] == "" and float(rows[0]["mean"]) == pytest.approx(0.4)
+    document = json.loads(result.render("json"))
+    validate_against_schema(document, "benchmark_report")
+    assert r"a\|b (baseline)" in result.markdown()
+    with pytest.raises(ValueError, match="unknown format"):
+        result.render("html")
+    from trecbench.comparison_text import latex_escape
+
+    assert latex_escape("a_b & 50% #1 {x} ~^\\") == (
+        r"a\_b \& 50\% \#1 \{x\} \textasciitilde{}\textasciicircum{}\textbackslash{}"
+    )
+
+
+# --- plots: plain data in, same topic at the same x for every run ------------------------
+
+
+def test_difference_plot_puts_one_topic_at_one_x_and_always_has_a_legend():
+    from trecbench import plots
+
+    baseline = np.array([[0.5, 0.1, 0.9, 0.3]])
+    runs = np.array([[[0.6, 0.4, 0.8, 0.3], [0.1, 0.2, 1.0, 0.7]]])
+    intervals = np.array([[[0.075, -0.1, 0.2], [0.05, -0.2, 0.3]]])
+    figure = plots.differences_figure(
+        ["r1", "r2"], ["P@5"], baseline, runs, intervals, baseline="b", order="baseline", title="t"
+    )
+    (axis,) = figure.axes
+    markers = [line for line in axis.lines if line.get_marker() == "o"]
+    order = np.argsort(baseline[0])  # topics by the baseline's value: t1, t3, t0, t2
+    for r, line in enumerate(markers):
+        assert line.get_ydata().tolist() == pytest.approx((runs[0, r] - baseline[0])[order])
+    by_mean = plots.topic_order(baseline[0], runs[0], "difference")
+    assert by_mean.tolist() == np.argsort((runs[0] - baseline[0]).mean(axis=0)).tolist()
+    (legend,) = figure.legends  # names the runs; each panel's legend has its numbers
+    assert [t.get_text() for t in legend.get_texts()] == ["r1", "r2"]
+    assert [t.get_text() for t in axis.get_legend().get_texts()] == [
+        "+0.0750 [-0.1000, +0.2000]",
+        "+0.0500 [-0.2000, +0.3000]",
+    ]
+    single = plots.differences_figure(
+        ["r1"], ["P@5"], baseline, runs[:, :1], intervals[:, :1], baseline="b", title="t"
+    )
+    assert len(single.legends) == 1  # a legend with one run too
+    assert [t.get_text() for t in single.legends[0].get_texts()] == ["r1"]
+    with pytest.raises(ValueError, match="unknown order"):
+        plots.topic_order(baseline[0], runs[0], "random")
+
+
+def test_plots_do_not_import_compare():
+    import ast
+
+    source = (Path(trecbench.__file__).parent / "plots.py").read_text()
+    imported = {
+        alias.name if isinstance(node, ast.Import) else node.module
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, (ast.Import, ast.ImportFrom))
+        for alias in getattr(node, "names", [])
+    }
+    assert not any("compare" in (name or "") for name in imported)
+    text_source = (Path(trecbench.__file__).parent / "comparison_text.py").read_text()
+    assert "from .compare" not in text_source and "import compare" not in text_source
+
+
+# --- the command line ----------------------------------------------------------------------
+
+
+def test_runs_and_their_qrels_from_the_command_line():
+    from trecbench.cli.compare import runs_and_qrels
+
+    named, shared, own = runs_and_qrels(
+        (Path("q.txt"), Path("a.run")), ("x=b.run",), ((Path("c.run"), Path("c.qrels")),)
+    )
+    assert named == {"a": "a.run", "x": "b.run", "c": "c.run"}
+    assert (shared, own) == ("q.txt", {"c": "c.qrels"})
+    named, shared, own = runs_and_qrels((), (), ((Path("c.run"), Path("c.qrels")),))
+    assert (shared, own) == (None, {"c": "c.qrels"})
+    with pytest.raises(UsageError, match="q.txt would be unused"):
+        runs_and_qrels((Path("q.txt"),), (), ((Path("c.run"), Path("c.qrels")),))
+    with pytest.raises(UsageError, match="run b.run has no qrels"):
+        runs_and_qrels((), ("x=b.run",), ((Path("c.run"), Path("c.qrels")),))
+    with pytest.raises(UsageError, match="give QRELS and at least one RUN"):
+        runs_and_qrels((Path("q.txt"),), (), ())
+
+
+def test_terminal_table_by_default_and_files_only_with_o(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from trecbench.cli import _register, cli
+
+    root = Path(__file__).resolve().parents[1]
+    _register()
+    monkeypatch.chdir(tmp_path)
+    args = ["compare", str(root / "qrels" / "hpo-demo.qrels")]
+    args += [str(root / "runs" / "tfidf-char.run"), str(root / "runs" / "tfidf-word.run")]
+    done = CliRunner().invoke(cli, [*args, "-m", "P@5", "-m", "MAP@100", "--samples", "100"])
+    assert done.exit_code == 0, done.output
+    assert list(tmp_path.iterdir()) == []  # nothing written without -o
+    lines = done.stdout.splitlines()
+    header = next(line for line in lines if line.startswith("measure "))
+    assert header.split()[:4] == ["measure", "run", "mean", "95%"]
+    assert "**0." not in done.stdout and "\\*" not in done.stdout  # no Markdown on a terminal
+    plots = CliRunner().invoke(cli, [*args, "--plots"])
+    assert plots.exit_code == 1 and "--plots writes files: give -o OUTDIR" in str(plots.exception)

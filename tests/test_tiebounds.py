@@ -1,0 +1,210 @@
+"""Tie bounds against brute force: every order of every tie group of small runs, scored by
+the same engines; the bounds must be the lowest and highest values found."""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import trecbench
+from trecbench import tiebounds
+from trecbench.measures import GEOMETRIC, MEAN, SUM
+
+MEASURES = [
+    "P.1,2,3,5", "recall.2,5", "success.1,3", "recip_rank", "map", "map_cut.3", "gm_map",
+    "ndcg", "ndcg_cut.2,5", "Rprec", "bpref", "gm_bpref", "iprec_at_recall", "11pt_avg",
+    "Rprec_mult", "relative_P.3", "set_P", "set_recall", "set_F", "set_map",
+    "set_relative_P", "num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret",
+    "HitRate@2", "MRR@3", "Recall_all@4", "P(rel=2)@3", 'nDCG(dcg="exp-log2")@5',
+    "nDCG(judged_only=True)@5",
+]  # fmt: skip
+OPTIONS = [
+    {},
+    {"max_docs": 4},
+    {"relevance_level": 2},
+    {"judged_only": True},
+    {"judged_only": True, "max_docs": 4},
+    {"judged_only": True, "max_docs": 2},
+    {"max_docs": 3, "relevance_level": 2},
+]
+
+
+def _case(seed: int = 0, topics: int = 8) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Topics of 5-7 documents with scores from {1, 2, 3} (many ties) and grades -1
+    (unjudged in the pool), 0, 1, 2, 3 or no judgment; relevant documents the run misses
+    too."""
+    rng = np.random.default_rng(seed)
+    run, qrels = [], []
+    for t in range(topics):
+        qid = f"q{t}"
+        n = int(rng.integers(5, 8))
+        for d in range(n):
+            docno = f"d{d}"
+            run.append((qid, docno, float(rng.integers(1, 4))))
+            grade = int(rng.integers(-2, 4))  # -2: no judgment at all
+            if grade >= -1:
+                qrels.append((qid, docno, grade))
+        qrels.append((qid, "missed", 1))
+    # a tie group straddling -M 2 that mixes relevant, judged non-relevant, unjudged and
+    # negative grades: with -J the unjudged must sort between non-relevant and relevant
+    # (set_P's extremes are 0.5 and 1)
+    run += [("edge", "d4", 2.0)] + [("edge", f"d{d}", 1.0) for d in range(4)]
+    qrels += [("edge", "d4", 2), ("edge", "d0", 0), ("edge", "d2", -1), ("edge", "d3", 1)]
+    return (
+        pd.DataFrame(run, columns=["qid", "docno", "score"]),
+        pd.DataFrame(qrels, columns=["qid", "docno", "rel"]),
+    )
+
+
+def _orders(run: pd.DataFrame, qrels: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
+    """Every order of every topic's tie groups as its own topic ``qid~k`` (distinct
+    scores), with the topic's qrels copied: ``(run, qrels, {qid: [copies]})``."""
+    rows, copies = [], {}
+    for qid, part in run.groupby("qid", sort=True):
+        groups = [list(g["docno"]) for _, g in part.sort_values("score").groupby("score")][::-1]
+        choices = [list(itertools.permutations(group)) for group in groups]
+        copies[qid] = []
+        for k, combination in enumerate(itertools.product(*choices)):
+            copies[qid].append(f"{qid}~{k}")
+            order = [docno for group in combination for docno in group]
+            rows += [(f"{qid}~{k}", d, float(len(order) - i)) for i, d in enumerate(order)]
+    topics = pd.DataFrame(
+        [(qid, copy) for qid, names in copies.items() for copy in names], columns=["qid", "copy"]
+    )
+    judged = qrels.merge(topics, on="qid").drop(columns="qid").rename(columns={"copy": "qid"})
+    return pd.DataFrame(rows, columns=["qid", "docno", "score"]), judged, copies
+
+
+@functools.cache
+def _brute_case():
+    run, qrels = _case()
+    return run, qrels, *_orders(run, qrels)
+
+
+@pytest.mark.parametrize("options", OPTIONS, ids=lambda o: ",".join(map(str, o.items())) or "-")
+def test_bounds_are_the_extremes_over_every_order(options):
+    run, qrels, every_run, every_qrels, copies = _brute_case()
+    result = trecbench.evaluate(qrels, run, MEASURES, tie_bounds=True, **options)
+    (reported,) = result.runs
+    bounds = reported.tie_bounds
+    brute = trecbench.evaluate(every_qrels, every_run, MEASURES, **options)
+    (enumerated,) = brute.runs
+    position = {qid: i for i, qid in enumerate(enumerated.qids)}
+    checked = 0
+    for column in result.columns:
+        label = column.label
+        if column.summary not in (MEAN, SUM, GEOMETRIC) or label not in reported.values:
+            continue
+        reason = tiebounds.unbounded_reason(column.measure, result.options)
+        if reason is not None:
+            assert label in bounds.unbounded
+            continue
+        for t, qid in enumerate(reported.qids):
+            found = enumerated.values[label][[position[c] for c in copies[qid]]]
+            # (trec_eval's NaNs, e.g. iprec_at_recall with -J and nothing judged, stay NaN)
+            np.testing.assert_allclose(
+                [bounds.low[label][t], bounds.high[label][t]],
+                [found.min(), found.max()],
+                rtol=0,
+                atol=1e-12,
+                err_msg=f"{label} {qid}",
+            )
+            checked += 1
+        # the summaries are trec_eval's summaries of the per-topic bounds
+        low, high = bounds.summary_low[label], bounds.summary_high[label]
+        if column.summary == MEAN:
+            assert low == pytest.approx(bounds.low[label].mean(), nan_ok=True)
+            assert high == pytest.approx(bounds.high[label].mean(), nan_ok=True)
+        if not math.isnan(reported.summary[label]):
+            assert low <= reported.summary[label] + 1e-12 <= high + 2e-12
+    assert checked > 250
+
+
+def test_excluded_measures_do_leave_the_two_extreme_orders():
+    # Why num_ret is not bounded with -J and -M: which documents of a tie group straddling
+    # the cut are judged decides it, and no grade order gives its extremes. Here the two
+    # grade orders keep 1 judged document in the cut, another order keeps 2.
+    run = pd.DataFrame({"qid": "q", "docno": ["a", "b", "c"], "score": [1.0, 1.0, 1.0]})
+    qrels = pd.DataFrame({"qid": "q", "docno": ["a", "b", "c"], "rel": [1, 0, 0]})
+    qrels = qrels[qrels["docno"] != "c"]  # c unjudged
+    options = {"judged_only": True, "max_docs": 2}
+    result = trecbench.evaluate(qrels, run, ["num_ret"], tie_bounds=True, **options)
+    assert "num_ret" in result.runs[0].tie_bounds.unbounded
+    every_run, every_qrels, _ = _orders(run, qrels)
+    brute = trecbench.evaluate(every_qrels, every_run, ["num_ret"], **options)
+    assert sorted(set(brute.runs[0].values["num_ret"])) == [1.0, 2.0]
+
+
+def test_a_run_without_ties_is_fixed_and_maxontsim_is_not_bounded():
+    run = pd.DataFrame({"qid": "q", "docno": ["a", "b", "c"], "score": [3.0, 2.0, 1.0]})
+    qrels = pd.DataFrame({"qid": ["q"], "docno": ["b"], "rel": [1]})
+    result = trecbench.evaluate(qrels, run, ["P.1", "map"], tie_bounds=True)
+    frame = result.tie_bounds
+    assert frame["position"].tolist() == ["fixed", "fixed"]
+    assert (frame["low"] == frame["value"]).all() and (frame["high"] == frame["value"]).all()
+    measure = trecbench.parse_measure("MaxOntSim@5")
+    assert "ontology" in tiebounds.unbounded_reason(measure, {})
+
+
+def test_float32_ties_are_ties_and_the_reported_order_sits_at_an_end():
+    # 0.1 and 0.1 + 1e-9 are one float32: trec_eval 9.x ties them and puts d2 (docno
+    # descending) first. d2 is not relevant, d1 is: the reported order is the lowest.
+    run = pd.DataFrame({"qid": "q", "docno": ["d1", "d2"], "score": [0.1 + 1e-9, 0.1]})
+    qrels = pd.DataFrame({"qid": ["q"], "docno": ["d1"], "rel": [1]})
+    result = trecbench.evaluate(qrels, run, ["P.1", "recip_rank"], tie_bounds=True)
+    frame = result.tie_bounds.set_index("measure")
+    assert frame.loc["P@1", ["value", "low", "high"]].tolist() == [0.0, 0.0, 1.0]
+    assert frame.loc["recip_rank", ["value", "low", "high"]].tolist() == [0.5, 0.5, 1.0]
+    assert set(frame["position"]) == {"lowest"} and set(frame["tied_topics"]) == {1}
+    # at float64 precision they do not tie: one order, nothing to bound
+    exact = trecbench.evaluate(qrels, run, ["P.1"], tie_bounds=True, float32=False)
+    assert exact.tie_bounds["position"].tolist() == ["fixed"]
+    assert exact.tie_bounds["value"].tolist() == [1.0]
+
+
+def test_position_names_the_end_within_twelve_digits():
+    assert tiebounds.position(0.5, 0.5, 0.5) == "fixed"
+    assert tiebounds.position(0.25, 0.25 + 1e-15, 0.75) == "lowest"
+    assert tiebounds.position(0.75, 0.25, 0.75) == "highest"
+    assert tiebounds.position(0.5, 0.25, 0.75) == "inside"
+    assert math.isnan(float("nan"))  # (rendered as n/a where a measure is not bounded)
+
+
+def test_score_prints_the_bounds_in_every_format(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from trecbench.cli import _register, cli
+
+    _register()
+    monkeypatch.chdir(tmp_path)
+    # d1 (relevant) and d2 tie; trec_eval puts d2 first (docno descending)
+    (tmp_path / "run.run").write_text("q Q0 d1 1 0.5 t\nq Q0 d2 2 0.5 t\nq Q0 d3 3 0.1 t\n")
+    (tmp_path / "q.qrels").write_text("q 0 d1 1\nq 0 d3 0\n")
+    base = ["score", "-m", "P.1", "-m", "infAP", "--tie-bounds", "q.qrels", "run.run"]
+    trec = CliRunner().invoke(cli, [*base, "--format", "trec"])
+    assert trec.exit_code == 0, trec.output
+    assert trec.stdout.splitlines()[-2:] == [
+        "P_1:tie_low           \tall\t0.0000",
+        "P_1:tie_high          \tall\t1.0000",
+    ]
+    table = CliRunner().invoke(cli, [*base, "--format", "table"]).stdout
+    assert "P@1      0.0000  0.0000   1.0000  lowest                    1" in table
+    assert "infAP    0.5000     n/a      n/a  not bounded               1" in table
+    assert "not bounded: infAP: its estimate of unjudged documents" in table
+    import json
+
+    document = json.loads(CliRunner().invoke(cli, [*base, "--format", "json"]).stdout)
+    assert document["runs"][0]["tie_bounds"] == {
+        "tied_topics": 1,
+        "measures": {
+            "P@1": {"low": 0.0, "high": 1.0, "position": "lowest"},
+            "infAP": {"reason": "its estimate of unjudged documents is not monotone in the order"},
+        },
+    }
+    csv_text = CliRunner().invoke(cli, [*base, "--format", "csv"]).stdout
+    assert "run.run,P@1,0.0,0.0,1.0,lowest,1,\n" in csv_text

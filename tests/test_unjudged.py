@@ -1,0 +1,150 @@
+"""The unjudged-run guard: counts checked by hand, score warns, compare refuses."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+import trecbench
+from trecbench.errors import UsageError
+from trecbench.evaluate import Unjudged, evaluated_depth
+from trecbench.measures import parse_measures
+
+# three topics of four documents; the qrels judge (any grade, -1 included) the ones below
+RUN = pd.DataFrame(
+    [(q, f"{q}d{i}", 4.0 - i) for q in ("a", "b", "c") for i in range(4)],
+    columns=["qid", "docno", "score"],
+)
+QRELS = pd.DataFrame(
+    [("a", "ad0", 1), ("a", "ad3", 0), ("b", "bd1", -1), ("c", "cd2", 2), ("c", "other", 1)],
+    columns=["qid", "docno", "rel"],
+)
+
+
+def test_depth_is_the_deepest_cutoff_or_the_whole_ranking():
+    assert evaluated_depth(parse_measures(["P@5", "nDCG@10", "num_rel"]), None) == 10
+    assert evaluated_depth(parse_measures(["MRR@3", "P@2"]), None) == 3
+    assert evaluated_depth(parse_measures(["P@5", "map"]), None) is None
+    assert evaluated_depth(parse_measures(["P@5", "map"]), 7) == 7
+    assert evaluated_depth(parse_measures(["P@50"]), 7) == 7
+
+
+@pytest.mark.parametrize(
+    ("measures", "options", "expected"),
+    [
+        # top 2: a: ad0 judged, ad1 not; b: bd0 not, bd1 judged (-1); c: neither
+        (["P.2"], {}, Unjudged(2, 6, 4, 3, 1)),
+        # whole ranking: 12 documents, 4 judged, every topic has one
+        (["map"], {}, Unjudged(None, 12, 8, 3, 0)),
+        # -M 1: a's first is judged, b's and c's are not
+        (["map"], {"max_docs": 1}, Unjudged(1, 3, 2, 3, 2)),
+    ],
+)
+def test_unjudged_counts_by_hand(measures, options, expected):
+    result = trecbench.evaluate(QRELS, RUN, measures, **options)
+    assert result.runs[0].unjudged == expected
+
+
+def test_flagged_needs_most_documents_unjudged_and_nearly_every_topic_empty():
+    # a run on qrels listing only relevant documents: most documents unjudged, but
+    # something judged in most topics: not flagged (code-chunk's right qrels: 59% of the
+    # documents, no topic; the HPO demo's weakest baseline: 99% and 40 of 56 topics)
+    assert not Unjudged(5, 1865, 1106, 373, 0).flagged(0.5)
+    assert not Unjudged(100, 2800, 2783, 56, 40).flagged(0.5)
+    # its documents unknown to the qrels (code-chunk's other chunker): flagged
+    assert Unjudged(5, 1865, 1855, 373, 363).flagged(0.5)
+    assert not Unjudged(5, 10, 5, 10, 10).flagged(0.5)  # 50% is not over 50%
+    assert Unjudged(5, 10, 6, 10, 9).flagged(0.5) and not Unjudged(5, 10, 6, 10, 9).flagged(0.6)
+    assert not Unjudged(5, 10, 6, 10, 8).flagged(0.5)  # 80% of the topics is not nearly all
+    text = Unjudged(5, 1865, 1855, 373, 363).message("fixed", "ast.qrels")
+    assert text.startswith(
+        "fixed: 99.5% of the documents it retrieved within rank 5 have no judgment in "
+        "ast.qrels (1,855 of 1,865; none judged in 363 of 373 topics)"
+    )
+    assert "are these the qrels of this run?" in text
+
+
+def _files(tmp_path):
+    """A run scored against qrels of other documents: 'theirs' judges nothing it retrieves
+    within rank 2; 'mine' judges its own documents."""
+    (tmp_path / "run.run").write_text(
+        "".join(f"{q} Q0 {q}d{i} {i + 1} {4 - i} t\n" for q in "abc" for i in range(4))
+    )
+    (tmp_path / "mine.qrels").write_text("a 0 ad0 1\nb 0 bd2 1\nc 0 cd1 1\n")
+    (tmp_path / "theirs.qrels").write_text("a 0 x1 1\nb 0 x2 1\nc 0 x3 1\nc 0 cd3 0\n")
+    return tmp_path
+
+
+def _cli(argv, cwd, monkeypatch):
+    from click.testing import CliRunner
+
+    from trecbench.cli import _register, cli
+
+    _register()
+    monkeypatch.chdir(cwd)
+    return CliRunner().invoke(cli, argv)
+
+
+def test_score_warns_and_leaves_the_numbers(tmp_path, monkeypatch):
+    root = _files(tmp_path)
+    wrong = _cli(["score", "-m", "P.2", "theirs.qrels", "run.run"], root, monkeypatch)
+    assert wrong.exit_code == 0, wrong.output
+    assert (
+        "trecbench: warning: run.run: 100.0% of the documents it retrieved within rank 2 have "
+        "no judgment in theirs.qrels (6 of 6; none judged in 3 of 3 topics)" in wrong.stderr
+    )
+    quiet = _cli(
+        ["score", "-m", "P.2", "--unjudged-threshold", "1", "theirs.qrels", "run.run"],
+        root,
+        monkeypatch,
+    )
+    assert "no judgment" not in quiet.stderr and quiet.stdout == wrong.stdout
+    right = _cli(["score", "-m", "P.2", "mine.qrels", "run.run"], root, monkeypatch)
+    assert "no judgment" not in right.stderr
+
+
+def test_compare_refuses_unless_allowed(tmp_path, monkeypatch):
+    root = _files(tmp_path)
+    (root / "copy.run").write_text((root / "run.run").read_text())
+    argv = ["compare", "-m", "P.2", "--samples", "20"]
+    refused = _cli([*argv, "theirs.qrels", "run.run", "copy.run"], root, monkeypatch)
+    assert refused.exit_code == 1
+    assert "run: 100.0% of the documents it retrieved within rank 2 have no judgment" in str(
+        refused.exception
+    )
+    assert "--allow-unjudged" in str(refused.exception)
+    allowed = _cli(
+        [*argv, "--allow-unjudged", "-o", "out", "theirs.qrels", "run.run", "copy.run"],
+        root,
+        monkeypatch,
+    )
+    assert allowed.exit_code == 0, allowed.output
+    assert "trecbench: warning: run: 100.0%" in allowed.stderr
+    import json
+
+    report = json.loads((root / "out" / "BenchmarkReport.json").read_text())
+    assert report["runs"][0]["unjudged"] == {
+        "depth": 2,
+        "retrieved": 6,
+        "unjudged": 6,
+        "fraction": 1.0,
+        "topics": 3,
+        "empty_topics": 3,
+    }
+    assert report["settings"]["allow_unjudged"] is True
+    # each run with its own qrels: nothing to refuse
+    own = _cli(
+        [*argv, "--run-qrels", "run.run", "mine.qrels", "--run-qrels", "copy.run", "mine.qrels"],
+        root,
+        monkeypatch,
+    )
+    assert own.exit_code == 0, own.output
+
+
+def test_library_refusal_names_the_fraction():
+    # a's and c's judged documents are at ranks 3 and 4: nothing judged in the top 2
+    qrels = QRELS[QRELS["docno"].isin(["ad3", "cd2"])]
+    with pytest.raises(UsageError, match=r"^run1: 100\.0% of the documents .* rank 2 .*"):
+        trecbench.compare(qrels, [RUN, RUN], ["P.2"], samples=10, tie_bounds=False)
+    allowed = trecbench.compare(qrels, [RUN, RUN], ["P.2"], samples=10, allow_unjudged=True)
+    assert len(allowed.warnings) == 2 and allowed.warnings[0].startswith("run1: 100.0%")

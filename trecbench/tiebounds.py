@@ -1,0 +1,375 @@
+"""Tie sensitivity: the lowest and highest value a measure takes over every order of a
+run's tied documents.
+
+Every number trecbench reports uses one order, trec_eval's (score descending, ties by docno
+descending; :mod:`trecbench.ranking`). Documents of a topic with equal scores (equal at
+float32 precision, as trec_eval 9.x compares them) are *tied*: the run does not say which
+comes first, and any order of them is an equally faithful reading of it. The bounds here
+say how much the reported numbers owe to trec_eval's docno rule. They never change the
+reported numbers: they come from two alternative orders of the same ranking, evaluated
+with the same engines and options, without enumerating orders.
+
+**Why two orders suffice.** Give each retrieved document a *key*: its grade when it is
+judged with a grade >= 0, and 0.5 when it is not in the qrels or has a negative grade
+(trec_eval's unjudged), so that judged non-relevant < unjudged < relevant. Within every
+tie group the *best* order sorts keys descending, the *worst* ascending (equal keys keep
+the reported order). Call a measure swap-monotone when exchanging two adjacent documents
+so that the higher key comes first never lowers it. Any order of a tie group becomes the
+best one by adjacent exchanges that each move a higher key forward (bubble sort), so for
+a swap-monotone measure the best order is a maximum over all orders and, symmetrically,
+the worst one a minimum. Exchanges inside one tie group leave every other document where
+it is, so groups do not interact; topics are independent, and trec_eval's summaries
+(means, sums, geometric means) grow with every topic's value, so the summary bounds are
+the summaries of the per-topic bounds.
+
+Swap-monotone measures (relevant = grade >= the ``-l`` level):
+
+* ``P``, ``recall``, ``success`` (HitRate), ``Recall_all``, ``relative_P``, ``Rprec``,
+  ``Rprec_mult``, ``num_rel_ret``: functions of how many relevant documents lie above a
+  fixed rank, which a relevant document moving up can only raise.
+* ``recip_rank``, ``MRR@k``: the first relevant document can only move up.
+* ``map``, ``map_cut``, ``gm_map``: moving a relevant document from rank i + 1 to i turns
+  its term (c + 1) / (i + 1) into (c + 1) / i and leaves every other term.
+* ``iprec_at_recall``, ``11pt_avg``: the same move raises one (recall, precision) point and
+  leaves the others, so no interpolated precision can fall.
+* ``ndcg`` (without a gain map), ``ndcg_cut``: gains are the grades (never above the key
+  order) and discounts fall with the rank, so the larger gain first gives the larger sum;
+  the ideal DCG does not depend on the run.
+* ``bpref``, ``gm_bpref``: a relevant document passing a judged non-relevant one has one
+  fewer above it; passing an unjudged one changes nothing.
+* ``set_P``, ``set_recall``, ``set_F``, ``set_map``, ``set_relative_P``, ``num_ret``:
+  without ``-M`` the retrieved set is the same for every order; with ``-M`` the best order
+  fills the cut with relevant documents, then unjudged ones (which ``-J`` drops), then
+  judged non-relevant ones, and each step raises rel_ret or lowers ret.
+* ``num_nonrel_judged_ret`` moves the other way (the best order gives its lowest value).
+* ``runid``, ``num_q``, ``num_rel`` do not depend on the order at all.
+
+Not bounded, and reported so rather than guessed (:func:`unbounded_reason`):
+``MaxOntSim@k`` (ontology similarity, not grades), ``ndcg`` with a gain map (gains need
+not grow with the grade), ``ndcg_rel``, ``Rndcg``, ``G``, ``binG``, ``infAP``,
+``utility`` (the signs of its coefficients decide its direction), any measure this list
+does not name; with ``-M`` and ``-l 2`` or more, the set measures and
+``num_nonrel_judged_ret`` (a grade below the level is judged non-relevant yet sorts above
+the unjudged), and with ``-J`` and ``-M``, ``num_ret`` (it then counts judged documents
+in the cut, which no grade order extremises) and ``iprec_at_recall``, ``11pt_avg`` (an
+order that leaves nothing judged in the cut makes them nan). As a safety net, a topic
+whose reported value fell outside the two extremes (or were nan in one and not the
+other) would mark the measure as not bounded; the tests compare the bounds with every
+order of small cases (tests/test_tiebounds.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pyarrow as pa
+
+from . import arrow, ranking
+
+UNJUDGED_KEY = 0.5  # between judged non-relevant (grade 0) and relevant (grade >= 1)
+
+# trec_eval families and local measures that are swap-monotone under any options
+_MONOTONE = frozenset(
+    {
+        "P",
+        "recall",
+        "success",
+        "relative_P",
+        "Rprec",
+        "Rprec_mult",
+        "num_rel_ret",
+        "recip_rank",
+        "map",
+        "map_cut",
+        "gm_map",
+        "ndcg_cut",
+        "bpref",
+        "gm_bpref",
+        "set_recall",
+        "HitRate",
+        "MRR",
+        "Recall_all",
+    }
+)
+_INVARIANT = frozenset({"runid", "num_q", "num_rel"})
+# keyword parameters the proofs cover: a relevance level, -J for one measure, and nDCG's
+# exponential gain (2^grade - 1, still growing with the grade); not a gain map
+_PROVEN_OPTIONS = frozenset({"rel", "judged_only", "dcg"})
+# swap-monotone unless -M cuts with -l >= 2 (a judged non-relevant grade above the key 0.5)
+_SET_MEASURES = frozenset({"set_P", "set_F", "set_map", "set_relative_P"})
+_REASONS = {
+    "MaxOntSim": "its value comes from ontology similarity, not from grades",
+    "ndcg": "its gain map need not grow with the grade",
+    "utility": "the signs of its coefficients decide which order is best",
+    "infAP": "its estimate of unjudged documents is not monotone in the order",
+}
+
+
+def unbounded_reason(measure, options: dict) -> str | None:
+    """None when the best and worst orders bound ``measure`` (see the module docstring)
+    under the evaluation ``options`` (``max_docs``, ``judged_only``,
+    ``relevance_level``) and its own keyword parameters (``rel``, ``judged_only``,
+    ``dcg``; any other, such as a gain map, is not covered); otherwise why they need not."""
+    family = measure.family
+    own = dict(measure.options)  # the measure's keyword parameters that are not defaults
+    unknown = sorted(set(own) - _PROVEN_OPTIONS)
+    if unknown:
+        return f"not shown to be monotone in the order with {', '.join(unknown)}"
+    cut = options.get("max_docs") is not None
+    levels = (own.get("rel") or options.get("relevance_level", 1)) >= 2
+    judged_only = options.get("judged_only") or own.get("judged_only")
+    if family in _MONOTONE or family in _INVARIANT or (family == "ndcg" and not measure.params):
+        return None
+    if family in ("iprec_at_recall", "11pt_avg"):
+        if cut and judged_only:
+            return "with -J and -M an order can leave nothing judged in the cut (then it is nan)"
+        return None
+    if family in _SET_MEASURES or family == "num_nonrel_judged_ret":
+        if cut and levels:
+            return "with -M and -l 2 or more, a grade below the level sorts above unjudged"
+        return None
+    if family == "num_ret":
+        if cut and judged_only:
+            return "with -J and -M it counts the judged documents in the cut"
+        return None
+
+    return _REASONS.get(family, "not shown to be monotone in the order of tied documents")
+
+
+@dataclass
+class TieBounds:
+    """One run's bounds. Per topic (aligned with the run's evaluated topics; logs for
+    geometric-mean measures, as :class:`~trecbench.evaluate.RunResult` keeps them):
+    ``low[label]`` and ``high[label]``; their summaries (trec_eval's summary of the
+    per-topic bounds): ``summary_low``, ``summary_high``. ``unbounded``: label -> why the
+    measure has no bounds. ``tied_topics``: topics with a tie group that mixes keys (only
+    those can change)."""
+
+    low: dict[str, np.ndarray] = field(default_factory=dict)
+    high: dict[str, np.ndarray] = field(default_factory=dict)
+    summary_low: dict[str, float] = field(default_factory=dict)
+    summary_high: dict[str, float] = field(default_factory=dict)
+    unbounded: dict[str, str] = field(default_factory=dict)
+    tied_topics: int = 0
+
+
+def tie_groups(order: ranking.RunOrder, scores: np.ndarray) -> np.ndarray:
+    """Per row in ranked order, whether it ties with the row before it (same topic, score
+    equal as trec_eval compares them); ``scores`` from
+    :func:`trecbench.ranking.comparable_scores`, in input order."""
+    ranked = scores[order.order]
+    tied = np.zeros(len(ranked), bool)
+    tied[1:] = (order.topic[1:] == order.topic[:-1]) & (ranked[1:] == ranked[:-1])
+    return tied
+
+
+@dataclass
+class Orders:
+    """The alternative orders of one run: ``best`` and ``worst`` (None when no tie group
+    mixes keys: every swap-monotone measure is then fixed), whether the run has ``ties``
+    at all, and how many topics have a tie group that mixes keys (``tied_topics``)."""
+
+    best: pa.Table | None
+    worst: pa.Table | None
+    ties: bool
+    tied_topics: int
+
+
+def extreme_orders(
+    table: pa.Table,
+    order: ranking.RunOrder,
+    qids: list[str],
+    judgments: tuple[np.ndarray, pa.ChunkedArray, np.ndarray],
+    float32: bool = True,
+) -> Orders:
+    """The run with each tie group in the best and in the worst key order (see the module
+    docstring).
+
+    ``order`` is trec_eval's order of ``table``; ``qids`` the evaluated topics;
+    ``judgments`` their ``(topic index into qids, docno, grade)``. The alternatives carry
+    strictly decreasing scores (minus the rank), so ranking them keeps their order.
+    """
+    tied = tie_groups(order, ranking.comparable_scores(table.column("score"), float32))
+    if not tied.any():
+        return Orders(None, None, False, 0)
+    topic, docnos, grades = judgments
+    rows, which = ranking.RankedRun(table, order, qids).match(topic, docnos)
+    key = np.full(table.num_rows, UNJUDGED_KEY)
+    key[rows] = np.where(grades[which] >= 0, grades[which], UNJUDGED_KEY)
+    key = key[order.order]
+    mixed = tied[1:] & (key[1:] != key[:-1])
+    if not mixed.any():
+        return Orders(None, None, True, 0)
+    group = np.cumsum(~tied)
+    position = np.arange(len(key))
+    scores = arrow.array(-order.positions().astype(np.float64))
+    index = table.column_names.index("score")
+    alternatives = []
+    for sign in (-1, 1):  # best: keys descending; worst: ascending
+        rows_in_order = order.order[np.lexsort((position, sign * key, group))]
+        alternative = table.take(arrow.array(rows_in_order))
+        alternatives.append(alternative.set_column(index, "score", scores))
+    tied_topics = len(np.unique(order.topic[1:][mixed]))
+    return Orders(alternatives[0], alternatives[1], True, tied_topics)
+
+
+def run_bounds(result, orders: Orders, evaluated: list | None, columns, options, summarise):
+    """The :class:`TieBounds` of one run from its reported ``result``, its ``orders`` and
+    the results of evaluating them (``evaluated``: best and worst; None without them).
+
+    ``columns`` are the evaluation's :class:`~trecbench.evaluate.Column` objects,
+    ``summarise(column, per_topic_values)`` trec_eval's summary of a measure.
+    """
+    bounds = TieBounds(tied_topics=orders.tied_topics)
+    for column in columns:
+        label = column.label
+        value = result.summary.get(label)
+        if value is None or isinstance(value, str):
+            continue  # runid, relstring: not numbers
+        reason = unbounded_reason(column.measure, options) if orders.ties else None
+        if reason is None and evaluated and label in result.values:
+            values = result.values[label]
+            best, worst = (alternative.values[label] for alternative in evaluated)
+            low, high = np.minimum(best, worst), np.maximum(best, worst)
+            slack = 1e-12 * np.maximum(1.0, np.abs(values))
+            undefined = np.isnan(values)
+            outside = (values < low - slack) | (values > high + slack)
+            if not (np.any(outside) or np.any(np.isnan(low) != undefined)):
+                bounds.low[label], bounds.high[label] = low, high
+                bounds.summary_low[label] = summarise(column, low)
+                bounds.summary_high[label] = summarise(column, high)
+                continue
+            reason = "the reported order fell outside the two extreme orders (or is nan)"
+        if reason is not None:
+            bounds.unbounded[label] = reason
+            continue
+        # no order of the ties changes it
+        if label in result.values:
+            bounds.low[label] = bounds.high[label] = result.values[label]
+        bounds.summary_low[label] = bounds.summary_high[label] = value
+    return bounds
+
+
+def position(value: float, low: float, high: float) -> str:
+    """Where the reported value sits: ``fixed`` (no order changes it), ``lowest``,
+    ``highest`` or ``inside`` the bounds (values equal to 12 significant digits)."""
+
+    def same(a: float, b: float) -> bool:
+        return abs(a - b) <= 1e-12 * max(1.0, abs(a), abs(b))
+
+    if same(low, high):
+        return "fixed"
+    if same(value, low):
+        return "lowest"
+    return "highest" if same(value, high) else "inside"
+
+
+# ---------------------------------------------------------------------------------------
+# rendering (trecbench score --tie-bounds)
+
+TITLE = (
+    "tie bounds: lowest and highest value over every order of tied documents; the reported "
+    "order is trec_eval's (ties by docno descending)"
+)
+
+
+def _rows(evaluation, names: str) -> list[list]:
+    labels = {c.display: c.label for c in evaluation.columns}
+    rows = []
+    for row in evaluation.tie_bounds.itertuples(index=False):
+        name = labels[row.measure] if names == "trec" else row.measure
+        bounded = isinstance(row.position, str)
+        rows.append(
+            [
+                row.run,
+                name,
+                row.value,
+                row.low,
+                row.high,
+                row.position if bounded else "not bounded",
+                row.tied_topics,
+                "" if bounded else row.reason,
+            ]
+        )
+    return rows
+
+
+def _number(value: float) -> str:
+    return "n/a" if value != value else f"{value:.4f}"
+
+
+def render(evaluation, output_format: str, names: str = "display") -> str:
+    """The bounds of an evaluation made with ``tie_bounds=True`` in one of ``score``'s text
+    formats: ``trec`` (lines ``<measure>:tie_low`` and ``<measure>:tie_high`` per run, as
+    trec_eval prints a summary), ``csv`` (``run,measure,value,low,high,position,
+    tied_topics,reason``), ``markdown`` or an aligned ``table``."""
+    rows = _rows(evaluation, names)
+    if output_format == "trec":
+        lines = []
+        for run in dict.fromkeys(row[0] for row in rows):
+            if len(evaluation.runs) > 1:
+                lines.append(f"# {run}: {TITLE}")
+            for _, name, _, low, high, *_ in (row for row in rows if row[0] == run):
+                if low == low:  # bounded
+                    lines += [
+                        f"{name + ':tie_low':<22}\tall\t{low:6.4f}",
+                        f"{name + ':tie_high':<22}\tall\t{high:6.4f}",
+                    ]
+        return "".join(line + "\n" for line in lines)
+    if output_format == "csv":
+        import csv
+        import io
+
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(
+            ["run", "measure", "value", "low", "high", "position", "tied_topics", "reason"]
+        )
+        writer.writerows([[c if c == c else None for c in row] for row in rows])
+        return out.getvalue()
+    header = ["run", "measure", "value", "lowest", "highest", "reported order", "tied topics"]
+    cells = [
+        [run, name, _number(v), _number(lo), _number(hi), where, str(t)]
+        for run, name, v, lo, hi, where, t, _ in rows
+    ]
+    reasons = sorted({f"{row[1]}: {row[7]}" for row in rows if row[7]})
+    if output_format == "markdown":
+        lines = [
+            f"**{TITLE}**",
+            "",
+            "| " + " | ".join(header) + " |",
+            "|---|---|" + "---:|" * 3 + "---|---:|",
+        ]
+        lines += ["| " + " | ".join(row) + " |" for row in cells]
+    else:
+        widths = [max(len(r[i]) for r in [header, *cells]) for i in range(len(header))]
+        lines = [TITLE] + [
+            "  ".join(
+                c.rjust(widths[i]) if i in (2, 3, 4, 6) else c.ljust(widths[i])
+                for i, c in enumerate(r)
+            ).rstrip()
+            for r in [header, *cells]
+        ]
+    if reasons:
+        lines += [""] if output_format == "markdown" else []
+        lines += [f"not bounded: {reason}" for reason in reasons]
+    return "\n".join(lines) + "\n"
+
+
+def json_entry(run, columns, names: str = "display") -> dict:
+    """One run's bounds for ``score --format json``: ``{"tied_topics": n, "measures":
+    {name: {"low", "high", "position"} or {"reason"}}}``."""
+    measures = {}
+    bounds = run.tie_bounds
+    for column in columns:
+        value = run.summary.get(column.label)
+        if value is None or isinstance(value, str):
+            continue
+        name = column.label if names == "trec" else column.display
+        if column.label in bounds.unbounded:
+            measures[name] = {"reason": bounds.unbounded[column.label]}
+            continue
+        low, high = bounds.summary_low[column.label], bounds.summary_high[column.label]
+        measures[name] = {"low": low, "high": high, "position": position(float(value), low, high)}
+    return {"tied_topics": bounds.tied_topics, "measures": measures}
