@@ -66,6 +66,8 @@ def test_usage_errors_exit_1_in_every_command(capsys, args):
         ["compare", "-o", "out", QRELS, "missing.run"],
         ["validate", "missing.run"],
         ["validate", "--qrels", "missing.qrels"],
+        ["convert", "dict", "missing.json", "-o", "out"],
+        ["fuse", "missing.run", "-o", "fused.run"],
         ["score", QRELS, str(ROOT / "runs")],
     ],
 )

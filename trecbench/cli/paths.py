@@ -22,14 +22,17 @@ class InputFile(click.ParamType):
 
     name = "file"
 
-    def convert(self, value, param, ctx) -> str:
+    def __init__(self, path_type=str):
+        self.path_type = path_type  # what the command gets: str, or pathlib.Path
+
+    def convert(self, value, param, ctx):
         path = os.fsdecode(value)
         if os.path.isdir(path):
             raise InputError(path, None, "cannot read: Is a directory")
         if not os.path.exists(path):
             reason = "broken symbolic link" if os.path.islink(path) else "No such file"
             raise InputError(path, None, f"cannot read: {reason}")
-        return path
+        return self.path_type(path)
 
 
 class OutputFile(click.ParamType):
