@@ -20,7 +20,7 @@ class ExitCode(IntEnum):
     OK = 0
     USAGE = 1  # bad option, option value, argument or measure name
     INPUT = 2  # an input unreadable, malformed or failing validation; an output refused
-    DUPLICATE = 4  # a document twice for one topic; a topic trec_eval cannot evaluate
+    DUPLICATE = 4  # trec_eval's 4: a document twice for a topic, a topic it cannot evaluate
     NO_OVERLAP = 7  # no topic has both results and relevance information
     INTERNAL = 70  # an unexpected error (sysexits' EX_SOFTWARE): a bug, or out of memory
     INTERRUPTED = 130  # Ctrl-C (128 + SIGINT); SIGTERM and SIGHUP give 128 + their number
@@ -79,3 +79,10 @@ class OutputError(TrecbenchError):
     """An output cannot be written (e.g. it would overwrite an input)."""
 
     exit_code = ExitCode.INPUT
+
+
+class MissingTopicError(TrecbenchError):
+    """trec_eval 10.0 without ``-c``: a qrels topic is missing from the run (it stops with
+    exit 4, after printing the topics before it)."""
+
+    exit_code = ExitCode.DUPLICATE

@@ -1,4 +1,4 @@
-"""Evaluate runs against qrels, exactly as trec_eval 9.0.8 would.
+"""Evaluate runs against qrels, exactly as trec_eval 9.0.8 (or 10.0) would.
 
 :func:`evaluate` reads the qrels once, and for every run: ranks it once (trec_eval's policy,
 :mod:`trecbench.ranking`), keeps the evaluated topics (run ∩ qrels), applies ``-M`` and
@@ -24,11 +24,14 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from . import arrow, inputs, outputs, ranking, tiebounds
-from .engines import META, assign, engine_module
+from .engines import META, NATIVE, assign, engine_module
+from .engines.native import RECALL_CUTOFFS, TRACED
 from .errors import (
     DuplicateError,
     InputError,
+    MissingTopicError,
     NoOverlapError,
+    TrecbenchError,
     UnevaluableTopicError,
     UsageError,
 )
@@ -41,9 +44,14 @@ from .measures import (
     SUM,
     SUMMARY_ONLY,
     Measure,
+    MeasureParameterError,
     parse_measures,
     presentation_order,
 )
+from .trec_eval import comments, judgment_groups, placeholder, prefs_files, stdin
+from .trec_eval import compat as _compat
+from .trec_eval import zscores as zscores_module
+from .trec_eval.compat import Compat
 
 MIN_GEO_MEAN = 1e-5  # trec_eval's floor for geometric means (log(1e-5) per missing topic)
 
@@ -152,7 +160,10 @@ class RunResult:
     its provenance (``size``, ``sha256``, ``lines``, ``topics``, ``run_tag``,
     ``run_tags``) taken as it was read (see :attr:`Evaluation.input_records`).
     ``unjudged``: its documents without judgment; ``tie_bounds``: its
-    :class:`~trecbench.tiebounds.TieBounds` when asked for."""
+    :class:`~trecbench.tiebounds.TieBounds` when asked for. With ``-D``, ``traces`` holds
+    what trec_eval prints while it computes each topic (before the topic's lines). A run
+    trec_eval stops in (exit 4) is ``complete=False``: its topics are those printed before
+    it stopped, and ``trailing`` what it printed of the topic it stopped at."""
 
     name: str
     path: str | None
@@ -164,6 +175,9 @@ class RunResult:
     record: dict[str, Any] | None = None
     unjudged: Unjudged | None = None
     tie_bounds: tiebounds.TieBounds | None = None
+    traces: list[str] | None = None
+    complete: bool = True
+    trailing: str = ""
 
     def __repr__(self) -> str:
         return f"RunResult(name={self.name!r}, runid={self.runid!r}, topics={len(self.qids)})"
@@ -396,18 +410,27 @@ def _reading(progress: Progress | None, source) -> inputs.streams.Progress | Non
     return lambda done, total: progress(label, done, total)
 
 
-def _read_ahead(source, progress: Progress | None = None) -> Future | None:
+def _read_ahead(
+    source, progress: Progress | None = None, version: Compat = _compat.V9
+) -> Future | None:
     """Start :func:`load` of a run file in a worker thread (in this call's input scope)."""
     if not isinstance(source, (str, os.PathLike)):
         return None
+    if version.stdin and str(source) == comments.STDIN:
+        return None
     pool = ThreadPoolExecutor(max_workers=1)
-    future = pool.submit(contextvars.copy_context().run, load, source, "run", None, progress)
+    run = contextvars.copy_context().run
+    future = pool.submit(run, load, source, "run", None, progress, version)
     pool.shutdown(wait=False)
     return future
 
 
 def load(
-    source, kind: str, ahead: Future | None = None, progress: Progress | None = None
+    source,
+    kind: str,
+    ahead: Future | None = None,
+    progress: Progress | None = None,
+    version: Compat = _compat.V9,
 ) -> inputs.Loaded:
     """A run or qrels of any input kind (see :mod:`trecbench.inputs`) as a typed table.
 
@@ -417,11 +440,16 @@ def load(
     them the lenient gate can only find duplicates, which the ranking reports itself
     (exit 4, after -M, as trec_eval does); its warnings (ties, order) are
     `trecbench validate`'s job. ``ahead``: this call, started earlier (:func:`_read_ahead`).
+    ``version``: trec_eval 10.0 skips ``#`` comment lines and reads a run named ``-``
+    from standard input (:mod:`trecbench.trec_eval.comments`).
     """
     if ahead is not None:
         loaded = ahead.result()
+    elif kind == "run" and version.stdin and str(source) == comments.STDIN:
+        loaded = stdin.stdin_run(check=_gate)
     else:
-        loaded = inputs.load(source, kind, check=_gate, progress=_reading(progress, source))
+        reading = _reading(progress, source)
+        loaded = inputs.load(source, kind, check=_gate, progress=reading, comments=version.comments)
     if loaded.table.num_rows == 0:
         raise InputError(loaded.origin, None, f"empty {kind}" + (" file" if loaded.path else ""))
     return loaded
@@ -431,10 +459,13 @@ class Qrels:
     """The qrels of one call, shared by every run (parsed once; per-topic facts, duplicates
     and dicts computed once)."""
 
-    def __init__(self, table: pa.Table, path: str | None, relevance_level: int):
+    def __init__(
+        self, table: pa.Table, path: str | None, relevance_level: int, rel_format: str = "qrels"
+    ):
         self.table = table
         self.path = path or "<qrels>"
         self.requested_level = relevance_level  # -l as given (messages, reports)
+        self.rel_format = rel_format  # "qrels", or "qrels_jg": the iter column is the group
         rel = table.column("rel")
         groups = arrow.Groups(table.column("qid"))
         facts = zip(
@@ -452,7 +483,7 @@ class Qrels:
         self.relevance_level = self.level(relevance_level)  # what engines get
         # trec_eval's -c total for num_rel counts grades > 0, whatever -l says
         self.positive_judgments = int(pc.sum(pc.greater(rel, arrow.scalar(0))).as_py() or 0)
-        self._duplicates = self._find_duplicates()
+        self._duplicates = self._find_duplicates() if rel_format == "qrels" else {}
 
     def _find_duplicates(self) -> dict[str, tuple[str, int, int]]:
         qid, docno, line = (self.table.column(name) for name in ("qid", "docno", "line"))
@@ -468,35 +499,31 @@ class Qrels:
             for q, d, a, b in zip(qids, docnos, first[dupes], last[dupes], strict=True)
         }
 
-    def check_duplicates(self, qids: list[str]) -> None:
-        """Duplicate judgments are fatal for evaluated topics (trec_eval exit 4)."""
-        for qid in qids:
-            if qid in self._duplicates:
-                docno, first, second = self._duplicates[qid]
-                raise DuplicateError(
-                    self.path,
-                    second,
-                    f"duplicate docs {docno} for topic {qid} (first on line {first})",
-                    "Q-DUP",
-                )
-
-    def check_evaluable(self, qids: list[str]) -> None:
-        """Refuse topics trec_eval 9.0.8 cannot evaluate (pytrec_eval would crash on them).
-
-        trec_eval sizes a buffer by the topic's largest grade + 1: with every judgment
-        negative it stops (``Can't calculate measure``, exit 4) when that topic is the first
-        one evaluated, and for grades of -2 or less it crashes wherever the topic comes.
-        """
+    def first_failure(
+        self, qids: list[str], duplicates: bool = True
+    ) -> tuple[int, TrecbenchError] | None:
+        """The first of ``qids`` (in evaluation order) trec_eval stops at because of its
+        judgments, with the error: a document judged twice (exit 4), or a topic whose
+        judgments are all negative — trec_eval sizes a buffer by the largest grade + 1: it
+        stops (``Can't calculate measure``, exit 4) when that topic is the first one
+        evaluated, and for grades of -2 or less it crashes wherever the topic comes
+        (pytrec_eval too: trecbench refuses them). Judgment groups are checked when read;
+        ``duplicates=False``: diversity qrels list a document once per subtopic."""
+        if self.rel_format != "qrels":
+            return None
         for position, qid in enumerate(qids):
+            if duplicates and qid in self._duplicates:
+                docno, first, second = self._duplicates[qid]
+                message = f"duplicate docs {docno} for topic {qid} (first on line {first})"
+                return position, DuplicateError(self.path, second, message, "Q-DUP")
             top, _, line = self.topics[qid]
             if top <= -2 or (position == 0 and top < 0):
-                raise UnevaluableTopicError(
-                    self.path,
-                    line,
+                message = (
                     f"every judgment of topic {qid} is negative (largest grade {top}): "
-                    "trec_eval 9.0.8 cannot evaluate it (exit 4 or a crash)",
-                    "X5",
+                    "trec_eval cannot evaluate it (exit 4 or a crash)"
                 )
+                return position, UnevaluableTopicError(self.path, line, message, "X5")
+        return None
 
     def judgments(self, qids: list[str]) -> tuple[np.ndarray, pa.ChunkedArray, np.ndarray]:
         """``(topic, docno, grade)`` of every judgment of the topics ``qids`` (``topic``:
@@ -574,8 +601,13 @@ def evaluate(
     options: Mapping[str, Any] | None = None,
     progress: Progress | None = None,
     tie_bounds: bool = False,
+    compat: str = _compat.DEFAULT,
+    rel_format: str = "qrels",
+    zscores=None,
+    debug_level: int = 0,
+    debug_query: str | None = None,
 ) -> Evaluation:
-    """Evaluate one run or several against qrels, as trec_eval 9.0.8 does.
+    """Evaluate one run or several against qrels, as trec_eval does (9.0.8 by default).
 
     ``qrels`` and each run are any input :mod:`trecbench.inputs` reads: paths (TREC text,
     plain or compressed, or Parquet), pandas DataFrames or Arrow tables with trec,
@@ -586,12 +618,16 @@ def evaluate(
     ``measures``: names in any spelling (see
     :func:`trecbench.measures.parse_measure`) or trec_eval nicknames; None means the KPI
     preset. trec_eval's flags: ``relevance_level`` (``-l``), ``complete`` (``-c``),
-    ``max_docs`` (``-M``), ``judged_only`` (``-J``), ``num_docs`` (``-N``); ``float32``
-    compares scores at float32 precision like 9.x. ``options`` go to local measures
-    (``maxontsim_formula``, ``ontology``). ``progress(label, done, total)`` is told how
-    reading files (bytes) and scoring runs advance. ``tie_bounds``: also compute, per run
-    and measure, the lowest and highest value over all orders of tied documents
-    (:attr:`Evaluation.tie_bounds`; see :mod:`trecbench.tiebounds`).
+    ``max_docs`` (``-M``), ``judged_only`` (``-J``), ``num_docs`` (``-N``), ``rel_format``
+    (``-R``: ``qrels``, ``prefs``, ``qrels_prefs`` or ``qrels_jg``), ``zscores`` (``-Z``, a
+    z-scores file), ``debug_level``/``debug_query`` (``-D level.qid``: trace output, one
+    topic); ``float32`` compares scores at float32 precision like 9.x. ``compat="10.0"``
+    reproduces trec_eval 10.0 instead (:mod:`trecbench.trec_eval.compat` lists what
+    differs). ``options`` go to local measures (``maxontsim_formula``, ``ontology``).
+    ``progress(label, done, total)`` is told how reading files (bytes) and scoring runs
+    advance. ``tie_bounds``: also compute, per run and measure, the lowest and highest
+    value over all orders of tied documents (:attr:`Evaluation.tie_bounds`; see
+    :mod:`trecbench.tiebounds`).
 
     Each run records how many of the documents it retrieved within the evaluated depth
     have no judgment (``RunResult.unjudged``; :meth:`Evaluation.unjudged_runs`): a run
@@ -600,17 +636,26 @@ def evaluate(
     Raises :class:`trecbench.errors.InputError` for malformed input,
     :class:`~trecbench.errors.DuplicateError` for a document listed twice in an evaluated
     topic and :class:`~trecbench.errors.NoOverlapError` when a run shares no topic with
-    the qrels.
+    the qrels. Where trec_eval stops part-way (exit 4) the error's ``partial`` is an
+    :class:`Evaluation` of what trec_eval printed before stopping (the topics before).
 
     >>> result = evaluate("qrels.txt", "run.txt", ["nDCG@10", "P.5,10"])  # doctest: +SKIP
     >>> result.per_query.head()  # run, qid, measure, value               # doctest: +SKIP
     """
+    version = _compat.get(compat)
+    if rel_format not in REL_FORMATS:
+        raise UsageError(
+            f"Illegal rel_format '{rel_format}' (choose from {', '.join(REL_FORMATS)})"
+        )
+    if tie_bounds and rel_format != "qrels":
+        raise UsageError(f"tie bounds need graded qrels, not -R {rel_format}")
     sources, names = inputs.split_runs(runs)
     names = list(run_names) if run_names else names
     # Arrow's threads read the first run while measures and qrels are prepared
-    ahead = _read_ahead(sources[0], progress) if sources else None
-    requested = parse_measures(measures)
+    ahead = _read_ahead(sources[0], progress, version) if sources else None
+    requested = parse_measures(measures, version.version)
     ordered = presentation_order(requested)
+    _check_shared_gain_params(ordered, version)
     settings = {
         "relevance_level": relevance_level,
         "complete": complete,
@@ -619,6 +664,11 @@ def evaluate(
         "num_docs": num_docs,
         "float32": float32,
         "engine": engine,
+        "compat": version.version,
+        "rel_format": rel_format,
+        "zscores": None if zscores is None else str(zscores),
+        "debug_level": debug_level,
+        "debug_query": debug_query,
         **(options or {}),
     }
     if relevance_level < 1:
@@ -629,26 +679,41 @@ def evaluate(
         )
     if num_docs is not None and not -(2**63) <= num_docs < 2**63:
         raise UsageError(f"-N {num_docs}: beyond trec_eval's 64-bit count (+-{2**63 - 1:,})")
-    loaded_qrels = load(qrels, "qrels", progress=progress)
+    truth, loaded_qrels = load_judgments(qrels, rel_format, relevance_level, version, progress)
     warnings = list(loaded_qrels.warnings)
     qrels_path = loaded_qrels.path
-    truth = Qrels(loaded_qrels.table, qrels_path or loaded_qrels.origin, relevance_level)
     engines = assign(ordered, engine)
+    for measure in ordered:  # what trecbench's ports of trec_eval compute instead
+        ported = version.rounded_recall_cutoffs and measure.family in RECALL_CUTOFFS
+        traced = debug_level > 0 and measure.family in TRACED
+        if (ported or traced) and engines[measure] != META and not measure.options:
+            engines[measure] = NATIVE
+    _check_rel_format(ordered, engines, rel_format)
     if max_docs is not None and max_docs < 1:
         # trec_eval would evaluate empty rankings, which pytrec_eval cannot (it crashes)
         raise UsageError(f"-M must be at least 1, got {max_docs}")
+    z_table = zscores_module.read_zscores(zscores) if zscores is not None else None
     engine_settings = {**settings, "relevance_level": truth.relevance_level}
-    plan = _Plan(ordered, engines, truth, engine_settings)
+    plan = _Plan(ordered, engines, truth, engine_settings, version, z_table)
     results, columns, flagged = [], None, truth.flagged()
     if progress is not None:
         progress("scoring", 0, len(sources))
     for index, source in enumerate(sources):
-        run = load(source, "run", ahead if index == 0 else None, progress)
+        run = load(source, "run", ahead if index == 0 else None, progress, version)
         warnings += run.warnings
         name = names[index] if names else run.path or f"run{index + 1}"
-        result, run_columns, run_flags = _evaluate_run(
-            run.table, name, run.path, truth, plan, engine_settings, tie_bounds
-        )
+        try:
+            result, run_columns, run_flags = _evaluate_run(
+                run.table, name, run.path, truth, plan, engine_settings, tie_bounds
+            )
+        except TrecbenchError as error:
+            stopped = getattr(error, "partial_run", None)
+            if stopped is not None:
+                partial_columns = columns or getattr(error, "partial_columns", None) or []
+                error.partial = Evaluation(
+                    requested, partial_columns, [*results, stopped], settings, qrels_path
+                )
+            raise
         result.record = run.record
         results.append(result)
         flagged += run_flags
@@ -668,15 +733,103 @@ def evaluate(
     )
 
 
+REL_FORMATS = ("qrels", "prefs", "qrels_prefs", "qrels_jg")
+PREFS_FORMATS = ("prefs", "qrels_prefs")
+# what each judgment format can compute (trec_eval: "Can't calculate measure", exit 4)
+_FORMAT_FAMILIES = {
+    "prefs": lambda family: family.startswith("prefs_"),
+    "qrels_prefs": lambda family: family.startswith("prefs_"),
+    "qrels_jg": lambda family: family in ("map_avgjg", "P_avgjg", "Rprec_mult_avgjg"),
+}
+
+
+def _check_rel_format(measures: list[Measure], engines, rel_format: str) -> None:
+    """Refuse a measure its judgments cannot give (trec_eval stops at the first topic,
+    exit 4): the prefs measures need ``-R prefs``/``qrels_prefs``, the ``_avgjg`` ones
+    ``-R qrels_jg``, every other one standard qrels."""
+    fits = _FORMAT_FAMILIES.get(rel_format)
+    for measure in measures:
+        if engines[measure] == META:
+            continue
+        family = measure.family
+        needs_other = (
+            fits is not None
+            and not fits(family)
+            or fits is None
+            and any(f(family) for f in _FORMAT_FAMILIES.values())
+        )
+        if needs_other:
+            raise UnevaluableTopicError(
+                measure.requested or family,
+                None,
+                f"trec_eval cannot calculate this measure from -R {rel_format} judgments (exit 4)",
+                "X6",
+            )
+
+
+def _check_shared_gain_params(measures: list[Measure], version: Compat) -> None:
+    """10.0 keeps one parameter list for ndcg, dcg and ideal_dcg: two of them with one
+    parameterised crash it (a double free); trecbench refuses the combination."""
+    if not version.integer_gain_names:
+        return
+    shared = [m for m in measures if m.family in _compat.SHARED_GAIN_PARAMS]
+    if len(shared) > 1 and any(m.params for m in shared):
+        names = ", ".join(m.requested or m.canonical for m in shared)
+        raise MeasureParameterError(
+            f"{names}: trec_eval 10.0 shares one parameter list between ndcg, dcg and "
+            "ideal_dcg and crashes on this combination; request them separately"
+        )
+
+
+class Preferences:
+    """Preference judgments (``-R prefs`` or ``qrels_prefs``), shared by every run."""
+
+    def __init__(self, table: pa.Table, path: str | None, relevance_level: int, rel_format):
+        self.table = table
+        self.path = path or "<prefs>"
+        self.relevance_level = relevance_level
+        self.rel_format = rel_format
+        self.qids = sorted(set(table.column("qid").to_pylist()))
+        self.topics = dict.fromkeys(self.qids)
+        self.positive_judgments = 0
+
+    def first_failure(self, qids: list[str], duplicates: bool = True) -> None:
+        return None  # found while counting preferences (trecbench.trec_eval.prefs_counts)
+
+    def flagged(self) -> list[FlaggedTopic]:
+        return []
+
+
+def load_judgments(
+    source, rel_format: str, relevance_level: int, version: Compat, progress=None
+) -> tuple[Qrels | Preferences, inputs.Loaded]:
+    """The judgments of ``-R rel_format`` and how they were loaded."""
+    if rel_format in PREFS_FORMATS:
+        if not isinstance(source, (str, os.PathLike)):
+            raise UsageError(f"-R {rel_format} judgments must be a file")
+        loaded = prefs_files.load_prefs(source, version, qrels_format=rel_format == "qrels_prefs")
+        return Preferences(loaded.table, loaded.path, relevance_level, rel_format), loaded
+    loaded = load(source, "qrels", progress=progress, version=version)
+    path = loaded.path or loaded.origin
+    if rel_format == "qrels_jg":
+        judgment_groups.check_duplicates(loaded.table, path)
+    return Qrels(loaded.table, path, relevance_level, rel_format), loaded
+
+
 class _Plan:
     """Which engine computes which measure, and each engine's evaluator (built on first use,
-    reused for every run of the call)."""
+    reused for every run of the call); the trec_eval version reproduced and ``-Z``'s
+    table."""
 
-    def __init__(self, measures, engines: dict[Measure, str], truth: Qrels, settings):
+    def __init__(
+        self, measures, engines: dict[Measure, str], truth, settings, version: Compat, zscores
+    ):
         self.measures = measures
         self.engines = engines
         self.truth = truth
         self.settings = settings
+        self.version = version
+        self.zscores = zscores
         self.groups: dict[str, list[Measure]] = {}
         for measure in measures:
             if engines[measure] != META:
@@ -690,7 +843,11 @@ class _Plan:
     def evaluator(self, name: str):
         if name not in self._evaluators:
             module = engine_module(name)
-            self._evaluators[name] = module.Evaluator(self.truth, self.groups[name], self.settings)
+            # rbp depends on every measure computed before it (trecbench.trec_eval.leftovers)
+            extra = {"requested": self.measures} if name == NATIVE else {}
+            self._evaluators[name] = module.Evaluator(
+                self.truth, self.groups[name], self.settings, **extra
+            )
         return self._evaluators[name]
 
     @property
@@ -699,6 +856,50 @@ class _Plan:
         return self.settings["judged_only"] or any(
             self.evaluator(name).wants_table for name in self.groups
         )
+
+
+@dataclass
+class _TopicPlan:
+    """Which topics a run is evaluated on, in order, and where trec_eval stops."""
+
+    qids: list[str]  # evaluation order (byte-wise)
+    placeholders: list[str]  # 10.0 -c: qrels topics missing from the run
+    stop: int | None = None  # index of the first topic trec_eval cannot evaluate
+    error: TrecbenchError | None = None
+
+    def fail(self, index: int, error: TrecbenchError) -> None:
+        if self.stop is None or index < self.stop:
+            self.stop, self.error = index, error
+
+
+def _plan_topics(run_qids, truth, plan: _Plan, name) -> _TopicPlan:
+    """trec_eval's loop over topics: the run's topics found in the qrels (9.0.8) or the
+    qrels' topics (10.0), restricted to ``-D``'s topic, and the first it stops at."""
+    settings, version, measures, engines = plan.settings, plan.version, plan.measures, plan.engines
+    diversity_only = plan.diversity_only
+    in_run = set(run_qids)
+    if version.topics_from_qrels:
+        qids = list(truth.qids)
+    else:
+        qids = sorted(q for q in in_run if q in truth.topics)
+    if settings["debug_query"] is not None:
+        qids = [q for q in qids if q == settings["debug_query"]]
+    missing = [q for q in qids if q not in in_run]
+    topics = _TopicPlan(qids, missing if settings["complete"] else [])
+    if missing and not settings["complete"]:
+        topics.fail(
+            qids.index(missing[0]),
+            MissingTopicError(
+                f"{name}: topic {missing[0]} of the qrels is not in the run: trec_eval "
+                f"{version.version} stops here without -c (its message: result qid "
+                f"'{missing[0]}' not found in qrels)"
+            ),
+        )
+    if any(engines[m] != META for m in measures):
+        found = truth.first_failure(qids, duplicates=not diversity_only)
+        if found is not None:
+            topics.fail(*found)
+    return topics
 
 
 # measures that credit retrieved documents the qrels do not list (by their similarity to
@@ -739,39 +940,48 @@ def _unjudged(ranked_run: ranking.RankedRun, judgments, depth: int | None) -> Un
     return Unjudged(depth, retrieved, retrieved - len(judged), topics, topics - filled)
 
 
-def _evaluate_run(table, name, path, truth: Qrels, plan: _Plan, settings, tie_bounds=False):
+def _evaluate_run(table, name, path, truth, plan: _Plan, settings, tie_bounds=False):
     runid = table.column("tag")[table.num_rows - 1].as_py() if table.num_rows else ""
-    order = ranking.order_run(table, float32=settings["float32"])
+    order = ranking.order_run(table, float32=settings["float32"] and plan.version.float32)
     run_qids = order.qids.to_pylist()
-    qids = sorted(q for q in run_qids if q in truth.topics)
-    if not qids:
+    topics = _plan_topics(run_qids, truth, plan, path or name)
+    if not topics.qids:
         raise NoOverlapError(
             f"{path or name}: No queries with both results and relevance info "
             "(no topic of the run is in the qrels)"
         )
+    if topics.stop == 0:  # nothing evaluated, nothing printed for this run
+        topics.error.partial_run = RunResult(name, path, runid, [], {}, {}, {}, complete=False)
+        raise topics.error
+    qids = topics.qids if topics.stop is None else topics.qids[: topics.stop]
+    placeholders = [q for q in topics.placeholders if q in set(qids)]
     flags = _topic_flags(name, run_qids, truth.qids, qids, settings["complete"])
-    ranked_run = ranking.RankedRun(table, order, qids, settings["max_docs"])
-    if not plan.diversity_only:
-        truth.check_duplicates(qids)
-    truth.check_evaluable(qids)
-    judgments = truth.judgments(qids)
+    prefs = settings["rel_format"] in PREFS_FORMATS
+    checked = not prefs and bool(plan.groups)
+    # preferences rank every retrieved document their own way, then cut at -M themselves
+    ranked_run = ranking.RankedRun(table, order, qids, None if prefs else settings["max_docs"])
+    judgments = truth.judgments(qids) if settings["rel_format"] == "qrels" else None
     unjudged = None
-    if any(m.family not in _CREDIT_UNJUDGED and m.provider != META for m in plan.measures):
+    credited = any(m.family not in _CREDIT_UNJUDGED and m.provider != META for m in plan.measures)
+    if judgments is not None and credited:
         depth = evaluated_depth(plan.measures, settings["max_docs"])
         unjudged = _unjudged(ranked_run, judgments, depth)
-    duplicates = ranked_run.check_duplicates_in_background(path or name)
+    duplicates = ranked_run.check_duplicates_in_background(path or name) if checked else None
     # rows are moved into trec_eval order only for engines that need a table
-    ranked = ranked_run.table() if plan.table_needed else ranked_run
+    ranked = ranked_run.table() if plan.table_needed or placeholders else ranked_run
+    if placeholders:
+        ranked = placeholder.with_placeholders(ranked, qids, placeholders)
 
     produced: dict[Measure, list[tuple]] = {}
     first = [n for n in plan.groups if plan.evaluator(n).before_judged_only]
     for engine_name in first:  # trec_eval's code applies -J itself
         produced.update(plan.evaluator(engine_name).evaluate(ranked, qids))
-    if settings["judged_only"]:
+    if settings["judged_only"] and not prefs:
         ranked = ranking.judged_only(ranked, _same_id_types(truth.table, ranked))
     for engine_name in plan.groups:
         if engine_name not in first:
             produced.update(plan.evaluator(engine_name).evaluate(ranked, qids))
+    native = plan.evaluator(NATIVE).last if NATIVE in plan.groups else None
 
     columns: list[Column] = []
     values: dict[str, np.ndarray] = {}
@@ -791,14 +1001,47 @@ def _evaluate_run(table, name, path, truth: Qrels, plan: _Plan, settings, tie_bo
                 strings[label] = value
             else:
                 values[label] = value
-    duplicates.result()  # a run listing a document twice is an error (exit 4)
+    if placeholders:
+        rows = np.flatnonzero(np.isin(np.array(qids, dtype=object), placeholders))
+        placeholder.clear(values, strings, rows)
+    if plan.zscores is not None:
+        _convert_to_zscores(values, qids, plan.zscores)
+    traces = _traces(native, plan, qids) if settings["debug_level"] > 0 else None
+    stops = [] if topics.stop is None else [(topics.stop, topics.error, "")]
+    if duplicates is not None:
+        try:
+            duplicates.result()  # a run listing a document twice is an error (exit 4)
+        except DuplicateError as error:
+            stops.append((qids.index(error.qid), error, ""))
+    if native is not None and native.failed_at is not None:
+        stops.append((native.failed_at, native.error, native.trailing))
+    if stops:
+        stop, error, trailing = min(stops, key=lambda found: found[0])
+        kept = slice(0, stop)
+        error.partial_run = RunResult(
+            name,
+            path,
+            runid,
+            qids[kept],
+            {label: column[kept] for label, column in values.items()},
+            {label: column[kept] for label, column in strings.items()},
+            {},
+            traces=traces[kept] if traces is not None else None,
+            complete=False,
+            trailing=trailing,
+        )
+        error.partial_columns = columns
+        raise error
     summary = {
         c.label: _summarise(c, values.get(c.label), len(qids), truth, settings, runid)
         for c in columns
     }
-    result = RunResult(name, path, runid, qids, values, strings, summary, unjudged=unjudged)
+    result = RunResult(
+        name, path, runid, qids, values, strings, summary, unjudged=unjudged, traces=traces
+    )
     if tie_bounds:
-        orders = tiebounds.extreme_orders(table, order, qids, judgments, settings["float32"])
+        float32 = settings["float32"] and plan.version.float32
+        orders = tiebounds.extreme_orders(table, order, qids, judgments, float32)
         evaluated = [
             _evaluate_run(alternative, name, path, truth, plan, settings)[0]
             for alternative in (orders.best, orders.worst)
@@ -815,6 +1058,29 @@ def _evaluate_run(table, name, path, truth: Qrels, plan: _Plan, settings, tie_bo
             ),
         )
     return result, columns, flags
+
+
+def _traces(native, plan: _Plan, qids: list[str]) -> list[str]:
+    """What each topic prints while computed (``-D``), measures in trec_eval's order."""
+    texts = [""] * len(qids)
+    if native is None:
+        return texts
+    from .engines.native import labels_of
+
+    for measure in plan.measures:
+        if plan.engines[measure] == NATIVE:
+            for t, text in enumerate(native.traces.get(labels_of(measure)[0], ())):
+                texts[t] += text
+    return texts
+
+
+def _convert_to_zscores(values: dict[str, np.ndarray], qids, table) -> None:
+    """``-Z``: every per-topic value as a z-score (:mod:`trecbench.trec_eval.zscores`)."""
+    labels = list(values)
+    for t, qid in enumerate(qids):
+        converted = zscores_module.convert(table, qid, labels, [values[lb][t] for lb in labels])
+        for label, value in zip(labels, converted, strict=True):
+            values[label][t] = value
 
 
 def _same_id_types(table: pa.Table, like: pa.Table) -> pa.Table:
@@ -843,7 +1109,7 @@ def _summarise(column: Column, values, n_evaluated: int, truth: Qrels, settings,
     if kind == NUM_REL and complete:
         return truth.positive_judgments
     if kind in (SUM, NUM_REL):
-        return int(total)
+        return total if settings.get("zscores") else int(total)  # -Z: sums of z-scores
     if kind == GEOMETRIC:
         total += (denominator - n_evaluated) * math.log(MIN_GEO_MEAN)
         return math.exp(total / denominator)

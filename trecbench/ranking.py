@@ -78,7 +78,10 @@ class RankedRun:
             order.topic.dtype
         )
         position = order.positions()
-        every_topic = len(qids) == len(order.qids)  # then topic_of is the identity
+        # every run topic kept, in order (qids may also name topics the run lacks: 10.0)
+        every_topic = len(qids) == len(order.qids) and bool(
+            np.array_equal(topic_of, np.arange(len(qids)))
+        )
         topic = order.topic if every_topic else topic_of[order.topic]
         keep = topic >= 0
         if max_docs is not None:
@@ -293,10 +296,13 @@ def truncate(ranked: pa.Table, max_docs: int | None) -> pa.Table:
 
 
 def raise_duplicate(path: str, qid: str, docno: str, first: int, second: int) -> None:
-    """The error trec_eval's "duplicate docs" becomes, naming both lines."""
-    raise DuplicateError(
+    """The error trec_eval's "duplicate docs" becomes, naming both lines (``qid``: the
+    topic, where trec_eval stops)."""
+    error = DuplicateError(
         path, second, f"duplicate docs {docno} for topic {qid} (first on line {first})", "R7"
     )
+    error.qid = qid
+    raise error
 
 
 class HashIndex:
@@ -349,7 +355,8 @@ class HashIndex:
 
 def find_duplicate(topic: np.ndarray, docnos, lines, index=None):
     """``(topic, docno, first line, second line)`` of a document listed twice in a topic
-    (the one whose second listing comes first in the file), or None.
+    (in the first topic that has one — where trec_eval stops — the one whose second
+    listing comes first in the file), or None.
 
     ``lines`` None means row ``i`` is line ``i + 1``; ``index``: a :class:`HashIndex` of
     the rows to check (by default all) keyed by ``string_hash(docnos, salt=topic)``.
@@ -378,6 +385,8 @@ def find_duplicate(topic: np.ndarray, docnos, lines, index=None):
     grouped = line[groups.order]
     grouped[grouped == np.repeat(first, groups.counts)] = np.iinfo(np.int64).max
     second = groups.reduce(np.minimum, grouped)
+    topics = topic[candidates[groups.first[dupes]]]
+    dupes = dupes[topics == topics.min()]
     pick = dupes[np.argmin(second[dupes])]  # the pair whose second listing comes first
     row = int(groups.first[pick])
     return int(topic[candidates[row]]), docno[row].as_py(), int(first[pick]), int(second[pick])

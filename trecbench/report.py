@@ -315,7 +315,8 @@ def build_evaluation_report(
         "created": utc_now(),
         "experiment_id": experiment_id,
         "tool": {"name": "trecbench", "version": __version__},
-        "trec_eval_semantics": TREC_EVAL_SEMANTICS,
+        # the version reproduced: --compat (trecbench.trec_eval.compat), 9.0.8 by default
+        "trec_eval_semantics": evaluation.options.get("compat", TREC_EVAL_SEMANTICS),
         "environment": environment(),
         "options": _json_safe(dict(evaluation.options if options is None else options)),
         "meta": {str(key): str(value) for key, value in (meta or {}).items()},

@@ -36,8 +36,8 @@ def _name(column, names: str) -> str:
     return column.label if names == "trec" else column.display
 
 
-def _number(column, value) -> str:
-    if column.summary in COUNTS:
+def _number(column, value, zscores: bool = False) -> str:
+    if column.summary in COUNTS and not zscores:
         return str(int(value))
     if math.isnan(value):
         # glibc's printf shows a NaN's sign bit; trec_eval's 0/0 NaNs print as "-nan"
@@ -46,30 +46,40 @@ def _number(column, value) -> str:
 
 
 def trec_text(evaluation, run, *, per_query: bool = False, summary: bool = True, names="trec"):
-    """One run's block exactly as trec_eval 9.0.8 prints it (``-q``: ``per_query``;
-    ``-n``: ``summary=False``)."""
+    """One run's block exactly as trec_eval prints it (``-q``: ``per_query``; ``-n``:
+    ``summary=False``). With ``-Z`` every number is a z-score, printed after a ``Z``
+    with four decimals; with ``-D`` what each topic printed while computed precedes its
+    lines. A run trec_eval stopped in (exit 4) prints what it printed before stopping."""
     lines = []
     columns = evaluation.columns
-    if per_query:
-        for index, qid in enumerate(run.qids):
-            qid = escape_text(qid, " ")  # from a DataFrame, an id may hold anything
-            for column in columns:
-                name = _name(column, names)
-                if column.summary == STRING:
-                    text = run.strings[column.label][index]
-                    lines.append(f"{name:<22}\t{qid}\t'{text}'")
-                elif column.per_query:
-                    value = run.values[column.label][index]
-                    lines.append(f"{name:<22}\t{qid}\t{_number(column, value)}")
+    z = bool(evaluation.options.get("zscores"))
+    prefix = "Z" if z else ""
+    traces = run.traces or [""] * len(run.qids)
+    for index, qid in enumerate(run.qids):
+        qid = escape_text(qid, " ")  # from a DataFrame, an id may hold anything
+        if traces[index]:
+            lines.append(traces[index])
+        if not per_query:
+            continue
+        for column in columns:
+            name = _name(column, names)
+            if column.summary == STRING:
+                text = run.strings[column.label][index]
+                lines.append(f"{name:<22}\t{qid}\t'{text}'\n")
+            elif column.per_query:
+                value = run.values[column.label][index]
+                lines.append(f"{prefix}{name:<22}\t{qid}\t{_number(column, value, z)}\n")
+    if not run.complete:
+        return "".join(lines) + run.trailing
     if summary:
         for column in columns:
             name = _name(column, names)
             if column.summary == RUNID:
-                lines.append(f"{name:<22}\tall\t{escape_text(run.runid, ' ')}")
+                lines.append(f"{name:<22}\tall\t{escape_text(run.runid, ' ')}\n")
             elif column.summary != STRING:
                 value = run.summary[column.label]
-                lines.append(f"{name:<22}\tall\t{_number(column, value)}")
-    return "".join(line + "\n" for line in lines)
+                lines.append(f"{prefix}{name:<22}\tall\t{_number(column, value, z)}\n")
+    return "".join(lines)
 
 
 def render_trec(evaluation, *, per_query=False, summary=True, names="trec") -> str:

@@ -18,7 +18,7 @@ from ..errors import InputError, OutputError
 
 class InputFile(click.ParamType):
     """A file to read: it must exist and not be a folder (pipes and process substitutions,
-    ``<(...)``, are files here; nothing is read)."""
+    ``<(...)``, are files here; nothing is read); ``-`` is standard input."""
 
     name = "file"
 
@@ -27,6 +27,8 @@ class InputFile(click.ParamType):
 
     def convert(self, value, param, ctx):
         path = os.fsdecode(value)
+        if path == "-":
+            return self.path_type(path)
         if os.path.isdir(path):
             raise InputError(path, None, "cannot read: Is a directory")
         if not os.path.exists(path):

@@ -45,6 +45,39 @@ FORMATS = ("trec", "table", "markdown", "csv", "json")
     help="Number of documents in the collection (used by utility).",
 )
 @click.option(
+    "-R",
+    "--Rel_info_format",
+    "rel_format",
+    type=click.Choice(("qrels", "prefs", "qrels_prefs", "qrels_jg")),
+    default=None,
+    help="Format of QRELS: qrels (default), prefs (qid jg jsg docno level), qrels_prefs "
+    "(qrels read as preferences) or qrels_jg (the second column is a judgment group).",
+)
+@click.option(
+    "-Z",
+    "--Zscore",
+    "zscores",
+    type=INPUT_FILE,
+    default=None,
+    help="Print per-topic values as z-scores, from a file of 'qid measure mean stddev'.",
+)
+@click.option(
+    "-D",
+    "--Debug_level",
+    "debug",
+    metavar="LEVEL[.QID]",
+    default=None,
+    help="trec_eval's debug output: the traces of ndcg, G, binG, prefs... at LEVEL; "
+    "'.QID' evaluates that topic only.",
+)
+@click.option(
+    "--compat",
+    type=click.Choice(("9.0.8", "10.0")),
+    default=None,
+    help="The trec_eval reproduced: 9.0.8 (default; pytrec_eval's) or 10.0 (float64 "
+    "scores, rbp/unj, -c prints missing topics; see docs/trec-eval.md).",
+)
+@click.option(
     "--format",
     "output_format",
     type=click.Choice(FORMATS),
@@ -120,20 +153,22 @@ def score(
     routing,
     **flags,
 ):
-    """Score RUNS against QRELS, exactly like trec_eval 9.0.8.
+    """Score RUNS against QRELS, exactly like trec_eval 9.0.8 (or 10.0: --compat 10.0).
 
-    Accepts trec_eval's options (-q -c -n -l N -M N -J -N N, -m repeated) and prints what
-    trec_eval prints, byte for byte; --format table (or markdown, csv, json) for other
-    views. Without -m it computes the KPI preset (nDCG@10, MAP@100, MRR@10, Recall@50,
-    Recall@100, HitRate@10); `-m official` is trec_eval's own default. MRR@10 is
-    reciprocal rank on the run cut at 10 (trec_eval -M 10 -m recip_rank), labelled
-    recip_rank_cut_10 in trec_eval format.
+    Accepts trec_eval's options (-q -c -n -l N -M N -J -N N -R F -Z F -D L, -m repeated)
+    and prints what trec_eval prints, byte for byte; --format table (or markdown, csv,
+    json) for other views. Without -m it computes the KPI preset (nDCG@10, MAP@100,
+    MRR@10, Recall@50, Recall@100, HitRate@10); `-m official` is trec_eval's own default.
+    MRR@10 is reciprocal rank on the run cut at 10 (trec_eval -M 10 -m recip_rank),
+    labelled recip_rank_cut_10 in trec_eval format.
 
     \b
     Examples:
       trecbench score qrels/hpo-demo.qrels runs/*.run --format table
       trecbench score -q -m official qrels.test results.test
       trecbench score -m all_trec -q -c -M100 qrels.test results.trunc
+      trecbench score --compat 10.0 -q -c -m all_trec qrels.test results.test
+      trecbench score -R prefs -m all_prefs -q prefs.test prefs.results.test
       trecbench score --format json -m nDCG@10 -m P.5,10 qrels.txt run.txt
       trecbench score -m "nDCG(dcg='exp-log2')@10 AP(normalize='min')@100 Judged@10" \\
         qrels.txt run.txt
@@ -145,11 +180,13 @@ def score(
       trecbench score qrels.txt run.txt -m P@5 -m nDCG@10 --tie-bounds
     """
     from .. import trec_format
+    from ..errors import TrecbenchError
     from ..evaluate import evaluate
     from ..report import write_score_outputs
     from .progress import TaskProgress, wanted
 
     names = names or ("trec" if output_format == "trec" else "display")
+    debug_level, debug_query = _debug(flags["debug"])
     progress = TaskProgress() if wanted(flags["quiet"]) else None
     try:
         evaluation = evaluate(
@@ -165,7 +202,21 @@ def score(
             options={"maxontsim_formula": maxontsim_formula, "ontology": ontology},
             progress=progress,
             tie_bounds=tie_bounds,
+            compat=flags["compat"] or "9.0.8",
+            rel_format=flags["rel_format"] or "qrels",
+            zscores=flags["zscores"],
+            debug_level=debug_level,
+            debug_query=debug_query,
         )
+    except TrecbenchError as error:
+        # trec_eval prints the topics it evaluated before it stopped (exit 4)
+        partial = getattr(error, "partial", None)
+        if partial is not None and output_format == "trec":
+            text = trec_format.render_trec(
+                partial, per_query=flags["query"], summary=not flags["nosummary"], names=names
+            )
+            click.echo(text.encode("utf-8"), nl=False)
+        raise
     finally:
         if progress is not None:
             progress.close()
@@ -217,6 +268,17 @@ def score(
         routing=routed,
     )
     click.echo(text.encode("utf-8"), nl=False)  # bytes: written untranslated
+
+
+def _debug(text: str | None) -> tuple[int, str | None]:
+    """``-D level[.qid]`` as trec_eval reads it: ``atol`` of the level, the topic after
+    the first dot."""
+    if text is None:
+        return 0, None
+    from ..measures import c_atol
+
+    level, dot, qid = text.partition(".")
+    return c_atol(level), qid if dot else None
 
 
 def _grouped(evaluation, strata, group_by, qrels) -> tuple[dict, list[str]]:

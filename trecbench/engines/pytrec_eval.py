@@ -17,6 +17,7 @@ from .. import ranking
 from ..measures import (
     FLOAT_CUTOFFS,
     LONG_CUTOFFS,
+    PAIRS,
     Measure,
     MeasureParameterError,
     c_atof,
@@ -24,15 +25,18 @@ from ..measures import (
     registry,
     value_names,
 )
+from ..trec_eval import compat
+from ..trec_eval.gains import valid_int
 
 NAME = "pytrec_eval"
 PAIR_SEPARATOR = "="  # name=value pairs of a gain map: ndcg.1=3,2=9
 OPTIONS = frozenset({"rel", "judged_only", "gains"})  # keyword parameters it honours
-# trec_eval 9.0.8's numeric families (runid and num_q are the evaluation's, relstring local's)
+# trec_eval 9.0.8's numeric families (runid and num_q are the evaluation's, relstring local's,
+# the families pytrec_eval lacks trecbench's ports': engines/native.py)
 FAMILIES = [
     d.name
     for d in registry.definitions()
-    if d.trec_name is not None and d.name not in ("runid", "num_q", "relstring")
+    if d.trec_name is not None and d.source == registry.PYTREC_EVAL
 ]
 
 
@@ -91,6 +95,19 @@ def _utility(measure: Measure, values: dict[str, np.ndarray], num_docs: int) -> 
     ret, rel, rel_ret = (values[n].astype(np.int64) for n in _UTILITY_COUNTS)
     rest = (num_docs + rel_ret - ret - rel).astype(np.float64)
     return p[0] * rel_ret + p[1] * (ret - rel_ret) + p[2] * (rel - rel_ret) + p[3] * rest
+
+
+def _as_10(measure: Measure) -> Measure:
+    """What 9.0.8's code must compute for ``measure`` to give trec_eval 10.0's value: 10.0
+    skips gain-map entries whose grade is not an integer (9.0.8 reads ``a=2`` as grade 0);
+    the printed label keeps them, as 10.0's does."""
+    if not measure.params or measure.definition.trec_params != PAIRS:
+        return measure
+    parts = measure.params.split(",")
+    kept = [part for part in parts if valid_int(part.partition("=")[0])]
+    if len(kept) == len(parts):
+        return measure
+    return Measure(measure.family, ",".join(kept) or None, (), measure.requested, True)
 
 
 class _Group:
@@ -158,6 +175,9 @@ class Evaluator:
             self._groups.setdefault(key, []).append(measure)
         self._truth = truth
         self._num_docs = settings.get("num_docs")
+        # trec_eval 10.0 (--compat 10.0): pytrec_eval gets the run ranked the 10.0 way; its
+        # gain maps differ (see _as_10)
+        self._ten = compat.get(settings.get("compat", compat.DEFAULT)).integer_gain_names
         self._evaluators: dict[tuple, _Group] = {}
 
     def _group(self, key) -> _Group:
@@ -169,9 +189,10 @@ class Evaluator:
                 qrels = {
                     q: {d: mapping.get(r, r) for d, r in docs.items()} for q, docs in qrels.items()
                 }
-            self._evaluators[key] = _Group(
-                qrels, self._groups[key], level, judged_only, self._num_docs
-            )
+            measures = self._groups[key]
+            if self._ten:
+                measures = [_as_10(m) for m in measures]
+            self._evaluators[key] = _Group(qrels, measures, level, judged_only, self._num_docs)
         return self._evaluators[key]
 
     def evaluate(self, ranked, qids: list[str]) -> dict[Measure, list[tuple]]:

@@ -44,7 +44,7 @@ QRELS_FIELDS = ("qid", "iter", "docno", "rel")
 
 # ASCII grammars: Python's float()/int() would accept nan, inf, 1_000, Unicode digits.
 SCORE_PATTERN = r"^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$"
-REL_PATTERN = r"^-?[0-9]+$"
+REL_PATTERN = r"^[+-]?[0-9]+$"  # C's atol reads "+1" as 1 (trec_eval accepts it)
 
 BOM = b"\xef\xbb\xbf"
 DEFAULT_CHUNK_BYTES = 64 << 20
@@ -518,6 +518,7 @@ class Grades(NamedTuple):
 def parse_grades(rel: pa.Array) -> Grades:
     """Check and convert a column of grades once, for the reader and the validator."""
     integer = matches(rel, REL_PATTERN)
+    rel = pc.utf8_ltrim(rel, "+") if pc.any(pc.starts_with(rel, "+")).as_py() else rel
     fits = integer & (_lengths(pc.utf8_ltrim(rel, "-")) <= 9)
     kept = pc.if_else(arrow.array(fits), rel, arrow.scalar(None, pa.string()))
     values = arrow.to_numpy(pc.fill_null(pc.cast(kept, pa.int64()), arrow.scalar(0)))
