@@ -214,15 +214,23 @@ def test_score(capsys, run, qrels, flags):
         folder.check({"out/report.json", "out/manifest.json"}, code)
 
 
-@settings(SETTINGS, max_examples=20 * SCALE)
-@given(first=run_files(), second=run_files(valid=True), qrels=qrels_files())
-def test_compare(capsys, first, second, qrels):
+@settings(SETTINGS, max_examples=30 * SCALE)
+@given(
+    first=st.one_of(run_files(valid=True), run_files()),
+    second=run_files(valid=True),
+    qrels=st.one_of(qrels_files(valid=True), qrels_files()),
+    allow_unjudged=st.booleans(),
+)
+def test_compare(capsys, first, second, qrels, allow_unjudged):
     with tempfile.TemporaryDirectory() as scratch:
         files = {"a.run": first, "b.run": second, "q.qrels": qrels}
         folder = Folder(Path(scratch), files)
-        args = ["compare", "q.qrels", "a.run", "b.run", "-o", "out"]
-        code, _, _ = call(capsys, folder.path, *args, "--samples", "20", "--quiet")
-        # 1: a measure undefined for a topic (compare needs finite per-topic values)
+        args = ["compare", "q.qrels", "a.run", "b.run", "-o", "out", "--samples", "20"]
+        args += ["--quiet", "--allow-unjudged"] if allow_unjudged else ["--quiet"]
+        code, _, _ = call(capsys, folder.path, *args)
+        hypothesis.event(f"exit {code}")
+        # 1: runs mostly unjudged (without --allow-unjudged), or a measure undefined for a
+        # topic (compare needs finite per-topic values)
         assert code in INPUT_CODES | {ExitCode.USAGE}
         folder.check(COMPARE_OUTPUTS, code)
 
