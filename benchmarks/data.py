@@ -28,10 +28,17 @@ def _text(values: np.ndarray) -> pa.Array:
 
 
 def generate(
-    run_path: Path, qrels_path: Path, n_queries: int, depth: int, seed: int, tag: str = "bench"
+    run_path: Path,
+    qrels_path: Path,
+    n_queries: int,
+    depth: int,
+    seed: int,
+    tag: str = "bench",
+    long_docno: int = 0,
 ) -> None:
     """Write a run of ``n_queries * depth`` lines and its qrels (space-separated, like
-    most published runs)."""
+    most published runs); with ``long_docno``, one docno in the middle of the run is that
+    many bytes long (a hostile input that once made scoring 100 times slower)."""
     rng = np.random.default_rng(seed)
     n = n_queries * depth
     qids = np.repeat(np.arange(n_queries, dtype=np.int64), depth)
@@ -40,10 +47,16 @@ def generate(
     docnos = (slots * SLOT + rng.integers(0, SLOT, size=(n_queries, depth))).ravel()
     scores = np.round(np.sort(rng.random((n_queries, depth)), axis=1)[:, ::-1] * 30, 4).ravel()
     ranks = np.tile(np.arange(1, depth + 1, dtype=np.int64), n_queries)
+    docno_text = _text(docnos)
+    if long_docno:
+        middle = n // 2
+        docno_text = pa.concat_arrays(
+            [docno_text[:middle], pa.array(["x" * long_docno]), docno_text[middle + 1 :]]
+        )
     run_columns = [
         _text(qids),
         pa.array(np.full(n, "Q0", dtype=object), pa.string()),
-        _text(docnos),
+        docno_text,
         _text(ranks),
         files.format_scores(scores),
         pa.array(np.full(n, tag, dtype=object), pa.string()),
@@ -70,12 +83,14 @@ def generate(
     write_file(qrels_path, files._text_lines(qrels_columns, " "))
 
 
-def ensure(folder: Path, n_queries: int, depth: int, seed: int) -> tuple[Path, Path]:
+def ensure(
+    folder: Path, n_queries: int, depth: int, seed: int, long_docno: int = 0
+) -> tuple[Path, Path]:
     """The (run, qrels) paths for these parameters, generated on first use."""
-    stem = f"q{n_queries}-d{depth}-s{seed}"
+    stem = f"q{n_queries}-d{depth}-s{seed}" + (f"-long{long_docno}" if long_docno else "")
     run, qrels = folder / f"{stem}.run", folder / f"{stem}.qrels"
     if not (run.exists() and qrels.exists()):
-        generate(run, qrels, n_queries, depth, seed)
+        generate(run, qrels, n_queries, depth, seed, long_docno=long_docno)
     return run, qrels
 
 

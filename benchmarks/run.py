@@ -9,9 +9,10 @@ value by value at trec_eval's printed precision. Results go to ``bench-results/`
 
 trec_eval is found through ``$TREC_EVAL`` or ``PATH``; peers (pytrec_eval, ir_measures,
 ranx) are timed when importable. Cases: ``msmarco`` (6,980 topics x 1,000 documents, the
-issue's 7M lines), ``wide`` (100,000 x 100: 10M lines), ``small`` (10 x 100). ``--quick``
-divides the topic counts by 10. On ``msmarco`` trecbench also scores the run gzipped
-(``score gzip``): its time and memory are compared with the plain file's (``vs plain``).
+issue's 7M lines), ``wide`` (100,000 x 100: 10M lines), ``small`` (10 x 100), ``longid``
+(300 x 1,000 with one 100 KB docno: as fast as without it). ``--quick`` divides the topic
+counts by 10. On ``msmarco`` trecbench also scores the run gzipped (``score gzip``): its
+time and memory are compared with the plain file's (``vs plain``).
 """
 
 from __future__ import annotations
@@ -32,7 +33,13 @@ from . import data
 from .peers import MODULES
 
 ROOT = Path(__file__).resolve().parents[1]
-CASES = {"msmarco": (6980, 1000), "wide": (100_000, 100), "small": (10, 100)}
+CASES = {
+    "msmarco": (6980, 1000),
+    "wide": (100_000, 100),
+    "small": (10, 100),
+    "longid": (300, 1000),
+}
+LONG_DOCNO = {"longid": 100_000}  # one docno of this many bytes: cost must follow the bytes
 TREC_EVAL_KPI = ["-m", "ndcg_cut.10", "-m", "map_cut.100", "-m", "recip_rank",
                  "-m", "recall.50,100", "-m", "success.10"]  # fmt: skip
 # trecbench's KPI label -> the trec_eval label it must equal (MRR@10 = recip_rank on -M 10)
@@ -150,7 +157,7 @@ def machine() -> dict:
 def bench_case(name, n_queries, depth, args, trec_eval, out) -> list[dict]:
     """Time every command of one case. Repeats go in rounds (each command once per round)
     so that a slow spell of a shared machine hits trecbench and trec_eval alike."""
-    run, qrels = data.ensure(args.data, n_queries, depth, args.seed)
+    run, qrels = data.ensure(args.data, n_queries, depth, args.seed, LONG_DOCNO.get(name, 0))
     lines = n_queries * depth
     tb = [sys.executable, "-m", "trecbench"]
     ours_summary, ours_query = out / f"{name}.trecbench.txt", out / f"{name}.trecbench-q.txt"
@@ -261,7 +268,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="topic counts / 10")
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--cases", default="small,msmarco,wide")
+    parser.add_argument("--cases", default="small,msmarco,wide,longid")
     parser.add_argument("--peers", default="pytrec_eval,ir_measures,ranx",
                         help="peer tools to time when installed ('' for none)")  # fmt: skip
     parser.add_argument("--seed", type=int, default=0)

@@ -102,6 +102,11 @@ def test_fixture_inputs_regenerate_from_seeds():
 
 def _features(qrels: str, run: str) -> set[str]:
     """Which stress features one fixture input pair contains."""
+    with np.errstate(over="ignore", invalid="ignore"):  # scores beyond float32 (+-inf)
+        return _found(qrels, run)
+
+
+def _found(qrels: str, run: str) -> set[str]:
     labels: dict[str, dict[str, int]] = {}
     for line in qrels.splitlines():
         qid, _, docno, rel = line.split()
@@ -134,6 +139,8 @@ def _features(qrels: str, run: str) -> set[str]:
             found.add("exact score tie")
         if len(set(as32)) < len(set(scores)):
             found.add("tie only at float32")
+        if np.any(np.isinf(as32) & np.isfinite(scores)):
+            found.add("score beyond float32")
         # trec_eval 9.x order (float32) vs the order a float64 sort would give
         by_docno = sorted(range(len(docnos)), key=docnos.__getitem__, reverse=True)
         if _by_score(by_docno, as32)[:10] != _by_score(by_docno, scores)[:10]:
@@ -182,6 +189,7 @@ def test_fixtures_cover_every_stress_feature():
         "negative labels",
         "exact score tie",
         "tie only at float32",
+        "score beyond float32",
         "float32 changes the top 10",
         "unsorted scores",
         "rank column disagrees with scores",
@@ -239,3 +247,58 @@ def test_mrr_at_k_under_J_is_computed_on_the_judged_documents(name, monkeypatch)
     assert _per_topic(spelled.decode()) == cut_first
     if name == "unjudged_top":  # built so that the two differ
         assert (cut_first, got) == ({"A": 0.0, "B": 0.1111}, {"A": 0.5, "B": 0.1111})
+
+
+def test_gain_maps_over_several_runs(tmp_path):
+    # trec_eval parses a gain map in place; pytrec_eval's evaluator, reused for a second
+    # run, used to crash on the spent string (exit 139). In a subprocess: a crash must
+    # not take pytest down.
+    case = CASES["graded__gains"]
+    argv = [*case["trecbench_argv"], "graded.run"]  # the same run twice
+    command = [sys.executable, "-m", "trecbench", "score", *argv]
+    done = subprocess.run(command, cwd=FIXTURES, capture_output=True, check=False)
+    expected = b"# graded.run\n" + (FIXTURES / case["stdout"]).read_bytes()
+    assert (done.returncode, done.stdout) == (0, expected * 2), done.stderr.decode()
+    command = [sys.executable, "-m", "trecbench", "compare", "-o", str(tmp_path)]
+    command += ["-m", "ndcg.1=3,2=9", "-m", "G.1=3,2=9", "graded.qrels", "graded.run", "mixed.run"]
+    done = subprocess.run(command, cwd=FIXTURES, capture_output=True, check=False)
+    assert done.returncode == 0, done.stderr.decode()
+
+
+@pytest.mark.parametrize("level", [2**31, 10**30])
+def test_levels_above_every_grade(level, monkeypatch):
+    # trec_eval 9.0.8 crashes for -l >= 2^31 - 1 with these measures (pytrec_eval cannot
+    # take it); every level above the largest grade (4) means the same as -l 5
+    case = CASES["graded__l5_all_q"]
+    argv = [str(level) if arg == "-l5" else arg for arg in case["trecbench_argv"]]
+    argv[argv.index(str(level)) : argv.index(str(level))] = ["-l"]
+    stdout, code = score(argv, monkeypatch)
+    assert (code, stdout) == (0, (FIXTURES / case["stdout"]).read_bytes())
+
+
+@pytest.mark.parametrize("engine", ["fast", "pytrec_eval"])
+def test_scores_beyond_float32_rank_as_trec_eval_without_a_warning(engine):
+    # 3.5e38 and 1e39 are +inf as float32 and tie (docno order decides); numpy's cast used
+    # to print "RuntimeWarning: overflow encountered in cast" with a source path
+    case = CASES["float32_overflow__q"]
+    argv = ["--engine", engine, "-m", "map", "-m", "recip_rank", "-q"]
+    command = [sys.executable, "-m", "trecbench", "score", *argv, case["qrels"], case["run"]]
+    done = subprocess.run(command, cwd=FIXTURES, capture_output=True, check=False, text=True)
+    expected = [
+        line
+        for line in (FIXTURES / case["stdout"]).read_text().splitlines()
+        if line.split()[0] in ("map", "recip_rank")
+    ]
+    assert (done.returncode, done.stderr) == (0, "")
+    assert sorted(done.stdout.splitlines()) == sorted(expected)
+    validated = [sys.executable, "-m", "trecbench", "validate", case["run"]]
+    done = subprocess.run(validated, cwd=FIXTURES, capture_output=True, check=False, text=True)
+    assert done.returncode == 0 and "Warning" not in done.stdout + done.stderr
+
+
+def test_collection_size_beyond_64_bits(monkeypatch):
+    # trec_eval reads -N into a long; beyond it, a usage error instead of a traceback
+    case = CASES["unsorted__N1000_all_q"]
+    argv = ["-N", str(2**63), *case["trecbench_argv"][2:]]
+    assert case["trecbench_argv"][:2] == ["-N", "1000"]
+    assert score(argv, monkeypatch) == (b"", 1)

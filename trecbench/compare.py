@@ -376,8 +376,8 @@ def _check_settings(test, correction, samples, seed, confidence, missing) -> Non
         )
     if not isinstance(samples, numbers.Integral) or samples < 1:
         raise UsageError(f"samples must be a positive integer, not {samples!r}")
-    if not isinstance(seed, numbers.Integral):
-        raise UsageError(f"seed must be an integer, not {seed!r}")
+    if not isinstance(seed, numbers.Integral) or seed < 0:
+        raise UsageError(f"seed must be a non-negative integer, not {seed!r}")
     if not isinstance(confidence, numbers.Real) or not 0 < confidence < 1:
         raise UsageError(f"confidence must be between 0 and 1, not {confidence!r}")
     if missing not in MISSING:

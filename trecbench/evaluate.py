@@ -57,15 +57,16 @@ MIN_GEO_MEAN = 1e-5  # trec_eval's floor for geometric means (log(1e-5) per miss
 
 
 class ValidationFailed(InputError):
-    """The validator found errors in an input; ``messages`` holds one line per finding."""
+    """The validator found errors in an input; ``lines`` holds one line per finding (the
+    CLI prints them one per line)."""
 
     def __init__(self, path: str, messages: list[str]):
-        self.messages = messages
+        self.lines = messages
         InputError.__init__(self, path, None, "invalid input")
         self.args = ("\n".join(messages),)
 
     def __str__(self) -> str:
-        return "\n".join(self.messages)
+        return "\n".join(self.lines)
 
 
 @dataclass(frozen=True)
@@ -463,7 +464,7 @@ class Qrels:
     ):
         self.table = table
         self.path = path or "<qrels>"
-        self.relevance_level = relevance_level
+        self.requested_level = relevance_level  # -l as given (messages, reports)
         self.rel_format = rel_format  # "qrels", or "qrels_jg": the iter column is the group
         rel = table.column("rel")
         groups = arrow.Groups(table.column("qid"))
@@ -478,6 +479,8 @@ class Qrels:
             zip(groups.keys.to_pylist(), facts, strict=True)
         )
         self.qids = sorted(self.topics)
+        self.top_grade = max((facts[0] for facts in self.topics.values()), default=0)
+        self.relevance_level = self.level(relevance_level)  # what engines get
         # trec_eval's -c total for num_rel counts grades > 0, whatever -l says
         self.positive_judgments = int(pc.sum(pc.greater(rel, arrow.scalar(0))).as_py() or 0)
         self._duplicates = self._find_duplicates() if rel_format == "qrels" else {}
@@ -544,9 +547,15 @@ class Qrels:
     def frame(self):
         return inputs.to_pandas(self.table.select(["qid", "docno", "rel"]))
 
+    def level(self, level: int) -> int:
+        """A relevance level as engines get it: every level above the largest grade means
+        "nothing is relevant", so the smallest such level stands for them (pytrec_eval holds
+        levels in 32 bits, numpy in 64; -l 2^31 raised a TypeError)."""
+        return min(level, max(self.top_grade, 0) + 1)
+
     def flagged(self) -> list[FlaggedTopic]:
         """Topics without a relevant document, and topics with negative grades."""
-        level = self.relevance_level
+        level = self.requested_level
         flags = []
         for qid in self.qids:
             top, bottom, _ = self.topics[qid]
@@ -668,6 +677,8 @@ def evaluate(
             f"-l {relevance_level}: levels below 1 are not supported (pytrec_eval, which "
             "computes trec_eval's measures, refuses them)"
         )
+    if num_docs is not None and not -(2**63) <= num_docs < 2**63:
+        raise UsageError(f"-N {num_docs}: beyond trec_eval's 64-bit count (+-{2**63 - 1:,})")
     truth, loaded_qrels = load_judgments(qrels, rel_format, relevance_level, version, progress)
     warnings = list(loaded_qrels.warnings)
     qrels_path = loaded_qrels.path
@@ -682,7 +693,8 @@ def evaluate(
         # trec_eval would evaluate empty rankings, which pytrec_eval cannot (it crashes)
         raise UsageError(f"-M must be at least 1, got {max_docs}")
     z_table = zscores_module.read_zscores(zscores) if zscores is not None else None
-    plan = _Plan(ordered, engines, truth, settings, version, z_table)
+    engine_settings = {**settings, "relevance_level": truth.relevance_level}
+    plan = _Plan(ordered, engines, truth, engine_settings, version, z_table)
     results, columns, flagged = [], None, truth.flagged()
     if progress is not None:
         progress("scoring", 0, len(sources))
@@ -692,7 +704,7 @@ def evaluate(
         name = names[index] if names else run.path or f"run{index + 1}"
         try:
             result, run_columns, run_flags = _evaluate_run(
-                run.table, name, run.path, truth, plan, settings, tie_bounds
+                run.table, name, run.path, truth, plan, engine_settings, tie_bounds
             )
         except TrecbenchError as error:
             stopped = getattr(error, "partial_run", None)

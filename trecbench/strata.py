@@ -20,6 +20,7 @@ import pandas as pd
 from .errors import InputError, UsageError
 from .ids import STR
 from .sources import read_json
+from .trec_format import escape_text
 
 QID_PREFIX = "qid-prefix"
 MISSING = "(none)"
@@ -224,9 +225,12 @@ def _label(kind: str, group) -> str:
     return str(group) if kind == "group" else f"({kind})"
 
 
-def _wide(frame: pd.DataFrame, names: dict[str, str]) -> tuple[list[str], list[list[str]]]:
+def _wide(
+    frame: pd.DataFrame, names: dict[str, str], also: str = ""
+) -> tuple[list[str], list[list[str]]]:
     """Header and rows: one row per run and group (then macro, micro), one column per
-    measure, values printed like trec_eval (4 decimals)."""
+    measure, values printed like trec_eval (4 decimals); run and group text escaped (see
+    :func:`trecbench.trec_format.escape_text`, ``also``)."""
     measures = list(dict.fromkeys(frame["measure"]))
     header = ["run", "group", "n"] + [names.get(m, m) for m in measures]
     rows = []
@@ -234,7 +238,8 @@ def _wide(frame: pd.DataFrame, names: dict[str, str]) -> tuple[list[str], list[l
     for (run, kind, group), part in frame.groupby(keys, sort=False, dropna=False):
         values = part.set_index("measure")["value"]
         rows.append(
-            [str(run), _label(kind, group), str(int(part["n"].iloc[0]))]
+            [escape_text(run, also), escape_text(_label(kind, group), also)]
+            + [str(int(part["n"].iloc[0]))]
             + [f"{values[m]:.4f}" for m in measures]
         )
     return header, rows
@@ -246,7 +251,7 @@ def render_groups(
     """Grouped means in one of ``score``'s formats (``json`` is :func:`groups_document`).
 
     ``names`` maps display names to the names to print (trec_eval labels with
-    ``--names trec``). ``trec`` and ``csv`` put the group where the topic goes, as
+    ``--labels trec``). ``trec`` and ``csv`` put the group where the topic goes, as
     ``<by>=<group>``, ``<by>:macro``, ``<by>:micro`` and ``<by>:spread``, with ``num_q``
     giving each size (the number of groups for macro and spread).
     """
@@ -262,9 +267,13 @@ def render_groups(
             current = None
             for (run, kind, group), part in frame.groupby(keys, sort=False, dropna=False):
                 if output_format == "trec" and run != current:
-                    out.write(f"# {run}: grouped by {by} (macro = mean of the group means)\n")
+                    title = f"{escape_text(run)}: grouped by {escape_text(by)}"
+                    out.write(f"# {title} (macro = mean of the group means)\n")
                     current = run
-                where = f"{by}={group}" if kind == "group" else f"{by}:{kind}"
+                field, value = by, group  # csv quotes what it must
+                if output_format == "trec":  # where the qid goes: one field, no blanks
+                    field, value = escape_text(by, " ="), escape_text(group, " ")
+                where = f"{field}={value}" if kind == "group" else f"{field}:{kind}"
                 lines = [("num_q", int(part["n"].iloc[0]))]
                 lines += [
                     (names.get(m, m), v)
@@ -279,9 +288,9 @@ def render_groups(
                         out.write(f"{name:<22}\t{where}\t{value:6.4f}\n")
             blocks.append(out.getvalue())
             continue
-        header, rows = _wide(frame, names)
+        header, rows = _wide(frame, names, also="|" if output_format == "markdown" else "")
         title = (
-            f"by {by} (macro: mean of the group means; micro: mean over queries; "
+            f"by {escape_text(by)} (macro: mean of the group means; micro: mean over queries; "
             "spread: largest minus smallest group mean)"
         )
         if output_format == "markdown":

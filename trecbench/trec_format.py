@@ -11,10 +11,25 @@ from __future__ import annotations
 
 import json
 import math
+from urllib.parse import quote
 
 from .measures import COUNTS, RUNID, STRING
 
 NAMES = ("trec", "display")
+
+
+def escape_text(text, also: str = "") -> str:
+    """``text`` made safe for one field of a line-based output, reversibly: ``%``, control
+    characters, line breaks and every blank but the ASCII space (and each character of
+    ``also``, e.g. ``" "`` where fields are whitespace-separated, ``"|"`` in Markdown)
+    become ``%XX`` of their UTF-8 bytes; :func:`urllib.parse.unquote` gives ``text`` back.
+    A newline in a run name or a stratum value can then never start a line of its own."""
+    text = str(text)
+    if text.isprintable() and "%" not in text and not any(c in text for c in also):
+        return text
+    return "".join(
+        quote(c, safe="") if c == "%" or c in also or not c.isprintable() else c for c in text
+    )
 
 
 def _name(column, names: str) -> str:
@@ -41,6 +56,7 @@ def trec_text(evaluation, run, *, per_query: bool = False, summary: bool = True,
     prefix = "Z" if z else ""
     traces = run.traces or [""] * len(run.qids)
     for index, qid in enumerate(run.qids):
+        qid = escape_text(qid, " ")  # from a DataFrame, an id may hold anything
         if traces[index]:
             lines.append(traces[index])
         if not per_query:
@@ -59,7 +75,7 @@ def trec_text(evaluation, run, *, per_query: bool = False, summary: bool = True,
         for column in columns:
             name = _name(column, names)
             if column.summary == RUNID:
-                lines.append(f"{name:<22}\tall\t{run.runid}\n")
+                lines.append(f"{name:<22}\tall\t{escape_text(run.runid, ' ')}\n")
             elif column.summary != STRING:
                 value = run.summary[column.label]
                 lines.append(f"{prefix}{name:<22}\tall\t{_number(column, value, z)}\n")
@@ -70,7 +86,7 @@ def render_trec(evaluation, *, per_query=False, summary=True, names="trec") -> s
     """All runs in trec_eval format; with several runs each block starts ``# <run>``."""
     labelled = len(evaluation.runs) > 1
     return "".join(
-        (f"# {run.name}\n" if labelled else "")
+        (f"# {escape_text(run.name)}\n" if labelled else "")
         + trec_text(evaluation, run, per_query=per_query, summary=summary, names=names)
         for run in evaluation.runs
     )
@@ -80,11 +96,12 @@ def _summary_columns(evaluation):
     return [c for c in evaluation.columns if c.summary not in (RUNID, STRING)]
 
 
-def _table_rows(evaluation, names: str) -> tuple[list[str], list[list[str]]]:
+def _table_rows(evaluation, names: str, also: str = "") -> tuple[list[str], list[list[str]]]:
     columns = _summary_columns(evaluation)
     header = ["run", "topics"] + [_name(c, names) for c in columns]
     rows = [
-        [run.name, str(len(run.qids))] + [_number(c, run.summary[c.label]).strip() for c in columns]
+        [escape_text(run.name, also), str(len(run.qids))]
+        + [_number(c, run.summary[c.label]).strip() for c in columns]
         for run in evaluation.runs
     ]
     return header, rows
@@ -105,7 +122,7 @@ def render_table(evaluation, names: str = "display") -> str:
 
 def render_markdown(evaluation, names: str = "display") -> str:
     """Aggregates as a Markdown table."""
-    header, rows = _table_rows(evaluation, names)
+    header, rows = _table_rows(evaluation, names, also="|")
     lines = ["| " + " | ".join(header) + " |", "|---|" + "---:|" * (len(header) - 1)]
     lines += ["| " + " | ".join(r) + " |" for r in rows]
     return "\n".join(lines) + "\n"

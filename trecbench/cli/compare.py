@@ -11,6 +11,7 @@ from .. import extras
 from ..errors import UsageError
 from . import cli
 from .evaluation_options import evaluation_options, unjudged_threshold_option
+from .paths import INPUT_FILE, OUTPUT_FOLDER
 from .progress import TaskProgress, wanted
 from .report_options import manifest_options
 
@@ -76,14 +77,14 @@ def runs_and_qrels(
 
 
 @cli.command()
-@click.argument("files", nargs=-1, metavar="[QRELS] [RUN]...", type=click.Path(path_type=Path))
+@click.argument("files", nargs=-1, metavar="[QRELS] [RUN]...", type=INPUT_FILE)
 @click.option(
     "--run-qrels",
     "run_qrels",
     nargs=2,
     multiple=True,
     metavar="RUN QRELS",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=INPUT_FILE,
     help="A run and its own qrels (repeatable), e.g. each chunker of a code-chunk "
     "conversion; topics are paired by qid across runs. QRELS may then be left out.",
 )
@@ -117,7 +118,13 @@ def runs_and_qrels(
     show_default=True,
     help="Bootstrap (and randomisation) resamples.",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of all resampling.")
+@click.option(
+    "--seed",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="Seed of all resampling.",
+)
 @click.option(
     "--confidence",
     type=click.FloatRange(0, 1, min_open=True, max_open=True),
@@ -135,7 +142,7 @@ def runs_and_qrels(
 )
 @click.option(
     "--strata",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=INPUT_FILE,
     help="Sidecar JSON with per-topic fields (written by trecbench convert).",
 )
 @click.option(
@@ -166,7 +173,7 @@ def runs_and_qrels(
 @click.option(
     "-o",
     "--outdir",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=OUTPUT_FOLDER,
     help="Also write BenchmarkReport.json, BenchmarkComparison.md and AllPairs.tex here.",
 )
 @click.option("--plots", is_flag=True, help="Also write PNG/SVG plots into OUTDIR.")
@@ -253,6 +260,8 @@ def compare(
       trecbench compare qrels.txt a.run b.run --test randomization --seed 42 \\
           -o out/compare --plots --manifest out/manifest.json --meta model=bm25
     """
+    from .. import outputs
+    from ..compare import MARKDOWN_FILE, REPORT_FILE
     from ..compare import compare as run_compare
 
     if plots and outdir is None:
@@ -261,6 +270,8 @@ def compare(
         extras.require("matplotlib", "--plots")
     if manifest is not None and outdir is None:
         raise UsageError("--manifest lists the files compare writes: give -o OUTDIR")
+    for name in (REPORT_FILE, MARKDOWN_FILE) if outdir is not None else ():
+        outputs.check_target(outdir / name)  # a bad output fails before the resampling
     named, shared, own = runs_and_qrels(files, names, run_qrels)
     if baseline is not None and baseline not in named:
         by_path = {path: name for name, path in named.items()}

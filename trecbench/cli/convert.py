@@ -7,8 +7,9 @@ from pathlib import Path
 import click
 
 from . import Group, cli
+from .paths import OUTPUT_FOLDER, InputFile
 
-_EXISTING = click.Path(exists=True, dir_okay=False, path_type=Path)
+_EXISTING = InputFile(Path)
 
 
 def _outdir(function):
@@ -16,12 +17,12 @@ def _outdir(function):
         "-o",
         "--outdir",
         required=True,
-        type=click.Path(file_okay=False, path_type=Path),
+        type=OUTPUT_FOLDER,
         help="Folder for the .qrels, .run and .sidecar.json files (created if needed).",
     )(function)
     function = click.option(
         "--runs-dir",
-        type=click.Path(file_okay=False, path_type=Path),
+        type=OUTPUT_FOLDER,
         help="Write the .run files here instead of OUTDIR.",
     )(function)
     return click.option("--name", help="Base name of the qrels and sidecar files.")(function)

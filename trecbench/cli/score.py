@@ -6,27 +6,13 @@ import click
 
 from . import cli
 from .evaluation_options import evaluation_options, unjudged_threshold_option
+from .paths import INPUT_FILE
 from .report_options import report_options
 
-TREC_FLAGS = (
-    *("measure", "query", "complete", "nosummary", "level", "max_docs", "judged", "ndocs"),
-    *("rel_format", "zscores", "debug", "compat"),
-)
-FORMATS = ("auto", "trec", "table", "markdown", "csv", "json")
+FORMATS = ("trec", "table", "markdown", "csv", "json")
 
 
-class TrecEvalCommand(click.Command):
-    """Bad options exit 1, as trec_eval's do (click's default is 2)."""
-
-    def parse_args(self, ctx, args):
-        try:
-            return super().parse_args(ctx, args)
-        except click.UsageError as error:
-            error.exit_code = 1
-            raise
-
-
-@cli.command(cls=TrecEvalCommand)
+@cli.command()
 @click.option(
     "-m",
     "--measure",
@@ -71,7 +57,7 @@ class TrecEvalCommand(click.Command):
     "-Z",
     "--Zscore",
     "zscores",
-    type=click.Path(dir_okay=False),
+    type=INPUT_FILE,
     default=None,
     help="Print per-topic values as z-scores, from a file of 'qid measure mean stddev'.",
 )
@@ -95,20 +81,22 @@ class TrecEvalCommand(click.Command):
     "--format",
     "output_format",
     type=click.Choice(FORMATS),
-    default="auto",
+    default="trec",
     show_default=True,
-    help="auto: trec_eval text when any trec_eval option is given, else a table.",
+    help="trec: trec_eval's text; table, markdown: one row per run; csv: run, qid, "
+    "measure, value; json: everything. Only this option chooses the format.",
 )
 @click.option(
-    "--names",
+    "--labels",
+    "names",
     type=click.Choice(("trec", "display")),
     default=None,
-    help="Measure names: trec_eval labels (ndcg_cut_10) or display names (nDCG@10). "
+    help="Measure labels: trec_eval's (ndcg_cut_10) or display names (nDCG@10). "
     "Default: trec for --format trec, display otherwise.",
 )
 @click.option(
     "--strata",
-    type=click.Path(exists=True, dir_okay=False),
+    type=INPUT_FILE,
     default=None,
     help="Sidecar JSON written by 'trecbench convert': per-query strata for --group-by.",
 )
@@ -140,16 +128,17 @@ class TrecEvalCommand(click.Command):
 @unjudged_threshold_option
 @click.option(
     "--routing",
-    type=click.Path(dir_okay=False),
+    type=INPUT_FILE,
     default=None,
     metavar="LOG",
     help="Routing log (JSON lines: qid, chosen_expert, optimal_expert, retrieval_ran, "
     "should_retrieve): routing accuracy and gate efficiency with bootstrap intervals, "
     "printed after the table (table and markdown formats) and recorded in --report.",
 )
+@click.option("--quiet", is_flag=True, help="No progress on stderr.")
 @report_options
-@click.argument("qrels", type=click.Path(dir_okay=False))
-@click.argument("runs", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.argument("qrels", type=INPUT_FILE)
+@click.argument("runs", nargs=-1, required=True, type=INPUT_FILE)
 def score(
     qrels,
     runs,
@@ -167,14 +156,15 @@ def score(
     """Score RUNS against QRELS, exactly like trec_eval 9.0.8 (or 10.0: --compat 10.0).
 
     Accepts trec_eval's options (-q -c -n -l N -M N -J -N N -R F -Z F -D L, -m repeated)
-    and prints what trec_eval prints, byte for byte. Without -m it computes the KPI preset (nDCG@10,
-    MAP@100, MRR@10, Recall@50, Recall@100, HitRate@10); `-m official` is trec_eval's own
-    default. MRR@10 is reciprocal rank on the run cut at 10 (trec_eval -M 10 -m
-    recip_rank), labelled recip_rank_cut_10 in trec_eval format.
+    and prints what trec_eval prints, byte for byte; --format table (or markdown, csv,
+    json) for other views. Without -m it computes the KPI preset (nDCG@10, MAP@100,
+    MRR@10, Recall@50, Recall@100, HitRate@10); `-m official` is trec_eval's own default.
+    MRR@10 is reciprocal rank on the run cut at 10 (trec_eval -M 10 -m recip_rank),
+    labelled recip_rank_cut_10 in trec_eval format.
 
     \b
     Examples:
-      trecbench score qrels/hpo-demo.qrels runs/*.run
+      trecbench score qrels/hpo-demo.qrels runs/*.run --format table
       trecbench score -q -m official qrels.test results.test
       trecbench score -m all_trec -q -c -M100 qrels.test results.trunc
       trecbench score --compat 10.0 -q -c -m all_trec qrels.test results.test
@@ -195,12 +185,9 @@ def score(
     from ..report import write_score_outputs
     from .progress import TaskProgress, wanted
 
-    trec_options = any(flags[name] for name in TREC_FLAGS)
-    if output_format == "auto":
-        output_format = "trec" if trec_options else "table"
     names = names or ("trec" if output_format == "trec" else "display")
     debug_level, debug_query = _debug(flags["debug"])
-    progress = TaskProgress() if wanted(quiet=False) else None
+    progress = TaskProgress() if wanted(flags["quiet"]) else None
     try:
         evaluation = evaluate(
             qrels,

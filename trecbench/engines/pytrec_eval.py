@@ -9,6 +9,8 @@ strictly decreasing, exact in float32): its sort can only reproduce that order.
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
 from .. import ranking
@@ -27,6 +29,7 @@ from ..trec_eval import compat
 from ..trec_eval.gains import valid_int
 
 NAME = "pytrec_eval"
+PAIR_SEPARATOR = "="  # name=value pairs of a gain map: ndcg.1=3,2=9
 OPTIONS = frozenset({"rel", "judged_only", "gains"})  # keyword parameters it honours
 # trec_eval 9.0.8's numeric families (runid and num_q are the evaluation's, relstring local's,
 # the families pytrec_eval lacks trecbench's ports': engines/native.py)
@@ -108,7 +111,14 @@ def _as_10(measure: Measure) -> Measure:
 
 
 class _Group:
-    """One pytrec_eval evaluator: the measures sharing a relevance level, ``-J`` and gains."""
+    """One pytrec_eval evaluator: the measures sharing a relevance level, ``-J`` and gains.
+
+    Not reused when a measure has a gain map (``ndcg.1=3,2=9``): trec_eval parses
+    parameters in place, cutting the string at every ``,`` and ``=``, and pytrec_eval puts
+    back only the commas before its next evaluation. A second run would then see
+    ``ndcg.1,3,2,9``, which trec_eval rejects with an error that pytrec_eval ignores, and
+    the process dies (exit 139). A fresh evaluator parses a fresh copy of the string.
+    """
 
     def __init__(self, qrels_dict, measures, relevance_level, judged_only, num_docs):
         from pytrec_eval_ext import RelevanceEvaluator
@@ -121,10 +131,16 @@ class _Group:
             wanted += [Measure(n) for n in _UTILITY_COUNTS]
         strings = set(measure_strings(wanted).values())
         # -J is left to trec_eval's code: pytrec_eval miscounts topics handed to it empty
-        self._evaluator = RelevanceEvaluator(qrels_dict, strings, relevance_level, judged_only)
+        self._new = partial(RelevanceEvaluator, qrels_dict, strings, relevance_level, judged_only)
+        self._reusable = not any(PAIR_SEPARATOR in string for string in strings)
+        self._evaluator = self._new()
 
     def evaluate(self, run_dict, qids):
+        if self._evaluator is None:
+            self._evaluator = self._new()
         result = self._evaluator.evaluate(run_dict)
+        if not self._reusable:
+            self._evaluator = None  # its parameter strings are spent
         labels = list(result[qids[0]])
         values = {
             label: np.fromiter((result[q][label] for q in qids), float, len(qids))
@@ -152,7 +168,7 @@ class Evaluator:
         for measure in measures:
             rel = measure.option("rel")
             key = (
-                truth.relevance_level if rel is None else rel,
+                truth.relevance_level if rel is None else truth.level(rel),
                 bool(settings.get("judged_only") or measure.option("judged_only")),
                 dict(measure.options).get("gains"),
             )
