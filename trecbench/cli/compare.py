@@ -11,7 +11,7 @@ from .. import extras
 from ..errors import UsageError
 from . import cli
 from .evaluation_options import evaluation_options, unjudged_threshold_option
-from .paths import INPUT_FILE, OUTPUT_FOLDER
+from .paths import INPUT_FILE, OUTPUT_FOLDER, QRELS_INPUT
 from .progress import TaskProgress, wanted
 from .report_options import manifest_options
 
@@ -77,7 +77,7 @@ def runs_and_qrels(
 
 
 @cli.command()
-@click.argument("files", nargs=-1, metavar="[QRELS] [RUN]...", type=INPUT_FILE)
+@click.argument("files", nargs=-1, metavar="[QRELS] [RUN]...", type=QRELS_INPUT)
 @click.option(
     "--run-qrels",
     "run_qrels",
