@@ -46,7 +46,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from . import outputs, stats
+from . import extras, outputs, stats
 from .errors import UsageError
 from .inputs import QrelsInput, RunInput
 
@@ -1019,6 +1019,7 @@ def plot_files(comparison: Comparison, order: str = "difference") -> dict[str, b
     """File name -> bytes of every plot: ``means`` and, with two runs or more,
     ``differences`` (topics ordered by ``order``: ``difference`` or ``baseline``), as PNG
     and SVG, for all topics, each macro section (means only) and each stratum."""
+    extras.require("matplotlib", "plots")
     from . import plots
 
     files = {}

@@ -86,3 +86,7 @@ class MissingTopicError(TrecbenchError):
     exit 4, after printing the topics before it)."""
 
     exit_code = ExitCode.DUPLICATE
+
+
+class MissingExtraError(UsageError):
+    """A feature needs an optional package that is not installed (``trecbench.extras``)."""

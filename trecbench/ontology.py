@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import outputs, provenance
+from . import extras, outputs, provenance
 from .errors import InputError
 from .sources import Content, JsonDocument, json_document, read_source
 
@@ -224,7 +224,12 @@ def _from_hpo3() -> Ontology:
     hpo3 embeds its data in the extension module, so the checksum covers that file.
     hpo3 panics on some calls for obsolete terms, hence the ``is_obsolete`` filter first.
     """
-    import pyhpo  # heavy (Rust extension + 0.6 s ontology build): only when needed
+    # heavy (Rust extension + 0.6 s ontology build): only when needed, and optional
+    pyhpo = extras.require(
+        "pyhpo",
+        "the default HPO release (MaxOntSim, HPO id checks)",
+        "give --ontology hp.obo",
+    )
     from pyhpo import Ontology as HPO
     from pyhpo import pyhpo as extension
 

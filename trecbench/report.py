@@ -7,9 +7,8 @@ says how the experiment ran: id, UTC time, command line, environment, git commit
 user's ``--meta key=value`` pairs, and every input and output with its sha256.
 
 Both are plain dicts that match the JSON Schemas shipped in ``trecbench/schemas/``; they
-are built to match by construction. Checking them against the schemas needs
-``jsonschema`` (a test extra), so :func:`validate_against_schema` imports it lazily and the
-CLI never depends on it: the tests validate every generated shape instead.
+are built to match by construction; :func:`validate_against_schema` checks them (the tests
+validate every generated shape), importing ``jsonschema`` only then.
 
 The small pieces (:func:`input_record`, :func:`environment`, :func:`git_commit`,
 :func:`write_json`, :func:`bytes_record`, :func:`parse_meta`) are meant to be reused by
@@ -173,17 +172,13 @@ def validate_against_schema(obj: Any, schema_name: str) -> None:
 
     Every shipped schema is registered under its ``$id``, so schemas can share
     definitions (the EvaluationReport uses the manifest's ``file`` and ``environment``).
-    Needs ``jsonschema`` (installed with the ``test`` extra); imported here only, so the
-    library and CLI never depend on it.
+    ``jsonschema`` (a dependency: benchmark configurations are checked with it) is imported
+    here only, so commands that check no schema do not load it.
     """
-    try:
-        import jsonschema
-        from referencing import Registry, Resource
-        from referencing.jsonschema import DRAFT202012
-    except ImportError:
-        raise UsageError(
-            "schema validation needs jsonschema: pip install 'trecbench[test]'"
-        ) from None
+    import jsonschema
+    from referencing import Registry, Resource
+    from referencing.jsonschema import DRAFT202012
+
     shipped = [
         json.loads(entry.read_text("utf-8"))
         for entry in _schema_files().iterdir()

@@ -7,10 +7,11 @@ from pathlib import Path
 
 import click
 
+from .. import extras
 from ..errors import UsageError
 from . import cli
 from .evaluation_options import evaluation_options, unjudged_threshold_option
-from .paths import INPUT_FILE, OUTPUT_FOLDER
+from .paths import INPUT_FILE, OUTPUT_FOLDER, QRELS_INPUT
 from .progress import TaskProgress, wanted
 from .report_options import manifest_options
 
@@ -76,7 +77,7 @@ def runs_and_qrels(
 
 
 @cli.command()
-@click.argument("files", nargs=-1, metavar="[QRELS] [RUN]...", type=INPUT_FILE)
+@click.argument("files", nargs=-1, metavar="[QRELS] [RUN]...", type=QRELS_INPUT)
 @click.option(
     "--run-qrels",
     "run_qrels",
@@ -265,6 +266,8 @@ def compare(
 
     if plots and outdir is None:
         raise UsageError("--plots writes files: give -o OUTDIR")
+    if plots:  # before the work, not after it
+        extras.require("matplotlib", "--plots")
     if manifest is not None and outdir is None:
         raise UsageError("--manifest lists the files compare writes: give -o OUTDIR")
     for name in (REPORT_FILE, MARKDOWN_FILE) if outdir is not None else ():

@@ -18,12 +18,14 @@ from ..errors import InputError, OutputError
 
 class InputFile(click.ParamType):
     """A file to read: it must exist and not be a folder (pipes and process substitutions,
-    ``<(...)``, are files here; nothing is read); ``-`` is standard input."""
+    ``<(...)``, are files here; nothing is read); ``-`` is standard input. With
+    ``dataset_ids``, also an ir_datasets id, ``irds:ID`` (qrels, which the library reads)."""
 
     name = "file"
 
-    def __init__(self, path_type=str):
+    def __init__(self, path_type=str, dataset_ids: bool = False):
         self.path_type = path_type  # what the command gets: str, or pathlib.Path
+        self.dataset_ids = dataset_ids
 
     def convert(self, value, param, ctx):
         path = os.fsdecode(value)
@@ -32,6 +34,8 @@ class InputFile(click.ParamType):
         if os.path.isdir(path):
             raise InputError(path, None, "cannot read: Is a directory")
         if not os.path.exists(path):
+            if self.dataset_ids and _is_dataset_id(path):
+                return self.path_type(path)
             reason = "broken symbolic link" if os.path.islink(path) else "No such file"
             raise InputError(path, None, f"cannot read: {reason}")
         return self.path_type(path)
@@ -62,6 +66,15 @@ class OutputFolder(click.ParamType):
         return folder
 
 
+def _is_dataset_id(text: str) -> bool:
+    """``irds:ID``. Only with the prefix (the library also takes a bare ID when ir_datasets is
+    installed), so that a mistyped file name stays a missing file here."""
+    from ..inputs.datasets import PREFIX  # imports pyarrow: only for a missing file
+
+    return text.startswith(PREFIX)
+
+
 INPUT_FILE = InputFile()
+QRELS_INPUT = InputFile(dataset_ids=True)  # a qrels file or an ir_datasets id
 OUTPUT_FILE = OutputFile()
 OUTPUT_FOLDER = OutputFolder()

@@ -6,7 +6,7 @@ import click
 
 from . import cli
 from .evaluation_options import evaluation_options, unjudged_threshold_option
-from .paths import INPUT_FILE
+from .paths import INPUT_FILE, QRELS_INPUT
 from .report_options import report_options
 
 FORMATS = ("trec", "table", "markdown", "csv", "json")
@@ -137,7 +137,7 @@ FORMATS = ("trec", "table", "markdown", "csv", "json")
 )
 @click.option("--quiet", is_flag=True, help="No progress on stderr.")
 @report_options
-@click.argument("qrels", type=INPUT_FILE)
+@click.argument("qrels", type=QRELS_INPUT)
 @click.argument("runs", nargs=-1, required=True, type=INPUT_FILE)
 def score(
     qrels,

@@ -391,7 +391,7 @@ def json_text(value: Any, indent: str = "") -> str:
 
 
 def sidecar_dict(conversion: Conversion, files: dict, validation: dict) -> dict:
-    """The sidecar JSON of a conversion (see the README's convert section for the format)."""
+    """The sidecar JSON of a conversion (format: docs/convert.md, Sidecar)."""
     strata = conversion.strata
     queries: dict[str, dict] = {}
     fields: list[str] = []
