@@ -5,14 +5,15 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: demo test lint bench install clean
+.PHONY: demo test lint bench install docs clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
+# the demo scores MaxOntSim (hpo extra) and draws the comparison plots (plots extra)
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e .
+	$(BIN)/python -m pip install --quiet -e '.[hpo,plots]'
 	touch $@
 
 $(TEST_STAMP): pyproject.toml | $(BIN)/python
@@ -30,9 +31,12 @@ test: $(TEST_STAMP)
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check trecbench tests benchmarks scripts
 
+docs: $(TEST_STAMP)
+	$(BIN)/mkdocs build --strict --site-dir site
+
 bench: $(TEST_STAMP)
 	$(BIN)/python -m benchmarks.run $(BENCH_ARGS)
 	$(BIN)/python -m benchmarks.plots
 
 clean:
-	rm -rf $(VENV) out bench-results
+	rm -rf $(VENV) out bench-results site

@@ -40,12 +40,15 @@ def generate(
     depth: int,
     seed: int,
     scattered: bool = False,
+    long_docno: int = 0,
 ) -> None:
     """Write runs of ``n_queries * depth`` lines and their qrels (space-separated, like most
     published runs), ``TOPICS_PER_CHUNK`` topics at a time. Every run retrieves the same
     documents per topic (a system each: the first run is seed ``seed``'s ranking, the
     others reorder it). ``scattered``: each chunk's lines in random order (every topic in
-    many stretches, as after a careless merge)."""
+    many stretches, as after a careless merge). With ``long_docno``, one docno of the first
+    chunk is that many bytes long (a hostile input that once made scoring 100 times
+    slower)."""
     rng = np.random.default_rng(seed)
     systems = [np.random.default_rng([seed, system]) for system in range(len(run_paths))]
     with OutputSet() as out:
@@ -61,7 +64,9 @@ def generate(
                     ranked = np.take_along_axis(docnos, system_rng.permuted(
                         np.tile(np.arange(depth), (len(topics), 1)), axis=1), axis=1)  # fmt: skip
                 tag = "bench" if len(run_paths) == 1 else f"system{system}"
-                run_file.write(_run_lines(system_rng, topics, ranked, scores, tag, scattered))
+                long = long_docno if first == 0 else 0  # one long docno in the whole run
+                lines = _run_lines(system_rng, topics, ranked, scores, tag, scattered, long)
+                run_file.write(lines)
 
 
 def _topics(rng, topics: np.ndarray, depth: int) -> tuple[np.ndarray, np.ndarray, bytes]:
@@ -92,14 +97,20 @@ def _topics(rng, topics: np.ndarray, depth: int) -> tuple[np.ndarray, np.ndarray
     return docnos, scores, files._text_lines(qrels_columns, " ")
 
 
-def _run_lines(rng, topics, docnos, scores, tag: str, scattered: bool) -> bytes:
+def _run_lines(rng, topics, docnos, scores, tag: str, scattered: bool, long_docno=0) -> bytes:
     """The run lines of topics (``docnos``/``scores``: a row per topic, in rank order)."""
     n_queries, depth = docnos.shape
     n = n_queries * depth
+    docno_text = _text(docnos.ravel())
+    if long_docno:
+        middle = n // 2
+        docno_text = pa.concat_arrays(
+            [docno_text[:middle], pa.array(["x" * long_docno]), docno_text[middle + 1 :]]
+        )
     run_columns = [
         _text(np.repeat(topics, depth)),
         pa.array(np.full(n, "Q0", dtype=object), pa.string()),
-        _text(docnos.ravel()),
+        docno_text,
         _text(np.tile(np.arange(1, depth + 1, dtype=np.int64), n_queries)),
         files.format_scores(scores.ravel()),
         pa.array(np.full(n, tag, dtype=object), pa.string()),
@@ -111,19 +122,31 @@ def _run_lines(rng, topics, docnos, scores, tag: str, scattered: bool) -> bytes:
 
 
 def ensure(
-    folder: Path, n_queries: int, depth: int, seed: int, scattered: bool = False
+    folder: Path,
+    n_queries: int,
+    depth: int,
+    seed: int,
+    scattered: bool = False,
+    long_docno: int = 0,
 ) -> tuple[Path, Path]:
     """The (run, qrels) paths for these parameters, generated on first use."""
-    runs, qrels = ensure_systems(folder, n_queries, depth, seed, 1, scattered)
+    runs, qrels = ensure_systems(folder, n_queries, depth, seed, 1, scattered, long_docno)
     return runs[0], qrels
 
 
 def ensure_systems(
-    folder: Path, n_queries: int, depth: int, seed: int, systems: int, scattered: bool = False
+    folder: Path,
+    n_queries: int,
+    depth: int,
+    seed: int,
+    systems: int,
+    scattered: bool = False,
+    long_docno: int = 0,
 ) -> tuple[list[Path], Path]:
     """The paths of ``systems`` runs of the same documents and their qrels, generated on
     first use."""
     stem = f"q{n_queries}-d{depth}-s{seed}" + ("-scattered" if scattered else "")
+    stem += f"-long{long_docno}" if long_docno else ""
     if systems == 1:
         runs = [folder / f"{stem}.run"]
     else:
@@ -131,7 +154,7 @@ def ensure_systems(
         runs = [folder / f"system{i:02d}.run" for i in range(systems)]
     qrels = folder / f"{stem}.qrels"
     if not (all(run.exists() for run in runs) and qrels.exists()):
-        generate(runs, qrels, n_queries, depth, seed, scattered)
+        generate(runs, qrels, n_queries, depth, seed, scattered, long_docno)
     return runs, qrels
 
 

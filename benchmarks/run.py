@@ -16,6 +16,7 @@ are timed when importable. Cases (``--quick`` divides every topic count by 10):
 * ``msmarco``: 6,980 x 1,000 = 7M lines (the KPI case), plain and gzipped; ``score -q``,
   ``validate``, peers.
 * ``wide``: 100,000 x 100 = 10M lines.
+* ``longid``: 300 x 1,000 with one 100 KB docno (as fast as without it).
 * ``huge``: 100,000 x 1,000 = 100M lines (3.4 GB), scored in blocks; trec_eval runs on a
   sample of its topics (every qid divisible by 100), whose per-topic values must equal
   those trecbench printed for the whole run.
@@ -51,11 +52,13 @@ CASES = {
     "small": (10, 100),
     "msmarco": (6980, 1000),
     "wide": (100_000, 100),
+    "longid": (300, 1000),
     "huge": (100_000, 1000),
     "scattered": (10_000, 1000),
     "many": (698, 1000),
     "dask": (698, 1000),
 }
+LONG_DOCNO = {"longid": 100_000}  # one docno of this many bytes: cost must follow the bytes
 RUNS_AT_ONCE = 50
 SAMPLE_SUFFIX = "00"  # the huge case's sample: qids ending so (every 100th topic)
 TREC_EVAL_KPI = ["-m", "ndcg_cut.10", "-m", "map_cut.100", "-m", "recip_rank",
@@ -263,8 +266,10 @@ def _ratios(rows: list[dict]) -> None:
 
 
 def bench_case(name, n_queries, depth, args, trec_eval, out) -> list[dict]:
-    """``small``, ``msmarco`` and ``wide``: score, score -q, validate, peers."""
-    run, qrels = data.ensure(args.data, n_queries, depth, args.seed)
+    """``small``, ``msmarco``, ``wide`` and ``longid``: score, score -q, validate, peers."""
+    run, qrels = data.ensure(
+        args.data, n_queries, depth, args.seed, long_docno=LONG_DOCNO.get(name, 0)
+    )
     case = Case(name, n_queries * depth)
     tb = _trecbench()
     ours_summary, ours_query = out / f"{name}.trecbench.txt", out / f"{name}.trecbench-q.txt"

@@ -2,7 +2,8 @@
 # The main job, end to end on the bundled HPO benchmark (offline, well under a minute):
 #   1. convert Phentrieve-style test cases and three baseline result files into
 #      qrels/hpo-demo.qrels, runs/<run>.run and the sidecar qrels/hpo-demo.sidecar.json
-#      (committed; regenerating them must leave `git status` clean);
+#      (committed; regenerating them must leave `git status` clean), and one small input
+#      of every other converter (data/convert) into out/convert/;
 #   2. validate the runs against the qrels;
 #   3. score them with the KPI preset plus MaxOntSim@10, overall and per stratum
 #      (difficulty, language, category), writing reports into out/ (gitignored);
@@ -27,6 +28,13 @@ $TB convert hpo "$DATA/cases.json" \
   --results "$DATA/results/tfidf-word/terms.jsonl" \
   --results "$DATA/results/tfidf-word-parents/terms.jsonl" \
   --name hpo-demo -o qrels --runs-dir runs
+C=data/convert
+$TB convert code-chunk "$C/code-chunk-detailed.json" -o "$OUT/convert/code-chunk"
+$TB convert memorybench "$C/memorybench-export.json" --line-offset chonkie=-1 -o "$OUT/convert/memorybench"
+$TB convert lists "$C/remem-chunks.json" --match chunks -o "$OUT/convert/lists"
+$TB convert dict "$C/bm25-results.json" --beir-qrels "$C/beir-test.tsv" -o "$OUT/convert/dict"
+$TB convert beir-qrels "$C/beir-test.tsv" -o "$OUT/convert/beir-qrels"
+$TB convert msmarco "$C/msmarco-run.tsv" -o "$OUT/convert/msmarco"
 
 echo
 echo "== validate"

@@ -321,7 +321,6 @@ def main(argv=None) -> None:
         "metadata": {
             "dataset_id": "trecbench-hpo-demo",
             "version": "1.0",
-            "language": "en+de",
             "description": (
                 "Hand-written English and German clinical phrases with their HPO terms, "
                 f"checked against HPO {onto.release} ({onto.source}); written by "

@@ -30,7 +30,7 @@ Runs are :data:`DEPTH` deep (Recall@50 and Recall@100 differ), scores rounded to
 and ranked by trecbench's tie policy, written as canonical runs by trecbench itself.
 
 Run: ``.venv/bin/python scripts/make_rtask_demo.py [--out data/hpo-rtask]`` (needs the
-``demo`` extra: ``pip install -e '.[demo]'``).
+``demo-data`` extra: ``pip install -e '.[demo-data]'``).
 """
 
 from __future__ import annotations

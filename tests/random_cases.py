@@ -175,3 +175,108 @@ def random_case(
     if rng.random() < 0.5:
         qrels_lines = [qrels_lines[i] for i in rng.permutation(len(qrels_lines))]
     return "\n".join(qrels_lines) + "\n", "\n".join(run_lines) + "\n"
+
+
+# ---------------------------------------------------------------------------------------
+# preference judgments, judgment groups and z-scores (trec_eval -R prefs/qrels_jg, -Z)
+
+
+def _run_lines(rng: np.random.Generator, qid: str, docnos: list[str], tag: str) -> list[str]:
+    """Run lines for ``docnos`` with some exact score ties, in a random line order."""
+    scores = _scores(rng, len(docnos), str(rng.choice(["distinct", "exact_ties"])))
+    order = rng.permutation(len(docnos))
+    return [
+        f"{qid} Q0 {docnos[i]} {rank} {_format_score(rng, scores[i])} {tag}"
+        for rank, i in enumerate(order, start=1)
+    ]
+
+
+def _levels(rng: np.random.Generator, n: int, close: bool) -> list[float]:
+    """Hidden preference levels of ``n`` documents (0 means non-relevant); ``close`` adds
+    levels that differ only past float32 precision (one level in 9.x, two in 10.0)."""
+    choices = [0.0, 0.0, 1.0, 2.0, 2.5, 4.0]
+    if close:
+        choices += [1.0 + 1e-9, 2.0 - 1e-10]
+    return [float(v) for v in rng.choice(choices, size=n)]
+
+
+def random_prefs_case(seed: int, *, close_levels: bool = False) -> tuple[str, str]:
+    """``(prefs_text, run_text)`` for ``trec_eval -R prefs``: per topic one to three
+    judgment groups (JG); a JG has one sub-group (JSG: equivalence classes) or several
+    (a preference array), all drawn from one hidden order per JG so that no JG contradicts
+    itself (trec_eval aborts on a contradiction) and no document is 0 in one JSG and
+    positive in another (an error). Some documents are judged but not retrieved, some
+    retrieved but not judged; runs have exact score ties (prefs break them by docno
+    ascending, unlike every other measure)."""
+    rng = np.random.default_rng(seed)
+    qids = [str(q) for q in rng.choice(QIDS, size=int(rng.integers(2, 5)), replace=False)]
+    prefs: list[str] = []
+    run: list[str] = []
+    for qid in qids[:-1] if len(qids) > 2 else qids:  # the last topic: run only
+        pool = _docno_pool(rng, int(rng.integers(6, 25)), "mixed")
+        for jg in range(int(rng.integers(1, 4))):
+            judged = [d for d in pool if rng.random() < 0.7] or pool[:2]
+            hidden = dict(zip(judged, _levels(rng, len(judged), close_levels), strict=True))
+            n_sub = 1 if rng.random() < 0.5 else int(rng.integers(2, 4))
+            for jsg in range(n_sub):
+                members = judged if n_sub == 1 else [d for d in judged if rng.random() < 0.6]
+                scale = 1.0 if jsg == 0 else float(rng.choice([1.0, 3.0]))
+                for docno in members:
+                    level = hidden[docno] * scale
+                    prefs.append(f"{qid} jg{jg} s{jsg} {docno} {level!r}")
+        retrieved = [d for d in pool if rng.random() < 0.6] + _docno_pool(rng, 3, "plain")
+        run += _run_lines(rng, qid, list(dict.fromkeys(retrieved)), "prefrun")
+    extra = qids[-1]
+    if len(qids) > 2:
+        run += _run_lines(rng, extra, _docno_pool(rng, 5, "plain"), "prefrun")
+    prefs = [prefs[i] for i in rng.permutation(len(prefs))]
+    return "\n".join(prefs) + "\n", "\n".join(run) + "\n"
+
+
+def random_jg_case(seed: int, *, grades: tuple[int, ...] = (0, 0, 1, 2, 3)) -> tuple[str, str]:
+    """``(qrels_text, run_text)`` where the qrels' second column names a judgment group
+    (user): several users judge overlapping documents of a topic, for ``-R qrels_jg`` and
+    ``-R qrels_prefs``. One topic is judged but not retrieved, one retrieved only."""
+    rng = np.random.default_rng(seed)
+    qids = [str(q) for q in rng.choice(QIDS, size=int(rng.integers(3, 6)), replace=False)]
+    qrels: list[str] = []
+    run: list[str] = []
+    for index, qid in enumerate(qids):
+        pool = _docno_pool(rng, int(rng.integers(5, 30)), "mixed")
+        if index != len(qids) - 1:  # the last topic is retrieved only
+            for user in rng.choice(["u1", "u2", "U3", "0"], size=int(rng.integers(1, 4))):
+                for docno in pool:
+                    if rng.random() < 0.6:
+                        qrels.append(f"{qid} {user} {docno} {int(rng.choice(grades))}")
+        if index != len(qids) - 2:  # the one before is judged only
+            retrieved = [d for d in pool if rng.random() < 0.7] + _docno_pool(rng, 3, "plain")
+            run += _run_lines(rng, qid, list(dict.fromkeys(retrieved)), "jgrun")
+    qrels = list(dict.fromkeys(qrels))  # a user judges a document once
+    seen: set[tuple[str, str, str]] = set()
+    unique = []
+    for line in qrels:
+        qid, user, docno, _ = line.split()
+        if (qid, user, docno) not in seen:
+            seen.add((qid, user, docno))
+            unique.append(line)
+    unique = [unique[i] for i in rng.permutation(len(unique))]
+    return "\n".join(unique) + "\n", "\n".join(run) + "\n"
+
+
+def random_zscores(seed: int, qids: list[str], labels: list[str]) -> str:
+    """A z-scores file (``qid measure mean stddev``) for ``trec_eval -Z``: most (topic,
+    measure) pairs, some with a zero standard deviation (then only a value equal to the
+    mean converts, to 0), and a topic that no run has."""
+    rng = np.random.default_rng(seed)
+    lines = []
+    for qid in [*qids, "zz_unknown"]:
+        for label in labels:
+            if rng.random() < 0.15:
+                continue  # missing: the value becomes -1000000
+            if rng.random() < 0.1:
+                mean, stddev = float(rng.choice([0.0, 1.0])), 0.0
+            else:
+                mean, stddev = round(float(rng.random()), 4), round(float(rng.random()) / 3, 4)
+            lines.append(f"{qid}\t{label}\t{mean!r}\t{stddev!r}")
+    lines = [lines[i] for i in rng.permutation(len(lines))]
+    return "\n".join(lines) + "\n"

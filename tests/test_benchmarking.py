@@ -58,7 +58,7 @@ def _printed(mode: str) -> dict[tuple[str, str], str]:
 @pytest.fixture(scope="module")
 def written(tmp_path_factory):
     out = tmp_path_factory.mktemp("bench") / "out"
-    args = ["benchmark", str(CONFIG), "-o", str(out), "-q", "--meta", "note=cli"]
+    args = ["benchmark", str(CONFIG), "-o", str(out), "--quiet", "--meta", "note=cli"]
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 0, result.output
     report = json.loads((out / "BenchmarkReport.json").read_text())
@@ -256,7 +256,7 @@ def _copy_demo(tmp_path: Path) -> Path:
     return folder
 
 
-def test_invalid_run_stops_with_findings_and_exit_1(tmp_path):
+def test_invalid_run_stops_with_findings_and_exit_2(tmp_path):
     folder = _copy_demo(tmp_path)
     run = folder / "vector.run"
     lines = run.read_text().splitlines()
@@ -264,7 +264,7 @@ def test_invalid_run_stops_with_findings_and_exit_1(tmp_path):
     out = tmp_path / "out"
     result = CliRunner().invoke(cli, ["benchmark", str(folder / "benchmark.toml"), "-o", str(out)])
     assert isinstance(result.exception, InvalidRuns)
-    assert result.exception.exit_code == 1
+    assert result.exception.exit_code == 2  # an input failing validation, as in validate
     message = str(result.exception)
     assert f"{run}:2:docno: error[R7]: duplicate docno" in message
     assert "recovery: Empty/invalid runs: re-run generation, check query format" in message

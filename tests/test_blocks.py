@@ -59,7 +59,9 @@ def _outcome(call):
     try:
         result = call()
     except TrecbenchError as error:
-        return type(error).__name__, str(error), getattr(error, "exit_code", None)
+        partial = getattr(error, "partial", None)  # what trec_eval printed before stopping
+        printed = None if partial is None else trec_format.render_trec(partial, per_query=True)
+        return type(error).__name__, str(error), getattr(error, "exit_code", None), printed
     return (
         trec_format.render_trec(result, per_query=True, summary=True),
         result.warnings,
@@ -129,17 +131,18 @@ def _lines(rows):
     return "".join(" ".join(map(str, row)) + "\n" for row in rows)
 
 
-QRELS = _lines(
-    [(q, 0, f"d{d}", (d + int(q)) % 3) for q in ("1", "2", "3", "4") for d in range(6)]
-)
+QRELS = _lines([(q, 0, f"d{d}", (d + int(q)) % 3) for q in ("1", "2", "3", "4") for d in range(6)])
 
 
 @pytest.mark.parametrize(
     "run_rows, qrels_text, why",
     [
         (  # a document twice in topic 3 and in topic 2: trec_eval stops at the first
-            [(q, "Q0", f"d{d % 5 if q in '23' else d}", d, 10 - d, "t") for q in "1234"
-             for d in range(6)],
+            [
+                (q, "Q0", f"d{d % 5 if q in '23' else d}", d, 10 - d, "t")
+                for q in "1234"
+                for d in range(6)
+            ],
             QRELS,
             "DuplicateError",
         ),
@@ -162,8 +165,11 @@ QRELS = _lines(
             "NoOverlapError",
         ),
         (  # a score that is no number, far into the file: the validator's report
-            [(q, "Q0", f"d{d}", d, "x1" if (q, d) == ("4", 3) else 10 - d, "t")
-             for q in "1234" for d in range(6)],
+            [
+                (q, "Q0", f"d{d}", d, "x1" if (q, d) == ("4", 3) else 10 - d, "t")
+                for q in "1234"
+                for d in range(6)
+            ],
             QRELS,
             "ValidationFailed",
         ),
@@ -175,6 +181,8 @@ def test_errors_in_blocks_are_those_of_the_whole_run(
     qrels, run = _write(tmp_path, qrels_text, _lines(run_rows))
     whole = _outcome(lambda: _whole(monkeypatch, qrels, run))
     assert whole[0] == why
+    if why == "DuplicateError":  # trec_eval printed the topics before the one it stops at
+        assert "\t1\t" in whole[3] and "\t3\t" not in whole[3], whole[3]
     assert _outcome(lambda: evaluate(qrels, run)) == whole
     assert _outcome(lambda: evaluate(qrels, run, ["official"], max_docs=4)) == _outcome(
         lambda: _whole(monkeypatch, qrels, run, ["official"], max_docs=4)

@@ -67,7 +67,10 @@ def test_errors_are_one_line_and_inputs_never_overwritten(tmp_path, monkeypatch,
     bad = tmp_path / "lists.json"
     bad.write_text('{"gold_docs": [[]], "retrieved_chunks": [[], []]}')
     code, err = run_main(monkeypatch, capsys, "lists", bad, "-o", tmp_path)
-    assert (code, err) == (2, f"trecbench: {bad}: 1 gold_docs lists but 2 retrieved_chunks\n")
+    assert (code, err) == (
+        2,
+        f"trecbench: {bad}:1: 1 gold_docs lists but 2 retrieved_chunks lists\n",
+    )
     # a dict run called bm25.run converted into its own folder would replace itself
     victim = tmp_path / "bm25.run"
     victim.write_text('{"q": {"d": 1.0}}')
@@ -83,14 +86,43 @@ def test_line_offset_option_is_checked(tmp_path):
     result = CliRunner().invoke(
         cli, ["convert", "memorybench", str(source), "--line-offset", "chonkie", "-o", "o"]
     )
-    assert result.exit_code == 2
-    assert "'chonkie' is not PROVIDER=N" in result.output
+    assert result.exit_code == 1  # a usage error: 1 in every command
+    assert "Invalid value for --line-offset: 'chonkie' is not KEY=N" in result.output
 
 
 def test_every_subcommand_has_an_example():
-    for name in ("hpo", "code-chunk", "memorybench", "lists", "dict"):
+    from trecbench.cli.convert import convert
+
+    assert sorted(convert.commands) == [
+        "beir-qrels", "code-chunk", "dict", "hpo", "lists", "memorybench", "msmarco"
+    ]  # fmt: skip
+    for name in convert.commands:
         result = run_cli(name, "--help")
-        assert result.exit_code == 0 and "Example:" in result.output, name
+        assert result.exit_code == 0 and "Example" in result.output, name
+
+
+def test_code_chunk_prints_the_compare_command_for_its_pairs(code_chunk_data, tmp_path):
+    """Issue 12.1: each chunker has its own qrels; the printed command pairs them."""
+    (detailed,) = code_chunk_data.glob("detailed_*.json")
+    result = run_cli("code-chunk", detailed, "-o", tmp_path / "out dir")
+    out = tmp_path / "out dir"
+    assert result.output.endswith(
+        "compare the runs with:\n"
+        f"  trecbench compare --run-qrels '{out}/ast.run' '{out}/codechunk-ast.qrels' "
+        f"--run-qrels '{out}/fixed.run' '{out}/codechunk-fixed.qrels'\n"
+    )
+
+
+def test_name_cannot_leave_the_output_folder(tmp_path, monkeypatch, capsys):
+    """Issue 9.8: --name ../../x wrote outside -o."""
+    source = tmp_path / "lists.json"
+    source.write_text('{"gold_docs": [["a"]], "retrieved_chunks": [["a"]]}')
+    (tmp_path / "o").mkdir()
+    code, err = run_main(monkeypatch, capsys, "lists", source, "-o", tmp_path / "o", "--name",
+                         "../../x")  # fmt: skip
+    assert (code, err) == (1, "trecbench: --name '../../x' is not a plain file name (no folder, "
+                              "not . or ..)\n")  # fmt: skip
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["lists.json", "o"]
 
 
 def test_committed_demo_outputs_are_what_the_converter_writes(tmp_path, monkeypatch):
@@ -112,3 +144,83 @@ def test_committed_demo_outputs_are_what_the_converter_writes(tmp_path, monkeypa
     for path in committed:
         fresh = tmp_path / path.parent.name / path.name
         assert fresh.read_bytes() == path.read_bytes(), path.name
+
+
+def test_make_demo_converts_one_input_of_every_converter(tmp_path, monkeypatch):
+    """scripts/demo.sh runs every converter: its one-line convert commands run here, on the
+    bundled data/convert inputs (the multi-line hpo step is checked above)."""
+    import re
+    import shlex
+    from pathlib import Path
+
+    from trecbench.cli.convert import convert
+
+    root = Path(__file__).resolve().parents[1]
+    script = (root / "scripts" / "demo.sh").read_text()
+    assert set(re.findall(r"^\$TB convert (\S+)", script, re.M)) == set(convert.commands)
+    monkeypatch.chdir(root)
+    for line in re.findall(r"^\$TB (convert .*[^\\])$", script, re.M):
+        line = line.replace("$C/", "data/convert/").replace("$OUT/", f"{tmp_path}/")
+        result = CliRunner().invoke(cli, shlex.split(line), catch_exceptions=False)
+        assert result.exit_code == 0, (line, result.output)
+    written = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*.sidecar.json"))
+    assert written == [
+        "convert/beir-qrels/beir-test.sidecar.json",
+        "convert/code-chunk/codechunk.sidecar.json",
+        "convert/dict/beir-test.sidecar.json",
+        "convert/lists/remem-chunks.sidecar.json",
+        "convert/memorybench/memorybench.sidecar.json",
+        "convert/msmarco/msmarco-run.sidecar.json",
+    ]
+
+
+def test_every_converter_reads_gzip(tmp_path, monkeypatch):
+    """Issue 15.4: each converter's input may be gzipped (detected by content)."""
+    import gzip
+    import shutil
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    for source in (root / "data" / "convert").iterdir():
+        (tmp_path / (source.name + ".gz")).write_bytes(gzip.compress(source.read_bytes()))
+    shutil.copy(root / "data/hpo-demo/cases.json", tmp_path / "cases.json")
+    (tmp_path / "cases.json.gz").write_bytes(gzip.compress((tmp_path / "cases.json").read_bytes()))
+    terms = (root / "data/hpo-demo/results/tfidf-word/terms.jsonl").read_bytes()
+    (tmp_path / "terms.jsonl.gz").write_bytes(gzip.compress(terms))
+    monkeypatch.chdir(tmp_path)
+    for args in (
+        ["hpo", "cases.json.gz", "--results", "terms.jsonl.gz", "--no-id-check"],
+        ["code-chunk", "code-chunk-detailed.json.gz"],
+        ["memorybench", "memorybench-export.json.gz"],
+        ["lists", "remem-chunks.json.gz", "--match", "chunks"],
+        ["dict", "bm25-results.json.gz", "--beir-qrels", "beir-test.tsv.gz"],
+        ["beir-qrels", "beir-test.tsv.gz"],
+        ["msmarco", "msmarco-run.tsv.gz"],
+    ):
+        out = f"out-{args[0]}"
+        result = run_cli(*args, "-o", out)
+        assert result.exit_code == 0, (args, result.output)
+        sidecar = json.loads(next(Path(out).glob("*.sidecar.json")).read_text())
+        assert sidecar["provenance"]["inputs"][0]["path"].endswith(".gz")
+
+
+def test_the_printed_compare_command_runs(tmp_path, monkeypatch):
+    """The command code-chunk prints is accepted by `trecbench compare` (once compare
+    takes --run-qrels: issue 12.1, built by the compare work)."""
+    import shlex
+    from pathlib import Path
+
+    if "--run-qrels" not in run_cli_raw("compare", "--help").output:
+        pytest.skip("trecbench compare has no --run-qrels yet")
+    detailed = Path(__file__).resolve().parents[1] / "data/convert/code-chunk-detailed.json"
+    result = run_cli("code-chunk", detailed, "-o", tmp_path)
+    command = result.output.splitlines()[-1].strip()
+    words = shlex.split(command)
+    assert words[:3] == ["trecbench", "compare", "--run-qrels"]
+    monkeypatch.chdir(tmp_path)
+    done = run_cli_raw(*words[1:], "-m", "P.1")
+    assert done.exit_code == 0, done.output
+
+
+def run_cli_raw(*args):
+    return CliRunner().invoke(cli, [*map(str, args)])

@@ -9,6 +9,7 @@ import pytest
 
 from trecbench.convert.codechunk import convert_codechunk, normalise_ids
 from trecbench.convert.common import Report
+from trecbench.errors import InputError
 from trecbench.strata import group_means
 
 PUBLISHED = {  # summary_2025-12-18T11-56-27-100Z.json, overall, printed to 4 decimals
@@ -162,3 +163,48 @@ def test_run_stats_equal_a_direct_count_over_the_raw_file(code_chunk_data):
         )
         assert run.stats["score_inversions"] == 0  # the producer ranks by score
     assert [r.stats["tied_adjacent_scores"] for r in conversion.runs] == [62, 64]
+
+
+def _entries(tmp_path, mutate):
+    path = _faithful(tmp_path)
+    data = json.loads(path.read_text())
+    mutate(data)
+    path.write_text(json.dumps(data, indent=1))
+    return path
+
+
+@pytest.mark.parametrize(
+    ("mutate", "message"),
+    [
+        # issue 9.4: a string was split into one-character ids
+        (lambda d: d[0]["queryResults"][0].update(relevantChunkIds="abc"),
+         r"\[0\].queryResults\[0\].relevantChunkIds: expected a list of ids, found a string"),
+        # issue 9.4: a duplicate taskId merged two tasks
+        (lambda d: d[1]["queryResults"][0].update(taskId="r1/0"),
+         r"\[1\].queryResults\[0\].taskId: taskId 'r1/0' is used twice by chunker 'ast' "
+         r"\(first at \[0\].queryResults\[0\]\)"),
+        (lambda d: d[0]["queryResults"][0]["retrievedChunks"][1].update(rank=0),
+         r"\[0\].queryResults\[0\].retrievedChunks\[1\].rank: expected an integer of at least "
+         r"1, found 0"),
+        (lambda d: d[0]["queryResults"][0]["retrievedChunks"][1].update(score="0.9"),
+         r"\[0\].queryResults\[0\].retrievedChunks\[1\].score: expected a number"),
+        (lambda d: d[0]["queryResults"][0].pop("retrievedChunks"),
+         r"\[0\].queryResults\[0\].retrievedChunks: expected a list, found null"),
+        (lambda d: d[0].update(queryResults={}), r"\[0\].queryResults: expected a list"),
+        (lambda d: d.append(3), r"\[4\]: expected an object, found a number"),
+        (lambda d: d[3].update(repo="r9"),
+         r"\[3\].queryResults\[0\].taskId: taskId 'r2/0' belongs to repo 'r2' for another"),
+    ],
+)  # fmt: skip
+def test_input_shapes_are_checked_with_their_line(tmp_path, mutate, message):
+    path = _entries(tmp_path, mutate)
+    with pytest.raises(InputError, match=r"detailed_x.json:\d+: " + message):
+        convert_codechunk(path)
+
+
+def test_a_query_without_retrieved_chunks_is_reported(tmp_path):
+    path = _entries(tmp_path, lambda d: d[0]["queryResults"][0].update(retrievedChunks=[]))
+    conversion = convert_codechunk(path)
+    assert "r1/0" not in set(conversion.runs[0].table["qid"])
+    (drop,) = [d for d in conversion.report.dropped if d["reason"].startswith("query without")]
+    assert (drop["run"], drop["qid"]) == ("ast", "r1/0")

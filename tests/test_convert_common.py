@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -11,14 +12,15 @@ import pytest
 from trecbench.convert.common import (
     Conversion,
     Report,
-    clean_ids,
+    check_name,
     clean_tag,
-    id_text,
+    compare_command,
+    escape_ids,
     make_qrels,
     ranked_run,
     write_conversion,
 )
-from trecbench.errors import InputError, OutputError
+from trecbench.errors import InputError, OutputError, UsageError
 from trecbench.inputs import parse_run, read_qrels, read_run
 from trecbench.ranking import rank_run
 
@@ -100,19 +102,90 @@ def test_queries_keep_first_appearance_order_and_ids_stay_strings():
     assert table["docno"].tolist() == ["001", "NA", "1e5"]
 
 
-def test_whitespace_in_ids_is_escaped_and_reported():
+def test_ids_are_escaped_reversibly_and_reported():
     report = Report()
-    frame = clean_ids(pd.DataFrame({"qid": ["a b"], "docno": ["x\ty"]}), ["qid", "docno"], report)
-    assert frame.iloc[0].tolist() == ["a%20b", "x%09y"]
-    assert [r["to"] for r in report.repaired] == ["a%20b", "x%09y"]
+    frame = pd.DataFrame({"qid": ["a b", "q%201"], "docno": ["x\ty", "ok"]})
+    frame = escape_ids(frame, ["qid", "docno"], report, {"run": "t"})
+    assert frame.values.tolist() == [["a%20b", "x%09y"], ["q%25201", "ok"]]
+    assert [(r["run"], r["from"], r["to"]) for r in report.repaired] == [
+        ("t", "a b", "a%20b"),
+        ("t", "q%201", "q%25201"),
+        ("t", "x\ty", "x%09y"),
+    ]
 
 
-def test_id_text_refuses_floats_bools_and_empty():
-    assert id_text(7, "f.json", "x") == "7"
-    assert id_text("HP:1", "f.json", "x") == "HP:1"
-    for bad in (1.0, True, "", None):
-        with pytest.raises(InputError, match="f.json: x: expected"):
-            id_text(bad, "f.json", "x")
+def test_q_1_and_q_percent_201_stay_two_queries():
+    """Issue 9.4: blanks were escaped to %20 but % was not, so these became one query and
+    d was dropped as a duplicate."""
+    report = Report()
+    run = ranked_run(rows([("q 1", "d", 1, 0.5), ("q%201", "d", 1, 0.5)]), "t", None, report)
+    assert run.table["qid"].tolist() == ["q%201", "q%25201"]
+    assert not report.dropped
+
+
+def test_queries_without_documents_are_reported():
+    report = Report()
+    run = ranked_run(rows([("q1", "a", 1, 0.5)]), "t", None, report, queries=["q1", "q 2"])
+    assert run.table["qid"].tolist() == ["q1"]
+    (drop,) = report.dropped
+    assert (drop["run"], drop["qid"]) == ("t", "q%202")
+    assert drop["reason"].startswith("query without retrieved documents (t;")
+
+
+def test_no_producer_scores_means_no_original_scores_and_shared_ranks_are_counted():
+    report = Report()
+    frame = rows([("q", "a", 1, np.nan), ("q", "b", 1, np.nan), ("q", "c", 2, np.nan)])
+    run = ranked_run(frame, "t", None, report)
+    assert run.original_scores is None
+    assert run.table["docno"].tolist() == ["a", "b", "c"]  # input order within a rank
+    assert report.counts == {
+        "documents sharing the producer's rank of the one before (t; input order kept)": 1
+    }
+
+
+def test_names_must_be_plain_file_names(tmp_path):
+    assert check_name("hpo-demo") == "hpo-demo"
+    for bad in ("../../x", "a/b", "..", ".", "", "a\\b", "x\0"):
+        with pytest.raises(UsageError, match="is not a plain file name"):
+            check_name(bad)
+    conversion = _conversion()
+    conversion.name = "../escape"  # issue 9.8: --name ../../x wrote outside -o
+    with pytest.raises(UsageError, match="'../escape' is not a plain file name"):
+        write_conversion(conversion, tmp_path / "out", inputs=[])
+    assert not (tmp_path / "out").exists() and not (tmp_path / "escape.sidecar.json").exists()
+
+
+def test_input_problems_are_input_errors_not_trecbench_bugs(tmp_path):
+    """Issue 9.8: bad input reached the validator and was called a trecbench bug."""
+    conversion = _conversion()
+    conversion.provenance = {"inputs": [{"path": "in.json"}]}
+    conversion.runs[0].table = conversion.runs[0].table.assign(qid="other")
+    with pytest.raises(InputError, match="in.json: run t has no query in common with qrels n"):
+        write_conversion(conversion, tmp_path, inputs=[])
+    conversion = _conversion()
+    conversion.qrels["n"] = conversion.qrels["n"].assign(rel=-1)
+    with pytest.raises(InputError, match="query 'q' has only negative judgments"):
+        write_conversion(conversion, tmp_path, inputs=[])
+    conversion = _conversion()
+    conversion.runs[0].table = conversion.runs[0].table.iloc[:0]
+    with pytest.raises(InputError, match="run t: no retrieved document"):
+        write_conversion(conversion, tmp_path, inputs=[])
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_compare_command_pairs_each_run_with_its_qrels():
+    conversion = _conversion()
+    second = ranked_run(rows([("q", "a", 1, 0.5)]), "u", "m", Report())
+    conversion.runs.append(second)
+    paths = {"run:t": Path("o/t.run"), "run:u": Path("o/u.run"), "qrels:n": Path("o/n.qrels"),
+             "qrels:m": Path("o dir/m.qrels")}  # fmt: skip
+    assert compare_command(conversion, paths) == (
+        "trecbench compare --run-qrels o/t.run o/n.qrels --run-qrels o/u.run 'o dir/m.qrels'"
+    )
+    second.qrels = "n"
+    assert compare_command(conversion, paths) == "trecbench compare o/n.qrels o/t.run o/u.run"
+    conversion.runs.pop()
+    assert compare_command(conversion, paths) is None
 
 
 def test_clean_tag():
@@ -180,7 +253,7 @@ def test_output_failing_validation_is_not_written(tmp_path):
     conversion = _conversion()
     run = conversion.runs[0]
     run.table = run.table.iloc[[0, 1, 0]].reset_index(drop=True)  # a duplicate document
-    with pytest.raises(InputError, match=r"t.run:3: converted run fails validation: R7"):
+    with pytest.raises(InputError, match=r"t.run:3: converted run fails validation: R7.*bug"):
         write_conversion(conversion, tmp_path / "out", inputs=[])
     assert not (tmp_path / "out").exists()  # the folder it created is removed too
 
@@ -193,12 +266,5 @@ def test_json_text_is_json_with_flat_lists_on_one_line():
     assert json.loads(text) == value
     assert '\n "a": [1.5, null, "x"],\n' in text
     assert '"é": "ü"' in text
-
-
-def test_number_accepts_json_numbers_only():
-    from trecbench.convert.common import number
-
-    assert number(3, "f", 1, "score") == 3.0 and np.isnan(number(None, "f", 1, "score"))
-    for bad in ("0.5", True, [1]):
-        with pytest.raises(InputError, match="f:7: score .* is not a number"):
-            number(bad, "f", 7, "score")
+    with pytest.raises(ValueError):  # NaN is not JSON: never written into a sidecar
+        json_text({"a": [float("nan")]})

@@ -1,12 +1,16 @@
-"""dict converter: pytrec_eval/BEIR run dicts, qrels JSON and BEIR TSV."""
+"""dict converter: pytrec_eval/BEIR run dicts, qrels JSON and BEIR TSV; BEIR/MTEB qrels
+alone; MS MARCO's three-column runs."""
 
 from __future__ import annotations
 
+import gzip
 import json
 
 import pytest
 
-from trecbench.convert.dicts import convert_dict, read_beir_qrels
+from trecbench.convert.beir import convert_beir_qrels, read_beir_qrels
+from trecbench.convert.dicts import convert_dict
+from trecbench.convert.msmarco import convert_msmarco
 from trecbench.errors import InputError
 
 RUN = {
@@ -48,19 +52,29 @@ def test_order_is_pytrec_evals_and_scores_agree(tmp_path):
 def test_beir_qrels_tsv(tmp_path):
     tsv = tmp_path / "test.tsv"
     tsv.write_text("query-id\tcorpus-id\tscore\nq1\td1\t1\nq1\t001\t0\nq2\tNA\t2\n")
-    frame = read_beir_qrels(tsv)
+    frame, record = read_beir_qrels(tsv)
     assert frame.values.tolist() == [["q1", "d1", 1], ["q1", "001", 0], ["q2", "NA", 2]]
+    assert record["kind"] == "beir qrels" and record["size"] == tsv.stat().st_size
     run = tmp_path / "r.json"
     run.write_text(json.dumps(RUN))
     conversion = convert_dict(run, beir_qrels=tsv, name="beir", tag="dense")
     assert list(conversion.qrels) == ["beir"] and conversion.runs[0].tag == "dense"
 
-    tsv.write_text("q1\td1\t1\n")
-    with pytest.raises(InputError, match="test.tsv:1: expected a tab-separated header"):
-        read_beir_qrels(tsv)
-    tsv.write_text("query-id\tcorpus-id\tscore\nq1\td1\t0.5\n")
-    with pytest.raises(InputError, match="test.tsv:2: relevance '0.5' is not an integer"):
-        read_beir_qrels(tsv)
+    for text, message in (
+        ("q1\td1\t1\n", "test.tsv:1: expected the header 'query-id corpus-id score'"),
+        ("query-id\tcorpus-id\tscore\nq1\td1\t0.5\n", "test.tsv:2: score '0.5' is not an int"),
+        ("query-id\tcorpus-id\tscore\nq1\td1\t5000000\n", "test.tsv:2: score '5000000' is bey"),
+        ("query-id\tcorpus-id\tscore\nq1\td1\t1\t7\n", "test.tsv:2: expected 3 fields"),
+        ("query-id\tcorpus-id\tscore\nq1 d1 1\n", r"found 1 \(fields are separated by tabs"),
+        ("query-id\tcorpus-id\tscore\nq1\t\t1\n", "test.tsv:2: empty corpus-id"),
+        ("query-id\tcorpus-id\tscore\n\xff\n", "test.tsv:2: invalid UTF-8"),
+        ("", "test.tsv: empty: expected lines of query-id corpus-id score"),  # issue 9.7
+        ("\n\n", "test.tsv: empty"),
+        ("query-id\tcorpus-id\tscore\n", "test.tsv: no judgment after the header"),
+    ):
+        tsv.write_bytes(text.encode("latin-1"))  # "\xff": a byte that is not UTF-8
+        with pytest.raises(InputError, match=message):
+            read_beir_qrels(tsv)
 
 
 def test_run_without_qrels_and_bad_dicts(tmp_path):
@@ -69,9 +83,86 @@ def test_run_without_qrels_and_bad_dicts(tmp_path):
     conversion = convert_dict(run, depth=1)
     assert conversion.qrels == {} and conversion.runs[0].qrels is None
     assert conversion.runs[0].table["docno"].tolist() == ["d2", "d4"]
-    run.write_text(json.dumps({"q1": ["d1"]}))
-    with pytest.raises(InputError, match="expected a run dict"):
+    for bad, message in (
+        ({"q1": ["d1"]}, r"r.json: query 'q1': expected a run dict"),
+        ({"q1": {"d1": "high"}}, r"query 'q1', document 'd1': 'high' not a number"),
+        ({"q1": {"d1": True}}, r"query 'q1', document 'd1': True not a number"),
+        ({"q1": {"": 1.0}}, r"query 'q1': an empty document id"),
+        ([1], r"expected an object, found a list"),
+        ({}, r"no query in the run dict"),
+    ):
+        run.write_text(json.dumps(bad))
+        with pytest.raises(InputError, match=message):
+            convert_dict(run)
+    run.write_text('{"q1": {"d1": 1.0, "d1": 2.0}}')  # JSON readers keep the last: refused
+    with pytest.raises(InputError, match="duplicate key 'd1'"):
         convert_dict(run)
-    run.write_text(json.dumps({"q1": {"d1": "high"}}))
-    with pytest.raises(InputError, match="'high' not a number"):
-        convert_dict(run)
+
+
+def test_queries_without_documents_and_qrels_grades(tmp_path):
+    run = tmp_path / "r.json"
+    run.write_text(json.dumps({"q1": {"d1": 1.0}, "q2": {}}))
+    qrels = tmp_path / "q.json"
+    qrels.write_text(json.dumps({"q1": {"d1": 1}, "q2": {"d2": 1}}))
+    conversion = convert_dict(run, qrels_json=qrels)
+    (drop,) = conversion.report.dropped
+    assert drop["qid"] == "q2" and drop["reason"].startswith("query without retrieved documents")
+    run.write_text(json.dumps({"q2": {}}))
+    from trecbench.convert.common import write_conversion
+
+    with pytest.raises(InputError, match=r"r.json: run r: no retrieved document"):
+        write_conversion(convert_dict(run), tmp_path / "out", inputs=[])
+    for bad, message in (
+        ({"q1": {"d1": 1.5}}, r"query 'q1', document 'd1': relevance 1.5 is not an integer"),
+        ({"q1": {"d1": 2_000_000}}, r"relevance 2000000 is beyond"),
+    ):
+        qrels.write_text(json.dumps(bad))
+        with pytest.raises(InputError, match=message):
+            convert_dict(run, qrels_json=qrels)
+
+
+def test_beir_qrels_alone(tmp_path):
+    """Issue 13.5: a BEIR/MTEB qrels TSV without a run."""
+    tsv = tmp_path / "test.tsv.gz"
+    tsv.write_bytes(gzip.compress(b"query-id\tcorpus-id\tscore\nq 1\td1\t1\nq2\td2\t0\n"))
+    conversion = convert_beir_qrels(tsv)
+    assert conversion.name == "test" and conversion.runs == []
+    assert conversion.qrels["test"].values.tolist() == [["q%201", "d1", 1], ["q2", "d2", 0]]
+    assert conversion.qrels_info["test"]["without_relevant"] == ["q2"]
+
+
+def test_msmarco_three_column_run(tmp_path):
+    """Issue 13.5: MS MARCO's ``qid pid rank`` runs; trec_eval ranks the result the same."""
+    from trecbench.files import parse_run
+    from trecbench.ranking import rank_run
+
+    path = tmp_path / "run.dev.small.tsv"
+    path.write_text("2\t7067032\t1\n2\t7067056\t2\n2\t10\t2\n1\t5\t1\n1\t5\t3\n")
+    conversion = convert_msmarco(path)
+    (run,) = conversion.runs
+    assert run.tag == "run.dev.small" and run.original_scores is None
+    assert run.table[["qid", "docno", "rank", "score"]].values.tolist() == [
+        ["2", "7067032", 1, 3.0],
+        ["2", "7067056", 2, 2.0],  # sharing rank 2 with pid 10: file order kept, counted
+        ["2", "10", 3, 1.0],
+        ["1", "5", 1, 1.0],
+    ]
+    assert conversion.report.counts == {
+        "documents sharing the producer's rank of the one before (run.dev.small; input order "
+        "kept)": 1,
+        "duplicate document in a query (run.dev.small; the best-ranked copy is kept)": 1,
+    }
+    out = tmp_path / "out.run"
+    from trecbench.files import write_run
+
+    write_run(run.table, out)
+    assert rank_run(parse_run(out)).column("docno").to_pylist() == ["5", "7067032", "7067056", "10"]
+    for text, message in (
+        ("1\t5\t0\n", "run.dev.small.tsv:1: rank '0' is not a positive integer"),
+        ("1\t5\n", "run.dev.small.tsv:1: expected 3 fields"),
+        ("1\tQ0\t5\t1\t2.5\tbm25\n", "expected 3 fields \\(qid pid rank\\), found 6"),
+        ("", "run.dev.small.tsv: empty"),
+    ):
+        path.write_text(text)
+        with pytest.raises(InputError, match=message):
+            convert_msmarco(path)

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
 from trecbench.convert.common import Report
-from trecbench.convert.hpo import convert_hpo, detect_format, read_cases
-from trecbench.errors import InputError
+from trecbench.convert.hpo import convert_hpo, read_cases, read_results
+from trecbench.errors import InputError, UsageError
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "data" / "hpo-demo"
@@ -104,19 +105,124 @@ def test_rich_schema_strata_not_evaluable_and_duplicates(tmp_path):
 
 
 def test_bad_case_files(tmp_path):
-    with pytest.raises(InputError, match="case_id 'a' is used twice"):
-        read_cases(
-            write_json(tmp_path / "d.json", [{"case_id": "a", "expected_hpo_ids": []}] * 2),
-            Report(),
-        )
-    with pytest.raises(InputError, match=r"\[0\]: expected_hpo_ids must be a list"):
-        read_cases(write_json(tmp_path / "e.json", [{"text": "x"}]), Report())
-    with pytest.raises(InputError, match=r"expected_hpo_ids\[0\]: expected a non-empty"):
-        read_cases(write_json(tmp_path / "f.json", [{"expected_hpo_ids": [1.5]}]), Report())
+    case = {"case_id": "a", "text": "x", "expected_hpo_ids": []}
+    with pytest.raises(InputError, match=r"d.json:\d+: \[1\].case_id: case_id 'a' is used tw"):
+        read_cases(write_json(tmp_path / "d.json", [case, case]), Report())
     bad = tmp_path / "g.json"
     bad.write_text('[{"text": "x",\n "expected_hpo_ids": [}]')
     with pytest.raises(InputError, match=r"g.json:2: invalid JSON"):
         read_cases(bad, Report())
+
+
+def cases_text(*cases, metadata=None) -> str:
+    """A test-case file laid out one key per line, as Phentrieve writes them."""
+    document = {"metadata": metadata or {"language": "de"}, "test_cases": list(cases)}
+    return json.dumps(document, indent=2)
+
+
+@pytest.mark.parametrize(
+    ("case", "message"),
+    [
+        # the three the issue names, accepted before (issue 15)
+        ({"text": "x", "expected_hpo_ids": ["HP:123"]},
+         r"c.json:16: test_cases\[1\].expected_hpo_ids\[0\]: 'HP:123' does not match"),
+        ({"expected_hpo_ids": ["HP:0001250"]},
+         r"c.json:13: test_cases\[1\]: 'text' is a required property"),
+        ({"text": "x", "expected_hpo_ids": [], "difficulty": "impossible"},
+         r"c.json:16: test_cases\[1\].difficulty: 'impossible' is not one of \['easy'"),
+        ({"text": "x", "expected_hpo_ids": [], "category": "guess"},
+         r"test_cases\[1\].category: 'guess' is not one of \['exact_match'"),
+        ({"text": "x"}, r"test_cases\[1\]: 'expected_hpo_ids' is a required property"),
+        ({"text": "x", "expected_hpo_ids": "HP:0001250"},
+         r"expected_hpo_ids: 'HP:0001250' is not of type 'array'"),
+        ({"text": "", "expected_hpo_ids": []}, r"test_cases\[1\].text: '' should be non-empty"),
+        ({"text": "x", "expected_hpo_ids": ["HP:\u0661\u0662\u0663\u0664\u0665\u0666\u0667"]},
+         r"does not match"),  # Arabic-Indic digits: \d would take them, [0-9] does not
+        ({"text": "x", "expected_hpo_ids": [], "language": "klingon"}, r"language: 'klingon'"),
+    ],
+)  # fmt: skip
+def test_the_phentrieve_schema_is_enforced_with_the_line(tmp_path, case, message):
+    good = {"case_id": "ok", "text": "Krampfanfälle", "expected_hpo_ids": ["HP:0001250"]}
+    path = tmp_path / "c.json"
+    path.write_text(cases_text(good, case))
+    with pytest.raises(InputError, match=message):
+        read_cases(path, Report())
+
+
+def test_the_schema_covers_both_shapes(tmp_path):
+    bare = write_json(tmp_path / "bare.json", [{"text": "x", "expected_hpo_ids": ["HP:12"]}])
+    with pytest.raises(InputError, match=r"bare.json:1: \[0\].expected_hpo_ids\[0\]"):
+        read_cases(bare, Report())
+    meta = tmp_path / "meta.json"
+    meta.write_text(cases_text(metadata={"language": "en+de"}))
+    with pytest.raises(InputError, match=r"metadata.language: 'en\+de' is not one of"):
+        read_cases(meta, Report())
+    for data, message in (({"cases": []}, "'test_cases' is a required property"),
+                          (7, "7 is not of type 'object'")):  # fmt: skip
+        with pytest.raises(InputError, match=message):
+            read_cases(write_json(tmp_path / "x.json", data), Report())
+
+
+TINY_OBO = (
+    "format-version: 1.2\ndata-version: hp/releases/2099-01-31\n\n"
+    "[Term]\nid: HP:0000001\nname: All\n\n"
+    "[Term]\nid: HP:0000118\nname: Phenotypic abnormality\nis_a: HP:0000001\n\n"
+    "[Term]\nid: HP:0001250\nname: Seizure\nis_a: HP:0000118\n\n"
+    "[Term]\nid: HP:0002069\nname: Bilateral tonic-clonic seizure\nis_a: HP:0001250\n\n"
+    "[Term]\nid: HP:0007359\nname: Focal-onset seizure\nis_a: HP:0001250\n\n"
+    "[Term]\nid: HP:0004322\nname: Short stature\nis_a: HP:0000118\n"
+)
+
+
+def test_graded_relevance_from_the_ontology(tmp_path):
+    """--graded ontology: 2 for the expected term, 1 for its is_a parents and children."""
+    obo = tmp_path / "hp.obo"
+    obo.write_text(TINY_OBO)
+    cases = write_json(
+        tmp_path / "cases.json",
+        [{"case_id": "a", "text": "Anfall", "expected_hpo_ids": ["HP:0001250"]},
+         {"case_id": "b", "text": "klein", "expected_hpo_ids": ["HP:0004322", "HP:0000118"]}],
+    )  # fmt: skip
+    terms = write_jsonl(
+        tmp_path / "terms.jsonl",
+        [{"case_id": "a", "hpo_id": h, "rank": r, "score": 1 / r}
+         for r, h in enumerate(["HP:0000118", "HP:0001250", "HP:0004322"], 1)],
+    )  # fmt: skip
+    conversion = convert_hpo(cases, [terms], ontology=obo, graded="ontology")
+    qrels = conversion.qrels["cases"]
+    assert qrels.values.tolist() == [
+        ["a", "HP:0001250", 2],
+        ["a", "HP:0000118", 1],
+        ["a", "HP:0002069", 1],
+        ["a", "HP:0007359", 1],
+        # an expected term that is also the parent of another keeps its higher grade
+        ["b", "HP:0004322", 2],
+        ["b", "HP:0000118", 2],
+        ["b", "HP:0000001", 1],
+        ["b", "HP:0001250", 1],
+    ]
+    info = conversion.qrels_info["cases"]["graded"]
+    assert info == {"by": "ontology", "grades": {"exact": 2, "parent": 1, "child": 1},
+                    "release": "2099-01-31"}  # fmt: skip
+    # trec_eval's nDCG takes the grade as gain: by hand, run [1, 2, 0] against [2, 1, 1, 1]
+    from trecbench.evaluate import evaluate
+
+    result = evaluate(qrels, conversion.runs[0].table, ["nDCG@3"])
+    by_hand = (1 + 2 / math.log2(3)) / (2 + 1 / math.log2(3) + 1 / math.log2(4))
+    assert result.per_query["value"].tolist() == [pytest.approx(by_hand, abs=1e-12)]
+    assert not [d for d in conversion.report.repaired if "gold" in d["reason"]]
+
+    no_children = convert_hpo(
+        cases, ontology=obo, graded="ontology", grades={"child": 0, "parent": 3}
+    )
+    assert no_children.qrels["cases"].values.tolist()[:2] == [
+        ["a", "HP:0001250", 2],
+        ["a", "HP:0000118", 3],
+    ]
+    with pytest.raises(UsageError, match="unknown grade 'sibling'"):
+        convert_hpo(cases, ontology=obo, graded="ontology", grades={"sibling": 1})
+    with pytest.raises(UsageError, match="exact term's grade must be at least 1"):
+        convert_hpo(cases, ontology=obo, graded="ontology", grades={"exact": 0})
 
 
 def test_terms_jsonl_keeps_rank_order_and_reports_problems(tmp_path):
@@ -152,21 +258,49 @@ def test_terms_jsonl_keeps_rank_order_and_reports_problems(tmp_path):
     assert any("1 evaluable case(s) have no results" in n for n in conversion.report.notes)
 
 
-def test_detect_format_reads_the_first_record_and_the_reader_the_rest(tmp_path):
-    assert detect_format(tmp_path / "results.json") == "chroma"  # by extension, not read
+def test_results_format_from_the_name_and_the_first_record(tmp_path):
+    import gzip
+
+    chroma = write_json(tmp_path / "results.json", {"a": {"ids": [[]]}})
+    assert read_results(chroma, None)[0] == "chroma"  # by extension
     blank = tmp_path / "blank.jsonl"
     blank.write_text("\n  \n", encoding="utf-8")
     with pytest.raises(InputError, match="blank.jsonl: no records"):
-        detect_format(blank)
+        read_results(blank, None)
     other = write_jsonl(tmp_path / "other.jsonl", [{"case_id": "a", "id": "HP:0000001"}])
     with pytest.raises(InputError, match="other.jsonl:1: neither a terms.jsonl"):
-        detect_format(other)
+        read_results(other, None)
     broken = tmp_path / "broken.jsonl"
     broken.write_text('\n{"case_id": "a", "hpo_id": "HP:0000001", "rank": 1}\n{"case_id"\n')
-    assert detect_format(broken) == "terms"  # from line 2; line 3 is the reader's to refuse
     cases = write_json(tmp_path / "cases.json", RICH)
     with pytest.raises(InputError, match="broken.jsonl:3: invalid JSON"):
         convert_hpo(cases, [broken], check_ids=False)
+    packed = tmp_path / "terms.jsonl.gz"
+    packed.write_bytes(gzip.compress(b'{"case_id": "a", "hpo_id": "HP:0000001", "rank": 1}\n'))
+    assert read_results(packed, None)[0] == "terms"
+    (run,) = convert_hpo(cases, [packed], check_ids=False).runs
+    assert run.tag == "tmp_path" or run.table["docno"].tolist() == ["HP:0000001"]
+
+
+@pytest.mark.parametrize(
+    ("record", "message"),
+    [
+        # issue 9.4: rank -1 ranked first
+        ({"case_id": "a", "hpo_id": "HP:0000001", "rank": -1}, r"t.jsonl:2: rank: expected an "
+         r"integer of at least 1, found -1"),
+        ({"case_id": "a", "hpo_id": "HP:0000001", "rank": 1.5}, r"rank: expected an integer"),
+        ({"case_id": "a", "hpo_id": "HP:0000001", "score": "0.5"}, r"score: expected a number"),
+        ({"case_id": "a", "hpo_id": "HP:0000001", "is_gold": "yes"}, r"is_gold: expected true"),
+        ({"case_id": "a", "hpo_id": ["HP:0000001"]}, r"t.jsonl:2: hpo_id: expected a non-empty"),
+        ({"hpo_id": "HP:0000001"}, r"t.jsonl:2: case_id: expected a non-empty string id"),
+    ],
+)  # fmt: skip
+def test_terms_records_are_checked(tmp_path, record, message):
+    cases = write_json(tmp_path / "cases.json", RICH)
+    first = {"case_id": "a", "hpo_id": "HP:0000002", "rank": 1, "score": 0.5}
+    terms = write_jsonl(tmp_path / "t.jsonl", [first, record])
+    with pytest.raises(InputError, match=message):
+        convert_hpo(cases, [terms], check_ids=False)
 
 
 def test_cases_jsonl_failed_and_not_evaluable(tmp_path):
@@ -180,12 +314,12 @@ def test_cases_jsonl_failed_and_not_evaluable(tmp_path):
             {"case_id": "c", "status": "not_evaluable"},
         ],
     )  # fmt: skip
-    assert detect_format(records) == "cases"
+    assert read_results(records, None)[0] == "cases"
     conversion = convert_hpo(cases, [records], tags=["dense"], check_ids=False)
     (run,) = conversion.runs
     assert run.tag == "dense"
     assert run.table["docno"].tolist() == ["HP:0000003", "HP:0001250", "HP:0000002"]
-    assert run.original_scores == [None, None, None]
+    assert run.original_scores is None
     failed = [d for d in conversion.report.dropped if d["reason"].startswith("failed case")]
     assert failed == [
         {"reason": "failed case (no results; -c counts it as 0)", "qid": "b", "line": 2,

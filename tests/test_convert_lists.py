@@ -1,4 +1,4 @@
-"""Plain-list converter: the input-formats example, scored and checked by hand."""
+"""Plain-list converter: ids and remem's chunk matching, the remem seed's worked examples."""
 
 from __future__ import annotations
 
@@ -6,8 +6,9 @@ import json
 
 import pytest
 
+from trecbench.convert.chunks import assign, match_rule
 from trecbench.convert.lists import convert_lists
-from trecbench.errors import InputError
+from trecbench.errors import InputError, UsageError
 
 EXAMPLE = {
     "gold_docs": [["doc1", "doc2"], ["doc3"], []],
@@ -15,10 +16,24 @@ EXAMPLE = {
 }
 
 
+def write(tmp_path, data, name="rag_eval.json"):
+    path = tmp_path / name
+    path.write_text(json.dumps(data))
+    return path
+
+
+def means(conversion, measures):
+    """trecbench's mean of each measure over the run's queries (trec_eval's average)."""
+    from trecbench.evaluate import evaluate
+
+    (run,) = conversion.runs
+    result = evaluate(conversion.qrels[conversion.name], run.table, measures)
+    table = result.per_query.pivot(index="qid", columns="measure", values="value")
+    return {m: round(float(v), 10) for m, v in table.mean().items()}, table
+
+
 def test_example_with_index_qids(tmp_path):
-    path = tmp_path / "rag_eval.json"
-    path.write_text(json.dumps(EXAMPLE))
-    conversion = convert_lists(path)
+    conversion = convert_lists(write(tmp_path, EXAMPLE))
     assert conversion.qrels["rag_eval"].values.tolist() == [
         ["0", "doc1", 1],
         ["0", "doc2", 1],
@@ -42,15 +57,151 @@ def test_example_with_index_qids(tmp_path):
 
 def test_scores_match_hand_worked_values(tmp_path):
     """MRR and Recall@2 of the example, by hand: q0 rr 1, R@2 1/2; q1 rr 1/2, R@2 1."""
-    from trecbench.evaluate import evaluate
-
-    path = tmp_path / "rag_eval.json"
-    path.write_text(json.dumps(EXAMPLE))
-    conversion = convert_lists(path)
-    result = evaluate(conversion.qrels["rag_eval"], conversion.runs[0].table, ["RR", "R@2"])
-    values = result.per_query.pivot(index="qid", columns="measure", values="value")
+    _, values = means(convert_lists(write(tmp_path, EXAMPLE)), ["RR", "R@2"])
     assert values.loc[["0", "1"], "recip_rank"].tolist() == [1.0, 0.5]
     assert values.loc[["0", "1"], "Recall@2"].tolist() == [0.5, 1.0]
+
+
+# remem's retrieval_eval documentation (seed 002). Its printed pooled numbers are checked
+# against what its formulas (and its code) give; where they disagree the test says so.
+RECALL = {"gold_docs": [["doc1", "doc2"], ["doc3"]],
+          "retrieved_chunks": [["doc1", "doc3", "doc2"], ["doc4", "doc3"]]}  # fmt: skip
+RECALL_ALL = {"gold_docs": [["doc1", "doc2"], ["doc3"]],
+              "retrieved_chunks": [["doc1", "doc3", "doc2"], ["doc3", "doc4"]]}  # fmt: skip
+NDCG = {"gold_docs": [["doc1", "doc2"], ["doc3"]],
+        "retrieved_chunks": [["doc1", "doc2", "doc4"], ["doc3", "doc5"]]}  # fmt: skip
+PATTERN = {"gold_docs": [["doc1", "doc2"]], "retrieved_chunks": [["doc1", "doc5", "doc2", "doc3"]]}
+
+
+@pytest.mark.parametrize("match", ["ids", "chunks"])
+def test_remem_seed_examples(tmp_path, match):
+    recall, per_query = means(
+        convert_lists(write(tmp_path, RECALL), match=match), ["R@1", "R@5", "R@10"]
+    )
+    # per example: [0.5, 1, 1] and [0, 1, 1]. The seed prints Recall@1 = 0.5 pooled; the
+    # mean of its own per-example values is 0.25 (its "Example Output" is off too).
+    assert per_query["Recall@1"].tolist() == [0.5, 0.0]
+    assert recall == {"Recall@1": 0.25, "Recall@10": 1.0, "Recall@5": 1.0}
+
+    recall_all, per_query = means(
+        convert_lists(write(tmp_path, RECALL_ALL), match=match),
+        ["Recall_all@1", "Recall_all@5", "Recall_all@10"],
+    )
+    # the seed prints Recall_all@1 = 0.0; its formula gives 0 for the first example (doc2
+    # is not in the top 1) and 1 for the second (doc3 is): 0.5
+    assert per_query["Recall_all@1"].tolist() == [0.0, 1.0]
+    assert recall_all == {"Recall_all@1": 0.5, "Recall_all@10": 1.0, "Recall_all@5": 1.0}
+
+    ndcg, _ = means(
+        convert_lists(write(tmp_path, NDCG), match=match),
+        ["nDCG@1", "nDCG@5", "nDCG@10"],
+    )
+    # every relevant document is ranked first: 1.0 for remem's code (NDCG_any) and for
+    # trec_eval alike; the seed's 0.75 / 0.85 / 0.87 come from no ranking it states
+    assert ndcg == {"nDCG@1": 1.0, "nDCG@10": 1.0, "nDCG@5": 1.0}
+
+    pattern, _ = means(
+        convert_lists(write(tmp_path, PATTERN), match=match),
+        ["R@1", "R@2", "R@5", "R@10", "R@20"],
+    )
+    # "Evaluating at multiple k values": consistent with its formula
+    assert pattern == {
+        "Recall@1": 0.5,
+        "Recall@2": 0.5,
+        "Recall@5": 1.0,
+        "Recall@10": 1.0,
+        "Recall@20": 1.0,
+    }
+
+
+def test_remem_matching_rules():
+    """is_chunk_from_original's rules, one case each (remem's code, not its prose)."""
+    session = 'Date: 2023-05-01\nuser: I moved to Paris\nassistant: "Nice" she said\n'
+    assert match_rule("I moved to Paris", session) == "exact"
+    assert match_rule("Date: 2023-05-08\nI moved to Paris", session) == "exact"  # line 1 dropped
+    # remem keeps the text between the first and second ': ' only (quirk kept)
+    assert match_rule("user: I moved to Paris: best year ever", session) == "exact"
+    stored = json.dumps([{"role": "assistant", "content": 'He said "hi"\nthen left'}])
+    assert match_rule('He said "hi"\nthen left', stored) == "json-escaped"
+    typo = "the quick brown fox jumpd over the lazy dog"  # partial_ratio 97.7
+    document = "Yesterday the quick brown fox jumped over the lazy dog near the river."
+    assert match_rule(typo, document) == "fuzzy"
+    assert match_rule(typo, document, fuzzy=None) is None  # remem's code has no fuzzy step
+    assert match_rule(typo, document, fuzzy=99) is None
+    assert match_rule("a completely different sentence", document) is None
+    assert match_rule("doc1", "doc10") == "exact"  # substring semantics, as in remem
+    # a short document is never found inside a long chunk by partial alignment
+    assert match_rule("unrelated text", "x") is None
+
+
+def test_assignment_rules():
+    gold = ["alpha beta gamma", "delta epsilon", "alpha beta gamma delta epsilon"]
+    chunks = ["beta gamma", "beta", "zeta", "delta epsilon"]
+    result = [a.as_dict() for a in assign(gold, chunks)]
+    assert result == [
+        # matches gold 0 and 2 exactly: the first free one by position
+        {"chunk": 0, "gold": 0, "rule": "exact", "also": [2]},
+        # gold 0 is taken: the next free matching document
+        {"chunk": 1, "gold": 2, "rule": "exact", "also": [0]},
+        {"chunk": 2, "gold": None, "rule": None},
+        {"chunk": 3, "gold": 1, "rule": "exact", "also": [2]},
+    ]
+    # every matching document already retrieved: a repeat, counted once
+    repeat = assign(["abc"], ["abc", "b"])
+    assert [(a.gold, a.repeat) for a in repeat] == [(0, False), (0, True)]
+    # an exact match wins over a fuzzy one of an earlier document
+    mixed = assign(["the quick brown fox jumped", "brown fox jumpd"], ["brown fox jumpd"])
+    assert (mixed[0].gold, mixed[0].rule) == (1, "exact")
+
+
+def test_chunks_are_assigned_and_every_assignment_recorded(tmp_path):
+    data = {
+        "query_ids": ["q1", "q2"],
+        "gold_docs": [
+            ["Date: 2023-05-01\nuser: I moved to Paris", "The cat sat on the mat.", "x"],
+            ["Yesterday the quick brown fox jumped over the lazy dog."],
+        ],
+        "retrieved_chunks": [
+            ["unrelated text", "user: I moved to Paris", "I moved", "the mat"],
+            ["the quick brown fox jumpd over the lazy dog"],
+        ],
+    }
+    conversion = convert_lists(write(tmp_path, data), match="chunks")
+    qrels = conversion.qrels["rag_eval"]
+    assert qrels.values.tolist() == [
+        ["q1", "gold-0", 1],
+        ["q1", "gold-1", 1],
+        ["q1", "gold-2", 1],
+        ["q2", "gold-0", 1],
+    ]
+    run = conversion.runs[0].table
+    assert run[["qid", "docno", "rank"]].values.tolist() == [
+        ["q1", "chunk-0", 1],
+        ["q1", "gold-0", 2],
+        ["q1", "chunk-2", 3],  # a repeat of gold-0: keeps its rank, judged not relevant
+        ["q1", "gold-1", 4],
+        ["q2", "gold-0", 1],
+    ]
+    matching = conversion.sections["matching"]
+    assert matching["assignments"] == {
+        "q1": [
+            {"chunk": 1, "gold": 0, "rule": "exact"},
+            {"chunk": 2, "gold": 0, "rule": "exact", "repeat": True},
+            {"chunk": 3, "gold": 1, "rule": "exact"},
+        ],
+        "q2": [{"chunk": 0, "gold": 0, "rule": "fuzzy"}],
+    }
+    assert matching["counts"] == {
+        "exact": 2, "json-escaped": 0, "fuzzy": 1, "repeat": 1, "ambiguous": 0, "unmatched": 1
+    }  # fmt: skip
+    assert matching["fuzzy_threshold"] == 90.0 and matching["rapidfuzz"]
+    values, _ = means(conversion, ["R@2", "Recall_all@4", "P@4"])
+    # q1: gold-0 in the top 2 of 3 gold docs; q2: its one gold doc first
+    assert values["Recall@2"] == round((1 / 3 + 1) / 2, 10)
+    assert values["Recall_all@4"] == 0.5  # q1 misses "x"
+    assert values["P@4"] == round((2 / 4 + 1 / 4) / 2, 10)
+    without = convert_lists(write(tmp_path, data), match="chunks", fuzzy_threshold=None)
+    assert without.sections["matching"]["assignments"]["q2"] == []
 
 
 def test_query_ids_depth_and_errors(tmp_path):
@@ -61,10 +212,24 @@ def test_query_ids_depth_and_errors(tmp_path):
     assert conversion.runs[0].tag == "mine"
     for bad, message in (
         ({"gold_docs": [[]], "retrieved_chunks": []}, "1 gold_docs lists but 0"),
-        ({"gold_docs": [["a"]], "retrieved_chunks": "a"}, "retrieved_chunks must be a list"),
-        ({**EXAMPLE, "query_ids": ["a", "a", "b"]}, "query_ids has duplicates"),
-        ({"gold_docs": [[1.5]], "retrieved_chunks": [[]]}, r"gold_docs\[0\]\[0\]"),
+        ({"gold_docs": [["a"]], "retrieved_chunks": "a"}, "retrieved_chunks: expected a list"),
+        ({**EXAMPLE, "query_ids": ["a", "a", "b"]}, "query_ids: duplicate query ids"),
+        ({"gold_docs": [[1.5]], "retrieved_chunks": [[]]}, r"gold_docs\[0\]\[0\]: expected a"),
+        ({"gold_docs": ["ab"], "retrieved_chunks": [[]]}, r"gold_docs\[0\]: expected a list"),
     ):
         path.write_text(json.dumps(bad))
         with pytest.raises(InputError, match=message):
             convert_lists(path)
+    path.write_text(json.dumps({"gold_docs": [[1]], "retrieved_chunks": [["a"]]}))
+    with pytest.raises(InputError, match=r"gold_docs\[0\]\[0\]: expected a string"):
+        convert_lists(path, match="chunks")
+    with pytest.raises(UsageError, match="fuzzy threshold"):
+        convert_lists(path, match="chunks", fuzzy_threshold=0)
+
+
+def test_a_query_with_an_empty_list_is_reported(tmp_path):
+    data = {"gold_docs": [["a"], ["b"]], "retrieved_chunks": [["a"], []]}
+    conversion = convert_lists(write(tmp_path, data))
+    assert conversion.runs[0].table["qid"].tolist() == ["0"]
+    (drop,) = conversion.report.dropped
+    assert drop["qid"] == "1" and drop["reason"].startswith("query without retrieved documents")

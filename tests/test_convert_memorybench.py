@@ -1,19 +1,24 @@
-"""memorybench converter on faithful export-JSON and results.db fixtures."""
+"""memorybench converter on faithful export-JSON and results.db fixtures: the location rule,
+and the memorybench seed's three relevance strategies checked against hand-worked nDCG."""
 
 from __future__ import annotations
 
+import gzip
 import json
+import math
 import sqlite3
 
 import pytest
 
+from trecbench.convert.common import FOUND_ONLY_WARNING
 from trecbench.convert.memorybench import (
     convert_memorybench,
     line_relevant,
     read_results,
     same_file,
+    token_f1,
 )
-from trecbench.errors import InputError
+from trecbench.errors import InputError, UsageError
 
 
 def chunk(cid, path, start, end, score):
@@ -82,14 +87,15 @@ def check(conversion):
     assert ast.values.tolist() == [["org_r/1", "a1", 0], ["org_r/1", "a2", 1]]
     info = conversion.qrels_info["memorybench-chonkie"]
     assert info["pooled"] and not info["complete"]
-    assert info["relevance"] == ["explicit", "location"]
+    assert info["relevance"] == {"explicit": 1, "location": 1}
+    assert info["found_only"] and info["warning"] == FOUND_ONLY_WARNING
     assert info["line_offset"] == -1
     runs = {r.tag: r for r in conversion.runs}
     assert runs["chonkie"].table["docno"].tolist() == ["c1", "c2", "c3", "c4", "c9", "c8"]
     assert runs["chonkie"].stats["tied_adjacent_scores"] == 1
     assert runs["code-chunk-ast"].original_scores == [0.6, 0.6]
     assert conversion.strata.values.tolist() == [["org_r/1", "org_r"], ["org_r/2", "org_r"]]
-    assert any("pooled" in n for n in conversion.report.notes)
+    assert any("found-only" in n for n in conversion.report.notes)
 
 
 def test_export_json(tmp_path):
@@ -98,26 +104,35 @@ def test_export_json(tmp_path):
     check(convert_memorybench(path, line_offsets={"chonkie": -1}))
 
 
-def test_results_db(tmp_path):
-    path = tmp_path / "results.db"
+def results_db(path, rows):
     with sqlite3.connect(path) as db:
         db.execute(
             "CREATE TABLE results (id INTEGER PRIMARY KEY, run_id TEXT, benchmark TEXT, "
             "provider TEXT, item_id TEXT, question TEXT, expected TEXT, actual TEXT, "
             "score REAL, correct INTEGER, retrieved_context TEXT, metadata TEXT)"
         )
-        for r in results():
+        for r in rows:
             db.execute(
                 "INSERT INTO results (run_id, benchmark, provider, item_id, question, "
-                "retrieved_context, metadata) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (r["runId"], r["benchmark"], r["provider"], r["itemId"], r["question"],
-                 json.dumps(r["retrievedContext"]), json.dumps(r["metadata"])),
+                "expected, retrieved_context, metadata) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (r["runId"], r["benchmark"], r["provider"], r["itemId"], r.get("question"),
+                 r.get("expected"), json.dumps(r["retrievedContext"]),
+                 json.dumps(r["metadata"])),
             )  # fmt: skip
     db.close()
+    return path
+
+
+def test_results_db(tmp_path):
+    path = results_db(tmp_path / "results.db", results())
     before = path.read_bytes()
-    assert len(read_results(path)) == 3
+    record, rows = read_results(path)
+    assert len(rows) == 3 and record["size"] == len(before)
     check(convert_memorybench(path, line_offsets={"chonkie": -1}))
     assert path.read_bytes() == before
+    packed = tmp_path / "results.db.gz"  # read from its bytes: gzip works too
+    packed.write_bytes(gzip.compress(before))
+    check(convert_memorybench(packed, line_offsets={"chonkie": -1}))
 
 
 def test_iou_override_and_bad_inputs(tmp_path):
@@ -128,11 +143,200 @@ def test_iou_override_and_bad_inputs(tmp_path):
     assert ast["rel"].tolist() == [1, 1]
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps({"results": "nope"}))
-    with pytest.raises(InputError, match="expected an export"):
+    with pytest.raises(InputError, match=r"bad.json:1: results: expected a list, found a str"):
         convert_memorybench(bad)
     db = tmp_path / "other.db"
     with sqlite3.connect(db) as connection:
         connection.execute("CREATE TABLE runs (id TEXT)")
     connection.close()
-    with pytest.raises(InputError, match="cannot read the results table"):
+    with pytest.raises(InputError, match="no results table with run_id, provider, item_id"):
         convert_memorybench(db)
+
+
+def export(tmp_path, items, name="export.json"):
+    path = tmp_path / name
+    path.write_text(json.dumps({"run": {}, "results": items}, indent=1))
+    return path
+
+
+def item(item_id, chunks, benchmark="bench", provider="p", **metadata):
+    return {"runId": "r", "benchmark": benchmark, "provider": provider, "itemId": item_id,
+            "expected": metadata.pop("expected", None), "retrievedContext": chunks,
+            "metadata": metadata}  # fmt: skip
+
+
+def ctx(cid, content="", **metadata):
+    return {"id": cid, "content": content, "score": 0.5, "metadata": metadata}
+
+
+def ndcg(conversion, k, tag="p"):
+    """trecbench's nDCG@k per query of one converted run."""
+    from trecbench.evaluate import evaluate
+
+    run = next(r for r in conversion.runs if r.tag == tag)
+    result = evaluate(conversion.qrels[run.qrels], run.table, [f"nDCG@{k}"])
+    return dict(zip(result.per_query["qid"], result.per_query["value"], strict=True))
+
+
+def dcg(gains):
+    return sum(g / math.log2(i + 2) for i, g in enumerate(gains))
+
+
+@pytest.mark.parametrize(
+    ("hostile", "message"),
+    [
+        # issue 9.4: a string is not split into one-character ids
+        ({"relevantIds": "c2"}, r"results\[0\].metadata.relevantIds: expected a list of ids"),
+        ({"relevantChunkIds": [1.5]}, r"relevantChunkIds\[0\]: expected a non-empty string"),
+        ({"groundTruth": "a.py"}, r"metadata.groundTruth: expected an object"),
+        ({"groundTruth": {"file": "a.py", "startLine": "1", "endLine": 2}},
+         r"groundTruth.startLine: expected an integer"),
+    ],
+)  # fmt: skip
+def test_metadata_shapes_are_checked(tmp_path, hostile, message):
+    path = export(tmp_path, [item("q", [ctx("c1")], **hostile)])
+    with pytest.raises(InputError, match=message):
+        convert_memorybench(path)
+
+
+def test_result_shapes_are_checked(tmp_path):
+    # issue 9.7: results that are not objects crashed with AttributeError
+    path = export(tmp_path, [item("q", [ctx("c1")]), 5])
+    with pytest.raises(InputError, match=r"export.json:\d+: results\[1\]: expected an object"):
+        convert_memorybench(path)
+    path = export(tmp_path, [item("q", [ctx("c1")]), item("q", [ctx("c2")])])
+    with pytest.raises(InputError, match=r"itemId 'q' appears twice in run 'p' \(first at r"):
+        convert_memorybench(path)
+    path = export(tmp_path, [item("q", [{"id": "c", "score": float("nan")}])])
+    with pytest.raises(InputError, match="NaN is not a JSON number"):
+        convert_memorybench(path)
+    with pytest.raises(UsageError, match="unknown relevance strategy"):
+        convert_memorybench(path, relevance="magic")
+
+
+def test_explicit_ids_and_the_seeds_idcg_example(tmp_path):
+    """Strategy (A). The seed: 3 relevant items, K=5: IDCG@5 = 1 + 0.63 + 0.5 = 2.13."""
+    chunks = [ctx(c) for c in ("a", "x", "y", "z", "w")]
+    path = export(
+        tmp_path,
+        [
+            item("q1", chunks, relevantIds=["a", " b ", "c"]),  # trimmed, as memorybench does
+            item("q2", chunks, relevantChunkIds=["y"]),
+            # memorybench takes relevantIds ?? relevantChunkIds: [] wins, then has no id
+            item("q3", chunks, relevantIds=[], relevantChunkIds=["y"]),
+        ],
+    )
+    conversion = convert_memorybench(path)
+    info = conversion.qrels_info["memorybench-p"]
+    assert info["complete"] and not info["found_only"]
+    assert info["relevance"] == {"explicit": 2, "none": 1}
+    assert conversion.qrels["memorybench-p"]["docno"].tolist() == ["a", "b", "c", "y"]
+    idcg = dcg([1, 1, 1])
+    assert round(idcg, 2) == 2.13
+    values = ndcg(conversion, 5)
+    assert values["q1"] == pytest.approx(1 / idcg, abs=1e-12)
+    assert values["q2"] == pytest.approx(dcg([0, 0, 1]), abs=1e-12)  # one relevant: IDCG 1
+
+
+def test_locomo_pack_relevance_with_the_evidence_count(tmp_path):
+    """Strategy (B), LoCoMo: dialog ids from metadata, a CTXID prefix, the id or content."""
+    chunks = [
+        ctx("m1", "small talk", dialogIds=["D9:9"]),
+        ctx("m2", "I adopted a dog", dialogIds=["D1:3"]),
+        ctx("m3", "[CTXID:D2:1,D2:2] we met in May"),
+        ctx("session-D4:7", "..."),
+    ]
+    path = export(
+        tmp_path,
+        [
+            item("q1", chunks, "locomo", evidence=["D1:3", "D2:1"]),
+            item("q2", chunks[:2], "locomo", evidence=["D1:3", "D3:5", "D3:6"]),
+            item("q3", chunks, "locomo", evidence="D4:7"),
+        ],
+    )
+    conversion = convert_memorybench(path)
+    qrels = conversion.qrels["memorybench-p"]
+    assert qrels[qrels["rel"] > 0].values.tolist() == [
+        ["q1", "m2", 1],
+        ["q1", "m3", 1],
+        ["q2", "m2", 1],
+        ["q2", "unretrieved-relevant-1", 1],  # 3 evidence ids, 1 found: IDCG counts 3
+        ["q2", "unretrieved-relevant-2", 1],
+        ["q3", "session-D4:7", 1],
+    ]
+    info = conversion.qrels_info["memorybench-p"]
+    assert info["relevance"] == {"pack": 3} and info["unretrieved_relevant"] == 2
+    assert info["pooled"] and not info["found_only"]
+    # memorybench: DCG over the relevance of the top k, IDCG over min(k, evidence count)
+    values = ndcg(conversion, 4)
+    assert values["q1"] == pytest.approx(dcg([0, 1, 1, 0]) / dcg([1, 1]), abs=1e-12)
+    assert values["q2"] == pytest.approx(dcg([0, 1]) / dcg([1, 1, 1]), abs=1e-12)
+    assert values["q3"] == pytest.approx(dcg([0, 0, 0, 1]), abs=1e-12)
+
+
+def test_longmemeval_pack_relevance(tmp_path):
+    chunks = [
+        ctx("c1", "x", corpusId="noans_answer_9"),  # "noans" is never relevant
+        ctx("c2", "[CTXID:sess_7_3] ..."),  # answer corpus id with a turn suffix
+        ctx("answer_4fd2", "y"),  # the id names an answer session
+        ctx("c4", "z", corpusId="sess_2"),
+    ]
+    path = export(
+        tmp_path,
+        [
+            item("q1", chunks, "longmemeval", answerCorpusIds=["sess_7", "answer_4fd2"]),
+            item("q2_abs", chunks, "longmemeval", answerCorpusIds=["sess_7"]),  # abstention
+        ],
+    )
+    conversion = convert_memorybench(path)
+    qrels = conversion.qrels["memorybench-p"]
+    assert qrels[qrels["rel"] > 0].values.tolist() == [
+        ["q1", "c2", 1],
+        ["q1", "answer_4fd2", 1],
+        ["q2_abs", "unretrieved-relevant-1", 1],
+    ]
+    values = ndcg(conversion, 4)
+    assert values["q1"] == pytest.approx(dcg([0, 1, 1]) / dcg([1, 1]), abs=1e-12)
+    assert values["q2_abs"] == 0.0
+
+
+def test_token_f1_fallback_is_found_only(tmp_path):
+    """Strategy (C): token F1 with the expected answer >= 0.3 (memorybench's default)."""
+    answer = "The capital of France is Paris"
+    assert token_f1(answer, "Paris is the capital of France.") == 1.0
+    assert token_f1(answer, "Berlin is in Germany") == pytest.approx(0.2)  # p 1/4, r 1/6
+    assert token_f1(answer, "France: Paris!") == pytest.approx(0.5)  # p 1, r 2/6
+    assert token_f1(answer, "") == 0.0 and token_f1(None, "x") == 0.0
+    chunks = [ctx("b", "Berlin is in Germany"), ctx("f", "France: Paris!"),
+              ctx("p", "Paris is the capital of France.")]  # fmt: skip
+    path = export(tmp_path, [item("q1", chunks, expected=answer)])
+    conversion = convert_memorybench(path)
+    info = conversion.qrels_info["memorybench-p"]
+    assert info["relevance"] == {"token-f1": 1}
+    assert info["found_only"] and info["pooled"] and info["warning"] == FOUND_ONLY_WARNING
+    assert conversion.qrels["memorybench-p"]["rel"].tolist() == [0, 1, 1]
+    # found-only: IDCG over the 2 relevant chunks found, as memorybench's fallback computes
+    assert ndcg(conversion, 3)["q1"] == pytest.approx(dcg([0, 1, 1]) / dcg([1, 1]), abs=1e-12)
+    strict = convert_memorybench(path, f1_threshold=0.6)
+    assert strict.qrels["memorybench-p"]["rel"].tolist() == [0, 0, 1]
+    assert any("found-only" in note for note in conversion.report.notes)
+
+
+def test_strategies_follow_the_seeds_priority_or_are_forced(tmp_path):
+    truth = {"file": "a.py", "startLine": 0, "endLine": 9}
+    chunks = [ctx("c1", "Paris", filepath="a.py", startLine=0, endLine=3)]
+    path = export(
+        tmp_path,
+        [
+            item("q1", chunks, relevantIds=["c9"], groundTruth=truth, expected="Paris"),
+            item("q2", chunks, groundTruth=truth, expected="Paris"),
+            item("q3", chunks, expected="Paris"),
+            item("q4", chunks),
+        ],
+    )
+    auto = convert_memorybench(path)
+    info = auto.qrels_info["memorybench-p"]
+    assert info["relevance"] == {"explicit": 1, "location": 1, "token-f1": 1, "none": 1}
+    assert auto.report.counts["item not judged (relevance auto: no strategy applies)"] == 1
+    forced = convert_memorybench(path, relevance="token-f1")
+    assert forced.qrels_info["memorybench-p"]["relevance"] == {"token-f1": 3, "none": 1}

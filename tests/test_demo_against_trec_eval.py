@@ -1,4 +1,4 @@
-"""The bundled demo runs' KPI numbers (what `make demo` and the README show) against the
+"""The bundled demo runs' KPI numbers (what `make demo` and docs/score.md show) against the
 trec_eval 9.0.8 binary's own output, stored in tests/fixtures/trec_eval_demo/ by
 
     trec_eval -q -m ndcg_cut.10 -m map_cut.100 -m recall.50,100 -m success.10 QRELS RUN

@@ -226,7 +226,7 @@ def test_measures_command_lists_every_definition(tmp_path, monkeypatch):
     assert [r["name"] for r in rows] == [d.name for d in registry.definitions()]
     by_name = {r["name"]: r for r in rows}
     assert by_name["ndcg_cut"]["spellings"][:2] == ["ndcg_cut.k", "nDCG@k"]
-    assert by_name["ndcg_cut"]["engines"] == ["pytrec_eval", "fast"]
+    assert by_name["ndcg_cut"]["engines"] == ["pytrec_eval", "fast", "native"]  # native: -D
     assert by_name["ERR"]["source"].startswith("gdeval") and by_name["ERR"]["trec_eval"] == []
     assert {"name": "p", "type": "float", "default": 0.8}.items() <= by_name["RBP"]["parameters"][
         0
@@ -258,7 +258,8 @@ def test_a_new_measure_is_data_and_one_registration(tmp_path, monkeypatch):
 
     qrels = pd.DataFrame({"qid": ["1"], "docno": ["a"], "rel": [1]})
     run = pd.DataFrame({"qid": ["1"], "docno": ["a"], "score": [1.0]})
-    result = trecbench.evaluate(qrels, run, ["toy", "P.1"])
+    # a 10.0 family is trec_eval syntax in 10.0 mode (in 9.0.8 mode an ordinary name)
+    result = trecbench.evaluate(qrels, run, ["toy", "P.1"], compat="10.0")
     assert trec_format.render_trec(result).splitlines() == [
         "P_1                   \tall\t1.0000",
         "toy                   \tall\t0.5000",

@@ -189,8 +189,37 @@ def test_bad_ontology_files(tmp_path):
         parse_obo(empty)
     notjson = tmp_path / "bad.json"
     notjson.write_text("{ not json")
-    with pytest.raises(InputError, match="OBO Graphs"):
+    with pytest.raises(InputError, match="bad.json:1: invalid JSON"):
         load_ontology(notjson)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('{"graphs": {}}', r"hp.json:1: graphs: expected a list, found an object"),
+        ('{"graphs": []}', r"graphs: no graph"),
+        ('{"graphs": [7]}', r"graphs\[0\]: expected an object, found a number"),
+        ('{"graphs": [{"nodes": [1]}]}', r"graphs\[0\].nodes\[0\]: expected an object"),
+        (
+            '{"graphs": [{"nodes": [{"id": "HP:0000001", "meta": []}]}]}',
+            r"graphs\[0\].nodes\[0\].meta: expected an object, found a list",
+        ),
+        (
+            '{"graphs": [{"nodes": [{"id": "HP:0000001", "meta": {"deprecated": true, '
+            '"basicPropertyValues": ["x"]}}]}]}',
+            r"basicPropertyValues\[0\]: expected an object",
+        ),
+        ('{"graphs": [{"nodes": [], "edges": ["x"]}]}', r"edges\[0\]: expected an object"),
+        ('{"graphs": [{"meta": 3}]}', r"graphs\[0\].meta: expected an object"),
+        ('{"graphs": ' + "[" * 100_000, r"hp.json:1: JSON nested deeper than 100 levels"),
+    ],
+)
+def test_malformed_obographs_get_one_line_errors(tmp_path, text, message):
+    """Shapes that crashed the parser with AttributeError or RecursionError (issue 9.7)."""
+    path = tmp_path / "hp.json"
+    path.write_text(text)
+    with pytest.raises(InputError, match=message):
+        load_ontology(path)
 
 
 def test_bundled_release_matches_hpo3_and_published_facts():

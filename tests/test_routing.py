@@ -154,7 +154,7 @@ def test_score_routing_goes_into_the_table_and_the_report(tmp_path):
     report = tmp_path / "report.json"
     args = ["score", str(demo / "hpo-rtask.qrels"), str(demo / "vector.run")]
     args += ["--routing", str(demo / "routing.jsonl"), "--report", str(report)]
-    result = CliRunner().invoke(cli, args)
+    result = CliRunner().invoke(cli, [*args, "--format", "table"])  # trec is the default
     assert result.exit_code == 0, result.output
     document = json.loads(report.read_text())
     validate_against_schema(document, "evaluation_report")

@@ -144,7 +144,7 @@ def test_report_records_inputs_counted_when_scoring_read_them(example, monkeypat
 
 
 def test_formats(example, monkeypatch):
-    table, _, _ = run_score(["qrels", "run"], example, monkeypatch)
+    table, _, _ = run_score(["--format", "table", "qrels", "run"], example, monkeypatch)
     assert table.decode().splitlines()[0].split() == [
         "run", "topics", "nDCG@10", "MAP@100", "MRR@10", "Recall@50", "Recall@100", "HitRate@10"
     ]  # fmt: skip
@@ -152,6 +152,12 @@ def test_formats(example, monkeypatch):
     assert [line.split("\t")[0].strip() for line in trec.decode().splitlines()] == [
         "ndcg_cut_10", "map_cut_100", "recip_rank_cut_10", "recall_50", "recall_100", "success_10"
     ]  # fmt: skip
+    # only --format chooses the format (trec by default): no other flag switches it
+    assert run_score(["qrels", "run"], example, monkeypatch)[0] == trec
+    measure, _, _ = run_score(
+        ["-m", "MRR@10", "--format", "table", "qrels", "run"], example, monkeypatch
+    )
+    assert measure.decode().splitlines()[0].split() == ["run", "topics", "MRR@10"]
     document, _, _ = run_score(["--format", "json", "qrels", "run"], example, monkeypatch)
     parsed = json.loads(document)
     assert parsed["runs"][0]["aggregates"]["MRR@10"] == 0.25
@@ -167,7 +173,7 @@ def test_formats(example, monkeypatch):
     )
     assert markdown.decode().splitlines()[2] == "| run | 2 | 0.2500 |"
     names, _, _ = run_score(
-        ["--names", "display", "-m", "ndcg_cut.10", "qrels", "run"], example, monkeypatch
+        ["--labels", "display", "-m", "ndcg_cut.10", "qrels", "run"], example, monkeypatch
     )
     assert names.decode().startswith("nDCG@10 ")
 

@@ -1,11 +1,16 @@
-"""``trecbench score`` reproduces trec_eval 9.0.8's own test suite byte for byte.
+"""``trecbench score`` reproduces trec_eval 9.0.8's own test suite byte for byte, all 11
+outputs, and what trec_eval 10.0 prints for the same commands (``--compat 10.0``).
 
 The commands and expected outputs are those of trec_eval's ``test/`` folder (tag v9.0.8);
-``-m official`` stands for trec_eval's bare default (without ``-m`` trecbench computes
-the KPI preset instead).
+10.0's outputs, where they differ, are stored in tests/fixtures/trec_eval_suite_10 (by
+tests/fixtures/make_trec_eval_random.py). ``-m official`` stands for trec_eval's bare
+default (without ``-m`` trecbench computes the KPI preset instead).
 """
 
 from __future__ import annotations
+
+import json
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -26,7 +31,13 @@ SUITE = [
         "-m Rprec_mult.5.0,0.2,0.35 -mutility.2,-1,0,0 -m 11pt_avg..25,.5,.75 "
         "-mndcg.1=3,2=9,4=4.5 -mndcg_cut.10,20,23.4 -msuccess.2,5,20 qrels.test results.test",
     ),
+    ("out.test.prefs", "-m all_prefs -q -R prefs prefs.test prefs.results.test"),
+    ("out.test.qrels_prefs", "-m all_prefs -q -R qrels_prefs qrels.test results.test"),
+    ("out.test.qrels_jg", "-m qrels_jg -q -R qrels_jg qrels.123 results.test"),
+    ("out.test.aqZ", "-q -m all_trec -Z zscores_file qrels.test results.test"),
 ]
+SUITE_10 = Path(__file__).parent / "fixtures" / "trec_eval_suite_10"
+MANIFEST_10 = json.loads((SUITE_10 / "suite.json").read_text())
 
 
 def run_score(argv, cwd, monkeypatch):
@@ -46,6 +57,18 @@ def test_suite_output_is_byte_identical(expected, command, trec_eval_suite, monk
     stdout, _, code = run_score(command.split(), trec_eval_suite, monkeypatch)
     assert code == 0
     assert stdout == (trec_eval_suite / expected).read_bytes()
+
+
+@pytest.mark.parametrize("expected", sorted(MANIFEST_10))
+def test_suite_as_trec_eval_10_prints_it(expected, trec_eval_suite, monkeypatch):
+    case = MANIFEST_10[expected]
+    argv = case["argv"]
+    if not any(flag.startswith("-m") for flag in argv):
+        argv = ["-m", "official", *argv]
+    stdout, _, code = run_score(["--compat", "10.0", *argv], trec_eval_suite, monkeypatch)
+    where, name = case["10.0"]["stdout"].split(":")
+    stored = (SUITE_10 if where == "fixture" else trec_eval_suite) / name
+    assert (code, stdout) == (case["10.0"]["exit_code"], stored.read_bytes())
 
 
 def test_first_parameter_list_wins(trec_eval_suite, monkeypatch):

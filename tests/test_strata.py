@@ -54,7 +54,7 @@ def test_runs_and_measures_stay_separate_and_in_input_order():
         ]
     )
     out = group_means(frame, STRATA, "difficulty")
-    assert out["run"].tolist() == ["b"] * 4 + ["a"] * 4
+    assert out["run"].tolist() == ["b"] * 5 + ["a"] * 5
     micro = out[out["kind"] == "micro"].set_index("run")["value"]
     macro = out[out["kind"] == "macro"].set_index("run")["value"]
     assert micro.to_dict() == {"b": 0.5, "a": 0.5}
@@ -167,11 +167,16 @@ def test_render_groups_in_every_format():
     assert table[2].split() == ["t", "easy", "2", "0.7500", "0.5000"]
     assert table[4].split() == ["t", "(macro)", "2", "0.8750", "0.7500"]
     assert table[5].split() == ["t", "(micro)", "3", "0.8333", "0.6667"]
+    # spread: largest minus smallest group mean (recip_rank 1 - 0.75, P@1 1 - 0.5)
+    assert table[6].split() == ["t", "(spread)", "2", "0.2500", "0.5000"]
+    assert "P_1                   \tdifficulty:spread\t0.5000" in trec
     markdown = render_groups(grouped, "markdown", {}).splitlines()
     assert markdown[2:4] == ["| run | group | n | recip_rank | P@1 |", "|---|---|---:|---:|---:|"]
     document = groups_document(grouped)
     assert document["difficulty"]["t"]["groups"]["hard"] == {"n": 1, "P@1": 1.0, "recip_rank": 1.0}
     assert document["difficulty"]["t"]["macro"] == {"n": 2, "P@1": 0.75, "recip_rank": 0.875}
+    assert document["difficulty"]["t"]["spread"] == {"n": 2, "P@1": 0.5, "recip_rank": 0.25}
+    assert document["difficulty"]["t"]["small_groups"] == ["easy", "hard"]
 
 
 def test_score_cli_groups_reproduce_code_chunk_summary(code_chunk_data, tmp_path):
@@ -198,7 +203,7 @@ def test_score_cli_groups_reproduce_code_chunk_summary(code_chunk_data, tmp_path
             cli, ["score", *files, *measures, *sidecar, "--group-by", "repo", "--format", "json"]
         )
         assert result.exit_code == 0, result.output
-        (groups,) = json.loads(result.output)["groups"]["repo"].values()
+        (groups,) = json.loads(result.stdout)["groups"]["repo"].values()
         assert len(groups["groups"]) == 6 and groups["micro"]["n"] == 373
         macro = groups["macro"]
         for name, key in (("P@5", "precision"), ("Recall@5", "recall"), ("nDCG@5", "ndcg")):
@@ -207,7 +212,7 @@ def test_score_cli_groups_reproduce_code_chunk_summary(code_chunk_data, tmp_path
             cli, ["score", *files, *measures, "--group-by", "qid-prefix", "--format", "table"]
         )
         assert result.exit_code == 0, result.output
-        (macro_row,) = [line for line in result.output.splitlines() if "(macro)" in line]
+        (macro_row,) = [line for line in result.stdout.splitlines() if "(macro)" in line]
         expected = [f"{published[chunker][k]:.4f}" for k in ("precision", "recall", "ndcg")]
         assert macro_row.split()[-3:] == expected
 
@@ -255,4 +260,74 @@ def test_score_report_records_groups_and_the_sidecar(tmp_path):
     (run,) = document["groups"]["lang"].values()
     assert run["groups"] == {"de": {"n": 1, "P@1": 1.0}, "en": {"n": 1, "P@1": 0.0}}
     assert run["macro"] == {"n": 2, "P@1": 0.5} and run["micro"] == {"n": 2, "P@1": 0.5}
+    assert run["spread"] == {"n": 2, "P@1": 1.0} and run["small_groups"] == ["de", "en"]
     assert [i["kind"] for i in document["inputs"]].count("strata") == 1
+    warning = (
+        "--group-by lang: 2 of 2 groups have fewer than 30 queries, too few for a stable "
+        "mean: de (1), en (1)"
+    )
+    assert document["warnings"] == [warning]
+    assert f"trecbench: warning: {warning}" in result.stderr
+
+
+def test_small_groups_are_named_with_their_smallest_size():
+    from trecbench.strata import group_warnings
+
+    rows = [("r", str(q), "P@1", 1.0) for q in range(40)] + [("s", "1", "P@1", 0.0)]
+    labels = pd.DataFrame({"qid": [str(q) for q in range(40)],
+                           "lang": ["de"] * 31 + ["en"] * 9}, dtype="string")  # fmt: skip
+    grouped = {"lang": group_means(per_query(rows), labels, "lang")}
+    # run s has only one German query: the smallest count over runs decides
+    assert group_warnings(grouped) == [
+        "--group-by lang: 2 of 2 groups have fewer than 30 queries, too few for a stable mean: "
+        "de (1), en (9)"
+    ]
+    big = {"lang": group_means(per_query(rows[:31]), labels, "lang")}
+    assert group_warnings(big) == []
+
+
+def test_found_only_qrels_carry_the_warning_into_score_and_its_report(tmp_path):
+    """memorybench's token fallback: the sidecar marks the qrels found-only, and `score
+    --strata` prints and records the seed's warning for exactly those qrels."""
+    from click.testing import CliRunner
+
+    from trecbench.cli import _register, cli
+    from trecbench.convert.common import FOUND_ONLY_WARNING
+
+    _register()
+    export = tmp_path / "export.json"
+    items = [
+        {"runId": "r", "provider": p, "itemId": f"q{i}", "expected": "Paris is in France",
+         "retrievedContext": [{"id": "c1", "content": "Paris, France"},
+                              {"id": "c2", "content": "Berlin"}],
+         "metadata": {"repo": "x"}}
+        for p in ("a", "b") for i in range(2)
+    ]  # fmt: skip
+    export.write_text(json.dumps({"results": items}))
+    out = tmp_path / "out"
+    result = CliRunner().invoke(cli, ["convert", "memorybench", str(export), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "--run-qrels" in result.stdout  # the compare command for the pairs written
+    sidecar = json.loads((out / "memorybench.sidecar.json").read_text())
+    assert sidecar["qrels"]["memorybench-a"]["found_only"] is True
+    report = tmp_path / "report.json"
+    args = ["score", str(out / "memorybench-a.qrels"), str(out / "a.run"), "-m", "P@1"]
+    args += ["--strata", str(out / "memorybench.sidecar.json"), "--group-by", "repo"]
+    result = CliRunner().invoke(cli, args + ["--report", str(report)])
+    assert result.exit_code == 0, result.output
+    expected = f"{out / 'memorybench-a.qrels'}: {FOUND_ONLY_WARNING}"
+    assert f"trecbench: warning: {expected}" in result.stderr
+    assert expected in json.loads(report.read_text())["warnings"]
+
+
+def test_hostile_sidecars_are_refused_with_their_place(tmp_path):
+    path = tmp_path / "s.json"
+    for data, message in (
+        ({"strata": {"queries": {"1": 5}}}, r"s.json:1: strata.queries\[\"1\"\]: expected an obj"),
+        ({"strata": {"queries": {"1": {"lang": 3}}}}, r"queries\[\"1\"\].lang: expected a str"),
+        ({"strata": {"fields": "lang", "queries": {}}}, r"strata.fields: expected a list"),
+        ([], "not a trecbench sidecar"),
+    ):
+        path.write_text(json.dumps(data))
+        with pytest.raises(InputError, match=message):
+            load_strata(path)

@@ -1,7 +1,9 @@
-"""trecbench against trec_eval 9.0.8 on seeded random inputs (tests/fixtures/trec_eval_random).
+"""trecbench against trec_eval 9.0.8 and 10.0 on seeded random inputs
+(tests/fixtures/trec_eval_random).
 
-The expected outputs were produced by a real trec_eval 9.0.8 binary; see
-tests/fixtures/make_trec_eval_random.py to regenerate them. Here we only compare.
+The expected outputs were produced by real trec_eval binaries (9.0.8, and 10.0's default
+build for the cases run with ``--compat 10.0``); see tests/fixtures/make_trec_eval_random.py
+to regenerate them. Here we only compare: stdout byte for byte, and the exit code.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ CASES = {case["name"]: case for case in MANIFEST["cases"]}
 SHARED = HERE.parents[1] / "shared" / "data"
 
 
-def score(argv: list[str], monkeypatch) -> tuple[bytes, int]:
+def score(argv: list[str], monkeypatch, stdin: str | None = None) -> tuple[bytes, int]:
     """Run ``trecbench score`` in-process; exit code as ``trecbench.cli.main`` sets it."""
     from click.testing import CliRunner
 
@@ -32,7 +34,8 @@ def score(argv: list[str], monkeypatch) -> tuple[bytes, int]:
 
     _register()
     monkeypatch.chdir(FIXTURES)
-    result = CliRunner().invoke(cli, ["score", *argv])
+    data = (FIXTURES / stdin).read_bytes() if stdin else None
+    result = CliRunner().invoke(cli, ["score", *argv], input=data)
     if isinstance(result.exception, TrecbenchError):
         # main() turns library errors into one stderr line and this exit code.
         return result.stdout_bytes, result.exception.exit_code
@@ -44,7 +47,7 @@ def score(argv: list[str], monkeypatch) -> tuple[bytes, int]:
 @pytest.mark.parametrize("name", sorted(n for n, case in CASES.items() if not case["isolate"]))
 def test_score_matches_trec_eval(name, monkeypatch):
     case = CASES[name]
-    stdout, code = score(case["trecbench_argv"], monkeypatch)
+    stdout, code = score(case["trecbench_argv"], monkeypatch, case.get("stdin"))
     expected = (FIXTURES / case["stdout"]).read_bytes()
     assert (code, stdout.decode()) == (case["exit_code"], expected.decode())
 
@@ -89,16 +92,21 @@ def test_hitrate_at_10_equals_success_10(name):
 
 def test_fixture_inputs_regenerate_from_seeds():
     inputs = build_inputs()
-    for name, (qrels, run, _origin, _variants) in inputs.items():
-        assert (FIXTURES / f"{name}.qrels").read_text() == qrels, name
-        assert (FIXTURES / f"{name}.run").read_text() == run, name
     named = {"cases.json"} | {CASES[c]["stdout"] for c in CASES}
-    named |= {f"{name}.{kind}" for name in inputs for kind in ("qrels", "run")}
+    for dataset in inputs.values():
+        for file_name, text in dataset["files"].values():
+            assert (FIXTURES / file_name).read_text() == text, file_name
+            named.add(file_name)
     assert {p.name for p in FIXTURES.iterdir()} == named  # nothing stale, nothing missing
 
 
 def _features(qrels: str, run: str) -> set[str]:
     """Which stress features one fixture input pair contains."""
+    with np.errstate(over="ignore", invalid="ignore"):  # scores beyond float32 (+-inf)
+        return _found(qrels, run)
+
+
+def _found(qrels: str, run: str) -> set[str]:
     labels: dict[str, dict[str, int]] = {}
     for line in qrels.splitlines():
         qid, _, docno, rel = line.split()
@@ -131,6 +139,8 @@ def _features(qrels: str, run: str) -> set[str]:
             found.add("exact score tie")
         if len(set(as32)) < len(set(scores)):
             found.add("tie only at float32")
+        if np.any(np.isinf(as32) & np.isfinite(scores)):
+            found.add("score beyond float32")
         # trec_eval 9.x order (float32) vs the order a float64 sort would give
         by_docno = sorted(range(len(docnos)), key=docnos.__getitem__, reverse=True)
         if _by_score(by_docno, as32)[:10] != _by_score(by_docno, scores)[:10]:
@@ -147,6 +157,12 @@ def _features(qrels: str, run: str) -> set[str]:
     return found
 
 
+def _data(name: str) -> list[str]:
+    """The data lines of a fixture input (10.0's comment lines left out)."""
+    lines = (FIXTURES / name).read_text().splitlines()
+    return [line for line in lines if not line.lstrip().startswith("#")]
+
+
 def _by_score(by_docno: list[int], scores: np.ndarray) -> list[int]:
     # Stable sort: equal scores keep docno-descending order, as trec_eval's comparator does.
     return sorted(by_docno, key=lambda i: -scores[i])
@@ -159,10 +175,11 @@ def _natural(docno: str):
 
 def test_fixtures_cover_every_stress_feature():
     covered = set()
-    for name in build_inputs():
-        covered |= _features(
-            (FIXTURES / f"{name}.qrels").read_text(), (FIXTURES / f"{name}.run").read_text()
-        )
+    for dataset in build_inputs().values():
+        if "qrels" in dataset["files"]:
+            qrels, run = dataset["files"]["qrels"][0], dataset["files"]["run"][0]
+            if all(line.split()[1] in ("0", "Q0", "1") for line in _data(qrels)):
+                covered |= _features("\n".join(_data(qrels)) + "\n", "\n".join(_data(run)) + "\n")
     wanted = {
         "qrels-only topic",
         "run-only topic",
@@ -172,6 +189,7 @@ def test_fixtures_cover_every_stress_feature():
         "negative labels",
         "exact score tie",
         "tie only at float32",
+        "score beyond float32",
         "float32 changes the top 10",
         "unsorted scores",
         "rank column disagrees with scores",
@@ -182,7 +200,8 @@ def test_fixtures_cover_every_stress_feature():
     assert wanted <= covered, wanted - covered
     flags = {flag for case in CASES.values() for flag in case["trec_eval_argv"]}
     assert {"-q", "-c", "-J", "-n", "-M", "-M5", "-M10", "-l", "-l2", "-N"} <= flags
-    assert {case["exit_code"] for case in CASES.values()} == {0, 4, 7}
+    assert {case["exit_code"] for case in CASES.values()} == {0, 1, 2, 4, 7}
+    assert {case["compat"] for case in CASES.values()} == {"9.0.8", "10.0"}
 
 
 def test_fixtures_are_not_copies_of_shared_data():
@@ -192,3 +211,94 @@ def test_fixtures_are_not_copies_of_shared_data():
     for path in (HERE / "fixtures").rglob("*"):
         if path.is_file():
             assert hashlib.sha256(path.read_bytes()).digest() not in shared, path
+
+
+def _per_topic(text: str) -> dict[str, float]:
+    """qid -> value of a one-measure trec_eval output (the 'all' line left out)."""
+    rows = (line.split("\t") for line in text.splitlines())
+    return {qid: float(value) for _, qid, value in rows if qid != "all"}
+
+
+@pytest.mark.parametrize("name", ["docnos", "judged_cut", "unjudged_top"])
+def test_mrr_at_k_under_J_is_computed_on_the_judged_documents(name, monkeypatch):
+    # MRR@10 with -J: unjudged documents are dropped first, then the ranking is cut at 10,
+    # as for P@10, nDCG@10 and HitRate@10; the reference is trec_eval -M 10 on a run
+    # holding only the judged documents (stored by the fixture generator)
+    stdout, code = score(["-J", "-q", "-m", "MRR@10", f"{name}.qrels", f"{name}.run"], monkeypatch)
+    assert code == 0
+    got = _per_topic(stdout.decode())
+    reference = _per_topic((FIXTURES / f"{name}_judged__mrr10.out").read_text())
+    assert {q: v for q, v in got.items() if q in reference} == reference
+    assert all(v == 0.0 for q, v in got.items() if q not in reference)
+    # trec_eval's -M 10 -J cuts first: a different measure, kept under its own spelling
+    cut_first = _per_topic((FIXTURES / f"{name}__mrr10_J.out").read_text())
+    spelled, _ = score(
+        [
+            "-J",
+            "-q",
+            "-M",
+            "10",
+            "-m",
+            "recip_rank",
+            *CASES[f"{name}__mrr10_J"]["trec_eval_argv"][-2:],
+        ],
+        monkeypatch,
+    )
+    assert _per_topic(spelled.decode()) == cut_first
+    if name == "unjudged_top":  # built so that the two differ
+        assert (cut_first, got) == ({"A": 0.0, "B": 0.1111}, {"A": 0.5, "B": 0.1111})
+
+
+def test_gain_maps_over_several_runs(tmp_path):
+    # trec_eval parses a gain map in place; pytrec_eval's evaluator, reused for a second
+    # run, used to crash on the spent string (exit 139). In a subprocess: a crash must
+    # not take pytest down.
+    case = CASES["graded__gains"]
+    argv = [*case["trecbench_argv"], "graded.run"]  # the same run twice
+    command = [sys.executable, "-m", "trecbench", "score", *argv]
+    done = subprocess.run(command, cwd=FIXTURES, capture_output=True, check=False)
+    expected = b"# graded.run\n" + (FIXTURES / case["stdout"]).read_bytes()
+    assert (done.returncode, done.stdout) == (0, expected * 2), done.stderr.decode()
+    command = [sys.executable, "-m", "trecbench", "compare", "-o", str(tmp_path)]
+    command += ["-m", "ndcg.1=3,2=9", "-m", "G.1=3,2=9", "graded.qrels", "graded.run", "mixed.run"]
+    done = subprocess.run(command, cwd=FIXTURES, capture_output=True, check=False)
+    assert done.returncode == 0, done.stderr.decode()
+
+
+@pytest.mark.parametrize("level", [2**31, 10**30])
+def test_levels_above_every_grade(level, monkeypatch):
+    # trec_eval 9.0.8 crashes for -l >= 2^31 - 1 with these measures (pytrec_eval cannot
+    # take it); every level above the largest grade (4) means the same as -l 5
+    case = CASES["graded__l5_all_q"]
+    argv = [str(level) if arg == "-l5" else arg for arg in case["trecbench_argv"]]
+    argv[argv.index(str(level)) : argv.index(str(level))] = ["-l"]
+    stdout, code = score(argv, monkeypatch)
+    assert (code, stdout) == (0, (FIXTURES / case["stdout"]).read_bytes())
+
+
+@pytest.mark.parametrize("engine", ["fast", "pytrec_eval"])
+def test_scores_beyond_float32_rank_as_trec_eval_without_a_warning(engine):
+    # 3.5e38 and 1e39 are +inf as float32 and tie (docno order decides); numpy's cast used
+    # to print "RuntimeWarning: overflow encountered in cast" with a source path
+    case = CASES["float32_overflow__q"]
+    argv = ["--engine", engine, "-m", "map", "-m", "recip_rank", "-q"]
+    command = [sys.executable, "-m", "trecbench", "score", *argv, case["qrels"], case["run"]]
+    done = subprocess.run(command, cwd=FIXTURES, capture_output=True, check=False, text=True)
+    expected = [
+        line
+        for line in (FIXTURES / case["stdout"]).read_text().splitlines()
+        if line.split()[0] in ("map", "recip_rank")
+    ]
+    assert (done.returncode, done.stderr) == (0, "")
+    assert sorted(done.stdout.splitlines()) == sorted(expected)
+    validated = [sys.executable, "-m", "trecbench", "validate", case["run"]]
+    done = subprocess.run(validated, cwd=FIXTURES, capture_output=True, check=False, text=True)
+    assert done.returncode == 0 and "Warning" not in done.stdout + done.stderr
+
+
+def test_collection_size_beyond_64_bits(monkeypatch):
+    # trec_eval reads -N into a long; beyond it, a usage error instead of a traceback
+    case = CASES["unsorted__N1000_all_q"]
+    argv = ["-N", str(2**63), *case["trecbench_argv"][2:]]
+    assert case["trecbench_argv"][:2] == ["-N", "1000"]
+    assert score(argv, monkeypatch) == (b"", 1)

@@ -419,7 +419,7 @@ def test_cli_exit_codes_and_text(tmp_path, invoke):
     bad = tmp_path / "bad.run"
     bad.write_bytes(b"".join(b"q1 Q0 d%d %d x t\n" % (i, i) for i in range(1, 11)))
     result = invoke(bad)
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # an input failing validation, as score's malformed input
     lines = result.output.splitlines()
     assert (
         lines[0] == f"{bad}:1:score: error[R12]: score 'x' is not an ASCII decimal number "
@@ -427,10 +427,10 @@ def test_cli_exit_codes_and_text(tmp_path, invoke):
     )
     assert f"{bad}: note: 5 more [R12] not shown (10 in total)" in lines
     assert lines[-1].startswith("FAILED: 1 file(s), 10 lines: 10 error(s)")
-    assert invoke().exit_code == 2
+    assert invoke().exit_code == 1  # usage errors: 1 in every command, as trec_eval's
     assert invoke(tmp_path / "missing.run").exit_code == 2
-    assert invoke(good, "--profile", "nope").exit_code == 2
-    assert invoke(good, "--docid-regex", "(").exit_code == 2
+    assert invoke(good, "--profile", "nope").exit_code == 1
+    assert invoke(good, "--docid-regex", "(").exit_code == 1
 
 
 def test_cli_json(tmp_path, invoke):
@@ -439,7 +439,7 @@ def test_cli_json(tmp_path, invoke):
     qrels = tmp_path / "q.qrels"
     qrels.write_bytes(b"1 0 a 1\n")
     result = invoke(run, "--qrels", qrels, "--format", "json")
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     documents = json.loads(result.output)
     assert [d["kind"] for d in documents] == ["qrels", "run"]
     assert documents[1]["file"] == str(run)
@@ -467,14 +467,14 @@ def test_cli_fix(tmp_path, invoke):
     assert out.read_text() == "1\tQ0\ta\t1\t2\tt\n1\tQ0\tb\t2\t1\tt\n"
     refused = invoke(run, "--fix", run)
     assert refused.exit_code == 2 and run.read_bytes() == b"1 Q0 b 1 1 t\n1 Q0 a 2 2 t\n"
-    assert invoke(run, run, "--fix", out).exit_code == 2
+    assert invoke(run, run, "--fix", out).exit_code == 1  # a usage error
 
 
 def test_cli_binary_garbage_is_not_a_traceback(tmp_path, invoke):
     junk = tmp_path / "junk.run"
     junk.write_bytes(bytes(range(256)) * 4)
     result = invoke(junk)
-    assert result.exit_code == 1 and "error[R23]" in result.output
+    assert result.exit_code == 2 and "error[R23]" in result.output
 
 
 # --- the docs document what the code does --------------------------------------------------

@@ -51,6 +51,8 @@ _EXPORTS = {
     "convert_memorybench": "convert.memorybench",
     "convert_lists": "convert.lists",
     "convert_dict": "convert.dicts",
+    "convert_msmarco": "convert.msmarco",
+    "convert_beir_qrels": "convert.beir",
     "write_conversion": "convert.common",
     "load_strata": "strata",
     "group_means": "strata",

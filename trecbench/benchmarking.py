@@ -9,7 +9,7 @@ log and the output folder. :func:`run_benchmark` then
 
 1. validates the qrels and every run file with the R-task rules (the validator's ``rtask``
    profile, at most 100 documents per topic) and stops with the findings and the
-   reference's recovery action when one fails (:class:`InvalidRuns`, exit 1);
+   reference's recovery action when one fails (:class:`InvalidRuns`, exit 2);
 2. fuses the fused modes (:func:`trecbench.fusion.fuse_tables`, 100 deep by default) and
    validates them the same way;
 3. scores every mode with one parse of the qrels (:func:`trecbench.evaluate`, trec_eval
@@ -42,7 +42,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from . import arrow, ranking
-from .errors import InputError, OutputError, TrecbenchError, UsageError
+from .errors import ExitCode, InputError, OutputError, TrecbenchError, UsageError
 
 CONFIG_SCHEMA = "benchmark_config"
 WORKFLOW_SCHEMA = "benchmark_workflow"
@@ -110,9 +110,10 @@ PRESETS: dict[str, dict[str, Target]] = {
 
 
 class InvalidRuns(TrecbenchError):
-    """A run or the qrels failed validation; the message lists the findings (exit 1)."""
+    """A run or the qrels failed validation; the message lists the findings, one per line
+    (exit 2, as validate's)."""
 
-    exit_code = 1
+    exit_code = ExitCode.INPUT
 
     def __init__(self, lines: list[str]):
         self.lines = lines

@@ -46,7 +46,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from . import outputs, stats
+from . import extras, outputs, stats
 from .errors import UsageError
 from .inputs import QrelsInput, RunInput
 
@@ -376,8 +376,8 @@ def _check_settings(test, correction, samples, seed, confidence, missing) -> Non
         )
     if not isinstance(samples, numbers.Integral) or samples < 1:
         raise UsageError(f"samples must be a positive integer, not {samples!r}")
-    if not isinstance(seed, numbers.Integral):
-        raise UsageError(f"seed must be an integer, not {seed!r}")
+    if not isinstance(seed, numbers.Integral) or seed < 0:
+        raise UsageError(f"seed must be a non-negative integer, not {seed!r}")
     if not isinstance(confidence, numbers.Real) or not 0 < confidence < 1:
         raise UsageError(f"confidence must be between 0 and 1, not {confidence!r}")
     if missing not in MISSING:
@@ -1024,6 +1024,7 @@ def plot_files(comparison: Comparison, order: str = "difference") -> dict[str, b
     """File name -> bytes of every plot: ``means`` and, with two runs or more,
     ``differences`` (topics ordered by ``order``: ``difference`` or ``baseline``), as PNG
     and SVG, for all topics, each macro section (means only) and each stratum."""
+    extras.require("matplotlib", "plots")
     from . import plots
 
     files = {}

@@ -34,15 +34,13 @@ from typing import Any
 import pyarrow as pa
 
 from .errors import InputError, UsageError
+from .extras import require
 
-try:
-    import dask
-    import dask.dataframe as dd
-    from dask.distributed import Client, LocalCluster
-except ImportError as missing:  # pragma: no cover - the extra is installed in tests
-    raise ImportError(
-        f"trecbench.dask needs Dask: pip install 'trecbench[dask]' ({missing})"
-    ) from None
+require("dask", "trecbench.dask (score --dask)")  # one line naming the extra when missing
+require("distributed", "trecbench.dask (score --dask)")
+import dask  # noqa: E402
+import dask.dataframe as dd  # noqa: E402
+from dask.distributed import Client, LocalCluster  # noqa: E402
 
 RUN_COLUMNS = ("qid", "docno", "score", "tag", "line")
 # trec_eval's code (pytrec_eval) keeps state between calls: one partition at a time is
@@ -249,7 +247,7 @@ def _score_partition(part, shared, settings: dict, tie_bounds: bool):
     truth, plan = shared
     table = pa.Table.from_pandas(part, preserve_index=False)
     with _SCORING:
-        return _score_block(table, truth, plan, settings, True, tie_bounds)
+        return _score_block(table, truth, plan, settings, tie_bounds)
 
 
 # ---------------------------------------------------------------------------------------

@@ -7,15 +7,34 @@ physical (1-based) line where the problem is, so every front end can say
 
 from __future__ import annotations
 
+from enum import IntEnum
+
+
+class ExitCode(IntEnum):
+    """The exit codes of every command (docs/cli-conventions.md; a test keeps both equal).
+
+    trec_eval's where it has one: 1 bad options, 2 unreadable or malformed input, 4
+    duplicate documents, 7 no topic in common.
+    """
+
+    OK = 0
+    USAGE = 1  # bad option, option value, argument or measure name
+    INPUT = 2  # an input unreadable, malformed or failing validation; an output refused
+    DUPLICATE = 4  # trec_eval's 4: a document twice for a topic, a topic it cannot evaluate
+    NO_OVERLAP = 7  # no topic has both results and relevance information
+    INTERNAL = 70  # an unexpected error (sysexits' EX_SOFTWARE): a bug, or out of memory
+    INTERRUPTED = 130  # Ctrl-C (128 + SIGINT); SIGTERM and SIGHUP give 128 + their number
+    BROKEN_PIPE = 141  # the reader of stdout went away (128 + SIGPIPE, as C tools report)
+
 
 class TrecbenchError(Exception):
     """Base class for every error trecbench raises on purpose.
 
-    ``exit_code`` is what the CLI exits with; subclasses pick trec_eval's codes where
-    trec_eval has one (2 unreadable/malformed input, 4 duplicates, 7 no overlap).
+    ``exit_code`` is what the CLI exits with (an :class:`ExitCode`). The CLI prints the
+    message as one line, or an error's ``lines`` (a list of messages) one per line.
     """
 
-    exit_code = 1
+    exit_code = ExitCode.USAGE
 
     def __reduce__(self):
         # errors cross process boundaries (runs scored in worker processes): rebuilt from
@@ -33,13 +52,13 @@ def _rebuilt(kind: type, args: tuple, state: dict) -> TrecbenchError:
 class UsageError(TrecbenchError):
     """Bad options or measure names (trec_eval exits 1 for these)."""
 
-    exit_code = 1
+    exit_code = ExitCode.USAGE
 
 
 class InputError(TrecbenchError):
     """An input file cannot be read or is malformed at a given line."""
 
-    exit_code = 2
+    exit_code = ExitCode.INPUT
 
     def __init__(self, path: str, line: int | None, message: str, rule: str | None = None):
         self.path = str(path)
@@ -53,22 +72,33 @@ class InputError(TrecbenchError):
 class DuplicateError(InputError):
     """The same document twice for one topic (trec_eval: ``duplicate docs``, exit 4)."""
 
-    exit_code = 4
+    exit_code = ExitCode.DUPLICATE
 
 
 class UnevaluableTopicError(InputError):
     """A topic trec_eval 9.0.8 cannot evaluate: every judgment negative (exit 4 or a crash)."""
 
-    exit_code = 4
+    exit_code = ExitCode.DUPLICATE
 
 
 class NoOverlapError(TrecbenchError):
     """No topic has both results and relevance information (trec_eval exit 7)."""
 
-    exit_code = 7
+    exit_code = ExitCode.NO_OVERLAP
 
 
 class OutputError(TrecbenchError):
     """An output cannot be written (e.g. it would overwrite an input)."""
 
-    exit_code = 2
+    exit_code = ExitCode.INPUT
+
+
+class MissingTopicError(TrecbenchError):
+    """trec_eval 10.0 without ``-c``: a qrels topic is missing from the run (it stops with
+    exit 4, after printing the topics before it)."""
+
+    exit_code = ExitCode.DUPLICATE
+
+
+class MissingExtraError(UsageError):
+    """A feature needs an optional package that is not installed (``trecbench.extras``)."""

@@ -1,4 +1,4 @@
-"""Evaluate runs against qrels, exactly as trec_eval 9.0.8 would.
+"""Evaluate runs against qrels, exactly as trec_eval 9.0.8 (or 10.0) would.
 
 :func:`evaluate` reads the qrels once, and for every run: ranks it once (trec_eval's policy,
 :mod:`trecbench.ranking`), keeps the evaluated topics (run ∩ qrels), applies ``-M`` and
@@ -24,10 +24,12 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from . import arrow, inputs, outputs, provenance, ranking, tiebounds
-from .engines import META, assign, engine_module
+from .engines import META, NATIVE, assign, engine_module
+from .engines.native import RECALL_CUTOFFS, TRACED
 from .errors import (
     DuplicateError,
     InputError,
+    MissingTopicError,
     NoOverlapError,
     TrecbenchError,
     UnevaluableTopicError,
@@ -42,24 +44,30 @@ from .measures import (
     SUM,
     SUMMARY_ONLY,
     Measure,
+    MeasureParameterError,
     parse_measures,
     presentation_order,
 )
 from .memory import Budget
+from .trec_eval import comments, judgment_groups, placeholder, prefs_files, stdin
+from .trec_eval import compat as _compat
+from .trec_eval import zscores as zscores_module
+from .trec_eval.compat import Compat
 
 MIN_GEO_MEAN = 1e-5  # trec_eval's floor for geometric means (log(1e-5) per missing topic)
 
 
 class ValidationFailed(InputError):
-    """The validator found errors in an input; ``messages`` holds one line per finding."""
+    """The validator found errors in an input; ``lines`` holds one line per finding (the
+    CLI prints them one per line)."""
 
     def __init__(self, path: str, messages: list[str]):
-        self.messages = messages
+        self.lines = messages
         InputError.__init__(self, path, None, "invalid input")
         self.args = ("\n".join(messages),)
 
     def __str__(self) -> str:
-        return "\n".join(self.messages)
+        return "\n".join(self.lines)
 
 
 @dataclass(frozen=True)
@@ -153,7 +161,10 @@ class RunResult:
     its provenance (``size``, ``sha256``, ``lines``, ``topics``, ``run_tag``,
     ``run_tags``) taken as it was read (see :attr:`Evaluation.input_records`).
     ``unjudged``: its documents without judgment; ``tie_bounds``: its
-    :class:`~trecbench.tiebounds.TieBounds` when asked for."""
+    :class:`~trecbench.tiebounds.TieBounds` when asked for. With ``-D``, ``traces`` holds
+    what trec_eval prints while it computes each topic (before the topic's lines). A run
+    trec_eval stops in (exit 4) is ``complete=False``: its topics are those printed before
+    it stopped, and ``trailing`` what it printed of the topic it stopped at."""
 
     name: str
     path: str | None
@@ -165,6 +176,9 @@ class RunResult:
     record: dict[str, Any] | None = None
     unjudged: Unjudged | None = None
     tie_bounds: tiebounds.TieBounds | None = None
+    traces: list[str] | None = None
+    complete: bool = True
+    trailing: str = ""
 
     def __repr__(self) -> str:
         return f"RunResult(name={self.name!r}, runid={self.runid!r}, topics={len(self.qids)})"
@@ -428,18 +442,27 @@ def _reading(progress: Progress | None, source) -> inputs.streams.Progress | Non
     return lambda done, total: progress(label, done, total)
 
 
-def _read_ahead(source, progress: Progress | None = None) -> Future | None:
+def _read_ahead(
+    source, progress: Progress | None = None, version: Compat = _compat.V9
+) -> Future | None:
     """Start :func:`load` of a run file in a worker thread (in this call's input scope)."""
     if not isinstance(source, (str, os.PathLike)):
         return None
+    if version.stdin and str(source) == comments.STDIN:
+        return None
     pool = ThreadPoolExecutor(max_workers=1)
-    future = pool.submit(contextvars.copy_context().run, load, source, "run", None, progress)
+    run = contextvars.copy_context().run
+    future = pool.submit(run, load, source, "run", None, progress, version)
     pool.shutdown(wait=False)
     return future
 
 
 def load(
-    source, kind: str, ahead: Future | None = None, progress: Progress | None = None
+    source,
+    kind: str,
+    ahead: Future | None = None,
+    progress: Progress | None = None,
+    version: Compat = _compat.V9,
 ) -> inputs.Loaded:
     """A run or qrels of any input kind (see :mod:`trecbench.inputs`) as a typed table.
 
@@ -449,11 +472,16 @@ def load(
     them the lenient gate can only find duplicates, which the ranking reports itself
     (exit 4, after -M, as trec_eval does); its warnings (ties, order) are
     `trecbench validate`'s job. ``ahead``: this call, started earlier (:func:`_read_ahead`).
+    ``version``: trec_eval 10.0 skips ``#`` comment lines and reads a run named ``-``
+    from standard input (:mod:`trecbench.trec_eval.comments`).
     """
     if ahead is not None:
         loaded = ahead.result()
+    elif kind == "run" and version.stdin and str(source) == comments.STDIN:
+        loaded = stdin.stdin_run(check=_gate)
     else:
-        loaded = inputs.load(source, kind, check=_gate, progress=_reading(progress, source))
+        reading = _reading(progress, source)
+        loaded = inputs.load(source, kind, check=_gate, progress=reading, comments=version.comments)
     if loaded.table.num_rows == 0:
         raise InputError(loaded.origin, None, f"empty {kind}" + (" file" if loaded.path else ""))
     return loaded
@@ -463,10 +491,13 @@ class Qrels:
     """The qrels of one call, shared by every run (parsed once; per-topic facts, duplicates
     and dicts computed once)."""
 
-    def __init__(self, table: pa.Table, path: str | None, relevance_level: int):
+    def __init__(
+        self, table: pa.Table, path: str | None, relevance_level: int, rel_format: str = "qrels"
+    ):
         self.table = table
         self.path = path or "<qrels>"
-        self.relevance_level = relevance_level
+        self.requested_level = relevance_level  # -l as given (messages, reports)
+        self.rel_format = rel_format  # "qrels", or "qrels_jg": the iter column is the group
         rel = table.column("rel")
         groups = arrow.Groups(table.column("qid"))
         facts = zip(
@@ -480,9 +511,11 @@ class Qrels:
             zip(groups.keys.to_pylist(), facts, strict=True)
         )
         self.qids = sorted(self.topics)
+        self.top_grade = max((facts[0] for facts in self.topics.values()), default=0)
+        self.relevance_level = self.level(relevance_level)  # what engines get
         # trec_eval's -c total for num_rel counts grades > 0, whatever -l says
         self.positive_judgments = int(pc.sum(pc.greater(rel, arrow.scalar(0))).as_py() or 0)
-        self._duplicates = self._find_duplicates()
+        self._duplicates = self._find_duplicates() if rel_format == "qrels" else {}
 
     def _find_duplicates(self) -> dict[str, tuple[str, int, int]]:
         qid, docno, line = (self.table.column(name) for name in ("qid", "docno", "line"))
@@ -498,49 +531,48 @@ class Qrels:
             for q, d, a, b in zip(qids, docnos, first[dupes], last[dupes], strict=True)
         }
 
-    def check_duplicates(self, qids: list[str]) -> None:
-        """Duplicate judgments are fatal for evaluated topics (trec_eval exit 4)."""
-        for qid in qids:
-            if qid in self._duplicates:
-                docno, first, second = self._duplicates[qid]
-                raise DuplicateError(
-                    self.path,
-                    second,
-                    f"duplicate docs {docno} for topic {qid} (first on line {first})",
-                    "Q-DUP",
-                )
-
-    def check_evaluable(self, qids: list[str]) -> None:
-        """Refuse topics trec_eval 9.0.8 cannot evaluate (pytrec_eval would crash on them).
-
-        trec_eval sizes a buffer by the topic's largest grade + 1: with every judgment
-        negative it stops (``Can't calculate measure``, exit 4) when that topic is the first
-        one evaluated, and for grades of -2 or less it crashes wherever the topic comes.
-        """
+    def first_failure(
+        self, qids: list[str], duplicates: bool = True
+    ) -> tuple[int, TrecbenchError] | None:
+        """The first of ``qids`` (in evaluation order) trec_eval stops at because of its
+        judgments, with the error: a document judged twice (exit 4), or a topic whose
+        judgments are all negative — trec_eval sizes a buffer by the largest grade + 1: it
+        stops (``Can't calculate measure``, exit 4) when that topic is the first one
+        evaluated, and for grades of -2 or less it crashes wherever the topic comes
+        (pytrec_eval too: trecbench refuses them). Judgment groups are checked when read;
+        ``duplicates=False``: diversity qrels list a document once per subtopic."""
+        if self.rel_format != "qrels":
+            return None
         for position, qid in enumerate(qids):
+            if duplicates and qid in self._duplicates:
+                docno, first, second = self._duplicates[qid]
+                message = f"duplicate docs {docno} for topic {qid} (first on line {first})"
+                return position, DuplicateError(self.path, second, message, "Q-DUP")
             top, _, line = self.topics[qid]
             if top <= -2 or (position == 0 and top < 0):
-                raise UnevaluableTopicError(
-                    self.path,
-                    line,
+                message = (
                     f"every judgment of topic {qid} is negative (largest grade {top}): "
-                    "trec_eval 9.0.8 cannot evaluate it (exit 4 or a crash)",
-                    "X5",
+                    "trec_eval cannot evaluate it (exit 4 or a crash)"
                 )
+                return position, UnevaluableTopicError(self.path, line, message, "X5")
+        return None
 
-    def refused(self, qids: list[str], diversity_only: bool = False) -> bool:
-        """Whether trec_eval would stop at a topic of ``qids`` (:meth:`check_duplicates`,
-        :meth:`check_evaluable`) or, when they are a part of a run, could not start with
-        the first (only negative grades, and no judged topic sorts before it: see
-        :meth:`lead`). Such topics are never given to an engine."""
-        for qid in qids:
-            if self.topics[qid][0] <= -2 or (not diversity_only and qid in self._duplicates):
-                return True
-        return self.topics[qids[0]][0] < 0 and self.lead(qids) is None
+    def measurable(self, qids: list[str], diversity_only: bool = False) -> list[str]:
+        """The topics of ``qids`` an engine may be given wherever they come in a run: not
+        those trec_eval stops at (:meth:`first_failure`) or crashes on (grades of -2 or
+        less)."""
+        if self.rel_format != "qrels":
+            return list(qids)
+        return [
+            qid
+            for qid in qids
+            if self.topics[qid][0] > -2 and (diversity_only or qid not in self._duplicates)
+        ]
 
     def lead(self, qids: list[str]) -> str | None:
-        """When the first of ``qids`` has only negative grades: the first qrels topic that
-        has a grade of 0 or more, if it sorts before it (else None)."""
+        """When the first of ``qids`` has only negative grades (a call of trec_eval's code
+        cannot start with it: :meth:`first_failure`): the first qrels topic with a grade of
+        0 or more, if it sorts before it (else None)."""
         if self.topics[qids[0]][0] >= 0:
             return None
         judged = [qid for qid in self.qids if self.topics[qid][0] >= 0]
@@ -568,9 +600,15 @@ class Qrels:
     def frame(self):
         return inputs.to_pandas(self.table.select(["qid", "docno", "rel"]))
 
+    def level(self, level: int) -> int:
+        """A relevance level as engines get it: every level above the largest grade means
+        "nothing is relevant", so the smallest such level stands for them (pytrec_eval holds
+        levels in 32 bits, numpy in 64; -l 2^31 raised a TypeError)."""
+        return min(level, max(self.top_grade, 0) + 1)
+
     def flagged(self) -> list[FlaggedTopic]:
         """Topics without a relevant document, and topics with negative grades."""
-        level = self.relevance_level
+        level = self.requested_level
         flags = []
         for qid in self.qids:
             top, bottom, _ = self.topics[qid]
@@ -618,8 +656,13 @@ def evaluate(
     tie_bounds: bool = False,
     memory: int | None = None,
     jobs: int | None = None,
+    compat: str = _compat.DEFAULT,
+    rel_format: str = "qrels",
+    zscores=None,
+    debug_level: int = 0,
+    debug_query: str | None = None,
 ) -> Evaluation:
-    """Evaluate one run or several against qrels, as trec_eval 9.0.8 does.
+    """Evaluate one run or several against qrels, as trec_eval does (9.0.8 by default).
 
     ``qrels`` and each run are any input :mod:`trecbench.inputs` reads: paths (TREC text,
     plain or compressed, or Parquet), pandas DataFrames or Arrow tables with trec,
@@ -630,18 +673,23 @@ def evaluate(
     ``measures``: names in any spelling (see
     :func:`trecbench.measures.parse_measure`) or trec_eval nicknames; None means the KPI
     preset. trec_eval's flags: ``relevance_level`` (``-l``), ``complete`` (``-c``),
-    ``max_docs`` (``-M``), ``judged_only`` (``-J``), ``num_docs`` (``-N``); ``float32``
-    compares scores at float32 precision like 9.x. ``options`` go to local measures
-    (``maxontsim_formula``, ``ontology``). ``progress(label, done, total)`` is told how
-    reading files (bytes) and scoring runs advance. ``tie_bounds``: also compute, per run
-    and measure, the lowest and highest value over all orders of tied documents
-    (:attr:`Evaluation.tie_bounds`; see :mod:`trecbench.tiebounds`).
+    ``max_docs`` (``-M``), ``judged_only`` (``-J``), ``num_docs`` (``-N``), ``rel_format``
+    (``-R``: ``qrels``, ``prefs``, ``qrels_prefs`` or ``qrels_jg``), ``zscores`` (``-Z``, a
+    z-scores file), ``debug_level``/``debug_query`` (``-D level.qid``: trace output, one
+    topic); ``float32`` compares scores at float32 precision like 9.x. ``compat="10.0"``
+    reproduces trec_eval 10.0 instead (:mod:`trecbench.trec_eval.compat` lists what
+    differs). ``options`` go to local measures (``maxontsim_formula``, ``ontology``).
+    ``progress(label, done, total)`` is told how reading files (bytes) and scoring runs
+    advance. ``tie_bounds``: also compute, per run and measure, the lowest and highest
+    value over all orders of tied documents (:attr:`Evaluation.tie_bounds`; see
+    :mod:`trecbench.tiebounds`).
 
     ``memory``: the budget in MiB (default: half of the memory available,
     :mod:`trecbench.memory`). A run file longer than a block of lines is read and scored
     in blocks of whole topics, a run whose topics are scattered and that does not fit is
     spilled to disk (:mod:`trecbench.inputs.blocks`); the results are those of the run
-    scored whole. ``jobs``: processes scoring several run files at once (default: the
+    scored whole. Runs are read whole with ``-R`` other than qrels, ``-Z``, ``-D`` and
+    ``compat="10.0"``. ``jobs``: processes scoring several run files at once (default: the
     cores available, when the files are large enough to gain from it; 1: in this
     process); the results, their order and the errors are those of one process.
 
@@ -652,20 +700,30 @@ def evaluate(
     Raises :class:`trecbench.errors.InputError` for malformed input,
     :class:`~trecbench.errors.DuplicateError` for a document listed twice in an evaluated
     topic and :class:`~trecbench.errors.NoOverlapError` when a run shares no topic with
-    the qrels.
+    the qrels. Where trec_eval stops part-way (exit 4) the error's ``partial`` is an
+    :class:`Evaluation` of what trec_eval printed before stopping (the topics before).
 
     >>> result = evaluate("qrels.txt", "run.txt", ["nDCG@10", "P.5,10"])  # doctest: +SKIP
     >>> result.per_query.head()  # run, qid, measure, value               # doctest: +SKIP
     """
+    version = _compat.get(compat)
+    if rel_format not in REL_FORMATS:
+        raise UsageError(
+            f"Illegal rel_format '{rel_format}' (choose from {', '.join(REL_FORMATS)})"
+        )
+    if tie_bounds and rel_format != "qrels":
+        raise UsageError(f"tie bounds need graded qrels, not -R {rel_format}")
     sources, names = inputs.split_runs(runs)
     names = list(run_names) if run_names else names
+    streamed = _streamable(version, rel_format, zscores, debug_level)
     workers = _workers(jobs, sources)
     budget = Budget.of(memory, workers=workers)
     # Arrow's threads read the first run while measures and qrels are prepared
-    first_whole = sources and workers == 1 and not _in_blocks(sources[0], budget)
-    ahead = _read_ahead(sources[0], progress) if first_whole else None
-    requested = parse_measures(measures)
+    first_whole = sources and workers == 1 and not (streamed and _in_blocks(sources[0], budget))
+    ahead = _read_ahead(sources[0], progress, version) if first_whole else None
+    requested = parse_measures(measures, version.version)
     ordered = presentation_order(requested)
+    _check_shared_gain_params(ordered, version)
     settings = {
         "relevance_level": relevance_level,
         "complete": complete,
@@ -674,6 +732,11 @@ def evaluate(
         "num_docs": num_docs,
         "float32": float32,
         "engine": engine,
+        "compat": version.version,
+        "rel_format": rel_format,
+        "zscores": None if zscores is None else str(zscores),
+        "debug_level": debug_level,
+        "debug_query": debug_query,
         **(options or {}),
     }
     if relevance_level < 1:
@@ -682,19 +745,31 @@ def evaluate(
             f"-l {relevance_level}: levels below 1 are not supported (pytrec_eval, which "
             "computes trec_eval's measures, refuses them)"
         )
-    loaded_qrels = load(qrels, "qrels", progress=progress)
+    if num_docs is not None and not -(2**63) <= num_docs < 2**63:
+        raise UsageError(f"-N {num_docs}: beyond trec_eval's 64-bit count (+-{2**63 - 1:,})")
+    truth, loaded_qrels = load_judgments(qrels, rel_format, relevance_level, version, progress)
     warnings = list(loaded_qrels.warnings)
     qrels_path = loaded_qrels.path
-    truth = Qrels(loaded_qrels.table, qrels_path or loaded_qrels.origin, relevance_level)
     engines = assign(ordered, engine)
+    for measure in ordered:  # what trecbench's ports of trec_eval compute instead
+        ported = version.rounded_recall_cutoffs and measure.family in RECALL_CUTOFFS
+        traced = debug_level > 0 and measure.family in TRACED
+        if (ported or traced) and engines[measure] != META and not measure.options:
+            engines[measure] = NATIVE
+    _check_rel_format(ordered, engines, rel_format)
     if max_docs is not None and max_docs < 1:
         # trec_eval would evaluate empty rankings, which pytrec_eval cannot (it crashes)
         raise UsageError(f"-M must be at least 1, got {max_docs}")
-    plan = _Plan(ordered, engines, truth, settings)
+    z_table = zscores_module.read_zscores(zscores) if zscores is not None else None
+    engine_settings = {**settings, "relevance_level": truth.relevance_level}
+    plan = _Plan(ordered, engines, truth, engine_settings, version, z_table)
     results, columns, flagged = [], None, truth.flagged()
     if progress is not None:
         progress("scoring", 0, len(sources))
-    runs = _Runs(sources, names, truth, plan, settings, budget.with_qrels(len(truth.table)))
+    if NATIVE in plan.groups:
+        streamed = False  # trecbench's ports stop part-way on their own: whole runs
+    runs = _Runs(sources, names, truth, plan, engine_settings, budget.with_qrels(len(truth.table)),
+                 streamed, version)  # fmt: skip
     if workers > 1:
         from . import processes
 
@@ -707,7 +782,21 @@ def evaluate(
             runs.score(index, tie_bounds, progress, ahead if index == 0 else None)
             for index in range(len(sources))
         )
-    for index, (result, run_columns, run_flags, run_warnings) in enumerate(done):
+    index = 0
+    while True:
+        try:
+            scored = next(done, None)
+        except TrecbenchError as error:
+            stopped = getattr(error, "partial_run", None)
+            if stopped is not None:  # trec_eval printed the runs and topics before
+                partial_columns = columns or getattr(error, "partial_columns", None) or []
+                error.partial = Evaluation(
+                    requested, partial_columns, [*results, stopped], settings, qrels_path
+                )
+            raise
+        if scored is None:
+            break
+        result, run_columns, run_flags, run_warnings = scored
         if workers > 1 and result.record is not None:
             file_record = {key: result.record[key] for key in ("size", "sha256")}
             provenance.remember(provenance.identity(result.path), file_record)
@@ -715,8 +804,9 @@ def evaluate(
         results.append(result)
         flagged += run_flags
         columns = columns or run_columns
+        index += 1
         if progress is not None:
-            progress("scoring", index + 1, len(sources))
+            progress("scoring", index, len(sources))
     return Evaluation(
         requested,
         columns or [],
@@ -727,6 +817,18 @@ def evaluate(
         warnings,
         loaded_qrels.record,
         truth.qids,
+    )
+
+
+def _streamable(version: Compat, rel_format: str, zscores, debug_level: int) -> bool:
+    """Whether run files may be scored in blocks of topics (and on Dask): trec_eval
+    9.0.8's reading of qrels judgments, without -Z and -D (10.0 evaluates the qrels'
+    topics, -Z and -D are per call; those runs are read whole)."""
+    return (
+        version.version == _compat.V9.version
+        and rel_format == "qrels"
+        and zscores is None
+        and debug_level == 0
     )
 
 
@@ -742,6 +844,8 @@ def _workers(jobs: int | None, sources: list) -> int:
     if jobs == 1 or len(sources) < 2:
         return 1
     if not all(isinstance(source, (str, os.PathLike)) for source in sources):
+        return 1
+    if any(str(source) == comments.STDIN for source in sources):
         return 1
     if jobs is None:
         try:
@@ -770,19 +874,23 @@ class _Runs:
     plan: _Plan
     settings: dict
     budget: Budget
+    streamed: bool  # run files may be read in blocks (:func:`_streamable`)
+    version: Compat
 
     def score(self, index: int, tie_bounds: bool, progress=None, ahead=None) -> tuple:
         """``(result, columns, flagged topics, warnings)`` of run ``index``."""
         source, names = self.sources[index], self.names
         args = (self.truth, self.plan, self.settings)
         if hasattr(source, "score_run"):  # scored elsewhere (trecbench.dask.DaskRun)
+            if not self.streamed:
+                raise UsageError("a run on Dask is scored as trec_eval 9.0.8 without -R, -Z, -D")
             name = names[index] if names else None
             return source.score_run(*args, tie_bounds, name)
-        if ahead is None and _in_blocks(source, self.budget):
+        if ahead is None and self.streamed and _in_blocks(source, self.budget):
             path = os.fspath(source)
             name = names[index] if names else path
             return _evaluate_blocks(path, name, *args, self.budget, progress, tie_bounds)
-        run = load(source, "run", ahead, progress)
+        run = load(source, "run", ahead, progress, self.version)
         name = names[index] if names else run.path or f"run{index + 1}"
         result, columns, flags = _evaluate_run(run.table, name, run.path, *args, tie_bounds)
         result.record = run.record
@@ -802,15 +910,103 @@ def _score_in_worker(index: int) -> tuple:
     return runs.score(index, tie_bounds)
 
 
+REL_FORMATS = ("qrels", "prefs", "qrels_prefs", "qrels_jg")
+PREFS_FORMATS = ("prefs", "qrels_prefs")
+# what each judgment format can compute (trec_eval: "Can't calculate measure", exit 4)
+_FORMAT_FAMILIES = {
+    "prefs": lambda family: family.startswith("prefs_"),
+    "qrels_prefs": lambda family: family.startswith("prefs_"),
+    "qrels_jg": lambda family: family in ("map_avgjg", "P_avgjg", "Rprec_mult_avgjg"),
+}
+
+
+def _check_rel_format(measures: list[Measure], engines, rel_format: str) -> None:
+    """Refuse a measure its judgments cannot give (trec_eval stops at the first topic,
+    exit 4): the prefs measures need ``-R prefs``/``qrels_prefs``, the ``_avgjg`` ones
+    ``-R qrels_jg``, every other one standard qrels."""
+    fits = _FORMAT_FAMILIES.get(rel_format)
+    for measure in measures:
+        if engines[measure] == META:
+            continue
+        family = measure.family
+        needs_other = (
+            fits is not None
+            and not fits(family)
+            or fits is None
+            and any(f(family) for f in _FORMAT_FAMILIES.values())
+        )
+        if needs_other:
+            raise UnevaluableTopicError(
+                measure.requested or family,
+                None,
+                f"trec_eval cannot calculate this measure from -R {rel_format} judgments (exit 4)",
+                "X6",
+            )
+
+
+def _check_shared_gain_params(measures: list[Measure], version: Compat) -> None:
+    """10.0 keeps one parameter list for ndcg, dcg and ideal_dcg: two of them with one
+    parameterised crash it (a double free); trecbench refuses the combination."""
+    if not version.integer_gain_names:
+        return
+    shared = [m for m in measures if m.family in _compat.SHARED_GAIN_PARAMS]
+    if len(shared) > 1 and any(m.params for m in shared):
+        names = ", ".join(m.requested or m.canonical for m in shared)
+        raise MeasureParameterError(
+            f"{names}: trec_eval 10.0 shares one parameter list between ndcg, dcg and "
+            "ideal_dcg and crashes on this combination; request them separately"
+        )
+
+
+class Preferences:
+    """Preference judgments (``-R prefs`` or ``qrels_prefs``), shared by every run."""
+
+    def __init__(self, table: pa.Table, path: str | None, relevance_level: int, rel_format):
+        self.table = table
+        self.path = path or "<prefs>"
+        self.relevance_level = relevance_level
+        self.rel_format = rel_format
+        self.qids = sorted(set(table.column("qid").to_pylist()))
+        self.topics = dict.fromkeys(self.qids)
+        self.positive_judgments = 0
+
+    def first_failure(self, qids: list[str], duplicates: bool = True) -> None:
+        return None  # found while counting preferences (trecbench.trec_eval.prefs_counts)
+
+    def flagged(self) -> list[FlaggedTopic]:
+        return []
+
+
+def load_judgments(
+    source, rel_format: str, relevance_level: int, version: Compat, progress=None
+) -> tuple[Qrels | Preferences, inputs.Loaded]:
+    """The judgments of ``-R rel_format`` and how they were loaded."""
+    if rel_format in PREFS_FORMATS:
+        if not isinstance(source, (str, os.PathLike)):
+            raise UsageError(f"-R {rel_format} judgments must be a file")
+        loaded = prefs_files.load_prefs(source, version, qrels_format=rel_format == "qrels_prefs")
+        return Preferences(loaded.table, loaded.path, relevance_level, rel_format), loaded
+    loaded = load(source, "qrels", progress=progress, version=version)
+    path = loaded.path or loaded.origin
+    if rel_format == "qrels_jg":
+        judgment_groups.check_duplicates(loaded.table, path)
+    return Qrels(loaded.table, path, relevance_level, rel_format), loaded
+
+
 class _Plan:
     """Which engine computes which measure, and each engine's evaluator (built on first use,
-    reused for every run of the call)."""
+    reused for every run of the call); the trec_eval version reproduced and ``-Z``'s
+    table."""
 
-    def __init__(self, measures, engines: dict[Measure, str], truth: Qrels, settings):
+    def __init__(
+        self, measures, engines: dict[Measure, str], truth, settings, version: Compat, zscores
+    ):
         self.measures = measures
         self.engines = engines
         self.truth = truth
         self.settings = settings
+        self.version = version
+        self.zscores = zscores
         self.groups: dict[str, list[Measure]] = {}
         for measure in measures:
             if engines[measure] != META:
@@ -828,7 +1024,11 @@ class _Plan:
     def evaluator(self, name: str):
         if name not in self._evaluators:
             module = engine_module(name)
-            self._evaluators[name] = module.Evaluator(self.truth, self.groups[name], self.settings)
+            # rbp depends on every measure computed before it (trecbench.trec_eval.leftovers)
+            extra = {"requested": self.measures} if name == NATIVE else {}
+            self._evaluators[name] = module.Evaluator(
+                self.truth, self.groups[name], self.settings, **extra
+            )
         return self._evaluators[name]
 
     @property
@@ -837,6 +1037,50 @@ class _Plan:
         return self.settings["judged_only"] or any(
             self.evaluator(name).wants_table for name in self.groups
         )
+
+
+@dataclass
+class _TopicPlan:
+    """Which topics a run is evaluated on, in order, and where trec_eval stops."""
+
+    qids: list[str]  # evaluation order (byte-wise)
+    placeholders: list[str]  # 10.0 -c: qrels topics missing from the run
+    stop: int | None = None  # index of the first topic trec_eval cannot evaluate
+    error: TrecbenchError | None = None
+
+    def fail(self, index: int, error: TrecbenchError) -> None:
+        if self.stop is None or index < self.stop:
+            self.stop, self.error = index, error
+
+
+def _plan_topics(run_qids, truth, plan: _Plan, name) -> _TopicPlan:
+    """trec_eval's loop over topics: the run's topics found in the qrels (9.0.8) or the
+    qrels' topics (10.0), restricted to ``-D``'s topic, and the first it stops at."""
+    settings, version, measures, engines = plan.settings, plan.version, plan.measures, plan.engines
+    diversity_only = plan.diversity_only
+    in_run = set(run_qids)
+    if version.topics_from_qrels:
+        qids = list(truth.qids)
+    else:
+        qids = sorted(q for q in in_run if q in truth.topics)
+    if settings["debug_query"] is not None:
+        qids = [q for q in qids if q == settings["debug_query"]]
+    missing = [q for q in qids if q not in in_run]
+    topics = _TopicPlan(qids, missing if settings["complete"] else [])
+    if missing and not settings["complete"]:
+        topics.fail(
+            qids.index(missing[0]),
+            MissingTopicError(
+                f"{name}: topic {missing[0]} of the qrels is not in the run: trec_eval "
+                f"{version.version} stops here without -c (its message: result qid "
+                f"'{missing[0]}' not found in qrels)"
+            ),
+        )
+    if any(engines[m] != META for m in measures):
+        found = truth.first_failure(qids, duplicates=not diversity_only)
+        if found is not None:
+            topics.fail(*found)
+    return topics
 
 
 # measures that credit retrieved documents the qrels do not list (by their similarity to
@@ -864,33 +1108,6 @@ def evaluated_depth(measures, max_docs: int | None) -> int | None:
     return min(max(depths), max_docs) if max_docs is not None else max(depths)
 
 
-@dataclass
-class _Block:
-    """What scoring one block of whole topics gives (:func:`_score_block`).
-
-    ``run_qids``: the block's distinct topics; ``qids``: those evaluated (in the qrels),
-    sorted. ``columns``, ``values`` and ``strings``: the per-topic values, aligned with
-    ``qids`` (``columns`` None when the measures were not computed). ``unjudged``:
-    (retrieved, unjudged, topics, topics with nothing judged). ``duplicate``: the run's
-    document listed twice that trec_eval would stop at, ``(qid, docno, first line,
-    second line)``; ``error``: what an engine raised. With tie bounds: ``extremes``, the
-    values of the best and the worst order (None: no tie group mixes keys), ``ties`` and
-    ``tied_topics``.
-    """
-
-    run_qids: list[str]
-    qids: list[str]
-    columns: list[Column] | None = None
-    values: dict[str, np.ndarray] = field(default_factory=dict)
-    strings: dict[str, list[str]] = field(default_factory=dict)
-    unjudged: tuple[int, int, int, int] | None = None
-    duplicate: tuple[str, str, int, int] | None = None
-    error: TrecbenchError | None = None
-    extremes: tuple[dict, dict] | None = None
-    ties: bool = False
-    tied_topics: int = 0
-
-
 def _unjudged(ranked_run: ranking.RankedRun, judgments, depth: int | None) -> tuple:
     """(retrieved, unjudged, topics, topics with nothing judged) within ``depth``."""
     rows, _ = ranked_run.match(*judgments[:2])
@@ -900,45 +1117,105 @@ def _unjudged(ranked_run: ranking.RankedRun, judgments, depth: int | None) -> tu
     else:
         retrieved = int(np.count_nonzero(ranked_run.position < depth))
         judged = rows[position[rows] < depth]
-    topics = len(ranked_run.qids)  # every evaluated topic keeps its first document
-    filled = int(np.count_nonzero(np.bincount(topic[judged], minlength=topics)))
+    topics = len(np.unique(ranked_run.topic))
+    filled = len(np.unique(topic[judged]))
     return retrieved, retrieved - len(judged), topics, topics - filled
 
 
-def _score_block(table, truth: Qrels, plan: _Plan, settings, measures=True, tie_bounds=False):
-    """A :class:`_Block` of ``table``, a run or any part of one that holds whole topics.
-
-    ``measures`` False: only what decides the run's errors (topics, duplicates).
-    """
-    order = ranking.order_run(table, float32=settings["float32"])
+def _evaluate_run(table, name, path, truth, plan: _Plan, settings, tie_bounds=False):
+    runid = table.column("tag")[table.num_rows - 1].as_py() if table.num_rows else ""
+    order = ranking.order_run(table, float32=settings["float32"] and plan.version.float32)
     run_qids = order.qids.to_pylist()
-    block = _Block(run_qids, sorted(q for q in run_qids if q in truth.topics))
-    qids = block.qids
-    if not qids:
-        return block
-    ranked_run = ranking.RankedRun(table, order, qids, settings["max_docs"])
-    ranked_run.index()  # built once, before the thread: the fast engine uses it too
-    duplicate = _in_background(ranked_run.first_duplicate)
-    # topics trec_eval refuses are never given to an engine (the error is raised for the
-    # whole run, in trec_eval's order: see _run_result)
-    if measures and not truth.refused(qids, plan.diversity_only):
-        judgments = truth.judgments(qids)
-        if any(m.family not in _CREDIT_UNJUDGED and m.provider != META for m in plan.measures):
-            depth = evaluated_depth(plan.measures, settings["max_docs"])
-            block.unjudged = _unjudged(ranked_run, judgments, depth)
+    topics = _plan_topics(run_qids, truth, plan, path or name)
+    if not topics.qids:
+        raise NoOverlapError(
+            f"{path or name}: No queries with both results and relevance info "
+            "(no topic of the run is in the qrels)"
+        )
+    if topics.stop == 0:  # nothing evaluated, nothing printed for this run
+        topics.error.partial_run = RunResult(name, path, runid, [], {}, {}, {}, complete=False)
+        raise topics.error
+    qids = topics.qids if topics.stop is None else topics.qids[: topics.stop]
+    placeholders = [q for q in topics.placeholders if q in set(qids)]
+    flags = _topic_flags(name, run_qids, truth.qids, qids, settings["complete"])
+    prefs = settings["rel_format"] in PREFS_FORMATS
+    checked = not prefs and bool(plan.groups)
+    # preferences rank every retrieved document their own way, then cut at -M themselves
+    ranked_run = ranking.RankedRun(table, order, qids, None if prefs else settings["max_docs"])
+    judgments = truth.judgments(qids) if settings["rel_format"] == "qrels" else None
+    unjudged = None
+    credited = any(m.family not in _CREDIT_UNJUDGED and m.provider != META for m in plan.measures)
+    if judgments is not None and credited:
+        depth = evaluated_depth(plan.measures, settings["max_docs"])
+        unjudged = Unjudged(depth, *_unjudged(ranked_run, judgments, depth))
+    duplicates = None
+    if checked:
+        ranked_run.index()  # built once, before the thread: the fast engine uses it too
+        duplicates = _in_background(lambda: ranked_run.check_duplicates(path or name))
+    # rows are moved into trec_eval order only for engines that need a table
+    ranked = ranked_run.table() if plan.table_needed or placeholders else ranked_run
+    if placeholders:
+        ranked = placeholder.with_placeholders(ranked, qids, placeholders)
+
+    columns, values, strings = _measure(ranked, qids, truth, plan, settings)
+    native = plan.evaluator(NATIVE).last if NATIVE in plan.groups else None
+    if placeholders:
+        rows = np.flatnonzero(np.isin(np.array(qids, dtype=object), placeholders))
+        placeholder.clear(values, strings, rows)
+    if plan.zscores is not None:
+        _convert_to_zscores(values, qids, plan.zscores)
+    traces = _traces(native, plan, qids) if settings["debug_level"] > 0 else None
+    stops = [] if topics.stop is None else [(topics.stop, topics.error, "")]
+    if duplicates is not None:
         try:
-            lead = truth.lead(qids)
-            if lead is None:
-                measured = _measure(ranked_run, qids, truth, plan, settings)
-            else:
-                measured = _measure_led(table, lead, qids, truth, plan, settings)
-            block.columns, block.values, block.strings = measured
-            if tie_bounds:
-                _extremes(block, table, order, judgments, truth, plan, settings)
-        except TrecbenchError as error:
-            block.error = error
-    block.duplicate = duplicate.result()
-    return block
+            duplicates.result()  # a run listing a document twice is an error (exit 4)
+        except DuplicateError as error:
+            stops.append((qids.index(error.qid), error, ""))
+    if native is not None and native.failed_at is not None:
+        stops.append((native.failed_at, native.error, native.trailing))
+    if stops:
+        stop, error, trailing = min(stops, key=lambda found: found[0])
+        kept = slice(0, stop)
+        error.partial_run = RunResult(
+            name,
+            path,
+            runid,
+            qids[kept],
+            {label: column[kept] for label, column in values.items()},
+            {label: column[kept] for label, column in strings.items()},
+            {},
+            traces=traces[kept] if traces is not None else None,
+            complete=False,
+            trailing=trailing,
+        )
+        error.partial_columns = columns
+        raise error
+    summary = {
+        c.label: _summarise(c, values.get(c.label), len(qids), truth, settings, runid)
+        for c in columns
+    }
+    result = RunResult(
+        name, path, runid, qids, values, strings, summary, unjudged=unjudged, traces=traces
+    )
+    if tie_bounds:
+        float32 = settings["float32"] and plan.version.float32
+        orders = tiebounds.extreme_orders(table, order, qids, judgments, float32)
+        evaluated = [
+            _evaluate_run(alternative, name, path, truth, plan, settings)[0]
+            for alternative in (orders.best, orders.worst)
+            if alternative is not None
+        ]
+        result.tie_bounds = tiebounds.run_bounds(
+            result,
+            orders,
+            evaluated,
+            columns,
+            settings,
+            lambda column, per_topic: _summarise(
+                column, per_topic, len(qids), truth, settings, runid
+            ),
+        )
+    return result, columns, flags
 
 
 def _in_background(function: Callable[[], Any]) -> Future:
@@ -950,15 +1227,14 @@ def _in_background(function: Callable[[], Any]) -> Future:
     return future
 
 
-def _measure(ranked_run, qids, truth: Qrels, plan: _Plan, settings) -> tuple:
-    """``(columns, values, strings)``: every engine of the plan on a ranked run."""
-    # rows are moved into trec_eval order only for engines that need a table
-    ranked = ranked_run.table() if plan.table_needed else ranked_run
+def _measure(ranked, qids, truth, plan: _Plan, settings) -> tuple:
+    """``(columns, values, strings)``: every engine of the plan on a ranked run (a
+    :class:`~trecbench.ranking.RankedRun`, or its table in trec_eval order)."""
     produced: dict[Measure, list[tuple]] = {}
     first = [n for n in plan.groups if plan.evaluator(n).before_judged_only]
     for engine_name in first:  # trec_eval's code applies -J itself
         produced.update(plan.evaluator(engine_name).evaluate(ranked, qids))
-    if settings["judged_only"]:
+    if settings["judged_only"] and settings["rel_format"] not in PREFS_FORMATS:
         ranked = ranking.judged_only(ranked, _same_id_types(truth.table, ranked))
     for engine_name in plan.groups:
         if engine_name not in first:
@@ -985,10 +1261,107 @@ def _measure(ranked_run, qids, truth: Qrels, plan: _Plan, settings) -> tuple:
     return columns, values, strings
 
 
+def _traces(native, plan: _Plan, qids: list[str]) -> list[str]:
+    """What each topic prints while computed (``-D``), measures in trec_eval's order."""
+    texts = [""] * len(qids)
+    if native is None:
+        return texts
+    from .engines.native import labels_of
+
+    for measure in plan.measures:
+        if plan.engines[measure] == NATIVE:
+            for t, text in enumerate(native.traces.get(labels_of(measure)[0], ())):
+                texts[t] += text
+    return texts
+
+
+def _convert_to_zscores(values: dict[str, np.ndarray], qids, table) -> None:
+    """``-Z``: every per-topic value as a z-score (:mod:`trecbench.trec_eval.zscores`)."""
+    labels = list(values)
+    for t, qid in enumerate(qids):
+        converted = zscores_module.convert(table, qid, labels, [values[lb][t] for lb in labels])
+        for label, value in zip(labels, converted, strict=True):
+            values[label][t] = value
+
+
+# ---------------------------------------------------------------------------------------
+# runs in blocks of whole topics (files longer than a block, Dask partitions)
+
+
+@dataclass
+class _Block:
+    """What scoring one block of whole topics gives (:func:`_score_block`).
+
+    ``run_qids``: the block's distinct topics; ``evaluated``: those in the qrels, sorted;
+    ``qids``: those measured (not the ones trec_eval stops at, :meth:`Qrels.measurable`),
+    which ``values`` and ``strings`` follow (``columns`` None when nothing was measured).
+    ``unjudged``: (retrieved, unjudged, topics, topics with nothing judged).
+    ``duplicate``: a document the run lists twice, ``(qid, docno, first line, second
+    line)``; ``error``: what an engine raised. With tie bounds: ``extremes``, the values of
+    the best and the worst order (None: no tie group mixes keys), ``ties`` and
+    ``tied_topics``.
+    """
+
+    run_qids: list[str]
+    evaluated: list[str]
+    qids: list[str] = field(default_factory=list)
+    columns: list[Column] | None = None
+    values: dict[str, np.ndarray] = field(default_factory=dict)
+    strings: dict[str, list[str]] = field(default_factory=dict)
+    unjudged: tuple[int, int, int, int] | None = None
+    duplicate: tuple[str, str, int, int] | None = None
+    error: TrecbenchError | None = None
+    extremes: tuple[dict, dict] | None = None
+    ties: bool = False
+    tied_topics: int = 0
+
+
+def _score_block(table, truth: Qrels, plan: _Plan, settings, tie_bounds=False) -> _Block:
+    """A :class:`_Block` of ``table``, a run or any part of one that holds whole topics
+    (trec_eval 9.0.8's reading, :func:`_streamable`); the run's errors are decided over all
+    its blocks, in trec_eval's order (:func:`_run_result`)."""
+    order = ranking.order_run(table, float32=settings["float32"])
+    run_qids = order.qids.to_pylist()
+    block = _Block(run_qids, sorted(q for q in run_qids if q in truth.topics))
+    measured, lead = block.evaluated, None
+    if plan.groups and measured:
+        measured = truth.measurable(measured, plan.diversity_only)
+        lead = truth.lead(measured) if measured else None
+        if measured and lead is None and truth.topics[measured[0]][0] < 0:
+            # no judged topic sorts before it: the run's first topic has only negative
+            # grades too, where trec_eval stops before printing anything
+            measured = []
+    if not measured:
+        return block
+    block.qids = measured
+    ranked_run = ranking.RankedRun(table, order, measured, settings["max_docs"])
+    duplicate = None
+    if plan.groups:
+        ranked_run.index()  # built once, before the thread: the fast engine uses it too
+        duplicate = _in_background(ranked_run.first_duplicate)
+    judgments = truth.judgments(measured)
+    if any(m.family not in _CREDIT_UNJUDGED and m.provider != META for m in plan.measures):
+        depth = evaluated_depth(plan.measures, settings["max_docs"])
+        block.unjudged = _unjudged(ranked_run, judgments, depth)
+    try:
+        if lead is None:
+            ranked = ranked_run.table() if plan.table_needed else ranked_run
+            measures = _measure(ranked, measured, truth, plan, settings)
+        else:
+            measures = _measure_led(table, lead, measured, truth, plan, settings)
+        block.columns, block.values, block.strings = measures
+        if tie_bounds:
+            _extremes(block, table, order, judgments, truth, plan, settings)
+    except TrecbenchError as error:
+        block.error = error
+    block.duplicate = duplicate.result() if duplicate is not None else None
+    return block
+
+
 def _measure_led(table, lead: str, qids, truth: Qrels, plan: _Plan, settings) -> tuple:
     """:func:`_measure` for a block whose first topic has only negative judgments, which
     trec_eval's code cannot start a call with (it sizes a buffer by the first topic's
-    largest grade; :meth:`Qrels.check_evaluable`): the topic ``lead``, judged and sorting
+    largest grade; :meth:`Qrels.first_failure`): the topic ``lead``, judged and sorting
     first, goes ahead with one document, and its values are dropped. Topics are
     independent: the others' values are those the whole run gives."""
     plain = _decoded(table)
@@ -997,10 +1370,10 @@ def _measure_led(table, lead: str, qids, truth: Qrels, plan: _Plan, settings) ->
         for column in plain.schema
     }
     led = pa.concat_tables([pa.table(row, schema=plain.schema), plain])
-    ranked_run = ranking.RankedRun(
-        led, ranking.order_run(led, settings["float32"]), [lead, *qids], settings["max_docs"]
-    )
-    columns, values, strings = _measure(ranked_run, [lead, *qids], truth, plan, settings)
+    order = ranking.order_run(led, settings["float32"])
+    ranked_run = ranking.RankedRun(led, order, [lead, *qids], settings["max_docs"])
+    ranked = ranked_run.table() if plan.table_needed else ranked_run
+    columns, values, strings = _measure(ranked, [lead, *qids], truth, plan, settings)
     return (
         columns,
         {label: value[1:] for label, value in values.items()},
@@ -1040,28 +1413,53 @@ def _run_result(
     blocks: list[_Block], name, path, runid, truth: Qrels, plan: _Plan, settings, tie_bounds=False
 ):
     """One run's :class:`RunResult`, columns and flagged topics from the blocks its
-    topics were scored in, with trec_eval's errors in trec_eval's order."""
+    topics were scored in, with trec_eval's errors in trec_eval's order: as
+    :func:`_evaluate_run` gives them for the run held whole (the topics before the one
+    trec_eval stops at are the error's ``partial_run``)."""
     run_qids = [q for block in blocks for q in block.run_qids]
-    qids = sorted(q for block in blocks for q in block.qids)
+    qids = sorted(q for block in blocks for q in block.evaluated)
     if not qids:
         raise NoOverlapError(
             f"{path or name}: No queries with both results and relevance info "
             "(no topic of the run is in the qrels)"
         )
     flags = _topic_flags(name, run_qids, truth.qids, qids, settings["complete"])
-    if not plan.diversity_only:
-        truth.check_duplicates(qids)
-    truth.check_evaluable(qids)
+    stops: list[tuple[int, TrecbenchError]] = []
+    if plan.groups:
+        found = truth.first_failure(qids, duplicates=not plan.diversity_only)
+        if found is not None:
+            stops.append(found)
+    duplicates = [block.duplicate for block in blocks if block.duplicate is not None]
+    if duplicates:  # the one whose second listing comes first in the file, as trec_eval
+        found = min(duplicates, key=lambda duplicate: duplicate[3])
+        try:
+            ranking.raise_duplicate(path or name, *found)
+        except DuplicateError as error:
+            stops.append((qids.index(found[0]), error))
+    scored = [block for block in blocks if block.qids]
+    measured = sorted(q for block in scored for q in block.qids)
+    columns = scored[0].columns if scored else None
+    values = _assembled(scored, measured, lambda block: block.values)
+    strings = _assembled(scored, measured, lambda block: block.strings)
+    if stops:
+        stop, error = min(stops, key=lambda found: found[0])
+        kept = slice(0, stop)  # measured: every topic before the stop (see _score_block)
+        error.partial_run = RunResult(
+            name,
+            path,
+            runid,
+            qids[kept],
+            {label: column[kept] for label, column in values.items()},
+            {label: column[kept] for label, column in strings.items()},
+            {},
+            complete=False,
+        )
+        if columns is not None:
+            error.partial_columns = columns
+        raise error
     for block in blocks:
         if block.error is not None:
             raise block.error
-    duplicates = [block.duplicate for block in blocks if block.duplicate is not None]
-    if duplicates:  # the one whose second listing comes first in the file, as trec_eval
-        ranking.raise_duplicate(path or name, *min(duplicates, key=lambda found: found[3]))
-    scored = [block for block in blocks if block.qids]
-    columns = scored[0].columns
-    values = _assembled(scored, qids, lambda block: block.values)
-    strings = _assembled(scored, qids, lambda block: block.strings)
     counted = [block.unjudged for block in scored if block.unjudged is not None]
     unjudged = None
     if counted:
@@ -1098,9 +1496,11 @@ def _run_result(
 
 def _assembled(blocks: list[_Block], qids: list[str], part) -> dict:
     """``part(block)`` (label -> per-topic values) of every block, in the order of
-    ``qids`` (the run's evaluated topics, sorted: trec_eval's summing order)."""
+    ``qids`` (the run's measured topics, sorted: trec_eval's summing order)."""
     if len(blocks) == 1:
         return part(blocks[0])
+    if not blocks:
+        return {}
     where = {qid: i for i, qid in enumerate(qids)}
     index = np.array([where[q] for block in blocks for q in block.qids], np.int64)
     out: dict = {}
@@ -1118,13 +1518,6 @@ def _assembled(blocks: list[_Block], qids: list[str], part) -> dict:
     return out
 
 
-def _evaluate_run(table, name, path, truth: Qrels, plan: _Plan, settings, tie_bounds=False):
-    """A run held in memory: one block."""
-    runid = table.column("tag")[table.num_rows - 1].as_py() if table.num_rows else ""
-    block = _score_block(table, truth, plan, settings, tie_bounds=tie_bounds)
-    return _run_result([block], name, path, runid, truth, plan, settings, tie_bounds)
-
-
 def _evaluate_blocks(path: str, name: str, truth, plan, settings, budget, progress, tie_bounds):
     """A run file scored block by block (:class:`~trecbench.inputs.blocks.RunBlocks`), the
     next block read while one is scored; ``(result, columns, flags, warnings)``."""
@@ -1139,13 +1532,9 @@ def _evaluate_blocks(path: str, name: str, truth, plan, settings, budget, progre
         progress=_reading(progress, path),
     )
     scored: list[_Block] = []
-    failing = False  # once the run is sure to fail, only what decides its error is done
     for table in prefetched(iter(blocks)):
-        block = _score_block(table, truth, plan, settings, not failing, tie_bounds)
-        failing |= block.error is not None or block.duplicate is not None
-        failing |= bool(block.qids) and block.columns is None
-        scored.append(block)
-        del table, block
+        scored.append(_score_block(table, truth, plan, settings, tie_bounds))
+        del table
     if not blocks.record["lines"]:
         raise InputError(path, None, "empty run file")
     result, columns, flags = _run_result(
@@ -1181,7 +1570,7 @@ def _summarise(column: Column, values, n_evaluated: int, truth: Qrels, settings,
     if kind == NUM_REL and complete:
         return truth.positive_judgments
     if kind in (SUM, NUM_REL):
-        return int(total)
+        return total if settings.get("zscores") else int(total)  # -Z: sums of z-scores
     if kind == GEOMETRIC:
         total += (denominator - n_evaluated) * math.log(MIN_GEO_MEAN)
         return math.exp(total / denominator)

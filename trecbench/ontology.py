@@ -17,8 +17,6 @@ which HPO a number was computed with.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 import re
 from collections import deque
@@ -27,8 +25,9 @@ from pathlib import Path
 
 import numpy as np
 
-from . import outputs, provenance
+from . import extras, outputs, provenance
 from .errors import InputError
+from .sources import Content, JsonDocument, json_document, read_source
 
 ROOT = "HP:0000001"
 _HP_ID = re.compile(r"^HP:[0-9]{7}$")
@@ -73,6 +72,7 @@ class Ontology:
         self.anc_idx = anc_idx
         self.labels = {t: labels.get(t, "") for t in ids}
         self._parents = {t: tuple(p for p in parents[t] if p in self.index) for t in ids}
+        self._children: dict[str, tuple[str, ...]] | None = None
         self.max_depth = int(depths.max()) if len(depths) else 0
         self._pd_index = None
 
@@ -104,6 +104,16 @@ class Ontology:
     def parents(self, term: str) -> tuple[str, ...]:
         """Direct is_a parents of an active term (empty for the root and unknown ids)."""
         return self._parents.get(term, ())
+
+    def children(self, term: str) -> tuple[str, ...]:
+        """Direct is_a children of an active term (empty for leaves and unknown ids)."""
+        if self._children is None:
+            children: dict[str, list[str]] = {}
+            for child, parents in self._parents.items():
+                for parent in parents:
+                    children.setdefault(parent, []).append(child)
+            self._children = {t: tuple(c) for t, c in children.items()}
+        return self._children.get(term, ())
 
     def indices(self, terms) -> np.ndarray:
         """Integer index of each id (vectorised); -1 for ids not in T."""
@@ -214,7 +224,12 @@ def _from_hpo3() -> Ontology:
     hpo3 embeds its data in the extension module, so the checksum covers that file.
     hpo3 panics on some calls for obsolete terms, hence the ``is_obsolete`` filter first.
     """
-    import pyhpo  # heavy (Rust extension + 0.6 s ontology build): only when needed
+    # heavy (Rust extension + 0.6 s ontology build): only when needed, and optional
+    pyhpo = extras.require(
+        "pyhpo",
+        "the default HPO release (MaxOntSim, HPO id checks)",
+        "give --ontology hp.obo",
+    )
     from pyhpo import Ontology as HPO
     from pyhpo import pyhpo as extension
 
@@ -239,19 +254,8 @@ def _from_hpo3() -> Ontology:
     )
 
 
-def _read(path: Path, data: bytes | None) -> bytes:
-    """The ontology file's bytes: ``data`` when the caller read them already, else read
-    once (and remembered with their checksum, see :mod:`trecbench.provenance`)."""
-    if data is not None:
-        return data
-    try:
-        return provenance.read_file(path)
-    except InputError as exc:
-        raise InputError(str(path), None, f"cannot read ontology: {exc.message}") from None
-
-
-def _file_ontology(path: Path, data, parents, labels, obsolete, replaced, synonyms, release):
-    """An :class:`Ontology` parsed from a user's file, with the checksum of its bytes."""
+def _file_ontology(source: Content, parents, labels, obsolete, replaced, synonyms, release):
+    """An :class:`Ontology` parsed from a user's file, with the file's checksum."""
     return Ontology(
         parents,
         labels,
@@ -259,8 +263,8 @@ def _file_ontology(path: Path, data, parents, labels, obsolete, replaced, synony
         replaced_by=replaced,
         synonyms=synonyms,
         release=release,
-        source=str(path),
-        sha256=hashlib.sha256(data).hexdigest(),
+        source=source.path,
+        sha256=source.record["sha256"],
     )
 
 
@@ -272,19 +276,22 @@ def _obo_value(value: str) -> str:
     return value.strip()
 
 
-def parse_obo(path: str | os.PathLike, data: bytes | None = None) -> Ontology:
-    """Parse an OBO 1.4 ``hp.obo``: [Term] stanzas, ``is_a`` edges, obsolete flags.
+def parse_obo(path: str | os.PathLike) -> Ontology:
+    """Parse an OBO 1.4 ``hp.obo`` (plain or gzip): [Term] stanzas, ``is_a`` edges,
+    obsolete flags.
 
     Other relations (``relationship:``) are ignored: depth and ancestry are over is_a only.
-    ``alt_id`` values are not terms, so they stay unknown (as in Phentrieve). ``data``: the
-    file's bytes, if already read.
+    ``alt_id`` values are not terms, so they stay unknown (as in Phentrieve).
     """
-    path = Path(path)
-    data = _read(path, data)
+    return _obo(read_source(path, "ontology"))
+
+
+def _obo(source: Content) -> Ontology:
+    path = source.path
     try:
-        text = data.decode("utf-8")
+        text = source.data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise InputError(str(path), None, f"cannot read ontology: {exc}") from exc
+        raise InputError(path, None, f"cannot read ontology: {exc}") from None
     release = "unknown"
     parents: dict[str, list[str]] = {}
     labels: dict[str, str] = {}
@@ -297,7 +304,7 @@ def parse_obo(path: str | os.PathLike, data: bytes | None = None) -> Ontology:
         if t is None:
             return
         if "id" not in t:
-            raise InputError(str(path), t["line"], "[Term] stanza without an id")
+            raise InputError(path, t["line"], "[Term] stanza without an id")
         if t["obsolete"]:
             obsolete.append(t["id"])
             if t["replaced_by"]:
@@ -322,7 +329,7 @@ def parse_obo(path: str | os.PathLike, data: bytes | None = None) -> Ontology:
             continue
         tag, sep, value = line.partition(":")
         if not sep:
-            raise InputError(str(path), lineno, f"expected 'tag: value', got {line[:60]!r}")
+            raise InputError(path, lineno, f"expected 'tag: value', got {line[:60]!r}")
         value = value.strip()
         if stanza is None:
             if tag == "data-version":
@@ -345,8 +352,8 @@ def parse_obo(path: str | os.PathLike, data: bytes | None = None) -> Ontology:
             term["synonyms"].append(value[1:].split('"', 1)[0])
     finish(term)
     if not parents:
-        raise InputError(str(path), None, "no [Term] stanza found: not an OBO ontology")
-    return _file_ontology(path, data, parents, labels, obsolete, replaced, synonyms, release)
+        raise InputError(path, None, "no [Term] stanza found: not an OBO ontology")
+    return _file_ontology(source, parents, labels, obsolete, replaced, synonyms, release)
 
 
 def _json_id(iri: str) -> str | None:
@@ -357,18 +364,28 @@ def _json_id(iri: str) -> str | None:
     return f"HP:{m.group(1)}" if m else None
 
 
-def parse_obographs(path: str | os.PathLike, data: bytes | None = None) -> Ontology:
-    """Parse an OBO Graphs JSON ``hp.json``: CLASS nodes, ``is_a`` edges, deprecation.
-    ``data``: the file's bytes, if already read."""
-    path = Path(path)
-    data = _read(path, data)
-    try:
-        doc = json.loads(data)
-        graph = doc["graphs"][0]
-        nodes, edges = graph.get("nodes", []), graph.get("edges", [])
-    except (OSError, ValueError, KeyError, IndexError, TypeError) as exc:
-        raise InputError(str(path), None, f"not an OBO Graphs JSON ontology: {exc}") from exc
-    meta = graph.get("meta") or {}
+def parse_obographs(path: str | os.PathLike) -> Ontology:
+    """Parse an OBO Graphs JSON ``hp.json`` (plain or gzip): CLASS nodes, ``is_a`` edges,
+    deprecation. A malformed file is refused with the line and path of the problem."""
+    return _obographs(json_document(read_source(path, "ontology")))
+
+
+def _optional(container: dict, key: str, default, expect):
+    """``container[key]`` checked by ``expect``, or ``default`` when absent or null."""
+    value = container.get(key)
+    return default if value is None else expect(value)
+
+
+def _obographs(doc: JsonDocument) -> Ontology:
+    root = doc.root.expect_object(doc.value)
+    graphs = (doc.root / "graphs").expect_list(root.get("graphs"))
+    if not graphs:
+        raise (doc.root / "graphs").error("no graph: not an OBO Graphs JSON ontology")
+    at = doc.root / "graphs" / 0
+    graph = at.expect_object(graphs[0])
+    nodes = _optional(graph, "nodes", [], (at / "nodes").expect_list)
+    edges = _optional(graph, "edges", [], (at / "edges").expect_list)
+    meta = _optional(graph, "meta", {}, (at / "meta").expect_object)
     version = str(meta.get("version", ""))
     m = _DATE.search(version)
     release = m.group(1) if m else (version or "unknown")
@@ -376,33 +393,47 @@ def parse_obographs(path: str | os.PathLike, data: bytes | None = None) -> Ontol
     labels: dict[str, str] = {}
     synonyms: dict[str, list[str]] = {}
     obsolete, replaced = [], {}
-    for node in nodes:
+    for index, node in enumerate(nodes):
+        place = at / "nodes" / index
+        node = place.expect_object(node)
         term = _json_id(str(node.get("id", "")))
         if term is None or node.get("type", "CLASS") != "CLASS":
             continue
-        nmeta = node.get("meta") or {}
+        nmeta = _optional(node, "meta", {}, (place / "meta").expect_object)
         if nmeta.get("deprecated"):
             obsolete.append(term)
-            for pv in nmeta.get("basicPropertyValues") or ():
+            values = _optional(
+                nmeta,
+                "basicPropertyValues",
+                [],
+                (place / "meta" / "basicPropertyValues").expect_list,
+            )
+            for i, pv in enumerate(values):
+                pv = (place / "meta" / "basicPropertyValues" / i).expect_object(pv)
                 if str(pv.get("pred", "")).endswith("IAO_0100001"):  # term replaced by
                     new = _json_id(str(pv.get("val", "")))
                     if new:
                         replaced[term] = new
             continue
         parents[term] = []
-        labels[term] = node.get("lbl", "")
-        syns = [s.get("val", "") for s in nmeta.get("synonyms") or ()]
+        labels[term] = str(node.get("lbl", ""))
+        listed = _optional(nmeta, "synonyms", [], (place / "meta" / "synonyms").expect_list)
+        syns = [
+            str((place / "meta" / "synonyms" / i).expect_object(s).get("val", ""))
+            for i, s in enumerate(listed)
+        ]
         if syns:
             synonyms[term] = syns
-    for edge in edges:
+    for index, edge in enumerate(edges):
+        edge = (at / "edges" / index).expect_object(edge)
         if edge.get("pred") != "is_a":
             continue
         sub, obj = _json_id(str(edge.get("sub", ""))), _json_id(str(edge.get("obj", "")))
         if sub in parents and obj is not None:
             parents[sub].append(obj)
     if not parents:
-        raise InputError(str(path), None, "no HPO class found: not an HPO OBO Graphs file")
-    return _file_ontology(path, data, parents, labels, obsolete, replaced, synonyms, release)
+        raise InputError(doc.path, None, "no HPO class found: not an HPO OBO Graphs file")
+    return _file_ontology(doc.source, parents, labels, obsolete, replaced, synonyms, release)
 
 
 _CACHE: dict[tuple, Ontology] = {}
@@ -429,7 +460,7 @@ def load_ontology(path: str | os.PathLike | None = None) -> Ontology:
         if path is None:
             _CACHE[key] = _from_hpo3()
         else:
-            data = _read(Path(path), None)  # once: sniffed, parsed and hashed
-            parse = parse_obographs if data[:4096].lstrip().startswith(b"{") else parse_obo
-            _CACHE[key] = parse(path, data)
+            source = read_source(path, "ontology")  # read once: sniffed, parsed, hashed
+            is_json = source.data[:4096].lstrip().startswith(b"{")
+            _CACHE[key] = _obographs(json_document(source)) if is_json else _obo(source)
     return _CACHE[key]

@@ -77,7 +77,10 @@ class RankedRun:
             order.topic.dtype
         )
         position = order.positions()
-        every_topic = len(qids) == len(order.qids)  # then topic_of is the identity
+        # every run topic kept, in order (qids may also name topics the run lacks: 10.0)
+        every_topic = len(qids) == len(order.qids) and bool(
+            np.array_equal(topic_of, np.arange(len(qids)))
+        )
         topic = order.topic if every_topic else topic_of[order.topic]
         keep = topic >= 0
         if max_docs is not None:
@@ -191,10 +194,19 @@ def topic_codes(qids: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, pa.Array]
     return topic, dictionary.take(arrow.array(by_bytes))
 
 
+def as_float32(scores: np.ndarray) -> np.ndarray:
+    """Scores as trec_eval 9.x holds them: C's cast of the double to float, which rounds
+    to nearest and turns magnitudes beyond float32's range into +-inf (as x86 does), so
+    3.5e38 and 1e39 tie at +inf. numpy does the same, without its overflow warning here."""
+    with np.errstate(over="ignore"):
+        return np.asarray(scores).astype(np.float32)
+
+
 def comparable_scores(column, float32: bool) -> np.ndarray:
     """The scores as trec_eval compares them: float32 (9.x) or float64, -0.0 as +0.0."""
     dtype = np.float32 if float32 else np.float64
-    parts = [arrow.to_numpy(chunk).astype(dtype) for chunk in column.chunks]
+    values = [arrow.to_numpy(chunk) for chunk in column.chunks]
+    parts = [as_float32(v) if float32 else v.astype(dtype) for v in values]
     scores = np.concatenate(parts) if parts else np.empty(0, dtype)
     scores += dtype(0)  # -0.0 becomes +0.0: C compares them equal
     return scores
@@ -301,10 +313,13 @@ def truncate(ranked: pa.Table, max_docs: int | None) -> pa.Table:
 
 
 def raise_duplicate(path: str, qid: str, docno: str, first: int, second: int) -> None:
-    """The error trec_eval's "duplicate docs" becomes, naming both lines."""
-    raise DuplicateError(
+    """The error trec_eval's "duplicate docs" becomes, naming both lines (``qid``: the
+    topic, where trec_eval stops)."""
+    error = DuplicateError(
         path, second, f"duplicate docs {docno} for topic {qid} (first on line {first})", "R7"
     )
+    error.qid = qid
+    raise error
 
 
 class HashIndex:
@@ -357,7 +372,8 @@ class HashIndex:
 
 def find_duplicate(topic: np.ndarray, docnos, lines, index=None):
     """``(topic, docno, first line, second line)`` of a document listed twice in a topic
-    (the one whose second listing comes first in the file), or None.
+    (in the first topic that has one — where trec_eval stops — the one whose second
+    listing comes first in the file), or None.
 
     ``lines`` None means row ``i`` is line ``i + 1``; ``index``: a :class:`HashIndex` of
     the rows to check (by default all) keyed by ``string_hash(docnos, salt=topic)``.
@@ -386,6 +402,8 @@ def find_duplicate(topic: np.ndarray, docnos, lines, index=None):
     grouped = line[groups.order]
     grouped[grouped == np.repeat(first, groups.counts)] = np.iinfo(np.int64).max
     second = groups.reduce(np.minimum, grouped)
+    topics = topic[candidates[groups.first[dupes]]]
+    dupes = dupes[topics == topics.min()]
     pick = dupes[np.argmin(second[dupes])]  # the pair whose second listing comes first
     row = int(groups.first[pick])
     return int(topic[candidates[row]]), docno[row].as_py(), int(first[pick]), int(second[pick])
@@ -411,20 +429,25 @@ def take_rows(values: pa.Array | pa.ChunkedArray, rows: np.ndarray) -> pa.Array:
     return taken.take(arrow.array(inverse))
 
 
-_FNV_OFFSET, _MIX = np.uint64(0xCBF29CE484222325), np.uint64(0x100000001B3)
+_LENGTH_KEY = np.uint64(0xCBF29CE484222325)  # odd constants: distinct keys per length,
+_POSITION_KEY = np.uint64(0x100000001B3)  # per word position and per salt
 _SALT = np.uint64(0x9E3779B97F4A7C15)
 
 
 def string_hash(values: pa.Array | pa.ChunkedArray, salt: np.ndarray | None = None) -> np.ndarray:
     """A 64-bit hash of each string, vectorised over 8-byte words (no per-string Python);
-    with ``salt`` (an integer per row), of the pair (salt, string)."""
+    with ``salt`` (an integer per row), of the pair (salt, string).
+
+    A hash depends on the string's bytes only, never on its neighbours or on how the
+    column is chunked (the validator matches keys across chunks). The work is one pass
+    over the bytes: each word of each string is mixed once (see :func:`_chunk_hash`).
+    """
     chunks = values.chunks if isinstance(values, pa.ChunkedArray) else [values]
     out = np.empty(len(values), np.uint64)
     done = 0
-    # slices of at most _SLICE rows: temporaries stay in cache (several times faster)
     for chunk in chunks:
-        for start in range(0, len(chunk), _SLICE):
-            piece = _chunk_hash(chunk.slice(start, _SLICE))
+        for start, stop in _slices(chunk):
+            piece = _chunk_hash(chunk.slice(start, stop - start))
             if salt is not None:
                 piece ^= salt[done : done + len(piece)].astype(np.uint64) * _SALT
             out[done : done + len(piece)] = piece
@@ -432,13 +455,55 @@ def string_hash(values: pa.Array | pa.ChunkedArray, salt: np.ndarray | None = No
     return out
 
 
+# slices of at most _SLICE rows and _SLICE_BYTES bytes (a longer string alone): the
+# temporaries, a few words per word of text, stay in cache (several times faster)
 _SLICE = 1 << 18
+_SLICE_BYTES = 1 << 21
+
+
+def _slices(chunk: pa.Array) -> list[tuple[int, int]]:
+    """``(start, stop)`` row ranges cutting ``chunk`` into slices (see ``_SLICE``)."""
+    n = len(chunk)
+    if n == 0:
+        return []
+    offsets = _offsets(chunk)
+    if offsets[-1] - offsets[0] <= _SLICE_BYTES:
+        return [(start, min(start + _SLICE, n)) for start in range(0, n, _SLICE)]
+    slices, start = [], 0
+    while start < n:
+        by_bytes = int(np.searchsorted(offsets, offsets[start] + _SLICE_BYTES, "right")) - 1
+        stop = min(start + _SLICE, n, max(by_bytes, start + 1))
+        slices.append((start, stop))
+        start = stop
+    return slices
+
+
+def _offsets(chunk: pa.Array) -> np.ndarray:
+    width = np.int64 if pa.types.is_large_string(chunk.type) else np.int32
+    offsets_buffer = chunk.buffers()[1]
+    return np.frombuffer(offsets_buffer, width)[chunk.offset : chunk.offset + len(chunk) + 1]
+
+
+def _mix(values: np.ndarray) -> np.ndarray:
+    """splitmix64's finaliser, in place: every input bit reaches every output bit."""
+    values ^= values >> np.uint64(30)
+    values *= np.uint64(0xBF58476D1CE4E5B9)
+    values ^= values >> np.uint64(27)
+    values *= np.uint64(0x94D049BB133111EB)
+    values ^= values >> np.uint64(31)
+    return values
 
 
 def _chunk_hash(chunk: pa.Array) -> np.ndarray:
-    width = np.int64 if pa.types.is_large_string(chunk.type) else np.int32
-    _, offsets_buffer, data_buffer = chunk.buffers()
-    offsets = np.frombuffer(offsets_buffer, width)[chunk.offset : chunk.offset + len(chunk) + 1]
+    """The hash of each string: ``mix(word 0 ^ length) + sum of mix(word j ^ j)``, words
+    taken 8 bytes at a time (the last one zero-padded), j >= 1 keyed by position.
+
+    Word 0 is mixed for every string at once; the further words of the longer strings are
+    gathered into one flat array and each mixed once, so a 100 KB string costs its 12,500
+    words, not 12,500 passes over the slice.
+    """
+    offsets = _offsets(chunk)
+    data_buffer = chunk.buffers()[2]
     data = (
         np.frombuffer(data_buffer, np.uint8) if data_buffer is not None else np.empty(0, np.uint8)
     )
@@ -446,21 +511,34 @@ def _chunk_hash(chunk: pa.Array) -> np.ndarray:
     windows = np.lib.stride_tricks.as_strided(padded, (len(padded) - 7, 8), (1, 1))
     starts = (offsets[:-1] - offsets[0]).astype(np.int64)
     lengths = np.diff(offsets).astype(np.int64)
-    hashes = _FNV_OFFSET ^ lengths.astype(np.uint64)
-    for word in range(int(-(-lengths.max(initial=0) // 8))):
-        remaining = np.clip(lengths - 8 * word, 0, 8)
-        at = np.minimum(starts + 8 * word, len(padded) - 8)
-        words = np.ascontiguousarray(windows[at]).view("<u8").ravel()
-        keep = np.where(
-            remaining == 8,
-            ~np.uint64(0),
-            (np.uint64(1) << (8 * remaining).astype(np.uint64)) - np.uint64(1),
-        )
-        mixed = (hashes ^ (words & keep)) * _MIX
-        mixed ^= mixed >> np.uint64(29)
-        # strings shorter than this word keep their hash: it must not depend on neighbours
-        hashes = np.where(lengths > 8 * word, mixed, hashes) if word else mixed
+    first = _words(windows, starts) & _low_bytes(lengths)
+    hashes = _mix(first ^ lengths.astype(np.uint64) * _LENGTH_KEY)
+    more = np.maximum(lengths - 1, 0) // 8  # words after the first
+    longer = np.flatnonzero(more)
+    if len(longer):
+        counts = more[longer]
+        ends = np.cumsum(counts)  # each string's words end here in the flat array
+        position = np.arange(ends[-1], dtype=np.int64)
+        position -= np.repeat(ends - counts - 1, counts)  # 1, 2, ... within each string
+        words = _words(windows, np.repeat(starts[longer], counts) + 8 * position)
+        words[ends - 1] &= _low_bytes(lengths[longer] - 8 * more[longer])  # last, partial
+        words ^= position.astype(np.uint64) * _POSITION_KEY
+        sums = np.cumsum(_mix(words))[ends - 1]  # running totals (wrap-around, exact)
+        sums[1:] -= sums[:-1].copy()
+        hashes[longer] += sums
     return hashes
+
+
+def _words(windows: np.ndarray, at: np.ndarray) -> np.ndarray:
+    """The little-endian 8-byte words starting at ``at`` (clipped to the padded end)."""
+    at = np.minimum(at, len(windows) - 1)
+    return np.ascontiguousarray(windows[at]).view("<u8").ravel()
+
+
+def _low_bytes(lengths: np.ndarray) -> np.ndarray:
+    """Masks keeping the first ``min(length, 8)`` bytes of a word."""
+    bits = np.uint64(8) * np.clip(lengths, 0, 8).astype(np.uint64)
+    return np.where(bits == 64, ~np.uint64(0), (np.uint64(1) << (bits & np.uint64(63))) - 1)
 
 
 def judged_only(ranked: pa.Table, qrels: pa.Table) -> pa.Table:

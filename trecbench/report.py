@@ -7,9 +7,8 @@ says how the experiment ran: id, UTC time, command line, environment, git commit
 user's ``--meta key=value`` pairs, and every input and output with its sha256.
 
 Both are plain dicts that match the JSON Schemas shipped in ``trecbench/schemas/``; they
-are built to match by construction. Checking them against the schemas needs
-``jsonschema`` (a test extra), so :func:`validate_against_schema` imports it lazily and the
-CLI never depends on it: the tests validate every generated shape instead.
+are built to match by construction; :func:`validate_against_schema` checks them (the tests
+validate every generated shape), importing ``jsonschema`` only then.
 
 The small pieces (:func:`input_record`, :func:`environment`, :func:`git_commit`,
 :func:`write_json`, :func:`bytes_record`, :func:`parse_meta`) are meant to be reused by
@@ -173,17 +172,13 @@ def validate_against_schema(obj: Any, schema_name: str) -> None:
 
     Every shipped schema is registered under its ``$id``, so schemas can share
     definitions (the EvaluationReport uses the manifest's ``file`` and ``environment``).
-    Needs ``jsonschema`` (installed with the ``test`` extra); imported here only, so the
-    library and CLI never depend on it.
+    ``jsonschema`` (a dependency: benchmark configurations are checked with it) is imported
+    here only, so commands that check no schema do not load it.
     """
-    try:
-        import jsonschema
-        from referencing import Registry, Resource
-        from referencing.jsonschema import DRAFT202012
-    except ImportError:
-        raise UsageError(
-            "schema validation needs jsonschema: pip install 'trecbench[test]'"
-        ) from None
+    import jsonschema
+    from referencing import Registry, Resource
+    from referencing.jsonschema import DRAFT202012
+
     shipped = [
         json.loads(entry.read_text("utf-8"))
         for entry in _schema_files().iterdir()
@@ -292,6 +287,7 @@ def build_evaluation_report(
     meta: Mapping[str, str] | None = None,
     ontology: Mapping[str, Any] | None = None,
     groups: Mapping[str, Any] | None = None,
+    warnings: Sequence[str] = (),
     routing: Mapping[str, Any] | None = None,
 ) -> dict:
     """The EvaluationReport of an evaluation (schema ``evaluation_report``).
@@ -304,7 +300,9 @@ def build_evaluation_report(
     ``--meta`` pairs (model, parameters) so the report stands alone; ``ontology``
     (``release``, ``source``, ``sha256``) records the ontology behind ontology-aware
     measures; ``groups`` are grouped means (:func:`trecbench.strata.groups_document`);
-    ``routing`` the metrics of a routing log (:func:`trecbench.routing.routing_metrics`).
+    ``warnings`` what the command warned about the grouping and the qrels (small groups,
+    found-only qrels); ``routing`` the metrics of a routing log
+    (:func:`trecbench.routing.routing_metrics`).
     """
     report: dict[str, Any] = {
         "type": "EvaluationReport",
@@ -312,7 +310,8 @@ def build_evaluation_report(
         "created": utc_now(),
         "experiment_id": experiment_id,
         "tool": {"name": "trecbench", "version": __version__},
-        "trec_eval_semantics": TREC_EVAL_SEMANTICS,
+        # the version reproduced: --compat (trecbench.trec_eval.compat), 9.0.8 by default
+        "trec_eval_semantics": evaluation.options.get("compat", TREC_EVAL_SEMANTICS),
         "environment": environment(),
         "options": _json_safe(dict(evaluation.options if options is None else options)),
         "meta": {str(key): str(value) for key, value in (meta or {}).items()},
@@ -325,6 +324,8 @@ def build_evaluation_report(
         report["ontology"] = _json_safe(dict(ontology))
     if groups is not None:
         report["groups"] = _json_safe(dict(groups))
+    if warnings:
+        report["warnings"] = list(warnings)
     if routing is not None:
         report["routing"] = _json_safe(dict(routing))
     return report
@@ -390,6 +391,7 @@ def write_score_outputs(
     outputs: Sequence[str | os.PathLike] = (),
     ontology: Mapping[str, Any] | None = None,
     groups: Mapping[str, Any] | None = None,
+    warnings: Sequence[str] = (),
     routing: Mapping[str, Any] | None = None,
 ) -> None:
     """Write the ``--report`` and/or ``--manifest`` of a finished evaluation.
@@ -399,8 +401,8 @@ def write_score_outputs(
     :func:`input_record`, e.g. a strata sidecar). ``outputs`` are other files the command
     already wrote, listed in the manifest with their checksums. ``ontology`` provenance
     defaults to the MaxOntSim ontology's when a MaxOntSim measure was computed; ``groups``
-    are grouped means and ``routing`` routing metrics for the report (see
-    :func:`build_evaluation_report`). Both files are
+    are grouped means, ``warnings`` the command's warnings about them and ``routing``
+    routing metrics, for the report (see :func:`build_evaluation_report`). Both files are
     written atomically and committed together: neither is replaced unless both could be
     prepared, and neither may be an input. Does nothing when neither path is given.
     """
@@ -431,6 +433,7 @@ def write_score_outputs(
             meta=meta,
             ontology=ontology,
             groups=groups,
+            warnings=warnings,
             routing=routing,
         )
         data = json_bytes(document)

@@ -51,9 +51,12 @@ than the paired tests and intervals above; trecbench reports them only beside th
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 
 import numpy as np
+
+from .errors import UsageError
 
 TESTS = ("t", "bootstrap", "randomization")
 CORRECTIONS = ("holm", "bonferroni", "bh", "none")
@@ -87,6 +90,26 @@ def _rng(seed: int, stream: int) -> np.random.Generator:
 def _blocks(samples: int) -> Iterator[tuple[int, int]]:
     for start in range(0, samples, BLOCK):
         yield start, min(BLOCK, samples - start)
+
+
+def _resampled_means_array(samples: int, columns: int) -> np.ndarray:
+    """The ``samples x columns`` array every percentile interval needs, refused with a
+    :class:`~trecbench.errors.UsageError` when it cannot fit in this machine's memory."""
+    need = samples * columns * 8
+    try:
+        memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, OSError, ValueError):
+        memory = None  # unknown here: the allocation itself decides
+    if memory is None or need <= memory:
+        try:
+            return np.empty((samples, columns))
+        except (MemoryError, ValueError):
+            pass
+    has = "" if memory is None else f" (this machine has {memory / 2**30:,.1f} GiB)"
+    raise UsageError(
+        f"{samples:,} resamples of {columns:,} values need {need / 2**30:,.1f} GiB of "
+        f"memory{has}: ask for fewer samples"
+    )
 
 
 def macro_weights(strata) -> np.ndarray:
@@ -137,7 +160,7 @@ def bootstrap_means(
         rng = _rng(seed, STRATIFIED_STREAM)
         members, base, size_of = _stratified_draws(strata)
         weighted = matrix * macro_weights(strata)[:, None]
-    out = np.empty((samples, matrix.shape[1]))
+    out = _resampled_means_array(samples, matrix.shape[1])
     for start, size in _blocks(samples):
         if strata is None:
             draws = rng.integers(0, n, size=(size, n))

@@ -11,18 +11,33 @@ from __future__ import annotations
 
 import json
 import math
+from urllib.parse import quote
 
 from .measures import COUNTS, RUNID, STRING
 
 NAMES = ("trec", "display")
 
 
+def escape_text(text, also: str = "") -> str:
+    """``text`` made safe for one field of a line-based output, reversibly: ``%``, control
+    characters, line breaks and every blank but the ASCII space (and each character of
+    ``also``, e.g. ``" "`` where fields are whitespace-separated, ``"|"`` in Markdown)
+    become ``%XX`` of their UTF-8 bytes; :func:`urllib.parse.unquote` gives ``text`` back.
+    A newline in a run name or a stratum value can then never start a line of its own."""
+    text = str(text)
+    if text.isprintable() and "%" not in text and not any(c in text for c in also):
+        return text
+    return "".join(
+        quote(c, safe="") if c == "%" or c in also or not c.isprintable() else c for c in text
+    )
+
+
 def _name(column, names: str) -> str:
     return column.label if names == "trec" else column.display
 
 
-def _number(column, value) -> str:
-    if column.summary in COUNTS:
+def _number(column, value, zscores: bool = False) -> str:
+    if column.summary in COUNTS and not zscores:
         return str(int(value))
     if math.isnan(value):
         # glibc's printf shows a NaN's sign bit; trec_eval's 0/0 NaNs print as "-nan"
@@ -31,36 +46,47 @@ def _number(column, value) -> str:
 
 
 def trec_text(evaluation, run, *, per_query: bool = False, summary: bool = True, names="trec"):
-    """One run's block exactly as trec_eval 9.0.8 prints it (``-q``: ``per_query``;
-    ``-n``: ``summary=False``)."""
+    """One run's block exactly as trec_eval prints it (``-q``: ``per_query``; ``-n``:
+    ``summary=False``). With ``-Z`` every number is a z-score, printed after a ``Z``
+    with four decimals; with ``-D`` what each topic printed while computed precedes its
+    lines. A run trec_eval stopped in (exit 4) prints what it printed before stopping."""
     lines = []
     columns = evaluation.columns
-    if per_query:
-        for index, qid in enumerate(run.qids):
-            for column in columns:
-                name = _name(column, names)
-                if column.summary == STRING:
-                    text = run.strings[column.label][index]
-                    lines.append(f"{name:<22}\t{qid}\t'{text}'")
-                elif column.per_query:
-                    value = run.values[column.label][index]
-                    lines.append(f"{name:<22}\t{qid}\t{_number(column, value)}")
+    z = bool(evaluation.options.get("zscores"))
+    prefix = "Z" if z else ""
+    traces = run.traces or [""] * len(run.qids)
+    for index, qid in enumerate(run.qids):
+        qid = escape_text(qid, " ")  # from a DataFrame, an id may hold anything
+        if traces[index]:
+            lines.append(traces[index])
+        if not per_query:
+            continue
+        for column in columns:
+            name = _name(column, names)
+            if column.summary == STRING:
+                text = run.strings[column.label][index]
+                lines.append(f"{name:<22}\t{qid}\t'{text}'\n")
+            elif column.per_query:
+                value = run.values[column.label][index]
+                lines.append(f"{prefix}{name:<22}\t{qid}\t{_number(column, value, z)}\n")
+    if not run.complete:
+        return "".join(lines) + run.trailing
     if summary:
         for column in columns:
             name = _name(column, names)
             if column.summary == RUNID:
-                lines.append(f"{name:<22}\tall\t{run.runid}")
+                lines.append(f"{name:<22}\tall\t{escape_text(run.runid, ' ')}\n")
             elif column.summary != STRING:
                 value = run.summary[column.label]
-                lines.append(f"{name:<22}\tall\t{_number(column, value)}")
-    return "".join(line + "\n" for line in lines)
+                lines.append(f"{prefix}{name:<22}\tall\t{_number(column, value, z)}\n")
+    return "".join(lines)
 
 
 def render_trec(evaluation, *, per_query=False, summary=True, names="trec") -> str:
     """All runs in trec_eval format; with several runs each block starts ``# <run>``."""
     labelled = len(evaluation.runs) > 1
     return "".join(
-        (f"# {run.name}\n" if labelled else "")
+        (f"# {escape_text(run.name)}\n" if labelled else "")
         + trec_text(evaluation, run, per_query=per_query, summary=summary, names=names)
         for run in evaluation.runs
     )
@@ -70,11 +96,12 @@ def _summary_columns(evaluation):
     return [c for c in evaluation.columns if c.summary not in (RUNID, STRING)]
 
 
-def _table_rows(evaluation, names: str) -> tuple[list[str], list[list[str]]]:
+def _table_rows(evaluation, names: str, also: str = "") -> tuple[list[str], list[list[str]]]:
     columns = _summary_columns(evaluation)
     header = ["run", "topics"] + [_name(c, names) for c in columns]
     rows = [
-        [run.name, str(len(run.qids))] + [_number(c, run.summary[c.label]).strip() for c in columns]
+        [escape_text(run.name, also), str(len(run.qids))]
+        + [_number(c, run.summary[c.label]).strip() for c in columns]
         for run in evaluation.runs
     ]
     return header, rows
@@ -95,7 +122,7 @@ def render_table(evaluation, names: str = "display") -> str:
 
 def render_markdown(evaluation, names: str = "display") -> str:
     """Aggregates as a Markdown table."""
-    header, rows = _table_rows(evaluation, names)
+    header, rows = _table_rows(evaluation, names, also="|")
     lines = ["| " + " | ".join(header) + " |", "|---|" + "---:|" * (len(header) - 1)]
     lines += ["| " + " | ".join(r) + " |" for r in rows]
     return "\n".join(lines) + "\n"

@@ -1,50 +1,103 @@
 """Command-line interface: a thin layer that parses arguments and prints.
 
 Each command lives in its own module of this package; all logic lives in the library.
-Errors raised on purpose (:class:`trecbench.errors.TrecbenchError`) become one line on
-stderr and the error's exit code, never a traceback.
+:func:`run` is the one guard around every command: whatever happens ends as a documented
+exit code (:class:`trecbench.errors.ExitCode`, docs/cli-conventions.md) and at most one
+line on stderr, never a traceback (``trecbench --debug`` adds it for unexpected errors).
 """
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
+import errno
 import os
 import sys
+import traceback
+import warnings
+from collections.abc import Sequence
+from functools import partial
 
 import click
 
 from .. import __version__, outputs
-from ..errors import TrecbenchError
+from ..errors import ExitCode, TrecbenchError
 
 WORKFLOW = ("convert", "validate", "score", "compare", "fuse", "benchmark", "measures")
 
+_debug: contextvars.ContextVar[bool] = contextvars.ContextVar("trecbench_debug", default=False)
+
 
 class Group(click.Group):
-    """Click group that lists commands in workflow order, not alphabetically."""
+    """Click group that lists commands in workflow order, not alphabetically, and gives
+    every usage error of every command trec_eval's exit code 1 (click's is 2)."""
 
     def list_commands(self, ctx):
         known = [name for name in WORKFLOW if name in self.commands]
         return known + sorted(set(self.commands) - set(known))
 
+    def make_context(self, *args, **kwargs):
+        with _our_codes():
+            return super().make_context(*args, **kwargs)
+
+    def invoke(self, ctx):
+        with _our_codes():  # the command's own parsing, option callbacks and work
+            return super().invoke(ctx)
+
+
+class _StdoutClosed(Exception):
+    """stdout's reader went away (click would exit 1 on it: :func:`run` exits 141)."""
+
+
+@contextlib.contextmanager
+def _our_codes():
+    try:
+        yield
+    except click.UsageError as error:
+        error.exit_code = ExitCode.USAGE
+        raise
+    except BrokenPipeError as error:
+        raise _StdoutClosed() from error
+
 
 @click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="trecbench")
+@click.option(
+    "--debug",
+    is_flag=True,
+    help="On an unexpected error, also print the Python traceback (for a bug report).",
+)
 @click.pass_context
-def cli(ctx: click.Context) -> None:
+def cli(ctx: click.Context, debug: bool) -> None:
     """trecbench: convert, validate, score and compare retrieval runs, exactly like trec_eval.
+
+    Exit codes: 0 success, 1 usage error, 2 bad input or output, 4 duplicate documents,
+    7 no common topic, 70 unexpected error (see docs/cli-conventions.md).
 
     \b
     Examples:
       trecbench validate runs/tfidf-char.run --qrels qrels/hpo-demo.qrels
       trecbench score qrels/hpo-demo.qrels runs/tfidf-char.run
     """
+    _debug.set(debug)
     # every file the command reads is one of its inputs, which no output may replace
     ctx.with_resource(outputs.input_scope())
 
 
-def fail(error: TrecbenchError) -> None:
-    """Print a library error as one line and exit with its code."""
-    click.echo(f"trecbench: {error}", err=True)
-    sys.exit(error.exit_code)
+def echo_line(message: str) -> None:
+    """One line on stderr, control characters escaped so that none can start another
+    line; an unwritable stderr is ignored (there is nowhere left to report)."""
+    try:
+        click.echo(f"trecbench: {one_line(message)}", err=True)
+    except OSError:
+        pass
+
+
+def one_line(text: str) -> str:
+    """``text`` with line breaks, tabs and other control characters escaped (``\\n``)."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in text)
 
 
 def _register() -> None:
@@ -69,11 +122,113 @@ def main() -> None:
     # memory synchronously for them (THP defrag "madvise"), page faults stall: a quarter
     # of `score`'s wall time on a 10^7-line run here (read before numpy is imported)
     os.environ.setdefault("NUMPY_MADVISE_HUGEPAGE", "0")
-    # no BLAS threads: nothing here multiplies matrices, and OpenBLAS starts one per core
-    # when numpy is imported (a third of a small run's CPU time)
+    # no BLAS threads: nothing here multiplies large matrices, and OpenBLAS starts one per
+    # core when numpy is imported (a third of a small run's CPU time)
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    sys.exit(run())
+
+
+def run(args: Sequence[str] | None = None) -> int:
+    """Run one command line (default: ``sys.argv[1:]``) and return its exit code.
+
+    Usage errors print click's usage message; every other failure prints one line:
+    ``trecbench: FILE:LINE: message`` for bad input, ``trecbench: internal error: ...`` for
+    an unexpected exception (with its traceback after ``--debug``). A closed stdout (``|
+    head``) ends quietly; a full one is an output error.
+    """
     _register()
+    token = _debug.set(False)
     try:
-        cli(standalone_mode=True)
+        with warnings.catch_warnings():
+            warnings.showwarning = partial(_show_warning, warnings.showwarning)
+            code = _run(args)
+        _flush_stdout()
+        return code
+    except OSError as error:  # stdout failed while flushing at the end
+        return _os_error(error)
+    finally:
+        _debug.reset(token)
+
+
+def _run(args: Sequence[str] | None) -> int:
+    try:
+        result = cli.main(args, prog_name="trecbench", standalone_mode=False)
+    except click.ClickException as error:
+        try:
+            error.show()
+        except OSError:
+            pass
+        return error.exit_code
+    except _StdoutClosed:
+        _detach_stdout()
+        return ExitCode.BROKEN_PIPE
+    except (click.Abort, KeyboardInterrupt):
+        echo_line("interrupted")
+        return ExitCode.INTERRUPTED
     except TrecbenchError as error:
-        fail(error)
+        for line in getattr(error, "lines", None) or [str(error)]:  # several findings
+            echo_line(line)
+        return error.exit_code
+    except SystemExit as error:  # a command's own exit code, or a signal (outputs.py)
+        return error.code if isinstance(error.code, int) else int(error.code is not None)
+    except OSError as error:
+        return _os_error(error)
+    except MemoryError:
+        echo_line("out of memory")
+        return ExitCode.INTERNAL
+    except Exception as error:
+        if _debug.get():
+            traceback.print_exc()
+        detail = f"{type(error).__name__}: {error}"
+        hint = "" if _debug.get() else "; rerun with --debug for the traceback"
+        echo_line(f"internal error ({detail}){hint}. Please report it.")
+        return ExitCode.INTERNAL
+    return result if isinstance(result, int) else ExitCode.OK
+
+
+def _os_error(error: OSError) -> int:
+    """An operating-system error no reader or writer turned into a typed error: a closed
+    stdout ends quietly, anything else is one line (exit 2)."""
+    if error.errno == errno.EPIPE:
+        _detach_stdout()
+        return ExitCode.BROKEN_PIPE
+    if error.filename is None and _raised_by_echo(error):
+        _detach_stdout()
+        echo_line(f"standard output: cannot write ({error.strerror})")
+        return ExitCode.INPUT
+    where = f"{os.fsdecode(error.filename)}: " if error.filename is not None else ""
+    echo_line(f"{where}{error.strerror or error}")
+    return ExitCode.INPUT
+
+
+def _flush_stdout() -> None:
+    if sys.stdout is not None:
+        sys.stdout.flush()
+
+
+def _raised_by_echo(error: OSError) -> bool:
+    """Whether writing to stdout failed: commands print through ``click.echo`` only (and
+    a failing stderr leaves nothing to report on)."""
+    return any(
+        frame.f_code is click.echo.__code__ for frame, _ in traceback.walk_tb(error.__traceback__)
+    )
+
+
+def _detach_stdout() -> None:
+    """Point stdout at /dev/null, so that the interpreter's last flush of what is left in
+    its buffer cannot fail again (and print a traceback of its own)."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, AttributeError, ValueError):
+        pass  # not a real file (a test's capture): nothing will flush it at exit
+
+
+def _show_warning(python_way, message, category, filename, lineno, file=None, line=None):
+    """Python warnings as one line, without the source path and line (with --debug, the
+    way Python prints them)."""
+    if _debug.get():
+        python_way(message, category, filename, lineno, file, line)
+    else:
+        echo_line(f"warning: {category.__name__}: {message}")

@@ -2,21 +2,20 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
 from ..report import parse_meta
 from . import cli
+from .paths import INPUT_FILE, OUTPUT_FOLDER
 from .progress import StderrProgress, wanted
 
 
 @cli.command()
-@click.argument("config", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("config", type=INPUT_FILE)
 @click.option(
     "-o",
     "--outdir",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=OUTPUT_FOLDER,
     default=None,
     help="Output folder (default: the configuration's `output`).",
 )
@@ -28,7 +27,7 @@ from .progress import StderrProgress, wanted
     callback=lambda ctx, param, value: parse_meta(value),
     help="Metadata for the reports and manifest (repeatable; adds to the config's `meta`).",
 )
-@click.option("-q", "--quiet", is_flag=True, help="No progress, no tables on stdout.")
+@click.option("--quiet", is_flag=True, help="No progress, no tables on stdout.")
 def benchmark(config, outdir, meta, quiet):
     """Run the benchmark described by CONFIG (TOML or YAML; see docs/benchmark.md): validate
     every run with the TREC R-task rules, fuse the fused modes, score every mode with one
@@ -38,7 +37,7 @@ def benchmark(config, outdir, meta, quiet):
     Writes to OUTDIR: BenchmarkReport.json, BenchmarkComparison.md (its R-task part is
     printed; the statistics against the baseline follow in the file),
     reports/<mode>.json (an EvaluationReport per mode), runs/<mode>.run (fused modes) and
-    ExperimentManifest.json, all or nothing. Exits 1 with the validator's findings when a
+    ExperimentManifest.json, all or nothing. Exits 2 with the validator's findings when a
     run (or the qrels) is invalid.
 
     \b

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from .. import extras
 from ..errors import UsageError
 from . import cli
 from .evaluation_options import (
@@ -15,6 +16,7 @@ from .evaluation_options import (
     memory_option,
     unjudged_threshold_option,
 )
+from .paths import INPUT_FILE, OUTPUT_FOLDER, QRELS_INPUT
 from .progress import TaskProgress, wanted
 from .report_options import manifest_options
 
@@ -80,14 +82,14 @@ def runs_and_qrels(
 
 
 @cli.command()
-@click.argument("files", nargs=-1, metavar="[QRELS] [RUN]...", type=click.Path(path_type=Path))
+@click.argument("files", nargs=-1, metavar="[QRELS] [RUN]...", type=QRELS_INPUT)
 @click.option(
     "--run-qrels",
     "run_qrels",
     nargs=2,
     multiple=True,
     metavar="RUN QRELS",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=INPUT_FILE,
     help="A run and its own qrels (repeatable), e.g. each chunker of a code-chunk "
     "conversion; topics are paired by qid across runs. QRELS may then be left out.",
 )
@@ -121,7 +123,13 @@ def runs_and_qrels(
     show_default=True,
     help="Bootstrap (and randomisation) resamples.",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of all resampling.")
+@click.option(
+    "--seed",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="Seed of all resampling.",
+)
 @click.option(
     "--confidence",
     type=click.FloatRange(0, 1, min_open=True, max_open=True),
@@ -139,7 +147,7 @@ def runs_and_qrels(
 )
 @click.option(
     "--strata",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=INPUT_FILE,
     help="Sidecar JSON with per-topic fields (written by trecbench convert).",
 )
 @click.option(
@@ -170,7 +178,7 @@ def runs_and_qrels(
 @click.option(
     "-o",
     "--outdir",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=OUTPUT_FOLDER,
     help="Also write BenchmarkReport.json, BenchmarkComparison.md and AllPairs.tex here.",
 )
 @click.option("--plots", is_flag=True, help="Also write PNG/SVG plots into OUTDIR.")
@@ -261,12 +269,18 @@ def compare(
       trecbench compare qrels.txt a.run b.run --test randomization --seed 42 \\
           -o out/compare --plots --manifest out/manifest.json --meta model=bm25
     """
+    from .. import outputs
+    from ..compare import MARKDOWN_FILE, REPORT_FILE
     from ..compare import compare as run_compare
 
     if plots and outdir is None:
         raise UsageError("--plots writes files: give -o OUTDIR")
+    if plots:  # before the work, not after it
+        extras.require("matplotlib", "--plots")
     if manifest is not None and outdir is None:
         raise UsageError("--manifest lists the files compare writes: give -o OUTDIR")
+    for name in (REPORT_FILE, MARKDOWN_FILE) if outdir is not None else ():
+        outputs.check_target(outdir / name)  # a bad output fails before the resampling
     named, shared, own = runs_and_qrels(files, names, run_qrels)
     if baseline is not None and baseline not in named:
         by_path = {path: name for name, path in named.items()}

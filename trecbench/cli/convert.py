@@ -7,8 +7,9 @@ from pathlib import Path
 import click
 
 from . import Group, cli
+from .paths import OUTPUT_FOLDER, InputFile
 
-_EXISTING = click.Path(exists=True, dir_okay=False, path_type=Path)
+_EXISTING = InputFile(Path)
 
 
 def _outdir(function):
@@ -16,12 +17,12 @@ def _outdir(function):
         "-o",
         "--outdir",
         required=True,
-        type=click.Path(file_okay=False, path_type=Path),
+        type=OUTPUT_FOLDER,
         help="Folder for the .qrels, .run and .sidecar.json files (created if needed).",
     )(function)
     function = click.option(
         "--runs-dir",
-        type=click.Path(file_okay=False, path_type=Path),
+        type=OUTPUT_FOLDER,
         help="Write the .run files here instead of OUTDIR.",
     )(function)
     return click.option("--name", help="Base name of the qrels and sidecar files.")(function)
@@ -34,8 +35,9 @@ def _depth(function):
 
 
 def _finish(conversion, outdir: Path, inputs, runs_dir: Path | None) -> None:
-    """Write (validated) outputs and print a short summary."""
-    from ..convert.common import write_conversion
+    """Write (validated) outputs and print a short summary (and, for several runs each
+    with its own qrels, the command that compares them)."""
+    from ..convert.common import compare_command, write_conversion
 
     paths = write_conversion(conversion, outdir, inputs, runs_dir)
     for name, table in conversion.qrels.items():
@@ -62,6 +64,23 @@ def _finish(conversion, outdir: Path, inputs, runs_dir: Path | None) -> None:
         click.echo(f"  {count} × {reason}")
     for note in conversion.report.notes:
         click.echo(f"  note: {note}")
+    command = compare_command(conversion, paths)
+    if command is not None:
+        click.echo(f"compare the runs with:\n  {command}")
+
+
+def _pairs(values, option: str) -> dict[str, int]:
+    """``{KEY: N}`` from repeated ``KEY=N`` option values."""
+    pairs = {}
+    for value in values:
+        key, sep, number = value.rpartition("=")
+        try:
+            pairs[key] = int(number)
+        except ValueError:
+            sep = ""
+        if not sep or not key:
+            raise click.BadParameter(f"{value!r} is not KEY=N", param_hint=option)
+    return pairs
 
 
 @cli.group(cls=Group)
@@ -100,6 +119,18 @@ def convert() -> None:
     help="hp.obo or hp.json to check HPO ids against (default: hpo3's bundled release).",
 )
 @click.option("--no-id-check", is_flag=True, help="Do not check HPO ids against an ontology.")
+@click.option(
+    "--graded",
+    type=click.Choice(["ontology"]),
+    help="Graded qrels: the expected term 2, its is_a parents and children 1 (see --grade).",
+)
+@click.option(
+    "--grade",
+    "grades",
+    multiple=True,
+    metavar="KIND=N",
+    help="With --graded: the grade of exact, parent or child terms (0 leaves them out).",
+)
 @_depth
 @_outdir
 def hpo(
@@ -110,6 +141,8 @@ def hpo(
     language,
     ontology,
     no_id_check,
+    graded,
+    grades,
     depth,
     outdir,
     runs_dir,
@@ -117,15 +150,19 @@ def hpo(
 ):
     """Phentrieve HPO benchmark: test cases (+ results) → qrels (+ runs).
 
-    The qid is each case's case_id, else its 0-based index. Strata: language, difficulty,
-    category, hpo_domain where present. Unknown and obsolete HPO ids are reported.
+    The test cases are checked against Phentrieve's schema. The qid is each case's
+    case_id, else its 0-based index. Strata: language, difficulty, category, hpo_domain
+    where present. Unknown and obsolete HPO ids are reported.
 
     \b
-    Example:
+    Examples:
       trecbench convert hpo tiny_v1.json --results bm25/terms.jsonl --tag bm25 -o out
+      trecbench convert hpo cases.json --graded ontology --grade child=0 -o graded
     """
     from ..convert.hpo import convert_hpo
 
+    if grades and not graded:
+        raise click.UsageError("--grade needs --graded ontology")
     conversion = convert_hpo(
         cases,
         list(results),
@@ -136,8 +173,10 @@ def hpo(
         language=language,
         ontology=ontology,
         check_ids=not no_id_check,
+        graded=graded,
+        grades=_pairs(grades, "--grade"),
     )
-    _finish(conversion, outdir, [cases, *results], runs_dir)
+    _finish(conversion, outdir, [cases, *results, *([ontology] if ontology else [])], runs_dir)
 
 
 @convert.command("code-chunk")
@@ -159,19 +198,6 @@ def code_chunk(detailed, outdir, runs_dir, name):
     _finish(convert_codechunk(detailed, name=name), outdir, [detailed], runs_dir)
 
 
-def _offsets(values) -> dict[str, int]:
-    offsets = {}
-    for value in values:
-        provider, sep, number = value.rpartition("=")
-        try:
-            offsets[provider] = int(number)
-        except ValueError:
-            sep = ""
-        if not sep or not provider:
-            raise click.BadParameter(f"{value!r} is not PROVIDER=N", param_hint="--line-offset")
-    return offsets
-
-
 @convert.command("memorybench")
 @click.argument("source", type=_EXISTING)
 @click.option(
@@ -184,21 +210,44 @@ def _offsets(values) -> dict[str, int]:
 @click.option(
     "--iou", type=click.FloatRange(0, 1), help="Line IoU threshold (default: each item's own)."
 )
+@click.option(
+    "--relevance",
+    type=click.Choice(["auto", "explicit", "pack", "location", "token-f1"]),
+    default="auto",
+    show_default=True,
+    help="Relevance strategy; auto: memorybench's priority per result.",
+)
+@click.option(
+    "--f1-threshold",
+    type=click.FloatRange(0, 1),
+    default=0.3,
+    show_default=True,
+    help="token-f1: a chunk is relevant when its token F1 with the answer reaches this.",
+)
 @_outdir
-def memorybench(source, line_offsets, iou, outdir, runs_dir, name):
+def memorybench(source, line_offsets, iou, relevance, f1_threshold, outdir, runs_dir, name):
     """memorybench export JSON or results.db → one qrels/run pair per provider.
 
-    Explicit relevant ids are used when present, else the location rule (same file and
-    overlapping lines, or IoU ≥ threshold); location qrels are marked pooled.
+    Relevance in memorybench's priority order: explicit relevant ids; the benchmark pack's
+    rule (LoCoMo evidence, LongMemEval answer corpus ids, the code packs' location rule:
+    same file and overlapping lines, or IoU ≥ threshold); token F1 with the expected
+    answer. Qrels other than explicit ones are pooled; those that know only the relevant
+    chunks found are marked found-only, with a warning.
 
     \b
-    Example:
+    Examples:
       trecbench convert memorybench results.db --line-offset chonkie=-1 -o out
+      trecbench convert memorybench export.json --relevance token-f1 -o out
     """
     from ..convert.memorybench import convert_memorybench
 
     conversion = convert_memorybench(
-        source, name=name, line_offsets=_offsets(line_offsets), iou=iou
+        source,
+        name=name,
+        line_offsets=_pairs(line_offsets, "--line-offset"),
+        iou=iou,
+        relevance=relevance,
+        f1_threshold=f1_threshold,
     )
     _finish(conversion, outdir, [source], runs_dir)
 
@@ -206,18 +255,47 @@ def memorybench(source, line_offsets, iou, outdir, runs_dir, name):
 @convert.command("lists")
 @click.argument("source", type=_EXISTING)
 @click.option("--tag", help="Run tag (default: the file name).")
+@click.option(
+    "--match",
+    type=click.Choice(["ids", "chunks"]),
+    default="ids",
+    show_default=True,
+    help="ids: entries are ids; chunks: texts, matched to gold documents by remem's rules.",
+)
+@click.option(
+    "--fuzzy-threshold",
+    type=click.FloatRange(0, 100, min_open=True),
+    default=90.0,
+    show_default=True,
+    help="--match chunks: rapidfuzz partial_ratio needed by the fuzzy step.",
+)
+@click.option(
+    "--no-fuzzy", is_flag=True, help="--match chunks without the fuzzy step (remem's code)."
+)
 @_depth
 @_outdir
-def lists(source, tag, depth, outdir, runs_dir, name):
+def lists(source, tag, match, fuzzy_threshold, no_fuzzy, depth, outdir, runs_dir, name):
     """{gold_docs, retrieved_chunks, query_ids?} lists → qrels and a run.
 
+    With --match chunks, gold documents and retrieved chunks are texts: each chunk is
+    assigned to the gold document it comes from (remem's is_chunk_from_original, then a
+    fuzzy step); every assignment and its rule go to the sidecar.
+
     \b
-    Example:
+    Examples:
       trecbench convert lists rag_eval.json -o out
+      trecbench convert lists remem_eval.json --match chunks -o out
     """
     from ..convert.lists import convert_lists
 
-    conversion = convert_lists(source, name=name, tag=tag, depth=depth)
+    conversion = convert_lists(
+        source,
+        name=name,
+        tag=tag,
+        depth=depth,
+        match=match,
+        fuzzy_threshold=None if no_fuzzy else fuzzy_threshold,
+    )
     _finish(conversion, outdir, [source], runs_dir)
 
 
@@ -244,3 +322,38 @@ def dict_(run, qrels_json, beir_qrels, tag, depth, outdir, runs_dir, name):
     )
     inputs = [p for p in (run, qrels_json, beir_qrels) if p is not None]
     _finish(conversion, outdir, inputs, runs_dir)
+
+
+@convert.command("msmarco")
+@click.argument("run", type=_EXISTING)
+@click.option("--tag", help="Run tag (default: the file name).")
+@_depth
+@_outdir
+def msmarco(run, tag, depth, outdir, runs_dir, name):
+    """MS MARCO run (qid pid rank, tab-separated) → a TREC run.
+
+    MS MARCO's qrels are TREC qrels already.
+
+    \b
+    Example:
+      trecbench convert msmarco run.dev.small.tsv -o out
+    """
+    from ..convert.msmarco import convert_msmarco
+
+    conversion = convert_msmarco(run, name=name, tag=tag, depth=depth)
+    _finish(conversion, outdir, [run], runs_dir)
+
+
+@convert.command("beir-qrels")
+@click.argument("qrels", type=_EXISTING)
+@_outdir
+def beir_qrels(qrels, outdir, runs_dir, name):
+    """BEIR/MTEB qrels TSV (header query-id corpus-id score) → TREC qrels.
+
+    \b
+    Example:
+      trecbench convert beir-qrels qrels/test.tsv -o out --name scifact-test
+    """
+    from ..convert.beir import convert_beir_qrels
+
+    _finish(convert_beir_qrels(qrels, name=name), outdir, [qrels], runs_dir)

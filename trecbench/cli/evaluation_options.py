@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import click
 
+from .paths import INPUT_FILE
 from .report_options import stack_options
 
 
@@ -47,7 +48,7 @@ def evaluation_options(command):
             ),
             click.option(
                 "--ontology",
-                type=click.Path(dir_okay=False),
+                type=INPUT_FILE,
                 default=None,
                 help="HPO ontology (hp.obo or hp.json) for MaxOntSim@k (default: the bundled one).",
             ),

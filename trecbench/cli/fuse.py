@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
 from . import cli
+from .paths import INPUT_FILE, OUTPUT_FILE
 
 # fusion.METHODS and fusion.NORMS with ranx's aliases, repeated so that loading the CLI does
 # not import numpy; tests/test_fusion.py keeps them equal to the library's.
@@ -20,7 +19,7 @@ NORM_CHOICES = (
 
 
 @cli.command()
-@click.argument("runs", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("runs", nargs=-1, required=True, type=INPUT_FILE)
 @click.option(
     "--method",
     type=click.Choice(METHOD_CHOICES, case_sensitive=False),
@@ -62,7 +61,7 @@ NORM_CHOICES = (
     "-o",
     "--output",
     required=True,
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=OUTPUT_FILE,
     help="The fused run (six tab-separated columns, full-precision scores).",
 )
 def fuse(runs, method, k, norm, weights, depth, tag, output):

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
 from ..report import parse_meta
-
-_OUTPUT = click.Path(dir_okay=False, writable=True, path_type=Path)
+from .paths import OUTPUT_FILE
 
 
 def stack_options(command, decorators):
@@ -29,7 +26,7 @@ def manifest_options(command):
         [
             click.option(
                 "--manifest",
-                type=_OUTPUT,
+                type=OUTPUT_FILE,
                 default=None,
                 help="Write an ExperimentManifest (JSON): id, time, command line, environment, "
                 "git commit, --meta pairs, inputs and outputs with sha256.",
@@ -54,7 +51,7 @@ def report_options(command):
     """
     report = click.option(
         "--report",
-        type=_OUTPUT,
+        type=OUTPUT_FILE,
         default=None,
         help="Write an EvaluationReport (JSON): values, measures, options, inputs "
         "with sha256, versions.",

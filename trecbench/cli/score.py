@@ -11,24 +11,13 @@ from .evaluation_options import (
     memory_option,
     unjudged_threshold_option,
 )
+from .paths import INPUT_FILE, QRELS_INPUT, RUN_PATTERN
 from .report_options import report_options
 
-TREC_FLAGS = ("measure", "query", "complete", "nosummary", "level", "max_docs", "judged", "ndocs")
-FORMATS = ("auto", "trec", "table", "markdown", "csv", "json")
+FORMATS = ("trec", "table", "markdown", "csv", "json")
 
 
-class TrecEvalCommand(click.Command):
-    """Bad options exit 1, as trec_eval's do (click's default is 2)."""
-
-    def parse_args(self, ctx, args):
-        try:
-            return super().parse_args(ctx, args)
-        except click.UsageError as error:
-            error.exit_code = 1
-            raise
-
-
-@cli.command(cls=TrecEvalCommand)
+@cli.command()
 @click.option(
     "-m",
     "--measure",
@@ -61,23 +50,58 @@ class TrecEvalCommand(click.Command):
     help="Number of documents in the collection (used by utility).",
 )
 @click.option(
+    "-R",
+    "--Rel_info_format",
+    "rel_format",
+    type=click.Choice(("qrels", "prefs", "qrels_prefs", "qrels_jg")),
+    default=None,
+    help="Format of QRELS: qrels (default), prefs (qid jg jsg docno level), qrels_prefs "
+    "(qrels read as preferences) or qrels_jg (the second column is a judgment group).",
+)
+@click.option(
+    "-Z",
+    "--Zscore",
+    "zscores",
+    type=INPUT_FILE,
+    default=None,
+    help="Print per-topic values as z-scores, from a file of 'qid measure mean stddev'.",
+)
+@click.option(
+    "-D",
+    "--Debug_level",
+    "debug",
+    metavar="LEVEL[.QID]",
+    default=None,
+    help="trec_eval's debug output: the traces of ndcg, G, binG, prefs... at LEVEL; "
+    "'.QID' evaluates that topic only.",
+)
+@click.option(
+    "--compat",
+    type=click.Choice(("9.0.8", "10.0")),
+    default=None,
+    help="The trec_eval reproduced: 9.0.8 (default; pytrec_eval's) or 10.0 (float64 "
+    "scores, rbp/unj, -c prints missing topics; see docs/trec-eval.md).",
+)
+@click.option(
     "--format",
     "output_format",
     type=click.Choice(FORMATS),
-    default="auto",
+    default="trec",
     show_default=True,
-    help="auto: trec_eval text when any trec_eval option is given, else a table.",
+    help="trec: trec_eval's text; table, markdown: one row per run; csv: run, qid, "
+    "measure, value; json: everything. Only this option chooses the format.",
 )
 @click.option(
-    "--names",
+    "--labels",
+    "names",
     type=click.Choice(("trec", "display")),
     default=None,
-    help="Measure names: trec_eval labels (ndcg_cut_10) or display names (nDCG@10). "
+    help="Measure labels: trec_eval's (ndcg_cut_10) or display names (nDCG@10). "
     "Default: trec for --format trec, display otherwise.",
 )
 @click.option(
     "--strata",
-    type=click.Path(exists=True, dir_okay=False),
+    type=INPUT_FILE,
     default=None,
     help="Sidecar JSON written by 'trecbench convert': per-query strata for --group-by.",
 )
@@ -121,16 +145,17 @@ class TrecEvalCommand(click.Command):
 )
 @click.option(
     "--routing",
-    type=click.Path(dir_okay=False),
+    type=INPUT_FILE,
     default=None,
     metavar="LOG",
     help="Routing log (JSON lines: qid, chosen_expert, optimal_expert, retrieval_ran, "
     "should_retrieve): routing accuracy and gate efficiency with bootstrap intervals, "
     "printed after the table (table and markdown formats) and recorded in --report.",
 )
+@click.option("--quiet", is_flag=True, help="No progress on stderr.")
 @report_options
-@click.argument("qrels", type=click.Path(dir_okay=False))
-@click.argument("runs", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.argument("qrels", type=QRELS_INPUT)
+@click.argument("runs", nargs=-1, required=True, type=RUN_PATTERN)
 def score(
     qrels,
     runs,
@@ -148,19 +173,22 @@ def score(
     routing,
     **flags,
 ):
-    """Score RUNS against QRELS, exactly like trec_eval 9.0.8.
+    """Score RUNS against QRELS, exactly like trec_eval 9.0.8 (or 10.0: --compat 10.0).
 
-    Accepts trec_eval's options (-q -c -n -l N -M N -J -N N, -m repeated) and prints what
-    trec_eval prints, byte for byte. Without -m it computes the KPI preset (nDCG@10,
-    MAP@100, MRR@10, Recall@50, Recall@100, HitRate@10); `-m official` is trec_eval's own
-    default. MRR@10 is reciprocal rank on the run cut at 10 (trec_eval -M 10 -m
-    recip_rank), labelled recip_rank_cut_10 in trec_eval format.
+    Accepts trec_eval's options (-q -c -n -l N -M N -J -N N -R F -Z F -D L, -m repeated)
+    and prints what trec_eval prints, byte for byte; --format table (or markdown, csv,
+    json) for other views. Without -m it computes the KPI preset (nDCG@10, MAP@100,
+    MRR@10, Recall@50, Recall@100, HitRate@10); `-m official` is trec_eval's own default.
+    MRR@10 is reciprocal rank on the run cut at 10 (trec_eval -M 10 -m recip_rank),
+    labelled recip_rank_cut_10 in trec_eval format.
 
     \b
     Examples:
-      trecbench score qrels/hpo-demo.qrels runs/*.run
+      trecbench score qrels/hpo-demo.qrels runs/*.run --format table
       trecbench score -q -m official qrels.test results.test
       trecbench score -m all_trec -q -c -M100 qrels.test results.trunc
+      trecbench score --compat 10.0 -q -c -m all_trec qrels.test results.test
+      trecbench score -R prefs -m all_prefs -q prefs.test prefs.results.test
       trecbench score --format json -m nDCG@10 -m P.5,10 qrels.txt run.txt
       trecbench score -m "nDCG(dcg='exp-log2')@10 AP(normalize='min')@100 Judged@10" \\
         qrels.txt run.txt
@@ -174,15 +202,14 @@ def score(
       trecbench score --dask local:2 qrels.txt 'shards/*.parquet'
     """
     from .. import trec_format
+    from ..errors import TrecbenchError
     from ..evaluate import evaluate
     from ..report import write_score_outputs
     from .progress import TaskProgress, wanted
 
-    trec_options = any(flags[name] for name in TREC_FLAGS)
-    if output_format == "auto":
-        output_format = "trec" if trec_options else "table"
     names = names or ("trec" if output_format == "trec" else "display")
-    progress = TaskProgress() if wanted(quiet=False) else None
+    debug_level, debug_query = _debug(flags["debug"])
+    progress = TaskProgress() if wanted(flags["quiet"]) else None
     client = None
     if dask_address is not None:
         from ..dask import DaskRun, connect
@@ -205,7 +232,21 @@ def score(
             tie_bounds=tie_bounds,
             memory=memory,
             jobs=jobs,
+            compat=flags["compat"] or "9.0.8",
+            rel_format=flags["rel_format"] or "qrels",
+            zscores=flags["zscores"],
+            debug_level=debug_level,
+            debug_query=debug_query,
         )
+    except TrecbenchError as error:
+        # trec_eval prints the topics it evaluated before it stopped (exit 4)
+        partial = getattr(error, "partial", None)
+        if partial is not None and output_format == "trec":
+            text = trec_format.render_trec(
+                partial, per_query=flags["query"], summary=not flags["nosummary"], names=names
+            )
+            click.echo(text.encode("utf-8"), nl=False)
+        raise
     finally:
         if progress is not None:
             progress.close()
@@ -217,7 +258,9 @@ def score(
     ]
     for line in evaluation.warnings + _flag_summary(evaluation) + unjudged:
         click.echo(f"trecbench: warning: {line}", err=True)
-    grouped = _grouped(evaluation, strata, group_by)
+    grouped, notes = _grouped(evaluation, strata, group_by, qrels)
+    for line in notes:
+        click.echo(f"trecbench: warning: {line}", err=True)
     per_query, summary = flags["query"], not flags["nosummary"]
     if output_format == "trec":
         text = trec_format.render_trec(
@@ -253,6 +296,7 @@ def score(
         meta=flags["meta"],
         extra_inputs=extra_inputs,
         groups=_groups_json(grouped),
+        warnings=notes,
         routing=routed,
     )
     click.echo(text.encode("utf-8"), nl=False)  # bytes: written untranslated
@@ -266,18 +310,31 @@ def _close(client) -> None:
         cluster.close()
 
 
-def _grouped(evaluation, strata, group_by) -> dict:
-    """``{field: grouped means}`` for each --group-by (see trecbench.strata)."""
+def _debug(text: str | None) -> tuple[int, str | None]:
+    """``-D level[.qid]`` as trec_eval reads it: ``atol`` of the level, the topic after
+    the first dot."""
+    if text is None:
+        return 0, None
+    from ..measures import c_atol
+
+    level, dot, qid = text.partition(".")
+    return c_atol(level), qid if dot else None
+
+
+def _grouped(evaluation, strata, group_by, qrels) -> tuple[dict, list[str]]:
+    """``{field: grouped means}`` for each --group-by (see trecbench.strata), and the
+    warnings: groups too small, and what the sidecar says about the qrels."""
     from ..errors import UsageError
 
     if strata is not None and not group_by:
         raise UsageError("--strata needs --group-by FIELD")
     if not group_by:
-        return {}  # strata imports pandas: only when grouping
-    from ..strata import evaluation_groups, load_strata
+        return {}, []  # strata imports pandas: only when grouping
+    from ..strata import evaluation_groups, group_warnings, qrels_warnings, read_sidecar
 
-    table = load_strata(strata) if strata is not None else None
-    return {by: evaluation_groups(evaluation, table, by) for by in group_by}
+    table, notes = read_sidecar(strata) if strata is not None else (None, [])
+    grouped = {by: evaluation_groups(evaluation, table, by) for by in group_by}
+    return grouped, qrels_warnings(notes, qrels) + group_warnings(grouped)
 
 
 def _groups_json(grouped: dict) -> dict | None:

@@ -4,18 +4,19 @@ from __future__ import annotations
 
 import click
 
+from ..errors import ExitCode
 from . import cli
+from .paths import INPUT_FILE, OUTPUT_FILE
 from .progress import StderrProgress, wanted
 
-PATH = click.Path(exists=True, dir_okay=False)
 # the library's profiles, named here so that `--help` does not import the validator
 PROFILES = ("default", "strict", "lenient", "rtask")
 
 
 @cli.command()
-@click.argument("runs", nargs=-1, type=PATH)
-@click.option("--qrels", type=PATH, help="Qrels to validate and to check the runs against.")
-@click.option("--topics", type=PATH, help="Topic ids: one per line, or a TREC topics file.")
+@click.argument("runs", nargs=-1, type=INPUT_FILE)
+@click.option("--qrels", type=INPUT_FILE, help="Qrels to validate and to check the runs against.")
+@click.option("--topics", type=INPUT_FILE, help="Topic ids: one per line, or a TREC topics file.")
 @click.option(
     "--max-depth",
     type=click.IntRange(min=1),
@@ -46,7 +47,7 @@ PROFILES = ("default", "strict", "lenient", "rtask")
 @click.option(
     "--fix",
     "fix_out",
-    type=click.Path(dir_okay=False),
+    type=OUTPUT_FILE,
     help="Write the canonical form of the (single) RUN here and list every change.",
 )
 @click.option(
@@ -57,7 +58,7 @@ PROFILES = ("default", "strict", "lenient", "rtask")
     help="Memory budget in MiB (default: half of the memory available); the duplicate "
     "check's keys beyond a quarter of it go to a temporary file (TMPDIR).",
 )
-@click.option("-q", "--quiet", is_flag=True, help="No progress line on stderr for large files.")
+@click.option("--quiet", is_flag=True, help="No progress line on stderr for large files.")
 def validate(
     runs,
     qrels,
@@ -73,7 +74,7 @@ def validate(
     memory,
     quiet,
 ):
-    """Check TREC runs and/or qrels; exit 1 if any error was found.
+    """Check TREC runs and/or qrels; exit 2 if any error was found.
 
     Findings print as FILE:LINE:FIELD: severity[RULE]: message, with physical 1-based
     line numbers. docs/validate.md describes the checks, the profiles and the JSON format;
@@ -133,7 +134,7 @@ def validate(
             for change in fixed["changes"]:
                 click.echo(f"  {change['text']}")
     if any(not r.ok for r in results):
-        raise SystemExit(1)
+        raise SystemExit(ExitCode.INPUT)  # the exit code of a malformed input everywhere
 
 
 class _LineProgress:

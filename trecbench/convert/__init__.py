@@ -1,6 +1,8 @@
 """Converters: benchmark outputs → TREC qrels, runs and a sidecar JSON.
 
 One module per source format (``hpo``, ``codechunk``, ``memorybench``, ``lists``,
-``dicts``); each returns a :class:`~trecbench.convert.common.Conversion` and never prints.
+``dicts``, ``beir``, ``msmarco``); each returns a
+:class:`~trecbench.convert.common.Conversion` and never prints. Inputs are read once,
+plain or compressed (:mod:`trecbench.sources`), and their shape is checked as they are read.
 :func:`~trecbench.convert.common.write_conversion` validates and writes it.
 """

@@ -5,26 +5,24 @@ Each entry of the file is one (chunker, repo) with its ``queryResults``; chunk i
 (the absolute prefix is machine-specific; without the repo, ids collide across repos). The
 qid is the ``taskId`` (``repo/N``), the repo is the stratum, and the qrels come from
 ``relevantChunkIds`` (complete: the producer judged every chunk of the corpus).
+
+The input's shape is checked as it is read (types of ids, lists and numbers; positive
+ranks; a ``taskId`` used twice by one chunker); errors name the file, line and record.
 """
 
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import pandas as pd
 
-from ..errors import InputError
-from ..report import input_record
+from ..ids import STR
+from ..sources import path_text, read_json
 from .common import (
-    STR,
     Conversion,
     Report,
     clean_tag,
-    id_text,
-    load_json,
     make_qrels,
-    number,
     qrels_summary,
     ranked_run,
 )
@@ -59,53 +57,55 @@ def normalise_ids(ids: pd.Series, repo: pd.Series, report: Report) -> pd.Series:
 
 
 def convert_codechunk(detailed: str | os.PathLike, *, name: str | None = None) -> Conversion:
-    """Convert a code-chunk ``detailed_*.json`` into qrels and a run per chunker.
+    """Convert a code-chunk ``detailed_*.json`` (plain or compressed) into qrels and a run per
+    chunker.
 
     Qrels are named ``<name>-<chunker>`` (chunkers cut the corpus differently, so their
     relevant chunks differ); runs are tagged with the chunker.
     """
-    path = Path(detailed)
     name = name or "codechunk"
-    data = load_json(path)
-    if not isinstance(data, list):
-        raise InputError(str(path), None, "expected a JSON array of (chunker, repo) entries")
+    doc = read_json(detailed, "detailed results")
+    entries = doc.root.expect_list(doc.value, "a JSON array of (chunker, repo) entries")
     report = Report()
     retrieved, relevant, producer = [], [], []
-    strata = {}
-    for index, entry in enumerate(data):
-        where = f"[{index}]"
-        if not isinstance(entry, dict) or not isinstance(entry.get("queryResults"), list):
-            raise InputError(str(path), None, f"{where}: expected an object with queryResults")
-        chunker = id_text(entry.get("chunker"), path, f"{where}.chunker")
-        repo = id_text(entry.get("repo"), path, f"{where}.repo")
-        for qindex, query in enumerate(entry["queryResults"]):
-            here = f"{where}.queryResults[{qindex}]"
-            qid = id_text(query.get("taskId"), path, f"{here}.taskId")
-            strata[qid] = repo
-            chunks = query.get("retrievedChunks") or []
-            for position, chunk in enumerate(chunks):
-                rank = chunk.get("rank")
-                if rank is None:
-                    rank = position + 1
-                elif isinstance(rank, bool) or not isinstance(rank, int):
-                    raise InputError(str(path), None, f"{here}: rank {rank!r} is not an integer")
-                score = chunk.get("score")
-                retrieved.append(
-                    (
-                        chunker,
-                        repo,
-                        qid,
-                        id_text(chunk.get("id"), path, f"{here}.retrievedChunks[{position}].id"),
-                        rank,
-                        number(score, path, None, f"{here}.retrievedChunks[{position}].score"),
-                    )
+    strata: dict[str, str] = {}
+    seen: dict[tuple[str, str], object] = {}  # (chunker, taskId) -> its place
+    config = {}
+    for index, entry in enumerate(entries):
+        at = doc.root / index
+        entry = at.expect_object(entry)
+        chunker = (at / "chunker").expect_id(entry.get("chunker"))
+        repo = (at / "repo").expect_id(entry.get("repo"))
+        config[chunker] = entry.get("config")
+        queries = (at / "queryResults").expect_list(entry.get("queryResults"))
+        for qindex, query in enumerate(queries):
+            here = at / "queryResults" / qindex
+            query = here.expect_object(query)
+            qid = (here / "taskId").expect_id(query.get("taskId"))
+            if (chunker, qid) in seen:
+                raise (here / "taskId").error(
+                    f"taskId {qid!r} is used twice by chunker {chunker!r} "
+                    f"(first at {seen[chunker, qid]})"
                 )
-            for position, chunk_id in enumerate(query.get("relevantChunkIds") or []):
-                text = id_text(chunk_id, path, f"{here}.relevantChunkIds[{position}]")
-                relevant.append((chunker, repo, qid, text))
+            seen[chunker, qid] = path_text(here.where)
+            if strata.setdefault(qid, repo) != repo:
+                raise (here / "taskId").error(
+                    f"taskId {qid!r} belongs to repo {strata[qid]!r} for another chunker"
+                )
+            chunks = (here / "retrievedChunks").expect_list(query.get("retrievedChunks"))
+            for position, chunk in enumerate(chunks):
+                place = here / "retrievedChunks" / position
+                chunk = place.expect_object(chunk)
+                rank = chunk.get("rank")
+                rank = position + 1 if rank is None else (place / "rank").expect_integer(rank, 1)
+                score = (place / "score").expect_number(chunk.get("score"))
+                docno = (place / "id").expect_id(chunk.get("id"))
+                retrieved.append((chunker, repo, qid, docno, rank, score))
+            ids = (here / "relevantChunkIds").expect_ids(query.get("relevantChunkIds"))
+            relevant += [(chunker, repo, qid, chunk_id) for chunk_id in ids]
             producer.append((chunker, qid, query.get("metrics")))
-    if not retrieved and not relevant:
-        raise InputError(str(path), None, "no query results")
+    if not producer:
+        raise doc.root.error("no query results")
 
     runs_frame = pd.DataFrame(
         retrieved, columns=["chunker", "repo", "qid", "docno", "order", "score"]
@@ -133,9 +133,16 @@ def convert_codechunk(detailed: str | os.PathLike, *, name: str | None = None) -
             f"query without relevant chunks ({chunker}; not in the qrels)",
         )
         rows = runs_frame.loc[runs_frame["chunker"] == chunker]
-        runs.append(ranked_run(rows[["qid", "docno", "order", "score"]], tag, qrels_name, report))
+        runs.append(
+            ranked_run(
+                rows[["qid", "docno", "order", "score"]],
+                tag,
+                qrels_name,
+                report,
+                queries=chunker_qids,
+            )
+        )
 
-    config = {str(e.get("chunker")): e.get("config") for e in data if isinstance(e, dict)}
     return Conversion(
         name=name,
         converter="code-chunk",
@@ -144,7 +151,7 @@ def convert_codechunk(detailed: str | os.PathLike, *, name: str | None = None) -
         report=report,
         strata=pd.DataFrame({"qid": list(strata), "repo": list(strata.values())}, dtype=STR),
         provenance={
-            "inputs": [input_record(path, "detailed results")],
+            "inputs": [doc.source.record],
             "config": config,
             "producer_metrics": {
                 chunker: {q: m for c, q, m in producer if c == chunker} for chunker in chunkers

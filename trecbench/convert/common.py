@@ -1,4 +1,4 @@
-"""What every converter shares: ranking-order preservation, id cleaning, de-duplication,
+"""What every converter shares: ranking-order preservation, id escaping, de-duplication,
 the sidecar, self-validation and writing.
 
 A converter builds a :class:`Conversion` (qrels tables, run tables, a sidecar dict) and never
@@ -17,30 +17,44 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterable, Iterator, Sequence
+import shlex
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from .. import __version__, outputs
 from ..errors import InputError, UsageError
+from ..ids import STR, escape_series
 
 SIDECAR_FORMAT = "trecbench-sidecar"
-SIDECAR_VERSION = 1
+SIDECAR_VERSION = 2
 SCORE_POLICY = (
     "score = n - rank + 1 where rank is the 1-based position in the producer's order and n "
     "the number of documents written for the query; original scores are kept in "
     "runs.<tag>.original_scores, aligned with the run file's lines"
 )
+ID_POLICY = (
+    "ids are written as given, except that blanks, control and zero-width characters, a "
+    "leading '#' and '%' are percent-encoded (UTF-8, %XX): reversible with "
+    "trecbench.ids.unescape_id; each change is listed under report.repaired"
+)
+# The seed's warning (memorybench's token fallback), for every qrels whose relevant
+# documents are only those the runs found.
+FOUND_ONLY_WARNING = (
+    "found-only qrels: only retrieved documents were judged, so the relevant documents "
+    "nobody retrieved are unknown; the ideal DCG counts only what was found and may be "
+    "underestimated (nDCG and recall are then overestimated): compare such numbers only "
+    "with numbers judged the same way"
+)
 # Cap on itemised entries of one kind in the sidecar; the counts stay exact.
 MAX_ITEMS = 1000
 _TAG_OK = re.compile(r"[^A-Za-z0-9_.-]+")
-_WHITESPACE = r"\s"
-
-STR = pd.StringDtype()
 
 
 @dataclass
@@ -96,7 +110,7 @@ class RunOutput:
 
     tag: str
     table: pd.DataFrame  # qid, docno, rank, score, tag (written order)
-    original_scores: list[float | None]
+    original_scores: list[float | None] | None  # None: the producer gave no scores
     qrels: str | None  # None: converted without qrels
     stats: dict
 
@@ -113,6 +127,13 @@ class Conversion:
     strata: pd.DataFrame | None = None  # qid + one string column per stratum field
     provenance: dict = field(default_factory=dict)
     qrels_info: dict[str, dict] = field(default_factory=dict)
+    sections: dict[str, Any] = field(default_factory=dict)  # converter-specific sidecar keys
+
+    @property
+    def source(self) -> str:
+        """The path of the main input (what errors about the whole conversion name)."""
+        inputs = self.provenance.get("inputs") or [{}]
+        return str(inputs[0].get("path", self.name))
 
 
 # ---------------------------------------------------------------------------------------
@@ -125,27 +146,39 @@ def clean_tag(text: str) -> str:
     return tag or "run"
 
 
-def clean_ids(frame: pd.DataFrame, columns: Sequence[str], report: Report) -> pd.DataFrame:
-    """Percent-escape whitespace inside ids (trec_eval splits on it) and report each change.
+def input_stem(path: str | os.PathLike) -> str:
+    """A default name from an input path: its file name without ``.gz`` and extension."""
+    return Path(Path(path).name.removesuffix(".gz")).stem or "input"
 
-    Ids become strings (``StringDtype``). Empty ids are refused earlier, where the input
-    location is known (:func:`id_text`).
+
+def escape_ids(
+    frame: pd.DataFrame, columns: Sequence[str], report: Report, owner: dict
+) -> pd.DataFrame:
+    """Ids as strings (``StringDtype``) made valid for TREC files by the one reversible
+    escaping (:func:`trecbench.ids.escape_id`); each change is reported with ``owner``.
+
+    Empty ids are refused earlier, where the input location is known.
     """
     frame = frame.copy()
     for column in columns:
-        values = frame[column].astype(STR)
-        spaced = values.str.contains(_WHITESPACE, regex=True)
-        if spaced.any():
-            fixed = values[spaced].str.replace(
-                _WHITESPACE, lambda m: f"%{ord(m.group(0)):02X}", regex=True
-            )
+        values, changed = escape_series(frame[column])
+        if changed.any():
+            original = frame[column].astype(STR)[changed]
             report.repair(
-                f"whitespace in {column} percent-escaped",
-                ({"from": a, "to": b} for a, b in zip(values[spaced], fixed, strict=True)),
+                f"{column} percent-escaped (reversible; trecbench.ids.unescape_id)",
+                (
+                    {**owner, "from": a, "to": b}
+                    for a, b in zip(original, values[changed], strict=True)
+                ),
             )
-            values = values.where(~spaced, fixed)
         frame[column] = values
     return frame
+
+
+def escaped(ids: Iterable[str]) -> list[str]:
+    """``ids`` as :func:`escape_ids` writes them (to match ids reported elsewhere)."""
+    values, _ = escape_series(pd.Series(list(ids), dtype=STR))
+    return values.tolist()
 
 
 # ---------------------------------------------------------------------------------------
@@ -158,54 +191,104 @@ def ranked_run(
     qrels: str | None,
     report: Report,
     depth: int | None = None,
+    queries: Iterable[str] | None = None,
 ) -> RunOutput:
     """Turn a producer's ranked lists into a run that trec_eval orders the same way.
 
     ``frame`` has ``qid``, ``docno``, ``order`` (the producer's rank or position: smaller is
-    better; ties keep row order) and ``score`` (the producer's score, NaN if none). Queries
-    keep the order of their first row. Per query: duplicates keep their best-ranked copy
-    (each drop reported), the list is cut at ``depth``, and written scores are
-    ``n - rank + 1``. Ties and inversions among the original scores are counted.
+    better; ties keep row order, and are counted) and ``score`` (the producer's score, NaN
+    if none). Queries keep the order of their first row. Per query: duplicates keep their
+    best-ranked copy (each drop reported), the list is cut at ``depth``, and written scores
+    are ``n - rank + 1``. Ties and inversions among the original scores are counted.
+    ``queries`` are all the queries the producer answered (as in the input): those without
+    a document are reported, as they are absent from the run.
     """
-    frame = clean_ids(frame, ("qid", "docno"), report)
-    frame = frame.assign(_query=pd.factorize(frame["qid"])[0], _row=np.arange(len(frame)))
-    frame = frame.sort_values(["_query", "order", "_row"], kind="stable")
+    frame = escape_ids(frame, ("qid", "docno"), report, {"run": tag})
+    qids, docnos = _arrow(frame["qid"]), _arrow(frame["docno"])
+    # integer codes (queries numbered by first appearance), sorted once with numpy
+    query = np.asarray(pc.dictionary_encode(qids).indices, dtype=np.int64)
+    doc = np.asarray(pc.dictionary_encode(docnos).indices, dtype=np.int64)
+    order = frame["order"].to_numpy()
+    index = np.lexsort((np.arange(len(frame)), order, query))
+    query, doc, order = query[index], doc[index], order[index]
+    if queries is not None:
+        present = set(pc.unique(qids).to_pylist())
+        report.drop(
+            f"query without retrieved documents ({tag}; absent from the run: trec_eval "
+            "skips it unless -c counts it as 0)",
+            ({"run": tag, "qid": q} for q in dict.fromkeys(escaped(queries)) if q not in present),
+        )
+    same_query = query[1:] == query[:-1]
+    report.count(
+        f"documents sharing the producer's rank of the one before ({tag}; input order kept)",
+        int((same_query & (order[1:] == order[:-1])).sum()),
+    )
 
-    reason = f"duplicate document in a query ({tag}; the best-ranked copy is kept)"
-    frame = _drop_duplicates(frame, "order", "first", report, reason, {"run": tag})
+    # duplicates: the first of each (query, doc) in this order is the best-ranked copy
+    key = query * (int(doc.max(initial=0)) + 1) + doc
+    unique, first = np.unique(key, return_index=True)
+    keep = np.zeros(len(key), bool)
+    keep[first] = True
+    if not keep.all():
+        dropped = np.flatnonzero(~keep)
+        kept_order = order[first[np.searchsorted(unique, key[dropped])]]
+        report.drop(
+            f"duplicate document in a query ({tag}; the best-ranked copy is kept)",
+            (
+                {"run": tag, "qid": q, "docno": d, "order": _plain(o), "kept_order": _plain(k)}
+                for q, d, o, k in zip(
+                    qids.take(pa.array(index[dropped])).to_pylist(),
+                    docnos.take(pa.array(index[dropped])).to_pylist(),
+                    order[dropped],
+                    kept_order,
+                    strict=True,
+                )
+            ),
+        )
+        index, query = index[keep], query[keep]
 
-    position = frame.groupby("_query", sort=False).cumcount().to_numpy() + 1
+    starts = np.flatnonzero(np.r_[True, query[1:] != query[:-1]]) if len(query) else query
+    lengths = np.diff(np.r_[starts, len(query)])
+    position = np.arange(len(query)) - np.repeat(starts, lengths) + 1
     if depth is not None:
         cut = position > depth
         report.count(f"documents beyond depth {depth} cut ({tag})", int(cut.sum()))
-        frame, position = frame[~cut], position[~cut]
-    sizes = frame.groupby("_query", sort=False)["docno"].transform("size").to_numpy()
+        index, query, position = index[~cut], query[~cut], position[~cut]
+        lengths = np.minimum(lengths, depth)
+    sizes = np.repeat(lengths, lengths)
 
-    scores = frame["score"].to_numpy(dtype=np.float64)
-    query = frame["_query"].to_numpy()
+    scores = frame["score"].to_numpy(dtype=np.float64)[index]
     both = (query[1:] == query[:-1]) & ~np.isnan(scores[1:]) & ~np.isnan(scores[:-1])
     tied = both & (scores[1:] == scores[:-1])
+    with np.errstate(over="ignore"):  # beyond float32: inf, as trec_eval's float32 sees it
+        single = scores.astype(np.float32)
     stats = {
-        "queries": int(len(np.unique(query))),
-        "documents": int(len(frame)),
+        "queries": int(len(lengths)),
+        "documents": int(len(index)),
         "tied_adjacent_scores": int(tied.sum()),
         "queries_with_ties": int(len(np.unique(query[1:][tied]))),
-        "float32_only_ties": int(
-            (both & ~tied & (scores[1:].astype(np.float32) == scores[:-1].astype(np.float32))).sum()
-        ),
+        "float32_only_ties": int((both & ~tied & (single[1:] == single[:-1])).sum()),
         "score_inversions": int((both & (scores[1:] > scores[:-1])).sum()),
     }
+    rows = pa.array(index)
     table = pd.DataFrame(
         {
-            "qid": frame["qid"].to_numpy(),
-            "docno": frame["docno"].to_numpy(),
+            "qid": qids.take(rows).to_pandas(types_mapper=lambda _: STR),
+            "docno": docnos.take(rows).to_pandas(types_mapper=lambda _: STR),
             "rank": position.astype(np.int64),
             "score": (sizes - position + 1).astype(np.float64),
-            "tag": tag,
+            "tag": pd.Series([tag] * len(index), dtype=STR),
         }
-    ).astype({"qid": STR, "docno": STR, "tag": STR})
-    original = [None if np.isnan(s) else float(s) for s in scores]
+    )
+    missing = np.isnan(scores)
+    original = None if missing.all() else np.where(missing, None, scores).tolist()
     return RunOutput(tag=tag, table=table, original_scores=original, qrels=qrels, stats=stats)
+
+
+def _arrow(values: pd.Series) -> pa.Array:
+    """A string column as one Arrow array (pandas may hold it in several chunks)."""
+    array = pa.array(values)
+    return array.combine_chunks() if isinstance(array, pa.ChunkedArray) else array
 
 
 def _plain(value):
@@ -247,7 +330,7 @@ def make_qrels(frame: pd.DataFrame, name: str, report: Report) -> pd.DataFrame:
     Duplicate judgments keep the highest grade; each is reported (trec_eval would not
     complain, but ranx/ir_measures keep the last and trectools double counts).
     """
-    frame = clean_ids(frame, ("qid", "docno"), report)
+    frame = escape_ids(frame, ("qid", "docno"), report, {"qrels": name})
     frame = frame.assign(rel=frame["rel"].astype(np.int64))
     reason = f"duplicate judgment ({name}; the highest grade is kept)"
     frame = _drop_duplicates(frame, "rel", "max", report, reason, {"qrels": name})
@@ -261,91 +344,31 @@ def qrels_summary(
     reason: str,
     *,
     pooled: bool = False,
+    found_only: bool = False,
     **extra,
 ) -> dict:
-    """Report the queries among ``qids`` without a relevant judgment (under ``reason``)
-    and summarise the qrels for the sidecar.
+    """Report the queries among ``qids`` (as in the input) without a relevant judgment
+    (under ``reason``) and summarise the qrels for the sidecar.
 
-    ``pooled`` qrels only judge retrieved documents (so they are not ``complete``).
+    ``pooled`` qrels only judge retrieved documents (so they are not ``complete``);
+    ``found_only`` ones know no relevant document but those found, and carry
+    :data:`FOUND_ONLY_WARNING`.
     """
     relevant = set(qrels.loc[qrels["rel"] > 0, "qid"])
-    empty = [q for q in qids if q not in relevant]
+    empty = [q for q in escaped(qids) if q not in relevant]
     report.drop(reason, ({"qid": q} for q in empty))
-    return {
+    info = {
         "complete": not pooled,
         "pooled": pooled,
+        "found_only": found_only,
         "queries": int(qrels["qid"].nunique()),
         "relevant": int((qrels["rel"] > 0).sum()),
         "without_relevant": empty,
         **extra,
     }
-
-
-# ---------------------------------------------------------------------------------------
-# JSON inputs
-
-
-def load_json(path: str | os.PathLike) -> Any:
-    """Parse a JSON file, turning syntax errors into ``file:line`` input errors."""
-    outputs.note_input(path)
-    try:
-        with open(path, encoding="utf-8") as handle:
-            return json.load(handle)
-    except OSError as exc:
-        raise InputError(str(path), None, f"cannot read: {exc.strerror}") from None
-    except UnicodeDecodeError as exc:
-        raise InputError(str(path), None, f"not UTF-8: {exc.reason}") from None
-    except json.JSONDecodeError as exc:
-        raise InputError(str(path), exc.lineno, f"invalid JSON: {exc.msg}") from None
-
-
-def load_jsonl(path: str | os.PathLike) -> list[tuple[int, dict]]:
-    """``(line number, object)`` for every non-blank line of a JSON-lines file."""
-    return list(iter_jsonl(path))
-
-
-def iter_jsonl(path: str | os.PathLike) -> Iterator[tuple[int, dict]]:
-    """:func:`load_jsonl` one line at a time (stop early to read only the first records)."""
-    outputs.note_input(path)
-    try:
-        with open(path, encoding="utf-8") as handle:
-            for number, text in enumerate(handle, 1):
-                if not text.strip():
-                    continue
-                try:
-                    value = json.loads(text)
-                except json.JSONDecodeError as exc:
-                    raise InputError(str(path), number, f"invalid JSON: {exc.msg}") from None
-                if not isinstance(value, dict):
-                    raise InputError(str(path), number, "expected a JSON object on each line")
-                yield number, value
-    except OSError as exc:
-        raise InputError(str(path), None, f"cannot read: {exc.strerror}") from None
-    except UnicodeDecodeError as exc:
-        raise InputError(str(path), None, f"not UTF-8: {exc.reason}") from None
-
-
-def number(value: Any, path: str | os.PathLike, line: int | None, key: str) -> float:
-    """A producer's score as float (NaN when absent); anything but a JSON number is an
-    error (a string score would otherwise sort as text or crash later)."""
-    if value is None:
-        return float("nan")
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise InputError(str(path), line, f"{key} {value!r} is not a number")
-    return float(value)
-
-
-def id_text(value: Any, path: str | os.PathLike, where: str) -> str:
-    """An id from JSON as a string: strings as they are, integers in decimal.
-
-    Floats and booleans are refused: ``1.0`` or ``true`` as an id is almost certainly a
-    mistake, and its text form is not what the producer meant.
-    """
-    if isinstance(value, str) and value:
-        return value
-    if isinstance(value, int) and not isinstance(value, bool):
-        return str(value)
-    raise InputError(str(path), None, f"{where}: expected a non-empty string id, found {value!r}")
+    if found_only:
+        info["warning"] = FOUND_ONLY_WARNING
+    return info
 
 
 # ---------------------------------------------------------------------------------------
@@ -364,11 +387,11 @@ def json_text(value: Any, indent: str = "") -> str:
     if isinstance(value, list) and any(isinstance(v, (dict, list)) for v in value):
         items = [inner + json_text(v, inner) for v in value]
         return "[\n" + ",\n".join(items) + "\n" + indent + "]"
-    return json.dumps(value, ensure_ascii=False)
+    return json.dumps(value, ensure_ascii=False, allow_nan=False)
 
 
 def sidecar_dict(conversion: Conversion, files: dict, validation: dict) -> dict:
-    """The sidecar JSON of a conversion (see the README's convert section for the format)."""
+    """The sidecar JSON of a conversion (format: docs/convert.md, Sidecar)."""
     strata = conversion.strata
     queries: dict[str, dict] = {}
     fields: list[str] = []
@@ -387,6 +410,7 @@ def sidecar_dict(conversion: Conversion, files: dict, validation: dict) -> dict:
         "name": conversion.name,
         "provenance": conversion.provenance,
         "score_policy": SCORE_POLICY,
+        "id_policy": ID_POLICY,
         "qrels": {
             name: {"file": files[f"qrels:{name}"], **conversion.qrels_info.get(name, {})}
             for name in conversion.qrels
@@ -401,14 +425,72 @@ def sidecar_dict(conversion: Conversion, files: dict, validation: dict) -> dict:
             for run in conversion.runs
         },
         "strata": {"fields": fields, "queries": queries},
+        **conversion.sections,
         "report": conversion.report.as_dict(),
         "validation": validation,
     }
 
 
+def check_name(name: str, what: str = "--name") -> str:
+    """``name`` if it is a plain file name (outputs stay in their folder), else a
+    :class:`UsageError`."""
+    if (
+        not name
+        or name in (".", "..")
+        or any(c in name for c in "/\\\0")
+        or Path(name).name != name
+    ):
+        raise UsageError(f"{what} {name!r} is not a plain file name (no folder, not . or ..)")
+    return name
+
+
+def check_judgeable(conversion: Conversion) -> None:
+    """Refuse, naming the input, what would make an invalid or unscorable output: an empty
+    qrels or run, a run with no query in its qrels, or a run query whose judgments are all
+    negative (trec_eval 9.0.8 cannot evaluate it)."""
+    source = conversion.source
+    for name, table in conversion.qrels.items():
+        if table.empty:
+            raise InputError(source, None, f"no judgment to write as qrels {name}")
+    for run in conversion.runs:
+        if run.table.empty:
+            raise InputError(source, None, f"run {run.tag}: no retrieved document")
+        if run.qrels is None:
+            continue
+        qrels = conversion.qrels[run.qrels]
+        asked = set(run.table["qid"])
+        if asked.isdisjoint(qrels["qid"]):
+            raise InputError(
+                source, None, f"run {run.tag} has no query in common with qrels {run.qrels}"
+            )
+        best = qrels[qrels["qid"].isin(asked)].groupby("qid")["rel"].max()
+        if (best < 0).any():
+            raise InputError(
+                source,
+                None,
+                f"qrels {run.qrels}: query {best.index[best < 0][0]!r} has only negative "
+                "judgments, which trec_eval 9.0.8 cannot evaluate",
+            )
+
+
+def compare_command(conversion: Conversion, paths: dict[str, Path]) -> str | None:
+    """The ``trecbench compare`` command for the runs written: ``compare QRELS RUN...``
+    when they share their qrels, else each with its own (``--run-qrels RUN QRELS``);
+    None with fewer than two runs or a run without qrels."""
+    runs = conversion.runs
+    if len(runs) < 2 or any(run.qrels is None for run in runs):
+        return None
+    files = [str(paths[f"run:{run.tag}"]) for run in runs]
+    qrels = [str(paths[f"qrels:{run.qrels}"]) for run in runs]
+    if len(set(qrels)) == 1:
+        return shlex.join(["trecbench", "compare", qrels[0], *files])
+    pairs = [part for pair in zip(files, qrels, strict=True) for part in ("--run-qrels", *pair)]
+    return shlex.join(["trecbench", "compare", *pairs])
+
+
 def _validate(kind: str, path: Path, label: str, qrels=None) -> tuple[dict, object]:
     """Validate a staged output (``label``: its final name) with the strict profile; raise
-    on any error.
+    on any error (the converters check their inputs first: an error here is a bug).
 
     Returns the sidecar's summary (counts and the warnings/infos) and, for qrels, the
     ``QrelsInfo`` the run checks need.
@@ -442,10 +524,17 @@ def write_conversion(
 
     Files are staged (:class:`trecbench.outputs.OutputSet`) and validated with
     :mod:`trecbench.validation`; only if every file passes are they all put in place, as a
-    unit, never over an input.
+    unit, never over an input. File names come from the conversion's name, qrels names and
+    run tags, which must be plain file names (:func:`check_name`).
     """
     from ..files import qrels_bytes, run_bytes
 
+    check_name(conversion.name)
+    for name in conversion.qrels:
+        check_name(name, "qrels name")
+    for run in conversion.runs:
+        check_name(run.tag, "run tag")
+    check_judgeable(conversion)
     outdir = Path(outdir)
     runs_dir = outdir if runs_dir is None else Path(runs_dir)
     targets: dict[str, Path] = {}

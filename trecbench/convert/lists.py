@@ -1,7 +1,15 @@
-"""Plain ranked lists (RAG evaluators such as a ``retrieval_eval`` module) → qrels and a run.
+"""Plain ranked lists (RAG evaluators such as remem's ``retrieval_eval``) → qrels and a run.
 
 Input: ``{"gold_docs": [[...], ...], "retrieved_chunks": [[...], ...], "query_ids"?: [...]}``,
 lists aligned by position; the qid is the position (0-based) when ``query_ids`` is absent.
+
+``match="ids"`` (default): the entries are ids; a retrieved id is relevant when it equals a
+gold id (what remem's Recall@k computes). ``match="chunks"``: the entries are texts; each
+retrieved chunk is assigned to the gold document it comes from by remem's rules
+(:mod:`trecbench.convert.chunks`, what remem's Recall_all@k and NDCG_any@k use). Gold
+document ``j`` of a query becomes the docno ``gold-j`` and a chunk assigned to none (or to a
+document already retrieved) ``chunk-i`` (``i``: its 0-based position), so ranks never move;
+every assignment and its rule go to the sidecar's ``matching`` section.
 """
 
 from __future__ import annotations
@@ -11,26 +19,89 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..errors import InputError
-from ..report import input_record
+from ..errors import UsageError
+from ..ids import STR
+from ..sources import At, read_json
+from .chunks import FUZZY_THRESHOLD, RULES, assign
 from .common import (
-    STR,
     Conversion,
     Report,
     clean_tag,
-    id_text,
-    load_json,
+    input_stem,
     make_qrels,
     qrels_summary,
     ranked_run,
 )
 
+MATCHES = ("ids", "chunks")
 
-def _lists(data: dict, key: str, path) -> list[list]:
-    value = data.get(key)
-    if not isinstance(value, list) or not all(isinstance(v, list) for v in value):
-        raise InputError(str(path), None, f"{key} must be a list of lists")
-    return value
+
+def _lists(at: At, value, texts: bool) -> list[list[str]]:
+    outer = at.expect_list(value, "a list of lists")
+    out = []
+    for i, inner in enumerate(outer):
+        place = at / i
+        items = place.expect_list(inner)
+        if texts:
+            out.append([(place / j).expect_string(item) for j, item in enumerate(items)])
+        else:
+            out.append([(place / j).expect_id(item) for j, item in enumerate(items)])
+    return out
+
+
+def _matched(
+    qids: list[str], gold: list[list[str]], retrieved: list[list[str]], fuzzy, report: Report
+) -> tuple[list, list, dict]:
+    """Qrels rows, run rows and the sidecar's ``matching`` section of chunk matching."""
+    gold_rows, run_rows, assignments = [], [], {}
+    counts = dict.fromkeys((*RULES, "repeat", "ambiguous", "unmatched"), 0)
+    for qid, documents, chunks in zip(qids, gold, retrieved, strict=True):
+        unique = list(dict.fromkeys(documents))
+        report.drop(
+            "duplicate gold document in a query (same text; counted once)",
+            ({"qid": qid, "gold": j} for j, t in enumerate(documents) if documents.index(t) != j),
+        )
+        gold_rows += [(qid, f"gold-{documents.index(text)}", 1) for text in unique]
+        result = assign(unique, chunks, fuzzy)
+        for item in result:
+            if item.gold is None:
+                counts["unmatched"] += 1
+                docno = f"chunk-{item.chunk}"
+            else:
+                item.gold = documents.index(unique[item.gold])  # position in the input
+                item.also = [documents.index(unique[g]) for g in item.also]
+                counts["repeat" if item.repeat else item.rule] += 1
+                counts["ambiguous"] += bool(item.also)
+                docno = f"chunk-{item.chunk}" if item.repeat else f"gold-{item.gold}"
+            run_rows.append((qid, docno, item.chunk, float("nan")))
+        assignments[qid] = [item.as_dict() for item in result if item.gold is not None]
+    section = {
+        "mode": "chunks",
+        "rules": (
+            "remem's is_chunk_from_original (a first 'Date: ' line dropped; after 'user: ' or "
+            "'assistant: ' the text up to the next ': '; exact substring, then its JSON-escaped "
+            "form), then fuzzy: rapidfuzz.fuzz.partial_ratio (ratio for a chunk longer than "
+            "the document) >= fuzzy_threshold"
+        ),
+        "fuzzy_threshold": fuzzy,
+        "rapidfuzz": _rapidfuzz_version() if fuzzy is not None else None,
+        "docnos": "gold-<j>: gold document j of the query; chunk-<i>: retrieved chunk i not "
+        "assigned to a gold document (or a repeat of one already retrieved)",
+        "counts": counts,
+        "assignments": assignments,
+    }
+    if counts["ambiguous"]:
+        report.note(
+            f"{counts['ambiguous']} chunk(s) match several gold documents and count for one "
+            "(remem's Recall_all credits them all)"
+        )
+    return gold_rows, run_rows, section
+
+
+def _rapidfuzz_version() -> str:
+    import rapidfuzz
+
+    return rapidfuzz.__version__
 
 
 def convert_lists(
@@ -39,60 +110,78 @@ def convert_lists(
     name: str | None = None,
     tag: str | None = None,
     depth: int | None = None,
+    match: str = "ids",
+    fuzzy_threshold: float | None = FUZZY_THRESHOLD,
 ) -> Conversion:
-    """Convert aligned ``gold_docs`` / ``retrieved_chunks`` lists into qrels and a run."""
+    """Convert aligned ``gold_docs`` / ``retrieved_chunks`` lists (plain or compressed JSON) into
+    qrels and a run; ``match`` is ``ids`` or ``chunks`` (see the module), with the fuzzy
+    step's ``fuzzy_threshold`` (0-100; None: no fuzzy step)."""
+    if match not in MATCHES:
+        raise UsageError(f"unknown match {match!r}: expected one of {', '.join(MATCHES)}")
+    if fuzzy_threshold is not None and not 0 < fuzzy_threshold <= 100:
+        raise UsageError(f"the fuzzy threshold must be in (0, 100], not {fuzzy_threshold}")
     path = Path(source)
-    name = name or path.stem
-    tag = clean_tag(tag or path.stem)
-    data = load_json(path)
-    if not isinstance(data, dict):
-        raise InputError(str(path), None, "expected an object with gold_docs and retrieved_chunks")
-    gold = _lists(data, "gold_docs", path)
-    retrieved = _lists(data, "retrieved_chunks", path)
+    stem = input_stem(path)
+    name = name or stem
+    tag = clean_tag(tag or stem)
+    doc = read_json(path, "lists")
+    data = doc.root.expect_object(doc.value)
+    texts = match == "chunks"
+    gold = _lists(doc.root / "gold_docs", data.get("gold_docs"), texts)
+    retrieved = _lists(doc.root / "retrieved_chunks", data.get("retrieved_chunks"), texts)
     if len(gold) != len(retrieved):
-        raise InputError(
-            str(path), None, f"{len(gold)} gold_docs lists but {len(retrieved)} retrieved_chunks"
+        raise doc.root.error(
+            f"{len(gold)} gold_docs lists but {len(retrieved)} retrieved_chunks lists"
         )
     ids = data.get("query_ids")
     if ids is None:
         qids = [str(i) for i in range(len(gold))]
-    elif isinstance(ids, list) and len(ids) == len(gold):
-        qids = [id_text(q, path, f"query_ids[{i}]") for i, q in enumerate(ids)]
     else:
-        raise InputError(str(path), None, "query_ids must be a list as long as gold_docs")
+        qids = (doc.root / "query_ids").expect_ids(ids)
+        if len(qids) != len(gold):
+            raise (doc.root / "query_ids").error(f"{len(qids)} ids for {len(gold)} queries")
     if len(set(qids)) != len(qids):
-        raise InputError(str(path), None, "query_ids has duplicates")
+        raise (doc.root / "query_ids").error("duplicate query ids")
 
     report = Report()
-    gold_rows = [
-        (qid, id_text(doc, path, f"gold_docs[{i}][{j}]"), 1)
-        for i, (qid, docs) in enumerate(zip(qids, gold, strict=True))
-        for j, doc in enumerate(docs)
-    ]
-    run_rows = [
-        (qid, id_text(doc, path, f"retrieved_chunks[{i}][{j}]"), j, float("nan"))
-        for i, (qid, docs) in enumerate(zip(qids, retrieved, strict=True))
-        for j, doc in enumerate(docs)
-    ]
+    sections = {}
+    if texts:
+        gold_rows, run_rows, sections["matching"] = _matched(
+            qids, gold, retrieved, fuzzy_threshold, report
+        )
+    else:
+        gold_rows = [(q, d, 1) for q, docs in zip(qids, gold, strict=True) for d in docs]
+        run_rows = [
+            (q, d, j, float("nan"))
+            for q, docs in zip(qids, retrieved, strict=True)
+            for j, d in enumerate(docs)
+        ]
     qrels = make_qrels(
         pd.DataFrame(gold_rows, columns=["qid", "docno", "rel"]).astype({"qid": STR}), name, report
     )
     info = qrels_summary(qrels, qids, report, "query without gold docs (not in the qrels)")
     run = ranked_run(
-        pd.DataFrame(run_rows, columns=["qid", "docno", "order", "score"]), tag, name, report, depth
+        pd.DataFrame(run_rows, columns=["qid", "docno", "order", "score"]),
+        tag,
+        name,
+        report,
+        depth,
+        queries=qids,
     )
-    no_results = sorted(set(qids) - set(run.table["qid"]) - set(info["without_relevant"]))
-    if no_results:
-        report.note(
-            f"{len(no_results)} query(ies) retrieved nothing; trec_eval skips them unless -c "
-            "counts them as 0"
-        )
     return Conversion(
         name=name,
         converter="lists",
         qrels={name: qrels},
         runs=[run],
         report=report,
-        provenance={"inputs": [input_record(path, "lists")], "options": {"depth": depth}},
+        provenance={
+            "inputs": [doc.source.record],
+            "options": {
+                "depth": depth,
+                "match": match,
+                "fuzzy_threshold": fuzzy_threshold if texts else None,
+            },
+        },
         qrels_info={name: info},
+        sections=sections,
     )

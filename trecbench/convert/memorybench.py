@@ -1,86 +1,138 @@
-"""memorybench results (export JSON or ``results.db``) → one qrels/run pair per provider.
+"""memorybench results (export JSON or ``results.db``, plain or compressed) → one qrels/run pair
+per provider.
 
-Relevance, in priority order: explicit ``metadata.relevantIds`` / ``relevantChunkIds``
-(complete judgments); else the **location rule**: a retrieved chunk is relevant when it
-is in the ground-truth file (normalised path, suffix match at ``/``, case-insensitive) and
-its lines overlap the ground truth, or reach line IoU ≥ ``iouThreshold`` when that is > 0.
-Location judgments only exist for retrieved chunks, so such qrels are marked **pooled**.
-Chunk line numbers are shifted by a per-provider offset (code-chunk-ast's are 0-based,
-other providers' 1-based, the ground truth 0-based).
+Relevance comes from one of memorybench's strategies, chosen per result in its priority
+order (``relevance="auto"``) or forced for all:
+
+* ``explicit`` (A): ``metadata.relevantIds`` / ``relevantChunkIds`` / ``groundTruthIds``
+  / ``qrels`` (ids trimmed, empty ones dropped, as memorybench does): complete judgments.
+* pack-owned (B): the benchmark pack's ``isRelevant`` on each retrieved chunk.
+  ``pack`` for LoCoMo (a chunk's dialog ids, from its metadata, a ``[CTXID:...]`` prefix
+  or ``D<n>:<n>`` in its id or content, meet ``metadata.evidence``) and LongMemEval (the
+  chunk's corpus id contains ``answer`` but not ``noans``, or is one of
+  ``metadata.answerCorpusIds``, possibly with a ``_<n>`` turn suffix; abstention items
+  ``_abs`` have no relevant chunk). The number of relevant items is the evidence's or the
+  answer corpus ids' count when given: relevant items nobody retrieved are added to the
+  qrels as ``unretrieved-relevant-<n>`` so that trec_eval's ideal DCG uses memorybench's
+  count. ``location`` is the code-retrieval packs' rule: a chunk is relevant when it is in
+  the ground-truth file (normalised path, suffix match at ``/``, case-insensitive) and its
+  lines overlap the ground truth, or reach line IoU ≥ ``iouThreshold`` when that is > 0;
+  chunk lines are shifted by a per-provider offset (code-chunk-ast's are 0-based, other
+  providers' 1-based, the ground truth 0-based).
+* ``token-f1`` (C): a chunk is relevant when the token F1 between it and the expected
+  answer reaches the threshold (memorybench's default 0.3; tokens: lower case, ``[^\\w\\s]``
+  replaced by blanks, split on blanks, as sets).
+
+Judgments other than explicit ones cover retrieved chunks only (**pooled**); without a
+count of relevant items they know only the relevant chunks found (**found-only**): the
+sidecar marks those qrels and carries the seed's warning that the ideal DCG may be
+underestimated.
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
 import os
+import re
 import sqlite3
 from collections.abc import Mapping
-from pathlib import Path
+from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
 
-from .. import outputs
-from ..errors import InputError
-from ..report import input_record
+from ..errors import InputError, UsageError
+from ..ids import STR
+from ..sources import At, Content, Rows, json_document, parse_json, read_source
 from .common import (
-    STR,
     Conversion,
     Report,
     clean_tag,
-    id_text,
-    load_json,
     make_qrels,
-    number,
     qrels_summary,
     ranked_run,
 )
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
-_COLUMNS = "run_id, provider, item_id, retrieved_context, metadata"
+EXPLICIT_KEYS = ("relevantIds", "relevantChunkIds", "groundTruthIds", "qrels")
+STRATEGIES = ("explicit", "pack", "location", "token-f1")
+AUTO = "auto"
+F1_THRESHOLD = 0.3  # memorybench's NDCGAtKMetric default
+PACK_BENCHMARKS = ("locomo", "longmemeval")
+NONE = "none"
+_REQUIRED_COLUMNS = ("run_id", "provider", "item_id", "retrieved_context", "metadata")
+_OPTIONAL_COLUMNS = ("benchmark", "expected")
+_CTXID = re.compile(r"^\[CTXID:([^\]]+)\]\s*")
+_DIALOG_ID = re.compile(r"D\d+:\d+")
+_TURN_SUFFIX = re.compile(r"_(\d+)$")
+# JavaScript's \s (memorybench tokenises in TypeScript) and its ASCII-only \w
+_JS_SPACE = "\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+_JS_NOT_WORD = re.compile(f"[^A-Za-z0-9_{_JS_SPACE}]")
+_JS_SPLIT = re.compile(f"[{_JS_SPACE}]+")
 
 
-def _json_column(text: Any, path, where: str) -> Any:
-    if text is None or isinstance(text, (dict, list)):
-        return text
+# ---------------------------------------------------------------------------------------
+# reading
+
+
+def _sqlite_rows(source: Content) -> tuple[Rows, list[tuple[At, dict]]]:
+    """``(place, EvalResult dict)`` of each row of a ``results.db``, read from its bytes."""
+    path = source.path
     try:
-        return json.loads(text)
-    except (TypeError, json.JSONDecodeError) as exc:
-        raise InputError(str(path), None, f"{where}: invalid JSON ({exc})") from None
+        with contextlib.closing(sqlite3.connect(":memory:")) as db:
+            db.deserialize(source.data)  # the bytes already read: the file is read once
+            columns = [row[1] for row in db.execute("PRAGMA table_info(results)")]
+            missing = [c for c in _REQUIRED_COLUMNS if c not in columns]
+            if missing:
+                raise InputError(path, None, f"no results table with {', '.join(missing)}")
+            wanted = list(_REQUIRED_COLUMNS) + [c for c in _OPTIONAL_COLUMNS if c in columns]
+            rows = db.execute(f"SELECT rowid, {', '.join(wanted)} FROM results ORDER BY rowid")
+            records = [dict(zip(["rowid", *wanted], row, strict=True)) for row in rows]
+    except sqlite3.Error as exc:
+        raise InputError(path, None, f"cannot read the results table: {exc}") from None
+    table = Rows(source)
+    out = []
+    for number, row in enumerate(records, 1):
+        at = table.row(f"row {number} (rowid {row['rowid']})")
+        result = {
+            "runId": row["run_id"],
+            "benchmark": row.get("benchmark"),
+            "provider": row["provider"],
+            "itemId": row["item_id"],
+            "expected": row.get("expected"),
+            "retrievedContext": _json_column(row["retrieved_context"], at / "retrievedContext"),
+            "metadata": _json_column(row["metadata"], at / "metadata"),
+        }
+        out.append((at, result))
+    return table, out
 
 
-def read_results(path: str | os.PathLike) -> list[dict]:
-    """EvalResult dicts (camelCase keys) from an export JSON or a ``results.db``."""
-    path = Path(path)
-    outputs.note_input(path)
+def _json_column(text: Any, at: At) -> Any:
+    if text is None:
+        return None
+    if not isinstance(text, str):
+        raise at.error(f"expected JSON text, found {type(text).__name__}")
     try:
-        with open(path, "rb") as handle:
-            magic = handle.read(len(SQLITE_MAGIC))
-    except OSError as exc:
-        raise InputError(str(path), None, f"cannot read: {exc.strerror}") from None
-    if magic == SQLITE_MAGIC:
-        try:
-            # read-only: a converter never changes its input
-            uri = f"{path.resolve().as_uri()}?mode=ro"
-            with contextlib.closing(sqlite3.connect(uri, uri=True)) as db:
-                rows = db.execute(f"SELECT {_COLUMNS} FROM results ORDER BY rowid").fetchall()
-        except sqlite3.Error as exc:
-            raise InputError(str(path), None, f"cannot read the results table: {exc}") from None
-        return [
-            {
-                "runId": run_id,
-                "provider": provider,
-                "itemId": item,
-                "retrievedContext": _json_column(context, path, f"row {n}: retrieved_context"),
-                "metadata": _json_column(meta, path, f"row {n}: metadata"),
-            }
-            for n, (run_id, provider, item, context, meta) in enumerate(rows, 1)
-        ]
-    data = load_json(path)
-    if not isinstance(data, dict) or not isinstance(data.get("results"), list):
-        raise InputError(str(path), None, "expected an export {run, results: [...]} object")
-    return data["results"]
+        return parse_json(text, at.doc.path)
+    except InputError as exc:
+        raise at.error(exc.message) from None
+
+
+def read_results(path: str | os.PathLike) -> tuple[dict, list[tuple[At, Any]]]:
+    """The input's record and ``(place, EvalResult)`` of each result, from an export JSON
+    ``{run, results: [...]}`` or a ``results.db`` (SQLite, detected by its header)."""
+    source = read_source(path, "memorybench results")
+    if source.data.startswith(SQLITE_MAGIC):
+        _, results = _sqlite_rows(source)
+        return source.record, results
+    doc = json_document(source)
+    root = doc.root.expect_object(doc.value)
+    results = (doc.root / "results").expect_list(root.get("results"))
+    return doc.source.record, [(doc.root / "results" / i, r) for i, r in enumerate(results)]
+
+
+# ---------------------------------------------------------------------------------------
+# relevance rules
 
 
 def normalise_path(text: str) -> str:
@@ -108,8 +160,239 @@ def line_relevant(start: int, end: int, gt_start: int, gt_end: int, iou: float) 
     return inter / union >= iou
 
 
-def _int(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
+def tokens(text: str | None) -> set[str]:
+    """memorybench's ``tokenize`` as a set: lower case, ``[^\\w\\s]`` → blank, split."""
+    if not text:
+        return set()
+    return {t for t in _JS_SPLIT.split(_JS_NOT_WORD.sub(" ", text.lower())) if t}
+
+
+def token_f1(expected: str | None, content: str | None) -> float:
+    """Token F1 of a chunk against the expected answer, as memorybench's fallback computes
+    it (sets; precision over the chunk's tokens, recall over the answer's)."""
+    answer, chunk = tokens(expected), tokens(content)
+    overlap = len(answer & chunk)
+    precision = overlap / len(chunk) if chunk else 0.0
+    recall = overlap / len(answer) if answer else 0.0
+    return 0.0 if precision + recall == 0 else 2 * precision * recall / (precision + recall)
+
+
+@dataclass
+class Chunk:
+    """One retrieved item: its docno, content and metadata (for the relevance rules)."""
+
+    docno: str
+    content: str | None
+    meta: dict
+
+
+def _listed(value: Any) -> list[str]:
+    values = value if isinstance(value, list) else [value]
+    return [str(v).strip() for v in values if str(v).strip()]
+
+
+def locomo_relevant(evidence: Any, chunk: Chunk) -> bool:
+    """LoCoMo's pack rule: a dialog id of the chunk is one of the evidence ids."""
+    wanted = set(_listed(evidence)) if evidence else set()
+    if not wanted:
+        return False
+    found = set()
+    listed = chunk.meta.get("dialogIds")
+    if isinstance(listed, list):
+        found |= {i.strip() for i in listed if isinstance(i, str) and i.strip()}
+    single = chunk.meta.get("dialogId", chunk.meta.get("dia_id"))
+    if isinstance(single, str) and single.strip():
+        found.add(single.strip())
+    content = chunk.content or ""
+    prefix = _CTXID.match(content)
+    if prefix:
+        found |= {i.strip() for i in prefix.group(1).split(",") if i.strip()}
+    found |= set(_DIALOG_ID.findall(chunk.docno)) | set(_DIALOG_ID.findall(content))
+    return not wanted.isdisjoint(found)
+
+
+def longmemeval_relevant(item_id: str, meta: dict, chunk: Chunk) -> bool:
+    """LongMemEval's pack rule: the chunk's corpus id contains ``answer`` (not ``noans``)
+    or is an answer corpus id (possibly with a ``_<n>`` turn suffix); never for
+    abstention items."""
+    if "_abs" in item_id or meta.get("isAbstention") is True:
+        return False
+    corpus = chunk.meta.get("corpusId")
+    if not isinstance(corpus, str) or not corpus:
+        prefix = _CTXID.match(chunk.content or "")
+        corpus = prefix.group(1) if prefix else chunk.docno
+    lower = corpus.lower()
+    if "noans" in lower:
+        return False
+    if "answer" in lower:
+        return True
+    answers = meta.get("answerCorpusIds")
+    if isinstance(answers, list):
+        known = {str(a) for a in answers}
+        return corpus in known or _TURN_SUFFIX.sub("", corpus) in known
+    return False
+
+
+def pack_total(meta: dict) -> int | None:
+    """The number of relevant items a pack knows from an item's metadata (memorybench's
+    ``inferTotalRelevant``): the evidence's count, else the answer corpus ids'; None when
+    only the relevant chunks found can be counted."""
+    evidence = meta.get("evidence")
+    if evidence is not None:
+        if isinstance(evidence, list):
+            return len(evidence)
+        if isinstance(evidence, str) and evidence.strip():
+            return 1
+    answers = meta.get("answerCorpusIds")
+    if isinstance(answers, list) and answers:
+        return len(answers)
+    return None
+
+
+# ---------------------------------------------------------------------------------------
+# conversion
+
+
+@dataclass
+class _Judged:
+    """What one relevance strategy made of one result."""
+
+    strategy: str
+    rows: list[tuple[str, int]]  # (docno, grade)
+    found_only: bool = False
+    unretrieved: int = 0
+
+
+def _explicit(meta: dict, at: At, report: Report, where: dict) -> list[str] | None:
+    """memorybench's explicit ids (trimmed; empty ones dropped), or None when absent."""
+    key = next((k for k in EXPLICIT_KEYS if meta.get(k) is not None), None)
+    if key is None:
+        return None
+    place = at / key
+    items = place.expect_list(meta[key], "a list of ids")
+    ids = []
+    for position, item in enumerate(items):
+        text = (place / position).expect_id(item) if item != "" else ""
+        if text.strip() != text:
+            report.repair("blanks around an explicit relevant id removed", [{**where, "id": text}])
+        if text.strip():
+            ids.append(text.strip())
+        else:
+            report.drop("empty explicit relevant id", [{**where, "position": position}])
+    return ids or None
+
+
+def _location(
+    truth: Any, chunks: list[Chunk], places: list[At], at: At, offset: int, iou: float | None,
+    meta: dict, report: Report, where: dict,
+) -> _Judged | None:  # fmt: skip
+    if truth is None:
+        return None
+    truth = (at / "groundTruth").expect_object(truth)
+    file = truth.get("file")
+    if file is None:
+        return None
+    file = (at / "groundTruth" / "file").expect_string(file)
+    gt_start = (at / "groundTruth" / "startLine").expect_integer(truth.get("startLine"))
+    gt_end = (at / "groundTruth" / "endLine").expect_integer(truth.get("endLine"))
+    threshold = iou
+    if threshold is None:
+        threshold = (at / "iouThreshold").expect_number(meta.get("iouThreshold"))
+        threshold = 0.0 if threshold != threshold else threshold  # NaN: none given
+    rows, no_location = [], []
+    for chunk, place in zip(chunks, places, strict=True):
+        meta_at = place / "metadata"
+        chunk_file = chunk.meta.get("filepath", chunk.meta.get("absolutePath"))
+        start, end = chunk.meta.get("startLine"), chunk.meta.get("endLine")
+        if chunk_file is None or start is None or end is None:
+            no_location.append({**where, "docno": chunk.docno})
+            rows.append((chunk.docno, 0))
+            continue
+        chunk_file = (meta_at / "filepath").expect_string(chunk_file)
+        start = (meta_at / "startLine").expect_integer(start)
+        end = (meta_at / "endLine").expect_integer(end)
+        relevant = same_file(chunk_file, file) and line_relevant(
+            start + offset, end + offset, gt_start, gt_end, threshold
+        )
+        rows.append((chunk.docno, int(relevant)))
+    report.repair("retrieved chunk without file/lines (judged not relevant)", no_location)
+    return _Judged("location", rows, found_only=True)
+
+
+def _judge(
+    requested: str,
+    result: dict,
+    meta: dict,
+    chunks: list[Chunk],
+    places: list[At],
+    at: At,
+    settings: dict,
+    report: Report,
+    where: dict,
+) -> _Judged:
+    """The judgments of one result by the requested strategy (``auto``: the first that
+    applies, in memorybench's priority order)."""
+    order = STRATEGIES if requested == AUTO else (requested,)
+    for strategy in order:
+        if strategy == "explicit":
+            ids = _explicit(meta, at / "metadata", report, where)
+            if ids is not None:
+                return _Judged("explicit", [(i, 1) for i in ids])
+        elif strategy == "pack":
+            benchmark = result.get("benchmark")
+            if benchmark == "locomo":
+                evidence = meta.get("evidence")
+                rows = [(c.docno, int(locomo_relevant(evidence, c))) for c in chunks]
+            elif benchmark == "longmemeval":
+                rows = [(c.docno, int(longmemeval_relevant(where["qid"], meta, c))) for c in chunks]
+            else:
+                continue
+            total = pack_total(meta)
+            found = len({d for d, r in rows if r})
+            missing = max(0, total - found) if total is not None else 0
+            taken, extra, n = {d for d, _ in rows}, [], 0
+            while len(extra) < missing:  # stand-ins for the relevant items not retrieved
+                n += 1
+                if f"unretrieved-relevant-{n}" not in taken:
+                    extra.append((f"unretrieved-relevant-{n}", 1))
+            return _Judged("pack", rows + extra, total is None, missing)
+        elif strategy == "location":
+            judged = _location(
+                meta.get("groundTruth"), chunks, places, at / "metadata",
+                settings["offset"], settings["iou"], meta, report, where,
+            )  # fmt: skip
+            if judged is not None:
+                return judged
+        elif strategy == "token-f1":
+            expected = result.get("expected")
+            if isinstance(expected, str) and expected.strip():
+                threshold = settings["f1_threshold"]
+                rows = [(c.docno, int(token_f1(expected, c.content) >= threshold)) for c in chunks]
+                return _Judged("token-f1", rows, found_only=True)
+    return _Judged(NONE, [])
+
+
+def _chunks(context: Any, at: At) -> tuple[list[Chunk], list[At], list[float]]:
+    place = at / "retrievedContext"
+    items = [] if context is None else place.expect_list(context)
+    chunks, places, scores = [], [], []
+    for position, item in enumerate(items):
+        here = place / position
+        item = here.expect_object(item)
+        meta = item.get("metadata")
+        meta = {} if meta is None else (here / "metadata").expect_object(meta)
+        docno = item.get("id")
+        start, end = meta.get("startLine"), meta.get("endLine")
+        file = meta.get("filepath", meta.get("absolutePath"))
+        if docno is None and None not in (file, start, end):
+            docno = f"{file}:{start}-{end}"
+        docno = (here / "id").expect_id(docno)
+        content = item.get("content")
+        content = None if content is None else (here / "content").expect_string(content)
+        scores.append((here / "score").expect_number(item.get("score")))
+        chunks.append(Chunk(docno, content, meta))
+        places.append(here)
+    return chunks, places, scores
 
 
 def convert_memorybench(
@@ -118,102 +401,115 @@ def convert_memorybench(
     name: str | None = None,
     line_offsets: Mapping[str, int] | None = None,
     iou: float | None = None,
+    relevance: str = AUTO,
+    f1_threshold: float = F1_THRESHOLD,
 ) -> Conversion:
-    """Convert memorybench results into a qrels/run pair per provider (tag = provider).
+    """Convert memorybench results into a qrels/run pair per provider (tag = provider, or
+    ``provider-runId`` when a provider has several runs).
 
-    ``line_offsets`` maps a provider to the number added to its chunks' line numbers
-    (e.g. ``-1`` for 1-based providers against 0-based ground truth); ``iou`` overrides
-    each item's ``iouThreshold``.
+    ``relevance`` is ``auto`` (memorybench's priority, per result) or one strategy for all
+    (``explicit``, ``pack``, ``location``, ``token-f1``); results it cannot judge are
+    reported and left out of the qrels. ``line_offsets`` maps a provider to the number added
+    to its chunks' line numbers (e.g. ``-1`` for 1-based providers against 0-based ground
+    truth); ``iou`` overrides each item's ``iouThreshold``; ``f1_threshold`` is the token-F1
+    strategy's threshold.
     """
-    path = Path(source)
+    if relevance not in (AUTO, *STRATEGIES):
+        raise UsageError(f"unknown relevance strategy {relevance!r}")
+    if not 0 <= f1_threshold <= 1:
+        raise UsageError(f"the F1 threshold must be between 0 and 1, not {f1_threshold}")
     name = name or "memorybench"
     offsets = dict(line_offsets or {})
     report = Report()
-    results = read_results(path)
+    record, results = read_results(source)
     if not results:
-        raise InputError(str(path), None, "no results")
-    runs_keys = {(str(r.get("runId")), str(r.get("provider"))) for r in results}
-    providers = [p for _, p in runs_keys]
-    unknown_offsets = sorted(set(offsets) - set(providers))
+        raise InputError(str(source), None, "no results")
+
+    parsed = []
+    for at, result in results:
+        result = at.expect_object(result)
+        provider = (at / "provider").expect_id(result.get("provider"))
+        run_id = result.get("runId")
+        run_id = None if run_id is None else (at / "runId").expect_id(run_id)
+        benchmark = result.get("benchmark")
+        if benchmark is not None:
+            (at / "benchmark").expect_string(benchmark)
+        qid = (at / "itemId").expect_id(result.get("itemId"))
+        expected = result.get("expected")
+        if expected is not None and not isinstance(expected, str):
+            (at / "expected").expect_string(expected)
+        meta = result.get("metadata")
+        meta = {} if meta is None else (at / "metadata").expect_object(meta)
+        parsed.append((at, result, provider, run_id, qid, meta))
+    runs_of: dict[str, set] = {}
+    for _, _, provider, run_id, _, _ in parsed:
+        runs_of.setdefault(provider, set()).add(run_id)
+    unknown_offsets = sorted(set(offsets) - set(runs_of))
     if unknown_offsets:
         report.note(f"--line-offset for absent provider(s): {', '.join(unknown_offsets)}")
 
-    retrieved, judged, strata, methods, tag_provider = [], [], {}, {}, {}
-    no_location, no_truth = [], []
-    for index, result in enumerate(results):
-        where = f"results[{index}]"
-        provider = id_text(result.get("provider"), path, f"{where}.provider")
-        run_id = str(result.get("runId"))
-        tag = provider if providers.count(provider) == 1 else f"{provider}-{run_id}"
-        qid = id_text(result.get("itemId"), path, f"{where}.itemId")
-        meta = result.get("metadata") or {}
-        strata[qid] = meta.get("repo")
-        context = result.get("retrievedContext") or []
-        offset = offsets.get(provider, 0)
-        explicit = meta.get("relevantIds", meta.get("relevantChunkIds"))
-        truth = meta.get("groundTruth") or {}
-        threshold = iou if iou is not None else float(meta.get("iouThreshold") or 0)
-        method = "explicit" if explicit is not None else "location"
-        methods.setdefault(tag, set()).add(method)
-        tag_provider[tag] = provider
-        if explicit is not None:
-            for position, doc in enumerate(explicit):
-                judged.append((tag, qid, id_text(doc, path, f"{where}.relevantIds[{position}]"), 1))
-        elif not truth.get("file"):
-            no_truth.append({"run": tag, "qid": qid})
-        for position, chunk in enumerate(context):
-            cmeta = chunk.get("metadata") or {}
-            start, end = _int(cmeta.get("startLine")), _int(cmeta.get("endLine"))
-            file = cmeta.get("filepath") or cmeta.get("absolutePath")
-            docno = chunk.get("id")
-            if docno is None and file is not None and start is not None and end is not None:
-                docno = f"{file}:{start}-{end}"
-            docno = id_text(docno, path, f"{where}.retrievedContext[{position}].id")
-            score = chunk.get("score")
-            score = number(score, path, None, f"{where}.retrievedContext[{position}].score")
-            retrieved.append((tag, qid, docno, position, score))
-            if method != "location" or not truth.get("file"):
-                continue
-            gt_start, gt_end = _int(truth.get("startLine")), _int(truth.get("endLine"))
-            if file is None or None in (start, end, gt_start, gt_end):
-                no_location.append({"run": tag, "qid": qid, "docno": docno})
-                rel = 0
-            else:
-                rel = int(
-                    same_file(file, truth["file"])
-                    and line_relevant(start + offset, end + offset, gt_start, gt_end, threshold)
-                )
-            judged.append((tag, qid, docno, rel))
-    report.drop("item without explicit relevant ids or ground truth (not judged)", no_truth)
-    report.repair("retrieved chunk without file/lines (judged not relevant)", no_location)
+    retrieved, judged, strata, seen = [], [], {}, {}
+    per_tag: dict[str, dict] = {}
+    for at, result, provider, run_id, qid, meta in parsed:
+        tag = provider if len(runs_of[provider]) == 1 else f"{provider}-{run_id}"
+        if (tag, qid) in seen:
+            raise (at / "itemId").error(
+                f"itemId {qid!r} appears twice in run {tag!r} (first at {seen[tag, qid]})"
+            )
+        seen[tag, qid] = at.place
+        repo = meta.get("repo")
+        strata[qid] = None if repo is None else (at / "metadata" / "repo").expect_id(repo)
+        chunks, places, scores = _chunks(result.get("retrievedContext"), at)
+        settings = {"offset": offsets.get(provider, 0), "iou": iou, "f1_threshold": f1_threshold}
+        where = {"run": tag, "qid": qid}
+        outcome = _judge(relevance, result, meta, chunks, places, at, settings, report, where)
+        state = per_tag.setdefault(
+            tag,
+            {"provider": provider, "qids": [], "strategies": dict.fromkeys((*STRATEGIES, NONE), 0),
+             "found_only": 0, "unretrieved": 0},
+        )  # fmt: skip
+        state["qids"].append(qid)
+        state["strategies"][outcome.strategy] += 1
+        state["found_only"] += outcome.found_only
+        state["unretrieved"] += outcome.unretrieved
+        if outcome.strategy == NONE:
+            report.drop(f"item not judged (relevance {relevance}: no strategy applies)", [where])
+        judged += [(tag, qid, docno, grade) for docno, grade in outcome.rows]
+        retrieved += [
+            (tag, qid, chunk.docno, position, score)
+            for position, (chunk, score) in enumerate(zip(chunks, scores, strict=True))
+        ]
 
     run_rows = pd.DataFrame(retrieved, columns=["tag", "qid", "docno", "order", "score"])
     judgments = pd.DataFrame(judged, columns=["tag", "qid", "docno", "rel"])
     qrels, runs, info = {}, [], {}
-    for tag in dict.fromkeys(run_rows["tag"].tolist() + judgments["tag"].tolist()):
+    for tag, state in per_tag.items():
         qrels_name = f"{name}-{clean_tag(tag)}"
         table = make_qrels(
             judgments.loc[judgments["tag"] == tag, ["qid", "docno", "rel"]], qrels_name, report
         )
-        qids = list(dict.fromkeys(run_rows.loc[run_rows["tag"] == tag, "qid"]))
-        pooled = "location" in methods.get(tag, set())
+        counts = {k: v for k, v in state["strategies"].items() if v}
+        pooled = any(counts.get(k) for k in ("pack", "location", "token-f1"))
         qrels[qrels_name] = table
         info[qrels_name] = qrels_summary(
             table,
-            qids,
+            state["qids"],
             report,
-            f"query without a relevant document ({tag}; scores 0 where judged)",
+            f"query without a relevant document ({tag}; not in the qrels)",
             pooled=pooled,
-            relevance=sorted(methods.get(tag, set())),
-            line_offset=offsets.get(tag_provider.get(tag, tag), 0),
+            found_only=state["found_only"] > 0,
+            relevance=counts,
+            unretrieved_relevant=state["unretrieved"],
+            line_offset=offsets.get(state["provider"], 0),
         )
-        if pooled:
+        if state["found_only"]:
             report.note(
-                f"{qrels_name}: judged by location over retrieved chunks only (pooled): "
-                "relevant chunks nobody retrieved are missing, so recall is over-estimated"
+                f"{qrels_name}: {state['found_only']} of {len(state['qids'])} queries judged "
+                "found-only (the relevant items nobody retrieved are unknown): the ideal DCG "
+                "may be underestimated"
             )
         rows = run_rows.loc[run_rows["tag"] == tag, ["qid", "docno", "order", "score"]]
-        runs.append(ranked_run(rows, clean_tag(tag), qrels_name, report))
+        runs.append(ranked_run(rows, clean_tag(tag), qrels_name, report, queries=state["qids"]))
 
     return Conversion(
         name=name,
@@ -225,8 +521,13 @@ def convert_memorybench(
         if any(v is not None for v in strata.values())
         else None,
         provenance={
-            "inputs": [input_record(path, "memorybench results")],
-            "options": {"line_offsets": offsets, "iou": iou},
+            "inputs": [record],
+            "options": {
+                "relevance": relevance,
+                "f1_threshold": f1_threshold,
+                "line_offsets": offsets,
+                "iou": iou,
+            },
         },
         qrels_info=info,
     )

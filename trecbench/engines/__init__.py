@@ -21,10 +21,11 @@ from ..errors import UsageError
 from ..measures import Measure, registry
 
 PYTREC_EVAL, LOCAL, FAST, PROVIDERS = "pytrec_eval", "local", "fast", "providers"
+NATIVE = "native"  # trecbench's ports of trec_eval (what pytrec_eval lacks; -D; 10.0)
 META = "trecbench"  # runid and num_q: computed by evaluate itself
 # Imported (hence registered) in order of preference: the first registered engine that
 # computes a measure computes it when the requested one does not.
-PREFERENCE = (PYTREC_EVAL, LOCAL, FAST, PROVIDERS)
+PREFERENCE = (PYTREC_EVAL, LOCAL, FAST, PROVIDERS, NATIVE)
 for _name in PREFERENCE:
     importlib.import_module(f".{_name}", __name__)
 

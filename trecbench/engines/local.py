@@ -168,7 +168,9 @@ def reciprocal_rank_cut(ranked, qrels, k: int, options: dict):
     """1/rank of the first relevant document in the top k, 0 if none (MRR@k).
 
     Equals trec_eval's ``recip_rank`` on the run cut at k (``-M k``); it is not the uncut
-    ``recip_rank``.
+    ``recip_rank``. Like every @k measure it cuts the ranking it is given: under ``-J``
+    the judged documents (as P@k, nDCG@k and HitRate@k do) — not trec_eval's
+    ``-M k -J``, which cuts first and then drops the unjudged ones.
     """
     hits = _relevant_hits(ranked, qrels, k, options)
     first = hits.groupby("qid", sort=False)["rank"].min()

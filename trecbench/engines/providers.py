@@ -20,15 +20,16 @@ from contextlib import contextmanager
 
 import numpy as np
 
-from ..errors import DuplicateError, UsageError
+from .. import extras
+from ..errors import DuplicateError
 from ..measures import Measure, registry, value_names
 
 NAME = "providers"
-EXTRA = "trecbench[providers]"
-# ir_measures provider -> the Python package it needs
-PACKAGES = {"cwl_eval": "cwl-eval", "pyndeval": "pyndeval", "compat": None, "accuracy": None}
+# ir_measures provider -> the module it needs (the providers extra installs both)
+MODULES = {"cwl_eval": "cwl", "pyndeval": "pyndeval"}
+SOURCES = (*MODULES, "compat", "accuracy")  # the providers this engine calls
 # RBP is vectorised (trecbench.engines.fast) and tested equal to cwl_eval
-FAMILIES = [d.name for d in registry.definitions() if d.source in PACKAGES and d.name != "RBP"]
+FAMILIES = [d.name for d in registry.definitions() if d.source in SOURCES and d.name != "RBP"]
 
 
 def _irm_measure(measure: Measure, relevance_level: int, largest_grade: int):
@@ -102,12 +103,9 @@ class Evaluator:
         for measure in measures:
             source = measure.definition.source
             provider = providers.registry[source]
-            if not provider.is_available():
-                package = PACKAGES[source]
-                raise UsageError(
-                    f"{measure.canonical} needs {package} (ir_measures' {source} provider): "
-                    f"pip install '{EXTRA}'"
-                )
+            if not provider.is_available():  # compat and accuracy need no package
+                feature = f"{measure.canonical} (ir_measures' {source} provider)"
+                raise extras.missing(MODULES[source], feature)
             self.by_provider.setdefault(source, []).append(measure)
         self._evaluators: dict[str, object] = {}
 

@@ -9,12 +9,15 @@ strictly decreasing, exact in float32): its sort can only reproduce that order.
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
 from .. import ranking
 from ..measures import (
     FLOAT_CUTOFFS,
     LONG_CUTOFFS,
+    PAIRS,
     Measure,
     MeasureParameterError,
     c_atof,
@@ -22,14 +25,18 @@ from ..measures import (
     registry,
     value_names,
 )
+from ..trec_eval import compat
+from ..trec_eval.gains import valid_int
 
 NAME = "pytrec_eval"
+PAIR_SEPARATOR = "="  # name=value pairs of a gain map: ndcg.1=3,2=9
 OPTIONS = frozenset({"rel", "judged_only", "gains"})  # keyword parameters it honours
-# trec_eval 9.0.8's numeric families (runid and num_q are the evaluation's, relstring local's)
+# trec_eval 9.0.8's numeric families (runid and num_q are the evaluation's, relstring local's,
+# the families pytrec_eval lacks trecbench's ports': engines/native.py)
 FAMILIES = [
     d.name
     for d in registry.definitions()
-    if d.trec_name is not None and d.name not in ("runid", "num_q", "relstring")
+    if d.trec_name is not None and d.source == registry.PYTREC_EVAL
 ]
 
 
@@ -90,8 +97,28 @@ def _utility(measure: Measure, values: dict[str, np.ndarray], num_docs: int) -> 
     return p[0] * rel_ret + p[1] * (ret - rel_ret) + p[2] * (rel - rel_ret) + p[3] * rest
 
 
+def _as_10(measure: Measure) -> Measure:
+    """What 9.0.8's code must compute for ``measure`` to give trec_eval 10.0's value: 10.0
+    skips gain-map entries whose grade is not an integer (9.0.8 reads ``a=2`` as grade 0);
+    the printed label keeps them, as 10.0's does."""
+    if not measure.params or measure.definition.trec_params != PAIRS:
+        return measure
+    parts = measure.params.split(",")
+    kept = [part for part in parts if valid_int(part.partition("=")[0])]
+    if len(kept) == len(parts):
+        return measure
+    return Measure(measure.family, ",".join(kept) or None, (), measure.requested, True)
+
+
 class _Group:
-    """One pytrec_eval evaluator: the measures sharing a relevance level, ``-J`` and gains."""
+    """One pytrec_eval evaluator: the measures sharing a relevance level, ``-J`` and gains.
+
+    Not reused when a measure has a gain map (``ndcg.1=3,2=9``): trec_eval parses
+    parameters in place, cutting the string at every ``,`` and ``=``, and pytrec_eval puts
+    back only the commas before its next evaluation. A second run would then see
+    ``ndcg.1,3,2,9``, which trec_eval rejects with an error that pytrec_eval ignores, and
+    the process dies (exit 139). A fresh evaluator parses a fresh copy of the string.
+    """
 
     def __init__(self, qrels_dict, measures, relevance_level, judged_only, num_docs):
         from pytrec_eval_ext import RelevanceEvaluator
@@ -104,10 +131,16 @@ class _Group:
             wanted += [Measure(n) for n in _UTILITY_COUNTS]
         strings = set(measure_strings(wanted).values())
         # -J is left to trec_eval's code: pytrec_eval miscounts topics handed to it empty
-        self._evaluator = RelevanceEvaluator(qrels_dict, strings, relevance_level, judged_only)
+        self._new = partial(RelevanceEvaluator, qrels_dict, strings, relevance_level, judged_only)
+        self._reusable = not any(PAIR_SEPARATOR in string for string in strings)
+        self._evaluator = self._new()
 
     def evaluate(self, run_dict, qids):
+        if self._evaluator is None:
+            self._evaluator = self._new()
         result = self._evaluator.evaluate(run_dict)
+        if not self._reusable:
+            self._evaluator = None  # its parameter strings are spent
         labels = list(result[qids[0]])
         values = {
             label: np.fromiter((result[q][label] for q in qids), float, len(qids))
@@ -135,13 +168,16 @@ class Evaluator:
         for measure in measures:
             rel = measure.option("rel")
             key = (
-                truth.relevance_level if rel is None else rel,
+                truth.relevance_level if rel is None else truth.level(rel),
                 bool(settings.get("judged_only") or measure.option("judged_only")),
                 dict(measure.options).get("gains"),
             )
             self._groups.setdefault(key, []).append(measure)
         self._truth = truth
         self._num_docs = settings.get("num_docs")
+        # trec_eval 10.0 (--compat 10.0): pytrec_eval gets the run ranked the 10.0 way; its
+        # gain maps differ (see _as_10)
+        self._ten = compat.get(settings.get("compat", compat.DEFAULT)).integer_gain_names
         self._evaluators: dict[tuple, _Group] = {}
 
     def _group(self, key) -> _Group:
@@ -153,9 +189,10 @@ class Evaluator:
                 qrels = {
                     q: {d: mapping.get(r, r) for d, r in docs.items()} for q, docs in qrels.items()
                 }
-            self._evaluators[key] = _Group(
-                qrels, self._groups[key], level, judged_only, self._num_docs
-            )
+            measures = self._groups[key]
+            if self._ten:
+                measures = [_as_10(m) for m in measures]
+            self._evaluators[key] = _Group(qrels, measures, level, judged_only, self._num_docs)
         return self._evaluators[key]
 
     def evaluate(self, ranked, qids: list[str]) -> dict[Measure, list[tuple]]:

@@ -99,7 +99,9 @@ def _column(table: Any, name: str):
     return pa.array(table[name].astype(str), pa.string())
 
 
-def _load_file(path: str, kind: str, check: Check | None, progress, full: bool) -> Loaded:
+def _load_file(
+    path: str, kind: str, check: Check | None, progress, full: bool, comments: bool = False
+) -> Loaded:
     warnings: list[str] = []
     with Source(path, progress) as source:
         if source.is_parquet:
@@ -110,8 +112,17 @@ def _load_file(path: str, kind: str, check: Check | None, progress, full: bool) 
             table = None
             if kind == "run" and not full:
                 table = trec_text.read_regular_run(source)
-            if table is None:
+                if table is not None and comments:
+                    from ..trec_eval.comments import drop_run_comment_rows
+
+                    table = drop_run_comment_rows(table)
+            if table is None and comments:  # trec_eval 10.0's '#' lines
+                from ..trec_eval.comments import tokens_without_comments
+
+                tokens = tokens_without_comments(source, kind)
+            elif table is None:
                 tokens = trec_text.tokenize_file(source, keep=6 if kind == "run" else 4)
+            if table is None:
                 warnings = list(check(tokens, kind)) if check is not None else []
                 table = (trec_text.run_table if kind == "run" else trec_text.qrels_table)(tokens)
         record = {"path": path, "kind": kind, **source.record(), **table_counts(table, kind)}
@@ -136,13 +147,15 @@ def load(
     check: Check | None = None,
     progress: Progress | None = None,
     full: bool = False,
+    comments: bool = False,
 ) -> Loaded:
     """``source`` (any input kind, see the module docstring) as a typed ``kind`` table.
 
     ``check`` runs on the tokens of a TREC text file (see :data:`Check`); ``progress``
     is called with the bytes read of a file (see :class:`~trecbench.inputs.streams.Source`);
     ``full`` keeps every column of a TREC run (``q0``, ``rank``, ``line``) instead of the
-    columns scoring needs, which regular files give fastest.
+    columns scoring needs, which regular files give fastest; ``comments`` skips the ``#``
+    lines trec_eval 10.0 skips (:mod:`trecbench.trec_eval.comments`).
     """
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {KINDS}, not {kind!r}")
@@ -159,7 +172,7 @@ def load(
 
             if datasets.is_dataset_id(text):
                 return Loaded(kind, datasets.qrels_table(text), text)
-        return _load_file(text, kind, check, progress, full)
+        return _load_file(text, kind, check, progress, full, comments)
     pandas = sys.modules.get("pandas")
     if pandas is not None and isinstance(source, pandas.DataFrame):
         from . import tables

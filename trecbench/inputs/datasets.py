@@ -12,7 +12,8 @@ import os
 
 import pyarrow as pa
 
-from ..errors import InputError, UsageError
+from .. import extras
+from ..errors import InputError
 from . import records
 
 PREFIX = "irds:"
@@ -29,13 +30,7 @@ def is_dataset_id(text: str) -> bool:
 def qrels_table(text: str) -> pa.Table:
     """The typed qrels table of dataset ``text`` (``irds:ID`` or ``ID``)."""
     dataset_id = text.removeprefix(PREFIX)
-    try:
-        import ir_datasets
-    except ImportError:
-        raise UsageError(
-            f"{text}: qrels from ir_datasets need the datasets extra: "
-            "pip install 'trecbench[datasets]'"
-        ) from None
+    ir_datasets = extras.require("ir_datasets", f"{text}: reading qrels from ir_datasets")
     try:
         dataset = ir_datasets.load(dataset_id)
     except KeyError:

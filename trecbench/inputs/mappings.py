@@ -20,6 +20,8 @@ from . import tables
 
 
 def _array(values: list, what: str, origin: str) -> pa.Array:
+    if not values:  # no id to type: an empty string column
+        return pa.array([], pa.string())
     try:
         return pa.array(values)
     except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
@@ -28,6 +30,8 @@ def _array(values: list, what: str, origin: str) -> pa.Array:
 
 def _numbers(values: list, origin: str, where) -> pa.Array:
     """The values as numbers; the first that is none (text, a bool, None) is named."""
+    if not values:  # only queries without documents: no value to type
+        return pa.array([], pa.float64())
     try:
         array = pa.array(values)
     except (pa.ArrowInvalid, pa.ArrowTypeError):

@@ -45,7 +45,7 @@ QRELS_FIELDS = ("qid", "iter", "docno", "rel")
 
 # ASCII grammars: Python's float()/int() would accept nan, inf, 1_000, Unicode digits.
 SCORE_PATTERN = r"^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$"
-REL_PATTERN = r"^-?[0-9]+$"
+REL_PATTERN = r"^[+-]?[0-9]+$"  # C's atol reads "+1" as 1 (trec_eval accepts it)
 
 BOM = b"\xef\xbb\xbf"
 DEFAULT_CHUNK_BYTES = 64 << 20
@@ -519,6 +519,7 @@ class Grades(NamedTuple):
 def parse_grades(rel: pa.Array) -> Grades:
     """Check and convert a column of grades once, for the reader and the validator."""
     integer = matches(rel, REL_PATTERN)
+    rel = pc.utf8_ltrim(rel, "+") if pc.any(pc.starts_with(rel, "+")).as_py() else rel
     fits = integer & (_lengths(pc.utf8_ltrim(rel, "-")) <= 9)
     kept = pc.if_else(arrow.array(fits), rel, arrow.scalar(None, pa.string()))
     values = arrow.to_numpy(pc.fill_null(pc.cast(kept, pa.int64()), arrow.scalar(0)))
@@ -530,6 +531,9 @@ def _refuse(tokens: Tokens, bad: np.ndarray, rule: str, message: Callable[[int],
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
         raise InputError(tokens.path, int(tokens.line[row]), message(row), rule)
+
+
+MSMARCO_HINT = " (an MS MARCO qid pid rank run? convert it with 'trecbench convert msmarco')"
 
 
 def other_kind(tokens: Tokens, kind: str) -> str | None:
@@ -585,7 +589,10 @@ def run_table(tokens: Tokens) -> pa.Table:
         tokens,
         nfields < 6,
         "R1",
-        lambda r: f"expected 6 fields (qid Q0 docno rank score tag), found {nfields[r]}",
+        lambda r: (
+            "expected 6 fields (qid Q0 docno rank score tag), found "
+            f"{nfields[r]}{MSMARCO_HINT if nfields[r] == 3 else ''}"
+        ),
     )
     qid, q0, docno, rank, score, tag = tokens.fields[:6]
     good_score, scores = parse_scores(score)
@@ -619,7 +626,7 @@ def qrels_table(tokens: Tokens) -> pa.Table:
     nfields = tokens.nfields
 
     def wrong(row: int) -> str:
-        hint = " (a 3-column BEIR qrels? convert it with 'trecbench convert dict')"
+        hint = " (a 3-column BEIR qrels? convert it with 'trecbench convert beir-qrels')"
         found = f"{nfields[row]}{hint if nfields[row] == 3 else ''}"
         return f"expected 4 fields (qid iter docno rel), found {found}"
 

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..errors import TrecbenchError, UsageError
+from ..trec_eval import compat
 from . import registry
 from .catalog import KPI_PRESET, NICKNAMES
 from .registry import (
@@ -211,11 +212,14 @@ _SEED_AT = re.compile(r"^(?P<name>[A-Za-z][A-Za-z0-9]*)_at_(?P<k>[0-9]+)$")  # n
 _PARAM_TEXT = re.compile(r"^[0-9.,=+-]+$")
 
 
-def _parse_trec(text: str) -> Measure | None:
-    """trec_eval syntax (``ndcg_cut.10``, ``map``) or a local family's ``label.k``."""
+def _parse_trec(text: str, version: str | None = None) -> Measure | None:
+    """trec_eval syntax (``ndcg_cut.10``, ``map``) or a local family's ``label.k``
+    (``version``: the trec_eval whose families are known, all by default)."""
     name, dot, params = text.partition(".")
     index = registry.index()
     definition = index.trec.get(name)
+    if definition is not None and version is not None and version not in definition.trec_eval:
+        definition = None  # 10.0's rbp in 9.0.8 mode: an ordinary name again
     if definition is None:
         local = index.labels.get(name)
         if local is None or not dot or local.cutoff != INT_CUTOFF:
@@ -417,15 +421,17 @@ def _parse_named(text: str) -> Measure:
     return Measure(definition.name, params_text, options, text)
 
 
-def parse_measure(text: str) -> Measure:
+def parse_measure(text: str, version: str | None = None) -> Measure:
     """Parse one measure name in any of the accepted spellings.
 
+    ``version`` ("9.0.8", "10.0"): the trec_eval whose ``-m`` names are known (its
+    families that the other version lacks are read as ordinary names); None: all.
     Raises :class:`UsageError` (exit 1) for an unknown or malformed name (naming the
     nearest valid ones) and :class:`MeasureParameterError` (exit 2) for parameters trec_eval
     refuses.
     """
     text = text.strip()
-    measure = _parse_trec(text) or _parse_label(text)
+    measure = _parse_trec(text, version) or _parse_label(text)
     if measure is not None:
         return measure
     return _parse_named(text)
@@ -454,14 +460,20 @@ def split_names(text: str) -> list[str]:
     return names
 
 
-def parse_measures(texts: Iterable[str | Measure] | str | None) -> list[Measure]:
+def parse_measures(
+    texts: Iterable[str | Measure] | str | None, version: str | None = None
+) -> list[Measure]:
     """Parse a list of names (None: the KPI preset), in request order, without duplicates.
 
     Each string may hold several names separated by spaces. trec_eval's ``-m`` rules apply
-    to trec_eval spellings: nicknames (``official``, ``all_trec``, ``set``) expand to their
-    measures and, per measure, the first parameter list given wins (``-m P.5 -m P.10``
-    computes only ``P_5``).
+    to trec_eval spellings: nicknames (``official``, ``all_trec``, ``set``, ``all_prefs``,
+    ``prefs``, ``qrels_jg``) expand to their measures and, per measure, the first parameter
+    list given wins (``-m P.5 -m P.10`` computes only ``P_5``). ``version``: the trec_eval
+    reproduced (10.0's ``all_trec`` adds ``unj``, ``rbp`` and ``rbp_resid``; see
+    :func:`parse_measure`).
     """
+    if version is not None:
+        version = compat.get(version).version  # refuses an unknown version
     if texts is None:
         texts = KPI_PRESET
     elif isinstance(texts, str):
@@ -473,9 +485,12 @@ def parse_measures(texts: Iterable[str | Measure] | str | None) -> list[Measure]
             continue
         for text in split_names(item):
             if text in NICKNAMES:
-                measures.extend(Measure(n, None, (), n, True) for n in NICKNAMES[text])
+                names = NICKNAMES[text]
+                if text == "all_trec" and version is not None:
+                    names = compat.get(version).all_trec
+                measures.extend(Measure(n, None, (), n, True) for n in names)
             else:
-                measures.append(parse_measure(text))
+                measures.append(parse_measure(text, version))
     first_params: dict[str, str | None] = {}
     for measure in measures:
         definition = measure.definition

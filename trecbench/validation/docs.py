@@ -18,7 +18,7 @@ trecbench/validation/rules.py: edit the rules there, then regenerate this page. 
 
 Every finding of `trecbench validate` names a rule (`R` runs, `Q` qrels, `X` a run
 against qrels); a rule with several severities is split into named checks (`R1.short`,
-`R1.extra`). Severities: **E** error (exit 1), **W** warning, **I** info. What each
+`R1.extra`). Severities: **E** error (exit 2), **W** warning, **I** info. What each
 profile is for, and the rest of `validate`, is in [validate.md](validate.md).
 """
 

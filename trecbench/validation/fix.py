@@ -12,7 +12,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import arrow, files
-from ..errors import TrecbenchError
+from ..errors import ExitCode, TrecbenchError
 from ..inputs import to_pandas, trec_text
 from ..ranking import rank_run, truncate
 from .api import validate_run
@@ -24,7 +24,7 @@ from .rules import FIXABLE, PROFILE_DEPTH, Default, resolve_depth, rule_sort_key
 class UnfixableError(TrecbenchError):
     """``--fix`` met errors it cannot repair (bad scores, encoding, mixed tags, ...)."""
 
-    exit_code = 1
+    exit_code = ExitCode.INPUT
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import arrow
+from ..ranking import as_float32
 from .checker import first_per_segment, segment_starts
 from .cross_checks import count_unjudged
 from .findings import Collector, QrelsInfo
@@ -118,7 +119,7 @@ class TopicChecks:
         self._duplicates(rows, codes, names_array, segment, prior, qname)
         whole = prior[segment] == 0  # topic entirely in this batch
         self._ranks(rows, local, segment, whole, qname)
-        score32 = rows.score.astype(np.float32)
+        score32 = as_float32(rows.score)
         increasing = self._score_order(rows, score32, start, segment, qname)
         self._rank_vs_score(rows, score32, local, segment, qname)
         # file order is score order only without increases and without NaN (R12) in between
@@ -246,7 +247,7 @@ class TopicChecks:
         previous = np.empty(len(rows))
         previous[1:] = rows.score[:-1]
         previous[start] = [self.last_score.get(name, np.nan) for name in qname]
-        up = np.flatnonzero(score32 > previous.astype(np.float32))
+        up = np.flatnonzero(score32 > as_float32(previous))
         ends = np.append(start[1:], len(rows)) - 1
         self.last_score.update(zip(qname, rows.score[ends].tolist(), strict=True))
         firsts = first_per_segment(up, segment)

@@ -1,0 +1,210 @@
+"""One guard around every command: documented exit codes, one-line messages, one meaning
+per flag (docs/cli-conventions.md, whose examples tests/test_readme.py runs)."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import pytest
+from conftest import ROOT
+
+from trecbench.cli import run
+from trecbench.errors import ExitCode
+
+DOC = ROOT / "docs" / "cli-conventions.md"
+QRELS, RUN = str(ROOT / "qrels" / "hpo-demo.qrels"), str(ROOT / "runs" / "tfidf-char.run")
+RUN2 = str(ROOT / "runs" / "tfidf-word.run")
+
+
+def call(capsys, *args) -> tuple[int, str, str]:
+    """``trecbench ARGS`` in-process through the guard: (exit code, stdout, stderr)."""
+    code = run([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_the_exit_code_table_is_the_code():
+    table = DOC.read_text().split("## Exit codes", 1)[1].split("##", 1)[0]
+    documented = {int(code) for code in re.findall(r"^\| (\d+) \|", table, flags=re.M)}
+    assert documented == {int(code) for code in ExitCode}
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["score", "--format", "nope", QRELS, RUN],
+        ["score", "-x", QRELS, RUN],
+        ["score", "-m", "nope", QRELS, RUN],
+        ["compare", "--test", "nope", "-o", "out", QRELS, RUN],
+        ["compare", "--seed", "-1", "-o", "out", QRELS, RUN],
+        ["validate", "--profile", "nope", RUN],
+        ["validate", "-q", RUN],  # -q is score's per-topic flag, not "quiet"
+        ["compare", "-q", "-o", "out", QRELS, RUN],
+        ["convert", "dict", "--depth", "0", RUN, "-o", "out"],
+        ["nope"],
+        [],
+    ],
+)
+def test_usage_errors_exit_1_in_every_command(capsys, args):
+    code, _, err = call(capsys, *args)
+    assert code == ExitCode.USAGE, err
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["score", QRELS, "missing.run"],
+        ["score", "missing.qrels", RUN],
+        ["score", "--strata", "missing.json", "--group-by", "x", QRELS, RUN],
+        ["score", "-m", "MaxOntSim@10", "--ontology", "missing.obo", QRELS, RUN],
+        ["compare", "-o", "out", QRELS, "missing.run"],
+        ["validate", "missing.run"],
+        ["validate", "--qrels", "missing.qrels"],
+        ["convert", "dict", "missing.json", "-o", "out"],
+        ["fuse", "missing.run", "-o", "fused.run"],
+        ["score", QRELS, str(ROOT / "runs")],
+    ],
+)
+def test_a_missing_input_exits_2_in_every_command(capsys, tmp_path, monkeypatch, args):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = call(capsys, *args)
+    assert (code, out) == (ExitCode.INPUT, "")
+    assert re.fullmatch(r"trecbench: \S+: cannot read: (No such file|Is a directory)\n", err)
+
+
+def test_bad_output_paths_exit_2_before_any_work(capsys, tmp_path):
+    a_file = tmp_path / "file"
+    a_file.write_text("x")
+    cases = [
+        ["compare", "-o", a_file, QRELS, RUN, RUN2],
+        ["compare", "-o", a_file / "sub", QRELS, RUN, RUN2],
+        ["score", "--report", tmp_path, QRELS, RUN],
+        ["score", "--report", "/dev/null", QRELS, RUN],
+        ["validate", RUN, "--fix", "/dev/null"],
+    ]
+    for args in cases:
+        code, out, err = call(capsys, *args)
+        assert (code, out) == (ExitCode.INPUT, ""), args
+        assert err.count("\n") == 1 and err.startswith("trecbench: "), err
+    assert a_file.read_text() == "x"
+
+
+def test_validation_errors_exit_like_malformed_input(capsys, tmp_path):
+    broken = tmp_path / "broken.run"
+    broken.write_text("q1 Q0 d1 1 2.0 run\nq1 Q0 d2 2 x run\n")
+    assert call(capsys, "validate", broken)[0] == ExitCode.INPUT
+    assert call(capsys, "score", QRELS, broken)[0] == ExitCode.INPUT
+
+
+def test_an_unexpected_error_is_one_line(capsys, monkeypatch):
+    evaluation = sys.modules["trecbench.evaluate"]
+
+    def boom(*args, **kwargs):
+        raise RuntimeError("boom\nwith a second line")
+
+    monkeypatch.setattr(evaluation, "evaluate", boom)
+    code, out, err = call(capsys, "score", QRELS, RUN)
+    assert (code, out) == (ExitCode.INTERNAL, "")
+    assert err == (
+        "trecbench: internal error (RuntimeError: boom\\nwith a second line); "
+        "rerun with --debug for the traceback. Please report it.\n"
+    )
+    code, _, err = call(capsys, "--debug", "score", QRELS, RUN)
+    assert code == ExitCode.INTERNAL
+    assert err.startswith("Traceback") and err.splitlines()[-1].startswith("trecbench: internal")
+
+
+def test_an_error_with_several_findings_prints_one_line_each(capsys, monkeypatch):
+    from trecbench.errors import InputError
+
+    error = InputError("r.run", 2, "two findings")
+    error.lines = ["r.run:2:docno: error[R7]: duplicate", "a\nb.run:1:line: error[R26]: x"]
+
+    def fails(*args, **kwargs):
+        raise error
+
+    monkeypatch.setattr(sys.modules["trecbench.evaluate"], "evaluate", fails)
+    code, _, err = call(capsys, "score", QRELS, RUN)
+    assert code == ExitCode.INPUT
+    assert err.splitlines() == [
+        "trecbench: r.run:2:docno: error[R7]: duplicate",
+        "trecbench: a\\nb.run:1:line: error[R26]: x",
+    ]
+
+
+def test_warnings_are_one_line_without_a_source_path(capsys, monkeypatch):
+    evaluation = sys.modules["trecbench.evaluate"]
+    real = evaluation.evaluate
+
+    def warns(*args, **kwargs):
+        warnings.warn("something odd", RuntimeWarning, stacklevel=1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(evaluation, "evaluate", warns)
+    code, _, err = call(capsys, "score", QRELS, RUN)
+    assert code == 0
+    assert "trecbench: warning: RuntimeWarning: something odd\n" in err
+    assert ".py" not in err
+
+
+def test_messages_escape_control_characters(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, _, err = call(capsys, "score", QRELS, "fake\nP_1 all 1.0\tx.run")
+    assert code == ExitCode.INPUT
+    assert err == "trecbench: fake\\nP_1 all 1.0\\tx.run: cannot read: No such file\n"
+
+
+def test_library_errors_keep_their_exit_codes(capsys, tmp_path):
+    duplicate = tmp_path / "dup.run"
+    duplicate.write_text("de-01 Q0 HP:1 1 2 t\nde-01 Q0 HP:1 2 1 t\n")
+    other = tmp_path / "other.run"
+    other.write_text("nope Q0 HP:1 1 2 t\n")
+    assert call(capsys, "score", QRELS, duplicate)[0] == ExitCode.DUPLICATE
+    assert call(capsys, "score", QRELS, other)[0] == ExitCode.NO_OVERLAP
+    assert call(capsys, "--version")[0] == ExitCode.OK
+
+
+def test_compare_refuses_impossible_resampling_in_one_line(capsys, tmp_path):
+    code, _, err = call(capsys, "compare", "--samples", 10**10, "-o", tmp_path, QRELS, RUN, RUN2)
+    assert code == ExitCode.USAGE
+    assert re.fullmatch(
+        r"trecbench: 10,000,000,000 resamples of \d+ values need [\d,.]+ GiB of memory.*\n", err
+    )
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_compare_refuses_a_negative_seed_in_the_library_too():
+    from trecbench.compare import compare
+    from trecbench.errors import UsageError
+
+    with pytest.raises(UsageError, match="seed must be a non-negative integer"):
+        compare(QRELS, [RUN, RUN2], seed=-1)
+
+
+def _trecbench(args, stdout) -> subprocess.CompletedProcess:
+    command = [sys.executable, "-m", "trecbench", *map(str, args)]
+    return subprocess.run(command, stdout=stdout, stderr=subprocess.PIPE, check=False)
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_a_full_stdout_is_an_output_error():
+    with open("/dev/full", "wb") as full:
+        done = _trecbench(["score", "-q", QRELS, RUN], stdout=full)
+    assert done.returncode == ExitCode.INPUT
+    assert done.stderr == (b"trecbench: standard output: cannot write (No space left on device)\n")
+
+
+def test_a_closed_stdout_ends_quietly():
+    reader, writer = os.pipe()
+    os.close(reader)  # nobody will read: the first write fails with EPIPE
+    try:
+        done = _trecbench(["score", "-q", QRELS, RUN], stdout=writer)
+    finally:
+        os.close(writer)
+    assert (done.returncode, done.stderr) == (ExitCode.BROKEN_PIPE, b"")

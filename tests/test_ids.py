@@ -1,0 +1,53 @@
+"""The one reversible id escaping (trecbench.ids): examples, round trip, injectivity."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pyarrow as pa
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from trecbench.ids import escape_id, escape_series, needs_escaping, unescape_id
+
+# any text a JSON input can hold: every code point but the surrogates
+TEXT = st.text(st.characters(exclude_categories=("Cs",)), max_size=30)
+# reproducible in CI: the same examples every run, no example database on disk
+PROPERTY = settings(derandomize=True, database=None, deadline=None)
+
+
+def test_examples():
+    assert escape_id("q 1") == "q%201"
+    assert escape_id("q%201") == "q%25201"  # issue 9.4: these two no longer merge
+    assert escape_id("a\tb\nc") == "a%09b%0Ac"
+    assert escape_id("#1") == "%231" and escape_id("a#1") == "a#1"  # a comment-looking qid
+    assert escape_id("x\u00a0y\u200bz") == "x%C2%A0y%E2%80%8Bz"  # NBSP, zero-width space
+    assert escape_id("\x00\x7f\x85") == "%00%7F%C2%85"
+    for plain in ("HP:0001250", "doc1", "001", "NA", "ä/ö:ü", "😀", "a-b_c.d"):
+        assert escape_id(plain) == plain
+
+
+@settings(PROPERTY, max_examples=300)
+@given(TEXT)
+def test_round_trip_and_valid_trec_id(text):
+    escaped = escape_id(text)
+    assert unescape_id(escaped) == text
+    assert not any(c.isspace() for c in escaped)  # trec_eval would split there
+    assert not escaped.startswith("#")
+    assert all(ord(c) >= 0x20 and not 0x7F <= ord(c) <= 0x9F for c in escaped)
+
+
+@settings(PROPERTY, max_examples=200)
+@given(TEXT, TEXT)
+def test_distinct_ids_stay_distinct(a, b):
+    if a != b:
+        assert escape_id(a) != escape_id(b)
+
+
+@settings(PROPERTY, max_examples=100)
+@given(st.lists(TEXT, max_size=20))
+def test_vectorised_rule_is_the_scalar_rule(texts):
+    mask = needs_escaping(pa.array(texts, pa.string()))
+    assert mask.tolist() == [escape_id(t) != t for t in texts]
+    escaped, changed = escape_series(pd.Series(texts, dtype="string"))
+    assert escaped.tolist() == [escape_id(t) for t in texts]
+    assert changed.tolist() == mask.tolist()

@@ -1,0 +1,179 @@
+"""trecbench's ports of trec_eval (trecbench.trec_eval) on hand-made inputs: the C library
+behaviour they depend on, the choices made where trec_eval crashes or misreads, and the
+Python API. What trec_eval prints is checked against the binaries' stored outputs in
+test_trec_eval_fixtures.py and test_score_suite.py."""
+
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from trecbench import evaluate
+from trecbench.errors import InputError, MissingTopicError, TrecbenchError, UsageError
+from trecbench.measures import MeasureParameterError, parse_measures
+from trecbench.trec_eval import clib, comments, gains
+
+QRELS = "q1 0 a 1\nq1 0 b 0\nq1 0 c 2\nq2 0 d 1\n"
+RUN = "q1 Q0 a 1 3 r\nq1 Q0 b 2 2 r\nq1 Q0 x 3 1 r\nq2 Q0 d 1 1 r\n"
+
+
+def _files(tmp_path, qrels=QRELS, run=RUN):
+    (tmp_path / "qrels").write_text(qrels)
+    (tmp_path / "run").write_text(run)
+    return tmp_path / "qrels", tmp_path / "run"
+
+
+def test_lround_rounds_halves_away_from_zero():
+    assert [clib.lround(x) for x in (0.5, 1.5, 2.5, -0.5, -2.5, 0.49999999999999994)] == [
+        1,
+        2,
+        3,
+        -1,
+        -3,
+        0,
+    ]
+
+
+def test_double_to_int_truncates_and_overflows_like_x86():
+    assert [clib.to_int(x) for x in (1.9, -1.9, 0.5)] == [1, -1, 0]
+    assert clib.to_int(math.nan) == clib.to_int(3e9) == clib.INT_MIN
+
+
+def test_qsort_is_glibcs_merge_sort_with_a_non_transitive_comparator():
+    # nDCG's comparator truncates gain differences to int: 0.6 "equals" 0.0 and 1.2, but
+    # 0.0 < 1.2; glibc merges halves [0.6, 0.0] and [1.2, 0.3] keeping left on ties
+    by_gain = lambda a, b: clib.to_int(a - b)  # noqa: E731
+    assert clib.qsort([0.6, 0.0, 1.2, 0.3], by_gain) == [0.6, 0.0, 1.2, 0.3]
+    assert clib.qsort([3.0, 1.0, 2.0], by_gain) == [1.0, 2.0, 3.0]
+
+
+def test_gain_tables_of_both_versions():
+    levels = np.array([5, 2, 1])  # grades 0, 1, 2
+    old = gains.setup_gains([("a", 2.0), ("1", 3.0)], levels, 3, skip_invalid=False)
+    new = gains.setup_gains([("a", 2.0), ("1", 3.0)], levels, 3, skip_invalid=True)
+    # 9.0.8 reads 'a' as grade 0 (atol); 10.0 skips it
+    assert [(g.rel_level, g.gain, g.num_at_level) for g in old] == [
+        (0, 2.0, 5),
+        (2, 2.0, 1),
+        (1, 3.0, 2),
+    ]
+    assert [(g.rel_level, g.gain, g.num_at_level) for g in new] == [
+        (0, 0.0, 5),
+        (2, 2.0, 1),
+        (1, 3.0, 2),
+    ]
+    assert gains.ideal_gains(new).tolist() == [3.0, 3.0, 2.0]
+
+
+def test_qrels_comment_lines_skipped_by_10():
+    data = b"#a\n#b\n#c\nq 0 d 1\n  #e\n#f\n"
+    assert comments.qrels_comment_lines(data).tolist() == [1, 3, 6]
+
+
+def test_comments_in_10_and_refused_in_9(tmp_path):
+    qrels, run = _files(tmp_path, "# judged\n" + QRELS + "# last line\n", "# header\n" + RUN)
+    result = evaluate(qrels, run, ["map"], compat="10.0")
+    assert result.runs[0].qids == ["q1", "q2"]
+    with pytest.raises(InputError) as error:
+        evaluate(qrels, run, ["map"])
+    assert error.value.exit_code == 2
+
+
+def test_10_refuses_a_comment_it_would_read_as_a_judgment(tmp_path):
+    qrels, run = _files(tmp_path, "#one\n#two 0 d 1\n" + QRELS)
+    with pytest.raises(InputError, match="would read this '#' line as a judgment") as error:
+        evaluate(qrels, run, ["map"], compat="10.0")
+    assert (error.value.line, error.value.exit_code) == (2, 2)
+
+
+def test_a_qrels_topic_missing_from_the_run(tmp_path):
+    qrels, run = _files(tmp_path, QRELS + "q0 0 z 1\n")
+    assert evaluate(qrels, run, ["map"]).runs[0].qids == ["q1", "q2"]  # 9.0.8: ignored
+    with pytest.raises(MissingTopicError) as error:  # 10.0: stops at it (exit 4)
+        evaluate(qrels, run, ["map"], compat="10.0")
+    assert error.value.exit_code == 4
+    assert error.value.partial.runs[0].qids == []  # q0 comes first: nothing printed
+    placed = evaluate(qrels, run, ["num_ret", "num_rel", "yaap"], compat="10.0", complete=True)
+    run_result = placed.runs[0]
+    assert run_result.qids == ["q0", "q1", "q2"]
+    # evaluated on the one-document placeholder: num_ret reset, yaap from the qrels alone
+    assert run_result.values["num_ret"][0] == 0 and run_result.values["num_rel"][0] == 1
+    assert run_result.values["yaap"][0] == math.log(1 / 2)
+
+
+def test_partial_evaluation_where_trec_eval_stops(tmp_path):
+    qrels, run = _files(tmp_path, run=RUN + "q2 Q0 d 2 0.5 r\n")
+    with pytest.raises(TrecbenchError) as error:
+        evaluate(qrels, run, ["map"])
+    assert error.value.exit_code == 4
+    stopped = error.value.partial.runs[0]
+    assert (stopped.qids, stopped.complete) == (["q1"], False)
+
+
+def test_measures_by_version():
+    assert "rbp" in {m.family for m in parse_measures(["all_trec"], "10.0")}
+    assert "rbp" not in {m.family for m in parse_measures(["all_trec"], "9.0.8")}
+    # outside 10.0's -m syntax, rbp is ir_measures' RBP (cwl_eval); unj does not exist
+    assert parse_measures(["rbp"], "9.0.8")[0].family == "RBP"
+    with pytest.raises(UsageError):
+        parse_measures(["unj.5"], "9.0.8")
+    with pytest.raises(UsageError):
+        parse_measures(["map"], "11")
+
+
+def test_10_crashing_parameter_combination_is_refused(tmp_path):
+    qrels, run = _files(tmp_path)
+    with pytest.raises(MeasureParameterError, match="shares one parameter list"):
+        evaluate(qrels, run, ["ndcg.1=2", "dcg"], compat="10.0")
+    evaluate(qrels, run, ["dcg.1=2"], compat="10.0")  # alone it is fine
+
+
+def test_measures_need_their_judgment_format(tmp_path):
+    qrels, run = _files(tmp_path)
+    (tmp_path / "prefs").write_text("q1 u s a 2\nq1 u s b 1\n")
+    with pytest.raises(TrecbenchError, match="-R prefs") as error:
+        evaluate(tmp_path / "prefs", run, ["map"], rel_format="prefs")
+    assert error.value.exit_code == 4
+    with pytest.raises(TrecbenchError, match="-R qrels"):
+        evaluate(qrels, run, ["prefs_simp"])
+
+
+def test_contradicting_preferences_stop_like_trec_eval(tmp_path):
+    # one judgment group, two sub-groups: a > b in one, b > a in the other (trec_eval
+    # aborts; trecbench stops with exit 4 and says why)
+    prefs = "q1 u s1 a 2\nq1 u s1 b 1\nq1 u s2 a 1\nq1 u s2 b 2\n"
+    (tmp_path / "prefs").write_text(prefs)
+    (tmp_path / "run").write_text(RUN)
+    with pytest.raises(TrecbenchError, match="contradict") as error:
+        evaluate(tmp_path / "prefs", tmp_path / "run", ["prefs_simp"], rel_format="prefs")
+    assert error.value.exit_code == 4
+
+
+def test_plus_sign_grades_read_like_atol(tmp_path):
+    plus, run = _files(tmp_path, QRELS.replace("a 1", "a +1"))
+    (tmp_path / "plain").write_text(QRELS)
+    expected = evaluate(tmp_path / "plain", run, ["map"]).aggregates
+    assert evaluate(plus, run, ["map"]).aggregates.equals(expected)
+
+
+def test_scores_beyond_float32_print_no_warning(tmp_path):
+    qrels, run = _files(tmp_path, run=RUN.replace(" 3 r", " 3.5e38 r"))
+    command = [sys.executable, "-W", "error", "-m", "trecbench", "score", "-m", "map"]
+    done = subprocess.run([*command, str(qrels), str(run)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "Warning" not in done.stderr
+
+
+def test_api_records_the_version(tmp_path):
+    qrels, run = _files(tmp_path)
+    from trecbench import build_evaluation_report
+
+    result = evaluate(qrels, run, ["map"], compat="10.0")
+    assert result.options["compat"] == "10.0"
+    document = build_evaluation_report(result, [])
+    assert (document["trec_eval_semantics"], document["options"]["compat"]) == ("10.0", "10.0")
+    assert evaluate(qrels, run, ["map"]).options["compat"] == "9.0.8"

@@ -1,0 +1,86 @@
+"""Click parameter types for the files a command reads and writes.
+
+Paths are checked while the command line is parsed, so that a bad one fails before any
+work, with the exit code every command gives it: 2, as an unreadable input or a refused
+output (click's own path checks would make it a usage error, 1).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import click
+
+from .. import outputs
+from ..errors import InputError, OutputError
+
+
+class InputFile(click.ParamType):
+    """A file to read: it must exist and not be a folder (pipes and process substitutions,
+    ``<(...)``, are files here; nothing is read); ``-`` is standard input. With
+    ``dataset_ids``, also an ir_datasets id, ``irds:ID`` (qrels, which the library reads).
+    With ``patterns``, also a glob or a URL that names no file here (``score --dask``'s runs,
+    which the library expands, or refuses as a missing file without --dask)."""
+
+    name = "file"
+
+    def __init__(self, path_type=str, dataset_ids: bool = False, patterns: bool = False):
+        self.path_type = path_type  # what the command gets: str, or pathlib.Path
+        self.dataset_ids = dataset_ids
+        self.patterns = patterns
+
+    def convert(self, value, param, ctx):
+        path = os.fsdecode(value)
+        if path == "-":
+            return self.path_type(path)
+        if os.path.isdir(path):
+            raise InputError(path, None, "cannot read: Is a directory")
+        if not os.path.exists(path):
+            if self.dataset_ids and _is_dataset_id(path):
+                return self.path_type(path)
+            if self.patterns and ("://" in path or any(c in path for c in "*?[")):
+                return self.path_type(path)
+            reason = "broken symbolic link" if os.path.islink(path) else "No such file"
+            raise InputError(path, None, f"cannot read: {reason}")
+        return self.path_type(path)
+
+
+class OutputFile(click.ParamType):
+    """A file to write: missing, or a regular file (see :func:`outputs.check_target`)."""
+
+    name = "file"
+
+    def convert(self, value, param, ctx) -> Path:
+        return outputs.check_target(os.fsdecode(value))
+
+
+class OutputFolder(click.ParamType):
+    """A folder to write into: missing (it is created) or a folder, as are the existing
+    folders on its path."""
+
+    name = "directory"
+
+    def convert(self, value, param, ctx) -> Path:
+        folder = Path(os.fsdecode(value))
+        probe = folder
+        while not os.path.lexists(probe) and probe.parent != probe:
+            probe = probe.parent
+        if os.path.lexists(probe) and not probe.is_dir():
+            raise OutputError(f"{probe}: is not a directory")
+        return folder
+
+
+def _is_dataset_id(text: str) -> bool:
+    """``irds:ID``. Only with the prefix (the library also takes a bare ID when ir_datasets is
+    installed), so that a mistyped file name stays a missing file here."""
+    from ..inputs.datasets import PREFIX  # imports pyarrow: only for a missing file
+
+    return text.startswith(PREFIX)
+
+
+INPUT_FILE = InputFile()
+QRELS_INPUT = InputFile(dataset_ids=True)  # a qrels file or an ir_datasets id
+RUN_PATTERN = InputFile(patterns=True)  # a run file, or a glob or URL of files (--dask)
+OUTPUT_FILE = OutputFile()
+OUTPUT_FOLDER = OutputFolder()

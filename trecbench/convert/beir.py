@@ -1,0 +1,69 @@
+"""BEIR / MTEB qrels: a TSV with the header ``query-id corpus-id score`` (plain or compressed).
+
+Alone (:func:`convert_beir_qrels`) it becomes TREC qrels; with a run dict see
+:mod:`trecbench.convert.dicts`. Grades are integers within ±1,000,000 (as for TREC qrels);
+ids are strings as written.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pandas as pd
+
+from .. import files
+from ..errors import InputError
+from ..ids import STR
+from .common import Conversion, Report, input_stem, make_qrels, qrels_summary
+from .textfiles import read_fields
+
+BEIR_HEADER = ("query-id", "corpus-id", "score")
+
+
+def read_beir_qrels(path: str | os.PathLike) -> tuple[pd.DataFrame, dict]:
+    """``(qid, docno, rel rows, the input's record)`` of a BEIR qrels TSV."""
+    fields = read_fields(path, "beir qrels", BEIR_HEADER)
+    header = tuple(column[0].as_py() for column in fields.columns)
+    if header != BEIR_HEADER:
+        raise fields.error(0, "expected the header 'query-id corpus-id score' (tab-separated)")
+    if len(fields.line) == 1:
+        raise InputError(fields.source.path, None, "no judgment after the header")
+    qid, docno, score = (column.slice(1) for column in fields.columns)
+    grades = files.parse_grades(score)
+    for bad, why in (
+        (~grades.integer, "is not an integer"),
+        (grades.huge, f"is beyond +-{files.MAX_GRADE:,} (trec_eval's nDCG would run for hours)"),
+    ):
+        fields.first(np.r_[False, bad], lambda row, w=why: f"score {score[row - 1].as_py()!r} {w}")
+    frame = pd.DataFrame(
+        {
+            "qid": qid.to_pandas(types_mapper=lambda _: STR),
+            "docno": docno.to_pandas(types_mapper=lambda _: STR),
+            "rel": grades.values,
+        }
+    )
+    return frame, fields.source.record
+
+
+def convert_beir_qrels(path: str | os.PathLike, *, name: str | None = None) -> Conversion:
+    """Convert a BEIR/MTEB qrels TSV alone into TREC qrels."""
+    name = name or input_stem(path)
+    frame, record = read_beir_qrels(path)
+    report = Report()
+    table = make_qrels(frame, name, report)
+    info = qrels_summary(
+        table,
+        dict.fromkeys(frame["qid"]),
+        report,
+        "judged query without a relevant document (scores 0 everywhere)",
+    )
+    return Conversion(
+        name=name,
+        converter="beir-qrels",
+        qrels={name: table},
+        runs=[],
+        report=report,
+        provenance={"inputs": [record]},
+        qrels_info={name: info},
+    )

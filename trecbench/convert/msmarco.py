@@ -1,0 +1,57 @@
+"""MS MARCO runs: three columns ``qid pid rank`` (tab-separated, plain or compressed) → a TREC run.
+
+The producer's order is the rank (1-based; documents sharing a rank keep file order and are
+counted); there are no scores, so the sidecar's ``original_scores`` is null. MS MARCO's
+qrels are TREC qrels already (``qid 0 pid 1``).
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pandas as pd
+
+from .. import files
+from ..ids import STR
+from .common import Conversion, Report, clean_tag, input_stem, ranked_run
+from .textfiles import read_fields
+
+COLUMNS = ("qid", "pid", "rank")
+
+
+def convert_msmarco(
+    path: str | os.PathLike,
+    *,
+    name: str | None = None,
+    tag: str | None = None,
+    depth: int | None = None,
+) -> Conversion:
+    """Convert an MS MARCO ``qid pid rank`` run into a TREC run (tag: the file's name)."""
+    stem = input_stem(path)
+    fields = read_fields(path, "msmarco run", COLUMNS)
+    qid, pid, rank = fields.columns
+    ranks = files.parse_ranks(rank)
+    values = np.asarray(ranks.fill_null(0))
+    fields.first(
+        ~np.asarray(ranks.is_valid()) | (values < 1),
+        lambda row: f"rank {rank[row].as_py()!r} is not a positive integer (ranks start at 1)",
+    )
+    frame = pd.DataFrame(
+        {
+            "qid": qid.to_pandas(types_mapper=lambda _: STR),
+            "docno": pid.to_pandas(types_mapper=lambda _: STR),
+            "order": values,
+            "score": np.full(len(values), np.nan),
+        }
+    )
+    report = Report()
+    run = ranked_run(frame, clean_tag(tag or stem), None, report, depth)
+    return Conversion(
+        name=name or stem,
+        converter="msmarco",
+        qrels={},
+        runs=[run],
+        report=report,
+        provenance={"inputs": [fields.source.record], "options": {"depth": depth}},
+    )

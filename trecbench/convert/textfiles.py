@@ -1,0 +1,66 @@
+"""Tab-separated inputs of the converters (BEIR qrels, MS MARCO runs): read once (plain or
+compressed), split on tabs only (a blank inside an id belongs to the id, which the converters
+escape), vectorised with Arrow; every refusal names its physical line."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ..errors import InputError
+from ..sources import Content, read_source
+
+
+@dataclass
+class Fields:
+    """The fields of the non-blank lines of a tab-separated file."""
+
+    source: Content
+    line: np.ndarray  # physical 1-based line number of each row
+    columns: list[pa.Array]  # one string array per expected field
+
+    def error(self, row: int, message: str) -> InputError:
+        return InputError(self.source.path, int(self.line[row]), message)
+
+    def first(self, bad: np.ndarray, message) -> None:
+        """Raise at the first row where ``bad``; ``message(row)`` says why."""
+        if bad.any():
+            row = int(np.flatnonzero(bad)[0])
+            raise self.error(row, message(row))
+
+
+def read_fields(path: str | os.PathLike, kind: str, names: tuple[str, ...]) -> Fields:
+    """The fields of a file whose non-blank lines have exactly ``len(names)`` tab-separated
+    fields; refuses NUL bytes, invalid UTF-8, other field counts and empty fields."""
+    source = read_source(path, kind)
+    data = source.data
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(
+            source.path, data.count(b"\n", 0, exc.start) + 1, "invalid UTF-8"
+        ) from None
+    if "\0" in text:
+        raise InputError(source.path, text.count("\n", 0, text.index("\0")) + 1, "NUL byte")
+    lines = pc.list_flatten(pc.split_pattern(pa.array([text], pa.large_string()), "\n"))
+    lines = pc.utf8_rtrim(lines, "\r")  # CRLF files
+    keep = np.flatnonzero(~np.asarray(pc.equal(pc.utf8_trim_whitespace(lines), "")))
+    if not len(keep):
+        raise InputError(source.path, None, f"empty: expected lines of {' '.join(names)}")
+    split = pc.split_pattern(lines.take(pa.array(keep)), "\t")
+    counts = np.asarray(pc.list_value_length(split))
+    fields = Fields(source, keep + 1, [])
+
+    def wrong(row: int) -> str:
+        hint = " (fields are separated by tabs)" if counts[row] == 1 else ""
+        return f"expected {len(names)} fields ({' '.join(names)}), found {counts[row]}{hint}"
+
+    fields.first(counts != len(names), wrong)
+    fields.columns = [pc.list_element(split, i).cast(pa.string()) for i in range(len(names))]
+    for name, column in zip(names, fields.columns, strict=True):
+        fields.first(np.asarray(pc.equal(column, "")), lambda _, n=name: f"empty {n}")
+    return fields

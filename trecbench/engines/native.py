@@ -1,0 +1,298 @@
+"""The native engine: trecbench's own ports of trec_eval (:mod:`trecbench.trec_eval`).
+
+It computes what pytrec_eval cannot: ``yaap``, 10.0's measures and its rounded recall
+cutoffs, the preference measures (``-R prefs``, ``-R qrels_prefs``), the judgment-group
+measures (``-R qrels_jg``), and — with ``-D`` — the measures that print a trace. Like the
+other engines it takes the run in trec_eval order, restricted to the evaluated topics and
+cut at ``-M``; the preference measures instead take every retrieved document (trec_eval
+ranks them its own way for preferences, then cuts).
+
+:class:`Evaluator` returns, per label, an array aligned with the topics, the trace each
+measure printed for each topic, and the first topic trec_eval could not evaluate (with the
+error), if any.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from .. import arrow
+from ..errors import TrecbenchError
+from ..measures import (
+    FLOAT_CUTOFFS,
+    LONG_CUTOFFS,
+    Measure,
+    c_atof,
+    display_name,
+    float_cutoffs,
+    registry,
+    value_names,
+)
+from ..trec_eval import compat, judgment_groups, prefs_measures, ranked, traced
+from ..trec_eval.gains import parse_pairs
+from ..trec_eval.prefs_counts import PrefsCounter, PrefsError
+from ..trec_eval.res_rels import form_res_rels
+
+NAME = "native"
+# the families only these ports compute (the catalog's source "trec_eval")
+PORTED = [d.name for d in registry.definitions() if d.source == "trec_eval"]
+# ... and those they compute when asked: 10.0's rounded recall cutoffs, and with -D the
+# families that print a trace (gm_bpref from level 2 on)
+RECALL_CUTOFFS = frozenset({"iprec_at_recall", "11pt_avg"})
+TRACED = frozenset({"ndcg", "ndcg_cut", "ndcg_rel", "Rndcg", "G", "binG", "gm_bpref"})
+PREFS_FORMATS = ("prefs", "qrels_prefs")
+
+
+def supports(measure: Measure) -> bool:
+    """trec_eval's spellings only (no ir_measures keyword parameters)."""
+    return not measure.options
+
+
+def percents(measure: Measure) -> list[float]:
+    """The recall fractions or R multiples of a float-parameter family, as trec_eval reads
+    them (cutoff lists sorted, 11pt_avg's list as given)."""
+    definition = measure.definition
+    if measure.params is None:
+        return list(definition.trec_defaults)
+    if definition.trec_params == FLOAT_CUTOFFS:
+        return float_cutoffs(measure.params)
+    return [c_atof(part) for part in measure.params.split(",")]
+
+
+def labels_of(measure: Measure) -> list[str]:
+    """The engine's value labels for ``measure`` (before ``name_<params>``)."""
+    kind = measure.definition.trec_params
+    if kind == LONG_CUTOFFS:
+        return [f"{measure.family}_{k}" for k in measure.cutoffs]
+    if kind == FLOAT_CUTOFFS:
+        return [f"{measure.family}_{p:3.2f}" for p in percents(measure)]
+    return [measure.family]
+
+
+@dataclass
+class Result:
+    """Per label, an array aligned with the topics; per label, the trace of each topic;
+    and the index of the first topic trec_eval could not evaluate, with the error."""
+
+    values: dict[str, np.ndarray] = field(default_factory=dict)
+    traces: dict[str, list[str]] = field(default_factory=dict)
+    failed_at: int | None = None
+    error: TrecbenchError | None = None
+    trailing: str = ""  # what trec_eval printed of the failing topic before it stopped
+
+
+class Evaluator:
+    """The native engine over one set of judgments, reused for every run of a call.
+
+    ``truth.table``: a qrels table (``qid, docno, rel``; for ``qrels_jg`` also ``iter``, the
+    judgment group) or a preferences table (``qid, jg, jsg, docno, level``), as
+    ``settings["rel_format"]`` says; ``requested``: every measure of the call (``rbp``
+    depends on those computed before it: :mod:`trecbench.trec_eval.leftovers`). After each
+    :meth:`evaluate`, ``last`` holds its :class:`Result` (traces, where trec_eval stopped).
+    """
+
+    before_judged_only = True  # form_res_rels applies -J itself
+    wants_table = True
+
+    def __init__(self, truth, measures: list[Measure], settings: dict, requested=()):
+        self.judgments = truth.table
+        self.measures = measures
+        order = registry.trec_order()
+        known = sorted((m for m in requested if m.family in order), key=lambda m: order[m.family])
+        self._before_rbp = [m for m in known if order[m.family] < order["rbp"]]
+        self.rel_format = settings.get("rel_format", "qrels")
+        self.version = compat.get(settings.get("compat", compat.DEFAULT))
+        self.relevance_level = truth.relevance_level
+        self.judged_only = bool(settings.get("judged_only"))
+        self.max_docs = settings.get("max_docs")
+        self.debug_level = settings.get("debug_level", 0)
+        self._prefs = _prefs_by_topic(self.judgments) if self.rel_format in PREFS_FORMATS else None
+        self.last = Result()
+
+    def evaluate(self, ranked_table: pa.Table, qids: list[str]) -> dict[Measure, list[tuple]]:
+        """Per measure, ``(label, display, values)`` for ``qids`` (evaluation order) of
+        ``ranked_table`` (trec_eval order, cut at ``-M``; for preferences: every retrieved
+        document, in any order)."""
+        if self.rel_format in PREFS_FORMATS:
+            self.last = self._prefs_values(ranked_table, qids)
+        elif self.rel_format == "qrels_jg":
+            self.last = self._group_values(ranked_table, qids)
+        else:
+            self.last = self._ranked_values(ranked_table, qids)
+        out = {}
+        for measure in self.measures:
+            keys = labels_of(measure)
+            names = value_names(measure) or [(key, display_name(key)) for key in keys]
+            out[measure] = [
+                (label, display, self.last.values[key])
+                for (label, display), key in zip(names, keys, strict=True)
+            ]
+        return out
+
+    # ---------------------------------------------------------------- standard qrels
+
+    def _ranked_values(self, ranked_table: pa.Table, qids: list[str]) -> Result:
+        res = form_res_rels(
+            ranked_table,
+            self.judgments,
+            qids,
+            relevance_level=self.relevance_level,
+            judged_only=self.judged_only,
+        )
+        result = Result()
+        for measure in self.measures:
+            family, labels = measure.family, labels_of(measure)
+            if self.debug_level > 0 and family in TRACED | {"rbp"}:
+                self._traced(res, measure, labels, result)
+            elif family == "yaap":
+                result.values[labels[0]] = ranked.yaap(res)
+            elif family == "unj":
+                for label, k in zip(labels, measure.cutoffs, strict=True):
+                    result.values[label] = ranked.unjudged(res, (k,))[k]
+            elif family == "rbp":
+                result.values[labels[0]] = ranked.rbp(res, measure.params, self._before_rbp)
+            elif family == "rbp_resid":
+                result.values[labels[0]] = ranked.rbp_resid(res, measure.params)
+            elif family in ("dcg", "ideal_dcg"):
+                dcg, ideal = ranked.discounted_gains(res, measure.params)
+                result.values[labels[0]] = dcg if family == "dcg" else ideal
+            elif family == "iprec_at_recall":
+                values = ranked.iprec_at_recall(res, percents(measure))
+                result.values.update(zip(labels, values, strict=True))
+            elif family == "11pt_avg":
+                result.values[labels[0]] = ranked.eleven_point_average(res, percents(measure))
+            else:
+                raise TrecbenchError(f"the native engine does not compute {family}")
+        return result
+
+    def _traced(self, res, measure: Measure, labels: list[str], result: Result) -> None:
+        family = measure.family
+        n = res.n_topics
+        arrays = [np.zeros(n) for _ in labels]
+        texts = [""] * n
+        for t in range(n):
+            topic = traced.Topic.of(res, t, self.debug_level, self.version.integer_gain_names)
+            if family == "ndcg_cut":
+                values, texts[t] = traced.ndcg_cut(topic, measure.cutoffs)
+                for array, value in zip(arrays, values, strict=True):
+                    array[t] = value
+                continue
+            if family == "rbp":
+                gains = ranked.rbp_gains(res, t, parse_pairs(measure.params), self._before_rbp)
+                value, texts[t] = traced.rbp_trace(topic, gains, ranked.persistence(measure.params))
+            elif family in ("ndcg", "dcg", "ideal_dcg"):
+                value, texts[t] = traced.ndcg(topic, measure.params, family)
+            elif family == "ndcg_rel":
+                value, texts[t] = traced.ndcg_rel(topic, measure.params)
+            elif family == "Rndcg":
+                value, texts[t] = traced.rndcg(topic, measure.params)
+            elif family == "G":
+                value, texts[t] = traced.g_measure(topic, measure.params)
+            elif family == "binG":
+                value, texts[t] = traced.bin_g(topic)
+            else:  # gm_bpref
+                value, texts[t] = traced.gm_bpref(topic)
+            arrays[0][t] = value
+        result.values.update(zip(labels, arrays, strict=True))
+        result.traces[labels[0]] = texts
+
+    # ---------------------------------------------------------------- judgment groups
+
+    def _group_values(self, ranked_table: pa.Table, qids: list[str]) -> Result:
+        res, topic = judgment_groups.group_res_rels(
+            ranked_table,
+            self.judgments,
+            qids,
+            relevance_level=self.relevance_level,
+            judged_only=self.judged_only,
+        )
+        n, result = len(qids), Result()
+        for measure in self.measures:
+            labels = labels_of(measure)
+            if measure.family == "map_avgjg":
+                result.values[labels[0]] = judgment_groups.map_avgjg(res, topic, n)
+            elif measure.family == "P_avgjg":
+                values = judgment_groups.p_avgjg(res, topic, n, measure.cutoffs)
+                result.values.update((f"P_avgjg_{k}", v) for k, v in values.items())
+            elif measure.family == "Rprec_mult_avgjg":
+                values = judgment_groups.rprec_mult_avgjg(res, topic, n, percents(measure))
+                result.values.update(zip(labels, values, strict=True))
+            else:
+                raise TrecbenchError(f"{measure.family} cannot be computed from qrels_jg")
+        return result
+
+    # ---------------------------------------------------------------- preferences
+
+    def _prefs_values(self, run: pa.Table, qids: list[str]) -> Result:
+        counter = PrefsCounter(
+            float32=self.version.float32, max_docs=self.max_docs, debug_level=self.debug_level
+        )
+        by_topic = _run_by_topic(run)
+        result = Result()
+        labels = [labels_of(m)[0] for m in self.measures]
+        for label in labels:
+            result.values[label] = np.zeros(len(qids))
+            result.traces[label] = [""] * len(qids)
+        for t, qid in enumerate(qids):
+            docnos, scores = by_topic.get(qid, ([], np.zeros(0)))
+            try:
+                counts = counter.count(qid, docnos, scores, self._prefs[qid])
+            except PrefsError as error:
+                result.failed_at, result.error = t, error
+                if self.debug_level >= 3:
+                    result.trailing = f"Debug: Form_prefs starting query '{qid}'\n" + error.trace
+                break
+            for index, (measure, label) in enumerate(zip(self.measures, labels, strict=True)):
+                result.values[label][t] = prefs_measures.MEASURES[measure.family](counts)
+                if self.debug_level >= 3:
+                    start = f"Debug: Form_prefs starting query '{qid}'\n"
+                    detail = counts.debug if index == 0 else "Returned Cached Form_prefs\n"
+                    result.traces[label][t] = start + detail
+        return result
+
+
+def _prefs_by_topic(table: pa.Table) -> dict[str, dict[str, list]]:
+    """Per topic, the preference lines sorted by docno (ties in file order), as
+    trec_eval's reader leaves them."""
+    columns = {name: table.column(name).to_pylist() for name in ("qid", "jg", "jsg", "docno")}
+    levels = table.column("level").to_pylist()
+    order = sorted(
+        range(table.num_rows),
+        key=lambda i: (columns["qid"][i].encode(), columns["docno"][i].encode()),
+    )
+    out: dict[str, dict[str, list]] = {}
+    for i in order:
+        entry = out.setdefault(columns["qid"][i], {"jg": [], "jsg": [], "docno": [], "level": []})
+        entry["jg"].append(columns["jg"][i])
+        entry["jsg"].append(columns["jsg"][i])
+        entry["docno"].append(columns["docno"][i])
+        entry["level"].append(levels[i])
+    return out
+
+
+def _run_by_topic(run: pa.Table) -> dict[str, tuple[list[str], np.ndarray]]:
+    """Per topic, its retrieved docnos and scores sorted by docno, as trec_eval's reader
+    hands them over (its work arrays, which ``-D 5`` prints, depend on that order)."""
+    order = pc.sort_indices(run, [("qid", "ascending"), ("docno", "ascending")])
+    run = run.take(order)
+    qids = run.column("qid").to_pylist()
+    docnos = run.column("docno").to_pylist()
+    scores = arrow.to_numpy(run.column("score"))
+    rows: dict[str, list[int]] = {}
+    for row, qid in enumerate(qids):
+        rows.setdefault(qid, []).append(row)
+    return {q: ([docnos[r] for r in r_], scores[np.array(r_)]) for q, r_ in rows.items()}
+
+
+registry.register_engine(
+    NAME,
+    __name__,
+    [*PORTED, *RECALL_CUTOFFS, *TRACED],
+    supports=supports,
+    description="trecbench's ports of trec_eval's C code: what pytrec_eval lacks (prefs, "
+    "judgment groups, yaap, 10.0's measures), 10.0's recall cutoffs, -D traces",
+)

@@ -1,0 +1,73 @@
+"""Ids are strings: the dtype they are held in, and the one reversible escaping that turns
+any string into a valid TREC id.
+
+trec_eval splits its lines on blanks, so an id cannot contain one; the validator also
+refuses control characters, Unicode blanks and zero-width characters in ids, and reads a
+line whose first field starts with ``#`` as a comment. :func:`escape_id` percent-encodes
+exactly those characters (each as the ``%XX`` upper-case hex of its UTF-8 bytes), a leading
+``#`` and every ``%``. Because ``%`` itself is always encoded, the escaping is reversible:
+:func:`unescape_id` gives back the original of every escaped id, so two distinct ids never
+become one (``q 1`` → ``q%201``, ``q%201`` → ``q%25201``). Ids that need none of this are
+written unchanged.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import unquote
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+
+STR = pd.StringDtype()
+
+# Python's \s covers Unicode whitespace (U+0085, U+00A0, U+1680, U+2000-U+200A, U+2028,
+# U+2029, U+202F, U+205F, U+3000, U+001C-U+001F); the rest are the controls (C0, DEL, C1)
+# and the zero-width and bidi characters the validator's Unicode-blank rule names.
+_ESCAPED = re.compile(
+    r"[%\s\x00-\x1f\x7f-\x9f\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]|^#"
+)
+# An ASCII id needs escaping only for these (same rule, as an RE2 pattern for Arrow).
+_ASCII_ESCAPED = r"[\x00-\x20%\x7f]|^#"
+
+
+def _percent(match: re.Match) -> str:
+    return "".join(f"%{byte:02X}" for byte in match.group(0).encode("utf-8"))
+
+
+def escape_id(text: str) -> str:
+    """``text`` as a valid TREC id: blanks, controls, zero-width characters, a leading
+    ``#`` and ``%`` percent-encoded (UTF-8, ``%XX``); anything else unchanged."""
+    return _ESCAPED.sub(_percent, text)
+
+
+def unescape_id(text: str) -> str:
+    """The original of an id made by :func:`escape_id` (``urllib.parse.unquote``)."""
+    return unquote(text, errors="strict")
+
+
+def needs_escaping(values: pa.Array | pa.ChunkedArray) -> np.ndarray:
+    """Where :func:`escape_id` would change a string (vectorised; nulls are False)."""
+    ascii_ = pc.fill_null(pc.string_is_ascii(values), False)
+    flagged = pc.fill_null(pc.match_substring_regex(values, _ASCII_ESCAPED), False)
+    mask = np.asarray(pc.or_(pc.invert(ascii_), flagged))
+    if not mask.any():
+        return mask
+    # non-ASCII strings are decided by the full rule, one by one
+    rows = np.flatnonzero(mask & ~np.asarray(flagged))
+    texts = pa.chunked_array([values]).take(pa.array(rows)).to_pylist() if len(rows) else []
+    mask[rows] = [_ESCAPED.search(text) is not None for text in texts]
+    return mask
+
+
+def escape_series(values: pd.Series) -> tuple[pd.Series, np.ndarray]:
+    """``(escaped ids, where they changed)`` for a column of ids (strings)."""
+    values = values.astype(STR)
+    changed = needs_escaping(pa.array(values))
+    if not changed.any():
+        return values, changed
+    escaped = values.copy()
+    escaped[changed] = [escape_id(text) for text in values[changed]]
+    return escaped, changed

@@ -1,0 +1,458 @@
+"""Reading the files converters and sidecar readers take: once, checked, errors located.
+
+* :func:`read_source` reads a file's bytes **once** through the readers' one way in
+  (:class:`trecbench.inputs.streams.Source`: a pipe works; gzip, bz2, zstd, lz4 or xz told
+  by the content, not the name; size and sha256 of the bytes as stored taken while
+  reading and remembered for the call's reports).
+* :func:`read_json` and :func:`read_jsonl` parse JSON and JSON lines with limits against
+  hostile input: nesting deeper than :data:`MAX_DEPTH`, integers longer than
+  :data:`MAX_DIGITS` digits, numbers beyond a double, ``NaN``/``Infinity`` (not JSON),
+  lone UTF-16 surrogates (not Unicode) and duplicate keys (a JSON reader silently keeps
+  the last) are refused with ``file:line: message``.
+* :class:`At` names a place in a parsed document (``test_cases[3].text``) and checks the
+  type of the value there; its errors carry the file, the physical line (found in the text
+  only when an error is raised) and the path.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import InputError
+from .inputs import streams
+
+MAX_DEPTH = 100  # converter inputs need fewer than 10 levels
+MAX_DIGITS = 100  # an integer id or score longer than this is a mistake
+
+# a JSON string (possessive: linear time on hostile input) or a bracket
+_STRING = re.compile(r'"(?:[^"\\]++|\\.)*+"', re.S)
+_NOT_STRUCTURE = re.compile(r"[^\[\]{}\n]++")
+_SURROGATE_HINT = re.compile(r"\\u[dD][89a-fA-F]")
+_ESCAPE = re.compile(r"\\(?:\\|u([0-9a-fA-F]{4}))")
+_SPACE = " \t\n\r"
+
+
+# ---------------------------------------------------------------------------------------
+# bytes
+
+
+@dataclass
+class Content:
+    """A file's content (decompressed) and its record: ``path``, ``kind``, ``size`` and
+    ``sha256`` of the bytes as stored, as in :func:`trecbench.report.input_record`."""
+
+    path: str
+    data: bytes
+    record: dict
+
+
+def read_source(path: str | os.PathLike, kind: str) -> Content:
+    """Read ``path`` once: its (decompressed) bytes and its record."""
+    with streams.Source(path) as source:
+        data = source.read()
+        record = {"path": str(path), "kind": kind, **source.record()}
+    twice = streams.compression_of(data[:8])
+    if source.compression is not None and twice is not None:
+        raise InputError(str(path), None, f"compressed twice ({twice}): decompress it first")
+    return Content(str(path), data, record)
+
+
+def _text(source: Content) -> str:
+    try:
+        text = source.data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = source.data.count(b"\n", 0, exc.start) + 1
+        raise InputError(source.path, line, f"not UTF-8: {exc.reason}") from None
+    return text.removeprefix("\ufeff")  # a UTF-8 byte-order mark is harmless here
+
+
+def line_at(text: str, position: int) -> int:
+    """The 1-based line of a character position."""
+    return text.count("\n", 0, position) + 1
+
+
+# ---------------------------------------------------------------------------------------
+# JSON parsing with limits
+
+
+class _Refused(Exception):
+    """Raised by the decoder hooks: a value trecbench does not accept."""
+
+    def __init__(self, message: str, token: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.token = token
+
+
+def _parse_int(text: str) -> int:
+    digits = len(text.lstrip("-"))
+    if digits > MAX_DIGITS:
+        raise _Refused(f"integer with {digits} digits (at most {MAX_DIGITS} are accepted)", text)
+    return int(text)
+
+
+def _parse_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _Refused(f"number {text[:40]}{'...' * (len(text) > 40)} is beyond a double", text)
+    return value
+
+
+def _parse_constant(text: str) -> float:
+    raise _Refused(f"{text} is not a JSON number", text)
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict:
+    value = dict(pairs)
+    if len(value) != len(pairs):
+        seen: set[str] = set()
+        key = next(k for k, _ in pairs if k in seen or seen.add(k))
+        raise _Refused(f"duplicate key {key!r} in an object (JSON readers keep only the last)")
+    return value
+
+
+_DECODER = json.JSONDecoder(
+    object_pairs_hook=_unique_keys,
+    parse_int=_parse_int,
+    parse_float=_parse_float,
+    parse_constant=_parse_constant,
+)
+
+
+def _token_line(text: str, token: str | None) -> int | None:
+    """Line of the first occurrence of a number or constant outside strings."""
+    if token is None:
+        return None
+    pattern = re.compile(rf"(?<![\w.+-]){re.escape(token)}(?![\w.])")
+    for match in pattern.finditer(_STRING.sub(lambda m: " " * len(m.group(0)), text)):
+        return line_at(text, match.start())
+    return None
+
+
+def _check_depth(text: str, path: str, first_line: int = 1) -> None:
+    """Refuse nesting deeper than :data:`MAX_DEPTH` (brackets outside strings; each line
+    of JSON lines starts again at 0)."""
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return
+    structure = _NOT_STRUCTURE.sub("", _STRING.sub("", text))
+    depth = 0
+    for char in structure:
+        if char == "\n":
+            depth = 0
+            continue
+        depth += 1 if char in "[{" else -1
+        if depth > MAX_DEPTH:
+            break
+    else:
+        return
+    # locate it: walk the original text (only on this error path)
+    depth, line = 0, first_line
+    for match in re.finditer(r'"(?:[^"\\]++|\\.)*+"|[\[\]{}\n]', text):
+        char = match.group(0)
+        if char == "\n":
+            depth, line = 0, line + 1
+        elif char in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                break
+        elif char in "]}":
+            depth -= 1
+    raise InputError(path, line, f"JSON nested deeper than {MAX_DEPTH} levels")
+
+
+def _check_surrogates(text: str, path: str, first_line: int = 1) -> None:
+    """Refuse ``\\uD800``-``\\uDFFF`` escapes that do not form a surrogate pair."""
+    if not _SURROGATE_HINT.search(text):
+        return
+    pending = None  # a high surrogate waiting for its low half
+    for match in _ESCAPE.finditer(text):
+        unit = int(match.group(1), 16) if match.group(1) else None
+        if pending is not None:
+            if unit is not None and 0xDC00 <= unit <= 0xDFFF and match.start() == pending.end():
+                pending = None
+                continue
+            break
+        if unit is not None and 0xD800 <= unit <= 0xDBFF:
+            pending = match
+        elif unit is not None and 0xDC00 <= unit <= 0xDFFF:
+            pending = match
+            break
+    else:
+        if pending is None:
+            return
+    raise InputError(
+        path,
+        line_at(text, pending.start()) + first_line - 1,
+        f"lone surrogate {pending.group(0)} (not a Unicode character)",
+    )
+
+
+def parse_json(text: str, path: str, first_line: int = 1) -> Any:
+    """Parse JSON text with the limits of this module; errors name ``path`` and the line
+    (``first_line`` is the line the text starts at)."""
+    _check_depth(text, path, first_line)
+    _check_surrogates(text, path, first_line)
+    return _decode(text, path, first_line)
+
+
+def _decode(text: str, path: str, first_line: int) -> Any:
+    try:
+        return _DECODER.decode(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(path, exc.lineno + first_line - 1, f"invalid JSON: {exc.msg}") from None
+    except _Refused as exc:
+        line = _token_line(text, exc.token)
+        line = None if line is None else line + first_line - 1
+        raise InputError(path, line, exc.message) from None
+    except RecursionError:  # a backstop: the depth check runs first
+        raise InputError(path, None, f"JSON nested deeper than {MAX_DEPTH} levels") from None
+
+
+# ---------------------------------------------------------------------------------------
+# documents
+
+
+@dataclass
+class JsonDocument:
+    """A parsed JSON file: ``value``, its :class:`Content` and its text (for locating)."""
+
+    source: Content
+    value: Any
+    text: str = field(repr=False)
+
+    @property
+    def path(self) -> str:
+        return self.source.path
+
+    @property
+    def root(self) -> At:
+        """The place of the whole document."""
+        return At(self)
+
+    def line_of(self, where: tuple) -> int | None:
+        """The line where the value at ``where`` starts; for a missing key, the line of the
+        object that lacks it (None if neither can be found)."""
+        for depth in range(len(where), -1, -1):
+            try:
+                return line_at(self.text, _walk(self.text, where[:depth]))
+            except (ValueError, IndexError, _NotFound):
+                continue
+        return None
+
+
+@dataclass
+class JsonLines:
+    """A parsed JSON-lines file: ``records`` are ``(line number, value)`` per non-blank
+    line."""
+
+    source: Content
+    records: list[tuple[int, Any]]
+
+    @property
+    def path(self) -> str:
+        return self.source.path
+
+    def __iter__(self) -> Iterator[tuple[At, Any]]:
+        """``(place, value)`` of each record."""
+        for line, value in self.records:
+            yield At(self, (), line), value
+
+    def line_of(self, where: tuple) -> int | None:
+        return None
+
+
+@dataclass
+class Rows:
+    """Records of a file without lines (a database table); places name the row."""
+
+    source: Content
+
+    @property
+    def path(self) -> str:
+        return self.source.path
+
+    def row(self, label: str) -> At:
+        """The place of one row, e.g. ``row 4``."""
+        return At(self, (), None, label)
+
+    def line_of(self, where: tuple) -> int | None:
+        return None
+
+
+def read_json(path: str | os.PathLike, kind: str) -> JsonDocument:
+    """Read and parse a JSON file (plain or compressed) once; see the module's limits."""
+    return json_document(read_source(path, kind))
+
+
+def json_document(source: Content) -> JsonDocument:
+    """Parse a source already read as JSON (see the module's limits)."""
+    text = _text(source)
+    return JsonDocument(source, parse_json(text, source.path), text)
+
+
+def read_jsonl(path: str | os.PathLike, kind: str) -> JsonLines:
+    """Read and parse a JSON-lines file (plain or compressed) once: one value per non-blank line."""
+    source = read_source(path, kind)
+    text = _text(source)
+    _check_depth(text, source.path)
+    _check_surrogates(text, source.path)
+    records = []
+    for number, line in enumerate(text.split("\n"), 1):
+        if line.strip():
+            records.append((number, _decode(line, source.path, number)))
+    return JsonLines(source, records)
+
+
+class _NotFound(Exception):
+    pass
+
+
+def _skip(text: str, pos: int) -> int:
+    while pos < len(text) and text[pos] in _SPACE:
+        pos += 1
+    return pos
+
+
+def _walk(text: str, where: tuple) -> int:
+    """Character position of the value at ``where`` (keys and indices) in JSON ``text``."""
+    plain = json.JSONDecoder()
+    pos = _skip(text, 0)
+    for step in where:
+        if isinstance(step, int):
+            if text[pos] != "[":
+                raise _NotFound
+            pos = _skip(text, pos + 1)
+            for _ in range(step):
+                _, pos = plain.raw_decode(text, pos)
+                pos = _skip(text, pos)
+                if text[pos] != ",":
+                    raise _NotFound
+                pos = _skip(text, pos + 1)
+            continue
+        if text[pos] != "{":
+            raise _NotFound
+        pos = _skip(text, pos + 1)
+        while text[pos] == '"':
+            key, pos = json.decoder.scanstring(text, pos + 1)
+            pos = _skip(text, pos)
+            pos = _skip(text, pos + 1)  # the colon
+            if key == step:
+                break
+            _, pos = plain.raw_decode(text, pos)
+            pos = _skip(text, pos)
+            if text[pos] == ",":
+                pos = _skip(text, pos + 1)
+        else:
+            raise _NotFound
+    return pos
+
+
+# ---------------------------------------------------------------------------------------
+# places and typed values
+
+
+def path_text(where: tuple) -> str:
+    """``test_cases[3].text`` for ``("test_cases", 3, "text")``."""
+    out = ""
+    for step in where:
+        if isinstance(step, int):
+            out += f"[{step}]"
+        elif re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", step):
+            out += f".{step}" if out else step
+        else:
+            out += f"[{json.dumps(step, ensure_ascii=False)}]"
+    return out
+
+
+def _describe(value: Any) -> str:
+    if value is None:
+        return "null"
+    kinds = {dict: "an object", list: "a list", str: "a string", bool: "a boolean"}
+    kind = kinds.get(type(value), "a number")
+    shown = json.dumps(value, ensure_ascii=False)
+    return kind if len(shown) > 40 else f"{kind} ({shown})"
+
+
+@dataclass(frozen=True)
+class At:
+    """A place in a parsed input: the document, the path to a value and, for JSON lines,
+    the physical line. ``at / "key"`` and ``at / 3`` go deeper; the ``expect_*`` methods
+    return the value at this place if it has the expected type, else raise an
+    :class:`~trecbench.errors.InputError` naming the file, line and path."""
+
+    doc: JsonDocument | JsonLines | Rows
+    where: tuple = ()
+    line: int | None = None
+    label: str | None = None  # names the record where neither line nor path does ("row 4")
+
+    def __truediv__(self, step: str | int) -> At:
+        return At(self.doc, self.where + (step,), self.line, self.label)
+
+    @property
+    def place(self) -> str:
+        """This place in words: ``row 4: metadata``, ``results[3].itemId``."""
+        return ": ".join(part for part in (self.label, path_text(self.where)) if part)
+
+    def error(self, message: str) -> InputError:
+        """An input error at this place."""
+        line = self.line if self.line is not None else self.doc.line_of(self.where)
+        where = self.place
+        return InputError(self.doc.path, line, f"{where}: {message}" if where else message)
+
+    def _typed(self, value: Any, kind: type, what: str):
+        if not isinstance(value, kind):
+            raise self.error(f"expected {what}, found {_describe(value)}")
+        return value
+
+    def expect_object(self, value: Any) -> dict:
+        return self._typed(value, dict, "an object")
+
+    def expect_list(self, value: Any, what: str = "a list") -> list:
+        return self._typed(value, list, what)
+
+    def expect_string(self, value: Any) -> str:
+        return self._typed(value, str, "a string")
+
+    def expect_bool(self, value: Any) -> bool:
+        return self._typed(value, bool, "true or false")
+
+    def expect_id(self, value: Any) -> str:
+        """An id as a string: a non-empty string as it is, an integer in decimal.
+
+        Floats and booleans are refused: ``1.0`` or ``true`` as an id is almost certainly
+        a mistake, and its text is not what the producer meant.
+        """
+        if isinstance(value, str) and value:
+            return value
+        if isinstance(value, int) and not isinstance(value, bool):
+            return str(value)
+        raise self.error(f"expected a non-empty string id, found {_describe(value)}")
+
+    def expect_ids(self, value: Any) -> list[str]:
+        """A list of ids (a string is refused: it is not split into characters)."""
+        items = self.expect_list(value, "a list of ids")
+        return [(self / i).expect_id(item) for i, item in enumerate(items)]
+
+    def expect_number(self, value: Any, *, optional: bool = True) -> float:
+        """A finite number as float; NaN for null when ``optional``."""
+        if value is None and optional:
+            return math.nan
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise self.error(f"expected a number, found {_describe(value)}")
+        number = float(value)  # integers have at most MAX_DIGITS digits
+        if not math.isfinite(number):
+            raise self.error(f"number {value} is beyond a double")
+        return number
+
+    def expect_integer(self, value: Any, minimum: int | None = None) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.error(f"expected an integer, found {_describe(value)}")
+        if minimum is not None and value < minimum:
+            raise self.error(f"expected an integer of at least {minimum}, found {value}")
+        return value

@@ -1,0 +1,64 @@
+"""The C library behaviour trec_eval's results depend on, in Python.
+
+trec_eval prints what glibc computes: ``lround`` rounds halves away from zero, a ``double``
+converted to ``int`` truncates (and gives ``INT_MIN`` when it does not fit, on x86-64),
+and ``qsort`` (glibc 2.x) is a stable top-down merge sort. The last one matters where
+trec_eval's comparator is not a total order (nDCG's gain table compares gains truncated to
+int, so 0.5 and 1.0 "tie"): any other sort could order such a table differently.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import TypeVar
+
+T = TypeVar("T")
+
+INT_MIN = -(2**31)
+
+
+def lround(x: float) -> int:
+    """C ``lround``: the nearest integer, halves away from zero (exact for every double)."""
+    if x < 0:
+        return -lround(-x)
+    whole = math.floor(x)
+    return whole + 1 if x - whole >= 0.5 else whole  # x - floor(x) is exact
+
+
+def to_int(x: float) -> int:
+    """C's conversion of a ``double`` to ``int``: truncation toward zero; ``INT_MIN`` (what
+    x86-64's ``cvttsd2si`` returns) for NaN and values out of range."""
+    if math.isnan(x) or not -(2**31) <= x < 2**31:
+        return INT_MIN
+    return int(x)
+
+
+def qsort(items: list[T], compare: Callable[[T, T], int]) -> list[T]:
+    """glibc's ``qsort`` (``msort``): halves of ``n // 2`` and ``n - n // 2``, sorted
+    recursively, merged taking from the left half while ``compare(left, right) <= 0``."""
+    n = len(items)
+    if n <= 1:
+        return list(items)
+    left, right = qsort(items[: n // 2], compare), qsort(items[n // 2 :], compare)
+    merged, i, j = [], 0, 0
+    while i < len(left) and j < len(right):
+        if compare(left[i], right[j]) <= 0:
+            merged.append(left[i])
+            i += 1
+        else:
+            merged.append(right[j])
+            j += 1
+    return merged + left[i:] + right[j:]
+
+
+class CFloat(float):
+    """A float that ``format`` prints as glibc's ``printf`` does: a NaN shows its sign
+    (``-nan``: what 0/0 and inf - inf give on x86), where Python prints ``nan``."""
+
+    def __format__(self, spec: str) -> str:
+        if math.isnan(self):
+            text = "-nan" if math.copysign(1.0, self) < 0 else "nan"
+            width = spec.split(".")[0].lstrip("<>^=")
+            return text.rjust(int(width)) if width.isdigit() else text
+        return float.__format__(self, spec)

@@ -1,0 +1,103 @@
+"""trec_eval 10.0's comment lines (and the name ``-`` of a run on standard input: see
+:mod:`.stdin`).
+
+10.0 skips, in a run, every line whose first non-blank character is ``#``; in qrels (and
+the prefs and judgment-group formats) a line that *starts* with ``#`` — but only one at a
+time: the line after a skipped comment is always read as data, so of two consecutive
+comment lines the second becomes a judgment (or a malformed line), and a comment on the
+last line makes 10.0 read past its buffer. trecbench skips the comments 10.0 skips and
+refuses a qrels line that 10.0 would read as a judgment of a topic starting with ``#``
+(exit 2, where 10.0 exits 2 on the malformed ones and silently adds a topic otherwise); a
+comment on the last line is skipped.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from .. import arrow
+from ..errors import InputError
+from ..inputs import trec_text
+from ..inputs.trec_text import Tokens
+
+STDIN = "-"
+
+
+def tokens_without_comments(source, kind: str) -> Tokens:
+    """The tokens of a TREC text run or qrels (an open :class:`~trecbench.inputs.streams.
+    Source`) without the comment lines 10.0 skips."""
+    data = source.read()
+    tokens = trec_text.tokenize(data, source.path, 1, 6 if kind == "run" else 4)
+    return drop_run_comments(tokens) if kind == "run" else drop_qrels_comments(tokens, data)
+
+
+def qrels_comment_lines(data: bytes) -> np.ndarray:
+    """Physical line numbers (1-based) of the qrels comment lines 10.0 skips."""
+    buffer = np.frombuffer(data, np.uint8)
+    starts = np.r_[0, np.flatnonzero(buffer == ord("\n")) + 1]
+    starts = starts[starts < len(buffer)]
+    hashed = buffer[starts] == ord("#")
+    # within a run of consecutive '#' lines, 10.0 skips the 1st, 3rd, 5th... (it reads the
+    # line after a skipped comment as data)
+    begins = hashed & ~np.r_[False, hashed[:-1]]
+    index = np.arange(len(hashed))
+    first = np.maximum.accumulate(np.where(begins, index, 0))
+    return np.flatnonzero(hashed & ((index - first) % 2 == 0)) + 1
+
+
+def without_lines(tokens: Tokens, lines: np.ndarray) -> Tokens:
+    """``tokens`` without the given physical lines (their rows and byte-level findings)."""
+    if not len(lines):
+        return tokens
+    keep = ~np.isin(tokens.line, lines)
+    changes = {
+        "line": tokens.line[keep],
+        "nfields": tokens.nfields[keep],
+        "fields": [column.filter(keep) for column in tokens.fields],
+    }
+    for field in dataclasses.fields(tokens):
+        value = getattr(tokens, field.name)
+        if field.name.endswith("_lines") and isinstance(value, np.ndarray):
+            changes[field.name] = value[~np.isin(value, lines)]
+    return dataclasses.replace(tokens, **changes)
+
+
+def drop_qrels_comments(tokens: Tokens, data: bytes) -> Tokens:
+    """10.0's reading of a qrels-like file: skip its comment lines, refuse the '#' lines it
+    would read as judgments."""
+    if b"#" not in data:
+        return tokens
+    tokens = without_lines(tokens, qrels_comment_lines(data))
+    if len(tokens) and tokens.fields and len(tokens.fields[0]):
+        hashed = arrow.to_numpy(pc.starts_with(tokens.fields[0], "#"))
+        if hashed.any():
+            row = int(np.flatnonzero(hashed)[0])
+            raise InputError(
+                tokens.path,
+                int(tokens.line[row]),
+                "trec_eval 10.0 would read this '#' line as a judgment (it skips a comment "
+                "line only at the start of a line, and never two in a row)",
+                "Q-COMMENT",
+            )
+    return tokens
+
+
+def drop_run_comment_rows(table: pa.Table) -> pa.Table:
+    """The same for a run already read as a table (one-field comments never reach one)."""
+    qid = table.column("qid")
+    if not pc.any(pc.starts_with(pc.cast(pc.unique(qid), pa.string()), "#")).as_py():
+        return table
+    decoded = pc.cast(qid, qid.type.value_type) if pa.types.is_dictionary(qid.type) else qid
+    return table.filter(pc.invert(pc.starts_with(decoded, "#")))
+
+
+def drop_run_comments(tokens: Tokens) -> Tokens:
+    """10.0's reading of a run: skip every line whose first field starts with '#'."""
+    if not len(tokens):
+        return tokens
+    hashed = arrow.to_numpy(pc.starts_with(tokens.fields[0], "#"))
+    return without_lines(tokens, tokens.line[hashed])

@@ -1,0 +1,115 @@
+"""``-Z zscores_file``: per-topic values as z-scores, (value - mean) / stddev.
+
+The file has lines ``qid measure mean stddev`` (four whitespace-separated fields; blank
+lines are fatal, as everywhere in trec_eval; mean and stddev are decimal numbers, ``nan``
+or ``inf``). Every per-topic value is converted — counts
+too — using the line of its topic and printed label (``P_10``, ``utility_2,-1,0,0``); a
+value without a line, or with a zero stddev and a value other than the mean, becomes
+-1000000 (``MISSING_ZSCORE_VALUE``). Averages are then taken over the converted values
+and everything is printed with a ``Z`` prefix and four decimals.
+
+trec_eval finds the lines with a binary search that may look one entry past a topic's
+last measure — at the first measure of the next topic in its sorted table (convert_zscores.c,
+``end = num`` instead of ``num - 1``); :func:`convert` looks where it looks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow.compute as pc
+
+from ..errors import InputError
+from ..inputs import trec_text
+from .prefs_files import check_fields
+
+MISSING = -1000000.0  # MISSING_ZSCORE_VALUE
+# NaN and infinities, which C's atof reads (trec_eval's own zscores file has "nan" means)
+SPECIAL_PATTERN = r"^[+-]?(?i:nan|inf|infinity)$"
+
+
+@dataclass
+class ZScores:
+    """The file's lines sorted by (qid, measure), as trec_eval's search sees them."""
+
+    qids: list[bytes]  # distinct, sorted
+    starts: list[int]  # where each qid's measures start in ``measures``
+    measures: list[bytes]
+    means: list[float]
+    stddevs: list[float]
+
+
+def read_zscores(path) -> ZScores:
+    """Read a z-scores file; malformed lines raise :class:`InputError` (exit 2)."""
+    tokens = trec_text.tokenize_file(path, keep=4)
+    check_fields(tokens, ("qid", "measure", "mean", "stddev"), "Z1")
+    qid, measure, mean, stddev = tokens.fields[:4]
+    numbers = []
+    for column, name in ((mean, "mean"), (stddev, "stddev")):
+        good, values = trec_text.parse_scores(column)
+        special = trec_text.matches(column, SPECIAL_PATTERN)  # atof reads these too
+        if special.any():
+            texts = column.to_pylist()
+            for row in np.flatnonzero(special):
+                values[row] = float(texts[row])
+        bad = np.flatnonzero(~(good | special) | (good & np.isnan(values)))
+        if len(bad):
+            row = int(bad[0])
+            raise InputError(
+                tokens.path,
+                int(tokens.line[row]),
+                f"{name} {column[row].as_py()!r} is not a number",
+                "Z2",
+            )
+        numbers.append(values)
+    qids = [q.encode() for q in pc.cast(qid, "string").to_pylist()]
+    names = [m.encode() for m in pc.cast(measure, "string").to_pylist()]
+    order = sorted(range(len(qids)), key=lambda i: (qids[i], names[i]))
+    table = ZScores([], [], [], [], [])
+    for i in order:
+        if not table.qids or table.qids[-1] != qids[i]:
+            table.qids.append(qids[i])
+            table.starts.append(len(table.measures))
+        table.measures.append(names[i])
+        table.means.append(float(numbers[0][i]))
+        table.stddevs.append(float(numbers[1][i]))
+    return table
+
+
+def _search(keys: list[bytes], key: bytes, start: int, end: int) -> int | None:
+    """trec_eval's binary search over ``keys[start:end + 1]`` (``end`` one past the last
+    entry it owns); an index past the whole table finds nothing."""
+    low, high = start, end
+    while low <= high:
+        current = (low + high) // 2
+        if current >= len(keys):
+            return None  # beyond trec_eval's table: memory it should not read
+        if key < keys[current]:
+            high = current - 1
+        elif key > keys[current]:
+            low = current + 1
+        else:
+            return current
+    return None
+
+
+def convert(table: ZScores, qid: str, labels: list[str], values: list[float]) -> list[float]:
+    """One topic's values (``labels`` their printed names) as z-scores."""
+    where = _search(table.qids, qid.encode(), 0, len(table.qids))
+    if where is None:
+        return [MISSING] * len(values)
+    start = table.starts[where]
+    stop = table.starts[where + 1] if where + 1 < len(table.starts) else len(table.measures)
+    out = []
+    for label, value in zip(labels, values, strict=True):
+        found = _search(table.measures, label.encode(), start, stop)
+        if found is None:
+            out.append(MISSING)
+            continue
+        mean, stddev = table.means[found], table.stddevs[found]
+        if stddev:
+            out.append((value - mean) / stddev)
+        else:
+            out.append(0.0 if value == mean else MISSING)
+    return out
