@@ -23,7 +23,7 @@ MEASURES = ("nDCG@10", "MAP@100", "MRR@10", "Recall@50", "Recall@100", "HitRate@
 
 
 def comparison(topics: int, seed: int):
-    from trecbench.compare import compare_scores
+    from trecbench.comparison import compare_scores
 
     rng = np.random.default_rng(seed)
     runs = {"bm25": 0.0, "dense": 0.05, "hybrid": 0.08}
@@ -62,7 +62,7 @@ def time_figure(make, positional, keywords) -> dict[str, tuple[float, float]]:
 
 
 def figure_arguments(result) -> dict[str, tuple]:
-    """The arguments :func:`trecbench.compare.plot_files` gives each all-topics figure."""
+    """The arguments :func:`trecbench.comparison.plot_files` gives each all-topics figure."""
     from unittest import mock
 
     from trecbench import plots

@@ -19,7 +19,7 @@ from trecbench import evaluate, memory, trec_format
 from trecbench.errors import TrecbenchError
 from trecbench.inputs import blocks as run_blocks
 
-evaluation_module = sys.modules["trecbench.evaluate"]
+evaluation_module = sys.modules["trecbench.evaluation"]
 
 OPTIONS = [
     {},

@@ -103,7 +103,7 @@ def test_validation_errors_exit_like_malformed_input(capsys, tmp_path):
 
 
 def test_an_unexpected_error_is_one_line(capsys, monkeypatch):
-    evaluation = sys.modules["trecbench.evaluate"]
+    evaluation = sys.modules["trecbench.evaluation"]
 
     def boom(*args, **kwargs):
         raise RuntimeError("boom\nwith a second line")
@@ -129,7 +129,7 @@ def test_an_error_with_several_findings_prints_one_line_each(capsys, monkeypatch
     def fails(*args, **kwargs):
         raise error
 
-    monkeypatch.setattr(sys.modules["trecbench.evaluate"], "evaluate", fails)
+    monkeypatch.setattr(sys.modules["trecbench.evaluation"], "evaluate", fails)
     code, _, err = call(capsys, "score", QRELS, RUN)
     assert code == ExitCode.INPUT
     assert err.splitlines() == [
@@ -139,7 +139,7 @@ def test_an_error_with_several_findings_prints_one_line_each(capsys, monkeypatch
 
 
 def test_warnings_are_one_line_without_a_source_path(capsys, monkeypatch):
-    evaluation = sys.modules["trecbench.evaluate"]
+    evaluation = sys.modules["trecbench.evaluation"]
     real = evaluation.evaluate
 
     def warns(*args, **kwargs):
@@ -180,7 +180,7 @@ def test_compare_refuses_impossible_resampling_in_one_line(capsys, tmp_path):
 
 
 def test_compare_refuses_a_negative_seed_in_the_library_too():
-    from trecbench.compare import compare
+    from trecbench.comparison import compare
     from trecbench.errors import UsageError
 
     with pytest.raises(UsageError, match="seed must be a non-negative integer"):

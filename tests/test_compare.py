@@ -13,7 +13,7 @@ import pytest
 from scipy import stats as sps
 
 from trecbench import stats
-from trecbench.compare import compare_scores
+from trecbench.comparison import compare_scores
 from trecbench.errors import UsageError
 from trecbench.report import validate_against_schema
 
@@ -275,7 +275,14 @@ def test_cli_choices_and_defaults_are_the_library_s():
 
     from trecbench.cli.compare import _CHOICES
     from trecbench.cli.compare import compare as command
-    from trecbench.compare import CORRECTION_NAMES, MISSING, MOVERS, TEST_NAMES, compare, plot_files
+    from trecbench.comparison import (
+        CORRECTION_NAMES,
+        MISSING,
+        MOVERS,
+        TEST_NAMES,
+        compare,
+        plot_files,
+    )
     from trecbench.comparison_text import FORMATS
     from trecbench.plots import ORDERS
 
@@ -352,7 +359,7 @@ def test_means_reproduce_trec_eval_with_and_without_c(trec_eval_suite, monkeypat
 
 def test_module_and_function_are_both_callable(trec_eval_suite):
     import trecbench
-    import trecbench.compare  # binds the package attribute to the module
+    import trecbench.comparison  # the module imported: trecbench.compare stays the function
 
     result = trecbench.compare(
         trec_eval_suite / "qrels.test", trec_eval_suite / "results.test", ["P.10"], samples=50
@@ -911,7 +918,7 @@ def test_maxontsim_comparison_records_the_ontology_and_formula(tmp_path, monkeyp
 
 
 def test_lower_is_better_and_undirected_counts(tmp_path):
-    from trecbench.compare import direction
+    from trecbench.comparison import direction
 
     assert direction("nDCG@10") == "higher" and direction("MaxOntSim@10") == "higher"
     assert direction("num_nonrel_judged_ret") == "lower" and direction("num_ret") is None

@@ -17,7 +17,7 @@ from scipy import stats as sps
 
 import trecbench
 from trecbench import stats
-from trecbench.compare import compare_scores
+from trecbench.comparison import compare_scores
 from trecbench.errors import UsageError
 from trecbench.report import validate_against_schema
 
@@ -282,9 +282,9 @@ def test_plots_do_not_import_compare():
         if isinstance(node, (ast.Import, ast.ImportFrom))
         for alias in getattr(node, "names", [])
     }
-    assert not any("compare" in (name or "") for name in imported)
+    assert not any("comparison" in (name or "") for name in imported)
     text_source = (Path(trecbench.__file__).parent / "comparison_text.py").read_text()
-    assert "from .compare" not in text_source and "import compare" not in text_source
+    assert "from .comparison " not in text_source and "import comparison" not in text_source
 
 
 # --- the command line ----------------------------------------------------------------------

@@ -100,7 +100,7 @@ def test_faithful_fixture(tmp_path):
 def test_published_summary_reproduced(code_chunk_data):
     """Converted and scored with trecbench: per query equal to the producer's own metrics,
     macro over repos equal to the published overall (to 1e-12, so also to 4 decimals)."""
-    from trecbench.evaluate import evaluate
+    from trecbench.evaluation import evaluate
 
     (detailed,) = code_chunk_data.glob("detailed_*.json")
     (summary,) = code_chunk_data.glob("summary_*.json")

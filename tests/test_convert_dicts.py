@@ -23,7 +23,7 @@ QRELS = {"q1": {"d1": 1, "d10": 2, "d2": 0}, "q2": {"d5": 1}, "q3": {"d9": 0}}
 def test_order_is_pytrec_evals_and_scores_agree(tmp_path):
     import pytrec_eval
 
-    from trecbench.evaluate import evaluate
+    from trecbench.evaluation import evaluate
 
     run = tmp_path / "bm25.json"
     run.write_text(json.dumps(RUN))

@@ -205,7 +205,7 @@ def test_graded_relevance_from_the_ontology(tmp_path):
     assert info == {"by": "ontology", "grades": {"exact": 2, "parent": 1, "child": 1},
                     "release": "2099-01-31"}  # fmt: skip
     # trec_eval's nDCG takes the grade as gain: by hand, run [1, 2, 0] against [2, 1, 1, 1]
-    from trecbench.evaluate import evaluate
+    from trecbench.evaluation import evaluate
 
     result = evaluate(qrels, conversion.runs[0].table, ["nDCG@3"])
     by_hand = (1 + 2 / math.log2(3)) / (2 + 1 / math.log2(3) + 1 / math.log2(4))

@@ -24,7 +24,7 @@ def write(tmp_path, data, name="rag_eval.json"):
 
 def means(conversion, measures):
     """trecbench's mean of each measure over the run's queries (trec_eval's average)."""
-    from trecbench.evaluate import evaluate
+    from trecbench.evaluation import evaluate
 
     (run,) = conversion.runs
     result = evaluate(conversion.qrels[conversion.name], run.table, measures)

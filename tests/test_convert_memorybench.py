@@ -171,7 +171,7 @@ def ctx(cid, content="", **metadata):
 
 def ndcg(conversion, k, tag="p"):
     """trecbench's nDCG@k per query of one converted run."""
-    from trecbench.evaluate import evaluate
+    from trecbench.evaluation import evaluate
 
     run = next(r for r in conversion.runs if r.tag == tag)
     result = evaluate(conversion.qrels[run.qrels], run.table, [f"nDCG@{k}"])

@@ -282,7 +282,7 @@ FAST_MEASURES = [
 
 
 def _evaluations(qrels, run, **options):
-    from trecbench.evaluate import evaluate
+    from trecbench.evaluation import evaluate
 
     return [
         evaluate(qrels, run, FAST_MEASURES, engine=engine, **options)
@@ -331,7 +331,7 @@ def _trec_lines(path) -> dict[tuple[str, str], str]:
     ],
 )
 def test_fast_engine_reproduces_the_trec_eval_suite(argv, trec_eval_suite):
-    from trecbench.evaluate import evaluate
+    from trecbench.evaluation import evaluate
 
     expected_file, qrels, run, options = argv
     expected = _trec_lines(trec_eval_suite / expected_file)
@@ -433,7 +433,7 @@ def test_read_regular_run_takes_a_plain_run(tmp_path):
 
 def test_duplicates_in_a_regular_run_name_their_lines(tmp_path):
     from trecbench.errors import DuplicateError
-    from trecbench.evaluate import evaluate
+    from trecbench.evaluation import evaluate
 
     (tmp_path / "qrels").write_text("1 0 D1 1\n2 0 D2 1\n")
     (tmp_path / "run").write_text("1 Q0 D1 1 2 t\n2 Q0 D2 1 3 t\n2 Q0 D3 2 2 t\n2 Q0 D2 3 1 t\n")

@@ -88,7 +88,7 @@ def test_inputs_and_provenance_are_in_no_import_circle():
     watched |= {name for name in graph if name.startswith("trecbench.inputs")}
     assert [circle for circle in circles(graph) if circle & watched] == []
     for name in watched - {"trecbench.report", "trecbench.files"}:
-        above = {"trecbench.report", "trecbench.evaluate", "trecbench.compare"}
+        above = {"trecbench.report", "trecbench.evaluation", "trecbench.comparison"}
         above |= {module for module in graph if module.startswith("trecbench.validation")}
         assert not graph[name] & above, name
 

@@ -121,7 +121,7 @@ def test_the_documented_suggestion():
 
 
 def test_direction_comes_from_the_registry():
-    from trecbench.compare import direction
+    from trecbench.comparison import direction
 
     assert direction("P(rel=2)@5") == "higher" and direction("ERR@10") == "higher"
     assert direction("Judged@10") is None and direction("NumRet") is None

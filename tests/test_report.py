@@ -20,7 +20,7 @@ from trecbench import report
 from trecbench.cli import _register, cli
 from trecbench.cli.report_options import report_options
 from trecbench.errors import InputError, OutputError, UsageError
-from trecbench.evaluate import Column, FlaggedTopic
+from trecbench.evaluation import Column, FlaggedTopic
 from trecbench.inputs import parse_run, trec_text
 from trecbench.measures import parse_measure
 
@@ -510,7 +510,7 @@ def test_maxontsim_report_records_the_ontology(tmp_path, monkeypatch):
 
 
 def test_report_groups_match_schema(tmp_path):
-    from trecbench.evaluate import evaluate
+    from trecbench.evaluation import evaluate
     from trecbench.strata import evaluation_groups, groups_document
 
     (tmp_path / "q").write_text("a/1 0 d1 1\na/2 0 d2 1\nb/1 0 d3 1\n")

@@ -108,7 +108,7 @@ def test_load_strata_rejects_other_json(tmp_path):
 
 
 def _evaluation(complete=False):
-    from trecbench.evaluate import evaluate
+    from trecbench.evaluation import evaluate
 
     qrels = pd.DataFrame(
         {"qid": ["1", "2", "3", "4"], "docno": ["a", "b", "c", "d"], "rel": [1, 1, 1, 1]}

@@ -7,7 +7,7 @@ import pytest
 
 import trecbench
 from trecbench.errors import UsageError
-from trecbench.evaluate import Unjudged, evaluated_depth
+from trecbench.evaluation import Unjudged, evaluated_depth
 from trecbench.measures import parse_measures
 
 # three topics of four documents; the qrels judge (any grade, -1 included) the ones below

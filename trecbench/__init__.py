@@ -7,8 +7,6 @@ The public API is re-exported here and imported lazily, so ``import trecbench`` 
 from __future__ import annotations
 
 import importlib
-import sys
-import types
 
 __version__ = "0.1.0"
 
@@ -26,16 +24,16 @@ _EXPORTS = {
     "TrecbenchError": "errors",
     "InputError": "errors",
     "UsageError": "errors",
-    "evaluate": "evaluate",
-    "Evaluation": "evaluate",
+    "evaluate": "evaluation",
+    "Evaluation": "evaluation",
     "parse_measure": "measures",
     "parse_measures": "measures",
     "KPI_PRESET": "measures",
     "rank_run": "ranking",
     "build_evaluation_report": "report",
     "build_manifest": "report",
-    "compare": "compare",
-    "compare_scores": "compare",
+    "compare": "comparison",
+    "compare_scores": "comparison",
     "fuse": "fusion",
     "run_benchmark": "benchmarking",
     "load_benchmark_config": "benchmarking",
@@ -72,21 +70,3 @@ def __getattr__(name: str):
 
 def __dir__():
     return __all__
-
-
-class _Package(types.ModuleType):
-    """Keeps ``trecbench.evaluate`` and ``trecbench.compare`` the functions.
-
-    Importing a submodule binds the package attribute of its name to the module; for the
-    modules named like the function they define (evaluate.py, compare.py: renamed at the
-    end of this wave, see the team plan) the function is bound instead, so the public
-    name is the real function, with its signature, whatever was imported first.
-    """
-
-    def __setattr__(self, name: str, value) -> None:
-        if isinstance(value, types.ModuleType) and _EXPORTS.get(name) == name:
-            value = getattr(value, name, value)
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package

@@ -14,7 +14,7 @@ log and the output folder. :func:`run_benchmark` then
    validates them the same way;
 3. scores every mode with one parse of the qrels (:func:`trecbench.evaluate`, trec_eval
    ``-c``: every qrels topic counts, a mode without results for one scores 0 on it);
-4. compares the modes with the statistics of :func:`trecbench.compare.compare_scores`
+4. compares the modes with the statistics of :func:`trecbench.comparison.compare_scores`
    (means with bootstrap intervals, paired tests against the baseline mode, correction);
 5. marks each mean against the targets (below-baseline / baseline / good / strong), finds
    incomplete modes (query coverage, pool depth, unjudged share: :func:`completeness`),
@@ -543,7 +543,7 @@ class Benchmark:
         ``runs/<mode>.run`` (fused modes) and ExperimentManifest.json (last)."""
         import uuid
 
-        from .compare import MARKDOWN_FILE, REPORT_FILE
+        from .comparison import MARKDOWN_FILE, REPORT_FILE
         from .outputs import OutputSet
         from .report import build_manifest, bytes_record, json_bytes
 
@@ -625,7 +625,7 @@ def _validate_inputs(config: BenchmarkConfig, profile: str):
 
 def _kpis(config: BenchmarkConfig, comparison) -> list[dict]:
     """Per measure: each mode's mean, target mark and significance, and the best modes."""
-    from .compare import ALL, HIGHER, LOWER, direction
+    from .comparison import ALL, HIGHER, LOWER, direction
 
     summary = comparison.summary[comparison.summary["stratum"] == ALL]
     means = summary.set_index(["measure", "run"])["mean"]
@@ -711,8 +711,8 @@ def run_benchmark(config: BenchmarkConfig | str | os.PathLike, *, progress=None)
     """Validate, fuse, score and compare the modes of a benchmark configuration (see the
     module docstring). Raises :class:`InvalidRuns` (exit 1) when the qrels or a run fails
     validation; ``progress(done, total)`` follows the resampling."""
-    from .compare import compare_scores
-    from .evaluate import evaluate, load
+    from .comparison import compare_scores
+    from .evaluation import evaluate, load
     from .files import run_bytes, to_pandas, tokenize
     from .report import input_record
 

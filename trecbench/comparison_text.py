@@ -1,4 +1,4 @@
-"""A :class:`~trecbench.compare.Comparison` as text: an aligned terminal table (what
+"""A :class:`~trecbench.comparison.Comparison` as text: an aligned terminal table (what
 ``trecbench compare`` prints), the BenchmarkComparison Markdown, a tidy CSV, the
 BenchmarkReport JSON and the all-pairs LaTeX table (as ranx's report: each mean with the
 letters of the runs it is significantly better than, after the chosen correction).
@@ -19,8 +19,8 @@ from typing import Any
 
 import pandas as pd
 
-# the kinds of trecbench.compare.Section (this module reads a Comparison, never imports
-# trecbench.compare: data flows one way)
+# the kinds of trecbench.comparison.Section (this module reads a Comparison, never imports
+# trecbench.comparison: data flows one way)
 ALL, MACRO, STRATUM = "all", "macro", "stratum"
 
 FORMATS = ("table", "markdown", "csv", "json", "latex")
@@ -74,7 +74,7 @@ def measure_group(measure: str) -> str:
 
 
 def _direction(comparison, measure: str) -> str | None:
-    """``higher``, ``lower`` or None, as :func:`trecbench.compare.direction` recorded it."""
+    """``higher``, ``lower`` or None, as :func:`trecbench.comparison.direction` recorded it."""
     return comparison.settings["better"][measure]
 
 
@@ -625,7 +625,7 @@ def markdown(comparison) -> str:
 
 
 def csv_text(comparison) -> str:
-    """:meth:`~trecbench.compare.Comparison.to_frame` as CSV: one row per section, run and
+    """:meth:`~trecbench.comparison.Comparison.to_frame` as CSV: one row per section, run and
     measure (``section``, its ``kind`` and ``topics`` first), full precision, empty cells
     where nothing applies."""
     merged = comparison.to_frame().drop(columns=["queries"])

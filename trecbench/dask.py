@@ -85,7 +85,7 @@ class DaskRun:
     def score_run(self, truth, plan, settings: dict, tie_bounds: bool, name: str | None):
         """``(result, columns, flagged topics, warnings)``, as ``trecbench.evaluate``
         computes them for a run in one process (see the module docstring)."""
-        from .evaluate import _run_result
+        from .evaluation import _run_result
 
         client = self.client or Client.current()
         typed, facts = self._typed()
@@ -147,7 +147,7 @@ def evaluate(
     list of Parquet or TREC text files. ``client``: a Dask client or a scheduler address
     (``local:N`` starts a local cluster of N processes; default: the current client).
     ``options`` are :func:`trecbench.evaluate`'s."""
-    from .evaluate import evaluate as evaluate_here
+    from .evaluation import evaluate as evaluate_here
 
     if isinstance(client, str):
         client = connect(client)
@@ -216,7 +216,7 @@ def _typed_frame(part, offsets, origin: str, partition_info=None):
 def _read_text(path: str):
     """A TREC text (or Parquet) file read as ``trecbench score`` reads it: the typed rows
     and ``(lines, last tag, provenance record, warnings)``."""
-    from .evaluate import load
+    from .evaluation import load
 
     loaded = load(path, "run")
     table = loaded.table
@@ -242,7 +242,7 @@ def _facts(part) -> tuple:
 
 def _score_partition(part, shared, settings: dict, tie_bounds: bool):
     """One partition of whole topics scored with the engines of one process."""
-    from .evaluate import _score_block
+    from .evaluation import _score_block
 
     truth, plan = shared
     table = pa.Table.from_pandas(part, preserve_index=False)

@@ -194,7 +194,7 @@ def ranked_table(source) -> pa.Table:
     """A run (any input kind of :mod:`trecbench.inputs`: path, DataFrame, pyarrow table,
     ``{qid: {docno: score}}``...) in trec_eval's order with 1-based ``rank``;
     a document listed twice in a topic is an error (exit 4, as trec_eval)."""
-    from .evaluate import load
+    from .evaluation import load
 
     loaded = load(source, "run")
     order = ranking.order_run(loaded.table)

@@ -1,7 +1,7 @@
 """Comparison plots (matplotlib, Agg backend: no display needed), written as PNG and SVG.
 
 The figures take plain data — names and numpy arrays — so that this module knows nothing
-of how a comparison is computed (:func:`trecbench.compare.plot_files` prepares the data):
+of how a comparison is computed (:func:`trecbench.comparison.plot_files` prepares the data):
 
 * :func:`means_figure`: per measure, each run's mean with its confidence interval.
 * :func:`differences_figure`: per measure, each run's per-topic difference against the

@@ -92,7 +92,7 @@ def input_record(
     is read at most once: not at all when a reader of the call read it already (its
     checksum was taken then, see :mod:`trecbench.provenance`), else once for the counts
     and the checksum together. Records of an evaluation's inputs are
-    :attr:`trecbench.evaluate.Evaluation.input_records`.
+    :attr:`trecbench.evaluation.Evaluation.input_records`.
     """
     from .inputs import table_counts
 
@@ -292,7 +292,7 @@ def build_evaluation_report(
 ) -> dict:
     """The EvaluationReport of an evaluation (schema ``evaluation_report``).
 
-    ``evaluation`` is a :class:`trecbench.evaluate.Evaluation` (or provides the same
+    ``evaluation`` is a :class:`trecbench.evaluation.Evaluation` (or provides the same
     ``per_query``, ``aggregates``, ``measures``, ``columns``, ``flagged`` and ``options``).
     ``inputs`` are :func:`input_record` dicts; ``options`` default to the evaluation's
     (``complete`` for ``-c``, ``max_docs`` for ``-M``...).

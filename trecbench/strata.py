@@ -150,7 +150,7 @@ def group_means(per_query: pd.DataFrame, strata: pd.DataFrame | None, by: str) -
 
 
 def evaluation_groups(evaluation, strata: pd.DataFrame | None, by: str) -> pd.DataFrame:
-    """:func:`group_means` of an :class:`~trecbench.evaluate.Evaluation`'s mean-type
+    """:func:`group_means` of an :class:`~trecbench.evaluation.Evaluation`'s mean-type
     measures, with ``measure`` holding the display name.
 
     Only measures trec_eval averages (``P``, ``ndcg_cut``, ``map``, local measures...) are

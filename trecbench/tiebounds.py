@@ -140,7 +140,7 @@ def unbounded_reason(measure, options: dict) -> str | None:
 @dataclass
 class TieBounds:
     """One run's bounds. Per topic (aligned with the run's evaluated topics; logs for
-    geometric-mean measures, as :class:`~trecbench.evaluate.RunResult` keeps them):
+    geometric-mean measures, as :class:`~trecbench.evaluation.RunResult` keeps them):
     ``low[label]`` and ``high[label]``; their summaries (trec_eval's summary of the
     per-topic bounds): ``summary_low``, ``summary_high``. ``unbounded``: label -> why the
     measure has no bounds. ``tied_topics``: topics with a tie group that mixes keys (only
@@ -218,7 +218,7 @@ def run_bounds(result, orders: Orders, evaluated: list | None, columns, options,
     """The :class:`TieBounds` of one run from its reported ``result``, its ``orders`` and
     the results of evaluating them (``evaluated``: best and worst; None without them).
 
-    ``columns`` are the evaluation's :class:`~trecbench.evaluate.Column` objects,
+    ``columns`` are the evaluation's :class:`~trecbench.evaluation.Column` objects,
     ``summarise(column, per_topic_values)`` trec_eval's summary of a measure.
     """
     bounds = TieBounds(tied_topics=orders.tied_topics)

@@ -1,4 +1,4 @@
-"""Rendering an :class:`~trecbench.evaluate.Evaluation`: trec_eval's text, byte for byte,
+"""Rendering an :class:`~trecbench.evaluation.Evaluation`: trec_eval's text, byte for byte,
 and the friendly formats (aligned table, Markdown, CSV, JSON).
 
 trec_eval prints ``printf("%-22s\\t%s\\t%6.4f\\n", name, qid, value)``; counts (``num_*``)

@@ -66,7 +66,7 @@ def runs_and_qrels(
             f"compare: every run has its own qrels (--run-qrels), so {shared} would be "
             "unused; leave QRELS out, or list the runs it is for after it"
         )
-    from ..compare import run_name
+    from ..comparison import run_name
 
     named, qrels = {}, {}
     for path in paths:
@@ -270,8 +270,8 @@ def compare(
           -o out/compare --plots --manifest out/manifest.json --meta model=bm25
     """
     from .. import outputs
-    from ..compare import MARKDOWN_FILE, REPORT_FILE
-    from ..compare import compare as run_compare
+    from ..comparison import MARKDOWN_FILE, REPORT_FILE
+    from ..comparison import compare as run_compare
 
     if plots and outdir is None:
         raise UsageError("--plots writes files: give -o OUTDIR")

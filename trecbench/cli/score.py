@@ -203,7 +203,7 @@ def score(
     """
     from .. import trec_format
     from ..errors import TrecbenchError
-    from ..evaluate import evaluate
+    from ..evaluation import evaluate
     from ..report import write_score_outputs
     from .progress import TaskProgress, wanted
 

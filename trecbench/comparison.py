@@ -262,7 +262,7 @@ class Comparison:
         return self.summary.merge(tests, on=["stratum", "run", "measure"], how="left")
 
     def _describe(self) -> str:
-        from .evaluate import _few
+        from .evaluation import _few
 
         return (
             f"Comparison(runs={_few(self.runs)}, baseline={self.baseline!r}, "
@@ -893,7 +893,7 @@ def compare(
     ``resampling``) advance.
 
     A run whose retrieved documents the qrels mostly do not know
-    (:meth:`trecbench.evaluate.Unjudged.flagged` with ``unjudged_threshold``) is refused
+    (:meth:`trecbench.evaluation.Unjudged.flagged` with ``unjudged_threshold``) is refused
     (:class:`~trecbench.errors.UsageError`) unless ``allow_unjudged``; it then stays in
     ``Comparison.warnings``. ``tie_bounds``: the means' bounds over all orders of tied
     documents (:mod:`trecbench.tiebounds`). ``movers``: topics listed per direction.
@@ -905,7 +905,7 @@ def compare(
     ``ontology``: an HPO file for MaxOntSim). They are recorded in the report, with the
     ontology's release and checksum when a MaxOntSim measure is compared.
     """
-    from .evaluate import evaluate
+    from .evaluation import evaluate
     from .report import evaluation_provenance, input_record
 
     named = _named_runs(runs)
