@@ -47,7 +47,8 @@ from sklearn.feature_extraction.text import TfidfVectorizer
 from threadpoolctl import threadpool_limits
 
 import trecbench
-from trecbench.files import qrels_bytes, run_bytes, to_pandas
+from trecbench.files import qrels_bytes, run_bytes
+from trecbench.inputs import to_pandas
 from trecbench.ontology import load_ontology
 from trecbench.outputs import OutputSet
 

@@ -133,7 +133,7 @@ def test_beir_qrels_alone(tmp_path):
 
 def test_msmarco_three_column_run(tmp_path):
     """Issue 13.5: MS MARCO's ``qid pid rank`` runs; trec_eval ranks the result the same."""
-    from trecbench.files import parse_run
+    from trecbench.inputs import parse_run
     from trecbench.ranking import rank_run
 
     path = tmp_path / "run.dev.small.tsv"

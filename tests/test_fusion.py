@@ -24,7 +24,8 @@ import trecbench
 from trecbench import fusion
 from trecbench.cli import _register, cli
 from trecbench.errors import DuplicateError, OutputError, UsageError
-from trecbench.files import read_run, run_bytes
+from trecbench.files import run_bytes
+from trecbench.inputs import read_run
 
 _register()
 

@@ -9,7 +9,7 @@ import json
 import pytest
 from conftest import ROOT
 
-from trecbench.files import read_qrels, read_run
+from trecbench.inputs import read_qrels, read_run
 from trecbench.ontology import load_ontology
 
 DEMO = ROOT / "data" / "hpo-rtask"

@@ -713,7 +713,9 @@ def run_benchmark(config: BenchmarkConfig | str | os.PathLike, *, progress=None)
     validation; ``progress(done, total)`` follows the resampling."""
     from .comparison import compare_scores
     from .evaluation import evaluate, load
-    from .files import run_bytes, to_pandas, tokenize
+    from .files import run_bytes
+    from .inputs import to_pandas
+    from .inputs.trec_text import tokenize
     from .report import input_record
 
     if not isinstance(config, BenchmarkConfig):

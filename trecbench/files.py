@@ -1,10 +1,7 @@
 """Writing runs and qrels: TREC text in canonical form, or Parquet when the file name ends
 in ``.parquet``.
 
-Reading every kind of input is :mod:`trecbench.inputs`' job. The reading names below are
-re-exported from there only for code written before the move (the validator, branches
-told to read with ``files.parse_run``); new code imports them from :mod:`trecbench.inputs`
-(to be removed once those are merged).
+Reading every kind of input is :mod:`trecbench.inputs`' job.
 """
 
 from __future__ import annotations
@@ -18,28 +15,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from . import arrow, outputs
-from .inputs import parse_qrels, parse_run, read_qrels, read_run, to_pandas  # noqa: F401
-from .inputs.streams import GZIP_MAGIC  # noqa: F401 - see the docstring
-from .inputs.trec_text import (  # noqa: F401 - see the docstring
-    BOM,
-    MAX_GRADE,
-    QRELS_FIELDS,
-    RUN_FIELDS,
-    SCORE_PATTERN,
-    UNICODE_SPACE_PATTERN,
-    Tokens,
-    iter_tokens,
-    matches,
-    parse_grades,
-    parse_ranks,
-    parse_scores,
-    qrels_table,
-    raw_lines,
-    read_bytes,
-    run_table,
-    tokenize,
-    tokenize_file,
-)
+from .inputs import to_pandas
 
 RUN_COLUMNS = ("qid", "docno", "rank", "score", "tag")
 QRELS_COLUMNS = ("qid", "docno", "rel")

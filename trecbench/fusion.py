@@ -273,7 +273,7 @@ def fuse(
 
     >>> fused = fuse(["lexical.run", "vector.run"], "rrf", k=60, depth=100)  # doctest: +SKIP
     """
-    from .files import to_pandas
+    from .inputs import to_pandas
 
     if isinstance(runs, (str, os.PathLike)) or not isinstance(runs, Sequence):
         runs = [runs]

@@ -12,9 +12,9 @@ import os
 import numpy as np
 import pandas as pd
 
-from .. import files
 from ..errors import InputError
 from ..ids import STR
+from ..inputs import trec_text
 from .common import Conversion, Report, input_stem, make_qrels, qrels_summary
 from .textfiles import read_fields
 
@@ -30,10 +30,13 @@ def read_beir_qrels(path: str | os.PathLike) -> tuple[pd.DataFrame, dict]:
     if len(fields.line) == 1:
         raise InputError(fields.source.path, None, "no judgment after the header")
     qid, docno, score = (column.slice(1) for column in fields.columns)
-    grades = files.parse_grades(score)
+    grades = trec_text.parse_grades(score)
     for bad, why in (
         (~grades.integer, "is not an integer"),
-        (grades.huge, f"is beyond +-{files.MAX_GRADE:,} (trec_eval's nDCG would run for hours)"),
+        (
+            grades.huge,
+            f"is beyond +-{trec_text.MAX_GRADE:,} (trec_eval's nDCG would run for hours)",
+        ),
     ):
         fields.first(np.r_[False, bad], lambda row, w=why: f"score {score[row - 1].as_py()!r} {w}")
     frame = pd.DataFrame(

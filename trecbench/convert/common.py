@@ -31,6 +31,7 @@ import pyarrow.compute as pc
 from .. import __version__, outputs
 from ..errors import InputError, UsageError
 from ..ids import STR, escape_series
+from ..ranking import as_float32
 
 SIDECAR_FORMAT = "trecbench-sidecar"
 SIDECAR_VERSION = 2
@@ -260,8 +261,7 @@ def ranked_run(
     scores = frame["score"].to_numpy(dtype=np.float64)[index]
     both = (query[1:] == query[:-1]) & ~np.isnan(scores[1:]) & ~np.isnan(scores[:-1])
     tied = both & (scores[1:] == scores[:-1])
-    with np.errstate(over="ignore"):  # beyond float32: inf, as trec_eval's float32 sees it
-        single = scores.astype(np.float32)
+    single = as_float32(scores)  # as trec_eval 9.x holds them
     stats = {
         "queries": int(len(lengths)),
         "documents": int(len(index)),

@@ -12,8 +12,8 @@ import os
 import numpy as np
 import pandas as pd
 
-from .. import files
 from ..ids import STR
+from ..inputs import trec_text
 from .common import Conversion, Report, clean_tag, input_stem, ranked_run
 from .textfiles import read_fields
 
@@ -31,7 +31,7 @@ def convert_msmarco(
     stem = input_stem(path)
     fields = read_fields(path, "msmarco run", COLUMNS)
     qid, pid, rank = fields.columns
-    ranks = files.parse_ranks(rank)
+    ranks = trec_text.parse_ranks(rank)
     values = np.asarray(ranks.fill_null(0))
     fields.first(
         ~np.asarray(ranks.is_valid()) | (values < 1),
