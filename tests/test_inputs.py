@@ -346,3 +346,16 @@ def test_streams_detect_compression_by_magic():
     assert streams.compression_of(b"\x1f\x8b\x08") == "gzip"
     assert streams.compression_of(b"BZh9") == "bz2"
     assert streams.compression_of(b"q Q0 d 1 2 t") is None
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_validate_fix_refuses_a_pipe_in_one_line(tmp_path):
+    # --fix validates the run as it streams, then reads it again to rewrite it: a pipe
+    # would block (or be empty) the second time; nothing is opened, nothing written
+    from trecbench.cli import run
+
+    fifo = tmp_path / "run.fifo"
+    os.mkfifo(fifo)
+    code = _in_time(lambda: run(["validate", str(fifo), "--fix", str(tmp_path / "fixed")]))
+    assert code == 2
+    assert not (tmp_path / "fixed").exists()

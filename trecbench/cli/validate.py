@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import os
+import stat
+
 import click
 
-from ..errors import ExitCode
+from ..errors import ExitCode, InputError
 from . import cli
 from .paths import INPUT_FILE, OUTPUT_FILE
 from .progress import StderrProgress, wanted
@@ -95,6 +98,9 @@ def validate(
         raise click.UsageError("give at least one RUN or --qrels QRELS")
     if fix_out is not None and len(runs) != 1:
         raise click.UsageError("--fix needs exactly one RUN")
+    if fix_out is not None and not _regular(runs[0]):
+        # validated as it streams, then read again to be rewritten: a pipe would be empty
+        raise InputError(runs[0], None, "--fix needs a regular file (a pipe cannot be read twice)")
     if docid_regex is not None:
         try:
             v.check_regex(docid_regex)
@@ -160,3 +166,10 @@ def _fix(v, runs, qrels, topics, out, profile, max_depth, results) -> dict:
         runs[0], out, profile=profile, max_depth=max_depth, result=results[-1], inputs=inputs
     )
     return {"output": out, "changes": [c.to_dict() | {"text": c.format()} for c in changes]}
+
+
+def _regular(path: str) -> bool:
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return True  # the reader says what is wrong
