@@ -104,3 +104,9 @@ def test_the_validator_package_has_no_circle_and_no_crowded_file():
         assert not graph[name] & package, name
     for path in (PACKAGE / "validation").glob("*.py"):
         assert len(path.read_text(encoding="utf-8").splitlines()) <= 500, path.name
+
+
+def test_the_package_has_no_import_circle():
+    # data flows one way: inputs -> tables -> per-query values -> aggregates -> reports, and
+    # the commands import the group they register on, never the guard that imports them
+    assert circles(import_graph()) == []

@@ -8,8 +8,6 @@ line on stderr, never a traceback (``trecbench --debug`` adds it for unexpected 
 
 from __future__ import annotations
 
-import contextlib
-import contextvars
 import errno
 import os
 import sys
@@ -20,68 +18,8 @@ from functools import partial
 
 import click
 
-from .. import __version__, outputs
 from ..errors import ExitCode, TrecbenchError
-
-WORKFLOW = ("convert", "validate", "score", "compare", "fuse", "benchmark", "measures")
-
-_debug: contextvars.ContextVar[bool] = contextvars.ContextVar("trecbench_debug", default=False)
-
-
-class Group(click.Group):
-    """Click group that lists commands in workflow order, not alphabetically, and gives
-    every usage error of every command trec_eval's exit code 1 (click's is 2)."""
-
-    def list_commands(self, ctx):
-        known = [name for name in WORKFLOW if name in self.commands]
-        return known + sorted(set(self.commands) - set(known))
-
-    def make_context(self, *args, **kwargs):
-        with _our_codes():
-            return super().make_context(*args, **kwargs)
-
-    def invoke(self, ctx):
-        with _our_codes():  # the command's own parsing, option callbacks and work
-            return super().invoke(ctx)
-
-
-class _StdoutClosed(Exception):
-    """stdout's reader went away (click would exit 1 on it: :func:`run` exits 141)."""
-
-
-@contextlib.contextmanager
-def _our_codes():
-    try:
-        yield
-    except click.UsageError as error:
-        error.exit_code = ExitCode.USAGE
-        raise
-    except BrokenPipeError as error:
-        raise _StdoutClosed() from error
-
-
-@click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="trecbench")
-@click.option(
-    "--debug",
-    is_flag=True,
-    help="On an unexpected error, also print the Python traceback (for a bug report).",
-)
-@click.pass_context
-def cli(ctx: click.Context, debug: bool) -> None:
-    """trecbench: convert, validate, score and compare retrieval runs, exactly like trec_eval.
-
-    Exit codes: 0 success, 1 usage error, 2 bad input or output, 4 duplicate documents,
-    7 no common topic, 70 unexpected error (see docs/cli-conventions.md).
-
-    \b
-    Examples:
-      trecbench validate runs/tfidf-char.run --qrels qrels/hpo-demo.qrels
-      trecbench score qrels/hpo-demo.qrels runs/tfidf-char.run
-    """
-    _debug.set(debug)
-    # every file the command reads is one of its inputs, which no output may replace
-    ctx.with_resource(outputs.input_scope())
+from .group import _debug, _StdoutClosed, cli
 
 
 def echo_line(message: str) -> None:

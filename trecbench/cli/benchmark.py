@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from ..report import parse_meta
-from . import cli
+from .group import cli
 from .paths import INPUT_FILE, OUTPUT_FOLDER
 from .progress import StderrProgress, wanted
 

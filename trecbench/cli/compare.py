@@ -9,13 +9,13 @@ import click
 
 from .. import extras
 from ..errors import UsageError
-from . import cli
 from .evaluation_options import (
     evaluation_options,
     jobs_option,
     memory_option,
     unjudged_threshold_option,
 )
+from .group import cli
 from .paths import INPUT_FILE, OUTPUT_FOLDER, QRELS_INPUT
 from .progress import TaskProgress, wanted
 from .report_options import manifest_options

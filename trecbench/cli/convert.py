@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from . import Group, cli
+from .group import Group, cli
 from .paths import OUTPUT_FOLDER, InputFile
 
 _EXISTING = InputFile(Path)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from . import cli
+from .group import cli
 from .paths import INPUT_FILE, OUTPUT_FILE
 
 # fusion.METHODS and fusion.NORMS with ranx's aliases, repeated so that loading the CLI does

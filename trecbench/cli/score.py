@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import click
 
-from . import cli
 from .evaluation_options import (
     evaluation_options,
     jobs_option,
     memory_option,
     unjudged_threshold_option,
 )
+from .group import cli
 from .paths import INPUT_FILE, QRELS_INPUT, RUN_PATTERN
 from .report_options import report_options
 

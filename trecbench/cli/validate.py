@@ -8,7 +8,7 @@ import stat
 import click
 
 from ..errors import ExitCode, InputError
-from . import cli
+from .group import cli
 from .paths import INPUT_FILE, OUTPUT_FILE
 from .progress import StderrProgress, wanted
 
