@@ -91,7 +91,9 @@ class DaskRun:
         typed, facts = self._typed()
         parts = self.partitions or typed.npartitions
         shuffled = typed.shuffle("qid", npartitions=parts, shuffle_method="tasks")
-        shared = client.scatter((truth, plan), broadcast=True)
+        # a key of its own each call (hash=False): equal data scattered again by a later
+        # call must not share the key of data a finished call lets go of
+        shared = client.scatter((truth, plan), broadcast=True, hash=False)
         scored = [
             dask.delayed(_score_partition)(part, shared, settings, tie_bounds)
             for part in shuffled.to_delayed()

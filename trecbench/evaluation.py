@@ -24,7 +24,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from . import arrow, inputs, outputs, provenance, ranking, tiebounds
-from .engines import META, NATIVE, assign, engine_module
+from .engines import META, NATIVE, PYTREC_EVAL, assign, engine_module
 from .engines.native import RECALL_CUTOFFS, TRACED
 from .errors import (
     DuplicateError,
@@ -715,7 +715,7 @@ def evaluate(
         raise UsageError(f"tie bounds need graded qrels, not -R {rel_format}")
     sources, names = inputs.split_runs(runs)
     names = list(run_names) if run_names else names
-    streamed = _streamable(version, rel_format, zscores, debug_level)
+    streamed = _streamable(version, rel_format, zscores, debug_level, debug_query)
     workers = _workers(jobs, sources)
     budget = Budget.of(memory, workers=workers)
     # Arrow's threads read the first run while measures and qrels are prepared
@@ -820,7 +820,7 @@ def evaluate(
     )
 
 
-def _streamable(version: Compat, rel_format: str, zscores, debug_level: int) -> bool:
+def _streamable(version: Compat, rel_format: str, zscores, debug_level: int, debug_query) -> bool:
     """Whether run files may be scored in blocks of topics (and on Dask): trec_eval
     9.0.8's reading of qrels judgments, without -Z and -D (10.0 evaluates the qrels'
     topics, -Z and -D are per call; those runs are read whole)."""
@@ -829,6 +829,7 @@ def _streamable(version: Compat, rel_format: str, zscores, debug_level: int) -> 
         and rel_format == "qrels"
         and zscores is None
         and debug_level == 0
+        and debug_query is None
     )
 
 
@@ -1227,19 +1228,26 @@ def _in_background(function: Callable[[], Any]) -> Future:
     return future
 
 
-def _measure(ranked, qids, truth, plan: _Plan, settings) -> tuple:
-    """``(columns, values, strings)``: every engine of the plan on a ranked run (a
-    :class:`~trecbench.ranking.RankedRun`, or its table in trec_eval order)."""
+def _produced(ranked, qids, truth, plan: _Plan, settings, engines: list[str]) -> dict:
+    """``{measure: [(label, display, per-topic values)]}`` of ``engines`` on a ranked run
+    (a :class:`~trecbench.ranking.RankedRun`, or its table in trec_eval order)."""
     produced: dict[Measure, list[tuple]] = {}
-    first = [n for n in plan.groups if plan.evaluator(n).before_judged_only]
+    first = [n for n in engines if plan.evaluator(n).before_judged_only]
     for engine_name in first:  # trec_eval's code applies -J itself
         produced.update(plan.evaluator(engine_name).evaluate(ranked, qids))
-    if settings["judged_only"] and settings["rel_format"] not in PREFS_FORMATS:
+    rest = [n for n in engines if n not in first]
+    if rest and settings["judged_only"] and settings["rel_format"] not in PREFS_FORMATS:
         ranked = ranking.judged_only(ranked, _same_id_types(truth.table, ranked))
-    for engine_name in plan.groups:
-        if engine_name not in first:
-            produced.update(plan.evaluator(engine_name).evaluate(ranked, qids))
+    for engine_name in rest:
+        produced.update(plan.evaluator(engine_name).evaluate(ranked, qids))
+    return produced
 
+
+def _measure(ranked, qids, truth, plan: _Plan, settings, produced=None) -> tuple:
+    """``(columns, values, strings)``: every engine of the plan on a ranked run (see
+    :func:`_produced`; ``produced``: what the engines gave, when already computed)."""
+    if produced is None:
+        produced = _produced(ranked, qids, truth, plan, settings, list(plan.groups))
     columns: list[Column] = []
     values: dict[str, np.ndarray] = {}
     strings: dict[str, list[str]] = {}
@@ -1310,7 +1318,7 @@ class _Block:
     strings: dict[str, list[str]] = field(default_factory=dict)
     unjudged: tuple[int, int, int, int] | None = None
     duplicate: tuple[str, str, int, int] | None = None
-    error: TrecbenchError | None = None
+    error: Exception | None = None
     extremes: tuple[dict, dict] | None = None
     ties: bool = False
     tied_topics: int = 0
@@ -1348,37 +1356,44 @@ def _score_block(table, truth: Qrels, plan: _Plan, settings, tie_bounds=False) -
             ranked = ranked_run.table() if plan.table_needed else ranked_run
             measures = _measure(ranked, measured, truth, plan, settings)
         else:
-            measures = _measure_led(table, lead, measured, truth, plan, settings)
+            measures = _measure_led(table, ranked_run, lead, measured, truth, plan, settings)
         block.columns, block.values, block.strings = measures
         if tie_bounds:
             _extremes(block, table, order, judgments, truth, plan, settings)
-    except TrecbenchError as error:
+    except Exception as error:  # noqa: BLE001 - raised in trec_eval's order (_run_result)
         block.error = error
     block.duplicate = duplicate.result() if duplicate is not None else None
     return block
 
 
-def _measure_led(table, lead: str, qids, truth: Qrels, plan: _Plan, settings) -> tuple:
+def _measure_led(table, ranked_run, lead: str, qids, truth: Qrels, plan: _Plan, settings):
     """:func:`_measure` for a block whose first topic has only negative judgments, which
-    trec_eval's code cannot start a call with (it sizes a buffer by the first topic's
-    largest grade; :meth:`Qrels.first_failure`): the topic ``lead``, judged and sorting
-    first, goes ahead with one document, and its values are dropped. Topics are
-    independent: the others' values are those the whole run gives."""
-    plain = _decoded(table)
-    row = {
-        column.name: [lead if column.name == "qid" else "" if _is_text(column.type) else 0]
-        for column in plain.schema
-    }
-    led = pa.concat_tables([pa.table(row, schema=plain.schema), plain])
-    order = ranking.order_run(led, settings["float32"])
-    ranked_run = ranking.RankedRun(led, order, [lead, *qids], settings["max_docs"])
-    ranked = ranked_run.table() if plan.table_needed else ranked_run
-    columns, values, strings = _measure(ranked, [lead, *qids], truth, plan, settings)
-    return (
-        columns,
-        {label: value[1:] for label, value in values.items()},
-        {label: value[1:] for label, value in strings.items()},
-    )
+    trec_eval's code (pytrec_eval) cannot start a call with (it sizes a buffer by the first
+    topic's largest grade; :meth:`Qrels.first_failure`): for that engine the topic
+    ``lead``, judged and sorting first, goes ahead with one document, and its values are
+    dropped; the other engines get the block as it is. Topics are independent: the values
+    are those the whole run gives."""
+    led_engines = [name for name in plan.groups if name == PYTREC_EVAL]
+    others = [name for name in plan.groups if name != PYTREC_EVAL]
+    produced = {}
+    if others:
+        ranked = ranked_run.table() if plan.table_needed else ranked_run
+        produced = _produced(ranked, qids, truth, plan, settings, others)
+    if led_engines:
+        plain = _decoded(table)
+        row = {
+            column.name: [lead if column.name == "qid" else "" if _is_text(column.type) else 0]
+            for column in plain.schema
+        }
+        led = pa.concat_tables([pa.table(row, schema=plain.schema), plain])
+        order = ranking.order_run(led, settings["float32"])
+        led_run = ranking.RankedRun(led, order, [lead, *qids], settings["max_docs"])
+        ranked = led_run.table() if plan.table_needed else led_run
+        for measure, outputs in _produced(
+            ranked, [lead, *qids], truth, plan, settings, led_engines
+        ).items():
+            produced[measure] = [(label, display, value[1:]) for label, display, value in outputs]
+    return _measure(None, qids, truth, plan, settings, produced)
 
 
 def _decoded(table: pa.Table) -> pa.Table:
@@ -1424,19 +1439,29 @@ def _run_result(
             "(no topic of the run is in the qrels)"
         )
     flags = _topic_flags(name, run_qids, truth.qids, qids, settings["complete"])
+    # trec_eval's order (as _evaluate_run meets them): a judgment it stops at before any
+    # topic; what an engine raised on the topics before the first such stop; the first
+    # topic (sorted) that it stops at, with what it printed before (``partial_run``)
     stops: list[tuple[int, TrecbenchError]] = []
-    if plan.groups:
-        found = truth.first_failure(qids, duplicates=not plan.diversity_only)
-        if found is not None:
-            stops.append(found)
+    first_failure = truth.first_failure(qids, not plan.diversity_only) if plan.groups else None
+    if first_failure is not None:
+        stops.append(first_failure)
+    judged = first_failure[0] if first_failure is not None else len(qids)
+    failed = [
+        block
+        for block in blocks
+        if block.error is not None and judged > 0 and block.qids[0] <= qids[judged - 1]
+    ]
+    if failed:
+        raise min(failed, key=lambda block: block.qids[0]).error
     duplicates = [block.duplicate for block in blocks if block.duplicate is not None]
-    if duplicates:  # the one whose second listing comes first in the file, as trec_eval
-        found = min(duplicates, key=lambda duplicate: duplicate[3])
+    if duplicates:  # the first topic with one; in it, the second listing first in the file
+        found = min(duplicates, key=lambda duplicate: (duplicate[0], duplicate[3]))
         try:
             ranking.raise_duplicate(path or name, *found)
         except DuplicateError as error:
             stops.append((qids.index(found[0]), error))
-    scored = [block for block in blocks if block.qids]
+    scored = [block for block in blocks if block.qids and block.error is None]
     measured = sorted(q for block in scored for q in block.qids)
     columns = scored[0].columns if scored else None
     values = _assembled(scored, measured, lambda block: block.values)
@@ -1457,9 +1482,6 @@ def _run_result(
         if columns is not None:
             error.partial_columns = columns
         raise error
-    for block in blocks:
-        if block.error is not None:
-            raise block.error
     counted = [block.unjudged for block in scored if block.unjudged is not None]
     unjudged = None
     if counted:
@@ -1521,7 +1543,7 @@ def _assembled(blocks: list[_Block], qids: list[str], part) -> dict:
 def _evaluate_blocks(path: str, name: str, truth, plan, settings, budget, progress, tie_bounds):
     """A run file scored block by block (:class:`~trecbench.inputs.blocks.RunBlocks`), the
     next block read while one is scored; ``(result, columns, flags, warnings)``."""
-    from .inputs.blocks import RunBlocks
+    from .inputs.blocks import RESTART, RunBlocks
     from .validation.reader import prefetched
 
     blocks = RunBlocks(
@@ -1533,6 +1555,9 @@ def _evaluate_blocks(path: str, name: str, truth, plan, settings, budget, progre
     )
     scored: list[_Block] = []
     for table in prefetched(iter(blocks)):
+        if table is RESTART:  # a topic came back: the run follows again from its start
+            scored.clear()
+            continue
         scored.append(_score_block(table, truth, plan, settings, tie_bounds))
         del table
     if not blocks.record["lines"]:

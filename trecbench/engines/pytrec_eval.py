@@ -216,6 +216,8 @@ class Evaluator:
 def _topic_blocks(qids) -> list[tuple[str, int, int]]:
     """``(qid, start, end)`` of each block of equal qids in a table grouped by qid."""
     starts = ranking.topic_starts(qids)
+    if not len(starts):  # no row left (-J dropped every document)
+        return []
     ends = np.append(starts[1:], len(qids))
     heads = ranking.take_rows(qids, starts).to_pylist()
     return list(zip(heads, starts.tolist(), ends.tolist(), strict=True))

@@ -65,6 +65,11 @@ class NotContiguous(Exception):
     """A topic came back after other topics (internal: the file is read again)."""
 
 
+# yielded by :class:`RunBlocks` when a topic came back after blocks were yielded: those
+# blocks are void, the run follows again from its start (read again, or spilled)
+RESTART = None
+
+
 class RunBlocks:
     """A run file as blocks of whole topics (see the module docstring).
 
@@ -93,13 +98,15 @@ class RunBlocks:
         self.warnings: list[str] = []
         self.spilled = False  # whether the topics came through a spill
 
-    def __iter__(self) -> Iterator[pa.Table]:
+    def __iter__(self) -> Iterator[pa.Table | None]:
+        """The blocks in file order; :data:`RESTART` voids those before it."""
         with Source(self.path, self.progress) as source:
             counts = _Counts()
             tables = self._tables(source, counts)
             try:
                 yield from _topic_blocks(tables, self.rows)
             except NotContiguous:
+                yield RESTART  # the blocks yielded so far are void
                 tables.close()  # its reader stops before the file is read again
                 estimate = counts.lines_estimate(source)
                 counts = _Counts()
