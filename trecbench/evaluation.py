@@ -1176,19 +1176,10 @@ def _evaluate_run(table, name, path, truth, plan: _Plan, settings, tie_bounds=Fa
         stops.append((native.failed_at, native.error, native.trailing))
     if stops:
         stop, error, trailing = min(stops, key=lambda found: found[0])
-        kept = slice(0, stop)
-        error.partial_run = RunResult(
-            name,
-            path,
-            runid,
-            qids[kept],
-            {label: column[kept] for label, column in values.items()},
-            {label: column[kept] for label, column in strings.items()},
-            {},
-            traces=traces[kept] if traces is not None else None,
-            complete=False,
-            trailing=trailing,
-        )
+        error.partial_run = _stopped_run(
+            name, path, runid, qids, values, strings, stop,
+            traces=traces[:stop] if traces is not None else None, trailing=trailing,
+        )  # fmt: skip
         error.partial_columns = columns
         raise error
     summary = {
@@ -1267,6 +1258,23 @@ def _measure(ranked, qids, truth, plan: _Plan, settings, produced=None) -> tuple
             else:
                 values[label] = value
     return columns, values, strings
+
+
+def _stopped_run(name, path, runid, qids, values, strings, stop: int, **extra) -> RunResult:
+    """What trec_eval printed of a run before it stopped at topic ``stop``: the topics
+    before it (``values`` and ``strings`` follow ``qids``), no summary."""
+    kept = slice(0, stop)
+    return RunResult(
+        name,
+        path,
+        runid,
+        qids[kept],
+        {label: column[kept] for label, column in values.items()},
+        {label: column[kept] for label, column in strings.items()},
+        {},
+        complete=False,
+        **extra,
+    )
 
 
 def _traces(native, plan: _Plan, qids: list[str]) -> list[str]:
@@ -1468,17 +1476,8 @@ def _run_result(
     strings = _assembled(scored, measured, lambda block: block.strings)
     if stops:
         stop, error = min(stops, key=lambda found: found[0])
-        kept = slice(0, stop)  # measured: every topic before the stop (see _score_block)
-        error.partial_run = RunResult(
-            name,
-            path,
-            runid,
-            qids[kept],
-            {label: column[kept] for label, column in values.items()},
-            {label: column[kept] for label, column in strings.items()},
-            {},
-            complete=False,
-        )
+        # measured: every topic before the stop (see _score_block)
+        error.partial_run = _stopped_run(name, path, runid, qids, values, strings, stop)
         if columns is not None:
             error.partial_columns = columns
         raise error
