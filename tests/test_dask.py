@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from random_cases import random_case
+from test_blocks import _outcome  # what an evaluation shows, or the error it raised
 
 dd = pytest.importorskip("dask.dataframe")
 distributed = pytest.importorskip("dask.distributed")
@@ -16,7 +17,6 @@ import pyarrow.parquet as pq  # noqa: E402
 
 import trecbench.dask as tbdask  # noqa: E402
 from trecbench import evaluate, inputs, trec_format  # noqa: E402
-from trecbench.errors import TrecbenchError  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -27,20 +27,6 @@ def client():
     with distributed.Client(cluster) as connected:
         yield connected
     cluster.close()
-
-
-def _outcome(call):
-    try:
-        result = call()
-    except TrecbenchError as error:
-        return type(error).__name__, str(error)
-    return (
-        trec_format.render_trec(result, per_query=True, summary=True),
-        result.warnings,
-        result.flagged,
-        result.input_records,
-        [run.unjudged for run in result.runs],
-    )
 
 
 @pytest.mark.parametrize(
