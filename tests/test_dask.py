@@ -99,3 +99,11 @@ def test_errors_are_those_of_one_process(tmp_path, client):
     here = _outcome(lambda: evaluate(qrels, run))
     assert here[0] == "DuplicateError"
     assert _outcome(lambda: tbdask.evaluate(qrels, run, client=client)) == here
+
+
+@pytest.mark.parametrize("address", ["local:0", "local:-1", "local:two", "local:"])
+def test_a_local_cluster_needs_a_worker(address):
+    from trecbench.errors import UsageError
+
+    with pytest.raises(UsageError, match="at least 1"):
+        tbdask.connect(address)

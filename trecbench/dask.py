@@ -55,7 +55,9 @@ def connect(address: str) -> Client:
         try:
             workers = int(address.split(":", 1)[1])
         except ValueError:
-            raise UsageError(f"--dask {address}: give local:N with a number of workers") from None
+            workers = 0
+        if workers < 1:  # no worker: the scheduler would wait for one, then fail noisily
+            raise UsageError(f"--dask {address}: give local:N with N workers, at least 1")
         cluster = LocalCluster(
             n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
         )
