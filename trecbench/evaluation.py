@@ -450,11 +450,8 @@ def _read_ahead(
         return None
     if version.stdin and str(source) == comments.STDIN:
         return None
-    pool = ThreadPoolExecutor(max_workers=1)
-    run = contextvars.copy_context().run
-    future = pool.submit(run, load, source, "run", None, progress, version)
-    pool.shutdown(wait=False)
-    return future
+    in_scope = contextvars.copy_context().run  # the thread sees this call's inputs
+    return _in_background(lambda: in_scope(load, source, "run", None, progress, version))
 
 
 def load(
@@ -1211,8 +1208,8 @@ def _evaluate_run(table, name, path, truth, plan: _Plan, settings, tie_bounds=Fa
 
 
 def _in_background(function: Callable[[], Any]) -> Future:
-    """``function()`` in a worker thread (numpy and Arrow release the GIL: the duplicate
-    check overlaps the measures on a second core)."""
+    """``function()`` in a worker thread (numpy and Arrow release the GIL: reading the
+    next run, or the duplicate check, overlaps the measures on a second core)."""
     pool = ThreadPoolExecutor(max_workers=1)
     future = pool.submit(function)
     pool.shutdown(wait=False)  # the thread ends with its one task
