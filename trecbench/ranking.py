@@ -47,6 +47,10 @@ class RunOrder:
     qids: pa.Array
     starts: np.ndarray
     identity: bool
+    # per *input* row, its topic and 0-based position, when known without scattering (the
+    # rows already in trec_eval order within each topic, topics in one stretch each)
+    row_topic: np.ndarray | None = None
+    row_position: np.ndarray | None = None
 
     def positions(self) -> np.ndarray:
         """0-based position of each ranked row within its topic."""
@@ -91,6 +95,11 @@ class RankedRun:
         self.topic = topic if self.everything else topic[keep]
         self.position = position if self.everything else position[keep]
         self._row_arrays = None
+        if order.row_topic is not None:
+            row_topic = order.row_topic if every_topic else topic_of[order.row_topic]
+            if max_docs is not None:
+                row_topic = np.where(order.row_position < max_docs, row_topic, -1)
+            self._row_arrays = row_topic, order.row_position
         self._index = None
 
     def row_arrays(self) -> tuple[np.ndarray, np.ndarray]:
@@ -230,7 +239,7 @@ def order_run(run_table: pa.Table, float32: bool = True) -> RunOrder:
     scores = comparable_scores(run_table.column("score"), float32)
     n = len(topic)
     index = _index_type(n)
-    order, identity = None, False
+    order, identity, row_topic = None, False, None
     if n and _sorted_within_topics(topic, scores, len(qids)):
         starts = np.flatnonzero(np.r_[True, topic[1:] != topic[:-1]])
         order = np.arange(n, dtype=index)
@@ -241,6 +250,8 @@ def order_run(run_table: pa.Table, float32: bool = True) -> RunOrder:
             blocks = np.argsort(topic[starts])
             moved_to = np.cumsum(lengths[blocks]) - lengths[blocks]
             order += np.repeat((starts[blocks] - moved_to).astype(index), lengths[blocks])
+            row_topic, row_position = topic, np.arange(n, dtype=index)
+            row_position -= np.repeat(starts.astype(index), lengths)
     if order is None:
         if float32:
             key = (topic.astype(np.uint64) << np.uint64(32)) | _descending_key(scores)
@@ -251,9 +262,11 @@ def order_run(run_table: pa.Table, float32: bool = True) -> RunOrder:
     ranked_topic = topic if identity else topic[order]
     ranked_scores = scores if identity else scores[order]
     if _order_ties(order, ranked_topic, ranked_scores, run_table.column("docno")):
-        identity = False
+        identity, row_topic = False, None
     starts = np.searchsorted(ranked_topic, np.arange(len(qids), dtype=ranked_topic.dtype))
-    return RunOrder(order, ranked_topic, qids, starts, identity)
+    if row_topic is None:
+        return RunOrder(order, ranked_topic, qids, starts, identity)
+    return RunOrder(order, ranked_topic, qids, starts, identity, row_topic, row_position)
 
 
 def _sorted_within_topics(topic: np.ndarray, scores: np.ndarray, n_topics: int) -> bool:
@@ -508,7 +521,9 @@ def _chunk_hash(chunk: pa.Array) -> np.ndarray:
         np.frombuffer(data_buffer, np.uint8) if data_buffer is not None else np.empty(0, np.uint8)
     )
     padded = np.concatenate([data[offsets[0] : offsets[-1]], np.zeros(8, np.uint8)])
-    windows = np.lib.stride_tricks.as_strided(padded, (len(padded) - 7, 8), (1, 1))
+    # the little-endian word starting at every byte: one unaligned 8-byte read per gather
+    # (five times faster than gathering rows of a strided (n, 8) byte view)
+    windows = np.ndarray((len(padded) - 7,), "<u8", padded, strides=(1,))
     starts = (offsets[:-1] - offsets[0]).astype(np.int64)
     lengths = np.diff(offsets).astype(np.int64)
     first = _words(windows, starts) & _low_bytes(lengths)
@@ -531,8 +546,7 @@ def _chunk_hash(chunk: pa.Array) -> np.ndarray:
 
 def _words(windows: np.ndarray, at: np.ndarray) -> np.ndarray:
     """The little-endian 8-byte words starting at ``at`` (clipped to the padded end)."""
-    at = np.minimum(at, len(windows) - 1)
-    return np.ascontiguousarray(windows[at]).view("<u8").ravel()
+    return windows[np.minimum(at, len(windows) - 1)].astype(np.uint64, copy=False)
 
 
 def _low_bytes(lengths: np.ndarray) -> np.ndarray:
