@@ -1115,9 +1115,16 @@ def _unjudged(ranked_run: ranking.RankedRun, judgments, depth: int | None) -> tu
     else:
         retrieved = int(np.count_nonzero(ranked_run.position < depth))
         judged = rows[position[rows] < depth]
-    topics = len(np.unique(ranked_run.topic))
-    filled = len(np.unique(topic[judged]))
+    topics = _distinct(ranked_run.topic, len(ranked_run.qids))
+    filled = _distinct(topic[judged], len(ranked_run.qids))
     return retrieved, retrieved - len(judged), topics, topics - filled
+
+
+def _distinct(codes: np.ndarray, n: int) -> int:
+    """How many distinct values ``codes`` (each in ``range(n)``) holds (no sort, no hash)."""
+    seen = np.zeros(n, bool)
+    seen[codes] = True
+    return int(np.count_nonzero(seen))
 
 
 def _evaluate_run(table, name, path, truth, plan: _Plan, settings, tie_bounds=False):
