@@ -27,7 +27,7 @@ import itertools
 import os
 import tempfile
 from collections.abc import Callable, Iterator
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 import pyarrow as pa
@@ -102,15 +102,16 @@ class RunBlocks:
         """The blocks in file order; :data:`RESTART` voids those before it."""
         with Source(self.path, self.progress) as source:
             counts = _Counts()
-            tables = self._tables(source, counts)
+            pieces = self._pieces(source, counts)
             try:
-                yield from _topic_blocks(tables, self.rows)
+                yield from _topic_blocks(pieces, self.rows)
             except NotContiguous:
                 yield RESTART  # the blocks yielded so far are void
-                tables.close()  # its reader stops before the file is read again
+                pieces.close()  # its reader stops before the file is read again
                 estimate = counts.lines_estimate(source)
                 counts = _Counts()
-                yield from self._scattered(self._tables(source, counts), estimate)
+                tables = (piece.table for piece in self._pieces(source, counts))
+                yield from self._scattered(tables, estimate)
             file_record = source.record()
         self.runid = counts.last_tag
         self.record = {"path": self.path, "kind": "run", **file_record, **counts.record()}
@@ -130,27 +131,34 @@ class RunBlocks:
         if held:
             yield _concat(held)
 
-    def _tables(self, source: Source, counts: _Counts) -> Iterator[pa.Table]:
+    def _pieces(self, source: Source, counts: _Counts) -> Iterator[_Piece]:
         """The run's rows from its start, in typed tables (``RUN_COLUMNS``) with their
-        physical line numbers."""
+        physical line numbers, each described (:func:`_described`)."""
         line = 0
-        for table in _parquet_tables(source) if source.is_parquet else self._text(source):
+        if source.is_parquet:
+            pieces: Iterator[_Piece] = map(_described, _parquet_tables(source))
+        else:
+            pieces = self._text(source)
+        for piece in pieces:
+            table = piece.table
             if "line" not in table.column_names:
                 numbers = np.arange(line + 1, line + table.num_rows + 1, dtype=np.int64)
                 table = table.append_column("line", arrow.array(numbers))
             line += table.num_rows
-            counts.add(table)
-            yield pa.table([_typed(table.column(name), name) for name in RUN_COLUMNS], RUN_COLUMNS)
+            counts.add(piece)
+            columns = [_typed(table.column(name), name) for name in RUN_COLUMNS]
+            yield piece._replace(table=pa.table(columns, RUN_COLUMNS))
 
-    def _text(self, source: Source) -> Iterator[pa.Table]:
-        """TREC text: the regular-file reader, or (from the first irregular block on) the
-        tokenizer and the check, which read the file again from its start and take over
-        after the rows that came."""
+    def _text(self, source: Source) -> Iterator[_Piece]:
+        """TREC text: the regular-file reader (which describes its tables in the threads
+        that parse them), or (from the first irregular block on) the tokenizer and the
+        check, which read the file again from its start and take over after the rows that
+        came."""
         came = 0
         try:
-            for table in trec_text.iter_regular_run(source, READ_BYTES):
-                came += table.num_rows
-                yield table
+            for piece in trec_text.iter_regular_run(source, READ_BYTES, then=_described):
+                came += piece.table.num_rows
+                yield piece
             return
         except trec_text.Irregular:
             pass
@@ -166,7 +174,7 @@ class RunBlocks:
             skipped = min(came, table.num_rows)
             came -= skipped
             if skipped < table.num_rows:
-                yield table.slice(skipped)
+                yield _described(table.slice(skipped))
         if check is not None:
             self.warnings = list(check.finish())
 
@@ -210,6 +218,28 @@ class RunBlocks:
                     pending, held = [], 0
 
 
+class _Piece(NamedTuple):
+    """A table of the run as read, described: where each stretch of equal qids starts
+    (row numbers), its qid, the distinct run tags and the last line's tag."""
+
+    table: pa.Table
+    starts: np.ndarray
+    stretch: list[str]
+    tags: list[str]
+    last_tag: str
+
+
+def _described(table: pa.Table) -> _Piece:
+    """``table`` as a :class:`_Piece` (in the thread that read it, for the regular reader:
+    comparing neighbours is most of what blocks cost beyond parsing)."""
+    if not table.num_rows:
+        return _Piece(table, np.empty(0, np.int64), [], [], "")
+    starts, stretch = arrow.stretches(table.column("qid"))
+    tags = table.column("tag")
+    last_tag = tags[len(tags) - 1].as_py()
+    return _Piece(table, starts, stretch.to_pylist(), arrow.distinct(tags).to_pylist(), last_tag)
+
+
 class _Counts:
     """The provenance counts of a run read in pieces: lines, topics, run tags."""
 
@@ -219,14 +249,13 @@ class _Counts:
         self.tags: set[str] = set()
         self.last_tag = ""
 
-    def add(self, table: pa.Table) -> None:
-        if not table.num_rows:
+    def add(self, piece: _Piece) -> None:
+        if not piece.table.num_rows:
             return
-        self.lines += table.num_rows
-        self.qids.update(arrow.distinct(table.column("qid")).to_pylist())
-        tags = table.column("tag")
-        self.tags.update(arrow.distinct(tags).to_pylist())
-        self.last_tag = tags[len(tags) - 1].as_py()
+        self.lines += piece.table.num_rows
+        self.qids.update(piece.stretch)
+        self.tags.update(piece.tags)
+        self.last_tag = piece.last_tag
 
     def lines_estimate(self, source: Source) -> int:
         """How many lines the whole file has, from the lines and bytes read so far."""
@@ -286,7 +315,7 @@ def _parquet_tables(source: Source, batch_rows: int = 1 << 17) -> Iterator[pa.Ta
         raise InputError(source.path, None, f"not a readable Parquet file: {exc}") from None
 
 
-def _topic_blocks(batches: Iterator[pa.Table], rows: int) -> Iterator[pa.Table]:
+def _topic_blocks(pieces: Iterator[_Piece], rows: int) -> Iterator[pa.Table]:
     """Tables of whole topics, each of at least ``rows`` lines but the last, from tables
     whose topics come in one stretch each; raises :class:`NotContiguous` at a topic that
     comes back."""
@@ -294,11 +323,9 @@ def _topic_blocks(batches: Iterator[pa.Table], rows: int) -> Iterator[pa.Table]:
     pending: list[pa.Table] = []
     held = 0
     current = None  # the topic the last table ended in
-    for table in batches:
+    for table, starts, stretch, _, _ in pieces:
         if not table.num_rows:
             continue
-        starts, stretch = arrow.stretches(table.column("qid"))
-        stretch = stretch.to_pylist()
         if stretch[0] == current:
             starts, stretch = starts[1:], stretch[1:]
         for qid in stretch:
