@@ -380,3 +380,43 @@ def test_reviewed_cases_equal_the_whole_run(case, tmp_path, monkeypatch):
     monkeypatch.setattr(memory, "BLOCK_LINES", block_lines)
     monkeypatch.setattr(run_blocks, "READ_BYTES", read_bytes)
     assert _outcome(lambda: evaluate(qrels, run, measures, **options)) == whole
+
+
+def _regular_tables(path, block_size):
+    from trecbench.inputs import trec_text
+    from trecbench.inputs.streams import Source
+
+    tables = []
+    with Source(path) as source:
+        try:
+            for table in trec_text.iter_regular_run(source, block_size):
+                tables.append(table)
+        except trec_text.Irregular:
+            return tables, True
+    return tables, False
+
+
+def test_streamed_reader_takes_lines_longer_than_its_blocks(tmp_path):
+    """A docno of 50 blocks is read as one line (read sizes double), every row in order."""
+    rows = [f"{t} Q0 d{t}-{i} {i + 1} {100 - i} tag" for t in range(3) for i in range(40)]
+    rows.insert(50, "1 Q0 " + "x" * 50 * 256 + " 99 0.5 tag")
+    path = tmp_path / "long.run"
+    path.write_text("\n".join(rows))  # no newline after the last line
+    tables, irregular = _regular_tables(path, 256)
+    assert not irregular and len(tables) > 3
+    docnos = pa.concat_tables(tables).column("docno").to_pylist()
+    assert docnos == [row.split(" ")[2] for row in rows]
+
+
+def test_streamed_reader_stops_at_the_first_irregular_block_after_the_lines_before(tmp_path):
+    """A doubled separator far into the file: the tables that came hold exactly the lines
+    before its block, in order (the tokenizer takes over after them)."""
+    rows = [f"{t} Q0 d{i} {i + 1} {100 - i} tag" for t in range(30) for i in range(20)]
+    rows[500] = rows[500].replace(" Q0", "  Q0")
+    path = tmp_path / "doubled.run"
+    path.write_text("\n".join(rows) + "\n")
+    tables, irregular = _regular_tables(path, 256)
+    assert irregular
+    came = pa.concat_tables(tables).column("docno").to_pylist() if tables else []
+    assert 300 < len(came) <= 500
+    assert came == [row.split(" ")[2] for row in rows[: len(came)]]

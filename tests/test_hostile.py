@@ -210,7 +210,10 @@ def test_score(capsys, run, qrels, flags):
         code, out, _ = call(capsys, folder.path, *args, "--manifest", "out/manifest.json")
         hypothesis.event(f"exit {code}")
         assert code in INPUT_CODES
-        assert bool(out) == (code == ExitCode.OK)
+        if code == ExitCode.DUPLICATE and "-q" in flags:
+            pass  # the topics before the duplicate's are printed, as trec_eval prints them
+        else:
+            assert bool(out) == (code == ExitCode.OK)
         folder.check({"out/report.json", "out/manifest.json"}, code)
 
 

@@ -88,6 +88,15 @@ class _Hashed(ReadOnly):
                 self.progress(self.digest.size, self.total)
         return block
 
+    def readinto(self, buffer) -> int:
+        """``read`` into ``buffer`` (a writable buffer), without a copy of the bytes."""
+        got = self.raw.readinto(buffer)
+        if got:
+            self.digest.update(memoryview(buffer)[:got])
+            if self.progress is not None:
+                self.progress(self.digest.size, self.total)
+        return got
+
 
 class _Decompressed(ReadOnly):
     """A decompressing stream whose errors (truncated or corrupt data) become

@@ -718,16 +718,15 @@ def _regular_layout(first: bytes) -> tuple[bytes, int]:
     return sep, ncols
 
 
-def _regular_options(sep: bytes, ncols: int, block_size: int, threads: bool = True) -> dict:
+def _regular_options(sep: bytes, ncols: int, block_size: int) -> dict:
     """Arrow's CSV reading options for a regular run (see :func:`read_regular_run`)."""
-    names = [f"f{i}" for i in range(ncols)]
     # every field as a plain string (the fastest: dictionary-encoding the qid and the tag
     # costs a hash per line, a fifth of the reading), but the score; q0 and rank are read
     # only to prove that no field is empty (a doubled separator would shift every later
     # field)
     kinds = {f"f{i}": pa.string() for i in range(4)} | {"f4": pa.float64(), "f5": pa.string()}
     return dict(
-        read_options=pv.ReadOptions(column_names=names, block_size=block_size, use_threads=threads),
+        read_options=_read_options(ncols, block_size, threads=True),
         parse_options=pv.ParseOptions(
             delimiter=sep.decode(), quote_char=False, ignore_empty_lines=False
         ),
@@ -739,6 +738,12 @@ def _regular_options(sep: bytes, ncols: int, block_size: int, threads: bool = Tr
             quoted_strings_can_be_null=False,
             check_utf8=False,  # regular text is ASCII, checked block by block: a fifth faster
         ),
+    )
+
+
+def _read_options(ncols: int, block_size: int, threads: bool) -> pv.ReadOptions:
+    return pv.ReadOptions(
+        column_names=[f"f{i}" for i in range(ncols)], block_size=block_size, use_threads=threads
     )
 
 
@@ -816,31 +821,30 @@ def iter_regular_run(
     runs larger than memory; ``then(table)``, when given, is applied to each table in the
     thread that parsed it, and its results come instead of the tables.
 
-    The text is read (and hashed) in the calling thread and cut at line ends; the blocks
-    are checked and parsed in a few threads at once, and come in file order. Raises
+    The text is read (and hashed) and checked in the calling thread, in blocks of whole
+    lines; the blocks are parsed in a few threads at once, and come in file order. Raises
     :class:`Irregular` at the first block found not to be regular (after the tables of
     the blocks before it: they hold its first lines, exactly as the tokenizer reads them).
     """
     stream = source.stream()
     first = stream.read(block_size)
     sep, ncols = _regular_layout(first)
-    options = _regular_options(sep, ncols, block_size, threads=False)
+    options = _regular_options(sep, ncols, block_size)
     other = b" " if sep == b"\t" else b"\t"
 
-    def parse(text: bytes):
-        if not _regular_block(text, other):
-            raise Irregular
+    def parse(text: memoryview):
+        # one block per text (a longer line than the reader's blocks would not parse)
+        reading = {**options, "read_options": _read_options(ncols, len(text) + 1, False)}
         try:
-            table = pv.read_csv(pa.py_buffer(text), **options)
+            table = _regular_columns(pv.read_csv(pa.py_buffer(text), **reading))
         except pa.ArrowInvalid:
             raise Irregular from None
-        table = _regular_columns(table)
         return table if then is None else then(table)
 
     pool = ThreadPoolExecutor(_STREAM_WORKERS, thread_name_prefix="trecbench-parse")
     pending: deque[Future] = deque()
     try:
-        for text in _whole_lines(stream, first, block_size):
+        for text in _line_blocks(stream, first, block_size, other):
             pending.append(pool.submit(parse, text))
             if len(pending) > _STREAM_WORKERS:
                 yield pending.popleft().result()
@@ -852,18 +856,33 @@ def iter_regular_run(
         pool.shutdown(wait=True)
 
 
-def _whole_lines(stream, first: bytes, block_size: int) -> Iterator[bytes]:
-    """The text of ``stream`` (``first`` already read from it) in blocks of whole lines, of
-    about ``block_size`` bytes each (a longer line makes a longer block)."""
+def _line_blocks(stream, first: bytes, block_size: int, other: bytes) -> Iterator[memoryview]:
+    """The text of ``stream`` (``first`` already read from it) in blocks of whole lines of
+    about ``block_size`` bytes (a longer line makes a longer block), each checked to be
+    regular (:class:`Irregular` if not) and read into a buffer of its own (blocks are
+    parsed while the next ones are read): no copy of the text but the line cut between
+    two blocks."""
+    read_into = getattr(stream, "readinto", None)
     held = first
     while True:
-        end = held.rfind(b"\n") + 1
+        # a line longer than a block: reads double, so each byte is checked a few times
+        size = max(block_size, len(held))
+        buffer = bytearray(len(held) + size)
+        buffer[: len(held)] = held
+        if read_into is not None:
+            got = read_into(memoryview(buffer)[len(held) :])
+        else:
+            more = stream.read(size)
+            got = len(more)
+            buffer[len(held) : len(held) + got] = more
+        del buffer[len(held) + got :]
+        if not buffer:
+            return
+        if not _regular_block(buffer, other):
+            raise Irregular
+        end = buffer.rfind(b"\n", len(held)) + 1 if got else len(buffer)
         if end:
-            yield held[:end]
-            held = held[end:]
-        more = stream.read(block_size)
-        if not more:
-            break
-        held += more
-    if held:
-        yield held
+            held = bytes(buffer[end:])
+            yield memoryview(buffer)[:end]
+        else:
+            held = bytes(buffer)
