@@ -39,16 +39,8 @@ def one_line(text: str) -> str:
 
 
 def _register() -> None:
-    # Each module adds its command to `cli`; imported here so `trecbench --help` lists them.
-    from . import (
-        benchmark,  # noqa: F401
-        compare,  # noqa: F401
-        convert,  # noqa: F401
-        fuse,  # noqa: F401
-        measures,  # noqa: F401
-        score,  # noqa: F401
-        validate,  # noqa: F401
-    )
+    """Register every command now (commands are otherwise imported when looked up)."""
+    cli.list_commands(None)
 
 
 def main() -> None:
@@ -74,7 +66,6 @@ def run(args: Sequence[str] | None = None) -> int:
     an unexpected exception (with its traceback after ``--debug``). A closed stdout (``|
     head``) ends quietly; a full one is an output error.
     """
-    _register()
     token = _debug.set(False)
     try:
         with warnings.catch_warnings():

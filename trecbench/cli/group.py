@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import importlib
 
 import click
 
@@ -20,9 +21,19 @@ _debug: contextvars.ContextVar[bool] = contextvars.ContextVar("trecbench_debug",
 
 class Group(click.Group):
     """Click group that lists commands in workflow order, not alphabetically, and gives
-    every usage error of every command trec_eval's exit code 1 (click's is 2)."""
+    every usage error of every command trec_eval's exit code 1 (click's is 2).
+
+    Each command is the module of this package of its name, imported when the command is
+    looked up (it registers itself): a command line imports only the command it runs."""
+
+    def get_command(self, ctx, cmd_name):
+        if cmd_name in WORKFLOW and cmd_name not in self.commands:
+            importlib.import_module(f"{__package__}.{cmd_name}")
+        return super().get_command(ctx, cmd_name)
 
     def list_commands(self, ctx):
+        for name in WORKFLOW:
+            self.get_command(ctx, name)
         known = [name for name in WORKFLOW if name in self.commands]
         return known + sorted(set(self.commands) - set(known))
 
