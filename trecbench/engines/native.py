@@ -32,10 +32,10 @@ from ..measures import (
     registry,
     value_names,
 )
-from ..trec_eval import compat, judgment_groups, prefs_measures, ranked, traced
-from ..trec_eval.gains import parse_pairs
-from ..trec_eval.prefs_counts import PrefsCounter, PrefsError
-from ..trec_eval.res_rels import form_res_rels
+from ..trec_eval import compat
+
+# the ports themselves (trecbench.trec_eval) are imported by the method that uses them:
+# registering the engine, which every evaluation does, does not load them
 
 NAME = "native"
 # the families only these ports compute (the catalog's source "trec_eval")
@@ -136,6 +136,9 @@ class Evaluator:
     # ---------------------------------------------------------------- standard qrels
 
     def _ranked_values(self, ranked_table: pa.Table, qids: list[str]) -> Result:
+        from ..trec_eval import ranked
+        from ..trec_eval.res_rels import form_res_rels
+
         res = form_res_rels(
             ranked_table,
             self.judgments,
@@ -170,6 +173,9 @@ class Evaluator:
         return result
 
     def _traced(self, res, measure: Measure, labels: list[str], result: Result) -> None:
+        from ..trec_eval import ranked, traced
+        from ..trec_eval.gains import parse_pairs
+
         family = measure.family
         n = res.n_topics
         arrays = [np.zeros(n) for _ in labels]
@@ -203,6 +209,8 @@ class Evaluator:
     # ---------------------------------------------------------------- judgment groups
 
     def _group_values(self, ranked_table: pa.Table, qids: list[str]) -> Result:
+        from ..trec_eval import judgment_groups
+
         res, topic = judgment_groups.group_res_rels(
             ranked_table,
             self.judgments,
@@ -228,6 +236,9 @@ class Evaluator:
     # ---------------------------------------------------------------- preferences
 
     def _prefs_values(self, run: pa.Table, qids: list[str]) -> Result:
+        from ..trec_eval import prefs_measures
+        from ..trec_eval.prefs_counts import PrefsCounter, PrefsError
+
         counter = PrefsCounter(
             float32=self.version.float32, max_docs=self.max_docs, debug_level=self.debug_level
         )
