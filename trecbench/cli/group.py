@@ -1,7 +1,7 @@
 """The command group: every command registers itself on :data:`cli` (its own module of
-this package), which lists them in workflow order and gives usage errors trec_eval's exit
-code. Kept apart from the package's ``__init__`` (the guard around a command line, which
-imports the commands) so that the commands import nothing that imports them."""
+this package, imported when the command is looked up), which lists them in workflow order
+and gives usage errors trec_eval's exit code. Kept apart from the package's ``__init__``
+(the guard around a command line) so that the commands import nothing that imports them."""
 
 from __future__ import annotations
 
