@@ -420,3 +420,19 @@ def test_streamed_reader_stops_at_the_first_irregular_block_after_the_lines_befo
     came = pa.concat_tables(tables).column("docno").to_pylist() if tables else []
     assert 300 < len(came) <= 500
     assert came == [row.split(" ")[2] for row in rows[: len(came)]]
+
+
+@pytest.mark.parametrize("bad", ["\tQ0", " Q0\r", " Q\u00e90", " Q0\x00"])
+def test_irregular_bytes_found_while_reading_come_after_the_tables_before(bad, tmp_path):
+    """Irregular bytes seen by the reading thread (another separator, CR, non-ASCII, NUL)
+    raise only after the tables of every block before theirs came, like an irregular line
+    found by the parser."""
+    rows = [f"{t} Q0 d{i} {i + 1} {100 - i} tag" for t in range(30) for i in range(20)]
+    rows[500] = rows[500].replace(" Q0", bad)
+    path = tmp_path / "bad.run"
+    path.write_bytes(("\n".join(rows) + "\n").encode())
+    tables, irregular = _regular_tables(path, 256)
+    assert irregular
+    came = sum(table.num_rows for table in tables)
+    # the block holding line 501 starts at most one block (256 bytes) before it
+    assert 500 - 256 // min(len(row) + 1 for row in rows) <= came <= 500

@@ -33,3 +33,26 @@ def test_help_has_an_example_naming_real_bundled_files(path):
     assert "Example" in result.output
     for name in BUNDLED.findall(result.output):
         assert (ROOT / name).exists(), f"`trecbench {' '.join(path)} --help` names {name}"
+
+
+@pytest.mark.parametrize(
+    ("argv", "loaded"),
+    [(["score", "--help"], {"score"}), (["convert", "--help"], {"convert"})],
+)
+def test_a_command_line_imports_only_its_own_command(argv, loaded):
+    """Commands are imported when looked up (start-up time): `score` loads no other
+    command's module, and `convert`'s subcommands are not looked up among the top-level
+    commands."""
+    import ast
+    import subprocess
+    import sys
+
+    script = (
+        "import sys; from trecbench.cli import run; run(sys.argv[1:]); "
+        "print(sorted(m.split('.')[2] for m in sys.modules if m.startswith('trecbench.cli.')))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script, *argv], capture_output=True, text=True, check=True
+    ).stdout
+    commands = {"convert", "validate", "score", "compare", "fuse", "benchmark", "measures"}
+    assert set(ast.literal_eval(out.splitlines()[-1])) & commands == loaded

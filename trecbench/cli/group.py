@@ -23,19 +23,28 @@ class Group(click.Group):
     """Click group that lists commands in workflow order, not alphabetically, and gives
     every usage error of every command trec_eval's exit code 1 (click's is 2).
 
-    Each command is the module of this package of its name, imported when the command is
-    looked up (it registers itself): a command line imports only the command it runs."""
+    The commands named in ``lazy`` are each the module of this package of that name,
+    imported when the command is looked up (it registers itself): a command line imports
+    only the command it runs."""
+
+    lazy: tuple[str, ...] = ()
 
     def get_command(self, ctx, cmd_name):
-        if cmd_name in WORKFLOW and cmd_name not in self.commands:
+        if cmd_name in self.lazy and cmd_name not in self.commands:
             importlib.import_module(f"{__package__}.{cmd_name}")
         return super().get_command(ctx, cmd_name)
 
     def list_commands(self, ctx):
-        for name in WORKFLOW:
+        for name in self.lazy:
             self.get_command(ctx, name)
         known = [name for name in WORKFLOW if name in self.commands]
         return known + sorted(set(self.commands) - set(known))
+
+
+class _Commands(Group):
+    """The top-level group: its commands are imported when looked up."""
+
+    lazy = WORKFLOW
 
     def make_context(self, *args, **kwargs):
         with _our_codes():
@@ -61,7 +70,7 @@ def _our_codes():
         raise _StdoutClosed() from error
 
 
-@click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="trecbench")
 @click.option(
     "--debug",

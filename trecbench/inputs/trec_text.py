@@ -832,7 +832,9 @@ def iter_regular_run(
     options = _regular_options(sep, ncols, block_size)
     other = b" " if sep == b"\t" else b"\t"
 
-    def parse(text: memoryview):
+    def parse(text: memoryview | None):
+        if text is None:  # raised in its turn: after the tables of the blocks before it
+            raise Irregular
         # one block per text (a longer line than the reader's blocks would not parse)
         reading = {**options, "read_options": _read_options(ncols, len(text) + 1, False)}
         try:
@@ -843,25 +845,29 @@ def iter_regular_run(
 
     pool = ThreadPoolExecutor(_STREAM_WORKERS, thread_name_prefix="trecbench-parse")
     pending: deque[Future] = deque()
+    texts = _line_blocks(stream, first, block_size, other)
     try:
-        for text in _line_blocks(stream, first, block_size, other):
+        for text in texts:
             pending.append(pool.submit(parse, text))
             if len(pending) > _STREAM_WORKERS:
                 yield pending.popleft().result()
         while pending:
             yield pending.popleft().result()
     finally:
+        texts.close()
         for future in pending:
             future.cancel()
         pool.shutdown(wait=True)
 
 
-def _line_blocks(stream, first: bytes, block_size: int, other: bytes) -> Iterator[memoryview]:
+def _line_blocks(
+    stream, first: bytes, block_size: int, other: bytes
+) -> Iterator[memoryview | None]:
     """The text of ``stream`` (``first`` already read from it) in blocks of whole lines of
-    about ``block_size`` bytes (a longer line makes a longer block), each checked to be
-    regular (:class:`Irregular` if not) and read into a buffer of its own (blocks are
-    parsed while the next ones are read): no copy of the text but the line cut between
-    two blocks."""
+    about ``block_size`` bytes (a longer line makes a longer block), each read into a
+    buffer of its own (blocks are parsed while the next ones are read): no copy of the text
+    but the line cut between two blocks. Each block is checked to be regular; the first
+    that is not comes as None, and ends the blocks."""
     read_into = getattr(stream, "readinto", None)
     held = first
     while True:
@@ -879,7 +885,8 @@ def _line_blocks(stream, first: bytes, block_size: int, other: bytes) -> Iterato
         if not buffer:
             return
         if not _regular_block(buffer, other):
-            raise Irregular
+            yield None
+            return
         end = buffer.rfind(b"\n", len(held)) + 1 if got else len(buffer)
         if end:
             held = bytes(buffer[end:])
