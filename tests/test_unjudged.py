@@ -45,6 +45,18 @@ def test_unjudged_counts_by_hand(measures, options, expected):
     assert result.runs[0].unjudged == expected
 
 
+def test_a_document_judged_for_several_subtopics_counts_once():
+    """Diversity qrels list a document once per subtopic: it is one judged document."""
+    run = pd.DataFrame([("1", f"d{i}", 4.0 - i) for i in range(1, 5)], columns=RUN.columns)
+    qrels = pd.DataFrame(
+        [("1", "d1", 1, str(sub)) for sub in range(1, 7)] + [("1", "d2", 0, "1")],
+        columns=["qid", "docno", "rel", "iter"],
+    )
+    result = trecbench.evaluate(qrels, run, ["alpha_nDCG@4"])
+    # top 4: d1 and d2 judged, d3 and d4 not; the one topic has judged documents
+    assert result.runs[0].unjudged == Unjudged(4, 4, 2, 1, 0)
+
+
 def test_flagged_needs_most_documents_unjudged_and_nearly_every_topic_empty():
     # a run on qrels listing only relevant documents: most documents unjudged, but
     # something judged in most topics: not flagged (code-chunk's right qrels: 59% of the
