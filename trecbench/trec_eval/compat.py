@@ -94,8 +94,3 @@ def get(version: str | Compat) -> Compat:
         raise UsageError(
             f"unknown trec_eval version '{version}' (choose from {', '.join(COMPATS)})"
         ) from None
-
-
-def unavailable(family: str, compat: Compat) -> bool:
-    """Whether ``family`` does not exist in ``compat``'s trec_eval."""
-    return family in V10.new_measures and family not in compat.new_measures

@@ -14,8 +14,6 @@ import numpy as np
 
 from .prefs_counts import JudgmentGroup, ResultsPrefs
 
-COUNT_FAMILIES = ("prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret")
-
 
 def _ratio(numerator: float, denominator: float) -> float:
     """``(double) a / (double) b`` with C semantics (no exception on 0)."""
