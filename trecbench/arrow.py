@@ -160,3 +160,13 @@ def distinct(values: pa.Array | pa.ChunkedArray) -> pa.Array:
         unique = pc.unique(values)
         return unique.dictionary_decode() if hasattr(unique, "dictionary_decode") else unique
     return pc.unique(stretches(values)[1])
+
+
+def decoded(table: pa.Table) -> pa.Table:
+    """``table`` with its dictionary-encoded columns decoded (engines get plain strings)."""
+    for index, field in enumerate(table.schema):
+        if pa.types.is_dictionary(field.type):
+            table = table.set_column(
+                index, field.name, pc.cast(table.column(index), field.type.value_type)
+            )
+    return table

@@ -53,6 +53,7 @@ from .trec_eval import comments, judgment_groups, placeholder, prefs_files, stdi
 from .trec_eval import compat as _compat
 from .trec_eval import zscores as zscores_module
 from .trec_eval.compat import Compat
+from .trec_eval.prefs_files import PREFS_FORMATS
 
 MIN_GEO_MEAN = 1e-5  # trec_eval's floor for geometric means (log(1e-5) per missing topic)
 
@@ -909,7 +910,6 @@ def _score_in_worker(index: int) -> tuple:
 
 
 REL_FORMATS = ("qrels", "prefs", "qrels_prefs", "qrels_jg")
-PREFS_FORMATS = ("prefs", "qrels_prefs")
 # what each judgment format can compute (trec_eval: "Can't calculate measure", exit 4)
 _FORMAT_FAMILIES = {
     "prefs": lambda family: family.startswith("prefs_"),
@@ -1393,9 +1393,11 @@ def _measure_led(table, ranked_run, lead: str, qids, truth: Qrels, plan: _Plan, 
         ranked = ranked_run.table() if plan.table_needed else ranked_run
         produced = _produced(ranked, qids, truth, plan, settings, others)
     if led_engines:
-        plain = _decoded(table)
+        from .inputs.tables import is_text
+
+        plain = arrow.decoded(table)
         row = {
-            column.name: [lead if column.name == "qid" else "" if _is_text(column.type) else 0]
+            column.name: [lead if column.name == "qid" else "" if is_text(column.type) else 0]
             for column in plain.schema
         }
         led = pa.concat_tables([pa.table(row, schema=plain.schema), plain])
@@ -1407,19 +1409,6 @@ def _measure_led(table, ranked_run, lead: str, qids, truth: Qrels, plan: _Plan, 
         ).items():
             produced[measure] = [(label, display, value[1:]) for label, display, value in outputs]
     return _measure(None, qids, truth, plan, settings, produced)
-
-
-def _decoded(table: pa.Table) -> pa.Table:
-    """``table`` with its dictionary-encoded columns decoded."""
-    for index, column in enumerate(table.schema):
-        if pa.types.is_dictionary(column.type):
-            decoded = pc.cast(table.column(index), column.type.value_type)
-            table = table.set_column(index, column.name, decoded)
-    return table
-
-
-def _is_text(kind: pa.DataType) -> bool:
-    return pa.types.is_string(kind) or pa.types.is_large_string(kind)
 
 
 def _extremes(block: _Block, table, order, judgments, truth, plan, settings) -> None:

@@ -119,10 +119,7 @@ class RankedRun:
         """The ranked rows as a table with the 1-based ``rank`` column (dictionary-encoded
         columns decoded: engines get plain strings)."""
         ranked = self.run_table if self.identity else self.run_table.take(arrow.array(self.rows))
-        for index, field in enumerate(ranked.schema):
-            if pa.types.is_dictionary(field.type):
-                decoded = pc.cast(ranked.column(index), field.type.value_type)
-                ranked = ranked.set_column(index, field.name, decoded)
+        ranked = arrow.decoded(ranked)
         ranks = arrow.array(self.position.astype(np.int64) + 1)
         if "rank" in ranked.column_names:
             return ranked.set_column(ranked.column_names.index("rank"), "rank", ranks)

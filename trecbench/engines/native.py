@@ -33,6 +33,7 @@ from ..measures import (
     value_names,
 )
 from ..trec_eval import compat
+from ..trec_eval.prefs_files import PREFS_FORMATS
 
 # the ports themselves (trecbench.trec_eval) are imported by the method that uses them:
 # registering the engine, which every evaluation does, does not load them
@@ -44,7 +45,6 @@ PORTED = [d.name for d in registry.definitions() if d.source == "trec_eval"]
 # families that print a trace (gm_bpref from level 2 on)
 RECALL_CUTOFFS = frozenset({"iprec_at_recall", "11pt_avg"})
 TRACED = frozenset({"ndcg", "ndcg_cut", "ndcg_rel", "Rndcg", "G", "binG", "gm_bpref"})
-PREFS_FORMATS = ("prefs", "qrels_prefs")
 
 
 def supports(measure: Measure) -> bool:

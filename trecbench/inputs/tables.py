@@ -71,22 +71,22 @@ def _refuse_nulls(values: pa.Array, what: str, origin: str, where: Where, hint: 
         raise InputError(origin, None, f"{where(row)}: {what} is missing{hint}")
 
 
-def _is_text(kind: pa.DataType) -> bool:
+def is_text(kind: pa.DataType) -> bool:
     return pa.types.is_string(kind) or pa.types.is_large_string(kind) or str(kind) == "string_view"
 
 
 def _text(values: pa.Array) -> bool:
-    return _is_text(values.type)
+    return is_text(values.type)
 
 
 def ids(values: pa.Array, name: str, origin: str, where: Where = _row) -> pa.Array:
     """A string (or dictionary-of-string) id column; integers are written in decimal."""
     kind = values.type
-    if pa.types.is_dictionary(kind) and _is_text(kind.value_type):
+    if pa.types.is_dictionary(kind) and is_text(kind.value_type):
         values = values if kind.value_type == pa.string() else pc.cast(values, pa.string())
     elif pa.types.is_string(kind) or pa.types.is_large_string(kind):
         pass
-    elif _is_text(kind) or pa.types.is_integer(kind):
+    elif is_text(kind) or pa.types.is_integer(kind):
         values = pc.cast(values, pa.string())
     else:
         raise InputError(

@@ -44,17 +44,7 @@ def with_placeholders(ranked: pa.Table, qids: list[str], missing: list[str]) -> 
         else:
             values = pa.nulls(n, kind)
         columns[field.name] = pc.cast(values, kind)
-    decoded = pa.table(
-        {
-            f.name: (
-                pc.cast(ranked.column(f.name), f.type.value_type)
-                if pa.types.is_dictionary(f.type)
-                else ranked.column(f.name)
-            )
-            for f in ranked.schema
-        }
-    )
-    merged = pa.concat_tables([decoded, pa.table(columns)])
+    merged = pa.concat_tables([arrow.decoded(ranked), pa.table(columns)])
     position = pc.index_in(merged.column("qid"), value_set=arrow.array(qids, pa.string()))
     order = np.argsort(arrow.to_numpy(position), kind="stable")
     return merged.take(arrow.array(order))

@@ -22,6 +22,8 @@ from .compat import Compat
 
 PREFS_FIELDS = ("qid", "jg", "jsg", "docno", "level")
 QRELS_FIELDS = ("qid", "jg", "docno", "level")
+# the -R formats read as preferences (every other format is a qrels file)
+PREFS_FORMATS = ("prefs", "qrels_prefs")
 
 
 def check_fields(tokens: trec_text.Tokens, expected: tuple[str, ...], rule: str) -> None:
