@@ -92,3 +92,18 @@ def test_ids_from_a_dataframe(tmp_path):
         ["all", "my%20tag"],
         ["all", "1.0000"],
     ]
+
+
+def test_a_percent_sign_in_ids_and_tags_prints_as_trec_eval_prints_it(capsys, tmp_path):
+    """Text a TREC file can hold is printed as it is: only what needs escaping is escaped."""
+    (tmp_path / "pct.run").write_text("q1 Q0 d1 1 1 r%1\nq%2 Q0 d1 1 1 r%1\n")
+    (tmp_path / "pct.qrels").write_text("q1 0 d1 1\nq%2 0 d1 1\n")
+    args = ["score", "-q", "-m", "runid", "-m", "P.1", "--format", "trec"]
+    assert run([*args, str(tmp_path / "pct.qrels"), str(tmp_path / "pct.run")]) == 0
+    # trec_eval 9.0.8 -q -m runid -m P.1 pct.qrels pct.run
+    assert capsys.readouterr().out == (
+        "P_1                   \tq%2\t1.0000\n"
+        "P_1                   \tq1\t1.0000\n"
+        "runid                 \tall\tr%1\n"
+        "P_1                   \tall\t1.0000\n"
+    )

@@ -32,6 +32,14 @@ def escape_text(text, also: str = "") -> str:
     )
 
 
+def _field(text) -> str:
+    """An id or run tag in trec_eval's text: as trec_eval prints it when a TREC file could
+    hold it (printable, no blank: ``%`` included), escaped (:func:`escape_text`) when only
+    a DataFrame or dict could."""
+    text = str(text)
+    return text if text.isprintable() and " " not in text else escape_text(text, " ")
+
+
 def _name(column, names: str) -> str:
     return column.label if names == "trec" else column.display
 
@@ -56,7 +64,7 @@ def trec_text(evaluation, run, *, per_query: bool = False, summary: bool = True,
     prefix = "Z" if z else ""
     traces = run.traces or [""] * len(run.qids)
     for index, qid in enumerate(run.qids):
-        qid = escape_text(qid, " ")  # from a DataFrame, an id may hold anything
+        qid = _field(qid)
         if traces[index]:
             lines.append(traces[index])
         if not per_query:
@@ -75,7 +83,7 @@ def trec_text(evaluation, run, *, per_query: bool = False, summary: bool = True,
         for column in columns:
             name = _name(column, names)
             if column.summary == RUNID:
-                lines.append(f"{name:<22}\tall\t{escape_text(run.runid, ' ')}\n")
+                lines.append(f"{name:<22}\tall\t{_field(run.runid)}\n")
             elif column.summary != STRING:
                 value = run.summary[column.label]
                 lines.append(f"{prefix}{name:<22}\tall\t{_number(column, value, z)}\n")
