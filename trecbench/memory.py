@@ -4,7 +4,8 @@ A run file is scored in one piece when it is small, and otherwise in blocks of w
 topics (:class:`trecbench.inputs.blocks.RunBlocks`): blocks of :data:`BLOCK_LINES` lines
 score as fast as the whole run and keep the memory flat whatever the run's length. The
 budget (``--memory MiB``; by default half of the memory available when the call starts)
-bounds what the process holds at its peak: the blocks are made smaller to fit it (with
+bounds, to a few per cent (the costs per line are estimates), what the process holds at
+its peak: the blocks are made smaller to fit it (with
 several worker processes, each gets its share), and it decides whether a run whose topics
 are scattered over the file is read whole or spilled to disk. The costs per line are
 measured on this project's benchmark runs (``make bench``), with a margin.
