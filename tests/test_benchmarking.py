@@ -241,6 +241,14 @@ def test_completeness_by_hand(written):
     assert incomplete == ["reranked"]
     text = (out / "BenchmarkComparison.md").read_text()
     assert "- Lexical+Rerank: unjudged → Shallow pools: mark runs as incomplete" in text
+    # the table prints the counts by hand, coverage and unjudged to a tenth of a per cent
+    info = modes["hybrid"]["completeness"]
+    expected = _completeness_by_hand(out / "runs/hybrid.run", settings)
+    row = next(line for line in text.splitlines() if line.startswith("| Hybrid | "))
+    assert row.startswith(
+        f"| Hybrid | {info['topics']}/{info['qrels_topics']} ({expected['coverage']:.1%}) | "
+        f"{expected['median']:g} (min {expected['min']}) | {expected['unjudged']:.1%} |"
+    )
 
 
 def test_routing_section(written):

@@ -956,7 +956,7 @@ def _completeness_lines(bench: Benchmark, labels: Mapping[str, str]) -> list[str
         )
         lines.append(
             f"| {labels[result.mode.name]} | {info['topics']}/{info['qrels_topics']} "
-            f"({info['coverage']:.0%}) | {info['pool_depth']['median']:g} "
+            f"({info['coverage']:.1%}) | {info['pool_depth']['median']:g} "
             f"(min {info['pool_depth']['min']}) | {info['unjudged']:.1%} | {status} |"
         )
         actions += [
@@ -974,8 +974,8 @@ def _completeness_lines(bench: Benchmark, labels: Mapping[str, str]) -> list[str
         )
     lines += [
         "",
-        f"Thresholds: coverage ≥ {settings['min_coverage']:.0%}, median judged depth ≥ "
-        f"{settings['min_pool_depth']}, unjudged ≤ {settings['max_unjudged']:.0%} of the top "
+        f"Thresholds: coverage ≥ {settings['min_coverage']:.1%}, median judged depth ≥ "
+        f"{settings['min_pool_depth']}, unjudged ≤ {settings['max_unjudged']:.1%} of the top "
         f"{at} (judged: a qrels grade ≥ 0).",
         "",
         "### Problems and recovery actions (TREC R-task reference)",
