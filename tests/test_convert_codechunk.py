@@ -163,6 +163,15 @@ def test_run_stats_equal_a_direct_count_over_the_raw_file(code_chunk_data):
         )
         assert run.stats["score_inversions"] == 0  # the producer ranks by score
     assert [r.stats["tied_adjacent_scores"] for r in conversion.runs] == [62, 64]
+    # "N relevant" as the CLI prints it: the relevantChunkIds of each chunker's queries
+    relevant = {}
+    for entry in data:
+        for query in entry["queryResults"]:
+            ids = set(query["relevantChunkIds"])
+            relevant[entry["chunker"]] = relevant.get(entry["chunker"], 0) + len(ids)
+    for chunker, count in relevant.items():
+        (table,) = [t for name, t in conversion.qrels.items() if name.endswith(f"-{chunker}")]
+        assert int((table["rel"] > 0).sum()) == count
 
 
 def _entries(tmp_path, mutate):
