@@ -286,3 +286,13 @@ def test_cli_choices_are_the_library_s():
 
     assert set(command.METHOD_CHOICES) == set(fusion.METHODS) | set(fusion.METHOD_ALIASES)
     assert set(command.NORM_CHOICES) == set(fusion.NORMS) | set(fusion.NORM_ALIASES)
+
+
+def test_ids_holding_a_tab_stay_apart():
+    """A document's key is the pair (qid, docno), not their text joined by a tab."""
+    run = pd.DataFrame({"qid": ["a\tb", "a"], "docno": ["c", "b\tc"], "score": [1.0, 2.0]})
+    fused = trecbench.fuse([run], "combsum", norm="none")
+    assert sorted(zip(fused["qid"], fused["docno"], fused["score"], strict=True)) == [
+        ("a", "b\tc", 2.0),
+        ("a\tb", "c", 1.0),
+    ]

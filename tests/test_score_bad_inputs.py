@@ -50,3 +50,15 @@ def test_score_gives_a_clean_outcome(kind, content, tmp_path, monkeypatch):
         assert code in (0, 4, 7), message
         if code:
             assert stdout == b""
+
+
+def test_judgments_whose_ids_hold_a_tab_are_no_duplicates():
+    """(1<TAB>x, y) and (1, x<TAB>y) are two judgments of two topics, not one twice."""
+    import pandas as pd
+
+    import trecbench
+
+    qrels = pd.DataFrame({"qid": ["1\tx", "1"], "docno": ["y", "x\ty"], "rel": [1, 1]})
+    run = pd.DataFrame({"qid": ["1", "1\tx"], "docno": ["x\ty", "z"], "score": [1.0, 1.0]})
+    result = trecbench.evaluate(qrels, run, ["P@1"])
+    assert result.runs[0].values["P_1"].tolist() == [1.0, 0.0]

@@ -103,6 +103,23 @@ def to_numpy(values: pa.Array | pa.ChunkedArray) -> np.ndarray:
     return out
 
 
+def row_keys(*columns: pa.Array | pa.ChunkedArray) -> np.ndarray:
+    """One integer per row, equal for two rows exactly when every column is: the key of a
+    tuple of ids whatever characters they hold (text joined with a separator would need a
+    character no id holds, and an id from a DataFrame may hold any)."""
+    keys = None
+    for column in columns:
+        if isinstance(column, pa.ChunkedArray):
+            column = column.combine_chunks()
+        encoded = pc.dictionary_encode(column)
+        codes = to_numpy(encoded.indices).astype(np.int64)
+        if keys is not None:  # renumbered densely first: products stay within int64
+            _, dense = np.unique(keys, return_inverse=True)
+            codes += dense.astype(np.int64) * len(encoded.dictionary)
+        keys = codes
+    return keys if keys is not None else np.empty(0, np.int64)
+
+
 class Groups:
     """Rows grouped by equal ``keys``, for numpy reductions per group.
 
@@ -110,7 +127,9 @@ class Groups:
     Groups come in order of first appearance; ``keys`` holds each group's key.
     """
 
-    def __init__(self, keys: pa.Array | pa.ChunkedArray):
+    def __init__(self, keys: pa.Array | pa.ChunkedArray | np.ndarray):
+        if isinstance(keys, np.ndarray):
+            keys = array(keys)
         if isinstance(keys, pa.ChunkedArray):
             keys = keys.combine_chunks()
         encoded = pc.dictionary_encode(keys)

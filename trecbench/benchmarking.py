@@ -368,12 +368,12 @@ def completeness(
     ranked = ranked.filter(pc.is_in(qid, value_set=wanted))
     judged_rows = qrels.filter(pc.greater_equal(qrels.column("rel"), arrow.scalar(0)))
 
-    def keys(table: pa.Table) -> pa.ChunkedArray:
-        q = pc.cast(table.column("qid"), pa.large_string())
-        d = pc.cast(table.column("docno"), pa.large_string())
-        return pc.binary_join_element_wise(q, d, arrow.scalar("\t", pa.large_string()))
+    def both(name: str) -> pa.ChunkedArray:  # the run's rows, then the judged ones
+        columns = (ranked.column(name), judged_rows.column(name))
+        return pa.chunked_array([pc.cast(c, pa.large_string()) for c in columns])
 
-    judged = arrow.to_numpy(pc.is_in(keys(ranked), value_set=keys(judged_rows).combine_chunks()))
+    keys = arrow.row_keys(both("qid"), both("docno"))
+    judged = np.isin(keys[: ranked.num_rows], keys[ranked.num_rows :])
     position = arrow.to_numpy(ranked.column("rank")).astype(np.int64) - 1
     starts = ranking.topic_starts(ranked.column("qid"))
     lengths = np.diff(np.append(starts, ranked.num_rows))

@@ -517,8 +517,7 @@ class Qrels:
 
     def _find_duplicates(self) -> dict[str, tuple[str, int, int]]:
         qid, docno, line = (self.table.column(name) for name in ("qid", "docno", "line"))
-        # ids never hold a tab: qid<TAB>docno is the judgment's key
-        groups = arrow.Groups(pc.binary_join_element_wise(qid, docno, arrow.scalar("\t", qid.type)))
+        groups = arrow.Groups(arrow.row_keys(qid, docno))
         first, last = groups.reduce(np.minimum, line), groups.reduce(np.maximum, line)
         dupes = np.flatnonzero(groups.counts > 1)
         rows = groups.first[dupes]

@@ -230,8 +230,7 @@ def fuse_tables(
         values.append(_values(ranked, method, norm, k))
         row_weights.append(np.full(ranked.num_rows, weight[index]))
     qid, docno = pa.concat_arrays(qids), pa.concat_arrays(docnos)
-    # ids never hold a tab: qid<TAB>docno is a document's key within its topic
-    groups = arrow.Groups(pc.binary_join_element_wise(qid, docno, arrow.scalar("\t", qid.type)))
+    groups = arrow.Groups(arrow.row_keys(qid, docno))
     fused = _combine(method, groups, np.concatenate(values), np.concatenate(row_weights))
     first = arrow.array(groups.first)
     table = pa.table(

@@ -51,18 +51,19 @@ def _irm_measure(measure: Measure, relevance_level: int, largest_grade: int):
 def _refuse_duplicate_subtopic_judgments(table, path: str) -> None:
     """A (topic, subtopic, document) judged twice is an error, as a duplicate (topic,
     document) is for the other measures (diversity qrels judge a document per subtopic)."""
-    import pyarrow.compute as pc
+    from .. import arrow
 
     subtopic = table.column("iter") if "iter" in table.column_names else None
     if subtopic is None:
         return
-    keys = pc.binary_join_element_wise(table.column("qid"), subtopic, table.column("docno"), "\t")
-    counts = pc.value_counts(keys)
-    repeated = pc.filter(counts, pc.greater(counts.field("counts"), 1))
+    groups = arrow.Groups(arrow.row_keys(table.column("qid"), subtopic, table.column("docno")))
+    repeated = np.flatnonzero(groups.counts > 1)
     if len(repeated):
-        qid, sub, docno = repeated[0]["values"].as_py().split("\t")
-        lines = pc.filter(table.column("line"), pc.equal(keys, repeated[0]["values"]))
-        first, second = lines.to_pylist()[:2]
+        group = int(repeated[0])  # the first repeated key, in order of first appearance
+        rows = groups.order[groups.starts[group] : groups.starts[group] + groups.counts[group]]
+        row = int(rows[0])
+        qid, sub, docno = (table.column(name)[row].as_py() for name in ("qid", "iter", "docno"))
+        first, second = (table.column("line")[int(r)].as_py() for r in rows[:2])
         raise DuplicateError(
             path,
             second,
