@@ -45,12 +45,10 @@ from . import arrow, ranking
 from .errors import ExitCode, InputError, OutputError, TrecbenchError, UsageError
 
 CONFIG_SCHEMA = "benchmark_config"
-WORKFLOW_SCHEMA = "benchmark_workflow"
 MANIFEST_FILE = "ExperimentManifest.json"
 REPORTS_DIR = "reports"
 RUNS_DIR = "runs"
 RTASK_MAX_DEPTH = 100  # the TREC R task's submission cap
-MARKS = ("below-baseline", "baseline", "good", "strong")
 
 # The R-task reference's recovery actions, quoted, per kind of problem.
 ACTIONS = {

@@ -72,7 +72,7 @@ CORRECTION_NAMES = {
 REPORT_FILE = "BenchmarkReport.json"
 MARKDOWN_FILE = "BenchmarkComparison.md"
 LATEX_FILE = "AllPairs.tex"
-SCHEMA = "benchmark_report"  # trecbench/schemas/benchmark_report.schema.json
+_PAIRS = 256  # pairs of runs whose bootstrap p-values are computed at once
 SCHEMA_VERSION = 2
 HIGHER, LOWER = "higher", "lower"
 MOVERS = 5  # topics listed per run, measure and direction
@@ -492,7 +492,18 @@ def _analyse(
             else stats.paired_t_test(pair_diffs)
         )
     elif settings["test"] == "bootstrap":
-        p = stats.bootstrap_p(pair_diffs, boot[:, left] - boot[:, right], weights)
+        # a few hundred pairs at a time: resamples x pairs grows with the square of the runs
+        columns = np.array(left), np.array(right)
+        p = np.concatenate(
+            [
+                stats.bootstrap_p(
+                    pair_diffs[:, block],
+                    boot[:, columns[0][block]] - boot[:, columns[1][block]],
+                    weights,
+                )
+                for block in np.array_split(np.arange(len(pairs)), max(1, -(-len(pairs) // _PAIRS)))
+            ]
+        )
     else:
         p = stats.randomization_test(pair_diffs, samples, seed, stage(samples), weights)
     p_of = {pair: p[k] for k, pair in enumerate(pairs)}
