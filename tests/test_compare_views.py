@@ -327,3 +327,18 @@ def test_terminal_table_by_default_and_files_only_with_o(tmp_path, monkeypatch):
     assert "**0." not in done.stdout and "\\*" not in done.stdout  # no Markdown on a terminal
     plots = CliRunner().invoke(cli, [*args, "--plots"])
     assert plots.exit_code == 1 and "--plots writes files: give -o OUTDIR" in str(plots.exception)
+
+
+def test_beyond_26_runs_the_letters_of_beaten_runs_are_separated():
+    """Run 27's letter is r27: after run 18's r it would read rr27, so letters get commas
+    (in the runs' order) once there are more than 26 runs."""
+    rng = np.random.default_rng(0)
+    values = {
+        f"run{r:02d}": list((0.9 if r == 0 else 0.1) + rng.uniform(0, 0.05, 12)) for r in range(28)
+    }
+    result = compare_scores(_frame(values), test="t")
+    from trecbench.comparison_text import _pairs_rows
+
+    first = _pairs_rows(result, "all", lambda text: text)[0]
+    assert first[:2] == ["a", "run00"]
+    assert first[2][1] == ",".join([*"bcdefghijklmnopqrstuvwxyz", "r27", "r28"])

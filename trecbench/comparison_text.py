@@ -97,7 +97,7 @@ def _marker(row: Mapping, alpha: float, better: str | None) -> str:
     return ("▲" if improved else "▼") + stars
 
 
-def _best(means: pd.Series, runs: list[str], better: str | None) -> list[str]:
+def best_runs(means: pd.Series, runs: list[str], better: str | None) -> list[str]:
     """Runs with the best mean (ties listed); none for a measure without a direction."""
     if better == "higher":
         return [run for run in runs if means[run] >= means.max() - 1e-12]
@@ -400,6 +400,7 @@ def _welch_title(comparison) -> str:
 def _pairs_rows(comparison, label: str, bold) -> list[list[str]]:
     """Rows ``letter, run, mean^letters...``: ``bold(text)`` marks a best mean."""
     mark = letters(comparison.runs)
+    join = "," if len(comparison.runs) > 26 else ""  # r27 after r would read rr27
     beaten = _beaten(comparison, label)
     summary = comparison.part(comparison.summary, label).set_index(["measure", "run"])["mean"]
     rows = []
@@ -408,9 +409,10 @@ def _pairs_rows(comparison, label: str, bold) -> list[list[str]]:
         for measure in comparison.measures:
             means = summary.loc[measure]
             text = _fmt(means[run])
-            if run in _best(means, comparison.runs, _direction(comparison, measure)):
+            if run in best_runs(means, comparison.runs, _direction(comparison, measure)):
                 text = bold(text)
-            wins = "".join(sorted(mark[other] for other in beaten.get((run, measure), [])))
+            losers = set(beaten.get((run, measure), []))
+            wins = join.join(mark[other] for other in comparison.runs if other in losers)
             cells.append((text, wins))
         rows.append(cells)
     return rows
@@ -506,7 +508,7 @@ def mean_cells(comparison, label: str, measures: list[str], bold: str = "") -> l
     for measure in measures:
         better = _direction(comparison, measure)
         means = summary.loc[measure]["mean"]
-        best = _best(means, comparison.runs, better)
+        best = best_runs(means, comparison.runs, better)
         cells = []
         for run in comparison.runs:
             row = summary.loc[(measure, run)]
