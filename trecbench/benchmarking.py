@@ -623,7 +623,10 @@ def _validate_inputs(config: BenchmarkConfig, profile: str):
 
 def _kpis(config: BenchmarkConfig, comparison) -> list[dict]:
     """Per measure: each mode's mean, target mark and significance, and the best modes."""
-    from .comparison import ALL, HIGHER, LOWER, direction
+    import pandas as pd
+
+    from .comparison import ALL, direction
+    from .comparison_text import best_runs
 
     summary = comparison.summary[comparison.summary["stratum"] == ALL]
     means = summary.set_index(["measure", "run"])["mean"]
@@ -643,13 +646,8 @@ def _kpis(config: BenchmarkConfig, comparison) -> list[dict]:
                 entry["significant"] = bool(test["significant"])
                 entry["difference"] = float(test["difference"])
             values[mode] = entry
-        column = {mode: values[mode]["mean"] for mode in values}
-        if better == HIGHER:
-            best = [m for m, v in column.items() if v >= max(column.values()) - 1e-12]
-        elif better == LOWER:
-            best = [m for m, v in column.items() if v <= min(column.values()) + 1e-12]
-        else:
-            best = []
+        column = pd.Series({mode: values[mode]["mean"] for mode in values})
+        best = best_runs(column, list(column.index), better)
         rows.append({"measure": measure, "values": values, "best": best})
     return rows
 
@@ -722,7 +720,7 @@ def run_benchmark(config: BenchmarkConfig | str | os.PathLike, *, progress=None)
     qrels_result, validations = _validate_inputs(config, profile)
     qrels = load(config.qrels, "qrels")  # the one parse of the qrels
     qrels_table = qrels.table
-    topics = sorted(set(qrels_table.column("qid").to_pylist()))
+    topics = sorted(arrow.distinct(qrels_table.column("qid")).to_pylist())
     loaded = {m.name: load(m.run, "run") for m in config.modes if m.run is not None}
     ranked = _fuse_modes(config, {name: run.table for name, run in loaded.items()})
 

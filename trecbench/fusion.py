@@ -124,13 +124,6 @@ def _weights(weights, n_runs: int, method: str) -> np.ndarray:
     return np.array([_check_number("a weight", w, -math.inf) for w in weights], np.float64)
 
 
-def _blocks(qids) -> tuple[np.ndarray, np.ndarray]:
-    """Start of each topic block of a ranked run and, per row, its block's index."""
-    starts = ranking.topic_starts(qids)
-    lengths = np.diff(np.append(starts, len(qids)))
-    return starts, np.repeat(np.arange(len(starts)), lengths)
-
-
 def normalise(scores: np.ndarray, ranks: np.ndarray, starts: np.ndarray, norm: str) -> np.ndarray:
     """Per-topic normalised scores of one ranked run (rows grouped by topic, ``starts`` the
     topics' first rows, ``ranks`` 1-based); see the module docstring."""
