@@ -31,8 +31,9 @@ def measures(names, fmt):
     from ..measures import listing, parse_measures
 
     if names:
-        engines_of = engines.assign(parse_measures(list(names)))
-        for measure in parse_measures(list(names)):
+        measures = parse_measures(list(names))
+        engines_of = engines.assign(measures)
+        for measure in measures:
             definition = measure.definition
             click.echo(
                 f"{measure.requested}: {measure.canonical} — {definition.description} "

@@ -18,7 +18,8 @@ from ..errors import InputError, OutputError
 
 class InputFile(click.ParamType):
     """A file to read: it must exist and not be a folder (pipes and process substitutions,
-    ``<(...)``, are files here; nothing is read); ``-`` is standard input. With
+    ``<(...)``, are files here; nothing is read); ``-`` passes (standard input, which only
+    ``score --compat 10.0`` reads, as trec_eval 10.0 does; elsewhere it cannot be read). With
     ``dataset_ids``, also an ir_datasets id, ``irds:ID`` (qrels, which the library reads).
     With ``patterns``, also a glob or a URL that names no file here (``score --dask``'s runs,
     which the library expands, or refuses as a missing file without --dask)."""
