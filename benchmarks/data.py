@@ -165,10 +165,9 @@ def ensure_gzip(run: Path) -> Path:
         import gzip
         import shutil
 
-        partial = packed.with_name(packed.name + ".partial")
-        with run.open("rb") as source, gzip.GzipFile(partial, "wb", 6, mtime=0) as target:
-            shutil.copyfileobj(source, target, 8 << 20)
-        partial.replace(packed)
+        with OutputSet() as out, run.open("rb") as source:  # nothing left behind on failure
+            with gzip.GzipFile(packed.name, "wb", 6, out.open(packed), mtime=0) as target:
+                shutil.copyfileobj(source, target, 8 << 20)
     return packed
 
 
