@@ -331,3 +331,44 @@ def test_hostile_sidecars_are_refused_with_their_place(tmp_path):
         path.write_text(json.dumps(data))
         with pytest.raises(InputError, match=message):
             load_strata(path)
+
+
+def test_sidecar_strata_use_the_escaped_ids_of_the_qrels_and_runs(tmp_path):
+    """A case_id that needs escaping ("case 1" is written case%201) keeps its stratum:
+    the sidecar is keyed by the ids as written, so `score --group-by` finds it."""
+    from click.testing import CliRunner
+
+    from trecbench.cli import _register, cli
+
+    _register()
+    cases = tmp_path / "cases.json"
+    cases.write_text(
+        json.dumps(
+            {"test_cases": [
+                {"case_id": "case 1", "text": "a", "expected_hpo_ids": ["HP:0000001"],
+                 "difficulty": "easy"},
+                {"case_id": "case2", "text": "b", "expected_hpo_ids": ["HP:0000002"],
+                 "difficulty": "hard"},
+            ]}
+        )
+    )  # fmt: skip
+    terms = tmp_path / "terms.jsonl"
+    terms.write_text(
+        '{"case_id": "case 1", "hpo_id": "HP:0000001", "rank": 1, "score": 1}\n'
+        '{"case_id": "case2", "hpo_id": "HP:0000003", "rank": 1, "score": 1}\n'
+    )
+    out = tmp_path / "out"
+    args = ["convert", "hpo", str(cases), "--results", str(terms), "--tag", "t"]
+    result = CliRunner().invoke(cli, args + ["--no-id-check", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    sidecar = json.loads((out / "cases.sidecar.json").read_text())
+    assert sidecar["strata"]["queries"] == {
+        "case%201": {"difficulty": "easy"},
+        "case2": {"difficulty": "hard"},
+    }
+    args = ["score", str(out / "cases.qrels"), str(out / "t.run"), "-m", "P@1"]
+    args += ["--strata", str(out / "cases.sidecar.json"), "--group-by", "difficulty"]
+    result = CliRunner().invoke(cli, args + ["--format", "json"])
+    assert result.exit_code == 0, result.output
+    (run,) = json.loads(result.stdout)["groups"]["difficulty"].values()
+    assert run["groups"] == {"easy": {"n": 1, "P@1": 1.0}, "hard": {"n": 1, "P@1": 0.0}}

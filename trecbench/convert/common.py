@@ -398,6 +398,9 @@ def sidecar_dict(conversion: Conversion, files: dict, validation: dict) -> dict:
     if strata is not None and len(strata):
         fields = [c for c in strata.columns if c != "qid"]
         records = strata.set_index("qid")[fields]
+        # keyed by the ids as written to the qrels and runs (escape_ids), so that
+        # `score --strata` finds every query
+        records.index = escaped(records.index)
         queries = {
             qid: {k: v for k, v in row.items() if not pd.isna(v)}
             for qid, row in records.to_dict("index").items()
