@@ -258,6 +258,29 @@ def test_terms_jsonl_keeps_rank_order_and_reports_problems(tmp_path):
     assert any("1 evaluable case(s) have no results" in n for n in conversion.report.notes)
 
 
+def test_cases_without_results_are_counted_on_the_written_ids(tmp_path):
+    """The "evaluable case(s) have no results" note compares escaped ids with escaped
+    ids: a case without expected ids is not evaluable even when its id needs escaping
+    ("x 1" is written x%201), and an evaluable "x%201" is not mistaken for it."""
+
+    def case(qid, *expected):
+        return {"case_id": qid, "text": "t", "expected_hpo_ids": list(expected)}
+
+    def notes(cases, answered):
+        path = write_json(tmp_path / "cases.json", {"test_cases": cases})
+        records = [{"case_id": q, "hpo_id": "HP:0000001", "rank": 1} for q in answered]
+        terms = write_jsonl(tmp_path / "terms.jsonl", records)
+        conversion = convert_hpo(path, [terms], tags=["t"], check_ids=False)
+        return [n for n in conversion.report.notes if "evaluable case(s)" in n]
+
+    # "x 1" has no expected id: the one evaluable case has results
+    assert notes([case("x 1"), case("y", "HP:0000001")], ["y"]) == []
+    # "x%201" (written x%25201) is evaluable and has no results, though the written id of
+    # the case without expected ids, "x 1", is x%201
+    missing = notes([case("x 1"), case("x%201", "HP:0000001")], ["x 1"])
+    assert [n.split(";")[0] for n in missing] == ["t: 1 evaluable case(s) have no results"]
+
+
 def test_results_format_from_the_name_and_the_first_record(tmp_path):
     import gzip
 

@@ -29,6 +29,7 @@ from .common import (
     Conversion,
     Report,
     clean_tag,
+    escaped,
     input_stem,
     make_qrels,
     qrels_summary,
@@ -437,7 +438,9 @@ def convert_hpo(
     )
     if graded:
         info["graded"] = {"by": graded, "grades": grade_map, "release": loaded.release}
-    empty = info["without_relevant"]
+    # evaluable cases as written (escaped, like info["without_relevant"]), in order
+    empty = set(info["without_relevant"])
+    evaluable = [q for q in escaped(qids) if q not in empty]
     runs = []
     inputs = [record]
     for index, path in enumerate(results):
@@ -458,7 +461,8 @@ def convert_hpo(
         )
         runs.append(ranked_run(rows, tag, name, report, depth, queries=answered))
         inputs.append({**doc.source.record, "kind": f"results ({kind})"})
-        missing = [q for q in qids if q not in set(answered) and q not in set(empty)]
+        written = set(escaped(answered))
+        missing = [q for q in evaluable if q not in written]
         if missing:
             report.note(
                 f"{tag}: {len(missing)} evaluable case(s) have no results; trec_eval averages "
