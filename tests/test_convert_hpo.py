@@ -382,6 +382,22 @@ def test_chroma_results_in_three_layouts(tmp_path):
         convert_hpo(cases, [write_json(tmp_path / "short.json", per_case[:2])], check_ids=False)
 
 
+def test_an_empty_case_id_key_in_keyed_chroma_results_is_an_input_error(tmp_path):
+    cases = write_json(tmp_path / "cases.json", RICH)
+    keyed = tmp_path / "keyed.json"
+    keyed.write_text(
+        json.dumps({"a": chroma_result(["HP:0001250"], [0.1])})[:-1]
+        + ',\n"": '
+        + json.dumps(chroma_result(["HP:0000002"], [0.2]))
+        + "}"
+    )
+    with pytest.raises(InputError) as error:
+        convert_hpo(cases, [keyed], check_ids=False)
+    assert str(error.value) == (
+        f'{keyed}:2: [""]: expected a non-empty string id, found a string ("")'
+    )
+
+
 def test_demo_runs_agree_with_is_gold_and_depth_cut():
     cases = DEMO / "cases.json"
     results = sorted((DEMO / "results").glob("*/terms.jsonl"))

@@ -333,7 +333,7 @@ def chroma_rows(doc: JsonDocument, qids: list[str]) -> tuple[pd.DataFrame, list[
         per_query = [(q, _chroma_one(r, root / i)) for i, (q, r) in pairs]
     else:
         data = root.expect_object(data)
-        per_query = [(str(q), _chroma_one(r, root / q)) for q, r in data.items()]
+        per_query = [((root / q).expect_id(q), _chroma_one(r, root / q)) for q, r in data.items()]
     rows = [(qid, *row) for qid, result in per_query for row in result]
     frame = pd.DataFrame(rows, columns=["qid", "docno", "order", "score"])
     return frame, [q for q, _ in per_query]
