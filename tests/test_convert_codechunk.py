@@ -211,6 +211,23 @@ def test_input_shapes_are_checked_with_their_line(tmp_path, mutate, message):
         convert_codechunk(path)
 
 
+def test_chunkers_with_the_same_run_tag_are_refused(tmp_path):
+    """Names "p 1" and "p_1" both give the tag p_1: one qrels and run would replace the other."""
+
+    def rename(data):
+        for entry, chunker in zip(data, ("p 1", "p 1", "p_1", "p_1"), strict=True):
+            entry["chunker"] = chunker
+
+    path = _entries(tmp_path, rename)
+    with pytest.raises(InputError) as error:
+        convert_codechunk(path)
+    line = path.read_text().splitlines().index('  "chunker": "p_1",') + 1  # entry [2]
+    assert str(error.value) == (
+        f"{path}:{line}: [2].chunker: chunker 'p 1' and chunker 'p_1' would both be written "
+        "as 'p_1' (a run tag keeps at most 25 of A-Z a-z 0-9 _ . -): rename one"
+    )
+
+
 def test_a_query_without_retrieved_chunks_is_reported(tmp_path):
     path = _entries(tmp_path, lambda d: d[0]["queryResults"][0].update(retrievedChunks=[]))
     conversion = convert_codechunk(path)

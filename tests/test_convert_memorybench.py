@@ -214,6 +214,25 @@ def test_result_shapes_are_checked(tmp_path):
         convert_memorybench(path, relevance="magic")
 
 
+def test_providers_with_the_same_run_tag_are_refused(tmp_path):
+    """Names "p 1" and "p_1" both give the tag p_1: one qrels and run would replace the other."""
+    items = [item("q", [ctx("c1")], provider="p 1", relevantIds=["c1"]),
+             item("q", [ctx("c1")], provider="p_1", relevantIds=["c1"])]  # fmt: skip
+    path = export(tmp_path, items)
+    with pytest.raises(InputError) as error:
+        convert_memorybench(path)
+    line = path.read_text().splitlines().index('   "provider": "p_1",') + 1
+    assert str(error.value) == (
+        f"{path}:{line}: results[1].provider: provider 'p 1' and provider 'p_1' would both be "
+        "written as 'p_1' (a run tag keeps at most 25 of A-Z a-z 0-9 _ . -): rename one"
+    )
+    # one provider with two runIds: the tags are provider-runId
+    items = [{**items[0], "provider": "p", "runId": "r 1"},
+             {**items[1], "provider": "p", "runId": "r_1"}]  # fmt: skip
+    with pytest.raises(InputError, match="provider-runId 'p-r 1' and provider-runId 'p-r_1'"):
+        convert_memorybench(export(tmp_path, items))
+
+
 def test_explicit_ids_and_the_seeds_idcg_example(tmp_path):
     """Strategy (A). The seed: 3 relevant items, K=5: IDCG@5 = 1 + 0.63 + 0.5 = 2.13."""
     chunks = [ctx(c) for c in ("a", "x", "y", "z", "w")]

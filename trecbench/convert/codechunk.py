@@ -21,10 +21,10 @@ from ..sources import path_text, read_json
 from .common import (
     Conversion,
     Report,
-    clean_tag,
     make_qrels,
     qrels_summary,
     ranked_run,
+    unique_tag,
 )
 
 
@@ -70,11 +70,15 @@ def convert_codechunk(detailed: str | os.PathLike, *, name: str | None = None) -
     retrieved, relevant, producer = [], [], []
     strata: dict[str, str] = {}
     seen: dict[tuple[str, str], object] = {}  # (chunker, taskId) -> its place
+    tags: dict[str, str] = {}  # chunker -> its run tag
+    owners: dict[str, str] = {}  # run tag -> "chunker '<chunker>'" (for unique_tag)
     config = {}
     for index, entry in enumerate(entries):
         at = doc.root / index
         entry = at.expect_object(entry)
         chunker = (at / "chunker").expect_id(entry.get("chunker"))
+        if chunker not in tags:
+            tags[chunker] = unique_tag(chunker, owners, at / "chunker", "chunker")
         repo = (at / "repo").expect_id(entry.get("repo"))
         config[chunker] = entry.get("config")
         queries = (at / "queryResults").expect_list(entry.get("queryResults"))
@@ -117,7 +121,7 @@ def convert_codechunk(detailed: str | os.PathLike, *, name: str | None = None) -
     qrels, runs, info = {}, [], {}
     chunkers = list(dict.fromkeys([c for c, _, _ in producer]))
     for chunker in chunkers:
-        tag = clean_tag(chunker)
+        tag = tags[chunker]
         qrels_name = f"{name}-{tag}"
         chunker_qids = [q for c, q, _ in producer if c == chunker]
         table = make_qrels(

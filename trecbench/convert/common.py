@@ -32,6 +32,7 @@ from .. import __version__, outputs
 from ..errors import InputError, UsageError
 from ..ids import STR, escape_series
 from ..ranking import as_float32
+from ..sources import At
 
 SIDECAR_FORMAT = "trecbench-sidecar"
 SIDECAR_VERSION = 2
@@ -145,6 +146,23 @@ def clean_tag(text: str) -> str:
     """A run tag trec_eval and the validator accept: ``[A-Za-z0-9_.-]``, at most 25 chars."""
     tag = _TAG_OK.sub("_", text).strip("_")[:25]
     return tag or "run"
+
+
+def unique_tag(name: str, owners: dict[str, str], at: At, what: str) -> str:
+    """``clean_tag(name)`` for a new ``name`` (``what``: a provider, a chunker), refused when
+    an earlier name has the same tag: its qrels and run would silently replace the first's.
+
+    ``owners`` maps each tag given so far to its name, as the error names it (filled
+    here); ``at`` is where ``name`` was read.
+    """
+    tag = clean_tag(name)
+    if tag in owners:
+        raise at.error(
+            f"{owners[tag]} and {what} {name!r} would both be written as {tag!r} (a run tag "
+            "keeps at most 25 of A-Z a-z 0-9 _ . -): rename one"
+        )
+    owners[tag] = f"{what} {name!r}"
+    return tag
 
 
 def input_stem(path: str | os.PathLike) -> str:

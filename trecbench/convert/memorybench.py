@@ -47,10 +47,10 @@ from ..sources import At, Content, Rows, json_document, parse_json, read_source
 from .common import (
     Conversion,
     Report,
-    clean_tag,
     make_qrels,
     qrels_summary,
     ranked_run,
+    unique_tag,
 )
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -450,8 +450,10 @@ def convert_memorybench(
 
     retrieved, judged, strata, seen = [], [], {}, {}
     per_tag: dict[str, dict] = {}
+    owners: dict[str, str] = {}  # run tag -> the provider (or provider-runId) it is for
     for at, result, provider, run_id, qid, meta in parsed:
-        tag = provider if len(runs_of[provider]) == 1 else f"{provider}-{run_id}"
+        single = len(runs_of[provider]) == 1
+        tag = provider if single else f"{provider}-{run_id}"
         if (tag, qid) in seen:
             raise (at / "itemId").error(
                 f"itemId {qid!r} appears twice in run {tag!r} (first at {seen[tag, qid]})"
@@ -459,15 +461,19 @@ def convert_memorybench(
         seen[tag, qid] = at.place
         repo = meta.get("repo")
         strata[qid] = None if repo is None else (at / "metadata" / "repo").expect_id(repo)
+        state = per_tag.get(tag)
+        if state is None:
+            what = "provider" if single else "provider-runId"
+            run_tag = unique_tag(tag, owners, at / "provider", what)
+            state = per_tag[tag] = (
+                {"provider": provider, "run_tag": run_tag, "qids": [],
+                 "strategies": dict.fromkeys((*STRATEGIES, NONE), 0),
+                 "found_only": 0, "unretrieved": 0}
+            )  # fmt: skip
         chunks, places, scores = _chunks(result.get("retrievedContext"), at)
         settings = {"offset": offsets.get(provider, 0), "iou": iou, "f1_threshold": f1_threshold}
         where = {"run": tag, "qid": qid}
         outcome = _judge(relevance, result, meta, chunks, places, at, settings, report, where)
-        state = per_tag.setdefault(
-            tag,
-            {"provider": provider, "qids": [], "strategies": dict.fromkeys((*STRATEGIES, NONE), 0),
-             "found_only": 0, "unretrieved": 0},
-        )  # fmt: skip
         state["qids"].append(qid)
         state["strategies"][outcome.strategy] += 1
         state["found_only"] += outcome.found_only
@@ -484,7 +490,7 @@ def convert_memorybench(
     judgments = pd.DataFrame(judged, columns=["tag", "qid", "docno", "rel"])
     qrels, runs, info = {}, [], {}
     for tag, state in per_tag.items():
-        qrels_name = f"{name}-{clean_tag(tag)}"
+        qrels_name = f"{name}-{state['run_tag']}"
         table = make_qrels(
             judgments.loc[judgments["tag"] == tag, ["qid", "docno", "rel"]], qrels_name, report
         )
@@ -509,7 +515,7 @@ def convert_memorybench(
                 "may be underestimated"
             )
         rows = run_rows.loc[run_rows["tag"] == tag, ["qid", "docno", "order", "score"]]
-        runs.append(ranked_run(rows, clean_tag(tag), qrels_name, report, queries=state["qids"]))
+        runs.append(ranked_run(rows, state["run_tag"], qrels_name, report, queries=state["qids"]))
 
     return Conversion(
         name=name,
