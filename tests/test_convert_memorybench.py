@@ -233,6 +233,15 @@ def test_providers_with_the_same_run_tag_are_refused(tmp_path):
         convert_memorybench(export(tmp_path, items))
 
 
+def test_report_entries_name_the_run_by_its_tag(tmp_path):
+    conversion = convert_memorybench(
+        export(tmp_path, [item("q", [ctx("c1")], provider="p 1", relevantIds=[" c1"])])
+    )
+    assert [run.tag for run in conversion.runs] == ["p_1"]
+    (repaired,) = conversion.report.repaired
+    assert repaired["run"] == "p_1"
+
+
 def test_explicit_ids_and_the_seeds_idcg_example(tmp_path):
     """Strategy (A). The seed: 3 relevant items, K=5: IDCG@5 = 1 + 0.63 + 0.5 = 2.13."""
     chunks = [ctx(c) for c in ("a", "x", "y", "z", "w")]

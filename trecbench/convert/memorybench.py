@@ -472,7 +472,7 @@ def convert_memorybench(
             )  # fmt: skip
         chunks, places, scores = _chunks(result.get("retrievedContext"), at)
         settings = {"offset": offsets.get(provider, 0), "iou": iou, "f1_threshold": f1_threshold}
-        where = {"run": tag, "qid": qid}
+        where = {"run": state["run_tag"], "qid": qid}
         outcome = _judge(relevance, result, meta, chunks, places, at, settings, report, where)
         state["qids"].append(qid)
         state["strategies"][outcome.strategy] += 1
