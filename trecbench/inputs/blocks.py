@@ -203,12 +203,15 @@ class RunBlocks:
                 partitioning=ds.partitioning(parts),
                 existing_data_behavior="overwrite_or_ignore",
             )
-            dataset = ds.dataset(folder, format="arrow", partitioning=ds.partitioning(parts))
+            # a partition's files are in its folder (none when it has no row): read alone,
+            # not filtered out of the whole dataset (a scan per partition of every file)
+            present = set(os.listdir(folder))
             pending: list[pa.Table] = []
             held = 0
             for part in range(partitions):
-                piece = dataset.to_table(columns=list(RUN_COLUMNS), filter=ds.field("part") == part)
-                if piece.num_rows:
+                if str(part) in present:
+                    where = os.path.join(folder, str(part))
+                    piece = ds.dataset(where, format="arrow").to_table(columns=list(RUN_COLUMNS))
                     pending.append(piece)
                     held += piece.num_rows
                 if pending and (held >= self.rows or part == partitions - 1):
