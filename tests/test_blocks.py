@@ -436,3 +436,24 @@ def test_irregular_bytes_found_while_reading_come_after_the_tables_before(bad, t
     came = sum(table.num_rows for table in tables)
     # the block holding line 501 starts at most one block (256 bytes) before it
     assert 500 - 256 // min(len(row) + 1 for row in rows) <= came <= 500
+
+
+def test_a_spill_into_more_than_1024_partitions(tmp_path):
+    """Many topics, scattered, in blocks of one line: a table read is spilled into more
+    partitions than Arrow's default limit (1024); the blocks hold every line once, each
+    topic whole, as the run read whole does."""
+    topics = 1200
+    rows = [f"q{q} Q0 d{d} {d} {10 - d} t" for d in range(2) for q in range(topics)]
+    run = tmp_path / "run"
+    run.write_text("\n".join(rows) + "\n")
+    read_whole = run_blocks.RunBlocks(run, 10**6, 10**6)
+    whole = [table for table in read_whole if table is not run_blocks.RESTART]
+    assert len(whole) == 1 and not read_whole.spilled
+    iterated = run_blocks.RunBlocks(run, 1, 1, spill_dir=tmp_path)
+    blocks = []
+    for table in iterated:  # the blocks before a restart are void
+        blocks = [] if table is run_blocks.RESTART else [*blocks, table]
+    assert iterated.spilled and len(blocks) > 1024
+    assert sum(len(set(block.column("qid").to_pylist())) for block in blocks) == topics
+    assert pa.concat_tables(blocks).sort_by("line").equals(whole[0])
+    assert iterated.record == read_whole.record

@@ -202,6 +202,9 @@ class RunBlocks:
                 format="arrow",
                 partitioning=ds.partitioning(parts),
                 existing_data_behavior="overwrite_or_ignore",
+                # Arrow refuses a batch spread over more than 1024 partitions by default;
+                # beyond its 1024 open files it closes the least recently used ones
+                max_partitions=partitions,
             )
             # a partition's files are in its folder (none when it has no row): read alone,
             # not filtered out of the whole dataset (a scan per partition of every file)
