@@ -242,6 +242,39 @@ def test_budget_sizes_blocks():
     assert np.isscalar(budget.free_bytes)
 
 
+def test_a_parquet_run_longer_than_a_block_is_scored_in_blocks(tmp_path, monkeypatch, tiny_blocks):
+    """A Parquet file is far smaller than its text: its rows are told by its footer, not
+    guessed from its size (which would have it read whole)."""
+    import pandas as pd
+
+    import trecbench
+
+    n = 3000
+    frame = pd.DataFrame(
+        {
+            "qid": [str(i // 1000) for i in range(n)],
+            "docno": [f"d{i % 1000}" for i in range(n)],
+            "score": [float(-(i % 1000)) for i in range(n)],
+        }
+    )
+    run = tmp_path / "run.parquet"
+    trecbench.write_run(frame, run)
+    (tmp_path / "qrels").write_text(
+        _lines([(q, 0, f"d{d}", d % 2) for q in "012" for d in range(9)])
+    )
+    qrels = str(tmp_path / "qrels")
+    monkeypatch.setattr(memory, "BLOCK_LINES", 2000)
+    guessed = run.stat().st_size * memory.COMPRESSION_RATIO // memory.TEXT_BYTES_PER_LINE
+    assert guessed < memory.BLOCK_LINES < n  # its size alone would have it read whole
+    assert memory.Budget(1).in_blocks(run)
+    whole = _outcome(lambda: _whole(monkeypatch, qrels, str(run), ["official"]))
+    tiny_blocks.clear()
+    assert _outcome(lambda: evaluate(qrels, str(run), ["official"], memory=1)) == whole
+    assert tiny_blocks == [2000, 1000]
+    (tmp_path / "broken.parquet").write_bytes(b"PAR1" + b"x" * 100)
+    assert not memory.Budget(1).in_blocks(tmp_path / "broken.parquet")  # its reader says why
+
+
 # --- several runs in worker processes
 
 

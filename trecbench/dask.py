@@ -302,10 +302,9 @@ def _files(data: Any) -> list[str]:
 
 
 def _is_parquet(path: str) -> bool:
-    from .inputs.streams import PARQUET_MAGIC
+    from .inputs.streams import sniff
 
     try:
-        with open(path, "rb") as handle:
-            return handle.read(4) == PARQUET_MAGIC
+        return sniff(path)[1]
     except OSError:
         raise InputError(path, None, "cannot read") from None

@@ -27,7 +27,8 @@ BLOCK_BYTES_PER_LINE = 200
 # peak bytes per line of a run held whole (read, ranked and scored at once)
 WHOLE_BYTES_PER_LINE = 110
 # bytes per line of text, to tell a run's lines from its file's size (TREC runs take 25 to
-# 60 bytes a line); compressed files hold about four times as many lines
+# 60 bytes a line); compressed files hold about four times as many lines (a Parquet file
+# tells its rows)
 TEXT_BYTES_PER_LINE = 30
 COMPRESSION_RATIO = 4
 # the interpreter and libraries, and each qrels line held (table, per-topic facts)
@@ -102,17 +103,24 @@ class Budget:
 
     def in_blocks(self, path: str | os.PathLike) -> bool:
         """Whether the run file ``path`` is scored in blocks: it has more lines than a
-        block (told from its size; a compressed file's lines are guessed)."""
+        block (a Parquet file's rows, from its footer; text's told from its size, a
+        compressed file's guessed)."""
+        from .inputs.streams import sniff
+
         try:
-            if not stat.S_ISREG(os.stat(path).st_mode):
+            info = os.stat(path)
+            if not stat.S_ISREG(info.st_mode):
                 return False  # a pipe is read into memory (see inputs.streams)
-            with open(path, "rb") as handle:
-                head = handle.read(8)
-                size = os.fstat(handle.fileno()).st_size
+            compression, is_parquet = sniff(path)
         except OSError:
             return False  # the reader says what is wrong with it
-        from .inputs.streams import PARQUET_MAGIC, compression_of
+        if is_parquet:
+            import pyarrow as pa
+            import pyarrow.parquet as pq
 
-        if head.startswith(PARQUET_MAGIC) or compression_of(head):
-            size *= COMPRESSION_RATIO
+            try:
+                return pq.read_metadata(path).num_rows > self.block_lines
+            except (OSError, pa.ArrowException):
+                return False
+        size = info.st_size * (COMPRESSION_RATIO if compression else 1)
         return size // TEXT_BYTES_PER_LINE > self.block_lines

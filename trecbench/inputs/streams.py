@@ -58,6 +58,19 @@ def compression_of(head: bytes) -> str | None:
     return None
 
 
+def kind_of(head: bytes) -> tuple[str | None, bool]:
+    """The compression (:func:`compression_of`) of a file starting with ``head``, and
+    whether it is a Parquet file."""
+    compression = compression_of(head)
+    return compression, compression is None and head.startswith(PARQUET_MAGIC)
+
+
+def sniff(path: str | os.PathLike) -> tuple[str | None, bool]:
+    """:func:`kind_of` the file ``path`` (raises :class:`OSError` when it cannot be read)."""
+    with open(path, "rb") as handle:
+        return kind_of(handle.read(8))
+
+
 class ReadOnly:
     """What :class:`pyarrow.PythonFile` needs of a readable stream, but ``read``."""
 
@@ -143,9 +156,7 @@ class Source:
         self._raw: _Hashed | None = None
         if not self.regular:
             self._spool()
-        head = self._peek()
-        self.compression = compression_of(head)
-        self.is_parquet = self.compression is None and head.startswith(PARQUET_MAGIC)
+        self.compression, self.is_parquet = kind_of(self._peek())
 
     # -- reading
 
