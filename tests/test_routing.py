@@ -115,7 +115,7 @@ def test_reranking_improvement_by_hand():
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("{", "log:1: not JSON"),
+        ("{", "log:1: invalid JSON"),
         ("[1]", "log:1: expected a JSON object"),
         (_line(1, "a", "a", True, True), "log:1: qid must be a non-empty string, not 1"),
         (_line("q", "a", "a", "yes", True), "log:1: retrieval_ran must be true or false"),
@@ -140,6 +140,33 @@ def test_read_from_file_and_render(tmp_path):
     assert "| Routing accuracy | 0.7500 [" in text
     assert "| Gate efficiency | 20.0% [" in text
     assert "1 saved, 1 missed" in text
+
+
+def test_a_routing_log_is_read_with_the_limits_of_json_inputs(tmp_path):
+    """Read as every JSON-lines input is (trecbench.sources.read_jsonl): compressed by
+    content, nesting and duplicate keys refused with the file and line, checksum recorded."""
+    import gzip
+
+    from trecbench import provenance
+
+    packed = tmp_path / "routing.jsonl.gz"
+    packed.write_bytes(gzip.compress(LOG.encode(), mtime=0))
+    with provenance.record_scope():
+        assert read_routing_log(packed).qids == ["q1", "q2", "q3", "q4", "q5"]
+        assert provenance.recorded(packed)["size"] == packed.stat().st_size
+    first = _line("q1", "a", "a", True, True)
+    deep = tmp_path / "deep.jsonl"
+    deep.write_text(first + "\n" + "[" * 100_000 + "]" * 100_000 + "\n")
+    with pytest.raises(InputError, match="deep.jsonl:2: JSON nested deeper than 100 levels"):
+        read_routing_log(deep)
+    twice = tmp_path / "twice.jsonl"
+    twice.write_text(first + "\n" + first.replace('{"qid": "q1"', '{"qid": "a", "qid": "b"'))
+    with pytest.raises(InputError, match="twice.jsonl.*duplicate key 'qid'"):
+        read_routing_log(twice)
+    blank = tmp_path / "blank.jsonl"
+    blank.write_text(first + "\n \n")
+    with pytest.raises(InputError, match="blank.jsonl:2: blank line"):
+        read_routing_log(blank)
 
 
 def test_score_routing_goes_into_the_table_and_the_report(tmp_path):

@@ -28,10 +28,11 @@ import json
 import math
 import os
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
-from . import outputs, provenance
+from . import sources
 from .errors import InputError
 
 FIELDS = ("qid", "chosen_expert", "optimal_expert", "retrieval_ran", "should_retrieve")
@@ -71,18 +72,30 @@ def _field(record: dict, name: str, kind, where: tuple[str, int]):
 def parse_routing_log(text: str, path: str = "<routing log>") -> RoutingLog:
     """A routing log from its JSON-lines text (see the module docstring); a malformed line
     raises :class:`~trecbench.errors.InputError` with its line number."""
+    lines = text.count("\n") + (text[-1:] not in ("", "\n"))  # none after a final newline
+    return _routing_log(sources.parse_jsonl(text, path), lines, path)
+
+
+def read_routing_log(path: str | os.PathLike) -> RoutingLog:
+    """Read a routing log file (UTF-8 JSON lines, plain or compressed: see
+    :func:`trecbench.sources.read_jsonl`; its size and checksum are recorded)."""
+    parsed = sources.read_jsonl(path, "routing log")
+    data = parsed.source.data
+    lines = data.count(b"\n") + (data[-1:] not in (b"", b"\n"))
+    return _routing_log(parsed.records, lines, parsed.path)
+
+
+def _routing_log(records: list[tuple[int, Any]], lines: int, path: str) -> RoutingLog:
+    """The log of ``records`` (``(line number, value)`` of the non-blank lines of
+    ``lines``): a blank line, a value that is no object, a bad field or a qid seen before
+    raises :class:`~trecbench.errors.InputError` with its line number."""
+    numbered = [number for number, _ in records]
+    for number, found in zip(range(1, lines + 1), [*numbered, None], strict=False):
+        if found != number:  # the first line missing from the records
+            raise InputError(path, number, "blank line (one JSON object per line)")
     entries: list[tuple] = []
     seen: dict[str, int] = {}
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()  # the final newline
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            raise InputError(path, number, "blank line (one JSON object per line)")
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise InputError(path, number, f"not JSON: {error.msg}") from None
+    for number, record in records:
         if not isinstance(record, dict):
             raise InputError(path, number, "expected a JSON object")
         where = (path, number)
@@ -105,16 +118,6 @@ def parse_routing_log(text: str, path: str = "<routing log>") -> RoutingLog:
     return RoutingLog(
         path, list(qids), list(chosen), list(optimal), np.array(ran), np.array(should)
     )
-
-
-def read_routing_log(path: str | os.PathLike) -> RoutingLog:
-    """Read a routing log file (UTF-8 JSON lines)."""
-    outputs.note_input(path)
-    try:
-        text = provenance.read_file(path).decode("utf-8")  # checksum taken on the way
-    except UnicodeDecodeError:
-        raise InputError(str(path), None, "not UTF-8 text") from None
-    return parse_routing_log(text, str(path))
 
 
 def _rate(hits: np.ndarray, samples: int, confidence: float, seed: int, scale: float) -> dict:

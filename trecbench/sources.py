@@ -299,14 +299,19 @@ def json_document(source: Content) -> JsonDocument:
 def read_jsonl(path: str | os.PathLike, kind: str) -> JsonLines:
     """Read and parse a JSON-lines file (plain or compressed) once: one value per non-blank line."""
     source = read_source(path, kind)
-    text = _text(source)
-    _check_depth(text, source.path)
-    _check_surrogates(text, source.path)
+    return JsonLines(source, parse_jsonl(_text(source), source.path))
+
+
+def parse_jsonl(text: str, path: str) -> list[tuple[int, Any]]:
+    """``(line number, value)`` of each non-blank line of JSON-lines text, parsed with the
+    limits of this module (errors name ``path`` and the line)."""
+    _check_depth(text, path)
+    _check_surrogates(text, path)
     records = []
     for number, line in enumerate(text.split("\n"), 1):
         if line.strip():
-            records.append((number, _decode(line, source.path, number)))
-    return JsonLines(source, records)
+            records.append((number, _decode(line, path, number)))
+    return records
 
 
 class _NotFound(Exception):
