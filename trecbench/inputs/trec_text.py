@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import io
 import os
-import threading
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -677,27 +676,16 @@ class _CheckedText(ReadOnly):
     def __init__(self, stream, first: bytes, sep: bytes):
         self.stream, self.pending = stream, first
         self.other = b" " if sep == b"\t" else b"\t"
-        self.lock = threading.Lock()
-        self.stopped = False
 
     def read(self, size: int = -1) -> bytes:
-        with self.lock:
-            if self.stopped:
-                return b""
-            if self.pending:
-                block = self.pending if size < 0 else self.pending[:size]
-                self.pending = self.pending[len(block) :]
-                return block  # checked when the separator was chosen
-            block = self.stream.read(size)
-            if block and not _regular_block(block, self.other):
-                raise Irregular
-            return block
-
-    def stop(self) -> None:
-        """Read nothing more (Arrow's streaming reader reads ahead in its own threads: the
-        stream is rewound for another reader only once none of its reads is under way)."""
-        with self.lock:
-            self.stopped = True
+        if self.pending:
+            block = self.pending if size < 0 else self.pending[:size]
+            self.pending = self.pending[len(block) :]
+            return block  # checked when the separator was chosen
+        block = self.stream.read(size)
+        if block and not _regular_block(block, self.other):
+            raise Irregular
+        return block
 
 
 # 4 MB blocks: as fast as larger ones, a third less peak memory
