@@ -27,7 +27,7 @@ from __future__ import annotations
 import io
 import os
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -177,37 +177,22 @@ def _blanks(block: bytes | bytearray) -> tuple[bool, bool] | None:
     return b"\t" in block, b" " in block
 
 
-def _read_regular(
-    source, sep: bytes, ncols: int, kinds: Sequence[pa.DataType], block_size: int
-) -> pa.Table | None:
-    """Columns ``f0``, ``f1``, ... (as many as ``kinds``, typed by them) of regular text, or
-    None if the text is not regular.
+def _read_regular(source, sep: bytes, ncols: int, block_size: int) -> pa.Table | None:
+    """Every column (``f0``, ``f1``, ..., as strings) of regular text, or None if the text
+    is not regular.
 
     Regular: every line holds ``ncols`` non-empty fields separated by one ``sep`` each (no
     blank line). On such text Arrow's multithreaded CSV reader, without quoting or nulls,
-    splits lines exactly as :func:`tokenize` does. Empty fields beyond the columns read go
-    unnoticed: read every column when they matter.
+    splits lines exactly as :func:`tokenize` does.
     """
     names = [f"f{i}" for i in range(ncols)]
+    kinds = dict.fromkeys(names, pa.string())
     try:
-        table = pv.read_csv(
-            source,
-            read_options=pv.ReadOptions(column_names=names, block_size=block_size),
-            parse_options=pv.ParseOptions(
-                delimiter=sep.decode(), quote_char=False, ignore_empty_lines=False
-            ),
-            convert_options=pv.ConvertOptions(
-                column_types=dict(zip(names, kinds, strict=False)),
-                include_columns=names[: len(kinds)],
-                null_values=[],
-                strings_can_be_null=False,
-                quoted_strings_can_be_null=False,
-            ),
-        )
+        table = pv.read_csv(source, **_csv_options(sep, ncols, block_size, kinds, check_utf8=True))
     except pa.ArrowInvalid:
-        return None  # ragged lines, a number that is none: the tokenizer explains it
+        return None  # ragged lines: the tokenizer explains them
     for column in table.columns:
-        if column.null_count or (not pa.types.is_floating(column.type) and _shortest(column) == 0):
+        if _shortest(column) == 0:
             return None  # a blank line, an empty field (doubled, leading, trailing separators)
     return table
 
@@ -224,7 +209,7 @@ def _tokenize_fast(data: bytes, sep: bytes, keep: int) -> tuple[int, list[pa.Arr
     ncols = data[: data.find(b"\n")].count(sep) + 1
     # one block: columns come as one chunk each, no copy to combine them (and small default
     # blocks are several times slower); every column is read, to see any empty field
-    table = _read_regular(io.BytesIO(data), sep, ncols, [pa.string()] * ncols, len(data) + 1)
+    table = _read_regular(io.BytesIO(data), sep, ncols, len(data) + 1)
     if table is None:
         return None
     return ncols, [table.column(i).combine_chunks() for i in range(min(keep, ncols))]
@@ -713,6 +698,16 @@ def _regular_options(sep: bytes, ncols: int, block_size: int) -> dict:
     # only to prove that no field is empty (a doubled separator would shift every later
     # field)
     kinds = {f"f{i}": pa.string() for i in range(4)} | {"f4": pa.float64(), "f5": pa.string()}
+    # regular text is ASCII, checked block by block: not checking UTF-8 is a fifth faster
+    return _csv_options(sep, ncols, block_size, kinds, check_utf8=False)
+
+
+def _csv_options(
+    sep: bytes, ncols: int, block_size: int, kinds: dict[str, pa.DataType], check_utf8: bool
+) -> dict:
+    """Arrow's CSV reading options for regular text of ``ncols`` fields: one ``sep``
+    between fields, no quoting, no null (an empty field is an empty string, a missing one
+    an error), the columns of ``kinds`` read with their types."""
     return dict(
         read_options=_read_options(ncols, block_size, threads=True),
         parse_options=pv.ParseOptions(
@@ -724,7 +719,7 @@ def _regular_options(sep: bytes, ncols: int, block_size: int) -> dict:
             null_values=[],
             strings_can_be_null=False,
             quoted_strings_can_be_null=False,
-            check_utf8=False,  # regular text is ASCII, checked block by block: a fifth faster
+            check_utf8=check_utf8,
         ),
     )
 
