@@ -1129,7 +1129,7 @@ def _distinct(codes: np.ndarray, n: int) -> int:
 
 def _evaluate_run(table, name, path, truth, plan: _Plan, settings, tie_bounds=False):
     runid = table.column("tag")[table.num_rows - 1].as_py() if table.num_rows else ""
-    order = ranking.order_run(table, float32=settings["float32"] and plan.version.float32)
+    order = ranking.order_run(table, float32=_float32(plan, settings))
     run_qids = order.qids.to_pylist()
     topics = _plan_topics(run_qids, truth, plan, path or name)
     if not topics.qids:
@@ -1194,8 +1194,7 @@ def _evaluate_run(table, name, path, truth, plan: _Plan, settings, tie_bounds=Fa
         name, path, runid, qids, values, strings, summary, unjudged=unjudged, traces=traces
     )
     if tie_bounds:
-        float32 = settings["float32"] and plan.version.float32
-        orders = tiebounds.extreme_orders(table, order, qids, judgments, float32)
+        orders = tiebounds.extreme_orders(table, order, qids, judgments, _float32(plan, settings))
         evaluated = [
             _evaluate_run(alternative, name, path, truth, plan, settings)[0]
             for alternative in (orders.best, orders.worst)
@@ -1212,6 +1211,12 @@ def _evaluate_run(table, name, path, truth, plan: _Plan, settings, tie_bounds=Fa
             ),
         )
     return result, columns, flags
+
+
+def _float32(plan: _Plan, settings) -> bool:
+    """Whether scores compare at float32 precision: asked for, and the trec_eval version
+    holds them so (9.x)."""
+    return settings["float32"] and plan.version.float32
 
 
 def _in_background(function: Callable[[], Any]) -> Future:
@@ -1340,7 +1345,7 @@ def _score_block(table, truth: Qrels, plan: _Plan, settings, tie_bounds=False) -
     """A :class:`_Block` of ``table``, a run or any part of one that holds whole topics
     (trec_eval 9.0.8's reading, :func:`_streamable`); the run's errors are decided over all
     its blocks, in trec_eval's order (:func:`_run_result`)."""
-    order = ranking.order_run(table, float32=settings["float32"])
+    order = ranking.order_run(table, float32=_float32(plan, settings))
     run_qids = order.qids.to_pylist()
     block = _Block(run_qids, sorted(q for q in run_qids if q in truth.topics))
     measured, lead = block.evaluated, None
@@ -1400,7 +1405,7 @@ def _measure_led(table, ranked_run, lead: str, qids, truth: Qrels, plan: _Plan, 
             for column in plain.schema
         }
         led = pa.concat_tables([pa.table(row, schema=plain.schema), plain])
-        order = ranking.order_run(led, settings["float32"])
+        order = ranking.order_run(led, _float32(plan, settings))
         led_run = ranking.RankedRun(led, order, [lead, *qids], settings["max_docs"])
         ranked = led_run.table() if plan.table_needed else led_run
         for measure, outputs in _produced(
@@ -1412,7 +1417,8 @@ def _measure_led(table, ranked_run, lead: str, qids, truth: Qrels, plan: _Plan, 
 
 def _extremes(block: _Block, table, order, judgments, truth, plan, settings) -> None:
     """The block's values in the best and the worst order of its tied documents."""
-    orders = tiebounds.extreme_orders(table, order, block.qids, judgments, settings["float32"])
+    float32 = _float32(plan, settings)
+    orders = tiebounds.extreme_orders(table, order, block.qids, judgments, float32)
     block.ties, block.tied_topics = orders.ties, orders.tied_topics
     if orders.best is not None:
         best, worst = (
