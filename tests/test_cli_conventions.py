@@ -208,3 +208,30 @@ def test_a_closed_stdout_ends_quietly():
     finally:
         os.close(writer)
     assert (done.returncode, done.stderr) == (ExitCode.BROKEN_PIPE, b"")
+
+
+def _dask_installed() -> bool:
+    import importlib.util
+
+    return all(importlib.util.find_spec(name) for name in ("dask", "distributed"))
+
+
+needs_dask = pytest.mark.skipif(not _dask_installed(), reason="needs trecbench[dask]")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        pytest.param(["score", "--dask", "", QRELS, RUN], marks=needs_dask),
+        pytest.param(["score", "--dask", "foo", QRELS, RUN], marks=needs_dask),
+        pytest.param(["score", "--dask", "tcp://[::1", QRELS, RUN], marks=needs_dask),
+        pytest.param(["score", "--dask", f"local:{10**20}", QRELS, RUN], marks=needs_dask),
+    ],
+)
+def test_hostile_option_values_are_one_line_usage_errors(capsys, tmp_path, monkeypatch, args):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = call(capsys, *args)
+    assert (code, out) == (ExitCode.USAGE, ""), err
+    assert err.count("\n") == 1 and err.startswith("trecbench: "), err
+    assert "internal error" not in err
+    assert list(tmp_path.iterdir()) == []

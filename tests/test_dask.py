@@ -107,3 +107,24 @@ def test_a_local_cluster_needs_a_worker(address):
 
     with pytest.raises(UsageError, match="at least 1"):
         tbdask.connect(address)
+
+
+@pytest.mark.parametrize("address", ["", "foo", "tcp://[::1", "tcp://host:x", "xyz://host:1"])
+def test_a_bad_scheduler_address_is_a_usage_error(address):
+    from trecbench.errors import UsageError
+
+    with pytest.raises(UsageError, match="not a scheduler address"):
+        tbdask.connect(address)
+
+
+def test_a_local_cluster_has_at_most_a_worker_per_core(monkeypatch):
+    from trecbench.errors import UsageError
+
+    def no_cluster(*args, **kwargs):
+        raise AssertionError("a cluster was started")
+
+    monkeypatch.setattr(tbdask, "LocalCluster", no_cluster)
+    monkeypatch.setattr(tbdask.os, "cpu_count", lambda: 2)
+    for address in ["local:3", f"local:{10**20}"]:
+        with pytest.raises(UsageError, match="at most local:2"):
+            tbdask.connect(address)

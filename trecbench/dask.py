@@ -50,7 +50,8 @@ _SCORING = threading.Lock()
 
 def connect(address: str) -> Client:
     """A client of the scheduler at ``address``, or of a new local cluster of N worker
-    processes for ``local:N`` (one thread each, no dashboard)."""
+    processes for ``local:N`` (one thread each, no dashboard; N at most the machine's
+    cores)."""
     if address.startswith("local:"):
         try:
             workers = int(address.split(":", 1)[1])
@@ -58,11 +59,34 @@ def connect(address: str) -> Client:
             workers = 0
         if workers < 1:  # no worker: the scheduler would wait for one, then fail noisily
             raise UsageError(f"--dask {address}: give local:N with N workers, at least 1")
+        cores = os.cpu_count() or 1
+        if workers > cores:  # each worker is a process: thousands exhaust the memory
+            raise UsageError(
+                f"--dask {address}: at most local:{cores}, one worker per core of this machine"
+            )
         cluster = LocalCluster(
             n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
         )
         return Client(cluster)
-    return Client(address)
+    try:
+        # parsed here, as the client would parse it: a client that fails to connect is
+        # left half-built, and closing it when it is collected can hang a later client
+        _check_address(address)
+        return Client(address)
+    except ValueError as exc:  # distributed's parse of the address
+        raise UsageError(f"--dask {address!r}: not a scheduler address ({exc})") from None
+
+
+def _check_address(address: str) -> None:
+    """ValueError (distributed's) unless ``address`` has a known scheme and, for TCP and
+    TLS, a host and a port."""
+    from distributed.comm.addressing import parse_address, parse_host_port
+    from distributed.comm.registry import get_backend
+
+    scheme, location = parse_address(address)
+    get_backend(scheme)
+    if scheme in ("tcp", "tls"):
+        parse_host_port(location)
 
 
 class DaskRun:
