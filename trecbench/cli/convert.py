@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from .group import Group, cli
-from .paths import OUTPUT_FOLDER, InputFile
+from .paths import DEPTH, OUTPUT_FOLDER, InputFile
 
 _EXISTING = InputFile(Path)
 
@@ -29,9 +29,9 @@ def _outdir(function):
 
 
 def _depth(function):
-    return click.option(
-        "--depth", type=click.IntRange(min=1), help="Keep the first N documents per query."
-    )(function)
+    return click.option("--depth", type=DEPTH, help="Keep the first N documents per query.")(
+        function
+    )
 
 
 def _finish(conversion, outdir: Path, inputs, runs_dir: Path | None) -> None:

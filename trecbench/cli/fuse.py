@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from .group import cli
-from .paths import INPUT_FILE, OUTPUT_FILE
+from .paths import DEPTH, INPUT_FILE, OUTPUT_FILE
 
 # fusion.METHODS and fusion.NORMS with ranx's aliases, repeated so that loading the CLI does
 # not import numpy; tests/test_fusion.py keeps them equal to the library's.
@@ -52,7 +52,7 @@ NORM_CHOICES = (
 )
 @click.option(
     "--depth",
-    type=click.IntRange(min=1),
+    type=DEPTH,
     default=None,
     help="Documents kept per topic after fusion (default: all; the TREC R task takes 100).",
 )

@@ -85,3 +85,6 @@ QRELS_INPUT = InputFile(dataset_ids=True)  # a qrels file or an ir_datasets id
 RUN_PATTERN = InputFile(patterns=True)  # a run file, or a glob or URL of files (--dask)
 OUTPUT_FILE = OutputFile()
 OUTPUT_FOLDER = OutputFolder()
+# a number of documents per topic: at least 1, and at most what numpy and Arrow index with
+# (a larger one was an internal error, an OverflowError, after reading the inputs)
+DEPTH = click.IntRange(1, 2**63 - 1)

@@ -9,7 +9,7 @@ import click
 
 from ..errors import ExitCode, InputError
 from .group import cli
-from .paths import INPUT_FILE, OUTPUT_FILE
+from .paths import DEPTH, INPUT_FILE, OUTPUT_FILE
 from .progress import StderrProgress, wanted
 
 # the library's profiles, named here so that `--help` does not import the validator
@@ -22,7 +22,7 @@ PROFILES = ("default", "strict", "lenient", "rtask")
 @click.option("--topics", type=INPUT_FILE, help="Topic ids: one per line, or a TREC topics file.")
 @click.option(
     "--max-depth",
-    type=click.IntRange(min=1),
+    type=DEPTH,
     help="Most documents per topic (R8); default 1000, TREC's usual depth (100 with "
     "--profile rtask).",
 )
