@@ -229,11 +229,18 @@ needs_dask = pytest.mark.skipif(not _dask_installed(), reason="needs trecbench[d
         ["fuse", RUN, RUN2, "-o", "f.run", "--depth", 10**23],
         ["convert", "msmarco", "ms.tsv", "-o", "d", "--depth", 10**23],
         ["validate", RUN, "--max-depth", 10**23, "--fix", "fixed.run"],
+        ["convert", "memorybench", "mb.json", "-o", "d", "--iou", "nan"],
     ],
 )
 def test_hostile_option_values_are_usage_errors(capsys, tmp_path, monkeypatch, args):
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "ms.tsv").write_text("q1\tp1\t1\nq1\tp2\t2\n")  # an MS MARCO run
+    inputs = {
+        "ms.tsv": "q1\tp1\t1\nq1\tp2\t2\n",  # an MS MARCO run
+        "mb.json": '{"results": [{"provider": "p", "itemId": "q", "retrievedContext": '
+        '[{"id": "c", "score": 1}], "metadata": {"relevantIds": ["c"]}}]}',  # memorybench
+    }
+    for name, text in inputs.items():
+        (tmp_path / name).write_text(text)
     code, out, err = call(capsys, *args)
     assert (code, out) == (ExitCode.USAGE, ""), err
     # one line from the library, or click's usage message for a value click checks
@@ -241,4 +248,4 @@ def test_hostile_option_values_are_usage_errors(capsys, tmp_path, monkeypatch, a
     assert len(lines) == 1 if err.startswith("trecbench: ") else lines[0].startswith("Usage: ")
     assert lines[-1].startswith(("trecbench: ", "Error: ")), err
     assert "internal error" not in err and "Traceback" not in err
-    assert [path.name for path in tmp_path.iterdir()] == ["ms.tsv"]
+    assert sorted(path.name for path in tmp_path.iterdir()) == sorted(inputs)

@@ -212,6 +212,11 @@ def test_result_shapes_are_checked(tmp_path):
         convert_memorybench(path)
     with pytest.raises(UsageError, match="unknown relevance strategy"):
         convert_memorybench(path, relevance="magic")
+    path = export(tmp_path, [item("q", [ctx("c1")], relevantIds=["c1"])])
+    convert_memorybench(path, iou=0.5)
+    for iou in (float("nan"), -0.1, 1.5):  # NaN was an internal error after the conversion
+        with pytest.raises(UsageError, match="IoU threshold must be between 0 and 1"):
+            convert_memorybench(path, iou=iou)
 
 
 def test_providers_with_the_same_run_tag_are_refused(tmp_path):

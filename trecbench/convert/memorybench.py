@@ -418,6 +418,8 @@ def convert_memorybench(
         raise UsageError(f"unknown relevance strategy {relevance!r}")
     if not 0 <= f1_threshold <= 1:
         raise UsageError(f"the F1 threshold must be between 0 and 1, not {f1_threshold}")
+    if iou is not None and not 0 <= iou <= 1:  # NaN too: it passes click's FloatRange
+        raise UsageError(f"the IoU threshold must be between 0 and 1, not {iou}")
     name = name or "memorybench"
     offsets = dict(line_offsets or {})
     report = Report()
