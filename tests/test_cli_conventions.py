@@ -230,6 +230,8 @@ needs_dask = pytest.mark.skipif(not _dask_installed(), reason="needs trecbench[d
         ["convert", "msmarco", "ms.tsv", "-o", "d", "--depth", 10**23],
         ["validate", RUN, "--max-depth", 10**23, "--fix", "fixed.run"],
         ["convert", "memorybench", "mb.json", "-o", "d", "--iou", "nan"],
+        ["fuse", RUN, RUN2, "-o", "f.run", "--tag", "a b"],
+        ["fuse", RUN, RUN2, "-o", "f.run", "--tag", "a\nb"],
     ],
 )
 def test_hostile_option_values_are_usage_errors(capsys, tmp_path, monkeypatch, args):

@@ -237,6 +237,13 @@ def test_topics_need_not_agree():
         ({"method": "wmnz"}, "wmnz needs one weight per run"),
         ({"method": "rrf", "k": -1}, "k must be a finite number >= 0"),
         ({"method": "rrf", "depth": 0}, "depth must be a positive integer"),
+        ({"tag": "a b"}, "the run tag must be one word without spaces, not 'a b'"),
+        ({"tag": "a\nb"}, "the run tag must be one word"),  # was written as is: an invalid run
+        ({"tag": "a\tb"}, "the run tag must be one word"),
+        ({"tag": "a\x00"}, "the run tag must be one word"),
+        ({"tag": "a\u00a0b"}, "the run tag must be one word"),  # a no-break space
+        ({"tag": ""}, "the run tag must be one word"),
+        ({"tag": 5}, "the run tag must be one word"),
     ],
 )
 def test_bad_settings_are_usage_errors(kwargs, message):

@@ -111,6 +111,15 @@ def _check_number(name: str, value, minimum: float) -> float:
     return float(value)
 
 
+def _check_tag(tag) -> None:
+    """A run tag is the sixth column of every line: one word of printable characters (a
+    space or a newline in it wrote a run no reader parses)."""
+    if tag is None:
+        return
+    if not isinstance(tag, str) or not tag.isprintable() or not tag or tag.split() != [tag]:
+        raise UsageError(f"the run tag must be one word without spaces, not {tag!r}")
+
+
 def _weights(weights, n_runs: int, method: str) -> np.ndarray:
     if weights is None:
         if method == "wmnz":
@@ -215,6 +224,7 @@ def fuse_tables(
     k = _check_number("k", k, 0)
     if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
         raise UsageError(f"depth must be a positive integer, not {depth!r}")
+    _check_tag(tag)
     weight = _weights(weights, len(runs), method)
     qids, docnos, values, row_weights = [], [], [], []
     for index, ranked in enumerate(runs):
@@ -269,6 +279,7 @@ def fuse(
 
     if isinstance(runs, (str, os.PathLike)) or not isinstance(runs, Sequence):
         runs = [runs]
+    _check_tag(tag)  # before the runs are read
     table = fuse_tables(
         [ranked_table(run) for run in runs],
         method,
