@@ -232,6 +232,8 @@ needs_dask = pytest.mark.skipif(not _dask_installed(), reason="needs trecbench[d
         ["convert", "memorybench", "mb.json", "-o", "d", "--iou", "nan"],
         ["fuse", RUN, RUN2, "-o", "f.run", "--tag", "a b"],
         ["fuse", RUN, RUN2, "-o", "f.run", "--tag", "a\nb"],
+        ["score", "-m", "", QRELS, RUN],
+        ["score", "-m", " ", QRELS, RUN],
     ],
 )
 def test_hostile_option_values_are_usage_errors(capsys, tmp_path, monkeypatch, args):

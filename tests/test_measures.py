@@ -69,6 +69,13 @@ def test_first_parameter_list_wins_like_trec_eval():
     assert [m.canonical for m in parse_measures(["P.5", "P@10"])] == ["P.5", "P.10"]
 
 
+@pytest.mark.parametrize("texts", ["", " ", ["map", ""], ["\t\n"]])
+def test_an_empty_measure_name_is_a_usage_error(texts):
+    # it computed nothing and exited 0
+    with pytest.raises(UsageError, match="empty measure name"):
+        parse_measures(texts)
+
+
 def test_parameters_read_like_trec_eval():
     assert parse_measure("ndcg_cut.10,20,23.4").cutoffs == (10, 20, 23)  # atol
     assert parse_measure("P").cutoffs == (5, 10, 15, 20, 30, 100, 200, 500, 1000)

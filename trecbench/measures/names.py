@@ -483,6 +483,8 @@ def parse_measures(
         if isinstance(item, Measure):
             measures.append(item)
             continue
+        if isinstance(item, str) and not item.strip():  # it named no measure: none computed
+            raise UsageError(f"empty measure name {item!r}: give a measure, e.g. -m map")
         for text in split_names(item):
             if text in NICKNAMES:
                 names = NICKNAMES[text]
