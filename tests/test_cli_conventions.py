@@ -253,3 +253,10 @@ def test_hostile_option_values_are_usage_errors(capsys, tmp_path, monkeypatch, a
     assert lines[-1].startswith(("trecbench: ", "Error: ")), err
     assert "internal error" not in err and "Traceback" not in err
     assert sorted(path.name for path in tmp_path.iterdir()) == sorted(inputs)
+
+
+def test_undecodable_topics_are_one_line_input_errors(capsys, tmp_path):
+    topics = tmp_path / "topics.txt"
+    topics.write_bytes(b"en-01\nen-0\xff\n")  # was read as en-0\ufffd, a topic of no run
+    code, out, err = call(capsys, "validate", "--topics", topics, RUN)
+    assert (code, out, err) == (ExitCode.INPUT, "", f"trecbench: {topics}:2: invalid UTF-8\n")

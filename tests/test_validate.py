@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 import trecbench
 from trecbench.cli import _register, cli
-from trecbench.errors import OutputError, TrecbenchError
+from trecbench.errors import InputError, OutputError, TrecbenchError
 from trecbench.inputs.trec_text import tokenize
 from trecbench.validation import (
     CHECKS,
@@ -303,6 +303,18 @@ def test_topics_file_formats(tmp_path):
     trec = tmp_path / "topics.trec"
     trec.write_text("<top>\n<num> Number: 301\n<title> x\n</top>\n<top>\n<num>302\n</top>\n")
     assert read_topics(plain) == read_topics(trec) == ["301", "302"]
+
+
+def test_topics_must_be_utf8(tmp_path):
+    # decoded with errors="replace", 30\xff became 30\ufffd: another id, without a word
+    for name, data in (
+        ("topics.txt", b"301\n30\xff\n"),
+        ("topics.trec", b"<num> 301\n<num> 3\xc3\n"),
+    ):
+        path = tmp_path / name
+        path.write_bytes(data)
+        with pytest.raises(InputError, match=rf"{name}:2: invalid UTF-8$"):
+            read_topics(path)
 
 
 def test_qrels_cross_checks_and_unjudged(tmp_path):

@@ -91,7 +91,12 @@ def stream(
 
 def read_topics(path: str | os.PathLike) -> list[str]:
     """Topic ids of a file: one per line, or a TREC topics file with ``<num> Number: 301``."""
-    text = trec_text.read_bytes(path).decode("utf-8", "replace")
+    data = trec_text.read_bytes(path)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:  # replaced, an id would change without a word
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise InputError(str(path), line, "invalid UTF-8") from None
     if "<num>" in text:
         ids = re.findall(r"<num>\s*(?:Number:)?\s*(\S+)", text)
     else:
