@@ -69,6 +69,8 @@ def test_usage_errors_exit_1_in_every_command(capsys, args):
         ["convert", "dict", "missing.json", "-o", "out"],
         ["fuse", "missing.run", "-o", "fused.run"],
         ["score", QRELS, str(ROOT / "runs")],
+        # a URL is a missing file too: no cluster starts (it failed later, "cannot read")
+        ["score", "--dask", "local:1", QRELS, "s3://bucket/run.parquet"],
     ],
 )
 def test_a_missing_input_exits_2_in_every_command(capsys, tmp_path, monkeypatch, args):

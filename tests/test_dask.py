@@ -101,6 +101,16 @@ def test_errors_are_those_of_one_process(tmp_path, client):
     assert _outcome(lambda: tbdask.evaluate(qrels, run, client=client)) == here
 
 
+def test_an_unreadable_file_says_why(tmp_path, client):
+    from trecbench.errors import InputError
+
+    qrels_text, _ = random_case(1)
+    (tmp_path / "qrels").write_text(qrels_text)
+    missing = str(tmp_path / "missing.parquet")
+    with pytest.raises(InputError, match=r"missing.parquet: cannot read: No such file"):
+        tbdask.evaluate(str(tmp_path / "qrels"), missing, client=client)
+
+
 @pytest.mark.parametrize("address", ["local:0", "local:-1", "local:two", "local:"])
 def test_a_local_cluster_needs_a_worker(address):
     from trecbench.errors import UsageError

@@ -330,5 +330,5 @@ def _is_parquet(path: str) -> bool:
 
     try:
         return sniff(path)[1]
-    except OSError:
-        raise InputError(path, None, "cannot read") from None
+    except OSError as exc:
+        raise InputError(path, None, f"cannot read: {exc.strerror or exc}") from None

@@ -21,8 +21,8 @@ class InputFile(click.ParamType):
     ``<(...)``, are files here; nothing is read); ``-`` passes (standard input, which only
     ``score --compat 10.0`` reads, as trec_eval 10.0 does; elsewhere it cannot be read). With
     ``dataset_ids``, also an ir_datasets id, ``irds:ID`` (qrels, which the library reads).
-    With ``patterns``, also a glob or a URL that names no file here (``score --dask``'s runs,
-    which the library expands, or refuses as a missing file without --dask)."""
+    With ``patterns``, also a glob that names no file here (``score --dask``'s runs, which
+    the library expands, or refuses as a missing file without --dask)."""
 
     name = "file"
 
@@ -40,7 +40,7 @@ class InputFile(click.ParamType):
         if not os.path.exists(path):
             if self.dataset_ids and _is_dataset_id(path):
                 return self.path_type(path)
-            if self.patterns and ("://" in path or any(c in path for c in "*?[")):
+            if self.patterns and any(c in path for c in "*?["):
                 return self.path_type(path)
             reason = "broken symbolic link" if os.path.islink(path) else "No such file"
             raise InputError(path, None, f"cannot read: {reason}")
@@ -82,7 +82,7 @@ def _is_dataset_id(text: str) -> bool:
 
 INPUT_FILE = InputFile()
 QRELS_INPUT = InputFile(dataset_ids=True)  # a qrels file or an ir_datasets id
-RUN_PATTERN = InputFile(patterns=True)  # a run file, or a glob or URL of files (--dask)
+RUN_PATTERN = InputFile(patterns=True)  # a run file, or a glob of files (--dask)
 OUTPUT_FILE = OutputFile()
 OUTPUT_FOLDER = OutputFolder()
 # a number of documents per topic: at least 1, and at most what numpy and Arrow index with
