@@ -100,5 +100,12 @@ class MissingTopicError(TrecbenchError):
     exit_code = ExitCode.DUPLICATE
 
 
+class WorkerError(TrecbenchError):
+    """A worker process died (killed, most often by the system for want of memory): the
+    exit code of running out of memory in this process, without "Please report it"."""
+
+    exit_code = ExitCode.INTERNAL
+
+
 class MissingExtraError(UsageError):
     """A feature needs an optional package that is not installed (``trecbench.extras``)."""

@@ -14,7 +14,10 @@ import multiprocessing
 import os
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
+
+from .errors import WorkerError
 
 
 def available_cores() -> int:
@@ -37,14 +40,20 @@ def ordered_map(
     initargs: tuple = (),
 ) -> Iterator[Any]:
     """``function(item)`` for every item, computed in ``jobs`` worker processes (each
-    set up once by ``initializer(*initargs)``), yielded in the items' order."""
-    with ProcessPoolExecutor(
-        max_workers=jobs, mp_context=_context(), initializer=initializer, initargs=initargs
-    ) as pool:
-        futures = [pool.submit(function, item) for item in items]
-        try:
-            for future in futures:
-                yield future.result()
-        finally:
-            for future in futures:
-                future.cancel()  # an error, or the caller stopped: nothing more is started
+    set up once by ``initializer(*initargs)``), yielded in the items' order. A worker that
+    dies (killed, e.g. out of memory) is a :class:`WorkerError`."""
+    try:
+        with ProcessPoolExecutor(
+            max_workers=jobs, mp_context=_context(), initializer=initializer, initargs=initargs
+        ) as pool:
+            futures = [pool.submit(function, item) for item in items]
+            try:
+                for future in futures:
+                    yield future.result()
+            finally:
+                for future in futures:
+                    future.cancel()  # an error, or the caller stopped: nothing more starts
+    except BrokenProcessPool:
+        raise WorkerError(
+            "a worker process died (out of memory?): rerun with --jobs 1 or a smaller --memory"
+        ) from None
