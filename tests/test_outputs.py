@@ -184,3 +184,27 @@ def test_sigterm_removes_staged_files(tmp_path):
     assert child.wait(timeout=30) == 128 + signal.SIGTERM
     time.sleep(0.05)
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["validate", "{run}", "--fix", "{run}"],
+        ["validate", "{run}", "--qrels", "{qrels}", "--fix", "{qrels}"],
+        ["fuse", "{run}", "-o", "{run}"],
+    ],
+)
+def test_an_output_naming_an_input_is_refused_before_the_work(argv, tmp_path, capsys):
+    """Nothing is validated or fused (nothing printed on stdout) when the output is an
+    input: the refusal comes first, and the input is untouched."""
+    from trecbench.cli import run
+
+    paths = {"run": tmp_path / "r.run", "qrels": tmp_path / "q.qrels"}
+    paths["run"].write_text("1 Q0 d 1 1 t\n")
+    paths["qrels"].write_text("1 0 d 1\n")
+    assert run([arg.format(**paths) for arg in argv]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.strip().endswith("refusing to overwrite an input file")
+    assert (
+        paths["run"].read_text() == "1 Q0 d 1 1 t\n" and paths["qrels"].read_text() == "1 0 d 1\n"
+    )

@@ -78,9 +78,11 @@ def fuse(runs, method, k, norm, weights, depth, tag, output):
       trecbench fuse --method combsum --norm z-score -w 0.3 -w 0.7 \\
           runs/tfidf-word.run runs/tfidf-char.run -o out/wsum.run
     """
+    from .. import outputs
     from ..files import write_run
     from ..fusion import fuse as fuse_runs
 
+    outputs.check_target(output, runs)  # before the fusion: an input is never the output
     fused = fuse_runs(
         [str(run) for run in runs],
         method,

@@ -7,6 +7,7 @@ import stat
 
 import click
 
+from .. import outputs
 from ..errors import ExitCode, InputError
 from .group import cli
 from .paths import DEPTH, INPUT_FILE, OUTPUT_FILE
@@ -101,6 +102,9 @@ def validate(
     if fix_out is not None and not _regular(runs[0]):
         # validated as it streams, then read again to be rewritten: a pipe would be empty
         raise InputError(runs[0], None, "--fix needs a regular file (a pipe cannot be read twice)")
+    if fix_out is not None:  # before the validation: an input is never the fixed run
+        given = [*runs, qrels, topics]
+        outputs.check_target(fix_out, [path for path in given if path is not None])
     if docid_regex is not None:
         try:
             v.check_regex(docid_regex)
