@@ -3,6 +3,7 @@ per flag (docs/cli-conventions.md, whose examples tests/test_readme.py runs)."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -210,6 +211,36 @@ def test_a_closed_stdout_ends_quietly():
     finally:
         os.close(writer)
     assert (done.returncode, done.stderr) == (ExitCode.BROKEN_PIPE, b"")
+
+
+def _main(args) -> subprocess.CompletedProcess:
+    """``trecbench ARGS`` through the console-script entry point, with an exit function
+    registered before it that prints (it must still run, and what it prints must still be
+    flushed: main() skips only the interpreter's teardown)."""
+    script = (
+        "import atexit\n"
+        "atexit.register(lambda: print('exit functions ran'))\n"
+        "from trecbench.cli import main\n"
+        "main()\n"
+    )
+    command = [sys.executable, "-c", script, *map(str, args)]
+    buffered = {name: value for name, value in os.environ.items() if name != "PYTHONUNBUFFERED"}
+    return subprocess.run(command, capture_output=True, check=False, env=buffered)
+
+
+def test_the_entry_point_ends_with_every_output_whole_and_the_commands_exit_code(tmp_path, capsys):
+    report = tmp_path / "report.json"
+    done = _main(["score", "-q", "--report", report, QRELS, RUN])
+    assert done.returncode == 0
+    assert run(["score", "-q", QRELS, RUN]) == 0  # the same command in this process
+    assert done.stdout.decode() == capsys.readouterr().out + "exit functions ran\n"
+    assert json.loads(report.read_text())["results"]  # written whole before the end
+
+    missing = tmp_path / "missing.run"
+    done = _main(["score", QRELS, missing])
+    assert run(["score", QRELS, str(missing)]) == done.returncode == ExitCode.INPUT
+    assert done.stderr.decode() == capsys.readouterr().err
+    assert done.stdout.decode() == "exit functions ran\n"
 
 
 def _dask_installed() -> bool:

@@ -1108,7 +1108,10 @@ def evaluated_depth(measures, max_docs: int | None) -> int | None:
 def _unjudged(ranked_run: ranking.RankedRun, judgments, depth: int | None) -> tuple:
     """(retrieved, unjudged, topics, topics with nothing judged) within ``depth``."""
     rows, _ = ranked_run.match(*judgments[:2])
-    rows = np.unique(rows)  # diversity qrels judge a document once per subtopic
+    # diversity qrels judge a document once per subtopic: each row counts once
+    judged_rows = np.zeros(ranked_run.run_table.num_rows, bool)
+    judged_rows[rows] = True
+    rows = np.flatnonzero(judged_rows)
     topic, position = ranked_run.row_arrays()
     if depth is None:
         retrieved, judged = len(ranked_run.rows), rows

@@ -19,7 +19,6 @@ import hashlib
 import os
 import platform
 import stat
-import subprocess
 from collections.abc import Iterator
 from datetime import datetime, timezone
 from typing import Any
@@ -187,6 +186,7 @@ def git_commit(cwd: str | os.PathLike | None = None) -> dict | None:
     ``dirty`` is true when tracked files differ from the commit (untracked files are
     ignored). No git, no repository or any git failure gives None, never an error.
     """
+    import subprocess  # only reports ask: kept off the start-up path
 
     def git(*args: str) -> str | None:
         try:

@@ -360,8 +360,10 @@ class HashIndex:
     def colliding_positions(self) -> np.ndarray:
         """Positions (in the sorted order) of rows whose hash equals another row's."""
         same = (self.packed[1:] ^ self.packed[:-1]) <= self.mask
-        at = np.flatnonzero(same)
-        return np.unique(np.concatenate([at, at + 1]) if len(at) else at)
+        colliding = np.zeros(len(self.packed), bool)  # like its predecessor or successor
+        colliding[:-1] = same
+        colliding[1:] |= same
+        return np.flatnonzero(colliding)
 
     def row_at(self, positions: np.ndarray) -> np.ndarray:
         return (self.packed[positions] & self.mask).astype(np.int64)

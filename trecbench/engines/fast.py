@@ -109,7 +109,7 @@ def segment_cumsum(values: np.ndarray, segment: np.ndarray) -> np.ndarray:
     lengths = np.diff(np.r_[starts, n])
     within = np.arange(n) - np.repeat(starts, lengths)
     length_class = np.ceil(np.log2(lengths)).astype(np.int64)
-    for cls in np.unique(length_class):
+    for cls in np.flatnonzero(np.bincount(length_class)):  # the classes present
         chosen = np.flatnonzero(length_class == cls)
         chosen_lengths = lengths[chosen]
         rows = np.repeat(np.arange(len(chosen)), chosen_lengths)
