@@ -208,3 +208,87 @@ def test_an_output_naming_an_input_is_refused_before_the_work(argv, tmp_path, ca
     assert (
         paths["run"].read_text() == "1 Q0 d 1 1 t\n" and paths["qrels"].read_text() == "1 0 d 1\n"
     )
+
+
+def _no_work(monkeypatch):
+    """Make the work of compare, benchmark and score fail loudly if it is started."""
+    import trecbench.benchmarking
+    import trecbench.comparison
+    import trecbench.evaluation
+
+    def started(*args, **kwargs):
+        raise AssertionError("the work started before the output was refused")
+
+    for module, name in (
+        (trecbench.comparison, "compare"),
+        (trecbench.benchmarking, "run_benchmark"),
+        (trecbench.evaluation, "evaluate"),
+    ):
+        monkeypatch.setattr(module, name, started)
+
+
+@pytest.mark.parametrize(
+    "argv, refusal",
+    [
+        (["compare", "{q}", "{r}", "{s}", "-o", "{o}", "--manifest", "{r}"], "an input file"),
+        (["compare", "{q}", "{r}", "-o", "{o}", "--manifest", "{q}"], "an input file"),
+        (["compare", "{q}", "{r}", "{o}/AllPairs.tex", "-o", "{o}"], "an input file"),
+        (
+            ["compare", "{q}", "{r}", "{s}", "-o", "{o}", "--plots", "--strata", "{o}/means.svg"],
+            "an input file",
+        ),
+        (
+            ["compare", "{q}", "{r}", "{s}", "-o", "{o}", "--plots"],
+            "differences.png: is a symbolic link",
+        ),
+        (
+            ["compare", "{q}", "{r}", "-o", "{o}", "--manifest", "{o}/AllPairs.tex"],
+            "an output of compare",
+        ),
+        (["benchmark", "{o}/bench.toml"], "an input file"),
+        (
+            ["benchmark", "{o}/bench.toml", "-o", "{o}/../o2"],
+            "ExperimentManifest.json: is a symbolic link",
+        ),
+        (["score", "{q}", "{r}", "--report", "{r}"], "an input file"),
+        (["score", "{q}", "{r}", "--manifest", "{q}"], "an input file"),
+        (
+            ["score", "{q}", "{r}", "--report", "{o}/x.json", "--manifest", "{o}/x.json"],
+            "same file",
+        ),
+    ],
+)
+def test_compare_benchmark_and_score_refuse_a_bad_output_before_the_work(
+    argv, refusal, tmp_path, monkeypatch, capsys
+):
+    """Every output whose name is known before the work (compare's report files, plots over
+    all topics and manifest; benchmark's files, named after its modes; score's --report and
+    --manifest) is refused before anything is read or computed when it is an input, a
+    symbolic link, or another output; the inputs are untouched."""
+    from trecbench.cli import run
+
+    folder, other = tmp_path / "o", tmp_path / "o2"
+    folder.mkdir()
+    other.mkdir()
+    paths = {"q": tmp_path / "q.qrels", "r": tmp_path / "r.run", "s": tmp_path / "s.run"}
+    paths["q"].write_text("1 0 d 1\n")
+    paths["r"].write_text("1 Q0 d 1 1 r\n")
+    paths["s"].write_text("1 Q0 d 1 1 s\n")
+    (folder / "AllPairs.tex").write_text("1 Q0 d 1 1 t\n")  # a run, here
+    (folder / "means.svg").write_text("{}\n")  # a strata sidecar, here
+    (folder / "differences.png").symlink_to(paths["r"])
+    (other / "ExperimentManifest.json").symlink_to(paths["r"])
+    # the fused mode's run, runs/f.run, is the run of another mode
+    (folder / "runs").mkdir()
+    (folder / "runs" / "f.run").write_text("1 Q0 d 1 1 a\n")
+    (folder / "bench.toml").write_text(
+        f'qrels = "{paths["q"]}"\noutput = "."\n'
+        '[modes.a]\nrun = "runs/f.run"\n[modes.b]\nrun = "../s.run"\n'
+        '[modes.f]\nfuse = ["a", "b"]\n'
+    )
+    before = {path: path.read_bytes() for path in tmp_path.rglob("*") if path.is_file()}
+    _no_work(monkeypatch)
+    code = run([arg.format(o=folder, **paths) for arg in argv])
+    out, err = capsys.readouterr()
+    assert (code, out) in ((1, ""), (2, "")) and refusal in err, err
+    assert {path: path.read_bytes() for path in before} == before

@@ -479,7 +479,7 @@ class Benchmark:
                         "fusion": _fusion_record(result.mode),
                         "reranks": result.mode.reranks,
                         "output": None if result.output is None else str(result.output),
-                        "evaluation_report": f"{REPORTS_DIR}/{result.mode.name}.json",
+                        "evaluation_report": _report_file(result.mode.name),
                         "validation": result.validation,
                         "completeness": result.completeness,
                     }
@@ -561,7 +561,7 @@ class Benchmark:
                     "run_tags": [tag],
                 }
         for name, document in self.evaluation_reports(experiment_id, meta).items():
-            files[out / REPORTS_DIR / f"{name}.json"] = (json_bytes(document), "report")
+            files[out / _report_file(name)] = (json_bytes(document), "report")
         files[out / REPORT_FILE] = (json_bytes(self.report(experiment_id, meta)), "report")
         files[out / MARKDOWN_FILE] = (self.markdown().encode("utf-8"), "markdown")
         outputs = [
@@ -576,6 +576,35 @@ class Benchmark:
             for path, (data, _) in files.items():
                 staged.write(path, data)
         return list(files)
+
+
+def check_outputs(config: BenchmarkConfig, outdir: str | os.PathLike) -> None:
+    """Refuse, before the benchmark of ``config`` is run, what :meth:`Benchmark.write`
+    into ``outdir`` would refuse only after it: a file it writes (all named after the
+    configuration's modes) that is one of the configuration's inputs, a symbolic link or
+    not a regular file."""
+    from . import outputs
+    from .comparison import MARKDOWN_FILE, REPORT_FILE
+
+    out = Path(outdir)
+    files = [out / _fused_run_file(mode.name) for mode in config.modes if mode.fuse is not None]
+    files += [out / _report_file(mode.name) for mode in config.modes]
+    files += [out / REPORT_FILE, out / MARKDOWN_FILE, out / MANIFEST_FILE]
+    given = [config.path, config.qrels, config.topics, config.strata, config.routing]
+    given += [mode.run for mode in config.modes]
+    inputs = [path for path in given if path is not None]
+    for path in files:
+        outputs.check_target(path, inputs)
+
+
+def _fused_run_file(name: str) -> Path:
+    """Where a fused mode's run is written, relative to the output folder."""
+    return Path(RUNS_DIR) / f"{name}.run"
+
+
+def _report_file(name: str) -> str:
+    """Where a mode's EvaluationReport is written, relative to the output folder."""
+    return f"{REPORTS_DIR}/{name}.json"
 
 
 def _fusion_record(mode: Mode) -> dict | None:
@@ -732,7 +761,7 @@ def run_benchmark(config: BenchmarkConfig | str | os.PathLike, *, progress=None)
         if mode.fuse is None:
             validation = _summary(validations[mode.name])
         else:
-            output = Path(RUNS_DIR) / f"{mode.name}.run"
+            output = _fused_run_file(mode.name)
             data = run_bytes(to_pandas(ranked[mode.name]))
             findings = check_tokens(
                 tokenize(data, path=str(output)),

@@ -37,7 +37,7 @@ import math
 import numbers
 import os
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -343,8 +343,7 @@ class Comparison:
             }
         if manifest is not None:
             manifest = Path(manifest)
-            if any(manifest.resolve() == path.resolve() for path in files):
-                raise UsageError(f"--manifest {manifest} would overwrite an output of compare")
+            _check_manifest(manifest, files)
             outputs = [bytes_record(path, kind, data) for path, (data, kind) in files.items()]
             document = build_manifest(
                 sys.argv if argv is None else argv,
@@ -358,6 +357,40 @@ class Comparison:
             for path, (data, _) in files.items():
                 staged.write(path, data)
         return list(files)
+
+
+def check_outputs(
+    outdir: str | os.PathLike,
+    *,
+    plots: bool = False,
+    runs: int = 1,
+    manifest: str | os.PathLike | None = None,
+    inputs: Sequence[str | os.PathLike] = (),
+) -> None:
+    """Refuse, before a comparison of ``runs`` runs is computed, what
+    :meth:`Comparison.write` would refuse only once it is: one of the files it writes
+    whatever the results (report, Markdown, LaTeX, with ``plots`` the plots over all
+    topics, the ``manifest``) that is one of ``inputs``, a symbolic link or not a regular
+    file, or a manifest that is one of the others. (Plots per stratum are named after the
+    strata, known once read: they are checked when written.)"""
+    from .plots import FORMATS, file_suffixes
+
+    out = Path(outdir)
+    files = [out / name for name in (REPORT_FILE, MARKDOWN_FILE, LATEX_FILE)]
+    if plots:
+        figures = ("means", "differences") if runs > 1 else ("means",)
+        suffix = file_suffixes([ALL])[ALL]
+        files += [out / _plot_file(figure, suffix, fmt) for figure in figures for fmt in FORMATS]
+    if manifest is not None:
+        _check_manifest(Path(manifest), files)
+        files.append(Path(manifest))
+    for path in files:
+        outputs.check_target(path, inputs)
+
+
+def _check_manifest(manifest: Path, files: Iterable[Path]) -> None:
+    if any(manifest.resolve() == path.resolve() for path in files):
+        raise UsageError(f"--manifest {manifest} would overwrite an output of compare")
 
 
 def _rows(frame: pd.DataFrame) -> list[dict]:
@@ -1088,8 +1121,15 @@ def plot_files(comparison: Comparison, order: str = "difference") -> dict[str, b
             )
         for name, figure in figures.items():
             for fmt in plots.FORMATS:
-                files[f"{name}{suffixes[section.label]}.{fmt}"] = plots.figure_bytes(figure, fmt)
+                files[_plot_file(name, suffixes[section.label], fmt)] = plots.figure_bytes(
+                    figure, fmt
+                )
     return files
+
+
+def _plot_file(figure: str, suffix: str, fmt: str) -> str:
+    """``means_language-de.png``: the figure, its section's suffix, the format."""
+    return f"{figure}{suffix}.{fmt}"
 
 
 def _plot_cube(comparison: Comparison, topics: list[str]) -> np.ndarray:

@@ -380,6 +380,27 @@ def evaluation_provenance(evaluation: Any) -> tuple[list[tuple[str, str]], dict 
     return inputs, ontology
 
 
+def check_score_outputs(
+    report: str | os.PathLike | None,
+    manifest: str | os.PathLike | None,
+    inputs: Sequence[str | os.PathLike] = (),
+) -> None:
+    """Refuse what :func:`write_score_outputs` would refuse: ``report`` and ``manifest``
+    the same file, or either one of ``inputs`` (besides the files read in the call), a
+    symbolic link or not a regular file. ``score`` calls it before the evaluation."""
+    from .outputs import check_target
+
+    if (
+        report is not None
+        and manifest is not None
+        and Path(report).resolve() == Path(manifest).resolve()
+    ):
+        raise UsageError(f"--report and --manifest are the same file: {report}")
+    for path in (report, manifest):
+        if path is not None:
+            check_target(path, inputs)
+
+
 def write_score_outputs(
     evaluation: Any,
     *,
@@ -410,12 +431,7 @@ def write_score_outputs(
 
     if report is None and manifest is None:
         return
-    if (
-        report is not None
-        and manifest is not None
-        and Path(report).resolve() == Path(manifest).resolve()
-    ):
-        raise UsageError(f"--report and --manifest are the same file: {report}")
+    check_score_outputs(report, manifest)
     inputs, computed = evaluation_provenance(evaluation)
     inputs += extra_inputs
     ontology = computed if ontology is None else ontology

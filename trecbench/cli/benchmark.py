@@ -44,13 +44,14 @@ def benchmark(config, outdir, meta, quiet):
     Example:
       trecbench benchmark data/hpo-rtask/benchmark.toml -o out/hpo-rtask
     """
-    from ..benchmarking import load_benchmark_config, run_benchmark
+    from ..benchmarking import check_outputs, load_benchmark_config, run_benchmark
     from ..errors import UsageError
 
     settings = load_benchmark_config(config)
     target = outdir or settings.output
     if target is None:
         raise UsageError("benchmark: give -o DIR or `output` in the configuration")
+    check_outputs(settings, target)  # before the work: an input is never an output
     progress = StderrProgress("resampling") if wanted(quiet) else None
     try:
         result = run_benchmark(settings, progress=progress)

@@ -269,8 +269,7 @@ def compare(
       trecbench compare qrels.txt a.run b.run --test randomization --seed 42 \\
           -o out/compare --plots --manifest out/manifest.json --meta model=bm25
     """
-    from .. import outputs
-    from ..comparison import MARKDOWN_FILE, REPORT_FILE
+    from ..comparison import check_outputs
     from ..comparison import compare as run_compare
 
     if plots and outdir is None:
@@ -279,9 +278,16 @@ def compare(
         extras.require("matplotlib", "--plots")
     if manifest is not None and outdir is None:
         raise UsageError("--manifest lists the files compare writes: give -o OUTDIR")
-    for name in (REPORT_FILE, MARKDOWN_FILE) if outdir is not None else ():
-        outputs.check_target(outdir / name)  # a bad output fails before the resampling
     named, shared, own = runs_and_qrels(files, names, run_qrels)
+    if outdir is not None:  # a bad output, or one that is an input, fails before the work
+        given = [*files, *(path for pair in run_qrels for path in pair), strata, ontology]
+        check_outputs(
+            outdir,
+            plots=plots,
+            runs=len(named),
+            manifest=manifest,
+            inputs=[path for path in given if path is not None],
+        )
     if baseline is not None and baseline not in named:
         by_path = {path: name for name, path in named.items()}
         baseline = by_path.get(str(Path(baseline)), baseline)

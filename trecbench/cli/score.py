@@ -204,9 +204,11 @@ def score(
     from .. import trec_format
     from ..errors import TrecbenchError
     from ..evaluation import evaluate
-    from ..report import write_score_outputs
+    from ..report import check_score_outputs, write_score_outputs
     from .progress import TaskProgress, wanted
 
+    given = [qrels, *runs, ontology, strata, routing]  # before the work: no input is an output
+    check_score_outputs(flags["report"], flags["manifest"], [p for p in given if p is not None])
     names = names or ("trec" if output_format == "trec" else "display")
     debug_level, debug_query = _debug(flags["debug"])
     progress = TaskProgress() if wanted(flags["quiet"]) else None
