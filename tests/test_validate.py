@@ -482,6 +482,31 @@ def test_cli_fix(tmp_path, invoke):
     assert invoke(run, run, "--fix", out).exit_code == 1  # a usage error
 
 
+@pytest.mark.parametrize("how", ["cli", "api"])
+def test_fix_reads_the_run_once(how, tmp_path, invoke, monkeypatch):
+    """validate --fix (and fix_run without a result) rewrites the bytes it validated: the
+    run is opened once, not once to validate and again to fix."""
+    from trecbench.inputs import streams
+
+    run = tmp_path / "r.run.gz"
+    run.write_bytes(gzip.compress(b"1 Q0 b 1 1 t\n1 Q0 a 2 2 t\n"))
+    out = tmp_path / "fixed.run"
+    opened = []
+    source_init = streams.Source.__init__
+
+    def counted(self, path, *args, **kwargs):
+        opened.append(Path(path))
+        source_init(self, path, *args, **kwargs)
+
+    monkeypatch.setattr(streams.Source, "__init__", counted)
+    if how == "cli":
+        assert invoke(run, "--fix", out).exit_code == 0
+    else:
+        fix_run(run, out)
+    assert opened == [run]
+    assert out.read_text() == "1\tQ0\ta\t1\t2\tt\n1\tQ0\tb\t2\t1\tt\n"
+
+
 def test_cli_binary_garbage_is_not_a_traceback(tmp_path, invoke):
     junk = tmp_path / "junk.run"
     junk.write_bytes(bytes(range(256)) * 4)

@@ -100,7 +100,8 @@ def validate(
     if fix_out is not None and len(runs) != 1:
         raise click.UsageError("--fix needs exactly one RUN")
     if fix_out is not None and not _regular(runs[0]):
-        # validated as it streams, then read again to be rewritten: a pipe would be empty
+        # the fix rewrites the bytes the validation kept, but reads the file again when the
+        # validation stopped early (a whole-file problem): a pipe would then be empty
         raise InputError(runs[0], None, "--fix needs a regular file (a pipe cannot be read twice)")
     if fix_out is not None:  # before the validation: an input is never the fixed run
         given = [*runs, qrels, topics]
@@ -124,6 +125,7 @@ def validate(
             docid_regex=docid_regex,
             progress=progress,
             memory=memory,
+            keep_content=fix_out is not None,  # the fix rewrites it without a second read
         )
     finally:
         if progress is not None:

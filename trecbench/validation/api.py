@@ -138,6 +138,7 @@ def validate_run(
     chunk_bytes: int = CHUNK_BYTES,
     progress: Progress | None = None,
     memory: int | None = None,
+    keep_content: bool = False,
 ) -> ValidationResult:
     """Validate a run file (plain or .gz), streaming it chunk by chunk.
 
@@ -150,6 +151,8 @@ def validate_run(
     findings are kept per check; ``counts`` has the totals. ``progress(path, lines)`` is
     called after each chunk with the physical lines read so far. ``memory``: the budget in
     MiB (see :mod:`trecbench.memory`) that bounds the duplicate check's keys in memory.
+    ``keep_content``: the result's ``content`` holds the file's decompressed bytes (None if
+    the validation stopped before the end), for :func:`~trecbench.validation.fix_run`.
     """
     if qrels is not None and not isinstance(qrels, QrelsInfo):
         checked = validate_qrels(qrels, collect_judged=True, memory=memory)
@@ -168,8 +171,10 @@ def validate_run(
         expected_tag=expected_tag,
     )
     _bound(checker, memory)
-    stream(checker, path, 6, chunk_bytes, progress)
-    return _result(checker)
+    content = stream(checker, path, 6, chunk_bytes, progress, keep_content)
+    result = _result(checker)
+    result.content = content
+    return result
 
 
 def _bound(checker: Checker, memory: int | None) -> None:
@@ -215,11 +220,12 @@ def validate_files(
     docid_regex: str | None = None,
     progress: Progress | None = None,
     memory: int | None = None,
+    keep_content: bool = False,
 ) -> list[ValidationResult]:
     """Validate the qrels (if any) once, then each run against it; qrels result first.
 
     Runs are checked against the qrels only when the qrels could be read as qrels.
-    ``memory``: the budget in MiB (see :func:`validate_run`).
+    ``memory`` and ``keep_content`` (for the runs): see :func:`validate_run`.
     """
     results = []
     info = None
@@ -245,6 +251,7 @@ def validate_files(
                 expected_tag=expected,
                 progress=progress,
                 memory=memory,
+                keep_content=keep_content,
             )
         )
     return results

@@ -86,10 +86,12 @@ def fix_run(
     """
     max_depth = resolve_depth(max_depth, profile)
     if result is None:
-        result = validate_run(path, profile=profile, max_depth=max_depth)
+        result = validate_run(path, profile=profile, max_depth=max_depth, keep_content=True)
     if any(f.line is None for f in _unfixable(result)):
         _refuse(path, _unfixable(result))  # a whole-file problem: do not even read it
-    data = trec_text.read_bytes(path)
+    # what was validated is what is rewritten: read again only when the result holds
+    # no content (validated elsewhere, or stopped early)
+    data = result.content if result.content is not None else trec_text.read_bytes(path)
     tokens = trec_text.tokenize(data, str(path))
     comment, header = classify(tokens, True, 4)
     _refuse(path, _unfixable(result, set(tokens.line[comment | header].tolist())))
