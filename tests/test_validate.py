@@ -482,6 +482,20 @@ def test_cli_fix(tmp_path, invoke):
     assert invoke(run, run, "--fix", out).exit_code == 1  # a usage error
 
 
+def test_cli_fix_in_json(tmp_path, invoke):
+    """--format json with --fix names the fixed run (it was an internal error, exit 70:
+    the output path was not JSON)."""
+    run = tmp_path / "r.run"
+    run.write_bytes(b"1 Q0 b 1 1 t\n1 Q0 a 2 2 t\n")
+    out = tmp_path / "fixed.run"
+    result = invoke(run, "--fix", out, "--format", "json")
+    assert result.exit_code == 0, result.output
+    (document,) = json.loads(result.output)
+    assert document["fix"]["output"] == str(out)
+    assert out.read_text() == "1\tQ0\ta\t1\t2\tt\n1\tQ0\tb\t2\t1\tt\n"
+    assert document["fix"]["changes"][0]["change"].startswith("moved into trec_eval order")
+
+
 @pytest.mark.parametrize("how", ["cli", "api"])
 def test_fix_reads_the_run_once(how, tmp_path, invoke, monkeypatch):
     """validate --fix (and fix_run without a result) rewrites the bytes it validated: the

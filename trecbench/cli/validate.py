@@ -171,7 +171,8 @@ def _fix(v, runs, qrels, topics, out, profile, max_depth, results) -> dict:
     changes = v.fix_run(
         runs[0], out, profile=profile, max_depth=max_depth, result=results[-1], inputs=inputs
     )
-    return {"output": out, "changes": [c.to_dict() | {"text": c.format()} for c in changes]}
+    changed = [c.to_dict() | {"text": c.format()} for c in changes]
+    return {"output": str(out), "changes": changed}  # a Path is not JSON
 
 
 def _regular(path: str) -> bool:
