@@ -44,8 +44,9 @@ def _register() -> None:
     cli.list_commands(None)
 
 
-def main() -> None:
-    """Console-script entry point."""
+def main() -> NoReturn:
+    """Console-script entry point: runs ``sys.argv`` and ends the process with its exit
+    code (see :func:`_exit`; from Python, call :func:`run`, which returns the code)."""
     # Arrow's default allocator keeps freed memory; the system one returns it for numpy to
     # reuse: a fifth less peak memory on 10^7-line runs (a user's setting wins)
     os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")
