@@ -10,9 +10,14 @@
 
 from __future__ import annotations
 
+import builtins
+import hashlib
+import io
 import json
+import os
 import shutil
 import sys
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -309,3 +314,44 @@ def test_yaml_config_and_schema_errors(tmp_path):
         "in a circle: a -> b -> a",
     )
     refused(lambda d: d["modes"]["lexical"].update(k=3), "modes/lexical")
+
+
+def _count_opens(monkeypatch) -> Counter:
+    """Opens of each file (real path) from here on, by Python's ``open`` under any name."""
+    opened: Counter = Counter()
+    real = builtins.open
+
+    def counting(file, *args, **kwargs):
+        if isinstance(file, (str, os.PathLike)):
+            opened[os.path.realpath(file)] += 1
+        return real(file, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "open", counting)
+    monkeypatch.setattr(io, "open", counting)  # pathlib's
+    return opened
+
+
+def test_each_input_file_is_read_once(tmp_path, monkeypatch):
+    # validated, then scored, from one read: a file could change between two reads, and a
+    # pipe cannot be read twice
+    folder = tmp_path / "data" / "hpo-rtask"  # the strata sidecar is ../../qrels/...
+    shutil.copytree(DEMO, folder)
+    shutil.copytree(ROOT / "qrels", tmp_path / "qrels")
+    config = folder / "benchmark.toml"
+    config.write_text(config.read_text().replace("samples = 10000", "samples = 100"))
+    inputs = [*folder.iterdir(), tmp_path / "qrels" / "hpo-demo.sidecar.json"]
+    out = tmp_path / "out"
+    opened = _count_opens(monkeypatch)
+    result = CliRunner().invoke(cli, ["benchmark", str(config), "-o", str(out), "--quiet"])
+    monkeypatch.undo()
+    assert result.exit_code == 0, result.output
+    assert {path.name: opened[str(path.resolve())] for path in inputs} == {
+        path.name: 1 for path in inputs
+    }
+    # the records are those of the bytes as stored, taken during that one read
+    report = json.loads((out / "BenchmarkReport.json").read_text())
+    records = {Path(r["path"]).name: r for r in report["inputs"]}
+    for path in inputs:
+        data = path.read_bytes()
+        assert records[path.name]["size"] == len(data)
+        assert records[path.name]["sha256"] == hashlib.sha256(data).hexdigest()

@@ -267,6 +267,33 @@ def test_streaming_matches_in_memory(tmp_path):
     assert small.counts["records"] == 152 and small.counts["topics"] == 5
 
 
+def test_validated_and_loaded_from_one_spooled_source(tmp_path):
+    # benchmark's way: the validator, then the loader, each from the start of one read
+    from trecbench.inputs import load
+    from trecbench.inputs.streams import Source
+
+    irregular = b"q1  Q0 a 1 2 t\nq1 Q0 a 2 1 t\n"  # two spaces, a duplicate: findings
+    for name, data in [
+        ("r.run", OK_RUN),
+        ("r.run.gz", gzip.compress(OK_RUN)),
+        ("i.run", irregular),
+        ("q.qrels", b"q1 0 a 1\nq1 0 b 0\n"),
+    ]:
+        path = tmp_path / name
+        path.write_bytes(data)
+        kind = "qrels" if name.endswith("qrels") else "run"
+        validate = validate_qrels if kind == "qrels" else validate_run
+        with Source(path, spool=True) as source:
+            path.write_bytes(b"changed since: never read again\n")
+            result = validate(source)
+            loaded = load(source, kind)
+        path.write_bytes(data)
+        assert result.path == str(path)
+        assert result.findings == validate(path).findings
+        expected = load(path, kind)
+        assert loaded.table.equals(expected.table) and loaded.record == expected.record
+
+
 def test_limit_keeps_totals(tmp_path):
     data = b"".join(b"q1 X d%d %d 1 t\n" % (i, i + 1) for i in range(50))
     found = trecbench.check_tokens(tokenize(data, "f"), "run", limit=3)

@@ -9,7 +9,8 @@ log and the output folder. :func:`run_benchmark` then
 
 1. validates the qrels and every run file with the R-task rules (the validator's ``rtask``
    profile, at most 100 documents per topic) and stops with the findings and the
-   reference's recovery action when one fails (:class:`InvalidRuns`, exit 2);
+   reference's recovery action when one fails (:class:`InvalidRuns`, exit 2); each file
+   is read once, into memory, and the scoring parses the bytes that were validated;
 2. fuses the fused modes (:func:`trecbench.fusion.fuse_tables`, 100 deep by default) and
    validates them the same way;
 3. scores every mode with one parse of the qrels (:func:`trecbench.evaluate`, trec_eval
@@ -27,6 +28,7 @@ log and the output folder. :func:`run_benchmark` then
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import math
 import os
@@ -624,19 +626,28 @@ def _fusion_record(mode: Mode) -> dict | None:
     }
 
 
-def _validate_inputs(config: BenchmarkConfig, profile: str):
-    """Validate the qrels and every run file; raise :class:`InvalidRuns` with all errors."""
+def _validate_inputs(config: BenchmarkConfig, profile: str, held: contextlib.ExitStack):
+    """Validate the qrels and every run file; raise :class:`InvalidRuns` with all errors.
+
+    Returns the qrels' result, the runs' results by mode, and the qrels' and runs' sources
+    (by mode), each file opened once into memory and held open by ``held``: the loader
+    parses what was validated, from the same read (a file could change between two reads,
+    a pipe cannot be read twice; R-task runs are small).
+    """
+    from .inputs.streams import Source
     from .validation import validate_qrels, validate_run
 
-    qrels = validate_qrels(config.qrels, profile=profile, collect_judged=True)
+    qrels_source = held.enter_context(Source(config.qrels, spool=True))
+    qrels = validate_qrels(qrels_source, profile=profile, collect_judged=True)
     if not qrels.ok:
         raise InvalidRuns(_errors(qrels, ACTIONS["invalid_qrels"]))
-    results, lines = {}, []
+    results, sources, lines = {}, {}, []
     for mode in config.modes:
         if mode.run is None:
             continue
+        sources[mode.name] = held.enter_context(Source(mode.run, spool=True))
         result = validate_run(
-            mode.run,
+            sources[mode.name],
             profile=profile,
             qrels=qrels.qrels_info,
             topics=None if config.topics is None else str(config.topics),
@@ -647,7 +658,7 @@ def _validate_inputs(config: BenchmarkConfig, profile: str):
             lines += _errors(result, ACTIONS["invalid_run"])
     if lines:
         raise InvalidRuns(lines)
-    return qrels, results
+    return qrels, results, qrels_source, sources
 
 
 def _kpis(config: BenchmarkConfig, comparison) -> list[dict]:
@@ -746,11 +757,12 @@ def run_benchmark(config: BenchmarkConfig | str | os.PathLike, *, progress=None)
     if not isinstance(config, BenchmarkConfig):
         config = load_benchmark_config(config)
     profile = validation_profile(config)
-    qrels_result, validations = _validate_inputs(config, profile)
-    qrels = load(config.qrels, "qrels")  # the one parse of the qrels
+    with contextlib.ExitStack() as held:  # each file parsed from the read it was validated on
+        qrels_result, validations, qrels_source, sources = _validate_inputs(config, profile, held)
+        qrels = load(qrels_source, "qrels")  # the one parse of the qrels
+        loaded = {name: load(source, "run") for name, source in sources.items()}
     qrels_table = qrels.table
     topics = sorted(arrow.distinct(qrels_table.column("qid")).to_pylist())
-    loaded = {m.name: load(m.run, "run") for m in config.modes if m.run is not None}
     ranked = _fuse_modes(config, {name: run.table for name, run in loaded.items()})
 
     from .validation import check_tokens

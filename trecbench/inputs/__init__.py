@@ -14,6 +14,8 @@
 * an **iterable of ir_measures' ScoredDoc/Qrel** records (:mod:`~trecbench.inputs.records`);
 * for qrels, an **ir_datasets id** ``irds:ID`` (:mod:`~trecbench.inputs.datasets`, the
   optional extra ``trecbench[datasets]``);
+* an open :class:`~trecbench.inputs.streams.Source` (read from its start and left open:
+  with ``spool=True`` another reader, such as the validator, can have read it first);
 * or a :class:`Loaded` input (returned as it is: nothing is read twice).
 
 The result is a :class:`Loaded`: the typed table (run: ``qid, docno, score, tag`` and, from
@@ -47,7 +49,7 @@ if TYPE_CHECKING:
 Check = Callable[["Tokens", str], list]
 
 # a path, a table, records or an input already loaded; and the {qid: {docno: value}} dicts
-_Input = Union[str, os.PathLike, "pd.DataFrame", pa.Table, Iterable[Any], "Loaded"]
+_Input = Union[str, os.PathLike, Source, "pd.DataFrame", pa.Table, Iterable[Any], "Loaded"]
 RunInput = _Input | Mapping[str, Mapping[str, float]]
 QrelsInput = _Input | Mapping[str, Mapping[str, int]]
 
@@ -102,30 +104,37 @@ def _column(table: Any, name: str):
 def _load_file(
     path: str, kind: str, check: Check | None, progress, full: bool, comments: bool = False
 ) -> Loaded:
-    warnings: list[str] = []
     with Source(path, progress) as source:
-        if source.is_parquet:
-            from . import parquet
+        return _load_source(source, kind, check, full, comments)
 
-            table = parquet.to_table(source, kind)
-        else:
-            table = None
-            if kind == "run" and not full:
-                table = trec_text.read_regular_run(source)
-                if table is not None and comments:
-                    from ..trec_eval.comments import drop_run_comment_rows
 
-                    table = drop_run_comment_rows(table)
-            if table is None and comments:  # trec_eval 10.0's '#' lines
-                from ..trec_eval.comments import tokens_without_comments
+def _load_source(
+    source: Source, kind: str, check: Check | None, full: bool, comments: bool = False
+) -> Loaded:
+    warnings: list[str] = []
+    if source.is_parquet:
+        from . import parquet
 
-                tokens = tokens_without_comments(source, kind)
-            elif table is None:
-                tokens = trec_text.tokenize_file(source, keep=6 if kind == "run" else 4)
-            if table is None:
-                warnings = list(check(tokens, kind)) if check is not None else []
-                table = (trec_text.run_table if kind == "run" else trec_text.qrels_table)(tokens)
-        record = {"path": path, "kind": kind, **source.record(), **table_counts(table, kind)}
+        table = parquet.to_table(source, kind)
+    else:
+        table = None
+        if kind == "run" and not full:
+            table = trec_text.read_regular_run(source)
+            if table is not None and comments:
+                from ..trec_eval.comments import drop_run_comment_rows
+
+                table = drop_run_comment_rows(table)
+        if table is None and comments:  # trec_eval 10.0's '#' lines
+            from ..trec_eval.comments import tokens_without_comments
+
+            tokens = tokens_without_comments(source, kind)
+        elif table is None:
+            tokens = trec_text.tokenize_file(source, keep=6 if kind == "run" else 4)
+        if table is None:
+            warnings = list(check(tokens, kind)) if check is not None else []
+            table = (trec_text.run_table if kind == "run" else trec_text.qrels_table)(tokens)
+    path = source.path
+    record = {"path": path, "kind": kind, **source.record(), **table_counts(table, kind)}
     return Loaded(kind, table, path, path, record, tuple(warnings))
 
 
@@ -163,6 +172,8 @@ def load(
         if source.kind != kind:
             raise UsageError(f"{source.origin}: a {source.kind} was given where {kind} belong")
         return source
+    if isinstance(source, Source):  # opened by the caller, who closes it
+        return _load_source(source, kind, check, full, comments)
     if isinstance(source, (str, os.PathLike)):
         text = os.fspath(source)
         if isinstance(text, bytes):

@@ -13,7 +13,9 @@
   FIFO, a pipe such as ``<(zcat run.gz)``, a terminal) is read into memory once, as it
   arrives, and parsed from there; a regular file is streamed, and only read again from
   its start if a reader gives up on a first attempt (the fast reader of
-  :mod:`trecbench.inputs.trec_text` on a file it finds irregular).
+  :mod:`trecbench.inputs.trec_text` on a file it finds irregular). A source opened with
+  ``spool=True`` holds a regular file in memory too, so that several readers of one call
+  (benchmark's validator, then its loader) share one read and one checksum.
 * **Progress** in bytes as stored: ``progress(done, total)`` (``total`` None when the
   size is not known in advance).
 
@@ -137,9 +139,15 @@ class Source:
     content from its start; :meth:`raw_bytes` the bytes as stored (for Parquet, which
     needs random access); :meth:`record` the ``size`` and ``sha256`` of the bytes as
     stored, once they have all been read. Use as a context manager.
+
+    ``spool``: read a regular file into memory at once, as a pipe is, so that every
+    :meth:`stream` starts again in memory instead of reading the file again (for a small
+    input that several readers parse; a large run is streamed, never held whole).
     """
 
-    def __init__(self, path: str | os.PathLike, progress: Progress | None = None):
+    def __init__(
+        self, path: str | os.PathLike, progress: Progress | None = None, *, spool: bool = False
+    ):
         outputs.note_input(path)
         self.path = str(path)
         self.key = provenance.identity(path)
@@ -154,21 +162,22 @@ class Source:
         self._digest = provenance.Digest()
         self._memory: io.BytesIO | None = None
         self._raw: _Hashed | None = None
-        if not self.regular:
+        if spool or not self.regular:
             self._spool()
         self.compression, self.is_parquet = kind_of(self._peek())
 
     # -- reading
 
     def _spool(self) -> None:
-        """Read a FIFO, pipe or device once, into memory, hashing as the bytes arrive."""
+        """Read a FIFO, pipe or device (or a file opened with ``spool``) once, into memory,
+        hashing as the bytes arrive."""
         memory = io.BytesIO()
         try:
             while block := self._file.read(_SPOOL_BLOCK):
                 memory.write(block)
                 self._digest.update(block)
                 if self.progress is not None:
-                    self.progress(self._digest.size, None)
+                    self.progress(self._digest.size, self.total)
         except OSError as exc:
             raise InputError(self.path, None, f"cannot read: {exc.strerror}") from None
         memory.seek(0)

@@ -11,6 +11,7 @@ import pyarrow.compute as pc
 
 from .. import arrow
 from ..errors import InputError
+from ..inputs.streams import Source
 from ..inputs.trec_text import Tokens
 from .checker import Checker
 from .findings import DEFAULT_LIMIT, Collector, Finding, QrelsInfo, ValidationResult
@@ -21,6 +22,12 @@ from .runs import RunChecker
 
 Progress = Callable[[str, int], None]
 Topics = str | os.PathLike | Iterable[str]
+# a path, or a Source its caller opened (spooled) to parse it again after the validation
+File = str | os.PathLike | Source
+
+
+def _name(path: File) -> str:
+    return path.path if isinstance(path, Source) else str(path)
 
 
 def _run_checker(
@@ -125,7 +132,7 @@ def check_tokens(tokens: Tokens, kind: str, **options) -> list[Finding]:
 
 
 def validate_run(
-    path: str | os.PathLike,
+    path: File,
     *,
     profile: str = "default",
     qrels: str | os.PathLike | QrelsInfo | None = None,
@@ -140,7 +147,10 @@ def validate_run(
     memory: int | None = None,
     keep_content: bool = False,
 ) -> ValidationResult:
-    """Validate a run file (plain or .gz), streaming it chunk by chunk.
+    """Validate a run file (plain or compressed), streaming it chunk by chunk.
+
+    ``path``: the file, or a :class:`~trecbench.inputs.streams.Source` opened by the
+    caller (read from its start and left open; its checksum is the caller's to record).
 
     ``profile``: ``default``, ``strict``, ``lenient`` or ``rtask`` (the TREC R task's rules,
     100 documents deep). ``qrels``: a qrels file or a :class:`QrelsInfo` for the cross-file
@@ -159,9 +169,9 @@ def validate_run(
         if checked.qrels_info is None:
             raise InputError(str(qrels), None, checked.findings[0].message)
         qrels = checked.qrels_info
-    report = Collector(str(path), profile, limit)
+    report = Collector(_name(path), profile, limit)
     checker = _run_checker(
-        str(path),
+        _name(path),
         report,
         max_depth=max_depth,
         topics=topics,
@@ -185,7 +195,7 @@ def _bound(checker: Checker, memory: int | None) -> None:
 
 
 def validate_qrels(
-    path: str | os.PathLike,
+    path: File,
     *,
     profile: str = "default",
     relevance_level: int = 1,
@@ -195,14 +205,15 @@ def validate_qrels(
     progress: Progress | None = None,
     memory: int | None = None,
 ) -> ValidationResult:
-    """Validate a qrels file (plain or .gz), streaming it chunk by chunk.
+    """Validate a qrels file (plain or compressed; a path or an open Source, as
+    :func:`validate_run`), streaming it chunk by chunk.
 
     The result's ``qrels_info`` is what runs are checked against (None when the file could
     not be read as qrels); with ``collect_judged`` it also holds the judged pairs that the
     run check X4 (unjudged documents in the top 10) needs.
     """
-    report = Collector(str(path), profile, limit)
-    checker = QrelsChecker(str(path), report, relevance_level, collect_judged)
+    report = Collector(_name(path), profile, limit)
+    checker = QrelsChecker(_name(path), report, relevance_level, collect_judged)
     _bound(checker, memory)
     stream(checker, path, 4, chunk_bytes, progress)
     return _result(checker)

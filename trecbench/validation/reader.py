@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 
 from ..errors import InputError
 from ..inputs import trec_text
+from ..inputs.streams import Source
 from .checker import Checker
 
 # smaller than the reader's default: peak memory is several times the chunk, speed the same
@@ -62,13 +63,14 @@ def prefetched(items: Iterator) -> Iterator:
 
 def stream(
     checker: Checker,
-    path: str | os.PathLike,
+    path: str | os.PathLike | Source,
     keep: int,
     chunk_bytes: int = CHUNK_BYTES,
     progress: Callable[[str, int], None] | None = None,
     keep_content: bool = False,
 ) -> bytes | None:
-    """Feed ``path`` to ``checker`` chunk by chunk, then finish it.
+    """Feed ``path`` (a path, or an open Source: see :func:`trec_text.iter_tokens`) to
+    ``checker`` chunk by chunk, then finish it.
 
     ``keep``: fields kept per line (6 for runs, 4 for qrels). A truncated or corrupt gzip
     stream is a finding (R27), not an exception. ``progress(path, lines)`` is called after
@@ -83,7 +85,7 @@ def stream(
             checker.feed(tokens)
             lines += tokens.n_physical_lines
             if progress is not None:
-                progress(str(path), lines)
+                progress(checker.path, lines)  # the path, of a Source too
             if checker.stopped:
                 chunks = None  # the rest was not read
                 break
