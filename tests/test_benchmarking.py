@@ -331,27 +331,50 @@ def _count_opens(monkeypatch) -> Counter:
     return opened
 
 
-def test_each_input_file_is_read_once(tmp_path, monkeypatch):
-    # validated, then scored, from one read: a file could change between two reads, and a
-    # pipe cannot be read twice
+def _demo_tree(tmp_path: Path) -> tuple[Path, list[Path]]:
+    """A copy of the demo (100 bootstrap samples): its configuration and input files."""
     folder = tmp_path / "data" / "hpo-rtask"  # the strata sidecar is ../../qrels/...
     shutil.copytree(DEMO, folder)
     shutil.copytree(ROOT / "qrels", tmp_path / "qrels")
     config = folder / "benchmark.toml"
     config.write_text(config.read_text().replace("samples = 10000", "samples = 100"))
-    inputs = [*folder.iterdir(), tmp_path / "qrels" / "hpo-demo.sidecar.json"]
+    return config, [*folder.iterdir(), tmp_path / "qrels" / "hpo-demo.sidecar.json"]
+
+
+def _assert_read_once(opened: Counter, inputs: list[Path], records: list[dict]) -> None:
+    assert {path.name: opened[str(path.resolve())] for path in inputs} == {
+        path.name: 1 for path in inputs
+    }
+    # the records are those of the bytes as stored, taken during that one read
+    by_name = {Path(r["path"]).name: r for r in records}
+    for path in inputs:
+        data = path.read_bytes()
+        assert by_name[path.name]["size"] == len(data)
+        assert by_name[path.name]["sha256"] == hashlib.sha256(data).hexdigest()
+
+
+def test_each_input_file_is_read_once(tmp_path, monkeypatch):
+    # validated, then scored, from one read: a file could change between two reads, and a
+    # pipe cannot be read twice
+    config, inputs = _demo_tree(tmp_path)
     out = tmp_path / "out"
     opened = _count_opens(monkeypatch)
     result = CliRunner().invoke(cli, ["benchmark", str(config), "-o", str(out), "--quiet"])
     monkeypatch.undo()
     assert result.exit_code == 0, result.output
-    assert {path.name: opened[str(path.resolve())] for path in inputs} == {
-        path.name: 1 for path in inputs
-    }
-    # the records are those of the bytes as stored, taken during that one read
     report = json.loads((out / "BenchmarkReport.json").read_text())
-    records = {Path(r["path"]).name: r for r in report["inputs"]}
-    for path in inputs:
-        data = path.read_bytes()
-        assert records[path.name]["size"] == len(data)
-        assert records[path.name]["sha256"] == hashlib.sha256(data).hexdigest()
+    _assert_read_once(opened, inputs, report["inputs"])
+
+
+def test_run_benchmark_reads_each_input_once_topics_too(tmp_path, monkeypatch):
+    # the API call as the command: the topics file serves every run and fused mode
+    config, inputs = _demo_tree(tmp_path)
+    topics = config.parent / "topics.txt"
+    qids = sorted({line.split()[0] for line in (DEMO / "hpo-rtask.qrels").open()})
+    topics.write_text("".join(f"{qid}\n" for qid in qids))
+    config.write_text(config.read_text().replace('qrels = "', 'topics = "topics.txt"\nqrels = "'))
+    inputs.append(topics)
+    opened = _count_opens(monkeypatch)
+    bench = trecbench.run_benchmark(config)
+    monkeypatch.undo()
+    _assert_read_once(opened, inputs, bench.inputs)

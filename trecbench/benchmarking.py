@@ -43,7 +43,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from . import arrow, ranking
+from . import arrow, outputs, ranking
 from .errors import ExitCode, InputError, OutputError, TrecbenchError, UsageError
 
 CONFIG_SCHEMA = "benchmark_config"
@@ -626,21 +626,38 @@ def _fusion_record(mode: Mode) -> dict | None:
     }
 
 
-def _validate_inputs(config: BenchmarkConfig, profile: str, held: contextlib.ExitStack):
+@dataclass
+class _Validated:
+    """What :func:`_validate_inputs` read: the qrels' and the runs' (by mode) validation
+    results, the topic ids of the configured topics file, and the qrels' and runs' open
+    sources, for the loader."""
+
+    qrels: Any
+    runs: dict[str, Any]
+    topics: list[str] | None
+    qrels_source: Any
+    run_sources: dict[str, Any]
+
+
+def _validate_inputs(
+    config: BenchmarkConfig, profile: str, held: contextlib.ExitStack
+) -> _Validated:
     """Validate the qrels and every run file; raise :class:`InvalidRuns` with all errors.
 
-    Returns the qrels' result, the runs' results by mode, and the qrels' and runs' sources
-    (by mode), each file opened once into memory and held open by ``held``: the loader
-    parses what was validated, from the same read (a file could change between two reads,
-    a pipe cannot be read twice; R-task runs are small).
+    Each file is opened once, into memory, and held open by ``held``: the loader parses
+    what was validated, from the same read (a file could change between two reads, a pipe
+    cannot be read twice; R-task runs are small). The topics file too is read once, for
+    every run and fused mode.
     """
     from .inputs.streams import Source
-    from .validation import validate_qrels, validate_run
+    from .validation import read_topics, validate_qrels, validate_run
 
     qrels_source = held.enter_context(Source(config.qrels, spool=True))
     qrels = validate_qrels(qrels_source, profile=profile, collect_judged=True)
     if not qrels.ok:
         raise InvalidRuns(_errors(qrels, ACTIONS["invalid_qrels"]))
+    # read where the first run's validation read it (there is one: fusions end in runs)
+    topics = None if config.topics is None else read_topics(config.topics)
     results, sources, lines = {}, {}, []
     for mode in config.modes:
         if mode.run is None:
@@ -650,7 +667,7 @@ def _validate_inputs(config: BenchmarkConfig, profile: str, held: contextlib.Exi
             sources[mode.name],
             profile=profile,
             qrels=qrels.qrels_info,
-            topics=None if config.topics is None else str(config.topics),
+            topics=topics,
             max_depth=config.max_depth,
         )
         results[mode.name] = result
@@ -658,7 +675,7 @@ def _validate_inputs(config: BenchmarkConfig, profile: str, held: contextlib.Exi
             lines += _errors(result, ACTIONS["invalid_run"])
     if lines:
         raise InvalidRuns(lines)
-    return qrels, results, qrels_source, sources
+    return _Validated(qrels, results, topics, qrels_source, sources)
 
 
 def _kpis(config: BenchmarkConfig, comparison) -> list[dict]:
@@ -743,6 +760,7 @@ def _fuse_modes(config: BenchmarkConfig, tables: dict[str, pa.Table]) -> dict[st
     return ranked
 
 
+@outputs.in_input_scope  # as compare and evaluate: what was read is not read again
 def run_benchmark(config: BenchmarkConfig | str | os.PathLike, *, progress=None) -> Benchmark:
     """Validate, fuse, score and compare the modes of a benchmark configuration (see the
     module docstring). Raises :class:`InvalidRuns` (exit 1) when the qrels or a run fails
@@ -758,9 +776,9 @@ def run_benchmark(config: BenchmarkConfig | str | os.PathLike, *, progress=None)
         config = load_benchmark_config(config)
     profile = validation_profile(config)
     with contextlib.ExitStack() as held:  # each file parsed from the read it was validated on
-        qrels_result, validations, qrels_source, sources = _validate_inputs(config, profile, held)
-        qrels = load(qrels_source, "qrels")  # the one parse of the qrels
-        loaded = {name: load(source, "run") for name, source in sources.items()}
+        validated = _validate_inputs(config, profile, held)
+        qrels = load(validated.qrels_source, "qrels")  # the one parse of the qrels
+        loaded = {name: load(source, "run") for name, source in validated.run_sources.items()}
     qrels_table = qrels.table
     topics = sorted(arrow.distinct(qrels_table.column("qid")).to_pylist())
     ranked = _fuse_modes(config, {name: run.table for name, run in loaded.items()})
@@ -771,7 +789,7 @@ def run_benchmark(config: BenchmarkConfig | str | os.PathLike, *, progress=None)
     for mode in config.modes:
         output, data = None, None
         if mode.fuse is None:
-            validation = _summary(validations[mode.name])
+            validation = _summary(validated.runs[mode.name])
         else:
             output = _fused_run_file(mode.name)
             data = run_bytes(to_pandas(ranked[mode.name]))
@@ -780,8 +798,8 @@ def run_benchmark(config: BenchmarkConfig | str | os.PathLike, *, progress=None)
                 "run",
                 profile=profile,
                 max_depth=config.max_depth,
-                topics=None if config.topics is None else str(config.topics),
-                qrels_topics=qrels_result.qrels_info,
+                topics=validated.topics,
+                qrels_topics=validated.qrels.qrels_info,
             )
             errors = [f.format() for f in findings if f.severity == "error"]
             if errors:
@@ -865,7 +883,7 @@ def run_benchmark(config: BenchmarkConfig | str | os.PathLike, *, progress=None)
         reranking=_reranking(config, kpis),
         routing=routing,
         qrels_flags=flags,
-        qrels_validation=_summary(qrels_result),
+        qrels_validation=_summary(validated.qrels),
         inputs=inputs,
     )
 
