@@ -1105,9 +1105,9 @@ def evaluated_depth(measures, max_docs: int | None) -> int | None:
     return min(max(depths), max_docs) if max_docs is not None else max(depths)
 
 
-def _unjudged(ranked_run: ranking.RankedRun, judgments, depth: int | None) -> tuple:
+def _unjudged(ranked_run: ranking.RankedRun, truth: Qrels, depth: int | None) -> tuple:
     """(retrieved, unjudged, topics, topics with nothing judged) within ``depth``."""
-    rows, _ = ranked_run.match(*judgments[:2])
+    _, (rows, _) = ranked_run.judged(truth)  # the lookup the fast engine reuses
     # diversity qrels judge a document once per subtopic: each row counts once
     judged_rows = np.zeros(ranked_run.run_table.num_rows, bool)
     judged_rows[rows] = True
@@ -1150,12 +1150,11 @@ def _evaluate_run(table, name, path, truth, plan: _Plan, settings, tie_bounds=Fa
     checked = not prefs and bool(plan.groups)
     # preferences rank every retrieved document their own way, then cut at -M themselves
     ranked_run = ranking.RankedRun(table, order, qids, None if prefs else settings["max_docs"])
-    judgments = truth.judgments(qids) if settings["rel_format"] == "qrels" else None
     unjudged = None
     credited = any(m.family not in _CREDIT_UNJUDGED and m.provider != META for m in plan.measures)
-    if judgments is not None and credited:
+    if settings["rel_format"] == "qrels" and credited:
         depth = evaluated_depth(plan.measures, settings["max_docs"])
-        unjudged = Unjudged(depth, *_unjudged(ranked_run, judgments, depth))
+        unjudged = Unjudged(depth, *_unjudged(ranked_run, truth, depth))
     duplicates = None
     if checked:
         ranked_run.index()  # built once, before the thread: the fast engine uses it too
@@ -1197,6 +1196,7 @@ def _evaluate_run(table, name, path, truth, plan: _Plan, settings, tie_bounds=Fa
         name, path, runid, qids, values, strings, summary, unjudged=unjudged, traces=traces
     )
     if tie_bounds:
+        judgments, _ = ranked_run.judged(truth)
         orders = tiebounds.extreme_orders(table, order, qids, judgments, _float32(plan, settings))
         evaluated = [
             _evaluate_run(alternative, name, path, truth, plan, settings)[0]
@@ -1367,10 +1367,9 @@ def _score_block(table, truth: Qrels, plan: _Plan, settings, tie_bounds=False) -
     if plan.groups:
         ranked_run.index()  # built once, before the thread: the fast engine uses it too
         duplicate = _in_background(ranked_run.first_duplicate)
-    judgments = truth.judgments(measured)
     if any(m.family not in _CREDIT_UNJUDGED and m.provider != META for m in plan.measures):
         depth = evaluated_depth(plan.measures, settings["max_docs"])
-        block.unjudged = _unjudged(ranked_run, judgments, depth)
+        block.unjudged = _unjudged(ranked_run, truth, depth)
     try:
         if lead is None:
             ranked = ranked_run.table() if plan.table_needed else ranked_run
@@ -1379,7 +1378,7 @@ def _score_block(table, truth: Qrels, plan: _Plan, settings, tie_bounds=False) -
             measures = _measure_led(table, ranked_run, lead, measured, truth, plan, settings)
         block.columns, block.values, block.strings = measures
         if tie_bounds:
-            _extremes(block, table, order, judgments, truth, plan, settings)
+            _extremes(block, table, order, ranked_run.judged(truth)[0], truth, plan, settings)
     except Exception as error:  # noqa: BLE001 - raised in trec_eval's order (_run_result)
         block.error = error
     block.duplicate = duplicate.result() if duplicate is not None else None

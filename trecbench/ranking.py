@@ -101,6 +101,7 @@ class RankedRun:
                 row_topic = np.where(order.row_position < max_docs, row_topic, -1)
             self._row_arrays = row_topic, order.row_position
         self._index = None
+        self._judged = None
 
     def row_arrays(self) -> tuple[np.ndarray, np.ndarray]:
         """Per *input* row: its topic (-1 if dropped) and position."""
@@ -146,6 +147,16 @@ class RankedRun:
             )
         ) & (run_topic[rows] == topic[which])
         return rows[same], which[same]
+
+    def judged(self, qrels) -> tuple[tuple, tuple[np.ndarray, np.ndarray]]:
+        """``(judgments, (rows, which))``: ``qrels.judgments(self.qids)`` (``(topic,
+        docno, grade)``, see :meth:`trecbench.evaluation.Qrels.judgments`) and their
+        :meth:`match`. Computed once per qrels: the unjudged count and the fast engine
+        both need them for the same run (one lookup of every judgment, not two)."""
+        if self._judged is None or self._judged[0] is not qrels:
+            judgments = qrels.judgments(self.qids)
+            self._judged = qrels, judgments, self.match(*judgments[:2])
+        return self._judged[1], self._judged[2]
 
     def first_duplicate(self) -> tuple[str, str, int, int] | None:
         """``(qid, docno, first line, second line)`` of a document listed twice in a topic

@@ -440,6 +440,7 @@ class Evaluator:
 
     def __init__(self, truth, measures, settings: dict | None = None):
         level = truth.relevance_level
+        self.truth = truth  # its judgments of the evaluated topics (Qrels.judgments)
         self.qrels = truth.table.select(["qid", "docno", "rel"])
         largest = pc.max(self.qrels.column("rel")).as_py()
         self.plan: list[tuple] = []  # (measure, level, requests)
@@ -475,27 +476,22 @@ class Evaluator:
         judged = pc.is_in(docnos, value_set=self._docnos.cast(docnos.type))
         rows = np.flatnonzero(arrow.to_numpy(judged) & (topic >= 0))
         hit_docnos = ranking.take_rows(docnos, rows)
-        return self._compute(len(qids), topic, pos, rows, hit_docnos, self._judged(qids))
+        return self._compute(len(qids), topic, pos, rows, hit_docnos, self.truth.judgments(qids))
 
     def _evaluate_ranked_run(self, ranked, qids):
         """The same from a :class:`trecbench.ranking.RankedRun`: no row is moved; each
         judgment is looked up in the run's (topic, docno) hash index and the few matches
-        are verified as strings."""
+        are verified as strings (the lookup the run's unjudged count made, reused)."""
         topic, pos = ranked.row_arrays()
-        judged = self._judged(qids)
-        rows, which = ranked.match(arrow.to_numpy(judged.column("topic")), judged.column("docno"))
-        rel = arrow.to_numpy(judged.column("rel"))
+        judged, (rows, which) = ranked.judged(self.truth)
         num_ret = np.bincount(ranked.topic, minlength=len(qids))
-        return self._finish(topic[rows], pos[rows], rel[which], judged, num_ret)
-
-    def _judged(self, qids: list[str]) -> pa.Table:
-        """The qrels of the evaluated topics with their topic index (position in qids)."""
-        qrels_qids = self.qrels.column("qid")
-        qrels_topic = pc.index_in(qrels_qids, value_set=arrow.array(qids, qrels_qids.type))
-        judged = self.qrels.append_column("topic", qrels_topic).filter(pc.is_valid(qrels_topic))
-        return judged
+        return self._finish(topic[rows], pos[rows], judged[2][which], judged, num_ret)
 
     def _compute(self, n_topics, topic, pos, rows, hit_docnos, judged):
+        """The values from the ranked rows: ``topic`` and ``pos`` per row, ``rows`` those
+        whose docno the qrels hold, ``judged``: ``(topic, docno, grade)`` of the evaluated
+        topics' judgments (:meth:`trecbench.evaluation.Qrels.judgments`)."""
+        judged_topic, judged_docno, judged_rel = judged
         # both sides as large_string: files tokenize to string or large_string
         candidates = pa.table(
             {
@@ -506,9 +502,9 @@ class Evaluator:
         )
         labels = pa.table(
             {
-                "topic": judged.column("topic"),
-                "docno": pc.cast(judged.column("docno"), pa.large_string()),
-                "rel": judged.column("rel"),
+                "topic": arrow.array(judged_topic, pa.int32()),  # candidates' key type
+                "docno": pc.cast(judged_docno, pa.large_string()),
+                "rel": arrow.array(judged_rel),
             }
         )
         hits = candidates.join(labels, ["topic", "docno"], join_type="inner")
@@ -530,8 +526,8 @@ class Evaluator:
             hit_topic=hit_topic[order],
             hit_pos=hit_pos[order],
             hit_rel=hit_rel[order],
-            judged_topic=arrow.to_numpy(judged.column("topic")).astype(np.int64),
-            judged_rel=arrow.to_numpy(judged.column("rel")).astype(np.int64),
+            judged_topic=judged[0],
+            judged_rel=judged[2],
         )
         values = {lv: compute(sparse, requests, lv) for lv, requests in self.levels.items()}
         return {
