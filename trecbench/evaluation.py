@@ -1131,89 +1131,13 @@ def _distinct(codes: np.ndarray, n: int) -> int:
 
 
 def _evaluate_run(table, name, path, truth, plan: _Plan, settings, tie_bounds=False):
+    """A run held whole, in any setting: one block of all its topics (:func:`_score_block`
+    with ``whole``), its errors decided as for a run in blocks (:func:`_run_result`);
+    ``(result, columns, flags)``."""
     runid = table.column("tag")[table.num_rows - 1].as_py() if table.num_rows else ""
-    order = ranking.order_run(table, float32=_float32(plan, settings))
-    run_qids = order.qids.to_pylist()
-    topics = _plan_topics(run_qids, truth, plan, path or name)
-    if not topics.qids:
-        raise NoOverlapError(
-            f"{path or name}: No queries with both results and relevance info "
-            "(no topic of the run is in the qrels)"
-        )
-    if topics.stop == 0:  # nothing evaluated, nothing printed for this run
-        topics.error.partial_run = RunResult(name, path, runid, [], {}, {}, {}, complete=False)
-        raise topics.error
-    qids = topics.qids if topics.stop is None else topics.qids[: topics.stop]
-    placeholders = [q for q in topics.placeholders if q in set(qids)]
-    flags = _topic_flags(name, run_qids, truth.qids, qids, settings["complete"])
-    prefs = settings["rel_format"] in PREFS_FORMATS
-    checked = not prefs and bool(plan.groups)
-    # preferences rank every retrieved document their own way, then cut at -M themselves
-    ranked_run = ranking.RankedRun(table, order, qids, None if prefs else settings["max_docs"])
-    unjudged = None
-    credited = any(m.family not in _CREDIT_UNJUDGED and m.provider != META for m in plan.measures)
-    if settings["rel_format"] == "qrels" and credited:
-        depth = evaluated_depth(plan.measures, settings["max_docs"])
-        unjudged = Unjudged(depth, *_unjudged(ranked_run, truth, depth))
-    duplicates = None
-    if checked:
-        ranked_run.index()  # built once, before the thread: the fast engine uses it too
-        duplicates = _in_background(lambda: ranked_run.check_duplicates(path or name))
-    # rows are moved into trec_eval order only for engines that need a table
-    ranked = ranked_run.table() if plan.table_needed or placeholders else ranked_run
-    if placeholders:
-        ranked = placeholder.with_placeholders(ranked, qids, placeholders)
-
-    columns, values, strings = _measure(ranked, qids, truth, plan, settings)
-    native = plan.evaluator(NATIVE).last if NATIVE in plan.groups else None
-    if placeholders:
-        rows = np.flatnonzero(np.isin(np.array(qids, dtype=object), placeholders))
-        placeholder.clear(values, strings, rows)
-    if plan.zscores is not None:
-        _convert_to_zscores(values, qids, plan.zscores)
-    traces = _traces(native, plan, qids) if settings["debug_level"] > 0 else None
-    stops = [] if topics.stop is None else [(topics.stop, topics.error, "")]
-    if duplicates is not None:
-        try:
-            duplicates.result()  # a run listing a document twice is an error (exit 4)
-        except DuplicateError as error:
-            stops.append((qids.index(error.qid), error, ""))
-    if native is not None and native.failed_at is not None:
-        stops.append((native.failed_at, native.error, native.trailing))
-    if stops:
-        stop, error, trailing = min(stops, key=lambda found: found[0])
-        error.partial_run = _stopped_run(
-            name, path, runid, qids, values, strings, stop,
-            traces=traces[:stop] if traces is not None else None, trailing=trailing,
-        )  # fmt: skip
-        error.partial_columns = columns
-        raise error
-    summary = {
-        c.label: _summarise(c, values.get(c.label), len(qids), truth, settings, runid)
-        for c in columns
-    }
-    result = RunResult(
-        name, path, runid, qids, values, strings, summary, unjudged=unjudged, traces=traces
-    )
-    if tie_bounds:
-        judgments, _ = ranked_run.judged(truth)
-        orders = tiebounds.extreme_orders(table, order, qids, judgments, _float32(plan, settings))
-        evaluated = [
-            _evaluate_run(alternative, name, path, truth, plan, settings)[0]
-            for alternative in (orders.best, orders.worst)
-            if alternative is not None
-        ]
-        result.tie_bounds = tiebounds.run_bounds(
-            result,
-            orders,
-            evaluated,
-            columns,
-            settings,
-            lambda column, per_topic: _summarise(
-                column, per_topic, len(qids), truth, settings, runid
-            ),
-        )
-    return result, columns, flags
+    whole = name, path, runid
+    block = _score_block(table, truth, plan, settings, tie_bounds, whole=whole)
+    return _run_result([block], *whole, truth, plan, settings, tie_bounds)
 
 
 def _float32(plan: _Plan, settings) -> bool:
@@ -1320,78 +1244,139 @@ def _convert_to_zscores(values: dict[str, np.ndarray], qids, table) -> None:
 class _Block:
     """What scoring one block of whole topics gives (:func:`_score_block`).
 
-    ``run_qids``: the block's distinct topics; ``evaluated``: those in the qrels, sorted;
-    ``qids``: those measured (not the ones trec_eval stops at, :meth:`Qrels.measurable`),
-    which ``values`` and ``strings`` follow (``columns`` None when nothing was measured).
+    ``run_qids``: the block's distinct topics; ``qids``: those measured (in the qrels,
+    sorted, not the ones trec_eval stops at), which ``values``, ``strings`` and ``traces``
+    (``-D``) follow (``columns`` None when nothing was measured). ``topics``: trec_eval's
+    loop over the topics, for a block that is the whole run.
     ``unjudged``: (retrieved, unjudged, topics, topics with nothing judged).
     ``duplicate``: a document the run lists twice, ``(qid, docno, first line, second
-    line)``; ``error``: what an engine raised. With tie bounds: ``extremes``, the values of
-    the best and the worst order (None: no tie group mixes keys), ``ties`` and
+    line)``; ``failure``: where the native engine stopped, ``(qid, error, what it printed
+    of that topic)``; ``error``: what an engine raised. With tie bounds: ``extremes``, the
+    values of the best and the worst order (None: no tie group mixes keys), ``ties`` and
     ``tied_topics``.
     """
 
     run_qids: list[str]
-    evaluated: list[str]
     qids: list[str] = field(default_factory=list)
+    topics: _TopicPlan | None = None
     columns: list[Column] | None = None
     values: dict[str, np.ndarray] = field(default_factory=dict)
     strings: dict[str, list[str]] = field(default_factory=dict)
+    traces: list[str] | None = None
     unjudged: tuple[int, int, int, int] | None = None
     duplicate: tuple[str, str, int, int] | None = None
+    failure: tuple[str, TrecbenchError, str] | None = None
     error: Exception | None = None
     extremes: tuple[dict, dict] | None = None
     ties: bool = False
     tied_topics: int = 0
 
 
-def _score_block(table, truth: Qrels, plan: _Plan, settings, tie_bounds=False) -> _Block:
-    """A :class:`_Block` of ``table``, a run or any part of one that holds whole topics
-    (trec_eval 9.0.8's reading, :func:`_streamable`); the run's errors are decided over all
-    its blocks, in trec_eval's order (:func:`_run_result`)."""
+def _score_block(
+    table, truth: Qrels, plan: _Plan, settings, tie_bounds=False, whole: tuple | None = None
+) -> _Block:
+    """A :class:`_Block` of ``table``, a run or any part of one that holds whole topics;
+    the run's errors are decided over all its blocks, in trec_eval's order
+    (:func:`_run_result`).
+
+    ``whole``: the run's ``(name, path, runid)`` when ``table`` is all of it (any
+    setting): its topics are trec_eval's loop over them (:func:`_plan_topics`: 10.0's
+    qrels topics, ``-D``'s topic), measured up to the one trec_eval stops at. A part of a
+    run (trec_eval 9.0.8's reading, :func:`_streamable`) cannot know where that is: every
+    topic an engine may be given wherever it comes is measured
+    (:meth:`Qrels.measurable`)."""
     order = ranking.order_run(table, float32=_float32(plan, settings))
     run_qids = order.qids.to_pylist()
-    block = _Block(run_qids, sorted(q for q in run_qids if q in truth.topics))
-    measured, lead = block.evaluated, None
-    if plan.groups and measured:
-        measured = truth.measurable(measured, plan.diversity_only)
-        lead = truth.lead(measured) if measured else None
-        if measured and lead is None and truth.topics[measured[0]][0] < 0:
-            # no judged topic sorts before it: the run's first topic has only negative
-            # grades too, where trec_eval stops before printing anything
-            measured = []
+    lead, placeholders = None, []
+    if whole is not None:
+        name, path, _ = whole
+        topics = _plan_topics(run_qids, truth, plan, path or name)
+        block = _Block(run_qids, topics=topics)
+        measured = topics.qids[: topics.stop]
+        kept = set(measured)
+        placeholders = [q for q in topics.placeholders if q in kept]
+    else:
+        block = _Block(run_qids)
+        measured = sorted(q for q in run_qids if q in truth.topics)
+        if plan.groups and measured:
+            measured = truth.measurable(measured, plan.diversity_only)
+            lead = truth.lead(measured) if measured else None
+            if measured and lead is None and truth.topics[measured[0]][0] < 0:
+                # no judged topic sorts before it: the run's first topic has only negative
+                # grades too, where trec_eval stops before printing anything
+                measured = []
     if not measured:
         return block
     block.qids = measured
-    ranked_run = ranking.RankedRun(table, order, measured, settings["max_docs"])
+    prefs = settings["rel_format"] in PREFS_FORMATS
+    # preferences rank every retrieved document their own way, then cut at -M themselves
+    ranked_run = ranking.RankedRun(table, order, measured, None if prefs else settings["max_docs"])
     duplicate = None
-    if plan.groups:
+    if plan.groups and not prefs:
         ranked_run.index()  # built once, before the thread: the fast engine uses it too
         duplicate = _in_background(ranked_run.first_duplicate)
-    if any(m.family not in _CREDIT_UNJUDGED and m.provider != META for m in plan.measures):
+    credited = any(m.family not in _CREDIT_UNJUDGED and m.provider != META for m in plan.measures)
+    if settings["rel_format"] == "qrels" and credited:
         depth = evaluated_depth(plan.measures, settings["max_docs"])
         block.unjudged = _unjudged(ranked_run, truth, depth)
     try:
-        if lead is None:
-            ranked = ranked_run.table() if plan.table_needed else ranked_run
-            measures = _measure(ranked, measured, truth, plan, settings)
-        else:
-            measures = _measure_led(table, ranked_run, lead, measured, truth, plan, settings)
+        *measures, native = _measure_block(
+            table, ranked_run, lead, placeholders, truth, plan, settings
+        )
         block.columns, block.values, block.strings = measures
-        if tie_bounds:
-            _extremes(block, table, order, ranked_run.judged(truth)[0], truth, plan, settings)
+        if settings["debug_level"] > 0:
+            block.traces = _traces(native, plan, measured)
+        if native is not None and native.failed_at is not None:
+            block.failure = measured[native.failed_at], native.error, native.trailing
     except Exception as error:  # noqa: BLE001 - raised in trec_eval's order (_run_result)
         block.error = error
     block.duplicate = duplicate.result() if duplicate is not None else None
+    # a run held whole that trec_eval stops in raises that before any bound is computed
+    # (a part of a run cannot know: the stop may come earlier, in another block)
+    stops = whole is not None and (
+        block.topics.stop is not None or block.duplicate is not None or block.failure is not None
+    )
+    if tie_bounds and block.error is None and not stops:
+        judgments, _ = ranked_run.judged(truth)
+        try:
+            _extremes(block, table, order, judgments, truth, plan, settings, whole)
+        except Exception as error:  # noqa: BLE001 - as above
+            block.error = error
     return block
 
 
-def _measure_led(table, ranked_run, lead: str, qids, truth: Qrels, plan: _Plan, settings):
+def _measure_block(table, ranked_run, lead, placeholders, truth: Qrels, plan: _Plan, settings):
+    """``(columns, values, strings, native)``: every engine of the plan on the topics of
+    ``ranked_run`` (``table`` ranked), ``lead`` going ahead of them for pytrec_eval
+    (:func:`_measure_led`), 10.0's empty rankings for the ``placeholders`` (``-c``), the
+    values as z-scores with ``-Z``; ``native``: the native engine's result (traces, where
+    it stopped), None without it."""
+    qids = ranked_run.qids
+    if lead is not None:
+        columns, values, strings = _measure_led(table, ranked_run, lead, truth, plan, settings)
+    else:
+        # rows are moved into trec_eval order only for engines that need a table
+        ranked = ranked_run.table() if plan.table_needed or placeholders else ranked_run
+        if placeholders:
+            ranked = placeholder.with_placeholders(ranked, qids, placeholders)
+        columns, values, strings = _measure(ranked, qids, truth, plan, settings)
+    native = plan.evaluator(NATIVE).last if NATIVE in plan.groups else None
+    if placeholders:
+        rows = np.flatnonzero(np.isin(np.array(qids, dtype=object), placeholders))
+        placeholder.clear(values, strings, rows)
+    if plan.zscores is not None:
+        _convert_to_zscores(values, qids, plan.zscores)
+    return columns, values, strings, native
+
+
+def _measure_led(table, ranked_run, lead: str, truth: Qrels, plan: _Plan, settings):
     """:func:`_measure` for a block whose first topic has only negative judgments, which
     trec_eval's code (pytrec_eval) cannot start a call with (it sizes a buffer by the first
     topic's largest grade; :meth:`Qrels.first_failure`): for that engine the topic
     ``lead``, judged and sorting first, goes ahead with one document, and its values are
     dropped; the other engines get the block as it is. Topics are independent: the values
     are those the whole run gives."""
+    qids = ranked_run.qids
     led_engines = [name for name in plan.groups if name == PYTREC_EVAL]
     others = [name for name in plan.groups if name != PYTREC_EVAL]
     produced = {}
@@ -1417,45 +1402,51 @@ def _measure_led(table, ranked_run, lead: str, qids, truth: Qrels, plan: _Plan, 
     return _measure(None, qids, truth, plan, settings, produced)
 
 
-def _extremes(block: _Block, table, order, judgments, truth, plan, settings) -> None:
-    """The block's values in the best and the worst order of its tied documents."""
+def _extremes(block: _Block, table, order, judgments, truth, plan, settings, whole) -> None:
+    """The block's values in the best and the worst order of its tied documents. A run
+    held whole (``whole``) is scored in each order as in the reported one, errors and all
+    (its checks see the rows each order keeps within -M); a part of a run gives its values
+    and what an engine raised (the run's checks are decided over all its blocks)."""
     float32 = _float32(plan, settings)
     orders = tiebounds.extreme_orders(table, order, block.qids, judgments, float32)
     block.ties, block.tied_topics = orders.ties, orders.tied_topics
     if orders.best is not None:
-        best, worst = (
-            _score_block(alternative, truth, plan, settings)
-            for alternative in (orders.best, orders.worst)
-        )
-        for alternative in (best, worst):
-            if alternative.error is not None:
-                raise alternative.error
-        block.extremes = best.values, worst.values
+        extremes = []
+        for alternative in (orders.best, orders.worst):
+            scored = _score_block(alternative, truth, plan, settings, whole=whole)
+            if whole is not None:
+                extremes.append(_run_result([scored], *whole, truth, plan, settings)[0].values)
+            elif scored.error is not None:
+                raise scored.error
+            else:
+                extremes.append(scored.values)
+        block.extremes = extremes[0], extremes[1]
 
 
 def _run_result(
     blocks: list[_Block], name, path, runid, truth: Qrels, plan: _Plan, settings, tie_bounds=False
 ):
     """One run's :class:`RunResult`, columns and flagged topics from the blocks its
-    topics were scored in, with trec_eval's errors in trec_eval's order: as
-    :func:`_evaluate_run` gives them for the run held whole (the topics before the one
-    trec_eval stops at are the error's ``partial_run``)."""
+    topics were scored in (one for a run held whole), with trec_eval's errors in
+    trec_eval's order (the topics before the one trec_eval stops at are the error's
+    ``partial_run``)."""
     run_qids = [q for block in blocks for q in block.run_qids]
-    qids = sorted(q for block in blocks for q in block.evaluated)
+    planned = [block.topics for block in blocks if block.topics is not None]  # held whole
+    topics = planned[0] if planned else _plan_topics(run_qids, truth, plan, path or name)
+    qids = topics.qids
     if not qids:
         raise NoOverlapError(
             f"{path or name}: No queries with both results and relevance info "
             "(no topic of the run is in the qrels)"
         )
     flags = _topic_flags(name, run_qids, truth.qids, qids, settings["complete"])
-    # trec_eval's order (as _evaluate_run meets them): a judgment it stops at before any
-    # topic; what an engine raised on the topics before the first such stop; the first
+    # trec_eval's order: a topic it stops at before any other (a judgment, 10.0's missing
+    # topic); what an engine raised on the topics before the first such stop; the first
     # topic (sorted) that it stops at, with what it printed before (``partial_run``)
-    stops: list[tuple[int, TrecbenchError]] = []
-    first_failure = truth.first_failure(qids, not plan.diversity_only) if plan.groups else None
-    if first_failure is not None:
-        stops.append(first_failure)
-    judged = first_failure[0] if first_failure is not None else len(qids)
+    stops: list[tuple[int, TrecbenchError, str]] = []
+    if topics.stop is not None:
+        stops.append((topics.stop, topics.error, ""))
+    judged = topics.stop if topics.stop is not None else len(qids)
     failed = [
         block
         for block in blocks
@@ -1469,16 +1460,24 @@ def _run_result(
         try:
             ranking.raise_duplicate(path or name, *found)
         except DuplicateError as error:
-            stops.append((qids.index(found[0]), error))
+            stops.append((qids.index(found[0]), error, ""))
+    for block in blocks:
+        if block.failure is not None:  # the native engine stopped part-way
+            qid, error, trailing = block.failure
+            stops.append((qids.index(qid), error, trailing))
     scored = [block for block in blocks if block.qids and block.error is None]
     measured = sorted(q for block in scored for q in block.qids)
     columns = scored[0].columns if scored else None
     values = _assembled(scored, measured, lambda block: block.values)
     strings = _assembled(scored, measured, lambda block: block.strings)
+    traces = scored[0].traces if len(scored) == 1 else None  # -D: runs held whole
     if stops:
-        stop, error = min(stops, key=lambda found: found[0])
+        stop, error, trailing = min(stops, key=lambda found: found[0])
         # measured: every topic before the stop (see _score_block)
-        error.partial_run = _stopped_run(name, path, runid, qids, values, strings, stop)
+        error.partial_run = _stopped_run(
+            name, path, runid, qids, values, strings, stop,
+            traces=traces[:stop] if traces is not None else None, trailing=trailing,
+        )  # fmt: skip
         if columns is not None:
             error.partial_columns = columns
         raise error
@@ -1492,7 +1491,9 @@ def _run_result(
         return _summarise(column, per_topic, len(qids), truth, settings, runid)
 
     summary = {c.label: summarise(c, values.get(c.label)) for c in columns}
-    result = RunResult(name, path, runid, qids, values, strings, summary, unjudged=unjudged)
+    result = RunResult(
+        name, path, runid, qids, values, strings, summary, unjudged=unjudged, traces=traces
+    )
     if tie_bounds:
         orders = tiebounds.Orders(
             None,
