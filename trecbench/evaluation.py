@@ -1404,23 +1404,24 @@ def _measure_led(table, ranked_run, lead: str, truth: Qrels, plan: _Plan, settin
 
 def _extremes(block: _Block, table, order, judgments, truth, plan, settings, whole) -> None:
     """The block's values in the best and the worst order of its tied documents. A run
-    held whole (``whole``) is scored in each order as in the reported one, errors and all
-    (its checks see the rows each order keeps within -M); a part of a run gives its values
-    and what an engine raised (the run's checks are decided over all its blocks)."""
+    held whole (``whole``) is evaluated in each order as in the reported one, errors and
+    all (its checks see the rows each order keeps within -M); a part of a run gives its
+    values and what an engine raised (the run's checks are decided over all its blocks)."""
     float32 = _float32(plan, settings)
     orders = tiebounds.extreme_orders(table, order, block.qids, judgments, float32)
     block.ties, block.tied_topics = orders.ties, orders.tied_topics
     if orders.best is not None:
         extremes = []
         for alternative in (orders.best, orders.worst):
-            scored = _score_block(alternative, truth, plan, settings, whole=whole)
             if whole is not None:
-                extremes.append(_run_result([scored], *whole, truth, plan, settings)[0].values)
-            elif scored.error is not None:
+                name, path, _ = whole
+                extremes.append(_evaluate_run(alternative, name, path, truth, plan, settings)[0])
+                continue
+            scored = _score_block(alternative, truth, plan, settings)
+            if scored.error is not None:
                 raise scored.error
-            else:
-                extremes.append(scored.values)
-        block.extremes = extremes[0], extremes[1]
+            extremes.append(scored)
+        block.extremes = extremes[0].values, extremes[1].values
 
 
 def _run_result(
