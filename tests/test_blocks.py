@@ -490,3 +490,26 @@ def test_a_spill_into_more_than_1024_partitions(tmp_path):
     assert sum(len(set(block.column("qid").to_pylist())) for block in blocks) == topics
     assert pa.concat_tables(blocks).sort_by("line").equals(whole[0])
     assert iterated.record == read_whole.record
+
+
+def test_tie_bounds_with_a_duplicate_beyond_the_cut(tmp_path, monkeypatch, tiny_blocks):
+    """A document listed twice in a tie group that straddles -M: in trec_eval's order the
+    second listing is beyond the cut (no duplicate error), in the best order both are
+    within it. The extreme orders are scored without the run's checks, whole or in
+    blocks: the run is scored as trec_eval scores it, with the same bounds."""
+    # topic 1 in trec_eval's order (ties by docno descending): d1, d3, d2, d2
+    run_rows = [("1", "Q0", "d1", 1, 3, "t")]
+    run_rows += [("1", "Q0", docno, 2, 1, "t") for docno in ("d2", "d3", "d2")]
+    run_rows += [(q, "Q0", f"d{d}", d, 10 - d, "t") for q in "234" for d in range(6)]
+    qrels, run = _write(tmp_path, QRELS, _lines(run_rows))
+    measures = ["P.3", "map", "num_rel_ret"]
+    options = {"max_docs": 3, "tie_bounds": True}
+    reported = _outcome(lambda: _whole(monkeypatch, qrels, run, measures, max_docs=3))
+    whole = _whole(monkeypatch, qrels, run, measures, **options)
+    tiny_blocks.clear()
+    blocked = evaluate(qrels, run, measures, **options)
+    assert len(tiny_blocks) > 1
+    assert _outcome(lambda: whole) == _outcome(lambda: blocked) == reported
+    assert (whole.tie_bounds["low"] < whole.tie_bounds["high"]).all()  # topic 1's ties count
+    assert blocked.tie_bounds.equals(whole.tie_bounds)
+    assert blocked.tie_bounds_per_query.equals(whole.tie_bounds_per_query)

@@ -1273,11 +1273,18 @@ class _Block:
 
 
 def _score_block(
-    table, truth: Qrels, plan: _Plan, settings, tie_bounds=False, whole: tuple | None = None
+    table,
+    truth: Qrels,
+    plan: _Plan,
+    settings,
+    tie_bounds=False,
+    whole: tuple | None = None,
+    checks: bool = True,
 ) -> _Block:
     """A :class:`_Block` of ``table``, a run or any part of one that holds whole topics;
     the run's errors are decided over all its blocks, in trec_eval's order
-    (:func:`_run_result`).
+    (:func:`_run_result`). ``checks=False`` (an extreme order of tie bounds, only its
+    values wanted): no duplicate check and no unjudged count.
 
     ``whole``: the run's ``(name, path, runid)`` when ``table`` is all of it (any
     setting): its topics are trec_eval's loop over them (:func:`_plan_topics`: 10.0's
@@ -1312,11 +1319,11 @@ def _score_block(
     # preferences rank every retrieved document their own way, then cut at -M themselves
     ranked_run = ranking.RankedRun(table, order, measured, None if prefs else settings["max_docs"])
     duplicate = None
-    if plan.groups and not prefs:
+    if checks and plan.groups and not prefs:
         ranked_run.index()  # built once, before the thread: the fast engine uses it too
         duplicate = _in_background(ranked_run.first_duplicate)
     credited = any(m.family not in _CREDIT_UNJUDGED and m.provider != META for m in plan.measures)
-    if settings["rel_format"] == "qrels" and credited:
+    if checks and settings["rel_format"] == "qrels" and credited:
         depth = evaluated_depth(plan.measures, settings["max_docs"])
         block.unjudged = _unjudged(ranked_run, truth, depth)
     try:
@@ -1337,9 +1344,12 @@ def _score_block(
         block.topics.stop is not None or block.duplicate is not None or block.failure is not None
     )
     if tie_bounds and block.error is None and not stops:
-        judgments, _ = ranked_run.judged(truth)
+        judgments, matched = ranked_run.judged(truth)
+        # without -M the ranked run keeps every row of the measured topics: its match is
+        # the one the extreme orders need; with -M it lacks the rows beyond the cut
+        matched = matched if settings["max_docs"] is None else None
         try:
-            _extremes(block, table, order, judgments, truth, plan, settings, whole)
+            _extremes(block, table, order, judgments, matched, truth, plan, settings, whole)
         except Exception as error:  # noqa: BLE001 - as above
             block.error = error
     return block
@@ -1402,26 +1412,25 @@ def _measure_led(table, ranked_run, lead: str, truth: Qrels, plan: _Plan, settin
     return _measure(None, qids, truth, plan, settings, produced)
 
 
-def _extremes(block: _Block, table, order, judgments, truth, plan, settings, whole) -> None:
-    """The block's values in the best and the worst order of its tied documents. A run
-    held whole (``whole``) is evaluated in each order as in the reported one, errors and
-    all (its checks see the rows each order keeps within -M); a part of a run gives its
-    values and what an engine raised (the run's checks are decided over all its blocks)."""
+def _extremes(block: _Block, table, order, judgments, matched, truth, plan, settings, whole):
+    """The block's values in the best and the worst order of its tied documents
+    (``judgments`` and, when exact, their ``matched`` rows: see
+    :func:`tiebounds.extreme_orders`). Each order is scored for its values only, whole
+    (``whole``: the same topics as the reported order) or a part of a run alike, without
+    the run's checks: those belong to the reported order, as trec_eval reads the run (an
+    extreme order may bring within -M a second listing the reported one leaves beyond it).
+    What an engine raises is raised."""
     float32 = _float32(plan, settings)
-    orders = tiebounds.extreme_orders(table, order, block.qids, judgments, float32)
+    orders = tiebounds.extreme_orders(table, order, block.qids, judgments, float32, matched)
     block.ties, block.tied_topics = orders.ties, orders.tied_topics
     if orders.best is not None:
         extremes = []
         for alternative in (orders.best, orders.worst):
-            if whole is not None:
-                name, path, _ = whole
-                extremes.append(_evaluate_run(alternative, name, path, truth, plan, settings)[0])
-                continue
-            scored = _score_block(alternative, truth, plan, settings)
+            scored = _score_block(alternative, truth, plan, settings, whole=whole, checks=False)
             if scored.error is not None:
                 raise scored.error
-            extremes.append(scored)
-        block.extremes = extremes[0].values, extremes[1].values
+            extremes.append(scored.values)
+        block.extremes = extremes[0], extremes[1]
 
 
 def _run_result(

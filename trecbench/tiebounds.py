@@ -182,19 +182,25 @@ def extreme_orders(
     qids: list[str],
     judgments: tuple[np.ndarray, pa.ChunkedArray, np.ndarray],
     float32: bool = True,
+    matched: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> Orders:
     """The run with each tie group in the best and in the worst key order (see the module
     docstring).
 
     ``order`` is trec_eval's order of ``table``; ``qids`` the evaluated topics;
-    ``judgments`` their ``(topic index into qids, docno, grade)``. The alternatives carry
-    strictly decreasing scores (minus the rank), so ranking them keeps their order.
+    ``judgments`` their ``(topic index into qids, docno, grade)``; ``matched``: their
+    ``(rows, which)`` among every row of those topics (uncut by -M) when the caller has
+    them (:meth:`trecbench.ranking.RankedRun.judged`), else looked up here. The
+    alternatives carry strictly decreasing scores (minus the rank), so ranking them keeps
+    their order.
     """
     tied = tie_groups(order, ranking.comparable_scores(table.column("score"), float32))
     if not tied.any():
         return Orders(None, None, False, 0)
     topic, docnos, grades = judgments
-    rows, which = ranking.RankedRun(table, order, qids).match(topic, docnos)
+    if matched is None:
+        matched = ranking.RankedRun(table, order, qids).match(topic, docnos)
+    rows, which = matched
     key = np.full(table.num_rows, UNJUDGED_KEY)
     key[rows] = np.where(grades[which] >= 0, grades[which], UNJUDGED_KEY)
     key = key[order.order]
