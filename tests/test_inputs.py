@@ -349,13 +349,23 @@ def test_streams_detect_compression_by_magic():
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
-def test_validate_fix_refuses_a_pipe_in_one_line(tmp_path):
-    # --fix validates the run as it streams, then reads it again to rewrite it: a pipe
-    # would block (or be empty) the second time; nothing is opened, nothing written
+def test_validate_fix_reads_a_pipe_once(tmp_path, capsys):
+    # --fix validates the run and rewrites it from one spooled read: a pipe is fixed as
+    # its file is (it was refused: the fix read the run a second time, which would block)
     from trecbench.cli import run
 
+    data = gzip.compress(b"1 Q0 b 1 1 t\n\n1 Q0 a 2 2 t\n1  Q0 a 3 0 t\n")
+    plain = tmp_path / "run.gz"
+    plain.write_bytes(data)
     fifo = tmp_path / "run.fifo"
     os.mkfifo(fifo)
-    code = _in_time(lambda: run(["validate", str(fifo), "--fix", str(tmp_path / "fixed")]))
-    assert code == 2
-    assert not (tmp_path / "fixed").exists()
+    outputs = {}
+    for path in (plain, fifo):
+        if path == fifo:
+            _feed(fifo, data)
+        out = tmp_path / f"fixed-{path.name}"
+        code = _in_time(lambda path=path, out=out: run(["validate", str(path), "--fix", str(out)]))
+        printed = capsys.readouterr().out.replace(str(path), "RUN").replace(str(out), "OUT")
+        outputs[path] = code, printed, out.read_bytes()
+    assert outputs[fifo] == outputs[plain]
+    assert outputs[fifo][0] == 2 and outputs[fifo][2] == b"1\tQ0\ta\t1\t2\tt\n1\tQ0\tb\t2\t1\tt\n"

@@ -526,7 +526,9 @@ def test_cli_fix_in_json(tmp_path, invoke):
 @pytest.mark.parametrize("how", ["cli", "api"])
 def test_fix_reads_the_run_once(how, tmp_path, invoke, monkeypatch):
     """validate --fix (and fix_run without a result) rewrites the bytes it validated: the
-    run is opened once, not once to validate and again to fix."""
+    run is opened once, not once to validate and again to fix, and read once: it is
+    changed in place once opened, so that a second read (through a new Source or the same
+    one) would validate or fix other bytes."""
     from trecbench.inputs import streams
 
     run = tmp_path / "r.run.gz"
@@ -538,6 +540,9 @@ def test_fix_reads_the_run_once(how, tmp_path, invoke, monkeypatch):
     def counted(self, path, *args, **kwargs):
         opened.append(Path(path))
         source_init(self, path, *args, **kwargs)
+        with open(path, "r+b") as handle:  # the same file (inode), other content
+            handle.write(gzip.compress(b"9 Q0 z 1 1 t\n"))
+            handle.truncate()
 
     monkeypatch.setattr(streams.Source, "__init__", counted)
     if how == "cli":
@@ -546,6 +551,34 @@ def test_fix_reads_the_run_once(how, tmp_path, invoke, monkeypatch):
         fix_run(run, out)
     assert opened == [run]
     assert out.read_text() == "1\tQ0\ta\t1\t2\tt\n1\tQ0\tb\t2\t1\tt\n"
+
+
+@pytest.mark.parametrize("how", ["cli", "api"])
+def test_fix_of_a_run_the_validation_stopped_on_reads_it_once(how, tmp_path, invoke, monkeypatch):
+    """A validation that stops early (a UTF-16 run) is refused from the bytes it was given:
+    the run is opened once, and emptied in place once opened, so that a second read would
+    find an empty file (R26) instead of the UTF-16 refusal."""
+    from trecbench.inputs import streams
+
+    run = tmp_path / "r.run"
+    run.write_bytes("1 Q0 b 1 1 t\n".encode("utf-16"))
+    out = tmp_path / "fixed.run"
+    opened = []
+    source_init = streams.Source.__init__
+
+    def counted(self, path, *args, **kwargs):
+        opened.append(Path(path))
+        source_init(self, path, *args, **kwargs)
+        Path(path).write_bytes(b"")
+
+    monkeypatch.setattr(streams.Source, "__init__", counted)
+    if how == "cli":
+        result = invoke(run, "--fix", out)
+        assert result.exit_code == 2 and "error[R23]: the file is UTF-16" in result.output
+    else:
+        with pytest.raises(UnfixableError, match="cannot repair R23"):
+            fix_run(run, out)
+    assert opened == [run] and not out.exists()
 
 
 def test_cli_binary_garbage_is_not_a_traceback(tmp_path, invoke):

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import os
-import stat
+import contextlib
 
 import click
 
 from .. import outputs
-from ..errors import ExitCode, InputError
+from ..errors import ExitCode
 from .group import cli
 from .paths import DEPTH, INPUT_FILE, OUTPUT_FILE
 from .progress import StderrProgress, wanted
@@ -93,16 +92,13 @@ def validate(
       trecbench validate run.txt --fix run.fixed.tsv
     """
     from .. import validation as v
+    from ..inputs.streams import Source
     from ..validation import report
 
     if not runs and not qrels:
         raise click.UsageError("give at least one RUN or --qrels QRELS")
     if fix_out is not None and len(runs) != 1:
         raise click.UsageError("--fix needs exactly one RUN")
-    if fix_out is not None and not _regular(runs[0]):
-        # the fix rewrites the bytes the validation kept, but reads the file again when the
-        # validation stopped early (a whole-file problem): a pipe would then be empty
-        raise InputError(runs[0], None, "--fix needs a regular file (a pipe cannot be read twice)")
     if fix_out is not None:  # before the validation: an input is never the fixed run
         given = [*runs, qrels, topics]
         outputs.check_target(fix_out, [path for path in given if path is not None])
@@ -113,38 +109,44 @@ def validate(
             raise click.BadParameter(str(error), param_hint="--docid-regex") from None
     depth = v.PROFILE_DEPTH if max_depth is None else max_depth
     progress = _LineProgress() if wanted(quiet) else None
-    try:
-        results = v.validate_files(
-            runs,
-            qrels=qrels,
-            profile=profile,
-            tag_is_filename=tag_is_filename,
-            topics=v.read_topics(topics) if topics else None,
-            max_depth=depth,
-            min_depth=min_depth,
-            docid_regex=docid_regex,
-            progress=progress,
-            memory=memory,
-            keep_content=fix_out is not None,  # the fix rewrites it without a second read
-        )
-    finally:
-        if progress is not None:
-            progress.close()
-    if fmt == "json":
-        fixed = None
-        if fix_out is not None:
-            fixed = _fix(v, runs, qrels, topics, fix_out, profile, depth, results)
-        click.echo(report.to_json(results, fixed))
-    else:
-        for result in results:
-            for line in report.text_lines(result, show):
-                click.echo(line)
-        click.echo(report.summary_line(results))
-        if fix_out is not None:
-            fixed = _fix(v, runs, qrels, topics, fix_out, profile, depth, results)
-            click.echo(f"{runs[0]}: wrote the canonical run to {fix_out}; changes:")
-            for change in fixed["changes"]:
-                click.echo(f"  {change['text']}")
+    with contextlib.ExitStack() as held:
+        try:
+            ids = v.read_topics(topics) if topics else None
+            # spooled: the fix rewrites the bytes that were validated, from memory, without
+            # reading the file (or pipe) again
+            source = None if fix_out is None else held.enter_context(Source(runs[0], spool=True))
+            results = v.validate_files(
+                runs if source is None else [source],
+                qrels=qrels,
+                profile=profile,
+                tag_is_filename=tag_is_filename,
+                topics=ids,
+                max_depth=depth,
+                min_depth=min_depth,
+                docid_regex=docid_regex,
+                progress=progress,
+                memory=memory,
+            )
+            if source is not None:
+                source.record()
+        finally:
+            if progress is not None:
+                progress.close()
+        if fmt == "json":
+            fixed = None
+            if source is not None:
+                fixed = _fix(v, source, qrels, topics, fix_out, profile, depth, results)
+            click.echo(report.to_json(results, fixed))
+        else:
+            for result in results:
+                for line in report.text_lines(result, show):
+                    click.echo(line)
+            click.echo(report.summary_line(results))
+            if source is not None:
+                fixed = _fix(v, source, qrels, topics, fix_out, profile, depth, results)
+                click.echo(f"{runs[0]}: wrote the canonical run to {fix_out}; changes:")
+                for change in fixed["changes"]:
+                    click.echo(f"  {change['text']}")
     if any(not r.ok for r in results):
         raise SystemExit(ExitCode.INPUT)  # the exit code of a malformed input everywhere
 
@@ -166,17 +168,10 @@ class _LineProgress:
             self.line.close()
 
 
-def _fix(v, runs, qrels, topics, out, profile, max_depth, results) -> dict:
-    inputs = [p for p in (*runs, qrels, topics) if p]
+def _fix(v, source, qrels, topics, out, profile, max_depth, results) -> dict:
+    inputs = [p for p in (source.path, qrels, topics) if p]
     changes = v.fix_run(
-        runs[0], out, profile=profile, max_depth=max_depth, result=results[-1], inputs=inputs
+        source, out, profile=profile, max_depth=max_depth, result=results[-1], inputs=inputs
     )
     changed = [c.to_dict() | {"text": c.format()} for c in changes]
     return {"output": str(out), "changes": changed}  # a Path is not JSON
-
-
-def _regular(path: str) -> bool:
-    try:
-        return stat.S_ISREG(os.stat(path).st_mode)
-    except OSError:
-        return True  # the reader says what is wrong

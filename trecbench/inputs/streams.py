@@ -15,7 +15,8 @@
   its start if a reader gives up on a first attempt (the fast reader of
   :mod:`trecbench.inputs.trec_text` on a file it finds irregular). A source opened with
   ``spool=True`` holds a regular file in memory too, so that several readers of one call
-  (benchmark's validator, then its loader) share one read and one checksum.
+  (benchmark's validator, then its loader; validate --fix's validator, then its rewrite)
+  share one read and one checksum.
 * **Progress** in bytes as stored: ``progress(done, total)`` (``total`` None when the
   size is not known in advance).
 
@@ -141,8 +142,10 @@ class Source:
     stored, once they have all been read. Use as a context manager.
 
     ``spool``: read a regular file into memory at once, as a pipe is, so that every
-    :meth:`stream` starts again in memory instead of reading the file again (for a small
-    input that several readers parse; a large run is streamed, never held whole).
+    :meth:`stream` starts again in memory instead of reading the file again (for an input
+    that several readers parse and that is held whole anyway: benchmark's small inputs,
+    the run that ``validate --fix`` sorts; a run that is only validated or scored is
+    streamed, never held whole).
     """
 
     def __init__(

@@ -410,28 +410,21 @@ def iter_tokens(
     keep: int = 6,
     chunk_bytes: int = DEFAULT_CHUNK_BYTES,
     progress: Progress | None = None,
-    chunks: list[bytes] | None = None,
 ) -> Iterator[Tokens]:
     """Tokenize a file (a path or an open :class:`~trecbench.inputs.streams.Source`, whose
     owner records its checksum) chunk by chunk (bounded memory); line numbers stay
-    physical. ``progress`` (for a path): bytes read, see :class:`Source`. ``chunks``: a
-    list the decompressed bytes of each chunk are appended to before it is tokenized
-    (for a caller that needs the whole content afterwards and must not read it again)."""
+    physical. ``progress`` (for a path): bytes read, see :class:`Source`."""
     if isinstance(path, Source):
-        yield from _source_tokens(path, keep, chunk_bytes, chunks)
+        yield from _source_tokens(path, keep, chunk_bytes)
         return
     with Source(path, progress) as source:
-        yield from _source_tokens(source, keep, chunk_bytes, chunks)
+        yield from _source_tokens(source, keep, chunk_bytes)
         source.record()
 
 
-def _source_tokens(
-    source: Source, keep: int, chunk_bytes: int, chunks: list[bytes] | None = None
-) -> Iterator[Tokens]:
+def _source_tokens(source: Source, keep: int, chunk_bytes: int) -> Iterator[Tokens]:
     separator = None
     for chunk, first_line in iter_byte_chunks(source, chunk_bytes):
-        if chunks is not None:
-            chunks.append(chunk)
         tokens = tokenize(chunk, source.path, first_line, keep, separator)
         separator = tokens.separator or None
         yield tokens

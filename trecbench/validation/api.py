@@ -145,7 +145,6 @@ def validate_run(
     chunk_bytes: int = CHUNK_BYTES,
     progress: Progress | None = None,
     memory: int | None = None,
-    keep_content: bool = False,
 ) -> ValidationResult:
     """Validate a run file (plain or compressed), streaming it chunk by chunk.
 
@@ -161,8 +160,6 @@ def validate_run(
     findings are kept per check; ``counts`` has the totals. ``progress(path, lines)`` is
     called after each chunk with the physical lines read so far. ``memory``: the budget in
     MiB (see :mod:`trecbench.memory`) that bounds the duplicate check's keys in memory.
-    ``keep_content``: the result's ``content`` holds the file's decompressed bytes (None if
-    the validation stopped before the end), for :func:`~trecbench.validation.fix_run`.
     """
     if qrels is not None and not isinstance(qrels, QrelsInfo):
         checked = validate_qrels(qrels, collect_judged=True, memory=memory)
@@ -181,10 +178,8 @@ def validate_run(
         expected_tag=expected_tag,
     )
     _bound(checker, memory)
-    content = stream(checker, path, 6, chunk_bytes, progress, keep_content)
-    result = _result(checker)
-    result.content = content
-    return result
+    stream(checker, path, 6, chunk_bytes, progress)
+    return _result(checker)
 
 
 def _bound(checker: Checker, memory: int | None) -> None:
@@ -220,7 +215,7 @@ def validate_qrels(
 
 
 def validate_files(
-    runs: Sequence[str | os.PathLike],
+    runs: Sequence[File],
     *,
     qrels: str | os.PathLike | None = None,
     profile: str = "default",
@@ -231,12 +226,12 @@ def validate_files(
     docid_regex: str | None = None,
     progress: Progress | None = None,
     memory: int | None = None,
-    keep_content: bool = False,
 ) -> list[ValidationResult]:
     """Validate the qrels (if any) once, then each run against it; qrels result first.
 
-    Runs are checked against the qrels only when the qrels could be read as qrels.
-    ``memory`` and ``keep_content`` (for the runs): see :func:`validate_run`.
+    Runs are checked against the qrels only when the qrels could be read as qrels. A run
+    may be an open :class:`~trecbench.inputs.streams.Source`, as for :func:`validate_run`.
+    ``memory``: the budget in MiB (see :func:`validate_run`).
     """
     results = []
     info = None
@@ -249,7 +244,7 @@ def validate_files(
     if isinstance(topics, (str, os.PathLike)):
         topics = read_topics(topics)
     for run in runs:
-        expected = run_name(run) if tag_is_filename else None
+        expected = run_name(_name(run)) if tag_is_filename else None
         results.append(
             validate_run(
                 run,
@@ -262,7 +257,6 @@ def validate_files(
                 expected_tag=expected,
                 progress=progress,
                 memory=memory,
-                keep_content=keep_content,
             )
         )
     return results

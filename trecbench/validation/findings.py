@@ -67,9 +67,6 @@ class ValidationResult:
     counts: dict
     qrels_info: QrelsInfo | None = None
     check_counts: dict[str, int] = field(default_factory=dict)
-    # the file's decompressed bytes as validated, kept on request (validate_run's
-    # keep_content) so that --fix rewrites what was validated without reading it again
-    content: bytes | None = field(default=None, repr=False, compare=False)
 
     @property
     def errors(self) -> int:

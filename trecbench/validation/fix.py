@@ -14,6 +14,7 @@ import pyarrow.compute as pc
 from .. import arrow, files
 from ..errors import ExitCode, TrecbenchError
 from ..inputs import to_pandas, trec_text
+from ..inputs.streams import Source
 from ..ranking import rank_run, truncate
 from .api import validate_run
 from .checker import classify, pair_text
@@ -63,8 +64,16 @@ def _refuse(path, errors: list[Finding]) -> None:
         raise UnfixableError(f"{path}: --fix cannot repair {rules}; first: {errors[0].format()}")
 
 
+def _refuse_whole_file(path, result: ValidationResult) -> None:
+    """Refuse a run with a whole-file problem (UTF-16, double gzip...), before its content
+    is parsed: its lines mean nothing."""
+    errors = _unfixable(result)
+    if any(f.line is None for f in errors):
+        _refuse(path, errors)
+
+
 def fix_run(
-    path: str | os.PathLike,
+    path: str | os.PathLike | Source,
     out: str | os.PathLike,
     *,
     profile: str = "default",
@@ -83,16 +92,46 @@ def fix_run(
     (:class:`UnfixableError`) if the run has errors that cannot be repaired safely (bad
     scores or ids, encoding, mixed tags...), and never overwrites ``path`` or any of
     ``inputs``.
+
+    ``path``: the run file, or a :class:`~trecbench.inputs.streams.Source` the caller
+    opened with ``spool=True`` (and ``result``: its validation from that Source), whose
+    content is rewritten from its start; the caller closes it and records its checksum.
+    A path is opened here, spooled, and validated (unless ``result`` is given) and
+    rewritten from that one read.
     """
     max_depth = resolve_depth(max_depth, profile)
+    if result is not None:
+        _refuse_whole_file(_name(path), result)  # before a path is even read
+    if isinstance(path, Source):
+        return _fix(path, out, profile, max_depth, result, inputs, shown)
+    # spooled: the validation and the rewrite share one read, so the run that is rewritten
+    # is the one that was validated, and a pipe is read once
+    with Source(path, spool=True) as source:
+        changes = _fix(source, out, profile, max_depth, result, inputs, shown)
+        source.record()
+    return changes
+
+
+def _name(path: str | os.PathLike | Source) -> str:
+    return path.path if isinstance(path, Source) else str(path)
+
+
+def _fix(
+    source: Source,
+    out: str | os.PathLike,
+    profile: str,
+    max_depth: int | None,
+    result: ValidationResult | None,
+    inputs: Sequence[str | os.PathLike],
+    shown: int,
+) -> list[Change]:
+    """:func:`fix_run` on an open (spooled) source."""
+    path = source.path
     if result is None:
-        result = validate_run(path, profile=profile, max_depth=max_depth, keep_content=True)
-    if any(f.line is None for f in _unfixable(result)):
-        _refuse(path, _unfixable(result))  # a whole-file problem: do not even read it
-    # what was validated is what is rewritten: read again only when the result holds
-    # no content (validated elsewhere, or stopped early)
-    data = result.content if result.content is not None else trec_text.read_bytes(path)
-    tokens = trec_text.tokenize(data, str(path))
+        result = validate_run(source, profile=profile, max_depth=max_depth)
+        _refuse_whole_file(path, result)
+    data = source.read()  # from the start of the spooled bytes: the file is not read again
+    tokens = trec_text.tokenize(data, path)
     comment, header = classify(tokens, True, 4)
     _refuse(path, _unfixable(result, set(tokens.line[comment | header].tolist())))
     keep = (tokens.nfields >= 6) & ~comment & ~header

@@ -67,35 +67,28 @@ def stream(
     keep: int,
     chunk_bytes: int = CHUNK_BYTES,
     progress: Callable[[str, int], None] | None = None,
-    keep_content: bool = False,
-) -> bytes | None:
+) -> None:
     """Feed ``path`` (a path, or an open Source: see :func:`trec_text.iter_tokens`) to
     ``checker`` chunk by chunk, then finish it.
 
     ``keep``: fields kept per line (6 for runs, 4 for qrels). A truncated or corrupt gzip
     stream is a finding (R27), not an exception. ``progress(path, lines)`` is called after
-    each chunk with the physical lines read so far. With ``keep_content``, returns the
-    whole decompressed content as read, or None when the checker stopped before the end
-    or the stream was corrupt.
+    each chunk with the physical lines read so far.
     """
     lines = 0
-    chunks: list[bytes] | None = [] if keep_content else None
     try:
-        for tokens in prefetched(trec_text.iter_tokens(path, keep, chunk_bytes, chunks=chunks)):
+        for tokens in prefetched(trec_text.iter_tokens(path, keep, chunk_bytes)):
             checker.feed(tokens)
             lines += tokens.n_physical_lines
             if progress is not None:
                 progress(checker.path, lines)  # the path, of a Source too
             if checker.stopped:
-                chunks = None  # the rest was not read
                 break
     except InputError as error:
         if error.rule != "R27":
             raise
         checker.report.add("R27", error.line, None, error.message)
-        chunks = None
     checker.finish()
-    return None if chunks is None else b"".join(chunks)
 
 
 def read_topics(path: str | os.PathLike) -> list[str]:
