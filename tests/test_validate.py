@@ -523,28 +523,39 @@ def test_cli_fix_in_json(tmp_path, invoke):
     assert document["fix"]["changes"][0]["change"].startswith("moved into trec_eval order")
 
 
-@pytest.mark.parametrize("how", ["cli", "api"])
-def test_fix_reads_the_run_once(how, tmp_path, invoke, monkeypatch):
-    """validate --fix (and fix_run without a result) rewrites the bytes it validated: the
-    run is opened once, not once to validate and again to fix, and read once: it is
-    changed in place once opened, so that a second read (through a new Source or the same
-    one) would validate or fix other bytes."""
+def _sources_opened(monkeypatch, then) -> list[Path]:
+    """The paths of the Sources opened from now on (filled as they open); ``then(path)``
+    is called once each is open, to change the file behind it."""
     from trecbench.inputs import streams
 
-    run = tmp_path / "r.run.gz"
-    run.write_bytes(gzip.compress(b"1 Q0 b 1 1 t\n1 Q0 a 2 2 t\n"))
-    out = tmp_path / "fixed.run"
     opened = []
     source_init = streams.Source.__init__
 
     def counted(self, path, *args, **kwargs):
         opened.append(Path(path))
         source_init(self, path, *args, **kwargs)
+        then(path)
+
+    monkeypatch.setattr(streams.Source, "__init__", counted)
+    return opened
+
+
+@pytest.mark.parametrize("how", ["cli", "api"])
+def test_fix_reads_the_run_once(how, tmp_path, invoke, monkeypatch):
+    """validate --fix (and fix_run without a result) rewrites the bytes it validated: the
+    run is opened once, not once to validate and again to fix, and read once: it is
+    changed in place once opened, so that a second read (through a new Source or the same
+    one) would validate or fix other bytes."""
+    run = tmp_path / "r.run.gz"
+    run.write_bytes(gzip.compress(b"1 Q0 b 1 1 t\n1 Q0 a 2 2 t\n"))
+    out = tmp_path / "fixed.run"
+
+    def change(path):
         with open(path, "r+b") as handle:  # the same file (inode), other content
             handle.write(gzip.compress(b"9 Q0 z 1 1 t\n"))
             handle.truncate()
 
-    monkeypatch.setattr(streams.Source, "__init__", counted)
+    opened = _sources_opened(monkeypatch, change)
     if how == "cli":
         assert invoke(run, "--fix", out).exit_code == 0
     else:
@@ -558,20 +569,10 @@ def test_fix_of_a_run_the_validation_stopped_on_reads_it_once(how, tmp_path, inv
     """A validation that stops early (a UTF-16 run) is refused from the bytes it was given:
     the run is opened once, and emptied in place once opened, so that a second read would
     find an empty file (R26) instead of the UTF-16 refusal."""
-    from trecbench.inputs import streams
-
     run = tmp_path / "r.run"
     run.write_bytes("1 Q0 b 1 1 t\n".encode("utf-16"))
     out = tmp_path / "fixed.run"
-    opened = []
-    source_init = streams.Source.__init__
-
-    def counted(self, path, *args, **kwargs):
-        opened.append(Path(path))
-        source_init(self, path, *args, **kwargs)
-        Path(path).write_bytes(b"")
-
-    monkeypatch.setattr(streams.Source, "__init__", counted)
+    opened = _sources_opened(monkeypatch, lambda path: Path(path).write_bytes(b""))
     if how == "cli":
         result = invoke(run, "--fix", out)
         assert result.exit_code == 2 and "error[R23]: the file is UTF-16" in result.output
