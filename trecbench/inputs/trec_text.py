@@ -512,8 +512,9 @@ def parse_grades(rel: pa.Array) -> Grades:
     return Grades(integer, fits, values, integer & (~fits | (np.abs(values) > MAX_GRADE)))
 
 
-def _refuse(tokens: Tokens, bad: np.ndarray, rule: str, message: Callable[[int], str]) -> None:
-    """Raise :class:`InputError` at the first row where ``bad``; ``message(row)`` says why."""
+def refuse_rows(tokens: Tokens, bad: np.ndarray, rule: str, message: Callable[[int], str]) -> None:
+    """Raise :class:`InputError` at the first row where ``bad`` (a boolean per row);
+    ``message(row)`` says why."""
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
         raise InputError(tokens.path, int(tokens.line[row]), message(row), rule)
@@ -571,7 +572,7 @@ def run_table(tokens: Tokens) -> pa.Table:
     _refuse_swapped(tokens, "run")
     _check_bytes(tokens, blank_is_error=False)
     nfields = tokens.nfields
-    _refuse(
+    refuse_rows(
         tokens,
         nfields < 6,
         "R1",
@@ -582,10 +583,10 @@ def run_table(tokens: Tokens) -> pa.Table:
     )
     qid, q0, docno, rank, score, tag = tokens.fields[:6]
     good_score, scores = parse_scores(score)
-    _refuse(
+    refuse_rows(
         tokens, ~good_score, "R12", lambda r: f"score {score[r].as_py()!r} is not a finite number"
     )
-    _refuse(
+    refuse_rows(
         tokens, np.isnan(scores), "R12", lambda r: f"score {score[r].as_py()!r} overflows a double"
     )
     return pa.table(
@@ -616,13 +617,13 @@ def qrels_table(tokens: Tokens) -> pa.Table:
         found = f"{nfields[row]}{hint if nfields[row] == 3 else ''}"
         return f"expected 4 fields (qid iter docno rel), found {found}"
 
-    _refuse(tokens, nfields != 4, "Q1", wrong)
+    refuse_rows(tokens, nfields != 4, "Q1", wrong)
     qid, iteration, docno, rel = tokens.fields[:4]
     grades = parse_grades(rel)
-    _refuse(
+    refuse_rows(
         tokens, ~grades.integer, "Q3", lambda r: f"relevance {rel[r].as_py()!r} is not an integer"
     )
-    _refuse(
+    refuse_rows(
         tokens,
         grades.huge,
         "Q4",

@@ -36,16 +36,15 @@ def check_fields(tokens: trec_text.Tokens, expected: tuple[str, ...], rule: str)
     ):
         if len(lines):
             raise InputError(tokens.path, int(lines[0]), message, rule)
-    wrong = np.flatnonzero(tokens.nfields != len(expected))
-    if len(wrong):
-        row = int(wrong[0])
-        raise InputError(
-            tokens.path,
-            int(tokens.line[row]),
+    trec_text.refuse_rows(
+        tokens,
+        tokens.nfields != len(expected),
+        rule,
+        lambda row: (
             f"expected {len(expected)} fields ({' '.join(expected)}), "
-            f"found {int(tokens.nfields[row])}",
-            rule,
-        )
+            f"found {int(tokens.nfields[row])}"
+        ),
+    )
 
 
 def load_prefs(path, version: Compat, *, qrels_format: bool = False) -> Loaded:
@@ -70,15 +69,12 @@ def load_prefs(path, version: Compat, *, qrels_format: bool = False) -> Loaded:
 def _table(tokens: trec_text.Tokens, expected: tuple[str, ...], qrels_format: bool) -> pa.Table:
     columns = dict(zip(expected, tokens.fields[: len(expected)], strict=True))
     good, levels = trec_text.parse_scores(columns["level"])
-    bad = np.flatnonzero(~good | np.isnan(levels))
-    if len(bad):
-        row = int(bad[0])
-        raise InputError(
-            tokens.path,
-            int(tokens.line[row]),
-            f"level {columns['level'][row].as_py()!r} is not a finite number",
-            "P2",
-        )
+    trec_text.refuse_rows(
+        tokens,
+        ~good | np.isnan(levels),
+        "P2",
+        lambda row: f"level {columns['level'][row].as_py()!r} is not a finite number",
+    )
     if qrels_format:
         columns["jsg"] = arrow.array(["0"] * len(tokens), pa.string())
     return pa.table(

@@ -20,7 +20,6 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow.compute as pc
 
-from ..errors import InputError
 from ..inputs import trec_text
 from .prefs_files import check_fields
 
@@ -53,15 +52,12 @@ def read_zscores(path) -> ZScores:
             texts = column.to_pylist()
             for row in np.flatnonzero(special):
                 values[row] = float(texts[row])
-        bad = np.flatnonzero(~(good | special) | (good & np.isnan(values)))
-        if len(bad):
-            row = int(bad[0])
-            raise InputError(
-                tokens.path,
-                int(tokens.line[row]),
-                f"{name} {column[row].as_py()!r} is not a number",
-                "Z2",
-            )
+        trec_text.refuse_rows(
+            tokens,
+            ~(good | special) | (good & np.isnan(values)),
+            "Z2",
+            lambda row, name=name, column=column: f"{name} {column[row].as_py()!r} is not a number",
+        )
         numbers.append(values)
     qids = [q.encode() for q in pc.cast(qid, "string").to_pylist()]
     names = [m.encode() for m in pc.cast(measure, "string").to_pylist()]
