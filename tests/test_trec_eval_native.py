@@ -177,3 +177,38 @@ def test_api_records_the_version(tmp_path):
     document = build_evaluation_report(result, [])
     assert (document["trec_eval_semantics"], document["options"]["compat"]) == ("10.0", "10.0")
     assert evaluate(qrels, run, ["map"]).options["compat"] == "9.0.8"
+
+
+@pytest.mark.parametrize(
+    ("rel_format", "text", "error"),
+    [
+        (
+            "prefs",
+            "q1 u s a 2\nq1 u s b\n",
+            r"prefs:2: expected 5 fields \(qid jg jsg docno level\), found 4",
+        ),
+        ("prefs", "q1 u s a 2\nq1 u s b nan\n", "prefs:2: level 'nan' is not a finite number"),
+        ("qrels_prefs", "q1 u a 2\nq1 u b high\n", "prefs:2: level 'high' is not a finite number"),
+    ],
+)
+def test_a_malformed_preferences_line_is_named(tmp_path, rel_format, text, error):
+    (tmp_path / "prefs").write_text(text)
+    (tmp_path / "run").write_text(RUN)
+    with pytest.raises(InputError, match=error):
+        evaluate(tmp_path / "prefs", tmp_path / "run", ["prefs_simp"], rel_format=rel_format)
+
+
+@pytest.mark.parametrize(
+    ("text", "error"),
+    [
+        ("q1 map 0.2 0.1\nq1 P_5 0.3\n", r"z:2: expected 4 fields \(qid measure mean stddev\)"),
+        ("q1 map 0.2 0.1\nq1 P_5 abc 0.1\n", "z:2: mean 'abc' is not a number"),
+        ("q1 map 0.2 0.1\nq1 P_5 0.3 x\n", "z:2: stddev 'x' is not a number"),
+    ],
+)
+def test_a_malformed_zscores_line_is_named(tmp_path, text, error):
+    (tmp_path / "z").write_text(text)
+    (tmp_path / "qrels").write_text(QRELS)
+    (tmp_path / "run").write_text(RUN)
+    with pytest.raises(InputError, match=error):
+        evaluate(tmp_path / "qrels", tmp_path / "run", ["map"], zscores=tmp_path / "z")
