@@ -264,3 +264,12 @@ class Source:
 
     def __exit__(self, *exc_info) -> None:
         self.close()
+
+
+# a path, or a Source its caller opened (spooled) so that several readers share one read
+File = str | os.PathLike | Source
+
+
+def path_of(file: File) -> str:
+    """The path ``file`` names, an open :class:`Source`'s too."""
+    return file.path if isinstance(file, Source) else str(file)

@@ -11,7 +11,7 @@ import pyarrow.compute as pc
 
 from .. import arrow
 from ..errors import InputError
-from ..inputs.streams import Source
+from ..inputs.streams import File, path_of
 from ..inputs.trec_text import Tokens
 from .checker import Checker
 from .findings import DEFAULT_LIMIT, Collector, Finding, QrelsInfo, ValidationResult
@@ -22,12 +22,6 @@ from .runs import RunChecker
 
 Progress = Callable[[str, int], None]
 Topics = str | os.PathLike | Iterable[str]
-# a path, or a Source its caller opened (spooled) to parse it again after the validation
-File = str | os.PathLike | Source
-
-
-def _name(path: File) -> str:
-    return path.path if isinstance(path, Source) else str(path)
 
 
 def _run_checker(
@@ -166,9 +160,9 @@ def validate_run(
         if checked.qrels_info is None:
             raise InputError(str(qrels), None, checked.findings[0].message)
         qrels = checked.qrels_info
-    report = Collector(_name(path), profile, limit)
+    report = Collector(path_of(path), profile, limit)
     checker = _run_checker(
-        _name(path),
+        path_of(path),
         report,
         max_depth=max_depth,
         topics=topics,
@@ -207,8 +201,8 @@ def validate_qrels(
     not be read as qrels); with ``collect_judged`` it also holds the judged pairs that the
     run check X4 (unjudged documents in the top 10) needs.
     """
-    report = Collector(_name(path), profile, limit)
-    checker = QrelsChecker(_name(path), report, relevance_level, collect_judged)
+    report = Collector(path_of(path), profile, limit)
+    checker = QrelsChecker(path_of(path), report, relevance_level, collect_judged)
     _bound(checker, memory)
     stream(checker, path, 4, chunk_bytes, progress)
     return _result(checker)
@@ -244,7 +238,7 @@ def validate_files(
     if isinstance(topics, (str, os.PathLike)):
         topics = read_topics(topics)
     for run in runs:
-        expected = run_name(_name(run)) if tag_is_filename else None
+        expected = run_name(path_of(run)) if tag_is_filename else None
         results.append(
             validate_run(
                 run,

@@ -14,7 +14,7 @@ import pyarrow.compute as pc
 from .. import arrow, files
 from ..errors import ExitCode, TrecbenchError
 from ..inputs import to_pandas, trec_text
-from ..inputs.streams import Source
+from ..inputs.streams import File, Source, path_of
 from ..ranking import rank_run, truncate
 from .api import validate_run
 from .checker import classify, pair_text
@@ -73,7 +73,7 @@ def _refuse_whole_file(path, result: ValidationResult) -> None:
 
 
 def fix_run(
-    path: str | os.PathLike | Source,
+    path: File,
     out: str | os.PathLike,
     *,
     profile: str = "default",
@@ -101,7 +101,7 @@ def fix_run(
     """
     max_depth = resolve_depth(max_depth, profile)
     if result is not None:
-        _refuse_whole_file(_name(path), result)  # before a path is even read
+        _refuse_whole_file(path_of(path), result)  # before a path is even read
     if isinstance(path, Source):
         return _fix(path, out, profile, max_depth, result, inputs, shown)
     # spooled: the validation and the rewrite share one read, so the run that is rewritten
@@ -110,10 +110,6 @@ def fix_run(
         changes = _fix(source, out, profile, max_depth, result, inputs, shown)
         source.record()
     return changes
-
-
-def _name(path: str | os.PathLike | Source) -> str:
-    return path.path if isinstance(path, Source) else str(path)
 
 
 def _fix(
