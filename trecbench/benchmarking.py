@@ -182,7 +182,7 @@ class BenchmarkConfig:
 
 
 def _read_document(path: Path) -> Any:
-    from . import outputs, provenance
+    from . import provenance
 
     outputs.note_input(path)
     suffix = path.suffix.lower()
@@ -585,16 +585,14 @@ def check_outputs(config: BenchmarkConfig, outdir: str | os.PathLike) -> None:
     into ``outdir`` would refuse only after it: a file it writes (all named after the
     configuration's modes) that is one of the configuration's inputs, a symbolic link or
     not a regular file."""
-    from . import outputs
     from .comparison import MARKDOWN_FILE, REPORT_FILE
 
     out = Path(outdir)
     files = [out / _fused_run_file(mode.name) for mode in config.modes if mode.fuse is not None]
     files += [out / _report_file(mode.name) for mode in config.modes]
     files += [out / REPORT_FILE, out / MARKDOWN_FILE, out / MANIFEST_FILE]
-    given = [config.path, config.qrels, config.topics, config.strata, config.routing]
-    given += [mode.run for mode in config.modes]
-    inputs = [path for path in given if path is not None]
+    inputs = [config.path, config.qrels, config.topics, config.strata, config.routing]
+    inputs += [mode.run for mode in config.modes]
     for path in files:
         outputs.check_target(path, inputs)
 

@@ -88,6 +88,8 @@ def _is_input(target: Path, info: os.stat_result | None, extra: Iterable[PathLik
     identities, resolved = _inputs.get() or (set(), set())
     identities, resolved = set(identities), set(resolved)
     for path in extra:
+        if path is None:  # an optional input not given
+            continue
         with contextlib.suppress(OSError):
             other = os.stat(path)
             identities.add((other.st_dev, other.st_ino))
@@ -102,7 +104,8 @@ def _is_input(target: Path, info: os.stat_result | None, extra: Iterable[PathLik
 
 def check_target(path: PathLike, inputs: Iterable[PathLike] = ()) -> Path:
     """Refuse ``path`` as an output unless it is missing or a regular file that is not an
-    input of the call (nor one of ``inputs``); return it as a :class:`Path`.
+    input of the call (nor one of ``inputs``, where None stands for an optional input not
+    given); return it as a :class:`Path`.
 
     Called by :class:`OutputSet` for every file, and by commands before long work, so that
     a bad output path fails first.

@@ -281,13 +281,7 @@ def compare(
     named, shared, own = runs_and_qrels(files, names, run_qrels)
     if outdir is not None:  # a bad output, or one that is an input, fails before the work
         given = [*files, *(path for pair in run_qrels for path in pair), strata, ontology]
-        check_outputs(
-            outdir,
-            plots=plots,
-            runs=len(named),
-            manifest=manifest,
-            inputs=[path for path in given if path is not None],
-        )
+        check_outputs(outdir, plots=plots, runs=len(named), manifest=manifest, inputs=given)
     if baseline is not None and baseline not in named:
         by_path = {path: name for name, path in named.items()}
         baseline = by_path.get(str(Path(baseline)), baseline)

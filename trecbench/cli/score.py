@@ -208,7 +208,7 @@ def score(
     from .progress import TaskProgress, wanted
 
     given = [qrels, *runs, ontology, strata, routing]  # before the work: no input is an output
-    check_score_outputs(flags["report"], flags["manifest"], [p for p in given if p is not None])
+    check_score_outputs(flags["report"], flags["manifest"], given)
     names = names or ("trec" if output_format == "trec" else "display")
     debug_level, debug_query = _debug(flags["debug"])
     progress = TaskProgress() if wanted(flags["quiet"]) else None

@@ -100,8 +100,7 @@ def validate(
     if fix_out is not None and len(runs) != 1:
         raise click.UsageError("--fix needs exactly one RUN")
     if fix_out is not None:  # before the validation: an input is never the fixed run
-        given = [*runs, qrels, topics]
-        outputs.check_target(fix_out, [path for path in given if path is not None])
+        outputs.check_target(fix_out, [*runs, qrels, topics])
     if docid_regex is not None:
         try:
             v.check_regex(docid_regex)
