@@ -288,6 +288,27 @@ def test_hostile_option_values_are_usage_errors(capsys, tmp_path, monkeypatch, a
     assert sorted(path.name for path in tmp_path.iterdir()) == sorted(inputs)
 
 
+@needs_dask
+def test_a_dask_run_globs_files_no_output_may_replace(capsys, tmp_path):
+    """The files a --dask glob names are read by the workers, not here: they are inputs of
+    the call all the same, refused as a --report before any cluster starts."""
+    shards = tmp_path / "shards"
+    shards.mkdir()
+    for name in ("a.run", "b.run"):
+        (shards / name).write_text(Path(RUN).read_text())
+    before = (shards / "b.run").read_bytes()
+    report = shards / "b.run"
+    code, out, err = call(
+        capsys, "score", "--dask", "local:2", QRELS, shards / "*.run", "--report", report
+    )
+    assert (code, out, err) == (
+        ExitCode.INPUT,
+        "",
+        f"trecbench: {report}: refusing to overwrite an input file\n",
+    )
+    assert (shards / "b.run").read_bytes() == before
+
+
 def test_undecodable_topics_are_one_line_input_errors(capsys, tmp_path):
     topics = tmp_path / "topics.txt"
     topics.write_bytes(b"en-01\nen-0\xff\n")  # was read as en-0\ufffd, a topic of no run

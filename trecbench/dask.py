@@ -33,6 +33,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from . import outputs
 from .errors import InputError, UsageError
 from .extras import require
 
@@ -322,6 +323,8 @@ def _files(data: Any) -> list[str]:
             files.append(text)
     if not files:
         raise UsageError("a Dask run needs a DataFrame or at least one file")
+    for path in files:  # read by the workers, not here: recorded so no output replaces one
+        outputs.note_input(path)
     return files
 
 

@@ -208,16 +208,22 @@ def score(
     from .progress import TaskProgress, wanted
 
     given = [qrels, *runs, ontology, strata, routing]  # before the work: no input is an output
+    client = None
+    if dask_address is not None:
+        from ..dask import DaskRun
+
+        # the files of each glob, found (and recorded as inputs of the call) before the work
+        runs = [DaskRun(run) for run in runs]
     check_score_outputs(flags["report"], flags["manifest"], given)
     names = names or ("trec" if output_format == "trec" else "display")
     debug_level, debug_query = _debug(flags["debug"])
     progress = TaskProgress() if wanted(flags["quiet"]) else None
-    client = None
     if dask_address is not None:
-        from ..dask import DaskRun, connect
+        from ..dask import connect
 
         client = connect(dask_address)
-        runs = [DaskRun(run, client) for run in runs]
+        for run in runs:
+            run.client = client
     try:
         evaluation = evaluate(
             qrels,
