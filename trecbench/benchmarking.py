@@ -761,7 +761,7 @@ def _fuse_modes(config: BenchmarkConfig, tables: dict[str, pa.Table]) -> dict[st
 @outputs.in_input_scope  # as compare and evaluate: what was read is not read again
 def run_benchmark(config: BenchmarkConfig | str | os.PathLike, *, progress=None) -> Benchmark:
     """Validate, fuse, score and compare the modes of a benchmark configuration (see the
-    module docstring). Raises :class:`InvalidRuns` (exit 1) when the qrels or a run fails
+    module docstring). Raises :class:`InvalidRuns` (exit 2) when the qrels or a run fails
     validation; ``progress(done, total)`` follows the resampling."""
     from .comparison import compare_scores
     from .evaluation import evaluate, load
