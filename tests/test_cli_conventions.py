@@ -309,6 +309,36 @@ def test_a_dask_run_globs_files_no_output_may_replace(capsys, tmp_path):
     assert (shards / "b.run").read_bytes() == before
 
 
+@pytest.mark.parametrize(
+    ("args", "code", "message"),
+    [
+        (["validate", RUN, "--fix", "-"], ExitCode.INPUT, "-: give a file name"),
+        (["fuse", RUN, RUN2, "-o", "-"], ExitCode.INPUT, "-: give a file name"),
+        (["score", QRELS, RUN, "--report", "-"], ExitCode.INPUT, "-: give a file name"),
+        (
+            ["score", QRELS, RUN, "--report", "d/x/r.json", "--manifest", "d/x"],
+            ExitCode.USAGE,
+            "d/x would be a file and the folder holding d/x/r.json",
+        ),
+        (
+            ["compare", QRELS, RUN, RUN2, "-o", "o", "--manifest", "o", "--samples", 10**6],
+            ExitCode.USAGE,
+            "--manifest o is a folder compare writes o/",
+        ),
+    ],
+)
+def test_outputs_that_cannot_be_written_are_refused_before_the_work(
+    capsys, tmp_path, monkeypatch, args, code, message
+):
+    """'-' (a file of that name where standard output is meant), and one output the folder
+    of another: refused when the command starts (compare's million resamples never run)."""
+    monkeypatch.chdir(tmp_path)
+    got, out, err = call(capsys, *args)
+    assert (got, out) == (code, "")
+    assert err.startswith(f"trecbench: {message}"), err
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_undecodable_topics_are_one_line_input_errors(capsys, tmp_path):
     topics = tmp_path / "topics.txt"
     topics.write_bytes(b"en-01\nen-0\xff\n")  # was read as en-0\ufffd, a topic of no run

@@ -389,8 +389,12 @@ def check_outputs(
 
 
 def _check_manifest(manifest: Path, files: Iterable[Path]) -> None:
-    if any(manifest.resolve() == path.resolve() for path in files):
-        raise UsageError(f"--manifest {manifest} would overwrite an output of compare")
+    """Refuse a manifest that is another output of compare, or the folder it writes into."""
+    for path in files:
+        if manifest.resolve() == path.resolve():
+            raise UsageError(f"--manifest {manifest} would overwrite an output of compare")
+        if manifest.resolve() in path.resolve().parents:
+            raise UsageError(f"--manifest {manifest} is a folder compare writes {path} into")
 
 
 def _rows(frame: pd.DataFrame) -> list[dict]:

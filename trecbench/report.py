@@ -386,16 +386,18 @@ def check_score_outputs(
     inputs: Sequence[str | os.PathLike] = (),
 ) -> None:
     """Refuse what :func:`write_score_outputs` would refuse: ``report`` and ``manifest``
-    the same file, or either one of ``inputs`` (besides the files read in the call), a
-    symbolic link or not a regular file. ``score`` calls it before the evaluation."""
+    the same file or one the other's folder, or either one of ``inputs`` (besides the files
+    read in the call), a symbolic link or not a regular file. ``score`` calls it before the
+    evaluation."""
     from .outputs import check_target
 
-    if (
-        report is not None
-        and manifest is not None
-        and Path(report).resolve() == Path(manifest).resolve()
-    ):
-        raise UsageError(f"--report and --manifest are the same file: {report}")
+    if report is not None and manifest is not None:
+        resolved = {report: Path(report).resolve(), manifest: Path(manifest).resolve()}
+        if resolved[report] == resolved[manifest]:
+            raise UsageError(f"--report and --manifest are the same file: {report}")
+        for outer, inner in ((report, manifest), (manifest, report)):
+            if resolved[outer] in resolved[inner].parents:
+                raise UsageError(f"{outer} would be a file and the folder holding {inner}")
     for path in (report, manifest):
         if path is not None:
             check_target(path, inputs)

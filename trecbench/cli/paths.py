@@ -48,12 +48,16 @@ class InputFile(click.ParamType):
 
 
 class OutputFile(click.ParamType):
-    """A file to write: missing, or a regular file (see :func:`outputs.check_target`)."""
+    """A file to write: missing, or a regular file (see :func:`outputs.check_target`);
+    never ``-``, which would be a file of that name where standard output is meant."""
 
     name = "file"
 
     def convert(self, value, param, ctx) -> Path:
-        return outputs.check_target(os.fsdecode(value))
+        path = os.fsdecode(value)
+        if path == "-":
+            raise OutputError("-: give a file name (this output cannot go to standard output)")
+        return outputs.check_target(path)
 
 
 class OutputFolder(click.ParamType):
