@@ -566,12 +566,12 @@ class Benchmark:
             files[out / _report_file(name)] = (json_bytes(document), "report")
         files[out / REPORT_FILE] = (json_bytes(self.report(experiment_id, meta)), "report")
         files[out / MARKDOWN_FILE] = (self.markdown().encode("utf-8"), "markdown")
-        outputs = [
+        written = [
             bytes_record(path, kind, data) | counts.get(path, {})
             for path, (data, kind) in files.items()
         ]
         manifest = build_manifest(
-            sys.argv if argv is None else argv, self.inputs, outputs, meta, experiment_id
+            sys.argv if argv is None else argv, self.inputs, written, meta, experiment_id
         )
         files[out / MANIFEST_FILE] = (json_bytes(manifest), "manifest")
         with OutputSet([record["path"] for record in self.inputs]) as staged:

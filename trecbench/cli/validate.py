@@ -168,9 +168,9 @@ class _LineProgress:
 
 
 def _fix(v, source, qrels, topics, out, profile, max_depth, results) -> dict:
-    inputs = [p for p in (source.path, qrels, topics) if p]
+    others = [p for p in (qrels, topics) if p]  # the run itself fix_run protects
     changes = v.fix_run(
-        source, out, profile=profile, max_depth=max_depth, result=results[-1], inputs=inputs
+        source, out, profile=profile, max_depth=max_depth, result=results[-1], inputs=others
     )
     changed = [c.to_dict() | {"text": c.format()} for c in changes]
     return {"output": str(out), "changes": changed}  # a Path is not JSON
