@@ -134,7 +134,29 @@ def test_a_local_cluster_has_at_most_a_worker_per_core(monkeypatch):
         raise AssertionError("a cluster was started")
 
     monkeypatch.setattr(tbdask, "LocalCluster", no_cluster)
-    monkeypatch.setattr(tbdask.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(tbdask, "available_cores", lambda: 2)  # the cores it may use
     for address in ["local:3", f"local:{10**20}"]:
         with pytest.raises(UsageError, match="at most local:2"):
             tbdask.connect(address)
+
+
+def test_a_local_cluster_takes_no_port_the_user_may_use(recwarn):
+    """No dashboard, and the scheduler's HTTP server on a free loopback port: a taken 8787
+    (dask's default) is no warning, and nothing listens on the network."""
+    import socket
+
+    taken = socket.socket()
+    try:
+        taken.bind(("127.0.0.1", 8787))
+        taken.listen()
+    except OSError:
+        pass  # already taken by something else: the same case
+    try:
+        with tbdask.connect("local:1") as connected:
+            server = connected.cluster.scheduler.http_server
+            host, port = next(iter(server._sockets.values())).getsockname()[:2]
+            assert (host, port != 8787) == ("127.0.0.1", True)
+            assert connected.submit(sum, [1, 2]).result() == 3
+    finally:
+        taken.close()
+    assert not [w for w in recwarn if "8787" in str(w.message)]

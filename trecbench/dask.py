@@ -36,6 +36,7 @@ import pyarrow as pa
 from . import outputs
 from .errors import InputError, UsageError
 from .extras import require
+from .processes import available_cores
 
 require("dask", "trecbench.dask (score --dask)")  # one line naming the extra when missing
 require("distributed", "trecbench.dask (score --dask)")
@@ -51,8 +52,10 @@ _SCORING = threading.Lock()
 
 def connect(address: str) -> Client:
     """A client of the scheduler at ``address``, or of a new local cluster of N worker
-    processes for ``local:N`` (one thread each, no dashboard; N at most the machine's
-    cores)."""
+    processes for ``local:N`` (one thread each; N at most the cores this process may use).
+    The local scheduler serves no dashboard, and its HTTP server (health checks) takes a
+    free port on the loopback interface: none the user may be using (8787, the default,
+    warned "already in use" when taken), and none open to the network."""
     if address.startswith("local:"):
         try:
             workers = int(address.split(":", 1)[1])
@@ -60,13 +63,17 @@ def connect(address: str) -> Client:
             workers = 0
         if workers < 1:  # no worker: the scheduler would wait for one, then fail noisily
             raise UsageError(f"--dask {address}: give local:N with N workers, at least 1")
-        cores = os.cpu_count() or 1
+        cores = available_cores()
         if workers > cores:  # each worker is a process: thousands exhaust the memory
             raise UsageError(
                 f"--dask {address}: at most local:{cores}, one worker per core of this machine"
             )
         cluster = LocalCluster(
-            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address="127.0.0.1:0",
+            scheduler_kwargs={"dashboard": False},
         )
         return Client(cluster)
     try:
