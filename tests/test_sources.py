@@ -40,6 +40,12 @@ def test_hostile_json_is_refused_at_its_line(tmp_path, text, message):
     assert refused(tmp_path, text).startswith(message)
 
 
+def test_json_depth_counts_across_lines(tmp_path):
+    # one bracket per line: a newline ends a record only in JSON lines; here the count
+    # once restarted at each line and the parser then hit Python's recursion limit
+    assert refused(tmp_path, "[\n" * 200).startswith("in.json:101: JSON nested deeper than 100")
+
+
 def test_what_json_allows_is_kept(tmp_path):
     path = tmp_path / "ok.json"
     path.write_text(

@@ -135,12 +135,15 @@ def _token_line(text: str, token: str | None) -> int | None:
     return None
 
 
-def _check_depth(text: str, path: str, first_line: int = 1) -> None:
-    """Refuse nesting deeper than :data:`MAX_DEPTH` (brackets outside strings; each line
-    of JSON lines starts again at 0)."""
+def _check_depth(text: str, path: str, first_line: int = 1, *, per_line: bool) -> None:
+    """Refuse nesting deeper than :data:`MAX_DEPTH` (brackets outside strings). With
+    ``per_line`` (JSON lines) each line starts again at 0; a JSON document may put one
+    bracket per line, so there a newline must not reset the count."""
     if text.count("[") + text.count("{") <= MAX_DEPTH:
         return
     structure = _NOT_STRUCTURE.sub("", _STRING.sub("", text))
+    if not per_line:
+        structure = structure.replace("\n", "")
     depth = 0
     for char in structure:
         if char == "\n":
@@ -156,7 +159,9 @@ def _check_depth(text: str, path: str, first_line: int = 1) -> None:
     for match in re.finditer(r'"(?:[^"\\]++|\\.)*+"|[\[\]{}\n]', text):
         char = match.group(0)
         if char == "\n":
-            depth, line = 0, line + 1
+            line += 1
+            if per_line:
+                depth = 0
         elif char in "[{":
             depth += 1
             if depth > MAX_DEPTH:
@@ -196,7 +201,7 @@ def _check_surrogates(text: str, path: str, first_line: int = 1) -> None:
 def parse_json(text: str, path: str, first_line: int = 1) -> Any:
     """Parse JSON text with the limits of this module; errors name ``path`` and the line
     (``first_line`` is the line the text starts at)."""
-    _check_depth(text, path, first_line)
+    _check_depth(text, path, first_line, per_line=False)
     _check_surrogates(text, path, first_line)
     return _decode(text, path, first_line)
 
@@ -305,7 +310,7 @@ def read_jsonl(path: str | os.PathLike, kind: str) -> JsonLines:
 def parse_jsonl(text: str, path: str) -> list[tuple[int, Any]]:
     """``(line number, value)`` of each non-blank line of JSON-lines text, parsed with the
     limits of this module (errors name ``path`` and the line)."""
-    _check_depth(text, path)
+    _check_depth(text, path, per_line=True)
     _check_surrogates(text, path)
     records = []
     for number, line in enumerate(text.split("\n"), 1):
