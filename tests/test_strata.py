@@ -333,6 +333,18 @@ def test_hostile_sidecars_are_refused_with_their_place(tmp_path):
             load_strata(path)
 
 
+def test_a_stratum_named_qid_is_refused(tmp_path):
+    # it once replaced the qid column: q1 and q2 swapped their groups silently
+    path = tmp_path / "s.json"
+    for data, message in (
+        ({"strata": {"fields": ["lang", "qid"], "queries": {}}}, r"strata.fields\[1\]: a stratum"),
+        ({"strata": {"queries": {"q1": {"lang": "en", "qid": "q2"}}}}, r"q1.qid: a stratum"),
+    ):
+        path.write_text(json.dumps(data))
+        with pytest.raises(InputError, match=message + " cannot be named qid"):
+            load_strata(path)
+
+
 def test_sidecar_strata_use_the_escaped_ids_of_the_qrels_and_runs(tmp_path):
     """A case_id that needs escaping ("case 1" is written case%201) keeps its stratum:
     the sidecar is keyed by the ids as written, so `score --group-by` finds it."""

@@ -14,12 +14,13 @@ means are too noisy to compare.
 from __future__ import annotations
 
 import os
+from typing import Any
 
 import pandas as pd
 
 from .errors import InputError, UsageError
 from .ids import STR
-from .sources import read_json
+from .sources import At, read_json
 from .trec_format import escape_text
 
 QID_PREFIX = "qid-prefix"
@@ -46,12 +47,13 @@ def read_sidecar(sidecar: str | os.PathLike) -> tuple[pd.DataFrame, list[tuple[s
         raise InputError(str(sidecar), None, "not a trecbench sidecar (no strata.queries)")
     at = doc.root / "strata"
     queries = strata["queries"]
-    fields = [(at / "fields" / i).expect_string(f) for i, f in enumerate(
+    fields = [_field_name(at / "fields" / i, f) for i, f in enumerate(
         (at / "fields").expect_list(strata.get("fields") or [])
     )]  # fmt: skip
     for qid, values in queries.items():
         place = at / "queries" / qid
         for field, value in place.expect_object(values).items():
+            _field_name(place / field, field)
             if value is not None:
                 (place / field).expect_string(value)
             if field not in fields:
@@ -72,6 +74,14 @@ def read_sidecar(sidecar: str | os.PathLike) -> tuple[pd.DataFrame, list[tuple[s
             file = (place / "file").expect_string(info.get("file"))
             notes.append((os.path.join(os.path.dirname(sidecar), file), warning))
     return frame.astype(STR), notes
+
+
+def _field_name(place: At, name: Any) -> str:
+    """A stratum's name; ``qid`` is refused: the frame's qid column would silently take
+    its values and regroup (or drop) every query."""
+    if place.expect_string(name) == "qid":
+        raise place.error("a stratum cannot be named qid (that is the query id column)")
+    return name
 
 
 def qrels_warnings(notes: list[tuple[str, str]], qrels: str | os.PathLike) -> list[str]:
