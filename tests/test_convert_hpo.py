@@ -108,6 +108,10 @@ def test_bad_case_files(tmp_path):
     case = {"case_id": "a", "text": "x", "expected_hpo_ids": []}
     with pytest.raises(InputError, match=r"d.json:\d+: \[1\].case_id: case_id 'a' is used tw"):
         read_cases(write_json(tmp_path / "d.json", [case, case]), Report())
+    # a float case_id was made qid "1.0" while the terms' case_id 1 is "1"
+    floating = [case, {**case, "case_id": 1.0}]
+    with pytest.raises(InputError, match=r"f.json:\d+: \[1\].case_id: expected a non-empty str"):
+        read_cases(write_json(tmp_path / "f.json", floating), Report())
     bad = tmp_path / "g.json"
     bad.write_text('[{"text": "x",\n "expected_hpo_ids": [}]')
     with pytest.raises(InputError, match=r"g.json:2: invalid JSON"):

@@ -99,11 +99,12 @@ def read_cases(path: str | os.PathLike, report: Report, language: str | None = N
 
     qids, rows, strata, places = [], [], [], {}
     for index, case in enumerate(cases):
-        qid = str(case.get("case_id", index))
+        # the same id rule as the terms file's case_id: the schema lets 1.0 through as an
+        # integer, and str() made it qid "1.0" where the terms' case_id 1 is "1"
+        place = at / index / "case_id"
+        qid = place.expect_id(case["case_id"]) if "case_id" in case else str(index)
         if qid in places:
-            raise (at / index / "case_id").error(
-                f"case_id {qid!r} is used twice (first at {places[qid]})"
-            )
+            raise place.error(f"case_id {qid!r} is used twice (first at {places[qid]})")
         places[qid] = (at / index).place
         qids.append(qid)
         rows += [(qid, term) for term in case["expected_hpo_ids"]]
