@@ -199,6 +199,23 @@ def test_metadata_shapes_are_checked(tmp_path, hostile, message):
         convert_memorybench(path)
 
 
+@pytest.mark.parametrize("relevance", ["explicit", "pack", "token-f1"])
+def test_chunk_locations_are_checked_by_every_strategy(tmp_path, relevance):
+    # a chunk without id is named file:start-end; only the location rule checked the
+    # types, so the others wrote the docno "['a.py']:1-2.0"
+    def chunk(**metadata):
+        return {"content": "x", "score": 0.5, "metadata": metadata}
+
+    for metadata, message in (
+        ({"filepath": ["a.py"], "startLine": 1, "endLine": 2}, r"metadata.filepath: expected a s"),
+        ({"absolutePath": 7, "startLine": 1, "endLine": 2}, r"metadata.absolutePath: expected a"),
+        ({"filepath": "a.py", "startLine": 1, "endLine": 2.0}, r"metadata.endLine: expected an in"),
+    ):
+        path = export(tmp_path, [item("q", [chunk(**metadata)], relevantIds=["a.py:1-2"])])
+        with pytest.raises(InputError, match=r"retrievedContext\[0\]." + message):
+            convert_memorybench(path, relevance=relevance)
+
+
 def test_result_shapes_are_checked(tmp_path):
     # issue 9.7: results that are not objects crashed with AttributeError
     path = export(tmp_path, [item("q", [ctx("c1")]), 5])

@@ -184,6 +184,7 @@ class Chunk:
     docno: str
     content: str | None
     meta: dict
+    location: tuple[str, int, int] | None = None  # file, start and end line (type-checked)
 
 
 def _listed(value: Any) -> list[str]:
@@ -283,7 +284,7 @@ def _explicit(meta: dict, at: At, report: Report, where: dict) -> list[str] | No
 
 
 def _location(
-    truth: Any, chunks: list[Chunk], places: list[At], at: At, offset: int, iou: float | None,
+    truth: Any, chunks: list[Chunk], at: At, offset: int, iou: float | None,
     meta: dict, report: Report, where: dict,
 ) -> _Judged | None:  # fmt: skip
     if truth is None:
@@ -300,17 +301,12 @@ def _location(
         threshold = (at / "iouThreshold").expect_number(meta.get("iouThreshold"))
         threshold = 0.0 if threshold != threshold else threshold  # NaN: none given
     rows, no_location = [], []
-    for chunk, place in zip(chunks, places, strict=True):
-        meta_at = place / "metadata"
-        chunk_file = chunk.meta.get("filepath", chunk.meta.get("absolutePath"))
-        start, end = chunk.meta.get("startLine"), chunk.meta.get("endLine")
-        if chunk_file is None or start is None or end is None:
+    for chunk in chunks:
+        if chunk.location is None:
             no_location.append({**where, "docno": chunk.docno})
             rows.append((chunk.docno, 0))
             continue
-        chunk_file = (meta_at / "filepath").expect_string(chunk_file)
-        start = (meta_at / "startLine").expect_integer(start)
-        end = (meta_at / "endLine").expect_integer(end)
+        chunk_file, start, end = chunk.location
         relevant = same_file(chunk_file, file) and line_relevant(
             start + offset, end + offset, gt_start, gt_end, threshold
         )
@@ -324,7 +320,6 @@ def _judge(
     result: dict,
     meta: dict,
     chunks: list[Chunk],
-    places: list[At],
     at: At,
     settings: dict,
     report: Report,
@@ -358,7 +353,7 @@ def _judge(
             return _Judged("pack", rows + extra, total is None, missing)
         elif strategy == "location":
             judged = _location(
-                meta.get("groundTruth"), chunks, places, at / "metadata",
+                meta.get("groundTruth"), chunks, at / "metadata",
                 settings["offset"], settings["iou"], meta, report, where,
             )  # fmt: skip
             if judged is not None:
@@ -372,27 +367,39 @@ def _judge(
     return _Judged(NONE, [])
 
 
-def _chunks(context: Any, at: At) -> tuple[list[Chunk], list[At], list[float]]:
+def _chunk_location(meta: dict, at: At) -> tuple[str, int, int] | None:
+    """A chunk's file (``filepath``, else ``absolutePath``) and lines, checked here once:
+    both its made-up docno and the location rule use them; None when one is missing."""
+    key = "filepath" if "filepath" in meta else "absolutePath"
+    file, start, end = meta.get(key), meta.get("startLine"), meta.get("endLine")
+    if file is None or start is None or end is None:
+        return None
+    return (
+        (at / key).expect_string(file),
+        (at / "startLine").expect_integer(start),
+        (at / "endLine").expect_integer(end),
+    )
+
+
+def _chunks(context: Any, at: At) -> tuple[list[Chunk], list[float]]:
     place = at / "retrievedContext"
     items = [] if context is None else place.expect_list(context)
-    chunks, places, scores = [], [], []
+    chunks, scores = [], []
     for position, item in enumerate(items):
         here = place / position
         item = here.expect_object(item)
         meta = item.get("metadata")
         meta = {} if meta is None else (here / "metadata").expect_object(meta)
+        location = _chunk_location(meta, here / "metadata")
         docno = item.get("id")
-        start, end = meta.get("startLine"), meta.get("endLine")
-        file = meta.get("filepath", meta.get("absolutePath"))
-        if docno is None and None not in (file, start, end):
-            docno = f"{file}:{start}-{end}"
+        if docno is None and location is not None:
+            docno = "{}:{}-{}".format(*location)
         docno = (here / "id").expect_id(docno)
         content = item.get("content")
         content = None if content is None else (here / "content").expect_string(content)
         scores.append((here / "score").expect_number(item.get("score")))
-        chunks.append(Chunk(docno, content, meta))
-        places.append(here)
-    return chunks, places, scores
+        chunks.append(Chunk(docno, content, meta, location))
+    return chunks, scores
 
 
 def convert_memorybench(
@@ -472,10 +479,10 @@ def convert_memorybench(
                  "strategies": dict.fromkeys((*STRATEGIES, NONE), 0),
                  "found_only": 0, "unretrieved": 0}
             )  # fmt: skip
-        chunks, places, scores = _chunks(result.get("retrievedContext"), at)
+        chunks, scores = _chunks(result.get("retrievedContext"), at)
         settings = {"offset": offsets.get(provider, 0), "iou": iou, "f1_threshold": f1_threshold}
         where = {"run": state["run_tag"], "qid": qid}
-        outcome = _judge(relevance, result, meta, chunks, places, at, settings, report, where)
+        outcome = _judge(relevance, result, meta, chunks, at, settings, report, where)
         state["qids"].append(qid)
         state["strategies"][outcome.strategy] += 1
         state["found_only"] += outcome.found_only
