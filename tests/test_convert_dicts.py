@@ -131,6 +131,15 @@ def test_beir_qrels_alone(tmp_path):
     assert conversion.qrels_info["test"]["without_relevant"] == ["q2"]
 
 
+def test_a_byte_order_mark_is_not_part_of_the_first_line(tmp_path):
+    # it was kept: the BEIR header was refused, the MS MARCO qid became %EF%BB%BF1
+    tsv = tmp_path / "test.tsv"
+    tsv.write_bytes(b"\xef\xbb\xbfquery-id\tcorpus-id\tscore\nq1\td1\t1\n")
+    assert convert_beir_qrels(tsv).qrels["test"].values.tolist() == [["q1", "d1", 1]]
+    tsv.write_bytes(b"\xef\xbb\xbf1\td1\t1\n")
+    assert convert_msmarco(tsv).runs[0].table["qid"].tolist() == ["1"]
+
+
 def test_msmarco_three_column_run(tmp_path):
     """Issue 13.5: MS MARCO's ``qid pid rank`` runs; trec_eval ranks the result the same."""
     from trecbench.inputs import parse_run

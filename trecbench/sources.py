@@ -63,13 +63,16 @@ def read_source(path: str | os.PathLike, kind: str) -> Content:
     return Content(str(path), data, record)
 
 
-def _text(source: Content) -> str:
+def source_text(source: Content, invalid: str | None = None) -> str:
+    """The content as text, without a UTF-8 byte-order mark (harmless here, but kept it
+    would join the first id or header). Bytes that are not UTF-8 are an error at their
+    line saying ``invalid`` (default: ``not UTF-8`` and the decoder's reason)."""
     try:
         text = source.data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = source.data.count(b"\n", 0, exc.start) + 1
-        raise InputError(source.path, line, f"not UTF-8: {exc.reason}") from None
-    return text.removeprefix("\ufeff")  # a UTF-8 byte-order mark is harmless here
+        raise InputError(source.path, line, invalid or f"not UTF-8: {exc.reason}") from None
+    return text.removeprefix("\ufeff")
 
 
 def line_at(text: str, position: int) -> int:
@@ -297,14 +300,14 @@ def read_json(path: str | os.PathLike, kind: str) -> JsonDocument:
 
 def json_document(source: Content) -> JsonDocument:
     """Parse a source already read as JSON (see the module's limits)."""
-    text = _text(source)
+    text = source_text(source)
     return JsonDocument(source, parse_json(text, source.path), text)
 
 
 def read_jsonl(path: str | os.PathLike, kind: str) -> JsonLines:
     """Read and parse a JSON-lines file (plain or compressed) once: one value per non-blank line."""
     source = read_source(path, kind)
-    return JsonLines(source, parse_jsonl(_text(source), source.path))
+    return JsonLines(source, parse_jsonl(source_text(source), source.path))
 
 
 def parse_jsonl(text: str, path: str) -> list[tuple[int, Any]]:

@@ -12,7 +12,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..errors import InputError
-from ..sources import Content, read_source
+from ..sources import Content, read_source, source_text
 
 
 @dataclass
@@ -35,15 +35,10 @@ class Fields:
 
 def read_fields(path: str | os.PathLike, kind: str, names: tuple[str, ...]) -> Fields:
     """The fields of a file whose non-blank lines have exactly ``len(names)`` tab-separated
-    fields; refuses NUL bytes, invalid UTF-8, other field counts and empty fields."""
+    fields (a UTF-8 byte-order mark dropped); refuses NUL bytes, invalid UTF-8, other field
+    counts and empty fields."""
     source = read_source(path, kind)
-    data = source.data
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise InputError(
-            source.path, data.count(b"\n", 0, exc.start) + 1, "invalid UTF-8"
-        ) from None
+    text = source_text(source, "invalid UTF-8")  # the TREC-text readers' wording
     if "\0" in text:
         raise InputError(source.path, text.count("\n", 0, text.index("\0")) + 1, "NUL byte")
     lines = pc.list_flatten(pc.split_pattern(pa.array([text], pa.large_string()), "\n"))
