@@ -20,6 +20,7 @@ import re
 import shlex
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -71,22 +72,28 @@ class Report:
     repaired: list[dict] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
+    # entries listed per (bucket, reason): counts cannot say it (a reason may also be
+    # counted without items, or be both dropped and repaired), and re-counting the
+    # bucket on every call was quadratic (most of the time on 30k memorybench results)
+    _listed: dict[tuple[str, str], int] = field(default_factory=dict, repr=False, compare=False)
 
-    def _add(self, bucket: list[dict], key: str, items: Iterable[dict]) -> None:
+    def _add(self, bucket: str, key: str, items: Iterable[dict]) -> None:
         items = list(items)
         if not items:
             return
         self.counts[key] = self.counts.get(key, 0) + len(items)
-        room = max(0, MAX_ITEMS - sum(1 for entry in bucket if entry["reason"] == key))
-        bucket.extend({"reason": key, **item} for item in items[:room])
+        listed = self._listed.get((bucket, key), 0)
+        room = max(0, MAX_ITEMS - listed)
+        getattr(self, bucket).extend({"reason": key, **item} for item in islice(items, room))
+        self._listed[bucket, key] = listed + min(room, len(items))
 
     def drop(self, reason: str, items: Iterable[dict]) -> None:
         """Record items left out of the output, e.g. duplicate documents."""
-        self._add(self.dropped, reason, items)
+        self._add("dropped", reason, items)
 
     def repair(self, reason: str, items: Iterable[dict]) -> None:
         """Record items changed on the way to the output, e.g. escaped whitespace in ids."""
-        self._add(self.repaired, reason, items)
+        self._add("repaired", reason, items)
 
     def count(self, key: str, n: int) -> None:
         """Add ``n`` to a counter without itemising."""
