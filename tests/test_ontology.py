@@ -175,6 +175,17 @@ def test_load_ontology_detects_format_and_caches(obo_file, tmp_path):
     assert load_ontology(obo_file) is load_ontology(str(obo_file))
 
 
+def test_an_obo_file_with_a_byte_order_mark_or_bad_bytes(tmp_path, obo_file):
+    marked = tmp_path / "bom.obo"
+    marked.write_bytes(b"\xef\xbb\xbf" + obo_file.read_bytes())
+    _check_tiny(parse_obo(marked))
+    bad = tmp_path / "bad.obo"
+    bad.write_bytes(obo_file.read_bytes() + b"\nname: caf\xe9\n")
+    with pytest.raises(InputError, match="not UTF-8") as info:
+        parse_obo(bad)
+    assert info.value.line == OBO.count("\n") + 2
+
+
 def test_bad_ontology_files(tmp_path):
     with pytest.raises(InputError, match="cannot read ontology"):
         load_ontology(tmp_path / "missing.obo")

@@ -27,7 +27,7 @@ import numpy as np
 
 from . import extras, outputs, provenance
 from .errors import InputError
-from .sources import Content, JsonDocument, json_document, read_source
+from .sources import Content, JsonDocument, json_document, read_source, source_text
 
 ROOT = "HP:0000001"
 _HP_ID = re.compile(r"^HP:[0-9]{7}$")
@@ -288,10 +288,7 @@ def parse_obo(path: str | os.PathLike) -> Ontology:
 
 def _obo(source: Content) -> Ontology:
     path = source.path
-    try:
-        text = source.data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise InputError(path, None, f"cannot read ontology: {exc}") from None
+    text = source_text(source)  # a byte-order mark dropped, bad bytes named by their line
     release = "unknown"
     parents: dict[str, list[str]] = {}
     labels: dict[str, str] = {}
