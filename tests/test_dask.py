@@ -111,6 +111,27 @@ def test_an_unreadable_file_says_why(tmp_path, client):
         tbdask.evaluate(str(tmp_path / "qrels"), missing, client=client)
 
 
+@pytest.mark.parametrize(
+    "measures, options, cause",
+    [
+        (["dcg", "map"], {}, r"this call has dcg \(trecbench's native port\)$"),
+        (["map"], {"compat": "10.0"}, r"this call has --compat 10.0$"),
+        (["map"], {"debug_level": 1}, r"this call has -D$"),
+    ],
+)
+def test_a_run_dask_cannot_score_names_the_cause(measures, options, cause, tmp_path):
+    """Refused before the run goes to a cluster (none is needed), naming what the user
+    asked for: a native port's measure is no flag."""
+    from trecbench.errors import UsageError
+
+    qrels_text, run_text = random_case(9400, n_topics=3)
+    (tmp_path / "qrels").write_text(qrels_text)
+    (tmp_path / "run").write_text(run_text)
+    run = tbdask.DaskRun(str(tmp_path / "run"))
+    with pytest.raises(UsageError, match=cause):
+        evaluate(str(tmp_path / "qrels"), run, measures, **options)
+
+
 @pytest.mark.parametrize("address", ["local:0", "local:-1", "local:two", "local:"])
 def test_a_local_cluster_needs_a_worker(address):
     from trecbench.errors import UsageError

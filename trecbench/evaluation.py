@@ -685,10 +685,12 @@ def evaluate(
     :mod:`trecbench.memory`). A run file longer than a block of lines is read and scored
     in blocks of whole topics, a run whose topics are scattered and that does not fit is
     spilled to disk (:mod:`trecbench.inputs.blocks`); the results are those of the run
-    scored whole. Runs are read whole with ``-R`` other than qrels, ``-Z``, ``-D`` and
-    ``compat="10.0"``. ``jobs``: processes scoring several run files at once (default: the
-    cores available, when the files are large enough to gain from it; 1: in this
-    process); the results, their order and the errors are those of one process.
+    scored whole. Runs are read whole, whatever ``memory`` is, with ``-R`` other than
+    qrels, ``-Z``, ``-D``, ``compat="10.0"`` or a measure only trecbench's ports of
+    trec_eval compute (with 9.0.8: ``dcg``, ``ideal_dcg``, ``yaap``, ``rbp_resid``,
+    ``unj``). ``jobs``: processes scoring several run files at once (default: the cores
+    available, when the files are large enough to gain from it; 1: in this process); the
+    results, their order and the errors are those of one process.
 
     Each run records how many of the documents it retrieved within the evaluated depth
     have no judgment (``RunResult.unjudged``; :meth:`Evaluation.unjudged_runs`): a run
@@ -712,15 +714,18 @@ def evaluate(
         raise UsageError(f"tie bounds need graded qrels, not -R {rel_format}")
     sources, names = inputs.split_runs(runs)
     names = list(run_names) if run_names else names
-    streamed = _streamable(version, rel_format, zscores, debug_level, debug_query)
-    workers = _workers(jobs, sources)
-    budget = Budget.of(memory, workers=workers)
-    # Arrow's threads read the first run while measures and qrels are prepared
-    first_whole = sources and workers == 1 and not (streamed and _in_blocks(sources[0], budget))
-    ahead = _read_ahead(sources[0], progress, version) if first_whole else None
     requested = parse_measures(measures, version.version)
     ordered = presentation_order(requested)
     _check_shared_gain_params(ordered, version)
+    # the engines decide, with the flags, whether run files may be read in blocks
+    engines = _engines(ordered, engine, version, debug_level)
+    read_whole = _read_whole(version, rel_format, zscores, debug_level, debug_query, engines)
+    workers = _workers(jobs, sources)
+    budget = Budget.of(memory, workers=workers)
+    # Arrow's threads read the first run while the qrels are loaded
+    in_blocks = read_whole is None and sources and _in_blocks(sources[0], budget)
+    first_whole = sources and workers == 1 and not in_blocks
+    ahead = _read_ahead(sources[0], progress, version) if first_whole else None
     settings = {
         "relevance_level": relevance_level,
         "complete": complete,
@@ -747,12 +752,6 @@ def evaluate(
     truth, loaded_qrels = load_judgments(qrels, rel_format, relevance_level, version, progress)
     warnings = list(loaded_qrels.warnings)
     qrels_path = loaded_qrels.path
-    engines = assign(ordered, engine)
-    for measure in ordered:  # what trecbench's ports of trec_eval compute instead
-        ported = version.rounded_recall_cutoffs and measure.family in RECALL_CUTOFFS
-        traced = debug_level > 0 and measure.family in TRACED
-        if (ported or traced) and engines[measure] != META and not measure.options:
-            engines[measure] = NATIVE
     _check_rel_format(ordered, engines, rel_format)
     if max_docs is not None and max_docs < 1:
         # trec_eval would evaluate empty rankings, which pytrec_eval cannot (it crashes)
@@ -763,10 +762,8 @@ def evaluate(
     results, columns, flagged = [], None, truth.flagged()
     if progress is not None:
         progress("scoring", 0, len(sources))
-    if NATIVE in plan.groups:
-        streamed = False  # trecbench's ports stop part-way on their own: whole runs
     runs = _Runs(sources, names, truth, plan, engine_settings, budget.with_qrels(len(truth.table)),
-                 streamed, version)  # fmt: skip
+                 read_whole, version)  # fmt: skip
     if workers > 1:
         from . import processes
 
@@ -817,17 +814,41 @@ def evaluate(
     )
 
 
-def _streamable(version: Compat, rel_format: str, zscores, debug_level: int, debug_query) -> bool:
-    """Whether run files may be scored in blocks of topics (and on Dask): trec_eval
-    9.0.8's reading of qrels judgments, without -Z and -D (10.0 evaluates the qrels'
-    topics, -Z and -D are per call; those runs are read whole)."""
-    return (
-        version.version == _compat.V9.version
-        and rel_format == "qrels"
-        and zscores is None
-        and debug_level == 0
-        and debug_query is None
-    )
+def _engines(measures: list[Measure], engine: str, version: Compat, debug_level: int) -> dict:
+    """The engine of each measure: :func:`assign`'s, except trecbench's ports of trec_eval
+    for 10.0's rounded recall cutoffs and, with ``-D``, the measures that print a trace
+    (pytrec_eval computes 9.0.8's cutoffs and prints nothing)."""
+    engines = assign(measures, engine)
+    for measure in measures:
+        ported = version.rounded_recall_cutoffs and measure.family in RECALL_CUTOFFS
+        traced = debug_level > 0 and measure.family in TRACED
+        if (ported or traced) and engines[measure] != META and not measure.options:
+            engines[measure] = NATIVE
+    return engines
+
+
+def _read_whole(
+    version: Compat, rel_format: str, zscores, debug_level: int, debug_query, engines: dict
+) -> str | None:
+    """Why run files are read whole, never in blocks of topics nor on Dask (None: they may
+    be), as the user gave it. Blocks follow trec_eval 9.0.8's reading of qrels judgments:
+    10.0 evaluates the qrels' topics, ``-Z`` and ``-D`` are per call, and trecbench's
+    native ports (:mod:`trecbench.engines.native`) stop part-way on their own
+    (:attr:`_Block.failure`), which only runs held whole are shown to reproduce."""
+    reasons = []
+    if version.version != _compat.V9.version:
+        reasons.append(f"--compat {version.version}")
+    if rel_format != "qrels":
+        reasons.append(f"-R {rel_format}")
+    if zscores is not None:
+        reasons.append("-Z")
+    if debug_level > 0 or debug_query is not None:
+        reasons.append("-D")
+    native = [m.requested or m.canonical for m in engines if engines[m] == NATIVE]
+    if native:
+        ports = "trecbench's native port" + ("s" if len(native) > 1 else "")
+        reasons.append(f"{', '.join(native)} ({ports})")
+    return ", ".join(reasons) or None
 
 
 # run files smaller than this in all are scored in this process: starting workers costs
@@ -872,7 +893,7 @@ class _Runs:
     plan: _Plan
     settings: dict
     budget: Budget
-    streamed: bool  # run files may be read in blocks (:func:`_streamable`)
+    read_whole: str | None  # why run files are read whole (:func:`_read_whole`)
     version: Compat
 
     def score(self, index: int, tie_bounds: bool, progress=None, ahead=None) -> tuple:
@@ -880,11 +901,14 @@ class _Runs:
         source, names = self.sources[index], self.names
         args = (self.truth, self.plan, self.settings)
         if hasattr(source, "score_run"):  # scored elsewhere (trecbench.dask.DaskRun)
-            if not self.streamed:
-                raise UsageError("a run on Dask is scored as trec_eval 9.0.8 without -R, -Z, -D")
+            if self.read_whole is not None:
+                raise UsageError(
+                    "a run on Dask is scored as trec_eval 9.0.8 without -R, -Z, -D or the "
+                    f"measures of trecbench's native ports; this call has {self.read_whole}"
+                )
             name = names[index] if names else None
             return source.score_run(*args, tie_bounds, name)
-        if ahead is None and self.streamed and _in_blocks(source, self.budget):
+        if ahead is None and self.read_whole is None and _in_blocks(source, self.budget):
             path = os.fspath(source)
             name = names[index] if names else path
             return _evaluate_blocks(path, name, *args, self.budget, progress, tie_bounds)
@@ -1289,7 +1313,7 @@ def _score_block(
     ``whole``: the run's ``(name, path, runid)`` when ``table`` is all of it (any
     setting): its topics are trec_eval's loop over them (:func:`_plan_topics`: 10.0's
     qrels topics, ``-D``'s topic), measured up to the one trec_eval stops at. A part of a
-    run (trec_eval 9.0.8's reading, :func:`_streamable`) cannot know where that is: every
+    run (trec_eval 9.0.8's reading, :func:`_read_whole`) cannot know where that is: every
     topic an engine may be given wherever it comes is measured
     (:meth:`Qrels.measurable`)."""
     order = ranking.order_run(table, float32=_float32(plan, settings))

@@ -74,7 +74,9 @@ memory_option = click.option(
     metavar="MIB",
     help="Memory budget in MiB (default: half of the memory available). Runs longer than "
     "a block of lines are read and scored in blocks of whole topics; a run whose topics "
-    "are scattered over the file and do not fit is spilled to a temporary folder (TMPDIR).",
+    "are scattered over the file and do not fit is spilled to a temporary folder (TMPDIR). "
+    "Runs are read whole with -R other than qrels, -Z, -D, --compat 10.0 or a measure only "
+    "trecbench's ports of trec_eval compute (dcg, ideal_dcg, yaap, rbp_resid, unj).",
 )
 
 jobs_option = click.option(
