@@ -1491,10 +1491,7 @@ def _run_result(
     duplicates = [block.duplicate for block in blocks if block.duplicate is not None]
     if duplicates:  # the first topic with one; in it, the second listing first in the file
         found = min(duplicates, key=lambda duplicate: (duplicate[0], duplicate[3]))
-        try:
-            ranking.raise_duplicate(path or name, *found)
-        except DuplicateError as error:
-            stops.append((qids.index(found[0]), error, ""))
+        stops.append((qids.index(found[0]), ranking.duplicate_error(path or name, *found), ""))
     for block in blocks:
         if block.failure is not None:  # the native engine stopped part-way
             qid, error, trailing = block.failure

@@ -174,7 +174,7 @@ class RankedRun:
         names both lines."""
         found = self.first_duplicate()
         if found is not None:
-            raise_duplicate(path, *found)
+            raise duplicate_error(path, *found)
 
 
 def topic_codes(qids: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, pa.Array]:
@@ -333,14 +333,11 @@ def truncate(ranked: pa.Table, max_docs: int | None) -> pa.Table:
     return ranked.filter(pc.less_equal(ranked.column("rank"), arrow.scalar(max_docs)))
 
 
-def raise_duplicate(path: str, qid: str, docno: str, first: int, second: int) -> None:
-    """The error trec_eval's "duplicate docs" becomes, naming both lines (``qid``: the
-    topic, where trec_eval stops)."""
-    error = DuplicateError(
+def duplicate_error(path: str, qid: str, docno: str, first: int, second: int) -> DuplicateError:
+    """The error trec_eval's "duplicate docs" becomes, naming both lines."""
+    return DuplicateError(
         path, second, f"duplicate docs {docno} for topic {qid} (first on line {first})", "R7"
     )
-    error.qid = qid
-    raise error
 
 
 class HashIndex:
