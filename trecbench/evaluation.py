@@ -1159,9 +1159,8 @@ def _evaluate_run(table, name, path, truth, plan: _Plan, settings, tie_bounds=Fa
     with ``whole``), its errors decided as for a run in blocks (:func:`_run_result`);
     ``(result, columns, flags)``."""
     runid = table.column("tag")[table.num_rows - 1].as_py() if table.num_rows else ""
-    whole = name, path, runid
-    block = _score_block(table, truth, plan, settings, tie_bounds, whole=whole)
-    return _run_result([block], *whole, truth, plan, settings, tie_bounds)
+    block = _score_block(table, truth, plan, settings, tie_bounds, whole=path or name)
+    return _run_result([block], name, path, runid, truth, plan, settings, tie_bounds)
 
 
 def _float32(plan: _Plan, settings) -> bool:
@@ -1302,7 +1301,7 @@ def _score_block(
     plan: _Plan,
     settings,
     tie_bounds=False,
-    whole: tuple | None = None,
+    whole: str | None = None,
     checks: bool = True,
 ) -> _Block:
     """A :class:`_Block` of ``table``, a run or any part of one that holds whole topics;
@@ -1310,7 +1309,7 @@ def _score_block(
     (:func:`_run_result`). ``checks=False`` (an extreme order of tie bounds, only its
     values wanted): no duplicate check and no unjudged count.
 
-    ``whole``: the run's ``(name, path, runid)`` when ``table`` is all of it (any
+    ``whole``: the run's label (its path, else its name) when ``table`` is all of it (any
     setting): its topics are trec_eval's loop over them (:func:`_plan_topics`: 10.0's
     qrels topics, ``-D``'s topic), measured up to the one trec_eval stops at. A part of a
     run (trec_eval 9.0.8's reading, :func:`_read_whole`) cannot know where that is: every
@@ -1320,8 +1319,7 @@ def _score_block(
     run_qids = order.qids.to_pylist()
     lead, placeholders = None, []
     if whole is not None:
-        name, path, _ = whole
-        topics = _plan_topics(run_qids, truth, plan, path or name)
+        topics = _plan_topics(run_qids, truth, plan, whole)
         block = _Block(run_qids, topics=topics)
         measured = topics.qids[: topics.stop]
         kept = set(measured)
@@ -1436,14 +1434,16 @@ def _measure_led(table, ranked_run, lead: str, truth: Qrels, plan: _Plan, settin
     return _measure(None, qids, truth, plan, settings, produced)
 
 
-def _extremes(block: _Block, table, order, judgments, matched, truth, plan, settings, whole):
+def _extremes(
+    block: _Block, table, order, judgments, matched, truth, plan, settings, whole: str | None
+):
     """The block's values in the best and the worst order of its tied documents
     (``judgments`` and, when exact, their ``matched`` rows: see
     :func:`tiebounds.extreme_orders`). Each order is scored for its values only, whole
-    (``whole``: the same topics as the reported order) or a part of a run alike, without
-    the run's checks: those belong to the reported order, as trec_eval reads the run (an
-    extreme order may bring within -M a second listing the reported one leaves beyond it).
-    What an engine raises is raised."""
+    (``whole``: the run's label; the same topics as the reported order) or a part of a run
+    alike, without the run's checks: those belong to the reported order, as trec_eval
+    reads the run (an extreme order may bring within -M a second listing the reported one
+    leaves beyond it). What an engine raises is raised."""
     float32 = _float32(plan, settings)
     orders = tiebounds.extreme_orders(table, order, block.qids, judgments, float32, matched)
     block.ties, block.tied_topics = orders.ties, orders.tied_topics
