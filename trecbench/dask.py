@@ -116,7 +116,7 @@ class DaskRun:
     def __repr__(self) -> str:
         return f"DaskRun({self.path or self.files or 'DataFrame'})"
 
-    def score_run(self, truth, plan, settings: dict, tie_bounds: bool, name: str | None):
+    def score_run(self, plan, tie_bounds: bool, name: str | None):
         """``(result, columns, flagged topics, warnings)``, as ``trecbench.evaluate``
         computes them for a run in one process (see the module docstring)."""
         from .evaluation import _run_result
@@ -127,9 +127,9 @@ class DaskRun:
         shuffled = typed.shuffle("qid", npartitions=parts, shuffle_method="tasks")
         # a key of its own each call (hash=False): equal data scattered again by a later
         # call must not share the key of data a finished call lets go of
-        shared = client.scatter((truth, plan), broadcast=True, hash=False)
+        shared = client.scatter(plan, broadcast=True, hash=False)
         scored = [
-            dask.delayed(_score_partition)(part, shared, settings, tie_bounds)
+            dask.delayed(_score_partition)(part, shared, tie_bounds)
             for part in shuffled.to_delayed()
         ]
         blocks, facts = dask.compute(scored, facts)
@@ -138,9 +138,7 @@ class DaskRun:
         if not lines:
             raise InputError(label, None, "empty run" + (" file" if self.files else ""))
         name = name or self.path or "run1"
-        result, columns, flags = _run_result(
-            blocks, name, self.path, runid, truth, plan, settings, tie_bounds
-        )
+        result, columns, flags = _run_result(blocks, name, self.path, runid, plan, tie_bounds)
         result.record = records[0] if len(records) == 1 else None
         return result, columns, flags, warnings
 
@@ -276,14 +274,13 @@ def _facts(part) -> tuple:
     return len(part), _last_tag(part), None, []
 
 
-def _score_partition(part, shared, settings: dict, tie_bounds: bool):
+def _score_partition(part, plan, tie_bounds: bool):
     """One partition of whole topics scored with the engines of one process."""
     from .evaluation import _score_block
 
-    truth, plan = shared
     table = pa.Table.from_pandas(part, preserve_index=False)
     with _SCORING:
-        return _score_block(table, truth, plan, settings, tie_bounds)
+        return _score_block(table, plan, tie_bounds)
 
 
 # ---------------------------------------------------------------------------------------

@@ -762,8 +762,7 @@ def evaluate(
     results, columns, flagged = [], None, truth.flagged()
     if progress is not None:
         progress("scoring", 0, len(sources))
-    runs = _Runs(sources, names, truth, plan, engine_settings, budget.with_qrels(len(truth.table)),
-                 read_whole, version)  # fmt: skip
+    runs = _Runs(sources, names, plan, budget.with_qrels(len(truth.table)), read_whole, version)
     if workers > 1:
         from . import processes
 
@@ -889,17 +888,14 @@ class _Runs:
 
     sources: list
     names: list[str] | None
-    truth: Qrels
     plan: _Plan
-    settings: dict
     budget: Budget
     read_whole: str | None  # why run files are read whole (:func:`_read_whole`)
     version: Compat
 
     def score(self, index: int, tie_bounds: bool, progress=None, ahead=None) -> tuple:
         """``(result, columns, flagged topics, warnings)`` of run ``index``."""
-        source, names = self.sources[index], self.names
-        args = (self.truth, self.plan, self.settings)
+        source, names, plan = self.sources[index], self.names, self.plan
         if hasattr(source, "score_run"):  # scored elsewhere (trecbench.dask.DaskRun)
             if self.read_whole is not None:
                 raise UsageError(
@@ -907,14 +903,14 @@ class _Runs:
                     f"measures of trecbench's native ports; this call has {self.read_whole}"
                 )
             name = names[index] if names else None
-            return source.score_run(*args, tie_bounds, name)
+            return source.score_run(plan, tie_bounds, name)
         if ahead is None and self.read_whole is None and _in_blocks(source, self.budget):
             path = os.fspath(source)
             name = names[index] if names else path
-            return _evaluate_blocks(path, name, *args, self.budget, progress, tie_bounds)
+            return _evaluate_blocks(path, name, plan, self.budget, progress, tie_bounds)
         run = load(source, "run", ahead, progress, self.version)
         name = names[index] if names else run.path or f"run{index + 1}"
-        result, columns, flags = _evaluate_run(run.table, name, run.path, *args, tie_bounds)
+        result, columns, flags = _evaluate_run(run.table, name, run.path, plan, tie_bounds)
         result.record = run.record
         return result, columns, flags, list(run.warnings)
 
@@ -1074,10 +1070,11 @@ class _TopicPlan:
             self.stop, self.error = index, error
 
 
-def _plan_topics(run_qids, truth, plan: _Plan, name) -> _TopicPlan:
+def _plan_topics(run_qids, plan: _Plan, name) -> _TopicPlan:
     """trec_eval's loop over topics: the run's topics found in the qrels (9.0.8) or the
     qrels' topics (10.0), restricted to ``-D``'s topic, and the first it stops at."""
-    settings, version, measures, engines = plan.settings, plan.version, plan.measures, plan.engines
+    truth, settings, version = plan.truth, plan.settings, plan.version
+    measures, engines = plan.measures, plan.engines
     diversity_only = plan.diversity_only
     in_run = set(run_qids)
     if version.topics_from_qrels:
@@ -1154,19 +1151,19 @@ def _distinct(codes: np.ndarray, n: int) -> int:
     return int(np.count_nonzero(seen))
 
 
-def _evaluate_run(table, name, path, truth, plan: _Plan, settings, tie_bounds=False):
+def _evaluate_run(table, name, path, plan: _Plan, tie_bounds=False):
     """A run held whole, in any setting: one block of all its topics (:func:`_score_block`
     with ``whole``), its errors decided as for a run in blocks (:func:`_run_result`);
     ``(result, columns, flags)``."""
     runid = table.column("tag")[table.num_rows - 1].as_py() if table.num_rows else ""
-    block = _score_block(table, truth, plan, settings, tie_bounds, whole=path or name)
-    return _run_result([block], name, path, runid, truth, plan, settings, tie_bounds)
+    block = _score_block(table, plan, tie_bounds, whole=path or name)
+    return _run_result([block], name, path, runid, plan, tie_bounds)
 
 
-def _float32(plan: _Plan, settings) -> bool:
+def _float32(plan: _Plan) -> bool:
     """Whether scores compare at float32 precision: asked for, and the trec_eval version
     holds them so (9.x)."""
-    return settings["float32"] and plan.version.float32
+    return plan.settings["float32"] and plan.version.float32
 
 
 def _in_background(function: Callable[[], Any]) -> Future:
@@ -1178,7 +1175,7 @@ def _in_background(function: Callable[[], Any]) -> Future:
     return future
 
 
-def _produced(ranked, qids, truth, plan: _Plan, settings, engines: list[str]) -> dict:
+def _produced(ranked, qids, plan: _Plan, engines: list[str]) -> dict:
     """``{measure: [(label, display, per-topic values)]}`` of ``engines`` on a ranked run
     (a :class:`~trecbench.ranking.RankedRun`, or its table in trec_eval order)."""
     produced: dict[Measure, list[tuple]] = {}
@@ -1186,18 +1183,19 @@ def _produced(ranked, qids, truth, plan: _Plan, settings, engines: list[str]) ->
     for engine_name in first:  # trec_eval's code applies -J itself
         produced.update(plan.evaluator(engine_name).evaluate(ranked, qids))
     rest = [n for n in engines if n not in first]
+    settings = plan.settings
     if rest and settings["judged_only"] and settings["rel_format"] not in PREFS_FORMATS:
-        ranked = ranking.judged_only(ranked, _same_id_types(truth.table, ranked))
+        ranked = ranking.judged_only(ranked, _same_id_types(plan.truth.table, ranked))
     for engine_name in rest:
         produced.update(plan.evaluator(engine_name).evaluate(ranked, qids))
     return produced
 
 
-def _measure(ranked, qids, truth, plan: _Plan, settings, produced=None) -> tuple:
+def _measure(ranked, qids, plan: _Plan, produced=None) -> tuple:
     """``(columns, values, strings)``: every engine of the plan on a ranked run (see
     :func:`_produced`; ``produced``: what the engines gave, when already computed)."""
     if produced is None:
-        produced = _produced(ranked, qids, truth, plan, settings, list(plan.groups))
+        produced = _produced(ranked, qids, plan, list(plan.groups))
     columns: list[Column] = []
     values: dict[str, np.ndarray] = {}
     strings: dict[str, list[str]] = {}
@@ -1297,9 +1295,7 @@ class _Block:
 
 def _score_block(
     table,
-    truth: Qrels,
     plan: _Plan,
-    settings,
     tie_bounds=False,
     whole: str | None = None,
     checks: bool = True,
@@ -1315,11 +1311,12 @@ def _score_block(
     run (trec_eval 9.0.8's reading, :func:`_read_whole`) cannot know where that is: every
     topic an engine may be given wherever it comes is measured
     (:meth:`Qrels.measurable`)."""
-    order = ranking.order_run(table, float32=_float32(plan, settings))
+    truth, settings = plan.truth, plan.settings
+    order = ranking.order_run(table, float32=_float32(plan))
     run_qids = order.qids.to_pylist()
     lead, placeholders = None, []
     if whole is not None:
-        topics = _plan_topics(run_qids, truth, plan, whole)
+        topics = _plan_topics(run_qids, plan, whole)
         block = _Block(run_qids, topics=topics)
         measured = topics.qids[: topics.stop]
         kept = set(measured)
@@ -1349,9 +1346,7 @@ def _score_block(
         depth = evaluated_depth(plan.measures, settings["max_docs"])
         block.unjudged = _unjudged(ranked_run, truth, depth)
     try:
-        *measures, native = _measure_block(
-            table, ranked_run, lead, placeholders, truth, plan, settings
-        )
+        *measures, native = _measure_block(table, ranked_run, lead, placeholders, plan)
         block.columns, block.values, block.strings = measures
         if settings["debug_level"] > 0:
             block.traces = _traces(native, plan, measured)
@@ -1371,13 +1366,13 @@ def _score_block(
         # the one the extreme orders need; with -M it lacks the rows beyond the cut
         matched = matched if settings["max_docs"] is None else None
         try:
-            _extremes(block, table, order, judgments, matched, truth, plan, settings, whole)
+            _extremes(block, table, order, judgments, matched, plan, whole)
         except Exception as error:  # noqa: BLE001 - as above
             block.error = error
     return block
 
 
-def _measure_block(table, ranked_run, lead, placeholders, truth: Qrels, plan: _Plan, settings):
+def _measure_block(table, ranked_run, lead, placeholders, plan: _Plan):
     """``(columns, values, strings, native)``: every engine of the plan on the topics of
     ``ranked_run`` (``table`` ranked), ``lead`` going ahead of them for pytrec_eval
     (:func:`_measure_led`), 10.0's empty rankings for the ``placeholders`` (``-c``), the
@@ -1385,13 +1380,13 @@ def _measure_block(table, ranked_run, lead, placeholders, truth: Qrels, plan: _P
     it stopped), None without it."""
     qids = ranked_run.qids
     if lead is not None:
-        columns, values, strings = _measure_led(table, ranked_run, lead, truth, plan, settings)
+        columns, values, strings = _measure_led(table, ranked_run, lead, plan)
     else:
         # rows are moved into trec_eval order only for engines that need a table
         ranked = ranked_run.table() if plan.table_needed or placeholders else ranked_run
         if placeholders:
             ranked = placeholder.with_placeholders(ranked, qids, placeholders)
-        columns, values, strings = _measure(ranked, qids, truth, plan, settings)
+        columns, values, strings = _measure(ranked, qids, plan)
     native = plan.evaluator(NATIVE).last if NATIVE in plan.groups else None
     if placeholders:
         rows = np.flatnonzero(np.isin(np.array(qids, dtype=object), placeholders))
@@ -1401,7 +1396,7 @@ def _measure_block(table, ranked_run, lead, placeholders, truth: Qrels, plan: _P
     return columns, values, strings, native
 
 
-def _measure_led(table, ranked_run, lead: str, truth: Qrels, plan: _Plan, settings):
+def _measure_led(table, ranked_run, lead: str, plan: _Plan):
     """:func:`_measure` for a block whose first topic has only negative judgments, which
     trec_eval's code (pytrec_eval) cannot start a call with (it sizes a buffer by the first
     topic's largest grade; :meth:`Qrels.first_failure`): for that engine the topic
@@ -1414,7 +1409,7 @@ def _measure_led(table, ranked_run, lead: str, truth: Qrels, plan: _Plan, settin
     produced = {}
     if others:
         ranked = ranked_run.table() if plan.table_needed else ranked_run
-        produced = _produced(ranked, qids, truth, plan, settings, others)
+        produced = _produced(ranked, qids, plan, others)
     if led_engines:
         from .inputs.tables import is_text
 
@@ -1424,19 +1419,15 @@ def _measure_led(table, ranked_run, lead: str, truth: Qrels, plan: _Plan, settin
             for column in plain.schema
         }
         led = pa.concat_tables([pa.table(row, schema=plain.schema), plain])
-        order = ranking.order_run(led, _float32(plan, settings))
-        led_run = ranking.RankedRun(led, order, [lead, *qids], settings["max_docs"])
+        order = ranking.order_run(led, _float32(plan))
+        led_run = ranking.RankedRun(led, order, [lead, *qids], plan.settings["max_docs"])
         ranked = led_run.table() if plan.table_needed else led_run
-        for measure, outputs in _produced(
-            ranked, [lead, *qids], truth, plan, settings, led_engines
-        ).items():
+        for measure, outputs in _produced(ranked, [lead, *qids], plan, led_engines).items():
             produced[measure] = [(label, display, value[1:]) for label, display, value in outputs]
-    return _measure(None, qids, truth, plan, settings, produced)
+    return _measure(None, qids, plan, produced)
 
 
-def _extremes(
-    block: _Block, table, order, judgments, matched, truth, plan, settings, whole: str | None
-):
+def _extremes(block: _Block, table, order, judgments, matched, plan: _Plan, whole: str | None):
     """The block's values in the best and the worst order of its tied documents
     (``judgments`` and, when exact, their ``matched`` rows: see
     :func:`tiebounds.extreme_orders`). Each order is scored for its values only, whole
@@ -1444,29 +1435,28 @@ def _extremes(
     alike, without the run's checks: those belong to the reported order, as trec_eval
     reads the run (an extreme order may bring within -M a second listing the reported one
     leaves beyond it). What an engine raises is raised."""
-    float32 = _float32(plan, settings)
+    float32 = _float32(plan)
     orders = tiebounds.extreme_orders(table, order, block.qids, judgments, float32, matched)
     block.ties, block.tied_topics = orders.ties, orders.tied_topics
     if orders.best is not None:
         extremes = []
         for alternative in (orders.best, orders.worst):
-            scored = _score_block(alternative, truth, plan, settings, whole=whole, checks=False)
+            scored = _score_block(alternative, plan, whole=whole, checks=False)
             if scored.error is not None:
                 raise scored.error
             extremes.append(scored.values)
         block.extremes = extremes[0], extremes[1]
 
 
-def _run_result(
-    blocks: list[_Block], name, path, runid, truth: Qrels, plan: _Plan, settings, tie_bounds=False
-):
+def _run_result(blocks: list[_Block], name, path, runid, plan: _Plan, tie_bounds=False):
     """One run's :class:`RunResult`, columns and flagged topics from the blocks its
     topics were scored in (one for a run held whole), with trec_eval's errors in
     trec_eval's order (the topics before the one trec_eval stops at are the error's
     ``partial_run``)."""
+    truth, settings = plan.truth, plan.settings
     run_qids = [q for block in blocks for q in block.run_qids]
     planned = [block.topics for block in blocks if block.topics is not None]  # held whole
-    topics = planned[0] if planned else _plan_topics(run_qids, truth, plan, path or name)
+    topics = planned[0] if planned else _plan_topics(run_qids, plan, path or name)
     qids = topics.qids
     if not qids:
         raise NoOverlapError(
@@ -1572,7 +1562,7 @@ def _assembled(blocks: list[_Block], qids: list[str], part) -> dict:
     return out
 
 
-def _evaluate_blocks(path: str, name: str, truth, plan, settings, budget, progress, tie_bounds):
+def _evaluate_blocks(path: str, name: str, plan: _Plan, budget, progress, tie_bounds):
     """A run file scored block by block (:class:`~trecbench.inputs.blocks.RunBlocks`), the
     next block read while one is scored; ``(result, columns, flags, warnings)``."""
     from .inputs.blocks import RESTART, RunBlocks
@@ -1590,13 +1580,11 @@ def _evaluate_blocks(path: str, name: str, truth, plan, settings, budget, progre
         if table is RESTART:  # a topic came back: the run follows again from its start
             scored.clear()
             continue
-        scored.append(_score_block(table, truth, plan, settings, tie_bounds))
+        scored.append(_score_block(table, plan, tie_bounds))
         del table
     if not blocks.record["lines"]:
         raise InputError(path, None, "empty run file")
-    result, columns, flags = _run_result(
-        scored, name, path, blocks.runid, truth, plan, settings, tie_bounds
-    )
+    result, columns, flags = _run_result(scored, name, path, blocks.runid, plan, tie_bounds)
     result.record = blocks.record
     return result, columns, flags, blocks.warnings
 

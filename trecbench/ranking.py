@@ -151,12 +151,13 @@ class RankedRun:
     def judged(self, qrels) -> tuple[tuple, tuple[np.ndarray, np.ndarray]]:
         """``(judgments, (rows, which))``: ``qrels.judgments(self.qids)`` (``(topic,
         docno, grade)``, see :meth:`trecbench.evaluation.Qrels.judgments`) and their
-        :meth:`match`. Computed once per qrels: the unjudged count and the fast engine
-        both need them for the same run (one lookup of every judgment, not two)."""
-        if self._judged is None or self._judged[0] is not qrels:
+        :meth:`match`. Computed once: the unjudged count and the fast engine both need them
+        for the same run (one lookup of every judgment, not two), always of the one qrels
+        of the evaluation that ranked it."""
+        if self._judged is None:
             judgments = qrels.judgments(self.qids)
-            self._judged = qrels, judgments, self.match(*judgments[:2])
-        return self._judged[1], self._judged[2]
+            self._judged = judgments, self.match(*judgments[:2])
+        return self._judged
 
     def first_duplicate(self) -> tuple[str, str, int, int] | None:
         """``(qid, docno, first line, second line)`` of a document listed twice in a topic
