@@ -762,7 +762,7 @@ def evaluate(
     results, columns, flagged = [], None, truth.flagged()
     if progress is not None:
         progress("scoring", 0, len(sources))
-    runs = _Runs(sources, names, plan, budget.with_qrels(len(truth.table)), read_whole, version)
+    runs = _Runs(sources, names, plan, budget.with_qrels(len(truth.table)), read_whole)
     if workers > 1:
         from . import processes
 
@@ -891,7 +891,6 @@ class _Runs:
     plan: _Plan
     budget: Budget
     read_whole: str | None  # why run files are read whole (:func:`_read_whole`)
-    version: Compat
 
     def score(self, index: int, tie_bounds: bool, progress=None, ahead=None) -> tuple:
         """``(result, columns, flagged topics, warnings)`` of run ``index``."""
@@ -908,7 +907,7 @@ class _Runs:
             path = os.fspath(source)
             name = names[index] if names else path
             return _evaluate_blocks(path, name, plan, self.budget, progress, tie_bounds)
-        run = load(source, "run", ahead, progress, self.version)
+        run = load(source, "run", ahead, progress, plan.version)
         name = names[index] if names else run.path or f"run{index + 1}"
         result, columns, flags = _evaluate_run(run.table, name, run.path, plan, tie_bounds)
         result.record = run.record
