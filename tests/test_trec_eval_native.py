@@ -212,3 +212,26 @@ def test_a_malformed_zscores_line_is_named(tmp_path, text, error):
     (tmp_path / "run").write_text(RUN)
     with pytest.raises(InputError, match=error):
         evaluate(tmp_path / "qrels", tmp_path / "run", ["map"], zscores=tmp_path / "z")
+
+
+def test_an_empty_zscores_file_is_refused_as_trec_eval_does(tmp_path):
+    # trec_eval 9.0.8 -Z empty: "Cannot read zscores file 'empty'", exit 255
+    (tmp_path / "empty").write_text("")
+    (tmp_path / "qrels").write_text(QRELS)
+    (tmp_path / "run").write_text(RUN)
+    with pytest.raises(InputError, match="empty: empty z-scores file"):
+        evaluate(tmp_path / "qrels", tmp_path / "run", ["P.5"], zscores=tmp_path / "empty")
+
+
+def test_debug_one_topic_keeps_the_runs_topic_flags(tmp_path):
+    """-D level.qid evaluates one topic; the warnings still compare the run with the qrels
+    (topic 4, in both, was flagged as missing from each)."""
+    (tmp_path / "qrels").write_text("1 0 d1 1\n2 0 d1 1\n4 0 d1 1\n")
+    (tmp_path / "run").write_text("1 Q0 d1 1 3.0 r\n3 Q0 d1 1 3.0 r\n4 Q0 d1 1 3.0 r\n")
+    files = tmp_path / "qrels", tmp_path / "run"
+    flagged = [(f.qid, f.reason) for f in evaluate(*files, ["ndcg"]).flagged]
+    assert flagged == [("3", "run_only"), ("2", "qrels_only")]
+    one = evaluate(*files, ["ndcg"], debug_level=1, debug_query="1")
+    assert [(f.qid, f.reason) for f in one.flagged] == flagged
+    with pytest.raises(TrecbenchError, match=r"\(-D names topic 9, not one of them\)"):
+        evaluate(*files, ["ndcg"], debug_level=1, debug_query="9")

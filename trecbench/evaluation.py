@@ -1061,6 +1061,7 @@ class _TopicPlan:
 
     qids: list[str]  # evaluation order (byte-wise)
     placeholders: list[str]  # 10.0 -c: qrels topics missing from the run
+    looped: list[str]  # the topics of the loop before -D keeps one: what the run's flags say
     stop: int | None = None  # index of the first topic trec_eval cannot evaluate
     error: TrecbenchError | None = None
 
@@ -1080,10 +1081,11 @@ def _plan_topics(run_qids, plan: _Plan, name) -> _TopicPlan:
         qids = list(truth.qids)
     else:
         qids = sorted(q for q in in_run if q in truth.topics)
+    looped = qids
     if settings["debug_query"] is not None:
         qids = [q for q in qids if q == settings["debug_query"]]
     missing = [q for q in qids if q not in in_run]
-    topics = _TopicPlan(qids, missing if settings["complete"] else [])
+    topics = _TopicPlan(qids, missing if settings["complete"] else [], looped)
     if missing and not settings["complete"]:
         topics.fail(
             qids.index(missing[0]),
@@ -1458,11 +1460,15 @@ def _run_result(blocks: list[_Block], name, path, runid, plan: _Plan, tie_bounds
     topics = planned[0] if planned else _plan_topics(run_qids, plan, path or name)
     qids = topics.qids
     if not qids:
-        raise NoOverlapError(
-            f"{path or name}: No queries with both results and relevance info "
-            "(no topic of the run is in the qrels)"
+        why = (
+            f"-D names topic {settings['debug_query']}, not one of them"
+            if topics.looped
+            else "no topic of the run is in the qrels"
         )
-    flags = _topic_flags(name, run_qids, truth.qids, qids, settings["complete"])
+        raise NoOverlapError(
+            f"{path or name}: No queries with both results and relevance info ({why})"
+        )
+    flags = _topic_flags(name, run_qids, truth.qids, topics.looped, settings["complete"])
     # trec_eval's order: a topic it stops at before any other (a judgment, 10.0's missing
     # topic); what an engine raised on the topics before the first such stop; the first
     # topic (sorted) that it stops at, with what it printed before (``partial_run``)

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow.compute as pc
 
+from ..errors import InputError
 from ..inputs import trec_text
 from .prefs_files import check_fields
 
@@ -42,6 +43,8 @@ class ZScores:
 def read_zscores(path) -> ZScores:
     """Read a z-scores file; malformed lines raise :class:`InputError` (exit 2)."""
     tokens = trec_text.tokenize_file(path, keep=4)
+    if not len(tokens):  # trec_eval: "Cannot read zscores file", exit 255
+        raise InputError(str(path), None, "empty z-scores file")
     check_fields(tokens, ("qid", "measure", "mean", "stddev"), "Z1")
     qid, measure, mean, stddev = tokens.fields[:4]
     numbers = []
