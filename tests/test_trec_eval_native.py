@@ -235,3 +235,10 @@ def test_debug_one_topic_keeps_the_runs_topic_flags(tmp_path):
     assert [(f.qid, f.reason) for f in one.flagged] == flagged
     with pytest.raises(TrecbenchError, match=r"\(-D names topic 9, not one of them\)"):
         evaluate(*files, ["ndcg"], debug_level=1, debug_query="9")
+
+
+def test_standard_input_is_one_run(tmp_path):
+    # the second '-' read nothing: "<stdin>: error[R26]: empty file"
+    (tmp_path / "qrels").write_text(QRELS)
+    with pytest.raises(UsageError, match=r"standard input \('-'\) holds one run"):
+        evaluate(tmp_path / "qrels", ["-", "-"], ["map"], compat="10.0")

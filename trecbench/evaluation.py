@@ -714,6 +714,8 @@ def evaluate(
         raise UsageError(f"tie bounds need graded qrels, not -R {rel_format}")
     sources, names = inputs.split_runs(runs)
     names = list(run_names) if run_names else names
+    if version.stdin and sum(str(source) == comments.STDIN for source in sources) > 1:
+        raise UsageError("standard input ('-') holds one run: give it once")
     requested = parse_measures(measures, version.version)
     ordered = presentation_order(requested)
     _check_shared_gain_params(ordered, version)
