@@ -163,9 +163,9 @@ class PrefsCounter:
             else:
                 group.pool_start = pool_used
                 _form_ec(group, rows, levels, rank)
-                for _, ranks in group.ecs:
-                    pool_parts.append(ranks)
-                    pool_used += len(ranks)
+                # every row goes to the pool, a class dropped by _form_ec's -3.0 included
+                pool_parts.append(rank[rows])
+                pool_used += len(rows)
                 _count_ec(group, counts, num_judged_ret)
             groups.append(group)
         if pool_used > len(self.pool):
@@ -254,12 +254,19 @@ def _group_codes(jg: list[str], jsg: list[str], order: np.ndarray) -> np.ndarray
 
 
 def _form_ec(group: JudgmentGroup, rows, levels, rank) -> None:
-    """Equivalence classes: the documents of each level, in order."""
+    """Equivalence classes: the documents of each level, in order.
+
+    trec_eval counts a JG's levels from ``rel_level = -3.0`` (its "illegal level"), so when
+    the highest level is exactly -3 its number of classes is one short and the last class
+    (the lowest level) is left out of every count; with -3 as the only level the JG has no
+    class and is taken for an unfilled preference array."""
     level_of, ranks_of = levels[rows], rank[rows]
     cuts = np.flatnonzero(np.r_[True, level_of[1:] != level_of[:-1], True])
     group.ecs = [
         (float(level_of[a]), ranks_of[a:b]) for a, b in zip(cuts[:-1], cuts[1:], strict=True)
     ]
+    if level_of[0] == -3.0:
+        del group.ecs[-1]
 
 
 def _count_ec(group: JudgmentGroup, counts: np.ndarray, njr: int) -> None:
@@ -392,6 +399,8 @@ def _dump_jg(group: JudgmentGroup) -> str:
         ("num_rel_ret", group.num_rel_ret),
     ):
         text += f"    {name} {value}\n"
+    if not group.ecs and group.prefs is None:  # EC JG without classes; record taken fresh
+        return text + "    JG is not initialized (0 ECs and no rel_array\n"
     if not group.ecs:
         text += _dump_matrix("    Prefs_Array Dump.", group.prefs, "      ", "     ", "%2d")
         text += f"    Rel_array Dump. {len(group.rel_array)} values"

@@ -1,0 +1,57 @@
+"""Preference measures (``-R prefs``) on small hand-made inputs where trec_eval's
+``form_prefs_counts.c`` does something unexpected. Expected outputs were printed by
+trec_eval 9.0.8 (both the -O3 and the -g build) and 10.0 (-g build), which agree on each
+case here; the command is given beside each."""
+
+from __future__ import annotations
+
+from click.testing import CliRunner
+
+from trecbench.cli import _register, cli
+
+RUN = "1 Q0 d1 1 3.0 r\n"
+
+
+def _score(tmp_path, monkeypatch, prefs: str, run: str, *argv: str) -> str:
+    _register()
+    (tmp_path / "prefs").write_text(prefs)
+    (tmp_path / "run").write_text(run)
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli, ["score", "-R", "prefs", *argv, "prefs", "run"])
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def test_a_group_topped_by_level_minus_3_loses_its_last_class(tmp_path, monkeypatch):
+    # form_prefs_counts counts a group's levels from its "illegal" -3.0, so group a
+    # (levels -3, -5) is taken to have one class: no preference d1 > d2
+    prefs = "1 a x d1 -3\n1 a x d2 -5\n1 b x d1 1\n1 b x d3 0\n"
+    measures = ["-m", "prefs_num_prefs_poss", "-m", "prefs_avgjg", "-m", "prefs_avgjg_Rnonrel"]
+    # trec_eval -R prefs -m prefs_num_prefs_poss -m prefs_avgjg -m prefs_avgjg_Rnonrel prefs run
+    expected = (
+        "prefs_num_prefs_poss  \tall\t1\n"
+        "prefs_avgjg           \tall\t0.5000\n"
+        "prefs_avgjg_Rnonrel   \tall\t0.0000\n"
+    )
+    for compat in ([], ["--compat", "10.0"]):
+        assert _score(tmp_path, monkeypatch, prefs, RUN, *compat, *measures) == expected
+
+
+def test_a_group_of_level_minus_3_only_has_no_class(tmp_path, monkeypatch):
+    # its number of classes is 0, which trec_eval's -D 3 dump takes for a preference
+    # array never filled in
+    prefs = "1 a x d1 -3\n1 a x d2 -3\n1 b x d1 1\n1 b x d3 0\n"
+    # trec_eval -D 3 -R prefs -m prefs_avgjg prefs run (the first group's dump)
+    counts = "fulfilled_ret possible_ret fulfilled_imp possible_imp possible_notoccur".split()
+    names = [
+        f"num_prefs_{c}" for c in counts
+    ] + "num_nonrel num_nonrel_ret num_rel num_rel_ret".split()
+    expected = (
+        "  JG Dump.  Type Prefs_array\n"
+        + "".join(f"    {name} 0\n" for name in names)
+        + "    JG is not initialized (0 ECs and no rel_array\n"
+        "  JG Dump.  Type EC\n"
+    )
+    out = _score(tmp_path, monkeypatch, prefs, RUN, "-D", "3", "-m", "prefs_avgjg")
+    assert expected in out
+    assert out.endswith("prefs_avgjg           \tall\t0.5000\n")
