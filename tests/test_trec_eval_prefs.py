@@ -55,3 +55,19 @@ def test_a_group_of_level_minus_3_only_has_no_class(tmp_path, monkeypatch):
     out = _score(tmp_path, monkeypatch, prefs, RUN, "-D", "3", "-m", "prefs_avgjg")
     assert expected in out
     assert out.endswith("prefs_avgjg           \tall\t0.5000\n")
+
+
+def test_rnonrel_reads_the_rank_pool_reserved_per_preference_line(tmp_path, monkeypatch):
+    # group a's last class (-1: d2, d7) is smaller than its R (3), so trec_eval reads one
+    # rank past it in its rank pool: a slot reserved (one per preference line, group b's
+    # four included) that no group wrote, of a fresh allocation
+    prefs = (
+        "2 a s d2 -1\n2 a s d0 2\n2 a s d3 0\n2 a s d5 1\n2 a s d1 2\n2 a s d4 0\n"
+        "2 a s d7 -1\n2 b s1 d0 1\n2 b s1 d1 0\n2 b s2 d3 1\n2 b s2 d4 0\n"
+    )
+    # trec_eval -R prefs -m prefs_avgjg_Rnonrel -m prefs_avgjg_Rnonrel_ret prefs run
+    expected = "prefs_avgjg_Rnonrel   \tall\t0.3362\nprefs_avgjg_Rnonrel_ret\tall\t0.4167\n"
+    measures = ["-m", "prefs_avgjg_Rnonrel", "-m", "prefs_avgjg_Rnonrel_ret"]
+    for compat in ([], ["--compat", "10.0"]):
+        run = "2 Q0 d0 0 3 r\n"
+        assert _score(tmp_path, monkeypatch, prefs, run, *compat, *measures) == expected

@@ -150,6 +150,11 @@ class PrefsCounter:
             trace.append(f"Form_prefs: num_judged {num_judged}, num_judged_ret {num_judged_ret}\n")
             trace.append(_dump_prefs(jg, jsg, levels, judged_docnos, rank, order, "Final prefs"))
         counts = np.zeros((num_judged, num_judged), np.uint16)
+        if len(judged_docnos) > len(self.pool):
+            # te_chk_and_malloc (rank_pool, .., num_text_prefs): one slot per preference
+            # line, multi-sub-group JGs' included, so the Rnonrel measures may read slots
+            # no JG wrote; grown by the size needed into a new block, taken to be zeroed
+            self.pool = np.zeros(len(self.pool) + len(judged_docnos), np.int64)
         groups, pool_parts, pool_used = [], [], 0
         jg_sorted = [jg[i] for i in order]
         bounds = [0] + [i for i in range(1, len(order)) if jg_sorted[i] != jg_sorted[i - 1]]
@@ -168,8 +173,6 @@ class PrefsCounter:
                 pool_used += len(rows)
                 _count_ec(group, counts, num_judged_ret)
             groups.append(group)
-        if pool_used > len(self.pool):
-            self.pool = np.concatenate([self.pool, np.zeros(pool_used, np.int64)])
         if pool_parts:
             self.pool[:pool_used] = np.concatenate(pool_parts)
         result = ResultsPrefs(num_judged, num_judged_ret, groups, counts, self.pool)

@@ -104,7 +104,9 @@ def _recalculate(group: JudgmentGroup, rp: ResultsPrefs, retrieved_only: bool):
     if group.ecs:
         keep = group.num_rel_ret if retrieved_only else group.num_rel
         # trec_eval takes them from where the last class starts in its rank pool (past its
-        # end when the class is smaller: the next group's ranks, or older contents)
+        # end when the class is smaller: the next group's ranks, or older contents). Past
+        # the pool's allocation it reads the heap (malloc's bookkeeping, other arrays):
+        # undefined, not imitated; only what the pool holds is taken
         start = group.pool_start + sum(len(r) for _, r in group.ecs[:-1])
         nonrel = rp.rank_pool[start : start + keep]
         ful = poss = 0
