@@ -58,14 +58,16 @@ def setup_gains(
         for name, value in pairs
         if not skip_invalid or valid_int(name)
     ]
-    for level in range(num_rel_levels):
-        count = int(rel_levels[level])
-        for entry in gains:
-            if entry.rel_level == level:
-                entry.num_at_level = count
-                break
+    # trec_eval scans the table for each grade and takes the first entry for it: a map
+    # entry, as the grades added below are distinct (a dict keeps the scan linear)
+    first: dict[int, Gain] = {}
+    for entry in gains:
+        first.setdefault(entry.rel_level, entry)
+    for level, count in enumerate(np.asarray(rel_levels)[:num_rel_levels].tolist()):
+        if level in first:
+            first[level].num_at_level = int(count)
         else:
-            gains.append(Gain(level, float(level), count))
+            gains.append(Gain(level, float(level), int(count)))
     return qsort(gains, lambda a, b: to_int(a.gain - b.gain))
 
 
