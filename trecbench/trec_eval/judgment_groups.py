@@ -16,7 +16,7 @@ import pyarrow.compute as pc
 
 from .. import arrow
 from ..errors import InputError
-from .res_rels import ResRels, form_res_rels
+from .res_rels import ResRels, form_res_rels, precision_sums
 
 _SEP = "\t"  # ids never hold a tab: qid<TAB>jg is a (topic, group) key
 _LARGE_SEP = arrow.scalar(_SEP, pa.large_string())
@@ -111,14 +111,10 @@ def _average(values: np.ndarray, topic: np.ndarray, n_topics: int) -> np.ndarray
 
 def map_avgjg(res: ResRels, topic: np.ndarray, n_topics: int) -> np.ndarray:
     """``map`` of each group (0 for a group without a relevant document retrieved)."""
-    from .ranked import segment_sums
-
     relevant = res.rel >= res.relevance_level
-    rel_topic = res.topic[relevant]
-    so_far = np.arange(len(rel_topic)) - np.searchsorted(rel_topic, rel_topic) + 1
-    terms = so_far / (res.position[relevant] + 1).astype(np.float64)
-    sums = segment_sums(terms, rel_topic, res.n_topics)
-    found = np.bincount(rel_topic, minlength=res.n_topics) > 0
+    group = res.topic
+    sums = precision_sums(relevant, group, res.position, res.n_topics)
+    found = np.bincount(group[relevant], minlength=res.n_topics) > 0
     per_group = np.zeros(res.n_topics)
     per_group[found] = sums[found] / res.num_rel[found].astype(np.float64)
     return _average(per_group, topic, n_topics)

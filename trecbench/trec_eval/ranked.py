@@ -3,7 +3,7 @@
 ``yaap`` (both versions, m_yaap.c) and 10.0's ``rbp``, ``rbp_resid``, ``unj``, ``dcg``,
 ``ideal_dcg`` and ``iprec_at_recall``/``11pt_avg`` (whose recall cutoffs 10.0 rounds with
 ``lround`` where 9.0.8 added 0.9 and truncated). Every value is computed with the C code's
-operations in its order: sums accumulate document by document (:func:`segment_sums`),
+operations in its order: sums accumulate document by document (:func:`.res_rels.segment_sums`),
 products of ``p`` are repeated multiplications, ``log``/``log2`` are the C library's.
 
 Each function takes a :class:`~.res_rels.ResRels` and the measure's parameters and returns
@@ -16,33 +16,18 @@ import math
 
 import numpy as np
 
-from ..engines.fast import log2_ranks, segment_cumsum
+from ..engines.fast import log2_ranks
 from . import leftovers
 from .clib import lround
 from .gains import gain_lookup, ideal_gains, parse_pairs, setup_gains
-from .res_rels import NONPOOL, UNJUDGED, ResRels
-
-
-def segment_sums(values: np.ndarray, topic: np.ndarray, n_topics: int) -> np.ndarray:
-    """Per topic, the sum of its ``values`` accumulated left to right (0 for none);
-    ``topic`` is sorted."""
-    out = np.zeros(n_topics, np.float64)
-    if len(values):
-        sums = segment_cumsum(values, topic)
-        last = np.flatnonzero(np.r_[topic[1:] != topic[:-1], True])
-        out[topic[last]] = sums[last]
-    return out
+from .res_rels import NONPOOL, UNJUDGED, ResRels, precision_sums
 
 
 def yaap(res: ResRels) -> np.ndarray:
     """Robertson's "yet another average precision": log((1 + s) / (1 + R - s)), s the sum
     of precisions at the relevant retrieved documents."""
-    topic, position = res.topic, res.position
     relevant = res.rel >= res.relevance_level
-    rel_topic = topic[relevant]
-    so_far = np.arange(len(rel_topic)) - np.searchsorted(rel_topic, rel_topic) + 1
-    terms = so_far / (position[relevant] + 1).astype(np.float64)
-    sums = segment_sums(terms, rel_topic, res.n_topics)
+    sums = precision_sums(relevant, res.topic, res.position, res.n_topics)
     return np.array(
         [
             math.log((1.0 + s) / (1.0 + float(r) - s))

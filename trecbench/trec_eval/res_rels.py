@@ -21,6 +21,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import arrow
+from ..engines.fast import segment_cumsum
 
 NONPOOL = -1  # RELVALUE_NONPOOL: retrieved, not in the qrels
 UNJUDGED = -2  # RELVALUE_UNJUDGED: in the qrels with a negative grade
@@ -68,6 +69,29 @@ class ResRels:
 
     def topic_rels(self, t: int) -> np.ndarray:
         return self.rel[self.starts[t] : self.starts[t + 1]]
+
+
+def segment_sums(values: np.ndarray, topic: np.ndarray, n_topics: int) -> np.ndarray:
+    """Per topic, the sum of its ``values`` accumulated left to right (0 for none);
+    ``topic`` is sorted."""
+    out = np.zeros(n_topics, np.float64)
+    if len(values):
+        sums = segment_cumsum(values, topic)
+        last = np.flatnonzero(np.r_[topic[1:] != topic[:-1], True])
+        out[topic[last]] = sums[last]
+    return out
+
+
+def precision_sums(
+    relevant: np.ndarray, topic: np.ndarray, position: np.ndarray, n_topics: int
+) -> np.ndarray:
+    """Per topic, the sum of the precisions at its relevant retrieved documents, added
+    rank by rank as trec_eval's AP loops do (map, yaap, gm_map, map_avgjg); ``relevant``,
+    ``topic`` (sorted) and ``position`` (0-based rank) are aligned per retrieved document."""
+    rel_topic = topic[relevant]
+    so_far = np.arange(len(rel_topic)) - np.searchsorted(rel_topic, rel_topic) + 1
+    terms = so_far / (position[relevant] + 1).astype(np.float64)
+    return segment_sums(terms, rel_topic, n_topics)
 
 
 def _large(column) -> pa.ChunkedArray | pa.Array:
