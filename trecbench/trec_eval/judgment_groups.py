@@ -100,9 +100,8 @@ def group_res_rels(
 
 def _average(values: np.ndarray, topic: np.ndarray, n_topics: int) -> np.ndarray:
     """Sum each topic's group values in order, divided by the number of groups if > 1."""
-    out = np.zeros(n_topics)
-    for value, t in zip(values.tolist(), topic.tolist(), strict=True):
-        out[t] += value
+    # bincount adds the weights one by one in input order onto 0.0: trec_eval's loop
+    out = np.bincount(topic, weights=values, minlength=n_topics)
     groups = np.bincount(topic, minlength=n_topics)
     several = groups > 1
     out[several] /= groups[several]
