@@ -26,6 +26,7 @@ from __future__ import annotations
 import itertools
 import os
 import tempfile
+from collections import deque
 from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple, Protocol
 
@@ -119,17 +120,22 @@ class RunBlocks:
     def _scattered(self, tables: Iterator[pa.Table], estimate: int) -> Iterator[pa.Table]:
         """A run whose topics come in several stretches: one block if it has at most
         ``whole_rows`` lines, else through a spill."""
-        held: list[pa.Table] = []
+        held: deque[pa.Table] = deque()
         lines = 0
         for table in tables:
             held.append(table)
             lines += table.num_rows
             if lines > self.whole_rows:
-                self.spilled = True
-                yield from self._spilled(itertools.chain(held, tables), max(estimate, lines))
-                return
-        if held:
-            yield _concat(held)
+                break
+        else:
+            if held:
+                yield _concat(list(held))
+            return
+        # each held table is let go once written: none is in memory while the spill is
+        # read back (they are most of what the budget allows)
+        del table
+        self.spilled = True
+        yield from self._spilled(itertools.chain(_emptied(held), tables), max(estimate, lines))
 
     def _pieces(self, source: Source, counts: _Counts) -> Iterator[_Piece]:
         """The run's rows from its start, in typed tables (``RUN_COLUMNS``) with their
@@ -296,6 +302,12 @@ def _partition(qids: pa.ChunkedArray, partitions: int) -> np.ndarray:
         else:
             parts.append(string_hash(pc.cast(chunk, pa.string())) % np.uint64(partitions))
     return (np.concatenate(parts) if parts else np.empty(0, np.uint64)).astype(np.int32)
+
+
+def _emptied(items: deque) -> Iterator:
+    """The items of ``items``, each removed from it as it comes."""
+    while items:
+        yield items.popleft()
 
 
 def _concat(pieces: list[pa.Table]) -> pa.Table:
