@@ -47,9 +47,6 @@ def _register() -> None:
 def main() -> NoReturn:
     """Console-script entry point: runs ``sys.argv`` and ends the process with its exit
     code (see :func:`_exit`; from Python, call :func:`run`, which returns the code)."""
-    # Arrow's default allocator keeps freed memory; the system one returns it for numpy to
-    # reuse: a fifth less peak memory on 10^7-line runs (a user's setting wins)
-    os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")
     # numpy asks for transparent huge pages on large arrays; where the kernel compacts
     # memory synchronously for them (THP defrag "madvise"), page faults stall: a quarter
     # of `score`'s wall time on a 10^7-line run here (read before numpy is imported)
