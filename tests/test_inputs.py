@@ -8,6 +8,7 @@ import gzip
 import hashlib
 import lzma
 import os
+import re
 import sys
 import threading
 import types
@@ -369,3 +370,34 @@ def test_validate_fix_reads_a_pipe_once(tmp_path, capsys):
         outputs[path] = code, printed, out.read_bytes()
     assert outputs[fifo] == outputs[plain]
     assert outputs[fifo][0] == 2 and outputs[fifo][2] == b"1\tQ0\ta\t1\t2\tt\n1\tQ0\tb\t2\t1\tt\n"
+
+
+@pytest.mark.parametrize("in_blocks", [False, True])
+@pytest.mark.parametrize(
+    ("columns", "message"),
+    [
+        ({"query": ["q", "q"], "docno": ["d", "e"], "score": [1.0, 2.0]}, "no query id column"),
+        ({"qid": ["q"] * 2, "query_id": ["q"] * 2, "docno": ["d", "e"], "score": [1.0, 2.0]},
+         r"columns \['qid', 'query_id'\] all name the query id"),
+    ],
+)  # fmt: skip
+def test_a_parquet_run_lacking_a_column_is_bad_input(
+    columns, message, in_blocks, tmp_path, monkeypatch, capsys
+):
+    """A Parquet run without a column it needs (or naming one twice) is malformed input,
+    exit 2 as for a text run missing fields, read whole or in blocks; the same table built
+    by a caller is a usage error."""
+    from trecbench import cli, memory
+
+    run = tmp_path / "run.parquet"
+    pq = pytest.importorskip("pyarrow.parquet")
+    pq.write_table(pa.table(columns), run)
+    qrels = tmp_path / "qrels"
+    qrels.write_text("q 0 d 1\n")
+    if in_blocks:
+        monkeypatch.setattr(memory, "BLOCK_LINES", 1)
+        monkeypatch.setattr(memory, "FEWEST_BLOCK_LINES", 1)
+    assert cli.run(["score", str(qrels), str(run)]) == 2
+    assert re.fullmatch(f"trecbench: {re.escape(str(run))}: {message}.*\n", capsys.readouterr().err)
+    with pytest.raises(UsageError, match=message):
+        inputs.load_run(pa.table(columns))

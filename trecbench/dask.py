@@ -149,7 +149,7 @@ class DaskRun:
             frame = self.data
             offsets = _offsets(frame)
             typed = frame.map_partitions(
-                _typed_frame, offsets, "run DataFrame", meta=_META, enforce_metadata=False
+                _typed_frame, offsets, "run DataFrame", False, meta=_META, enforce_metadata=False
             )
             facts = [dask.delayed(_facts)(part) for part in typed.to_delayed()]
             return typed, facts
@@ -157,7 +157,7 @@ class DaskRun:
             frame = dd.read_parquet(self.files, dtype_backend="pyarrow")
             offsets = _offsets(frame)
             typed = frame.map_partitions(
-                _typed_frame, offsets, self.files[0], meta=_META, enforce_metadata=False
+                _typed_frame, offsets, self.files[0], True, meta=_META, enforce_metadata=False
             )
             facts = [dask.delayed(_facts)(part) for part in typed.to_delayed()]
             return typed, facts
@@ -231,10 +231,11 @@ def _frame(table: pa.Table):
     return to_pandas(plain)
 
 
-def _typed_frame(part, offsets, origin: str, partition_info=None):
+def _typed_frame(part, offsets, origin: str, file: bool, partition_info=None):
     """A partition of any accepted columns as typed rows; ``line``: the row's number in the
     whole frame (as :mod:`trecbench.inputs.tables` numbers a DataFrame's rows), unless it
-    has a ``line`` column."""
+    has a ``line`` column; ``file``: read from the file ``origin`` (see
+    :func:`trecbench.inputs.tables.typed`)."""
     import numpy as np
 
     from .inputs import tables
@@ -244,7 +245,7 @@ def _typed_frame(part, offsets, origin: str, partition_info=None):
         first = offsets[partition_info["number"]]
         numbers = np.arange(first + 1, first + len(part) + 1, dtype=np.int64)
         table = table.append_column("line", pa.array(numbers))
-    return _frame(tables.typed(table, "run", origin, where))
+    return _frame(tables.typed(table, "run", origin, where, file))
 
 
 def _read_text(path: str):

@@ -328,7 +328,7 @@ def _parquet_tables(source: Source, batch_rows: int = 1 << 17) -> Iterator[pa.Ta
         else:
             opened = pq.ParquetFile(pa.BufferReader(source.raw_bytes()))
         for batch in opened.iter_batches(batch_size=batch_rows):
-            yield tables.typed(pa.Table.from_batches([batch]), "run", source.path)
+            yield tables.typed(pa.Table.from_batches([batch]), "run", source.path, file=True)
     except (pa.ArrowException, OSError) as exc:
         raise InputError(source.path, None, f"not a readable Parquet file: {exc}") from None
 

@@ -23,7 +23,7 @@ def to_table(source: Source, kind: str) -> pa.Table:
         table = pq.read_table(pa.BufferReader(source.raw_bytes()))
     except (pa.ArrowException, OSError) as exc:
         raise InputError(source.path, None, f"not a readable Parquet file: {exc}") from None
-    return tables.typed(table, kind, source.path)
+    return tables.typed(table, kind, source.path, file=True)
 
 
 def table_bytes(table: pa.Table) -> bytes:

@@ -48,20 +48,27 @@ def _row(i: int) -> str:
     return f"row {i}"
 
 
-def _pick(table: pa.Table, names: tuple[str, ...], role: str, origin: str) -> str | None:
+def _column_error(origin: str, file: bool, message: str) -> InputError | UsageError:
+    """A column missing or named twice: bad input in a file read (exit 2), a usage error
+    in a table the caller built (exit 1)."""
+    return InputError(origin, None, message) if file else UsageError(f"{origin}: {message}")
+
+
+def _pick(
+    table: pa.Table, names: tuple[str, ...], role: str, origin: str, file: bool
+) -> str | None:
     present = [name for name in names if name in table.column_names]
     if len(present) > 1:
-        raise UsageError(f"{origin}: columns {present} all name the {role}; keep one")
+        raise _column_error(origin, file, f"columns {present} all name the {role}; keep one")
     return present[0] if present else None
 
 
-def _need(table: pa.Table, names: tuple[str, ...], role: str, origin: str) -> str:
-    name = _pick(table, names, role, origin)
+def _need(table: pa.Table, names: tuple[str, ...], role: str, origin: str, file: bool) -> str:
+    name = _pick(table, names, role, origin, file)
     if name is None:
-        raise UsageError(
-            f"{origin}: no {role} column (one of {', '.join(names)}); "
-            f"columns: {', '.join(map(str, table.column_names))}"
-        )
+        columns = ", ".join(map(str, table.column_names))
+        message = f"no {role} column (one of {', '.join(names)}); columns: {columns}"
+        raise _column_error(origin, file, message)
     return name
 
 
@@ -157,31 +164,35 @@ def _lines(table: pa.Table) -> pa.Array:
     return arrow.array(np.arange(1, table.num_rows + 1, dtype=np.int64))
 
 
-def typed(table: pa.Table, kind: str, origin: str, where: Where = _row) -> pa.Table:
+def typed(
+    table: pa.Table, kind: str, origin: str, where: Where = _row, file: bool = False
+) -> pa.Table:
     """The typed ``kind`` (``"run"`` or ``"qrels"``) table of an Arrow table with any
     accepted column naming (see the module docstring). ``origin`` names the input in
-    errors, ``where(row)`` a row."""
+    errors, ``where(row)`` a row; ``file``: the table was read from the file ``origin``
+    (a column missing or named twice is then bad input, not a usage error)."""
     table = table.combine_chunks()
 
     def column(name: str) -> pa.Array:
         return table.column(name).combine_chunks()
 
-    qid_name = _need(table, QID_NAMES, "query id", origin)
-    doc_name = _need(table, DOCNO_NAMES, "document id", origin)
+    qid_name = _need(table, QID_NAMES, "query id", origin, file)
+    doc_name = _need(table, DOCNO_NAMES, "document id", origin, file)
     columns = {
         "qid": ids(column(qid_name), qid_name, origin, where),
         "docno": ids(column(doc_name), doc_name, origin, where),
     }
     if kind == "run":
-        columns["score"] = scores(column(_need(table, SCORE_NAMES, "score", origin)), origin, where)
-        tag_name = _pick(table, ("tag",), "run tag", origin)
+        score_name = _need(table, SCORE_NAMES, "score", origin, file)
+        columns["score"] = scores(column(score_name), origin, where)
+        tag_name = _pick(table, ("tag",), "run tag", origin, file)
         columns["tag"] = (
             ids(column(tag_name), tag_name, origin, where)
             if tag_name
             else pa.array([DEFAULT_TAG] * table.num_rows, pa.string())
         )
     else:
-        rel_name = _need(table, REL_NAMES, "relevance", origin)
+        rel_name = _need(table, REL_NAMES, "relevance", origin, file)
         columns["rel"] = grades(column(rel_name), origin, where)
     columns["line"] = _lines(table)
     return pa.table(columns)
