@@ -181,3 +181,29 @@ def test_a_local_cluster_takes_no_port_the_user_may_use(recwarn):
     finally:
         taken.close()
     assert not [w for w in recwarn if "8787" in str(w.message)]
+
+
+def test_a_parquet_shard_lacking_a_column_is_bad_input(tmp_path, client):
+    """As in one process (exit 2, the file's own columns listed), not a usage error."""
+    from trecbench.errors import InputError
+
+    qrels_text, _ = random_case(1)
+    (tmp_path / "qrels").write_text(qrels_text)
+    shard = tmp_path / "shard.parquet"
+    pq.write_table(pa.table({"query": ["q"], "docno": ["d"], "score": [1.0]}), shard)
+    message = r"shard.parquet: no query id column .*; columns: query, docno, score$"
+    with pytest.raises(InputError, match=message):
+        tbdask.evaluate(str(tmp_path / "qrels"), str(shard), client=client)
+
+
+def test_a_local_cluster_does_not_log_what_it_raises(capfd):
+    """A task's failure on a local cluster is raised in the client (and printed there in
+    one line); the workers log nothing of it: no second report, no traceback."""
+
+    def fails():
+        raise ValueError("bad input")
+
+    with tbdask.connect("local:1") as connected:
+        with pytest.raises(ValueError, match="bad input"):
+            connected.submit(fails).result()
+    assert "Compute Failed" not in capfd.readouterr().err

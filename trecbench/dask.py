@@ -26,6 +26,7 @@ imports), so the name shadows nothing. It needs the extra ``trecbench[dask]``.
 from __future__ import annotations
 
 import glob
+import logging
 import os
 import threading
 from collections.abc import Mapping, Sequence
@@ -74,6 +75,9 @@ def connect(address: str) -> Client:
             processes=True,
             dashboard_address="127.0.0.1:0",
             scheduler_kwargs={"dashboard": False},
+            # a task's failure (bad input) is raised again here and printed in one line:
+            # the workers' own log of it (ERROR, with a traceback) would say it twice
+            silence_logs=logging.CRITICAL,
         )
         return Client(cluster)
     try:
@@ -241,11 +245,12 @@ def _typed_frame(part, offsets, origin: str, file: bool, partition_info=None):
     from .inputs import tables
 
     table, where = tables.frame_table(part, origin)
+    typed = tables.typed(table, "run", origin, where, file)
     if "line" not in table.column_names and partition_info is not None:
         first = offsets[partition_info["number"]]
         numbers = np.arange(first + 1, first + len(part) + 1, dtype=np.int64)
-        table = table.append_column("line", pa.array(numbers))
-    return _frame(tables.typed(table, "run", origin, where, file))
+        typed = typed.set_column(typed.column_names.index("line"), "line", pa.array(numbers))
+    return _frame(typed)
 
 
 def _read_text(path: str):
