@@ -543,3 +543,18 @@ def test_a_spill_lets_go_of_the_tables_read_before_it(tmp_path, monkeypatch):
     iterated = run_blocks.RunBlocks(run, 7, 40)
     list(iterated)
     assert iterated.spilled and alive and not any(alive)
+
+
+def test_spilled_blocks_hold_at_most_the_lines_asked(tmp_path):
+    """Partitions read back are gathered up to the block's lines, never beyond (a block
+    only larger when one partition is): blocks of 1.5 times the lines asked broke the
+    budget."""
+    rows = [f"q{q} Q0 d{d} {d} {10 - d} t" for d in range(5) for q in range(200)]
+    run = tmp_path / "run"
+    run.write_text("\n".join(rows) + "\n")
+    iterated = run_blocks.RunBlocks(run, 50, 10, spill_dir=tmp_path)
+    blocks = []
+    for table in iterated:  # the blocks before a restart are void
+        blocks = [] if table is run_blocks.RESTART else [*blocks, table]
+    assert iterated.spilled and sum(block.num_rows for block in blocks) == 1000
+    assert max(block.num_rows for block in blocks) <= 50 < 2 * min(b.num_rows for b in blocks[:-1])

@@ -1580,6 +1580,7 @@ def _evaluate_blocks(path: str, name: str, plan: _Plan, budget, progress, tie_bo
         budget.block_lines,
         budget.whole_lines,
         check=_Gate,
+        spill_rows=budget.spill_lines,
         progress=_reading(progress, path),
     )
     scored: list[_Block] = []

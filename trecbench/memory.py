@@ -24,6 +24,9 @@ FEWEST_BLOCK_LINES = 1 << 14
 # peak bytes per line of a block being scored (its columns, the ranking and hash arrays,
 # the engine's arrays) plus the next block read meanwhile
 BLOCK_BYTES_PER_LINE = 200
+# peak bytes per line of a block read back from a spill: besides the block being scored
+# and the next one, the one after is gathered from its partitions and put in file order
+SPILL_BYTES_PER_LINE = 450
 # peak bytes per line of a run held whole (read, ranked and scored at once)
 WHOLE_BYTES_PER_LINE = 110
 # bytes per line of text, to tell a run's lines from its file's size (TREC runs take 25 to
@@ -86,7 +89,15 @@ class Budget:
     @property
     def block_lines(self) -> int:
         """Lines per block of a run scored in blocks."""
-        fitting = self.free_bytes // BLOCK_BYTES_PER_LINE
+        return self._block_lines(BLOCK_BYTES_PER_LINE)
+
+    @property
+    def spill_lines(self) -> int:
+        """Lines per block of a spilled run (see :attr:`whole_lines`)."""
+        return self._block_lines(SPILL_BYTES_PER_LINE)
+
+    def _block_lines(self, bytes_per_line: int) -> int:
+        fitting = self.free_bytes // bytes_per_line
         return int(min(BLOCK_LINES, max(FEWEST_BLOCK_LINES, fitting)))
 
     @property

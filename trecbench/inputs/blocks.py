@@ -76,10 +76,11 @@ class RunBlocks:
 
     ``rows``: lines per block (a block holds more when a topic does); ``whole_rows``: the
     most lines a run with scattered topics may have to come as one block rather than
-    through a spill; ``check``: makes the :class:`StreamCheck` of a path, for TREC text
-    that is not regular; ``progress``: bytes read (see
-    :class:`~trecbench.inputs.streams.Source`); ``spill_dir``: where a spill goes (default:
-    the system's temporary folder, ``TMPDIR``).
+    through a spill; ``spill_rows``: lines per block read back from a spill (default
+    ``rows``; at most that many, unless a partition holds more); ``check``: makes the
+    :class:`StreamCheck` of a path, for TREC text that is not regular; ``progress``: bytes
+    read (see :class:`~trecbench.inputs.streams.Source`); ``spill_dir``: where a spill goes
+    (default: the system's temporary folder, ``TMPDIR``).
     """
 
     def __init__(
@@ -90,9 +91,11 @@ class RunBlocks:
         check: Callable[[str], StreamCheck] | None = None,
         progress: Progress | None = None,
         spill_dir: str | os.PathLike | None = None,
+        spill_rows: int | None = None,
     ):
         self.path = os.fspath(path)
         self.rows, self.whole_rows = max(1, rows), whole_rows
+        self.spill_rows = self.rows if spill_rows is None else max(1, spill_rows)
         self.check, self.progress, self.spill_dir = check, progress, spill_dir
         self.record: dict[str, Any] | None = None
         self.runid = ""
@@ -109,17 +112,20 @@ class RunBlocks:
             except NotContiguous:
                 yield RESTART  # the blocks yielded so far are void
                 pieces.close()  # its reader stops before the file is read again
-                estimate = counts.lines_estimate(source)
                 counts = _Counts()
                 tables = (piece.table for piece in self._pieces(source, counts))
-                yield from self._scattered(tables, estimate)
+                yield from self._scattered(tables, lambda: counts.lines_estimate(source))
             file_record = source.record()
         self.runid = counts.last_tag
         self.record = {"path": self.path, "kind": "run", **file_record, **counts.record()}
 
-    def _scattered(self, tables: Iterator[pa.Table], estimate: int) -> Iterator[pa.Table]:
+    def _scattered(
+        self, tables: Iterator[pa.Table], estimate: Callable[[], int]
+    ) -> Iterator[pa.Table]:
         """A run whose topics come in several stretches: one block if it has at most
-        ``whole_rows`` lines, else through a spill."""
+        ``whole_rows`` lines, else through a spill; ``estimate()``: the file's lines, told
+        from those read so far (asked once they are many: the reader's threads read
+        ahead of the lines counted, which misleads an early guess)."""
         held: deque[pa.Table] = deque()
         lines = 0
         for table in tables:
@@ -135,7 +141,7 @@ class RunBlocks:
         # read back (they are most of what the budget allows)
         del table
         self.spilled = True
-        yield from self._spilled(itertools.chain(_emptied(held), tables), max(estimate, lines))
+        yield from self._spilled(itertools.chain(_emptied(held), tables), max(estimate(), lines))
 
     def _pieces(self, source: Source, counts: _Counts) -> Iterator[_Piece]:
         """The run's rows from its start, in typed tables (``RUN_COLUMNS``) with their
@@ -190,7 +196,7 @@ class RunBlocks:
         at a time, each block in file order."""
         import pyarrow.dataset as ds
 
-        partitions = max(1, _PARTITIONS_PER_BLOCK * -(-lines // self.rows))
+        partitions = max(1, _PARTITIONS_PER_BLOCK * -(-lines // self.spill_rows))
         parts = pa.schema([("part", pa.int32())])
         schema = pa.schema([(name, _TYPES[name]) for name in RUN_COLUMNS] + list(parts))
 
@@ -218,16 +224,17 @@ class RunBlocks:
             pending: list[pa.Table] = []
             held = 0
             for part in range(partitions):
-                if str(part) in present:
-                    where = os.path.join(folder, str(part))
-                    piece = ds.dataset(where, format="arrow").to_table(columns=list(RUN_COLUMNS))
-                    pending.append(piece)
-                    held += piece.num_rows
-                if pending and (held >= self.rows or part == partitions - 1):
-                    block = _concat(pending)
-                    block = block.take(pc.sort_indices(block, [("line", "ascending")]))
-                    yield pa.table([_typed(block.column(n), n) for n in RUN_COLUMNS], RUN_COLUMNS)
+                if str(part) not in present:
+                    continue
+                where = os.path.join(folder, str(part))
+                piece = ds.dataset(where, format="arrow").to_table(columns=list(RUN_COLUMNS))
+                if pending and held + piece.num_rows > self.spill_rows:
+                    yield _in_file_order(pending)
                     pending, held = [], 0
+                pending.append(piece)
+                held += piece.num_rows
+            if pending:
+                yield _in_file_order(pending)
 
 
 class _Piece(NamedTuple):
@@ -302,6 +309,13 @@ def _partition(qids: pa.ChunkedArray, partitions: int) -> np.ndarray:
         else:
             parts.append(string_hash(pc.cast(chunk, pa.string())) % np.uint64(partitions))
     return (np.concatenate(parts) if parts else np.empty(0, np.uint64)).astype(np.int32)
+
+
+def _in_file_order(pieces: list[pa.Table]) -> pa.Table:
+    """A block of spilled partitions, its rows in file order."""
+    block = _concat(pieces)
+    block = block.take(pc.sort_indices(block, [("line", "ascending")]))
+    return pa.table([_typed(block.column(name), name) for name in RUN_COLUMNS], RUN_COLUMNS)
 
 
 def _emptied(items: deque) -> Iterator:
