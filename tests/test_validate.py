@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import gzip
+import itertools
 import json
 import random
 import re
 from pathlib import Path
 from types import SimpleNamespace
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import trecbench
 from trecbench.cli import _register, cli
@@ -28,6 +32,7 @@ from trecbench.validation import (
     validate_qrels,
     validate_run,
 )
+from trecbench.validation.checker import HashSet
 from trecbench.validation.docs import render as render_rules
 
 E, W, I = "error", "warning", "info"  # noqa: E741
@@ -706,3 +711,24 @@ def test_tie_counts_are_counted_by_hand():
         ),
         (9, "all 2 documents of topic q3 have the same score"),
     ]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    chunks=st.lists(st.lists(st.integers(0, 60), max_size=40), max_size=40),
+    memory_keys=st.sampled_from([None, 0, 50]),
+)
+def test_the_duplicate_keys_hold_what_was_added(chunks, memory_keys):
+    """The duplicate check's key set answers as a set would, in memory and on disk, and
+    keeps few blocks to search however many chunks came (it kept one per chunk: a run
+    whose topics are scattered looked each chunk up in all of them, quadratic time)."""
+    keys = HashSet(memory_keys)
+    added: set[int] = set()
+    probe = np.arange(64, dtype=np.uint64)
+    for chunk in chunks:
+        assert keys.contains(probe).tolist() == [int(p) in added for p in probe]
+        keys.add(np.sort(np.array(chunk, np.uint64)))
+        added.update(chunk)
+        in_memory = [len(b) for b in keys.blocks if not isinstance(b, np.memmap)]
+        assert all(a >= 2 * b for a, b in itertools.pairwise(in_memory))
+    assert keys.contains(probe).tolist() == [int(p) in added for p in probe]

@@ -73,12 +73,16 @@ def duplicate_pairs(keys: np.ndarray, docno: pa.Array, codes: np.ndarray, line: 
 
 
 class HashSet:
-    """A compact set of 64-bit keys (8 bytes per line): one sorted numpy block per chunk.
+    """A compact set of 64-bit keys (8 bytes per line) in sorted numpy blocks.
 
-    Blocks are never merged (a merge would briefly double the memory); lookups happen only
-    for topics that come back after other topics, which are rare. Beyond ``memory_keys``
-    keys, blocks go to a temporary file, mapped into memory (:class:`numpy.memmap`): a
-    lookup reads a few pages of each, so the memory stays bounded however long the file.
+    Lookups happen for topics that come back after other topics: rare, but for a run whose
+    topics are scattered, every chunk looks up all its keys. So a new chunk's block merges
+    with the last ones until each block is at least twice the next: there are a few blocks
+    to search (logarithmically many) however many chunks came, and each key is merged a
+    few times. Beyond ``memory_keys`` keys, blocks go to a temporary file, mapped into
+    memory (:class:`numpy.memmap`), and are no longer merged (that would read them back):
+    a lookup reads a few pages of each, so the memory stays bounded however long the
+    file.
     """
 
     def __init__(self, memory_keys: int | None = None) -> None:
@@ -86,6 +90,17 @@ class HashSet:
         self.memory_keys, self.held = memory_keys, 0
 
     def add(self, sorted_keys: np.ndarray) -> None:
+        if not len(sorted_keys):
+            return
+        while (
+            self.blocks
+            and not isinstance(self.blocks[-1], np.memmap)
+            and len(self.blocks[-1]) < 2 * len(sorted_keys)
+        ):
+            last = self.blocks.pop()
+            self.held -= len(last)
+            sorted_keys = np.concatenate([last, sorted_keys])
+            sorted_keys.sort(kind="stable")  # two sorted runs: one linear merge
         if self.memory_keys is not None and self.held + len(sorted_keys) > self.memory_keys:
             sorted_keys = _on_disk(sorted_keys)
         else:
@@ -93,10 +108,16 @@ class HashSet:
         self.blocks.append(sorted_keys)
 
     def contains(self, keys: np.ndarray) -> np.ndarray:
-        found = np.zeros(len(keys), bool)
+        # sorted needles: each block's binary searches then stay local (in cache, and a
+        # few pages of a block on disk) instead of jumping over the whole block
+        order = np.argsort(keys)
+        needles = keys[order]
+        hit = np.zeros(len(keys), bool)
         for block in self.blocks:
-            where = np.minimum(np.searchsorted(block, keys), len(block) - 1)
-            found |= block[where] == keys
+            where = np.minimum(np.searchsorted(block, needles), len(block) - 1)
+            hit |= block[where] == needles
+        found = np.empty(len(keys), bool)
+        found[order] = hit
         return found
 
 

@@ -18,7 +18,7 @@ from ..inputs.streams import Source
 from .checker import Checker
 
 # smaller than the reader's default: peak memory is several times the chunk, speed the same
-CHUNK_BYTES = 16 << 20
+CHUNK_BYTES = 4 << 20
 
 
 def prefetched(items: Iterator) -> Iterator:

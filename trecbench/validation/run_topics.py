@@ -8,6 +8,7 @@ each topic, and which per-topic findings were already reported.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -130,38 +131,43 @@ class TopicChecks:
             self.unjudged = (self.unjudged[0] + found[0], self.unjudged[1] + found[1])
 
     def _order(self, names, block_codes, block_lines) -> None:
-        """R20: topics split into several blocks (W), topics not ascending (I)."""
-        block_names = [names[c] for c in block_codes]
-        seen_before = {n for n in names if n in self.counts_by_topic}
+        """R20: topics split into several blocks (W), topics not ascending (I). A block is a
+        stretch of lines of one topic: as many as lines when topics are scattered, so
+        nothing here loops over blocks in Python, only over topics."""
+        every = np.arange(len(block_codes))
+        first_block = first_per_segment(every, block_codes)  # per code (codes 0..n-1)
+        seen_before = np.array([name in self.counts_by_topic for name in names], bool)
         # the second block of a topic within this batch, or its first if seen before
-        first_seen = {n: self.first_line[n] for n in seen_before}
-        for name, line in zip(block_names, block_lines, strict=True):
-            if name not in first_seen:
-                first_seen[name] = int(line)
-            elif name not in self.split_reported:
-                self.split_reported.add(name)
-                self.report.add(
-                    "R20.split",
-                    int(line),
-                    "qid",
-                    f"topic {name} comes back after other topics (first at line "
-                    f"{first_seen[name]}); list each topic in one block",
-                )
+        again = seen_before[block_codes]
+        again[np.delete(every, first_block)] = True
+        for block in np.sort(first_per_segment(np.flatnonzero(again), block_codes)):
+            name = names[block_codes[block]]
+            if name in self.split_reported:
+                continue
+            self.split_reported.add(name)
+            code = block_codes[block]
+            first = self.first_line[name] if seen_before[code] else block_lines[first_block[code]]
+            self.report.add(
+                "R20.split",
+                int(block_lines[block]),
+                "qid",
+                f"topic {name} comes back after other topics (first at line "
+                f"{int(first)}); list each topic in one block",
+            )
         if self.order_reported:
             return
         previous = [self.last_block_qid] if self.last_block_qid is not None else []
-        sequence = previous + block_names
-        self.last_block_qid = block_names[-1]
-        descending = _first_descent(sequence)
+        self.last_block_qid = names[block_codes[-1]]
+        descending = _first_descent(previous, names, block_codes)
         if descending is not None:
             self.order_reported = True
-            line = int(block_lines[descending - len(previous)])
+            at = descending - len(previous)  # a block of this batch; the one before it
+            before = names[block_codes[at - 1]] if at > 0 else previous[0]
             self.report.add(
                 "R20.order",
-                line,
+                int(block_lines[at]),
                 "qid",
-                f"topic {sequence[descending]} after {sequence[descending - 1]}: topics are "
-                "not in ascending order",
+                f"topic {names[block_codes[at]]} after {before}: topics are not in ascending order",
             )
 
     def _depth(self, rows: Rows, position, segment, qname) -> None:
@@ -343,16 +349,21 @@ class TopicChecks:
             self.report.add_many(key, first_line[tied], "score", message)
 
 
-def _first_descent(sequence: list[str]) -> int | None:
-    """Index of the first id smaller than its predecessor (numerically if all are digits)."""
-    if all(s.isdigit() and s.isascii() for s in sequence):
-        values = [int(s) for s in sequence]
+def _first_descent(previous: list[str], names: list[str], codes: np.ndarray) -> int | None:
+    """Index of the first id smaller than its predecessor (numerically if all are digits)
+    in ``previous`` followed by the ids of ``codes`` (indices into ``names``, which they
+    all appear in)."""
+    ids = previous + names
+    if all(s.isdigit() and s.isascii() for s in ids):
+        keys: list = [int(s) for s in ids]
     else:
-        values = [s.encode() for s in sequence]
-    for i in range(1, len(values)):
-        if values[i] < values[i - 1]:
-            return i
-    return None
+        keys = [s.encode() for s in ids]
+    rank = np.empty(len(ids), np.int64)  # each id's place in ascending order (ties equal)
+    ordered = sorted(range(len(ids)), key=keys.__getitem__)
+    rank[ordered] = np.cumsum([0] + [keys[a] != keys[b] for a, b in itertools.pairwise(ordered)])
+    sequence = np.concatenate([rank[: len(previous)], rank[len(previous) :][codes]])
+    down = np.flatnonzero(sequence[1:] < sequence[:-1])
+    return int(down[0]) + 1 if len(down) else None
 
 
 def show(value: float) -> str:
