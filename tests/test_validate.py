@@ -731,4 +731,6 @@ def test_the_duplicate_keys_hold_what_was_added(chunks, memory_keys):
         added.update(chunk)
         in_memory = [len(b) for b in keys.blocks if not isinstance(b, np.memmap)]
         assert all(a >= 2 * b for a, b in itertools.pairwise(in_memory))
+        on_disk = [len(b) for b in keys.blocks if isinstance(b, np.memmap)]
+        assert all(size > memory_keys for size in on_disk)  # few blocks on disk too
     assert keys.contains(probe).tolist() == [int(p) in added for p in probe]

@@ -109,7 +109,8 @@ class Budget:
     @property
     def memory_keys(self) -> int:
         """How many 8-byte keys the validator keeps in memory (a quarter of the free
-        budget) before it maps the rest from a temporary file."""
+        budget; a merge of its blocks briefly holds them twice) before it maps the rest
+        from a temporary file."""
         return self.free_bytes // 4 // 8
 
     def in_blocks(self, path: str | os.PathLike) -> bool:

@@ -79,10 +79,11 @@ class HashSet:
     topics are scattered, every chunk looks up all its keys. So a new chunk's block merges
     with the last ones until each block is at least twice the next: there are a few blocks
     to search (logarithmically many) however many chunks came, and each key is merged a
-    few times. Beyond ``memory_keys`` keys, blocks go to a temporary file, mapped into
-    memory (:class:`numpy.memmap`), and are no longer merged (that would read them back):
-    a lookup reads a few pages of each, so the memory stays bounded however long the
-    file.
+    few times (a merge briefly holds its keys twice). Beyond ``memory_keys`` keys, the
+    keys in memory go, merged into one block, to a temporary file mapped into memory
+    (:class:`numpy.memmap`): a lookup reads a few pages of each such block, each holds
+    more than ``memory_keys`` keys (so they are few too), and the memory stays bounded
+    however long the file.
     """
 
     def __init__(self, memory_keys: int | None = None) -> None:
@@ -92,20 +93,27 @@ class HashSet:
     def add(self, sorted_keys: np.ndarray) -> None:
         if not len(sorted_keys):
             return
-        while (
-            self.blocks
-            and not isinstance(self.blocks[-1], np.memmap)
-            and len(self.blocks[-1]) < 2 * len(sorted_keys)
-        ):
-            last = self.blocks.pop()
-            self.held -= len(last)
-            sorted_keys = np.concatenate([last, sorted_keys])
-            sorted_keys.sort(kind="stable")  # two sorted runs: one linear merge
+        while self._in_memory() and len(self.blocks[-1]) < 2 * len(sorted_keys):
+            sorted_keys = self._merged(sorted_keys)
         if self.memory_keys is not None and self.held + len(sorted_keys) > self.memory_keys:
+            while self._in_memory():
+                sorted_keys = self._merged(sorted_keys)
             sorted_keys = _on_disk(sorted_keys)
         else:
             self.held += len(sorted_keys)
         self.blocks.append(sorted_keys)
+
+    def _in_memory(self) -> bool:
+        """Whether the last block is in memory (not on disk)."""
+        return bool(self.blocks) and not isinstance(self.blocks[-1], np.memmap)
+
+    def _merged(self, sorted_keys: np.ndarray) -> np.ndarray:
+        """``sorted_keys`` merged with the last block, which it replaces."""
+        last = self.blocks.pop()
+        self.held -= len(last)
+        merged = np.concatenate([last, sorted_keys])
+        merged.sort(kind="stable")  # two sorted runs: one linear merge
+        return merged
 
     def contains(self, keys: np.ndarray) -> np.ndarray:
         # sorted needles: each block's binary searches then stay local (in cache, and a
