@@ -4,11 +4,12 @@ A run file is scored in one piece when it is small, and otherwise in blocks of w
 topics (:class:`trecbench.inputs.blocks.RunBlocks`): blocks of :data:`BLOCK_LINES` lines
 score as fast as the whole run and keep the memory flat whatever the run's length. The
 budget (``--memory MiB``; by default half of the memory available when the call starts)
-bounds, to a few per cent (the costs per line are estimates), what the process holds at
-its peak: the blocks are made smaller to fit it (with
-several worker processes, each gets its share), and it decides whether a run whose topics
-are scattered over the file is read whole or spilled to disk. The costs per line are
-measured on this project's benchmark runs (``make bench``), with a margin.
+bounds what the process holds at its peak, to within a tenth from 512 MiB up (the costs
+per line are estimates; below that, the libraries, the qrels and the allocators' kept
+memory make a floor): the blocks are made smaller to fit it (with several worker
+processes, each gets its share), and it decides whether a run whose topics are scattered
+over the file is read whole or spilled to disk. The costs per line are measured on this
+project's benchmark runs (``make bench``), with a margin.
 """
 
 from __future__ import annotations
