@@ -253,6 +253,9 @@ def test_providers_with_the_same_run_tag_are_refused(tmp_path):
              {**items[1], "provider": "p", "runId": "r_1"}]  # fmt: skip
     with pytest.raises(InputError, match="provider-runId 'p-r 1' and provider-runId 'p-r_1'"):
         convert_memorybench(export(tmp_path, items))
+    # ... named at the runId that tells them apart (the provider is the same)
+    with pytest.raises(InputError, match=r"results\[1\]\.runId: provider-runId"):
+        convert_memorybench(export(tmp_path, items))
 
 
 def test_report_entries_name_the_run_by_its_tag(tmp_path):

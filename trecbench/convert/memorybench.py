@@ -472,8 +472,8 @@ def convert_memorybench(
         strata[qid] = None if repo is None else (at / "metadata" / "repo").expect_id(repo)
         state = per_tag.get(tag)
         if state is None:
-            what = "provider" if single else "provider-runId"
-            run_tag = unique_tag(tag, owners, at / "provider", what)
+            what, field = ("provider", "provider") if single else ("provider-runId", "runId")
+            run_tag = unique_tag(tag, owners, at / field, what)
             state = per_tag[tag] = (
                 {"provider": provider, "run_tag": run_tag, "qids": [],
                  "strategies": dict.fromkeys((*STRATEGIES, NONE), 0),
