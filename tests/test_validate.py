@@ -337,6 +337,20 @@ def test_topics_file_formats(tmp_path):
     assert read_topics(plain) == read_topics(trec) == ["301", "302"]
 
 
+def test_topic_ids_are_read_as_runs_read_qids(tmp_path):
+    """A byte-order mark is not part of the first id, and ids end at C's white space only:
+    a no-break space is part of an id, as in a run's qid (it made 301\xa0x into 301)."""
+    path = tmp_path / "topics"
+    path.write_bytes(b"\xef\xbb\xbf301\n302\xc2\xa0x y\n\x0b303\t\n")
+    assert read_topics(path) == ["301", "302\xa0x", "303"]
+    path.write_bytes(b"<num> Number: 301\xc2\xa0\n<num>\x0c302\n")
+    assert read_topics(path) == ["301\xa0", "302"]
+    twice = tmp_path / "topics.gz"
+    twice.write_bytes(gzip.compress(gzip.compress(b"301\n")))
+    with pytest.raises(InputError, match=r"topics.gz: compressed twice \(gzip\)"):
+        read_topics(twice)
+
+
 def test_topics_must_be_utf8(tmp_path):
     # decoded with errors="replace", 30\xff became 30\ufffd: another id, without a word
     for name, data in (

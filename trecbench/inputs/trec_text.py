@@ -50,7 +50,8 @@ REL_PATTERN = r"^[+-]?[0-9]+$"  # C's atol reads "+1" as 1 (trec_eval accepts it
 
 BOM = b"\xef\xbb\xbf"
 DEFAULT_CHUNK_BYTES = 64 << 20
-_C_SPACE = b" \t\r\v\f"
+# what separates fields within a line (C isspace but the newline, as trec_eval reads them)
+C_SPACE = " \t\r\v\f"
 # C0 controls and DEL that are not whitespace to trec_eval (NUL is reported on its own)
 _CONTROL_BYTES = bytes([*range(1, 9), *range(14, 32), 127])
 # Unicode whitespace, zero-width and bidi characters that look like nothing or a blank

@@ -15,7 +15,11 @@ from collections.abc import Callable, Iterator
 from ..errors import InputError
 from ..inputs import trec_text
 from ..inputs.streams import Source
+from ..sources import read_source, source_text
 from .checker import Checker
+
+# a line's first field (fields end at C's white space, as in runs)
+_FIRST_FIELD = re.compile(f"[{trec_text.C_SPACE}]*([^{trec_text.C_SPACE}]+)")
 
 # smaller than the reader's default: peak memory is several times the chunk, speed the same
 CHUNK_BYTES = 4 << 20
@@ -92,17 +96,16 @@ def stream(
 
 
 def read_topics(path: str | os.PathLike) -> list[str]:
-    """Topic ids of a file: one per line, or a TREC topics file with ``<num> Number: 301``."""
-    data = trec_text.read_bytes(path)
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:  # replaced, an id would change without a word
-        line = data.count(b"\n", 0, exc.start) + 1
-        raise InputError(str(path), line, "invalid UTF-8") from None
+    """Topic ids of a file: one per line, or a TREC topics file with ``<num> Number: 301``.
+
+    Ids end where the runs' fields do, at C's white space (a no-break space is part of an
+    id), and a UTF-8 byte-order mark is not part of the first."""
+    # invalid UTF-8 is an error (replaced, an id would change without a word)
+    text = source_text(read_source(path, "topics"), "invalid UTF-8")
     if "<num>" in text:
-        ids = re.findall(r"<num>\s*(?:Number:)?\s*(\S+)", text)
+        ids = re.findall(r"<num>\s*(?:Number:)?\s*(\S+)", text, re.ASCII)
     else:
-        ids = [line.split()[0] for line in text.splitlines() if line.strip()]
+        ids = [found[1] for line in text.split("\n") if (found := _FIRST_FIELD.match(line))]
     if not ids:
         raise InputError(str(path), None, "no topic ids found")
     return ids
