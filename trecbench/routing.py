@@ -72,27 +72,23 @@ def _field(record: dict, name: str, kind, where: tuple[str, int]):
 def parse_routing_log(text: str, path: str = "<routing log>") -> RoutingLog:
     """A routing log from its JSON-lines text (see the module docstring); a malformed line
     raises :class:`~trecbench.errors.InputError` with its line number."""
-    lines = text.count("\n") + (text[-1:] not in ("", "\n"))  # none after a final newline
-    return _routing_log(sources.parse_jsonl(text, path), lines, path)
+    return _routing_log(sources.parse_jsonl(text, path, _BLANK), path)
 
 
 def read_routing_log(path: str | os.PathLike) -> RoutingLog:
     """Read a routing log file (UTF-8 JSON lines, plain or compressed: see
     :func:`trecbench.sources.read_jsonl`; its size and checksum are recorded)."""
-    parsed = sources.read_jsonl(path, "routing log")
-    data = parsed.source.data
-    lines = data.count(b"\n") + (data[-1:] not in (b"", b"\n"))
-    return _routing_log(parsed.records, lines, parsed.path)
+    parsed = sources.read_jsonl(path, "routing log", _BLANK)
+    return _routing_log(parsed.records, parsed.path)
 
 
-def _routing_log(records: list[tuple[int, Any]], lines: int, path: str) -> RoutingLog:
-    """The log of ``records`` (``(line number, value)`` of the non-blank lines of
-    ``lines``): a blank line, a value that is no object, a bad field or a qid seen before
-    raises :class:`~trecbench.errors.InputError` with its line number."""
-    numbered = [number for number, _ in records]
-    for number, found in zip(range(1, lines + 1), [*numbered, None], strict=False):
-        if found != number:  # the first line missing from the records
-            raise InputError(path, number, "blank line (one JSON object per line)")
+_BLANK = "blank line (one JSON object per line)"
+
+
+def _routing_log(records: list[tuple[int, Any]], path: str) -> RoutingLog:
+    """The log of ``records`` (``(line number, value)`` of every line): a value that is no
+    object, a bad field or a qid seen before raises
+    :class:`~trecbench.errors.InputError` with its line number."""
     entries: list[tuple] = []
     seen: dict[str, int] = {}
     for number, record in records:

@@ -304,21 +304,28 @@ def json_document(source: Content) -> JsonDocument:
     return JsonDocument(source, parse_json(text, source.path), text)
 
 
-def read_jsonl(path: str | os.PathLike, kind: str) -> JsonLines:
-    """Read and parse a JSON-lines file (plain or compressed) once: one value per non-blank line."""
+def read_jsonl(path: str | os.PathLike, kind: str, blank: str | None = None) -> JsonLines:
+    """Read and parse a JSON-lines file (plain or compressed) once: one value per non-blank
+    line (``blank``: see :func:`parse_jsonl`)."""
     source = read_source(path, kind)
-    return JsonLines(source, parse_jsonl(source_text(source), source.path))
+    return JsonLines(source, parse_jsonl(source_text(source), source.path, blank))
 
 
-def parse_jsonl(text: str, path: str) -> list[tuple[int, Any]]:
+def parse_jsonl(text: str, path: str, blank: str | None = None) -> list[tuple[int, Any]]:
     """``(line number, value)`` of each non-blank line of JSON-lines text, parsed with the
-    limits of this module (errors name ``path`` and the line)."""
+    limits of this module (errors name ``path`` and the line); with ``blank``, a blank
+    line is an error saying so (none follows a final newline)."""
     _check_depth(text, path, per_line=True)
     _check_surrogates(text, path)
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()  # what follows the final newline
     records = []
-    for number, line in enumerate(text.split("\n"), 1):
+    for number, line in enumerate(lines, 1):
         if line.strip():
             records.append((number, _decode(line, path, number)))
+        elif blank is not None:
+            raise InputError(path, number, blank)
     return records
 
 
