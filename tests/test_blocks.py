@@ -558,3 +558,29 @@ def test_spilled_blocks_hold_at_most_the_lines_asked(tmp_path):
         blocks = [] if table is run_blocks.RESTART else [*blocks, table]
     assert iterated.spilled and sum(block.num_rows for block in blocks) == 1000
     assert max(block.num_rows for block in blocks) <= 50 < 2 * min(b.num_rows for b in blocks[:-1])
+
+
+@pytest.mark.parametrize(
+    "rows",
+    [
+        [("q1", f"d{i}", 1.0 / (i + 1)) for i in range(20)] + [("q2", "d0", float("nan"))],
+        [("q1", f"d{i}", 1.0 / (i + 1)) for i in range(20)] + [("q2", "d0", 2.0)] * 2,
+    ],
+    ids=["nan score", "duplicate"],
+)
+def test_a_parquet_run_in_blocks_names_rows_as_read_whole(rows, tmp_path, monkeypatch):
+    """A Parquet run is read in batches; its errors name the row and line in the file, as
+    when it is read whole (they were counted from each batch's start)."""
+    import pyarrow.parquet as pq
+
+    qid, docno, score = zip(*rows, strict=True)
+    run = tmp_path / "run.parquet"
+    pq.write_table(pa.table({"qid": qid, "docno": docno, "score": score}), run)
+    (tmp_path / "qrels").write_text("q1 0 d1 1\nq2 0 d0 1\n")
+    qrels = str(tmp_path / "qrels")
+    whole = _outcome(lambda: _whole(monkeypatch, qrels, str(run)))
+    assert whole[1].endswith(("row 20: score nan is not finite", "(first on line 21)"))
+    monkeypatch.setattr(memory, "BLOCK_LINES", 7)
+    monkeypatch.setattr(memory, "FEWEST_BLOCK_LINES", 7)
+    monkeypatch.setattr(run_blocks._parquet_tables, "__defaults__", (6,))  # batches of 6 rows
+    assert _outcome(lambda: evaluate(qrels, str(run), memory=1)) == whole

@@ -343,8 +343,11 @@ def _parquet_tables(source: Source, batch_rows: int = 1 << 17) -> Iterator[pa.Ta
             opened = pq.ParquetFile(source.path, pre_buffer=False, buffer_size=1 << 20)
         else:
             opened = pq.ParquetFile(pa.BufferReader(source.raw_bytes()))
+        first = 0
         for batch in opened.iter_batches(batch_size=batch_rows):
-            yield tables.typed(pa.Table.from_batches([batch]), "run", source.path, file=True)
+            table = pa.Table.from_batches([batch])
+            yield tables.typed(table, "run", source.path, file=True, first=first)
+            first += table.num_rows
     except (pa.ArrowException, OSError) as exc:
         raise InputError(source.path, None, f"not a readable Parquet file: {exc}") from None
 

@@ -26,6 +26,7 @@ decimal text); grades integers (or integral numbers, or integer text) within
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 import numpy as np
 import pyarrow as pa
@@ -46,6 +47,10 @@ Where = Callable[[int], str]
 
 def _row(i: int) -> str:
     return f"row {i}"
+
+
+def _shifted(where: Where, first: int, row: int) -> str:
+    return where(first + row)
 
 
 def _column_error(origin: str, file: bool, message: str) -> InputError | UsageError:
@@ -158,19 +163,28 @@ def grades(values: pa.Array, origin: str, where: Where = _row) -> pa.Array:
     return arrow.array(numbers.astype(np.int64))
 
 
-def _lines(table: pa.Table) -> pa.Array:
+def _lines(table: pa.Table, first: int) -> pa.Array:
     if "line" in table.column_names and pa.types.is_integer(table.column("line").type):
         return pc.cast(table.column("line"), pa.int64()).combine_chunks()
-    return arrow.array(np.arange(1, table.num_rows + 1, dtype=np.int64))
+    return arrow.array(np.arange(first + 1, first + table.num_rows + 1, dtype=np.int64))
 
 
 def typed(
-    table: pa.Table, kind: str, origin: str, where: Where = _row, file: bool = False
+    table: pa.Table,
+    kind: str,
+    origin: str,
+    where: Where = _row,
+    file: bool = False,
+    first: int = 0,
 ) -> pa.Table:
     """The typed ``kind`` (``"run"`` or ``"qrels"``) table of an Arrow table with any
     accepted column naming (see the module docstring). ``origin`` names the input in
     errors, ``where(row)`` a row; ``file``: the table was read from the file ``origin``
-    (a column missing or named twice is then bad input, not a usage error)."""
+    (a column missing or named twice is then bad input, not a usage error); ``first``:
+    the input's row the table starts at (a batch of a larger file: rows and lines are
+    numbered in the whole input)."""
+    if first:
+        where = partial(_shifted, where, first)
     table = table.combine_chunks()
 
     def column(name: str) -> pa.Array:
@@ -194,7 +208,7 @@ def typed(
     else:
         rel_name = _need(table, REL_NAMES, "relevance", origin, file)
         columns["rel"] = grades(column(rel_name), origin, where)
-    columns["line"] = _lines(table)
+    columns["line"] = _lines(table, first)
     return pa.table(columns)
 
 
