@@ -207,3 +207,23 @@ def test_a_local_cluster_does_not_log_what_it_raises(capfd):
         with pytest.raises(ValueError, match="bad input"):
             connected.submit(fails).result()
     assert "Compute Failed" not in capfd.readouterr().err
+
+
+def test_each_parquet_shard_is_checked_under_its_own_name(tmp_path, client):
+    """Shards are read one by one: a bad value or a missing column in the second names the
+    second, at its own row (the first shard's name was given to every partition, and a
+    column missing from a later shard was an internal error)."""
+    from trecbench.errors import InputError
+
+    qrels_text, _ = random_case(1)
+    (tmp_path / "qrels").write_text(qrels_text)
+    good = {"qid": ["q", "q"], "docno": ["d", "e"], "score": [2.0, 1.0]}
+    for name, second, message in [
+        ("bad", {**good, "score": ["1", "x"]}, r"b.parquet: row 1: score x is not a number$"),
+        ("lacking", {"query": ["r"], "docno": ["d"], "score": [1.0]}, "b.parquet: no query id"),
+    ]:
+        (tmp_path / name).mkdir()
+        pq.write_table(pa.table(good), tmp_path / name / "a.parquet")
+        pq.write_table(pa.table(second), tmp_path / name / "b.parquet")
+        with pytest.raises(InputError, match=message):
+            tbdask.evaluate(str(tmp_path / "qrels"), str(tmp_path / name), client=client)

@@ -30,6 +30,7 @@ import logging
 import os
 import threading
 from collections.abc import Mapping, Sequence
+from itertools import accumulate
 from typing import Any
 
 import pyarrow as pa
@@ -150,18 +151,24 @@ class DaskRun:
         """The run's typed rows as a Dask DataFrame, and per partition ``(lines, last tag,
         provenance record, warnings)`` (delayed)."""
         if self.files is None:
-            frame = self.data
-            offsets = _offsets(frame)
-            typed = frame.map_partitions(
-                _typed_frame, offsets, "run DataFrame", False, meta=_META, enforce_metadata=False
-            )
-            facts = [dask.delayed(_facts)(part) for part in typed.to_delayed()]
-            return typed, facts
-        if all(_is_parquet(path) for path in self.files):
-            frame = dd.read_parquet(self.files, dtype_backend="pyarrow")
-            offsets = _offsets(frame)
-            typed = frame.map_partitions(
-                _typed_frame, offsets, self.files[0], True, meta=_META, enforce_metadata=False
+            sources = [(self.data, "run DataFrame", False)]
+        elif all(_is_parquet(path) for path in self.files):
+            # each file read and checked on its own: an error names it, and the files need
+            # not have the same columns (the first file's would be looked for in all)
+            sources = [
+                (dd.read_parquet(path, dtype_backend="pyarrow"), path, True) for path in self.files
+            ]
+        else:
+            sources = None
+        if sources is not None:
+            offsets = _offsets([frame for frame, _, _ in sources])
+            typed = dd.concat(
+                [
+                    frame.map_partitions(
+                        _typed_frame, at, origin, file, meta=_META, enforce_metadata=False
+                    )
+                    for (frame, origin, file), at in zip(sources, offsets, strict=True)
+                ]
             )
             facts = [dask.delayed(_facts)(part) for part in typed.to_delayed()]
             return typed, facts
@@ -302,14 +309,11 @@ def _combined(facts: list[tuple]) -> tuple[int, str, list, list[str]]:
     return lines, tags[-1] if tags else "", records, warnings
 
 
-def _offsets(frame) -> list[int]:
-    """The number of rows before each partition."""
-    lengths = frame.map_partitions(len).compute()
-    offsets, total = [], 0
-    for length in lengths:
-        offsets.append(total)
-        total += int(length)
-    return offsets
+def _offsets(frames: list) -> list[list[int]]:
+    """For each frame, the number of its rows before each of its partitions (the lengths
+    of all computed at once)."""
+    lengths = dask.compute(*[frame.map_partitions(len) for frame in frames])
+    return [list(accumulate((int(n) for n in counts[:-1]), initial=0)) for counts in lengths]
 
 
 def _files(data: Any) -> list[str]:
