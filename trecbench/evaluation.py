@@ -443,13 +443,17 @@ def _reading(progress: Progress | None, source) -> inputs.streams.Progress | Non
     return lambda done, total: progress(label, done, total)
 
 
+def _is_stdin(source) -> bool:
+    """Whether a run is ``-``: standard input with ``--compat 10.0`` (a name, never the
+    text of a table or dict, which can be long to make)."""
+    return isinstance(source, (str, os.PathLike)) and os.fspath(source) == comments.STDIN
+
+
 def _read_ahead(
     source, progress: Progress | None = None, version: Compat = _compat.V9
 ) -> Future | None:
     """Start :func:`load` of a run file in a worker thread (in this call's input scope)."""
-    if not isinstance(source, (str, os.PathLike)):
-        return None
-    if version.stdin and str(source) == comments.STDIN:
+    if not isinstance(source, (str, os.PathLike)) or (version.stdin and _is_stdin(source)):
         return None
     in_scope = contextvars.copy_context().run  # the thread sees this call's inputs
     return _in_background(lambda: in_scope(load, source, "run", None, progress, version))
@@ -475,7 +479,7 @@ def load(
     """
     if ahead is not None:
         loaded = ahead.result()
-    elif kind == "run" and version.stdin and str(source) == comments.STDIN:
+    elif kind == "run" and version.stdin and _is_stdin(source):
         loaded = stdin.stdin_run(check=_gate)
     else:
         reading = _reading(progress, source)
@@ -714,7 +718,7 @@ def evaluate(
         raise UsageError(f"tie bounds need graded qrels, not -R {rel_format}")
     sources, names = inputs.split_runs(runs)
     names = list(run_names) if run_names else names
-    if version.stdin and sum(str(source) == comments.STDIN for source in sources) > 1:
+    if version.stdin and sum(map(_is_stdin, sources)) > 1:
         raise UsageError("standard input ('-') holds one run: give it once")
     requested = parse_measures(measures, version.version)
     ordered = presentation_order(requested)
@@ -865,7 +869,7 @@ def _workers(jobs: int | None, sources: list) -> int:
         return 1
     if not all(isinstance(source, (str, os.PathLike)) for source in sources):
         return 1
-    if any(str(source) == comments.STDIN for source in sources):
+    if any(map(_is_stdin, sources)):
         return 1
     if jobs is None:
         try:
