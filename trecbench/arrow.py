@@ -108,14 +108,15 @@ def row_keys(*columns: pa.Array | pa.ChunkedArray) -> np.ndarray:
     tuple of ids whatever characters they hold (text joined with a separator would need a
     character no id holds, and an id from a DataFrame may hold any)."""
     keys = None
-    for column in columns:
+    for index, column in enumerate(columns):
         if isinstance(column, pa.ChunkedArray):
             column = column.combine_chunks()
         encoded = pc.dictionary_encode(column)
         codes = to_numpy(encoded.indices).astype(np.int64)
-        if keys is not None:  # renumbered densely first: products stay within int64
-            _, dense = np.unique(keys, return_inverse=True)
-            codes += dense.astype(np.int64) * len(encoded.dictionary)
+        if index > 1:  # keys of several columns renumbered densely: products stay in int64
+            _, keys = np.unique(keys, return_inverse=True)  # (one column's codes are dense)
+        if keys is not None:
+            codes += keys.astype(np.int64) * len(encoded.dictionary)
         keys = codes
     return keys if keys is not None else np.empty(0, np.int64)
 
