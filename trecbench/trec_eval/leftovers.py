@@ -29,7 +29,7 @@ import numpy as np
 
 from ..engines.fast import log2_ranks
 from .gains import Gain, ideal_gains, parse_pairs, setup_gains
-from .res_rels import ResRels, precision_sums
+from .res_rels import ResRels
 
 TINY = 0.0  # an integer or pointer read as a double: a denormal that compares like +0
 NAN = -math.nan  # the bits of (long) -1
@@ -107,8 +107,8 @@ def _measure_slots(family: str, params, res: ResRels, t: int, cutoffs) -> tuple:
             return None, None
         return found / float(len(rels)), found / float(res.num_rel[t])
     if family in ("yaap", "gm_map"):
-        ranks = np.arange(len(rels))
-        (total,) = precision_sums(relevant, np.zeros_like(ranks), ranks, 1).tolist()
+        # one topic's sum of precisions at its relevant documents (precision_sums' terms)
+        total = _sequential(np.arange(1, found + 1) / (np.flatnonzero(relevant) + 1.0))
         if family == "gm_map" and found:
             total = total / float(res.num_rel[t])
         return None, total

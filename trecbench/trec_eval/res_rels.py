@@ -86,7 +86,8 @@ def precision_sums(
     relevant: np.ndarray, topic: np.ndarray, position: np.ndarray, n_topics: int
 ) -> np.ndarray:
     """Per topic, the sum of the precisions at its relevant retrieved documents, added
-    rank by rank as trec_eval's AP loops do (map, yaap, gm_map, map_avgjg); ``relevant``,
+    rank by rank as trec_eval's AP loops do (yaap, map_avgjg; the fast engine computes map
+    its own way); ``relevant``,
     ``topic`` (sorted) and ``position`` (0-based rank) are aligned per retrieved document."""
     rel_topic = topic[relevant]
     so_far = np.arange(len(rel_topic)) - np.searchsorted(rel_topic, rel_topic) + 1
