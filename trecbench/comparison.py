@@ -391,9 +391,10 @@ def check_outputs(
 def _check_manifest(manifest: Path, files: Iterable[Path]) -> None:
     """Refuse a manifest that is another output of compare, or the folder it writes into."""
     for path in files:
-        if manifest.resolve() == path.resolve():
+        found = outputs.collision(manifest, path)
+        if found == "same":
             raise UsageError(f"--manifest {manifest} would overwrite an output of compare")
-        if manifest.resolve() in path.resolve().parents:
+        if found == "holds":
             raise UsageError(f"--manifest {manifest} is a folder compare writes {path} into")
 
 

@@ -302,6 +302,15 @@ def write_file(path: PathLike, data: bytes | str, inputs: Iterable[PathLike] = (
     return Path(path)
 
 
+def collision(path: PathLike, other: PathLike) -> str | None:
+    """How the output ``path`` collides with the output ``other``: ``"same"`` (one file),
+    ``"holds"`` (``path`` is the folder, or a folder above it, ``other`` goes into), or None."""
+    path, other = Path(path), Path(other)
+    if _same_target(path, other):
+        return "same"
+    return "holds" if _inside(other, path) else None
+
+
 def _inside(target: Path, root: Path) -> bool:
     try:
         target.resolve().relative_to(root.resolve())

@@ -389,14 +389,13 @@ def check_score_outputs(
     the same file or one the other's folder, or either one of ``inputs`` (besides the files
     read in the call), a symbolic link or not a regular file. ``score`` calls it before the
     evaluation."""
-    from .outputs import check_target
+    from .outputs import check_target, collision
 
     if report is not None and manifest is not None:
-        resolved = {report: Path(report).resolve(), manifest: Path(manifest).resolve()}
-        if resolved[report] == resolved[manifest]:
+        if collision(report, manifest) == "same":
             raise UsageError(f"--report and --manifest are the same file: {report}")
         for outer, inner in ((report, manifest), (manifest, report)):
-            if resolved[outer] in resolved[inner].parents:
+            if collision(outer, inner) == "holds":
                 raise UsageError(f"{outer} would be a file and the folder holding {inner}")
     for path in (report, manifest):
         if path is not None:
