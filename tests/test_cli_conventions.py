@@ -325,6 +325,16 @@ def test_a_dask_run_globs_files_no_output_may_replace(capsys, tmp_path):
             ExitCode.USAGE,
             "--manifest o is a folder compare writes o/",
         ),
+        (
+            ["score", QRELS, RUN, "--report", "r.json", "--manifest", "./r.json"],
+            ExitCode.USAGE,
+            "--report and --manifest are the same file: r.json",
+        ),
+        (
+            ["compare", QRELS, RUN, RUN2, "-o", "o", "--manifest", "o/BenchmarkComparison.md"],
+            ExitCode.USAGE,
+            "--manifest o/BenchmarkComparison.md would overwrite an output of compare",
+        ),
     ],
 )
 def test_outputs_that_cannot_be_written_are_refused_before_the_work(
