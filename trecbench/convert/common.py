@@ -20,7 +20,6 @@ import re
 import shlex
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -84,7 +83,7 @@ class Report:
         self.counts[key] = self.counts.get(key, 0) + len(items)
         listed = self._listed.get((bucket, key), 0)
         room = max(0, MAX_ITEMS - listed)
-        getattr(self, bucket).extend({"reason": key, **item} for item in islice(items, room))
+        getattr(self, bucket).extend({"reason": key, **item} for item in items[:room])
         self._listed[bucket, key] = listed + min(room, len(items))
 
     def drop(self, reason: str, items: Iterable[dict]) -> None:

@@ -441,8 +441,8 @@ class Evaluator:
     def __init__(self, truth, measures, settings: dict | None = None):
         level = truth.relevance_level
         self.truth = truth  # its judgments of the evaluated topics (Qrels.judgments)
-        self.qrels = truth.table.select(["qid", "docno", "rel"])
-        largest = pc.max(self.qrels.column("rel")).as_py()
+        judged = truth.table
+        largest = pc.max(judged.column("rel")).as_py()
         self.plan: list[tuple] = []  # (measure, level, requests)
         for measure in measures:
             rel = measure.option("rel")
@@ -455,7 +455,7 @@ class Evaluator:
         for _, level, requests in self.plan:
             self.levels.setdefault(level, []).extend(requests)
         self.levels = {lv: list(dict.fromkeys(r)) for lv, r in self.levels.items()}
-        self._docnos = pc.unique(self.qrels.column("docno"))
+        self._docnos = pc.unique(judged.column("docno"))
 
     def evaluate(self, ranked, qids: list[str]) -> dict:
         """Per measure, ``(label, display, values)`` for each of its values, ``values``
