@@ -227,6 +227,38 @@ def test_order_run_keeps_presorted_runs_in_place():
     assert order.positions().tolist() == [0, 1, 2, 0, 1, 2]
 
 
+@pytest.mark.parametrize("seed", range(12))
+def test_row_arrays_of_presorted_runs_with_ties_match_a_scatter(seed):
+    """Rows in trec_eval order within topics, but for score ties listed docno-ascending
+    (moved by the ranking): each input row's topic and position, told without scattering
+    every row, are those of the rank it took (topics in byte-wise order and not, some
+    topics dropped, -M)."""
+    from trecbench import ranking
+
+    rng = np.random.default_rng(seed)
+    qids = [str(q) for q in rng.permutation(12)[: int(rng.integers(2, 12))]]
+    if seed % 2:
+        qids.sort()  # byte-wise already: the input is (nearly) the ranked order
+    lines = []
+    for qid in qids:
+        scores = np.sort(rng.integers(0, 4, int(rng.integers(1, 9))))[::-1]
+        docnos = rng.permutation(20)[: len(scores)]  # ties in any docno order
+        lines += [f"{qid} Q0 D{d:02d} 0 {s} t" for d, s in zip(docnos, scores, strict=True)]
+    table = _run_table("\n".join(lines) + "\n")
+    order = ranking.order_run(table)
+    kept = sorted(rng.choice(qids, int(rng.integers(1, len(qids) + 1)), replace=False))
+    for max_docs in (None, 3):
+        ranked = ranking.RankedRun(table, order, kept, max_docs)
+        topic = np.full(table.num_rows, -1)
+        position = np.zeros(table.num_rows, np.int64)
+        topic[ranked.rows] = ranked.topic
+        position[ranked.rows] = ranked.position
+        got_topic, got_position = ranked.row_arrays()
+        assert got_topic.tolist() == topic.tolist()
+        kept_rows = topic >= 0
+        assert got_position[kept_rows].tolist() == position[kept_rows].tolist()
+
+
 @pytest.mark.parametrize("seed", range(30))
 def test_find_duplicate_matches_a_naive_check(seed):
     from trecbench import ranking

@@ -248,7 +248,7 @@ def order_run(run_table: pa.Table, float32: bool = True) -> RunOrder:
     scores = comparable_scores(run_table.column("score"), float32)
     n = len(topic)
     index = _index_type(n)
-    order, identity, row_topic = None, False, None
+    order, identity, row_topic, row_position = None, False, None, None
     if n and _sorted_within_topics(topic, scores, len(qids)):
         starts = np.flatnonzero(np.r_[True, topic[1:] != topic[:-1]])
         order = np.arange(n, dtype=index)
@@ -270,9 +270,16 @@ def order_run(run_table: pa.Table, float32: bool = True) -> RunOrder:
             order = np.lexsort((-scores, topic)).astype(index)
     ranked_topic = topic if identity else topic[order]
     ranked_scores = scores if identity else scores[order]
-    if _order_ties(order, ranked_topic, ranked_scores, run_table.column("docno")):
-        identity, row_topic = False, None
     starts = np.searchsorted(ranked_topic, np.arange(len(qids), dtype=ranked_topic.dtype))
+    moved = _order_ties(order, ranked_topic, ranked_scores, run_table.column("docno"))
+    if moved is not None:
+        if identity:  # each input row's topic and position, as ranked before the move
+            row_topic, row_position = topic, np.arange(n, dtype=index)
+            row_position -= starts.astype(index)[topic]
+            identity = False
+        if row_topic is not None:  # tied rows moved within their topic: same topic, and
+            # each the position of the rank it moved to (no scatter of every row)
+            row_position[order[moved]] = moved - starts[ranked_topic[moved]]
     if row_topic is None:
         return RunOrder(order, ranked_topic, qids, starts, identity)
     return RunOrder(order, ranked_topic, qids, starts, identity, row_topic, row_position)
@@ -286,16 +293,18 @@ def _sorted_within_topics(topic: np.ndarray, scores: np.ndarray, n_topics: int) 
     return np.count_nonzero(~same) == n_topics - 1
 
 
-def _order_ties(order: np.ndarray, topic: np.ndarray, scores: np.ndarray, docnos) -> bool:
-    """Put rows with equal (topic, score) in docno-descending order, in place; True if
-    that moved any row."""
+def _order_ties(
+    order: np.ndarray, topic: np.ndarray, scores: np.ndarray, docnos
+) -> np.ndarray | None:
+    """Put rows with equal (topic, score) in docno-descending order, in place; the ranks
+    (indices into ``order``) of every tied row if that moved any row, else None."""
     n = len(order)
     tied = np.flatnonzero((topic[1:] == topic[:-1]) & (scores[1:] == scores[:-1]))
     if len(tied) == 0:
-        return False
+        return None
     first, second = take_rows(docnos, order[tied]), take_rows(docnos, order[tied + 1])
     if pc.all(pc.greater(first, second)).as_py():
-        return False  # already docno-descending (or duplicates, reported elsewhere)
+        return None  # already docno-descending (or duplicates, reported elsewhere)
     pair_tied = np.zeros(n, bool)
     pair_tied[tied] = True  # rows i and i + 1 tie
     in_group = pair_tied.copy()
@@ -306,7 +315,7 @@ def _order_ties(order: np.ndarray, topic: np.ndarray, scores: np.ndarray, docnos
     tied_rows = pa.table({"group": arrow.array(group), "docno": take_rows(docnos, members)})
     inner = pc.sort_indices(tied_rows, [("group", "ascending"), ("docno", "descending")])
     order[positions] = members[arrow.to_numpy(inner)]
-    return True
+    return positions
 
 
 def topic_starts(qids: pa.ChunkedArray | pa.Array) -> np.ndarray:
