@@ -169,11 +169,15 @@ def _invalid_utf8_lines(data: bytes, starts: np.ndarray) -> np.ndarray:
     return np.array(bad, dtype=np.int64)
 
 
+# blanks trec_eval splits at and Arrow's CSV reader does not (NUL ends the file for
+# trec_eval 9.x): text holding one is never regular
+_IRREGULAR_BLANKS = (b"\r", b"\v", b"\f", b"\x00")
+
+
 def _blanks(block: bytes | bytearray) -> tuple[bool, bool] | None:
-    """Whether ``block`` holds tabs and whether it holds spaces; None if it holds CR, VT, FF
-    or NUL (blanks trec_eval splits at and Arrow's CSV reader does not; NUL ends the file
-    for trec_eval 9.x): such text is never regular."""
-    if any(c in block for c in (b"\r", b"\v", b"\f", b"\x00")):
+    """Whether ``block`` holds tabs and whether it holds spaces; None if it holds one of
+    :data:`_IRREGULAR_BLANKS`."""
+    if any(c in block for c in _IRREGULAR_BLANKS):
         return None
     return b"\t" in block, b" " in block
 
@@ -650,9 +654,8 @@ class Irregular(Exception):
 
 
 def _regular_block(block: bytes, other: bytes) -> bool:
-    """ASCII, no CR, VT, FF or NUL, and no ``other`` separator."""
-    blanks = _blanks(block) if block.isascii() else None
-    return blanks is not None and other not in block
+    """ASCII, no CR, VT, FF or NUL, and no ``other`` separator (one scan each)."""
+    return block.isascii() and not any(c in block for c in (*_IRREGULAR_BLANKS, other))
 
 
 class _CheckedText(ReadOnly):
