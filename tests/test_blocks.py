@@ -10,6 +10,7 @@ from __future__ import annotations
 import gc
 import gzip
 import sys
+import threading
 import weakref
 
 import numpy as np
@@ -242,6 +243,52 @@ def test_budget_sizes_blocks():
     assert memory.Budget(1).block_lines == memory.FEWEST_BLOCK_LINES
     assert memory.default_mib() >= memory.SMALLEST_BUDGET_MIB
     assert np.isscalar(budget.free_bytes)
+
+
+def test_most_qrels_lines_bounds_a_plain_file_only(tmp_path):
+    text = tmp_path / "qrels"
+    text.write_text("1 0 d 1\n1 0 e 0\n2 0 d 1")  # the last line without its newline
+    assert memory.most_qrels_lines(text) >= 3
+    assert memory.most_qrels_lines(str(text)) == memory.most_qrels_lines(text)
+    packed = tmp_path / "qrels.gz"
+    packed.write_bytes(gzip.compress(text.read_bytes()))
+    for other in (packed, tmp_path / "missing", tmp_path, {"1": {"d": 1}}, "irds:x/y"):
+        assert memory.most_qrels_lines(other) is None
+
+
+def _prefetching() -> list:
+    return [t for t in threading.enumerate() if t.name == "trecbench-prefetch" and t.is_alive()]
+
+
+def test_a_run_in_blocks_is_read_while_the_qrels_load(tmp_path, monkeypatch, tiny_blocks):
+    """The run's first blocks are read meanwhile: the qrels wait here for the run's
+    reading to start (before, it started once they were loaded: this waited in vain)."""
+    qrels_text, run_text = random_case(3)
+    qrels, run = _write(tmp_path, qrels_text, run_text)
+    reading = threading.Event()
+
+    def progress(label, done, total):
+        if label == f"reading {run}" and done:
+            reading.set()
+
+    load_judgments = evaluation_module.load_judgments
+
+    def waiting(*args, **kwargs):
+        assert reading.wait(10)
+        return load_judgments(*args, **kwargs)
+
+    whole = _outcome(lambda: _whole(monkeypatch, qrels, run, ["official"]))
+    monkeypatch.setattr(evaluation_module, "load_judgments", waiting)
+    assert _outcome(lambda: evaluate(qrels, run, ["official"], progress=progress)) == whole
+    assert tiny_blocks and not _prefetching()
+
+
+def test_bad_qrels_stop_the_run_read_ahead(tmp_path, monkeypatch, tiny_blocks):
+    qrels_text, run_text = random_case(4)
+    qrels, run = _write(tmp_path, "1 0 d\n" + qrels_text, run_text)
+    with pytest.raises(TrecbenchError, match="qrels"):
+        evaluate(qrels, run, ["official"])
+    assert not tiny_blocks and not _prefetching()  # nothing scored, nothing left reading
 
 
 def test_a_parquet_run_longer_than_a_block_is_scored_in_blocks(tmp_path, monkeypatch, tiny_blocks):

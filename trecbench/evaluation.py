@@ -48,7 +48,7 @@ from .measures import (
     parse_measures,
     presentation_order,
 )
-from .memory import Budget
+from .memory import Budget, most_qrels_lines
 from .trec_eval import comments, judgment_groups, placeholder, prefs_files, stdin
 from .trec_eval import compat as _compat
 from .trec_eval import zscores as zscores_module
@@ -732,6 +732,8 @@ def evaluate(
     in_blocks = read_whole is None and sources and _in_blocks(sources[0], budget)
     first_whole = sources and workers == 1 and not in_blocks
     ahead = _read_ahead(sources[0], progress, version) if first_whole else None
+    if in_blocks and workers == 1:  # and a run read in blocks, its first blocks
+        ahead = _blocks_ahead(sources[0], qrels, budget, progress)
     settings = {
         "relevance_level": relevance_level,
         "complete": complete,
@@ -755,19 +757,24 @@ def evaluate(
         )
     if num_docs is not None and not -(2**63) <= num_docs < 2**63:
         raise UsageError(f"-N {num_docs}: beyond trec_eval's 64-bit count (+-{2**63 - 1:,})")
-    truth, loaded_qrels = load_judgments(qrels, rel_format, relevance_level, version, progress)
+    try:
+        truth, loaded_qrels = load_judgments(qrels, rel_format, relevance_level, version, progress)
+        _check_rel_format(ordered, engines, rel_format)
+        if max_docs is not None and max_docs < 1:
+            # trec_eval would evaluate empty rankings, which pytrec_eval cannot (it crashes)
+            raise UsageError(f"-M must be at least 1, got {max_docs}")
+        z_table = zscores_module.read_zscores(zscores) if zscores is not None else None
+        engine_settings = {**settings, "relevance_level": truth.relevance_level}
+        plan = _Plan(ordered, engines, truth, engine_settings, version, z_table)
+        results, columns, flagged = [], None, truth.flagged()
+        if progress is not None:
+            progress("scoring", 0, len(sources))
+    except BaseException:
+        if isinstance(ahead, _BlocksAhead):
+            ahead.tables.close()  # its reader stops before the file is read on
+        raise
     warnings = list(loaded_qrels.warnings)
     qrels_path = loaded_qrels.path
-    _check_rel_format(ordered, engines, rel_format)
-    if max_docs is not None and max_docs < 1:
-        # trec_eval would evaluate empty rankings, which pytrec_eval cannot (it crashes)
-        raise UsageError(f"-M must be at least 1, got {max_docs}")
-    z_table = zscores_module.read_zscores(zscores) if zscores is not None else None
-    engine_settings = {**settings, "relevance_level": truth.relevance_level}
-    plan = _Plan(ordered, engines, truth, engine_settings, version, z_table)
-    results, columns, flagged = [], None, truth.flagged()
-    if progress is not None:
-        progress("scoring", 0, len(sources))
     runs = _Runs(sources, names, plan, budget.with_qrels(len(truth.table)), read_whole)
     if workers > 1:
         from . import processes
@@ -909,10 +916,11 @@ class _Runs:
                 )
             name = names[index] if names else None
             return source.score_run(plan, tie_bounds, name)
-        if ahead is None and self.read_whole is None and _in_blocks(source, self.budget):
+        in_blocks = ahead is None and self.read_whole is None and _in_blocks(source, self.budget)
+        if in_blocks or isinstance(ahead, _BlocksAhead):
             path = os.fspath(source)
             name = names[index] if names else path
-            return _evaluate_blocks(path, name, plan, self.budget, progress, tie_bounds)
+            return _evaluate_blocks(path, name, plan, self.budget, progress, tie_bounds, ahead)
         run = load(source, "run", ahead, progress, plan.version)
         name = names[index] if names else run.path or f"run{index + 1}"
         result, columns, flags = _evaluate_run(run.table, name, run.path, plan, tie_bounds)
@@ -1573,12 +1581,21 @@ def _assembled(blocks: list[_Block], qids: list[str], part) -> dict:
     return out
 
 
-def _evaluate_blocks(path: str, name: str, plan: _Plan, budget, progress, tie_bounds):
-    """A run file scored block by block (:class:`~trecbench.inputs.blocks.RunBlocks`), the
-    next block read while one is scored; ``(result, columns, flags, warnings)``."""
-    from .inputs.blocks import RESTART, RunBlocks
-    from .validation.reader import prefetched
+@dataclass
+class _BlocksAhead:
+    """A run file being read in blocks (:class:`~trecbench.inputs.blocks.RunBlocks`) by a
+    thread, one block ahead of its consumer."""
 
+    blocks: Any
+    tables: Any  # trecbench.validation.reader.Prefetched
+
+
+def _read_blocks(path, budget: Budget, progress) -> _BlocksAhead:
+    """Start reading the run file ``path`` in the blocks ``budget`` allows."""
+    from .inputs.blocks import RunBlocks
+    from .validation.reader import Prefetched
+
+    path = os.fspath(path)
     blocks = RunBlocks(
         path,
         budget.block_lines,
@@ -1587,8 +1604,30 @@ def _evaluate_blocks(path: str, name: str, plan: _Plan, budget, progress, tie_bo
         spill_rows=budget.spill_lines,
         progress=_reading(progress, path),
     )
+    return _BlocksAhead(blocks, Prefetched(iter(blocks)))
+
+
+def _blocks_ahead(source, qrels, budget: Budget, progress) -> _BlocksAhead | None:
+    """:func:`_read_blocks` of a run started before the qrels are loaded (its first blocks
+    are read meanwhile, as :func:`_read_ahead` reads a run held whole), with a budget that
+    holds the most lines the qrels file can hold (the qrels read can only leave more
+    room); None when those cannot be told (see :func:`trecbench.memory.most_qrels_lines`):
+    the run is then read once the qrels are."""
+    most = most_qrels_lines(qrels)
+    return None if most is None else _read_blocks(source, budget.with_qrels(most), progress)
+
+
+def _evaluate_blocks(path: str, name: str, plan: _Plan, budget, progress, tie_bounds, ahead=None):
+    """A run file scored block by block (:class:`~trecbench.inputs.blocks.RunBlocks`), the
+    next block read while one is scored; ``(result, columns, flags, warnings)``.
+    ``ahead``: its reading, started earlier (:func:`_blocks_ahead`)."""
+    from .inputs.blocks import RESTART
+
+    if ahead is None:
+        ahead = _read_blocks(path, budget, progress)
+    blocks = ahead.blocks
     scored: list[_Block] = []
-    for table in prefetched(iter(blocks)):
+    for table in ahead.tables:
         if table is RESTART:  # a topic came back: the run follows again from its start
             scored.clear()
             continue

@@ -39,7 +39,26 @@ COMPRESSION_RATIO = 4
 # the interpreter and libraries, and each qrels line held (table, per-topic facts)
 BASE_BYTES = 150 * MIB
 QRELS_BYTES_PER_LINE = 200
+# the shortest qrels line: "1 0 d 1" and its newline
+SHORTEST_QRELS_LINE = 8
 SMALLEST_BUDGET_MIB = 64
+
+
+def most_qrels_lines(source) -> int | None:
+    """The most lines the qrels ``source`` can hold, told before it is read: from the size
+    of a plain-text file (a line takes at least :data:`SHORTEST_QRELS_LINE` bytes); None
+    for anything else (a compressed or Parquet file, a pipe, a table, an ir_datasets id)."""
+    from .inputs.streams import sniff
+
+    if not isinstance(source, (str, os.PathLike)):
+        return None
+    try:
+        info = os.stat(source)
+        if not stat.S_ISREG(info.st_mode) or sniff(source) != (None, False):
+            return None
+    except OSError:
+        return None  # the reader says what is wrong with it
+    return info.st_size // SHORTEST_QRELS_LINE + 1
 
 
 def available_mib() -> int | None:
