@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 import gzip
+import hashlib
 import sys
 import threading
 import weakref
@@ -352,6 +353,26 @@ def test_runs_scored_in_processes_equal_one_process(tmp_path, monkeypatch):
     # in blocks too, each worker with its share of the budget
     monkeypatch.setattr(memory, "BLOCK_LINES", 7)
     assert _outcome(lambda: evaluate(qrels, runs, jobs=2, memory=1)) == alone
+
+
+def test_worker_processes_take_checksums_as_this_process_does(tmp_path, monkeypatch):
+    """Spawned (as where fork is missing), they do not inherit this thread's context."""
+    import multiprocessing
+
+    from trecbench import processes, provenance
+
+    monkeypatch.setattr(processes, "_context", lambda: multiprocessing.get_context("spawn"))
+    qrels, runs = _runs(tmp_path)
+    with provenance.without_checksums():  # as `score` without --report or --manifest
+        skipped = evaluate(qrels, runs, ["P.5"], jobs=2)
+    assert [run.record["sha256"] for run in skipped.runs] == [None] * len(runs)
+    taken = evaluate(qrels, runs, ["P.5"], jobs=2)
+    assert [run.record["sha256"] for run in taken.runs] == [
+        hashlib.sha256(open(run, "rb").read()).hexdigest() for run in runs
+    ]
+    assert [run.record["size"] for run in skipped.runs] == [
+        run.record["size"] for run in taken.runs
+    ]
 
 
 def test_an_error_in_a_worker_is_the_one_process_error(tmp_path):

@@ -9,6 +9,7 @@ import re
 import subprocess
 from dataclasses import dataclass, field
 from importlib.metadata import version
+from pathlib import Path
 
 import click
 import pandas as pd
@@ -523,3 +524,34 @@ def test_report_groups_match_schema(tmp_path):
     assert run["groups"] == {"a": {"n": 2, "P@1": 0.5}, "b": {"n": 1, "P@1": 1.0}}
     assert run["macro"] == {"n": 2, "P@1": 0.75}
     assert run["micro"] == {"n": 3, "P@1": 2 / 3}
+
+
+@pytest.mark.parametrize("in_blocks", [False, True])
+def test_score_takes_checksums_only_for_its_report(files, tmp_path, monkeypatch, in_blocks):
+    """A file's sha256 is taken only when --report or --manifest writes it down: plain
+    ``score`` counts the bytes it reads and hashes none (read whole or in blocks)."""
+    from trecbench import memory, provenance
+
+    if in_blocks:
+        monkeypatch.setattr(memory, "BLOCK_LINES", 1)
+        monkeypatch.setattr(memory, "FEWEST_BLOCK_LINES", 1)
+    hashed: list[int] = []
+    update = provenance.Digest.update
+
+    def counting(self, block):
+        if self._sha256 is not None:
+            hashed.append(len(block))
+        update(self, block)
+
+    monkeypatch.setattr(provenance.Digest, "update", counting)
+    run, qrels = files
+    plain, error = score_cli([str(qrels), str(run)], tmp_path, monkeypatch)
+    assert error is None and not hashed
+    target = tmp_path / "r.json"
+    reported, error = score_cli(
+        [str(qrels), str(run), "--report", str(target)], tmp_path, monkeypatch
+    )
+    assert error is None and reported == plain and hashed
+    records = {Path(r["path"]).name: r for r in json.loads(target.read_bytes())["inputs"]}
+    for path in (run, qrels):
+        assert records[path.name]["sha256"] == hashlib.sha256(path.read_bytes()).hexdigest()

@@ -10,6 +10,7 @@ worth a warning; rendering it is :mod:`trecbench.trec_format`'s job.
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import math
 import os
@@ -775,7 +776,14 @@ def evaluate(
         raise
     warnings = list(loaded_qrels.warnings)
     qrels_path = loaded_qrels.path
-    runs = _Runs(sources, names, plan, budget.with_qrels(len(truth.table)), read_whole)
+    runs = _Runs(
+        sources,
+        names,
+        plan,
+        budget.with_qrels(len(truth.table)),
+        read_whole,
+        provenance.checksums_taken(),
+    )
     if workers > 1:
         from . import processes
 
@@ -904,6 +912,7 @@ class _Runs:
     plan: _Plan
     budget: Budget
     read_whole: str | None  # why run files are read whole (:func:`_read_whole`)
+    checksums: bool = True  # whether the files' checksums are taken (in worker processes too)
 
     def score(self, index: int, tie_bounds: bool, progress=None, ahead=None) -> tuple:
         """``(result, columns, flagged topics, warnings)`` of run ``index``."""
@@ -938,7 +947,8 @@ def _start_worker(runs: _Runs, tie_bounds: bool) -> None:
 
 def _score_in_worker(index: int) -> tuple:
     runs, tie_bounds = _worker
-    return runs.score(index, tie_bounds)
+    with contextlib.nullcontext() if runs.checksums else provenance.without_checksums():
+        return runs.score(index, tie_bounds)
 
 
 REL_FORMATS = ("qrels", "prefs", "qrels_prefs", "qrels_jg")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+
 import click
 
 from .evaluation_options import (
@@ -201,7 +203,7 @@ def score(
       trecbench score --memory 2048 qrels.txt huge.run.gz
       trecbench score --dask local:2 qrels.txt 'shards/*.parquet'
     """
-    from .. import trec_format
+    from .. import provenance, trec_format
     from ..errors import TrecbenchError
     from ..evaluation import evaluate
     from ..report import check_score_outputs, write_score_outputs
@@ -224,28 +226,32 @@ def score(
         client = connect(dask_address)
         for run in runs:
             run.client = client
+    # a file's checksum is only written by --report and --manifest: not taken without them
+    recorded = flags["report"] is not None or flags["manifest"] is not None
+    reading = contextlib.nullcontext() if recorded else provenance.without_checksums()
     try:
-        evaluation = evaluate(
-            qrels,
-            list(runs),
-            list(flags["measure"]) or None,
-            relevance_level=1 if flags["level"] is None else flags["level"],
-            complete=flags["complete"],
-            max_docs=flags["max_docs"],
-            judged_only=flags["judged"],
-            num_docs=flags["ndocs"],
-            engine=flags["engine"],
-            options={"maxontsim_formula": maxontsim_formula, "ontology": ontology},
-            progress=progress,
-            tie_bounds=tie_bounds,
-            memory=memory,
-            jobs=jobs,
-            compat=flags["compat"] or "9.0.8",
-            rel_format=flags["rel_format"] or "qrels",
-            zscores=flags["zscores"],
-            debug_level=debug_level,
-            debug_query=debug_query,
-        )
+        with reading:
+            evaluation = evaluate(
+                qrels,
+                list(runs),
+                list(flags["measure"]) or None,
+                relevance_level=1 if flags["level"] is None else flags["level"],
+                complete=flags["complete"],
+                max_docs=flags["max_docs"],
+                judged_only=flags["judged"],
+                num_docs=flags["ndocs"],
+                engine=flags["engine"],
+                options={"maxontsim_formula": maxontsim_formula, "ontology": ontology},
+                progress=progress,
+                tie_bounds=tie_bounds,
+                memory=memory,
+                jobs=jobs,
+                compat=flags["compat"] or "9.0.8",
+                rel_format=flags["rel_format"] or "qrels",
+                zscores=flags["zscores"],
+                debug_level=debug_level,
+                debug_query=debug_query,
+            )
     except TrecbenchError as error:
         # trec_eval prints the topics it evaluated before it stopped (exit 4)
         partial = getattr(error, "partial", None)
