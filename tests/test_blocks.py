@@ -39,7 +39,7 @@ OPTIONS = [
 def tiny_blocks(monkeypatch):
     """Blocks of a few lines, tables of a few hundred bytes; counts the blocks scored."""
     monkeypatch.setattr(memory, "BLOCK_LINES", 7)
-    monkeypatch.setattr(run_blocks, "READ_BYTES", 300)
+    monkeypatch.setattr(memory, "READ_BYTES", 300)
     scored = []
     original = evaluation_module._score_block
 
@@ -217,7 +217,7 @@ def test_a_block_may_start_with_a_topic_judged_only_negatively(tmp_path, monkeyp
     qrels_text += _lines([("3", 0, f"d{d}", d % 2) for d in range(4)])
     run_rows = [(q, "Q0", f"d{d}", d, 10 - d, "t") for q in "123" for d in range(8)]
     qrels, run = _write(tmp_path, qrels_text, _lines(run_rows))
-    monkeypatch.setattr(run_blocks, "READ_BYTES", 60)  # a table per few lines: a cut per topic
+    monkeypatch.setattr(memory, "READ_BYTES", 60)  # a table per few lines: a cut per topic
     whole = _outcome(lambda: _whole(monkeypatch, qrels, run, ["official"]))
     assert isinstance(whole[0], str) and "\t2\t" in whole[0]
     tiny_blocks.clear()
@@ -282,6 +282,20 @@ def test_a_run_in_blocks_is_read_while_the_qrels_load(tmp_path, monkeypatch, tin
     monkeypatch.setattr(evaluation_module, "load_judgments", waiting)
     assert _outcome(lambda: evaluate(qrels, run, ["official"], progress=progress)) == whole
     assert tiny_blocks and not _prefetching()
+
+
+def test_a_small_budget_reads_less_at_a_time_and_after_the_qrels(tmp_path):
+    """The tables being parsed are held besides the blocks: a small budget reads less text
+    at a time, and waits for the qrels (whose size decides its blocks) before reading."""
+    assert memory.Budget(100_000).read_bytes == memory.READ_BYTES
+    assert memory.FEWEST_READ_BYTES < memory.Budget(300).read_bytes < memory.READ_BYTES
+    assert memory.Budget(1).read_bytes == memory.FEWEST_READ_BYTES
+    qrels, run = _write(tmp_path, *random_case(5))
+    assert evaluation_module._blocks_ahead(run, qrels, memory.Budget(200), None) is None
+    ahead = evaluation_module._blocks_ahead(run, qrels, memory.Budget(100_000), None)
+    assert ahead.blocks.read_bytes == memory.READ_BYTES
+    ahead.tables.close()
+    assert not _prefetching()
 
 
 def test_bad_qrels_stop_the_run_read_ahead(tmp_path, monkeypatch, tiny_blocks):
@@ -481,7 +495,7 @@ def test_reviewed_cases_equal_the_whole_run(case, tmp_path, monkeypatch):
     qrels, run = _write(tmp_path, _lines(qrels_rows), _lines(run_rows))
     whole = _outcome(lambda: _whole(monkeypatch, qrels, run, measures, **options))
     monkeypatch.setattr(memory, "BLOCK_LINES", block_lines)
-    monkeypatch.setattr(run_blocks, "READ_BYTES", read_bytes)
+    monkeypatch.setattr(memory, "READ_BYTES", read_bytes)
     assert _outcome(lambda: evaluate(qrels, run, measures, **options)) == whole
 
 
@@ -589,7 +603,7 @@ def test_a_spill_lets_go_of_the_tables_read_before_it(tmp_path, monkeypatch):
     """The tables held while a scattered run might still fit in memory are written to the
     spill and let go: none is alive while the spill is read back (they were: 8M lines of a
     10M-line run, a third of the peak memory under --memory 1024)."""
-    monkeypatch.setattr(run_blocks, "READ_BYTES", 300)
+    monkeypatch.setattr(memory, "READ_BYTES", 300)
     qrels, run = _write(tmp_path, *random_case(23, n_topics=8, shuffle=True))
     alive = []
     spilled = run_blocks.RunBlocks._spilled

@@ -24,7 +24,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from . import arrow, inputs, outputs, provenance, ranking, tiebounds
+from . import arrow, inputs, memory, outputs, provenance, ranking, tiebounds
 from .engines import META, NATIVE, PYTREC_EVAL, assign, engine_module
 from .engines.native import RECALL_CUTOFFS, TRACED
 from .errors import (
@@ -1613,6 +1613,7 @@ def _read_blocks(path, budget: Budget, progress) -> _BlocksAhead:
         check=_Gate,
         spill_rows=budget.spill_lines,
         progress=_reading(progress, path),
+        read_bytes=budget.read_bytes,
     )
     return _BlocksAhead(blocks, Prefetched(iter(blocks)))
 
@@ -1621,10 +1622,16 @@ def _blocks_ahead(source, qrels, budget: Budget, progress) -> _BlocksAhead | Non
     """:func:`_read_blocks` of a run started before the qrels are loaded (its first blocks
     are read meanwhile, as :func:`_read_ahead` reads a run held whole), with a budget that
     holds the most lines the qrels file can hold (the qrels read can only leave more
-    room); None when those cannot be told (see :func:`trecbench.memory.most_qrels_lines`):
-    the run is then read once the qrels are."""
+    room). None when those cannot be told (see :func:`trecbench.memory.most_qrels_lines`)
+    or would make the blocks smaller than the largest (a small budget, where the qrels
+    read decide them): the run is then read once the qrels are."""
     most = most_qrels_lines(qrels)
-    return None if most is None else _read_blocks(source, budget.with_qrels(most), progress)
+    if most is None:
+        return None
+    bounded = budget.with_qrels(most)
+    if (bounded.block_lines, bounded.read_bytes) != (memory.BLOCK_LINES, memory.READ_BYTES):
+        return None
+    return _read_blocks(source, bounded, progress)
 
 
 def _evaluate_blocks(path: str, name: str, plan: _Plan, budget, progress, tie_bounds, ahead=None):

@@ -34,15 +34,11 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .. import arrow
+from .. import arrow, memory
 from . import tables, trec_text
 from .streams import Progress, Source
 
 RUN_COLUMNS = ("qid", "docno", "score", "tag", "line")
-# bytes of text per table read (the regular reader's blocks, the tokenizer's chunks):
-# fewer, larger tables cost less per line to describe and gather into blocks (measured by
-# hand on a 7M-line run: a tenth less wall time than 1 MiB; 16 MiB is slower again)
-READ_BYTES = 4 << 20
 # the columns' types in a block and in a spill
 _TYPES = {"qid": pa.string(), "docno": pa.string(), "score": pa.float64(), "tag": pa.string(),
           "line": pa.int64()}  # fmt: skip
@@ -82,7 +78,9 @@ class RunBlocks:
     ``rows``; at most that many, unless a partition holds more); ``check``: makes the
     :class:`StreamCheck` of a path, for TREC text that is not regular; ``progress``: bytes
     read (see :class:`~trecbench.inputs.streams.Source`); ``spill_dir``: where a spill goes
-    (default: the system's temporary folder, ``TMPDIR``).
+    (default: the system's temporary folder, ``TMPDIR``); ``read_bytes``: bytes of text
+    per table read (default :data:`trecbench.memory.READ_BYTES`; see
+    :attr:`trecbench.memory.Budget.read_bytes`).
     """
 
     def __init__(
@@ -94,10 +92,12 @@ class RunBlocks:
         progress: Progress | None = None,
         spill_dir: str | os.PathLike | None = None,
         spill_rows: int | None = None,
+        read_bytes: int | None = None,
     ):
         self.path = os.fspath(path)
         self.rows, self.whole_rows = max(1, rows), whole_rows
         self.spill_rows = self.rows if spill_rows is None else max(1, spill_rows)
+        self.read_bytes = memory.READ_BYTES if read_bytes is None else max(1, read_bytes)
         self.check, self.progress, self.spill_dir = check, progress, spill_dir
         self.record: dict[str, Any] | None = None
         self.runid = ""
@@ -170,14 +170,14 @@ class RunBlocks:
         came."""
         came = 0
         try:
-            for piece in trec_text.iter_regular_run(source, READ_BYTES, then=_described):
+            for piece in trec_text.iter_regular_run(source, self.read_bytes, then=_described):
                 came += piece.table.num_rows
                 yield piece
             return
         except trec_text.Irregular:
             pass
         check = self.check(source.path) if self.check is not None else None
-        for tokens in trec_text.iter_tokens(source, 6, READ_BYTES):
+        for tokens in trec_text.iter_tokens(source, 6, self.read_bytes):
             if check is not None:
                 check.feed(tokens)
                 if check.failed:
