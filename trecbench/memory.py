@@ -55,17 +55,25 @@ def most_qrels_lines(source) -> int | None:
     """The most lines the qrels ``source`` can hold, told before it is read: from the size
     of a plain-text file (a line takes at least :data:`SHORTEST_QRELS_LINE` bytes); None
     for anything else (a compressed or Parquet file, a pipe, a table, an ir_datasets id)."""
+    found = _regular_file(source) if isinstance(source, (str, os.PathLike)) else None
+    if found is None or found[1:] != (None, False):
+        return None
+    return found[0] // SHORTEST_QRELS_LINE + 1
+
+
+def _regular_file(path: str | os.PathLike) -> tuple[int, str | None, bool] | None:
+    """``(size, compression, is_parquet)`` of a regular file; None for anything else (a
+    pipe is read into memory, see :mod:`trecbench.inputs.streams`) and for a file that
+    cannot be examined (its reader says what is wrong with it)."""
     from .inputs.streams import sniff
 
-    if not isinstance(source, (str, os.PathLike)):
-        return None
     try:
-        info = os.stat(source)
-        if not stat.S_ISREG(info.st_mode) or sniff(source) != (None, False):
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):
             return None
+        return (info.st_size, *sniff(path))
     except OSError:
-        return None  # the reader says what is wrong with it
-    return info.st_size // SHORTEST_QRELS_LINE + 1
+        return None
 
 
 def available_mib() -> int | None:
@@ -151,15 +159,10 @@ class Budget:
         """Whether the run file ``path`` is scored in blocks: it has more lines than a
         block (a Parquet file's rows, from its footer; text's told from its size, a
         compressed file's guessed)."""
-        from .inputs.streams import sniff
-
-        try:
-            info = os.stat(path)
-            if not stat.S_ISREG(info.st_mode):
-                return False  # a pipe is read into memory (see inputs.streams)
-            compression, is_parquet = sniff(path)
-        except OSError:
-            return False  # the reader says what is wrong with it
+        found = _regular_file(path)
+        if found is None:
+            return False
+        size, compression, is_parquet = found
         if is_parquet:
             import pyarrow as pa
             import pyarrow.parquet as pq
@@ -168,5 +171,5 @@ class Budget:
                 return pq.read_metadata(path).num_rows > self.block_lines
             except (OSError, pa.ArrowException):
                 return False
-        size = info.st_size * (COMPRESSION_RATIO if compression else 1)
+        size *= COMPRESSION_RATIO if compression else 1
         return size // TEXT_BYTES_PER_LINE > self.block_lines
