@@ -555,3 +555,20 @@ def test_score_takes_checksums_only_for_its_report(files, tmp_path, monkeypatch,
     records = {Path(r["path"]).name: r for r in json.loads(target.read_bytes())["inputs"]}
     for path in (run, qrels):
         assert records[path.name]["sha256"] == hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_a_report_after_a_plain_score_has_the_ontology_checksum(tmp_path, monkeypatch):
+    """The ontology, cached per process, is built again for a report when a plain score
+    (which takes no checksum) built it first."""
+    from test_ontology import OBO
+
+    (tmp_path / "hp.obo").write_text(OBO)
+    (tmp_path / "q").write_text("1 0 HP:0000004 1\n2 0 HP:0000003 1\n")
+    (tmp_path / "a.run").write_text("1 Q0 HP:0000006 1 0.9 t\n2 Q0 HP:0000002 1 0.9 t\n")
+    common = ["q", "a.run", "-m", "MaxOntSim@5", "--ontology", str(tmp_path / "hp.obo")]
+    plain, error = score_cli(common, tmp_path, monkeypatch)
+    assert error is None
+    reported, error = score_cli([*common, "--report", "r.json"], tmp_path, monkeypatch)
+    assert error is None and reported == plain
+    sha = hashlib.sha256((tmp_path / "hp.obo").read_bytes()).hexdigest()
+    assert json.loads((tmp_path / "r.json").read_bytes())["ontology"]["sha256"] == sha

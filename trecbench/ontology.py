@@ -453,6 +453,8 @@ def load_ontology(path: str | os.PathLike | None = None) -> Ontology:
         except OSError as exc:
             raise InputError(str(path), None, f"cannot read ontology: {exc}") from exc
         key = (str(p.resolve()), st.st_size, st.st_mtime_ns)
+    # one built without its checksum (score without a report) is not one a report may use
+    key += (provenance.checksums_taken(),)
     if key not in _CACHE:
         if path is None:
             _CACHE[key] = _from_hpo3()
