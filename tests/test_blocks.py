@@ -298,12 +298,63 @@ def test_a_small_budget_reads_less_at_a_time_and_after_the_qrels(tmp_path):
     assert not _prefetching()
 
 
-def test_bad_qrels_stop_the_run_read_ahead(tmp_path, monkeypatch, tiny_blocks):
+@pytest.mark.parametrize(
+    "bad", [{"qrels": True}, {"relevance_level": 0}, {"num_docs": 2**64}], ids=str
+)
+def test_a_failing_call_leaves_no_run_read_ahead(tmp_path, monkeypatch, tiny_blocks, bad):
     qrels_text, run_text = random_case(4)
-    qrels, run = _write(tmp_path, "1 0 d\n" + qrels_text, run_text)
-    with pytest.raises(TrecbenchError, match="qrels"):
-        evaluate(qrels, run, ["official"])
+    qrels, run = _write(tmp_path, ("1 0 d\n" if "qrels" in bad else "") + qrels_text, run_text)
+    options = {key: value for key, value in bad.items() if key != "qrels"}
+    with pytest.raises(TrecbenchError):
+        evaluate(qrels, run, ["official"], **options)
     assert not tiny_blocks and not _prefetching()  # nothing scored, nothing left reading
+
+
+def test_a_failing_call_stops_reading_a_scattered_run_at_once(tmp_path, monkeypatch, tiny_blocks):
+    """A run whose topics are scattered is read whole (or spilled) before its first block:
+    the qrels failing meanwhile stop that reading at its next table, not at its end."""
+    import time
+
+    from trecbench.errors import InputError
+
+    qrels_text, run_text = random_case(6, n_topics=8, shuffle=True)
+    qrels, run = _write(tmp_path, qrels_text, run_text)
+    lines = []
+    described = run_blocks._described
+
+    def counting(table):
+        lines.append(table.num_rows)
+        return described(table)
+
+    def failing(*args, **kwargs):
+        deadline = time.monotonic() + 10
+        while not lines and time.monotonic() < deadline:
+            time.sleep(0.001)
+        raise InputError(qrels, 1, "bad qrels")
+
+    monkeypatch.setattr(run_blocks, "_described", counting)
+    monkeypatch.setattr(evaluation_module, "load_judgments", failing)
+    with pytest.raises(InputError, match="bad qrels"):
+        evaluate(qrels, run, ["P.5"])
+    assert 0 < sum(lines) < len(run_text.splitlines()) / 2 and not _prefetching()
+
+
+def test_a_reading_started_takes_the_room_the_qrels_leave(tmp_path, monkeypatch):
+    """Started under a bound on the qrels, the reading of a run with scattered topics
+    holds it whole, not spilled, once told the budget's room (RunBlocks.resize)."""
+    qrels_text, run_text = random_case(6, n_topics=8, shuffle=True)
+    _, run = _write(tmp_path, qrels_text, run_text)
+    blocks = run_blocks.RunBlocks(run, 7, 7, spill_dir=tmp_path)
+    blocks.resize(10**6, 10**6)
+    assert [t.num_rows for t in blocks if t is not None] == [len(run_text.splitlines())]
+    assert not blocks.spilled
+    resized = []
+    monkeypatch.setattr(run_blocks.RunBlocks, "resize", lambda self, *sizes: resized.append(sizes))
+    monkeypatch.setattr(memory, "BLOCK_LINES", 7)
+    qrels, run = _write(tmp_path, *random_case(3))
+    evaluate(qrels, run, ["P.5"], memory=4096)
+    budget = memory.Budget(4096).with_qrels(len(open(qrels).read().splitlines()))
+    assert resized == [(budget.whole_lines, budget.spill_lines)]
 
 
 def test_a_parquet_run_longer_than_a_block_is_scored_in_blocks(tmp_path, monkeypatch, tiny_blocks):

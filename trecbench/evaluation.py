@@ -729,7 +729,16 @@ def evaluate(
     read_whole = _read_whole(version, rel_format, zscores, debug_level, debug_query, engines)
     workers = _workers(jobs, sources)
     budget = Budget.of(memory, workers=workers)
-    # Arrow's threads read the first run while the qrels are loaded
+    if relevance_level < 1:
+        # refused for every measure, so that the answer never depends on the engine chosen
+        raise UsageError(
+            f"-l {relevance_level}: levels below 1 are not supported (pytrec_eval, which "
+            "computes trec_eval's measures, refuses them)"
+        )
+    if num_docs is not None and not -(2**63) <= num_docs < 2**63:
+        raise UsageError(f"-N {num_docs}: beyond trec_eval's 64-bit count (+-{2**63 - 1:,})")
+    # Arrow's threads read the first run while the qrels are loaded (after every check of
+    # the arguments: a reader started is stopped only where the qrels may fail)
     in_blocks = read_whole is None and sources and _in_blocks(sources[0], budget)
     first_whole = sources and workers == 1 and not in_blocks
     ahead = _read_ahead(sources[0], progress, version) if first_whole else None
@@ -750,14 +759,6 @@ def evaluate(
         "debug_query": debug_query,
         **(options or {}),
     }
-    if relevance_level < 1:
-        # refused for every measure, so that the answer never depends on the engine chosen
-        raise UsageError(
-            f"-l {relevance_level}: levels below 1 are not supported (pytrec_eval, which "
-            "computes trec_eval's measures, refuses them)"
-        )
-    if num_docs is not None and not -(2**63) <= num_docs < 2**63:
-        raise UsageError(f"-N {num_docs}: beyond trec_eval's 64-bit count (+-{2**63 - 1:,})")
     try:
         truth, loaded_qrels = load_judgments(qrels, rel_format, relevance_level, version, progress)
         _check_rel_format(ordered, engines, rel_format)
@@ -772,7 +773,7 @@ def evaluate(
             progress("scoring", 0, len(sources))
     except BaseException:
         if isinstance(ahead, _BlocksAhead):
-            ahead.tables.close()  # its reader stops before the file is read on
+            ahead.close()  # its reader stops before the file is read on
         raise
     warnings = list(loaded_qrels.warnings)
     qrels_path = loaded_qrels.path
@@ -1599,6 +1600,12 @@ class _BlocksAhead:
     blocks: Any
     tables: Any  # trecbench.validation.reader.Prefetched
 
+    def close(self) -> None:
+        """Stop the reading at its next table (a run with scattered topics is otherwise
+        read whole, or spilled, before its first block) and wait for the thread."""
+        self.blocks.stop()
+        self.tables.close()
+
 
 def _read_blocks(path, budget: Budget, progress) -> _BlocksAhead:
     """Start reading the run file ``path`` in the blocks ``budget`` allows."""
@@ -1642,6 +1649,8 @@ def _evaluate_blocks(path: str, name: str, plan: _Plan, budget, progress, tie_bo
 
     if ahead is None:
         ahead = _read_blocks(path, budget, progress)
+    else:  # started under a bound on the qrels: the qrels read leave the budget's room
+        ahead.blocks.resize(budget.whole_lines, budget.spill_lines)
     blocks = ahead.blocks
     scored: list[_Block] = []
     for table in ahead.tables:

@@ -64,6 +64,11 @@ class NotContiguous(Exception):
     """A topic came back after other topics (internal: the file is read again)."""
 
 
+class Stopped(Exception):
+    """Raised by an iteration of :class:`RunBlocks` once :meth:`RunBlocks.stop` was
+    called (its consumer has gone)."""
+
+
 # yielded by :class:`RunBlocks` when a topic came back after blocks were yielded: those
 # blocks are void, the run follows again from its start (read again, or spilled)
 RESTART = None
@@ -103,6 +108,17 @@ class RunBlocks:
         self.runid = ""
         self.warnings: list[str] = []
         self.spilled = False  # whether the topics came through a spill
+        self._stopped = False
+
+    def resize(self, whole_rows: int, spill_rows: int) -> None:
+        """New ``whole_rows`` and ``spill_rows``, for a reading already started (a run
+        with scattered topics decides with the values it finds when it needs them)."""
+        self.whole_rows, self.spill_rows = whole_rows, max(1, spill_rows)
+
+    def stop(self) -> None:
+        """Stop an iteration (in another thread) at its next table: it raises
+        :class:`Stopped` there."""
+        self._stopped = True
 
     def __iter__(self) -> Iterator[pa.Table | None]:
         """The blocks in file order; :data:`RESTART` voids those before it."""
@@ -154,6 +170,8 @@ class RunBlocks:
         else:
             pieces = self._text(source)
         for piece in pieces:
+            if self._stopped:
+                raise Stopped
             table = piece.table
             if "line" not in table.column_names:
                 numbers = np.arange(line + 1, line + table.num_rows + 1, dtype=np.int64)

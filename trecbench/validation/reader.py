@@ -85,8 +85,9 @@ class Prefetched:
 
 
 def prefetched(items: Iterator) -> Iterator:
-    """``items``, produced one ahead by a thread (see :class:`Prefetched`)."""
-    return iter(Prefetched(items))
+    """``items``, produced one ahead by a thread that starts with the iteration (see
+    :class:`Prefetched`)."""
+    yield from Prefetched(items)
 
 
 def stream(
