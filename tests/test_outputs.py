@@ -174,7 +174,10 @@ def test_sigterm_removes_staged_files(tmp_path):
         with OutputSet() as out:
             out.write({str(tmp_path / "a")!r}, "x")
             print("staged", flush=True)
-            time.sleep(30)
+            # short sleeps: a signal that lands just before a sleep begins is handled when
+            # that sleep ends (a single 30 s sleep then outlasted the test's wait)
+            for _ in range(3000):
+                time.sleep(0.01)
         """
     )
     child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE)
