@@ -428,7 +428,7 @@ def test_worker_processes_take_checksums_as_this_process_does(tmp_path, monkeypa
 
     monkeypatch.setattr(processes, "_context", lambda: multiprocessing.get_context("spawn"))
     qrels, runs = _runs(tmp_path)
-    with provenance.without_checksums():  # as `score` without --report or --manifest
+    with provenance.taking_checksums(False):  # as `score` without --report or --manifest
         skipped = evaluate(qrels, runs, ["P.5"], jobs=2)
     assert [run.record["sha256"] for run in skipped.runs] == [None] * len(runs)
     taken = evaluate(qrels, runs, ["P.5"], jobs=2)

@@ -10,7 +10,6 @@ worth a warning; rendering it is :mod:`trecbench.trec_format`'s job.
 
 from __future__ import annotations
 
-import contextlib
 import contextvars
 import math
 import os
@@ -948,7 +947,7 @@ def _start_worker(runs: _Runs, tie_bounds: bool) -> None:
 
 def _score_in_worker(index: int) -> tuple:
     runs, tie_bounds = _worker
-    with contextlib.nullcontext() if runs.checksums else provenance.without_checksums():
+    with provenance.taking_checksums(runs.checksums):
         return runs.score(index, tie_bounds)
 
 

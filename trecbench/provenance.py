@@ -45,12 +45,13 @@ _checksums: contextvars.ContextVar[bool] = contextvars.ContextVar(
 
 
 @contextlib.contextmanager
-def without_checksums() -> Iterator[None]:
-    """Readers inside the block count the bytes they read but take no sha256 (0.15 s of
-    CPU time per 230 MB), for a call that records no file: ``trecbench score`` without
-    ``--report`` or ``--manifest``. What they read is then not remembered
-    (:func:`remember`): a record asked for later reads the file again."""
-    token = _checksums.set(False)
+def taking_checksums(taken: bool) -> Iterator[None]:
+    """Whether readers inside the block take the sha256 of what they read. Without it
+    they count the bytes only (hashing a 230 MB run takes 0.15 s of CPU time, measured by
+    hand), for a call that records no file: ``trecbench score`` without ``--report`` or
+    ``--manifest``. What is read without a checksum is not remembered (:func:`remember`):
+    a record asked for later reads the file again."""
+    token = _checksums.set(taken)
     try:
         yield
     finally:
@@ -58,14 +59,14 @@ def without_checksums() -> Iterator[None]:
 
 
 def checksums_taken() -> bool:
-    """Whether readers take checksums here (not inside :func:`without_checksums`)."""
+    """Whether readers take checksums here (see :func:`taking_checksums`)."""
     return _checksums.get()
 
 
 class Digest:
     """Size and sha256 of bytes seen one block at a time (hashlib releases the GIL on
     large blocks, so hashing overlaps with parsing in other threads); the size only
-    inside :func:`without_checksums`."""
+    where no checksum is taken (:func:`taking_checksums`)."""
 
     def __init__(self) -> None:
         self._sha256 = hashlib.sha256() if _checksums.get() else None
@@ -117,7 +118,7 @@ def identity(path: str | os.PathLike) -> tuple | None:
 def remember(key: tuple | None, record: dict[str, Any]) -> None:
     """Keep ``record`` (``size`` and ``sha256``, and what else the reader counted) for the
     file whose :func:`identity` was ``key`` when it was opened, for the current call (not
-    a record without its sha256: see :func:`without_checksums`)."""
+    a record without its sha256: see :func:`taking_checksums`)."""
     records = _records.get()
     if records is not None and key is not None and record.get("sha256") is not None:
         records[key] = {**records.get(key, {}), **record}
@@ -146,7 +147,7 @@ def read_file(path: str | os.PathLike) -> bytes:
     return data
 
 
-def file_digest(path: str | os.PathLike) -> tuple[int, str]:
+def file_digest(path: str | os.PathLike) -> tuple[int, str | None]:
     """``(size, sha256 hex)`` of a file's bytes as stored (a gzip file is hashed
     compressed: that identifies the file one has).
 

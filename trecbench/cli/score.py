@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
-
 import click
 
 from .evaluation_options import (
@@ -228,9 +226,8 @@ def score(
             run.client = client
     # a file's checksum is only written by --report and --manifest: not taken without them
     recorded = flags["report"] is not None or flags["manifest"] is not None
-    reading = contextlib.nullcontext() if recorded else provenance.without_checksums()
     try:
-        with reading:
+        with provenance.taking_checksums(recorded):
             evaluation = evaluate(
                 qrels,
                 list(runs),
