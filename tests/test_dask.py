@@ -227,3 +227,28 @@ def test_each_parquet_shard_is_checked_under_its_own_name(tmp_path, client):
         pq.write_table(pa.table(second), tmp_path / name / "b.parquet")
         with pytest.raises(InputError, match=message):
             tbdask.evaluate(str(tmp_path / "qrels"), str(tmp_path / name), client=client)
+
+
+def test_a_shard_split_into_row_groups_names_rows_in_the_file(tmp_path, client, monkeypatch):
+    """Dask reads a large shard as one partition per row group, each indexed from 0: an
+    error names the row in the file, as one process does (it named row 5 of row 25)."""
+    import functools
+
+    from trecbench.errors import InputError
+
+    n = 30
+    scores = [str(float(n - i)) for i in range(n)]
+    scores[25] = "x"
+    run = tmp_path / "run.parquet"
+    table = pa.table({"qid": ["1"] * n, "docno": [f"d{i}" for i in range(n)], "score": scores})
+    pq.write_table(table, run, row_group_size=10)
+    (tmp_path / "qrels").write_text("1 0 d1 1\n")
+    # what split_row_groups="infer" does for a shard beyond Dask's blocksize (256 MiB)
+    monkeypatch.setattr(
+        dd, "read_parquet", functools.partial(dd.read_parquet, split_row_groups=True)
+    )
+    qrels = str(tmp_path / "qrels")
+    with pytest.raises(InputError, match=r"row 25: score x is not a number$"):
+        evaluate(qrels, str(run))
+    with pytest.raises(InputError, match=r"row 25: score x is not a number$"):
+        tbdask.evaluate(qrels, str(run), client=client)

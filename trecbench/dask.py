@@ -246,15 +246,18 @@ def _typed_frame(part, offsets, origin: str, file: bool, partition_info=None):
     """A partition of any accepted columns as typed rows; ``line``: the row's number in the
     whole frame (as :mod:`trecbench.inputs.tables` numbers a DataFrame's rows), unless it
     has a ``line`` column; ``file``: read from the file ``origin`` (see
-    :func:`trecbench.inputs.tables.typed`)."""
+    :func:`trecbench.inputs.tables.typed`), whose rows errors then cite by their number
+    in the file (a shard split into row groups starts each partition's index at 0)."""
     import numpy as np
 
     from .inputs import tables
 
+    first = offsets[partition_info["number"]] if partition_info is not None else 0
     table, where = tables.frame_table(part, origin)
-    typed = tables.typed(table, "run", origin, where, file)
-    if "line" not in table.column_names and partition_info is not None:
-        first = offsets[partition_info["number"]]
+    if file:
+        return _frame(tables.typed(table, "run", origin, file=True, first=first))
+    typed = tables.typed(table, "run", origin, where)
+    if "line" not in table.column_names:
         numbers = np.arange(first + 1, first + len(part) + 1, dtype=np.int64)
         typed = typed.set_column(typed.column_names.index("line"), "line", pa.array(numbers))
     return _frame(typed)
