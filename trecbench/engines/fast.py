@@ -156,6 +156,14 @@ def _segment_totals(
     return out
 
 
+def precisions_at_relevant(rel_topic: np.ndarray, rel_pos: np.ndarray) -> np.ndarray:
+    """(relevant so far) / rank at each relevant retrieved document, as in m_map.c (the
+    terms AP sums); ``rel_topic`` (sorted) and ``rel_pos`` (0-based rank) per document."""
+    first = np.searchsorted(rel_topic, rel_topic, side="left")
+    so_far = np.arange(len(rel_topic)) - first + 1
+    return so_far.astype(np.float64) / (rel_pos + 1).astype(np.float64)
+
+
 def _safe_divide(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
     """``numerator / denominator`` where the denominator is positive, 0 elsewhere."""
     out = np.zeros(len(numerator), dtype=np.float64)
@@ -187,11 +195,8 @@ def compute(
     cache: dict[str, np.ndarray] = {}
 
     def precision_terms() -> np.ndarray:
-        # (relevant so far) / rank at each relevant document, as in m_map.c
         if "ap" not in cache:
-            first = np.searchsorted(rel_topic, rel_topic, side="left")
-            so_far = np.arange(len(rel_topic)) - first + 1
-            cache["ap"] = so_far.astype(np.float64) / (rel_pos + 1).astype(np.float64)
+            cache["ap"] = precisions_at_relevant(rel_topic, rel_pos)
         return cache["ap"]
 
     def ideal() -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -21,7 +21,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import arrow
-from ..engines.fast import segment_cumsum
+from ..engines.fast import precisions_at_relevant, segment_cumsum
 
 NONPOOL = -1  # RELVALUE_NONPOOL: retrieved, not in the qrels
 UNJUDGED = -2  # RELVALUE_UNJUDGED: in the qrels with a negative grade
@@ -86,12 +86,11 @@ def precision_sums(
     relevant: np.ndarray, topic: np.ndarray, position: np.ndarray, n_topics: int
 ) -> np.ndarray:
     """Per topic, the sum of the precisions at its relevant retrieved documents, added
-    rank by rank as trec_eval's AP loops do (yaap, map_avgjg; the fast engine computes map
-    its own way); ``relevant``,
-    ``topic`` (sorted) and ``position`` (0-based rank) are aligned per retrieved document."""
+    rank by rank as trec_eval's AP loops do (yaap, map_avgjg; the fast engine's map sums
+    the same terms); ``relevant``, ``topic`` (sorted) and ``position`` (0-based rank) are
+    aligned per retrieved document."""
     rel_topic = topic[relevant]
-    so_far = np.arange(len(rel_topic)) - np.searchsorted(rel_topic, rel_topic) + 1
-    terms = so_far / (position[relevant] + 1).astype(np.float64)
+    terms = precisions_at_relevant(rel_topic, position[relevant])
     return segment_sums(terms, rel_topic, n_topics)
 
 
