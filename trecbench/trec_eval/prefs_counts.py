@@ -153,7 +153,8 @@ class PrefsCounter:
         if len(judged_docnos) > len(self.pool):
             # te_chk_and_malloc (rank_pool, .., num_text_prefs): one slot per preference
             # line, multi-sub-group JGs' included, so the Rnonrel measures may read slots
-            # no JG wrote; grown by the size needed into a new block, taken to be zeroed
+            # no JG wrote; grown by the size needed into a new block, taken as zeros here
+            # (trec_eval mallocs it: what it holds there is the heap's, undefined)
             self.pool = np.zeros(len(self.pool) + len(judged_docnos), np.int64)
         groups, pool_parts, pool_used = [], [], 0
         jg_sorted = [jg[i] for i in order]
