@@ -15,7 +15,15 @@ from .. import __version__, outputs
 from ..errors import ExitCode
 
 WORKFLOW = (
-    "convert", "validate", "score", "compare", "fuse", "benchmark", "similarity", "pool",
+    "convert",
+    "validate",
+    "score",
+    "compare",
+    "fuse",
+    "benchmark",
+    "similarity",
+    "pool",
+    "diff",
     "measures",
 )
 

@@ -1,2 +1,2 @@
-"""Runs as objects of study: how alike two runs rank (:mod:`.similarity`) and the judgment
-pools runs make (:mod:`.pool`)."""
+"""Runs as objects of study: how alike two runs rank (:mod:`.similarity`), the judgment
+pools runs make (:mod:`.pool`) and why two evaluation reports differ (:mod:`.reportdiff`)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from .pool import Pool
+from .reportdiff import ReportDiff
 from .similarity import STATISTICS, Similarity
 
 FORMATS = ("table", "json")
@@ -61,3 +62,45 @@ def pool_text(result: Pool, output_format: str) -> str:
     left = "to judge" if result.with_qrels else "pooled"
     tail = f"{summary['documents']} documents {left} in {summary['topics']} topics\n"
     return _table(header, rows) + tail
+
+
+def _pairs(title: str, changed: dict) -> list[str]:
+    return [f"{title}: {key} {x!r} -> {y!r}" for key, (x, y) in changed.items()]
+
+
+def diff_text(result: ReportDiff, output_format: str) -> str:
+    """``diff``'s output: the likeliest cause first, then every difference, one a line."""
+    if output_format == "json":
+        return json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n"
+    if result.same:
+        return (
+            "\n".join(["the evaluations are the same", *_pairs("version", result.versions)]) + "\n"
+        )
+    lines = [f"likely cause: {result.cause}"]
+    for x, y in result.inputs:
+        kind = (x or y)["kind"]
+        lines.append(f"input ({kind}): {_input_line(x)} -> {_input_line(y)}")
+    lines += _pairs("option", result.options)
+    if result.measures is not None:
+        lines.append(
+            f"measures: {', '.join(result.measures[0])} -> {', '.join(result.measures[1])}"
+        )
+    lines += _pairs("measure spelling", result.spellings)
+    if result.runs is not None:
+        lines.append(f"runs: {', '.join(result.runs[0])} -> {', '.join(result.runs[1])}")
+    for change in result.values:
+        moved = ", ".join(f"{qid} {delta:+.4f}" for qid, delta in change.movers)
+        line = f"value: {change.run} {change.measure} {_printed(change.a)} -> {_printed(change.b)}"
+        lines.append(line + (f" (moved most: {moved})" if moved else ""))
+    lines += _pairs("version", result.versions)
+    return "\n".join(lines) + "\n"
+
+
+def _printed(value) -> str:
+    return "-" if value is None else f"{value:.4f}"
+
+
+def _input_line(item) -> str:
+    if item is None:
+        return "none"
+    return f"{item['path']} {item['size']} bytes sha256 {str(item['sha256'])[:12]}"
