@@ -199,7 +199,7 @@ def test_python(block: Block, workspace: Path, monkeypatch):
 def test_every_example_is_checked():
     # a typo in a language tag or a marker must not silently drop an example
     langs = {b.lang for b in BLOCKS}
-    assert langs <= {"sh", "console", "python", "json", "text", "table", ""}, langs
+    assert langs <= {"sh", "console", "python", "json", "toml", "text", "table", ""}, langs
     for block in BLOCKS:
         if block.lang == "sh" and "norun" not in block.markers:
             assert commands(block), block.id

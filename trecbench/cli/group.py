@@ -24,6 +24,7 @@ WORKFLOW = (
     "similarity",
     "pool",
     "diff",
+    "leaderboard",
     "measures",
 )
 

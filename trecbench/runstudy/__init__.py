@@ -1,2 +1,3 @@
 """Runs as objects of study: how alike two runs rank (:mod:`.similarity`), the judgment
-pools runs make (:mod:`.pool`) and why two evaluation reports differ (:mod:`.reportdiff`)."""
+pools runs make (:mod:`.pool`), why two evaluation reports differ (:mod:`.reportdiff`) and
+systems ranked across collections (:mod:`.leaderboard`)."""
