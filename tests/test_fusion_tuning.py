@@ -69,3 +69,27 @@ def test_the_weight_grid_is_the_simplex():
 def test_what_cannot_be_tuned_is_refused(kwargs, message):
     with pytest.raises(UsageError, match=message):
         optimize_fusion(RUNS, QRELS, "nDCG@10", **kwargs)
+
+
+def test_cli_writes_the_run_fused_with_the_chosen_parameters(tmp_path, capsys):
+    from trecbench.cli import run
+
+    out = tmp_path / "tuned.run"
+    args = [
+        "fuse",
+        "--method",
+        "combsum",
+        "--optimize",
+        "nDCG@10",
+        "--qrels",
+        QRELS,
+        "--step",
+        "0.25",
+    ]
+    assert run([*args, *RUNS, "-o", str(out)]) == 0
+    said = capsys.readouterr().err.splitlines()[0]
+    tuned = optimize_fusion(RUNS, QRELS, "nDCG@10", "combsum", step=0.25)
+    assert said.startswith(f"chose {tuned.best.label()} for nDCG@10 on {QRELS}: held-out ")
+    scored = trecbench.evaluate(QRELS, str(out), ["nDCG@10"]).aggregates["value"].iloc[0]
+    assert scored == pytest.approx(tuned.training, abs=1e-12)
+    assert run(["fuse", "--qrels", QRELS, *RUNS, "-o", str(tmp_path / "x.run")]) == 1
