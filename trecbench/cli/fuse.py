@@ -58,13 +58,42 @@ NORM_CHOICES = (
 )
 @click.option("--tag", default=None, help="Run tag of the fused run (default: the method).")
 @click.option(
+    "--optimize",
+    "optimize",
+    default=None,
+    metavar="MEASURE",
+    help="Choose RRF's k (or the weights of combsum/wmnz) that maximise MEASURE on --qrels, "
+    "with a cross-validated held-out score, and fuse with them.",
+)
+@click.option(
+    "--qrels",
+    type=INPUT_FILE,
+    default=None,
+    help="The development qrels --optimize chooses on.",
+)
+@click.option(
+    "--folds",
+    type=int,
+    default=5,
+    show_default=True,
+    help="Folds of topics of --optimize's cross-validation.",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the folds.")
+@click.option(
+    "--step",
+    type=float,
+    default=0.1,
+    show_default=True,
+    help="Step of --optimize's weight grid (weights summing to 1).",
+)
+@click.option(
     "-o",
     "--output",
     required=True,
     type=OUTPUT_FILE,
     help="The fused run (six tab-separated columns, full-precision scores).",
 )
-def fuse(runs, method, k, norm, weights, depth, tag, output):
+def fuse(runs, method, k, norm, weights, depth, tag, optimize, qrels, folds, seed, step, output):
     """Fuse RUNS into one run: each run is ranked as trec_eval ranks it, then the methods
     combine ranks (rrf, isr) or per-topic normalised scores (combsum, combmnz, ...).
 
@@ -77,12 +106,19 @@ def fuse(runs, method, k, norm, weights, depth, tag, output):
           --depth 100 -o out/rrf.run
       trecbench fuse --method combsum --norm z-score -w 0.3 -w 0.7 \\
           runs/tfidf-word.run runs/tfidf-char.run -o out/wsum.run
+      trecbench fuse --optimize nDCG@10 --qrels data/hpo-rtask/hpo-rtask.qrels \\
+          data/hpo-rtask/lexical.run data/hpo-rtask/vector.run -o out/tuned.run
     """
     from .. import outputs
+    from ..errors import UsageError
     from ..files import write_run
     from ..fusion import fuse as fuse_runs
 
     outputs.check_target(output, runs)  # before the fusion: an input is never the output
+    if optimize is not None:
+        k, weights = _optimised(runs, method, norm, depth, optimize, qrels, folds, seed, step)
+    elif qrels is not None:
+        raise UsageError("--qrels goes with --optimize")
     fused = fuse_runs(
         [str(run) for run in runs],
         method,
@@ -95,3 +131,25 @@ def fuse(runs, method, k, norm, weights, depth, tag, output):
     write_run(fused, output)
     topics = fused["qid"].nunique()
     click.echo(f"wrote {output}: {len(fused)} documents, {topics} topics", err=True)
+
+
+def _optimised(runs, method, norm, depth, measure, qrels, folds, seed, step):
+    """``(k, weights)`` chosen by :func:`~trecbench.runstudy.fusion_tuning.optimize_fusion`,
+    said on stderr with the held-out score."""
+    from ..errors import UsageError
+    from ..runstudy.fusion_tuning import optimize_fusion
+
+    if qrels is None:
+        raise UsageError("--optimize needs --qrels: the judgments it chooses on")
+    tuned = optimize_fusion(
+        [str(run) for run in runs], qrels, measure, method,
+        norm=norm, folds=folds, seed=seed, step=step, depth=depth,
+    )  # fmt: skip
+    click.echo(
+        f"chose {tuned.best.label()} for {tuned.measure} on {qrels}: held-out "
+        f"{tuned.held_out:.4f} ({folds}-fold, seed {seed}; training {tuned.training:.4f}, "
+        f"{len(tuned.candidates)} candidates)",
+        err=True,
+    )
+    best = tuned.best
+    return best.k, () if best.weights is None else best.weights

@@ -14,7 +14,19 @@ import click
 from .. import __version__, outputs
 from ..errors import ExitCode
 
-WORKFLOW = ("convert", "validate", "score", "compare", "fuse", "benchmark", "measures")
+WORKFLOW = (
+    "convert",
+    "validate",
+    "score",
+    "compare",
+    "fuse",
+    "benchmark",
+    "similarity",
+    "pool",
+    "diff",
+    "leaderboard",
+    "measures",
+)
 
 _debug: contextvars.ContextVar[bool] = contextvars.ContextVar("trecbench_debug", default=False)
 
