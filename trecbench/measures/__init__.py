@@ -6,8 +6,13 @@
   trec_eval family or an engine: see its docstring);
 * :mod:`.catalog` — the definitions themselves (data), the KPI preset and trec_eval's
   nicknames;
+* :mod:`.params` — the shared parameters and the domains of the measures' numbers (each
+  stated once, with its reason);
 * :mod:`.names` — :class:`~.names.Measure` (one requested measure) and the parsers of
   trec_eval, ir_measures, display and seed spellings;
+* :mod:`.expression` — the reader of ``Name(key=value,...)@cutoff``;
+* :mod:`.trec_params` — trec_eval's parameter lists: C numbers, what trec_eval refuses,
+  the numbers' domain checks;
 * :mod:`.listing` — the table ``trecbench measures`` prints and ``docs/measures.md`` holds.
 
 Nothing here imports an engine: engines register what they compute.
@@ -19,13 +24,8 @@ from . import catalog, registry
 from .catalog import KPI_PRESET, NICKNAMES
 from .names import (
     Measure,
-    MeasureParameterError,
     better,
-    c_atof,
-    c_atol,
     display_name,
-    float_cutoffs,
-    long_cutoffs,
     param_label,
     parse_measure,
     parse_measures,
@@ -58,6 +58,7 @@ from .registry import (
     define,
     register_engine,
 )
+from .trec_params import MeasureParameterError, c_atof, c_atol, float_cutoffs, long_cutoffs
 
 __all__ = [
     "COUNTS",

@@ -10,6 +10,27 @@ relevance level (trec_eval's ``-l``, default 1).
 
 from __future__ import annotations
 
+from .params import (
+    ALPHA,
+    BETA_NRBP,
+    COEFFICIENT,
+    CUTOFF,
+    DCG,
+    DIVERSITY_CUTOFF,
+    F_BETA,
+    GAINS,
+    JUDGED_ONLY,
+    MAX_REL,
+    MIN_REL,
+    MULTIPLIER,
+    Q_BETA,
+    RECALL_LEVEL,
+    REL,
+    REL_LEVEL,
+    T_GOAL,
+    TREC_GAIN,
+    persistence,
+)
 from .registry import (
     FLOAT_CUTOFF,
     FLOAT_CUTOFFS,
@@ -52,22 +73,17 @@ NICKNAMES = {
     ).split(),
 }
 
-REL = Param("rel", int, None, "minimum grade counted as relevant (default: the call's -l)")
-JUDGED_ONLY = Param("judged_only", bool, False, "drop retrieved documents without a judgment")
-GAINS = Param("gains", dict, None, "gain of each grade, e.g. {1:1,2:3} (others: the grade)")
-MIN_REL = Param("min_rel", int, 0, "smallest grade (gains scaled from min_rel to max_rel)")
-MAX_REL = Param("max_rel", int, None, "largest grade (default: the largest in the qrels)")
-T_GOAL = Param("T", float, 1.0, "total gain the user wants")
-ALPHA = Param("alpha", float, 0.5, "redundancy intolerance")
-DCG = Param(
-    "dcg",
-    str,
-    "log2",
-    "gain: the grade (log2) or 2^grade - 1 (exp-log2)",
-    ("log2", "exp-log2"),
-    "gdeval",
-)
-BETA_NRBP = Param("beta", float, 0.5, "patience")
+# all_trec of each trec_eval version: 10.0's adds its new families after recall (measures.c)
+_BEFORE_10 = NICKNAMES["all_trec"].index("recall") + 1
+ALL_TREC = {
+    "9.0.8": tuple(NICKNAMES["all_trec"]),
+    "10.0": (
+        *NICKNAMES["all_trec"][:_BEFORE_10],
+        *("unj", "rbp", "rbp_resid"),
+        *NICKNAMES["all_trec"][_BEFORE_10:],
+    ),
+}
+
 STANDARD_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 TREC = ("9.0.8", "10.0")
 
@@ -83,10 +99,20 @@ MOFFAT_ZOBEL += "effectiveness, TOIS 2008"
 AZZOPARDI_2021 = "Azzopardi, Mackenzie & Moffat, ERR is not C/W/L, ICTIR 2021"
 
 
+def _numbers(fields: dict) -> None:
+    """The domain of a family's cutoffs (``@k``, ``P.5,10``) and trec_eval gains, unless
+    the family states another."""
+    if fields.get("cutoff") == INT_CUTOFF or fields.get("trec_params") == LONG_CUTOFFS:
+        fields.setdefault("numbers", CUTOFF)
+    elif fields.get("trec_params") == PAIRS:
+        fields.setdefault("numbers", TREC_GAIN)
+
+
 def _trec(name, description, **fields):
     """A trec_eval 9.0.8 family (in trec_eval's printing order: the order of the calls)."""
     fields.setdefault("citation", TREC_EVAL_DOC)
     fields.setdefault("params", (REL, JUDGED_ONLY))
+    _numbers(fields)
     define(Definition(name, description, trec_name=name, trec_eval=TREC, **fields))
 
 
@@ -174,6 +200,7 @@ _trec(
     params=(REL, JUDGED_ONLY),
     cutoff=FLOAT_CUTOFF,
     cutoff_required=True,
+    numbers=RECALL_LEVEL,
     ir_measures="IPrec",
     trec_defaults=(0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0),
 )
@@ -212,6 +239,7 @@ _trec(
     summary=STRING,
     better=None,
     params=(),
+    numbers=CUTOFF,
     source=LOCAL,
     checked="trec_eval 9.0.8",
 )
@@ -238,16 +266,20 @@ _trec(
 _trec(
     "gm_bpref", "bpref summarised by its geometric mean (floor 1e-5)", summary=GEOMETRIC, params=()
 )
-_trec("Rprec_mult", "precision after R x m documents", trec_params=FLOAT_CUTOFFS)
+_trec(
+    "Rprec_mult", "precision after R x m documents", trec_params=FLOAT_CUTOFFS, numbers=MULTIPLIER
+)
 _trec(
     "utility",
     "a*rel_ret + b*nonrel_ret + c*rel_nonret + d*nonrel_nonret (set measure)",
     trec_params=FLOAT_PARAMS,
+    numbers=COEFFICIENT,
 )
 _trec(
     "11pt_avg",
     "interpolated precision averaged over 11 recall levels",
     trec_params=FLOAT_PARAMS,
+    numbers=RECALL_LEVEL,
     trec_defaults=(0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0),
 )
 _trec("binG", "binary gain measure (Voorhees)")
@@ -330,6 +362,8 @@ _trec(
     "set_F",
     "F-measure of the retrieved set (beta from the parameter, default 1)",
     trec_params=FLOAT_PARAMS,
+    numbers=F_BETA,
+    params=(REL, JUDGED_ONLY, Param("beta", float, 1.0, "weight of recall", domain=F_BETA)),
     ir_measures="SetF",
 )
 _trec(
@@ -351,6 +385,7 @@ def _local(name, description, **fields):
     fields.setdefault("source", LOCAL)
     fields.setdefault("params", (REL,))
     fields.setdefault("display", name)
+    _numbers(fields)
     define(Definition(name, description, **fields))
 
 
@@ -397,7 +432,7 @@ _local(
     "(C(r) + beta*cg(r)) / (r + beta*cg*(r)), gain = grade",
     cutoff=None,
     cutoff_required=False,
-    params=(REL, Param("beta", float, 1.0, "weight of the graded part (0: AP)")),
+    params=(REL, Param("beta", float, 1.0, "weight of the graded part (0: AP)", domain=Q_BETA)),
     aliases=("q_measure", "Q-measure"),
     citation="Sakai, New performance metrics based on multigrade relevance, NTCIR-4 2004",
     notes="RAG spec §10.1 (future enhancements); C(r) relevant documents in the top r, "
@@ -413,6 +448,7 @@ _local(
 
 def _irm(name, description, source, **fields):
     fields.setdefault("ir_measures", name)
+    _numbers(fields)
     define(Definition(name, description, source=source, **fields))
 
 
@@ -449,8 +485,14 @@ _irm(
     "rank-biased precision: (1-p) sum p^(i-1) gain_i over the whole ranking",
     "cwl_eval",
     params=(
-        Param("p", float, 0.8, "persistence"),
-        Param("rel", int, None, "binary gain: grade >= rel; unset: graded gain grade/max_rel"),
+        persistence(0.8),
+        Param(
+            "rel",
+            int,
+            None,
+            "binary gain: grade >= rel; unset: graded gain grade/max_rel",
+            domain=REL_LEVEL,
+        ),
         MAX_REL,
     ),
     citation=MOFFAT_ZOBEL,
@@ -494,7 +536,7 @@ _irm(
     "NERR10",
     "not (but nearly) ERR, equation 10 (RBP patience p)",
     "cwl_eval",
-    params=(Param("p", float, 0.9, "persistence"), MIN_REL, MAX_REL),
+    params=(persistence(0.9), MIN_REL, MAX_REL),
     citation=AZZOPARDI_2021,
 )
 _irm(
@@ -518,7 +560,7 @@ _irm(
     "rank-biased overlap of the ranking with an ideal ranking",
     "compat",
     params=(
-        Param("p", float, 0.95, "persistence"),
+        persistence(0.95),
         Param("normalize", bool, True, "normalise for finite ideal rankings"),
     ),
     citation="Clarke, Vtyurina & Smucker, Assessing top-k preferences, TOIS 2021",
@@ -534,7 +576,7 @@ _irm(
 
 # diversity: qrels with a subtopic in the second column (ndeval's format)
 _DIV = {"diversity": True}
-_CUT = {"cutoff": INT_CUTOFF, "cutoff_required": True}
+_CUT = {"cutoff": INT_CUTOFF, "cutoff_required": True, "numbers": DIVERSITY_CUTOFF}
 _irm(
     "alpha_DCG",
     "alpha-DCG at k: DCG with gains discounted by subtopic redundancy",
@@ -637,6 +679,7 @@ def _ported(name, description, *, after=None, **fields):
     versions = " and ".join(fields["trec_eval"])
     fields.setdefault("checked", f"trec_eval {versions} (the binaries' stored outputs)")
     order = None if after is None else trec_order()[after] + 1
+    _numbers(fields)
     define(Definition(name, description, trec_name=name, **fields), trec_order=order)
 
 
@@ -685,6 +728,7 @@ _ported(
     "precision after R x m documents of each judgment group, averaged",
     trec_params=FLOAT_CUTOFFS,
     trec_defaults=(0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0),
+    numbers=MULTIPLIER,
     notes=JG,
 )
 _ported(
@@ -696,6 +740,7 @@ _ported(
     "rbp",
     "rank-biased precision (10.0): (1 - p) sum gain p^(i-1), gains rescaled to [0, 1]",
     trec_params=PAIRS,
+    params=(persistence(0.9),),
     trec_eval=V10,
     citation=MOFFAT_ZOBEL,
     notes="trec_eval 10.0's rbp (p=0.9; rbp.p=0.8,1=3); ir_measures' RBP is cwl_eval's",
@@ -704,6 +749,7 @@ _ported(
     "rbp_resid",
     "rbp's residual: what unjudged documents could still add (10.0)",
     trec_params=PAIRS,
+    params=(persistence(0.9),),
     trec_eval=V10,
     citation=MOFFAT_ZOBEL,
 )
