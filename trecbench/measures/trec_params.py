@@ -26,7 +26,10 @@ class MeasureParameterError(TrecbenchError):
 
 
 _ATOL = re.compile(r"^[ \t\n\r\v\f]*([+-]?[0-9]+)")
-_ATOF = re.compile(r"^[ \t\n\r\v\f]*([+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?)")
+_ATOF = re.compile(
+    r"^[ \t\n\r\v\f]*([+-]?(([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?|inf(inity)?|nan))",
+    re.IGNORECASE,
+)
 
 
 def c_atol(text: str) -> int:
@@ -42,7 +45,8 @@ def c_atol(text: str) -> int:
 
 
 def c_atof(text: str) -> float:
-    """C ``atof`` (decimal forms): the leading number of ``text``, 0.0 when there is none."""
+    """C ``atof`` (glibc's decimal forms, ``inf``, ``infinity`` and ``nan`` in any case):
+    the leading number of ``text``, 0.0 when there is none."""
     match = _ATOF.match(text)
     return float(match.group(1)) if match else 0.0
 
