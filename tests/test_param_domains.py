@@ -245,3 +245,20 @@ def test_trec_eval_spellings_print_trec_eval_bytes_and_warn_in_one_line_each():
     assert len(lines) == 2 and all(line.startswith("trecbench: warning: ") for line in lines)
     assert "the multiplier must be > 0" in lines[0] and "recall level must be in [0, 1]" in lines[1]
     assert "Traceback" not in done.stderr and ".py:" not in done.stderr
+
+
+def test_rbp_outside_its_domain_prints_trec_eval_10s_number(capsys, monkeypatch):
+    """Issue 25: trec_eval 10.0 itself prints -511.8476 for rbp.p=1.5 on the demo data."""
+    from trecbench.cli import run
+
+    monkeypatch.chdir(HERE.parent)
+    argv = ["score", "--compat", "10.0", "-m", "rbp.p=1.5"]
+    assert run([*argv, "qrels/hpo-demo.qrels", "runs/tfidf-char.run"]) == 0
+    out, err = capsys.readouterr()
+    assert out == "rbp_p=1.5             \tall\t-511.8476\n"
+    warned = [line for line in err.splitlines() if "ParameterDomainWarning" in line]
+    assert warned == [
+        "trecbench: warning: ParameterDomainWarning: measure 'rbp.p=1.5': p must be in (0, 1) "
+        f"({registry.get('rbp').param('p').domain.reason}), not 1.5; computed as trec_eval "
+        "computes it"
+    ]
