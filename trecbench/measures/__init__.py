@@ -5,7 +5,8 @@
   source, trec_eval versions) and the engines' registrations (how to add a measure, a
   trec_eval family or an engine: see its docstring);
 * :mod:`.catalog` — the definitions themselves (data), the KPI preset and trec_eval's
-  nicknames;
+  nicknames; :mod:`.extended` — trecbench's own and ir_measures' other providers';
+  :mod:`.ported` — the trec_eval families trecbench ports;
 * :mod:`.params` — the shared parameters and the domains of the measures' numbers (each
   stated once, with its reason);
 * :mod:`.names` — :class:`~.names.Measure` (one requested measure) and the parsers of
@@ -20,7 +21,7 @@ Nothing here imports an engine: engines register what they compute.
 
 from __future__ import annotations
 
-from . import catalog, registry
+from . import catalog, extended, ported, registry
 from .catalog import KPI_PRESET, NICKNAMES
 from .names import (
     Measure,
@@ -89,6 +90,8 @@ __all__ = [
     "c_atof",
     "c_atol",
     "catalog",
+    "extended",
+    "ported",
     "define",
     "display_name",
     "float_cutoffs",
