@@ -27,6 +27,7 @@ from trecbench.measures.registry import (
     PAIRS,
     Domain,
 )
+from trecbench.measures.trec_params import numbers_outside
 
 HERE = Path(__file__).resolve().parent
 RANDOM = HERE / "fixtures" / "trec_eval_random"
@@ -262,3 +263,53 @@ def test_rbp_outside_its_domain_prints_trec_eval_10s_number(capsys, monkeypatch)
         f"({registry.get('rbp').param('p').domain.reason}), not 1.5; computed as trec_eval "
         "computes it"
     ]
+
+
+# ---------------------------------------------------------------------------------------
+# the adversarial suite (issue 25 item 11): hostile names and numbers
+
+hypothesis = pytest.importorskip("hypothesis")
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+FUZZ = settings(derandomize=True, deadline=None, database=None, max_examples=120)
+PIECES = st.sampled_from(
+    ["nDCG", "RBP", "P", "rbp", "ndcg", "IPrec", "SetF", "INST", "Judged", "alpha_nDCG",
+     "(", ")", "=", "@", ".", ",", "{", "}", ":", "'", '"', "\\", " ", "p", "beta", "gains",
+     "1", "0", "-", "1e400", "9" * 30, "0x10", "ish", "if", "_", "α", "\x00", "\n", "nan"]
+)  # fmt: skip
+
+
+@FUZZ
+@given(st.one_of(st.lists(PIECES, max_size=8).map("".join), st.text(max_size=20)))
+def test_any_text_is_a_measure_or_a_one_line_refusal(text):
+    from trecbench.errors import TrecbenchError
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            measure = parse_measure(text, "10.0")
+        except TrecbenchError as error:
+            assert error.exit_code in (1, 2)
+        else:  # parsed: its numbers are in their domains, or it is trec_eval's and warned
+            outside = numbers_outside(measure.definition, measure.params)
+            warned = [w for w in caught if w.category is ParameterDomainWarning]
+            assert len(warned) == len(outside) and (not outside or measure.trec_spelled)
+    assert all(w.category is ParameterDomainWarning for w in caught), [
+        str(w.message) for w in caught
+    ]
+
+
+@FUZZ
+@given(st.floats(allow_nan=True, allow_infinity=True))
+def test_persistence_is_accepted_exactly_inside_its_domain(p):
+    text = f"RBP(p={'1e400' if p == math.inf else '-1e400' if p == -math.inf else repr(p)})"
+    if math.isnan(p):
+        text = "RBP(p=nan)"  # not a literal: refused as such
+    inside = 0 < p < 1
+    try:
+        measure = parse_measure(text)
+    except UsageError:
+        assert not inside
+    else:
+        assert inside and measure.option("p") == p
