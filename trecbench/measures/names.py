@@ -326,11 +326,12 @@ def _options(definition: Definition, params: dict[str, Any], text: str):
         if isinstance(value, dict):  # gain maps: hashable, in one order
             value = tuple(sorted(value.items()))
         options.append((key, value))
-    for param in definition.params:  # min_rel < max_rel
-        low, high = params.get(param.name, param.default), None
-        if param.below is not None:
-            high = params.get(param.below, definition.param(param.below).default)
-        if high is not None and low is not None and not low < high:
+    for param in definition.params:  # min_rel < max_rel, when both are known here
+        if param.below is None:
+            continue
+        low = params.get(param.name, param.default)
+        high = params.get(param.below, definition.param(param.below).default)
+        if low is not None and high is not None and not low < high:
             _refuse(f"{param.name} must be below {param.below}, not {low} >= {high}", text)
     return tuple(options)
 

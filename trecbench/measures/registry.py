@@ -116,7 +116,9 @@ class Domain:
         if self.contains(value):
             return None
         because = f" ({self.reason})" if self.reason else ""
-        return f"{name or self.what} must be {self}{because}, not {value!r}"
+        shown = repr(value)
+        shown = shown if len(shown) <= 40 else f"{shown[:37]}..."  # messages quote excerpts
+        return f"{name or self.what} must be {self}{because}, not {shown}"
 
 
 def _shown(bound: float) -> str:
@@ -141,10 +143,9 @@ class Param:
 
     def check(self, value: Any) -> str | None:
         """Why ``value`` is not acceptable, or None."""
-        kind = float if self.type is float else self.type
         numeric = isinstance(value, (int, float)) and not isinstance(value, bool)
-        if not (self.type is float and numeric):
-            if not isinstance(value, kind) or (self.type is int and isinstance(value, bool)):
+        if not (self.type is float and numeric):  # a float parameter takes ints too
+            if not isinstance(value, self.type) or (self.type is int and isinstance(value, bool)):
                 return f"{self.name} must be {self.type.__name__}, got {value!r}"
         if self.choices and value not in self.choices:
             return f"{self.name} must be one of {', '.join(map(repr, self.choices))}"
