@@ -3,6 +3,7 @@ per flag (docs/cli-conventions.md, whose examples tests/test_readme.py runs)."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -190,17 +191,66 @@ def test_compare_refuses_a_negative_seed_in_the_library_too():
         compare(QRELS, [RUN, RUN2], seed=-1)
 
 
-def _trecbench(args, stdout) -> subprocess.CompletedProcess:
+def _trecbench(args, stdout, unbuffered: bool = False) -> subprocess.CompletedProcess:
     command = [sys.executable, "-m", "trecbench", *map(str, args)]
-    return subprocess.run(command, stdout=stdout, stderr=subprocess.PIPE, check=False)
+    env = {name: value for name, value in os.environ.items() if name != "PYTHONUNBUFFERED"}
+    env |= {"PYTHONUNBUFFERED": "1"} if unbuffered else {}
+    return subprocess.run(command, stdout=stdout, stderr=subprocess.PIPE, check=False, env=env)
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
-def test_a_full_stdout_is_an_output_error():
+@pytest.mark.parametrize("unbuffered", [False, True], ids=["buffered", "PYTHONUNBUFFERED"])
+def test_a_full_stdout_is_an_output_error(unbuffered):
     with open("/dev/full", "wb") as full:
-        done = _trecbench(["score", "-q", QRELS, RUN], stdout=full)
+        done = _trecbench(["score", "-q", QRELS, RUN], stdout=full, unbuffered=unbuffered)
     assert done.returncode == ExitCode.INPUT
     assert done.stderr == (b"trecbench: standard output: cannot write (No space left on device)\n")
+
+
+class _ShortFile(io.FileIO):
+    """A file that takes at most ``most`` bytes a write, and none once ``room`` are
+    written (as a disk filling up does, without the error a real one gives next)."""
+
+    def __init__(self, path, most: int, room: int | None = None):
+        super().__init__(path, "wb")
+        self.most, self.room, self.refused = most, room, 0
+
+    def write(self, data) -> int:
+        left = len(data) if self.room is None else max(0, self.room - self.tell())
+        self.refused += left == 0
+        if self.refused > 100:  # Python's own buffer would try for ever
+            raise AssertionError("a write that took nothing was repeated")
+        return super().write(memoryview(data)[: min(self.most, left)])
+
+
+@pytest.mark.parametrize("unbuffered", [False, True], ids=["buffered", "PYTHONUNBUFFERED"])
+def test_short_writes_to_stdout_are_completed_or_reported(unbuffered, tmp_path, monkeypatch):
+    """Python does not check what a write to an unbuffered stdout took: short writes lost
+    the rest of score's output with exit 0. Now every byte is written, or the command
+    ends with the one-line error of a failed write, exit 2."""
+    expected = tmp_path / "expected"
+    with open(expected, "w") as whole:
+        monkeypatch.setattr(sys, "stdout", whole)
+        assert run(["score", "-q", QRELS, RUN]) == 0
+    for room, code in ((None, 0), (5000, ExitCode.INPUT)):
+        out = tmp_path / f"out{room}"
+        raw = _ShortFile(out, most=7, room=room)
+        binary = raw if unbuffered else io.BufferedWriter(raw)
+        stream = io.TextIOWrapper(binary, encoding="utf-8", write_through=unbuffered)
+        monkeypatch.setattr(sys, "stdout", stream)
+        monkeypatch.setattr(sys, "stderr", io.StringIO())
+        assert run(["score", "-q", QRELS, RUN]) == code
+        error = sys.stderr.getvalue()
+        monkeypatch.undo()
+        if room is None:
+            stream.flush()
+            assert out.read_bytes() == expected.read_bytes() and error == ""
+        else:
+            assert re.fullmatch(
+                r"trecbench: standard output: cannot write \(short write: \d+ of \d+ bytes "
+                r"written\)\n",
+                error,
+            ), error
 
 
 def test_a_closed_stdout_ends_quietly():
