@@ -485,3 +485,36 @@ def test_a_process_killed_at_random_points_of_its_commits_leaves_a_whole_set(tmp
         assert names == [*"abcde", *(["other"] if "other" in names else [])], names
         contents = {(tmp_path / name).read_text() for name in "abcde"}
         assert len(contents) == 1, (number, contents)
+
+
+def test_two_calls_writing_one_folder_at_once_leave_one_whole_set(tmp_path, monkeypatch):
+    """As two `compare -o SAME_DIR` at once: each set is a report and a manifest of its
+    sha256. The second call starts while the first is between two renames; it waits for
+    the folder, and the folder ends holding one whole set (unlocked, it held the second
+    call's report and the first one's manifest)."""
+    import hashlib
+    import threading
+
+    def call(name):
+        report = f"{name}\n".encode() * 100
+        with OutputSet() as out:
+            out.write(tmp_path / "report.md", report)
+            out.write(tmp_path / "manifest.json", hashlib.sha256(report).hexdigest())
+
+    second = threading.Thread(target=call, args=("second",))
+    real_replace = os.replace
+
+    def replace(src, dst):
+        done = real_replace(src, dst)
+        if threading.current_thread() is threading.main_thread() and not second.ident:
+            second.start()  # after the first call's first rename
+            second.join(0.3)
+        return done
+
+    monkeypatch.setattr(os, "replace", replace)
+    call("first")
+    second.join(10)
+    digest = hashlib.sha256((tmp_path / "report.md").read_bytes()).hexdigest()
+    assert (tmp_path / "manifest.json").read_text() == digest
+    assert (tmp_path / "report.md").read_text().startswith("second")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["manifest.json", "report.md"]
