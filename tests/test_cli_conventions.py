@@ -363,7 +363,6 @@ def test_a_dask_run_globs_files_no_output_may_replace(capsys, tmp_path):
     ("args", "code", "message"),
     [
         (["validate", RUN, "--fix", "-"], ExitCode.INPUT, "-: give a file name"),
-        (["fuse", RUN, RUN2, "-o", "-"], ExitCode.INPUT, "-: give a file name"),
         (["score", QRELS, RUN, "--report", "-"], ExitCode.INPUT, "-: give a file name"),
         (
             ["score", QRELS, RUN, "--report", "d/x/r.json", "--manifest", "d/x"],
@@ -404,3 +403,47 @@ def test_undecodable_topics_are_one_line_input_errors(capsys, tmp_path):
     topics.write_bytes(b"en-01\nen-0\xff\n")  # was read as en-0\ufffd, a topic of no run
     code, out, err = call(capsys, "validate", "--topics", topics, RUN)
     assert (code, out, err) == (ExitCode.INPUT, "", f"trecbench: {topics}:2: invalid UTF-8\n")
+
+
+# -- pipes: a single run to standard output, `-` read back (issue 27)
+
+
+def _pipe(first: list, second: list) -> tuple[bytes, subprocess.CompletedProcess]:
+    """``trecbench FIRST | trecbench SECOND``: what FIRST printed, and SECOND's result."""
+    command = [sys.executable, "-m", "trecbench"]
+    left = subprocess.run([*command, *map(str, first)], capture_output=True, check=True)
+    right = subprocess.run(
+        [*command, *map(str, second)], input=left.stdout, capture_output=True, check=False
+    )
+    return left.stdout, right
+
+
+def test_fuse_to_standard_output_scores_as_the_fused_file(tmp_path):
+    fused = tmp_path / "fused.run"
+    assert run(["fuse", RUN, RUN2, "-o", str(fused)]) == 0
+    scored = _trecbench(["score", "--compat", "10.0", "-q", QRELS, fused], subprocess.PIPE)
+    printed, piped = _pipe(
+        ["fuse", RUN, RUN2, "-o", "-"], ["score", "--compat", "10.0", "-q", QRELS, "-"]
+    )
+    assert printed == fused.read_bytes()
+    assert piped.returncode == 0 and piped.stdout == scored.stdout and scored.stdout
+    _, read = _pipe(["fuse", RUN, RUN2, "-o", "-"], ["validate", "-"])
+    assert read.returncode == 0 and b"\nOK: 1 file(s), 4950 lines: 0 error(s)" in read.stdout
+
+
+def test_convert_prints_a_single_run_and_refuses_more(tmp_path, capsys):
+    source = tmp_path / "ms.tsv"
+    source.write_text("1\td1\t1\n1\td2\t2\n2\td3\t1\n")
+    assert run(["convert", "msmarco", str(source), "-o", str(tmp_path / "out")]) == 0
+    capsys.readouterr()
+    done = _trecbench(["convert", "msmarco", source, "-o", "-"], subprocess.PIPE)
+    assert done.returncode == 0
+    assert done.stdout == (tmp_path / "out" / "ms.run").read_bytes()
+    assert done.stderr.decode().startswith("wrote standard output: 2 queries, 3 documents")
+    qrels = tmp_path / "q.json"
+    qrels.write_text('{"1": {"d1": 1}}')
+    results = tmp_path / "r.json"
+    results.write_text('{"1": {"d1": 0.5, "d2": 0.7}}')
+    code, out, err = call(capsys, "convert", "dict", results, "--qrels-json", qrels, "-o", "-")
+    assert code == ExitCode.USAGE and out == ""
+    assert "standard output takes a single run; this conversion writes 1 run(s) and 1 qrels" in err
