@@ -518,3 +518,37 @@ def test_two_calls_writing_one_folder_at_once_leave_one_whole_set(tmp_path, monk
     assert (tmp_path / "manifest.json").read_text() == digest
     assert (tmp_path / "report.md").read_text().startswith("second")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["manifest.json", "report.md"]
+
+
+def test_a_reader_holding_a_shared_lock_on_the_folder_sees_one_whole_set(tmp_path):
+    """Readers that take a shared flock on the folder (`flock -s DIR cat DIR/*`) are never
+    between two renames: the commit waits for them, and they for it."""
+    import fcntl
+    import threading
+
+    (tmp_path / "a").write_text("old")
+    (tmp_path / "b").write_text("old")
+    reader = os.open(tmp_path, os.O_RDONLY)
+    fcntl.flock(reader, fcntl.LOCK_SH)
+    writer = threading.Thread(target=lambda: write_file(tmp_path / "a", "new"))
+    try:
+        writer.start()
+        writer.join(0.3)
+        assert writer.is_alive() and (tmp_path / "a").read_text() == "old"
+    finally:
+        os.close(reader)
+    writer.join(5)
+    assert (tmp_path / "a").read_text() == "new"
+
+
+def test_a_staging_folder_of_another_user_or_writable_by_others_is_left_alone(tmp_path):
+    from trecbench import publication
+
+    planted = tmp_path / f"{publication.STAGE_PREFIX}planted"
+    (planted / publication.NEW).mkdir(parents=True)
+    (planted / publication.NEW / "a").write_text("planted")
+    (planted / publication.JOURNAL).write_text('["a"]')
+    planted.chmod(0o777)  # as a folder another user could have filled
+    (tmp_path / "a").write_text("mine")
+    write_file(tmp_path / "b", "x")
+    assert (tmp_path / "a").read_text() == "mine" and planted.exists()

@@ -33,6 +33,7 @@ import json
 import os
 import shutil
 import signal
+import stat
 import tempfile
 import threading
 import time
@@ -211,8 +212,8 @@ def recover(folder: Path) -> None:
     except OSError:
         return
     for entry in entries:
-        if not entry.is_dir(follow_symlinks=False):
-            continue
+        if not _own_private_folder(entry):
+            continue  # not ours to finish: in a shared folder (/tmp), another user's
         stage = Path(entry.path)
         try:
             names = json.loads((stage / JOURNAL).read_text())
@@ -222,6 +223,18 @@ def recover(folder: Path) -> None:
             with contextlib.suppress(OSError):
                 os.replace(stage / NEW / name, folder / name)
         shutil.rmtree(stage, ignore_errors=True)
+
+
+def _own_private_folder(entry: os.DirEntry) -> bool:
+    """A folder (not a link to one) of this user that no one else may write into, as
+    ``mkdtemp`` makes them: in a shared folder, a staging folder planted by another user
+    must not get its files renamed over this user's."""
+    try:
+        info = entry.stat(follow_symlinks=False)
+    except OSError:
+        return False
+    owner = getattr(os, "geteuid", lambda: info.st_uid)()
+    return stat.S_ISDIR(info.st_mode) and info.st_uid == owner and not info.st_mode & 0o022
 
 
 @contextlib.contextmanager
