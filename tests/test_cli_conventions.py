@@ -253,11 +253,12 @@ def test_short_writes_to_stdout_are_completed_or_reported(unbuffered, tmp_path, 
             ), error
 
 
-def test_a_closed_stdout_ends_quietly():
+@pytest.mark.parametrize("unbuffered", [False, True], ids=["buffered", "PYTHONUNBUFFERED"])
+def test_a_closed_stdout_ends_quietly(unbuffered):
     reader, writer = os.pipe()
     os.close(reader)  # nobody will read: the first write fails with EPIPE
     try:
-        done = _trecbench(["score", "-q", QRELS, RUN], stdout=writer)
+        done = _trecbench(["score", "-q", QRELS, RUN], stdout=writer, unbuffered=unbuffered)
     finally:
         os.close(writer)
     assert (done.returncode, done.stderr) == (ExitCode.BROKEN_PIPE, b"")
