@@ -14,7 +14,9 @@ import click
 from .. import __version__, outputs
 from ..errors import ExitCode
 
-WORKFLOW = ("convert", "validate", "score", "compare", "fuse", "benchmark", "measures")
+WORKFLOW = (
+    "convert", "validate", "score", "compare", "power", "agree", "fuse", "benchmark", "measures",
+)  # fmt: skip
 
 _debug: contextvars.ContextVar[bool] = contextvars.ContextVar("trecbench_debug", default=False)
 
