@@ -207,3 +207,19 @@ def test_cli_formats_and_bad_settings():
         assert done.exit_code == 0 and "tfidf-char" in done.output, done.output
     done = CliRunner().invoke(cli, [*base, "--alpha", "0.5", "--power", "0.4"])
     assert done.exit_code == 1
+
+
+def test_a_run_without_results_for_a_topic_scores_zero_on_it(tmp_path):
+    lines = (ROOT / "runs/tfidf-char.run").read_text(encoding="utf-8").splitlines(keepends=True)
+    partial = tmp_path / "english.run"
+    partial.write_text("".join(line for line in lines if line.startswith("en-")), encoding="utf-8")
+    result = trecbench.power(QRELS, RUNS["tfidf-word"], str(partial), ["nDCG@10"])
+    per_query = trecbench.evaluate(QRELS, [RUNS["tfidf-word"], str(partial)], ["nDCG@10"]).per_query
+    base = per_query[per_query["run"] == RUNS["tfidf-word"]].set_index("qid")["value"]
+    run = per_query[per_query["run"] == str(partial)].set_index("qid")["value"]
+    differences = (run.reindex(base.index).fillna(0.0) - base).to_numpy()
+    assert len(run) < len(base) == 56
+    (row,) = result.rows
+    assert row.n_topics == 56
+    assert row.mean_difference == pytest.approx(differences.mean(), abs=1e-12)
+    assert row.effect_size == pytest.approx(differences.mean() / differences.std(ddof=1), abs=1e-12)
