@@ -63,7 +63,7 @@ def tau_ap(reference, evaluated) -> float | None:
         position = first + k
         counted = position > 1
         total += ((fixed + k * share)[counted] / (position[counted] - 1)).sum() / group
-    return 2.0 * total / (n - 1) - 1.0
+    return float(2.0 * total / (n - 1) - 1.0)
 
 
 def cohen_kappa(a, b, weights: str | None = None) -> float | None:

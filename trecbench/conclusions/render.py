@@ -190,24 +190,25 @@ def _orderings(rows, names: tuple[str, str], fmt: str) -> str:
 
 def _judgments(result, title: str, fmt: str) -> str:
     j = result.judgments
-    counts = grid(
-        (
-            "judged in both",
-            f"only in {result.qrels or 'A'}",
-            f"only in {result.qrels_b or 'B'}",
-            f"cohen_kappa (grade >= {j.relevance_level})",
-            "weighted kappa (linear)",
-        ),
-        [
-            [
-                _count(j.both),
-                _count(j.only_a),
-                _count(j.only_b),
-                _number(j.cohen_kappa, True),
-                _number(j.weighted_kappa, True),
-            ]
-        ],
-        fmt,
+    headers = (
+        "judged in both",
+        "only in A",
+        "only in B",
+        f"cohen_kappa (grade >= {j.relevance_level})",
+        "weighted kappa (linear)",
+    )
+    row = [_count(j.both), _count(j.only_a), _count(j.only_b)]
+    row += [_number(j.cohen_kappa, True), _number(j.weighted_kappa, True)]
+    undefined = [
+        name
+        for name, k in (("cohen_kappa", j.cohen_kappa), ("weighted kappa", j.weighted_kappa))
+        if k is None
+    ]
+    note = (
+        f"\n{' and '.join(undefined)} undefined: the documents judged in both carry one "
+        "label, the same in both sets (no chance agreement to correct for)\n"
+        if undefined
+        else ""
     )
     rows = [
         [o.reference, _number(o.kendall_tau, True), _number(o.tau_ap, True)]
@@ -215,7 +216,8 @@ def _judgments(result, title: str, fmt: str) -> str:
     ]
     return (
         f"\n{title}Two sets of judgments: {result.qrels} (A) and {result.qrels_b} (B)\n\n"
-        + counts
+        + grid(headers, [row], fmt)
+        + note
         + f"\n{title}Orderings of the runs under A (reference) and B, per measure\n\n"
         + grid(("measure", "kendall_tau", "tau_ap"), rows, fmt)
     )
