@@ -207,6 +207,8 @@ def test_cli_formats_and_bad_settings():
         assert done.exit_code == 0 and "tfidf-char" in done.output, done.output
     done = CliRunner().invoke(cli, [*base, "--alpha", "0.5", "--power", "0.4"])
     assert done.exit_code == 1
+    with pytest.raises(UsageError, match="num_q: no value per topic"):
+        trecbench.power(QRELS, RUNS["tfidf-word"], RUNS["tfidf-char"], ["P@5", "num_q"])
 
 
 def test_a_run_without_results_for_a_topic_scores_zero_on_it(tmp_path):

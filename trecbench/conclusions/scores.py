@@ -69,10 +69,14 @@ def topic_scores(
         judged_only=flags.judged_only,
         options=dict(flags.options),
     )
+    summaries = [column.display for column in evaluation.columns if not column.per_query]
+    if summaries:
+        raise UsageError(
+            f"{', '.join(summaries)}: no value per topic (a count or summary over topics), "
+            "which power and agreement are computed from"
+        )
     per_query = evaluation.per_query
     shown = tuple(dict.fromkeys(per_query["measure"].tolist()))
-    if not shown:
-        raise UsageError("no measure with per-topic values was asked for")
     topics = sorted(evaluation.qrels_topics)
     values = _cube(per_query, list(named), list(shown), topics)
     warnings = tuple(
