@@ -111,7 +111,7 @@ def test_undefined_figures_are_none_with_a_reason():
     settings = PowerSettings()
     one = power_row(np.array([0.3]), settings, "r", "b", "m")
     assert (one.effect_size, one.power, one.mde, one.topics_needed) == (None, None, None, None)
-    assert "at least 2" in one.reason
+    assert "needs 2" in one.reason
     for differences, why in [
         (np.zeros(5), "equal on every topic"),
         (np.full(5, 0.1), "the same difference"),
@@ -225,3 +225,21 @@ def test_a_run_without_results_for_a_topic_scores_zero_on_it(tmp_path):
     assert row.n_topics == 56
     assert row.mean_difference == pytest.approx(differences.mean(), abs=1e-12)
     assert row.effect_size == pytest.approx(differences.mean() / differences.std(ddof=1), abs=1e-12)
+
+
+def test_renderers_escape_names_and_show_undefined_figures():
+    from trecbench.conclusions.power import PowerResult
+    from trecbench.conclusions.render import grid
+
+    settings = PowerSettings()
+    rows = (
+        power_row(np.array([0.1, 0.3, 0.2]), settings, "bm25_a|b&c", "base", "P@5"),
+        power_row(np.zeros(3), settings, "same", "base", "P@5"),
+    )
+    result = PowerResult(settings, "base", rows)
+    assert "bm25\\_a|b\\&c" in result.render("latex")
+    assert "| bm25_a\\|b&c |" in result.render("markdown")
+    table = result.render("table")
+    assert "same, P@5: equal on every topic (sd 0)" in table
+    assert json.loads(result.render("json"))["rows"][1]["power"] is None
+    assert grid(("a", "n"), [["x", "1"], ["yy", "10"]], "table") == "a    n\nx    1\nyy  10\n"

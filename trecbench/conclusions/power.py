@@ -63,7 +63,7 @@ class PowerRow:
     baseline: str
     measure: str
     n_topics: int
-    mean_difference: float
+    mean_difference: float | None
     sd: float | None
     effect_size: float | None
     power: float | None
@@ -144,37 +144,33 @@ def topics_for_power(effect: float, alpha: float, target: float) -> float | None
     return _solve(shortfall, 2.0, 4.0)
 
 
+def _undefined(known: dict, mean: float | None, sd: float | None, reason: str) -> PowerRow:
+    return PowerRow(
+        **known,
+        mean_difference=mean,
+        sd=sd,
+        effect_size=None,
+        power=None,
+        mde=None,
+        topics_needed=None,
+        reason=reason,
+    )
+
+
 def power_row(
     differences: np.ndarray, settings: PowerSettings, run: str, baseline: str, measure: str
 ) -> PowerRow:
     """The figures of one comparison from its per-topic differences (run − baseline)."""
     n = len(differences)
-    mean = float(differences.mean()) if n else math.nan
     known = {"run": run, "baseline": baseline, "measure": measure, "n_topics": n}
     if n < 2:
-        return PowerRow(
-            **known,
-            mean_difference=mean,
-            sd=None,
-            effect_size=None,
-            power=None,
-            mde=None,
-            topics_needed=None,
-            reason=f"{n} topic(s): the paired t-test needs at least 2",
-        )
+        mean = float(differences.mean()) if n else None
+        return _undefined(known, mean, None, f"{n} topic(s): the paired t-test needs 2")
+    mean = float(differences.mean())
     sd = float(differences.std(ddof=1))
     if sd == 0:
         why = "equal on every topic" if mean == 0 else "the same difference on every topic"
-        return PowerRow(
-            **known,
-            mean_difference=mean,
-            sd=0.0,
-            effect_size=None,
-            power=None,
-            mde=None,
-            topics_needed=None,
-            reason=f"{why} (sd 0): the effect size is undefined",
-        )
+        return _undefined(known, mean, 0.0, f"{why} (sd 0): the effect size is undefined")
     alpha, target = settings.alpha, settings.target
     effect = mean / sd
     mde = detectable_effect(n, alpha, target) * sd

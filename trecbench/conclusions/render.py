@@ -28,9 +28,11 @@ def grid(headers: Sequence[str], rows: Sequence[Sequence[str]], fmt: str) -> str
     """Rows under headers: aligned columns (text left, numbers right) or a Markdown table."""
     if fmt == "markdown":
         lines = [headers, ["---"] * len(headers), *rows]
-        return "".join("| " + " | ".join(row) + " |\n" for row in lines)
-    widths = [max(len(str(c)) for c in column) for column in zip(headers, *rows, strict=True)]
-    numeric = [all(_is_number(row[i]) for row in rows) and rows for i in range(len(headers))]
+        return "".join(
+            "| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |\n" for row in lines
+        )
+    widths = [max(len(c) for c in column) for column in zip(headers, *rows, strict=True)]
+    numeric = [bool(rows) and all(_is_number(row[i]) for row in rows) for i in range(len(headers))]
 
     def line(row) -> str:
         cells = [
@@ -84,15 +86,18 @@ def render_power(result, fmt: str = "table") -> str:
     if fmt == "latex":
         return _power_latex(result)
     settings = result.settings
-    head = (
+    legend = [
         f"Baseline: {result.baseline}; paired two-sided t-test at alpha {settings.alpha:g}, "
-        f"target power {settings.target:g}\n"
+        f"target power {settings.target:g}",
         "difference: mean of run - baseline over topics; d_z: difference / sd; power: at "
-        "these topics for d_z;\nMDE: smallest difference detectable at the target power; "
-        "topics needed: to detect d_z at it\n\n"
-    )
+        "these topics for d_z;",
+        "MDE: smallest difference detectable at the target power; topics needed: to detect "
+        "d_z at it",
+    ]
     if fmt == "markdown":
-        head = head.replace("\n", "\n\n", 1).replace(";\nMDE", "; MDE")
+        head = f"{legend[0]}\n\n{legend[1]} {legend[2]}\n\n"
+    else:
+        head = "\n".join(legend) + "\n\n"
     notes = [f"{row.run}, {row.measure}: {row.reason}\n" for row in result.rows if row.reason]
     tail = "\n" + "".join(notes) if notes else ""
     return head + grid(POWER_HEADERS, _power_rows(result), fmt) + tail
