@@ -68,7 +68,7 @@ def agree(
     maxontsim_formula,
     ontology,
 ):
-    """How the measures (-m, two or more) and two sets of judgments (--qrels-b) agree on
+    """How the measures (-m) and two sets of judgments (--qrels-b) agree on
     RUNS (two or more). For each pair of measures Kendall's tau-b and tau_AP (the first
     measure's ordering the reference) between the runs ordered by mean; per measure the
     discriminative power: the share of pairs of runs significantly different at --alpha
