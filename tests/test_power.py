@@ -243,3 +243,19 @@ def test_renderers_escape_names_and_show_undefined_figures():
     assert "same, P@5: equal on every topic (sd 0)" in table
     assert json.loads(result.render("json"))["rows"][1]["power"] is None
     assert grid(("a", "n"), [["x", "1"], ["yy", "10"]], "table") == "a    n\nx    1\nyy  10\n"
+
+
+def test_cli_names_runs_by_file_or_by_path_when_two_files_share_a_name(tmp_path):
+    for folder, source in (("a", "tfidf-char"), ("b", "tfidf-word-parents")):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "x.run").write_bytes((ROOT / f"runs/{source}.run").read_bytes())
+    same = [str(tmp_path / "a/x.run"), str(tmp_path / "b/x.run")]
+    done = CliRunner().invoke(
+        cli, ["power", QRELS, RUNS["tfidf-word"], *same, "-m", "P@5", "--format", "json"]
+    )
+    assert done.exit_code == 0, done.output
+    document = json.loads(done.output)
+    assert document["baseline"] == "tfidf-word"
+    assert [row["run"] for row in document["rows"]] == same
+    done = CliRunner().invoke(cli, ["power", QRELS, RUNS["tfidf-word"], RUNS["tfidf-word"]])
+    assert isinstance(done.exception, UsageError) and "given twice" in str(done.exception)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import click
 
-from .conclusion_options import FORMATS, conclusion_options, echo_result, flags
+from .conclusion_options import FORMATS, conclusion_options, echo_result, flags, named_runs
 from .group import cli
 from .paths import INPUT_FILE, QRELS_INPUT
 
@@ -88,7 +88,7 @@ def agree(
 
     result = run_agree(
         qrels,
-        list(runs),
+        named_runs(runs),
         list(measures) or None,
         qrels_b=qrels_b,
         alpha=alpha,

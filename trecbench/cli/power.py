@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .conclusion_options import FORMATS, conclusion_options, echo_result, flags
+from .conclusion_options import FORMATS, conclusion_options, echo_result, flags, named_runs
 from .group import cli
 from .paths import INPUT_FILE, QRELS_INPUT
 
@@ -53,10 +53,12 @@ def power(
     """
     from ..conclusions.power import power as run_power
 
+    named = named_runs([baseline, *runs])
+    first = next(iter(named))
     result = run_power(
         qrels,
-        baseline,
-        list(runs),
+        {first: named.pop(first)},
+        named,
         list(measures) or None,
         alpha=alpha,
         target_power=target,
