@@ -257,3 +257,16 @@ def test_undefined_discriminative_power_with_one_run():
     assert not math.isnan(
         discriminative_power(np.ones((4, 2)), "m", DiscriminationSettings()).discriminative_power
     )
+
+
+def test_a_family_wise_test_plugs_in_with_one_entry_and_is_not_corrected_again(monkeypatch):
+    from trecbench.conclusions.discrimination import PairTest
+
+    # e.g. randomised Tukey HSD: its p-values hold for the family of all pairs already
+    fixed = PairTest(lambda values, settings: np.full(3, 0.03), family_wise=True)
+    monkeypatch.setitem(TESTS, "family", fixed)
+    values = np.random.default_rng(0).random((10, 3))
+    settings = DiscriminationSettings(test="family", correction="bonferroni")
+    assert discriminative_power(values, "m", settings).significant == 3
+    monkeypatch.setitem(TESTS, "family", PairTest(fixed.pvalues))  # per pair: Bonferroni 0.09
+    assert discriminative_power(values, "m", settings).significant == 0
