@@ -34,6 +34,8 @@ _EXPORTS = {
     "build_manifest": "report",
     "compare": "comparison",
     "compare_scores": "comparison",
+    "power": "conclusions.power",
+    "agree": "conclusions.agree",
     "fuse": "fusion",
     "run_benchmark": "benchmarking",
     "load_benchmark_config": "benchmarking",

@@ -118,11 +118,11 @@ def unjudged_bounds(qrels, runs, measures=None, *, names=None, **options) -> lis
     >>> bounds = unjudged_bounds("qrels.txt", ["bm25.run"], ["nDCG@10"])  # doctest: +SKIP
     >>> bounds[0].low, bounds[0].high  # doctest: +SKIP
     """
-    from . import ranking
-    from .evaluation import evaluate
-    from .fusion import ranked_table
-    from .inputs import load_qrels, split_runs
-    from .naming import run_names
+    from .. import ranking
+    from ..evaluation import evaluate
+    from ..fusion import ranked_table
+    from ..inputs import load_qrels, split_runs
+    from ..naming import run_names
 
     judged = load_qrels(qrels).table
     grade = int(pc.max(judged.column("rel")).as_py())

@@ -8,7 +8,7 @@ import random
 import pytest
 from conftest import ROOT
 
-from trecbench.unjudged_bounds import column_depth, unjudged_bounds
+from trecbench.conclusions.unjudged import column_depth, unjudged_bounds
 
 QRELS = ROOT / "qrels" / "hpo-demo.qrels"
 RUN = ROOT / "runs" / "tfidf-char.run"
@@ -102,7 +102,7 @@ def test_column_depth(label, depth):
 
 
 def test_a_flip_is_possible_when_the_ranges_overlap():
-    from trecbench.unjudged_bounds import UnjudgedBound
+    from trecbench.conclusions.unjudged import UnjudgedBound
 
     a = UnjudgedBound("a", "m", 0.30, 0.40, 0.1)
     assert a.flips(UnjudgedBound("b", "m", 0.35, 0.50, 0.1))
