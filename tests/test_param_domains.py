@@ -313,3 +313,19 @@ def test_persistence_is_accepted_exactly_inside_its_domain(p):
         assert not inside
     else:
         assert inside and measure.option("p") == p
+
+
+def test_min_rel_at_or_above_the_qrels_largest_grade_is_refused_in_one_line():
+    """max_rel comes from the qrels when not given, so only scoring can tell (it was an
+    internal error in cwl_eval: a division by zero)."""
+    pytest.importorskip("cwl")
+    from conftest import ROOT
+
+    import trecbench
+
+    with pytest.raises(trecbench.ParameterDomainError, match="min_rel=5 must be below max_rel=1"):
+        trecbench.evaluate(
+            str(ROOT / "qrels" / "hpo-demo.qrels"),
+            str(ROOT / "runs" / "tfidf-word.run"),
+            ["INST(min_rel=5)"],
+        )

@@ -24,6 +24,7 @@ _EXPORTS = {
     "TrecbenchError": "errors",
     "InputError": "errors",
     "UsageError": "errors",
+    "ParameterDomainError": "errors",
     "evaluate": "evaluation",
     "Evaluation": "evaluation",
     "parse_measure": "measures",
