@@ -23,10 +23,10 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from . import arrow, inputs, memory, outputs, provenance, ranking, tiebounds
-from .engines import META, NATIVE, PYTREC_EVAL, assign, engine_module
-from .engines.native import RECALL_CUTOFFS, TRACED
-from .errors import (
+from .. import arrow, inputs, memory, outputs, provenance, ranking, tiebounds
+from ..engines import META, NATIVE, PYTREC_EVAL, assign, engine_module
+from ..engines.native import RECALL_CUTOFFS, TRACED
+from ..errors import (
     DuplicateError,
     InputError,
     MissingTopicError,
@@ -35,7 +35,7 @@ from .errors import (
     UnevaluableTopicError,
     UsageError,
 )
-from .measures import (
+from ..measures import (
     GEOMETRIC,
     NUM_Q,
     NUM_REL,
@@ -48,12 +48,12 @@ from .measures import (
     parse_measures,
     presentation_order,
 )
-from .memory import Budget, most_qrels_lines
-from .trec_eval import comments, judgment_groups, placeholder, prefs_files, stdin
-from .trec_eval import compat as _compat
-from .trec_eval import zscores as zscores_module
-from .trec_eval.compat import Compat
-from .trec_eval.prefs_files import PREFS_FORMATS
+from ..memory import Budget, most_qrels_lines
+from ..trec_eval import comments, judgment_groups, placeholder, prefs_files, stdin
+from ..trec_eval import compat as _compat
+from ..trec_eval import zscores as zscores_module
+from ..trec_eval.compat import Compat
+from ..trec_eval.prefs_files import PREFS_FORMATS
 
 MIN_GEO_MEAN = 1e-5  # trec_eval's floor for geometric means (log(1e-5) per missing topic)
 
@@ -394,7 +394,7 @@ class _Gate:
     def __init__(self, path: str, kind: str = "run"):
         self.path = path
         try:
-            from .validation import CHECKS, TokenChecker
+            from ..validation import CHECKS, TokenChecker
         except ImportError:  # the validator is optional for the engine
             self.checker = None
             return
@@ -422,7 +422,7 @@ class _Gate:
     def finish(self) -> list[str]:
         if self.checker is None:
             return []
-        from .validation import report
+        from ..validation import report
 
         result = self.checker.result()
         errors = report.text_lines(result, checks=self._wanted("error"))
@@ -593,7 +593,7 @@ class Qrels:
 
     @cached_property
     def as_dict(self) -> dict:
-        from .engines.pytrec_eval import qrels_to_dict
+        from ..engines.pytrec_eval import qrels_to_dict
 
         return qrels_to_dict(self.table)
 
@@ -785,7 +785,7 @@ def evaluate(
         provenance.checksums_taken(),
     )
     if workers > 1:
-        from . import processes
+        from .. import processes
 
         for source in sources:
             outputs.note_input(source)  # read by the workers: inputs of this call all the same
@@ -893,7 +893,7 @@ def _workers(jobs: int | None, sources: list) -> int:
             return 1  # the reader says what is wrong
         if size < PARALLEL_BYTES:
             return 1
-        from .processes import available_cores
+        from ..processes import available_cores
 
         jobs = available_cores()
     return max(1, min(jobs, len(sources)))
@@ -1264,7 +1264,7 @@ def _traces(native, plan: _Plan, qids: list[str]) -> list[str]:
     texts = [""] * len(qids)
     if native is None:
         return texts
-    from .engines.native import labels_of
+    from ..engines.native import labels_of
 
     for measure in plan.measures:
         if plan.engines[measure] == NATIVE:
@@ -1436,7 +1436,7 @@ def _measure_led(table, ranked_run, lead: str, plan: _Plan):
         ranked = ranked_run.table() if plan.table_needed else ranked_run
         produced = _produced(ranked, qids, plan, others)
     if led_engines:
-        from .inputs.tables import is_text
+        from ..inputs.tables import is_text
 
         plain = arrow.decoded(table)
         row = {
@@ -1608,8 +1608,8 @@ class _BlocksAhead:
 
 def _read_blocks(path, budget: Budget, progress) -> _BlocksAhead:
     """Start reading the run file ``path`` in the blocks ``budget`` allows."""
-    from .inputs.blocks import RunBlocks
-    from .validation.reader import Prefetched
+    from ..inputs.blocks import RunBlocks
+    from ..validation.reader import Prefetched
 
     path = os.fspath(path)
     blocks = RunBlocks(
@@ -1644,7 +1644,7 @@ def _evaluate_blocks(path: str, name: str, plan: _Plan, budget, progress, tie_bo
     """A run file scored block by block (:class:`~trecbench.inputs.blocks.RunBlocks`), the
     next block read while one is scored; ``(result, columns, flags, warnings)``.
     ``ahead``: its reading, started earlier (:func:`_blocks_ahead`)."""
-    from .inputs.blocks import RESTART
+    from ..inputs.blocks import RESTART
 
     if ahead is None:
         ahead = _read_blocks(path, budget, progress)
