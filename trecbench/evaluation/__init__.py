@@ -54,6 +54,7 @@ from ..trec_eval import compat as _compat
 from ..trec_eval import zscores as zscores_module
 from ..trec_eval.compat import Compat
 from ..trec_eval.prefs_files import PREFS_FORMATS
+from .settings import REL_FORMATS, EvalSettings  # noqa: F401 - REL_FORMATS: re-exported
 
 MIN_GEO_MEAN = 1e-5  # trec_eval's floor for geometric means (log(1e-5) per missing topic)
 
@@ -709,13 +710,14 @@ def evaluate(
     >>> result = evaluate("qrels.txt", "run.txt", ["nDCG@10", "P.5,10"])  # doctest: +SKIP
     >>> result.per_query.head()  # run, qid, measure, value               # doctest: +SKIP
     """
-    version = _compat.get(compat)
-    if rel_format not in REL_FORMATS:
-        raise UsageError(
-            f"Illegal rel_format '{rel_format}' (choose from {', '.join(REL_FORMATS)})"
-        )
-    if tie_bounds and rel_format != "qrels":
-        raise UsageError(f"tie bounds need graded qrels, not -R {rel_format}")
+    config = EvalSettings(
+        relevance_level=relevance_level, complete=complete, max_docs=max_docs,
+        judged_only=judged_only, num_docs=num_docs, float32=float32, engine=engine,
+        compat=compat, rel_format=rel_format, zscores=zscores, debug_level=debug_level,
+        debug_query=debug_query, options=dict(options or {}), tie_bounds=tie_bounds,
+        memory=memory, jobs=jobs,
+    )  # fmt: skip
+    version = config.version
     sources, names = inputs.split_runs(runs)
     names = list(run_names) if run_names else names
     if version.stdin and sum(map(_is_stdin, sources)) > 1:
@@ -728,14 +730,6 @@ def evaluate(
     read_whole = _read_whole(version, rel_format, zscores, debug_level, debug_query, engines)
     workers = _workers(jobs, sources)
     budget = Budget.of(memory, workers=workers)
-    if relevance_level < 1:
-        # refused for every measure, so that the answer never depends on the engine chosen
-        raise UsageError(
-            f"-l {relevance_level}: levels below 1 are not supported (pytrec_eval, which "
-            "computes trec_eval's measures, refuses them)"
-        )
-    if num_docs is not None and not -(2**63) <= num_docs < 2**63:
-        raise UsageError(f"-N {num_docs}: beyond trec_eval's 64-bit count (+-{2**63 - 1:,})")
     # Arrow's threads read the first run while the qrels are loaded (after every check of
     # the arguments: a reader started is stopped only where the qrels may fail)
     in_blocks = read_whole is None and sources and _in_blocks(sources[0], budget)
@@ -743,27 +737,10 @@ def evaluate(
     ahead = _read_ahead(sources[0], progress, version) if first_whole else None
     if in_blocks and workers == 1:  # and a run read in blocks, its first blocks
         ahead = _blocks_ahead(sources[0], qrels, budget, progress)
-    settings = {
-        "relevance_level": relevance_level,
-        "complete": complete,
-        "max_docs": max_docs,
-        "judged_only": judged_only,
-        "num_docs": num_docs,
-        "float32": float32,
-        "engine": engine,
-        "compat": version.version,
-        "rel_format": rel_format,
-        "zscores": None if zscores is None else str(zscores),
-        "debug_level": debug_level,
-        "debug_query": debug_query,
-        **(options or {}),
-    }
+    settings = config.to_json()
     try:
         truth, loaded_qrels = load_judgments(qrels, rel_format, relevance_level, version, progress)
         _check_rel_format(ordered, engines, rel_format)
-        if max_docs is not None and max_docs < 1:
-            # trec_eval would evaluate empty rankings, which pytrec_eval cannot (it crashes)
-            raise UsageError(f"-M must be at least 1, got {max_docs}")
         z_table = zscores_module.read_zscores(zscores) if zscores is not None else None
         engine_settings = {**settings, "relevance_level": truth.relevance_level}
         plan = _Plan(ordered, engines, truth, engine_settings, version, z_table)
@@ -951,7 +928,6 @@ def _score_in_worker(index: int) -> tuple:
         return runs.score(index, tie_bounds)
 
 
-REL_FORMATS = ("qrels", "prefs", "qrels_prefs", "qrels_jg")
 # what each judgment format can compute (trec_eval: "Can't calculate measure", exit 4)
 _FORMAT_FAMILIES = {
     "prefs": lambda family: family.startswith("prefs_"),
