@@ -10,11 +10,9 @@ worth a warning; rendering it is :mod:`trecbench.trec_format`'s job.
 
 from __future__ import annotations
 
-import contextvars
 import math
 import os
-from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -23,7 +21,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .. import arrow, inputs, memory, outputs, provenance, ranking, tiebounds
+from .. import arrow, inputs, outputs, provenance, ranking, tiebounds
 from ..engines import META, NATIVE, PYTREC_EVAL, assign, engine_module
 from ..engines.native import RECALL_CUTOFFS, TRACED
 from ..errors import (
@@ -47,13 +45,24 @@ from ..measures import (
     parse_measures,
     presentation_order,
 )
-from ..memory import Budget, most_qrels_lines
-from ..trec_eval import comments, judgment_groups, placeholder, prefs_files, stdin
+from ..memory import Budget
 from ..trec_eval import compat as _compat
+from ..trec_eval import judgment_groups, placeholder, prefs_files
 from ..trec_eval import zscores as zscores_module
 from ..trec_eval.compat import Compat
 from ..trec_eval.prefs_files import PREFS_FORMATS
 from .gate import ValidationFailed, _Gate, _gate  # noqa: F401 - ValidationFailed: re-exported
+from .reading import (  # noqa: F401 - load, _blocks_ahead: re-exported
+    Progress,
+    _blocks_ahead,
+    _BlocksAhead,
+    _in_background,
+    _in_blocks,
+    _is_stdin,
+    _read_blocks,
+    _start_reading,
+    load,
+)
 from .results import (  # noqa: F401
     UNJUDGED_THRESHOLD,
     Column,
@@ -70,64 +79,6 @@ MIN_GEO_MEAN = 1e-5  # trec_eval's floor for geometric means (log(1e-5) per miss
 
 # ---------------------------------------------------------------------------------------
 # inputs
-
-
-# ``progress(label, done, total)``: reading a file (bytes as stored; total None when not
-# known in advance), scoring the runs (runs done of all)
-Progress = Callable[[str, int, "int | None"], None]
-
-
-def _reading(progress: Progress | None, source) -> inputs.streams.Progress | None:
-    if progress is None or not isinstance(source, (str, os.PathLike)):
-        return None
-    label = f"reading {os.fspath(source)}"
-    return lambda done, total: progress(label, done, total)
-
-
-def _is_stdin(source) -> bool:
-    """Whether a run is ``-``: standard input with ``--compat 10.0`` (a name, never the
-    text of a table or dict, which can be long to make)."""
-    return isinstance(source, (str, os.PathLike)) and os.fspath(source) == comments.STDIN
-
-
-def _read_ahead(
-    source, progress: Progress | None = None, version: Compat = _compat.V9
-) -> Future | None:
-    """Start :func:`load` of a run file in a worker thread (in this call's input scope)."""
-    if not isinstance(source, (str, os.PathLike)) or (version.stdin and _is_stdin(source)):
-        return None
-    in_scope = contextvars.copy_context().run  # the thread sees this call's inputs
-    return _in_background(lambda: in_scope(load, source, "run", None, progress, version))
-
-
-def load(
-    source,
-    kind: str,
-    ahead: Future | None = None,
-    progress: Progress | None = None,
-    version: Compat = _compat.V9,
-) -> inputs.Loaded:
-    """A run or qrels of any input kind (see :mod:`trecbench.inputs`) as a typed table.
-
-    TREC text files go through the validator's lenient profile first (when it is
-    installed): a malformed file raises before anything is computed. Regular run files
-    are read directly by :func:`trecbench.inputs.trec_text.read_regular_run` instead: on
-    them the lenient gate can only find duplicates, which the ranking reports itself
-    (exit 4, after -M, as trec_eval does); its warnings (ties, order) are
-    `trecbench validate`'s job. ``ahead``: this call, started earlier (:func:`_read_ahead`).
-    ``version``: trec_eval 10.0 skips ``#`` comment lines and reads a run named ``-``
-    from standard input (:mod:`trecbench.trec_eval.comments`).
-    """
-    if ahead is not None:
-        loaded = ahead.result()
-    elif kind == "run" and version.stdin and _is_stdin(source):
-        loaded = stdin.stdin_run(check=_gate)
-    else:
-        reading = _reading(progress, source)
-        loaded = inputs.load(source, kind, check=_gate, progress=reading, comments=version.comments)
-    if loaded.table.num_rows == 0:
-        raise InputError(loaded.origin, None, f"empty {kind}" + (" file" if loaded.path else ""))
-    return loaded
 
 
 class Qrels:
@@ -372,11 +323,7 @@ def evaluate(
     budget = Budget.of(memory, workers=workers)
     # Arrow's threads read the first run while the qrels are loaded (after every check of
     # the arguments: a reader started is stopped only where the qrels may fail)
-    in_blocks = read_whole is None and sources and _in_blocks(sources[0], budget)
-    first_whole = sources and workers == 1 and not in_blocks
-    ahead = _read_ahead(sources[0], progress, version) if first_whole else None
-    if in_blocks and workers == 1:  # and a run read in blocks, its first blocks
-        ahead = _blocks_ahead(sources[0], qrels, budget, progress)
+    ahead = _start_reading(sources, read_whole, workers, budget, qrels, progress, version)
     settings = config.to_json()
     try:
         truth, loaded_qrels = load_judgments(qrels, rel_format, relevance_level, version, progress)
@@ -514,10 +461,6 @@ def _workers(jobs: int | None, sources: list) -> int:
 
         jobs = available_cores()
     return max(1, min(jobs, len(sources)))
-
-
-def _in_blocks(source, budget: Budget) -> bool:
-    return isinstance(source, (str, os.PathLike)) and budget.in_blocks(source)
 
 
 @dataclass
@@ -805,15 +748,6 @@ def _float32(plan: _Plan) -> bool:
     """Whether scores compare at float32 precision: asked for, and the trec_eval version
     holds them so (9.x)."""
     return plan.settings["float32"] and plan.version.float32
-
-
-def _in_background(function: Callable[[], Any]) -> Future:
-    """``function()`` in a worker thread (numpy and Arrow release the GIL: reading the
-    next run, or the duplicate check, overlaps the measures on a second core)."""
-    pool = ThreadPoolExecutor(max_workers=1)
-    future = pool.submit(function)
-    pool.shutdown(wait=False)  # the thread ends with its one task
-    return future
 
 
 def _produced(ranked, qids, plan: _Plan, engines: list[str]) -> dict:
@@ -1205,55 +1139,6 @@ def _assembled(blocks: list[_Block], qids: list[str], part) -> dict:
             merged[index] = np.concatenate(pieces)
             out[label] = merged
     return out
-
-
-@dataclass
-class _BlocksAhead:
-    """A run file being read in blocks (:class:`~trecbench.inputs.blocks.RunBlocks`) by a
-    thread, one block ahead of its consumer."""
-
-    blocks: Any
-    tables: Any  # trecbench.validation.reader.Prefetched
-
-    def close(self) -> None:
-        """Stop the reading at its next table (a run with scattered topics is otherwise
-        read whole, or spilled, before its first block) and wait for the thread."""
-        self.blocks.stop()
-        self.tables.close()
-
-
-def _read_blocks(path, budget: Budget, progress) -> _BlocksAhead:
-    """Start reading the run file ``path`` in the blocks ``budget`` allows."""
-    from ..inputs.blocks import RunBlocks
-    from ..validation.reader import Prefetched
-
-    path = os.fspath(path)
-    blocks = RunBlocks(
-        path,
-        budget.block_lines,
-        budget.whole_lines,
-        check=_Gate,
-        spill_rows=budget.spill_lines,
-        progress=_reading(progress, path),
-        read_bytes=budget.read_bytes,
-    )
-    return _BlocksAhead(blocks, Prefetched(iter(blocks)))
-
-
-def _blocks_ahead(source, qrels, budget: Budget, progress) -> _BlocksAhead | None:
-    """:func:`_read_blocks` of a run started before the qrels are loaded (its first blocks
-    are read meanwhile, as :func:`_read_ahead` reads a run held whole), with a budget that
-    holds the most lines the qrels file can hold (the qrels read can only leave more
-    room). None when those cannot be told (see :func:`trecbench.memory.most_qrels_lines`)
-    or would make the blocks smaller than the largest (a small budget, where the qrels
-    read decide them): the run is then read once the qrels are."""
-    most = most_qrels_lines(qrels)
-    if most is None:
-        return None
-    bounded = budget.with_qrels(most)
-    if (bounded.block_lines, bounded.read_bytes) != (memory.BLOCK_LINES, memory.READ_BYTES):
-        return None
-    return _read_blocks(source, bounded, progress)
 
 
 def _evaluate_blocks(path: str, name: str, plan: _Plan, budget, progress, tie_bounds, ahead=None):
