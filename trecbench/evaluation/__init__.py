@@ -21,14 +21,11 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import arrow, inputs, outputs, provenance, ranking, tiebounds
-from ..engines import META, NATIVE, PYTREC_EVAL, assign, engine_module
-from ..engines.native import RECALL_CUTOFFS, TRACED
+from ..engines import META, NATIVE, PYTREC_EVAL
 from ..errors import (
     InputError,
-    MissingTopicError,
     NoOverlapError,
     TrecbenchError,
-    UnevaluableTopicError,
     UsageError,
 )
 from ..measures import (
@@ -39,18 +36,15 @@ from ..measures import (
     STRING,
     SUM,
     Measure,
-    MeasureParameterError,
-    parse_measures,
-    presentation_order,
 )
 from ..memory import Budget
 from ..trec_eval import compat as _compat
 from ..trec_eval import placeholder
 from ..trec_eval import zscores as zscores_module
-from ..trec_eval.compat import Compat
 from ..trec_eval.prefs_files import PREFS_FORMATS
 from .gate import ValidationFailed, _Gate, _gate  # noqa: F401 - ValidationFailed: re-exported
 from .judgments import Preferences, Qrels, load_judgments  # noqa: F401 - re-exported
+from .plan import _check_rel_format, _measures, _Plan, _plan_topics, _read_whole, _TopicPlan
 from .reading import (  # noqa: F401 - load, _blocks_ahead: re-exported
     Progress,
     _blocks_ahead,
@@ -167,24 +161,19 @@ def evaluate(
     names = list(run_names) if run_names else names
     if version.stdin and sum(map(_is_stdin, sources)) > 1:
         raise UsageError("standard input ('-') holds one run: give it once")
-    requested = parse_measures(measures, version.version)
-    ordered = presentation_order(requested)
-    _check_shared_gain_params(ordered, version)
+    requested, ordered, engines = _measures(measures, config)
     # the engines decide, with the flags, whether run files may be read in blocks
-    engines = _engines(ordered, engine, version, debug_level)
-    read_whole = _read_whole(version, rel_format, zscores, debug_level, debug_query, engines)
+    read_whole = _read_whole(config, engines)
     workers = _workers(jobs, sources)
     budget = Budget.of(memory, workers=workers)
     # Arrow's threads read the first run while the qrels are loaded (after every check of
     # the arguments: a reader started is stopped only where the qrels may fail)
     ahead = _start_reading(sources, read_whole, workers, budget, qrels, progress, version)
-    settings = config.to_json()
     try:
         truth, loaded_qrels = load_judgments(qrels, rel_format, relevance_level, version, progress)
         _check_rel_format(ordered, engines, rel_format)
         z_table = zscores_module.read_zscores(zscores) if zscores is not None else None
-        engine_settings = {**settings, "relevance_level": truth.relevance_level}
-        plan = _Plan(ordered, engines, truth, engine_settings, version, z_table)
+        plan = _Plan(ordered, engines, truth, config, z_table)
         results, columns, flagged = [], None, truth.flagged()
         if progress is not None:
             progress("scoring", 0, len(sources))
@@ -250,43 +239,6 @@ def evaluate(
         loaded_qrels.record,
         truth.qids,
     )
-
-
-def _engines(measures: list[Measure], engine: str, version: Compat, debug_level: int) -> dict:
-    """The engine of each measure: :func:`assign`'s, except trecbench's ports of trec_eval
-    for 10.0's rounded recall cutoffs and, with ``-D``, the measures that print a trace
-    (pytrec_eval computes 9.0.8's cutoffs and prints nothing)."""
-    engines = assign(measures, engine)
-    for measure in measures:
-        ported = version.rounded_recall_cutoffs and measure.family in RECALL_CUTOFFS
-        traced = debug_level > 0 and measure.family in TRACED
-        if (ported or traced) and engines[measure] != META and not measure.options:
-            engines[measure] = NATIVE
-    return engines
-
-
-def _read_whole(
-    version: Compat, rel_format: str, zscores, debug_level: int, debug_query, engines: dict
-) -> str | None:
-    """Why run files are read whole, never in blocks of topics nor on Dask (None: they may
-    be), as the user gave it. Blocks follow trec_eval 9.0.8's reading of qrels judgments:
-    10.0 evaluates the qrels' topics, ``-Z`` and ``-D`` are per call, and trecbench's
-    native ports (:mod:`trecbench.engines.native`) stop part-way on their own
-    (:attr:`_Block.failure`), which only runs held whole are shown to reproduce."""
-    reasons = []
-    if version.version != _compat.V9.version:
-        reasons.append(f"--compat {version.version}")
-    if rel_format != "qrels":
-        reasons.append(f"-R {rel_format}")
-    if zscores is not None:
-        reasons.append("-Z")
-    if debug_level > 0 or debug_query is not None:
-        reasons.append("-D")
-    native = [m.requested or m.canonical for m in engines if engines[m] == NATIVE]
-    if native:
-        ports = "trecbench's native port" + ("s" if len(native) > 1 else "")
-        reasons.append(f"{', '.join(native)} ({ports})")
-    return ", ".join(reasons) or None
 
 
 # run files smaller than this in all are scored in this process: starting workers costs
@@ -365,145 +317,6 @@ def _score_in_worker(index: int) -> tuple:
         return runs.score(index, tie_bounds)
 
 
-# what each judgment format can compute (trec_eval: "Can't calculate measure", exit 4)
-_FORMAT_FAMILIES = {
-    "prefs": lambda family: family.startswith("prefs_"),
-    "qrels_prefs": lambda family: family.startswith("prefs_"),
-    "qrels_jg": lambda family: family in ("map_avgjg", "P_avgjg", "Rprec_mult_avgjg"),
-}
-
-
-def _check_rel_format(measures: list[Measure], engines, rel_format: str) -> None:
-    """Refuse a measure its judgments cannot give (trec_eval stops at the first topic,
-    exit 4): the prefs measures need ``-R prefs``/``qrels_prefs``, the ``_avgjg`` ones
-    ``-R qrels_jg``, every other one standard qrels."""
-    fits = _FORMAT_FAMILIES.get(rel_format)
-    for measure in measures:
-        if engines[measure] == META:
-            continue
-        family = measure.family
-        needs_other = (
-            fits is not None
-            and not fits(family)
-            or fits is None
-            and any(f(family) for f in _FORMAT_FAMILIES.values())
-        )
-        if needs_other:
-            raise UnevaluableTopicError(
-                measure.requested or family,
-                None,
-                f"trec_eval cannot calculate this measure from -R {rel_format} judgments (exit 4)",
-                "X6",
-            )
-
-
-def _check_shared_gain_params(measures: list[Measure], version: Compat) -> None:
-    """10.0 keeps one parameter list for ndcg, dcg and ideal_dcg: two of them with one
-    parameterised crash it (a double free); trecbench refuses the combination."""
-    if not version.integer_gain_names:
-        return
-    shared = [m for m in measures if m.family in _compat.SHARED_GAIN_PARAMS]
-    if len(shared) > 1 and any(m.params for m in shared):
-        names = ", ".join(m.requested or m.canonical for m in shared)
-        raise MeasureParameterError(
-            f"{names}: trec_eval 10.0 shares one parameter list between ndcg, dcg and "
-            "ideal_dcg and crashes on this combination; request them separately"
-        )
-
-
-class _Plan:
-    """Which engine computes which measure, and each engine's evaluator (built on first use,
-    reused for every run of the call); the trec_eval version reproduced and ``-Z``'s
-    table."""
-
-    def __init__(
-        self, measures, engines: dict[Measure, str], truth, settings, version: Compat, zscores
-    ):
-        self.measures = measures
-        self.engines = engines
-        self.truth = truth
-        self.settings = settings
-        self.version = version
-        self.zscores = zscores
-        self.groups: dict[str, list[Measure]] = {}
-        for measure in measures:
-            if engines[measure] != META:
-                self.groups.setdefault(engines[measure], []).append(measure)
-        self._evaluators: dict[str, Any] = {}
-        # diversity qrels list a document once per subtopic: duplicates are ndeval's concern
-        self.diversity_only = bool(self.groups) and all(
-            m.definition.diversity for group in self.groups.values() for m in group
-        )
-
-    def __getstate__(self) -> dict:
-        # sent to spawned worker processes without its evaluators (built there on first use)
-        return {**self.__dict__, "_evaluators": {}}
-
-    def evaluator(self, name: str):
-        if name not in self._evaluators:
-            module = engine_module(name)
-            # rbp depends on every measure computed before it (trecbench.trec_eval.leftovers)
-            extra = {"requested": self.measures} if name == NATIVE else {}
-            self._evaluators[name] = module.Evaluator(
-                self.truth, self.groups[name], self.settings, **extra
-            )
-        return self._evaluators[name]
-
-    @property
-    def table_needed(self) -> bool:
-        """Whether an engine needs the rows moved into trec_eval order (a table)."""
-        return self.settings["judged_only"] or any(
-            self.evaluator(name).wants_table for name in self.groups
-        )
-
-
-@dataclass
-class _TopicPlan:
-    """Which topics a run is evaluated on, in order, and where trec_eval stops."""
-
-    qids: list[str]  # evaluation order (byte-wise)
-    placeholders: list[str]  # 10.0 -c: qrels topics missing from the run
-    looped: list[str]  # the topics of the loop before -D keeps one: what the run's flags say
-    stop: int | None = None  # index of the first topic trec_eval cannot evaluate
-    error: TrecbenchError | None = None
-
-    def fail(self, index: int, error: TrecbenchError) -> None:
-        if self.stop is None or index < self.stop:
-            self.stop, self.error = index, error
-
-
-def _plan_topics(run_qids, plan: _Plan, name) -> _TopicPlan:
-    """trec_eval's loop over topics: the run's topics found in the qrels (9.0.8) or the
-    qrels' topics (10.0), restricted to ``-D``'s topic, and the first it stops at."""
-    truth, settings, version = plan.truth, plan.settings, plan.version
-    measures, engines = plan.measures, plan.engines
-    diversity_only = plan.diversity_only
-    in_run = set(run_qids)
-    if version.topics_from_qrels:
-        qids = list(truth.qids)
-    else:
-        qids = sorted(q for q in in_run if q in truth.topics)
-    looped = qids
-    if settings["debug_query"] is not None:
-        qids = [q for q in qids if q == settings["debug_query"]]
-    missing = [q for q in qids if q not in in_run]
-    topics = _TopicPlan(qids, missing if settings["complete"] else [], looped)
-    if missing and not settings["complete"]:
-        topics.fail(
-            qids.index(missing[0]),
-            MissingTopicError(
-                f"{name}: topic {missing[0]} of the qrels is not in the run: trec_eval "
-                f"{version.version} stops here without -c (its message: result qid "
-                f"'{missing[0]}' not found in qrels)"
-            ),
-        )
-    if any(engines[m] != META for m in measures):
-        found = truth.first_failure(qids, duplicates=not diversity_only)
-        if found is not None:
-            topics.fail(*found)
-    return topics
-
-
 # measures that credit retrieved documents the qrels do not list (by their similarity to
 # the listed ones): documents without judgment are not lost on them
 _CREDIT_UNJUDGED = frozenset({"MaxOntSim"})
@@ -566,7 +379,7 @@ def _evaluate_run(table, name, path, plan: _Plan, tie_bounds=False):
 def _float32(plan: _Plan) -> bool:
     """Whether scores compare at float32 precision: asked for, and the trec_eval version
     holds them so (9.x)."""
-    return plan.settings["float32"] and plan.version.float32
+    return plan.settings.float32 and plan.version.float32
 
 
 def _produced(ranked, qids, plan: _Plan, engines: list[str]) -> dict:
@@ -578,7 +391,7 @@ def _produced(ranked, qids, plan: _Plan, engines: list[str]) -> dict:
         produced.update(plan.evaluator(engine_name).evaluate(ranked, qids))
     rest = [n for n in engines if n not in first]
     settings = plan.settings
-    if rest and settings["judged_only"] and settings["rel_format"] not in PREFS_FORMATS:
+    if rest and settings.judged_only and settings.rel_format not in PREFS_FORMATS:
         ranked = ranking.judged_only(ranked, _same_id_types(plan.truth.table, ranked))
     for engine_name in rest:
         produced.update(plan.evaluator(engine_name).evaluate(ranked, qids))
@@ -728,21 +541,21 @@ def _score_block(
     if not measured:
         return block
     block.qids = measured
-    prefs = settings["rel_format"] in PREFS_FORMATS
+    prefs = settings.rel_format in PREFS_FORMATS
     # preferences rank every retrieved document their own way, then cut at -M themselves
-    ranked_run = ranking.RankedRun(table, order, measured, None if prefs else settings["max_docs"])
+    ranked_run = ranking.RankedRun(table, order, measured, None if prefs else settings.max_docs)
     duplicate = None
     if checks and plan.groups and not prefs:
         ranked_run.index()  # built once, before the thread: the fast engine uses it too
         duplicate = _in_background(ranked_run.first_duplicate)
     credited = any(m.family not in _CREDIT_UNJUDGED and m.provider != META for m in plan.measures)
-    if checks and settings["rel_format"] == "qrels" and credited:
-        depth = evaluated_depth(plan.measures, settings["max_docs"])
+    if checks and settings.rel_format == "qrels" and credited:
+        depth = evaluated_depth(plan.measures, settings.max_docs)
         block.unjudged = _unjudged(ranked_run, truth, depth)
     try:
         *measures, native = _measure_block(table, ranked_run, lead, placeholders, plan)
         block.columns, block.values, block.strings = measures
-        if settings["debug_level"] > 0:
+        if settings.debug_level > 0:
             block.traces = _traces(native, plan, measured)
         if native is not None and native.failed_at is not None:
             block.failure = measured[native.failed_at], native.error, native.trailing
@@ -758,7 +571,7 @@ def _score_block(
         judgments, matched = ranked_run.judged(truth)
         # without -M the ranked run keeps every row of the measured topics: its match is
         # the one the extreme orders need; with -M it lacks the rows beyond the cut
-        matched = matched if settings["max_docs"] is None else None
+        matched = matched if settings.max_docs is None else None
         try:
             _extremes(block, table, order, judgments, matched, plan, whole)
         except Exception as error:  # noqa: BLE001 - as above
@@ -814,7 +627,7 @@ def _measure_led(table, ranked_run, lead: str, plan: _Plan):
         }
         led = pa.concat_tables([pa.table(row, schema=plain.schema), plain])
         order = ranking.order_run(led, _float32(plan))
-        led_run = ranking.RankedRun(led, order, [lead, *qids], plan.settings["max_docs"])
+        led_run = ranking.RankedRun(led, order, [lead, *qids], plan.settings.max_docs)
         ranked = led_run.table() if plan.table_needed else led_run
         for measure, outputs in _produced(ranked, [lead, *qids], plan, led_engines).items():
             produced[measure] = [(label, display, value[1:]) for label, display, value in outputs]
@@ -854,14 +667,14 @@ def _run_result(blocks: list[_Block], name, path, runid, plan: _Plan, tie_bounds
     qids = topics.qids
     if not qids:
         why = (
-            f"-D names topic {settings['debug_query']}, not one of them"
+            f"-D names topic {settings.debug_query}, not one of them"
             if topics.looped
             else "no topic of the run is in the qrels"
         )
         raise NoOverlapError(
             f"{path or name}: No queries with both results and relevance info ({why})"
         )
-    flags = _topic_flags(name, run_qids, truth.qids, topics.looped, settings["complete"])
+    flags = _topic_flags(name, run_qids, truth.qids, topics.looped, settings.complete)
     # trec_eval's order: a topic it stops at before any other (a judgment, 10.0's missing
     # topic); what an engine raised on the topics before the first such stop; the first
     # topic (sorted) that it stops at, with what it printed before (``partial_run``)
@@ -903,7 +716,7 @@ def _run_result(blocks: list[_Block], name, path, runid, plan: _Plan, tie_bounds
     counted = [block.unjudged for block in scored if block.unjudged is not None]
     unjudged = None
     if counted:
-        depth = evaluated_depth(plan.measures, settings["max_docs"])
+        depth = evaluated_depth(plan.measures, settings.max_docs)
         unjudged = Unjudged(depth, *(sum(column) for column in zip(*counted, strict=True)))
 
     def summarise(column: Column, per_topic) -> Any:
@@ -931,7 +744,7 @@ def _run_result(blocks: list[_Block], name, path, runid, plan: _Plan, tie_bounds
                 for side in (0, 1)
             ]  # fmt: skip
         result.tie_bounds = tiebounds.run_bounds(
-            result, orders, evaluated, columns, settings, summarise
+            result, orders, evaluated, columns, plan.engine_options, summarise
         )
     return result, columns, flags
 
@@ -996,10 +809,12 @@ def _same_id_types(table: pa.Table, like: pa.Table) -> pa.Table:
     return table
 
 
-def _summarise(column: Column, values, n_evaluated: int, truth: Qrels, settings, runid):
+def _summarise(
+    column: Column, values, n_evaluated: int, truth: Qrels, settings: EvalSettings, runid
+):
     """trec_eval's summary value: sequential sums (its accumulation order), ``-c`` rules."""
     kind = column.summary
-    complete = settings["complete"]
+    complete = settings.complete
     denominator = len(truth.qids) if complete else n_evaluated
     if kind == RUNID:
         return runid
@@ -1011,7 +826,7 @@ def _summarise(column: Column, values, n_evaluated: int, truth: Qrels, settings,
     if kind == NUM_REL and complete:
         return truth.positive_judgments
     if kind in (SUM, NUM_REL):
-        return total if settings.get("zscores") else int(total)  # -Z: sums of z-scores
+        return total if settings.zscores else int(total)  # -Z: sums of z-scores
     if kind == GEOMETRIC:
         total += (denominator - n_evaluated) * math.log(MIN_GEO_MEAN)
         return math.exp(total / denominator)
