@@ -47,7 +47,8 @@ def tiny_blocks(monkeypatch):
         scored.append(table.num_rows)
         return original(table, *args, **kwargs)
 
-    monkeypatch.setattr(evaluation_module, "_score_block", counting)
+    # where the runs' blocks are scored (trecbench.evaluation.runs)
+    monkeypatch.setattr(evaluation_module.runs, "_score_block", counting)
     return scored
 
 

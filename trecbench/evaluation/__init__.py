@@ -4,59 +4,68 @@
 :mod:`trecbench.ranking`), keeps the evaluated topics (run ∩ qrels), applies ``-M`` and
 ``-J``, hands each measure to its engine (:mod:`trecbench.engines`) and redoes trec_eval's
 averaging (``-c``, geometric means, summed counts). The result, an :class:`Evaluation`,
-keeps per-topic values, aggregates, the measures as requested, the options and the topics
+keeps per-topic values, aggregates, the measures as requested, the settings and the topics
 worth a warning; rendering it is :mod:`trecbench.trec_format`'s job.
+
+The package, one concern a module, each importing only those listed before it:
+:mod:`.settings` (:class:`EvalSettings`, checked once), :mod:`.results` (the result
+types), :mod:`.gate` (the validator's lenient profile on inputs), :mod:`.reading` (runs
+read whole, ahead or in blocks), :mod:`.judgments` (qrels and preferences), :mod:`.plan`
+(engines, evaluators, trec_eval's loop over topics), :mod:`.scoring` (a block of whole
+topics scored), :mod:`.assembly` (a run's result from its blocks) and :mod:`.runs` (each
+run scored where it goes: whole, in blocks, on Dask, in worker processes).
 """
 
 from __future__ import annotations
 
-import os
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from .. import inputs, outputs, provenance
-from ..errors import (
-    InputError,
-    TrecbenchError,
-    UsageError,
-)
+from ..errors import TrecbenchError, UsageError
 from ..memory import Budget
 from ..trec_eval import compat as _compat
 from ..trec_eval import zscores as zscores_module
-from .assembly import MIN_GEO_MEAN, _run_result  # noqa: F401 - re-exported
-from .gate import ValidationFailed, _Gate, _gate  # noqa: F401 - ValidationFailed: re-exported
-from .judgments import Preferences, Qrels, load_judgments  # noqa: F401 - re-exported
+
+# the private names marked F401: other modules and tests use them from here (dask.py,
+# comparison.py, tests/test_blocks.py)
+from .assembly import (
+    MIN_GEO_MEAN,
+    _run_result,  # noqa: F401
+)
+from .gate import ValidationFailed
+from .judgments import Preferences, Qrels, load_judgments
 from .plan import _check_rel_format, _measures, _Plan, _read_whole
-from .reading import (  # noqa: F401 - load, _blocks_ahead: re-exported
+from .reading import (
     Progress,
-    _blocks_ahead,
+    _blocks_ahead,  # noqa: F401
     _BlocksAhead,
-    _in_background,
-    _in_blocks,
     _is_stdin,
-    _read_blocks,
     _start_reading,
     load,
 )
-from .results import (  # noqa: F401
+from .results import (
     UNJUDGED_THRESHOLD,
     Column,
     Evaluation,
     FlaggedTopic,
     RunResult,
     Unjudged,
-    _few,  # noqa: F401 - re-exported (comparison.py)
+    _few,  # noqa: F401
 )
-from .scoring import _Block, _score_block, evaluated_depth  # noqa: F401 - re-exported
-from .settings import REL_FORMATS, EvalSettings  # noqa: F401 - REL_FORMATS: re-exported
+from .runs import PARALLEL_BYTES, _Runs, _score_in_worker, _start_worker, _workers
+from .scoring import (
+    _score_block,  # noqa: F401
+    evaluated_depth,
+)
+from .settings import REL_FORMATS, EvalSettings
 
-# ---------------------------------------------------------------------------------------
-# inputs
-
-
-# ---------------------------------------------------------------------------------------
-# evaluation
+__all__ = [
+    "MIN_GEO_MEAN", "PARALLEL_BYTES", "REL_FORMATS", "UNJUDGED_THRESHOLD", "Column",
+    "EvalSettings", "Evaluation", "FlaggedTopic", "Preferences", "Progress", "Qrels",
+    "RunResult", "Unjudged", "ValidationFailed", "evaluate", "evaluated_depth", "load",
+    "load_judgments",
+]  # fmt: skip
 
 
 @outputs.in_input_scope
@@ -92,34 +101,22 @@ def evaluate(
     Qrel/ScoredDoc iterables, and for qrels an ir_datasets id (``irds:ID``). ``runs`` is
     one run, a list of runs or a dict ``{name: run}`` (``run_names`` names a list's
     runs; by default a run is named after its file, else ``run1``, ``run2``...).
-    ``measures``: names in any spelling (see
-    :func:`trecbench.measures.parse_measure`) or trec_eval nicknames; None means the KPI
-    preset. trec_eval's flags: ``relevance_level`` (``-l``), ``complete`` (``-c``),
-    ``max_docs`` (``-M``), ``judged_only`` (``-J``), ``num_docs`` (``-N``), ``rel_format``
-    (``-R``: ``qrels``, ``prefs``, ``qrels_prefs`` or ``qrels_jg``), ``zscores`` (``-Z``, a
-    z-scores file), ``debug_level``/``debug_query`` (``-D level.qid``: trace output, one
-    topic); ``float32`` compares scores at float32 precision like 9.x. ``compat="10.0"``
-    reproduces trec_eval 10.0 instead (:mod:`trecbench.trec_eval.compat` lists what
-    differs). ``options`` go to local measures (``maxontsim_formula``, ``ontology``).
-    ``progress(label, done, total)`` is told how reading files (bytes) and scoring runs
-    advance. ``tie_bounds``: also compute, per run and measure, the lowest and highest
-    value over all orders of tied documents (:attr:`Evaluation.tie_bounds`; see
-    :mod:`trecbench.tiebounds`).
+    ``measures``: names in any spelling (see :func:`trecbench.measures.parse_measure`) or
+    trec_eval nicknames; None means the KPI preset. The other arguments are the fields of
+    :class:`EvalSettings` (trec_eval's flags, ``compat="10.0"``, ``tie_bounds``,
+    ``memory``, ``jobs``, local measure ``options``); ``progress(label, done, total)`` is
+    told how reading files (bytes) and scoring runs advance.
 
-    ``memory``: the budget in MiB (default: half of the memory available,
-    :mod:`trecbench.memory`). A run file longer than a block of lines is read and scored
-    in blocks of whole topics, a run whose topics are scattered and that does not fit is
-    spilled to disk (:mod:`trecbench.inputs.blocks`); the results are those of the run
-    scored whole. Runs are read whole, whatever ``memory`` is, with ``-R`` other than
-    qrels, ``-Z``, ``-D``, ``compat="10.0"`` or a measure only trecbench's ports of
-    trec_eval compute (with 9.0.8: ``dcg``, ``ideal_dcg``, ``yaap``, ``rbp_resid``,
-    ``unj``). ``jobs``: processes scoring several run files at once (default: the cores
-    available, when the files are large enough to gain from it; 1: in this process); the
-    results, their order and the errors are those of one process.
-
-    Each run records how many of the documents it retrieved within the evaluated depth
-    have no judgment (``RunResult.unjudged``; :meth:`Evaluation.unjudged_runs`): a run
-    scored against another run's qrels shows up there.
+    A run file longer than a block of lines is read and scored in blocks of whole topics,
+    a run whose topics are scattered and that does not fit the memory budget is spilled
+    to disk (:mod:`trecbench.inputs.blocks`); the results are those of the run scored
+    whole. Runs are read whole, whatever ``memory`` is, with ``-R`` other than qrels,
+    ``-Z``, ``-D``, ``compat="10.0"`` or a measure only trecbench's ports of trec_eval
+    compute (with 9.0.8: ``dcg``, ``ideal_dcg``, ``yaap``, ``rbp_resid``, ``unj``).
+    ``jobs``: processes scoring several run files at once; the results, their order and
+    the errors are those of one process. Each run records how many of the documents it
+    retrieved within the evaluated depth have no judgment (``RunResult.unjudged``;
+    :meth:`Evaluation.unjudged_runs`): a run scored against another run's qrels shows.
 
     Raises :class:`trecbench.errors.InputError` for malformed input,
     :class:`~trecbench.errors.DuplicateError` for a document listed twice in an evaluated
@@ -130,61 +127,82 @@ def evaluate(
     >>> result = evaluate("qrels.txt", "run.txt", ["nDCG@10", "P.5,10"])  # doctest: +SKIP
     >>> result.per_query.head()  # run, qid, measure, value               # doctest: +SKIP
     """
-    config = EvalSettings(
+    settings = EvalSettings(
         relevance_level=relevance_level, complete=complete, max_docs=max_docs,
         judged_only=judged_only, num_docs=num_docs, float32=float32, engine=engine,
         compat=compat, rel_format=rel_format, zscores=zscores, debug_level=debug_level,
         debug_query=debug_query, options=dict(options or {}), tie_bounds=tie_bounds,
         memory=memory, jobs=jobs,
     )  # fmt: skip
-    version = config.version
+    return _evaluate(qrels, runs, measures, settings, run_names, progress)
+
+
+def _evaluate(qrels, runs, measures, settings: EvalSettings, run_names, progress) -> Evaluation:
+    """:func:`evaluate` with its settings built: the judgments read once (the first run
+    read meanwhile), then every run scored, in order."""
+    version = settings.version
     sources, names = inputs.split_runs(runs)
     names = list(run_names) if run_names else names
     if version.stdin and sum(map(_is_stdin, sources)) > 1:
         raise UsageError("standard input ('-') holds one run: give it once")
-    requested, ordered, engines = _measures(measures, config)
+    requested, ordered, engines = _measures(measures, settings)
     # the engines decide, with the flags, whether run files may be read in blocks
-    read_whole = _read_whole(config, engines)
-    workers = _workers(jobs, sources)
-    budget = Budget.of(memory, workers=workers)
+    read_whole = _read_whole(settings, engines)
+    workers = _workers(settings.jobs, sources)
+    budget = Budget.of(settings.memory, workers=workers)
     # Arrow's threads read the first run while the qrels are loaded (after every check of
     # the arguments: a reader started is stopped only where the qrels may fail)
     ahead = _start_reading(sources, read_whole, workers, budget, qrels, progress, version)
     try:
-        truth, loaded_qrels = load_judgments(qrels, rel_format, relevance_level, version, progress)
-        _check_rel_format(ordered, engines, rel_format)
-        z_table = zscores_module.read_zscores(zscores) if zscores is not None else None
-        plan = _Plan(ordered, engines, truth, config, z_table)
-        results, columns, flagged = [], None, truth.flagged()
+        level = settings.relevance_level
+        truth, loaded = load_judgments(qrels, settings.rel_format, level, version, progress)
+        _check_rel_format(ordered, engines, settings.rel_format)
+        z_table = (
+            None if settings.zscores is None else zscores_module.read_zscores(settings.zscores)
+        )
+        plan = _Plan(ordered, engines, truth, settings, z_table)
+        flagged = truth.flagged()
         if progress is not None:
             progress("scoring", 0, len(sources))
     except BaseException:
         if isinstance(ahead, _BlocksAhead):
             ahead.close()  # its reader stops before the file is read on
         raise
-    warnings = list(loaded_qrels.warnings)
-    qrels_path = loaded_qrels.path
-    runs = _Runs(
-        sources,
-        names,
-        plan,
-        budget.with_qrels(len(truth.table)),
-        read_whole,
-        provenance.checksums_taken(),
+    checksums = provenance.checksums_taken()
+    scoring = _Runs(
+        sources, names, plan, budget.with_qrels(len(truth.table)), read_whole, checksums
     )
-    if workers > 1:
-        from .. import processes
+    evaluation = Evaluation(
+        requested, [], [], settings, loaded.path, flagged, list(loaded.warnings), loaded.record,
+        truth.qids,
+    )  # fmt: skip
+    done = _scored(scoring, workers, progress, ahead)
+    _collect(evaluation, done, len(sources), workers > 1, progress)
+    return evaluation
 
-        for source in sources:
-            outputs.note_input(source)  # read by the workers: inputs of this call all the same
-        done = processes.ordered_map(_score_in_worker, range(len(sources)), workers,
-                                     _start_worker, (runs, tie_bounds))  # fmt: skip
-    else:
-        done = (
+
+def _scored(runs: _Runs, workers: int, progress, ahead) -> Iterator[tuple]:
+    """``(result, columns, flagged topics, warnings)`` of each run, in order: scored in
+    this process (the first read ahead), or by ``workers`` processes."""
+    tie_bounds = runs.plan.settings.tie_bounds
+    if workers == 1:
+        return (
             runs.score(index, tie_bounds, progress, ahead if index == 0 else None)
-            for index in range(len(sources))
+            for index in range(len(runs.sources))
         )
-    index = 0
+    from .. import processes
+
+    for source in runs.sources:
+        outputs.note_input(source)  # read by the workers: inputs of this call all the same
+    return processes.ordered_map(_score_in_worker, range(len(runs.sources)), workers,
+                                 _start_worker, (runs, tie_bounds))  # fmt: skip
+
+
+def _collect(evaluation: Evaluation, done: Iterator[tuple], total: int, in_workers, progress):
+    """Add each of the ``total`` runs scored to ``evaluation``; where trec_eval stops
+    (exit 4), the error's ``partial`` is an :class:`Evaluation` of the runs and topics it
+    printed before."""
+    columns = None
     while True:
         try:
             scored = next(done, None)
@@ -193,144 +211,20 @@ def evaluate(
             if stopped is not None:  # trec_eval printed the runs and topics before
                 partial_columns = columns or getattr(error, "partial_columns", None) or []
                 error.partial = Evaluation(
-                    requested, partial_columns, [*results, stopped], config, qrels_path
-                )
+                    evaluation.measures, partial_columns, [*evaluation.runs, stopped],
+                    evaluation.settings, evaluation.qrels_path,
+                )  # fmt: skip
             raise
         if scored is None:
             break
         result, run_columns, run_flags, run_warnings = scored
-        if workers > 1 and result.record is not None:
+        if in_workers and result.record is not None:
             file_record = {key: result.record[key] for key in ("size", "sha256")}
             provenance.remember(provenance.identity(result.path), file_record)
-        warnings += run_warnings
-        results.append(result)
-        flagged += run_flags
+        evaluation.warnings += run_warnings
+        evaluation.runs.append(result)
+        evaluation.flagged += run_flags
         columns = columns or run_columns
-        index += 1
         if progress is not None:
-            progress("scoring", index, len(sources))
-    return Evaluation(
-        requested,
-        columns or [],
-        results,
-        config,
-        qrels_path,
-        flagged,
-        warnings,
-        loaded_qrels.record,
-        truth.qids,
-    )
-
-
-# run files smaller than this in all are scored in this process: starting workers costs
-# more than it saves
-PARALLEL_BYTES = 16 << 20
-
-
-def _workers(jobs: int | None, sources: list) -> int:
-    """Processes to score ``sources`` with: ``jobs`` (None: the cores available when run
-    files hold :data:`PARALLEL_BYTES` or more), never more than the runs; 1 when a run is
-    not a file (tables and dicts stay in this process)."""
-    if jobs == 1 or len(sources) < 2:
-        return 1
-    if not all(isinstance(source, (str, os.PathLike)) for source in sources):
-        return 1
-    if any(map(_is_stdin, sources)):
-        return 1
-    if jobs is None:
-        try:
-            size = sum(os.stat(source).st_size for source in sources)
-        except OSError:
-            return 1  # the reader says what is wrong
-        if size < PARALLEL_BYTES:
-            return 1
-        from ..processes import available_cores
-
-        jobs = available_cores()
-    return max(1, min(jobs, len(sources)))
-
-
-@dataclass
-class _Runs:
-    """What scoring the runs of a call needs (a worker process gets it once)."""
-
-    sources: list
-    names: list[str] | None
-    plan: _Plan
-    budget: Budget
-    read_whole: str | None  # why run files are read whole (:func:`_read_whole`)
-    checksums: bool = True  # whether the files' checksums are taken (in worker processes too)
-
-    def score(self, index: int, tie_bounds: bool, progress=None, ahead=None) -> tuple:
-        """``(result, columns, flagged topics, warnings)`` of run ``index``."""
-        source, names, plan = self.sources[index], self.names, self.plan
-        if hasattr(source, "score_run"):  # scored elsewhere (trecbench.dask.DaskRun)
-            if self.read_whole is not None:
-                raise UsageError(
-                    "a run on Dask is scored as trec_eval 9.0.8 without -R, -Z, -D or the "
-                    f"measures of trecbench's native ports; this call has {self.read_whole}"
-                )
-            name = names[index] if names else None
-            return source.score_run(plan, tie_bounds, name)
-        in_blocks = ahead is None and self.read_whole is None and _in_blocks(source, self.budget)
-        if in_blocks or isinstance(ahead, _BlocksAhead):
-            path = os.fspath(source)
-            name = names[index] if names else path
-            return _evaluate_blocks(path, name, plan, self.budget, progress, tie_bounds, ahead)
-        run = load(source, "run", ahead, progress, plan.version)
-        name = names[index] if names else run.path or f"run{index + 1}"
-        result, columns, flags = _evaluate_run(run.table, name, run.path, plan, tie_bounds)
-        result.record = run.record
-        return result, columns, flags, list(run.warnings)
-
-
-_worker: tuple[_Runs, bool] | None = None  # what a worker process scores runs with
-
-
-def _start_worker(runs: _Runs, tie_bounds: bool) -> None:
-    global _worker
-    _worker = runs, tie_bounds
-
-
-def _score_in_worker(index: int) -> tuple:
-    runs, tie_bounds = _worker
-    with provenance.taking_checksums(runs.checksums):
-        return runs.score(index, tie_bounds)
-
-
-def _evaluate_run(table, name, path, plan: _Plan, tie_bounds=False):
-    """A run held whole, in any setting: one block of all its topics (:func:`_score_block`
-    with ``whole``), its errors decided as for a run in blocks (:func:`_run_result`);
-    ``(result, columns, flags)``."""
-    runid = table.column("tag")[table.num_rows - 1].as_py() if table.num_rows else ""
-    block = _score_block(table, plan, tie_bounds, whole=path or name)
-    return _run_result([block], name, path, runid, plan, tie_bounds)
-
-
-# ---------------------------------------------------------------------------------------
-# runs in blocks of whole topics (files longer than a block, Dask partitions)
-
-
-def _evaluate_blocks(path: str, name: str, plan: _Plan, budget, progress, tie_bounds, ahead=None):
-    """A run file scored block by block (:class:`~trecbench.inputs.blocks.RunBlocks`), the
-    next block read while one is scored; ``(result, columns, flags, warnings)``.
-    ``ahead``: its reading, started earlier (:func:`_blocks_ahead`)."""
-    from ..inputs.blocks import RESTART
-
-    if ahead is None:
-        ahead = _read_blocks(path, budget, progress)
-    else:  # started under a bound on the qrels: the qrels read leave the budget's room
-        ahead.blocks.resize(budget.whole_lines, budget.spill_lines)
-    blocks = ahead.blocks
-    scored: list[_Block] = []
-    for table in ahead.tables:
-        if table is RESTART:  # a topic came back: the run follows again from its start
-            scored.clear()
-            continue
-        scored.append(_score_block(table, plan, tie_bounds))
-        del table
-    if not blocks.record["lines"]:
-        raise InputError(path, None, "empty run file")
-    result, columns, flags = _run_result(scored, name, path, blocks.runid, plan, tie_bounds)
-    result.record = blocks.record
-    return result, columns, flags, blocks.warnings
+            progress("scoring", len(evaluation.runs), total)
+    evaluation.columns = columns or []
