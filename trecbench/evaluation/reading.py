@@ -15,8 +15,8 @@ from typing import Any
 from .. import inputs, memory
 from ..errors import InputError
 from ..memory import Budget, most_qrels_lines
-from ..trec_eval import comments, stdin
 from ..trec_eval import compat as _compat
+from ..trec_eval import stdin
 from ..trec_eval.compat import Compat
 from .gate import _Gate, _gate
 
@@ -35,7 +35,7 @@ def _reading(progress: Progress | None, source) -> inputs.streams.Progress | Non
 def _is_stdin(source) -> bool:
     """Whether a run is ``-``: standard input with ``--compat 10.0`` (a name, never the
     text of a table or dict, which can be long to make)."""
-    return isinstance(source, (str, os.PathLike)) and os.fspath(source) == comments.STDIN
+    return isinstance(source, (str, os.PathLike)) and os.fspath(source) == stdin.STDIN
 
 
 def _read_ahead(
@@ -64,7 +64,7 @@ def load(
     (exit 4, after -M, as trec_eval does); its warnings (ties, order) are
     `trecbench validate`'s job. ``ahead``: this call, started earlier (:func:`_read_ahead`).
     ``version``: trec_eval 10.0 skips ``#`` comment lines and reads a run named ``-``
-    from standard input (:mod:`trecbench.trec_eval.comments`).
+    from standard input (:mod:`trecbench.inputs.comments`, :mod:`trecbench.trec_eval.stdin`).
     """
     if ahead is not None:
         loaded = ahead.result()
