@@ -31,6 +31,7 @@ from typing import Any
 
 from ..errors import TrecbenchError, UsageError
 from ..trec_eval import compat
+from ..trec_eval.clib import c_atof, c_atol
 from . import registry
 from .catalog import KPI_PRESET, NICKNAMES
 from .registry import (
@@ -154,22 +155,7 @@ def _literal(value: Any) -> str:
 
 
 # ---------------------------------------------------------------------------------------
-# C number parsing (trec_eval reads parameters with atol/atof)
-
-_ATOL = re.compile(r"^[ \t\n\r\v\f]*([+-]?[0-9]+)")
-_ATOF = re.compile(r"^[ \t\n\r\v\f]*([+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?)")
-
-
-def c_atol(text: str) -> int:
-    """C ``atol``: the leading integer of ``text``, 0 when there is none."""
-    match = _ATOL.match(text)
-    return int(match.group(1)) if match else 0
-
-
-def c_atof(text: str) -> float:
-    """C ``atof`` (decimal forms): the leading number of ``text``, 0.0 when there is none."""
-    match = _ATOF.match(text)
-    return float(match.group(1)) if match else 0.0
+# trec_eval's parameters (read with C's atol/atof: trecbench.trec_eval.clib)
 
 
 def long_cutoffs(params: str) -> tuple[int, ...]:

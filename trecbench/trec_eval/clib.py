@@ -4,18 +4,23 @@ trec_eval prints what glibc computes: ``lround`` rounds halves away from zero, a
 converted to ``int`` truncates (and gives ``INT_MIN`` when it does not fit, on x86-64),
 and ``qsort`` (glibc 2.x) is a stable top-down merge sort. The last one matters where
 trec_eval's comparator is not a total order (nDCG's gain table compares gains truncated to
-int, so 0.5 and 1.0 "tie"): any other sort could order such a table differently.
+int, so 0.5 and 1.0 "tie"): any other sort could order such a table differently. It reads
+its measures' parameters with ``atol`` and ``atof``: the leading number, 0 without one.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from typing import TypeVar
 
 T = TypeVar("T")
 
 INT_MIN = -(2**31)
+# what C's atol and atof read of a parameter (trec_eval reads its measures' parameters so)
+_ATOL = re.compile(r"^[ \t\n\r\v\f]*([+-]?[0-9]+)")
+_ATOF = re.compile(r"^[ \t\n\r\v\f]*([+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?)")
 
 
 def lround(x: float) -> int:
@@ -24,6 +29,18 @@ def lround(x: float) -> int:
         return -lround(-x)
     whole = math.floor(x)
     return whole + 1 if x - whole >= 0.5 else whole  # x - floor(x) is exact
+
+
+def c_atol(text: str) -> int:
+    """C ``atol``: the leading integer of ``text``, 0 when there is none."""
+    match = _ATOL.match(text)
+    return int(match.group(1)) if match else 0
+
+
+def c_atof(text: str) -> float:
+    """C ``atof`` (decimal forms): the leading number of ``text``, 0.0 when there is none."""
+    match = _ATOF.match(text)
+    return float(match.group(1)) if match else 0.0
 
 
 def to_int(x: float) -> int:
