@@ -158,6 +158,14 @@ class Evaluation:
         outputs and reports record."""
         return self.settings.to_json()
 
+    @cached_property
+    def ontology(self) -> dict[str, Any]:
+        """Provenance of the ontology MaxOntSim measures use with these settings
+        (``release``, ``source``, ``sha256``, ... and the ``formula``), for reports."""
+        from ..engines.maxontsim import ontology_info
+
+        return ontology_info(self.options)
+
     def unjudged_runs(self, threshold: float = UNJUDGED_THRESHOLD) -> list[RunResult]:
         """Runs that look scored against qrels not their own (:meth:`Unjudged.flagged`)."""
         return [run for run in self.runs if run.unjudged and run.unjudged.flagged(threshold)]
