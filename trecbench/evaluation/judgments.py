@@ -79,7 +79,7 @@ class Qrels:
             if duplicates and qid in self._duplicates:
                 docno, first, second = self._duplicates[qid]
                 message = f"duplicate docs {docno} for topic {qid} (first on line {first})"
-                return position, DuplicateError(self.path, second, message, "Q-DUP")
+                return position, DuplicateError(self.path, second, message, "Q5")
             top, _, line = self.topics[qid]
             if top <= -2 or (position == 0 and top < 0):
                 message = (

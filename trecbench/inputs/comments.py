@@ -78,7 +78,7 @@ def drop_qrels_comments(tokens: Tokens, data: bytes) -> Tokens:
                 int(tokens.line[row]),
                 "trec_eval 10.0 would read this '#' line as a judgment (it skips a comment "
                 "line only at the start of a line, and never two in a row)",
-                "Q-COMMENT",
+                "Q8",
             )
     return tokens
 
