@@ -82,7 +82,7 @@ def _refuse_duplicate_subtopic_judgments(table, path: str) -> None:
             path,
             second,
             f"duplicate docs {docno} for topic {qid} subtopic {sub} (first on line {first})",
-            "Q-DUP",
+            "Q5",
         )
 
 

@@ -38,6 +38,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..trec_eval import clib
+
 # How trec_eval reads the text after a family's first dot (its -m parameter syntax).
 LONG_CUTOFFS = "long_cutoffs"  # P.5,10: sorted integer cutoffs, one value each
 FLOAT_CUTOFFS = "float_cutoffs"  # iprec_at_recall..10,.20: sorted float cutoffs, one value each
@@ -69,7 +71,7 @@ INT_CUTOFF, FLOAT_CUTOFF = "int", "float"
 
 
 # trec_eval reads integer parameters (cutoffs) as C longs; grades are C ints
-LONG_MAX = 2**63 - 1
+LONG_MAX = clib.LONG_MAX  # the largest C long: trec_eval reads cutoffs with atol
 INT_MIN, INT_MAX = -(2**31), 2**31 - 1
 
 

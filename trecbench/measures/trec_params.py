@@ -8,12 +8,12 @@ import re
 from typing import Any
 
 from ..errors import TrecbenchError
+from ..trec_eval.clib import c_atof, c_atol
 from .registry import (
     FLOAT_CUTOFF,
     FLOAT_CUTOFFS,
     FLOAT_PARAMS,
     LONG_CUTOFFS,
-    LONG_MAX,
     PAIRS,
     Definition,
 )
@@ -23,32 +23,6 @@ class MeasureParameterError(TrecbenchError):
     """A measure's parameters are invalid (trec_eval cannot initialise it: exit 2)."""
 
     exit_code = 2
-
-
-_ATOL = re.compile(r"^[ \t\n\r\v\f]*([+-]?[0-9]+)")
-_ATOF = re.compile(
-    r"^[ \t\n\r\v\f]*([+-]?(([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?|inf(inity)?|nan))",
-    re.IGNORECASE,
-)
-
-
-def c_atol(text: str) -> int:
-    """C ``atol`` (glibc's, a 64-bit long): the leading integer of ``text``, 0 when there
-    is none, held at the long's limits beyond them (``strtol`` saturates)."""
-    match = _ATOL.match(text)
-    if not match:
-        return 0
-    digits = match.group(1)
-    if len(digits.lstrip("+-").lstrip("0")) > 19:  # beyond any long (and int()'s digit limit)
-        return -LONG_MAX - 1 if digits.startswith("-") else LONG_MAX
-    return max(-LONG_MAX - 1, min(LONG_MAX, int(digits)))
-
-
-def c_atof(text: str) -> float:
-    """C ``atof`` (glibc's decimal forms, ``inf``, ``infinity`` and ``nan`` in any case):
-    the leading number of ``text``, 0.0 when there is none."""
-    match = _ATOF.match(text)
-    return float(match.group(1)) if match else 0.0
 
 
 def long_cutoffs(params: str) -> tuple[int, ...]:
