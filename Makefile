@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: demo test lint bench install docs clean
+.PHONY: demo test test-lowest lint bench install docs clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,20 @@ demo: $(STAMP)
 test: $(TEST_STAMP)
 	$(BIN)/python -m pytest -q
 
+# the command-level tests (every docs example on the bundled data, the trec_eval suites)
+# on the lowest versions pyproject.toml allows, in a venv of their own
+LOWEST := .venv-lowest
+$(LOWEST)/.installed: pyproject.toml .ci/lowest-versions.txt
+	$(PYTHON) -m venv $(LOWEST)
+	$(LOWEST)/bin/python -m pip install --quiet --upgrade pip
+	$(LOWEST)/bin/python -m pip install --quiet -r .ci/lowest-versions.txt 'pytest>=7.4' 'hypothesis>=6.100'
+	$(LOWEST)/bin/python -m pip install --quiet --no-deps -e .
+	touch $@
+
+test-lowest: $(LOWEST)/.installed
+	$(LOWEST)/bin/python -m pytest -q -p no:cacheprovider tests/test_trec_eval_fixtures.py \
+	    tests/test_score_suite.py tests/test_readme.py -k "not scale.md"
+
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check trecbench tests benchmarks scripts
 
@@ -42,4 +56,4 @@ bench: $(TEST_STAMP)
 	$(BIN)/python -m benchmarks.plots
 
 clean:
-	rm -rf $(VENV) out bench-results site
+	rm -rf $(VENV) $(LOWEST) out bench-results site

@@ -26,6 +26,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT
+from packaging.version import Version
 
 from trecbench import extras
 
@@ -132,6 +133,34 @@ def test_every_optional_package_is_in_its_extra_and_not_a_dependency():
     everything = re.search(r"\[(.*)\]", optional["all"][0])[1].split(",")
     assert {extra for _, extra in extras.PACKAGES.values()} <= set(everything)
     assert "trecbench[all,demo-data,docs]" in optional["test"]
+
+
+def _lower_bounds(requirements: list[str]) -> dict[str, str]:
+    bounds = {}
+    for requirement in requirements:
+        found = re.fullmatch(r"([A-Za-z0-9_.-]+)(\[.*\])?>=([0-9.]+)(;.*)?", requirement.strip())
+        if found:
+            bounds[found[1].lower()] = Version(found[3])
+    return bounds
+
+
+def test_lower_bounds_are_the_versions_make_test_lowest_runs():
+    """.ci/lowest-versions.txt pins every dependency at pyproject.toml's lower bound (and
+    the extras the command-level tests need at theirs): a bound nobody tests is not kept."""
+    pinned = {}
+    for line in (ROOT / ".ci" / "lowest-versions.txt").read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            name, version = line.split("==")
+            pinned[name.strip().lower()] = Version(version.strip())
+    project = PYPROJECT["project"]
+    core = _lower_bounds(project["dependencies"])
+    core.pop("tomli", None)  # Python 3.10 only: the lowest venv runs this machine's Python
+    extra = _lower_bounds(
+        project["optional-dependencies"]["hpo"] + project["optional-dependencies"]["plots"]
+    )
+    assert core.items() <= pinned.items()
+    assert extra.items() <= pinned.items()
+    assert set(pinned) == set(core) | set(extra)
 
 
 # An interpreter where the optional packages cannot be imported (None in sys.modules makes
