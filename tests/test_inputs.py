@@ -517,6 +517,7 @@ def _decimal(text):
         ({"q": {"d": 2**63}}, "run", "score", [2.0**63]),  # OverflowError before
         ({"q": {"d": -(10**100)}}, "run", "score", [-1e100]),
         ({2**70: {"d": 1.0}}, "run", "qid", [str(2**70)]),
+        ({"q": {"a": 2**64, "b": 0.5}}, "run", "score", [2.0**64, 0.5]),
         ({"q": {"d": _decimal("2")}}, "qrels", "rel", [2]),
         ([types.SimpleNamespace(query_id="q", doc_id="d", score=2**64)], "run", "score", [2.0**64]),
         (
@@ -538,6 +539,7 @@ def test_python_values_arrow_cannot_hold_are_read(source, kind, column, expected
         ({"q": {"d\ud800": 1.0}}, "run", r"document id 'd\\ud800' holds a lone surrogate"),
         ({"q": {"d": 2**63}}, "qrels", r"relevance 9223372036854775808 is beyond"),
         ({"q": {"d": _decimal("NaN")}}, "run", r"dict values are not all of one type"),
+        ({2**70: {"d": 1.0}, 2.5: {"d": 1.0}}, "run", r"query id values are not all of one"),
         (
             [types.SimpleNamespace(query_id="q\udc80", doc_id="d", score=1.0)],
             "run",

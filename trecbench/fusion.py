@@ -40,9 +40,9 @@ scores keep full double precision. No intermediate value overflows: the normalis
 are computed on each topic's scores divided by a power of two at least their largest
 magnitude (exact, so the values are those of the formulas bit for bit), and a fused score
 beyond a double's range (huge weights, scores near 1e308 under ``none``) is refused in one
-line rather than written as ``inf`` or ``nan``. Everything is vectorised: per-topic normalisation is a
-``reduceat`` over topic blocks, and the documents of all runs are grouped once by
-(topic, document).
+line rather than written as ``inf`` or ``nan``. Everything is vectorised: per-topic
+normalisation is a ``reduceat`` over topic blocks, and the documents of all runs are
+grouped once by (topic, document).
 """
 
 from __future__ import annotations

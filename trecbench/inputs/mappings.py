@@ -36,7 +36,7 @@ def _numbers(values: list, origin: str, where) -> pa.Array:
         return pa.array([], pa.float64())
     row = next((i for i, value in enumerate(values) if _not_number(value)), None)
     if row is None:  # numbers Arrow cannot hold (2^64, NaN Decimals...) are named by it
-        return tables.from_python(values, "dict", origin, where)
+        return tables.from_python(values, "dict", origin, where, numbers=True)
     raise InputError(origin, None, f"{where(row)}: {excerpt(values[row])} not a number")
 
 

@@ -48,7 +48,7 @@ def to_table(records: Iterable, kind: str, origin: str) -> pa.Table:
         except (AttributeError, IndexError, TypeError):
             bad = next(i for i, row in enumerate(rows) if not _has(row, get))
             raise InputError(origin, None, f"record {bad} has no field {field}") from None
-        columns[name] = tables.from_python(values, field, origin, _record)
+        columns[name] = tables.from_python(values, field, origin, _record, numbers=name == names[2])
     return tables.typed(pa.table(columns), kind, origin, _record)
 
 

@@ -249,26 +249,25 @@ def _encodable(value: object) -> bool:
     return True
 
 
-def from_python(values, what: str, origin: str, where: Where = _row) -> pa.Array:
+def from_python(values, what: str, origin: str, where: Where = _row, numbers=False) -> pa.Array:
     """Python values (ids, scores or grades of a dict, records or an object column) as an
     Arrow array, or a one-line :class:`InputError` naming the first row Arrow cannot hold.
 
-    Integers beyond 64 bits become their decimal text, which each role then reads by its
-    own rule: an id as written, a score as trec_eval's ``atof`` reads the text (the nearest
-    double), a grade refused beyond ±MAX_GRADE. A lone surrogate (``"\\udc80"``, what
-    ``surrogateescape`` makes of bad bytes) is not text UTF-8 can hold: refused."""
+    Integers beyond 64 bits (with ``numbers``, mixed with floats too) become their decimal
+    text, which each role then reads by its own rule: an id as written, a score as
+    trec_eval's ``atof`` reads the text (the nearest double), a grade refused beyond
+    ±MAX_GRADE. A lone surrogate (``"\\udc80"``, what ``surrogateescape`` makes of bad
+    bytes) is not text UTF-8 can hold: refused."""
     try:
         return pa.array(values)
     except UnicodeEncodeError:
         row = next(i for i, value in enumerate(values) if not _encodable(value))
         message = f"{where(row)}: {what} {excerpt(values[row])} holds a lone surrogate"
         raise InputError(origin, None, f"{message}, which UTF-8 cannot encode") from None
-    except OverflowError:
-        if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
+    except (OverflowError, pa.ArrowInvalid, pa.ArrowTypeError) as exc:
+        kinds = (int, float) if numbers else int
+        if all(isinstance(v, kinds) and not isinstance(v, bool) for v in values):
             return pa.array([str(value) for value in values], pa.string())
-        message = f"{what} values mix integers beyond 64 bits with other types"
-        raise InputError(origin, None, message) from None
-    except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
         message = f"{what} values are not all of one type: {shortened(str(exc))}"
         raise InputError(origin, None, message) from None
 
@@ -288,7 +287,9 @@ def frame_table(frame, origin: str) -> tuple[pa.Table, Where]:
             columns[str(name)] = pa.Array.from_pandas(frame[name])
         except (UnicodeEncodeError, OverflowError):  # an object column of Python values
             if str(name) in read:
-                columns[str(name)] = from_python(frame[name].tolist(), str(name), origin, where)
+                values = frame[name].tolist()
+                numbers = str(name) in SCORE_NAMES + REL_NAMES
+                columns[str(name)] = from_python(values, str(name), origin, where, numbers)
         except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
             if str(name) in read:
                 message = f"column {excerpt(name)} mixes types: {shortened(str(exc))}"
