@@ -800,3 +800,25 @@ def test_a_parquet_run_score_refuses_is_refused_by_validate_alike(tmp_path):
     )
     with pytest.raises(InputError, match="row 0: score is missing"):
         validate_run(run)
+
+
+def test_findings_repeating_per_line_are_counted_with_the_first_few_kept():
+    """Blank lines (and other per-line findings) keep at most ``limit`` findings per check
+    and count the rest, through score's gate as through validate: the number kept does not
+    grow with the lines (issue 25 item 9; a guard: the peak memory of such files is the
+    tokenizer's per-line arrays, not the findings)."""
+    from trecbench.evaluation import _Gate
+    from trecbench.validation import DEFAULT_LIMIT
+
+    data = b"q1 Q0 d1 1 1.0 t\n" + b"\n" * 5000 + b"q1 Q0 d2 2 0.5 t \n" * 3000
+    gate = _Gate("blank.run")
+    gate.feed(tokenize(data, "blank.run"))
+    report = gate.checker.report
+    assert report.checks["R21"] == 5000 and report.checks["R25.trailing"] == 3000
+    assert all(len(kept) <= DEFAULT_LIMIT for kept in report.kept.values())
+    assert sum(len(kept) for kept in report.kept.values()) <= 2 * DEFAULT_LIMIT + 10
+    from trecbench.validation import validate_tokens
+
+    result = validate_tokens(tokenize(data, "blank.run"), "run", limit=10)
+    assert result.counts["rules"]["R21"] == 5000 and result.check_counts["R7"] == 2999
+    assert len(result.findings) <= 10 * len(result.check_counts) < 100
