@@ -35,7 +35,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import arrow
-from ..errors import InputError, UsageError, excerpt, shortened
+from ..errors import EXCERPT_LIMIT, InputError, UsageError, excerpt, shortened
 from .trec_text import MAX_GRADE, parse_grades, parse_scores
 
 QID_NAMES = ("qid", "query_id", "q_id", "query-id")
@@ -132,7 +132,7 @@ def scores(values: pa.Array, origin: str, where: Where = _row) -> pa.Array:
         good, numbers = parse_scores(pc.cast(values, pa.string()))
         if not good.all():
             row = int(np.flatnonzero(~good)[0])
-            shown = excerpt(values[row].as_py())
+            shown = _shown(values[row])
             raise InputError(origin, None, f"{where(row)}: score {shown} is not a number")
     elif pa.types.is_integer(values.type):
         numbers = arrow.to_numpy(values).astype(np.float64)  # rounds to nearest, as atof
@@ -171,7 +171,7 @@ def grades(values: pa.Array, origin: str, where: Where = _row) -> pa.Array:
         raise InputError(origin, None, f"relevance column has type {kind}: expected integers")
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
-        shown = excerpt(values[row].as_py())
+        shown = _shown(values[row])
         raise InputError(origin, None, f"{where(row)}: relevance {shown} is not an integer")
     if too_big.any():
         row = int(np.flatnonzero(too_big)[0])
@@ -182,6 +182,11 @@ def grades(values: pa.Array, origin: str, where: Where = _row) -> pa.Array:
             "nDCG would run for hours)",
         )
     return arrow.array(numbers.astype(np.int64))
+
+
+def _shown(value: pa.Scalar) -> str:
+    """A value as the message shows it: its text, cut short (a hostile cell can be huge)."""
+    return shortened(str(value.as_py()), EXCERPT_LIMIT)
 
 
 def _lines(table: pa.Table, first: int) -> pa.Array:
