@@ -607,3 +607,56 @@ def test_frames_as_the_ecosystem_writes_them_score_as_dicts(run, qrels):
     measures = ["map", "ndcg_cut.10", "P.5"]
     expected = trecbench.evaluate(_SAME_QRELS, _SAME_RUN, measures).to_frame()
     assert trecbench.evaluate(qrels, run, measures).to_frame().equals(expected)
+
+
+# ---------------------------------------------------------------------------------------
+# empty lines cost no string work (issue 25 item 9: ~150 bytes a blank line before)
+
+
+def _identity_compaction(data, buf, starts):
+    return data, starts, np.empty(0, np.int64), np.arange(len(starts), dtype=np.int64)
+
+
+_LINE_PARTS = [
+    "",
+    "",
+    "q1 Q0 d1 1 1.5 t",
+    "q2\tQ0\td2\t2\t0.5\tt",
+    " ",
+    "\t",
+    "a  b",
+    "x\r",
+    "\u00a0y",
+]
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_tokens_are_the_same_with_empty_lines_compacted(seed, monkeypatch):
+    rng = np.random.default_rng(seed)
+    lines = [_LINE_PARTS[i] for i in rng.integers(0, len(_LINE_PARTS), rng.integers(0, 30))]
+    data = "\n".join(lines).encode() + (b"\n" if rng.random() < 0.7 else b"")
+    first = int(rng.integers(1, 5))
+    compacted = trec_text.tokenize(data, "x", first)
+    monkeypatch.setattr(trec_text, "_without_empty_lines", _identity_compaction)
+    direct = trec_text.tokenize(data, "x", first)
+    for name in trec_text.Tokens.__dataclass_fields__:
+        left, right = getattr(compacted, name), getattr(direct, name)
+        if name == "fields":
+            assert [f.to_pylist() for f in left] == [f.to_pylist() for f in right]
+        elif isinstance(left, np.ndarray):
+            assert left.tolist() == right.tolist(), name
+        else:
+            assert left == right, name
+
+
+def test_a_run_of_empty_lines_is_not_parsed_as_csv(tmp_path):
+    """The CSV fast paths give up at the first empty line instead of parsing them all."""
+    data = b"q1 Q0 d1 1 1.5 t\n" + b"\n" * 10 + b"q1 Q0 d2 2 0.5 t\n"
+    assert not trec_text._regular_block(b"a\n\nb", b"\t")
+    with pytest.raises(trec_text.Irregular):
+        trec_text._regular_layout(data)
+    path = tmp_path / "r.run"
+    path.write_bytes(data)
+    assert trec_text.read_regular_run(path) is None
+    tokens = trec_text.tokenize(data)
+    assert tokens.blank_lines.tolist() == list(range(2, 12)) and tokens.line.tolist() == [1, 12]
