@@ -107,3 +107,17 @@ def test_excerpt_and_shortened():
     long = excerpt("z" * 10_000)
     assert len(long) < 120 and "10,002 characters" in long
     assert shortened("x" * 10) == "x" * 10
+
+
+def test_a_long_duplicate_key_is_quoted_as_an_excerpt(tmp_path):
+    from trecbench.sources import read_json
+
+    key = "k" * 10_000
+    path = tmp_path / "d.json"
+    path.write_text(f'{{"{key}": 1, "{key}": 2}}')
+    with pytest.raises(InputError, match="duplicate key") as caught:
+        read_json(path, "run dict")
+    assert len(str(caught.value)) < 300
+    with pytest.raises(InputError, match="duplicate key") as caught:
+        _config(tmp_path, f"{key}: 1\n{key}: 2\n")
+    assert len(str(caught.value)) < 300
