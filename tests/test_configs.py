@@ -119,5 +119,5 @@ def test_a_long_duplicate_key_is_quoted_as_an_excerpt(tmp_path):
         read_json(path, "run dict")
     assert len(str(caught.value)) < 300
     with pytest.raises(InputError, match="duplicate key") as caught:
-        _config(tmp_path, f"{key}: 1\n{key}: 2\n")
+        _config(tmp_path, f"? {key}\n: 1\n? {key}\n: 2\n")  # explicit keys: no length limit
     assert len(str(caught.value)) < 300
