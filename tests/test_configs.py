@@ -63,9 +63,13 @@ def test_a_node_containing_itself_is_refused():
         load_yaml("a: &a {x: *a}\n")
 
 
-def test_deep_nesting_is_a_yaml_error_not_a_recursion_error(tmp_path):
-    with pytest.raises(InputError, match="nested too deeply"):
-        _config(tmp_path, HEAD + "meta: {a: " + "[" * 3000 + "]" * 3000 + "}\n")
+@pytest.mark.parametrize("levels", [65, 3000])
+def test_deep_nesting_is_refused_not_a_recursion_error(tmp_path, levels):
+    with pytest.raises(InputError, match="nested deeper than 64 levels"):
+        _config(tmp_path, HEAD + "meta: {a: " + "[" * levels + "]" * levels + "}\n")
+    toml = f'qrels = "q"\nx = {"[" * levels}{"]" * levels}\n'
+    with pytest.raises(InputError, match="nested deeper than 64 levels"):
+        _config(tmp_path, toml, "c.toml")
 
 
 @pytest.mark.parametrize(

@@ -200,10 +200,17 @@ def _read_document(path: Path) -> Any:
             import tomllib
         else:  # pragma: no cover - Python 3.10
             import tomli as tomllib
+        from .yaml_loader import MAX_DEPTH, nesting_depth
+
         try:
-            return tomllib.loads(data.decode("utf-8"))
+            document = tomllib.loads(data.decode("utf-8"))
         except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
             raise InputError(str(path), None, f"not valid TOML: {error}") from None
+        except RecursionError:  # tomllib parses nested arrays and tables recursively
+            document = None
+        if document is None or nesting_depth(document) > MAX_DEPTH:
+            raise InputError(str(path), None, f"nested deeper than {MAX_DEPTH} levels")
+        return document
     if suffix in (".yaml", ".yml"):
         import yaml
 

@@ -7,7 +7,9 @@ every consumer (a schema check, ``repr`` in an error message) walks one by one. 
 node plus the characters of each scalar, computed once per node: linear in the document)
 and refuses it beyond :data:`MAX_EXPANDED` plus twice its length; a node that contains
 itself is refused too. A mapping key given twice is refused with both lines, as JSON and
-TOML configurations are (PyYAML keeps the last silently).
+TOML configurations are (PyYAML keeps the last silently). Nesting is bounded
+(:data:`MAX_DEPTH`) in YAML as in TOML (:func:`nesting_depth`): the schema check and
+the parsers recurse, and thousands of brackets ended in an internal RecursionError.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import Any
 from .errors import excerpt
 
 MAX_EXPANDED = 1_000_000  # nodes and scalar characters an expanded document may hold
+MAX_DEPTH = 64  # nesting levels (a configuration needs a handful; checkers recurse)
 _MERGE = "tag:yaml.org,2002:merge"
 
 
@@ -74,13 +77,15 @@ def _children(node: Any) -> list:
 
 def _check_expanded_size(root: Any, limit: int) -> None:
     """Refuse a node graph that, with its aliases written out, would exceed ``limit``
-    (nodes plus scalar characters), or that contains itself. Iterative and memoised per
-    node: the walk is linear in the document, not in its expansion."""
+    (nodes plus scalar characters) or :data:`MAX_DEPTH` levels, or that contains itself.
+    Iterative and memoised per node: the walk is linear in the document, not in its
+    expansion."""
     import yaml
 
     if root is None:
         return
     weight: dict[int, int] = {}
+    depth: dict[int, int] = {}
     open_nodes: set[int] = set()
     stack = [(root, False)]
     while stack:
@@ -89,7 +94,13 @@ def _check_expanded_size(root: Any, limit: int) -> None:
             continue
         if finished:
             own = 1 + (len(node.value) if isinstance(node, yaml.ScalarNode) else 0)
-            total = own + sum(weight[id(child)] for child in _children(node))
+            children = _children(node)
+            total = own + sum(weight[id(child)] for child in children)
+            depth[id(node)] = 1 + max((depth[id(child)] for child in children), default=0)
+            if depth[id(node)] > MAX_DEPTH:
+                raise yaml.composer.ComposerError(
+                    None, None, f"nested deeper than {MAX_DEPTH} levels", node.start_mark
+                )
             if total > limit:
                 raise yaml.composer.ComposerError(
                     None,
@@ -112,6 +123,20 @@ def _check_expanded_size(root: Any, limit: int) -> None:
                 stack.append((child, False))
 
 
+def nesting_depth(value: Any) -> int:
+    """Levels of lists and dicts in a tree of plain values (a parsed TOML or JSON document;
+    iterative, so a deep one cannot exhaust the stack)."""
+    deepest, stack = 0, [(value, 0)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, dict):
+            item = list(item.values())
+        if isinstance(item, list):
+            deepest = max(deepest, level + 1)
+            stack.extend((child, level + 1) for child in item)
+    return deepest
+
+
 def load_yaml(text: str) -> Any:
     """One YAML document read with :class:`BoundedSafeLoader`; raises ``yaml.YAMLError``
     (with a ``problem_mark`` where it has a line) for what it refuses."""
@@ -121,6 +146,6 @@ def load_yaml(text: str) -> Any:
     try:
         return loader.get_single_data()
     except RecursionError:  # thousands of nested brackets: PyYAML composes recursively
-        raise yaml.YAMLError("nested too deeply") from None
+        raise yaml.YAMLError(f"nested deeper than {MAX_DEPTH} levels") from None
     finally:
         loader.dispose()
