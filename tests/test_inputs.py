@@ -541,6 +541,11 @@ def test_python_values_arrow_cannot_hold_are_read(source, kind, column, expected
         ({"q": {"d": _decimal("NaN")}}, "run", r"dict values are not all of one type"),
         ({2**70: {"d": 1.0}, 2.5: {"d": 1.0}}, "run", r"query id values are not all of one"),
         (
+            pd.DataFrame({"qid": ["q"], "docno": ["d"], "score": [1 + 2j]}),
+            "run",
+            r"column 'score' cannot be read as one type",
+        ),
+        (
             [types.SimpleNamespace(query_id="q\udc80", doc_id="d", score=1.0)],
             "run",
             r"record 0: query_id 'q\\udc80' holds a lone surrogate",
@@ -555,6 +560,8 @@ def test_python_values_arrow_cannot_hold_are_read(source, kind, column, expected
     ],
 )
 def test_hostile_python_values_raise_input_errors(source, kind, message):
+    """Raw KeyError, OverflowError, UnicodeEncodeError, StopIteration and Arrow errors
+    before (issue 25 item 8)."""
     with pytest.raises(InputError, match=message):
         inputs.load(source, kind)
 
@@ -660,3 +667,9 @@ def test_a_run_of_empty_lines_is_not_parsed_as_csv(tmp_path):
     assert trec_text.read_regular_run(path) is None
     tokens = trec_text.tokenize(data)
     assert tokens.blank_lines.tolist() == list(range(2, 12)) and tokens.line.tolist() == [1, 12]
+
+
+def test_a_frame_with_two_columns_of_one_name_is_refused():
+    frame = pd.DataFrame([["q", "d", 1.0, 2.0]], columns=["qid", "docno", "score", "score"])
+    with pytest.raises(UsageError, match="two columns are named 'score'; keep one"):
+        inputs.load(frame, "run")  # KeyError: 0 before

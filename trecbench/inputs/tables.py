@@ -244,6 +244,10 @@ def typed(
     return pa.table(columns)
 
 
+# what Arrow raises for Python values it cannot hold as one type
+_ARROW_REFUSALS = (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError)
+
+
 def _encodable(value: object) -> bool:
     if not isinstance(value, str):
         return True
@@ -269,7 +273,7 @@ def from_python(values, what: str, origin: str, where: Where = _row, numbers=Fal
         row = next(i for i, value in enumerate(values) if not _encodable(value))
         message = f"{where(row)}: {what} {excerpt(values[row])} holds a lone surrogate"
         raise InputError(origin, None, f"{message}, which UTF-8 cannot encode") from None
-    except (OverflowError, pa.ArrowInvalid, pa.ArrowTypeError) as exc:
+    except (OverflowError, *_ARROW_REFUSALS) as exc:
         kinds = (int, float) if numbers else int
         if all(isinstance(v, kinds) and not isinstance(v, bool) for v in values):
             return pa.array([str(value) for value in values], pa.string())
@@ -287,16 +291,19 @@ def frame_table(frame, origin: str) -> tuple[pa.Table, Where]:
 
     read = QID_NAMES + DOCNO_NAMES + REL_NAMES + ("tag", "line")
     columns = {}
-    for name in frame.columns:
+    for position, name in enumerate(map(str, frame.columns)):
+        if name in columns and name in read:
+            raise UsageError(f"{origin}: two columns are named {excerpt(name)}; keep one")
+        column = frame.iloc[:, position]
         try:
-            columns[str(name)] = pa.Array.from_pandas(frame[name])
+            columns[name] = pa.Array.from_pandas(column)
         except (UnicodeEncodeError, OverflowError):  # an object column of Python values
-            if str(name) in read:
-                values = frame[name].tolist()
-                numbers = str(name) in SCORE_NAMES + REL_NAMES
-                columns[str(name)] = from_python(values, str(name), origin, where, numbers)
-        except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
-            if str(name) in read:
-                message = f"column {excerpt(name)} mixes types: {shortened(str(exc))}"
+            if name in read:
+                numbers = name in SCORE_NAMES + REL_NAMES
+                columns[name] = from_python(column.tolist(), name, origin, where, numbers)
+        except _ARROW_REFUSALS as exc:  # mixed types, or a type Arrow has not (complex)
+            if name in read:
+                why = shortened(str(exc))
+                message = f"column {excerpt(name)} cannot be read as one type: {why}"
                 raise InputError(origin, None, message) from None
     return pa.table(columns) if columns else pa.table({}), where
