@@ -73,7 +73,7 @@ def _pick(
 def _need(table: pa.Table, names: tuple[str, ...], role: str, origin: str, file: bool) -> str:
     name = _pick(table, names, role, origin, file)
     if name is None:
-        columns = ", ".join(map(str, table.column_names))
+        columns = shortened(", ".join(map(str, table.column_names)))
         message = f"no {role} column (one of {', '.join(names)}); columns: {columns}"
         raise _column_error(origin, file, message)
     return name
