@@ -128,3 +128,14 @@ def shortened(text: str, limit: int = EXCERPT_LIMIT * 4) -> str:
         return text
     half = limit // 2
     return f"{text[:half]}…({len(text):,} characters)…{text[-half:]}"
+
+
+class ParameterDomainError(UsageError):
+    """A measure parameter (a cutoff, ``p``, ``beta``, a gain, ...) outside the domain
+    where the measure has a meaning (docs/cli-conventions.md, "Parameter domains")."""
+
+
+class ParameterDomainWarning(UserWarning):
+    """A trec_eval spelling with a parameter outside the measure's meaning (``rbp.p=1.5``):
+    trecbench computes what trec_eval computes and says so (the CLI prints it as one
+    line)."""
