@@ -175,3 +175,15 @@ def test_msmarco_three_column_run(tmp_path):
         path.write_text(text)
         with pytest.raises(InputError, match=message):
             convert_msmarco(path)
+
+
+@pytest.mark.parametrize("big", [2**63, 2**64 + 1, 10**99, -(10**40)])
+def test_scores_beyond_64_bits_rank_as_their_decimal_text_reads(tmp_path, big):
+    """An integer in [2^63, 10^100] ended in an internal error (OverflowError) (issue 25)."""
+    path = tmp_path / "run.json"
+    path.write_text(f'{{"q1": {{"a": {big}, "b": 1e300, "c": 0.5, "d": 7}}}}')
+    conversion = convert_dict(path)
+    # the producer's order: float(text) as atof reads it, docid descending on ties
+    scores = {"a": float(str(big)), "b": 1e300, "c": 0.5, "d": 7.0}
+    expected = sorted(scores, key=lambda doc: (-scores[doc], [-ord(c) for c in doc]))
+    assert conversion.runs[0].table["docno"].tolist() == expected

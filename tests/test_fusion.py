@@ -303,3 +303,91 @@ def test_ids_holding_a_tab_stay_apart():
         ("a", "b\tc", 2.0),
         ("a\tb", "c", 1.0),
     ]
+
+
+# ---------------------------------------------------------------------------------------
+# extreme inputs: the fused order against a direct computation, never inf or nan
+# (issue 25 item 6: z-scores near ±1e300 overflowed and reversed the fused order)
+
+_EXTREME = [
+    {"q": {"d1": 1e300, "d2": -1e300, "d3": 5e299, "d4": 0.0}, "r": {"d1": 3.0, "d2": 1.0}},
+    {"q": {"d1": -1e300, "d2": 1e300, "d3": 1e299, "d5": -7e299}, "r": {"d2": 2.0, "d3": 2.5}},
+]
+
+
+def _direct(runs, norm: str, weights) -> dict:
+    """combsum by the formulas in exact or 80-digit arithmetic: Fractions for the rational
+    normalisations, Decimals (for the square root) for the z-score."""
+    import decimal
+    from fractions import Fraction
+
+    context = decimal.Context(prec=80, Emax=10**6, Emin=-(10**6))
+    fused: dict = {}
+    for run, weight in zip(runs, weights, strict=True):
+        for qid, docs in run.items():
+            s = {d: Fraction(v) for d, v in docs.items()}
+            low, high, n = min(s.values()), max(s.values()), len(s)
+            for docno, v in s.items():
+                if norm == "min-max":
+                    value = (v - low) / max(high - low, Fraction(1e-9))
+                elif norm == "sum":
+                    value = (v - low) / max(sum(s.values()) - n * low, Fraction(1e-9))
+                else:  # z-score, population sd
+                    mean = sum(s.values()) / n
+                    var = sum((x - mean) ** 2 for x in s.values()) / n
+                    sd = context.sqrt(
+                        context.divide(decimal.Decimal(var.numerator), var.denominator)
+                    )
+                    top = context.divide(
+                        decimal.Decimal((v - mean).numerator), (v - mean).denominator
+                    )
+                    value = Fraction(context.divide(top, max(sd, decimal.Decimal("1e-9"))))
+                key = (qid, docno)
+                fused[key] = fused.get(key, 0) + Fraction(weight) * value
+    return fused
+
+
+@pytest.mark.parametrize("norm", ["z-score", "min-max", "sum"])
+@pytest.mark.parametrize("weights", [[1, 1], [1e30, 3e29], [1e300, 3e299], [2.0, -1.0]])
+def test_fused_order_and_scores_on_extreme_inputs_match_a_direct_computation(norm, weights):
+    fused = trecbench.fuse(_EXTREME, "combsum", norm=norm, weights=weights)
+    assert np.isfinite(fused["score"]).all()
+    direct = _direct(_EXTREME, norm, weights)
+    # trecbench's one order of the exact values: score descending at float32 (fused scores
+    # of 1e300 tie there, as in trec_eval), then docno descending
+    expected = sorted(direct, key=lambda key: (key[0], -_float32(direct[key]), _desc(key[1])))
+    assert list(zip(fused["qid"], fused["docno"], strict=True)) == expected
+    for qid, docno, score in zip(fused["qid"], fused["docno"], fused["score"], strict=True):
+        assert score == pytest.approx(float(direct[qid, docno]), rel=1e-12, abs=1e-300)
+
+
+def _float32(value) -> np.float32:
+    with np.errstate(over="ignore"):  # beyond float32: inf, a tie, as trec_eval ranks it
+        return np.float32(float(value))
+
+
+def _desc(text: str) -> list[int]:
+    return [-ord(c) for c in text] + [0]
+
+
+@pytest.mark.parametrize(
+    ("runs", "kwargs"),
+    [
+        ([{"q": {"a": 1.0, "b": 2.0}}] * 2, {"method": "combsum", "weights": [1e308, 1e308]}),
+        ([{"q": {"a": 1e308, "b": 2.0}}] * 2, {"method": "combsum", "norm": "none"}),
+        ([{"q": {"a": 1e308, "b": 2.0}}] * 2, {"method": "combmnz", "norm": "none"}),
+        ([{"q": {"a": -1e300, "b": -2e300}}], {"method": "combsum", "norm": "max"}),
+        ([{"q": {"a": 1.0}}] * 2, {"method": "rrf", "weights": [1e308, 1e308], "k": 0}),
+    ],
+)
+def test_a_fused_score_beyond_a_double_is_refused_not_written(runs, kwargs):
+    with pytest.raises(UsageError, match=r"fused score of document '[ab]' in topic 'q' is -?inf"):
+        trecbench.fuse(runs, **kwargs)
+
+
+def test_every_method_and_normalisation_stays_finite_on_extreme_scores():
+    for method in fusion.SCORE_BASED:
+        for norm in ("min-max", "z-score", "sum", "rank"):
+            weights = [1.0, 1.0] if method in fusion.WEIGHTED else None
+            fused = trecbench.fuse(_EXTREME, method, norm=norm, weights=weights)
+            assert np.isfinite(fused["score"]).all(), (method, norm)

@@ -402,3 +402,275 @@ def test_a_parquet_run_lacking_a_column_is_bad_input(
     assert re.fullmatch(f"trecbench: {re.escape(str(run))}: {message}.*\n", capsys.readouterr().err)
     with pytest.raises(UsageError, match=message):
         inputs.load_run(pa.table(columns))
+
+
+# ---------------------------------------------------------------------------------------
+# Arrow types and Python values users bring (issue 25 items 5 and 8, issue 27 item 2)
+
+
+def _parquet(tmp_path, table: pa.Table, name: str = "r.parquet"):
+    import pyarrow.parquet as pq
+
+    path = tmp_path / name
+    pq.write_table(table, path)
+    return path
+
+
+_IDS = {"qid": ["1", "1", "2"], "docno": ["d1", "d2", "d1"]}
+
+
+@pytest.mark.parametrize(
+    "columns",
+    [
+        # pandas `category` columns: dictionary-encoded strings (int8 indices)
+        {name: pa.array(v).dictionary_encode() for name, v in _IDS.items()},
+        {name: pa.array(v, pa.large_string()) for name, v in _IDS.items()},
+        {name: pa.array(v, pa.large_string()).dictionary_encode() for name, v in _IDS.items()},
+        {"qid": pa.array([1, 1, 2]).dictionary_encode(), "docno": _IDS["docno"]},
+    ],
+)
+def test_parquet_ids_of_every_string_and_dictionary_type(tmp_path, columns):
+    table = pa.table({**columns, "score": [3.0, 2.0, 1.0]})
+    loaded = inputs.load_run(str(_parquet(tmp_path, table)))
+    assert loaded.table.column("qid").to_pylist() == ["1", "1", "2"]
+    assert loaded.table.column("docno").to_pylist() == ["d1", "d2", "d1"]
+
+
+def test_parquet_of_a_pandas_category_frame_scores_as_its_text(tmp_path):
+    frame = pd.DataFrame({**_IDS, "score": [3.0, 2.0, 1.0]}).astype(
+        {"qid": "category", "docno": "category"}
+    )
+    path = tmp_path / "r.parquet"
+    frame.to_parquet(path, row_group_size=1)  # a dictionary per row group
+    qrels = tmp_path / "q.qrels"
+    qrels.write_text("1 0 d2 1\n2 0 d1 1\n")
+    text = tmp_path / "r.run"
+    text.write_text("1 Q0 d1 1 3 run\n1 Q0 d2 2 2 run\n2 Q0 d1 1 1 run\n")
+    by_parquet = trecbench.evaluate(qrels, path, ["map"]).to_frame(per_query=True)
+    by_text = trecbench.evaluate(qrels, text, ["map"]).to_frame(per_query=True)
+    assert by_parquet.to_numpy().tolist() == by_text.to_numpy().tolist() == [[0.5], [1.0]]
+
+
+@pytest.mark.parametrize(
+    ("score", "expected"),
+    [
+        # beyond 2^53: the nearest double, as trec_eval's atof reads the decimal text
+        (pa.array([2**53 + 1, 2**62 + 1, 1], pa.int64()), [float("9007199254740993"), 2.0**62, 1]),
+        (pa.array([2**64 - 1, 2**63, 7], pa.uint64()), [float("18446744073709551615"), 2.0**63, 7]),
+        (pa.array([1, 2, 3], pa.int8()).dictionary_encode(), [1, 2, 3]),
+        (pa.array(["1.5", "2", "3"]).dictionary_encode(), [1.5, 2, 3]),
+        (pa.array([1, 2, 3], pa.float16()), [1, 2, 3]),
+    ],
+)
+def test_parquet_scores_of_every_numeric_type(tmp_path, score, expected):
+    table = pa.table({**_IDS, "score": score})
+    loaded = inputs.load_run(str(_parquet(tmp_path, table)))
+    assert loaded.table.column("score").to_pylist() == expected
+
+
+def test_parquet_decimal_scores_read_as_their_text(tmp_path):
+    import decimal
+
+    values = [decimal.Decimal("0.1"), decimal.Decimal("123456789012345678.9"), decimal.Decimal(2)]
+    table = pa.table({**_IDS, "score": pa.array(values, pa.decimal128(38, 1))})
+    loaded = inputs.load_run(str(_parquet(tmp_path, table)))
+    assert loaded.table.column("score").to_pylist() == [float(str(v)) for v in values]
+
+
+@pytest.mark.parametrize(
+    ("rel", "message"),
+    [
+        (
+            pa.array([1, 0, 2**64 - 1], pa.uint64()),
+            r"row 2: relevance 18446744073709551615 is beyond",
+        ),
+        (pa.array([1, None, 2], pa.int64()), r"row 1: relevance is missing"),
+    ],
+)
+def test_parquet_qrels_wide_or_nullable_grades_refused_with_the_row(tmp_path, rel, message):
+    path = _parquet(tmp_path, pa.table({**_IDS, "rel": rel}), "q.parquet")
+    with pytest.raises(InputError, match=message):
+        inputs.load_qrels(str(path))
+
+
+def test_parquet_qrels_dictionary_grades(tmp_path):
+    table = pa.table({**_IDS, "rel": pa.array([1, 0, 2]).dictionary_encode()})
+    loaded = inputs.load_qrels(str(_parquet(tmp_path, table, "q.parquet")))
+    assert loaded.table.column("rel").to_pylist() == [1, 0, 2]
+
+
+def test_a_line_column_beyond_int64_is_not_taken_for_lines(tmp_path):
+    table = pa.table({**_IDS, "score": [1.0, 2, 3], "line": pa.array([2**64 - 1] * 3, pa.uint64())})
+    loaded = inputs.load_run(str(_parquet(tmp_path, table)))
+    assert loaded.table.column("line").to_pylist() == [1, 2, 3]
+
+
+def _decimal(text):
+    import decimal
+
+    return decimal.Decimal(text)
+
+
+@pytest.mark.parametrize(
+    ("source", "kind", "column", "expected"),
+    [
+        ({"q": {"d": _decimal("1.5")}}, "run", "score", [1.5]),  # StopIteration before
+        ({"q": {"d": 2**63}}, "run", "score", [2.0**63]),  # OverflowError before
+        ({"q": {"d": -(10**100)}}, "run", "score", [-1e100]),
+        ({2**70: {"d": 1.0}}, "run", "qid", [str(2**70)]),
+        ({"q": {"a": 2**64, "b": 0.5}}, "run", "score", [2.0**64, 0.5]),
+        ({"q": {"d": _decimal("2")}}, "qrels", "rel", [2]),
+        ([types.SimpleNamespace(query_id="q", doc_id="d", score=2**64)], "run", "score", [2.0**64]),
+        (
+            pd.DataFrame({"qid": ["q"], "docno": ["d"], "score": pd.Series([2**64], dtype=object)}),
+            "run",
+            "score",
+            [2.0**64],
+        ),
+    ],
+)
+def test_python_values_arrow_cannot_hold_are_read(source, kind, column, expected):
+    assert inputs.load(source, kind).table.column(column).to_pylist() == expected
+
+
+@pytest.mark.parametrize(
+    ("source", "kind", "message"),
+    [
+        ({"q\udc80": {"d": 1.0}}, "run", r"query id 'q\\udc80' holds a lone surrogate"),
+        ({"q": {"d\ud800": 1.0}}, "run", r"document id 'd\\ud800' holds a lone surrogate"),
+        ({"q": {"d": 2**63}}, "qrels", r"relevance 9223372036854775808 is beyond"),
+        ({"q": {"d": _decimal("NaN")}}, "run", r"dict values are not all of one type"),
+        ({2**70: {"d": 1.0}, 2.5: {"d": 1.0}}, "run", r"query id values are not all of one"),
+        (
+            pd.DataFrame({"qid": ["q"], "docno": ["d"], "score": [1 + 2j]}),
+            "run",
+            r"column 'score' cannot be read as one type",
+        ),
+        (
+            [types.SimpleNamespace(query_id="q\udc80", doc_id="d", score=1.0)],
+            "run",
+            r"record 0: query_id 'q\\udc80' holds a lone surrogate",
+        ),
+        (
+            pd.DataFrame(
+                {"qid": pd.Series(["q\udc80"], dtype=object), "docno": ["d"], "score": [1]}
+            ),
+            "run",
+            r"row 0: qid 'q\\udc80' holds a lone surrogate",
+        ),
+    ],
+)
+def test_hostile_python_values_raise_input_errors(source, kind, message):
+    """Raw KeyError, OverflowError, UnicodeEncodeError, StopIteration and Arrow errors
+    before (issue 25 item 8)."""
+    with pytest.raises(InputError, match=message):
+        inputs.load(source, kind)
+
+
+_SAME_RUN = {"q1": {"d1": 2.0, "d2": 1.0}, "q2": {"d1": 1.0}}
+_SAME_QRELS = {"q1": {"d2": 1, "d3": 2}, "q2": {"d1": 1}}
+
+
+def _long(mapping, names):
+    qid, docno, value = names
+    rows = [(q, d, v) for q, docs in mapping.items() for d, v in docs.items()]
+    return pd.DataFrame(rows, columns=[qid, docno, value])
+
+
+@pytest.mark.parametrize(
+    ("run", "qrels"),
+    [
+        # PyTerrier: qid, docno, score (+ rank, query) and qrels qid, docno, label, iteration
+        (
+            _long(_SAME_RUN, ("qid", "docno", "score")).assign(rank=0, query="text"),
+            _long(_SAME_QRELS, ("qid", "docno", "label")).assign(iteration="0"),
+        ),
+        # ir_measures: query_id, doc_id, score / relevance (+ iteration)
+        (
+            _long(_SAME_RUN, ("query_id", "doc_id", "score")),
+            _long(_SAME_QRELS, ("query_id", "doc_id", "relevance")).assign(iteration="Q0"),
+        ),
+        # ranx: q_id, doc_id, score for both
+        (
+            _long(_SAME_RUN, ("q_id", "doc_id", "score")),
+            _long(_SAME_QRELS, ("q_id", "doc_id", "score")),
+        ),
+        # pandas categoricals and Arrow-backed dtypes
+        (
+            _long(_SAME_RUN, ("qid", "docno", "score")).astype(
+                {"qid": "category", "docno": "category"}
+            ),
+            _long(_SAME_QRELS, ("qid", "docno", "rel")).astype(
+                {"qid": "string[pyarrow]", "docno": "string[pyarrow]", "rel": "int64[pyarrow]"}
+            ),
+        ),
+        (
+            _long(_SAME_RUN, ("qid", "docno", "score")).astype({"score": "double[pyarrow]"}),
+            _long(_SAME_QRELS, ("qid", "docno", "rel")).astype({"rel": "Int64"}),
+        ),
+    ],
+    ids=["pyterrier", "ir_measures", "ranx", "categorical", "arrow-and-nullable"],
+)
+def test_frames_as_the_ecosystem_writes_them_score_as_dicts(run, qrels):
+    measures = ["map", "ndcg_cut.10", "P.5"]
+    expected = trecbench.evaluate(_SAME_QRELS, _SAME_RUN, measures).to_frame()
+    assert trecbench.evaluate(qrels, run, measures).to_frame().equals(expected)
+
+
+# ---------------------------------------------------------------------------------------
+# empty lines cost no string work (issue 25 item 9: ~150 bytes a blank line before)
+
+
+def _identity_compaction(data, buf, starts):
+    return data, starts, np.empty(0, np.int64), np.arange(len(starts), dtype=np.int64)
+
+
+_LINE_PARTS = [
+    "",
+    "",
+    "q1 Q0 d1 1 1.5 t",
+    "q2\tQ0\td2\t2\t0.5\tt",
+    " ",
+    "\t",
+    "a  b",
+    "x\r",
+    "\u00a0y",
+]
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_tokens_are_the_same_with_empty_lines_compacted(seed, monkeypatch):
+    rng = np.random.default_rng(seed)
+    lines = [_LINE_PARTS[i] for i in rng.integers(0, len(_LINE_PARTS), rng.integers(0, 30))]
+    data = "\n".join(lines).encode() + (b"\n" if rng.random() < 0.7 else b"")
+    first = int(rng.integers(1, 5))
+    compacted = trec_text.tokenize(data, "x", first)
+    monkeypatch.setattr(trec_text, "_without_empty_lines", _identity_compaction)
+    direct = trec_text.tokenize(data, "x", first)
+    for name in trec_text.Tokens.__dataclass_fields__:
+        left, right = getattr(compacted, name), getattr(direct, name)
+        if name == "fields":
+            assert [f.to_pylist() for f in left] == [f.to_pylist() for f in right]
+        elif isinstance(left, np.ndarray):
+            assert left.tolist() == right.tolist(), name
+        else:
+            assert left == right, name
+
+
+def test_a_run_of_empty_lines_is_not_parsed_as_csv(tmp_path):
+    """The CSV fast paths give up at the first empty line instead of parsing them all."""
+    data = b"q1 Q0 d1 1 1.5 t\n" + b"\n" * 10 + b"q1 Q0 d2 2 0.5 t\n"
+    assert not trec_text._regular_block(b"a\n\nb", b"\t")
+    with pytest.raises(trec_text.Irregular):
+        trec_text._regular_layout(data)
+    path = tmp_path / "r.run"
+    path.write_bytes(data)
+    assert trec_text.read_regular_run(path) is None
+    tokens = trec_text.tokenize(data)
+    assert tokens.blank_lines.tolist() == list(range(2, 12)) and tokens.line.tolist() == [1, 12]
+
+
+def test_a_frame_with_two_columns_of_one_name_is_refused():
+    frame = pd.DataFrame([["q", "d", 1.0, 2.0]], columns=["qid", "docno", "score", "score"])
+    with pytest.raises(UsageError, match="two columns are named 'score'; keep one"):
+        inputs.load(frame, "run")  # KeyError: 0 before

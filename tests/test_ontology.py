@@ -257,3 +257,58 @@ def test_bundled_release_matches_hpo3_and_published_facts():
             assert onto.ancestors(term.id) == {p.id for p in term.all_parents} | {term.id}
         checked += 1
     assert checked == 19393
+
+
+# An is_a cycle, a term defined twice, two ids in one stanza: each refused with its line
+# (they made the terms on a cycle "unknown" and MaxOntSim@10 drop to 0.0, exit 0).
+_CYCLE = OBO.replace("name: Alpha\nis_a: HP:0000001 ! All", "name: Alpha\nis_a: HP:0000004")
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "message"),
+    [
+        (
+            _CYCLE,
+            _CYCLE[: _CYCLE.index("is_a: HP:0000002 ! Alpha")].count("\n") + 1,
+            r"is_a cycle: 'HP:0000002' -> 'HP:0000004' -> 'HP:0000003' -> 'HP:0000002'",
+        ),
+        (
+            OBO + "\n[Term]\nid: HP:0000003\nname: Beta again\n",
+            OBO.count("\n") + 2,
+            r"term 'HP:0000003' defined twice \(first in the stanza at line 14\)",
+        ),
+        (
+            OBO.replace("id: HP:0000006\n", "id: HP:0000006\nid: HP:0000016\n"),
+            OBO[: OBO.index("id: HP:0000006")].count("\n") + 2,
+            r"a second id in one \[Term\] stanza \(the first: 'HP:0000006'\)",
+        ),
+        (
+            OBO.replace("name: Xi\n", "name: Xi\nis_a: HP:0000005\n"),
+            OBO[: OBO.index("name: Xi")].count("\n") + 2,
+            r"is_a cycle: 'HP:0000005' -> 'HP:0000005'",
+        ),
+    ],
+)
+def test_obo_cycles_and_duplicates_are_refused_with_the_line(tmp_path, text, line, message):
+    path = tmp_path / "hp.obo"
+    path.write_text(text)
+    with pytest.raises(InputError, match=message) as info:
+        load_ontology(path)
+    assert info.value.line == line
+
+
+def test_obographs_cycles_and_duplicates_are_refused(tmp_path):
+    path = _obographs(tmp_path / "hp.json")
+    doc = json.loads(path.read_text())
+    graph = doc["graphs"][0]
+    iri = "http://purl.obolibrary.org/obo/HP_{}".format
+    graph["edges"].append({"sub": iri("0000002"), "pred": "is_a", "obj": iri("0000006")})
+    path.write_text(json.dumps(doc, indent=1))
+    with pytest.raises(InputError, match=r"graphs\[0\]\.edges\[\d\]: is_a cycle: ") as info:
+        load_ontology(path)
+    assert info.value.line is not None
+    graph["edges"].pop()
+    graph["nodes"].append(dict(graph["nodes"][2]))
+    path.write_text(json.dumps(doc))
+    with pytest.raises(InputError, match=r"nodes\[9\]: class 'HP:0000003' defined twice"):
+        load_ontology(path)

@@ -748,3 +748,77 @@ def test_the_duplicate_keys_hold_what_was_added(chunks, memory_keys):
         on_disk = [len(b) for b in keys.blocks if isinstance(b, np.memmap)]
         assert all(size > memory_keys for size in on_disk)  # few blocks on disk too
     assert keys.contains(probe).tolist() == [int(p) in added for p in probe]
+
+
+# ---------------------------------------------------------------------------------------
+# Parquet: validated as score reads it (issue 25 item 5; it was read as TREC text)
+
+
+def _parquet_of(tmp_path, columns: dict, name: str = "r.parquet") -> Path:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    path = tmp_path / name
+    pq.write_table(pa.table(columns), path)
+    return path
+
+
+def test_a_parquet_run_validates_as_its_trec_text(tmp_path):
+    import pyarrow as pa
+
+    columns = {
+        "qid": pa.array(["1", "1", "1", "2"]).dictionary_encode(),
+        "docno": ["d1", "d2", "d1", "d3"],
+        "score": [3.0, 2.0, 1.0, 1.0],
+        "tag": ["t"] * 4,
+    }
+    result = validate_run(_parquet_of(tmp_path, columns))
+    text = tmp_path / "r.run"
+    text.write_text("1 Q0 d1 1 3 t\n1 Q0 d2 2 2 t\n1 Q0 d1 3 1 t\n2 Q0 d3 1 1 t\n")
+    expected = validate_run(text)
+    assert (
+        [(f.rule, f.line, f.field) for f in result.findings]
+        == [(f.rule, f.line, f.field) for f in expected.findings]
+        == [("R7", 3, "docno")]
+    )
+    assert result.counts["lines"] == 4
+
+
+def test_a_clean_parquet_run_and_qrels_validate_clean_on_the_cli(tmp_path):
+    run = _parquet_of(tmp_path, {"qid": ["1", "1"], "docno": ["a", "b"], "score": [2, 1]})
+    qrels = _parquet_of(tmp_path, {"qid": ["1"], "docno": ["a"], "rel": [1]}, "q.parquet")
+    result = CliRunner().invoke(cli, ["validate", str(run), "--qrels", str(qrels)])
+    assert result.exit_code == 0, result.output
+    assert "0 error(s), 0 warning(s)" in result.output
+
+
+def test_a_parquet_run_score_refuses_is_refused_by_validate_alike(tmp_path):
+    import pyarrow as pa
+
+    run = _parquet_of(
+        tmp_path, {"qid": ["1"], "docno": ["a"], "score": pa.array([None], pa.float64())}
+    )
+    with pytest.raises(InputError, match="row 0: score is missing"):
+        validate_run(run)
+
+
+def test_findings_repeating_per_line_are_counted_with_the_first_few_kept():
+    """Blank lines (and other per-line findings) keep at most ``limit`` findings per check
+    and count the rest, through score's gate as through validate: the number kept does not
+    grow with the lines (issue 25 item 9; a guard: the peak memory of such files is the
+    tokenizer's per-line arrays, not the findings)."""
+    from trecbench.evaluation.gate import _Gate
+    from trecbench.validation import DEFAULT_LIMIT
+
+    data = b"q1 Q0 d1 1 1.0 t\n" + b"\n" * 5000 + b"q1 Q0 d2 2 0.5 t \n" * 3000
+    gate = _Gate("blank.run")
+    gate.feed(tokenize(data, "blank.run"))
+    report = gate.checker.report
+    assert report.checks["R21"] == 5000 and report.checks["R25.trailing"] == 3000
+    assert all(len(kept) <= DEFAULT_LIMIT for kept in report.kept.values())
+    assert sum(len(kept) for kept in report.kept.values()) <= 2 * DEFAULT_LIMIT + 10
+    from trecbench.validation import validate_tokens
+
+    result = validate_tokens(tokenize(data, "blank.run"), "run", limit=10)
+    assert result.counts["rules"]["R21"] == 5000 and result.check_counts["R7"] == 2999
+    assert len(result.findings) <= 10 * len(result.check_counts) < 100

@@ -44,7 +44,15 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from . import arrow, outputs, ranking
-from .errors import ExitCode, InputError, OutputError, TrecbenchError, UsageError
+from .errors import (
+    ExitCode,
+    InputError,
+    OutputError,
+    TrecbenchError,
+    UsageError,
+    excerpt,
+    shortened,
+)
 
 CONFIG_SCHEMA = "benchmark_config"
 MANIFEST_FILE = "ExperimentManifest.json"
@@ -192,20 +200,29 @@ def _read_document(path: Path) -> Any:
             import tomllib
         else:  # pragma: no cover - Python 3.10
             import tomli as tomllib
+        from .yaml_loader import MAX_DEPTH, nesting_depth
+
         try:
-            return tomllib.loads(data.decode("utf-8"))
+            document = tomllib.loads(data.decode("utf-8"))
         except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
             raise InputError(str(path), None, f"not valid TOML: {error}") from None
+        except RecursionError:  # tomllib parses nested arrays and tables recursively
+            document = None
+        if document is None or nesting_depth(document) > MAX_DEPTH:
+            raise InputError(str(path), None, f"nested deeper than {MAX_DEPTH} levels")
+        return document
     if suffix in (".yaml", ".yml"):
         import yaml
 
+        from .yaml_loader import load_yaml
+
         try:
-            return yaml.safe_load(data.decode("utf-8"))
+            return load_yaml(data.decode("utf-8"))
         except (UnicodeDecodeError, yaml.YAMLError) as error:
             where = getattr(error, "problem_mark", None)
             line = where.line + 1 if where is not None else None
             problem = getattr(error, "problem", None) or str(error)
-            raise InputError(str(path), line, f"not valid YAML: {problem}") from None
+            raise InputError(str(path), line, f"not valid YAML: {shortened(problem)}") from None
     raise UsageError(f"{path}: a benchmark configuration is .toml, .yaml or .yml")
 
 
@@ -216,7 +233,22 @@ def _check_schema(document: Any, path: Path) -> None:
         validate_against_schema(document, CONFIG_SCHEMA)
     except OutputError as error:
         message = str(error).removeprefix(f"{CONFIG_SCHEMA}: ")
-        raise UsageError(f"{path}: {message}") from None
+        raise UsageError(f"{path}: {shortened(message)}") from None
+    _refuse_non_finite(document, path)
+
+
+def _refuse_non_finite(value: Any, path: Path, where: str = "") -> None:
+    """A NaN or infinite number (YAML ``.nan``/``.inf``, TOML ``nan``/``inf``) means nothing
+    as a target, weight or threshold: every mean would be marked ``≥ nan``."""
+    if isinstance(value, float) and not math.isfinite(value):
+        where = shortened(where or "(top level)")
+        raise UsageError(f"{path}: {where}: {value!r} is not a finite number")
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            _refuse_non_finite(item, path, f"{where}/{key}" if where else str(key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            _refuse_non_finite(item, path, f"{where}/{index}" if where else str(index))
 
 
 def _order_fusions(modes: list[Mode], path: Path) -> None:
@@ -225,7 +257,8 @@ def _order_fusions(modes: list[Mode], path: Path) -> None:
     for mode in modes:
         for other in [*(mode.fuse or []), *([mode.reranks] if mode.reranks else [])]:
             if other not in known:
-                raise UsageError(f"{path}: mode {mode.name!r} refers to unknown mode {other!r}")
+                unknown = excerpt(other)
+                raise UsageError(f"{path}: mode {mode.name!r} refers to unknown mode {unknown}")
             if other == mode.name:
                 raise UsageError(f"{path}: mode {mode.name!r} refers to itself")
     state: dict[str, int] = {}
@@ -284,7 +317,8 @@ def load_benchmark_config(path: str | os.PathLike) -> BenchmarkConfig:
     _order_fusions(modes, path)
     statistics = dict(STATISTICS) | document.get("statistics", {})
     if statistics.get("baseline") not in (None, *(mode.name for mode in modes)):
-        raise UsageError(f"{path}: statistics.baseline {statistics['baseline']!r} is not a mode")
+        baseline = excerpt(statistics["baseline"])
+        raise UsageError(f"{path}: statistics.baseline {baseline} is not a mode")
     targets = document.get("targets", {})
     preset = targets.get("preset", "trec2025-rtask")
     chosen = dict(PRESETS[preset])

@@ -111,6 +111,25 @@ class MissingExtraError(UsageError):
     """A feature needs an optional package that is not installed (``trecbench.extras``)."""
 
 
+EXCERPT_LIMIT = 80  # characters of an offending value an error message quotes
+
+
+def excerpt(value: object, limit: int = EXCERPT_LIMIT) -> str:
+    """``repr(value)`` cut to ``limit`` characters for an error message, saying how long it
+    was: a message quotes what is wrong, never a whole hostile value (a 25 MB list)."""
+    return shortened(repr(value), limit)
+
+
+def shortened(text: str, limit: int = EXCERPT_LIMIT * 4) -> str:
+    """``text`` whole when short, else its head and tail around ``…(N characters)…``: the
+    one place an error message's length is capped (messages built by other libraries, such
+    as jsonschema's, quote the whole offending value)."""
+    if len(text) <= limit:
+        return text
+    half = limit // 2
+    return f"{text[:half]}…({len(text):,} characters)…{text[-half:]}"
+
+
 class ParameterDomainError(UsageError):
     """A measure parameter (a cutoff, ``p``, ``beta``, a gain, ...) outside the domain
     where the measure has a meaning (docs/cli-conventions.md, "Parameter domains")."""

@@ -2,7 +2,8 @@
 
 ``pip install trecbench`` installs what the commands need on their own; a few features
 need a package that is large or of one field only, installed with an extra
-(``pip install 'trecbench[plots]'``; ``trecbench[all]`` for every one). A feature imports
+(``pip install 'trecbench[plots]'``, from a checkout ``pip install '.[plots]'``;
+``trecbench[all]`` for every one). A feature imports
 its package through :func:`require`, which turns its absence into a
 :class:`~trecbench.errors.MissingExtraError` naming the extra, never a traceback.
 ``pyproject.toml`` declares the extras; a test keeps both in step.
@@ -33,9 +34,14 @@ def missing(module: str, feature: str, alternative: str = "") -> MissingExtraErr
     package, extra = PACKAGES[module]
     otherwise = f", or {alternative}" if alternative else ""
     return MissingExtraError(
-        f"{feature} needs {package}, which is not installed: "
-        f"pip install 'trecbench[{extra}]'{otherwise}"
+        f"{feature} needs {package}, which is not installed: {install_hint(extra)}{otherwise}"
     )
+
+
+def install_hint(extra: str) -> str:
+    """How to install ``extra``: from PyPI, and from a checkout of the sources (where
+    ``trecbench[...]`` would fetch the released package instead of the checkout)."""
+    return f"pip install 'trecbench[{extra}]' (from a checkout: pip install '.[{extra}]')"
 
 
 def require(module: str, feature: str, alternative: str = "") -> ModuleType:

@@ -36,9 +36,13 @@ method        fused score                                      ranx name
 ============  ===============================================  ==============
 
 The fused run is ranked by the same policy and cut at ``depth`` documents per topic;
-scores keep full double precision. Everything is vectorised: per-topic normalisation is a
-``reduceat`` over topic blocks, and the documents of all runs are grouped once by
-(topic, document).
+scores keep full double precision. No intermediate value overflows: the normalisations
+are computed on each topic's scores divided by a power of two at least their largest
+magnitude (exact, so the values are those of the formulas bit for bit), and a fused score
+beyond a double's range (huge weights, scores near 1e308 under ``none``) is refused in one
+line rather than written as ``inf`` or ``nan``. Everything is vectorised: per-topic
+normalisation is a ``reduceat`` over topic blocks, and the documents of all runs are
+grouped once by (topic, document).
 """
 
 from __future__ import annotations
@@ -53,7 +57,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from . import arrow, ranking
-from .errors import UsageError
+from .errors import UsageError, excerpt
 
 RANK_BASED = ("rrf", "isr")
 SCORE_BASED = ("combsum", "combmnz", "combmax", "combmin", "combmed", "combanz", "wmnz")
@@ -133,28 +137,57 @@ def _weights(weights, n_runs: int, method: str) -> np.ndarray:
     return np.array([_check_number("a weight", w, -math.inf) for w in weights], np.float64)
 
 
+def _topic_scale(scores: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """Per topic, the power of two ``2**e >= max |s|`` (1 when every ``|s| <= 1``).
+
+    The score normalisations are ratios of differences, sums and square roots of squares:
+    computed on ``s / 2**e`` (and the floor ``FLOOR / 2**e``) they give bit for bit the
+    values of the direct formulas, since scaling by a power of two is exact, but no
+    difference, sum or square can overflow (scores near ±1e300 made the z-score infinite
+    and reversed the fused order)."""
+    largest = np.maximum.reduceat(np.abs(scores), starts)
+    _, exponent = np.frexp(largest)
+    return np.ldexp(1.0, np.maximum(exponent, 0))
+
+
 def normalise(scores: np.ndarray, ranks: np.ndarray, starts: np.ndarray, norm: str) -> np.ndarray:
     """Per-topic normalised scores of one ranked run (rows grouped by topic, ``starts`` the
-    topics' first rows, ``ranks`` 1-based); see the module docstring."""
+    topics' first rows, ``ranks`` 1-based); see the module docstring. Computed on scores
+    scaled per topic (:func:`_topic_scale`): no intermediate value overflows."""
     lengths = np.diff(np.append(starts, len(scores)))
     block = np.repeat(np.arange(len(starts)), lengths)
     if norm == "none":
         return scores
     if norm == "rank":
         return 1 - (ranks - 1) / lengths[block]
-    low = np.minimum.reduceat(scores, starts)[block]
+    scale = _topic_scale(scores, starts)
+    scores, floor = scores / scale[block], FLOOR / scale
+    low = np.minimum.reduceat(scores, starts)
     if norm == "min-max":
-        high = np.maximum.reduceat(scores, starts)[block]
-        return (scores - low) / np.maximum(high - low, FLOOR)
-    if norm == "max":
-        return scores / np.maximum(np.maximum.reduceat(scores, starts), FLOOR)[block]
+        high = np.maximum.reduceat(scores, starts)
+        return (scores - low[block]) / np.maximum(high - low, floor)[block]
+    if norm == "max":  # the floor under a negative largest score can still overflow
+        with np.errstate(over="ignore"):
+            return scores / np.maximum(np.maximum.reduceat(scores, starts), floor)[block]
     total = np.add.reduceat(scores, starts)
     if norm == "sum":
-        return (scores - low) / np.maximum(total - low[starts] * lengths, FLOOR)[block]
-    mean = (total / lengths)[block]
-    deviation = scores - mean
+        return (scores - low[block]) / np.maximum(total - low * lengths, floor)[block]
+    deviation = scores - (total / lengths)[block]
     sd = np.sqrt(np.add.reduceat(deviation * deviation, starts) / lengths)
-    return deviation / np.maximum(sd, FLOOR)[block]
+    return deviation / np.maximum(sd, floor)[block]
+
+
+def _refuse_non_finite(fused: np.ndarray, qids: pa.Array, docnos: pa.Array) -> None:
+    """A fused score beyond a double (huge weights, or scores near the largest double under
+    ``none`` or ``max``) is refused: written, it would be ``inf`` or ``nan``."""
+    bad = np.flatnonzero(~np.isfinite(fused))
+    if len(bad):
+        row = int(bad[0])
+        raise UsageError(
+            f"the fused score of document {excerpt(docnos[row].as_py())} in topic "
+            f"{excerpt(qids[row].as_py())} is {fused[row]} (beyond a double's range): "
+            "give smaller weights, a normalisation such as min-max, or a rank-based method"
+        )
 
 
 def _values(ranked: pa.Table, method: str, norm: str, k: float) -> np.ndarray:
@@ -234,8 +267,10 @@ def fuse_tables(
         row_weights.append(np.full(ranked.num_rows, weight[index]))
     qid, docno = pa.concat_arrays(qids), pa.concat_arrays(docnos)
     groups = arrow.Groups(arrow.row_keys(qid, docno))
-    fused = _combine(method, groups, np.concatenate(values), np.concatenate(row_weights))
+    with np.errstate(over="ignore", invalid="ignore"):  # refused below, not warned about
+        fused = _combine(method, groups, np.concatenate(values), np.concatenate(row_weights))
     first = arrow.array(groups.first)
+    _refuse_non_finite(fused, qid.take(first), docno.take(first))
     table = pa.table(
         {
             "qid": qid.take(first),

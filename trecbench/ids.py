@@ -68,6 +68,8 @@ def escape_series(values: pd.Series) -> tuple[pd.Series, np.ndarray]:
     changed = needs_escaping(pa.array(values))
     if not changed.any():
         return values, changed
-    escaped = values.copy()
-    escaped[changed] = [escape_id(text) for text in values[changed]]
-    return escaped, changed
+    # built as plain strings: a masked assignment of a list to a string Series ends in
+    # "only integer scalar arrays can be converted to a scalar index" under pandas 3.0
+    texts = values.to_numpy(dtype=object)
+    texts[changed] = [escape_id(text) for text in texts[changed]]
+    return pd.Series(texts, index=values.index, dtype=STR), changed

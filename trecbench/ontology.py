@@ -22,11 +22,12 @@ import re
 from collections import deque
 from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from . import extras, outputs, provenance
-from .errors import InputError
+from .errors import InputError, excerpt
 from .sources import Content, JsonDocument, json_document, read_source, source_text
 
 ROOT = "HP:0000001"
@@ -199,8 +200,8 @@ def _closure(parents: Mapping[str, Iterable[str]]):
             pending[c] -= 1
             if pending[c] == 0:
                 ready.append(c)
-    # Terms on an is_a cycle never become ready; HPO has none, and they cannot have
-    # well-defined ancestor sets, so they are left out of T.
+    # Terms on an is_a cycle never become ready: the file parsers refuse cycles with their
+    # line (_is_a_cycle); hpo3's release has none. Left out of T should one slip through.
     keep = [i for i in range(len(order)) if anc[i] is not None]
     if len(keep) != len(order):
         remap = {old: new for new, old in enumerate(keep)}
@@ -212,6 +213,39 @@ def _closure(parents: Mapping[str, Iterable[str]]):
     anc_idx = np.fromiter((j for a in anc for j in sorted(a)), np.int64, int(anc_ptr[-1]))
     depths = np.fromiter((depth[t] for t in order), np.int64, len(order))
     return np.array(order, dtype=object), depths, anc_ptr, anc_idx
+
+
+def _is_a_cycle(parents: Mapping[str, list[str]]) -> list[str] | None:
+    """A cycle of is_a edges between terms of ``parents``, as ``[t, parent, ..., t]``, or
+    None. Iterative depth-first search: linear in the edges, no recursion limit."""
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    for start in parents:
+        if start in state:
+            continue
+        state[start] = 1
+        path, stack = [start], [iter(parents[start])]
+        while stack:
+            for parent in stack[-1]:
+                if parent not in parents or state.get(parent) == 2:
+                    continue
+                if state.get(parent) == 1:
+                    return [*path[path.index(parent) :], parent]
+                state[parent] = 1
+                path.append(parent)
+                stack.append(iter(parents[parent]))
+                break
+            else:
+                state[path.pop()] = 2
+                stack.pop()
+    return None
+
+
+def _cycle_message(cycle: list[str]) -> str:
+    shown = cycle if len(cycle) <= 8 else [*cycle[:4], "...", *cycle[-3:]]
+    return (
+        f"is_a cycle: {' -> '.join(excerpt(term) for term in shown)} "
+        "(terms on a cycle have no depth or ancestors; an ontology must be acyclic)"
+    )
 
 
 # ---------------------------------------------------------------------------------------
@@ -296,12 +330,18 @@ def _obo(source: Content) -> Ontology:
     obsolete, replaced = [], {}
     stanza: str | None = None
     term: dict | None = None
+    defined: dict[str, int] = {}  # id -> line of its stanza
+    edge_lines: dict[tuple[str, str], int] = {}  # (term, parent) -> line of the is_a
 
     def finish(t: dict | None) -> None:
         if t is None:
             return
         if "id" not in t:
             raise InputError(path, t["line"], "[Term] stanza without an id")
+        first = defined.setdefault(t["id"], t["line"])
+        if first != t["line"]:
+            message = f"term {excerpt(t['id'])} defined twice (first in the stanza at line {first})"
+            raise InputError(path, t["line"], message)
         if t["obsolete"]:
             obsolete.append(t["id"])
             if t["replaced_by"]:
@@ -336,11 +376,15 @@ def _obo(source: Content) -> Ontology:
         if term is None:
             continue
         if tag == "id":
+            if "id" in term:
+                message = f"a second id in one [Term] stanza (the first: {excerpt(term['id'])})"
+                raise InputError(path, lineno, message)
             term["id"] = value
         elif tag == "name":
             term["name"] = value
         elif tag == "is_a":
             term["is_a"].append(_obo_value(value))
+            edge_lines.setdefault((term.get("id", ""), term["is_a"][-1]), lineno)
         elif tag == "is_obsolete":
             term["obsolete"] = value == "true"
         elif tag == "replaced_by":
@@ -350,6 +394,9 @@ def _obo(source: Content) -> Ontology:
     finish(term)
     if not parents:
         raise InputError(path, None, "no [Term] stanza found: not an OBO ontology")
+    cycle = _is_a_cycle(parents)
+    if cycle is not None:
+        raise InputError(path, edge_lines.get((cycle[-2], cycle[-1])), _cycle_message(cycle))
     return _file_ontology(source, parents, labels, obsolete, replaced, synonyms, release)
 
 
@@ -390,12 +437,17 @@ def _obographs(doc: JsonDocument) -> Ontology:
     labels: dict[str, str] = {}
     synonyms: dict[str, list[str]] = {}
     obsolete, replaced = [], {}
+    defined: dict[str, int] = {}  # id -> index of its node
+    edge_places: dict[tuple[str, str], Any] = {}
     for index, node in enumerate(nodes):
         place = at / "nodes" / index
         node = place.expect_object(node)
         term = _json_id(str(node.get("id", "")))
         if term is None or node.get("type", "CLASS") != "CLASS":
             continue
+        first = defined.setdefault(term, index)
+        if first != index:
+            raise place.error(f"class {excerpt(term)} defined twice (first as nodes[{first}])")
         nmeta = _optional(node, "meta", {}, (place / "meta").expect_object)
         if nmeta.get("deprecated"):
             obsolete.append(term)
@@ -428,8 +480,12 @@ def _obographs(doc: JsonDocument) -> Ontology:
         sub, obj = _json_id(str(edge.get("sub", ""))), _json_id(str(edge.get("obj", "")))
         if sub in parents and obj is not None:
             parents[sub].append(obj)
+            edge_places.setdefault((sub, obj), at / "edges" / index)
     if not parents:
         raise InputError(doc.path, None, "no HPO class found: not an HPO OBO Graphs file")
+    cycle = _is_a_cycle(parents)
+    if cycle is not None:
+        raise edge_places[cycle[-2], cycle[-1]].error(_cycle_message(cycle))
     return _file_ontology(doc.source, parents, labels, obsolete, replaced, synonyms, release)
 
 

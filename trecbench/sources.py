@@ -24,7 +24,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import InputError
+from .errors import InputError, excerpt
 from .inputs import streams
 
 MAX_DEPTH = 100  # converter inputs need fewer than 10 levels
@@ -116,7 +116,8 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict:
     if len(value) != len(pairs):
         seen: set[str] = set()
         key = next(k for k, _ in pairs if k in seen or seen.add(k))
-        raise _Refused(f"duplicate key {key!r} in an object (JSON readers keep only the last)")
+        message = f"duplicate key {excerpt(key)} in an object (JSON readers keep only the last)"
+        raise _Refused(message)
     return value
 
 

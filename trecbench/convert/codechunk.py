@@ -37,23 +37,25 @@ def normalise_ids(ids: pd.Series, repo: pd.Series, report: Report) -> pd.Series:
     """
     ids = ids.astype(STR)
     repo = repo.astype(STR)
-    marker = "/" + repo + "/"
-    found = pd.Series([i.find(m) for i, m in zip(ids, marker, strict=True)], index=ids.index)
-    relative = ~ids.str.startswith("/")
-    has_prefix = pd.Series(
-        [i.startswith(r + "/") for i, r in zip(ids, repo, strict=True)], index=ids.index
-    )
-    out = ids.copy()
-    inside = found >= 0
-    out[inside] = [i[f + 1 :] for i, f in zip(ids[inside], found[inside], strict=True)]
-    prepend = ~inside & relative & ~has_prefix
-    out[prepend] = repo[prepend] + "/" + ids[prepend]
-    stray = ~inside & ~relative
+    # one pass over plain strings: a masked assignment of a list to a string Series ended
+    # in "TypeError: only integer scalar arrays can be converted to a scalar index" under
+    # pandas 3.0 (its Arrow-backed default string arrays)
+    out, stray = [], []
+    for chunk_id, folder in zip(ids.tolist(), repo.tolist(), strict=True):
+        found = chunk_id.find(f"/{folder}/")
+        if found >= 0:
+            out.append(chunk_id[found + 1 :])
+        elif not chunk_id.startswith("/"):
+            prefixed = chunk_id.startswith(folder + "/")
+            out.append(chunk_id if prefixed else f"{folder}/{chunk_id}")
+        else:
+            out.append(chunk_id)
+            stray.append(chunk_id)
     report.repair(
         "absolute chunk id outside its repo folder (kept unchanged)",
-        ({"id": i} for i in pd.unique(ids[stray])),
+        ({"id": i} for i in dict.fromkeys(stray)),
     )
-    return out
+    return pd.Series(out, index=ids.index, dtype=STR)
 
 
 def convert_codechunk(detailed: str | os.PathLike, *, name: str | None = None) -> Conversion:

@@ -15,31 +15,29 @@ from numbers import Number
 import numpy as np
 import pyarrow as pa
 
-from ..errors import InputError
+from ..errors import InputError, excerpt
 from . import tables
 
 
-def _array(values: list, what: str, origin: str) -> pa.Array:
+def _array(values: list, what: str, origin: str, where) -> pa.Array:
     if not values:  # no id to type: an empty string column
         return pa.array([], pa.string())
-    try:
-        return pa.array(values)
-    except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
-        raise InputError(origin, None, f"{what} are not all of one type: {exc}") from None
+    return tables.from_python(values, what, origin, where)
+
+
+def _not_number(value: object) -> bool:
+    return isinstance(value, bool) or not isinstance(value, Number)
 
 
 def _numbers(values: list, origin: str, where) -> pa.Array:
-    """The values as numbers; the first that is none (text, a bool, None) is named."""
+    """The values as numbers (ints of any width, floats, Decimals); the first that is none
+    (text, a bool, None) is named."""
     if not values:  # only queries without documents: no value to type
         return pa.array([], pa.float64())
-    try:
-        array = pa.array(values)
-    except (pa.ArrowInvalid, pa.ArrowTypeError):
-        array = None
-    if array is not None and (pa.types.is_integer(array.type) or pa.types.is_floating(array.type)):
-        return array
-    row = next(i for i, v in enumerate(values) if isinstance(v, bool) or not isinstance(v, Number))
-    raise InputError(origin, None, f"{where(row)}: {values[row]!r} not a number")
+    row = next((i for i, value in enumerate(values) if _not_number(value)), None)
+    if row is None:  # numbers Arrow cannot hold (2^64, NaN Decimals...) are named by it
+        return tables.from_python(values, "dict", origin, where, numbers=True)
+    raise InputError(origin, None, f"{where(row)}: {excerpt(values[row])} not a number")
 
 
 def to_table(mapping: Mapping, kind: str, origin: str = "dict") -> pa.Table:
@@ -52,7 +50,7 @@ def to_table(mapping: Mapping, kind: str, origin: str = "dict") -> pa.Table:
             raise InputError(
                 origin,
                 None,
-                f"query {qid!r}: expected a {kind} dict {{qid: {{docno: value}}}}, got "
+                f"query {excerpt(qid)}: expected a {kind} dict {{qid: {{docno: value}}}}, got "
                 f"{type(documents).__name__}",
             )
         sizes[i] = len(documents)
@@ -63,14 +61,17 @@ def to_table(mapping: Mapping, kind: str, origin: str = "dict") -> pa.Table:
 
     def where(row: int) -> str:
         query = int(np.searchsorted(starts, row, side="right") - 1)
-        return f"query {keys[query]!r}, document {docnos[row]!r}"
+        return f"query {excerpt(keys[query])}, document {excerpt(docnos[row])}"
 
-    qids = _array(keys, "query ids", origin)
+    def query(row: int) -> str:
+        return f"query {excerpt(keys[row])}"
+
+    qids = _array(keys, "query id", origin, query)
     rows = np.repeat(np.arange(len(mapping)), sizes)
     table = pa.table(
         {
             "qid": qids.take(pa.array(rows, pa.int64())),
-            "docno": _array(docnos, "document ids", origin),
+            "docno": _array(docnos, "document id", origin, where),
             "score" if kind == "run" else "rel": _numbers(values, origin, where),
         }
     )

@@ -8,22 +8,78 @@ hashed as it is read.
 
 from __future__ import annotations
 
+import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
-from ..errors import InputError
+from .. import arrow
+from ..errors import InputError, shortened
 from . import tables
 from .streams import Source
+from .trec_text import Tokens
+
+
+def _read(source: Source) -> pa.Table:
+    import pyarrow.parquet as pq
+
+    try:
+        return pq.read_table(pa.BufferReader(source.raw_bytes()))
+    except (pa.ArrowException, OSError) as exc:
+        message = f"not a readable Parquet file: {shortened(str(exc))}"
+        raise InputError(source.path, None, message) from None
 
 
 def to_table(source: Source, kind: str) -> pa.Table:
     """The typed ``kind`` table of a Parquet file."""
-    import pyarrow.parquet as pq
+    return tables.typed(_read(source), kind, source.path, file=True)
 
-    try:
-        table = pq.read_table(pa.BufferReader(source.raw_bytes()))
-    except (pa.ArrowException, OSError) as exc:
-        raise InputError(source.path, None, f"not a readable Parquet file: {exc}") from None
-    return tables.typed(table, kind, source.path, file=True)
+
+def to_tokens(source: Source, kind: str) -> Tokens:
+    """A Parquet run or qrels as the tokens of the TREC text it stands for, so that the
+    validator checks what ``score`` reads: the file is read and typed as ``score`` reads it
+    (what it refuses is refused alike), then row ``i`` is line ``i + 1`` with the fields
+    trec_eval would read: ``qid Q0 docno rank score tag`` (the file's integer ``rank``
+    column, else the place in trec_eval's order within the topic; the score as the shortest
+    text that reads back to the same double) or ``qid 0 docno rel``."""
+    raw = _read(source)
+    table = tables.typed(raw, kind, source.path, file=True)
+    rows = table.num_rows
+
+    def text(values) -> pa.Array:
+        values = pc.cast(values, pa.string())
+        return values.combine_chunks() if isinstance(values, pa.ChunkedArray) else values
+
+    def constant(value: str) -> pa.Array:
+        return pa.array(np.full(rows, value, dtype=object), pa.string())
+
+    if kind == "run":
+        given = raw.column("rank") if "rank" in raw.column_names else None
+        ranked = given is not None and pa.types.is_integer(given.type) and not given.null_count
+        rank = text(given) if ranked else text(arrow.array(_ranks(table)))
+        fields = [table["qid"], constant("Q0"), table["docno"], rank, table["score"], table["tag"]]
+    else:
+        fields = [table["qid"], constant("0"), table["docno"], table["rel"]]
+    return Tokens(
+        path=source.path,
+        line=np.arange(1, rows + 1, dtype=np.int64),
+        nfields=np.full(rows, len(fields), dtype=np.int64),
+        fields=[text(values) for values in fields],
+        n_physical_lines=rows,
+    )
+
+
+def _ranks(table: pa.Table) -> np.ndarray:
+    """1-based place of each row in trec_eval's order within its topic (score descending,
+    then docno descending)."""
+    keys = [("qid", "ascending"), ("score", "descending"), ("docno", "descending")]
+    order = arrow.to_numpy(pc.sort_indices(table, sort_keys=keys))
+    qids = table["qid"].take(pa.array(order))
+    codes = arrow.to_numpy(pc.dictionary_encode(qids).combine_chunks().indices)
+    starts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]])
+    place = np.arange(len(order)) - np.repeat(starts, np.diff(np.r_[starts, len(order)]))
+    ranks = np.empty(len(order), np.int64)
+    ranks[order] = place + 1
+    return ranks
 
 
 def table_bytes(table: pa.Table) -> bytes:

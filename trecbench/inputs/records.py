@@ -48,12 +48,12 @@ def to_table(records: Iterable, kind: str, origin: str) -> pa.Table:
         except (AttributeError, IndexError, TypeError):
             bad = next(i for i, row in enumerate(rows) if not _has(row, get))
             raise InputError(origin, None, f"record {bad} has no field {field}") from None
-        try:
-            columns[name] = pa.array(values)
-        except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
-            message = f"{field} values are not all of one type: {exc}"
-            raise InputError(origin, None, message) from None
-    return tables.typed(pa.table(columns), kind, origin, lambda row: f"record {row}")
+        columns[name] = tables.from_python(values, field, origin, _record, numbers=name == names[2])
+    return tables.typed(pa.table(columns), kind, origin, _record)
+
+
+def _record(row: int) -> str:
+    return f"record {row}"
 
 
 def _has(row, get) -> bool:

@@ -8,11 +8,13 @@ role       run                                        qrels
 qid        ``qid``, ``query_id`` (ir_measures), ``q_id`` (ranx), ``query-id`` (BEIR)
 docno      ``docno``, ``doc_id`` (ir_measures, ranx), ``docid``, ``corpus-id`` (BEIR)
 value      ``score``                                  ``rel``, ``relevance`` (ir_measures),
-                                                      ``score`` (ranx, BEIR)
+                                                      ``label`` (PyTerrier), ``score``
+                                                      (ranx, BEIR)
 tag        ``tag`` (optional; default ``run``)        —
 =========  =========================================  ==================================
 
-Other columns are ignored, but for ``line`` (the physical line a row came from, as
+Other columns (PyTerrier's and ir_measures' ``iteration``, ``rank``, ``query``...) are
+ignored, but for ``line`` (the physical line a row came from, as
 :func:`trecbench.inputs.read_run` gives it), which error messages then cite.
 
 Ids are strings and are never inferred: string columns are kept as they are, integer
@@ -33,13 +35,13 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import arrow
-from ..errors import InputError, UsageError
+from ..errors import EXCERPT_LIMIT, InputError, UsageError, excerpt, shortened
 from .trec_text import MAX_GRADE, parse_grades, parse_scores
 
 QID_NAMES = ("qid", "query_id", "q_id", "query-id")
 DOCNO_NAMES = ("docno", "doc_id", "docid", "corpus-id")
 SCORE_NAMES = ("score",)
-REL_NAMES = ("rel", "relevance", "score")
+REL_NAMES = ("rel", "relevance", "label", "score")
 DEFAULT_TAG = "run"
 
 Where = Callable[[int], str]
@@ -71,7 +73,7 @@ def _pick(
 def _need(table: pa.Table, names: tuple[str, ...], role: str, origin: str, file: bool) -> str:
     name = _pick(table, names, role, origin, file)
     if name is None:
-        columns = ", ".join(map(str, table.column_names))
+        columns = shortened(", ".join(map(str, table.column_names)))
         message = f"no {role} column (one of {', '.join(names)}); columns: {columns}"
         raise _column_error(origin, file, message)
     return name
@@ -91,12 +93,19 @@ def _text(values: pa.Array) -> bool:
     return is_text(values.type)
 
 
+def _decoded(values: pa.Array) -> pa.Array:
+    """A dictionary-encoded column (a pandas ``category``) as its plain values."""
+    if pa.types.is_dictionary(values.type):
+        return values.dictionary_decode()
+    return values
+
+
 def ids(values: pa.Array, name: str, origin: str, where: Where = _row) -> pa.Array:
-    """A string (or dictionary-of-string) id column; integers are written in decimal."""
+    """A string id column (plain or large strings as they are; dictionary-encoded ones
+    decoded); integers are written in decimal."""
+    values = _decoded(values)
     kind = values.type
-    if pa.types.is_dictionary(kind) and is_text(kind.value_type):
-        values = values if kind.value_type == pa.string() else pc.cast(values, pa.string())
-    elif pa.types.is_string(kind) or pa.types.is_large_string(kind):
+    if pa.types.is_string(kind) or pa.types.is_large_string(kind):
         pass
     elif is_text(kind) or pa.types.is_integer(kind):
         values = pc.cast(values, pa.string())
@@ -113,14 +122,21 @@ def ids(values: pa.Array, name: str, origin: str, where: Where = _row) -> pa.Arr
 
 
 def scores(values: pa.Array, origin: str, where: Where = _row) -> pa.Array:
-    """float64 scores: numbers, or text that is an ASCII decimal number; all finite."""
+    """float64 scores: numbers, or text that is an ASCII decimal number; all finite.
+
+    Integers of any width are taken as trec_eval takes their decimal text (``atof``): the
+    nearest double, so a score beyond 2^53 is rounded as it would be in a TREC file."""
+    values = _decoded(values)
     _refuse_nulls(values, "score", origin, where)
-    if _text(values):
+    if _text(values) or pa.types.is_decimal(values.type):  # decimals: as their text reads
         good, numbers = parse_scores(pc.cast(values, pa.string()))
         if not good.all():
             row = int(np.flatnonzero(~good)[0])
-            raise InputError(origin, None, f"{where(row)}: score {values[row]} is not a number")
-    elif pa.types.is_integer(values.type) or pa.types.is_floating(values.type):
+            shown = _shown(values[row])
+            raise InputError(origin, None, f"{where(row)}: score {shown} is not a number")
+    elif pa.types.is_integer(values.type):
+        numbers = arrow.to_numpy(values).astype(np.float64)  # rounds to nearest, as atof
+    elif pa.types.is_floating(values.type):
         numbers = arrow.to_numpy(pc.cast(values, pa.float64()))
     else:
         raise InputError(origin, None, f"score column has type {values.type}: expected numbers")
@@ -133,6 +149,7 @@ def scores(values: pa.Array, origin: str, where: Where = _row) -> pa.Array:
 
 def grades(values: pa.Array, origin: str, where: Where = _row) -> pa.Array:
     """int64 grades: integers, integral numbers or integer text, within ±MAX_GRADE."""
+    values = _decoded(values)
     _refuse_nulls(values, "relevance", origin, where)
     kind = values.type
     if _text(values):
@@ -140,32 +157,47 @@ def grades(values: pa.Array, origin: str, where: Where = _row) -> pa.Array:
         bad = ~parsed.integer
         numbers = parsed.values
         too_big = parsed.huge
-    elif pa.types.is_integer(kind) or pa.types.is_floating(kind):
-        floats = arrow.to_numpy(pc.cast(values, pa.float64()))
+    elif pa.types.is_integer(kind):  # compared as integers: exact at any width
+        exact = arrow.to_numpy(values)
+        too_big = (exact > MAX_GRADE) | (exact < -MAX_GRADE)
+        bad = np.zeros(len(exact), bool)
+        numbers = np.where(too_big, 0, exact).astype(np.int64)
+    elif pa.types.is_floating(kind) or pa.types.is_decimal(kind):
+        floats = arrow.to_numpy(pc.cast(values, pa.float64(), safe=False))
         bad = ~np.isfinite(floats) | (floats != np.round(floats))
         too_big = ~bad & (np.abs(floats) > MAX_GRADE)
         numbers = np.where(bad | too_big, 0, floats).astype(np.int64)
-        if pa.types.is_integer(kind):  # exact, also beyond 2^53
-            numbers = np.where(too_big, 0, arrow.to_numpy(pc.cast(values, pa.int64())))
     else:
         raise InputError(origin, None, f"relevance column has type {kind}: expected integers")
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
-        raise InputError(origin, None, f"{where(row)}: relevance {values[row]} is not an integer")
+        shown = _shown(values[row])
+        raise InputError(origin, None, f"{where(row)}: relevance {shown} is not an integer")
     if too_big.any():
         row = int(np.flatnonzero(too_big)[0])
         raise InputError(
             origin,
             None,
-            f"{where(row)}: relevance {values[row]} is beyond +-{MAX_GRADE:,} (trec_eval's "
+            f"{where(row)}: relevance {values[row].as_py()} is beyond +-{MAX_GRADE:,} (trec_eval's "
             "nDCG would run for hours)",
         )
     return arrow.array(numbers.astype(np.int64))
 
 
+def _shown(value: pa.Scalar) -> str:
+    """A value as the message shows it: its text, cut short (a hostile cell can be huge)."""
+    return shortened(str(value.as_py()), EXCERPT_LIMIT)
+
+
 def _lines(table: pa.Table, first: int) -> pa.Array:
-    if "line" in table.column_names and pa.types.is_integer(table.column("line").type):
-        return pc.cast(table.column("line"), pa.int64()).combine_chunks()
+    """The ``line`` column if it holds line numbers (integers, no nulls, within int64),
+    else the rows numbered from ``first + 1``."""
+    given = table.column("line") if "line" in table.column_names else None
+    if given is not None and pa.types.is_integer(given.type) and not given.null_count:
+        try:
+            return pc.cast(given, pa.int64()).combine_chunks()
+        except pa.ArrowInvalid:  # uint64 beyond int64: not line numbers
+            pass
     return arrow.array(np.arange(first + 1, first + table.num_rows + 1, dtype=np.int64))
 
 
@@ -212,20 +244,66 @@ def typed(
     return pa.table(columns)
 
 
+# what Arrow raises for Python values it cannot hold as one type
+_ARROW_REFUSALS = (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError)
+
+
+def _encodable(value: object) -> bool:
+    if not isinstance(value, str):
+        return True
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def from_python(values, what: str, origin: str, where: Where = _row, numbers=False) -> pa.Array:
+    """Python values (ids, scores or grades of a dict, records or an object column) as an
+    Arrow array, or a one-line :class:`InputError` naming the first row Arrow cannot hold.
+
+    Integers beyond 64 bits (with ``numbers``, mixed with floats too) become their decimal
+    text, which each role then reads by its own rule: an id as written, a score as
+    trec_eval's ``atof`` reads the text (the nearest double), a grade refused beyond
+    ±MAX_GRADE. A lone surrogate (``"\\udc80"``, what ``surrogateescape`` makes of bad
+    bytes) is not text UTF-8 can hold: refused."""
+    try:
+        return pa.array(values)
+    except UnicodeEncodeError:
+        row = next(i for i, value in enumerate(values) if not _encodable(value))
+        message = f"{where(row)}: {what} {excerpt(values[row])} holds a lone surrogate"
+        raise InputError(origin, None, f"{message}, which UTF-8 cannot encode") from None
+    except (OverflowError, *_ARROW_REFUSALS) as exc:
+        kinds = (int, float) if numbers else int
+        if all(isinstance(v, kinds) and not isinstance(v, bool) for v in values):
+            return pa.array([str(value) for value in values], pa.string())
+        message = f"{what} values are not all of one type: {shortened(str(exc))}"
+        raise InputError(origin, None, message) from None
+
+
 def frame_table(frame, origin: str) -> tuple[pa.Table, Where]:
     """An Arrow table of a pandas DataFrame's columns (each converted on its own, so that
     a column of mixed types is named) and a ``where`` that cites the frame's index."""
-    columns = {}
-    for name in frame.columns:
-        try:
-            columns[str(name)] = pa.Array.from_pandas(frame[name])
-        except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
-            if str(name) in QID_NAMES + DOCNO_NAMES + REL_NAMES + ("tag",):
-                raise InputError(origin, None, f"column {name!r} mixes types: {exc}") from None
-            continue  # a column nobody reads
     index = frame.index
 
     def where(row: int) -> str:
-        return f"row {index[row]!r}"
+        return f"row {excerpt(index[row])}"
 
+    read = QID_NAMES + DOCNO_NAMES + REL_NAMES + ("tag", "line")
+    columns = {}
+    for position, name in enumerate(map(str, frame.columns)):
+        if name in columns and name in read:
+            raise UsageError(f"{origin}: two columns are named {excerpt(name)}; keep one")
+        column = frame.iloc[:, position]
+        try:
+            columns[name] = pa.Array.from_pandas(column)
+        except (UnicodeEncodeError, OverflowError):  # an object column of Python values
+            if name in read:
+                numbers = name in SCORE_NAMES + REL_NAMES
+                columns[name] = from_python(column.tolist(), name, origin, where, numbers)
+        except _ARROW_REFUSALS as exc:  # mixed types, or a type Arrow has not (complex)
+            if name in read:
+                why = shortened(str(exc))
+                message = f"column {excerpt(name)} cannot be read as one type: {why}"
+                raise InputError(origin, None, message) from None
     return pa.table(columns) if columns else pa.table({}), where

@@ -106,7 +106,7 @@ def stream(
     """
     lines = 0
     try:
-        for tokens in prefetched(trec_text.iter_tokens(path, keep, chunk_bytes)):
+        for tokens in prefetched(_tokens(path, checker.kind, keep, chunk_bytes)):
             checker.feed(tokens)
             lines += tokens.n_physical_lines
             if progress is not None:
@@ -118,6 +118,24 @@ def stream(
             raise
         checker.report.add("R27", error.line, None, error.message)
     checker.finish()
+
+
+def _tokens(
+    path: str | os.PathLike | Source, kind: str, keep: int, chunk_bytes: int
+) -> Iterator[trec_text.Tokens]:
+    """The tokens of a TREC text file chunk by chunk, or of a Parquet file (told by its
+    content) at once, as ``score`` reads it (:func:`trecbench.inputs.parquet.to_tokens`)."""
+    if not isinstance(path, Source):
+        with Source(path) as source:
+            yield from _tokens(source, kind, keep, chunk_bytes)
+            source.record()
+        return
+    if path.is_parquet:
+        from ..inputs import parquet
+
+        yield parquet.to_tokens(path, kind)
+    else:
+        yield from trec_text.iter_tokens(path, keep, chunk_bytes)
 
 
 def read_topics(path: str | os.PathLike) -> list[str]:

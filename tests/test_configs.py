@@ -1,0 +1,127 @@
+"""Benchmark configurations that cannot explode or mislead (issue 25, item 4): YAML aliases
+bounded by what they expand to, duplicate keys refused with both lines, non-finite numbers
+refused, and error messages that quote only an excerpt of an offending value."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+
+from trecbench.benchmarking import load_benchmark_config
+from trecbench.errors import InputError, UsageError, excerpt, shortened
+from trecbench.yaml_loader import MAX_EXPANDED, load_yaml
+
+HEAD = "qrels: q\nmodes: {a: {run: r}}\n"
+# six levels of nine aliases: 9**6 = 531,441 strings of 8 characters, from 330 bytes
+LAUGHS = (
+    HEAD
+    + "meta:\n  a: &a ["
+    + ",".join(['"xxxxxxxx"'] * 9)
+    + "]\n"
+    + "".join(
+        f"  {name}: &{name} [{','.join([f'*{prev}'] * 9)}]\n"
+        for prev, name in zip("abcde", "bcdef", strict=True)
+    )
+)
+
+
+def _config(tmp_path, text: str, name: str = "c.yaml"):
+    path = tmp_path / name
+    path.write_text(text)
+    return load_benchmark_config(path)
+
+
+def test_billion_laughs_is_refused_at_once_with_its_line(tmp_path):
+    started = time.perf_counter()
+    with pytest.raises(InputError, match=r"c\.yaml:\d+: not valid YAML: .*aliases expanded"):
+        _config(tmp_path, LAUGHS)
+    assert time.perf_counter() - started < 1.5  # today: a 6.5 MB message, or minutes
+
+
+def test_aliases_within_the_bound_are_read():
+    text = "base: &b {k: 60}\nuse: [*b, *b]\nmerged: {<<: *b, depth: 10}\n"
+    assert load_yaml(text) == {
+        "base": {"k": 60},
+        "use": [{"k": 60}, {"k": 60}],
+        "merged": {"k": 60, "depth": 10},
+    }
+
+
+def test_the_bound_counts_the_expansion_not_the_document():
+    # one long scalar repeated: few nodes, many characters
+    long = "x" * 1000
+    text = f"a: &a '{long}'\nb: [{', '.join(['*a'] * (MAX_EXPANDED // 1000 + 10))}]\n"
+    assert len(text) < MAX_EXPANDED // 50
+    with pytest.raises(Exception, match="aliases expanded"):
+        load_yaml(text)
+
+
+def test_a_node_containing_itself_is_refused():
+    with pytest.raises(Exception, match="contains it"):
+        load_yaml("a: &a {x: *a}\n")
+
+
+@pytest.mark.parametrize("levels", [65, 3000])
+def test_deep_nesting_is_refused_not_a_recursion_error(tmp_path, levels):
+    with pytest.raises(InputError, match="nested deeper than 64 levels"):
+        _config(tmp_path, HEAD + "meta: {a: " + "[" * levels + "]" * levels + "}\n")
+    toml = f'qrels = "q"\nx = {"[" * levels}{"]" * levels}\n'
+    with pytest.raises(InputError, match="nested deeper than 64 levels"):
+        _config(tmp_path, toml, "c.toml")
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "key"),
+    [
+        ("qrels: q\nmodes:\n  a: {run: x.run}\n  a: {run: y.run}\n", 4, "'a' (first on line 3)"),
+        ("qrels: q\nmodes:\n  a:\n    run: x\n    run: y\n", 5, "'run' (first on line 4)"),
+        ("qrels: q\nqrels: p\nmodes: {a: {run: r}}\n", 2, "'qrels' (first on line 1)"),
+    ],
+)
+def test_duplicate_keys_are_refused_with_both_lines(tmp_path, text, line, key):
+    expected = re.escape(f"c.yaml:{line}: not valid YAML: duplicate key {key}")
+    with pytest.raises(InputError, match=expected):
+        _config(tmp_path, text)
+
+
+@pytest.mark.parametrize("value", [".nan", ".inf", "-.inf"])
+def test_non_finite_targets_are_refused_in_yaml(tmp_path, value):
+    text = HEAD + f"targets: {{measures: {{nDCG@10: {{baseline: [0.1, 0.2], good: {value}}}}}}}\n"
+    with pytest.raises(UsageError, match="targets/measures/nDCG@10/good: .* not a finite number"):
+        _config(tmp_path, text)
+
+
+def test_non_finite_numbers_are_refused_in_toml(tmp_path):
+    text = 'qrels = "q"\n[modes.a]\nrun = "r"\n[modes.f]\nfuse = ["a"]\nk = inf\n'
+    with pytest.raises(UsageError, match="modes/f/k: inf is not a finite number"):
+        _config(tmp_path, text, "c.toml")
+
+
+def test_schema_errors_quote_an_excerpt_of_a_long_value(tmp_path):
+    text = HEAD + "name: ['" + "y" * 100_000 + "']\n"
+    with pytest.raises(UsageError, match="characters") as caught:
+        _config(tmp_path, text)
+    assert len(str(caught.value)) < 500
+
+
+def test_excerpt_and_shortened():
+    assert excerpt("ab") == "'ab'"
+    long = excerpt("z" * 10_000)
+    assert len(long) < 120 and "10,002 characters" in long
+    assert shortened("x" * 10) == "x" * 10
+
+
+def test_a_long_duplicate_key_is_quoted_as_an_excerpt(tmp_path):
+    from trecbench.sources import read_json
+
+    key = "k" * 10_000
+    path = tmp_path / "d.json"
+    path.write_text(f'{{"{key}": 1, "{key}": 2}}')
+    with pytest.raises(InputError, match="duplicate key") as caught:
+        read_json(path, "run dict")
+    assert len(str(caught.value)) < 300
+    with pytest.raises(InputError, match="duplicate key") as caught:
+        _config(tmp_path, f"? {key}\n: 1\n? {key}\n: 2\n")  # explicit keys: no length limit
+    assert len(str(caught.value)) < 300

@@ -1,0 +1,151 @@
+"""YAML read so that a small document cannot explode or mislead: :func:`load_yaml`.
+
+PyYAML's ``SafeLoader`` builds no objects, but an alias (``*name``) shares a node, so a
+526-byte document of nested aliases ("billion laughs") stands for billions of values that
+every consumer (a schema check, ``repr`` in an error message) walks one by one. The
+:class:`BoundedSafeLoader` weighs the document as if every alias were written out (one per
+node plus the characters of each scalar, computed once per node: linear in the document)
+and refuses it beyond :data:`MAX_EXPANDED` plus twice its length; a node that contains
+itself is refused too. A mapping key given twice is refused with both lines, as JSON and
+TOML configurations are (PyYAML keeps the last silently). Nesting is bounded
+(:data:`MAX_DEPTH`) in YAML as in TOML (:func:`nesting_depth`): the schema check and
+the parsers recurse, and thousands of brackets ended in an internal RecursionError.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from .errors import excerpt
+
+MAX_EXPANDED = 1_000_000  # nodes and scalar characters an expanded document may hold
+MAX_DEPTH = 64  # nesting levels (a configuration needs a handful; checkers recurse)
+_MERGE = "tag:yaml.org,2002:merge"
+
+
+@cache
+def _loader_class() -> type:
+    import yaml
+
+    class BoundedSafeLoader(yaml.SafeLoader):
+        """``yaml.SafeLoader`` that bounds what aliases expand to and refuses duplicate keys."""
+
+        def compose_document(self):
+            node = super().compose_document()
+            _check_expanded_size(node, MAX_EXPANDED + 2 * len(self.buffer))
+            return node
+
+        def construct_mapping(self, node, deep=False):
+            if isinstance(node, yaml.MappingNode):
+                _refuse_duplicate_keys(self, node)
+            return super().construct_mapping(node, deep=deep)
+
+    return BoundedSafeLoader
+
+
+def _refuse_duplicate_keys(loader: Any, node: Any) -> None:
+    import yaml
+
+    first_seen: dict[Any, int] = {}
+    for key_node, _ in node.value:
+        if key_node.tag == _MERGE:  # `<<: *base` merges; keys written out win, by design
+            continue
+        key = loader.construct_object(key_node, deep=True)
+        try:
+            earlier = first_seen.setdefault(key, key_node.start_mark.line)
+        except TypeError:  # an unhashable key: the base class refuses it with its line
+            continue
+        if earlier != key_node.start_mark.line:
+            raise yaml.constructor.ConstructorError(
+                None,
+                None,
+                f"duplicate key {excerpt(key)} (first on line {earlier + 1})",
+                key_node.start_mark,
+            )
+
+
+def _children(node: Any) -> list:
+    import yaml
+
+    if isinstance(node, yaml.MappingNode):
+        return [part for pair in node.value for part in pair]
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    return []
+
+
+def _check_expanded_size(root: Any, limit: int) -> None:
+    """Refuse a node graph that, with its aliases written out, would exceed ``limit``
+    (nodes plus scalar characters) or :data:`MAX_DEPTH` levels, or that contains itself.
+    Iterative and memoised per node: the walk is linear in the document, not in its
+    expansion."""
+    import yaml
+
+    if root is None:
+        return
+    weight: dict[int, int] = {}
+    depth: dict[int, int] = {}
+    open_nodes: set[int] = set()
+    stack = [(root, False)]
+    while stack:
+        node, finished = stack.pop()
+        if id(node) in weight:
+            continue
+        if finished:
+            own = 1 + (len(node.value) if isinstance(node, yaml.ScalarNode) else 0)
+            children = _children(node)
+            total = own + sum(weight[id(child)] for child in children)
+            depth[id(node)] = 1 + max((depth[id(child)] for child in children), default=0)
+            if depth[id(node)] > MAX_DEPTH:
+                raise yaml.composer.ComposerError(
+                    None, None, f"nested deeper than {MAX_DEPTH} levels", node.start_mark
+                )
+            if total > limit:
+                raise yaml.composer.ComposerError(
+                    None,
+                    None,
+                    f"with its aliases expanded the document would exceed {limit:,} values "
+                    "and characters (nested aliases, a 'billion laughs'?)",
+                    node.start_mark,
+                )
+            weight[id(node)] = total
+            open_nodes.discard(id(node))
+            continue
+        open_nodes.add(id(node))
+        stack.append((node, True))
+        for child in _children(node):
+            if id(child) in open_nodes:
+                raise yaml.composer.ComposerError(
+                    None, None, "an alias refers to a node that contains it", child.start_mark
+                )
+            if id(child) not in weight:
+                stack.append((child, False))
+
+
+def nesting_depth(value: Any) -> int:
+    """Levels of lists and dicts in a tree of plain values (a parsed TOML or JSON document;
+    iterative, so a deep one cannot exhaust the stack)."""
+    deepest, stack = 0, [(value, 0)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, dict):
+            item = list(item.values())
+        if isinstance(item, list):
+            deepest = max(deepest, level + 1)
+            stack.extend((child, level + 1) for child in item)
+    return deepest
+
+
+def load_yaml(text: str) -> Any:
+    """One YAML document read with :class:`BoundedSafeLoader`; raises ``yaml.YAMLError``
+    (with a ``problem_mark`` where it has a line) for what it refuses."""
+    import yaml
+
+    loader = _loader_class()(text)
+    try:
+        return loader.get_single_data()
+    except RecursionError:  # thousands of nested brackets: PyYAML composes recursively
+        raise yaml.YAMLError(f"nested deeper than {MAX_DEPTH} levels") from None
+    finally:
+        loader.dispose()
