@@ -448,3 +448,15 @@ def test_convert_prints_a_single_run_and_refuses_more(tmp_path, capsys):
     code, out, err = call(capsys, "convert", "dict", results, "--qrels-json", qrels, "-o", "-")
     assert code == ExitCode.USAGE and out == ""
     assert "standard output takes a single run; this conversion writes 1 run(s) and 1 qrels" in err
+
+
+def test_an_error_line_is_capped_whatever_the_message_holds(capsys):
+    """The last cap: a message built from a hostile value (a library's error quoting it
+    whole) is printed as at most one line of MESSAGE_LIMIT characters and a prefix."""
+    from trecbench.cli import MESSAGE_LIMIT, echo_line
+
+    echo_line("x" * 10**6)
+    printed = capsys.readouterr().err
+    assert printed.count("\n") == 1
+    assert len(printed) < MESSAGE_LIMIT + 50
+    assert "(1,000,000 characters)" in printed

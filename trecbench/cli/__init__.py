@@ -19,16 +19,19 @@ from typing import NoReturn
 
 import click
 
-from ..errors import ExitCode, TrecbenchError
+from ..errors import ExitCode, TrecbenchError, shortened
 from .group import _debug, _StdoutClosed, cli
 from .stdout import whole_writes
+
+MESSAGE_LIMIT = 4000  # characters of one message line: the last cap on a hostile value
 
 
 def echo_line(message: str) -> None:
     """One line on stderr, control characters escaped so that none can start another
-    line; an unwritable stderr is ignored (there is nowhere left to report)."""
+    line, at most :data:`MESSAGE_LIMIT` characters (:func:`~trecbench.errors.shortened`);
+    an unwritable stderr is ignored (there is nowhere left to report)."""
     try:
-        click.echo(f"trecbench: {one_line(message)}", err=True)
+        click.echo(f"trecbench: {shortened(one_line(message), MESSAGE_LIMIT)}", err=True)
     except OSError:
         pass
 
