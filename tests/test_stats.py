@@ -31,11 +31,14 @@ def test_t_test_hand_worked_with_two_degrees_of_freedom():
     assert stats.paired_t_test([1.0, 2.0, 6.0])[0] == pytest.approx(1 - t / math.sqrt(2 + t * t))
 
 
-def test_identical_runs_have_p_one_and_no_effect_size():
+def test_identical_runs_have_no_t_or_bootstrap_p_and_randomisation_p_one():
+    # all differences 0: the t statistic is 0/0 and the bootstrap's null distribution a
+    # point (undefined, NaN); every sign pattern ties the observed sum (p = 1)
     zeros = np.zeros((10, 2))
-    assert stats.paired_t_test(zeros).tolist() == [1.0, 1.0]
-    assert stats.paired_bootstrap_test(zeros, samples=50).tolist() == [1.0, 1.0]
+    assert np.isnan(stats.paired_t_test(zeros)).all()
+    assert np.isnan(stats.paired_bootstrap_test(zeros, samples=50)).all()
     assert stats.randomization_test(zeros, samples=50).tolist() == [1.0, 1.0]
+    assert stats.randomization_test(zeros, samples=5000).tolist() == [1.0, 1.0]  # exact
     assert np.isnan(stats.effect_size(zeros)).all()
 
 
@@ -216,8 +219,9 @@ def test_welch_hand_worked_and_constant_samples():
     t, df, _ = stats.welch_t_test([1.0, 2.0, 3.0], [2.0, 4.0, 6.0, 8.0])
     assert t[0] == pytest.approx(-3 / math.sqrt(2))
     assert df[0] == pytest.approx(4 / (1 / 18 + 25 / 27))
-    assert stats.welch_t_test([0.5, 0.5], [0.5, 0.5])[2].tolist() == [1.0]
-    assert stats.welch_t_test([0.5, 0.5], [0.2, 0.2])[2].tolist() == [0.0]
+    # no variance on either side: t divides by 0 (scipy: t = ±inf, p = 0, or NaN)
+    assert np.isnan(stats.welch_t_test([0.5, 0.5], [0.5, 0.5])).all()
+    assert np.isnan(stats.welch_t_test([0.5, 0.5], [0.2, 0.2])).all()
     assert np.isnan(stats.welch_t_test([0.5], [0.2, 0.3])[2]).all()
 
 
@@ -287,7 +291,9 @@ def test_stratified_t_test_hand_worked():
     expected = 2 * sps.t.sf(1.5 / math.sqrt(1 / 3), df)
     assert stats.stratified_t_test(d, strata)[0] == pytest.approx(expected, rel=1e-12)
     assert np.isnan(stats.stratified_t_test(d, np.array(["a", "a", "b", "b", "c"]))).all()
-    assert stats.stratified_t_test(np.zeros(5), strata).tolist() == [1.0]
+    assert np.isnan(stats.stratified_t_test(np.zeros(5), strata)).all()
+    # every stratum constant (V = 0) but the macro difference not 0: undefined, not p = 0
+    assert np.isnan(stats.stratified_t_test(np.array([1.0, 1, 2, 2, 2]), strata)).all()
 
 
 def test_weighted_randomization_and_bootstrap_tests():
@@ -315,3 +321,141 @@ def test_weighted_randomization_and_bootstrap_tests():
     macro = (w[:, None] * d).sum(axis=0)
     expected = np.mean(np.abs(resampled - macro) >= np.abs(macro) - 1e-12, axis=0)
     assert stats.bootstrap_p(d, resampled, w) == pytest.approx(expected)
+
+
+# --- undefined statistics, the smallest attainable p, Tukey HSD --------- ---------------
+
+
+def _tiny_cases(seed: int = 11):
+    """Per-topic differences of 1 to 8 topics: random, rounded (ties), with zeros,
+    constant and all 0: the cases where tests break."""
+    rng = np.random.default_rng(seed)
+    for n in range(1, 9):
+        yield rng.normal(0.05, 0.3, n)
+        yield np.round(rng.normal(0.05, 0.3, n), 1)
+        yield np.where(rng.random(n) < 0.3, 0.0, rng.normal(0, 0.3, n))
+        yield np.full(n, 0.25)
+        yield np.zeros(n)
+
+
+def test_t_test_is_scipy_s_where_defined_and_undefined_where_scipy_is_not_finite():
+    import warnings
+
+    for d in _tiny_cases():
+        got = stats.paired_t_test(d)[0]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            result = sps.ttest_rel(d, np.zeros_like(d))
+        if d.size < 2 or np.ptp(d) == 0:  # scipy: t = ±inf and p = 0, or NaN
+            assert math.isnan(got), d
+            assert not (math.isfinite(result.statistic) and math.isfinite(result.pvalue))
+        else:
+            assert got == pytest.approx(result.pvalue, rel=1e-12), d
+
+
+def _exhaustive_sign_flips(d: np.ndarray) -> float:
+    """The exact randomisation p-value, one sign pattern at a time in plain Python."""
+    observed = abs(sum(d))
+    hits = 0
+    for signs in itertools.product((1, -1), repeat=len(d)):
+        flipped = abs(sum(s * x for s, x in zip(signs, d, strict=True)))
+        hits += flipped >= observed - 1e-12
+    return hits / 2 ** len(d)
+
+
+def test_randomisation_is_exact_on_tiny_cases_and_never_below_two_over_2_to_the_n():
+    from trecbench.statistical_tests import smallest_p
+
+    for d in _tiny_cases():
+        p = stats.randomization_test(d, samples=10_000, seed=3)[0]
+        assert p == _exhaustive_sign_flips(d), d
+        assert p >= smallest_p("randomization", d.size, 10_000) or d.size < 2
+    # constant differences reach the bound exactly: the observed signs and their mirror
+    for n in range(2, 12):
+        bound = smallest_p("randomization", n, 10_000)
+        assert stats.randomization_test(np.full(n, 0.3), samples=10_000)[0] == bound == 2 / 2**n
+    # sampled (2**n > samples): never below 1 / (samples + 1), the sampled bound
+    assert stats.randomization_test(np.full(12, 0.3), samples=100)[0] == 1 / 101
+    assert smallest_p("randomization", 12, 100) == 1 / 101
+
+
+def test_bootstrap_and_t_are_undefined_for_constant_differences_and_the_bound_is_stated():
+    from trecbench.statistical_tests import smallest_p
+
+    constant = np.array([[0.5, 0.0], [0.5, 0.0]])  # the issue's case: 2 topics, equal diffs
+    assert np.isnan(stats.paired_bootstrap_test(constant, samples=200)).all()
+    assert np.isnan(stats.paired_t_test(constant)).all()
+    # macro form: constant within every stratum is constant for the stratified bootstrap
+    d = np.array([0.1, 0.1, 0.4, 0.4])
+    assert stats.constant(d, ["a", "a", "b", "b"]).tolist() == [True]
+    assert stats.constant(d).tolist() == [False]
+    assert smallest_p("t", 2, 10_000) == smallest_p("bootstrap", 2, 10_000) == 0.5
+    assert smallest_p("t", 6, 10_000) == 2 / 64 < 0.05 <= smallest_p("t", 5, 10_000)
+    assert smallest_p("randomization", 1, 10_000) == 1.0
+
+
+def _tukey_reference(values: np.ndarray, samples: int, seed: int) -> list[list[float]]:
+    """Randomised Tukey HSD one draw and one topic at a time (plain Python), with the
+    draws of trecbench.stats.tukey_ranges: per draw and topic ``runs`` uniforms."""
+    rng = np.random.default_rng([seed, stats.TUKEY_STREAM])
+    n, k = values.shape
+    rows = values.tolist()
+    ranges = []
+    for _ in range(samples):
+        sums = [0.0] * k
+        for t in range(n):
+            keys = rng.random(k).tolist()
+            order = sorted(range(k), key=keys.__getitem__)
+            for position, run in enumerate(order):
+                sums[position] += rows[t][run]
+        means = [total / n for total in sums]
+        ranges.append(max(means) - min(means))
+    means = [sum(row[r] for row in rows) / n for r in range(k)]
+    return [
+        [
+            (sum(g >= abs(means[i] - means[j]) - 1e-9 for g in ranges) + 1) / (samples + 1)
+            for j in range(k)
+        ]
+        for i in range(k)
+    ]
+
+
+def test_tukey_hsd_equals_a_plain_python_reference_on_seeded_cases():
+    rng = np.random.default_rng(8)
+    for n, k, samples, seed in [(5, 3, 200, 1), (8, 4, 150, 7), (3, 2, 300, 2), (12, 5, 90, 0)]:
+        values = rng.random((n, k))
+        values[:, 0] += 0.3  # one clearly better run
+        got = stats.tukey_hsd(values, samples, seed)
+        assert got == pytest.approx(np.array(_tukey_reference(values, samples, seed)), abs=1e-15)
+        assert np.allclose(np.diag(got), 1.0) and np.allclose(got, got.T)
+
+
+def test_tukey_family_wise_p_is_at_least_the_pairs_randomisation_p_and_seeded():
+    rng = np.random.default_rng(3)
+    values = rng.random((20, 6))
+    values[:, 0] += 0.2
+    first = stats.tukey_hsd(values, 500, 4)
+    assert (first == stats.tukey_hsd(values, 500, 4)).all()
+    assert (first != stats.tukey_hsd(values, 500, 5)).any()
+    # the largest range over six runs is at least any one pair's difference
+    pair = stats.randomization_test(values[:, 0] - values[:, 1], 500, 4)[0]
+    assert first[0, 1] >= pair - 0.05
+
+
+def test_every_registered_test_is_reachable_by_name():
+    from trecbench import statistical_tests
+
+    rng = np.random.default_rng(2)
+    values = rng.random((15, 4))
+    paired = stats.Paired(
+        values, np.array([0, 0, 1]), np.array([1, 2, 3]), 200, 1,
+        resampled=stats.bootstrap_means(values, 200, 1), families=(np.arange(4),),
+    )  # fmt: skip
+    for name in statistical_tests.NAMES:
+        p = stats.pair_p_values(name, paired)
+        assert p.shape == (3,) and ((p > 0) & (p <= 1)).all(), name
+    diffs = values[:, [0, 0, 1]] - values[:, [1, 2, 3]]
+    assert stats.pair_p_values("t", paired) == pytest.approx(stats.paired_t_test(diffs))
+    assert stats.pair_p_values("tukey", paired)[1] == stats.tukey_hsd(values, 200, 1)[0, 2]
+    with pytest.raises(Exception, match="unknown test 'anova'"):
+        stats.pair_p_values("anova", paired)

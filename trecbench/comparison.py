@@ -38,7 +38,7 @@ import numbers
 import os
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -46,22 +46,18 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from . import extras, outputs, stats
+from . import extras, outputs, statistical_tests, stats
 from .errors import UsageError
 from .inputs import QrelsInput, RunInput
 
 MISSING = ("zero", "drop")
 ALL = "all"  # label of the section over all topics
 MACRO = "macro"  # a macro section is labelled FIELD:macro; a stratum FIELD=VALUE
-TEST_NAMES = {
-    "t": "paired t-test",
-    "bootstrap": "paired bootstrap test",
-    "randomization": "randomisation (sign-flip permutation) test",
-}
-MACRO_TEST_NAMES = {  # the same tests on macro means (see trecbench.stats)
-    "t": "stratified t-test (Welch–Satterthwaite df)",
-    "bootstrap": "stratified paired bootstrap test",
-    "randomization": "randomisation test of the weighted differences",
+# the registry's names (trecbench.statistical_tests): in reports, and on macro means
+TEST_NAMES = {name: test.label for name, test in statistical_tests.TESTS.items()}
+MACRO_TEST_NAMES = {
+    name: test.macro_label or f"none: the {test.label} has no form for macro means"
+    for name, test in statistical_tests.TESTS.items()
 }
 CORRECTION_NAMES = {
     "holm": "Holm",
@@ -72,7 +68,9 @@ CORRECTION_NAMES = {
 REPORT_FILE = "BenchmarkReport.json"
 MARKDOWN_FILE = "BenchmarkComparison.md"
 LATEX_FILE = "AllPairs.tex"
-_PAIRS = 256  # pairs of runs whose bootstrap p-values are computed at once
+# With more runs the all-pairs rows are not kept (they grow with the square of the runs:
+# 800 runs made 1.9 million); the comparisons with the baseline always are.
+PAIRS_RUNS = 100
 SCHEMA_VERSION = 2
 HIGHER, LOWER = "higher", "lower"
 MOVERS = 5  # topics listed per run, measure and direction
@@ -96,13 +94,17 @@ def direction(measure: str) -> str | None:
 @dataclass(frozen=True)
 class Section:
     """One analysis: ``kind`` ``all``, ``macro`` (over the strata of ``field``) or
-    ``stratum`` (``field`` = ``value``), over ``topics`` topics."""
+    ``stratum`` (``field`` = ``value``), over ``topics`` topics. ``smallest_p``: the
+    smallest p-value the chosen test can give over them (None with one run); ``notes``:
+    what the reader must know about its tests (e.g. that they cannot reach alpha)."""
 
     label: str
     kind: str
     field: str | None
     value: str | None
     topics: int
+    smallest_p: float | None = None
+    notes: tuple[str, ...] = ()
 
     @property
     def title(self) -> str:
@@ -202,6 +204,8 @@ class Comparison:
                     "field": section.field,
                     "value": section.value,
                     "topics": section.topics,
+                    "smallest_p": section.smallest_p,
+                    "notes": list(section.notes),
                     **{
                         name: _json_safe(_rows(self.part(frame, section.label)))
                         for name, frame in (
@@ -406,8 +410,7 @@ def _rows(frame: pd.DataFrame) -> list[dict]:
 
 
 def _check_settings(test, correction, samples, seed, confidence, missing) -> None:
-    if test not in stats.TESTS:
-        raise UsageError(f"unknown test {test!r}; choose one of {', '.join(stats.TESTS)}")
+    statistical_tests.get(test)  # an unknown test is refused, naming the known ones
     if correction not in stats.CORRECTIONS:
         raise UsageError(
             f"unknown correction {correction!r}; choose one of {', '.join(stats.CORRECTIONS)}"
@@ -464,97 +467,219 @@ def _analyse(
     baseline: int,
     settings: dict,
     advance: Callable[[int], None] | None,
-) -> dict[str, list[dict]]:
+) -> tuple[dict[str, list[dict]], Section]:
     """Summary, comparison, pair and mover rows of one section (``cube``: queries x runs
-    x measures of its topics, ``bounds`` the per-topic tie bounds alike).
+    x measures of its topics, ``bounds`` the per-topic tie bounds alike), and the section
+    with what its tests can say (:func:`_tested_section`).
 
     ``advance(done)`` is told how many resamples of this section are done (bootstrap
-    first, then randomisation).
+    first, then the test's own).
     """
     n, n_runs, n_measures = cube.shape
-    seed, samples, confidence = settings["seed"], settings["samples"], settings["confidence"]
-    macro = part.strata is not None
-    weights = stats.macro_weights(part.strata) if macro else None
-    flat = cube.transpose(0, 2, 1).reshape(n, n_measures * n_runs)  # column = m * R + r
+    view = _View(part, cube.transpose(0, 2, 1).reshape(n, n_measures * n_runs), n_runs)
+    boot = stats.bootstrap_means(
+        view.flat, settings["samples"], settings["seed"], _stage(advance, 0), strata=part.strata
+    )
+    result = {
+        "summary": _summary_rows(view, boot, bounds, runs, measures, settings),
+        "comparisons": [],
+        "pairs": [],
+        "movers": [],
+    }
+    section = _tested_section(part.section, settings, n_runs)
+    if n_runs < 2:
+        return result, section
+    every = n_runs <= PAIRS_RUNS
+    pairs = [
+        (m, i, j)
+        for m in range(n_measures)
+        for i in range(n_runs)
+        for j in range(i + 1, n_runs)
+        if every or baseline in (i, j)
+    ]
+    p, why = _pair_tests(view, pairs, boot, settings, _stage(advance, settings["samples"]))
+    if every:
+        result["pairs"] = _pair_rows(view, pairs, p, why, runs, measures, settings, section)
+    p_of = {pair: k for k, pair in enumerate(pairs)}
+    compared = [(m, r) for m in range(n_measures) for r in range(n_runs) if r != baseline]
+    chosen = [p_of[(m, min(r, baseline), max(r, baseline))] for m, r in compared]
+    tested = (p[chosen], [why[k] for k in chosen])
+    result["comparisons"], result["movers"] = _comparison_rows(
+        view, boot, compared, tested, qids, runs, measures, baseline, settings, section
+    )
+    if not every:
+        section = replace(section, notes=(*section.notes, _pairs_left_out(n_runs)))
+    return result, section
 
-    def column(m: int, r: int) -> int:
-        return m * n_runs + r
 
-    def stage(offset: int) -> stats.Progress | None:
-        return None if advance is None else lambda done, _total: advance(offset + done)
+def _stage(advance: Callable[[int], None] | None, offset: int) -> stats.Progress | None:
+    return None if advance is None else lambda done, _total: advance(offset + done)
 
-    def mean_of(matrix: np.ndarray) -> np.ndarray:
+
+@dataclass
+class _View:
+    """One section's values as ``topics x (measures * runs)`` columns (column ``m * R +
+    r``), and how to take its means."""
+
+    part: _Section
+    flat: np.ndarray
+    runs: int
+
+    def column(self, m: int, r: int) -> int:
+        return m * self.runs + r
+
+    @property
+    def weights(self) -> np.ndarray | None:
+        return None if self.part.strata is None else stats.macro_weights(self.part.strata)
+
+    def mean_of(self, matrix: np.ndarray) -> np.ndarray:
+        weights = self.weights
         return matrix.mean(axis=0) if weights is None else (matrix * weights[:, None]).sum(axis=0)
 
-    boot = stats.bootstrap_means(flat, samples, seed, stage(0), strata=part.strata)
-    means = mean_of(flat)
-    low, high = stats.percentile_interval(boot, confidence)
-    nan = np.full(flat.shape[1], np.nan)
-    normal = (nan, nan) if macro else stats.normal_interval(flat, confidence)
+
+def _summary_rows(view: _View, boot, bounds, runs, measures, settings) -> list[dict]:
+    n = view.flat.shape[0]
+    means = view.mean_of(view.flat)
+    low, high = stats.percentile_interval(boot, settings["confidence"])
+    nan = np.full(view.flat.shape[1], np.nan)
+    macro = view.part.strata is not None
+    normal = (nan, nan) if macro else stats.normal_interval(view.flat, settings["confidence"])
     ties = (nan, nan)
     if bounds is not None:
-        ties = tuple(mean_of(b.transpose(0, 2, 1).reshape(n, -1)) for b in bounds)
-    label = {"stratum": part.section.label}
-    summary = [
+        ties = tuple(view.mean_of(b.transpose(0, 2, 1).reshape(n, -1)) for b in bounds)
+    label = {"stratum": view.part.section.label}
+    return [
         label
         | {
             "run": run,
             "measure": measure,
             "queries": n,
-            "mean": means[column(m, r)],
-            "ci_low": low[column(m, r)],
-            "ci_high": high[column(m, r)],
-            "normal_low": normal[0][column(m, r)],
-            "normal_high": normal[1][column(m, r)],
-            "tie_low": ties[0][column(m, r)],
-            "tie_high": ties[1][column(m, r)],
+            "mean": means[c],
+            "ci_low": low[c],
+            "ci_high": high[c],
+            "normal_low": normal[0][c],
+            "normal_high": normal[1][c],
+            "tie_low": ties[0][c],
+            "tie_high": ties[1][c],
         }
         for m, measure in enumerate(measures)
         for r, run in enumerate(runs)
+        for c in (view.column(m, r),)
     ]
-    result = {"summary": summary, "comparisons": [], "pairs": [], "movers": []}
-    if n_runs < 2:
-        return result
 
-    # every unordered pair once: the baseline comparisons take their p-values from here
-    pairs = [
-        (m, i, j) for m in range(n_measures) for i in range(n_runs) for j in range(i + 1, n_runs)
-    ]
-    left = [column(m, i) for m, i, _ in pairs]
-    right = [column(m, j) for m, _, j in pairs]
-    pair_diffs = flat[:, left] - flat[:, right]
-    if settings["test"] == "t":
-        p = (
-            stats.stratified_t_test(pair_diffs, part.strata)
-            if macro
-            else stats.paired_t_test(pair_diffs)
+
+def _tested_section(section: Section, settings: dict, runs: int) -> Section:
+    """``section`` with the smallest p its test can reach over its topics and, when that
+    is not below alpha, a note saying so (nothing of it is then marked significant)."""
+    name, alpha = settings["test"], settings["alpha"]
+    if runs < 2:
+        return section
+    floor = statistical_tests.smallest_p(name, section.topics, settings["samples"], runs)
+    notes: tuple[str, ...] = ()
+    if section.topics < 2:
+        notes = ("With fewer than 2 topics no paired test is defined: no p-value.",)
+    elif floor >= alpha:
+        label = settings["names"]["macro_test" if section.kind == MACRO else "test"]
+        notes = (
+            f"With {section.topics} topics the {label} cannot reach p < {alpha:g}: the "
+            f"smallest p it can honestly give is {floor:.3g} "
+            f"({_floor_reason(name, section.topics, settings['samples'], runs)}). Nothing is "
+            "marked significant here.",
         )
-    elif settings["test"] == "bootstrap":
-        # a few hundred pairs at a time: resamples x pairs grows with the square of the runs
-        columns = np.array(left), np.array(right)
-        p = np.concatenate(
-            [
-                stats.bootstrap_p(
-                    pair_diffs[:, block],
-                    boot[:, columns[0][block]] - boot[:, columns[1][block]],
-                    weights,
-                )
-                for block in np.array_split(np.arange(len(pairs)), max(1, -(-len(pairs) // _PAIRS)))
-            ]
+    return replace(section, smallest_p=floor, notes=notes)
+
+
+def _floor_reason(name: str, topics: int, samples: int, runs: int) -> str:
+    test = statistical_tests.get(name)
+    if test.family_wise and statistical_tests.smallest_p(name, topics, samples, runs) > 1 / (
+        samples + 1
+    ):
+        return (
+            f"{runs}!/{runs}!^{topics}: the same permutation of every topic keeps the means' range"
         )
-    else:
-        p = stats.randomization_test(pair_diffs, samples, seed, stage(samples), weights)
-    p_of = {pair: p[k] for k, pair in enumerate(pairs)}
-    pair_adjusted = stats.adjust(p, settings["correction"])
-    alpha = settings["alpha"]
+    if test.family_wise:
+        return f"1/(samples + 1) with {samples:,} samples"
+    if test.exact_below and 2**topics > samples:
+        return f"1/(samples + 1) with {samples:,} sampled sign patterns"
+    return (
+        f"2/2^{topics}: the exact sign-flip test's smallest p, below which no test that "
+        "assumes nothing of the differences' distribution can go"
+    )
+
+
+def _pair_tests(view: _View, pairs, boot, settings, progress) -> tuple[np.ndarray, list]:
+    """p-value of every pair ``(m, i, j)`` under the chosen test (NaN where it is
+    undefined) and, per pair, why it is undefined (None where it is not)."""
+    name = settings["test"]
+    left = np.array([view.column(m, i) for m, i, _ in pairs], dtype=np.int64)
+    right = np.array([view.column(m, j) for m, _, j in pairs], dtype=np.int64)
+    n_measures = view.flat.shape[1] // view.runs
+    paired = stats.Paired(
+        view.flat,
+        left,
+        right,
+        settings["samples"],
+        settings["seed"],
+        strata=view.part.strata,
+        resampled=boot,
+        families=tuple(np.arange(m * view.runs, (m + 1) * view.runs) for m in range(n_measures)),
+        progress=progress,
+    )
+    topics = view.flat.shape[0]
+    p = np.full(len(pairs), np.nan) if topics < 2 else stats.pair_p_values(name, paired)
+    undefined = np.flatnonzero(np.isnan(p))
+    why: list[str | None] = [None] * len(pairs)
+    for k in undefined:
+        diffs = view.flat[:, left[k]] - view.flat[:, right[k]]
+        why[k] = _undefined_reason(name, diffs, view.part.strata)
+    return p, why
+
+
+def _undefined_reason(name: str, diffs: np.ndarray, strata) -> str:
+    """Why test ``name`` gives no p-value for these per-topic differences."""
+    test = statistical_tests.get(name)
+    if diffs.size < 2:
+        return "fewer than 2 topics"
+    if strata is not None and test.macro_label is None:
+        return f"the {test.label} has no form for macro means"
+    if strata is not None and name == "t" and np.unique(strata, return_counts=True)[1].min() < 2:
+        return "a stratum has fewer than 2 topics (no variance for the stratified t-test)"
+    if not diffs.any():
+        return "every per-topic difference is 0"
+    if test.undefined_if_constant and stats.constant(diffs, strata)[0]:
+        within = " within every stratum" if strata is not None else ""
+        return f"the per-topic differences do not vary{within}: {test.undefined_if_constant}"
+    return "the test is undefined for these differences"
+
+
+def _pairs_left_out(runs: int) -> str:
+    return (
+        f"All pairs: not listed for {runs} runs (over {PAIRS_RUNS}: the table would grow "
+        "with the square of the runs); the comparisons with the baseline are complete."
+    )
+
+
+def _adjusted(p: np.ndarray, settings: dict, section: Section) -> tuple[np.ndarray, np.ndarray]:
+    """Adjusted p-values (family-wise tests: as they are) and which are significant
+    (none where the test cannot reach alpha over the section's topics)."""
+    family_wise = statistical_tests.get(settings["test"]).family_wise
+    adjusted = p.copy() if family_wise else stats.adjust(p, settings["correction"])
+    reachable = section.smallest_p is None or section.smallest_p < settings["alpha"]
+    return adjusted, (adjusted < settings["alpha"]) & reachable
+
+
+def _pair_rows(view, pairs, p, why, runs, measures, settings, section) -> list[dict]:
+    adjusted, significant = _adjusted(p, settings, section)
+    label = {"stratum": section.label}
+    rows = []
     for k, (m, i, j) in enumerate(pairs):
-        difference = mean_of(pair_diffs[:, [k]])[0]
-        significant = bool(pair_adjusted[k] < alpha)
+        columns = [view.column(m, i)], [view.column(m, j)]
+        difference = view.mean_of(view.flat[:, columns[0]] - view.flat[:, columns[1]])[0]
         winner = None
-        if significant and difference != 0:
+        if significant[k] and difference != 0:
             ahead = _better(np.array([difference]), measures[m])[0] > 0
             winner = runs[i] if ahead else runs[j]
-        result["pairs"].append(
+        rows.append(
             label
             | {
                 "run": runs[i],
@@ -562,35 +687,45 @@ def _analyse(
                 "measure": measures[m],
                 "difference": difference,
                 "p_value": p[k],
-                "p_adjusted": pair_adjusted[k],
-                "significant": significant,
+                "p_adjusted": adjusted[k],
+                "significant": bool(significant[k]),
                 "winner": winner,
+                "p_undefined": why[k],
             }
         )
+    return rows
 
-    compared = [(m, r) for m in range(n_measures) for r in range(n_runs) if r != baseline]
-    left = [column(m, r) for m, r in compared]
-    right = [column(m, baseline) for m, _ in compared]
+
+def _comparison_rows(
+    view, boot, compared, tested, qids, runs, measures, baseline, settings, section
+) -> tuple[list[dict], list[dict]]:
+    """Rows against the baseline and their topic movers."""
+    flat, macro = view.flat, view.part.strata is not None
+    left = [view.column(m, r) for m, r in compared]
+    right = [view.column(m, baseline) for m, _ in compared]
     diffs = flat[:, left] - flat[:, right]
-    diff_low, diff_high = stats.percentile_interval(boot[:, left] - boot[:, right], confidence)
-    p = np.array([p_of[(m, min(r, baseline), max(r, baseline))] for m, r in compared])
-    adjusted = stats.adjust(p, settings["correction"])
+    means = view.mean_of(flat)
+    diff_low, diff_high = stats.percentile_interval(
+        boot[:, left] - boot[:, right], settings["confidence"]
+    )
+    p, why = tested
+    adjusted, significant = _adjusted(p, settings, section)
     effect = np.full(len(compared), np.nan) if macro else stats.effect_size(diffs)
     welch = [np.full(len(compared), np.nan)] * 3
     if not macro:
         welch = list(stats.welch_t_test(flat[:, left], flat[:, right]))
     welch_adjusted = stats.adjust(welch[2], settings["correction"])
+    label = {"stratum": section.label}
+    rows, movers = [], []
     for k, (m, r) in enumerate(compared):
-        base_mean = means[column(m, baseline)]
-        difference = means[column(m, r)] - base_mean
+        base_mean = means[right[k]]
+        difference = means[left[k]] - base_mean
         better = _better(diffs[:, k], measures[m])
-        result["comparisons"].append(
-            label
+        head = label | {"run": runs[r], "baseline": runs[baseline], "measure": measures[m]}
+        rows.append(
+            head
             | {
-                "run": runs[r],
-                "baseline": runs[baseline],
-                "measure": measures[m],
-                "queries": n,
+                "queries": flat.shape[0],
                 "difference": difference,
                 "ci_low": diff_low[k],
                 "ci_high": diff_high[k],
@@ -598,7 +733,7 @@ def _analyse(
                 "effect_size": effect[k],
                 "p_value": p[k],
                 "p_adjusted": adjusted[k],
-                "significant": bool(adjusted[k] < alpha),
+                "significant": bool(significant[k]),
                 "wins": int(np.count_nonzero(better > 0)),
                 "ties": int(np.count_nonzero(better == 0)),
                 "losses": int(np.count_nonzero(better < 0)),
@@ -606,30 +741,37 @@ def _analyse(
                 "welch_df": welch[1][k],
                 "welch_p": welch[2][k],
                 "welch_p_adjusted": welch_adjusted[k],
+                "p_undefined": why[k],
             }
         )
-        if macro:
-            continue  # the same topics as the whole: their movers are listed there
-        for kind, sign in (("gain", 1), ("loss", -1)):
-            moved = np.flatnonzero(sign * better > 0)
-            # largest moves first; equal moves in topic order
-            moved = moved[np.argsort(-sign * better[moved], kind="stable")][: settings["movers"]]
-            for rank, t in enumerate(moved, start=1):
-                result["movers"].append(
-                    label
-                    | {
-                        "run": runs[r],
-                        "baseline": runs[baseline],
-                        "measure": measures[m],
-                        "kind": kind,
-                        "rank": rank,
-                        "qid": qids[t],
-                        "baseline_value": flat[t, column(m, baseline)],
-                        "value": flat[t, column(m, r)],
-                        "difference": diffs[t, k],
-                    }
-                )
-    return result
+        if not macro:  # a macro section has the same topics as the whole: movers there
+            values = flat[:, right[k]], flat[:, left[k]]
+            movers += _mover_rows(head, better, diffs[:, k], values, qids, settings["movers"])
+    return rows, movers
+
+
+def _mover_rows(head: dict, better, diffs, values, qids: list[str], count: int) -> list[dict]:
+    """The ``count`` topics with the largest gains and losses (``values``: the
+    baseline's and the run's per topic; ``better``: the differences turned so that
+    positive is better)."""
+    rows = []
+    for kind, sign in (("gain", 1), ("loss", -1)):
+        moved = np.flatnonzero(sign * better > 0)
+        # largest moves first; equal moves in topic order
+        moved = moved[np.argsort(-sign * better[moved], kind="stable")][:count]
+        rows += [
+            head
+            | {
+                "kind": kind,
+                "rank": rank,
+                "qid": qids[t],
+                "baseline_value": values[0][t],
+                "value": values[1][t],
+                "difference": diffs[t],
+            }
+            for rank, t in enumerate(moved, start=1)
+        ]
+    return rows
 
 
 _COLUMNS = {
@@ -638,9 +780,9 @@ _COLUMNS = {
     "comparisons": ["stratum", "run", "baseline", "measure", "queries", "difference", "ci_low",
                     "ci_high", "relative_change", "effect_size", "p_value", "p_adjusted",
                     "significant", "wins", "ties", "losses", "welch_t", "welch_df", "welch_p",
-                    "welch_p_adjusted"],
+                    "welch_p_adjusted", "p_undefined"],
     "pairs": ["stratum", "run", "other", "measure", "difference", "p_value", "p_adjusted",
-              "significant", "winner"],
+              "significant", "winner", "p_undefined"],
     "movers": ["stratum", "run", "baseline", "measure", "kind", "rank", "qid",
                "baseline_value", "value", "difference"],
 }  # fmt: skip
@@ -676,6 +818,16 @@ def _sections(universe: list[str], fields: dict[str, dict[str, str]] | None) -> 
                 _Section(Section(f"{name}={value}", "stratum", name, value, len(rows)), rows, None)
             )
     return parts
+
+
+def _correction_name(test: str, correction: str) -> str:
+    """How the p-values are adjusted: a family-wise test's are not adjusted again."""
+    if statistical_tests.get(test).family_wise:
+        return (
+            f"none (the {TEST_NAMES[test]}'s p-values are family-wise over all pairs of runs "
+            f"of a measure; --correction {correction} is not applied)"
+        )
+    return CORRECTION_NAMES[correction]
 
 
 def compare_scores(
@@ -766,16 +918,19 @@ def compare_scores(
         "names": {  # for readers of the report (and trecbench.comparison_text)
             "test": TEST_NAMES[test],
             "macro_test": MACRO_TEST_NAMES[test],
-            "correction": CORRECTION_NAMES[correction],
+            "correction": _correction_name(test, correction),
         },
+        "family_wise": statistical_tests.get(test).family_wise,
         "random_streams": {
             "bootstrap": [seed, stats.BOOTSTRAP_STREAM],
             "randomization": [seed, stats.RANDOMIZATION_STREAM],
             "stratified_bootstrap": [seed, stats.STRATIFIED_STREAM],
+            "tukey": [seed, stats.TUKEY_STREAM],
         },
     }
     parts = _sections(universe, fields)
-    passes = 2 if test == "randomization" and len(runs) > 1 else 1
+    own_draws = statistical_tests.SAMPLES in statistical_tests.get(test).options
+    passes = 2 if own_draws and test != "bootstrap" and len(runs) > 1 else 1
     total = passes * samples * len(parts)
     rows: dict[str, list[dict]] = {name: [] for name in _COLUMNS}
     for k, part in enumerate(parts):
@@ -786,7 +941,7 @@ def compare_scores(
                 progress(_offset + done, total)
 
         section_bounds = None if tie_cubes is None else tuple(c[part.rows] for c in tie_cubes)
-        found = _analyse(
+        found, tested = _analyse(
             part,
             cube[part.rows],
             section_bounds,
@@ -799,6 +954,7 @@ def compare_scores(
         )
         for name, found_rows in found.items():
             rows[name] += found_rows
+        part.section = tested
 
     tidy = pd.DataFrame(
         {

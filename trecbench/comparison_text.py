@@ -142,6 +142,28 @@ def _test_name(comparison, section) -> str:
     return names["macro_test"] if section.kind == MACRO else names["test"]
 
 
+def section_notes(comparison, section) -> list[str]:
+    """What a reader of ``section`` must know about its tests, once: the section's own
+    notes (a test that cannot reach alpha over its topics, pairs left out) and, per
+    reason, the comparisons whose p-value is undefined (n/a)."""
+    notes = list(getattr(section, "notes", ()))
+    undefined: dict[str, dict] = {}
+    for name in ("comparisons", "pairs"):
+        frame = comparison.part(getattr(comparison, name), section.label)
+        if "p_undefined" not in frame.columns:
+            continue
+        for row in frame[frame["p_undefined"].notna()].to_dict(orient="records"):
+            against = row.get("other", row.get("baseline"))
+            key = (frozenset((row["run"], against)), row["measure"])  # a pair is listed once
+            text = f"{row['run']} vs {against} on {row['measure']}"
+            undefined.setdefault(row["p_undefined"], {}).setdefault(key, text)
+    for reason, found in undefined.items():
+        which = list(found.values())
+        shown = "; ".join(which[:5]) + (f"; and {len(which) - 5} more" if len(which) > 5 else "")
+        notes.append(f"p n/a (undefined, not significant): {reason} — {shown}.")
+    return notes
+
+
 def _header_lines(comparison) -> list[str]:
     """What was compared and how, one item per line (Markdown list items without the
     dash; the terminal prints them as they are)."""
@@ -447,9 +469,17 @@ def terminal_table(comparison) -> str:
             continue
         lines += ["", f"{section.title} ({section.topics} topics)"]
         lines += _section_table(comparison, section)
+        lines += [part for note in section_notes(comparison, section) for part in _wrap(note)]
         if section.kind == MACRO:
             lines += ["", f"By {section.field} (per stratum; every table in the Markdown report)"]
             lines += _strata_table(comparison, section.field)
+            lines += [
+                part
+                for stratum in comparison.sections
+                if stratum.kind == STRATUM and stratum.field == section.field
+                for note in section_notes(comparison, stratum)
+                for part in _wrap(f"{stratum.value}: {note}")
+            ]
     if several:
         lines += ["", f"Topic movers against {comparison.baseline} (all topics)"]
         movers = _movers_lines(comparison, ALL, markdown=False) or ["  no topic moved"]
@@ -573,6 +603,9 @@ def markdown(comparison) -> str:
     several = len(comparison.runs) > 1
     for section in comparison.sections:
         lines += ["", f"## {_md(section.title)} ({section.topics} topics)"]
+        lines += [
+            line for note in section_notes(comparison, section) for line in ("", f"> {_md(note)}")
+        ]
         for group, measures in groups.items():
             lines += ["", f"### {group}", ""] + _md_means(comparison, section.label, measures)
         if several:
@@ -634,6 +667,12 @@ def csv_text(comparison) -> str:
     sections = {section.label: section for section in comparison.sections}
     merged.insert(1, "kind", [sections[label].kind for label in merged["stratum"]])
     merged.insert(2, "topics", [sections[label].topics for label in merged["stratum"]])
+    # each section's notes once: on its first row
+    first = ~merged["stratum"].duplicated()
+    notes = {label: " ".join(section_notes(comparison, s)) for label, s in sections.items()}
+    merged["notes"] = [
+        notes[label] if head else "" for label, head in zip(merged["stratum"], first, strict=True)
+    ]
     out = io.StringIO()
     merged.rename(columns={"stratum": "section"}).to_csv(out, index=False, lineterminator="\n")
     return out.getvalue()
@@ -675,9 +714,12 @@ def latex(comparison) -> str:
             + r" \\"
             for cells in rows
         ]
-        caption = (
-            f"{section.title} ({section.topics} topics): mean per run; "
-            f"{_pairs_note(comparison, section)}; best mean in bold."
+        caption = " ".join(
+            [
+                f"{section.title} ({section.topics} topics): mean per run; "
+                f"{_pairs_note(comparison, section)}; best mean in bold.",
+                *section_notes(comparison, section),
+            ]
         )
         blocks.append(
             "\n".join(

@@ -20,14 +20,19 @@ Conventions (documented because tools differ):
   (numpy's default linear interpolation).
 * Paired bootstrap test (Efron & Tibshirani 1993, §16.4; Sakai 2006): the differences are
   shifted to mean 0 (the null hypothesis) and resampled; ``p`` is the share of resampled
-  means at least as far from 0 as the observed mean, two-sided: ``count / samples``.
+  means at least as far from 0 as the observed mean, two-sided: ``count / samples``. When
+  the differences do not vary (within every stratum, for macro means) every resample is
+  the observed mean: the null distribution is a point and p is undefined (NaN).
 * Randomisation test (Fisher; Smucker, Allan & Carterette 2007): each query's difference
-  keeps or flips its sign with probability 1/2; ``p = (count + 1) / (samples + 1)`` where
-  ``count`` is the number of sign patterns whose |mean| is at least the observed |mean|
-  (the +1 counts the observed pattern, so the Monte Carlo p-value is never 0).
-* Paired t-test: two-sided, the same formula as ``scipy.stats.ttest_rel``. When every
-  difference is 0 scipy returns NaN; we report ``p = 1`` (there is nothing to tell the runs
-  apart). With a single query the p-value is NaN.
+  keeps or flips its sign with probability 1/2. With ``2**n <= samples`` every one of the
+  ``2**n`` sign patterns is enumerated and ``p = count / 2**n`` (exact; ``count``
+  includes the observed pattern and its mirror image, so ``p >= 2 / 2**n``); otherwise
+  ``p = (count + 1) / (samples + 1)`` over sampled patterns (the +1 counts the observed
+  pattern, so the Monte Carlo p-value is never 0).
+* Paired t-test: two-sided, the same formula as ``scipy.stats.ttest_rel``. When the
+  differences do not vary (all equal, or all 0) the statistic is undefined and so is p
+  (NaN; scipy returns an infinite t and p = 0, or NaN). With a single query p is NaN.
+* Randomised Tukey HSD (Carterette, TOIS 2012): see :func:`tukey_hsd`.
 * Effect size: Cohen's d_z for paired samples, ``mean(d) / sd(d)`` with ``sd`` the sample
   standard deviation (ddof = 1); NaN when ``sd`` is 0.
 * Corrections: Bonferroni, Holm (step-down) and Benjamini–Hochberg (step-up, false
@@ -53,12 +58,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 
 import numpy as np
 
+from . import statistical_tests
 from .errors import UsageError
 
-TESTS = ("t", "bootstrap", "randomization")
+TESTS = statistical_tests.NAMES
 CORRECTIONS = ("holm", "bonferroni", "bh", "none")
 
 # Samples drawn per block: large enough for BLAS to pay off, small enough that the
@@ -67,6 +74,8 @@ BLOCK = 256
 BOOTSTRAP_STREAM = 0
 RANDOMIZATION_STREAM = 1
 STRATIFIED_STREAM = 2
+TUKEY_STREAM = 3
+PAIRS = 256  # pairs of columns whose differences are held at once
 
 Progress = Callable[[int, int], None]
 
@@ -208,19 +217,30 @@ def _weighted_mean(matrix: np.ndarray, weights) -> np.ndarray:
     return (matrix * np.asarray(weights, dtype=np.float64)[:, None]).sum(axis=0)
 
 
-def bootstrap_p(diffs, resampled_means: np.ndarray, weights=None) -> np.ndarray:
+def bootstrap_p(diffs, resampled_means: np.ndarray, weights=None, strata=None) -> np.ndarray:
     """Two-sided paired bootstrap p-value per column of ``diffs`` (queries x columns).
 
     ``resampled_means`` are the bootstrap means of the *unshifted* differences (from
     :func:`bootstrap_means`); shifting by the observed mean ``m`` gives the null
     distribution, so a resample is extreme when ``|mean* - m| >= |m|``. With ``weights``
     (:func:`macro_weights`) ``m`` is the weighted (macro) mean and the resamples those of
-    the stratified bootstrap.
+    the stratified bootstrap (``strata``). Differences that do not vary (within every
+    stratum) give NaN: every resample is the observed mean, there is no null distribution.
     """
     matrix = _matrix(diffs)
     observed = _weighted_mean(matrix, weights)
     extreme = np.abs(resampled_means - observed) >= np.abs(observed) - _tolerance(matrix)
-    return extreme.mean(axis=0)
+    return np.where(constant(matrix, strata), np.nan, extreme.mean(axis=0))
+
+
+def constant(diffs, strata=None) -> np.ndarray:
+    """Per column: do the differences not vary (within every stratum, with ``strata``)?
+    Then a resample of them is always the observed mean and a t statistic is undefined."""
+    matrix = _matrix(diffs)
+    if strata is None:
+        return np.ptp(matrix, axis=0) == 0
+    labels = np.asarray(strata)
+    return np.all([np.ptp(matrix[labels == label], axis=0) == 0 for label in np.unique(labels)], 0)
 
 
 def paired_bootstrap_test(
@@ -240,24 +260,31 @@ def randomization_test(
     """Two-sided paired randomisation (sign-flip permutation) test, per column.
 
     The statistic is the sum of the differences, or with ``weights`` their weighted sum
-    (the macro mean: :func:`macro_weights`); each query keeps or flips its sign.
+    (the macro mean: :func:`macro_weights`); each query keeps or flips its sign. With
+    ``2**queries <= samples`` every sign pattern is taken once (exact p, no draws).
     """
     matrix = _matrix(diffs)
     if samples < 1:
         raise ValueError("samples must be at least 1")
     n = matrix.shape[0]
+    exact = n < 63 and 2**n <= samples
     rng = _rng(seed, RANDOMIZATION_STREAM)
     scaled = matrix if weights is None else matrix * np.asarray(weights, np.float64)[:, None]
     observed = np.abs(scaled.sum(axis=0)) - n * _tolerance(scaled)
     count = np.zeros(matrix.shape[1], dtype=np.int64)
-    for start, size in _blocks(samples):
-        signs = rng.integers(0, 2, size=(size, n), dtype=np.int8).astype(np.float64)
+    patterns = 2**n if exact else samples
+    for start, size in _blocks(patterns):
+        if exact:  # pattern k: bit i of k set = topic i keeps its sign
+            bits = (np.arange(start, start + size)[:, None] >> np.arange(n)) & 1
+            signs = bits.astype(np.float64)
+        else:
+            signs = rng.integers(0, 2, size=(size, n), dtype=np.int8).astype(np.float64)
         signs *= 2
         signs -= 1
         count += (np.abs(signs @ scaled) >= observed).sum(axis=0)
         if progress is not None:
-            progress(start + size, samples)
-    return (count + 1) / (samples + 1)
+            progress(samples * (start + size) // patterns, samples)
+    return count / patterns if exact else (count + 1) / (samples + 1)
 
 
 def _t_p(t: np.ndarray, df) -> np.ndarray:
@@ -272,9 +299,9 @@ def paired_t_test(diffs) -> np.ndarray:
 
     ``t = mean(d) / (sd(d) / sqrt(n))`` with ``n - 1`` degrees of freedom and
     ``p = 2 * stdtr(n - 1, -|t|)`` (Student's t CDF from ``scipy.special``, which loads
-    several times faster than ``scipy.stats``). Identical per-query values (all
-    differences 0) give ``p = 1`` instead of scipy's NaN; fewer than two queries give NaN
-    (no test is possible).
+    several times faster than ``scipy.stats``). Differences that do not vary (``sd`` 0,
+    where scipy gives an infinite t and p = 0, or NaN when all are 0) and fewer than two
+    queries give NaN: the statistic is undefined.
     """
     matrix = _matrix(diffs)
     n = matrix.shape[0]
@@ -283,7 +310,7 @@ def paired_t_test(diffs) -> np.ndarray:
     with np.errstate(divide="ignore", invalid="ignore"):
         t = matrix.mean(axis=0) / (matrix.std(axis=0, ddof=1) / np.sqrt(n))
         p = _t_p(t, n - 1)
-    return np.where((matrix == 0).all(axis=0), 1.0, p)
+    return np.where(constant(matrix), np.nan, p)
 
 
 def stratified_t_test(diffs, strata) -> np.ndarray:
@@ -294,8 +321,8 @@ def stratified_t_test(diffs, strata) -> np.ndarray:
     ``v_g = s_g^2 / (n_g G^2)`` (``s_g`` the sample sd of stratum ``g``'s differences);
     Welch–Satterthwaite degrees of freedom ``V^2 / sum_g v_g^2 / (n_g - 1)``. With one
     stratum it is :func:`paired_t_test`. A stratum with fewer than two topics has no
-    variance: the p-value is then NaN. All differences 0 give ``p = 1``; a nonzero ``D``
-    with ``V = 0`` gives ``p = 0``.
+    variance, and with ``V = 0`` (no stratum's differences vary) the statistic is
+    undefined: the p-value is then NaN.
     """
     matrix = _matrix(diffs)
     labels = np.asarray(strata)
@@ -311,8 +338,7 @@ def stratified_t_test(diffs, strata) -> np.ndarray:
     with np.errstate(divide="ignore", invalid="ignore"):
         df = variance**2 / (parts**2 / (sizes - 1)).sum(axis=0)
         p = _t_p(difference / np.sqrt(variance), df)
-    p = np.where(variance > 0, p, np.where(difference == 0, 1.0, 0.0))
-    return np.where((matrix == 0).all(axis=0), 1.0, p)
+    return np.where(variance > 0, p, np.nan)
 
 
 def welch_t_test(a, b) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -321,8 +347,8 @@ def welch_t_test(a, b) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
     The unpaired design of the RAG spec: it treats the two runs' per-topic values as
     independent samples, ignoring that they answer the same topics (weaker than the
-    paired tests). Equal constant samples give ``p = 1``; different constant samples
-    ``p = 0``; fewer than two values on a side give NaN.
+    paired tests). Two constant samples (no variance on either side: t divides by 0)
+    and fewer than two values on a side give NaN for ``t``, ``df`` and ``p``.
     """
     a, b = _matrix(a), _matrix(b)
     n_a, n_b = a.shape[0], b.shape[0]
@@ -336,8 +362,7 @@ def welch_t_test(a, b) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         df = (va + vb) ** 2 / (va**2 / (n_a - 1) + vb**2 / (n_b - 1))
         p = _t_p(t, df)
     constant = (va + vb) == 0
-    p = np.where(constant, np.where(difference == 0, 1.0, 0.0), p)
-    return t, df, p
+    return tuple(np.where(constant, np.nan, x) for x in (t, df, p))
 
 
 def normal_interval(values, confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
@@ -396,3 +421,159 @@ def adjust(pvalues, method: str = "holm") -> np.ndarray:
         scaled = np.minimum.accumulate((ranked * m / np.arange(1, m + 1))[::-1])[::-1]
     out[order] = np.minimum(1.0, scaled)
     return out
+
+
+# ---------------------------------------------------------------------------------------
+# the registered tests over pairs of columns (see trecbench.statistical_tests)
+
+
+@dataclass(frozen=True)
+class Paired:
+    """What a registered test needs: ``values`` (topics x columns) and the pairs of
+    columns to test (``left[k]`` against ``right[k]``, difference left − right).
+
+    ``strata`` (one label per topic) asks for the macro form (weights
+    :func:`macro_weights`); ``resampled`` are :func:`bootstrap_means` of every column
+    (the bootstrap test reuses them); ``families`` are the groups of columns compared
+    together (Tukey HSD: one measure's runs; a pair's two columns are in one family).
+    """
+
+    values: np.ndarray
+    left: np.ndarray
+    right: np.ndarray
+    samples: int = 10_000
+    seed: int = 0
+    strata: np.ndarray | None = None
+    resampled: np.ndarray | None = None
+    families: tuple[np.ndarray, ...] = ()
+    progress: Progress | None = None
+
+    @property
+    def weights(self) -> np.ndarray | None:
+        return None if self.strata is None else macro_weights(self.strata)
+
+    def blocks(self) -> Iterator[np.ndarray]:
+        """Indices of the pairs, :data:`PAIRS` at a time: memory grows with the block,
+        not with the number of pairs."""
+        for start in range(0, len(self.left), PAIRS):
+            yield np.arange(start, min(start + PAIRS, len(self.left)))
+
+    def diffs(self, block: np.ndarray) -> np.ndarray:
+        return self.values[:, self.left[block]] - self.values[:, self.right[block]]
+
+
+def pair_p_values(test: str, paired: Paired) -> np.ndarray:
+    """p-value of every pair of ``paired`` under registered test ``test`` (a name of
+    :data:`trecbench.statistical_tests.TESTS`; NaN where the test is undefined)."""
+    if len(paired.left) == 0:
+        return np.empty(0)
+    return np.asarray(statistical_tests.function(test)(paired), dtype=np.float64)
+
+
+def per_block(paired: Paired, p_of: Callable[[np.ndarray, np.ndarray], np.ndarray]):
+    """``p_of(diffs, block)`` over the blocks of ``paired``'s pairs, concatenated."""
+    return np.concatenate([p_of(paired.diffs(block), block) for block in paired.blocks()])
+
+
+def t_pairs(paired: Paired) -> np.ndarray:
+    """The paired t-test (stratified with ``strata``) of every pair."""
+    if paired.strata is None:
+        return per_block(paired, lambda diffs, _: paired_t_test(diffs))
+    return per_block(paired, lambda diffs, _: stratified_t_test(diffs, paired.strata))
+
+
+def bootstrap_pairs(paired: Paired) -> np.ndarray:
+    """The paired bootstrap test of every pair, from the columns' resampled means."""
+    boot, weights = paired.resampled, paired.weights
+
+    def p_of(diffs: np.ndarray, block: np.ndarray) -> np.ndarray:
+        resampled = boot[:, paired.left[block]] - boot[:, paired.right[block]]
+        return bootstrap_p(diffs, resampled, weights, paired.strata)
+
+    return per_block(paired, p_of)
+
+
+def randomization_pairs(paired: Paired) -> np.ndarray:
+    """The randomisation test of every pair; every block of pairs sees the same sign
+    patterns (a pair's p does not depend on the others)."""
+    blocks = max(1, -(-len(paired.left) // PAIRS))
+    done = 0
+
+    def p_of(diffs: np.ndarray, _block: np.ndarray) -> np.ndarray:
+        nonlocal done
+        progress = None
+        if paired.progress is not None:
+
+            def progress(step: int, total: int, _done: int = done) -> None:
+                paired.progress((_done * total + step) // blocks, total)
+
+        done += 1
+        return randomization_test(diffs, paired.samples, paired.seed, progress, paired.weights)
+
+    return per_block(paired, p_of)
+
+
+def tukey_ranges(
+    values, samples: int = 10_000, seed: int = 0, weights=None, progress: Progress | None = None
+) -> np.ndarray:
+    """The null distribution of randomised Tukey HSD: for each of ``samples`` draws, the
+    runs' values (columns of ``values``, topics x runs) permuted within every topic, the
+    largest minus the smallest (weighted) mean over runs.
+
+    Draw ``b`` orders topic ``t``'s values by ``argsort`` of ``runs`` uniforms, numbers
+    ``(b * topics + t) * runs`` onwards of ``default_rng([seed, 3]).random()``: the
+    numbers depend on the seed and the sizes only.
+    """
+    matrix = _matrix(values)
+    n, k = matrix.shape
+    w = np.full(n, 1 / n) if weights is None else np.asarray(weights, dtype=np.float64)
+    rng = _rng(seed, TUKEY_STREAM)
+    out = np.empty(samples)
+    step = max(1, (1 << 22) // (n * k))  # draws per block: a few tens of MB at most
+    rows = np.arange(n)[None, :, None]
+    for start in range(0, samples, step):
+        size = min(step, samples - start)
+        order = np.argsort(rng.random((size, n, k)), axis=-1)
+        means = np.einsum("bnk,n->bk", matrix[rows, order], w)
+        out[start : start + size] = means.max(axis=1) - means.min(axis=1)
+        if progress is not None:
+            progress(start + size, samples)
+    return out
+
+
+def tukey_hsd(values, samples: int = 10_000, seed: int = 0, weights=None) -> np.ndarray:
+    """Randomised Tukey HSD (Carterette, TOIS 2012) over the runs (columns) of
+    ``values`` (topics x runs): a ``runs x runs`` matrix of family-wise p-values.
+
+    The p of runs ``i`` and ``j`` is ``(count + 1) / (samples + 1)``: ``count`` draws of
+    :func:`tukey_ranges` whose range is at least ``|mean_i - mean_j|`` (the observed
+    assignment counts as one draw). ``weights`` (:func:`macro_weights`) make the means
+    macro means. The diagonal is 1.
+    """
+    matrix = _matrix(values)
+    n = matrix.shape[0]
+    w = np.full(n, 1 / n) if weights is None else np.asarray(weights, dtype=np.float64)
+    ranges = np.sort(tukey_ranges(matrix, samples, seed, w))
+    means = w @ matrix
+    gaps = np.abs(means[:, None] - means[None, :])
+    tolerance = 1e-9 * max(float(np.abs(matrix).mean()), 1e-300)
+    count = samples - np.searchsorted(ranges, gaps - tolerance, side="left")
+    return (count + 1) / (samples + 1)
+
+
+def tukey_pairs(paired: Paired) -> np.ndarray:
+    """Randomised Tukey HSD of every pair, family-wise within its family of columns."""
+    family = np.full(paired.values.shape[1], -1)
+    position = np.zeros(paired.values.shape[1], dtype=np.int64)
+    for f, columns in enumerate(paired.families):
+        family[columns], position[columns] = f, np.arange(len(columns))
+    p = np.full(len(paired.left), np.nan)
+    for f, columns in enumerate(paired.families):
+        mine = np.flatnonzero(family[paired.left] == f)
+        if not len(mine):
+            continue
+        matrix = tukey_hsd(paired.values[:, columns], paired.samples, paired.seed, paired.weights)
+        p[mine] = matrix[position[paired.left[mine]], position[paired.right[mine]]]
+        if paired.progress is not None:
+            paired.progress(paired.samples * (f + 1) // len(paired.families), paired.samples)
+    return p

@@ -1,0 +1,227 @@
+"""compare's statistics that cannot mislead: undefined p-values, tests that cannot reach
+alpha over so few topics, the test registry, the all-pairs bound, plots of such sections."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from trecbench import statistical_tests, stats
+from trecbench.comparison import compare_scores
+from trecbench.report import validate_against_schema
+
+SCHEMAS = Path(__file__).resolve().parent.parent / "trecbench" / "schemas"
+
+
+def _frame(values: dict[str, list[float]], measure: str = "P@2") -> pd.DataFrame:
+    rows = [
+        (run, f"q{i}", measure, value)
+        for run, column in values.items()
+        for i, value in enumerate(column)
+    ]
+    return pd.DataFrame(rows, columns=["run", "qid", "measure", "value"])
+
+
+# the issue's case: 2 topics whose per-topic differences are equal
+EQUAL = {"a": [0.5, 0.5], "b": [1.0, 1.0]}
+
+
+@pytest.mark.parametrize("test", ["t", "bootstrap"])
+def test_constant_differences_give_no_p_and_say_why_in_every_format(test):
+    result = compare_scores(_frame(EQUAL), test=test, samples=200)
+    (row,) = result.comparisons.to_dict(orient="records")
+    assert math.isnan(row["p_value"]) and math.isnan(row["p_adjusted"])
+    assert not row["significant"]
+    assert row["p_undefined"].startswith("the per-topic differences do not vary")
+    (section,) = result.sections
+    assert section.smallest_p == 0.5  # 2 / 2**2
+    (note,) = section.notes
+    assert "With 2 topics" in note and "cannot reach p < 0.05" in note
+    table = result.render("table")
+    body = table[table.index("\nAll topics") :]  # after the legend, which shows the markers
+    assert "▼" not in body and "▲" not in body and "*" not in body
+    assert table.count("With 2 topics") == 1 and "p n/a (undefined" in table
+    assert "+100.0%  2/0/0  n/a" in table  # not "p 0.0e+00 ▼***"
+    markdown = result.render("markdown")
+    assert markdown.count("> With 2 topics") == 1 and "> p n/a (undefined" in markdown
+    latex = result.render("latex")
+    assert latex.count("With 2 topics") == 1
+    report = json.loads(result.render("json"))
+    validate_against_schema(report, "benchmark_report")
+    (part,) = report["results"]
+    assert part["smallest_p"] == 0.5 and part["notes"] == [note]
+    assert part["comparisons"][0]["p_value"] is None
+    assert part["comparisons"][0]["p_undefined"] == row["p_undefined"]
+    rows = list(csv.DictReader(io.StringIO(result.render("csv"))))
+    assert [r["notes"].count("With 2 topics") for r in rows] == [1, 0]  # once per section
+    assert rows[1]["p_value"] == "" and rows[1]["p_undefined"] == row["p_undefined"]
+
+
+def test_the_issue_s_case_on_the_command_line(tmp_path):
+    from test_compare import _invoke
+
+    (tmp_path / "qrels").write_text("q1 0 d1 1\nq1 0 d2 1\nq2 0 d1 1\nq2 0 d2 1\n")
+    (tmp_path / "a.run").write_text(
+        "q1 Q0 d1 1 2 a\nq1 Q0 x 2 1 a\nq2 Q0 d1 1 2 a\nq2 Q0 x 2 1 a\n"
+    )
+    (tmp_path / "b.run").write_text(
+        "q1 Q0 d1 1 2 b\nq1 Q0 d2 2 1 b\nq2 Q0 d1 1 2 b\nq2 Q0 d2 2 1 b\n"
+    )
+    files = [str(tmp_path / name) for name in ("qrels", "a.run", "b.run")]
+    for test in ("t", "bootstrap", "randomization", "tukey"):
+        done = _invoke("compare", [*files, "-m", "P@2", "--test", test, "--quiet", "--format",
+                                   "table"])  # fmt: skip
+        assert done.exit_code == 0, done.output
+        done = _invoke("compare", [*files, "-m", "P@2", "--test", test])
+        assert done.exit_code == 0, done.output
+        body = done.output[done.output.index("\nAll topics") :]
+        assert "0.0e+00" not in body and "▲" not in body and "*" not in body, test
+        assert done.output.count("With 2 topics") == 1, test
+
+
+def test_randomisation_and_t_below_the_bound_mark_nothing_though_p_is_small():
+    # 5 topics, every difference positive and varying: the t-test's p is far below 0.05,
+    # but 2 / 2**5 = 0.0625: no distribution-free test could say so; nothing is marked
+    values = {"a": [0.1, 0.2, 0.3, 0.4, 0.5], "b": [0.6, 0.75, 0.8, 0.95, 1.0]}
+    result = compare_scores(_frame(values), test="t")
+    (row,) = result.comparisons.to_dict(orient="records")
+    assert row["p_value"] < 0.001 and not row["significant"]
+    assert result.sections[0].smallest_p == 2 / 32
+    result = compare_scores(_frame({k: v + [v[-1] + 0.01] for k, v in values.items()}), test="t")
+    assert result.comparisons["significant"].all()  # 6 topics: 2 / 64 < 0.05
+    assert result.sections[0].notes == ()
+    exact = compare_scores(_frame(values), test="randomization")
+    assert exact.comparisons["p_value"].tolist() == [2 / 32]  # exact: every sign pattern
+
+
+def test_macro_and_strata_sections_each_say_it_once():
+    rng = np.random.default_rng(1)
+    values = {"a": list(rng.random(8)), "b": list(rng.random(8) + 0.3)}
+    strata = {f"q{i}": "x" if i < 2 else "y" for i in range(8)}
+    result = compare_scores(_frame(values), strata=strata, group_by="g", test="t", samples=100)
+    notes = {section.label: section.notes for section in result.sections}
+    assert notes["all"] == () and len(notes["g=x"]) == 1 and len(notes["g=y"]) == 0
+    table = result.render("table")
+    assert table.count("x: With 2 topics") == 1  # the stratum, under its compact table
+    markdown = result.render("markdown")
+    assert markdown.count("> With 2 topics") == 1
+    report = result.report()
+    validate_against_schema(report, "benchmark_report")
+
+
+def test_stratified_t_with_a_one_topic_stratum_says_why():
+    values = {"a": [0.1, 0.2, 0.3, 0.4, 0.5], "b": [0.3, 0.1, 0.6, 0.9, 0.2]}
+    strata = {"q0": "x", "q1": "y", "q2": "y", "q3": "y", "q4": "y"}
+    result = compare_scores(_frame(values), strata=strata, group_by="g", test="t")
+    macro = result.part(result.comparisons, "g:macro")
+    assert macro["p_undefined"].iloc[0].startswith("a stratum has fewer than 2 topics")
+    one = result.part(result.comparisons, "g=x")
+    assert one["p_undefined"].iloc[0] == "fewer than 2 topics"
+    assert result.section("g=x").notes == (
+        "With fewer than 2 topics no paired test is defined: no p-value.",
+    )
+
+
+# --- the registry ---------------------------------------------------------------------
+
+
+def test_schema_enums_cli_choices_and_analysis_are_the_registry_s():
+    from trecbench.cli.compare import _CHOICES
+    from trecbench.comparison import MACRO_TEST_NAMES, TEST_NAMES
+
+    names = list(statistical_tests.NAMES)
+    report = json.loads((SCHEMAS / "benchmark_report.schema.json").read_text())
+    config = json.loads((SCHEMAS / "benchmark_config.schema.json").read_text())
+    assert report["properties"]["settings"]["properties"]["test"]["enum"] == names
+    assert config["properties"]["statistics"]["properties"]["test"]["enum"] == names
+    assert list(_CHOICES["test"]) == names == list(stats.TESTS)
+    assert list(TEST_NAMES) == names == list(MACRO_TEST_NAMES)
+    for name, test in statistical_tests.TESTS.items():
+        assert callable(statistical_tests.function(name)), name
+        assert test.function.startswith("trecbench."), name
+        assert set(test.options) <= {"samples", "seed", "correction"}
+
+
+def test_the_registry_loads_without_numpy():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, trecbench.statistical_tests as t; t.smallest_p('t', 3, 10); "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('numpy', 'scipy', 'pandas')))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("test", list(statistical_tests.NAMES))
+def test_every_test_runs_through_compare_and_validates(test):
+    rng = np.random.default_rng(4)
+    values = {
+        run: list(rng.random(12) + shift) for run, shift in zip("abc", (0, 0.2, 0.5), strict=True)
+    }
+    result = compare_scores(_frame(values), test=test, samples=300, seed=2)
+    assert result.comparisons["p_value"].between(0, 1).all()
+    validate_against_schema(result.report(), "benchmark_report")
+    tests = result.comparisons.set_index("run")
+    pairs = result.pairs.set_index(["run", "other"])
+    assert tests.loc["c", "p_value"] == pairs.loc[("a", "c"), "p_value"]
+    if test == "tukey":  # family-wise already: not corrected again; seeded and recorded
+        assert (result.pairs["p_value"] == result.pairs["p_adjusted"]).all()
+        frame = _frame(values).pivot(index="qid", columns="run", values="value")
+        expected = stats.tukey_hsd(frame[list("abc")].to_numpy(), 300, 2)
+        assert pairs.loc[("a", "c"), "p_value"] == expected[0, 2]
+        assert result.settings["family_wise"] and result.settings["random_streams"]["tukey"] == [
+            2,
+            stats.TUKEY_STREAM,
+        ]
+
+
+# --- many runs: the all-pairs rows are bounded -------------------------------------------
+
+
+def test_all_pairs_rows_are_left_out_beyond_the_bound_saying_so(monkeypatch):
+    import trecbench.comparison as comparison
+
+    rng = np.random.default_rng(5)
+    values = {f"r{i}": list(rng.random(10) + i / 20) for i in range(6)}
+    whole = compare_scores(_frame(values), test="t")
+    monkeypatch.setattr(comparison, "PAIRS_RUNS", 4)
+    bounded = compare_scores(_frame(values), test="t")
+    assert len(whole.pairs) == 15 and bounded.pairs.empty
+    assert bounded.comparisons.equals(whole.comparisons)
+    (note,) = bounded.sections[0].notes
+    assert note.startswith("All pairs: not listed for 6 runs (over 4")
+    for fmt in ("table", "markdown", "latex"):
+        assert bounded.render(fmt).count("All pairs: not listed") == 1, fmt
+    validate_against_schema(bounded.report(), "benchmark_report")
+
+
+# --- plots of sections whose interval misses the mean by a rounding error ----------------
+
+
+def test_means_plot_of_one_topic_strata_draws_intervals_missing_the_mean_by_rounding():
+    from trecbench import plots
+
+    # a macro mean over 257 one-topic strata: every stratified resample is the same
+    # topics, summed in another order than the mean; the interval misses it in the last bit
+    rng = np.random.default_rng(257)
+    values = rng.random((257, 3))
+    labels = np.arange(257)
+    mean = (values * stats.macro_weights(labels)[:, None]).sum(axis=0)
+    low, high = stats.percentile_interval(stats.bootstrap_means(values, 10, 0, strata=labels))
+    assert ((mean < low) | (mean > high)).any()
+    figure = plots.means_figure(
+        ["a", "b", "c"], ["m"], mean[None, :], low[None, :], high[None, :], title="t"
+    )  # was ValueError: 'yerr' must not contain negative values
+    (axis,) = figure.axes
+    (bars,) = [c for c in axis.collections if c.__class__.__name__ == "LineCollection"]
+    drawn = [segment[:, 1].tolist() for segment in bars.get_segments()]
+    assert drawn == [pytest.approx([lo, hi], abs=1e-15) for lo, hi in zip(low, high, strict=True)]
