@@ -75,7 +75,7 @@ def test_the_issue_s_case_on_the_command_line(tmp_path):
         "q1 Q0 d1 1 2 b\nq1 Q0 d2 2 1 b\nq2 Q0 d1 1 2 b\nq2 Q0 d2 2 1 b\n"
     )
     files = [str(tmp_path / name) for name in ("qrels", "a.run", "b.run")]
-    for test in ("t", "bootstrap", "randomization", "tukey"):
+    for test in ("t", "bootstrap", "randomization", "wilcoxon", "tukey"):
         done = _invoke("compare", [*files, "-m", "P@2", "--test", test, "--quiet", "--format",
                                    "table"])  # fmt: skip
         assert done.exit_code == 0, done.output
@@ -114,6 +114,11 @@ def test_macro_and_strata_sections_each_say_it_once():
     assert markdown.count("> With 2 topics") == 1
     report = result.report()
     validate_against_schema(report, "benchmark_report")
+    # wilcoxon has no macro form: undefined there, with the reason
+    result = compare_scores(_frame(values), strata=strata, group_by="g", test="wilcoxon")
+    macro = result.part(result.comparisons, "g:macro")
+    assert macro["p_value"].isna().all()
+    assert "no form for macro means" in macro["p_undefined"].iloc[0]
 
 
 def test_stratified_t_with_a_one_topic_stratum_says_why():
@@ -182,6 +187,11 @@ def test_every_test_runs_through_compare_and_validates(test):
             2,
             stats.TUKEY_STREAM,
         ]
+    if test == "wilcoxon":
+        from scipy.stats import wilcoxon
+
+        d = np.array(values["b"]) - np.array(values["a"])
+        assert tests.loc["b", "p_value"] == pytest.approx(wilcoxon(d).pvalue, rel=1e-12)
 
 
 # --- many runs: the all-pairs rows are bounded -------------------------------------------

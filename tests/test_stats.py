@@ -323,7 +323,7 @@ def test_weighted_randomization_and_bootstrap_tests():
     assert stats.bootstrap_p(d, resampled, w) == pytest.approx(expected)
 
 
-# --- undefined statistics, the smallest attainable p, Tukey HSD --------- ---------------
+# --- undefined statistics, the smallest attainable p, Wilcoxon, Tukey HSD ---------------
 
 
 def _tiny_cases(seed: int = 11):
@@ -391,7 +391,30 @@ def test_bootstrap_and_t_are_undefined_for_constant_differences_and_the_bound_is
     assert stats.constant(d).tolist() == [False]
     assert smallest_p("t", 2, 10_000) == smallest_p("bootstrap", 2, 10_000) == 0.5
     assert smallest_p("t", 6, 10_000) == 2 / 64 < 0.05 <= smallest_p("t", 5, 10_000)
-    assert smallest_p("randomization", 1, 10_000) == 1.0
+    assert smallest_p("wilcoxon", 1, 10_000) == 1.0
+
+
+def test_wilcoxon_equals_scipy_with_its_defaults():
+    import warnings
+
+    from trecbench.wilcoxon import signed_rank_test
+
+    rng = np.random.default_rng(21)
+    cases = list(_tiny_cases(5))
+    for n in (9, 14, 30, 51, 80):  # exact, permutation and normal regimes
+        cases += [rng.normal(0.05, 0.3, n), np.round(rng.normal(0.05, 0.3, n), 1)]
+        zeros = rng.normal(0.1, 0.3, n)
+        zeros[: n // 4] = 0
+        cases.append(zeros)
+    for d in cases:
+        got = signed_rank_test(d)[0]
+        if not d.any():
+            assert math.isnan(got)  # zeros dropped: nothing left
+            continue
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            expected = sps.wilcoxon(d, zero_method="wilcox").pvalue
+        assert got == pytest.approx(expected, rel=1e-12, abs=1e-15), d
 
 
 def _tukey_reference(values: np.ndarray, samples: int, seed: int) -> list[list[float]]:

@@ -12,7 +12,7 @@ A test's function (``module:name``) has the signature ``(paired: stats.Paired) -
 one p-value per pair of columns of ``paired.values`` (see :class:`trecbench.stats.Paired`).
 
 Adding a test: one entry here and its function (a module of its own, as
-:mod:`trecbench.stats`).
+:mod:`trecbench.wilcoxon`, or :mod:`trecbench.stats`).
 """
 
 from __future__ import annotations
@@ -81,6 +81,16 @@ TESTS: dict[str, StatisticalTest] = {
             (SAMPLES, SEED, CORRECTION),
             "trecbench.stats:randomization_pairs",
             exact_below=True,
+        ),
+        StatisticalTest(
+            "wilcoxon",
+            "Wilcoxon signed-rank test (zero differences dropped)",
+            None,
+            "Wilcoxon signed-rank test as scipy.stats.wilcoxon with its defaults "
+            "(zero_method='wilcox': zero differences dropped; exact, permutation or normal "
+            "p as scipy's method='auto'; no continuity correction)",
+            (CORRECTION,),
+            "trecbench.wilcoxon:wilcoxon_pairs",
         ),
         StatisticalTest(
             "tukey",
