@@ -98,13 +98,14 @@ def test_resampling_tests_repeat_with_a_seed_and_change_with_another(test):
     assert first.settings["seed"] == 1 and first.settings["samples"] == 400
 
 
-def test_bootstrap_p_values_computed_a_few_pairs_at_a_time_are_the_same(monkeypatch):
+@pytest.mark.parametrize("test", stats.TESTS)
+def test_p_values_computed_a_few_pairs_at_a_time_are_the_same(monkeypatch, test):
     """The pairs' p-values are computed in blocks (bounded memory): any block size gives
     the same numbers."""
     frame = _per_query(n=25)
-    whole = compare_scores(frame, test="bootstrap", samples=300, seed=3)
+    whole = compare_scores(frame, test=test, samples=300, seed=3)
     monkeypatch.setattr(stats, "PAIRS", 1)
-    blocked = compare_scores(frame, test="bootstrap", samples=300, seed=3)
+    blocked = compare_scores(frame, test=test, samples=300, seed=3)
     assert whole.pairs.equals(blocked.pairs) and whole.comparisons.equals(blocked.comparisons)
 
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
-from trecbench import stats
+from trecbench import stats, tukey
 
 
 def test_t_test_equals_scipy_on_the_same_per_query_values():
@@ -448,7 +448,7 @@ def test_tukey_hsd_equals_a_plain_python_reference_on_seeded_cases():
     for n, k, samples, seed in [(5, 3, 200, 1), (8, 4, 150, 7), (3, 2, 300, 2), (12, 5, 90, 0)]:
         values = rng.random((n, k))
         values[:, 0] += 0.3  # one clearly better run
-        got = stats.tukey_hsd(values, samples, seed)
+        got = tukey.tukey_hsd(values, samples, seed)
         assert got == pytest.approx(np.array(_tukey_reference(values, samples, seed)), abs=1e-15)
         assert np.allclose(np.diag(got), 1.0) and np.allclose(got, got.T)
 
@@ -457,9 +457,9 @@ def test_tukey_family_wise_p_is_at_least_the_pairs_randomisation_p_and_seeded():
     rng = np.random.default_rng(3)
     values = rng.random((20, 6))
     values[:, 0] += 0.2
-    first = stats.tukey_hsd(values, 500, 4)
-    assert (first == stats.tukey_hsd(values, 500, 4)).all()
-    assert (first != stats.tukey_hsd(values, 500, 5)).any()
+    first = tukey.tukey_hsd(values, 500, 4)
+    assert (first == tukey.tukey_hsd(values, 500, 4)).all()
+    assert (first != tukey.tukey_hsd(values, 500, 5)).any()
     # the largest range over six runs is at least any one pair's difference
     pair = stats.randomization_test(values[:, 0] - values[:, 1], 500, 4)[0]
     assert first[0, 1] >= pair - 0.05
@@ -479,6 +479,26 @@ def test_every_registered_test_is_reachable_by_name():
         assert p.shape == (3,) and ((p > 0) & (p <= 1)).all(), name
     diffs = values[:, [0, 0, 1]] - values[:, [1, 2, 3]]
     assert stats.pair_p_values("t", paired) == pytest.approx(stats.paired_t_test(diffs))
-    assert stats.pair_p_values("tukey", paired)[1] == stats.tukey_hsd(values, 200, 1)[0, 2]
+    assert stats.pair_p_values("tukey", paired)[1] == tukey.tukey_hsd(values, 200, 1)[0, 2]
     with pytest.raises(Exception, match="unknown test 'anova'"):
         stats.pair_p_values("anova", paired)
+
+
+def test_all_pairs_p_by_test_name_is_compare_s():
+    import pandas as pd
+
+    from trecbench.comparison import compare_scores
+
+    rng = np.random.default_rng(9)
+    values = rng.random((14, 4)) + [0, 0.1, 0.3, 0.35]
+    frame = pd.DataFrame(
+        [(f"r{r}", f"q{t:02d}", "m", values[t, r]) for r in range(4) for t in range(14)],
+        columns=["run", "qid", "measure", "value"],
+    )
+    for test in stats.TESTS:
+        matrix = stats.all_pairs_p(values, test, samples=200, seed=6)
+        pairs = compare_scores(frame, test=test, samples=200, seed=6).pairs
+        for row in pairs.itertuples():
+            i, j = int(row.run[1:]), int(row.other[1:])
+            assert matrix[i, j] == matrix[j, i] == row.p_value, test
+        assert np.isnan(np.diag(matrix)).all()

@@ -12,7 +12,7 @@ A test's function (``module:name``) has the signature ``(paired: stats.Paired) -
 one p-value per pair of columns of ``paired.values`` (see :class:`trecbench.stats.Paired`).
 
 Adding a test: one entry here and its function (a module of its own, as
-:mod:`trecbench.wilcoxon`, or :mod:`trecbench.stats`).
+:mod:`trecbench.wilcoxon` or :mod:`trecbench.tukey`, or :mod:`trecbench.stats`).
 """
 
 from __future__ import annotations
@@ -100,7 +100,7 @@ TESTS: dict[str, StatisticalTest] = {
             "within each topic; a pair's p = (draws whose largest minus smallest mean is at "
             "least the pair's |difference| + 1) / (samples + 1), family-wise per measure",
             (SAMPLES, SEED),
-            "trecbench.stats:tukey_pairs",
+            "trecbench.tukey:tukey_pairs",
             family_wise=True,
         ),
     )

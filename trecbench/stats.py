@@ -32,7 +32,7 @@ Conventions (documented because tools differ):
 * Paired t-test: two-sided, the same formula as ``scipy.stats.ttest_rel``. When the
   differences do not vary (all equal, or all 0) the statistic is undefined and so is p
   (NaN; scipy returns an infinite t and p = 0, or NaN). With a single query p is NaN.
-* Randomised Tukey HSD (Carterette, TOIS 2012): see :func:`tukey_hsd`.
+* Randomised Tukey HSD (Carterette, TOIS 2012): see :mod:`trecbench.tukey`.
 * Effect size: Cohen's d_z for paired samples, ``mean(d) / sd(d)`` with ``sd`` the sample
   standard deviation (ddof = 1); NaN when ``sd`` is 0.
 * Corrections: Bonferroni, Holm (step-down) and Benjamini–Hochberg (step-up, false
@@ -80,7 +80,7 @@ PAIRS = 256  # pairs of columns whose differences are held at once
 Progress = Callable[[int, int], None]
 
 
-def _matrix(values) -> np.ndarray:
+def as_matrix(values) -> np.ndarray:
     """Values as a 2-D float64 array (queries x columns); a vector becomes one column."""
     array = np.asarray(values, dtype=np.float64)
     if array.ndim == 1:
@@ -92,7 +92,7 @@ def _matrix(values) -> np.ndarray:
     return array
 
 
-def _rng(seed: int, stream: int) -> np.random.Generator:
+def generator(seed: int, stream: int) -> np.random.Generator:
     return np.random.default_rng([int(seed), stream])
 
 
@@ -158,15 +158,15 @@ def bootstrap_means(
     the statistic is the macro mean (the mean of the strata's means; see
     :func:`macro_weights`), from stream :data:`STRATIFIED_STREAM`.
     """
-    matrix = _matrix(values)
+    matrix = as_matrix(values)
     if samples < 1:
         raise ValueError("samples must be at least 1")
     n = matrix.shape[0]
     if strata is None:
-        rng = _rng(seed, BOOTSTRAP_STREAM)
+        rng = generator(seed, BOOTSTRAP_STREAM)
         weighted = matrix  # divided by n at the end
     else:
-        rng = _rng(seed, STRATIFIED_STREAM)
+        rng = generator(seed, STRATIFIED_STREAM)
         members, base, size_of = _stratified_draws(strata)
         weighted = matrix * macro_weights(strata)[:, None]
     out = _resampled_means_array(samples, matrix.shape[1])
@@ -200,7 +200,7 @@ def bootstrap_ci(
     values, samples: int = 10_000, confidence: float = 0.95, seed: int = 0
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Mean and bootstrap percentile interval per column: ``(mean, low, high)``."""
-    matrix = _matrix(values)
+    matrix = as_matrix(values)
     low, high = percentile_interval(bootstrap_means(matrix, samples, seed), confidence)
     return matrix.mean(axis=0), low, high
 
@@ -227,7 +227,7 @@ def bootstrap_p(diffs, resampled_means: np.ndarray, weights=None, strata=None) -
     the stratified bootstrap (``strata``). Differences that do not vary (within every
     stratum) give NaN: every resample is the observed mean, there is no null distribution.
     """
-    matrix = _matrix(diffs)
+    matrix = as_matrix(diffs)
     observed = _weighted_mean(matrix, weights)
     extreme = np.abs(resampled_means - observed) >= np.abs(observed) - _tolerance(matrix)
     return np.where(constant(matrix, strata), np.nan, extreme.mean(axis=0))
@@ -236,7 +236,7 @@ def bootstrap_p(diffs, resampled_means: np.ndarray, weights=None, strata=None) -
 def constant(diffs, strata=None) -> np.ndarray:
     """Per column: do the differences not vary (within every stratum, with ``strata``)?
     Then a resample of them is always the observed mean and a t statistic is undefined."""
-    matrix = _matrix(diffs)
+    matrix = as_matrix(diffs)
     if strata is None:
         return np.ptp(matrix, axis=0) == 0
     labels = np.asarray(strata)
@@ -263,12 +263,12 @@ def randomization_test(
     (the macro mean: :func:`macro_weights`); each query keeps or flips its sign. With
     ``2**queries <= samples`` every sign pattern is taken once (exact p, no draws).
     """
-    matrix = _matrix(diffs)
+    matrix = as_matrix(diffs)
     if samples < 1:
         raise ValueError("samples must be at least 1")
     n = matrix.shape[0]
     exact = n < 63 and 2**n <= samples
-    rng = _rng(seed, RANDOMIZATION_STREAM)
+    rng = generator(seed, RANDOMIZATION_STREAM)
     scaled = matrix if weights is None else matrix * np.asarray(weights, np.float64)[:, None]
     observed = np.abs(scaled.sum(axis=0)) - n * _tolerance(scaled)
     count = np.zeros(matrix.shape[1], dtype=np.int64)
@@ -303,7 +303,7 @@ def paired_t_test(diffs) -> np.ndarray:
     where scipy gives an infinite t and p = 0, or NaN when all are 0) and fewer than two
     queries give NaN: the statistic is undefined.
     """
-    matrix = _matrix(diffs)
+    matrix = as_matrix(diffs)
     n = matrix.shape[0]
     if n < 2:
         return np.full(matrix.shape[1], np.nan)
@@ -324,7 +324,7 @@ def stratified_t_test(diffs, strata) -> np.ndarray:
     variance, and with ``V = 0`` (no stratum's differences vary) the statistic is
     undefined: the p-value is then NaN.
     """
-    matrix = _matrix(diffs)
+    matrix = as_matrix(diffs)
     labels = np.asarray(strata)
     groups = [np.flatnonzero(labels == label) for label in np.unique(labels)]
     if min(len(rows) for rows in groups) < 2:
@@ -350,7 +350,7 @@ def welch_t_test(a, b) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     paired tests). Two constant samples (no variance on either side: t divides by 0)
     and fewer than two values on a side give NaN for ``t``, ``df`` and ``p``.
     """
-    a, b = _matrix(a), _matrix(b)
+    a, b = as_matrix(a), as_matrix(b)
     n_a, n_b = a.shape[0], b.shape[0]
     if min(n_a, n_b) < 2:
         nan = np.full(a.shape[1], np.nan)
@@ -374,7 +374,7 @@ def normal_interval(values, confidence: float = 0.95) -> tuple[np.ndarray, np.nd
 
     if not 0 < confidence < 1:
         raise ValueError("confidence must be between 0 and 1")
-    matrix = _matrix(values)
+    matrix = as_matrix(values)
     n = matrix.shape[0]
     if n < 2:
         nan = np.full(matrix.shape[1], np.nan)
@@ -386,7 +386,7 @@ def normal_interval(values, confidence: float = 0.95) -> tuple[np.ndarray, np.nd
 
 def effect_size(diffs) -> np.ndarray:
     """Paired Cohen's d_z per column: mean difference / sample sd of the differences."""
-    matrix = _matrix(diffs)
+    matrix = as_matrix(diffs)
     if matrix.shape[0] < 2:
         return np.full(matrix.shape[1], np.nan)
     sd = matrix.std(axis=0, ddof=1)
@@ -470,6 +470,23 @@ def pair_p_values(test: str, paired: Paired) -> np.ndarray:
     return np.asarray(statistical_tests.function(test)(paired), dtype=np.float64)
 
 
+def all_pairs_p(values, test: str, samples: int = 10_000, seed: int = 0) -> np.ndarray:
+    """``runs x runs`` p-values of registered test ``test`` (by name, e.g. ``"t"`` or
+    ``"tukey"``) for every pair of runs (columns of ``values``: topics x runs), as
+    ``compare`` computes them for one measure over all topics: unadjusted (Tukey HSD's
+    are family-wise already), NaN where the test is undefined; the diagonal is NaN."""
+    matrix = as_matrix(values)
+    k = matrix.shape[1]
+    left, right = np.triu_indices(k, 1)
+    resampled = None
+    if test == "bootstrap":
+        resampled = bootstrap_means(matrix, samples, seed)
+    paired = Paired(matrix, left, right, samples, seed, None, resampled, (np.arange(k),))
+    out = np.full((k, k), np.nan)
+    out[left, right] = out[right, left] = pair_p_values(test, paired)
+    return out
+
+
 def per_block(paired: Paired, p_of: Callable[[np.ndarray, np.ndarray], np.ndarray]):
     """``p_of(diffs, block)`` over the blocks of ``paired``'s pairs, concatenated."""
     return np.concatenate([p_of(paired.diffs(block), block) for block in paired.blocks()])
@@ -511,69 +528,3 @@ def randomization_pairs(paired: Paired) -> np.ndarray:
         return randomization_test(diffs, paired.samples, paired.seed, progress, paired.weights)
 
     return per_block(paired, p_of)
-
-
-def tukey_ranges(
-    values, samples: int = 10_000, seed: int = 0, weights=None, progress: Progress | None = None
-) -> np.ndarray:
-    """The null distribution of randomised Tukey HSD: for each of ``samples`` draws, the
-    runs' values (columns of ``values``, topics x runs) permuted within every topic, the
-    largest minus the smallest (weighted) mean over runs.
-
-    Draw ``b`` orders topic ``t``'s values by ``argsort`` of ``runs`` uniforms, numbers
-    ``(b * topics + t) * runs`` onwards of ``default_rng([seed, 3]).random()``: the
-    numbers depend on the seed and the sizes only.
-    """
-    matrix = _matrix(values)
-    n, k = matrix.shape
-    w = np.full(n, 1 / n) if weights is None else np.asarray(weights, dtype=np.float64)
-    rng = _rng(seed, TUKEY_STREAM)
-    out = np.empty(samples)
-    step = max(1, (1 << 22) // (n * k))  # draws per block: a few tens of MB at most
-    rows = np.arange(n)[None, :, None]
-    for start in range(0, samples, step):
-        size = min(step, samples - start)
-        order = np.argsort(rng.random((size, n, k)), axis=-1)
-        means = np.einsum("bnk,n->bk", matrix[rows, order], w)
-        out[start : start + size] = means.max(axis=1) - means.min(axis=1)
-        if progress is not None:
-            progress(start + size, samples)
-    return out
-
-
-def tukey_hsd(values, samples: int = 10_000, seed: int = 0, weights=None) -> np.ndarray:
-    """Randomised Tukey HSD (Carterette, TOIS 2012) over the runs (columns) of
-    ``values`` (topics x runs): a ``runs x runs`` matrix of family-wise p-values.
-
-    The p of runs ``i`` and ``j`` is ``(count + 1) / (samples + 1)``: ``count`` draws of
-    :func:`tukey_ranges` whose range is at least ``|mean_i - mean_j|`` (the observed
-    assignment counts as one draw). ``weights`` (:func:`macro_weights`) make the means
-    macro means. The diagonal is 1.
-    """
-    matrix = _matrix(values)
-    n = matrix.shape[0]
-    w = np.full(n, 1 / n) if weights is None else np.asarray(weights, dtype=np.float64)
-    ranges = np.sort(tukey_ranges(matrix, samples, seed, w))
-    means = w @ matrix
-    gaps = np.abs(means[:, None] - means[None, :])
-    tolerance = 1e-9 * max(float(np.abs(matrix).mean()), 1e-300)
-    count = samples - np.searchsorted(ranges, gaps - tolerance, side="left")
-    return (count + 1) / (samples + 1)
-
-
-def tukey_pairs(paired: Paired) -> np.ndarray:
-    """Randomised Tukey HSD of every pair, family-wise within its family of columns."""
-    family = np.full(paired.values.shape[1], -1)
-    position = np.zeros(paired.values.shape[1], dtype=np.int64)
-    for f, columns in enumerate(paired.families):
-        family[columns], position[columns] = f, np.arange(len(columns))
-    p = np.full(len(paired.left), np.nan)
-    for f, columns in enumerate(paired.families):
-        mine = np.flatnonzero(family[paired.left] == f)
-        if not len(mine):
-            continue
-        matrix = tukey_hsd(paired.values[:, columns], paired.samples, paired.seed, paired.weights)
-        p[mine] = matrix[position[paired.left[mine]], position[paired.right[mine]]]
-        if paired.progress is not None:
-            paired.progress(paired.samples * (f + 1) // len(paired.families), paired.samples)
-    return p
