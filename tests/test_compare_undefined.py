@@ -198,12 +198,12 @@ def test_every_test_runs_through_compare_and_validates(test):
 
 
 def test_all_pairs_rows_are_left_out_beyond_the_bound_saying_so(monkeypatch):
-    import trecbench.comparison as comparison
+    from trecbench.comparison import significance
 
     rng = np.random.default_rng(5)
     values = {f"r{i}": list(rng.random(10) + i / 20) for i in range(6)}
     whole = compare_scores(_frame(values), test="t")
-    monkeypatch.setattr(comparison, "PAIRS_RUNS", 4)
+    monkeypatch.setattr(significance, "PAIRS_RUNS", 4)
     bounded = compare_scores(_frame(values), test="t")
     assert len(whole.pairs) == 15 and bounded.pairs.empty
     assert bounded.comparisons.equals(whole.comparisons)
