@@ -148,26 +148,8 @@ def analyse(
     baseline = runs[0] if baseline is None else baseline
     if baseline not in runs:
         raise UsageError(f"baseline {baseline!r} is not one of the runs: {', '.join(runs)}")
-    evaluated = {run: set(frame["qid"]) for run, frame in per_query.groupby("run", sort=False)}
-    topics = sorted(set(map(str, per_query["qid"] if queries is None else queries)))
-    absent = {run: [qid for qid in topics if qid not in evaluated[run]] for run in runs}
-    universe = topics
-    if statistics.missing == "drop":
-        universe = [qid for qid in topics if all(qid in evaluated[run] for run in runs)]
-    if not universe:
-        raise UsageError("no topic is evaluated in every run (missing='drop')")
-
-    cube = values_cube(per_query, runs, measures, universe)
-    absent_pairs = np.isnan(cube)  # only absent (run, qid) pairs are NaN here
-    cube[absent_pairs] = 0.0
-    tie_cubes = None
-    if bounds is not None:
-        bounds = bounds.astype({"run": str, "qid": str, "measure": str})
-        tie_cubes = tuple(
-            values_cube(bounds, runs, measures, universe, side) for side in ("low", "high")
-        )
-        for side in tie_cubes:
-            side[absent_pairs] = 0.0  # no results: 0 in every order
+    universe, absent = _topics(per_query, runs, queries, statistics.missing)
+    cube, tie_cubes = _cubes(per_query, bounds, runs, measures, universe)
     settings = statistics.record(baseline, measures, group_fields, bounds is not None)
     parts = sections_of(universe, fields)
     own_draws = statistical_tests.SAMPLES in statistics.registered.options
@@ -224,3 +206,33 @@ def analyse(
         if fields is None
         else {f: {q: m[q] for q in universe if q in m} for f, m in fields.items()},
     )
+
+
+def _topics(per_query: pd.DataFrame, runs, queries, missing: str):
+    """``(topics analysed, {run: the topics it has no value for})`` (see ``missing``)."""
+    evaluated = {run: set(frame["qid"]) for run, frame in per_query.groupby("run", sort=False)}
+    topics = sorted(set(map(str, per_query["qid"] if queries is None else queries)))
+    absent = {run: [qid for qid in topics if qid not in evaluated[run]] for run in runs}
+    universe = topics
+    if missing == "drop":
+        universe = [qid for qid in topics if all(qid in evaluated[run] for run in runs)]
+    if not universe:
+        raise UsageError("no topic is evaluated in every run (missing='drop')")
+    return universe, absent
+
+
+def _cubes(per_query, bounds, runs, measures, universe):
+    """The values cube (a run's absent topic scores 0) and, with ``bounds``, the tie
+    bounds' low and high cubes alike."""
+    cube = values_cube(per_query, runs, measures, universe)
+    absent_pairs = np.isnan(cube)  # only absent (run, qid) pairs are NaN here
+    cube[absent_pairs] = 0.0
+    if bounds is None:
+        return cube, None
+    bounds = bounds.astype({"run": str, "qid": str, "measure": str})
+    tie_cubes = tuple(
+        values_cube(bounds, runs, measures, universe, side) for side in ("low", "high")
+    )
+    for side in tie_cubes:
+        side[absent_pairs] = 0.0  # no results: 0 in every order
+    return cube, tie_cubes

@@ -126,42 +126,29 @@ def compare(
     ontology's release and checksum when a MaxOntSim measure is compared.
     """
     from ..evaluation import evaluate
-    from ..report import evaluation_provenance, input_record
 
     named = _named_runs(runs)
     statistics = StatsSettings(test, correction, samples, seed, confidence, missing, movers)
     if not isinstance(unjudged_threshold, numbers.Real) or not 0 <= unjudged_threshold <= 1:
         raise UsageError(f"unjudged threshold must be between 0 and 1, not {unjudged_threshold!r}")
+    flags = {
+        "relevance_level": relevance_level,
+        "max_docs": max_docs,
+        "judged_only": judged_only,
+        "options": dict(options or {}),
+        "progress": progress,
+        "tie_bounds": tie_bounds,
+        "memory": memory,
+        "jobs": jobs,
+    }
     evaluations = [
         (
-            evaluate(
-                source,
-                [named[name] for name in names],
-                measures,
-                relevance_level=relevance_level,
-                max_docs=max_docs,
-                judged_only=judged_only,
-                run_names=names,
-                options=dict(options or {}),
-                progress=progress,
-                tie_bounds=tie_bounds,
-                memory=memory,
-                jobs=jobs,
-            ),
+            evaluate(source, [named[name] for name in names], measures, run_names=names, **flags),
             names,
         )
         for source, names in _qrels_per_run(qrels, run_qrels, named)
     ]
-    warnings = [
-        run.unjudged.message(run.name, evaluation.qrels_path)
-        for evaluation, _ in evaluations
-        for run in evaluation.unjudged_runs(unjudged_threshold)
-    ]
-    if warnings and not allow_unjudged:
-        raise UsageError(
-            "; ".join(warnings) + ". compare refuses to rank runs on documents the qrels "
-            "do not know (--allow-unjudged, allow_unjudged=True: compare anyway)"
-        )
+    warnings = _unjudged_warnings(evaluations, unjudged_threshold, allow_unjudged)
     topics_of = {
         name: evaluation.qrels_topics for evaluation, names in evaluations for name in names
     }
@@ -188,6 +175,42 @@ def compare(
     comparison.settings["allow_unjudged"] = bool(allow_unjudged)
     comparison.warnings = warnings
     comparison.unpaired = unpaired
+    _record_provenance(comparison, evaluations, strata)
+    comparison.evaluation = {
+        "relevance_level": relevance_level,
+        "max_docs": max_docs,
+        "judged_only": judged_only,
+        "maxontsim_formula": evaluations[0][0].options.get("maxontsim_formula"),
+        "ontology": _path_text(evaluations[0][0].options.get("ontology")),
+    }
+    return comparison
+
+
+def _path_text(path) -> str | None:
+    return None if path is None else os.fspath(path)
+
+
+def _unjudged_warnings(evaluations, threshold: float, allow: bool) -> list[str]:
+    """What to say about runs whose retrieved documents the qrels mostly do not know;
+    refused (:class:`~trecbench.errors.UsageError`) unless ``allow``."""
+    warnings = [
+        run.unjudged.message(run.name, evaluation.qrels_path)
+        for evaluation, _ in evaluations
+        for run in evaluation.unjudged_runs(threshold)
+    ]
+    if warnings and not allow:
+        raise UsageError(
+            "; ".join(warnings) + ". compare refuses to rank runs on documents the qrels "
+            "do not know (--allow-unjudged, allow_unjudged=True: compare anyway)"
+        )
+    return warnings
+
+
+def _record_provenance(comparison: Comparison, evaluations, strata) -> None:
+    """The inputs (with checksums), each run's file, qrels and unjudged documents and the
+    ontology, from the evaluations that scored the runs."""
+    from ..report import evaluation_provenance, input_record
+
     files: list = []
     for evaluation, _ in evaluations:
         found, ontology = evaluation_provenance(evaluation)
@@ -215,16 +238,3 @@ def compare(
         }
         for run, _ in results
     }
-    first = evaluations[0][0]
-    comparison.evaluation = {
-        "relevance_level": relevance_level,
-        "max_docs": max_docs,
-        "judged_only": judged_only,
-        "maxontsim_formula": first.options.get("maxontsim_formula"),
-        "ontology": _path_text(first.options.get("ontology")),
-    }
-    return comparison
-
-
-def _path_text(path) -> str | None:
-    return None if path is None else os.fspath(path)
