@@ -188,7 +188,7 @@ class Comparison:
         """Means with intervals and significance markers over all topics, for notebooks."""
         from html import escape
 
-        from ..comparison_text import mean_cells
+        from ..comparison_cells import mean_cells
 
         rows = mean_cells(self, ALL, self.measures)
         head = "".join(f"<th>{escape(cell)}</th>" for cell in rows[0])
