@@ -235,3 +235,37 @@ def test_means_plot_of_one_topic_strata_draws_intervals_missing_the_mean_by_roun
     (bars,) = [c for c in axis.collections if c.__class__.__name__ == "LineCollection"]
     drawn = [segment[:, 1].tolist() for segment in bars.get_segments()]
     assert drawn == [pytest.approx([lo, hi], abs=1e-15) for lo, hi in zip(low, high, strict=True)]
+
+
+def test_benchmark_says_it_too(tmp_path):
+    """``trecbench benchmark`` takes compare's statistics: on 3 topics of the bundled R-task
+    demo every section of its report says the t-test cannot reach 0.05, once."""
+    import shutil
+
+    from conftest import ROOT
+    from test_compare import _invoke
+
+    demo = tmp_path / "demo"
+    shutil.copytree(ROOT / "data" / "hpo-rtask", demo)
+    qrels = (demo / "hpo-rtask.qrels").read_text().splitlines()
+    kept = sorted({line.split()[0] for line in qrels})[:3]
+    (demo / "hpo-rtask.qrels").write_text(
+        "".join(f"{line}\n" for line in qrels if line.split()[0] in kept)
+    )
+    config = (demo / "benchmark.toml").read_text()
+    sidecar = (ROOT / "qrels" / "hpo-demo.sidecar.json").as_posix()
+    (demo / "benchmark.toml").write_text(
+        config.replace("../../qrels/hpo-demo.sidecar.json", sidecar)
+    )
+    done = _invoke(
+        "benchmark", [str(demo / "benchmark.toml"), "-o", str(tmp_path / "out"), "--quiet"]
+    )
+    assert done.exit_code == 0, done.output
+    report = json.loads((tmp_path / "out" / "BenchmarkReport.json").read_text())
+    validate_against_schema(report, "benchmark_report")
+    for part in report["results"]:
+        assert part["topics"] <= 3 and part["smallest_p"] >= 0.25
+        assert len(part["notes"]) == 1 and "cannot reach p < 0.05" in part["notes"][0]
+        assert not any(row["significant"] for row in part["comparisons"] + part["pairs"])
+    markdown = (tmp_path / "out" / "BenchmarkComparison.md").read_text()
+    assert markdown.count("cannot reach p < 0.05") == len(report["results"])
