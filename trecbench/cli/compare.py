@@ -123,7 +123,8 @@ def runs_and_qrels(
     type=click.IntRange(min=1),
     default=10_000,
     show_default=True,
-    help="Bootstrap (and randomisation) resamples.",
+    help="Bootstrap resamples; also the randomisation test's sign patterns (all of them "
+    "when 2^topics is not more) and Tukey HSD's permutations.",
 )
 @click.option(
     "--seed",
