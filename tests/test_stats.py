@@ -502,3 +502,16 @@ def test_all_pairs_p_by_test_name_is_compare_s():
             i, j = int(row.run[1:]), int(row.other[1:])
             assert matrix[i, j] == matrix[j, i] == row.p_value, test
         assert np.isnan(np.diag(matrix)).all()
+
+
+def test_percentile_intervals_taken_a_few_columns_at_a_time_are_numpy_s(monkeypatch):
+    rng = np.random.default_rng(12)
+    resampled = rng.random((500, 7))
+    monkeypatch.setattr(stats, "PAIRS", 2)  # blocks of 2, 2, 2, 1 columns
+    low, high = stats.percentile_interval(resampled, 0.9)
+    expected = np.quantile(resampled, [0.05, 0.95], axis=0)
+    assert (low == expected[0]).all() and (high == expected[1]).all()
+    left, right = np.array([0, 3, 6]), np.array([1, 1, 2])
+    low, high = stats.percentile_interval(resampled, 0.9, (left, right))
+    expected = np.quantile(resampled[:, left] - resampled[:, right], [0.05, 0.95], axis=0)
+    assert (low == expected[0]).all() and (high == expected[1]).all()

@@ -86,7 +86,7 @@ def comparison_rows(
     diffs = flat[:, left] - flat[:, right]
     means = view.mean_of(flat)
     diff_low, diff_high = stats.percentile_interval(
-        boot[:, left] - boot[:, right], statistics.confidence
+        boot, statistics.confidence, (np.array(left), np.array(right))
     )
     p, why = tested
     adjusted, significant = adjusted_and_significant(p, statistics, section)
