@@ -269,3 +269,69 @@ def test_benchmark_says_it_too(tmp_path):
         assert not any(row["significant"] for row in part["comparisons"] + part["pairs"])
     markdown = (tmp_path / "out" / "BenchmarkComparison.md").read_text()
     assert markdown.count("cannot reach p < 0.05") == len(report["results"])
+
+
+# --- adversarial: ties, constant differences, 1 to 3 topics (issue 25 item 11) -----------
+
+_STATS_EXAMPLES = int(__import__("os").environ.get("TRECBENCH_HOSTILE_EXAMPLES", "15"))
+
+
+def _hostile_values():
+    from hypothesis import strategies as st
+
+    value = st.sampled_from([0.0, 0.25, 0.5, 1.0]) | st.floats(0, 1, allow_nan=False)
+    return st.integers(1, 4).flatmap(
+        lambda topics: st.lists(
+            st.lists(value, min_size=topics, max_size=topics), min_size=2, max_size=4
+        )
+    )
+
+
+@pytest.mark.filterwarnings("error")  # a numpy warning: arithmetic on undefined values
+def test_hostile_small_inputs_never_print_a_number_that_cannot_be_right():
+    import re
+
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    @settings(
+        max_examples=_STATS_EXAMPLES,
+        derandomize=True,
+        database=None,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow],
+    )
+    @given(_hostile_values(), st.sampled_from(statistical_tests.NAMES), st.booleans())
+    def check(columns, test, grouped):
+        values = {f"r{i}": column for i, column in enumerate(columns)}
+        strata = {f"q{t}": "x" if t % 2 else "y" for t in range(len(columns[0]))}
+        result = compare_scores(
+            _frame(values),
+            test=test,
+            samples=50,
+            strata=strata if grouped else None,
+            group_by="g" if grouped else None,
+        )
+        for frame in (result.comparisons, result.pairs):
+            defined = frame["p_value"].notna()
+            assert frame.loc[defined, "p_value"].between(0, 1, inclusive="right").all()
+            assert frame.loc[~defined, "p_undefined"].notna().all()
+            assert not frame.loc[~defined, "significant"].any()
+        for section in result.sections:
+            if section.smallest_p is not None and section.smallest_p >= 0.05:
+                for frame in (result.comparisons, result.pairs):
+                    assert not result.part(frame, section.label)["significant"].any()
+        for fmt in ("table", "markdown", "csv", "latex", "json"):
+            text = result.render(fmt)
+            assert not re.search(r"\b(nan|inf|infinity)\b", text, re.IGNORECASE), fmt
+        validate_against_schema(result.report(), "benchmark_report")
+
+    check()
+
+
+@pytest.mark.filterwarnings("error")
+def test_relative_change_against_a_subnormal_baseline_is_n_a_not_inf():
+    # found by the property test: 100 * 0.25 / 5e-324 overflows
+    result = compare_scores(_frame({"a": [5e-324, 5e-324], "b": [0.25, 0.5]}), samples=50)
+    assert math.isnan(result.comparisons["relative_change"].iloc[0])
+    assert "inf" not in result.render("table")

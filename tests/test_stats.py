@@ -101,7 +101,8 @@ def test_bootstrap_test_p_value_definition():
     rng = np.random.default_rng(4)
     d = rng.normal(0.1, 0.5, size=25)
     means = stats.bootstrap_means(d, samples=3000, seed=9)[:, 0]
-    expected = np.mean(np.abs(means - d.mean()) >= abs(d.mean()))
+    # the observed sample counts as one resample: (count + 1) / (samples + 1)
+    expected = (np.sum(np.abs(means - d.mean()) >= abs(d.mean())) + 1) / 3001
     assert stats.paired_bootstrap_test(d, samples=3000, seed=9)[0] == expected
 
 
@@ -120,7 +121,7 @@ def test_bootstrap_ci_and_p_equal_resamples_drawn_one_at_a_time():
     assert high == pytest.approx(expected_high, rel=1e-12)
     d = values[:, 1] - values[:, 0] + 0.05
     d_resampled = np.array([d[rows].mean() for rows in draws])
-    expected_p = np.mean(np.abs(d_resampled - d.mean()) >= abs(d.mean()) - 1e-12)
+    expected_p = (np.sum(np.abs(d_resampled - d.mean()) >= abs(d.mean()) - 1e-12) + 1) / 1001
     assert stats.paired_bootstrap_test(d, samples=1000, seed=5)[0] == expected_p
     assert 0 < expected_p < 1
 
@@ -319,7 +320,7 @@ def test_weighted_randomization_and_bootstrap_tests():
     )
     resampled = stats.bootstrap_means(d, 400, seed=3, strata=strata)
     macro = (w[:, None] * d).sum(axis=0)
-    expected = np.mean(np.abs(resampled - macro) >= np.abs(macro) - 1e-12, axis=0)
+    expected = (np.sum(np.abs(resampled - macro) >= np.abs(macro) - 1e-12, axis=0) + 1) / 401
     assert stats.bootstrap_p(d, resampled, w) == pytest.approx(expected)
 
 
@@ -518,3 +519,10 @@ def test_percentile_intervals_taken_a_few_columns_at_a_time_are_numpy_s(monkeypa
     expected = np.quantile(resampled[:, left] - resampled[:, right], [0.05, 0.95], axis=0)
     assert low == pytest.approx(expected[0], abs=1e-15)
     assert high == pytest.approx(expected[1], abs=1e-15)
+
+
+def test_bootstrap_p_is_never_0_two_topics_beyond_their_spread():
+    # d = (0.25, 0.5): m = 0.375; the resamples are 0.25, 0.375, 0.5: none is 0.375 from
+    # m, so count / samples was 0 ("p 0.0e+00"); with the observed sample counted, 1/201
+    d = np.array([0.25, 0.5])
+    assert stats.paired_bootstrap_test(d, samples=200)[0] == 1 / 201

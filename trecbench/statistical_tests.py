@@ -65,8 +65,8 @@ TESTS: dict[str, StatisticalTest] = {
             "bootstrap",
             "paired bootstrap test",
             "stratified paired bootstrap test",
-            "differences shifted to mean 0 and resampled; p = share of resampled means at "
-            "least as far from 0 as the observed mean",
+            "differences shifted to mean 0 and resampled; p = (count + 1) / (samples + 1), "
+            "count = resampled means at least as far from 0 as the observed mean",
             (SAMPLES, SEED, CORRECTION),
             "trecbench.stats:bootstrap_pairs",
             undefined_if_constant="every resample is the observed mean: there is no null "

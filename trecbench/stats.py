@@ -19,8 +19,9 @@ Conventions (documented because tools differ):
   ``(1 - confidence) / 2`` and ``(1 + confidence) / 2`` quantiles of the resampled means
   (numpy's default linear interpolation).
 * Paired bootstrap test (Efron & Tibshirani 1993, §16.4; Sakai 2006): the differences are
-  shifted to mean 0 (the null hypothesis) and resampled; ``p`` is the share of resampled
-  means at least as far from 0 as the observed mean, two-sided: ``count / samples``. When
+  shifted to mean 0 (the null hypothesis) and resampled; ``p = (count + 1) / (samples +
+  1)`` with ``count`` the resampled means at least as far from 0 as the observed mean,
+  two-sided (the observed sample counts as one resample, so p is never 0). When
   the differences do not vary (within every stratum, for macro means) every resample is
   the observed mean: the null distribution is a point and p is undefined (NaN).
 * Randomisation test (Fisher; Smucker, Allan & Carterette 2007): each query's difference
@@ -237,7 +238,10 @@ def bootstrap_p(diffs, resampled_means: np.ndarray, weights=None, strata=None) -
 
     ``resampled_means`` are the bootstrap means of the *unshifted* differences (from
     :func:`bootstrap_means`); shifting by the observed mean ``m`` gives the null
-    distribution, so a resample is extreme when ``|mean* - m| >= |m|``. With ``weights``
+    distribution, so a resample is extreme when ``|mean* - m| >= |m|``; ``p = (count + 1)
+    / (samples + 1)``, the observed sample counted as one resample (as the randomisation
+    test does), so p is never 0: with two topics whose differences both exceed their
+    spread no resample is extreme, and ``count / samples`` printed p = 0. With ``weights``
     (:func:`macro_weights`) ``m`` is the weighted (macro) mean and the resamples those of
     the stratified bootstrap (``strata``). Differences that do not vary (within every
     stratum) give NaN: every resample is the observed mean, there is no null distribution.
@@ -245,7 +249,8 @@ def bootstrap_p(diffs, resampled_means: np.ndarray, weights=None, strata=None) -
     matrix = as_matrix(diffs)
     observed = _weighted_mean(matrix, weights)
     extreme = np.abs(resampled_means - observed) >= np.abs(observed) - _tolerance(matrix)
-    return np.where(constant(matrix, strata), np.nan, extreme.mean(axis=0))
+    p = (extreme.sum(axis=0) + 1) / (resampled_means.shape[0] + 1)
+    return np.where(constant(matrix, strata), np.nan, p)
 
 
 def constant(diffs, strata=None) -> np.ndarray:

@@ -109,7 +109,7 @@ def comparison_rows(
                 "difference": difference,
                 "ci_low": diff_low[k],
                 "ci_high": diff_high[k],
-                "relative_change": 100 * difference / base_mean if base_mean else math.nan,
+                "relative_change": _relative(difference, base_mean),
                 "effect_size": effect[k],
                 "p_value": p[k],
                 "p_adjusted": adjusted[k],
@@ -166,3 +166,13 @@ COLUMNS = {
     "movers": ["stratum", "run", "baseline", "measure", "kind", "rank", "qid",
                "baseline_value", "value", "difference"],
 }  # fmt: skip
+
+
+def _relative(difference: float, base: float) -> float:
+    """100 * difference / base, in percent; NaN (n/a) when base is 0 or so small that the
+    quotient overflows (a subnormal baseline mean)."""
+    if not base:
+        return math.nan
+    with np.errstate(over="ignore"):
+        change = 100 * difference / base
+    return change if math.isfinite(change) else math.nan
