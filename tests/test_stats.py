@@ -393,6 +393,9 @@ def test_bootstrap_and_t_are_undefined_for_constant_differences_and_the_bound_is
     assert smallest_p("t", 2, 10_000) == smallest_p("bootstrap", 2, 10_000) == 0.5
     assert smallest_p("t", 6, 10_000) == 2 / 64 < 0.05 <= smallest_p("t", 5, 10_000)
     assert smallest_p("wilcoxon", 1, 10_000) == 1.0
+    # a test that samples cannot go below 1 / (samples + 1) either
+    assert smallest_p("bootstrap", 30, 10) == smallest_p("tukey", 30, 10, runs=5) == 1 / 11
+    assert smallest_p("t", 30, 10) == 2 / 2**30
 
 
 def test_wilcoxon_equals_scipy_with_its_defaults():

@@ -131,18 +131,24 @@ def smallest_p(name: str, topics: int, samples: int, runs: int = 2) -> float:
     test's ``2 / 2**topics`` (the observed signs and their mirror image); the t-test and
     the bootstrap can print smaller p-values, but below that bound they rest on the
     differences' normality (t) or on a resampling distribution of a handful of
-    topics (bootstrap), which so few topics cannot support: the bound is theirs too. A
-    sampled randomisation test or Tukey HSD cannot go below ``1 / (samples + 1)``; Tukey
+    topics (bootstrap), which so few topics cannot support: the bound is theirs too. Tukey
     HSD's exact bound is ``k! / k!**topics`` over ``k`` runs (the same permutation of every
-    topic leaves every range of means as it is).
+    topic leaves every range of means as it is). A test that samples (the bootstrap, a
+    randomisation test with ``2**topics > samples``, Tukey HSD) cannot go below
+    ``1 / (samples + 1)`` either.
     """
     test = get(name)
     if topics < 2:
         return 1.0
     if test.family_wise:
         exact = math.exp((1 - topics) * math.lgamma(max(runs, 2) + 1))
-        return max(exact, 1 / (samples + 1))
-    exact = 2.0 ** (1 - topics)
-    if test.exact_below and 2**topics > samples:
-        return 1 / (samples + 1)
-    return exact
+    else:
+        exact = 2.0 ** (1 - topics)
+    return max(exact, 1 / (samples + 1)) if samples_drawn(name, topics, samples) else exact
+
+
+def samples_drawn(name: str, topics: int, samples: int) -> bool:
+    """Does test ``name`` draw ``samples`` at random over ``topics`` topics (rather than
+    compute its p exactly, or without resampling)?"""
+    test = get(name)
+    return SAMPLES in test.options and not (test.exact_below and 2**topics <= samples)

@@ -38,17 +38,13 @@ def tested_section(section: Section, statistics: StatsSettings, runs: int) -> Se
 
 
 def _floor_reason(name: str, topics: int, samples: int, runs: int) -> str:
-    test = statistical_tests.get(name)
-    if test.family_wise and statistical_tests.smallest_p(name, topics, samples, runs) > 1 / (
-        samples + 1
-    ):
+    floor = statistical_tests.smallest_p(name, topics, samples, runs)
+    if statistical_tests.samples_drawn(name, topics, samples) and floor == 1 / (samples + 1):
+        return f"1/(samples + 1) with {samples:,} samples"
+    if statistical_tests.get(name).family_wise:
         return (
             f"{runs}!/{runs}!^{topics}: the same permutation of every topic keeps the means' range"
         )
-    if test.family_wise:
-        return f"1/(samples + 1) with {samples:,} samples"
-    if test.exact_below and 2**topics > samples:
-        return f"1/(samples + 1) with {samples:,} sampled sign patterns"
     return (
         f"2/2^{topics}: the exact sign-flip test's smallest p, below which no test that "
         "assumes nothing of the differences' distribution can go"
