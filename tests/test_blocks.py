@@ -40,6 +40,7 @@ def tiny_blocks(monkeypatch):
     """Blocks of a few lines, tables of a few hundred bytes; counts the blocks scored."""
     monkeypatch.setattr(memory, "BLOCK_LINES", 7)
     monkeypatch.setattr(memory, "READ_BYTES", 300)
+    monkeypatch.setattr(run_blocks, "READ_BYTES", 300)  # RunBlocks made without a budget
     scored = []
     original = evaluation_module._score_block
 
@@ -47,7 +48,8 @@ def tiny_blocks(monkeypatch):
         scored.append(table.num_rows)
         return original(table, *args, **kwargs)
 
-    monkeypatch.setattr(evaluation_module, "_score_block", counting)
+    # where the runs' blocks are scored (trecbench.evaluation.runs)
+    monkeypatch.setattr(evaluation_module.runs, "_score_block", counting)
     return scored
 
 
@@ -654,7 +656,7 @@ def test_a_spill_lets_go_of_the_tables_read_before_it(tmp_path, monkeypatch):
     """The tables held while a scattered run might still fit in memory are written to the
     spill and let go: none is alive while the spill is read back (they were: 8M lines of a
     10M-line run, a third of the peak memory under --memory 1024)."""
-    monkeypatch.setattr(memory, "READ_BYTES", 300)
+    monkeypatch.setattr(run_blocks, "READ_BYTES", 300)
     qrels, run = _write(tmp_path, *random_case(23, n_topics=8, shuffle=True))
     alive = []
     spilled = run_blocks.RunBlocks._spilled

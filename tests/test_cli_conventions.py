@@ -3,6 +3,7 @@ per flag (docs/cli-conventions.md, whose examples tests/test_readme.py runs)."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -190,24 +191,74 @@ def test_compare_refuses_a_negative_seed_in_the_library_too():
         compare(QRELS, [RUN, RUN2], seed=-1)
 
 
-def _trecbench(args, stdout) -> subprocess.CompletedProcess:
+def _trecbench(args, stdout, unbuffered: bool = False) -> subprocess.CompletedProcess:
     command = [sys.executable, "-m", "trecbench", *map(str, args)]
-    return subprocess.run(command, stdout=stdout, stderr=subprocess.PIPE, check=False)
+    env = {name: value for name, value in os.environ.items() if name != "PYTHONUNBUFFERED"}
+    env |= {"PYTHONUNBUFFERED": "1"} if unbuffered else {}
+    return subprocess.run(command, stdout=stdout, stderr=subprocess.PIPE, check=False, env=env)
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
-def test_a_full_stdout_is_an_output_error():
+@pytest.mark.parametrize("unbuffered", [False, True], ids=["buffered", "PYTHONUNBUFFERED"])
+def test_a_full_stdout_is_an_output_error(unbuffered):
     with open("/dev/full", "wb") as full:
-        done = _trecbench(["score", "-q", QRELS, RUN], stdout=full)
+        done = _trecbench(["score", "-q", QRELS, RUN], stdout=full, unbuffered=unbuffered)
     assert done.returncode == ExitCode.INPUT
     assert done.stderr == (b"trecbench: standard output: cannot write (No space left on device)\n")
 
 
-def test_a_closed_stdout_ends_quietly():
+class _ShortFile(io.FileIO):
+    """A file that takes at most ``most`` bytes a write, and none once ``room`` are
+    written (as a disk filling up does, without the error a real one gives next)."""
+
+    def __init__(self, path, most: int, room: int | None = None):
+        super().__init__(path, "wb")
+        self.most, self.room, self.refused = most, room, 0
+
+    def write(self, data) -> int:
+        left = len(data) if self.room is None else max(0, self.room - self.tell())
+        self.refused += left == 0
+        if self.refused > 100:  # Python's own buffer would try for ever
+            raise AssertionError("a write that took nothing was repeated")
+        return super().write(memoryview(data)[: min(self.most, left)])
+
+
+@pytest.mark.parametrize("unbuffered", [False, True], ids=["buffered", "PYTHONUNBUFFERED"])
+def test_short_writes_to_stdout_are_completed_or_reported(unbuffered, tmp_path, monkeypatch):
+    """Python does not check what a write to an unbuffered stdout took: short writes lost
+    the rest of score's output with exit 0. Now every byte is written, or the command
+    ends with the one-line error of a failed write, exit 2."""
+    expected = tmp_path / "expected"
+    with open(expected, "w") as whole:
+        monkeypatch.setattr(sys, "stdout", whole)
+        assert run(["score", "-q", QRELS, RUN]) == 0
+    for room, code in ((None, 0), (5000, ExitCode.INPUT)):
+        out = tmp_path / f"out{room}"
+        raw = _ShortFile(out, most=7, room=room)
+        binary = raw if unbuffered else io.BufferedWriter(raw)
+        stream = io.TextIOWrapper(binary, encoding="utf-8", write_through=unbuffered)
+        monkeypatch.setattr(sys, "stdout", stream)
+        monkeypatch.setattr(sys, "stderr", io.StringIO())
+        assert run(["score", "-q", QRELS, RUN]) == code
+        error = sys.stderr.getvalue()
+        monkeypatch.undo()
+        if room is None:
+            stream.flush()
+            assert out.read_bytes() == expected.read_bytes() and error == ""
+        else:
+            assert re.fullmatch(
+                r"trecbench: standard output: cannot write \(short write: \d+ of \d+ bytes "
+                r"written\)\n",
+                error,
+            ), error
+
+
+@pytest.mark.parametrize("unbuffered", [False, True], ids=["buffered", "PYTHONUNBUFFERED"])
+def test_a_closed_stdout_ends_quietly(unbuffered):
     reader, writer = os.pipe()
     os.close(reader)  # nobody will read: the first write fails with EPIPE
     try:
-        done = _trecbench(["score", "-q", QRELS, RUN], stdout=writer)
+        done = _trecbench(["score", "-q", QRELS, RUN], stdout=writer, unbuffered=unbuffered)
     finally:
         os.close(writer)
     assert (done.returncode, done.stderr) == (ExitCode.BROKEN_PIPE, b"")
@@ -313,7 +364,6 @@ def test_a_dask_run_globs_files_no_output_may_replace(capsys, tmp_path):
     ("args", "code", "message"),
     [
         (["validate", RUN, "--fix", "-"], ExitCode.INPUT, "-: give a file name"),
-        (["fuse", RUN, RUN2, "-o", "-"], ExitCode.INPUT, "-: give a file name"),
         (["score", QRELS, RUN, "--report", "-"], ExitCode.INPUT, "-: give a file name"),
         (
             ["score", QRELS, RUN, "--report", "d/x/r.json", "--manifest", "d/x"],
@@ -354,3 +404,47 @@ def test_undecodable_topics_are_one_line_input_errors(capsys, tmp_path):
     topics.write_bytes(b"en-01\nen-0\xff\n")  # was read as en-0\ufffd, a topic of no run
     code, out, err = call(capsys, "validate", "--topics", topics, RUN)
     assert (code, out, err) == (ExitCode.INPUT, "", f"trecbench: {topics}:2: invalid UTF-8\n")
+
+
+# -- pipes: a single run to standard output, `-` read back (issue 27)
+
+
+def _pipe(first: list, second: list) -> tuple[bytes, subprocess.CompletedProcess]:
+    """``trecbench FIRST | trecbench SECOND``: what FIRST printed, and SECOND's result."""
+    command = [sys.executable, "-m", "trecbench"]
+    left = subprocess.run([*command, *map(str, first)], capture_output=True, check=True)
+    right = subprocess.run(
+        [*command, *map(str, second)], input=left.stdout, capture_output=True, check=False
+    )
+    return left.stdout, right
+
+
+def test_fuse_to_standard_output_scores_as_the_fused_file(tmp_path):
+    fused = tmp_path / "fused.run"
+    assert run(["fuse", RUN, RUN2, "-o", str(fused)]) == 0
+    scored = _trecbench(["score", "--compat", "10.0", "-q", QRELS, fused], subprocess.PIPE)
+    printed, piped = _pipe(
+        ["fuse", RUN, RUN2, "-o", "-"], ["score", "--compat", "10.0", "-q", QRELS, "-"]
+    )
+    assert printed == fused.read_bytes()
+    assert piped.returncode == 0 and piped.stdout == scored.stdout and scored.stdout
+    _, read = _pipe(["fuse", RUN, RUN2, "-o", "-"], ["validate", "-"])
+    assert read.returncode == 0 and b"\nOK: 1 file(s), 4950 lines: 0 error(s)" in read.stdout
+
+
+def test_convert_prints_a_single_run_and_refuses_more(tmp_path, capsys):
+    source = tmp_path / "ms.tsv"
+    source.write_text("1\td1\t1\n1\td2\t2\n2\td3\t1\n")
+    assert run(["convert", "msmarco", str(source), "-o", str(tmp_path / "out")]) == 0
+    capsys.readouterr()
+    done = _trecbench(["convert", "msmarco", source, "-o", "-"], subprocess.PIPE)
+    assert done.returncode == 0
+    assert done.stdout == (tmp_path / "out" / "ms.run").read_bytes()
+    assert done.stderr.decode().startswith("wrote standard output: 2 queries, 3 documents")
+    qrels = tmp_path / "q.json"
+    qrels.write_text('{"1": {"d1": 1}}')
+    results = tmp_path / "r.json"
+    results.write_text('{"1": {"d1": 0.5, "d2": 0.7}}')
+    code, out, err = call(capsys, "convert", "dict", results, "--qrels-json", qrels, "-o", "-")
+    assert code == ExitCode.USAGE and out == ""
+    assert "standard output takes a single run; this conversion writes 1 run(s) and 1 qrels" in err

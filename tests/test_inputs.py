@@ -369,7 +369,8 @@ def test_validate_fix_reads_a_pipe_once(tmp_path, capsys):
         printed = capsys.readouterr().out.replace(str(path), "RUN").replace(str(out), "OUT")
         outputs[path] = code, printed, out.read_bytes()
     assert outputs[fifo] == outputs[plain]
-    assert outputs[fifo][0] == 2 and outputs[fifo][2] == b"1\tQ0\ta\t1\t2\tt\n1\tQ0\tb\t2\t1\tt\n"
+    # the fixed run validates clean: exit 0 (validate --fix exits with the fixed run's status)
+    assert outputs[fifo][0] == 0 and outputs[fifo][2] == b"1\tQ0\ta\t1\t2\tt\n1\tQ0\tb\t2\t1\tt\n"
 
 
 @pytest.mark.parametrize("in_blocks", [False, True])

@@ -101,10 +101,11 @@ def test_several_measures_in_one_value():
         ("SetP@5", "SetP takes no cutoff"),
         ("P(foo=1)@5", "P has no parameter 'foo' (parameters: rel, judged_only, denominator)"),
         ("nDCG(dcg='exp')@5", "dcg must be one of 'log2', 'exp-log2'"),
-        ("P(rel=0)@5", "rel below 1 is not supported"),
+        ("P(rel=0)@5", "rel must be in [1, 2147483647] (the smallest grade counted relevant"),
         ("P(rel='2')@5", "rel must be int"),
         ("IPrec@2", "the recall level must be in [0, 1]"),
-        ("nDCG(gains={1:'a'})@5", "gains map integer grades to numbers"),
+        ("nDCG(gains={1:'a'})@5", "gains[1] must be an integer in [-2147483648, 2147483647]"),
+        ("nDCG(gains={'a':1})@5", "gains map integer grades to gains, got grade 'a'"),
     ],
 )
 def test_bad_names_say_what_is_wrong(text, message):

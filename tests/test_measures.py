@@ -109,3 +109,80 @@ def test_display_names():
         "MAP",
         "bpref",
     ]
+
+
+# ---------------------------------------------------------------------------------------
+# issue 25 (measure lists matched in linear time) and issue 27 (typos)
+
+
+def test_measure_lists_are_matched_in_linear_time(monkeypatch):
+    """Duplicates are found by hash: comparisons grow with the list, not with its pairs
+    (8,000 distinct -m took ~10 s, 10^5 half an hour, compared pairwise)."""
+    from trecbench.measures import Measure
+
+    names = [f"P@{k}" for k in range(1, 3001)] + ["P@1", "P.1"]
+    compared = []
+    original = Measure.__eq__
+
+    def counted(self, other):
+        compared.append(1)
+        return original(self, other)
+
+    monkeypatch.setattr(Measure, "__eq__", counted)
+    parsed = parse_measures(names)
+    assert len(parsed) == 3000 and len(compared) < 100  # pairwise: ~4.5 million
+
+
+def test_twenty_thousand_measures_parse_quickly():
+    import time
+
+    started = time.perf_counter()
+    assert len(parse_measures([f"Judged@{k}" for k in range(1, 20001)])) == 20000
+    assert time.perf_counter() - started < 5  # ~0.15 s; pairwise matching takes minutes
+
+
+def _refusal(text: str) -> str:
+    with pytest.raises(UsageError) as error:
+        parse_measure(text)
+    return str(error.value)
+
+
+def test_a_bad_cutoff_is_named_not_echoed_in_suggestions():
+    assert _refusal("ndcg@1O") == "illegal measure 'ndcg@1O': the cutoff must be a positive integer"
+    message = _refusal("ndcgg@1O")
+    assert "did you mean nDCG, " in message and "@1O," not in message and "@1O?" not in message
+
+
+def test_suggestions_keep_the_users_parameters_only_where_valid():
+    message = _refusal("nDGC@10")
+    assert "nDCG@10" in message and "Rndcg, " in message and "Rndcg@10" not in message
+    assert "did you mean RBP?" in _refusal("RPB(p=1.5)")  # p=1.5 is outside RBP's domain
+    assert "did you mean RBP(p=0.5)?" in _refusal("RPB(p=0.5)")
+
+
+@pytest.mark.parametrize("text", ["nDCG@10ish", "nDCG(dcg='\\d')@10", "RBP(p=0.5if)", "P@0x10"])
+def test_no_python_warning_reaches_the_user(text, capsys):
+    import warnings
+
+    from trecbench.cli import run
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with pytest.raises(UsageError):
+            parse_measure(text)
+        assert run(["measures", text]) == 1
+    assert [str(w.message) for w in caught] == []
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Warning" not in err, err
+
+
+def test_all_trec_is_written_once_in_the_catalog():
+    from trecbench.measures.catalog import ALL_TREC, NICKNAMES
+    from trecbench.trec_eval import compat
+
+    assert not hasattr(compat.V10, "all_trec")
+    assert ALL_TREC["9.0.8"] == tuple(NICKNAMES["all_trec"])
+    for version, names in ALL_TREC.items():
+        assert [m.family for m in parse_measures(["all_trec"], version)] == list(names)
+    ten = [n for n in ALL_TREC["10.0"] if n not in ALL_TREC["9.0.8"]]
+    assert ten == ["unj", "rbp", "rbp_resid"]

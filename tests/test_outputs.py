@@ -8,6 +8,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from pathlib import Path
 
 import pytest
 
@@ -295,3 +296,259 @@ def test_compare_benchmark_and_score_refuse_a_bad_output_before_the_work(
     out, err = capsys.readouterr()
     assert (code, out) in ((1, ""), (2, "")) and refusal in err, err
     assert {path: path.read_bytes() for path in before} == before
+
+
+# -- locks, signals, the umask and killed processes (trecbench.publication)
+
+
+def test_no_call_reads_or_changes_the_process_umask(tmp_path, monkeypatch):
+    """The umask is process-wide: setting it, even for an instant, makes other threads'
+    files world-writable. Files are created with mode 0666 for the kernel to apply it."""
+
+    def umask(mask):
+        raise AssertionError("os.umask called: other threads would see the change")
+
+    monkeypatch.setattr(os, "umask", umask)
+    with OutputSet() as out:
+        out.write(tmp_path / "new" / "a", "x")
+        out.write(tmp_path / "b", "y")
+    mask = _current_umask()
+    assert (tmp_path / "new" / "a").stat().st_mode & 0o777 == 0o666 & ~mask
+    assert (tmp_path / "b").stat().st_mode & 0o777 == 0o666 & ~mask
+
+
+def _current_umask() -> int:
+    for line in open("/proc/self/status"):
+        if line.startswith("Umask:"):
+            return int(line.split()[1], 8)
+    pytest.skip("needs /proc/self/status")
+
+
+def test_a_second_set_writing_into_a_folder_waits_for_the_first(tmp_path):
+    import threading
+
+    first = OutputSet()
+    first.write(tmp_path / "a", "first")
+    order = []
+
+    def second():
+        with OutputSet() as out:
+            out.write(tmp_path / "b", "second")
+            order.append("second staged")
+
+    thread = threading.Thread(target=second)
+    thread.start()
+    thread.join(0.3)
+    assert thread.is_alive() and order == []  # waiting for the folder's lock
+    order.append("first committed")
+    first.commit()
+    thread.join(5)
+    assert order == ["first committed", "second staged"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a", "b"]  # no staging folder left
+
+
+def test_a_set_holding_one_folder_waits_for_another_only_so_long(tmp_path, monkeypatch):
+    from trecbench import publication
+
+    monkeypatch.setattr(publication, "WAIT_HOLDING", 0.1)
+    (tmp_path / "x").mkdir()
+    (tmp_path / "y").mkdir()
+    import threading
+
+    held, done = threading.Event(), threading.Event()
+
+    def other():
+        with OutputSet() as out:
+            out.write(tmp_path / "y" / "f", "other")
+            held.set()
+            done.wait(5)
+
+    thread = threading.Thread(target=other)
+    thread.start()
+    held.wait(5)
+    try:
+        with pytest.raises(OutputError, match=r"y: another trecbench call has been writing here"):
+            with OutputSet() as out:
+                out.write(tmp_path / "x" / "f", "mine")
+                out.write(tmp_path / "y" / "f", "mine")
+    finally:
+        done.set()
+        thread.join(5)
+    assert not (tmp_path / "x" / "f").exists() and (tmp_path / "y" / "f").read_text() == "other"
+    assert os.listdir(tmp_path / "x") == []
+
+
+def test_a_nested_set_in_one_thread_fails_instead_of_waiting_for_itself(tmp_path):
+    with OutputSet() as outer:
+        outer.write(tmp_path / "a", "x")
+        with pytest.raises(OutputError, match="another output set of this thread"):
+            write_file(tmp_path / "b", "y")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a"]
+
+
+def test_a_signal_during_the_renames_waits_until_every_file_is_in_place(tmp_path, monkeypatch):
+    from trecbench import publication
+
+    for name in ("a", "b", "c"):
+        (tmp_path / name).write_text("old")
+    real_replace = os.replace
+
+    def interrupted(src, dst):
+        if Path(dst).name == "a":
+            os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C after the first rename
+        return real_replace(src, dst)
+
+    monkeypatch.setattr(publication.os, "replace", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        with OutputSet() as out:
+            for name in ("a", "b", "c"):
+                out.write(tmp_path / name, "new")
+    assert {p.name: p.read_text() for p in tmp_path.iterdir()} == dict.fromkeys("abc", "new")
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_the_next_set_in_a_folder_finishes_a_committed_set_whose_process_died(tmp_path):
+    """A set killed between its renames (here: its stages left as a SIGKILL leaves them) is
+    completed by the next output set locking the folder; one killed before its journal
+    was written is removed, nothing replaced."""
+    from trecbench import publication
+
+    for name in ("a", "b"):
+        (tmp_path / name).write_text("old")
+    committed = OutputSet()
+    committed.write(tmp_path / "a", "new")
+    committed.write(tmp_path / "b", "new")
+    (stage,) = committed._stages.values()
+    stage.prepare()
+    os.replace(stage.path / publication.NEW / "a", tmp_path / "a")  # killed here
+    stage.lock.release()
+    assert ((tmp_path / "a").read_text(), (tmp_path / "b").read_text()) == ("new", "old")
+
+    dropped = OutputSet()
+    dropped.write(tmp_path / "b", "never committed")
+    dropped._stages.popitem()[1].lock.release()  # killed before its commit
+
+    write_file(tmp_path / "c", "another call")
+    assert {p.name: p.read_text() for p in tmp_path.iterdir()} == {
+        "a": "new",
+        "b": "new",
+        "c": "another call",
+    }
+
+
+_KILLED_CHILD = """
+import os, sys, time
+from trecbench import outputs
+folder = sys.argv[1]
+real_replace = os.replace
+def slow(src, dst):  # widen the window between renames
+    time.sleep(0.002)
+    return real_replace(src, dst)
+os.replace = slow
+generation = int(open(os.path.join(folder, "a")).read())
+print("ready", flush=True)
+while True:
+    generation += 1
+    with outputs.OutputSet() as out:
+        for name in "abcde":
+            out.write(os.path.join(folder, name), str(generation))
+"""
+
+
+def test_a_process_killed_at_random_points_of_its_commits_leaves_a_whole_set(tmp_path):
+    """Seeded: SIGTERM, SIGINT and SIGHUP at random instants leave the old or the new set
+    and no staging folder; SIGKILL leaves the old set, or a committed one that the next set
+    in the folder finishes (trecbench.publication)."""
+    import random
+
+    rng = random.Random(25)
+    for name in "abcde":
+        (tmp_path / name).write_text("0")
+    kills = [signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGKILL] * 2
+    for number in kills:
+        child = subprocess.Popen(
+            [sys.executable, "-c", _KILLED_CHILD, str(tmp_path)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,  # the KeyboardInterrupt's traceback
+        )
+        assert child.stdout.readline() == b"ready\n"
+        time.sleep(rng.uniform(0.0, 0.15))
+        child.send_signal(number)
+        code = child.wait(timeout=30)
+        child.stdout.close()
+        if number == signal.SIGKILL:
+            assert code == -signal.SIGKILL
+            write_file(tmp_path / "other", "x")  # the next set in the folder
+        else:
+            assert code in (128 + number, -number), code  # an uncaught KeyboardInterrupt: -2
+        names = sorted(os.listdir(tmp_path))
+        assert names == [*"abcde", *(["other"] if "other" in names else [])], names
+        contents = {(tmp_path / name).read_text() for name in "abcde"}
+        assert len(contents) == 1, (number, contents)
+
+
+def test_two_calls_writing_one_folder_at_once_leave_one_whole_set(tmp_path, monkeypatch):
+    """As two `compare -o SAME_DIR` at once: each set is a report and a manifest of its
+    sha256. The second call starts while the first is between two renames; it waits for
+    the folder, and the folder ends holding one whole set (unlocked, it held the second
+    call's report and the first one's manifest)."""
+    import hashlib
+    import threading
+
+    def call(name):
+        report = f"{name}\n".encode() * 100
+        with OutputSet() as out:
+            out.write(tmp_path / "report.md", report)
+            out.write(tmp_path / "manifest.json", hashlib.sha256(report).hexdigest())
+
+    second = threading.Thread(target=call, args=("second",))
+    real_replace = os.replace
+
+    def replace(src, dst):
+        done = real_replace(src, dst)
+        if threading.current_thread() is threading.main_thread() and not second.ident:
+            second.start()  # after the first call's first rename
+            second.join(0.3)
+        return done
+
+    monkeypatch.setattr(os, "replace", replace)
+    call("first")
+    second.join(10)
+    digest = hashlib.sha256((tmp_path / "report.md").read_bytes()).hexdigest()
+    assert (tmp_path / "manifest.json").read_text() == digest
+    assert (tmp_path / "report.md").read_text().startswith("second")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["manifest.json", "report.md"]
+
+
+def test_a_reader_holding_a_shared_lock_on_the_folder_sees_one_whole_set(tmp_path):
+    """Readers that take a shared flock on the folder (`flock -s DIR cat DIR/*`) are never
+    between two renames: the commit waits for them, and they for it."""
+    import fcntl
+    import threading
+
+    (tmp_path / "a").write_text("old")
+    (tmp_path / "b").write_text("old")
+    reader = os.open(tmp_path, os.O_RDONLY)
+    fcntl.flock(reader, fcntl.LOCK_SH)
+    writer = threading.Thread(target=lambda: write_file(tmp_path / "a", "new"))
+    try:
+        writer.start()
+        writer.join(0.3)
+        assert writer.is_alive() and (tmp_path / "a").read_text() == "old"
+    finally:
+        os.close(reader)
+    writer.join(5)
+    assert (tmp_path / "a").read_text() == "new"
+
+
+def test_a_staging_folder_of_another_user_or_writable_by_others_is_left_alone(tmp_path):
+    from trecbench import publication
+
+    planted = tmp_path / f"{publication.STAGE_PREFIX}planted"
+    (planted / publication.NEW).mkdir(parents=True)
+    (planted / publication.NEW / "a").write_text("planted")
+    (planted / publication.JOURNAL).write_text('["a"]')
+    planted.chmod(0o777)  # as a folder another user could have filled
+    (tmp_path / "a").write_text("mine")
+    write_file(tmp_path / "b", "x")
+    assert (tmp_path / "a").read_text() == "mine" and planted.exists()

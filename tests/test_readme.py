@@ -12,7 +12,8 @@ followed by a comment that starts with a number
 HTML comments right before a block (or a table) control it:
 
 - ``<!-- norun: reason -->``: shown, not run (the reason is required);
-- ``<!-- exit: N -->``: every command of the block exits with N;
+- ``<!-- exit: N -->``: every command of the block exits with N (``exit: 0 0 1``: one
+  status per command, in order);
 - ``<!-- needs: NAME -->``: runs in ../shared/data/NAME's files as well (skips without it);
 - ``<!-- file: NAME -->``: the block is an input file NAME that every example of the page
   can use;
@@ -162,9 +163,13 @@ def argv(command: str, cwd: Path) -> list[str]:
 
 @pytest.mark.parametrize("block", runnable("commands"))
 def test_commands(block: Block, workspace: Path):
-    expected_exit = int(block.markers.get("exit", "0"))
+    steps = commands(block)
+    statuses = [int(code) for code in block.markers.get("exit", "0").split()]
+    if len(statuses) == 1:
+        statuses *= len(steps)
+    assert len(statuses) == len(steps), f"{block.id}: one exit status per command"
     env = {**os.environ, "COLUMNS": "100", "MPLBACKEND": "Agg"}
-    for command, shown in commands(block):
+    for (command, shown), expected_exit in zip(steps, statuses, strict=True):
         done = subprocess.run(
             argv(command, workspace), cwd=workspace, capture_output=True, text=True, env=env
         )
@@ -194,7 +199,7 @@ def test_python(block: Block, workspace: Path, monkeypatch):
 def test_every_example_is_checked():
     # a typo in a language tag or a marker must not silently drop an example
     langs = {b.lang for b in BLOCKS}
-    assert langs <= {"sh", "console", "python", "json", "text", "table", ""}, langs
+    assert langs <= {"sh", "console", "python", "json", "toml", "text", "table", ""}, langs
     for block in BLOCKS:
         if block.lang == "sh" and "norun" not in block.markers:
             assert commands(block), block.id

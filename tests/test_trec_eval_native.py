@@ -14,8 +14,9 @@ import pytest
 
 from trecbench import evaluate
 from trecbench.errors import InputError, MissingTopicError, TrecbenchError, UsageError
+from trecbench.inputs import comments
 from trecbench.measures import MeasureParameterError, parse_measures
-from trecbench.trec_eval import clib, comments, gains
+from trecbench.trec_eval import clib, gains
 
 QRELS = "q1 0 a 1\nq1 0 b 0\nq1 0 c 2\nq2 0 d 1\n"
 RUN = "q1 Q0 a 1 3 r\nq1 Q0 b 2 2 r\nq1 Q0 x 3 1 r\nq2 Q0 d 1 1 r\n"

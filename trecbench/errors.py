@@ -109,3 +109,14 @@ class WorkerError(TrecbenchError):
 
 class MissingExtraError(UsageError):
     """A feature needs an optional package that is not installed (``trecbench.extras``)."""
+
+
+class ParameterDomainError(UsageError):
+    """A measure parameter (a cutoff, ``p``, ``beta``, a gain, ...) outside the domain
+    where the measure has a meaning (docs/cli-conventions.md, "Parameter domains")."""
+
+
+class ParameterDomainWarning(UserWarning):
+    """A trec_eval spelling with a parameter outside the measure's meaning (``rbp.p=1.5``):
+    trecbench computes what trec_eval computes and says so (the CLI prints it as one
+    line)."""

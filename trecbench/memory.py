@@ -18,17 +18,17 @@ import os
 import stat
 from dataclasses import dataclass
 
+from .inputs import blocks
+
 MIB = 1 << 20
 # lines per block when memory is plentiful: larger blocks are not faster, and the last
 # block, scored once the file is read, is time on one core
 BLOCK_LINES = 1 << 19
 FEWEST_BLOCK_LINES = 1 << 14
-# bytes of text per table read (the regular reader's blocks, the tokenizer's chunks) when
-# memory is plentiful: fewer, larger tables cost less per line to describe and gather into
-# blocks (measured by hand on a 7M-line run: a tenth less wall time than 1 MiB; 16 MiB is
-# slower again); a small budget reads less at a time, as the tables being parsed are held
-# besides the blocks (see :attr:`Budget.read_bytes`)
-READ_BYTES = 4 << 20
+# bytes of text per table read when memory is plentiful: the reader's own size
+# (trecbench.inputs.blocks.READ_BYTES); a small budget reads less at a time, as the tables
+# being parsed are held besides the blocks (see :attr:`Budget.read_bytes`)
+READ_BYTES = blocks.READ_BYTES
 FEWEST_READ_BYTES = 1 << 20
 # peak bytes per line of a block being scored (its columns, the ranking and hash arrays,
 # the engine's arrays) plus the next block read meanwhile

@@ -9,10 +9,11 @@ Three rules hold for every output of every command and API function:
   (:func:`note_input`, called by the readers themselves); a target that is one of them —
   same path, or same file through another name — is refused. Callers may name more
   inputs explicitly.
-* **All or nothing.** An :class:`OutputSet` stages each file under a temporary name in its
-  target's folder; :meth:`OutputSet.commit` renames them into place together and, if one
-  rename fails, puts back what the others replaced. On an error, SIGTERM or SIGINT before
-  the commit, the staged files (and folders the set created) are removed.
+* **All or nothing.** An :class:`OutputSet` stages its files in a staging folder beside
+  their targets, each folder it writes into locked; :meth:`OutputSet.commit` renames them
+  into place together, with signals held off, and, if one rename fails, puts back what the
+  others replaced (:mod:`trecbench.publication`). On an error, SIGTERM, SIGHUP or SIGINT
+  before the commit, the staged files (and folders the set created) are removed.
 
 Errors are :class:`~trecbench.errors.OutputError` (exit 2) with the path in the message.
 """
@@ -25,13 +26,12 @@ import functools
 import os
 import signal
 import stat
-import tempfile
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO, ParamSpec, TypeVar
 
-from . import provenance
+from . import provenance, publication
 from .errors import OutputError
 
 PathLike = str | os.PathLike
@@ -131,14 +131,8 @@ def check_target(path: PathLike, inputs: Iterable[PathLike] = ()) -> Path:
     return target
 
 
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
 class _Staged:
-    """One file of a set: its target, its temporary name, its open handle."""
+    """One file of a set: its target, its staged path, its open handle."""
 
     def __init__(self, target: Path, temporary: Path, handle: IO[bytes]):
         self.target = target
@@ -151,7 +145,9 @@ class OutputSet:
     :meth:`commit`. As a context manager it commits on success and discards otherwise.
 
     ``inputs`` are more paths to protect besides the files read in the current call;
-    ``root``, when given, is a folder no target may lie outside of.
+    ``root``, when given, is a folder no target may lie outside of. Each folder written
+    into is locked from its first staged file to the end of the commit, and the files are
+    staged in a folder of their own beside their targets (:mod:`trecbench.publication`).
 
     >>> with OutputSet() as out:                    # doctest: +SKIP
     ...     out.write("out/a.qrels", qrels_bytes)
@@ -162,6 +158,7 @@ class OutputSet:
         self.inputs = [Path(p) for p in inputs]
         self.root = None if root is None else Path(root)
         self._staged: list[_Staged] = []
+        self._stages: dict[tuple[int, int], publication.Stage] = {}  # by folder identity
         self._created: list[Path] = []  # folders made for targets, deepest last
         self._signals = _SignalGuard(self)
 
@@ -179,15 +176,14 @@ class OutputSet:
     def open(self, path: PathLike) -> IO[bytes]:
         """A binary handle whose content becomes ``path`` at :meth:`commit`."""
         target = self.check(path)
+        self._signals.install()
         self._make_parent(target.parent)
+        stage = self._stage(target.parent)
         try:
-            fd, temporary = tempfile.mkstemp(
-                prefix=f".{target.name}.", suffix=".tmp", dir=target.parent
-            )
+            fd, temporary = stage.create(target.name)
         except OSError as error:
             raise OutputError(f"{target}: cannot write here ({error.strerror})") from None
-        self._signals.install()
-        staged = _Staged(target, Path(temporary), os.fdopen(fd, "wb"))
+        staged = _Staged(target, temporary, os.fdopen(fd, "wb"))
         self._staged.append(staged)
         return staged.handle
 
@@ -209,6 +205,17 @@ class OutputSet:
     def targets(self) -> list[Path]:
         """The staged targets, in staging order."""
         return [staged.target for staged in self._staged]
+
+    def _stage(self, folder: Path) -> publication.Stage:
+        """The staging folder of ``folder``: made (and ``folder`` locked) on first use."""
+        try:
+            info = os.stat(folder)
+        except OSError as error:
+            raise OutputError(f"{folder}: cannot write here ({error.strerror})") from None
+        key = (info.st_dev, info.st_ino)
+        if key not in self._stages:
+            self._stages[key] = publication.Stage(folder, holding_others=bool(self._stages))
+        return self._stages[key]
 
     def _make_parent(self, folder: Path) -> None:
         missing = []
@@ -232,58 +239,53 @@ class OutputSet:
     # -- committing
 
     def commit(self) -> list[Path]:
-        """Rename every staged file into place; all of them or, on failure, none."""
-        mode = 0o666 & ~_umask()  # mkstemp creates 0600; give what open() would
-        replaced: list[tuple[_Staged, Path | None]] = []
-        backup = None
+        """Rename every staged file into place; all of them or, on failure, none (see
+        :mod:`trecbench.publication` for what holds when the process is killed)."""
         try:
             for staged in self._staged:
                 staged.handle.close()
-                os.chmod(staged.temporary, mode)
             for staged in self._staged:
                 check_target(staged.target, self.inputs)  # nothing changed meanwhile
-            for staged in self._staged:
-                backup = _backup(staged.target)
-                os.replace(staged.temporary, staged.target)
-                replaced.append((staged, backup))
-                backup = None
         except BaseException as error:
-            if backup is not None:  # its file was not replaced: the link is not needed
-                with contextlib.suppress(OSError):
-                    os.unlink(backup)
-            for staged, previous in reversed(replaced):
-                with contextlib.suppress(OSError):
-                    if previous is not None:
-                        os.replace(previous, staged.target)
-                    else:
-                        os.unlink(staged.target)
             self.abort()
             if isinstance(error, OSError):
                 raise OutputError(
                     f"{error.filename or 'output'}: cannot write ({error.strerror})"
                 ) from None
             raise
-        for _, backup in replaced:
-            if backup is not None:
-                with contextlib.suppress(OSError):
-                    os.unlink(backup)
-        self._signals.remove()
         targets = self.targets
-        self._staged, self._created = [], []
+        try:
+            with publication.signals_held():
+                try:
+                    publication.publish(list(self._stages.values()))
+                except OSError as error:
+                    raise OutputError(
+                        f"{error.filename or 'output'}: cannot write ({error.strerror})"
+                    ) from None
+                finally:
+                    self._close()
+        finally:
+            self._signals.remove()
         return targets
 
     def abort(self) -> None:
         """Remove every staged file and the folders the set created (if still empty)."""
-        for staged in self._staged:
-            with contextlib.suppress(OSError):
-                staged.handle.close()
-            with contextlib.suppress(OSError):
-                os.unlink(staged.temporary)
+        with publication.signals_held():  # a second Ctrl-C does not cut the clean-up short
+            for staged in self._staged:
+                with contextlib.suppress(OSError):
+                    staged.handle.close()
+            self._close()
+        self._signals.remove()
+
+    def _close(self) -> None:
+        """Remove the staging folders, release the locks, remove the folders made for the
+        targets if still empty."""
+        for stage in self._stages.values():
+            stage.close()
         for folder in reversed(self._created):
             with contextlib.suppress(OSError):
                 folder.rmdir()
-        self._staged, self._created = [], []
-        self._signals.remove()
+        self._staged, self._stages, self._created = [], {}, []
 
     def __enter__(self) -> OutputSet:
         return self
@@ -323,18 +325,6 @@ def _same_target(a: Path, b: Path) -> bool:
     with contextlib.suppress(OSError, RuntimeError):
         return a.resolve() == b.resolve()
     return a == b
-
-
-def _backup(target: Path) -> Path | None:
-    """A hard link to ``target``'s current content, to put back if the commit fails."""
-    if not target.exists():
-        return None
-    backup = target.with_name(f".{target.name}.{os.getpid()}.{threading.get_ident()}.bak")
-    try:
-        os.link(target, backup)
-    except OSError:
-        return None  # no hard links here: the commit cannot restore this file
-    return backup
 
 
 class _SignalGuard:

@@ -374,9 +374,7 @@ def evaluation_provenance(evaluation: Any) -> tuple[list[tuple[str, str]], dict 
         inputs.append((evaluation.options["ontology"], "ontology"))
     ontology = None
     if any(m.family == "MaxOntSim" for m in evaluation.measures):
-        from .engines.maxontsim import ontology_info
-
-        ontology = ontology_info(evaluation.options)
+        ontology = evaluation.ontology
     return inputs, ontology
 
 

@@ -21,6 +21,7 @@ import click
 
 from ..errors import ExitCode, TrecbenchError
 from .group import _debug, _StdoutClosed, cli
+from .stdout import whole_writes
 
 
 def echo_line(message: str) -> None:
@@ -110,13 +111,14 @@ def run(args: Sequence[str] | None = None) -> int:
     """
     token = _debug.set(False)
     try:
-        with warnings.catch_warnings():
+        with whole_writes(), warnings.catch_warnings():
             warnings.showwarning = partial(_show_warning, warnings.showwarning)
             code = _run(args)
-        _flush_stdout()
+            try:
+                _flush_stdout()
+            except OSError as error:  # what was left in stdout's buffer at the end
+                return _stdout_error(error)
         return code
-    except OSError as error:  # stdout failed while flushing at the end
-        return _os_error(error)
     finally:
         _debug.reset(token)
 
@@ -162,15 +164,19 @@ def _run(args: Sequence[str] | None) -> int:
 def _os_error(error: OSError) -> int:
     """An operating-system error no reader or writer turned into a typed error: a closed
     stdout ends quietly, anything else is one line (exit 2)."""
-    if error.errno == errno.EPIPE:
-        _detach_stdout()
-        return ExitCode.BROKEN_PIPE
-    if error.filename is None and _raised_by_echo(error):
-        _detach_stdout()
-        echo_line(f"standard output: cannot write ({error.strerror})")
-        return ExitCode.INPUT
+    if error.errno == errno.EPIPE or (error.filename is None and _raised_by_echo(error)):
+        return _stdout_error(error)
     where = f"{os.fsdecode(error.filename)}: " if error.filename is not None else ""
     echo_line(f"{where}{error.strerror or error}")
+    return ExitCode.INPUT
+
+
+def _stdout_error(error: OSError) -> int:
+    """Writing to stdout failed (or stopped short): one line, exit 2 (a closed one: 141)."""
+    _detach_stdout()
+    if error.errno == errno.EPIPE:
+        return ExitCode.BROKEN_PIPE
+    echo_line(f"standard output: cannot write ({error.strerror})")
     return ExitCode.INPUT
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 import click
@@ -18,7 +19,8 @@ def _outdir(function):
         "--outdir",
         required=True,
         type=OUTPUT_FOLDER,
-        help="Folder for the .qrels, .run and .sidecar.json files (created if needed).",
+        help="Folder for the .qrels, .run and .sidecar.json files (created if needed); "
+        "-: a conversion's single run to standard output (no sidecar).",
     )(function)
     function = click.option(
         "--runs-dir",
@@ -34,16 +36,24 @@ def _depth(function):
     )
 
 
+STDOUT = Path("-")  # -o -: a conversion's single run to standard output
+
+
 def _finish(conversion, outdir: Path, inputs, runs_dir: Path | None) -> None:
     """Write (validated) outputs and print a short summary (and, for several runs each
-    with its own qrels, the command that compares them)."""
+    with its own qrels, the command that compares them). With ``-o -``, the single run
+    goes to stdout and the summary to stderr."""
     from ..convert.common import compare_command, write_conversion
 
-    paths = write_conversion(conversion, outdir, inputs, runs_dir)
+    if outdir == STDOUT:
+        paths = _run_to_stdout(conversion, inputs, runs_dir)
+    else:
+        paths = write_conversion(conversion, outdir, inputs, runs_dir)
+    echo = partial(click.echo, err=outdir == STDOUT)
     for name, table in conversion.qrels.items():
         info = conversion.qrels_info.get(name, {})
         pooled = " (pooled)" if info.get("pooled") else ""
-        click.echo(
+        echo(
             f"wrote {paths['qrels:' + name]}: {table['qid'].nunique()} queries, "
             f"{int((table['rel'] > 0).sum())} relevant{pooled}"
         )
@@ -55,18 +65,40 @@ def _finish(conversion, outdir: Path, inputs, runs_dir: Path | None) -> None:
             if ties
             else ""
         )
-        click.echo(
+        echo(
             f"wrote {paths['run:' + run.tag]}: {stats['queries']} queries, "
             f"{stats['documents']} documents{tie_text}"
         )
-    click.echo(f"wrote {paths['sidecar']}")
+    if "sidecar" in paths:
+        echo(f"wrote {paths['sidecar']}")
     for reason, count in conversion.report.counts.items():
-        click.echo(f"  {count} × {reason}")
+        echo(f"  {count} × {reason}")
     for note in conversion.report.notes:
-        click.echo(f"  note: {note}")
+        echo(f"  note: {note}")
     command = compare_command(conversion, paths)
     if command is not None:
-        click.echo(f"compare the runs with:\n  {command}")
+        echo(f"compare the runs with:\n  {command}")
+
+
+def _run_to_stdout(conversion, inputs, runs_dir: Path | None) -> dict[str, object]:
+    """Print the conversion's single run (validated as a written one: it is written and
+    checked in a scratch folder first); its sidecar is not kept. What was "written"."""
+    import tempfile
+
+    from ..convert.common import write_conversion
+
+    if runs_dir is not None:
+        raise click.UsageError("-o -: the run goes to standard output; --runs-dir is not used")
+    if conversion.qrels or len(conversion.runs) != 1:
+        raise click.UsageError(
+            f"-o -: standard output takes a single run; this conversion writes "
+            f"{len(conversion.runs)} run(s) and {len(conversion.qrels)} qrels (give a folder)"
+        )
+    key = f"run:{conversion.runs[0].tag}"
+    with tempfile.TemporaryDirectory(prefix="trecbench-convert.") as scratch:
+        data = write_conversion(conversion, scratch, inputs)[key].read_bytes()
+    click.echo(data, nl=False)  # every byte, or exit 2 (cli/stdout.py)
+    return {key: "standard output"}
 
 
 def _pairs(values, option: str) -> dict[str, int]:

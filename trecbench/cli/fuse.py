@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import os
+
 import click
 
 from .group import cli
-from .paths import DEPTH, INPUT_FILE, OUTPUT_FILE
+from .paths import DEPTH, INPUT_FILE, OutputFile
 
 # fusion.METHODS and fusion.NORMS with ranx's aliases, repeated so that loading the CLI does
 # not import numpy; tests/test_fusion.py keeps them equal to the library's.
@@ -16,6 +18,13 @@ METHOD_CHOICES = (
 NORM_CHOICES = (
     "none", "min-max", "z-score", "max", "sum", "rank", "min_max", "minmax", "zmuv", "zscore",
 )  # fmt: skip
+
+
+class RunOutput(OutputFile):
+    """A file to write, or ``-``: standard output."""
+
+    def convert(self, value, param, ctx):
+        return "-" if os.fsdecode(value) == "-" else super().convert(value, param, ctx)
 
 
 @cli.command()
@@ -58,13 +67,42 @@ NORM_CHOICES = (
 )
 @click.option("--tag", default=None, help="Run tag of the fused run (default: the method).")
 @click.option(
+    "--optimize",
+    "optimize",
+    default=None,
+    metavar="MEASURE",
+    help="Choose RRF's k (or the weights of combsum/wmnz) that maximise MEASURE on --qrels, "
+    "with a cross-validated held-out score, and fuse with them.",
+)
+@click.option(
+    "--qrels",
+    type=INPUT_FILE,
+    default=None,
+    help="The development qrels --optimize chooses on.",
+)
+@click.option(
+    "--folds",
+    type=int,
+    default=5,
+    show_default=True,
+    help="Folds of topics of --optimize's cross-validation.",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the folds.")
+@click.option(
+    "--step",
+    type=float,
+    default=0.1,
+    show_default=True,
+    help="Step of --optimize's weight grid (weights summing to 1).",
+)
+@click.option(
     "-o",
     "--output",
     required=True,
-    type=OUTPUT_FILE,
-    help="The fused run (six tab-separated columns, full-precision scores).",
+    type=RunOutput(),
+    help="The fused run (six tab-separated columns, full-precision scores); - for standard output.",
 )
-def fuse(runs, method, k, norm, weights, depth, tag, output):
+def fuse(runs, method, k, norm, weights, depth, tag, optimize, qrels, folds, seed, step, output):
     """Fuse RUNS into one run: each run is ranked as trec_eval ranks it, then the methods
     combine ranks (rrf, isr) or per-topic normalised scores (combsum, combmnz, ...).
 
@@ -77,12 +115,22 @@ def fuse(runs, method, k, norm, weights, depth, tag, output):
           --depth 100 -o out/rrf.run
       trecbench fuse --method combsum --norm z-score -w 0.3 -w 0.7 \\
           runs/tfidf-word.run runs/tfidf-char.run -o out/wsum.run
+      trecbench fuse runs/tfidf-word.run runs/tfidf-char.run -o - \\
+          | trecbench score --compat 10.0 qrels/hpo-demo.qrels -
+      trecbench fuse --optimize nDCG@10 --qrels data/hpo-rtask/hpo-rtask.qrels \\
+          data/hpo-rtask/lexical.run data/hpo-rtask/vector.run -o out/tuned.run
     """
     from .. import outputs
-    from ..files import write_run
+    from ..errors import UsageError
+    from ..files import run_bytes, write_run
     from ..fusion import fuse as fuse_runs
 
-    outputs.check_target(output, runs)  # before the fusion: an input is never the output
+    if output != "-":  # before the fusion: an input is never the output
+        outputs.check_target(output, runs)
+    if optimize is not None:
+        k, weights = _optimised(runs, method, norm, depth, optimize, qrels, folds, seed, step)
+    elif qrels is not None:
+        raise UsageError("--qrels goes with --optimize")
     fused = fuse_runs(
         [str(run) for run in runs],
         method,
@@ -92,6 +140,32 @@ def fuse(runs, method, k, norm, weights, depth, tag, output):
         depth=depth,
         tag=tag,
     )
-    write_run(fused, output)
+    if output == "-":
+        click.echo(run_bytes(fused), nl=False)  # every byte, or exit 2 (cli/stdout.py)
+    else:
+        write_run(fused, output)
     topics = fused["qid"].nunique()
-    click.echo(f"wrote {output}: {len(fused)} documents, {topics} topics", err=True)
+    where = "standard output" if output == "-" else output
+    click.echo(f"wrote {where}: {len(fused)} documents, {topics} topics", err=True)
+
+
+def _optimised(runs, method, norm, depth, measure, qrels, folds, seed, step):
+    """``(k, weights)`` chosen by :func:`~trecbench.runstudy.fusion_tuning.optimize_fusion`,
+    said on stderr with the held-out score."""
+    from ..errors import UsageError
+    from ..runstudy.fusion_tuning import optimize_fusion
+
+    if qrels is None:
+        raise UsageError("--optimize needs --qrels: the judgments it chooses on")
+    tuned = optimize_fusion(
+        [str(run) for run in runs], qrels, measure, method,
+        norm=norm, folds=folds, seed=seed, step=step, depth=depth,
+    )  # fmt: skip
+    click.echo(
+        f"chose {tuned.best.label()} for {tuned.measure} on {qrels}: held-out "
+        f"{tuned.held_out:.4f} ({folds}-fold, seed {seed}; training {tuned.training:.4f}, "
+        f"{len(tuned.candidates)} candidates)",
+        err=True,
+    )
+    best = tuned.best
+    return best.k, () if best.weights is None else best.weights

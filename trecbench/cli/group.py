@@ -14,7 +14,10 @@ import click
 from .. import __version__, outputs
 from ..errors import ExitCode
 
-WORKFLOW = ("convert", "validate", "score", "compare", "fuse", "benchmark", "measures")
+WORKFLOW = (
+    "convert", "validate", "score", "compare", "power", "agree", "fuse", "benchmark",
+    "leaderboard", "similarity", "pool", "diff", "measures",
+)  # fmt: skip
 
 _debug: contextvars.ContextVar[bool] = contextvars.ContextVar("trecbench_debug", default=False)
 

@@ -19,7 +19,8 @@ from .group import cli
 def measures(names, fmt):
     """List every measure: spellings, parameters with defaults, what it computes, the
     engines that compute it, what its numbers are checked against, which trec_eval versions
-    have it, and its citation. With NAMES, say what each name means instead.
+    have it, and its citation. With NAMES, say what each name means instead, with each
+    parameter's value and domain (where its numbers have a meaning, and why).
 
     \b
     Examples:
@@ -39,6 +40,8 @@ def measures(names, fmt):
                 f"{measure.requested}: {measure.canonical} — {definition.description} "
                 f"(engine {engines_of[measure]}, checked against {measure.provider})"
             )
+            for line in listing.parameter_lines(measure):
+                click.echo(line)
         return
     render = {"text": listing.text, "markdown": listing.markdown, "json": listing.as_json}[fmt]
     click.echo(render(), nl=False)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+from functools import partial
 
 import click
 
@@ -11,6 +12,8 @@ from ..errors import ExitCode
 from .group import cli
 from .paths import DEPTH, INPUT_FILE, OUTPUT_FILE
 from .progress import StderrProgress, wanted
+
+STDIN = "/dev/stdin"  # what `-` reads
 
 # the library's profiles, named here so that `--help` does not import the validator
 PROFILES = ("default", "strict", "lenient", "rtask")
@@ -51,7 +54,13 @@ PROFILES = ("default", "strict", "lenient", "rtask")
     "--fix",
     "fix_out",
     type=OUTPUT_FILE,
-    help="Write the canonical form of the (single) RUN here and list every change.",
+    help="Write the canonical form of the (single) RUN here and list every change; the "
+    "exit code is then the fixed run's (0: it validates clean).",
+)
+@click.option(
+    "--fix-tag",
+    metavar="TAG",
+    help="With --fix: set the run tag of every line to TAG (repairs mixed tags, R17-R19).",
 )
 @click.option(
     "--memory",
@@ -74,6 +83,7 @@ def validate(
     fmt,
     show,
     fix_out,
+    fix_tag,
     memory,
     quiet,
 ):
@@ -89,7 +99,8 @@ def validate(
       trecbench validate --qrels qrels/hpo-demo.qrels
       trecbench validate run.txt --profile strict --format json
       trecbench validate run.txt --qrels qrels.txt --profile rtask
-      trecbench validate run.txt --fix run.fixed.tsv
+      trecbench validate run.txt --fix run.fixed.tsv --fix-tag myrun
+      cat run.txt | trecbench validate -
     """
     from .. import validation as v
     from ..inputs.streams import Source
@@ -99,6 +110,9 @@ def validate(
         raise click.UsageError("give at least one RUN or --qrels QRELS")
     if fix_out is not None and len(runs) != 1:
         raise click.UsageError("--fix needs exactly one RUN")
+    if fix_tag is not None and fix_out is None:
+        raise click.UsageError("--fix-tag needs --fix")
+    runs, qrels, topics = _stdin_named([*runs, qrels, topics], len(runs))
     if fix_out is not None:  # before the validation: an input is never the fixed run
         outputs.check_target(fix_out, [*runs, qrels, topics])
     if docid_regex is not None:
@@ -131,23 +145,67 @@ def validate(
         finally:
             if progress is not None:
                 progress.close()
+        fixed, failed = None, [r for r in results if not r.ok]
+        if fmt == "text":
+            _print_text(results, show)
+        if source is not None:  # the exit code is then the fixed run's, not the input's
+            checks = partial(
+                v.validate_tokens,
+                kind="run",
+                profile=profile,
+                topics=ids,
+                max_depth=depth,
+                min_depth=min_depth,
+                docid_regex=docid_regex,
+            )
+            verify = _Verify(checks, results[0].qrels_info if qrels else None, tag_is_filename)
+            others = (qrels, topics)
+            fixed = _fix(v, source, others, fix_out, fix_tag, profile, depth, results, verify)
+            failed = [result for result in failed if result is not results[-1]]
         if fmt == "json":
-            fixed = None
-            if source is not None:
-                fixed = _fix(v, source, qrels, topics, fix_out, profile, depth, results)
             click.echo(report.to_json(results, fixed))
-        else:
-            for result in results:
-                for line in report.text_lines(result, show):
-                    click.echo(line)
-            click.echo(report.summary_line(results))
-            if source is not None:
-                fixed = _fix(v, source, qrels, topics, fix_out, profile, depth, results)
-                click.echo(f"{runs[0]}: wrote the canonical run to {fix_out}; changes:")
-                for change in fixed["changes"]:
-                    click.echo(f"  {change['text']}")
-    if any(not r.ok for r in results):
+        elif fixed is not None:
+            click.echo(f"{runs[0]}: wrote the canonical run to {fix_out}; changes:")
+            for change in fixed["changes"]:
+                click.echo(f"  {change['text']}")
+            click.echo(f"{fix_out}: {report.summary_line([verify.result])}")
+    if failed:
         raise SystemExit(ExitCode.INPUT)  # the exit code of a malformed input everywhere
+
+
+def _print_text(results, show: int) -> None:
+    from ..validation import report
+
+    for result in results:
+        for line in report.text_lines(result, show):
+            click.echo(line)
+    click.echo(report.summary_line(results))
+
+
+def _stdin_named(paths: list, count: int) -> tuple[tuple, object, object]:
+    """RUNS (the first ``count`` of ``paths``), --qrels and --topics, with ``-`` read as
+    standard input, which can be read once."""
+    if sum(path == "-" for path in paths) > 1:
+        raise click.UsageError("standard input ('-') can be read once: give it once")
+    named = [STDIN if path == "-" else path for path in paths]
+    return tuple(named[:count]), named[count], named[count + 1]
+
+
+class _Verify:
+    """The validation of the fixed run, with the checks the run was validated with (the
+    qrels as they were read, not read again); keeps its result to print."""
+
+    def __init__(self, checks, qrels_info, tag_is_filename: bool):
+        self.checks, self.qrels_info = checks, qrels_info
+        self.tag_is_filename = tag_is_filename
+        self.result = None
+
+    def __call__(self, tokens):
+        from ..validation import run_name
+
+        expected = run_name(tokens.path) if self.tag_is_filename else None
+        self.result = self.checks(tokens, qrels_topics=self.qrels_info, expected_tag=expected)
+        return self.result
 
 
 class _LineProgress:
@@ -167,10 +225,19 @@ class _LineProgress:
             self.line.close()
 
 
-def _fix(v, source, qrels, topics, out, profile, max_depth, results) -> dict:
-    others = [p for p in (qrels, topics) if p]  # the run itself fix_run protects
+def _fix(v, source, others, out, tag, profile, max_depth, results, verify) -> dict:
+    """Write the fixed run (verified by ``verify``); what it changed, for the report."""
+    others = [p for p in others if p]  # qrels and topics (the run itself fix_run protects)
     changes = v.fix_run(
-        source, out, profile=profile, max_depth=max_depth, result=results[-1], inputs=others
+        source,
+        out,
+        profile=profile,
+        max_depth=max_depth,
+        result=results[-1],
+        inputs=others,
+        tag=tag,
+        verify=verify,
     )
     changed = [c.to_dict() | {"text": c.format()} for c in changes]
-    return {"output": str(out), "changes": changed}  # a Path is not JSON
+    counts = verify.result.counts
+    return {"output": str(out), "changes": changed, "counts": counts}  # a Path is not JSON

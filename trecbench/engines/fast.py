@@ -10,8 +10,9 @@ Exactness: the values are those of trec_eval 9.0.8 (``m_P.c``, ``m_recall.c``,
 ``m_success.c``, ``m_recip_rank.c``, ``m_map.c``, ``m_map_cut.c``, ``m_ndcg.c``,
 ``m_ndcg_cut.c``, ``m_Rprec.c``, ``m_num_*.c``), computed with the same floating-point
 operations in the same order: counts are integers, sums of precisions and of discounted
-gains are accumulated document by document per topic (:func:`segment_cumsum`), and the
-discount is C's ``log2`` (via :func:`math.log2`) rather than a SIMD approximation.
+gains are accumulated document by document per topic
+(:func:`trecbench.kernels.segment_cumsum`), and the discount is C's ``log2`` (via
+:func:`math.log2`) rather than a SIMD approximation.
 
 The engine consumes a run already in trec_eval order (see :mod:`trecbench.ranking`); it
 never sorts documents itself.
@@ -28,6 +29,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import arrow
+from ..kernels import log2_ranks, precisions_at_relevant, segment_cumsum
 from ..measures import LONG_CUTOFFS, registry, value_names
 
 # trec_eval measure families this engine computes; cutoff families take a positive k.
@@ -92,50 +94,6 @@ class SparseRanking:
         return len(self.num_ret)
 
 
-def segment_cumsum(values: np.ndarray, segment: np.ndarray) -> np.ndarray:
-    """Running sums that restart at every new ``segment`` value (``segment`` sorted).
-
-    Each running sum is accumulated element by element, left to right, exactly like the C
-    loop ``sum += x`` — so results are bit-identical to trec_eval's, unlike subtracting
-    the totals of previous segments from one global cumulative sum. Segments are laid out
-    as rows of zero-padded matrices (grouped by length class, to bound the padding) and
-    summed with ``np.cumsum(axis=1)``, which accumulates sequentially along a row.
-    """
-    n = len(values)
-    out = np.empty(n, dtype=np.float64)
-    if n == 0:
-        return out
-    starts = np.flatnonzero(np.r_[True, segment[1:] != segment[:-1]])
-    lengths = np.diff(np.r_[starts, n])
-    within = np.arange(n) - np.repeat(starts, lengths)
-    length_class = np.ceil(np.log2(lengths)).astype(np.int64)
-    for cls in np.flatnonzero(np.bincount(length_class)):  # the classes present
-        chosen = np.flatnonzero(length_class == cls)
-        chosen_lengths = lengths[chosen]
-        rows = np.repeat(np.arange(len(chosen)), chosen_lengths)
-        index = np.repeat(starts[chosen], chosen_lengths) + (
-            np.arange(len(rows))
-            - np.repeat(np.cumsum(chosen_lengths) - chosen_lengths, chosen_lengths)
-        )
-        cols = within[index]
-        matrix = np.zeros((len(chosen), int(chosen_lengths.max())), dtype=np.float64)
-        matrix[rows, cols] = values[index]
-        out[index] = np.cumsum(matrix, axis=1)[rows, cols]
-    return out
-
-
-_LOG2_CACHE = np.empty(0, dtype=np.float64)
-
-
-def log2_ranks(n: int) -> np.ndarray:
-    """``log2(i + 2)`` for positions ``i < n`` with C's ``log2`` (trec_eval's discount)."""
-    global _LOG2_CACHE
-    if len(_LOG2_CACHE) < n:
-        size = max(n, 2 * len(_LOG2_CACHE), 1024)
-        _LOG2_CACHE = np.fromiter(map(math.log2, range(2, size + 2)), np.float64, size)
-    return _LOG2_CACHE[:n]
-
-
 def _last_index_below(topic: np.ndarray, pos: np.ndarray, n_topics: int, k: float):
     """Per topic: how many entries have ``pos < k`` and the index of the last of them."""
     below = pos < k
@@ -154,14 +112,6 @@ def _segment_totals(
     has = count > 0
     out[has] = sums[last[has]]
     return out
-
-
-def precisions_at_relevant(rel_topic: np.ndarray, rel_pos: np.ndarray) -> np.ndarray:
-    """(relevant so far) / rank at each relevant retrieved document, as in m_map.c (the
-    terms AP sums); ``rel_topic`` (sorted) and ``rel_pos`` (0-based rank) per document."""
-    first = np.searchsorted(rel_topic, rel_topic, side="left")
-    so_far = np.arange(len(rel_topic)) - first + 1
-    return so_far.astype(np.float64) / (rel_pos + 1).astype(np.float64)
 
 
 def _safe_divide(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:

@@ -43,9 +43,23 @@ def _irm_measure(measure: Measure, relevance_level: int, largest_grade: int):
         params["rel"] = relevance_level
     if "max_rel" in names and params.get("max_rel") is None:
         params["max_rel"] = largest_grade
+    if "min_rel" in names and params.get("min_rel") is not None:
+        _check_min_rel(measure, params["min_rel"], params.get("max_rel"))
     if measure.params is not None:
         params["cutoff"] = int(measure.params)
     return ir_measures.measures.registry[definition.ir_measures](**params)
+
+
+def _check_min_rel(measure: Measure, min_rel, max_rel) -> None:
+    """min_rel below max_rel (taken from the qrels' largest grade when not given): at or
+    above it the C/W/L measures divide by zero (an internal error in cwl_eval)."""
+    from ..errors import ParameterDomainError
+
+    if max_rel is not None and min_rel >= max_rel:
+        raise ParameterDomainError(
+            f"{measure.requested}: min_rel={min_rel} must be below max_rel={max_rel} "
+            "(the largest grade in the qrels when max_rel is not given)"
+        )
 
 
 def _refuse_duplicate_subtopic_judgments(table, path: str) -> None:
@@ -68,7 +82,7 @@ def _refuse_duplicate_subtopic_judgments(table, path: str) -> None:
             path,
             second,
             f"duplicate docs {docno} for topic {qid} subtopic {sub} (first on line {first})",
-            "Q-DUP",
+            "Q5",
         )
 
 

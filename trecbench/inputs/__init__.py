@@ -121,11 +121,11 @@ def _load_source(
         if kind == "run" and not full:
             table = trec_text.read_regular_run(source)
             if table is not None and comments:
-                from ..trec_eval.comments import drop_run_comment_rows
+                from .comments import drop_run_comment_rows
 
                 table = drop_run_comment_rows(table)
         if table is None and comments:  # trec_eval 10.0's '#' lines
-            from ..trec_eval.comments import tokens_without_comments
+            from .comments import tokens_without_comments
 
             tokens = tokens_without_comments(source, kind)
         elif table is None:
@@ -164,7 +164,7 @@ def load(
     is called with the bytes read of a file (see :class:`~trecbench.inputs.streams.Source`);
     ``full`` keeps every column of a TREC run (``q0``, ``rank``, ``line``) instead of the
     columns scoring needs, which regular files give fastest; ``comments`` skips the ``#``
-    lines trec_eval 10.0 skips (:mod:`trecbench.trec_eval.comments`).
+    lines trec_eval 10.0 skips (:mod:`trecbench.inputs.comments`).
     """
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {KINDS}, not {kind!r}")

@@ -1,19 +1,25 @@
 """Qrels of an ir_datasets dataset (``irds:msmarco-passage/dev/small``), as ir_measures
 reads them: the optional extra ``trecbench[datasets]`` installs ir_datasets.
 
-ir_datasets downloads a dataset's files on first use (into ``~/.ir_datasets``) and reads
-them from there afterwards.
+ir_datasets downloads a dataset's files on first use (into ``$IR_DATASETS_HOME``, by
+default ``~/.ir_datasets``) and reads them from there afterwards. Its log lines (usage
+agreements, download retries) are kept off stderr; when the download fails, the error
+says where ir_datasets looks for a local copy, which its log names.
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
+import itertools
+import logging
 import os
+import re
 
 import pyarrow as pa
 
 from .. import extras
-from ..errors import InputError
+from ..errors import InputError, TrecbenchError
 from . import records
 
 PREFIX = "irds:"
@@ -37,4 +43,56 @@ def qrels_table(text: str) -> pa.Table:
         raise InputError(text, None, "no such file, nor an ir_datasets dataset") from None
     if not dataset.has_qrels():
         raise InputError(text, None, "this ir_datasets dataset has no qrels")
-    return records.to_table(dataset.qrels_iter(), "qrels", f"{PREFIX}{dataset_id}")
+    with _captured_log() as log:
+        qrels = dataset.qrels_iter()
+        try:
+            first = next(qrels, None)
+        except TrecbenchError:
+            raise
+        except Exception as error:  # noqa: BLE001 - any downloader failure is this input's
+            raise _unavailable(text, error, log, ir_datasets) from None
+        found = itertools.chain([first], qrels) if first is not None else iter(())
+        return records.to_table(found, "qrels", f"{PREFIX}{dataset_id}")
+
+
+class _Kept(logging.Filter):
+    """Keeps ir_datasets' log records instead of letting its handler print them."""
+
+    def __init__(self):
+        super().__init__()
+        self.records: list[logging.LogRecord] = []
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        self.records.append(record)
+        return False
+
+
+@contextlib.contextmanager
+def _captured_log():
+    """ir_datasets' logger (``ir_datasets``, its own handler) silenced for the call, its
+    records kept for the error message."""
+    logger, kept = logging.getLogger("ir_datasets"), _Kept()
+    logger.addFilter(kept)
+    try:
+        yield kept.records
+    finally:
+        logger.removeFilter(kept)
+
+
+_LOCAL_COPY = re.compile(r"local copy of (\S+), you can symlink it here [^:]*: (\S+)")
+
+
+def _unavailable(text: str, error: Exception, log, ir_datasets) -> InputError:
+    """One line: the dataset needs a download that failed, and where a local copy goes."""
+    messages = [record.getMessage() for record in log]
+    places = [m for m in map(_LOCAL_COPY.search, messages) if m]
+    home = ir_datasets.util.home_path()
+    where = f"a copy of {places[0][1]} at {places[0][2]}" if places else f"its files in {home}"
+    reason = " ".join(f"{type(error).__name__}: {error}".split())
+    reason = reason if len(reason) <= 80 else reason[:77] + "..."
+    return InputError(
+        text,
+        None,
+        f"ir_datasets must download this dataset's qrels and could not ({reason}); "
+        f"put {where} (ir_datasets looks under $IR_DATASETS_HOME, here {home})",
+    )

@@ -5,9 +5,15 @@
   source, trec_eval versions) and the engines' registrations (how to add a measure, a
   trec_eval family or an engine: see its docstring);
 * :mod:`.catalog` — the definitions themselves (data), the KPI preset and trec_eval's
-  nicknames;
+  nicknames; :mod:`.extended` — trecbench's own and ir_measures' other providers';
+  :mod:`.ported` — the trec_eval families trecbench ports;
+* :mod:`.params` — the shared parameters and the domains of the measures' numbers (each
+  stated once, with its reason);
 * :mod:`.names` — :class:`~.names.Measure` (one requested measure) and the parsers of
   trec_eval, ir_measures, display and seed spellings;
+* :mod:`.expression` — the reader of ``Name(key=value,...)@cutoff``;
+* :mod:`.trec_params` — trec_eval's parameter lists: C numbers, what trec_eval refuses,
+  the numbers' domain checks;
 * :mod:`.listing` — the table ``trecbench measures`` prints and ``docs/measures.md`` holds.
 
 Nothing here imports an engine: engines register what they compute.
@@ -15,17 +21,12 @@ Nothing here imports an engine: engines register what they compute.
 
 from __future__ import annotations
 
-from . import catalog, registry
+from . import catalog, extended, ported, registry
 from .catalog import KPI_PRESET, NICKNAMES
 from .names import (
     Measure,
-    MeasureParameterError,
     better,
-    c_atof,
-    c_atol,
     display_name,
-    float_cutoffs,
-    long_cutoffs,
     param_label,
     parse_measure,
     parse_measures,
@@ -58,6 +59,7 @@ from .registry import (
     define,
     register_engine,
 )
+from .trec_params import MeasureParameterError, c_atof, c_atol, float_cutoffs, long_cutoffs
 
 __all__ = [
     "COUNTS",
@@ -88,6 +90,8 @@ __all__ = [
     "c_atof",
     "c_atol",
     "catalog",
+    "extended",
+    "ported",
     "define",
     "display_name",
     "float_cutoffs",

@@ -19,6 +19,7 @@ from .registry import (
     META,
     PAIRS,
 )
+from .trec_params import numbers_of
 
 _TREC_SYNTAX = {
     LONG_CUTOFFS: ".k",
@@ -71,8 +72,65 @@ def spellings(definition: registry.Definition) -> list[str]:
 
 
 def _param_text(param: registry.Param) -> str:
-    default = "unset" if param.default is None else repr(param.default)
-    return f"{param.name}={default}"
+    domain = f" ({param.domain})" if param.domain is not None else ""
+    return f"{param.name}={_shown(param.default)}{domain}"
+
+
+def _numbers_text(definition: registry.Definition) -> str:
+    """``cutoff in [1, 20]``: the domain of a family's cutoff and trec_eval numbers."""
+    numbers = definition.numbers
+    return "" if numbers is None else f"{_bare(numbers.what)} {numbers}"
+
+
+def _parameters_cell(definition: registry.Definition) -> str:
+    parts = [f"`{_param_text(param)}`" for param in definition.params]
+    if definition.numbers is not None:
+        parts.append(_numbers_text(definition))
+    return ", ".join(parts) or "—"
+
+
+def _bare(what: str) -> str:
+    return what.removeprefix("the ").removeprefix("a ")
+
+
+def _domain(domain: registry.Domain) -> dict:
+    return {"domain": str(domain), "reason": domain.reason}
+
+
+def _numbers_record(domain: registry.Domain) -> dict:
+    return {"what": domain.what, **_domain(domain)}
+
+
+def parameter_lines(measure) -> list[str]:
+    """What ``trecbench measures NAME`` says of a measure's parameters: each one's value
+    (or default) and domain, with the domain's reason."""
+    definition = measure.definition
+    given, numbers = dict(measure.options), []
+    for name, value in numbers_of(definition, measure.params) if measure.params else ():
+        key = name if name is not None else _bare(definition.numbers.what)
+        if definition.param(key) is not None:  # rbp.p=0.8, set_F.0.5 (beta)
+            given[key] = value
+        else:
+            numbers.append(str(value) if name is None else f"{name}={value}")
+    lines = []
+    for param in definition.params:
+        shown = _shown(given.get(param.name, param.default))
+        if param.name in given:
+            shown += f" (default {_shown(param.default)})"
+        if param.choices:
+            shown += f"; one of {', '.join(map(repr, param.choices))}"
+        if param.domain is not None:
+            shown += f"; {param.domain}: {param.domain.reason}"
+        lines.append(f"  {param.name} = {shown}")
+    domain = definition.numbers
+    if domain is not None and definition.param(_bare(domain.what)) is None:
+        value = f" = {', '.join(numbers)}" if numbers else ""
+        lines.append(f"  {_bare(domain.what)}{value}; {domain}: {domain.reason}")
+    return lines
+
+
+def _shown(value) -> str:
+    return "unset" if value is None else repr(value)
 
 
 def rows() -> list[dict]:
@@ -90,9 +148,13 @@ def rows() -> list[dict]:
                         "default": p.default,
                         "choices": list(p.choices),
                         "doc": p.doc,
+                        "domain": None if p.domain is None else _domain(p.domain),
                     }
                     for p in d.params
                 ],
+                "numbers": None
+                if d.numbers is None
+                else {"what": d.numbers.what, **_domain(d.numbers)},
                 "description": d.description,
                 "notes": d.notes,
                 "summary": d.summary,
@@ -125,8 +187,7 @@ def markdown() -> str:
         cells = [
             r["name"],
             ", ".join(f"`{s}`" for s in r["spellings"]),
-            ", ".join(f"`{_param_text(registry.get(r['name']).param(p['name']))}`"
-                      for p in r["parameters"]) or "—",
+            _parameters_cell(registry.get(r["name"])),
             what,
             ", ".join(r["engines"]) or "—",
             r["source"],
@@ -150,6 +211,8 @@ def text() -> str:
         ]
         if params:
             lines.append(f"  parameters: {params}")
+        if r["numbers"]:
+            lines.append(f"  numbers:    {_numbers_text(registry.get(r['name']))}")
         if r["notes"]:
             lines.append(f"  notes:      {r['notes']}")
         lines.append(

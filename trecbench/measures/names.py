@@ -18,21 +18,27 @@ with ``-M 10 -m recip_rank`` — and never the uncut ``recip_rank``. Its trec-st
 first parameter list given for a measure wins") and splits a name list at spaces
 (``-m 'nDCG@10 P@5'``, as ir_measures' command line does). Unknown names are answered with
 the nearest valid ones.
+
+Numbers are checked against the domains the registry declares (:mod:`.params`): outside
+them, ir_measures and display spellings are refused (:class:`ParameterDomainError`) and
+trec_eval spellings, whose numbers are trec_eval's whatever the values, warned about
+(:class:`ParameterDomainWarning`).
 """
 
 from __future__ import annotations
 
-import ast
 import difflib
 import re
+import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..errors import TrecbenchError, UsageError
+from ..errors import ParameterDomainError, ParameterDomainWarning, TrecbenchError, UsageError
 from ..trec_eval import compat
 from . import registry
-from .catalog import KPI_PRESET, NICKNAMES
+from .catalog import ALL_TREC, KPI_PRESET, NICKNAMES
+from .expression import ExpressionError, parse_expression
 from .registry import (
     FLOAT_CUTOFF,
     FLOAT_CUTOFFS,
@@ -44,12 +50,13 @@ from .registry import (
     PAIRS,
     Definition,
 )
-
-
-class MeasureParameterError(TrecbenchError):
-    """A measure's parameters are invalid (trec_eval cannot initialise it: exit 2)."""
-
-    exit_code = 2
+from .trec_params import (
+    c_atof,
+    check_params,
+    float_cutoffs,
+    long_cutoffs,
+    numbers_outside,
+)
 
 
 @dataclass(frozen=True)
@@ -154,58 +161,6 @@ def _literal(value: Any) -> str:
 
 
 # ---------------------------------------------------------------------------------------
-# C number parsing (trec_eval reads parameters with atol/atof)
-
-_ATOL = re.compile(r"^[ \t\n\r\v\f]*([+-]?[0-9]+)")
-_ATOF = re.compile(r"^[ \t\n\r\v\f]*([+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?)")
-
-
-def c_atol(text: str) -> int:
-    """C ``atol``: the leading integer of ``text``, 0 when there is none."""
-    match = _ATOL.match(text)
-    return int(match.group(1)) if match else 0
-
-
-def c_atof(text: str) -> float:
-    """C ``atof`` (decimal forms): the leading number of ``text``, 0.0 when there is none."""
-    match = _ATOF.match(text)
-    return float(match.group(1)) if match else 0.0
-
-
-def long_cutoffs(params: str) -> tuple[int, ...]:
-    """Integer cutoffs as trec_eval reads them: ``atol`` each, sorted, positive, unique."""
-    values = sorted(c_atol(part) for part in params.split(","))
-    if values[0] <= 0:
-        raise MeasureParameterError(f"negative cutoff detected in '{params}'")
-    if len(set(values)) != len(values):
-        raise MeasureParameterError(f"duplicate cutoffs detected in '{params}'")
-    return tuple(values)
-
-
-def float_cutoffs(params: str) -> list[float]:
-    """Float cutoffs as trec_eval reads them (``atof`` each), sorted as it prints them."""
-    return sorted({c_atof(part) for part in params.split(",")})
-
-
-def _check_params(definition: Definition, params: str) -> None:
-    """Reject what trec_eval refuses (pytrec_eval aborts the process on these instead)."""
-    kind = definition.trec_params
-    if kind is None:
-        return  # trec_eval ignores parameters of measures that take none
-    if kind == LONG_CUTOFFS:
-        long_cutoffs(params)
-    elif kind == FLOAT_CUTOFFS:
-        values = [c_atof(part) for part in params.split(",")]
-        if len(set(values)) != len(values):
-            raise MeasureParameterError(f"duplicate cutoffs detected in '{params}'")
-    elif kind == PAIRS:
-        if not re.fullmatch(r"[^,=]*=[^,=]*(,[^,=]*=[^,=]*)*", params):
-            raise MeasureParameterError(f"malformed pair parameters in '{params}'")
-    elif definition.name == "utility" and len(params.split(",")) != 4:
-        raise MeasureParameterError(f"utility needs 4 coefficients, got '{params}'")
-
-
-# ---------------------------------------------------------------------------------------
 # parsing
 
 _SEED_AT = re.compile(r"^(?P<name>[A-Za-z][A-Za-z0-9]*)_at_(?P<k>[0-9]+)$")  # ndcg_at_10
@@ -224,13 +179,13 @@ def _parse_trec(text: str, version: str | None = None) -> Measure | None:
         local = index.labels.get(name)
         if local is None or not dot or local.cutoff != INT_CUTOFF:
             return None
-        return Measure(local.name, str(_positive_k(params, text)), (), text, True)
+        return Measure(local.name, _cutoff_text(local, _integer(params), text), (), text, True)
     if dot and params == "":
         raise UsageError(f"illegal measure '{text}' (empty parameter list)")
     if not dot:
         params = None
     else:
-        _check_params(definition, params)
+        check_params(definition, params)
         if definition.trec_params is None:
             params = None
         elif definition.trec_params == FLOAT_CUTOFFS:  # ..2 and 0.20 mean 0.2
@@ -250,7 +205,7 @@ def _parse_label(text: str) -> Measure | None:
         if definition is None:  # trecbench's labels of the others: Judged_10, ERR_10
             other = registry.find(prefix)
             if other is not None and other.cutoff == INT_CUTOFF:
-                return Measure(other.name, str(_positive_k(params, text)), (), text)
+                return Measure(other.name, _cutoff_text(other, _integer(params), text), (), text)
             continue
         if definition.trec_name is not None and definition.trec_params is None:
             continue
@@ -259,14 +214,23 @@ def _parse_label(text: str) -> Measure | None:
     return None
 
 
-def _positive_k(text: str, whole: str) -> int:
-    if not re.fullmatch(r"[0-9]+", text) or int(text) <= 0:
-        raise UsageError(f"illegal measure '{whole}': the cutoff must be a positive integer")
-    return int(text)
+def _integer(text: str) -> int | str:
+    """A cutoff written in digits as an int (the text itself otherwise, refused later)."""
+    return int(text) if re.fullmatch(r"[0-9]{1,30}", text) else text
 
 
-def _suggest(text: str) -> str:
-    """`` (did you mean X, Y?)`` from the nearest valid names, and where the list is."""
+class _UnknownName(UsageError):
+    """A name the registry does not know (:func:`parse_measure` adds the nearest ones)."""
+
+    def __init__(self, text: str, why: str = ": no such measure"):
+        super().__init__(f"illegal measure '{text}'{why}")
+        self.text = text
+
+
+def _suggest(text: str, version: str | None) -> str:
+    """`` (did you mean X, Y?)`` from the registry's nearest names, and where the list is.
+    The user's parameters (``@10``, ``.5``) are kept where they are valid for the name
+    suggested, and dropped where not (``ndcgg@1O`` suggests ``nDCG``, not ``nDCG@1O``)."""
     name = re.split(r"[(@.]", text, maxsplit=1)[0]
     rest = text[len(name) :]
     spellings = {n: n for n in NICKNAMES}
@@ -278,46 +242,37 @@ def _suggest(text: str) -> str:
     hint = "; `trecbench measures` lists them all"
     if not close:
         return hint
-    return f" (did you mean {', '.join(spellings[c] + rest for c in close)}?){hint}"
+    shown = dict.fromkeys(_kept(spellings[c], rest, version) for c in close)
+    return f" (did you mean {', '.join(shown)}?){hint}"
 
 
-def _unknown(text: str, why: str = ": no such measure") -> UsageError:
-    return UsageError(f"illegal measure '{text}'{why}{_suggest(text)}")
+def _kept(name: str, rest: str, version: str | None) -> str:
+    """``name + rest`` when that is a valid measure with its numbers in their domains,
+    else ``name`` alone."""
+    if not rest:
+        return name
+    try:
+        measure = _parse(name + rest, version)
+    except TrecbenchError:
+        return name
+    return name + rest if not numbers_outside(measure.definition, measure.params) else name
 
 
 def _irm_expression(text: str) -> tuple[str, dict[str, Any], Any]:
     """``(name, keyword parameters, cutoff)`` of ``Name(k=v,...)@cutoff``."""
     try:
-        tree = ast.parse(text, mode="eval").body
-    except SyntaxError:
-        raise _unknown(text, ": not a measure name") from None
-    cutoff: Any = None
-    if isinstance(tree, ast.BinOp) and isinstance(tree.op, ast.MatMult):
-        if not isinstance(tree.right, ast.Constant):
-            raise UsageError(f"illegal measure '{text}': the cutoff must be a positive integer")
-        cutoff, tree = tree.right.value, tree.left
-    params: dict[str, Any] = {}
-    if isinstance(tree, ast.Call) and not tree.args:
-        for keyword in tree.keywords:
-            if keyword.arg is None:
-                raise UsageError(f"illegal measure '{text}': parameters are key=value")
-            try:
-                params[keyword.arg] = ast.literal_eval(keyword.value)
-            except ValueError:
-                raise UsageError(
-                    f"illegal measure '{text}': {keyword.arg} must be a literal value"
-                ) from None
-        tree = tree.func
-    if not isinstance(tree, ast.Name):
-        raise _unknown(text, ": not a measure name")
-    return tree.id, params, cutoff
+        return parse_expression(text)
+    except ExpressionError as error:
+        if error.unknown:
+            raise _UnknownName(text, f": {error}") from None
+        raise UsageError(f"illegal measure '{text}': {error}") from None
 
 
 def _resolve(name: str, params: dict[str, Any], has_cutoff: bool, text: str) -> Definition:
     """The definition a name (any case) with these parameters and cutoff presence means."""
     candidates = registry.index().names.get(name.lower(), [])
     if not candidates:
-        raise _unknown(text)
+        raise _UnknownName(text)
     # a name with and without cutoff (AP: map / map_cut): the cutoff decides
     if has_cutoff:
         fitting = [d for d in candidates if d.cutoff is not None]
@@ -363,37 +318,42 @@ def _options(definition: Definition, params: dict[str, Any], text: str):
                 f"illegal measure '{text}': {definition.name} has no parameter '{key}' "
                 f"(parameters: {known})"
             )
-        problem = param.check(value)
-        if key == "rel" and not problem and value < 1:
-            problem = "rel below 1 is not supported (as -l: pytrec_eval refuses it)"
-        if problem:
-            raise UsageError(f"illegal measure '{text}': {problem}")
+        _refuse(param.check(value), text)
         if param.type is float:
             value = float(value)
         if value == param.default:
             continue
         if isinstance(value, dict):  # gain maps: hashable, in one order
-            numeric = all(isinstance(v, (int, float)) for v in value.values())
-            if not numeric or not all(isinstance(k, int) for k in value):
-                raise UsageError(f"illegal measure '{text}': gains map integer grades to numbers")
             value = tuple(sorted(value.items()))
         options.append((key, value))
+    for param in definition.params:  # min_rel < max_rel, when both are known here
+        if param.below is None:
+            continue
+        low = params.get(param.name, param.default)
+        high = params.get(param.below, definition.param(param.below).default)
+        if low is not None and high is not None and not low < high:
+            _refuse(f"{param.name} must be below {param.below}, not {low} >= {high}", text)
     return tuple(options)
 
 
+def _refuse(problem: str | None, text: str) -> None:
+    """Raise the one-line refusal of a parameter outside its domain (nothing for None)."""
+    if problem:
+        raise ParameterDomainError(f"illegal measure '{text}': {problem}")
+
+
 def _cutoff_text(definition: Definition, cutoff: Any, text: str) -> str | None:
+    """The cutoff as ``Measure.params`` holds it, once checked against its domain."""
     if cutoff is None:
         return None
     if definition.cutoff == FLOAT_CUTOFF:
-        if (
-            isinstance(cutoff, bool)
-            or not isinstance(cutoff, (int, float))
-            or not (0 <= cutoff <= 1)
-        ):
-            raise UsageError(f"illegal measure '{text}': the recall level must be in [0, 1]")
+        if isinstance(cutoff, bool) or not isinstance(cutoff, (int, float)):
+            raise UsageError(f"illegal measure '{text}': the recall level must be a number")
+        _refuse(definition.numbers.problem(cutoff), text)
         return repr(float(cutoff))
-    if isinstance(cutoff, bool) or not isinstance(cutoff, int) or cutoff <= 0:
+    if isinstance(cutoff, bool) or not isinstance(cutoff, int):
         raise UsageError(f"illegal measure '{text}': the cutoff must be a positive integer")
+    _refuse(definition.numbers.problem(cutoff), text)
     return str(cutoff)
 
 
@@ -415,6 +375,7 @@ def _parse_named(text: str) -> Measure:
     definition = _resolve(name, params, cutoff is not None, text)
     trec_text = None
     if definition.name == "set_F" and "beta" in params:  # trec_eval's set_F parameter
+        _refuse(definition.param("beta").check(params["beta"]), text)
         trec_text = repr(float(params.pop("beta")))
     options = _options(definition, params, text)
     params_text = trec_text or _cutoff_text(definition, cutoff, text)
@@ -427,14 +388,40 @@ def parse_measure(text: str, version: str | None = None) -> Measure:
     ``version`` ("9.0.8", "10.0"): the trec_eval whose ``-m`` names are known (its
     families that the other version lacks are read as ordinary names); None: all.
     Raises :class:`UsageError` (exit 1) for an unknown or malformed name (naming the
-    nearest valid ones) and :class:`MeasureParameterError` (exit 2) for parameters trec_eval
-    refuses.
+    nearest valid ones), :class:`ParameterDomainError` (exit 1) for a number outside its
+    domain in an ir_measures or display spelling, and :class:`MeasureParameterError` (exit
+    2) for parameters trec_eval refuses; trec_eval spellings outside a domain are computed
+    as trec_eval computes them, with a :class:`ParameterDomainWarning`.
     """
-    text = text.strip()
-    measure = _parse_trec(text, version) or _parse_label(text)
-    if measure is not None:
-        return measure
-    return _parse_named(text)
+    try:
+        measure = _parse(text.strip(), version)
+    except _UnknownName as error:
+        raise UsageError(f"{error}{_suggest(error.text, version)}") from None
+    _check_domains(measure)
+    return measure
+
+
+def _parse(text: str, version: str | None) -> Measure:
+    return _parse_trec(text, version) or _parse_label(text) or _parse_named(text)
+
+
+def _check_domains(measure: Measure) -> None:
+    """Refuse a measure whose numbers are outside their domains, or warn when it is spelled
+    the trec_eval way (trec_eval's numbers, whatever they mean, are what it asks for)."""
+    definition = measure.definition
+    problems = numbers_outside(definition, measure.params)
+    for key, value in measure.options:
+        param = definition.param(key)
+        problem = None if param is None else param.check(dict(value) if key == "gains" else value)
+        problems += [problem] if problem else []
+    if not problems:
+        return
+    text = measure.requested or measure.canonical
+    if not measure.trec_spelled:
+        _refuse(problems[0], text)
+    for problem in problems:
+        message = f"measure '{text}': {problem}; computed as trec_eval computes it"
+        warnings.warn(ParameterDomainWarning(message), stacklevel=4)
 
 
 def split_names(text: str) -> list[str]:
@@ -481,6 +468,7 @@ def parse_measures(
     measures: list[Measure] = []
     for item in texts:
         if isinstance(item, Measure):
+            _check_domains(item)
             measures.append(item)
             continue
         if isinstance(item, str) and not item.strip():  # it named no measure: none computed
@@ -489,7 +477,7 @@ def parse_measures(
             if text in NICKNAMES:
                 names = NICKNAMES[text]
                 if text == "all_trec" and version is not None:
-                    names = compat.get(version).all_trec
+                    names = ALL_TREC[version]
                 measures.extend(Measure(n, None, (), n, True) for n in names)
             else:
                 measures.append(parse_measure(text, version))
@@ -499,7 +487,7 @@ def parse_measures(
         if measure.trec_spelled and definition.trec_name is not None:
             if first_params.get(measure.family) is None:
                 first_params[measure.family] = measure.params
-    result: list[Measure] = []
+    result: dict[Measure, None] = {}  # equal measures once, in request order (hashed: linear)
     for measure in measures:
         if measure.family in first_params and (measure.trec_spelled or measure.params is None):
             if not measure.options:
@@ -510,9 +498,8 @@ def parse_measures(
                     measure.requested,
                     measure.trec_spelled,
                 )
-        if measure not in result:
-            result.append(measure)
-    return result
+        result.setdefault(measure)
+    return list(result)
 
 
 def trec_mode(measures: Iterable[Measure]) -> bool:

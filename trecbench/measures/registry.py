@@ -33,9 +33,12 @@ parameters: :data:`LONG_CUTOFFS`, :data:`FLOAT_CUTOFFS`, :data:`FLOAT_PARAMS`,
 from __future__ import annotations
 
 import importlib
+import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
+
+from ..trec_eval import clib
 
 # How trec_eval reads the text after a family's first dot (its -m parameter syntax).
 LONG_CUTOFFS = "long_cutoffs"  # P.5,10: sorted integer cutoffs, one value each
@@ -67,9 +70,69 @@ META = "trecbench"  # runid and num_q: facts about the evaluation, not measures 
 INT_CUTOFF, FLOAT_CUTOFF = "int", "float"
 
 
+# trec_eval reads integer parameters (cutoffs) as C longs; grades are C ints
+LONG_MAX = clib.LONG_MAX  # the largest C long: trec_eval reads cutoffs with atol
+INT_MIN, INT_MAX = -(2**31), 2**31 - 1
+
+
+@dataclass(frozen=True)
+class Domain:
+    """Where a number has a meaning: finite, in an interval (each end open or closed),
+    an integer when ``integer``; ``what`` names the number in messages when it is not a
+    named parameter (``the cutoff``), ``reason`` says why the domain is what it is."""
+
+    low: float = -math.inf
+    high: float = math.inf
+    low_open: bool = False
+    high_open: bool = False
+    integer: bool = False
+    what: str = "the value"
+    reason: str = ""
+
+    def __str__(self) -> str:
+        kind = "an integer " if self.integer else ""
+        low, high = _shown(self.low), _shown(self.high)
+        if math.isinf(self.low) and math.isinf(self.high):
+            return "a finite integer" if self.integer else "a finite number"
+        if math.isinf(self.high):
+            return f"{kind}{'>' if self.low_open else '>='} {low}"
+        if math.isinf(self.low):
+            return f"{kind}{'<' if self.high_open else '<='} {high}"
+        left, right = "(" if self.low_open else "[", ")" if self.high_open else "]"
+        return f"{kind}in {left}{low}, {high}{right}"
+
+    def contains(self, value: Any) -> bool:
+        """Whether ``value`` (a number: int or float, never bool) lies in the domain."""
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return False
+        if isinstance(value, float) and not math.isfinite(value):
+            return False
+        if self.integer and not isinstance(value, int):
+            return False
+        above = value > self.low if self.low_open else value >= self.low
+        below = value < self.high if self.high_open else value <= self.high
+        return above and below
+
+    def problem(self, value: Any, name: str | None = None) -> str | None:
+        """``p must be in (0, 1) (why), not 1.5``, or None when ``value`` is in the domain."""
+        if self.contains(value):
+            return None
+        because = f" ({self.reason})" if self.reason else ""
+        shown = repr(value)
+        shown = shown if len(shown) <= 40 else f"{shown[:37]}..."  # messages quote excerpts
+        return f"{name or self.what} must be {self}{because}, not {shown}"
+
+
+def _shown(bound: float) -> str:
+    """A bound as written in the catalog: integers exactly, other numbers shortest."""
+    return str(bound) if isinstance(bound, int) else f"{bound:g}"
+
+
 @dataclass(frozen=True)
 class Param:
-    """A keyword parameter (``rel=2``): type, default (None: not given) and choices."""
+    """A keyword parameter (``rel=2``): type, default (None: not given), choices and, for a
+    number (or the values of a gain map), its :class:`Domain`; ``below``: the parameter
+    this one must be less than when both are set (``min_rel`` < ``max_rel``)."""
 
     name: str
     type: type
@@ -77,17 +140,28 @@ class Param:
     doc: str = ""
     choices: tuple = ()
     source: str | None = None  # the reference for values other than the default (a variant)
+    domain: Domain | None = None
+    below: str | None = None
 
     def check(self, value: Any) -> str | None:
         """Why ``value`` is not acceptable, or None."""
-        kind = float if self.type is float else self.type
-        if self.type is float and isinstance(value, int) and not isinstance(value, bool):
-            return None
-        if not isinstance(value, kind) or (self.type is int and isinstance(value, bool)):
-            return f"{self.name} must be {self.type.__name__}, got {value!r}"
+        numeric = isinstance(value, (int, float)) and not isinstance(value, bool)
+        if not (self.type is float and numeric):  # a float parameter takes ints too
+            if not isinstance(value, self.type) or (self.type is int and isinstance(value, bool)):
+                return f"{self.name} must be {self.type.__name__}, got {value!r}"
         if self.choices and value not in self.choices:
             return f"{self.name} must be one of {', '.join(map(repr, self.choices))}"
-        return None
+        if self.domain is None:
+            return None
+        if isinstance(value, dict):  # a gain map: integer grades to values in the domain
+            for grade, gain in value.items():
+                if isinstance(grade, bool) or not isinstance(grade, int):
+                    return f"{self.name} map integer grades to gains, got grade {grade!r}"
+                problem = self.domain.problem(gain, f"{self.name}[{grade}]")
+                if problem:
+                    return problem
+            return None
+        return self.domain.problem(value, self.name)
 
 
 @dataclass(frozen=True)
@@ -104,6 +178,9 @@ class Definition:
     params: tuple[Param, ...] = ()
     cutoff: str | None = None  # what @ sets: INT_CUTOFF, FLOAT_CUTOFF or None
     cutoff_required: bool = False
+    # the domain of the cutoff (@k, @r) and of each number of the trec_eval parameter list
+    # (P.5,10; iprec_at_recall..2; utility.1,-1,0,0; the gains of ndcg.1=3): None without
+    numbers: Domain | None = None
     # spellings
     trec_name: str | None = None  # -m name in trec_eval syntax (None: not a trec_eval family)
     label: str | None = None  # trec-style label prefix when not trec_name (MRR@10: recip_rank_cut)

@@ -4,18 +4,27 @@ trec_eval prints what glibc computes: ``lround`` rounds halves away from zero, a
 converted to ``int`` truncates (and gives ``INT_MIN`` when it does not fit, on x86-64),
 and ``qsort`` (glibc 2.x) is a stable top-down merge sort. The last one matters where
 trec_eval's comparator is not a total order (nDCG's gain table compares gains truncated to
-int, so 0.5 and 1.0 "tie"): any other sort could order such a table differently.
+int, so 0.5 and 1.0 "tie"): any other sort could order such a table differently. It reads
+its measures' parameters with ``atol`` and ``atof``: the leading number, 0 without one.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from typing import TypeVar
 
 T = TypeVar("T")
 
 INT_MIN = -(2**31)
+LONG_MAX = 2**63 - 1  # a C long on x86-64
+# what C's atol and atof read of a parameter (trec_eval reads its measures' parameters so)
+_ATOL = re.compile(r"^[ \t\n\r\v\f]*([+-]?[0-9]+)")
+_ATOF = re.compile(
+    r"^[ \t\n\r\v\f]*([+-]?(([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?|inf(inity)?|nan))",
+    re.IGNORECASE,
+)
 
 
 def lround(x: float) -> int:
@@ -24,6 +33,25 @@ def lround(x: float) -> int:
         return -lround(-x)
     whole = math.floor(x)
     return whole + 1 if x - whole >= 0.5 else whole  # x - floor(x) is exact
+
+
+def c_atol(text: str) -> int:
+    """C ``atol`` (glibc's, a 64-bit long): the leading integer of ``text``, 0 when there
+    is none, held at the long's limits beyond them (``strtol`` saturates)."""
+    match = _ATOL.match(text)
+    if not match:
+        return 0
+    digits = match.group(1)
+    if len(digits.lstrip("+-").lstrip("0")) > 19:  # beyond any long (and int()'s digit limit)
+        return -LONG_MAX - 1 if digits.startswith("-") else LONG_MAX
+    return max(-LONG_MAX - 1, min(LONG_MAX, int(digits)))
+
+
+def c_atof(text: str) -> float:
+    """C ``atof`` (glibc's decimal forms, ``inf``, ``infinity`` and ``nan`` in any case):
+    the leading number of ``text``, 0.0 when there is none."""
+    match = _ATOF.match(text)
+    return float(match.group(1)) if match else 0.0
 
 
 def to_int(x: float) -> int:

@@ -8,9 +8,9 @@ from; ``10.0`` is upstream's current release (usnistgov/trec_eval, tag v10.0, pr
   float32 precision no longer tie;
 * ``iprec_at_recall`` and ``11pt_avg`` turn recall fractions into document counts with
   ``lround`` (9.0.8: add 0.9 and truncate);
-* new measures ``rbp``, ``rbp_resid``, ``unj`` (all three in ``all_trec``), ``dcg`` and
-  ``ideal_dcg``; gain maps ignore entries whose grade is not an integer (9.0.8 reads
-  ``a=2`` as grade 0);
+* new measures ``rbp``, ``rbp_resid``, ``unj`` (all three in ``all_trec``, whose lists the
+  measure catalog holds: ``ALL_TREC``), ``dcg`` and ``ideal_dcg``; gain maps ignore entries
+  whose grade is not an integer (9.0.8 reads ``a=2`` as grade 0);
 * topics are taken from the qrels: with ``-c`` a qrels topic missing from the run is
   evaluated on a one-document placeholder ranking (and printed with ``-q``), without
   ``-c`` it stops trec_eval (exit 4, after printing the topics before it);
@@ -34,7 +34,6 @@ class Compat:
     version: str
     float32: bool  # scores and preference levels held as C float
     new_measures: frozenset[str]  # families that exist only from this version on
-    all_trec: tuple[str, ...]  # the all_trec nickname
     rounded_recall_cutoffs: bool  # lround in iprec_at_recall / 11pt_avg
     integer_gain_names: bool  # gain maps skip non-integer grades
     topics_from_qrels: bool  # -c placeholder rankings; a missing topic is fatal without -c
@@ -42,24 +41,10 @@ class Compat:
     stdin: bool  # '-' reads the run from standard input
 
 
-_ALL_TREC_9 = (
-    "runid num_q num_ret num_rel num_rel_ret map gm_map Rprec bpref recip_rank "
-    "iprec_at_recall P relstring recall infAP gm_bpref utility 11pt_avg ndcg relative_P "
-    "Rprec_mult success map_cut ndcg_cut ndcg_rel Rndcg binG G set_P set_recall "
-    "set_relative_P set_map set_F num_nonrel_judged_ret"
-).split()
-_ALL_TREC_10 = (
-    "runid num_q num_ret num_rel num_rel_ret map gm_map Rprec bpref recip_rank "
-    "iprec_at_recall P relstring recall unj rbp rbp_resid infAP gm_bpref utility 11pt_avg "
-    "ndcg relative_P Rprec_mult success map_cut ndcg_cut ndcg_rel Rndcg binG G set_P "
-    "set_recall set_relative_P set_map set_F num_nonrel_judged_ret"
-).split()
-
 V9 = Compat(
     version="9.0.8",
     float32=True,
     new_measures=frozenset(),
-    all_trec=tuple(_ALL_TREC_9),
     rounded_recall_cutoffs=False,
     integer_gain_names=False,
     topics_from_qrels=False,
@@ -70,7 +55,6 @@ V10 = Compat(
     version="10.0",
     float32=False,
     new_measures=frozenset({"rbp", "rbp_resid", "unj", "dcg", "ideal_dcg"}),
-    all_trec=tuple(_ALL_TREC_10),
     rounded_recall_cutoffs=True,
     integer_gain_names=True,
     topics_from_qrels=True,

@@ -14,8 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..measures import c_atof, c_atol
-from .clib import qsort, to_int
+from .clib import c_atof, c_atol, qsort, to_int
 
 
 @dataclass

@@ -37,7 +37,7 @@ def check_duplicates(table: pa.Table, path: str) -> None:
             int(lines[1]),
             f"duplicate docs {docno} for topic {qid} in judgment group {jg} "
             f"(first on line {int(lines[0])})",
-            "Q-DUP",
+            "Q5",
         )
 
 

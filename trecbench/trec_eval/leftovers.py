@@ -27,7 +27,7 @@ import math
 
 import numpy as np
 
-from ..engines.fast import log2_ranks
+from ..kernels import log2_ranks
 from .gains import Gain, ideal_gains, parse_pairs, setup_gains
 from .res_rels import ResRels
 

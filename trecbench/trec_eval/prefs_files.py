@@ -15,9 +15,8 @@ import pyarrow.compute as pc
 
 from .. import arrow
 from ..errors import InputError
-from ..inputs import Loaded, trec_text
+from ..inputs import Loaded, comments, trec_text
 from ..inputs.streams import Source
-from . import comments
 from .compat import Compat
 
 PREFS_FIELDS = ("qid", "jg", "jsg", "docno", "level")

@@ -16,7 +16,7 @@ import math
 
 import numpy as np
 
-from ..engines.fast import log2_ranks
+from ..kernels import log2_ranks
 from . import leftovers
 from .clib import lround
 from .gains import gain_lookup, ideal_gains, parse_pairs, setup_gains

@@ -21,7 +21,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import arrow
-from ..engines.fast import precisions_at_relevant, segment_cumsum
+from ..kernels import precisions_at_relevant, segment_cumsum
 
 NONPOOL = -1  # RELVALUE_NONPOOL: retrieved, not in the qrels
 UNJUDGED = -2  # RELVALUE_UNJUDGED: in the qrels with a negative grade

@@ -5,7 +5,9 @@ from __future__ import annotations
 import sys
 
 from ..inputs import Loaded, table_counts, trec_text
-from .comments import STDIN, drop_run_comments
+from ..inputs.comments import drop_run_comments
+
+STDIN = "-"  # the run's name that reads standard input
 
 
 def stdin_run(check=None) -> Loaded:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -12,11 +12,11 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import arrow, files
-from ..errors import ExitCode, TrecbenchError
+from ..errors import ExitCode, TrecbenchError, UsageError
 from ..inputs import to_pandas, trec_text
 from ..inputs.streams import File, Source, path_of
 from ..ranking import rank_run, truncate
-from .api import validate_run
+from .api import validate_run, validate_tokens
 from .checker import classify, pair_text
 from .findings import Finding, ValidationResult
 from .rules import FIXABLE, PROFILE_DEPTH, Default, resolve_depth, rule_sort_key
@@ -45,11 +45,19 @@ class Change:
         return {"change": self.what, "count": self.count, "lines": list(self.lines)}
 
 
-def _unfixable(result: ValidationResult, dropped: Collection[int] = ()) -> list[Finding]:
-    """The errors ``--fix`` cannot repair: of a check it does not fix, on a line it does
-    not drop (``dropped``: comment and header lines), or of a check with findings beyond
-    those kept (their lines are unknown)."""
-    errors = [f for f in result.findings if f.severity == "error" and f.check not in FIXABLE]
+# what setting one tag on every line repairs: mixed tags, the tag's charset, its file name
+TAG_CHECKS = frozenset({"R17", "R18", "R19"})
+
+Verify = Callable[[trec_text.Tokens], ValidationResult]
+
+
+def _unfixable(
+    result: ValidationResult, dropped: Collection[int] = (), fixable: Collection[str] = FIXABLE
+) -> list[Finding]:
+    """The errors ``--fix`` cannot repair: of a check not in ``fixable``, on a line it
+    does not drop (``dropped``: comment and header lines), or of a check with findings
+    beyond those kept (their lines are unknown)."""
+    errors = [f for f in result.findings if f.severity == "error" and f.check not in fixable]
     kept = Counter(f.check for f in errors)
     return [
         f
@@ -61,13 +69,16 @@ def _unfixable(result: ValidationResult, dropped: Collection[int] = ()) -> list[
 def _refuse(path, errors: list[Finding]) -> None:
     if errors:
         rules = ", ".join(sorted({f.rule for f in errors}, key=rule_sort_key))
-        raise UnfixableError(f"{path}: --fix cannot repair {rules}; first: {errors[0].format()}")
+        hint = "; --fix-tag TAG sets one tag" if {f.check for f in errors} & TAG_CHECKS else ""
+        raise UnfixableError(
+            f"{path}: --fix cannot repair {rules}{hint}; first: {errors[0].format()}"
+        )
 
 
-def _refuse_whole_file(path, result: ValidationResult) -> None:
+def _refuse_whole_file(path, result: ValidationResult, fixable: Collection[str]) -> None:
     """Refuse a run with a whole-file problem (UTF-16, double gzip...), before its content
     is parsed: its lines mean nothing."""
-    errors = _unfixable(result)
+    errors = _unfixable(result, fixable=fixable)
     if any(f.line is None for f in errors):
         _refuse(path, errors)
 
@@ -81,6 +92,8 @@ def fix_run(
     result: ValidationResult | None = None,
     inputs: Sequence[str | os.PathLike] = (),
     shown: int = 20,
+    tag: str | None = None,
+    verify: Verify | None = None,
 ) -> list[Change]:
     """Write the canonical form of a run to ``out`` and return every change made.
 
@@ -98,38 +111,57 @@ def fix_run(
     content is rewritten from its start; the caller closes it and records its checksum.
     A path is opened here, spooled, and validated (unless ``result`` is given) and
     rewritten from that one read.
+
+    ``tag``: the run tag of every line (then mixed tags, R17, and the tag rules R18 and
+    R19 are repaired too). ``verify``: how the fixed run is validated before it is written,
+    given its tokens (default: ``validate_tokens`` with ``profile`` and ``max_depth``); if
+    errors remain, :class:`UnfixableError` names their rules and nothing is written.
     """
     max_depth = resolve_depth(max_depth, profile)
+    if tag is not None and (not tag or tag != tag.strip() or any(c.isspace() for c in tag)):
+        raise UsageError(f"--fix-tag {tag!r}: a run tag is one token, without blanks")
+    settings = _Settings(profile, max_depth, tuple(inputs), shown, tag, verify)
     if result is not None:
-        _refuse_whole_file(path_of(path), result)  # before a path is even read
+        _refuse_whole_file(path_of(path), result, settings.fixable)  # before it is read
     if isinstance(path, Source):
-        return _fix(path, out, profile, max_depth, result, inputs, shown)
+        return _fix(path, out, result, settings)
     # spooled: the validation and the rewrite share one read, so the run that is rewritten
     # is the one that was validated, and a pipe is read once
     with Source(path, spool=True) as source:
-        changes = _fix(source, out, profile, max_depth, result, inputs, shown)
+        changes = _fix(source, out, result, settings)
         source.record()
     return changes
 
 
+@dataclass(frozen=True)
+class _Settings:
+    """What :func:`fix_run` was asked, for :func:`_fix`."""
+
+    profile: str
+    max_depth: int | None
+    inputs: tuple
+    shown: int
+    tag: str | None
+    verify: Verify | None
+
+    @property
+    def fixable(self) -> frozenset[str]:
+        return FIXABLE | TAG_CHECKS if self.tag is not None else FIXABLE
+
+
 def _fix(
-    source: Source,
-    out: str | os.PathLike,
-    profile: str,
-    max_depth: int | None,
-    result: ValidationResult | None,
-    inputs: Sequence[str | os.PathLike],
-    shown: int,
+    source: Source, out: str | os.PathLike, result: ValidationResult | None, settings: _Settings
 ) -> list[Change]:
     """:func:`fix_run` on an open (spooled) source."""
-    path = source.path
+    path, max_depth, shown = source.path, settings.max_depth, settings.shown
     if result is None:
-        result = validate_run(source, profile=profile, max_depth=max_depth)
-        _refuse_whole_file(path, result)
+        result = validate_run(source, profile=settings.profile, max_depth=max_depth)
+        _refuse_whole_file(path, result, settings.fixable)
     data = source.read()  # from the start of the spooled bytes: the file is not read again
     tokens = trec_text.tokenize(data, path)
     comment, header = classify(tokens, True, 4)
-    _refuse(path, _unfixable(result, set(tokens.line[comment | header].tolist())))
+    dropped = set(tokens.line[comment | header].tolist())
+    _refuse(path, _unfixable(result, dropped, settings.fixable))
     keep = (tokens.nfields >= 6) & ~comment & ~header
     index = arrow.array(np.flatnonzero(keep))
     qid, q0, docno, rank, score, tag = (f.take(index) for f in tokens.fields[:6])
@@ -195,6 +227,32 @@ def _fix(
         change("rewrote scores in shortest round-trip form", kept_lines[raw_score != new_score]),
         change("normalised separators and line ends to single tabs and LF", spaced),
     ]
+    if settings.tag is not None:
+        tags = final.column("tag")
+        retagged = arrow.to_numpy(pc.not_equal(tags, arrow.scalar(settings.tag, tags.type)))
+        candidates.append(change(f"set the run tag to {settings.tag}", kept_lines[retagged]))
+        final = final.set_column(
+            final.schema.get_field_index("tag"), "tag", pa.array([settings.tag] * final.num_rows)
+        )
     changes = [c for c in candidates if c.count]
-    files.write_run(to_pandas(final), out, inputs=[path, *inputs])
+    _write_verified(to_pandas(final), out, path, settings)
     return changes
+
+
+def _write_verified(frame, out: str | os.PathLike, path: str, settings: _Settings) -> None:
+    """Validate the fixed run (its canonical text, in memory) and write it only if no
+    error remains."""
+    tokens = trec_text.tokenize(files.run_bytes(frame), os.fspath(out))
+    verify = settings.verify or (
+        lambda tokens: validate_tokens(
+            tokens, "run", profile=settings.profile, max_depth=settings.max_depth
+        )
+    )
+    remaining = [f for f in verify(tokens).findings if f.severity == "error"]
+    if remaining:
+        rules = ", ".join(sorted({f.rule for f in remaining}, key=rule_sort_key))
+        raise UnfixableError(
+            f"{out}: the fixed run would still fail {rules}, which --fix cannot repair "
+            f"(nothing written); first: {remaining[0].format()}"
+        )
+    files.write_run(frame, out, inputs=[path, *settings.inputs])

@@ -272,6 +272,12 @@ CATALOGUE = (
     _check("X5", "EEEE", "run topic whose every judgment is negative (trec_eval: \"Can't "
            "calculate measure\", exit 4)",
            "trec_eval 9.0.8 cannot evaluate such a topic (see Q10)."),
+    _check("X6", "EEEE", "a measure the judgments' format (`-R`) cannot give (trec_eval: "
+           "\"Can't calculate measure\", exit 4)",
+           "The prefs measures need `-R prefs` or `qrels_prefs` judgments, the `_avgjg` ones "
+           "`-R qrels_jg` and every other measure standard qrels: trec_eval stops at the first "
+           "topic. `trecbench score` and `compare` refuse the measure before any run is scored; "
+           "`validate` is not given measures and never reports it."),
 )  # fmt: skip
 
 CHECKS: dict[str, Check] = {check.key: check for check in CATALOGUE}

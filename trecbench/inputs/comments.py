@@ -1,5 +1,4 @@
-"""trec_eval 10.0's comment lines (and the name ``-`` of a run on standard input: see
-:mod:`.stdin`).
+"""trec_eval 10.0's comment lines (read with ``--compat 10.0``).
 
 10.0 skips, in a run, every line whose first non-blank character is ``#``; in qrels (and
 the prefs and judgment-group formats) a line that *starts* with ``#`` — but only one at a
@@ -21,10 +20,8 @@ import pyarrow.compute as pc
 
 from .. import arrow
 from ..errors import InputError
-from ..inputs import trec_text
-from ..inputs.trec_text import Tokens
-
-STDIN = "-"
+from . import trec_text
+from .trec_text import Tokens
 
 
 def tokens_without_comments(source, kind: str) -> Tokens:
@@ -81,7 +78,7 @@ def drop_qrels_comments(tokens: Tokens, data: bytes) -> Tokens:
                 int(tokens.line[row]),
                 "trec_eval 10.0 would read this '#' line as a judgment (it skips a comment "
                 "line only at the start of a line, and never two in a row)",
-                "Q-COMMENT",
+                "Q8",
             )
     return tokens
 

@@ -1,0 +1,272 @@
+"""trecbench agree: τ-b against scipy, τ_AP against a plain-Python τ_AP averaged over every
+order of tied systems, κ against scikit-learn, discriminative power against scipy's
+ttest_rel and statsmodels' corrections, on seeded random cases (within 1e-9)."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import warnings
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+from conftest import ROOT
+
+import trecbench
+from trecbench import stats
+from trecbench.cli import cli
+from trecbench.conclusions.agree import judgment_agreement
+from trecbench.conclusions.agreement import cohen_kappa, kendall_tau, tau_ap
+from trecbench.conclusions.discrimination import (
+    TESTS,
+    DiscriminationSettings,
+    discriminative_power,
+)
+from trecbench.errors import InputError, UsageError
+
+QRELS = str(ROOT / "qrels/hpo-demo.qrels")
+RTASK = ROOT / "data/hpo-rtask"
+RUNS = [
+    str(ROOT / f"runs/{name}.run") for name in ("tfidf-word", "tfidf-char", "tfidf-word-parents")
+]
+
+
+def plain_tau_ap(reference_order, evaluated_order) -> float:
+    """Yilmaz, Aslam & Robertson's τ_AP of two strict orders (lists of systems, best first)."""
+    position = {system: i for i, system in enumerate(reference_order)}
+    total = 0.0
+    for i in range(1, len(evaluated_order)):
+        above = evaluated_order[:i]
+        correct = sum(position[s] < position[evaluated_order[i]] for s in above)
+        total += correct / i
+    return 2 * total / (len(evaluated_order) - 1) - 1
+
+
+def strict_orders(scores):
+    """Every order of the systems by score, best first, tied systems in every order."""
+    groups = [[s for s in range(len(scores)) if scores[s] == v] for v in sorted(set(scores))[::-1]]
+    for parts in itertools.product(*(itertools.permutations(g) for g in groups)):
+        yield [s for part in parts for s in part]
+
+
+def mean_tau_ap(reference, evaluated) -> float:
+    values = [
+        plain_tau_ap(r, e)
+        for r in strict_orders(list(reference))
+        for e in strict_orders(list(evaluated))
+    ]
+    return sum(values) / len(values)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_tau_ap_is_the_mean_of_the_plain_tau_ap_over_the_orders_of_ties(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 6))
+    levels = 3 if seed % 2 else 100  # odd seeds: many ties; even: (almost) none
+    reference, evaluated = rng.integers(0, levels, n), rng.integers(0, levels, n)
+    assert tau_ap(reference, evaluated) == pytest.approx(
+        mean_tau_ap(reference, evaluated), abs=1e-9
+    )
+
+
+def test_tau_ap_by_hand():
+    # evaluated order c, a, b against reference a, b, c: C(2) = 0 (c above a: wrong),
+    # C(3) = 1 (a above b right, c above b wrong): 2/2 * (0/1 + 1/2) - 1 = -0.5
+    assert tau_ap([3, 2, 1], [2, 1, 3]) == pytest.approx(-0.5)
+    assert tau_ap([3, 2, 1], [3, 2, 1]) == 1.0
+    assert tau_ap([3, 2, 1], [1, 2, 3]) == -1.0
+    assert tau_ap([1.0], [2.0]) is None
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_kendall_tau_is_scipys_tau_b(seed):
+    from scipy.stats import kendalltau
+
+    rng = np.random.default_rng(seed)
+    a, b = rng.integers(0, 4, 8), rng.random(8)
+    assert kendall_tau(a, b) == pytest.approx(kendalltau(a, b).statistic, abs=1e-12)
+    assert kendall_tau(np.ones(4), b[:4]) is None  # a constant ordering: undefined
+
+
+def _sklearn_kappa(a, b, weights=None):
+    from sklearn.metrics import cohen_kappa_score
+
+    with warnings.catch_warnings():  # one label only: scikit-learn warns and gives NaN
+        warnings.simplefilter("ignore")
+        value = cohen_kappa_score(a, b, weights=weights)
+    return None if np.isnan(value) else value
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_kappa_equals_scikit_learn(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 60))
+    grades = np.array([-1, 0, 1, 3])  # not consecutive: linear weights go by rank, as sklearn's
+    a = rng.choice(grades, n)
+    b = np.where(rng.random(n) < 0.6, a, rng.choice(grades, n))
+    for x, y, weights in [(a, b, None), (a, b, "linear"), (a >= 1, b >= 1, None)]:
+        expected = _sklearn_kappa(x, y, weights)
+        if expected is None:
+            assert cohen_kappa(x, y, weights) is None
+        else:
+            assert cohen_kappa(x, y, weights) == pytest.approx(expected, abs=1e-9)
+
+
+def test_kappa_of_one_label_is_undefined():
+    assert cohen_kappa([1, 1, 1], [1, 1, 1]) is None
+    assert cohen_kappa([], []) is None
+
+
+def _write(path, lines):
+    path.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
+    return str(path)
+
+
+def test_judgment_agreement_counts_and_levels(tmp_path):
+    a = _write(tmp_path / "a.qrels", ["1 0 d1 2", "1 0 d2 0", "1 0 d3 1", "2 0 d1 1", "2 0 d9 0"])
+    b = _write(tmp_path / "b.qrels", ["1 0 d1 1", "1 0 d2 0", "1 0 d3 2", "2 0 d1 0", "3 0 d1 1"])
+    found = judgment_agreement(a, b, relevance_level=2)
+    assert (found.both, found.only_a, found.only_b) == (4, 1, 1)
+    grades_a, grades_b = [2, 0, 1, 1], [1, 0, 2, 0]  # 1/d1, 1/d2, 1/d3, 2/d1
+    binary = _sklearn_kappa(np.array(grades_a) >= 2, np.array(grades_b) >= 2)
+    assert found.cohen_kappa == pytest.approx(binary, abs=1e-12)
+    weighted = _sklearn_kappa(grades_a, grades_b, "linear")
+    assert found.weighted_kappa == pytest.approx(weighted, abs=1e-12)
+    twice = _write(tmp_path / "twice.qrels", ["1 0 d1 1", "1 0 d2 0", "1 0 d1 0"])
+    with pytest.raises(InputError, match=r"twice.qrels:3: document d1 judged twice"):
+        judgment_agreement(a, twice)
+
+
+def _random_values(seed):
+    rng = np.random.default_rng(seed)
+    topics, runs = int(rng.integers(5, 40)), int(rng.integers(2, 6))
+    shift = rng.normal(0, 0.15, runs)
+    return np.clip(rng.random((topics, 1)) * 0.5 + rng.random((topics, runs)) * 0.5 + shift, 0, 1)
+
+
+@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("correction", ["none", "holm", "bh"])
+def test_discriminative_power_equals_ttest_rel(seed, correction):
+    from scipy.stats import ttest_rel
+    from statsmodels.stats.multitest import multipletests
+
+    values = _random_values(seed)
+    pairs = list(itertools.combinations(range(values.shape[1]), 2))
+    p = np.array([ttest_rel(values[:, i], values[:, j]).pvalue for i, j in pairs])
+    if correction != "none":
+        p = multipletests(p, method={"holm": "holm", "bh": "fdr_bh"}[correction])[1]
+    significant = p < 0.05
+    settings = DiscriminationSettings(alpha=0.05, test="t", correction=correction)
+    found = discriminative_power(values, "m", settings)
+    assert (found.pairs, found.significant) == (len(pairs), significant.sum())
+    assert found.discriminative_power == pytest.approx(significant.mean(), abs=1e-12)
+    gaps = [abs(values[:, i].mean() - values[:, j].mean()) for i, j in pairs]
+    smallest = min((g for g, s in zip(gaps, significant, strict=True) if s), default=None)
+    assert found.smallest_significant_difference == pytest.approx(smallest, abs=1e-12)
+
+
+def test_resampling_tests_are_looked_up_by_name_and_seeded():
+    values = np.random.default_rng(3).random((12, 3))
+    first, second = values[:, 0] - values[:, 1], values[:, 1] - values[:, 2]
+    settings = DiscriminationSettings(test="randomization", samples=500, seed=7, correction="none")
+    p = TESTS["randomization"].pvalues(values, settings)
+    assert p[0] == stats.randomization_test(first, 500, 7)[0]
+    assert p[2] == stats.randomization_test(second, 500, 7)[0]
+    boot = DiscriminationSettings(test="bootstrap", samples=300, seed=7)
+    assert (
+        TESTS["bootstrap"].pvalues(values, boot)[0] == stats.paired_bootstrap_test(first, 300, 7)[0]
+    )
+    with pytest.raises(UsageError, match="unknown test"):
+        DiscriminationSettings(test="anova")
+
+
+def test_agree_on_the_demo_orders_runs_by_their_means():
+    from scipy.stats import kendalltau
+
+    measures = ["nDCG@10", "MRR@10", "num_nonrel_judged_ret"]
+    qrels = str(RTASK / "hpo-rtask.qrels")
+    runs = [str(RTASK / f"{name}.run") for name in ("lexical", "vector", "reranked")]
+    result = trecbench.agree(qrels, runs, measures, qrels_b=QRELS)
+    frame = trecbench.evaluate(qrels, runs, measures).per_query
+    topics = trecbench.read_qrels(qrels)["qid"].unique()
+    table = frame.pivot_table(index="qid", columns=["run", "measure"], values="value")
+    means = table.reindex(topics).fillna(0.0).mean()
+    assert result.runs == ("lexical", "vector", "reranked")
+    for r, run in enumerate(runs):
+        for m, measure in enumerate(measures):
+            assert result.means[r][m] == pytest.approx(means[(run, measure)], abs=1e-12)
+    ndcg, mrr, nonrel = (np.array([row[m] for row in result.means]) for m in range(3))
+    by_pair = {(o.reference, o.evaluated): o for o in result.measure_orderings}
+    assert by_pair["nDCG@10", "MRR@10"].kendall_tau == pytest.approx(
+        kendalltau(ndcg, mrr).statistic
+    )
+    # fewer judged non-relevant documents is better: that ordering is by -mean (two tie)
+    assert len(set(nonrel)) == 2
+    flipped = by_pair["nDCG@10", "num_nonrel_judged_ret"]
+    assert flipped.kendall_tau == pytest.approx(kendalltau(ndcg, -nonrel).statistic)
+    assert flipped.tau_ap == pytest.approx(mean_tau_ap(ndcg, -nonrel), abs=1e-9)
+    assert [o.reference for o in result.qrels_orderings] == measures
+    assert result.judgments.both == 60
+
+
+def test_agree_cli_json_keys_and_choices():
+    from trecbench.cli import agree as command
+
+    assert command.TESTS == tuple(TESTS)
+    assert command.CORRECTIONS == stats.CORRECTIONS
+    argv = [
+        "agree",
+        str(RTASK / "hpo-rtask.qrels"),
+        *map(str, sorted(RTASK.glob("*.run"))),
+        "-m",
+        "nDCG@10",
+        "-m",
+        "P@5",
+        "--qrels-b",
+        QRELS,
+        "--test",
+        "randomization",
+        "--samples",
+        "200",
+        "--seed",
+        "3",
+        "--format",
+        "json",
+    ]
+    done = CliRunner().invoke(cli, argv)
+    assert done.exit_code == 0, done.output
+    document = json.loads(done.output)
+    assert document["settings"]["seed"] == 3
+    assert {"kendall_tau", "tau_ap"} <= set(document["measure_orderings"][0])
+    assert "cohen_kappa" in document["judgments"]
+    assert {"discriminative_power", "smallest_significant_difference"} <= set(
+        document["discriminative_power"][0]
+    )
+    for fmt in ("table", "markdown"):
+        done = CliRunner().invoke(cli, [*argv[:-2], "--format", fmt])
+        assert done.exit_code == 0 and "Discriminative power" in done.output, done.output
+    done = CliRunner().invoke(cli, ["agree", QRELS, RUNS[0], "-m", "P@5"])
+    assert isinstance(done.exception, UsageError) and "two runs or more" in str(done.exception)
+
+
+def test_undefined_discriminative_power_with_one_run():
+    found = discriminative_power(np.ones((4, 1)), "m", DiscriminationSettings())
+    assert (found.pairs, found.discriminative_power) == (0, None)
+    assert not math.isnan(
+        discriminative_power(np.ones((4, 2)), "m", DiscriminationSettings()).discriminative_power
+    )
+
+
+def test_a_family_wise_test_plugs_in_with_one_entry_and_is_not_corrected_again(monkeypatch):
+    from trecbench.conclusions.discrimination import PairTest
+
+    # e.g. randomised Tukey HSD: its p-values hold for the family of all pairs already
+    fixed = PairTest(lambda values, settings: np.full(3, 0.03), family_wise=True)
+    monkeypatch.setitem(TESTS, "family", fixed)
+    values = np.random.default_rng(0).random((10, 3))
+    settings = DiscriminationSettings(test="family", correction="bonferroni")
+    assert discriminative_power(values, "m", settings).significant == 3
+    monkeypatch.setitem(TESTS, "family", PairTest(fixed.pvalues))  # per pair: Bonferroni 0.09
+    assert discriminative_power(values, "m", settings).significant == 0

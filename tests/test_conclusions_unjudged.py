@@ -1,0 +1,109 @@
+"""Unjudged sensitivity: high equals trec_eval's own code (pytrec_eval) on the qrels with the
+run's unjudged documents added at the highest grade, built here in plain Python."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from conftest import ROOT
+
+from trecbench.conclusions.unjudged import column_depth, unjudged_bounds
+
+QRELS = ROOT / "qrels" / "hpo-demo.qrels"
+RUN = ROOT / "runs" / "tfidf-char.run"
+# trecbench's name -> (pytrec_eval's measure, the depth it looks at)
+COLUMNS = {
+    "nDCG@10": ("ndcg_cut_10", 10),
+    "P@5": ("P_5", 5),
+    "MAP": ("map", None),
+    "Recall@100": ("recall_100", 100),
+    "recip_rank": ("recip_rank", None),
+}
+SPELLED = ["nDCG@10", "P.5", "map", "Recall@100", "recip_rank"]
+
+
+def _trec(path, score_column):
+    table = {}
+    for line in path.read_text().splitlines():
+        fields = line.split()
+        table.setdefault(fields[0], {})[fields[2]] = fields[score_column]
+    return table
+
+
+def _ranking(docs: dict[str, float]) -> list[str]:
+    """trec_eval's order: score descending (float32), docno descending."""
+    import numpy as np
+
+    return [
+        d for d, _ in sorted(docs.items(), key=lambda x: (np.float32(x[1]), x[0]), reverse=True)
+    ]
+
+
+def _reference(qrels: dict, run: dict, measure: str, depth):
+    import pytrec_eval
+
+    top = max(g for docs in qrels.values() for g in docs.values())
+    augmented = {q: dict(docs) for q, docs in qrels.items()}
+    for qid, docs in run.items():
+        if qid not in qrels:
+            continue
+        for doc in _ranking(docs)[:depth]:
+            augmented[qid].setdefault(doc, top)
+    values = pytrec_eval.RelevanceEvaluator(augmented, {measure}).evaluate(run)
+    return sum(v[measure] for v in values.values()) / len(values)
+
+
+def test_high_equals_trec_eval_on_augmented_qrels_and_low_the_value():
+    qrels = {q: {d: int(g) for d, g in docs.items()} for q, docs in _trec(QRELS, 3).items()}
+    run = {q: {d: float(s) for d, s in docs.items()} for q, docs in _trec(RUN, 4).items()}
+    bounds = {b.measure: b for b in unjudged_bounds(str(QRELS), [str(RUN)], SPELLED)}
+    assert set(bounds) == set(COLUMNS)
+    import pytrec_eval
+
+    for name, (measure, depth) in COLUMNS.items():
+        plain = pytrec_eval.RelevanceEvaluator(qrels, {measure}).evaluate(run)
+        low = sum(v[measure] for v in plain.values()) / len(plain)
+        assert bounds[name].low == pytest.approx(low, abs=1e-9), name
+        assert bounds[name].high == pytest.approx(_reference(qrels, run, measure, depth), abs=1e-9)
+        assert bounds[name].high >= bounds[name].low
+
+
+def test_unjudged_share_and_random_runs():
+    rng = random.Random(3)
+    qrels = {
+        f"q{t}": {f"d{i}": rng.randint(0, 2) for i in rng.sample(range(30), 6)} for t in range(6)
+    }
+    run = {
+        f"q{t}": {f"d{i}": float(rng.randint(0, 9)) for i in rng.sample(range(30), 12)}
+        for t in range(7)
+    }
+    bounds = {b.measure: b for b in unjudged_bounds(qrels, {"r": run}, ["P.5", "ndcg_cut.10"])}
+    for name, (measure, depth) in {"P@5": ("P_5", 5), "nDCG@10": ("ndcg_cut_10", 10)}.items():
+        assert bounds[name].high == pytest.approx(_reference(qrels, run, measure, depth), abs=1e-9)
+        looked = [(q, d) for q in qrels if q in run for d in _ranking(run[q])[:depth]]
+        unjudged = sum(d not in qrels[q] for q, d in looked)
+        assert bounds[name].unjudged == pytest.approx(unjudged / len(looked))
+
+
+@pytest.mark.parametrize(
+    ("label", "depth"),
+    [
+        ("ndcg_cut_10", 10),
+        ("P_5", 5),
+        ("recip_rank_cut_10", 10),
+        ("map", None),
+        ("iprec_at_recall_0.10", None),
+        ("Rprec_mult_0.20", None),
+    ],
+)
+def test_column_depth(label, depth):
+    assert column_depth(label) == depth
+
+
+def test_a_flip_is_possible_when_the_ranges_overlap():
+    from trecbench.conclusions.unjudged import UnjudgedBound
+
+    a = UnjudgedBound("a", "m", 0.30, 0.40, 0.1)
+    assert a.flips(UnjudgedBound("b", "m", 0.35, 0.50, 0.1))
+    assert not a.flips(UnjudgedBound("b", "m", 0.41, 0.50, 0.1))

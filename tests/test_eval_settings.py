@@ -1,0 +1,61 @@
+"""EvalSettings: evaluate()'s settings, typed and checked once (issue 26)."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from trecbench.errors import UsageError
+from trecbench.evaluation import EvalSettings, evaluate
+
+QRELS = "1 0 a 1\n1 0 b 0\n2 0 c 1\n"
+RUN = "1 Q0 a 1 2.0 t\n1 Q0 b 2 1.0 t\n2 Q0 d 1 1.0 t\n"
+
+
+def test_to_json_is_the_options_dict_of_the_outputs():
+    settings = EvalSettings(
+        relevance_level=2, complete=True, max_docs=10, compat="10", zscores=Path("z.txt"),
+        debug_level=1, debug_query="5", options={"ontology": "hp.obo"},
+    )  # fmt: skip
+    # the dict evaluate() built by hand before, key for key and in its order
+    assert list(settings.to_json().items()) == [
+        ("relevance_level", 2), ("complete", True), ("max_docs", 10), ("judged_only", False),
+        ("num_docs", None), ("float32", True), ("engine", "auto"), ("compat", "10.0"),
+        ("rel_format", "qrels"), ("zscores", "z.txt"), ("debug_level", 1),
+        ("debug_query", "5"), ("ontology", "hp.obo"),
+    ]  # fmt: skip
+    assert settings.version.version == "10.0" and settings.traced
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        settings.complete = False  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        ({"rel_format": "bogus"}, "Illegal rel_format 'bogus'"),
+        ({"tie_bounds": True, "rel_format": "prefs"}, "tie bounds need graded qrels"),
+        ({"relevance_level": 0}, "-l 0: levels below 1"),
+        ({"num_docs": 2**63}, "beyond trec_eval's 64-bit count"),
+        ({"max_docs": 0}, "-M must be at least 1, got 0"),
+        ({"compat": "8"}, "unknown trec_eval version '8'"),
+        ({"options": {"complete": True, "ontology": "x"}}, "options complete: trec_eval flags"),
+    ],
+)
+def test_settings_are_checked_once_before_any_file_is_read(arguments, message):
+    with pytest.raises(UsageError, match=message):
+        EvalSettings(**arguments)
+    # evaluate() refuses them before reading anything: these files do not exist
+    with pytest.raises(UsageError, match=message):
+        evaluate("missing.qrels", "missing.run", ["P.5"], **arguments)
+
+
+def test_the_evaluation_keeps_its_settings(tmp_path):
+    qrels, run = tmp_path / "q", tmp_path / "r"
+    qrels.write_text(QRELS)
+    run.write_text(RUN)
+    result = evaluate(qrels, run, ["P.5"], complete=True, options={"maxontsim_formula": None})
+    assert result.settings.complete and result.settings.compat == "9.0.8"
+    assert result.options == result.settings.to_json()
+    assert result.options["complete"] is True and "maxontsim_formula" in result.options

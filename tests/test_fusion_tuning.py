@@ -1,0 +1,95 @@
+"""fuse --optimize: the grid search and its cross-validation against a brute-force search
+that fuses and scores each candidate through the public API."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import ROOT
+
+import trecbench
+from trecbench.errors import UsageError
+from trecbench.runstudy.fusion_tuning import grid, optimize_fusion
+
+RTASK = ROOT / "data" / "hpo-rtask"
+RUNS = [str(RTASK / "lexical.run"), str(RTASK / "vector.run")]
+QRELS = str(RTASK / "hpo-rtask.qrels")
+
+
+def _brute_force(method: str, candidates, measure: str) -> dict[str, np.ndarray]:
+    """Each candidate's per-topic values: trecbench.fuse, then trecbench.evaluate."""
+    values = {}
+    for candidate in candidates:
+        fused = trecbench.fuse(RUNS, method, k=candidate.k, weights=candidate.weights)
+        frame = trecbench.evaluate(QRELS, fused, [measure]).per_query
+        values[candidate.label()] = frame.set_index("qid")["value"]
+    return values
+
+
+@pytest.mark.parametrize(("method", "measure"), [("rrf", "nDCG@10"), ("combsum", "MRR@10")])
+def test_choice_and_held_out_score_equal_a_brute_force_search(method, measure):
+    tuned = optimize_fusion(RUNS, QRELS, measure, method, folds=4, seed=7, step=0.25)
+    values = _brute_force(method, tuned.candidates, measure)
+    labels = [c.label() for c in tuned.candidates]
+    means = [values[label].mean() for label in labels]
+    assert tuned.best.label() == labels[int(np.argmax(means))]
+    assert tuned.training == pytest.approx(max(means), abs=1e-12)
+    held = []
+    for f in range(4):
+        test = {q for q, fold in zip(tuned.qids, tuned.fold, strict=True) if fold == f}
+        train = [values[label][[q for q in tuned.qids if q not in test]].mean() for label in labels]
+        best = labels[int(np.argmax(train))]
+        assert tuned.candidates[tuned.fold_choice[f]].label() == best
+        held += list(values[best][sorted(test)])
+    assert tuned.held_out == pytest.approx(np.mean(held), abs=1e-12)
+
+
+def test_the_folds_are_seeded_and_balanced():
+    a = optimize_fusion(RUNS, QRELS, "nDCG@10", folds=5, seed=1)
+    b = optimize_fusion(RUNS, QRELS, "nDCG@10", folds=5, seed=1)
+    assert list(a.fold) == list(b.fold)
+    assert sorted(np.bincount(a.fold)) in ([11, 11, 11, 11, 12], [11, 11, 11, 12, 12])
+
+
+def test_the_weight_grid_is_the_simplex():
+    points = grid("combsum", 3, step=0.5)
+    assert sorted(c.weights for c in points) == sorted(
+        [(0, 0, 1), (0, 0.5, 0.5), (0, 1, 0), (0.5, 0, 0.5), (0.5, 0.5, 0), (1, 0, 0)]
+    )
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"method": "combmax"}, "has no parameter to tune"),
+        ({"method": "combsum", "step": 0.3}, "must divide 1"),
+        ({"folds": 1}, "--folds must be from 2"),
+    ],
+)
+def test_what_cannot_be_tuned_is_refused(kwargs, message):
+    with pytest.raises(UsageError, match=message):
+        optimize_fusion(RUNS, QRELS, "nDCG@10", **kwargs)
+
+
+def test_cli_writes_the_run_fused_with_the_chosen_parameters(tmp_path, capsys):
+    from trecbench.cli import run
+
+    out = tmp_path / "tuned.run"
+    args = [
+        "fuse",
+        "--method",
+        "combsum",
+        "--optimize",
+        "nDCG@10",
+        "--qrels",
+        QRELS,
+        "--step",
+        "0.25",
+    ]
+    assert run([*args, *RUNS, "-o", str(out)]) == 0
+    said = capsys.readouterr().err.splitlines()[0]
+    tuned = optimize_fusion(RUNS, QRELS, "nDCG@10", "combsum", step=0.25)
+    assert said.startswith(f"chose {tuned.best.label()} for nDCG@10 on {QRELS}: held-out ")
+    scored = trecbench.evaluate(QRELS, str(out), ["nDCG@10"]).aggregates["value"].iloc[0]
+    assert scored == pytest.approx(tuned.training, abs=1e-12)
+    assert run(["fuse", "--qrels", QRELS, *RUNS, "-o", str(tmp_path / "x.run")]) == 1

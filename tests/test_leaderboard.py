@@ -1,0 +1,128 @@
+"""leaderboard: means per collection against trec_eval's own code (pytrec_eval) on each
+stratum, ranks, and the paired tests against scipy with Holm's adjustment by hand."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from conftest import ROOT
+from scipy.stats import ttest_rel
+
+from trecbench.cli import run
+from trecbench.errors import TrecbenchError
+from trecbench.runstudy.leaderboard import leaderboard
+from trecbench.strata import load_strata
+
+SUITE = ROOT / "data" / "leaderboard.toml"
+RTASK = ROOT / "data" / "hpo-rtask"
+SYSTEMS = ["lexical", "vector", "reranked"]
+
+
+def _trec(path):
+    table = {}
+    for line in path.read_text().splitlines():
+        fields = line.split()
+        table.setdefault(fields[0], {})[fields[2]] = fields[3] if len(fields) == 4 else fields[4]
+    return table
+
+
+def _per_topic(measure: str) -> dict[str, dict[str, float]]:
+    """trec_eval's per-topic values (its C code, through pytrec_eval) of every system."""
+    import pytrec_eval
+
+    qrels = {
+        q: {d: int(g) for d, g in docs.items()}
+        for q, docs in _trec(RTASK / "hpo-rtask.qrels").items()
+    }
+    evaluator = pytrec_eval.RelevanceEvaluator(qrels, {measure})
+    values = {}
+    for system in SYSTEMS:
+        run_ = {
+            q: {d: float(s) for d, s in docs.items()}
+            for q, docs in _trec(RTASK / f"{system}.run").items()
+        }
+        values[system] = {q: v[measure] for q, v in evaluator.evaluate(run_).items()}
+    return values
+
+
+@pytest.fixture(scope="module")
+def board():
+    return leaderboard(SUITE)
+
+
+@pytest.mark.parametrize(
+    ("name", "measure"), [("nDCG@10", "ndcg_cut_10"), ("Recall@100", "recall_100")]
+)
+def test_means_equal_trec_eval_on_each_language(board, name, measure):
+    values = _per_topic(measure)
+    strata = load_strata(ROOT / "qrels" / "hpo-demo.sidecar.json")
+    table = next(b for b in board.boards if b.measure == name)
+    for c, language in enumerate(["de", "en"]):
+        topics = set(strata["qid"][strata["language"] == language])
+        for s, system in enumerate(SYSTEMS):
+            expected = np.mean([v for q, v in values[system].items() if q in topics])
+            assert table.means[s, c] == pytest.approx(expected, abs=1e-12)
+    assert table.macro == pytest.approx(table.means.mean(axis=1))
+
+
+def test_ranks_and_paired_tests_against_scipy(board):
+    table = next(b for b in board.boards if b.measure == "nDCG@10")
+    values = _per_topic("ndcg_cut_10")
+    # ranks: 1 for the best mean of each collection
+    for c in range(2):
+        order = np.argsort(-table.means[:, c])
+        assert table.ranks[order, c].tolist() == [1.0, 2.0, 3.0]
+    raw = []
+    for system in SYSTEMS[1:]:
+        topics = sorted(values[system])
+        result = ttest_rel(
+            [values[system][q] for q in topics], [values["lexical"][q] for q in topics]
+        )
+        raw.append(result.pvalue)
+    holm = sorted(raw)  # two systems: the smaller times 2, the larger times 1, monotone
+    adjusted = {holm[0]: min(1, 2 * holm[0]), holm[1]: min(1, max(2 * holm[0], holm[1]))}
+    for s, p in zip([1, 2], raw, strict=True):
+        assert table.over_topics[s].p == pytest.approx(p, rel=1e-10)
+        assert table.over_topics[s].p_adjusted == pytest.approx(adjusted[p], rel=1e-10)
+        assert table.over_topics[s].n == 56
+    assert table.over_topics[0] is None and table.over_collections[0] is None
+
+
+def test_a_test_without_variation_is_undefined_not_a_number(board):
+    recall = next(b for b in board.boards if b.measure == "Recall@100")
+    # the reranker reorders the lexical run's top 100: Recall@100 is the lexical run's
+    test = recall.over_topics[2]
+    assert (test.p, test.p_adjusted, test.reason) == (None, None, "the differences do not vary")
+
+
+def test_cli_formats(capsys):
+    assert run(["leaderboard", str(SUITE), "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert [m["measure"] for m in document["measures"]] == ["nDCG@10", "MRR@10", "Recall@100"]
+    assert document["measures"][0]["systems"][0]["over_topics"] is None
+    for output_format, mark in (("markdown", "| system |"), ("latex", r"\begin{tabular}")):
+        assert run(["leaderboard", str(SUITE), "--format", output_format]) == 0
+        assert mark in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('[collections.a]\nqrels = "q"\nruns = "x.run"\n', "names its file with {system}"),
+        ('[collections.a]\nqrels = "q"\nruns = "{system}.run"\n', "needs the suite's systems"),
+        (
+            'systems = ["a"]\n[collections.a]\nqrels = "q"\nruns = {b = "b.run"}\n',
+            "has no run of: a",
+        ),
+        ('[collections.a]\nqrels = "q"\n', "runs"),
+        ('[collections.a]\nqrels = "q"\nqrels = "r"\nruns = {a = "a"}\n', "not a valid TOML suite"),
+    ],
+)
+def test_bad_suites_are_refused_in_one_line(tmp_path, text, message):
+    suite = tmp_path / "suite.toml"
+    suite.write_text(text)
+    with pytest.raises(TrecbenchError, match=None) as caught:
+        leaderboard(suite)
+    assert message in str(caught.value)

@@ -1,0 +1,79 @@
+"""pool: the depth-k pool and its bias against a direct computation in plain Python."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from trecbench.cli import run
+from trecbench.runstudy.pool import pool
+
+
+def _ranked(run: dict) -> dict[str, list[str]]:
+    """trec_eval's order, written out plainly: score descending, docno descending."""
+    return {
+        qid: [d for d, _ in sorted(docs.items(), key=lambda x: (x[1], x[0]), reverse=True)]
+        for qid, docs in run.items()
+    }
+
+
+def _random_runs(rng: random.Random, n_runs: int) -> list[dict]:
+    runs = []
+    for _ in range(n_runs):
+        run = {}
+        for topic in range(5):
+            docs = rng.sample([f"D{i}" for i in range(30)], rng.randint(1, 20))
+            run[f"q{topic}"] = {d: float(rng.randint(0, 6)) for d in docs}  # ties on purpose
+        runs.append(run)
+    return runs
+
+
+def test_pool_equals_the_union_of_every_top_k():
+    rng = random.Random(5)
+    runs = _random_runs(rng, 4)
+    result = pool(runs, depth=7)
+    tops = [{(q, d) for q, docs in _ranked(run).items() for d in docs[:7]} for run in runs]
+    expected = sorted(set().union(*tops), key=lambda x: (x[0].encode(), x[1].encode()))
+    assert list(zip(result.qid, result.docno, strict=True)) == expected
+    for index, contribution in enumerate(result.contributions):
+        others = set().union(*(top for i, top in enumerate(tops) if i != index))
+        assert contribution.run == f"run{index + 1}"
+        assert contribution.pooled == len(tops[index])
+        assert contribution.unique == len(tops[index] - others)
+        assert contribution.judged is None
+
+
+def test_pool_with_qrels_leaves_judged_out_and_counts_relevant_only():
+    rng = random.Random(9)
+    runs = _random_runs(rng, 3)
+    qrels = {f"q{t}": {f"D{i}": rng.randint(0, 2) for i in range(0, 30, 2)} for t in range(5)}
+    result = pool(runs, depth=6, qrels=qrels, relevance_level=2)
+    tops = [{(q, d) for q, docs in _ranked(run).items() for d in docs[:6]} for run in runs]
+    judged = {(q, d) for q, docs in qrels.items() for d in docs}
+    relevant = {(q, d) for q, docs in qrels.items() for d, g in docs.items() if g >= 2}
+    expected = sorted(set().union(*tops) - judged)
+    assert list(zip(result.qid, result.docno, strict=True)) == expected
+    for index, contribution in enumerate(result.contributions):
+        others = set().union(*(top for i, top in enumerate(tops) if i != index))
+        assert contribution.judged == len(tops[index] & judged)
+        assert contribution.relevant_only == len((tops[index] - others) & relevant)
+
+
+def test_cli_writes_the_pool_and_prints_contributions(tmp_path, capsys):
+    target = tmp_path / "pool.txt"
+    args = ["pool", "runs/tfidf-word.run", "runs/tfidf-char.run", "--depth", "3"]
+    assert run([*args, "--unjudged-grade", "-1", "--format", "json", "-o", str(target)]) == 0
+    lines = target.read_text().splitlines()
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["documents"] == len(lines)
+    assert all(line.split()[1] == "0" and line.split()[3] == "-1" for line in lines)
+    assert [run["pooled"] for run in summary["runs"]] == [56 * 3, 56 * 3]
+
+
+@pytest.mark.parametrize("depth", ["0", "-3"])
+def test_cli_refuses_a_depth_below_one(tmp_path, capsys, depth):
+    assert run(["pool", "runs/tfidf-word.run", "--depth", depth, "-o", str(tmp_path / "p")]) == 1
+    assert "the pool depth must be a positive integer" in capsys.readouterr().err
+    assert not (tmp_path / "p").exists()

@@ -1,0 +1,261 @@
+"""trecbench power: every figure against statsmodels' TTestPower (the noncentral t of the
+paired two-sided t-test) and scipy's ttest_rel on seeded random cases, within 1e-9."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+from conftest import ROOT
+
+import trecbench
+from trecbench.cli import cli
+from trecbench.conclusions.power import (
+    PowerSettings,
+    achieved_power,
+    detectable_effect,
+    power_row,
+    topics_for_power,
+)
+from trecbench.errors import UsageError
+
+TTestPower = pytest.importorskip("statsmodels.stats.power").TTestPower
+QRELS = str(ROOT / "qrels/hpo-demo.qrels")
+RUNS = {
+    name: str(ROOT / f"runs/{name}.run")
+    for name in ("tfidf-word", "tfidf-char", "tfidf-word-parents")
+}
+
+
+def _cases(count: int, seed: int = 29):
+    rng = np.random.default_rng(seed)
+    for _ in range(count):
+        alpha = float(rng.choice([0.01, 0.05, 0.1]))
+        yield (
+            int(rng.integers(2, 400)),
+            float(rng.normal(0, 0.6)),
+            alpha,
+            float(rng.uniform(alpha + 0.05, 0.99)),
+        )
+
+
+def _reference(effect, n, alpha):
+    """statsmodels' power at -|effect| (the power is symmetric in the effect): at large
+    positive effects its far tail underflows to NaN (scipy's nctdtr), at negative ones not."""
+    found = TTestPower().power(-abs(effect), nobs=n, alpha=alpha, alternative="two-sided")
+    assert np.isfinite(found)
+    return found
+
+
+@pytest.mark.parametrize("case", list(_cases(40)))
+def test_power_and_its_inverses_equal_statsmodels(case):
+    n, effect, alpha, target = case
+    assert achieved_power(n, effect, alpha) == pytest.approx(_reference(effect, n, alpha), abs=1e-9)
+    # the detectable effect at n is where statsmodels' power reaches the target
+    smallest = detectable_effect(n, alpha, target)
+    assert smallest > 0
+    assert _reference(smallest, n, alpha) == pytest.approx(target, abs=1e-9)
+    solved = TTestPower().solve_power(None, nobs=n, alpha=alpha, power=target)
+    # statsmodels stops at its own tolerance, and may give the negative root
+    assert smallest == pytest.approx(abs(float(np.squeeze(solved))), rel=1e-4)
+    if abs(effect) < 0.05:
+        return
+    exact = topics_for_power(effect, alpha, target)
+    if exact > 2:
+        assert _reference(effect, exact, alpha) == pytest.approx(target, abs=1e-9)
+        solved = TTestPower().solve_power(abs(effect), nobs=None, alpha=alpha, power=target)
+        assert exact == pytest.approx(float(np.squeeze(solved)), rel=1e-4)
+    needed = math.ceil(exact)  # the smallest whole number of topics reaching the target
+    assert _reference(effect, needed, alpha) >= target - 1e-12
+    if needed > 2:
+        assert _reference(effect, needed - 1, alpha) < target
+
+
+def test_the_power_is_symmetric_in_the_effect():
+    for n, effect, alpha, _ in _cases(10, seed=3):
+        upwards = TTestPower().power(abs(effect), nobs=n, alpha=alpha)
+        if np.isfinite(upwards):
+            assert achieved_power(n, abs(effect), alpha) == pytest.approx(upwards, abs=1e-9)
+
+
+def test_huge_effects_have_power_one_and_need_two_topics():
+    # scipy's noncentral t gives NaN for the far tail here; statsmodels' value is 1
+    assert achieved_power(100, -2.0, 0.05) == pytest.approx(1.0, abs=1e-12)
+    assert topics_for_power(50.0, 0.05, 0.8) == 2.0
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_row_from_differences_equals_ttest_rel_and_statsmodels(seed):
+    from scipy.stats import ttest_rel
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(3, 120))
+    base, run = rng.random(n), rng.random(n) + rng.normal(0, 0.1)
+    settings = PowerSettings(alpha=0.05, target=0.8)
+    row = power_row(run - base, settings, "run", "base", "m")
+    effect = ttest_rel(run, base).statistic / math.sqrt(n)  # t = d_z * sqrt(n)
+    assert row.n_topics == n
+    assert row.effect_size == pytest.approx(effect, abs=1e-12)
+    assert row.power == pytest.approx(_reference(effect, n, 0.05), abs=1e-9)
+    sd = np.std(run - base, ddof=1)
+    assert _reference(row.mde / sd, n, 0.05) == pytest.approx(0.8, abs=1e-9)
+    solved = float(np.squeeze(TTestPower().solve_power(abs(effect), None, 0.05, 0.8)))
+    assert row.topics_needed == max(2, math.ceil(solved))
+    assert row.reason is None
+
+
+def test_undefined_figures_are_none_with_a_reason():
+    settings = PowerSettings()
+    one = power_row(np.array([0.3]), settings, "r", "b", "m")
+    assert (one.effect_size, one.power, one.mde, one.topics_needed) == (None, None, None, None)
+    assert "needs 2" in one.reason
+    for differences, why in [
+        (np.zeros(5), "equal on every topic"),
+        (np.full(5, 0.1), "the same difference"),
+    ]:
+        row = power_row(differences, settings, "r", "b", "m")
+        assert (row.sd, row.effect_size, row.power, row.mde) == (0.0, None, None, None)
+        assert why in row.reason
+    balanced = power_row(np.array([0.1, -0.1, 0.2, -0.2]), settings, "r", "b", "m")
+    assert balanced.effect_size == 0.0
+    assert balanced.power == pytest.approx(0.05, abs=1e-12)  # power at no effect: alpha
+    assert balanced.mde > 0
+    assert balanced.topics_needed is None
+    assert "no number of topics" in balanced.reason
+
+
+@pytest.mark.parametrize(("alpha", "target"), [(0.05, 0.05), (0.05, 0.01), (0, 0.8), (0.05, 1)])
+def test_settings_are_checked(alpha, target):
+    with pytest.raises(UsageError):
+        PowerSettings(alpha, target)
+
+
+def test_api_uses_evaluate_per_topic_values():
+    result = trecbench.power(
+        QRELS,
+        RUNS["tfidf-word"],
+        [RUNS["tfidf-char"], RUNS["tfidf-word-parents"]],
+        ["nDCG@10", "Recall@100"],
+        alpha=0.01,
+        target_power=0.9,
+    )
+    frame = trecbench.evaluate(QRELS, list(RUNS.values()), ["nDCG@10", "Recall@100"]).per_query
+    topics = trecbench.read_qrels(QRELS)["qid"].unique()
+    values = frame.pivot_table(index="qid", columns=["run", "measure"], values="value")
+    values = values.reindex(topics).fillna(0.0)  # trec_eval -c: no result scores 0
+    assert result.baseline == "tfidf-word"
+    assert [(r.run, r.measure) for r in result.rows] == [
+        ("tfidf-char", "nDCG@10"),
+        ("tfidf-char", "Recall@100"),
+        ("tfidf-word-parents", "nDCG@10"),
+        ("tfidf-word-parents", "Recall@100"),
+    ]
+    for row in result.rows:
+        diff = (
+            values[(RUNS[row.run], row.measure)] - values[(RUNS["tfidf-word"], row.measure)]
+        ).to_numpy()
+        effect = diff.mean() / diff.std(ddof=1)
+        assert row.n_topics == len(topics) == 56
+        assert row.effect_size == pytest.approx(effect, abs=1e-12)
+        assert row.power == pytest.approx(_reference(effect, 56, 0.01), abs=1e-9)
+
+
+def test_cli_json_carries_the_named_keys():
+    argv = [
+        "power",
+        QRELS,
+        RUNS["tfidf-word"],
+        RUNS["tfidf-char"],
+        "-m",
+        "nDCG@10",
+        "--format",
+        "json",
+        "--alpha",
+        "0.01",
+        "--power",
+        "0.9",
+    ]
+    done = CliRunner().invoke(cli, argv)
+    assert done.exit_code == 0, done.output
+    document = json.loads(done.output)
+    assert document["settings"] == {"alpha": 0.01, "target": 0.9}
+    (row,) = document["rows"]
+    assert {"n_topics", "effect_size", "power", "mde", "topics_needed"} <= set(row)
+    assert row["topics_needed"] == math.ceil(
+        float(np.squeeze(TTestPower().solve_power(row["effect_size"], None, 0.01, 0.9)))
+    )
+
+
+def test_cli_formats_and_bad_settings():
+    from trecbench.cli import conclusion_options
+    from trecbench.conclusions import render
+
+    assert conclusion_options.FORMATS == render.FORMATS
+    base = [
+        "power",
+        QRELS,
+        RUNS["tfidf-word"],
+        RUNS["tfidf-word"].replace("word", "char"),
+        "-m",
+        "P@5",
+    ]
+    for fmt in ("table", "markdown", "latex"):
+        done = CliRunner().invoke(cli, [*base, "--format", fmt])
+        assert done.exit_code == 0 and "tfidf-char" in done.output, done.output
+    done = CliRunner().invoke(cli, [*base, "--alpha", "0.5", "--power", "0.4"])
+    assert done.exit_code == 1
+    with pytest.raises(UsageError, match="num_q: no value per topic"):
+        trecbench.power(QRELS, RUNS["tfidf-word"], RUNS["tfidf-char"], ["P@5", "num_q"])
+
+
+def test_a_run_without_results_for_a_topic_scores_zero_on_it(tmp_path):
+    lines = (ROOT / "runs/tfidf-char.run").read_text(encoding="utf-8").splitlines(keepends=True)
+    partial = tmp_path / "english.run"
+    partial.write_text("".join(line for line in lines if line.startswith("en-")), encoding="utf-8")
+    result = trecbench.power(QRELS, RUNS["tfidf-word"], str(partial), ["nDCG@10"])
+    per_query = trecbench.evaluate(QRELS, [RUNS["tfidf-word"], str(partial)], ["nDCG@10"]).per_query
+    base = per_query[per_query["run"] == RUNS["tfidf-word"]].set_index("qid")["value"]
+    run = per_query[per_query["run"] == str(partial)].set_index("qid")["value"]
+    differences = (run.reindex(base.index).fillna(0.0) - base).to_numpy()
+    assert len(run) < len(base) == 56
+    (row,) = result.rows
+    assert row.n_topics == 56
+    assert row.mean_difference == pytest.approx(differences.mean(), abs=1e-12)
+    assert row.effect_size == pytest.approx(differences.mean() / differences.std(ddof=1), abs=1e-12)
+
+
+def test_renderers_escape_names_and_show_undefined_figures():
+    from trecbench.conclusions.power import PowerResult
+    from trecbench.conclusions.render import grid
+
+    settings = PowerSettings()
+    rows = (
+        power_row(np.array([0.1, 0.3, 0.2]), settings, "bm25_a|b&c", "base", "P@5"),
+        power_row(np.zeros(3), settings, "same", "base", "P@5"),
+    )
+    result = PowerResult(settings, "base", rows)
+    assert "bm25\\_a|b\\&c" in result.render("latex")
+    assert "| bm25_a\\|b&c |" in result.render("markdown")
+    table = result.render("table")
+    assert "same, P@5: equal on every topic (sd 0)" in table
+    assert json.loads(result.render("json"))["rows"][1]["power"] is None
+    assert grid(("a", "n"), [["x", "1"], ["yy", "10"]], "table") == "a    n\nx    1\nyy  10\n"
+
+
+def test_cli_names_runs_by_file_or_by_path_when_two_files_share_a_name(tmp_path):
+    for folder, source in (("a", "tfidf-char"), ("b", "tfidf-word-parents")):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "x.run").write_bytes((ROOT / f"runs/{source}.run").read_bytes())
+    same = [str(tmp_path / "a/x.run"), str(tmp_path / "b/x.run")]
+    done = CliRunner().invoke(
+        cli, ["power", QRELS, RUNS["tfidf-word"], *same, "-m", "P@5", "--format", "json"]
+    )
+    assert done.exit_code == 0, done.output
+    document = json.loads(done.output)
+    assert document["baseline"] == "tfidf-word"
+    assert [row["run"] for row in document["rows"]] == same
+    done = CliRunner().invoke(cli, ["power", QRELS, RUNS["tfidf-word"], RUNS["tfidf-word"]])
+    assert isinstance(done.exception, UsageError) and "given twice" in str(done.exception)

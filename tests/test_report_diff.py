@@ -1,0 +1,139 @@
+"""diff: two reports compared, the likeliest cause named first, diff's exit codes."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+from conftest import ROOT
+
+from trecbench.cli import run
+
+QRELS = str(ROOT / "qrels" / "hpo-demo.qrels")
+RUN = str(ROOT / "runs" / "tfidf-word.run")
+
+
+@pytest.fixture
+def reports(tmp_path, capsys):
+    """Reports of the bundled demo, named by what was changed."""
+
+    def report(name: str, *args: str, qrels: str = QRELS, runs=(RUN,)) -> str:
+        path = str(tmp_path / f"{name}.json")
+        assert run(["score", "--report", path, *args, qrels, *runs]) == 0
+        capsys.readouterr()
+        return path
+
+    return report
+
+
+def _diff(capsys, a, b, *options) -> tuple[int, str]:
+    code = run(["diff", a, b, *options])
+    return code, capsys.readouterr().out
+
+
+def test_the_same_evaluation_twice_is_the_same(reports, capsys):
+    code, out = _diff(capsys, reports("a"), reports("b"))
+    assert (code, out) == (0, "the evaluations are the same\n")
+
+
+def test_other_qrels_are_named_first(reports, tmp_path, capsys):
+    qrels = tmp_path / "other.qrels"
+    lines = (ROOT / "qrels" / "hpo-demo.qrels").read_text().splitlines()
+    qrels.write_text("\n".join(lines[:-5]) + "\n")
+    # other qrels *and* another option and run: the qrels still come first
+    other = reports("b", "-l", "2", qrels=str(qrels), runs=(str(ROOT / "runs/tfidf-char.run"),))
+    code, out = _diff(capsys, reports("a"), other)
+    assert code == 1
+    first = out.splitlines()[0]
+    assert first.startswith("likely cause: the qrels differ: ")
+    assert "other.qrels" in first
+    assert "option: relevance_level 1 -> 2" in out
+
+
+def test_an_option_and_the_values_it_moved(reports, capsys):
+    code, out = _diff(capsys, reports("a"), reports("b", "-l", "2"))
+    assert code == 1
+    lines = out.splitlines()
+    assert lines[0] == "likely cause: the options differ: relevance_level 1 vs 2"
+    assert f"value: {RUN} MAP@100 0.2329 -> 0.0000" in out
+    # nDCG's gains do not depend on -l: its value did not move and is not listed
+    assert not any("nDCG@10" in line for line in lines)
+
+
+def test_measure_spellings_and_json(reports, capsys):
+    a = reports("a", "-m", "ndcg_cut.10")
+    b = reports("b", "-m", "nDCG@10")
+    code, out = _diff(capsys, a, b, "--format", "json")
+    document = json.loads(out)
+    assert code == 1 and document["same"] is False
+    assert document["cause"].startswith("the measures asked for differ")
+    assert document["spellings"] == {
+        "ndcg_cut.10": {"a": "ndcg_cut.10", "b": None},
+        "nDCG@10": {"a": None, "b": "ndcg_cut.10"},
+    }
+
+
+def test_a_changed_run_file_with_moved_topics(reports, tmp_path, capsys):
+    a = reports("a")
+    values = json.loads(open(a).read())["results"][0]["per_query"]
+    qid = next(q for q, v in values.items() if 0 < v["nDCG@10"] < 1)
+    text = (ROOT / "runs" / "tfidf-word.run").read_text().splitlines()
+    block = [line for line in text if line.split()[0] == qid]
+    scores = [line.split()[4] for line in block]  # the topic's scores, reversed
+    moved = {
+        line: " ".join([*line.split()[:4], score, line.split()[5]])
+        for line, score in zip(block, reversed(scores), strict=True)
+    }
+    changed = tmp_path / "tfidf-word.run"
+    changed.write_text("\n".join(moved.get(line, line) for line in text) + "\n")
+    code, out = _diff(capsys, a, reports("b", runs=(str(changed),)))
+    assert code == 1
+    assert out.splitlines()[0].startswith(f"likely cause: a run file differs: {RUN} (102592 bytes")
+    # the run is paired by position although its path changed; its topic moved
+    assert f"value: {RUN} -> {changed} nDCG@10 " in out
+    assert f"moved most: {qid} -" in out
+
+
+def test_versions_alone_do_not_make_evaluations_differ(reports, tmp_path, capsys):
+    b = json.loads(open(reports("b")).read())
+    b["tool"]["version"] = "9.9.9"
+    later = tmp_path / "later.json"
+    later.write_text(json.dumps(b))
+    code, out = _diff(capsys, reports("a"), str(later))
+    assert code == 0
+    assert out == "the evaluations are the same\nversion: trecbench '0.1.0' -> '9.9.9'\n"
+
+
+def test_benchmark_reports_compare_their_modes(tmp_path, capsys):
+    source = ROOT / "data" / "hpo-rtask"
+    assert (
+        run(["benchmark", str(source / "benchmark.toml"), "-o", str(tmp_path / "o"), "--quiet"])
+        == 0
+    )
+    capsys.readouterr()
+    a = tmp_path / "o" / "BenchmarkReport.json"
+    report = json.loads(a.read_text())
+    row = next(r for r in report["results"][0]["summary"] if r["run"] == "vector")
+    row["mean"] += 0.01
+    report["per_query"]["vector"]["de-01"][row["measure"]] = 0.5
+    b = tmp_path / "b.json"
+    b.write_text(json.dumps(report))
+    code, out = _diff(capsys, str(a), str(b))
+    assert code == 1
+    assert f"value: vector {row['measure']} " in out
+    assert "(moved most: de-01 +0.5000)" in out
+    shutil.rmtree(tmp_path / "o")
+
+
+@pytest.mark.parametrize("bad", ["qrels", "other kind"])
+def test_bad_input_exits_2_in_one_line(reports, tmp_path, capsys, bad):
+    a = reports("a")
+    if bad == "qrels":
+        other = QRELS
+    else:
+        other = tmp_path / "manifest.json"
+        other.write_text(json.dumps({"type": "ExperimentManifest"}))
+    assert run(["diff", a, str(other)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1

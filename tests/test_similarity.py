@@ -1,0 +1,131 @@
+"""similarity: RBO against the rbo package (and brute-force bounds), overlap and Kendall's
+tau against plain Python, rankings in trecbench's tie order."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from trecbench.cli import run
+from trecbench.errors import UsageError
+from trecbench.runstudy.similarity import similarity
+
+rbo = pytest.importorskip("rbo")  # installed by `make test` (Makefile: --no-deps)
+
+DEEP = 3000  # the rankings' continuation used for the brute-force bounds
+
+
+def _run(ranking: list[str]) -> dict:
+    return {"q": {doc: float(len(ranking) - i) for i, doc in enumerate(ranking)}}
+
+
+def _random_pair(rng: random.Random) -> tuple[list[str], list[str], float]:
+    docs = [f"d{i}" for i in range(rng.randint(1, 25))]
+    s = rng.sample(docs, rng.randint(1, len(docs)))
+    t = rng.sample(docs, rng.randint(1, len(docs)))
+    return s, t, rng.choice([0.5, 0.8, 0.9, 0.98])
+
+
+def _brute_bounds(s: list[str], t: list[str], p: float) -> tuple[float, float]:
+    """RBO_min and RBO_max as the rbo package's truncated RBO of the rankings continued
+    with documents that never agree, and that agree as early as they can."""
+    fresh_s, fresh_t = [f"x{i}" for i in range(DEEP)], [f"y{i}" for i in range(DEEP)]
+    low = rbo.RankingSimilarity((s + fresh_s)[:DEEP], (t + fresh_t)[:DEEP]).rbo(k=DEEP, p=p)
+    short, long = (s, t) if len(s) <= len(t) else (t, s)
+    unseen_long = [d for d in long if d not in short]
+    unseen_short = [d for d in short if d not in long]
+    shared = [f"z{i}" for i in range(DEEP)]
+    high = rbo.RankingSimilarity(
+        (short + unseen_long + shared)[:DEEP], (long + unseen_short + shared)[:DEEP]
+    ).rbo(k=DEEP, p=p)
+    return low, high
+
+
+def test_rbo_equals_the_rbo_package_and_brute_force_bounds():
+    rng = random.Random(7)
+    for _ in range(60):
+        s, t, p = _random_pair(rng)
+        pair = similarity({"a": _run(s), "b": _run(t)}, rbo_p=p).pairs[0]
+        assert pair.values["rbo_ext"][0] == pytest.approx(
+            rbo.RankingSimilarity(s, t).rbo_ext(p), abs=1e-12
+        )
+        low, high = _brute_bounds(s, t, p)
+        assert pair.values["rbo_min"][0] == pytest.approx(low, abs=1e-9)
+        assert pair.values["rbo_res"][0] == pytest.approx(high - low, abs=1e-9)
+
+
+def _tau(x: list[int], y: list[int]) -> float:
+    pairs = [(i, j) for i in range(len(x)) for j in range(i + 1, len(x))]
+    sign = [(x[i] - x[j]) * (y[i] - y[j]) for i, j in pairs]
+    return (sum(v > 0 for v in sign) - sum(v < 0 for v in sign)) / len(pairs)
+
+
+def test_overlap_and_kendall_tau_per_topic_equal_plain_python():
+    rng = random.Random(11)
+    a, b = {}, {}
+    for topic in range(12):
+        s, t, _ = _random_pair(rng)
+        a[f"q{topic}"], b[f"q{topic}"] = _run(s)["q"], _run(t)["q"]
+    pair = similarity({"a": a, "b": b}, overlap_k=5).pairs[0]
+    for index, qid in enumerate(pair.qids):
+        s, t = list(a[qid]), list(b[qid])
+        top_s, top_t = set(s[:5]), set(t[:5])
+        assert pair.values["overlap"][index] == pytest.approx(
+            len(top_s & top_t) / len(top_s | top_t)
+        )
+        shared = [d for d in s if d in t]
+        if len(shared) < 2:
+            assert pair.values["kendall_tau"][index] != pair.values["kendall_tau"][index]
+        else:
+            expected = _tau([s.index(d) for d in shared], [t.index(d) for d in shared])
+            assert pair.values["kendall_tau"][index] == pytest.approx(expected, abs=1e-12)
+
+
+def test_rankings_follow_trec_eval_tie_order():
+    # equal scores: docno descending, so "b" ranks before "a" in both runs -> identical
+    tied = {"q": {"a": 1.0, "b": 1.0, "c": 0.5}}
+    ordered = {"q": {"b": 3.0, "a": 2.0, "c": 1.0}}
+    pair = similarity({"tied": tied, "ordered": ordered}).pairs[0]
+    assert pair.values["rbo_ext"][0] == pytest.approx(1.0)
+    assert pair.values["kendall_tau"][0] == pytest.approx(1.0)
+    reversed_ties = {"q": {"a": 3.0, "b": 2.0, "c": 1.0}}
+    pair = similarity({"tied": tied, "other": reversed_ties}).pairs[0]
+    assert pair.values["kendall_tau"][0] == pytest.approx(1 / 3)
+
+
+def test_topic_held_by_one_run_counts_as_rbo_zero():
+    pair = similarity({"a": {"q1": {"d": 1.0}, "q2": {"e": 1.0}}, "b": {"q1": {"d": 1.0}}}).pairs[0]
+    assert pair.qids == ["q1", "q2"]
+    assert list(pair.values["rbo_ext"]) == [pytest.approx(1.0), 0.0]
+    assert pair.values["rbo_res"][1] == pytest.approx(1.0)
+    assert pair.mean()["rbo_ext"] == pytest.approx(0.5)
+
+
+@pytest.mark.parametrize("options", [{"rbo_p": 1.0}, {"rbo_p": 0}, {"overlap_k": 0}, {"depth": -1}])
+def test_settings_outside_their_domain_are_refused(options):
+    with pytest.raises(UsageError):
+        similarity({"a": _run(["d"]), "b": _run(["d"])}, **options)
+
+
+def test_cli_json_carries_rbo_ext_per_topic_and_a_mean(capsys):
+    args = ["similarity", "runs/tfidf-word.run", "runs/tfidf-char.run", "--format", "json"]
+    assert run(args) == 0
+    document = json.loads(capsys.readouterr().out)
+    pair = document["pairs"][0]
+    assert (pair["a"], pair["b"]) == ("tfidf-word", "tfidf-char")
+    values = [topic["rbo_ext"] for topic in pair["topics"]]
+    assert len(values) == 56
+    assert pair["mean"]["rbo_ext"] == pytest.approx(sum(values) / len(values))
+    assert document["settings"]["rbo_p"] == 0.9
+
+
+def test_cli_refuses_one_run_and_a_persistence_outside_0_1_in_one_line(capsys):
+    assert run(["similarity", "runs/tfidf-word.run"]) == 1
+    assert capsys.readouterr().err == ("trecbench: similarity compares runs: give at least two\n")
+    args = ["similarity", "runs/tfidf-word.run", "runs/tfidf-char.run", "--rbo-p", "1"]
+    assert run(args) == 1
+    captured = capsys.readouterr()
+    assert (captured.out, captured.err.count("\n")) == ("", 1)
+    assert "--rbo-p must be in (0, 1)" in captured.err

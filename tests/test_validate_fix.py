@@ -1,0 +1,89 @@
+"""`validate --fix`: the exit code is the fixed run's, --fix-tag sets one tag, and `-`
+reads standard input (issue 27)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from trecbench.cli import run
+from trecbench.errors import ExitCode
+
+
+def call(capsys, *args) -> tuple[int, str, str]:
+    code = run([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_a_run_whose_errors_are_all_fixed_exits_0(tmp_path, capsys):
+    source = tmp_path / "r.run"
+    source.write_text("1 Q0 a 1 2 t\n1 Q0 a 2 1 t\n1 Q0 b 3 0.5 t\n")  # R7: a twice
+    fixed = tmp_path / "fixed.run"
+    code, out, _ = call(capsys, "validate", source, "--fix", fixed)
+    assert code == 0, out
+    assert "error[R7]" in out  # the input's error is still shown
+    assert (
+        out.splitlines()[-1] == f"{fixed}: OK: 1 file(s), 2 lines: 0 error(s), 0 warning(s), 0 info"
+    )
+    assert fixed.read_text() == "1\tQ0\ta\t1\t2\tt\n1\tQ0\tb\t2\t0.5\tt\n"
+    assert call(capsys, "validate", fixed)[0] == 0
+
+
+def test_fix_tag_sets_one_tag_and_repairs_mixed_tags(tmp_path, capsys):
+    source = tmp_path / "r.run"
+    source.write_text("1 Q0 a 1 2 t\n1 Q0 b 2 1 u\n")
+    fixed = tmp_path / "fixed.run"
+    code, _, err = call(capsys, "validate", source, "--fix", fixed)
+    assert code == ExitCode.INPUT and not fixed.exists()
+    assert "--fix cannot repair R17; --fix-tag TAG sets one tag; first:" in err
+    code, out, _ = call(capsys, "validate", source, "--fix", fixed, "--fix-tag", "mine")
+    assert code == 0, out
+    assert "  set the run tag to mine: 2 line(s) (1, 2)" in out.splitlines()
+    assert fixed.read_text() == "1\tQ0\ta\t1\t2\tmine\n1\tQ0\tb\t2\t1\tmine\n"
+
+
+def test_fix_tag_repairs_a_tag_that_must_be_the_file_name(tmp_path, capsys):
+    source = tmp_path / "r.run"
+    source.write_text("1 Q0 a 1 2 t\n")
+    fixed = tmp_path / "myrun"
+    args = ("validate", source, "--tag-is-filename", "--fix", fixed)
+    code, _, err = call(capsys, *args)
+    assert code == ExitCode.INPUT and "cannot repair R19" in err
+    code, _, err = call(capsys, *args, "--fix-tag", "other")
+    assert code == ExitCode.INPUT and not fixed.exists()
+    assert f"{fixed}: the fixed run would still fail R19, which --fix cannot repair" in err
+    assert call(capsys, *args, "--fix-tag", "myrun")[0] == 0
+    assert fixed.read_text() == "1\tQ0\ta\t1\t2\tmyrun\n"
+
+
+def test_errors_the_fix_does_not_touch_still_exit_2(tmp_path, capsys):
+    """The qrels are not fixed: their error keeps the exit code 2, whatever the run."""
+    source, qrels = tmp_path / "r.run", tmp_path / "q.qrels"
+    source.write_text("1 Q0 a 1 2 t\n")
+    qrels.write_text("1 0 a x\n")
+    code, out, _ = call(capsys, "validate", source, "--qrels", qrels, "--fix", tmp_path / "f")
+    assert code == ExitCode.INPUT and (tmp_path / "f").exists(), out
+
+
+def test_fix_tag_needs_fix_and_one_token(tmp_path, capsys):
+    source = tmp_path / "r.run"
+    source.write_text("1 Q0 a 1 2 t\n")
+    assert call(capsys, "validate", source, "--fix-tag", "x")[0] == ExitCode.USAGE
+    code, _, err = call(capsys, "validate", source, "--fix", tmp_path / "f", "--fix-tag", "a b")
+    assert code == ExitCode.USAGE and "a run tag is one token" in err
+
+
+@pytest.mark.parametrize("args", [["-"], ["--qrels", "-"]])
+def test_validate_reads_standard_input(args, tmp_path):
+    data = b"1 Q0 a 1 2 t\n" if args == ["-"] else b"1 0 a 1\n"
+    command = [sys.executable, "-m", "trecbench", "validate", *args]
+    done = subprocess.run(command, input=data, capture_output=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.decode().startswith("OK: 1 file(s), 1 lines")
+    twice = subprocess.run(
+        [*command[: -len(args)], "-", "--qrels", "-"], input=data, capture_output=True, check=False
+    )
+    assert twice.returncode == ExitCode.USAGE and b"can be read once" in twice.stderr

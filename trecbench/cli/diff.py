@@ -1,0 +1,44 @@
+"""``trecbench diff``: why two evaluation reports disagree."""
+
+from __future__ import annotations
+
+import click
+
+from .group import cli
+from .paths import INPUT_FILE
+
+
+@cli.command()
+@click.argument("report_a", type=INPUT_FILE)
+@click.argument("report_b", type=INPUT_FILE)
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(("text", "json")),
+    default="text",
+    show_default=True,
+    help="text: the likeliest cause, then one line per difference; json: every difference.",
+)
+@click.pass_context
+def diff(ctx, report_a, report_b, output_format):
+    """Compare two EvaluationReports (score --report) or two BenchmarkReports: which
+    inputs differ (sha256 and size), which options, measure spellings and versions, and
+    which values differ beyond the printed precision (with the topics that moved most).
+    The first line names the most likely cause.
+
+    Exits 0 when the evaluations are the same (versions may differ), 1 when they differ
+    (as diff does), 2 on bad input. See docs/runs.md.
+
+    \b
+    Examples:
+      trecbench score --report a.json qrels/hpo-demo.qrels runs/tfidf-word.run
+      trecbench score --report b.json -l 2 qrels/hpo-demo.qrels runs/tfidf-word.run
+      trecbench diff a.json b.json
+    """
+    from ..runstudy.reportdiff import diff_reports
+    from ..runstudy.text import diff_text
+
+    result = diff_reports(report_a, report_b)
+    click.echo(diff_text(result, output_format), nl=False)
+    if not result.same:
+        ctx.exit(1)

@@ -1,0 +1,36 @@
+"""``trecbench leaderboard``: systems across collections, one table per measure."""
+
+from __future__ import annotations
+
+import click
+
+from .group import cli
+from .paths import INPUT_FILE
+
+
+@cli.command()
+@click.argument("suite", type=INPUT_FILE)
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(("table", "markdown", "latex", "json")),
+    default="table",
+    show_default=True,
+    help="How the tables are printed.",
+)
+def leaderboard(suite, output_format):
+    """Score every system of SUITE (a TOML file: collections, each with qrels, a run per
+    system and optionally a stratum of topics; the measures) and print one table per
+    measure: each system's mean per collection with its rank there, the macro mean over
+    collections and the mean rank, and paired t-tests against the baseline (the first
+    system) over collections and over all topics, Holm-adjusted. See docs/leaderboard.md.
+
+    \b
+    Example:
+      trecbench leaderboard data/leaderboard.toml
+      trecbench leaderboard data/leaderboard.toml --format markdown
+    """
+    from ..runstudy.board_text import leaderboard_text
+    from ..runstudy.leaderboard import leaderboard as compute
+
+    click.echo(leaderboard_text(compute(suite), output_format), nl=False)

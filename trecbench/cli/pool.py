@@ -1,0 +1,85 @@
+"""``trecbench pool``: the depth-k judgment pool of runs, and its bias."""
+
+from __future__ import annotations
+
+import click
+
+from .group import cli
+from .paths import INPUT_FILE, OUTPUT_FILE
+
+
+@cli.command()
+@click.argument("runs", nargs=-1, required=True, type=INPUT_FILE)
+@click.option(
+    "--depth",
+    type=int,
+    default=100,
+    show_default=True,
+    help="Documents of each run pooled per topic (its top k in trecbench's ranking).",
+)
+@click.option(
+    "--qrels",
+    type=INPUT_FILE,
+    default=None,
+    help="Judgments made so far: judged documents are left out of the pool, and each run's "
+    "relevant documents that no other run pooled are counted.",
+)
+@click.option(
+    "-l",
+    "--level_for_rel",
+    "level",
+    type=int,
+    default=1,
+    show_default=True,
+    help="Minimum grade counted as relevant (with --qrels).",
+)
+@click.option(
+    "--unjudged-grade",
+    default=None,
+    help="A grade written as the fourth column of every pool line (default: none, three "
+    "columns: qid 0 docno).",
+)
+@click.option("--names", default=None, help="Comma-separated run names (default: file stems).")
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(("table", "json")),
+    default="table",
+    show_default=True,
+    help="The summary on stdout: each run's pooled, unique (and judged, relevant-only) counts.",
+)
+@click.option(
+    "-o",
+    "--output",
+    required=True,
+    type=OUTPUT_FILE,
+    help="The pool: qrels-shaped lines 'qid 0 docno', by qid then docno (byte-wise).",
+)
+def pool(runs, depth, qrels, level, unjudged_grade, names, output_format, output):
+    """Pool the top DEPTH documents of each of RUNS per topic, as TREC builds judgment
+    pools, write the pool for assessors to -o, and print what each run contributed.
+
+    With --qrels, documents already judged are left out, and for each run the relevant
+    documents it alone retrieved within the depth are counted (leave-one-run-out pool
+    bias, Zobel 1998). See docs/runs.md.
+
+    \b
+    Examples:
+      trecbench pool runs/tfidf-word.run runs/tfidf-char.run --depth 10 -o out/pool.txt
+      trecbench pool runs/*.run --depth 20 --qrels qrels/hpo-demo.qrels -o out/new.txt
+    """
+    from .. import outputs
+    from ..errors import UsageError
+    from ..runstudy.pool import pool as compute
+    from ..runstudy.text import pool_text
+
+    grade = unjudged_grade
+    if grade is not None and (not grade or grade.split() != [grade]):
+        raise UsageError(f"--unjudged-grade must be one word, not {unjudged_grade!r}")
+    inputs = [*runs, *([qrels] if qrels else [])]
+    outputs.check_target(output, inputs)
+    labels = names.split(",") if names is not None else None
+    result = compute(list(runs), depth=depth, qrels=qrels, relevance_level=level, names=labels)
+    outputs.write_file(output, result.to_text(unjudged_grade), inputs)
+    click.echo(pool_text(result, output_format), nl=False)
+    click.echo(f"wrote {output}: {len(result.qid)} documents", err=True)

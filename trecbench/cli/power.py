@@ -1,0 +1,67 @@
+"""``trecbench power``: power and topic-set size of runs compared with a baseline."""
+
+from __future__ import annotations
+
+import click
+
+from .conclusion_options import FORMATS, conclusion_options, echo_result, flags, named_runs
+from .group import cli
+from .paths import INPUT_FILE, QRELS_INPUT
+
+
+@cli.command()
+@click.argument("qrels", type=QRELS_INPUT)
+@click.argument("baseline", type=INPUT_FILE)
+@click.argument("runs", nargs=-1, required=True, type=INPUT_FILE)
+@click.option(
+    "--power",
+    "target",
+    type=click.FloatRange(0, 1, min_open=True, max_open=True),
+    default=0.8,
+    show_default=True,
+    help="Target power (1 - beta) for the detectable difference and the topics needed.",
+)
+@conclusion_options(FORMATS)
+def power(
+    qrels,
+    baseline,
+    runs,
+    target,
+    measures,
+    alpha,
+    output_format,
+    level,
+    max_docs,
+    judged,
+    maxontsim_formula,
+    ontology,
+):
+    """Can the topics tell RUNS from BASELINE? Per run and measure, from the per-topic
+    differences (run - baseline; a run without results for a topic scores 0 on it) and
+    the paired two-sided t-test at --alpha: the effect size d_z (mean / sd), the power
+    at the current number of topics, the smallest difference detectable at --power
+    (MDE, in the measure's units) and the topics needed to detect the observed effect
+    at --power. Figures that are undefined (sd 0, no difference) are shown as - with
+    the reason. See docs/conclusions.md.
+
+    \b
+    Examples:
+      trecbench power qrels/hpo-demo.qrels runs/tfidf-word.run runs/tfidf-char.run \\
+          -m nDCG@10 -m MRR@10
+      trecbench power qrels/hpo-demo.qrels runs/tfidf-word.run runs/tfidf-char.run \\
+          -m nDCG@10 --alpha 0.01 --power 0.9 --format json
+    """
+    from ..conclusions.power import power as run_power
+
+    named = named_runs([baseline, *runs])
+    first = next(iter(named))
+    result = run_power(
+        qrels,
+        {first: named.pop(first)},
+        named,
+        list(measures) or None,
+        alpha=alpha,
+        target_power=target,
+        **flags(level, max_docs, judged, maxontsim_formula, ontology),
+    )
+    echo_result(result, output_format)

@@ -1,0 +1,61 @@
+"""``trecbench similarity``: how alike runs rank, per topic and on average."""
+
+from __future__ import annotations
+
+import click
+
+from .group import cli
+from .paths import INPUT_FILE
+
+
+@cli.command()
+@click.argument("runs", nargs=-1, required=True, type=INPUT_FILE)
+@click.option(
+    "--rbo-p",
+    type=float,
+    default=0.9,
+    show_default=True,
+    help="RBO's persistence p in (0, 1): the top d documents carry about 1 - p^d of the weight.",
+)
+@click.option(
+    "--overlap-k",
+    type=int,
+    default=10,
+    show_default=True,
+    help="The depth of overlap@k, the Jaccard index of the two top-k sets.",
+)
+@click.option(
+    "--depth",
+    type=int,
+    default=None,
+    help="Documents of each run kept per topic before comparing (default: all).",
+)
+@click.option("--names", default=None, help="Comma-separated run names (default: file stems).")
+@click.option("-q", "per_topic", is_flag=True, help="Also print every topic's row.")
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(("table", "json")),
+    default="table",
+    show_default=True,
+    help="table: one row per pair of runs (with -q, per topic too); json: every topic.",
+)
+def similarity(runs, rbo_p, overlap_k, depth, names, per_topic, output_format):
+    """How alike RUNS rank, for every pair of them: rank-biased overlap (RBO_ext, with its
+    lower bound RBO_min and residual RBO_res; Webber, Moffat & Zobel 2010), overlap@k (the
+    Jaccard index of the top k) and Kendall's tau on the documents both retrieved.
+
+    Rankings are trecbench's (score descending, ties by docno descending, as trec_eval).
+    A topic only one run holds counts with RBO 0. See docs/runs.md.
+
+    \b
+    Examples:
+      trecbench similarity runs/tfidf-word.run runs/tfidf-char.run
+      trecbench similarity runs/tfidf-word.run runs/tfidf-char.run --rbo-p 0.98 -q
+    """
+    from ..runstudy.similarity import similarity as compute
+    from ..runstudy.text import similarity_text
+
+    labels = names.split(",") if names is not None else None
+    result = compute(list(runs), names=labels, rbo_p=rbo_p, overlap_k=overlap_k, depth=depth)
+    click.echo(similarity_text(result, output_format, per_topic), nl=False)

@@ -1,0 +1,215 @@
+"""``agree()``: do the measures order the systems alike, do two sets of judgments agree
+and order the systems alike, and how often can each measure tell two systems apart?
+
+Systems are ordered by their mean over the qrels' topics (a run without results for a
+topic scores 0 on it), best first: higher is better, except for a measure where lower is
+(``num_nonrel_judged_ret``), whose means are negated first. The formulas are in
+:mod:`.agreement` and :mod:`.discrimination`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+
+from ..errors import InputError, UsageError
+from .agreement import cohen_kappa, kendall_tau, tau_ap
+from .discrimination import Discrimination, DiscriminationSettings, discriminative_power
+from .scores import EvaluationFlags, TopicScores, source_name, topic_scores
+
+
+@dataclass(frozen=True)
+class OrderingAgreement:
+    """Two orderings of the same systems: by ``reference`` and by ``evaluated`` (two
+    measures, or one measure under two sets of judgments)."""
+
+    reference: str
+    evaluated: str
+    kendall_tau: float | None
+    tau_ap: float | None
+
+
+@dataclass(frozen=True)
+class JudgmentAgreement:
+    """Two sets of judgments on the (qid, docno) pairs judged in ``both``: κ with grades
+    binarised at ``relevance_level`` (grade >= level), linearly weighted κ on the grades;
+    and how many pairs only one of them judges."""
+
+    both: int
+    only_a: int
+    only_b: int
+    relevance_level: int
+    cohen_kappa: float | None
+    weighted_kappa: float | None
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """What :func:`agree` found. ``means[r][m]``: run ``runs[r]``'s mean of
+    ``measures[m]``; ``qrels_orderings``: per measure, the ordering under ``qrels``
+    (reference) against the one under ``qrels_b`` (evaluated)."""
+
+    settings: DiscriminationSettings
+    runs: tuple[str, ...]
+    measures: tuple[str, ...]
+    means: tuple[tuple[float, ...], ...]
+    measure_orderings: tuple[OrderingAgreement, ...]
+    discriminative_power: tuple[Discrimination, ...]
+    judgments: JudgmentAgreement | None = None
+    qrels_orderings: tuple[OrderingAgreement, ...] = ()
+    qrels: str | None = None
+    qrels_b: str | None = None
+    warnings: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON document (keys ``kendall_tau``, ``tau_ap``, ``cohen_kappa``,
+        ``discriminative_power``)."""
+        return {
+            "settings": asdict(self.settings),
+            "qrels": self.qrels,
+            "qrels_b": self.qrels_b,
+            "runs": list(self.runs),
+            "means": [
+                {"run": run, "measure": measure, "mean": self.means[r][m]}
+                for r, run in enumerate(self.runs)
+                for m, measure in enumerate(self.measures)
+            ],
+            "measure_orderings": [asdict(o) for o in self.measure_orderings],
+            "discriminative_power": [asdict(d) for d in self.discriminative_power],
+            "judgments": None if self.judgments is None else asdict(self.judgments),
+            "qrels_orderings": [asdict(o) for o in self.qrels_orderings],
+        }
+
+    def render(self, fmt: str = "table") -> str:
+        """``table`` (terminal), ``markdown`` or ``json``."""
+        from .render import render_agreement
+
+        return render_agreement(self, fmt)
+
+
+def quality(scores: TopicScores) -> np.ndarray:
+    """``runs x measures`` means turned so that higher is better (see the module)."""
+    from ..comparison import LOWER, direction
+
+    signs = np.array([-1.0 if direction(m) == LOWER else 1.0 for m in scores.measures])
+    return scores.means() * signs
+
+
+def ordering(reference: str, evaluated: str, a: np.ndarray, b: np.ndarray) -> OrderingAgreement:
+    """τ-b and τ_AP of ordering ``b`` against reference ordering ``a`` (system scores)."""
+    return OrderingAgreement(reference, evaluated, kendall_tau(a, b), tau_ap(a, b))
+
+
+def _judged(source) -> tuple[Any, str]:
+    """``(qrels frame, name)``; a (qid, docno) judged twice is refused at its line."""
+    from ..inputs import read_qrels
+
+    frame = read_qrels(source)
+    name = source_name(source) or "qrels"
+    twice = frame.duplicated(["qid", "docno"], keep="first")
+    if twice.any():
+        row = frame[twice].iloc[0]
+        line = int(row["line"]) if "line" in frame else None
+        raise InputError(name, line, f"document {row['docno']} judged twice for topic {row['qid']}")
+    return frame[["qid", "docno", "rel"]], name
+
+
+def judgment_agreement(qrels_a, qrels_b, relevance_level: int = 1) -> JudgmentAgreement:
+    """κ and weighted κ of two sets of judgments on the documents both judge."""
+    a, _ = _judged(qrels_a)
+    b, _ = _judged(qrels_b)
+    joined = a.merge(b, on=["qid", "docno"], how="outer", suffixes=("_a", "_b"), indicator=True)
+    where = joined["_merge"].astype(str)
+    both = joined[where == "both"]
+    grades_a = both["rel_a"].to_numpy(dtype=np.int64)
+    grades_b = both["rel_b"].to_numpy(dtype=np.int64)
+    return JudgmentAgreement(
+        both=len(both),
+        only_a=int((where == "left_only").sum()),
+        only_b=int((where == "right_only").sum()),
+        relevance_level=relevance_level,
+        cohen_kappa=cohen_kappa(grades_a >= relevance_level, grades_b >= relevance_level),
+        weighted_kappa=cohen_kappa(grades_a, grades_b, weights="linear"),
+    )
+
+
+def agree(
+    qrels,
+    runs,
+    measures: str | Sequence[str] | None = None,
+    *,
+    qrels_b=None,
+    alpha: float = 0.05,
+    test: str = "t",
+    correction: str = "holm",
+    samples: int = 10_000,
+    seed: int = 0,
+    relevance_level: int = 1,
+    max_docs: int | None = None,
+    judged_only: bool = False,
+    options: Mapping[str, Any] | None = None,
+) -> Agreement:
+    """How ``measures`` and judgments agree on ``runs`` (two or more; a list or
+    ``{name: run}``), scored against ``qrels`` with :func:`trecbench.evaluate`
+    (``relevance_level``, ``max_docs``, ``judged_only``: trec_eval's ``-l``, ``-M``,
+    ``-J``; ``options``: MaxOntSim's).
+
+    Per pair of measures (the earlier one the reference): Kendall's τ-b and τ_AP of the
+    systems' orderings by mean. Per measure: discriminative power under ``test`` and
+    ``correction`` at ``alpha`` (resampling tests: ``samples``, ``seed``). With
+    ``qrels_b``: Cohen's κ of the two sets of judgments (binary at ``relevance_level``),
+    linearly weighted κ on the grades, and per measure τ-b and τ_AP of the ordering
+    under ``qrels_b`` against the one under ``qrels``.
+    """
+    settings = DiscriminationSettings(alpha, test, correction, samples, seed)
+    flags = EvaluationFlags(relevance_level, max_docs, judged_only, dict(options or {}))
+    scores = topic_scores(qrels, runs, measures, flags)
+    if len(scores.runs) < 2:
+        raise UsageError("agreement needs two runs or more: there is nothing to order")
+    means = quality(scores)
+    measure_orderings = tuple(
+        ordering(scores.measures[i], scores.measures[j], means[:, i], means[:, j])
+        for i, j in combinations(range(len(scores.measures)), 2)
+    )
+    powers = tuple(
+        discriminative_power(scores.values[:, :, m], measure, settings)
+        for m, measure in enumerate(scores.measures)
+    )
+    judgments, qrels_orderings, warnings = None, (), scores.warnings
+    if qrels_b is not None:
+        judgments = judgment_agreement(qrels, qrels_b, relevance_level)
+        other = topic_scores(
+            qrels_b,
+            dict(zip(scores.runs, _sources(runs), strict=True)),
+            list(scores.measures),
+            flags,
+        )
+        means_b = quality(other)
+        qrels_orderings = tuple(
+            ordering(measure, measure, means[:, m], means_b[:, m])
+            for m, measure in enumerate(scores.measures)
+        )
+        warnings += other.warnings
+    return Agreement(
+        settings,
+        scores.runs,
+        scores.measures,
+        tuple(tuple(float(v) for v in row) for row in scores.means()),
+        measure_orderings,
+        powers,
+        judgments,
+        qrels_orderings,
+        source_name(qrels),
+        source_name(qrels_b),
+        warnings,
+    )
+
+
+def _sources(runs) -> list:
+    from ..inputs import split_runs
+
+    return split_runs(runs)[0]

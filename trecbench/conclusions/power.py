@@ -1,0 +1,245 @@
+"""Power and topic-set size of a paired comparison (Sakai, "Topic set size design",
+Information Retrieval Journal 19, 2016).
+
+For a run against a baseline on one measure, the per-topic differences ``d_1..d_n``
+(run − baseline, topics paired) are taken as a sample. The paired two-sided t-test at
+level α rejects when ``|T| > t_{1−α/2, n−1}``; with effect size ``δ`` its power is
+
+    power(n, δ) = P(T > t_{1−α/2, n−1}) + P(T < −t_{1−α/2, n−1}),
+
+``T`` noncentral t with ``n − 1`` degrees of freedom and noncentrality ``δ·√n``
+(statsmodels' ``TTestPower``, the tests' reference). From it:
+
+* ``effect_size`` d_z = mean(d) / sd(d) (sd with ``n − 1``), signed (run − baseline);
+* ``power``: power(n, d_z), what the current topics give for the effect observed;
+* ``mde``: the minimum detectable difference at the target power, in the measure's units:
+  ``δ_min · sd(d)`` with ``δ_min > 0`` solving power(n, δ) = target;
+* ``topics_needed``: the real ``n`` solving power(n, d_z) = target, rounded up (2 at least:
+  the t-test needs two topics).
+
+A number that cannot be right is never printed: with fewer than two topics, differences
+that do not vary (sd 0) or no observed difference (d_z 0: no topic count detects it) the
+figures concerned are None and ``reason`` says why.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..errors import UsageError
+from .scores import EvaluationFlags, source_name, topic_scores
+
+MAX_TOPICS = 1e9  # beyond this many topics a search for n stops: "not reachable"
+
+
+@dataclass(frozen=True)
+class PowerSettings:
+    """The test's level ``alpha`` and the ``target`` power (1 − β), ``alpha < target < 1``."""
+
+    alpha: float = 0.05
+    target: float = 0.8
+
+    def __post_init__(self):
+        if not 0 < self.alpha < 1:
+            raise UsageError(f"alpha must be between 0 and 1, not {self.alpha!r}")
+        if not self.alpha < self.target < 1:
+            raise UsageError(
+                f"the target power must be above alpha ({self.alpha}) and below 1, "
+                f"not {self.target!r}"
+            )
+
+
+@dataclass(frozen=True)
+class PowerRow:
+    """One run against the baseline on one measure (see the module docstring); None where
+    a figure is undefined, with ``reason``."""
+
+    run: str
+    baseline: str
+    measure: str
+    n_topics: int
+    mean_difference: float | None
+    sd: float | None
+    effect_size: float | None
+    power: float | None
+    mde: float | None
+    topics_needed: int | None
+    reason: str | None = None
+
+
+@dataclass(frozen=True)
+class PowerResult:
+    """Every run against the baseline on every measure, with the settings used."""
+
+    settings: PowerSettings
+    baseline: str
+    rows: tuple[PowerRow, ...]
+    qrels: str | None = None
+    warnings: tuple[str, ...] = field(default=())
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON document: settings, baseline and one object per row."""
+        return {
+            "settings": asdict(self.settings),
+            "baseline": self.baseline,
+            "qrels": self.qrels,
+            "rows": [asdict(row) for row in self.rows],
+        }
+
+    def render(self, fmt: str = "table") -> str:
+        """``table`` (terminal), ``markdown``, ``json`` or ``latex``."""
+        from .render import render_power
+
+        return render_power(self, fmt)
+
+
+def achieved_power(n: float, effect: float, alpha: float) -> float:
+    """power(n, δ) of the two-sided paired t-test at level ``alpha`` (``n`` may be real)."""
+    from scipy.stats import nct, t
+
+    df = n - 1
+    critical = t.isf(alpha / 2, df)
+    noncentrality = abs(effect) * math.sqrt(n)  # the power is symmetric in δ
+    far = float(nct.cdf(-critical, df, noncentrality))
+    # the tail away from δ: scipy gives NaN where it underflows (nc ≳ 14), i.e. about 0
+    far = 0.0 if math.isnan(far) else far
+    return float(nct.sf(critical, df, noncentrality)) + far
+
+
+def _solve(function, low: float, high: float) -> float | None:
+    """The root of increasing ``function`` above ``low``: ``high`` doubles until the sign
+    changes (None past :data:`MAX_TOPICS`), then Brent's method to machine precision."""
+    from scipy.optimize import brentq
+
+    while function(high) < 0:
+        low, high = high, high * 2
+        if high > MAX_TOPICS:
+            return None
+    return float(brentq(function, low, high, xtol=1e-14, rtol=4 * np.finfo(float).eps))
+
+
+def detectable_effect(n: int, alpha: float, target: float) -> float:
+    """δ_min > 0 with power(n, δ_min) = target: the smallest effect size ``n`` topics
+    detect at the target power."""
+    found = _solve(lambda d: achieved_power(n, d, alpha) - target, 0.0, 1.0)
+    assert found is not None  # power grows to 1 with δ at any n >= 2
+    return found
+
+
+def topics_for_power(effect: float, alpha: float, target: float) -> float | None:
+    """The real ``n`` >= 2 with power(n, |δ|) = target, 2 when two topics reach it
+    already (the t-test needs two), None beyond :data:`MAX_TOPICS`; ``effect`` not 0."""
+    size = abs(effect)
+
+    def shortfall(n: float) -> float:
+        return achieved_power(n, size, alpha) - target
+
+    if shortfall(2.0) >= 0:
+        return 2.0
+    return _solve(shortfall, 2.0, 4.0)
+
+
+def _undefined(known: dict, mean: float | None, sd: float | None, reason: str) -> PowerRow:
+    return PowerRow(
+        **known,
+        mean_difference=mean,
+        sd=sd,
+        effect_size=None,
+        power=None,
+        mde=None,
+        topics_needed=None,
+        reason=reason,
+    )
+
+
+def power_row(
+    differences: np.ndarray, settings: PowerSettings, run: str, baseline: str, measure: str
+) -> PowerRow:
+    """The figures of one comparison from its per-topic differences (run − baseline)."""
+    n = len(differences)
+    known = {"run": run, "baseline": baseline, "measure": measure, "n_topics": n}
+    if n < 2:
+        mean = float(differences.mean()) if n else None
+        return _undefined(known, mean, None, f"{n} topic(s): the paired t-test needs 2")
+    mean = float(differences.mean())
+    sd = float(differences.std(ddof=1))
+    if sd == 0:
+        why = "equal on every topic" if mean == 0 else "the same difference on every topic"
+        return _undefined(known, mean, 0.0, f"{why} (sd 0): the effect size is undefined")
+    alpha, target = settings.alpha, settings.target
+    effect = mean / sd
+    mde = detectable_effect(n, alpha, target) * sd
+    needed, reason = None, None
+    if effect == 0:
+        reason = "mean difference 0: no number of topics detects it"
+    else:
+        exact = topics_for_power(effect, alpha, target)
+        if exact is None:
+            reason = f"more than {MAX_TOPICS:,.0f} topics needed"
+        else:
+            needed = math.ceil(exact)
+    return PowerRow(
+        **known,
+        mean_difference=mean,
+        sd=sd,
+        effect_size=effect,
+        power=achieved_power(n, effect, alpha),
+        mde=mde,
+        topics_needed=needed,
+        reason=reason,
+    )
+
+
+def power(
+    qrels,
+    baseline,
+    runs,
+    measures: str | Sequence[str] | None = None,
+    *,
+    alpha: float = 0.05,
+    target_power: float = 0.8,
+    relevance_level: int = 1,
+    max_docs: int | None = None,
+    judged_only: bool = False,
+    options: Mapping[str, Any] | None = None,
+) -> PowerResult:
+    """Power of each run's comparison with ``baseline`` on each measure (paired two-sided
+    t-test over the qrels' topics; a run without results for a topic scores 0 on it).
+
+    ``baseline`` and ``runs`` are runs as :func:`trecbench.evaluate` takes them (``runs``
+    one, a list or ``{name: run}``; with a dict, ``baseline`` may be a ``{name: run}`` of
+    one). The values are :func:`trecbench.evaluate`'s per-topic values, scored with
+    ``relevance_level``, ``max_docs``, ``judged_only`` and ``options`` (trec_eval's
+    ``-l``, ``-M``, ``-J``; MaxOntSim's options). See :mod:`trecbench.conclusions.power`.
+
+    >>> result = power("qrels.txt", "base.run", ["new.run"], ["nDCG@10"])  # doctest: +SKIP
+    >>> result.rows[0].topics_needed                                       # doctest: +SKIP
+    """
+    from ..inputs import split_runs
+
+    settings = PowerSettings(alpha, target_power)
+    flags = EvaluationFlags(relevance_level, max_docs, judged_only, dict(options or {}))
+    base_sources, base_names = split_runs(baseline)
+    sources, names = split_runs(runs)
+    if len(base_sources) != 1:
+        raise UsageError("give one baseline run")
+    if (base_names is None) != (names is None):
+        raise UsageError("name the baseline and the runs alike: all in dicts, or none")
+    everything = base_sources + sources
+    if names is not None:
+        everything = dict(zip(base_names + names, everything, strict=True))
+        if len(everything) != len(names) + 1:
+            raise UsageError(f"the baseline {base_names[0]!r} is among the runs")
+    scores = topic_scores(qrels, everything, measures, flags)
+    values = scores.values
+    rows = tuple(
+        power_row(values[:, r, m] - values[:, 0, m], settings, run, scores.runs[0], measure)
+        for r, run in enumerate(scores.runs[1:], start=1)
+        for m, measure in enumerate(scores.measures)
+    )
+    return PowerResult(settings, scores.runs[0], rows, source_name(qrels), scores.warnings)

@@ -1,0 +1,228 @@
+"""Power and agreement results as a terminal table, Markdown, JSON and (power) LaTeX.
+
+Computation lives in :mod:`.power` and :mod:`.agree`; this module only formats. Numbers
+are shown with four decimals (JSON: full precision); an undefined figure is ``–`` (JSON:
+null) and its reason is listed under the table.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+FORMATS = ("table", "markdown", "json", "latex")
+NONE = "–"
+
+
+def _number(value: float | None, signed: bool = False) -> str:
+    if value is None:
+        return NONE
+    return f"{value:+.4f}" if signed else f"{value:.4f}"
+
+
+def _count(value: int | None) -> str:
+    return NONE if value is None else f"{value:,}"
+
+
+def grid(headers: Sequence[str], rows: Sequence[Sequence[str]], fmt: str) -> str:
+    """Rows under headers: aligned columns (text left, numbers right) or a Markdown table."""
+    if fmt == "markdown":
+        lines = [headers, ["---"] * len(headers), *rows]
+        return "".join(
+            "| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |\n" for row in lines
+        )
+    widths = [max(len(c) for c in column) for column in zip(headers, *rows, strict=True)]
+    numeric = [bool(rows) and all(_is_number(row[i]) for row in rows) for i in range(len(headers))]
+
+    def line(row) -> str:
+        cells = [
+            cell.rjust(width) if right else cell.ljust(width)
+            for cell, width, right in zip(row, widths, numeric, strict=True)
+        ]
+        return "  ".join(cells).rstrip() + "\n"
+
+    return "".join(line(row) for row in [headers, *rows])
+
+
+def _is_number(cell: str) -> bool:
+    return cell == NONE or cell.lstrip("+-").replace(".", "", 1).replace(",", "").isdigit()
+
+
+def _json(document: dict) -> str:
+    return json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+
+
+def _check(fmt: str, allowed: Sequence[str]) -> None:
+    from ..errors import UsageError
+
+    if fmt not in allowed:
+        raise UsageError(f"unknown format {fmt!r}; choose one of {', '.join(allowed)}")
+
+
+POWER_HEADERS = ("run", "measure", "topics", "difference", "d_z", "power", "MDE", "topics needed")
+
+
+def _power_rows(result) -> list[list[str]]:
+    return [
+        [
+            row.run,
+            row.measure,
+            _count(row.n_topics),
+            _number(row.mean_difference, True),
+            _number(row.effect_size, True),
+            _number(row.power),
+            _number(row.mde),
+            _count(row.topics_needed),
+        ]
+        for row in result.rows
+    ]
+
+
+def render_power(result, fmt: str = "table") -> str:
+    """A :class:`~trecbench.conclusions.power.PowerResult` as ``fmt`` (:data:`FORMATS`)."""
+    _check(fmt, FORMATS)
+    if fmt == "json":
+        return _json(result.to_dict())
+    if fmt == "latex":
+        return _power_latex(result)
+    settings = result.settings
+    legend = [
+        f"Baseline: {result.baseline}; paired two-sided t-test at alpha {settings.alpha:g}, "
+        f"target power {settings.target:g}",
+        "difference: mean of run - baseline over topics; d_z: difference / sd; power: at "
+        "these topics for d_z;",
+        "MDE: smallest difference detectable at the target power; topics needed: to detect "
+        "d_z at it",
+    ]
+    if fmt == "markdown":
+        head = f"{legend[0]}\n\n{legend[1]} {legend[2]}\n\n"
+    else:
+        head = "\n".join(legend) + "\n\n"
+    notes = [f"{row.run}, {row.measure}: {row.reason}\n" for row in result.rows if row.reason]
+    tail = "\n" + "".join(notes) if notes else ""
+    return head + grid(POWER_HEADERS, _power_rows(result), fmt) + tail
+
+
+def _power_latex(result) -> str:
+    def tex(cell: str) -> str:
+        cell = cell.replace("\\", r"\textbackslash{}")
+        for char in "&%$#_{}":
+            cell = cell.replace(char, "\\" + char)
+        return "--" if cell == NONE else cell
+
+    lines = [
+        r"\begin{tabular}{ll" + "r" * (len(POWER_HEADERS) - 2) + "}",
+        r"\toprule",
+        " & ".join(POWER_HEADERS).replace("d_z", r"$d_z$") + r" \\",
+        r"\midrule",
+        *(" & ".join(tex(c) for c in row) + r" \\" for row in _power_rows(result)),
+        r"\bottomrule",
+        r"\end{tabular}",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def render_agreement(result, fmt: str = "table") -> str:
+    """An :class:`~trecbench.conclusions.agree.Agreement` as ``table``, ``markdown`` or
+    ``json``."""
+    _check(fmt, FORMATS[:3])
+    if fmt == "json":
+        return _json(result.to_dict())
+    title = "## " if fmt == "markdown" else ""
+    settings = result.settings
+    parts = [
+        f"{title}Means\n\n",
+        grid(("run", *result.measures), _means_rows(result), fmt),
+    ]
+    if result.measure_orderings:
+        parts += [
+            f"\n{title}Orderings of the runs by two measures (tau_ap: the second measure's "
+            "ordering against the first's)\n\n",
+            _orderings(result.measure_orderings, ("reference", "evaluated"), fmt),
+        ]
+    from .discrimination import TESTS
+
+    correction = "none: family-wise" if TESTS[settings.test].family_wise else settings.correction
+    parts += [
+        f"\n{title}Discriminative power: pairs of runs significantly different at alpha "
+        f"{settings.alpha:g} ({settings.test} test, correction {correction})\n\n",
+        grid(DISCRIMINATION_HEADERS, _discrimination_rows(result), fmt),
+    ]
+    if result.judgments is not None:
+        parts.append(_judgments(result, title, fmt))
+    return "".join(parts)
+
+
+DISCRIMINATION_HEADERS = (
+    "measure",
+    "pairs",
+    "significant",
+    "share",
+    "smallest significant difference",
+)
+
+
+def _means_rows(result) -> list[list[str]]:
+    return [
+        [run, *(_number(value) for value in row)]
+        for run, row in zip(result.runs, result.means, strict=True)
+    ]
+
+
+def _discrimination_rows(result) -> list[list[str]]:
+    return [
+        [
+            d.measure,
+            _count(d.pairs),
+            _count(d.significant),
+            _number(d.discriminative_power),
+            _number(d.smallest_significant_difference),
+        ]
+        for d in result.discriminative_power
+    ]
+
+
+def _orderings(rows, names: tuple[str, str], fmt: str) -> str:
+    return grid(
+        (*names, "kendall_tau", "tau_ap"),
+        [
+            [o.reference, o.evaluated, _number(o.kendall_tau, True), _number(o.tau_ap, True)]
+            for o in rows
+        ],
+        fmt,
+    )
+
+
+def _judgments(result, title: str, fmt: str) -> str:
+    j = result.judgments
+    headers = (
+        "judged in both",
+        "only in A",
+        "only in B",
+        f"cohen_kappa (grade >= {j.relevance_level})",
+        "weighted kappa (linear)",
+    )
+    row = [_count(j.both), _count(j.only_a), _count(j.only_b)]
+    row += [_number(j.cohen_kappa, True), _number(j.weighted_kappa, True)]
+    undefined = [
+        name
+        for name, k in (("cohen_kappa", j.cohen_kappa), ("weighted kappa", j.weighted_kappa))
+        if k is None
+    ]
+    note = (
+        f"\n{' and '.join(undefined)} undefined: the documents judged in both carry one "
+        "label, the same in both sets (no chance agreement to correct for)\n"
+        if undefined
+        else ""
+    )
+    rows = [
+        [o.reference, _number(o.kendall_tau, True), _number(o.tau_ap, True)]
+        for o in result.qrels_orderings
+    ]
+    return (
+        f"\n{title}Two sets of judgments: {result.qrels} (A) and {result.qrels_b} (B)\n\n"
+        + grid(headers, [row], fmt)
+        + note
+        + f"\n{title}Orderings of the runs under A (reference) and B, per measure\n\n"
+        + grid(("measure", "kendall_tau", "tau_ap"), rows, fmt)
+    )

@@ -1,0 +1,230 @@
+"""Evaluate runs against qrels, exactly as trec_eval 9.0.8 (or 10.0) would.
+
+:func:`evaluate` reads the qrels once, and for every run: ranks it once (trec_eval's policy,
+:mod:`trecbench.ranking`), keeps the evaluated topics (run ∩ qrels), applies ``-M`` and
+``-J``, hands each measure to its engine (:mod:`trecbench.engines`) and redoes trec_eval's
+averaging (``-c``, geometric means, summed counts). The result, an :class:`Evaluation`,
+keeps per-topic values, aggregates, the measures as requested, the settings and the topics
+worth a warning; rendering it is :mod:`trecbench.trec_format`'s job.
+
+The package, one concern a module, each importing only those listed before it:
+:mod:`.settings` (:class:`EvalSettings`, checked once), :mod:`.results` (the result
+types), :mod:`.gate` (the validator's lenient profile on inputs), :mod:`.reading` (runs
+read whole, ahead or in blocks), :mod:`.judgments` (qrels and preferences), :mod:`.plan`
+(engines, evaluators, trec_eval's loop over topics), :mod:`.scoring` (a block of whole
+topics scored), :mod:`.assembly` (a run's result from its blocks) and :mod:`.runs` (each
+run scored where it goes: whole, in blocks, on Dask, in worker processes).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+from .. import inputs, outputs, provenance
+from ..errors import TrecbenchError, UsageError
+from ..memory import Budget
+from ..trec_eval import compat as _compat
+from ..trec_eval import zscores as zscores_module
+
+# the private names marked F401: other modules and tests use them from here (dask.py,
+# comparison.py, tests/test_blocks.py)
+from .assembly import (
+    MIN_GEO_MEAN,
+    _run_result,  # noqa: F401
+)
+from .gate import ValidationFailed
+from .judgments import Preferences, Qrels, load_judgments
+from .plan import _check_rel_format, _measures, _Plan, _read_whole
+from .reading import (
+    Progress,
+    _blocks_ahead,  # noqa: F401
+    _BlocksAhead,
+    _is_stdin,
+    _start_reading,
+    load,
+)
+from .results import (
+    UNJUDGED_THRESHOLD,
+    Column,
+    Evaluation,
+    FlaggedTopic,
+    RunResult,
+    Unjudged,
+    _few,  # noqa: F401
+)
+from .runs import PARALLEL_BYTES, _Runs, _score_in_worker, _start_worker, _workers
+from .scoring import (
+    _score_block,  # noqa: F401
+    evaluated_depth,
+)
+from .settings import REL_FORMATS, EvalSettings
+
+__all__ = [
+    "MIN_GEO_MEAN", "PARALLEL_BYTES", "REL_FORMATS", "UNJUDGED_THRESHOLD", "Column",
+    "EvalSettings", "Evaluation", "FlaggedTopic", "Preferences", "Progress", "Qrels",
+    "RunResult", "Unjudged", "ValidationFailed", "evaluate", "evaluated_depth", "load",
+    "load_judgments",
+]  # fmt: skip
+
+
+@outputs.in_input_scope
+def evaluate(
+    qrels: inputs.QrelsInput,
+    runs: inputs.RunInput | Sequence[inputs.RunInput] | Mapping[str, inputs.RunInput],
+    measures: str | Sequence[str] | None = None,
+    *,
+    relevance_level: int = 1,
+    complete: bool = False,
+    max_docs: int | None = None,
+    judged_only: bool = False,
+    num_docs: int | None = None,
+    float32: bool = True,
+    engine: str = "auto",
+    run_names: Sequence[str] | None = None,
+    options: Mapping[str, Any] | None = None,
+    progress: Progress | None = None,
+    tie_bounds: bool = False,
+    memory: int | None = None,
+    jobs: int | None = None,
+    compat: str = _compat.DEFAULT,
+    rel_format: str = "qrels",
+    zscores=None,
+    debug_level: int = 0,
+    debug_query: str | None = None,
+) -> Evaluation:
+    """Evaluate one run or several against qrels, as trec_eval does (9.0.8 by default).
+
+    ``qrels`` and each run are any input :mod:`trecbench.inputs` reads: paths (TREC text,
+    plain or compressed, or Parquet), pandas DataFrames or Arrow tables with trec,
+    ir_measures or ranx column names, ``{qid: {docno: value}}`` dicts, ir_measures'
+    Qrel/ScoredDoc iterables, and for qrels an ir_datasets id (``irds:ID``). ``runs`` is
+    one run, a list of runs or a dict ``{name: run}`` (``run_names`` names a list's
+    runs; by default a run is named after its file, else ``run1``, ``run2``...).
+    ``measures``: names in any spelling (see :func:`trecbench.measures.parse_measure`) or
+    trec_eval nicknames; None means the KPI preset. The other arguments are the fields of
+    :class:`EvalSettings` (trec_eval's flags, ``compat="10.0"``, ``tie_bounds``,
+    ``memory``, ``jobs``, local measure ``options``); ``progress(label, done, total)`` is
+    told how reading files (bytes) and scoring runs advance.
+
+    A run file longer than a block of lines is read and scored in blocks of whole topics,
+    a run whose topics are scattered and that does not fit the memory budget is spilled
+    to disk (:mod:`trecbench.inputs.blocks`); the results are those of the run scored
+    whole. Runs are read whole, whatever ``memory`` is, with ``-R`` other than qrels,
+    ``-Z``, ``-D``, ``compat="10.0"`` or a measure only trecbench's ports of trec_eval
+    compute (with 9.0.8: ``dcg``, ``ideal_dcg``, ``yaap``, ``rbp_resid``, ``unj``).
+    ``jobs``: processes scoring several run files at once; the results, their order and
+    the errors are those of one process. Each run records how many of the documents it
+    retrieved within the evaluated depth have no judgment (``RunResult.unjudged``;
+    :meth:`Evaluation.unjudged_runs`): a run scored against another run's qrels shows.
+
+    Raises :class:`trecbench.errors.InputError` for malformed input,
+    :class:`~trecbench.errors.DuplicateError` for a document listed twice in an evaluated
+    topic and :class:`~trecbench.errors.NoOverlapError` when a run shares no topic with
+    the qrels. Where trec_eval stops part-way (exit 4) the error's ``partial`` is an
+    :class:`Evaluation` of what trec_eval printed before stopping (the topics before).
+
+    >>> result = evaluate("qrels.txt", "run.txt", ["nDCG@10", "P.5,10"])  # doctest: +SKIP
+    >>> result.per_query.head()  # run, qid, measure, value               # doctest: +SKIP
+    """
+    settings = EvalSettings(
+        relevance_level=relevance_level, complete=complete, max_docs=max_docs,
+        judged_only=judged_only, num_docs=num_docs, float32=float32, engine=engine,
+        compat=compat, rel_format=rel_format, zscores=zscores, debug_level=debug_level,
+        debug_query=debug_query, options=dict(options or {}), tie_bounds=tie_bounds,
+        memory=memory, jobs=jobs,
+    )  # fmt: skip
+    return _evaluate(qrels, runs, measures, settings, run_names, progress)
+
+
+def _evaluate(qrels, runs, measures, settings: EvalSettings, run_names, progress) -> Evaluation:
+    """:func:`evaluate` with its settings built: the judgments read once (the first run
+    read meanwhile), then every run scored, in order."""
+    version = settings.version
+    sources, names = inputs.split_runs(runs)
+    names = list(run_names) if run_names else names
+    if version.stdin and sum(map(_is_stdin, sources)) > 1:
+        raise UsageError("standard input ('-') holds one run: give it once")
+    requested, ordered, engines = _measures(measures, settings)
+    # the engines decide, with the flags, whether run files may be read in blocks
+    read_whole = _read_whole(settings, engines)
+    workers = _workers(settings.jobs, sources)
+    budget = Budget.of(settings.memory, workers=workers)
+    # Arrow's threads read the first run while the qrels are loaded (after every check of
+    # the arguments: a reader started is stopped only where the qrels may fail)
+    ahead = _start_reading(sources, read_whole, workers, budget, qrels, progress, version)
+    try:
+        level = settings.relevance_level
+        truth, loaded = load_judgments(qrels, settings.rel_format, level, version, progress)
+        _check_rel_format(ordered, engines, settings.rel_format)
+        z_table = (
+            None if settings.zscores is None else zscores_module.read_zscores(settings.zscores)
+        )
+        plan = _Plan(ordered, engines, truth, settings, z_table)
+        flagged = truth.flagged()
+        if progress is not None:
+            progress("scoring", 0, len(sources))
+    except BaseException:
+        if isinstance(ahead, _BlocksAhead):
+            ahead.close()  # its reader stops before the file is read on
+        raise
+    checksums = provenance.checksums_taken()
+    scoring = _Runs(
+        sources, names, plan, budget.with_qrels(len(truth.table)), read_whole, checksums
+    )
+    evaluation = Evaluation(
+        requested, [], [], settings, loaded.path, flagged, list(loaded.warnings), loaded.record,
+        truth.qids,
+    )  # fmt: skip
+    done = _scored(scoring, workers, progress, ahead)
+    _collect(evaluation, done, len(sources), workers > 1, progress)
+    return evaluation
+
+
+def _scored(runs: _Runs, workers: int, progress, ahead) -> Iterator[tuple]:
+    """``(result, columns, flagged topics, warnings)`` of each run, in order: scored in
+    this process (the first read ahead), or by ``workers`` processes."""
+    tie_bounds = runs.plan.settings.tie_bounds
+    if workers == 1:
+        return (
+            runs.score(index, tie_bounds, progress, ahead if index == 0 else None)
+            for index in range(len(runs.sources))
+        )
+    from .. import processes
+
+    for source in runs.sources:
+        outputs.note_input(source)  # read by the workers: inputs of this call all the same
+    return processes.ordered_map(_score_in_worker, range(len(runs.sources)), workers,
+                                 _start_worker, (runs, tie_bounds))  # fmt: skip
+
+
+def _collect(evaluation: Evaluation, done: Iterator[tuple], total: int, in_workers, progress):
+    """Add each of the ``total`` runs scored to ``evaluation``; where trec_eval stops
+    (exit 4), the error's ``partial`` is an :class:`Evaluation` of the runs and topics it
+    printed before."""
+    columns = None
+    while True:
+        try:
+            scored = next(done, None)
+        except TrecbenchError as error:
+            stopped = getattr(error, "partial_run", None)
+            if stopped is not None:  # trec_eval printed the runs and topics before
+                partial_columns = columns or getattr(error, "partial_columns", None) or []
+                error.partial = Evaluation(
+                    evaluation.measures, partial_columns, [*evaluation.runs, stopped],
+                    evaluation.settings, evaluation.qrels_path,
+                )  # fmt: skip
+            raise
+        if scored is None:
+            break
+        result, run_columns, run_flags, run_warnings = scored
+        if in_workers and result.record is not None:
+            file_record = {key: result.record[key] for key in ("size", "sha256")}
+            provenance.remember(provenance.identity(result.path), file_record)
+        evaluation.warnings += run_warnings
+        evaluation.runs.append(result)
+        evaluation.flagged += run_flags
+        columns = columns or run_columns
+        if progress is not None:
+            progress("scoring", len(evaluation.runs), total)
+    evaluation.columns = columns or []

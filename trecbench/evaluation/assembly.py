@@ -1,0 +1,220 @@
+"""A run's result assembled from the blocks its topics were scored in (one for a run
+held whole): trec_eval's errors in trec_eval's order, with what it printed before it
+stopped; its summary values (sequential sums, ``-c``, geometric means); its tie bounds;
+the topics worth a warning."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from .. import ranking, tiebounds
+from ..errors import NoOverlapError, TrecbenchError
+from ..measures import GEOMETRIC, NUM_Q, NUM_REL, RUNID, STRING, SUM
+from .judgments import Qrels
+from .plan import _Plan, _plan_topics, _TopicPlan
+from .results import Column, FlaggedTopic, RunResult, Unjudged
+from .scoring import _Block, evaluated_depth
+from .settings import EvalSettings
+
+MIN_GEO_MEAN = 1e-5  # trec_eval's floor for geometric means (log(1e-5) per missing topic)
+
+
+def _stopped_run(name, path, runid, qids, values, strings, stop: int, **extra) -> RunResult:
+    """What trec_eval printed of a run before it stopped at topic ``stop``: the topics
+    before it (``values`` and ``strings`` follow ``qids``), no summary."""
+    kept = slice(0, stop)
+    return RunResult(
+        name,
+        path,
+        runid,
+        qids[kept],
+        {label: column[kept] for label, column in values.items()},
+        {label: column[kept] for label, column in strings.items()},
+        {},
+        complete=False,
+        **extra,
+    )
+
+
+def _run_result(blocks: list[_Block], name, path, runid, plan: _Plan, tie_bounds=False):
+    """One run's :class:`RunResult`, columns and flagged topics from the blocks its
+    topics were scored in (one for a run held whole), with trec_eval's errors in
+    trec_eval's order (the topics before the one trec_eval stops at are the error's
+    ``partial_run``)."""
+    truth, settings = plan.truth, plan.settings
+    run_qids = [q for block in blocks for q in block.run_qids]
+    topics = _run_topics(blocks, run_qids, plan, path or name)
+    qids = topics.qids
+    flags = _topic_flags(name, run_qids, truth.qids, topics.looped, settings.complete)
+    stops = _stops(blocks, topics, path or name)
+    scored = [block for block in blocks if block.qids and block.error is None]
+    measured = sorted(q for block in scored for q in block.qids)
+    columns = scored[0].columns if scored else None
+    values = _assembled(scored, measured, lambda block: block.values)
+    strings = _assembled(scored, measured, lambda block: block.strings)
+    traces = scored[0].traces if len(scored) == 1 else None  # -D: runs held whole
+    if stops:
+        stop, error, trailing = min(stops, key=lambda found: found[0])
+        # measured: every topic before the stop (see _score_block)
+        error.partial_run = _stopped_run(
+            name, path, runid, qids, values, strings, stop,
+            traces=traces[:stop] if traces is not None else None, trailing=trailing,
+        )  # fmt: skip
+        if columns is not None:
+            error.partial_columns = columns
+        raise error
+    counted = [block.unjudged for block in scored if block.unjudged is not None]
+    unjudged = None
+    if counted:
+        depth = evaluated_depth(plan.measures, settings.max_docs)
+        unjudged = Unjudged(depth, *(sum(column) for column in zip(*counted, strict=True)))
+
+    def summarise(column: Column, per_topic) -> Any:
+        return _summarise(column, per_topic, len(qids), truth, settings, runid)
+
+    summary = {c.label: summarise(c, values.get(c.label)) for c in columns}
+    result = RunResult(
+        name, path, runid, qids, values, strings, summary, unjudged=unjudged, traces=traces
+    )
+    if tie_bounds:
+        result.tie_bounds = _tie_bounds(result, scored, columns, plan, summarise)
+    return result, columns, flags
+
+
+def _run_topics(blocks: list[_Block], run_qids: list[str], plan: _Plan, label) -> _TopicPlan:
+    """trec_eval's loop over the run's topics (planned already for a run held whole);
+    :class:`~trecbench.errors.NoOverlapError` when it has none."""
+    planned = [block.topics for block in blocks if block.topics is not None]  # held whole
+    topics = planned[0] if planned else _plan_topics(run_qids, plan, label)
+    if not topics.qids:
+        why = (
+            f"-D names topic {plan.settings.debug_query}, not one of them"
+            if topics.looped
+            else "no topic of the run is in the qrels"
+        )
+        raise NoOverlapError(f"{label}: No queries with both results and relevance info ({why})")
+    return topics
+
+
+def _stops(blocks: list[_Block], topics: _TopicPlan, label) -> list[tuple]:
+    """``(index, error, trailing)`` of the topics trec_eval stops at, in trec_eval's order:
+    a topic it stops at before any other (a judgment, 10.0's missing topic); what an
+    engine raised on the topics before the first such stop (raised here); the first topic
+    (sorted) that it stops at, with what it printed before (``partial_run``)."""
+    qids = topics.qids
+    stops: list[tuple[int, TrecbenchError, str]] = []
+    if topics.stop is not None:
+        stops.append((topics.stop, topics.error, ""))
+    judged = topics.stop if topics.stop is not None else len(qids)
+    failed = [
+        block
+        for block in blocks
+        if block.error is not None and judged > 0 and block.qids[0] <= qids[judged - 1]
+    ]
+    if failed:
+        raise min(failed, key=lambda block: block.qids[0]).error
+    duplicates = [block.duplicate for block in blocks if block.duplicate is not None]
+    if duplicates:  # the first topic with one; in it, the second listing first in the file
+        found = min(duplicates, key=lambda duplicate: (duplicate[0], duplicate[3]))
+        stops.append((qids.index(found[0]), ranking.duplicate_error(label, *found), ""))
+    for block in blocks:
+        if block.failure is not None:  # the native engine stopped part-way
+            qid, error, trailing = block.failure
+            stops.append((qids.index(qid), error, trailing))
+    return stops
+
+
+def _tie_bounds(result: RunResult, scored: list[_Block], columns, plan: _Plan, summarise):
+    """The run's :class:`~trecbench.tiebounds.TieBounds` from its blocks' extreme orders."""
+    orders = tiebounds.Orders(
+        None,
+        None,
+        any(block.ties for block in scored),
+        sum(block.tied_topics for block in scored),
+    )
+    evaluated = []
+    if any(block.extremes is not None for block in scored):
+        evaluated = [
+            RunResult(result.name, result.path, result.runid, result.qids, _assembled(
+                scored, result.qids,
+                lambda block, side=side: block.values if block.extremes is None
+                else block.extremes[side],
+            ), {}, {})
+            for side in (0, 1)
+        ]  # fmt: skip
+    return tiebounds.run_bounds(result, orders, evaluated, columns, plan.engine_options, summarise)
+
+
+def _assembled(blocks: list[_Block], qids: list[str], part) -> dict:
+    """``part(block)`` (label -> per-topic values) of every block, in the order of
+    ``qids`` (the run's measured topics, sorted: trec_eval's summing order)."""
+    if len(blocks) == 1:
+        return part(blocks[0])
+    if not blocks:
+        return {}
+    where = {qid: i for i, qid in enumerate(qids)}
+    index = np.array([where[q] for block in blocks for q in block.qids], np.int64)
+    out: dict = {}
+    for label in part(blocks[0]):
+        pieces = [part(block)[label] for block in blocks]
+        if isinstance(pieces[0], list):
+            merged = [None] * len(qids)
+            for i, value in zip(index, (v for piece in pieces for v in piece), strict=True):
+                merged[i] = value
+            out[label] = merged
+        else:
+            merged = np.empty(len(qids), np.result_type(*pieces))
+            merged[index] = np.concatenate(pieces)
+            out[label] = merged
+    return out
+
+
+def _summarise(
+    column: Column, values, n_evaluated: int, truth: Qrels, settings: EvalSettings, runid
+):
+    """trec_eval's summary value: sequential sums (its accumulation order), ``-c`` rules."""
+    kind = column.summary
+    complete = settings.complete
+    denominator = len(truth.qids) if complete else n_evaluated
+    if kind == RUNID:
+        return runid
+    if kind == NUM_Q:
+        return denominator
+    if kind == STRING:
+        return None
+    total = float(np.cumsum(values)[-1]) if len(values) else 0.0
+    if kind == NUM_REL and complete:
+        return truth.positive_judgments
+    if kind in (SUM, NUM_REL):
+        return total if settings.zscores else int(total)  # -Z: sums of z-scores
+    if kind == GEOMETRIC:
+        total += (denominator - n_evaluated) * math.log(MIN_GEO_MEAN)
+        return math.exp(total / denominator)
+    return total / denominator  # MEAN
+
+
+def _topic_flags(name, run_qids, qrels_qids, evaluated, complete) -> list[FlaggedTopic]:
+    evaluated_set = set(evaluated)
+    flags = [
+        FlaggedTopic(
+            qid,
+            "run_only",
+            f"{name}: topic {qid} is not in the qrels: ignored (with or without -c)",
+            name,
+        )
+        for qid in sorted(set(run_qids) - evaluated_set)
+    ]
+    effect = (
+        "counts as 0 in every average (-c)"
+        if complete
+        else "ignored; with -c it would count as 0 in every average"
+    )
+    flags += [
+        FlaggedTopic(qid, "qrels_only", f"{name}: topic {qid} is not in the run: {effect}", name)
+        for qid in qrels_qids
+        if qid not in evaluated_set
+    ]
+    return flags

@@ -1,0 +1,82 @@
+"""The validation gate of ``trecbench score``: a TREC text input goes through the
+validator's lenient profile (when the validator is installed) before anything is
+computed; its errors stop the call (:class:`ValidationFailed`), its warnings are kept."""
+
+from __future__ import annotations
+
+from .. import inputs
+from ..errors import InputError
+
+
+class ValidationFailed(InputError):
+    """The validator found errors in an input; ``lines`` holds one line per finding (the
+    CLI prints them one per line)."""
+
+    def __init__(self, path: str, messages: list[str]):
+        self.lines = messages
+        InputError.__init__(self, path, None, "invalid input")
+        self.args = ("\n".join(messages),)
+
+    def __str__(self) -> str:
+        return "\n".join(self.lines)
+
+
+# Checked by evaluate itself with trec_eval's exact scope (duplicates: evaluated topics only,
+# within the -M cut, exit 4) or reported as flagged topics (negative grades, no relevant).
+_CHECKED_BY_SCORE = frozenset({"R7", "Q5", "Q6", "Q7"})
+
+
+def _gate(tokens: inputs.trec_text.Tokens, kind: str) -> list[str]:
+    """Run the validator's lenient profile: errors stop, warnings are returned as text.
+
+    Repeats are capped as ``trecbench validate`` prints them: a few per rule, then how many
+    more (and a run given as qrels, or the reverse, is one line).
+    """
+    gate = _Gate(tokens.path, kind)
+    gate.feed(tokens)
+    return gate.finish()
+
+
+class _Gate:
+    """:func:`_gate` over a file that comes in chunks (:class:`~trecbench.inputs.blocks.
+    StreamCheck`): ``failed`` once an error was found; :meth:`finish` raises
+    :class:`ValidationFailed` with the file's errors or returns its warnings."""
+
+    def __init__(self, path: str, kind: str = "run"):
+        self.path = path
+        try:
+            from ..validation import CHECKS, TokenChecker
+        except ImportError:  # the validator is optional for the engine
+            self.checker = None
+            return
+        self.checks = CHECKS
+        self.checker = TokenChecker(path, kind, profile="lenient", max_depth=None)
+
+    def _wanted(self, severity: str):
+        def wanted(key: str) -> bool:
+            check = self.checks[key]
+            return check.rule not in _CHECKED_BY_SCORE and check.lenient == severity
+
+        return wanted
+
+    @property
+    def failed(self) -> bool:
+        if self.checker is None:
+            return False
+        errors = self._wanted("error")
+        return any(count and errors(key) for key, count in self.checker.report.checks.items())
+
+    def feed(self, tokens: inputs.trec_text.Tokens) -> None:
+        if self.checker is not None:
+            self.checker.feed(tokens)
+
+    def finish(self) -> list[str]:
+        if self.checker is None:
+            return []
+        from ..validation import report
+
+        result = self.checker.result()
+        errors = report.text_lines(result, checks=self._wanted("error"))
+        if errors:
+            raise ValidationFailed(self.path, errors)
+        return report.text_lines(result, checks=self._wanted("warning"))

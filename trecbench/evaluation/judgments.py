@@ -1,0 +1,204 @@
+"""The judgments of an evaluation, read once and shared by every run: graded qrels
+(:class:`Qrels`, with the per-topic facts trec_eval stops or warns on) or preferences
+(:class:`Preferences`, ``-R prefs``/``qrels_prefs``)."""
+
+from __future__ import annotations
+
+import os
+from functools import cached_property
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from .. import arrow, inputs, ranking
+from ..errors import DuplicateError, TrecbenchError, UnevaluableTopicError, UsageError
+from ..trec_eval import judgment_groups, prefs_files
+from ..trec_eval.compat import Compat
+from ..trec_eval.prefs_files import PREFS_FORMATS
+from .reading import load
+from .results import FlaggedTopic
+
+
+class Qrels:
+    """The qrels of one call, shared by every run (parsed once; per-topic facts, duplicates
+    and dicts computed once)."""
+
+    def __init__(
+        self, table: pa.Table, path: str | None, relevance_level: int, rel_format: str = "qrels"
+    ):
+        self.table = table
+        self.path = path or "<qrels>"
+        self.requested_level = relevance_level  # -l as given (messages, reports)
+        self.rel_format = rel_format  # "qrels", or "qrels_jg": the iter column is the group
+        rel = table.column("rel")
+        groups = arrow.Groups(table.column("qid"))
+        facts = zip(
+            groups.reduce(np.maximum, rel).tolist(),
+            groups.reduce(np.minimum, rel).tolist(),
+            groups.reduce(np.minimum, table.column("line")).tolist(),
+            strict=True,
+        )
+        # per topic: (largest grade, smallest grade, first line)
+        self.topics: dict[str, tuple[int, int, int]] = dict(
+            zip(groups.keys.to_pylist(), facts, strict=True)
+        )
+        self.qids = sorted(self.topics)
+        self.top_grade = max((facts[0] for facts in self.topics.values()), default=0)
+        self.relevance_level = self.level(relevance_level)  # what engines get
+        # trec_eval's -c total for num_rel counts grades > 0, whatever -l says
+        self.positive_judgments = int(pc.sum(pc.greater(rel, arrow.scalar(0))).as_py() or 0)
+        self._duplicates = self._find_duplicates() if rel_format == "qrels" else {}
+
+    def _find_duplicates(self) -> dict[str, tuple[str, int, int]]:
+        qid, docno, line = (self.table.column(name) for name in ("qid", "docno", "line"))
+        groups = arrow.Groups(arrow.row_keys(qid, docno))
+        first, last = groups.reduce(np.minimum, line), groups.reduce(np.maximum, line)
+        dupes = np.flatnonzero(groups.counts > 1)
+        rows = groups.first[dupes]
+        qids = ranking.take_rows(qid, rows).to_pylist()
+        docnos = ranking.take_rows(docno, rows).to_pylist()
+        return {
+            q: (d, int(a), int(b))
+            for q, d, a, b in zip(qids, docnos, first[dupes], last[dupes], strict=True)
+        }
+
+    def first_failure(
+        self, qids: list[str], duplicates: bool = True
+    ) -> tuple[int, TrecbenchError] | None:
+        """The first of ``qids`` (in evaluation order) trec_eval stops at because of its
+        judgments, with the error: a document judged twice (exit 4), or a topic whose
+        judgments are all negative — trec_eval sizes a buffer by the largest grade + 1: it
+        stops (``Can't calculate measure``, exit 4) when that topic is the first one
+        evaluated, and for grades of -2 or less it crashes wherever the topic comes
+        (pytrec_eval too: trecbench refuses them). Judgment groups are checked when read;
+        ``duplicates=False``: diversity qrels list a document once per subtopic."""
+        if self.rel_format != "qrels":
+            return None
+        for position, qid in enumerate(qids):
+            if duplicates and qid in self._duplicates:
+                docno, first, second = self._duplicates[qid]
+                message = f"duplicate docs {docno} for topic {qid} (first on line {first})"
+                return position, DuplicateError(self.path, second, message, "Q5")
+            top, _, line = self.topics[qid]
+            if top <= -2 or (position == 0 and top < 0):
+                message = (
+                    f"every judgment of topic {qid} is negative (largest grade {top}): "
+                    "trec_eval cannot evaluate it (exit 4 or a crash)"
+                )
+                return position, UnevaluableTopicError(self.path, line, message, "X5")
+        return None
+
+    def measurable(self, qids: list[str], diversity_only: bool = False) -> list[str]:
+        """The topics of ``qids`` an engine may be given wherever they come in a run: not
+        those trec_eval stops at (:meth:`first_failure`) or crashes on (grades of -2 or
+        less)."""
+        if self.rel_format != "qrels":
+            return list(qids)
+        return [
+            qid
+            for qid in qids
+            if self.topics[qid][0] > -2 and (diversity_only or qid not in self._duplicates)
+        ]
+
+    def lead(self, qids: list[str]) -> str | None:
+        """When the first of ``qids`` has only negative grades (a call of trec_eval's code
+        cannot start with it: :meth:`first_failure`): the first qrels topic with a grade of
+        0 or more, if it sorts before it (else None)."""
+        if self.topics[qids[0]][0] >= 0:
+            return None
+        judged = [qid for qid in self.qids if self.topics[qid][0] >= 0]
+        return judged[0] if judged and judged[0] < qids[0] else None
+
+    def judgments(self, qids: list[str]) -> tuple[np.ndarray, pa.ChunkedArray, np.ndarray]:
+        """``(topic, docno, grade)`` of every judgment of the topics ``qids`` (``topic``:
+        the index of its qid in ``qids``)."""
+        qid = self.table.column("qid")
+        topic = pc.index_in(qid, value_set=arrow.array(qids, qid.type))
+        kept = self.table.append_column("topic", topic).filter(pc.is_valid(topic))
+        return (
+            arrow.to_numpy(kept.column("topic")).astype(np.int64),
+            kept.column("docno"),
+            arrow.to_numpy(kept.column("rel")).astype(np.int64),
+        )
+
+    @cached_property
+    def as_dict(self) -> dict:
+        from ..engines.pytrec_eval import qrels_to_dict
+
+        return qrels_to_dict(self.table)
+
+    @cached_property
+    def frame(self):
+        return inputs.to_pandas(self.table.select(["qid", "docno", "rel"]))
+
+    def level(self, level: int) -> int:
+        """A relevance level as engines get it: every level above the largest grade means
+        "nothing is relevant", so the smallest such level stands for them (pytrec_eval holds
+        levels in 32 bits, numpy in 64; -l 2^31 raised a TypeError)."""
+        return min(level, max(self.top_grade, 0) + 1)
+
+    def flagged(self) -> list[FlaggedTopic]:
+        """Topics without a relevant document, and topics with negative grades."""
+        level = self.requested_level
+        flags = []
+        for qid in self.qids:
+            top, bottom, _ = self.topics[qid]
+            if top < level:
+                flags.append(
+                    FlaggedTopic(
+                        qid,
+                        "no_relevant",
+                        f"topic {qid} has no relevant document (grade >= {level}): "
+                        "it scores 0 on every measure and still counts in the averages",
+                    )
+                )
+            if bottom < 0:
+                flags.append(
+                    FlaggedTopic(
+                        qid,
+                        "negative_grades",
+                        f"topic {qid} has negative grades: those documents count as "
+                        "unjudged (neither relevant nor judged non-relevant, not in num_rel)",
+                    )
+                )
+        return flags
+
+
+# ---------------------------------------------------------------------------------------
+# evaluation
+
+
+class Preferences:
+    """Preference judgments (``-R prefs`` or ``qrels_prefs``), shared by every run."""
+
+    def __init__(self, table: pa.Table, path: str | None, relevance_level: int, rel_format):
+        self.table = table
+        self.path = path or "<prefs>"
+        self.relevance_level = relevance_level
+        self.rel_format = rel_format
+        self.qids = sorted(set(table.column("qid").to_pylist()))
+        self.topics = dict.fromkeys(self.qids)
+        self.positive_judgments = 0
+
+    def first_failure(self, qids: list[str], duplicates: bool = True) -> None:
+        return None  # found while counting preferences (trecbench.trec_eval.prefs_counts)
+
+    def flagged(self) -> list[FlaggedTopic]:
+        return []
+
+
+def load_judgments(
+    source, rel_format: str, relevance_level: int, version: Compat, progress=None
+) -> tuple[Qrels | Preferences, inputs.Loaded]:
+    """The judgments of ``-R rel_format`` and how they were loaded."""
+    if rel_format in PREFS_FORMATS:
+        if not isinstance(source, (str, os.PathLike)):
+            raise UsageError(f"-R {rel_format} judgments must be a file")
+        loaded = prefs_files.load_prefs(source, version, qrels_format=rel_format == "qrels_prefs")
+        return Preferences(loaded.table, loaded.path, relevance_level, rel_format), loaded
+    loaded = load(source, "qrels", progress=progress, version=version)
+    path = loaded.path or loaded.origin
+    if rel_format == "qrels_jg":
+        judgment_groups.check_duplicates(loaded.table, path)
+    return Qrels(loaded.table, path, relevance_level, rel_format), loaded

@@ -1,0 +1,201 @@
+"""The plan of an evaluation: which engine computes each measure (:func:`_measures`),
+whether run files may be read in blocks (:func:`_read_whole`), each engine's evaluator
+(:class:`_Plan`) and, per run, trec_eval's loop over its topics and where it stops
+(:func:`_plan_topics`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..engines import META, NATIVE, assign, engine_module
+from ..engines.native import RECALL_CUTOFFS, TRACED
+from ..errors import MissingTopicError, TrecbenchError, UnevaluableTopicError
+from ..measures import Measure, MeasureParameterError, parse_measures, presentation_order
+from ..trec_eval import compat as _compat
+from ..trec_eval.compat import Compat
+from .settings import EvalSettings
+
+# what each judgment format can compute (trec_eval: "Can't calculate measure", exit 4)
+_FORMAT_FAMILIES = {
+    "prefs": lambda family: family.startswith("prefs_"),
+    "qrels_prefs": lambda family: family.startswith("prefs_"),
+    "qrels_jg": lambda family: family in ("map_avgjg", "P_avgjg", "Rprec_mult_avgjg"),
+}
+
+
+def _check_rel_format(measures: list[Measure], engines, rel_format: str) -> None:
+    """Refuse a measure its judgments cannot give (trec_eval stops at the first topic,
+    exit 4): the prefs measures need ``-R prefs``/``qrels_prefs``, the ``_avgjg`` ones
+    ``-R qrels_jg``, every other one standard qrels."""
+    fits = _FORMAT_FAMILIES.get(rel_format)
+    for measure in measures:
+        if engines[measure] == META:
+            continue
+        family = measure.family
+        needs_other = (
+            fits is not None
+            and not fits(family)
+            or fits is None
+            and any(f(family) for f in _FORMAT_FAMILIES.values())
+        )
+        if needs_other:
+            raise UnevaluableTopicError(
+                measure.requested or family,
+                None,
+                f"trec_eval cannot calculate this measure from -R {rel_format} judgments (exit 4)",
+                "X6",
+            )
+
+
+def _check_shared_gain_params(measures: list[Measure], version: Compat) -> None:
+    """10.0 keeps one parameter list for ndcg, dcg and ideal_dcg: two of them with one
+    parameterised crash it (a double free); trecbench refuses the combination."""
+    if not version.integer_gain_names:
+        return
+    shared = [m for m in measures if m.family in _compat.SHARED_GAIN_PARAMS]
+    if len(shared) > 1 and any(m.params for m in shared):
+        names = ", ".join(m.requested or m.canonical for m in shared)
+        raise MeasureParameterError(
+            f"{names}: trec_eval 10.0 shares one parameter list between ndcg, dcg and "
+            "ideal_dcg and crashes on this combination; request them separately"
+        )
+
+
+def _measures(measures, settings: EvalSettings) -> tuple[list[Measure], list[Measure], dict]:
+    """``(requested, ordered, engines)``: the measures as requested (any spelling, None:
+    the KPI preset), in trec_eval's printing order, and the engine of each."""
+    requested = parse_measures(measures, settings.compat)
+    ordered = presentation_order(requested)
+    _check_shared_gain_params(ordered, settings.version)
+    return requested, ordered, _engines(ordered, settings)
+
+
+def _engines(measures: list[Measure], settings: EvalSettings) -> dict:
+    """The engine of each measure: :func:`assign`'s, except trecbench's ports of trec_eval
+    for 10.0's rounded recall cutoffs and, with ``-D``, the measures that print a trace
+    (pytrec_eval computes 9.0.8's cutoffs and prints nothing)."""
+    engines = assign(measures, settings.engine)
+    for measure in measures:
+        ported = settings.version.rounded_recall_cutoffs and measure.family in RECALL_CUTOFFS
+        traced = settings.debug_level > 0 and measure.family in TRACED
+        if (ported or traced) and engines[measure] != META and not measure.options:
+            engines[measure] = NATIVE
+    return engines
+
+
+def _read_whole(settings: EvalSettings, engines: dict) -> str | None:
+    """Why run files are read whole, never in blocks of topics nor on Dask (None: they may
+    be), as the user gave it. Blocks follow trec_eval 9.0.8's reading of qrels judgments:
+    10.0 evaluates the qrels' topics, ``-Z`` and ``-D`` are per call, and trecbench's
+    native ports (:mod:`trecbench.engines.native`) stop part-way on their own
+    (:attr:`_Block.failure`), which only runs held whole are shown to reproduce."""
+    reasons = []
+    if settings.compat != _compat.V9.version:
+        reasons.append(f"--compat {settings.compat}")
+    if settings.rel_format != "qrels":
+        reasons.append(f"-R {settings.rel_format}")
+    if settings.zscores is not None:
+        reasons.append("-Z")
+    if settings.traced:
+        reasons.append("-D")
+    native = [m.requested or m.canonical for m in engines if engines[m] == NATIVE]
+    if native:
+        ports = "trecbench's native port" + ("s" if len(native) > 1 else "")
+        reasons.append(f"{', '.join(native)} ({ports})")
+    return ", ".join(reasons) or None
+
+
+class _Plan:
+    """Which engine computes which measure, and each engine's evaluator (built on first use,
+    reused for every run of the call); the settings, the trec_eval version reproduced and
+    ``-Z``'s table. Engines get the settings by name (``engine_options``), with the
+    relevance level as the judgments hold it (:meth:`Qrels.level`)."""
+
+    def __init__(
+        self, measures, engines: dict[Measure, str], truth, settings: EvalSettings, zscores
+    ):
+        self.measures = measures
+        self.engines = engines
+        self.truth = truth
+        self.settings = settings
+        self.engine_options = settings.to_json() | {"relevance_level": truth.relevance_level}
+        self.version = settings.version
+        self.zscores = zscores
+        self.groups: dict[str, list[Measure]] = {}
+        for measure in measures:
+            if engines[measure] != META:
+                self.groups.setdefault(engines[measure], []).append(measure)
+        self._evaluators: dict[str, Any] = {}
+        # diversity qrels list a document once per subtopic: duplicates are ndeval's concern
+        self.diversity_only = bool(self.groups) and all(
+            m.definition.diversity for group in self.groups.values() for m in group
+        )
+
+    def __getstate__(self) -> dict:
+        # sent to spawned worker processes without its evaluators (built there on first use)
+        return {**self.__dict__, "_evaluators": {}}
+
+    def evaluator(self, name: str):
+        if name not in self._evaluators:
+            module = engine_module(name)
+            # rbp depends on every measure computed before it (trecbench.trec_eval.leftovers)
+            extra = {"requested": self.measures} if name == NATIVE else {}
+            self._evaluators[name] = module.Evaluator(
+                self.truth, self.groups[name], self.engine_options, **extra
+            )
+        return self._evaluators[name]
+
+    @property
+    def table_needed(self) -> bool:
+        """Whether an engine needs the rows moved into trec_eval order (a table)."""
+        return self.settings.judged_only or any(
+            self.evaluator(name).wants_table for name in self.groups
+        )
+
+
+@dataclass
+class _TopicPlan:
+    """Which topics a run is evaluated on, in order, and where trec_eval stops."""
+
+    qids: list[str]  # evaluation order (byte-wise)
+    placeholders: list[str]  # 10.0 -c: qrels topics missing from the run
+    looped: list[str]  # the topics of the loop before -D keeps one: what the run's flags say
+    stop: int | None = None  # index of the first topic trec_eval cannot evaluate
+    error: TrecbenchError | None = None
+
+    def fail(self, index: int, error: TrecbenchError) -> None:
+        if self.stop is None or index < self.stop:
+            self.stop, self.error = index, error
+
+
+def _plan_topics(run_qids, plan: _Plan, name) -> _TopicPlan:
+    """trec_eval's loop over topics: the run's topics found in the qrels (9.0.8) or the
+    qrels' topics (10.0), restricted to ``-D``'s topic, and the first it stops at."""
+    truth, settings, version = plan.truth, plan.settings, plan.version
+    measures, engines = plan.measures, plan.engines
+    diversity_only = plan.diversity_only
+    in_run = set(run_qids)
+    if version.topics_from_qrels:
+        qids = list(truth.qids)
+    else:
+        qids = sorted(q for q in in_run if q in truth.topics)
+    looped = qids
+    if settings.debug_query is not None:
+        qids = [q for q in qids if q == settings.debug_query]
+    missing = [q for q in qids if q not in in_run]
+    topics = _TopicPlan(qids, missing if settings.complete else [], looped)
+    if missing and not settings.complete:
+        topics.fail(
+            qids.index(missing[0]),
+            MissingTopicError(
+                f"{name}: topic {missing[0]} of the qrels is not in the run: trec_eval "
+                f"{version.version} stops here without -c (its message: result qid "
+                f"'{missing[0]}' not found in qrels)"
+            ),
+        )
+    if any(engines[m] != META for m in measures):
+        found = truth.first_failure(qids, duplicates=not diversity_only)
+        if found is not None:
+            topics.fail(*found)
+    return topics

@@ -1,0 +1,154 @@
+"""Reading runs for an evaluation: whole (:func:`load`, through the validation gate),
+ahead of their turn in a thread (:func:`_read_ahead`), or in blocks of whole topics that
+a thread reads one block ahead (:func:`_read_blocks`, spilled to disk when a run's topics
+are scattered: :mod:`trecbench.inputs.blocks`)."""
+
+from __future__ import annotations
+
+import contextvars
+import os
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from .. import inputs, memory
+from ..errors import InputError
+from ..memory import Budget, most_qrels_lines
+from ..trec_eval import compat as _compat
+from ..trec_eval import stdin
+from ..trec_eval.compat import Compat
+from .gate import _Gate, _gate
+
+# ``progress(label, done, total)``: reading a file (bytes as stored; total None when not
+# known in advance), scoring the runs (runs done of all)
+Progress = Callable[[str, int, "int | None"], None]
+
+
+def _reading(progress: Progress | None, source) -> inputs.streams.Progress | None:
+    if progress is None or not isinstance(source, (str, os.PathLike)):
+        return None
+    label = f"reading {os.fspath(source)}"
+    return lambda done, total: progress(label, done, total)
+
+
+def _is_stdin(source) -> bool:
+    """Whether a run is ``-``: standard input with ``--compat 10.0`` (a name, never the
+    text of a table or dict, which can be long to make)."""
+    return isinstance(source, (str, os.PathLike)) and os.fspath(source) == stdin.STDIN
+
+
+def _read_ahead(
+    source, progress: Progress | None = None, version: Compat = _compat.V9
+) -> Future | None:
+    """Start :func:`load` of a run file in a worker thread (in this call's input scope)."""
+    if not isinstance(source, (str, os.PathLike)) or (version.stdin and _is_stdin(source)):
+        return None
+    in_scope = contextvars.copy_context().run  # the thread sees this call's inputs
+    return _in_background(lambda: in_scope(load, source, "run", None, progress, version))
+
+
+def load(
+    source,
+    kind: str,
+    ahead: Future | None = None,
+    progress: Progress | None = None,
+    version: Compat = _compat.V9,
+) -> inputs.Loaded:
+    """A run or qrels of any input kind (see :mod:`trecbench.inputs`) as a typed table.
+
+    TREC text files go through the validator's lenient profile first (when it is
+    installed): a malformed file raises before anything is computed. Regular run files
+    are read directly by :func:`trecbench.inputs.trec_text.read_regular_run` instead: on
+    them the lenient gate can only find duplicates, which the ranking reports itself
+    (exit 4, after -M, as trec_eval does); its warnings (ties, order) are
+    `trecbench validate`'s job. ``ahead``: this call, started earlier (:func:`_read_ahead`).
+    ``version``: trec_eval 10.0 skips ``#`` comment lines and reads a run named ``-``
+    from standard input (:mod:`trecbench.inputs.comments`, :mod:`trecbench.trec_eval.stdin`).
+    """
+    if ahead is not None:
+        loaded = ahead.result()
+    elif kind == "run" and version.stdin and _is_stdin(source):
+        loaded = stdin.stdin_run(check=_gate)
+    else:
+        reading = _reading(progress, source)
+        loaded = inputs.load(source, kind, check=_gate, progress=reading, comments=version.comments)
+    if loaded.table.num_rows == 0:
+        raise InputError(loaded.origin, None, f"empty {kind}" + (" file" if loaded.path else ""))
+    return loaded
+
+
+def _in_background(function: Callable[[], Any]) -> Future:
+    """``function()`` in a worker thread (numpy and Arrow release the GIL: reading the
+    next run, or the duplicate check, overlaps the measures on a second core)."""
+    pool = ThreadPoolExecutor(max_workers=1)
+    future = pool.submit(function)
+    pool.shutdown(wait=False)  # the thread ends with its one task
+    return future
+
+
+@dataclass
+class _BlocksAhead:
+    """A run file being read in blocks (:class:`~trecbench.inputs.blocks.RunBlocks`) by a
+    thread, one block ahead of its consumer."""
+
+    blocks: Any
+    tables: Any  # trecbench.validation.reader.Prefetched
+
+    def close(self) -> None:
+        """Stop the reading at its next table (a run with scattered topics is otherwise
+        read whole, or spilled, before its first block) and wait for the thread."""
+        self.blocks.stop()
+        self.tables.close()
+
+
+def _read_blocks(path, budget: Budget, progress) -> _BlocksAhead:
+    """Start reading the run file ``path`` in the blocks ``budget`` allows."""
+    from ..inputs.blocks import RunBlocks
+    from ..validation.reader import Prefetched
+
+    path = os.fspath(path)
+    blocks = RunBlocks(
+        path,
+        budget.block_lines,
+        budget.whole_lines,
+        check=_Gate,
+        spill_rows=budget.spill_lines,
+        progress=_reading(progress, path),
+        read_bytes=budget.read_bytes,
+    )
+    return _BlocksAhead(blocks, Prefetched(iter(blocks)))
+
+
+def _blocks_ahead(source, qrels, budget: Budget, progress) -> _BlocksAhead | None:
+    """:func:`_read_blocks` of a run started before the qrels are loaded (its first blocks
+    are read meanwhile, as :func:`_read_ahead` reads a run held whole), with a budget that
+    holds the most lines the qrels file can hold (the qrels read can only leave more
+    room). None when those cannot be told (see :func:`trecbench.memory.most_qrels_lines`)
+    or would make the blocks smaller than the largest (a small budget, where the qrels
+    read decide them): the run is then read once the qrels are."""
+    most = most_qrels_lines(qrels)
+    if most is None:
+        return None
+    bounded = budget.with_qrels(most)
+    if (bounded.block_lines, bounded.read_bytes) != (memory.BLOCK_LINES, memory.READ_BYTES):
+        return None
+    return _read_blocks(source, bounded, progress)
+
+
+def _in_blocks(source, budget: Budget) -> bool:
+    return isinstance(source, (str, os.PathLike)) and budget.in_blocks(source)
+
+
+def _start_reading(
+    sources: list, read_whole: str | None, workers: int, budget: Budget, qrels, progress,
+    version: Compat,
+) -> Future | _BlocksAhead | None:  # fmt: skip
+    """The first run read while the qrels are loaded (Arrow's threads read it meanwhile):
+    whole, or its first blocks when it is read in blocks; None when workers read the runs
+    or it cannot be read ahead."""
+    if not sources or workers > 1:
+        return None
+    if read_whole is None and _in_blocks(sources[0], budget):
+        return _blocks_ahead(sources[0], qrels, budget, progress)
+    return _read_ahead(sources[0], progress, version)

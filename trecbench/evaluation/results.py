@@ -1,0 +1,327 @@
+"""What an evaluation gives: per run its per-topic values and summary
+(:class:`RunResult`), per call the columns, flagged topics and tidy tables
+(:class:`Evaluation`); documents without judgment (:class:`Unjudged`)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+
+from .. import tiebounds
+from ..errors import UsageError
+from ..measures import GEOMETRIC, RUNID, STRING, SUMMARY_ONLY, Measure
+from .settings import EvalSettings
+
+
+@dataclass(frozen=True)
+class Column:
+    """One reported value: its trec_eval label (``P_5``, ``recip_rank_cut_10``), display
+    name (``P@5``, ``MRR@10``), the measure it belongs to and the engine that computed it."""
+
+    label: str
+    display: str
+    measure: Measure
+    engine: str
+
+    @property
+    def summary(self) -> str:
+        """How it is summarised over topics (see :mod:`trecbench.measures`)."""
+        return self.measure.summary
+
+    @property
+    def per_query(self) -> bool:
+        """Whether it has a numeric per-topic value (trec_eval prints it with ``-q``)."""
+        return self.summary not in SUMMARY_ONLY and self.summary != STRING
+
+
+@dataclass(frozen=True)
+class FlaggedTopic:
+    """A topic worth a warning: ``reason`` is ``no_relevant``, ``negative_grades``,
+    ``run_only`` or ``qrels_only``; ``message`` says what it does to the averages."""
+
+    qid: str
+    reason: str
+    message: str
+    run: str | None = None
+
+
+@dataclass(frozen=True)
+class Unjudged:
+    """A run's documents without any judgment in the qrels, over its evaluated topics (not
+    counted when every measure credits unjudged documents, as MaxOntSim does):
+    within the evaluated ``depth`` (the deepest rank its measures look at; None: the whole
+    ranking, after ``-M``) it ``retrieved`` documents, ``unjudged`` of them have no
+    judgment, and in ``empty_topics`` of its ``topics`` none has."""
+
+    depth: int | None
+    retrieved: int
+    unjudged: int
+    topics: int
+    empty_topics: int
+
+    @property
+    def fraction(self) -> float:
+        """Share of the retrieved documents without judgment."""
+        return self.unjudged / self.retrieved if self.retrieved else 0.0
+
+    def flagged(self, threshold: float = 0.5) -> bool:
+        """Whether the run looks scored against qrels that do not know its documents: over
+        ``threshold`` of its retrieved documents have no judgment and, in nearly every
+        topic (:data:`NEARLY_ALL`), none has.
+
+        The share of documents alone cannot tell: qrels that list only relevant documents
+        (code-chunk's, BEIR's, the HPO demo's) leave every non-relevant document unjudged,
+        so a run scored against its own such qrels has 1 - precision of them unjudged
+        (59% for code-chunk's fixed chunker at rank 5; 99% for the HPO demo's tf-idf
+        baselines at rank 100). What qrels made for other documents do is leave nothing
+        judged in (nearly) every topic: 363 of 373 topics for the other chunker's qrels,
+        where the weakest HPO baseline still finds something in 16 of 56.
+        """
+        empty = self.empty_topics / self.topics if self.topics else 0.0
+        return self.fraction > threshold and empty >= NEARLY_ALL
+
+    def message(self, run: str, qrels: str | None) -> str:
+        """The warning: the fractions, the counts and the likely cause."""
+        where = "" if self.depth is None else f" within rank {self.depth}"
+        return (
+            f"{run}: {self.fraction:.1%} of the documents it retrieved{where} have no "
+            f"judgment in {qrels or 'the qrels'} ({self.unjudged:,} of {self.retrieved:,}; "
+            f"none judged in {self.empty_topics:,} of {self.topics:,} topics), so its "
+            "scores are mostly zeros: are these the qrels of this run? (each run of a "
+            "code-chunk or memorybench conversion has its own qrels)"
+        )
+
+
+UNJUDGED_THRESHOLD = 0.5  # default share of unjudged documents of Unjudged.flagged
+NEARLY_ALL = 0.9  # share of topics with nothing judged that Unjudged.flagged also needs
+
+
+@dataclass(repr=False)
+class RunResult:
+    """One run's results: evaluated topics (byte-wise order), per-topic values per label
+    (geometric-mean measures hold logs, as trec_eval accumulates them), per-topic strings
+    (``relstring``) and the summary line values; for a run read from a file, ``record``:
+    its provenance (``size``, ``sha256``, ``lines``, ``topics``, ``run_tag``,
+    ``run_tags``) taken as it was read (see :attr:`Evaluation.input_records`).
+    ``unjudged``: its documents without judgment; ``tie_bounds``: its
+    :class:`~trecbench.tiebounds.TieBounds` when asked for. With ``-D``, ``traces`` holds
+    what trec_eval prints while it computes each topic (before the topic's lines). A run
+    trec_eval stops in (exit 4) is ``complete=False``: its topics are those printed before
+    it stopped, and ``trailing`` what it printed of the topic it stopped at."""
+
+    name: str
+    path: str | None
+    runid: str
+    qids: list[str]
+    values: dict[str, np.ndarray]
+    strings: dict[str, list[str]]
+    summary: dict[str, Any]
+    record: dict[str, Any] | None = None
+    unjudged: Unjudged | None = None
+    tie_bounds: tiebounds.TieBounds | None = None
+    traces: list[str] | None = None
+    complete: bool = True
+    trailing: str = ""
+
+    def __repr__(self) -> str:
+        return f"RunResult(name={self.name!r}, runid={self.runid!r}, topics={len(self.qids)})"
+
+
+@dataclass(repr=False)
+class Evaluation:
+    """Everything an evaluation computed; ``per_query`` and ``aggregates`` are tidy tables.
+
+    ``measures`` are the measures as requested (each has ``requested``, ``canonical`` and
+    ``provider``), ``columns`` the values they produced in printing order, ``flagged`` the
+    topics worth a warning, ``warnings`` the validator's warnings, ``settings`` how it was
+    computed (:class:`~trecbench.evaluation.settings.EvalSettings`; ``options`` shows them
+    by name, as the JSON outputs do).
+    """
+
+    measures: list[Measure]
+    columns: list[Column]
+    runs: list[RunResult]
+    settings: EvalSettings
+    qrels_path: str | None
+    flagged: list[FlaggedTopic] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    qrels_record: dict[str, Any] | None = None
+    qrels_topics: list[str] = field(default_factory=list)
+
+    @cached_property
+    def options(self) -> dict[str, Any]:
+        """The settings by name (trec_eval flags and local-measure options): what the JSON
+        outputs and reports record."""
+        return self.settings.to_json()
+
+    @cached_property
+    def ontology(self) -> dict[str, Any]:
+        """Provenance of the ontology MaxOntSim measures use with these settings
+        (``release``, ``source``, ``sha256``, ... and the ``formula``), for reports."""
+        from ..engines.maxontsim import ontology_info
+
+        return ontology_info(self.options)
+
+    def unjudged_runs(self, threshold: float = UNJUDGED_THRESHOLD) -> list[RunResult]:
+        """Runs that look scored against qrels not their own (:meth:`Unjudged.flagged`)."""
+        return [run for run in self.runs if run.unjudged and run.unjudged.flagged(threshold)]
+
+    @cached_property
+    def tie_bounds(self):
+        """DataFrame ``run, measure, value, low, high, position, tied_topics, reason``:
+        per run and summary value (display names), the lowest and highest value over all
+        orders of tied documents and where the reported value sits (see
+        :mod:`trecbench.tiebounds`); ``reason`` says why a measure has no bounds. Needs
+        ``evaluate(..., tie_bounds=True)``."""
+        import pandas as pd
+
+        rows = []
+        for run in self.runs:
+            bounds = run.tie_bounds
+            if bounds is None:
+                raise UsageError("tie bounds were not computed: evaluate(..., tie_bounds=True)")
+            for column in self.columns:
+                value = run.summary.get(column.label)
+                if value is None or isinstance(value, str):
+                    continue
+                low = bounds.summary_low.get(column.label, math.nan)
+                high = bounds.summary_high.get(column.label, math.nan)
+                reason = bounds.unbounded.get(column.label)
+                place = None if reason else tiebounds.position(float(value), low, high)
+                rows.append(
+                    (run.name, column.display, float(value), low, high, place,
+                     bounds.tied_topics, reason)
+                )  # fmt: skip
+        columns = ["run", "measure", "value", "low", "high", "position", "tied_topics", "reason"]
+        return pd.DataFrame(rows, columns=columns)
+
+    @cached_property
+    def per_query(self):
+        """DataFrame ``run, qid, measure, value`` (measure = display name), topics in
+        trec_eval's order, one row per topic and per-topic measure."""
+        import pandas as pd
+
+        columns = [c for c in self.columns if c.per_query]
+        frames = []
+        for run in self.runs:
+            shown = [_shown(c, run.values[c.label]) for c in columns]
+            matrix = np.column_stack(shown) if shown else np.empty((len(run.qids), 0))
+            n, m = matrix.shape
+            frames.append(
+                pd.DataFrame(
+                    {
+                        "run": pd.array([run.name] * (n * m), dtype="string"),
+                        "qid": pd.array(np.repeat(run.qids, m), dtype="string"),
+                        "measure": pd.array([c.display for c in columns] * n, dtype="string"),
+                        "value": matrix.reshape(-1),
+                    }
+                )
+            )
+        return pd.concat(frames, ignore_index=True)
+
+    @cached_property
+    def tie_bounds_per_query(self):
+        """DataFrame ``run, qid, measure, low, high`` like :attr:`per_query` (NaN where a
+        measure has no bounds). Needs ``evaluate(..., tie_bounds=True)``."""
+        import pandas as pd
+
+        columns = [c for c in self.columns if c.per_query]
+        frames = []
+        for run in self.runs:
+            if run.tie_bounds is None:
+                raise UsageError("tie bounds were not computed: evaluate(..., tie_bounds=True)")
+            missing = np.full(len(run.qids), np.nan)
+            sides = {
+                side: [_shown(c, values.get(c.label, missing)) for c in columns]
+                for side, values in (("low", run.tie_bounds.low), ("high", run.tie_bounds.high))
+            }
+            n = len(run.qids)
+            frames.append(
+                pd.DataFrame(
+                    {
+                        "run": pd.array([run.name] * (n * len(columns)), dtype="string"),
+                        "qid": pd.array(np.repeat(run.qids, len(columns)), dtype="string"),
+                        "measure": pd.array([c.display for c in columns] * n, dtype="string"),
+                        **{
+                            side: np.column_stack(arrays).reshape(-1) if arrays else np.empty(0)
+                            for side, arrays in sides.items()
+                        },
+                    }
+                )
+            )
+        return pd.concat(frames, ignore_index=True)
+
+    @cached_property
+    def aggregates(self):
+        """DataFrame ``run, measure, value``: the summary values (``runid`` left out)."""
+        import pandas as pd
+
+        rows = [
+            (run.name, column.display, float(run.summary[column.label]))
+            for run in self.runs
+            for column in self.columns
+            if column.summary not in (RUNID, STRING)
+        ]
+        frame = pd.DataFrame(rows, columns=["run", "measure", "value"])
+        return frame.astype({"run": "string", "measure": "string"})
+
+    def to_frame(self, per_query: bool = False):
+        """A wide DataFrame, one column per measure (display names, in printing order):
+        one row per run with the aggregates, or with ``per_query`` one row per
+        ``(run, qid)``."""
+        long = self.per_query if per_query else self.aggregates
+        index = ["run", "qid"] if per_query else ["run"]
+        measures = list(dict.fromkeys(long["measure"]))
+        wide = long.pivot(index=index, columns="measure", values="value")
+        runs = [run.name for run in self.runs]
+        order = wide.index.get_level_values("run").map({name: i for i, name in enumerate(runs)})
+        wide = wide.iloc[np.argsort(order, kind="stable")].reindex(columns=measures)
+        wide.columns.name = None
+        return wide
+
+    def _describe(self) -> str:
+        runs = _few([run.name for run in self.runs])
+        measures = _few(list(dict.fromkeys(c.display for c in self.columns)))
+        topics = {len(run.qids) for run in self.runs}
+        about = f", topics={topics.pop()}" if len(topics) == 1 else ""
+        return f"Evaluation(runs={runs}, measures={measures}{about})"
+
+    def __repr__(self) -> str:
+        return self._describe()
+
+    def _repr_html_(self) -> str:
+        """The aggregates as an HTML table, for notebooks."""
+        from html import escape
+
+        return f"<p><code>{escape(self._describe())}</code></p>" + self.to_frame().to_html(
+            float_format=lambda value: f"{value:.4f}"
+        )
+
+    @property
+    def input_paths(self) -> list[tuple[str, str]]:
+        """``(path, kind)`` of every input read from a file."""
+        paths = [(self.qrels_path, "qrels")] if self.qrels_path else []
+        return paths + [(run.path, "run") for run in self.runs if run.path]
+
+    @property
+    def input_records(self) -> dict[tuple[str, str], dict[str, Any]]:
+        """``(path, kind) -> record`` of every input read from a file, taken while it was
+        parsed (the file is not read again for them): what
+        :func:`trecbench.report.input_record` gives (``path``, ``kind``, ``size``,
+        ``sha256``, ``lines``, ``topics``; for runs ``run_tag`` and ``run_tags``)."""
+        records = {(self.qrels_path, "qrels"): self.qrels_record} if self.qrels_record else {}
+        return records | {(run.path, "run"): run.record for run in self.runs if run.record}
+
+
+def _few(names: list[str], shown: int = 6) -> str:
+    """``['a', 'b', ...]`` with at most ``shown`` names and a count of the rest."""
+    more = f", ... {len(names) - shown} more" if len(names) > shown else ""
+    return "[" + ", ".join(map(repr, names[:shown])) + more + "]"
+
+
+def _shown(column: Column, values: np.ndarray) -> np.ndarray:
+    return np.exp(values) if column.summary == GEOMETRIC else values

@@ -1,0 +1,125 @@
+"""Each run of an evaluation scored where it goes: held whole, in blocks of whole topics
+(a file longer than a block), on Dask (:class:`trecbench.dask.DaskRun`), in this process
+or in worker processes (:func:`_workers`; :mod:`trecbench.processes` runs them)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from .. import provenance
+from ..errors import InputError, UsageError
+from ..memory import Budget
+from .assembly import _run_result
+from .plan import _Plan
+from .reading import _BlocksAhead, _in_blocks, _is_stdin, _read_blocks, load
+from .scoring import _Block, _score_block
+
+# run files smaller than this in all are scored in this process: starting workers costs
+# more than it saves
+PARALLEL_BYTES = 16 << 20
+
+
+def _workers(jobs: int | None, sources: list) -> int:
+    """Processes to score ``sources`` with: ``jobs`` (None: the cores available when run
+    files hold :data:`PARALLEL_BYTES` or more), never more than the runs; 1 when a run is
+    not a file (tables and dicts stay in this process)."""
+    if jobs == 1 or len(sources) < 2:
+        return 1
+    if not all(isinstance(source, (str, os.PathLike)) for source in sources):
+        return 1
+    if any(map(_is_stdin, sources)):
+        return 1
+    if jobs is None:
+        try:
+            size = sum(os.stat(source).st_size for source in sources)
+        except OSError:
+            return 1  # the reader says what is wrong
+        if size < PARALLEL_BYTES:
+            return 1
+        from ..processes import available_cores
+
+        jobs = available_cores()
+    return max(1, min(jobs, len(sources)))
+
+
+@dataclass
+class _Runs:
+    """What scoring the runs of a call needs (a worker process gets it once)."""
+
+    sources: list
+    names: list[str] | None
+    plan: _Plan
+    budget: Budget
+    read_whole: str | None  # why run files are read whole (:func:`_read_whole`)
+    checksums: bool = True  # whether the files' checksums are taken (in worker processes too)
+
+    def score(self, index: int, tie_bounds: bool, progress=None, ahead=None) -> tuple:
+        """``(result, columns, flagged topics, warnings)`` of run ``index``."""
+        source, names, plan = self.sources[index], self.names, self.plan
+        if hasattr(source, "score_run"):  # scored elsewhere (trecbench.dask.DaskRun)
+            if self.read_whole is not None:
+                raise UsageError(
+                    "a run on Dask is scored as trec_eval 9.0.8 without -R, -Z, -D or the "
+                    f"measures of trecbench's native ports; this call has {self.read_whole}"
+                )
+            name = names[index] if names else None
+            return source.score_run(plan, tie_bounds, name)
+        in_blocks = ahead is None and self.read_whole is None and _in_blocks(source, self.budget)
+        if in_blocks or isinstance(ahead, _BlocksAhead):
+            path = os.fspath(source)
+            name = names[index] if names else path
+            return _evaluate_blocks(path, name, plan, self.budget, progress, tie_bounds, ahead)
+        run = load(source, "run", ahead, progress, plan.version)
+        name = names[index] if names else run.path or f"run{index + 1}"
+        result, columns, flags = _evaluate_run(run.table, name, run.path, plan, tie_bounds)
+        result.record = run.record
+        return result, columns, flags, list(run.warnings)
+
+
+_worker: tuple[_Runs, bool] | None = None  # what a worker process scores runs with
+
+
+def _start_worker(runs: _Runs, tie_bounds: bool) -> None:
+    global _worker
+    _worker = runs, tie_bounds
+
+
+def _score_in_worker(index: int) -> tuple:
+    runs, tie_bounds = _worker
+    with provenance.taking_checksums(runs.checksums):
+        return runs.score(index, tie_bounds)
+
+
+def _evaluate_run(table, name, path, plan: _Plan, tie_bounds=False):
+    """A run held whole, in any setting: one block of all its topics (:func:`_score_block`
+    with ``whole``), its errors decided as for a run in blocks (:func:`_run_result`);
+    ``(result, columns, flags)``."""
+    runid = table.column("tag")[table.num_rows - 1].as_py() if table.num_rows else ""
+    block = _score_block(table, plan, tie_bounds, whole=path or name)
+    return _run_result([block], name, path, runid, plan, tie_bounds)
+
+
+def _evaluate_blocks(path: str, name: str, plan: _Plan, budget, progress, tie_bounds, ahead=None):
+    """A run file scored block by block (:class:`~trecbench.inputs.blocks.RunBlocks`), the
+    next block read while one is scored; ``(result, columns, flags, warnings)``.
+    ``ahead``: its reading, started earlier (:func:`_blocks_ahead`)."""
+    from ..inputs.blocks import RESTART
+
+    if ahead is None:
+        ahead = _read_blocks(path, budget, progress)
+    else:  # started under a bound on the qrels: the qrels read leave the budget's room
+        ahead.blocks.resize(budget.whole_lines, budget.spill_lines)
+    blocks = ahead.blocks
+    scored: list[_Block] = []
+    for table in ahead.tables:
+        if table is RESTART:  # a topic came back: the run follows again from its start
+            scored.clear()
+            continue
+        scored.append(_score_block(table, plan, tie_bounds))
+        del table
+    if not blocks.record["lines"]:
+        raise InputError(path, None, "empty run file")
+    result, columns, flags = _run_result(scored, name, path, blocks.runid, plan, tie_bounds)
+    result.record = blocks.record
+    return result, columns, flags, blocks.warnings

@@ -1,0 +1,346 @@
+"""Scoring a block of whole topics (a run held whole, or any part of one): ranked once,
+every engine of the plan on its measured topics (:func:`_score_block`), ``-Z``'s z-scores,
+``-D``'s traces, the documents without judgment and the values of the extreme orders of
+tied documents (tie bounds). :mod:`.assembly` makes a run's result of its blocks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from .. import arrow, ranking, tiebounds
+from ..engines import META, NATIVE, PYTREC_EVAL
+from ..errors import TrecbenchError
+from ..measures import STRING, Measure
+from ..trec_eval import placeholder
+from ..trec_eval import zscores as zscores_module
+from ..trec_eval.prefs_files import PREFS_FORMATS
+from .judgments import Qrels
+from .plan import _Plan, _plan_topics, _TopicPlan
+from .reading import _in_background
+from .results import Column
+
+# measures that credit retrieved documents the qrels do not list (by their similarity to
+# the listed ones): documents without judgment are not lost on them
+_CREDIT_UNJUDGED = frozenset({"MaxOntSim"})
+
+
+def evaluated_depth(measures, max_docs: int | None) -> int | None:
+    """The deepest rank ``measures`` look at: their largest cutoff when every one has a
+    cutoff (``P@10``, ``MRR@10``...), else the whole ranking (None), never beyond ``-M``.
+    Measures that credit unjudged documents (MaxOntSim) do not count."""
+    depths = []
+    for measure in measures:
+        if measure.family in ("runid", "num_q", "num_rel") or measure.family in _CREDIT_UNJUDGED:
+            continue  # facts of the qrels or the call; or judgments are not all they use
+        definition = measure.definition
+        if measure.cutoffs:
+            depths.append(max(measure.cutoffs))
+        elif definition.trec_params is None and definition.cutoff and measure.params:
+            depths.append(int(float(measure.params)))  # an @k of a non-trec_eval measure
+        else:
+            depths.append(None)
+    if not depths or None in depths:
+        return max_docs
+    return min(max(depths), max_docs) if max_docs is not None else max(depths)
+
+
+def _unjudged(ranked_run: ranking.RankedRun, truth: Qrels, depth: int | None) -> tuple:
+    """(retrieved, unjudged, topics, topics with nothing judged) within ``depth``."""
+    _, (rows, _) = ranked_run.judged(truth)  # the lookup the fast engine reuses
+    # diversity qrels judge a document once per subtopic: each row counts once
+    judged_rows = np.zeros(ranked_run.run_table.num_rows, bool)
+    judged_rows[rows] = True
+    rows = np.flatnonzero(judged_rows)
+    topic, position = ranked_run.row_arrays()
+    if depth is None:
+        retrieved, judged = len(ranked_run.rows), rows
+    else:
+        retrieved = int(np.count_nonzero(ranked_run.position < depth))
+        judged = rows[position[rows] < depth]
+    topics = _distinct(ranked_run.topic, len(ranked_run.qids))
+    filled = _distinct(topic[judged], len(ranked_run.qids))
+    return retrieved, retrieved - len(judged), topics, topics - filled
+
+
+def _distinct(codes: np.ndarray, n: int) -> int:
+    """How many distinct values ``codes`` (each in ``range(n)``) holds (no sort, no hash)."""
+    seen = np.zeros(n, bool)
+    seen[codes] = True
+    return int(np.count_nonzero(seen))
+
+
+def _float32(plan: _Plan) -> bool:
+    """Whether scores compare at float32 precision: asked for, and the trec_eval version
+    holds them so (9.x)."""
+    return plan.settings.float32 and plan.version.float32
+
+
+def _produced(ranked, qids, plan: _Plan, engines: list[str]) -> dict:
+    """``{measure: [(label, display, per-topic values)]}`` of ``engines`` on a ranked run
+    (a :class:`~trecbench.ranking.RankedRun`, or its table in trec_eval order)."""
+    produced: dict[Measure, list[tuple]] = {}
+    first = [n for n in engines if plan.evaluator(n).before_judged_only]
+    for engine_name in first:  # trec_eval's code applies -J itself
+        produced.update(plan.evaluator(engine_name).evaluate(ranked, qids))
+    rest = [n for n in engines if n not in first]
+    settings = plan.settings
+    if rest and settings.judged_only and settings.rel_format not in PREFS_FORMATS:
+        ranked = ranking.judged_only(ranked, _same_id_types(plan.truth.table, ranked))
+    for engine_name in rest:
+        produced.update(plan.evaluator(engine_name).evaluate(ranked, qids))
+    return produced
+
+
+def _measure(ranked, qids, plan: _Plan, produced=None) -> tuple:
+    """``(columns, values, strings)``: every engine of the plan on a ranked run (see
+    :func:`_produced`; ``produced``: what the engines gave, when already computed)."""
+    if produced is None:
+        produced = _produced(ranked, qids, plan, list(plan.groups))
+    columns: list[Column] = []
+    values: dict[str, np.ndarray] = {}
+    strings: dict[str, list[str]] = {}
+    seen: set[str] = set()
+    for measure in plan.measures:
+        engine = plan.engines[measure]
+        if engine == META:
+            columns.append(Column(measure.family, measure.family, measure, engine))
+            continue
+        for label, display, value in produced[measure]:
+            if display in seen:  # two spellings of one value (success.10, HitRate@10)
+                continue
+            seen.add(display)
+            columns.append(Column(label, display, measure, engine))
+            if measure.summary == STRING:
+                strings[label] = value
+            else:
+                values[label] = value
+    return columns, values, strings
+
+
+def _traces(native, plan: _Plan, qids: list[str]) -> list[str]:
+    """What each topic prints while computed (``-D``), measures in trec_eval's order."""
+    texts = [""] * len(qids)
+    if native is None:
+        return texts
+    from ..engines.native import labels_of
+
+    for measure in plan.measures:
+        if plan.engines[measure] == NATIVE:
+            for t, text in enumerate(native.traces.get(labels_of(measure)[0], ())):
+                texts[t] += text
+    return texts
+
+
+def _convert_to_zscores(values: dict[str, np.ndarray], qids, table) -> None:
+    """``-Z``: every per-topic value as a z-score (:mod:`trecbench.trec_eval.zscores`)."""
+    labels = list(values)
+    for t, qid in enumerate(qids):
+        converted = zscores_module.convert(table, qid, labels, [values[lb][t] for lb in labels])
+        for label, value in zip(labels, converted, strict=True):
+            values[label][t] = value
+
+
+# ---------------------------------------------------------------------------------------
+# runs in blocks of whole topics (files longer than a block, Dask partitions)
+
+
+@dataclass
+class _Block:
+    """What scoring one block of whole topics gives (:func:`_score_block`).
+
+    ``run_qids``: the block's distinct topics; ``qids``: those measured (in the qrels,
+    sorted, not the ones trec_eval stops at), which ``values``, ``strings`` and ``traces``
+    (``-D``) follow (``columns`` None when nothing was measured). ``topics``: trec_eval's
+    loop over the topics, for a block that is the whole run.
+    ``unjudged``: (retrieved, unjudged, topics, topics with nothing judged).
+    ``duplicate``: a document the run lists twice, ``(qid, docno, first line, second
+    line)``; ``failure``: where the native engine stopped, ``(qid, error, what it printed
+    of that topic)``; ``error``: what an engine raised. With tie bounds: ``extremes``, the
+    values of the best and the worst order (None: no tie group mixes keys), ``ties`` and
+    ``tied_topics``.
+    """
+
+    run_qids: list[str]
+    qids: list[str] = field(default_factory=list)
+    topics: _TopicPlan | None = None
+    columns: list[Column] | None = None
+    values: dict[str, np.ndarray] = field(default_factory=dict)
+    strings: dict[str, list[str]] = field(default_factory=dict)
+    traces: list[str] | None = None
+    unjudged: tuple[int, int, int, int] | None = None
+    duplicate: tuple[str, str, int, int] | None = None
+    failure: tuple[str, TrecbenchError, str] | None = None
+    error: Exception | None = None
+    extremes: tuple[dict, dict] | None = None
+    ties: bool = False
+    tied_topics: int = 0
+
+
+def _score_block(
+    table,
+    plan: _Plan,
+    tie_bounds=False,
+    whole: str | None = None,
+    checks: bool = True,
+) -> _Block:
+    """A :class:`_Block` of ``table``, a run or any part of one that holds whole topics;
+    the run's errors are decided over all its blocks, in trec_eval's order
+    (:func:`_run_result`). ``checks=False`` (an extreme order of tie bounds, only its
+    values wanted): no duplicate check and no unjudged count.
+
+    ``whole``: the run's label (its path, else its name) when ``table`` is all of it (any
+    setting): its topics are trec_eval's loop over them (:func:`_plan_topics`: 10.0's
+    qrels topics, ``-D``'s topic), measured up to the one trec_eval stops at. A part of a
+    run (trec_eval 9.0.8's reading, :func:`_read_whole`) cannot know where that is: every
+    topic an engine may be given wherever it comes is measured
+    (:meth:`Qrels.measurable`)."""
+    truth, settings = plan.truth, plan.settings
+    order = ranking.order_run(table, float32=_float32(plan))
+    run_qids = order.qids.to_pylist()
+    lead, placeholders = None, []
+    if whole is not None:
+        topics = _plan_topics(run_qids, plan, whole)
+        block = _Block(run_qids, topics=topics)
+        measured = topics.qids[: topics.stop]
+        kept = set(measured)
+        placeholders = [q for q in topics.placeholders if q in kept]
+    else:
+        block = _Block(run_qids)
+        measured = sorted(q for q in run_qids if q in truth.topics)
+        if plan.groups and measured:
+            measured = truth.measurable(measured, plan.diversity_only)
+            lead = truth.lead(measured) if measured else None
+            if measured and lead is None and truth.topics[measured[0]][0] < 0:
+                # no judged topic sorts before it: the run's first topic has only negative
+                # grades too, where trec_eval stops before printing anything
+                measured = []
+    if not measured:
+        return block
+    block.qids = measured
+    prefs = settings.rel_format in PREFS_FORMATS
+    # preferences rank every retrieved document their own way, then cut at -M themselves
+    ranked_run = ranking.RankedRun(table, order, measured, None if prefs else settings.max_docs)
+    duplicate = None
+    if checks and plan.groups and not prefs:
+        ranked_run.index()  # built once, before the thread: the fast engine uses it too
+        duplicate = _in_background(ranked_run.first_duplicate)
+    credited = any(m.family not in _CREDIT_UNJUDGED and m.provider != META for m in plan.measures)
+    if checks and settings.rel_format == "qrels" and credited:
+        depth = evaluated_depth(plan.measures, settings.max_docs)
+        block.unjudged = _unjudged(ranked_run, truth, depth)
+    try:
+        *measures, native = _measure_block(table, ranked_run, lead, placeholders, plan)
+        block.columns, block.values, block.strings = measures
+        if settings.debug_level > 0:
+            block.traces = _traces(native, plan, measured)
+        if native is not None and native.failed_at is not None:
+            block.failure = measured[native.failed_at], native.error, native.trailing
+    except Exception as error:  # noqa: BLE001 - raised in trec_eval's order (_run_result)
+        block.error = error
+    block.duplicate = duplicate.result() if duplicate is not None else None
+    # a run held whole that trec_eval stops in raises that before any bound is computed
+    # (a part of a run cannot know: the stop may come earlier, in another block)
+    stops = whole is not None and (
+        block.topics.stop is not None or block.duplicate is not None or block.failure is not None
+    )
+    if tie_bounds and block.error is None and not stops:
+        judgments, matched = ranked_run.judged(truth)
+        # without -M the ranked run keeps every row of the measured topics: its match is
+        # the one the extreme orders need; with -M it lacks the rows beyond the cut
+        matched = matched if settings.max_docs is None else None
+        try:
+            _extremes(block, table, order, judgments, matched, plan, whole)
+        except Exception as error:  # noqa: BLE001 - as above
+            block.error = error
+    return block
+
+
+def _measure_block(table, ranked_run, lead, placeholders, plan: _Plan):
+    """``(columns, values, strings, native)``: every engine of the plan on the topics of
+    ``ranked_run`` (``table`` ranked), ``lead`` going ahead of them for pytrec_eval
+    (:func:`_measure_led`), 10.0's empty rankings for the ``placeholders`` (``-c``), the
+    values as z-scores with ``-Z``; ``native``: the native engine's result (traces, where
+    it stopped), None without it."""
+    qids = ranked_run.qids
+    if lead is not None:
+        columns, values, strings = _measure_led(table, ranked_run, lead, plan)
+    else:
+        # rows are moved into trec_eval order only for engines that need a table
+        ranked = ranked_run.table() if plan.table_needed or placeholders else ranked_run
+        if placeholders:
+            ranked = placeholder.with_placeholders(ranked, qids, placeholders)
+        columns, values, strings = _measure(ranked, qids, plan)
+    native = plan.evaluator(NATIVE).last if NATIVE in plan.groups else None
+    if placeholders:
+        rows = np.flatnonzero(np.isin(np.array(qids, dtype=object), placeholders))
+        placeholder.clear(values, strings, rows)
+    if plan.zscores is not None:
+        _convert_to_zscores(values, qids, plan.zscores)
+    return columns, values, strings, native
+
+
+def _measure_led(table, ranked_run, lead: str, plan: _Plan):
+    """:func:`_measure` for a block whose first topic has only negative judgments, which
+    trec_eval's code (pytrec_eval) cannot start a call with (it sizes a buffer by the first
+    topic's largest grade; :meth:`Qrels.first_failure`): for that engine the topic
+    ``lead``, judged and sorting first, goes ahead with one document, and its values are
+    dropped; the other engines get the block as it is. Topics are independent: the values
+    are those the whole run gives."""
+    qids = ranked_run.qids
+    led_engines = [name for name in plan.groups if name == PYTREC_EVAL]
+    others = [name for name in plan.groups if name != PYTREC_EVAL]
+    produced = {}
+    if others:
+        ranked = ranked_run.table() if plan.table_needed else ranked_run
+        produced = _produced(ranked, qids, plan, others)
+    if led_engines:
+        from ..inputs.tables import is_text
+
+        plain = arrow.decoded(table)
+        row = {
+            column.name: [lead if column.name == "qid" else "" if is_text(column.type) else 0]
+            for column in plain.schema
+        }
+        led = pa.concat_tables([pa.table(row, schema=plain.schema), plain])
+        order = ranking.order_run(led, _float32(plan))
+        led_run = ranking.RankedRun(led, order, [lead, *qids], plan.settings.max_docs)
+        ranked = led_run.table() if plan.table_needed else led_run
+        for measure, outputs in _produced(ranked, [lead, *qids], plan, led_engines).items():
+            produced[measure] = [(label, display, value[1:]) for label, display, value in outputs]
+    return _measure(None, qids, plan, produced)
+
+
+def _extremes(block: _Block, table, order, judgments, matched, plan: _Plan, whole: str | None):
+    """The block's values in the best and the worst order of its tied documents
+    (``judgments`` and, when exact, their ``matched`` rows: see
+    :func:`tiebounds.extreme_orders`). Each order is scored for its values only, whole
+    (``whole``: the run's label; the same topics as the reported order) or a part of a run
+    alike, without the run's checks: those belong to the reported order, as trec_eval
+    reads the run (an extreme order may bring within -M a second listing the reported one
+    leaves beyond it). What an engine raises is raised."""
+    float32 = _float32(plan)
+    orders = tiebounds.extreme_orders(table, order, block.qids, judgments, float32, matched)
+    block.ties, block.tied_topics = orders.ties, orders.tied_topics
+    if orders.best is not None:
+        extremes = []
+        for alternative in (orders.best, orders.worst):
+            scored = _score_block(alternative, plan, whole=whole, checks=False)
+            if scored.error is not None:
+                raise scored.error
+            extremes.append(scored.values)
+        block.extremes = extremes[0], extremes[1]
+
+
+def _same_id_types(table: pa.Table, like: pa.Table) -> pa.Table:
+    """``table`` with qid/docno cast to ``like``'s string types (string vs large_string
+    depends on how a file was tokenized), so the two can be joined."""
+    for name in ("qid", "docno"):
+        wanted = like.schema.field(name).type
+        if table.schema.field(name).type != wanted:
+            index = table.column_names.index(name)
+            table = table.set_column(index, name, pc.cast(table.column(name), wanted))
+    return table

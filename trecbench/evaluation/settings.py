@@ -1,0 +1,112 @@
+"""The settings of one evaluation, typed and checked once: :class:`EvalSettings`.
+
+:func:`trecbench.evaluate` (and through it ``trecbench score`` and ``compare``) builds one
+from its arguments; everything below reads its fields. The string-keyed view, what
+:attr:`Evaluation.options <trecbench.evaluation.results.Evaluation>` and the JSON outputs
+show and what engines are given, is :meth:`EvalSettings.to_json`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import UsageError
+from ..trec_eval import compat as _compat
+from ..trec_eval.compat import Compat
+
+REL_FORMATS = ("qrels", "prefs", "qrels_prefs", "qrels_jg")
+# trec_eval's flags, in the order the JSON outputs list them (before the local options)
+_FLAGS = (
+    "relevance_level", "complete", "max_docs", "judged_only", "num_docs", "float32", "engine",
+    "compat", "rel_format", "zscores", "debug_level", "debug_query",
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class EvalSettings:
+    """How runs are evaluated: trec_eval's flags, trecbench's own choices, the local
+    measures' options.
+
+    trec_eval's flags: ``relevance_level`` (``-l``), ``complete`` (``-c``), ``max_docs``
+    (``-M``), ``judged_only`` (``-J``), ``num_docs`` (``-N``), ``rel_format`` (``-R``:
+    ``qrels``, ``prefs``, ``qrels_prefs`` or ``qrels_jg``), ``zscores`` (``-Z``, a z-scores
+    file), ``debug_level``/``debug_query`` (``-D level.qid``: trace output, one topic);
+    ``float32`` compares scores at float32 precision like 9.x; ``compat``: the trec_eval
+    version reproduced (``9.0.8`` or ``10.0``, :mod:`trecbench.trec_eval.compat`).
+    ``engine``: who computes the measures (``auto`` or an engine's name). ``options`` go
+    to local measures (``maxontsim_formula``, ``ontology``). ``tie_bounds``: also compute
+    the bounds over all orders of tied documents (:mod:`trecbench.tiebounds`);
+    ``memory``: the budget in MiB (None: :mod:`trecbench.memory`'s default); ``jobs``:
+    worker processes (None: as many as help).
+
+    Raises :class:`~trecbench.errors.UsageError` for a setting trec_eval or trecbench
+    refuses, whatever the inputs.
+    """
+
+    relevance_level: int = 1
+    complete: bool = False
+    max_docs: int | None = None
+    judged_only: bool = False
+    num_docs: int | None = None
+    float32: bool = True
+    engine: str = "auto"
+    compat: str = _compat.DEFAULT
+    rel_format: str = "qrels"
+    zscores: str | None = None
+    debug_level: int = 0
+    debug_query: str | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+    tie_bounds: bool = False
+    memory: int | None = None
+    jobs: int | None = None
+
+    def __post_init__(self) -> None:
+        # the version's own name ("9.0.8" for "9"): what the outputs record
+        object.__setattr__(self, "compat", _compat.get(self.compat).version)
+        if self.zscores is not None:
+            object.__setattr__(self, "zscores", str(self.zscores))
+        object.__setattr__(self, "options", dict(self.options))
+        self._check()
+
+    def _check(self) -> None:
+        if self.rel_format not in REL_FORMATS:
+            raise UsageError(
+                f"Illegal rel_format '{self.rel_format}' (choose from {', '.join(REL_FORMATS)})"
+            )
+        if self.tie_bounds and self.rel_format != "qrels":
+            raise UsageError(f"tie bounds need graded qrels, not -R {self.rel_format}")
+        if self.relevance_level < 1:
+            # refused for every measure, so that the answer never depends on the engine chosen
+            raise UsageError(
+                f"-l {self.relevance_level}: levels below 1 are not supported (pytrec_eval, "
+                "which computes trec_eval's measures, refuses them)"
+            )
+        if self.num_docs is not None and not -(2**63) <= self.num_docs < 2**63:
+            raise UsageError(
+                f"-N {self.num_docs}: beyond trec_eval's 64-bit count (+-{2**63 - 1:,})"
+            )
+        if self.max_docs is not None and self.max_docs < 1:
+            # trec_eval would evaluate empty rankings, which pytrec_eval cannot (it crashes)
+            raise UsageError(f"-M must be at least 1, got {self.max_docs}")
+        taken = sorted(set(self.options) & set(_FLAGS))
+        if taken:
+            raise UsageError(
+                f"options {', '.join(taken)}: trec_eval flags, given as evaluate()'s own "
+                "arguments, not as local measure options"
+            )
+
+    @property
+    def version(self) -> Compat:
+        """The trec_eval version reproduced, with every difference it makes."""
+        return _compat.get(self.compat)
+
+    @property
+    def traced(self) -> bool:
+        """Whether ``-D`` asks for traces or one topic."""
+        return self.debug_level > 0 or self.debug_query is not None
+
+    def to_json(self) -> dict[str, Any]:
+        """The flags and the local options by name: what the JSON outputs and reports show
+        as ``options`` (and engines read)."""
+        return {name: getattr(self, name) for name in _FLAGS} | self.options

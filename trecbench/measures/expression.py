@@ -1,0 +1,141 @@
+"""ir_measures' spelling of a measure, ``Name(key=value,...)@cutoff``, read by a small
+parser of its own.
+
+Python's parser would read it too, but it prints warnings about the user's text
+(``nDCG@10ish``: ``SyntaxWarning: invalid decimal literal``) and accepts far more than a
+measure name holds. Values are numbers, quoted strings without escapes, ``True``,
+``False``, ``None`` and maps of those (``gains={1:2,2:5}``); the cutoff is a number, or
+left as the text given so that the caller can say what a cutoff must be.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+_NUMBER = r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
+_TOKEN = re.compile(
+    rf"""\s*(?:
+      (?P<number>{_NUMBER})(?![\w.])
+    | (?P<string>'[^'\\]*'|"[^"\\]*")
+    | (?P<name>[^\W\d]\w*)
+    | (?P<mark>[(),=:{{}}])
+    )""",
+    re.VERBOSE,
+)
+_NAME = re.compile(r"\s*([^\W\d]\w*)")
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+_CONSTANTS = {"True": True, "False": False, "None": None}
+
+
+class ExpressionError(ValueError):
+    """The text is not ``Name(key=value,...)@cutoff``; ``unknown``: it is not even a name
+    with parameters (the caller then names the nearest measures)."""
+
+    def __init__(self, message: str, unknown: bool = False):
+        super().__init__(message)
+        self.unknown = unknown
+
+
+def parse_expression(text: str) -> tuple[str, dict[str, Any], Any]:
+    """``(name, keyword parameters, cutoff)`` of ``Name(k=v,...)@cutoff`` (cutoff None
+    when there is no ``@``; the text after ``@`` when it is not a number)."""
+    match = _NAME.match(text)
+    if match is None:
+        raise ExpressionError("not a measure name", unknown=True)
+    name, position = match.group(1), match.end()
+    params: dict[str, Any] = {}
+    rest = text[position:].lstrip()
+    if rest.startswith("("):
+        tokens = _Tokens(rest, 1)
+        params = _keywords(tokens)
+        rest = rest[tokens.position :].lstrip()
+    if not rest:
+        return name, params, None
+    if not rest.startswith("@"):
+        raise ExpressionError("not a measure name", unknown=True)
+    cutoff = rest[1:].strip()
+    return name, params, number(cutoff) if re.fullmatch(_NUMBER, cutoff) else cutoff
+
+
+def number(text: str) -> int | float:
+    """An integer when ``text`` is written as one, else a float (``1e400`` is inf: the
+    domains refuse it); ints too long for Python to read are refused."""
+    if not _INTEGER.fullmatch(text):
+        return float(text)
+    try:
+        return int(text)
+    except ValueError:  # beyond Python's digit limit for int(): no measure takes one
+        raise ExpressionError(f"the number {text[:20]}... is too long") from None
+
+
+class _Tokens:
+    """The tokens of a parameter list, read from ``position`` on."""
+
+    def __init__(self, text: str, position: int):
+        self.text, self.position = text, position
+
+    def next(self) -> tuple[str, str]:
+        """``(kind, text)`` of the next token: number, string, name, mark, or ``end`` /
+        ``other`` (a character no token starts with)."""
+        match = _TOKEN.match(self.text, self.position)
+        if match is None:
+            rest = self.text[self.position :].strip()
+            return ("other", rest[:1]) if rest else ("end", "")
+        self.position = match.end()
+        kind = match.lastgroup or "other"
+        return kind, match.group(kind)
+
+    def take(self, mark: str) -> bool:
+        """Consume ``mark`` when it comes next."""
+        match = _TOKEN.match(self.text, self.position)
+        if match is not None and match.group("mark") == mark:
+            self.position = match.end()
+            return True
+        return False
+
+
+def _keywords(tokens: _Tokens) -> dict[str, Any]:
+    """``key=value`` pairs up to the closing parenthesis (a trailing comma allowed)."""
+    params: dict[str, Any] = {}
+    while not tokens.take(")"):
+        kind, key = tokens.next()
+        if kind != "name" or not tokens.take("="):
+            raise ExpressionError("parameters are key=value")
+        if key in params:
+            raise ExpressionError(f"{key} is given twice")
+        params[key] = _value(tokens, key, mapping=True)
+        if not tokens.take(","):
+            if tokens.take(")"):
+                break
+            raise ExpressionError(f"{key} must be a literal value")
+    return params
+
+
+def _value(tokens: _Tokens, key: str, mapping: bool = False) -> Any:
+    """A number, string, constant or (when ``mapping``) a map of those."""
+    kind, text = tokens.next()
+    if kind == "number":
+        return number(text)
+    if kind == "string":
+        return text[1:-1]
+    if kind == "name" and text in _CONSTANTS:
+        return _CONSTANTS[text]
+    if mapping and kind == "mark" and text == "{":
+        return _map(tokens, key)
+    raise ExpressionError(f"{key} must be a literal value")
+
+
+def _map(tokens: _Tokens, key: str) -> dict:
+    """``{grade: gain, ...}`` up to its closing brace (a trailing comma allowed)."""
+    pairs: dict = {}
+    while not tokens.take("}"):
+        grade = _value(tokens, key)
+        if not tokens.take(":"):
+            raise ExpressionError(f"{key} must be a literal value")
+        pairs[grade] = _value(tokens, key)
+        if not tokens.take(","):
+            if tokens.take("}"):
+                break
+            raise ExpressionError(f"{key} must be a literal value")
+    return pairs

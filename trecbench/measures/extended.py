@@ -1,0 +1,312 @@
+"""The measures beyond trec_eval 9.0.8's own families, described once (data only):
+trecbench's local measures and those ir_measures computes with other providers (numbers
+equal to that provider's on a run ranked trecbench's way). See :mod:`.catalog`.
+"""
+
+from __future__ import annotations
+
+from .catalog import (
+    AZZOPARDI_2021,
+    CHAPELLE,
+    CLARKE_2008,
+    CLARKE_2009,
+    JARVELIN,
+    MOFFAT_ZOBEL,
+    default_numbers,
+)
+from .params import (
+    ALPHA,
+    BETA_NRBP,
+    DIVERSITY_CUTOFF,
+    JUDGED_ONLY,
+    MAX_REL,
+    MIN_REL,
+    Q_BETA,
+    REL,
+    REL_LEVEL,
+    T_GOAL,
+    persistence,
+)
+from .registry import INT_CUTOFF, LOCAL, Definition, Param, define
+
+# ---------------------------------------------------------------------------------------
+# trecbench's local measures (HitRate/MRR/Recall_all are trec_eval measures in disguise)
+
+
+def _local(name, description, **fields):
+    fields.setdefault("cutoff", INT_CUTOFF)
+    fields.setdefault("cutoff_required", True)
+    fields.setdefault("source", LOCAL)
+    fields.setdefault("params", (REL,))
+    fields.setdefault("display", name)
+    default_numbers(fields)
+    define(Definition(name, description, **fields))
+
+
+_local(
+    "HitRate",
+    "1 if a relevant document is among the top k (trec_eval's success.k)",
+    label="success",
+    ir_measures="Success",
+    aliases=("hit", "hit_rate", "hr"),
+    notes="the seeds' `hit@k` (RAG spec) and HR@K (Phentrieve); equals success.k",
+    checked="trec_eval 9.0.8 (success.k)",
+)
+_local(
+    "MRR",
+    "1/rank of the first relevant document within the top k of the ranking evaluated "
+    "(recip_rank with -M k; under -J the top k judged documents)",
+    label="recip_rank_cut",
+    ir_measures="RR",
+    notes="trec_eval's recip_rank on the run cut at k (-M k); under -J, like P@k and "
+    "nDCG@k, the judged documents cut at k (trec_eval's -M k -J cuts first: docs/"
+    "trec-eval.md); ir_measures' RR@k comes from the msmarco provider, which breaks ties "
+    "the other way",
+    checked="trec_eval 9.0.8 (recip_rank with -M k; with -J on the judged documents)",
+)
+_local(
+    "Recall_all",
+    "1 when every relevant document is among the top k (0 without any)",
+    label="recall_all",
+    checked="trec_eval 9.0.8 (recall.k = 1)",
+)
+_local(
+    "MaxOntSim",
+    "max ontology similarity between a gold HPO term and the top-k retrieved "
+    "terms (Phentrieve's MaxOntSim; formula from --maxontsim-formula)",
+    label="maxontsim",
+    aliases=("max_ont_sim", "max_ont_similarity"),
+    citation="Phentrieve (single-term HPO retrieval benchmark)",
+    notes="docs/maxontsim.md",
+    checked="Phentrieve's pair similarity code, transcribed",
+)
+_local(
+    "Q",
+    "Sakai's Q-measure over the whole ranking: (1/R) sum over relevant ranks r of "
+    "(C(r) + beta*cg(r)) / (r + beta*cg*(r)), gain = grade",
+    cutoff=None,
+    cutoff_required=False,
+    params=(REL, Param("beta", float, 1.0, "weight of the graded part (0: AP)", domain=Q_BETA)),
+    aliases=("q_measure", "Q-measure"),
+    citation="Sakai, New performance metrics based on multigrade relevance, NTCIR-4 2004",
+    notes="RAG spec §10.1 (future enhancements); C(r) relevant documents in the top r, "
+    "cg(r) their cumulative gain, cg*(r) the ideal cumulative gain (qrels grades, best "
+    "first); beta=0 gives AP",
+    checked="the issue's formula written out; beta=0: trec_eval's AP",
+)
+
+
+# ---------------------------------------------------------------------------------------
+# ir_measures' measures that trec_eval 9.0.8 lacks (numbers equal to their provider's)
+
+
+def _irm(name, description, source, **fields):
+    fields.setdefault("ir_measures", name)
+    default_numbers(fields)
+    define(Definition(name, description, source=source, **fields))
+
+
+_irm(
+    "Judged",
+    "fraction of the top k (or all) retrieved documents that have a judgment",
+    "judged",
+    cutoff=INT_CUTOFF,
+    params=(),
+    better=None,
+    notes="diagnostic of judgment coverage (no better direction); ir_measures' judged provider",
+)
+_irm(
+    "ERR",
+    "expected reciprocal rank at k: cascade model, stop probability (2^grade - 1)/2^4",
+    "gdeval",
+    cutoff=INT_CUTOFF,
+    cutoff_required=True,
+    citation=CHAPELLE,
+    notes="gdeval.pl's definition (grades above 4 are refused, as gdeval does)",
+)
+_irm(
+    "nERR",
+    "ERR@k divided by the ERR@k of the ideal ranking (qrels grades, best first)",
+    "gdeval",
+    cutoff=INT_CUTOFF,
+    cutoff_required=True,
+    ir_measures=None,
+    citation=CHAPELLE,
+    notes="gdeval's ERR of the run over gdeval's ERR of the ideal ranking",
+)
+_irm(
+    "RBP",
+    "rank-biased precision: (1-p) sum p^(i-1) gain_i over the whole ranking",
+    "cwl_eval",
+    params=(
+        persistence(0.8),
+        Param(
+            "rel",
+            int,
+            None,
+            "binary gain: grade >= rel; unset: graded gain grade/max_rel",
+            domain=REL_LEVEL,
+        ),
+        MAX_REL,
+    ),
+    citation=MOFFAT_ZOBEL,
+    notes="cwl_eval's RBP; without rel the gain is the grade scaled to [0, 1] by max_rel "
+    "(the scaling ir_measures applies to cwl_eval's graded measures)",
+)
+_irm(
+    "INST",
+    "INST: adaptive user model with a gain goal T",
+    "cwl_eval",
+    params=(T_GOAL, MIN_REL, MAX_REL),
+    citation="Bailey, Moffat, Scholer & Thomas, User variability and IR evaluation, SIGIR 2015",
+)
+_irm(
+    "INSQ",
+    "INSQ: conditional continuation with a gain goal T",
+    "cwl_eval",
+    params=(T_GOAL, MIN_REL, MAX_REL),
+    citation="Moffat, Scholer & Thomas, Models and metrics, ADCS 2012",
+)
+_irm(
+    "SDCG",
+    "scaled DCG at k: nDCG assuming k fully relevant documents exist",
+    "cwl_eval",
+    cutoff=INT_CUTOFF,
+    cutoff_required=True,
+    params=(MIN_REL, MAX_REL),
+    citation=JARVELIN,
+)
+for _eq in (8, 9):
+    _irm(
+        f"NERR{_eq}",
+        f"not (but nearly) ERR, equation {_eq}, truncated at k",
+        "cwl_eval",
+        cutoff=INT_CUTOFF,
+        cutoff_required=True,
+        params=(MIN_REL, MAX_REL),
+        citation=AZZOPARDI_2021,
+    )
+_irm(
+    "NERR10",
+    "not (but nearly) ERR, equation 10 (RBP patience p)",
+    "cwl_eval",
+    params=(persistence(0.9), MIN_REL, MAX_REL),
+    citation=AZZOPARDI_2021,
+)
+_irm(
+    "NERR11",
+    "not (but nearly) ERR, equation 11 (INST goal T)",
+    "cwl_eval",
+    params=(T_GOAL, MIN_REL, MAX_REL),
+    citation=AZZOPARDI_2021,
+)
+_irm(
+    "BPM",
+    "Bejeweled player model at k",
+    "cwl_eval",
+    cutoff=INT_CUTOFF,
+    cutoff_required=True,
+    params=(T_GOAL, MIN_REL, MAX_REL),
+    citation="Zhang et al., Evaluating web search with a Bejeweled player model, SIGIR 2017",
+)
+_irm(
+    "Compat",
+    "rank-biased overlap of the ranking with an ideal ranking",
+    "compat",
+    params=(
+        persistence(0.95),
+        Param("normalize", bool, True, "normalise for finite ideal rankings"),
+    ),
+    citation="Clarke, Vtyurina & Smucker, Assessing top-k preferences, TOIS 2021",
+)
+_irm(
+    "Accuracy",
+    "probability that a relevant document is ranked before a non-relevant one "
+    "(topics without a relevant document retrieved score 0)",
+    "accuracy",
+    cutoff=INT_CUTOFF,
+    params=(REL,),
+)
+
+# diversity: qrels with a subtopic in the second column (ndeval's format)
+_DIV = {"diversity": True}
+_CUT = {"cutoff": INT_CUTOFF, "cutoff_required": True, "numbers": DIVERSITY_CUTOFF}
+_irm(
+    "alpha_DCG",
+    "alpha-DCG at k: DCG with gains discounted by subtopic redundancy",
+    "pyndeval",
+    params=(REL, ALPHA, JUDGED_ONLY),
+    citation=CLARKE_2008,
+    aliases=("α_DCG",),
+    **_CUT,
+    **_DIV,
+)
+_irm(
+    "alpha_nDCG",
+    "alpha-nDCG at k: alpha-DCG over its greedy ideal",
+    "pyndeval",
+    params=(REL, ALPHA, JUDGED_ONLY),
+    citation=CLARKE_2008,
+    aliases=("α_nDCG",),
+    **_CUT,
+    **_DIV,
+)
+_irm(
+    "ERR_IA",
+    "intent-aware ERR at k (mean over subtopics)",
+    "pyndeval",
+    params=(REL, JUDGED_ONLY),
+    citation=CHAPELLE,
+    **_CUT,
+    **_DIV,
+)
+_irm(
+    "nERR_IA",
+    "intent-aware ERR at k, normalised by its ideal",
+    "pyndeval",
+    params=(REL, JUDGED_ONLY),
+    citation=CHAPELLE,
+    **_CUT,
+    **_DIV,
+)
+_irm(
+    "NRBP",
+    "novelty- and rank-biased precision",
+    "pyndeval",
+    params=(REL, ALPHA, BETA_NRBP),
+    citation=CLARKE_2009,
+    **_DIV,
+)
+_irm(
+    "nNRBP",
+    "NRBP normalised by its ideal",
+    "pyndeval",
+    params=(REL, ALPHA, BETA_NRBP),
+    citation=CLARKE_2009,
+    **_DIV,
+)
+_irm(
+    "AP_IA",
+    "intent-aware AP (mean over subtopics)",
+    "pyndeval",
+    params=(REL, JUDGED_ONLY),
+    aliases=("MAP_IA",),
+    **_DIV,
+)
+_irm(
+    "P_IA",
+    "intent-aware precision at k (mean over subtopics)",
+    "pyndeval",
+    params=(REL, JUDGED_ONLY),
+    **_CUT,
+    **_DIV,
+)
+_irm(
+    "StRecall",
+    "subtopic recall at k: fraction of the subtopics covered in the top k",
+    "pyndeval",
+    params=(REL,),
+    citation="Zhai, Cohen & Lafferty, Beyond independent relevance, SIGIR 2003",
+    **_CUT,
+    **_DIV,
+)

@@ -1,0 +1,89 @@
+"""trec_eval's parameter lists (``P.5,10``, ``ndcg.1=3,2=9``, ``utility.1,-1,0,0``):
+numbers read as its C code reads them, what it refuses, and the numbers a list holds,
+checked against the family's domains (:mod:`.params`)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..errors import TrecbenchError
+from ..trec_eval.clib import c_atof, c_atol
+from .registry import (
+    FLOAT_CUTOFF,
+    FLOAT_CUTOFFS,
+    FLOAT_PARAMS,
+    LONG_CUTOFFS,
+    PAIRS,
+    Definition,
+)
+
+
+class MeasureParameterError(TrecbenchError):
+    """A measure's parameters are invalid (trec_eval cannot initialise it: exit 2)."""
+
+    exit_code = 2
+
+
+def long_cutoffs(params: str) -> tuple[int, ...]:
+    """Integer cutoffs as trec_eval reads them: ``atol`` each, sorted, positive, unique."""
+    values = sorted(c_atol(part) for part in params.split(","))
+    if values[0] <= 0:
+        raise MeasureParameterError(f"negative cutoff detected in '{params}'")
+    if len(set(values)) != len(values):
+        raise MeasureParameterError(f"duplicate cutoffs detected in '{params}'")
+    return tuple(values)
+
+
+def float_cutoffs(params: str) -> list[float]:
+    """Float cutoffs as trec_eval reads them (``atof`` each), sorted as it prints them."""
+    return sorted({c_atof(part) for part in params.split(",")})
+
+
+def check_params(definition: Definition, params: str) -> None:
+    """Reject what trec_eval refuses (pytrec_eval aborts the process on these instead)."""
+    kind = definition.trec_params
+    if kind is None:
+        return  # trec_eval ignores parameters of measures that take none
+    if kind == LONG_CUTOFFS:
+        long_cutoffs(params)
+    elif kind == FLOAT_CUTOFFS:
+        values = [c_atof(part) for part in params.split(",")]
+        if len(set(values)) != len(values):
+            raise MeasureParameterError(f"duplicate cutoffs detected in '{params}'")
+    elif kind == PAIRS:
+        if not re.fullmatch(r"[^,=]*=[^,=]*(,[^,=]*=[^,=]*)*", params):
+            raise MeasureParameterError(f"malformed pair parameters in '{params}'")
+    elif definition.name == "utility" and len(params.split(",")) != 4:
+        raise MeasureParameterError(f"utility needs 4 coefficients, got '{params}'")
+
+
+def numbers_outside(definition: Definition, params: str | None) -> list[str]:
+    """What is wrong with the numbers of ``params`` (a trec_eval parameter list, or the
+    cutoff of another family) by the family's domains: one line each, none when right."""
+    if params is None:
+        return []
+    problems = []
+    for name, value in numbers_of(definition, params):
+        param = None if name is None else definition.param(name)
+        if param is not None and param.domain is not None:
+            problems.append(param.domain.problem(value, name))
+        elif definition.numbers is not None:
+            label = None if name is None else f"the gain of grade {name}"
+            problems.append(definition.numbers.problem(value, label))
+    return [p for p in problems if p]
+
+
+def numbers_of(definition: Definition, params: str) -> list[tuple[str | None, Any]]:
+    """``(name, value)`` of each number in ``params``: the pair's name for gain maps
+    (``p`` or a grade), None for lists and cutoffs."""
+    kind = definition.trec_params
+    if kind == PAIRS:
+        return [(n, c_atof(v)) for n, _, v in (part.partition("=") for part in params.split(","))]
+    if kind == LONG_CUTOFFS:
+        return [(None, k) for k in long_cutoffs(params)]
+    if kind in (FLOAT_CUTOFFS, FLOAT_PARAMS):
+        return [(None, c_atof(part)) for part in params.split(",")]
+    if definition.cutoff == FLOAT_CUTOFF:
+        return [(None, float(params))]
+    return [(None, int(params))]

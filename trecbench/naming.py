@@ -1,0 +1,63 @@
+"""One name per run, the same in every command: ``names`` when given, else the file's stem
+made unique by its shortest distinguishing parent folders, else ``run1..N`` for runs held
+in memory (DataFrames, Arrow tables, dicts, records)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import PurePath
+from typing import Any
+
+from .errors import UsageError
+
+_SUFFIXES = (".gz", ".bz2", ".zst", ".xz", ".lz4")
+
+
+def file_stem(path: str | os.PathLike) -> str:
+    """A run file's name without its compression suffix and its ``.run``/``.txt``/
+    ``.parquet`` extension (``runs/bm25.run.gz`` -> ``bm25``)."""
+    name = PurePath(path).name
+    for suffix in _SUFFIXES:
+        name = name.removesuffix(suffix)
+    for suffix in (".run", ".txt", ".trec", ".parquet", ".tsv"):
+        if name.endswith(suffix) and len(name) > len(suffix):
+            return name.removesuffix(suffix)
+    return name
+
+
+def _with_parents(path: str | os.PathLike, parents: int) -> str:
+    folders = PurePath(os.path.normpath(os.fspath(path))).parent.parts[::-1][:parents]
+    return "/".join([*folders[::-1], file_stem(path)])
+
+
+def _distinct_file_names(paths: list[str | os.PathLike]) -> list[str]:
+    """Each path's stem with as few parent folders as make every name distinct."""
+    depth = max((len(PurePath(os.path.normpath(os.fspath(p))).parts) for p in paths), default=0)
+    for parents in range(depth + 1):
+        names = [_with_parents(path, parents) for path in paths]
+        if len(set(names)) == len(names):
+            return names
+    return [os.fspath(path) for path in paths]
+
+
+def run_names(sources: Sequence[Any], names: Sequence[str] | None = None) -> list[str]:
+    """The display name of each run of ``sources``; two runs never share a name.
+
+    >>> run_names(["a/bm25.run", "b/bm25.run", "dense.run.gz", {"q": {"d": 1.0}}])
+    ['a/bm25', 'b/bm25', 'dense', 'run4']
+    """
+    if names is not None:
+        names = [str(name) for name in names]
+        if len(names) != len(sources):
+            raise UsageError(f"{len(names)} name(s) for {len(sources)} run(s): give one per run")
+    else:
+        files = [i for i, s in enumerate(sources) if isinstance(s, (str, os.PathLike))]
+        distinct = dict(zip(files, _distinct_file_names([sources[i] for i in files]), strict=True))
+        names = [distinct.get(i, f"run{i + 1}") for i in range(len(sources))]
+    seen: set[str] = set()
+    for name in names:
+        if name in seen:
+            raise UsageError(f"two runs are named {name!r}; name them apart (e.g. --names)")
+        seen.add(name)
+    return names

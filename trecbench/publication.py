@@ -1,0 +1,260 @@
+"""How an :class:`~trecbench.outputs.OutputSet` puts its files in place: folder locks,
+staging folders with a journal, and signals held off while files are renamed.
+
+For every folder an output set writes into:
+
+1. the folder is **locked** (``flock`` on the folder itself, exclusive) from the first file
+   staged in it until the set is published or abandoned: two calls writing into one folder
+   take turns (the second waits; it fails in one line only when it already holds another
+   folder and the wait exceeds :data:`WAIT_HOLDING` seconds, which is how two sets locking
+   two folders in opposite orders cannot wait for each other for ever);
+2. a fresh **staging folder** ``.trecbench-stage.XXXX`` is made inside it, and every file
+   is written there under its own name (``new/NAME``), created with mode 0666 for the
+   kernel to apply the umask: nothing reads or changes the process-wide umask;
+3. at the commit, a hard link to each target it replaces is kept (``old/NAME``, to undo a
+   failed rename) and a **journal** naming the files is written into every staging folder
+   (``journal``, by rename: it exists whole or not at all) — the commit point;
+4. then every staged file is renamed over its target, with SIGINT, SIGTERM and SIGHUP held
+   off (:func:`signals_held`): a signal that lands meanwhile takes effect once every file
+   is in place and the staging folders are gone.
+
+A rename that fails puts back what the others replaced (journal removed first). A process
+killed outright (SIGKILL, power loss is not covered: nothing is fsynced) leaves a staging
+folder: the next output set locking that folder finishes it (:func:`recover`): a journal
+means the set was committed, and its files still staged are renamed into place; without
+one, nothing was replaced and the folder is removed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import json
+import os
+import shutil
+import signal
+import stat
+import tempfile
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+from .errors import OutputError
+
+try:
+    import fcntl
+except ImportError:  # not POSIX: no locks
+    fcntl = None
+
+STAGE_PREFIX = ".trecbench-stage."
+JOURNAL = "journal"
+NEW, OLD = "new", "old"
+WAIT_HOLDING = 10.0  # seconds a set that holds another folder waits for one more
+HELD_OFF = tuple(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
+
+# folders locked by this process, (st_dev, st_ino) -> the thread holding the lock
+_held: dict[tuple[int, int], int] = {}
+_held_guard = threading.Lock()
+_UNSUPPORTED = {errno.ENOLCK, errno.EBADF, errno.EINVAL, errno.EOPNOTSUPP, errno.ENOSYS}
+
+
+class FolderLock:
+    """An exclusive ``flock`` on a folder (``locked`` is False where the file system has
+    no locks: NFS without lockd, or not POSIX)."""
+
+    def __init__(self, folder: Path, holding_others: bool):
+        self.folder = folder
+        try:
+            flags = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0)
+            self.fd = os.open(folder, flags)
+        except OSError as error:
+            raise OutputError(f"{folder}: cannot write here ({error.strerror})") from None
+        info = os.fstat(self.fd)
+        self.key = (info.st_dev, info.st_ino)
+        with _held_guard:
+            owner = _held.get(self.key)
+        if owner == threading.get_ident():
+            os.close(self.fd)
+            raise OutputError(f"{folder}: another output set of this thread is writing here")
+        try:
+            self.locked = _flock(self.fd, folder, WAIT_HOLDING if holding_others else None)
+        except BaseException:
+            os.close(self.fd)
+            raise
+        if self.locked:
+            with _held_guard:
+                _held[self.key] = threading.get_ident()
+
+    def release(self) -> None:
+        if self.fd is None:
+            return
+        if self.locked:
+            with _held_guard:
+                _held.pop(self.key, None)
+        os.close(self.fd)  # closing the only descriptor releases the lock
+        self.fd = None
+
+
+def _flock(fd: int, folder: Path, timeout: float | None) -> bool:
+    """Lock ``fd`` exclusively, waiting without end (``timeout`` None) or polling up to
+    ``timeout`` seconds; False where locks are not supported."""
+    if fcntl is None:
+        return False
+    try:
+        if timeout is None:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            return True
+        deadline, pause = time.monotonic() + timeout, 0.005
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return True
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    raise OutputError(
+                        f"{folder}: another trecbench call has been writing here for "
+                        f"{timeout:g} s; try again when it ends"
+                    ) from None
+                time.sleep(pause)
+                pause = min(pause * 2, 0.2)
+    except OSError as error:
+        if error.errno in _UNSUPPORTED:
+            return False
+        raise OutputError(f"{folder}: cannot lock ({error.strerror})") from None
+
+
+class Stage:
+    """The staging folder of one output folder (which the caller has made): files are
+    created in it and renamed from it into the folder."""
+
+    def __init__(self, folder: Path, holding_others: bool):
+        self.folder = folder
+        self.lock = FolderLock(folder, holding_others)
+        try:
+            if self.lock.locked:
+                recover(folder)  # what a killed process left, now that none can be staging
+            self.path = Path(tempfile.mkdtemp(prefix=STAGE_PREFIX, dir=folder))
+            (self.path / NEW).mkdir()
+        except OSError as error:
+            self.lock.release()
+            raise OutputError(f"{folder}: cannot write here ({error.strerror})") from None
+        self.names: list[str] = []
+        self.published: list[tuple[str, Path | None]] = []
+
+    def create(self, name: str) -> tuple[int, Path]:
+        """A new file to stage as ``name``: its descriptor and path (mode 0666 less the
+        umask, applied by the kernel: what ``open()`` would give the target)."""
+        path = self.path / NEW / name
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+        fd = os.open(path, flags, 0o666)
+        self.names.append(name)
+        return fd, path
+
+    def prepare(self) -> None:
+        """Keep a hard link to every target to be replaced, then write the journal."""
+        (self.path / OLD).mkdir()
+        for name in self.names:
+            with contextlib.suppress(FileNotFoundError, OSError):
+                os.link(self.folder / name, self.path / OLD / name, follow_symlinks=False)
+        temporary = self.path / f"{JOURNAL}.tmp"
+        temporary.write_text(json.dumps(self.names))
+        os.rename(temporary, self.path / JOURNAL)
+
+    def rename(self) -> None:
+        """Rename every staged file over its target."""
+        for name in self.names:
+            backup = self.path / OLD / name
+            os.replace(self.path / NEW / name, self.folder / name)
+            self.published.append((name, backup if os.path.lexists(backup) else None))
+
+    def undo(self) -> None:
+        """Put back what :meth:`rename` replaced (the journal first: a crash meanwhile
+        must not complete a set being undone)."""
+        with contextlib.suppress(OSError):
+            os.unlink(self.path / JOURNAL)
+        for name, backup in reversed(self.published):
+            with contextlib.suppress(OSError):
+                if backup is not None:
+                    os.replace(backup, self.folder / name)
+                else:
+                    os.unlink(self.folder / name)
+        self.published = []
+
+    def close(self) -> None:
+        """Remove the staging folder and release the folder's lock."""
+        shutil.rmtree(self.path, ignore_errors=True)
+        self.lock.release()
+
+
+def publish(stages: Sequence[Stage]) -> None:
+    """Commit staged files: every journal, then every rename; on a failure, undo them all
+    and raise. Call it with signals held off (:func:`signals_held`)."""
+    try:
+        for stage in stages:
+            stage.prepare()
+        for stage in stages:
+            stage.rename()
+    except BaseException:
+        for stage in reversed(stages):
+            stage.undo()
+        raise
+
+
+def recover(folder: Path) -> None:
+    """Finish what killed processes left in ``folder`` (which the caller has locked): a
+    staging folder with a journal is renamed into place (the set was committed), one
+    without is removed (nothing had been replaced)."""
+    try:
+        entries = [e for e in os.scandir(folder) if e.name.startswith(STAGE_PREFIX)]
+    except OSError:
+        return
+    for entry in entries:
+        if not _own_private_folder(entry):
+            continue  # not ours to finish: in a shared folder (/tmp), another user's
+        stage = Path(entry.path)
+        try:
+            names = json.loads((stage / JOURNAL).read_text())
+        except (OSError, ValueError):
+            names = []  # no journal (or not whole): not committed
+        for name in names:
+            with contextlib.suppress(OSError):
+                os.replace(stage / NEW / name, folder / name)
+        shutil.rmtree(stage, ignore_errors=True)
+
+
+def _own_private_folder(entry: os.DirEntry) -> bool:
+    """A folder (not a link to one) of this user that no one else may write into, as
+    ``mkdtemp`` makes them: in a shared folder, a staging folder planted by another user
+    must not get its files renamed over this user's."""
+    try:
+        info = entry.stat(follow_symlinks=False)
+    except OSError:
+        return False
+    owner = getattr(os, "geteuid", lambda: info.st_uid)()
+    return stat.S_ISDIR(info.st_mode) and info.st_uid == owner and not info.st_mode & 0o022
+
+
+@contextlib.contextmanager
+def signals_held() -> Iterator[None]:
+    """Hold SIGINT, SIGTERM and SIGHUP off inside the block, then deliver what came (to
+    the handlers of before). Only the main thread has signal handlers: elsewhere the block
+    runs as it is (signals are delivered to the main thread, which does not interrupt this
+    one)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    previous = {}
+    for number in HELD_OFF:
+        with contextlib.suppress(ValueError, OSError):
+            previous[number] = signal.signal(number, lambda number, frame: caught.append(number))
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, signal.SIG_DFL if handler is None else handler)
+        for number in dict.fromkeys(caught):
+            signal.raise_signal(number)

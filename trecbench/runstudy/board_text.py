@@ -1,0 +1,107 @@
+"""A leaderboard as a terminal table, Markdown, LaTeX or JSON: per measure, systems x
+collections, the macro mean, the mean rank and the tests against the baseline."""
+
+from __future__ import annotations
+
+import json
+
+from .leaderboard import Leaderboard, MeasureBoard, PairedTest
+
+FORMATS = ("table", "markdown", "latex", "json")
+
+
+def _p(test: PairedTest | None) -> str:
+    if test is None:
+        return "baseline"
+    if test.p_adjusted is None:
+        return "n/a"
+    mark = "*" if test.p_adjusted < 0.05 else ""
+    return f"{test.p_adjusted:.3g}{mark}"
+
+
+def _rows(board: MeasureBoard) -> tuple[list[str], list[list[str]]]:
+    header = ["system", *board.collections, "macro", "mean rank", "p (collections)", "p (topics)"]
+    rows = []
+    for s, system in enumerate(board.systems):
+        cells = [f"{v:.4f} ({r:g})" for v, r in zip(board.means[s], board.ranks[s], strict=True)]
+        rows.append(
+            [
+                system,
+                *cells,
+                f"{board.macro[s]:.4f}",
+                f"{board.mean_rank[s]:.2f}",
+                _p(board.over_collections[s]),
+                _p(board.over_topics[s]),
+            ]
+        )
+    return header, rows
+
+
+def _notes(board: MeasureBoard) -> list[str]:
+    notes = []
+    for s, system in enumerate(board.systems):
+        for kind, test in (
+            ("collections", board.over_collections[s]),
+            ("topics", board.over_topics[s]),
+        ):
+            if test is not None and test.reason:
+                notes.append(f"{system} over {kind}: no test ({test.reason})")
+    return notes
+
+
+LEGEND = (
+    "means per collection with the system's rank in brackets; p: paired t-test against the "
+    "baseline, Holm-adjusted over systems (* below 0.05); n/a: the test is undefined"
+)
+
+
+def _title(board: MeasureBoard) -> str:
+    topics = ", ".join(f"{c} {n}" for c, n in zip(board.collections, board.topics, strict=True))
+    return f"{board.measure} ({board.better} is better; topics: {topics})"
+
+
+def _plain(board: MeasureBoard) -> str:
+    header, rows = _rows(board)
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    lines = [_title(board)]
+    for row in [header, *rows]:
+        lines.append("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
+    return "\n".join([*lines, *_notes(board)]) + "\n"
+
+
+def _markdown(board: MeasureBoard) -> str:
+    header, rows = _rows(board)
+    lines = [f"### {_title(board)}", "", "| " + " | ".join(header) + " |"]
+    lines.append("|---|" + "---:|" * (len(header) - 1))
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return "\n".join([*lines, "", *(f"- {note}" for note in _notes(board))]).rstrip() + "\n"
+
+
+def _latex(board: MeasureBoard) -> str:
+    from ..comparison_text import latex_escape as _latex_escape
+
+    header, rows = _rows(board)
+    lines = [
+        r"\begin{table}",
+        r"\centering",
+        r"\caption{" + _latex_escape(_title(board)) + "}",
+        r"\begin{tabular}{l" + "r" * (len(header) - 1) + "}",
+        r"\toprule",
+        " & ".join(map(_latex_escape, header)) + r" \\",
+        r"\midrule",
+        *(" & ".join(map(_latex_escape, row)) + r" \\" for row in rows),
+        r"\bottomrule",
+        r"\end{tabular}",
+        r"\end{table}",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def leaderboard_text(board: Leaderboard, output_format: str) -> str:
+    """The leaderboard in ``output_format`` (one of :data:`FORMATS`)."""
+    if output_format == "json":
+        return json.dumps(board.to_json(), indent=2, ensure_ascii=False) + "\n"
+    render = {"table": _plain, "markdown": _markdown, "latex": _latex}[output_format]
+    parts = [render(b) for b in board.boards]
+    legend = {"table": LEGEND, "markdown": f"_{LEGEND}._", "latex": f"% {LEGEND}"}[output_format]
+    return "\n".join(parts) + "\n" + legend + "\n"

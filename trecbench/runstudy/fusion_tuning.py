@@ -1,0 +1,161 @@
+"""Fusion parameters chosen on judged topics, with a held-out score that is not the
+training score.
+
+The candidates are a grid, as ranx's ``optimize_fusion`` searches: RRF's ``k`` over
+``k_grid`` (default 10, 20, ..., 100), or the runs' weights of a weighted method
+(``combsum``, ``wmnz``) over the simplex with step ``step`` (weights summing to 1). Every
+candidate fuses all topics once and is scored per topic; then, with ``folds``-fold
+cross-validation over topics (a seeded shuffle), each fold's topics are scored with the
+candidate that is best on the other folds' topics, and the held-out score is the mean of
+those values over all topics. The chosen parameters are the best candidate on all topics
+(ties: the first in grid order); they fuse the run that is written.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import UsageError
+
+K_GRID = tuple(range(10, 101, 10))
+TUNED = {"rrf": "k", "combsum": "weights", "wmnz": "weights"}
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One point of the grid: RRF's ``k`` or the runs' ``weights``."""
+
+    k: float = 60
+    weights: tuple[float, ...] | None = None
+
+    def label(self) -> str:
+        if self.weights is None:
+            return f"k={self.k:g}"
+        return "weights=" + ",".join(f"{w:g}" for w in self.weights)
+
+
+@dataclass(frozen=True)
+class FusionTuning:
+    """The grid, each candidate's per-topic values (``values[candidate, topic]``), the
+    folds (``fold[topic]``), the candidate chosen per fold and on all topics, the held-out
+    and training scores."""
+
+    method: str
+    measure: str
+    candidates: list[Candidate]
+    qids: list[str]
+    values: np.ndarray
+    fold: np.ndarray
+    fold_choice: list[int]
+    chosen: int
+    held_out: float
+    training: float
+    seed: int
+
+    @property
+    def best(self) -> Candidate:
+        return self.candidates[self.chosen]
+
+    def to_json(self) -> dict:
+        return {
+            "method": self.method,
+            "measure": self.measure,
+            "chosen": self.best.label(),
+            "k": self.best.k if self.best.weights is None else None,
+            "weights": None if self.best.weights is None else list(self.best.weights),
+            "held_out": self.held_out,
+            "training": self.training,
+            "folds": int(self.fold.max()) + 1,
+            "fold_choices": [self.candidates[c].label() for c in self.fold_choice],
+            "seed": self.seed,
+            "candidates": len(self.candidates),
+        }
+
+
+def grid(method: str, n_runs: int, k_grid=K_GRID, step: float = 0.1) -> list[Candidate]:
+    """The candidates searched for ``method`` (see the module docstring)."""
+    if TUNED.get(method) == "k":
+        return [Candidate(k=float(k)) for k in k_grid]
+    if TUNED.get(method) == "weights":
+        parts = round(1 / step)
+        if not 0 < step <= 1 or abs(parts * step - 1) > 1e-9:
+            raise UsageError(f"the weight step must divide 1 (0.1, 0.25, ...), not {step!r}")
+        points = [c for c in itertools.product(range(parts + 1), repeat=n_runs) if sum(c) == parts]
+        return [Candidate(weights=tuple(i / parts for i in c)) for c in points]
+    tunable = ", ".join(TUNED)
+    raise UsageError(f"{method} has no parameter to tune; optimise one of {tunable}")
+
+
+def _folds(n_topics: int, folds: int, seed: int) -> np.ndarray:
+    if isinstance(folds, bool) or not isinstance(folds, int) or not 2 <= folds <= n_topics:
+        raise UsageError(f"--folds must be from 2 to the {n_topics} topics, not {folds!r}")
+    order = np.random.default_rng(seed).permutation(n_topics)
+    fold = np.empty(n_topics, np.int64)
+    fold[order] = np.arange(n_topics) % folds
+    return fold
+
+
+def _best(means: np.ndarray, higher: bool) -> int:
+    return int(np.argmax(means) if higher else np.argmin(means))
+
+
+def optimize_fusion(
+    runs,
+    qrels,
+    measure: str,
+    method: str = "rrf",
+    *,
+    norm: str | None = None,
+    folds: int = 5,
+    seed: int = 0,
+    k_grid=K_GRID,
+    step: float = 0.1,
+    depth: int | None = None,
+) -> FusionTuning:
+    """Choose ``method``'s parameters for ``measure`` on ``qrels`` (see the module
+    docstring); ``runs`` as :func:`trecbench.fuse` takes them.
+
+    >>> tuned = optimize_fusion(["a.run", "b.run"], "dev.qrels", "nDCG@10")  # doctest: +SKIP
+    >>> tuned.best.k, tuned.held_out  # doctest: +SKIP
+    """
+    from ..evaluation import evaluate
+    from ..fusion import fuse_tables, method_name, ranked_table
+    from ..measures import better
+
+    method = method_name(method)
+    tables = [ranked_table(run) for run in runs]
+    candidates = grid(method, len(tables), k_grid, step)
+    fused = {
+        str(i): fuse_tables(tables, method, k=c.k, norm=norm, weights=c.weights, depth=depth)
+        for i, c in enumerate(candidates)
+    }
+    per_query = evaluate(qrels, fused, [measure]).per_query
+    wide = per_query.pivot(index="qid", columns="run", values="value")
+    values = wide[[str(i) for i in range(len(candidates))]].to_numpy(np.float64).T
+    qids = [str(q) for q in wide.index]
+    higher = (better(measure) or "higher") == "higher"
+    fold = _folds(len(qids), folds, seed)
+    held = np.empty(len(qids))
+    choices = []
+    for f in range(folds):
+        test = fold == f
+        choice = _best(values[:, ~test].mean(axis=1), higher)
+        choices.append(choice)
+        held[test] = values[choice, test]
+    chosen = _best(values.mean(axis=1), higher)
+    return FusionTuning(
+        method,
+        str(per_query["measure"].iloc[0]),
+        candidates,
+        qids,
+        values,
+        fold,
+        choices,
+        chosen,
+        float(held.mean()),
+        float(values[chosen].mean()),
+        seed,
+    )

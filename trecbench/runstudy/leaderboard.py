@@ -1,0 +1,206 @@
+"""Systems across collections, BEIR/MTEB style: per measure, each system's mean on each
+collection, the macro mean over collections, its rank per collection and its mean rank,
+with paired tests against the baseline over collections and over all topics.
+
+A collection's mean is trec_eval's: the mean over the topics the system's run holds that
+are in the collection's qrels (and in its stratum, when the suite names one). Ranks are 1
+for the best mean (``better`` per measure: higher, or lower for a lower-is-better
+measure), ties sharing their mean rank. The tests are two-sided paired t-tests of each
+system against the baseline: *over collections* on the per-collection means (``n`` = the
+collections), *over topics* on every topic of every collection both runs hold; p-values
+Holm-adjusted over the systems of a measure. A test is undefined (``p`` None, with the
+reason) below two pairs or when the differences do not vary.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from ..errors import InputError
+from .suite import Collection, Suite, load_suite
+
+
+@dataclass(frozen=True)
+class PairedTest:
+    """One system against the baseline: the mean ``difference``, the ``p``-value and its
+    Holm-adjusted value (None when undefined, ``reason`` says why), over ``n`` pairs."""
+
+    difference: float
+    n: int
+    p: float | None
+    p_adjusted: float | None
+    reason: str | None = None
+
+
+@dataclass(frozen=True)
+class MeasureBoard:
+    """One measure's table: ``means[s, c]`` of system ``s`` on collection ``c``."""
+
+    measure: str
+    better: str
+    systems: list[str]
+    collections: list[str]
+    topics: list[int]
+    means: np.ndarray
+    macro: np.ndarray
+    ranks: np.ndarray
+    mean_rank: np.ndarray
+    over_collections: list[PairedTest | None]
+    over_topics: list[PairedTest | None]
+
+
+@dataclass(frozen=True)
+class Leaderboard:
+    """Every measure's :class:`MeasureBoard` of a suite."""
+
+    suite: Suite
+    boards: list[MeasureBoard]
+
+    def to_json(self) -> dict:
+        """The JSON document of ``leaderboard --format json``."""
+        return {
+            "name": self.suite.name,
+            "baseline": self.suite.baseline,
+            "collections": [
+                {"name": c.name, "qrels": str(c.qrels), "where": c.where or None}
+                for c in self.suite.collections
+            ],
+            "measures": [_board_json(board) for board in self.boards],
+        }
+
+
+def _test_json(test: PairedTest | None) -> dict | None:
+    if test is None:
+        return None
+    return {
+        "difference": test.difference,
+        "n": test.n,
+        "p": test.p,
+        "p_adjusted": test.p_adjusted,
+        "reason": test.reason,
+    }
+
+
+def _board_json(board: MeasureBoard) -> dict:
+    rows = []
+    for s, system in enumerate(board.systems):
+        rows.append(
+            {
+                "system": system,
+                "means": dict(zip(board.collections, map(float, board.means[s]), strict=True)),
+                "macro_mean": float(board.macro[s]),
+                "ranks": dict(zip(board.collections, map(float, board.ranks[s]), strict=True)),
+                "mean_rank": float(board.mean_rank[s]),
+                "over_collections": _test_json(board.over_collections[s]),
+                "over_topics": _test_json(board.over_topics[s]),
+            }
+        )
+    topics = dict(zip(board.collections, board.topics, strict=True))
+    return {"measure": board.measure, "better": board.better, "topics": topics, "systems": rows}
+
+
+def _stratum(collection: Collection) -> set[str] | None:
+    """The topics of the collection's stratum (None: every topic)."""
+    if collection.strata is None:
+        return None
+    from ..strata import load_strata
+
+    strata = load_strata(collection.strata)
+    keep = np.ones(len(strata), bool)
+    for name, value in collection.where.items():
+        if name not in strata.columns:
+            message = f"no strata field {name!r} (collection {collection.name})"
+            raise InputError(str(collection.strata), None, message)
+        keep &= strata[name].astype(str).to_numpy() == value
+    return set(strata["qid"][keep].astype(str))
+
+
+def _per_query(collection: Collection, systems: list[str], measures: list[str]) -> pd.DataFrame:
+    """``run, qid, measure, value`` of every system on the collection (its stratum)."""
+    from ..evaluation import evaluate
+
+    runs = {system: str(collection.runs[system]) for system in systems}
+    evaluation = evaluate(str(collection.qrels), runs, measures)
+    frame = evaluation.per_query
+    frame = frame[frame["qid"] != "all"]
+    topics = _stratum(collection)
+    if topics is not None:
+        frame = frame[frame["qid"].isin(topics)]
+    return frame.astype({"run": str, "qid": str, "measure": str})
+
+
+def leaderboard(suite) -> Leaderboard:
+    """The leaderboard of a suite (a :class:`Suite` or the path of its TOML file).
+
+    >>> board = leaderboard("data/leaderboard.toml")  # doctest: +SKIP
+    >>> board.boards[0].macro  # doctest: +SKIP
+    """
+    if not isinstance(suite, Suite):
+        suite = load_suite(suite)
+    frames = [_per_query(c, suite.systems, suite.measures) for c in suite.collections]
+    measures = list(dict.fromkeys(frames[0]["measure"]))
+    return Leaderboard(suite, [_board(suite, frames, measure) for measure in measures])
+
+
+def _board(suite: Suite, frames: list[pd.DataFrame], measure: str) -> MeasureBoard:
+    from ..measures import better
+
+    systems, names = suite.systems, [c.name for c in suite.collections]
+    tables = []
+    for frame in frames:
+        rows = frame[frame["measure"] == measure]
+        tables.append(rows.pivot(index="qid", columns="run", values="value"))
+    means = np.array([[t[s].mean() for t in tables] for s in systems], np.float64)
+    direction = better(measure) or "higher"
+    ranks = _ranks(means if direction == "higher" else -means)
+    over_collections = _tests([means[s] - means[0] for s in range(len(systems))])
+    diffs = [np.concatenate([_paired(t, system, systems[0]) for t in tables]) for system in systems]
+    return MeasureBoard(
+        measure,
+        direction,
+        systems,
+        names,
+        [int(t.notna().any(axis=1).sum()) for t in tables],
+        means,
+        means.mean(axis=1),
+        ranks,
+        ranks.mean(axis=1),
+        over_collections,
+        _tests(diffs),
+    )
+
+
+def _paired(table: pd.DataFrame, system: str, baseline: str) -> np.ndarray:
+    both = table[[system, baseline]].dropna()
+    return (both[system] - both[baseline]).to_numpy(np.float64)
+
+
+def _ranks(scores: np.ndarray) -> np.ndarray:
+    """Per column, 1 for the highest score, ties sharing the mean of their ranks."""
+    from scipy.stats import rankdata
+
+    return np.column_stack([rankdata(-column, method="average") for column in scores.T])
+
+
+def _tests(differences: list[np.ndarray]) -> list[PairedTest | None]:
+    """Paired t-tests (against the baseline, the first entry: None) with Holm's adjustment."""
+    from .. import stats
+
+    raw: list[tuple[float, int, float | None, str | None]] = []
+    for diffs in differences[1:]:
+        n = len(diffs)
+        reason = None
+        if n < 2:
+            reason = "fewer than 2 pairs"
+        elif np.all(diffs == diffs[0]):
+            reason = "the differences do not vary"
+        p = None if reason else float(stats.paired_t_test(diffs)[0])
+        raw.append((float(diffs.mean()) if n else float("nan"), n, p, reason))
+    adjusted = stats.adjust([np.nan if p is None else p for _, _, p, _ in raw], "holm")
+    tests: list[PairedTest | None] = [None]
+    for (difference, n, p, reason), p_adjusted in zip(raw, adjusted, strict=True):
+        tests.append(PairedTest(difference, n, p, None if p is None else float(p_adjusted), reason))
+    return tests

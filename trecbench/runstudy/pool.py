@@ -1,0 +1,184 @@
+"""Judgment pools from runs, as TREC builds them, and the pool's bias.
+
+The depth-``k`` pool of a topic is the union of every run's top ``k`` documents in
+trecbench's ranking (score descending at float32, docno descending). With qrels, the pool
+file leaves out the documents already judged, and each run is told how many relevant
+documents (grade at least the relevance level) it alone retrieved within the depth: the
+documents the qrels would lose if the run had not been pooled (leave-one-run-out, Zobel,
+"How reliable are the results of large-scale information retrieval experiments?",
+SIGIR 1998).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from .. import arrow
+from ..errors import UsageError
+from . import ranked as ranked_runs
+
+
+@dataclass(frozen=True)
+class PoolSettings:
+    """``depth``: documents of each run pooled per topic; ``relevance_level``: the grade
+    from which a judged document counts as relevant (trec_eval's ``-l``)."""
+
+    depth: int = 100
+    relevance_level: int = 1
+
+    def __post_init__(self):
+        for name, value in (("depth", self.depth), ("relevance level", self.relevance_level)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise UsageError(f"the pool {name} must be a positive integer, not {value!r}")
+
+
+@dataclass(frozen=True)
+class RunContribution:
+    """What one run brought to the pool: ``pooled`` documents (its top ``depth``, summed
+    over topics), ``unique`` of them no other run pooled, and with qrels ``judged`` of them
+    already judged and ``relevant_only`` relevant documents only it retrieved."""
+
+    run: str
+    pooled: int
+    unique: int
+    judged: int | None = None
+    relevant_only: int | None = None
+
+
+@dataclass(frozen=True)
+class Pool:
+    """The documents to judge (``qid``, ``docno``; judged ones left out when qrels were
+    given), sorted by qid then docno byte-wise, and each run's contribution."""
+
+    settings: PoolSettings
+    qid: list[str]
+    docno: list[str]
+    contributions: list[RunContribution]
+    with_qrels: bool
+
+    def to_text(self, grade: str | None = None) -> str:
+        """The pool as qrels-shaped lines ``qid 0 docno`` (`` grade`` appended when given)."""
+        end = f" {grade}\n" if grade is not None else "\n"
+        return "".join(f"{q} 0 {d}{end}" for q, d in zip(self.qid, self.docno, strict=True))
+
+    def to_json(self) -> dict:
+        """The summary of ``pool --format json`` (the documents are in the pool file)."""
+        runs = []
+        for c in self.contributions:
+            row = {"run": c.run, "pooled": c.pooled, "unique": c.unique}
+            if self.with_qrels:
+                row |= {"judged": c.judged, "relevant_only": c.relevant_only}
+            runs.append(row)
+        return {
+            "settings": {
+                "depth": self.settings.depth,
+                "relevance_level": self.settings.relevance_level,
+            },
+            "documents": len(self.qid),
+            "topics": len(set(self.qid)),
+            "runs": runs,
+        }
+
+
+def pool(runs, *, depth: int = 100, qrels=None, relevance_level: int = 1, names=None) -> Pool:
+    """The depth-``depth`` pool of ``runs`` (paths, DataFrames, Arrow tables, dicts);
+    with ``qrels``, the judged documents are left out and the pool bias is counted.
+
+    >>> result = pool(["a.run", "b.run"], depth=10)  # doctest: +SKIP
+    >>> print(result.to_text(), end="")  # doctest: +SKIP
+    """
+    from ..inputs import load_qrels, split_runs
+    from ..naming import run_names
+
+    settings = PoolSettings(depth, relevance_level)
+    sources, given = split_runs(runs)
+    if not sources:
+        raise UsageError("nothing to pool: no run given")
+    labels = run_names(sources, names if names is not None else given)
+    tables = [ranked_runs.load_ranked(source, settings.depth) for source in sources]
+    pooled = _pooled_rows(tables)
+    judged = load_qrels(qrels).table if qrels is not None else None
+    grades = _grades(pooled, judged)
+    contributions = _contributions(pooled, grades, labels, settings.relevance_level, judged)
+    first = pooled["first"]
+    keep = first if judged is None else first & np.isnan(grades)
+    order = np.flatnonzero(keep)
+    qid, docno = pooled["qid"].take(order), pooled["docno"].take(order)
+    sort = pc.sort_indices(
+        pa.table({"q": pc.cast(qid, pa.large_binary()), "d": pc.cast(docno, pa.large_binary())}),
+        sort_keys=[("q", "ascending"), ("d", "ascending")],
+    )
+    return Pool(
+        settings,
+        qid.take(sort).to_pylist(),
+        docno.take(sort).to_pylist(),
+        contributions,
+        judged is not None,
+    )
+
+
+def _pooled_rows(tables: list[pa.Table]) -> dict:
+    """Every run's pooled rows at once: ``qid``, ``docno``, the ``run`` index, the
+    (topic, document) ``group`` each row belongs to, how many runs pooled that group and
+    whether the row is the group's ``first``."""
+    qid = pa.concat_arrays(
+        [pc.cast(t.column("qid"), pa.large_string()).combine_chunks() for t in tables]
+    )
+    docno = pa.concat_arrays(
+        [pc.cast(t.column("docno"), pa.large_string()).combine_chunks() for t in tables]
+    )
+    run = np.repeat(np.arange(len(tables)), [t.num_rows for t in tables])
+    groups = arrow.Groups(arrow.row_keys(qid, docno))
+    group = np.empty(len(run), np.int64)
+    group[groups.order] = np.repeat(np.arange(len(groups.counts)), groups.counts)
+    first = np.zeros(len(run), bool)
+    first[groups.first] = True
+    runs_per_group = groups.counts[group]
+    return {"qid": qid, "docno": docno, "run": run, "runs": runs_per_group, "first": first}
+
+
+def _grades(pooled: dict, qrels: pa.Table | None) -> np.ndarray:
+    """The qrels grade of every pooled row (NaN: not judged)."""
+    if qrels is None:
+        return np.full(len(pooled["run"]), np.nan)
+    rows = pa.table({"qid": pooled["qid"], "docno": pooled["docno"]})
+    judged = pa.table(
+        {
+            "qid": pc.cast(qrels.column("qid"), pa.large_string()),
+            "docno": pc.cast(qrels.column("docno"), pa.large_string()),
+            "grade": pc.cast(qrels.column("rel"), pa.float64()),
+        }
+    )
+    rows = rows.append_column("row", pa.array(np.arange(rows.num_rows)))
+    joined = rows.join(judged, keys=["qid", "docno"], join_type="inner", use_threads=False)
+    grades = np.full(rows.num_rows, np.nan)
+    grades[arrow.to_numpy(joined.column("row"))] = arrow.to_numpy(joined.column("grade"))
+    return grades
+
+
+def _contributions(pooled: dict, grades, labels: list[str], level: int, qrels) -> list:
+    run, alone = pooled["run"], pooled["runs"] == 1
+    n = len(labels)
+    judged = ~np.isnan(grades)
+    relevant = judged & (np.nan_to_num(grades, nan=-np.inf) >= level)
+    counts = {
+        "pooled": np.bincount(run, minlength=n),
+        "unique": np.bincount(run[alone], minlength=n),
+        "judged": np.bincount(run[judged], minlength=n),
+        "relevant_only": np.bincount(run[relevant & alone], minlength=n),
+    }
+    with_qrels = qrels is not None
+    return [
+        RunContribution(
+            label,
+            int(counts["pooled"][i]),
+            int(counts["unique"][i]),
+            int(counts["judged"][i]) if with_qrels else None,
+            int(counts["relevant_only"][i]) if with_qrels else None,
+        )
+        for i, label in enumerate(labels)
+    ]

@@ -1,0 +1,279 @@
+"""Why two evaluations disagree: two EvaluationReports (or two BenchmarkReports) compared.
+
+Each report is read into a :class:`ReportView` (its inputs, options, versions, measure
+spellings and values); :func:`diff_reports` lists what differs and names the most likely
+cause first, in this order: the qrels, a run file, the options, the measures asked for,
+trecbench's or a library's version. Values differ when their printed text (four decimals,
+as trec_eval prints them) differs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..errors import InputError
+
+KINDS = ("EvaluationReport", "BenchmarkReport")
+MOVERS = 5  # topics listed per run and measure whose values moved most
+
+
+@dataclass(frozen=True)
+class ReportView:
+    """What a report says about its evaluation, whichever kind it is: ``values`` and
+    ``per_query`` are ``{run: {measure: mean}}`` and ``{run: {qid: {measure: value}}}``."""
+
+    path: str
+    kind: str
+    inputs: list[dict]
+    options: dict
+    versions: dict
+    measures: list[str]
+    spellings: dict[str, str]  # measure as asked -> canonical name
+    values: dict[str, dict[str, float | None]]
+    per_query: dict[str, dict[str, dict[str, float | None]]]
+
+
+@dataclass(frozen=True)
+class ValueChange:
+    """A run's mean of a measure in both reports, and the topics that moved most."""
+
+    run: str
+    measure: str
+    a: float | None
+    b: float | None
+    movers: list[tuple[str, float]] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class ReportDiff:
+    """Everything that differs between two reports; ``cause`` names the likeliest reason
+    first (None when the evaluations are the same)."""
+
+    a: ReportView
+    b: ReportView
+    inputs: list[tuple[dict | None, dict | None]]
+    options: dict[str, tuple]
+    versions: dict[str, tuple]
+    measures: tuple[list[str], list[str]] | None
+    spellings: dict[str, tuple]
+    runs: tuple[list[str], list[str]] | None
+    values: list[ValueChange]
+    cause: str | None
+
+    @property
+    def same(self) -> bool:
+        """Whether the evaluations are the same: same inputs, options, measures, runs and
+        printed values (versions alone may differ)."""
+        differences = (self.inputs, self.options, self.measures, self.spellings, self.runs)
+        return not (any(differences) or self.values)
+
+    def to_json(self) -> dict:
+        """The JSON document of ``diff --format json``."""
+        return {
+            "same": self.same,
+            "cause": self.cause,
+            "a": self.a.path,
+            "b": self.b.path,
+            "inputs": [{"a": x, "b": y} for x, y in self.inputs],
+            "options": _both(self.options),
+            "versions": _both(self.versions),
+            "measures": None
+            if self.measures is None
+            else dict(zip("ab", self.measures, strict=True)),
+            "spellings": _both(self.spellings),
+            "runs": None if self.runs is None else dict(zip("ab", self.runs, strict=True)),
+            "values": [
+                {
+                    "run": c.run,
+                    "measure": c.measure,
+                    "a": c.a,
+                    "b": c.b,
+                    "movers": [{"qid": q, "change": d} for q, d in c.movers],
+                }
+                for c in self.values
+            ],
+        }
+
+
+def _both(changed: dict[str, tuple]) -> dict[str, dict]:
+    return {key: {"a": x, "b": y} for key, (x, y) in changed.items()}
+
+
+def _printed(value: float | None) -> str:
+    return "null" if value is None else f"{value:.4f}"
+
+
+def read_view(path: str) -> ReportView:
+    """A report file as a :class:`ReportView`; anything but an EvaluationReport or a
+    BenchmarkReport is bad input (exit 2)."""
+    from ..errors import OutputError
+    from ..report import validate_against_schema
+    from ..sources import read_json
+
+    document = read_json(path, "report")
+    report = document.root.expect_object(document.value)
+    kind = report.get("type")
+    if kind not in KINDS:
+        raise InputError(path, 1, f"not an EvaluationReport or a BenchmarkReport ({kind!r})")
+    schema = "evaluation_report" if kind == "EvaluationReport" else "benchmark_report"
+    try:
+        validate_against_schema(report, schema)
+    except OutputError as error:
+        raise InputError(path, None, f"does not match the {kind} schema: {error}") from None
+    reader = _evaluation_view if kind == "EvaluationReport" else _benchmark_view
+    return reader(path, report)
+
+
+def _versions(report: dict) -> dict:
+    environment = report.get("environment") or {}
+    versions = {"trecbench": (report.get("tool") or {}).get("version")}
+    versions |= {name: v for name, v in (environment.get("packages") or {}).items()}
+    return versions | {"python": environment.get("python")}
+
+
+def _inputs(report: dict) -> list[dict]:
+    keep = ("path", "kind", "size", "sha256")
+    return [{key: item.get(key) for key in keep} for item in report.get("inputs", [])]
+
+
+def _evaluation_view(path: str, report: dict) -> ReportView:
+    spellings = {m["requested"]: m["canonical"] for m in report.get("measures", [])}
+    columns = [c["name"] for m in report.get("measures", []) for c in m.get("columns", [])]
+    options = dict(report.get("options") or {})
+    options["trec_eval_semantics"] = report.get("trec_eval_semantics")
+    results = report.get("results", [])
+    return ReportView(
+        path,
+        report["type"],
+        _inputs(report),
+        options,
+        _versions(report),
+        columns,
+        spellings,
+        {r["run"]: dict(r.get("aggregates") or {}) for r in results},
+        {r["run"]: dict(r.get("per_query") or {}) for r in results},
+    )
+
+
+def _benchmark_view(path: str, report: dict) -> ReportView:
+    settings = dict(report.get("settings") or {})
+    measures = list(settings.get("measures") or [])
+    options = {f"evaluation.{k}": v for k, v in (report.get("evaluation") or {}).items()}
+    options |= {k: v for k, v in settings.items() if k != "measures"}
+    overall = next((r for r in report.get("results", []) if r.get("kind") == "all"), {})
+    values: dict[str, dict] = {}
+    for row in overall.get("summary", []):
+        values.setdefault(row["run"], {})[row["measure"]] = row.get("mean")
+    return ReportView(
+        path,
+        report["type"],
+        _inputs(report),
+        options,
+        _versions(report),
+        measures,
+        {m: m for m in measures},
+        values,
+        dict(report.get("per_query") or {}),
+    )
+
+
+def _paired_inputs(a: list[dict], b: list[dict]) -> list[tuple[dict | None, dict | None]]:
+    """Inputs that differ, paired by kind and position among that kind (a run file given
+    under another name still pairs with its counterpart)."""
+    pairs = []
+    for kind in dict.fromkeys([i["kind"] for i in a + b]):
+        left = [i for i in a if i["kind"] == kind]
+        right = [i for i in b if i["kind"] == kind]
+        for index in range(max(len(left), len(right))):
+            x = left[index] if index < len(left) else None
+            y = right[index] if index < len(right) else None
+            if x is None or y is None or (x["sha256"], x["size"]) != (y["sha256"], y["size"]):
+                pairs.append((x, y))
+    return pairs
+
+
+def _changed(a: dict, b: dict) -> dict[str, tuple]:
+    return {
+        key: (a.get(key), b.get(key)) for key in dict.fromkeys([*a, *b]) if a.get(key) != b.get(key)
+    }
+
+
+def _paired_runs(a: ReportView, b: ReportView) -> list[tuple[str, str]]:
+    """Runs by name; when the names differ but their number does not, by position."""
+    if set(a.values) == set(b.values) or len(a.values) != len(b.values):
+        return [(run, run) for run in a.values if run in b.values]
+    return list(zip(a.values, b.values, strict=True))
+
+
+def _value_changes(a: ReportView, b: ReportView) -> list[ValueChange]:
+    changes = []
+    for run_a, run_b in _paired_runs(a, b):
+        for measure in [m for m in a.values[run_a] if m in b.values[run_b]]:
+            x, y = a.values[run_a][measure], b.values[run_b][measure]
+            if _printed(x) == _printed(y):
+                continue
+            label = run_a if run_a == run_b else f"{run_a} -> {run_b}"
+            movers = _movers(a.per_query.get(run_a, {}), b.per_query.get(run_b, {}), measure)
+            changes.append(ValueChange(label, measure, x, y, movers))
+    return changes
+
+
+def _movers(a: dict, b: dict, measure: str) -> list[tuple[str, float]]:
+    moved = []
+    for qid in a.keys() & b.keys():
+        x, y = a[qid].get(measure), b[qid].get(measure)
+        if x is not None and y is not None and _printed(x) != _printed(y):
+            moved.append((qid, y - x))
+    moved.sort(key=lambda item: (-abs(item[1]), item[0]))
+    return moved[:MOVERS]
+
+
+def diff_reports(path_a: str, path_b: str) -> ReportDiff:
+    """Compare two report files (see the module docstring).
+
+    >>> result = diff_reports("last-week.json", "today.json")  # doctest: +SKIP
+    >>> result.cause  # doctest: +SKIP
+    'the qrels differ: ...'
+    """
+    a, b = read_view(path_a), read_view(path_b)
+    if a.kind != b.kind:
+        message = f"this is a {b.kind}, {path_a} is not: only reports of one kind compare"
+        raise InputError(path_b, 1, message)
+    inputs = _paired_inputs(a.inputs, b.inputs)
+    options = _changed(a.options, b.options)
+    versions = _changed(a.versions, b.versions)
+    measures = (a.measures, b.measures) if a.measures != b.measures else None
+    spellings = _changed(a.spellings, b.spellings)
+    runs = (list(a.values), list(b.values)) if list(a.values) != list(b.values) else None
+    values = _value_changes(a, b)
+    parts = (inputs, options, versions, measures, spellings, runs, values)
+    cause = _cause(*parts) if any(parts) else None
+    return ReportDiff(a, b, inputs, options, versions, measures, spellings, runs, values, cause)
+
+
+def _input_words(item: dict | None) -> str:
+    if item is None:
+        return "none"
+    return f"{item['path']} ({item['size']} bytes, sha256 {str(item['sha256'])[:12]})"
+
+
+def _cause(inputs, options, versions, measures, spellings, runs, values) -> str:
+    """The likeliest reason the two evaluations differ, in one line."""
+    for kind, words in (("qrels", "the qrels differ"), ("run", "a run file differs")):
+        for x, y in inputs:
+            if (x or y)["kind"] == kind:
+                return f"{words}: {_input_words(x)} vs {_input_words(y)}"
+    for x, y in inputs:
+        return f"an input differs: {_input_words(x)} vs {_input_words(y)}"
+    if options:
+        shown = "; ".join(f"{k} {x!r} vs {y!r}" for k, (x, y) in list(options.items())[:3])
+        return f"the options differ: {shown}"
+    if measures or spellings:
+        spelled = "; ".join(f"{k}: {x} vs {y}" for k, (x, y) in list(spellings.items())[:3])
+        return f"the measures asked for differ{': ' + spelled if spelled else ''}"
+    if runs:
+        return "the runs differ: " + ", ".join(runs[0]) + " vs " + ", ".join(runs[1])
+    if versions:
+        shown = "; ".join(f"{k} {x} vs {y}" for k, (x, y) in list(versions.items())[:3])
+        return f"the versions differ: {shown}"
+    return "the values differ with the same inputs, options and versions"

@@ -1,0 +1,218 @@
+"""How alike two runs' rankings are, per topic: rank-biased overlap, top-k overlap and
+Kendall's tau on the documents both retrieved.
+
+Rankings are taken in trecbench's one order (score descending at float32, docno
+descending), so tied scores are ordered as trec_eval orders them. For a topic, ``S`` is the
+shorter list (``s`` documents) and ``L`` the longer (``l``); ``X_d`` is the number of
+documents in both ``S[:min(d, s)]`` and ``L[:d]``. With persistence ``p``
+(Webber, Moffat & Zobel, "A similarity measure for indefinite rankings", TOIS 28(4), 2010):
+
+* ``rbo_ext`` (eq. 32, uneven lists): ``(1-p)/p * (sum_{d<=l} X_d/d p^d +
+  sum_{s<d<=l} X_s (d-s)/(s d) p^d) + ((X_l - X_s)/l + X_s/s) p^l``, as the ``rbo``
+  package's ``rbo_ext``;
+* ``rbo_min``: the RBO if no document beyond the lists' ends agrees,
+  ``(1-p)/p * (sum_{d<=l} (X_d - X_l)/d p^d - X_l ln(1-p))`` (eq. 11, with ``k = l``);
+* ``rbo_res``: ``rbo_max - rbo_min``, ``rbo_max`` the RBO if every document beyond the
+  ends agrees as far as it can: ``X_d + d - s`` for ``s < d <= l``, ``X_l + 2d - s - l`` for
+  ``l < d <= f = s + l - X_l`` and ``d`` beyond (sec. 4.3).
+
+A topic that only one run holds has ``rbo_ext = rbo_min = 0`` and ``rbo_res = 1``.
+``overlap`` is the Jaccard index of the two top-``k`` sets; ``kendall_tau`` is tau between
+the two runs' ranks of the documents both retrieved (undefined below two such documents).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+
+import numpy as np
+import pyarrow as pa
+
+from ..errors import UsageError
+from . import ranked as ranked_runs
+
+
+@dataclass(frozen=True)
+class SimilaritySettings:
+    """``rbo_p``: RBO's persistence in (0, 1); ``overlap_k``: the depth of ``overlap``;
+    ``depth``: documents of each run kept per topic before anything is computed (None:
+    all)."""
+
+    rbo_p: float = 0.9
+    overlap_k: int = 10
+    depth: int | None = None
+
+    def __post_init__(self):
+        p = self.rbo_p
+        if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 < p < 1:
+            raise UsageError(f"--rbo-p must be in (0, 1) (a persistence), not {p!r}")
+        for name, value in (("overlap k", self.overlap_k), ("depth", self.depth)):
+            if value is None and name == "depth":
+                continue
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise UsageError(f"the {name} must be a positive integer, not {value!r}")
+
+
+STATISTICS = ("rbo_ext", "rbo_min", "rbo_res", "overlap", "kendall_tau")
+
+
+@dataclass(frozen=True)
+class PairSimilarity:
+    """Two runs' similarity: per topic (``qids`` in byte-wise order) each statistic of
+    :data:`STATISTICS` (``kendall_tau`` NaN where undefined), the documents of each run and
+    those both hold; ``mean`` over the topics (``kendall_tau`` over those where defined)."""
+
+    run_a: str
+    run_b: str
+    qids: list[str]
+    values: dict[str, np.ndarray]
+    length_a: np.ndarray
+    length_b: np.ndarray
+    shared: np.ndarray
+
+    def mean(self) -> dict[str, float | None]:
+        means: dict[str, float | None] = {}
+        for name in STATISTICS:
+            defined = self.values[name][~np.isnan(self.values[name])]
+            means[name] = float(defined.mean()) if len(defined) else None
+        return means
+
+
+@dataclass(frozen=True)
+class Similarity:
+    """Every pair of the runs, in the order given (``a`` before ``b``)."""
+
+    settings: SimilaritySettings
+    pairs: list[PairSimilarity]
+
+    def to_json(self) -> dict:
+        """The JSON document of ``similarity --format json``."""
+        return {
+            "settings": asdict(self.settings),
+            "pairs": [_pair_json(pair) for pair in self.pairs],
+        }
+
+
+def _pair_json(pair: PairSimilarity) -> dict:
+    topics = []
+    for t, qid in enumerate(pair.qids):
+        row = {"qid": qid}
+        for name in STATISTICS:
+            value = float(pair.values[name][t])
+            row[name] = None if math.isnan(value) else value
+        row |= {"n_a": int(pair.length_a[t]), "n_b": int(pair.length_b[t])}
+        topics.append(row | {"shared": int(pair.shared[t])})
+    return {"a": pair.run_a, "b": pair.run_b, "topics": topics, "mean": pair.mean()}
+
+
+def similarity(runs, *, names=None, rbo_p: float = 0.9, overlap_k: int = 10, depth=None):
+    """Similarity of every pair of ``runs`` (paths, DataFrames, Arrow tables, dicts; at
+    least two), per topic and averaged: see :mod:`trecbench.runstudy.similarity`.
+
+    >>> result = similarity(["bm25.run", "rerank.run"], rbo_p=0.9)  # doctest: +SKIP
+    >>> result.pairs[0].mean()["rbo_ext"]  # doctest: +SKIP
+    """
+    from ..inputs import split_runs
+    from ..naming import run_names
+
+    settings = SimilaritySettings(rbo_p, overlap_k, depth)
+    sources, given = split_runs(runs)
+    labels = run_names(sources, names if names is not None else given)
+    if len(sources) < 2:
+        raise UsageError("similarity compares runs: give at least two")
+    tables = [ranked_runs.load_ranked(source, settings.depth) for source in sources]
+    pairs = [
+        pair_similarity(tables[i], tables[j], labels[i], labels[j], settings)
+        for i in range(len(tables))
+        for j in range(i + 1, len(tables))
+    ]
+    return Similarity(settings, pairs)
+
+
+def pair_similarity(a: pa.Table, b: pa.Table, name_a: str, name_b: str, settings):
+    """:class:`PairSimilarity` of two ranked tables (:func:`ranked.load_ranked`)."""
+    qids = ranked_runs.all_qids([a, b])
+    length_a = ranked_runs.topic_lengths(a, qids)
+    length_b = ranked_runs.topic_lengths(b, qids)
+    topic, rank_a, rank_b = ranked_runs.shared_ranks(a, b, qids)
+    values = rbo(topic, np.maximum(rank_a, rank_b), length_a, length_b, settings.rbo_p)
+    values["overlap"] = _top_overlap(topic, rank_a, rank_b, length_a, length_b, settings)
+    values["kendall_tau"] = _kendall_tau(topic, rank_a, rank_b, len(qids))
+    shared = np.bincount(topic, minlength=len(qids))
+    return PairSimilarity(name_a, name_b, qids.to_pylist(), values, length_a, length_b, shared)
+
+
+def _segments(lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(starts, owner, depth)`` of a flat layout holding ``lengths[t]`` places per topic:
+    where each topic starts, each place's topic and its 1-based depth."""
+    starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
+    owner = np.repeat(np.arange(len(lengths)), lengths)
+    depth = np.arange(int(lengths.sum()), dtype=np.int64) - starts[owner] + 1
+    return starts, owner, depth
+
+
+def _per_topic(values: np.ndarray, owner: np.ndarray, n_topics: int) -> np.ndarray:
+    return np.bincount(owner, weights=values, minlength=n_topics)
+
+
+def rbo(topic, deepest, length_a, length_b, p: float) -> dict[str, np.ndarray]:
+    """RBO_ext, RBO_min and the residual per topic, from the deeper of the two ranks of
+    every shared document (``deepest``, with its ``topic``) and the lists' lengths."""
+    s = np.minimum(length_a, length_b).astype(np.int64)
+    l_ = np.maximum(length_a, length_b).astype(np.int64)
+    n = len(s)
+    overlap_at_l = np.bincount(topic, minlength=n)  # X_l: every shared document
+    f = s + l_ - overlap_at_l
+    starts, owner, d = _segments(f)
+    counts = np.bincount(starts[topic] + deepest - 1, minlength=len(owner)).astype(np.float64)
+    x = np.cumsum(counts)
+    x -= np.concatenate([[0.0], x])[starts][owner]  # X_d within each topic
+    weight = np.exp(d * math.log(p)) / d  # p^d / d
+    seen = d <= l_[owner]
+    short = np.maximum(s, 1)[owner]
+    x_s = np.where(s > 0, x[starts + np.maximum(s, 1) - 1], 0.0)
+    scale = (1 - p) / p
+
+    in_l = np.where(seen, x * weight, 0.0)
+    tail = np.where(seen & (d > s[owner]), x_s[owner] * (d - s[owner]) / short * weight, 0.0)
+    p_l = np.exp(l_ * math.log(p))
+    ext = scale * (_per_topic(in_l, owner, n) + _per_topic(tail, owner, n))
+    ext += ((overlap_at_l - x_s) / np.maximum(l_, 1) + x_s / np.maximum(s, 1)) * p_l
+    ext = np.where(s > 0, ext, 0.0)
+
+    # no document lies deeper than l, so x is X_l beyond the lists' ends
+    harmonic = _per_topic(weight, owner, n)  # sum_{d<=f} p^d/d
+    minimum = _per_topic(x * weight, owner, n) + overlap_at_l * (-math.log1p(-p) - harmonic)
+    minimum *= scale
+
+    x_max = np.where(d <= s[owner], x, x + d - s[owner])
+    beyond = ~seen
+    x_max = np.where(beyond, overlap_at_l[owner] + 2 * d - s[owner] - l_[owner], x_max)
+    maximum = scale * _per_topic(x_max * weight, owner, n) + np.exp(f * math.log(p))
+    return {
+        "rbo_ext": np.clip(ext, 0.0, 1.0),
+        "rbo_min": np.clip(minimum, 0.0, 1.0),
+        "rbo_res": np.clip(maximum - minimum, 0.0, 1.0),
+    }
+
+
+def _top_overlap(topic, rank_a, rank_b, length_a, length_b, settings) -> np.ndarray:
+    """Jaccard index of the two runs' top-k documents per topic."""
+    k = settings.overlap_k
+    both = np.bincount(topic[np.maximum(rank_a, rank_b) <= k], minlength=len(length_a))
+    union = np.minimum(length_a, k) + np.minimum(length_b, k) - both
+    return np.where(union > 0, both / np.maximum(union, 1), np.nan)
+
+
+def _kendall_tau(topic, rank_a, rank_b, n_topics: int) -> np.ndarray:
+    """Kendall's tau between the ranks of the shared documents, per topic (NaN below two
+    shared documents). Ranks are distinct within a run, so tau-b is tau-a here."""
+    from scipy.stats import kendalltau
+
+    taus = np.full(n_topics, np.nan)
+    bounds = np.searchsorted(topic, np.arange(n_topics + 1))
+    for t in np.flatnonzero(np.diff(bounds) >= 2):
+        lo, hi = bounds[t], bounds[t + 1]
+        taus[t] = kendalltau(rank_a[lo:hi], rank_b[lo:hi])[0]
+    return taus

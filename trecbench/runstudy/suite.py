@@ -1,0 +1,128 @@
+"""A leaderboard suite: collections (each with qrels, one run per system and optionally a
+stratum of topics) and the measures to rank the systems by, read from TOML.
+
+.. code-block:: toml
+
+    name = "hpo-languages"
+    measures = ["nDCG@10", "MRR@10"]      # default: the KPI preset
+    systems = ["lexical", "vector"]       # order of the table; the first is the baseline
+    [collections.de]
+    qrels = "hpo-rtask.qrels"
+    runs = "{system}.run"                 # a pattern, or a table {lexical = "a.run", ...}
+    strata = "sidecar.json"               # optional: the collection's topics are those
+    where = { language = "de" }           # whose strata fields have these values
+
+Relative paths are relative to the suite's folder.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import InputError, OutputError, UsageError
+
+SCHEMA = "leaderboard_suite"
+
+
+@dataclass(frozen=True)
+class Collection:
+    """One collection of a suite: its qrels, each system's run and the stratum of topics
+    it keeps (``where``: strata field -> value; empty: every topic)."""
+
+    name: str
+    qrels: Path
+    runs: dict[str, Path]
+    strata: Path | None = None
+    where: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Suite:
+    """A leaderboard suite (see the module docstring)."""
+
+    path: Path
+    name: str
+    measures: list[str]
+    systems: list[str]
+    collections: list[Collection]
+
+    @property
+    def baseline(self) -> str:
+        return self.systems[0]
+
+
+def _document(path: Path) -> dict:
+    from .. import outputs, provenance
+
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        import tomli as tomllib
+
+    outputs.note_input(path)
+    try:
+        return tomllib.loads(provenance.read_file(path).decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        raise InputError(str(path), None, f"not a valid TOML suite: {error}") from None
+    except OSError as error:
+        raise InputError(str(path), None, f"cannot read: {error.strerror}") from None
+
+
+def _check_schema(document: dict, path: Path) -> None:
+    from ..report import validate_against_schema
+
+    try:
+        validate_against_schema(document, SCHEMA)
+    except OutputError as error:
+        raise InputError(str(path), None, str(error).removeprefix(f"{SCHEMA}: ")) from None
+
+
+def _runs(spec, systems: list[str] | None, base: Path, where: str) -> dict[str, Path]:
+    if isinstance(spec, str):
+        if "{system}" not in spec:
+            raise UsageError(f"{where}: a runs pattern names its file with {{system}}")
+        if systems is None:
+            raise UsageError(f"{where}: a runs pattern needs the suite's systems list")
+        return {system: base / spec.replace("{system}", system) for system in systems}
+    return {system: base / run for system, run in spec.items()}
+
+
+def load_suite(path) -> Suite:
+    """Read and check a leaderboard suite: the shipped schema first, then that every
+    collection has a run of every system."""
+    path = Path(path)
+    document = _document(path)
+    _check_schema(document, path)
+    base, listed = path.parent, document.get("systems")
+    collections = []
+    for name, spec in document["collections"].items():
+        where = f"{path}: collections.{name}"
+        strata = spec.get("strata")
+        if bool(strata) != bool(spec.get("where")):
+            raise UsageError(f"{where}: strata and where go together")
+        runs = _runs(spec["runs"], listed, base, where)
+        collections.append(
+            Collection(
+                name,
+                base / spec["qrels"],
+                runs,
+                None if strata is None else base / strata,
+                {str(k): str(v) for k, v in spec.get("where", {}).items()},
+            )
+        )
+    systems = list(listed) if listed else list(collections[0].runs)
+    for collection in collections:
+        missing = [s for s in systems if s not in collection.runs]
+        extra = [s for s in collection.runs if s not in systems]
+        if missing or extra:
+            named = ", ".join(missing or extra)
+            what = "has no run of" if missing else "has a run of a system not listed"
+            raise UsageError(f"{path}: collections.{collection.name} {what}: {named}")
+    measures = list(document.get("measures") or [])
+    if not measures:
+        from ..measures import KPI_PRESET
+
+        measures = list(KPI_PRESET)
+    return Suite(path, document.get("name", path.stem), measures, systems, collections)

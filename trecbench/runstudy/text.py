@@ -1,0 +1,106 @@
+"""Similarity and pool results as the terminal tables and JSON of their commands."""
+
+from __future__ import annotations
+
+import json
+
+from .pool import Pool
+from .reportdiff import ReportDiff
+from .similarity import STATISTICS, Similarity
+
+FORMATS = ("table", "json")
+
+
+def _table(header: list[str], rows: list[list[str]]) -> str:
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+    lines = [
+        "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
+        for row in [header, *rows]
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _number(value) -> str:
+    return "-" if value is None else f"{value:.4f}"
+
+
+def similarity_text(result: Similarity, output_format: str, per_topic: bool = False) -> str:
+    """``similarity``'s output: one row per pair (its means over topics), with
+    ``per_topic`` each topic's row before the pair's ``all`` row; or the JSON document."""
+    if output_format == "json":
+        return json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n"
+    k = result.settings.overlap_k
+    names = [f"overlap@{k}" if name == "overlap" else name for name in STATISTICS]
+    header = ["a", "b", "qid", *names, "shared"]
+    rows = []
+    for pair in result.pairs:
+        if per_topic:
+            for t, qid in enumerate(pair.qids):
+                values = [pair.values[name][t] for name in STATISTICS]
+                numbers = [_number(None if v != v else float(v)) for v in values]
+                rows.append([pair.run_a, pair.run_b, qid, *numbers, str(pair.shared[t])])
+        mean = pair.mean()
+        numbers = [_number(mean[name]) for name in STATISTICS]
+        rows.append([pair.run_a, pair.run_b, "all", *numbers, str(int(pair.shared.sum()))])
+    return _table(header, rows)
+
+
+def pool_text(result: Pool, output_format: str) -> str:
+    """``pool``'s summary: each run's contribution, then the pool's size."""
+    if output_format == "json":
+        return json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n"
+    header = ["run", "pooled", "unique"]
+    if result.with_qrels:
+        header += ["judged", "relevant_only"]
+    rows = []
+    for c in result.contributions:
+        row = [c.run, str(c.pooled), str(c.unique)]
+        if result.with_qrels:
+            row += [str(c.judged), str(c.relevant_only)]
+        rows.append(row)
+    summary = result.to_json()
+    left = "to judge" if result.with_qrels else "pooled"
+    tail = f"{summary['documents']} documents {left} in {summary['topics']} topics\n"
+    return _table(header, rows) + tail
+
+
+def _pairs(title: str, changed: dict) -> list[str]:
+    return [f"{title}: {key} {x!r} -> {y!r}" for key, (x, y) in changed.items()]
+
+
+def diff_text(result: ReportDiff, output_format: str) -> str:
+    """``diff``'s output: the likeliest cause first, then every difference, one a line."""
+    if output_format == "json":
+        return json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n"
+    if result.same:
+        return (
+            "\n".join(["the evaluations are the same", *_pairs("version", result.versions)]) + "\n"
+        )
+    lines = [f"likely cause: {result.cause}"]
+    for x, y in result.inputs:
+        kind = (x or y)["kind"]
+        lines.append(f"input ({kind}): {_input_line(x)} -> {_input_line(y)}")
+    lines += _pairs("option", result.options)
+    if result.measures is not None:
+        lines.append(
+            f"measures: {', '.join(result.measures[0])} -> {', '.join(result.measures[1])}"
+        )
+    lines += _pairs("measure spelling", result.spellings)
+    if result.runs is not None:
+        lines.append(f"runs: {', '.join(result.runs[0])} -> {', '.join(result.runs[1])}")
+    for change in result.values:
+        moved = ", ".join(f"{qid} {delta:+.4f}" for qid, delta in change.movers)
+        line = f"value: {change.run} {change.measure} {_printed(change.a)} -> {_printed(change.b)}"
+        lines.append(line + (f" (moved most: {moved})" if moved else ""))
+    lines += _pairs("version", result.versions)
+    return "\n".join(lines) + "\n"
+
+
+def _printed(value) -> str:
+    return "-" if value is None else f"{value:.4f}"
+
+
+def _input_line(item) -> str:
+    if item is None:
+        return "none"
+    return f"{item['path']} {item['size']} bytes sha256 {str(item['sha256'])[:12]}"
