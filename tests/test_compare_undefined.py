@@ -180,6 +180,8 @@ def test_every_test_runs_through_compare_and_validates(test):
     assert tests.loc["c", "p_value"] == pairs.loc[("a", "c"), "p_value"]
     if test == "tukey":  # family-wise already: not corrected again; seeded and recorded
         assert (result.pairs["p_value"] == result.pairs["p_adjusted"]).all()
+        assert result.settings["names"]["correction"] == "family-wise"
+        assert "(--correction holm is not applied)" in " ".join(result.render("table").split())
         frame = _frame(values).pivot(index="qid", columns="run", values="value")
         expected = tukey.tukey_hsd(frame[list("abc")].to_numpy(), 300, 2)
         assert pairs.loc[("a", "c"), "p_value"] == expected[0, 2]

@@ -170,10 +170,16 @@ def header_lines(comparison) -> list[str]:
         f"({settings['samples']:,} resamples, seed {settings['seed']})"
     )
     if len(comparison.runs) > 1:
+        adjusted = (
+            "its p-values are family-wise over all pairs of runs of a measure "
+            f"(--correction {settings['correction']} is not applied)"
+            if settings.get("family_wise")
+            else f"p-values adjusted with {settings['names']['correction']} over all "
+            "comparisons of a section"
+        )
         lines.append(
             f"Significance: two-sided {settings['names']['test']} against "
-            f"{comparison.baseline}; p-values adjusted with "
-            f"{settings['names']['correction']} over all comparisons of a section"
+            f"{comparison.baseline}; {adjusted}"
         )
     if any(section.kind == MACRO for section in comparison.sections):
         lines.append(
@@ -341,10 +347,14 @@ def pairs_rows(comparison, label: str, bold) -> list[list[str]]:
 
 def pairs_note(comparison, section) -> str:
     settings = comparison.settings
+    family = (
+        "family-wise over all pairs of runs of a measure"
+        if settings.get("family_wise")
+        else f"{settings['names']['correction']} over all pairs and measures"
+    )
     return (
         f"every run against every other: superscript letters = significantly better than "
-        f"those runs ({test_label(comparison, section)}, "
-        f"{settings['names']['correction']} over all pairs and measures, "
+        f"those runs ({test_label(comparison, section)}, {family}, "
         f"adjusted p < {settings['alpha']:g})"
     )
 

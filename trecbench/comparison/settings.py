@@ -95,10 +95,7 @@ class StatsSettings:
     def correction_name(self) -> str:
         """How the p-values are adjusted: a family-wise test's are not adjusted again."""
         if self.registered.family_wise:
-            return (
-                f"none (the {self.label()}'s p-values are family-wise over all pairs of runs "
-                f"of a measure; --correction {self.correction} is not applied)"
-            )
+            return "family-wise"
         return CORRECTION_NAMES[self.correction]
 
     def record(self, baseline: str, measures: list[str], group_by: list[str], tied: bool):
