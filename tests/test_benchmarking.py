@@ -132,16 +132,18 @@ def test_p_values_are_scipy_s_and_holm_by_hand(written):
         left = [per_query[row["run"]][q][row["measure"]] for q in topics]
         right = [per_query["lexical"][q][row["measure"]] for q in topics]
         expected = ttest_rel(left, right).pvalue
-        if np.isnan(expected):  # identical values: trecbench reports p = 1
-            assert row["p_value"] == 1.0
+        if np.isnan(expected):  # identical values: the t statistic is undefined, p null
+            assert row["p_value"] is None and row["p_undefined"]
         else:
             assert row["p_value"] == pytest.approx(expected, rel=1e-9)
-    p = np.array([row["p_value"] for row in rows])
-    order = np.argsort(p, kind="stable")
-    holm = np.minimum(1, np.maximum.accumulate(p[order] * (len(p) - np.arange(len(p)))))
-    adjusted = np.empty_like(p)
+    p = np.array([np.nan if row["p_value"] is None else row["p_value"] for row in rows])
+    finite = np.flatnonzero(np.isfinite(p))  # undefined p-values are not in the family
+    order = finite[np.argsort(p[finite], kind="stable")]
+    holm = np.minimum(1, np.maximum.accumulate(p[order] * (len(order) - np.arange(len(order)))))
+    adjusted = np.full_like(p, np.nan)
     adjusted[order] = holm
-    assert [row["p_adjusted"] for row in rows] == pytest.approx(list(adjusted), rel=1e-12)
+    got = [np.nan if row["p_adjusted"] is None else row["p_adjusted"] for row in rows]
+    assert got == pytest.approx(list(adjusted), rel=1e-12, nan_ok=True)
 
 
 def _mark(measure: str, value: float) -> str:
@@ -172,7 +174,7 @@ def test_markdown_kpi_table(written):
             expected = f"**{shown}**" if mode in best else shown
             expected += f" {_mark(measure, values[mode])}"
             test = tests.get((mode, measure))
-            if test is not None and test["p_adjusted"] < 0.05:
+            if test is not None and test["p_adjusted"] is not None and test["p_adjusted"] < 0.05:
                 expected += " ▲" if test["difference"] > 0 else " ▼"
             assert cell == expected, (measure, mode)
     assert "▲" in text  # the demo has significant differences

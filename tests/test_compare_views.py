@@ -283,8 +283,10 @@ def test_plots_do_not_import_compare():
         for alias in getattr(node, "names", [])
     }
     assert not any("comparison" in (name or "") for name in imported)
-    text_source = (Path(trecbench.__file__).parent / "comparison_text.py").read_text()
-    assert "from .comparison " not in text_source and "import comparison" not in text_source
+    for renderer in ("comparison_text", "comparison_cells", "comparison_markdown"):
+        text_source = (Path(trecbench.__file__).parent / f"{renderer}.py").read_text()
+        assert "from .comparison " not in text_source, renderer
+        assert "import comparison" not in text_source, renderer
 
 
 # --- the command line ----------------------------------------------------------------------
@@ -337,7 +339,7 @@ def test_beyond_26_runs_the_letters_of_beaten_runs_are_separated():
         f"run{r:02d}": list((0.9 if r == 0 else 0.1) + rng.uniform(0, 0.05, 12)) for r in range(28)
     }
     result = compare_scores(_frame(values), test="t")
-    from trecbench.comparison_text import _pairs_rows
+    from trecbench.comparison_text import pairs_rows as _pairs_rows
 
     first = _pairs_rows(result, "all", lambda text: text)[0]
     assert first[:2] == ["a", "run00"]

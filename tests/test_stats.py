@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
-from trecbench import stats
+from trecbench import stats, tukey
 
 
 def test_t_test_equals_scipy_on_the_same_per_query_values():
@@ -31,11 +31,14 @@ def test_t_test_hand_worked_with_two_degrees_of_freedom():
     assert stats.paired_t_test([1.0, 2.0, 6.0])[0] == pytest.approx(1 - t / math.sqrt(2 + t * t))
 
 
-def test_identical_runs_have_p_one_and_no_effect_size():
+def test_identical_runs_have_no_t_or_bootstrap_p_and_randomisation_p_one():
+    # all differences 0: the t statistic is 0/0 and the bootstrap's null distribution a
+    # point (undefined, NaN); every sign pattern ties the observed sum (p = 1)
     zeros = np.zeros((10, 2))
-    assert stats.paired_t_test(zeros).tolist() == [1.0, 1.0]
-    assert stats.paired_bootstrap_test(zeros, samples=50).tolist() == [1.0, 1.0]
+    assert np.isnan(stats.paired_t_test(zeros)).all()
+    assert np.isnan(stats.paired_bootstrap_test(zeros, samples=50)).all()
     assert stats.randomization_test(zeros, samples=50).tolist() == [1.0, 1.0]
+    assert stats.randomization_test(zeros, samples=5000).tolist() == [1.0, 1.0]  # exact
     assert np.isnan(stats.effect_size(zeros)).all()
 
 
@@ -98,7 +101,8 @@ def test_bootstrap_test_p_value_definition():
     rng = np.random.default_rng(4)
     d = rng.normal(0.1, 0.5, size=25)
     means = stats.bootstrap_means(d, samples=3000, seed=9)[:, 0]
-    expected = np.mean(np.abs(means - d.mean()) >= abs(d.mean()))
+    # the observed sample counts as one resample: (count + 1) / (samples + 1)
+    expected = (np.sum(np.abs(means - d.mean()) >= abs(d.mean())) + 1) / 3001
     assert stats.paired_bootstrap_test(d, samples=3000, seed=9)[0] == expected
 
 
@@ -117,7 +121,7 @@ def test_bootstrap_ci_and_p_equal_resamples_drawn_one_at_a_time():
     assert high == pytest.approx(expected_high, rel=1e-12)
     d = values[:, 1] - values[:, 0] + 0.05
     d_resampled = np.array([d[rows].mean() for rows in draws])
-    expected_p = np.mean(np.abs(d_resampled - d.mean()) >= abs(d.mean()) - 1e-12)
+    expected_p = (np.sum(np.abs(d_resampled - d.mean()) >= abs(d.mean()) - 1e-12) + 1) / 1001
     assert stats.paired_bootstrap_test(d, samples=1000, seed=5)[0] == expected_p
     assert 0 < expected_p < 1
 
@@ -216,8 +220,9 @@ def test_welch_hand_worked_and_constant_samples():
     t, df, _ = stats.welch_t_test([1.0, 2.0, 3.0], [2.0, 4.0, 6.0, 8.0])
     assert t[0] == pytest.approx(-3 / math.sqrt(2))
     assert df[0] == pytest.approx(4 / (1 / 18 + 25 / 27))
-    assert stats.welch_t_test([0.5, 0.5], [0.5, 0.5])[2].tolist() == [1.0]
-    assert stats.welch_t_test([0.5, 0.5], [0.2, 0.2])[2].tolist() == [0.0]
+    # no variance on either side: t divides by 0 (scipy: t = ±inf, p = 0, or NaN)
+    assert np.isnan(stats.welch_t_test([0.5, 0.5], [0.5, 0.5])).all()
+    assert np.isnan(stats.welch_t_test([0.5, 0.5], [0.2, 0.2])).all()
     assert np.isnan(stats.welch_t_test([0.5], [0.2, 0.3])[2]).all()
 
 
@@ -287,7 +292,9 @@ def test_stratified_t_test_hand_worked():
     expected = 2 * sps.t.sf(1.5 / math.sqrt(1 / 3), df)
     assert stats.stratified_t_test(d, strata)[0] == pytest.approx(expected, rel=1e-12)
     assert np.isnan(stats.stratified_t_test(d, np.array(["a", "a", "b", "b", "c"]))).all()
-    assert stats.stratified_t_test(np.zeros(5), strata).tolist() == [1.0]
+    assert np.isnan(stats.stratified_t_test(np.zeros(5), strata)).all()
+    # every stratum constant (V = 0) but the macro difference not 0: undefined, not p = 0
+    assert np.isnan(stats.stratified_t_test(np.array([1.0, 1, 2, 2, 2]), strata)).all()
 
 
 def test_weighted_randomization_and_bootstrap_tests():
@@ -313,5 +320,212 @@ def test_weighted_randomization_and_bootstrap_tests():
     )
     resampled = stats.bootstrap_means(d, 400, seed=3, strata=strata)
     macro = (w[:, None] * d).sum(axis=0)
-    expected = np.mean(np.abs(resampled - macro) >= np.abs(macro) - 1e-12, axis=0)
+    expected = (np.sum(np.abs(resampled - macro) >= np.abs(macro) - 1e-12, axis=0) + 1) / 401
     assert stats.bootstrap_p(d, resampled, w) == pytest.approx(expected)
+
+
+# --- undefined statistics, the smallest attainable p, Wilcoxon, Tukey HSD ---------------
+
+
+def _tiny_cases(seed: int = 11):
+    """Per-topic differences of 1 to 8 topics: random, rounded (ties), with zeros,
+    constant and all 0: the cases where tests break."""
+    rng = np.random.default_rng(seed)
+    for n in range(1, 9):
+        yield rng.normal(0.05, 0.3, n)
+        yield np.round(rng.normal(0.05, 0.3, n), 1)
+        yield np.where(rng.random(n) < 0.3, 0.0, rng.normal(0, 0.3, n))
+        yield np.full(n, 0.25)
+        yield np.zeros(n)
+
+
+def test_t_test_is_scipy_s_where_defined_and_undefined_where_scipy_is_not_finite():
+    import warnings
+
+    for d in _tiny_cases():
+        got = stats.paired_t_test(d)[0]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            result = sps.ttest_rel(d, np.zeros_like(d))
+        if d.size < 2 or np.ptp(d) == 0:  # scipy: t = ±inf and p = 0, or NaN
+            assert math.isnan(got), d
+            assert not (math.isfinite(result.statistic) and math.isfinite(result.pvalue))
+        else:
+            assert got == pytest.approx(result.pvalue, rel=1e-12), d
+
+
+def _exhaustive_sign_flips(d: np.ndarray) -> float:
+    """The exact randomisation p-value, one sign pattern at a time in plain Python."""
+    observed = abs(sum(d))
+    hits = 0
+    for signs in itertools.product((1, -1), repeat=len(d)):
+        flipped = abs(sum(s * x for s, x in zip(signs, d, strict=True)))
+        hits += flipped >= observed - 1e-12
+    return hits / 2 ** len(d)
+
+
+def test_randomisation_is_exact_on_tiny_cases_and_never_below_two_over_2_to_the_n():
+    from trecbench.statistical_tests import smallest_p
+
+    for d in _tiny_cases():
+        p = stats.randomization_test(d, samples=10_000, seed=3)[0]
+        assert p == _exhaustive_sign_flips(d), d
+        assert p >= smallest_p("randomization", d.size, 10_000) or d.size < 2
+    # constant differences reach the bound exactly: the observed signs and their mirror
+    for n in range(2, 12):
+        bound = smallest_p("randomization", n, 10_000)
+        assert stats.randomization_test(np.full(n, 0.3), samples=10_000)[0] == bound == 2 / 2**n
+    # sampled (2**n > samples): never below 1 / (samples + 1), the sampled bound
+    assert stats.randomization_test(np.full(12, 0.3), samples=100)[0] == 1 / 101
+    assert smallest_p("randomization", 12, 100) == 1 / 101
+
+
+def test_bootstrap_and_t_are_undefined_for_constant_differences_and_the_bound_is_stated():
+    from trecbench.statistical_tests import smallest_p
+
+    constant = np.array([[0.5, 0.0], [0.5, 0.0]])  # the issue's case: 2 topics, equal diffs
+    assert np.isnan(stats.paired_bootstrap_test(constant, samples=200)).all()
+    assert np.isnan(stats.paired_t_test(constant)).all()
+    # macro form: constant within every stratum is constant for the stratified bootstrap
+    d = np.array([0.1, 0.1, 0.4, 0.4])
+    assert stats.constant(d, ["a", "a", "b", "b"]).tolist() == [True]
+    assert stats.constant(d).tolist() == [False]
+    assert smallest_p("t", 2, 10_000) == smallest_p("bootstrap", 2, 10_000) == 0.5
+    assert smallest_p("t", 6, 10_000) == 2 / 64 < 0.05 <= smallest_p("t", 5, 10_000)
+    assert smallest_p("wilcoxon", 1, 10_000) == 1.0
+    # a test that samples cannot go below 1 / (samples + 1) either
+    assert smallest_p("bootstrap", 30, 10) == smallest_p("tukey", 30, 10, runs=5) == 1 / 11
+    assert smallest_p("t", 30, 10) == 2 / 2**30
+
+
+def test_wilcoxon_equals_scipy_with_its_defaults():
+    import warnings
+
+    from trecbench.wilcoxon import signed_rank_test
+
+    rng = np.random.default_rng(21)
+    cases = list(_tiny_cases(5))
+    for n in (9, 14, 30, 51, 80):  # exact, permutation and normal regimes
+        cases += [rng.normal(0.05, 0.3, n), np.round(rng.normal(0.05, 0.3, n), 1)]
+        zeros = rng.normal(0.1, 0.3, n)
+        zeros[: n // 4] = 0
+        cases.append(zeros)
+    for d in cases:
+        got = signed_rank_test(d)[0]
+        if not d.any():
+            assert math.isnan(got)  # zeros dropped: nothing left
+            continue
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            expected = sps.wilcoxon(d, zero_method="wilcox").pvalue
+        assert got == pytest.approx(expected, rel=1e-12, abs=1e-15), d
+
+
+def _tukey_reference(values: np.ndarray, samples: int, seed: int) -> list[list[float]]:
+    """Randomised Tukey HSD one draw and one topic at a time (plain Python), with the
+    draws of trecbench.stats.tukey_ranges: per draw and topic ``runs`` uniforms."""
+    rng = np.random.default_rng([seed, stats.TUKEY_STREAM])
+    n, k = values.shape
+    rows = values.tolist()
+    ranges = []
+    for _ in range(samples):
+        sums = [0.0] * k
+        for t in range(n):
+            keys = rng.random(k).tolist()
+            order = sorted(range(k), key=keys.__getitem__)
+            for position, run in enumerate(order):
+                sums[position] += rows[t][run]
+        means = [total / n for total in sums]
+        ranges.append(max(means) - min(means))
+    means = [sum(row[r] for row in rows) / n for r in range(k)]
+    return [
+        [
+            (sum(g >= abs(means[i] - means[j]) - 1e-9 for g in ranges) + 1) / (samples + 1)
+            for j in range(k)
+        ]
+        for i in range(k)
+    ]
+
+
+def test_tukey_hsd_equals_a_plain_python_reference_on_seeded_cases():
+    rng = np.random.default_rng(8)
+    for n, k, samples, seed in [(5, 3, 200, 1), (8, 4, 150, 7), (3, 2, 300, 2), (12, 5, 90, 0)]:
+        values = rng.random((n, k))
+        values[:, 0] += 0.3  # one clearly better run
+        got = tukey.tukey_hsd(values, samples, seed)
+        assert got == pytest.approx(np.array(_tukey_reference(values, samples, seed)), abs=1e-15)
+        assert np.allclose(np.diag(got), 1.0) and np.allclose(got, got.T)
+
+
+def test_tukey_family_wise_p_is_at_least_the_pairs_randomisation_p_and_seeded():
+    rng = np.random.default_rng(3)
+    values = rng.random((20, 6))
+    values[:, 0] += 0.2
+    first = tukey.tukey_hsd(values, 500, 4)
+    assert (first == tukey.tukey_hsd(values, 500, 4)).all()
+    assert (first != tukey.tukey_hsd(values, 500, 5)).any()
+    # the largest range over six runs is at least any one pair's difference
+    pair = stats.randomization_test(values[:, 0] - values[:, 1], 500, 4)[0]
+    assert first[0, 1] >= pair - 0.05
+
+
+def test_every_registered_test_is_reachable_by_name():
+    from trecbench import statistical_tests
+
+    rng = np.random.default_rng(2)
+    values = rng.random((15, 4))
+    paired = stats.Paired(
+        values, np.array([0, 0, 1]), np.array([1, 2, 3]), 200, 1,
+        resampled=stats.bootstrap_means(values, 200, 1), families=(np.arange(4),),
+    )  # fmt: skip
+    for name in statistical_tests.NAMES:
+        p = stats.pair_p_values(name, paired)
+        assert p.shape == (3,) and ((p > 0) & (p <= 1)).all(), name
+    diffs = values[:, [0, 0, 1]] - values[:, [1, 2, 3]]
+    assert stats.pair_p_values("t", paired) == pytest.approx(stats.paired_t_test(diffs))
+    assert stats.pair_p_values("tukey", paired)[1] == tukey.tukey_hsd(values, 200, 1)[0, 2]
+    with pytest.raises(Exception, match="unknown test 'anova'"):
+        stats.pair_p_values("anova", paired)
+
+
+def test_all_pairs_p_by_test_name_is_compare_s():
+    import pandas as pd
+
+    from trecbench.comparison import compare_scores
+
+    rng = np.random.default_rng(9)
+    values = rng.random((14, 4)) + [0, 0.1, 0.3, 0.35]
+    frame = pd.DataFrame(
+        [(f"r{r}", f"q{t:02d}", "m", values[t, r]) for r in range(4) for t in range(14)],
+        columns=["run", "qid", "measure", "value"],
+    )
+    for test in stats.TESTS:
+        matrix = stats.all_pairs_p(values, test, samples=200, seed=6)
+        pairs = compare_scores(frame, test=test, samples=200, seed=6).pairs
+        for row in pairs.itertuples():
+            i, j = int(row.run[1:]), int(row.other[1:])
+            assert matrix[i, j] == matrix[j, i] == row.p_value, test
+        assert np.isnan(np.diag(matrix)).all()
+
+
+def test_percentile_intervals_taken_a_few_columns_at_a_time_are_numpy_s(monkeypatch):
+    rng = np.random.default_rng(12)
+    resampled = rng.random((500, 7))
+    monkeypatch.setattr(stats, "PAIRS", 2)  # blocks of 2, 2, 2, 1 columns
+    # numpy's interpolation may differ in the last bit with the array's shape: 1e-15
+    low, high = stats.percentile_interval(resampled, 0.9)
+    expected = np.quantile(resampled, [0.05, 0.95], axis=0)
+    assert low == pytest.approx(expected[0], abs=1e-15)
+    assert high == pytest.approx(expected[1], abs=1e-15)
+    left, right = np.array([0, 3, 6]), np.array([1, 1, 2])
+    low, high = stats.percentile_interval(resampled, 0.9, (left, right))
+    expected = np.quantile(resampled[:, left] - resampled[:, right], [0.05, 0.95], axis=0)
+    assert low == pytest.approx(expected[0], abs=1e-15)
+    assert high == pytest.approx(expected[1], abs=1e-15)
+
+
+def test_bootstrap_p_is_never_0_two_topics_beyond_their_spread():
+    # d = (0.25, 0.5): m = 0.375; the resamples are 0.25, 0.375, 0.5: none is 0.375 from
+    # m, so count / samples was 0 ("p 0.0e+00"); with the observed sample counted, 1/201
+    d = np.array([0.25, 0.5])
+    assert stats.paired_bootstrap_test(d, samples=200)[0] == 1 / 201

@@ -75,9 +75,12 @@ def means_figure(
     positions = np.arange(len(runs))
     colors = colors or [f"C{i}" for i in range(len(runs))]
     for m, (axis, measure) in enumerate(zip(axes, measures, strict=True)):
-        errors = np.vstack([mean[m] - low[m], high[m] - mean[m]])
         axis.bar(positions, mean[m], color=colors, alpha=0.35)
-        axis.errorbar(positions, mean[m], yerr=errors, fmt="none", ecolor="black", capsize=4)
+        # the interval drawn from its own ends: a mean may sit a rounding error outside
+        # an interval of identical resamples (a macro mean over one-topic strata), and
+        # errorbar refuses the negative distance mean - low would then be
+        middle, half = (low[m] + high[m]) / 2, (high[m] - low[m]) / 2
+        axis.errorbar(positions, middle, yerr=half, fmt="none", ecolor="black", capsize=4)
         axis.scatter(positions, mean[m], color=colors, zorder=3)
         axis.set_xticks(positions, runs, rotation=20, ha="right")
         axis.set_title(measure, y=1.0)  # a fixed y: no search for overlapping ticks

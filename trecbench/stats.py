@@ -19,15 +19,21 @@ Conventions (documented because tools differ):
   ``(1 - confidence) / 2`` and ``(1 + confidence) / 2`` quantiles of the resampled means
   (numpy's default linear interpolation).
 * Paired bootstrap test (Efron & Tibshirani 1993, §16.4; Sakai 2006): the differences are
-  shifted to mean 0 (the null hypothesis) and resampled; ``p`` is the share of resampled
-  means at least as far from 0 as the observed mean, two-sided: ``count / samples``.
+  shifted to mean 0 (the null hypothesis) and resampled; ``p = (count + 1) / (samples +
+  1)`` with ``count`` the resampled means at least as far from 0 as the observed mean,
+  two-sided (the observed sample counts as one resample, so p is never 0). When
+  the differences do not vary (within every stratum, for macro means) every resample is
+  the observed mean: the null distribution is a point and p is undefined (NaN).
 * Randomisation test (Fisher; Smucker, Allan & Carterette 2007): each query's difference
-  keeps or flips its sign with probability 1/2; ``p = (count + 1) / (samples + 1)`` where
-  ``count`` is the number of sign patterns whose |mean| is at least the observed |mean|
-  (the +1 counts the observed pattern, so the Monte Carlo p-value is never 0).
-* Paired t-test: two-sided, the same formula as ``scipy.stats.ttest_rel``. When every
-  difference is 0 scipy returns NaN; we report ``p = 1`` (there is nothing to tell the runs
-  apart). With a single query the p-value is NaN.
+  keeps or flips its sign with probability 1/2. With ``2**n <= samples`` every one of the
+  ``2**n`` sign patterns is enumerated and ``p = count / 2**n`` (exact; ``count``
+  includes the observed pattern and its mirror image, so ``p >= 2 / 2**n``); otherwise
+  ``p = (count + 1) / (samples + 1)`` over sampled patterns (the +1 counts the observed
+  pattern, so the Monte Carlo p-value is never 0).
+* Paired t-test: two-sided, the same formula as ``scipy.stats.ttest_rel``. When the
+  differences do not vary (all equal, or all 0) the statistic is undefined and so is p
+  (NaN; scipy returns an infinite t and p = 0, or NaN). With a single query p is NaN.
+* Randomised Tukey HSD (Carterette, TOIS 2012): see :mod:`trecbench.tukey`.
 * Effect size: Cohen's d_z for paired samples, ``mean(d) / sd(d)`` with ``sd`` the sample
   standard deviation (ddof = 1); NaN when ``sd`` is 0.
 * Corrections: Bonferroni, Holm (step-down) and Benjamini–Hochberg (step-up, false
@@ -53,12 +59,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 
 import numpy as np
 
+from . import statistical_tests
 from .errors import UsageError
 
-TESTS = ("t", "bootstrap", "randomization")
+TESTS = statistical_tests.NAMES
 CORRECTIONS = ("holm", "bonferroni", "bh", "none")
 
 # Samples drawn per block: large enough for BLAS to pay off, small enough that the
@@ -67,11 +75,13 @@ BLOCK = 256
 BOOTSTRAP_STREAM = 0
 RANDOMIZATION_STREAM = 1
 STRATIFIED_STREAM = 2
+TUKEY_STREAM = 3
+PAIRS = 256  # pairs of columns whose differences are held at once
 
 Progress = Callable[[int, int], None]
 
 
-def _matrix(values) -> np.ndarray:
+def as_matrix(values) -> np.ndarray:
     """Values as a 2-D float64 array (queries x columns); a vector becomes one column."""
     array = np.asarray(values, dtype=np.float64)
     if array.ndim == 1:
@@ -83,7 +93,7 @@ def _matrix(values) -> np.ndarray:
     return array
 
 
-def _rng(seed: int, stream: int) -> np.random.Generator:
+def generator(seed: int, stream: int) -> np.random.Generator:
     return np.random.default_rng([int(seed), stream])
 
 
@@ -149,15 +159,15 @@ def bootstrap_means(
     the statistic is the macro mean (the mean of the strata's means; see
     :func:`macro_weights`), from stream :data:`STRATIFIED_STREAM`.
     """
-    matrix = _matrix(values)
+    matrix = as_matrix(values)
     if samples < 1:
         raise ValueError("samples must be at least 1")
     n = matrix.shape[0]
     if strata is None:
-        rng = _rng(seed, BOOTSTRAP_STREAM)
+        rng = generator(seed, BOOTSTRAP_STREAM)
         weighted = matrix  # divided by n at the end
     else:
-        rng = _rng(seed, STRATIFIED_STREAM)
+        rng = generator(seed, STRATIFIED_STREAM)
         members, base, size_of = _stratified_draws(strata)
         weighted = matrix * macro_weights(strata)[:, None]
     out = _resampled_means_array(samples, matrix.shape[1])
@@ -177,13 +187,28 @@ def bootstrap_means(
 
 
 def percentile_interval(
-    resampled: np.ndarray, confidence: float = 0.95
+    resampled: np.ndarray, confidence: float = 0.95, pairs=None
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Lower and upper percentile bounds per column of resampled statistics."""
+    """Lower and upper percentile bounds per column of resampled statistics, or with
+    ``pairs = (left, right)`` (column indices) of the differences ``left - right``.
+
+    Taken :data:`PAIRS` columns at a time: numpy's quantile copies what it sorts, and a
+    copy of 10,000 resamples of thousands of columns is gigabytes."""
     if not 0 < confidence < 1:
         raise ValueError("confidence must be between 0 and 1")
     alpha = (1 - confidence) / 2
-    low, high = np.quantile(resampled, [alpha, 1 - alpha], axis=0)
+    if np.ndim(resampled) == 1:  # one column
+        low, high = np.quantile(resampled, [alpha, 1 - alpha])
+        return low, high
+    width = resampled.shape[1] if pairs is None else len(pairs[0])
+    low, high = np.empty(width), np.empty(width)
+    for start in range(0, width, PAIRS):
+        block = slice(start, min(start + PAIRS, width))
+        if pairs is None:
+            part = resampled[:, block]
+        else:
+            part = resampled[:, pairs[0][block]] - resampled[:, pairs[1][block]]
+        low[block], high[block] = np.quantile(part, [alpha, 1 - alpha], axis=0)
     return low, high
 
 
@@ -191,7 +216,7 @@ def bootstrap_ci(
     values, samples: int = 10_000, confidence: float = 0.95, seed: int = 0
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Mean and bootstrap percentile interval per column: ``(mean, low, high)``."""
-    matrix = _matrix(values)
+    matrix = as_matrix(values)
     low, high = percentile_interval(bootstrap_means(matrix, samples, seed), confidence)
     return matrix.mean(axis=0), low, high
 
@@ -208,19 +233,34 @@ def _weighted_mean(matrix: np.ndarray, weights) -> np.ndarray:
     return (matrix * np.asarray(weights, dtype=np.float64)[:, None]).sum(axis=0)
 
 
-def bootstrap_p(diffs, resampled_means: np.ndarray, weights=None) -> np.ndarray:
+def bootstrap_p(diffs, resampled_means: np.ndarray, weights=None, strata=None) -> np.ndarray:
     """Two-sided paired bootstrap p-value per column of ``diffs`` (queries x columns).
 
     ``resampled_means`` are the bootstrap means of the *unshifted* differences (from
     :func:`bootstrap_means`); shifting by the observed mean ``m`` gives the null
-    distribution, so a resample is extreme when ``|mean* - m| >= |m|``. With ``weights``
+    distribution, so a resample is extreme when ``|mean* - m| >= |m|``; ``p = (count + 1)
+    / (samples + 1)``, the observed sample counted as one resample (as the randomisation
+    test does), so p is never 0: with two topics whose differences both exceed their
+    spread no resample is extreme, and ``count / samples`` printed p = 0. With ``weights``
     (:func:`macro_weights`) ``m`` is the weighted (macro) mean and the resamples those of
-    the stratified bootstrap.
+    the stratified bootstrap (``strata``). Differences that do not vary (within every
+    stratum) give NaN: every resample is the observed mean, there is no null distribution.
     """
-    matrix = _matrix(diffs)
+    matrix = as_matrix(diffs)
     observed = _weighted_mean(matrix, weights)
     extreme = np.abs(resampled_means - observed) >= np.abs(observed) - _tolerance(matrix)
-    return extreme.mean(axis=0)
+    p = (extreme.sum(axis=0) + 1) / (resampled_means.shape[0] + 1)
+    return np.where(constant(matrix, strata), np.nan, p)
+
+
+def constant(diffs, strata=None) -> np.ndarray:
+    """Per column: do the differences not vary (within every stratum, with ``strata``)?
+    Then a resample of them is always the observed mean and a t statistic is undefined."""
+    matrix = as_matrix(diffs)
+    if strata is None:
+        return np.ptp(matrix, axis=0) == 0
+    labels = np.asarray(strata)
+    return np.all([np.ptp(matrix[labels == label], axis=0) == 0 for label in np.unique(labels)], 0)
 
 
 def paired_bootstrap_test(
@@ -240,24 +280,31 @@ def randomization_test(
     """Two-sided paired randomisation (sign-flip permutation) test, per column.
 
     The statistic is the sum of the differences, or with ``weights`` their weighted sum
-    (the macro mean: :func:`macro_weights`); each query keeps or flips its sign.
+    (the macro mean: :func:`macro_weights`); each query keeps or flips its sign. With
+    ``2**queries <= samples`` every sign pattern is taken once (exact p, no draws).
     """
-    matrix = _matrix(diffs)
+    matrix = as_matrix(diffs)
     if samples < 1:
         raise ValueError("samples must be at least 1")
     n = matrix.shape[0]
-    rng = _rng(seed, RANDOMIZATION_STREAM)
+    exact = n < 63 and 2**n <= samples
+    rng = generator(seed, RANDOMIZATION_STREAM)
     scaled = matrix if weights is None else matrix * np.asarray(weights, np.float64)[:, None]
     observed = np.abs(scaled.sum(axis=0)) - n * _tolerance(scaled)
     count = np.zeros(matrix.shape[1], dtype=np.int64)
-    for start, size in _blocks(samples):
-        signs = rng.integers(0, 2, size=(size, n), dtype=np.int8).astype(np.float64)
+    patterns = 2**n if exact else samples
+    for start, size in _blocks(patterns):
+        if exact:  # pattern k: bit i of k set = topic i keeps its sign
+            bits = (np.arange(start, start + size)[:, None] >> np.arange(n)) & 1
+            signs = bits.astype(np.float64)
+        else:
+            signs = rng.integers(0, 2, size=(size, n), dtype=np.int8).astype(np.float64)
         signs *= 2
         signs -= 1
         count += (np.abs(signs @ scaled) >= observed).sum(axis=0)
         if progress is not None:
-            progress(start + size, samples)
-    return (count + 1) / (samples + 1)
+            progress(samples * (start + size) // patterns, samples)
+    return count / patterns if exact else (count + 1) / (samples + 1)
 
 
 def _t_p(t: np.ndarray, df) -> np.ndarray:
@@ -272,18 +319,18 @@ def paired_t_test(diffs) -> np.ndarray:
 
     ``t = mean(d) / (sd(d) / sqrt(n))`` with ``n - 1`` degrees of freedom and
     ``p = 2 * stdtr(n - 1, -|t|)`` (Student's t CDF from ``scipy.special``, which loads
-    several times faster than ``scipy.stats``). Identical per-query values (all
-    differences 0) give ``p = 1`` instead of scipy's NaN; fewer than two queries give NaN
-    (no test is possible).
+    several times faster than ``scipy.stats``). Differences that do not vary (``sd`` 0,
+    where scipy gives an infinite t and p = 0, or NaN when all are 0) and fewer than two
+    queries give NaN: the statistic is undefined.
     """
-    matrix = _matrix(diffs)
+    matrix = as_matrix(diffs)
     n = matrix.shape[0]
     if n < 2:
         return np.full(matrix.shape[1], np.nan)
     with np.errstate(divide="ignore", invalid="ignore"):
         t = matrix.mean(axis=0) / (matrix.std(axis=0, ddof=1) / np.sqrt(n))
         p = _t_p(t, n - 1)
-    return np.where((matrix == 0).all(axis=0), 1.0, p)
+    return np.where(constant(matrix), np.nan, p)
 
 
 def stratified_t_test(diffs, strata) -> np.ndarray:
@@ -294,10 +341,10 @@ def stratified_t_test(diffs, strata) -> np.ndarray:
     ``v_g = s_g^2 / (n_g G^2)`` (``s_g`` the sample sd of stratum ``g``'s differences);
     Welch–Satterthwaite degrees of freedom ``V^2 / sum_g v_g^2 / (n_g - 1)``. With one
     stratum it is :func:`paired_t_test`. A stratum with fewer than two topics has no
-    variance: the p-value is then NaN. All differences 0 give ``p = 1``; a nonzero ``D``
-    with ``V = 0`` gives ``p = 0``.
+    variance, and with ``V = 0`` (no stratum's differences vary) the statistic is
+    undefined: the p-value is then NaN.
     """
-    matrix = _matrix(diffs)
+    matrix = as_matrix(diffs)
     labels = np.asarray(strata)
     groups = [np.flatnonzero(labels == label) for label in np.unique(labels)]
     if min(len(rows) for rows in groups) < 2:
@@ -311,8 +358,7 @@ def stratified_t_test(diffs, strata) -> np.ndarray:
     with np.errstate(divide="ignore", invalid="ignore"):
         df = variance**2 / (parts**2 / (sizes - 1)).sum(axis=0)
         p = _t_p(difference / np.sqrt(variance), df)
-    p = np.where(variance > 0, p, np.where(difference == 0, 1.0, 0.0))
-    return np.where((matrix == 0).all(axis=0), 1.0, p)
+    return np.where(variance > 0, p, np.nan)
 
 
 def welch_t_test(a, b) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -321,10 +367,10 @@ def welch_t_test(a, b) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
     The unpaired design of the RAG spec: it treats the two runs' per-topic values as
     independent samples, ignoring that they answer the same topics (weaker than the
-    paired tests). Equal constant samples give ``p = 1``; different constant samples
-    ``p = 0``; fewer than two values on a side give NaN.
+    paired tests). Two constant samples (no variance on either side: t divides by 0)
+    and fewer than two values on a side give NaN for ``t``, ``df`` and ``p``.
     """
-    a, b = _matrix(a), _matrix(b)
+    a, b = as_matrix(a), as_matrix(b)
     n_a, n_b = a.shape[0], b.shape[0]
     if min(n_a, n_b) < 2:
         nan = np.full(a.shape[1], np.nan)
@@ -336,8 +382,7 @@ def welch_t_test(a, b) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         df = (va + vb) ** 2 / (va**2 / (n_a - 1) + vb**2 / (n_b - 1))
         p = _t_p(t, df)
     constant = (va + vb) == 0
-    p = np.where(constant, np.where(difference == 0, 1.0, 0.0), p)
-    return t, df, p
+    return tuple(np.where(constant, np.nan, x) for x in (t, df, p))
 
 
 def normal_interval(values, confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
@@ -349,7 +394,7 @@ def normal_interval(values, confidence: float = 0.95) -> tuple[np.ndarray, np.nd
 
     if not 0 < confidence < 1:
         raise ValueError("confidence must be between 0 and 1")
-    matrix = _matrix(values)
+    matrix = as_matrix(values)
     n = matrix.shape[0]
     if n < 2:
         nan = np.full(matrix.shape[1], np.nan)
@@ -361,7 +406,7 @@ def normal_interval(values, confidence: float = 0.95) -> tuple[np.ndarray, np.nd
 
 def effect_size(diffs) -> np.ndarray:
     """Paired Cohen's d_z per column: mean difference / sample sd of the differences."""
-    matrix = _matrix(diffs)
+    matrix = as_matrix(diffs)
     if matrix.shape[0] < 2:
         return np.full(matrix.shape[1], np.nan)
     sd = matrix.std(axis=0, ddof=1)
@@ -396,3 +441,110 @@ def adjust(pvalues, method: str = "holm") -> np.ndarray:
         scaled = np.minimum.accumulate((ranked * m / np.arange(1, m + 1))[::-1])[::-1]
     out[order] = np.minimum(1.0, scaled)
     return out
+
+
+# ---------------------------------------------------------------------------------------
+# the registered tests over pairs of columns (see trecbench.statistical_tests)
+
+
+@dataclass(frozen=True)
+class Paired:
+    """What a registered test needs: ``values`` (topics x columns) and the pairs of
+    columns to test (``left[k]`` against ``right[k]``, difference left − right).
+
+    ``strata`` (one label per topic) asks for the macro form (weights
+    :func:`macro_weights`); ``resampled`` are :func:`bootstrap_means` of every column
+    (the bootstrap test reuses them); ``families`` are the groups of columns compared
+    together (Tukey HSD: one measure's runs; a pair's two columns are in one family).
+    """
+
+    values: np.ndarray
+    left: np.ndarray
+    right: np.ndarray
+    samples: int = 10_000
+    seed: int = 0
+    strata: np.ndarray | None = None
+    resampled: np.ndarray | None = None
+    families: tuple[np.ndarray, ...] = ()
+    progress: Progress | None = None
+
+    @property
+    def weights(self) -> np.ndarray | None:
+        return None if self.strata is None else macro_weights(self.strata)
+
+    def blocks(self) -> Iterator[np.ndarray]:
+        """Indices of the pairs, :data:`PAIRS` at a time: memory grows with the block,
+        not with the number of pairs."""
+        for start in range(0, len(self.left), PAIRS):
+            yield np.arange(start, min(start + PAIRS, len(self.left)))
+
+    def diffs(self, block: np.ndarray) -> np.ndarray:
+        return self.values[:, self.left[block]] - self.values[:, self.right[block]]
+
+
+def pair_p_values(test: str, paired: Paired) -> np.ndarray:
+    """p-value of every pair of ``paired`` under registered test ``test`` (a name of
+    :data:`trecbench.statistical_tests.TESTS`; NaN where the test is undefined)."""
+    if len(paired.left) == 0:
+        return np.empty(0)
+    return np.asarray(statistical_tests.function(test)(paired), dtype=np.float64)
+
+
+def all_pairs_p(values, test: str, samples: int = 10_000, seed: int = 0) -> np.ndarray:
+    """``runs x runs`` p-values of registered test ``test`` (by name, e.g. ``"t"`` or
+    ``"tukey"``) for every pair of runs (columns of ``values``: topics x runs), as
+    ``compare`` computes them for one measure over all topics: unadjusted (Tukey HSD's
+    are family-wise already), NaN where the test is undefined; the diagonal is NaN."""
+    matrix = as_matrix(values)
+    k = matrix.shape[1]
+    left, right = np.triu_indices(k, 1)
+    resampled = None
+    if test == "bootstrap":
+        resampled = bootstrap_means(matrix, samples, seed)
+    paired = Paired(matrix, left, right, samples, seed, None, resampled, (np.arange(k),))
+    out = np.full((k, k), np.nan)
+    out[left, right] = out[right, left] = pair_p_values(test, paired)
+    return out
+
+
+def per_block(paired: Paired, p_of: Callable[[np.ndarray, np.ndarray], np.ndarray]):
+    """``p_of(diffs, block)`` over the blocks of ``paired``'s pairs, concatenated."""
+    return np.concatenate([p_of(paired.diffs(block), block) for block in paired.blocks()])
+
+
+def t_pairs(paired: Paired) -> np.ndarray:
+    """The paired t-test (stratified with ``strata``) of every pair."""
+    if paired.strata is None:
+        return per_block(paired, lambda diffs, _: paired_t_test(diffs))
+    return per_block(paired, lambda diffs, _: stratified_t_test(diffs, paired.strata))
+
+
+def bootstrap_pairs(paired: Paired) -> np.ndarray:
+    """The paired bootstrap test of every pair, from the columns' resampled means."""
+    boot, weights = paired.resampled, paired.weights
+
+    def p_of(diffs: np.ndarray, block: np.ndarray) -> np.ndarray:
+        resampled = boot[:, paired.left[block]] - boot[:, paired.right[block]]
+        return bootstrap_p(diffs, resampled, weights, paired.strata)
+
+    return per_block(paired, p_of)
+
+
+def randomization_pairs(paired: Paired) -> np.ndarray:
+    """The randomisation test of every pair; every block of pairs sees the same sign
+    patterns (a pair's p does not depend on the others)."""
+    blocks = max(1, -(-len(paired.left) // PAIRS))
+    done = 0
+
+    def p_of(diffs: np.ndarray, _block: np.ndarray) -> np.ndarray:
+        nonlocal done
+        progress = None
+        if paired.progress is not None:
+
+            def progress(step: int, total: int, _done: int = done) -> None:
+                paired.progress((_done * total + step) // blocks, total)
+
+        done += 1
+        return randomization_test(diffs, paired.samples, paired.seed, progress, paired.weights)
+
+    return per_block(paired, p_of)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from .. import extras
+from .. import extras, statistical_tests
 from ..errors import UsageError
 from .evaluation_options import (
     evaluation_options,
@@ -20,12 +20,12 @@ from .paths import INPUT_FILE, OUTPUT_FOLDER, QRELS_INPUT
 from .progress import TaskProgress, wanted
 from .report_options import manifest_options
 
-# stats.TESTS, stats.CORRECTIONS, compare.MISSING, comparison_text.FORMATS and
-# plots.ORDERS, repeated so that loading the CLI (every command registers this one)
-# imports neither numpy nor pandas; a test keeps them and the defaults below equal to the
-# library's.
+# The tests come from their registry (which imports no numpy); stats.CORRECTIONS,
+# compare.MISSING, comparison_text.FORMATS and plots.ORDERS are repeated so that loading
+# the CLI (every command registers this one) imports neither numpy nor pandas; a test
+# keeps them and the defaults below equal to the library's.
 _CHOICES = {
-    "test": ("t", "bootstrap", "randomization"),
+    "test": statistical_tests.NAMES,
     "correction": ("holm", "bonferroni", "bh", "none"),
     "missing": ("zero", "drop"),
     "output_format": ("table", "markdown", "csv", "json", "latex"),
@@ -107,7 +107,9 @@ def runs_and_qrels(
     type=click.Choice(_CHOICES["test"]),
     default="t",
     show_default=True,
-    help="Paired significance test.",
+    help="Paired significance test: "
+    + "; ".join(f"{name}: {test.label}" for name, test in statistical_tests.TESTS.items())
+    + ". Every test is described in docs/compare.md.",
 )
 @click.option(
     "--correction",
@@ -121,7 +123,8 @@ def runs_and_qrels(
     type=click.IntRange(min=1),
     default=10_000,
     show_default=True,
-    help="Bootstrap (and randomisation) resamples.",
+    help="Bootstrap resamples; also the randomisation test's sign patterns (all of them "
+    "when 2^topics is not more) and Tukey HSD's permutations.",
 )
 @click.option(
     "--seed",

@@ -1,0 +1,349 @@
+"""compare's statistics that cannot mislead: undefined p-values, tests that cannot reach
+alpha over so few topics, the test registry, the all-pairs bound, plots of such sections."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from trecbench import statistical_tests, stats, tukey
+from trecbench.comparison import compare_scores
+from trecbench.report import validate_against_schema
+
+SCHEMAS = Path(__file__).resolve().parent.parent / "trecbench" / "schemas"
+
+
+def _frame(values: dict[str, list[float]], measure: str = "P@2") -> pd.DataFrame:
+    rows = [
+        (run, f"q{i}", measure, value)
+        for run, column in values.items()
+        for i, value in enumerate(column)
+    ]
+    return pd.DataFrame(rows, columns=["run", "qid", "measure", "value"])
+
+
+# the issue's case: 2 topics whose per-topic differences are equal
+EQUAL = {"a": [0.5, 0.5], "b": [1.0, 1.0]}
+
+
+@pytest.mark.parametrize("test", ["t", "bootstrap"])
+def test_constant_differences_give_no_p_and_say_why_in_every_format(test):
+    result = compare_scores(_frame(EQUAL), test=test, samples=200)
+    (row,) = result.comparisons.to_dict(orient="records")
+    assert math.isnan(row["p_value"]) and math.isnan(row["p_adjusted"])
+    assert not row["significant"]
+    assert row["p_undefined"].startswith("the per-topic differences do not vary")
+    (section,) = result.sections
+    assert section.smallest_p == 0.5  # 2 / 2**2
+    (note,) = section.notes
+    assert "With 2 topics" in note and "cannot reach p < 0.05" in note
+    table = result.render("table")
+    body = table[table.index("\nAll topics") :]  # after the legend, which shows the markers
+    assert "▼" not in body and "▲" not in body and "*" not in body
+    assert table.count("With 2 topics") == 1 and "p n/a (undefined" in table
+    assert "+100.0%  2/0/0  n/a" in table  # not "p 0.0e+00 ▼***"
+    markdown = result.render("markdown")
+    assert markdown.count("> With 2 topics") == 1 and "> p n/a (undefined" in markdown
+    latex = result.render("latex")
+    assert latex.count("With 2 topics") == 1
+    report = json.loads(result.render("json"))
+    validate_against_schema(report, "benchmark_report")
+    (part,) = report["results"]
+    assert part["smallest_p"] == 0.5 and part["notes"] == [note]
+    assert part["comparisons"][0]["p_value"] is None
+    assert part["comparisons"][0]["p_undefined"] == row["p_undefined"]
+    rows = list(csv.DictReader(io.StringIO(result.render("csv"))))
+    assert [r["notes"].count("With 2 topics") for r in rows] == [1, 0]  # once per section
+    assert rows[1]["p_value"] == "" and rows[1]["p_undefined"] == row["p_undefined"]
+
+
+def test_the_issue_s_case_on_the_command_line(tmp_path):
+    from test_compare import _invoke
+
+    (tmp_path / "qrels").write_text("q1 0 d1 1\nq1 0 d2 1\nq2 0 d1 1\nq2 0 d2 1\n")
+    (tmp_path / "a.run").write_text(
+        "q1 Q0 d1 1 2 a\nq1 Q0 x 2 1 a\nq2 Q0 d1 1 2 a\nq2 Q0 x 2 1 a\n"
+    )
+    (tmp_path / "b.run").write_text(
+        "q1 Q0 d1 1 2 b\nq1 Q0 d2 2 1 b\nq2 Q0 d1 1 2 b\nq2 Q0 d2 2 1 b\n"
+    )
+    files = [str(tmp_path / name) for name in ("qrels", "a.run", "b.run")]
+    for test in ("t", "bootstrap", "randomization", "wilcoxon", "tukey"):
+        done = _invoke("compare", [*files, "-m", "P@2", "--test", test, "--quiet", "--format",
+                                   "table"])  # fmt: skip
+        assert done.exit_code == 0, done.output
+        done = _invoke("compare", [*files, "-m", "P@2", "--test", test])
+        assert done.exit_code == 0, done.output
+        body = done.output[done.output.index("\nAll topics") :]
+        assert "0.0e+00" not in body and "▲" not in body and "*" not in body, test
+        assert done.output.count("With 2 topics") == 1, test
+
+
+def test_randomisation_and_t_below_the_bound_mark_nothing_though_p_is_small():
+    # 5 topics, every difference positive and varying: the t-test's p is far below 0.05,
+    # but 2 / 2**5 = 0.0625: no distribution-free test could say so; nothing is marked
+    values = {"a": [0.1, 0.2, 0.3, 0.4, 0.5], "b": [0.6, 0.75, 0.8, 0.95, 1.0]}
+    result = compare_scores(_frame(values), test="t")
+    (row,) = result.comparisons.to_dict(orient="records")
+    assert row["p_value"] < 0.001 and not row["significant"]
+    assert result.sections[0].smallest_p == 2 / 32
+    result = compare_scores(_frame({k: v + [v[-1] + 0.01] for k, v in values.items()}), test="t")
+    assert result.comparisons["significant"].all()  # 6 topics: 2 / 64 < 0.05
+    assert result.sections[0].notes == ()
+    exact = compare_scores(_frame(values), test="randomization")
+    assert exact.comparisons["p_value"].tolist() == [2 / 32]  # exact: every sign pattern
+
+
+def test_macro_and_strata_sections_each_say_it_once():
+    rng = np.random.default_rng(1)
+    values = {"a": list(rng.random(8)), "b": list(rng.random(8) + 0.3)}
+    strata = {f"q{i}": "x" if i < 2 else "y" for i in range(8)}
+    result = compare_scores(_frame(values), strata=strata, group_by="g", test="t", samples=100)
+    notes = {section.label: section.notes for section in result.sections}
+    assert notes["all"] == () and len(notes["g=x"]) == 1 and len(notes["g=y"]) == 0
+    table = result.render("table")
+    assert table.count("x: With 2 topics") == 1  # the stratum, under its compact table
+    markdown = result.render("markdown")
+    assert markdown.count("> With 2 topics") == 1
+    report = result.report()
+    validate_against_schema(report, "benchmark_report")
+    # wilcoxon has no macro form: undefined there, with the reason
+    result = compare_scores(_frame(values), strata=strata, group_by="g", test="wilcoxon")
+    macro = result.part(result.comparisons, "g:macro")
+    assert macro["p_value"].isna().all()
+    assert "no form for macro means" in macro["p_undefined"].iloc[0]
+
+
+def test_stratified_t_with_a_one_topic_stratum_says_why():
+    values = {"a": [0.1, 0.2, 0.3, 0.4, 0.5], "b": [0.3, 0.1, 0.6, 0.9, 0.2]}
+    strata = {"q0": "x", "q1": "y", "q2": "y", "q3": "y", "q4": "y"}
+    result = compare_scores(_frame(values), strata=strata, group_by="g", test="t")
+    macro = result.part(result.comparisons, "g:macro")
+    assert macro["p_undefined"].iloc[0].startswith("a stratum has fewer than 2 topics")
+    one = result.part(result.comparisons, "g=x")
+    assert one["p_undefined"].iloc[0] == "fewer than 2 topics"
+    assert result.section("g=x").notes == (
+        "With fewer than 2 topics no paired test is defined: no p-value.",
+    )
+
+
+# --- the registry ---------------------------------------------------------------------
+
+
+def test_schema_enums_cli_choices_and_analysis_are_the_registry_s():
+    from trecbench.cli.compare import _CHOICES
+    from trecbench.comparison import MACRO_TEST_NAMES, TEST_NAMES
+
+    names = list(statistical_tests.NAMES)
+    report = json.loads((SCHEMAS / "benchmark_report.schema.json").read_text())
+    config = json.loads((SCHEMAS / "benchmark_config.schema.json").read_text())
+    assert report["properties"]["settings"]["properties"]["test"]["enum"] == names
+    assert config["properties"]["statistics"]["properties"]["test"]["enum"] == names
+    assert list(_CHOICES["test"]) == names == list(stats.TESTS)
+    assert list(TEST_NAMES) == names == list(MACRO_TEST_NAMES)
+    for name, test in statistical_tests.TESTS.items():
+        assert callable(statistical_tests.function(name)), name
+        assert test.function.startswith("trecbench."), name
+        assert set(test.options) <= {"samples", "seed", "correction"}
+
+
+def test_the_registry_loads_without_numpy():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, trecbench.statistical_tests as t; t.smallest_p('t', 3, 10); "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('numpy', 'scipy', 'pandas')))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("test", list(statistical_tests.NAMES))
+def test_every_test_runs_through_compare_and_validates(test):
+    rng = np.random.default_rng(4)
+    values = {
+        run: list(rng.random(12) + shift) for run, shift in zip("abc", (0, 0.2, 0.5), strict=True)
+    }
+    result = compare_scores(_frame(values), test=test, samples=300, seed=2)
+    assert result.comparisons["p_value"].between(0, 1).all()
+    validate_against_schema(result.report(), "benchmark_report")
+    tests = result.comparisons.set_index("run")
+    pairs = result.pairs.set_index(["run", "other"])
+    assert tests.loc["c", "p_value"] == pairs.loc[("a", "c"), "p_value"]
+    if test == "tukey":  # family-wise already: not corrected again; seeded and recorded
+        assert (result.pairs["p_value"] == result.pairs["p_adjusted"]).all()
+        assert result.settings["names"]["correction"] == "family-wise"
+        assert "(--correction holm is not applied)" in " ".join(result.render("table").split())
+        frame = _frame(values).pivot(index="qid", columns="run", values="value")
+        expected = tukey.tukey_hsd(frame[list("abc")].to_numpy(), 300, 2)
+        assert pairs.loc[("a", "c"), "p_value"] == expected[0, 2]
+        assert result.settings["family_wise"] and result.settings["random_streams"]["tukey"] == [
+            2,
+            stats.TUKEY_STREAM,
+        ]
+    if test == "wilcoxon":
+        from scipy.stats import wilcoxon
+
+        d = np.array(values["b"]) - np.array(values["a"])
+        assert tests.loc["b", "p_value"] == pytest.approx(wilcoxon(d).pvalue, rel=1e-12)
+
+
+# --- many runs: the all-pairs rows are bounded -------------------------------------------
+
+
+def test_all_pairs_rows_are_left_out_beyond_the_bound_saying_so(monkeypatch):
+    from trecbench.comparison import significance
+
+    rng = np.random.default_rng(5)
+    values = {f"r{i}": list(rng.random(10) + i / 20) for i in range(6)}
+    whole = compare_scores(_frame(values), test="t")
+    monkeypatch.setattr(significance, "PAIRS_RUNS", 4)
+    bounded = compare_scores(_frame(values), test="t")
+    assert len(whole.pairs) == 15 and bounded.pairs.empty
+    assert bounded.comparisons.equals(whole.comparisons)
+    (note,) = bounded.sections[0].notes
+    assert note.startswith("All pairs: not listed for 6 runs (over 4")
+    for fmt in ("table", "markdown", "latex"):
+        assert bounded.render(fmt).count("All pairs: not listed") == 1, fmt
+    validate_against_schema(bounded.report(), "benchmark_report")
+
+
+# --- plots of sections whose interval misses the mean by a rounding error ----------------
+
+
+def test_means_plot_of_one_topic_strata_draws_intervals_missing_the_mean_by_rounding():
+    from trecbench import plots
+
+    # a macro mean over 257 one-topic strata: every stratified resample is the same
+    # topics, summed in another order than the mean; the interval misses it in the last bit
+    rng = np.random.default_rng(257)
+    values = rng.random((257, 3))
+    labels = np.arange(257)
+    mean = (values * stats.macro_weights(labels)[:, None]).sum(axis=0)
+    low, high = stats.percentile_interval(stats.bootstrap_means(values, 10, 0, strata=labels))
+    assert ((mean < low) | (mean > high)).any()
+    figure = plots.means_figure(
+        ["a", "b", "c"], ["m"], mean[None, :], low[None, :], high[None, :], title="t"
+    )  # was ValueError: 'yerr' must not contain negative values
+    (axis,) = figure.axes
+    (bars,) = [c for c in axis.collections if c.__class__.__name__ == "LineCollection"]
+    drawn = [segment[:, 1].tolist() for segment in bars.get_segments()]
+    assert drawn == [pytest.approx([lo, hi], abs=1e-15) for lo, hi in zip(low, high, strict=True)]
+
+
+def test_benchmark_says_it_too(tmp_path):
+    """``trecbench benchmark`` takes compare's statistics: on 3 topics of the bundled R-task
+    demo every section of its report says the t-test cannot reach 0.05, once."""
+    import shutil
+
+    from conftest import ROOT
+    from test_compare import _invoke
+
+    demo = tmp_path / "demo"
+    shutil.copytree(ROOT / "data" / "hpo-rtask", demo)
+    qrels = (demo / "hpo-rtask.qrels").read_text().splitlines()
+    kept = sorted({line.split()[0] for line in qrels})[:3]
+    (demo / "hpo-rtask.qrels").write_text(
+        "".join(f"{line}\n" for line in qrels if line.split()[0] in kept)
+    )
+    config = (demo / "benchmark.toml").read_text()
+    sidecar = (ROOT / "qrels" / "hpo-demo.sidecar.json").as_posix()
+    (demo / "benchmark.toml").write_text(
+        config.replace("../../qrels/hpo-demo.sidecar.json", sidecar)
+    )
+    done = _invoke(
+        "benchmark", [str(demo / "benchmark.toml"), "-o", str(tmp_path / "out"), "--quiet"]
+    )
+    assert done.exit_code == 0, done.output
+    report = json.loads((tmp_path / "out" / "BenchmarkReport.json").read_text())
+    validate_against_schema(report, "benchmark_report")
+    for part in report["results"]:
+        assert part["topics"] <= 3 and part["smallest_p"] >= 0.25
+        assert len(part["notes"]) == 1 and "cannot reach p < 0.05" in part["notes"][0]
+        assert not any(row["significant"] for row in part["comparisons"] + part["pairs"])
+    markdown = (tmp_path / "out" / "BenchmarkComparison.md").read_text()
+    assert markdown.count("cannot reach p < 0.05") == len(report["results"])
+
+
+# --- adversarial: ties, constant differences, 1 to 3 topics (issue 25 item 11) -----------
+
+_STATS_EXAMPLES = int(__import__("os").environ.get("TRECBENCH_HOSTILE_EXAMPLES", "15"))
+
+
+def _hostile_values():
+    from hypothesis import strategies as st
+
+    value = st.sampled_from([0.0, 0.25, 0.5, 1.0]) | st.floats(0, 1, allow_nan=False)
+    return st.integers(1, 4).flatmap(
+        lambda topics: st.lists(
+            st.lists(value, min_size=topics, max_size=topics), min_size=2, max_size=4
+        )
+    )
+
+
+@pytest.mark.filterwarnings("error")  # a numpy warning: arithmetic on undefined values
+def test_hostile_small_inputs_never_print_a_number_that_cannot_be_right():
+    import re
+
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    @settings(
+        max_examples=_STATS_EXAMPLES,
+        derandomize=True,
+        database=None,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow],
+    )
+    @given(_hostile_values(), st.sampled_from(statistical_tests.NAMES), st.booleans())
+    def check(columns, test, grouped):
+        values = {f"r{i}": column for i, column in enumerate(columns)}
+        strata = {f"q{t}": "x" if t % 2 else "y" for t in range(len(columns[0]))}
+        result = compare_scores(
+            _frame(values),
+            test=test,
+            samples=50,
+            strata=strata if grouped else None,
+            group_by="g" if grouped else None,
+        )
+        for frame in (result.comparisons, result.pairs):
+            defined = frame["p_value"].notna()
+            assert frame.loc[defined, "p_value"].between(0, 1, inclusive="right").all()
+            assert frame.loc[~defined, "p_undefined"].notna().all()
+            assert not frame.loc[~defined, "significant"].any()
+        for section in result.sections:
+            if section.smallest_p is not None and section.smallest_p >= 0.05:
+                for frame in (result.comparisons, result.pairs):
+                    assert not result.part(frame, section.label)["significant"].any()
+        for fmt in ("table", "markdown", "csv", "latex", "json"):
+            text = result.render(fmt)
+            assert not re.search(r"\b(nan|inf|infinity)\b", text, re.IGNORECASE), fmt
+        validate_against_schema(result.report(), "benchmark_report")
+
+    check()
+
+
+@pytest.mark.filterwarnings("error")
+def test_relative_change_against_a_subnormal_baseline_is_n_a_not_inf():
+    # found by the property test: 100 * 0.25 / 5e-324 overflows
+    result = compare_scores(_frame({"a": [5e-324, 5e-324], "b": [0.25, 0.5]}), samples=50)
+    assert math.isnan(result.comparisons["relative_change"].iloc[0])
+    assert "inf" not in result.render("table")
+
+
+def test_too_few_samples_to_reach_alpha_is_said_too():
+    rng = np.random.default_rng(8)
+    values = {"a": list(rng.random(30)), "b": list(rng.random(30) + 0.5)}
+    result = compare_scores(_frame(values), test="bootstrap", samples=10)
+    (note,) = result.sections[0].notes
+    assert "smallest p it can honestly give is 0.0909 (1/(samples + 1) with 10 samples)" in note
+    assert result.comparisons["p_value"].iloc[0] == 1 / 11  # no resample as extreme
+    assert not result.comparisons["significant"].any()

@@ -1,0 +1,89 @@
+"""Compare runs: means with bootstrap intervals, differences against a baseline, paired
+significance tests and multiple-comparison correction — overall, per stratum and as macro
+means over strata; topic movers, every pair of runs, tie bounds.
+
+:func:`compare` scores the runs with :func:`trecbench.evaluate` (each against the qrels it
+was given: one shared qrels, or each run its own) and hands the per-query values to
+:func:`compare_scores`, which does the statistics (see :mod:`trecbench.stats` for the
+conventions) on one ``queries x runs x measures`` array per section. Rendering is
+:mod:`trecbench.comparison_text`'s job, plotting :mod:`trecbench.plots`'.
+
+Topics are paired by qid across runs. Which count (``missing``, recorded in the report):
+
+* ``"zero"`` (default, trec_eval ``-c``): every topic of the qrels counts; a run without
+  results for a topic scores 0 on it. With a qrels per run, the topics that every run's
+  qrels judge (the others cannot be paired; each run lists its unpaired ones).
+* ``"drop"``: only topics that every run was evaluated on (the pairs all runs share).
+
+Sections (``group_by``, repeatable): ``all`` (every topic), then for each field its
+**macro** section ``FIELD:macro`` (every stratum counts the same: the mean of the strata's
+means, as code-chunk's published "overall"; stratified bootstrap, weighted tests, see
+:mod:`trecbench.stats`) and one section per value ``FIELD=VALUE``. Each section has its own
+resamples from the same seed and its own family for the p-value correction.
+
+Which way is better (:func:`direction`, recorded in the report's ``settings.better``) is
+the measure registry's ``better`` (:func:`trecbench.measures.better`): higher for every
+measure of a ranking's quality, lower for ``num_nonrel_judged_ret`` (judged non-relevant
+documents retrieved), and neither for counts such as ``num_ret`` and ``num_rel`` and for
+diagnostics such as ``Judged@k``; higher for a name the registry does not know.
+"Best run", the ▲/▼ markers, wins and losses, movers and the all-pairs letters follow
+it; a measure without a direction gets no best run, ↑/↓ (significantly higher/lower),
+and counts "higher" as a win.
+"""
+
+from .analysis import compare_scores
+from .figures import plot_files
+from .result import (
+    LATEX_FILE,
+    MARKDOWN_FILE,
+    REPORT_FILE,
+    SCHEMA_VERSION,
+    Comparison,
+    check_outputs,
+)
+from .scoring import _named_runs, compare, run_name  # noqa: F401 (_named_runs: see below)
+from .settings import (
+    ALL,
+    CORRECTION_NAMES,
+    HIGHER,
+    LOWER,
+    MACRO,
+    MACRO_TEST_NAMES,
+    MISSING,
+    MOVERS,
+    TEST_NAMES,
+    StatsSettings,
+    direction,
+)
+from .significance import PAIRS_RUNS
+from .tables import Section
+from .tables import values_cube as _cube  # noqa: F401
+
+# _cube and _named_runs: trecbench.conclusions.scores imports them by the names they had in
+# the single module this package was; new code takes tables.values_cube and scoring's own.
+
+__all__ = [
+    "ALL",
+    "CORRECTION_NAMES",
+    "HIGHER",
+    "LATEX_FILE",
+    "LOWER",
+    "MACRO",
+    "MACRO_TEST_NAMES",
+    "MARKDOWN_FILE",
+    "MISSING",
+    "MOVERS",
+    "PAIRS_RUNS",
+    "REPORT_FILE",
+    "SCHEMA_VERSION",
+    "Comparison",
+    "Section",
+    "StatsSettings",
+    "TEST_NAMES",
+    "check_outputs",
+    "compare",
+    "compare_scores",
+    "direction",
+    "plot_files",
+    "run_name",
+]

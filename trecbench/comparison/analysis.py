@@ -1,0 +1,238 @@
+"""The statistics over per-query values: :func:`compare_scores` (section by section)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+
+import numpy as np
+import pandas as pd
+
+from .. import statistical_tests, stats
+from ..errors import UsageError
+from . import significance
+from .result import Comparison
+from .rows import COLUMNS, comparison_rows, pair_rows, summary_rows
+from .settings import MOVERS, StatsSettings
+from .significance import pair_tests, pairs_left_out, tested_section
+from .tables import Section, SectionPart, View, sections_of, strata_fields, values_cube
+
+Progress = Callable[[int, int], None]
+
+
+def _analyse(
+    part: SectionPart,
+    cube: np.ndarray,
+    bounds: tuple[np.ndarray, np.ndarray] | None,
+    qids: list[str],
+    runs: list[str],
+    measures: list[str],
+    baseline: int,
+    statistics: StatsSettings,
+    advance: Callable[[int], None] | None,
+) -> tuple[dict[str, list[dict]], Section]:
+    """Summary, comparison, pair and mover rows of one section (``cube``: queries x runs
+    x measures of its topics, ``bounds`` the per-topic tie bounds alike), and the section
+    with what its tests can say (:func:`~.significance.tested_section`).
+
+    ``advance(done)`` is told how many resamples of this section are done (bootstrap
+    first, then the test's own).
+    """
+    n, n_runs, n_measures = cube.shape
+    view = View(part, cube.transpose(0, 2, 1).reshape(n, n_measures * n_runs), n_runs)
+    boot = stats.bootstrap_means(
+        view.flat, statistics.samples, statistics.seed, _stage(advance, 0), strata=part.strata
+    )
+    result = {
+        "summary": summary_rows(view, boot, bounds, runs, measures, statistics),
+        "comparisons": [],
+        "pairs": [],
+        "movers": [],
+    }
+    section = tested_section(part.section, statistics, n_runs)
+    if n_runs < 2:
+        return result, section
+    every = n_runs <= significance.PAIRS_RUNS
+    pairs = [
+        (m, i, j)
+        for m in range(n_measures)
+        for i in range(n_runs)
+        for j in range(i + 1, n_runs)
+        if every or baseline in (i, j)
+    ]
+    progress = _stage(advance, statistics.samples)
+    p, why = pair_tests(view, pairs, boot, statistics, progress)
+    if every:
+        result["pairs"] = pair_rows(view, pairs, (p, why), runs, measures, statistics, section)
+    p_of = {pair: k for k, pair in enumerate(pairs)}
+    compared = [(m, r) for m in range(n_measures) for r in range(n_runs) if r != baseline]
+    chosen = [p_of[(m, min(r, baseline), max(r, baseline))] for m, r in compared]
+    tested = (p[chosen], [why[k] for k in chosen])
+    result["comparisons"], result["movers"] = comparison_rows(
+        view, boot, compared, tested, qids, runs, measures, baseline, statistics, section
+    )
+    if not every:
+        section = replace(section, notes=(*section.notes, pairs_left_out(n_runs)))
+    return result, section
+
+
+def _stage(advance: Callable[[int], None] | None, offset: int) -> stats.Progress | None:
+    return None if advance is None else lambda done, _total: advance(offset + done)
+
+
+def compare_scores(
+    per_query: pd.DataFrame,
+    *,
+    queries: Sequence[str] | None = None,
+    baseline: str | None = None,
+    test: str = "t",
+    correction: str = "holm",
+    samples: int = 10_000,
+    seed: int = 0,
+    confidence: float = 0.95,
+    missing: str = "zero",
+    strata: Mapping | None = None,
+    group_by: str | Sequence[str] | None = None,
+    progress: Progress | None = None,
+    bounds: pd.DataFrame | None = None,
+    movers: int = MOVERS,
+) -> Comparison:
+    """Statistics over per-query values (``run, qid, measure, value``; see
+    :func:`~trecbench.comparison.compare`).
+
+    ``queries`` are the topics that count with ``missing="zero"`` (the qrels topics);
+    default: every qid in ``per_query``. ``strata`` maps qid to a stratum value (the field
+    named ``group_by``), or field to such a mapping (several groupings); topics without a
+    value are left out of that field's sections, not out of the overall analysis.
+    ``bounds`` (``run, qid, measure, low, high``) are per-topic tie bounds
+    (:attr:`trecbench.Evaluation.tie_bounds_per_query`); ``movers`` how many topics to list
+    per run, measure and direction. The statistics settings are :class:`StatsSettings`'.
+    """
+    statistics = StatsSettings(test, correction, samples, seed, confidence, missing, movers)
+    return analyse(
+        per_query,
+        statistics,
+        queries=queries,
+        baseline=baseline,
+        strata=strata,
+        group_by=group_by,
+        progress=progress,
+        bounds=bounds,
+    )
+
+
+def analyse(
+    per_query: pd.DataFrame,
+    statistics: StatsSettings,
+    *,
+    queries: Sequence[str] | None = None,
+    baseline: str | None = None,
+    strata: Mapping | None = None,
+    group_by: str | Sequence[str] | None = None,
+    progress: Progress | None = None,
+    bounds: pd.DataFrame | None = None,
+) -> Comparison:
+    """:func:`compare_scores` with its statistics settings as one value."""
+    fields, group_fields = strata_fields(strata, group_by)
+    per_query = per_query.astype({"run": str, "qid": str, "measure": str})
+    finite = np.isfinite(per_query["value"].to_numpy(dtype=np.float64))
+    if not finite.all():
+        row = per_query[~finite].iloc[0]
+        value = "undefined" if math.isnan(row["value"]) else row["value"]
+        raise UsageError(f"run {row['run']!r}: {row['measure']} is {value} for {row['qid']!r}")
+    runs = list(dict.fromkeys(per_query["run"]))
+    measures = list(dict.fromkeys(per_query["measure"]))
+    if not runs:
+        raise UsageError("nothing to compare: no per-query values")
+    baseline = runs[0] if baseline is None else baseline
+    if baseline not in runs:
+        raise UsageError(f"baseline {baseline!r} is not one of the runs: {', '.join(runs)}")
+    universe, absent = _topics(per_query, runs, queries, statistics.missing)
+    cube, tie_cubes = _cubes(per_query, bounds, runs, measures, universe)
+    settings = statistics.record(baseline, measures, group_fields, bounds is not None)
+    parts = sections_of(universe, fields)
+    own_draws = statistical_tests.SAMPLES in statistics.registered.options
+    passes = 2 if own_draws and statistics.test != "bootstrap" and len(runs) > 1 else 1
+    samples = statistics.samples
+    total = passes * samples * len(parts)
+    rows: dict[str, list[dict]] = {name: [] for name in COLUMNS}
+    for k, part in enumerate(parts):
+        advance = None
+        if progress is not None:
+
+            def advance(done: int, _offset: int = k * passes * samples) -> None:
+                progress(_offset + done, total)
+
+        section_bounds = None if tie_cubes is None else tuple(c[part.rows] for c in tie_cubes)
+        found, tested = _analyse(
+            part,
+            cube[part.rows],
+            section_bounds,
+            [universe[i] for i in part.rows],
+            runs,
+            measures,
+            runs.index(baseline),
+            statistics,
+            advance,
+        )
+        for name, found_rows in found.items():
+            rows[name] += found_rows
+        part.section = tested
+
+    tidy = pd.DataFrame(
+        {
+            "run": np.repeat(runs, len(universe) * len(measures)),
+            "qid": np.tile(np.repeat(universe, len(measures)), len(runs)),
+            "measure": np.tile(measures, len(universe) * len(runs)),
+            "value": cube.transpose(1, 0, 2).ravel(),
+        }
+    )
+    frames = {name: pd.DataFrame(rows[name], columns=columns) for name, columns in COLUMNS.items()}
+    return Comparison(
+        runs=runs,
+        baseline=baseline,
+        measures=measures,
+        queries=universe,
+        settings=settings,
+        sections=[part.section for part in parts],
+        summary=frames["summary"],
+        comparisons=frames["comparisons"],
+        pairs=frames["pairs"],
+        movers=frames["movers"],
+        per_query=tidy,
+        missing=absent,
+        strata=None
+        if fields is None
+        else {f: {q: m[q] for q in universe if q in m} for f, m in fields.items()},
+    )
+
+
+def _topics(per_query: pd.DataFrame, runs, queries, missing: str):
+    """``(topics analysed, {run: the topics it has no value for})`` (see ``missing``)."""
+    evaluated = {run: set(frame["qid"]) for run, frame in per_query.groupby("run", sort=False)}
+    topics = sorted(set(map(str, per_query["qid"] if queries is None else queries)))
+    absent = {run: [qid for qid in topics if qid not in evaluated[run]] for run in runs}
+    universe = topics
+    if missing == "drop":
+        universe = [qid for qid in topics if all(qid in evaluated[run] for run in runs)]
+    if not universe:
+        raise UsageError("no topic is evaluated in every run (missing='drop')")
+    return universe, absent
+
+
+def _cubes(per_query, bounds, runs, measures, universe):
+    """The values cube (a run's absent topic scores 0) and, with ``bounds``, the tie
+    bounds' low and high cubes alike."""
+    cube = values_cube(per_query, runs, measures, universe)
+    absent_pairs = np.isnan(cube)  # only absent (run, qid) pairs are NaN here
+    cube[absent_pairs] = 0.0
+    if bounds is None:
+        return cube, None
+    bounds = bounds.astype({"run": str, "qid": str, "measure": str})
+    tie_cubes = tuple(
+        values_cube(bounds, runs, measures, universe, side) for side in ("low", "high")
+    )
+    for side in tie_cubes:
+        side[absent_pairs] = 0.0  # no results: 0 in every order
+    return cube, tie_cubes

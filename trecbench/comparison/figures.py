@@ -1,0 +1,84 @@
+"""Plots of a :class:`~trecbench.comparison.Comparison`: the figures take plain arrays
+(:mod:`trecbench.plots` never sees this package)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import extras
+from .settings import ALL, MACRO
+from .tables import values_cube
+
+
+def plot_files(comparison, order: str = "difference") -> dict[str, bytes]:
+    """File name -> bytes of every plot: ``means`` and, with two runs or more,
+    ``differences`` (topics ordered by ``order``: ``difference`` or ``baseline``), as PNG
+    and SVG, for all topics, each macro section (means only) and each stratum."""
+    extras.require("matplotlib", "plots")
+    from .. import plots
+
+    files = {}
+    level = f"{comparison.settings['confidence']:.0%}"
+    others = [run for run in comparison.runs if run != comparison.baseline]
+    suffixes = plots.file_suffixes(comparison.stratum_labels)
+    for section in comparison.sections:
+        summary = comparison.part(comparison.summary, section.label)
+        where = "" if section.kind == ALL else f" ({section.title})"
+        wide = summary.pivot(index="measure", columns="run")
+        figures = {
+            "means": plots.means_figure(
+                comparison.runs,
+                comparison.measures,
+                *(
+                    wide[name]
+                    .reindex(index=comparison.measures, columns=comparison.runs)
+                    .to_numpy()
+                    for name in ("mean", "ci_low", "ci_high")
+                ),
+                title=f"Means over {section.topics} topics{where}; baseline {comparison.baseline}",
+                ylabel=f"mean, {level} CI",
+            )
+        }
+        if others and section.kind != MACRO:
+            topics = comparison.topics_of(section.label)
+            values = _plot_cube(comparison, topics)  # measures x runs x topics
+            tests = comparison.part(comparison.comparisons, section.label)
+            tests = tests.set_index(["measure", "run"])
+            shown = ["difference", "ci_low", "ci_high"]
+            intervals = np.array(
+                [
+                    [tests.loc[(m, run), shown].to_numpy(float) for run in others]
+                    for m in comparison.measures
+                ]
+            )
+            base = comparison.runs.index(comparison.baseline)
+            rest = [comparison.runs.index(run) for run in others]
+            figures["differences"] = plots.differences_figure(
+                others,
+                comparison.measures,
+                values[:, base, :],
+                values[:, rest, :],
+                intervals,
+                baseline=comparison.baseline,
+                order=order,
+                title=f"Per-topic difference against {comparison.baseline}{where}",
+                level=level,
+                colors=[f"C{i}" for i in rest],  # each run's colour in the means figure
+            )
+        for name, figure in figures.items():
+            for fmt in plots.FORMATS:
+                files[plot_file(name, suffixes[section.label], fmt)] = plots.figure_bytes(
+                    figure, fmt
+                )
+    return files
+
+
+def plot_file(figure: str, suffix: str, fmt: str) -> str:
+    """``means_language-de.png``: the figure, its section's suffix, the format."""
+    return f"{figure}{suffix}.{fmt}"
+
+
+def _plot_cube(comparison, topics: list[str]) -> np.ndarray:
+    """``measures x runs x topics`` per-topic values of ``topics``."""
+    cube = values_cube(comparison.per_query, comparison.runs, comparison.measures, topics)
+    return cube.transpose(2, 1, 0)

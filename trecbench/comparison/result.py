@@ -1,0 +1,319 @@
+"""What ``compare`` found: :class:`Comparison` (the single source every renderer reads)
+and its :class:`Section` s; the report files it writes."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+from .. import outputs
+from ..errors import UsageError
+from .settings import ALL, MACRO
+from .tables import Section
+
+REPORT_FILE = "BenchmarkReport.json"
+MARKDOWN_FILE = "BenchmarkComparison.md"
+LATEX_FILE = "AllPairs.tex"
+SCHEMA_VERSION = 2
+
+
+@dataclass
+class Comparison:
+    """Result of :func:`compare`.
+
+    ``summary``: stratum, run, measure, queries, mean, ci_low, ci_high, normal_low,
+    normal_high (normal-approximation interval: the weaker, unpaired view), tie_low,
+    tie_high (the mean's bounds over all orders of tied documents; NaN when not known).
+    ``comparisons`` (against the baseline): stratum, run, baseline, measure, queries,
+    difference, ci_low, ci_high (interval of the difference), relative_change (percent of
+    the baseline mean; NaN when that is 0), effect_size (d_z), p_value, p_adjusted,
+    significant (p_adjusted < alpha), wins, ties, losses (topics), welch_t, welch_df,
+    welch_p, welch_p_adjusted (independent two-sample Welch t-test: the weaker design).
+    ``pairs`` (every pair of runs): stratum, run, other, measure, difference (run − other),
+    p_value, p_adjusted (over all pairs of the section), significant, winner.
+    ``movers``: stratum, run, baseline, measure, kind (``gain``/``loss``), rank, qid,
+    baseline_value, value, difference: the topics that moved most.
+    ``per_query``: run, qid, measure, value after the ``missing`` policy.
+    ``missing``: per run, the topics it had no result for (scored 0 or dropped).
+    ``strata``: field -> qid -> stratum value when grouped, else None.
+    ``run_qrels``: per run the qrels file it was scored with; ``unpaired``: per run the
+    topics of its qrels left out because another run's qrels lack them; ``unjudged``: per
+    run its documents without judgment; ``warnings``: what the caller should print.
+    ``evaluation``: the options :func:`trecbench.evaluate` was called with (None when the
+    per-query values were given); ``ontology``: provenance of the ontology behind MaxOntSim.
+    """
+
+    runs: list[str]
+    baseline: str
+    measures: list[str]
+    queries: list[str]
+    settings: dict
+    sections: list[Section]
+    summary: pd.DataFrame
+    comparisons: pd.DataFrame
+    pairs: pd.DataFrame
+    movers: pd.DataFrame
+    per_query: pd.DataFrame
+    missing: dict[str, list[str]]
+    strata: dict[str, dict[str, str]] | None = None
+    inputs: list[dict] | None = None
+    run_inputs: dict[str, str] | None = None
+    evaluation: dict | None = None
+    ontology: dict | None = None
+    run_qrels: dict[str, str | None] | None = None
+    unpaired: dict[str, list[str]] | None = None
+    unjudged: dict[str, dict] | None = None
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def stratum_labels(self) -> list[str]:
+        """Section labels: ``"all"``, then per grouping field ``"FIELD:macro"`` and one
+        ``"FIELD=VALUE"`` per stratum (values sorted)."""
+        return [section.label for section in self.sections]
+
+    def section(self, label: str) -> Section:
+        return next(section for section in self.sections if section.label == label)
+
+    def part(self, frame: pd.DataFrame, label: str) -> pd.DataFrame:
+        """Rows of ``summary``, ``comparisons``, ``pairs`` or ``movers`` for one section."""
+        return frame[frame["stratum"] == label]
+
+    def topics_of(self, label: str) -> list[str]:
+        """The topics of a section (a macro section's: every topic with a stratum)."""
+        section = self.section(label)
+        if section.kind == ALL:
+            return list(self.queries)
+        mapping = (self.strata or {})[section.field]
+        if section.kind == MACRO:
+            return [qid for qid in self.queries if qid in mapping]
+        return [qid for qid in self.queries if mapping.get(qid) == section.value]
+
+    def report(self, experiment_id: str | None = None, meta: Mapping[str, str] | None = None):
+        """The BenchmarkReport as a JSON-ready dict (schema ``benchmark_report``).
+
+        ``experiment_id`` links it to its ExperimentManifest; ``meta`` repeats the user's
+        ``--meta`` pairs so the report stands alone.
+        """
+        from .. import __version__
+        from ..report import _json_safe, environment, utc_now
+
+        results = []
+        for section in self.sections:
+            results.append(
+                {
+                    "stratum": section.label,
+                    "kind": section.kind,
+                    "field": section.field,
+                    "value": section.value,
+                    "topics": section.topics,
+                    "smallest_p": section.smallest_p,
+                    "notes": list(section.notes),
+                    **{
+                        name: _json_safe(_rows(self.part(frame, section.label)))
+                        for name, frame in (
+                            ("summary", self.summary),
+                            ("comparisons", self.comparisons),
+                            ("pairs", self.pairs),
+                            ("movers", self.movers),
+                        )
+                    },
+                }
+            )
+        wide = self.per_query.pivot_table(
+            index=["run", "qid"], columns="measure", values="value", sort=False
+        )
+        # finite floats already: compare_scores refuses NaN and infinities and zero-fills
+        # absent topics
+        per_query = {run: wide.loc[run][self.measures].to_dict(orient="index") for run in self.runs}
+        document = {
+            "type": "BenchmarkReport",
+            "schema_version": SCHEMA_VERSION,
+            "created": utc_now(),
+            "experiment_id": experiment_id,
+            "tool": {"name": "trecbench", "version": __version__},
+            "environment": environment(),
+            "meta": {str(key): str(value) for key, value in (meta or {}).items()},
+            "settings": self.settings,
+            "evaluation": self.evaluation,
+            "inputs": self.inputs or [],
+            "runs": [
+                {
+                    "name": run,
+                    "baseline": run == self.baseline,
+                    "input": (self.run_inputs or {}).get(run),
+                    "qrels": (self.run_qrels or {}).get(run),
+                    "missing_queries": self.missing[run],
+                    "unpaired_topics": (self.unpaired or {}).get(run, []),
+                    "unjudged": (self.unjudged or {}).get(run),
+                }
+                for run in self.runs
+            ],
+            "topics": self.queries,
+            "strata": self.strata,
+            "results": results,
+            "per_query": per_query,
+        }
+        if self.ontology is not None:
+            document["ontology"] = self.ontology
+        return document
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per section, run and measure: the summary (``mean, ci_low, ci_high``,
+        ...) and, for runs other than the baseline, the comparison with it
+        (``difference, diff_ci_low, diff_ci_high, relative_change, effect_size, p_value,
+        p_adjusted, significant``, ...; NaN for the baseline)."""
+        tests = self.comparisons.drop(columns=["baseline", "queries"]).rename(
+            columns={"ci_low": "diff_ci_low", "ci_high": "diff_ci_high"}
+        )
+        return self.summary.merge(tests, on=["stratum", "run", "measure"], how="left")
+
+    def _describe(self) -> str:
+        from ..evaluation import _few
+
+        return (
+            f"Comparison(runs={_few(self.runs)}, baseline={self.baseline!r}, "
+            f"measures={_few(self.measures)}, topics={len(self.queries)}, "
+            f"test={self.settings['test']!r}, correction={self.settings['correction']!r})"
+        )
+
+    def __repr__(self) -> str:
+        return self._describe()
+
+    def _repr_html_(self) -> str:
+        """Means with intervals and significance markers over all topics, for notebooks."""
+        from html import escape
+
+        from ..comparison_cells import mean_cells
+
+        rows = mean_cells(self, ALL, self.measures)
+        head = "".join(f"<th>{escape(cell)}</th>" for cell in rows[0])
+        body = "".join(
+            "<tr>" + "".join(f"<td>{escape(cell)}</td>" for cell in row) + "</tr>"
+            for row in rows[1:]
+        )
+        return (
+            f"<p><code>{escape(self._describe())}</code></p>"
+            f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+        )
+
+    def render(self, fmt: str = "table") -> str:
+        """The comparison as ``table`` (terminal), ``markdown``, ``csv``, ``json`` (the
+        report) or ``latex`` (the all-pairs table); see :mod:`trecbench.comparison_text`."""
+        from .. import comparison_text
+
+        return comparison_text.render(self, fmt)
+
+    def markdown(self) -> str:
+        """The BenchmarkComparison Markdown text."""
+        return self.render("markdown")
+
+    def plot_files(self, order: str = "difference") -> dict[str, bytes]:
+        """File name -> bytes of every plot (see :func:`~.figures.plot_files`)."""
+        from .figures import plot_files
+
+        return plot_files(self, order)
+
+    def write(
+        self,
+        outdir: str | os.PathLike,
+        plots: bool = False,
+        *,
+        manifest: str | os.PathLike | None = None,
+        meta: Mapping[str, str] | None = None,
+        argv: Sequence[str] | None = None,
+        plot_order: str = "difference",
+    ) -> list[Path]:
+        """Write BenchmarkReport.json, BenchmarkComparison.md, AllPairs.tex, (with
+        ``plots``) the PNG and SVG plots into ``outdir`` and, if ``manifest`` is given, an
+        ExperimentManifest there (inputs and outputs with sha256, ``meta``, the command line
+        ``argv``, default ``sys.argv``); returns the paths written, manifest last.
+
+        Everything is prepared first and committed together: on any failure no file is
+        replaced. Inputs are never overwritten. The report and the manifest share one
+        ``experiment_id``.
+        """
+        import uuid
+
+        from ..outputs import OutputSet
+        from ..report import build_manifest, bytes_record, json_bytes
+
+        out = Path(outdir)
+        inputs = [record["path"] for record in self.inputs or []]
+        experiment_id = str(uuid.uuid4())
+        files = {
+            out / REPORT_FILE: (json_bytes(self.report(experiment_id, meta)), "report"),
+            out / MARKDOWN_FILE: (self.markdown().encode("utf-8"), "markdown"),
+            out / LATEX_FILE: (self.render("latex").encode("utf-8"), "latex"),
+        }
+        if plots:
+            files |= {
+                out / name: (data, "plot") for name, data in self.plot_files(plot_order).items()
+            }
+        if manifest is not None:
+            manifest = Path(manifest)
+            _check_manifest(manifest, files)
+            outputs = [bytes_record(path, kind, data) for path, (data, kind) in files.items()]
+            document = build_manifest(
+                sys.argv if argv is None else argv,
+                self.inputs or [],
+                outputs,
+                meta or {},
+                experiment_id,
+            )
+            files[manifest] = (json_bytes(document), "manifest")
+        with OutputSet(inputs) as staged:
+            for path, (data, _) in files.items():
+                staged.write(path, data)
+        return list(files)
+
+
+def check_outputs(
+    outdir: str | os.PathLike,
+    *,
+    plots: bool = False,
+    runs: int = 1,
+    manifest: str | os.PathLike | None = None,
+    inputs: Sequence[str | os.PathLike] = (),
+) -> None:
+    """Refuse, before a comparison of ``runs`` runs is computed, what
+    :meth:`Comparison.write` would refuse only once it is: one of the files it writes
+    whatever the results (report, Markdown, LaTeX, with ``plots`` the plots over all
+    topics, the ``manifest``) that is one of ``inputs``, a symbolic link or not a regular
+    file, or a manifest that is one of the others. (Plots per stratum are named after the
+    strata, known once read: they are checked when written.)"""
+    from ..plots import FORMATS, file_suffixes
+    from .figures import plot_file
+
+    out = Path(outdir)
+    files = [out / name for name in (REPORT_FILE, MARKDOWN_FILE, LATEX_FILE)]
+    if plots:
+        figures = ("means", "differences") if runs > 1 else ("means",)
+        suffix = file_suffixes([ALL])[ALL]
+        files += [out / plot_file(figure, suffix, fmt) for figure in figures for fmt in FORMATS]
+    if manifest is not None:
+        _check_manifest(Path(manifest), files)
+        files.append(Path(manifest))
+    for path in files:
+        outputs.check_target(path, inputs)
+
+
+def _check_manifest(manifest: Path, files: Iterable[Path]) -> None:
+    """Refuse a manifest that is another output of compare, or the folder it writes into."""
+    for path in files:
+        found = outputs.collision(manifest, path)
+        if found == "same":
+            raise UsageError(f"--manifest {manifest} would overwrite an output of compare")
+        if found == "holds":
+            raise UsageError(f"--manifest {manifest} is a folder compare writes {path} into")
+
+
+def _rows(frame: pd.DataFrame) -> list[dict]:
+    """Rows of one section as dicts of Python scalars, without ``stratum`` and ``queries``
+    (the report states them once per section)."""
+    columns = [c for c in ("stratum", "queries") if c in frame.columns]
+    return frame.drop(columns=columns).to_dict(orient="records")

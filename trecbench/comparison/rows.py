@@ -1,0 +1,178 @@
+"""The rows of one section: summary, pairs, comparisons with the baseline, movers."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .. import stats
+from .settings import StatsSettings, better_first
+from .significance import adjusted_and_significant
+from .tables import Section, View
+
+
+def summary_rows(view: View, boot, bounds, runs, measures, statistics: StatsSettings) -> list[dict]:
+    """Per run and measure: mean, intervals, tie bounds."""
+    n = view.flat.shape[0]
+    means = view.mean_of(view.flat)
+    low, high = stats.percentile_interval(boot, statistics.confidence)
+    nan = np.full(view.flat.shape[1], np.nan)
+    macro = view.part.strata is not None
+    normal = (nan, nan) if macro else stats.normal_interval(view.flat, statistics.confidence)
+    ties = (nan, nan)
+    if bounds is not None:
+        ties = tuple(view.mean_of(b.transpose(0, 2, 1).reshape(n, -1)) for b in bounds)
+    label = {"stratum": view.part.section.label}
+    return [
+        label
+        | {
+            "run": run,
+            "measure": measure,
+            "queries": n,
+            "mean": means[c],
+            "ci_low": low[c],
+            "ci_high": high[c],
+            "normal_low": normal[0][c],
+            "normal_high": normal[1][c],
+            "tie_low": ties[0][c],
+            "tie_high": ties[1][c],
+        }
+        for m, measure in enumerate(measures)
+        for r, run in enumerate(runs)
+        for c in (view.column(m, r),)
+    ]
+
+
+def pair_rows(
+    view: View, pairs, tested, runs, measures, statistics, section: Section
+) -> list[dict]:
+    """Every pair of runs ``(m, i, j)``: difference, p-values, the better run if any."""
+    p, why = tested
+    adjusted, significant = adjusted_and_significant(p, statistics, section)
+    label = {"stratum": section.label}
+    rows = []
+    for k, (m, i, j) in enumerate(pairs):
+        columns = [view.column(m, i)], [view.column(m, j)]
+        difference = view.mean_of(view.flat[:, columns[0]] - view.flat[:, columns[1]])[0]
+        winner = None
+        if significant[k] and difference != 0:
+            ahead = better_first(np.array([difference]), measures[m])[0] > 0
+            winner = runs[i] if ahead else runs[j]
+        rows.append(
+            label
+            | {
+                "run": runs[i],
+                "other": runs[j],
+                "measure": measures[m],
+                "difference": difference,
+                "p_value": p[k],
+                "p_adjusted": adjusted[k],
+                "significant": bool(significant[k]),
+                "winner": winner,
+                "p_undefined": why[k],
+            }
+        )
+    return rows
+
+
+def comparison_rows(
+    view: View, boot, compared, tested, qids, runs, measures, baseline, statistics, section
+) -> tuple[list[dict], list[dict]]:
+    """Rows against the baseline and their topic movers."""
+    flat, macro = view.flat, view.part.strata is not None
+    left = [view.column(m, r) for m, r in compared]
+    right = [view.column(m, baseline) for m, _ in compared]
+    diffs = flat[:, left] - flat[:, right]
+    means = view.mean_of(flat)
+    diff_low, diff_high = stats.percentile_interval(
+        boot, statistics.confidence, (np.array(left), np.array(right))
+    )
+    p, why = tested
+    adjusted, significant = adjusted_and_significant(p, statistics, section)
+    effect = np.full(len(compared), np.nan) if macro else stats.effect_size(diffs)
+    welch = [np.full(len(compared), np.nan)] * 3
+    if not macro:
+        welch = list(stats.welch_t_test(flat[:, left], flat[:, right]))
+    welch_adjusted = stats.adjust(welch[2], statistics.correction)
+    label = {"stratum": section.label}
+    rows, movers = [], []
+    for k, (m, r) in enumerate(compared):
+        base_mean = means[right[k]]
+        difference = means[left[k]] - base_mean
+        better = better_first(diffs[:, k], measures[m])
+        head = label | {"run": runs[r], "baseline": runs[baseline], "measure": measures[m]}
+        rows.append(
+            head
+            | {
+                "queries": flat.shape[0],
+                "difference": difference,
+                "ci_low": diff_low[k],
+                "ci_high": diff_high[k],
+                "relative_change": _relative(difference, base_mean),
+                "effect_size": effect[k],
+                "p_value": p[k],
+                "p_adjusted": adjusted[k],
+                "significant": bool(significant[k]),
+                "wins": int(np.count_nonzero(better > 0)),
+                "ties": int(np.count_nonzero(better == 0)),
+                "losses": int(np.count_nonzero(better < 0)),
+                "welch_t": welch[0][k],
+                "welch_df": welch[1][k],
+                "welch_p": welch[2][k],
+                "welch_p_adjusted": welch_adjusted[k],
+                "p_undefined": why[k],
+            }
+        )
+        if not macro:  # a macro section has the same topics as the whole: movers there
+            values = flat[:, right[k]], flat[:, left[k]]
+            movers += _mover_rows(head, better, diffs[:, k], values, qids, statistics.movers)
+    return rows, movers
+
+
+def _mover_rows(head: dict, better, diffs, values, qids: list[str], count: int) -> list[dict]:
+    """The ``count`` topics with the largest gains and losses (``values``: the
+    baseline's and the run's per topic; ``better``: the differences turned so that
+    positive is better)."""
+    rows = []
+    for kind, sign in (("gain", 1), ("loss", -1)):
+        moved = np.flatnonzero(sign * better > 0)
+        # largest moves first; equal moves in topic order
+        moved = moved[np.argsort(-sign * better[moved], kind="stable")][:count]
+        rows += [
+            head
+            | {
+                "kind": kind,
+                "rank": rank,
+                "qid": qids[t],
+                "baseline_value": values[0][t],
+                "value": values[1][t],
+                "difference": diffs[t],
+            }
+            for rank, t in enumerate(moved, start=1)
+        ]
+    return rows
+
+
+COLUMNS = {
+    "summary": ["stratum", "run", "measure", "queries", "mean", "ci_low", "ci_high",
+                "normal_low", "normal_high", "tie_low", "tie_high"],
+    "comparisons": ["stratum", "run", "baseline", "measure", "queries", "difference", "ci_low",
+                    "ci_high", "relative_change", "effect_size", "p_value", "p_adjusted",
+                    "significant", "wins", "ties", "losses", "welch_t", "welch_df", "welch_p",
+                    "welch_p_adjusted", "p_undefined"],
+    "pairs": ["stratum", "run", "other", "measure", "difference", "p_value", "p_adjusted",
+              "significant", "winner", "p_undefined"],
+    "movers": ["stratum", "run", "baseline", "measure", "kind", "rank", "qid",
+               "baseline_value", "value", "difference"],
+}  # fmt: skip
+
+
+def _relative(difference: float, base: float) -> float:
+    """100 * difference / base, in percent; NaN (n/a) when base is 0 or so small that the
+    quotient overflows (a subnormal baseline mean)."""
+    if not base:
+        return math.nan
+    with np.errstate(over="ignore"):
+        change = 100 * difference / base
+    return change if math.isfinite(change) else math.nan

@@ -1,0 +1,139 @@
+"""The statistics settings of ``compare`` as one typed, validated value
+(:class:`StatsSettings`), the names reports give them, and which way a measure is better."""
+
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass
+
+from .. import statistical_tests, stats
+from ..errors import UsageError
+
+MISSING = ("zero", "drop")
+ALL = "all"  # label of the section over all topics
+MACRO = "macro"  # a macro section is labelled FIELD:macro; a stratum FIELD=VALUE
+# the registry's names (trecbench.statistical_tests): in reports, and on macro means
+TEST_NAMES = {name: test.label for name, test in statistical_tests.TESTS.items()}
+MACRO_TEST_NAMES = {
+    name: test.macro_label or f"none: the {test.label} has no form for macro means"
+    for name, test in statistical_tests.TESTS.items()
+}
+CORRECTION_NAMES = {
+    "holm": "Holm",
+    "bonferroni": "Bonferroni",
+    "bh": "Benjamini-Hochberg",
+    "none": "no correction",
+}
+HIGHER, LOWER = "higher", "lower"
+MOVERS = 5  # topics listed per run, measure and direction
+
+
+def direction(measure: str) -> str | None:
+    """``"higher"`` or ``"lower"``: which values of ``measure`` (a display name) are
+    better; None for counts that are neither (see the module docstring)."""
+    from ..measures import better
+
+    return better(measure)
+
+
+def better_first(difference, measure: str):
+    """The difference turned so that positive means better (higher for a measure without
+    a direction)."""
+    return -difference if direction(measure) == LOWER else difference
+
+
+@dataclass(frozen=True)
+class StatsSettings:
+    """How ``compare`` tests: built once (from the CLI, the API or a benchmark
+    configuration) and checked here; every part of the analysis reads it.
+
+    ``test``: a name of :data:`trecbench.statistical_tests.TESTS`; ``correction``: one of
+    :data:`trecbench.stats.CORRECTIONS`; ``samples`` resamples (and permutations) drawn
+    from ``seed``; ``confidence`` of the intervals (alpha = 1 - confidence);
+    ``missing``: ``zero`` or ``drop`` (see :mod:`trecbench.comparison`); ``movers``:
+    topics listed per run, measure and direction.
+    """
+
+    test: str = "t"
+    correction: str = "holm"
+    samples: int = 10_000
+    seed: int = 0
+    confidence: float = 0.95
+    missing: str = "zero"
+    movers: int = MOVERS
+
+    def __post_init__(self) -> None:
+        statistical_tests.get(self.test)  # an unknown test is refused, naming the known ones
+        if self.correction not in stats.CORRECTIONS:
+            known = ", ".join(stats.CORRECTIONS)
+            raise UsageError(f"unknown correction {self.correction!r}; choose one of {known}")
+        for name in ("samples", "seed", "movers"):
+            value, low = getattr(self, name), 1 if name == "samples" else 0
+            if not isinstance(value, numbers.Integral) or isinstance(value, bool) or value < low:
+                kind = "positive" if low else "non-negative"
+                raise UsageError(f"{name} must be a {kind} integer, not {value!r}")
+        if not isinstance(self.confidence, numbers.Real) or not 0 < self.confidence < 1:
+            raise UsageError(f"confidence must be between 0 and 1, not {self.confidence!r}")
+        if self.missing not in MISSING:
+            known = ", ".join(MISSING)
+            raise UsageError(f"unknown missing policy {self.missing!r}; choose one of {known}")
+
+    @property
+    def alpha(self) -> float:
+        """The significance level, 1 - confidence."""
+        return round(1 - self.confidence, 12)
+
+    @property
+    def registered(self) -> statistical_tests.StatisticalTest:
+        return statistical_tests.get(self.test)
+
+    def label(self, macro: bool = False) -> str:
+        """The test's name in reports (its form on macro means with ``macro``)."""
+        return MACRO_TEST_NAMES[self.test] if macro else TEST_NAMES[self.test]
+
+    @property
+    def correction_name(self) -> str:
+        """How the p-values are adjusted: a family-wise test's are not adjusted again."""
+        if self.registered.family_wise:
+            return "family-wise"
+        return CORRECTION_NAMES[self.correction]
+
+    def record(self, baseline: str, measures: list[str], group_by: list[str], tied: bool):
+        """The report's ``settings`` (schema ``benchmark_report``)."""
+        seed = int(self.seed)
+        return {
+            "baseline": baseline,
+            "measures": measures,
+            "test": self.test,
+            "correction": self.correction,
+            "samples": int(self.samples),
+            "seed": seed,
+            "confidence": float(self.confidence),
+            "alpha": self.alpha,
+            "missing": self.missing,
+            "group_by": group_by,
+            "better": {measure: direction(measure) for measure in measures},
+            "interval": "bootstrap percentile",
+            "macro_interval": "stratified bootstrap percentile",
+            "effect_size": "cohen_dz",
+            "alternative": "two-sided",
+            "movers": int(self.movers),
+            "tie_bounds": tied,
+            "independent": {
+                "test": "Welch two-sample t-test",
+                "interval": "normal approximation: mean ± z·sd/√n",
+                "note": "ignores that runs answer the same topics: weaker than the paired tests",
+            },
+            "names": {  # for readers of the report (and trecbench.comparison_text)
+                "test": self.label(),
+                "macro_test": self.label(macro=True),
+                "correction": self.correction_name,
+            },
+            "family_wise": self.registered.family_wise,
+            "random_streams": {
+                "bootstrap": [seed, stats.BOOTSTRAP_STREAM],
+                "randomization": [seed, stats.RANDOMIZATION_STREAM],
+                "stratified_bootstrap": [seed, stats.STRATIFIED_STREAM],
+                "tukey": [seed, stats.TUKEY_STREAM],
+            },
+        }

@@ -1,0 +1,118 @@
+"""The tests of one section: every pair's p-value by the registered test, why a p-value
+is undefined, the smallest p the test can reach over the section's topics, the correction."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from .. import statistical_tests, stats
+from .settings import MACRO, StatsSettings
+from .tables import Section, View
+
+# With more runs the all-pairs rows are not kept (they grow with the square of the runs:
+# 800 runs made 1.9 million); the comparisons with the baseline always are.
+PAIRS_RUNS = 100
+
+
+def tested_section(section: Section, statistics: StatsSettings, runs: int) -> Section:
+    """``section`` with the smallest p its test can reach over its topics and, when that
+    is not below alpha, a note saying so (nothing of it is then marked significant)."""
+    name, alpha, samples = statistics.test, statistics.alpha, statistics.samples
+    if runs < 2:
+        return section
+    floor = statistical_tests.smallest_p(name, section.topics, samples, runs)
+    notes: tuple[str, ...] = ()
+    if section.topics < 2:
+        notes = ("With fewer than 2 topics no paired test is defined: no p-value.",)
+    elif floor >= alpha:
+        label = statistics.label(macro=section.kind == MACRO)
+        notes = (
+            f"With {section.topics} topics the {label} cannot reach p < {alpha:g}: the "
+            f"smallest p it can honestly give is {floor:.3g} "
+            f"({_floor_reason(name, section.topics, samples, runs)}). Nothing is "
+            "marked significant here.",
+        )
+    return replace(section, smallest_p=floor, notes=notes)
+
+
+def _floor_reason(name: str, topics: int, samples: int, runs: int) -> str:
+    floor = statistical_tests.smallest_p(name, topics, samples, runs)
+    if statistical_tests.samples_drawn(name, topics, samples) and floor == 1 / (samples + 1):
+        return f"1/(samples + 1) with {samples:,} samples"
+    if statistical_tests.get(name).family_wise:
+        return (
+            f"{runs}!/{runs}!^{topics}: the same permutation of every topic keeps the means' range"
+        )
+    return (
+        f"2/2^{topics}: the exact sign-flip test's smallest p, below which no test that "
+        "assumes nothing of the differences' distribution can go"
+    )
+
+
+def pair_tests(
+    view: View, pairs, boot, statistics: StatsSettings, progress
+) -> tuple[np.ndarray, list]:
+    """p-value of every pair ``(m, i, j)`` under the chosen test (NaN where it is
+    undefined) and, per pair, why it is undefined (None where it is not)."""
+    name = statistics.test
+    left = np.array([view.column(m, i) for m, i, _ in pairs], dtype=np.int64)
+    right = np.array([view.column(m, j) for m, _, j in pairs], dtype=np.int64)
+    n_measures = view.flat.shape[1] // view.runs
+    paired = stats.Paired(
+        view.flat,
+        left,
+        right,
+        statistics.samples,
+        statistics.seed,
+        strata=view.part.strata,
+        resampled=boot,
+        families=tuple(np.arange(m * view.runs, (m + 1) * view.runs) for m in range(n_measures)),
+        progress=progress,
+    )
+    topics = view.flat.shape[0]
+    p = np.full(len(pairs), np.nan) if topics < 2 else stats.pair_p_values(name, paired)
+    undefined = np.flatnonzero(np.isnan(p))
+    why: list[str | None] = [None] * len(pairs)
+    for k in undefined:
+        diffs = view.flat[:, left[k]] - view.flat[:, right[k]]
+        why[k] = _undefined_reason(name, diffs, view.part.strata)
+    return p, why
+
+
+def _undefined_reason(name: str, diffs: np.ndarray, strata) -> str:
+    """Why test ``name`` gives no p-value for these per-topic differences."""
+    test = statistical_tests.get(name)
+    if diffs.size < 2:
+        return "fewer than 2 topics"
+    if strata is not None and test.macro_label is None:
+        return f"the {test.label} has no form for macro means"
+    if strata is not None and name == "t" and np.unique(strata, return_counts=True)[1].min() < 2:
+        return "a stratum has fewer than 2 topics (no variance for the stratified t-test)"
+    if not diffs.any():
+        return "every per-topic difference is 0"
+    if test.undefined_if_constant and stats.constant(diffs, strata)[0]:
+        within = " within every stratum" if strata is not None else ""
+        return f"the per-topic differences do not vary{within}: {test.undefined_if_constant}"
+    return "the test is undefined for these differences"
+
+
+def pairs_left_out(runs: int) -> str:
+    return (
+        f"All pairs: not listed for {runs} runs (over {PAIRS_RUNS}: the table would grow "
+        "with the square of the runs); the comparisons with the baseline are complete."
+    )
+
+
+def adjusted_and_significant(
+    p: np.ndarray, statistics: StatsSettings, section: Section
+) -> tuple[np.ndarray, np.ndarray]:
+    """Adjusted p-values (family-wise tests: as they are) and which are significant
+    (none where the test cannot reach alpha over the section's topics)."""
+    if statistics.registered.family_wise:
+        adjusted = p.copy()
+    else:
+        adjusted = stats.adjust(p, statistics.correction)
+    reachable = section.smallest_p is None or section.smallest_p < statistics.alpha
+    return adjusted, (adjusted < statistics.alpha) & reachable

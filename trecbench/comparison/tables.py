@@ -1,0 +1,142 @@
+"""The per-topic values as arrays and the sections they are analysed in: the
+``queries x runs x measures`` cube, the grouping fields, one section per stratum."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .. import stats
+from ..errors import UsageError
+from .settings import ALL, MACRO
+
+
+@dataclass(frozen=True)
+class Section:
+    """One analysis: ``kind`` ``all``, ``macro`` (over the strata of ``field``) or
+    ``stratum`` (``field`` = ``value``), over ``topics`` topics. ``smallest_p``: the
+    smallest p-value the chosen test can give over them (None with one run); ``notes``:
+    what the reader must know about its tests (e.g. that they cannot reach alpha)."""
+
+    label: str
+    kind: str
+    field: str | None
+    value: str | None
+    topics: int
+    smallest_p: float | None = None
+    notes: tuple[str, ...] = ()
+
+    @property
+    def title(self) -> str:
+        if self.kind == ALL:
+            return "All topics"
+        if self.kind == MACRO:
+            return f"Macro over {self.field}: each {self.field} counts the same"
+        return f"{self.field} = {self.value}"
+
+
+def values_cube(
+    per_query: pd.DataFrame,
+    runs: list[str],
+    measures: list[str],
+    queries: list[str],
+    column: str = "value",
+) -> np.ndarray:
+    """``queries x runs x measures`` values of ``column``; absent (run, qid) pairs NaN."""
+    frame = per_query.set_index(["qid", "run", "measure"])[column]
+    if frame.index.duplicated().any():
+        qid, run, measure = frame.index[frame.index.duplicated()][0]
+        raise UsageError(f"run {run!r}: two values of {measure} for topic {qid!r}")
+    index = pd.MultiIndex.from_product([queries, runs, measures], names=frame.index.names)
+    values = frame.reindex(index).to_numpy(dtype=np.float64, copy=True)
+    return values.reshape(len(queries), len(runs), len(measures))
+
+
+@dataclass
+class SectionPart:
+    """One section and which topics (``rows`` of the cube) it analyses."""
+
+    section: Section
+    rows: np.ndarray
+    strata: np.ndarray | None  # per topic its stratum (macro sections only)
+
+
+def strata_fields(strata, group_by) -> tuple[dict[str, dict[str, str]] | None, list[str]]:
+    """``({field: {qid: value}}, fields)`` from ``{qid: value}`` (named ``group_by``,
+    default ``stratum``) or ``{field: {qid: value}}``."""
+    if strata is None:
+        return None, []
+    if strata and all(isinstance(value, Mapping) for value in strata.values()):
+        fields = {str(f): {str(q): str(v) for q, v in m.items()} for f, m in strata.items()}
+    else:
+        name = group_by if isinstance(group_by, str) else (list(group_by or []) or ["stratum"])[0]
+        fields = {str(name): {str(q): str(v) for q, v in strata.items()}}
+    return fields, list(fields)
+
+
+def sections_of(universe: list[str], fields: dict[str, dict[str, str]] | None) -> list[SectionPart]:
+    """``all``, then per grouping field its macro section and one section per stratum."""
+    index = np.arange(len(universe))
+    parts = [SectionPart(Section(ALL, ALL, None, None, len(universe)), index, None)]
+    for name, mapping in (fields or {}).items():
+        values = np.array([mapping.get(qid) for qid in universe], dtype=object)
+        present = np.flatnonzero(values != None)  # noqa: E711 (element-wise)
+        if not len(present):
+            continue
+        labels = values[present].astype(str)
+        macro = Section(f"{name}:{MACRO}", MACRO, name, None, len(present))
+        parts.append(SectionPart(macro, present, labels))
+        for value in sorted(set(labels)):
+            rows = present[labels == value]
+            parts.append(
+                SectionPart(
+                    Section(f"{name}={value}", "stratum", name, value, len(rows)), rows, None
+                )
+            )
+    return parts
+
+
+def strata_map(strata, group_by, topics: list[str]) -> dict[str, dict[str, str]] | None:
+    """field -> topic -> stratum: a given mapping, or :func:`trecbench.strata.group_labels`
+    of the topics per ``group_by`` field (a sidecar's field, or ``qid-prefix``; topics
+    without a value: ``(none)``)."""
+    fields = [group_by] if isinstance(group_by, str) else list(group_by or [])
+    if isinstance(strata, Mapping):
+        mapping, _ = strata_fields(strata, fields[0] if fields else None)
+        return mapping
+    if not fields:
+        if strata is not None:
+            raise UsageError("--strata needs --group-by FIELD (which stratum to compare by)")
+        return None
+    from ..strata import group_labels, load_strata
+
+    frame = None if strata is None else load_strata(strata)
+    series = pd.Series(topics, dtype=object)
+    return {
+        name: dict(zip(topics, group_labels(series, frame, name).astype(str), strict=True))
+        for name in dict.fromkeys(fields)
+    }
+
+
+@dataclass
+class View:
+    """One section's values as ``topics x (measures * runs)`` columns (column ``m * R +
+    r``), and how to take its means."""
+
+    part: SectionPart
+    flat: np.ndarray
+    runs: int
+
+    def column(self, m: int, r: int) -> int:
+        return m * self.runs + r
+
+    @property
+    def weights(self) -> np.ndarray | None:
+        return None if self.part.strata is None else stats.macro_weights(self.part.strata)
+
+    def mean_of(self, matrix: np.ndarray) -> np.ndarray:
+        weights = self.weights
+        return matrix.mean(axis=0) if weights is None else (matrix * weights[:, None]).sum(axis=0)

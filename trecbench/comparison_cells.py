@@ -1,0 +1,391 @@
+"""The cells and lines every rendering of a :class:`~trecbench.comparison.Comparison`
+shares: numbers, p-values and markers, the header and legend, each section's notes, the
+means, movers, tie bounds, unpaired view and all-pairs rows (read from the Comparison;
+never importing :mod:`trecbench.comparison`: data flows one way)."""
+
+from __future__ import annotations
+
+import math
+import string
+from collections.abc import Mapping
+from typing import Any
+
+import pandas as pd
+
+# the kinds of trecbench.comparison.Section
+ALL, MACRO, STRATUM = "all", "macro", "stratum"
+
+# ---------------------------------------------------------------------------------------
+# numbers and markers
+
+
+def number_text(value: float, digits: int = 4) -> str:
+    return "n/a" if not math.isfinite(value) else f"{value:.{digits}f}"
+
+
+def signed_text(value: float, digits: int = 4) -> str:
+    return "n/a" if not math.isfinite(value) else f"{value:+.{digits}f}"
+
+
+def p_text(value: float) -> str:
+    if not math.isfinite(value):
+        return "n/a"
+    return f"{value:.4f}" if value >= 1e-4 else f"{value:.1e}"
+
+
+def change_text(value: float) -> str:
+    return f"{value:+.1f}%" if math.isfinite(value) else "n/a"
+
+
+def measure_group(measure: str) -> str:
+    """Table a measure belongs to: recall-type measures apart from rank-sensitive ones."""
+    family = measure.split("@")[0].split("_cut")[0].lower()
+    if family in ("recall", "r", "recall_all", "hitrate", "success"):
+        return "Recall and hit rate"
+    return "Ranking quality"
+
+
+def direction_of(comparison, measure: str) -> str | None:
+    """``higher``, ``lower`` or None, as :func:`trecbench.comparison.direction` recorded it."""
+    return comparison.settings["better"][measure]
+
+
+def star_text(p: float, alpha: float) -> str:
+    if not (math.isfinite(p) and p < alpha):
+        return ""
+    return "*" * (1 + (p < alpha / 5) + (p < alpha / 50))
+
+
+def marker_text(row: Mapping, alpha: float, better: str | None) -> str:
+    """``▲``/``▼`` (significantly better/worse; ``↑``/``↓`` higher/lower for a measure
+    without a direction) plus one to three stars for adjusted p below alpha, alpha/5,
+    alpha/50; empty when not significant."""
+    stars = star_text(row["p_adjusted"], alpha)
+    if not stars:
+        return ""
+    if better is None:
+        return ("↑" if row["difference"] > 0 else "↓") + stars
+    improved = row["difference"] > 0 if better == "higher" else row["difference"] < 0
+    return ("▲" if improved else "▼") + stars
+
+
+def best_runs(means: pd.Series, runs: list[str], better: str | None) -> list[str]:
+    """Runs with the best mean (ties listed); none for a measure without a direction."""
+    if better == "higher":
+        return [run for run in runs if means[run] >= means.max() - 1e-12]
+    if better == "lower":
+        return [run for run in runs if means[run] <= means.min() + 1e-12]
+    return []
+
+
+def letters(runs: list[str]) -> dict[str, str]:
+    """Run -> its letter in the all-pairs tables (a, b, ... z, then r27, r28...)."""
+    return {run: string.ascii_lowercase[i] if i < 26 else f"r{i + 1}" for i, run in enumerate(runs)}
+
+
+def beaten_by(comparison, label: str) -> dict[tuple[str, str], list[str]]:
+    """(run, measure) -> the runs it is significantly better than in section ``label``
+    (higher, for a measure without a direction)."""
+    beaten: dict[tuple[str, str], list[str]] = {}
+    for row in comparison.part(comparison.pairs, label).to_dict(orient="records"):
+        if row["winner"] is not None:
+            loser = row["other"] if row["winner"] == row["run"] else row["run"]
+            beaten.setdefault((row["winner"], row["measure"]), []).append(loser)
+    return beaten
+
+
+def flag_text(evaluation: Mapping[str, Any]) -> str:
+    """The non-default evaluation options as command-line flags (``-l 2 -M 100 -J``)."""
+    flags = []
+    if evaluation.get("relevance_level", 1) != 1:
+        flags.append(f"-l {evaluation['relevance_level']}")
+    if evaluation.get("max_docs") is not None:
+        flags.append(f"-M {evaluation['max_docs']}")
+    if evaluation.get("judged_only"):
+        flags.append("-J")
+    for key in ("maxontsim_formula", "ontology"):
+        if evaluation.get(key) is not None:
+            flags.append(f"--{key.replace('_', '-')} {evaluation[key]}")
+    return " ".join(flags)
+
+
+def test_label(comparison, section) -> str:
+    names = comparison.settings["names"]
+    return names["macro_test"] if section.kind == MACRO else names["test"]
+
+
+def section_notes(comparison, section) -> list[str]:
+    """What a reader of ``section`` must know about its tests, once: the section's own
+    notes (a test that cannot reach alpha over its topics, pairs left out) and, per
+    reason, the comparisons whose p-value is undefined (n/a)."""
+    notes = list(getattr(section, "notes", ()))
+    undefined: dict[str, dict] = {}
+    for name in ("comparisons", "pairs"):
+        frame = comparison.part(getattr(comparison, name), section.label)
+        if "p_undefined" not in frame.columns:
+            continue
+        for row in frame[frame["p_undefined"].notna()].to_dict(orient="records"):
+            against = row.get("other", row.get("baseline"))
+            key = (frozenset((row["run"], against)), row["measure"])  # a pair is listed once
+            text = f"{row['run']} vs {against} on {row['measure']}"
+            undefined.setdefault(row["p_undefined"], {}).setdefault(key, text)
+    for reason, found in undefined.items():
+        which = list(found.values())
+        shown = "; ".join(which[:5]) + (f"; and {len(which) - 5} more" if len(which) > 5 else "")
+        notes.append(f"p n/a (undefined, not significant): {reason} — {shown}.")
+    return notes
+
+
+def header_lines(comparison) -> list[str]:
+    """What was compared and how, one item per line (Markdown list items without the
+    dash; the terminal prints them as they are)."""
+    settings = comparison.settings
+    level = f"{settings['confidence']:.0%}"
+    runs = ", ".join(
+        f"{run} (baseline)" if run == comparison.baseline else run for run in comparison.runs
+    )
+    policy = (
+        "a run without results for a topic scores 0 on it (trec_eval -c)"
+        if settings["missing"] == "zero"
+        else "only topics every run was evaluated on"
+    )
+    lines = [f"Runs: {runs}"]
+    qrels = comparison.run_qrels or {}
+    if len(set(qrels.values())) > 1:
+        lines.append(
+            "Qrels: each run its own — " + ", ".join(f"{r}: {q}" for r, q in qrels.items())
+        )
+    elif qrels:
+        lines.append(f"Qrels: {next(iter(qrels.values())) or 'in memory'}")
+    lines.append(f"Topics: {len(comparison.queries)}, paired by qid; {policy}")
+    for run, topics in (comparison.unpaired or {}).items():
+        if topics:
+            shown = ", ".join(topics[:5]) + (", ..." if len(topics) > 5 else "")
+            lines.append(
+                f"{run}: {len(topics)} topic(s) of its qrels are not judged for every run, "
+                f"left out: {shown}"
+            )
+    lines.append(
+        f"Means with {level} bootstrap percentile intervals over topics "
+        f"({settings['samples']:,} resamples, seed {settings['seed']})"
+    )
+    if len(comparison.runs) > 1:
+        adjusted = (
+            "its p-values are family-wise over all pairs of runs of a measure "
+            f"(--correction {settings['correction']} is not applied)"
+            if settings.get("family_wise")
+            else f"p-values adjusted with {settings['names']['correction']} over all "
+            "comparisons of a section"
+        )
+        lines.append(
+            f"Significance: two-sided {settings['names']['test']} against "
+            f"{comparison.baseline}; {adjusted}"
+        )
+    if any(section.kind == MACRO for section in comparison.sections):
+        lines.append(
+            "Macro sections: mean of the strata's means; stratified bootstrap intervals "
+            f"(resampling within strata); {settings['names']['macro_test']}"
+        )
+    flags = flag_text(comparison.evaluation or {})
+    if flags:
+        lines.append(f"Scored with {flags} (as trecbench score)")
+    ontology = comparison.ontology
+    if ontology is not None:
+        sha = f", sha256 {ontology['sha256'][:12]}…" if ontology.get("sha256") else ""
+        lines.append(
+            f"Ontology: HPO release {ontology['release'] or 'unknown'} "
+            f"({ontology['source']}{sha}); MaxOntSim formula {ontology['formula']}"
+        )
+    for run, absent in comparison.missing.items():
+        if absent:
+            shown = ", ".join(absent[:10]) + (", ..." if len(absent) > 10 else "")
+            lines.append(f"{run}: no results for {len(absent)} topic(s): {shown}")
+    lines += [f"Warning (--allow-unjudged): {warning}" for warning in comparison.warnings]
+    return lines
+
+
+def legend_text(comparison, markdown: bool) -> str:
+    alpha = comparison.settings["alpha"]
+    level = f"{comparison.settings['confidence']:.0%}"
+    star = r"\*" if markdown else "*"
+    best = "**bold** = best mean of the measure; " if markdown else ""
+    return (
+        f"Legend: {best}[a, b] = {level} confidence interval; +x% = change relative to the "
+        "baseline; ▲/▼ = significantly better/worse than the baseline, adjusted p < "
+        f"{alpha:g} ({star}), < {alpha / 5:g} ({star * 2}), < {alpha / 50:g} ({star * 3}); "
+        "W/T/L = topics where the run is better / equal / worse. Higher is better unless "
+        "a measure says lower is better; counts without a better direction (num_ret, "
+        "num_rel) get ↑/↓ (significantly higher/lower) and no best run."
+    )
+
+
+def md_cell(text: str) -> str:
+    """Text safe in a Markdown table cell."""
+    return text.replace("|", r"\|").replace("*", r"\*")
+
+
+def mover_lines(comparison, label: str, markdown: bool) -> list[str]:
+    movers = comparison.part(comparison.movers, label)
+    if movers.empty:
+        return []
+    lines = []
+    for (measure, run), part in movers.groupby(["measure", "run"], sort=False):
+        texts = {}
+        for kind in ("gain", "loss"):
+            chosen = part[part["kind"] == kind]
+            texts[kind] = (
+                "; ".join(
+                    f"{row.qid} {row.difference:+.4f} ({row.baseline_value:.4f}→{row.value:.4f})"
+                    for row in chosen.itertuples()
+                )
+                or "none"
+            )
+        if markdown:
+            lines.append(
+                f"| {measure} | {run} | {md_cell(texts['gain'])} | {md_cell(texts['loss'])} |"
+            )
+        else:
+            lines += [
+                f"{measure}  {run}",
+                f"  gains:  {texts['gain']}",
+                f"  losses: {texts['loss']}",
+            ]
+    return lines
+
+
+def tie_rows(comparison, label: str) -> list[list[str]] | None:
+    """Rows ``measure, run, mean, lowest, highest, reported order`` (None without bounds)."""
+    if not comparison.settings.get("tie_bounds"):
+        return None
+    summary = comparison.part(comparison.summary, label)
+    rows = []
+    for row in summary.to_dict(orient="records"):
+        low, high = row["tie_low"], row["tie_high"]
+        if not (math.isfinite(low) and math.isfinite(high)):
+            where = "not bounded"
+        else:
+            from .tiebounds import position
+
+            where = position(row["mean"], low, high)
+        rows.append(
+            [
+                row["measure"],
+                row["run"],
+                number_text(row["mean"]),
+                number_text(low),
+                number_text(high),
+                where,
+            ]
+        )
+    return rows
+
+
+TIE_NOTE = (
+    "lowest and highest mean over every order of tied documents (equal scores); "
+    "the reported order is trec_eval's (ties by docno descending). 'fixed': no order "
+    "changes it; 'not bounded': the measure is not monotone in the order (see trecbench.tiebounds)"
+)
+
+
+def welch_rows(comparison, label: str) -> list[list[str]]:
+    """Rows ``measure, run, mean, normal CI, Welch t, df, p, p adjusted``."""
+    summary = comparison.part(comparison.summary, label).set_index(["measure", "run"])
+    tests = comparison.part(comparison.comparisons, label).set_index(["measure", "run"])
+    rows = []
+    for measure in comparison.measures:
+        for run in comparison.runs:
+            row = summary.loc[(measure, run)]
+            cells = [
+                measure,
+                run,
+                number_text(row["mean"]),
+                f"[{number_text(row['normal_low'])}, {number_text(row['normal_high'])}]",
+            ]
+            if run != comparison.baseline and (measure, run) in tests.index:
+                test = tests.loc[(measure, run)]
+                cells += [
+                    number_text(test["welch_t"], 3),
+                    number_text(test["welch_df"], 1),
+                    p_text(test["welch_p"]),
+                    p_text(test["welch_p_adjusted"]),
+                ]
+            else:
+                cells += ["", "", "", ""]
+            rows.append(cells)
+    return rows
+
+
+def welch_title(comparison) -> str:
+    level = f"{comparison.settings['confidence']:.0%}"
+    return (
+        f"Independent-samples view (weaker design: ignores that the runs answer the same "
+        f"topics; for reference only): normal-approximation {level} CI (mean ± z·sd/√n) and "
+        f"two-sample Welch t-test against {comparison.baseline}"
+    )
+
+
+def pairs_rows(comparison, label: str, bold) -> list[list[str]]:
+    """Rows ``letter, run, mean^letters...``: ``bold(text)`` marks a best mean."""
+    mark = letters(comparison.runs)
+    join = "," if len(comparison.runs) > 26 else ""  # r27 after r would read rr27
+    beaten = beaten_by(comparison, label)
+    summary = comparison.part(comparison.summary, label).set_index(["measure", "run"])["mean"]
+    rows = []
+    for run in comparison.runs:
+        cells = [mark[run], run]
+        for measure in comparison.measures:
+            means = summary.loc[measure]
+            text = number_text(means[run])
+            if run in best_runs(means, comparison.runs, direction_of(comparison, measure)):
+                text = bold(text)
+            losers = set(beaten.get((run, measure), []))
+            wins = join.join(mark[other] for other in comparison.runs if other in losers)
+            cells.append((text, wins))
+        rows.append(cells)
+    return rows
+
+
+def pairs_note(comparison, section) -> str:
+    settings = comparison.settings
+    family = (
+        "family-wise over all pairs of runs of a measure"
+        if settings.get("family_wise")
+        else f"{settings['names']['correction']} over all pairs and measures"
+    )
+    return (
+        f"every run against every other: superscript letters = significantly better than "
+        f"those runs ({test_label(comparison, section)}, {family}, "
+        f"adjusted p < {settings['alpha']:g})"
+    )
+
+
+def mean_cells(comparison, label: str, measures: list[str], bold: str = "") -> list[list[str]]:
+    """Header and rows of a section's means table: runs as columns, one row per measure
+    (mean, interval, change and marker; the best mean between ``bold`` marks), a "best
+    run" column."""
+    alpha = comparison.settings["alpha"]
+    summary = comparison.part(comparison.summary, label).set_index(["measure", "run"])
+    tests = comparison.part(comparison.comparisons, label).set_index(["measure", "run"])
+    header = [f"{run} (baseline)" if run == comparison.baseline else run for run in comparison.runs]
+    rows = [["Measure", *header, "Best run"]]
+    for measure in measures:
+        better = direction_of(comparison, measure)
+        means = summary.loc[measure]["mean"]
+        best = best_runs(means, comparison.runs, better)
+        cells = []
+        for run in comparison.runs:
+            row = summary.loc[(measure, run)]
+            mean = number_text(row["mean"])
+            cell = f"{bold}{mean}{bold}" if run in best else mean
+            cell += f" [{number_text(row['ci_low'])}, {number_text(row['ci_high'])}]"
+            if run != comparison.baseline:
+                test = tests.loc[(measure, run)]
+                change = test["relative_change"]
+                if math.isfinite(change):
+                    cell += f" {change:+.1f}%"
+                marker = marker_text(test, alpha, better)
+                cell += f" {marker}" if marker else ""
+            cells.append(cell)
+        name = f"{measure} (lower is better)" if better == "lower" else measure
+        rows.append([name, *cells, ", ".join(best) if best else "n/a"])
+    return rows

@@ -1,0 +1,154 @@
+"""The paired significance tests of ``trecbench compare``, described once.
+
+Each :class:`StatisticalTest` says what a test is called (``--test`` value, its name in
+reports), which options apply to it, where its function lives and the smallest p-value it
+can reach over ``n`` topics. The CLI's ``--test`` choices, the analysis in
+:mod:`trecbench.comparison` and the enums of the JSON schemas
+(``benchmark_config``, ``benchmark_report``) are read from :data:`TESTS` (a test keeps
+the schema files equal to it). This module imports neither numpy nor scipy, so the CLI
+can list the choices without loading them; :func:`function` imports a test's code.
+
+A test's function (``module:name``) has the signature ``(paired: stats.Paired) -> p``:
+one p-value per pair of columns of ``paired.values`` (see :class:`trecbench.stats.Paired`).
+
+Adding a test: one entry here and its function (a module of its own, as
+:mod:`trecbench.wilcoxon` or :mod:`trecbench.tukey`, or :mod:`trecbench.stats`).
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+from dataclasses import dataclass
+
+SAMPLES, SEED, CORRECTION = "samples", "seed", "correction"
+
+
+@dataclass(frozen=True)
+class StatisticalTest:
+    """One paired test.
+
+    ``options``: the ``compare`` options it reads (``samples``, ``seed``, ``correction``).
+    ``macro_label``: its form on macro means (None: it has none, macro sections report
+    no p-value). ``undefined_if_constant``: why its statistic is undefined when the
+    per-topic differences do not vary (None: it is defined then). ``family_wise``: its
+    p-values already hold for the family of all pairs of runs of a measure (no
+    correction is applied on top).
+    ``exact_below``: the function enumerates every sign pattern (exact p) when
+    ``2**topics <= samples`` (else it samples, p = (count + 1) / (samples + 1)).
+    """
+
+    name: str
+    label: str
+    macro_label: str | None
+    description: str
+    options: tuple[str, ...]
+    function: str
+    undefined_if_constant: str | None = None
+    family_wise: bool = False
+    exact_below: bool = False
+
+
+TESTS: dict[str, StatisticalTest] = {
+    test.name: test
+    for test in (
+        StatisticalTest(
+            "t",
+            "paired t-test",
+            "stratified t-test (Welch–Satterthwaite df)",
+            "two-sided paired t-test, the formula of scipy.stats.ttest_rel",
+            (CORRECTION,),
+            "trecbench.stats:t_pairs",
+            undefined_if_constant="t = mean / (sd / sqrt(n)) divides by their sd, 0",
+        ),
+        StatisticalTest(
+            "bootstrap",
+            "paired bootstrap test",
+            "stratified paired bootstrap test",
+            "differences shifted to mean 0 and resampled; p = (count + 1) / (samples + 1), "
+            "count = resampled means at least as far from 0 as the observed mean",
+            (SAMPLES, SEED, CORRECTION),
+            "trecbench.stats:bootstrap_pairs",
+            undefined_if_constant="every resample is the observed mean: there is no null "
+            "distribution",
+        ),
+        StatisticalTest(
+            "randomization",
+            "randomisation (sign-flip permutation) test",
+            "randomisation test of the weighted differences",
+            "Fisher sign-flip permutation: every sign pattern when 2^topics <= samples "
+            "(exact, p = count / 2^topics), else p = (count + 1) / (samples + 1)",
+            (SAMPLES, SEED, CORRECTION),
+            "trecbench.stats:randomization_pairs",
+            exact_below=True,
+        ),
+        StatisticalTest(
+            "wilcoxon",
+            "Wilcoxon signed-rank test (zero differences dropped)",
+            None,
+            "Wilcoxon signed-rank test as scipy.stats.wilcoxon with its defaults "
+            "(zero_method='wilcox': zero differences dropped; exact, permutation or normal "
+            "p as scipy's method='auto'; no continuity correction)",
+            (CORRECTION,),
+            "trecbench.wilcoxon:wilcoxon_pairs",
+        ),
+        StatisticalTest(
+            "tukey",
+            "randomised Tukey HSD",
+            "randomised Tukey HSD of the weighted means",
+            "Carterette's randomised Tukey HSD: per draw the runs' values are permuted "
+            "within each topic; a pair's p = (draws whose largest minus smallest mean is at "
+            "least the pair's |difference| + 1) / (samples + 1), family-wise per measure",
+            (SAMPLES, SEED),
+            "trecbench.tukey:tukey_pairs",
+            family_wise=True,
+        ),
+    )
+}
+NAMES = tuple(TESTS)
+
+
+def get(name: str) -> StatisticalTest:
+    """The test called ``name``; :class:`~trecbench.errors.UsageError` for another."""
+    try:
+        return TESTS[name]
+    except (KeyError, TypeError):
+        from .errors import UsageError
+
+        raise UsageError(f"unknown test {name!r}; choose one of {', '.join(NAMES)}") from None
+
+
+def function(name: str):
+    """The function computing test ``name``'s p-values (imported on first use)."""
+    module, _, attribute = get(name).function.partition(":")
+    return getattr(importlib.import_module(module), attribute)
+
+
+def smallest_p(name: str, topics: int, samples: int, runs: int = 2) -> float:
+    """The smallest p-value test ``name`` can give over ``topics`` topics.
+
+    No paired test that does not assume a distribution can go below the exact sign-flip
+    test's ``2 / 2**topics`` (the observed signs and their mirror image); the t-test and
+    the bootstrap can print smaller p-values, but below that bound they rest on the
+    differences' normality (t) or on a resampling distribution of a handful of
+    topics (bootstrap), which so few topics cannot support: the bound is theirs too. Tukey
+    HSD's exact bound is ``k! / k!**topics`` over ``k`` runs (the same permutation of every
+    topic leaves every range of means as it is). A test that samples (the bootstrap, a
+    randomisation test with ``2**topics > samples``, Tukey HSD) cannot go below
+    ``1 / (samples + 1)`` either.
+    """
+    test = get(name)
+    if topics < 2:
+        return 1.0
+    if test.family_wise:
+        exact = math.exp((1 - topics) * math.lgamma(max(runs, 2) + 1))
+    else:
+        exact = 2.0 ** (1 - topics)
+    return max(exact, 1 / (samples + 1)) if samples_drawn(name, topics, samples) else exact
+
+
+def samples_drawn(name: str, topics: int, samples: int) -> bool:
+    """Does test ``name`` draw ``samples`` at random over ``topics`` topics (rather than
+    compute its p exactly, or without resampling)?"""
+    test = get(name)
+    return SAMPLES in test.options and not (test.exact_below and 2**topics <= samples)

@@ -1,0 +1,85 @@
+"""Randomised Tukey HSD (Carterette, "Multiple testing in statistical analysis of
+systems-based information retrieval experiments", ACM TOIS 30(1), 2012): family-wise
+p-values for every pair of many runs, from one permutation distribution of the range of
+the runs' means.
+
+Each of ``samples`` draws permutes the runs' values within every topic (the null
+hypothesis: the runs are exchangeable on each topic) and records the largest minus the
+smallest mean. A pair's p is ``(count + 1) / (samples + 1)``, ``count`` the draws whose
+range is at least the pair's observed ``|mean_i - mean_j|``: the observed assignment counts
+as one draw, so p is never 0. As every pair is compared with the same maximum, the
+p-values hold for the family of all pairs of runs (no further correction). Seeded:
+``numpy.random.default_rng([seed, 3])`` (:data:`trecbench.stats.TUKEY_STREAM`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .stats import TUKEY_STREAM, Paired, Progress, as_matrix, generator
+
+
+def tukey_ranges(
+    values, samples: int = 10_000, seed: int = 0, weights=None, progress: Progress | None = None
+) -> np.ndarray:
+    """The null distribution of randomised Tukey HSD: for each of ``samples`` draws, the
+    runs' values (columns of ``values``, topics x runs) permuted within every topic, the
+    largest minus the smallest (weighted) mean over runs.
+
+    Draw ``b`` orders topic ``t``'s values by ``argsort`` of ``runs`` uniforms, numbers
+    ``(b * topics + t) * runs`` onwards of ``default_rng([seed, 3]).random()``: the
+    numbers depend on the seed and the sizes only.
+    """
+    matrix = as_matrix(values)
+    n, k = matrix.shape
+    w = np.full(n, 1 / n) if weights is None else np.asarray(weights, dtype=np.float64)
+    rng = generator(seed, TUKEY_STREAM)
+    out = np.empty(samples)
+    step = max(1, (1 << 22) // (n * k))  # draws per block: a few tens of MB at most
+    rows = np.arange(n)[None, :, None]
+    for start in range(0, samples, step):
+        size = min(step, samples - start)
+        order = np.argsort(rng.random((size, n, k)), axis=-1)
+        means = np.einsum("bnk,n->bk", matrix[rows, order], w)
+        out[start : start + size] = means.max(axis=1) - means.min(axis=1)
+        if progress is not None:
+            progress(start + size, samples)
+    return out
+
+
+def tukey_hsd(values, samples: int = 10_000, seed: int = 0, weights=None) -> np.ndarray:
+    """Randomised Tukey HSD (Carterette, TOIS 2012) over the runs (columns) of
+    ``values`` (topics x runs): a ``runs x runs`` matrix of family-wise p-values.
+
+    The p of runs ``i`` and ``j`` is ``(count + 1) / (samples + 1)``: ``count`` draws of
+    :func:`tukey_ranges` whose range is at least ``|mean_i - mean_j|`` (the observed
+    assignment counts as one draw). ``weights`` (:func:`macro_weights`) make the means
+    macro means. The diagonal is 1.
+    """
+    matrix = as_matrix(values)
+    n = matrix.shape[0]
+    w = np.full(n, 1 / n) if weights is None else np.asarray(weights, dtype=np.float64)
+    ranges = np.sort(tukey_ranges(matrix, samples, seed, w))
+    means = w @ matrix
+    gaps = np.abs(means[:, None] - means[None, :])
+    tolerance = 1e-9 * max(float(np.abs(matrix).mean()), 1e-300)
+    count = samples - np.searchsorted(ranges, gaps - tolerance, side="left")
+    return (count + 1) / (samples + 1)
+
+
+def tukey_pairs(paired: Paired) -> np.ndarray:
+    """Randomised Tukey HSD of every pair, family-wise within its family of columns."""
+    family = np.full(paired.values.shape[1], -1)
+    position = np.zeros(paired.values.shape[1], dtype=np.int64)
+    for f, columns in enumerate(paired.families):
+        family[columns], position[columns] = f, np.arange(len(columns))
+    p = np.full(len(paired.left), np.nan)
+    for f, columns in enumerate(paired.families):
+        mine = np.flatnonzero(family[paired.left] == f)
+        if not len(mine):
+            continue
+        matrix = tukey_hsd(paired.values[:, columns], paired.samples, paired.seed, paired.weights)
+        p[mine] = matrix[position[paired.left[mine]], position[paired.right[mine]]]
+        if paired.progress is not None:
+            paired.progress(paired.samples * (f + 1) // len(paired.families), paired.samples)
+    return p

@@ -1,0 +1,80 @@
+"""The Wilcoxon signed-rank test, as ``scipy.stats.wilcoxon(d)`` with its defaults.
+
+Conventions (scipy 1.17's, which tests check on random cases with ties and zeros):
+
+* ``zero_method='wilcox'``: zero differences are dropped before ranking (Wilcoxon's own
+  choice; Pratt's ranks them and drops them after). Every difference 0: nothing is left,
+  p is undefined (NaN).
+* The statistic is ``R+``, the sum of the ranks (average ranks for ties) of the |d| of
+  the positive differences; two-sided.
+* ``method='auto'``: without ties and zeros and with at most 50 differences, the exact
+  null distribution of ``R+`` (every sign pattern), ``p = 2 min(P(R+ >= r), P(R+ <= r))``;
+  with ties or zeros and at most 13 differences (zeros counted), every sign pattern of
+  the nonzero differences, the same formula over them (scipy's permutation test); else
+  the normal approximation with the tie correction of the variance and no continuity
+  correction (``correction=False``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .stats import Paired, per_block
+
+EXACT, PERMUTED = 50, 13  # scipy's limits of method='auto'
+
+
+def wilcoxon_pairs(paired: Paired) -> np.ndarray:
+    """The registered test (:mod:`trecbench.statistical_tests`): every pair of
+    ``paired``; it has no form for macro means (NaN with strata)."""
+    if paired.strata is not None:
+        return np.full(len(paired.left), np.nan)
+    return per_block(paired, lambda diffs, _: signed_rank_test(diffs))
+
+
+def signed_rank_test(diffs) -> np.ndarray:
+    """Two-sided Wilcoxon signed-rank p-value per column of ``diffs`` (topics x columns)."""
+    matrix = np.asarray(diffs, dtype=np.float64)
+    if matrix.ndim == 1:
+        matrix = matrix[:, None]
+    return np.array([_p(matrix[:, c]) for c in range(matrix.shape[1])])
+
+
+def _p(d: np.ndarray) -> float:
+    from scipy.stats import rankdata
+
+    n = d.size
+    d = d[d != 0]
+    m = d.size
+    if m == 0:
+        return float("nan")
+    ranks = rankdata(np.abs(d))
+    r_plus = float(ranks[d > 0].sum())
+    ties = len(np.unique(np.abs(d))) < m
+    if not ties and m == n and n <= EXACT:
+        counts = _exact_counts(m)
+        low = counts[: int(np.ceil(r_plus)) + 1].sum()
+        high = counts[int(np.floor(r_plus)) :].sum()
+        return float(min(1.0, 2 * min(low, high) / counts.sum()))
+    if n <= PERMUTED:
+        signs = (np.arange(2**m)[:, None] >> np.arange(m)) & 1
+        null = signs @ ranks
+        gamma = 1e-14 * max(abs(r_plus), 1.0)  # scipy's tolerance for equal statistics
+        low = np.count_nonzero(null <= r_plus + gamma)
+        high = np.count_nonzero(null >= r_plus - gamma)
+        return float(min(1.0, 2 * min(low, high) / 2**m))
+    from scipy.special import ndtr
+
+    _, tied = np.unique(np.abs(d), return_counts=True)
+    variance = (m * (m + 1) * (2 * m + 1) - (tied**3 - tied).sum() / 2) / 24
+    z = (r_plus - m * (m + 1) / 4) / np.sqrt(variance)
+    return float(2 * ndtr(-abs(z)))
+
+
+def _exact_counts(m: int) -> np.ndarray:
+    """How many of the ``2**m`` sign patterns of ranks 1..m give ``R+ = s``, per s."""
+    counts = np.zeros(m * (m + 1) // 2 + 1)
+    counts[0] = 1
+    for rank in range(1, m + 1):
+        counts[rank:] = counts[rank:] + counts[:-rank].copy()
+    return counts
