@@ -61,3 +61,119 @@ def test_a_written_block_reads_back():
     block = ir_metadata.find_block(text + LINE, "run")
     assert block.size == len(text)
     assert ir_metadata.parse(block, "run") == metadata
+
+
+# -- the block atop a run file, read by score, validate, reports and fuse ------------------
+
+import gzip  # noqa: E402
+import json  # noqa: E402
+
+from conftest import ROOT  # noqa: E402
+
+import trecbench  # noqa: E402
+from trecbench.cli import run  # noqa: E402
+
+QRELS = ROOT / "qrels" / "hpo-demo.qrels"
+RUN = ROOT / "runs" / "tfidf-char.run"
+MEASURES = ["-m", "map", "-m", "P.5", "-m", "ndcg_cut.10", "-q"]
+
+
+@pytest.fixture
+def with_block(tmp_path):
+    path = tmp_path / "meta.run"
+    path.write_bytes(BLOCK + RUN.read_bytes())
+    return path
+
+
+def _score(capsys, *args) -> tuple[int, str]:
+    code = run(["score", *args])
+    return code, capsys.readouterr().out
+
+
+@pytest.mark.parametrize("compat", [[], ["--compat", "10.0"]])
+def test_score_reads_the_body_as_the_file_without_the_block(with_block, tmp_path, capsys, compat):
+    gz = tmp_path / "meta.run.gz"
+    gz.write_bytes(gzip.compress(with_block.read_bytes()))
+    expected = _score(capsys, *compat, *MEASURES, str(QRELS), str(RUN))
+    assert expected[0] == 0
+    assert _score(capsys, *compat, *MEASURES, str(QRELS), str(with_block)) == expected
+    assert _score(capsys, *compat, *MEASURES, str(QRELS), str(gz)) == expected
+
+
+def test_a_run_read_in_blocks_takes_the_block_out_too(with_block, monkeypatch):
+    from trecbench import memory
+    from trecbench.inputs import blocks
+
+    whole = trecbench.evaluate(str(QRELS), str(RUN), ["map", "P.5"]).per_query
+    monkeypatch.setattr(memory, "BLOCK_LINES", 7)
+    monkeypatch.setattr(memory, "READ_BYTES", 300)
+    monkeypatch.setattr(blocks, "READ_BYTES", 300)
+    scored = []
+    original = blocks.RunBlocks._text
+    monkeypatch.setattr(blocks.RunBlocks, "_text", lambda *a: scored.append(1) or original(*a))
+    blocked = trecbench.evaluate(str(QRELS), str(with_block), ["map", "P.5"], memory=1)
+    assert scored  # read in blocks
+    assert blocked.per_query.drop(columns="run").equals(whole.drop(columns="run"))
+
+
+def test_reports_and_the_api_record_the_metadata(with_block, tmp_path, capsys):
+    from trecbench.report import validate_against_schema
+
+    report = tmp_path / "report.json"
+    assert run(["score", "--report", str(report), str(QRELS), str(with_block)]) == 0
+    document = json.loads(report.read_text())
+    validate_against_schema(document, "evaluation_report")
+    recorded = next(i for i in document["inputs"] if i["kind"] == "run")
+    expected = {"tag": "bm25", "method": {"retrieval": [{"name": "bm25", "k1": 0.9}]}}
+    assert recorded["ir_metadata"] == expected
+    assert trecbench.load_run(str(with_block)).ir_metadata == expected
+    assert trecbench.load_run(str(RUN)).ir_metadata is None
+
+
+def test_validate_notes_the_block_and_checks_the_body_as_usual(with_block, capsys):
+    assert run(["validate", str(with_block)]) == 0
+    out = capsys.readouterr().out
+    assert f"{with_block}:1:-: info[R30]: ir_metadata block (lines 1-7) read as metadata" in out
+    assert "R1]" not in out and "R22" not in out and "R25" not in out
+
+
+@pytest.mark.parametrize(
+    ("block", "line"),
+    [
+        (BLOCK.replace(b"#   retrieval:", b"# retrieval: [unclosed"), 5),
+        (BLOCK.replace(b"# ir_metadata.end\n", b""), 7),
+    ],
+)
+def test_a_malformed_block_is_an_error_at_its_line(tmp_path, capsys, block, line):
+    path = tmp_path / "bad.run"
+    path.write_bytes(block + RUN.read_bytes())
+    assert run(["validate", str(path)]) == 2
+    assert f"{path}:{line}:-: error[R30]" in capsys.readouterr().out
+    assert run(["score", str(QRELS), str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"trecbench: {path}:{line}") or f"{path}:{line}:" in err
+
+
+def test_a_block_atop_qrels_is_no_metadata(tmp_path, capsys):
+    path = tmp_path / "meta.qrels"
+    path.write_bytes(BLOCK + QRELS.read_bytes())
+    assert run(["validate", "--qrels", str(path), str(RUN)]) == 2
+    assert "R30" not in capsys.readouterr().out
+
+
+def test_fuse_writes_a_block_with_what_it_knows_under_the_given_description(tmp_path, capsys):
+    about = tmp_path / "about.yaml"
+    about.write_text("actor:\n  team: lab\nmethod:\n  fusion:\n    note: tuned by hand\n")
+    runs = [str(RUN), str(ROOT / "runs" / "tfidf-word.run")]
+    plain, tagged = tmp_path / "plain.run", tmp_path / "tagged.run"
+    assert run(["fuse", *runs, "-o", str(plain)]) == 0
+    assert run(["fuse", "--ir-metadata", str(about), *runs, "-o", str(tagged)]) == 0
+    loaded = trecbench.load_run(str(tagged))
+    metadata = loaded.ir_metadata
+    assert metadata["actor"] == {"team": "lab"}
+    assert metadata["method"]["fusion"]["note"] == "tuned by hand"
+    assert metadata["method"]["fusion"]["name"] == "rrf"
+    assert [r["path"] for r in metadata["method"]["fusion"]["runs"]] == runs
+    assert metadata["implementation"]["source"]["name"] == "trecbench"
+    block = ir_metadata.find_block(tagged.read_bytes(), str(tagged))
+    assert tagged.read_bytes()[block.size :] == plain.read_bytes()

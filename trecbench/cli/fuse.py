@@ -96,13 +96,37 @@ class RunOutput(OutputFile):
     help="Step of --optimize's weight grid (weights summing to 1).",
 )
 @click.option(
+    "--ir-metadata",
+    "metadata",
+    type=INPUT_FILE,
+    default=None,
+    help="Write an ir_metadata block (YAML, Breuer et al. 2022) atop the fused run: this "
+    "file's description, over what trecbench records (the method, its parameters, the runs "
+    "fused with their sha256, trecbench's version).",
+)
+@click.option(
     "-o",
     "--output",
     required=True,
     type=RunOutput(),
     help="The fused run (six tab-separated columns, full-precision scores); - for standard output.",
 )
-def fuse(runs, method, k, norm, weights, depth, tag, optimize, qrels, folds, seed, step, output):
+def fuse(
+    runs,
+    method,
+    k,
+    norm,
+    weights,
+    depth,
+    tag,
+    optimize,
+    qrels,
+    folds,
+    seed,
+    step,
+    metadata,
+    output,
+):
     """Fuse RUNS into one run: each run is ranked as trec_eval ranks it, then the methods
     combine ranks (rrf, isr) or per-topic normalised scores (combsum, combmnz, ...).
 
@@ -119,6 +143,8 @@ def fuse(runs, method, k, norm, weights, depth, tag, optimize, qrels, folds, see
           | trecbench score --compat 10.0 qrels/hpo-demo.qrels -
       trecbench fuse --optimize nDCG@10 --qrels data/hpo-rtask/hpo-rtask.qrels \\
           data/hpo-rtask/lexical.run data/hpo-rtask/vector.run -o out/tuned.run
+      trecbench fuse --ir-metadata about.yaml runs/tfidf-word.run runs/tfidf-char.run \\
+          -o out/rrf.run
     """
     from .. import outputs
     from ..errors import UsageError
@@ -126,7 +152,9 @@ def fuse(runs, method, k, norm, weights, depth, tag, optimize, qrels, folds, see
     from ..fusion import fuse as fuse_runs
 
     if output != "-":  # before the fusion: an input is never the output
-        outputs.check_target(output, runs)
+        outputs.check_target(output, [*runs, *([metadata] if metadata else [])])
+    if metadata is not None and str(output).endswith(".parquet"):
+        raise UsageError("an ir_metadata block heads a TREC text run, not a Parquet file")
     if optimize is not None:
         k, weights = _optimised(runs, method, norm, depth, optimize, qrels, folds, seed, step)
     elif qrels is not None:
@@ -140,10 +168,18 @@ def fuse(runs, method, k, norm, weights, depth, tag, optimize, qrels, folds, see
         depth=depth,
         tag=tag,
     )
-    if output == "-":
-        click.echo(run_bytes(fused), nl=False)  # every byte, or exit 2 (cli/stdout.py)
+    if metadata is None and output != "-":
+        write_run(fused, output)  # TREC text, or Parquet for a .parquet name
     else:
-        write_run(fused, output)
+        data = run_bytes(fused)
+        if metadata is not None:
+            settings = {"name": method, "k": k, "norm": norm, "weights": list(weights) or None}
+            fusion = settings | {"depth": depth}
+            data = _with_metadata(data, metadata, runs, fusion, tag or method)
+        if output == "-":
+            click.echo(data, nl=False)  # every byte, or exit 2 (cli/stdout.py)
+        else:
+            outputs.write_file(output, data, runs)
     topics = fused["qid"].nunique()
     where = "standard output" if output == "-" else output
     click.echo(f"wrote {where}: {len(fused)} documents, {topics} topics", err=True)
@@ -169,3 +205,21 @@ def _optimised(runs, method, norm, depth, measure, qrels, folds, seed, step):
     )
     best = tuned.best
     return best.k, () if best.weights is None else best.weights
+
+
+def _with_metadata(data: bytes, given, runs, fusion: dict, tag: str) -> bytes:
+    """The fused run's text with an ir_metadata block atop it: what trecbench knows of the
+    fusion, with the description in ``given`` (a YAML file) over it."""
+    from .. import __version__, provenance
+    from ..inputs import ir_metadata
+
+    inputs = [
+        {"path": str(run), "sha256": (provenance.recorded(run) or {}).get("sha256")} for run in runs
+    ]
+    known = {
+        "tag": tag,
+        "method": {"fusion": {**fusion, "runs": inputs}},
+        "implementation": {"source": {"name": "trecbench", "version": __version__}},
+    }
+    block = ir_metadata.block_text(ir_metadata.merged(known, ir_metadata.read_file(given)))
+    return block.encode("utf-8") + data

@@ -63,7 +63,8 @@ class Loaded:
     ``origin`` names the input in messages (the path, ``run DataFrame``, ``qrels dict``,
     ``irds:ID``...); ``path`` is the file it was read from (None in memory); ``record``
     its provenance for reports (``path, kind, size, sha256, lines, topics`` and for runs
-    ``run_tag, run_tags``), taken while it was read; ``warnings`` what the ``check`` said.
+    ``run_tag, run_tags`` and ``ir_metadata`` when the file begins with such a block), taken
+    while it was read; ``warnings`` what the ``check`` said.
     """
 
     kind: str
@@ -79,6 +80,11 @@ class Loaded:
     def to_frame(self) -> pd.DataFrame:
         """The table as a pandas DataFrame (string ids, see :func:`to_pandas`)."""
         return to_pandas(self.table)
+
+    @property
+    def ir_metadata(self) -> dict[str, Any] | None:
+        """The run's ir_metadata (the YAML block atop its file), or None."""
+        return (self.record or {}).get("ir_metadata")
 
 
 def table_counts(table: Any, kind: str) -> dict[str, Any]:
@@ -112,6 +118,7 @@ def _load_source(
     source: Source, kind: str, check: Check | None, full: bool, comments: bool = False
 ) -> Loaded:
     warnings: list[str] = []
+    metadata = None
     if source.is_parquet:
         from . import parquet
 
@@ -129,13 +136,24 @@ def _load_source(
 
             tokens = tokens_without_comments(source, kind)
         elif table is None:
-            tokens = trec_text.tokenize_file(source, keep=6 if kind == "run" else 4)
+            tokens = trec_text.tokenize_file(source, 6 if kind == "run" else 4, kind == "run")
         if table is None:
+            metadata = _ir_metadata(tokens)
             warnings = list(check(tokens, kind)) if check is not None else []
             table = (trec_text.run_table if kind == "run" else trec_text.qrels_table)(tokens)
     path = source.path
     record = {"path": path, "kind": kind, **source.record(), **table_counts(table, kind)}
+    if table is not None and metadata is not None:
+        record["ir_metadata"] = metadata
     return Loaded(kind, table, path, path, record, tuple(warnings))
+
+
+def _ir_metadata(tokens: trec_text.Tokens) -> dict | None:
+    """The run's ir_metadata (None without a block); a malformed block is bad input."""
+    found = tokens.ir_metadata
+    if found is not None and found.error is not None:
+        raise found.error
+    return None if found is None else found.value
 
 
 def _arrow_table(source: Any) -> pa.Table | None:

@@ -200,7 +200,9 @@ class RunBlocks:
         except trec_text.Irregular:
             pass
         check = self.check(source.path) if self.check is not None else None
-        for tokens in trec_text.iter_tokens(source, 6, self.read_bytes):
+        for tokens in trec_text.iter_tokens(source, 6, self.read_bytes, metadata=True):
+            if tokens.ir_metadata is not None and tokens.ir_metadata.error is not None:
+                raise tokens.ir_metadata.error
             if check is not None:
                 check.feed(tokens)
                 if check.failed:

@@ -12,8 +12,6 @@ comment on the last line is skipped.
 
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -27,9 +25,10 @@ from .trec_text import Tokens
 def tokens_without_comments(source, kind: str) -> Tokens:
     """The tokens of a TREC text run or qrels (an open :class:`~trecbench.inputs.streams.
     Source`) without the comment lines 10.0 skips."""
+    if kind == "run":  # an ir_metadata block is metadata (Tokens.ir_metadata), not comments
+        return drop_run_comments(trec_text.tokenize_file(source, 6, metadata=True))
     data = source.read()
-    tokens = trec_text.tokenize(data, source.path, 1, 6 if kind == "run" else 4)
-    return drop_run_comments(tokens) if kind == "run" else drop_qrels_comments(tokens, data)
+    return drop_qrels_comments(trec_text.tokenize(data, source.path, 1, 4), data)
 
 
 def qrels_comment_lines(data: bytes) -> np.ndarray:
@@ -46,29 +45,12 @@ def qrels_comment_lines(data: bytes) -> np.ndarray:
     return np.flatnonzero(hashed & ((index - first) % 2 == 0)) + 1
 
 
-def without_lines(tokens: Tokens, lines: np.ndarray) -> Tokens:
-    """``tokens`` without the given physical lines (their rows and byte-level findings)."""
-    if not len(lines):
-        return tokens
-    keep = ~np.isin(tokens.line, lines)
-    changes = {
-        "line": tokens.line[keep],
-        "nfields": tokens.nfields[keep],
-        "fields": [column.filter(keep) for column in tokens.fields],
-    }
-    for field in dataclasses.fields(tokens):
-        value = getattr(tokens, field.name)
-        if field.name.endswith("_lines") and isinstance(value, np.ndarray):
-            changes[field.name] = value[~np.isin(value, lines)]
-    return dataclasses.replace(tokens, **changes)
-
-
 def drop_qrels_comments(tokens: Tokens, data: bytes) -> Tokens:
     """10.0's reading of a qrels-like file: skip its comment lines, refuse the '#' lines it
     would read as judgments."""
     if b"#" not in data:
         return tokens
-    tokens = without_lines(tokens, qrels_comment_lines(data))
+    tokens = tokens.without_lines(qrels_comment_lines(data))
     if len(tokens) and tokens.fields and len(tokens.fields[0]):
         hashed = arrow.to_numpy(pc.starts_with(tokens.fields[0], "#"))
         if hashed.any():
@@ -97,4 +79,4 @@ def drop_run_comments(tokens: Tokens) -> Tokens:
     if not len(tokens):
         return tokens
     hashed = arrow.to_numpy(pc.starts_with(tokens.fields[0], "#"))
-    return without_lines(tokens, tokens.line[hashed])
+    return tokens.without_lines(tokens.line[hashed])

@@ -30,6 +30,33 @@ class Block:
     size: int
 
 
+@dataclass(frozen=True)
+class Found:
+    """What the top of a run held: the block's ``lines`` (taken out of the run; 0 when its
+    end could not be found) and its ``value``, or the ``error`` that makes it bad input
+    (``score`` raises it, ``validate`` reports it at its line)."""
+
+    lines: int
+    value: dict[str, Any] | None = None
+    error: InputError | None = None
+
+
+def split(data: bytes, path: str) -> tuple[Found | None, int]:
+    """``(what the top of data holds, the bytes the block takes)``: ``(None, 0)`` when
+    ``data`` (a run's first lines) starts with no ir_metadata block; a block without its
+    end marker takes nothing (its lines stay run lines, the error is reported)."""
+    if not starts_with_block(data[: len(START) + 64]):
+        return None, 0
+    try:
+        block = find_block(data, path)
+    except InputError as error:
+        return Found(0, None, error), 0
+    try:
+        return Found(block.lines, parse(block, path)), block.size
+    except InputError as error:
+        return Found(block.lines, None, error), block.size
+
+
 def starts_with_block(head: bytes) -> bool:
     """Whether text starting with ``head`` (its first line at least) begins with an
     ir_metadata block."""
@@ -69,18 +96,50 @@ def _decoded(text: bytes, path: str) -> str:
 
 def parse(block: Block, path: str) -> dict[str, Any]:
     """The block's YAML as a mapping; malformed YAML is bad input at its line in the file."""
+    return _mapping(block.text, path, first_line=2)  # the YAML starts on line 2
+
+
+def _mapping(text: str, path: str, first_line: int) -> dict[str, Any]:
+    """YAML ``text`` (read with the bounded loader) as a mapping, errors at their line."""
     import yaml
 
+    from ..yaml_loader import load_yaml
+
     try:
-        value = yaml.safe_load(block.text) if block.text.strip() else {}
+        value = load_yaml(text) if text.strip() else {}
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
-        line = 2 + mark.line if mark is not None else 1  # the YAML starts on line 2
-        problem = getattr(error, "problem", None) or "malformed"
+        line = first_line + mark.line if mark is not None else first_line
+        problem = getattr(error, "problem", None) or str(error)
         raise InputError(path, line, f"ir_metadata: not valid YAML: {problem}") from None
     if not isinstance(value, dict):
-        raise InputError(path, 2, "ir_metadata: the YAML is not a mapping (key: value lines)")
+        raise InputError(path, first_line, "ir_metadata: the YAML is not a mapping")
     return value
+
+
+def read_file(path) -> dict[str, Any]:
+    """An ir_metadata description written as YAML (``--ir-metadata FILE.yaml``)."""
+    from .. import outputs, provenance
+
+    outputs.note_input(path)
+    try:
+        text = provenance.read_file(path).decode("utf-8")
+    except OSError as error:
+        raise InputError(str(path), None, f"cannot read: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise InputError(str(path), None, "not UTF-8") from None
+    return _mapping(text, str(path), first_line=1)
+
+
+def merged(known: dict[str, Any], given: dict[str, Any]) -> dict[str, Any]:
+    """``known`` (what trecbench records of a run it writes) with ``given`` (the user's
+    description) over it, mapping by mapping: the user's value wins where both say."""
+    result = dict(known)
+    for key, value in given.items():
+        mine = result.get(key)
+        both = isinstance(mine, dict) and isinstance(value, dict)
+        result[key] = merged(mine, value) if both else value
+    return result
 
 
 def block_text(metadata: dict[str, Any]) -> str:

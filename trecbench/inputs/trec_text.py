@@ -24,6 +24,7 @@ Writing TREC text is :mod:`trecbench.files`' job.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import os
 from collections import deque
@@ -95,9 +96,28 @@ class Tokens:
     irregular_space_lines: np.ndarray = field(default_factory=lambda: np.empty(0, np.int64))
     head: bytes = b""
     separator: bytes = b""
+    # the ir_metadata block atop a run (inputs.ir_metadata.Found), when the tokens start it
+    ir_metadata: Any = None
 
     def __len__(self) -> int:
         return len(self.line)
+
+    def without_lines(self, lines: np.ndarray) -> Tokens:
+        """These tokens without the given physical lines (their rows and byte-level
+        findings)."""
+        if not len(lines):
+            return self
+        keep = ~np.isin(self.line, lines)
+        changes = {
+            "line": self.line[keep],
+            "nfields": self.nfields[keep],
+            "fields": [column.filter(keep) for column in self.fields],
+        }
+        for item in dataclasses.fields(self):
+            value = getattr(self, item.name)
+            if item.name.endswith("_lines") and isinstance(value, np.ndarray):
+                changes[item.name] = value[~np.isin(value, lines)]
+        return dataclasses.replace(self, **changes)
 
 
 # ---------------------------------------------------------------------------------------
@@ -446,34 +466,60 @@ def iter_tokens(
     keep: int = 6,
     chunk_bytes: int = DEFAULT_CHUNK_BYTES,
     progress: Progress | None = None,
+    metadata: bool = False,
 ) -> Iterator[Tokens]:
     """Tokenize a file (a path or an open :class:`~trecbench.inputs.streams.Source`, whose
     owner records its checksum) chunk by chunk (bounded memory); line numbers stay
-    physical. ``progress`` (for a path): bytes read, see :class:`Source`."""
+    physical. ``progress`` (for a path): bytes read, see :class:`Source`. ``metadata``: a
+    run's ir_metadata block is taken out of the first tokens (``Tokens.ir_metadata``)."""
     if isinstance(path, Source):
-        yield from _source_tokens(path, keep, chunk_bytes)
+        yield from _source_tokens(path, keep, chunk_bytes, metadata)
         return
     with Source(path, progress) as source:
-        yield from _source_tokens(source, keep, chunk_bytes)
+        yield from _source_tokens(source, keep, chunk_bytes, metadata)
         source.record()
 
 
-def _source_tokens(source: Source, keep: int, chunk_bytes: int) -> Iterator[Tokens]:
+def _source_tokens(
+    source: Source, keep: int, chunk_bytes: int, metadata: bool = False
+) -> Iterator[Tokens]:
     separator = None
     for chunk, first_line in iter_byte_chunks(source, chunk_bytes):
-        tokens = tokenize(chunk, source.path, first_line, keep, separator)
+        if metadata and first_line == 1:
+            tokens = _run_start(chunk, source.path, keep, separator)
+        else:
+            tokens = tokenize(chunk, source.path, first_line, keep, separator)
         separator = tokens.separator or None
         yield tokens
 
 
-def tokenize_file(path: str | os.PathLike | Source, keep: int = 6) -> Tokens:
-    """Tokenize a whole file (a path or an open source, plain or compressed) at once."""
+def _run_start(data: bytes, path: str, keep: int, separator=None) -> Tokens:
+    """The tokens of a run's first lines, an ir_metadata block atop them read apart
+    (``Tokens.ir_metadata``; :mod:`trecbench.inputs.ir_metadata`): the lines after it are
+    tokenized as the file without it, their numbers those of the file."""
+    from . import ir_metadata
+
+    found, size = ir_metadata.split(data, path)
+    if found is None or not size:
+        tokens = tokenize(data, path, 1, keep, separator)
+        return tokens if found is None else dataclasses.replace(tokens, ir_metadata=found)
+    tokens = tokenize(data[size:], path, found.lines + 1, keep, separator)
+    physical = tokens.n_physical_lines + found.lines
+    return dataclasses.replace(tokens, ir_metadata=found, n_physical_lines=physical)
+
+
+def tokenize_file(
+    path: str | os.PathLike | Source, keep: int = 6, metadata: bool = False
+) -> Tokens:
+    """Tokenize a whole file (a path or an open source, plain or compressed) at once; with
+    ``metadata``, a run's ir_metadata block goes to ``Tokens.ir_metadata``."""
     if not isinstance(path, Source):
         with Source(path) as source:
-            tokens = tokenize_file(source, keep)
+            tokens = tokenize_file(source, keep, metadata)
             source.record()
         return tokens
-    return tokenize(path.read(), path.path, 1, keep)
+    data = path.read()
+    return _run_start(data, path.path, keep) if metadata else tokenize(data, path.path, 1, keep)
 
 
 # ---------------------------------------------------------------------------------------

@@ -187,9 +187,19 @@ class Checker:
             if starts and (self._head(tokens.head) or self._swapped(tokens)):
                 self.stopped = True
                 return
+        if tokens.ir_metadata is not None:
+            self._ir_metadata(tokens.ir_metadata)
         self._bytes(tokens)
         if len(tokens):
             self._rows(tokens)
+
+    def _ir_metadata(self, found) -> None:
+        """A run's ir_metadata block: noted (R30), or bad at its line (R30.malformed)."""
+        if found.error is not None:
+            self.report.add("R30.malformed", found.error.line, None, found.error.message)
+        else:
+            lines = f"lines 1-{found.lines}"
+            self.report.add("R30", 1, None, f"ir_metadata block ({lines}) read as metadata")
 
     def _head(self, head: bytes) -> bool:
         add = self.report.add

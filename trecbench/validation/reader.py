@@ -135,7 +135,7 @@ def _tokens(
 
         yield parquet.to_tokens(path, kind)
     else:
-        yield from trec_text.iter_tokens(path, keep, chunk_bytes)
+        yield from trec_text.iter_tokens(path, keep, chunk_bytes, metadata=kind == "run")
 
 
 def read_topics(path: str | os.PathLike) -> list[str]:

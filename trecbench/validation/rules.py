@@ -222,6 +222,13 @@ CATALOGUE = (
            "Every line has the shape of a qrels line (4 fields, an integer last): the run and "
            "qrels were probably given in each other's place. One finding, instead of one per "
            "line."),
+    _check("R30", "IIII", "ir_metadata block atop the run (`# ir_metadata.start` ... `.end`)",
+           "The run's description in YAML (Breuer et al., SIGIR 2022; TIRA, repro_eval): "
+           "read as metadata and recorded in reports; the lines after it are checked and "
+           "scored as trec_eval reads the file without the block."),
+    _check("R30.malformed", "EEEE", "ir_metadata block without its end marker, with a "
+           "line that is not a `#` line, or whose YAML is not a mapping",
+           "A block that cannot be read as metadata: `score` refuses the run at the line."),
     # -- qrels -----------------------------------------------------------------------------
     _check("Q1", "EEEE", "not exactly 4 fields (hint for 3-column BEIR qrels)",
            "A qrels line is `qid iter docno rel`; trec_eval stops at any other field count "
