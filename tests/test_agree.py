@@ -20,9 +20,9 @@ from trecbench.cli import cli
 from trecbench.conclusions.agree import judgment_agreement
 from trecbench.conclusions.agreement import cohen_kappa, kendall_tau, tau_ap
 from trecbench.conclusions.discrimination import (
-    TESTS,
     DiscriminationSettings,
     discriminative_power,
+    pair_p_values,
 )
 from trecbench.errors import InputError, UsageError
 
@@ -171,13 +171,13 @@ def test_resampling_tests_are_looked_up_by_name_and_seeded():
     values = np.random.default_rng(3).random((12, 3))
     first, second = values[:, 0] - values[:, 1], values[:, 1] - values[:, 2]
     settings = DiscriminationSettings(test="randomization", samples=500, seed=7, correction="none")
-    p = TESTS["randomization"].pvalues(values, settings)
+    p = pair_p_values(values, settings)
+    # compare's own p-values (stats.all_pairs_p), pairs in (0,1), (0,2), (1,2) order
     assert p[0] == stats.randomization_test(first, 500, 7)[0]
     assert p[2] == stats.randomization_test(second, 500, 7)[0]
     boot = DiscriminationSettings(test="bootstrap", samples=300, seed=7)
-    assert (
-        TESTS["bootstrap"].pvalues(values, boot)[0] == stats.paired_bootstrap_test(first, 300, 7)[0]
-    )
+    expected = stats.all_pairs_p(values, "bootstrap", 300, 7)
+    assert list(pair_p_values(values, boot)) == [expected[0, 1], expected[0, 2], expected[1, 2]]
     with pytest.raises(UsageError, match="unknown test"):
         DiscriminationSettings(test="anova")
 
@@ -212,9 +212,10 @@ def test_agree_on_the_demo_orders_runs_by_their_means():
 
 
 def test_agree_cli_json_keys_and_choices():
+    from trecbench import statistical_tests
     from trecbench.cli import agree as command
 
-    assert command.TESTS == tuple(TESTS)
+    assert command.TESTS == statistical_tests.NAMES
     assert command.CORRECTIONS == stats.CORRECTIONS
     argv = [
         "agree",
@@ -259,14 +260,12 @@ def test_undefined_discriminative_power_with_one_run():
     )
 
 
-def test_a_family_wise_test_plugs_in_with_one_entry_and_is_not_corrected_again(monkeypatch):
-    from trecbench.conclusions.discrimination import PairTest
-
-    # e.g. randomised Tukey HSD: its p-values hold for the family of all pairs already
-    fixed = PairTest(lambda values, settings: np.full(3, 0.03), family_wise=True)
-    monkeypatch.setitem(TESTS, "family", fixed)
-    values = np.random.default_rng(0).random((10, 3))
-    settings = DiscriminationSettings(test="family", correction="bonferroni")
-    assert discriminative_power(values, "m", settings).significant == 3
-    monkeypatch.setitem(TESTS, "family", PairTest(fixed.pvalues))  # per pair: Bonferroni 0.09
-    assert discriminative_power(values, "m", settings).significant == 0
+def test_tukey_hsd_is_family_wise_and_not_corrected_again():
+    """Randomised Tukey HSD (compare --test tukey): its p-values hold for the family of
+    all pairs already, so discriminative power applies no correction on top."""
+    values = np.random.default_rng(0).random((10, 4)) + np.array([0, 0.05, 0.3, 0.6])
+    settings = DiscriminationSettings(test="tukey", correction="bonferroni", samples=999, seed=3)
+    p = stats.all_pairs_p(values, "tukey", 999, 3)[np.triu_indices(4, 1)]
+    found = discriminative_power(values, "m", settings)
+    assert found.significant == int((p < 0.05).sum())
+    assert 0 < found.significant < 6

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import click
 
+from ..statistical_tests import NAMES as TESTS  # the registry: numpy-free
 from .conclusion_options import FORMATS, conclusion_options, echo_result, flags, named_runs
 from .group import cli
 from .paths import INPUT_FILE, QRELS_INPUT
 
-# conclusions.discrimination.TESTS and stats.CORRECTIONS, repeated so that loading the CLI
-# imports no numpy (tests/test_agree.py keeps them equal to the library's)
-TESTS = ("t", "bootstrap", "randomization")
+# stats.CORRECTIONS, repeated so that loading the CLI imports no numpy
+# (tests/test_agree.py keeps them equal to the library's)
 CORRECTIONS = ("holm", "bonferroni", "bh", "none")
 
 

@@ -41,7 +41,7 @@ from .result import (
     Comparison,
     check_outputs,
 )
-from .scoring import _named_runs, compare, run_name  # noqa: F401 (_named_runs: see below)
+from .scoring import compare, named_runs, run_name
 from .settings import (
     ALL,
     CORRECTION_NAMES,
@@ -57,10 +57,6 @@ from .settings import (
 )
 from .significance import PAIRS_RUNS
 from .tables import Section
-from .tables import values_cube as _cube  # noqa: F401
-
-# _cube and _named_runs: trecbench.conclusions.scores imports them by the names they had in
-# the single module this package was; new code takes tables.values_cube and scoring's own.
 
 __all__ = [
     "ALL",
@@ -85,5 +81,6 @@ __all__ = [
     "compare_scores",
     "direction",
     "plot_files",
+    "named_runs",
     "run_name",
 ]

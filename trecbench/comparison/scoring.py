@@ -25,7 +25,7 @@ def run_name(path: str | os.PathLike) -> str:
     return Path(path).name.removesuffix(".gz").removesuffix(".run")
 
 
-def _named_runs(runs) -> dict[str, Any]:
+def named_runs(runs) -> dict[str, Any]:
     """``{name: run}`` from one run, a sequence of runs or a mapping (see
     :func:`trecbench.inputs.split_runs`); a file is named after its file name, an in-memory
     run (DataFrame, Arrow table, dict, records) ``run1``, ``run2``..."""
@@ -127,7 +127,7 @@ def compare(
     """
     from ..evaluation import evaluate
 
-    named = _named_runs(runs)
+    named = named_runs(runs)
     statistics = StatsSettings(test, correction, samples, seed, confidence, missing, movers)
     if not isinstance(unjudged_threshold, numbers.Real) or not 0 <= unjudged_threshold <= 1:
         raise UsageError(f"unjudged threshold must be between 0 and 1, not {unjudged_threshold!r}")

@@ -3,28 +3,27 @@
 and a correction for multiple comparisons over those pairs (one family per measure);
 and the smallest difference of means found significant.
 
-The tests are :mod:`trecbench.stats`' own, looked up by name in :data:`TESTS`: each takes
-the ``topics x runs`` values and gives a p-value per pair, in the order of
-:func:`pairs`. A test whose p-values are family-wise already (randomised Tukey HSD,
-Carterette 2012) sets ``family_wise`` and no correction is applied on top of it:
-registering it is one line here.
+The tests are ``compare``'s, looked up by name in the registry
+(:mod:`trecbench.statistical_tests`: t, bootstrap, randomization, wilcoxon, tukey) and
+computed by :func:`trecbench.stats.all_pairs_p` from the ``topics x runs`` values, a
+p-value per pair in the order of :func:`pairs`. A test whose p-values are family-wise
+already (randomised Tukey HSD, Carterette 2012) gets no correction on top.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import combinations
 
 import numpy as np
 
-from .. import stats
+from .. import statistical_tests, stats
 from ..errors import UsageError
 
 
 @dataclass(frozen=True)
 class DiscriminationSettings:
-    """Significance level, test (a key of :data:`TESTS`), correction (one of
+    """Significance level, test (a name of :mod:`trecbench.statistical_tests`), correction (one of
     :data:`trecbench.stats.CORRECTIONS`), and resamples and seed of the resampling tests."""
 
     alpha: float = 0.05
@@ -36,8 +35,7 @@ class DiscriminationSettings:
     def __post_init__(self):
         if not 0 < self.alpha < 1:
             raise UsageError(f"alpha must be between 0 and 1, not {self.alpha!r}")
-        if self.test not in TESTS:
-            raise UsageError(f"unknown test {self.test!r}; choose one of {', '.join(TESTS)}")
+        statistical_tests.get(self.test)  # an unknown test: UsageError naming the known
         if self.correction not in stats.CORRECTIONS:
             raise UsageError(
                 f"unknown correction {self.correction!r}; "
@@ -45,15 +43,6 @@ class DiscriminationSettings:
             )
         if self.samples < 1:
             raise UsageError(f"samples must be at least 1, not {self.samples!r}")
-
-
-@dataclass(frozen=True)
-class PairTest:
-    """``pvalues(values, settings)``: one p-value per pair of runs (:func:`pairs` order)
-    from the ``topics x runs`` values. ``family_wise``: already adjusted over all pairs."""
-
-    pvalues: Callable[[np.ndarray, DiscriminationSettings], np.ndarray]
-    family_wise: bool = False
 
 
 def pairs(runs: int) -> list[tuple[int, int]]:
@@ -67,15 +56,10 @@ def pair_differences(values: np.ndarray) -> np.ndarray:
     return values[:, first] - values[:, second]
 
 
-TESTS: dict[str, PairTest] = {
-    "t": PairTest(lambda v, s: stats.paired_t_test(pair_differences(v))),
-    "bootstrap": PairTest(
-        lambda v, s: stats.paired_bootstrap_test(pair_differences(v), s.samples, s.seed)
-    ),
-    "randomization": PairTest(
-        lambda v, s: stats.randomization_test(pair_differences(v), s.samples, s.seed)
-    ),
-}
+def pair_p_values(values: np.ndarray, settings: DiscriminationSettings) -> np.ndarray:
+    """The unadjusted p-value of every pair (:func:`pairs` order) under ``settings.test``."""
+    p = stats.all_pairs_p(values, settings.test, settings.samples, settings.seed)
+    return p[np.triu_indices(values.shape[1], 1)]
 
 
 @dataclass(frozen=True)
@@ -98,9 +82,9 @@ def discriminative_power(
     count = len(pairs(values.shape[1]))
     if count == 0:
         return Discrimination(measure, count, 0, None, None)
-    test = TESTS[settings.test]
-    p = test.pvalues(values, settings)
-    adjusted = p if test.family_wise else stats.adjust(p, settings.correction)
+    p = pair_p_values(values, settings)
+    family_wise = statistical_tests.get(settings.test).family_wise
+    adjusted = p if family_wise else stats.adjust(p, settings.correction)
     significant = np.nan_to_num(adjusted, nan=1.0) < settings.alpha
     differences = np.abs(pair_differences(values).mean(axis=0))
     smallest = float(differences[significant].min()) if significant.any() else None

@@ -140,9 +140,9 @@ def render_agreement(result, fmt: str = "table") -> str:
             "ordering against the first's)\n\n",
             _orderings(result.measure_orderings, ("reference", "evaluated"), fmt),
         ]
-    from .discrimination import TESTS
+    from ..statistical_tests import get
 
-    correction = "none: family-wise" if TESTS[settings.test].family_wise else settings.correction
+    correction = "none: family-wise" if get(settings.test).family_wise else settings.correction
     parts += [
         f"\n{title}Discriminative power: pairs of runs significantly different at alpha "
         f"{settings.alpha:g} ({settings.test} test, correction {correction})\n\n",

@@ -54,11 +54,12 @@ def topic_scores(
     """Score ``runs`` (one, a list or ``{name: run}``; files are named as compare names
     them) against ``qrels`` with :func:`trecbench.evaluate` and arrange the per-topic
     values (display names of the measures, topics of the qrels in sorted order)."""
-    from ..comparison import _cube, _named_runs
+    from ..comparison import named_runs
+    from ..comparison.tables import values_cube
     from ..errors import UsageError
     from ..evaluation import evaluate
 
-    named = _named_runs(runs)
+    named = named_runs(runs)
     evaluation = evaluate(
         qrels,
         list(named.values()),
@@ -78,7 +79,7 @@ def topic_scores(
     per_query = evaluation.per_query
     shown = tuple(dict.fromkeys(per_query["measure"].tolist()))
     topics = sorted(evaluation.qrels_topics)
-    values = _cube(per_query, list(named), list(shown), topics)
+    values = values_cube(per_query, list(named), list(shown), topics)
     warnings = tuple(
         run.unjudged.message(run.name, evaluation.qrels_path) for run in evaluation.unjudged_runs()
     )
