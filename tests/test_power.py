@@ -259,3 +259,26 @@ def test_cli_names_runs_by_file_or_by_path_when_two_files_share_a_name(tmp_path)
     assert [row["run"] for row in document["rows"]] == same
     done = CliRunner().invoke(cli, ["power", QRELS, RUNS["tfidf-word"], RUNS["tfidf-word"]])
     assert isinstance(done.exception, UsageError) and "given twice" in str(done.exception)
+
+
+def test_compare_power_equals_trecbench_power_and_is_in_every_report(tmp_path, capsys):
+    """compare --power: the same rows as `trecbench power` on the same runs (both pair the
+    qrels' topics, a missing topic scoring 0), in the terminal table and the JSON report."""
+    from trecbench.cli import run as cli_run
+    from trecbench.report import validate_against_schema
+
+    runs = [str(ROOT / "runs" / "tfidf-word.run"), str(ROOT / "runs" / "tfidf-char.run")]
+    qrels = str(ROOT / "qrels" / "hpo-demo.qrels")
+    reference = trecbench.power(qrels, runs[0], runs[1:], ["nDCG@10", "MRR@10"])
+    comparison = trecbench.compare(qrels, runs, ["nDCG@10", "MRR@10"]).with_power(0.8)
+    for mine, theirs in zip(comparison.power.rows, reference.rows, strict=True):
+        for key in ("n_topics", "effect_size", "power", "mde", "topics_needed"):
+            assert getattr(mine, key) == pytest.approx(getattr(theirs, key), abs=1e-12), key
+    out = tmp_path / "out"
+    args = ["compare", qrels, *runs, "-m", "nDCG@10", "--power", "0.8", "-o", str(out)]
+    assert cli_run(args) == 0
+    assert "Power (all topics)" in capsys.readouterr().out
+    report = json.loads((out / "BenchmarkReport.json").read_text())
+    validate_against_schema(report, "benchmark_report")
+    assert report["power"]["rows"][0]["topics_needed"] == reference.rows[0].topics_needed
+    assert "## Power (all topics)" in (out / "BenchmarkComparison.md").read_text()

@@ -61,9 +61,9 @@ __all__ = [  # the renderers, and the cells other reports (benchmark, HTML) shar
 def render(comparison, fmt: str = "table") -> str:
     """``comparison`` in one of :data:`FORMATS`."""
     if fmt == "table":
-        return terminal_table(comparison)
+        return terminal_table(comparison) + _power_section(comparison, "table")
     if fmt == "markdown":
-        return markdown(comparison)
+        return markdown(comparison) + _power_section(comparison, "markdown")
     if fmt == "csv":
         return csv_text(comparison)
     if fmt == "json":
@@ -71,8 +71,17 @@ def render(comparison, fmt: str = "table") -> str:
 
         return json.dumps(_json_safe(comparison.report()), indent=1, ensure_ascii=False) + "\n"
     if fmt == "latex":
-        return latex(comparison)
+        return latex(comparison) + _power_section(comparison, "latex")
     raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+
+
+def _power_section(comparison, fmt: str) -> str:
+    """The power of each comparison with the baseline (``compare --power``), after the
+    rest; nothing when it was not asked for."""
+    if comparison.power is None:
+        return ""
+    title = {"table": "\nPower (all topics)\n", "markdown": "\n## Power (all topics)\n\n"}
+    return title.get(fmt, "\n") + comparison.power.render(fmt)
 
 
 # ---------------------------------------------------------------------------------------

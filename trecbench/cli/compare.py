@@ -215,6 +215,15 @@ def runs_and_qrels(
 @unjudged_threshold_option
 @memory_option
 @jobs_option
+@click.option(
+    "--power",
+    "target_power",
+    type=click.FloatRange(0, 1, min_open=True, max_open=True),
+    default=None,
+    metavar="TARGET",
+    help="Add the power of each comparison with the baseline (all topics): effect size, "
+    "power reached, smallest detectable difference and topics needed at TARGET (e.g. 0.8).",
+)
 @click.option("--quiet", is_flag=True, help="No progress, nothing on stdout.")
 @evaluation_options
 @manifest_options
@@ -242,6 +251,7 @@ def compare(
     unjudged_threshold,
     memory,
     jobs,
+    target_power,
     quiet,
     level,
     max_docs,
@@ -321,6 +331,8 @@ def compare(
             progress.close()
     for warning in comparison.warnings:
         click.echo(f"trecbench: warning: {warning}", err=True)
+    if target_power is not None:
+        comparison = comparison.with_power(target_power)
     written = []
     if outdir is not None:
         written = comparison.write(

@@ -237,9 +237,15 @@ def power(
             raise UsageError(f"the baseline {base_names[0]!r} is among the runs")
     scores = topic_scores(qrels, everything, measures, flags)
     values = scores.values
-    rows = tuple(
-        power_row(values[:, r, m] - values[:, 0, m], settings, run, scores.runs[0], measure)
-        for r, run in enumerate(scores.runs[1:], start=1)
-        for m, measure in enumerate(scores.measures)
-    )
+    rows = power_rows(values, scores.runs, scores.measures, settings)
     return PowerResult(settings, scores.runs[0], rows, source_name(qrels), scores.warnings)
+
+
+def power_rows(values: np.ndarray, runs: Sequence[str], measures: Sequence[str], settings):
+    """A :class:`PowerRow` per run after the first (the baseline) and measure, from the
+    ``topics x runs x measures`` values."""
+    return tuple(
+        power_row(values[:, r, m] - values[:, 0, m], settings, run, runs[0], measure)
+        for r, run in enumerate(runs[1:], start=1)
+        for m, measure in enumerate(measures)
+    )
