@@ -270,7 +270,9 @@ def test_compare_power_equals_trecbench_power_and_is_in_every_report(tmp_path, c
     runs = [str(ROOT / "runs" / "tfidf-word.run"), str(ROOT / "runs" / "tfidf-char.run")]
     qrels = str(ROOT / "qrels" / "hpo-demo.qrels")
     reference = trecbench.power(qrels, runs[0], runs[1:], ["nDCG@10", "MRR@10"])
-    comparison = trecbench.compare(qrels, runs, ["nDCG@10", "MRR@10"]).with_power(0.8)
+    from trecbench.conclusions.power import with_power
+
+    comparison = with_power(trecbench.compare(qrels, runs, ["nDCG@10", "MRR@10"]), 0.8)
     for mine, theirs in zip(comparison.power.rows, reference.rows, strict=True):
         for key in ("n_topics", "effect_size", "power", "mde", "topics_needed"):
             assert getattr(mine, key) == pytest.approx(getattr(theirs, key), abs=1e-12), key

@@ -332,7 +332,9 @@ def compare(
     for warning in comparison.warnings:
         click.echo(f"trecbench: warning: {warning}", err=True)
     if target_power is not None:
-        comparison = comparison.with_power(target_power)
+        from ..conclusions.power import with_power
+
+        comparison = with_power(comparison, target_power)
     written = []
     if outdir is not None:
         written = comparison.write(

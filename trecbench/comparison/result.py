@@ -3,7 +3,6 @@ and its :class:`Section` s; the report files it writes."""
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import sys
 from collections.abc import Iterable, Mapping, Sequence
@@ -71,7 +70,8 @@ class Comparison:
     unpaired: dict[str, list[str]] | None = None
     unjudged: dict[str, dict] | None = None
     warnings: list[str] = field(default_factory=list)
-    # the power of each comparison with the baseline (compare --power): a PowerResult
+    # the power of each comparison with the baseline (compare --power): a PowerResult of
+    # trecbench.conclusions.power.with_power, which sits above this package
     power: Any = None
 
     @property
@@ -206,20 +206,6 @@ class Comparison:
             f"<p><code>{escape(self._describe())}</code></p>"
             f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
         )
-
-    def with_power(self, target: float = 0.8) -> Comparison:
-        """This comparison with :attr:`power`: for each run and measure against the
-        baseline over all topics, the effect size, the power reached, the smallest
-        detectable difference and the topics needed at ``target`` power (paired t-test at
-        the comparison's alpha; :mod:`trecbench.conclusions.power`)."""
-        from ..conclusions.power import PowerResult, PowerSettings, power_rows
-        from .tables import values_cube
-
-        settings = PowerSettings(self.settings["alpha"], target)
-        runs = [self.baseline, *(run for run in self.runs if run != self.baseline)]
-        values = values_cube(self.per_query, runs, self.measures, self.queries)
-        rows = power_rows(values, runs, self.measures, settings)
-        return dataclasses.replace(self, power=PowerResult(settings, self.baseline, rows))
 
     def render(self, fmt: str = "table") -> str:
         """The comparison as ``table`` (terminal), ``markdown``, ``csv``, ``json`` (the

@@ -249,3 +249,20 @@ def power_rows(values: np.ndarray, runs: Sequence[str], measures: Sequence[str],
         for r, run in enumerate(runs[1:], start=1)
         for m, measure in enumerate(measures)
     )
+
+
+def with_power(comparison, target: float = 0.8):
+    """``comparison`` (a :class:`~trecbench.comparison.Comparison`) with its ``power``:
+    for each run and measure against the baseline over all topics, the effect size, the
+    power reached, the smallest detectable difference and the topics needed at ``target``
+    power (paired t-test at the comparison's alpha). ``compare --power TARGET``."""
+    import dataclasses
+
+    from ..comparison.tables import values_cube
+
+    settings = PowerSettings(comparison.settings["alpha"], target)
+    baseline = comparison.baseline
+    runs = [baseline, *(run for run in comparison.runs if run != baseline)]
+    values = values_cube(comparison.per_query, runs, comparison.measures, comparison.queries)
+    rows = power_rows(values, runs, comparison.measures, settings)
+    return dataclasses.replace(comparison, power=PowerResult(settings, baseline, rows))
