@@ -11,9 +11,10 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-# the demo scores MaxOntSim (hpo extra) and draws the comparison plots (plots extra)
+# the demo scores MaxOntSim (hpo extra), draws the comparison plots (plots extra) and writes
+# the HTML reports (html extra)
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[hpo,plots]'
+	$(BIN)/python -m pip install --quiet -e '.[hpo,plots,html]'
 	touch $@
 
 $(TEST_STAMP): pyproject.toml | $(BIN)/python

@@ -88,6 +88,7 @@ def test_reports_match_their_schemas(written):
     assert written_paths == {
         "BenchmarkReport.json",
         "BenchmarkComparison.md",
+        "report.html",
         "runs/hybrid.run",
         *(f"reports/{mode}.json" for mode in MODES),
     }

@@ -229,7 +229,7 @@ def test_outputs_are_written_without_plots(tmp_path):
     # (plots are checked once, on the bundled demo: rendering is the slow part)
     result = compare_scores(_per_query(n=15), samples=200)
     written = result.write(tmp_path / "out")  # plots only when asked
-    names = ["BenchmarkReport.json", "BenchmarkComparison.md", "AllPairs.tex"]
+    names = ["BenchmarkReport.json", "BenchmarkComparison.md", "AllPairs.tex", "report.html"]
     assert [path.name for path in written] == names
     assert sorted(path.name for path in (tmp_path / "out").iterdir()) == sorted(
         path.name for path in written
@@ -416,6 +416,7 @@ def test_cli_writes_report_and_markdown(trec_eval_suite, tmp_path):
         "BenchmarkReport.json",
         "BenchmarkComparison.md",
         "AllPairs.tex",
+        "report.html",
     }
 
 
@@ -807,9 +808,10 @@ def test_cli_manifest_lists_inputs_and_outputs_with_checksums(trec_eval_suite, t
         for fmt in ("png", "svg")
         for suffix in suffixes
     } | {"means_difficulty_macro.png", "means_difficulty_macro.svg"}
-    reports = {"BenchmarkReport.json", "BenchmarkComparison.md", "AllPairs.tex"}
+    reports = {"BenchmarkReport.json", "BenchmarkComparison.md", "AllPairs.tex", "report.html"}
     assert set(outputs) == reports | plots
-    assert {o["kind"] for o in outputs.values()} == {"report", "markdown", "latex", "plot"}
+    kinds = {"report", "markdown", "latex", "html", "plot"}
+    assert {o["kind"] for o in outputs.values()} == kinds
     assert manifest["command"]["argv"][0]  # the command line is recorded
 
 

@@ -491,6 +491,7 @@ class Benchmark:
     qrels_flags: list[dict]
     qrels_validation: dict
     inputs: list[dict]
+    qrels_table: Any = None  # the one parse of the qrels (the page's grades: not read again)
 
     def section(self) -> dict:
         """The ``benchmark`` section of BenchmarkReport.json (schema ``benchmark_workflow``)."""
@@ -564,6 +565,23 @@ class Benchmark:
             )
         return reports
 
+    def to_html(self, depth: int = 20, path: str | os.PathLike | None = None) -> str:
+        """The benchmark as one self-contained page (:mod:`trecbench.html_report`): the
+        R-task part (KPIs against the targets, reranking, completeness and its recovery
+        actions), then compare's tables and figures with the modes as runs and the
+        drill-down to each mode's top ``depth`` documents. Written to ``path`` if given."""
+        from .html_report import comparison_html
+
+        runs = {result.mode.name: result.table for result in self.modes}
+        qrels = self.qrels_table if self.qrels_table is not None else str(self.config.qrels)
+        page = comparison_html(
+            self.comparison, runs=runs, qrels=qrels, depth=depth,
+            title=f"trecbench benchmark: {self.config.name}", preamble=self.markdown(False),
+        )  # fmt: skip
+        if path is not None:
+            outputs.write_file(path, page, [record["path"] for record in self.inputs])
+        return page
+
     def write(
         self,
         outdir: str | os.PathLike,
@@ -577,7 +595,7 @@ class Benchmark:
         ``runs/<mode>.run`` (fused modes) and ExperimentManifest.json (last)."""
         import uuid
 
-        from .comparison import MARKDOWN_FILE, REPORT_FILE
+        from .comparison import HTML_FILE, MARKDOWN_FILE, REPORT_FILE, html_available
         from .outputs import OutputSet
         from .report import build_manifest, bytes_record, json_bytes
 
@@ -600,6 +618,8 @@ class Benchmark:
             files[out / _report_file(name)] = (json_bytes(document), "report")
         files[out / REPORT_FILE] = (json_bytes(self.report(experiment_id, meta)), "report")
         files[out / MARKDOWN_FILE] = (self.markdown().encode("utf-8"), "markdown")
+        if html_available():
+            files[out / HTML_FILE] = (self.to_html().encode("utf-8"), "html")
         written = [
             bytes_record(path, kind, data) | counts.get(path, {})
             for path, (data, kind) in files.items()
@@ -619,12 +639,12 @@ def check_outputs(config: BenchmarkConfig, outdir: str | os.PathLike) -> None:
     into ``outdir`` would refuse only after it: a file it writes (all named after the
     configuration's modes) that is one of the configuration's inputs, a symbolic link or
     not a regular file."""
-    from .comparison import MARKDOWN_FILE, REPORT_FILE
+    from .comparison import HTML_FILE, MARKDOWN_FILE, REPORT_FILE
 
     out = Path(outdir)
     files = [out / _fused_run_file(mode.name) for mode in config.modes if mode.fuse is not None]
     files += [out / _report_file(mode.name) for mode in config.modes]
-    files += [out / REPORT_FILE, out / MARKDOWN_FILE, out / MANIFEST_FILE]
+    files += [out / REPORT_FILE, out / MARKDOWN_FILE, out / HTML_FILE, out / MANIFEST_FILE]
     inputs = [config.path, config.qrels, config.topics, config.strata, config.routing]
     inputs += [mode.run for mode in config.modes]
     for path in files:
@@ -917,6 +937,7 @@ def run_benchmark(config: BenchmarkConfig | str | os.PathLike, *, progress=None)
         qrels_flags=flags,
         qrels_validation=_summary(validated.qrels),
         inputs=inputs,
+        qrels_table=qrels_table,
     )
 
 

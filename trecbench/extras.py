@@ -25,6 +25,8 @@ PACKAGES: dict[str, tuple[str, str]] = {
     "ir_datasets": ("ir-datasets", "datasets"),
     "dask": ("dask", "dask"),
     "distributed": ("distributed", "dask"),
+    "jinja2": ("jinja2", "html"),
+    "bokeh": ("bokeh", "html"),
 }
 
 

@@ -35,7 +35,8 @@ def benchmark(config, outdir, meta, quiet):
     the targets.
 
     Writes to OUTDIR: BenchmarkReport.json, BenchmarkComparison.md (its R-task part is
-    printed; the statistics against the baseline follow in the file),
+    printed; the statistics against the baseline follow in the file), report.html (one
+    page for a browser: the tables, interactive figures, each mode's documents per topic),
     reports/<mode>.json (an EvaluationReport per mode), runs/<mode>.run (fused modes) and
     ExperimentManifest.json, all or nothing. Exits 2 with the validator's findings when a
     run (or the qrels) is invalid.
@@ -58,6 +59,9 @@ def benchmark(config, outdir, meta, quiet):
     finally:
         if progress is not None:
             progress.close()
+    from .compare import warn_without_html
+
+    warn_without_html()
     written = result.write(target, meta=meta)
     if not quiet:
         click.echo(result.markdown(statistics=False))

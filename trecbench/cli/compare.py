@@ -186,6 +186,13 @@ def runs_and_qrels(
 )
 @click.option("--plots", is_flag=True, help="Also write PNG/SVG plots into OUTDIR.")
 @click.option(
+    "--html-depth",
+    type=click.IntRange(min=0),
+    default=20,
+    show_default=True,
+    help="Documents per run and topic in report.html's drill-down (0: none).",
+)
+@click.option(
     "--plot-order",
     type=click.Choice(_CHOICES["plot_order"]),
     default="difference",
@@ -244,6 +251,7 @@ def compare(
     output_format,
     outdir,
     plots,
+    html_depth,
     plot_order,
     movers,
     no_tie_bounds,
@@ -265,7 +273,9 @@ def compare(
     baseline with paired tests and correction, wins/ties/losses and topic movers, every
     pair of runs, bounds over all orders of tied documents — overall, per stratum and as
     macro means with --group-by. Prints a table (--format); -o writes
-    BenchmarkReport.json, BenchmarkComparison.md and AllPairs.tex, --plots the figures.
+    BenchmarkReport.json, BenchmarkComparison.md, AllPairs.tex and report.html (one page
+    to open in a browser: sortable tables, interactive figures, every topic's documents),
+    --plots the figures.
 
     A run can have its own qrels (--run-qrels RUN QRELS): topics are then paired by qid.
     A run whose retrieved documents the qrels mostly do not know is refused (exit 1)
@@ -337,10 +347,26 @@ def compare(
         comparison = with_power(comparison, target_power)
     written = []
     if outdir is not None:
+        warn_without_html()
         written = comparison.write(
-            outdir, plots=plots, manifest=manifest, meta=meta, plot_order=plot_order
+            outdir,
+            plots=plots,
+            manifest=manifest,
+            meta=meta,
+            plot_order=plot_order,
+            html_depth=html_depth,
         )
     if not quiet:
         click.echo(comparison.render(output_format), nl=False)
     for path in written:
         click.echo(f"wrote {path}", err=True)
+
+
+def warn_without_html() -> None:
+    """One line when report.html cannot be written (the html extra is missing)."""
+    from ..comparison import html_available
+    from ..extras import install_hint
+
+    if not html_available():
+        hint = install_hint("html")
+        click.echo(f"trecbench: warning: report.html needs Jinja2 and Bokeh: {hint}", err=True)

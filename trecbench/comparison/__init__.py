@@ -34,12 +34,14 @@ and counts "higher" as a win.
 from .analysis import compare_scores
 from .figures import plot_files
 from .result import (
+    HTML_FILE,
     LATEX_FILE,
     MARKDOWN_FILE,
     REPORT_FILE,
     SCHEMA_VERSION,
     Comparison,
     check_outputs,
+    html_available,
 )
 from .scoring import compare, named_runs, run_name
 from .settings import (
@@ -60,6 +62,7 @@ from .tables import Section
 
 __all__ = [
     "ALL",
+    "HTML_FILE",
     "CORRECTION_NAMES",
     "HIGHER",
     "LATEX_FILE",
@@ -77,6 +80,7 @@ __all__ = [
     "StatsSettings",
     "TEST_NAMES",
     "check_outputs",
+    "html_available",
     "compare",
     "compare_scores",
     "direction",

@@ -18,6 +18,7 @@ from .settings import ALL, MACRO
 from .tables import Section
 
 REPORT_FILE = "BenchmarkReport.json"
+HTML_FILE = "report.html"
 MARKDOWN_FILE = "BenchmarkComparison.md"
 LATEX_FILE = "AllPairs.tex"
 SCHEMA_VERSION = 2
@@ -224,6 +225,21 @@ class Comparison:
 
         return plot_files(self, order)
 
+    def to_html(self, depth: int = 20, path: str | os.PathLike | None = None) -> str:
+        """The comparison as one self-contained HTML page (:mod:`trecbench.html_report`):
+        with run files and one qrels file among its inputs, each topic's drill-down shows
+        every run's top ``depth`` documents and their grades. Written to ``path`` when
+        given (all or nothing, never over an input)."""
+        from ..html_report import comparison_html
+
+        qrels = [item["path"] for item in self.inputs or [] if item.get("kind") == "qrels"]
+        runs = {run: path for run, path in (self.run_inputs or {}).items() if path}
+        files = runs if len(qrels) == 1 and len(runs) == len(self.runs) else None
+        page = comparison_html(self, runs=files, qrels=qrels[0] if files else None, depth=depth)
+        if path is not None:
+            outputs.write_file(path, page, [item["path"] for item in self.inputs or []])
+        return page
+
     def write(
         self,
         outdir: str | os.PathLike,
@@ -233,9 +249,11 @@ class Comparison:
         meta: Mapping[str, str] | None = None,
         argv: Sequence[str] | None = None,
         plot_order: str = "difference",
+        html_depth: int | None = 20,
     ) -> list[Path]:
-        """Write BenchmarkReport.json, BenchmarkComparison.md, AllPairs.tex, (with
-        ``plots``) the PNG and SVG plots into ``outdir`` and, if ``manifest`` is given, an
+        """Write BenchmarkReport.json, BenchmarkComparison.md, AllPairs.tex, report.html
+        (with its drill-down to each run's top ``html_depth`` documents; None: no page),
+        (with ``plots``) the PNG and SVG plots into ``outdir`` and, if ``manifest`` is given, an
         ExperimentManifest there (inputs and outputs with sha256, ``meta``, the command line
         ``argv``, default ``sys.argv``); returns the paths written, manifest last.
 
@@ -256,6 +274,8 @@ class Comparison:
             out / MARKDOWN_FILE: (self.markdown().encode("utf-8"), "markdown"),
             out / LATEX_FILE: (self.render("latex").encode("utf-8"), "latex"),
         }
+        if html_depth is not None and html_available():
+            files[out / HTML_FILE] = (self.to_html(html_depth).encode("utf-8"), "html")
         if plots:
             files |= {
                 out / name: (data, "plot") for name, data in self.plot_files(plot_order).items()
@@ -278,6 +298,13 @@ class Comparison:
         return list(files)
 
 
+def html_available() -> bool:
+    """Whether report.html can be written (the ``html`` extra: Jinja2 and Bokeh)."""
+    import importlib.util
+
+    return all(importlib.util.find_spec(name) for name in ("jinja2", "bokeh"))
+
+
 def check_outputs(
     outdir: str | os.PathLike,
     *,
@@ -296,7 +323,7 @@ def check_outputs(
     from .figures import plot_file
 
     out = Path(outdir)
-    files = [out / name for name in (REPORT_FILE, MARKDOWN_FILE, LATEX_FILE)]
+    files = [out / name for name in (REPORT_FILE, MARKDOWN_FILE, LATEX_FILE, HTML_FILE)]
     if plots:
         figures = ("means", "differences") if runs > 1 else ("means",)
         suffix = file_suffixes([ALL])[ALL]

@@ -1,0 +1,172 @@
+"""report.html: written by compare -o, self-contained, with the Comparison's numbers; loaded
+in Debian's headless Chromium (Selenium) with the network blocked: no console error, no
+request, the table sorts, a topic opens on its documents and grades, the figures draw."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+import time
+
+import pytest
+from conftest import ROOT
+
+import trecbench
+from trecbench.cli import run
+
+QRELS = str(ROOT / "qrels" / "hpo-demo.qrels")
+RUNS = [
+    str(ROOT / "runs" / f"{name}.run")
+    for name in ("tfidf-word", "tfidf-char", "tfidf-word-parents")
+]
+MEASURES = ["nDCG@10", "MRR@10"]
+CHROMIUM, DRIVER = shutil.which("chromium"), shutil.which("chromedriver")
+
+pytest.importorskip("bokeh")
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory):
+    out = tmp_path_factory.mktemp("compare")
+    args = ["compare", QRELS, *RUNS, *sum((["-m", m] for m in MEASURES), []), "-o", str(out)]
+    assert run([*args, "--quiet"]) == 0
+    return out
+
+
+DATA_TAG = '<script type="application/json" id="report-data">'
+
+
+def _data(page: str) -> dict:
+    start = page.index(DATA_TAG) + len(DATA_TAG)
+    return json.loads(page[start : page.index("</script>", start)])
+
+
+def test_the_page_holds_every_run_measure_and_topic_with_the_reports_numbers(report):
+    page = (report / "report.html").read_text()
+    data = _data(page)
+    document = json.loads((report / "BenchmarkReport.json").read_text())
+    assert data["runs"] == [r["name"] for r in document["runs"]]
+    assert data["measures"] == MEASURES
+    assert data["topics"] == sorted(document["topics"])
+    for run_name, topics in document["per_query"].items():
+        for qid, values in topics.items():
+            assert data["values"][qid][run_name] == pytest.approx(values, abs=1e-12)
+    summary = document["results"][0]["summary"]
+    for row in summary:
+        assert f">{row['mean']:.4f}<" in page  # the Markdown report's cells
+    assert "<script src=" not in page and "<link" not in page  # everything inline
+
+
+def test_the_drill_down_lists_each_runs_ranking_and_grades(report):
+    from trecbench.fusion import ranked_table
+
+    data = _data((report / "report.html").read_text())
+    grades = {(r.qid, r.docno): r.rel for r in trecbench.read_qrels(QRELS).itertuples()}
+    names = data["runs"]
+    for name, path in zip(names, RUNS, strict=True):
+        ranked = ranked_table(path).to_pandas()
+        for qid in ("de-07", "en-21"):
+            top = ranked[(ranked["qid"] == qid) & (ranked["rank"] <= 20)]
+            expected = [[d, grades.get((qid, d))] for d in top["docno"]]
+            shown = [[doc[0], doc[2]] for doc in data["documents"][qid][name]]
+            assert shown == expected
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if CHROMIUM is None or DRIVER is None:
+        pytest.skip("needs Debian's chromium and chromium-driver (.ci/run installs them)")
+    webdriver = pytest.importorskip("selenium.webdriver")
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    profile = tempfile.mkdtemp(prefix="trecbench-chromium-")
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
+                 "--window-size=1280,1600", f"--user-data-dir={profile}"):  # fmt: skip
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
+    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
+    driver.execute_cdp_cmd("Network.enable", {})
+    blocked = ["http://*", "https://*", "ws://*", "wss://*"]
+    driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": blocked})
+    yield driver
+    driver.quit()
+    shutil.rmtree(profile, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def page(browser, report):
+    browser.get((report / "report.html").as_uri())
+    for _ in range(50):  # the figures are drawn once Bokeh's document is idle
+        if browser.execute_script("return window.Bokeh && Bokeh.documents.length") == 1:
+            break
+        time.sleep(0.1)
+    return browser
+
+
+COUNT_CANVASES = """
+function count(node) { var n = node.tagName === 'CANVAS' ? 1 : 0;
+  if (node.shadowRoot) { n += count(node.shadowRoot); }
+  for (var child of node.children || []) { n += count(child); } return n; }
+return Array.from(document.querySelectorAll('.figures > div')).map(count);"""
+
+
+def test_it_loads_offline_without_errors_and_draws_its_figures(page):
+    errors = [entry for entry in page.get_log("browser") if entry["level"] == "SEVERE"]
+    assert errors == []
+    sent = [json.loads(entry["message"])["message"] for entry in page.get_log("performance")]
+    urls = [
+        m["params"]["request"]["url"] for m in sent if m["method"] == "Network.requestWillBeSent"
+    ]
+    assert [url for url in urls if url.split(":")[0] in ("http", "https", "ws", "wss")] == []
+    canvases = page.execute_script(COUNT_CANVASES)
+    # per measure the means and the differences, and the precision-recall curve
+    assert len(canvases) == 2 * len(MEASURES) + 1 and all(n > 0 for n in canvases)
+
+
+def test_the_summary_table_sorts_by_a_column(page):
+    from selenium.webdriver.common.by import By
+
+    table = page.find_element(By.ID, "summary-table")
+    header = table.find_elements(By.CSS_SELECTOR, "thead th")[2]  # Mean
+    header.click()
+    means = [
+        float(row.find_elements(By.TAG_NAME, "td")[2].text)
+        for row in table.find_elements(By.CSS_SELECTOR, "tbody tr")
+    ]
+    assert means == sorted(means) and header.get_attribute("aria-sort") == "ascending"
+    header.click()
+    means = [
+        float(row.find_elements(By.TAG_NAME, "td")[2].text)
+        for row in table.find_elements(By.CSS_SELECTOR, "tbody tr")
+    ]
+    assert means == sorted(means, reverse=True)
+
+
+def test_a_topic_opens_on_its_documents_and_grades(page):
+    from selenium.webdriver.common.by import By
+
+    search = page.find_element(By.ID, "topic-search")
+    search.send_keys("en-21")
+    visible = [
+        b
+        for b in page.find_elements(By.CSS_SELECTOR, "#topic-table button.topic")
+        if b.is_displayed()
+    ]
+    assert [b.text for b in visible] == ["en-21"]
+    visible[0].click()
+    panel = page.find_element(By.ID, "drilldown")
+    assert panel.is_displayed() and "Topic en-21" in panel.text
+    tables = panel.find_elements(By.CSS_SELECTOR, ".runs table")
+    assert len(tables) == len(RUNS)
+    first = tables[0].find_elements(By.CSS_SELECTOR, "tr")[1].find_elements(By.TAG_NAME, "td")
+    data = page.execute_script(
+        "return JSON.parse(document.getElementById('report-data').textContent)"
+    )
+    expected = data["documents"]["en-21"][data["runs"][0]][0]
+    grade = "unjudged" if expected[2] is None else str(expected[2])
+    assert [first[1].text, first[3].text] == [expected[0], grade]

@@ -1,0 +1,95 @@
+"""The page's interactive figures (Bokeh; its JavaScript is inlined by the page): per
+measure the means with their intervals per run and the per-topic differences against the
+baseline, sorted; the runs' precision-recall curves. Hovering a point names the run or the
+topic and its values."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+WIDTH, HEIGHT = 640, 300
+PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2",
+           "#7f7f7f", "#bcbd22", "#17becf")  # fmt: skip
+
+
+def _figure(title: str, **options):
+    from bokeh.plotting import figure
+
+    plot = figure(title=title, width=WIDTH, height=HEIGHT, toolbar_location="above", **options)
+    plot.title.text_font_size = "13px"
+    return plot
+
+
+def means_figure(measure: str, rows: list[Mapping]):
+    """The mean of each run with its interval (``rows``: run, mean, ci_low, ci_high)."""
+    from bokeh.models import ColumnDataSource, HoverTool, Whisker
+
+    runs = [row["run"] for row in rows]
+    source = ColumnDataSource(
+        {
+            "run": runs,
+            "mean": [row["mean"] for row in rows],
+            "low": [row["ci_low"] for row in rows],
+            "high": [row["ci_high"] for row in rows],
+        }
+    )
+    plot = _figure(f"{measure}: means with intervals", x_range=runs)
+    plot.add_layout(Whisker(source=source, base="run", lower="low", upper="high"))
+    dots = plot.scatter("run", "mean", source=source, size=10, color=PALETTE[0])
+    tips = [
+        ("run", "@run"),
+        ("mean", "@mean{0.0000}"),
+        ("interval", "[@low{0.0000}, @high{0.0000}]"),
+    ]
+    plot.add_tools(HoverTool(renderers=[dots], tooltips=tips))
+    plot.yaxis.axis_label = measure
+    return plot
+
+
+def differences_figure(measure: str, baseline: str, series: Mapping[str, list[tuple]]):
+    """Per run, the per-topic differences against the baseline, sorted (``series``: run ->
+    [(qid, value, baseline value)])."""
+    from bokeh.models import ColumnDataSource, HoverTool
+
+    plot = _figure(f"{measure}: per-topic difference against {baseline}, sorted")
+    for index, (run, points) in enumerate(series.items()):
+        points = sorted(points, key=lambda p: (p[1] - p[2], p[0]))
+        source = ColumnDataSource(
+            {
+                "x": list(range(1, len(points) + 1)),
+                "qid": [p[0] for p in points],
+                "value": [p[1] for p in points],
+                "base": [p[2] for p in points],
+                "difference": [p[1] - p[2] for p in points],
+                "run": [run] * len(points),
+            }
+        )
+        color = PALETTE[(index + 1) % len(PALETTE)]
+        line = plot.scatter("x", "difference", source=source, size=5, color=color,
+                            legend_label=run)  # fmt: skip
+        tips = [("topic", "@qid"), ("run", "@run"), ("value", "@value{0.0000}"),
+                (baseline, "@base{0.0000}"), ("difference", "@difference{+0.0000}")]  # fmt: skip
+        plot.add_tools(HoverTool(renderers=[line], tooltips=tips))
+    plot.xaxis.axis_label = "topics, by difference"
+    plot.yaxis.axis_label = f"{measure} difference"
+    plot.legend.location = "top_left"
+    return plot
+
+
+def precision_recall_figure(curves: Mapping[str, list[float]]):
+    """Interpolated precision at the 11 recall levels per run (trec_eval's
+    iprec_at_recall means)."""
+    from bokeh.models import ColumnDataSource, HoverTool
+
+    plot = _figure("Precision-recall (interpolated precision at 11 recall levels)")
+    levels = [level / 10 for level in range(11)]
+    for index, (run, precisions) in enumerate(curves.items()):
+        source = ColumnDataSource({"recall": levels, "precision": precisions, "run": [run] * 11})
+        color = PALETTE[index % len(PALETTE)]
+        plot.line("recall", "precision", source=source, color=color, legend_label=run)
+        marks = plot.scatter("recall", "precision", source=source, color=color, size=6)
+        tips = [("run", "@run"), ("recall", "@recall{0.0}"), ("precision", "@precision{0.0000}")]
+        plot.add_tools(HoverTool(renderers=[marks], tooltips=tips))
+    plot.xaxis.axis_label = "recall"
+    plot.yaxis.axis_label = "interpolated precision"
+    return plot

@@ -1,0 +1,215 @@
+"""The comparison page: its context from a Comparison, rendered by the Jinja2 template."""
+
+from __future__ import annotations
+
+import json
+import math
+from importlib import resources
+from typing import Any
+
+from .. import comparison_cells as cells
+from ..extras import require
+
+DEPTH = 20  # documents per run and topic in the drill-down (--html-depth)
+
+
+def _sort_key(value: Any) -> str:
+    if isinstance(value, (int, float)) and math.isfinite(value):
+        return repr(float(value))
+    return ""
+
+
+def _summary_rows(comparison) -> list[list[tuple[str, str]]]:
+    """The all-topics rows, one per measure and run: ``(text, sort key)`` per cell, the
+    text as the Markdown report prints it."""
+    alpha = comparison.settings["alpha"]
+    means = comparison.part(comparison.summary, "all").set_index(["measure", "run"])
+    tests = comparison.part(comparison.comparisons, "all").set_index(["measure", "run"])
+    rows = []
+    for measure in comparison.measures:
+        better = cells.direction_of(comparison, measure)
+        for run in comparison.runs:
+            mean = means.loc[(measure, run)]
+            row = [
+                (measure, measure),
+                (run, run),
+                (cells.number_text(mean["mean"]), _sort_key(mean["mean"])),
+            ]
+            interval = (
+                f"[{cells.number_text(mean['ci_low'])}, {cells.number_text(mean['ci_high'])}]"
+            )
+            row.append((interval, _sort_key(mean["ci_low"])))
+            if run == comparison.baseline:
+                row += [("baseline", "")] + [("", "")] * 4
+            else:
+                test = tests.loc[(measure, run)]
+                difference = (
+                    f"{test['difference']:+.4f} [{test['ci_low']:+.4f}, {test['ci_high']:+.4f}]"
+                )
+                marker = cells.marker_text(test, alpha, better)
+                row += [
+                    (difference, _sort_key(test["difference"])),
+                    (
+                        cells.change_text(test["relative_change"]),
+                        _sort_key(test["relative_change"]),
+                    ),
+                    (f"{test['wins']}/{test['ties']}/{test['losses']}", _sort_key(test["wins"])),
+                    (cells.p_text(test["p_value"]), _sort_key(test["p_value"])),
+                    (
+                        f"{cells.p_text(test['p_adjusted'])} {marker}".strip(),
+                        _sort_key(test["p_adjusted"]),
+                    ),
+                ]
+            rows.append(row)
+    return rows
+
+
+def _topic_values(comparison) -> dict:
+    values: dict[str, dict] = {}
+    for run, qid, measure, value in comparison.per_query[
+        ["run", "qid", "measure", "value"]
+    ].itertuples(index=False):
+        values.setdefault(str(qid), {}).setdefault(str(run), {})[str(measure)] = float(value)
+    return values
+
+
+def _figures(comparison, values: dict, curves: dict | None) -> tuple[str, list[str]]:
+    """Bokeh's script and one div per figure."""
+    from bokeh.embed import components
+
+    from . import figures
+
+    summary = comparison.part(comparison.summary, "all")
+    plots = []
+    baseline = comparison.baseline
+    for measure in comparison.measures:
+        rows = summary[summary["measure"] == measure].to_dict(orient="records")
+        plots.append(figures.means_figure(measure, rows))
+        series = {
+            run: [
+                (qid, by_run[run][measure], by_run[baseline][measure])
+                for qid, by_run in values.items()
+                if run in by_run and baseline in by_run
+            ]
+            for run in comparison.runs
+            if run != baseline
+        }
+        if series:
+            plots.append(figures.differences_figure(measure, baseline, series))
+    if curves:
+        plots.append(figures.precision_recall_figure(curves))
+    script, divs = components(plots)
+    return script, list(divs)
+
+
+def _data_block(document: dict) -> str:
+    """JSON for a <script type="application/json">: ``</`` and ``<!--`` cannot end it."""
+    text = json.dumps(document, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def _provenance(comparison) -> dict:
+    from ..report import environment, utc_now
+
+    return {
+        "inputs": comparison.inputs or [],
+        "settings": {k: v for k, v in comparison.settings.items() if k != "names"},
+        "evaluation": comparison.evaluation or {},
+        "environment": environment(),
+        "created": utc_now(),
+    }
+
+
+def _other_sections(comparison) -> list[dict]:
+    """Strata (means per stratum), movers, all pairs and tie sensitivity, as the Markdown
+    report's cells."""
+    sections = []
+    for section in comparison.sections:
+        entry = {
+            "title": f"{section.title} ({section.topics} topics)",
+            "notes": cells.section_notes(comparison, section),
+        }
+        if section.label != "all":
+            entry["means"] = cells.mean_cells(comparison, section.label, comparison.measures)
+        pairs = cells.pairs_rows(comparison, section.label, lambda text: text)
+        if len(comparison.runs) > 1 and pairs:
+            entry["pairs"] = [["", "Run", *comparison.measures], *pairs]
+        entry["movers"] = cells.mover_lines(comparison, section.label, markdown=False)
+        entry["ties"] = cells.tie_rows(comparison, section.label)
+        sections.append(entry)
+    return sections
+
+
+def comparison_html(
+    comparison,
+    *,
+    runs=None,
+    qrels=None,
+    depth: int = DEPTH,
+    title: str = "trecbench comparison",
+    preamble: str | None = None,
+) -> str:
+    """The page of ``comparison`` (a :class:`~trecbench.comparison.Comparison`); with
+    ``runs`` ({run: path or table}) and ``qrels`` (a path or table), the drill-down shows
+    each run's top ``depth`` documents per topic and the precision-recall curves.
+    ``preamble``: text shown first (benchmark's R-task tables)."""
+    jinja2 = require("jinja2", "the HTML report")
+    require("bokeh", "the HTML report")
+    from bokeh.resources import Resources
+
+    from . import documents
+
+    values = _topic_values(comparison)
+    docs, curves = {}, None
+    if runs and qrels is not None and depth > 0:
+        from ..inputs import load_qrels
+
+        judged = load_qrels(qrels).table
+        records = {item["path"]: item for item in comparison.inputs or []}
+        ranked = documents.ranked_runs(runs, records)
+        docs = documents.top_documents(ranked, judged, depth)
+        options = {
+            k: v
+            for k, v in (comparison.evaluation or {}).items()
+            if k in ("relevance_level", "max_docs", "judged_only")
+        }
+        curves = documents.precision_recall(judged, ranked, options)
+    script, divs = _figures(comparison, values, curves)
+    data = {
+        "runs": comparison.runs,
+        "baseline": comparison.baseline,
+        "measures": comparison.measures,
+        "topics": sorted(values),
+        "values": values,
+        "documents": docs,
+        "depth": depth if docs else 0,
+    }
+    environment = jinja2.Environment(autoescape=True, trim_blocks=True, lstrip_blocks=True)
+    template = (
+        resources.files(__package__).joinpath("templates/comparison.html.j2").read_text("utf-8")
+    )
+    return environment.from_string(template).render(
+        title=title,
+        preamble=preamble,
+        header=cells.header_lines(comparison),
+        legend=cells.legend_text(comparison, markdown=False),
+        columns=[
+            "Measure",
+            "Run",
+            "Mean",
+            "Interval",
+            f"vs {comparison.baseline} [interval]",
+            "Change",
+            "W/T/L",
+            "p",
+            "p adjusted",
+        ],
+        summary=_summary_rows(comparison),
+        sections=_other_sections(comparison),
+        # Bokeh's core only (no widgets, tables, WebGL or MathJax: 1.3 MB instead of 3.9)
+        bokeh_js=Resources(mode="inline", components=["bokeh"]).render_js(),
+        figure_script=script,
+        figures=divs,
+        data=_data_block(data),
+        provenance=json.dumps(_provenance(comparison), indent=1, ensure_ascii=False, default=str),
+    )
