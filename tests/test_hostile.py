@@ -45,7 +45,12 @@ SETTINGS = settings(
 )
 DOCUMENTED = {int(code) for code in ExitCode}
 INPUT_CODES = {ExitCode.OK, ExitCode.INPUT, ExitCode.DUPLICATE, ExitCode.NO_OVERLAP}
-COMPARE_OUTPUTS = {"out/BenchmarkReport.json", "out/BenchmarkComparison.md", "out/AllPairs.tex"}
+COMPARE_OUTPUTS = {
+    "out/BenchmarkReport.json",
+    "out/BenchmarkComparison.md",
+    "out/AllPairs.tex",
+    "out/report.html",
+}
 
 # Files are lines of plain values from small alphabets (topics overlap, documents repeat,
 # scores tie), then at most two mutations, each a hostile value or a damage to the file:

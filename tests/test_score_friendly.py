@@ -112,7 +112,9 @@ def test_several_runs_share_one_qrels_parse(example, monkeypatch):
     calls = []
     original = trec_text.tokenize_file
     monkeypatch.setattr(
-        trec_text, "tokenize_file", lambda p, keep=6: calls.append(p.path) or original(p, keep)
+        trec_text,
+        "tokenize_file",
+        lambda p, keep=6, metadata=False: calls.append(p.path) or original(p, keep, metadata),
     )
     stdout, _, code = run_score(["-m", "P.1", "qrels", "run", "run2"], example, monkeypatch)
     # runs may skip the tokenizer (trec_text.read_regular_run); the qrels are tokenized once
