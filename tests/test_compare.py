@@ -808,6 +808,7 @@ def test_cli_manifest_lists_inputs_and_outputs_with_checksums(trec_eval_suite, t
         for fmt in ("png", "svg")
         for suffix in suffixes
     } | {"means_difficulty_macro.png", "means_difficulty_macro.svg"}
+    plots |= {"precision_recall.png", "precision_recall.svg"}  # over all topics
     reports = {"BenchmarkReport.json", "BenchmarkComparison.md", "AllPairs.tex", "report.html"}
     assert set(outputs) == reports | plots
     kinds = {"report", "markdown", "latex", "html", "plot"}

@@ -170,3 +170,29 @@ def test_a_topic_opens_on_its_documents_and_grades(page):
     expected = data["documents"]["en-21"][data["runs"][0]][0]
     grade = "unjudged" if expected[2] is None else str(expected[2])
     assert [first[1].text, first[3].text] == [expected[0], grade]
+
+
+def test_precision_recall_curves_equal_trec_eval_and_are_plotted(report):
+    """The curves of the page and of compare --plots: trec_eval's iprec_at_recall means
+    (its own code, through pytrec_eval) of each run."""
+    import pytrec_eval
+
+    def read(path, column):
+        table = {}
+        for line in open(path):
+            fields = line.split()
+            table.setdefault(fields[0], {})[fields[2]] = fields[column]
+        return table
+
+    qrels = {q: {d: int(g) for d, g in docs.items()} for q, docs in read(QRELS, 3).items()}
+    names = [f"iprec_at_recall_{level / 10:.2f}" for level in range(11)]
+    comparison = trecbench.compare(QRELS, RUNS, MEASURES, samples=100)
+    curves = comparison.precision_recall()
+    assert list(curves) == comparison.runs
+    for name, path in zip(comparison.runs, RUNS, strict=True):
+        run_ = {q: {d: float(s) for d, s in docs.items()} for q, docs in read(path, 4).items()}
+        values = pytrec_eval.RelevanceEvaluator(qrels, set(names)).evaluate(run_)
+        expected = [sum(v[n] for v in values.values()) / len(values) for n in names]
+        assert curves[name] == pytest.approx(expected, abs=1e-12)
+    pytest.importorskip("matplotlib")
+    assert {"precision_recall.png", "precision_recall.svg"} <= set(comparison.plot_files())

@@ -165,6 +165,23 @@ def differences_figure(
     return figure
 
 
+def precision_recall_figure(curves: dict[str, list[float]], title: str):
+    """Interpolated precision at the 11 recall levels (trec_eval's iprec_at_recall means),
+    one line per run (``curves``: run -> 11 values), as ranx draws it."""
+    figure, (axes,) = _figure(1, legend_rows=math.ceil(len(curves) / 3))
+    levels = [level / 10 for level in range(11)]
+    for index, (run, precisions) in enumerate(curves.items()):
+        axes.plot(levels, precisions, marker="o", markersize=3, color=f"C{index}", label=run)
+    axes.set_xlabel("recall")
+    axes.set_ylabel("interpolated precision")
+    axes.set_xlim(-0.02, 1.02)
+    axes.set_ylim(bottom=0)
+    axes.grid(alpha=0.3)
+    figure.legend(loc="lower center", ncol=min(3, len(curves)), fontsize="small", frameon=False)
+    figure.suptitle(title)
+    return figure
+
+
 def figure_bytes(figure, fmt: str) -> bytes:
     """``figure`` as PNG or SVG bytes (SVG with a fixed hash salt and no date: the same
     data gives the same bytes)."""

@@ -13,7 +13,8 @@ from .tables import values_cube
 def plot_files(comparison, order: str = "difference") -> dict[str, bytes]:
     """File name -> bytes of every plot: ``means`` and, with two runs or more,
     ``differences`` (topics ordered by ``order``: ``difference`` or ``baseline``), as PNG
-    and SVG, for all topics, each macro section (means only) and each stratum."""
+    and SVG, for all topics, each macro section (means only) and each stratum; over all
+    topics also ``precision_recall`` when the runs' files are known."""
     extras.require("matplotlib", "plots")
     from .. import plots
 
@@ -64,6 +65,11 @@ def plot_files(comparison, order: str = "difference") -> dict[str, bytes]:
                 title=f"Per-topic difference against {comparison.baseline}{where}",
                 level=level,
                 colors=[f"C{i}" for i in rest],  # each run's colour in the means figure
+            )
+        curves = comparison.precision_recall() if section.kind == ALL else None
+        if curves:
+            figures["precision_recall"] = plots.precision_recall_figure(
+                curves, f"Precision-recall over {section.topics} topics (iprec_at_recall)"
             )
         for name, figure in figures.items():
             for fmt in plots.FORMATS:

@@ -225,6 +225,38 @@ class Comparison:
 
         return plot_files(self, order)
 
+    def scored_files(self) -> tuple[dict[str, str], str] | None:
+        """``({run: file}, qrels file)`` when every run came from a file and one qrels file
+        judged them all (what report.html's drill-down and the precision-recall curve read
+        again), else None."""
+        qrels = [item["path"] for item in self.inputs or [] if item.get("kind") == "qrels"]
+        runs = {run: path for run, path in (self.run_inputs or {}).items() if path}
+        if len(qrels) != 1 or len(runs) != len(self.runs):
+            return None
+        return runs, qrels[0]
+
+    def precision_recall(self) -> dict[str, list[float]] | None:
+        """Each run's interpolated precision at the 11 recall levels (trec_eval's
+        iprec_at_recall means), with the comparison's -l/-M/-J; None without the runs'
+        files. The files are read again once (refused if changed since they were scored)."""
+        if "_curves" not in self.__dict__:
+            self.__dict__["_curves"] = self._precision_recall()
+        return self.__dict__["_curves"]
+
+    def _precision_recall(self) -> dict[str, list[float]] | None:
+        from ..html_report import documents
+        from ..inputs import load_qrels
+
+        files = self.scored_files()
+        if files is None:
+            return None
+        runs, qrels = files
+        records = {item["path"]: item for item in self.inputs or []}
+        ranked = documents.ranked_runs(runs, records)
+        keys = ("relevance_level", "max_docs", "judged_only")
+        options = {k: v for k, v in (self.evaluation or {}).items() if k in keys}
+        return documents.precision_recall(load_qrels(qrels).table, ranked, options)
+
     def to_html(self, depth: int = 20, path: str | os.PathLike | None = None) -> str:
         """The comparison as one self-contained HTML page (:mod:`trecbench.html_report`):
         with run files and one qrels file among its inputs, each topic's drill-down shows
@@ -232,10 +264,8 @@ class Comparison:
         given (all or nothing, never over an input)."""
         from ..html_report import comparison_html
 
-        qrels = [item["path"] for item in self.inputs or [] if item.get("kind") == "qrels"]
-        runs = {run: path for run, path in (self.run_inputs or {}).items() if path}
-        files = runs if len(qrels) == 1 and len(runs) == len(self.runs) else None
-        page = comparison_html(self, runs=files, qrels=qrels[0] if files else None, depth=depth)
+        runs, qrels = self.scored_files() or (None, None)
+        page = comparison_html(self, runs=runs, qrels=qrels, depth=depth)
         if path is not None:
             outputs.write_file(path, page, [item["path"] for item in self.inputs or []])
         return page
