@@ -177,3 +177,22 @@ def test_fuse_writes_a_block_with_what_it_knows_under_the_given_description(tmp_
     assert metadata["implementation"]["source"]["name"] == "trecbench"
     block = ir_metadata.find_block(tagged.read_bytes(), str(tagged))
     assert tagged.read_bytes()[block.size :] == plain.read_bytes()
+
+
+def test_convert_writes_a_block_atop_every_run_it_writes(tmp_path, capsys):
+    about = tmp_path / "about.yaml"
+    about.write_text("actor:\n  team: lab\n")
+    source = ROOT / "data" / "convert" / "msmarco-run.tsv"
+    plain, tagged = tmp_path / "plain", tmp_path / "tagged"
+    assert run(["convert", "msmarco", str(source), "-o", str(plain)]) == 0
+    assert (
+        run(["convert", "--ir-metadata", str(about), "msmarco", str(source), "-o", str(tagged)])
+        == 0
+    )
+    written = tagged / "msmarco-run.run"
+    metadata = trecbench.load_run(str(written)).ir_metadata
+    assert metadata["tag"] == "msmarco-run" and metadata["actor"] == {"team": "lab"}
+    assert metadata["method"]["conversion"]["converter"] == "msmarco"
+    assert metadata["data"]["converted"][0]["path"] == str(source)
+    block = ir_metadata.find_block(written.read_bytes(), str(written))
+    assert written.read_bytes()[block.size :] == (plain / "msmarco-run.run").read_bytes()

@@ -45,6 +45,7 @@ def _finish(conversion, outdir: Path, inputs, runs_dir: Path | None) -> None:
     goes to stdout and the summary to stderr."""
     from ..convert.common import compare_command, write_conversion
 
+    conversion = _with_metadata(conversion, inputs)
     if outdir == STDOUT:
         paths = _run_to_stdout(conversion, inputs, runs_dir)
     else:
@@ -78,6 +79,29 @@ def _finish(conversion, outdir: Path, inputs, runs_dir: Path | None) -> None:
     command = compare_command(conversion, paths)
     if command is not None:
         echo(f"compare the runs with:\n  {command}")
+
+
+def _with_metadata(conversion, inputs):
+    """The conversion with the ir_metadata of ``convert --ir-metadata`` (if given)."""
+    given = (click.get_current_context().find_object(dict) or {}).get("ir_metadata")
+    if given is None:
+        return conversion
+    import dataclasses
+
+    from .. import __version__, provenance
+    from ..inputs import ir_metadata
+
+    description = ir_metadata.read_file(given)
+    sources = [
+        {"path": str(path), "sha256": (provenance.recorded(path) or {}).get("sha256")}
+        for path in inputs
+    ]
+    known = {
+        "method": {"conversion": {"converter": conversion.converter}},
+        "data": {"converted": sources},
+        "implementation": {"source": {"name": "trecbench", "version": __version__}},
+    }
+    return dataclasses.replace(conversion, ir_metadata=ir_metadata.merged(known, description))
 
 
 def _run_to_stdout(conversion, inputs, runs_dir: Path | None) -> dict[str, object]:
@@ -116,7 +140,17 @@ def _pairs(values, option: str) -> dict[str, int]:
 
 
 @cli.group(cls=Group)
-def convert() -> None:
+@click.option(
+    "--ir-metadata",
+    "metadata",
+    type=_EXISTING,
+    default=None,
+    help="Write an ir_metadata block (YAML, Breuer et al. 2022) atop every run written: this "
+    "file's description over what trecbench records (the converter, its inputs with sha256, "
+    "trecbench's version).",
+)
+@click.pass_context
+def convert(ctx: click.Context, metadata: Path | None) -> None:
     """Convert benchmark outputs into TREC qrels, runs and a sidecar JSON.
 
     Every converter keeps the producer's ranking order (written scores strictly decrease
@@ -126,7 +160,9 @@ def convert() -> None:
     \b
     Example:
       trecbench convert hpo cases.json --results bm25/terms.jsonl -o converted
+      trecbench convert --ir-metadata about.yaml msmarco run.tsv -o converted
     """
+    ctx.obj = {"ir_metadata": metadata}
 
 
 @convert.command("hpo")

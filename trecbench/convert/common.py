@@ -136,6 +136,7 @@ class Conversion:
     provenance: dict = field(default_factory=dict)
     qrels_info: dict[str, dict] = field(default_factory=dict)
     sections: dict[str, Any] = field(default_factory=dict)  # converter-specific sidecar keys
+    ir_metadata: dict[str, Any] | None = None  # written atop every run (convert --ir-metadata)
 
     @property
     def source(self) -> str:
@@ -540,6 +541,15 @@ def _validate(kind: str, path: Path, label: str, qrels=None) -> tuple[dict, obje
     return summary, result.qrels_info
 
 
+def _headed(conversion: Conversion, run: RunOutput) -> bytes:
+    """The ir_metadata block a run's file begins with (none without metadata)."""
+    if conversion.ir_metadata is None:
+        return b""
+    from ..inputs import ir_metadata
+
+    return ir_metadata.block_text({"tag": run.tag, **conversion.ir_metadata}).encode("utf-8")
+
+
 def write_conversion(
     conversion: Conversion,
     outdir: str | os.PathLike,
@@ -587,7 +597,7 @@ def write_conversion(
             validation[names[key]], judged[name] = _validate("qrels", staged, names[key])
         for run in conversion.runs:
             key = f"run:{run.tag}"
-            staged = out.write(targets[key], run_bytes(run.table))
+            staged = out.write(targets[key], _headed(conversion, run) + run_bytes(run.table))
             validation[names[key]], _ = _validate("run", staged, names[key], judged.get(run.qrels))
         sidecar = sidecar_dict(conversion, names, validation)
         out.write(targets["sidecar"], json_text(sidecar) + "\n")
