@@ -126,3 +126,15 @@ def test_bad_suites_are_refused_in_one_line(tmp_path, text, message):
     with pytest.raises(TrecbenchError, match=None) as caught:
         leaderboard(suite)
     assert message in str(caught.value)
+
+
+def test_html_is_one_page_with_every_table_and_its_numbers(capsys):
+    pytest.importorskip("jinja2")
+    assert run(["leaderboard", str(SUITE), "--format", "html"]) == 0
+    page = capsys.readouterr().out
+    board = leaderboard(SUITE)
+    assert page.count('<table class="sortable">') == len(board.boards)
+    for table in board.boards:
+        for s in range(len(table.systems)):
+            assert f">{table.macro[s]:.4f}<" in page
+    assert "<script src=" not in page and "http" not in page.split("<body>")[1]

@@ -13,10 +13,10 @@ from .paths import INPUT_FILE
 @click.option(
     "--format",
     "output_format",
-    type=click.Choice(("table", "markdown", "latex", "json")),
+    type=click.Choice(("table", "markdown", "latex", "json", "html")),
     default="table",
     show_default=True,
-    help="How the tables are printed.",
+    help="How the tables are printed (html: one self-contained page, sortable tables).",
 )
 def leaderboard(suite, output_format):
     """Score every system of SUITE (a TOML file: collections, each with qrels, a run per
@@ -29,6 +29,7 @@ def leaderboard(suite, output_format):
     Example:
       trecbench leaderboard data/leaderboard.toml
       trecbench leaderboard data/leaderboard.toml --format markdown
+      trecbench leaderboard data/leaderboard.toml --format html > leaderboard.html
     """
     from ..runstudy.board_text import leaderboard_text
     from ..runstudy.leaderboard import leaderboard as compute

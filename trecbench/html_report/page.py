@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import json
 import math
-from importlib import resources
 from typing import Any
 
 from .. import comparison_cells as cells
 from ..extras import require
 
 DEPTH = 20  # documents per run and topic in the drill-down (--html-depth)
+
+
+def environment(jinja2):
+    """The Jinja2 environment of the package's templates (autoescaped)."""
+    loader = jinja2.PackageLoader("trecbench.html_report", "templates")
+    return jinja2.Environment(loader=loader, autoescape=True, trim_blocks=True, lstrip_blocks=True)
 
 
 def _sort_key(value: Any) -> str:
@@ -184,32 +189,34 @@ def comparison_html(
         "documents": docs,
         "depth": depth if docs else 0,
     }
-    environment = jinja2.Environment(autoescape=True, trim_blocks=True, lstrip_blocks=True)
-    template = (
-        resources.files(__package__).joinpath("templates/comparison.html.j2").read_text("utf-8")
-    )
-    return environment.from_string(template).render(
-        title=title,
-        preamble=preamble,
-        header=cells.header_lines(comparison),
-        legend=cells.legend_text(comparison, markdown=False),
-        columns=[
-            "Measure",
-            "Run",
-            "Mean",
-            "Interval",
-            f"vs {comparison.baseline} [interval]",
-            "Change",
-            "W/T/L",
-            "p",
-            "p adjusted",
-        ],
-        summary=_summary_rows(comparison),
-        sections=_other_sections(comparison),
-        # Bokeh's core only (no widgets, tables, WebGL or MathJax: 1.3 MB instead of 3.9)
-        bokeh_js=Resources(mode="inline", components=["bokeh"]).render_js(),
-        figure_script=script,
-        figures=divs,
-        data=_data_block(data),
-        provenance=json.dumps(_provenance(comparison), indent=1, ensure_ascii=False, default=str),
+    return (
+        environment(jinja2)
+        .get_template("comparison.html.j2")
+        .render(
+            title=title,
+            preamble=preamble,
+            header=cells.header_lines(comparison),
+            legend=cells.legend_text(comparison, markdown=False),
+            columns=[
+                "Measure",
+                "Run",
+                "Mean",
+                "Interval",
+                f"vs {comparison.baseline} [interval]",
+                "Change",
+                "W/T/L",
+                "p",
+                "p adjusted",
+            ],
+            summary=_summary_rows(comparison),
+            sections=_other_sections(comparison),
+            # Bokeh's core only (no widgets, tables, WebGL or MathJax: 1.3 MB instead of 3.9)
+            bokeh_js=Resources(mode="inline", components=["bokeh"]).render_js(),
+            figure_script=script,
+            figures=divs,
+            data=_data_block(data),
+            provenance=json.dumps(
+                _provenance(comparison), indent=1, ensure_ascii=False, default=str
+            ),
+        )
     )

@@ -7,7 +7,7 @@ import json
 
 from .leaderboard import Leaderboard, MeasureBoard, PairedTest
 
-FORMATS = ("table", "markdown", "latex", "json")
+FORMATS = ("table", "markdown", "latex", "json", "html")
 
 
 def _p(test: PairedTest | None) -> str:
@@ -101,7 +101,40 @@ def leaderboard_text(board: Leaderboard, output_format: str) -> str:
     """The leaderboard in ``output_format`` (one of :data:`FORMATS`)."""
     if output_format == "json":
         return json.dumps(board.to_json(), indent=2, ensure_ascii=False) + "\n"
+    if output_format == "html":
+        return _html(board)
     render = {"table": _plain, "markdown": _markdown, "latex": _latex}[output_format]
     parts = [render(b) for b in board.boards]
     legend = {"table": LEGEND, "markdown": f"_{LEGEND}._", "latex": f"% {LEGEND}"}[output_format]
     return "\n".join(parts) + "\n" + legend + "\n"
+
+
+def _html(board: Leaderboard) -> str:
+    """One self-contained page (the ``html`` extra's Jinja2): a sortable table per
+    measure, each cell sorted by its number (the rank-in-brackets text shown)."""
+    from ..extras import require
+    from ..html_report.page import environment
+
+    jinja2 = require("jinja2", "leaderboard --format html")
+    tables = []
+    for measure in board.boards:
+        header, rows = _rows(measure)
+        keys = [_row_keys(measure, s) for s in range(len(measure.systems))]
+        pairs = [list(zip(row, key, strict=True)) for row, key in zip(rows, keys, strict=True)]
+        tables.append({"title": _title(measure), "header": header, "rows": pairs,
+                       "notes": _notes(measure)})  # fmt: skip
+    title = f"trecbench leaderboard: {board.suite.name}"
+    page = environment(jinja2).get_template("leaderboard.html.j2")
+    return page.render(title=title, legend=LEGEND, boards=tables)
+
+
+def _row_keys(board: MeasureBoard, s: int) -> list[str]:
+    """The numbers the cells of system ``s``'s row sort by."""
+
+    def key(test: PairedTest | None) -> str:
+        return "" if test is None or test.p_adjusted is None else repr(test.p_adjusted)
+
+    means = [repr(float(v)) for v in board.means[s]]
+    macro, rank = repr(float(board.macro[s])), repr(float(board.mean_rank[s]))
+    return [board.systems[s], *means, macro, rank,
+            key(board.over_collections[s]), key(board.over_topics[s])]  # fmt: skip

@@ -1,0 +1,31 @@
+// Tables sortable by any column: click a header, or press Enter on it (a cell's data-sort,
+// else its text; numbers as numbers, empty cells last). Every table.sortable at load;
+// trecbenchSortable(table) for a table drawn later.
+window.trecbenchSortable = (function () {
+  "use strict";
+  function cellKey(cell) { return cell.getAttribute("data-sort") !== null ? cell.getAttribute("data-sort") : cell.textContent; }
+  function sortBy(table, index, header) {
+    var body = table.tBodies[0], rows = Array.prototype.slice.call(body.rows);
+    var ascending = header.getAttribute("aria-sort") !== "ascending";
+    rows.sort(function (a, b) {
+      var x = cellKey(a.cells[index]), y = cellKey(b.cells[index]);
+      var nx = parseFloat(x), ny = parseFloat(y);
+      var c = (!isNaN(nx) && !isNaN(ny)) ? nx - ny : (x === "" ? 1 : y === "" ? -1 : x.localeCompare(y));
+      return ascending ? c : -c;
+    });
+    Array.prototype.forEach.call(header.parentNode.cells, function (th) { th.removeAttribute("aria-sort"); });
+    header.setAttribute("aria-sort", ascending ? "ascending" : "descending");
+    rows.forEach(function (row) { body.appendChild(row); });
+  }
+  function sortable(table) {
+    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th, index) {
+      th.tabIndex = 0;
+      th.addEventListener("click", function () { sortBy(table, index, th); });
+      th.addEventListener("keydown", function (e) { if (e.key === "Enter") { sortBy(table, index, th); } });
+    });
+  }
+  Array.prototype.forEach.call(document.querySelectorAll("table.sortable"), function (t) {
+    if (t.tHead && t.tHead.rows.length) { sortable(t); }
+  });
+  return sortable;
+}());
