@@ -15,7 +15,7 @@ from urllib.parse import quote
 
 from .measures import COUNTS, RUNID, STRING
 
-NAMES = ("trec", "display")
+NAMES = ("trec", "display", "asked")
 
 
 def escape_text(text, also: str = "") -> str:
@@ -41,7 +41,7 @@ def _field(text) -> str:
 
 
 def _name(column, names: str) -> str:
-    return column.label if names == "trec" else column.display
+    return column.name(names)
 
 
 def _number(column, value, zscores: bool = False) -> str:

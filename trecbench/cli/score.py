@@ -94,10 +94,10 @@ FORMATS = ("trec", "table", "markdown", "csv", "json")
 @click.option(
     "--labels",
     "names",
-    type=click.Choice(("trec", "display")),
+    type=click.Choice(("trec", "display", "asked")),
     default=None,
-    help="Measure labels: trec_eval's (ndcg_cut_10) or display names (nDCG@10). "
-    "Default: trec for --format trec, display otherwise.",
+    help="Measure labels: trec_eval's (ndcg_cut_10), display names (nDCG@10) or as asked "
+    "with -m (ndcg_cut.10). Default: trec for --format trec, display otherwise.",
 )
 @click.option(
     "--strata",

@@ -16,16 +16,27 @@ from ..errors import UsageError
 from ..measures import GEOMETRIC, RUNID, STRING, SUMMARY_ONLY, Measure
 from .settings import EvalSettings
 
+LABELS = ("asked", "display", "trec")
+
 
 @dataclass(frozen=True)
 class Column:
     """One reported value: its trec_eval label (``P_5``, ``recip_rank_cut_10``), display
-    name (``P@5``, ``MRR@10``), the measure it belongs to and the engine that computed it."""
+    name (``P@5``, ``MRR@10``), the measure it belongs to, the engine that computed it and
+    the name the user ``asked`` it by (the measure as spelled, when it gives this one value;
+    its display name among several, as ``recall.10,100``'s)."""
 
     label: str
     display: str
     measure: Measure
     engine: str
+    asked: str = ""
+
+    def name(self, labels: str = "asked") -> str:
+        """Its name under ``labels``: ``asked``, ``display`` or ``trec`` (trec_eval's)."""
+        if labels not in LABELS:
+            raise UsageError(f"labels must be one of {', '.join(LABELS)}, not {labels!r}")
+        return {"trec": self.label, "display": self.display}.get(labels, self.asked or self.display)
 
     @property
     def summary(self) -> str:
@@ -269,10 +280,10 @@ class Evaluation:
         frame = pd.DataFrame(rows, columns=["run", "measure", "value"])
         return frame.astype({"run": "string", "measure": "string"})
 
-    def to_frame(self, per_query: bool = False):
-        """A wide DataFrame, one column per measure (display names, in printing order):
-        one row per run with the aggregates, or with ``per_query`` one row per
-        ``(run, qid)``."""
+    def to_frame(self, per_query: bool = False, labels: str = "asked"):
+        """A wide DataFrame, one column per measure in printing order, named as asked
+        (``labels="display"``: display names, ``"trec"``: trec_eval's): one row per run with
+        the aggregates, or with ``per_query`` one row per ``(run, qid)``."""
         long = self.per_query if per_query else self.aggregates
         index = ["run", "qid"] if per_query else ["run"]
         measures = list(dict.fromkeys(long["measure"]))
@@ -281,7 +292,18 @@ class Evaluation:
         order = wide.index.get_level_values("run").map({name: i for i, name in enumerate(runs)})
         wide = wide.iloc[np.argsort(order, kind="stable")].reindex(columns=measures)
         wide.columns.name = None
-        return wide
+        names = {column.display: column.name(labels) for column in self.columns}
+        return wide.rename(columns=names)
+
+    def to_dict(self, labels: str = "asked") -> dict:
+        """Per-topic values in pytrec_eval's shape: ``{qid: {measure: value}}`` for one
+        run, ``{run: {qid: {measure: value}}}`` for several; measures named as asked (or
+        ``labels="display"`` / ``"trec"``)."""
+        names = {column.display: column.name(labels) for column in self.columns}
+        shaped: dict[str, dict] = {}
+        for run, qid, measure, value in self.per_query.itertuples(index=False):
+            shaped.setdefault(run, {}).setdefault(qid, {})[names[measure]] = float(value)
+        return next(iter(shaped.values()), {}) if len(self.runs) == 1 else shaped
 
     def _describe(self) -> str:
         runs = _few([run.name for run in self.runs])

@@ -107,13 +107,16 @@ def _measure(ranked, qids, plan: _Plan, produced=None) -> tuple:
     for measure in plan.measures:
         engine = plan.engines[measure]
         if engine == META:
-            columns.append(Column(measure.family, measure.family, measure, engine))
+            asked = measure.requested or measure.family
+            columns.append(Column(measure.family, measure.family, measure, engine, asked))
             continue
+        single = len(produced[measure]) == 1
         for label, display, value in produced[measure]:
             if display in seen:  # two spellings of one value (success.10, HitRate@10)
                 continue
             seen.add(display)
-            columns.append(Column(label, display, measure, engine))
+            asked = measure.requested if single and measure.requested else display
+            columns.append(Column(label, display, measure, engine, asked))
             if measure.summary == STRING:
                 strings[label] = value
             else:

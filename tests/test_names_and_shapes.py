@@ -1,0 +1,86 @@
+"""A measure answers to the name it was asked by, and results come in the shapes the
+ecosystem's tools give (issue 27): pytrec_eval's dicts, ir_measures' names."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import ROOT
+
+import trecbench
+from trecbench.cli import run as cli_run
+
+QRELS = str(ROOT / "qrels" / "hpo-demo.qrels")
+RUN = str(ROOT / "runs" / "tfidf-char.run")
+
+
+def _trec(path, column):
+    table = {}
+    for line in open(path):
+        fields = line.split()
+        table.setdefault(fields[0], {})[fields[2]] = fields[column]
+    return table
+
+
+def test_frames_are_keyed_by_the_spelling_asked():
+    evaluation = trecbench.evaluate(QRELS, RUN, ["nDCG@10", "R@100", "RR@10", "ndcg_cut.5"])
+    frame = evaluation.to_frame()
+    assert list(frame.columns) == ["nDCG@10", "R@100", "RR@10", "ndcg_cut.5"]
+    assert frame["RR@10"].iloc[0] == pytest.approx(0.4015, abs=5e-5)
+    display = evaluation.to_frame(labels="display")
+    assert list(display.columns) == ["nDCG@10", "Recall@100", "MRR@10", "nDCG@5"]
+    assert list(evaluation.to_frame(labels="trec").columns)[0] == "ndcg_cut_10"
+    # a measure of several values keeps each value's own name
+    several = trecbench.evaluate(QRELS, RUN, ["recall.10,20"]).to_frame()
+    assert list(several.columns) == ["Recall@10", "Recall@20"]
+
+
+def test_to_dict_is_pytrec_evals_shape_with_its_numbers():
+    import pytrec_eval
+
+    qrels = {q: {d: int(g) for d, g in docs.items()} for q, docs in _trec(QRELS, 3).items()}
+    run = {q: {d: float(s) for d, s in docs.items()} for q, docs in _trec(RUN, 4).items()}
+    expected = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut_10", "P_5", "map"}).evaluate(run)
+    mine = trecbench.evaluate(qrels, run, ["ndcg_cut.10", "P.5", "map"]).to_dict()
+    assert set(mine) == set(expected)
+    for qid, values in expected.items():
+        assert mine[qid]["ndcg_cut.10"] == pytest.approx(values["ndcg_cut_10"], abs=1e-12)
+        assert mine[qid]["P.5"] == pytest.approx(values["P_5"], abs=1e-12)
+        assert mine[qid]["map"] == pytest.approx(values["map"], abs=1e-12)
+    several = trecbench.evaluate(qrels, {"a": run, "b": run}, ["P.5"]).to_dict()
+    assert set(several) == {"a", "b"} and several["a"] == several["b"]
+
+
+def test_ir_measures_names_give_ir_measures_numbers():
+    ir_measures = pytest.importorskip("ir_measures")
+    from ir_measures import RR, R, nDCG
+
+    qrels = list(ir_measures.read_trec_qrels(QRELS))
+    run = list(ir_measures.read_trec_run(RUN))
+    measures = [nDCG @ 10, R @ 100, RR @ 10]
+    expected = ir_measures.calc_aggregate(measures, qrels, run)
+    frame = trecbench.evaluate(qrels, run, [str(m) for m in measures]).to_frame()
+    for measure in measures:
+        assert frame[str(measure)].iloc[0] == pytest.approx(expected[measure], abs=1e-9)
+
+
+def test_score_labels_asked(capsys):
+    assert (
+        cli_run(
+            [
+                "score",
+                "--format",
+                "table",
+                "--labels",
+                "asked",
+                "-m",
+                "ndcg_cut.10",
+                "-m",
+                "RR@10",
+                QRELS,
+                RUN,
+            ]
+        )
+        == 0
+    )
+    header = capsys.readouterr().out.splitlines()[0].split()
+    assert header[-2:] == ["ndcg_cut.10", "RR@10"]
