@@ -245,7 +245,7 @@ def test_renderers_escape_names_and_show_undefined_figures():
     assert grid(("a", "n"), [["x", "1"], ["yy", "10"]], "table") == "a    n\nx    1\nyy  10\n"
 
 
-def test_cli_names_runs_by_file_or_by_path_when_two_files_share_a_name(tmp_path):
+def test_cli_names_runs_by_file_made_distinct_by_their_folders(tmp_path):
     for folder, source in (("a", "tfidf-char"), ("b", "tfidf-word-parents")):
         (tmp_path / folder).mkdir()
         (tmp_path / folder / "x.run").write_bytes((ROOT / f"runs/{source}.run").read_bytes())
@@ -256,7 +256,7 @@ def test_cli_names_runs_by_file_or_by_path_when_two_files_share_a_name(tmp_path)
     assert done.exit_code == 0, done.output
     document = json.loads(done.output)
     assert document["baseline"] == "tfidf-word"
-    assert [row["run"] for row in document["rows"]] == same
+    assert [row["run"] for row in document["rows"]] == ["a/x", "b/x"]  # stems, made distinct
     done = CliRunner().invoke(cli, ["power", QRELS, RUNS["tfidf-word"], RUNS["tfidf-word"]])
     assert isinstance(done.exception, UsageError) and "given twice" in str(done.exception)
 

@@ -129,3 +129,17 @@ def test_cli_refuses_one_run_and_a_persistence_outside_0_1_in_one_line(capsys):
     captured = capsys.readouterr()
     assert (captured.out, captured.err.count("\n")) == ("", 1)
     assert "--rbo-p must be in (0, 1)" in captured.err
+
+
+def test_runs_are_named_by_stems_made_distinct_only_where_needed():
+    from trecbench.naming import run_names
+
+    assert run_names(["runs/bm25.run", "x/a/dense.run.gz", "y/a/dense.run", {"q": {}}]) == [
+        "bm25",
+        "x/a/dense",
+        "y/a/dense",
+        "run4",
+    ]
+    assert run_names(["p/x.run", "p/x.run.gz"]) == ["p/x.run", "p/x.run.gz"]  # only paths differ
+    with pytest.raises(UsageError, match="two runs are named 'x'"):
+        run_names(["p/x.run", "p/x.run"])

@@ -32,13 +32,24 @@ def _with_parents(path: str | os.PathLike, parents: int) -> str:
 
 
 def _distinct_file_names(paths: list[str | os.PathLike]) -> list[str]:
-    """Each path's stem with as few parent folders as make every name distinct."""
-    depth = max((len(PurePath(os.path.normpath(os.fspath(p))).parts) for p in paths), default=0)
-    for parents in range(depth + 1):
-        names = [_with_parents(path, parents) for path in paths]
-        if len(set(names)) == len(names):
-            return names
-    return [os.fspath(path) for path in paths]
+    """Each path's stem, with parent folders added to those that share a name until they
+    no longer do (a path given twice keeps its stem: no folder tells it apart)."""
+    parents = [0] * len(paths)
+    deepest = [len(PurePath(os.path.normpath(os.fspath(p))).parts) - 1 for p in paths]
+    while True:
+        names = [_with_parents(path, n) for path, n in zip(paths, parents, strict=True)]
+        same = {}
+        for name, path in zip(names, paths, strict=True):
+            same.setdefault(name, set()).add(os.path.normpath(os.fspath(path)))
+        # names shared by different files (one file twice: no folder tells it apart)
+        shared = {name for name, files in same.items() if len(files) > 1}
+        grown = False
+        for i, name in enumerate(names):
+            if name in shared and parents[i] < deepest[i]:
+                parents[i] += 1
+                grown = True
+        if not grown:  # left alike (bm25.run, bm25.run.gz in one folder): their paths
+            return [os.fspath(p) if n in shared else n for p, n in zip(paths, names, strict=True)]
 
 
 def run_names(sources: Sequence[Any], names: Sequence[str] | None = None) -> list[str]:

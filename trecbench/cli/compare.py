@@ -66,11 +66,12 @@ def runs_and_qrels(
             f"compare: every run has its own qrels (--run-qrels), so {shared} would be "
             "unused; leave QRELS out, or list the runs it is for after it"
         )
-    from ..comparison import run_name
+    from ..naming import run_names
 
+    stems = dict(zip(paths, run_names(paths), strict=True))
     named, qrels = {}, {}
     for path in paths:
-        name = named_paths.get(path, run_name(path))
+        name = named_paths.get(path, stems[path])
         if name in named:
             raise UsageError("compare: two runs have the same name; name them with --names")
         if path not in own and shared is None:

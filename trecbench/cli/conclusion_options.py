@@ -64,21 +64,17 @@ def flags(level, max_docs, judged, maxontsim_formula, ontology) -> dict:
 
 
 def named_runs(paths) -> dict[str, str]:
-    """``{name: path}``: each run named after its file, as compare names it, or by its path
-    when two files have the same name (``a/run.trec``, ``b/run.trec``); a file given twice
-    is refused."""
-    from ..comparison import run_name
+    """``{name: path}``: each run named as every command names it (its file's stem, made
+    distinct by its shortest parent folders: ``a/run``, ``b/run``); a file given twice is
+    refused."""
     from ..errors import UsageError
+    from ..naming import run_names
 
     paths = [str(path) for path in paths]
     twice = sorted({path for path in paths if paths.count(path) > 1})
     if twice:
         raise UsageError(f"{twice[0]}: the same run is given twice")
-    names = [run_name(path) for path in paths]
-    return {
-        name if names.count(name) == 1 else path: path
-        for name, path in zip(names, paths, strict=True)
-    }
+    return dict(zip(run_names(paths), paths, strict=True))
 
 
 def echo_result(result, output_format: str) -> None:

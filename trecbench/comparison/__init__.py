@@ -43,7 +43,7 @@ from .result import (
     check_outputs,
     html_available,
 )
-from .scoring import compare, named_runs, run_name
+from .scoring import compare, named_runs
 from .settings import (
     ALL,
     CORRECTION_NAMES,
@@ -86,5 +86,4 @@ __all__ = [
     "direction",
     "plot_files",
     "named_runs",
-    "run_name",
 ]

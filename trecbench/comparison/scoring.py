@@ -6,7 +6,6 @@ import numbers
 import os
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
-from pathlib import Path
 from typing import Any
 
 import pandas as pd
@@ -20,29 +19,18 @@ from .settings import MOVERS, StatsSettings
 from .tables import strata_map
 
 
-def run_name(path: str | os.PathLike) -> str:
-    """Default display name of a run file: its file name without ``.gz`` and ``.run``."""
-    return Path(path).name.removesuffix(".gz").removesuffix(".run")
-
-
 def named_runs(runs) -> dict[str, Any]:
     """``{name: run}`` from one run, a sequence of runs or a mapping (see
-    :func:`trecbench.inputs.split_runs`); a file is named after its file name, an in-memory
-    run (DataFrame, Arrow table, dict, records) ``run1``, ``run2``..."""
+    :func:`trecbench.inputs.split_runs`), named as every command names runs
+    (:func:`trecbench.naming.run_names`: a file by its stem, made distinct by its shortest
+    parent folders; an in-memory run ``run1``, ``run2``...)."""
     from ..inputs import split_runs
+    from ..naming import run_names
 
     sources, names = split_runs(runs)
-    if names is not None:
-        return dict(zip(names, sources, strict=True))
-    named: dict[str, Any] = {}
-    for i, run in enumerate(sources, start=1):
-        name = run_name(run) if isinstance(run, (str, os.PathLike)) else f"run{i}"
-        if name in named:
-            raise UsageError(f"two runs are named {name!r}; name them apart (e.g. --names)")
-        named[name] = run
-    if not named:
+    if not sources:
         raise UsageError("nothing to compare: no run given")
-    return named
+    return dict(zip(run_names(sources, names), sources, strict=True))
 
 
 def _qrels_per_run(qrels, run_qrels, named: Mapping[str, Any]) -> list[tuple[Any, list[str]]]:
