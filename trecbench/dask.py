@@ -26,7 +26,6 @@ imports), so the name shadows nothing. It needs the extra ``trecbench[dask]``.
 from __future__ import annotations
 
 import glob
-import logging
 import os
 import threading
 from collections.abc import Mapping, Sequence
@@ -38,68 +37,19 @@ import pyarrow as pa
 from . import outputs
 from .errors import InputError, UsageError
 from .extras import require
-from .processes import available_cores
 
 require("dask", "trecbench.dask (score --dask)")  # one line naming the extra when missing
 require("distributed", "trecbench.dask (score --dask)")
 import dask  # noqa: E402
 import dask.dataframe as dd  # noqa: E402
-from dask.distributed import Client, LocalCluster  # noqa: E402
+from dask.distributed import Client  # noqa: E402
+
+from .dask_cluster import connect  # noqa: E402  (trecbench.dask.connect)
 
 RUN_COLUMNS = ("qid", "docno", "score", "tag", "line")
 # trec_eval's code (pytrec_eval) keeps state between calls: one partition at a time is
 # scored per process (a worker with several threads scores them in turn)
 _SCORING = threading.Lock()
-
-
-def connect(address: str) -> Client:
-    """A client of the scheduler at ``address``, or of a new local cluster of N worker
-    processes for ``local:N`` (one thread each; N at most the cores this process may use).
-    The local scheduler serves no dashboard, and its HTTP server (health checks) takes a
-    free port on the loopback interface: none the user may be using (8787, the default,
-    warned "already in use" when taken), and none open to the network."""
-    if address.startswith("local:"):
-        try:
-            workers = int(address.split(":", 1)[1])
-        except ValueError:
-            workers = 0
-        if workers < 1:  # no worker: the scheduler would wait for one, then fail noisily
-            raise UsageError(f"--dask {address}: give local:N with N workers, at least 1")
-        cores = available_cores()
-        if workers > cores:  # each worker is a process: thousands exhaust the memory
-            raise UsageError(
-                f"--dask {address}: at most local:{cores}, one worker per core of this machine"
-            )
-        cluster = LocalCluster(
-            n_workers=workers,
-            threads_per_worker=1,
-            processes=True,
-            dashboard_address="127.0.0.1:0",
-            scheduler_kwargs={"dashboard": False},
-            # a task's failure (bad input) is raised again here and printed in one line:
-            # the workers' own log of it (ERROR, with a traceback) would say it twice
-            silence_logs=logging.CRITICAL,
-        )
-        return Client(cluster)
-    try:
-        # parsed here, as the client would parse it: a client that fails to connect is
-        # left half-built, and closing it when it is collected can hang a later client
-        _check_address(address)
-        return Client(address)
-    except ValueError as exc:  # distributed's parse of the address
-        raise UsageError(f"--dask {address!r}: not a scheduler address ({exc})") from None
-
-
-def _check_address(address: str) -> None:
-    """ValueError (distributed's) unless ``address`` has a known scheme and, for TCP and
-    TLS, a host and a port."""
-    from distributed.comm.addressing import parse_address, parse_host_port
-    from distributed.comm.registry import get_backend
-
-    scheme, location = parse_address(address)
-    get_backend(scheme)
-    if scheme in ("tcp", "tls"):
-        parse_host_port(location)
 
 
 class DaskRun:
