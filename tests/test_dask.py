@@ -4,6 +4,9 @@ warnings, flagged topics, records, errors; from TREC files, Dask DataFrames and 
 
 from __future__ import annotations
 
+import os
+import re
+
 import pytest
 from random_cases import random_case
 from test_blocks import _outcome  # what an evaluation shows, or the error it raised
@@ -350,3 +353,25 @@ def test_a_local_worker_that_ends_as_it_starts_is_a_worker_error(tmp_path):
     with dask.config.set({"distributed.worker.preload": [str(tmp_path / "dies.py")]}):
         with pytest.raises(WorkerError, match=r"^--dask local:1: a local Dask worker process "):
             tbdask.connect("local:1")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes")
+@pytest.mark.parametrize("kind", ["fifo", "stdin"])
+def test_a_run_that_is_no_regular_file_is_refused_before_it_is_opened(kind, tmp_path):
+    """Each worker opens a run's files: a FIFO was opened twice (the second open blocked for
+    ever) and `<(cat run)` (/dev/fd/63, this process's alone) failed on the worker."""
+    import threading
+
+    from trecbench.errors import InputError
+
+    path = "-"
+    if kind == "fifo":
+        path = str(tmp_path / "run")
+        os.mkfifo(path)
+        # should the FIFO be opened after all, a writer comes and goes: the test ends
+        unblock = threading.Timer(3, lambda: os.close(os.open(path, os.O_WRONLY)))
+        unblock.daemon = True
+        unblock.start()
+    what = "standard input" if kind == "stdin" else r"not a regular file \(a pipe\?\)"
+    with pytest.raises(InputError, match=f"^{re.escape(path)}: {what}: a run on Dask is read"):
+        tbdask.DaskRun(path)

@@ -291,8 +291,29 @@ def _files(data: Any) -> list[str]:
     if not files:
         raise UsageError("a Dask run needs a DataFrame or at least one file")
     for path in files:  # read by the workers, not here: recorded so no output replaces one
+        _check_regular(path)
         outputs.note_input(path)
     return files
+
+
+def _check_regular(path: str) -> None:
+    """Refuse, before anything opens it, a run that is not a regular file (standard input,
+    a pipe, ``<(...)``): the workers read a run's files, each opening it again, where a
+    pipe can be read once and ``/dev/fd/N`` is this process's alone."""
+    import stat
+
+    try:
+        regular = path != "-" and stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return  # a missing file: the reader says so
+    if not regular:
+        what = "standard input" if path == "-" else "not a regular file (a pipe?)"
+        raise InputError(
+            path,
+            None,
+            f"{what}: a run on Dask is read by the workers, from files; "
+            "write it to a file, or score it without --dask",
+        )
 
 
 def _is_parquet(path: str) -> bool:
