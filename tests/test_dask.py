@@ -375,3 +375,27 @@ def test_a_run_that_is_no_regular_file_is_refused_before_it_is_opened(kind, tmp_
     what = "standard input" if kind == "stdin" else r"not a regular file \(a pipe\?\)"
     with pytest.raises(InputError, match=f"^{re.escape(path)}: {what}: a run on Dask is read"):
         tbdask.DaskRun(path)
+
+
+@pytest.mark.parametrize("suffix", [".run", ".parquet"])
+def test_a_document_in_two_shards_names_each_shard_and_line(suffix, tmp_path, client):
+    """It was reported at `run1:9223372036854775807`, no shard named (both listings on
+    line 2 of their files)."""
+    from trecbench.errors import DuplicateError
+
+    (tmp_path / "qrels").write_text("1 0 a 1\n1 0 b 1\n")
+    (tmp_path / "shards").mkdir()
+    shards = {"s1": [("1", "a", 3.0), ("1", "b", 2.0)], "s2": [("1", "x", 1.0), ("1", "b", 0.5)]}
+    for name, rows in shards.items():
+        path = tmp_path / "shards" / f"{name}{suffix}"
+        if suffix == ".run":
+            path.write_text("".join(f"{q} Q0 {d} 1 {s} t\n" for q, d, s in rows))
+        else:
+            columns = {"qid": [r[0] for r in rows], "docno": [r[1] for r in rows]}
+            pq.write_table(pa.table({**columns, "score": [r[2] for r in rows]}), path)
+    first, second = (str(tmp_path / "shards" / f"{name}{suffix}") for name in shards)
+    with pytest.raises(DuplicateError) as raised:
+        tbdask.evaluate(str(tmp_path / "qrels"), str(tmp_path / "shards"), client=client)
+    assert str(raised.value) == (
+        f"{second}:2: duplicate docs b for topic 1 (first on line 2 of {first})"
+    )

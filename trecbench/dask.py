@@ -27,15 +27,17 @@ from __future__ import annotations
 
 import glob
 import os
+import re
 import threading
 from collections.abc import Mapping, Sequence
 from itertools import accumulate
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from . import outputs
-from .errors import InputError, UsageError
+from .errors import DuplicateError, InputError, UsageError
 from .extras import require
 
 require("dask", "trecbench.dask (score --dask)")  # one line naming the extra when missing
@@ -47,6 +49,7 @@ from dask.distributed import Client  # noqa: E402
 from .dask_cluster import connect  # noqa: E402  (trecbench.dask.connect)
 
 RUN_COLUMNS = ("qid", "docno", "score", "tag", "line")
+SHARD_BITS = 40  # lines of a run's file: below 2**40; files of a run: below 2**23
 # trec_eval's code (pytrec_eval) keeps state between calls: one partition at a time is
 # scored per process (a worker with several threads scores them in turn)
 _SCORING = threading.Lock()
@@ -93,7 +96,10 @@ class DaskRun:
         if not lines:
             raise InputError(label, None, "empty run" + (" file" if self.files else ""))
         name = name or self.path or "run1"
-        result, columns, flags = _run_result(blocks, name, self.path, runid, plan, tie_bounds)
+        try:
+            result, columns, flags = _run_result(blocks, name, self.path, runid, plan, tie_bounds)
+        except DuplicateError as error:
+            raise _in_shards(error, self.files) from None
         result.record = records[0] if len(records) == 1 else None
         return result, columns, flags, warnings
 
@@ -115,14 +121,18 @@ class DaskRun:
             typed = dd.concat(
                 [
                     frame.map_partitions(
-                        _typed_frame, at, origin, file, meta=_META, enforce_metadata=False
+                        _typed_frame, at, origin, file, shard, meta=_META, enforce_metadata=False
                     )
-                    for (frame, origin, file), at in zip(sources, offsets, strict=True)
+                    for shard, ((frame, origin, file), at) in enumerate(
+                        zip(sources, offsets, strict=True)
+                    )
                 ]
             )
             facts = [dask.delayed(_facts)(part) for part in typed.to_delayed()]
             return typed, facts
-        read = [dask.delayed(_read_text, nout=2)(path) for path in self.files]
+        read = [
+            dask.delayed(_read_text, nout=2)(path, shard) for shard, path in enumerate(self.files)
+        ]
         typed = dd.from_delayed([frame for frame, _ in read], meta=_META, verify_meta=False)
         return typed, [facts for _, facts in read]
 
@@ -177,14 +187,19 @@ def _empty_frame():
 _META = _empty_frame()  # the typed partitions' columns
 
 
-def _frame(table: pa.Table):
-    """A typed run table as a pandas partition (string ids stay Arrow strings)."""
+def _frame(table: pa.Table, shard: int = 0):
+    """A typed run table as a pandas partition (string ids stay Arrow strings); its lines
+    numbered across the run's files: line ``n`` of file ``shard`` as
+    ``shard << SHARD_BITS | n``, so that lines of two files never share a number (a document
+    listed in two files was reported at line 2**63 - 1) and sort in the files' order."""
     from .inputs import to_pandas
 
     plain = pa.table(
         {
             name: table.column(name).cast(pa.string())
             if name in ("qid", "docno", "tag")
+            else pc.add(table.column(name), shard << SHARD_BITS)
+            if name == "line" and shard
             else table.column(name)
             for name in RUN_COLUMNS
         }
@@ -192,7 +207,7 @@ def _frame(table: pa.Table):
     return to_pandas(plain)
 
 
-def _typed_frame(part, offsets, origin: str, file: bool, partition_info=None):
+def _typed_frame(part, offsets, origin: str, file: bool, shard: int, partition_info=None):
     """A partition of any accepted columns as typed rows; ``line``: the row's number in the
     whole frame (as :mod:`trecbench.inputs.tables` numbers a DataFrame's rows), unless it
     has a ``line`` column; ``file``: read from the file ``origin`` (see
@@ -205,7 +220,7 @@ def _typed_frame(part, offsets, origin: str, file: bool, partition_info=None):
     first = offsets[partition_info["number"]] if partition_info is not None else 0
     table, where = tables.frame_table(part, origin)
     if file:
-        return _frame(tables.typed(table, "run", origin, file=True, first=first))
+        return _frame(tables.typed(table, "run", origin, file=True, first=first), shard)
     typed = tables.typed(table, "run", origin, where)
     if "line" not in table.column_names:
         numbers = np.arange(first + 1, first + len(part) + 1, dtype=np.int64)
@@ -213,7 +228,7 @@ def _typed_frame(part, offsets, origin: str, file: bool, partition_info=None):
     return _frame(typed)
 
 
-def _read_text(path: str):
+def _read_text(path: str, shard: int = 0):
     """A TREC text (or Parquet) file read as ``trecbench score`` reads it: the typed rows
     and ``(lines, last tag, provenance record, warnings)``."""
     from .evaluation import load
@@ -225,7 +240,7 @@ def _read_text(path: str):
 
         table = table.append_column("line", pa.array(np.arange(1, len(table) + 1)))
     facts = (len(table), _last_tag(table), loaded.record, list(loaded.warnings))
-    return _frame(table), facts
+    return _frame(table, shard), facts
 
 
 def _last_tag(table) -> str | None:
@@ -260,6 +275,24 @@ def _combined(facts: list[tuple]) -> tuple[int, str, list, list[str]]:
     records = [record for _, _, record, _ in facts if record is not None]
     warnings = [warning for _, _, _, found in facts for warning in found]
     return lines, tags[-1] if tags else "", records, warnings
+
+
+def _in_shards(error: DuplicateError, files: list[str] | None) -> DuplicateError:
+    """``error`` naming the file and line within it of each listing (lines numbered
+    across files: :func:`_frame`)."""
+    found = re.search(r" \(first on line (\d+)\)$", error.message)
+    if not files or len(files) < 2 or found is None or error.line is None:
+        return error
+    first, second = (
+        divmod(int(found.group(1)), 1 << SHARD_BITS),
+        divmod(error.line, 1 << SHARD_BITS),
+    )
+    where = f" of {files[first[0]]}" if first[0] != second[0] else ""
+    message = f"{error.message[: found.start()]} (first on line {first[1]}{where})"
+    moved = DuplicateError(files[second[0]], second[1], message, error.rule)
+    kept = {key: value for key, value in vars(error).items() if key not in vars(moved)}
+    moved.__dict__.update(kept)  # what it carries besides (the runs scored before: partial)
+    return moved
 
 
 def _offsets(frames: list) -> list[list[int]]:
