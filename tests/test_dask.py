@@ -4,6 +4,9 @@ warnings, flagged topics, records, errors; from TREC files, Dask DataFrames and 
 
 from __future__ import annotations
 
+import os
+import re
+
 import pytest
 from random_cases import random_case
 from test_blocks import _outcome  # what an evaluation shows, or the error it raised
@@ -16,7 +19,12 @@ import pyarrow as pa  # noqa: E402
 import pyarrow.parquet as pq  # noqa: E402
 
 import trecbench.dask as tbdask  # noqa: E402
-from trecbench import evaluate, inputs, trec_format  # noqa: E402
+from trecbench import (  # noqa: E402
+    dask_cluster,  # noqa: E402
+    evaluate,
+    inputs,
+    trec_format,
+)
 
 
 @pytest.fixture(scope="module")
@@ -154,8 +162,8 @@ def test_a_local_cluster_has_at_most_a_worker_per_core(monkeypatch):
     def no_cluster(*args, **kwargs):
         raise AssertionError("a cluster was started")
 
-    monkeypatch.setattr(tbdask, "LocalCluster", no_cluster)
-    monkeypatch.setattr(tbdask, "available_cores", lambda: 2)  # the cores it may use
+    monkeypatch.setattr(dask_cluster, "LocalCluster", no_cluster)
+    monkeypatch.setattr(dask_cluster, "available_cores", lambda: 2)  # the cores it may use
     for address in ["local:3", f"local:{10**20}"]:
         with pytest.raises(UsageError, match="at most local:2"):
             tbdask.connect(address)
@@ -252,3 +260,142 @@ def test_a_shard_split_into_row_groups_names_rows_in_the_file(tmp_path, client, 
         evaluate(qrels, str(run))
     with pytest.raises(InputError, match=r"row 25: score x is not a number$"):
         tbdask.evaluate(qrels, str(run), client=client)
+
+
+def _server(greeting: bytes | None):
+    """A loopback server for one connection that is no Dask scheduler: it waits for a
+    request (None, as HTTP does), greets first, or closes at once (b""); it closes
+    itself within 5 s."""
+    import socket
+    import threading
+
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.settimeout(5)
+
+    def serve():
+        with listener:
+            try:
+                connection, _ = listener.accept()
+            except OSError:
+                return
+            with connection:
+                connection.settimeout(5)
+                if greeting == b"":
+                    return
+                if greeting is not None:
+                    connection.sendall(greeting)
+                try:
+                    connection.recv(1024)  # until the client closes, at most 5 s
+                except OSError:
+                    pass
+
+    threading.Thread(target=serve, daemon=True).start()
+    return f"tcp://127.0.0.1:{listener.getsockname()[1]}"
+
+
+@pytest.mark.parametrize(
+    "greeting, message",
+    [
+        (None, r"no Dask scheduler answered within 0.3 s \(a server of another protocol"),
+        (b"SSH-2.0-OpenSSH_9.6\r\n", r"not a Dask scheduler: it answered b'SSH-2.0-'$"),
+        (b"", r"not a Dask scheduler: it answered nothing \(it closed the connection\)$"),
+    ],
+)
+def test_an_address_that_is_no_scheduler_fails_in_the_connect_timeout(
+    greeting, message, monkeypatch
+):
+    """An HTTP port hung for minutes with no message; a port that greets first gave `out of
+    memory` (its greeting read as the length of a message)."""
+    import re
+    import time
+
+    from trecbench.errors import UsageError
+
+    monkeypatch.setattr(dask_cluster, "CONNECT_TIMEOUT", 0.3)
+    address = _server(greeting)
+    started = time.monotonic()
+    with pytest.raises(UsageError, match=f"^--dask {re.escape(address)}: {message}"):
+        tbdask.connect(address)
+    assert time.monotonic() - started < 2
+
+
+def test_a_closed_port_fails_at_once():
+    import socket
+
+    from trecbench.errors import UsageError
+
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        address = f"tcp://127.0.0.1:{taken.getsockname()[1]}"
+    with pytest.raises(
+        UsageError, match=f"^--dask {address}: cannot connect \\(Connection refused\\)$"
+    ):
+        tbdask.connect(address)
+
+
+def test_a_scheduler_passes_the_check():
+    cluster = distributed.LocalCluster(
+        n_workers=0, processes=False, protocol="tcp://", dashboard_address=None
+    )
+    try:
+        with tbdask.connect(cluster.scheduler_address) as connected:
+            assert connected.scheduler.address == cluster.scheduler_address
+    finally:
+        cluster.close()
+
+
+def test_a_local_worker_that_ends_as_it_starts_is_a_worker_error(tmp_path):
+    """It was `internal error (RuntimeError: Nanny failed to start.)`."""
+    import dask
+
+    from trecbench.errors import WorkerError
+
+    (tmp_path / "dies.py").write_text("import os\nos._exit(1)\n")  # as a killed worker
+    with dask.config.set({"distributed.worker.preload": [str(tmp_path / "dies.py")]}):
+        with pytest.raises(WorkerError, match=r"^--dask local:1: a local Dask worker process "):
+            tbdask.connect("local:1")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes")
+@pytest.mark.parametrize("kind", ["fifo", "stdin"])
+def test_a_run_that_is_no_regular_file_is_refused_before_it_is_opened(kind, tmp_path):
+    """Each worker opens a run's files: a FIFO was opened twice (the second open blocked for
+    ever) and `<(cat run)` (/dev/fd/63, this process's alone) failed on the worker."""
+    import threading
+
+    from trecbench.errors import InputError
+
+    path = "-"
+    if kind == "fifo":
+        path = str(tmp_path / "run")
+        os.mkfifo(path)
+        # should the FIFO be opened after all, a writer comes and goes: the test ends
+        unblock = threading.Timer(3, lambda: os.close(os.open(path, os.O_WRONLY)))
+        unblock.daemon = True
+        unblock.start()
+    what = "standard input" if kind == "stdin" else r"not a regular file \(a pipe\?\)"
+    with pytest.raises(InputError, match=f"^{re.escape(path)}: {what}: a run on Dask is read"):
+        tbdask.DaskRun(path)
+
+
+@pytest.mark.parametrize("suffix", [".run", ".parquet"])
+def test_a_document_in_two_shards_names_each_shard_and_line(suffix, tmp_path, client):
+    """It was reported at `run1:9223372036854775807`, no shard named (both listings on
+    line 2 of their files)."""
+    from trecbench.errors import DuplicateError
+
+    (tmp_path / "qrels").write_text("1 0 a 1\n1 0 b 1\n")
+    (tmp_path / "shards").mkdir()
+    shards = {"s1": [("1", "a", 3.0), ("1", "b", 2.0)], "s2": [("1", "x", 1.0), ("1", "b", 0.5)]}
+    for name, rows in shards.items():
+        path = tmp_path / "shards" / f"{name}{suffix}"
+        if suffix == ".run":
+            path.write_text("".join(f"{q} Q0 {d} 1 {s} t\n" for q, d, s in rows))
+        else:
+            columns = {"qid": [r[0] for r in rows], "docno": [r[1] for r in rows]}
+            pq.write_table(pa.table({**columns, "score": [r[2] for r in rows]}), path)
+    first, second = (str(tmp_path / "shards" / f"{name}{suffix}") for name in shards)
+    with pytest.raises(DuplicateError) as raised:
+        tbdask.evaluate(str(tmp_path / "qrels"), str(tmp_path / "shards"), client=client)
+    assert str(raised.value) == (
+        f"{second}:2: duplicate docs b for topic 1 (first on line 2 of {first})"
+    )

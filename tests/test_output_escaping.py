@@ -4,10 +4,14 @@ ids are escaped reversibly (``%XX``) in every line-based format."""
 from __future__ import annotations
 
 import json
+import re
 from urllib.parse import unquote
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from trecbench import trec_format
 from trecbench.cli import run
 from trecbench.trec_format import escape_text
 
@@ -75,23 +79,48 @@ def test_table_and_markdown(capsys, hostile, monkeypatch):
     assert any("x%7Cy" in line for line in rows)
 
 
-def test_ids_from_a_dataframe(tmp_path):
+def test_ids_no_trec_file_can_hold_are_refused_in_trec_text():
+    """A blank or NUL in an id (only a table or a dict can hold one) is refused in trec_eval's
+    text, in one line: as it is it breaks the line; escaped it would print as another id
+    (``a b`` printed as ``a%20b``, the spelling of a literal ``a%20b``)."""
     import pandas as pd
 
     import trecbench
+    from trecbench.errors import OutputError
     from trecbench.trec_format import render_trec
 
-    qrels = pd.DataFrame({"qid": ["a b", "c\nd"], "docno": ["x", "y"], "rel": [1, 1]})
-    frame = pd.DataFrame({"qid": ["a b", "c\nd"], "docno": ["x", "y"], "score": [1.0, 1.0]})
-    frame["tag"] = "my tag"
-    evaluation = trecbench.evaluate(qrels, frame, ["P.1", "runid"])
-    lines = render_trec(evaluation, per_query=True).splitlines()
-    assert [line.split("\t")[1:] for line in lines] == [
-        ["a%20b", "1.0000"],
-        ["c%0Ad", "1.0000"],
-        ["all", "my%20tag"],
-        ["all", "1.0000"],
-    ]
+    for qid, tag, shown in [("a b", "t", "qid 'a b'"), ("c", "my\ntag", "run tag 'my\\ntag'")]:
+        qrels = pd.DataFrame({"qid": [qid], "docno": ["x"], "rel": [1]})
+        frame = pd.DataFrame({"qid": [qid], "docno": ["x"], "score": [1.0], "tag": [tag]})
+        evaluation = trecbench.evaluate(qrels, frame, ["P.1", "runid"])
+        with pytest.raises(
+            OutputError, match=re.escape(f"trec_eval's text cannot hold the {shown} ")
+        ):
+            render_trec(evaluation, per_query=True)
+        # the other formats hold it as it is
+        document = json.loads(trec_format.render_json(evaluation))
+        assert (list(document["runs"][0]["per_query"]), document["runs"][0]["runid"]) == (
+            [qid],
+            tag,
+        )
+
+
+def test_invisible_characters_print_as_they_are(capsys, tmp_path):
+    """trec_eval prints a qid or tag's bytes as they are: U+200F, U+00A0 and \\x01 too, so a
+    literal ``q%E2%80%8F1`` and ``q\\u200f1`` are two topics (they printed as one)."""
+    qids = ["q%E2%80%8F1", "q\u200f1", "q\x011", "q\u00a01"]
+    (tmp_path / "q").write_text("".join(f"{q} 0 d 1\n" for q in qids))
+    (tmp_path / "r").write_text("".join(f"{q} Q0 d 1 1 t\u00a0x\x01\n" for q in qids))
+    assert (
+        run(["score", "-q", "-m", "P.1", "-m", "runid", str(tmp_path / "q"), str(tmp_path / "r")])
+        == 0
+    )
+    out = capsys.readouterr().out
+    expected = (
+        "".join(f"{'P_1':<22}\t{q}\t{1.0:6.4f}\n" for q in sorted(qids, key=str.encode))
+        + "runid                 \tall\tt\u00a0x\x01\nP_1                   \tall\t1.0000\n"
+    )
+    assert out == expected
 
 
 def test_a_percent_sign_in_ids_and_tags_prints_as_trec_eval_prints_it(capsys, tmp_path):
@@ -107,3 +136,48 @@ def test_a_percent_sign_in_ids_and_tags_prints_as_trec_eval_prints_it(capsys, tm
         "runid                 \tall\tr%1\n"
         "P_1                   \tall\t1.0000\n"
     )
+
+
+# ids from all of Unicode but the surrogates: control, format and space characters too
+ID = st.text(st.characters(exclude_categories=("Cs",)), min_size=1, max_size=6)
+C_BLANKS = frozenset(" \t\n\v\f\r\0")  # where trec_eval's reader ends a field
+
+
+def _trec_eval_printf(qids: list[str], tag: str) -> bytes:
+    """What trec_eval -q -m P.1 -m runid prints for one relevant document retrieved first
+    in every topic: its printf formats, topics in strcmp (UTF-8 byte) order."""
+    lines = [
+        b"%-22s\t%s\t%6.4f\n" % (b"P_1", q.encode(), 1.0) for q in sorted(qids, key=str.encode)
+    ]
+    lines.append(b"%-22s\tall\t%s\n" % (b"runid", tag.encode()))
+    lines.append(b"%-22s\tall\t%6.4f\n" % (b"P_1", 1.0))
+    return b"".join(lines)
+
+
+@settings(derandomize=True, database=None, deadline=None, max_examples=60)
+@given(st.lists(ID, min_size=1, max_size=4, unique=True), ID)
+def test_distinct_ids_stay_distinct_in_every_format(qids, tag):
+    import csv
+    import io
+
+    import pandas as pd
+
+    import trecbench
+    from trecbench.errors import OutputError
+
+    qrels = pd.DataFrame({"qid": qids, "docno": "d", "rel": 1})
+    frame = pd.DataFrame({"qid": qids, "docno": "d", "score": 1.0, "tag": tag})
+    evaluation = trecbench.evaluate(qrels, frame, ["P.1", "runid"])
+    ordered = sorted(qids, key=str.encode)
+    if any(not C_BLANKS.isdisjoint(text) for text in [*qids, tag]):
+        with pytest.raises(OutputError, match="trec_eval's text cannot hold the "):
+            trec_format.render_trec(evaluation, per_query=True)
+    else:  # what a TREC file can hold: printed as trec_eval prints it
+        text = trec_format.render_trec(evaluation, per_query=True)
+        assert text.encode() == _trec_eval_printf(qids, tag)
+    rows = list(
+        csv.reader(io.StringIO(trec_format.render_csv(evaluation, per_query=True), newline=""))
+    )
+    assert [row[1] for row in rows[1:-1]] == ordered and rows[-1][1] == "all"
+    document = json.loads(trec_format.render_json(evaluation))["runs"][0]
+    assert (list(document["per_query"]), document["runid"]) == (ordered, tag)

@@ -4,6 +4,7 @@ memory) is one line naming the cause and the way around it, not an internal erro
 from __future__ import annotations
 
 import os
+import subprocess
 
 import pytest
 from conftest import ROOT
@@ -44,3 +45,105 @@ def test_the_cli_says_so_in_one_line(capsys, monkeypatch):
         "trecbench: a worker process died (out of memory?): rerun with --jobs 1 or a smaller "
         "--memory\n"
     )
+
+
+# a parent scoring two items in two workers, each printing its pid first: the second item
+# sleeps, the first not, so that one worker waits for work (where SIGINT raised a traceback)
+_PARENT = """
+import os, sys, time
+from trecbench import processes
+
+def started():
+    os.write(1, b"%d\\n" % os.getpid())  # one write: the two lines never mix
+
+def sleeps(item):
+    time.sleep(30 * (item - 1))
+
+for _ in processes.ordered_map(sleeps, [1, 2], 2, started):
+    pass
+"""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"  # a zombie has ended
+    except FileNotFoundError:
+        return False
+
+
+def _workers_of_a_parent(**popen):
+    import subprocess
+    import sys
+
+    parent = subprocess.Popen(
+        [sys.executable, "-c", _PARENT], stdout=subprocess.PIPE, text=True, **popen
+    )
+    return parent, [int(parent.stdout.readline()) for _ in range(2)]
+
+
+def _ended(pids: list[int], seconds: float = 3.0) -> bool:
+    import time
+
+    deadline = time.monotonic() + seconds
+    while any(map(_alive, pids)) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return not any(map(_alive, pids))
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads /proc")
+@pytest.mark.parametrize("name", ["SIGTERM", "SIGHUP", "SIGKILL"])
+def test_workers_end_with_their_parent_whatever_ends_it(name):
+    """`score --jobs 2` ended by SIGTERM or SIGHUP left its workers asleep for ever."""
+    import signal
+
+    parent, workers = _workers_of_a_parent()
+    try:
+        parent.send_signal(getattr(signal, name))
+        assert parent.wait(5) == -getattr(signal, name)
+        assert _ended(workers)
+    finally:
+        for pid in [parent.pid, *workers]:
+            if _alive(pid):
+                os.kill(pid, signal.SIGKILL)
+        parent.stdout.close()
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads /proc")
+def test_ctrl_c_ends_the_workers_quietly():
+    """The terminal sends SIGINT to the whole process group: the workers printed a
+    KeyboardInterrupt traceback each; now they ignore it and the parent ends them."""
+    import signal
+
+    parent, workers = _workers_of_a_parent(start_new_session=True, stderr=subprocess.PIPE)
+    try:
+        os.killpg(parent.pid, signal.SIGINT)
+        _, err = parent.communicate(timeout=5)
+        assert parent.returncode == -signal.SIGINT and _ended(workers, 1.0)
+        assert err.splitlines()[-1] == "KeyboardInterrupt"  # the parent's own, alone
+        assert err.count("Traceback") == 1, err
+    finally:
+        for pid in [parent.pid, *workers]:
+            if _alive(pid):
+                os.kill(pid, signal.SIGKILL)
+
+
+def _evaluate(jobs):
+    from trecbench import evaluate, trec_format
+
+    return trec_format.render_trec(evaluate(QRELS, RUNS, jobs=jobs))
+
+
+@pytest.mark.parametrize("jobs", [2, None])
+def test_evaluate_in_a_daemonic_pool_worker(jobs, monkeypatch):
+    """A multiprocessing.Pool worker cannot have children: evaluate scores the runs itself
+    (it raised "daemonic processes are not allowed to have children" once the runs held
+    16 MiB, or with jobs=2)."""
+    import multiprocessing
+
+    from trecbench import evaluation
+
+    monkeypatch.setattr(evaluation, "PARALLEL_BYTES", 0)  # inherited by the forked pool
+    monkeypatch.setattr(processes, "available_cores", lambda: 2)
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        assert pool.apply(_evaluate, (jobs,)) == _evaluate(1)

@@ -26,80 +26,33 @@ imports), so the name shadows nothing. It needs the extra ``trecbench[dask]``.
 from __future__ import annotations
 
 import glob
-import logging
 import os
+import re
 import threading
 from collections.abc import Mapping, Sequence
 from itertools import accumulate
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from . import outputs
-from .errors import InputError, UsageError
+from .errors import DuplicateError, InputError, UsageError
 from .extras import require
-from .processes import available_cores
 
 require("dask", "trecbench.dask (score --dask)")  # one line naming the extra when missing
 require("distributed", "trecbench.dask (score --dask)")
 import dask  # noqa: E402
 import dask.dataframe as dd  # noqa: E402
-from dask.distributed import Client, LocalCluster  # noqa: E402
+from dask.distributed import Client  # noqa: E402
+
+from .dask_cluster import connect  # noqa: E402  (trecbench.dask.connect)
 
 RUN_COLUMNS = ("qid", "docno", "score", "tag", "line")
+SHARD_BITS = 40  # lines of a run's file: below 2**40; files of a run: below 2**23
 # trec_eval's code (pytrec_eval) keeps state between calls: one partition at a time is
 # scored per process (a worker with several threads scores them in turn)
 _SCORING = threading.Lock()
-
-
-def connect(address: str) -> Client:
-    """A client of the scheduler at ``address``, or of a new local cluster of N worker
-    processes for ``local:N`` (one thread each; N at most the cores this process may use).
-    The local scheduler serves no dashboard, and its HTTP server (health checks) takes a
-    free port on the loopback interface: none the user may be using (8787, the default,
-    warned "already in use" when taken), and none open to the network."""
-    if address.startswith("local:"):
-        try:
-            workers = int(address.split(":", 1)[1])
-        except ValueError:
-            workers = 0
-        if workers < 1:  # no worker: the scheduler would wait for one, then fail noisily
-            raise UsageError(f"--dask {address}: give local:N with N workers, at least 1")
-        cores = available_cores()
-        if workers > cores:  # each worker is a process: thousands exhaust the memory
-            raise UsageError(
-                f"--dask {address}: at most local:{cores}, one worker per core of this machine"
-            )
-        cluster = LocalCluster(
-            n_workers=workers,
-            threads_per_worker=1,
-            processes=True,
-            dashboard_address="127.0.0.1:0",
-            scheduler_kwargs={"dashboard": False},
-            # a task's failure (bad input) is raised again here and printed in one line:
-            # the workers' own log of it (ERROR, with a traceback) would say it twice
-            silence_logs=logging.CRITICAL,
-        )
-        return Client(cluster)
-    try:
-        # parsed here, as the client would parse it: a client that fails to connect is
-        # left half-built, and closing it when it is collected can hang a later client
-        _check_address(address)
-        return Client(address)
-    except ValueError as exc:  # distributed's parse of the address
-        raise UsageError(f"--dask {address!r}: not a scheduler address ({exc})") from None
-
-
-def _check_address(address: str) -> None:
-    """ValueError (distributed's) unless ``address`` has a known scheme and, for TCP and
-    TLS, a host and a port."""
-    from distributed.comm.addressing import parse_address, parse_host_port
-    from distributed.comm.registry import get_backend
-
-    scheme, location = parse_address(address)
-    get_backend(scheme)
-    if scheme in ("tcp", "tls"):
-        parse_host_port(location)
 
 
 class DaskRun:
@@ -143,7 +96,10 @@ class DaskRun:
         if not lines:
             raise InputError(label, None, "empty run" + (" file" if self.files else ""))
         name = name or self.path or "run1"
-        result, columns, flags = _run_result(blocks, name, self.path, runid, plan, tie_bounds)
+        try:
+            result, columns, flags = _run_result(blocks, name, self.path, runid, plan, tie_bounds)
+        except DuplicateError as error:
+            raise _in_shards(error, self.files) from None
         result.record = records[0] if len(records) == 1 else None
         return result, columns, flags, warnings
 
@@ -165,14 +121,18 @@ class DaskRun:
             typed = dd.concat(
                 [
                     frame.map_partitions(
-                        _typed_frame, at, origin, file, meta=_META, enforce_metadata=False
+                        _typed_frame, at, origin, file, shard, meta=_META, enforce_metadata=False
                     )
-                    for (frame, origin, file), at in zip(sources, offsets, strict=True)
+                    for shard, ((frame, origin, file), at) in enumerate(
+                        zip(sources, offsets, strict=True)
+                    )
                 ]
             )
             facts = [dask.delayed(_facts)(part) for part in typed.to_delayed()]
             return typed, facts
-        read = [dask.delayed(_read_text, nout=2)(path) for path in self.files]
+        read = [
+            dask.delayed(_read_text, nout=2)(path, shard) for shard, path in enumerate(self.files)
+        ]
         typed = dd.from_delayed([frame for frame, _ in read], meta=_META, verify_meta=False)
         return typed, [facts for _, facts in read]
 
@@ -227,14 +187,19 @@ def _empty_frame():
 _META = _empty_frame()  # the typed partitions' columns
 
 
-def _frame(table: pa.Table):
-    """A typed run table as a pandas partition (string ids stay Arrow strings)."""
+def _frame(table: pa.Table, shard: int = 0):
+    """A typed run table as a pandas partition (string ids stay Arrow strings); its lines
+    numbered across the run's files: line ``n`` of file ``shard`` as
+    ``shard << SHARD_BITS | n``, so that lines of two files never share a number (a document
+    listed in two files was reported at line 2**63 - 1) and sort in the files' order."""
     from .inputs import to_pandas
 
     plain = pa.table(
         {
             name: table.column(name).cast(pa.string())
             if name in ("qid", "docno", "tag")
+            else pc.add(table.column(name), shard << SHARD_BITS)
+            if name == "line" and shard
             else table.column(name)
             for name in RUN_COLUMNS
         }
@@ -242,7 +207,7 @@ def _frame(table: pa.Table):
     return to_pandas(plain)
 
 
-def _typed_frame(part, offsets, origin: str, file: bool, partition_info=None):
+def _typed_frame(part, offsets, origin: str, file: bool, shard: int, partition_info=None):
     """A partition of any accepted columns as typed rows; ``line``: the row's number in the
     whole frame (as :mod:`trecbench.inputs.tables` numbers a DataFrame's rows), unless it
     has a ``line`` column; ``file``: read from the file ``origin`` (see
@@ -255,7 +220,7 @@ def _typed_frame(part, offsets, origin: str, file: bool, partition_info=None):
     first = offsets[partition_info["number"]] if partition_info is not None else 0
     table, where = tables.frame_table(part, origin)
     if file:
-        return _frame(tables.typed(table, "run", origin, file=True, first=first))
+        return _frame(tables.typed(table, "run", origin, file=True, first=first), shard)
     typed = tables.typed(table, "run", origin, where)
     if "line" not in table.column_names:
         numbers = np.arange(first + 1, first + len(part) + 1, dtype=np.int64)
@@ -263,7 +228,7 @@ def _typed_frame(part, offsets, origin: str, file: bool, partition_info=None):
     return _frame(typed)
 
 
-def _read_text(path: str):
+def _read_text(path: str, shard: int = 0):
     """A TREC text (or Parquet) file read as ``trecbench score`` reads it: the typed rows
     and ``(lines, last tag, provenance record, warnings)``."""
     from .evaluation import load
@@ -275,7 +240,7 @@ def _read_text(path: str):
 
         table = table.append_column("line", pa.array(np.arange(1, len(table) + 1)))
     facts = (len(table), _last_tag(table), loaded.record, list(loaded.warnings))
-    return _frame(table), facts
+    return _frame(table, shard), facts
 
 
 def _last_tag(table) -> str | None:
@@ -312,6 +277,24 @@ def _combined(facts: list[tuple]) -> tuple[int, str, list, list[str]]:
     return lines, tags[-1] if tags else "", records, warnings
 
 
+def _in_shards(error: DuplicateError, files: list[str] | None) -> DuplicateError:
+    """``error`` naming the file and line within it of each listing (lines numbered
+    across files: :func:`_frame`)."""
+    found = re.search(r" \(first on line (\d+)\)$", error.message)
+    if not files or len(files) < 2 or found is None or error.line is None:
+        return error
+    first, second = (
+        divmod(int(found.group(1)), 1 << SHARD_BITS),
+        divmod(error.line, 1 << SHARD_BITS),
+    )
+    where = f" of {files[first[0]]}" if first[0] != second[0] else ""
+    message = f"{error.message[: found.start()]} (first on line {first[1]}{where})"
+    moved = DuplicateError(files[second[0]], second[1], message, error.rule)
+    kept = {key: value for key, value in vars(error).items() if key not in vars(moved)}
+    moved.__dict__.update(kept)  # what it carries besides (the runs scored before: partial)
+    return moved
+
+
 def _offsets(frames: list) -> list[list[int]]:
     """For each frame, the number of its rows before each of its partitions (the lengths
     of all computed at once)."""
@@ -341,8 +324,29 @@ def _files(data: Any) -> list[str]:
     if not files:
         raise UsageError("a Dask run needs a DataFrame or at least one file")
     for path in files:  # read by the workers, not here: recorded so no output replaces one
+        _check_regular(path)
         outputs.note_input(path)
     return files
+
+
+def _check_regular(path: str) -> None:
+    """Refuse, before anything opens it, a run that is not a regular file (standard input,
+    a pipe, ``<(...)``): the workers read a run's files, each opening it again, where a
+    pipe can be read once and ``/dev/fd/N`` is this process's alone."""
+    import stat
+
+    try:
+        regular = path != "-" and stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return  # a missing file: the reader says so
+    if not regular:
+        what = "standard input" if path == "-" else "not a regular file (a pipe?)"
+        raise InputError(
+            path,
+            None,
+            f"{what}: a run on Dask is read by the workers, from files; "
+            "write it to a file, or score it without --dask",
+        )
 
 
 def _is_parquet(path: str) -> bool:

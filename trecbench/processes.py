@@ -6,12 +6,23 @@ an item's error is raised when its turn comes (the items after it are dropped, a
 sequential loop never reaches them). Workers are forked where the system can (Linux): what
 the parent prepared (parsed qrels, measures) is shared with them without a copy or a
 second parse; elsewhere they are spawned and the ``initargs`` are pickled once per worker.
+
+Workers end with their parent, whatever ends it (:func:`end_with_parent`): on Linux the
+kernel kills them when it dies (even by SIGKILL), elsewhere a thread of theirs watches it.
+They ignore Ctrl-C (the terminal sends SIGINT to the whole process group): the parent
+alone is interrupted, and stops them, so that no worker prints a traceback. A process
+that cannot have children (a daemonic ``multiprocessing`` worker) computes the items
+itself (:func:`can_start_children`).
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
+import sys
+import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -19,12 +30,25 @@ from typing import Any
 
 from .errors import WorkerError
 
+_PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+_WATCH_SECONDS = 0.5  # how often a watchdog looks at its parent where no kernel does
+# items computed in a process that cannot have children: one call at a time, since the
+# initializer sets up what the function reads (the module state of a worker)
+_IN_PROCESS = threading.Lock()
+
 
 def available_cores() -> int:
     """The cores this process may run on (its CPU affinity where the system tells)."""
     if hasattr(os, "sched_getaffinity"):
         return len(os.sched_getaffinity(0)) or 1
     return os.cpu_count() or 1
+
+
+def can_start_children() -> bool:
+    """Whether this process may start worker processes: a daemonic one (a
+    ``multiprocessing.Pool`` worker) may not (``AssertionError: daemonic processes are not
+    allowed to have children``)."""
+    return not multiprocessing.current_process().daemon
 
 
 def _context():
@@ -41,19 +65,98 @@ def ordered_map(
 ) -> Iterator[Any]:
     """``function(item)`` for every item, computed in ``jobs`` worker processes (each
     set up once by ``initializer(*initargs)``), yielded in the items' order. A worker that
-    dies (killed, e.g. out of memory) is a :class:`WorkerError`."""
+    dies (killed, e.g. out of memory) is a :class:`WorkerError`. Where no worker can be
+    started (:func:`can_start_children`) the items are computed here, in turn."""
+    if not can_start_children():
+        yield from _here(function, items, initializer, initargs)
+        return
+    pool = ProcessPoolExecutor(
+        max_workers=jobs,
+        mp_context=_context(),
+        initializer=_start_worker,
+        initargs=(os.getpid(), initializer, initargs),
+    )
     try:
-        with ProcessPoolExecutor(
-            max_workers=jobs, mp_context=_context(), initializer=initializer, initargs=initargs
-        ) as pool:
-            futures = [pool.submit(function, item) for item in items]
-            try:
-                for future in futures:
-                    yield future.result()
-            finally:
-                for future in futures:
-                    future.cancel()  # an error, or the caller stopped: nothing more starts
+        futures = [pool.submit(function, item) for item in items]
+        for future in futures:
+            yield future.result()
     except BrokenProcessPool:
+        _stop(pool)
         raise WorkerError(
             "a worker process died (out of memory?): rerun with --jobs 1 or a smaller --memory"
         ) from None
+    except BaseException:  # an item's error, Ctrl-C, or the caller stopped (GeneratorExit)
+        _stop(pool)  # nothing more is computed, and no worker is left behind
+        raise
+    pool.shutdown()
+
+
+def _here(function, items, initializer, initargs) -> Iterator[Any]:
+    """:func:`ordered_map` in this process: every result computed (up to the first error)
+    before any is yielded, so that the lock is never held by a suspended generator."""
+    results, failure = [], None
+    with _IN_PROCESS:
+        if initializer is not None:
+            initializer(*initargs)
+        for item in items:
+            try:
+                results.append(function(item))
+            except Exception as error:  # noqa: BLE001 - raised when its turn comes
+                failure = error
+                break
+    yield from results
+    if failure is not None:
+        raise failure
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """End ``pool`` now: queued items dropped, running ones abandoned, workers ended."""
+    workers = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for worker in workers:
+        if worker.is_alive():
+            worker.terminate()
+    for worker in workers:
+        worker.join()
+
+
+def _start_worker(parent: int, initializer: Callable[..., None] | None, initargs: tuple):
+    """What every worker does first: end with its parent, leave Ctrl-C to it (and SIGTERM
+    and SIGHUP to their default, ending quietly, whatever handlers it inherited)."""
+    end_with_parent(parent)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
+    if initializer is not None:
+        initializer(*initargs)
+
+
+def end_with_parent(parent: int) -> None:
+    """Have this process killed when process ``parent`` (its parent) ends, whatever ends
+    it: the kernel's parent-death signal on Linux, else a watchdog thread.
+
+    The kernel sends the signal when the *thread* that started this process ends: the one
+    that submitted work to the pool, which waits for the results."""
+    if sys.platform.startswith("linux") and _parent_death_signal(signal.SIGKILL):
+        if os.getppid() != parent:  # it died before the signal was asked for
+            os._exit(1)
+        return
+    threading.Thread(target=_watch, args=(parent,), name="parent-watchdog", daemon=True).start()
+
+
+def _parent_death_signal(number: int) -> bool:
+    """``prctl(PR_SET_PDEATHSIG, number)``; whether it took."""
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(_PR_SET_PDEATHSIG, number, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def _watch(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(_WATCH_SECONDS)
+    os._exit(1)

@@ -13,6 +13,7 @@ import json
 import math
 from urllib.parse import quote
 
+from .errors import OutputError
 from .measures import COUNTS, RUNID, STRING
 
 NAMES = ("trec", "display", "asked")
@@ -32,12 +33,25 @@ def escape_text(text, also: str = "") -> str:
     )
 
 
-def _field(text) -> str:
-    """An id or run tag in trec_eval's text: as trec_eval prints it when a TREC file could
-    hold it (printable, no blank: ``%`` included), escaped (:func:`escape_text`) when only
-    a DataFrame or dict could."""
+# the characters trec_eval's reader ends a field at (C isspace) or a C string at (NUL):
+# no id or tag read from a TREC file holds one
+_NOT_IN_A_FIELD = frozenset(" \t\n\v\f\r\0")
+
+
+def _field(text, what: str) -> str:
+    """An id or run tag in trec_eval's text: as it is, byte for byte as trec_eval prints
+    it (``%``, controls, invisible and non-ASCII characters included). One no TREC file
+    can hold (empty, or holding a blank or NUL: only a table or a dict can) is refused:
+    escaped, it would print as the id spelled as its escaping prints; as it is, it would
+    break the line."""
     text = str(text)
-    return text if text.isprintable() and " " not in text else escape_text(text, " ")
+    if text and _NOT_IN_A_FIELD.isdisjoint(text):
+        return text
+    shown = f"{text[:40]!r}{'...' if len(text) > 40 else ''}"
+    raise OutputError(
+        f"trec_eval's text cannot hold the {what} {shown} (empty, or with a blank or NUL, "
+        "where trec_eval's fields end): use --format csv or json"
+    )
 
 
 def _name(column, names: str) -> str:
@@ -64,11 +78,11 @@ def trec_text(evaluation, run, *, per_query: bool = False, summary: bool = True,
     prefix = "Z" if z else ""
     traces = run.traces or [""] * len(run.qids)
     for index, qid in enumerate(run.qids):
-        qid = _field(qid)
         if traces[index]:
             lines.append(traces[index])
         if not per_query:
             continue
+        qid = _field(qid, "qid")
         for column in columns:
             name = _name(column, names)
             if column.summary == STRING:
@@ -83,7 +97,7 @@ def trec_text(evaluation, run, *, per_query: bool = False, summary: bool = True,
         for column in columns:
             name = _name(column, names)
             if column.summary == RUNID:
-                lines.append(f"{name:<22}\tall\t{_field(run.runid)}\n")
+                lines.append(f"{name:<22}\tall\t{_field(run.runid, 'run tag')}\n")
             elif column.summary != STRING:
                 value = run.summary[column.label]
                 lines.append(f"{prefix}{name:<22}\tall\t{_number(column, value, z)}\n")
@@ -138,24 +152,33 @@ def render_markdown(evaluation, names: str = "display") -> str:
 
 def render_csv(evaluation, *, per_query: bool = False, names: str = "display") -> str:
     """Tidy CSV ``run,qid,measure,value``: per-topic rows (with ``per_query``) then the
-    ``all`` rows of each run."""
-    import csv
-    import io
-
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["run", "qid", "measure", "value"])
+    ``all`` rows of each run. Any text is held as it is (:func:`csv_line`)."""
+    lines = [csv_line(["run", "qid", "measure", "value"])]
     for run in evaluation.runs:
         if per_query:
             for index, qid in enumerate(run.qids):
                 for c in evaluation.columns:
                     if c.per_query:
-                        writer.writerow(
-                            [run.name, qid, _name(c, names), _plain(c, run.values[c.label][index])]
-                        )
+                        value = _plain(c, run.values[c.label][index])
+                        lines.append(csv_line([run.name, qid, _name(c, names), value]))
         for c in _summary_columns(evaluation):
-            writer.writerow([run.name, "all", _name(c, names), _plain(c, run.summary[c.label])])
-    return out.getvalue()
+            value = _plain(c, run.summary[c.label])
+            lines.append(csv_line([run.name, "all", _name(c, names), value]))
+    return "".join(lines)
+
+
+def csv_line(cells) -> str:
+    """One CSV record as :mod:`csv` writes it, except that a field holding a carriage
+    return is quoted too (RFC 4180): Python 3.11's writer leaves a lone ``\\r`` bare, and
+    a reader then ends the record there."""
+    return ",".join(_csv_cell(cell) for cell in cells) + "\n"
+
+
+def _csv_cell(cell) -> str:
+    text = "" if cell is None else str(cell)
+    if any(c in text for c in ',"\r\n'):
+        return '"' + text.replace('"', '""') + '"'
+    return text
 
 
 def _plain(column, value):

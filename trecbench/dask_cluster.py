@@ -1,0 +1,147 @@
+"""The Dask cluster ``score --dask`` scores on: a scheduler's address, or a local cluster.
+
+An address is checked before a client is built on it: a ``tcp://`` address must answer as
+a Dask scheduler does within :data:`CONNECT_TIMEOUT` seconds (a Dask server speaks first:
+its handshake, an 8-byte length and that many bytes). A server that waits for a request
+(HTTP) or greets with bytes of its own (SSH, SMTP) is refused in one line naming the
+address; the client alone would wait for minutes, or read a greeting as the length of a
+message and run out of memory.
+
+A local cluster's worker processes end with this process (Dask's nanny sees to it), ignore
+Ctrl-C once started (:func:`dask_setup`: this process handles it and closes the cluster),
+and a worker that ends as it starts is a :class:`~trecbench.errors.WorkerError`.
+"""
+
+from __future__ import annotations
+
+import logging
+import socket
+import struct
+import threading
+import time
+
+from .errors import UsageError, WorkerError
+from .extras import require
+from .processes import available_cores
+
+require("dask", "trecbench.dask (score --dask)")  # one line naming the extra when missing
+require("distributed", "trecbench.dask (score --dask)")
+import dask  # noqa: E402
+from dask.distributed import Client, LocalCluster  # noqa: E402
+
+CONNECT_TIMEOUT = 10.0  # seconds a scheduler has to answer
+_HANDSHAKE_BYTES = 1 << 20  # far beyond a Dask handshake (a few hundred bytes)
+
+
+def connect(address: str) -> Client:
+    """A client of the scheduler at ``address``, or of a new local cluster of N worker
+    processes for ``local:N`` (one thread each; N at most the cores this process may use).
+    The local scheduler serves no dashboard, and its HTTP server (health checks) takes a
+    free port on the loopback interface: none the user may be using (8787, the default,
+    warned "already in use" when taken), and none open to the network."""
+    if address.startswith("local:"):
+        return Client(_local_cluster(address))
+    try:
+        # parsed here, as the client would parse it: a client that fails to connect is
+        # left half-built, and closing it when it is collected can hang a later client
+        scheme, location = _check_address(address)
+    except ValueError as exc:  # distributed's parse of the address
+        raise UsageError(f"--dask {address!r}: not a scheduler address ({exc})") from None
+    if scheme == "tcp":
+        _check_scheduler(address, location)
+    try:
+        return Client(address, timeout=CONNECT_TIMEOUT)
+    except (OSError, TimeoutError) as exc:
+        raise UsageError(f"--dask {address}: cannot connect ({exc})") from None
+
+
+def _local_cluster(address: str) -> LocalCluster:
+    try:
+        workers = int(address.split(":", 1)[1])
+    except ValueError:
+        workers = 0
+    if workers < 1:  # no worker: the scheduler would wait for one, then fail noisily
+        raise UsageError(f"--dask {address}: give local:N with N workers, at least 1")
+    cores = available_cores()
+    if workers > cores:  # each worker is a process: thousands exhaust the memory
+        raise UsageError(
+            f"--dask {address}: at most local:{cores}, one worker per core of this machine"
+        )
+    try:
+        return LocalCluster(
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address="127.0.0.1:0",
+            scheduler_kwargs={"dashboard": False},
+            # a task's failure (bad input) is raised again here and printed in one line:
+            # the workers' own log of it (ERROR, with a traceback) would say it twice
+            silence_logs=logging.CRITICAL,
+            # each worker process runs dask_setup as it starts
+            preload=[*dask.config.get("distributed.worker.preload", []), __name__],
+        )
+    except RuntimeError as exc:  # "Nanny failed to start.": the cluster is closed
+        raise WorkerError(
+            f"--dask {address}: a local Dask worker process ended as it started "
+            f"(killed? out of memory?): {exc}"
+        ) from None
+
+
+def dask_setup(worker) -> None:
+    """Run by every worker process of a local cluster as it starts (a Dask preload): Ctrl-C
+    at the terminal reaches the whole process group, but is the client's to handle (it
+    closes the cluster, and with it the workers), so that no worker prints a traceback."""
+    import signal
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _check_address(address: str) -> tuple[str, str]:
+    """``(scheme, location)``; ValueError (distributed's) unless ``address`` has a known
+    scheme and, for TCP and TLS, a host and a port."""
+    from distributed.comm.addressing import parse_address, parse_host_port
+    from distributed.comm.registry import get_backend
+
+    scheme, location = parse_address(address)
+    get_backend(scheme)
+    if scheme in ("tcp", "tls"):
+        parse_host_port(location)
+    return scheme, location
+
+
+def _check_scheduler(address: str, location: str) -> None:
+    """A :class:`UsageError` naming ``address`` unless what listens there starts a Dask
+    handshake within :data:`CONNECT_TIMEOUT` seconds."""
+    from distributed.comm.addressing import parse_host_port
+
+    deadline = time.monotonic() + CONNECT_TIMEOUT
+    try:
+        with socket.create_connection(parse_host_port(location), CONNECT_TIMEOUT) as sock:
+            header = _receive(sock, 8, deadline)
+    except TimeoutError:
+        raise UsageError(
+            f"--dask {address}: no Dask scheduler answered within {CONNECT_TIMEOUT:g} s "
+            "(a server of another protocol, such as HTTP?)"
+        ) from None
+    except OSError as exc:
+        raise UsageError(f"--dask {address}: cannot connect ({exc.strerror or exc})") from None
+    (length,) = struct.unpack("<Q", header) if len(header) == 8 else (0,)
+    if not 0 < length <= _HANDSHAKE_BYTES:
+        shown = f"{header!r}" if header else "nothing (it closed the connection)"
+        raise UsageError(f"--dask {address}: not a Dask scheduler: it answered {shown}")
+
+
+def _receive(sock: socket.socket, size: int, deadline: float) -> bytes:
+    """Up to ``size`` bytes from ``sock`` (fewer when it closes), by ``deadline``."""
+    data = b""
+    while len(data) < size:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError
+        sock.settimeout(left)
+        chunk = sock.recv(size - len(data))
+        if not chunk:
+            break
+        data += chunk
+    return data
