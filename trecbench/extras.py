@@ -24,6 +24,8 @@ PACKAGES: dict[str, tuple[str, str]] = {
     "ir_datasets": ("ir-datasets", "datasets"),
     "dask": ("dask", "dask"),
     "distributed": ("distributed", "dask"),
+    # an accelerator, never required: gzip falls back to Arrow's zlib stream without it
+    "isal": ("isal", "fast-gzip"),
 }
 
 
