@@ -12,7 +12,9 @@ trec_eval is found through ``$TREC_EVAL`` or ``PATH`` (the reference is an ``-O3
 9.0.8: name the build with ``--trec-eval-build``); peers (pytrec_eval, ir_measures, ranx)
 are timed when importable. Cases (``--quick`` divides every topic count by 10):
 
-* ``small``: 10 topics x 100 documents, end to end (start-up).
+* ``small``: 10 topics x 100 documents, end to end (start-up); the peers' scripts are
+  timed in the same rounds as trecbench (A B A B), and each trecbench row shows its ratio
+  to the pytrec_eval script (the same read, score and print; target: at most 1.0x).
 * ``msmarco``: 6,980 x 1,000 = 7M lines (the KPI case), plain and gzipped; ``score -q``,
   ``validate``, peers.
 * ``wide``: 100,000 x 100 = 10M lines.
@@ -199,12 +201,23 @@ def machine() -> dict:
     return {
         "cpu": cpu,
         "cores": os.cpu_count(),
+        "label": f"{cpu}, {os.cpu_count()} cores",  # beside every figure of the table
         "memory": memory,
         "os": platform.platform(),
         "python": platform.python_version(),
         "numpy": numpy.__version__,
         "pyarrow": pyarrow.__version__,
+        "gzip": _inflater(),
     }
+
+
+def _inflater() -> str:
+    """What reads gzip: ISA-L (the ``fast-gzip`` extra) when installed, else Arrow's zlib."""
+    if importlib.util.find_spec("isal") is None:
+        return "Arrow's zlib stream"
+    from importlib.metadata import version
+
+    return f"ISA-L (isal {version('isal')}) on a thread of its own"
 
 
 class Case:
@@ -265,6 +278,16 @@ def _ratios(rows: list[dict]) -> None:
         row["lines_per_second"] = row["lines"] / row["seconds"]
 
 
+def _versus_script(rows: list[dict]) -> None:
+    """Each trecbench row's wall time over the pytrec_eval script's (the same read, score
+    and print of the KPI measures, timed in the same rounds): the small-run target is
+    at most 1.0x."""
+    script = next((r for r in rows if r["tool"] == "pytrec_eval"), None)
+    for row in rows:
+        if script is not None and row["tool"] == "trecbench":
+            row["vs_pytrec_eval"] = row["seconds"] / script["seconds"]
+
+
 def bench_case(name, n_queries, depth, args, trec_eval, out) -> list[dict]:
     """``small``, ``msmarco``, ``wide`` and ``longid``: score, score -q, validate, peers."""
     run, qrels = data.ensure(
@@ -288,7 +311,8 @@ def bench_case(name, n_queries, depth, args, trec_eval, out) -> list[dict]:
     for tool, module in MODULES.items():
         if name != "wide" and tool in args.peers and importlib.util.find_spec(module):
             command = [sys.executable, "-m", "benchmarks.peers", tool, qrels, run]
-            case.add(tool, "score", command, every_round=False)  # peers once: slow
+            # peers once (slow), but on the small case: paired with trecbench, round by round
+            case.add(tool, "score", command, every_round=name == "small" and tool != "ranx")
     rows = case.run(2 if name == "wide" else args.repeats)
     if trec_eval:
         reference = _mrr_reference(trec_eval, qrels, run, te_query, te_query)
@@ -300,6 +324,7 @@ def bench_case(name, n_queries, depth, args, trec_eval, out) -> list[dict]:
                     path, reference, per_query=row["task"] == "score -q"
                 )
     _ratios(rows)
+    _versus_script(rows)
     plain = next((r for r in rows if r["tool"] == "trecbench" and r["task"] == "score"), None)
     for row in rows:
         if row["task"] == "score gzip" and plain is not None:  # target: 1.3x, same memory
@@ -469,10 +494,11 @@ BENCHES = {"huge": bench_huge, "scattered": bench_scattered, "many": bench_many,
 def markdown(results: dict) -> str:
     header = (
         "| case | lines | tool | task | median s (best) | CPU s | vs trec_eval (CPU) "
-        "| peak MiB | load | output = trec_eval |\n"
-        "|---|---:|---|---|---:|---:|---:|---:|---:|---|\n"
+        "| vs pytrec_eval script | peak MiB | load | output = trec_eval | machine |\n"
+        "|---|---:|---|---|---:|---:|---:|---:|---:|---:|---|---|\n"
     )
     body = ""
+    machine = results["machine"]["label"]
     for row in results["rows"]:
         ratio = ""
         if row.get("ratio") is not None:
@@ -484,17 +510,18 @@ def markdown(results: dict) -> str:
             same += f" ({row['values_checked']:,} values"
             same += f"; {row['compared']})" if row.get("compared") else ")"
         load = f"{min(row['load']):.1f}-{max(row['load']):.1f}"
+        script = f"{row['vs_pytrec_eval']:.2f}x" if row.get("vs_pytrec_eval") else ""
         body += (
             f"| {row['case']} | {row['lines']:,} | {row['tool']} | {row['task']} | "
             f"{row['seconds']:.2f} ({row['best_seconds']:.2f}) | {row['cpu_seconds']:.2f} | "
-            f"{ratio} | {row['peak_mib']:.0f} | {load} | {same} |\n"
+            f"{ratio} | {script} | {row['peak_mib']:.0f} | {load} | {same} | {machine} |\n"
         )
     for row in results["rows"]:
         if "vs_plain" in row:
             body += (
                 f"\n{row['case']} gzipped: {row['vs_plain']:.2f}x the plain file's time, "
-                f"{row['memory_vs_plain']:.2f}x its peak memory (the same reader, through "
-                "Arrow's gzip stream).\n"
+                f"{row['memory_vs_plain']:.2f}x its peak memory (the same reader; gzip read "
+                f"through {results['machine']['gzip']}).\n"
             )
     many = [r for r in results["rows"] if "vs_one_process" in r and r["tool"] == "trecbench"]
     if many:
@@ -507,10 +534,10 @@ def markdown(results: dict) -> str:
     m = results["machine"]
     footer = (
         f"\nMachine: {m['cpu']}, {m['cores']} cores, {m['memory']}; {m['os']}; Python "
-        f"{m['python']}, numpy {m['numpy']}, pyarrow {m['pyarrow']}. trec_eval: "
+        f"{m['python']}, numpy {m['numpy']}, pyarrow {m['pyarrow']}; gzip: {m['gzip']}. trec_eval: "
         f"{results['trec_eval_build']} ({results['trec_eval'] or 'not found'}). Medians (and "
         f"best) of {results['repeats']} interleaved runs (2 for the 10M-line case, 1 for peers "
-        "and the huge, scattered and dask cases); CPU time is user + system, worker processes "
+        "but on the small case and for the huge, scattered and dask cases); CPU time is user + system, worker processes "
         "included; load is the 1-minute load average when each command started (2 cores: "
         f"above 2 the machine was shared); {results['date']}.\n"
     )
