@@ -7,6 +7,8 @@ from __future__ import annotations
 import gzip
 import hashlib
 import sys
+import threading
+import time
 
 import pytest
 
@@ -32,7 +34,7 @@ def inflater(request, monkeypatch):
 def _read(path, spool=False):
     with streams.Source(path, spool=spool) as source:
         data = source.read()
-        fast = source._inflater is not None
+        fast = isinstance(source._inflater, streams._ReadAhead)
         return data, source.record(), fast
 
 
@@ -57,6 +59,20 @@ def test_truncated_or_corrupt_gzip_is_r27(tmp_path, inflater, damage):
     with pytest.raises(InputError, match=r"bad\.run\.gz: corrupt or truncated gzip") as error:
         _read(path)
     assert error.value.rule == "R27"
+
+
+def test_a_stream_opened_in_a_thread_that_ended_reads_whole(tmp_path, inflater):
+    # the run's reader may open the stream in one thread and read it in another (the
+    # prefetching thread): isal.igzip_threaded's thread would stop with the first one
+    packed = gzip.compress(TEXT)
+    (tmp_path / "run.gz").write_bytes(packed)
+    with streams.Source(tmp_path / "run.gz") as source:
+        opened = []
+        opener = threading.Thread(target=lambda: opened.append(source.stream()))
+        opener.start()
+        opener.join()
+        time.sleep(0.1)
+        assert b"".join(iter(lambda: opened[0].read(1 << 16), b"")) == TEXT
 
 
 def test_a_second_stream_starts_again_after_a_partial_read(tmp_path, inflater):

@@ -32,7 +32,9 @@ from __future__ import annotations
 import io
 import lzma
 import os
+import queue
 import stat
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -60,15 +62,14 @@ _INFLATE_BLOCK = 1 << 20
 
 
 def _threaded_gzip(raw) -> tuple[Any, tuple[type[Exception], ...]]:
-    """ISA-L's gzip reader of ``raw`` on a thread of its own and the error ISA-L raises on
-    corrupt data; ``(None, ())`` without ``isal`` (the optional extra ``fast-gzip``:
-    Arrow's zlib stream is then the fallback)."""
+    """ISA-L's gzip reader of ``raw`` on a thread of its own (:class:`_ReadAhead`) and
+    the error ISA-L raises on corrupt data; ``(None, ())`` without ``isal`` (the optional
+    extra ``fast-gzip``: Arrow's zlib stream is then the fallback)."""
     try:
-        from isal import igzip_threaded, isal_zlib
+        from isal import igzip, isal_zlib
     except ImportError:
         return None, ()
-    reader = igzip_threaded.open(raw, "rb", threads=1, block_size=_INFLATE_BLOCK)
-    return reader, (isal_zlib.error,)
+    return _ReadAhead(igzip.open(raw, "rb")), (isal_zlib.error,)
 
 
 def compression_of(head: bytes) -> str | None:
@@ -149,6 +150,77 @@ class _Decompressed(ReadOnly):
             raise InputError(
                 self.path, None, f"corrupt or truncated {self.compression} data: {exc}", "R27"
             ) from None
+
+
+class _ReadAhead(ReadOnly):
+    """A decompressing stream read on a thread of its own, a few blocks ahead of its
+    reader (ISA-L inflates without the GIL: the next block is inflated while the parser
+    works on the last). ``read(n)`` returns ``n`` bytes but at the end, as the stream
+    would; the stream's error is raised where it would have been. Unlike
+    ``isal.igzip_threaded``, whose thread stops when the thread that opened it ends (the
+    rest of the file then reads as empty), this one stops only at the end, on an error or
+    at :meth:`close`: a stream opened in one thread can be read in another."""
+
+    def __init__(self, stream, block: int = _INFLATE_BLOCK, depth: int = 2):
+        self._blocks: queue.Queue = queue.Queue(depth)
+        self._stopped = threading.Event()
+        self._pending = memoryview(b"")
+        self._ended = False
+        self._thread = threading.Thread(target=self._fill, args=(stream, block), daemon=True)
+        self._thread.start()
+
+    def _fill(self, stream, block: int) -> None:
+        try:
+            while not self._stopped.is_set():
+                data = stream.read(block)
+                self._put(data)
+                if not data:
+                    return
+        except BaseException as exc:  # noqa: BLE001 - handed to the reader, raised there
+            self._put(exc)
+
+    def _put(self, item) -> None:
+        while not self._stopped.is_set():
+            try:
+                self._blocks.put(item, timeout=0.05)
+                return
+            except queue.Full:
+                continue
+
+    def _next(self) -> bool:
+        """The next block as pending; False at the end."""
+        if self._ended:
+            return False
+        item = self._blocks.get()
+        if isinstance(item, BaseException):
+            self._ended = True
+            raise item
+        self._pending, self._ended = memoryview(item), not item
+        return bool(item)
+
+    def read(self, size: int = -1) -> bytes:
+        wanted = size if size is not None and size >= 0 else None
+        parts = []
+        got = 0
+        while wanted is None or got < wanted:
+            if not self._pending and not self._next():
+                break
+            take = len(self._pending) if wanted is None else min(wanted - got, len(self._pending))
+            parts.append(self._pending[:take])
+            self._pending = self._pending[take:]
+            got += take
+        return b"".join(parts)
+
+    def close(self) -> None:
+        """Stop the thread (at its next block) and wait for it."""
+        self._stopped.set()
+        while self._thread.is_alive():
+            try:
+                self._blocks.get(timeout=0.05)
+            except queue.Empty:
+                pass
+        self._thread.join()
+        super().close()
 
 
 class Source:
