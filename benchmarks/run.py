@@ -12,7 +12,9 @@ trec_eval is found through ``$TREC_EVAL`` or ``PATH`` (the reference is an ``-O3
 9.0.8: name the build with ``--trec-eval-build``); peers (pytrec_eval, ir_measures, ranx)
 are timed when importable. Cases (``--quick`` divides every topic count by 10):
 
-* ``small``: 10 topics x 100 documents, end to end (start-up).
+* ``small``: 10 topics x 100 documents, end to end (start-up); the peers' scripts are
+  timed in the same rounds as trecbench (A B A B), and each trecbench row shows its ratio
+  to the pytrec_eval script (the same read, score and print; target: at most 1.0x).
 * ``msmarco``: 6,980 x 1,000 = 7M lines (the KPI case), plain and gzipped; ``score -q``,
   ``validate``, peers.
 * ``wide``: 100,000 x 100 = 10M lines.
@@ -25,6 +27,9 @@ are timed when importable. Cases (``--quick`` divides every topic count by 10):
 * ``many``: 50 runs of 698 x 1,000 against one qrels: one process (``--jobs 1``), the cores
   available (the default) and trec_eval once per run.
 * ``dask``: the first of those runs through ``--dask local:2`` (two worker processes).
+* ``similarity`` and ``commands``: ``similarity`` of two 7M-line runs; ``pool``,
+  ``compare``, ``power`` and ``agree`` of 20 runs on 10,000 and 1,000 topics, with their
+  growth (:mod:`benchmarks.commands`).
 
 Generated data goes to ``--data`` (default ``bench-results/data``; keep it out of the
 repository for the large cases: ``make bench BENCH_ARGS='--data /somewhere'``).
@@ -38,16 +43,15 @@ import json
 import os
 import platform
 import shutil
-import statistics
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-from . import data
+from . import commands, data
 from .peers import MODULES
+from .timing import ROOT, Case
 
-ROOT = Path(__file__).resolve().parents[1]
 CASES = {
     "small": (10, 100),
     "msmarco": (6980, 1000),
@@ -57,6 +61,7 @@ CASES = {
     "scattered": (10_000, 1000),
     "many": (698, 1000),
     "dask": (698, 1000),
+    **commands.CASES,
 }
 LONG_DOCNO = {"longid": 100_000}  # one docno of this many bytes: cost must follow the bytes
 RUNS_AT_ONCE = 50
@@ -72,59 +77,6 @@ SAME_AS = {
     "recall_100": "recall_100",
     "success_10": "success_10",
 }
-
-
-GNU_TIME = "/usr/bin/time"
-
-
-def _environment() -> dict[str, str]:
-    """The children's environment: bytecode cached, as an installed package runs."""
-    return {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-
-
-def timed(command: list[str], stdout_path: Path | None = None) -> tuple[float, float, int, float]:
-    """``(wall seconds, peak RSS MiB, exit code, CPU seconds)`` of one process (and its
-    children: worker processes' CPU time counts; the memory is the largest process's).
-
-    The peak comes from GNU time when present: a child forked straight from this (large)
-    harness would report the harness's own memory as its peak (Linux keeps the high-water
-    mark across exec); GNU time is small, so the command's peak is its own.
-    """
-    memory_file = Path(os.environ.get("TMPDIR", "/tmp")) / f"trecbench-bench-{os.getpid()}.mem"
-    wrapped = command
-    if os.access(GNU_TIME, os.X_OK):
-        wrapped = [GNU_TIME, "-f", "%M %U %S", "-o", str(memory_file), *command]
-    out = open(stdout_path, "wb") if stdout_path else subprocess.DEVNULL  # noqa: SIM115
-    try:
-        start = time.perf_counter()
-        process = subprocess.Popen(
-            wrapped, stdout=out, stderr=subprocess.DEVNULL, cwd=ROOT, env=_environment()
-        )
-        _, status, usage = os.wait4(process.pid, 0)
-        elapsed = time.perf_counter() - start
-    finally:
-        if stdout_path:
-            out.close()
-    peak_kib, cpu = usage.ru_maxrss, usage.ru_utime + usage.ru_stime
-    if wrapped is not command:
-        fields = memory_file.read_text().split()[-3:]
-        peak_kib, cpu = int(fields[0]), float(fields[1]) + float(fields[2])
-        memory_file.unlink()
-    return elapsed, peak_kib / 1024, os.waitstatus_to_exitcode(status), cpu
-
-
-def summarise(runs: list[tuple]) -> dict:
-    """Median and best wall time, median CPU time, largest peak memory, last exit code and
-    the load averages of repeated runs."""
-    return {
-        "seconds": statistics.median(r[0] for r in runs),
-        "best_seconds": min(r[0] for r in runs),
-        "all_seconds": [round(r[0], 3) for r in runs],
-        "cpu_seconds": statistics.median(r[3] for r in runs),
-        "peak_mib": max(r[1] for r in runs),
-        "exit_code": runs[-1][2],
-        "load": [round(r[4], 2) for r in runs],
-    }
 
 
 def trec_lines(path: Path) -> dict[tuple[str, str], str]:
@@ -199,41 +151,23 @@ def machine() -> dict:
     return {
         "cpu": cpu,
         "cores": os.cpu_count(),
+        "label": f"{cpu}, {os.cpu_count()} cores",  # beside every figure of the table
         "memory": memory,
         "os": platform.platform(),
         "python": platform.python_version(),
         "numpy": numpy.__version__,
         "pyarrow": pyarrow.__version__,
+        "gzip": _inflater(),
     }
 
 
-class Case:
-    """The commands of one case, timed in interleaved rounds (each command once per
-    round, so that a slow spell of a shared machine hits trecbench and trec_eval alike)."""
+def _inflater() -> str:
+    """What reads gzip: ISA-L (the ``fast-gzip`` extra) when installed, else Arrow's zlib."""
+    if importlib.util.find_spec("isal") is None:
+        return "Arrow's zlib stream"
+    from importlib.metadata import version
 
-    def __init__(self, name: str, lines: int):
-        self.name, self.lines = name, lines
-        self.commands: list[tuple[str, str, list[str], Path | None, bool]] = []
-
-    def add(self, tool, task, command, stdout=None, every_round=True) -> None:
-        self.commands.append((tool, task, [str(part) for part in command], stdout, every_round))
-
-    def run(self, repeats: int) -> list[dict]:
-        timings: dict[int, list] = {i: [] for i in range(len(self.commands))}
-        for round_ in range(repeats):
-            for i, (_, _, command, stdout, every_round) in enumerate(self.commands):
-                if every_round or round_ == repeats - 1:
-                    load = os.getloadavg()[0]
-                    timings[i].append((*timed(command, stdout), load))
-        rows = []
-        for i, (tool, task, command, _, _) in enumerate(self.commands):
-            row = summarise(timings[i])
-            row.update(case=self.name, lines=self.lines, tool=tool, task=task, command=command)
-            rows.append(row)
-            print(f"  {self.name:9s} {tool:12s} {task:22s} {row['seconds']:8.2f} s "
-                  f"{row['cpu_seconds']:8.2f} cpu {row['peak_mib']:7.0f} MiB  "
-                  f"exit {row['exit_code']}  load {row['load']}", flush=True)  # fmt: skip
-        return rows
+    return f"ISA-L (isal {version('isal')}) on a thread of its own"
 
 
 def _trecbench() -> list[str]:
@@ -265,6 +199,16 @@ def _ratios(rows: list[dict]) -> None:
         row["lines_per_second"] = row["lines"] / row["seconds"]
 
 
+def _versus_script(rows: list[dict]) -> None:
+    """Each trecbench row's wall time over the pytrec_eval script's (the same read, score
+    and print of the KPI measures, timed in the same rounds): the small-run target is
+    at most 1.0x."""
+    script = next((r for r in rows if r["tool"] == "pytrec_eval"), None)
+    for row in rows:
+        if script is not None and row["tool"] == "trecbench":
+            row["vs_pytrec_eval"] = row["seconds"] / script["seconds"]
+
+
 def bench_case(name, n_queries, depth, args, trec_eval, out) -> list[dict]:
     """``small``, ``msmarco``, ``wide`` and ``longid``: score, score -q, validate, peers."""
     run, qrels = data.ensure(
@@ -288,7 +232,8 @@ def bench_case(name, n_queries, depth, args, trec_eval, out) -> list[dict]:
     for tool, module in MODULES.items():
         if name != "wide" and tool in args.peers and importlib.util.find_spec(module):
             command = [sys.executable, "-m", "benchmarks.peers", tool, qrels, run]
-            case.add(tool, "score", command, every_round=False)  # peers once: slow
+            # peers once (slow), but on the small case: paired with trecbench, round by round
+            case.add(tool, "score", command, every_round=name == "small" and tool != "ranx")
     rows = case.run(2 if name == "wide" else args.repeats)
     if trec_eval:
         reference = _mrr_reference(trec_eval, qrels, run, te_query, te_query)
@@ -300,6 +245,7 @@ def bench_case(name, n_queries, depth, args, trec_eval, out) -> list[dict]:
                     path, reference, per_query=row["task"] == "score -q"
                 )
     _ratios(rows)
+    _versus_script(rows)
     plain = next((r for r in rows if r["tool"] == "trecbench" and r["task"] == "score"), None)
     for row in rows:
         if row["task"] == "score gzip" and plain is not None:  # target: 1.3x, same memory
@@ -463,16 +409,17 @@ def bench_dask(name, n_queries, depth, args, trec_eval, out) -> list[dict]:
 
 
 BENCHES = {"huge": bench_huge, "scattered": bench_scattered, "many": bench_many,
-           "dask": bench_dask}  # fmt: skip
+           "dask": bench_dask, **commands.BENCHES}  # fmt: skip
 
 
 def markdown(results: dict) -> str:
     header = (
         "| case | lines | tool | task | median s (best) | CPU s | vs trec_eval (CPU) "
-        "| peak MiB | load | output = trec_eval |\n"
-        "|---|---:|---|---|---:|---:|---:|---:|---:|---|\n"
+        "| vs pytrec_eval script | peak MiB | load | output = trec_eval | machine |\n"
+        "|---|---:|---|---|---:|---:|---:|---:|---:|---:|---|---|\n"
     )
     body = ""
+    machine = results["machine"]["label"]
     for row in results["rows"]:
         ratio = ""
         if row.get("ratio") is not None:
@@ -484,17 +431,24 @@ def markdown(results: dict) -> str:
             same += f" ({row['values_checked']:,} values"
             same += f"; {row['compared']})" if row.get("compared") else ")"
         load = f"{min(row['load']):.1f}-{max(row['load']):.1f}"
+        script = f"{row['vs_pytrec_eval']:.2f}x" if row.get("vs_pytrec_eval") else ""
         body += (
             f"| {row['case']} | {row['lines']:,} | {row['tool']} | {row['task']} | "
             f"{row['seconds']:.2f} ({row['best_seconds']:.2f}) | {row['cpu_seconds']:.2f} | "
-            f"{ratio} | {row['peak_mib']:.0f} | {load} | {same} |\n"
+            f"{ratio} | {script} | {row['peak_mib']:.0f} | {load} | {same} | {machine} |\n"
         )
     for row in results["rows"]:
         if "vs_plain" in row:
             body += (
                 f"\n{row['case']} gzipped: {row['vs_plain']:.2f}x the plain file's time, "
-                f"{row['memory_vs_plain']:.2f}x its peak memory (the same reader, through "
-                "Arrow's gzip stream).\n"
+                f"{row['memory_vs_plain']:.2f}x its peak memory (the same reader; gzip read "
+                f"through {results['machine']['gzip']}).\n"
+            )
+    for row in results["rows"]:
+        if "growth" in row:
+            body += (
+                f"\n{row['task']}: {row['growth']:.1f}x the time of "
+                f"{row['growth_from']:,} topics for {row['growth_to']:,} topics.\n"
             )
     many = [r for r in results["rows"] if "vs_one_process" in r and r["tool"] == "trecbench"]
     if many:
@@ -507,11 +461,12 @@ def markdown(results: dict) -> str:
     m = results["machine"]
     footer = (
         f"\nMachine: {m['cpu']}, {m['cores']} cores, {m['memory']}; {m['os']}; Python "
-        f"{m['python']}, numpy {m['numpy']}, pyarrow {m['pyarrow']}. trec_eval: "
+        f"{m['python']}, numpy {m['numpy']}, pyarrow {m['pyarrow']}; gzip: {m['gzip']}. trec_eval: "
         f"{results['trec_eval_build']} ({results['trec_eval'] or 'not found'}). Medians (and "
         f"best) of {results['repeats']} interleaved runs (2 for the 10M-line case, 1 for peers "
-        "and the huge, scattered and dask cases); CPU time is user + system, worker processes "
-        "included; load is the 1-minute load average when each command started (2 cores: "
+        "but on the small case and for the huge, scattered, dask, similarity and commands "
+        "cases); CPU time is user + system, worker processes included; load is the 1-minute "
+        "load average when each command started (2 cores: "
         f"above 2 the machine was shared); {results['date']}.\n"
     )
     return header + body + footer

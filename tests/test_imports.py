@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 
+import pytest
 from conftest import ROOT
 
 PACKAGE = ROOT / "trecbench"
@@ -140,3 +143,38 @@ def test_no_part_of_the_package_imports_a_part_that_imports_it_back():
     assert circles(parts) == []
     assert "trecbench.kernels" in parts["trecbench.engines"] & parts["trecbench.trec_eval"]
     assert not parts["trecbench.kernels"]
+
+
+# what the plain score and validate paths must never import (issue 31: a 1,000-line run
+# costs start-up, nearly all of it imports): the DataFrame, statistics, schema, plotting,
+# distributed and reference-engine libraries, and the optional gzip accelerator
+_NOT_ON_THE_SMALL_PATH = ["pandas", "scipy", "jsonschema", "matplotlib", "dask", "distributed",
+                          "yaml", "pytrec_eval", "ir_measures", "tqdm", "isal", "numpy.ma",
+                          "pyarrow.dataset", "pyarrow.parquet"]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["score", "--format", "trec", "QRELS", "RUN"],
+        ["score", "-q", "QRELS", "RUN"],
+        ["validate", "--qrels", "QRELS", "RUN"],
+    ],  # fmt: skip
+)
+def test_score_and_validate_of_a_small_run_import_none_of_the_heavy_libraries(tmp_path, args):
+    qrels, run = tmp_path / "q.txt", tmp_path / "r.run"
+    qrels.write_text("".join(f"{q} 0 d{d} {d % 3}\n" for q in range(5) for d in range(0, 40, 3)))
+    run.write_text(
+        "".join(f"{q} Q0 d{d} {d + 1} {1 - d / 40:.3f} t\n" for q in range(5) for d in range(40))
+    )
+    argv = [{"QRELS": str(qrels), "RUN": str(run)}.get(arg, arg) for arg in args]
+    probe = (
+        "import atexit, sys\n"
+        f"heavy = {_NOT_ON_THE_SMALL_PATH!r}\n"
+        "atexit.register(lambda: print([m for m in heavy if m in sys.modules], file=sys.stderr))\n"
+        f"sys.argv = ['trecbench', *{argv!r}]\n"
+        "from trecbench.cli import main\nmain()\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.splitlines()[-1] == "[]"

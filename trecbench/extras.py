@@ -27,6 +27,8 @@ PACKAGES: dict[str, tuple[str, str]] = {
     "distributed": ("distributed", "dask"),
     "jinja2": ("jinja2", "html"),
     "bokeh": ("bokeh", "html"),
+    # an accelerator, never required: gzip falls back to Arrow's zlib stream without it
+    "isal": ("isal", "fast-gzip"),
 }
 
 

@@ -1,0 +1,86 @@
+"""gzip read through ISA-L's inflater (the ``fast-gzip`` extra) on a thread of its own reads
+exactly what Arrow's zlib stream (the fallback) reads: same bytes, same checksum of the file
+as stored, same R27 error on a truncated or corrupt file."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import sys
+import threading
+import time
+
+import pytest
+
+from trecbench.errors import InputError
+from trecbench.inputs import streams
+
+# several of the inflater's blocks, lines that do not end on a block's edge
+TEXT = b"".join(
+    b"%d Q0 doc%d %d %.4f tag\n" % (i % 97, i, i % 1000, 1 / (i + 1)) for i in range(90_000)
+)
+
+
+@pytest.fixture(params=["isal", "zlib"])
+def inflater(request, monkeypatch):
+    """Each test twice: with ISA-L's threaded reader and with the import taken away."""
+    if request.param == "isal":
+        pytest.importorskip("isal")
+    else:
+        monkeypatch.setitem(sys.modules, "isal", None)  # import isal raises ImportError
+    return request.param
+
+
+def _read(path, spool=False):
+    with streams.Source(path, spool=spool) as source:
+        data = source.read()
+        fast = isinstance(source._inflater, streams._ReadAhead)
+        return data, source.record(), fast
+
+
+@pytest.mark.parametrize("spool", [False, True])
+def test_single_and_multiple_members_read_the_same(tmp_path, inflater, spool):
+    assert len(TEXT) > 2 * streams._INFLATE_BLOCK
+    members = gzip.compress(TEXT[:1_000_003]) + gzip.compress(TEXT[1_000_003:])
+    for name, packed in (("one.gz", gzip.compress(TEXT)), ("two.txt", members)):
+        (tmp_path / name).write_bytes(packed)
+        data, record, fast = _read(tmp_path / name, spool)
+        assert data == TEXT, name
+        assert fast == (inflater == "isal")
+        assert record == {"size": len(packed), "sha256": hashlib.sha256(packed).hexdigest()}
+
+
+@pytest.mark.parametrize(
+    "damage", [lambda b: b[:-30], lambda b: b[: len(b) // 2], lambda b: b[:5000] + b"\xff" * 64]
+)
+def test_truncated_or_corrupt_gzip_is_r27(tmp_path, inflater, damage):
+    path = tmp_path / "bad.run.gz"
+    path.write_bytes(damage(gzip.compress(TEXT)))
+    with pytest.raises(InputError, match=r"bad\.run\.gz: corrupt or truncated gzip") as error:
+        _read(path)
+    assert error.value.rule == "R27"
+
+
+def test_a_stream_opened_in_a_thread_that_ended_reads_whole(tmp_path, inflater):
+    # the run's reader may open the stream in one thread and read it in another (the
+    # prefetching thread): isal.igzip_threaded's thread would stop with the first one
+    packed = gzip.compress(TEXT)
+    (tmp_path / "run.gz").write_bytes(packed)
+    with streams.Source(tmp_path / "run.gz") as source:
+        opened = []
+        opener = threading.Thread(target=lambda: opened.append(source.stream()))
+        opener.start()
+        opener.join()
+        time.sleep(0.1)
+        assert b"".join(iter(lambda: opened[0].read(1 << 16), b"")) == TEXT
+
+
+def test_a_second_stream_starts_again_after_a_partial_read(tmp_path, inflater):
+    # a reader that gives up after its first block (the fast reader on an irregular file)
+    # opens the stream again: the inflater's thread must stop reading the file first
+    packed = gzip.compress(TEXT)
+    (tmp_path / "run.gz").write_bytes(packed)
+    with streams.Source(tmp_path / "run.gz") as source:
+        assert source.stream().read(1000) == TEXT[:1000]
+        assert source.read() == TEXT
+        assert source.record()["sha256"] == hashlib.sha256(packed).hexdigest()
