@@ -27,7 +27,7 @@ from conftest import ROOT
 from test_demo_against_trec_eval import PRESET as KPI  # measure -> (fixture, trec_eval label)
 
 import trecbench
-from trecbench.benchmarking import InvalidRuns, load_benchmark_config
+from trecbench.benchmarking import SHOWN_MARKS, InvalidRuns, load_benchmark_config
 from trecbench.cli import _register, cli
 from trecbench.errors import UsageError
 from trecbench.report import validate_against_schema
@@ -173,7 +173,7 @@ def test_markdown_kpi_table(written):
         for mode, cell in zip(MODES, cells[1:-1], strict=True):
             shown = f"{values[mode]:.4f}"
             expected = f"**{shown}**" if mode in best else shown
-            expected += f" {_mark(measure, values[mode])}"
+            expected += f" {SHOWN_MARKS[_mark(measure, values[mode])]}"
             test = tests.get((mode, measure))
             if test is not None and test["p_adjusted"] is not None and test["p_adjusted"] < 0.05:
                 expected += " ▲" if test["difference"] > 0 else " ▼"
@@ -381,3 +381,11 @@ def test_run_benchmark_reads_each_input_once_topics_too(tmp_path, monkeypatch):
     bench = trecbench.run_benchmark(config)
     monkeypatch.undo()
     _assert_read_once(opened, inputs, bench.inputs)
+
+
+def test_no_mark_reads_as_the_baseline_mode(written):
+    """The R-task table's target levels are 'typical' (the range a BM25 run reaches), never
+    'baseline': every mode was marked 'below-baseline', the baseline mode included."""
+    out, _ = written
+    table = (out / "BenchmarkComparison.md").read_text().split("## KPIs")[1].split("\n\n")[1]
+    assert "below-baseline" not in table and " baseline " not in table.replace("(baseline)", "")
