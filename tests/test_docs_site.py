@@ -29,6 +29,13 @@ def test_site_builds_strictly_without_warnings(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "WARNING" not in done.stderr, done.stderr
     assert (tmp_path / "index.html").is_file()
+    # offline: no page loads a script or stylesheet from elsewhere (highlight.js's CDN)
+    outside = re.compile(r"<(?:script|link)[^>]+(?:src|href)=\"(?:https?:)?//", re.I)
+    pages = {page.name: page.read_text(encoding="utf-8") for page in tmp_path.rglob("*.html")}
+    assert [name for name, text in pages.items() if outside.search(text)] == []
+    assert 'class="codehilite"' in pages["index.html"] or any(
+        'class="codehilite"' in text for text in pages.values()
+    )
 
 
 def test_readme_links_resolve():
