@@ -196,3 +196,16 @@ def test_precision_recall_curves_equal_trec_eval_and_are_plotted(report):
         assert curves[name] == pytest.approx(expected, abs=1e-12)
     pytest.importorskip("matplotlib")
     assert {"precision_recall.png", "precision_recall.svg"} <= set(comparison.plot_files())
+
+
+def test_score_html_holds_each_runs_means_as_score_prints_them(tmp_path, capsys):
+    page = tmp_path / "scores.html"
+    args = ["score", "--format", "json", "-m", "nDCG@10", "-m", "P.5", QRELS, *RUNS[:2]]
+    assert run([*args, "--html", str(page)]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    text = page.read_text()
+    for entry in printed["runs"]:
+        for value in entry["aggregates"].values():
+            assert f">{value:.4f}<" in text
+    data = _data(text)
+    assert data["depth"] == 20 and len(data["documents"]) == 56

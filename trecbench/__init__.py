@@ -56,6 +56,11 @@ _EXPORTS = {
     "convert_beir_qrels": "convert.beir",
     "write_conversion": "convert.common",
     "load_strata": "strata",
+    "similarity": "runstudy.similarity",
+    "pool": "runstudy.pool",
+    "diff_reports": "runstudy.reportdiff",
+    "leaderboard": "runstudy.leaderboard",
+    "optimize_fusion": "runstudy.fusion_tuning",
     "group_means": "strata",
 }
 

@@ -11,7 +11,7 @@ from .evaluation_options import (
     unjudged_threshold_option,
 )
 from .group import cli
-from .paths import INPUT_FILE, QRELS_INPUT, RUN_PATTERN
+from .paths import INPUT_FILE, OUTPUT_FILE, QRELS_INPUT, RUN_PATTERN
 from .report_options import report_options
 
 FORMATS = ("trec", "table", "markdown", "csv", "json")
@@ -152,6 +152,21 @@ FORMATS = ("trec", "table", "markdown", "csv", "json")
     "should_retrieve): routing accuracy and gate efficiency with bootstrap intervals, "
     "printed after the table (table and markdown formats) and recorded in --report.",
 )
+@click.option(
+    "--html",
+    "html_page",
+    type=OUTPUT_FILE,
+    default=None,
+    help="Also write one self-contained page for a browser: the runs' means with intervals, "
+    "figures, every topic's values and documents (the html extra).",
+)
+@click.option(
+    "--html-depth",
+    type=click.IntRange(min=0),
+    default=20,
+    show_default=True,
+    help="Documents per run and topic in the --html page's drill-down (0: none).",
+)
 @click.option("--quiet", is_flag=True, help="No progress on stderr.")
 @report_options
 @click.argument("qrels", type=QRELS_INPUT)
@@ -171,6 +186,8 @@ def score(
     jobs,
     dask_address,
     routing,
+    html_page,
+    html_depth,
     **flags,
 ):
     """Score RUNS against QRELS, exactly like trec_eval 9.0.8 (or 10.0: --compat 10.0).
@@ -200,6 +217,7 @@ def score(
       trecbench score qrels.txt run.txt -m P@5 -m nDCG@10 --tie-bounds
       trecbench score --memory 2048 qrels.txt huge.run.gz
       trecbench score --dask local:2 qrels.txt 'shards/*.parquet'
+      trecbench score qrels/hpo-demo.qrels runs/*.run --html out/scores.html
     """
     from .. import provenance, trec_format
     from ..errors import TrecbenchError
@@ -215,6 +233,10 @@ def score(
         # the files of each glob, found (and recorded as inputs of the call) before the work
         runs = [DaskRun(run) for run in runs]
     check_score_outputs(flags["report"], flags["manifest"], given)
+    if html_page is not None:
+        from .. import outputs
+
+        outputs.check_target(html_page, [g for g in given if g])
     names = names or ("trec" if output_format == "trec" else "display")
     debug_level, debug_query = _debug(flags["debug"])
     progress = TaskProgress() if wanted(flags["quiet"]) else None
@@ -225,7 +247,8 @@ def score(
         for run in runs:
             run.client = client
     # a file's checksum is only written by --report and --manifest: not taken without them
-    recorded = flags["report"] is not None or flags["manifest"] is not None
+    # (and the --html page, whose drill-down reads the runs again only if they are unchanged)
+    recorded = any(flags[name] is not None for name in ("report", "manifest")) or bool(html_page)
     try:
         with provenance.taking_checksums(recorded):
             evaluation = evaluate(
@@ -310,6 +333,11 @@ def score(
         warnings=notes,
         routing=routed,
     )
+    if html_page is not None:
+        from ..comparison import from_evaluation
+
+        from_evaluation(evaluation).to_html(html_depth, path=html_page)
+        click.echo(f"wrote {html_page}", err=True)
     click.echo(text.encode("utf-8"), nl=False)  # bytes: written untranslated
 
 

@@ -31,7 +31,7 @@ it; a measure without a direction gets no best run, ↑/↓ (significantly highe
 and counts "higher" as a win.
 """
 
-from .analysis import compare_scores
+from .analysis import compare_scores, from_evaluation
 from .figures import plot_files
 from .result import (
     HTML_FILE,
@@ -83,6 +83,7 @@ __all__ = [
     "html_available",
     "compare",
     "compare_scores",
+    "from_evaluation",
     "direction",
     "plot_files",
     "named_runs",

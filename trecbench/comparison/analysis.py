@@ -236,3 +236,20 @@ def _cubes(per_query, bounds, runs, measures, universe):
     for side in tie_cubes:
         side[absent_pairs] = 0.0  # no results: 0 in every order
     return cube, tie_cubes
+
+
+def from_evaluation(evaluation, samples: int = 1000, seed: int = 0) -> Comparison:
+    """A Comparison of an :class:`~trecbench.Evaluation`'s runs as ``score`` scored them
+    (each run's mean over its own topics: ``missing="drop"``; the first run is the
+    baseline), with its inputs, for ``score --html``'s page."""
+    comparison = compare_scores(evaluation.per_query, missing="drop", samples=samples, seed=seed)
+    records = evaluation.input_records.items()
+    comparison.inputs = [
+        {"path": path, "kind": kind, **(record or {})} for (path, kind), record in records
+    ]
+    comparison.run_inputs = {run.name: run.path for run in evaluation.runs if run.path}
+    options = evaluation.options
+    comparison.evaluation = {
+        key: options.get(key) for key in ("relevance_level", "max_docs", "judged_only")
+    }
+    return comparison
