@@ -3,6 +3,7 @@ run's unjudged documents added at the highest grade, built here in plain Python.
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -107,3 +108,18 @@ def test_a_flip_is_possible_when_the_ranges_overlap():
     a = UnjudgedBound("a", "m", 0.30, 0.40, 0.1)
     assert a.flips(UnjudgedBound("b", "m", 0.35, 0.50, 0.1))
     assert not a.flips(UnjudgedBound("b", "m", 0.41, 0.50, 0.1))
+
+
+def test_score_prints_the_librarys_bounds_in_table_and_json(capsys):
+    from trecbench.cli import run
+
+    args = ["score", "-m", "nDCG@10", "-m", "P.5", "--unjudged-bounds", str(QRELS), str(RUN)]
+    assert run([*args, "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["unjudged_bounds"]
+    expected = unjudged_bounds(str(QRELS), {str(RUN): str(RUN)}, ["nDCG@10", "P.5"])
+    assert rows == [bound.to_json() for bound in expected]
+    assert set(rows[0]) == {"run", "measure", "value", "low", "high", "unjudged"}
+    assert run([*args, "--format", "table"]) == 0
+    table = capsys.readouterr().out
+    for bound in expected:
+        assert f"{bound.high:.4f}" in table and f"{bound.unjudged:.1%}" in table

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import click
 
 from .evaluation_options import (
@@ -130,6 +132,14 @@ FORMATS = ("trec", "table", "markdown", "csv", "json")
     help="Also print, per run and measure, the lowest and highest value over every order "
     "of tied documents (equal scores) and whether trec_eval's order is at an end.",
 )
+@click.option(
+    "--unjudged-bounds",
+    "unjudged_bounds",
+    is_flag=True,
+    help="Also print, per run and measure, the value with every unjudged document the "
+    "measure looks at judged relevant at the qrels' top grade, and the unjudged share "
+    "(the qrels and runs are read again for it).",
+)
 @unjudged_threshold_option
 @memory_option
 @jobs_option
@@ -188,6 +198,7 @@ def score(
     routing,
     html_page,
     html_depth,
+    unjudged_bounds,
     **flags,
 ):
     """Score RUNS against QRELS, exactly like trec_eval 9.0.8 (or 10.0: --compat 10.0).
@@ -218,6 +229,7 @@ def score(
       trecbench score --memory 2048 qrels.txt huge.run.gz
       trecbench score --dask local:2 qrels.txt 'shards/*.parquet'
       trecbench score qrels/hpo-demo.qrels runs/*.run --html out/scores.html
+      trecbench score qrels/hpo-demo.qrels runs/tfidf-char.run --unjudged-bounds
     """
     from .. import provenance, trec_format
     from ..errors import TrecbenchError
@@ -314,6 +326,15 @@ def score(
         from ..tiebounds import render
 
         text += ("" if output_format == "csv" else "\n") + render(evaluation, output_format, names)
+    bounds = _unjudged_bounds(evaluation, qrels, flags) if unjudged_bounds else None
+    if bounds is not None and output_format != "json":
+        from ..conclusions.unjudged import render_bounds
+
+        text += ("" if output_format == "csv" else "\n") + render_bounds(bounds, output_format)
+    elif bounds is not None:
+        document = json.loads(text)
+        document["unjudged_bounds"] = [bound.to_json() for bound in bounds]
+        text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
     routed = None
     if routing is not None:
         from ..routing import render_routing, routing_metrics
@@ -339,6 +360,22 @@ def score(
         from_evaluation(evaluation).to_html(html_depth, path=html_page)
         click.echo(f"wrote {html_page}", err=True)
     click.echo(text.encode("utf-8"), nl=False)  # bytes: written untranslated
+
+
+def _unjudged_bounds(evaluation, qrels, flags):
+    """Each run's values with its unjudged documents judged (conclusions.unjudged), with
+    score's -l, -M and -J and the measures asked."""
+    from ..conclusions.unjudged import unjudged_bounds
+
+    runs = {run.name: run.path for run in evaluation.runs if run.path}
+    if len(runs) != len(evaluation.runs):
+        from ..errors import UsageError
+
+        raise UsageError("--unjudged-bounds reads the runs' files again: give files")
+    options = {
+        key: evaluation.options[key] for key in ("relevance_level", "max_docs", "judged_only")
+    }
+    return unjudged_bounds(qrels, runs, list(flags["measure"]) or None, **options)
 
 
 def _close(client) -> None:

@@ -130,14 +130,15 @@ def unjudged_bounds(qrels, runs, measures=None, *, names=None, **options) -> lis
     labels = run_names(sources, names if names is not None else given)
     bounds = []
     for label, source in zip(labels, sources, strict=True):
-        low = evaluate(judged, {label: source}, measures, **options)
-        ranked = ranking.truncate(ranked_table(source), options.get("max_docs"))
+        table = ranked_table(source)  # read once: scored as is, and with the qrels augmented
+        low = evaluate(judged, {label: table}, measures, **options)
+        ranked = ranking.truncate(table, options.get("max_docs"))
         rows, unjudged = _unjudged_rows(ranked, judged)
         depths = {column.display: column_depth(column.label) for column in low.columns}
         highs, shares = {}, {}
         for depth in dict.fromkeys(depths.values()):
             augmented, shares[depth] = _augmented(judged, rows, unjudged, depth, grade)
-            highs[depth] = _means(evaluate(augmented, {label: source}, measures, **options))
+            highs[depth] = _means(evaluate(augmented, {label: table}, measures, **options))
         for measure, value in _means(low).items():
             depth = depths[measure]
             bounds.append(
@@ -149,3 +150,24 @@ def unjudged_bounds(qrels, runs, measures=None, *, names=None, **options) -> lis
 def _means(evaluation) -> dict[str, float]:
     frame = evaluation.aggregates
     return {str(m): float(v) for m, v in zip(frame["measure"], frame["value"], strict=True)}
+
+
+def render_bounds(bounds: list[UnjudgedBound], output_format: str) -> str:
+    """``score --unjudged-bounds``' table after the scores: per run and measure the value,
+    the high end and the unjudged share of what the measure looks at."""
+    header = ["run", "measure", "value (low)", "high", "unjudged"]
+    rows = [
+        [b.run, b.measure, f"{b.low:.4f}", f"{b.high:.4f}", f"{b.unjudged:.1%}"] for b in bounds
+    ]
+    if output_format == "markdown":
+        lines = ["| " + " | ".join(header) + " |", "|---|---|---:|---:|---:|"]
+        return "\n".join(lines + ["| " + " | ".join(row) + " |" for row in rows]) + "\n"
+    if output_format == "csv":
+        return "".join(",".join(row) + "\n" for row in [header, *rows])
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    lines = [
+        "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
+        for r in [header, *rows]
+    ]
+    title = "unjudged sensitivity (high: every unjudged document the measure looks at relevant)"
+    return "\n".join([title, *lines]) + "\n"
