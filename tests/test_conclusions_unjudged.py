@@ -123,3 +123,24 @@ def test_score_prints_the_librarys_bounds_in_table_and_json(capsys):
     table = capsys.readouterr().out
     for bound in expected:
         assert f"{bound.high:.4f}" in table and f"{bound.unjudged:.1%}" in table
+
+
+def test_compare_names_the_differences_whose_sign_could_flip(tmp_path, capsys):
+    from trecbench.cli import run
+    from trecbench.report import validate_against_schema
+
+    word = ROOT / "runs" / "tfidf-word.run"
+    out = tmp_path / "out"
+    args = ["compare", str(QRELS), str(word), str(RUN), "-m", "P@5", "--unjudged-bounds"]
+    assert run([*args, "-o", str(out)]) == 0
+    text = capsys.readouterr().out
+    # both runs leave most of their top 5 unjudged: either could end above the other
+    assert (
+        "differences whose sign could flip within the ranges: tfidf-char vs tfidf-word, P@5" in text
+    )
+    report = json.loads((out / "BenchmarkReport.json").read_text())
+    validate_against_schema(report, "benchmark_report")
+    rows = {row["run"]: row for row in report["unjudged_bounds"]["rows"]}
+    expected = unjudged_bounds(str(QRELS), {"tfidf-char": str(RUN)}, ["P@5"])[0]
+    assert rows["tfidf-char"]["high"] == pytest.approx(expected.high, abs=1e-12)
+    assert rows["tfidf-char"]["could_flip"] is True and rows["tfidf-word"]["could_flip"] is None

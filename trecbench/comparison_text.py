@@ -76,12 +76,17 @@ def render(comparison, fmt: str = "table") -> str:
 
 
 def _power_section(comparison, fmt: str) -> str:
-    """The power of each comparison with the baseline (``compare --power``), after the
-    rest; nothing when it was not asked for."""
-    if comparison.power is None:
-        return ""
-    title = {"table": "\nPower (all topics)\n", "markdown": "\n## Power (all topics)\n\n"}
-    return title.get(fmt, "\n") + comparison.power.render(fmt)
+    """The power of each comparison with the baseline (``compare --power``) and the
+    unjudged sensitivity (``--unjudged-bounds``), after the rest, when asked for."""
+    text = ""
+    if comparison.power is not None:
+        title = {"table": "\nPower (all topics)\n", "markdown": "\n## Power (all topics)\n\n"}
+        text += title.get(fmt, "\n") + comparison.power.render(fmt)
+    sensitivity = comparison.unjudged_sensitivity
+    if sensitivity is not None and fmt in ("table", "markdown"):
+        heading = "\n## Unjudged sensitivity\n\n" if fmt == "markdown" else "\n"
+        text += heading + sensitivity.render(fmt)
+    return text
 
 
 # ---------------------------------------------------------------------------------------

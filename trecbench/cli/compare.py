@@ -232,6 +232,13 @@ def runs_and_qrels(
     help="Add the power of each comparison with the baseline (all topics): effect size, "
     "power reached, smallest detectable difference and topics needed at TARGET (e.g. 0.8).",
 )
+@click.option(
+    "--unjudged-bounds",
+    "unjudged_bounds",
+    is_flag=True,
+    help="Add each run's values with its unjudged documents judged relevant (the high end) "
+    "and name the differences whose sign could flip within those ranges.",
+)
 @click.option("--quiet", is_flag=True, help="No progress, nothing on stdout.")
 @evaluation_options
 @manifest_options
@@ -261,6 +268,7 @@ def compare(
     memory,
     jobs,
     target_power,
+    unjudged_bounds,
     quiet,
     level,
     max_docs,
@@ -346,6 +354,10 @@ def compare(
         from ..conclusions.power import with_power
 
         comparison = with_power(comparison, target_power)
+    if unjudged_bounds:
+        from ..conclusions.unjudged import with_unjudged_bounds
+
+        comparison = with_unjudged_bounds(comparison)
     written = []
     if outdir is not None:
         warn_without_html()

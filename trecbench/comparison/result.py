@@ -74,6 +74,9 @@ class Comparison:
     # the power of each comparison with the baseline (compare --power): a PowerResult of
     # trecbench.conclusions.power.with_power, which sits above this package
     power: Any = None
+    # which differences could flip had the unjudged documents been judged (compare
+    # --unjudged-bounds): an UnjudgedSensitivity of trecbench.conclusions.unjudged
+    unjudged_sensitivity: Any = None
 
     @property
     def stratum_labels(self) -> list[str]:
@@ -165,6 +168,8 @@ class Comparison:
         }
         if self.power is not None:
             document["power"] = self.power.to_dict()
+        if self.unjudged_sensitivity is not None:
+            document["unjudged_bounds"] = self.unjudged_sensitivity.to_json()
         if self.ontology is not None:
             document["ontology"] = self.ontology
         return document

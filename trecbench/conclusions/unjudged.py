@@ -171,3 +171,56 @@ def render_bounds(bounds: list[UnjudgedBound], output_format: str) -> str:
     ]
     title = "unjudged sensitivity (high: every unjudged document the measure looks at relevant)"
     return "\n".join([title, *lines]) + "\n"
+
+
+def with_unjudged_bounds(comparison):
+    """``comparison`` (a :class:`~trecbench.comparison.Comparison` of run files judged by one
+    qrels file) with ``unjudged``: each run's :class:`UnjudgedBound` per measure and, for
+    each run against the baseline, whether the difference's sign could flip within the two
+    runs' ranges. ``compare --unjudged-bounds``."""
+    import dataclasses
+
+    from ..errors import UsageError
+
+    files = comparison.scored_files()
+    if files is None:
+        raise UsageError("--unjudged-bounds reads the runs' files again: give files and one qrels")
+    runs, qrels = files
+    options = {k: v for k, v in (comparison.evaluation or {}).items()
+               if k in ("relevance_level", "max_docs", "judged_only")}  # fmt: skip
+    bounds = unjudged_bounds(qrels, runs, comparison.measures, **options)
+    return dataclasses.replace(comparison, unjudged_sensitivity=UnjudgedSensitivity(
+        comparison.baseline, bounds))  # fmt: skip
+
+
+@dataclass(frozen=True)
+class UnjudgedSensitivity:
+    """Every run's bounds, and which differences against ``baseline`` could flip."""
+
+    baseline: str
+    bounds: list[UnjudgedBound]
+
+    def flips(self) -> list[tuple[str, str, bool]]:
+        """``(run, measure, could the sign of run - baseline flip)`` for each other run."""
+        base = {b.measure: b for b in self.bounds if b.run == self.baseline}
+        return [
+            (b.run, b.measure, b.flips(base[b.measure]))
+            for b in self.bounds
+            if b.run != self.baseline and b.measure in base
+        ]
+
+    def to_json(self) -> dict:
+        flips = {(run, measure): flip for run, measure, flip in self.flips()}
+        return {
+            "baseline": self.baseline,
+            "rows": [
+                b.to_json() | {"could_flip": flips.get((b.run, b.measure))} for b in self.bounds
+            ],
+        }
+
+    def render(self, fmt: str) -> str:
+        """The bounds table, then each difference whose sign could flip."""
+        text = render_bounds(self.bounds, fmt)
+        flipping = [f"{run} vs {self.baseline}, {measure}" for run, measure, f in self.flips() if f]
+        said = ", ".join(flipping) if flipping else "none"
+        return text + f"differences whose sign could flip within the ranges: {said}\n"
