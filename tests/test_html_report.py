@@ -209,3 +209,12 @@ def test_score_html_holds_each_runs_means_as_score_prints_them(tmp_path, capsys)
             assert f">{value:.4f}<" in text
     data = _data(text)
     assert data["depth"] == 20 and len(data["documents"]) == 56
+
+
+def test_power_and_unjudged_sensitivity_have_their_place_on_the_page(tmp_path, capsys):
+    out = tmp_path / "out"
+    args = ["compare", QRELS, *RUNS[:2], "-m", "P@5", "--power", "0.8", "--unjudged-bounds"]
+    assert run([*args, "-o", str(out), "--quiet"]) == 0
+    page = (out / "report.html").read_text()
+    assert "<h2>Power (all topics)</h2>" in page and "<h2>Unjudged sensitivity</h2>" in page
+    assert "could flip" in page

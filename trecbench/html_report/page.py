@@ -113,6 +113,17 @@ def _data_block(document: dict) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
+def _conclusions(comparison) -> list[tuple[str, str]]:
+    """``(title, text)`` of the power (compare --power) and the unjudged sensitivity
+    (--unjudged-bounds) when they were computed, as the terminal shows them."""
+    parts = []
+    if comparison.power is not None:
+        parts.append(("Power (all topics)", comparison.power.render("table")))
+    if comparison.unjudged_sensitivity is not None:
+        parts.append(("Unjudged sensitivity", comparison.unjudged_sensitivity.render("table")))
+    return parts
+
+
 def _provenance(comparison) -> dict:
     from ..report import environment, utc_now
 
@@ -195,6 +206,7 @@ def comparison_html(
         .render(
             title=title,
             preamble=preamble,
+            conclusions=_conclusions(comparison),
             header=cells.header_lines(comparison),
             legend=cells.legend_text(comparison, markdown=False),
             columns=[
