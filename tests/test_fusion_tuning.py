@@ -63,6 +63,9 @@ def test_the_weight_grid_is_the_simplex():
     [
         ({"method": "combmax"}, "has no parameter to tune"),
         ({"method": "combsum", "step": 0.3}, "must divide 1"),
+        ({"method": "combsum", "step": 0.0}, "must divide 1"),
+        ({"method": "combsum", "step": float("nan")}, "must divide 1"),
+        ({"method": "combsum", "step": -0.5}, "must divide 1"),
         ({"folds": 1}, "--folds must be from 2"),
     ],
 )

@@ -80,8 +80,9 @@ def grid(method: str, n_runs: int, k_grid=K_GRID, step: float = 0.1) -> list[Can
     if TUNED.get(method) == "k":
         return [Candidate(k=float(k)) for k in k_grid]
     if TUNED.get(method) == "weights":
-        parts = round(1 / step)
-        if not 0 < step <= 1 or abs(parts * step - 1) > 1e-9:
+        # the range first: 1 / 0 and round(nan) would fail before the check
+        parts = round(1 / step) if 0 < step <= 1 else 0
+        if not parts or abs(parts * step - 1) > 1e-9:
             raise UsageError(f"the weight step must divide 1 (0.1, 0.25, ...), not {step!r}")
         points = [c for c in itertools.product(range(parts + 1), repeat=n_runs) if sum(c) == parts]
         return [Candidate(weights=tuple(i / parts for i in c)) for c in points]
