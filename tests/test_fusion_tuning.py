@@ -96,3 +96,9 @@ def test_cli_writes_the_run_fused_with_the_chosen_parameters(tmp_path, capsys):
     scored = trecbench.evaluate(QRELS, str(out), ["nDCG@10"]).aggregates["value"].iloc[0]
     assert scored == pytest.approx(tuned.training, abs=1e-12)
     assert run(["fuse", "--qrels", QRELS, *RUNS, "-o", str(tmp_path / "x.run")]) == 1
+
+
+def test_a_weight_grid_too_large_to_score_is_refused_at_once():
+    assert len(grid("combsum", 3, step=0.01)) == 5151  # C(102, 2)
+    with pytest.raises(UsageError, match="176,851 weightings"):
+        grid("combsum", 4, step=0.01)

@@ -14,6 +14,7 @@ those values over all topics. The chosen parameters are the best candidate on al
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -21,6 +22,7 @@ import numpy as np
 from ..errors import UsageError
 
 K_GRID = tuple(range(10, 101, 10))
+MAX_CANDIDATES = 10_000  # weightings a search scores (each a fusion and an evaluation)
 TUNED = {"rrf": "k", "combsum": "weights", "wmnz": "weights"}
 
 
@@ -84,10 +86,24 @@ def grid(method: str, n_runs: int, k_grid=K_GRID, step: float = 0.1) -> list[Can
         parts = round(1 / step) if 0 < step <= 1 else 0
         if not parts or abs(parts * step - 1) > 1e-9:
             raise UsageError(f"the weight step must divide 1 (0.1, 0.25, ...), not {step!r}")
-        points = [c for c in itertools.product(range(parts + 1), repeat=n_runs) if sum(c) == parts]
-        return [Candidate(weights=tuple(i / parts for i in c)) for c in points]
+        count = math.comb(parts + n_runs - 1, n_runs - 1)  # weightings summing to 1
+        if count > MAX_CANDIDATES:
+            raise UsageError(
+                f"--step {step:g} over {n_runs} runs makes {count:,} weightings to score "
+                f"(at most {MAX_CANDIDATES:,}): take a larger step"
+            )
+        return [
+            Candidate(weights=tuple(i / parts for i in c)) for c in _compositions(parts, n_runs)
+        ]
     tunable = ", ".join(TUNED)
     raise UsageError(f"{method} has no parameter to tune; optimise one of {tunable}")
+
+
+def _compositions(parts: int, n_runs: int):
+    """Every way to share ``parts`` among ``n_runs`` (stars and bars: the bars' places)."""
+    for bars in itertools.combinations(range(parts + n_runs - 1), n_runs - 1):
+        edges = (-1, *bars, parts + n_runs - 1)
+        yield tuple(edges[i + 1] - edges[i] - 1 for i in range(n_runs))
 
 
 def _folds(n_topics: int, folds: int, seed: int) -> np.ndarray:
