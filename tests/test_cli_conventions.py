@@ -430,6 +430,10 @@ def test_fuse_to_standard_output_scores_as_the_fused_file(tmp_path):
     assert piped.returncode == 0 and piped.stdout == scored.stdout and scored.stdout
     _, read = _pipe(["fuse", RUN, RUN2, "-o", "-"], ["validate", "-"])
     assert read.returncode == 0 and b"\nOK: 1 file(s), 4950 lines: 0 error(s)" in read.stdout
+    # 9.0.8's semantics too (trec_eval 9.0.8 has no '-': read as any pipe, '#' as data)
+    scored = _trecbench(["score", "-q", QRELS, fused], subprocess.PIPE)
+    _, piped = _pipe(["fuse", RUN, RUN2, "-o", "-"], ["score", "-q", QRELS, "-"])
+    assert piped.returncode == 0 and piped.stdout == scored.stdout and scored.stdout
 
 
 def test_convert_prints_a_single_run_and_refuses_more(tmp_path, capsys):

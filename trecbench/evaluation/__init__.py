@@ -143,7 +143,7 @@ def _evaluate(qrels, runs, measures, settings: EvalSettings, run_names, progress
     version = settings.version
     sources, names = inputs.split_runs(runs)
     names = list(run_names) if run_names else names
-    if version.stdin and sum(map(_is_stdin, sources)) > 1:
+    if sum(map(_is_stdin, sources)) > 1:
         raise UsageError("standard input ('-') holds one run: give it once")
     requested, ordered, engines = _measures(measures, settings)
     # the engines decide, with the flags, whether run files may be read in blocks

@@ -33,8 +33,9 @@ def _reading(progress: Progress | None, source) -> inputs.streams.Progress | Non
 
 
 def _is_stdin(source) -> bool:
-    """Whether a run is ``-``: standard input with ``--compat 10.0`` (a name, never the
-    text of a table or dict, which can be long to make)."""
+    """Whether a run is ``-``: standard input (a name, never the text of a table or dict,
+    which can be long to make). 10.0 reads it as trec_eval 10.0 does (comments skipped);
+    under 9.0.8, which has no ``-``, it is read as any pipe."""
     return isinstance(source, (str, os.PathLike)) and os.fspath(source) == stdin.STDIN
 
 
@@ -42,7 +43,7 @@ def _read_ahead(
     source, progress: Progress | None = None, version: Compat = _compat.V9
 ) -> Future | None:
     """Start :func:`load` of a run file in a worker thread (in this call's input scope)."""
-    if not isinstance(source, (str, os.PathLike)) or (version.stdin and _is_stdin(source)):
+    if not isinstance(source, (str, os.PathLike)) or _is_stdin(source):
         return None
     in_scope = contextvars.copy_context().run  # the thread sees this call's inputs
     return _in_background(lambda: in_scope(load, source, "run", None, progress, version))
@@ -70,6 +71,8 @@ def load(
         loaded = ahead.result()
     elif kind == "run" and version.stdin and _is_stdin(source):
         loaded = stdin.stdin_run(check=_gate)
+    elif kind == "run" and _is_stdin(source):  # 9.0.8 reads no '-': read as a pipe, '#' as data
+        loaded = inputs.load("/dev/stdin", kind, check=_gate, progress=None)
     else:
         reading = _reading(progress, source)
         loaded = inputs.load(source, kind, check=_gate, progress=reading, comments=version.comments)
