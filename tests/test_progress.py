@@ -78,3 +78,15 @@ def test_progress_stays_off_when_quiet_or_not_a_terminal(monkeypatch):
     assert not progress_module.wanted(quiet=True)
     monkeypatch.setattr("sys.stderr.isatty", lambda: False, raising=False)
     assert not progress_module.wanted(quiet=False)
+
+
+def test_one_run_draws_no_runs_bar(monkeypatch):
+    """'0/1 runs' said nothing (issue 27 item 10): with one run only its reading shows."""
+    from trecbench.cli.progress import TaskProgress
+
+    progress = TaskProgress(delay=0)
+    progress("scoring", 0, 1)
+    assert progress.current is None
+    progress("scoring", 0, 2)
+    assert progress.current is not None and progress.current.unit == " runs"
+    progress.close()

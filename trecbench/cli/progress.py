@@ -99,6 +99,8 @@ class TaskProgress:
         self.lock = threading.Lock()
 
     def __call__(self, label: str, done: int, total: int | None = None) -> None:
+        if label == "scoring" and total == 1:
+            return  # one run: "0/1 runs" says nothing; its reading bar shows the progress
         now = time.monotonic()
         with self.lock:
             start = self.starts.setdefault(label, now)
