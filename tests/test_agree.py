@@ -269,3 +269,12 @@ def test_tukey_hsd_is_family_wise_and_not_corrected_again():
     found = discriminative_power(values, "m", settings)
     assert found.significant == int((p < 0.05).sum())
     assert 0 < found.significant < 6
+
+
+def test_agree_latex_holds_the_same_numbers_as_json():
+    args = ["agree", QRELS, *RUNS, "-m", "nDCG@10", "-m", "MRR@10"]
+    document = json.loads(CliRunner().invoke(cli, [*args, "--format", "json"]).output)
+    latex = CliRunner().invoke(cli, [*args, "--format", "latex"]).output
+    assert latex.count(r"\begin{tabular}") == 3 and r"kendall\_tau" in latex
+    for row in document["discriminative_power"]:
+        assert f"{row['discriminative_power']:.4f}" in latex

@@ -50,7 +50,7 @@ CORRECTIONS = ("holm", "bonferroni", "bh", "none")
 @click.option(
     "--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Seed of resampling."
 )
-@conclusion_options(FORMATS[:3])
+@conclusion_options(FORMATS)
 def agree(
     qrels,
     runs,

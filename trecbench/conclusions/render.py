@@ -25,7 +25,21 @@ def _count(value: int | None) -> str:
 
 
 def grid(headers: Sequence[str], rows: Sequence[Sequence[str]], fmt: str) -> str:
-    """Rows under headers: aligned columns (text left, numbers right) or a Markdown table."""
+    """Rows under headers: aligned columns (text left, numbers right), a Markdown table or a
+    LaTeX (booktabs) tabular."""
+    if fmt == "latex":
+        from ..comparison_text import latex_escape
+
+        lines = [
+            r"\begin{tabular}{l" + "r" * (len(headers) - 1) + "}",
+            r"\toprule",
+            " & ".join(map(latex_escape, headers)) + r" \\",
+            r"\midrule",
+            *(" & ".join(latex_escape(c) for c in row) + r" \\" for row in rows),
+            r"\bottomrule",
+            r"\end{tabular}",
+        ]
+        return "\n".join(lines) + "\n"
     if fmt == "markdown":
         lines = [headers, ["---"] * len(headers), *rows]
         return "".join(
@@ -123,12 +137,12 @@ def _power_latex(result) -> str:
 
 
 def render_agreement(result, fmt: str = "table") -> str:
-    """An :class:`~trecbench.conclusions.agree.Agreement` as ``table``, ``markdown`` or
-    ``json``."""
-    _check(fmt, FORMATS[:3])
+    """An :class:`~trecbench.conclusions.agree.Agreement` as ``table``, ``markdown``,
+    ``json`` or ``latex`` (one tabular per part, each titled by a comment)."""
+    _check(fmt, FORMATS)
     if fmt == "json":
         return _json(result.to_dict())
-    title = "## " if fmt == "markdown" else ""
+    title = {"markdown": "## ", "latex": "% "}.get(fmt, "")
     settings = result.settings
     parts = [
         f"{title}Means\n\n",
