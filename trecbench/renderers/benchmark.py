@@ -24,7 +24,7 @@ def markdown(bench, statistics: bool = True) -> str:
     lines += _reranking(bench, labels)
     lines += _completeness(bench, labels)
     if bench.routing is not None:
-        from ..routing import render_routing
+        from .routing import render_routing
 
         routing = render_routing(bench.routing).rstrip()
         lines += ["", f"## Routing ({bench.config.routing})", "", routing]
