@@ -12,6 +12,7 @@ import pytest
 from conftest import ROOT
 
 from trecbench.benchmarking import (
+    STATISTICS,
     BenchmarkConfig,
     BenchmarkSettings,
     Completeness,
@@ -86,3 +87,23 @@ def test_completeness_takes_typed_thresholds_or_their_mapping():
     assert info["coverage"] == 2 / 3 and info["pool_depth"] == {"median": 1.0, "min": 1}
     assert info["unjudged"] == 1 / 3 and info["unjudged_at"] == 2
     assert [problem["check"] for problem in info["problems"]] == ["unjudged"]
+
+
+def test_the_configurations_statistics_defaults_are_compares():
+    fields = {name: getattr(StatsSettings(), name) for name in STATISTICS}
+    assert STATISTICS == fields and list(fields) == [
+        "test", "correction", "samples", "seed", "confidence",
+    ]  # fmt: skip
+    assert _settings().statistics == StatsSettings()
+
+
+def test_importing_the_benchmark_loads_no_pandas():
+    # compare's package (pandas) is imported where settings are made, not on import
+    import subprocess
+    import sys
+
+    code = "import sys, trecbench.benchmarking; print('pandas' in sys.modules)"
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    assert result.stdout.strip() == "False"

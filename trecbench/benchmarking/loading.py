@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any
 
 from .. import outputs
-from ..comparison.settings import StatsSettings
 from ..errors import InputError, OutputError, UsageError, shortened
 from .settings import (
     COMPLETENESS,
@@ -42,6 +41,8 @@ def load_benchmark_config(path: str | os.PathLike) -> BenchmarkSettings:
     modes, fusions do not go in circles, the baseline is a mode. Relative paths are
     resolved against the file's folder.
     """
+    from ..comparison.settings import StatsSettings
+
     path = Path(path)
     document = _read_document(path)
     _check_schema(document, path)

@@ -13,9 +13,12 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ..comparison.settings import StatsSettings
 from ..errors import UsageError, excerpt
+
+if TYPE_CHECKING:  # compare's package loads pandas: imported where settings are made
+    from ..comparison.settings import StatsSettings
 
 RTASK_MAX_DEPTH = 100  # the TREC R task's submission cap
 DEFAULT_PROFILE = "rtask"  # the validator's profile for R-task runs
@@ -95,12 +98,16 @@ class Completeness:
 
 
 # The defaults as a configuration spells them (the schema's ``completeness`` and
-# ``statistics`` tables).
+# ``statistics`` tables); the statistics' are StatsSettings' (a test keeps them equal).
 COMPLETENESS = Completeness().to_json()
-STATISTICS = {
-    name: getattr(StatsSettings(), name)
-    for name in ("test", "correction", "samples", "seed", "confidence")
-}
+STATISTICS = {"test": "t", "correction": "holm", "samples": 10_000, "seed": 0, "confidence": 0.95}
+
+
+def default_statistics() -> StatsSettings:
+    """compare's default statistics settings."""
+    from ..comparison.settings import StatsSettings
+
+    return StatsSettings(**STATISTICS)
 
 
 @dataclass(frozen=True)
@@ -185,7 +192,7 @@ class BenchmarkSettings:
     max_depth: int | None = RTASK_MAX_DEPTH
     preset: str = DEFAULT_PRESET
     targets: dict[str, Target] = field(default_factory=dict)
-    statistics: StatsSettings = field(default_factory=StatsSettings)
+    statistics: StatsSettings = field(default_factory=default_statistics)
     baseline: str | None = None
     strata: Path | None = None
     group_by: str | None = None
