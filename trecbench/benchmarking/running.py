@@ -55,17 +55,8 @@ def run_benchmark(config: BenchmarkSettings | str | os.PathLike, *, progress=Non
     # the qrels' and runs' records (checksums, counts) were taken while they were read
     inputs = [qrels.record, *(loaded[m.name].record for m in config.modes if m.run is not None)]
     inputs = _input_records(config, inputs)
-    comparison.inputs = inputs
-    comparison.run_inputs = {
-        r.mode.name: str(r.mode.run if r.mode.run is not None else r.output) for r in results
-    }
-    comparison.evaluation = dict(EVALUATION)
+    _record_inputs(comparison, inputs, results)
     kpis = _kpis(config, comparison)
-    flags = [
-        {"qid": f.qid, "reason": f.reason, "message": f.message, "action": ACTIONS["invalid_qrels"]}
-        for f in evaluation.flagged
-        if f.run is None
-    ]
     return Benchmark(
         config=config,
         profile=config.profile,
@@ -75,7 +66,7 @@ def run_benchmark(config: BenchmarkSettings | str | os.PathLike, *, progress=Non
         kpis=kpis,
         reranking=_reranking(config, kpis),
         routing=routing,
-        qrels_flags=flags,
+        qrels_flags=_qrels_flags(evaluation),
         qrels_validation=summary(validated.qrels),
         inputs=inputs,
         qrels_table=qrels_table,
@@ -183,6 +174,27 @@ def _input_records(config: BenchmarkSettings, read: list[dict]) -> list[dict]:
         if path is not None:
             records.append(input_record(path, kind))
     return records
+
+
+def _record_inputs(comparison, inputs: list[dict], results: list[ModeResult]) -> None:
+    """What compare's report records of its inputs: every input file, each mode's run (a
+    fused mode's as written in the output folder) and how the modes were scored."""
+    comparison.inputs = inputs
+    comparison.run_inputs = {
+        r.mode.name: str(r.mode.run if r.mode.run is not None else r.output) for r in results
+    }
+    comparison.evaluation = dict(EVALUATION)
+
+
+def _qrels_flags(evaluation) -> list[dict]:
+    """The topics the qrels' own problems flag (none relevant, negative grades), each with
+    the R-task reference's recovery action."""
+    action = ACTIONS["invalid_qrels"]
+    return [
+        {"qid": f.qid, "reason": f.reason, "message": f.message, "action": action}
+        for f in evaluation.flagged
+        if f.run is None
+    ]
 
 
 def _routing(config: BenchmarkSettings) -> dict | None:
