@@ -34,6 +34,17 @@ import numpy as np
 
 from . import sources
 from .errors import InputError
+from .renderers.routing import render_routing  # where callers have found it
+
+__all__ = [
+    "FIELDS",
+    "RoutingLog",
+    "parse_routing_log",
+    "read_routing_log",
+    "render_routing",
+    "reranking_improvement",
+    "routing_metrics",
+]
 
 FIELDS = ("qid", "chosen_expert", "optimal_expert", "retrieval_ran", "should_retrieve")
 
@@ -184,28 +195,3 @@ def reranking_improvement(baseline: float, reranked: float) -> float | None:
     if baseline == 0 or not (math.isfinite(baseline) and math.isfinite(reranked)):
         return None
     return (reranked - baseline) / baseline * 100
-
-
-def render_routing(metrics: dict) -> str:
-    """The routing metrics as a small Markdown table (also readable as plain text)."""
-    level = f"{metrics['settings']['confidence']:.0%}"
-
-    def cell(rate: dict, unit: str) -> str:
-        if rate["value"] is None:
-            return "n/a"
-        digits = 1 if unit == "%" else 4
-        return (
-            f"{rate['value']:.{digits}f}{unit} [{rate['ci_low']:.{digits}f}{unit}, "
-            f"{rate['ci_high']:.{digits}f}{unit}] over {rate['queries']} queries"
-        )
-
-    gate = metrics["gate"]
-    lines = [
-        f"| Routing metric | Value [{level} CI] |",
-        "|---|---|",
-        f"| Routing accuracy | {cell(metrics['routing_accuracy'], '')} |",
-        f"| Gate efficiency | {cell(metrics['gate_efficiency'], '%')} |",
-        f"| Gate decisions | {gate['saved']} saved, {gate['missed']} missed (skipped but "
-        f"needed), {gate['unneeded']} unneeded (ran but not needed) |",
-    ]
-    return "\n".join(lines) + "\n"

@@ -45,24 +45,20 @@ def benchmark(config, outdir, meta, quiet):
     Example:
       trecbench benchmark data/hpo-rtask/benchmark.toml -o out/hpo-rtask
     """
-    from ..benchmarking import check_outputs, load_benchmark_config, run_benchmark
-    from ..errors import UsageError
+    from .. import benchmarking
 
-    settings = load_benchmark_config(config)
-    target = outdir or settings.output
-    if target is None:
-        raise UsageError("benchmark: give -o DIR or `output` in the configuration")
-    check_outputs(settings, target)  # before the work: an input is never an output
+    settings = benchmarking.load_benchmark_config(config).with_options(outdir, meta)
+    benchmarking.check_outputs(settings)  # before the work: an input is never an output
     progress = StderrProgress("resampling") if wanted(quiet) else None
     try:
-        result = run_benchmark(settings, progress=progress)
+        result = benchmarking.run_benchmark(settings, progress=progress)
     finally:
         if progress is not None:
             progress.close()
     from .compare import warn_without_html
 
     warn_without_html()
-    written = result.write(target, meta=meta)
+    written = result.write()
     if not quiet:
         click.echo(result.markdown(statistics=False))
     for path in written:

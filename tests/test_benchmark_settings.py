@@ -1,0 +1,109 @@
+"""The benchmark's typed settings (issue 26): :class:`BenchmarkSettings` is built and checked
+once, from a configuration file or directly in Python, and what runs, writes and renders the
+benchmark reads its fields; the command's ``-o`` and ``--meta`` go into it."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pyarrow as pa
+import pytest
+from conftest import ROOT
+
+from trecbench.benchmarking import (
+    STATISTICS,
+    BenchmarkConfig,
+    BenchmarkSettings,
+    Completeness,
+    Mode,
+    check_outputs,
+    completeness,
+    load_benchmark_config,
+)
+from trecbench.comparison import StatsSettings
+from trecbench.errors import OutputError, UsageError
+
+CONFIG = ROOT / "data" / "hpo-rtask" / "benchmark.toml"
+
+
+def _settings(**changes) -> BenchmarkSettings:
+    modes = [Mode("a", "A", run=Path("a.run")), Mode("b", "B", fuse=["a"], depth=10)]
+    fields = {"path": Path("bench.toml"), "name": "n", "qrels": Path("q"), "modes": modes}
+    return BenchmarkSettings(**(fields | changes))
+
+
+def test_the_configuration_becomes_typed_settings():
+    settings = load_benchmark_config(CONFIG)
+    assert BenchmarkConfig is BenchmarkSettings  # the earlier name still imports
+    assert settings.statistics == StatsSettings(test="t", correction="holm", seed=42)
+    assert settings.baseline == "lexical" and settings.profile == "rtask"
+    assert settings.completeness == Completeness()
+    assert settings.mode("hybrid").run_tag == "hybrid"
+    assert settings.inputs[:2] == [CONFIG, CONFIG.parent / "hpo-rtask.qrels"]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        settings.baseline = "vector"
+
+
+def test_settings_built_in_python_are_checked_as_a_file_is():
+    assert _settings().baseline == "a"  # default: the first mode
+    assert _settings(baseline="b").baseline == "b"
+    with pytest.raises(UsageError, match=r"bench.toml: statistics.baseline 'c' is not a mode"):
+        _settings(baseline="c")
+    with pytest.raises(UsageError, match=r"bench.toml: the validator has no profile 'rtsak'"):
+        _settings(profile="rtsak")
+    with pytest.raises(UsageError, match=r"mode 'b' refers to unknown mode 'x'"):
+        _settings(modes=[Mode("a", "A", run=Path("a")), Mode("b", "B", fuse=["a", "x"])])
+    circle = [Mode("a", "A", fuse=["b"]), Mode("b", "B", fuse=["a"])]
+    with pytest.raises(UsageError, match=r"in a circle: a -> b -> a"):
+        _settings(modes=circle)
+
+
+def test_the_commands_options_go_into_the_settings(tmp_path):
+    settings = load_benchmark_config(CONFIG)
+    assert settings.output is None
+    with pytest.raises(UsageError, match=r"give -o DIR or `output` in the configuration"):
+        check_outputs(settings)
+    chosen = settings.with_options(tmp_path / "out", {"run": "2", "lexical": "mine"})
+    assert chosen.output == tmp_path / "out"
+    assert chosen.meta == settings.meta | {"run": "2", "lexical": "mine"}
+    assert list(chosen.meta)[-1] == "run" and chosen.meta["lexical"] == "mine"
+    assert chosen.with_options().output == chosen.output  # no -o keeps the output
+    check_outputs(chosen)  # the output folder is taken from the settings
+    fused_output = tmp_path / "out" / "runs" / "hybrid.run"  # where the hybrid mode goes
+    fused_output.parent.mkdir(parents=True)
+    fused_output.write_text("1 Q0 d 1 1 t\n")
+    modes = [dataclasses.replace(chosen.modes[0], run=fused_output), *chosen.modes[1:]]
+    with pytest.raises(OutputError, match="refusing to overwrite an input file"):
+        check_outputs(dataclasses.replace(chosen, modes=modes))
+
+
+def test_completeness_takes_typed_thresholds_or_their_mapping():
+    ranked = pa.table({"qid": ["1", "1", "2"], "docno": ["d1", "d2", "d1"], "rank": [1, 2, 1]})
+    qrels = pa.table({"qid": ["1", "2", "3"], "docno": ["d1", "d1", "d1"], "rel": [1, 0, 1]})
+    typed = Completeness(min_coverage=0.5, min_pool_depth=1, max_unjudged=0.2, unjudged_at=2)
+    info = completeness(ranked, qrels, ["1", "2", "3"], typed)
+    assert info == completeness(ranked, qrels, ["1", "2", "3"], typed.to_json())
+    assert info["coverage"] == 2 / 3 and info["pool_depth"] == {"median": 1.0, "min": 1}
+    assert info["unjudged"] == 1 / 3 and info["unjudged_at"] == 2
+    assert [problem["check"] for problem in info["problems"]] == ["unjudged"]
+
+
+def test_the_configurations_statistics_defaults_are_compares():
+    fields = {name: getattr(StatsSettings(), name) for name in STATISTICS}
+    assert STATISTICS == fields and list(fields) == [
+        "test", "correction", "samples", "seed", "confidence",
+    ]  # fmt: skip
+    assert _settings().statistics == StatsSettings()
+
+
+def test_importing_the_benchmark_loads_no_pandas():
+    # compare's package (pandas) is imported where settings are made, not on import
+    import subprocess
+    import sys
+
+    code = "import sys, trecbench.benchmarking; print('pandas' in sys.modules)"
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    assert result.stdout.strip() == "False"

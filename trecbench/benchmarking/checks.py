@@ -1,0 +1,137 @@
+"""The benchmark's validation: the qrels and every run file with the configured validator
+profile before anything is scored, fused modes after their fusion; a failure stops the
+benchmark with the findings and the R-task reference's recovery action
+(:class:`InvalidRuns`)."""
+
+from __future__ import annotations
+
+import contextlib
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+
+from ..errors import ExitCode, TrecbenchError
+from .settings import ACTIONS, BenchmarkSettings, Mode
+
+FINDINGS_SHOWN = 20  # error findings listed per file
+
+
+class InvalidRuns(TrecbenchError):
+    """A run or the qrels failed validation; the message lists the findings, one per line
+    (exit 2, as validate's)."""
+
+    exit_code = ExitCode.INPUT
+
+    def __init__(self, lines: list[str]):
+        self.lines = lines
+        super().__init__("\n".join(lines))
+
+
+def validation_profile(config: BenchmarkSettings) -> str:
+    """The configured validator profile, by default the R task's (``rtask``); the settings
+    checked that the validator has it."""
+    return config.profile
+
+
+@dataclass
+class Validated:
+    """What :func:`validate_inputs` read: the qrels' and the runs' (by mode) validation
+    results, the topic ids of the configured topics file, and the qrels' and runs' open
+    sources, for the loader."""
+
+    qrels: Any
+    runs: dict[str, Any]
+    topics: list[str] | None
+    qrels_source: Any
+    run_sources: dict[str, Any]
+
+
+def validate_inputs(config: BenchmarkSettings, held: contextlib.ExitStack) -> Validated:
+    """Validate the qrels and every run file; raise :class:`InvalidRuns` with all errors.
+
+    Each file is opened once, into memory, and held open by ``held``: the loader parses
+    what was validated, from the same read (a file could change between two reads, a pipe
+    cannot be read twice; R-task runs are small). The topics file too is read once, for
+    every run and fused mode.
+    """
+    from ..inputs.streams import Source
+    from ..validation import read_topics, validate_qrels, validate_run
+
+    qrels_source = held.enter_context(Source(config.qrels, spool=True))
+    qrels = validate_qrels(qrels_source, profile=config.profile, collect_judged=True)
+    if not qrels.ok:
+        raise InvalidRuns(_errors(qrels, ACTIONS["invalid_qrels"]))
+    # read where the first run's validation read it (there is one: fusions end in runs)
+    topics = None if config.topics is None else read_topics(config.topics)
+    results, sources, lines = {}, {}, []
+    for mode in config.modes:
+        if mode.run is None:
+            continue
+        sources[mode.name] = held.enter_context(Source(mode.run, spool=True))
+        result = validate_run(
+            sources[mode.name],
+            profile=config.profile,
+            qrels=qrels.qrels_info,
+            topics=topics,
+            max_depth=config.max_depth,
+        )
+        results[mode.name] = result
+        if not result.ok:
+            lines += _errors(result, ACTIONS["invalid_run"])
+    if lines:
+        raise InvalidRuns(lines)
+    return Validated(qrels, results, topics, qrels_source, sources)
+
+
+def check_fused(
+    mode: Mode, ranked: pa.Table, output: Path, config: BenchmarkSettings, validated: Validated
+) -> tuple[bytes, dict, list[str]]:
+    """A fused mode's run file (its bytes, as written to ``output``), validated as the run
+    files were: the bytes, the validation summary and the error lines (none when valid)."""
+    from ..files import run_bytes
+    from ..inputs import to_pandas
+    from ..inputs.trec_text import tokenize
+    from ..validation import check_tokens
+
+    data = run_bytes(to_pandas(ranked))
+    findings = check_tokens(
+        tokenize(data, path=str(output)),
+        "run",
+        profile=config.profile,
+        max_depth=config.max_depth,
+        topics=validated.topics,
+        qrels_topics=validated.qrels.qrels_info,
+    )
+    errors = [f.format() for f in findings if f.severity == "error"]
+    if errors:
+        errors.append(f"{output}: recovery: check the fusion of mode {mode.name}")
+    severities = Counter(f.severity for f in findings)
+    summary = {
+        "errors": severities["error"],
+        "warnings": severities["warning"],
+        "infos": severities["info"],
+        "rules": dict(sorted(Counter(f.rule for f in findings).items())),
+    }
+    return data, summary, errors
+
+
+def summary(result) -> dict:
+    """A validation result's counts, as the report records them."""
+    counts = result.counts
+    return {
+        "errors": counts["error"],
+        "warnings": counts["warning"],
+        "infos": counts["info"],
+        "rules": counts["rules"],
+    }
+
+
+def _errors(result, action: str, limit: int = FINDINGS_SHOWN) -> list[str]:
+    errors = [f for f in result.findings if f.severity == "error"]
+    lines = [finding.format() for finding in errors[:limit]]
+    if result.counts["error"] > len(lines):
+        lines.append(f"{result.path}: ... {result.counts['error'] - len(lines)} more error(s)")
+    return [*lines, f"{result.path}: recovery: {action} (TREC R-task reference)"]

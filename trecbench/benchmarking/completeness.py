@@ -1,0 +1,95 @@
+"""How complete a mode's evaluation is: query coverage, judged pool depth, unjudged share
+(:func:`completeness`), each threshold not met named with the R-task reference's recovery
+action."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from .. import arrow, ranking
+from .settings import ACTIONS, Completeness
+
+
+def completeness(
+    ranked: pa.Table,
+    qrels: pa.Table,
+    qrels_topics: Sequence[str],
+    settings: Completeness | Mapping[str, Any],
+) -> dict:
+    """How complete a mode's evaluation is: ``coverage`` (share of the qrels topics the run
+    has results for), ``pool_depth`` (per evaluated topic the number of leading documents
+    that are judged — a judgment with a grade >= 0; its median and minimum) and
+    ``unjudged`` (share of unjudged documents in the top ``unjudged_at`` of the evaluated
+    topics, the validator's X4). ``problems`` lists each threshold of ``settings`` that is
+    not met, with the R-task reference's recovery action. ``settings`` are
+    :class:`~trecbench.benchmarking.settings.Completeness` (or a mapping of its fields).
+
+    ``ranked`` is the run in trec_eval order with ``rank`` (:func:`trecbench.rank_run`).
+    """
+    if isinstance(settings, Mapping):  # the API's string-keyed form, read here once
+        settings = Completeness(**settings)
+    wanted = arrow.array(list(qrels_topics), pa.large_string())
+    qid = pc.cast(ranked.column("qid"), pa.large_string())
+    ranked = ranked.filter(pc.is_in(qid, value_set=wanted))
+    judged_rows = qrels.filter(pc.greater_equal(qrels.column("rel"), arrow.scalar(0)))
+
+    def both(name: str) -> pa.ChunkedArray:  # the run's rows, then the judged ones
+        columns = (ranked.column(name), judged_rows.column(name))
+        return pa.chunked_array([pc.cast(c, pa.large_string()) for c in columns])
+
+    keys = arrow.row_keys(both("qid"), both("docno"))
+    judged = np.isin(keys[: ranked.num_rows], keys[ranked.num_rows :])
+    position = arrow.to_numpy(ranked.column("rank")).astype(np.int64) - 1
+    starts = ranking.topic_starts(ranked.column("qid"))
+    lengths = np.diff(np.append(starts, ranked.num_rows))
+    topic = np.repeat(np.arange(len(starts)), lengths)
+    # leading judged documents: the position of the first unjudged one (or the topic's size)
+    depth = np.minimum.reduceat(np.where(judged, lengths[topic], position), starts)
+    top = position < settings.unjudged_at
+    unjudged = float((~judged & top).sum() / top.sum()) if top.any() else 0.0
+    evaluated, total = len(starts), len(qrels_topics)
+    coverage = evaluated / total if total else 0.0
+    median = float(np.median(depth)) if len(depth) else 0.0
+    problems = []
+    if coverage < settings.min_coverage:
+        problems.append(
+            {
+                "check": "coverage",
+                "message": f"results for {evaluated} of {total} qrels topics "
+                f"({coverage:.1%} < {settings.min_coverage:.0%})",
+                "action": ACTIONS["invalid_run"],
+            }
+        )
+    if median < settings.min_pool_depth:
+        problems.append(
+            {
+                "check": "pool_depth",
+                "message": f"median judged depth {median:g} < {settings.min_pool_depth} "
+                "(documents judged before the first unjudged one)",
+                "action": ACTIONS["shallow_pool"],
+            }
+        )
+    if unjudged > settings.max_unjudged:
+        problems.append(
+            {
+                "check": "unjudged",
+                "message": f"{unjudged:.1%} of the top {settings.unjudged_at} documents "
+                f"are unjudged (> {settings.max_unjudged:.0%})",
+                "action": ACTIONS["shallow_pool"],
+            }
+        )
+    return {
+        "topics": evaluated,
+        "qrels_topics": total,
+        "coverage": coverage,
+        "pool_depth": {"median": median, "min": int(depth.min()) if len(depth) else 0},
+        "unjudged": unjudged,
+        "unjudged_at": int(settings.unjudged_at),
+        "complete": not problems,
+        "problems": problems,
+    }

@@ -1,0 +1,176 @@
+"""Benchmark configuration files (TOML or YAML) read and checked into
+:class:`~trecbench.benchmarking.settings.BenchmarkSettings`.
+
+This is the one place that reads the configuration's keys: the document is checked against
+the shipped JSON Schema ``benchmark_config``, then turned into typed settings, which check
+what a schema cannot say.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from .. import outputs
+from ..errors import InputError, OutputError, UsageError, shortened
+from .settings import (
+    COMPLETENESS,
+    DEFAULT_PRESET,
+    DEFAULT_PROFILE,
+    PRESETS,
+    RTASK_MAX_DEPTH,
+    STATISTICS,
+    BenchmarkSettings,
+    Completeness,
+    Mode,
+    Target,
+)
+
+CONFIG_SCHEMA = "benchmark_config"
+
+
+def load_benchmark_config(path: str | os.PathLike) -> BenchmarkSettings:
+    """Read and check a benchmark configuration (TOML or YAML; see ``docs/benchmark.md``).
+
+    The document is checked against the shipped JSON Schema ``benchmark_config`` (one-line
+    error naming the offending key), then for what a schema cannot say: modes refer to
+    modes, fusions do not go in circles, the baseline is a mode. Relative paths are
+    resolved against the file's folder.
+    """
+    from ..comparison.settings import StatsSettings
+
+    path = Path(path)
+    document = _read_document(path)
+    _check_schema(document, path)
+    base = path.parent
+
+    def resolve(value: str | None) -> Path | None:
+        return None if value is None else base / value
+
+    validation = document.get("validation", {})
+    max_depth = validation.get("max_depth", RTASK_MAX_DEPTH)
+    statistics = dict(STATISTICS) | document.get("statistics", {})
+    baseline = statistics.pop("baseline", None)
+    targets = document.get("targets", {})
+    preset = targets.get("preset", DEFAULT_PRESET)
+    strata = document.get("strata", {})
+    return BenchmarkSettings(
+        path=path,
+        name=document.get("name", path.stem),
+        qrels=resolve(document["qrels"]),
+        modes=[_mode(name, spec, resolve, max_depth) for name, spec in document["modes"].items()],
+        measures=document.get("measures"),
+        topics=resolve(document.get("topics")),
+        output=resolve(document.get("output")),
+        meta={str(key): str(value) for key, value in document.get("meta", {}).items()},
+        profile=validation.get("profile") or DEFAULT_PROFILE,
+        max_depth=max_depth,
+        preset=preset,
+        targets=_targets(preset, targets.get("measures", {})),
+        statistics=StatsSettings(**statistics),
+        baseline=baseline,
+        strata=resolve(strata.get("sidecar")),
+        group_by=strata.get("group_by"),
+        completeness=Completeness(**(dict(COMPLETENESS) | document.get("completeness", {}))),
+        routing=resolve(document.get("routing")),
+    )
+
+
+def _mode(name: str, spec: Mapping[str, Any], resolve, max_depth: int | None) -> Mode:
+    """One ``modes.NAME`` table; a fusion is ``max_depth`` deep unless it says otherwise."""
+    fused = spec.get("fuse")
+    return Mode(
+        name=name,
+        label=spec.get("label", name),
+        run=resolve(spec.get("run")),
+        fuse=None if fused is None else list(fused),
+        method=spec.get("method", "rrf"),
+        k=spec.get("k", 60),
+        norm=spec.get("norm"),
+        weights=spec.get("weights"),
+        depth=spec.get("depth", max_depth) if fused is not None else None,
+        tag=spec.get("tag"),
+        reranks=spec.get("reranks"),
+    )
+
+
+def _targets(preset: str, measures: Mapping[str, Mapping[str, Any]]) -> dict[str, Target]:
+    """The preset's targets, with ``targets.measures`` added or replacing them."""
+    chosen = dict(PRESETS[preset])
+    for measure, spec in measures.items():
+        low, high = spec["baseline"]
+        chosen[measure] = Target(
+            (low, high), spec["good"], spec.get("strong"), spec.get("note", "")
+        )
+    return chosen
+
+
+def _read_document(path: Path) -> Any:
+    """The configuration's document: TOML by ``.toml``, YAML by ``.yaml``/``.yml``."""
+    from .. import provenance
+
+    outputs.note_input(path)
+    suffix = path.suffix.lower()
+    data = provenance.read_file(path)  # checksum taken on the way
+    if suffix == ".toml":
+        return _parse_toml(data, path)
+    if suffix in (".yaml", ".yml"):
+        import yaml
+
+        from ..yaml_loader import load_yaml
+
+        try:
+            return load_yaml(data.decode("utf-8"))
+        except (UnicodeDecodeError, yaml.YAMLError) as error:
+            where = getattr(error, "problem_mark", None)
+            line = where.line + 1 if where is not None else None
+            problem = getattr(error, "problem", None) or str(error)
+            raise InputError(str(path), line, f"not valid YAML: {shortened(problem)}") from None
+    raise UsageError(f"{path}: a benchmark configuration is .toml, .yaml or .yml")
+
+
+def _parse_toml(data: bytes, path: Path) -> Any:
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        import tomli as tomllib
+    from ..yaml_loader import MAX_DEPTH, nesting_depth
+
+    try:
+        document = tomllib.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        raise InputError(str(path), None, f"not valid TOML: {error}") from None
+    except RecursionError:  # tomllib parses nested arrays and tables recursively
+        document = None
+    if document is None or nesting_depth(document) > MAX_DEPTH:
+        raise InputError(str(path), None, f"nested deeper than {MAX_DEPTH} levels")
+    return document
+
+
+def _check_schema(document: Any, path: Path) -> None:
+    from ..report import validate_against_schema
+
+    try:
+        validate_against_schema(document, CONFIG_SCHEMA)
+    except OutputError as error:
+        message = str(error).removeprefix(f"{CONFIG_SCHEMA}: ")
+        raise UsageError(f"{path}: {shortened(message)}") from None
+    _refuse_non_finite(document, path)
+
+
+def _refuse_non_finite(value: Any, path: Path, where: str = "") -> None:
+    """A NaN or infinite number (YAML ``.nan``/``.inf``, TOML ``nan``/``inf``) means nothing
+    as a target, weight or threshold: every mean would be marked ``≥ nan``."""
+    if isinstance(value, float) and not math.isfinite(value):
+        where = shortened(where or "(top level)")
+        raise UsageError(f"{path}: {where}: {value!r} is not a finite number")
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            _refuse_non_finite(item, path, f"{where}/{key}" if where else str(key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            _refuse_non_finite(item, path, f"{where}/{index}" if where else str(index))

@@ -1,0 +1,245 @@
+"""What a benchmark found (:class:`Benchmark`, one :class:`ModeResult` per mode) and the
+files it writes: BenchmarkReport.json (compare's report with a ``benchmark`` section),
+BenchmarkComparison.md, report.html, an EvaluationReport per mode, the fused modes' runs
+and ExperimentManifest.json, as one unit."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from .. import outputs
+from .settings import BenchmarkSettings, Mode
+
+MANIFEST_FILE = "ExperimentManifest.json"
+REPORTS_DIR = "reports"
+RUNS_DIR = "runs"
+
+
+@dataclass
+class ModeResult:
+    """What the benchmark learned about one mode."""
+
+    mode: Mode
+    table: pa.Table
+    validation: dict
+    completeness: dict
+    output: Path | None = None  # where a fused mode's run is written (relative to -o)
+    run_bytes: bytes | None = None
+
+
+@dataclass
+class Benchmark:
+    """Result of :func:`~trecbench.benchmarking.run_benchmark`: the evaluation, the
+    comparison and what the R task adds (targets, completeness, reranking improvements,
+    routing)."""
+
+    config: BenchmarkSettings
+    profile: str
+    modes: list[ModeResult]
+    evaluation: Any
+    comparison: Any
+    kpis: list[dict]
+    reranking: list[dict]
+    routing: dict | None
+    qrels_flags: list[dict]
+    qrels_validation: dict
+    inputs: list[dict]
+    qrels_table: Any = None  # the one parse of the qrels (the page's grades: not read again)
+
+    def section(self) -> dict:
+        """The ``benchmark`` section of BenchmarkReport.json (schema ``benchmark_workflow``)."""
+        from ..report import _json_safe
+
+        config = self.config
+        return _json_safe(
+            {
+                "name": config.name,
+                "config": str(config.path),
+                "validation": {
+                    "profile": self.profile,
+                    "max_depth": config.max_depth,
+                    "qrels": self.qrels_validation,
+                },
+                "modes": [_mode_record(result) for result in self.modes],
+                "targets": {
+                    "preset": config.preset,
+                    "measures": {m: t.to_dict() for m, t in config.targets.items()},
+                },
+                "kpis": self.kpis,
+                "reranking": self.reranking,
+                "qrels_flags": self.qrels_flags,
+                "completeness_settings": config.completeness.to_json(),
+                "routing": self.routing,
+            }
+        )
+
+    def report(self, experiment_id: str | None = None, meta: Mapping[str, str] | None = None):
+        """BenchmarkReport.json: compare's report of the modes plus ``benchmark``."""
+        document = self.comparison.report(experiment_id, meta)
+        document["benchmark"] = self.section()
+        return document
+
+    def markdown(self, statistics: bool = True) -> str:
+        """BenchmarkComparison.md; without ``statistics``, only the R-task part (KPI table,
+        targets, reranking, completeness, routing), without compare's tables."""
+        from ..renderers.benchmark import markdown
+
+        return markdown(self, statistics)
+
+    def evaluation_reports(self, experiment_id: str, meta: Mapping[str, str]) -> dict[str, dict]:
+        """One EvaluationReport per mode (its values, flagged topics and inputs)."""
+        from ..report import build_evaluation_report
+
+        qrels_record = next(r for r in self.inputs if r["kind"] == "qrels")
+        reports = {}
+        for result, run in zip(self.modes, self.evaluation.runs, strict=True):
+            own = dataclasses.replace(
+                self.evaluation,
+                runs=[run],
+                flagged=[f for f in self.evaluation.flagged if f.run in (None, run.name)],
+            )
+            inputs = [qrels_record] + [
+                r for r in self.inputs if r["kind"] == "run" and r["path"] == str(result.mode.run)
+            ]
+            reports[result.mode.name] = build_evaluation_report(
+                own, inputs, experiment_id=experiment_id, meta=meta
+            )
+        return reports
+
+    def to_html(self, depth: int = 20, path: str | os.PathLike | None = None) -> str:
+        """The benchmark as one self-contained page (:mod:`trecbench.html_report`): the
+        R-task part (KPIs against the targets, reranking, completeness and its recovery
+        actions), then compare's tables and figures with the modes as runs and the
+        drill-down to each mode's top ``depth`` documents. Written to ``path`` if given."""
+        from ..html_report import comparison_html
+
+        runs = {result.mode.name: result.table for result in self.modes}
+        qrels = self.qrels_table if self.qrels_table is not None else str(self.config.qrels)
+        page = comparison_html(
+            self.comparison, runs=runs, qrels=qrels, depth=depth,
+            title=f"trecbench benchmark: {self.config.name}", preamble=self.markdown(False),
+        )  # fmt: skip
+        if path is not None:
+            outputs.write_file(path, page, [record["path"] for record in self.inputs])
+        return page
+
+    def write(
+        self,
+        outdir: str | os.PathLike | None = None,
+        *,
+        meta: Mapping[str, str] | None = None,
+        argv: Sequence[str] | None = None,
+    ) -> list[Path]:
+        """Write everything into ``outdir`` (default: the settings' ``output``) as one unit
+        (nothing is replaced unless all of it could be prepared; inputs are never
+        overwritten): BenchmarkReport.json, BenchmarkComparison.md, report.html (with the
+        ``html`` extra), ``reports/<mode>.json`` (EvaluationReports), ``runs/<mode>.run``
+        (fused modes) and ExperimentManifest.json (last). ``meta`` adds to the settings'."""
+        import uuid
+
+        from ..report import build_manifest, bytes_record, json_bytes
+
+        out = output_folder(self.config, outdir)
+        meta = dict(self.config.meta) | dict(meta or {})
+        experiment_id = str(uuid.uuid4())
+        files, counts = self._files(out, experiment_id, meta)
+        written = [
+            bytes_record(path, kind, data) | counts.get(path, {})
+            for path, (data, kind) in files.items()
+        ]
+        manifest = build_manifest(
+            sys.argv if argv is None else argv, self.inputs, written, meta, experiment_id
+        )
+        files[out / MANIFEST_FILE] = (json_bytes(manifest), "manifest")
+        with outputs.OutputSet([record["path"] for record in self.inputs]) as staged:
+            for path, (data, _) in files.items():
+                staged.write(path, data)
+        return list(files)
+
+    def _files(self, out: Path, experiment_id: str, meta: Mapping[str, str]):
+        """Every file but the manifest, ``path -> (bytes, kind)``, and what the manifest
+        records of a fused run beyond its bytes, ``path -> counts``."""
+        from ..comparison import HTML_FILE, MARKDOWN_FILE, REPORT_FILE, html_available
+        from ..report import json_bytes
+
+        files: dict[Path, tuple[bytes, str]] = {}
+        counts: dict[Path, dict] = {}
+        for result in self.modes:
+            if result.output is not None:
+                files[out / result.output] = (result.run_bytes, "run")
+                tag = result.mode.run_tag
+                counts[out / result.output] = {
+                    "lines": result.table.num_rows,
+                    "topics": pc.count_distinct(result.table.column("qid")).as_py(),
+                    "run_tag": tag,
+                    "run_tags": [tag],
+                }
+        for name, document in self.evaluation_reports(experiment_id, meta).items():
+            files[out / report_file(name)] = (json_bytes(document), "report")
+        files[out / REPORT_FILE] = (json_bytes(self.report(experiment_id, meta)), "report")
+        files[out / MARKDOWN_FILE] = (self.markdown().encode("utf-8"), "markdown")
+        if html_available():
+            files[out / HTML_FILE] = (self.to_html().encode("utf-8"), "html")
+        return files, counts
+
+
+def output_folder(config: BenchmarkSettings, outdir: str | os.PathLike | None = None) -> Path:
+    """``outdir``, else the settings' ``output``; a usage error when neither is given."""
+    from ..errors import UsageError
+
+    if outdir is None:
+        outdir = config.output
+    if outdir is None:
+        raise UsageError("benchmark: give -o DIR or `output` in the configuration")
+    return Path(outdir)
+
+
+def check_outputs(config: BenchmarkSettings, outdir: str | os.PathLike | None = None) -> None:
+    """Refuse, before the benchmark of ``config`` is run, what :meth:`Benchmark.write`
+    into ``outdir`` (default: the settings' ``output``) would refuse only after it: a file
+    it writes (all named after the configuration's modes) that is one of the
+    configuration's inputs, a symbolic link or not a regular file."""
+    from ..comparison import HTML_FILE, MARKDOWN_FILE, REPORT_FILE
+
+    out = output_folder(config, outdir)
+    files = [out / fused_run_file(mode.name) for mode in config.modes if mode.fuse is not None]
+    files += [out / report_file(mode.name) for mode in config.modes]
+    files += [out / REPORT_FILE, out / MARKDOWN_FILE, out / HTML_FILE, out / MANIFEST_FILE]
+    for path in files:
+        outputs.check_target(path, config.inputs)
+
+
+def fused_run_file(name: str) -> Path:
+    """Where a fused mode's run is written, relative to the output folder."""
+    return Path(RUNS_DIR) / f"{name}.run"
+
+
+def report_file(name: str) -> str:
+    """Where a mode's EvaluationReport is written, relative to the output folder."""
+    return f"{REPORTS_DIR}/{name}.json"
+
+
+def _mode_record(result: ModeResult) -> dict:
+    """A mode in the report's ``benchmark.modes``."""
+    mode = result.mode
+    return {
+        "name": mode.name,
+        "label": mode.label,
+        "kind": "run" if mode.fuse is None else "fusion",
+        "run": None if mode.run is None else str(mode.run),
+        "fusion": mode.fusion(),
+        "reranks": mode.reranks,
+        "output": None if result.output is None else str(result.output),
+        "evaluation_report": report_file(mode.name),
+        "validation": result.validation,
+        "completeness": result.completeness,
+    }

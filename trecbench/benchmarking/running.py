@@ -1,0 +1,272 @@
+""":func:`run_benchmark`: validate, fuse, score and compare the modes of one benchmark, then
+mark the means against the targets, find incomplete modes, reranking improvements and the
+routing metrics. Each step is a function of its own, reading the typed settings."""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import os
+from typing import Any
+
+import pyarrow as pa
+
+from .. import arrow, outputs
+from .checks import InvalidRuns, Validated, check_fused, summary, validate_inputs
+from .completeness import completeness
+from .loading import load_benchmark_config
+from .result import Benchmark, ModeResult, fused_run_file
+from .settings import ACTIONS, BenchmarkSettings
+
+# how the modes are scored, as the report's ``evaluation`` records it (trec_eval -c)
+EVALUATION = {
+    "relevance_level": 1,
+    "max_docs": None,
+    "judged_only": False,
+    "maxontsim_formula": None,
+    "ontology": None,
+}
+
+
+@outputs.in_input_scope  # as compare and evaluate: what was read is not read again
+def run_benchmark(config: BenchmarkSettings | str | os.PathLike, *, progress=None) -> Benchmark:
+    """Validate, fuse, score and compare the modes of a benchmark configuration (see
+    :mod:`trecbench.benchmarking`). Raises :class:`InvalidRuns` (exit 2) when the qrels or
+    a run fails validation; ``progress(done, total)`` follows the resampling."""
+    from ..evaluation import evaluate
+
+    if not isinstance(config, BenchmarkSettings):
+        config = load_benchmark_config(config)
+    validated, qrels, loaded = _read_inputs(config)
+    qrels_table = qrels.table
+    topics = sorted(arrow.distinct(qrels_table.column("qid")).to_pylist())
+    ranked = _fuse_modes(config, {name: run.table for name, run in loaded.items()})
+    results = _mode_results(config, validated, ranked, qrels_table, topics)
+    names = [mode.name for mode in config.modes]
+    evaluation = evaluate(
+        qrels_table,
+        [ranked[name] for name in names],
+        config.measures,
+        complete=True,
+        run_names=names,
+    )
+    comparison = _compare(config, evaluation.per_query, topics, progress)
+    routing = _routing(config)
+    # the qrels' and runs' records (checksums, counts) were taken while they were read
+    inputs = [qrels.record, *(loaded[m.name].record for m in config.modes if m.run is not None)]
+    inputs = _input_records(config, inputs)
+    _record_inputs(comparison, inputs, results)
+    kpis = _kpis(config, comparison)
+    return Benchmark(
+        config=config,
+        profile=config.profile,
+        modes=results,
+        evaluation=evaluation,
+        comparison=comparison,
+        kpis=kpis,
+        reranking=_reranking(config, kpis),
+        routing=routing,
+        qrels_flags=_qrels_flags(evaluation),
+        qrels_validation=summary(validated.qrels),
+        inputs=inputs,
+        qrels_table=qrels_table,
+    )
+
+
+def _read_inputs(config: BenchmarkSettings):
+    """The qrels and run files validated, then each parsed once from the read it was
+    validated on: ``(validated, qrels, runs by mode)``."""
+    from ..evaluation import load
+
+    with contextlib.ExitStack() as held:
+        validated = validate_inputs(config, held)
+        qrels = load(validated.qrels_source, "qrels")  # the one parse of the qrels
+        loaded = {name: load(source, "run") for name, source in validated.run_sources.items()}
+    return validated, qrels, loaded
+
+
+def _fuse_modes(config: BenchmarkSettings, tables: dict[str, pa.Table]) -> dict[str, pa.Table]:
+    """Ranked tables of every mode, fused modes computed from their sources (in order)."""
+    from ..fusion import fuse_tables, ranked_table
+
+    ranked = {name: ranked_table(table) for name, table in tables.items()}
+    pending = [mode for mode in config.modes if mode.fuse is not None]
+    while pending:
+        for mode in [m for m in pending if all(source in ranked for source in m.fuse)]:
+            ranked[mode.name] = fuse_tables(
+                [ranked[source] for source in mode.fuse],
+                mode.method,
+                k=mode.k,
+                norm=mode.norm,
+                weights=mode.weights,
+                depth=mode.depth,
+                tag=mode.run_tag,
+            )
+            pending.remove(mode)
+    return ranked
+
+
+def _mode_results(
+    config: BenchmarkSettings,
+    validated: Validated,
+    ranked: dict[str, pa.Table],
+    qrels: pa.Table,
+    topics: list[str],
+) -> list[ModeResult]:
+    """Each mode's validation (a fused one's now, on the run it is written as) and
+    completeness; raises :class:`InvalidRuns` when a fused mode's run fails validation."""
+    results, lines = [], []
+    for mode in config.modes:
+        output, data = None, None
+        if mode.fuse is None:
+            validation = summary(validated.runs[mode.name])
+        else:
+            output = fused_run_file(mode.name)
+            data, validation, errors = check_fused(
+                mode, ranked[mode.name], output, config, validated
+            )
+            lines += errors
+        info = completeness(ranked[mode.name], qrels, topics, config.completeness)
+        results.append(ModeResult(mode, ranked[mode.name], validation, info, output, data))
+    if lines:
+        raise InvalidRuns(lines)
+    return results
+
+
+def _compare(config: BenchmarkSettings, per_query, topics: list[str], progress):
+    """compare's statistics over the modes' per-topic values, against the baseline mode."""
+    from ..comparison.analysis import analyse
+
+    return analyse(
+        per_query,
+        config.statistics,
+        queries=topics,
+        baseline=config.baseline,
+        strata=_strata(config, topics),
+        group_by=config.group_by,
+        progress=progress,
+    )
+
+
+def _strata(config: BenchmarkSettings, topics: list[str]) -> dict[str, str] | None:
+    if config.group_by is None:
+        return None
+    import pandas as pd
+
+    from ..strata import group_labels, load_strata
+
+    table = None if config.strata is None else load_strata(config.strata)
+    labels = group_labels(pd.Series(topics, dtype=object), table, config.group_by)
+    return dict(zip(topics, labels.astype(str), strict=True))
+
+
+def _input_records(config: BenchmarkSettings, read: list[dict]) -> list[dict]:
+    """The records of every input: the configuration, then ``read`` (the qrels and runs),
+    the topics, strata and routing files."""
+    from ..report import input_record
+
+    records = [input_record(config.path, "config"), *read]
+    for path, kind in (
+        (config.topics, "topics"),
+        (config.strata, "strata"),
+        (config.routing, "routing"),
+    ):
+        if path is not None:
+            records.append(input_record(path, kind))
+    return records
+
+
+def _record_inputs(comparison, inputs: list[dict], results: list[ModeResult]) -> None:
+    """What compare's report records of its inputs: every input file, each mode's run (a
+    fused mode's as written in the output folder) and how the modes were scored."""
+    comparison.inputs = inputs
+    comparison.run_inputs = {
+        r.mode.name: str(r.mode.run if r.mode.run is not None else r.output) for r in results
+    }
+    comparison.evaluation = dict(EVALUATION)
+
+
+def _qrels_flags(evaluation) -> list[dict]:
+    """The topics the qrels' own problems flag (none relevant, negative grades), each with
+    the R-task reference's recovery action."""
+    action = ACTIONS["invalid_qrels"]
+    return [
+        {"qid": f.qid, "reason": f.reason, "message": f.message, "action": action}
+        for f in evaluation.flagged
+        if f.run is None
+    ]
+
+
+def _routing(config: BenchmarkSettings) -> dict | None:
+    """The routing metrics of the configured log, with the statistics' resampling."""
+    if config.routing is None:
+        return None
+    from ..routing import routing_metrics
+
+    statistics = config.statistics
+    return routing_metrics(
+        config.routing,
+        samples=statistics.samples,
+        seed=statistics.seed,
+        confidence=statistics.confidence,
+    )
+
+
+def _kpis(config: BenchmarkSettings, comparison) -> list[dict]:
+    """Per measure: each mode's mean, target mark and significance, and the best modes."""
+    import pandas as pd
+
+    from ..comparison import ALL, direction
+    from ..comparison_text import best_runs
+
+    summary = comparison.summary[comparison.summary["stratum"] == ALL]
+    means = summary.set_index(["measure", "run"])["mean"]
+    tests = comparison.comparisons[comparison.comparisons["stratum"] == ALL]
+    tests = tests.set_index(["measure", "run"])
+    rows = []
+    for measure in comparison.measures:
+        target = config.targets.get(measure)
+        values = {}
+        for mode in comparison.runs:
+            mean = float(means[(measure, mode)])
+            entry: dict[str, Any] = {"mean": mean, "mark": target.mark(mean) if target else None}
+            if mode != comparison.baseline:
+                test = tests.loc[(measure, mode)]
+                entry["p_adjusted"] = _finite(test["p_adjusted"])
+                entry["significant"] = bool(test["significant"])
+                entry["difference"] = float(test["difference"])
+            values[mode] = entry
+        column = pd.Series({mode: values[mode]["mean"] for mode in values})
+        best = best_runs(column, list(column.index), direction(measure))
+        rows.append({"measure": measure, "values": values, "best": best})
+    return rows
+
+
+def _finite(value) -> float | None:
+    value = float(value)
+    return value if math.isfinite(value) else None
+
+
+def _reranking(config: BenchmarkSettings, kpis: list[dict]) -> list[dict]:
+    """Reranking improvement of nDCG for every mode that reranks another one."""
+    from ..routing import reranking_improvement
+
+    rows = []
+    ndcg = [row for row in kpis if row["measure"].lower().startswith("ndcg")]
+    for mode in config.modes:
+        if mode.reranks is None:
+            continue
+        for row in ndcg:
+            before = row["values"][mode.reranks]["mean"]
+            after = row["values"][mode.name]["mean"]
+            rows.append(
+                {
+                    "mode": mode.name,
+                    "reranks": mode.reranks,
+                    "measure": row["measure"],
+                    "baseline": before,
+                    "reranked": after,
+                    "improvement": reranking_improvement(before, after),
+                }
+            )
+    return rows

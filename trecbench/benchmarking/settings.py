@@ -1,0 +1,259 @@
+"""The settings of one benchmark, typed and checked once: :class:`BenchmarkSettings`.
+
+:func:`~trecbench.benchmarking.load_benchmark_config` builds one from a configuration file
+(and ``trecbench benchmark`` from the file plus its options); the Python API may build one
+directly. Everything that runs, writes or renders the benchmark reads its fields: the
+modes (:class:`Mode`), the targets (:class:`Target`, :data:`PRESETS`), the statistics
+(:class:`~trecbench.comparison.StatsSettings`) and the completeness thresholds
+(:class:`Completeness`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..errors import UsageError, excerpt
+
+if TYPE_CHECKING:  # compare's package loads pandas: imported where settings are made
+    from ..comparison.settings import StatsSettings
+
+RTASK_MAX_DEPTH = 100  # the TREC R task's submission cap
+DEFAULT_PROFILE = "rtask"  # the validator's profile for R-task runs
+DEFAULT_PRESET = "trec2025-rtask"
+
+# The R-task reference's recovery actions, quoted, per kind of problem.
+ACTIONS = {
+    "invalid_run": "Empty/invalid runs: re-run generation, check query format",
+    "invalid_qrels": "Validation failures: rebuild qrels, verify rank ordering",
+    "shallow_pool": "Shallow pools: mark runs as incomplete, document coverage",
+}
+
+
+@dataclass(frozen=True)
+class Target:
+    """Target ranges of one measure: ``baseline`` (low, high) is the typical baseline (BM25);
+    a value below ``low`` is below-baseline, from ``low`` up to ``good`` baseline, from
+    ``good`` good, from ``strong`` (if any) strong."""
+
+    baseline: tuple[float, float]
+    good: float
+    strong: float | None = None
+    note: str = ""
+
+    def mark(self, value: float) -> str:
+        """``below-baseline``, ``baseline``, ``good`` or ``strong``."""
+        if value < self.baseline[0]:
+            return "below-baseline"
+        if value < self.good:
+            return "baseline"
+        if self.strong is None or value < self.strong:
+            return "good"
+        return "strong"
+
+    def to_dict(self) -> dict:
+        """The target as the report's ``targets.measures`` entry."""
+        return {
+            "baseline": list(self.baseline),
+            "good": self.good,
+            "strong": self.strong,
+            "note": self.note,
+        }
+
+
+# The TREC 2025 R-task KPI reference's summary table. MAP@100 gives a baseline of
+# 0.25-0.27 and "+0.03-0.05 uplift is meaningful": good and strong are the top of the
+# baseline plus 0.03 and 0.05. Measures with a single "competitive target" have no strong
+# level; "~0.45" is the point 0.45.
+PRESETS: dict[str, dict[str, Target]] = {
+    DEFAULT_PRESET: {
+        "nDCG@10": Target((0.30, 0.32), 0.35, 0.40, "good >= 0.35, strong >= 0.40"),
+        "MAP@100": Target((0.25, 0.27), 0.30, 0.32, "+0.03-0.05 over the baseline's 0.27"),
+        "MRR@10": Target((0.45, 0.45), 0.55, None, "baseline ~0.45, target >= 0.55"),
+        "Recall@50": Target((0.55, 0.60), 0.62, None, "target >= 0.62"),
+        "Recall@100": Target((0.60, 0.65), 0.70, None, "target >= 0.70"),
+        "HitRate@10": Target((0.70, 0.75), 0.80, None, "target >= 0.80"),
+    },
+    "none": {},
+}
+
+
+@dataclass(frozen=True)
+class Completeness:
+    """When a mode's evaluation counts as complete (:func:`~trecbench.benchmarking.completeness`):
+    results for at least ``min_coverage`` of the qrels topics, a median judged depth of at
+    least ``min_pool_depth``, at most ``max_unjudged`` unjudged documents in the top
+    ``unjudged_at``. Numbers stay as the configuration wrote them (the report shows them)."""
+
+    min_coverage: float = 1.0
+    min_pool_depth: int = 10
+    max_unjudged: float = 0.1
+    unjudged_at: int = 10
+
+    def to_json(self) -> dict:
+        """The report's ``completeness_settings``."""
+        return dataclasses.asdict(self)
+
+
+# The defaults as a configuration spells them (the schema's ``completeness`` and
+# ``statistics`` tables); the statistics' are StatsSettings' (a test keeps them equal).
+COMPLETENESS = Completeness().to_json()
+STATISTICS = {"test": "t", "correction": "holm", "samples": 10_000, "seed": 0, "confidence": 0.95}
+
+
+def default_statistics() -> StatsSettings:
+    """compare's default statistics settings."""
+    from ..comparison.settings import StatsSettings
+
+    return StatsSettings(**STATISTICS)
+
+
+@dataclass(frozen=True)
+class Mode:
+    """One retrieval mode: a run file, or a fusion of other modes (``fuse``, with its
+    method, ``k``, normalisation, weights, depth and run tag); ``reranks``: the mode this
+    one reranks (its nDCG improvement is reported)."""
+
+    name: str
+    label: str
+    run: Path | None = None
+    fuse: list[str] | None = None
+    method: str = "rrf"
+    k: float = 60
+    norm: str | None = None
+    weights: list[float] | None = None
+    depth: int | None = None
+    tag: str | None = None
+    reranks: str | None = None
+
+    @property
+    def run_tag(self) -> str:
+        """The tag a fused mode's run is written with."""
+        return self.tag or self.name
+
+    def fusion(self) -> dict | None:
+        """The fusion as the report records it (None for a run file)."""
+        if self.fuse is None:
+            return None
+        from ..fusion import method_name, norm_name
+
+        method = method_name(self.method)
+        return {
+            "of": self.fuse,
+            "method": method,
+            "k": self.k if method == "rrf" else None,
+            "norm": norm_name(self.norm, method),
+            "weights": self.weights,
+            "depth": self.depth,
+            "tag": self.run_tag,
+        }
+
+    def describe(self) -> str:
+        """One phrase: the run file, or the fusion and its parameters."""
+        if self.fuse is None:
+            return f"run {self.run}"
+        from ..fusion import method_name, norm_name
+
+        method = method_name(self.method)
+        detail = f"k={self.k:g}" if method == "rrf" else f"norm {norm_name(self.norm, method)}"
+        weights = f", weights {self.weights}" if self.weights else ""
+        return f"{method} ({detail}{weights}) of {', '.join(self.fuse)}, depth {self.depth}"
+
+
+@dataclass(frozen=True)
+class BenchmarkSettings:
+    """A checked benchmark (see :func:`~trecbench.benchmarking.load_benchmark_config`);
+    paths are resolved.
+
+    ``path``: the configuration file; ``qrels``, ``modes`` (in table order), ``measures``
+    (None: :data:`trecbench.measures.KPI_PRESET`), ``topics`` (a topics file the runs are
+    validated against), ``output`` (the output folder), ``meta`` (for the reports and the
+    manifest); ``profile`` and ``max_depth`` of the validation; ``preset`` and ``targets``
+    (the preset's, with the configured ones added or replacing them); ``statistics`` and
+    ``baseline`` (a mode's name; None: the first mode); ``strata`` and ``group_by``;
+    ``completeness``; ``routing`` (a routing log).
+
+    Raises :class:`~trecbench.errors.UsageError`, naming the configuration file, for modes
+    that refer to unknown modes, to themselves or to each other in a circle, a baseline
+    that is no mode, and a validator profile that does not exist.
+    """
+
+    path: Path
+    name: str
+    qrels: Path
+    modes: list[Mode]
+    measures: list[str] | None = None
+    topics: Path | None = None
+    output: Path | None = None
+    meta: dict[str, str] = field(default_factory=dict)
+    profile: str = DEFAULT_PROFILE
+    max_depth: int | None = RTASK_MAX_DEPTH
+    preset: str = DEFAULT_PRESET
+    targets: dict[str, Target] = field(default_factory=dict)
+    statistics: StatsSettings = field(default_factory=default_statistics)
+    baseline: str | None = None
+    strata: Path | None = None
+    group_by: str | None = None
+    completeness: Completeness = field(default_factory=Completeness)
+    routing: Path | None = None
+
+    def __post_init__(self) -> None:
+        _check_references(self.modes, self.path)
+        names = [mode.name for mode in self.modes]
+        if self.baseline is None:
+            object.__setattr__(self, "baseline", names[0])
+        elif self.baseline not in names:
+            baseline = excerpt(self.baseline)
+            raise UsageError(f"{self.path}: statistics.baseline {baseline} is not a mode")
+        from ..validation.rules import PROFILES
+
+        if self.profile not in PROFILES:
+            raise UsageError(f"{self.path}: the validator has no profile {self.profile!r}")
+
+    def mode(self, name: str) -> Mode:
+        """The mode called ``name``."""
+        return next(mode for mode in self.modes if mode.name == name)
+
+    @property
+    def inputs(self) -> list[Path]:
+        """Every file the benchmark reads (none of them may be written)."""
+        paths = [self.path, self.qrels, self.topics, self.strata, self.routing]
+        return [path for path in [*paths, *(mode.run for mode in self.modes)] if path]
+
+    def with_options(self, output=None, meta=None) -> BenchmarkSettings:
+        """These settings with the command's ``-o`` (replacing ``output``) and ``--meta``
+        (added to ``meta``)."""
+        output = self.output if output is None else Path(output)
+        return dataclasses.replace(self, output=output, meta=self.meta | dict(meta or {}))
+
+
+BenchmarkConfig = BenchmarkSettings  # the name of earlier versions
+
+
+def _check_references(modes: list[Mode], path: Path) -> None:
+    """Refuse unknown, self- and circular references between modes."""
+    known = {mode.name: mode for mode in modes}
+    for mode in modes:
+        for other in [*(mode.fuse or []), *([mode.reranks] if mode.reranks else [])]:
+            if other not in known:
+                unknown = excerpt(other)
+                raise UsageError(f"{path}: mode {mode.name!r} refers to unknown mode {unknown}")
+            if other == mode.name:
+                raise UsageError(f"{path}: mode {mode.name!r} refers to itself")
+    state: dict[str, int] = {}
+
+    def visit(name: str, trail: list[str]) -> None:
+        if state.get(name) == 2:
+            return
+        if state.get(name) == 1:
+            cycle = " -> ".join([*trail[trail.index(name) :], name])
+            raise UsageError(f"{path}: modes fuse each other in a circle: {cycle}")
+        state[name] = 1
+        for other in known[name].fuse or []:
+            visit(other, [*trail, name])
+        state[name] = 2
+
+    for mode in modes:
+        visit(mode.name, [])

@@ -1,0 +1,30 @@
+"""The routing metrics of :func:`trecbench.routing.routing_metrics` as a small Markdown
+table (also readable as plain text): ``trecbench score --routing`` prints it, the benchmark's
+Markdown shows it under its own heading."""
+
+from __future__ import annotations
+
+
+def render_routing(metrics: dict) -> str:
+    """The routing metrics as a small Markdown table (also readable as plain text)."""
+    level = f"{metrics['settings']['confidence']:.0%}"
+
+    def cell(rate: dict, unit: str) -> str:
+        if rate["value"] is None:
+            return "n/a"
+        digits = 1 if unit == "%" else 4
+        return (
+            f"{rate['value']:.{digits}f}{unit} [{rate['ci_low']:.{digits}f}{unit}, "
+            f"{rate['ci_high']:.{digits}f}{unit}] over {rate['queries']} queries"
+        )
+
+    gate = metrics["gate"]
+    lines = [
+        f"| Routing metric | Value [{level} CI] |",
+        "|---|---|",
+        f"| Routing accuracy | {cell(metrics['routing_accuracy'], '')} |",
+        f"| Gate efficiency | {cell(metrics['gate_efficiency'], '%')} |",
+        f"| Gate decisions | {gate['saved']} saved, {gate['missed']} missed (skipped but "
+        f"needed), {gate['unneeded']} unneeded (ran but not needed) |",
+    ]
+    return "\n".join(lines) + "\n"
