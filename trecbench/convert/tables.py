@@ -73,7 +73,39 @@ def ranked_run(
         int((same_query & (order[1:] == order[:-1])).sum()),
     )
 
-    # duplicates: the first of each (query, doc) in this order is the best-ranked copy
+    index, query = _without_duplicates(index, query, doc, order, qids, docnos, tag, report)
+
+    starts = np.flatnonzero(np.r_[True, query[1:] != query[:-1]]) if len(query) else query
+    lengths = np.diff(np.r_[starts, len(query)])
+    position = np.arange(len(query)) - np.repeat(starts, lengths) + 1
+    if depth is not None:
+        cut = position > depth
+        report.count(f"documents beyond depth {depth} cut ({tag})", int(cut.sum()))
+        index, query, position = index[~cut], query[~cut], position[~cut]
+        lengths = np.minimum(lengths, depth)
+    sizes = np.repeat(lengths, lengths)
+
+    scores = frame["score"].to_numpy(dtype=np.float64)[index]
+    stats = _score_stats(query, scores, len(lengths))
+    rows = pa.array(index)
+    table = pd.DataFrame(
+        {
+            "qid": qids.take(rows).to_pandas(types_mapper=lambda _: STR),
+            "docno": docnos.take(rows).to_pandas(types_mapper=lambda _: STR),
+            "rank": position.astype(np.int64),
+            "score": (sizes - position + 1).astype(np.float64),
+            "tag": pd.Series([tag] * len(index), dtype=STR),
+        }
+    )
+    missing = np.isnan(scores)
+    original = None if missing.all() else np.where(missing, None, scores).tolist()
+    return RunOutput(tag=tag, table=table, original_scores=original, qrels=qrels, stats=stats)
+
+
+def _without_duplicates(index, query, doc, order, qids, docnos, tag: str, report: Findings):
+    """``(index, query)`` without the duplicate documents of a query: in the producer's
+    order the first of each (query, doc) is the best-ranked copy, and is kept; each other
+    one is reported with the order it had and the order kept."""
     key = query * (int(doc.max(initial=0)) + 1) + doc
     unique, first = np.unique(key, return_index=True)
     keep = np.zeros(len(key), bool)
@@ -95,42 +127,23 @@ def ranked_run(
             ),
         )
         index, query = index[keep], query[keep]
+    return index, query
 
-    starts = np.flatnonzero(np.r_[True, query[1:] != query[:-1]]) if len(query) else query
-    lengths = np.diff(np.r_[starts, len(query)])
-    position = np.arange(len(query)) - np.repeat(starts, lengths) + 1
-    if depth is not None:
-        cut = position > depth
-        report.count(f"documents beyond depth {depth} cut ({tag})", int(cut.sum()))
-        index, query, position = index[~cut], query[~cut], position[~cut]
-        lengths = np.minimum(lengths, depth)
-    sizes = np.repeat(lengths, lengths)
 
-    scores = frame["score"].to_numpy(dtype=np.float64)[index]
+def _score_stats(query: np.ndarray, scores: np.ndarray, queries: int) -> dict:
+    """The run's sidecar statistics: its size, and ties and inversions between adjacent
+    original scores of a query (NaN: no score), ties also at float32 precision."""
     both = (query[1:] == query[:-1]) & ~np.isnan(scores[1:]) & ~np.isnan(scores[:-1])
     tied = both & (scores[1:] == scores[:-1])
     single = as_float32(scores)  # as trec_eval 9.x holds them
-    stats = {
-        "queries": int(len(lengths)),
-        "documents": int(len(index)),
+    return {
+        "queries": queries,
+        "documents": int(len(scores)),
         "tied_adjacent_scores": int(tied.sum()),
         "queries_with_ties": int(len(np.unique(query[1:][tied]))),
         "float32_only_ties": int((both & ~tied & (single[1:] == single[:-1])).sum()),
         "score_inversions": int((both & (scores[1:] > scores[:-1])).sum()),
     }
-    rows = pa.array(index)
-    table = pd.DataFrame(
-        {
-            "qid": qids.take(rows).to_pandas(types_mapper=lambda _: STR),
-            "docno": docnos.take(rows).to_pandas(types_mapper=lambda _: STR),
-            "rank": position.astype(np.int64),
-            "score": (sizes - position + 1).astype(np.float64),
-            "tag": pd.Series([tag] * len(index), dtype=STR),
-        }
-    )
-    missing = np.isnan(scores)
-    original = None if missing.all() else np.where(missing, None, scores).tolist()
-    return RunOutput(tag=tag, table=table, original_scores=original, qrels=qrels, stats=stats)
 
 
 def _arrow(values: pd.Series) -> pa.Array:
