@@ -3,6 +3,8 @@ pairs and tie bounds; a table on stdout, report files with ``-o``."""
 
 from __future__ import annotations
 
+import functools
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
@@ -80,6 +82,75 @@ def runs_and_qrels(
         if path in own:
             qrels[name] = own[path]
     return named, shared, qrels
+
+
+@dataclass(frozen=True)
+class Output:
+    """What ``compare`` shows and writes: ``output_format`` on stdout (nothing when
+    ``quiet``, which also hides progress); with ``outdir``, the report files, the figures
+    (``plots``, topics in ``plot_order``), report.html's drill-down to ``html_depth``
+    documents and a ``manifest`` (with ``meta``)."""
+
+    output_format: str
+    outdir: Path | None
+    plots: bool
+    html_depth: int
+    plot_order: str
+    manifest: Path | None
+    meta: dict[str, str]
+    quiet: bool
+
+    def check(self) -> None:
+        """Refuse, before any work, what needs files without a folder to write them."""
+        if self.plots and self.outdir is None:
+            raise UsageError("--plots writes files: give -o OUTDIR")
+        if self.plots:  # before the work, not after it
+            extras.require("matplotlib", "--plots")
+        if self.manifest is not None and self.outdir is None:
+            raise UsageError("--manifest lists the files compare writes: give -o OUTDIR")
+
+    def show(self, comparison) -> None:
+        """Write the files (with ``outdir``), then print the comparison and what was written."""
+        written = []
+        if self.outdir is not None:
+            warn_without_html()
+            written = comparison.write(
+                self.outdir, plots=self.plots, manifest=self.manifest, meta=self.meta,
+                plot_order=self.plot_order, html_depth=self.html_depth,
+            )  # fmt: skip
+        if not self.quiet:
+            click.echo(comparison.render(self.output_format), nl=False)
+        for path in written:
+            click.echo(f"wrote {path}", err=True)
+
+
+def _typed_settings(command):
+    """Hand ``command`` its statistics, scoring and output options as the three typed
+    values they make (:class:`~trecbench.comparison.StatsSettings`,
+    :class:`~trecbench.comparison.scoring.ScoringSettings`, :class:`Output`)."""
+
+    @functools.wraps(command)
+    def typed(
+        *, test, correction, samples, seed, confidence, missing, movers, level, max_docs,
+        judged, maxontsim_formula, ontology, allow_unjudged, unjudged_threshold,
+        no_tie_bounds, memory, jobs, output_format, outdir, plots, html_depth, plot_order,
+        manifest, meta, quiet, **arguments,
+    ):  # fmt: skip
+        from ..comparison import StatsSettings
+        from ..comparison.scoring import ScoringSettings
+
+        statistics = StatsSettings(test, correction, samples, seed, confidence, missing, movers)
+        scoring = ScoringSettings(
+            relevance_level=1 if level is None else level, max_docs=max_docs,
+            judged_only=judged,
+            options={"maxontsim_formula": maxontsim_formula, "ontology": ontology},
+            allow_unjudged=allow_unjudged, unjudged_threshold=unjudged_threshold,
+            tie_bounds=not no_tie_bounds, memory=memory, jobs=jobs,
+        )  # fmt: skip
+        output = Output(output_format, outdir, plots, html_depth, plot_order, manifest, meta, quiet)
+        return command(statistics=statistics, scoring=scoring, output=output, **arguments)
+
+    return typed
 
 
 @cli.command()
@@ -242,41 +313,20 @@ def runs_and_qrels(
 @click.option("--quiet", is_flag=True, help="No progress, nothing on stdout.")
 @evaluation_options
 @manifest_options
+@_typed_settings
 def compare(
     files,
     run_qrels,
     measures,
     baseline,
-    test,
-    correction,
-    samples,
-    seed,
-    confidence,
-    missing,
     strata,
     group_by,
     names,
-    output_format,
-    outdir,
-    plots,
-    html_depth,
-    plot_order,
-    movers,
-    no_tie_bounds,
-    allow_unjudged,
-    unjudged_threshold,
-    memory,
-    jobs,
     target_power,
     unjudged_bounds,
-    quiet,
-    level,
-    max_docs,
-    judged,
-    maxontsim_formula,
-    ontology,
-    manifest,
-    meta,
+    statistics,
+    scoring,
+    output: Output,
 ):
     """Compare RUNs on QRELS: means with bootstrap intervals, differences against the
     baseline with paired tests and correction, wins/ties/losses and topic movers, every
@@ -301,55 +351,39 @@ def compare(
       trecbench compare qrels.txt a.run b.run --test randomization --seed 42 \\
           -o out/compare --plots --manifest out/manifest.json --meta model=bm25
     """
-    from ..comparison import check_outputs
-    from ..comparison import compare as run_compare
-
-    if plots and outdir is None:
-        raise UsageError("--plots writes files: give -o OUTDIR")
-    if plots:  # before the work, not after it
-        extras.require("matplotlib", "--plots")
-    if manifest is not None and outdir is None:
-        raise UsageError("--manifest lists the files compare writes: give -o OUTDIR")
+    output.check()
     named, shared, own = runs_and_qrels(files, names, run_qrels)
-    if outdir is not None:  # a bad output, or one that is an input, fails before the work
-        given = [*files, *(path for pair in run_qrels for path in pair), strata, ontology]
-        check_outputs(outdir, plots=plots, runs=len(named), manifest=manifest, inputs=given)
+    if output.outdir is not None:  # a bad output, or one that is an input, fails before the work
+        from ..comparison import check_outputs
+
+        given = [*files, *(path for pair in run_qrels for path in pair), strata, scoring.ontology]
+        check_outputs(
+            output.outdir, plots=output.plots, runs=len(named), manifest=output.manifest,
+            inputs=given,
+        )  # fmt: skip
     if baseline is not None and baseline not in named:
         by_path = {path: name for name, path in named.items()}
         baseline = by_path.get(str(Path(baseline)), baseline)
-    progress = TaskProgress() if wanted(quiet) else None
+    progress = TaskProgress() if wanted(output.quiet) else None
+    from ..comparison import compare as run_compare
+
     try:
         comparison = run_compare(
-            shared,
-            named,
-            list(measures) or None,
-            run_qrels=own,
-            baseline=baseline,
-            test=test,
-            correction=correction,
-            samples=samples,
-            seed=seed,
-            confidence=confidence,
-            missing=missing,
-            strata=strata,
-            group_by=list(group_by) or None,
-            progress=progress,
-            relevance_level=1 if level is None else level,
-            max_docs=max_docs,
-            judged_only=judged,
-            options={"maxontsim_formula": maxontsim_formula, "ontology": ontology},
-            allow_unjudged=allow_unjudged,
-            unjudged_threshold=unjudged_threshold,
-            tie_bounds=not no_tie_bounds,
-            movers=movers,
-            memory=memory,
-            jobs=jobs,
-        )
+            shared, named, list(measures) or None, run_qrels=own, baseline=baseline,
+            strata=strata, group_by=list(group_by) or None, progress=progress,
+            statistics=statistics, scoring=scoring,
+        )  # fmt: skip
     finally:
         if progress is not None:
             progress.close()
     for warning in comparison.warnings:
         click.echo(f"trecbench: warning: {warning}", err=True)
+    output.show(_with_conclusions(comparison, target_power, unjudged_bounds))
+
+
+def _with_conclusions(comparison, target_power: float | None, unjudged_bounds: bool):
+    """The comparison with the power of its comparisons (at ``target_power``) and its
+    unjudged bounds, when asked."""
     if target_power is not None:
         from ..conclusions.power import with_power
 
@@ -358,21 +392,7 @@ def compare(
         from ..conclusions.unjudged import with_unjudged_bounds
 
         comparison = with_unjudged_bounds(comparison)
-    written = []
-    if outdir is not None:
-        warn_without_html()
-        written = comparison.write(
-            outdir,
-            plots=plots,
-            manifest=manifest,
-            meta=meta,
-            plot_order=plot_order,
-            html_depth=html_depth,
-        )
-    if not quiet:
-        click.echo(comparison.render(output_format), nl=False)
-    for path in written:
-        click.echo(f"wrote {path}", err=True)
+    return comparison
 
 
 def warn_without_html() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
@@ -37,6 +38,14 @@ def _depth(function):
 
 
 STDOUT = Path("-")  # -o -: a conversion's single run to standard output
+
+
+@dataclass(frozen=True)
+class _GroupOptions:
+    """What ``trecbench convert``'s own options hand its converters (the click context's
+    object): the ``--ir-metadata`` file, if any."""
+
+    ir_metadata: Path | None = None
 
 
 def _finish(conversion, outdir: Path, inputs, runs_dir: Path | None) -> None:
@@ -83,7 +92,8 @@ def _finish(conversion, outdir: Path, inputs, runs_dir: Path | None) -> None:
 
 def _with_metadata(conversion, inputs):
     """The conversion with the ir_metadata of ``convert --ir-metadata`` (if given)."""
-    given = (click.get_current_context().find_object(dict) or {}).get("ir_metadata")
+    shared = click.get_current_context().find_object(_GroupOptions)
+    given = None if shared is None else shared.ir_metadata
     if given is None:
         return conversion
     import dataclasses
@@ -162,7 +172,7 @@ def convert(ctx: click.Context, metadata: Path | None) -> None:
       trecbench convert hpo cases.json --results bm25/terms.jsonl -o converted
       trecbench convert --ir-metadata about.yaml msmarco run.tsv -o converted
     """
-    ctx.obj = {"ir_metadata": metadata}
+    ctx.obj = _GroupOptions(ir_metadata=metadata)
 
 
 @convert.command("hpo")

@@ -12,9 +12,10 @@ import pandas as pd
 from .. import statistical_tests, stats
 from ..errors import UsageError
 from . import significance
+from .keywords import keywords_of, refuse_unknown, settings_from
 from .result import Comparison
 from .rows import COLUMNS, comparison_rows, pair_rows, summary_rows
-from .settings import MOVERS, StatsSettings
+from .settings import StatsSettings
 from .significance import pair_tests, pairs_left_out, tested_section
 from .tables import Section, SectionPart, View, sections_of, strata_fields, values_cube
 
@@ -81,22 +82,18 @@ def _stage(advance: Callable[[int], None] | None, offset: int) -> stats.Progress
     return None if advance is None else lambda done, _total: advance(offset + done)
 
 
+@keywords_of(StatsSettings)
 def compare_scores(
     per_query: pd.DataFrame,
     *,
     queries: Sequence[str] | None = None,
     baseline: str | None = None,
-    test: str = "t",
-    correction: str = "holm",
-    samples: int = 10_000,
-    seed: int = 0,
-    confidence: float = 0.95,
-    missing: str = "zero",
     strata: Mapping | None = None,
     group_by: str | Sequence[str] | None = None,
     progress: Progress | None = None,
     bounds: pd.DataFrame | None = None,
-    movers: int = MOVERS,
+    statistics: StatsSettings | None = None,
+    **settings,
 ) -> Comparison:
     """Statistics over per-query values (``run, qid, measure, value``; see
     :func:`~trecbench.comparison.compare`).
@@ -106,35 +103,44 @@ def compare_scores(
     named ``group_by``), or field to such a mapping (several groupings); topics without a
     value are left out of that field's sections, not out of the overall analysis.
     ``bounds`` (``run, qid, measure, low, high``) are per-topic tie bounds
-    (:attr:`trecbench.Evaluation.tie_bounds_per_query`); ``movers`` how many topics to list
-    per run, measure and direction. The statistics settings are :class:`StatsSettings`'.
+    (:attr:`trecbench.Evaluation.tie_bounds_per_query`). The statistics settings are a
+    :class:`StatsSettings` (``statistics``) or its fields as keywords (``test``,
+    ``correction``, ``samples``, ``seed``, ``confidence``, ``missing``, ``movers``: how
+    many topics to list per run, measure and direction), which then replace its own.
     """
-    statistics = StatsSettings(test, correction, samples, seed, confidence, missing, movers)
-    return analyse(
-        per_query,
-        statistics,
-        queries=queries,
+    statistics = settings_from(StatsSettings, statistics, settings)
+    refuse_unknown("compare_scores", settings)
+    fields, group_fields = strata_fields(strata, group_by)
+    per_query, runs, measures, baseline = _checked(per_query, baseline)
+    universe, absent = _topics(per_query, runs, queries, statistics.missing)
+    cube, tie_cubes = _cubes(per_query, bounds, runs, measures, universe)
+    record = statistics.record(baseline, measures, group_fields, bounds is not None)
+    parts = sections_of(universe, fields)
+    index = runs.index(baseline)
+    rows = _sections(parts, cube, tie_cubes, universe, runs, measures, index, statistics, progress)
+    frames = {name: pd.DataFrame(rows[name], columns=columns) for name, columns in COLUMNS.items()}
+    return Comparison(
+        runs=runs,
         baseline=baseline,
-        strata=strata,
-        group_by=group_by,
-        progress=progress,
-        bounds=bounds,
+        measures=measures,
+        queries=universe,
+        settings=record,
+        sections=[part.section for part in parts],
+        summary=frames["summary"],
+        comparisons=frames["comparisons"],
+        pairs=frames["pairs"],
+        movers=frames["movers"],
+        per_query=_tidy(cube, runs, universe, measures),
+        missing=absent,
+        strata=None
+        if fields is None
+        else {f: {q: m[q] for q in universe if q in m} for f, m in fields.items()},
     )
 
 
-def analyse(
-    per_query: pd.DataFrame,
-    statistics: StatsSettings,
-    *,
-    queries: Sequence[str] | None = None,
-    baseline: str | None = None,
-    strata: Mapping | None = None,
-    group_by: str | Sequence[str] | None = None,
-    progress: Progress | None = None,
-    bounds: pd.DataFrame | None = None,
-) -> Comparison:
-    """:func:`compare_scores` with its statistics settings as one value."""
-    fields, group_fields = strata_fields(strata, group_by)
+def _checked(per_query: pd.DataFrame, baseline: str | None):
+    """``(per_query with string ids, runs, measures, the baseline)``; undefined or
+    infinite values, no values at all and an unknown baseline refused."""
     per_query = per_query.astype({"run": str, "qid": str, "measure": str})
     finite = np.isfinite(per_query["value"].to_numpy(dtype=np.float64))
     if not finite.all():
@@ -148,10 +154,16 @@ def analyse(
     baseline = runs[0] if baseline is None else baseline
     if baseline not in runs:
         raise UsageError(f"baseline {baseline!r} is not one of the runs: {', '.join(runs)}")
-    universe, absent = _topics(per_query, runs, queries, statistics.missing)
-    cube, tie_cubes = _cubes(per_query, bounds, runs, measures, universe)
-    settings = statistics.record(baseline, measures, group_fields, bounds is not None)
-    parts = sections_of(universe, fields)
+    return per_query, runs, measures, baseline
+
+
+def _sections(
+    parts, cube, tie_cubes, universe, runs, measures, baseline: int,
+    statistics: StatsSettings, progress: Progress | None,
+) -> dict[str, list[dict]]:  # fmt: skip
+    """The rows of every section (summary, comparisons, pairs, movers), each section's
+    ``part.section`` replaced by what its tests can say; ``progress(done, total)`` counts
+    every section's resamples."""
     own_draws = statistical_tests.SAMPLES in statistics.registered.options
     passes = 2 if own_draws and statistics.test != "bootstrap" and len(runs) > 1 else 1
     samples = statistics.samples
@@ -172,39 +184,25 @@ def analyse(
             [universe[i] for i in part.rows],
             runs,
             measures,
-            runs.index(baseline),
+            baseline,
             statistics,
             advance,
         )
         for name, found_rows in found.items():
             rows[name] += found_rows
         part.section = tested
+    return rows
 
-    tidy = pd.DataFrame(
+
+def _tidy(cube: np.ndarray, runs, universe, measures) -> pd.DataFrame:
+    """The values analysed as a tidy table (``run, qid, measure, value``)."""
+    return pd.DataFrame(
         {
             "run": np.repeat(runs, len(universe) * len(measures)),
             "qid": np.tile(np.repeat(universe, len(measures)), len(runs)),
             "measure": np.tile(measures, len(universe) * len(runs)),
             "value": cube.transpose(1, 0, 2).ravel(),
         }
-    )
-    frames = {name: pd.DataFrame(rows[name], columns=columns) for name, columns in COLUMNS.items()}
-    return Comparison(
-        runs=runs,
-        baseline=baseline,
-        measures=measures,
-        queries=universe,
-        settings=settings,
-        sections=[part.section for part in parts],
-        summary=frames["summary"],
-        comparisons=frames["comparisons"],
-        pairs=frames["pairs"],
-        movers=frames["movers"],
-        per_query=tidy,
-        missing=absent,
-        strata=None
-        if fields is None
-        else {f: {q: m[q] for q in universe if q in m} for f, m in fields.items()},
     )
 
 
@@ -248,8 +246,10 @@ def from_evaluation(evaluation, samples: int = 1000, seed: int = 0) -> Compariso
         {"path": path, "kind": kind, **(record or {})} for (path, kind), record in records
     ]
     comparison.run_inputs = {run.name: run.path for run in evaluation.runs if run.path}
-    options = evaluation.options
+    settings = evaluation.settings
     comparison.evaluation = {
-        key: options.get(key) for key in ("relevance_level", "max_docs", "judged_only")
+        "relevance_level": settings.relevance_level,
+        "max_docs": settings.max_docs,
+        "judged_only": settings.judged_only,
     }
     return comparison

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numbers
 import os
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -13,9 +14,10 @@ import pandas as pd
 from .. import outputs
 from ..errors import UsageError
 from ..inputs import QrelsInput, RunInput
-from .analysis import analyse
+from .analysis import compare_scores
+from .keywords import keywords_of, refuse_unknown, settings_from
 from .result import Comparison
-from .settings import MOVERS, StatsSettings
+from .settings import StatsSettings
 from .tables import strata_map
 
 
@@ -52,6 +54,66 @@ def _qrels_per_run(qrels, run_qrels, named: Mapping[str, Any]) -> list[tuple[Any
     return list(groups.values())
 
 
+@dataclass(frozen=True)
+class ScoringSettings:
+    """How ``compare`` scores the runs before the statistics: :func:`trecbench.evaluate`'s
+    ``relevance_level`` (``-l``), ``max_docs`` (``-M``), ``judged_only`` (``-J``), local
+    measure ``options`` (``maxontsim_formula``, ``ontology``), ``tie_bounds``, ``memory``
+    and ``jobs``; and whether a run whose retrieved documents the qrels mostly do not know
+    (over ``unjudged_threshold``) is refused (unless ``allow_unjudged``).
+    """
+
+    relevance_level: int = 1
+    max_docs: int | None = None
+    judged_only: bool = False
+    options: Mapping[str, Any] | None = None
+    allow_unjudged: bool = False
+    unjudged_threshold: float = 0.5
+    tie_bounds: bool = True
+    memory: int | None = None
+    jobs: int | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "options", dict(self.options or {}))
+        threshold = self.unjudged_threshold
+        if not isinstance(threshold, numbers.Real) or not 0 <= threshold <= 1:
+            raise UsageError(f"unjudged threshold must be between 0 and 1, not {threshold!r}")
+
+    def evaluate_flags(self) -> dict[str, Any]:
+        """:func:`trecbench.evaluate`'s keyword arguments for these settings."""
+        return {
+            "relevance_level": self.relevance_level,
+            "max_docs": self.max_docs,
+            "judged_only": self.judged_only,
+            "options": dict(self.options),
+            "tie_bounds": self.tie_bounds,
+            "memory": self.memory,
+            "jobs": self.jobs,
+        }
+
+    # the local options are a mapping in the API (evaluate's); their two keys are read here
+    @property
+    def ontology(self) -> str | os.PathLike | None:
+        """The HPO file MaxOntSim measures use (None: the bundled one)."""
+        return self.options.get("ontology")
+
+    @property
+    def maxontsim_formula(self) -> str | None:
+        """The MaxOntSim formula (None: its default)."""
+        return self.options.get("maxontsim_formula")
+
+    def record(self) -> dict[str, Any]:
+        """The report's ``evaluation``: the flags and MaxOntSim's options."""
+        return {
+            "relevance_level": self.relevance_level,
+            "max_docs": self.max_docs,
+            "judged_only": self.judged_only,
+            "maxontsim_formula": self.maxontsim_formula,
+            "ontology": None if self.ontology is None else os.fspath(self.ontology),
+        }
+
+
+@keywords_of(StatsSettings, ScoringSettings)
 @outputs.in_input_scope
 def compare(
     qrels: QrelsInput | None,
@@ -60,25 +122,12 @@ def compare(
     *,
     run_qrels: Mapping[str, QrelsInput] | None = None,
     baseline: str | None = None,
-    test: str = "t",
-    correction: str = "holm",
-    samples: int = 10_000,
-    seed: int = 0,
-    confidence: float = 0.95,
-    missing: str = "zero",
     strata=None,
     group_by: str | Sequence[str] | None = None,
     progress: Callable[[str, int, int | None], None] | None = None,
-    relevance_level: int = 1,
-    max_docs: int | None = None,
-    judged_only: bool = False,
-    options: Mapping[str, Any] | None = None,
-    allow_unjudged: bool = False,
-    unjudged_threshold: float = 0.5,
-    tie_bounds: bool = True,
-    movers: int = MOVERS,
-    memory: int | None = None,
-    jobs: int | None = None,
+    statistics: StatsSettings | None = None,
+    scoring: ScoringSettings | None = None,
+    **settings,
 ) -> Comparison:
     """Score ``runs`` against ``qrels`` and compare them with statistics.
 
@@ -89,54 +138,82 @@ def compare(
     ``{run name: qrels}`` for runs with qrels of their own (e.g. code-chunk's chunkers,
     whose chunk ids differ; ``qrels`` may then be None); topics are paired by qid across
     runs. ``measures``: any spelling :func:`trecbench.measures.parse_measure` accepts;
-    default the KPI preset.
-    ``baseline``: a run name (default: the first run). ``test``: ``t`` | ``bootstrap`` |
-    ``randomization``; ``correction``: ``holm`` | ``bonferroni`` | ``bh`` | ``none``,
-    applied over all comparisons of a section. ``samples`` bootstrap (and randomisation)
-    resamples drawn from ``seed``. ``missing``: ``zero`` (trec_eval ``-c``) or ``drop``.
+    default the KPI preset. ``baseline``: a run name (default: the first run).
     ``strata``: a converter sidecar path, with ``group_by`` naming its field(s) (or
     ``group_by="qid-prefix"`` without sidecar: the qid up to its last ``/``), or a mapping
     ``{qid: value}``. ``progress(label, done, total)`` is told how reading the files,
     scoring the runs (see :func:`trecbench.evaluate`) and resampling (label
     ``resampling``) advance.
 
-    A run whose retrieved documents the qrels mostly do not know
-    (:meth:`trecbench.evaluation.Unjudged.flagged` with ``unjudged_threshold``) is refused
-    (:class:`~trecbench.errors.UsageError`) unless ``allow_unjudged``; it then stays in
-    ``Comparison.warnings``. ``tie_bounds``: the means' bounds over all orders of tied
-    documents (:mod:`trecbench.tiebounds`). ``movers``: topics listed per direction.
-    ``memory`` (MiB) and ``jobs`` (processes) are :func:`trecbench.evaluate`'s.
+    The settings are two typed values, given whole or field by field as keywords (which
+    then replace the value's own):
 
-    The evaluation options are :func:`trecbench.evaluate`'s (trec_eval's flags of
-    ``trecbench score``): ``relevance_level`` (``-l``), ``max_docs`` (``-M``),
-    ``judged_only`` (``-J``) and ``options`` for local measures (``maxontsim_formula``,
-    ``ontology``: an HPO file for MaxOntSim). They are recorded in the report, with the
-    ontology's release and checksum when a MaxOntSim measure is compared.
+    * ``statistics`` (:class:`StatsSettings`): ``test``: ``t`` | ``bootstrap`` |
+      ``randomization`` | ...; ``correction``: ``holm`` | ``bonferroni`` | ``bh`` |
+      ``none``, applied over all comparisons of a section; ``samples`` bootstrap (and
+      randomisation) resamples drawn from ``seed``; ``confidence``; ``missing``: ``zero``
+      (trec_eval ``-c``) or ``drop``; ``movers``: topics listed per direction.
+    * ``scoring`` (:class:`ScoringSettings`): :func:`trecbench.evaluate`'s options
+      (trec_eval's flags of ``trecbench score``): ``relevance_level`` (``-l``),
+      ``max_docs`` (``-M``), ``judged_only`` (``-J``) and ``options`` for local measures
+      (``maxontsim_formula``, ``ontology``: an HPO file for MaxOntSim), recorded in the
+      report with the ontology's release and checksum when a MaxOntSim measure is
+      compared; ``tie_bounds``: the means' bounds over all orders of tied documents
+      (:mod:`trecbench.tiebounds`); ``memory`` (MiB) and ``jobs`` (processes). A run whose
+      retrieved documents the qrels mostly do not know
+      (:meth:`trecbench.evaluation.Unjudged.flagged` with ``unjudged_threshold``) is
+      refused (:class:`~trecbench.errors.UsageError`) unless ``allow_unjudged``; it then
+      stays in ``Comparison.warnings``.
     """
+    named = named_runs(runs)
+    statistics = settings_from(StatsSettings, statistics, settings)
+    scoring = settings_from(ScoringSettings, scoring, settings)
+    refuse_unknown("compare", settings)
+    evaluations = _evaluations(qrels, run_qrels, named, measures, scoring, progress)
+    warnings = _unjudged_warnings(evaluations, scoring.unjudged_threshold, scoring.allow_unjudged)
+    topics, unpaired = _paired_topics(evaluations, named)
+    per_query = pd.concat([e.per_query for e, _ in evaluations], ignore_index=True)
+    bounds = None
+    if scoring.tie_bounds:
+        bounds = pd.concat([e.tie_bounds_per_query for e, _ in evaluations], ignore_index=True)
+    comparison = compare_scores(
+        per_query[per_query["qid"].isin(topics)],
+        statistics=statistics,
+        queries=topics,
+        baseline=baseline,
+        strata=strata_map(strata, group_by, topics),
+        group_by=group_by,
+        progress=None if progress is None else partial(progress, "resampling"),
+        bounds=bounds,
+    )
+    comparison.settings["unjudged_threshold"] = float(scoring.unjudged_threshold)
+    comparison.settings["allow_unjudged"] = bool(scoring.allow_unjudged)
+    comparison.warnings = warnings
+    comparison.unpaired = unpaired
+    _record_provenance(comparison, evaluations, strata)
+    comparison.evaluation = scoring.record()
+    return comparison
+
+
+def _evaluations(qrels, run_qrels, named, measures, scoring: ScoringSettings, progress):
+    """``[(evaluation, run names)]``: the runs scored, each group against its qrels."""
     from ..evaluation import evaluate
 
-    named = named_runs(runs)
-    statistics = StatsSettings(test, correction, samples, seed, confidence, missing, movers)
-    if not isinstance(unjudged_threshold, numbers.Real) or not 0 <= unjudged_threshold <= 1:
-        raise UsageError(f"unjudged threshold must be between 0 and 1, not {unjudged_threshold!r}")
-    flags = {
-        "relevance_level": relevance_level,
-        "max_docs": max_docs,
-        "judged_only": judged_only,
-        "options": dict(options or {}),
-        "progress": progress,
-        "tie_bounds": tie_bounds,
-        "memory": memory,
-        "jobs": jobs,
-    }
-    evaluations = [
+    flags = scoring.evaluate_flags()
+    return [
         (
-            evaluate(source, [named[name] for name in names], measures, run_names=names, **flags),
+            evaluate(
+                source, [named[name] for name in names], measures, run_names=names,
+                progress=progress, **flags,
+            ),
             names,
         )
         for source, names in _qrels_per_run(qrels, run_qrels, named)
-    ]
-    warnings = _unjudged_warnings(evaluations, unjudged_threshold, allow_unjudged)
+    ]  # fmt: skip
+
+
+def _paired_topics(evaluations, named) -> tuple[list[str], dict[str, list[str]]]:
+    """``(the topics every run's qrels judge, sorted; {run: its topics left unpaired})``."""
     topics_of = {
         name: evaluation.qrels_topics for evaluation, names in evaluations for name in names
     }
@@ -145,37 +222,7 @@ def compare(
     unpaired = {name: [q for q in topics_of[name] if q not in shared] for name in named}
     if not topics:
         raise UsageError("the runs' qrels share no topic: nothing can be paired")
-    per_query = pd.concat([e.per_query for e, _ in evaluations], ignore_index=True)
-    bounds = None
-    if tie_bounds:
-        bounds = pd.concat([e.tie_bounds_per_query for e, _ in evaluations], ignore_index=True)
-    comparison = analyse(
-        per_query[per_query["qid"].isin(shared)],
-        statistics,
-        queries=topics,
-        baseline=baseline,
-        strata=strata_map(strata, group_by, topics),
-        group_by=group_by,
-        progress=None if progress is None else partial(progress, "resampling"),
-        bounds=bounds,
-    )
-    comparison.settings["unjudged_threshold"] = float(unjudged_threshold)
-    comparison.settings["allow_unjudged"] = bool(allow_unjudged)
-    comparison.warnings = warnings
-    comparison.unpaired = unpaired
-    _record_provenance(comparison, evaluations, strata)
-    comparison.evaluation = {
-        "relevance_level": relevance_level,
-        "max_docs": max_docs,
-        "judged_only": judged_only,
-        "maxontsim_formula": evaluations[0][0].options.get("maxontsim_formula"),
-        "ontology": _path_text(evaluations[0][0].options.get("ontology")),
-    }
-    return comparison
-
-
-def _path_text(path) -> str | None:
-    return None if path is None else os.fspath(path)
+    return topics, unpaired
 
 
 def _unjudged_warnings(evaluations, threshold: float, allow: bool) -> list[str]:

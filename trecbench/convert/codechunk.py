@@ -13,6 +13,7 @@ ranks; a ``taskId`` used twice by one chunker); errors name the file, line and r
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass, field
 
 import pandas as pd
 
@@ -58,6 +59,25 @@ def normalise_ids(ids: pd.Series, repo: pd.Series, report: Report) -> pd.Series:
     return pd.Series(out, index=ids.index, dtype=STR)
 
 
+@dataclass
+class _Read:
+    """What a ``detailed_*.json`` holds, as read (in file order)."""
+
+    retrieved: list[tuple] = field(default_factory=list)  # chunker, repo, qid, docno, rank, score
+    relevant: list[tuple] = field(default_factory=list)  # chunker, repo, qid, chunk id
+    producer: list[tuple] = field(default_factory=list)  # chunker, qid, the producer's metrics
+    strata: dict[str, str] = field(default_factory=dict)  # qid -> repo
+    seen: dict[tuple[str, str], str] = field(default_factory=dict)  # (chunker, taskId) -> place
+    tags: dict[str, str] = field(default_factory=dict)  # chunker -> its run tag
+    owners: dict[str, str] = field(default_factory=dict)  # run tag -> "chunker '<chunker>'"
+    config: dict = field(default_factory=dict)  # chunker -> its configuration
+
+    @property
+    def chunkers(self) -> list[str]:
+        """The chunkers with query results, in file order."""
+        return list(dict.fromkeys([c for c, _, _ in self.producer]))
+
+
 def convert_codechunk(detailed: str | os.PathLike, *, name: str | None = None) -> Conversion:
     """Convert a code-chunk ``detailed_*.json`` (plain or compressed) into qrels and a run per
     chunker.
@@ -67,65 +87,94 @@ def convert_codechunk(detailed: str | os.PathLike, *, name: str | None = None) -
     """
     name = name or "codechunk"
     doc = read_json(detailed, "detailed results")
-    entries = doc.root.expect_list(doc.value, "a JSON array of (chunker, repo) entries")
+    found = _read_entries(doc)
     report = Report()
-    retrieved, relevant, producer = [], [], []
-    strata: dict[str, str] = {}
-    seen: dict[tuple[str, str], object] = {}  # (chunker, taskId) -> its place
-    tags: dict[str, str] = {}  # chunker -> its run tag
-    owners: dict[str, str] = {}  # run tag -> "chunker '<chunker>'" (for unique_tag)
-    config = {}
+    qrels, runs, info = _per_chunker(found, name, report)
+    return Conversion(
+        name=name,
+        converter="code-chunk",
+        qrels=qrels,
+        runs=runs,
+        report=report,
+        strata=pd.DataFrame(
+            {"qid": list(found.strata), "repo": list(found.strata.values())}, dtype=STR
+        ),
+        provenance={
+            "inputs": [doc.source.record],
+            "config": found.config,
+            "producer_metrics": {
+                chunker: {q: m for c, q, m in found.producer if c == chunker}
+                for chunker in found.chunkers
+            },
+        },
+        qrels_info=info,
+    )
+
+
+def _read_entries(doc) -> _Read:
+    """Every (chunker, repo) entry's query results, their shape checked as they are read."""
+    entries = doc.root.expect_list(doc.value, "a JSON array of (chunker, repo) entries")
+    found = _Read()
     for index, entry in enumerate(entries):
         at = doc.root / index
         entry = at.expect_object(entry)
         chunker = (at / "chunker").expect_id(entry.get("chunker"))
-        if chunker not in tags:
-            tags[chunker] = unique_tag(chunker, owners, at / "chunker", "chunker")
+        if chunker not in found.tags:
+            found.tags[chunker] = unique_tag(chunker, found.owners, at / "chunker", "chunker")
         repo = (at / "repo").expect_id(entry.get("repo"))
-        config[chunker] = entry.get("config")
+        found.config[chunker] = entry.get("config")
         queries = (at / "queryResults").expect_list(entry.get("queryResults"))
         for qindex, query in enumerate(queries):
-            here = at / "queryResults" / qindex
-            query = here.expect_object(query)
-            qid = (here / "taskId").expect_id(query.get("taskId"))
-            if (chunker, qid) in seen:
-                raise (here / "taskId").error(
-                    f"taskId {qid!r} is used twice by chunker {chunker!r} "
-                    f"(first at {seen[chunker, qid]})"
-                )
-            seen[chunker, qid] = path_text(here.where)
-            if strata.setdefault(qid, repo) != repo:
-                raise (here / "taskId").error(
-                    f"taskId {qid!r} belongs to repo {strata[qid]!r} for another chunker"
-                )
-            chunks = (here / "retrievedChunks").expect_list(query.get("retrievedChunks"))
-            for position, chunk in enumerate(chunks):
-                place = here / "retrievedChunks" / position
-                chunk = place.expect_object(chunk)
-                rank = chunk.get("rank")
-                rank = position + 1 if rank is None else (place / "rank").expect_integer(rank, 1)
-                score = (place / "score").expect_number(chunk.get("score"))
-                docno = (place / "id").expect_id(chunk.get("id"))
-                retrieved.append((chunker, repo, qid, docno, rank, score))
-            ids = (here / "relevantChunkIds").expect_ids(query.get("relevantChunkIds"))
-            relevant += [(chunker, repo, qid, chunk_id) for chunk_id in ids]
-            producer.append((chunker, qid, query.get("metrics")))
-    if not producer:
+            _read_query(found, at / "queryResults" / qindex, query, chunker, repo)
+    if not found.producer:
         raise doc.root.error("no query results")
+    return found
 
+
+def _read_query(found: _Read, here, query, chunker: str, repo: str) -> None:
+    """One query result (at ``here``): its retrieved chunks, relevant ids and metrics; a
+    ``taskId`` twice for one chunker, or in two repos, is refused."""
+    query = here.expect_object(query)
+    qid = (here / "taskId").expect_id(query.get("taskId"))
+    if (chunker, qid) in found.seen:
+        raise (here / "taskId").error(
+            f"taskId {qid!r} is used twice by chunker {chunker!r} "
+            f"(first at {found.seen[chunker, qid]})"
+        )
+    found.seen[chunker, qid] = path_text(here.where)
+    if found.strata.setdefault(qid, repo) != repo:
+        raise (here / "taskId").error(
+            f"taskId {qid!r} belongs to repo {found.strata[qid]!r} for another chunker"
+        )
+    chunks = (here / "retrievedChunks").expect_list(query.get("retrievedChunks"))
+    for position, chunk in enumerate(chunks):
+        place = here / "retrievedChunks" / position
+        chunk = place.expect_object(chunk)
+        rank = chunk.get("rank")
+        rank = position + 1 if rank is None else (place / "rank").expect_integer(rank, 1)
+        score = (place / "score").expect_number(chunk.get("score"))
+        docno = (place / "id").expect_id(chunk.get("id"))
+        found.retrieved.append((chunker, repo, qid, docno, rank, score))
+    ids = (here / "relevantChunkIds").expect_ids(query.get("relevantChunkIds"))
+    found.relevant += [(chunker, repo, qid, chunk_id) for chunk_id in ids]
+    found.producer.append((chunker, qid, query.get("metrics")))
+
+
+def _per_chunker(found: _Read, name: str, report: Report):
+    """``(qrels by name, runs, qrels summaries)``: one qrels and one run per chunker, its
+    chunk ids normalised (:func:`normalise_ids`)."""
     runs_frame = pd.DataFrame(
-        retrieved, columns=["chunker", "repo", "qid", "docno", "order", "score"]
+        found.retrieved, columns=["chunker", "repo", "qid", "docno", "order", "score"]
     )
     runs_frame["docno"] = normalise_ids(runs_frame["docno"], runs_frame["repo"], report)
-    rel_frame = pd.DataFrame(relevant, columns=["chunker", "repo", "qid", "docno"])
+    rel_frame = pd.DataFrame(found.relevant, columns=["chunker", "repo", "qid", "docno"])
     rel_frame["docno"] = normalise_ids(rel_frame["docno"], rel_frame["repo"], report)
 
     qrels, runs, info = {}, [], {}
-    chunkers = list(dict.fromkeys([c for c, _, _ in producer]))
-    for chunker in chunkers:
-        tag = tags[chunker]
+    for chunker in found.chunkers:
+        tag = found.tags[chunker]
         qrels_name = f"{name}-{tag}"
-        chunker_qids = [q for c, q, _ in producer if c == chunker]
+        chunker_qids = [q for c, q, _ in found.producer if c == chunker]
         table = make_qrels(
             rel_frame.loc[rel_frame["chunker"] == chunker, ["qid", "docno"]].assign(rel=1),
             qrels_name,
@@ -148,20 +197,4 @@ def convert_codechunk(detailed: str | os.PathLike, *, name: str | None = None) -
                 queries=chunker_qids,
             )
         )
-
-    return Conversion(
-        name=name,
-        converter="code-chunk",
-        qrels=qrels,
-        runs=runs,
-        report=report,
-        strata=pd.DataFrame({"qid": list(strata), "repo": list(strata.values())}, dtype=STR),
-        provenance={
-            "inputs": [doc.source.record],
-            "config": config,
-            "producer_metrics": {
-                chunker: {q: m for c, q, m in producer if c == chunker} for chunker in chunkers
-            },
-        },
-        qrels_info=info,
-    )
+    return qrels, runs, info

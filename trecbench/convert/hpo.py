@@ -420,15 +420,7 @@ def convert_hpo(
     report = Report()
     name = name or input_stem(cases)
     expected, strata, qids, metadata, record = read_cases(cases, report, language)
-    loaded, ontology_info = None, {"checked": False, "reason": "disabled"}
-    if check_ids or graded:
-        try:
-            loaded = _load_ontology(ontology)
-        except (ImportError, TrecbenchError, OSError) as exc:
-            if graded or ontology is not None:
-                raise
-            report.note(f"HPO ids not checked: no ontology available ({exc})")
-            ontology_info = {"checked": False, "reason": str(exc)}
+    loaded, ontology_info = _ontology_wanted(ontology, check_ids, graded, report)
     judged = graded_qrels(expected, loaded, grade_map) if graded else expected
     qrels = make_qrels(judged, name, report)
     info = qrels_summary(
@@ -447,28 +439,10 @@ def convert_hpo(
     for index, path in enumerate(results):
         kind, doc = read_results(path, results_format)
         tag = clean_tag(tags[index]) if tags else default_tag(path)
-        if kind == "terms":
-            rows, gold, answered = terms_rows(doc)
-            check_gold(gold, expected, rows, tag, report, retrieved_only=True)
-        elif kind == "cases":
-            rows, gold, answered = cases_rows(doc, report)
-            check_gold(gold, expected, rows, tag, report, retrieved_only=False)
-        else:
-            rows, answered = chroma_rows(doc, qids)
-        unknown = sorted(set(answered) - set(qids))
-        report.drop(
-            f"run query not among the test cases ({tag}; kept, but no measure counts it)",
-            ({"run": tag, "qid": q} for q in unknown),
-        )
+        rows, answered = _result_rows(kind, doc, tag, expected, qids, report)
         runs.append(ranked_run(rows, tag, name, report, depth, queries=answered))
         inputs.append({**doc.source.record, "kind": f"results ({kind})"})
-        written = set(escaped(answered))
-        missing = [q for q in evaluable if q not in written]
-        if missing:
-            report.note(
-                f"{tag}: {len(missing)} evaluable case(s) have no results; trec_eval averages "
-                "over the run's queries unless -c counts them as 0"
-            )
+        _note_missing(tag, answered, evaluable, report)
 
     if check_ids and loaded is not None:
         ids = pd.concat([qrels["docno"]] + [r.table["docno"] for r in runs])
@@ -493,3 +467,49 @@ def convert_hpo(
         },
         qrels_info={name: info},
     )
+
+
+def _ontology_wanted(ontology, check_ids: bool, graded: str | None, report: Report):
+    """``(the ontology or None, the sidecar's ontology record)``: loaded when ids are
+    checked or graded; without one, ids go unchecked (said in a note) unless grading needs
+    it or it was named."""
+    loaded, ontology_info = None, {"checked": False, "reason": "disabled"}
+    if check_ids or graded:
+        try:
+            loaded = _load_ontology(ontology)
+        except (ImportError, TrecbenchError, OSError) as exc:
+            if graded or ontology is not None:
+                raise
+            report.note(f"HPO ids not checked: no ontology available ({exc})")
+            ontology_info = {"checked": False, "reason": str(exc)}
+    return loaded, ontology_info
+
+
+def _result_rows(kind: str, doc, tag: str, expected: pd.DataFrame, qids, report: Report):
+    """``(run rows, cases answered)`` of one result file of ``kind``; the producer's gold
+    ids checked against the test cases, queries not among them reported."""
+    if kind == "terms":
+        rows, gold, answered = terms_rows(doc)
+        check_gold(gold, expected, rows, tag, report, retrieved_only=True)
+    elif kind == "cases":
+        rows, gold, answered = cases_rows(doc, report)
+        check_gold(gold, expected, rows, tag, report, retrieved_only=False)
+    else:
+        rows, answered = chroma_rows(doc, qids)
+    unknown = sorted(set(answered) - set(qids))
+    report.drop(
+        f"run query not among the test cases ({tag}; kept, but no measure counts it)",
+        ({"run": tag, "qid": q} for q in unknown),
+    )
+    return rows, answered
+
+
+def _note_missing(tag: str, answered, evaluable: list[str], report: Report) -> None:
+    """A note when evaluable cases (as written) have no results in the run ``tag``."""
+    written = set(escaped(answered))
+    missing = [q for q in evaluable if q not in written]
+    if missing:
+        report.note(
+            f"{tag}: {len(missing)} evaluable case(s) have no results; trec_eval averages "
+            "over the run's queries unless -c counts them as 0"
+        )

@@ -1,0 +1,106 @@
+"""compare's settings as typed values: StatsSettings and ScoringSettings given whole or
+field by field (the documented keywords), the signatures that show those fields, and the
+memorybench converter's Judging."""
+
+from __future__ import annotations
+
+import inspect
+
+import pandas as pd
+import pytest
+from conftest import ROOT
+
+from trecbench.comparison import StatsSettings, compare, compare_scores
+from trecbench.comparison.scoring import ScoringSettings
+from trecbench.convert.memorybench import Judging, convert_memorybench
+from trecbench.errors import UsageError
+
+QRELS, RUNS = ROOT / "qrels" / "hpo-demo.qrels", ROOT / "runs"
+
+
+def _frame() -> pd.DataFrame:
+    values = {"a": [0.1, 0.4, 0.35, 0.8, 0.5], "b": [0.2, 0.3, 0.5, 0.9, 0.7]}
+    rows = [(run, f"q{i}", "P@5", v) for run, vs in values.items() for i, v in enumerate(vs)]
+    return pd.DataFrame(rows, columns=["run", "qid", "measure", "value"])
+
+
+def test_statistics_whole_or_as_keywords_give_the_same_comparison():
+    by_keywords = compare_scores(_frame(), test="bootstrap", samples=60, seed=4)
+    whole = compare_scores(_frame(), statistics=StatsSettings("bootstrap", samples=60, seed=4))
+    # a keyword replaces that field of the value given
+    mixed = compare_scores(_frame(), statistics=StatsSettings("bootstrap", samples=60), seed=4)
+    other = compare_scores(_frame(), statistics=StatsSettings("bootstrap", samples=60), seed=5)
+    for result in (whole, mixed):
+        pd.testing.assert_frame_equal(result.comparisons, by_keywords.comparisons)
+        assert result.settings == by_keywords.settings
+    assert other.settings["seed"] == 5 and mixed.settings["seed"] == 4
+
+
+def test_a_keyword_neither_function_takes_is_a_type_error():
+    with pytest.raises(TypeError, match=r"compare_scores\(\) got an unexpected keyword .*'tset'"):
+        compare_scores(_frame(), tset="t")
+    with pytest.raises(TypeError, match=r"compare\(\) got an unexpected keyword .*'level'"):
+        compare(QRELS, [RUNS / "tfidf-char.run", RUNS / "tfidf-word.run"], level=2)
+
+
+def test_a_settings_field_given_as_keyword_is_validated_as_the_value_is():
+    with pytest.raises(UsageError, match="samples must be a positive integer"):
+        compare_scores(_frame(), statistics=StatsSettings(), samples=0)
+    with pytest.raises(UsageError, match="unjudged threshold must be between 0 and 1"):
+        ScoringSettings(unjudged_threshold=1.5)
+
+
+def test_signatures_show_every_settings_field_with_its_default():
+    for function, kinds in ((compare, (StatsSettings, ScoringSettings)),
+                            (compare_scores, (StatsSettings,))):  # fmt: skip
+        parameters = inspect.signature(function).parameters
+        for kind in kinds:
+            for name, value in vars(kind()).items():
+                default = parameters[name].default
+                assert default == (None if name == "options" else value), (function, name)
+
+
+def test_scoring_settings_reach_the_evaluation_and_the_report():
+    runs = [RUNS / "tfidf-char.run", RUNS / "tfidf-word.run"]
+    scoring = ScoringSettings(max_docs=3, judged_only=True, tie_bounds=False)
+    result = compare(QRELS, runs, ["P@5"], samples=20, scoring=scoring)
+    assert result.evaluation == {
+        "relevance_level": 1, "max_docs": 3, "judged_only": True,
+        "maxontsim_formula": None, "ontology": None,
+    }  # fmt: skip
+    # -M 3 caps P@5 at 3/5, as trecbench.evaluate computes it
+    from trecbench import evaluate
+
+    means = evaluate(QRELS, runs, ["P@5"], max_docs=3, judged_only=True).aggregates
+    summary = result.part(result.summary, "all").set_index("run")["mean"]
+    for run, mean in zip(["tfidf-char", "tfidf-word"], means["value"], strict=True):
+        assert summary[run] == pytest.approx(mean, abs=1e-12)
+    assert summary.max() <= 0.6 and result.settings["tie_bounds"] is False
+
+
+@pytest.mark.parametrize(
+    ("settings", "message"),
+    [
+        ({"relevance": "best"}, "unknown relevance strategy 'best'"),
+        ({"f1_threshold": 1.5}, "the F1 threshold must be between 0 and 1"),
+        ({"iou": float("nan")}, "the IoU threshold must be between 0 and 1"),
+    ],
+)
+def test_memorybench_judging_is_checked_when_built(settings, message):
+    with pytest.raises(UsageError, match=message):
+        Judging(**settings)
+    with pytest.raises(UsageError, match=message):  # before the input is read
+        convert_memorybench(ROOT / "absent.json", **settings)
+
+
+def test_memorybench_judging_is_recorded_as_given():
+    judging = Judging("token-f1", {"chonkie": -1}, 0.5, 0.25)
+    assert judging.offset("chonkie") == -1 and judging.offset("other") == 0
+    conversion = convert_memorybench(
+        ROOT / "data" / "convert" / "memorybench-export.json",
+        relevance="token-f1", line_offsets={"chonkie": -1}, iou=0.5, f1_threshold=0.25,
+    )  # fmt: skip
+    assert conversion.provenance["options"] == judging.record() == {
+        "relevance": "token-f1", "f1_threshold": 0.25, "line_offsets": {"chonkie": -1},
+        "iou": 0.5,
+    }  # fmt: skip

@@ -1,0 +1,89 @@
+"""Names and ids as converters write them: run tags, output file names, and ids escaped
+(reversibly) so that TREC files can hold them."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+import pandas as pd
+
+from ..errors import UsageError
+from ..ids import STR, escape_series
+from ..sources import At
+from .model import Findings
+
+_TAG_OK = re.compile(r"[^A-Za-z0-9_.-]+")
+
+
+def clean_tag(text: str) -> str:
+    """A run tag trec_eval and the validator accept: ``[A-Za-z0-9_.-]``, at most 25 chars."""
+    tag = _TAG_OK.sub("_", text).strip("_")[:25]
+    return tag or "run"
+
+
+def unique_tag(name: str, owners: dict[str, str], at: At, what: str) -> str:
+    """``clean_tag(name)`` for a new ``name`` (``what``: a provider, a chunker), refused when
+    an earlier name has the same tag: its qrels and run would silently replace the first's.
+
+    ``owners`` maps each tag given so far to its name, as the error names it (filled
+    here); ``at`` is where ``name`` was read.
+    """
+    tag = clean_tag(name)
+    if tag in owners:
+        raise at.error(
+            f"{owners[tag]} and {what} {name!r} would both be written as {tag!r} (a run tag "
+            "keeps at most 25 of A-Z a-z 0-9 _ . -): rename one"
+        )
+    owners[tag] = f"{what} {name!r}"
+    return tag
+
+
+def input_stem(path: str | os.PathLike) -> str:
+    """A default name from an input path: its file name without ``.gz`` and extension."""
+    return Path(Path(path).name.removesuffix(".gz")).stem or "input"
+
+
+def check_name(name: str, what: str = "--name") -> str:
+    """``name`` if it is a plain file name (outputs stay in their folder), else a
+    :class:`UsageError`."""
+    if (
+        not name
+        or name in (".", "..")
+        or any(c in name for c in "/\\\0")
+        or Path(name).name != name
+    ):
+        raise UsageError(f"{what} {name!r} is not a plain file name (no folder, not . or ..)")
+    return name
+
+
+def escape_ids(
+    frame: pd.DataFrame, columns: Sequence[str], report: Findings, owner: dict
+) -> pd.DataFrame:
+    """Ids as strings (``StringDtype``) made valid for TREC files by the one reversible
+    escaping (:func:`trecbench.ids.escape_id`); each change is reported with ``owner``.
+
+    Empty ids are refused earlier, where the input location is known.
+    """
+    frame = frame.copy()
+    for column in columns:
+        values, changed = escape_series(frame[column])
+        if changed.any():
+            original = frame[column].astype(STR)[changed]
+            report.repair(
+                f"{column} percent-escaped (reversible; trecbench.ids.unescape_id)",
+                (
+                    {**owner, "from": a, "to": b}
+                    for a, b in zip(original, values[changed], strict=True)
+                ),
+            )
+        frame[column] = values
+    return frame
+
+
+def escaped(ids: Iterable[str]) -> list[str]:
+    """``ids`` as :func:`escape_ids` writes them (to match ids reported elsewhere)."""
+    values, _ = escape_series(pd.Series(list(ids), dtype=STR))
+    return values.tolist()

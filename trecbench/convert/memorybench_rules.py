@@ -1,0 +1,293 @@
+"""memorybench's relevance rules (see :mod:`trecbench.convert.memorybench`): explicit ids,
+the packs' rules (LoCoMo, LongMemEval), the code-retrieval packs' location rule and the
+token-F1 fallback, and :func:`judge`, which applies them to one result as
+:class:`Judging` asks."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import UsageError
+from ..sources import At
+from .common import Report
+
+EXPLICIT_KEYS = ("relevantIds", "relevantChunkIds", "groundTruthIds", "qrels")
+STRATEGIES = ("explicit", "pack", "location", "token-f1")
+AUTO = "auto"
+F1_THRESHOLD = 0.3  # memorybench's NDCGAtKMetric default
+PACK_BENCHMARKS = ("locomo", "longmemeval")
+NONE = "none"
+_CTXID = re.compile(r"^\[CTXID:([^\]]+)\]\s*")
+_DIALOG_ID = re.compile(r"D\d+:\d+")
+_TURN_SUFFIX = re.compile(r"_(\d+)$")
+# JavaScript's \s (memorybench tokenises in TypeScript) and its ASCII-only \w
+_JS_SPACE = "\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+_JS_NOT_WORD = re.compile(f"[^A-Za-z0-9_{_JS_SPACE}]")
+_JS_SPLIT = re.compile(f"[{_JS_SPACE}]+")
+
+
+def normalise_path(text: str) -> str:
+    """Path for comparison: forward slashes, lower case, no leading ``./`` or ``/``."""
+    text = text.replace("\\", "/").lower()
+    while text.startswith("./"):
+        text = text[2:]
+    return text.lstrip("/")
+
+
+def same_file(a: str, b: str) -> bool:
+    """Equal normalised paths, or one a suffix of the other at a ``/`` boundary."""
+    a, b = normalise_path(a), normalise_path(b)
+    return a == b or a.endswith("/" + b) or b.endswith("/" + a)
+
+
+def line_relevant(start: int, end: int, gt_start: int, gt_end: int, iou: float) -> bool:
+    """Inclusive line ranges: overlap, or IoU ≥ ``iou`` when ``iou`` > 0."""
+    inter = min(end, gt_end) - max(start, gt_start) + 1
+    if inter <= 0:
+        return False
+    if iou <= 0:
+        return True
+    union = (end - start + 1) + (gt_end - gt_start + 1) - inter
+    return inter / union >= iou
+
+
+def tokens(text: str | None) -> set[str]:
+    """memorybench's ``tokenize`` as a set: lower case, ``[^\\w\\s]`` → blank, split."""
+    if not text:
+        return set()
+    return {t for t in _JS_SPLIT.split(_JS_NOT_WORD.sub(" ", text.lower())) if t}
+
+
+def token_f1(expected: str | None, content: str | None) -> float:
+    """Token F1 of a chunk against the expected answer, as memorybench's fallback computes
+    it (sets; precision over the chunk's tokens, recall over the answer's)."""
+    answer, chunk = tokens(expected), tokens(content)
+    overlap = len(answer & chunk)
+    precision = overlap / len(chunk) if chunk else 0.0
+    recall = overlap / len(answer) if answer else 0.0
+    return 0.0 if precision + recall == 0 else 2 * precision * recall / (precision + recall)
+
+
+@dataclass
+class Chunk:
+    """One retrieved item: its docno, content and metadata (for the relevance rules)."""
+
+    docno: str
+    content: str | None
+    meta: dict
+    location: tuple[str, int, int] | None = None  # file, start and end line (type-checked)
+
+
+def _listed(value: Any) -> list[str]:
+    values = value if isinstance(value, list) else [value]
+    return [str(v).strip() for v in values if str(v).strip()]
+
+
+def locomo_relevant(evidence: Any, chunk: Chunk) -> bool:
+    """LoCoMo's pack rule: a dialog id of the chunk is one of the evidence ids."""
+    wanted = set(_listed(evidence)) if evidence else set()
+    if not wanted:
+        return False
+    found = set()
+    listed = chunk.meta.get("dialogIds")
+    if isinstance(listed, list):
+        found |= {i.strip() for i in listed if isinstance(i, str) and i.strip()}
+    single = chunk.meta.get("dialogId", chunk.meta.get("dia_id"))
+    if isinstance(single, str) and single.strip():
+        found.add(single.strip())
+    content = chunk.content or ""
+    prefix = _CTXID.match(content)
+    if prefix:
+        found |= {i.strip() for i in prefix.group(1).split(",") if i.strip()}
+    found |= set(_DIALOG_ID.findall(chunk.docno)) | set(_DIALOG_ID.findall(content))
+    return not wanted.isdisjoint(found)
+
+
+def longmemeval_relevant(item_id: str, meta: dict, chunk: Chunk) -> bool:
+    """LongMemEval's pack rule: the chunk's corpus id contains ``answer`` (not ``noans``)
+    or is an answer corpus id (possibly with a ``_<n>`` turn suffix); never for
+    abstention items."""
+    if "_abs" in item_id or meta.get("isAbstention") is True:
+        return False
+    corpus = chunk.meta.get("corpusId")
+    if not isinstance(corpus, str) or not corpus:
+        prefix = _CTXID.match(chunk.content or "")
+        corpus = prefix.group(1) if prefix else chunk.docno
+    lower = corpus.lower()
+    if "noans" in lower:
+        return False
+    if "answer" in lower:
+        return True
+    answers = meta.get("answerCorpusIds")
+    if isinstance(answers, list):
+        known = {str(a) for a in answers}
+        return corpus in known or _TURN_SUFFIX.sub("", corpus) in known
+    return False
+
+
+def pack_total(meta: dict) -> int | None:
+    """The number of relevant items a pack knows from an item's metadata (memorybench's
+    ``inferTotalRelevant``): the evidence's count, else the answer corpus ids'; None when
+    only the relevant chunks found can be counted."""
+    evidence = meta.get("evidence")
+    if evidence is not None:
+        if isinstance(evidence, list):
+            return len(evidence)
+        if isinstance(evidence, str) and evidence.strip():
+            return 1
+    answers = meta.get("answerCorpusIds")
+    if isinstance(answers, list) and answers:
+        return len(answers)
+    return None
+
+
+@dataclass(frozen=True)
+class Judging:
+    """How memorybench results are judged: ``relevance`` (``auto`` or one of
+    :data:`STRATEGIES`), ``line_offsets`` (provider -> number added to its chunks' line
+    numbers), ``iou`` (overrides each item's ``iouThreshold``) and the token-F1 strategy's
+    ``f1_threshold``; checked when built."""
+
+    relevance: str = AUTO
+    line_offsets: Mapping[str, int] = field(default_factory=dict)
+    iou: float | None = None
+    f1_threshold: float = F1_THRESHOLD
+
+    def __post_init__(self) -> None:
+        if self.relevance not in (AUTO, *STRATEGIES):
+            raise UsageError(f"unknown relevance strategy {self.relevance!r}")
+        if not 0 <= self.f1_threshold <= 1:
+            raise UsageError(f"the F1 threshold must be between 0 and 1, not {self.f1_threshold}")
+        if self.iou is not None and not 0 <= self.iou <= 1:  # NaN too: it passes FloatRange
+            raise UsageError(f"the IoU threshold must be between 0 and 1, not {self.iou}")
+        object.__setattr__(self, "line_offsets", dict(self.line_offsets))
+
+    def offset(self, provider: str) -> int:
+        """The number added to ``provider``'s chunk line numbers."""
+        return self.line_offsets.get(provider, 0)
+
+    def record(self) -> dict:
+        """The sidecar's ``provenance.options``."""
+        return {
+            "relevance": self.relevance,
+            "f1_threshold": self.f1_threshold,
+            "line_offsets": self.line_offsets,
+            "iou": self.iou,
+        }
+
+
+@dataclass
+class _Judged:
+    """What one relevance strategy made of one result."""
+
+    strategy: str
+    rows: list[tuple[str, int]]  # (docno, grade)
+    found_only: bool = False
+    unretrieved: int = 0
+
+
+def _explicit(meta: dict, at: At, report: Report, where: dict) -> list[str] | None:
+    """memorybench's explicit ids (trimmed; empty ones dropped), or None when absent."""
+    key = next((k for k in EXPLICIT_KEYS if meta.get(k) is not None), None)
+    if key is None:
+        return None
+    place = at / key
+    items = place.expect_list(meta[key], "a list of ids")
+    ids = []
+    for position, item in enumerate(items):
+        text = (place / position).expect_id(item) if item != "" else ""
+        if text.strip() != text:
+            report.repair("blanks around an explicit relevant id removed", [{**where, "id": text}])
+        if text.strip():
+            ids.append(text.strip())
+        else:
+            report.drop("empty explicit relevant id", [{**where, "position": position}])
+    return ids or None
+
+
+def _location(
+    truth: Any, chunks: list[Chunk], at: At, offset: int, iou: float | None,
+    meta: dict, report: Report, where: dict,
+) -> _Judged | None:  # fmt: skip
+    if truth is None:
+        return None
+    truth = (at / "groundTruth").expect_object(truth)
+    file = truth.get("file")
+    if file is None:
+        return None
+    file = (at / "groundTruth" / "file").expect_string(file)
+    gt_start = (at / "groundTruth" / "startLine").expect_integer(truth.get("startLine"))
+    gt_end = (at / "groundTruth" / "endLine").expect_integer(truth.get("endLine"))
+    threshold = iou
+    if threshold is None:
+        threshold = (at / "iouThreshold").expect_number(meta.get("iouThreshold"))
+        threshold = 0.0 if threshold != threshold else threshold  # NaN: none given
+    rows, no_location = [], []
+    for chunk in chunks:
+        if chunk.location is None:
+            no_location.append({**where, "docno": chunk.docno})
+            rows.append((chunk.docno, 0))
+            continue
+        chunk_file, start, end = chunk.location
+        relevant = same_file(chunk_file, file) and line_relevant(
+            start + offset, end + offset, gt_start, gt_end, threshold
+        )
+        rows.append((chunk.docno, int(relevant)))
+    report.repair("retrieved chunk without file/lines (judged not relevant)", no_location)
+    return _Judged("location", rows, found_only=True)
+
+
+def judge(
+    judging: Judging,
+    offset: int,
+    result: dict,
+    meta: dict,
+    chunks: list[Chunk],
+    at: At,
+    report: Report,
+    where: dict,
+) -> _Judged:
+    """The judgments of one result by the requested strategy (``auto``: the first that
+    applies, in memorybench's priority order); ``offset`` is added to its provider's chunk
+    lines."""
+    order = STRATEGIES if judging.relevance == AUTO else (judging.relevance,)
+    for strategy in order:
+        if strategy == "explicit":
+            ids = _explicit(meta, at / "metadata", report, where)
+            if ids is not None:
+                return _Judged("explicit", [(i, 1) for i in ids])
+        elif strategy == "pack":
+            benchmark = result.get("benchmark")
+            if benchmark == "locomo":
+                evidence = meta.get("evidence")
+                rows = [(c.docno, int(locomo_relevant(evidence, c))) for c in chunks]
+            elif benchmark == "longmemeval":
+                rows = [(c.docno, int(longmemeval_relevant(where["qid"], meta, c))) for c in chunks]
+            else:
+                continue
+            total = pack_total(meta)
+            found = len({d for d, r in rows if r})
+            missing = max(0, total - found) if total is not None else 0
+            taken, extra, n = {d for d, _ in rows}, [], 0
+            while len(extra) < missing:  # stand-ins for the relevant items not retrieved
+                n += 1
+                if f"unretrieved-relevant-{n}" not in taken:
+                    extra.append((f"unretrieved-relevant-{n}", 1))
+            return _Judged("pack", rows + extra, total is None, missing)
+        elif strategy == "location":
+            judged = _location(
+                meta.get("groundTruth"), chunks, at / "metadata",
+                offset, judging.iou, meta, report, where,
+            )  # fmt: skip
+            if judged is not None:
+                return judged
+        elif strategy == "token-f1":
+            expected = result.get("expected")
+            if isinstance(expected, str) and expected.strip():
+                threshold = judging.f1_threshold
+                rows = [(c.docno, int(token_f1(expected, c.content) >= threshold)) for c in chunks]
+                return _Judged("token-f1", rows, found_only=True)
+    return _Judged(NONE, [])

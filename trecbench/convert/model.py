@@ -1,0 +1,59 @@
+"""What a converter builds: a :class:`Conversion` (qrels tables by name, the runs as
+:class:`RunOutput`, the sidecar's content) and what it records its findings in
+(:class:`Findings`, implemented by :class:`trecbench.convert.common.Report`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import pandas as pd
+
+
+class Findings(Protocol):
+    """Where a conversion records what it dropped, repaired or noticed
+    (:class:`trecbench.convert.common.Report`)."""
+
+    def drop(self, reason: str, items: Iterable[dict]) -> None: ...
+
+    def repair(self, reason: str, items: Iterable[dict]) -> None: ...
+
+    def count(self, key: str, n: int) -> None: ...
+
+    def note(self, text: str) -> None: ...
+
+    def as_dict(self) -> dict: ...
+
+
+@dataclass
+class RunOutput:
+    """One run to write as ``<tag>.run``, judged against the qrels called ``qrels``."""
+
+    tag: str
+    table: pd.DataFrame  # qid, docno, rank, score, tag (written order)
+    original_scores: list[float | None] | None  # None: the producer gave no scores
+    qrels: str | None  # None: converted without qrels
+    stats: dict
+
+
+@dataclass
+class Conversion:
+    """The result of a converter: qrels tables by name, runs, and the sidecar content."""
+
+    name: str
+    converter: str
+    qrels: dict[str, pd.DataFrame]
+    runs: list[RunOutput]
+    report: Findings
+    strata: pd.DataFrame | None = None  # qid + one string column per stratum field
+    provenance: dict = field(default_factory=dict)
+    qrels_info: dict[str, dict] = field(default_factory=dict)
+    sections: dict[str, Any] = field(default_factory=dict)  # converter-specific sidecar keys
+    ir_metadata: dict[str, Any] | None = None  # written atop every run (convert --ir-metadata)
+
+    @property
+    def source(self) -> str:
+        """The path of the main input (what errors about the whole conversion name)."""
+        inputs = self.provenance.get("inputs") or [{}]
+        return str(inputs[0].get("path", self.name))

@@ -1,0 +1,86 @@
+"""The sidecar JSON a conversion writes beside its files (format: docs/convert.md,
+Sidecar): provenance, the policies, each run's original scores and statistics, the strata
+and the report of what was dropped or repaired."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pandas as pd
+
+from .. import __version__
+from .identifiers import escaped
+from .model import Conversion
+
+SIDECAR_FORMAT = "trecbench-sidecar"
+SIDECAR_VERSION = 2
+SCORE_POLICY = (
+    "score = n - rank + 1 where rank is the 1-based position in the producer's order and n "
+    "the number of documents written for the query; original scores are kept in "
+    "runs.<tag>.original_scores, aligned with the run file's lines"
+)
+ID_POLICY = (
+    "ids are written as given, except that blanks, control and zero-width characters, a "
+    "leading '#' and '%' are percent-encoded (UTF-8, %XX): reversible with "
+    "trecbench.ids.unescape_id; each change is listed under report.repaired"
+)
+
+
+def json_text(value: Any, indent: str = "") -> str:
+    """Indented JSON that keeps lists of plain values (scores, ids) on one line."""
+    inner = indent + " "
+    if isinstance(value, dict) and value:
+        items = [
+            f"{inner}{json.dumps(str(k), ensure_ascii=False)}: {json_text(v, inner)}"
+            for k, v in value.items()
+        ]
+        return "{\n" + ",\n".join(items) + "\n" + indent + "}"
+    if isinstance(value, list) and any(isinstance(v, (dict, list)) for v in value):
+        items = [inner + json_text(v, inner) for v in value]
+        return "[\n" + ",\n".join(items) + "\n" + indent + "]"
+    return json.dumps(value, ensure_ascii=False, allow_nan=False)
+
+
+def sidecar_dict(conversion: Conversion, files: dict, validation: dict) -> dict:
+    """The sidecar JSON of a conversion (format: docs/convert.md, Sidecar)."""
+    strata = conversion.strata
+    queries: dict[str, dict] = {}
+    fields: list[str] = []
+    if strata is not None and len(strata):
+        fields = [c for c in strata.columns if c != "qid"]
+        records = strata.set_index("qid")[fields]
+        # keyed by the ids as written to the qrels and runs (escape_ids), so that
+        # `score --strata` finds every query
+        records.index = escaped(records.index)
+        queries = {
+            qid: {k: v for k, v in row.items() if not pd.isna(v)}
+            for qid, row in records.to_dict("index").items()
+        }
+    return {
+        "format": SIDECAR_FORMAT,
+        "version": SIDECAR_VERSION,
+        "trecbench": __version__,
+        "converter": conversion.converter,
+        "name": conversion.name,
+        "provenance": conversion.provenance,
+        "score_policy": SCORE_POLICY,
+        "id_policy": ID_POLICY,
+        "qrels": {
+            name: {"file": files[f"qrels:{name}"], **conversion.qrels_info.get(name, {})}
+            for name in conversion.qrels
+        },
+        "runs": {
+            run.tag: {
+                "file": files[f"run:{run.tag}"],
+                "qrels": files.get(f"qrels:{run.qrels}"),
+                **run.stats,
+                "original_scores": run.original_scores,
+            }
+            for run in conversion.runs
+        },
+        "strata": {"fields": fields, "queries": queries},
+        **conversion.sections,
+        "report": conversion.report.as_dict(),
+        "validation": validation,
+    }

@@ -1,0 +1,228 @@
+"""The tables a converter writes: runs that trec_eval orders as the producer did
+(:func:`ranked_run`) and qrels (:func:`make_qrels`, :func:`qrels_summary`).
+
+**Ranking order.** Producers break score ties by their own order, trec_eval re-sorts by
+score and breaks ties by docno, so original scores cannot be written as they are. Every
+converter writes ``score = n - rank + 1`` (``n`` documents for the query, ``rank`` the
+1-based position in the producer's order): integers, strictly decreasing, exact in float32,
+so trec_eval reproduces the producer's order exactly. The original scores go to the sidecar
+(one value per run line, in file order), and ties or order inversions among them are counted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ..ids import STR
+from ..ranking import as_float32
+from .identifiers import escape_ids, escaped
+from .model import Findings, RunOutput
+
+# The seed's warning (memorybench's token fallback), for every qrels whose relevant
+# documents are only those the runs found.
+FOUND_ONLY_WARNING = (
+    "found-only qrels: only retrieved documents were judged, so the relevant documents "
+    "nobody retrieved are unknown; the ideal DCG counts only what was found and may be "
+    "underestimated (nDCG and recall are then overestimated): compare such numbers only "
+    "with numbers judged the same way"
+)
+# Cap on itemised entries of one kind in the sidecar; the counts stay exact.
+
+
+def ranked_run(
+    frame: pd.DataFrame,
+    tag: str,
+    qrels: str | None,
+    report: Findings,
+    depth: int | None = None,
+    queries: Iterable[str] | None = None,
+) -> RunOutput:
+    """Turn a producer's ranked lists into a run that trec_eval orders the same way.
+
+    ``frame`` has ``qid``, ``docno``, ``order`` (the producer's rank or position: smaller is
+    better; ties keep row order, and are counted) and ``score`` (the producer's score, NaN
+    if none). Queries keep the order of their first row. Per query: duplicates keep their
+    best-ranked copy (each drop reported), the list is cut at ``depth``, and written scores
+    are ``n - rank + 1``. Ties and inversions among the original scores are counted.
+    ``queries`` are all the queries the producer answered (as in the input): those without
+    a document are reported, as they are absent from the run.
+    """
+    frame = escape_ids(frame, ("qid", "docno"), report, {"run": tag})
+    qids, docnos = _arrow(frame["qid"]), _arrow(frame["docno"])
+    # integer codes (queries numbered by first appearance), sorted once with numpy
+    query = np.asarray(pc.dictionary_encode(qids).indices, dtype=np.int64)
+    doc = np.asarray(pc.dictionary_encode(docnos).indices, dtype=np.int64)
+    order = frame["order"].to_numpy()
+    index = np.lexsort((np.arange(len(frame)), order, query))
+    query, doc, order = query[index], doc[index], order[index]
+    if queries is not None:
+        present = set(pc.unique(qids).to_pylist())
+        report.drop(
+            f"query without retrieved documents ({tag}; absent from the run: trec_eval "
+            "skips it unless -c counts it as 0)",
+            ({"run": tag, "qid": q} for q in dict.fromkeys(escaped(queries)) if q not in present),
+        )
+    same_query = query[1:] == query[:-1]
+    report.count(
+        f"documents sharing the producer's rank of the one before ({tag}; input order kept)",
+        int((same_query & (order[1:] == order[:-1])).sum()),
+    )
+
+    index, query = _without_duplicates(index, query, doc, order, qids, docnos, tag, report)
+
+    starts = np.flatnonzero(np.r_[True, query[1:] != query[:-1]]) if len(query) else query
+    lengths = np.diff(np.r_[starts, len(query)])
+    position = np.arange(len(query)) - np.repeat(starts, lengths) + 1
+    if depth is not None:
+        cut = position > depth
+        report.count(f"documents beyond depth {depth} cut ({tag})", int(cut.sum()))
+        index, query, position = index[~cut], query[~cut], position[~cut]
+        lengths = np.minimum(lengths, depth)
+    sizes = np.repeat(lengths, lengths)
+
+    scores = frame["score"].to_numpy(dtype=np.float64)[index]
+    stats = _score_stats(query, scores, len(lengths))
+    rows = pa.array(index)
+    table = pd.DataFrame(
+        {
+            "qid": qids.take(rows).to_pandas(types_mapper=lambda _: STR),
+            "docno": docnos.take(rows).to_pandas(types_mapper=lambda _: STR),
+            "rank": position.astype(np.int64),
+            "score": (sizes - position + 1).astype(np.float64),
+            "tag": pd.Series([tag] * len(index), dtype=STR),
+        }
+    )
+    missing = np.isnan(scores)
+    original = None if missing.all() else np.where(missing, None, scores).tolist()
+    return RunOutput(tag=tag, table=table, original_scores=original, qrels=qrels, stats=stats)
+
+
+def _without_duplicates(index, query, doc, order, qids, docnos, tag: str, report: Findings):
+    """``(index, query)`` without the duplicate documents of a query: in the producer's
+    order the first of each (query, doc) is the best-ranked copy, and is kept; each other
+    one is reported with the order it had and the order kept."""
+    key = query * (int(doc.max(initial=0)) + 1) + doc
+    unique, first = np.unique(key, return_index=True)
+    keep = np.zeros(len(key), bool)
+    keep[first] = True
+    if not keep.all():
+        dropped = np.flatnonzero(~keep)
+        kept_order = order[first[np.searchsorted(unique, key[dropped])]]
+        report.drop(
+            f"duplicate document in a query ({tag}; the best-ranked copy is kept)",
+            (
+                {"run": tag, "qid": q, "docno": d, "order": _plain(o), "kept_order": _plain(k)}
+                for q, d, o, k in zip(
+                    qids.take(pa.array(index[dropped])).to_pylist(),
+                    docnos.take(pa.array(index[dropped])).to_pylist(),
+                    order[dropped],
+                    kept_order,
+                    strict=True,
+                )
+            ),
+        )
+        index, query = index[keep], query[keep]
+    return index, query
+
+
+def _score_stats(query: np.ndarray, scores: np.ndarray, queries: int) -> dict:
+    """The run's sidecar statistics: its size, and ties and inversions between adjacent
+    original scores of a query (NaN: no score), ties also at float32 precision."""
+    both = (query[1:] == query[:-1]) & ~np.isnan(scores[1:]) & ~np.isnan(scores[:-1])
+    tied = both & (scores[1:] == scores[:-1])
+    single = as_float32(scores)  # as trec_eval 9.x holds them
+    return {
+        "queries": queries,
+        "documents": int(len(scores)),
+        "tied_adjacent_scores": int(tied.sum()),
+        "queries_with_ties": int(len(np.unique(query[1:][tied]))),
+        "float32_only_ties": int((both & ~tied & (single[1:] == single[:-1])).sum()),
+        "score_inversions": int((both & (scores[1:] > scores[:-1])).sum()),
+    }
+
+
+def _arrow(values: pd.Series) -> pa.Array:
+    """A string column as one Arrow array (pandas may hold it in several chunks)."""
+    array = pa.array(values)
+    return array.combine_chunks() if isinstance(array, pa.ChunkedArray) else array
+
+
+def _plain(value):
+    """A JSON-friendly Python scalar."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def _drop_duplicates(
+    frame: pd.DataFrame, column: str, keep: str, report: Findings, reason: str, owner: dict
+) -> pd.DataFrame:
+    """One row per (qid, docno): the first, with ``column`` set to the group's ``keep``
+    aggregate (``"first"``, ``"max"``). Each other row is reported under ``reason`` as
+    ``owner`` plus its ids, its ``column`` value and the kept one (``kept_<column>``).
+    """
+    duplicate = frame.duplicated(["qid", "docno"], keep="first")
+    if not duplicate.any():
+        return frame
+    kept = frame.groupby(["qid", "docno"], sort=False)[column].transform(keep)
+    dropped = frame[duplicate]
+    report.drop(
+        reason,
+        (
+            {**owner, "qid": q, "docno": d, column: _plain(v), f"kept_{column}": _plain(k)}
+            for q, d, v, k in zip(
+                dropped["qid"], dropped["docno"], dropped[column], kept[duplicate], strict=True
+            )
+        ),
+    )
+    return frame.assign(**{column: kept})[~duplicate]
+
+
+def make_qrels(frame: pd.DataFrame, name: str, report: Findings) -> pd.DataFrame:
+    """Qrels from ``qid``, ``docno``, ``rel`` rows (order of first appearance kept).
+
+    Duplicate judgments keep the highest grade; each is reported (trec_eval would not
+    complain, but ranx/ir_measures keep the last and trectools double counts).
+    """
+    frame = escape_ids(frame, ("qid", "docno"), report, {"qrels": name})
+    frame = frame.assign(rel=frame["rel"].astype(np.int64))
+    reason = f"duplicate judgment ({name}; the highest grade is kept)"
+    frame = _drop_duplicates(frame, "rel", "max", report, reason, {"qrels": name})
+    return frame[["qid", "docno", "rel"]].reset_index(drop=True)
+
+
+def qrels_summary(
+    qrels: pd.DataFrame,
+    qids: Iterable[str],
+    report: Findings,
+    reason: str,
+    *,
+    pooled: bool = False,
+    found_only: bool = False,
+    **extra,
+) -> dict:
+    """Report the queries among ``qids`` (as in the input) without a relevant judgment
+    (under ``reason``) and summarise the qrels for the sidecar.
+
+    ``pooled`` qrels only judge retrieved documents (so they are not ``complete``);
+    ``found_only`` ones know no relevant document but those found, and carry
+    :data:`FOUND_ONLY_WARNING`.
+    """
+    relevant = set(qrels.loc[qrels["rel"] > 0, "qid"])
+    empty = [q for q in escaped(qids) if q not in relevant]
+    report.drop(reason, ({"qid": q} for q in empty))
+    info = {
+        "complete": not pooled,
+        "pooled": pooled,
+        "found_only": found_only,
+        "queries": int(qrels["qid"].nunique()),
+        "relevant": int((qrels["rel"] > 0).sum()),
+        "without_relevant": empty,
+        **extra,
+    }
+    if found_only:
+        info["warning"] = FOUND_ONLY_WARNING
+    return info

@@ -1,0 +1,148 @@
+"""Writing a conversion: its files checked, staged, validated with the strict profile
+and put in place as a unit (:func:`write_conversion`), and the ``compare`` command for
+the runs written (:func:`compare_command`)."""
+
+from __future__ import annotations
+
+import os
+import shlex
+from collections.abc import Sequence
+from pathlib import Path
+
+from .. import outputs
+from ..errors import InputError, UsageError
+from .identifiers import check_name
+from .model import Conversion, RunOutput
+from .sidecar import json_text, sidecar_dict
+
+
+def check_judgeable(conversion: Conversion) -> None:
+    """Refuse, naming the input, what would make an invalid or unscorable output: an empty
+    qrels or run, a run with no query in its qrels, or a run query whose judgments are all
+    negative (trec_eval 9.0.8 cannot evaluate it)."""
+    source = conversion.source
+    for name, table in conversion.qrels.items():
+        if table.empty:
+            raise InputError(source, None, f"no judgment to write as qrels {name}")
+    for run in conversion.runs:
+        if run.table.empty:
+            raise InputError(source, None, f"run {run.tag}: no retrieved document")
+        if run.qrels is None:
+            continue
+        qrels = conversion.qrels[run.qrels]
+        asked = set(run.table["qid"])
+        if asked.isdisjoint(qrels["qid"]):
+            raise InputError(
+                source, None, f"run {run.tag} has no query in common with qrels {run.qrels}"
+            )
+        best = qrels[qrels["qid"].isin(asked)].groupby("qid")["rel"].max()
+        if (best < 0).any():
+            raise InputError(
+                source,
+                None,
+                f"qrels {run.qrels}: query {best.index[best < 0][0]!r} has only negative "
+                "judgments, which trec_eval 9.0.8 cannot evaluate",
+            )
+
+
+def compare_command(conversion: Conversion, paths: dict[str, Path]) -> str | None:
+    """The ``trecbench compare`` command for the runs written: ``compare QRELS RUN...``
+    when they share their qrels, else each with its own (``--run-qrels RUN QRELS``);
+    None with fewer than two runs or a run without qrels."""
+    runs = conversion.runs
+    if len(runs) < 2 or any(run.qrels is None for run in runs):
+        return None
+    files = [str(paths[f"run:{run.tag}"]) for run in runs]
+    qrels = [str(paths[f"qrels:{run.qrels}"]) for run in runs]
+    if len(set(qrels)) == 1:
+        return shlex.join(["trecbench", "compare", qrels[0], *files])
+    pairs = [part for pair in zip(files, qrels, strict=True) for part in ("--run-qrels", *pair)]
+    return shlex.join(["trecbench", "compare", *pairs])
+
+
+def _validate(kind: str, path: Path, label: str, qrels=None) -> tuple[dict, object]:
+    """Validate a staged output (``label``: its final name) with the strict profile; raise
+    on any error (the converters check their inputs first: an error here is a bug).
+
+    Returns the sidecar's summary (counts and the warnings/infos) and, for qrels, the
+    ``QrelsInfo`` the run checks need.
+    """
+    from ..validation import validate_qrels, validate_run
+
+    if kind == "run":
+        result = validate_run(path, profile="strict", max_depth=None, qrels=qrels)
+    else:
+        result = validate_qrels(path, profile="strict", collect_judged=True)
+    if not result.ok:
+        first = next(f for f in result.findings if f.severity == "error")
+        raise InputError(
+            label,
+            first.line,
+            f"converted {kind} fails validation: {first.rule}: {first.message} "
+            f"({result.errors} error(s)); this is a trecbench bug, please report it",
+        )
+    summary = {"counts": result.counts, "findings": [f.to_dict() for f in result.findings]}
+    return summary, result.qrels_info
+
+
+def _headed(conversion: Conversion, run: RunOutput) -> bytes:
+    """The ir_metadata block a run's file begins with (none without metadata)."""
+    if conversion.ir_metadata is None:
+        return b""
+    from ..inputs import ir_metadata
+
+    return ir_metadata.block_text({"tag": run.tag, **conversion.ir_metadata}).encode("utf-8")
+
+
+def write_conversion(
+    conversion: Conversion,
+    outdir: str | os.PathLike,
+    inputs: Sequence[str | os.PathLike],
+    runs_dir: str | os.PathLike | None = None,
+) -> dict[str, Path]:
+    """Validate and write qrels and the sidecar into ``outdir``, runs into ``runs_dir``
+    (default ``outdir``); return the paths. The sidecar names the files relative to itself.
+
+    Files are staged (:class:`trecbench.outputs.OutputSet`) and validated with
+    :mod:`trecbench.validation`; only if every file passes are they all put in place, as a
+    unit, never over an input. File names come from the conversion's name, qrels names and
+    run tags, which must be plain file names (:func:`check_name`).
+    """
+    from ..files import qrels_bytes, run_bytes
+
+    check_name(conversion.name)
+    for name in conversion.qrels:
+        check_name(name, "qrels name")
+    for run in conversion.runs:
+        check_name(run.tag, "run tag")
+    check_judgeable(conversion)
+    outdir = Path(outdir)
+    runs_dir = outdir if runs_dir is None else Path(runs_dir)
+    targets: dict[str, Path] = {}
+    for name in conversion.qrels:
+        targets[f"qrels:{name}"] = outdir / f"{name}.qrels"
+    for run in conversion.runs:
+        key = f"run:{run.tag}"
+        if key in targets:
+            raise UsageError(f"two runs would both be written as {run.tag}.run")
+        targets[key] = runs_dir / f"{run.tag}.run"
+    targets["sidecar"] = outdir / f"{conversion.name}.sidecar.json"
+    if len({p.resolve() for p in targets.values()}) != len(targets):
+        raise UsageError("two outputs would have the same file name; choose another --name")
+
+    names = {key: Path(os.path.relpath(path, outdir)).as_posix() for key, path in targets.items()}
+    with outputs.OutputSet(inputs) as out:
+        for path in targets.values():  # every target is checked before any work
+            out.check(path)
+        validation, judged = {}, {}
+        for name, table in conversion.qrels.items():
+            key = f"qrels:{name}"
+            staged = out.write(targets[key], qrels_bytes(table))
+            validation[names[key]], judged[name] = _validate("qrels", staged, names[key])
+        for run in conversion.runs:
+            key = f"run:{run.tag}"
+            staged = out.write(targets[key], _headed(conversion, run) + run_bytes(run.table))
+            validation[names[key]], _ = _validate("run", staged, names[key], judged.get(run.qrels))
+        sidecar = sidecar_dict(conversion, names, validation)
+        out.write(targets["sidecar"], json_text(sidecar) + "\n")
+    return targets
