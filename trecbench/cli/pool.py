@@ -67,6 +67,7 @@ def pool(runs, depth, qrels, level, unjudged_grade, names, output_format, output
     """
     from .. import outputs
     from ..errors import UsageError
+    from ..plurals import counted
     from ..runstudy.pool import pool as compute
     from ..runstudy.text import pool_text
 
@@ -78,4 +79,4 @@ def pool(runs, depth, qrels, level, unjudged_grade, names, output_format, output
     result = compute(list(runs), depth=depth, qrels=qrels, relevance_level=level, names=names)
     outputs.write_file(output, result.to_text(unjudged_grade), inputs)
     click.echo(pool_text(result, output_format), nl=False)
-    click.echo(f"wrote {output}: {len(result.qid)} documents", err=True)
+    click.echo(f"wrote {output}: {counted(len(result.qid), 'document')}", err=True)
