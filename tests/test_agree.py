@@ -213,7 +213,7 @@ def test_agree_on_the_demo_orders_runs_by_their_means():
 
 def test_agree_cli_json_keys_and_choices():
     from trecbench import statistical_tests
-    from trecbench.cli import agree as command
+    from trecbench.cli import shared_options as command
 
     assert command.TESTS == statistical_tests.NAMES
     assert command.CORRECTIONS == stats.CORRECTIONS

@@ -77,3 +77,20 @@ def test_cli_refuses_a_depth_below_one(tmp_path, capsys, depth):
     assert run(["pool", "runs/tfidf-word.run", "--depth", depth, "-o", str(tmp_path / "p")]) == 1
     assert "the pool depth must be a positive integer" in capsys.readouterr().err
     assert not (tmp_path / "p").exists()
+
+
+@pytest.mark.parametrize(("docs", "said"), [(1, "1 document"), (2, "2 documents")])
+def test_cli_counts_the_pool_in_english(tmp_path, capsys, docs, said):
+    source = tmp_path / "one.run"
+    source.write_text("".join(f"q1 Q0 d{i} {i} {9 - i}.0 t\n" for i in range(docs)))
+    target = tmp_path / "pool.txt"
+    assert run(["pool", str(source), "--depth", "5", "-o", str(target)]) == 0
+    assert capsys.readouterr().err == f"wrote {target}: {said}\n"
+
+
+def test_counted_says_one_thing_in_the_singular():
+    from trecbench.plurals import counted
+
+    assert [counted(n, "topic") for n in (0, 1, 2)] == ["0 topics", "1 topic", "2 topics"]
+    assert counted(1, "query", "queries") == "1 query"
+    assert counted(3, "query", "queries") == "3 queries"

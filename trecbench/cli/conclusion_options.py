@@ -1,37 +1,71 @@
 """Options that ``power`` and ``agree`` share: measures, significance level, output format
-and the evaluation flags, and the warnings both print."""
+and the evaluation flags, gathered into one :class:`ConclusionArgs`, and the warnings both
+print."""
 
 from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, fields
 
 import click
 
 from .evaluation_options import evaluation_options
 from .report_options import stack_options
+from .shared_options import format_option, measures_option
 
 # trecbench.conclusions.render.FORMATS, repeated so that loading the CLI imports no numpy
 # (tests/test_power.py keeps both equal)
 FORMATS = ("table", "markdown", "json", "latex")
 
 
+@dataclass(frozen=True)
+class ConclusionArgs:
+    """What ``power`` and ``agree`` read alike from their command line."""
+
+    measures: tuple[str, ...]
+    alpha: float
+    output_format: str
+    level: int | None
+    max_docs: int | None
+    judged: bool
+    maxontsim_formula: str | None
+    ontology: str | None
+
+    def keywords(self) -> dict:
+        """The library's keyword arguments: the measures (None: the default ones), alpha
+        and the evaluation flags."""
+        return {
+            "measures": list(self.measures) or None,
+            "alpha": self.alpha,
+            "relevance_level": 1 if self.level is None else self.level,
+            "max_docs": self.max_docs,
+            "judged_only": self.judged,
+            "options": {"maxontsim_formula": self.maxontsim_formula, "ontology": self.ontology},
+        }
+
+    def echo(self, result) -> None:
+        """The result's warnings on stderr, then the result on stdout in --format."""
+        for warning in result.warnings:
+            click.echo(f"trecbench: warning: {warning}", err=True)
+        click.echo(result.render(self.output_format), nl=False)
+
+
 def conclusion_options(formats: tuple[str, ...]):
     """``-m``, ``--alpha``, ``--format`` (one of ``formats``) and the evaluation flags
-    (``-l``, ``-M``, ``-J``, MaxOntSim's): the command receives ``measures``, ``alpha``,
-    ``output_format``, ``level``, ``max_docs``, ``judged``, ``maxontsim_formula``,
-    ``ontology``."""
+    (``-l``, ``-M``, ``-J``, MaxOntSim's): the command receives them as one
+    :class:`ConclusionArgs`, ``shared``."""
+    names = [field.name for field in fields(ConclusionArgs)]
 
     def decorate(command):
-        command = evaluation_options(command)
+        @functools.wraps(command)
+        def gather(**values):
+            shared = ConclusionArgs(**{name: values.pop(name) for name in names})
+            return command(shared=shared, **values)
+
         return stack_options(
-            command,
+            evaluation_options(gather),
             [
-                click.option(
-                    "-m",
-                    "--measure",
-                    "measures",
-                    multiple=True,
-                    help="Measure (repeatable; trec_eval, ir_measures or display spelling). "
-                    "Default: nDCG@10 MAP@100 MRR@10 Recall@50 Recall@100 HitRate@10.",
-                ),
+                measures_option,
                 click.option(
                     "--alpha",
                     type=click.FloatRange(0, 1, min_open=True, max_open=True),
@@ -39,28 +73,11 @@ def conclusion_options(formats: tuple[str, ...]):
                     show_default=True,
                     help="Significance level of the tests.",
                 ),
-                click.option(
-                    "--format",
-                    "output_format",
-                    type=click.Choice(formats),
-                    default="table",
-                    show_default=True,
-                    help="What stdout shows.",
-                ),
+                format_option(formats, "What stdout shows."),
             ],
         )
 
     return decorate
-
-
-def flags(level, max_docs, judged, maxontsim_formula, ontology) -> dict:
-    """The evaluation flags as the library's keyword arguments."""
-    return {
-        "relevance_level": 1 if level is None else level,
-        "max_docs": max_docs,
-        "judged_only": judged,
-        "options": {"maxontsim_formula": maxontsim_formula, "ontology": ontology},
-    }
 
 
 def named_runs(paths) -> dict[str, str]:
@@ -75,10 +92,3 @@ def named_runs(paths) -> dict[str, str]:
     if twice:
         raise UsageError(f"{twice[0]}: the same run is given twice")
     return dict(zip(run_names(paths), paths, strict=True))
-
-
-def echo_result(result, output_format: str) -> None:
-    """The result's warnings on stderr, then the result on stdout."""
-    for warning in result.warnings:
-        click.echo(f"trecbench: warning: {warning}", err=True)
-    click.echo(result.render(output_format), nl=False)

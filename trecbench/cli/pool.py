@@ -6,10 +6,11 @@ import click
 
 from .group import cli
 from .paths import INPUT_FILE, OUTPUT_FILE
+from .shared_options import format_option, names_option, runs_argument
 
 
 @cli.command()
-@click.argument("runs", nargs=-1, required=True, type=INPUT_FILE)
+@runs_argument
 @click.option(
     "--depth",
     type=int,
@@ -39,14 +40,10 @@ from .paths import INPUT_FILE, OUTPUT_FILE
     help="A grade written as the fourth column of every pool line (default: none, three "
     "columns: qid 0 docno).",
 )
-@click.option("--names", default=None, help="Comma-separated run names (default: file stems).")
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(("table", "json")),
-    default="table",
-    show_default=True,
-    help="The summary on stdout: each run's pooled, unique (and judged, relevant-only) counts.",
+@names_option
+@format_option(
+    ("table", "json"),
+    "The summary on stdout: each run's pooled, unique (and judged, relevant-only) counts.",
 )
 @click.option(
     "-o",
@@ -70,6 +67,7 @@ def pool(runs, depth, qrels, level, unjudged_grade, names, output_format, output
     """
     from .. import outputs
     from ..errors import UsageError
+    from ..plurals import counted
     from ..runstudy.pool import pool as compute
     from ..runstudy.text import pool_text
 
@@ -78,8 +76,7 @@ def pool(runs, depth, qrels, level, unjudged_grade, names, output_format, output
         raise UsageError(f"--unjudged-grade must be one word, not {unjudged_grade!r}")
     inputs = [*runs, *([qrels] if qrels else [])]
     outputs.check_target(output, inputs)
-    labels = names.split(",") if names is not None else None
-    result = compute(list(runs), depth=depth, qrels=qrels, relevance_level=level, names=labels)
+    result = compute(list(runs), depth=depth, qrels=qrels, relevance_level=level, names=names)
     outputs.write_file(output, result.to_text(unjudged_grade), inputs)
     click.echo(pool_text(result, output_format), nl=False)
-    click.echo(f"wrote {output}: {len(result.qid)} documents", err=True)
+    click.echo(f"wrote {output}: {counted(len(result.qid), 'document')}", err=True)

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import click
 
-from .conclusion_options import FORMATS, conclusion_options, echo_result, flags, named_runs
+from .conclusion_options import FORMATS, conclusion_options, named_runs
 from .group import cli
 from .paths import INPUT_FILE, QRELS_INPUT
+from .shared_options import runs_argument
 
 
 @cli.command()
 @click.argument("qrels", type=QRELS_INPUT)
 @click.argument("baseline", type=INPUT_FILE)
-@click.argument("runs", nargs=-1, required=True, type=INPUT_FILE)
+@runs_argument
 @click.option(
     "--power",
     "target",
@@ -22,20 +23,7 @@ from .paths import INPUT_FILE, QRELS_INPUT
     help="Target power (1 - beta) for the detectable difference and the topics needed.",
 )
 @conclusion_options(FORMATS)
-def power(
-    qrels,
-    baseline,
-    runs,
-    target,
-    measures,
-    alpha,
-    output_format,
-    level,
-    max_docs,
-    judged,
-    maxontsim_formula,
-    ontology,
-):
+def power(qrels, baseline, runs, target, shared):
     """Can the topics tell RUNS from BASELINE? Per run and measure, from the per-topic
     differences (run - baseline; a run without results for a topic scores 0 on it) and
     the paired two-sided t-test at --alpha: the effect size d_z (mean / sd), the power
@@ -59,9 +47,7 @@ def power(
         qrels,
         {first: named.pop(first)},
         named,
-        list(measures) or None,
-        alpha=alpha,
         target_power=target,
-        **flags(level, max_docs, judged, maxontsim_formula, ontology),
+        **shared.keywords(),
     )
-    echo_result(result, output_format)
+    shared.echo(result)

@@ -5,11 +5,11 @@ from __future__ import annotations
 import click
 
 from .group import cli
-from .paths import INPUT_FILE
+from .shared_options import format_option, names_option, runs_argument
 
 
 @cli.command()
-@click.argument("runs", nargs=-1, required=True, type=INPUT_FILE)
+@runs_argument
 @click.option(
     "--rbo-p",
     type=float,
@@ -30,15 +30,11 @@ from .paths import INPUT_FILE
     default=None,
     help="Documents of each run kept per topic before comparing (default: all).",
 )
-@click.option("--names", default=None, help="Comma-separated run names (default: file stems).")
+@names_option
 @click.option("-q", "per_topic", is_flag=True, help="Also print every topic's row.")
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(("table", "json")),
-    default="table",
-    show_default=True,
-    help="table: one row per pair of runs (with -q, per topic too); json: every topic.",
+@format_option(
+    ("table", "json"),
+    "table: one row per pair of runs (with -q, per topic too); json: every topic.",
 )
 def similarity(runs, rbo_p, overlap_k, depth, names, per_topic, output_format):
     """How alike RUNS rank, for every pair of them: rank-biased overlap (RBO_ext, with its
@@ -56,6 +52,5 @@ def similarity(runs, rbo_p, overlap_k, depth, names, per_topic, output_format):
     from ..runstudy.similarity import similarity as compute
     from ..runstudy.text import similarity_text
 
-    labels = names.split(",") if names is not None else None
-    result = compute(list(runs), names=labels, rbo_p=rbo_p, overlap_k=overlap_k, depth=depth)
+    result = compute(list(runs), names=names, rbo_p=rbo_p, overlap_k=overlap_k, depth=depth)
     click.echo(similarity_text(result, output_format, per_topic), nl=False)

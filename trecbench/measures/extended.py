@@ -228,85 +228,26 @@ _irm(
     params=(REL,),
 )
 
-# diversity: qrels with a subtopic in the second column (ndeval's format)
-_DIV = {"diversity": True}
-_CUT = {"cutoff": INT_CUTOFF, "cutoff_required": True, "numbers": DIVERSITY_CUTOFF}
-_irm(
-    "alpha_DCG",
-    "alpha-DCG at k: DCG with gains discounted by subtopic redundancy",
-    "pyndeval",
-    params=(REL, ALPHA, JUDGED_ONLY),
-    citation=CLARKE_2008,
-    aliases=("α_DCG",),
-    **_CUT,
-    **_DIV,
-)
-_irm(
-    "alpha_nDCG",
-    "alpha-nDCG at k: alpha-DCG over its greedy ideal",
-    "pyndeval",
-    params=(REL, ALPHA, JUDGED_ONLY),
-    citation=CLARKE_2008,
-    aliases=("α_nDCG",),
-    **_CUT,
-    **_DIV,
-)
-_irm(
-    "ERR_IA",
-    "intent-aware ERR at k (mean over subtopics)",
-    "pyndeval",
-    params=(REL, JUDGED_ONLY),
-    citation=CHAPELLE,
-    **_CUT,
-    **_DIV,
-)
-_irm(
-    "nERR_IA",
-    "intent-aware ERR at k, normalised by its ideal",
-    "pyndeval",
-    params=(REL, JUDGED_ONLY),
-    citation=CHAPELLE,
-    **_CUT,
-    **_DIV,
-)
-_irm(
-    "NRBP",
-    "novelty- and rank-biased precision",
-    "pyndeval",
-    params=(REL, ALPHA, BETA_NRBP),
-    citation=CLARKE_2009,
-    **_DIV,
-)
-_irm(
-    "nNRBP",
-    "NRBP normalised by its ideal",
-    "pyndeval",
-    params=(REL, ALPHA, BETA_NRBP),
-    citation=CLARKE_2009,
-    **_DIV,
-)
-_irm(
-    "AP_IA",
-    "intent-aware AP (mean over subtopics)",
-    "pyndeval",
-    params=(REL, JUDGED_ONLY),
-    aliases=("MAP_IA",),
-    **_DIV,
-)
-_irm(
-    "P_IA",
-    "intent-aware precision at k (mean over subtopics)",
-    "pyndeval",
-    params=(REL, JUDGED_ONLY),
-    **_CUT,
-    **_DIV,
-)
-_irm(
-    "StRecall",
-    "subtopic recall at k: fraction of the subtopics covered in the top k",
-    "pyndeval",
-    params=(REL,),
-    citation="Zhai, Cohen & Lafferty, Beyond independent relevance, SIGIR 2003",
-    **_CUT,
-    **_DIV,
-)
+# diversity: pyndeval's measures, on qrels with a subtopic in the second column (ndeval's
+# format); "at k" ones take a required cutoff
+_AT_K = {"cutoff": INT_CUTOFF, "cutoff_required": True, "numbers": DIVERSITY_CUTOFF}
+_ALPHA = (REL, ALPHA, JUDGED_ONLY)
+_NRBP = (REL, ALPHA, BETA_NRBP)
+_IA = (REL, JUDGED_ONLY)
+for _name, _what, _params, _fields in (
+    ("alpha_DCG", "alpha-DCG at k: DCG with gains discounted by subtopic redundancy", _ALPHA,
+     {"citation": CLARKE_2008, "aliases": ("α_DCG",), **_AT_K}),
+    ("alpha_nDCG", "alpha-nDCG at k: alpha-DCG over its greedy ideal", _ALPHA,
+     {"citation": CLARKE_2008, "aliases": ("α_nDCG",), **_AT_K}),
+    ("ERR_IA", "intent-aware ERR at k (mean over subtopics)", _IA,
+     {"citation": CHAPELLE, **_AT_K}),
+    ("nERR_IA", "intent-aware ERR at k, normalised by its ideal", _IA,
+     {"citation": CHAPELLE, **_AT_K}),
+    ("NRBP", "novelty- and rank-biased precision", _NRBP, {"citation": CLARKE_2009}),
+    ("nNRBP", "NRBP normalised by its ideal", _NRBP, {"citation": CLARKE_2009}),
+    ("AP_IA", "intent-aware AP (mean over subtopics)", _IA, {"aliases": ("MAP_IA",)}),
+    ("P_IA", "intent-aware precision at k (mean over subtopics)", _IA, _AT_K),
+    ("StRecall", "subtopic recall at k: fraction of the subtopics covered in the top k", (REL,),
+     {"citation": "Zhai, Cohen & Lafferty, Beyond independent relevance, SIGIR 2003", **_AT_K}),
+):
+    _irm(_name, _what, "pyndeval", params=_params, diversity=True, **_fields)

@@ -84,22 +84,19 @@ _ported(
     "yet another average precision: log((1 + s) / (1 + R - s)), s the sum of precisions",
     citation="Robertson, On smoothing average precision, ECIR 2012",
 )
+_RBP = {"trec_params": PAIRS, "params": (persistence(0.9),), "trec_eval": V10}
 _ported(
     "rbp",
     "rank-biased precision (10.0): (1 - p) sum gain p^(i-1), gains rescaled to [0, 1]",
-    trec_params=PAIRS,
-    params=(persistence(0.9),),
-    trec_eval=V10,
     citation=MOFFAT_ZOBEL,
     notes="trec_eval 10.0's rbp (p=0.9; rbp.p=0.8,1=3); ir_measures' RBP is cwl_eval's",
+    **_RBP,
 )
 _ported(
     "rbp_resid",
     "rbp's residual: what unjudged documents could still add (10.0)",
-    trec_params=PAIRS,
-    params=(persistence(0.9),),
-    trec_eval=V10,
     citation=MOFFAT_ZOBEL,
+    **_RBP,
 )
 _ported(
     "unj",

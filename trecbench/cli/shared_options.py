@@ -1,0 +1,74 @@
+"""Click declarations several commands share, declared once: the RUNS argument, ``--names``
+as a comma-separated list, ``--format`` of a summary, ``-m`` and the resampling tests'
+options (``--test``, ``--correction``, ``--samples``, ``--seed``). Each command keeps its own
+help text where the meaning differs."""
+
+from __future__ import annotations
+
+import click
+
+from ..statistical_tests import NAMES as TESTS  # the registry: numpy-free
+from .paths import INPUT_FILE
+from .report_options import stack_options
+
+# stats.CORRECTIONS, repeated so that loading the CLI imports no numpy
+# (tests/test_agree.py keeps them equal to the library's)
+CORRECTIONS = ("holm", "bonferroni", "bh", "none")
+
+runs_argument = click.argument("runs", nargs=-1, required=True, type=INPUT_FILE)
+
+names_option = click.option(
+    "--names",
+    default=None,
+    callback=lambda ctx, param, value: None if value is None else value.split(","),
+    help="Comma-separated run names (default: file stems).",
+)
+
+measures_option = click.option(
+    "-m",
+    "--measure",
+    "measures",
+    multiple=True,
+    help="Measure (repeatable; trec_eval, ir_measures or display spelling). "
+    "Default: nDCG@10 MAP@100 MRR@10 Recall@50 Recall@100 HitRate@10.",
+)
+
+
+def format_option(formats: tuple[str, ...], help: str):
+    """``--format`` (one of ``formats``, the first the default): the command receives
+    ``output_format``."""
+    return click.option(
+        "--format",
+        "output_format",
+        type=click.Choice(formats),
+        default=formats[0],
+        show_default=True,
+        help=help,
+    )
+
+
+def resampling_options(*, test: str, correction: str, samples: str, seed: str):
+    """``--test`` (a registered paired test, t by default), ``--correction`` (holm by
+    default), ``--samples`` (10,000) and ``--seed`` (0), each with the help given."""
+
+    def decorate(command):
+        shown = {"show_default": True}
+        return stack_options(
+            command,
+            [
+                click.option("--test", type=click.Choice(TESTS), default="t", help=test, **shown),
+                click.option(
+                    "--correction",
+                    type=click.Choice(CORRECTIONS),
+                    default="holm",
+                    help=correction,
+                    **shown,
+                ),
+                click.option(
+                    "--samples", type=click.IntRange(min=1), default=10_000, help=samples, **shown
+                ),
+                click.option("--seed", type=click.IntRange(min=0), default=0, help=seed, **shown),
+            ],
+        )
+
+    return decorate
