@@ -115,7 +115,7 @@ def _check_number(name: str, value, minimum: float) -> float:
     return float(value)
 
 
-def _check_tag(tag) -> None:
+def check_tag(tag) -> None:
     """A run tag is the sixth column of every line: one word of printable characters (a
     space or a newline in it wrote a run no reader parses)."""
     if tag is None:
@@ -257,7 +257,7 @@ def fuse_tables(
     k = _check_number("k", k, 0)
     if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
         raise UsageError(f"depth must be a positive integer, not {depth!r}")
-    _check_tag(tag)
+    check_tag(tag)
     weight = _weights(weights, len(runs), method)
     qids, docnos, values, row_weights = [], [], [], []
     for index, ranked in enumerate(runs):
@@ -314,7 +314,7 @@ def fuse(
 
     if isinstance(runs, (str, os.PathLike)) or not isinstance(runs, Sequence):
         runs = [runs]
-    _check_tag(tag)  # before the runs are read
+    check_tag(tag)  # before the runs are read
     table = fuse_tables(
         [ranked_table(run) for run in runs],
         method,

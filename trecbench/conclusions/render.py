@@ -101,8 +101,8 @@ def render_power(result, fmt: str = "table") -> str:
         return _power_latex(result)
     settings = result.settings
     legend = [
-        f"Baseline: {result.baseline}; paired two-sided t-test at alpha {settings.alpha:g}, "
-        f"target power {settings.target:g}",
+        f"Baseline: {result.baseline}; paired two-sided t-test at alpha {settings.alpha}, "
+        f"target power {settings.target}",
         "difference: mean of run - baseline over topics; d_z: difference / sd; power: at "
         "these topics for d_z;",
         "MDE: smallest difference detectable at the target power; topics needed: to detect "
@@ -159,7 +159,7 @@ def render_agreement(result, fmt: str = "table") -> str:
     correction = "none: family-wise" if get(settings.test).family_wise else settings.correction
     parts += [
         f"\n{title}Discriminative power: pairs of runs significantly different at alpha "
-        f"{settings.alpha:g} ({settings.test} test, correction {correction})\n\n",
+        f"{settings.alpha} ({settings.test} test, correction {correction})\n\n",
         grid(DISCRIMINATION_HEADERS, _discrimination_rows(result), fmt),
     ]
     if result.judgments is not None:

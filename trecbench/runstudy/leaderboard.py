@@ -129,7 +129,23 @@ def _per_query(collection: Collection, systems: list[str], measures: list[str]) 
     topics = _stratum(collection)
     if topics is not None:
         frame = frame[frame["qid"].isin(topics)]
+    _check_scored(collection, systems, set(frame["run"]))
     return frame.astype({"run": str, "qid": str, "measure": str})
+
+
+def _check_scored(collection: Collection, systems: list[str], scored: set[str]) -> None:
+    """Refuse a collection where a system has no topic (its stratum keeps none of the
+    run's topics): its mean would be undefined and the board would drop it silently."""
+    missing = [system for system in systems if system not in scored]
+    if not missing:
+        return
+    where = ", ".join(f"{k} = {v!r}" for k, v in collection.where.items())
+    kept = f" kept by {where}" if where else ""
+    message = (
+        f"collection {collection.name}: no topic{kept} has results of "
+        f"{', '.join(missing)}: nothing to average"
+    )
+    raise InputError(str(collection.strata or collection.qrels), None, message)
 
 
 def leaderboard(suite) -> Leaderboard:

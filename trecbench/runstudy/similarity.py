@@ -47,11 +47,9 @@ class SimilaritySettings:
         p = self.rbo_p
         if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 < p < 1:
             raise UsageError(f"--rbo-p must be in (0, 1) (a persistence), not {p!r}")
-        for name, value in (("overlap k", self.overlap_k), ("depth", self.depth)):
-            if value is None and name == "depth":
-                continue
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise UsageError(f"the {name} must be a positive integer, not {value!r}")
+        ranked_runs.check_count("overlap k", self.overlap_k)
+        if self.depth is not None:
+            ranked_runs.check_count("depth", self.depth)
 
 
 STATISTICS = ("rbo_ext", "rbo_min", "rbo_res", "overlap", "kendall_tau")
