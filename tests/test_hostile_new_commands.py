@@ -166,3 +166,15 @@ def test_power_legend_prints_the_target_as_given(folder, capsys):
     args = ["power", "q.qrels", "a.run", "b.run", "-m", "P@3", "--power", "0.999999999999"]
     assert run(args) == 0
     assert "target power 0.999999999999\n" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("qid", "docno"), [("t 1", "d1"), ("t1", "a b"), ("t1", "d\n2")])
+def test_pool_file_refuses_ids_a_qrels_line_cannot_hold(qid, docno):
+    import pandas as pd
+
+    from trecbench.errors import OutputError
+    from trecbench.runstudy.pool import pool
+
+    run_table = pd.DataFrame({"qid": [qid, "t2"], "docno": [docno, "d"], "score": [1.0, 1.0]})
+    with pytest.raises(OutputError, match="a pool file cannot hold the"):
+        pool([run_table]).to_text()
