@@ -178,3 +178,12 @@ def test_pool_file_refuses_ids_a_qrels_line_cannot_hold(qid, docno):
     run_table = pd.DataFrame({"qid": [qid, "t2"], "docno": [docno, "d"], "score": [1.0, 1.0]})
     with pytest.raises(OutputError, match="a pool file cannot hold the"):
         pool([run_table]).to_text()
+
+
+def test_agree_says_why_kappa_is_undefined_when_no_document_is_judged_in_both(folder, capsys):
+    (folder / "disjoint.qrels").write_text("t1 0 z1 1\nt2 0 z2 0\nt3 0 z3 1\n")
+    args = ["agree", "q.qrels", "a.run", "b.run", "-m", "P@1", "--qrels-b", "disjoint.qrels"]
+    assert run(args) == 0
+    out = capsys.readouterr().out
+    assert "weighted kappa undefined: no document is judged in both sets\n" in out
+    assert "carry one label" not in out

@@ -223,12 +223,13 @@ def _judgments(result, title: str, fmt: str) -> str:
         for name, k in (("cohen_kappa", j.cohen_kappa), ("weighted kappa", j.weighted_kappa))
         if k is None
     ]
-    note = (
-        f"\n{' and '.join(undefined)} undefined: the documents judged in both carry one "
-        "label, the same in both sets (no chance agreement to correct for)\n"
-        if undefined
-        else ""
+    why = (
+        "no document is judged in both sets"
+        if not j.both
+        else "the documents judged in both carry one label, the same in both sets (no chance "
+        "agreement to correct for)"
     )
+    note = f"\n{' and '.join(undefined)} undefined: {why}\n" if undefined else ""
     rows = [
         [o.reference, _number(o.kendall_tau, True), _number(o.tau_ap, True)]
         for o in result.qrels_orderings
