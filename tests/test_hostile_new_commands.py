@@ -187,3 +187,21 @@ def test_agree_says_why_kappa_is_undefined_when_no_document_is_judged_in_both(fo
     out = capsys.readouterr().out
     assert "weighted kappa undefined: no document is judged in both sets\n" in out
     assert "carry one label" not in out
+
+
+@pytest.mark.parametrize(
+    ("missing", "rows"),
+    [
+        # every qrels topic counts, one.run scores 0 on t2 and t3: its mean is 1/9, not 1/3
+        ("zero", ["a    P@3      0.4444       0.5556  16.7%", "one  P@3      0.1111       0.1111"]),
+        # only t1, the topic both runs hold
+        ("drop", ["a    P@3      0.6667       0.6667  0.0%", "one  P@3      0.3333       0.3333"]),
+    ],
+)
+def test_compare_unjudged_bounds_start_from_the_compared_means(folder, capsys, missing, rows):
+    (folder / "one.run").write_text("t1 Q0 d1 1 3.0 o\n")
+    args = ["compare", "q.qrels", "a.run", "one.run", "-m", "P@3", "--unjudged-bounds"]
+    assert run([*args, "--missing", missing]) == 0
+    out = capsys.readouterr().out
+    for row in rows:
+        assert f"\n{row}" in out, out[out.index("unjudged sensitivity") :]
