@@ -98,9 +98,11 @@ def test_fuse_refuses_k_for_a_method_without_k(folder, capsys):
         ("P", "it gives P@5, P@10, P@15, P@20, ..."),
         ("P_1,3", "it gives P@1, P@3"),
         ("runid", "it gives no number per topic"),
+        ("num_ret", "a better direction, not num_ret (a count or a diagnostic"),
+        ("Judged@3", "a better direction, not Judged@3"),
     ],
 )
-def test_fuse_optimize_needs_one_number_per_topic(folder, capsys, measure, message):
+def test_fuse_optimize_refuses_a_measure_it_cannot_optimise(folder, capsys, measure, message):
     args = ["fuse", "--optimize", measure, "--qrels", "q.qrels", "a.run", "b.run", "--folds", "2"]
     _refused([*args, "-o", "o.run"], capsys, 1, message)
 
@@ -205,3 +207,20 @@ def test_compare_unjudged_bounds_start_from_the_compared_means(folder, capsys, m
     out = capsys.readouterr().out
     for row in rows:
         assert f"\n{row}" in out, out[out.index("unjudged sensitivity") :]
+
+
+def test_leaderboard_ranks_no_one_on_a_count_without_a_better_direction(folder, capsys):
+    (folder / "suite.toml").write_text(
+        'systems = ["a", "c"]\nmeasures = ["num_ret", "P@1"]\n'
+        '[collections.all]\nqrels = "q.qrels"\nruns = "{system}.run"\n'
+    )
+    assert run(["leaderboard", "suite.toml", "--format", "json"]) == 0
+    count, precision = json.loads(capsys.readouterr().out)["measures"]
+    assert count["better"] is None  # num_ret: more documents retrieved is not better
+    assert [row["ranks"] for row in count["systems"]] == [{"all": None}, {"all": None}]
+    assert [row["mean_rank"] for row in count["systems"]] == [None, None]
+    assert precision["better"] == "higher" and precision["systems"][0]["ranks"] == {"all": 1.0}
+    assert run(["leaderboard", "suite.toml"]) == 0
+    table = capsys.readouterr().out
+    assert "num_ret (no better direction: not ranked; topics: all 3)\n" in table
+    assert "\na       2.0000  2.0000  –  " in table

@@ -162,7 +162,13 @@ def optimize_fusion(
     wide = per_query.pivot(index="qid", columns="run", values="value")
     values = wide[[str(i) for i in range(len(candidates))]].to_numpy(np.float64).T
     qids = [str(q) for q in wide.index]
-    higher = (better(measure) or "higher") == "higher"
+    direction = better(columns[0])
+    if direction is None:
+        raise UsageError(
+            f"--optimize needs a measure with a better direction, not {columns[0]} (a count "
+            "or a diagnostic: more of it is not better)"
+        )
+    higher = direction == "higher"
     fold = _folds(len(qids), folds, seed)
     held = np.empty(len(qids))
     choices = []
