@@ -224,3 +224,41 @@ def test_leaderboard_ranks_no_one_on_a_count_without_a_better_direction(folder, 
     table = capsys.readouterr().out
     assert "num_ret (no better direction: not ranked; topics: all 3)\n" in table
     assert "\na       2.0000  2.0000  –  " in table
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda t: t.power("q.qrels", "a.run", ["b.run"], "P@3", alpha="0.05"), "alpha must be"),
+        (
+            lambda t: t.power("q.qrels", "a.run", ["b.run"], "P@3", target_power=0.01),
+            "between 0.05",
+        ),
+        (
+            lambda t: t.agree("q.qrels", ["a.run", "b.run"], "P@3", seed=-1),
+            "seed must be a non-neg",
+        ),
+        (lambda t: t.agree("q.qrels", ["a.run", "b.run"], "P@3", samples=1.5), "samples must be"),
+        (lambda t: t.agree("q.qrels", ["a.run", "b.run"], "P@3", alpha=True), "alpha must be"),
+        (
+            lambda t: t.optimize_fusion(
+                ["a.run", "b.run"], "q.qrels", "P@3", "combsum", step="0.1"
+            ),
+            "the weight step must divide 1",
+        ),
+        (
+            lambda t: t.optimize_fusion(["a.run", "b.run"], "q.qrels", "P@3", k_grid=()),
+            "the grid of RRF's k is empty",
+        ),
+        (
+            lambda t: t.optimize_fusion(["a.run", "b.run"], "q.qrels", "P@3", k_grid=("x",)),
+            "k must be a finite number",
+        ),
+    ],
+)
+def test_python_api_refuses_settings_with_a_trecbench_error(folder, call, message):
+    import trecbench
+    from trecbench.errors import UsageError
+
+    with pytest.raises(UsageError, match=message):
+        call(trecbench)

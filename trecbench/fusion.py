@@ -104,7 +104,8 @@ def norm_name(norm: str | None, method: str) -> str:
     return name
 
 
-def _check_number(name: str, value, minimum: float) -> float:
+def check_number(name: str, value, minimum: float) -> float:
+    """``value`` as a float, refused unless a finite real number of at least ``minimum``."""
     if (
         isinstance(value, bool)
         or not isinstance(value, numbers.Real)
@@ -134,7 +135,7 @@ def _weights(weights, n_runs: int, method: str) -> np.ndarray:
     weights = list(weights)
     if len(weights) != n_runs:
         raise UsageError(f"{len(weights)} weight(s) for {n_runs} run(s): give one per run")
-    return np.array([_check_number("a weight", w, -math.inf) for w in weights], np.float64)
+    return np.array([check_number("a weight", w, -math.inf) for w in weights], np.float64)
 
 
 def _topic_scale(scores: np.ndarray, starts: np.ndarray) -> np.ndarray:
@@ -254,7 +255,7 @@ def fuse_tables(
     norm = norm_name(norm, method)
     if not runs:
         raise UsageError("nothing to fuse: no run given")
-    k = _check_number("k", k, 0)
+    k = check_number("k", k, 0)
     if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
         raise UsageError(f"depth must be a positive integer, not {depth!r}")
     check_tag(tag)

@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import UsageError
-from .scores import EvaluationFlags, source_name, topic_scores
+from .scores import EvaluationFlags, check_level, source_name, topic_scores
 
 MAX_TOPICS = 1e9  # beyond this many topics a search for n stops: "not reachable"
 
@@ -45,13 +45,8 @@ class PowerSettings:
     target: float = 0.8
 
     def __post_init__(self):
-        if not 0 < self.alpha < 1:
-            raise UsageError(f"alpha must be between 0 and 1, not {self.alpha!r}")
-        if not self.alpha < self.target < 1:
-            raise UsageError(
-                f"the target power must be above alpha ({self.alpha}) and below 1, "
-                f"not {self.target!r}"
-            )
+        check_level("alpha", self.alpha)
+        check_level("the target power", self.target, self.alpha)  # above alpha: else no test
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import numbers
 from dataclasses import dataclass
 
 import numpy as np
@@ -80,10 +81,15 @@ class FusionTuning:
 def grid(method: str, n_runs: int, k_grid=K_GRID, step: float = 0.1) -> list[Candidate]:
     """The candidates searched for ``method`` (see the module docstring)."""
     if TUNED.get(method) == "k":
-        return [Candidate(k=float(k)) for k in k_grid]
+        if not len(k_grid):
+            raise UsageError("the grid of RRF's k is empty: give at least one k")
+        from ..fusion import check_number
+
+        return [Candidate(k=check_number("k", k, 0)) for k in k_grid]
     if TUNED.get(method) == "weights":
         # the range first: 1 / 0 and round(nan) would fail before the check
-        parts = round(1 / step) if 0 < step <= 1 else 0
+        real = isinstance(step, numbers.Real) and not isinstance(step, bool)
+        parts = round(1 / step) if real and 0 < step <= 1 else 0
         if not parts or abs(parts * step - 1) > 1e-9:
             raise UsageError(f"the weight step must divide 1 (0.1, 0.25, ...), not {step!r}")
         count = math.comb(parts + n_runs - 1, n_runs - 1)  # weightings summing to 1
