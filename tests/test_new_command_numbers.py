@@ -133,6 +133,18 @@ def test_leaderboard_over_collections_and_mean_ranks(suite, capsys):
             assert rows[s]["ranks"][name] == sum(tied) / len(tied)
     for s in ("x", "y", "z"):
         assert rows[s]["mean_rank"] == pytest.approx(np.mean(list(rows[s]["ranks"].values())))
+    values = {
+        s: {(c, q): v for c, (qrels, r) in collections.items()
+            for q, v in _per_topic(qrels, r[s], "ndcg_cut_10").items()}
+        for s in ("x", "y", "z")
+    }  # fmt: skip
+    keys = sorted(values["x"])
+    topics = {s: np.array([values[s][key] for key in keys]) for s in ("x", "y", "z")}
+    for s in ("y", "z"):
+        test = rows[s]["over_topics"]
+        assert test["n"] == 19
+        assert test["difference"] == pytest.approx(np.mean(topics[s] - topics["x"]), abs=1e-12)
+        assert test["p"] == pytest.approx(ttest_rel(topics[s], topics["x"]).pvalue, rel=1e-10)
     raw = [ttest_rel(means[s], means["x"]).pvalue for s in ("y", "z")]
     holm = _holm(raw)
     for s, p, adjusted in zip(("y", "z"), raw, holm, strict=True):
