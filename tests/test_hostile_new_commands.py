@@ -262,3 +262,19 @@ def test_python_api_refuses_settings_with_a_trecbench_error(folder, call, messag
 
     with pytest.raises(UsageError, match=message):
         call(trecbench)
+
+
+@pytest.mark.parametrize("p", [5e-324, 1e-300])
+def test_rbo_of_a_tiny_persistence_is_the_first_rank_agreement(p):
+    import warnings
+
+    from trecbench.runstudy.similarity import similarity
+
+    same_top = {"a": {"q": {"d": 2.0, "e": 1.0}}, "b": {"q": {"d": 2.0, "f": 1.0}}}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no overflow on the way
+        values = similarity(same_top, rbo_p=p).pairs[0].values
+    # (1 - p)/p overflowed to inf for a subnormal p: NaN, shown as '-'
+    assert values["rbo_ext"][0] == pytest.approx(1.0)
+    assert values["rbo_min"][0] == pytest.approx(1.0)
+    assert values["rbo_res"][0] == pytest.approx(0.0, abs=1e-12)
