@@ -278,3 +278,29 @@ def test_rbo_of_a_tiny_persistence_is_the_first_rank_agreement(p):
     assert values["rbo_ext"][0] == pytest.approx(1.0)
     assert values["rbo_min"][0] == pytest.approx(1.0)
     assert values["rbo_res"][0] == pytest.approx(0.0, abs=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("differences", "alpha"), [([0.1, 0.3], 1e-6), ([0.0, 0.0, -1 / 3], 1e-300)]
+)
+def test_power_where_scipys_noncentral_t_does_not_converge_is_undefined(differences, alpha):
+    import warnings
+
+    import numpy as np
+
+    from trecbench.conclusions.power import PowerSettings, power_row
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # nor a warning line
+        row = power_row(np.array(differences), PowerSettings(alpha=alpha), "b", "a", "P@3")
+    assert (row.power, row.mde, row.topics_needed) == (None, None, None)
+    assert row.effect_size == pytest.approx(np.mean(differences) / np.std(differences, ddof=1))
+    assert "scipy's noncentral t does not converge" in row.reason
+
+
+def test_power_cli_at_a_tiny_alpha_says_why_in_one_line(folder, capsys):
+    args = ["power", "q.qrels", "a.run", "b.run", "-m", "P@3", "--alpha", "1e-300"]
+    assert run(args) == 0
+    captured = capsys.readouterr()
+    assert "internal error" not in captured.err and "Warning" not in captured.err
+    assert "b, P@3: scipy's noncentral t does not converge at alpha 1e-300" in captured.out
