@@ -104,7 +104,8 @@ def norm_name(norm: str | None, method: str) -> str:
     return name
 
 
-def _check_number(name: str, value, minimum: float) -> float:
+def check_number(name: str, value, minimum: float) -> float:
+    """``value`` as a float, refused unless a finite real number of at least ``minimum``."""
     if (
         isinstance(value, bool)
         or not isinstance(value, numbers.Real)
@@ -115,7 +116,7 @@ def _check_number(name: str, value, minimum: float) -> float:
     return float(value)
 
 
-def _check_tag(tag) -> None:
+def check_tag(tag) -> None:
     """A run tag is the sixth column of every line: one word of printable characters (a
     space or a newline in it wrote a run no reader parses)."""
     if tag is None:
@@ -134,7 +135,7 @@ def _weights(weights, n_runs: int, method: str) -> np.ndarray:
     weights = list(weights)
     if len(weights) != n_runs:
         raise UsageError(f"{len(weights)} weight(s) for {n_runs} run(s): give one per run")
-    return np.array([_check_number("a weight", w, -math.inf) for w in weights], np.float64)
+    return np.array([check_number("a weight", w, -math.inf) for w in weights], np.float64)
 
 
 def _topic_scale(scores: np.ndarray, starts: np.ndarray) -> np.ndarray:
@@ -254,10 +255,10 @@ def fuse_tables(
     norm = norm_name(norm, method)
     if not runs:
         raise UsageError("nothing to fuse: no run given")
-    k = _check_number("k", k, 0)
+    k = check_number("k", k, 0)
     if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
         raise UsageError(f"depth must be a positive integer, not {depth!r}")
-    _check_tag(tag)
+    check_tag(tag)
     weight = _weights(weights, len(runs), method)
     qids, docnos, values, row_weights = [], [], [], []
     for index, ranked in enumerate(runs):
@@ -314,7 +315,7 @@ def fuse(
 
     if isinstance(runs, (str, os.PathLike)) or not isinstance(runs, Sequence):
         runs = [runs]
-    _check_tag(tag)  # before the runs are read
+    check_tag(tag)  # before the runs are read
     table = fuse_tables(
         [ranked_table(run) for run in runs],
         method,

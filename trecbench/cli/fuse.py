@@ -87,7 +87,9 @@ class RunOutput(OutputFile):
     show_default=True,
     help="Folds of topics of --optimize's cross-validation.",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the folds.")
+@click.option(
+    "--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Seed of the folds."
+)
 @click.option(
     "--step",
     type=float,
@@ -149,16 +151,17 @@ def fuse(
     from .. import outputs
     from ..errors import UsageError
     from ..files import run_bytes, write_run
+    from ..fusion import check_tag
     from ..fusion import fuse as fuse_runs
 
     if output != "-":  # before the fusion: an input is never the output
         outputs.check_target(output, [*runs, *([metadata] if metadata else [])])
     if metadata is not None and str(output).endswith(".parquet"):
         raise UsageError("an ir_metadata block heads a TREC text run, not a Parquet file")
+    _check_given(method, optimize, bool(weights))
+    check_tag(tag)  # before --optimize's search, not after it
     if optimize is not None:
         k, weights = _optimised(runs, method, norm, depth, optimize, qrels, folds, seed, step)
-    elif qrels is not None:
-        raise UsageError("--qrels goes with --optimize")
     fused = fuse_runs(
         [str(run) for run in runs],
         method,
@@ -183,6 +186,39 @@ def fuse(
     topics = fused["qid"].nunique()
     where = "standard output" if output == "-" else output
     click.echo(f"wrote {where}: {len(fused)} documents, {topics} topics", err=True)
+
+
+def _check_given(method: str, optimize: str | None, weighted: bool) -> None:
+    """Refuse an option this call would not use (never silently dropped): --k for a method
+    without k, --k or -w where --optimize chooses them, and --optimize's own options
+    without it."""
+    from click.core import ParameterSource
+
+    from ..errors import UsageError
+    from ..fusion import method_name
+    from ..runstudy.fusion_tuning import TUNED
+
+    ctx = click.get_current_context()
+    given = {
+        name
+        for name in ("k", "qrels", "folds", "seed", "step")
+        if ctx.get_parameter_source(name) is not ParameterSource.DEFAULT
+    }
+    method = method_name(method)
+    if "k" in given and method != "rrf":
+        raise UsageError(f"--k: {method} has no k (it is RRF's constant)")
+    if optimize is None:
+        unused = sorted(given - {"k"})
+        if unused:
+            raise UsageError(f"--{unused[0]} goes with --optimize")
+        return
+    tuned = TUNED.get(method)
+    if tuned == "k" and ("k" in given or weighted):
+        raise UsageError("--optimize chooses rrf's k with equal weights: leave out --k and -w")
+    if tuned == "weights" and weighted:
+        raise UsageError(f"--optimize chooses {method}'s weights: leave out -w")
+    if tuned == "k" and "step" in given:
+        raise UsageError("--step is the grid of weights --optimize searches; rrf's is k's grid")
 
 
 def _optimised(runs, method, norm, depth, measure, qrels, folds, seed, step):

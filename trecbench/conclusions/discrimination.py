@@ -18,7 +18,6 @@ from itertools import combinations
 import numpy as np
 
 from .. import statistical_tests, stats
-from ..errors import UsageError
 
 
 @dataclass(frozen=True)
@@ -33,16 +32,12 @@ class DiscriminationSettings:
     seed: int = 0
 
     def __post_init__(self):
-        if not 0 < self.alpha < 1:
-            raise UsageError(f"alpha must be between 0 and 1, not {self.alpha!r}")
-        statistical_tests.get(self.test)  # an unknown test: UsageError naming the known
-        if self.correction not in stats.CORRECTIONS:
-            raise UsageError(
-                f"unknown correction {self.correction!r}; "
-                f"choose one of {', '.join(stats.CORRECTIONS)}"
-            )
-        if self.samples < 1:
-            raise UsageError(f"samples must be at least 1, not {self.samples!r}")
+        from ..comparison.settings import StatsSettings
+        from .scores import check_level
+
+        check_level("alpha", self.alpha)
+        # the test, correction, resamples and seed as compare checks them
+        StatsSettings(self.test, self.correction, samples=self.samples, seed=self.seed)
 
 
 def pairs(runs: int) -> list[tuple[int, int]]:

@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import UsageError
-from .scores import EvaluationFlags, source_name, topic_scores
+from .scores import EvaluationFlags, check_level, source_name, topic_scores
 
 MAX_TOPICS = 1e9  # beyond this many topics a search for n stops: "not reachable"
 
@@ -45,13 +45,8 @@ class PowerSettings:
     target: float = 0.8
 
     def __post_init__(self):
-        if not 0 < self.alpha < 1:
-            raise UsageError(f"alpha must be between 0 and 1, not {self.alpha!r}")
-        if not self.alpha < self.target < 1:
-            raise UsageError(
-                f"the target power must be above alpha ({self.alpha}) and below 1, "
-                f"not {self.target!r}"
-            )
+        check_level("alpha", self.alpha)
+        check_level("the target power", self.target, self.alpha)  # above alpha: else no test
 
 
 @dataclass(frozen=True)
@@ -98,17 +93,30 @@ class PowerResult:
         return render_power(self, fmt)
 
 
+class Unreliable(ArithmeticError):
+    """scipy's noncentral t did not converge (tiny alpha with few topics): no figure."""
+
+
 def achieved_power(n: float, effect: float, alpha: float) -> float:
-    """power(n, δ) of the two-sided paired t-test at level ``alpha`` (``n`` may be real)."""
+    """power(n, δ) of the two-sided paired t-test at level ``alpha`` (``n`` may be real);
+    :class:`Unreliable` where scipy says its series did not converge."""
+    import warnings
+
     from scipy.stats import nct, t
 
     df = n - 1
     critical = t.isf(alpha / 2, df)
     noncentrality = abs(effect) * math.sqrt(n)  # the power is symmetric in δ
-    far = float(nct.cdf(-critical, df, noncentrality))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)  # Boost's "did not converge"
+        try:
+            far = float(nct.cdf(-critical, df, noncentrality))
+            near = float(nct.sf(critical, df, noncentrality))
+        except RuntimeWarning as warning:
+            raise Unreliable(str(warning)) from None
     # the tail away from δ: scipy gives NaN where it underflows (nc ≳ 14), i.e. about 0
     far = 0.0 if math.isnan(far) else far
-    return float(nct.sf(critical, df, noncentrality)) + far
+    return near + far
 
 
 def _solve(function, low: float, high: float) -> float | None:
@@ -127,7 +135,8 @@ def detectable_effect(n: int, alpha: float, target: float) -> float:
     """δ_min > 0 with power(n, δ_min) = target: the smallest effect size ``n`` topics
     detect at the target power."""
     found = _solve(lambda d: achieved_power(n, d, alpha) - target, 0.0, 1.0)
-    assert found is not None  # power grows to 1 with δ at any n >= 2
+    if found is None:  # the power grows to 1 with δ at any n >= 2: scipy lost its way
+        raise Unreliable(f"no effect size below {MAX_TOPICS:g} reaches the target power")
     return found
 
 
@@ -171,8 +180,22 @@ def power_row(
     if sd == 0:
         why = "equal on every topic" if mean == 0 else "the same difference on every topic"
         return _undefined(known, mean, 0.0, f"{why} (sd 0): the effect size is undefined")
-    alpha, target = settings.alpha, settings.target
     effect = mean / sd
+    try:
+        figures = _figures(n, effect, sd, settings)
+    except Unreliable:
+        reason = (
+            f"scipy's noncentral t does not converge at alpha {settings.alpha} with {n} "
+            "topics: power, MDE and topics needed are undefined"
+        )
+        figures = {"power": None, "mde": None, "topics_needed": None, "reason": reason}
+    return PowerRow(**known, mean_difference=mean, sd=sd, effect_size=effect, **figures)
+
+
+def _figures(n: int, effect: float, sd: float, settings: PowerSettings) -> dict[str, Any]:
+    """The power, MDE and topics needed of one comparison (:class:`Unreliable` where
+    scipy cannot compute them)."""
+    alpha, target = settings.alpha, settings.target
     mde = detectable_effect(n, alpha, target) * sd
     needed, reason = None, None
     if effect == 0:
@@ -183,16 +206,8 @@ def power_row(
             reason = f"more than {MAX_TOPICS:,.0f} topics needed"
         else:
             needed = math.ceil(exact)
-    return PowerRow(
-        **known,
-        mean_difference=mean,
-        sd=sd,
-        effect_size=effect,
-        power=achieved_power(n, effect, alpha),
-        mde=mde,
-        topics_needed=needed,
-        reason=reason,
-    )
+    power = achieved_power(n, effect, alpha)
+    return {"power": power, "mde": mde, "topics_needed": needed, "reason": reason}
 
 
 def power(

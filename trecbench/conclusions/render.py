@@ -101,8 +101,8 @@ def render_power(result, fmt: str = "table") -> str:
         return _power_latex(result)
     settings = result.settings
     legend = [
-        f"Baseline: {result.baseline}; paired two-sided t-test at alpha {settings.alpha:g}, "
-        f"target power {settings.target:g}",
+        f"Baseline: {result.baseline}; paired two-sided t-test at alpha {settings.alpha}, "
+        f"target power {settings.target}",
         "difference: mean of run - baseline over topics; d_z: difference / sd; power: at "
         "these topics for d_z;",
         "MDE: smallest difference detectable at the target power; topics needed: to detect "
@@ -159,7 +159,7 @@ def render_agreement(result, fmt: str = "table") -> str:
     correction = "none: family-wise" if get(settings.test).family_wise else settings.correction
     parts += [
         f"\n{title}Discriminative power: pairs of runs significantly different at alpha "
-        f"{settings.alpha:g} ({settings.test} test, correction {correction})\n\n",
+        f"{settings.alpha} ({settings.test} test, correction {correction})\n\n",
         grid(DISCRIMINATION_HEADERS, _discrimination_rows(result), fmt),
     ]
     if result.judgments is not None:
@@ -223,12 +223,13 @@ def _judgments(result, title: str, fmt: str) -> str:
         for name, k in (("cohen_kappa", j.cohen_kappa), ("weighted kappa", j.weighted_kappa))
         if k is None
     ]
-    note = (
-        f"\n{' and '.join(undefined)} undefined: the documents judged in both carry one "
-        "label, the same in both sets (no chance agreement to correct for)\n"
-        if undefined
-        else ""
+    why = (
+        "no document is judged in both sets"
+        if not j.both
+        else "the documents judged in both carry one label, the same in both sets (no chance "
+        "agreement to correct for)"
     )
+    note = f"\n{' and '.join(undefined)} undefined: {why}\n" if undefined else ""
     rows = [
         [o.reference, _number(o.kendall_tau, True), _number(o.tau_ap, True)]
         for o in result.qrels_orderings

@@ -16,6 +16,16 @@ from typing import Any
 import numpy as np
 
 
+def check_level(name: str, value, above: float = 0.0) -> None:
+    """Refuse a level (alpha, a target power) that is not a real number in (above, 1)."""
+    import numbers
+
+    from ..errors import UsageError
+
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not above < value < 1:
+        raise UsageError(f"{name} must be between {above:g} and 1, not {value!r}")
+
+
 def source_name(source) -> str | None:
     """A file input's path as text; None for in-memory inputs (frames, dicts...)."""
     return str(source) if isinstance(source, (str, os.PathLike)) else None

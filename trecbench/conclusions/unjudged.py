@@ -110,10 +110,14 @@ def _augmented(qrels: pa.Table, rows: pa.Table, unjudged: np.ndarray, depth, gra
     return pa.concat_tables([base, extra]), share
 
 
-def unjudged_bounds(qrels, runs, measures=None, *, names=None, **options) -> list[UnjudgedBound]:
+def unjudged_bounds(
+    qrels, runs, measures=None, *, names=None, topics=None, **options
+) -> list[UnjudgedBound]:
     """:class:`UnjudgedBound` of every run and column (see the module docstring); ``runs``
     and ``measures`` as :func:`trecbench.evaluate` takes them, with its ``options``
-    (``relevance_level``, ``max_docs``...).
+    (``relevance_level``, ``max_docs``...). ``topics``: only these count, each for every
+    run (a run without results for one scores 0 on it, trec_eval ``-c``), as in the
+    comparison the bounds are set against (its ``queries``).
 
     >>> bounds = unjudged_bounds("qrels.txt", ["bm25.run"], ["nDCG@10"])  # doctest: +SKIP
     >>> bounds[0].low, bounds[0].high  # doctest: +SKIP
@@ -124,13 +128,15 @@ def unjudged_bounds(qrels, runs, measures=None, *, names=None, **options) -> lis
     from ..inputs import load_qrels, split_runs
     from ..naming import run_names
 
-    judged = load_qrels(qrels).table
+    judged = _kept(load_qrels(qrels).table, topics)
+    if topics is not None:
+        options = {**options, "complete": True}
     grade = int(pc.max(judged.column("rel")).as_py())
     sources, given = split_runs(runs)
     labels = run_names(sources, names if names is not None else given)
     bounds = []
     for label, source in zip(labels, sources, strict=True):
-        table = ranked_table(source)  # read once: scored as is, and with the qrels augmented
+        table = _kept(ranked_table(source), topics)  # read once: scored as is and augmented
         low = evaluate(judged, {label: table}, measures, **options)
         ranked = ranking.truncate(table, options.get("max_docs"))
         rows, unjudged = _unjudged_rows(ranked, judged)
@@ -145,6 +151,14 @@ def unjudged_bounds(qrels, runs, measures=None, *, names=None, **options) -> lis
                 UnjudgedBound(label, measure, value, highs[depth][measure], shares[depth])
             )
     return bounds
+
+
+def _kept(table: pa.Table, topics) -> pa.Table:
+    """The rows of ``table`` whose qid is one of ``topics`` (None: every row)."""
+    if topics is None:
+        return table
+    qid = pc.cast(table.column("qid"), pa.large_string())
+    return table.filter(pc.is_in(qid, value_set=pa.array(list(topics), pa.large_string())))
 
 
 def _means(evaluation) -> dict[str, float]:
@@ -188,7 +202,8 @@ def with_unjudged_bounds(comparison):
     runs, qrels = files
     options = {k: v for k, v in (comparison.evaluation or {}).items()
                if k in ("relevance_level", "max_docs", "judged_only")}  # fmt: skip
-    bounds = unjudged_bounds(qrels, runs, comparison.measures, **options)
+    # the comparison's topics, each counting for every run: its means are the lows
+    bounds = unjudged_bounds(qrels, runs, comparison.measures, topics=comparison.queries, **options)
     return dataclasses.replace(comparison, unjudged_sensitivity=UnjudgedSensitivity(
         comparison.baseline, bounds))  # fmt: skip
 

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..errors import InputError
+from ..errors import InputError, UsageError
 
 RECALL_LEVELS = [f"iprec_at_recall_{level / 10:.2f}" for level in range(11)]
 
@@ -47,6 +47,10 @@ def ranked_runs(runs: Mapping[str, object], records: Mapping[str, Mapping]) -> d
 def top_documents(ranked: Mapping[str, pa.Table], qrels: pa.Table, depth: int) -> dict:
     """``{qid: {run: [[docno, score, grade or None], ...]}}``: each run's first ``depth``
     documents of each topic, with their grade in the qrels (None: unjudged)."""
+    from ..trec_eval.clib import LONG_MAX
+
+    if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= LONG_MAX:
+        raise UsageError(f"--html-depth must be from 0 to {LONG_MAX}, not {depth!r}")
     grades = {
         (q, d): g
         for q, d, g in zip(

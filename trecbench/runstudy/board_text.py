@@ -23,13 +23,16 @@ def _rows(board: MeasureBoard) -> tuple[list[str], list[list[str]]]:
     header = ["system", *board.collections, "macro", "mean rank", "p (collections)", "p (topics)"]
     rows = []
     for s, system in enumerate(board.systems):
-        cells = [f"{v:.4f} ({r:g})" for v, r in zip(board.means[s], board.ranks[s], strict=True)]
+        cells = [
+            f"{v:.4f}" if board.better is None else f"{v:.4f} ({r:g})"
+            for v, r in zip(board.means[s], board.ranks[s], strict=True)
+        ]
         rows.append(
             [
                 system,
                 *cells,
                 f"{board.macro[s]:.4f}",
-                f"{board.mean_rank[s]:.2f}",
+                "–" if board.better is None else f"{board.mean_rank[s]:.2f}",
                 _p(board.over_collections[s]),
                 _p(board.over_topics[s]),
             ]
@@ -57,7 +60,10 @@ LEGEND = (
 
 def _title(board: MeasureBoard) -> str:
     topics = ", ".join(f"{c} {n}" for c, n in zip(board.collections, board.topics, strict=True))
-    return f"{board.measure} ({board.better} is better; topics: {topics})"
+    better = (
+        "no better direction: not ranked" if board.better is None else f"{board.better} is better"
+    )
+    return f"{board.measure} ({better}; topics: {topics})"
 
 
 def _plain(board: MeasureBoard) -> str:
@@ -135,6 +141,7 @@ def _row_keys(board: MeasureBoard, s: int) -> list[str]:
         return "" if test is None or test.p_adjusted is None else repr(test.p_adjusted)
 
     means = [repr(float(v)) for v in board.means[s]]
-    macro, rank = repr(float(board.macro[s])), repr(float(board.mean_rank[s]))
+    macro = repr(float(board.macro[s]))
+    rank = "" if board.better is None else repr(float(board.mean_rank[s]))
     return [board.systems[s], *means, macro, rank,
             key(board.over_collections[s]), key(board.over_topics[s])]  # fmt: skip

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import numbers
 from dataclasses import dataclass
 
 import numpy as np
@@ -80,16 +81,23 @@ class FusionTuning:
 def grid(method: str, n_runs: int, k_grid=K_GRID, step: float = 0.1) -> list[Candidate]:
     """The candidates searched for ``method`` (see the module docstring)."""
     if TUNED.get(method) == "k":
-        return [Candidate(k=float(k)) for k in k_grid]
+        if not len(k_grid):
+            raise UsageError("the grid of RRF's k is empty: give at least one k")
+        from ..fusion import check_number
+
+        return [Candidate(k=check_number("k", k, 0)) for k in k_grid]
     if TUNED.get(method) == "weights":
         # the range first: 1 / 0 and round(nan) would fail before the check
-        parts = round(1 / step) if 0 < step <= 1 else 0
+        real = isinstance(step, numbers.Real) and not isinstance(step, bool)
+        parts = round(1 / step) if real and 0 < step <= 1 else 0
         if not parts or abs(parts * step - 1) > 1e-9:
             raise UsageError(f"the weight step must divide 1 (0.1, 0.25, ...), not {step!r}")
         count = math.comb(parts + n_runs - 1, n_runs - 1)  # weightings summing to 1
         if count > MAX_CANDIDATES:
+            # a short line: the digits of a count of 10^600 are no help
+            shown = f"{count:,}" if count < 10**15 else f"about 2^{count.bit_length() - 1}"
             raise UsageError(
-                f"--step {step:g} over {n_runs} runs makes {count:,} weightings to score "
+                f"--step {step:g} over {n_runs} runs makes {shown} weightings to score "
                 f"(at most {MAX_CANDIDATES:,}): take a larger step"
             )
         return [
@@ -109,6 +117,8 @@ def _compositions(parts: int, n_runs: int):
 def _folds(n_topics: int, folds: int, seed: int) -> np.ndarray:
     if isinstance(folds, bool) or not isinstance(folds, int) or not 2 <= folds <= n_topics:
         raise UsageError(f"--folds must be from 2 to the {n_topics} topics, not {folds!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise UsageError(f"--seed must be a non-negative integer, not {seed!r}")
     order = np.random.default_rng(seed).permutation(n_topics)
     fold = np.empty(n_topics, np.int64)
     fold[order] = np.arange(n_topics) % folds
@@ -150,10 +160,21 @@ def optimize_fusion(
         for i, c in enumerate(candidates)
     }
     per_query = evaluate(qrels, fused, [measure]).per_query
+    columns = list(dict.fromkeys(per_query["measure"]))
+    if len(columns) != 1:
+        named = ", ".join(map(str, columns[:4])) + (", ..." if len(columns) > 4 else "")
+        got = f"it gives {named}" if columns else "it gives no number per topic"
+        raise UsageError(f"--optimize needs a measure with one number per topic: {got}")
     wide = per_query.pivot(index="qid", columns="run", values="value")
     values = wide[[str(i) for i in range(len(candidates))]].to_numpy(np.float64).T
     qids = [str(q) for q in wide.index]
-    higher = (better(measure) or "higher") == "higher"
+    direction = better(columns[0])
+    if direction is None:
+        raise UsageError(
+            f"--optimize needs a measure with a better direction, not {columns[0]} (a count "
+            "or a diagnostic: more of it is not better)"
+        )
+    higher = direction == "higher"
     fold = _folds(len(qids), folds, seed)
     held = np.empty(len(qids))
     choices = []

@@ -40,7 +40,7 @@ class MeasureBoard:
     """One measure's table: ``means[s, c]`` of system ``s`` on collection ``c``."""
 
     measure: str
-    better: str
+    better: str | None  # None: a count without a better direction, not ranked
     systems: list[str]
     collections: list[str]
     topics: list[int]
@@ -84,6 +84,11 @@ def _test_json(test: PairedTest | None) -> dict | None:
     }
 
 
+def _number(value) -> float | None:
+    """A rank for JSON: None where the measure ranks no one (NaN is no JSON number)."""
+    return None if np.isnan(value) else float(value)
+
+
 def _board_json(board: MeasureBoard) -> dict:
     rows = []
     for s, system in enumerate(board.systems):
@@ -92,8 +97,8 @@ def _board_json(board: MeasureBoard) -> dict:
                 "system": system,
                 "means": dict(zip(board.collections, map(float, board.means[s]), strict=True)),
                 "macro_mean": float(board.macro[s]),
-                "ranks": dict(zip(board.collections, map(float, board.ranks[s]), strict=True)),
-                "mean_rank": float(board.mean_rank[s]),
+                "ranks": dict(zip(board.collections, map(_number, board.ranks[s]), strict=True)),
+                "mean_rank": _number(board.mean_rank[s]),
                 "over_collections": _test_json(board.over_collections[s]),
                 "over_topics": _test_json(board.over_topics[s]),
             }
@@ -129,7 +134,23 @@ def _per_query(collection: Collection, systems: list[str], measures: list[str]) 
     topics = _stratum(collection)
     if topics is not None:
         frame = frame[frame["qid"].isin(topics)]
+    _check_scored(collection, systems, set(frame["run"]))
     return frame.astype({"run": str, "qid": str, "measure": str})
+
+
+def _check_scored(collection: Collection, systems: list[str], scored: set[str]) -> None:
+    """Refuse a collection where a system has no topic (its stratum keeps none of the
+    run's topics): its mean would be undefined and the board would drop it silently."""
+    missing = [system for system in systems if system not in scored]
+    if not missing:
+        return
+    where = ", ".join(f"{k} = {v!r}" for k, v in collection.where.items())
+    kept = f" kept by {where}" if where else ""
+    message = (
+        f"collection {collection.name}: no topic{kept} has results of "
+        f"{', '.join(missing)}: nothing to average"
+    )
+    raise InputError(str(collection.strata or collection.qrels), None, message)
 
 
 def leaderboard(suite) -> Leaderboard:
@@ -154,8 +175,11 @@ def _board(suite: Suite, frames: list[pd.DataFrame], measure: str) -> MeasureBoa
         rows = frame[frame["measure"] == measure]
         tables.append(rows.pivot(index="qid", columns="run", values="value"))
     means = np.array([[t[s].mean() for t in tables] for s in systems], np.float64)
-    direction = better(measure) or "higher"
-    ranks = _ranks(means if direction == "higher" else -means)
+    direction = better(measure)  # None: a count (num_ret, Judged@k...) ranks no one first
+    if direction is None:
+        ranks = np.full(means.shape, np.nan)
+    else:
+        ranks = _ranks(means if direction == "higher" else -means)
     over_collections = _tests([means[s] - means[0] for s in range(len(systems))])
     diffs = [np.concatenate([_paired(t, system, systems[0]) for t in tables]) for system in systems]
     return MeasureBoard(

@@ -18,7 +18,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import arrow
-from ..errors import UsageError
+from ..errors import OutputError, UsageError
 from . import ranked as ranked_runs
 
 
@@ -31,9 +31,8 @@ class PoolSettings:
     relevance_level: int = 1
 
     def __post_init__(self):
-        for name, value in (("depth", self.depth), ("relevance level", self.relevance_level)):
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise UsageError(f"the pool {name} must be a positive integer, not {value!r}")
+        ranked_runs.check_count("pool depth", self.depth)
+        ranked_runs.check_count("pool relevance level", self.relevance_level)
 
 
 @dataclass(frozen=True)
@@ -62,6 +61,10 @@ class Pool:
 
     def to_text(self, grade: str | None = None) -> str:
         """The pool as qrels-shaped lines ``qid 0 docno`` (`` grade`` appended when given)."""
+        if grade is not None:
+            _check_grade(grade)
+        _check_fields(self.qid, "qid")
+        _check_fields(self.docno, "docno")
         end = f" {grade}\n" if grade is not None else "\n"
         return "".join(f"{q} 0 {d}{end}" for q, d in zip(self.qid, self.docno, strict=True))
 
@@ -84,6 +87,54 @@ class Pool:
         }
 
 
+def _check_grade(grade: str) -> None:
+    """Refuse a grade the pool file could not be read back with: trecbench's qrels reader
+    takes an ASCII integer within +-MAX_GRADE."""
+    from ..inputs.trec_text import MAX_GRADE, parse_grades
+
+    parsed = parse_grades(pa.array([str(grade)], pa.string()))
+    if not parsed.integer[0] or parsed.huge[0]:
+        raise UsageError(
+            f"--unjudged-grade must be an integer within +-{MAX_GRADE:,}, as qrels grades "
+            f"are, not {grade!r}"
+        )
+
+
+def _check_fields(ids: list[str], what: str) -> None:
+    """Refuse an id a qrels line cannot hold (empty, or with a blank or NUL, where the
+    reader ends a field): it would break the pool file's line. Such ids come only from
+    tables and dicts."""
+    bad = pc.or_(
+        pc.equal(pc.utf8_length(pa.array(ids, pa.large_string())), 0),
+        pc.match_substring_regex(pa.array(ids, pa.large_string()), "[ \t\n\v\f\r\x00]"),
+    )
+    if pc.any(bad).as_py():
+        shown = ids[int(np.flatnonzero(arrow.to_numpy(bad))[0])]
+        raise OutputError(
+            f"a pool file cannot hold the {what} {shown[:40]!r} (empty, or with a blank or "
+            "NUL, where a qrels field ends): rename it in the run"
+        )
+
+
+def _judgments(qrels) -> pa.Table:
+    """The qrels' table, refusing a document judged twice for a topic (as trec_eval does:
+    which of its grades would count is not said)."""
+    from ..errors import DuplicateError
+    from ..inputs import load_qrels
+
+    loaded = load_qrels(qrels)
+    table = loaded.table
+    groups = arrow.Groups(arrow.row_keys(table.column("qid"), table.column("docno")))
+    twice = np.flatnonzero(groups.counts > 1)
+    if len(twice):
+        rows = groups.order[groups.starts[twice[0]] : groups.starts[twice[0]] + 2]
+        first, second = (int(table.column("line")[int(row)].as_py()) for row in rows)
+        qid, docno = (table.column(name)[int(rows[0])].as_py() for name in ("qid", "docno"))
+        message = f"duplicate docs {docno} for topic {qid} (first on line {first})"
+        raise DuplicateError(loaded.origin, second, message, "Q5")
+    return table
+
+
 def pool(runs, *, depth: int = 100, qrels=None, relevance_level: int = 1, names=None) -> Pool:
     """The depth-``depth`` pool of ``runs`` (paths, DataFrames, Arrow tables, dicts);
     with ``qrels``, the judged documents are left out and the pool bias is counted.
@@ -91,7 +142,7 @@ def pool(runs, *, depth: int = 100, qrels=None, relevance_level: int = 1, names=
     >>> result = pool(["a.run", "b.run"], depth=10)  # doctest: +SKIP
     >>> print(result.to_text(), end="")  # doctest: +SKIP
     """
-    from ..inputs import load_qrels, split_runs
+    from ..inputs import split_runs
     from ..naming import run_names
 
     settings = PoolSettings(depth, relevance_level)
@@ -101,7 +152,7 @@ def pool(runs, *, depth: int = 100, qrels=None, relevance_level: int = 1, names=
     labels = run_names(sources, names if names is not None else given)
     tables = [ranked_runs.load_ranked(source, settings.depth) for source in sources]
     pooled = _pooled_rows(tables)
-    judged = load_qrels(qrels).table if qrels is not None else None
+    judged = _judgments(qrels) if qrels is not None else None
     grades = _grades(pooled, judged)
     contributions = _contributions(pooled, grades, labels, settings.relevance_level, judged)
     first = pooled["first"]

@@ -9,6 +9,15 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import arrow
+from ..errors import UsageError
+from ..trec_eval.clib import LONG_MAX  # ranks are 64-bit integers, in Arrow as in trec_eval
+
+
+def check_count(name: str, value) -> None:
+    """Refuse a depth or cutoff that is not a whole number from 1 to :data:`LONG_MAX`
+    (beyond it Arrow cannot compare it with a rank)."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= LONG_MAX:
+        raise UsageError(f"the {name} must be a positive integer up to {LONG_MAX}, not {value!r}")
 
 
 def load_ranked(source, depth: int | None = None) -> pa.Table:

@@ -142,6 +142,10 @@ def _evaluation_view(path: str, report: dict) -> ReportView:
     options = dict(report.get("options") or {})
     options["trec_eval_semantics"] = report.get("trec_eval_semantics")
     results = report.get("results", [])
+    names = [r["run"] for r in results]
+    twice = next((name for i, name in enumerate(names) if name in names[:i]), None)
+    if twice is not None:
+        raise InputError(path, None, f"results: the run {twice!r} is listed twice")
     return ReportView(
         path,
         report["type"],

@@ -47,11 +47,9 @@ class SimilaritySettings:
         p = self.rbo_p
         if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 < p < 1:
             raise UsageError(f"--rbo-p must be in (0, 1) (a persistence), not {p!r}")
-        for name, value in (("overlap k", self.overlap_k), ("depth", self.depth)):
-            if value is None and name == "depth":
-                continue
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise UsageError(f"the {name} must be a positive integer, not {value!r}")
+        ranked_runs.check_count("overlap k", self.overlap_k)
+        if self.depth is not None:
+            ranked_runs.check_count("depth", self.depth)
 
 
 STATISTICS = ("rbo_ext", "rbo_min", "rbo_res", "overlap", "kendall_tau")
@@ -168,28 +166,29 @@ def rbo(topic, deepest, length_a, length_b, p: float) -> dict[str, np.ndarray]:
     counts = np.bincount(starts[topic] + deepest - 1, minlength=len(owner)).astype(np.float64)
     x = np.cumsum(counts)
     x -= np.concatenate([[0.0], x])[starts][owner]  # X_d within each topic
-    weight = np.exp(d * math.log(p)) / d  # p^d / d
+    # (1 - p)/p * p^d/d as one factor: (1 - p)/p alone overflows for a subnormal p
+    weight = (1 - p) * np.exp((d - 1) * math.log(p)) / d
     seen = d <= l_[owner]
     short = np.maximum(s, 1)[owner]
     x_s = np.where(s > 0, x[starts + np.maximum(s, 1) - 1], 0.0)
-    scale = (1 - p) / p
 
     in_l = np.where(seen, x * weight, 0.0)
     tail = np.where(seen & (d > s[owner]), x_s[owner] * (d - s[owner]) / short * weight, 0.0)
     p_l = np.exp(l_ * math.log(p))
-    ext = scale * (_per_topic(in_l, owner, n) + _per_topic(tail, owner, n))
+    ext = _per_topic(in_l, owner, n) + _per_topic(tail, owner, n)
     ext += ((overlap_at_l - x_s) / np.maximum(l_, 1) + x_s / np.maximum(s, 1)) * p_l
     ext = np.where(s > 0, ext, 0.0)
 
-    # no document lies deeper than l, so x is X_l beyond the lists' ends
-    harmonic = _per_topic(weight, owner, n)  # sum_{d<=f} p^d/d
-    minimum = _per_topic(x * weight, owner, n) + overlap_at_l * (-math.log1p(-p) - harmonic)
-    minimum *= scale
+    # no document lies deeper than l, so x is X_l beyond the lists' ends:
+    # (1 - p)/p * sum_{d>f} p^d/d = (1 - p)/p * -log(1 - p) - sum_{d<=f} weight
+    harmonic = _per_topic(weight, owner, n)
+    every_depth = (1 - p) * (-math.log1p(-p) / p)
+    minimum = _per_topic(x * weight, owner, n) + overlap_at_l * (every_depth - harmonic)
 
     x_max = np.where(d <= s[owner], x, x + d - s[owner])
     beyond = ~seen
     x_max = np.where(beyond, overlap_at_l[owner] + 2 * d - s[owner] - l_[owner], x_max)
-    maximum = scale * _per_topic(x_max * weight, owner, n) + np.exp(f * math.log(p))
+    maximum = _per_topic(x_max * weight, owner, n) + np.exp(f * math.log(p))
     return {
         "rbo_ext": np.clip(ext, 0.0, 1.0),
         "rbo_min": np.clip(minimum, 0.0, 1.0),

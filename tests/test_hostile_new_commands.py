@@ -1,0 +1,306 @@
+"""Hostile values on the commands the last stop added (pool, similarity, leaderboard, diff,
+fuse --optimize, the HTML drill-down, power's legend): each is refused in one line with a
+non-zero exit, never a traceback, an internal error or a silent change."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from trecbench.cli import run
+
+QRELS = "t1 0 d1 1\nt1 0 d2 0\nt1 0 d3 2\nt2 0 d1 1\nt2 0 d4 1\nt3 0 d5 1\n"
+RUNS = {
+    "a.run": "t1 Q0 d1 1 3 a\nt1 Q0 d2 2 2 a\nt1 Q0 d3 3 1 a\nt2 Q0 d4 1 3 a\nt2 Q0 d9 2 2 a\n"
+    "t3 Q0 d5 1 1 a\n",
+    "b.run": "t1 Q0 d3 1 3 b\nt1 Q0 d1 2 2 b\nt1 Q0 d7 3 1 b\nt2 Q0 d1 1 3 b\nt2 Q0 d8 2 2 b\n"
+    "t3 Q0 d6 1 1 b\n",
+    "c.run": "t1 Q0 d2 1 3 c\nt2 Q0 d4 1 3 c\nt3 Q0 d5 1 1 c\n",
+}
+BEYOND_INT64 = "99999999999999999999999"
+OPTIMIZE = ["fuse", "--optimize", "P@3", "--qrels", "q.qrels", "a.run", "b.run", "c.run"]
+
+
+@pytest.fixture
+def folder(tmp_path, monkeypatch):
+    (tmp_path / "q.qrels").write_text(QRELS)
+    (tmp_path / "dup.qrels").write_text("t1 0 d1 1\nt2 0 d4 1\nt1 0 d1 0\n")
+    for name, text in RUNS.items():
+        (tmp_path / name).write_text(text)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def _refused(args: list[str], capsys, code: int, message: str) -> str:
+    assert run(args) == code
+    err = capsys.readouterr().err
+    assert message in err, err
+    assert "Traceback" not in err and "internal error" not in err
+    return err
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "message"),
+    [
+        (["pool", "a.run", "b.run", "--depth", BEYOND_INT64], 1, "pool depth must be a positive"),
+        (["similarity", "a.run", "b.run", "--depth", BEYOND_INT64], 1, "the depth must be"),
+        (["similarity", "a.run", "b.run", "--overlap-k", BEYOND_INT64], 1, "the overlap k must"),
+        (["pool", "a.run", "--unjudged-grade", "nan"], 1, "must be an integer within"),
+        (["pool", "a.run", "--unjudged-grade", "1.5"], 1, "must be an integer within"),
+        (["pool", "a.run", "--unjudged-grade", "2000000"], 1, "must be an integer within"),
+        (["pool", "a.run", "b.run", "--qrels", "dup.qrels"], 4, "dup.qrels:3: duplicate docs d1"),
+    ],
+)
+def test_pool_and_similarity_refuse(folder, capsys, args, code, message):
+    target = folder / "pool.txt"
+    output = ["-o", str(target)] if args[0] == "pool" else []
+    _refused([*args, *output], capsys, code, message)
+    assert not target.exists()
+
+
+def test_pool_writes_a_grade_its_qrels_reader_takes(folder, capsys):
+    assert run(["pool", "a.run", "--unjudged-grade", "+2", "-o", "pool.txt"]) == 0
+    assert (folder / "pool.txt").read_text().splitlines()[0] == "t1 0 d1 +2"
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--seed", "-1"], "Invalid value for '--seed'"),
+        (["--k", "5"], "--optimize chooses rrf's k with equal weights"),
+        (["-w", "1", "-w", "2", "-w", "3"], "--optimize chooses rrf's k with equal weights"),
+        (["--method", "combsum", "-w", "1", "-w", "1", "-w", "1"], "chooses combsum's weights"),
+        (["--step", "0.5"], "--step is the grid of weights"),
+        (["--method", "combsum", "--k", "3"], "--k: combsum has no k"),
+        (["--tag", "a b"], "the run tag must be one word"),
+    ],
+)
+def test_fuse_optimize_refuses_options_it_would_drop(folder, capsys, extra, message):
+    err = _refused([*OPTIMIZE, "--folds", "2", *extra, "-o", "o.run"], capsys, 1, message)
+    assert "chose" not in err  # refused before the search
+    assert not (folder / "o.run").exists()
+
+
+@pytest.mark.parametrize("option", [["--folds", "3"], ["--seed", "1"], ["--step", "0.5"]])
+def test_fuse_refuses_optimize_options_without_optimize(folder, capsys, option):
+    _refused(["fuse", "a.run", "b.run", *option, "-o", "o.run"], capsys, 1, "goes with --optimize")
+
+
+def test_fuse_refuses_k_for_a_method_without_k(folder, capsys):
+    args = ["fuse", "a.run", "b.run", "--method", "combmnz", "--k", "3", "-o", "o.run"]
+    _refused(args, capsys, 1, "--k: combmnz has no k")
+
+
+@pytest.mark.parametrize(
+    ("measure", "message"),
+    [
+        ("P", "it gives P@5, P@10, P@15, P@20, ..."),
+        ("P_1,3", "it gives P@1, P@3"),
+        ("runid", "it gives no number per topic"),
+        ("num_ret", "a better direction, not num_ret (a count or a diagnostic"),
+        ("Judged@3", "a better direction, not Judged@3"),
+    ],
+)
+def test_fuse_optimize_refuses_a_measure_it_cannot_optimise(folder, capsys, measure, message):
+    args = ["fuse", "--optimize", measure, "--qrels", "q.qrels", "a.run", "b.run", "--folds", "2"]
+    _refused([*args, "-o", "o.run"], capsys, 1, message)
+
+
+def test_optimize_fusion_refuses_a_negative_seed(folder):
+    from trecbench.errors import UsageError
+    from trecbench.runstudy.fusion_tuning import optimize_fusion
+
+    with pytest.raises(UsageError, match="--seed must be a non-negative integer"):
+        optimize_fusion(["a.run", "b.run"], "q.qrels", "P@3", folds=2, seed=-1)
+
+
+def test_fuse_optimize_tiny_step_says_the_count_in_one_short_line(folder, capsys):
+    args = [*OPTIMIZE, "--folds", "2", "--method", "combsum", "--step", "1e-300", "-o", "o.run"]
+    err = _refused(args, capsys, 1, "weightings to score (at most 10,000)")
+    assert len(err) < 200
+
+
+def test_diff_refuses_a_report_listing_a_run_twice(folder, capsys):
+    assert run(["score", "--report", "a.json", "q.qrels", "a.run", "-m", "P@1"]) == 0
+    report = json.loads((folder / "a.json").read_text())
+    report["results"].append(report["results"][0])
+    (folder / "b.json").write_text(json.dumps(report))
+    capsys.readouterr()
+    _refused(["diff", "a.json", "b.json"], capsys, 2, "the run 'a.run' is listed twice")
+
+
+def _suite(folder, where: str) -> str:
+    queries = {"t1": {"lang": "de"}, "t2": {"lang": "en"}, "t3": {"lang": "en"}}
+    sidecar = {"strata": {"fields": ["lang"], "queries": queries}}
+    (folder / "side.json").write_text(json.dumps(sidecar))
+    (folder / "suite.toml").write_text(
+        'systems = ["a", "b"]\nmeasures = ["P@1"]\n'
+        '[collections.en]\nqrels = "q.qrels"\nruns = "{system}.run"\n'
+        'strata = "side.json"\nwhere = { lang = "en" }\n'
+        f'[collections.x]\nqrels = "q.qrels"\nruns = "{{system}}.run"\n'
+        f'strata = "side.json"\nwhere = {{ lang = "{where}" }}\n'
+    )
+    return "suite.toml"
+
+
+def test_leaderboard_refuses_a_collection_whose_stratum_keeps_no_topic(folder, capsys):
+    suite = _suite(folder, "fr")
+    message = "collection x: no topic kept by lang = 'fr' has results of a, b"
+    err = _refused(["leaderboard", suite], capsys, 2, message)
+    assert err.startswith("trecbench: side.json: ")
+
+
+def test_leaderboard_with_a_stratum_of_topics_still_prints(folder, capsys):
+    assert run(["leaderboard", _suite(folder, "de"), "--format", "json"]) == 0
+    board = json.loads(capsys.readouterr().out)["measures"][0]
+    assert board["topics"] == {"en": 2, "x": 1}
+
+
+def test_html_depth_beyond_int64_is_refused(folder, capsys):
+    pytest.importorskip("bokeh")  # without the html extra no page is drawn
+    args = ["compare", "q.qrels", "a.run", "b.run", "-m", "P@3", "-o", "out"]
+    _refused([*args, "--html-depth", BEYOND_INT64], capsys, 1, "--html-depth must be from 0")
+    assert not (folder / "out").exists()
+
+
+def test_power_legend_prints_the_target_as_given(folder, capsys):
+    args = ["power", "q.qrels", "a.run", "b.run", "-m", "P@3", "--power", "0.999999999999"]
+    assert run(args) == 0
+    assert "target power 0.999999999999\n" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("qid", "docno"), [("t 1", "d1"), ("t1", "a b"), ("t1", "d\n2")])
+def test_pool_file_refuses_ids_a_qrels_line_cannot_hold(qid, docno):
+    import pandas as pd
+
+    from trecbench.errors import OutputError
+    from trecbench.runstudy.pool import pool
+
+    run_table = pd.DataFrame({"qid": [qid, "t2"], "docno": [docno, "d"], "score": [1.0, 1.0]})
+    with pytest.raises(OutputError, match="a pool file cannot hold the"):
+        pool([run_table]).to_text()
+
+
+def test_agree_says_why_kappa_is_undefined_when_no_document_is_judged_in_both(folder, capsys):
+    (folder / "disjoint.qrels").write_text("t1 0 z1 1\nt2 0 z2 0\nt3 0 z3 1\n")
+    args = ["agree", "q.qrels", "a.run", "b.run", "-m", "P@1", "--qrels-b", "disjoint.qrels"]
+    assert run(args) == 0
+    out = capsys.readouterr().out
+    assert "weighted kappa undefined: no document is judged in both sets\n" in out
+    assert "carry one label" not in out
+
+
+@pytest.mark.parametrize(
+    ("missing", "rows"),
+    [
+        # every qrels topic counts, one.run scores 0 on t2 and t3: its mean is 1/9, not 1/3
+        ("zero", ["a    P@3      0.4444       0.5556  16.7%", "one  P@3      0.1111       0.1111"]),
+        # only t1, the topic both runs hold
+        ("drop", ["a    P@3      0.6667       0.6667  0.0%", "one  P@3      0.3333       0.3333"]),
+    ],
+)
+def test_compare_unjudged_bounds_start_from_the_compared_means(folder, capsys, missing, rows):
+    (folder / "one.run").write_text("t1 Q0 d1 1 3.0 o\n")
+    args = ["compare", "q.qrels", "a.run", "one.run", "-m", "P@3", "--unjudged-bounds"]
+    assert run([*args, "--missing", missing]) == 0
+    out = capsys.readouterr().out
+    for row in rows:
+        assert f"\n{row}" in out, out[out.index("unjudged sensitivity") :]
+
+
+def test_leaderboard_ranks_no_one_on_a_count_without_a_better_direction(folder, capsys):
+    (folder / "suite.toml").write_text(
+        'systems = ["a", "c"]\nmeasures = ["num_ret", "P@1"]\n'
+        '[collections.all]\nqrels = "q.qrels"\nruns = "{system}.run"\n'
+    )
+    assert run(["leaderboard", "suite.toml", "--format", "json"]) == 0
+    count, precision = json.loads(capsys.readouterr().out)["measures"]
+    assert count["better"] is None  # num_ret: more documents retrieved is not better
+    assert [row["ranks"] for row in count["systems"]] == [{"all": None}, {"all": None}]
+    assert [row["mean_rank"] for row in count["systems"]] == [None, None]
+    assert precision["better"] == "higher" and precision["systems"][0]["ranks"] == {"all": 1.0}
+    assert run(["leaderboard", "suite.toml"]) == 0
+    table = capsys.readouterr().out
+    assert "num_ret (no better direction: not ranked; topics: all 3)\n" in table
+    assert "\na       2.0000  2.0000  –  " in table
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda t: t.power("q.qrels", "a.run", ["b.run"], "P@3", alpha="0.05"), "alpha must be"),
+        (
+            lambda t: t.power("q.qrels", "a.run", ["b.run"], "P@3", target_power=0.01),
+            "between 0.05",
+        ),
+        (
+            lambda t: t.agree("q.qrels", ["a.run", "b.run"], "P@3", seed=-1),
+            "seed must be a non-neg",
+        ),
+        (lambda t: t.agree("q.qrels", ["a.run", "b.run"], "P@3", samples=1.5), "samples must be"),
+        (lambda t: t.agree("q.qrels", ["a.run", "b.run"], "P@3", alpha=True), "alpha must be"),
+        (
+            lambda t: t.optimize_fusion(
+                ["a.run", "b.run"], "q.qrels", "P@3", "combsum", step="0.1"
+            ),
+            "the weight step must divide 1",
+        ),
+        (
+            lambda t: t.optimize_fusion(["a.run", "b.run"], "q.qrels", "P@3", k_grid=()),
+            "the grid of RRF's k is empty",
+        ),
+        (
+            lambda t: t.optimize_fusion(["a.run", "b.run"], "q.qrels", "P@3", k_grid=("x",)),
+            "k must be a finite number",
+        ),
+    ],
+)
+def test_python_api_refuses_settings_with_a_trecbench_error(folder, call, message):
+    import trecbench
+    from trecbench.errors import UsageError
+
+    with pytest.raises(UsageError, match=message):
+        call(trecbench)
+
+
+@pytest.mark.parametrize("p", [5e-324, 1e-300])
+def test_rbo_of_a_tiny_persistence_is_the_first_rank_agreement(p):
+    import warnings
+
+    from trecbench.runstudy.similarity import similarity
+
+    same_top = {"a": {"q": {"d": 2.0, "e": 1.0}}, "b": {"q": {"d": 2.0, "f": 1.0}}}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no overflow on the way
+        values = similarity(same_top, rbo_p=p).pairs[0].values
+    # (1 - p)/p overflowed to inf for a subnormal p: NaN, shown as '-'
+    assert values["rbo_ext"][0] == pytest.approx(1.0)
+    assert values["rbo_min"][0] == pytest.approx(1.0)
+    assert values["rbo_res"][0] == pytest.approx(0.0, abs=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("differences", "alpha"), [([0.1, 0.3], 1e-6), ([0.0, 0.0, -1 / 3], 1e-300)]
+)
+def test_power_where_scipys_noncentral_t_does_not_converge_is_undefined(differences, alpha):
+    import warnings
+
+    import numpy as np
+
+    from trecbench.conclusions.power import PowerSettings, power_row
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # nor a warning line
+        row = power_row(np.array(differences), PowerSettings(alpha=alpha), "b", "a", "P@3")
+    assert (row.power, row.mde, row.topics_needed) == (None, None, None)
+    assert row.effect_size == pytest.approx(np.mean(differences) / np.std(differences, ddof=1))
+    assert "scipy's noncentral t does not converge" in row.reason
+
+
+def test_power_cli_at_a_tiny_alpha_says_why_in_one_line(folder, capsys):
+    args = ["power", "q.qrels", "a.run", "b.run", "-m", "P@3", "--alpha", "1e-300"]
+    assert run(args) == 0
+    captured = capsys.readouterr()
+    assert "internal error" not in captured.err and "Warning" not in captured.err
+    assert "b, P@3: scipy's noncentral t does not converge at alpha 1e-300" in captured.out
