@@ -95,12 +95,22 @@ def validate_tokens(source: Source, kind: str, keep: int, chunk_bytes: int) -> I
 def to_tokens(source: Source, kind: str) -> Tokens:
     """A Parquet run or qrels as the tokens of the TREC text it stands for, so that the
     validator checks what ``score`` reads: the file is read and typed as ``score`` reads it
-    (what it refuses is refused alike), then row ``i`` is line ``i + 1`` with the fields
-    trec_eval would read: ``qid Q0 docno rank score tag`` (the file's integer ``rank``
-    column, else the place in trec_eval's order within the topic; the score as the shortest
-    text that reads back to the same double) or ``qid 0 docno rel``."""
+    (what it refuses is refused alike), then each row is its line (:func:`table_tokens`;
+    the file's integer ``rank`` column when it has one)."""
     raw = _read(source)
     table = tables.typed(raw, kind, source.path, file=True)
+    given_rank = raw.column("rank") if "rank" in raw.column_names else None
+    return table_tokens(table, kind, source.path, given_rank)
+
+
+def table_tokens(
+    table: pa.Table, kind: str, path: str, given_rank: pa.ChunkedArray | None = None
+) -> Tokens:
+    """A typed ``kind`` table read from ``path`` as the tokens of the TREC text it stands
+    for: each row at its ``line`` with the fields trec_eval would read: ``qid Q0 docno
+    rank score tag`` (``given_rank`` when it is integers without nulls, else the place in
+    trec_eval's order within the topic; the score as the shortest text that reads back to
+    the same double) or ``qid 0 docno rel``."""
     rows = table.num_rows
 
     def text(values) -> pa.Array:
@@ -111,15 +121,15 @@ def to_tokens(source: Source, kind: str) -> Tokens:
         return pa.array(np.full(rows, value, dtype=object), pa.string())
 
     if kind == "run":
-        given = raw.column("rank") if "rank" in raw.column_names else None
+        given = given_rank
         ranked = given is not None and pa.types.is_integer(given.type) and not given.null_count
         rank = text(given) if ranked else text(arrow.array(_ranks(table)))
         fields = [table["qid"], constant("Q0"), table["docno"], rank, table["score"], table["tag"]]
     else:
         fields = [table["qid"], constant("0"), table["docno"], table["rel"]]
     return Tokens(
-        path=source.path,
-        line=np.arange(1, rows + 1, dtype=np.int64),
+        path=path,
+        line=arrow.to_numpy(table["line"].combine_chunks()).astype(np.int64),
         nfields=np.full(rows, len(fields), dtype=np.int64),
         fields=[text(values) for values in fields],
         n_physical_lines=rows,
