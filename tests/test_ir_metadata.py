@@ -110,7 +110,9 @@ def test_a_run_read_in_blocks_takes_the_block_out_too(with_block, monkeypatch):
     monkeypatch.setattr(blocks, "READ_BYTES", 300)
     scored = []
     original = trec_text_format.read_blocks
-    monkeypatch.setattr(trec_text_format, "read_blocks", lambda *a: scored.append(1) or original(*a))
+    monkeypatch.setattr(
+        trec_text_format, "read_blocks", lambda *a: scored.append(1) or original(*a)
+    )
     blocked = trecbench.evaluate(str(QRELS), str(with_block), ["map", "P.5"], memory=1)
     assert scored  # read in blocks
     assert blocked.per_query.drop(columns="run").equals(whole.drop(columns="run"))
