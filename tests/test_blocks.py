@@ -22,6 +22,7 @@ from random_cases import random_case
 from trecbench import evaluate, memory, trec_format
 from trecbench.errors import TrecbenchError
 from trecbench.inputs import blocks as run_blocks
+from trecbench.inputs import parquet as parquet_format
 
 evaluation_module = sys.modules["trecbench.evaluation"]
 
@@ -717,5 +718,5 @@ def test_a_parquet_run_in_blocks_names_rows_as_read_whole(rows, tmp_path, monkey
     assert whole[1].endswith(("row 20: score nan is not finite", "(first on line 21)"))
     monkeypatch.setattr(memory, "BLOCK_LINES", 7)
     monkeypatch.setattr(memory, "FEWEST_BLOCK_LINES", 7)
-    monkeypatch.setattr(run_blocks._parquet_tables, "__defaults__", (6,))  # batches of 6 rows
+    monkeypatch.setattr(parquet_format, "BATCH_ROWS", 6)  # batches of 6 rows
     assert _outcome(lambda: evaluate(qrels, str(run), memory=1)) == whole

@@ -399,3 +399,25 @@ def test_a_document_in_two_shards_names_each_shard_and_line(suffix, tmp_path, cl
     assert str(raised.value) == (
         f"{second}:2: duplicate docs b for topic 1 (first on line 2 of {first})"
     )
+
+
+def test_a_jsonl_run_is_read_by_the_workers(client, tmp_path):
+    """A JSONL run (trecbench.inputs.jsonl) is read whole by a worker, as score reads it."""
+    import json
+
+    from conftest import ROOT
+
+    qrels, trec_run = ROOT / "qrels" / "hpo-demo.qrels", ROOT / "runs" / "tfidf-word.run"
+    run_file = tmp_path / "run.jsonl"
+    frame = inputs.read_run(str(trec_run))
+    with open(run_file, "w") as out:
+        for qid, docno, score, tag in zip(
+            frame.qid, frame.docno, frame.score, frame.tag, strict=True
+        ):
+            out.write(
+                json.dumps({"qid": qid, "docno": docno, "score": float(score), "tag": tag}) + "\n"
+            )
+    measures = ["map", "P.5", "ndcg_cut.10"]
+    whole = evaluate(str(qrels), str(trec_run), measures)
+    on_dask = tbdask.evaluate(str(qrels), str(run_file), measures, client=client)
+    assert on_dask.per_query.drop(columns="run").equals(whole.per_query.drop(columns="run"))

@@ -102,15 +102,17 @@ def test_score_reads_the_body_as_the_file_without_the_block(with_block, tmp_path
 
 def test_a_run_read_in_blocks_takes_the_block_out_too(with_block, monkeypatch):
     from trecbench import memory
-    from trecbench.inputs import blocks
+    from trecbench.inputs import blocks, trec_text_format
 
     whole = trecbench.evaluate(str(QRELS), str(RUN), ["map", "P.5"]).per_query
     monkeypatch.setattr(memory, "BLOCK_LINES", 7)
     monkeypatch.setattr(memory, "READ_BYTES", 300)
     monkeypatch.setattr(blocks, "READ_BYTES", 300)
     scored = []
-    original = blocks.RunBlocks._text
-    monkeypatch.setattr(blocks.RunBlocks, "_text", lambda *a: scored.append(1) or original(*a))
+    original = trec_text_format.read_blocks
+    monkeypatch.setattr(
+        trec_text_format, "read_blocks", lambda *a: scored.append(1) or original(*a)
+    )
     blocked = trecbench.evaluate(str(QRELS), str(with_block), ["map", "P.5"], memory=1)
     assert scored  # read in blocks
     assert blocked.per_query.drop(columns="run").equals(whole.drop(columns="run"))

@@ -108,11 +108,11 @@ class DaskRun:
         provenance record, warnings)`` (delayed)."""
         if self.files is None:
             sources = [(self.data, "run DataFrame", False)]
-        elif all(_is_parquet(path) for path in self.files):
+        elif all(_partitioned(path) for path in self.files):
             # each file read and checked on its own: an error names it, and the files need
             # not have the same columns (the first file's would be looked for in all)
             sources = [
-                (dd.read_parquet(path, dtype_backend="pyarrow"), path, True) for path in self.files
+                (_format(path).reader("dask_frame", path)(path), path, True) for path in self.files
             ]
         else:
             sources = None
@@ -229,7 +229,7 @@ def _typed_frame(part, offsets, origin: str, file: bool, shard: int, partition_i
 
 
 def _read_text(path: str, shard: int = 0):
-    """A TREC text (or Parquet) file read as ``trecbench score`` reads it: the typed rows
+    """A file of any format read whole as ``trecbench score`` reads it: the typed rows
     and ``(lines, last tag, provenance record, warnings)``."""
     from .evaluation import load
 
@@ -349,7 +349,14 @@ def _check_regular(path: str) -> None:
         )
 
 
-def _is_parquet(path: str) -> bool:
+def _partitioned(path: str) -> bool:
+    """Whether the file's format gives Dask partitions of it (Parquet's row groups);
+    others are read whole by one worker a file, as ``score`` reads them."""
+    return _format(path).can("dask_frame")
+
+
+def _format(path: str):
+    """The format of the file ``path`` (:mod:`trecbench.inputs.formats`)."""
     from .inputs.streams import sniff
 
     try:

@@ -17,8 +17,12 @@ from __future__ import annotations
 import os
 import stat
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .inputs import blocks
+
+if TYPE_CHECKING:
+    from .inputs.formats import Format
 
 MIB = 1 << 20
 # lines per block when memory is plentiful: larger blocks are not faster, and the last
@@ -55,14 +59,16 @@ def most_qrels_lines(source) -> int | None:
     """The most lines the qrels ``source`` can hold, told before it is read: from the size
     of a plain-text file (a line takes at least :data:`SHORTEST_QRELS_LINE` bytes); None
     for anything else (a compressed or Parquet file, a pipe, a table, an ir_datasets id)."""
+    from .inputs.formats import TREC_TEXT
+
     found = _regular_file(source) if isinstance(source, (str, os.PathLike)) else None
-    if found is None or found[1:] != (None, False):
+    if found is None or found[1:] != (None, TREC_TEXT):
         return None
     return found[0] // SHORTEST_QRELS_LINE + 1
 
 
-def _regular_file(path: str | os.PathLike) -> tuple[int, str | None, bool] | None:
-    """``(size, compression, is_parquet)`` of a regular file; None for anything else (a
+def _regular_file(path: str | os.PathLike) -> tuple[int, str | None, Format] | None:
+    """``(size, compression, format)`` of a regular file; None for anything else (a
     pipe is read into memory, see :mod:`trecbench.inputs.streams`) and for a file that
     cannot be examined (its reader says what is wrong with it)."""
     from .inputs.streams import sniff
@@ -157,19 +163,14 @@ class Budget:
 
     def in_blocks(self, path: str | os.PathLike) -> bool:
         """Whether the run file ``path`` is scored in blocks: it has more lines than a
-        block (a Parquet file's rows, from its footer; text's told from its size, a
-        compressed file's guessed)."""
+        block (the rows of a format that tells them, such as Parquet from its footer;
+        others' told from the file's size, a compressed file's guessed)."""
         found = _regular_file(path)
         if found is None:
             return False
-        size, compression, is_parquet = found
-        if is_parquet:
-            import pyarrow as pa
-            import pyarrow.parquet as pq
-
-            try:
-                return pq.read_metadata(path).num_rows > self.block_lines
-            except (OSError, pa.ArrowException):
-                return False
+        size, compression, format = found
+        if format.can("rows"):
+            rows = format.reader("rows", os.fspath(path))(os.fspath(path))
+            return rows is not None and rows > self.block_lines
         size *= COMPRESSION_RATIO if compression else 1
         return size // TEXT_BYTES_PER_LINE > self.block_lines

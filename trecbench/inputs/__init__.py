@@ -36,7 +36,6 @@ import pyarrow as pa
 
 from .. import arrow
 from ..errors import UsageError
-from . import trec_text
 from .streams import Progress, Source
 
 if TYPE_CHECKING:
@@ -117,43 +116,14 @@ def _load_file(
 def _load_source(
     source: Source, kind: str, check: Check | None, full: bool, comments: bool = False
 ) -> Loaded:
-    warnings: list[str] = []
-    metadata = None
-    if source.is_parquet:
-        from . import parquet
-
-        table = parquet.to_table(source, kind)
-    else:
-        table = None
-        if kind == "run" and not full:
-            table = trec_text.read_regular_run(source)
-            if table is not None and comments:
-                from .comments import drop_run_comment_rows
-
-                table = drop_run_comment_rows(table)
-        if table is None and comments:  # trec_eval 10.0's '#' lines
-            from .comments import tokens_without_comments
-
-            tokens = tokens_without_comments(source, kind)
-        elif table is None:
-            tokens = trec_text.tokenize_file(source, 6 if kind == "run" else 4, kind == "run")
-        if table is None:
-            metadata = _ir_metadata(tokens)
-            warnings = list(check(tokens, kind)) if check is not None else []
-            table = (trec_text.run_table if kind == "run" else trec_text.qrels_table)(tokens)
+    # the one place a file's whole read is chosen: by its format (trecbench.inputs.formats)
+    read_whole = source.format.reader("read_whole", source.path, kind)
+    table, warnings, metadata = read_whole(source, kind, check=check, full=full, comments=comments)
     path = source.path
     record = {"path": path, "kind": kind, **source.record(), **table_counts(table, kind)}
-    if table is not None and metadata is not None:
+    if metadata is not None:
         record["ir_metadata"] = metadata
     return Loaded(kind, table, path, path, record, tuple(warnings))
-
-
-def _ir_metadata(tokens: trec_text.Tokens) -> dict | None:
-    """The run's ir_metadata (None without a block); a malformed block is bad input."""
-    found = tokens.ir_metadata
-    if found is not None and found.error is not None:
-        raise found.error
-    return None if found is None else found.value
 
 
 def _arrow_table(source: Any) -> pa.Table | None:

@@ -5,9 +5,10 @@ every line of its topics, so that each block can be scored on its own (topics ar
 independent in every measure) in bounded memory:
 
 * **Contiguous topics** (every topic in one stretch of lines, as retrieval systems write
-  them): the file is read once, in Arrow record batches (the regular-file reader of
-  :mod:`~trecbench.inputs.trec_text`, its tokenizer for other text, or a Parquet file's
-  batches), and cut between topics once a block holds ``rows`` lines.
+  them): the file is read once, in Arrow tables (by its format's block reader,
+  :mod:`~trecbench.inputs.formats`: for TREC text the regular-file reader of
+  :mod:`~trecbench.inputs.trec_text` or its tokenizer, for Parquet the file's batches),
+  and cut between topics once a block holds ``rows`` lines.
 * **Topics in several stretches**: found while reading, the file is read again from its
   start (as the regular-file reader does when it finds irregular text). A run of at most
   ``whole_rows`` lines then comes as one block; a larger one is *spilled*: written to a
@@ -35,7 +36,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import arrow
-from . import tables, trec_text
+from . import trec_text
 from .streams import Progress, Source
 
 RUN_COLUMNS = ("qid", "docno", "score", "tag", "line")
@@ -168,15 +169,15 @@ class RunBlocks:
 
     def _pieces(self, source: Source, counts: _Counts) -> Iterator[_Piece]:
         """The run's rows from its start, in typed tables (``RUN_COLUMNS``) with their
-        physical line numbers, each described (:func:`_described`)."""
+        physical line numbers, each described (:func:`_described`), as the file's format
+        reads it in blocks (:mod:`~trecbench.inputs.formats`)."""
         line = 0
-        if source.is_parquet:
-            pieces: Iterator[_Piece] = map(_described, _parquet_tables(source))
-        else:
-            pieces = self._text(source)
-        for piece in pieces:
+        read_blocks = source.format.reader("read_blocks", source.path)
+        for piece in read_blocks(source, self):
             if self._stopped:
                 raise Stopped
+            if not isinstance(piece, _Piece):
+                piece = _described(piece)
             table = piece.table
             if "line" not in table.column_names:
                 numbers = np.arange(line + 1, line + table.num_rows + 1, dtype=np.int64)
@@ -186,36 +187,11 @@ class RunBlocks:
             columns = [_typed(table.column(name), name) for name in RUN_COLUMNS]
             yield piece._replace(table=pa.table(columns, RUN_COLUMNS))
 
-    def _text(self, source: Source) -> Iterator[_Piece]:
-        """TREC text: the regular-file reader (which describes its tables in the threads
-        that parse them), or (from the first irregular block on) the tokenizer and the
-        check, which read the file again from its start and take over after the rows that
-        came."""
-        came = 0
-        try:
-            for piece in trec_text.iter_regular_run(source, self.read_bytes, then=_described):
-                came += piece.table.num_rows
-                yield piece
-            return
-        except trec_text.Irregular:
-            pass
-        check = self.check(source.path) if self.check is not None else None
-        for tokens in trec_text.iter_tokens(source, 6, self.read_bytes, metadata=True):
-            if tokens.ir_metadata is not None and tokens.ir_metadata.error is not None:
-                raise tokens.ir_metadata.error
-            if check is not None:
-                check.feed(tokens)
-                if check.failed:
-                    continue  # the check's report says what is wrong
-            if not len(tokens):
-                continue
-            table = trec_text.run_table(tokens)
-            skipped = min(came, table.num_rows)
-            came -= skipped
-            if skipped < table.num_rows:
-                yield _described(table.slice(skipped))
-        if check is not None:
-            self.warnings = list(check.finish())
+    @staticmethod
+    def describe(table: pa.Table) -> _Piece:
+        """``table`` described for the blocks (:func:`_described`): what a format's block
+        reader may apply in the threads that parse its tables."""
+        return _described(table)
 
     def _spilled(self, tables: Iterator[pa.Table], lines: int) -> Iterator[pa.Table]:
         """Blocks of whole topics through a dataset partitioned by a hash of the qid:
@@ -353,30 +329,6 @@ def _emptied(items: deque) -> Iterator:
 
 def _concat(pieces: list[pa.Table]) -> pa.Table:
     return pieces[0] if len(pieces) == 1 else pa.concat_tables(pieces)
-
-
-def _parquet_tables(source: Source, batch_rows: int = 1 << 17) -> Iterator[pa.Table]:
-    """Typed batches of a Parquet run (read with random access: a regular file from its
-    path, after its checksum was taken; anything else from memory)."""
-    import pyarrow.parquet as pq
-
-    from ..errors import InputError
-
-    try:
-        if source.regular:
-            source.record()
-            # column chunks streamed through a small buffer, not read ahead whole: a
-            # fifth less peak memory, as fast
-            opened = pq.ParquetFile(source.path, pre_buffer=False, buffer_size=1 << 20)
-        else:
-            opened = pq.ParquetFile(pa.BufferReader(source.raw_bytes()))
-        first = 0
-        for batch in opened.iter_batches(batch_size=batch_rows):
-            table = pa.Table.from_batches([batch])
-            yield tables.typed(table, "run", source.path, file=True, first=first)
-            first += table.num_rows
-    except (pa.ArrowException, OSError) as exc:
-        raise InputError(source.path, None, f"not a readable Parquet file: {exc}") from None
 
 
 def _topic_blocks(pieces: Iterator[_Piece], rows: int) -> Iterator[pa.Table]:

@@ -3,10 +3,14 @@
 Columns are named as in a DataFrame (see :mod:`trecbench.inputs.tables`): trecbench
 writes ``qid, docno, rank, score, tag`` for runs and ``qid, docno, rel`` for qrels, with
 ids as strings. The file is read once, into memory (Parquet needs random access), and
-hashed as it is read.
+hashed as it is read; in blocks (``--memory``), a regular file is read in batches of
+:data:`BATCH_ROWS` rows. An entry of :mod:`trecbench.inputs.formats`.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -15,8 +19,12 @@ import pyarrow.compute as pc
 from .. import arrow
 from ..errors import InputError, shortened
 from . import tables
+from .formats import Whole
 from .streams import Source
 from .trec_text import Tokens
+
+# rows per table of a run read in blocks
+BATCH_ROWS = 1 << 17
 
 
 def _read(source: Source) -> pa.Table:
@@ -34,15 +42,75 @@ def to_table(source: Source, kind: str) -> pa.Table:
     return tables.typed(_read(source), kind, source.path, file=True)
 
 
+def read_whole(source: Source, kind: str, **_: Any) -> Whole:
+    """The file as its typed ``kind`` table (the TREC text options do not apply)."""
+    return Whole(to_table(source, kind))
+
+
+def read_blocks(source: Source, reading: Any = None) -> Iterator[pa.Table]:
+    """Typed batches of a Parquet run (read with random access: a regular file from its
+    path, after its checksum was taken; anything else from memory)."""
+    import pyarrow.parquet as pq
+
+    try:
+        if source.regular:
+            source.record()
+            # column chunks streamed through a small buffer, not read ahead whole: a
+            # fifth less peak memory, as fast
+            opened = pq.ParquetFile(source.path, pre_buffer=False, buffer_size=1 << 20)
+        else:
+            opened = pq.ParquetFile(pa.BufferReader(source.raw_bytes()))
+        first = 0
+        for batch in opened.iter_batches(batch_size=BATCH_ROWS):
+            table = pa.Table.from_batches([batch])
+            yield tables.typed(table, "run", source.path, file=True, first=first)
+            first += table.num_rows
+    except (pa.ArrowException, OSError) as exc:
+        raise InputError(source.path, None, f"not a readable Parquet file: {exc}") from None
+
+
+def dask_frame(path: str):
+    """The file's columns as a Dask DataFrame, a partition per row group."""
+    import dask.dataframe as dd
+
+    return dd.read_parquet(path, dtype_backend="pyarrow")
+
+
+def rows(path: str) -> int | None:
+    """The rows of the file, from its footer (None when it cannot be read: its reader
+    says why)."""
+    import pyarrow.parquet as pq
+
+    try:
+        return pq.read_metadata(path).num_rows
+    except (OSError, pa.ArrowException):
+        return None
+
+
+def validate_tokens(source: Source, kind: str, keep: int, chunk_bytes: int) -> Iterator[Tokens]:
+    """The file as one :func:`to_tokens`, for the validator."""
+    yield to_tokens(source, kind)
+
+
 def to_tokens(source: Source, kind: str) -> Tokens:
     """A Parquet run or qrels as the tokens of the TREC text it stands for, so that the
     validator checks what ``score`` reads: the file is read and typed as ``score`` reads it
-    (what it refuses is refused alike), then row ``i`` is line ``i + 1`` with the fields
-    trec_eval would read: ``qid Q0 docno rank score tag`` (the file's integer ``rank``
-    column, else the place in trec_eval's order within the topic; the score as the shortest
-    text that reads back to the same double) or ``qid 0 docno rel``."""
+    (what it refuses is refused alike), then each row is its line (:func:`table_tokens`;
+    the file's integer ``rank`` column when it has one)."""
     raw = _read(source)
     table = tables.typed(raw, kind, source.path, file=True)
+    given_rank = raw.column("rank") if "rank" in raw.column_names else None
+    return table_tokens(table, kind, source.path, given_rank)
+
+
+def table_tokens(
+    table: pa.Table, kind: str, path: str, given_rank: pa.ChunkedArray | None = None
+) -> Tokens:
+    """A typed ``kind`` table read from ``path`` as the tokens of the TREC text it stands
+    for: each row at its ``line`` with the fields trec_eval would read: ``qid Q0 docno
+    rank score tag`` (``given_rank`` when it is integers without nulls, else the place in
+    trec_eval's order within the topic; the score as the shortest text that reads back to
+    the same double) or ``qid 0 docno rel``."""
     rows = table.num_rows
 
     def text(values) -> pa.Array:
@@ -53,15 +121,15 @@ def to_tokens(source: Source, kind: str) -> Tokens:
         return pa.array(np.full(rows, value, dtype=object), pa.string())
 
     if kind == "run":
-        given = raw.column("rank") if "rank" in raw.column_names else None
+        given = given_rank
         ranked = given is not None and pa.types.is_integer(given.type) and not given.null_count
         rank = text(given) if ranked else text(arrow.array(_ranks(table)))
         fields = [table["qid"], constant("Q0"), table["docno"], rank, table["score"], table["tag"]]
     else:
         fields = [table["qid"], constant("0"), table["docno"], table["rel"]]
     return Tokens(
-        path=source.path,
-        line=np.arange(1, rows + 1, dtype=np.int64),
+        path=path,
+        line=arrow.to_numpy(table["line"].combine_chunks()).astype(np.int64),
         nfields=np.full(rows, len(fields), dtype=np.int64),
         fields=[text(values) for values in fields],
         n_physical_lines=rows,

@@ -42,6 +42,7 @@ import pyarrow as pa
 
 from .. import outputs, provenance
 from ..errors import InputError
+from .formats import Format, detect
 
 Progress = Callable[[int, "int | None"], None]
 
@@ -53,7 +54,6 @@ MAGIC = (
     (b"\x04\x22\x4d\x18", "lz4"),
     (b"\xfd7zXZ\x00", "xz"),
 )
-PARQUET_MAGIC = b"PAR1"
 GZIP_MAGIC = MAGIC[0][0]
 _SPOOL_BLOCK = 8 << 20
 _DECOMPRESSION_ERRORS = (OSError, pa.ArrowException, EOFError, lzma.LZMAError)
@@ -80,17 +80,17 @@ def compression_of(head: bytes) -> str | None:
     return None
 
 
-def kind_of(head: bytes) -> tuple[str | None, bool]:
-    """The compression (:func:`compression_of`) of a file starting with ``head``, and
-    whether it is a Parquet file."""
+def kind_of(path: str, head: bytes) -> tuple[str | None, Format]:
+    """The compression (:func:`compression_of`) of the file ``path`` starting with
+    ``head``, and its format (:func:`trecbench.inputs.formats.detect`)."""
     compression = compression_of(head)
-    return compression, compression is None and head.startswith(PARQUET_MAGIC)
+    return compression, detect(path, head, compression)
 
 
-def sniff(path: str | os.PathLike) -> tuple[str | None, bool]:
+def sniff(path: str | os.PathLike) -> tuple[str | None, Format]:
     """:func:`kind_of` the file ``path`` (raises :class:`OSError` when it cannot be read)."""
     with open(path, "rb") as handle:
-        return kind_of(handle.read(8))
+        return kind_of(os.fspath(path), handle.read(8))
 
 
 class ReadOnly:
@@ -227,7 +227,8 @@ class Source:
     """One input file, opened once (see the module docstring).
 
     ``compression`` (None, ``"gzip"``, ``"bz2"``, ``"zstd"``, ``"lz4"``, ``"xz"``) and
-    ``is_parquet`` are known from the first bytes. :meth:`stream` gives the decompressed
+    ``format`` (:mod:`trecbench.inputs.formats`) are known from the first bytes and the
+    name. :meth:`stream` gives the decompressed
     content from its start; :meth:`raw_bytes` the bytes as stored (for Parquet, which
     needs random access); :meth:`record` the ``size`` and ``sha256`` of the bytes as
     stored, once they have all been read. Use as a context manager.
@@ -259,7 +260,7 @@ class Source:
         self._inflater = None  # the fast gzip reader's thread, stopped before any rewind
         if spool or not self.regular:
             self._spool()
-        self.compression, self.is_parquet = kind_of(self._peek())
+        self.compression, self.format = kind_of(self.path, self._peek())
 
     # -- reading
 

@@ -123,19 +123,16 @@ def stream(
 def _tokens(
     path: str | os.PathLike | Source, kind: str, keep: int, chunk_bytes: int
 ) -> Iterator[trec_text.Tokens]:
-    """The tokens of a TREC text file chunk by chunk, or of a Parquet file (told by its
-    content) at once, as ``score`` reads it (:func:`trecbench.inputs.parquet.to_tokens`)."""
+    """The tokens of the TREC text a file stands for, as its format gives them to the
+    validator (:mod:`trecbench.inputs.formats`): TREC text chunk by chunk, a Parquet file
+    at once, as ``score`` reads it (:func:`trecbench.inputs.parquet.to_tokens`)."""
     if not isinstance(path, Source):
         with Source(path) as source:
             yield from _tokens(source, kind, keep, chunk_bytes)
             source.record()
         return
-    if path.is_parquet:
-        from ..inputs import parquet
-
-        yield parquet.to_tokens(path, kind)
-    else:
-        yield from trec_text.iter_tokens(path, keep, chunk_bytes, metadata=kind == "run")
+    validate_tokens = path.format.reader("validate_tokens", path.path, kind)
+    yield from validate_tokens(path, kind, keep, chunk_bytes)
 
 
 def read_topics(path: str | os.PathLike) -> list[str]:

@@ -1,0 +1,178 @@
+"""JSONL runs (trecbench.inputs.jsonl): scored as the same run written as TREC text (and
+as trec_eval scores that text: its own test outputs), whole, in blocks, gzipped, on Dask
+and by validate; bad lines refused at file:line."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import shutil
+
+import pytest
+from conftest import ROOT
+from test_score_suite import run_score
+
+from trecbench import evaluate, memory
+from trecbench.cli import run
+from trecbench.errors import InputError
+from trecbench.inputs import read_run
+
+HPO_QRELS = ROOT / "qrels" / "hpo-demo.qrels"
+HPO_RUNS = sorted((ROOT / "runs").glob("*.run"))
+
+
+def _as_jsonl(trec_run, target) -> None:
+    """The TREC text run written as JSONL: ids as JSON strings, the score as the shortest
+    text of the double trec_eval reads (``repr``), rank and tag as given."""
+    frame = read_run(str(trec_run))
+    with open(target, "w") as out:
+        for qid, docno, rank, score, tag in zip(
+            frame.qid, frame.docno, frame["rank"], frame.score, frame.tag, strict=True
+        ):
+            line = {"qid": qid, "docno": docno, "score": float(score), "rank": int(rank)}
+            out.write(json.dumps(line | {"tag": tag}) + "\n")
+
+
+def _score(capsys, *args) -> tuple[int, str]:
+    code = run(["score", *args])
+    return code, capsys.readouterr().out
+
+
+@pytest.mark.parametrize("trec_run", HPO_RUNS, ids=[path.name for path in HPO_RUNS])
+@pytest.mark.parametrize("measures", [[], ["-m", "all_trec"]], ids=["kpi", "all_trec"])
+def test_a_jsonl_run_scores_as_its_trec_text(trec_run, measures, tmp_path, capsys):
+    jsonl = tmp_path / "run.jsonl"
+    _as_jsonl(trec_run, jsonl)
+    expected = _score(capsys, "-q", *measures, str(HPO_QRELS), str(trec_run))
+    assert expected[0] == 0 and expected[1].count("\n") > 50
+    assert _score(capsys, "-q", *measures, str(HPO_QRELS), str(jsonl)) == expected
+
+
+@pytest.mark.parametrize(
+    ("expected", "command"),
+    [
+        ("out.test.a", "-m all_trec qrels.test results.test"),
+        ("out.test.aq", "-m all_trec -q qrels.test results.test"),
+        ("out.test.aqc", "-m all_trec -q -c qrels.test results.trunc"),
+    ],
+)
+def test_trec_eval_suite_runs_as_jsonl_give_trec_evals_outputs(
+    expected, command, trec_eval_suite, tmp_path, monkeypatch
+):
+    """trec_eval's own outputs for its test runs, from the runs written as JSONL (gzipped
+    too); the KPI preset equal between the two forms."""
+    *flags, qrels, name = command.split()
+    shutil.copy(trec_eval_suite / qrels, tmp_path / qrels)
+    _as_jsonl(trec_eval_suite / name, tmp_path / f"{name}.jsonl")
+    (tmp_path / f"{name}.jsonl.gz").write_bytes(
+        gzip.compress((tmp_path / f"{name}.jsonl").read_bytes())
+    )
+    want = (trec_eval_suite / expected).read_bytes()
+    for form in (f"{name}.jsonl", f"{name}.jsonl.gz"):
+        stdout, _, code = run_score([*flags, qrels, form], tmp_path, monkeypatch)
+        assert (code, stdout) == (0, want)
+    kpi_text = run_score(["-q", qrels, str(trec_eval_suite / name)], tmp_path, monkeypatch)
+    kpi_jsonl = run_score(["-q", qrels, f"{name}.jsonl"], tmp_path, monkeypatch)
+    assert kpi_jsonl[::2] == kpi_text[::2]
+
+
+def test_a_jsonl_run_in_blocks_scores_as_whole(tmp_path, monkeypatch):
+    from trecbench.inputs import jsonl
+
+    run_file = tmp_path / "run.jsonl"
+    _as_jsonl(HPO_RUNS[0], run_file)
+    whole = evaluate(str(HPO_QRELS), str(run_file), ["map", "P.5", "ndcg_cut.10"])
+    monkeypatch.setattr(memory, "BLOCK_LINES", 50)
+    monkeypatch.setattr(memory, "FEWEST_BLOCK_LINES", 50)
+    monkeypatch.setattr(memory, "FEWEST_READ_BYTES", 2000)
+    tables = []
+    original = jsonl.read_blocks
+    monkeypatch.setattr(
+        jsonl, "read_blocks", lambda *a: (tables.append(t) or t for t in original(*a))
+    )
+    blocked = evaluate(str(HPO_QRELS), str(run_file), ["map", "P.5", "ndcg_cut.10"], memory=1)
+    assert len(tables) > 5  # read in blocks
+    assert blocked.per_query.equals(whole.per_query)
+
+
+GOOD = '{"qid": "q1", "docno": "d1", "score": 1}'
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ('{"qid": 1, "docno": "d2", "score": 1}', "qid must be a JSON string, not the number 1 "
+         "(ids are never inferred)"),
+        ('{"qid": "q1", "docno": 7, "score": 1}', "docno must be a JSON string, not the number 7 "
+         "(ids are never inferred)"),
+        ('{"qid": "q1", "docno": "d2", "score": "1"}', 'score must be a JSON number, not the '
+         'string "1"'),
+        ('{"qid": "q1", "docno": "d2", "score": true}', "score must be a JSON number, not the "
+         "boolean true"),
+        ('{"qid": "q1", "docno": "d2"}', "no 'score'"),
+        ('{"qid": "q1", "docno": "d2", "score": null}', "score must be a JSON number, not null"),
+        ('{"qid": "q1", "docno": "d2", "score": NaN}', "score nan is not finite"),
+        ('{"qid": "q1", "docno": "d2", "score": 1e400}', "score inf is not finite"),
+        ('{"qid": "q1", "docno": "d2", "score": 1, "doc": 2}', 'unknown key "doc" (a line holds '
+         "qid, docno, score and optionally rank and tag)"),
+        ('{"qid": "q1", "docno": "d2", "score": 1', "bad JSON: Expecting ',' delimiter at "
+         "column 40"),
+        ('{"qid": "q1", "qid": "q2", "docno": "d2", "score": 1}', "bad JSON: key 'qid' given "
+         "twice"),
+        ('["q1", "d2", 1]', 'not a JSON object but the array ["q1", "d2", 1]'),
+        ('{"qid": "", "docno": "d2", "score": 1}', "empty qid"),
+        ('{"qid": "q1", "docno": "d2", "score": 1, "rank": 1.5}', "rank must be a JSON integer, "
+         "not the number 1.5"),
+        ('{"qid": "q1", "docno": "d2", "score": 1, "tag": 3}', "tag must be a JSON string, not "
+         "the number 3 (ids are never inferred)"),
+    ],
+)  # fmt: skip
+@pytest.mark.parametrize("blocks", [False, True], ids=["whole", "blocks"])
+def test_a_bad_line_is_refused_at_its_line(line, message, blocks, tmp_path, monkeypatch):
+    run_file = tmp_path / "run.jsonl"
+    # the bad line after a blank one and a block's worth of good lines: line 53
+    run_file.write_text("\n".join([GOOD] * 51 + ["  ", line, GOOD]) + "\n")
+    qrels = tmp_path / "qrels"
+    qrels.write_text("q1 0 d1 1\n")
+    if blocks:
+        monkeypatch.setattr(memory, "BLOCK_LINES", 10)
+        monkeypatch.setattr(memory, "FEWEST_BLOCK_LINES", 10)
+        monkeypatch.setattr(memory, "FEWEST_READ_BYTES", 500)
+    with pytest.raises(InputError) as raised:
+        evaluate(str(qrels), str(run_file), ["P.5"], memory=1 if blocks else None)
+    assert str(raised.value) == f"{run_file}:53: {message}"
+
+
+def test_lines_are_numbered_past_blank_ones_and_the_tag_defaults(tmp_path):
+    run_file = tmp_path / "run.JSONL"
+    run_file.write_text(
+        f'\n{GOOD}\n \t\r\n{{"qid": "q1", "docno": "d2", "score": 0.5, "tag": "t"}}'
+    )
+    frame = read_run(str(run_file))
+    assert frame.to_dict("list") == {
+        "qid": ["q1", "q1"],
+        "docno": ["d1", "d2"],
+        "score": [1.0, 0.5],
+        "tag": ["run", "t"],
+        "line": [2, 4],
+    }
+
+
+def test_qrels_in_jsonl_and_bad_utf8_are_refused(tmp_path):
+    qrels = tmp_path / "qrels.jsonl"
+    qrels.write_text(GOOD + "\n")
+    with pytest.raises(InputError, match=r"qrels.jsonl: JSONL files hold run, not qrels$"):
+        evaluate(str(qrels), str(qrels))
+    bad = tmp_path / "run.jsonl"
+    bad.write_bytes(GOOD.encode() + b'\n{"qid": "q\xff", "docno": "d", "score": 1}\n')
+    with pytest.raises(InputError, match=r"run.jsonl:2: not UTF-8: invalid start byte$"):
+        read_run(str(bad))
+
+
+def test_validate_reads_a_jsonl_run(tmp_path, capsys):
+    run_file = tmp_path / "run.jsonl"
+    lines = [GOOD, '{"qid": "q1", "docno": "d2", "score": 2, "rank": 2}', GOOD]
+    run_file.write_text("\n".join(lines) + "\n")
+    assert run(["validate", str(run_file)]) != 0
+    out = capsys.readouterr()
+    assert f"{run_file}:3" in out.out + out.err  # d1 listed twice in q1, at line 3

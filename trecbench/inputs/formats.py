@@ -1,0 +1,128 @@
+"""Input file formats as a registry: how a file is recognised, and what reads it.
+
+Each :class:`Format` names the module that reads it and the capabilities that module
+has, each a function of that name (imported when first used, so that no format's
+libraries load before a file needs them):
+
+* ``read_whole(source, kind, *, check, full, comments) -> Whole``: the whole file as a
+  typed table (:func:`trecbench.inputs.load`);
+* ``read_blocks(source, reading) -> Iterator[pa.Table]``: a run's typed tables in file
+  order, for :class:`trecbench.inputs.blocks.RunBlocks` (``reading`` is the RunBlocks:
+  its ``read_bytes``, ``check``, ``describe`` and ``warnings``);
+* ``dask_frame(path) -> dask.dataframe.DataFrame``: a run's raw columns partitioned for
+  Dask (:mod:`trecbench.dask`); a format without it is read whole by one worker per file;
+* ``validate_tokens(source, kind, keep, chunk_bytes) -> Iterator[Tokens]``: the tokens
+  of the TREC text the file stands for, for the validator;
+* ``rows(path) -> int | None``: how many rows the file holds, told without reading it
+  (:mod:`trecbench.memory` guesses the others' from their size).
+
+A format is told by the first bytes of the file (after any compression) and its name
+(see each entry's ``matches``); TREC text is the last entry and takes everything else.
+A capability a format lacks is refused in one line naming the file
+(:meth:`Format.reader`), never read as another format. Adding a format is one module
+with its functions and one entry in :data:`FORMATS`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from ..errors import InputError
+
+# what a capability does, as refusals say it ("Parquet runs cannot be ...")
+CAPABILITIES = {
+    "read_whole": "read",
+    "read_blocks": "read in blocks (--memory)",
+    "dask_frame": "partitioned on Dask",
+    "validate_tokens": "validated",
+    "rows": "counted without reading them",
+}
+PARQUET_MAGIC = b"PAR1"
+
+
+class Whole(NamedTuple):
+    """A file read whole: its typed table, the check's warnings and the run's
+    ir_metadata (None without such a block)."""
+
+    table: Any
+    warnings: tuple[str, ...] = ()
+    metadata: dict | None = None
+
+
+@dataclass(frozen=True)
+class Format:
+    """One input format (see the module docstring): ``name`` as messages say it,
+    ``module`` (relative to :mod:`trecbench.inputs`) with a function per capability,
+    ``capabilities`` (keys of :data:`CAPABILITIES`), the ``kinds`` it holds (``run``,
+    ``qrels``) and ``matches(path, head, compression)``: whether a file is this format,
+    from its path, its first bytes as stored and their compression (None when plain)."""
+
+    name: str
+    module: str
+    capabilities: frozenset[str]
+    kinds: tuple[str, ...]
+    matches: Callable[[str, bytes, str | None], bool]
+
+    def can(self, capability: str) -> bool:
+        """Whether the format has ``capability``."""
+        return capability in self.capabilities
+
+    def reader(self, capability: str, path: str, kind: str = "run") -> Callable:
+        """The function of ``capability`` for a ``kind`` file ``path`` of this format;
+        :class:`InputError` naming the file when the format has none."""
+        if kind not in self.kinds:
+            raise InputError(
+                path, None, f"{self.name} files hold {' or '.join(self.kinds)}, not {kind}"
+            )
+        if capability not in self.capabilities:
+            what = CAPABILITIES[capability]
+            raise InputError(path, None, f"{self.name} {kind}s cannot be {what}")
+        return getattr(importlib.import_module(self.module, __package__), capability)
+
+
+def _parquet(path: str, head: bytes, compression: str | None) -> bool:
+    return compression is None and head.startswith(PARQUET_MAGIC)
+
+
+def _named(path: str, suffix: str) -> bool:
+    """Whether the file ``path`` is named ``*suffix``, perhaps with a compression suffix
+    after it (``run.jsonl.gz``; the compression itself is told by the content)."""
+    name = os.path.basename(path).lower()
+    for compressed in (".gz", ".bz2", ".zst", ".zstd", ".lz4", ".xz"):
+        name = name.removesuffix(compressed)
+    return name.endswith(suffix)
+
+
+PARQUET = Format(
+    "Parquet",
+    ".parquet",
+    frozenset({"read_whole", "read_blocks", "dask_frame", "validate_tokens", "rows"}),
+    ("run", "qrels"),
+    _parquet,
+)
+TREC_TEXT = Format(
+    "TREC text",
+    ".trec_text_format",
+    frozenset({"read_whole", "read_blocks", "validate_tokens"}),
+    ("run", "qrels"),
+    lambda path, head, compression: True,
+)
+JSONL = Format(
+    "JSONL",
+    ".jsonl",
+    frozenset({"read_whole", "read_blocks", "validate_tokens"}),
+    ("run",),
+    lambda path, head, compression: _named(path, ".jsonl"),
+)
+# tried in order: the first that matches is the file's format
+FORMATS: tuple[Format, ...] = (PARQUET, JSONL, TREC_TEXT)
+
+
+def detect(path: str, head: bytes, compression: str | None) -> Format:
+    """The format of the file ``path`` whose first bytes are ``head`` (as stored,
+    compressed with ``compression`` or None)."""
+    return next(found for found in FORMATS if found.matches(path, head, compression))

@@ -1,0 +1,221 @@
+"""JSONL runs: one JSON object a line, ``{"qid": "301", "docno": "d1", "score": 12.5}``.
+
+Told by the name: ``.jsonl``, or ``.jsonl`` and a compression suffix (``run.jsonl.gz``;
+the compression itself is told by the content, as for every file). Each line holds
+
+* ``qid`` and ``docno``: JSON strings, not empty (a number is refused: ids are never
+  inferred, ``1`` and ``"01"`` would be one id);
+* ``score``: a finite JSON number (read as the nearest double, as trec_eval's ``atof``
+  reads the same decimal text);
+* optionally ``rank`` (a JSON integer: trec_eval ignores it, the validator shows it) and
+  ``tag`` (a JSON string, the run tag; ``run`` when absent, as for Parquet and tables).
+
+Any other key, a key given twice, bad JSON or a value of the wrong type is refused at its
+line, ``file:line: message``; lines holding only white space are skipped. Lines are parsed
+by Arrow's JSON reader (no Python per line); only a chunk found wrong is read again line by
+line, to name the first bad line. Read whole, in blocks of whole lines (``--memory``), on
+Dask (each file read whole by one worker) and by ``validate``. An entry of
+:mod:`trecbench.inputs.formats`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from .. import arrow
+from ..errors import InputError, shortened
+from .formats import Whole
+from .streams import Source
+from .trec_text import Tokens, iter_byte_chunks
+
+KEYS = ("qid", "docno", "score", "rank", "tag")
+_SCHEMA = pa.schema(
+    [("qid", pa.string()), ("docno", pa.string()), ("score", pa.float64()),
+     ("rank", pa.int64()), ("tag", pa.string())]
+)  # fmt: skip
+# the longest line Arrow's reader is given room for when a file is read whole
+_MOST_BLOCK = 64 << 20
+DEFAULT_TAG = "run"
+
+
+def read_whole(source: Source, kind: str, **_: Any) -> Whole:
+    """The run as a typed table ``qid, docno, score, tag, line`` (TREC text's options do
+    not apply)."""
+    return Whole(_table(source.read(), source.path, 1))
+
+
+def read_blocks(source: Source, reading: Any) -> Iterator[pa.Table]:
+    """The run's typed tables, each of about ``reading.read_bytes`` bytes of whole lines."""
+    for chunk, first_line in iter_byte_chunks(source, reading.read_bytes):
+        yield _table(chunk, source.path, first_line)
+
+
+def validate_tokens(source: Source, kind: str, keep: int, chunk_bytes: int) -> Iterator[Tokens]:
+    """The tokens of the TREC text each chunk stands for (each row at its line, the
+    ``rank`` given or the place in trec_eval's order), for the validator."""
+    from .parquet import table_tokens
+
+    for chunk, first_line in iter_byte_chunks(source, chunk_bytes):
+        table, rank = _parsed(chunk, source.path, first_line)
+        yield table_tokens(table, "run", source.path, rank)
+
+
+def _table(data: bytes, path: str, first_line: int) -> pa.Table:
+    return _parsed(data, path, first_line)[0]
+
+
+def _parsed(data: bytes, path: str, first_line: int) -> tuple[pa.Table, pa.ChunkedArray]:
+    """The typed table of whole lines ``data`` starting at line ``first_line``, and its
+    ``rank`` column (nulls where a line has none)."""
+    lines = _object_lines(data, first_line)
+    if not len(lines):
+        return _typed(_SCHEMA.empty_table(), lines), pa.chunked_array([], pa.int64())
+    try:
+        table = _read_json(data)
+    except (pa.ArrowException, UnicodeDecodeError):
+        table = None
+    if table is None or not _well_formed(table, len(lines)):
+        _raise_first_error(data, path, first_line)
+        raise InputError(path, first_line, "not a JSONL run (see docs/score.md)")  # not reached
+    return _typed(table, lines), table.column("rank")
+
+
+def _read_json(data: bytes) -> pa.Table:
+    import pyarrow.json as pj
+
+    block = min(_MOST_BLOCK, max(1 << 20, len(data) + 1))
+    return pj.read_json(
+        pa.py_buffer(data),
+        read_options=pj.ReadOptions(use_threads=False, block_size=block),
+        parse_options=pj.ParseOptions(explicit_schema=_SCHEMA, unexpected_field_behavior="error"),
+    )
+
+
+def _well_formed(table: pa.Table, lines: int) -> bool:
+    """Whether Arrow's table holds a row for each line, every id a non-empty UTF-8
+    string, every score finite (else the lines are read one by one for the error)."""
+    if table.num_rows != lines:
+        return False
+    try:
+        table.validate(full=True)  # UTF-8
+    except pa.ArrowInvalid:
+        return False
+    for name in ("qid", "docno", "score"):
+        if table.column(name).null_count:
+            return False
+    for name in ("qid", "docno", "tag"):
+        if pc.any(pc.equal(pc.binary_length(table.column(name)), 0)).as_py():
+            return False
+    return bool(pc.all(pc.is_finite(table.column("score"))).as_py())
+
+
+def _object_lines(data: bytes, first_line: int) -> np.ndarray:
+    """The line numbers of the lines of ``data`` that hold more than white space."""
+    buffer = np.frombuffer(data, np.uint8)
+    if not len(buffer):
+        return np.empty(0, np.int64)
+    starts = np.r_[0, np.flatnonzero(buffer[:-1] == 10) + 1]
+    # each line with its newline: one holding a byte above the space holds more than white
+    # space (other control bytes are bad JSON, which the reader refuses)
+    filled = np.logical_or.reduceat(buffer > 32, starts)
+    return first_line + np.flatnonzero(filled)
+
+
+def _typed(table: pa.Table, lines: np.ndarray) -> pa.Table:
+    tags = table.column("tag")
+    if tags.null_count:
+        tags = pc.fill_null(tags, DEFAULT_TAG)
+    return pa.table(
+        {
+            "qid": table.column("qid"),
+            "docno": table.column("docno"),
+            "score": table.column("score"),
+            "tag": tags,
+            "line": arrow.array(lines.astype(np.int64)),
+        }
+    )
+
+
+def _raise_first_error(data: bytes, path: str, first_line: int) -> None:
+    """Read ``data`` line by line and raise at the first line that is not a JSONL run's."""
+    for number, raw in enumerate(data.split(b"\n"), first_line):
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise InputError(path, number, f"not UTF-8: {exc.reason}") from None
+        if number == 1:
+            text = text.removeprefix("\ufeff")
+        if text.strip(" \t\r"):
+            problem = _line_problem(text)
+            if problem is not None:
+                raise InputError(path, number, problem)
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in found:
+            raise ValueError(f"key {key!r} given twice")
+        found[key] = value
+    return found
+
+
+def _line_problem(text: str) -> str | None:
+    """What is wrong with one line, or None."""
+    try:
+        value = json.loads(text, object_pairs_hook=_pairs)
+    except json.JSONDecodeError as exc:
+        return f"bad JSON: {exc.msg} at column {exc.colno}"
+    except ValueError as exc:  # a key twice
+        return f"bad JSON: {exc}"
+    if not isinstance(value, dict):
+        return f"not a JSON object but {_what(value)}"
+    unknown = sorted(set(value) - set(KEYS))
+    if unknown:
+        keys = "qid, docno, score and optionally rank and tag"
+        return f"unknown key {shortened(json.dumps(unknown[0]))} (a line holds {keys})"
+    for key in ("qid", "docno", "score"):
+        if key not in value:
+            return f"no {key!r}"
+    for key in ("qid", "docno", "tag"):
+        given = value.get(key, "" if key == "tag" else None)
+        if given is None and key == "tag":  # null: as when absent
+            continue
+        if not isinstance(given, str):
+            return f"{key} must be a JSON string, not {_what(given)} (ids are never inferred)"
+        if key in value and not given:
+            return f"empty {key}"
+    score = value["score"]
+    if isinstance(score, bool) or not isinstance(score, (int, float)):
+        return f"score must be a JSON number, not {_what(score)}"
+    if not _finite(score):
+        return f"score {shortened(str(score))} is not finite"
+    rank = value.get("rank")
+    if rank is not None and (isinstance(rank, bool) or not isinstance(rank, int)):
+        return f"rank must be a JSON integer, not {_what(rank)}"
+    if rank is not None and not -(2**63) <= rank < 2**63:
+        return f"rank {rank} is beyond 64 bits"
+    return None
+
+
+def _finite(number: int | float) -> bool:
+    """Whether ``number`` is a finite double (an integer beyond a double's range reads as
+    infinity, as trec_eval's ``atof`` reads its text)."""
+    try:
+        return math.isfinite(float(number))
+    except OverflowError:
+        return False
+
+
+def _what(value: Any) -> str:
+    """A JSON value as messages name it: its type and (shortened) text."""
+    kinds = {str: "the string", bool: "the boolean", list: "the array", dict: "the object"}
+    kind = kinds.get(type(value), "the number")
+    return "null" if value is None else f"{kind} {shortened(json.dumps(value))}"

@@ -1,0 +1,89 @@
+"""TREC text as an entry of the format registry (:mod:`trecbench.inputs.formats`): read
+whole, in blocks and for the validator, by :mod:`trecbench.inputs.trec_text`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from . import trec_text
+from .formats import Whole
+from .streams import Source
+
+if TYPE_CHECKING:
+    from . import Check
+
+
+def read_whole(
+    source: Source, kind: str, *, check: Check | None, full: bool, comments: bool
+) -> Whole:
+    """The file as a typed ``kind`` table (see :func:`trecbench.inputs.load`): a regular
+    run straight from Arrow's reader (unless ``full`` asks for every column), anything
+    else through the tokenizer and ``check``; ``comments`` skips trec_eval 10.0's ``#``
+    lines."""
+    if kind == "run" and not full:
+        table = trec_text.read_regular_run(source)
+        if table is not None:
+            if comments:
+                from .comments import drop_run_comment_rows
+
+                table = drop_run_comment_rows(table)
+            return Whole(table)
+    if comments:  # trec_eval 10.0's '#' lines
+        from .comments import tokens_without_comments
+
+        tokens = tokens_without_comments(source, kind)
+    else:
+        tokens = trec_text.tokenize_file(source, 6 if kind == "run" else 4, kind == "run")
+    metadata = _ir_metadata(tokens)
+    warnings = tuple(check(tokens, kind)) if check is not None else ()
+    table = (trec_text.run_table if kind == "run" else trec_text.qrels_table)(tokens)
+    return Whole(table, warnings, metadata)
+
+
+def _ir_metadata(tokens: trec_text.Tokens) -> dict | None:
+    """The run's ir_metadata (None without a block); a malformed block is bad input."""
+    found = tokens.ir_metadata
+    if found is not None and found.error is not None:
+        raise found.error
+    return None if found is None else found.value
+
+
+def read_blocks(source: Source, reading: Any) -> Iterator:
+    """A run's tables in file order: the regular-file reader's (described by
+    ``reading.describe`` in the threads that parse them), or (from the first irregular
+    block on) the tokenizer's and ``reading.check``'s, which read the file again from its
+    start and take over after the rows that came; the check's warnings go to
+    ``reading.warnings``."""
+    came = 0
+    try:
+        for piece in trec_text.iter_regular_run(source, reading.read_bytes, then=reading.describe):
+            came += piece.table.num_rows
+            yield piece
+        return
+    except trec_text.Irregular:
+        pass
+    check = reading.check(source.path) if reading.check is not None else None
+    for tokens in trec_text.iter_tokens(source, 6, reading.read_bytes, metadata=True):
+        if tokens.ir_metadata is not None and tokens.ir_metadata.error is not None:
+            raise tokens.ir_metadata.error
+        if check is not None:
+            check.feed(tokens)
+            if check.failed:
+                continue  # the check's report says what is wrong
+        if not len(tokens):
+            continue
+        table = trec_text.run_table(tokens)
+        skipped = min(came, table.num_rows)
+        came -= skipped
+        if skipped < table.num_rows:
+            yield table.slice(skipped)
+    if check is not None:
+        reading.warnings = list(check.finish())
+
+
+def validate_tokens(
+    source: Source, kind: str, keep: int, chunk_bytes: int
+) -> Iterator[trec_text.Tokens]:
+    """The file's tokens chunk by chunk (``keep`` fields a line), for the validator."""
+    yield from trec_text.iter_tokens(source, keep, chunk_bytes, metadata=kind == "run")
