@@ -299,7 +299,7 @@ def build_evaluation_report(
     ``experiment_id`` links the report to its manifest, ``meta`` repeats the user's
     ``--meta`` pairs (model, parameters) so the report stands alone; ``ontology``
     (``release``, ``source``, ``sha256``) records the ontology behind ontology-aware
-    measures; ``groups`` are grouped means (:func:`trecbench.strata.groups_document`);
+    measures; ``groups`` are grouped means (:func:`trecbench.renderers.strata.groups_document`);
     ``warnings`` what the command warned about the grouping and the qrels (small groups,
     found-only qrels); ``routing`` the metrics of a routing log
     (:func:`trecbench.routing.routing_metrics`).

@@ -231,9 +231,10 @@ def score(
       trecbench score qrels/hpo-demo.qrels runs/*.run --html out/scores.html
       trecbench score qrels/hpo-demo.qrels runs/tfidf-char.run --unjudged-bounds
     """
-    from .. import provenance, trec_format
+    from .. import provenance
     from ..errors import TrecbenchError
     from ..evaluation import evaluate
+    from ..renderers import trec_format
     from ..report import check_score_outputs, write_score_outputs
     from .progress import TaskProgress, wanted
 
@@ -323,7 +324,7 @@ def score(
     if grouped and output_format != "json":
         text += _render_groups(evaluation, grouped, output_format, names)
     if tie_bounds and output_format != "json":
-        from ..tiebounds import render
+        from ..renderers.tiebounds import render
 
         text += ("" if output_format == "csv" else "\n") + render(evaluation, output_format, names)
     bounds = _unjudged_bounds(evaluation, qrels, flags) if unjudged_bounds else None
@@ -416,13 +417,13 @@ def _grouped(evaluation, strata, group_by, qrels) -> tuple[dict, list[str]]:
 def _groups_json(grouped: dict) -> dict | None:
     if not grouped:
         return None
-    from ..strata import groups_document
+    from ..renderers.strata import groups_document
 
     return groups_document(grouped)
 
 
 def _render_groups(evaluation, grouped: dict, output_format: str, names: str) -> str:
-    from ..strata import render_groups
+    from ..renderers.strata import render_groups
 
     labels = {c.display: c.label if names == "trec" else c.display for c in evaluation.columns}
     separator = "" if output_format == "csv" else "\n"

@@ -200,7 +200,7 @@ class Comparison:
         """Means with intervals and significance markers over all topics, for notebooks."""
         from html import escape
 
-        from ..comparison_cells import mean_cells
+        from ..renderers.comparison_cells import mean_cells
 
         rows = mean_cells(self, ALL, self.measures)
         head = "".join(f"<th>{escape(cell)}</th>" for cell in rows[0])
@@ -215,8 +215,9 @@ class Comparison:
 
     def render(self, fmt: str = "table") -> str:
         """The comparison as ``table`` (terminal), ``markdown``, ``csv``, ``json`` (the
-        report) or ``latex`` (the all-pairs table); see :mod:`trecbench.comparison_text`."""
-        from .. import comparison_text
+        report) or ``latex`` (the all-pairs table); see
+        :mod:`trecbench.renderers.comparison_text`."""
+        from ..renderers import comparison_text
 
         return comparison_text.render(self, fmt)
 

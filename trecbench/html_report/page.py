@@ -6,8 +6,8 @@ import json
 import math
 from typing import Any
 
-from .. import comparison_cells as cells
 from ..extras import require
+from ..renderers import comparison_cells as cells
 
 DEPTH = 20  # documents per run and topic in the drill-down (--html-depth)
 

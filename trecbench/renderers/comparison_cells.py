@@ -264,7 +264,7 @@ def tie_rows(comparison, label: str) -> list[list[str]] | None:
         if not (math.isfinite(low) and math.isfinite(high)):
             where = "not bounded"
         else:
-            from .tiebounds import position
+            from ..tiebounds import position
 
             where = position(row["mean"], low, high)
         rows.append(

@@ -13,8 +13,8 @@ import json
 import math
 from urllib.parse import quote
 
-from .errors import OutputError
-from .measures import COUNTS, RUNID, STRING
+from ..errors import OutputError
+from ..measures import COUNTS, RUNID, STRING
 
 NAMES = ("trec", "display", "asked")
 
@@ -194,7 +194,7 @@ def render_json(
 ) -> str:
     """Everything as JSON: measures, options, per-run aggregates (and tie bounds when
     computed) and per-topic values, flagged topics, and ``groups`` (grouped means,
-    :func:`trecbench.strata.groups_document`) when given."""
+    :func:`trecbench.renderers.strata.groups_document`) when given."""
     runs = []
     for run in evaluation.runs:
         entry = {
