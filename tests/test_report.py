@@ -22,6 +22,7 @@ from trecbench.cli import _register, cli
 from trecbench.cli.report_options import report_options
 from trecbench.errors import InputError, OutputError, UsageError
 from trecbench.evaluation import Column, FlaggedTopic
+from trecbench.evaluation.settings import EvalSettings
 from trecbench.inputs import parse_run, trec_text
 from trecbench.measures import parse_measure
 
@@ -39,6 +40,7 @@ class FakeEvaluation:
     columns: list
     flagged: list
     options: dict = field(default_factory=lambda: {"complete": False, "max_docs": None})
+    settings: EvalSettings = field(default_factory=EvalSettings)
     input_paths: list = field(default_factory=list)
 
 

@@ -172,7 +172,7 @@ def evaluation_groups(evaluation, strata: pd.DataFrame | None, by: str) -> pd.Da
     shown = [c.display for c in evaluation.columns if c.per_query and c.summary == MEAN]
     per_query = evaluation.per_query
     per_query = per_query[per_query["measure"].isin(shown)]
-    if evaluation.options.get("complete"):
+    if evaluation.settings.complete:
         missing = [
             (f.run, f.qid, measure, 0.0)
             for f in evaluation.flagged

@@ -106,19 +106,20 @@ _REASONS = {
 }
 
 
-def unbounded_reason(measure, options: dict) -> str | None:
+def unbounded_reason(measure, settings) -> str | None:
     """None when the best and worst orders bound ``measure`` (see the module docstring)
-    under the evaluation ``options`` (``max_docs``, ``judged_only``,
-    ``relevance_level``) and its own keyword parameters (``rel``, ``judged_only``,
-    ``dcg``; any other, such as a gain map, is not covered); otherwise why they need not."""
+    under the evaluation's ``settings`` (:class:`~trecbench.evaluation.EvalSettings`:
+    ``max_docs``, ``judged_only``, ``relevance_level``) and its own keyword parameters
+    (``rel``, ``judged_only``, ``dcg``; any other, such as a gain map, is not covered);
+    otherwise why they need not."""
     family = measure.family
     own = dict(measure.options)  # the measure's keyword parameters that are not defaults
     unknown = sorted(set(own) - _PROVEN_OPTIONS)
     if unknown:
         return f"not shown to be monotone in the order with {', '.join(unknown)}"
-    cut = options.get("max_docs") is not None
-    levels = (own.get("rel") or options.get("relevance_level", 1)) >= 2
-    judged_only = options.get("judged_only") or own.get("judged_only")
+    cut = settings.max_docs is not None
+    levels = (own.get("rel") or settings.relevance_level) >= 2
+    judged_only = settings.judged_only or own.get("judged_only")
     if family in _MONOTONE or family in _INVARIANT or (family == "ndcg" and not measure.params):
         return None
     if family in ("iprec_at_recall", "11pt_avg"):
@@ -220,7 +221,7 @@ def extreme_orders(
     return Orders(alternatives[0], alternatives[1], True, tied_topics)
 
 
-def run_bounds(result, orders: Orders, evaluated: list | None, columns, options, summarise):
+def run_bounds(result, orders: Orders, evaluated: list | None, columns, settings, summarise):
     """The :class:`TieBounds` of one run from its reported ``result``, its ``orders`` and
     the results of evaluating them (``evaluated``: best and worst; None without them).
 
@@ -233,7 +234,7 @@ def run_bounds(result, orders: Orders, evaluated: list | None, columns, options,
         value = result.summary.get(label)
         if value is None or isinstance(value, str):
             continue  # runid, relstring: not numbers
-        reason = unbounded_reason(column.measure, options) if orders.ties else None
+        reason = unbounded_reason(column.measure, settings) if orders.ties else None
         if reason is None and evaluated and label in result.values:
             values = result.values[label]
             best, worst = (alternative.values[label] for alternative in evaluated)

@@ -373,10 +373,15 @@ def _unjudged_bounds(evaluation, qrels, flags):
         from ..errors import UsageError
 
         raise UsageError("--unjudged-bounds reads the runs' files again: give files")
-    options = {
-        key: evaluation.options[key] for key in ("relevance_level", "max_docs", "judged_only")
-    }
-    return unjudged_bounds(qrels, runs, list(flags["measure"]) or None, **options)
+    settings = evaluation.settings
+    return unjudged_bounds(
+        qrels,
+        runs,
+        list(flags["measure"]) or None,
+        relevance_level=settings.relevance_level,
+        max_docs=settings.max_docs,
+        judged_only=settings.judged_only,
+    )
 
 
 def _close(client) -> None:
@@ -442,7 +447,7 @@ def _flag_summary(evaluation) -> list[str]:
     groups: dict[tuple, list[str]] = {}
     for flag in evaluation.flagged:
         groups.setdefault((flag.reason, flag.run), []).append(flag.qid)
-    complete = evaluation.options.get("complete")
+    complete = evaluation.settings.complete
     lines = []
     for (reason, run), qids in groups.items():
         if reason == "qrels_only":

@@ -132,7 +132,7 @@ def unjudged_bounds(qrels, runs, measures=None, *, names=None, **options) -> lis
     for label, source in zip(labels, sources, strict=True):
         table = ranked_table(source)  # read once: scored as is, and with the qrels augmented
         low = evaluate(judged, {label: table}, measures, **options)
-        ranked = ranking.truncate(table, options.get("max_docs"))
+        ranked = ranking.truncate(table, low.settings.max_docs)
         rows, unjudged = _unjudged_rows(ranked, judged)
         depths = {column.display: column_depth(column.label) for column in low.columns}
         highs, shares = {}, {}

@@ -26,9 +26,9 @@ def _md_means(comparison, label: str, measures: list[str]) -> list[str]:
 
 
 def _md_differences(comparison, section) -> list[str]:
-    settings = comparison.settings
-    level = f"{settings['confidence']:.0%}"
-    correction = settings["names"]["correction"]
+    settings = comparison.statistics
+    level = f"{settings.confidence:.0%}"
+    correction = settings.correction_name
     macro = section.kind == common.MACRO
     header = ["Measure", "Run", f"Difference [{level} CI]", "Change"]
     header += ([] if macro else ["W/T/L", "d_z"]) + ["p", f"p ({correction})"]
@@ -46,7 +46,7 @@ def _md_differences(comparison, section) -> list[str]:
                 common.number_text(row["effect_size"], 2),
             ]
         marker = common.marker_text(
-            row, settings["alpha"], common.direction_of(comparison, row["measure"])
+            row, settings.alpha, common.direction_of(comparison, row["measure"])
         )
         cells += [
             common.p_text(row["p_value"]),

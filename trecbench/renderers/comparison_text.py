@@ -71,9 +71,9 @@ def _aligned(rows: list[list[str]], right: set[int]) -> list[str]:
 def _section_table(comparison, section) -> list[str]:
     """Per measure and run: mean [CI], and against the baseline difference [CI], change,
     W/T/L (not in macro sections: the same topics as all), adjusted p with marker."""
-    alpha = comparison.settings["alpha"]
-    level = f"{comparison.settings['confidence']:.0%}"
-    correction = comparison.settings["names"]["correction"]
+    statistics = comparison.statistics
+    alpha, level = statistics.alpha, f"{statistics.confidence:.0%}"
+    correction = statistics.correction_name
     summary = comparison.part(comparison.summary, section.label).set_index(["measure", "run"])
     tests = comparison.part(comparison.comparisons, section.label).set_index(["measure", "run"])
     compared = len(comparison.runs) > 1
@@ -115,7 +115,7 @@ def _section_table(comparison, section) -> list[str]:
 def _strata_table(comparison, field: str) -> list[str]:
     """One row per stratum of ``field`` and measure: topics and each run's mean (with the
     marker of its comparison with the baseline)."""
-    alpha = comparison.settings["alpha"]
+    alpha = comparison.statistics.alpha
     header = [field, "topics", "measure"] + [
         f"{run} (base)" if run == comparison.baseline and len(comparison.runs) > 1 else run
         for run in comparison.runs

@@ -74,7 +74,7 @@ def trec_text(evaluation, run, *, per_query: bool = False, summary: bool = True,
     lines. A run trec_eval stopped in (exit 4) prints what it printed before stopping."""
     lines = []
     columns = evaluation.columns
-    z = bool(evaluation.options.get("zscores"))
+    z = bool(evaluation.settings.zscores)
     prefix = "Z" if z else ""
     traces = run.traces or [""] * len(run.qids)
     for index, qid in enumerate(run.qids):
