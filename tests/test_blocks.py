@@ -19,10 +19,11 @@ import pyarrow as pa
 import pytest
 from random_cases import random_case
 
-from trecbench import evaluate, memory, trec_format
+from trecbench import evaluate, memory
 from trecbench.errors import TrecbenchError
 from trecbench.inputs import blocks as run_blocks
 from trecbench.inputs import parquet as parquet_format
+from trecbench.renderers import trec_format
 
 evaluation_module = sys.modules["trecbench.evaluation"]
 

@@ -294,8 +294,8 @@ def test_cli_choices_and_defaults_are_the_library_s():
         compare,
         plot_files,
     )
-    from trecbench.comparison_text import FORMATS
     from trecbench.plots import ORDERS
+    from trecbench.renderers.comparison_text import FORMATS
 
     assert _CHOICES == {
         "test": stats.TESTS,

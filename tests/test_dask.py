@@ -23,8 +23,8 @@ from trecbench import (  # noqa: E402
     dask_cluster,  # noqa: E402
     evaluate,
     inputs,
-    trec_format,
 )
+from trecbench.renderers import trec_format  # noqa: E402
 
 
 @pytest.fixture(scope="module")

@@ -13,6 +13,7 @@ import pytest
 from trecbench.engines import maxontsim
 from trecbench.engines.maxontsim import max_ont_sim, pair_similarities, similarity
 from trecbench.errors import UsageError
+from trecbench.evaluation.settings import EvalSettings
 from trecbench.ontology import load_ontology, parse_obo
 
 SEIZURE, FOCAL = "HP:0001250", "HP:0007359"  # δ 4, 5; Focal-onset seizure is_a Seizure
@@ -209,19 +210,23 @@ def test_per_query_values_and_exact_match_shortcut(onto):
             ("y", SEIZURE, 1),  # not in the run: not evaluated
         ]
     )
-    at1 = max_ont_sim(ranked, qrels, 1, {})
+    at1 = max_ont_sim(ranked, qrels, 1, EvalSettings())
     assert list(at1.index) == ["a", "b", "c", "d"]
     assert at1.to_dict() == {"a": 0.125, "b": 1.0, "c": 0.0, "d": 0.0}
-    at2 = max_ont_sim(ranked, qrels, 2, {})
+    at2 = max_ont_sim(ranked, qrels, 2, EvalSettings())
     assert at2["a"] == pytest.approx(0.4666666666666667)  # Focal-onset seizure at rank 2
-    assert max_ont_sim(ranked, qrels, 3, {})["a"] == 1.0  # exact match in the top 3
-    strict = max_ont_sim(ranked, qrels, 10, {"maxontsim_formula": "hybrid_strict"})
+    assert max_ont_sim(ranked, qrels, 3, EvalSettings())["a"] == 1.0  # exact match in the top 3
+    strict = max_ont_sim(ranked, qrels, 10, _formula("hybrid_strict"))
     assert strict["b"] == pytest.approx(0.52) and strict["a"] == 1.0
     # relevance level 2 leaves only query b with gold ids
-    lvl2 = max_ont_sim(ranked, qrels, 10, {"relevance_level": 2})
+    lvl2 = max_ont_sim(ranked, qrels, 10, EvalSettings(relevance_level=2))
     assert lvl2.to_dict() == {"a": 0.0, "b": 1.0, "c": 0.0, "d": 0.0}
     with pytest.raises(UsageError):
-        max_ont_sim(ranked, qrels, 0, {})
+        max_ont_sim(ranked, qrels, 0, EvalSettings())
+
+
+def _formula(formula: str) -> EvalSettings:
+    return EvalSettings(options={"maxontsim_formula": formula})
 
 
 def test_k_monotonicity_on_random_rankings(onto):
@@ -230,7 +235,7 @@ def test_k_monotonicity_on_random_rankings(onto):
     ranked = _ranked({f"q{i}": list(rng.choice(pool, 30, replace=False)) for i in range(40)})
     qrels = _qrels([(f"q{i}", g, 1) for i in range(40) for g in rng.choice(pool, 2)])
     for formula in maxontsim.FORMULAS:
-        options = {"maxontsim_formula": formula}
+        options = _formula(formula)
         values = [max_ont_sim(ranked, qrels, k, options) for k in (1, 2, 5, 10, 30, 100)]
         for small, large in zip(values[:-1], values[1:], strict=True):
             assert (large >= small).all()

@@ -14,9 +14,9 @@ import pandas as pd
 import pytest
 
 import trecbench
-from trecbench import trec_format
 from trecbench.errors import UsageError
 from trecbench.measures import parse_measure, parse_measures, registry
+from trecbench.renderers import trec_format
 
 ROOT = Path(__file__).resolve().parents[1]
 ir_measures = pytest.importorskip("ir_measures")

@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from trecbench import trec_format
 from trecbench.cli import run
-from trecbench.trec_format import escape_text
+from trecbench.renderers import trec_format
+from trecbench.renderers.trec_format import escape_text
 
 HOSTILE = ["de\nP_1                   \tall\t1.0000", "a b", "50%", "x|y", "tab\there", "nul\0"]
 
@@ -87,7 +87,7 @@ def test_ids_no_trec_file_can_hold_are_refused_in_trec_text():
 
     import trecbench
     from trecbench.errors import OutputError
-    from trecbench.trec_format import render_trec
+    from trecbench.renderers.trec_format import render_trec
 
     for qid, tag, shown in [("a b", "t", "qid 'a b'"), ("c", "my\ntag", "run tag 'my\\ntag'")]:
         qrels = pd.DataFrame({"qid": [qid], "docno": ["x"], "rel": [1]})

@@ -129,7 +129,8 @@ def test_ctrl_c_ends_the_workers_quietly():
 
 
 def _evaluate(jobs):
-    from trecbench import evaluate, trec_format
+    from trecbench import evaluate
+    from trecbench.renderers import trec_format
 
     return trec_format.render_trec(evaluate(QRELS, RUNS, jobs=jobs))
 

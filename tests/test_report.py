@@ -22,6 +22,7 @@ from trecbench.cli import _register, cli
 from trecbench.cli.report_options import report_options
 from trecbench.errors import InputError, OutputError, UsageError
 from trecbench.evaluation import Column, FlaggedTopic
+from trecbench.evaluation.settings import EvalSettings
 from trecbench.inputs import parse_run, trec_text
 from trecbench.measures import parse_measure
 
@@ -39,6 +40,7 @@ class FakeEvaluation:
     columns: list
     flagged: list
     options: dict = field(default_factory=lambda: {"complete": False, "max_docs": None})
+    settings: EvalSettings = field(default_factory=EvalSettings)
     input_paths: list = field(default_factory=list)
 
 
@@ -512,7 +514,8 @@ def test_maxontsim_report_records_the_ontology(tmp_path, monkeypatch):
 
 def test_report_groups_match_schema(tmp_path):
     from trecbench.evaluation import evaluate
-    from trecbench.strata import evaluation_groups, groups_document
+    from trecbench.renderers.strata import groups_document
+    from trecbench.strata import evaluation_groups
 
     (tmp_path / "q").write_text("a/1 0 d1 1\na/2 0 d2 1\nb/1 0 d3 1\n")
     (tmp_path / "r").write_text("a/1 Q0 d1 1 2 t\na/2 Q0 d9 1 2 t\nb/1 Q0 d3 1 2 t\n")

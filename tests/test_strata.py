@@ -145,7 +145,8 @@ def test_micro_mean_equals_trec_eval_average(complete):
 
 
 def test_render_groups_in_every_format():
-    from trecbench.strata import evaluation_groups, groups_document, render_groups
+    from trecbench.renderers.strata import groups_document, render_groups
+    from trecbench.strata import evaluation_groups
 
     evaluation = _evaluation()
     grouped = {"difficulty": evaluation_groups(evaluation, STRATA, "difficulty")}

@@ -13,6 +13,7 @@ import pytest
 
 import trecbench
 from trecbench import tiebounds
+from trecbench.evaluation.settings import EvalSettings
 from trecbench.measures import GEOMETRIC, MEAN, SUM
 
 MEASURES = [
@@ -100,7 +101,7 @@ def test_bounds_are_the_extremes_over_every_order(options):
         label = column.label
         if column.summary not in (MEAN, SUM, GEOMETRIC) or label not in reported.values:
             continue
-        reason = tiebounds.unbounded_reason(column.measure, result.options)
+        reason = tiebounds.unbounded_reason(column.measure, result.settings)
         if reason is not None:
             assert label in bounds.unbounded
             continue
@@ -148,7 +149,7 @@ def test_a_run_without_ties_is_fixed_and_maxontsim_is_not_bounded():
     assert frame["position"].tolist() == ["fixed", "fixed"]
     assert (frame["low"] == frame["value"]).all() and (frame["high"] == frame["value"]).all()
     measure = trecbench.parse_measure("MaxOntSim@5")
-    assert "ontology" in tiebounds.unbounded_reason(measure, {})
+    assert "ontology" in tiebounds.unbounded_reason(measure, EvalSettings())
 
 
 def test_float32_ties_are_ties_and_the_reported_order_sits_at_an_end():

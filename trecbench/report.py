@@ -44,7 +44,6 @@ from .provenance import (  # noqa: F401 - re-exported: the reports' small pieces
 REPORT_SCHEMA = "evaluation_report"
 MANIFEST_SCHEMA = "experiment_manifest"
 SCHEMA_VERSION = 1
-TREC_EVAL_SEMANTICS = "9.0.8"
 
 _META_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_.\-]*$")
 
@@ -293,13 +292,14 @@ def build_evaluation_report(
     """The EvaluationReport of an evaluation (schema ``evaluation_report``).
 
     ``evaluation`` is a :class:`trecbench.evaluation.Evaluation` (or provides the same
-    ``per_query``, ``aggregates``, ``measures``, ``columns``, ``flagged`` and ``options``).
+    ``per_query``, ``aggregates``, ``measures``, ``columns``, ``flagged``, ``settings`` and
+    ``options``).
     ``inputs`` are :func:`input_record` dicts; ``options`` default to the evaluation's
     (``complete`` for ``-c``, ``max_docs`` for ``-M``...).
     ``experiment_id`` links the report to its manifest, ``meta`` repeats the user's
     ``--meta`` pairs (model, parameters) so the report stands alone; ``ontology``
     (``release``, ``source``, ``sha256``) records the ontology behind ontology-aware
-    measures; ``groups`` are grouped means (:func:`trecbench.strata.groups_document`);
+    measures; ``groups`` are grouped means (:func:`trecbench.renderers.strata.groups_document`);
     ``warnings`` what the command warned about the grouping and the qrels (small groups,
     found-only qrels); ``routing`` the metrics of a routing log
     (:func:`trecbench.routing.routing_metrics`).
@@ -311,7 +311,7 @@ def build_evaluation_report(
         "experiment_id": experiment_id,
         "tool": {"name": "trecbench", "version": __version__},
         # the version reproduced: --compat (trecbench.trec_eval.compat), 9.0.8 by default
-        "trec_eval_semantics": evaluation.options.get("compat", TREC_EVAL_SEMANTICS),
+        "trec_eval_semantics": evaluation.settings.compat,
         "environment": environment(),
         "options": _json_safe(dict(evaluation.options if options is None else options)),
         "meta": {str(key): str(value) for key, value in (meta or {}).items()},
@@ -370,8 +370,9 @@ def evaluation_provenance(evaluation: Any) -> tuple[list[tuple[str, str]], dict 
     file if one was given) and the ontology's provenance (``release``, ``source``,
     ``sha256``, ``formula``) when a MaxOntSim measure was computed, else None."""
     inputs = list(evaluation.input_paths)
-    if evaluation.options.get("ontology"):
-        inputs.append((evaluation.options["ontology"], "ontology"))
+    ontology_file = evaluation.settings.ontology
+    if ontology_file:
+        inputs.append((ontology_file, "ontology"))
     ontology = None
     if any(m.family == "MaxOntSim" for m in evaluation.measures):
         ontology = evaluation.ontology

@@ -21,7 +21,6 @@ import pandas as pd
 from .errors import InputError, UsageError
 from .ids import STR
 from .sources import At, read_json
-from .trec_format import escape_text
 
 QID_PREFIX = "qid-prefix"
 MISSING = "(none)"
@@ -173,7 +172,7 @@ def evaluation_groups(evaluation, strata: pd.DataFrame | None, by: str) -> pd.Da
     shown = [c.display for c in evaluation.columns if c.per_query and c.summary == MEAN]
     per_query = evaluation.per_query
     per_query = per_query[per_query["measure"].isin(shown)]
-    if evaluation.options.get("complete"):
+    if evaluation.settings.complete:
         missing = [
             (f.run, f.qid, measure, 0.0)
             for f in evaluation.flagged
@@ -201,119 +200,3 @@ def group_warnings(grouped: dict[str, pd.DataFrame]) -> list[str]:
                 f"{MIN_GROUP_SIZE} queries, too few for a stable mean: {listed}"
             )
     return warnings
-
-
-def groups_document(grouped: dict[str, pd.DataFrame]) -> dict:
-    """JSON form: ``{by: {run: {"groups": {group: {"n": n, measure: value}}, "macro":
-    {"n": groups, ...}, "micro": {"n": queries, ...}, "spread": {"n": groups, ...},
-    "small_groups": [groups of fewer than MIN_GROUP_SIZE queries]}}}``."""
-    document: dict = {}
-    for by, frame in grouped.items():
-        runs: dict = {}
-        for row in frame.itertuples(index=False):
-            entry = runs.setdefault(
-                row.run, {"groups": {}, "macro": {}, "micro": {}, "spread": {}, "small_groups": []}
-            )
-            if (
-                row.kind == "group"
-                and row.n < MIN_GROUP_SIZE
-                and row.group not in entry["small_groups"]
-            ):
-                entry["small_groups"].append(row.group)
-            target = (
-                entry["groups"].setdefault(row.group, {})
-                if row.kind == "group"
-                else entry[row.kind]
-            )
-            target["n"] = int(row.n)
-            target[row.measure] = None if pd.isna(row.value) else float(row.value)
-        document[by] = runs
-    return document
-
-
-def _label(kind: str, group) -> str:
-    return str(group) if kind == "group" else f"({kind})"
-
-
-def _wide(
-    frame: pd.DataFrame, names: dict[str, str], also: str = ""
-) -> tuple[list[str], list[list[str]]]:
-    """Header and rows: one row per run and group (then macro, micro), one column per
-    measure, values printed like trec_eval (4 decimals); run and group text escaped (see
-    :func:`trecbench.trec_format.escape_text`, ``also``)."""
-    measures = list(dict.fromkeys(frame["measure"]))
-    header = ["run", "group", "n"] + [names.get(m, m) for m in measures]
-    rows = []
-    keys = ["run", "kind", "group"]
-    for (run, kind, group), part in frame.groupby(keys, sort=False, dropna=False):
-        values = part.set_index("measure")["value"]
-        rows.append(
-            [escape_text(run, also), escape_text(_label(kind, group), also)]
-            + [str(int(part["n"].iloc[0]))]
-            + [f"{values[m]:.4f}" for m in measures]
-        )
-    return header, rows
-
-
-def render_groups(
-    grouped: dict[str, pd.DataFrame], output_format: str, names: dict[str, str]
-) -> str:
-    """Grouped means in one of ``score``'s formats (``json`` is :func:`groups_document`).
-
-    ``names`` maps display names to the names to print (trec_eval labels with
-    ``--labels trec``). ``trec`` and ``csv`` put the group where the topic goes, as
-    ``<by>=<group>``, ``<by>:macro``, ``<by>:micro`` and ``<by>:spread``, with ``num_q``
-    giving each size (the number of groups for macro and spread).
-    """
-    import csv
-    import io
-
-    blocks = []
-    for by, frame in grouped.items():
-        if output_format in ("trec", "csv"):
-            out = io.StringIO()
-            writer = csv.writer(out, lineterminator="\n")
-            keys = ["run", "kind", "group"]
-            current = None
-            for (run, kind, group), part in frame.groupby(keys, sort=False, dropna=False):
-                if output_format == "trec" and run != current:
-                    title = f"{escape_text(run)}: grouped by {escape_text(by)}"
-                    out.write(f"# {title} (macro = mean of the group means)\n")
-                    current = run
-                field, value = by, group  # csv quotes what it must
-                if output_format == "trec":  # where the qid goes: one field, no blanks
-                    field, value = escape_text(by, " ="), escape_text(group, " ")
-                where = f"{field}={value}" if kind == "group" else f"{field}:{kind}"
-                lines = [("num_q", int(part["n"].iloc[0]))]
-                lines += [
-                    (names.get(m, m), v)
-                    for m, v in zip(part["measure"], part["value"], strict=True)
-                ]
-                for name, value in lines:
-                    if output_format == "csv":
-                        writer.writerow([run, where, name, value])
-                    elif name == "num_q":
-                        out.write(f"{name:<22}\t{where}\t{value}\n")
-                    else:
-                        out.write(f"{name:<22}\t{where}\t{value:6.4f}\n")
-            blocks.append(out.getvalue())
-            continue
-        header, rows = _wide(frame, names, also="|" if output_format == "markdown" else "")
-        title = (
-            f"by {escape_text(by)} (macro: mean of the group means; micro: mean over queries; "
-            "spread: largest minus smallest group mean)"
-        )
-        if output_format == "markdown":
-            lines = [f"**{title}**", "", "| " + " | ".join(header) + " |"]
-            lines.append("|---|---|" + "---:|" * (len(header) - 2))
-            lines += ["| " + " | ".join(r) + " |" for r in rows]
-        else:
-            widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-            lines = [title] + [
-                "  ".join(
-                    c.ljust(widths[i]) if i < 2 else c.rjust(widths[i]) for i, c in enumerate(r)
-                ).rstrip()
-                for r in [header, *rows]
-            ]
-        blocks.append("\n".join(lines) + "\n")
-    return "\n".join(blocks) if output_format != "csv" else "".join(blocks)

@@ -106,19 +106,20 @@ _REASONS = {
 }
 
 
-def unbounded_reason(measure, options: dict) -> str | None:
+def unbounded_reason(measure, settings) -> str | None:
     """None when the best and worst orders bound ``measure`` (see the module docstring)
-    under the evaluation ``options`` (``max_docs``, ``judged_only``,
-    ``relevance_level``) and its own keyword parameters (``rel``, ``judged_only``,
-    ``dcg``; any other, such as a gain map, is not covered); otherwise why they need not."""
+    under the evaluation's ``settings`` (:class:`~trecbench.evaluation.EvalSettings`:
+    ``max_docs``, ``judged_only``, ``relevance_level``) and its own keyword parameters
+    (``rel``, ``judged_only``, ``dcg``; any other, such as a gain map, is not covered);
+    otherwise why they need not."""
     family = measure.family
     own = dict(measure.options)  # the measure's keyword parameters that are not defaults
     unknown = sorted(set(own) - _PROVEN_OPTIONS)
     if unknown:
         return f"not shown to be monotone in the order with {', '.join(unknown)}"
-    cut = options.get("max_docs") is not None
-    levels = (own.get("rel") or options.get("relevance_level", 1)) >= 2
-    judged_only = options.get("judged_only") or own.get("judged_only")
+    cut = settings.max_docs is not None
+    levels = (own.get("rel") or settings.relevance_level) >= 2
+    judged_only = settings.judged_only or own.get("judged_only")
     if family in _MONOTONE or family in _INVARIANT or (family == "ndcg" and not measure.params):
         return None
     if family in ("iprec_at_recall", "11pt_avg"):
@@ -220,7 +221,7 @@ def extreme_orders(
     return Orders(alternatives[0], alternatives[1], True, tied_topics)
 
 
-def run_bounds(result, orders: Orders, evaluated: list | None, columns, options, summarise):
+def run_bounds(result, orders: Orders, evaluated: list | None, columns, settings, summarise):
     """The :class:`TieBounds` of one run from its reported ``result``, its ``orders`` and
     the results of evaluating them (``evaluated``: best and worst; None without them).
 
@@ -233,7 +234,7 @@ def run_bounds(result, orders: Orders, evaluated: list | None, columns, options,
         value = result.summary.get(label)
         if value is None or isinstance(value, str):
             continue  # runid, relstring: not numbers
-        reason = unbounded_reason(column.measure, options) if orders.ties else None
+        reason = unbounded_reason(column.measure, settings) if orders.ties else None
         if reason is None and evaluated and label in result.values:
             values = result.values[label]
             best, worst = (alternative.values[label] for alternative in evaluated)
@@ -269,113 +270,3 @@ def position(value: float, low: float, high: float) -> str:
     if same(value, low):
         return "lowest"
     return "highest" if same(value, high) else "inside"
-
-
-# ---------------------------------------------------------------------------------------
-# rendering (trecbench score --tie-bounds)
-
-TITLE = (
-    "tie bounds: lowest and highest value over every order of tied documents; the reported "
-    "order is trec_eval's (ties by docno descending)"
-)
-
-
-def _rows(evaluation, names: str) -> list[list]:
-    labels = {c.display: c.label for c in evaluation.columns}
-    rows = []
-    for row in evaluation.tie_bounds.itertuples(index=False):
-        name = labels[row.measure] if names == "trec" else row.measure
-        bounded = isinstance(row.position, str)
-        rows.append(
-            [
-                row.run,
-                name,
-                row.value,
-                row.low,
-                row.high,
-                row.position if bounded else "not bounded",
-                row.tied_topics,
-                "" if bounded else row.reason,
-            ]
-        )
-    return rows
-
-
-def _number(value: float) -> str:
-    return "n/a" if value != value else f"{value:.4f}"
-
-
-def render(evaluation, output_format: str, names: str = "display") -> str:
-    """The bounds of an evaluation made with ``tie_bounds=True`` in one of ``score``'s text
-    formats: ``trec`` (lines ``<measure>:tie_low`` and ``<measure>:tie_high`` per run, as
-    trec_eval prints a summary), ``csv`` (``run,measure,value,low,high,position,
-    tied_topics,reason``), ``markdown`` or an aligned ``table``."""
-    rows = _rows(evaluation, names)
-    if output_format == "trec":
-        lines = []
-        for run in dict.fromkeys(row[0] for row in rows):
-            if len(evaluation.runs) > 1:
-                lines.append(f"# {run}: {TITLE}")
-            for _, name, _, low, high, *_ in (row for row in rows if row[0] == run):
-                if low == low:  # bounded
-                    lines += [
-                        f"{name + ':tie_low':<22}\tall\t{low:6.4f}",
-                        f"{name + ':tie_high':<22}\tall\t{high:6.4f}",
-                    ]
-        return "".join(line + "\n" for line in lines)
-    if output_format == "csv":
-        import csv
-        import io
-
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(
-            ["run", "measure", "value", "low", "high", "position", "tied_topics", "reason"]
-        )
-        writer.writerows([[c if c == c else None for c in row] for row in rows])
-        return out.getvalue()
-    header = ["run", "measure", "value", "lowest", "highest", "reported order", "tied topics"]
-    cells = [
-        [run, name, _number(v), _number(lo), _number(hi), where, str(t)]
-        for run, name, v, lo, hi, where, t, _ in rows
-    ]
-    reasons = sorted({f"{row[1]}: {row[7]}" for row in rows if row[7]})
-    if output_format == "markdown":
-        lines = [
-            f"**{TITLE}**",
-            "",
-            "| " + " | ".join(header) + " |",
-            "|---|---|" + "---:|" * 3 + "---|---:|",
-        ]
-        lines += ["| " + " | ".join(row) + " |" for row in cells]
-    else:
-        widths = [max(len(r[i]) for r in [header, *cells]) for i in range(len(header))]
-        lines = [TITLE] + [
-            "  ".join(
-                c.rjust(widths[i]) if i in (2, 3, 4, 6) else c.ljust(widths[i])
-                for i, c in enumerate(r)
-            ).rstrip()
-            for r in [header, *cells]
-        ]
-    if reasons:
-        lines += [""] if output_format == "markdown" else []
-        lines += [f"not bounded: {reason}" for reason in reasons]
-    return "\n".join(lines) + "\n"
-
-
-def json_entry(run, columns, names: str = "display") -> dict:
-    """One run's bounds for ``score --format json``: ``{"tied_topics": n, "measures":
-    {name: {"low", "high", "position"} or {"reason"}}}``."""
-    measures = {}
-    bounds = run.tie_bounds
-    for column in columns:
-        value = run.summary.get(column.label)
-        if value is None or isinstance(value, str):
-            continue
-        name = column.label if names == "trec" else column.display
-        if column.label in bounds.unbounded:
-            measures[name] = {"reason": bounds.unbounded[column.label]}
-            continue
-        low, high = bounds.summary_low[column.label], bounds.summary_high[column.label]
-        measures[name] = {"low": low, "high": high, "position": position(float(value), low, high)}
-    return {"tied_topics": bounds.tied_topics, "measures": measures}

@@ -217,7 +217,7 @@ def _kpis(config: BenchmarkSettings, comparison) -> list[dict]:
     import pandas as pd
 
     from ..comparison import ALL, direction
-    from ..comparison_text import best_runs
+    from ..renderers.comparison_cells import best_runs
 
     summary = comparison.summary[comparison.summary["stratum"] == ALL]
     means = summary.set_index(["measure", "run"])["mean"]

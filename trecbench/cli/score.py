@@ -231,26 +231,122 @@ def score(
       trecbench score qrels/hpo-demo.qrels runs/*.run --html out/scores.html
       trecbench score qrels/hpo-demo.qrels runs/tfidf-char.run --unjudged-bounds
     """
-    from .. import provenance, trec_format
-    from ..errors import TrecbenchError
-    from ..evaluation import evaluate
-    from ..report import check_score_outputs, write_score_outputs
-    from .progress import TaskProgress, wanted
+    from ..renderers.score import ScoreView, groups_json, render_score
+    from ..report import write_score_outputs
 
     given = [qrels, *runs, ontology, strata, routing]  # before the work: no input is an output
-    client = None
     if dask_address is not None:
         from ..dask import DaskRun
 
         # the files of each glob, found (and recorded as inputs of the call) before the work
         runs = [DaskRun(run) for run in runs]
+    _check_targets(given, flags, html_page)
+    view = ScoreView(output_format, names, flags["query"], not flags["nosummary"], tie_bounds)
+    local = {"maxontsim_formula": maxontsim_formula, "ontology": ontology}
+    settings = _settings(flags, local, tie_bounds, memory, jobs)
+    evaluation = _evaluation(qrels, runs, flags, settings, view, dask_address, html_page)
+    _warn(_evaluation_warnings(evaluation, unjudged_threshold))
+    grouped, notes = _grouped(evaluation, strata, group_by, qrels)
+    _warn(notes)
+    text = render_score(evaluation, view, grouped)
+    if unjudged_bounds:
+        text = _with_unjudged_bounds(text, evaluation, qrels, flags, view)
+    routed = None
+    if routing is not None:
+        routed, text = _with_routing(text, routing, output_format)
+    extra_inputs = [(strata, "strata")] if strata is not None else []
+    extra_inputs += [(routing, "routing")] if routing is not None else []
+    write_score_outputs(
+        evaluation,
+        report=flags["report"],
+        manifest=flags["manifest"],
+        meta=flags["meta"],
+        extra_inputs=extra_inputs,
+        groups=groups_json(grouped),
+        warnings=notes,
+        routing=routed,
+    )
+    if html_page is not None:
+        from ..comparison import from_evaluation
+
+        from_evaluation(evaluation).to_html(html_depth, path=html_page)
+        click.echo(f"wrote {html_page}", err=True)
+    click.echo(text.encode("utf-8"), nl=False)  # bytes: written untranslated
+
+
+def _check_targets(given: list, flags, html_page) -> None:
+    """Refuse, before any work, an output that is one of the ``given`` inputs."""
+    from ..report import check_score_outputs
+
     check_score_outputs(flags["report"], flags["manifest"], given)
     if html_page is not None:
         from .. import outputs
 
         outputs.check_target(html_page, [g for g in given if g])
-    names = names or ("trec" if output_format == "trec" else "display")
+
+
+def _warn(lines: list[str]) -> None:
+    for line in lines:
+        click.echo(f"trecbench: warning: {line}", err=True)
+
+
+def _evaluation_warnings(evaluation, unjudged_threshold: float) -> list[str]:
+    """What the evaluation warns about, the flagged topics and the runs whose retrieved
+    documents the qrels mostly do not know."""
+    unjudged = [
+        run.unjudged.message(run.name, evaluation.qrels_path)
+        for run in evaluation.unjudged_runs(unjudged_threshold)
+    ]
+    return evaluation.warnings + _flag_summary(evaluation) + unjudged
+
+
+def _with_routing(text: str, routing, output_format: str) -> tuple[dict, str]:
+    """The routing log's metrics, and ``text`` followed by them in a table or Markdown."""
+    from ..routing import render_routing, routing_metrics
+
+    routed = routing_metrics(routing)
+    if output_format in ("table", "markdown"):
+        text += "\n" + render_routing(routed)
+    return routed, text
+
+
+def _settings(flags, local: dict, tie_bounds: bool, memory, jobs):
+    """The :class:`~trecbench.evaluation.EvalSettings` of trec_eval's flags (and the
+    local measures' options), built and checked once."""
+    from ..evaluation.settings import EvalSettings
+
     debug_level, debug_query = _debug(flags["debug"])
+    return EvalSettings(
+        relevance_level=1 if flags["level"] is None else flags["level"],
+        complete=flags["complete"],
+        max_docs=flags["max_docs"],
+        judged_only=flags["judged"],
+        num_docs=flags["ndocs"],
+        engine=flags["engine"],
+        compat=flags["compat"] or "9.0.8",
+        rel_format=flags["rel_format"] or "qrels",
+        zscores=flags["zscores"],
+        debug_level=debug_level,
+        debug_query=debug_query,
+        options=local,
+        tie_bounds=tie_bounds,
+        memory=memory,
+        jobs=jobs,
+    )
+
+
+def _evaluation(qrels, runs, flags, settings, view, dask_address, html_page):
+    """The runs scored with ``settings`` (on Dask with ``dask_address``), with progress
+    unless --quiet; where trec_eval stops part-way, what it printed before is printed."""
+    from dataclasses import fields
+
+    from .. import provenance
+    from ..errors import TrecbenchError
+    from ..evaluation import evaluate
+    from ..renderers import trec_format
+    from .progress import TaskProgress, wanted
+
+    client = None
     progress = TaskProgress() if wanted(flags["quiet"]) else None
     if dask_address is not None:
         from ..dask import connect
@@ -261,35 +357,17 @@ def score(
     # a file's checksum is only written by --report and --manifest: not taken without them
     # (and the --html page, whose drill-down reads the runs again only if they are unchanged)
     recorded = any(flags[name] is not None for name in ("report", "manifest")) or bool(html_page)
+    arguments = {field.name: getattr(settings, field.name) for field in fields(settings)}
     try:
         with provenance.taking_checksums(recorded):
-            evaluation = evaluate(
-                qrels,
-                list(runs),
-                list(flags["measure"]) or None,
-                relevance_level=1 if flags["level"] is None else flags["level"],
-                complete=flags["complete"],
-                max_docs=flags["max_docs"],
-                judged_only=flags["judged"],
-                num_docs=flags["ndocs"],
-                engine=flags["engine"],
-                options={"maxontsim_formula": maxontsim_formula, "ontology": ontology},
-                progress=progress,
-                tie_bounds=tie_bounds,
-                memory=memory,
-                jobs=jobs,
-                compat=flags["compat"] or "9.0.8",
-                rel_format=flags["rel_format"] or "qrels",
-                zscores=flags["zscores"],
-                debug_level=debug_level,
-                debug_query=debug_query,
-            )
+            measures = list(flags["measure"]) or None
+            return evaluate(qrels, list(runs), measures, progress=progress, **arguments)
     except TrecbenchError as error:
         # trec_eval prints the topics it evaluated before it stopped (exit 4)
         partial = getattr(error, "partial", None)
-        if partial is not None and output_format == "trec":
+        if partial is not None and view.output_format == "trec":
             text = trec_format.render_trec(
-                partial, per_query=flags["query"], summary=not flags["nosummary"], names=names
+                partial, per_query=view.per_query, summary=view.summary, names=view.labels
             )
             click.echo(text.encode("utf-8"), nl=False)
         raise
@@ -298,68 +376,18 @@ def score(
             progress.close()
         if client is not None:
             _close(client)
-    unjudged = [
-        run.unjudged.message(run.name, evaluation.qrels_path)
-        for run in evaluation.unjudged_runs(unjudged_threshold)
-    ]
-    for line in evaluation.warnings + _flag_summary(evaluation) + unjudged:
-        click.echo(f"trecbench: warning: {line}", err=True)
-    grouped, notes = _grouped(evaluation, strata, group_by, qrels)
-    for line in notes:
-        click.echo(f"trecbench: warning: {line}", err=True)
-    per_query, summary = flags["query"], not flags["nosummary"]
-    if output_format == "trec":
-        text = trec_format.render_trec(
-            evaluation, per_query=per_query, summary=summary, names=names
-        )
-    elif output_format == "json":
-        text = trec_format.render_json(evaluation, names=names, groups=_groups_json(grouped))
-    elif output_format == "csv":
-        text = trec_format.render_csv(evaluation, per_query=per_query, names=names)
-    elif output_format == "markdown":
-        text = trec_format.render_markdown(evaluation, names=names)
-    else:
-        text = trec_format.render_table(evaluation, names=names)
-    if grouped and output_format != "json":
-        text += _render_groups(evaluation, grouped, output_format, names)
-    if tie_bounds and output_format != "json":
-        from ..tiebounds import render
 
-        text += ("" if output_format == "csv" else "\n") + render(evaluation, output_format, names)
-    bounds = _unjudged_bounds(evaluation, qrels, flags) if unjudged_bounds else None
-    if bounds is not None and output_format != "json":
+
+def _with_unjudged_bounds(text: str, evaluation, qrels, flags, view) -> str:
+    """``text`` followed by the unjudged bounds (in JSON: inside its document)."""
+    bounds = _unjudged_bounds(evaluation, qrels, flags)
+    if view.output_format != "json":
         from ..conclusions.unjudged import render_bounds
 
-        text += ("" if output_format == "csv" else "\n") + render_bounds(bounds, output_format)
-    elif bounds is not None:
-        document = json.loads(text)
-        document["unjudged_bounds"] = [bound.to_json() for bound in bounds]
-        text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
-    routed = None
-    if routing is not None:
-        from ..routing import render_routing, routing_metrics
-
-        routed = routing_metrics(routing)
-        if output_format in ("table", "markdown"):
-            text += "\n" + render_routing(routed)
-    extra_inputs = [(strata, "strata")] if strata is not None else []
-    extra_inputs += [(routing, "routing")] if routing is not None else []
-    write_score_outputs(
-        evaluation,
-        report=flags["report"],
-        manifest=flags["manifest"],
-        meta=flags["meta"],
-        extra_inputs=extra_inputs,
-        groups=_groups_json(grouped),
-        warnings=notes,
-        routing=routed,
-    )
-    if html_page is not None:
-        from ..comparison import from_evaluation
-
-        from_evaluation(evaluation).to_html(html_depth, path=html_page)
-        click.echo(f"wrote {html_page}", err=True)
-    click.echo(text.encode("utf-8"), nl=False)  # bytes: written untranslated
+        return text + view.separator + render_bounds(bounds, view.output_format)
+    document = json.loads(text)
+    document["unjudged_bounds"] = [bound.to_json() for bound in bounds]
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
 def _unjudged_bounds(evaluation, qrels, flags):
@@ -372,10 +400,15 @@ def _unjudged_bounds(evaluation, qrels, flags):
         from ..errors import UsageError
 
         raise UsageError("--unjudged-bounds reads the runs' files again: give files")
-    options = {
-        key: evaluation.options[key] for key in ("relevance_level", "max_docs", "judged_only")
-    }
-    return unjudged_bounds(qrels, runs, list(flags["measure"]) or None, **options)
+    settings = evaluation.settings
+    return unjudged_bounds(
+        qrels,
+        runs,
+        list(flags["measure"]) or None,
+        relevance_level=settings.relevance_level,
+        max_docs=settings.max_docs,
+        judged_only=settings.judged_only,
+    )
 
 
 def _close(client) -> None:
@@ -413,22 +446,6 @@ def _grouped(evaluation, strata, group_by, qrels) -> tuple[dict, list[str]]:
     return grouped, qrels_warnings(notes, qrels) + group_warnings(grouped)
 
 
-def _groups_json(grouped: dict) -> dict | None:
-    if not grouped:
-        return None
-    from ..strata import groups_document
-
-    return groups_document(grouped)
-
-
-def _render_groups(evaluation, grouped: dict, output_format: str, names: str) -> str:
-    from ..strata import render_groups
-
-    labels = {c.display: c.label if names == "trec" else c.display for c in evaluation.columns}
-    separator = "" if output_format == "csv" else "\n"
-    return separator + render_groups(grouped, output_format, labels)
-
-
 _REASONS = {
     "no_relevant": "qrels topics have no relevant document (they score 0 and count)",
     "negative_grades": "qrels topics have negative grades (treated as unjudged)",
@@ -441,7 +458,7 @@ def _flag_summary(evaluation) -> list[str]:
     groups: dict[tuple, list[str]] = {}
     for flag in evaluation.flagged:
         groups.setdefault((flag.reason, flag.run), []).append(flag.qid)
-    complete = evaluation.options.get("complete")
+    complete = evaluation.settings.complete
     lines = []
     for (reason, run), qids in groups.items():
         if reason == "qrels_only":

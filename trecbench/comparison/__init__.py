@@ -6,7 +6,7 @@ means over strata; topic movers, every pair of runs, tie bounds.
 was given: one shared qrels, or each run its own) and hands the per-query values to
 :func:`compare_scores`, which does the statistics (see :mod:`trecbench.stats` for the
 conventions) on one ``queries x runs x measures`` array per section. Rendering is
-:mod:`trecbench.comparison_text`'s job, plotting :mod:`trecbench.plots`'.
+:mod:`trecbench.renderers.comparison_text`'s job, plotting :mod:`trecbench.plots`'.
 
 Topics are paired by qid across runs. Which count (``missing``, recorded in the report):
 

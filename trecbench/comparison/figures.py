@@ -19,7 +19,7 @@ def plot_files(comparison, order: str = "difference") -> dict[str, bytes]:
     from .. import plots
 
     files = {}
-    level = f"{comparison.settings['confidence']:.0%}"
+    level = f"{comparison.statistics.confidence:.0%}"
     others = [run for run in comparison.runs if run != comparison.baseline]
     suffixes = plots.file_suffixes(comparison.stratum_labels)
     for section in comparison.sections:

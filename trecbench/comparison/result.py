@@ -14,7 +14,7 @@ import pandas as pd
 
 from .. import outputs
 from ..errors import UsageError
-from .settings import ALL, MACRO
+from .settings import ALL, MACRO, StatsSettings
 from .tables import Section
 
 REPORT_FILE = "BenchmarkReport.json"
@@ -77,6 +77,22 @@ class Comparison:
     # which differences could flip had the unjudged documents been judged (compare
     # --unjudged-bounds): an UnjudgedSensitivity of trecbench.conclusions.unjudged
     unjudged_sensitivity: Any = None
+
+    @property
+    def statistics(self) -> StatsSettings:
+        """How it was tested, typed: the :class:`StatsSettings` its ``settings`` (the
+        report's JSON record of them) were written from."""
+        record = self.settings
+        return StatsSettings(
+            *(record[name] for name in ("test", "correction", "samples", "seed", "confidence")),
+            missing=record["missing"],
+            movers=record["movers"],
+        )
+
+    @property
+    def tie_bounded(self) -> bool:
+        """Whether the means' bounds over all orders of tied documents were computed."""
+        return bool(self.settings.get("tie_bounds"))
 
     @property
     def stratum_labels(self) -> list[str]:
@@ -190,7 +206,7 @@ class Comparison:
         return (
             f"Comparison(runs={_few(self.runs)}, baseline={self.baseline!r}, "
             f"measures={_few(self.measures)}, topics={len(self.queries)}, "
-            f"test={self.settings['test']!r}, correction={self.settings['correction']!r})"
+            f"test={self.statistics.test!r}, correction={self.statistics.correction!r})"
         )
 
     def __repr__(self) -> str:
@@ -200,7 +216,7 @@ class Comparison:
         """Means with intervals and significance markers over all topics, for notebooks."""
         from html import escape
 
-        from ..comparison_cells import mean_cells
+        from ..renderers.comparison_cells import mean_cells
 
         rows = mean_cells(self, ALL, self.measures)
         head = "".join(f"<th>{escape(cell)}</th>" for cell in rows[0])
@@ -215,8 +231,9 @@ class Comparison:
 
     def render(self, fmt: str = "table") -> str:
         """The comparison as ``table`` (terminal), ``markdown``, ``csv``, ``json`` (the
-        report) or ``latex`` (the all-pairs table); see :mod:`trecbench.comparison_text`."""
-        from .. import comparison_text
+        report) or ``latex`` (the all-pairs table); see
+        :mod:`trecbench.renderers.comparison_text`."""
+        from ..renderers import comparison_text
 
         return comparison_text.render(self, fmt)
 

@@ -124,7 +124,7 @@ class StatsSettings:
                 "interval": "normal approximation: mean ± z·sd/√n",
                 "note": "ignores that runs answer the same topics: weaker than the paired tests",
             },
-            "names": {  # for readers of the report (and trecbench.comparison_text)
+            "names": {  # for readers of the report (and trecbench.renderers.comparison_text)
                 "test": self.label(),
                 "macro_test": self.label(macro=True),
                 "correction": self.correction_name,

@@ -275,7 +275,7 @@ def with_power(comparison, target: float = 0.8):
 
     from ..comparison.tables import values_cube
 
-    settings = PowerSettings(comparison.settings["alpha"], target)
+    settings = PowerSettings(comparison.statistics.alpha, target)
     baseline = comparison.baseline
     runs = [baseline, *(run for run in comparison.runs if run != baseline)]
     values = values_cube(comparison.per_query, runs, comparison.measures, comparison.queries)

@@ -28,7 +28,7 @@ def grid(headers: Sequence[str], rows: Sequence[Sequence[str]], fmt: str) -> str
     """Rows under headers: aligned columns (text left, numbers right), a Markdown table or a
     LaTeX (booktabs) tabular."""
     if fmt == "latex":
-        from ..comparison_text import latex_escape
+        from ..renderers.comparison_text import latex_escape
 
         lines = [
             r"\begin{tabular}{l" + "r" * (len(headers) - 1) + "}",

@@ -138,7 +138,7 @@ def unjudged_bounds(
     for label, source in zip(labels, sources, strict=True):
         table = _kept(ranked_table(source), topics)  # read once: scored as is and augmented
         low = evaluate(judged, {label: table}, measures, **options)
-        ranked = ranking.truncate(table, options.get("max_docs"))
+        ranked = ranking.truncate(table, low.settings.max_docs)
         rows, unjudged = _unjudged_rows(ranked, judged)
         depths = {column.display: column_depth(column.label) for column in low.columns}
         highs, shares = {}, {}

@@ -5,12 +5,13 @@ Every engine consumes the same input — the run ranked once by
 per-topic values. Each engine module registers the measure families it computes with
 :func:`trecbench.measures.registry.register_engine` when imported (this package imports them
 in order of preference) and has an ``Evaluator(truth, measures, settings)`` whose
-``evaluate(ranked, qids)`` returns, per measure, ``(label, display, values)`` for each of its
-values. :func:`assign` picks one engine per measure: the requested engine when it computes
-the measure, otherwise the first registered engine that does (pytrec_eval, trec_eval's own
-code, for trec_eval's families). ``auto`` takes the fast vectorised engine when it computes
-every requested measure. A new engine joins by registering (see the registry's docstring)
-and being imported here.
+``evaluate(ranked, qids)`` returns, per measure, ``(label, display, values)`` for each of
+its values (the Protocols :class:`~.interface.Evaluator` and :class:`~.interface.Settings`:
+the evaluation's settings, typed). :func:`assign` picks one engine per measure: the
+requested engine when it computes the measure, otherwise the first registered engine that
+does (pytrec_eval, trec_eval's own code, for trec_eval's families). ``auto`` takes the fast
+vectorised engine when it computes every requested measure. A new engine joins by
+registering (see the registry's docstring) and being imported here.
 """
 
 from __future__ import annotations

@@ -6,19 +6,21 @@ engine, the families with the measure registry.
 
 Every local measure has the same interface::
 
-    compute(ranked, qrels, k, options) -> pandas.Series  # float per qid (str)
+    compute(ranked, qrels, k, settings) -> pandas.Series  # float per qid (str)
 
 ``ranked`` is a DataFrame ``qid, docno, score, rank`` already in trec_eval order (score
 descending, docno descending) with a 1-based ``rank``, restricted to the evaluated topics
 (run ∩ qrels) and after ``-M``/``-J``; ``qrels`` is a DataFrame ``qid, docno, rel``.
-``options["relevance_level"]`` is the minimum grade counted as relevant (a measure's own
-``rel``, else trec_eval's ``-l``, default 1); the score command also passes
-``maxontsim_formula`` and ``ontology``.
+``settings`` are the evaluation's (:class:`~trecbench.engines.interface.Settings`, an
+:class:`~trecbench.evaluation.EvalSettings`) with ``relevance_level`` the minimum grade
+counted as relevant (a measure's own ``rel``, else trec_eval's ``-l``, default 1);
+MaxOntSim also reads ``maxontsim_formula`` and ``ontology``.
 Topics missing from the returned Series score 0.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -27,6 +29,7 @@ import numpy as np
 
 from .. import inputs
 from ..measures import Measure, c_atof, registry, value_names
+from .interface import Settings
 
 NAME = "local"
 
@@ -110,7 +113,7 @@ class Evaluator:
     before_judged_only = False
     wants_table = True
 
-    def __init__(self, truth, measures: list[Measure], settings: dict):
+    def __init__(self, truth, measures: list[Measure], settings: Settings):
         _load_plugins()
         self.truth = truth
         self.measures = measures
@@ -128,10 +131,10 @@ class Evaluator:
                 column = relstring(frame, self.truth.frame, length)
                 out[measure] = [(label, label, column.reindex(qids, fill_value="").tolist())]
                 continue
-            options = dict(self.settings)
+            settings = self.settings
             if measure.option("rel") is not None:
-                options["relevance_level"] = measure.option("rel")
-            series = _REGISTRY[measure.family].compute(frame, self.truth.frame, measure.k, options)
+                settings = dataclasses.replace(settings, relevance_level=measure.option("rel"))
+            series = _REGISTRY[measure.family].compute(frame, self.truth.frame, measure.k, settings)
             values = series.reindex(qids, fill_value=0.0).to_numpy(dtype=np.float64)
             out[measure] = [(label, display, values)]
         return out
@@ -141,9 +144,9 @@ class Evaluator:
 # built-in measures
 
 
-def _relevant_hits(ranked, qrels, k: int, options: dict):
+def _relevant_hits(ranked, qrels, k: int, settings: Settings):
     """Rows of the top ``k`` that are relevant at the requested level."""
-    level = options.get("relevance_level", 1)
+    level = settings.relevance_level
     top = ranked.loc[ranked["rank"] <= k, ["qid", "docno", "rank"]]
     relevant = qrels.loc[qrels["rel"] >= level, ["qid", "docno"]]
     return top.merge(relevant, on=["qid", "docno"], how="inner")
@@ -155,16 +158,16 @@ def _evaluated(ranked):
     return pd.Index(ranked["qid"].unique(), name="qid")
 
 
-def hit_rate(ranked, qrels, k: int, options: dict):
+def hit_rate(ranked, qrels, k: int, settings: Settings):
     """1 if a relevant document is in the top k, else 0 (trec_eval's ``success.k``)."""
     import pandas as pd
 
-    hits = _relevant_hits(ranked, qrels, k, options)
+    hits = _relevant_hits(ranked, qrels, k, settings)
     evaluated = _evaluated(ranked)
     return pd.Series(evaluated.isin(hits["qid"].unique()).astype(float), index=evaluated)
 
 
-def reciprocal_rank_cut(ranked, qrels, k: int, options: dict):
+def reciprocal_rank_cut(ranked, qrels, k: int, settings: Settings):
     """1/rank of the first relevant document in the top k, 0 if none (MRR@k).
 
     Equals trec_eval's ``recip_rank`` on the run cut at k (``-M k``); it is not the uncut
@@ -172,15 +175,15 @@ def reciprocal_rank_cut(ranked, qrels, k: int, options: dict):
     the judged documents (as P@k, nDCG@k and HitRate@k do) — not trec_eval's
     ``-M k -J``, which cuts first and then drops the unjudged ones.
     """
-    hits = _relevant_hits(ranked, qrels, k, options)
+    hits = _relevant_hits(ranked, qrels, k, settings)
     first = hits.groupby("qid", sort=False)["rank"].min()
     return (1.0 / first).reindex(_evaluated(ranked), fill_value=0.0)
 
 
-def recall_all(ranked, qrels, k: int, options: dict):
+def recall_all(ranked, qrels, k: int, settings: Settings):
     """1 when every relevant document is in the top k, else 0 (0 with no relevant doc)."""
-    level = options.get("relevance_level", 1)
-    found = _relevant_hits(ranked, qrels, k, options).groupby("qid", sort=False).size()
+    level = settings.relevance_level
+    found = _relevant_hits(ranked, qrels, k, settings).groupby("qid", sort=False).size()
     relevant = qrels.loc[qrels["rel"] >= level].groupby("qid", sort=False).size()
     index = _evaluated(ranked)
     found = found.reindex(index, fill_value=0)

@@ -28,13 +28,15 @@ all pairs at once with numpy (no per-pair Python).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..errors import UsageError
 from ..ontology import Ontology, load_ontology
 from . import local
+from .interface import Settings
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -134,35 +136,30 @@ def similarity(
     return float(pair_similarities([expected], [retrieved], formula, ontology)[0])
 
 
-def _ontology(options: dict) -> Ontology:
-    return load_ontology(options.get("ontology"))
-
-
-def ontology_info(options: dict | None = None) -> dict:
-    """Provenance for reports: ``{"release", "source", "sha256", ...}`` plus the formula."""
+def ontology_info(options: Mapping[str, Any] | None = None) -> dict:
+    """Provenance for reports: ``{"release", "source", "sha256", ...}`` plus the formula,
+    from the settings' JSON record (:attr:`trecbench.Evaluation.options`: ``ontology``,
+    ``maxontsim_formula``)."""
     options = options or {}
-    info = _ontology(options).info()
+    info = load_ontology(options.get("ontology")).info()
     info["formula"] = resolve_formula(options.get("maxontsim_formula"))
     return info
 
 
-def max_ont_sim(
-    ranked: pd.DataFrame, qrels: pd.DataFrame, k: int, options: dict | None = None
-) -> pd.Series:
+def max_ont_sim(ranked: pd.DataFrame, qrels: pd.DataFrame, k: int, settings: Settings) -> pd.Series:
     """MaxOntSim@k per evaluated query (qids in both ``ranked`` and ``qrels``).
 
     ``ranked`` has qid, docno, rank (1-based, trec_eval order); ``qrels`` has qid, docno,
-    rel. Gold ids are qrels rows with rel ≥ ``options["relevance_level"]`` (default 1);
-    ``options["maxontsim_formula"]`` and ``options["ontology"]`` choose formula and HPO.
+    rel. Gold ids are qrels rows with rel ≥ ``settings.relevance_level``;
+    ``settings.maxontsim_formula`` and ``settings.ontology`` choose formula and HPO.
     This is the ``compute`` function registered with the local measure registry.
     """
     import pandas as pd  # registering the plugin must not import pandas (score's start-up)
 
-    options = options or {}
     if k < 1:
         raise UsageError(f"MaxOntSim@{k}: k must be a positive integer")
-    formula = resolve_formula(options.get("maxontsim_formula"))
-    level = options.get("relevance_level", 1)
+    formula = resolve_formula(settings.maxontsim_formula)
+    level = settings.relevance_level
     qids = pd.Index(ranked["qid"].astype(str).unique()).intersection(
         pd.Index(qrels["qid"].astype(str).unique())
     )
@@ -176,7 +173,10 @@ def max_ont_sim(
     # Score each distinct (e, r) once: runs repeat the same candidates across queries.
     distinct = pairs[["docno_e", "docno_r"]].drop_duplicates()
     distinct["sim"] = pair_similarities(
-        distinct["docno_e"].to_numpy(), distinct["docno_r"].to_numpy(), formula, _ontology(options)
+        distinct["docno_e"].to_numpy(),
+        distinct["docno_r"].to_numpy(),
+        formula,
+        load_ontology(settings.ontology),
     )
     pairs = pairs.merge(distinct, on=["docno_e", "docno_r"], how="left")
     best = pairs.groupby("qid", sort=False)["sim"].max()

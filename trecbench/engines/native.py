@@ -32,8 +32,8 @@ from ..measures import (
     registry,
     value_names,
 )
-from ..trec_eval import compat
 from ..trec_eval.prefs_files import PREFS_FORMATS
+from .interface import Settings
 
 # the ports themselves (trecbench.trec_eval) are imported by the method that uses them:
 # registering the engine, which every evaluation does, does not load them
@@ -90,7 +90,7 @@ class Evaluator:
 
     ``truth.table``: a qrels table (``qid, docno, rel``; for ``qrels_jg`` also ``iter``, the
     judgment group) or a preferences table (``qid, jg, jsg, docno, level``), as
-    ``settings["rel_format"]`` says; ``requested``: every measure of the call (``rbp``
+    ``settings.rel_format`` says; ``requested``: every measure of the call (``rbp``
     depends on those computed before it: :mod:`trecbench.trec_eval.leftovers`). After each
     :meth:`evaluate`, ``last`` holds its :class:`Result` (traces, where trec_eval stopped).
     """
@@ -98,18 +98,18 @@ class Evaluator:
     before_judged_only = True  # form_res_rels applies -J itself
     wants_table = True
 
-    def __init__(self, truth, measures: list[Measure], settings: dict, requested=()):
+    def __init__(self, truth, measures: list[Measure], settings: Settings, requested=()):
         self.judgments = truth.table
         self.measures = measures
         order = registry.trec_order()
         known = sorted((m for m in requested if m.family in order), key=lambda m: order[m.family])
         self._before_rbp = [m for m in known if order[m.family] < order["rbp"]]
-        self.rel_format = settings.get("rel_format", "qrels")
-        self.version = compat.get(settings.get("compat", compat.DEFAULT))
+        self.rel_format = settings.rel_format
+        self.version = settings.version
         self.relevance_level = truth.relevance_level
-        self.judged_only = bool(settings.get("judged_only"))
-        self.max_docs = settings.get("max_docs")
-        self.debug_level = settings.get("debug_level", 0)
+        self.judged_only = settings.judged_only
+        self.max_docs = settings.max_docs
+        self.debug_level = settings.debug_level
         self._prefs = _prefs_by_topic(self.judgments) if self.rel_format in PREFS_FORMATS else None
         self.last = Result()
 

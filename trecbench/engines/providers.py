@@ -23,6 +23,7 @@ import numpy as np
 from .. import extras
 from ..errors import DuplicateError
 from ..measures import Measure, registry, value_names
+from .interface import Settings
 
 NAME = "providers"
 # ir_measures provider -> the module it needs (the providers extra installs both)
@@ -105,7 +106,7 @@ class Evaluator:
     before_judged_only = False
     wants_table = True
 
-    def __init__(self, truth, measures: list[Measure], settings: dict):
+    def __init__(self, truth, measures: list[Measure], settings: Settings):
         import ir_measures  # noqa: F401  (registers the providers)
         from ir_measures import providers
 

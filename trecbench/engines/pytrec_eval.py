@@ -25,8 +25,8 @@ from ..measures import (
     registry,
     value_names,
 )
-from ..trec_eval import compat
 from ..trec_eval.gains import valid_int
+from .interface import Settings
 
 NAME = "pytrec_eval"
 PAIR_SEPARATOR = "="  # name=value pairs of a gain map: ndcg.1=3,2=9
@@ -162,22 +162,22 @@ class Evaluator:
     before_judged_only = True  # trec_eval's code applies -J itself
     wants_table = True
 
-    def __init__(self, truth, measures: list[Measure], settings: dict):
+    def __init__(self, truth, measures: list[Measure], settings: Settings):
         self.measures = measures
         self._groups: dict[tuple, list[Measure]] = {}
         for measure in measures:
             rel = measure.option("rel")
             key = (
                 truth.relevance_level if rel is None else truth.level(rel),
-                bool(settings.get("judged_only") or measure.option("judged_only")),
+                bool(settings.judged_only or measure.option("judged_only")),
                 dict(measure.options).get("gains"),
             )
             self._groups.setdefault(key, []).append(measure)
         self._truth = truth
-        self._num_docs = settings.get("num_docs")
+        self._num_docs = settings.num_docs
         # trec_eval 10.0 (--compat 10.0): pytrec_eval gets the run ranked the 10.0 way; its
         # gain maps differ (see _as_10)
-        self._ten = compat.get(settings.get("compat", compat.DEFAULT)).integer_gain_names
+        self._ten = settings.version.integer_gain_names
         self._evaluators: dict[tuple, _Group] = {}
 
     def _group(self, key) -> _Group:

@@ -5,7 +5,7 @@
 ``-J``, hands each measure to its engine (:mod:`trecbench.engines`) and redoes trec_eval's
 averaging (``-c``, geometric means, summed counts). The result, an :class:`Evaluation`,
 keeps per-topic values, aggregates, the measures as requested, the settings and the topics
-worth a warning; rendering it is :mod:`trecbench.trec_format`'s job.
+worth a warning; rendering it is :mod:`trecbench.renderers.trec_format`'s job.
 
 The package, one concern a module, each importing only those listed before it:
 :mod:`.settings` (:class:`EvalSettings`, checked once), :mod:`.results` (the result

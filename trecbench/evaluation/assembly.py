@@ -145,7 +145,7 @@ def _tie_bounds(result: RunResult, scored: list[_Block], columns, plan: _Plan, s
             ), {}, {})
             for side in (0, 1)
         ]  # fmt: skip
-    return tiebounds.run_bounds(result, orders, evaluated, columns, plan.engine_options, summarise)
+    return tiebounds.run_bounds(result, orders, evaluated, columns, plan.engine_settings, summarise)
 
 
 def _assembled(blocks: list[_Block], qids: list[str], part) -> dict:

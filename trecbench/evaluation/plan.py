@@ -5,7 +5,7 @@ whether run files may be read in blocks (:func:`_read_whole`), each engine's eva
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..engines import META, NATIVE, assign, engine_module
@@ -109,7 +109,7 @@ def _read_whole(settings: EvalSettings, engines: dict) -> str | None:
 class _Plan:
     """Which engine computes which measure, and each engine's evaluator (built on first use,
     reused for every run of the call); the settings, the trec_eval version reproduced and
-    ``-Z``'s table. Engines get the settings by name (``engine_options``), with the
+    ``-Z``'s table. Engines get the settings typed (``engine_settings``), with the
     relevance level as the judgments hold it (:meth:`Qrels.level`)."""
 
     def __init__(
@@ -119,7 +119,7 @@ class _Plan:
         self.engines = engines
         self.truth = truth
         self.settings = settings
-        self.engine_options = settings.to_json() | {"relevance_level": truth.relevance_level}
+        self.engine_settings = replace(settings, relevance_level=truth.relevance_level)
         self.version = settings.version
         self.zscores = zscores
         self.groups: dict[str, list[Measure]] = {}
@@ -142,7 +142,7 @@ class _Plan:
             # rbp depends on every measure computed before it (trecbench.trec_eval.leftovers)
             extra = {"requested": self.measures} if name == NATIVE else {}
             self._evaluators[name] = module.Evaluator(
-                self.truth, self.groups[name], self.engine_options, **extra
+                self.truth, self.groups[name], self.engine_settings, **extra
             )
         return self._evaluators[name]
 

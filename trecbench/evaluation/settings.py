@@ -102,6 +102,17 @@ class EvalSettings:
         return _compat.get(self.compat)
 
     @property
+    def ontology(self):
+        """The ontology file MaxOntSim measures read (the local option ``ontology``; None:
+        hpo3's bundled release)."""
+        return self.options.get("ontology")
+
+    @property
+    def maxontsim_formula(self) -> str | None:
+        """MaxOntSim's formula (the local option ``maxontsim_formula``; None: the default)."""
+        return self.options.get("maxontsim_formula")
+
+    @property
     def traced(self) -> bool:
         """Whether ``-D`` asks for traces or one topic."""
         return self.debug_level > 0 or self.debug_query is not None

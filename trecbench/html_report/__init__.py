@@ -4,7 +4,7 @@ with intervals, per-topic differences against the baseline, the precision-recall
 every topic listed (searchable, sortable) with a drill-down to each run's top documents
 and their grades, and the provenance. Every script, style and figure is inline: the page
 makes no network request. The numbers are the Comparison's, in the cells its Markdown
-report prints (:mod:`trecbench.comparison_cells`); the figures are Bokeh's, its JavaScript
+report prints (:mod:`trecbench.renderers.comparison_cells`); the figures are Bokeh's, its JavaScript
 inlined (the ``html`` extra).
 """
 

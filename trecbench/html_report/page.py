@@ -6,8 +6,8 @@ import json
 import math
 from typing import Any
 
-from .. import comparison_cells as cells
 from ..extras import require
+from ..renderers import comparison_cells as cells
 
 DEPTH = 20  # documents per run and topic in the drill-down (--html-depth)
 
@@ -27,7 +27,7 @@ def _sort_key(value: Any) -> str:
 def _summary_rows(comparison) -> list[list[tuple[str, str]]]:
     """The all-topics rows, one per measure and run: ``(text, sort key)`` per cell, the
     text as the Markdown report prints it."""
-    alpha = comparison.settings["alpha"]
+    alpha = comparison.statistics.alpha
     means = comparison.part(comparison.summary, "all").set_index(["measure", "run"])
     tests = comparison.part(comparison.comparisons, "all").set_index(["measure", "run"])
     rows = []

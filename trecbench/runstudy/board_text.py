@@ -84,7 +84,7 @@ def _markdown(board: MeasureBoard) -> str:
 
 
 def _latex(board: MeasureBoard) -> str:
-    from ..comparison_text import latex_escape as _latex_escape
+    from ..renderers.comparison_text import latex_escape as _latex_escape
 
     header, rows = _rows(board)
     lines = [

@@ -46,8 +46,11 @@ def measure_group(measure: str) -> str:
 
 
 def direction_of(comparison, measure: str) -> str | None:
-    """``higher``, ``lower`` or None, as :func:`trecbench.comparison.direction` recorded it."""
-    return comparison.settings["better"][measure]
+    """``higher``, ``lower`` or None: which values of ``measure`` are better, from its
+    definition in the measure registry."""
+    from ..measures import better
+
+    return better(measure)
 
 
 def star_text(p: float, alpha: float) -> str:
@@ -110,8 +113,7 @@ def flag_text(evaluation: Mapping[str, Any]) -> str:
 
 
 def test_label(comparison, section) -> str:
-    names = comparison.settings["names"]
-    return names["macro_test"] if section.kind == MACRO else names["test"]
+    return comparison.statistics.label(macro=section.kind == MACRO)
 
 
 def section_notes(comparison, section) -> list[str]:
@@ -139,14 +141,14 @@ def section_notes(comparison, section) -> list[str]:
 def header_lines(comparison) -> list[str]:
     """What was compared and how, one item per line (Markdown list items without the
     dash; the terminal prints them as they are)."""
-    settings = comparison.settings
-    level = f"{settings['confidence']:.0%}"
+    settings = comparison.statistics
+    level = f"{settings.confidence:.0%}"
     runs = ", ".join(
         f"{run} (baseline)" if run == comparison.baseline else run for run in comparison.runs
     )
     policy = (
         "a run without results for a topic scores 0 on it (trec_eval -c)"
-        if settings["missing"] == "zero"
+        if settings.missing == "zero"
         else "only topics every run was evaluated on"
     )
     lines = [f"Runs: {runs}"]
@@ -167,24 +169,23 @@ def header_lines(comparison) -> list[str]:
             )
     lines.append(
         f"Means with {level} bootstrap percentile intervals over topics "
-        f"({settings['samples']:,} resamples, seed {settings['seed']})"
+        f"({settings.samples:,} resamples, seed {settings.seed})"
     )
     if len(comparison.runs) > 1:
         adjusted = (
             "its p-values are family-wise over all pairs of runs of a measure "
-            f"(--correction {settings['correction']} is not applied)"
-            if settings.get("family_wise")
-            else f"p-values adjusted with {settings['names']['correction']} over all "
+            f"(--correction {settings.correction} is not applied)"
+            if settings.registered.family_wise
+            else f"p-values adjusted with {settings.correction_name} over all "
             "comparisons of a section"
         )
         lines.append(
-            f"Significance: two-sided {settings['names']['test']} against "
-            f"{comparison.baseline}; {adjusted}"
+            f"Significance: two-sided {settings.label()} against {comparison.baseline}; {adjusted}"
         )
     if any(section.kind == MACRO for section in comparison.sections):
         lines.append(
             "Macro sections: mean of the strata's means; stratified bootstrap intervals "
-            f"(resampling within strata); {settings['names']['macro_test']}"
+            f"(resampling within strata); {settings.label(macro=True)}"
         )
     flags = flag_text(comparison.evaluation or {})
     if flags:
@@ -205,8 +206,8 @@ def header_lines(comparison) -> list[str]:
 
 
 def legend_text(comparison, markdown: bool) -> str:
-    alpha = comparison.settings["alpha"]
-    level = f"{comparison.settings['confidence']:.0%}"
+    alpha = comparison.statistics.alpha
+    level = f"{comparison.statistics.confidence:.0%}"
     star = r"\*" if markdown else "*"
     best = "**bold** = best mean of the measure; " if markdown else ""
     return (
@@ -255,7 +256,7 @@ def mover_lines(comparison, label: str, markdown: bool) -> list[str]:
 
 def tie_rows(comparison, label: str) -> list[list[str]] | None:
     """Rows ``measure, run, mean, lowest, highest, reported order`` (None without bounds)."""
-    if not comparison.settings.get("tie_bounds"):
+    if not comparison.tie_bounded:
         return None
     summary = comparison.part(comparison.summary, label)
     rows = []
@@ -264,7 +265,7 @@ def tie_rows(comparison, label: str) -> list[list[str]] | None:
         if not (math.isfinite(low) and math.isfinite(high)):
             where = "not bounded"
         else:
-            from .tiebounds import position
+            from ..tiebounds import position
 
             where = position(row["mean"], low, high)
         rows.append(
@@ -316,7 +317,7 @@ def welch_rows(comparison, label: str) -> list[list[str]]:
 
 
 def welch_title(comparison) -> str:
-    level = f"{comparison.settings['confidence']:.0%}"
+    level = f"{comparison.statistics.confidence:.0%}"
     return (
         f"Independent-samples view (weaker design: ignores that the runs answer the same "
         f"topics; for reference only): normal-approximation {level} CI (mean ± z·sd/√n) and "
@@ -346,16 +347,16 @@ def pairs_rows(comparison, label: str, bold) -> list[list[str]]:
 
 
 def pairs_note(comparison, section) -> str:
-    settings = comparison.settings
+    settings = comparison.statistics
     family = (
         "family-wise over all pairs of runs of a measure"
-        if settings.get("family_wise")
-        else f"{settings['names']['correction']} over all pairs and measures"
+        if settings.registered.family_wise
+        else f"{settings.correction_name} over all pairs and measures"
     )
     return (
         f"every run against every other: superscript letters = significantly better than "
         f"those runs ({test_label(comparison, section)}, {family}, "
-        f"adjusted p < {settings['alpha']:g})"
+        f"adjusted p < {settings.alpha:g})"
     )
 
 
@@ -363,7 +364,7 @@ def mean_cells(comparison, label: str, measures: list[str], bold: str = "") -> l
     """Header and rows of a section's means table: runs as columns, one row per measure
     (mean, interval, change and marker; the best mean between ``bold`` marks), a "best
     run" column."""
-    alpha = comparison.settings["alpha"]
+    alpha = comparison.statistics.alpha
     summary = comparison.part(comparison.summary, label).set_index(["measure", "run"])
     tests = comparison.part(comparison.comparisons, label).set_index(["measure", "run"])
     header = [f"{run} (baseline)" if run == comparison.baseline else run for run in comparison.runs]

@@ -13,8 +13,8 @@ import json
 import math
 from urllib.parse import quote
 
-from .errors import OutputError
-from .measures import COUNTS, RUNID, STRING
+from ..errors import OutputError
+from ..measures import COUNTS, RUNID, STRING
 
 NAMES = ("trec", "display", "asked")
 
@@ -74,7 +74,7 @@ def trec_text(evaluation, run, *, per_query: bool = False, summary: bool = True,
     lines. A run trec_eval stopped in (exit 4) prints what it printed before stopping."""
     lines = []
     columns = evaluation.columns
-    z = bool(evaluation.options.get("zscores"))
+    z = bool(evaluation.settings.zscores)
     prefix = "Z" if z else ""
     traces = run.traces or [""] * len(run.qids)
     for index, qid in enumerate(run.qids):
@@ -194,7 +194,7 @@ def render_json(
 ) -> str:
     """Everything as JSON: measures, options, per-run aggregates (and tie bounds when
     computed) and per-topic values, flagged topics, and ``groups`` (grouped means,
-    :func:`trecbench.strata.groups_document`) when given."""
+    :func:`trecbench.renderers.strata.groups_document`) when given."""
     runs = []
     for run in evaluation.runs:
         entry = {

@@ -14,48 +14,11 @@ import io
 import json
 
 # this module reads a Comparison, never imports trecbench.comparison: data flows one way
-from .comparison_cells import (
-    ALL,
-    MACRO,
-    STRATUM,
-    TIE_NOTE,
-    best_runs,
-    change_text,
-    direction_of,
-    header_lines,
-    legend_text,
-    letters,
-    marker_text,
-    mean_cells,
-    measure_group,
-    mover_lines,
-    number_text,
-    p_text,
-    pairs_note,
-    pairs_rows,
-    section_notes,
-    signed_text,
-    tie_rows,
-    welch_rows,
-    welch_title,
-)
+from . import comparison_cells as common
 from .comparison_markdown import markdown
 
 FORMATS = ("table", "markdown", "csv", "json", "latex")
-__all__ = [  # the renderers, and the cells other reports (benchmark, HTML) share
-    "FORMATS",
-    "best_runs",
-    "csv_text",
-    "latex",
-    "latex_escape",
-    "letters",
-    "markdown",
-    "mean_cells",
-    "measure_group",
-    "render",
-    "section_notes",
-    "terminal_table",
-]
+__all__ = ["FORMATS", "csv_text", "latex", "latex_escape", "markdown", "render", "terminal_table"]
 
 
 def render(comparison, fmt: str = "table") -> str:
@@ -67,7 +30,7 @@ def render(comparison, fmt: str = "table") -> str:
     if fmt == "csv":
         return csv_text(comparison)
     if fmt == "json":
-        from .report import _json_safe
+        from ..report import _json_safe
 
         return json.dumps(_json_safe(comparison.report()), indent=1, ensure_ascii=False) + "\n"
     if fmt == "latex":
@@ -108,55 +71,58 @@ def _aligned(rows: list[list[str]], right: set[int]) -> list[str]:
 def _section_table(comparison, section) -> list[str]:
     """Per measure and run: mean [CI], and against the baseline difference [CI], change,
     W/T/L (not in macro sections: the same topics as all), adjusted p with marker."""
-    alpha = comparison.settings["alpha"]
-    level = f"{comparison.settings['confidence']:.0%}"
-    correction = comparison.settings["names"]["correction"]
+    statistics = comparison.statistics
+    alpha, level = statistics.alpha, f"{statistics.confidence:.0%}"
+    correction = statistics.correction_name
     summary = comparison.part(comparison.summary, section.label).set_index(["measure", "run"])
     tests = comparison.part(comparison.comparisons, section.label).set_index(["measure", "run"])
     compared = len(comparison.runs) > 1
     header = ["measure", "run", "mean", f"{level} CI"]
     if compared:
         header += [f"vs {comparison.baseline}", f"{level} CI", "change"]
-        header += ([] if section.kind == MACRO else ["W/T/L"]) + [f"p ({correction})"]
+        header += ([] if section.kind == common.MACRO else ["W/T/L"]) + [f"p ({correction})"]
     rows = [header]
     for measure in comparison.measures:
         name = (
             f"{measure} (lower is better)"
-            if direction_of(comparison, measure) == "lower"
+            if common.direction_of(comparison, measure) == "lower"
             else measure
         )
         for i, run in enumerate(comparison.runs):
             row = summary.loc[(measure, run)]
             shown = f"{run} (base)" if run == comparison.baseline and compared else run
-            cells = [name if i == 0 else "", shown, number_text(row["mean"])]
-            cells.append(f"[{number_text(row['ci_low'])}, {number_text(row['ci_high'])}]")
+            cells = [name if i == 0 else "", shown, common.number_text(row["mean"])]
+            cells.append(
+                f"[{common.number_text(row['ci_low'])}, {common.number_text(row['ci_high'])}]"
+            )
             if compared and run != comparison.baseline:
                 test = tests.loc[(measure, run)]
+                low, high = (common.signed_text(test[side]) for side in ("ci_low", "ci_high"))
                 cells += [
-                    signed_text(test["difference"]),
-                    f"[{signed_text(test['ci_low'])}, {signed_text(test['ci_high'])}]",
-                    change_text(test["relative_change"]),
+                    common.signed_text(test["difference"]),
+                    f"[{low}, {high}]",
+                    common.change_text(test["relative_change"]),
                 ]
-                if section.kind != MACRO:
+                if section.kind != common.MACRO:
                     cells.append(f"{test['wins']}/{test['ties']}/{test['losses']}")
-                marker = marker_text(test, alpha, direction_of(comparison, measure))
-                cells.append(f"{p_text(test['p_adjusted'])} {marker}")
+                marker = common.marker_text(test, alpha, common.direction_of(comparison, measure))
+                cells.append(f"{common.p_text(test['p_adjusted'])} {marker}")
             rows.append(cells + [""] * (len(header) - len(cells)))
-    right = {2, 4, 6, 7} if section.kind != MACRO else {2, 4, 6}
+    right = {2, 4, 6, 7} if section.kind != common.MACRO else {2, 4, 6}
     return _aligned(rows, right)
 
 
 def _strata_table(comparison, field: str) -> list[str]:
     """One row per stratum of ``field`` and measure: topics and each run's mean (with the
     marker of its comparison with the baseline)."""
-    alpha = comparison.settings["alpha"]
+    alpha = comparison.statistics.alpha
     header = [field, "topics", "measure"] + [
         f"{run} (base)" if run == comparison.baseline and len(comparison.runs) > 1 else run
         for run in comparison.runs
     ]
     rows = [header]
     for section in comparison.sections:
-        if section.kind != STRATUM or section.field != field:
+        if section.kind != common.STRATUM or section.field != field:
             continue
         summary = comparison.part(comparison.summary, section.label).set_index(["measure", "run"])
         tests = comparison.part(comparison.comparisons, section.label).set_index(["measure", "run"])
@@ -167,10 +133,10 @@ def _strata_table(comparison, field: str) -> list[str]:
                 measure,
             ]
             for run in comparison.runs:
-                cell = number_text(summary.loc[(measure, run), "mean"])
+                cell = common.number_text(summary.loc[(measure, run), "mean"])
                 if run != comparison.baseline:
-                    marker = marker_text(
-                        tests.loc[(measure, run)], alpha, direction_of(comparison, measure)
+                    marker = common.marker_text(
+                        tests.loc[(measure, run)], alpha, common.direction_of(comparison, measure)
                     )
                     cell += f" {marker}" if marker else ""
                 cells.append(cell)
@@ -189,49 +155,51 @@ def _wrap(text: str, indent: str = "  ") -> list[str]:
 
 def terminal_table(comparison) -> str:
     """The plain-text report ``trecbench compare`` prints."""
-    lines = [part for line in header_lines(comparison) for part in _wrap(line)]
-    lines += _wrap(legend_text(comparison, markdown=False))
+    lines = [part for line in common.header_lines(comparison) for part in _wrap(line)]
+    lines += _wrap(common.legend_text(comparison, markdown=False))
     several = len(comparison.runs) > 1
     for section in comparison.sections:
-        if section.kind == STRATUM:
+        if section.kind == common.STRATUM:
             continue
         lines += ["", f"{section.title} ({section.topics} topics)"]
         lines += _section_table(comparison, section)
-        lines += [part for note in section_notes(comparison, section) for part in _wrap(note)]
-        if section.kind == MACRO:
+        lines += [
+            part for note in common.section_notes(comparison, section) for part in _wrap(note)
+        ]
+        if section.kind == common.MACRO:
             lines += ["", f"By {section.field} (per stratum; every table in the Markdown report)"]
             lines += _strata_table(comparison, section.field)
             lines += [
                 part
                 for stratum in comparison.sections
-                if stratum.kind == STRATUM and stratum.field == section.field
-                for note in section_notes(comparison, stratum)
+                if stratum.kind == common.STRATUM and stratum.field == section.field
+                for note in common.section_notes(comparison, stratum)
                 for part in _wrap(f"{stratum.value}: {note}")
             ]
     if several:
         lines += ["", f"Topic movers against {comparison.baseline} (all topics)"]
-        movers = mover_lines(comparison, ALL, markdown=False) or ["  no topic moved"]
+        movers = common.mover_lines(comparison, common.ALL, markdown=False) or ["  no topic moved"]
         lines += [part for line in movers for part in _wrap(line, " " * 10)]
-    ties = tie_rows(comparison, ALL)
+    ties = common.tie_rows(comparison, common.ALL)
     if ties is not None:
         lines.append("")
         if all(row[-1] == "fixed" for row in ties):
             lines.append("Tie sensitivity: no order of tied documents changes any mean here.")
         else:
-            lines += _wrap("Tie sensitivity (all topics): " + TIE_NOTE)
+            lines += _wrap("Tie sensitivity (all topics): " + common.TIE_NOTE)
             header = ["measure", "run", "mean", "lowest", "highest", "reported order"]
             lines += _aligned([header, *ties], {2, 3, 4})
     if several:
-        lines += [""] + _wrap(welch_title(comparison))
+        lines += [""] + _wrap(common.welch_title(comparison))
         header = ["measure", "run", "mean", "normal CI", "Welch t", "df", "p", "p adjusted"]
-        lines += _aligned([header, *welch_rows(comparison, ALL)], {2, 4, 5, 6, 7})
+        lines += _aligned([header, *common.welch_rows(comparison, common.ALL)], {2, 4, 5, 6, 7})
     if len(comparison.runs) > 2:
         for section in comparison.sections:
-            if section.kind == STRATUM:
+            if section.kind == common.STRATUM:
                 continue
-            note = f"All pairs, {section.title.lower()}: {pairs_note(comparison, section)}"
+            note = f"All pairs, {section.title.lower()}: {common.pairs_note(comparison, section)}"
             lines += [""] + _wrap(note)
-            rows = pairs_rows(comparison, section.label, lambda text: text)
+            rows = common.pairs_rows(comparison, section.label, lambda text: text)
             flat = [
                 cells[:2] + [f"{t}{'^' + w if w else ''}" for t, w in cells[2:]] for cells in rows
             ]
@@ -253,7 +221,7 @@ def csv_text(comparison) -> str:
     merged.insert(2, "topics", [sections[label].topics for label in merged["stratum"]])
     # each section's notes once: on its first row
     first = ~merged["stratum"].duplicated()
-    notes = {label: " ".join(section_notes(comparison, s)) for label, s in sections.items()}
+    notes = {label: " ".join(common.section_notes(comparison, s)) for label, s in sections.items()}
     merged["notes"] = [
         notes[label] if head else "" for label, head in zip(merged["stratum"], first, strict=True)
     ]
@@ -287,9 +255,9 @@ def latex(comparison) -> str:
     best mean in bold."""
     blocks = ["% trecbench compare: all-pairs tables; needs \\usepackage{booktabs}"]
     for section in comparison.sections:
-        if section.kind == STRATUM:
+        if section.kind == common.STRATUM:
             continue
-        rows = pairs_rows(comparison, section.label, lambda text: f"\\textbf{{{text}}}")
+        rows = common.pairs_rows(comparison, section.label, lambda text: f"\\textbf{{{text}}}")
         body = [
             " & ".join(
                 [cells[0], latex_escape(cells[1])]
@@ -301,8 +269,8 @@ def latex(comparison) -> str:
         caption = " ".join(
             [
                 f"{section.title} ({section.topics} topics): mean per run; "
-                f"{pairs_note(comparison, section)}; best mean in bold.",
-                *section_notes(comparison, section),
+                f"{common.pairs_note(comparison, section)}; best mean in bold.",
+                *common.section_notes(comparison, section),
             ]
         )
         blocks.append(

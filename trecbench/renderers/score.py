@@ -1,0 +1,73 @@
+"""What ``trecbench score`` prints, from its results: the evaluation in one of its formats
+(:mod:`.trec_format`), then the grouped means (:mod:`.strata`) and the tie bounds
+(:mod:`.tiebounds`) when asked for. :class:`ScoreView` holds how: the output settings of
+the command, typed and built once."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import trec_format
+
+
+@dataclass(frozen=True)
+class ScoreView:
+    """How ``score`` shows an evaluation: ``output_format`` (``trec``, ``table``,
+    ``markdown``, ``csv`` or ``json``), measure ``labels`` (``trec``, ``display`` or
+    ``asked``; None: ``trec`` for trec_eval's text, ``display`` otherwise), each topic
+    too (``per_query``: ``-q``), the summary (``summary``: not ``-n``) and the tie bounds
+    (``tie_bounds``)."""
+
+    output_format: str = "trec"
+    labels: str | None = None
+    per_query: bool = False
+    summary: bool = True
+    tie_bounds: bool = False
+
+    def __post_init__(self) -> None:
+        if self.labels is None:
+            chosen = "trec" if self.output_format == "trec" else "display"
+            object.__setattr__(self, "labels", chosen)
+
+    @property
+    def separator(self) -> str:
+        """What stands between the evaluation and each part after it (none in CSV)."""
+        return "" if self.output_format == "csv" else "\n"
+
+
+def render_score(evaluation, view: ScoreView, grouped: dict | None = None) -> str:
+    """The evaluation as ``view`` says, then (except in JSON, whose document holds them)
+    its grouped means (``grouped``: field -> :func:`trecbench.strata.evaluation_groups`)
+    and its tie bounds, each after :attr:`ScoreView.separator`."""
+    fmt, names = view.output_format, view.labels
+    if fmt == "json":
+        return trec_format.render_json(evaluation, names=names, groups=groups_json(grouped))
+    if fmt == "trec":
+        text = trec_format.render_trec(
+            evaluation, per_query=view.per_query, summary=view.summary, names=names
+        )
+    elif fmt == "csv":
+        text = trec_format.render_csv(evaluation, per_query=view.per_query, names=names)
+    elif fmt == "markdown":
+        text = trec_format.render_markdown(evaluation, names=names)
+    else:
+        text = trec_format.render_table(evaluation, names=names)
+    if grouped:
+        from .strata import render_groups
+
+        labels = {c.display: c.label if names == "trec" else c.display for c in evaluation.columns}
+        text += view.separator + render_groups(grouped, fmt, labels)
+    if view.tie_bounds:
+        from .tiebounds import render
+
+        text += view.separator + render(evaluation, fmt, names)
+    return text
+
+
+def groups_json(grouped: dict | None) -> dict | None:
+    """The grouped means' JSON document (None without groups)."""
+    if not grouped:
+        return None
+    from .strata import groups_document
+
+    return groups_document(grouped)

@@ -1,0 +1,112 @@
+"""Tie bounds as text: ``trecbench score --tie-bounds`` in each of ``score``'s formats and
+its JSON entry (the bounds themselves are :mod:`trecbench.tiebounds`')."""
+
+from __future__ import annotations
+
+from ..tiebounds import position
+
+TITLE = (
+    "tie bounds: lowest and highest value over every order of tied documents; the reported "
+    "order is trec_eval's (ties by docno descending)"
+)
+
+
+def _rows(evaluation, names: str) -> list[list]:
+    labels = {c.display: c.label for c in evaluation.columns}
+    rows = []
+    for row in evaluation.tie_bounds.itertuples(index=False):
+        name = labels[row.measure] if names == "trec" else row.measure
+        bounded = isinstance(row.position, str)
+        rows.append(
+            [
+                row.run,
+                name,
+                row.value,
+                row.low,
+                row.high,
+                row.position if bounded else "not bounded",
+                row.tied_topics,
+                "" if bounded else row.reason,
+            ]
+        )
+    return rows
+
+
+def _number(value: float) -> str:
+    return "n/a" if value != value else f"{value:.4f}"
+
+
+def render(evaluation, output_format: str, names: str = "display") -> str:
+    """The bounds of an evaluation made with ``tie_bounds=True`` in one of ``score``'s text
+    formats: ``trec`` (lines ``<measure>:tie_low`` and ``<measure>:tie_high`` per run, as
+    trec_eval prints a summary), ``csv`` (``run,measure,value,low,high,position,
+    tied_topics,reason``), ``markdown`` or an aligned ``table``."""
+    rows = _rows(evaluation, names)
+    if output_format == "trec":
+        lines = []
+        for run in dict.fromkeys(row[0] for row in rows):
+            if len(evaluation.runs) > 1:
+                lines.append(f"# {run}: {TITLE}")
+            for _, name, _, low, high, *_ in (row for row in rows if row[0] == run):
+                if low == low:  # bounded
+                    lines += [
+                        f"{name + ':tie_low':<22}\tall\t{low:6.4f}",
+                        f"{name + ':tie_high':<22}\tall\t{high:6.4f}",
+                    ]
+        return "".join(line + "\n" for line in lines)
+    if output_format == "csv":
+        import csv
+        import io
+
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(
+            ["run", "measure", "value", "low", "high", "position", "tied_topics", "reason"]
+        )
+        writer.writerows([[c if c == c else None for c in row] for row in rows])
+        return out.getvalue()
+    header = ["run", "measure", "value", "lowest", "highest", "reported order", "tied topics"]
+    cells = [
+        [run, name, _number(v), _number(lo), _number(hi), where, str(t)]
+        for run, name, v, lo, hi, where, t, _ in rows
+    ]
+    reasons = sorted({f"{row[1]}: {row[7]}" for row in rows if row[7]})
+    if output_format == "markdown":
+        lines = [
+            f"**{TITLE}**",
+            "",
+            "| " + " | ".join(header) + " |",
+            "|---|---|" + "---:|" * 3 + "---|---:|",
+        ]
+        lines += ["| " + " | ".join(row) + " |" for row in cells]
+    else:
+        widths = [max(len(r[i]) for r in [header, *cells]) for i in range(len(header))]
+        lines = [TITLE] + [
+            "  ".join(
+                c.rjust(widths[i]) if i in (2, 3, 4, 6) else c.ljust(widths[i])
+                for i, c in enumerate(r)
+            ).rstrip()
+            for r in [header, *cells]
+        ]
+    if reasons:
+        lines += [""] if output_format == "markdown" else []
+        lines += [f"not bounded: {reason}" for reason in reasons]
+    return "\n".join(lines) + "\n"
+
+
+def json_entry(run, columns, names: str = "display") -> dict:
+    """One run's bounds for ``score --format json``: ``{"tied_topics": n, "measures":
+    {name: {"low", "high", "position"} or {"reason"}}}``."""
+    measures = {}
+    bounds = run.tie_bounds
+    for column in columns:
+        value = run.summary.get(column.label)
+        if value is None or isinstance(value, str):
+            continue
+        name = column.label if names == "trec" else column.display
+        if column.label in bounds.unbounded:
+            measures[name] = {"reason": bounds.unbounded[column.label]}
+            continue
+        low, high = bounds.summary_low[column.label], bounds.summary_high[column.label]
+        measures[name] = {"low": low, "high": high, "position": position(float(value), low, high)}
+    return {"tied_topics": bounds.tied_topics, "measures": measures}
