@@ -102,6 +102,14 @@ FORMATS = ("trec", "table", "markdown", "csv", "json")
     "with -m (ndcg_cut.10). Default: trec for --format trec, display otherwise.",
 )
 @click.option(
+    "--names",
+    "run_names",
+    multiple=True,
+    metavar="NAME=RUN",
+    help="Name a run in tables, CSV, JSON, Markdown and reports (repeatable; default: its "
+    "file's stem, with parent folders when two share one). trec_eval text prints its tag.",
+)
+@click.option(
     "--strata",
     type=INPUT_FILE,
     default=None,
@@ -231,7 +239,7 @@ def score(
       trecbench score qrels/hpo-demo.qrels runs/*.run --html out/scores.html
       trecbench score qrels/hpo-demo.qrels runs/tfidf-char.run --unjudged-bounds
     """
-    from .. import provenance, trec_format
+    from .. import naming, provenance, trec_format
     from ..errors import TrecbenchError
     from ..evaluation import evaluate
     from ..report import check_score_outputs, write_score_outputs
@@ -275,6 +283,7 @@ def score(
                 engine=flags["engine"],
                 options={"maxontsim_formula": maxontsim_formula, "ontology": ontology},
                 progress=progress,
+                run_names=naming.named_runs(given[1 : len(runs) + 1], flags["run_names"]),
                 tie_bounds=tie_bounds,
                 memory=memory,
                 jobs=jobs,

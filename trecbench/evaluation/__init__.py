@@ -142,9 +142,9 @@ def _evaluate(qrels, runs, measures, settings: EvalSettings, run_names, progress
     read meanwhile), then every run scored, in order."""
     version = settings.version
     sources, names = inputs.split_runs(runs)
-    names = list(run_names) if run_names else names
     if sum(map(_is_stdin, sources)) > 1:
         raise UsageError("standard input ('-') holds one run: give it once")
+    names = _named(sources, list(run_names) if run_names else names)
     requested, ordered, engines = _measures(measures, settings)
     # the engines decide, with the flags, whether run files may be read in blocks
     read_whole = _read_whole(settings, engines)
@@ -179,6 +179,16 @@ def _evaluate(qrels, runs, measures, settings: EvalSettings, run_names, progress
     done = _scored(scoring, workers, progress, ahead)
     _collect(evaluation, done, len(sources), workers > 1, progress)
     return evaluation
+
+
+def _named(sources: list, names: list[str] | None) -> list[str]:
+    """Each run's name (:func:`trecbench.naming.run_names`): ``names`` when given, else a
+    file's stem made distinct by its parent folders (a run on Dask by its one file), else
+    ``run1..N``."""
+    from ..naming import run_names
+
+    files = [getattr(s, "path", None) or s if hasattr(s, "score_run") else s for s in sources]
+    return run_names(files, names)
 
 
 def _scored(runs: _Runs, workers: int, progress, ahead) -> Iterator[tuple]:

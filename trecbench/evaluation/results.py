@@ -334,9 +334,12 @@ class Evaluation:
         """``(path, kind) -> record`` of every input read from a file, taken while it was
         parsed (the file is not read again for them): what
         :func:`trecbench.report.input_record` gives (``path``, ``kind``, ``size``,
-        ``sha256``, ``lines``, ``topics``; for runs ``run_tag`` and ``run_tags``)."""
+        ``sha256``, ``lines``, ``topics``; for runs ``run_tag``, ``run_tags`` and ``name``,
+        the run's name in the results: its provenance beside its name)."""
         records = {(self.qrels_path, "qrels"): self.qrels_record} if self.qrels_record else {}
-        return records | {(run.path, "run"): run.record for run in self.runs if run.record}
+        return records | {
+            (run.path, "run"): run.record | {"name": run.name} for run in self.runs if run.record
+        }
 
 
 def _few(names: list[str], shown: int = 6) -> str:

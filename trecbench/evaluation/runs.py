@@ -48,7 +48,7 @@ class _Runs:
     """What scoring the runs of a call needs (a worker process gets it once)."""
 
     sources: list
-    names: list[str] | None
+    names: list[str]  # one per run (evaluation._named)
     plan: _Plan
     budget: Budget
     read_whole: str | None  # why run files are read whole (:func:`_read_whole`)
@@ -56,22 +56,19 @@ class _Runs:
 
     def score(self, index: int, tie_bounds: bool, progress=None, ahead=None) -> tuple:
         """``(result, columns, flagged topics, warnings)`` of run ``index``."""
-        source, names, plan = self.sources[index], self.names, self.plan
+        source, name, plan = self.sources[index], self.names[index], self.plan
         if hasattr(source, "score_run"):  # scored elsewhere (trecbench.dask.DaskRun)
             if self.read_whole is not None:
                 raise UsageError(
                     "a run on Dask is scored as trec_eval 9.0.8 without -R, -Z, -D or the "
                     f"measures of trecbench's native ports; this call has {self.read_whole}"
                 )
-            name = names[index] if names else None
             return source.score_run(plan, tie_bounds, name)
         in_blocks = ahead is None and self.read_whole is None and _in_blocks(source, self.budget)
         if in_blocks or isinstance(ahead, _BlocksAhead):
             path = os.fspath(source)
-            name = names[index] if names else path
             return _evaluate_blocks(path, name, plan, self.budget, progress, tie_bounds, ahead)
         run = load(source, "run", ahead, progress, plan.version)
-        name = names[index] if names else run.path or f"run{index + 1}"
         result, columns, flags = _evaluate_run(run.table, name, run.path, plan, tie_bounds)
         result.record = run.record
         return result, columns, flags, list(run.warnings)
