@@ -726,7 +726,8 @@ def _score_means(suite: Path, flags: list[str]) -> dict:
     runs = [str(suite / "results.test"), str(suite / "results.trunc")]
     done = _invoke(
         "score",
-        ["-c", "--format", "json", *OPTION_MEASURES, *flags, str(suite / "qrels.rel_level"), *runs],
+        ["-c", "--format", "json", "--labels", "display", *OPTION_MEASURES, *flags]
+        + [str(suite / "qrels.rel_level"), *runs],  # compare's names: display names
     )
     assert done.exit_code == 0, done.output
     document = json.loads(done.stdout)

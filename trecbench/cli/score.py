@@ -99,7 +99,7 @@ FORMATS = ("trec", "table", "markdown", "csv", "json")
     type=click.Choice(("trec", "display", "asked")),
     default=None,
     help="Measure labels: trec_eval's (ndcg_cut_10), display names (nDCG@10) or as asked "
-    "with -m (ndcg_cut.10). Default: trec for --format trec, display otherwise.",
+    "with -m (ndcg_cut.10). Default: trec for --format trec, as asked otherwise.",
 )
 @click.option(
     "--names",
@@ -257,7 +257,7 @@ def score(
         from .. import outputs
 
         outputs.check_target(html_page, [g for g in given if g])
-    names = names or ("trec" if output_format == "trec" else "display")
+    names = names or ("trec" if output_format == "trec" else "asked")
     debug_level, debug_query = _debug(flags["debug"])
     progress = TaskProgress() if wanted(flags["quiet"]) else None
     if dask_address is not None:

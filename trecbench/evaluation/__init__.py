@@ -35,7 +35,7 @@ from .assembly import (
 )
 from .gate import ValidationFailed
 from .judgments import Preferences, Qrels, load_judgments
-from .plan import _check_rel_format, _measures, _Plan, _read_whole
+from .plan import _aliases, _check_rel_format, _measures, _Plan, _read_whole
 from .reading import (
     Progress,
     _blocks_ahead,  # noqa: F401
@@ -160,7 +160,8 @@ def _evaluate(qrels, runs, measures, settings: EvalSettings, run_names, progress
         z_table = (
             None if settings.zscores is None else zscores_module.read_zscores(settings.zscores)
         )
-        plan = _Plan(ordered, engines, truth, settings, z_table)
+        aliases = _aliases(measures, requested, settings.compat)
+        plan = _Plan(ordered, engines, truth, settings, z_table, aliases)
         flagged = truth.flagged()
         if progress is not None:
             progress("scoring", 0, len(sources))
