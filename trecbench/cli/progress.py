@@ -41,6 +41,13 @@ class StderrProgress:
         self.leave = leave
         self.start = time.monotonic() if start is None else start
         self.bar = None
+        self.postfix = ""
+
+    def note(self, text: str) -> None:
+        """Show ``text`` after the counts (``1,234 lines``), from the next redraw."""
+        self.postfix = text
+        if self.bar is not None:
+            self.bar.set_postfix_str(text, refresh=False)
 
     def __call__(self, done: int, total: int | None = None) -> None:
         if self.bar is None:
@@ -61,6 +68,8 @@ class StderrProgress:
                 leave=self.leave,
             )
             self.bar.start_t -= elapsed  # rate and ETA from the job's start, not the bar's
+            if self.postfix:
+                self.bar.set_postfix_str(self.postfix, refresh=False)
         if total is not None and self.bar.total != total:
             self.bar.total = total
         self.bar.update(done - self.bar.n)

@@ -121,7 +121,7 @@ def validate(
         except ValueError as error:
             raise click.BadParameter(str(error), param_hint="--docid-regex") from None
     depth = v.PROFILE_DEPTH if max_depth is None else max_depth
-    progress = _LineProgress() if wanted(quiet) else None
+    progress = _FileProgress() if wanted(quiet) else None
     with contextlib.ExitStack() as held:
         try:
             ids = v.read_topics(topics) if topics else None
@@ -138,6 +138,7 @@ def validate(
                 min_depth=min_depth,
                 docid_regex=docid_regex,
                 progress=progress,
+                read_progress=None if progress is None else progress.read,
                 memory=memory,
             )
             if source is not None:
@@ -208,17 +209,30 @@ class _Verify:
         return self.result
 
 
-class _LineProgress:
-    """One progress line per file: ``validating FILE: N lines``."""
+class _FileProgress:
+    """One progress line per file: ``validating FILE`` with the bytes read of its size,
+    rate and ETA (a pipe: bytes and rate) and the lines read so far; a file read before
+    (``--fix``'s, held in memory) shows the lines read and their rate."""
 
     def __init__(self):
         self.path, self.line = None, None
 
+    def read(self, path: str, done: int, total: int | None) -> None:
+        """``read_progress``: bytes of ``path`` read, of ``total``."""
+        self._to(path, "B")(done, total)
+
     def __call__(self, path: str, lines: int) -> None:
+        """``progress``: the physical lines of ``path`` read so far."""
+        if path == self.path and self.line.unit == "B":
+            self.line.note(f"{lines:,} lines")
+        else:
+            self._to(path, " lines")(lines)
+
+    def _to(self, path: str, unit: str) -> StderrProgress:
         if path != self.path:
             self.close()
-            self.path, self.line = path, StderrProgress(f"validating {path}", unit=" lines")
-        self.line(lines)
+            self.path, self.line = path, StderrProgress(f"validating {path}", unit=unit)
+        return self.line
 
     def close(self) -> None:
         if self.line is not None:
