@@ -148,3 +148,37 @@ def test_validate_draws_its_bar_on_a_terminal_only(tmp_path, capsys, monkeypatch
     monkeypatch.setattr("sys.stderr.isatty", lambda: False, raising=False)
     assert run(["validate", str(path)]) == 0
     assert "validating" not in capsys.readouterr().err and size
+
+
+def test_one_run_in_blocks_counts_its_topics_scored(tmp_path, monkeypatch):
+    from trecbench import memory
+
+    monkeypatch.setattr(memory, "BLOCK_LINES", 7)  # blocks of a few lines: whole topics each
+    monkeypatch.setattr(memory, "READ_BYTES", 300)
+    lines = [f"q{q:02d} Q0 d{i} {i + 1} {10 - i} t\n" for q in range(12) for i in range(5)]
+    (tmp_path / "r.run").write_text("".join(lines))
+    (tmp_path / "other.run").write_text("".join(lines))
+    (tmp_path / "q").write_text("q01 0 d1 1\n")
+    calls = []
+    trecbench.evaluate(
+        tmp_path / "q", tmp_path / "r.run", ["P.5"], progress=lambda *c: calls.append(c)
+    )
+    counted = [done for label, done, total in calls if label == "scoring topics" and total is None]
+    assert len(counted) > 1 and counted == sorted(counted) and counted[-1] == 12
+    calls.clear()
+    runs = [tmp_path / "r.run", tmp_path / "other.run"]
+    trecbench.evaluate(tmp_path / "q", runs, ["P.5"], progress=lambda *c: calls.append(c))
+    assert not [call for call in calls if call[0] == "scoring topics"]  # several: runs counted
+
+
+def test_topics_scored_show_beside_the_reading_bar_then_on_their_own(capsys):
+    tasks = progress_module.TaskProgress(delay=0, interval=0)
+    tasks("reading run.gz", 1 << 20, 4 << 20)
+    tasks("scoring topics", 120, None)  # a block scored while the file is read
+    tasks("reading run.gz", 2 << 20, 4 << 20)
+    tasks("reading run.gz", 4 << 20, 4 << 20)
+    tasks("scoring topics", 250, None)  # the file read: the topics take the line
+    tasks.close()
+    err = capsys.readouterr().err
+    assert "reading run.gz:  50%" in err and "B/s, 120 topics scored]" in err
+    assert "scoring topics: 250 topics [" in err and " topics/s]" in err

@@ -106,12 +106,7 @@ def validate(
     from ..inputs.streams import Source
     from ..validation import report
 
-    if not runs and not qrels:
-        raise click.UsageError("give at least one RUN or --qrels QRELS")
-    if fix_out is not None and len(runs) != 1:
-        raise click.UsageError("--fix needs exactly one RUN")
-    if fix_tag is not None and fix_out is None:
-        raise click.UsageError("--fix-tag needs --fix")
+    _check_arguments(runs, qrels, fix_out, fix_tag)
     runs, qrels, topics = _stdin_named([*runs, qrels, topics], len(runs))
     if fix_out is not None:  # before the validation: an input is never the fixed run
         outputs.check_target(fix_out, [*runs, qrels, topics])
@@ -172,6 +167,15 @@ def validate(
             click.echo(f"{fix_out}: {report.summary_line([verify.result])}")
     if failed:
         raise SystemExit(ExitCode.INPUT)  # the exit code of a malformed input everywhere
+
+
+def _check_arguments(runs, qrels, fix_out, fix_tag) -> None:
+    if not runs and not qrels:
+        raise click.UsageError("give at least one RUN or --qrels QRELS")
+    if fix_out is not None and len(runs) != 1:
+        raise click.UsageError("--fix needs exactly one RUN")
+    if fix_tag is not None and fix_out is None:
+        raise click.UsageError("--fix-tag needs --fix")
 
 
 def _print_text(results, show: int) -> None:
