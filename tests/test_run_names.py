@@ -49,8 +49,12 @@ def test_evaluate_names_in_memory_runs_and_takes_names(two_alike):
     table = {"1": {"d1": 1.0}, "2": {"d2": 1.0}}
     mixed = trecbench.evaluate(folder / "q", [table, folder / "a/bm25.run", table], ["P.1"])
     assert [run.name for run in mixed.runs] == ["run1", "bm25", "run3"]
-    named = trecbench.evaluate(folder / "q", [table, table], ["P.1"], run_names=["x", "y"])
+    named = trecbench.evaluate(folder / "q", [table, table], ["P.1"], names=["x", "y"])
     assert list(named.to_frame().index) == ["x", "y"]
+    older = trecbench.evaluate(folder / "q", [table, table], ["P.1"], run_names=["x", "y"])
+    assert list(older.to_frame().index) == ["x", "y"]
+    with pytest.raises(UsageError, match="not both"):
+        trecbench.evaluate(folder / "q", table, "P.1", names=["x"], run_names=["x"])
     keyed = trecbench.evaluate(folder / "q", {"x": table, "y": table}, "P.1")
     assert set(keyed.to_dict()) == {"x", "y"}
     with pytest.raises(UsageError, match="two runs are named 'x'"):

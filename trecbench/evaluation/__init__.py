@@ -81,6 +81,7 @@ def evaluate(
     num_docs: int | None = None,
     float32: bool = True,
     engine: str = "auto",
+    names: Sequence[str] | None = None,
     run_names: Sequence[str] | None = None,
     options: Mapping[str, Any] | None = None,
     progress: Progress | None = None,
@@ -99,8 +100,10 @@ def evaluate(
     plain or compressed, or Parquet), pandas DataFrames or Arrow tables with trec,
     ir_measures or ranx column names, ``{qid: {docno: value}}`` dicts, ir_measures'
     Qrel/ScoredDoc iterables, and for qrels an ir_datasets id (``irds:ID``). ``runs`` is
-    one run, a list of runs or a dict ``{name: run}`` (``run_names`` names a list's
-    runs; by default a run is named after its file, else ``run1``, ``run2``...).
+    one run, a list of runs or a dict ``{name: run}``. A run is named as every command
+    names it (:func:`trecbench.naming.run_names`): by ``names`` (``run_names``, its older
+    spelling) or the dict's keys, else by its file's stem made distinct by its parent
+    folders (``a/bm25``, ``b/bm25``), else ``run1``, ``run2``... by its place.
     ``measures``: names in any spelling (see :func:`trecbench.measures.parse_measure`) or
     trec_eval nicknames; None means the KPI preset. The other arguments are the fields of
     :class:`EvalSettings` (trec_eval's flags, ``compat="10.0"``, ``tie_bounds``,
@@ -134,7 +137,9 @@ def evaluate(
         debug_query=debug_query, options=dict(options or {}), tie_bounds=tie_bounds,
         memory=memory, jobs=jobs,
     )  # fmt: skip
-    return _evaluate(qrels, runs, measures, settings, run_names, progress)
+    if names is not None and run_names is not None:
+        raise UsageError("give names or run_names (its older spelling), not both")
+    return _evaluate(qrels, runs, measures, settings, names or run_names, progress)
 
 
 def _evaluate(qrels, runs, measures, settings: EvalSettings, run_names, progress) -> Evaluation:
