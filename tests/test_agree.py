@@ -194,7 +194,7 @@ def test_agree_on_the_demo_orders_runs_by_their_means():
     table = frame.pivot_table(index="qid", columns=["run", "measure"], values="value")
     means = table.reindex(topics).fillna(0.0).mean()
     assert result.runs == ("lexical", "vector", "reranked")
-    for r, run in enumerate(runs):
+    for r, run in enumerate(result.runs):  # named by their stems, as evaluate names them
         for m, measure in enumerate(measures):
             assert result.means[r][m] == pytest.approx(means[(run, measure)], abs=1e-12)
     ndcg, mrr, nonrel = (np.array([row[m] for row in result.means]) for m in range(3))

@@ -356,7 +356,9 @@ def test_means_reproduce_trec_eval_with_and_without_c(trec_eval_suite, monkeypat
             list(TREC_MEASURES),
             samples=200,
         )
-    assert result.inputs == [report.input_record(i["path"], i["kind"]) for i in result.inputs]
+    counted = [{key: v for key, v in i.items() if key != "name"} for i in result.inputs]
+    assert counted == [report.input_record(i["path"], i["kind"]) for i in result.inputs]
+    assert [i.get("name") for i in result.inputs] == [None, "full", "trunc"]  # runs' names
     assert result.missing == {"full": [], "trunc": ["302"]}
     assert sorted(result.measures) == sorted(d for d, _ in TREC_MEASURES.values())
     means = result.summary.set_index(["run", "measure"])["mean"]
@@ -724,7 +726,8 @@ def _score_means(suite: Path, flags: list[str]) -> dict:
     runs = [str(suite / "results.test"), str(suite / "results.trunc")]
     done = _invoke(
         "score",
-        ["-c", "--format", "json", *OPTION_MEASURES, *flags, str(suite / "qrels.rel_level"), *runs],
+        ["-c", "--format", "json", "--labels", "display", *OPTION_MEASURES, *flags]
+        + [str(suite / "qrels.rel_level"), *runs],  # compare's names: display names
     )
     assert done.exit_code == 0, done.output
     document = json.loads(done.stdout)

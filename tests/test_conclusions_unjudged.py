@@ -116,7 +116,7 @@ def test_score_prints_the_librarys_bounds_in_table_and_json(capsys):
     args = ["score", "-m", "nDCG@10", "-m", "P.5", "--unjudged-bounds", str(QRELS), str(RUN)]
     assert run([*args, "--format", "json"]) == 0
     rows = json.loads(capsys.readouterr().out)["unjudged_bounds"]
-    expected = unjudged_bounds(str(QRELS), {str(RUN): str(RUN)}, ["nDCG@10", "P.5"])
+    expected = unjudged_bounds(str(QRELS), {RUN.stem: str(RUN)}, ["nDCG@10", "P.5"])
     assert rows == [bound.to_json() for bound in expected]
     assert set(rows[0]) == {"run", "measure", "value", "low", "high", "unjudged"}
     assert run([*args, "--format", "table"]) == 0

@@ -84,3 +84,56 @@ def test_score_labels_asked(capsys):
     )
     header = capsys.readouterr().out.splitlines()[0].split()
     assert header[-2:] == ["ndcg_cut.10", "RR@10"]
+
+
+def _pytrec_eval(measures):
+    import pytrec_eval
+
+    qrels = {q: {d: int(g) for d, g in docs.items()} for q, docs in _trec(QRELS, 3).items()}
+    run = {q: {d: float(s) for d, s in docs.items()} for q, docs in _trec(RUN, 4).items()}
+    return pytrec_eval.RelevanceEvaluator(qrels, set(measures)).evaluate(run)
+
+
+def test_two_spellings_are_computed_once_and_shown_under_both():
+    expected = _pytrec_eval({"ndcg_cut_10", "P_5"})
+    evaluation = trecbench.evaluate(QRELS, RUN, ["ndcg_cut.10", "P.5", "nDCG@10", "NDCG@10"])
+    assert [column.label for column in evaluation.columns] == ["P_5", "ndcg_cut_10"]  # once
+    assert list(evaluation.to_frame().columns) == ["P.5", "ndcg_cut.10", "nDCG@10", "NDCG@10"]
+    assert list(evaluation.to_frame(labels="display").columns) == ["P@5", "nDCG@10"]
+    shaped = evaluation.to_dict()
+    for qid, values in expected.items():
+        for name in ("ndcg_cut.10", "nDCG@10", "NDCG@10"):
+            assert shaped[qid][name] == pytest.approx(values["ndcg_cut_10"], abs=1e-12)
+        assert shaped[qid]["P.5"] == pytest.approx(values["P_5"], abs=1e-12)
+    per_topic = evaluation.to_frame(per_query=True)
+    assert (per_topic["nDCG@10"] == per_topic["ndcg_cut.10"]).all()
+
+
+def test_long_tables_pair_the_measure_as_asked_with_its_canonical_name():
+    expected = _pytrec_eval({"ndcg_cut_10", "recall_10", "recall_20"})
+    evaluation = trecbench.evaluate(QRELS, RUN, ["ndcg_cut.10", "nDCG@10", "recall.10,20"])
+    long = evaluation.to_long()
+    assert list(long.columns) == ["run", "measure", "canonical", "value"]
+    assert list(zip(long["measure"], long["canonical"], strict=True)) == [
+        ("Recall@10", "Recall@10"),  # one spelling of two values: each by its own name
+        ("Recall@20", "Recall@20"),
+        ("ndcg_cut.10", "nDCG@10"),
+        ("nDCG@10", "nDCG@10"),
+    ]
+    mean = sum(v["ndcg_cut_10"] for v in expected.values()) / len(expected)
+    assert list(long["value"].iloc[2:]) == pytest.approx([mean, mean], abs=1e-12)
+    per_topic = evaluation.to_long(per_query=True, labels="trec")
+    assert list(per_topic.columns) == ["run", "qid", "measure", "canonical", "value"]
+    assert len(per_topic) == 3 * len(expected)  # trec_eval's labels: each value once
+    rows = per_topic[per_topic["measure"] == "recall_20"].set_index("qid")["value"]
+    assert rows.to_dict() == pytest.approx({q: v["recall_20"] for q, v in expected.items()})
+    assert set(per_topic["canonical"]) == {"Recall@10", "Recall@20", "nDCG@10"}
+
+
+def test_score_labels_are_as_asked_by_default_and_trec_text_prints_once(capsys):
+    args = ["score", "-m", "ndcg_cut.10", "-m", "P.5", "-m", "nDCG@10", QRELS, RUN]
+    assert cli_run([*args, "--format", "table"]) == 0
+    assert capsys.readouterr().out.splitlines()[0].split()[2:4] == ["P.5", "ndcg_cut.10"]
+    assert cli_run(args) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in lines] == ["P_5", "ndcg_cut_10"]

@@ -53,7 +53,7 @@ def _score(capsys, folder, output_format):
 def test_trec_format(capsys, hostile, monkeypatch):
     monkeypatch.chdir(hostile)
     lines = _score(capsys, hostile, "trec")
-    assert "# fake%0AP_1 all 1.0.run" in lines
+    assert "# fake%0AP_1 all 1.0" in lines
     groups = []
     for line in lines:
         if not line or line.startswith("#"):

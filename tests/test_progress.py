@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import trecbench
 from trecbench.cli import progress as progress_module
-from trecbench.cli.validate import _LineProgress
+from trecbench.cli.validate import _FileProgress
 
 
 def test_validate_reports_physical_lines_after_each_chunk(tmp_path):
@@ -18,10 +18,11 @@ def test_validate_reports_physical_lines_after_each_chunk(tmp_path):
 
 
 def test_line_progress_draws_one_line_per_file(capsys, monkeypatch):
+    # a file whose bytes are not told (validate --fix's, held in memory): lines and rate
     monkeypatch.setattr(
         progress_module.StderrProgress.__init__, "__defaults__", (0.0, 0.0, " steps")
     )
-    drawn = _LineProgress()
+    drawn = _FileProgress()
     drawn("a.run", 10)
     drawn("a.run", 20)
     drawn("b.run", 5)
@@ -90,3 +91,94 @@ def test_one_run_draws_no_runs_bar(monkeypatch):
     progress("scoring", 0, 2)
     assert progress.current is not None and progress.current.unit == " runs"
     progress.close()
+
+
+def test_validate_reports_the_bytes_read_of_the_files_size(tmp_path):
+    import gzip
+
+    from trecbench.validation import validate_files
+
+    text = "".join(f"q Q0 d{i} {i + 1} {100 - i} t\n" for i in range(3000)).encode()
+    (tmp_path / "r.run.gz").write_bytes(gzip.compress(text))
+    (tmp_path / "q").write_text("q 0 d1 1\n")
+    told = []
+    results = validate_files(
+        [tmp_path / "r.run.gz"],
+        qrels=tmp_path / "q",
+        read_progress=lambda *call: told.append(call),
+    )
+    assert len(results) == 2  # the qrels, then the run
+    for name in ("q", "r.run.gz"):
+        path, size = str(tmp_path / name), (tmp_path / name).stat().st_size
+        done = [call[1] for call in told if call[0] == path]
+        assert done == sorted(done) and done[-1] == size  # bytes as stored (gzip's)
+        assert {call[2] for call in told if call[0] == path} == {size}
+
+
+def test_file_progress_draws_a_bar_with_its_total_eta_and_lines(capsys, monkeypatch):
+    monkeypatch.setattr(
+        progress_module.StderrProgress.__init__, "__defaults__", (0.0, 0.0, " steps")
+    )
+    drawn = _FileProgress()
+    drawn.read("a.run", 1 << 20, 4 << 20)
+    drawn("a.run", 12345)
+    drawn.read("a.run", 2 << 20, 4 << 20)
+    drawn.read("b.run", 10, None)  # a pipe: no total
+    drawn.close()
+    first, second, *_ = capsys.readouterr().err.split("\n")
+    assert "validating a.run:  50%" in first and "2.00M/4.00M [" in first
+    assert "<00:" in first and "B/s, 12,345 lines]" in first  # its ETA, rate and lines
+    assert "validating b.run: 10.0B [" in second and "%" not in second
+
+
+def test_validate_draws_its_bar_on_a_terminal_only(tmp_path, capsys, monkeypatch):
+    from trecbench.cli import run
+
+    monkeypatch.setattr(
+        progress_module.StderrProgress.__init__, "__defaults__", (0.0, 0.0, " steps")
+    )
+    path = tmp_path / "r.run"
+    path.write_text("".join(f"q Q0 d{i} {i + 1} {100 - i} t\n" for i in range(50)))
+    size = path.stat().st_size
+    monkeypatch.setattr("sys.stderr.isatty", lambda: True, raising=False)
+    assert run(["validate", str(path)]) == 0
+    assert f"validating {path}: 100%" in capsys.readouterr().err
+    assert run(["validate", "--quiet", str(path)]) == 0
+    assert "validating" not in capsys.readouterr().err
+    monkeypatch.setattr("sys.stderr.isatty", lambda: False, raising=False)
+    assert run(["validate", str(path)]) == 0
+    assert "validating" not in capsys.readouterr().err and size
+
+
+def test_one_run_in_blocks_counts_its_topics_scored(tmp_path, monkeypatch):
+    from trecbench import memory
+
+    monkeypatch.setattr(memory, "BLOCK_LINES", 7)  # blocks of a few lines: whole topics each
+    monkeypatch.setattr(memory, "READ_BYTES", 300)
+    lines = [f"q{q:02d} Q0 d{i} {i + 1} {10 - i} t\n" for q in range(12) for i in range(5)]
+    (tmp_path / "r.run").write_text("".join(lines))
+    (tmp_path / "other.run").write_text("".join(lines))
+    (tmp_path / "q").write_text("q01 0 d1 1\n")
+    calls = []
+    trecbench.evaluate(
+        tmp_path / "q", tmp_path / "r.run", ["P.5"], progress=lambda *c: calls.append(c)
+    )
+    counted = [done for label, done, total in calls if label == "scoring topics" and total is None]
+    assert len(counted) > 1 and counted == sorted(counted) and counted[-1] == 12
+    calls.clear()
+    runs = [tmp_path / "r.run", tmp_path / "other.run"]
+    trecbench.evaluate(tmp_path / "q", runs, ["P.5"], progress=lambda *c: calls.append(c))
+    assert not [call for call in calls if call[0] == "scoring topics"]  # several: runs counted
+
+
+def test_topics_scored_show_beside_the_reading_bar_then_on_their_own(capsys):
+    tasks = progress_module.TaskProgress(delay=0, interval=0)
+    tasks("reading run.gz", 1 << 20, 4 << 20)
+    tasks("scoring topics", 120, None)  # a block scored while the file is read
+    tasks("reading run.gz", 2 << 20, 4 << 20)
+    tasks("reading run.gz", 4 << 20, 4 << 20)
+    tasks("scoring topics", 250, None)  # the file read: the topics take the line
+    tasks.close()
+    err = capsys.readouterr().err
+    assert "reading run.gz:  50%" in err and "B/s, 120 topics scored]" in err
+    assert "scoring topics: 250 topics [" in err and " topics/s]" in err

@@ -523,7 +523,7 @@ def test_report_groups_match_schema(tmp_path):
     groups = groups_document({"qid-prefix": evaluation_groups(evaluation, None, "qid-prefix")})
     document = report.build_evaluation_report(evaluation, [], groups=groups)
     report.validate_against_schema(document, report.REPORT_SCHEMA)
-    run = document["groups"]["qid-prefix"][str(tmp_path / "r")]
+    run = document["groups"]["qid-prefix"]["r"]  # the run by its name (its file stem)
     assert run["groups"] == {"a": {"n": 2, "P@1": 0.5}, "b": {"n": 1, "P@1": 1.0}}
     assert run["macro"] == {"n": 2, "P@1": 0.75}
     assert run["micro"] == {"n": 3, "P@1": 2 / 3}

@@ -134,6 +134,7 @@ def test_report_records_inputs_counted_when_scoring_read_them(example, monkeypat
     inputs = [(example / "qrels", "qrels"), (example / "run", "run"), (example / "run2", "run")]
     expected = [report.input_record(str(path), kind) for path, kind in inputs]
     assert expected[2]["run_tags"] == ["x", "y"] and expected[2]["lines"] == 2
+    expected[1]["name"], expected[2]["name"] = "run", "run2"  # each run's name beside its file
 
     def read_again(path, kind):
         raise AssertionError(f"{path} read again")

@@ -208,4 +208,4 @@ def test_score_prints_the_bounds_in_every_format(tmp_path, monkeypatch):
         },
     }
     csv_text = CliRunner().invoke(cli, [*base, "--format", "csv"]).stdout
-    assert "run.run,P@1,0.0,0.0,1.0,lowest,1,\n" in csv_text
+    assert "run,P@1,0.0,0.0,1.0,lowest,1,\n" in csv_text

@@ -102,7 +102,7 @@ def test_score_warns_and_leaves_the_numbers(tmp_path, monkeypatch):
     wrong = _cli(["score", "-m", "P.2", "theirs.qrels", "run.run"], root, monkeypatch)
     assert wrong.exit_code == 0, wrong.output
     assert (
-        "trecbench: warning: run.run: 100.0% of the documents it retrieved within rank 2 have "
+        "trecbench: warning: run: 100.0% of the documents it retrieved within rank 2 have "
         "no judgment in theirs.qrels (6 of 6; none judged in 3 of 3 topics)" in wrong.stderr
     )
     quiet = _cli(

@@ -72,3 +72,26 @@ def run_names(sources: Sequence[Any], names: Sequence[str] | None = None) -> lis
             raise UsageError(f"two runs are named {name!r}; name them apart (e.g. --names)")
         seen.add(name)
     return names
+
+
+def named_runs(paths: Sequence[str | os.PathLike], pairs: Sequence[str]) -> list[str] | None:
+    """The names of run files ``paths`` under the CLI's ``--names NAME=RUN`` ``pairs``: a
+    run named by its pair, the others as :func:`run_names` names them; None without pairs
+    (the library names them). A pair for a file not among ``paths`` is refused.
+
+    >>> named_runs(["a/bm25.run", "dense.run"], ["sparse=a/bm25.run"])
+    ['sparse', 'dense']
+    """
+    if not pairs:
+        return None
+    keys = [os.path.normpath(os.fspath(path)) for path in paths]
+    given: dict[str, str] = {}
+    for pair in pairs:
+        name, equals, path = pair.partition("=")
+        if not (name and equals and path):
+            raise UsageError(f"--names {pair!r}: expected NAME=RUN")
+        if os.path.normpath(path) not in keys:
+            raise UsageError(f"--names {pair!r}: {path} is not one of the runs given")
+        given[os.path.normpath(path)] = name
+    stems = run_names(paths)
+    return run_names(paths, [given.get(key, stem) for key, stem in zip(keys, stems, strict=True)])

@@ -41,6 +41,13 @@ class StderrProgress:
         self.leave = leave
         self.start = time.monotonic() if start is None else start
         self.bar = None
+        self.postfix = ""
+
+    def note(self, text: str) -> None:
+        """Show ``text`` after the counts (``1,234 lines``), from the next redraw."""
+        self.postfix = text
+        if self.bar is not None:
+            self.bar.set_postfix_str(text, refresh=False)
 
     def __call__(self, done: int, total: int | None = None) -> None:
         if self.bar is None:
@@ -61,6 +68,8 @@ class StderrProgress:
                 leave=self.leave,
             )
             self.bar.start_t -= elapsed  # rate and ETA from the job's start, not the bar's
+            if self.postfix:
+                self.bar.set_postfix_str(self.postfix, refresh=False)
         if total is not None and self.bar.total != total:
             self.bar.total = total
         self.bar.update(done - self.bar.n)
@@ -78,8 +87,9 @@ class TaskProgress:
     reported for ``stale`` seconds (two files read at once, by a reading thread and the
     main thread, are shown one after the other, not in turns). A job that comes back
     (scoring, after the next run was read) keeps its start time, so its rate and ETA stay
-    right. ``units`` maps a label's first word to its unit (``reading`` → bytes);
-    ``delay`` and ``interval`` are :class:`StderrProgress`'s."""
+    right. One run's ``scoring topics`` is shown beside the bar of the file being read,
+    then on its own once the file is read. ``units`` maps a label (or its first word) to its
+    unit (``reading`` → bytes); ``delay`` and ``interval`` are :class:`StderrProgress`'s."""
 
     def __init__(
         self,
@@ -88,8 +98,8 @@ class TaskProgress:
         delay: float = 1.0,
         interval: float = 0.2,
     ):
-        self.units = {"reading": "B", "scoring": " runs", "resampling": " samples"}
-        self.units |= units or {}
+        self.units = {"reading": "B", "scoring": " runs", "scoring topics": " topics"}
+        self.units |= {"resampling": " samples"} | (units or {})
         self.stale, self.delay, self.interval = stale, delay, interval
         self.label: str | None = None
         self.current: StderrProgress | None = None
@@ -103,12 +113,16 @@ class TaskProgress:
             return  # one run: "0/1 runs" says nothing; its reading bar shows the progress
         now = time.monotonic()
         with self.lock:
+            if label == "scoring topics" and self.label != label and not self.finished:
+                # one run read and scored in turns: its topics beside its reading bar
+                self.current.note(f"{done:,} topics scored")
+                return
             start = self.starts.setdefault(label, now)
             if label != self.label:
                 if not self.finished and now - self.last < self.stale:
                     return  # another job is under way: this one waits for its turn
                 self.close_current()
-                unit = self.units.get(label.split(" ", 1)[0], " steps")
+                unit = self.units.get(label) or self.units.get(label.split(" ", 1)[0], " steps")
                 self.current = StderrProgress(
                     label, self.delay, self.interval, unit, leave=False, start=start
                 )

@@ -99,7 +99,15 @@ FORMATS = ("trec", "table", "markdown", "csv", "json")
     type=click.Choice(("trec", "display", "asked")),
     default=None,
     help="Measure labels: trec_eval's (ndcg_cut_10), display names (nDCG@10) or as asked "
-    "with -m (ndcg_cut.10). Default: trec for --format trec, display otherwise.",
+    "with -m (ndcg_cut.10). Default: trec for --format trec, as asked otherwise.",
+)
+@click.option(
+    "--names",
+    "run_names",
+    multiple=True,
+    metavar="NAME=RUN",
+    help="Name a run in tables, CSV, JSON, Markdown and reports (repeatable; default: its "
+    "file's stem, with parent folders when two share one). trec_eval text prints its tag.",
 )
 @click.option(
     "--strata",
@@ -231,6 +239,7 @@ def score(
       trecbench score qrels/hpo-demo.qrels runs/*.run --html out/scores.html
       trecbench score qrels/hpo-demo.qrels runs/tfidf-char.run --unjudged-bounds
     """
+    from .. import naming
     from ..renderers.score import ScoreView, groups_json, render_score
     from ..report import write_score_outputs
 
@@ -244,7 +253,8 @@ def score(
     view = ScoreView(output_format, names, flags["query"], not flags["nosummary"], tie_bounds)
     local = {"maxontsim_formula": maxontsim_formula, "ontology": ontology}
     settings = _settings(flags, local, tie_bounds, memory, jobs)
-    evaluation = _evaluation(qrels, runs, flags, settings, view, dask_address, html_page)
+    named = naming.named_runs(given[1 : len(runs) + 1], flags["run_names"])
+    evaluation = _evaluation(qrels, runs, named, flags, settings, view, dask_address, html_page)
     _warn(_evaluation_warnings(evaluation, unjudged_threshold))
     grouped, notes = _grouped(evaluation, strata, group_by, qrels)
     _warn(notes)
@@ -335,9 +345,10 @@ def _settings(flags, local: dict, tie_bounds: bool, memory, jobs):
     )
 
 
-def _evaluation(qrels, runs, flags, settings, view, dask_address, html_page):
-    """The runs scored with ``settings`` (on Dask with ``dask_address``), with progress
-    unless --quiet; where trec_eval stops part-way, what it printed before is printed."""
+def _evaluation(qrels, runs, run_names, flags, settings, view, dask_address, html_page):
+    """The runs (named ``run_names``) scored with ``settings`` (on Dask with
+    ``dask_address``), with progress unless --quiet; where trec_eval stops part-way, what
+    it printed before is printed."""
     from dataclasses import fields
 
     from .. import provenance
@@ -361,7 +372,9 @@ def _evaluation(qrels, runs, flags, settings, view, dask_address, html_page):
     try:
         with provenance.taking_checksums(recorded):
             measures = list(flags["measure"]) or None
-            return evaluate(qrels, list(runs), measures, progress=progress, **arguments)
+            return evaluate(
+                qrels, list(runs), measures, progress=progress, run_names=run_names, **arguments
+            )
     except TrecbenchError as error:
         # trec_eval prints the topics it evaluated before it stopped (exit 4)
         partial = getattr(error, "partial", None)

@@ -106,12 +106,7 @@ def validate(
     from ..inputs.streams import Source
     from ..validation import report
 
-    if not runs and not qrels:
-        raise click.UsageError("give at least one RUN or --qrels QRELS")
-    if fix_out is not None and len(runs) != 1:
-        raise click.UsageError("--fix needs exactly one RUN")
-    if fix_tag is not None and fix_out is None:
-        raise click.UsageError("--fix-tag needs --fix")
+    _check_arguments(runs, qrels, fix_out, fix_tag)
     runs, qrels, topics = _stdin_named([*runs, qrels, topics], len(runs))
     if fix_out is not None:  # before the validation: an input is never the fixed run
         outputs.check_target(fix_out, [*runs, qrels, topics])
@@ -121,7 +116,7 @@ def validate(
         except ValueError as error:
             raise click.BadParameter(str(error), param_hint="--docid-regex") from None
     depth = v.PROFILE_DEPTH if max_depth is None else max_depth
-    progress = _LineProgress() if wanted(quiet) else None
+    progress = _FileProgress() if wanted(quiet) else None
     with contextlib.ExitStack() as held:
         try:
             ids = v.read_topics(topics) if topics else None
@@ -138,6 +133,7 @@ def validate(
                 min_depth=min_depth,
                 docid_regex=docid_regex,
                 progress=progress,
+                read_progress=None if progress is None else progress.read,
                 memory=memory,
             )
             if source is not None:
@@ -171,6 +167,15 @@ def validate(
             click.echo(f"{fix_out}: {report.summary_line([verify.result])}")
     if failed:
         raise SystemExit(ExitCode.INPUT)  # the exit code of a malformed input everywhere
+
+
+def _check_arguments(runs, qrels, fix_out, fix_tag) -> None:
+    if not runs and not qrels:
+        raise click.UsageError("give at least one RUN or --qrels QRELS")
+    if fix_out is not None and len(runs) != 1:
+        raise click.UsageError("--fix needs exactly one RUN")
+    if fix_tag is not None and fix_out is None:
+        raise click.UsageError("--fix-tag needs --fix")
 
 
 def _print_text(results, show: int) -> None:
@@ -208,17 +213,30 @@ class _Verify:
         return self.result
 
 
-class _LineProgress:
-    """One progress line per file: ``validating FILE: N lines``."""
+class _FileProgress:
+    """One progress line per file: ``validating FILE`` with the bytes read of its size,
+    rate and ETA (a pipe: bytes and rate) and the lines read so far; a file read before
+    (``--fix``'s, held in memory) shows the lines read and their rate."""
 
     def __init__(self):
         self.path, self.line = None, None
 
+    def read(self, path: str, done: int, total: int | None) -> None:
+        """``read_progress``: bytes of ``path`` read, of ``total``."""
+        self._to(path, "B")(done, total)
+
     def __call__(self, path: str, lines: int) -> None:
+        """``progress``: the physical lines of ``path`` read so far."""
+        if path == self.path and self.line.unit == "B":
+            self.line.note(f"{lines:,} lines")
+        else:
+            self._to(path, " lines")(lines)
+
+    def _to(self, path: str, unit: str) -> StderrProgress:
         if path != self.path:
             self.close()
-            self.path, self.line = path, StderrProgress(f"validating {path}", unit=" lines")
-        self.line(lines)
+            self.path, self.line = path, StderrProgress(f"validating {path}", unit=unit)
+        return self.line
 
     def close(self) -> None:
         if self.line is not None:

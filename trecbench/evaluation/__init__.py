@@ -35,7 +35,7 @@ from .assembly import (
 )
 from .gate import ValidationFailed
 from .judgments import Preferences, Qrels, load_judgments
-from .plan import _check_rel_format, _measures, _Plan, _read_whole
+from .plan import _aliases, _check_rel_format, _measures, _Plan, _read_whole
 from .reading import (
     Progress,
     _blocks_ahead,  # noqa: F401
@@ -81,6 +81,7 @@ def evaluate(
     num_docs: int | None = None,
     float32: bool = True,
     engine: str = "auto",
+    names: Sequence[str] | None = None,
     run_names: Sequence[str] | None = None,
     options: Mapping[str, Any] | None = None,
     progress: Progress | None = None,
@@ -99,8 +100,10 @@ def evaluate(
     plain or compressed, or Parquet), pandas DataFrames or Arrow tables with trec,
     ir_measures or ranx column names, ``{qid: {docno: value}}`` dicts, ir_measures'
     Qrel/ScoredDoc iterables, and for qrels an ir_datasets id (``irds:ID``). ``runs`` is
-    one run, a list of runs or a dict ``{name: run}`` (``run_names`` names a list's
-    runs; by default a run is named after its file, else ``run1``, ``run2``...).
+    one run, a list of runs or a dict ``{name: run}``. A run is named as every command
+    names it (:func:`trecbench.naming.run_names`): by ``names`` (``run_names``, its older
+    spelling) or the dict's keys, else by its file's stem made distinct by its parent
+    folders (``a/bm25``, ``b/bm25``), else ``run1``, ``run2``... by its place.
     ``measures``: names in any spelling (see :func:`trecbench.measures.parse_measure`) or
     trec_eval nicknames; None means the KPI preset. The other arguments are the fields of
     :class:`EvalSettings` (trec_eval's flags, ``compat="10.0"``, ``tie_bounds``,
@@ -134,7 +137,9 @@ def evaluate(
         debug_query=debug_query, options=dict(options or {}), tie_bounds=tie_bounds,
         memory=memory, jobs=jobs,
     )  # fmt: skip
-    return _evaluate(qrels, runs, measures, settings, run_names, progress)
+    if names is not None and run_names is not None:
+        raise UsageError("give names or run_names (its older spelling), not both")
+    return _evaluate(qrels, runs, measures, settings, names or run_names, progress)
 
 
 def _evaluate(qrels, runs, measures, settings: EvalSettings, run_names, progress) -> Evaluation:
@@ -142,9 +147,9 @@ def _evaluate(qrels, runs, measures, settings: EvalSettings, run_names, progress
     read meanwhile), then every run scored, in order."""
     version = settings.version
     sources, names = inputs.split_runs(runs)
-    names = list(run_names) if run_names else names
     if sum(map(_is_stdin, sources)) > 1:
         raise UsageError("standard input ('-') holds one run: give it once")
+    names = _named(sources, list(run_names) if run_names else names)
     requested, ordered, engines = _measures(measures, settings)
     # the engines decide, with the flags, whether run files may be read in blocks
     read_whole = _read_whole(settings, engines)
@@ -160,7 +165,8 @@ def _evaluate(qrels, runs, measures, settings: EvalSettings, run_names, progress
         z_table = (
             None if settings.zscores is None else zscores_module.read_zscores(settings.zscores)
         )
-        plan = _Plan(ordered, engines, truth, settings, z_table)
+        aliases = _aliases(measures, requested, settings.compat)
+        plan = _Plan(ordered, engines, truth, settings, z_table, aliases)
         flagged = truth.flagged()
         if progress is not None:
             progress("scoring", 0, len(sources))
@@ -179,6 +185,16 @@ def _evaluate(qrels, runs, measures, settings: EvalSettings, run_names, progress
     done = _scored(scoring, workers, progress, ahead)
     _collect(evaluation, done, len(sources), workers > 1, progress)
     return evaluation
+
+
+def _named(sources: list, names: list[str] | None) -> list[str]:
+    """Each run's name (:func:`trecbench.naming.run_names`): ``names`` when given, else a
+    file's stem made distinct by its parent folders (a run on Dask by its one file), else
+    ``run1..N``."""
+    from ..naming import run_names
+
+    files = [getattr(s, "path", None) or s if hasattr(s, "score_run") else s for s in sources]
+    return run_names(files, names)
 
 
 def _scored(runs: _Runs, workers: int, progress, ahead) -> Iterator[tuple]:

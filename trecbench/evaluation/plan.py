@@ -5,13 +5,22 @@ whether run files may be read in blocks (:func:`_read_whole`), each engine's eva
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, replace
 from typing import Any
 
 from ..engines import META, NATIVE, assign, engine_module
 from ..engines.native import RECALL_CUTOFFS, TRACED
 from ..errors import MissingTopicError, TrecbenchError, UnevaluableTopicError
-from ..measures import Measure, MeasureParameterError, parse_measures, presentation_order
+from ..measures import (
+    NICKNAMES,
+    Measure,
+    MeasureParameterError,
+    parse_measure,
+    parse_measures,
+    presentation_order,
+    split_names,
+)
 from ..trec_eval import compat as _compat
 from ..trec_eval.compat import Compat
 from .settings import EvalSettings
@@ -71,6 +80,28 @@ def _measures(measures, settings: EvalSettings) -> tuple[list[Measure], list[Mea
     return requested, ordered, _engines(ordered, settings)
 
 
+def _aliases(texts, requested: list[Measure], version: str) -> dict[Measure, tuple[str, ...]]:
+    """The other spellings the user gave of each measure of ``requested`` (``-m ndcg_cut.10
+    -m nDCG@10``: computed once, shown under both): each name of ``texts`` (not a
+    nickname) that :func:`parse_measures` folded into an equal measure asked before."""
+    if texts is None:
+        return {}
+    known = {measure.requested for measure in requested}
+    names = [texts] if isinstance(texts, str) else [t for t in texts if isinstance(t, str)]
+    others = [n for text in names for n in split_names(text) if n not in known | NICKNAMES.keys()]
+    if not others:
+        return {}
+    by_meaning = {measure: measure for measure in requested}
+    aliases: dict[Measure, tuple[str, ...]] = {}
+    with warnings.catch_warnings():  # warned about when parse_measures read it
+        warnings.simplefilter("ignore")
+        for name in dict.fromkeys(others):
+            folded = by_meaning.get(parse_measure(name, version))
+            if folded is not None:  # else dropped by trec_eval's rules (-m P.5 -m P.10)
+                aliases[folded] = (*aliases.get(folded, ()), name)
+    return aliases
+
+
 def _engines(measures: list[Measure], settings: EvalSettings) -> dict:
     """The engine of each measure: :func:`assign`'s, except trecbench's ports of trec_eval
     for 10.0's rounded recall cutoffs and, with ``-D``, the measures that print a trace
@@ -113,9 +144,11 @@ class _Plan:
     relevance level as the judgments hold it (:meth:`Qrels.level`)."""
 
     def __init__(
-        self, measures, engines: dict[Measure, str], truth, settings: EvalSettings, zscores
-    ):
+        self, measures, engines: dict[Measure, str], truth, settings: EvalSettings, zscores,
+        aliases: dict[Measure, tuple[str, ...]] | None = None,
+    ):  # fmt: skip
         self.measures = measures
+        self.aliases = aliases or {}  # other spellings asked of a measure (:func:`_aliases`)
         self.engines = engines
         self.truth = truth
         self.settings = settings

@@ -31,12 +31,19 @@ class Column:
     measure: Measure
     engine: str
     asked: str = ""
+    also: tuple[str, ...] = ()  # other spellings of it asked in the same call
 
     def name(self, labels: str = "asked") -> str:
         """Its name under ``labels``: ``asked``, ``display`` or ``trec`` (trec_eval's)."""
         if labels not in LABELS:
             raise UsageError(f"labels must be one of {', '.join(LABELS)}, not {labels!r}")
         return {"trec": self.label, "display": self.display}.get(labels, self.asked or self.display)
+
+    def names(self, labels: str = "asked") -> tuple[str, ...]:
+        """Every name it is shown under: with ``asked`` each spelling asked of it in the
+        call (``-m ndcg_cut.10 -m nDCG@10``: one value, two names), else its :meth:`name`."""
+        first = self.name(labels)
+        return (first, *self.also) if labels == "asked" else (first,)
 
     @property
     def summary(self) -> str:
@@ -280,29 +287,54 @@ class Evaluation:
         frame = pd.DataFrame(rows, columns=["run", "measure", "value"])
         return frame.astype({"run": "string", "measure": "string"})
 
+    def labelled(self, labels: str = "asked") -> list[tuple[Column, str]]:
+        """Each column with each name it is shown under (:meth:`Column.names`), in printing
+        order: a measure asked by two spellings is listed under both (one value)."""
+        return [(column, name) for column in self.columns for name in column.names(labels)]
+
+    def to_long(self, per_query: bool = False, labels: str = "asked"):
+        """A long (tidy) DataFrame ``run, measure, canonical, value`` (with ``per_query``,
+        ``run, qid, measure, canonical, value``): ``measure`` as asked (or ``labels="display"``
+        / ``"trec"``), ``canonical`` its display name, one for every spelling of it; a measure
+        asked by two spellings has a row under each, with one value."""
+        import pandas as pd
+
+        long = (self.per_query if per_query else self.aggregates).rename(
+            columns={"measure": "canonical"}
+        )
+        spelled = pd.DataFrame(
+            [(column.display, name) for column, name in self.labelled(labels)],
+            columns=["canonical", "measure"],
+        ).astype("string")
+        index = ["run", "qid"] if per_query else ["run"]
+        return long.merge(spelled, on="canonical")[[*index, "measure", "canonical", "value"]]
+
     def to_frame(self, per_query: bool = False, labels: str = "asked"):
         """A wide DataFrame, one column per measure in printing order, named as asked
-        (``labels="display"``: display names, ``"trec"``: trec_eval's): one row per run with
-        the aggregates, or with ``per_query`` one row per ``(run, qid)``."""
+        (``labels="display"``: display names, ``"trec"``: trec_eval's; a measure asked by
+        two spellings has a column under each): one row per run with the aggregates, or
+        with ``per_query`` one row per ``(run, qid)``."""
         long = self.per_query if per_query else self.aggregates
         index = ["run", "qid"] if per_query else ["run"]
-        measures = list(dict.fromkeys(long["measure"]))
         wide = long.pivot(index=index, columns="measure", values="value")
         runs = [run.name for run in self.runs]
         order = wide.index.get_level_values("run").map({name: i for i, name in enumerate(runs)})
-        wide = wide.iloc[np.argsort(order, kind="stable")].reindex(columns=measures)
-        wide.columns.name = None
-        names = {column.display: column.name(labels) for column in self.columns}
-        return wide.rename(columns=names)
+        wide = wide.iloc[np.argsort(order, kind="stable")]
+        shown = [(c.display, name) for c, name in self.labelled(labels) if c.display in wide]
+        wide = wide[[display for display, _ in shown]]
+        wide.columns = [name for _, name in shown]
+        return wide
 
     def to_dict(self, labels: str = "asked") -> dict:
         """Per-topic values in pytrec_eval's shape: ``{qid: {measure: value}}`` for one
-        run, ``{run: {qid: {measure: value}}}`` for several; measures named as asked (or
-        ``labels="display"`` / ``"trec"``)."""
-        names = {column.display: column.name(labels) for column in self.columns}
+        run, ``{run: {qid: {measure: value}}}`` for several; measures named as asked (each
+        spelling asked, or ``labels="display"`` / ``"trec"``)."""
+        names = {column.display: column.names(labels) for column in self.columns}
         shaped: dict[str, dict] = {}
         for run, qid, measure, value in self.per_query.itertuples(index=False):
-            shaped.setdefault(run, {}).setdefault(qid, {})[names[measure]] = float(value)
+            values = shaped.setdefault(run, {}).setdefault(qid, {})
+            for name in names[measure]:
+                values[name] = float(value)
         return next(iter(shaped.values()), {}) if len(self.runs) == 1 else shaped
 
     def _describe(self) -> str:
@@ -334,9 +366,12 @@ class Evaluation:
         """``(path, kind) -> record`` of every input read from a file, taken while it was
         parsed (the file is not read again for them): what
         :func:`trecbench.report.input_record` gives (``path``, ``kind``, ``size``,
-        ``sha256``, ``lines``, ``topics``; for runs ``run_tag`` and ``run_tags``)."""
+        ``sha256``, ``lines``, ``topics``; for runs ``run_tag``, ``run_tags`` and ``name``,
+        the run's name in the results: its provenance beside its name)."""
         records = {(self.qrels_path, "qrels"): self.qrels_record} if self.qrels_record else {}
-        return records | {(run.path, "run"): run.record for run in self.runs if run.record}
+        return records | {
+            (run.path, "run"): run.record | {"name": run.name} for run in self.runs if run.record
+        }
 
 
 def _few(names: list[str], shown: int = 6) -> str:

@@ -48,7 +48,7 @@ class _Runs:
     """What scoring the runs of a call needs (a worker process gets it once)."""
 
     sources: list
-    names: list[str] | None
+    names: list[str]  # one per run (evaluation._named)
     plan: _Plan
     budget: Budget
     read_whole: str | None  # why run files are read whole (:func:`_read_whole`)
@@ -56,22 +56,23 @@ class _Runs:
 
     def score(self, index: int, tie_bounds: bool, progress=None, ahead=None) -> tuple:
         """``(result, columns, flagged topics, warnings)`` of run ``index``."""
-        source, names, plan = self.sources[index], self.names, self.plan
+        source, name, plan = self.sources[index], self.names[index], self.plan
         if hasattr(source, "score_run"):  # scored elsewhere (trecbench.dask.DaskRun)
             if self.read_whole is not None:
                 raise UsageError(
                     "a run on Dask is scored as trec_eval 9.0.8 without -R, -Z, -D or the "
                     f"measures of trecbench's native ports; this call has {self.read_whole}"
                 )
-            name = names[index] if names else None
             return source.score_run(plan, tie_bounds, name)
         in_blocks = ahead is None and self.read_whole is None and _in_blocks(source, self.budget)
         if in_blocks or isinstance(ahead, _BlocksAhead):
             path = os.fspath(source)
-            name = names[index] if names else path
-            return _evaluate_blocks(path, name, plan, self.budget, progress, tie_bounds, ahead)
+            # one run: its topics scored are counted (several: the runs are)
+            counted = progress if len(self.sources) == 1 else None
+            return _evaluate_blocks(
+                path, name, plan, self.budget, progress, tie_bounds, ahead, counted
+            )
         run = load(source, "run", ahead, progress, plan.version)
-        name = names[index] if names else run.path or f"run{index + 1}"
         result, columns, flags = _evaluate_run(run.table, name, run.path, plan, tie_bounds)
         result.record = run.record
         return result, columns, flags, list(run.warnings)
@@ -100,10 +101,13 @@ def _evaluate_run(table, name, path, plan: _Plan, tie_bounds=False):
     return _run_result([block], name, path, runid, plan, tie_bounds)
 
 
-def _evaluate_blocks(path: str, name: str, plan: _Plan, budget, progress, tie_bounds, ahead=None):
+def _evaluate_blocks(
+    path: str, name: str, plan: _Plan, budget, progress, tie_bounds, ahead=None, counted=None
+):
     """A run file scored block by block (:class:`~trecbench.inputs.blocks.RunBlocks`), the
     next block read while one is scored; ``(result, columns, flags, warnings)``.
-    ``ahead``: its reading, started earlier (:func:`_blocks_ahead`)."""
+    ``ahead``: its reading, started earlier (:func:`_blocks_ahead`); ``counted``: told
+    ``("scoring topics", topics scored, None)`` after each block."""
     from ..inputs.blocks import RESTART
 
     if ahead is None:
@@ -112,12 +116,17 @@ def _evaluate_blocks(path: str, name: str, plan: _Plan, budget, progress, tie_bo
         ahead.blocks.resize(budget.whole_lines, budget.spill_lines)
     blocks = ahead.blocks
     scored: list[_Block] = []
+    topics = 0
     for table in ahead.tables:
         if table is RESTART:  # a topic came back: the run follows again from its start
             scored.clear()
+            topics = 0
             continue
         scored.append(_score_block(table, plan, tie_bounds))
         del table
+        if counted is not None:
+            topics += len(scored[-1].run_qids)
+            counted("scoring topics", topics, None)
     if not blocks.record["lines"]:
         raise InputError(path, None, "empty run file")
     result, columns, flags = _run_result(scored, name, path, blocks.runid, plan, tie_bounds)

@@ -116,7 +116,8 @@ def _measure(ranked, qids, plan: _Plan, produced=None) -> tuple:
                 continue
             seen.add(display)
             asked = measure.requested if single and measure.requested else display
-            columns.append(Column(label, display, measure, engine, asked))
+            also = plan.aliases.get(measure, ()) if single else ()
+            columns.append(Column(label, display, measure, engine, asked, also))
             if measure.summary == STRING:
                 strings[label] = value
             else:

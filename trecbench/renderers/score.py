@@ -26,7 +26,7 @@ class ScoreView:
 
     def __post_init__(self) -> None:
         if self.labels is None:
-            chosen = "trec" if self.output_format == "trec" else "display"
+            chosen = "trec" if self.output_format == "trec" else "asked"
             object.__setattr__(self, "labels", chosen)
 
     @property

@@ -11,7 +11,7 @@ import pyarrow.compute as pc
 
 from .. import arrow
 from ..errors import InputError
-from ..inputs.streams import File, path_of
+from ..inputs.streams import File, Source, path_of
 from ..inputs.trec_text import Tokens
 from .checker import Checker
 from .findings import DEFAULT_LIMIT, Collector, Finding, QrelsInfo, ValidationResult
@@ -21,6 +21,9 @@ from .rules import PROFILE_DEPTH, Default, resolve_depth
 from .runs import RunChecker
 
 Progress = Callable[[str, int], None]
+# ``read_progress(path, done, total)``: bytes of the file read as stored, of ``total`` (its
+# size; None for a pipe)
+ReadProgress = Callable[[str, int, "int | None"], None]
 Topics = str | os.PathLike | Iterable[str]
 
 
@@ -139,6 +142,7 @@ def validate_run(
     chunk_bytes: int = CHUNK_BYTES,
     progress: Progress | None = None,
     memory: int | None = None,
+    read_progress: ReadProgress | None = None,
 ) -> ValidationResult:
     """Validate a run file (plain or compressed), streaming it chunk by chunk.
 
@@ -152,8 +156,10 @@ def validate_run(
     per topic (R8; default: the profile's, 1,000 or 100 for ``rtask``; None: no limit).
     ``min_depth`` (R9), ``docid_regex`` (R6), ``expected_tag`` (R19). At most ``limit``
     findings are kept per check; ``counts`` has the totals. ``progress(path, lines)`` is
-    called after each chunk with the physical lines read so far. ``memory``: the budget in
-    MiB (see :mod:`trecbench.memory`) that bounds the duplicate check's keys in memory.
+    called after each chunk with the physical lines read so far, ``read_progress(path,
+    done, total)`` as the file's bytes are read (``total``: its size, None for a pipe; not
+    for a Source given). ``memory``: the budget in MiB (see :mod:`trecbench.memory`) that
+    bounds the duplicate check's keys in memory.
     """
     if qrels is not None and not isinstance(qrels, QrelsInfo):
         checked = validate_qrels(qrels, collect_judged=True, memory=memory)
@@ -172,8 +178,21 @@ def validate_run(
         expected_tag=expected_tag,
     )
     _bound(checker, memory)
-    stream(checker, path, 6, chunk_bytes, progress)
+    _stream(checker, path, 6, chunk_bytes, progress, read_progress)
     return _result(checker)
+
+
+def _stream(checker, path: File, keep: int, chunk_bytes: int, progress, read_progress) -> None:
+    """:func:`stream`, the file opened here when ``read_progress`` is told its bytes read
+    (a Source given is read as it is): as :func:`stream` opens it, with a hook."""
+    if read_progress is None or isinstance(path, Source):
+        stream(checker, path, keep, chunk_bytes, progress)
+        return
+    name = str(path)
+    with Source(path, progress=lambda done, total: read_progress(name, done, total)) as source:
+        stream(checker, source, keep, chunk_bytes, progress)
+        if not checker.stopped:  # as stream's own Source: the file's record once all read
+            source.record()
 
 
 def _bound(checker: Checker, memory: int | None) -> None:
@@ -193,6 +212,7 @@ def validate_qrels(
     collect_judged: bool = False,
     progress: Progress | None = None,
     memory: int | None = None,
+    read_progress: ReadProgress | None = None,
 ) -> ValidationResult:
     """Validate a qrels file (plain or compressed; a path or an open Source, as
     :func:`validate_run`), streaming it chunk by chunk.
@@ -204,7 +224,7 @@ def validate_qrels(
     report = Collector(path_of(path), profile, limit)
     checker = QrelsChecker(path_of(path), report, relevance_level, collect_judged)
     _bound(checker, memory)
-    stream(checker, path, 4, chunk_bytes, progress)
+    _stream(checker, path, 4, chunk_bytes, progress, read_progress)
     return _result(checker)
 
 
@@ -220,19 +240,19 @@ def validate_files(
     docid_regex: str | None = None,
     progress: Progress | None = None,
     memory: int | None = None,
+    read_progress: ReadProgress | None = None,
 ) -> list[ValidationResult]:
     """Validate the qrels (if any) once, then each run against it; qrels result first.
 
     Runs are checked against the qrels only when the qrels could be read as qrels. A run
     may be an open :class:`~trecbench.inputs.streams.Source`, as for :func:`validate_run`.
-    ``memory``: the budget in MiB (see :func:`validate_run`).
+    ``memory``, ``progress``, ``read_progress``: see :func:`validate_run`.
     """
     results = []
+    told = {"progress": progress, "read_progress": read_progress, "memory": memory}
     info = None
     if qrels is not None:
-        result = validate_qrels(
-            qrels, profile=profile, collect_judged=bool(runs), progress=progress, memory=memory
-        )
+        result = validate_qrels(qrels, profile=profile, collect_judged=bool(runs), **told)
         results.append(result)
         info = result.qrels_info
     if isinstance(topics, (str, os.PathLike)):
@@ -249,8 +269,7 @@ def validate_files(
                 min_depth=min_depth,
                 docid_regex=docid_regex,
                 expected_tag=expected,
-                progress=progress,
-                memory=memory,
+                **told,
             )
         )
     return results

@@ -1,0 +1,112 @@
+"""One run name everywhere (issue 27 item 4): ``score`` and ``evaluate`` name a run by
+``--names``/``names`` when given, else by its file's stem made distinct by its parent
+folders, else ``run1..N``; trec_eval text keeps printing the run's tag; reports keep each
+run's path and sha256 beside its name."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import pytest
+from conftest import ROOT
+
+import trecbench
+from trecbench.cli import run as cli_run
+from trecbench.errors import UsageError
+
+QRELS = ROOT / "qrels" / "hpo-demo.qrels"
+RUN = ROOT / "runs" / "tfidf-char.run"
+
+
+@pytest.fixture
+def two_alike(tmp_path):
+    """Two different runs both called ``bm25.run``, in folders ``a`` and ``b``."""
+    (tmp_path / "q").write_text("1 0 d1 1\n2 0 d2 1\n")
+    for folder, top in (("a", "d1"), ("b", "d9")):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "bm25.run").write_text(
+            f"1 Q0 {top} 1 2.0 tag-{folder}\n2 Q0 d2 1 2.0 tag-{folder}\n"
+        )
+    return tmp_path
+
+
+def test_evaluate_names_runs_by_their_stems(two_alike):
+    folder = two_alike
+    runs = [folder / "a/bm25.run", folder / "b/bm25.run"]
+    evaluation = trecbench.evaluate(folder / "q", runs, ["P.1"])
+    assert [run.name for run in evaluation.runs] == ["a/bm25", "b/bm25"]
+    assert list(evaluation.to_frame().index) == ["a/bm25", "b/bm25"]
+    assert set(evaluation.to_dict()) == {"a/bm25", "b/bm25"}
+    assert set(evaluation.per_query["run"]) == {"a/bm25", "b/bm25"}
+    assert [run.runid for run in evaluation.runs] == ["tag-a", "tag-b"]  # tags stay as written
+    one = trecbench.evaluate(folder / "q", str(folder / "a/bm25.run"), ["P.1"])
+    assert list(one.to_frame().index) == ["bm25"]
+
+
+def test_evaluate_names_in_memory_runs_and_takes_names(two_alike):
+    folder = two_alike
+    table = {"1": {"d1": 1.0}, "2": {"d2": 1.0}}
+    mixed = trecbench.evaluate(folder / "q", [table, folder / "a/bm25.run", table], ["P.1"])
+    assert [run.name for run in mixed.runs] == ["run1", "bm25", "run3"]
+    named = trecbench.evaluate(folder / "q", [table, table], ["P.1"], names=["x", "y"])
+    assert list(named.to_frame().index) == ["x", "y"]
+    older = trecbench.evaluate(folder / "q", [table, table], ["P.1"], run_names=["x", "y"])
+    assert list(older.to_frame().index) == ["x", "y"]
+    with pytest.raises(UsageError, match="not both"):
+        trecbench.evaluate(folder / "q", table, "P.1", names=["x"], run_names=["x"])
+    keyed = trecbench.evaluate(folder / "q", {"x": table, "y": table}, "P.1")
+    assert set(keyed.to_dict()) == {"x", "y"}
+    with pytest.raises(UsageError, match="two runs are named 'x'"):
+        trecbench.evaluate(folder / "q", [table, table], ["P.1"], run_names=["x", "x"])
+
+
+def _score(capsys, *args):
+    code = cli_run(["score", *map(str, args)])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    return out
+
+
+@pytest.mark.parametrize("output_format", ["table", "markdown", "csv", "json"])
+def test_score_names_runs_by_their_stems(two_alike, capsys, output_format, monkeypatch):
+    monkeypatch.chdir(two_alike)
+    out = _score(capsys, "-m", "P.1", "--format", output_format, "q", "a/bm25.run", "b/bm25.run")
+    assert "a/bm25.run" not in out and "a/bm25" in out and "b/bm25" in out
+    if output_format == "json":
+        runs = json.loads(out)["runs"]
+        assert [(r["run"], r["runid"]) for r in runs] == [("a/bm25", "tag-a"), ("b/bm25", "tag-b")]
+
+
+def test_score_trec_text_prints_the_runs_tag(capsys):
+    out = _score(capsys, "-m", "runid", "-m", "P.5", QRELS, RUN)
+    assert out.startswith("runid                 \tall\t")
+    tag = RUN.read_text().splitlines()[-1].split()[5]
+    assert out.splitlines()[0].endswith("\t" + tag)
+
+
+def test_score_names_option(two_alike, capsys, monkeypatch):
+    monkeypatch.chdir(two_alike)
+    runs = ["a/bm25.run", "b/bm25.run"]
+    out = _score(capsys, "-m", "P.1", "--format", "csv", "--names", "first=a/bm25.run", "q", *runs)
+    assert out.splitlines()[1:] == ["first,all,P.1,1.0", "b/bm25,all,P.1,0.5"]
+    refused = {"first": "expected NAME=RUN", "x=c.run": "c.run is not one of the runs"}
+    for bad, message in refused.items():
+        assert cli_run(["score", "-m", "P.1", "--names", bad, "q", "a/bm25.run"]) == 1
+        assert message in capsys.readouterr().err
+    assert cli_run(["score", "--names", "bm25=a/bm25.run", "q", "a/bm25.run", "c/bm25.run"]) != 0
+    assert cli_run(["score", "--names", "b/bm25=a/bm25.run", "q", "a/bm25.run", "b/bm25.run"]) == 1
+    assert "two runs are named 'b/bm25'" in capsys.readouterr().err
+
+
+def test_the_report_keeps_each_runs_path_and_checksum_by_its_name(two_alike, capsys, monkeypatch):
+    monkeypatch.chdir(two_alike)
+    _score(capsys, "-m", "P.1", "--report", "r.json", "q", "a/bm25.run", "b/bm25.run")
+    document = json.loads((two_alike / "r.json").read_text())
+    assert [result["run"] for result in document["results"]] == ["a/bm25", "b/bm25"]
+    runs = [record for record in document["inputs"] if record["kind"] == "run"]
+    named = [(r["name"], r["path"]) for r in runs]
+    assert named == [("a/bm25", "a/bm25.run"), ("b/bm25", "b/bm25.run")]
+    for record in runs:
+        content = (two_alike / record["path"]).read_bytes()
+        assert record["sha256"] == hashlib.sha256(content).hexdigest()
