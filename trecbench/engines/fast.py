@@ -23,12 +23,10 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
-import pyarrow as pa
-import pyarrow.compute as pc
 
-from .. import arrow
 from ..kernels import log2_ranks, precisions_at_relevant, segment_cumsum
 from ..measures import LONG_CUTOFFS, registry, value_names
 
@@ -122,6 +120,104 @@ def _safe_divide(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
     return out
 
 
+class _Terms:
+    """The per-topic pieces the measures share, built once per :func:`compute` call (the
+    relevant and gaining documents, their precisions, discounted gains and ideal gains)."""
+
+    def __init__(self, ranking: SparseRanking, relevance_level: int):
+        self.ranking = ranking
+        self.n = n = ranking.n_topics
+        self.num_ret = np.asarray(ranking.num_ret, dtype=np.int64)
+        rel_judged = (ranking.judged_rel >= relevance_level) & (ranking.judged_rel >= 0)
+        self.num_rel = np.bincount(ranking.judged_topic[rel_judged], minlength=n)
+        relevant = ranking.hit_rel >= relevance_level
+        self.rel_topic, self.rel_pos = ranking.hit_topic[relevant], ranking.hit_pos[relevant]
+        gain = ranking.hit_rel > 0
+        self.gain_topic, self.gain_pos = ranking.hit_topic[gain], ranking.hit_pos[gain]
+        self.gain_value = ranking.hit_rel[gain]
+
+    @cached_property
+    def precisions(self) -> np.ndarray:
+        return precisions_at_relevant(self.rel_topic, self.rel_pos)
+
+    @cached_property
+    def ideal(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The topic's positive labels, best first: gains of a perfect ranking."""
+        positive = self.ranking.judged_rel > 0
+        topic, pos, labels = _ideal_order(
+            self.ranking.judged_topic[positive], self.ranking.judged_rel[positive]
+        )
+        terms = labels.astype(np.float64) / log2_ranks(int(pos.max(initial=-1)) + 1)[pos]
+        return topic, pos, terms
+
+    @cached_property
+    def dcg_terms(self) -> np.ndarray:
+        discount = log2_ranks(int(self.gain_pos.max(initial=-1)) + 1)[self.gain_pos]
+        return self.gain_value.astype(np.float64) / discount
+
+    def ndcg_at(self, k: float) -> np.ndarray:
+        dcg = _segment_totals(self.ranking, self.dcg_terms, self.gain_topic, self.gain_pos, k)
+        ideal_topic, ideal_pos, ideal_terms = self.ideal
+        best = _segment_totals(self.ranking, ideal_terms, ideal_topic, ideal_pos, k)
+        return _safe_divide(dcg, best)
+
+    def relevant_within(self, k: float) -> np.ndarray:
+        return np.bincount(self.rel_topic[self.rel_pos < k], minlength=self.n)
+
+    def average_precision(self, k: float, denominator: np.ndarray) -> np.ndarray:
+        total = _segment_totals(self.ranking, self.precisions, self.rel_topic, self.rel_pos, k)
+        return _safe_divide(total, denominator)
+
+    def reciprocal_rank(self, k: float) -> np.ndarray:
+        count, first = np.zeros(self.n, np.int64), np.zeros(self.n, np.int64)
+        take = self.rel_pos < k
+        topics, index = np.unique(self.rel_topic[take], return_index=True)
+        count[topics] = 1
+        first[topics] = self.rel_pos[take][index]
+        return np.where(count > 0, 1.0 / (first + 1).astype(np.float64), 0.0)
+
+    def rprec(self) -> np.ndarray:
+        depth = np.minimum(self.num_ret, self.num_rel)
+        rel_topic, rel_pos = self.rel_topic, self.rel_pos
+        count = np.bincount(rel_topic[rel_pos < depth[rel_topic]], minlength=self.n)
+        return _safe_divide(count.astype(np.float64), self.num_rel)
+
+
+def _trec_eval_value(terms: _Terms, family: str, k) -> np.ndarray | None:
+    """One trec_eval family's per-topic values (and trecbench's cutoff variants of them),
+    or None for a family beyond trec_eval."""
+    limit = math.inf if k is None else k
+    if family == "num_ret":
+        return terms.num_ret.astype(np.float64)
+    if family == "num_rel":
+        return terms.num_rel.astype(np.float64)
+    if family == "num_rel_ret":
+        return terms.relevant_within(math.inf).astype(np.float64)
+    if family == "P":
+        return terms.relevant_within(k) / float(k)
+    if family == "recall":
+        return _safe_divide(terms.relevant_within(k).astype(np.float64), terms.num_rel)
+    if family == "success":
+        return (terms.relevant_within(k) > 0).astype(np.float64)
+    if family == "recall_all":  # trecbench's Recall_all@k: every relevant doc in top k
+        within = terms.relevant_within(k)
+        return ((terms.num_rel > 0) & (within == terms.num_rel)).astype(np.float64)
+    if family == "Rprec":
+        return terms.rprec()
+    if family == "recip_rank":
+        return terms.reciprocal_rank(limit)
+    if family in ("map", "map_cut"):
+        return terms.average_precision(limit, terms.num_rel)
+    if family in ("ndcg", "ndcg_cut"):
+        return terms.ndcg_at(limit)
+    if family == "map_cut_min":  # AP@k over min(|Rel|, k)
+        return terms.average_precision(k, np.minimum(terms.num_rel, k))
+    if family == "P_retrieved":  # relevant in the top k over the documents there
+        within = terms.relevant_within(k).astype(np.float64)
+        return _safe_divide(within, np.minimum(terms.num_ret, k))
+    return None
+
+
 def compute(
     ranking: SparseRanking, requests: Iterable[Request], relevance_level: int = 1
 ) -> dict[Request, np.ndarray]:
@@ -131,95 +227,14 @@ def compute(
     the binary measures; nDCG uses the label itself as gain (labels <= 0 gain nothing) and
     is unaffected by it. Missing positions beyond ``num_ret`` count as non-relevant.
     """
-    n = ranking.n_topics
-    num_ret = np.asarray(ranking.num_ret, dtype=np.int64)
-    hit_topic, hit_pos, hit_rel = ranking.hit_topic, ranking.hit_pos, ranking.hit_rel
-    rel_judged = (ranking.judged_rel >= relevance_level) & (ranking.judged_rel >= 0)
-    num_rel = np.bincount(ranking.judged_topic[rel_judged], minlength=n)
-
-    relevant = hit_rel >= relevance_level
-    rel_topic, rel_pos = hit_topic[relevant], hit_pos[relevant]
-    gain = hit_rel > 0
-    gain_topic, gain_pos, gain_value = hit_topic[gain], hit_pos[gain], hit_rel[gain]
-
-    cache: dict[str, np.ndarray] = {}
-
-    def precision_terms() -> np.ndarray:
-        if "ap" not in cache:
-            cache["ap"] = precisions_at_relevant(rel_topic, rel_pos)
-        return cache["ap"]
-
-    def ideal() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        # the topic's positive labels, best first: gains of a perfect ranking
-        if "ideal" not in cache:
-            positive = ranking.judged_rel > 0
-            topic = ranking.judged_topic[positive]
-            labels = ranking.judged_rel[positive]
-            order = np.lexsort((-labels, topic))
-            topic, labels = topic[order], labels[order]
-            pos = np.arange(len(topic)) - np.searchsorted(topic, topic, side="left")
-            terms = labels.astype(np.float64) / log2_ranks(int(pos.max(initial=-1)) + 1)[pos]
-            cache["ideal"] = (topic, pos, terms)
-        return cache["ideal"]
-
-    def dcg_terms() -> np.ndarray:
-        if "dcg" not in cache:
-            discount = log2_ranks(int(gain_pos.max(initial=-1)) + 1)[gain_pos]
-            cache["dcg"] = gain_value.astype(np.float64) / discount
-        return cache["dcg"]
-
-    def ndcg_at(k: float) -> np.ndarray:
-        dcg = _segment_totals(ranking, dcg_terms(), gain_topic, gain_pos, k)
-        ideal_topic, ideal_pos, ideal_terms = ideal()
-        best = _segment_totals(ranking, ideal_terms, ideal_topic, ideal_pos, k)
-        return _safe_divide(dcg, best)
-
-    def relevant_within(k: float) -> np.ndarray:
-        return np.bincount(rel_topic[rel_pos < k], minlength=n)
-
+    terms = _Terms(ranking, relevance_level)
     results: dict[Request, np.ndarray] = {}
     for request in requests:
         family, k = request
         if not supports_request(family, k, relevance_level):
             raise ValueError(f"the fast engine does not compute {family} with cutoff {k}")
-        if family == "num_ret":
-            value = num_ret.astype(np.float64)
-        elif family == "num_rel":
-            value = num_rel.astype(np.float64)
-        elif family == "num_rel_ret":
-            value = relevant_within(math.inf).astype(np.float64)
-        elif family == "P":
-            value = relevant_within(k) / float(k)
-        elif family == "recall":
-            value = _safe_divide(relevant_within(k).astype(np.float64), num_rel)
-        elif family == "success":
-            value = (relevant_within(k) > 0).astype(np.float64)
-        elif family == "recall_all":  # trecbench's Recall_all@k: every relevant doc in top k
-            value = ((num_rel > 0) & (relevant_within(k) == num_rel)).astype(np.float64)
-        elif family == "Rprec":
-            depth = np.minimum(num_ret, num_rel)
-            count = np.bincount(rel_topic[rel_pos < depth[rel_topic]], minlength=n)
-            value = _safe_divide(count.astype(np.float64), num_rel)
-        elif family == "recip_rank":
-            limit = math.inf if k is None else k
-            count, first = np.zeros(n, np.int64), np.zeros(n, np.int64)
-            take = rel_pos < limit
-            topics, index = np.unique(rel_topic[take], return_index=True)
-            count[topics] = 1
-            first[topics] = rel_pos[take][index]
-            value = np.where(count > 0, 1.0 / (first + 1).astype(np.float64), 0.0)
-        elif family in ("map", "map_cut"):
-            limit = math.inf if k is None else k
-            total = _segment_totals(ranking, precision_terms(), rel_topic, rel_pos, limit)
-            value = _safe_divide(total, num_rel)
-        elif family in ("ndcg", "ndcg_cut"):
-            value = ndcg_at(math.inf if k is None else k)
-        elif family == "map_cut_min":  # AP@k over min(|Rel|, k)
-            total = _segment_totals(ranking, precision_terms(), rel_topic, rel_pos, k)
-            value = _safe_divide(total, np.minimum(num_rel, k))
-        elif family == "P_retrieved":  # relevant in the top k over the documents there
-            value = _safe_divide(relevant_within(k).astype(np.float64), np.minimum(num_ret, k))
-        else:
+        value = _trec_eval_value(terms, family, k)
+        if value is None:
             value = _beyond_trec_eval(ranking, family, k, relevance_level)
         results[request] = value
     return results
@@ -394,22 +409,12 @@ class Evaluator:
     wants_table = False  # a RankedRun is enough (no row is moved)
 
     def __init__(self, truth, measures, settings: dict | None = None):
-        level = truth.relevance_level
+        import pyarrow.compute as pc
+
         self.truth = truth  # its judgments of the evaluated topics (Qrels.judgments)
         judged = truth.table
         largest = pc.max(judged.column("rel")).as_py()
-        self.plan: list[tuple] = []  # (measure, level, requests)
-        for measure in measures:
-            rel = measure.option("rel")
-            requests = [
-                (kind, (k[0], largest if k[1] == "qrels" else k[1])) if kind == "RBP" else (kind, k)
-                for kind, k in requests_for(measure)
-            ]
-            self.plan.append((measure, level if rel is None else rel, requests))
-        self.levels: dict[int, list[Request]] = {}
-        for _, level, requests in self.plan:
-            self.levels.setdefault(level, []).extend(requests)
-        self.levels = {lv: list(dict.fromkeys(r)) for lv, r in self.levels.items()}
+        self.plan, self.levels = plan_requests(measures, truth.relevance_level, largest)
         self._docnos = pc.unique(judged.column("docno"))
 
     def evaluate(self, ranked, qids: list[str]) -> dict:
@@ -417,7 +422,9 @@ class Evaluator:
         aligned with ``qids`` (sorted), from a ranked table in trec_eval order (``qid``,
         ``docno``, 1-based ``rank``; one block per topic, as
         :func:`trecbench.ranking.rank_run` makes it) or a RankedRun."""
-        from .. import ranking
+        import pyarrow.compute as pc
+
+        from .. import arrow, ranking
 
         if isinstance(ranked, ranking.RankedRun):
             return self._evaluate_ranked_run(ranked, qids)
@@ -446,6 +453,11 @@ class Evaluator:
         """The values from the ranked rows: ``topic`` and ``pos`` per row, ``rows`` those
         whose docno the qrels hold, ``judged``: ``(topic, docno, grade)`` of the evaluated
         topics' judgments (:meth:`trecbench.evaluation.Qrels.judgments`)."""
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        from .. import arrow
+
         judged_topic, judged_docno, judged_rel = judged
         # both sides as large_string: files tokenize to string or large_string
         candidates = pa.table(
@@ -484,14 +496,39 @@ class Evaluator:
             judged_topic=judged[0],
             judged_rel=judged[2],
         )
-        values = {lv: compute(sparse, requests, lv) for lv, requests in self.levels.items()}
-        return {
-            measure: [
-                (name, display, values[level][request])
-                for (name, display), request in zip(value_names(measure), requests, strict=True)
-            ]
-            for measure, level, requests in self.plan
-        }
+        return planned_values(sparse, self.plan, self.levels)
+
+
+def plan_requests(measures, level: int, largest) -> tuple[list[tuple], dict[int, list[Request]]]:
+    """``(plan, levels)`` of :func:`planned_values`: per measure ``(measure, its relevance
+    level, its requests)`` (a measure's ``rel`` parameter overrides ``level``; RBP's
+    default ``max_rel`` is ``largest``, the qrels' top grade), and per level its distinct
+    requests."""
+    plan = []
+    for measure in measures:
+        rel = measure.option("rel")
+        requests = [
+            (kind, (k[0], largest if k[1] == "qrels" else k[1])) if kind == "RBP" else (kind, k)
+            for kind, k in requests_for(measure)
+        ]
+        plan.append((measure, level if rel is None else rel, requests))
+    levels: dict[int, list[Request]] = {}
+    for _, at, requests in plan:
+        levels.setdefault(at, []).extend(requests)
+    return plan, {at: list(dict.fromkeys(r)) for at, r in levels.items()}
+
+
+def planned_values(sparse: SparseRanking, plan: list[tuple], levels: dict) -> dict:
+    """Per measure of ``plan``, ``(label, display, values)`` of each of its values
+    (:func:`plan_requests`), computed once per relevance level."""
+    values = {at: compute(sparse, requests, at) for at, requests in levels.items()}
+    return {
+        measure: [
+            (name, display, values[at][request])
+            for (name, display), request in zip(value_names(measure), requests, strict=True)
+        ]
+        for measure, at, requests in plan
+    }
 
 
 registry.register_engine(
