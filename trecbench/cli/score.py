@@ -6,6 +6,7 @@ import json
 
 import click
 
+from . import small
 from .evaluation_options import (
     evaluation_options,
     jobs_option,
@@ -231,6 +232,8 @@ def score(
       trecbench score qrels/hpo-demo.qrels runs/*.run --html out/scores.html
       trecbench score qrels/hpo-demo.qrels runs/tfidf-char.run --unjudged-bounds
     """
+    if small.small_score(click.get_current_context()):  # a small plain run, no Arrow (#31)
+        return
     from .. import provenance, trec_format
     from ..errors import TrecbenchError
     from ..evaluation import evaluate
