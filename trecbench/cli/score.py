@@ -182,6 +182,7 @@ FORMATS = ("trec", "table", "markdown", "csv", "json")
 @report_options
 @click.argument("qrels", type=QRELS_INPUT)
 @click.argument("runs", nargs=-1, required=True, type=RUN_PATTERN)
+@small.small_path  # a small plain run: scored without Arrow (issue 31)
 def score(
     qrels,
     runs,
@@ -232,8 +233,6 @@ def score(
       trecbench score qrels/hpo-demo.qrels runs/*.run --html out/scores.html
       trecbench score qrels/hpo-demo.qrels runs/tfidf-char.run --unjudged-bounds
     """
-    if small.small_score(click.get_current_context()):  # a small plain run, no Arrow (#31)
-        return
     from .. import provenance, trec_format
     from ..errors import TrecbenchError
     from ..evaluation import evaluate

@@ -5,6 +5,8 @@ and every call that path declines, takes the general path."""
 
 from __future__ import annotations
 
+import functools
+
 import click
 from click.core import ParameterSource
 
@@ -14,6 +16,18 @@ from .progress import wanted
 _TAKEN = frozenset(
     {"qrels", "runs", "measure", "query", "nosummary", "output_format", "names", "quiet"}
 )
+
+
+def small_path(command):
+    """``score``'s callback, unless the small path takes the call (and prints its text)."""
+
+    @functools.wraps(command)
+    def callback(**params):
+        if small_score(click.get_current_context()):
+            return None
+        return command(**params)
+
+    return callback
 
 
 def small_score(ctx: click.Context) -> bool:
