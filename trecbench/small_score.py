@@ -71,8 +71,8 @@ def score_small(
     """trec_eval's text (``-q``: ``per_query``; ``-n``: not ``summary``) of ``run`` scored
     against ``qrels`` on ``measures`` (None: the KPI preset), exactly as ``trecbench score``
     prints it; None when the call is not one this path takes (see the module docstring)."""
-    if qrels.startswith("irds:"):  # inputs.datasets.PREFIX: an ir_datasets id, no file
-        return None
+    if qrels.startswith("irds:") or not small_text.small_file(run):  # (irds: a dataset id)
+        return None  # a large run is declined before anything is read
     ordered = _fast_measures(measures)
     judgments = small_text.read_plain(qrels, "qrels") if ordered else None
     lines = small_text.read_plain(run, "run") if judgments else None
