@@ -106,6 +106,11 @@ def test_validation_errors_exit_like_malformed_input(capsys, tmp_path):
     assert call(capsys, "score", QRELS, broken)[0] == ExitCode.INPUT
 
 
+def _general_path(monkeypatch):
+    # a small plain run is scored without evaluate (issue 31, trecbench.cli.small)
+    monkeypatch.setattr("trecbench.cli.small.small_score", lambda ctx: False)
+
+
 def test_an_unexpected_error_is_one_line(capsys, monkeypatch):
     evaluation = sys.modules["trecbench.evaluation"]
 
@@ -113,6 +118,7 @@ def test_an_unexpected_error_is_one_line(capsys, monkeypatch):
         raise RuntimeError("boom\nwith a second line")
 
     monkeypatch.setattr(evaluation, "evaluate", boom)
+    _general_path(monkeypatch)
     code, out, err = call(capsys, "score", QRELS, RUN)
     assert (code, out) == (ExitCode.INTERNAL, "")
     assert err == (
@@ -134,6 +140,7 @@ def test_an_error_with_several_findings_prints_one_line_each(capsys, monkeypatch
         raise error
 
     monkeypatch.setattr(sys.modules["trecbench.evaluation"], "evaluate", fails)
+    _general_path(monkeypatch)
     code, _, err = call(capsys, "score", QRELS, RUN)
     assert code == ExitCode.INPUT
     assert err.splitlines() == [
@@ -151,6 +158,7 @@ def test_warnings_are_one_line_without_a_source_path(capsys, monkeypatch):
         return real(*args, **kwargs)
 
     monkeypatch.setattr(evaluation, "evaluate", warns)
+    _general_path(monkeypatch)
     code, _, err = call(capsys, "score", QRELS, RUN)
     assert code == 0
     assert "trecbench: warning: RuntimeWarning: something odd\n" in err

@@ -167,14 +167,51 @@ def test_score_and_validate_of_a_small_run_import_none_of_the_heavy_libraries(tm
     run.write_text(
         "".join(f"{q} Q0 d{d} {d + 1} {1 - d / 40:.3f} t\n" for q in range(5) for d in range(40))
     )
-    argv = [{"QRELS": str(qrels), "RUN": str(run)}.get(arg, arg) for arg in args]
+    assert _imported(args, {"QRELS": str(qrels), "RUN": str(run)}, _NOT_ON_THE_SMALL_PATH) == []
+
+
+def _imported(args: list[str], files: dict[str, str], heavy: list[str]) -> list[str]:
+    """Which of ``heavy`` a fresh interpreter imported running ``trecbench ARGS``."""
+    argv = [files.get(arg, arg) for arg in args]
     probe = (
         "import atexit, sys\n"
-        f"heavy = {_NOT_ON_THE_SMALL_PATH!r}\n"
+        f"heavy = {heavy!r}\n"
         "atexit.register(lambda: print([m for m in heavy if m in sys.modules], file=sys.stderr))\n"
         f"sys.argv = ['trecbench', *{argv!r}]\n"
         "from trecbench.cli import main\nmain()\n"
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    assert done.stderr.splitlines()[-1] == "[]"
+    return ast.literal_eval(done.stderr.splitlines()[-1])
+
+
+# what `score` of a small plain run must not import either (issue 31: it is read and scored
+# without Arrow, trecbench.small_score): Arrow, and the packages that import it
+_NOT_ON_THE_PLAIN_SMALL_SCORE = [
+    *_NOT_ON_THE_SMALL_PATH,
+    "pyarrow",
+    "trecbench.arrow",
+    "trecbench.inputs",
+    "trecbench.evaluation",
+    "trecbench.engines",
+    "trecbench.ranking",
+    "trecbench.validation",
+]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["score", "QRELS", "RUN"],
+        ["score", "-q", "-m", "P.5,10 map ndcg_cut.10 MRR@10", "QRELS", "RUN"],
+        ["score", "-q", "-n", "--format", "trec", "--quiet", "QRELS", "RUN"],
+    ],
+)
+def test_score_of_a_small_plain_run_imports_no_arrow(tmp_path, args):
+    qrels, run = tmp_path / "q.txt", tmp_path / "r.run"
+    qrels.write_text("".join(f"{q} 0 d{d} {d % 3}\n" for q in range(5) for d in range(0, 40, 2)))
+    run.write_text(
+        "".join(f"{q} Q0 d{d} {d + 1} {1 - d / 40:.3f} t\n" for q in range(5) for d in range(40))
+    )
+    files = {"QRELS": str(qrels), "RUN": str(run)}
+    assert _imported(args, files, _NOT_ON_THE_PLAIN_SMALL_SCORE) == []

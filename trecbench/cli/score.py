@@ -6,6 +6,7 @@ import json
 
 import click
 
+from . import small
 from .evaluation_options import (
     evaluation_options,
     jobs_option,
@@ -189,6 +190,7 @@ FORMATS = ("trec", "table", "markdown", "csv", "json")
 @report_options
 @click.argument("qrels", type=QRELS_INPUT)
 @click.argument("runs", nargs=-1, required=True, type=RUN_PATTERN)
+@small.small_path  # a small plain run: scored without Arrow (issue 31)
 def score(
     qrels,
     runs,

@@ -1,0 +1,153 @@
+"""``score``'s small-input path (issue 31): on every call it takes it prints, byte for byte,
+what the general path prints (stdout, stderr, exit code), and it declines every call where
+the general path has more to say than the numbers."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from random_cases import random_case
+
+import trecbench.cli.small
+from trecbench import small_text
+from trecbench.cli import run
+from trecbench.small_score import score_small
+
+MEASURES = [
+    [],
+    ["-m", "P.5,10 map ndcg"],
+    ["-m", "recip_rank", "-m", "Rprec num_ret num_rel num_rel_ret"],
+    ["-m", "MRR@10 nDCG@5 HitRate@3 Recall_all@20"],
+    ["-m", "recall.5,100 success.1 map_cut.10 ndcg_cut.3,1000"],
+    ["-m", "official"],  # runid and num_q: declined
+]
+FLAGS = [[], ["-q"], ["-q", "-n"]]
+
+
+def _plain_case(seed: int) -> tuple[str, str]:
+    """Qrels and run the small path takes: every topic on both sides with a relevant
+    document judged near the top; exact, float32-only and signed-zero score ties, docnos
+    whose byte order is not their natural order, shuffled lines, tabs or spaces."""
+    rng = np.random.default_rng(seed)
+    sep = "\t" if seed % 3 == 0 else " "
+    qrels, run = [], []
+    for topic in rng.permutation(int(rng.integers(1, 9))):
+        qid = f"{topic}" if seed % 2 else f"q{topic}"
+        docnos = [f"D{i}" for i in rng.choice(300, size=int(rng.integers(1, 60)), replace=False)]
+        base = rng.choice([0.0, -0.0, 0.5, 0.1, 1 / 3, 12345.678], size=len(docnos))
+        scores = base + rng.choice([0.0, 1e-9, -1e-9, 2.0**-24, 1.0], size=len(docnos))
+        top = scores.astype(np.float32) == scores.astype(np.float32).max()  # ranked first
+        judged = [d for d, first in zip(docnos, top, strict=True) if first or rng.random() < 0.3]
+        judged += [f"X{i}" for i in range(int(rng.integers(0, 3)))]  # not retrieved
+        grades = [int(rng.integers(1, 4))] + [int(rng.integers(0, 4)) for _ in judged[1:]]
+        qrels += [sep.join((qid, "0", d, str(g))) for d, g in zip(judged, grades, strict=True)]
+        ranks = rng.permutation(len(docnos)) + 1
+        run += [
+            sep.join((qid, "Q0", d, str(r), repr(float(s)), "tag"))
+            for d, r, s in zip(docnos, ranks, scores, strict=True)
+        ]
+    rng.shuffle(run)
+    return "".join(f"{line}\n" for line in qrels), "".join(f"{line}\n" for line in run)
+
+
+def _files(tmp_path, qrels_text: str, run_text: str):
+    qrels, run_file = tmp_path / "qrels.txt", tmp_path / "run.txt"
+    qrels.write_text(qrels_text)
+    run_file.write_text(run_text)
+    return qrels, run_file
+
+
+def _score(capsys, argv) -> tuple[int, str, str]:
+    code = run(["score", *argv])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def _both(capsys, monkeypatch, argv):
+    small = _score(capsys, argv)
+    with monkeypatch.context() as patch:
+        patch.setattr(trecbench.cli.small, "small_score", lambda ctx: False)
+        general = _score(capsys, argv)
+    return small, general
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_small_path_prints_what_the_general_path_prints(tmp_path, capsys, monkeypatch, seed):
+    qrels_text, run_text = _plain_case(seed)
+    qrels, run_file = _files(tmp_path, qrels_text, run_text)
+    taken = 0
+    for measures in MEASURES:
+        for flags in FLAGS:
+            argv = [*flags, *measures, str(qrels), str(run_file)]
+            small, general = _both(capsys, monkeypatch, argv)
+            assert small == general, argv
+            assert general[0] == 0
+            wanted = [m for m in measures if m != "-m"] or None
+            text = score_small(str(qrels), str(run_file), wanted, per_query=True, summary=True)
+            taken += text is not None
+    assert taken == len(FLAGS) * (len(MEASURES) - 1)  # all but 'official'
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_hostile_cases_give_the_general_paths_output(tmp_path, capsys, monkeypatch, seed):
+    # negative and missing grades, one-sided topics, topics without a relevant document:
+    # declined, or taken with the same output
+    qrels_text, run_text = random_case(seed)
+    qrels, run_file = _files(tmp_path, qrels_text, run_text)
+    for flags in FLAGS[:2]:
+        small, general = _both(capsys, monkeypatch, [*flags, str(qrels), str(run_file)])
+        assert small == general
+
+
+DECLINED = {
+    "duplicate document": ("1 0 a 1\n", "1 Q0 a 1 2 t\n1 Q0 a 2 1 t\n"),
+    "duplicate judgment": ("1 0 a 1\n1 0 a 0\n", "1 Q0 a 1 2 t\n"),
+    "run topic not judged": ("1 0 a 1\n", "1 Q0 a 1 2 t\n2 Q0 a 1 2 t\n"),
+    "judged topic not run": ("1 0 a 1\n2 0 a 1\n", "1 Q0 a 1 2 t\n"),
+    "no relevant document": ("1 0 a 0\n", "1 Q0 a 1 2 t\n"),
+    "negative grade": ("1 0 a -1\n1 0 b 1\n", "1 Q0 a 1 2 t\n"),
+    "nothing judged retrieved": ("1 0 z 1\n", "1 Q0 a 1 2 t\n"),
+    "tabs and spaces": ("1 0 a 1\n", "1\tQ0 a 1 2 t\n"),
+    "no final newline": ("1 0 a 1\n", "1 Q0 a 1 2 t"),
+    "blank line": ("1 0 a 1\n", "1 Q0 a 1 2 t\n\n"),
+    "CRLF": ("1 0 a 1\n", "1 Q0 a 1 2 t\r\n"),
+    "comment": ("1 0 a 1\n", "# x\n1 Q0 a 1 2 t\n"),
+    "seven fields": ("1 0 a 1\n", "1 Q0 a 1 2 t x\n"),
+    "rank not an integer": ("1 0 a 1\n", "1 Q0 a 1.0 2 t\n"),
+    "score not a number": ("1 0 a 1\n", "1 Q0 a 1 nan t\n"),
+    "score beyond float32": ("1 0 a 1\n", "1 Q0 a 1 1e39 t\n"),
+    "non-ASCII docno": ("1 0 a 1\n", "1 Q0 \u00e9 1 2 t\n"),
+}
+
+
+@pytest.mark.parametrize("case", DECLINED)
+def test_the_small_path_declines_what_the_general_path_has_more_to_say_about(
+    tmp_path, capsys, monkeypatch, case
+):
+    qrels_text, run_text = DECLINED[case]
+    qrels, run_file = _files(tmp_path, qrels_text, run_text)
+    assert score_small(str(qrels), str(run_file), None, per_query=True, summary=True) is None
+    small, general = _both(capsys, monkeypatch, ["-q", str(qrels), str(run_file)])
+    assert small == general
+
+
+def test_the_small_path_declines_options_it_does_not_take(tmp_path, capsys, monkeypatch):
+    qrels_text, run_text = _plain_case(1)
+    qrels, run_file = _files(tmp_path, qrels_text, run_text)
+    calls = []
+    original = trecbench.small_score.score_small
+    monkeypatch.setattr(trecbench.small_score, "score_small", lambda *a, **k: calls.append(a))
+    for options in (["-c"], ["-M", "5"], ["-l", "2"], ["--format", "csv"], ["--labels", "display"]):
+        assert run(["score", *options, str(qrels), str(run_file)]) == 0
+    assert calls == []
+    monkeypatch.setattr(trecbench.small_score, "score_small", original)
+    capsys.readouterr()
+
+
+def test_a_large_file_is_not_small(tmp_path):
+    path = tmp_path / "run.txt"
+    line = "1 Q0 a 1 2 t\n"
+    path.write_text(line * (small_text.SMALL_BYTES // len(line) + 1))
+    assert small_text.read_plain(str(path), "run") is None
+    path.write_text(line * 3)
+    assert small_text.read_plain(str(path), "run") == [("1", "a", "2", "t")] * 3

@@ -1,0 +1,57 @@
+"""``trecbench score``'s small-input path (issue 31): a call on one small plain run with
+nothing but ``-m``, ``-q``, ``-n``, ``--format trec``, ``--labels trec`` and ``--quiet``
+is scored by :func:`trecbench.small_score.score_small`, without Arrow; every other call,
+and every call that path declines, takes the general path."""
+
+from __future__ import annotations
+
+import functools
+
+import click
+from click.core import ParameterSource
+
+from .progress import wanted
+
+# the parameters a small call may give; every other one is left at its default
+_TAKEN = frozenset(
+    {"qrels", "runs", "measure", "query", "nosummary", "output_format", "names", "quiet"}
+)
+
+
+def small_path(command):
+    """``score``'s callback, unless the small path takes the call (and prints its text)."""
+
+    @functools.wraps(command)
+    def callback(**params):
+        if small_score(click.get_current_context()):
+            return None
+        return command(**params)
+
+    return callback
+
+
+def small_score(ctx: click.Context) -> bool:
+    """Whether the small path took the ``score`` call of ``ctx`` (and printed its text)."""
+    params = ctx.params
+    if any(
+        ctx.get_parameter_source(name) is not ParameterSource.DEFAULT
+        for name in params
+        if name not in _TAKEN
+    ):
+        return False
+    if len(params["runs"]) != 1 or params["output_format"] != "trec" or wanted(params["quiet"]):
+        return False
+    if params["names"] not in (None, "trec"):
+        return False
+    from ..small_score import score_small
+
+    text = score_small(
+        str(params["qrels"]),
+        str(params["runs"][0]),
+        list(params["measure"]) or None,
+        per_query=params["query"],
+        summary=not params["nosummary"],
+    )
+    if text is not None:
+        click.echo(text.encode("utf-8"), nl=False)  # bytes: written untranslated, as score's
+    return text is not None

@@ -1,0 +1,177 @@
+"""``trecbench score`` of one small plain run, without Arrow (issue 31).
+
+Most evaluations are small (a TREC track's 50 topics, a few hundred test cases), and on a
+1,000-line run nearly all of the general path's time is start-up: importing Arrow takes
+longer than reading and scoring the file. This path reads both files with
+:mod:`trecbench.small_text`, ranks the run in trec_eval's order (score descending as
+float32, then docno descending) and computes the fast engine's measures with its numpy
+core (:mod:`trecbench.sparse_measures`), so its values are the general path's, bit for
+bit, and trec_format prints them.
+
+It takes only the calls where the general path has nothing to say but the numbers: plain
+files (:func:`trecbench.small_text.read_plain`), measures of trec_eval's families the fast
+engine computes, no duplicate judgment or document, the same topics in the run and the
+qrels, a relevant document in every topic, and documents judged near the top of most
+topics (so that no unjudged-documents warning is due). Anything else returns None and the
+general path takes the call: it reads the (small) files again and says what it has to.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import small_text, sparse_measures, trec_format
+from .errors import TrecbenchError
+from .measures import MEAN, NUM_REL, SUM, Measure, parse_measures, presentation_order, registry
+
+_FAMILIES = sparse_measures.CUTOFF_FAMILIES | sparse_measures.PLAIN_FAMILIES
+_LARGEST_SCORE = 3.4e38  # beyond it a score is infinite as float32 (numpy would warn)
+_NEARLY_ALL = 0.9  # evaluation.results.NEARLY_ALL: where an unjudged warning may be due
+
+
+@dataclass(frozen=True)
+class _Column:
+    """What :mod:`trecbench.trec_format` reads of a column: its trec_eval label and how it
+    is summarised (every column here has a per-topic value)."""
+
+    label: str
+    summary: str
+    per_query: bool = True
+
+    def name(self, labels: str) -> str:
+        return self.label
+
+
+@dataclass
+class _Run:
+    """What :mod:`trecbench.trec_format` reads of one run's result."""
+
+    qids: list[str]
+    values: dict[str, np.ndarray]
+    summary: dict[str, float | int]
+    name: str = ""
+    traces: None = None
+    complete: bool = True
+
+
+@dataclass
+class _Evaluation:
+    columns: list[_Column]
+    runs: list[_Run]
+    options: dict = field(default_factory=dict)
+
+
+def score_small(
+    qrels: str, run: str, measures: list[str] | None, *, per_query: bool, summary: bool
+) -> str | None:
+    """trec_eval's text (``-q``: ``per_query``; ``-n``: not ``summary``) of ``run`` scored
+    against ``qrels`` on ``measures`` (None: the KPI preset), exactly as ``trecbench score``
+    prints it; None when the call is not one this path takes (see the module docstring)."""
+    if qrels.startswith("irds:") or not small_text.small_file(run):  # (irds: a dataset id)
+        return None  # a large run is declined before anything is read
+    ordered = _fast_measures(measures)
+    judgments = small_text.read_plain(qrels, "qrels") if ordered else None
+    lines = small_text.read_plain(run, "run") if judgments else None
+    if not lines:
+        return None
+    qids = sorted({line[0] for line in judgments})
+    grades = np.array([int(line[2]) for line in judgments], np.int64)
+    judged = dict(zip(((line[0], line[1]) for line in judgments), grades.tolist(), strict=True))
+    if len(judged) < len(judgments) or {line[0] for line in lines} != set(qids):
+        return None  # a duplicate judgment, or topics in one file only: warnings are due
+    where = {qid: index for index, qid in enumerate(qids)}
+    judged_topic = np.array([where[line[0]] for line in judgments], np.int64)
+    if (np.bincount(judged_topic[grades >= 1], minlength=len(qids)) == 0).any():
+        return None  # a topic without a relevant document
+    sparse = _sparse_ranking(lines, where, judged, judged_topic, grades)
+    if sparse is None or _unjudged_warning_possible(sparse, ordered):
+        return None
+    plan, levels = sparse_measures.plan_requests(ordered, 1, int(grades.max()))
+    produced = sparse_measures.planned_values(sparse, plan, levels)
+    result = _result(qids, ordered, produced)
+    if result is None:
+        return None
+    columns, values, means = result
+    evaluation = _Evaluation(columns, [_Run(qids, values, means)])
+    return trec_format.render_trec(evaluation, per_query=per_query, summary=summary)
+
+
+def _fast_measures(measures: list[str] | None) -> list[Measure] | None:
+    """The measures in trec_eval's printing order, if the general path would compute every
+    one with the fast engine (``--engine auto``) and each is of trec_eval's families."""
+    with warnings.catch_warnings(record=True) as warned:
+        warnings.simplefilter("always")
+        try:
+            ordered = presentation_order(parse_measures(measures, "9.0.8"))
+        except (TrecbenchError, ValueError):
+            return None  # the general path reports it
+    if warned:
+        return None  # a parameter outside its domain: the general path warns once
+    for measure in ordered:
+        requests = sparse_measures.requests_for(measure)
+        if registry.find(measure.family) is None or requests is None:
+            return None
+        if any(family not in _FAMILIES for family, _ in requests):
+            return None
+    return ordered
+
+
+def _sparse_ranking(lines, where, judged, judged_topic, grades):
+    """The run in trec_eval's order as the fast engine's sparse view, or None for a
+    duplicate document or a score float32 cannot hold."""
+    if len({(line[0], line[1]) for line in lines}) < len(lines):
+        return None
+    scores = np.array([float(line[2]) for line in lines], np.float64)
+    if not (np.abs(scores) < _LARGEST_SCORE).all():
+        return None
+    topic = np.array([where[line[0]] for line in lines], np.int64)
+    docnos = sorted({line[1] for line in lines})  # ASCII: str order is byte order
+    docno_rank = dict(zip(docnos, range(len(docnos)), strict=True))
+    docno_key = np.array([docno_rank[line[1]] for line in lines], np.int64)
+    order = np.lexsort((-docno_key, -scores.astype(np.float32), topic))
+    num_ret = np.bincount(topic, minlength=len(where))
+    first = np.cumsum(num_ret) - num_ret
+    pos = np.empty(len(lines), np.int64)
+    pos[order] = np.arange(len(lines)) - first[topic[order]]
+    rel = np.array([judged.get((line[0], line[1]), -(1 << 62)) for line in lines], np.int64)
+    hits = np.flatnonzero(rel != -(1 << 62))
+    hits = hits[np.lexsort((pos[hits], topic[hits]))]
+    return sparse_measures.SparseRanking(
+        num_ret, topic[hits], pos[hits], rel[hits], judged_topic, grades
+    )
+
+
+def _unjudged_warning_possible(sparse, measures: list[Measure]) -> bool:
+    """Whether the general path might warn that the run's documents are mostly unjudged:
+    it needs nothing judged within the deepest rank a measure looks at in nearly every
+    topic, so no warning is due when fewer topics have nothing judged within the
+    shallowest cutoff (a topic with a judgment there has one deeper too)."""
+    cutoffs = [k for m in measures for _, k in sparse_measures.requests_for(m) if k is not None]
+    depth = min(cutoffs, default=math.inf)
+    seen = np.bincount(sparse.hit_topic[sparse.hit_pos < depth], minlength=sparse.n_topics)
+    return (seen == 0).sum() >= _NEARLY_ALL * sparse.n_topics
+
+
+def _result(qids, measures, produced):
+    """``(columns, per-topic values, summary values)`` as the general path assembles them:
+    one column per distinct display name, trec_eval's sequential sums over the topics."""
+    columns, values, means, seen = [], {}, {}, set()
+    for measure in measures:
+        for label, display, value in produced[measure]:
+            if display in seen:  # two spellings of one value (success.10, HitRate@10)
+                continue
+            seen.add(display)
+            total = float(np.cumsum(value)[-1])
+            if measure.summary == MEAN:
+                means[label] = total / len(qids)
+            elif measure.summary in (SUM, NUM_REL):
+                means[label] = int(total)
+            else:
+                return None
+            columns.append(_Column(label, measure.summary))
+            values[label] = value
+    return columns, values, means
