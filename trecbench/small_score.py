@@ -24,9 +24,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import small_text, sparse_measures, trec_format
+from . import small_text, sparse_measures
 from .errors import TrecbenchError
 from .measures import MEAN, NUM_REL, SUM, Measure, parse_measures, presentation_order, registry
+from .renderers import trec_format
 
 _FAMILIES = sparse_measures.CUTOFF_FAMILIES | sparse_measures.PLAIN_FAMILIES
 _LARGEST_SCORE = 3.4e38  # beyond it a score is infinite as float32 (numpy would warn)
@@ -58,11 +59,20 @@ class _Run:
     complete: bool = True
 
 
+@dataclass(frozen=True)
+class _Settings:
+    """What :mod:`trecbench.renderers.trec_format` reads of the settings: this path takes
+    no ``-Z`` (evaluation.settings imports Arrow, which this path avoids)."""
+
+    zscores: bool = False
+
+
 @dataclass
 class _Evaluation:
     columns: list[_Column]
     runs: list[_Run]
     options: dict = field(default_factory=dict)
+    settings: _Settings = field(default_factory=_Settings)
 
 
 def score_small(

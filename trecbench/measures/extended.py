@@ -235,19 +235,34 @@ _ALPHA = (REL, ALPHA, JUDGED_ONLY)
 _NRBP = (REL, ALPHA, BETA_NRBP)
 _IA = (REL, JUDGED_ONLY)
 for _name, _what, _params, _fields in (
-    ("alpha_DCG", "alpha-DCG at k: DCG with gains discounted by subtopic redundancy", _ALPHA,
-     {"citation": CLARKE_2008, "aliases": ("α_DCG",), **_AT_K}),
-    ("alpha_nDCG", "alpha-nDCG at k: alpha-DCG over its greedy ideal", _ALPHA,
-     {"citation": CLARKE_2008, "aliases": ("α_nDCG",), **_AT_K}),
-    ("ERR_IA", "intent-aware ERR at k (mean over subtopics)", _IA,
-     {"citation": CHAPELLE, **_AT_K}),
-    ("nERR_IA", "intent-aware ERR at k, normalised by its ideal", _IA,
-     {"citation": CHAPELLE, **_AT_K}),
+    (
+        "alpha_DCG",
+        "alpha-DCG at k: DCG with gains discounted by subtopic redundancy",
+        _ALPHA,
+        {"citation": CLARKE_2008, "aliases": ("α_DCG",), **_AT_K},
+    ),
+    (
+        "alpha_nDCG",
+        "alpha-nDCG at k: alpha-DCG over its greedy ideal",
+        _ALPHA,
+        {"citation": CLARKE_2008, "aliases": ("α_nDCG",), **_AT_K},
+    ),
+    ("ERR_IA", "intent-aware ERR at k (mean over subtopics)", _IA, {"citation": CHAPELLE, **_AT_K}),
+    (
+        "nERR_IA",
+        "intent-aware ERR at k, normalised by its ideal",
+        _IA,
+        {"citation": CHAPELLE, **_AT_K},
+    ),
     ("NRBP", "novelty- and rank-biased precision", _NRBP, {"citation": CLARKE_2009}),
     ("nNRBP", "NRBP normalised by its ideal", _NRBP, {"citation": CLARKE_2009}),
     ("AP_IA", "intent-aware AP (mean over subtopics)", _IA, {"aliases": ("MAP_IA",)}),
     ("P_IA", "intent-aware precision at k (mean over subtopics)", _IA, _AT_K),
-    ("StRecall", "subtopic recall at k: fraction of the subtopics covered in the top k", (REL,),
-     {"citation": "Zhai, Cohen & Lafferty, Beyond independent relevance, SIGIR 2003", **_AT_K}),
+    (
+        "StRecall",
+        "subtopic recall at k: fraction of the subtopics covered in the top k",
+        (REL,),
+        {"citation": "Zhai, Cohen & Lafferty, Beyond independent relevance, SIGIR 2003", **_AT_K},
+    ),
 ):
     _irm(_name, _what, "pyndeval", params=_params, diversity=True, **_fields)
