@@ -10,8 +10,7 @@ import pandas as pd
 import pytest
 from conftest import ROOT
 
-from trecbench.comparison import StatsSettings, compare, compare_scores
-from trecbench.comparison.scoring import ScoringSettings
+from trecbench.comparison import ScoringSettings, StatsSettings, compare, compare_scores
 from trecbench.convert.memorybench import Judging, convert_memorybench
 from trecbench.errors import UsageError
 

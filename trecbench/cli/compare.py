@@ -127,7 +127,7 @@ class Output:
 def _typed_settings(command):
     """Hand ``command`` its statistics, scoring and output options as the three typed
     values they make (:class:`~trecbench.comparison.StatsSettings`,
-    :class:`~trecbench.comparison.scoring.ScoringSettings`, :class:`Output`)."""
+    :class:`~trecbench.comparison.ScoringSettings`, :class:`Output`)."""
 
     @functools.wraps(command)
     def typed(
@@ -136,8 +136,7 @@ def _typed_settings(command):
         no_tie_bounds, memory, jobs, output_format, outdir, plots, html_depth, plot_order,
         manifest, meta, quiet, **arguments,
     ):  # fmt: skip
-        from ..comparison import StatsSettings
-        from ..comparison.scoring import ScoringSettings
+        from ..comparison import ScoringSettings, StatsSettings
 
         statistics = StatsSettings(test, correction, samples, seed, confidence, missing, movers)
         scoring = ScoringSettings(

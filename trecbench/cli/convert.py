@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
 
 import click
 
+from .convert_output import GroupOptions, finish
 from .group import Group, cli
 from .paths import DEPTH, OUTPUT_FOLDER, InputFile
 
@@ -35,104 +34,6 @@ def _depth(function):
     return click.option("--depth", type=DEPTH, help="Keep the first N documents per query.")(
         function
     )
-
-
-STDOUT = Path("-")  # -o -: a conversion's single run to standard output
-
-
-@dataclass(frozen=True)
-class _GroupOptions:
-    """What ``trecbench convert``'s own options hand its converters (the click context's
-    object): the ``--ir-metadata`` file, if any."""
-
-    ir_metadata: Path | None = None
-
-
-def _finish(conversion, outdir: Path, inputs, runs_dir: Path | None) -> None:
-    """Write (validated) outputs and print a short summary (and, for several runs each
-    with its own qrels, the command that compares them). With ``-o -``, the single run
-    goes to stdout and the summary to stderr."""
-    from ..convert.common import compare_command, write_conversion
-
-    conversion = _with_metadata(conversion, inputs)
-    if outdir == STDOUT:
-        paths = _run_to_stdout(conversion, inputs, runs_dir)
-    else:
-        paths = write_conversion(conversion, outdir, inputs, runs_dir)
-    echo = partial(click.echo, err=outdir == STDOUT)
-    for name, table in conversion.qrels.items():
-        info = conversion.qrels_info.get(name, {})
-        pooled = " (pooled)" if info.get("pooled") else ""
-        echo(
-            f"wrote {paths['qrels:' + name]}: {table['qid'].nunique()} queries, "
-            f"{int((table['rel'] > 0).sum())} relevant{pooled}"
-        )
-    for run in conversion.runs:
-        stats = run.stats
-        ties = stats["tied_adjacent_scores"]
-        tie_text = (
-            f"; {ties} tied score(s) in {stats['queries_with_ties']} queries kept in producer order"
-            if ties
-            else ""
-        )
-        echo(
-            f"wrote {paths['run:' + run.tag]}: {stats['queries']} queries, "
-            f"{stats['documents']} documents{tie_text}"
-        )
-    if "sidecar" in paths:
-        echo(f"wrote {paths['sidecar']}")
-    for reason, count in conversion.report.counts.items():
-        echo(f"  {count} × {reason}")
-    for note in conversion.report.notes:
-        echo(f"  note: {note}")
-    command = compare_command(conversion, paths)
-    if command is not None:
-        echo(f"compare the runs with:\n  {command}")
-
-
-def _with_metadata(conversion, inputs):
-    """The conversion with the ir_metadata of ``convert --ir-metadata`` (if given)."""
-    shared = click.get_current_context().find_object(_GroupOptions)
-    given = None if shared is None else shared.ir_metadata
-    if given is None:
-        return conversion
-    import dataclasses
-
-    from .. import __version__, provenance
-    from ..inputs import ir_metadata
-
-    description = ir_metadata.read_file(given)
-    sources = [
-        {"path": str(path), "sha256": (provenance.recorded(path) or {}).get("sha256")}
-        for path in inputs
-    ]
-    known = {
-        "method": {"conversion": {"converter": conversion.converter}},
-        "data": {"converted": sources},
-        "implementation": {"source": {"name": "trecbench", "version": __version__}},
-    }
-    return dataclasses.replace(conversion, ir_metadata=ir_metadata.merged(known, description))
-
-
-def _run_to_stdout(conversion, inputs, runs_dir: Path | None) -> dict[str, object]:
-    """Print the conversion's single run (validated as a written one: it is written and
-    checked in a scratch folder first); its sidecar is not kept. What was "written"."""
-    import tempfile
-
-    from ..convert.common import write_conversion
-
-    if runs_dir is not None:
-        raise click.UsageError("-o -: the run goes to standard output; --runs-dir is not used")
-    if conversion.qrels or len(conversion.runs) != 1:
-        raise click.UsageError(
-            f"-o -: standard output takes a single run; this conversion writes "
-            f"{len(conversion.runs)} run(s) and {len(conversion.qrels)} qrels (give a folder)"
-        )
-    key = f"run:{conversion.runs[0].tag}"
-    with tempfile.TemporaryDirectory(prefix="trecbench-convert.") as scratch:
-        data = write_conversion(conversion, scratch, inputs)[key].read_bytes()
-    click.echo(data, nl=False)  # every byte, or exit 2 (cli/stdout.py)
-    return {key: "standard output"}
 
 
 def _pairs(values, option: str) -> dict[str, int]:
@@ -172,7 +73,7 @@ def convert(ctx: click.Context, metadata: Path | None) -> None:
       trecbench convert hpo cases.json --results bm25/terms.jsonl -o converted
       trecbench convert --ir-metadata about.yaml msmarco run.tsv -o converted
     """
-    ctx.obj = _GroupOptions(ir_metadata=metadata)
+    ctx.obj = GroupOptions(ir_metadata=metadata)
 
 
 @convert.command("hpo")
@@ -254,7 +155,7 @@ def hpo(
         graded=graded,
         grades=_pairs(grades, "--grade"),
     )
-    _finish(conversion, outdir, [cases, *results, *([ontology] if ontology else [])], runs_dir)
+    finish(conversion, outdir, [cases, *results, *([ontology] if ontology else [])], runs_dir)
 
 
 @convert.command("code-chunk")
@@ -273,7 +174,7 @@ def code_chunk(detailed, outdir, runs_dir, name):
     """
     from ..convert.codechunk import convert_codechunk
 
-    _finish(convert_codechunk(detailed, name=name), outdir, [detailed], runs_dir)
+    finish(convert_codechunk(detailed, name=name), outdir, [detailed], runs_dir)
 
 
 @convert.command("memorybench")
@@ -327,7 +228,7 @@ def memorybench(source, line_offsets, iou, relevance, f1_threshold, outdir, runs
         relevance=relevance,
         f1_threshold=f1_threshold,
     )
-    _finish(conversion, outdir, [source], runs_dir)
+    finish(conversion, outdir, [source], runs_dir)
 
 
 @convert.command("lists")
@@ -374,7 +275,7 @@ def lists(source, tag, match, fuzzy_threshold, no_fuzzy, depth, outdir, runs_dir
         match=match,
         fuzzy_threshold=None if no_fuzzy else fuzzy_threshold,
     )
-    _finish(conversion, outdir, [source], runs_dir)
+    finish(conversion, outdir, [source], runs_dir)
 
 
 @convert.command("dict")
@@ -399,7 +300,7 @@ def dict_(run, qrels_json, beir_qrels, tag, depth, outdir, runs_dir, name):
         run, qrels_json=qrels_json, beir_qrels=beir_qrels, name=name, tag=tag, depth=depth
     )
     inputs = [p for p in (run, qrels_json, beir_qrels) if p is not None]
-    _finish(conversion, outdir, inputs, runs_dir)
+    finish(conversion, outdir, inputs, runs_dir)
 
 
 @convert.command("msmarco")
@@ -419,7 +320,7 @@ def msmarco(run, tag, depth, outdir, runs_dir, name):
     from ..convert.msmarco import convert_msmarco
 
     conversion = convert_msmarco(run, name=name, tag=tag, depth=depth)
-    _finish(conversion, outdir, [run], runs_dir)
+    finish(conversion, outdir, [run], runs_dir)
 
 
 @convert.command("beir-qrels")
@@ -434,4 +335,4 @@ def beir_qrels(qrels, outdir, runs_dir, name):
     """
     from ..convert.beir import convert_beir_qrels
 
-    _finish(convert_beir_qrels(qrels, name=name), outdir, [qrels], runs_dir)
+    finish(convert_beir_qrels(qrels, name=name), outdir, [qrels], runs_dir)

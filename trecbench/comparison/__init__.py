@@ -43,7 +43,7 @@ from .result import (
     check_outputs,
     html_available,
 )
-from .scoring import compare, named_runs
+from .scoring import ScoringSettings, compare, named_runs
 from .settings import (
     ALL,
     CORRECTION_NAMES,
@@ -76,6 +76,7 @@ __all__ = [
     "REPORT_FILE",
     "SCHEMA_VERSION",
     "Comparison",
+    "ScoringSettings",
     "Section",
     "StatsSettings",
     "TEST_NAMES",

@@ -1,0 +1,108 @@
+"""What ``trecbench convert`` does with a conversion: validated files written (or its
+single run to standard output, ``-o -``), with the ``--ir-metadata`` block atop every run,
+and a short summary with the command that compares the runs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+
+import click
+
+STDOUT = Path("-")  # -o -: a conversion's single run to standard output
+
+
+@dataclass(frozen=True)
+class GroupOptions:
+    """What ``trecbench convert``'s own options hand its converters (the click context's
+    object): the ``--ir-metadata`` file, if any."""
+
+    ir_metadata: Path | None = None
+
+
+def finish(conversion, outdir: Path, inputs, runs_dir: Path | None) -> None:
+    """Write (validated) outputs and print a short summary (and, for several runs each
+    with its own qrels, the command that compares them). With ``-o -``, the single run
+    goes to stdout and the summary to stderr."""
+    from ..convert.common import compare_command, write_conversion
+
+    conversion = _with_metadata(conversion, inputs)
+    if outdir == STDOUT:
+        paths = _run_to_stdout(conversion, inputs, runs_dir)
+    else:
+        paths = write_conversion(conversion, outdir, inputs, runs_dir)
+    echo = partial(click.echo, err=outdir == STDOUT)
+    for name, table in conversion.qrels.items():
+        info = conversion.qrels_info.get(name, {})
+        pooled = " (pooled)" if info.get("pooled") else ""
+        echo(
+            f"wrote {paths['qrels:' + name]}: {table['qid'].nunique()} queries, "
+            f"{int((table['rel'] > 0).sum())} relevant{pooled}"
+        )
+    for run in conversion.runs:
+        stats = run.stats
+        ties = stats["tied_adjacent_scores"]
+        tie_text = (
+            f"; {ties} tied score(s) in {stats['queries_with_ties']} queries kept in producer order"
+            if ties
+            else ""
+        )
+        echo(
+            f"wrote {paths['run:' + run.tag]}: {stats['queries']} queries, "
+            f"{stats['documents']} documents{tie_text}"
+        )
+    if "sidecar" in paths:
+        echo(f"wrote {paths['sidecar']}")
+    for reason, count in conversion.report.counts.items():
+        echo(f"  {count} × {reason}")
+    for note in conversion.report.notes:
+        echo(f"  note: {note}")
+    command = compare_command(conversion, paths)
+    if command is not None:
+        echo(f"compare the runs with:\n  {command}")
+
+
+def _with_metadata(conversion, inputs):
+    """The conversion with the ir_metadata of ``convert --ir-metadata`` (if given)."""
+    shared = click.get_current_context().find_object(GroupOptions)
+    given = None if shared is None else shared.ir_metadata
+    if given is None:
+        return conversion
+    import dataclasses
+
+    from .. import __version__, provenance
+    from ..inputs import ir_metadata
+
+    description = ir_metadata.read_file(given)
+    sources = [
+        {"path": str(path), "sha256": (provenance.recorded(path) or {}).get("sha256")}
+        for path in inputs
+    ]
+    known = {
+        "method": {"conversion": {"converter": conversion.converter}},
+        "data": {"converted": sources},
+        "implementation": {"source": {"name": "trecbench", "version": __version__}},
+    }
+    return dataclasses.replace(conversion, ir_metadata=ir_metadata.merged(known, description))
+
+
+def _run_to_stdout(conversion, inputs, runs_dir: Path | None) -> dict[str, object]:
+    """Print the conversion's single run (validated as a written one: it is written and
+    checked in a scratch folder first); its sidecar is not kept. What was "written"."""
+    import tempfile
+
+    from ..convert.common import write_conversion
+
+    if runs_dir is not None:
+        raise click.UsageError("-o -: the run goes to standard output; --runs-dir is not used")
+    if conversion.qrels or len(conversion.runs) != 1:
+        raise click.UsageError(
+            f"-o -: standard output takes a single run; this conversion writes "
+            f"{len(conversion.runs)} run(s) and {len(conversion.qrels)} qrels (give a folder)"
+        )
+    key = f"run:{conversion.runs[0].tag}"
+    with tempfile.TemporaryDirectory(prefix="trecbench-convert.") as scratch:
+        data = write_conversion(conversion, scratch, inputs)[key].read_bytes()
+    click.echo(data, nl=False)  # every byte, or exit 2 (cli/stdout.py)
+    return {key: "standard output"}

@@ -1,0 +1,226 @@
+"""Phentrieve's result artefacts as run rows (see :mod:`trecbench.convert.hpo`):
+``terms.jsonl`` (one line per candidate), ``cases.jsonl`` (one record per case) and
+Chroma-style query results; the producer's gold ids checked against the test cases."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from ..errors import InputError, UsageError
+from ..sources import At, JsonDocument, JsonLines, read_json, read_jsonl
+from .common import Report, clean_tag, input_stem
+
+RESULT_FORMATS = ("terms", "cases", "chroma")
+_GENERIC_STEMS = {"terms", "cases", "chroma", "results", "result", "run"}
+
+
+def read_results(path: str | os.PathLike, results_format: str | None):
+    """``(format, parsed file)``: ``terms``/``cases`` (JSON lines, told apart by the first
+    record's keys) or ``chroma`` (JSON); by the name (``.jsonl``, ``.jsonl.gz``) unless
+    ``results_format`` is given."""
+    if results_format is not None and results_format not in RESULT_FORMATS:
+        raise UsageError(f"unknown results format {results_format!r}")
+    jsonl = Path(str(path).removesuffix(".gz")).suffix.lower() == ".jsonl"
+    if results_format == "chroma" or (results_format is None and not jsonl):
+        return "chroma", read_json(path, "results (chroma)")
+    doc = read_jsonl(path, "results")
+    if results_format is not None:
+        return results_format, doc
+    if not doc.records:
+        raise InputError(doc.path, None, "no records")
+    line, first = doc.records[0]
+    if isinstance(first, dict) and "hpo_id" in first:
+        return "terms", doc
+    if isinstance(first, dict) and ("retrieved_hpo_ids" in first or "status" in first):
+        return "cases", doc
+    raise InputError(
+        doc.path, line, "neither a terms.jsonl (hpo_id) nor a cases.jsonl (status) record"
+    )
+
+
+def terms_rows(doc: JsonLines) -> tuple[pd.DataFrame, dict[str, set[str]], list[str]]:
+    """Run rows from ``terms.jsonl`` (one line per candidate, ordered by ``rank``), the
+    candidates the producer marked ``is_gold`` per case (for :func:`check_gold`), and the
+    cases in order."""
+    rows = []
+    gold: dict[str, set[str]] = {}
+    for at, record in doc:
+        record = at.expect_object(record)
+        qid = (at / "case_id").expect_id(record.get("case_id"))
+        docno = (at / "hpo_id").expect_id(record.get("hpo_id"))
+        rank = record.get("rank")
+        rank = at.line if rank is None else (at / "rank").expect_integer(rank, 1)
+        score = (at / "score").expect_number(record.get("score"))
+        rows.append((qid, docno, rank, score))
+        marked = record.get("is_gold")
+        if marked is not None:
+            if (at / "is_gold").expect_bool(marked):
+                gold.setdefault(qid, set()).add(docno)
+            else:
+                gold.setdefault(qid, set())
+    frame = pd.DataFrame(rows, columns=["qid", "docno", "order", "score"])
+    return frame, gold, list(dict.fromkeys(frame["qid"]))
+
+
+def cases_rows(
+    doc: JsonLines, report: Report
+) -> tuple[pd.DataFrame, dict[str, set[str]], list[str]]:
+    """Run rows from ``cases.jsonl``: ``retrieved_hpo_ids`` of the completed cases in order,
+    each completed case's ``expected_hpo_ids`` (for :func:`check_gold`), and the completed
+    cases in order. Failed and not-evaluable cases have no run lines; each is reported."""
+    rows = []
+    expected: dict[str, set[str]] = {}
+    failed, not_evaluable, complete = [], [], []
+    for at, record in doc:
+        record = at.expect_object(record)
+        qid = (at / "case_id").expect_id(record.get("case_id"))
+        status = record.get("status", "complete")
+        if status == "failed":
+            error = "" if record.get("error") is None else str(record["error"])
+            failed.append({"qid": qid, "line": at.line, "error": error})
+            continue
+        if status == "not_evaluable":
+            not_evaluable.append({"qid": qid, "line": at.line})
+            continue
+        if status != "complete":
+            raise (at / "status").error(
+                f"unknown status {status!r} (complete, failed or not_evaluable)"
+            )
+        complete.append(qid)
+        retrieved = (at / "retrieved_hpo_ids").expect_ids(record.get("retrieved_hpo_ids"))
+        scores = record.get("retrieved_scores")
+        if scores is None:
+            scores = [None] * len(retrieved)
+        elif len((at / "retrieved_scores").expect_list(scores)) != len(retrieved):
+            raise (at / "retrieved_scores").error(
+                f"{len(scores)} scores for {len(retrieved)} retrieved_hpo_ids"
+            )
+        for position, (term, score) in enumerate(zip(retrieved, scores, strict=True)):
+            value = (at / "retrieved_scores" / position).expect_number(score)
+            rows.append((qid, term, position + 1, value))
+        if record.get("expected_hpo_ids") is not None:
+            ids = (at / "expected_hpo_ids").expect_ids(record["expected_hpo_ids"])
+            expected[qid] = set(ids)
+    report.drop("failed case (no results; -c counts it as 0)", failed)
+    report.drop("case marked not_evaluable by the producer", not_evaluable)
+    return pd.DataFrame(rows, columns=["qid", "docno", "order", "score"]), expected, complete
+
+
+def check_gold(
+    claimed: dict[str, set[str]],
+    expected: pd.DataFrame,
+    rows: pd.DataFrame,
+    tag: str,
+    report: Report,
+    *,
+    retrieved_only: bool,
+) -> None:
+    """Report cases where the producer's gold ids differ from the test cases' ``expected``
+    ids (results made against another version of the test set). ``retrieved_only``: the
+    producer only marked retrieved candidates (``is_gold``), so only those are compared."""
+    truth = {qid: set(docs) for qid, docs in expected.groupby("qid")["docno"]}
+    seen = {qid: set(docs) for qid, docs in rows.groupby("qid")["docno"]}
+    differences = []
+    for qid, producer in claimed.items():
+        expected = truth.get(qid, set())
+        if retrieved_only:
+            expected = expected & seen.get(qid, set())
+        if producer != expected:
+            differences.append(
+                {
+                    "run": tag,
+                    "qid": qid,
+                    "producer_only": sorted(producer - expected),
+                    "test_cases_only": sorted(expected - producer),
+                }
+            )
+    report.repair(
+        f"producer's gold ids differ from the test cases ({tag}; the test cases are used)",
+        differences,
+    )
+
+
+def _chroma_one(result: Any, at: At, batch_index: int = 0) -> list[tuple]:
+    result = at.expect_object(result)
+    ids_at = at / "ids"
+    outer = ids_at.expect_list(result.get("ids"), "a list of lists of ids")
+    if len(outer) <= batch_index:
+        raise ids_at.error(f"no list for query {batch_index}")
+    ids = (ids_at / batch_index).expect_ids(outer[batch_index])
+
+    def column(key):
+        value = result.get(key)
+        if value is None:
+            return None
+        place = at / key
+        value = place.expect_list(value, "a list of lists")
+        if len(value) <= batch_index:
+            raise place.error(f"no list for query {batch_index}")
+        inner = (place / batch_index).expect_list(value[batch_index])
+        if len(inner) != len(ids):
+            raise (place / batch_index).error(f"{len(inner)} values for {len(ids)} ids")
+        return inner
+
+    metadatas = column("metadatas") or [None] * len(ids)
+    similarities = column("similarities")
+    distances = column("distances")
+    rows = []
+    for position, (chunk_id, meta) in enumerate(zip(ids, metadatas, strict=True)):
+        docno = chunk_id
+        if meta is not None:
+            meta = (at / "metadatas" / batch_index / position).expect_object(meta)
+            if meta.get("hpo_id"):
+                docno = (at / "metadatas" / batch_index / position / "hpo_id").expect_id(
+                    meta["hpo_id"]
+                )
+        if similarities is not None:
+            score = (at / "similarities" / batch_index / position).expect_number(
+                similarities[position]
+            )
+        elif distances is not None:
+            # Phentrieve: similarity = clamp(1 - cosine distance, 0, 1)
+            distance = (at / "distances" / batch_index / position).expect_number(
+                distances[position]
+            )
+            score = min(max(1.0 - distance, 0.0), 1.0)
+        else:
+            score = float("nan")
+        rows.append((docno, position + 1, score))
+    return rows
+
+
+def chroma_rows(doc: JsonDocument, qids: list[str]) -> tuple[pd.DataFrame, list[str]]:
+    """Run rows from Chroma-style results: one batched result aligned with the cases, a
+    list of per-case results aligned with the cases, or ``{qid: result}``; and the cases
+    answered, in order."""
+    data = doc.value
+    root = doc.root
+    if isinstance(data, dict) and "ids" in data:
+        batches = (root / "ids").expect_list(data["ids"], "a list of lists of ids")
+        if len(batches) != len(qids):
+            raise (root / "ids").error(
+                f"batched result has {len(batches)} queries, cases {len(qids)}"
+            )
+        per_query = [(q, _chroma_one(data, root, i)) for i, q in enumerate(qids)]
+    elif isinstance(data, list):
+        if len(data) != len(qids):
+            raise root.error(f"{len(data)} results for {len(qids)} cases")
+        pairs = enumerate(zip(qids, data, strict=True))
+        per_query = [(q, _chroma_one(r, root / i)) for i, (q, r) in pairs]
+    else:
+        data = root.expect_object(data)
+        per_query = [((root / q).expect_id(q), _chroma_one(r, root / q)) for q, r in data.items()]
+    rows = [(qid, *row) for qid, result in per_query for row in result]
+    frame = pd.DataFrame(rows, columns=["qid", "docno", "order", "score"])
+    return frame, [q for q, _ in per_query]
+
+
+def default_tag(path: str | os.PathLike) -> str:
+    """Run tag from a results path: its stem, or its folder when the stem is generic."""
+    path = Path(path).resolve()
+    stem = input_stem(path)
+    return clean_tag(path.parent.name if stem.lower() in _GENERIC_STEMS else stem)
