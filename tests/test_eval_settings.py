@@ -59,3 +59,27 @@ def test_the_evaluation_keeps_its_settings(tmp_path):
     assert result.settings.complete and result.settings.compat == "9.0.8"
     assert result.options == result.settings.to_json()
     assert result.options["complete"] is True and "maxontsim_formula" in result.options
+
+
+def test_engines_are_given_the_settings_typed(tmp_path, monkeypatch):
+    # issue 26: engines read EvalSettings' fields, not a dict of options; the relevance
+    # level is the one the judgments hold (-l above every grade: one more than the top)
+    from trecbench.engines import local
+
+    seen = []
+    original = local.Evaluator.__init__
+
+    def spy(self, truth, measures, settings):
+        seen.append(settings)
+        original(self, truth, measures, settings)
+
+    monkeypatch.setattr(local.Evaluator, "__init__", spy)
+    qrels, run = tmp_path / "q", tmp_path / "r"
+    qrels.write_text(QRELS)
+    run.write_text(RUN)
+    ontology = {"maxontsim_formula": "simple"}
+    evaluate(qrels, run, ["relstring"], relevance_level=7, max_docs=3, options=ontology)
+    (settings,) = seen
+    assert isinstance(settings, EvalSettings)
+    assert (settings.max_docs, settings.maxontsim_formula, settings.ontology) == (3, "simple", None)
+    assert settings.relevance_level == max(int(line.split()[3]) for line in QRELS.splitlines()) + 1
