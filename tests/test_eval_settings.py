@@ -83,3 +83,31 @@ def test_engines_are_given_the_settings_typed(tmp_path, monkeypatch):
     assert isinstance(settings, EvalSettings)
     assert (settings.max_docs, settings.maxontsim_formula, settings.ontology) == (3, "simple", None)
     assert settings.relevance_level == max(int(line.split()[3]) for line in QRELS.splitlines()) + 1
+
+
+def test_every_engine_and_the_settings_have_what_the_engine_protocols_name():
+    # engines/interface.py writes the engine interface down: each engine's Evaluator and
+    # EvalSettings must hold every member it names (a Protocol is not checked at run time)
+    import inspect
+
+    from trecbench.engines import PREFERENCE, engine_module, interface
+
+    def members(protocol) -> set[str]:
+        own = set(vars(protocol)) | set(protocol.__annotations__)
+        return {name for name in own if not name.startswith("_")}
+
+    assert {"relevance_level", "version", "ontology", "maxontsim_formula"} <= members(
+        interface.Settings
+    )
+    settings = EvalSettings()
+    for name in members(interface.Settings):
+        assert hasattr(settings, name), name
+    for engine in PREFERENCE:
+        evaluator = engine_module(engine).Evaluator
+        for name in members(interface.Evaluator):
+            assert hasattr(evaluator, name), (engine, name)
+        assert list(inspect.signature(evaluator.__init__).parameters)[1:4] == [
+            "truth",
+            "measures",
+            "settings",
+        ], engine
