@@ -347,3 +347,30 @@ def test_beyond_26_runs_the_letters_of_beaten_runs_are_separated():
     first = _pairs_rows(result, "all", lambda text: text)[0]
     assert first[:2] == ["a", "run00"]
     assert first[2][1] == ",".join([*"bcdefghijklmnopqrstuvwxyz", "r27", "r28"])
+
+
+def test_renderers_read_the_registry_and_the_typed_statistics(monkeypatch):
+    # issue 26: a measure's table is its registry entry's group (no matching on names),
+    # and the renderers read StatsSettings, not the report's string-keyed record
+    import dataclasses
+
+    from trecbench.comparison import StatsSettings
+    from trecbench.measures import registry
+    from trecbench.renderers.comparison_cells import measure_group
+
+    assert measure_group("Recall@100") == measure_group("R@100") == registry.RECALL
+    assert measure_group("nDCG@10") == measure_group("no such measure") == registry.RANKING
+    recall_map = dataclasses.replace(registry.get("map_cut"), group=registry.RECALL)
+    monkeypatch.setitem(registry._DEFINITIONS, "map_cut", recall_map)
+    assert measure_group("MAP@100") == registry.RECALL
+    per_query = pd.DataFrame(
+        {
+            "run": ["a"] * 3 + ["b"] * 3,
+            "qid": ["1", "2", "3"] * 2,
+            "measure": ["P@5"] * 6,
+            "value": [0.1, 0.5, 0.3, 0.2, 0.4, 0.9],
+        }
+    )
+    comparison = compare_scores(per_query, test="wilcoxon", samples=50, seed=3, confidence=0.9)
+    assert comparison.statistics == StatsSettings("wilcoxon", "holm", 50, 3, 0.9)
+    assert "Wilcoxon" in comparison.render("table") and comparison.tie_bounded is False

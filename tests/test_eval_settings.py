@@ -59,3 +59,55 @@ def test_the_evaluation_keeps_its_settings(tmp_path):
     assert result.settings.complete and result.settings.compat == "9.0.8"
     assert result.options == result.settings.to_json()
     assert result.options["complete"] is True and "maxontsim_formula" in result.options
+
+
+def test_engines_are_given_the_settings_typed(tmp_path, monkeypatch):
+    # issue 26: engines read EvalSettings' fields, not a dict of options; the relevance
+    # level is the one the judgments hold (-l above every grade: one more than the top)
+    from trecbench.engines import local
+
+    seen = []
+    original = local.Evaluator.__init__
+
+    def spy(self, truth, measures, settings):
+        seen.append(settings)
+        original(self, truth, measures, settings)
+
+    monkeypatch.setattr(local.Evaluator, "__init__", spy)
+    qrels, run = tmp_path / "q", tmp_path / "r"
+    qrels.write_text(QRELS)
+    run.write_text(RUN)
+    ontology = {"maxontsim_formula": "simple"}
+    evaluate(qrels, run, ["relstring"], relevance_level=7, max_docs=3, options=ontology)
+    (settings,) = seen
+    assert isinstance(settings, EvalSettings)
+    assert (settings.max_docs, settings.maxontsim_formula, settings.ontology) == (3, "simple", None)
+    assert settings.relevance_level == max(int(line.split()[3]) for line in QRELS.splitlines()) + 1
+
+
+def test_every_engine_and_the_settings_have_what_the_engine_protocols_name():
+    # engines/interface.py writes the engine interface down: each engine's Evaluator and
+    # EvalSettings must hold every member it names (a Protocol is not checked at run time)
+    import inspect
+
+    from trecbench.engines import PREFERENCE, engine_module, interface
+
+    def members(protocol) -> set[str]:
+        own = set(vars(protocol)) | set(protocol.__annotations__)
+        return {name for name in own if not name.startswith("_")}
+
+    assert {"relevance_level", "version", "ontology", "maxontsim_formula"} <= members(
+        interface.Settings
+    )
+    settings = EvalSettings()
+    for name in members(interface.Settings):
+        assert hasattr(settings, name), name
+    for engine in PREFERENCE:
+        evaluator = engine_module(engine).Evaluator
+        for name in members(interface.Evaluator):
+            assert hasattr(evaluator, name), (engine, name)
+        assert list(inspect.signature(evaluator.__init__).parameters)[1:4] == [
+            "truth",
+            "measures",
+            "settings",
+        ], engine

@@ -152,6 +152,30 @@ def test_a_run_without_ties_is_fixed_and_maxontsim_is_not_bounded():
     assert "ontology" in tiebounds.unbounded_reason(measure, EvalSettings())
 
 
+def test_what_ties_do_to_a_measure_is_read_from_its_registry_entry(monkeypatch):
+    # issue 26: a measure's tie order lives in its Definition; tiebounds reads it there
+    import dataclasses
+
+    from trecbench.measures import registry
+
+    p5, settings = trecbench.parse_measure("P.5"), EvalSettings()
+    assert p5.definition.ties == registry.TIES_BOUNDED
+    assert tiebounds.unbounded_reason(p5, settings) is None
+    stated = dataclasses.replace(p5.definition, ties=None, ties_reason="as the registry says")
+    monkeypatch.setitem(registry._DEFINITIONS, "P", stated)
+    assert tiebounds.unbounded_reason(p5, settings) == "as the registry says"
+    # a condition of the entry: bounded unless -M cuts with -l 2 or more
+    set_p = trecbench.parse_measure("set_P")
+    assert tiebounds.unbounded_reason(set_p, EvalSettings(max_docs=5)) is None
+    reason = tiebounds.unbounded_reason(set_p, EvalSettings(max_docs=5, relevance_level=2))
+    assert reason == set_p.definition.ties_reason != ""
+    # every family the module docstring proves bounded says so in the registry
+    for name in ("recall", "map", "ndcg_cut", "HitRate", "MRR", "Recall_all", "bpref"):
+        assert registry.get(name).ties == registry.TIES_BOUNDED, name
+    assert registry.get("runid").ties == registry.TIES_FIXED
+    assert registry.get("MaxOntSim").ties is None and registry.get("MaxOntSim").ties_reason
+
+
 def test_float32_ties_are_ties_and_the_reported_order_sits_at_an_end():
     # 0.1 and 0.1 + 1e-9 are one float32: trec_eval 9.x ties them and puts d2 (docno
     # descending) first. d2 is not relevant, d1 is: the reported order is the lowest.

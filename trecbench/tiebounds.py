@@ -66,44 +66,14 @@ import numpy as np
 import pyarrow as pa
 
 from . import arrow, ranking
+from .measures import registry
 
 UNJUDGED_KEY = 0.5  # between judged non-relevant (grade 0) and relevant (grade >= 1)
 
-# trec_eval families and local measures that are swap-monotone under any options
-_MONOTONE = frozenset(
-    {
-        "P",
-        "recall",
-        "success",
-        "relative_P",
-        "Rprec",
-        "Rprec_mult",
-        "num_rel_ret",
-        "recip_rank",
-        "map",
-        "map_cut",
-        "gm_map",
-        "ndcg_cut",
-        "bpref",
-        "gm_bpref",
-        "set_recall",
-        "HitRate",
-        "MRR",
-        "Recall_all",
-    }
-)
-_INVARIANT = frozenset({"runid", "num_q", "num_rel"})
 # keyword parameters the proofs cover: a relevance level, -J for one measure, and nDCG's
 # exponential gain (2^grade - 1, still growing with the grade); not a gain map
 _PROVEN_OPTIONS = frozenset({"rel", "judged_only", "dcg"})
-# swap-monotone unless -M cuts with -l >= 2 (a judged non-relevant grade above the key 0.5)
-_SET_MEASURES = frozenset({"set_P", "set_F", "set_map", "set_relative_P"})
-_REASONS = {
-    "MaxOntSim": "its value comes from ontology similarity, not from grades",
-    "ndcg": "its gain map need not grow with the grade",
-    "utility": "the signs of its coefficients decide which order is best",
-    "infAP": "its estimate of unjudged documents is not monotone in the order",
-}
+_NOT_SHOWN = "not shown to be monotone in the order of tied documents"
 
 
 def unbounded_reason(measure, settings) -> str | None:
@@ -112,30 +82,24 @@ def unbounded_reason(measure, settings) -> str | None:
     ``max_docs``, ``judged_only``, ``relevance_level``) and its own keyword parameters
     (``rel``, ``judged_only``, ``dcg``; any other, such as a gain map, is not covered);
     otherwise why they need not."""
-    family = measure.family
     own = dict(measure.options)  # the measure's keyword parameters that are not defaults
     unknown = sorted(set(own) - _PROVEN_OPTIONS)
     if unknown:
         return f"not shown to be monotone in the order with {', '.join(unknown)}"
+    definition = measure.definition  # what the orders do to it: its registry entry's facts
     cut = settings.max_docs is not None
-    levels = (own.get("rel") or settings.relevance_level) >= 2
-    judged_only = settings.judged_only or own.get("judged_only")
-    if family in _MONOTONE or family in _INVARIANT or (family == "ndcg" and not measure.params):
+    conditions = {
+        registry.TIES_BOUNDED: False,
+        registry.TIES_FIXED: False,
+        registry.TIES_BOUNDED_WITHOUT_PARAMS: bool(measure.params),
+        registry.TIES_BOUNDED_UNLESS_CUT_JUDGED: cut
+        and bool(settings.judged_only or own.get("judged_only")),
+        registry.TIES_BOUNDED_UNLESS_CUT_LEVELS: cut
+        and (own.get("rel") or settings.relevance_level) >= 2,
+    }
+    if definition.ties in conditions and not conditions[definition.ties]:
         return None
-    if family in ("iprec_at_recall", "11pt_avg"):
-        if cut and judged_only:
-            return "with -J and -M an order can leave nothing judged in the cut (then it is nan)"
-        return None
-    if family in _SET_MEASURES or family == "num_nonrel_judged_ret":
-        if cut and levels:
-            return "with -M and -l 2 or more, a grade below the level sorts above unjudged"
-        return None
-    if family == "num_ret":
-        if cut and judged_only:
-            return "with -J and -M it counts the judged documents in the cut"
-        return None
-
-    return _REASONS.get(family, "not shown to be monotone in the order of tied documents")
+    return definition.ties_reason or _NOT_SHOWN
 
 
 @dataclass

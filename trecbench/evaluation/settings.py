@@ -1,9 +1,10 @@
 """The settings of one evaluation, typed and checked once: :class:`EvalSettings`.
 
 :func:`trecbench.evaluate` (and through it ``trecbench score`` and ``compare``) builds one
-from its arguments; everything below reads its fields. The string-keyed view, what
+from its arguments; everything below reads its fields (engines too, through
+:class:`trecbench.engines.interface.Settings`). The string-keyed view, what
 :attr:`Evaluation.options <trecbench.evaluation.results.Evaluation>` and the JSON outputs
-show and what engines are given, is :meth:`EvalSettings.to_json`.
+show, is :meth:`EvalSettings.to_json`.
 """
 
 from __future__ import annotations
@@ -119,5 +120,5 @@ class EvalSettings:
 
     def to_json(self) -> dict[str, Any]:
         """The flags and the local options by name: what the JSON outputs and reports show
-        as ``options`` (and engines read)."""
+        as ``options``."""
         return {name: getattr(self, name) for name in _FLAGS} | self.options

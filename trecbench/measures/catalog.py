@@ -36,12 +36,19 @@ from .registry import (
     NUM_Q,
     NUM_REL,
     PAIRS,
+    RECALL,
     RUNID,
     STRING,
     SUM,
+    TIES_BOUNDED,
+    TIES_BOUNDED_UNLESS_CUT_JUDGED,
+    TIES_BOUNDED_UNLESS_CUT_LEVELS,
+    TIES_BOUNDED_WITHOUT_PARAMS,
+    TIES_FIXED,
     Definition,
     Param,
     define,
+    state_facts,
 )
 
 # The six KPIs of the TREC 2025 retrieval task.
@@ -98,6 +105,48 @@ CLARKE_2009 += "underspecified queries, ICTIR 2009"
 MOFFAT_ZOBEL = "Moffat & Zobel, Rank-biased precision for measurement of retrieval "
 MOFFAT_ZOBEL += "effectiveness, TOIS 2008"
 AZZOPARDI_2021 = "Azzopardi, Mackenzie & Moffat, ERR is not C/W/L, ICTIR 2021"
+
+_CUT_JUDGED = "with -J and -M an order can leave nothing judged in the cut (then it is nan)"
+_CUT_LEVELS = "with -M and -l 2 or more, a grade below the level sorts above unjudged"
+# What the orders of tied documents do to each family (trecbench.tiebounds' docstring
+# proves each case; any family not named is not shown to be bounded) and which families'
+# means compare's reports show apart, as recall: facts of the definitions below and in
+# .extended and .ported, stated in one table
+state_facts(
+    {
+        **{
+            name: {"ties": TIES_BOUNDED}
+            for name in (
+                "P", "relative_P", "Rprec", "Rprec_mult", "num_rel_ret", "recip_rank", "map",
+                "map_cut", "gm_map", "ndcg_cut", "bpref", "gm_bpref", "set_recall", "MRR",
+            )
+        },
+        **{
+            name: {"ties": TIES_BOUNDED, "group": RECALL}
+            for name in ("recall", "success", "HitRate", "Recall_all")
+        },
+        **{name: {"ties": TIES_FIXED} for name in ("runid", "num_q", "num_rel")},
+        **{
+            name: {"ties": TIES_BOUNDED_UNLESS_CUT_JUDGED, "ties_reason": _CUT_JUDGED}
+            for name in ("iprec_at_recall", "11pt_avg")
+        },
+        "num_ret": {
+            "ties": TIES_BOUNDED_UNLESS_CUT_JUDGED,
+            "ties_reason": "with -J and -M it counts the judged documents in the cut",
+        },
+        **{
+            name: {"ties": TIES_BOUNDED_UNLESS_CUT_LEVELS, "ties_reason": _CUT_LEVELS}
+            for name in ("set_P", "set_F", "set_map", "set_relative_P", "num_nonrel_judged_ret")
+        },
+        "ndcg": {
+            "ties": TIES_BOUNDED_WITHOUT_PARAMS,
+            "ties_reason": "its gain map need not grow with the grade",
+        },
+        "MaxOntSim": {"ties_reason": "its value comes from ontology similarity, not from grades"},
+        "utility": {"ties_reason": "the signs of its coefficients decide which order is best"},
+        "infAP": {"ties_reason": "its estimate of unjudged documents is not monotone in the order"},
+    }
+)  # fmt: skip
 
 
 def default_numbers(fields: dict) -> None:

@@ -16,7 +16,9 @@ How to add a measure
 --------------------
 1. Describe it once in :mod:`trecbench.measures.catalog`: ``define(Definition(...))`` with
    its name, spellings, :class:`Param` list, summary rule, ``better``, description,
-   citation, ``source`` (what tests compare it with) and ``trec_eval`` versions.
+   citation, ``source`` (what tests compare it with) and ``trec_eval`` versions; its
+   ``ties`` (what the orders of tied documents do to it, :mod:`trecbench.tiebounds`) and
+   ``group`` (compare's table for it) in the catalog's :func:`state_facts` table.
 2. Compute it in an engine and name it in that engine's :func:`register_engine` call
    (``families=``). The engine's ``Evaluator`` returns one array per value label.
 3. Test it against its source and regenerate ``docs/measures.md``
@@ -32,9 +34,10 @@ parameters: :data:`LONG_CUTOFFS`, :data:`FLOAT_CUTOFFS`, :data:`FLOAT_PARAMS`,
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -68,6 +71,19 @@ META = "trecbench"  # runid and num_q: facts about the evaluation, not measures 
 
 # What ``@`` sets on a measure: an integer rank cutoff or a recall level (IPrec@0.2).
 INT_CUTOFF, FLOAT_CUTOFF = "int", "float"
+
+# What the orders of tied documents do to a family's value (:mod:`trecbench.tiebounds`
+# proves each): the best and the worst order of every tie group bound it under any
+# options; no order changes it; they bound it unless -M cuts with -l 2 or more, or unless
+# -M cuts with -J; they bound it when it has no trec_eval parameters. None: not shown.
+TIES_BOUNDED = "bounded"
+TIES_FIXED = "fixed"
+TIES_BOUNDED_UNLESS_CUT_LEVELS = "bounded unless -M with -l 2 or more"
+TIES_BOUNDED_UNLESS_CUT_JUDGED = "bounded unless -M with -J"
+TIES_BOUNDED_WITHOUT_PARAMS = "bounded without parameters"
+
+# The table of compare's reports a family's means are shown in
+RANKING, RECALL = "Ranking quality", "Recall and hit rate"
 
 
 # trec_eval reads integer parameters (cutoffs) as C longs; grades are C ints
@@ -193,6 +209,12 @@ class Definition:
     trec_eval: tuple[str, ...] = ()  # trec_eval versions that have it
     notes: str = ""  # where the definition comes from, variants, caveats
     diversity: bool = False  # needs qrels with a subtopic column
+    # facts other parts read: what tied documents' orders do to it (TIES_*, None: not
+    # shown to be bounded), why not (when not, or when the condition of ``ties`` holds),
+    # and the table of compare's reports its means are shown in
+    ties: str | None = None
+    ties_reason: str = ""
+    group: str = RANKING
 
     @property
     def label_prefix(self) -> str:
@@ -225,6 +247,7 @@ class Engine:
 
 
 _DEFINITIONS: dict[str, Definition] = {}
+_FACTS: dict[str, dict[str, Any]] = {}  # Definition fields stated apart (state_facts)
 _ENGINES: dict[str, Engine] = {}
 _ORDER: list[str] = []  # trec_eval's printing order of the trec_eval families
 
@@ -246,12 +269,23 @@ def define(definition: Definition, *, trec_order: int | None = None) -> Definiti
     global _index
     if definition.name in _DEFINITIONS:
         raise ValueError(f"measure {definition.name!r} is already defined")
+    definition = dataclasses.replace(definition, **_FACTS.get(definition.name, {}))
     _DEFINITIONS[definition.name] = definition
     if definition.trec_name is not None:
         position = len(_ORDER) if trec_order is None else trec_order
         _ORDER.insert(position, definition.name)
     _index = None
     return definition
+
+
+def state_facts(facts: Mapping[str, Mapping[str, Any]]) -> None:
+    """Fields of families' definitions (``ties``, ``ties_reason``, ``group``) stated as
+    one table of the catalog, for families defined in any of its modules: each goes into
+    its family's :class:`Definition` when the family is defined."""
+    for name, fields in facts.items():
+        if name in _DEFINITIONS:
+            raise ValueError(f"measure {name!r} is defined before its facts")
+        _FACTS[name] = dict(fields)
 
 
 def register_engine(

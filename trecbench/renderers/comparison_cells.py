@@ -38,11 +38,15 @@ def change_text(value: float) -> str:
 
 
 def measure_group(measure: str) -> str:
-    """Table a measure belongs to: recall-type measures apart from rank-sensitive ones."""
-    family = measure.split("@")[0].split("_cut")[0].lower()
-    if family in ("recall", "r", "recall_all", "hitrate", "success"):
-        return "Recall and hit rate"
-    return "Ranking quality"
+    """The table a measure (any spelling) is shown in: its definition's group in the
+    measure registry (recall-type measures apart from rank-sensitive ones)."""
+    from ..errors import TrecbenchError
+    from ..measures import parse_measure, registry
+
+    try:
+        return parse_measure(measure).definition.group
+    except TrecbenchError:
+        return registry.RANKING
 
 
 def direction_of(comparison, measure: str) -> str | None:
