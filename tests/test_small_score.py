@@ -144,6 +144,16 @@ def test_the_small_path_declines_options_it_does_not_take(tmp_path, capsys, monk
     capsys.readouterr()
 
 
+def test_standard_input_is_not_read_as_a_file_named_dash(tmp_path, monkeypatch):
+    qrels_text, run_text = _plain_case(2)
+    qrels, run_file = _files(tmp_path, qrels_text, run_text)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "-").write_text(run_text)  # '-' is standard input, never this file
+    assert score_small(str(qrels), str(run_file), None, per_query=True, summary=True)
+    assert score_small(str(qrels), "-", None, per_query=True, summary=True) is None
+    assert score_small("-", str(run_file), None, per_query=True, summary=True) is None
+
+
 def test_a_large_file_is_not_small(tmp_path):
     path = tmp_path / "run.txt"
     line = "1 Q0 a 1 2 t\n"
