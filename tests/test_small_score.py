@@ -4,6 +4,8 @@ the general path has more to say than the numbers."""
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 import pytest
 from random_cases import random_case
@@ -144,6 +146,16 @@ def test_the_small_path_declines_options_it_does_not_take(tmp_path, capsys, monk
     capsys.readouterr()
 
 
+def test_standard_input_is_not_read_as_a_file_named_dash(tmp_path, monkeypatch):
+    qrels_text, run_text = _plain_case(2)
+    qrels, run_file = _files(tmp_path, qrels_text, run_text)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "-").write_text(run_text)  # '-' is standard input, never this file
+    assert score_small(str(qrels), str(run_file), None, per_query=True, summary=True)
+    assert score_small(str(qrels), "-", None, per_query=True, summary=True) is None
+    assert score_small("-", str(run_file), None, per_query=True, summary=True) is None
+
+
 def test_a_large_file_is_not_small(tmp_path):
     path = tmp_path / "run.txt"
     line = "1 Q0 a 1 2 t\n"
@@ -151,3 +163,15 @@ def test_a_large_file_is_not_small(tmp_path):
     assert small_text.read_plain(str(path), "run") is None
     path.write_text(line * 3)
     assert small_text.read_plain(str(path), "run") == [("1", "a", "2", "t")] * 3
+
+
+def test_a_terminal_keeps_the_small_path(tmp_path, capsys, monkeypatch):
+    # progress is drawn after a second: a small run in a terminal has none to draw
+    qrels, run_file = _files(tmp_path, *_plain_case(3))
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    taken = []
+    monkeypatch.setattr(
+        trecbench.small_score, "score_small", lambda *a, **k: taken.append(score_small(*a, **k))
+    )
+    run(["score", str(qrels), str(run_file)])
+    assert taken and taken[0] is not None

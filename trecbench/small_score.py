@@ -81,7 +81,9 @@ def score_small(
     """trec_eval's text (``-q``: ``per_query``; ``-n``: not ``summary``) of ``run`` scored
     against ``qrels`` on ``measures`` (None: the KPI preset), exactly as ``trecbench score``
     prints it; None when the call is not one this path takes (see the module docstring)."""
-    if qrels.startswith("irds:") or not small_text.small_file(run):  # (irds: a dataset id)
+    if "-" in (qrels, run) or qrels.startswith("irds:"):  # standard input, a dataset id
+        return None
+    if not small_text.small_file(run):
         return None  # a large run is declined before anything is read
     ordered = _fast_measures(measures)
     judgments = small_text.read_plain(qrels, "qrels") if ordered else None

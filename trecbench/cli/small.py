@@ -10,8 +10,6 @@ import functools
 import click
 from click.core import ParameterSource
 
-from .progress import wanted
-
 # the parameters a small call may give; every other one is left at its default
 _TAKEN = frozenset(
     {"qrels", "runs", "measure", "query", "nosummary", "output_format", "names", "quiet"}
@@ -39,7 +37,8 @@ def small_score(ctx: click.Context) -> bool:
         if name not in _TAKEN
     ):
         return False
-    if len(params["runs"]) != 1 or params["output_format"] != "trec" or wanted(params["quiet"]):
+    # no progress to draw: it starts after a second, and the small path takes a tenth
+    if len(params["runs"]) != 1 or params["output_format"] != "trec":
         return False
     if params["names"] not in (None, "trec"):
         return False
