@@ -55,9 +55,11 @@ def connect(address: str) -> Client:
     if scheme == "tcp":
         _check_scheduler(address, location)
     try:
-        return Client(address, timeout=CONNECT_TIMEOUT)
+        client = Client(address, timeout=CONNECT_TIMEOUT)
     except (OSError, TimeoutError) as exc:
         raise UsageError(f"--dask {address}: cannot connect ({exc})") from None
+    _unlogged(client)
+    return client
 
 
 def close(client: Client) -> None:
@@ -77,9 +79,7 @@ def _local_client(address: str) -> Client:
     try:
         with signals_held():
             cluster = _local_cluster(address)
-            client = Client(cluster)
-            # a task the closing cluster abandons would be logged when collected
-            client.loop.asyncio_loop.set_exception_handler(_unlogged)
+            client = _unlogged(Client(cluster))
     except BaseException:
         if client is not None:
             close(client)
@@ -90,9 +90,12 @@ def _local_client(address: str) -> Client:
     return client
 
 
-def _unlogged(loop, context) -> None:
-    """An event loop's handler of what no task retrieved: nothing said (the client raises
-    what the work needs said)."""
+def _unlogged(client: Client) -> Client:
+    """``client``, its event loop set to say nothing of what no task retrieved (tasks a
+    Ctrl-C abandons were logged, with tracebacks, when collected): what the work needs
+    said, the client raises."""
+    client.loop.asyncio_loop.set_exception_handler(lambda loop, context: None)
+    return client
 
 
 def _local_cluster(address: str) -> LocalCluster:
