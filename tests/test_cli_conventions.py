@@ -3,6 +3,7 @@ per flag (docs/cli-conventions.md, whose examples tests/test_readme.py runs)."""
 
 from __future__ import annotations
 
+import importlib
 import io
 import json
 import os
@@ -107,7 +108,7 @@ def test_validation_errors_exit_like_malformed_input(capsys, tmp_path):
 
 
 def test_an_unexpected_error_is_one_line(capsys, monkeypatch):
-    evaluation = sys.modules["trecbench.evaluation"]
+    evaluation = importlib.import_module("trecbench.evaluation")
 
     def boom(*args, **kwargs):
         raise RuntimeError("boom\nwith a second line")
@@ -143,7 +144,7 @@ def test_an_error_with_several_findings_prints_one_line_each(capsys, monkeypatch
 
 
 def test_warnings_are_one_line_without_a_source_path(capsys, monkeypatch):
-    evaluation = sys.modules["trecbench.evaluation"]
+    evaluation = importlib.import_module("trecbench.evaluation")
     real = evaluation.evaluate
 
     def warns(*args, **kwargs):
@@ -155,6 +156,22 @@ def test_warnings_are_one_line_without_a_source_path(capsys, monkeypatch):
     assert code == 0
     assert "trecbench: warning: RuntimeWarning: something odd\n" in err
     assert ".py" not in err
+
+
+@pytest.mark.parametrize("category", [FutureWarning, DeprecationWarning])
+def test_a_dependency_notice_of_a_coming_change_is_not_the_users(capsys, monkeypatch, category):
+    """pandas' and dask's FutureWarnings (a keyword going away, ...) speak to the code that
+    calls them: the user of the command does not see them (--debug shows them)."""
+    evaluation = importlib.import_module("trecbench.evaluation")
+    real = evaluation.evaluate
+
+    def warns(*args, **kwargs):
+        warnings.warn("the inplace keyword is deprecated", category, stacklevel=1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(evaluation, "evaluate", warns)
+    warnings.simplefilter("always")  # as PYTHONWARNINGS=always would
+    assert call(capsys, "score", QRELS, RUN)[::2] == (0, "")
 
 
 def test_messages_escape_control_characters(capsys, tmp_path, monkeypatch):
