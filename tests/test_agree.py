@@ -217,25 +217,9 @@ def test_agree_cli_json_keys_and_choices():
 
     assert command.TESTS == statistical_tests.NAMES
     assert command.CORRECTIONS == stats.CORRECTIONS
-    argv = [
-        "agree",
-        str(RTASK / "hpo-rtask.qrels"),
-        *map(str, sorted(RTASK.glob("*.run"))),
-        "-m",
-        "nDCG@10",
-        "-m",
-        "P@5",
-        "--qrels-b",
-        QRELS,
-        "--test",
-        "randomization",
-        "--samples",
-        "200",
-        "--seed",
-        "3",
-        "--format",
-        "json",
-    ]
+    runs = map(str, sorted(RTASK.glob("*.run")))
+    options = "-m nDCG@10 -m P@5 --test randomization --samples 200 --seed 3 --format json"
+    argv = ["agree", str(RTASK / "hpo-rtask.qrels"), *runs, "--qrels-b", QRELS, *options.split()]
     done = CliRunner().invoke(cli, argv)
     assert done.exit_code == 0, done.output
     document = json.loads(done.output)

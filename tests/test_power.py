@@ -162,20 +162,8 @@ def test_api_uses_evaluate_per_topic_values():
 
 
 def test_cli_json_carries_the_named_keys():
-    argv = [
-        "power",
-        QRELS,
-        RUNS["tfidf-word"],
-        RUNS["tfidf-char"],
-        "-m",
-        "nDCG@10",
-        "--format",
-        "json",
-        "--alpha",
-        "0.01",
-        "--power",
-        "0.9",
-    ]
+    runs = [RUNS["tfidf-word"], RUNS["tfidf-char"]]
+    argv = ["power", QRELS, *runs, *"-m nDCG@10 --format json --alpha 0.01 --power 0.9".split()]
     done = CliRunner().invoke(cli, argv)
     assert done.exit_code == 0, done.output
     document = json.loads(done.output)

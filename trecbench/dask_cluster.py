@@ -7,9 +7,14 @@ its handshake, an 8-byte length and that many bytes). A server that waits for a 
 address; the client alone would wait for minutes, or read a greeting as the length of a
 message and run out of memory.
 
-A local cluster's worker processes end with this process (Dask's nanny sees to it), ignore
-Ctrl-C once started (:func:`dask_setup`: this process handles it and closes the cluster),
-and a worker that ends as it starts is a :class:`~trecbench.errors.WorkerError`.
+A local cluster's worker processes end with this process (Dask's nanny sees to it) and
+never take Ctrl-C: this process handles it and closes the cluster. The cluster starts with
+signals held (:func:`~trecbench.processes.signals_held`), so that its threads and worker
+processes are born deaf to it (a worker interrupted while importing printed a traceback)
+and a Ctrl-C during the start is raised once the cluster is whole, and closes it (one
+interrupted half-way was closed at exit with Dask's tracebacks); its event loop keeps to
+itself what it would log of tasks abandoned when the cluster closes early. A worker that
+ends as it starts is a :class:`~trecbench.errors.WorkerError`.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ import time
 
 from .errors import UsageError, WorkerError
 from .extras import require
-from .processes import available_cores
+from .processes import available_cores, signals_held
 
 require("dask", "trecbench.dask (score --dask)")  # one line naming the extra when missing
 require("distributed", "trecbench.dask (score --dask)")
@@ -40,7 +45,7 @@ def connect(address: str) -> Client:
     free port on the loopback interface: none the user may be using (8787, the default,
     warned "already in use" when taken), and none open to the network."""
     if address.startswith("local:"):
-        return Client(_local_cluster(address))
+        return _local_client(address)
     try:
         # parsed here, as the client would parse it: a client that fails to connect is
         # left half-built, and closing it when it is collected can hang a later client
@@ -50,9 +55,47 @@ def connect(address: str) -> Client:
     if scheme == "tcp":
         _check_scheduler(address, location)
     try:
-        return Client(address, timeout=CONNECT_TIMEOUT)
+        client = Client(address, timeout=CONNECT_TIMEOUT)
     except (OSError, TimeoutError) as exc:
         raise UsageError(f"--dask {address}: cannot connect ({exc})") from None
+    _unlogged(client)
+    return client
+
+
+def close(client: Client) -> None:
+    """Close ``client`` and the local cluster it started (``local:N``), Ctrl-C held until
+    both are closed (one closed half-way is closed again at exit, with tracebacks)."""
+    with signals_held():
+        cluster = client.cluster  # None for a client of a scheduler's address
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def _local_client(address: str) -> Client:
+    """A client of a new local cluster (:func:`connect`'s ``local:N``), started whole with
+    Ctrl-C held; a Ctrl-C meanwhile closes it and is raised."""
+    cluster = client = None
+    try:
+        with signals_held():
+            cluster = _local_cluster(address)
+            client = _unlogged(Client(cluster))
+    except BaseException:
+        if client is not None:
+            close(client)
+        elif cluster is not None:
+            with signals_held():
+                cluster.close()
+        raise
+    return client
+
+
+def _unlogged(client: Client) -> Client:
+    """``client``, its event loop set to say nothing of what no task retrieved (tasks a
+    Ctrl-C abandons were logged, with tracebacks, when collected): what the work needs
+    said, the client raises."""
+    client.loop.asyncio_loop.set_exception_handler(lambda loop, context: None)
+    return client
 
 
 def _local_cluster(address: str) -> LocalCluster:

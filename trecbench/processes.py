@@ -26,6 +26,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from typing import Any
 
 from .errors import WorkerError
@@ -49,6 +50,32 @@ def can_start_children() -> bool:
     ``multiprocessing.Pool`` worker) may not (``AssertionError: daemonic processes are not
     allowed to have children``)."""
     return not multiprocessing.current_process().daemon
+
+
+@contextmanager
+def signals_held() -> Iterator[None]:
+    """Ctrl-C (and SIGTERM, SIGHUP) held off while the block runs, then delivered
+    (:func:`trecbench.publication.signals_held`): what the block starts is whole when one
+    lands, and can be closed. And Ctrl-C held for good by every thread and process the
+    block starts from this thread (a signal mask is inherited), so that no process it
+    starts takes a Ctrl-C before it can set itself to ignore it. Where threads have no
+    signal mask (Windows) only the first holds."""
+    from .publication import signals_held as handlers_held
+
+    with handlers_held():
+        if not hasattr(signal, "pthread_sigmask"):
+            yield
+            return
+        # multiprocessing's resource tracker started first, if it was not: the thread that
+        # starts it has Ctrl-C unblocked afterwards, and the threads it starts inherit that
+        from multiprocessing import resource_tracker
+
+        resource_tracker.ensure_running()
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            yield
+        finally:  # a Ctrl-C held meanwhile is delivered as the handlers come back
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
 
 def _context():

@@ -209,10 +209,15 @@ def _detach_stdout() -> None:
         pass  # not a real file (a test's capture): nothing will flush it at exit
 
 
+# warnings addressed to the authors of code calling a library (pandas, dask, ...), not to
+# the user of the command: shown only with --debug
+_FOR_DEVELOPERS = (DeprecationWarning, PendingDeprecationWarning, FutureWarning)
+
+
 def _show_warning(python_way, message, category, filename, lineno, file=None, line=None):
     """Python warnings as one line, without the source path and line (with --debug, the
-    way Python prints them)."""
+    way Python prints them); a dependency's notice of a coming change only with --debug."""
     if _debug.get():
         python_way(message, category, filename, lineno, file, line)
-    else:
+    elif not issubclass(category, _FOR_DEVELOPERS):
         echo_line(f"warning: {category.__name__}: {message}")
