@@ -127,7 +127,7 @@ def test_diff_refuses_a_report_listing_a_run_twice(folder, capsys):
     report["results"].append(report["results"][0])
     (folder / "b.json").write_text(json.dumps(report))
     capsys.readouterr()
-    _refused(["diff", "a.json", "b.json"], capsys, 2, "the run 'a.run' is listed twice")
+    _refused(["diff", "a.json", "b.json"], capsys, 2, "the run 'a' is listed twice")
 
 
 def _suite(folder, where: str) -> str:

@@ -107,7 +107,7 @@ def test_wheel_in_a_fresh_venv_scores_the_bundled_data(wheel, tmp_path):
         [sys.executable, "-m", "trecbench", *SCORE], cwd=work, capture_output=True, text=True
     )
     assert installed.stdout == checkout.stdout
-    assert "| runs/tfidf-word.run | 56 | 0.2450 |" in installed.stdout
+    assert "| tfidf-word | 56 | 0.2450 |" in installed.stdout
     schemas = subprocess.run(  # package data: the schemas load from the installed package
         [python, "-c", "from trecbench import report; report.load_schema('evaluation_report')"],
         cwd=work,

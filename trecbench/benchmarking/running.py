@@ -135,11 +135,11 @@ def _mode_results(
 
 def _compare(config: BenchmarkSettings, per_query, topics: list[str], progress):
     """compare's statistics over the modes' per-topic values, against the baseline mode."""
-    from ..comparison.analysis import analyse
+    from ..comparison.analysis import compare_scores
 
-    return analyse(
+    return compare_scores(
         per_query,
-        config.statistics,
+        statistics=config.statistics,
         queries=topics,
         baseline=config.baseline,
         strata=_strata(config, topics),
