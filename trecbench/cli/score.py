@@ -390,7 +390,9 @@ def _evaluation(qrels, runs, run_names, flags, settings, view, dask_address, htm
         if progress is not None:
             progress.close()
         if client is not None:
-            _close(client)
+            from ..dask_cluster import close
+
+            close(client)
 
 
 def _with_unjudged_bounds(text: str, evaluation, qrels, flags, view) -> str:
@@ -424,14 +426,6 @@ def _unjudged_bounds(evaluation, qrels, flags):
         max_docs=settings.max_docs,
         judged_only=settings.judged_only,
     )
-
-
-def _close(client) -> None:
-    """Close a Dask client, and the local cluster it started (local:N)."""
-    cluster = client.cluster  # None for a client of a scheduler's address
-    client.close()
-    if cluster is not None:
-        cluster.close()
 
 
 def _debug(text: str | None) -> tuple[int, str | None]:
