@@ -51,6 +51,10 @@ REL_PATTERN = r"^[+-]?[0-9]+$"  # C's atol reads "+1" as 1 (trec_eval accepts it
 
 BOM = b"\xef\xbb\xbf"
 DEFAULT_CHUNK_BYTES = 64 << 20
+# bytes of text tokenized at a time when a file is read whole: the tokenizer's arrays cost
+# tens of bytes a line, and a line may be one byte (a 10 MB run of newlines, read at once,
+# peaked at 367 MB under --memory 256); what is kept of a chunk is its fields
+WHOLE_CHUNK_BYTES = 1 << 20
 # what separates fields within a line (C isspace but the newline, as trec_eval reads them)
 C_SPACE = " \t\r\v\f"
 # C0 controls and DEL that are not whitespace to trec_eval (NUL is reported on its own)
@@ -518,8 +522,66 @@ def tokenize_file(
             tokens = tokenize_file(source, keep, metadata)
             source.record()
         return tokens
-    data = path.read()
-    return _run_start(data, path.path, keep) if metadata else tokenize(data, path.path, 1, keep)
+    parts = [_compact(part) for part in _source_tokens(path, keep, WHOLE_CHUNK_BYTES, metadata)]
+    return concat_tokens(parts) if parts else tokenize(b"", path.path, 1, keep)
+
+
+def _line_arrays(tokens: Tokens) -> list[str]:
+    """The names of the arrays of line numbers of byte-level findings."""
+    return [item.name for item in dataclasses.fields(tokens) if item.name.endswith("_lines")
+            and item.name != "n_physical_lines"]  # fmt: skip
+
+
+def _compact(tokens: Tokens) -> Tokens:
+    """``tokens`` with their findings' line numbers in 32 bits when they fit (a finding
+    can repeat on every line: a file of newlines lists each as blank)."""
+    for name in _line_arrays(tokens):
+        lines = getattr(tokens, name)
+        if len(lines) and lines.max() < 2**31 and lines.dtype != np.int32:
+            setattr(tokens, name, lines.astype(np.int32))
+    return tokens
+
+
+def concat_tokens(parts: list[Tokens]) -> Tokens:
+    """The tokens of consecutive chunks of one file as the tokens of the whole."""
+    if len(parts) == 1:
+        return parts[0]
+    first, last = parts[0], parts[-1]
+    changes: dict[str, Any] = {
+        "line": np.concatenate([part.line for part in parts]),
+        "nfields": np.concatenate([part.nfields for part in parts]),
+        "fields": [
+            _concat_arrays([part.fields[i] for part in parts]) for i in range(len(first.fields))
+        ],
+        "n_physical_lines": sum(part.n_physical_lines for part in parts),
+        "ends_with_newline": last.ends_with_newline,
+        "separator": next((part.separator for part in parts if part.separator), b""),
+    }
+    for name in _line_arrays(first):
+        changes[name] = _concat_lines(parts, name)
+    return dataclasses.replace(first, **changes)
+
+
+def _concat_lines(parts: list[Tokens], name: str) -> np.ndarray:
+    """The line numbers ``name`` of all parts as one array, each part's let go once
+    copied (a file of blank lines lists every line: never held twice)."""
+    arrays = [getattr(part, name) for part in parts]
+    whole = np.empty(sum(map(len, arrays)), np.result_type(*arrays))
+    del arrays
+    at = 0
+    for part in parts:
+        lines = getattr(part, name)
+        whole[at : at + len(lines)] = lines
+        at += len(lines)
+        setattr(part, name, np.empty(0, np.int64))  # not a view: the part's array goes
+    return whole
+
+
+def _concat_arrays(arrays: list[pa.Array]) -> pa.Array:
+    """String arrays (plain or large) as one array (large strings when they differ)."""
+    if len({array.type for array in arrays}) > 1:
+        arrays = [array.cast(pa.large_string()) for array in arrays]
+    return pa.concat_arrays(arrays)
 
 
 # ---------------------------------------------------------------------------------------
