@@ -396,16 +396,40 @@ def iter_tokens(
 
 
 def _source_tokens(
-    source: Source, keep: int, chunk_bytes: int, metadata: bool = False
+    source: Source, keep: int, chunk_bytes: int, metadata: bool = False, whole_block=False
 ) -> Iterator[Tokens]:
+    """The tokens of ``source`` chunk by chunk; ``whole_block``: the first chunks are
+    joined until they hold a whole ir_metadata block (a file read whole: a block larger
+    than a chunk is read as it is when the file is read at once)."""
     separator = None
-    for chunk, first_line in iter_byte_chunks(source, chunk_bytes):
+    chunks = iter_byte_chunks(source, chunk_bytes)
+    if metadata and whole_block:
+        chunks = _block_first(chunks)
+    for chunk, first_line in chunks:
         if metadata and first_line == 1:
             tokens = _run_start(chunk, source.path, keep, separator)
         else:
             tokens = tokenize(chunk, source.path, first_line, keep, separator)
         separator = tokens.separator or None
         yield tokens
+
+
+def _block_first(chunks: Iterator[tuple[bytes, int]]) -> Iterator[tuple[bytes, int]]:
+    """``chunks``, the first joined with the next ones while it starts an ir_metadata
+    block whose end marker it does not hold."""
+    from . import ir_metadata
+
+    first = next(chunks, None)
+    if first is None:
+        return
+    data, line = first
+    if ir_metadata.starts_with_block(data[: len(ir_metadata.START) + 64]):
+        parts = [data]
+        while ir_metadata.END not in parts[-1] and (more := next(chunks, None)) is not None:
+            parts.append(more[0])
+        data = b"".join(parts)
+    yield data, line
+    yield from chunks
 
 
 def _run_start(data: bytes, path: str, keep: int, separator=None) -> Tokens:
@@ -433,7 +457,8 @@ def tokenize_file(
             tokens = tokenize_file(source, keep, metadata)
             source.record()
         return tokens
-    parts = [_compact(part) for part in _source_tokens(path, keep, WHOLE_CHUNK_BYTES, metadata)]
+    chunks = _source_tokens(path, keep, WHOLE_CHUNK_BYTES, metadata, whole_block=True)
+    parts = [_compact(part) for part in chunks]
     return concat_tokens(parts) if parts else tokenize(b"", path.path, 1, keep)
 
 
