@@ -22,7 +22,7 @@ from test_score_suite import run_score
 import trecbench
 from trecbench import inputs
 from trecbench.errors import InputError, UsageError
-from trecbench.inputs import streams, trec_text
+from trecbench.inputs import streams, trec_regular, trec_text
 
 ir_measures = pytest.importorskip("ir_measures")
 
@@ -660,9 +660,9 @@ def test_tokens_are_the_same_with_empty_lines_compacted(seed, monkeypatch):
 def test_a_run_of_empty_lines_is_not_parsed_as_csv(tmp_path):
     """The CSV fast paths give up at the first empty line instead of parsing them all."""
     data = b"q1 Q0 d1 1 1.5 t\n" + b"\n" * 10 + b"q1 Q0 d2 2 0.5 t\n"
-    assert not trec_text._regular_block(b"a\n\nb", b"\t")
+    assert not trec_regular._regular_block(b"a\n\nb", b"\t")
     with pytest.raises(trec_text.Irregular):
-        trec_text._regular_layout(data)
+        trec_regular._regular_layout(data)
     path = tmp_path / "r.run"
     path.write_bytes(data)
     assert trec_text.read_regular_run(path) is None

@@ -198,3 +198,17 @@ def test_convert_writes_a_block_atop_every_run_it_writes(tmp_path, capsys):
     assert metadata["data"]["converted"][0]["path"] == str(source)
     block = ir_metadata.find_block(written.read_bytes(), str(written))
     assert written.read_bytes()[block.size :] == (plain / "msmarco-run.run").read_bytes()
+
+
+def test_a_block_larger_than_a_chunk_of_a_whole_read_is_read(with_block, monkeypatch):
+    """A file read whole is tokenized a chunk at a time: a block longer than a chunk is
+    read whole all the same (it was refused as never ending)."""
+    from trecbench.inputs import trec_text
+
+    expected = trecbench.load_run(str(with_block), full=True)
+    monkeypatch.setattr(trec_text, "WHOLE_CHUNK_BYTES", 40)  # the block is 130 bytes
+    loaded = trecbench.load_run(str(with_block), full=True)
+    assert loaded.ir_metadata == expected.ir_metadata
+    assert loaded.ir_metadata["method"] == {"retrieval": [{"name": "bm25", "k1": 0.9}]}
+    assert loaded.table.to_pydict() == expected.table.to_pydict()
+    assert loaded.table.column("line")[0].as_py() == 8

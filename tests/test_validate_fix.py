@@ -87,3 +87,23 @@ def test_validate_reads_standard_input(args, tmp_path):
         [*command[: -len(args)], "-", "--qrels", "-"], input=data, capture_output=True, check=False
     )
     assert twice.returncode == ExitCode.USAGE and b"can be read once" in twice.stderr
+
+
+@pytest.mark.parametrize("form", ["run.jsonl", "run.parquet"])
+def test_a_run_that_is_not_trec_text_is_refused_in_one_line(form, tmp_path, capsys):
+    """--fix rewrites a run's lines: a JSONL or Parquet run is refused, naming the file
+    (a Parquet run was an internal error, exit 70, parsing its bytes as text)."""
+    import trecbench
+
+    source, fixed = tmp_path / form, tmp_path / "fixed.run"
+    lines = ['{"qid": "q1", "docno": "d1", "score": 2}', '{"qid": "q1", "docno": "d2", "score": 3}']
+    (tmp_path / "run.jsonl").write_text("\n".join(lines) + "\n")
+    if form.endswith(".parquet"):
+        trecbench.write_run(trecbench.read_run(str(tmp_path / "run.jsonl")), source)
+    code, _, err = call(capsys, "validate", str(source), "--fix", str(fixed))
+    kind = "JSONL" if form.endswith(".jsonl") else "Parquet"
+    message = (
+        f"--fix rewrites TREC text: a {kind} run cannot be fixed (write it as TREC text first)"
+    )
+    assert (code, err.splitlines()[-1]) == (2, f"trecbench: {source}: {message}")
+    assert not fixed.exists()

@@ -36,7 +36,7 @@ import pyarrow.compute as pc
 
 from .. import arrow
 from ..errors import EXCERPT_LIMIT, InputError, UsageError, excerpt, shortened
-from .trec_text import MAX_GRADE, parse_grades, parse_scores
+from .trec_tables import MAX_GRADE, parse_grades, parse_scores
 
 QID_NAMES = ("qid", "query_id", "q_id", "query-id")
 DOCNO_NAMES = ("docno", "doc_id", "docid", "corpus-id")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from . import trec_text
+from . import trec_regular, trec_tables, trec_text
 from .formats import Whole
 from .streams import Source
 
@@ -22,7 +22,7 @@ def read_whole(
     else through the tokenizer and ``check``; ``comments`` skips trec_eval 10.0's ``#``
     lines."""
     if kind == "run" and not full:
-        table = trec_text.read_regular_run(source)
+        table = trec_regular.read_regular_run(source)
         if table is not None:
             if comments:
                 from .comments import drop_run_comment_rows
@@ -37,7 +37,7 @@ def read_whole(
         tokens = trec_text.tokenize_file(source, 6 if kind == "run" else 4, kind == "run")
     metadata = _ir_metadata(tokens)
     warnings = tuple(check(tokens, kind)) if check is not None else ()
-    table = (trec_text.run_table if kind == "run" else trec_text.qrels_table)(tokens)
+    table = (trec_tables.run_table if kind == "run" else trec_tables.qrels_table)(tokens)
     return Whole(table, warnings, metadata)
 
 
@@ -57,11 +57,13 @@ def read_blocks(source: Source, reading: Any) -> Iterator:
     ``reading.warnings``."""
     came = 0
     try:
-        for piece in trec_text.iter_regular_run(source, reading.read_bytes, then=reading.describe):
+        for piece in trec_regular.iter_regular_run(
+            source, reading.read_bytes, then=reading.describe
+        ):
             came += piece.table.num_rows
             yield piece
         return
-    except trec_text.Irregular:
+    except trec_regular.Irregular:
         pass
     check = reading.check(source.path) if reading.check is not None else None
     for tokens in trec_text.iter_tokens(source, 6, reading.read_bytes, metadata=True):
@@ -73,7 +75,7 @@ def read_blocks(source: Source, reading: Any) -> Iterator:
                 continue  # the check's report says what is wrong
         if not len(tokens):
             continue
-        table = trec_text.run_table(tokens)
+        table = trec_tables.run_table(tokens)
         skipped = min(came, table.num_rows)
         came -= skipped
         if skipped < table.num_rows:

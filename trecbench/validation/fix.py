@@ -12,8 +12,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import arrow, files
-from ..errors import ExitCode, TrecbenchError, UsageError
+from ..errors import ExitCode, InputError, TrecbenchError, UsageError
 from ..inputs import to_pandas, trec_text
+from ..inputs.formats import TREC_TEXT
 from ..inputs.streams import File, Source, path_of
 from ..ranking import rank_run, truncate
 from .api import validate_run, validate_tokens
@@ -154,6 +155,9 @@ def _fix(
 ) -> list[Change]:
     """:func:`fix_run` on an open (spooled) source."""
     path, max_depth, shown = source.path, settings.max_depth, settings.shown
+    if source.format is not TREC_TEXT:  # its lines are rewritten: they must be TREC text's
+        what = f"--fix rewrites TREC text: a {source.format.name} run cannot be fixed"
+        raise InputError(path, None, f"{what} (write it as TREC text first)")
     if result is None:
         result = validate_run(source, profile=settings.profile, max_depth=max_depth)
         _refuse_whole_file(path, result, settings.fixable)

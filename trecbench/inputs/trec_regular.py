@@ -1,0 +1,302 @@
+"""The regular run reader of TREC text: a run whose every line holds the same number of
+non-empty fields, one tab (or one space) apart, ASCII (what retrieval systems write) is
+read straight into typed columns by Arrow's multithreaded CSV reader, without tokens; the
+bytes are checked for regularity as the reader pulls them, in one pass. Anything else
+raises :class:`Irregular` (or gives None), and the tokenizer
+(:mod:`trecbench.inputs.trec_text`) reads it and explains any problem with a line number.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import deque
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.csv as pv
+
+from .streams import ReadOnly, Source
+from .trec_tables import RUN_FIELDS
+
+# blanks trec_eval splits at and Arrow's CSV reader does not (NUL ends the file for
+# trec_eval 9.x): text holding one is never regular
+_IRREGULAR_BLANKS = (b"\r", b"\v", b"\f", b"\x00")
+
+
+def blanks_in(block: bytes | bytearray) -> tuple[bool, bool] | None:
+    """Whether ``block`` holds tabs and whether it holds spaces; None if it holds one of
+    :data:`_IRREGULAR_BLANKS`."""
+    if any(c in block for c in _IRREGULAR_BLANKS):
+        return None
+    return b"\t" in block, b" " in block
+
+
+def read_regular(source, sep: bytes, ncols: int, block_size: int) -> pa.Table | None:
+    """Every column (``f0``, ``f1``, ..., as strings) of regular text, or None if the text
+    is not regular.
+
+    Regular: every line holds ``ncols`` non-empty fields separated by one ``sep`` each (no
+    blank line). On such text Arrow's multithreaded CSV reader, without quoting or nulls,
+    splits lines exactly as :func:`tokenize` does.
+    """
+    names = [f"f{i}" for i in range(ncols)]
+    kinds = dict.fromkeys(names, pa.string())
+    try:
+        table = pv.read_csv(source, **_csv_options(sep, ncols, block_size, kinds, check_utf8=True))
+    except pa.ArrowInvalid:
+        return None  # ragged lines: the tokenizer explains them
+    for column in table.columns:
+        if _shortest(column) == 0:
+            return None  # a blank line, an empty field (doubled, leading, trailing separators)
+    return table
+
+
+def _shortest(column: pa.ChunkedArray) -> int:
+    """Length of the shortest string of a (dictionary-encoded) string column."""
+    if pa.types.is_dictionary(column.type):
+        return min((_shortest(pa.chunked_array([c.dictionary])) for c in column.chunks), default=1)
+    return pc.min(pc.binary_length(column)).as_py()
+
+
+class Irregular(Exception):
+    """Raised by the regular-run readers: the text is not regular (the tokenizer reads
+    it, and explains any problem with a line number)."""
+
+
+def _regular_block(block: bytes, other: bytes) -> bool:
+    """ASCII, no CR, VT, FF or NUL, no ``other`` separator and no empty line (one scan
+    each): a run of empty lines is found at its first block, before Arrow's reader has
+    worked through them (~60 bytes a line) in vain."""
+    return block.isascii() and not any(c in block for c in (*_IRREGULAR_BLANKS, other, b"\n\n"))
+
+
+class _CheckedText(ReadOnly):
+    """The decompressed text as Arrow's reader pulls it, checked block by block (see
+    :func:`read_regular_run`): the block read ahead first, then the rest of the stream.
+    Raises :class:`Irregular` at the first irregular block."""
+
+    def __init__(self, stream, first: bytes, sep: bytes):
+        self.stream, self.pending = stream, first
+        self.other = b" " if sep == b"\t" else b"\t"
+        self.last = first[-1:]  # the byte before the next block
+
+    def read(self, size: int = -1) -> bytes:
+        if self.pending:
+            block = self.pending if size < 0 else self.pending[:size]
+            self.pending = self.pending[len(block) :]
+            return block  # checked when the separator was chosen
+        block = self.stream.read(size)
+        if block and not _regular_block(self.last + block, self.other):
+            raise Irregular  # (with the byte before: an empty line across two blocks)
+        self.last = block[-1:] or self.last
+        return block
+
+
+# 4 MB blocks: as fast as larger ones, a third less peak memory
+_REGULAR_BLOCK = 4 << 20
+
+
+def _regular_layout(first: bytes) -> tuple[bytes, int]:
+    """The separator and field count of regular text starting with ``first``
+    (:class:`Irregular` for irregular bytes, both separators or fewer than 6 fields)."""
+    blanks = blanks_in(first) if first.isascii() else None
+    if not first or blanks is None or blanks[0] == blanks[1]:
+        raise Irregular
+    if first.startswith(b"\n") or b"\n\n" in first:
+        raise Irregular  # an empty line
+    sep = b"\t" if blanks[0] else b" "
+    end = first.find(b"\n")
+    ncols = (first if end < 0 else first[:end]).count(sep) + 1
+    if ncols < len(RUN_FIELDS):
+        raise Irregular
+    return sep, ncols
+
+
+def _regular_options(sep: bytes, ncols: int, block_size: int) -> dict:
+    """Arrow's CSV reading options for a regular run (see :func:`read_regular_run`)."""
+    # every field as a plain string (the fastest: dictionary-encoding the qid and the tag
+    # costs a hash per line, a fifth of the reading), but the score; q0 and rank are read
+    # only to prove that no field is empty (a doubled separator would shift every later
+    # field)
+    kinds = {f"f{i}": pa.string() for i in range(4)} | {"f4": pa.float64(), "f5": pa.string()}
+    # regular text is ASCII, checked block by block: not checking UTF-8 is a fifth faster
+    return _csv_options(sep, ncols, block_size, kinds, check_utf8=False)
+
+
+def _csv_options(
+    sep: bytes, ncols: int, block_size: int, kinds: dict[str, pa.DataType], check_utf8: bool
+) -> dict:
+    """Arrow's CSV reading options for regular text of ``ncols`` fields: one ``sep``
+    between fields, no quoting, no null (an empty field is an empty string, a missing one
+    an error), the columns of ``kinds`` read with their types."""
+    return dict(
+        read_options=_read_options(ncols, block_size, threads=True),
+        parse_options=pv.ParseOptions(
+            delimiter=sep.decode(), quote_char=False, ignore_empty_lines=False
+        ),
+        convert_options=pv.ConvertOptions(
+            column_types=kinds,
+            include_columns=list(kinds),
+            null_values=[],
+            strings_can_be_null=False,
+            quoted_strings_can_be_null=False,
+            check_utf8=check_utf8,
+        ),
+    )
+
+
+def _read_options(ncols: int, block_size: int, threads: bool) -> pv.ReadOptions:
+    return pv.ReadOptions(
+        column_names=[f"f{i}" for i in range(ncols)], block_size=block_size, use_threads=threads
+    )
+
+
+def _regular_columns(table: pa.Table) -> pa.Table:
+    """``qid, docno, score, tag`` of the reader's columns; :class:`Irregular` if a field
+    is empty (a separator at the start or end of a line or after another: empty fields
+    beyond the tag go unnoticed, as trec_eval ignores those fields) or a score is not
+    finite (Arrow's parser takes ``nan`` and ``inf``)."""
+    if not table.num_rows:
+        return table
+    for column in table.columns:
+        if not pa.types.is_floating(column.type) and _shortest(column) == 0:
+            raise Irregular
+    if not pc.all(pc.is_finite(table.column("f4"))).as_py():
+        raise Irregular
+    return pa.table(
+        {
+            "qid": table.column("f0"),
+            "docno": table.column("f2"),
+            "score": table.column("f4"),
+            "tag": table.column("f5"),
+        }
+    )
+
+
+def read_regular_run(source: Source | str | os.PathLike) -> pa.Table | None:
+    """``qid, docno, score, tag`` of a regular run, or None for any other text.
+
+    ``source``, a path or an open :class:`~trecbench.inputs.streams.Source` (whose owner
+    records its checksum), is read from its start, plain or compressed alike. There is no
+    ``line`` column: in a regular file, row ``i`` is line ``i + 1``.
+
+    Regular: plain ASCII text, no CR/VT/FF/NUL, exactly one space or one tab (never both)
+    between fields, the same number (at least 6) of non-empty fields on every line (no
+    blank line), every score a finite decimal number. On
+    such text Arrow's CSV reader splits lines exactly as :func:`tokenize` does, and its
+    float parser accepts exactly ``SCORE_PATTERN`` (plus ``nan``/``inf``, rejected here),
+    so the values equal :func:`run_table`'s — without per-field strings for the columns
+    scoring never reads. The separator is chosen from the first block; every later block
+    is checked as the reader pulls it, so the text is read once. Any other text (and every
+    malformed one) returns None: the tokenizer then explains the problem with a line
+    number.
+    """
+    if not isinstance(source, Source):
+        with Source(source) as opened:
+            table = read_regular_run(opened)
+            opened.record()
+        return table
+    stream = source.stream()
+    first = stream.read(_REGULAR_BLOCK)
+    try:
+        sep, ncols = _regular_layout(first)
+        text = pa.PythonFile(_CheckedText(stream, first, sep), mode="r")
+        table = _regular_columns(pv.read_csv(text, **_regular_options(sep, ncols, _REGULAR_BLOCK)))
+    except (Irregular, pa.ArrowInvalid):
+        return None  # ragged lines, a number that is none: the tokenizer explains it
+    if table.num_rows == 0:
+        return None
+    pa.default_memory_pool().release_unused()  # the parser's buffers, q0 and rank
+    return table
+
+
+# the blocks parsed at once when streaming: each is whole lines of about this many bytes
+_STREAMED_BLOCK = 1 << 20
+# blocks parsed at the same time (Arrow's parser, without the GIL, on this many threads)
+_STREAM_WORKERS = 2
+
+
+def iter_regular_run(
+    source: Source,
+    block_size: int = _STREAMED_BLOCK,
+    then: Callable[[pa.Table], Any] | None = None,
+) -> Iterator:
+    """:func:`read_regular_run` in tables of about ``block_size`` bytes of text each, for
+    runs larger than memory; ``then(table)``, when given, is applied to each table in the
+    thread that parsed it, and its results come instead of the tables.
+
+    The text is read (and hashed) and checked in the calling thread, in blocks of whole
+    lines; the blocks are parsed in a few threads at once, and come in file order. Raises
+    :class:`Irregular` at the first block found not to be regular (after the tables of
+    the blocks before it: they hold its first lines, exactly as the tokenizer reads them).
+    """
+    stream = source.stream()
+    first = stream.read(block_size)
+    sep, ncols = _regular_layout(first)
+    options = _regular_options(sep, ncols, block_size)
+    other = b" " if sep == b"\t" else b"\t"
+
+    def parse(text: memoryview | None):
+        if text is None:  # raised in its turn: after the tables of the blocks before it
+            raise Irregular
+        # one block per text (a longer line than the reader's blocks would not parse)
+        reading = {**options, "read_options": _read_options(ncols, len(text) + 1, False)}
+        try:
+            table = _regular_columns(pv.read_csv(pa.py_buffer(text), **reading))
+        except pa.ArrowInvalid:
+            raise Irregular from None
+        return table if then is None else then(table)
+
+    pool = ThreadPoolExecutor(_STREAM_WORKERS, thread_name_prefix="trecbench-parse")
+    pending: deque[Future] = deque()
+    texts = _line_blocks(stream, first, block_size, other)
+    try:
+        for text in texts:
+            pending.append(pool.submit(parse, text))
+            if len(pending) > _STREAM_WORKERS:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
+    finally:
+        texts.close()
+        for future in pending:
+            future.cancel()
+        pool.shutdown(wait=True)
+
+
+def _line_blocks(
+    stream, first: bytes, block_size: int, other: bytes
+) -> Iterator[memoryview | None]:
+    """The text of ``stream`` (``first`` already read from it) in blocks of whole lines of
+    about ``block_size`` bytes (a longer line makes a longer block), each read into a
+    buffer of its own (blocks are parsed while the next ones are read): no copy of the text
+    but the line cut between two blocks. Each block is checked to be regular; the first
+    that is not comes as None, and ends the blocks."""
+    read_into = getattr(stream, "readinto", None)
+    held = first
+    while True:
+        # a line longer than a block: reads double, so each byte is checked a few times
+        size = max(block_size, len(held))
+        buffer = bytearray(len(held) + size)
+        buffer[: len(held)] = held
+        if read_into is not None:
+            got = read_into(memoryview(buffer)[len(held) :])
+        else:
+            more = stream.read(size)
+            got = len(more)
+            buffer[len(held) : len(held) + got] = more
+        del buffer[len(held) + got :]
+        if not buffer:
+            return
+        if not _regular_block(buffer, other):
+            yield None
+            return
+        end = buffer.rfind(b"\n", len(held)) + 1 if got else len(buffer)
+        if end:
+            held = bytes(buffer[end:])
+            yield memoryview(buffer)[:end]
+        else:
+            held = bytes(buffer)

@@ -1,0 +1,229 @@
+"""TREC text's tokens as typed tables (string ids, float64 score, integer rank and
+relevance, the line number): :func:`run_table` and :func:`qrels_table` raise
+:class:`~trecbench.errors.InputError` with ``file:line`` for anything that would make
+trec_eval silently wrong. What a valid score, rank or grade is (:func:`parse_scores`,
+:func:`parse_ranks`, :func:`parse_grades`) the validator and the table readers use too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import NamedTuple
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from .. import arrow
+from ..errors import InputError
+from .tokens import Tokens
+
+RUN_FIELDS = ("qid", "q0", "docno", "rank", "score", "tag")
+QRELS_FIELDS = ("qid", "iter", "docno", "rel")
+
+# ASCII grammars: Python's float()/int() would accept nan, inf, 1_000, Unicode digits.
+SCORE_PATTERN = r"^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$"
+REL_PATTERN = r"^[+-]?[0-9]+$"  # C's atol reads "+1" as 1 (trec_eval accepts it)
+
+
+# ---------------------------------------------------------------------------------------
+# typed tables
+
+
+def _check_bytes(tokens: Tokens, blank_is_error: bool) -> None:
+    for lines, message, rule in (
+        (tokens.nul_lines, "NUL byte (trec_eval 9.x would silently stop reading here)", "R23"),
+        (tokens.bad_utf8_lines, "invalid UTF-8", "R23"),
+        (
+            tokens.blank_lines if blank_is_error else (),
+            "blank line (fatal in trec_eval)",
+            "Q2",
+        ),
+    ):
+        if len(lines):
+            raise InputError(tokens.path, int(lines[0]), message, rule)
+
+
+def matches(values: pa.Array, pattern: str) -> np.ndarray:
+    """Where each string matches the (RE2) ``pattern``; False for nulls."""
+    return arrow.to_numpy(
+        pc.fill_null(pc.match_substring_regex(values, pattern), arrow.scalar(False))
+    )
+
+
+def _lengths(values: pa.Array) -> np.ndarray:
+    return arrow.to_numpy(pc.binary_length(values))
+
+
+def parse_scores(score: pa.Array) -> tuple[np.ndarray, np.ndarray]:
+    """Where each score is an ASCII decimal number (``SCORE_PATTERN``), and its float64
+    value: NaN where it is none, or where the number overflows a double."""
+    good = matches(score, SCORE_PATTERN)
+    if not good.all():
+        score = pc.if_else(arrow.array(good), score, arrow.scalar(None, score.type))
+    values = arrow.to_numpy(pc.cast(score, pa.float64()))
+    finite = np.isfinite(values)
+    return good, values if finite.all() else np.where(finite, values, np.nan)
+
+
+def parse_ranks(rank: pa.Array) -> pa.Array:
+    """int64 ranks; null where a rank is not a non-negative ASCII integer (``2.0``, ``-1``)
+    or has more than 18 digits (beyond int64)."""
+    # ascii_is_decimal: ^[0-9]+$, faster than the regex
+    good = arrow.to_numpy(pc.fill_null(pc.ascii_is_decimal(rank), arrow.scalar(False)))
+    good &= _lengths(rank) <= 18
+    return pc.cast(pc.if_else(arrow.array(good), rank, arrow.scalar(None, rank.type)), pa.int64())
+
+
+# trec_eval 9.0.8 allocates per grade level: a grade of 5,000,000 makes its nDCG run for hours
+MAX_GRADE = 1_000_000
+
+
+class Grades(NamedTuple):
+    """Relevance grades read from text (see :func:`parse_grades`)."""
+
+    integer: np.ndarray  # an ASCII integer (REL_PATTERN)
+    fits: np.ndarray  # ... of at most 9 digits, so ``values`` holds it exactly
+    values: np.ndarray  # int64 where ``fits``, else 0
+    huge: np.ndarray  # an integer beyond ±MAX_GRADE
+
+
+def parse_grades(rel: pa.Array) -> Grades:
+    """Check and convert a column of grades once, for the reader and the validator."""
+    integer = matches(rel, REL_PATTERN)
+    rel = pc.utf8_ltrim(rel, "+") if pc.any(pc.starts_with(rel, "+")).as_py() else rel
+    fits = integer & (_lengths(pc.utf8_ltrim(rel, "-")) <= 9)
+    kept = pc.if_else(arrow.array(fits), rel, arrow.scalar(None, pa.string()))
+    values = arrow.to_numpy(pc.fill_null(pc.cast(kept, pa.int64()), arrow.scalar(0)))
+    return Grades(integer, fits, values, integer & (~fits | (np.abs(values) > MAX_GRADE)))
+
+
+def refuse_rows(tokens: Tokens, bad: np.ndarray, rule: str, message: Callable[[int], str]) -> None:
+    """Raise :class:`InputError` at the first row where ``bad`` (a boolean per row);
+    ``message(row)`` says why."""
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0])
+        raise InputError(tokens.path, int(tokens.line[row]), message(row), rule)
+
+
+MSMARCO_HINT = " (an MS MARCO qid pid rank run? convert it with 'trecbench convert msmarco')"
+
+
+def other_kind(tokens: Tokens, kind: str) -> str | None:
+    """``"qrels"`` or ``"run"`` when ``tokens``, read as a ``kind``, have the other kind's
+    shape on every line: a run's (6 fields or more) or qrels' (4 fields, an integer last).
+
+    A run given as qrels (or the reverse) is then reported once, as swapped arguments,
+    instead of once per line.
+    """
+    if not len(tokens):
+        return None
+    if kind == "qrels":
+        return "run" if (tokens.nfields >= 6).all() else None
+    if (tokens.nfields != 4).any() or len(tokens.fields) < 4:
+        return None
+    return "qrels" if matches(tokens.fields[3], REL_PATTERN).all() else None
+
+
+def swapped_message(found: str) -> str:
+    """What to say about a file that looks like a ``found`` (``"run"`` or ``"qrels"``) file
+    where the other kind was expected (:func:`other_kind`)."""
+    if found == "run":
+        return (
+            "this looks like a run, not qrels (every line has 6 or more fields): are the run "
+            "and qrels arguments swapped?"
+        )
+    return (
+        "this looks like qrels, not a run (every line has 4 fields, an integer last): are "
+        "the run and qrels arguments swapped?"
+    )
+
+
+def _refuse_swapped(tokens: Tokens, kind: str) -> None:
+    found = other_kind(tokens, kind)
+    if found is not None:
+        rule = "Q11" if found == "run" else "R29"
+        raise InputError(tokens.path, None, swapped_message(found), rule)
+
+
+def run_table(tokens: Tokens) -> pa.Table:
+    """Typed run table from tokens; raises :class:`InputError` on malformed lines.
+
+    Accepted like trec_eval: blank lines (skipped) and tokens after the tag (ignored).
+    Rejected, unlike trec_eval, because trec_eval would silently use a wrong value: a score
+    that is not a finite ASCII number (``atof`` turns ``abc`` into 0), NUL bytes, invalid
+    UTF-8. A rank that is not a non-negative integer is kept as null: trec_eval never reads
+    the rank column.
+    """
+    _refuse_swapped(tokens, "run")
+    _check_bytes(tokens, blank_is_error=False)
+    nfields = tokens.nfields
+    refuse_rows(
+        tokens,
+        nfields < 6,
+        "R1",
+        lambda r: (
+            "expected 6 fields (qid Q0 docno rank score tag), found "
+            f"{nfields[r]}{MSMARCO_HINT if nfields[r] == 3 else ''}"
+        ),
+    )
+    qid, q0, docno, rank, score, tag = tokens.fields[:6]
+    good_score, scores = parse_scores(score)
+    refuse_rows(
+        tokens, ~good_score, "R12", lambda r: f"score {score[r].as_py()!r} is not a finite number"
+    )
+    refuse_rows(
+        tokens, np.isnan(scores), "R12", lambda r: f"score {score[r].as_py()!r} overflows a double"
+    )
+    return pa.table(
+        {
+            "qid": qid,
+            "q0": q0,
+            "docno": docno,
+            "rank": parse_ranks(rank),
+            "score": arrow.array(scores),
+            "tag": tag,
+            "line": arrow.array(tokens.line),
+        }
+    )
+
+
+def qrels_table(tokens: Tokens) -> pa.Table:
+    """Typed qrels table from tokens; raises :class:`InputError` on malformed lines.
+
+    trec_eval requires exactly four fields and dies on blank lines; it reads the grade with
+    ``atol`` (``1.5`` becomes 1, ``abc`` becomes 0), which trecbench refuses instead.
+    """
+    _refuse_swapped(tokens, "qrels")
+    _check_bytes(tokens, blank_is_error=True)
+    nfields = tokens.nfields
+
+    def wrong(row: int) -> str:
+        hint = " (a 3-column BEIR qrels? convert it with 'trecbench convert beir-qrels')"
+        found = f"{nfields[row]}{hint if nfields[row] == 3 else ''}"
+        return f"expected 4 fields (qid iter docno rel), found {found}"
+
+    refuse_rows(tokens, nfields != 4, "Q1", wrong)
+    qid, iteration, docno, rel = tokens.fields[:4]
+    grades = parse_grades(rel)
+    refuse_rows(
+        tokens, ~grades.integer, "Q3", lambda r: f"relevance {rel[r].as_py()!r} is not an integer"
+    )
+    refuse_rows(
+        tokens,
+        grades.huge,
+        "Q4",
+        lambda r: (
+            f"relevance {rel[r].as_py()} is beyond +-{MAX_GRADE:,} (trec_eval's nDCG "
+            "would run for hours)"
+        ),
+    )
+    return pa.table(
+        {
+            "qid": qid,
+            "iter": iteration,
+            "docno": docno,
+            "rel": arrow.array(grades.values),
+            "line": arrow.array(tokens.line),
+        }
+    )
