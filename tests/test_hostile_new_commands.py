@@ -304,3 +304,14 @@ def test_power_cli_at_a_tiny_alpha_says_why_in_one_line(folder, capsys):
     captured = capsys.readouterr()
     assert "internal error" not in captured.err and "Warning" not in captured.err
     assert "b, P@3: scipy's noncentral t does not converge at alpha 1e-300" in captured.out
+
+
+def test_leaderboard_markdown_keeps_a_pipe_in_a_name_inside_its_cell(folder, capsys):
+    (folder / "suite.toml").write_text(
+        'systems = ["a|b", "c"]\nmeasures = ["P@1"]\n'
+        '[collections."x|y"]\nqrels = "q.qrels"\nruns = { "a|b" = "a.run", c = "c.run" }\n'
+    )
+    assert run(["leaderboard", "suite.toml", "--format", "markdown"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[2] == r"| system | x\|y | macro | mean rank | p (collections) | p (topics) |"
+    assert lines[4].startswith(r"| a\|b | 1.0000 (1) |")

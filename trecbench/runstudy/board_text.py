@@ -76,11 +76,14 @@ def _plain(board: MeasureBoard) -> str:
 
 
 def _markdown(board: MeasureBoard) -> str:
+    from ..comparison_cells import md_cell  # a system or collection named a|b keeps its cell
+
     header, rows = _rows(board)
-    lines = [f"### {_title(board)}", "", "| " + " | ".join(header) + " |"]
+    lines = [f"### {md_cell(_title(board))}", "", "| " + " | ".join(map(md_cell, header)) + " |"]
     lines.append("|---|" + "---:|" * (len(header) - 1))
-    lines += ["| " + " | ".join(row) + " |" for row in rows]
-    return "\n".join([*lines, "", *(f"- {note}" for note in _notes(board))]).rstrip() + "\n"
+    lines += ["| " + " | ".join(map(md_cell, row)) + " |" for row in rows]
+    notes = [f"- {md_cell(note)}" for note in _notes(board)]
+    return "\n".join([*lines, "", *notes]).rstrip() + "\n"
 
 
 def _latex(board: MeasureBoard) -> str:
