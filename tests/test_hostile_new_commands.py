@@ -315,3 +315,16 @@ def test_leaderboard_markdown_keeps_a_pipe_in_a_name_inside_its_cell(folder, cap
     lines = capsys.readouterr().out.splitlines()
     assert lines[2] == r"| system | x\|y | macro | mean rank | p (collections) | p (topics) |"
     assert lines[4].startswith(r"| a\|b | 1.0000 (1) |")
+
+
+@pytest.mark.parametrize("docno", ["d 1", "d\n1", "d\t1"])
+def test_fuse_refuses_to_write_ids_trec_text_cannot_hold(folder, capsys, docno):
+    import pandas as pd
+
+    frame = {"qid": ["t1", "t1"], "docno": [docno, "d2"], "score": [2.0, 1.0]}
+    pd.DataFrame(frame).to_parquet(folder / "ids.parquet")
+    args = ["fuse", "ids.parquet", "a.run", "-o"]
+    # 'd 1' read back as docno 'd' with score 3.0 (the rank), and exit 0
+    _refused([*args, "fused.run"], capsys, 2, "a TREC run cannot hold the docno")
+    assert not (folder / "fused.run").exists()
+    assert run([*args, "fused.parquet"]) == 0  # Parquet holds any id
