@@ -328,3 +328,11 @@ def test_fuse_refuses_to_write_ids_trec_text_cannot_hold(folder, capsys, docno):
     _refused([*args, "fused.run"], capsys, 2, "a TREC run cannot hold the docno")
     assert not (folder / "fused.run").exists()
     assert run([*args, "fused.parquet"]) == 0  # Parquet holds any id
+
+
+@pytest.mark.parametrize(("fmt", "start"), [("table", "\n"), ("markdown", "\n"), ("latex", "\n% ")])
+def test_agree_says_which_measures_have_no_better_direction(folder, capsys, fmt, start):
+    args = ["agree", "q.qrels", "a.run", "b.run", "c.run", "-m", "P@3", "-m", "num_ret"]
+    assert run([*args, "--format", fmt]) == 0
+    note = "num_ret: no better direction; the runs are ordered by value, highest first\n"
+    assert f"{start}{note}" in capsys.readouterr().out
