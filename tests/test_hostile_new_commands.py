@@ -336,3 +336,21 @@ def test_agree_says_which_measures_have_no_better_direction(folder, capsys, fmt,
     assert run([*args, "--format", fmt]) == 0
     note = "num_ret: no better direction; the runs are ordered by value, highest first\n"
     assert f"{start}{note}" in capsys.readouterr().out
+
+
+def test_fuse_optimize_records_its_search_and_seed_in_the_ir_metadata_block(folder, capsys):
+    import trecbench
+
+    (folder / "about.yaml").write_text("description: tuned\n")
+    args = [*OPTIMIZE, "--folds", "2", "--seed", "7", "--ir-metadata", "about.yaml"]
+    assert run([*args, "-o", "tuned.run"]) == 0
+    block = trecbench.load_run(str(folder / "tuned.run")).ir_metadata
+    tuned = block["method"]["fusion"]["optimized"]
+    assert (tuned["seed"], tuned["folds"], tuned["measure"], tuned["chosen"]) == (
+        7,
+        2,
+        "P@3",
+        "k=10",
+    )
+    assert tuned["qrels"]["path"] == "q.qrels" and len(tuned["qrels"]["sha256"]) == 64
+    assert block["method"]["fusion"]["k"] == 10.0
