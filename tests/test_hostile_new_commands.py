@@ -354,3 +354,12 @@ def test_fuse_optimize_records_its_search_and_seed_in_the_ir_metadata_block(fold
     )
     assert tuned["qrels"]["path"] == "q.qrels" and len(tuned["qrels"]["sha256"]) == 64
     assert block["method"]["fusion"]["k"] == 10.0
+
+
+def test_diff_of_two_kinds_names_each_with_its_article(folder, capsys):
+    assert run(["score", "--report", "e.json", "q.qrels", "a.run", "-m", "P@1"]) == 0
+    assert run(["compare", "q.qrels", "a.run", "b.run", "-m", "P@1", "-o", "out"]) == 0
+    capsys.readouterr()
+    _refused(
+        ["diff", "out/BenchmarkReport.json", "e.json"], capsys, 2, "this is an EvaluationReport"
+    )
