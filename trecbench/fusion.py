@@ -131,7 +131,7 @@ def check_text_ids(columns: dict, where: str) -> None:
     field, it would read back as other ids. Only tables and dicts hold such ids."""
     for what, ids in columns.items():
         if not isinstance(ids, (pa.Array, pa.ChunkedArray)):
-            ids = pa.array(list(map(str, ids)), pa.large_string())
+            ids = pa.array(ids)  # a list or a Series of strings, converted in C
         ids = pc.cast(ids, pa.large_string())
         bad = pc.or_(
             pc.equal(pc.utf8_length(ids), 0),
