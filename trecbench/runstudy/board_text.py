@@ -75,14 +75,18 @@ def _plain(board: MeasureBoard) -> str:
     return "\n".join([*lines, *_notes(board)]) + "\n"
 
 
-def _markdown(board: MeasureBoard) -> str:
-    from ..comparison_cells import md_cell  # a system or collection named a|b keeps its cell
+def _md_cell(text: str) -> str:
+    """A cell of a Markdown table: a system or collection named a|b keeps its cell (as
+    conclusions.render.grid escapes it; the * of a significant p stays a mark)."""
+    return text.replace("|", r"\|")
 
+
+def _markdown(board: MeasureBoard) -> str:
     header, rows = _rows(board)
-    lines = [f"### {md_cell(_title(board))}", "", "| " + " | ".join(map(md_cell, header)) + " |"]
+    lines = [f"### {_md_cell(_title(board))}", "", "| " + " | ".join(map(_md_cell, header)) + " |"]
     lines.append("|---|" + "---:|" * (len(header) - 1))
-    lines += ["| " + " | ".join(map(md_cell, row)) + " |" for row in rows]
-    notes = [f"- {md_cell(note)}" for note in _notes(board)]
+    lines += ["| " + " | ".join(map(_md_cell, row)) + " |" for row in rows]
+    notes = [f"- {_md_cell(note)}" for note in _notes(board)]
     return "\n".join([*lines, "", *notes]).rstrip() + "\n"
 
 
