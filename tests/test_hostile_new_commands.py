@@ -363,3 +363,30 @@ def test_diff_of_two_kinds_names_each_with_its_article(folder, capsys):
     _refused(
         ["diff", "out/BenchmarkReport.json", "e.json"], capsys, 2, "this is an EvaluationReport"
     )
+
+
+def _from_stdin(folder, *args: str):
+    """trecbench ARGS in a process whose standard input holds a.run (as `cat a.run |`)."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    command = [sys.executable, "-m", "trecbench", "compare", "q.qrels", "-", "b.run", *args]
+    return subprocess.run(
+        command, input=RUNS["a.run"], capture_output=True, text=True, cwd=folder, env=env
+    )
+
+
+def test_report_html_of_a_run_from_standard_input_has_no_drill_down(folder):
+    # the drill-down read standard input again: "changed since it was scored", exit 2
+    done = _from_stdin(folder, "-m", "P@3", "-o", "out")
+    assert (done.returncode, done.stderr.count("trecbench: ")) == (0, 0), done.stderr
+    assert (folder / "out" / "report.html").exists()
+
+
+def test_unjudged_bounds_refuse_a_run_from_standard_input(folder):
+    # the bounds read it again and found it empty: "error[R26]: empty file"
+    done = _from_stdin(folder, "-m", "P@3", "--unjudged-bounds")
+    assert done.returncode == 1
+    assert "standard input or a pipe cannot be read twice" in done.stderr
