@@ -304,3 +304,89 @@ def test_power_cli_at_a_tiny_alpha_says_why_in_one_line(folder, capsys):
     captured = capsys.readouterr()
     assert "internal error" not in captured.err and "Warning" not in captured.err
     assert "b, P@3: scipy's noncentral t does not converge at alpha 1e-300" in captured.out
+
+
+def test_leaderboard_markdown_keeps_a_pipe_in_a_name_inside_its_cell(folder, capsys):
+    (folder / "suite.toml").write_text(
+        'systems = ["a|b", "c"]\nmeasures = ["P@1"]\n'
+        '[collections."x|y"]\nqrels = "q.qrels"\nruns = { "a|b" = "a.run", c = "c.run" }\n'
+    )
+    assert run(["leaderboard", "suite.toml", "--format", "markdown"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[2] == r"| system | x\|y | macro | mean rank | p (collections) | p (topics) |"
+    assert lines[4].startswith(r"| a\|b | 1.0000 (1) |")
+
+
+@pytest.mark.parametrize("docno", ["d 1", "d\n1", "d\t1"])
+def test_fuse_refuses_to_write_ids_trec_text_cannot_hold(folder, capsys, docno):
+    import pandas as pd
+
+    frame = {"qid": ["t1", "t1"], "docno": [docno, "d2"], "score": [2.0, 1.0]}
+    pd.DataFrame(frame).to_parquet(folder / "ids.parquet")
+    args = ["fuse", "ids.parquet", "a.run", "-o"]
+    # 'd 1' read back as docno 'd' with score 3.0 (the rank), and exit 0
+    _refused([*args, "fused.run"], capsys, 2, "a TREC run cannot hold the docno")
+    assert not (folder / "fused.run").exists()
+    assert run([*args, "fused.parquet"]) == 0  # Parquet holds any id
+
+
+@pytest.mark.parametrize(("fmt", "start"), [("table", "\n"), ("markdown", "\n"), ("latex", "\n% ")])
+def test_agree_says_which_measures_have_no_better_direction(folder, capsys, fmt, start):
+    args = ["agree", "q.qrels", "a.run", "b.run", "c.run", "-m", "P@3", "-m", "num_ret"]
+    assert run([*args, "--format", fmt]) == 0
+    note = "num_ret: no better direction; the runs are ordered by value, highest first\n"
+    assert f"{start}{note}" in capsys.readouterr().out
+
+
+def test_fuse_optimize_records_its_search_and_seed_in_the_ir_metadata_block(folder, capsys):
+    import trecbench
+
+    (folder / "about.yaml").write_text("description: tuned\n")
+    args = [*OPTIMIZE, "--folds", "2", "--seed", "7", "--ir-metadata", "about.yaml"]
+    assert run([*args, "-o", "tuned.run"]) == 0
+    block = trecbench.load_run(str(folder / "tuned.run")).ir_metadata
+    tuned = block["method"]["fusion"]["optimized"]
+    assert (tuned["seed"], tuned["folds"], tuned["measure"], tuned["chosen"]) == (
+        7,
+        2,
+        "P@3",
+        "k=10",
+    )
+    assert tuned["qrels"]["path"] == "q.qrels" and len(tuned["qrels"]["sha256"]) == 64
+    assert block["method"]["fusion"]["k"] == 10.0
+
+
+def test_diff_of_two_kinds_names_each_with_its_article(folder, capsys):
+    assert run(["score", "--report", "e.json", "q.qrels", "a.run", "-m", "P@1"]) == 0
+    assert run(["compare", "q.qrels", "a.run", "b.run", "-m", "P@1", "-o", "out"]) == 0
+    capsys.readouterr()
+    _refused(
+        ["diff", "out/BenchmarkReport.json", "e.json"], capsys, 2, "this is an EvaluationReport"
+    )
+
+
+def _from_stdin(folder, *args: str):
+    """trecbench ARGS in a process whose standard input holds a.run (as `cat a.run |`)."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    command = [sys.executable, "-m", "trecbench", "compare", "q.qrels", "-", "b.run", *args]
+    return subprocess.run(
+        command, input=RUNS["a.run"], capture_output=True, text=True, cwd=folder, env=env
+    )
+
+
+def test_report_html_of_a_run_from_standard_input_has_no_drill_down(folder):
+    # the drill-down read standard input again: "changed since it was scored", exit 2
+    done = _from_stdin(folder, "-m", "P@3", "-o", "out")
+    assert (done.returncode, done.stderr.count("trecbench: ")) == (0, 0), done.stderr
+    assert (folder / "out" / "report.html").exists()
+
+
+def test_unjudged_bounds_refuse_a_run_from_standard_input(folder):
+    # the bounds read it again and found it empty: "error[R26]: empty file"
+    done = _from_stdin(folder, "-m", "P@3", "--unjudged-bounds")
+    assert done.returncode == 1
+    assert "standard input or a pipe cannot be read twice" in done.stderr

@@ -113,6 +113,7 @@ def test_leaderboard_over_collections_and_mean_ranks(suite, capsys):
     path, collections = suite
     board = _json(["leaderboard", str(path), "--format", "json"], capsys)["measures"][0]
     rows = {row["system"]: row for row in board["systems"]}
+    assert board["topics"] == {name: len(qrels) for name, (qrels, _) in collections.items()}
     means = {
         s: [
             np.mean(list(_per_topic(q, r[s], "ndcg_cut_10").values()))

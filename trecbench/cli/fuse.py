@@ -151,7 +151,7 @@ def fuse(
     from .. import outputs
     from ..errors import UsageError
     from ..files import run_bytes, write_run
-    from ..fusion import check_tag
+    from ..fusion import check_tag, check_text_ids
     from ..fusion import fuse as fuse_runs
 
     if output != "-":  # before the fusion: an input is never the output
@@ -160,8 +160,10 @@ def fuse(
         raise UsageError("an ir_metadata block heads a TREC text run, not a Parquet file")
     _check_given(method, optimize, bool(weights))
     check_tag(tag)  # before --optimize's search, not after it
+    tuned = None
     if optimize is not None:
-        k, weights = _optimised(runs, method, norm, depth, optimize, qrels, folds, seed, step)
+        tuned = _optimised(runs, method, norm, depth, optimize, qrels, folds, seed, step)
+        k, weights = tuned.best.k, tuned.best.weights or ()
     fused = fuse_runs(
         [str(run) for run in runs],
         method,
@@ -171,6 +173,8 @@ def fuse(
         depth=depth,
         tag=tag,
     )
+    if output == "-" or not str(output).lower().endswith(".parquet"):
+        check_text_ids({"qid": fused["qid"], "docno": fused["docno"]}, "a TREC run")
     if metadata is None and output != "-":
         write_run(fused, output)  # TREC text, or Parquet for a .parquet name
     else:
@@ -178,6 +182,8 @@ def fuse(
         if metadata is not None:
             settings = {"name": method, "k": k, "norm": norm, "weights": list(weights) or None}
             fusion = settings | {"depth": depth}
+            if tuned is not None:  # how k or the weights were chosen, the folds' seed included
+                fusion["optimized"] = _tuning_record(tuned, qrels)
             data = _with_metadata(data, metadata, runs, fusion, tag or method)
         if output == "-":
             click.echo(data, nl=False)  # every byte, or exit 2 (cli/stdout.py)
@@ -222,8 +228,9 @@ def _check_given(method: str, optimize: str | None, weighted: bool) -> None:
 
 
 def _optimised(runs, method, norm, depth, measure, qrels, folds, seed, step):
-    """``(k, weights)`` chosen by :func:`~trecbench.runstudy.fusion_tuning.optimize_fusion`,
-    said on stderr with the held-out score."""
+    """The :class:`~trecbench.runstudy.fusion_tuning.FusionTuning` of
+    :func:`~trecbench.runstudy.fusion_tuning.optimize_fusion`, said on stderr with the
+    held-out score."""
     from ..errors import UsageError
     from ..runstudy.fusion_tuning import optimize_fusion
 
@@ -239,8 +246,16 @@ def _optimised(runs, method, norm, depth, measure, qrels, folds, seed, step):
         f"{len(tuned.candidates)} candidates)",
         err=True,
     )
-    best = tuned.best
-    return best.k, () if best.weights is None else best.weights
+    return tuned
+
+
+def _tuning_record(tuned, qrels) -> dict:
+    """What --optimize did, for the ir_metadata block: the search (seed, folds, scores)
+    and the development qrels it chose on."""
+    from .. import provenance
+
+    sha256 = (provenance.recorded(qrels) or {}).get("sha256")
+    return tuned.to_json() | {"qrels": {"path": str(qrels), "sha256": sha256}}
 
 
 def _with_metadata(data: bytes, given, runs, fusion: dict, tag: str) -> bytes:

@@ -153,6 +153,7 @@ def render_agreement(result, fmt: str = "table") -> str:
             f"\n{title}Orderings of the runs by two measures (tau_ap: the second measure's "
             "ordering against the first's)\n\n",
             _orderings(result.measure_orderings, ("reference", "evaluated"), fmt),
+            _undirected(result, "% " if fmt == "latex" else ""),
         ]
     from ..statistical_tests import get
 
@@ -165,6 +166,20 @@ def render_agreement(result, fmt: str = "table") -> str:
     if result.judgments is not None:
         parts.append(_judgments(result, title, fmt))
     return "".join(parts)
+
+
+def _undirected(result, comment: str) -> str:
+    """Which measures have no better direction (counts such as num_ret): their orderings
+    put the highest value first, an order tau_ap weighs but no one prefers."""
+    from ..measures import better
+
+    undirected = [m for m in result.measures if better(m) is None]
+    if not undirected:
+        return ""
+    return (
+        f"\n{comment}{', '.join(undirected)}: no better direction; the runs are ordered by "
+        "value, highest first\n"
+    )
 
 
 DISCRIMINATION_HEADERS = (

@@ -200,6 +200,13 @@ def with_unjudged_bounds(comparison):
     if files is None:
         raise UsageError("--unjudged-bounds reads the runs' files again: give files and one qrels")
     runs, qrels = files
+    from ..html_report.documents import rereadable
+
+    if not rereadable(runs.values()):
+        raise UsageError(
+            "--unjudged-bounds reads the runs' files again: standard input or a pipe cannot "
+            "be read twice; save the run to a file"
+        )
     options = {k: v for k, v in (comparison.evaluation or {}).items()
                if k in ("relevance_level", "max_docs", "judged_only")}  # fmt: skip
     # the comparison's topics, each counting for every run: its means are the lows

@@ -177,7 +177,8 @@ def comparison_html(
 
     values = _topic_values(comparison)
     docs, curves = {}, None
-    if runs and qrels is not None and depth > 0:
+    # a run read from standard input cannot be read again: the page has no drill-down
+    if runs and qrels is not None and depth > 0 and documents.rereadable(runs.values()):
         from ..inputs import load_qrels
 
         judged = load_qrels(qrels).table

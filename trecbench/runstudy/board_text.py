@@ -75,12 +75,19 @@ def _plain(board: MeasureBoard) -> str:
     return "\n".join([*lines, *_notes(board)]) + "\n"
 
 
+def _md_cell(text: str) -> str:
+    """A cell of a Markdown table: a system or collection named a|b keeps its cell (as
+    conclusions.render.grid escapes it; the * of a significant p stays a mark)."""
+    return text.replace("|", r"\|")
+
+
 def _markdown(board: MeasureBoard) -> str:
     header, rows = _rows(board)
-    lines = [f"### {_title(board)}", "", "| " + " | ".join(header) + " |"]
+    lines = [f"### {_md_cell(_title(board))}", "", "| " + " | ".join(map(_md_cell, header)) + " |"]
     lines.append("|---|" + "---:|" * (len(header) - 1))
-    lines += ["| " + " | ".join(row) + " |" for row in rows]
-    return "\n".join([*lines, "", *(f"- {note}" for note in _notes(board))]).rstrip() + "\n"
+    lines += ["| " + " | ".join(map(_md_cell, row)) + " |" for row in rows]
+    notes = [f"- {_md_cell(note)}" for note in _notes(board)]
+    return "\n".join([*lines, "", *notes]).rstrip() + "\n"
 
 
 def _latex(board: MeasureBoard) -> str:

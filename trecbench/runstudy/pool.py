@@ -18,7 +18,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import arrow
-from ..errors import OutputError, UsageError
+from ..errors import UsageError
+from ..fusion import check_text_ids
 from . import ranked as ranked_runs
 
 
@@ -63,8 +64,7 @@ class Pool:
         """The pool as qrels-shaped lines ``qid 0 docno`` (`` grade`` appended when given)."""
         if grade is not None:
             _check_grade(grade)
-        _check_fields(self.qid, "qid")
-        _check_fields(self.docno, "docno")
+        check_text_ids({"qid": self.qid, "docno": self.docno}, "a pool file")
         end = f" {grade}\n" if grade is not None else "\n"
         return "".join(f"{q} 0 {d}{end}" for q, d in zip(self.qid, self.docno, strict=True))
 
@@ -97,22 +97,6 @@ def _check_grade(grade: str) -> None:
         raise UsageError(
             f"--unjudged-grade must be an integer within +-{MAX_GRADE:,}, as qrels grades "
             f"are, not {grade!r}"
-        )
-
-
-def _check_fields(ids: list[str], what: str) -> None:
-    """Refuse an id a qrels line cannot hold (empty, or with a blank or NUL, where the
-    reader ends a field): it would break the pool file's line. Such ids come only from
-    tables and dicts."""
-    bad = pc.or_(
-        pc.equal(pc.utf8_length(pa.array(ids, pa.large_string())), 0),
-        pc.match_substring_regex(pa.array(ids, pa.large_string()), "[ \t\n\v\f\r\x00]"),
-    )
-    if pc.any(bad).as_py():
-        shown = ids[int(np.flatnonzero(arrow.to_numpy(bad))[0])]
-        raise OutputError(
-            f"a pool file cannot hold the {what} {shown[:40]!r} (empty, or with a blank or "
-            "NUL, where a qrels field ends): rename it in the run"
         )
 
 

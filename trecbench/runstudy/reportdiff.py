@@ -241,7 +241,8 @@ def diff_reports(path_a: str, path_b: str) -> ReportDiff:
     """
     a, b = read_view(path_a), read_view(path_b)
     if a.kind != b.kind:
-        message = f"this is a {b.kind}, {path_a} is not: only reports of one kind compare"
+        article = "an" if b.kind[0] in "AEIOU" else "a"
+        message = f"this is {article} {b.kind}, {path_a} is not: only reports of one kind compare"
         raise InputError(path_b, 1, message)
     inputs = _paired_inputs(a.inputs, b.inputs)
     options = _changed(a.options, b.options)
