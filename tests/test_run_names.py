@@ -110,3 +110,17 @@ def test_the_report_keeps_each_runs_path_and_checksum_by_its_name(two_alike, cap
     for record in runs:
         content = (two_alike / record["path"]).read_bytes()
         assert record["sha256"] == hashlib.sha256(content).hexdigest()
+
+
+@pytest.mark.parametrize("names", [["x", "", "y"], ["x", "  ", "y"]])
+def test_a_blank_run_name_is_refused(names):
+    from trecbench.naming import run_names
+
+    with pytest.raises(UsageError, match="must not be blank"):
+        run_names(["a.run", "b.run", "c.run"], names)
+
+
+def test_similarity_refuses_a_blank_name_in_one_line(capsys):
+    runs = [str(ROOT / "runs" / name) for name in ("tfidf-char.run", "tfidf-word.run")]
+    assert cli_run(["similarity", *runs, "--names", "x,"]) == 1
+    assert "must not be blank" in capsys.readouterr().err

@@ -68,6 +68,8 @@ def run_names(sources: Sequence[Any], names: Sequence[str] | None = None) -> lis
         names = [distinct.get(i, f"run{i + 1}") for i in range(len(sources))]
     seen: set[str] = set()
     for name in names:
+        if not name.strip():
+            raise UsageError(f"run names must not be blank, not {name!r}: name every run")
         if name in seen:
             raise UsageError(f"two runs are named {name!r}; name them apart (e.g. --names)")
         seen.add(name)
