@@ -390,3 +390,23 @@ def test_unjudged_bounds_refuse_a_run_from_standard_input(folder):
     done = _from_stdin(folder, "-m", "P@3", "--unjudged-bounds")
     assert done.returncode == 1
     assert "standard input or a pipe cannot be read twice" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("write", "frame"),
+    [
+        ("write_run", {"qid": ["1"], "docno": ["d 1"], "rank": [1], "score": [1.0], "tag": ["t"]}),
+        ("write_run", {"qid": ["1"], "docno": ["d1"], "rank": [1], "score": [1.0], "tag": [""]}),
+        ("write_qrels", {"qid": ["1 2"], "docno": ["d1"], "rel": [1]}),
+    ],
+)
+def test_written_text_cannot_hold_an_id_it_would_read_back_as_another(write, frame, tmp_path):
+    # write_run(fuse([df])) of a docno 'd 1' read back as docno 'd' with score 1.0
+    import pandas as pd
+
+    import trecbench
+    from trecbench.errors import OutputError
+
+    with pytest.raises(OutputError, match="cannot hold"):
+        getattr(trecbench, write)(pd.DataFrame(frame), tmp_path / "out.txt")
+    assert not (tmp_path / "out.txt").exists()

@@ -15,6 +15,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from . import arrow, outputs
+from .errors import OutputError
 from .inputs import to_pandas
 
 RUN_COLUMNS = ("qid", "docno", "rank", "score", "tag")
@@ -53,6 +54,26 @@ def _integer_text(frame, name: str) -> pa.Array:
     return pc.cast(_contiguous(pa.array(frame[name].astype("int64"))), pa.string())
 
 
+def check_text_ids(columns: dict, where: str) -> None:
+    """Refuse an id (``{"qid": ids, "docno": ids}``, lists, Series or Arrow arrays) that a
+    line of TREC text cannot hold: empty, or with a blank or NUL, where a reader ends a
+    field, it would read back as other ids. Only tables and dicts hold such ids."""
+    for what, ids in columns.items():
+        if not isinstance(ids, (pa.Array, pa.ChunkedArray)):
+            ids = pa.array(ids)  # a list or a Series of strings, converted in C
+        ids = pc.cast(ids, pa.large_string())
+        bad = pc.or_(
+            pc.equal(pc.utf8_length(ids), 0),
+            pc.match_substring_regex(ids, "[ \t\n\v\f\r\x00]"),
+        )
+        if pc.any(bad).as_py():
+            shown = str(ids[int(np.flatnonzero(arrow.to_numpy(bad))[0])])
+            raise OutputError(
+                f"{where} cannot hold the {what} {shown[:40]!r} (empty, or with a blank or "
+                "NUL, where a field ends): rename it in the run"
+            )
+
+
 def run_bytes(run) -> bytes:
     """A run in canonical TREC form: ``qid Q0 docno rank score tag``, tab-separated.
 
@@ -60,13 +81,15 @@ def run_bytes(run) -> bytes:
     the order given. Scores are written losslessly.
     """
     n = len(run)
+    ids = {what: _string_column(run, what) for what in ("qid", "docno", "tag")}
+    check_text_ids(ids, "a TREC run")
     columns = [
-        _string_column(run, "qid"),
+        ids["qid"],
         pa.array(["Q0"] * n, pa.string()),
-        _string_column(run, "docno"),
+        ids["docno"],
         _integer_text(run, "rank"),
         format_scores(run["score"].to_numpy(dtype=np.float64)),
-        _string_column(run, "tag"),
+        ids["tag"],
     ]
     return _text_lines(columns, "\t")
 
@@ -74,10 +97,12 @@ def run_bytes(run) -> bytes:
 def qrels_bytes(qrels) -> bytes:
     """Qrels in canonical TREC form: ``qid 0 docno rel``, space-separated."""
     n = len(qrels)
+    ids = {what: _string_column(qrels, what) for what in ("qid", "docno")}
+    check_text_ids(ids, "TREC qrels")
     columns = [
-        _string_column(qrels, "qid"),
+        ids["qid"],
         pa.array(["0"] * n, pa.string()),
-        _string_column(qrels, "docno"),
+        ids["docno"],
         _integer_text(qrels, "rel"),
     ]
     return _text_lines(columns, " ")

@@ -57,7 +57,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from . import arrow, ranking
-from .errors import OutputError, UsageError, excerpt
+from .errors import UsageError, excerpt
 
 RANK_BASED = ("rrf", "isr")
 SCORE_BASED = ("combsum", "combmnz", "combmax", "combmin", "combmed", "combanz", "wmnz")
@@ -123,26 +123,6 @@ def check_tag(tag) -> None:
         return
     if not isinstance(tag, str) or not tag.isprintable() or not tag or tag.split() != [tag]:
         raise UsageError(f"the run tag must be one word without spaces, not {tag!r}")
-
-
-def check_text_ids(columns: dict, where: str) -> None:
-    """Refuse an id (``{"qid": ids, "docno": ids}``, lists, Series or Arrow arrays) that a
-    line of TREC text cannot hold: empty, or with a blank or NUL, where a reader ends a
-    field, it would read back as other ids. Only tables and dicts hold such ids."""
-    for what, ids in columns.items():
-        if not isinstance(ids, (pa.Array, pa.ChunkedArray)):
-            ids = pa.array(ids)  # a list or a Series of strings, converted in C
-        ids = pc.cast(ids, pa.large_string())
-        bad = pc.or_(
-            pc.equal(pc.utf8_length(ids), 0),
-            pc.match_substring_regex(ids, "[ \t\n\v\f\r\x00]"),
-        )
-        if pc.any(bad).as_py():
-            shown = str(ids[int(np.flatnonzero(arrow.to_numpy(bad))[0])])
-            raise OutputError(
-                f"{where} cannot hold the {what} {shown[:40]!r} (empty, or with a blank or "
-                "NUL, where a field ends): rename it in the run"
-            )
 
 
 def _weights(weights, n_runs: int, method: str) -> np.ndarray:

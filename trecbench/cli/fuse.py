@@ -151,7 +151,7 @@ def fuse(
     from .. import outputs
     from ..errors import UsageError
     from ..files import run_bytes, write_run
-    from ..fusion import check_tag, check_text_ids
+    from ..fusion import check_tag
     from ..fusion import fuse as fuse_runs
 
     if output != "-":  # before the fusion: an input is never the output
@@ -173,8 +173,6 @@ def fuse(
         depth=depth,
         tag=tag,
     )
-    if output == "-" or not str(output).lower().endswith(".parquet"):
-        check_text_ids({"qid": fused["qid"], "docno": fused["docno"]}, "a TREC run")
     if metadata is None and output != "-":
         write_run(fused, output)  # TREC text, or Parquet for a .parquet name
     else:

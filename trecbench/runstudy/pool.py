@@ -19,7 +19,7 @@ import pyarrow.compute as pc
 
 from .. import arrow
 from ..errors import UsageError
-from ..fusion import check_text_ids
+from ..files import check_text_ids
 from . import ranked as ranked_runs
 
 
