@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from conftest import ROOT
 
 from trecbench.cli import run
 
@@ -410,3 +411,18 @@ def test_written_text_cannot_hold_an_id_it_would_read_back_as_another(write, fra
     with pytest.raises(OutputError, match="cannot hold"):
         getattr(trecbench, write)(pd.DataFrame(frame), tmp_path / "out.txt")
     assert not (tmp_path / "out.txt").exists()
+
+
+def test_pool_refuses_a_level_without_qrels(capsys, tmp_path):
+    out = tmp_path / "p.txt"
+    run_file = str(ROOT / "runs" / "tfidf-word.run")
+    _refused(["pool", run_file, "-l", "5", "-o", str(out)], capsys, 1, "-l goes")
+    assert not out.exists()
+
+
+def test_pool_refuses_empty_qrels_as_score_does(capsys, tmp_path):
+    empty = tmp_path / "empty.qrels"
+    empty.write_text("")
+    run_file = str(ROOT / "runs" / "tfidf-word.run")
+    args = ["pool", run_file, "--qrels", str(empty), "-o", str(tmp_path / "p")]
+    _refused(args, capsys, 2, "error[R26]: empty file")

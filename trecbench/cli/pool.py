@@ -71,6 +71,8 @@ def pool(runs, depth, qrels, level, unjudged_grade, names, output_format, output
     from ..runstudy.pool import pool as compute
     from ..runstudy.text import pool_text
 
+    if qrels is None and _given("level"):
+        raise UsageError("-l goes with --qrels: without judgments no grade is counted")
     grade = unjudged_grade
     if grade is not None and (not grade or grade.split() != [grade]):
         raise UsageError(f"--unjudged-grade must be one word, not {unjudged_grade!r}")
@@ -80,3 +82,11 @@ def pool(runs, depth, qrels, level, unjudged_grade, names, output_format, output
     outputs.write_file(output, result.to_text(unjudged_grade), inputs)
     click.echo(pool_text(result, output_format), nl=False)
     click.echo(f"wrote {output}: {counted(len(result.qid), 'document')}", err=True)
+
+
+def _given(option: str) -> bool:
+    """Whether ``option`` was given on the command line (not left at its default)."""
+    from click.core import ParameterSource
+
+    source = click.get_current_context().get_parameter_source(option)
+    return source is not ParameterSource.DEFAULT

@@ -108,6 +108,10 @@ def _judgments(qrels) -> pa.Table:
 
     loaded = load_qrels(qrels)
     table = loaded.table
+    if table.num_rows == 0:  # as score refuses it: nothing judged is not a judgment
+        from ..errors import InputError
+
+        raise InputError(loaded.origin, None, "error[R26]: empty file", "R26")
     groups = arrow.Groups(arrow.row_keys(table.column("qid"), table.column("docno")))
     twice = np.flatnonzero(groups.counts > 1)
     if len(twice):
