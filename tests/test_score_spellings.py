@@ -98,3 +98,19 @@ def test_trec_eval_text_prints_each_measure_once(capsys):
     assert _score(capsys, "-q", *ASKED, "--labels", "asked") == once.replace(
         "ndcg_cut_10 ", "ndcg_cut.10 "
     ).replace("P_5 ", "P.5 ")
+
+
+def test_a_command_showing_each_measure_once_refuses_two_spellings():
+    import trecbench
+    from trecbench.errors import UsageError
+
+    asked = ["ndcg_cut.10", "P.5", "nDCG@10"]
+    evaluation = trecbench.evaluate(QRELS, RUN, asked)
+    with pytest.raises(UsageError) as refused:
+        evaluation.refuse_two_spellings("compare")
+    assert str(refused.value) == (
+        "ndcg_cut.10 and nDCG@10 are one measure (nDCG@10): compare shows and tests each "
+        "measure once, by that name; ask it by one spelling"
+    )
+    # one spelling twice, or one measure of several values, is no second spelling
+    trecbench.evaluate(QRELS, RUN, ["P.5", "P.5", "recall.10,20"]).refuse_two_spellings("compare")
