@@ -89,7 +89,7 @@ def test_score_names_option(two_alike, capsys, monkeypatch):
     monkeypatch.chdir(two_alike)
     runs = ["a/bm25.run", "b/bm25.run"]
     out = _score(capsys, "-m", "P.1", "--format", "csv", "--names", "first=a/bm25.run", "q", *runs)
-    assert out.splitlines()[1:] == ["first,all,P.1,1.0", "b/bm25,all,P.1,0.5"]
+    assert out.splitlines()[1:] == ["first,all,P.1,P@1,1.0", "b/bm25,all,P.1,P@1,0.5"]
     refused = {"first": "expected NAME=RUN", "x=c.run": "c.run is not one of the runs"}
     for bad, message in refused.items():
         assert cli_run(["score", "-m", "P.1", "--names", bad, "q", "a/bm25.run"]) == 1

@@ -169,7 +169,8 @@ def test_formats(example, monkeypatch):
         ["--format", "csv", "-q", "-m", "MRR@10", "qrels", "run"], example, monkeypatch
     )
     assert csv.decode().splitlines() == [
-        "run,qid,measure,value", "run,q1,MRR@10,0.5", "run,q2,MRR@10,0.0", "run,all,MRR@10,0.25"
+        "run,qid,measure,canonical,value", "run,q1,MRR@10,MRR@10,0.5",
+        "run,q2,MRR@10,MRR@10,0.0", "run,all,MRR@10,MRR@10,0.25",
     ]  # fmt: skip
     markdown, _, _ = run_score(
         ["--format", "markdown", "-m", "MRR@10", "qrels", "run"], example, monkeypatch

@@ -54,10 +54,6 @@ def _field(text, what: str) -> str:
     )
 
 
-def _name(column, names: str) -> str:
-    return column.name(names)
-
-
 def _number(column, value, zscores: bool = False) -> str:
     if column.summary in COUNTS and not zscores:
         return str(int(value))
@@ -84,7 +80,7 @@ def trec_text(evaluation, run, *, per_query: bool = False, summary: bool = True,
             continue
         qid = _field(qid, "qid")
         for column in columns:
-            name = _name(column, names)
+            name = column.name(names)  # one line a measure, as trec_eval prints
             if column.summary == STRING:
                 text = run.strings[column.label][index]
                 lines.append(f"{name:<22}\t{qid}\t'{text}'\n")
@@ -95,7 +91,7 @@ def trec_text(evaluation, run, *, per_query: bool = False, summary: bool = True,
         return "".join(lines) + run.trailing
     if summary:
         for column in columns:
-            name = _name(column, names)
+            name = column.name(names)
             if column.summary == RUNID:
                 lines.append(f"{name:<22}\tall\t{_field(run.runid, 'run tag')}\n")
             elif column.summary != STRING:
@@ -114,16 +110,24 @@ def render_trec(evaluation, *, per_query=False, summary=True, names="trec") -> s
     )
 
 
-def _summary_columns(evaluation):
-    return [c for c in evaluation.columns if c.summary not in (RUNID, STRING)]
+def _summary_columns(evaluation, names: str) -> list[tuple]:
+    """``(column, name)`` of each summarised value under each name it is shown by
+    (:meth:`~trecbench.evaluation.Evaluation.labelled`: ``-m ndcg_cut.10 -m nDCG@10`` is
+    one value shown twice)."""
+    return [(c, name) for c, name in evaluation.labelled(names) if c.summary not in (RUNID, STRING)]
+
+
+def _per_query_columns(evaluation, names: str) -> list[tuple]:
+    """``(column, name)`` of each per-topic value under each name it is shown by."""
+    return [(c, name) for c, name in evaluation.labelled(names) if c.per_query]
 
 
 def _table_rows(evaluation, names: str, also: str = "") -> tuple[list[str], list[list[str]]]:
-    columns = _summary_columns(evaluation)
-    header = ["run", "topics"] + [_name(c, names) for c in columns]
+    columns = _summary_columns(evaluation, names)
+    header = ["run", "topics"] + [name for _, name in columns]
     rows = [
         [escape_text(run.name, also), str(len(run.qids))]
-        + [_number(c, run.summary[c.label]).strip() for c in columns]
+        + [_number(c, run.summary[c.label]).strip() for c, _ in columns]
         for run in evaluation.runs
     ]
     return header, rows
@@ -151,19 +155,21 @@ def render_markdown(evaluation, names: str = "display") -> str:
 
 
 def render_csv(evaluation, *, per_query: bool = False, names: str = "display") -> str:
-    """Tidy CSV ``run,qid,measure,value``: per-topic rows (with ``per_query``) then the
-    ``all`` rows of each run. Any text is held as it is (:func:`csv_line`)."""
-    lines = [csv_line(["run", "qid", "measure", "value"])]
+    """Tidy CSV ``run,qid,measure,canonical,value`` (as
+    :meth:`~trecbench.evaluation.Evaluation.to_long`): per-topic rows (with ``per_query``)
+    then the ``all`` rows of each run; ``measure`` under ``names`` (a measure asked by two
+    spellings has a row under each), ``canonical`` its display name. Any text is held as it
+    is (:func:`csv_line`)."""
+    lines = [csv_line(["run", "qid", "measure", "canonical", "value"])]
+    topic_columns = _per_query_columns(evaluation, names) if per_query else []
     for run in evaluation.runs:
-        if per_query:
-            for index, qid in enumerate(run.qids):
-                for c in evaluation.columns:
-                    if c.per_query:
-                        value = _plain(c, run.values[c.label][index])
-                        lines.append(csv_line([run.name, qid, _name(c, names), value]))
-        for c in _summary_columns(evaluation):
+        for index, qid in enumerate(run.qids if topic_columns else ()):
+            for c, name in topic_columns:
+                value = _plain(c, run.values[c.label][index])
+                lines.append(csv_line([run.name, qid, name, c.display, value]))
+        for c, name in _summary_columns(evaluation, names):
             value = _plain(c, run.summary[c.label])
-            lines.append(csv_line([run.name, "all", _name(c, names), value]))
+            lines.append(csv_line([run.name, "all", name, c.display, value]))
     return "".join(lines)
 
 
@@ -192,19 +198,20 @@ def _plain(column, value):
 def render_json(
     evaluation, *, per_query: bool = True, names: str = "display", groups: dict | None = None
 ) -> str:
-    """Everything as JSON: measures, options, per-run aggregates (and tie bounds when
+    """Everything as JSON: measures, ``canonical`` (each name the values are keyed by ->
+    its display name, as :meth:`~trecbench.evaluation.Evaluation.to_long`'s: two spellings
+    of one measure key one value each), options, per-run aggregates (and tie bounds when
     computed) and per-topic values, flagged topics, and ``groups`` (grouped means,
     :func:`trecbench.renderers.strata.groups_document`) when given."""
+    summary = _summary_columns(evaluation, names)
+    topic_columns = _per_query_columns(evaluation, names)
     runs = []
     for run in evaluation.runs:
         entry = {
             "run": run.name,
             "runid": run.runid,
             "topics": len(run.qids),
-            "aggregates": {
-                _name(c, names): _plain(c, run.summary[c.label])
-                for c in _summary_columns(evaluation)
-            },
+            "aggregates": {name: _plain(c, run.summary[c.label]) for c, name in summary},
         }
         if run.tie_bounds is not None:
             from .tiebounds import json_entry
@@ -212,11 +219,7 @@ def render_json(
             entry["tie_bounds"] = json_entry(run, evaluation.columns, names)
         if per_query:
             entry["per_query"] = {
-                qid: {
-                    _name(c, names): _plain(c, run.values[c.label][index])
-                    for c in evaluation.columns
-                    if c.per_query
-                }
+                qid: {name: _plain(c, run.values[c.label][index]) for c, name in topic_columns}
                 for index, qid in enumerate(run.qids)
             }
         runs.append(entry)
@@ -231,6 +234,7 @@ def render_json(
             }
             for c in evaluation.columns
         ],
+        "canonical": {name: c.display for c, name in summary},
         "options": evaluation.options,
         "qrels": evaluation.qrels_path,
         "runs": runs,

@@ -1,0 +1,116 @@
+"""score shows a measure asked by two spellings under both (issue 27 item 1): the table,
+Markdown, CSV and JSON carry a column, row or key per spelling, one value each, with the
+canonical name beside it in CSV and JSON; trec_eval's text prints the measure once, as
+trec_eval 9.0.8 prints ``-m ndcg_cut.10 -m ndcg_cut.10`` (one ``ndcg_cut_10`` line)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+from conftest import ROOT
+
+from trecbench.cli import run as cli_run
+
+QRELS = str(ROOT / "qrels" / "hpo-demo.qrels")
+RUN = str(ROOT / "runs" / "tfidf-char.run")
+ASKED = ["-m", "ndcg_cut.10", "-m", "P.5", "-m", "nDCG@10"]
+
+
+@pytest.fixture(scope="module")
+def reference():
+    """pytrec_eval's (trec_eval's code) per-topic ndcg_cut_10 and P_5 of the run."""
+    import pytrec_eval
+
+    def table(path, column, kind):
+        out: dict = {}
+        for line in open(path):
+            fields = line.split()
+            out.setdefault(fields[0], {})[fields[2]] = kind(fields[column])
+        return out
+
+    qrels, run = table(QRELS, 3, int), table(RUN, 4, float)
+    return pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut_10", "P_5"}).evaluate(run)
+
+
+def _mean(reference, label):
+    return sum(v[label] for v in reference.values()) / len(reference)
+
+
+def _score(capsys, *args):
+    assert cli_run(["score", *args, QRELS, RUN]) == 0
+    return capsys.readouterr().out
+
+
+def test_table_and_markdown_have_a_column_per_spelling(capsys, reference):
+    ndcg, p5 = f"{_mean(reference, 'ndcg_cut_10'):.4f}", f"{_mean(reference, 'P_5'):.4f}"
+    table = _score(capsys, *ASKED, "--format", "table").splitlines()
+    assert table[0].split() == ["run", "topics", "P.5", "ndcg_cut.10", "nDCG@10"]
+    assert table[1].split() == ["tfidf-char", "56", p5, ndcg, ndcg]
+    markdown = _score(capsys, *ASKED, "--format", "markdown").splitlines()
+    assert markdown[0] == "| run | topics | P.5 | ndcg_cut.10 | nDCG@10 |"
+    assert markdown[2] == f"| tfidf-char | 56 | {p5} | {ndcg} | {ndcg} |"
+    # display names: one name, one column
+    display = _score(capsys, *ASKED, "--format", "table", "--labels", "display")
+    assert display.splitlines()[0].split() == ["run", "topics", "P@5", "nDCG@10"]
+
+
+def test_csv_rows_pair_each_spelling_with_its_canonical_name(capsys, reference):
+    rows = list(csv.DictReader(io.StringIO(_score(capsys, "-q", *ASKED, "--format", "csv"))))
+    assert list(rows[0]) == ["run", "qid", "measure", "canonical", "value"]
+    summary = [(r["measure"], r["canonical"]) for r in rows if r["qid"] == "all"]
+    assert summary == [("P.5", "P@5"), ("ndcg_cut.10", "nDCG@10"), ("nDCG@10", "nDCG@10")]
+    for spelling in ("ndcg_cut.10", "nDCG@10"):
+        topics = {r["qid"]: float(r["value"]) for r in rows if r["measure"] == spelling}
+        assert topics.pop("all") == pytest.approx(_mean(reference, "ndcg_cut_10"), abs=1e-12)
+        expected = {qid: values["ndcg_cut_10"] for qid, values in reference.items()}
+        assert topics == pytest.approx(expected, abs=1e-12)
+    assert len(rows) == 3 * (len(reference) + 1)
+    trec = list(
+        csv.DictReader(io.StringIO(_score(capsys, *ASKED, "--format", "csv", "--labels", "trec")))
+    )
+    assert [(r["measure"], r["canonical"]) for r in trec] == [
+        ("P_5", "P@5"),
+        ("ndcg_cut_10", "nDCG@10"),
+    ]
+
+
+def test_json_keys_each_spelling_and_names_its_canonical(capsys, reference):
+    document = json.loads(_score(capsys, *ASKED, "--format", "json"))
+    assert document["canonical"] == {"P.5": "P@5", "ndcg_cut.10": "nDCG@10", "nDCG@10": "nDCG@10"}
+    run = document["runs"][0]
+    mean = _mean(reference, "ndcg_cut_10")
+    assert run["aggregates"]["ndcg_cut.10"] == run["aggregates"]["nDCG@10"]
+    assert run["aggregates"]["nDCG@10"] == pytest.approx(mean, abs=1e-12)
+    assert set(run["per_query"]) == set(reference)
+    for qid, values in run["per_query"].items():
+        assert list(values) == ["P.5", "ndcg_cut.10", "nDCG@10"]
+        assert values["nDCG@10"] == values["ndcg_cut.10"]
+        assert values["nDCG@10"] == pytest.approx(reference[qid]["ndcg_cut_10"], abs=1e-12)
+    assert [m["label"] for m in document["measures"]] == ["P_5", "ndcg_cut_10"]  # computed once
+
+
+def test_trec_eval_text_prints_each_measure_once(capsys):
+    once = _score(capsys, "-q", "-m", "ndcg_cut.10", "-m", "P.5")
+    assert _score(capsys, "-q", *ASKED) == once
+    assert _score(capsys, "-q", *ASKED, "--labels", "asked") == once.replace(
+        "ndcg_cut_10 ", "ndcg_cut.10 "
+    ).replace("P_5 ", "P.5 ")
+
+
+def test_a_command_showing_each_measure_once_refuses_two_spellings():
+    import trecbench
+    from trecbench.errors import UsageError
+
+    asked = ["ndcg_cut.10", "P.5", "nDCG@10"]
+    evaluation = trecbench.evaluate(QRELS, RUN, asked)
+    with pytest.raises(UsageError) as refused:
+        evaluation.refuse_two_spellings("compare")
+    assert str(refused.value) == (
+        "ndcg_cut.10 and nDCG@10 are one measure (nDCG@10): compare shows and tests each "
+        "measure once, by that name; ask it by one spelling"
+    )
+    # one spelling twice, or one measure of several values, is no second spelling
+    trecbench.evaluate(QRELS, RUN, ["P.5", "P.5", "recall.10,20"]).refuse_two_spellings("compare")
