@@ -30,6 +30,8 @@ are timed when importable. Cases (``--quick`` divides every topic count by 10):
 * ``similarity`` and ``commands``: ``similarity`` of two 7M-line runs; ``pool``,
   ``compare``, ``power`` and ``agree`` of 20 runs on 10,000 and 1,000 topics, with their
   growth (:mod:`benchmarks.commands`).
+* ``report``: the HTML report (``compare -o``) of 5 runs on 5,000 and 500 topics, with its
+  growth.
 
 Generated data goes to ``--data`` (default ``bench-results/data``; keep it out of the
 repository for the large cases: ``make bench BENCH_ARGS='--data /somewhere'``).
