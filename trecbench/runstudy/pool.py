@@ -130,12 +130,7 @@ def _pooled_rows(tables: list[pa.Table]) -> dict:
     """Every run's pooled rows at once: ``qid``, ``docno``, the ``run`` index, how many
     runs pooled each row's (topic, document) pair and whether the row is that pair's
     ``first`` (in the runs' order)."""
-    qid = pa.concat_arrays(
-        [pc.cast(t.column("qid"), pa.large_string()).combine_chunks() for t in tables]
-    )
-    docno = pa.concat_arrays(
-        [pc.cast(t.column("docno"), pa.large_string()).combine_chunks() for t in tables]
-    )
+    qid, docno = _column(tables, "qid"), _column(tables, "docno")
     run = np.repeat(np.arange(len(tables)), [t.num_rows for t in tables])
     topic = arrow.to_numpy(pc.dictionary_encode(qid).indices)
     topic_ends = np.cumsum(np.bincount(topic))
@@ -164,6 +159,12 @@ def _pooled_rows(tables: list[pa.Table]) -> dict:
     first[by_topic] = np.r_[True, seen[1:] > seen[:-1]] if len(run) else []
     runs_per_pair = np.bincount(pair, minlength=pairs)[pair]
     return {"qid": qid, "docno": docno, "run": run, "runs": runs_per_pair, "first": first}
+
+
+def _column(tables: list[pa.Table], name: str) -> pa.Array:
+    """Every table's column ``name`` as one large_string array, copied once."""
+    chunks = [chunk for t in tables for chunk in pc.cast(t.column(name), pa.large_string()).chunks]
+    return pa.chunked_array(chunks, pa.large_string()).combine_chunks()
 
 
 def _grades(pooled: dict, qrels: pa.Table | None) -> np.ndarray:
