@@ -131,7 +131,7 @@ def _pooled_rows(tables: list[pa.Table]) -> dict:
     runs pooled each row's (topic, document) pair and whether the row is that pair's
     ``first`` (in the runs' order)."""
     qid, docno = _column(tables, "qid"), _column(tables, "docno")
-    run = np.repeat(np.arange(len(tables)), [t.num_rows for t in tables])
+    run = np.repeat(np.arange(len(tables), dtype=np.int32), [t.num_rows for t in tables])
     topic = arrow.to_numpy(pc.dictionary_encode(qid).indices)
     topic_ends = np.cumsum(np.bincount(topic))
     # every run's rows of a topic together, in the runs' order (a stable sort: a radix
@@ -139,25 +139,21 @@ def _pooled_rows(tables: list[pa.Table]) -> dict:
     by_topic = np.argsort(topic.astype(np.uint16) if len(topic_ends) <= 1 << 16 else topic,
                           kind="stable")  # fmt: skip
     # pairs numbered in order of first appearance, slice by slice of whole topics
-    pair = np.empty(len(run), np.int64)
     near = topic_ends[np.searchsorted(topic_ends, np.arange(SLICE, len(run), SLICE))]
     cuts = np.unique(np.r_[near, len(run)])
-    pairs = 0
+    runs_per_pair = np.empty(len(run), np.int64)
+    first = np.zeros(len(run), bool)
     for start, stop in zip(np.r_[0, cuts[:-1]], cuts, strict=True):
         rows = by_topic[start:stop]
         document = arrow.to_numpy(pc.dictionary_encode(docno.take(arrow.array(rows))).indices)
         local = topic[rows].astype(np.int64)  # the slice's topics: a range of codes
         local -= local.min(initial=0)
         keys = document * (int(local.max(initial=0)) + 1) + local
-        encoded = pc.dictionary_encode(arrow.array(keys))
-        pair[rows] = arrow.to_numpy(encoded.indices) + pairs
-        pairs += len(encoded.dictionary)
-    # a row is its pair's first when its number is higher than every one before it
-    numbered = pair[by_topic]
-    seen = np.maximum.accumulate(numbered)
-    first = np.zeros(len(run), bool)
-    first[by_topic] = np.r_[True, seen[1:] > seen[:-1]] if len(run) else []
-    runs_per_pair = np.bincount(pair, minlength=pairs)[pair]
+        pair = arrow.to_numpy(pc.dictionary_encode(arrow.array(keys)).indices)
+        runs_per_pair[rows] = np.bincount(pair)[pair]
+        # a row is its pair's first when its number is higher than every one before it
+        seen = np.maximum.accumulate(pair)
+        first[rows] = np.r_[True, seen[1:] > seen[:-1]] if len(rows) else []
     return {"qid": qid, "docno": docno, "run": run, "runs": runs_per_pair, "first": first}
 
 
