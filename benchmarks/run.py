@@ -466,7 +466,7 @@ def markdown(results: dict) -> str:
         f"{m['python']}, numpy {m['numpy']}, pyarrow {m['pyarrow']}; gzip: {m['gzip']}. trec_eval: "
         f"{results['trec_eval_build']} ({results['trec_eval'] or 'not found'}). Medians (and "
         f"best) of {results['repeats']} interleaved runs (2 for the 10M-line case, 1 for peers "
-        "but on the small case and for the huge, scattered, dask, similarity and commands "
+        "but on the small case and for the huge, scattered, dask, similarity, commands and report "
         "cases); CPU time is user + system, worker processes included; load is the 1-minute "
         "load average when each command started (2 cores: "
         f"above 2 the machine was shared); {results['date']}.\n"
