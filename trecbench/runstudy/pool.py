@@ -163,10 +163,10 @@ def _column(tables: list[pa.Table], name: str) -> pa.Array:
     return pa.chunked_array(chunks, pa.large_string()).combine_chunks()
 
 
-def _grades(pooled: dict, qrels: pa.Table | None) -> np.ndarray:
-    """The qrels grade of every pooled row (NaN: not judged)."""
+def _grades(pooled: dict, qrels: pa.Table | None) -> np.ndarray | None:
+    """The qrels grade of every pooled row (NaN: not judged); None without qrels."""
     if qrels is None:
-        return np.full(len(pooled["run"]), np.nan)
+        return None
     rows = pa.table({"qid": pooled["qid"], "docno": pooled["docno"]})
     judged = pa.table(
         {
@@ -185,8 +185,11 @@ def _grades(pooled: dict, qrels: pa.Table | None) -> np.ndarray:
 def _contributions(pooled: dict, grades, labels: list[str], level: int, qrels) -> list:
     run, alone = pooled["run"], pooled["runs"] == 1
     n = len(labels)
-    judged = ~np.isnan(grades)
-    relevant = judged & (np.nan_to_num(grades, nan=-np.inf) >= level)
+    if grades is None:  # nothing judged: no 20M-row array of NaN grades to test
+        judged = relevant = np.zeros(len(run), bool)
+    else:
+        judged = ~np.isnan(grades)
+        relevant = judged & (np.nan_to_num(grades, nan=-np.inf) >= level)
     counts = {
         "pooled": np.bincount(run, minlength=n),
         "unique": np.bincount(run[alone], minlength=n),
