@@ -30,6 +30,8 @@ are timed when importable. Cases (``--quick`` divides every topic count by 10):
 * ``similarity`` and ``commands``: ``similarity`` of two 7M-line runs; ``pool``,
   ``compare``, ``power`` and ``agree`` of 20 runs on 10,000 and 1,000 topics, with their
   growth (:mod:`benchmarks.commands`).
+* ``report``: the HTML report (``compare -o``) of 5 runs on 5,000 and 500 topics, with its
+  growth.
 
 Generated data goes to ``--data`` (default ``bench-results/data``; keep it out of the
 repository for the large cases: ``make bench BENCH_ARGS='--data /somewhere'``).
@@ -464,7 +466,7 @@ def markdown(results: dict) -> str:
         f"{m['python']}, numpy {m['numpy']}, pyarrow {m['pyarrow']}; gzip: {m['gzip']}. trec_eval: "
         f"{results['trec_eval_build']} ({results['trec_eval'] or 'not found'}). Medians (and "
         f"best) of {results['repeats']} interleaved runs (2 for the 10M-line case, 1 for peers "
-        "but on the small case and for the huge, scattered, dask, similarity and commands "
+        "but on the small case and for the huge, scattered, dask, similarity, commands and report "
         "cases); CPU time is user + system, worker processes included; load is the 1-minute "
         "load average when each command started (2 cores: "
         f"above 2 the machine was shared); {results['date']}.\n"

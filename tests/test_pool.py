@@ -30,7 +30,12 @@ def _random_runs(rng: random.Random, n_runs: int) -> list[dict]:
     return runs
 
 
-def test_pool_equals_the_union_of_every_top_k():
+@pytest.mark.parametrize("rows_at_once", [None, 1, 7, 64])
+def test_pool_equals_the_union_of_every_top_k(monkeypatch, rows_at_once):
+    """Also when the rows are numbered a few topics at a time (``SLICE``): the same
+    documents in several topics of one slice stay distinct pairs."""
+    if rows_at_once is not None:
+        monkeypatch.setattr("trecbench.runstudy.pool.SLICE", rows_at_once)
     rng = random.Random(5)
     runs = _random_runs(rng, 4)
     result = pool(runs, depth=7)

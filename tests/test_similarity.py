@@ -62,7 +62,12 @@ def _tau(x: list[int], y: list[int]) -> float:
     return (sum(v > 0 for v in sign) - sum(v < 0 for v in sign)) / len(pairs)
 
 
-def test_overlap_and_kendall_tau_per_topic_equal_plain_python():
+@pytest.mark.parametrize("rows_at_once", [None, 1, 7, 40])
+def test_overlap_and_kendall_tau_per_topic_equal_plain_python(monkeypatch, rows_at_once):
+    """Also when the runs' documents are matched a few topics at a time (``SLICE``): the
+    same docno in several topics of one slice stays apart."""
+    if rows_at_once is not None:
+        monkeypatch.setattr("trecbench.runstudy.similarity.SLICE", rows_at_once)
     rng = random.Random(11)
     a, b = {}, {}
     for topic in range(12):
@@ -95,10 +100,15 @@ def test_rankings_follow_trec_eval_tie_order():
     assert pair.values["kendall_tau"][0] == pytest.approx(1 / 3)
 
 
-def test_topic_held_by_one_run_counts_as_rbo_zero():
-    pair = similarity({"a": {"q1": {"d": 1.0}, "q2": {"e": 1.0}}, "b": {"q1": {"d": 1.0}}}).pairs[0]
-    assert pair.qids == ["q1", "q2"]
-    assert list(pair.values["rbo_ext"]) == [pytest.approx(1.0), 0.0]
+@pytest.mark.parametrize("rows_at_once", [None, 1])
+def test_topic_held_by_one_run_counts_as_rbo_zero(monkeypatch, rows_at_once):
+    if rows_at_once is not None:
+        monkeypatch.setattr("trecbench.runstudy.similarity.SLICE", rows_at_once)
+    a = {"q1": {"d": 1.0}, "q2": {"e": 1.0}, "q3": {"d": 1.0}}
+    pair = similarity({"a": a, "b": {"q1": {"d": 1.0}, "q0": {"d": 1.0}}}).pairs[0]
+    assert pair.qids == ["q0", "q1", "q2", "q3"]
+    assert list(pair.values["rbo_ext"]) == [0.0, pytest.approx(1.0), 0.0, 0.0]
+    pair = similarity({"a": {k: a[k] for k in ("q1", "q2")}, "b": {"q1": {"d": 1.0}}}).pairs[0]
     assert pair.values["rbo_res"][1] == pytest.approx(1.0)
     assert pair.mean()["rbo_ext"] == pytest.approx(0.5)
 

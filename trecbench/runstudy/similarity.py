@@ -28,7 +28,9 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
+from .. import arrow
 from ..errors import UsageError
 from . import ranked as ranked_runs
 
@@ -130,15 +132,70 @@ def similarity(runs, *, names=None, rbo_p: float = 0.9, overlap_k: int = 10, dep
 
 def pair_similarity(a: pa.Table, b: pa.Table, name_a: str, name_b: str, settings):
     """:class:`PairSimilarity` of two ranked tables (:func:`ranked.load_ranked`)."""
-    qids = ranked_runs.all_qids([a, b])
-    length_a = ranked_runs.topic_lengths(a, qids)
-    length_b = ranked_runs.topic_lengths(b, qids)
-    topic, rank_a, rank_b = ranked_runs.shared_ranks(a, b, qids)
+    qids, (topic_a, topic_b) = _topics([a, b])
+    length_a = np.bincount(topic_a, minlength=len(qids))
+    length_b = np.bincount(topic_b, minlength=len(qids))
+    topic, rank_a, rank_b = _shared_ranks(a, b, topic_a, topic_b, len(qids))
     values = rbo(topic, np.maximum(rank_a, rank_b), length_a, length_b, settings.rbo_p)
     values["overlap"] = _top_overlap(topic, rank_a, rank_b, length_a, length_b, settings)
     values["kendall_tau"] = _kendall_tau(topic, rank_a, rank_b, len(qids))
     shared = np.bincount(topic, minlength=len(qids))
     return PairSimilarity(name_a, name_b, qids.to_pylist(), values, length_a, length_b, shared)
+
+
+def _topics(tables: list[pa.Table]) -> tuple[pa.Array, list[np.ndarray]]:
+    """The distinct qids of ``tables`` in byte-wise order (as trec_eval lists topics) and
+    each table's rows' topics (indices into them), from the stretches of equal qids (a
+    ranked table holds each topic's rows together): no hashing of every row."""
+    stretches = [arrow.stretches(table.column("qid")) for table in tables]
+    names = [pc.cast(values, pa.large_string()) for _, values in stretches]
+    distinct = pc.unique(pa.concat_arrays(names))
+    qids = distinct.take(pc.sort_indices(pc.cast(distinct, pa.large_binary())))
+    topics = []
+    for table, (starts, _), values in zip(tables, stretches, names, strict=True):
+        code = arrow.to_numpy(pc.index_in(values, value_set=qids)).astype(np.int64)
+        topics.append(np.repeat(code, np.diff(np.r_[starts, table.num_rows])))
+    return qids, topics
+
+
+# rows of both runs matched at a time: a hash table of a few topics' documents stays in
+# cache (a join of two 7M-row runs at once is several times slower)
+SLICE = 1 << 16
+
+
+def _shared_ranks(a: pa.Table, b: pa.Table, topic_a, topic_b, n_topics: int) -> tuple:
+    """``(topic, rank in a, rank in b)`` of every document both runs hold for a topic, in
+    ``a``'s order (topic, then rank; ``topic_a``, ``topic_b``: non-decreasing, each
+    table's rows' topics). Matched a few topics at a time, documents by exact text."""
+    bound_a = np.searchsorted(topic_a, np.arange(n_topics + 1))
+    bound_b = np.searchsorted(topic_b, np.arange(n_topics + 1))
+    both = bound_a + bound_b
+    cuts = np.unique(np.r_[np.searchsorted(both, np.arange(SLICE, both[-1], SLICE)), n_topics])
+    partner = np.full(len(topic_a), -1, np.int64)  # each row of a: its document's row in b
+    for first, last in zip(np.r_[0, cuts[:-1]], cuts, strict=True):
+        a0, a1, b0, b1 = bound_a[first], bound_a[last], bound_b[first], bound_b[last]
+        text = pa.concat_arrays([_text(a, a0, a1), _text(b, b0, b1)])
+        document = arrow.to_numpy(pc.dictionary_encode(text).indices).astype(np.int64)
+        topic = np.r_[topic_a[a0:a1], topic_b[b0:b1]] - first
+        pair = document * max(last - first, 1) + topic
+        number = arrow.to_numpy(pc.dictionary_encode(arrow.array(pair)).indices)
+        # pairs numbered by first appearance: a holds each pair once (no document twice in
+        # a topic), so its rows are 0, 1, ... and a row of b numbered below a's count
+        # holds that row's document
+        in_b = number[a1 - a0 :]
+        held = in_b < a1 - a0
+        partner[a0 + in_b[held]] = b0 + np.flatnonzero(held)
+    rows = np.flatnonzero(partner >= 0)
+    rank_a = arrow.to_numpy(a.column("rank")).astype(np.int64)[rows]
+    rank_b = arrow.to_numpy(b.column("rank")).astype(np.int64)[partner[rows]]
+    return topic_a[rows], rank_a, rank_b
+
+
+def _text(table: pa.Table, start: int, stop: int) -> pa.Array:
+    """Rows ``start:stop`` of ``table``'s docnos as one large_string array."""
+    return pc.cast(
+        table.column("docno").slice(start, stop - start), pa.large_string()
+    ).combine_chunks()
 
 
 def _segments(lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
