@@ -426,3 +426,28 @@ def test_pool_refuses_empty_qrels_as_score_does(capsys, tmp_path):
     run_file = str(ROOT / "runs" / "tfidf-word.run")
     args = ["pool", run_file, "--qrels", str(empty), "-o", str(tmp_path / "p")]
     _refused(args, capsys, 2, "error[R26]: empty file")
+
+
+def test_score_unjudged_bounds_start_from_score_s_own_values_under_c(capsys, tmp_path):
+    # -c counts the topics the run lacks as 0: the bounds' value (low) is score's mean
+    (tmp_path / "q.qrels").write_text("t1 0 d1 1\nt2 0 d4 1\nt3 0 d7 1\n")
+    (tmp_path / "one.run").write_text("t1 Q0 d1 1 3 a\nt1 Q0 d2 2 2 a\nt1 Q0 d3 3 1 a\n")
+    args = ["score", "-c", "--unjudged-bounds", "--format", "json", "-m", "P@3"]
+    assert run([*args, str(tmp_path / "q.qrels"), str(tmp_path / "one.run")]) == 0
+    document = json.loads(capsys.readouterr().out)
+    (bound,) = document["unjudged_bounds"]
+    assert bound["value"] == pytest.approx(1 / 9) and bound["high"] == pytest.approx(1 / 3)
+
+
+def test_score_unjudged_bounds_refuse_standard_input():
+    import subprocess
+    import sys
+
+    qrels = str(ROOT / "qrels" / "hpo-demo.qrels")
+    done = subprocess.run(
+        [sys.executable, "-m", "trecbench", "score", "--unjudged-bounds", qrels, "-"],
+        input=(ROOT / "runs" / "tfidf-word.run").read_bytes(),
+        capture_output=True,
+    )
+    assert done.returncode == 1 and done.stdout == b""
+    assert done.stderr.decode().endswith("give files, not standard input or a pipe\n")

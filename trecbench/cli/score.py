@@ -412,11 +412,16 @@ def _unjudged_bounds(evaluation, qrels, flags):
     score's -l, -M and -J and the measures asked."""
     from ..conclusions.unjudged import unjudged_bounds
 
+    from ..html_report.documents import rereadable
+
     runs = {run.name: run.path for run in evaluation.runs if run.path}
-    if len(runs) != len(evaluation.runs):
+    if len(runs) != len(evaluation.runs) or not rereadable(runs.values()):
         from ..errors import UsageError
 
-        raise UsageError("--unjudged-bounds reads the runs' files again: give files")
+        raise UsageError(
+            "--unjudged-bounds reads the runs' files again: give files, not standard input"
+            " or a pipe"
+        )
     settings = evaluation.settings
     return unjudged_bounds(
         qrels,
@@ -425,6 +430,8 @@ def _unjudged_bounds(evaluation, qrels, flags):
         relevance_level=settings.relevance_level,
         max_docs=settings.max_docs,
         judged_only=settings.judged_only,
+        complete=settings.complete,
+        num_docs=settings.num_docs,
     )
 
 
