@@ -409,9 +409,8 @@ def _with_unjudged_bounds(text: str, evaluation, qrels, flags, view) -> str:
 
 def _unjudged_bounds(evaluation, qrels, flags):
     """Each run's values with its unjudged documents judged (conclusions.unjudged), with
-    score's -l, -M and -J and the measures asked."""
+    score's -l, -M, -J, -c and -N and the measures asked."""
     from ..conclusions.unjudged import unjudged_bounds
-
     from ..html_report.documents import rereadable
 
     runs = {run.name: run.path for run in evaluation.runs if run.path}
