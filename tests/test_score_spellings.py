@@ -114,3 +114,15 @@ def test_a_command_showing_each_measure_once_refuses_two_spellings():
     )
     # one spelling twice, or one measure of several values, is no second spelling
     trecbench.evaluate(QRELS, RUN, ["P.5", "P.5", "recall.10,20"]).refuse_two_spellings("compare")
+
+
+@pytest.mark.parametrize("output_format", ["table", "markdown", "json"])
+def test_compare_refuses_two_spellings_of_one_measure_in_one_line(capsys, output_format):
+    args = ["compare", "-m", "ndcg_cut.10", "-m", "nDCG@10", "--format", output_format]
+    assert cli_run([*args, QRELS, RUN, str(ROOT / "runs" / "tfidf-word.run")]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == (
+        "trecbench: ndcg_cut.10 and nDCG@10 are one measure (nDCG@10): compare shows and "
+        "tests each measure once, by that name; ask it by one spelling\n"
+    )
