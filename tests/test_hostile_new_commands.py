@@ -451,3 +451,25 @@ def test_score_unjudged_bounds_refuse_standard_input():
     )
     assert done.returncode == 1 and done.stdout == b""
     assert done.stderr.decode().endswith("give files, not standard input or a pipe\n")
+
+
+def test_compare_refuses_a_correction_given_with_a_family_wise_test(capsys):
+    qrels, runs = str(ROOT / "qrels" / "hpo-demo.qrels"), sorted((ROOT / "runs").glob("*.run"))
+    args = ["compare", qrels, *map(str, runs), "--test", "tukey", "--correction", "bonferroni"]
+    _refused(args, capsys, 1, "leave --correction out")
+
+
+def test_compare_plots_a_run_from_standard_input(tmp_path):
+    # the precision-recall curve reads the runs again: a run from a pipe has none to draw
+    import subprocess
+    import sys
+
+    qrels, run_b = ROOT / "qrels" / "hpo-demo.qrels", ROOT / "runs" / "tfidf-char.run"
+    args = ["compare", str(qrels), "-", str(run_b), "-m", "P@5", "-o", str(tmp_path / "o")]
+    done = subprocess.run(
+        [sys.executable, "-m", "trecbench", *args, "--plots", "--quiet"],
+        input=(ROOT / "runs" / "tfidf-word.run").read_bytes(),
+        capture_output=True,
+    )
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "o" / "means.png").exists()

@@ -139,6 +139,7 @@ def _typed_settings(command):
         from ..comparison import ScoringSettings, StatsSettings
 
         statistics = StatsSettings(test, correction, samples, seed, confidence, missing, movers)
+        _refuse_correction_of_family_wise(statistics)
         scoring = ScoringSettings(
             relevance_level=1 if level is None else level, max_docs=max_docs,
             judged_only=judged,
@@ -150,6 +151,21 @@ def _typed_settings(command):
         return command(statistics=statistics, scoring=scoring, output=output, **arguments)
 
     return typed
+
+
+def _refuse_correction_of_family_wise(statistics) -> None:
+    """A family-wise test (Tukey HSD) is not corrected again: a --correction given with it
+    would be silently ignored, so it is refused."""
+    from click.core import ParameterSource
+
+    given = click.get_current_context().get_parameter_source("correction")
+    if statistics.registered.family_wise and given is not ParameterSource.DEFAULT:
+        from ..errors import UsageError
+
+        raise UsageError(
+            f"--test {statistics.test} is family-wise over all pairs: its p-values are not "
+            "corrected again; leave --correction out"
+        )
 
 
 @cli.command()

@@ -250,10 +250,14 @@ class Comparison:
     def scored_files(self) -> tuple[dict[str, str], str] | None:
         """``({run: file}, qrels file)`` when every run came from a file and one qrels file
         judged them all (what report.html's drill-down and the precision-recall curve read
-        again), else None."""
+        again; not standard input or a pipe, which the first read emptied), else None."""
+        from ..html_report.documents import rereadable
+
         qrels = [item["path"] for item in self.inputs or [] if item.get("kind") == "qrels"]
         runs = {run: path for run, path in (self.run_inputs or {}).items() if path}
         if len(qrels) != 1 or len(runs) != len(self.runs):
+            return None
+        if not rereadable([*runs.values(), qrels[0]]):
             return None
         return runs, qrels[0]
 

@@ -196,17 +196,17 @@ def with_unjudged_bounds(comparison):
 
     from ..errors import UsageError
 
-    files = comparison.scored_files()
-    if files is None:
-        raise UsageError("--unjudged-bounds reads the runs' files again: give files and one qrels")
-    runs, qrels = files
     from ..html_report.documents import rereadable
 
-    if not rereadable(runs.values()):
+    if not rereadable([path for path in (comparison.run_inputs or {}).values() if path]):
         raise UsageError(
             "--unjudged-bounds reads the runs' files again: standard input or a pipe cannot "
             "be read twice; save the run to a file"
         )
+    files = comparison.scored_files()
+    if files is None:
+        raise UsageError("--unjudged-bounds reads the runs' files again: give files and one qrels")
+    runs, qrels = files
     options = {k: v for k, v in (comparison.evaluation or {}).items()
                if k in ("relevance_level", "max_docs", "judged_only")}  # fmt: skip
     # the comparison's topics, each counting for every run: its means are the lows
