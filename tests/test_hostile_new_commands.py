@@ -473,3 +473,15 @@ def test_compare_plots_a_run_from_standard_input(tmp_path):
     )
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "o" / "means.png").exists()
+
+
+def test_score_html_says_when_its_page_means_are_not_score_s(capsys, tmp_path):
+    (tmp_path / "q.qrels").write_text("t1 0 d1 1\nt2 0 d4 1\nt3 0 d7 1\n")
+    (tmp_path / "a.run").write_text("t1 Q0 d1 1 3 a\nt2 Q0 d4 1 3 a\nt3 Q0 d9 1 3 a\n")
+    (tmp_path / "one.run").write_text("t1 Q0 d1 1 3 b\n")
+    files = [str(tmp_path / name) for name in ("q.qrels", "a.run", "one.run")]
+    assert run(["score", "--html", str(tmp_path / "p.html"), *files, "-m", "P@3"]) == 0
+    err = capsys.readouterr().err
+    assert "the page pairs the runs on the 1 topic every run holds" in err
+    assert run(["score", "--html", str(tmp_path / "p2.html"), *files[:2], "-m", "P@3"]) == 0
+    assert "pairs the runs" not in capsys.readouterr().err  # one run: nothing differs

@@ -281,7 +281,9 @@ def score(
     if html_page is not None:
         from ..comparison import from_evaluation
 
-        from_evaluation(evaluation).to_html(html_depth, path=html_page)
+        paired = from_evaluation(evaluation)
+        paired.to_html(html_depth, path=html_page)
+        _warn(paired.warnings)
         click.echo(f"wrote {html_page}", err=True)
     click.echo(text.encode("utf-8"), nl=False)  # bytes: written untranslated
 

@@ -237,10 +237,20 @@ def _cubes(per_query, bounds, runs, measures, universe):
 
 
 def from_evaluation(evaluation, samples: int = 1000, seed: int = 0) -> Comparison:
-    """A Comparison of an :class:`~trecbench.Evaluation`'s runs as ``score`` scored them
-    (each run's mean over its own topics: ``missing="drop"``; the first run is the
-    baseline), with its inputs, for ``score --html``'s page."""
+    """A Comparison of an :class:`~trecbench.Evaluation`'s runs for ``score --html``'s
+    page (the first run is the baseline), with its inputs. Its runs are paired on the
+    topics every run holds (``missing="drop"``); where the runs' topics differ, score's
+    means (each run's own topics) are not the page's, and ``warnings`` says so."""
     comparison = compare_scores(evaluation.per_query, missing="drop", samples=samples, seed=seed)
+    topics = {run.name: set(run.qids) for run in evaluation.runs}
+    if len({frozenset(held) for held in topics.values()}) > 1:
+        from ..plurals import counted
+
+        shared = counted(len(set.intersection(*topics.values())), "topic")
+        comparison.warnings.append(
+            f"the page pairs the runs on the {shared} every run holds: its means are not "
+            "score's, which are over each run's own topics"
+        )
     records = evaluation.input_records.items()
     comparison.inputs = [
         {"path": path, "kind": kind, **(record or {})} for (path, kind), record in records
