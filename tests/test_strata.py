@@ -385,3 +385,16 @@ def test_sidecar_strata_use_the_escaped_ids_of_the_qrels_and_runs(tmp_path):
     assert result.exit_code == 0, result.output
     (run,) = json.loads(result.stdout)["groups"]["difficulty"].values()
     assert run["groups"] == {"easy": {"n": 1, "P@1": 1.0}, "hard": {"n": 1, "P@1": 0.0}}
+
+
+def test_grouped_means_name_measures_as_the_table_above_them(capsys):
+    # the labels default to the spellings asked: the groups' header too (it said nDCG@10)
+    from conftest import ROOT
+
+    from trecbench.cli import run
+
+    files = [str(ROOT / "qrels" / "hpo-demo.qrels"), str(ROOT / "runs" / "tfidf-word.run")]
+    args = ["score", *files, "-m", "ndcg_cut.10", "--group-by", "qid-prefix", "--format", "table"]
+    assert run(args) == 0
+    headers = [line for line in capsys.readouterr().out.splitlines() if line.startswith("run ")]
+    assert len(headers) == 2 and all(line.endswith("ndcg_cut.10") for line in headers)

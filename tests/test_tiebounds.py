@@ -218,7 +218,9 @@ def test_score_prints_the_bounds_in_every_format(tmp_path, monkeypatch):
         "P_1:tie_high          \tall\t1.0000",
     ]
     table = CliRunner().invoke(cli, [*base, "--format", "table"]).stdout
-    assert "P@1      0.0000  0.0000   1.0000  lowest                    1" in table
+    # the bounds name each measure as the table above them does: as asked (P.1)
+    assert "run  topics     P.1   infAP" in table
+    assert "P.1      0.0000  0.0000   1.0000  lowest                    1" in table
     assert "infAP    0.5000     n/a      n/a  not bounded               1" in table
     assert "not bounded: infAP: its estimate of unjudged documents" in table
     import json
@@ -227,9 +229,9 @@ def test_score_prints_the_bounds_in_every_format(tmp_path, monkeypatch):
     assert document["runs"][0]["tie_bounds"] == {
         "tied_topics": 1,
         "measures": {
-            "P@1": {"low": 0.0, "high": 1.0, "position": "lowest"},
+            "P.1": {"low": 0.0, "high": 1.0, "position": "lowest"},
             "infAP": {"reason": "its estimate of unjudged documents is not monotone in the order"},
         },
     }
     csv_text = CliRunner().invoke(cli, [*base, "--format", "csv"]).stdout
-    assert "run,P@1,0.0,0.0,1.0,lowest,1,\n" in csv_text
+    assert "run,P.1,0.0,0.0,1.0,lowest,1,\n" in csv_text

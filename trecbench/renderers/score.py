@@ -55,7 +55,7 @@ def render_score(evaluation, view: ScoreView, grouped: dict | None = None) -> st
     if grouped:
         from .strata import render_groups
 
-        labels = {c.display: c.label if names == "trec" else c.display for c in evaluation.columns}
+        labels = {c.display: c.name(names) for c in evaluation.columns}
         text += view.separator + render_groups(grouped, fmt, labels)
     if view.tie_bounds:
         from .tiebounds import render

@@ -12,10 +12,10 @@ TITLE = (
 
 
 def _rows(evaluation, names: str) -> list[list]:
-    labels = {c.display: c.label for c in evaluation.columns}
+    labels = {c.display: c.name(names) for c in evaluation.columns}
     rows = []
     for row in evaluation.tie_bounds.itertuples(index=False):
-        name = labels[row.measure] if names == "trec" else row.measure
+        name = labels[row.measure]
         bounded = isinstance(row.position, str)
         rows.append(
             [
@@ -103,7 +103,7 @@ def json_entry(run, columns, names: str = "display") -> dict:
         value = run.summary.get(column.label)
         if value is None or isinstance(value, str):
             continue
-        name = column.label if names == "trec" else column.display
+        name = column.name(names)
         if column.label in bounds.unbounded:
             measures[name] = {"reason": bounds.unbounded[column.label]}
             continue
