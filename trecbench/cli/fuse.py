@@ -6,6 +6,7 @@ import os
 
 import click
 
+from ..plurals import counted
 from .group import cli
 from .paths import DEPTH, INPUT_FILE, OutputFile
 
@@ -185,7 +186,8 @@ def fuse(
             outputs.write_file(output, data, runs)
     topics = fused["qid"].nunique()
     where = "standard output" if output == "-" else output
-    click.echo(f"wrote {where}: {len(fused)} documents, {topics} topics", err=True)
+    documents = counted(len(fused), "document")
+    click.echo(f"wrote {where}: {documents}, {counted(topics, 'topic')}", err=True)
 
 
 def _check_given(method: str, optimize: str | None, weighted: bool) -> None:
