@@ -21,7 +21,12 @@ from .group import cli
 from .paths import INPUT_FILE, OUTPUT_FOLDER, QRELS_INPUT
 from .progress import TaskProgress, wanted
 from .report_options import manifest_options
-from .shared_options import measures_option, resampling_options
+from .shared_options import (
+    format_option,
+    html_depth_option,
+    measures_option,
+    resampling_options,
+)
 
 # compare.MISSING, comparison_text.FORMATS and plots.ORDERS are repeated so that loading
 # the CLI (every command registers this one) imports neither numpy nor pandas; a test
@@ -193,13 +198,9 @@ def _typed_settings(command):
     metavar="NAME=RUN",
     help="Name a run in tables and plots (repeatable); RUN need not be repeated as argument.",
 )
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(_CHOICES["output_format"]),
-    default="table",
-    show_default=True,
-    help="What stdout shows: an aligned table, the Markdown report, CSV, the JSON report or "
+@format_option(
+    _CHOICES["output_format"],
+    "What stdout shows: an aligned table, the Markdown report, CSV, the JSON report or "
     "the all-pairs LaTeX table.",
 )
 @click.option(
@@ -209,13 +210,7 @@ def _typed_settings(command):
     help="Also write BenchmarkReport.json, BenchmarkComparison.md and AllPairs.tex here.",
 )
 @click.option("--plots", is_flag=True, help="Also write PNG/SVG plots into OUTDIR.")
-@click.option(
-    "--html-depth",
-    type=click.IntRange(min=0),
-    default=20,
-    show_default=True,
-    help="Documents per run and topic in report.html's drill-down (0: none).",
-)
+@html_depth_option("Documents per run and topic in report.html's drill-down (0: none).")
 @click.option(
     "--plot-order",
     type=click.Choice(_CHOICES["plot_order"]),
