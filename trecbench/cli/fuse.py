@@ -9,6 +9,7 @@ import click
 from ..plurals import counted
 from .group import cli
 from .paths import DEPTH, INPUT_FILE, OutputFile
+from .shared_options import runs_argument
 
 # fusion.METHODS and fusion.NORMS with ranx's aliases, repeated so that loading the CLI does
 # not import numpy; tests/test_fusion.py keeps them equal to the library's.
@@ -29,7 +30,7 @@ class RunOutput(OutputFile):
 
 
 @cli.command()
-@click.argument("runs", nargs=-1, required=True, type=INPUT_FILE)
+@runs_argument
 @click.option(
     "--method",
     type=click.Choice(METHOD_CHOICES, case_sensitive=False),
