@@ -467,7 +467,7 @@ def test_convert_prints_a_single_run_and_refuses_more(tmp_path, capsys):
     results.write_text('{"1": {"d1": 0.5, "d2": 0.7}}')
     code, out, err = call(capsys, "convert", "dict", results, "--qrels-json", qrels, "-o", "-")
     assert code == ExitCode.USAGE and out == ""
-    assert "standard output takes a single run; this conversion writes 1 run(s) and 1 qrels" in err
+    assert "standard output takes a single run; this conversion writes 1 run and 1 qrels" in err
 
 
 def test_an_error_line_is_capped_whatever_the_message_holds(capsys):

@@ -286,6 +286,7 @@ def test_cli_choices_and_defaults_are_the_library_s():
 
     from trecbench.cli.compare import _CHOICES
     from trecbench.cli.compare import compare as command
+    from trecbench.cli.shared_options import CORRECTIONS, TESTS
     from trecbench.comparison import (
         CORRECTION_NAMES,
         MISSING,
@@ -297,9 +298,8 @@ def test_cli_choices_and_defaults_are_the_library_s():
     from trecbench.plots import ORDERS
     from trecbench.renderers.comparison_text import FORMATS
 
+    assert (TESTS, CORRECTIONS) == (stats.TESTS, stats.CORRECTIONS)
     assert _CHOICES == {
-        "test": stats.TESTS,
-        "correction": stats.CORRECTIONS,
         "missing": MISSING,
         "output_format": FORMATS,
         "plot_order": ORDERS,

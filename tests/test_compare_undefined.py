@@ -138,7 +138,7 @@ def test_stratified_t_with_a_one_topic_stratum_says_why():
 
 
 def test_schema_enums_cli_choices_and_analysis_are_the_registry_s():
-    from trecbench.cli.compare import _CHOICES
+    from trecbench.cli.shared_options import TESTS
     from trecbench.comparison import MACRO_TEST_NAMES, TEST_NAMES
 
     names = list(statistical_tests.NAMES)
@@ -146,7 +146,7 @@ def test_schema_enums_cli_choices_and_analysis_are_the_registry_s():
     config = json.loads((SCHEMAS / "benchmark_config.schema.json").read_text())
     assert report["properties"]["settings"]["properties"]["test"]["enum"] == names
     assert config["properties"]["statistics"]["properties"]["test"]["enum"] == names
-    assert list(_CHOICES["test"]) == names == list(stats.TESTS)
+    assert list(TESTS) == names == list(stats.TESTS)
     assert list(TEST_NAMES) == names == list(MACRO_TEST_NAMES)
     for name, test in statistical_tests.TESTS.items():
         assert callable(statistical_tests.function(name)), name

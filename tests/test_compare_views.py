@@ -313,6 +313,22 @@ def test_runs_and_their_qrels_from_the_command_line():
         runs_and_qrels((Path("q.txt"),), (), ())
 
 
+def test_compare_names_runs_as_every_command_does():
+    from trecbench.cli.compare import runs_and_qrels
+
+    runs = (Path("q.txt"), Path("a/bm25.run"), Path("b/bm25.run"))
+    named, _, _ = runs_and_qrels(runs, (), ())
+    assert named == {"a/bm25": "a/bm25.run", "b/bm25": "b/bm25.run"}  # parents tell them apart
+    named, _, _ = runs_and_qrels(runs, ("x=./b/bm25.run",), ())
+    assert named == {"a/bm25": "a/bm25.run", "x": "b/bm25.run"}
+    with pytest.raises(UsageError, match="'x': expected NAME=RUN"):
+        runs_and_qrels(runs, ("x",), ())
+    with pytest.raises(UsageError, match="two runs are named 'x'"):
+        runs_and_qrels(runs, ("x=a/bm25.run", "x=b/bm25.run"), ())
+    with pytest.raises(UsageError, match="b/bm25.run is named twice"):
+        runs_and_qrels(runs, ("x=b/bm25.run", "y=b/bm25.run"), ())
+
+
 def test_terminal_table_by_default_and_files_only_with_o(tmp_path, monkeypatch):
     from click.testing import CliRunner
 

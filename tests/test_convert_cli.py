@@ -22,7 +22,7 @@ def test_code_chunk_cli_scores_like_trec_eval(code_chunk_data, tmp_path):
     (detailed,) = code_chunk_data.glob("detailed_*.json")
     result = run_cli("code-chunk", detailed, "-o", tmp_path)
     assert result.exit_code == 0, result.output
-    assert "ast.run: 373 queries, 1865 documents; 62 tied score(s) in 33 queries" in result.output
+    assert "ast.run: 373 queries, 1865 documents; 62 tied scores in 33 queries" in result.output
     assert sorted(p.name for p in tmp_path.iterdir()) == [
         "ast.run",
         "codechunk-ast.qrels",

@@ -137,7 +137,7 @@ def test_published_summary_reproduced(code_chunk_data):
 
 def test_run_stats_equal_a_direct_count_over_the_raw_file(code_chunk_data):
     """Queries, documents and ties (as the CLI prints them: "373 queries, 1865 documents;
-    62 tied score(s) in 33 queries") counted straight from detailed_*.json: each query's
+    62 tied scores in 33 queries") counted straight from detailed_*.json: each query's
     retrievedChunks in rank order, adjacent equal producer scores."""
     (detailed,) = code_chunk_data.glob("detailed_*.json")
     data = json.loads(detailed.read_text())

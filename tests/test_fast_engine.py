@@ -124,6 +124,30 @@ def test_ties_match_pytrec_eval(score_style):
         _check(qrels, run, relevance_level=1)
 
 
+def test_every_trec_cutoff_family_the_engine_claims_needs_its_cutoff_and_equals_pytrec_eval():
+    """The engine's cutoffs come from the registry: each trec_eval family registered for it
+    that takes a cutoff list (P.5,10) is computed at a cutoff, not without one, and gives
+    pytrec_eval's values there."""
+    from trecbench.measures import LONG_CUTOFFS, registry
+
+    claimed = sorted(
+        definition.name
+        for definition in registry.definitions()
+        if definition.name in registry.engine("fast").families
+        and definition.source == "pytrec_eval"
+        and definition.trec_params == LONG_CUTOFFS
+    )
+    assert set(claimed) >= {"P", "recall", "success", "map_cut", "ndcg_cut"}
+    qrels, run = _dicts(*random_case(7))
+    topics, ranking = _sparse(qrels, run)
+    reference = pytrec_eval.RelevanceEvaluator(qrels, {f"{f}.3" for f in claimed}).evaluate(run)
+    for family in claimed:
+        assert fast.supports_request(family, 3) and not fast.supports_request(family, None)
+        got = fast.compute(ranking, [(family, 3)], relevance_level=1)[(family, 3)]
+        for t, qid in enumerate(topics):
+            assert abs(got[t] - reference[qid][f"{family}_3"]) <= 1e-12, (family, qid)
+
+
 def test_segment_cumsum_is_sequential_per_segment():
     rng = np.random.default_rng(7)
     lengths = rng.integers(1, 300, size=40)

@@ -268,7 +268,7 @@ def test_cli_writes_the_canonical_run(tmp_path):
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 0, result.output
     assert out.read_text() == "1\tQ0\ty\t1\t4.5\thyb\n1\tQ0\tx\t2\t3\thyb\n"
-    assert f"wrote {out}: 2 documents, 1 topics" in result.stderr
+    assert f"wrote {out}: 2 documents, 1 topic\n" in result.stderr
     expected = trecbench.fuse(
         [str(tmp_path / "a.run"), str(tmp_path / "b.run")],
         "combsum",

@@ -244,14 +244,14 @@ def test_k_monotonicity_on_random_rankings(onto):
 
 
 def test_ontology_info_for_reports(tmp_path):
-    info = maxontsim.ontology_info({})
+    info = maxontsim.ontology_info()
     assert info["release"] == "2025-11-24" and info["formula"] == "hybrid"
     assert info["source"].startswith("hpo3") and len(info["sha256"]) == 64
     from test_ontology import OBO
 
     path = tmp_path / "hp.obo"
     path.write_text(OBO)
-    info = maxontsim.ontology_info({"ontology": str(path), "maxontsim_formula": "simple"})
+    info = maxontsim.ontology_info(str(path), "simple")
     assert info["release"] == "2099-01-31" and info["formula"] == "simple_resnik_like"
 
 

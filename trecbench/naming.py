@@ -76,6 +76,24 @@ def run_names(sources: Sequence[Any], names: Sequence[str] | None = None) -> lis
     return names
 
 
+def named_pairs(pairs: Sequence[str]) -> dict[str, str]:
+    """The CLI's ``--names NAME=RUN`` ``pairs`` as ``{run path (normalised): name}``; a
+    pair without its ``=``, name or path, or a second pair for one run, is refused.
+
+    >>> named_pairs(["sparse=./a/bm25.run"])
+    {'a/bm25.run': 'sparse'}
+    """
+    given: dict[str, str] = {}
+    for pair in pairs:
+        name, equals, path = pair.partition("=")
+        if not (name and equals and path):
+            raise UsageError(f"--names {pair!r}: expected NAME=RUN")
+        if os.path.normpath(path) in given:
+            raise UsageError(f"--names {pair!r}: {path} is named twice")
+        given[os.path.normpath(path)] = name
+    return given
+
+
 def named_runs(paths: Sequence[str | os.PathLike], pairs: Sequence[str]) -> list[str] | None:
     """The names of run files ``paths`` under the CLI's ``--names NAME=RUN`` ``pairs``: a
     run named by its pair, the others as :func:`run_names` names them; None without pairs
@@ -87,13 +105,9 @@ def named_runs(paths: Sequence[str | os.PathLike], pairs: Sequence[str]) -> list
     if not pairs:
         return None
     keys = [os.path.normpath(os.fspath(path)) for path in paths]
-    given: dict[str, str] = {}
-    for pair in pairs:
-        name, equals, path = pair.partition("=")
-        if not (name and equals and path):
-            raise UsageError(f"--names {pair!r}: expected NAME=RUN")
-        if os.path.normpath(path) not in keys:
+    given = named_pairs(pairs)
+    for pair, path in zip(pairs, given, strict=True):  # a dict in the pairs' order
+        if path not in keys:
             raise UsageError(f"--names {pair!r}: {path} is not one of the runs given")
-        given[os.path.normpath(path)] = name
     stems = run_names(paths)
     return run_names(paths, [given.get(key, stem) for key, stem in zip(keys, stems, strict=True)])

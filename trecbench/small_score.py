@@ -29,7 +29,6 @@ from .errors import TrecbenchError
 from .measures import MEAN, NUM_REL, SUM, Measure, parse_measures, presentation_order, registry
 from .renderers import trec_format
 
-_FAMILIES = sparse_measures.CUTOFF_FAMILIES | sparse_measures.PLAIN_FAMILIES
 _LARGEST_SCORE = 3.4e38  # beyond it a score is infinite as float32 (numpy would warn)
 _NEARLY_ALL = 0.9  # evaluation.results.NEARLY_ALL: where an unjudged warning may be due
 
@@ -127,7 +126,7 @@ def _fast_measures(measures: list[str] | None) -> list[Measure] | None:
         requests = sparse_measures.requests_for(measure)
         if registry.find(measure.family) is None or requests is None:
             return None
-        if any(family not in _FAMILIES for family, _ in requests):
+        if any(family not in sparse_measures.FAMILIES for family, _ in requests):
             return None
     return ordered
 

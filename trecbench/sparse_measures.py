@@ -30,24 +30,24 @@ from functools import cached_property
 import numpy as np
 
 from .kernels import log2_ranks, precisions_at_relevant, segment_cumsum
-from .measures import LONG_CUTOFFS, value_names
+from .measures import LONG_CUTOFFS, registry, value_names
 
-# trec_eval measure families this engine computes; cutoff families take a positive k.
-CUTOFF_FAMILIES = frozenset({"P", "recall", "success", "map_cut", "ndcg_cut", "recall_all"})
-PLAIN_FAMILIES = frozenset(
-    {"map", "ndcg", "recip_rank", "Rprec", "num_ret", "num_rel", "num_rel_ret"}
+# The request families this engine computes: trec_eval 9.0.8's (with Recall_all's
+# recall_all; the small path computes these too) and those beyond it (see
+# _beyond_trec_eval), RBP and Q with a parameter in the cutoff's place (RBP: (p, max_rel
+# or None for binary gains); Q: beta). Whether a family takes a cutoff is a fact of the
+# registry's definitions it computes (CUTOFF_NEEDED, CUTOFF_OPTIONAL below).
+FAMILIES = frozenset(
+    {"P", "recall", "success", "map_cut", "ndcg_cut", "recall_all"}
+    | {"map", "ndcg", "recip_rank", "Rprec", "num_ret", "num_rel", "num_rel_ret"}
 )
-# Beyond trec_eval 9.0.8 (see _beyond_trec_eval): a cutoff required, optional, or a
-# parameter in the cutoff's place (RBP: (p, max_rel or None for binary gains); Q: beta).
-BEYOND_CUTOFF = frozenset({"P_retrieved", "map_cut_min", "ERR", "nERR"})
-BEYOND_OPTIONAL_CUTOFF = frozenset({"ndcg_exp", "Judged"})
 BEYOND_PARAMETER = frozenset({"RBP", "Q"})
-FAMILIES = CUTOFF_FAMILIES | PLAIN_FAMILIES
-BEYOND = BEYOND_CUTOFF | BEYOND_OPTIONAL_CUTOFF | BEYOND_PARAMETER
+BEYOND = BEYOND_PARAMETER | {"P_retrieved", "map_cut_min", "ERR", "nERR", "ndcg_exp", "Judged"}
 ERR_MAX_GRADE = 4  # gdeval's MAX_JUDGMENT: ERR's stop probability is (2^g - 1) / 2^4
 
-# A request is (family, cutoff); cutoff None except for CUTOFF_FAMILIES. ``recip_rank``
-# also accepts a cutoff: the reciprocal rank on the run cut at k (trec_eval -M k), MRR@k.
+# A request is (family, cutoff): a positive cutoff for CUTOFF_NEEDED, an optional one for
+# CUTOFF_OPTIONAL (``recip_rank``'s: the reciprocal rank on the run cut at k, trec_eval -M
+# k, MRR@k), None for the others.
 Request = tuple[str, "int | None"]
 
 
@@ -61,13 +61,9 @@ def supports_request(family: str, cutoff: int | None = None, relevance_level: in
         return False
     if family in BEYOND_PARAMETER:
         return cutoff is not None
-    if family in BEYOND_OPTIONAL_CUTOFF:
-        return cutoff is None or cutoff > 0
-    if family in CUTOFF_FAMILIES | BEYOND_CUTOFF:
-        return cutoff is not None and cutoff > 0
-    if family == "recip_rank":
-        return cutoff is None or cutoff > 0
-    return cutoff is None
+    if cutoff is None:
+        return family not in CUTOFF_NEEDED
+    return cutoff > 0 and family in CUTOFF_NEEDED | CUTOFF_OPTIONAL
 
 
 @dataclass
@@ -351,6 +347,33 @@ _VARIANTS = {
     ("ndcg_cut", "dcg"): {"exp-log2": "ndcg_exp"},
     ("ndcg", "dcg"): {"exp-log2": "ndcg_exp"},
 }
+
+
+def _cutoff_kinds() -> tuple[frozenset[str], frozenset[str]]:
+    """The request families that need a positive cutoff, and those that take one or none,
+    from the registry definitions each computes (a variant: its family's): needed when
+    every one of them needs it (``cutoff_required``, or a trec_eval cutoff list as in
+    ``success.1,5``), optional when one of them takes it."""
+    computed: dict[str, list] = {}
+    for name, family in REQUEST_FAMILIES.items():
+        computed.setdefault(family, []).append(registry.find(name))
+    for (name, _), variants in _VARIANTS.items():
+        for variant in variants.values():
+            computed.setdefault(variant, []).append(registry.find(name))
+
+    def needs(definition) -> bool:
+        return definition.cutoff_required or definition.trec_params == LONG_CUTOFFS
+
+    def takes(definition) -> bool:
+        return needs(definition) or definition.cutoff is not None
+
+    needed = {family for family, definitions in computed.items() if all(map(needs, definitions))}
+    optional = {family for family, definitions in computed.items() if any(map(takes, definitions))}
+    return frozenset(needed), frozenset(optional - needed)
+
+
+CUTOFF_NEEDED, CUTOFF_OPTIONAL = _cutoff_kinds()
+CUTOFF_FAMILIES = FAMILIES & CUTOFF_NEEDED  # the core families with a cutoff (P.5,10; recall_all)
 _BINARY = frozenset(REQUEST_FAMILIES) - {"ndcg", "ndcg_cut", "Judged", "ERR", "nERR", "num_ret"}
 
 

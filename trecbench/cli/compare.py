@@ -21,31 +21,22 @@ from .group import cli
 from .paths import INPUT_FILE, OUTPUT_FOLDER, QRELS_INPUT
 from .progress import TaskProgress, wanted
 from .report_options import manifest_options
+from .shared_options import (
+    format_option,
+    html_depth_option,
+    measures_option,
+    resampling_options,
+)
 
-# The tests come from their registry (which imports no numpy); stats.CORRECTIONS,
 # compare.MISSING, comparison_text.FORMATS and plots.ORDERS are repeated so that loading
 # the CLI (every command registers this one) imports neither numpy nor pandas; a test
-# keeps them and the defaults below equal to the library's.
+# keeps them and the defaults below equal to the library's (the tests and corrections
+# are shared_options').
 _CHOICES = {
-    "test": statistical_tests.NAMES,
-    "correction": ("holm", "bonferroni", "bh", "none"),
     "missing": ("zero", "drop"),
     "output_format": ("table", "markdown", "csv", "json", "latex"),
     "plot_order": ("difference", "baseline"),
 }
-
-
-def _names(pairs: tuple[str, ...]) -> dict[str, str]:
-    """``("lexical=runs/a.run", ...)`` -> ``{"runs/a.run": "lexical"}``."""
-    names: dict[str, str] = {}
-    for pair in pairs:
-        name, sep, path = pair.partition("=")
-        if not sep or not name or not path:
-            raise UsageError(f"--names {pair!r}: expected NAME=RUN")
-        if name in names.values():
-            raise UsageError(f"--names: the name {name!r} is given twice")
-        names[str(Path(path))] = name
-    return names
 
 
 def runs_and_qrels(
@@ -59,8 +50,10 @@ def runs_and_qrels(
     if len(own) < len(run_qrels):
         raise UsageError("--run-qrels: a run is given twice")
     shared = str(arguments[0]) if arguments else None
-    named_paths = _names(names)
-    paths = list(dict.fromkeys([str(p) for p in arguments[1:]] + list(named_paths) + list(own)))
+    from ..naming import named_pairs, named_runs, run_names
+
+    named_paths = [str(Path(path)) for path in named_pairs(names)]
+    paths = list(dict.fromkeys([str(p) for p in arguments[1:]] + named_paths + list(own)))
     if not paths:
         raise UsageError("compare: give QRELS and at least one RUN (or --run-qrels RUN QRELS)")
     if shared is not None and all(path in own for path in paths):
@@ -68,14 +61,8 @@ def runs_and_qrels(
             f"compare: every run has its own qrels (--run-qrels), so {shared} would be "
             "unused; leave QRELS out, or list the runs it is for after it"
         )
-    from ..naming import run_names
-
-    stems = dict(zip(paths, run_names(paths), strict=True))
     named, qrels = {}, {}
-    for path in paths:
-        name = named_paths.get(path, stems[path])
-        if name in named:
-            raise UsageError("compare: two runs have the same name; name them with --names")
+    for path, name in zip(paths, named_runs(paths, names) or run_names(paths), strict=True):
         if path not in own and shared is None:
             raise UsageError(f"compare: run {path} has no qrels: give QRELS first or --run-qrels")
         named[name] = path
@@ -180,45 +167,16 @@ def _refuse_correction_of_family_wise(statistics) -> None:
     help="A run and its own qrels (repeatable), e.g. each chunker of a code-chunk "
     "conversion; topics are paired by qid across runs. QRELS may then be left out.",
 )
-@click.option(
-    "-m",
-    "--measure",
-    "measures",
-    multiple=True,
-    help="Measure (repeatable; trec_eval, ir_measures or display spelling). "
-    "Default: nDCG@10 MAP@100 MRR@10 Recall@50 Recall@100 HitRate@10.",
-)
+@measures_option
 @click.option("--baseline", help="Run (name or file) the others are compared with. [first run]")
-@click.option(
-    "--test",
-    type=click.Choice(_CHOICES["test"]),
-    default="t",
-    show_default=True,
-    help="Paired significance test: "
+@resampling_options(
+    test="Paired significance test: "
     + "; ".join(f"{name}: {test.label}" for name, test in statistical_tests.TESTS.items())
     + ". Every test is described in docs/compare.md.",
-)
-@click.option(
-    "--correction",
-    type=click.Choice(_CHOICES["correction"]),
-    default="holm",
-    show_default=True,
-    help="Multiple-comparison correction over all comparisons (per section).",
-)
-@click.option(
-    "--samples",
-    type=click.IntRange(min=1),
-    default=10_000,
-    show_default=True,
-    help="Bootstrap resamples; also the randomisation test's sign patterns (all of them "
+    correction="Multiple-comparison correction over all comparisons (per section).",
+    samples="Bootstrap resamples; also the randomisation test's sign patterns (all of them "
     "when 2^topics is not more) and Tukey HSD's permutations.",
-)
-@click.option(
-    "--seed",
-    type=click.IntRange(min=0),
-    default=0,
-    show_default=True,
-    help="Seed of all resampling.",
+    seed="Seed of all resampling.",
 )
 @click.option(
     "--confidence",
@@ -256,13 +214,9 @@ def _refuse_correction_of_family_wise(statistics) -> None:
     metavar="NAME=RUN",
     help="Name a run in tables and plots (repeatable); RUN need not be repeated as argument.",
 )
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(_CHOICES["output_format"]),
-    default="table",
-    show_default=True,
-    help="What stdout shows: an aligned table, the Markdown report, CSV, the JSON report or "
+@format_option(
+    _CHOICES["output_format"],
+    "What stdout shows: an aligned table, the Markdown report, CSV, the JSON report or "
     "the all-pairs LaTeX table.",
 )
 @click.option(
@@ -272,13 +226,7 @@ def _refuse_correction_of_family_wise(statistics) -> None:
     help="Also write BenchmarkReport.json, BenchmarkComparison.md and AllPairs.tex here.",
 )
 @click.option("--plots", is_flag=True, help="Also write PNG/SVG plots into OUTDIR.")
-@click.option(
-    "--html-depth",
-    type=click.IntRange(min=0),
-    default=20,
-    show_default=True,
-    help="Documents per run and topic in report.html's drill-down (0: none).",
-)
+@html_depth_option("Documents per run and topic in report.html's drill-down (0: none).")
 @click.option(
     "--plot-order",
     type=click.Choice(_CHOICES["plot_order"]),

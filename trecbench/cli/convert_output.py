@@ -10,7 +10,12 @@ from pathlib import Path
 
 import click
 
+from ..plurals import counted
+
 STDOUT = Path("-")  # -o -: a conversion's single run to standard output
+
+# "1 query", "2 queries"
+_queries = partial(counted, singular="query", plural="queries")
 
 
 @dataclass(frozen=True)
@@ -37,20 +42,21 @@ def finish(conversion, outdir: Path, inputs, runs_dir: Path | None) -> None:
         info = conversion.qrels_info.get(name, {})
         pooled = " (pooled)" if info.get("pooled") else ""
         echo(
-            f"wrote {paths['qrels:' + name]}: {table['qid'].nunique()} queries, "
+            f"wrote {paths['qrels:' + name]}: {_queries(table['qid'].nunique())}, "
             f"{int((table['rel'] > 0).sum())} relevant{pooled}"
         )
     for run in conversion.runs:
         stats = run.stats
         ties = stats["tied_adjacent_scores"]
         tie_text = (
-            f"; {ties} tied score(s) in {stats['queries_with_ties']} queries kept in producer order"
+            f"; {counted(ties, 'tied score')} in {_queries(stats['queries_with_ties'])} kept in "
+            "producer order"
             if ties
             else ""
         )
         echo(
-            f"wrote {paths['run:' + run.tag]}: {stats['queries']} queries, "
-            f"{stats['documents']} documents{tie_text}"
+            f"wrote {paths['run:' + run.tag]}: {_queries(stats['queries'])}, "
+            f"{counted(stats['documents'], 'document')}{tie_text}"
         )
     if "sidecar" in paths:
         echo(f"wrote {paths['sidecar']}")
@@ -99,7 +105,8 @@ def _run_to_stdout(conversion, inputs, runs_dir: Path | None) -> dict[str, objec
     if conversion.qrels or len(conversion.runs) != 1:
         raise click.UsageError(
             f"-o -: standard output takes a single run; this conversion writes "
-            f"{len(conversion.runs)} run(s) and {len(conversion.qrels)} qrels (give a folder)"
+            f"{counted(len(conversion.runs), 'run')} and {len(conversion.qrels)} qrels "
+            "(give a folder)"
         )
     key = f"run:{conversion.runs[0].tag}"
     with tempfile.TemporaryDirectory(prefix="trecbench-convert.") as scratch:

@@ -67,12 +67,16 @@ unjudged_threshold_option = click.option(
 )
 
 
-memory_option = click.option(
-    "--memory",
-    type=click.IntRange(min=1),
-    default=None,
-    metavar="MIB",
-    help="Memory budget in MiB (default: half of the memory available). Runs longer than "
+def memory_budget_option(help: str):
+    """``--memory MIB`` (the command receives ``memory``, None by default), with the help
+    given: what the budget bounds differs between commands."""
+    return click.option(
+        "--memory", type=click.IntRange(min=1), default=None, metavar="MIB", help=help
+    )
+
+
+memory_option = memory_budget_option(
+    "Memory budget in MiB (default: half of the memory available). Runs longer than "
     "a block of lines are read and scored in blocks of whole topics; a run whose topics "
     "are scattered over the file and do not fit is spilled to a temporary folder (TMPDIR). "
     "Runs are read whole with -R other than qrels, -Z, -D, --compat 10.0 or a measure only "

@@ -6,8 +6,10 @@ import os
 
 import click
 
+from ..plurals import counted
 from .group import cli
 from .paths import DEPTH, INPUT_FILE, OutputFile
+from .shared_options import runs_argument
 
 # fusion.METHODS and fusion.NORMS with ranx's aliases, repeated so that loading the CLI does
 # not import numpy; tests/test_fusion.py keeps them equal to the library's.
@@ -28,7 +30,7 @@ class RunOutput(OutputFile):
 
 
 @cli.command()
-@click.argument("runs", nargs=-1, required=True, type=INPUT_FILE)
+@runs_argument
 @click.option(
     "--method",
     type=click.Choice(METHOD_CHOICES, case_sensitive=False),
@@ -189,7 +191,8 @@ def fuse(
             outputs.write_file(output, data, runs)
     topics = fused["qid"].nunique()
     where = "standard output" if output == "-" else output
-    click.echo(f"wrote {where}: {len(fused)} documents, {topics} topics", err=True)
+    documents = counted(len(fused), "document")
+    click.echo(f"wrote {where}: {documents}, {counted(topics, 'topic')}", err=True)
 
 
 def _check_given(method: str, optimize: str | None, weighted: bool) -> None:

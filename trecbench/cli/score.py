@@ -16,6 +16,7 @@ from .evaluation_options import (
 from .group import cli
 from .paths import INPUT_FILE, OUTPUT_FILE, QRELS_INPUT, RUN_PATTERN
 from .report_options import report_options
+from .shared_options import format_option, html_depth_option
 
 FORMATS = ("trec", "table", "markdown", "csv", "json")
 
@@ -85,13 +86,9 @@ FORMATS = ("trec", "table", "markdown", "csv", "json")
     help="The trec_eval reproduced: 9.0.8 (default; pytrec_eval's) or 10.0 (float64 "
     "scores, rbp/unj, -c prints missing topics; see docs/trec-eval.md).",
 )
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(FORMATS),
-    default="trec",
-    show_default=True,
-    help="trec: trec_eval's text; table, markdown: one row per run; csv: run, qid, "
+@format_option(
+    FORMATS,
+    "trec: trec_eval's text; table, markdown: one row per run; csv: run, qid, "
     "measure, value; json: everything. Only this option chooses the format.",
 )
 @click.option(
@@ -179,13 +176,7 @@ FORMATS = ("trec", "table", "markdown", "csv", "json")
     help="Also write one self-contained page for a browser: the runs' means with intervals, "
     "figures, every topic's values and documents (the html extra).",
 )
-@click.option(
-    "--html-depth",
-    type=click.IntRange(min=0),
-    default=20,
-    show_default=True,
-    help="Documents per run and topic in the --html page's drill-down (0: none).",
-)
+@html_depth_option("Documents per run and topic in the --html page's drill-down (0: none).")
 @click.option("--quiet", is_flag=True, help="No progress on stderr.")
 @report_options
 @click.argument("qrels", type=QRELS_INPUT)

@@ -1,5 +1,5 @@
 """Click declarations several commands share, declared once: the RUNS argument, ``--names``
-as a comma-separated list, ``--format`` of a summary, ``-m`` and the resampling tests'
+as a comma-separated list, ``--format``, ``--html-depth``, ``-m`` and the resampling tests'
 options (``--test``, ``--correction``, ``--samples``, ``--seed``). Each command keeps its own
 help text where the meaning differs."""
 
@@ -44,6 +44,14 @@ def format_option(formats: tuple[str, ...], help: str):
         default=formats[0],
         show_default=True,
         help=help,
+    )
+
+
+def html_depth_option(help: str):
+    """``--html-depth`` (documents per run and topic in an HTML page's drill-down, 20 by
+    default): the command receives ``html_depth``."""
+    return click.option(
+        "--html-depth", type=click.IntRange(min=0), default=20, show_default=True, help=help
     )
 
 

@@ -9,6 +9,7 @@ import click
 
 from .. import outputs
 from ..errors import ExitCode
+from .evaluation_options import memory_budget_option
 from .group import cli
 from .paths import DEPTH, INPUT_FILE, OUTPUT_FILE
 from .progress import StderrProgress, wanted
@@ -62,12 +63,8 @@ PROFILES = ("default", "strict", "lenient", "rtask")
     metavar="TAG",
     help="With --fix: set the run tag of every line to TAG (repairs mixed tags, R17-R19).",
 )
-@click.option(
-    "--memory",
-    type=click.IntRange(min=1),
-    default=None,
-    metavar="MIB",
-    help="Memory budget in MiB (default: half of the memory available); the duplicate "
+@memory_budget_option(
+    "Memory budget in MiB (default: half of the memory available); the duplicate "
     "check's keys beyond a quarter of it go to a temporary file (TMPDIR).",
 )
 @click.option("--quiet", is_flag=True, help="No progress line on stderr for large files.")

@@ -28,8 +28,7 @@ all pairs at once with numpy (no per-pair Python).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -39,6 +38,8 @@ from . import local
 from .interface import Settings
 
 if TYPE_CHECKING:
+    from os import PathLike
+
     import pandas as pd
 
 DEFAULT_FORMULA = "hybrid"
@@ -136,13 +137,12 @@ def similarity(
     return float(pair_similarities([expected], [retrieved], formula, ontology)[0])
 
 
-def ontology_info(options: Mapping[str, Any] | None = None) -> dict:
-    """Provenance for reports: ``{"release", "source", "sha256", ...}`` plus the formula,
-    from the settings' JSON record (:attr:`trecbench.Evaluation.options`: ``ontology``,
-    ``maxontsim_formula``)."""
-    options = options or {}
-    info = load_ontology(options.get("ontology")).info()
-    info["formula"] = resolve_formula(options.get("maxontsim_formula"))
+def ontology_info(ontology: str | PathLike | None = None, formula: str | None = None) -> dict:
+    """Provenance for reports: ``{"release", "source", "sha256", ...}`` of the ``ontology``
+    file (None: hpo3's bundled release) plus the ``formula`` resolved (None: the default),
+    as :class:`~trecbench.evaluation.settings.EvalSettings` holds them."""
+    info = load_ontology(ontology).info()
+    info["formula"] = resolve_formula(formula)
     return info
 
 

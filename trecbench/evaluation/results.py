@@ -182,7 +182,7 @@ class Evaluation:
         (``release``, ``source``, ``sha256``, ... and the ``formula``), for reports."""
         from ..engines.maxontsim import ontology_info
 
-        return ontology_info(self.options)
+        return ontology_info(self.settings.ontology, self.settings.maxontsim_formula)
 
     def unjudged_runs(self, threshold: float = UNJUDGED_THRESHOLD) -> list[RunResult]:
         """Runs that look scored against qrels not their own (:meth:`Unjudged.flagged`)."""
