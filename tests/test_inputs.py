@@ -657,10 +657,28 @@ def test_tokens_are_the_same_with_empty_lines_compacted(seed, monkeypatch):
             assert left == right, name
 
 
+@pytest.mark.parametrize("sep", [" ", "\t"])
+@pytest.mark.parametrize("where", ["middle", "end", "block start"])
+def test_an_empty_line_after_the_first_block_is_irregular(tmp_path, monkeypatch, sep, where):
+    """Blocks after the first are not searched for empty lines (a slow two-byte search):
+    Arrow's reader refuses them (an empty score), in the whole and the streamed reader,
+    wherever the empty line falls (a block's start, the file's end)."""
+    line = sep.join(["q1", "Q0", "d{}", "1", "1.5", "t"]) + "\n"
+    good = "".join(line.format(i) for i in range(40)).encode()
+    blank = {"middle": good + b"\n" + good, "end": good + b"\n", "block start": good}[where]
+    block = len(good) if where == "block start" else 64  # a block ends where a line ends
+    data = good + blank + (b"\n" + good if where == "block start" else b"")
+    path = tmp_path / "r.run"
+    path.write_bytes(data)
+    monkeypatch.setattr(trec_regular, "_REGULAR_BLOCK", block)
+    assert trec_text.read_regular_run(path) is None
+    with streams.Source(path) as source, pytest.raises(trec_text.Irregular):
+        list(trec_text.iter_regular_run(source, block))
+
+
 def test_a_run_of_empty_lines_is_not_parsed_as_csv(tmp_path):
     """The CSV fast paths give up at the first empty line instead of parsing them all."""
     data = b"q1 Q0 d1 1 1.5 t\n" + b"\n" * 10 + b"q1 Q0 d2 2 0.5 t\n"
-    assert not trec_regular._regular_block(b"a\n\nb", b"\t")
     with pytest.raises(trec_text.Irregular):
         trec_regular._regular_layout(data)
     path = tmp_path / "r.run"
