@@ -28,18 +28,11 @@ def grid(headers: Sequence[str], rows: Sequence[Sequence[str]], fmt: str) -> str
     """Rows under headers: aligned columns (text left, numbers right), a Markdown table or a
     LaTeX (booktabs) tabular."""
     if fmt == "latex":
-        from ..renderers.comparison_text import latex_escape
+        from ..renderers.comparison_text import booktabs, latex_escape
 
-        lines = [
-            r"\begin{tabular}{l" + "r" * (len(headers) - 1) + "}",
-            r"\toprule",
-            " & ".join(map(latex_escape, headers)) + r" \\",
-            r"\midrule",
-            *(" & ".join(latex_escape(c) for c in row) + r" \\" for row in rows),
-            r"\bottomrule",
-            r"\end{tabular}",
-        ]
-        return "\n".join(lines) + "\n"
+        escaped = ([latex_escape(c) for c in row] for row in rows)
+        columns = "l" + "r" * (len(headers) - 1)
+        return "\n".join(booktabs(columns, [latex_escape(h) for h in headers], escaped)) + "\n"
     if fmt == "markdown":
         lines = [headers, ["---"] * len(headers), *rows]
         return "".join(
@@ -118,22 +111,12 @@ def render_power(result, fmt: str = "table") -> str:
 
 
 def _power_latex(result) -> str:
-    def tex(cell: str) -> str:
-        cell = cell.replace("\\", r"\textbackslash{}")
-        for char in "&%$#_{}":
-            cell = cell.replace(char, "\\" + char)
-        return "--" if cell == NONE else cell
+    from ..renderers.comparison_text import booktabs, latex_escape
 
-    lines = [
-        r"\begin{tabular}{ll" + "r" * (len(POWER_HEADERS) - 2) + "}",
-        r"\toprule",
-        " & ".join(POWER_HEADERS).replace("d_z", r"$d_z$") + r" \\",
-        r"\midrule",
-        *(" & ".join(tex(c) for c in row) + r" \\" for row in _power_rows(result)),
-        r"\bottomrule",
-        r"\end{tabular}",
-    ]
-    return "\n".join(lines) + "\n"
+    header = [r"$d_z$" if name == "d_z" else name for name in POWER_HEADERS]
+    rows = ([latex_escape(c) if c != NONE else "--" for c in row] for row in _power_rows(result))
+    columns = "ll" + "r" * (len(POWER_HEADERS) - 2)
+    return "\n".join(booktabs(columns, header, rows)) + "\n"
 
 
 def render_agreement(result, fmt: str = "table") -> str:

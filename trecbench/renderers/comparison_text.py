@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import json
+from collections.abc import Iterable, Sequence
 
 # this module reads a Comparison, never imports trecbench.comparison: data flows one way
 from . import comparison_cells as common
@@ -249,6 +250,21 @@ def latex_escape(text: str) -> str:
     return "".join(_LATEX_SPECIAL.get(char, char) for char in text)
 
 
+def booktabs(columns: str, header: Sequence[str], rows: Iterable[Sequence[str]]) -> list[str]:
+    """The lines of a booktabs ``tabular`` with column spec ``columns``: its ``header``
+    cells, a rule, then ``rows``; every cell already LaTeX (escape text with
+    :func:`latex_escape`)."""
+    return [
+        f"\\begin{{tabular}}{{{columns}}}",
+        r"\toprule",
+        " & ".join(header) + r" \\",
+        r"\midrule",
+        *(" & ".join(row) + r" \\" for row in rows),
+        r"\bottomrule",
+        r"\end{tabular}",
+    ]
+
+
 def latex(comparison) -> str:
     """The all-pairs tables (all topics, then each macro section) as LaTeX (booktabs):
     means with superscript letters of the runs each is significantly better than, the
@@ -259,11 +275,11 @@ def latex(comparison) -> str:
             continue
         rows = common.pairs_rows(comparison, section.label, lambda text: f"\\textbf{{{text}}}")
         body = [
-            " & ".join(
-                [cells[0], latex_escape(cells[1])]
-                + [f"{t}$^{{{w}}}$" if w else t for t, w in cells[2:]]
-            )
-            + r" \\"
+            [
+                cells[0],
+                latex_escape(cells[1]),
+                *(f"{t}$^{{{w}}}$" if w else t for t, w in cells[2:]),
+            ]
             for cells in rows
         ]
         caption = " ".join(
@@ -279,13 +295,11 @@ def latex(comparison) -> str:
                     r"\begin{table}[t]",
                     r"\centering",
                     f"\\caption{{{latex_escape(caption)}}}",
-                    f"\\begin{{tabular}}{{cl{'r' * len(comparison.measures)}}}",
-                    r"\toprule",
-                    " & Run & " + " & ".join(latex_escape(m) for m in comparison.measures) + r" \\",
-                    r"\midrule",
-                    *body,
-                    r"\bottomrule",
-                    r"\end{tabular}",
+                    *booktabs(
+                        "cl" + "r" * len(comparison.measures),
+                        ["", "Run", *map(latex_escape, comparison.measures)],
+                        body,
+                    ),
                     r"\end{table}",
                 ]
             )

@@ -91,20 +91,18 @@ def _markdown(board: MeasureBoard) -> str:
 
 
 def _latex(board: MeasureBoard) -> str:
-    from ..renderers.comparison_text import latex_escape as _latex_escape
+    from ..renderers.comparison_text import booktabs, latex_escape
 
     header, rows = _rows(board)
     lines = [
         r"\begin{table}",
         r"\centering",
-        r"\caption{" + _latex_escape(_title(board)) + "}",
-        r"\begin{tabular}{l" + "r" * (len(header) - 1) + "}",
-        r"\toprule",
-        " & ".join(map(_latex_escape, header)) + r" \\",
-        r"\midrule",
-        *(" & ".join(map(_latex_escape, row)) + r" \\" for row in rows),
-        r"\bottomrule",
-        r"\end{tabular}",
+        r"\caption{" + latex_escape(_title(board)) + "}",
+        *booktabs(
+            "l" + "r" * (len(header) - 1),
+            [latex_escape(cell) for cell in header],
+            ([latex_escape(cell) for cell in row] for row in rows),
+        ),
         r"\end{table}",
     ]
     return "\n".join(lines) + "\n"
