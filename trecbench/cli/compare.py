@@ -17,7 +17,7 @@ from .evaluation_options import (
     memory_option,
     unjudged_threshold_option,
 )
-from .group import cli
+from .group import cli, given
 from .paths import INPUT_FILE, OUTPUT_FOLDER, QRELS_INPUT
 from .progress import TaskProgress, wanted
 from .report_options import manifest_options
@@ -143,12 +143,7 @@ def _typed_settings(command):
 def _refuse_correction_of_family_wise(statistics) -> None:
     """A family-wise test (Tukey HSD) is not corrected again: a --correction given with it
     would be silently ignored, so it is refused."""
-    from click.core import ParameterSource
-
-    given = click.get_current_context().get_parameter_source("correction")
-    if statistics.registered.family_wise and given is not ParameterSource.DEFAULT:
-        from ..errors import UsageError
-
+    if statistics.registered.family_wise and given("correction"):
         raise UsageError(
             f"--test {statistics.test} is family-wise over all pairs: its p-values are not "
             "corrected again; leave --correction out"

@@ -199,18 +199,12 @@ def _check_given(method: str, optimize: str | None, weighted: bool) -> None:
     """Refuse an option this call would not use (never silently dropped): --k for a method
     without k, --k or -w where --optimize chooses them, and --optimize's own options
     without it."""
-    from click.core import ParameterSource
-
     from ..errors import UsageError
     from ..fusion import method_name
     from ..runstudy.fusion_tuning import TUNED
+    from .group import given as given_options
 
-    ctx = click.get_current_context()
-    given = {
-        name
-        for name in ("k", "qrels", "folds", "seed", "step")
-        if ctx.get_parameter_source(name) is not ParameterSource.DEFAULT
-    }
+    given = given_options("k", "qrels", "folds", "seed", "step")
     method = method_name(method)
     if "k" in given and method != "rrf":
         raise UsageError(f"--k: {method} has no k (it is RRF's constant)")

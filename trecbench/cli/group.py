@@ -95,3 +95,12 @@ def cli(ctx: click.Context, debug: bool) -> None:
     _debug.set(debug)
     # every file the command reads is one of its inputs, which no output may replace
     ctx.with_resource(outputs.input_scope())
+
+
+def given(*names: str, ctx: click.Context | None = None) -> set[str]:
+    """Which of the options ``names`` of the running command (or of ``ctx``) were given
+    (on the command line or by environment), not left at their defaults."""
+    from click.core import ParameterSource
+
+    ctx = ctx or click.get_current_context()
+    return {name for name in names if ctx.get_parameter_source(name) is not ParameterSource.DEFAULT}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .group import cli
+from .group import cli, given
 from .paths import INPUT_FILE, OUTPUT_FILE
 from .shared_options import format_option, names_option, runs_argument
 
@@ -71,7 +71,7 @@ def pool(runs, depth, qrels, level, unjudged_grade, names, output_format, output
     from ..runstudy.pool import pool as compute
     from ..runstudy.text import pool_text
 
-    if qrels is None and _given("level"):
+    if qrels is None and given("level"):
         raise UsageError("-l goes with --qrels: without judgments no grade is counted")
     grade = unjudged_grade
     if grade is not None and (not grade or grade.split() != [grade]):
@@ -82,11 +82,3 @@ def pool(runs, depth, qrels, level, unjudged_grade, names, output_format, output
     outputs.write_file(output, result.to_text(unjudged_grade), inputs)
     click.echo(pool_text(result, output_format), nl=False)
     click.echo(f"wrote {output}: {counted(len(result.qid), 'document')}", err=True)
-
-
-def _given(option: str) -> bool:
-    """Whether ``option`` was given on the command line (not left at its default)."""
-    from click.core import ParameterSource
-
-    source = click.get_current_context().get_parameter_source(option)
-    return source is not ParameterSource.DEFAULT

@@ -404,7 +404,7 @@ def _unjudged_bounds(evaluation, qrels, flags):
     """Each run's values with its unjudged documents judged (conclusions.unjudged), with
     score's -l, -M, -J, -c and -N and the measures asked."""
     from ..conclusions.unjudged import unjudged_bounds
-    from ..html_report.documents import rereadable
+    from ..inputs.streams import rereadable
 
     runs = {run.name: run.path for run in evaluation.runs if run.path}
     if len(runs) != len(evaluation.runs) or not rereadable(runs.values()):

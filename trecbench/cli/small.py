@@ -8,7 +8,8 @@ from __future__ import annotations
 import functools
 
 import click
-from click.core import ParameterSource
+
+from .group import given
 
 # the parameters a small call may give; every other one is left at its default
 _TAKEN = frozenset(
@@ -31,11 +32,7 @@ def small_path(command):
 def small_score(ctx: click.Context) -> bool:
     """Whether the small path took the ``score`` call of ``ctx`` (and printed its text)."""
     params = ctx.params
-    if any(
-        ctx.get_parameter_source(name) is not ParameterSource.DEFAULT
-        for name in params
-        if name not in _TAKEN
-    ):
+    if given(*(name for name in params if name not in _TAKEN), ctx=ctx):
         return False
     # no progress to draw: it starts after a second, and the small path takes a tenth
     if len(params["runs"]) != 1 or params["output_format"] != "trec":

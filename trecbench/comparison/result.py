@@ -251,7 +251,7 @@ class Comparison:
         """``({run: file}, qrels file)`` when every run came from a file and one qrels file
         judged them all (what report.html's drill-down and the precision-recall curve read
         again; not standard input or a pipe, which the first read emptied), else None."""
-        from ..html_report.documents import rereadable
+        from ..inputs.streams import rereadable
 
         qrels = [item["path"] for item in self.inputs or [] if item.get("kind") == "qrels"]
         runs = {run: path for run, path in (self.run_inputs or {}).items() if path}

@@ -195,7 +195,7 @@ def with_unjudged_bounds(comparison):
     import dataclasses
 
     from ..errors import UsageError
-    from ..html_report.documents import rereadable
+    from ..inputs.streams import rereadable
 
     if not rereadable([path for path in (comparison.run_inputs or {}).values() if path]):
         raise UsageError(

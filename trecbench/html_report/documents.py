@@ -31,20 +31,6 @@ def _check_unchanged(path: str, recorded: Mapping | None) -> None:
         raise InputError(path, None, "changed since it was scored: the report would mix two files")
 
 
-def rereadable(sources) -> bool:
-    """Whether every run given by path can be read again: a regular file, not standard
-    input or a pipe (``-``, ``/dev/stdin``, ``<(...)``), which the first read emptied."""
-    import os
-    import stat
-
-    try:
-        return all(
-            stat.S_ISREG(os.stat(source).st_mode) for source in sources if isinstance(source, str)
-        )
-    except OSError:
-        return False
-
-
 def ranked_runs(runs: Mapping[str, object], records: Mapping[str, Mapping]) -> dict:
     """``{run: ranked table}`` (qid, docno, rank, score) of each run: a file (read again,
     refused if changed since it was scored) or a table already in memory."""

@@ -173,12 +173,13 @@ def comparison_html(
     require("bokeh", "the HTML report")
     from bokeh.resources import Resources
 
+    from ..inputs.streams import rereadable
     from . import documents
 
     values = _topic_values(comparison)
     docs, curves = {}, None
     # a run read from standard input cannot be read again: the page has no drill-down
-    if runs and qrels is not None and depth > 0 and documents.rereadable(runs.values()):
+    if runs and qrels is not None and depth > 0 and rereadable(runs.values()):
         from ..inputs import load_qrels
 
         judged = load_qrels(qrels).table

@@ -378,6 +378,18 @@ class Source:
 File = str | os.PathLike | Source
 
 
+def rereadable(sources) -> bool:
+    """Whether every input of ``sources`` given by path can be read again: a regular file,
+    not standard input or a pipe (``-``, ``/dev/stdin``, ``<(...)``), which the first read
+    emptied (inputs given as tables or dicts are not paths: nothing to read again)."""
+    try:
+        return all(
+            stat.S_ISREG(os.stat(source).st_mode) for source in sources if isinstance(source, str)
+        )
+    except OSError:
+        return False
+
+
 def path_of(file: File) -> str:
     """The path ``file`` names, an open :class:`Source`'s too."""
     return file.path if isinstance(file, Source) else str(file)
