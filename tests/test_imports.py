@@ -186,10 +186,14 @@ def _imported(args: list[str], files: dict[str, str], heavy: list[str]) -> list[
 
 
 # what `score` of a small plain run must not import either (issue 31: it is read and scored
-# without Arrow, trecbench.small_score): Arrow, and the packages that import it
+# without Arrow or numpy, trecbench.small_score): Arrow, numpy (its first import costs more
+# than scoring a 1,000-line run), and the packages that import them
 _NOT_ON_THE_PLAIN_SMALL_SCORE = [
     *_NOT_ON_THE_SMALL_PATH,
     "pyarrow",
+    "numpy",
+    "trecbench.sparse_measures",
+    "trecbench.kernels",
     "trecbench.arrow",
     "trecbench.inputs",
     "trecbench.evaluation",
