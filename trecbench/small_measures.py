@@ -16,13 +16,12 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .measure_requests import Request, planned
 
 
-@dataclass(frozen=True)
-class Topic:
+class Topic(NamedTuple):
     """One topic of a ranked run joined with its qrels: ``num_ret`` documents retrieved;
     ``hits``, ``(0-based rank, grade)`` of each retrieved document with a judgment, by
     rank; ``grades``, the grade of every judgment of the topic (retrieved or not)."""
