@@ -212,13 +212,17 @@ _NOT_ON_THE_PLAIN_SMALL_SCORE = [
     ],
 )
 def test_score_of_a_small_plain_run_imports_no_arrow(tmp_path, args):
+    assert _imported(args, _plain_files(tmp_path), _NOT_ON_THE_PLAIN_SMALL_SCORE) == []
+
+
+def _plain_files(tmp_path) -> dict[str, str]:
+    """A small plain qrels and run (5 topics, 40 documents each)."""
     qrels, run = tmp_path / "q.txt", tmp_path / "r.run"
     qrels.write_text("".join(f"{q} 0 d{d} {d % 3}\n" for q in range(5) for d in range(0, 40, 2)))
     run.write_text(
         "".join(f"{q} Q0 d{d} {d + 1} {1 - d / 40:.3f} t\n" for q in range(5) for d in range(40))
     )
-    files = {"QRELS": str(qrels), "RUN": str(run)}
-    assert _imported(args, files, _NOT_ON_THE_PLAIN_SMALL_SCORE) == []
+    return {"QRELS": str(qrels), "RUN": str(run)}
 
 
 # what the start-up of `score` on a small plain run must not import (issue 31): the output
@@ -239,10 +243,5 @@ _NOT_AT_SMALL_SCORE_START_UP = [
 
 
 def test_score_of_a_small_plain_run_starts_up_without_the_output_machinery(tmp_path):
-    qrels, run = tmp_path / "q.txt", tmp_path / "r.run"
-    qrels.write_text("".join(f"{q} 0 d{d} {d % 3}\n" for q in range(5) for d in range(0, 40, 2)))
-    run.write_text(
-        "".join(f"{q} Q0 d{d} {d + 1} {1 - d / 40:.3f} t\n" for q in range(5) for d in range(40))
-    )
-    args = ["score", "--format", "trec", "--measure", "P.5 map", str(qrels), str(run)]
-    assert _imported(args, {}, _NOT_AT_SMALL_SCORE_START_UP) == []
+    args = ["score", "--format", "trec", "--measure", "P.5 map", "QRELS", "RUN"]
+    assert _imported(args, _plain_files(tmp_path), _NOT_AT_SMALL_SCORE_START_UP) == []
