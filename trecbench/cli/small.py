@@ -42,6 +42,10 @@ def small_score(ctx: click.Context) -> bool:
         return False
     if params["names"] not in (None, "trec"):
         return False
+    from ..small_text import small_file
+
+    if not small_file(str(params["runs"][0])):
+        return False  # a large run: the general path imports nothing of the small one
     from ..small_score import score_small
 
     text = score_small(
