@@ -186,10 +186,14 @@ def _imported(args: list[str], files: dict[str, str], heavy: list[str]) -> list[
 
 
 # what `score` of a small plain run must not import either (issue 31: it is read and scored
-# without Arrow, trecbench.small_score): Arrow, and the packages that import it
+# without Arrow or numpy, trecbench.small_score): Arrow, numpy (its first import costs more
+# than scoring a 1,000-line run), and the packages that import them
 _NOT_ON_THE_PLAIN_SMALL_SCORE = [
     *_NOT_ON_THE_SMALL_PATH,
     "pyarrow",
+    "numpy",
+    "trecbench.sparse_measures",
+    "trecbench.kernels",
     "trecbench.arrow",
     "trecbench.inputs",
     "trecbench.evaluation",
@@ -208,10 +212,36 @@ _NOT_ON_THE_PLAIN_SMALL_SCORE = [
     ],
 )
 def test_score_of_a_small_plain_run_imports_no_arrow(tmp_path, args):
+    assert _imported(args, _plain_files(tmp_path), _NOT_ON_THE_PLAIN_SMALL_SCORE) == []
+
+
+def _plain_files(tmp_path) -> dict[str, str]:
+    """A small plain qrels and run (5 topics, 40 documents each)."""
     qrels, run = tmp_path / "q.txt", tmp_path / "r.run"
     qrels.write_text("".join(f"{q} 0 d{d} {d % 3}\n" for q in range(5) for d in range(0, 40, 2)))
     run.write_text(
         "".join(f"{q} Q0 d{d} {d + 1} {1 - d / 40:.3f} t\n" for q in range(5) for d in range(40))
     )
-    files = {"QRELS": str(qrels), "RUN": str(run)}
-    assert _imported(args, files, _NOT_ON_THE_PLAIN_SMALL_SCORE) == []
+    return {"QRELS": str(qrels), "RUN": str(run)}
+
+
+# what the start-up of `score` on a small plain run must not import (issue 31): the output
+# machinery (trecbench.outputs: hashlib, tempfile, shutil; the report's provenance), opened
+# only by a call that writes a file, and difflib, only for a name to suggest (click imports
+# it to suggest an option whenever a short option is parsed, so no short option here)
+_NOT_AT_SMALL_SCORE_START_UP = [
+    *_NOT_ON_THE_PLAIN_SMALL_SCORE,
+    "trecbench.outputs",
+    "trecbench.provenance",
+    "trecbench.publication",
+    "trecbench.report",
+    "hashlib",
+    "tempfile",
+    "shutil",
+    "difflib",
+]
+
+
+def test_score_of_a_small_plain_run_starts_up_without_the_output_machinery(tmp_path):
+    args = ["score", "--format", "trec", "--measure", "P.5 map", "QRELS", "RUN"]
+    assert _imported(args, _plain_files(tmp_path), _NOT_AT_SMALL_SCORE_START_UP) == []

@@ -4,9 +4,10 @@ Most evaluations are small (a TREC track's 50 topics, a few hundred test cases),
 1,000-line run nearly all of the general path's time is start-up: importing Arrow takes
 longer than reading and scoring the file. This path reads both files with
 :mod:`trecbench.small_text`, ranks the run in trec_eval's order (score descending as
-float32, then docno descending) and computes the fast engine's measures with its numpy
-core (:mod:`trecbench.sparse_measures`), so its values are the general path's, bit for
-bit, and trec_format prints them.
+float32, then docno descending) and computes the fast engine's trec_eval families in pure
+Python (:mod:`trecbench.small_measures`: numpy's first import alone costs more than
+scoring a 1,000-line run), with the same floating-point operations as the fast engine, so
+its values are the general path's, bit for bit, and trec_format prints them.
 
 It takes only the calls where the general path has nothing to say but the numbers: plain
 files (:func:`trecbench.small_text.read_plain`), measures of trec_eval's families the fast
@@ -20,21 +21,22 @@ from __future__ import annotations
 
 import math
 import warnings
-from dataclasses import dataclass, field
+from array import array
+from typing import NamedTuple
 
-import numpy as np
-
-from . import small_text, sparse_measures
+from . import small_measures, small_text
 from .errors import TrecbenchError
+from .measure_requests import FAMILIES, plan_requests, requests_for
 from .measures import MEAN, NUM_REL, SUM, Measure, parse_measures, presentation_order, registry
 from .renderers import trec_format
 
-_LARGEST_SCORE = 3.4e38  # beyond it a score is infinite as float32 (numpy would warn)
+_LARGEST_SCORE = 3.4e38  # beyond it a score is infinite as float32 (the general path warns)
 _NEARLY_ALL = 0.9  # evaluation.results.NEARLY_ALL: where an unjudged warning may be due
 
 
-@dataclass(frozen=True)
-class _Column:
+# the views trec_format reads are named tuples: a dataclass costs a call of this path
+# about 0.5 ms to create, a named tuple a fifth of it
+class _Column(NamedTuple):
     """What :mod:`trecbench.trec_format` reads of a column: its trec_eval label and how it
     is summarised (every column here has a per-topic value)."""
 
@@ -46,32 +48,30 @@ class _Column:
         return self.label
 
 
-@dataclass
-class _Run:
+class _Run(NamedTuple):
     """What :mod:`trecbench.trec_format` reads of one run's result."""
 
     qids: list[str]
-    values: dict[str, np.ndarray]
+    values: dict[str, list[float]]
     summary: dict[str, float | int]
     name: str = ""
     traces: None = None
     complete: bool = True
 
 
-@dataclass(frozen=True)
-class _Settings:
+class _Settings(NamedTuple):
     """What :mod:`trecbench.renderers.trec_format` reads of the settings: this path takes
     no ``-Z`` (evaluation.settings imports Arrow, which this path avoids)."""
 
     zscores: bool = False
 
 
-@dataclass
-class _Evaluation:
+class _Evaluation(NamedTuple):
+    """What :func:`trecbench.renderers.trec_format.render_trec` reads of an evaluation."""
+
     columns: list[_Column]
     runs: list[_Run]
-    options: dict = field(default_factory=dict)
-    settings: _Settings = field(default_factory=_Settings)
+    settings: _Settings = _Settings()
 
 
 def score_small(
@@ -80,6 +80,16 @@ def score_small(
     """trec_eval's text (``-q``: ``per_query``; ``-n``: not ``summary``) of ``run`` scored
     against ``qrels`` on ``measures`` (None: the KPI preset), exactly as ``trecbench score``
     prints it; None when the call is not one this path takes (see the module docstring)."""
+    evaluation = small_evaluation(qrels, run, measures)
+    if evaluation is None:
+        return None
+    return trec_format.render_trec(evaluation, per_query=per_query, summary=summary)
+
+
+def small_evaluation(qrels: str, run: str, measures: list[str] | None) -> _Evaluation | None:
+    """What :func:`score_small` prints, as trec_format reads it (its one run's ``values``
+    per topic and ``summary``: the general path's, bit for bit); None when the call is
+    not one this path takes."""
     if "-" in (qrels, run) or qrels.startswith("irds:"):  # standard input, a dataset id
         return None
     if not small_text.small_file(run):
@@ -90,25 +100,24 @@ def score_small(
     if not lines:
         return None
     qids = sorted({line[0] for line in judgments})
-    grades = np.array([int(line[2]) for line in judgments], np.int64)
-    judged = dict(zip(((line[0], line[1]) for line in judgments), grades.tolist(), strict=True))
+    judged = {(qid, docno): int(grade) for qid, docno, grade in judgments}
     if len(judged) < len(judgments) or {line[0] for line in lines} != set(qids):
         return None  # a duplicate judgment, or topics in one file only: warnings are due
-    where = {qid: index for index, qid in enumerate(qids)}
-    judged_topic = np.array([where[line[0]] for line in judgments], np.int64)
-    if (np.bincount(judged_topic[grades >= 1], minlength=len(qids)) == 0).any():
+    grades: dict[str, list[int]] = {qid: [] for qid in qids}
+    for (qid, _), grade in judged.items():
+        grades[qid].append(grade)
+    if any(max(topic) < 1 for topic in grades.values()):
         return None  # a topic without a relevant document
-    sparse = _sparse_ranking(lines, where, judged, judged_topic, grades)
-    if sparse is None or _unjudged_warning_possible(sparse, ordered):
+    topics = _ranked_topics(lines, judged, grades)
+    if topics is None or _unjudged_warning_possible(topics, ordered):
         return None
-    plan, levels = sparse_measures.plan_requests(ordered, 1, int(grades.max()))
-    produced = sparse_measures.planned_values(sparse, plan, levels)
-    result = _result(qids, ordered, produced)
+    largest = max(max(topic) for topic in grades.values())
+    plan, levels = plan_requests(ordered, 1, largest)
+    result = _result(qids, ordered, small_measures.planned_values(topics, plan, levels))
     if result is None:
         return None
     columns, values, means = result
-    evaluation = _Evaluation(columns, [_Run(qids, values, means)])
-    return trec_format.render_trec(evaluation, per_query=per_query, summary=summary)
+    return _Evaluation(columns, [_Run(qids, values, means)])
 
 
 def _fast_measures(measures: list[str] | None) -> list[Measure] | None:
@@ -123,48 +132,47 @@ def _fast_measures(measures: list[str] | None) -> list[Measure] | None:
     if warned:
         return None  # a parameter outside its domain: the general path warns once
     for measure in ordered:
-        requests = sparse_measures.requests_for(measure)
+        requests = requests_for(measure)
         if registry.find(measure.family) is None or requests is None:
             return None
-        if any(family not in sparse_measures.FAMILIES for family, _ in requests):
+        if any(family not in FAMILIES for family, _ in requests):
             return None
     return ordered
 
 
-def _sparse_ranking(lines, where, judged, judged_topic, grades):
-    """The run in trec_eval's order as the fast engine's sparse view, or None for a
-    duplicate document or a score float32 cannot hold."""
+def _ranked_topics(lines, judged, grades) -> list[small_measures.Topic] | None:
+    """Each topic of the run (in ``grades``' order) ranked in trec_eval's order, score
+    descending as float32 then docno descending, as a :class:`small_measures.Topic`; None
+    for a duplicate document or a score float32 cannot hold."""
     if len({(line[0], line[1]) for line in lines}) < len(lines):
         return None
-    scores = np.array([float(line[2]) for line in lines], np.float64)
-    if not (np.abs(scores) < _LARGEST_SCORE).all():
+    scores = [float(line[2]) for line in lines]
+    if not all(abs(score) < _LARGEST_SCORE for score in scores):
         return None
-    topic = np.array([where[line[0]] for line in lines], np.int64)
-    docnos = sorted({line[1] for line in lines})  # ASCII: str order is byte order
-    docno_rank = dict(zip(docnos, range(len(docnos)), strict=True))
-    docno_key = np.array([docno_rank[line[1]] for line in lines], np.int64)
-    order = np.lexsort((-docno_key, -scores.astype(np.float32), topic))
-    num_ret = np.bincount(topic, minlength=len(where))
-    first = np.cumsum(num_ret) - num_ret
-    pos = np.empty(len(lines), np.int64)
-    pos[order] = np.arange(len(lines)) - first[topic[order]]
-    rel = np.array([judged.get((line[0], line[1]), -(1 << 62)) for line in lines], np.int64)
-    hits = np.flatnonzero(rel != -(1 << 62))
-    hits = hits[np.lexsort((pos[hits], topic[hits]))]
-    return sparse_measures.SparseRanking(
-        num_ret, topic[hits], pos[hits], rel[hits], judged_topic, grades
-    )
+    ranked: dict[str, list] = {qid: [] for qid in grades}
+    for line, score in zip(lines, array("f", scores), strict=True):  # float32, as trec_eval
+        ranked[line[0]].append((score, line[1]))
+    topics = []
+    for qid, documents in ranked.items():
+        documents.sort(reverse=True)  # ASCII docnos: str order is byte order
+        hits = tuple(
+            (pos, judged[qid, docno])
+            for pos, (_, docno) in enumerate(documents)
+            if (qid, docno) in judged
+        )
+        topics.append(small_measures.Topic(len(documents), hits, tuple(grades[qid])))
+    return topics
 
 
-def _unjudged_warning_possible(sparse, measures: list[Measure]) -> bool:
+def _unjudged_warning_possible(topics, measures: list[Measure]) -> bool:
     """Whether the general path might warn that the run's documents are mostly unjudged:
     it needs nothing judged within the deepest rank a measure looks at in nearly every
     topic, so no warning is due when fewer topics have nothing judged within the
     shallowest cutoff (a topic with a judgment there has one deeper too)."""
-    cutoffs = [k for m in measures for _, k in sparse_measures.requests_for(m) if k is not None]
+    cutoffs = [k for m in measures for _, k in requests_for(m) if k is not None]
     depth = min(cutoffs, default=math.inf)
-    seen = np.bincount(sparse.hit_topic[sparse.hit_pos < depth], minlength=sparse.n_topics)
-    return (seen == 0).sum() >= _NEARLY_ALL * sparse.n_topics
+    unseen = len([topic for topic in topics if not topic.hits or topic.hits[0][0] >= depth])
+    return unseen >= _NEARLY_ALL * len(topics)
 
 
 def _result(qids, measures, produced):
@@ -176,7 +184,7 @@ def _result(qids, measures, produced):
             if display in seen:  # two spellings of one value (success.10, HitRate@10)
                 continue
             seen.add(display)
-            total = float(np.cumsum(value)[-1])
+            total = small_measures.sequential(value)
             if measure.summary == MEAN:
                 means[label] = total / len(qids)
             elif measure.summary in (SUM, NUM_REL):

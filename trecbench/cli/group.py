@@ -11,13 +11,17 @@ import importlib
 
 import click
 
-from .. import __version__, outputs
+from .. import __version__
 from ..errors import ExitCode
 
 WORKFLOW = (
     "convert", "validate", "score", "compare", "power", "agree", "fuse", "benchmark",
     "leaderboard", "similarity", "pool", "diff", "measures",
 )  # fmt: skip
+# commands that open their input scope themselves (:func:`open_input_scope`), once they
+# know they need one: score's small path reads two files and writes only standard output,
+# and trecbench.outputs (hashlib, json, shutil, tempfile) would cost it a tenth of its time
+SCOPE_THEIR_OWN = frozenset({"score"})
 
 _debug: contextvars.ContextVar[bool] = contextvars.ContextVar("trecbench_debug", default=False)
 
@@ -93,7 +97,16 @@ def cli(ctx: click.Context, debug: bool) -> None:
       trecbench score qrels/hpo-demo.qrels runs/tfidf-char.run
     """
     _debug.set(debug)
-    # every file the command reads is one of its inputs, which no output may replace
+    if ctx.invoked_subcommand not in SCOPE_THEIR_OWN:
+        open_input_scope(ctx)
+
+
+def open_input_scope(ctx: click.Context) -> None:
+    """Make every file read while ``ctx`` runs one of the call's inputs, which no output
+    may replace (:func:`trecbench.outputs.input_scope`). Parsing the command line reads no
+    file, so a command may open it in its callback (:data:`SCOPE_THEIR_OWN`)."""
+    from .. import outputs
+
     ctx.with_resource(outputs.input_scope())
 
 

@@ -12,7 +12,6 @@ from pathlib import Path
 
 import click
 
-from .. import outputs
 from ..errors import InputError, OutputError
 
 
@@ -57,6 +56,8 @@ class OutputFile(click.ParamType):
         path = os.fsdecode(value)
         if path == "-":
             raise OutputError("-: give a file name (this output cannot go to standard output)")
+        from .. import outputs  # only for a command writing a file (hashlib, json, tempfile)
+
         return outputs.check_target(path)
 
 

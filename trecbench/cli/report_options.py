@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import click
 
-from ..report import parse_meta
 from .paths import OUTPUT_FILE
 
 
@@ -36,7 +35,7 @@ def manifest_options(command):
                 "meta",
                 metavar="KEY=VALUE",
                 multiple=True,
-                callback=lambda ctx, param, value: parse_meta(value),
+                callback=_meta,
                 help="Experiment metadata for the report and manifest (repeatable), e.g. "
                 "--meta model=bm25 --meta index=snap-2024-05.",
             ),
@@ -57,3 +56,13 @@ def report_options(command):
         "with sha256, versions.",
     )
     return report(manifest_options(command))
+
+
+def _meta(ctx, param, value) -> dict[str, str]:
+    """``--meta`` pairs as a dict (click calls this without pairs too: trecbench.report,
+    with provenance's hashlib, is imported only for pairs to check)."""
+    if not value:
+        return {}
+    from ..report import parse_meta
+
+    return parse_meta(value)

@@ -9,7 +9,7 @@ import functools
 
 import click
 
-from .group import given
+from .group import given, open_input_scope
 
 # the parameters a small call may give; every other one is left at its default
 _TAKEN = frozenset(
@@ -18,12 +18,15 @@ _TAKEN = frozenset(
 
 
 def small_path(command):
-    """``score``'s callback, unless the small path takes the call (and prints its text)."""
+    """``score``'s callback, unless the small path takes the call (and prints its text);
+    the general path runs in the input scope (score is in ``group.SCOPE_THEIR_OWN``)."""
 
     @functools.wraps(command)
     def callback(**params):
-        if small_score(click.get_current_context()):
+        ctx = click.get_current_context()
+        if small_score(ctx):
             return None
+        open_input_scope(ctx)
         return command(**params)
 
     return callback
@@ -39,6 +42,10 @@ def small_score(ctx: click.Context) -> bool:
         return False
     if params["names"] not in (None, "trec"):
         return False
+    from ..small_text import small_file
+
+    if not small_file(str(params["runs"][0])):
+        return False  # a large run: the general path imports nothing of the small one
     from ..small_score import score_small
 
     text = score_small(

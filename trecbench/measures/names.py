@@ -27,7 +27,6 @@ trec_eval spellings, whose numbers are trec_eval's whatever the values, warned a
 
 from __future__ import annotations
 
-import difflib
 import re
 import warnings
 from collections.abc import Iterable
@@ -238,6 +237,8 @@ def _suggest(text: str, version: str | None) -> str:
         for spelling in (d.trec_name, d.label, *d.aliases, d.name, d.ir_measures, d.display):
             if spelling is not None:
                 spellings[spelling.lower()] = spelling
+    import difflib  # only for a name to suggest for (a tenth of the measures' import)
+
     close = difflib.get_close_matches(name.lower(), list(spellings), n=4, cutoff=0.6)
     hint = "; `trecbench measures` lists them all"
     if not close:

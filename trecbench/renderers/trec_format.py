@@ -9,9 +9,7 @@ formatting rounds exactly like C's ``printf``.
 
 from __future__ import annotations
 
-import json
 import math
-from urllib.parse import quote
 
 from ..errors import OutputError
 from ..measures import COUNTS, RUNID, STRING
@@ -28,6 +26,8 @@ def escape_text(text, also: str = "") -> str:
     text = str(text)
     if text.isprintable() and "%" not in text and not any(c in text for c in also):
         return text
+    from urllib.parse import quote  # only for text to escape
+
     return "".join(
         quote(c, safe="") if c == "%" or c in also or not c.isprintable() else c for c in text
     )
@@ -242,4 +242,6 @@ def render_json(
     }
     if groups:
         document["groups"] = groups
+    import json  # only for --format json
+
     return json.dumps(document, indent=1, default=str) + "\n"
