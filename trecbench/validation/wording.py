@@ -64,9 +64,7 @@ def rank_gap(topic: str, before: int, rank: int) -> str:
 
 
 def score_up(topic: str, score: float, previous: float) -> str:
-    return (
-        f"score {show(score)} is higher than the one before ({show(previous)}) in topic {topic}"
-    )
+    return f"score {show(score)} is higher than the one before ({show(previous)}) in topic {topic}"
 
 
 def rank_against_score(topic: str, rank, score: float, before_rank, before_score: float) -> str:
@@ -107,6 +105,5 @@ def duplicate_judgment(docno: str, topic: str, first_line: int, a: str, b: str) 
 
 def no_relevant(topic: str, level: int) -> str:
     return (
-        f"topic {topic} has no relevant document (grade >= {level}): it scores 0 on every "
-        "measure"
+        f"topic {topic} has no relevant document (grade >= {level}): it scores 0 on every measure"
     )
