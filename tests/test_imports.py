@@ -208,10 +208,40 @@ _NOT_ON_THE_PLAIN_SMALL_SCORE = [
     ],
 )
 def test_score_of_a_small_plain_run_imports_no_arrow(tmp_path, args):
+    assert _imported(args, _plain_files(tmp_path), _NOT_ON_THE_PLAIN_SMALL_SCORE) == []
+
+
+def _plain_files(tmp_path) -> dict[str, str]:
+    """A small plain qrels and run (5 topics, 40 documents each)."""
     qrels, run = tmp_path / "q.txt", tmp_path / "r.run"
     qrels.write_text("".join(f"{q} 0 d{d} {d % 3}\n" for q in range(5) for d in range(0, 40, 2)))
     run.write_text(
         "".join(f"{q} Q0 d{d} {d + 1} {1 - d / 40:.3f} t\n" for q in range(5) for d in range(40))
     )
-    files = {"QRELS": str(qrels), "RUN": str(run)}
-    assert _imported(args, files, _NOT_ON_THE_PLAIN_SMALL_SCORE) == []
+    return {"QRELS": str(qrels), "RUN": str(run)}
+
+
+# what `validate` of small plain files must not import (issue 31: trecbench.validation.small
+# checks them with Python lists): Arrow, numpy, and the readers and checkers that import them
+_NOT_ON_THE_PLAIN_SMALL_VALIDATE = [
+    *_NOT_ON_THE_SMALL_PATH,
+    "pyarrow",
+    "numpy",
+    "trecbench.arrow",
+    "trecbench.inputs",
+    "trecbench.ranking",
+    "trecbench.validation.api",
+    "trecbench.validation.checker",
+]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["validate", "RUN"],
+        ["validate", "--qrels", "QRELS", "RUN", "--format", "json", "--profile", "strict"],
+        ["validate", "--qrels", "QRELS", "--max-depth", "100", "--min-depth", "5", "RUN"],
+    ],
+)
+def test_validate_of_small_plain_files_imports_no_arrow_nor_numpy(tmp_path, args):
+    assert _imported(args, _plain_files(tmp_path), _NOT_ON_THE_PLAIN_SMALL_VALIDATE) == []

@@ -99,12 +99,16 @@ def validate(
       trecbench validate run.txt --fix run.fixed.tsv --fix-tag myrun
       cat run.txt | trecbench validate -
     """
+    _check_arguments(runs, qrels, fix_out, fix_tag)
+    runs, qrels, topics = _stdin_named([*runs, qrels, topics], len(runs))
+    small = (runs, qrels, profile, max_depth, min_depth, tag_is_filename, fmt, show)
+    # on a terminal the general path draws progress bars
+    if not (topics or docid_regex or fix_out or wanted(quiet)) and _small_path(*small):
+        return
     from .. import validation as v
     from ..inputs.streams import Source
     from ..validation import report
 
-    _check_arguments(runs, qrels, fix_out, fix_tag)
-    runs, qrels, topics = _stdin_named([*runs, qrels, topics], len(runs))
     if fix_out is not None:  # before the validation: an input is never the fixed run
         outputs.check_target(fix_out, [*runs, qrels, topics])
     if docid_regex is not None:
@@ -164,6 +168,27 @@ def validate(
             click.echo(f"{fix_out}: {report.summary_line([verify.result])}")
     if failed:
         raise SystemExit(ExitCode.INPUT)  # the exit code of a malformed input everywhere
+
+
+def _small_path(runs, qrels, profile, max_depth, min_depth, tag_is_filename, fmt, show) -> bool:
+    """Whether the small path (:mod:`trecbench.validation.small`: small plain files, no
+    Arrow) took the call, and printed what the general path would; exit 2 on errors."""
+    from ..validation import report
+    from ..validation.rules import PROFILES
+    from ..validation.small import SmallSettings, validate_small
+
+    depth = PROFILES[profile].max_depth if max_depth is None else max_depth
+    settings = SmallSettings(profile, depth, min_depth, tag_is_filename)
+    results = validate_small(runs, qrels, settings)
+    if results is None:
+        return False
+    if fmt == "text":
+        _print_text(results, show)
+    else:
+        click.echo(report.to_json(results))
+    if any(not result.ok for result in results):
+        raise SystemExit(ExitCode.INPUT)
+    return True
 
 
 def _check_arguments(runs, qrels, fix_out, fix_tag) -> None:

@@ -1,4 +1,5 @@
-"""Checks of a run against other files: ``--topics`` (R4, R5) and qrels (X1-X5).
+"""Checks of a run against what is known of it: ``--topics`` (R4, R5), qrels (X1-X5), its
+file name (R19: :func:`run_name`) and ``--min-depth`` (R9).
 
 :class:`~.findings.QrelsInfo` is what the run checks need from the qrels, collected once by
 the qrels checker (or :func:`qrels_info` from a typed table) and shared by every run of a
@@ -7,19 +8,24 @@ call.
 
 from __future__ import annotations
 
-import numpy as np
-import pyarrow as pa
-import pyarrow.compute as pc
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
 
-from .. import arrow
-from ..ranking import rank_run
-from .checker import pair_text
 from .findings import Collector, QrelsInfo
+
+if TYPE_CHECKING:  # imported where used: the small path (.small) runs without them
+    import numpy as np
+    import pyarrow as pa
 
 
 def qrels_info(qrels: pa.Table) -> QrelsInfo:
     """Topics of a typed qrels table (:func:`trecbench.inputs.trec_text.qrels_table`) for
     run checks."""
+    import numpy as np
+
+    from .. import arrow
+
     groups = arrow.Groups(qrels.column("qid"))
     qids = groups.keys.to_pylist()
     best = dict(zip(qids, groups.reduce(np.maximum, qrels.column("rel")).tolist(), strict=True))
@@ -42,6 +48,14 @@ def count_unjudged(
 ) -> tuple[int, int]:
     """X4's counts for whole topic blocks: unjudged and all documents in the top 10 (in
     trec_eval's order) of the topics the qrels have. ``codes`` index rows into ``names``."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from .. import arrow
+    from ..ranking import rank_run
+    from .checker import pair_text
+
     in_qrels = np.array([n in qrels.topics for n in names], bool)
     keep = np.flatnonzero(in_qrels[codes] & ~np.isnan(score))
     if not len(keep):
@@ -139,3 +153,28 @@ def against_qrels(
             f"{count} of {total} documents in the top 10 of judged topics are unjudged "
             f"({100 * count / total:.1f}%)",
         )
+
+
+def too_shallow(
+    report: Collector, min_depth: int, counts: dict[str, int], first: dict[str, int]
+) -> None:
+    """R9.shallow: topics with fewer than ``min_depth`` documents (``counts``, ``first``:
+    documents and first line of each run topic)."""
+    shallow = [q for q, n in counts.items() if n < min_depth]
+    report.add_many(
+        "R9.shallow",
+        [first[q] for q in shallow],
+        "qid",
+        lambda i: (
+            f"topic {shallow[i]} has {counts[shallow[i]]} documents, fewer than "
+            f"--min-depth {min_depth}"
+        ),
+    )
+
+
+def run_name(path: str | os.PathLike) -> str:
+    """A run file's name without the usual extensions (``bm25.run.gz`` -> ``bm25``)."""
+    name = Path(path).name
+    for suffix in (".gz", ".run", ".trec", ".txt", ".tsv", ".res"):
+        name = name.removesuffix(suffix)
+    return name

@@ -16,7 +16,7 @@ from ..inputs import trec_text
 from ..inputs.trec_text import Tokens
 from . import wording
 from .checker import Checker, classify, segment_starts
-from .cross_checks import against_qrels, against_topics
+from .cross_checks import against_qrels, against_topics, too_shallow
 from .findings import Collector, QrelsInfo
 from .rules import TAG_PATTERN
 from .run_topics import Rows, TopicChecks
@@ -193,16 +193,7 @@ class RunChecker(Checker):
             self.report.add("R9.empty", None, None, "no data lines")
         counts, first = self.blocks.counts_by_topic, self.blocks.first_line
         if self.min_depth is not None:
-            shallow = [q for q, n in counts.items() if n < self.min_depth]
-            self.report.add_many(
-                "R9.shallow",
-                [first[q] for q in shallow],
-                "qid",
-                lambda i: (
-                    f"topic {shallow[i]} has {counts[shallow[i]]} documents, fewer than "
-                    f"--min-depth {self.min_depth}"
-                ),
-            )
+            too_shallow(self.report, self.min_depth, counts, first)
         if self.topics is not None:
             against_topics(self.report, self.topics, counts, first)
         if self.qrels is not None:

@@ -1,0 +1,199 @@
+"""The small path of ``validate`` (trecbench.validation.small) against the general path:
+seeded random and mutated small files, every report format byte for byte, exit codes."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from click.testing import CliRunner
+
+from trecbench.cli import cli
+from trecbench.validation import report, validate_files
+from trecbench.validation.rules import PROFILES
+from trecbench.validation.small import SmallSettings, validate_small
+
+SCORES = ["1", "1.0", "0.5", "2e0", "1.00000001", "1.00000002", "-0.0", "0", "3E1", ".5", "7."]
+
+
+def _scores(rng: random.Random, n: int) -> list[str]:
+    """Descending scores, with ties, float32-only ties, rises and odd spellings."""
+    value, out = 30.0, []
+    for _ in range(n):
+        roll = rng.random()
+        if roll < 0.15:
+            out.append(rng.choice(SCORES))
+            continue
+        if roll < 0.25 and out:
+            out.append(out[-1])  # a tie
+            continue
+        value += rng.choice([-1.5, -0.25, -1e-7, 0.0, 0.5]) if roll < 0.35 else -rng.random()
+        out.append(repr(round(value, rng.choice([2, 4, 9]))))
+    return out
+
+
+def _ranks(rng: random.Random, n: int) -> list[int]:
+    ranks = list(range(1, n + 1))
+    roll = rng.random()
+    if roll < 0.1:
+        ranks = [r - 1 for r in ranks]  # zero-based
+    elif roll < 0.2 and n > 2:
+        ranks[rng.randrange(1, n)] += rng.choice([1, 3])  # a gap or a repeat
+    elif roll < 0.3:
+        rng.shuffle(ranks)
+    elif roll < 0.35 and n > 1:
+        ranks[rng.randrange(n)] = ranks[0]
+    return ranks
+
+
+def _run_text(rng: random.Random, separator: str) -> str:
+    numeric = rng.random() < 0.6
+    topics = rng.sample(range(1, 40), rng.randint(1, 8))
+    if rng.random() < 0.6:
+        topics.sort()
+    names = [str(t) if numeric else rng.choice(["q", "T", "a"]) + str(t) for t in topics]
+    if rng.random() < 0.1:
+        names.append(names[0])  # a topic that comes back: the small path declines
+    tags = ["run1"] if rng.random() < 0.8 else ["run1", "run2", "bad!tag", "x" * 30]
+    lines = []
+    for name in names:
+        n = rng.randint(1, 25)
+        docnos = [f"d{rng.randrange(60)}" for _ in range(n)]
+        for docno, rank, score in zip(docnos, _ranks(rng, n), _scores(rng, n), strict=True):
+            q0 = "Q0" if rng.random() < 0.97 else rng.choice(["0", "q0"])
+            fields = [name, q0, docno, str(rank), score, rng.choice(tags)]
+            lines.append(separator.join(fields))
+    return "\n".join(lines) + "\n"
+
+
+def _qrels_text(rng: random.Random, run: str, separator: str) -> str:
+    rows = [line.split(separator) for line in run.splitlines()]
+    topics = list(dict.fromkeys(row[0] for row in rows))
+    lines = []
+    for topic in topics[: rng.randint(0, len(topics))] + ["999"]:
+        for _ in range(rng.randint(1, 8)):
+            grade = str(rng.choice([0, 0, 1, 2, 1, 10]))
+            lines.append(separator.join([topic, "0", f"d{rng.randrange(60)}", grade]))
+    return "\n".join(lines) + "\n"
+
+
+def _reports(results) -> list[str]:
+    texts = [report.to_json(results), report.summary_line(results)]
+    for show in (0, 1, 5):
+        texts += ["\n".join(report.text_lines(result, show)) for result in results]
+    return texts
+
+
+def test_small_path_reports_are_the_general_paths(tmp_path):
+    rng = random.Random(31)
+    taken = 0
+    for case in range(160):
+        separator = "\t" if case % 3 == 0 else " "
+        run = tmp_path / f"r{case}.run"
+        qrels = tmp_path / f"q{case}.qrels"
+        text = _run_text(rng, separator)
+        run.write_text(text)
+        qrels.write_text(_qrels_text(rng, text, separator))
+        profile = rng.choice(list(PROFILES))
+        depth = rng.choice([None, 5, 20])
+        min_depth = rng.choice([None, 3])
+        with_qrels = rng.random() < 0.6
+        settings = SmallSettings(
+            profile,
+            PROFILES[profile].max_depth if depth is None else depth,
+            min_depth,
+            tag_is_filename=case % 5 == 0,
+        )
+        small = validate_small([run], qrels if with_qrels else None, settings)
+        if small is None:
+            continue
+        taken += 1
+        general = validate_files(
+            [run],
+            qrels=qrels if with_qrels else None,
+            profile=profile,
+            max_depth=settings.max_depth,
+            min_depth=min_depth,
+            tag_is_filename=settings.tag_is_filename,
+        )
+        assert _reports(small) == _reports(general), (case, text)
+        assert [r.check_counts for r in small] == [r.check_counts for r in general]
+    assert taken > 120  # the small path takes nearly every case (a test that can fail)
+
+
+def test_findings_of_every_kind_are_compared(tmp_path):
+    """The random cases above reach every rule the small path reports."""
+    rng = random.Random(31)
+    seen = set()
+    for case in range(160):
+        separator = "\t" if case % 3 == 0 else " "
+        run, qrels = tmp_path / "r.run", tmp_path / "q.qrels"
+        text = _run_text(rng, separator)
+        run.write_text(text)
+        qrels.write_text(_qrels_text(rng, text, separator))
+        results = validate_small([run], qrels, SmallSettings("default", 5, 3, True))
+        for result in results or ():
+            seen.update(result.check_counts)
+    assert seen >= {
+        "R3", "R7", "R8", "R9.shallow", "R11.unique", "R11.sequence", "R13", "R14",
+        "R15.tie", "R15.float32", "R16", "R17", "R18", "R19", "R20.order",
+        "X1", "X2", "X4", "Q5", "Q7",
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1 Q0 d1 1 1.5 t\n2 Q0 d1 1 2 t\n1 Q0 d2 2 1 t\n",  # a topic comes back
+        "1 Q0 d1 1 1e39 t\n",  # beyond float32
+        "1 Q0 d1 1234567890123456789 1 t\n",  # a rank beyond int64
+        "1 Q0 d1 1 1 t\n1\tQ0 d2 2 1 t\n",  # two separators
+        "1 Q0 d1 1 1 t",  # no final newline
+        "#1 Q0 d1 1 1 t\n",  # a comment
+        "1 Q0 d1 1 1 t extra\n",  # seven fields
+    ],
+)
+def test_what_the_small_path_declines(tmp_path, text):
+    run = tmp_path / "r.run"
+    run.write_text(text)
+    assert validate_small([run], None, SmallSettings("default", 1000)) is None
+
+
+def test_more_than_100_tags_are_declined(tmp_path):
+    run = tmp_path / "r.run"
+    run.write_text("".join(f"1 Q0 d{i} {i + 1} {200 - i} t{i}\n" for i in range(101)))
+    assert validate_small([run], None, SmallSettings("default", 1000)) is None
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_the_command_prints_and_exits_as_the_general_path(tmp_path, monkeypatch, fmt):
+    run, qrels = tmp_path / "r.run", tmp_path / "q.qrels"
+    run.write_text("1 Q0 d1 1 2 a\n1 Q0 d1 2 3 b\n2 Q0 d2 1 1 a\n")  # R7, R13, R14, R17
+    qrels.write_text("1 0 d1 1\n1 0 d1 2\n3 0 d3 0\n")  # Q5, Q7
+    arguments = ["validate", str(run), "--qrels", str(qrels), "--format", fmt, "--show", "1"]
+    small = CliRunner().invoke(cli, arguments)
+    from trecbench.validation import small as module
+
+    monkeypatch.setattr(module, "validate_small", lambda *_: None)
+    general = CliRunner().invoke(cli, arguments)
+    assert small.output == general.output
+    assert small.exit_code == general.exit_code == 2
+    assert "R7" in small.output and "Q5" in small.output
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # R15: the topics but the last are checked in file order (no rise among them),
+        # the last in score order; 5.00000001 ties 5.0 at float32 only
+        "1 Q0 a 1 5.0 t\n1 Q0 b 2 5.00000001 t\n1 Q0 c 3 5.0 t\n2 Q0 a 1 1 t\n2 Q0 b 2 2 t\n",
+        # R20.order: 10 > 9 as numbers among the topics but the last, "9" < "a" as bytes
+        "10 Q0 a 1 1 t\n9 Q0 a 1 1 t\na Q0 a 1 1 t\n",
+        "a Q0 a 1 1 t\n10 Q0 a 1 1 t\n9 Q0 a 1 1 t\n",
+    ],
+)
+def test_the_topics_are_checked_in_the_general_paths_two_calls(tmp_path, text):
+    run = tmp_path / "r.run"
+    run.write_text(text)
+    small = validate_small([run], None, SmallSettings("default", 1000))
+    assert _reports(small) == _reports(validate_files([run]))
