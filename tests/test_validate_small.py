@@ -197,3 +197,18 @@ def test_the_topics_are_checked_in_the_general_paths_two_calls(tmp_path, text):
     run.write_text(text)
     small = validate_small([run], None, SmallSettings("default", 1000))
     assert _reports(small) == _reports(validate_files([run]))
+
+
+def test_findings_beyond_the_limit_are_kept_as_the_general_path_keeps_them(tmp_path):
+    # 1,200 topics, each with a wrong Q0, zero-based ranks, a rise, a tie and a duplicate:
+    # more than the 1,000 findings kept per check, in the same order
+    lines = []
+    for topic in range(1200, 0, -1):
+        for rank, (docno, score) in enumerate([("a", 1), ("b", 2), ("b", 2), ("c", 0)]):
+            lines.append(f"{topic} q0 {docno} {rank} {score} t\n")
+    run = tmp_path / "r.run"
+    run.write_text("".join(lines))
+    small = validate_small([run], None, SmallSettings("strict", 2, 5))
+    general = validate_files([run], profile="strict", max_depth=2, min_depth=5)
+    assert _reports(small) == _reports(general)
+    assert min(small[0].check_counts[key] for key in ("R3", "R7", "R8", "R13", "R15.tie")) > 1000
