@@ -66,6 +66,22 @@ def _run_text(rng: random.Random, separator: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _mutated(rng: random.Random, text: str) -> str:
+    """``text`` with two lines swapped, a line repeated or a character replaced (a file
+    the small path may take or decline)."""
+    lines = text.splitlines(keepends=True)
+    roll = rng.random()
+    if roll < 0.2 and len(lines) > 1:
+        i, j = rng.sample(range(len(lines)), 2)
+        lines[i], lines[j] = lines[j], lines[i]
+    elif roll < 0.35:
+        lines.insert(rng.randrange(len(lines)), rng.choice(lines))
+    elif roll < 0.5:
+        where = rng.randrange(len(text) - 1)
+        return text[:where] + rng.choice("0123456789.eE+-Q#ax") + text[where + 1 :]
+    return "".join(lines)
+
+
 def _qrels_text(rng: random.Random, run: str, separator: str) -> str:
     rows = [line.split(separator) for line in run.splitlines()]
     topics = list(dict.fromkeys(row[0] for row in rows))
@@ -87,13 +103,13 @@ def _reports(results) -> list[str]:
 def test_small_path_reports_are_the_general_paths(tmp_path):
     rng = random.Random(31)
     taken = 0
-    for case in range(160):
+    for case in range(240):
         separator = "\t" if case % 3 == 0 else " "
         run = tmp_path / f"r{case}.run"
         qrels = tmp_path / f"q{case}.qrels"
-        text = _run_text(rng, separator)
+        text = _mutated(rng, _run_text(rng, separator))
         run.write_text(text)
-        qrels.write_text(_qrels_text(rng, text, separator))
+        qrels.write_text(_mutated(rng, _qrels_text(rng, text, separator)))
         profile = rng.choice(list(PROFILES))
         depth = rng.choice([None, 5, 20])
         min_depth = rng.choice([None, 3])
@@ -118,7 +134,7 @@ def test_small_path_reports_are_the_general_paths(tmp_path):
         )
         assert _reports(small) == _reports(general), (case, text)
         assert [r.check_counts for r in small] == [r.check_counts for r in general]
-    assert taken > 120  # the small path takes nearly every case (a test that can fail)
+    assert taken > 140  # the small path takes most cases (a test that can fail)
 
 
 def test_findings_of_every_kind_are_compared(tmp_path):
