@@ -54,7 +54,7 @@ class SmallSettings:
     limit: int = DEFAULT_LIMIT
 
 
-@dataclass
+@dataclass(frozen=True)
 class _Run:
     """A plain run's columns (rows in file order; row ``i`` is line ``i + 1``)."""
 
@@ -83,20 +83,20 @@ def validate_small(runs, qrels, settings: SmallSettings) -> list[ValidationResul
     return results
 
 
-def _lines(path: str, kind: str) -> tuple[list[list[str]], str] | None:
+def _lines(path: str, kind: str) -> list[list[str]] | None:
+    """The fields of each line of a small plain ``kind`` file; None for any other file."""
     found = small_text.plain_text(path, kind)
     if found is None:
         return None
     text, separator = found
-    return [line.split(separator) for line in text[:-1].split("\n")], separator
+    return [line.split(separator) for line in text[:-1].split("\n")]
 
 
-def _qrels(path: str, settings: SmallSettings):
+def _qrels(path: str, settings: SmallSettings) -> tuple[ValidationResult, set] | None:
     """The qrels' result (Q5, Q7) and its judged (qid, docno) pairs, or None."""
-    read = _lines(path, "qrels")
-    if read is None:
+    lines = _lines(path, "qrels")
+    if lines is None:
         return None
-    lines = read[0]
     report = Collector(path, settings.profile, settings.limit)
     seen: dict[tuple[str, str], tuple[int, str]] = {}
     best: dict[str, int] = {}
@@ -122,11 +122,15 @@ def _qrels(path: str, settings: SmallSettings):
     return result, set(seen)
 
 
-def _run(path: str, settings: SmallSettings, info: QrelsInfo | None, judged: set):
-    read = _lines(path, "run")
-    if read is None:
+def _run(
+    path: str, settings: SmallSettings, info: QrelsInfo | None, judged: set
+) -> ValidationResult | None:
+    """The run's result (checked against the qrels' ``info`` and ``judged`` pairs when
+    given), or None."""
+    lines = _lines(path, "run")
+    if lines is None:
         return None
-    qid, q0, docno, rank, score, tag = zip(*read[0], strict=True)
+    qid, q0, docno, rank, score, tag = zip(*lines, strict=True)
     scores = [float(s) for s in score]
     if any(len(r) > _RANK_DIGITS for r in rank) or not all(abs(s) < _LARGEST_SCORE for s in scores):
         return None
@@ -218,8 +222,8 @@ def _count_unjudged(run: _Run, call: list, info: QrelsInfo, judged: set, counts:
     for name, start, stop in call:
         if name not in info.topics:
             continue
-        key = lambda i: (run.score32[i], run.docno[i])  # noqa: E731
-        top = sorted(range(start, stop), key=key, reverse=True)[:10]
+        ranked = sorted(range(start, stop), key=lambda i: (run.score32[i], run.docno[i]))
+        top = ranked[::-1][:10]
         counts[0] += sum((name, run.docno[i]) not in judged for i in top)
         counts[1] += len(top)
 
