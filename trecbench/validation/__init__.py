@@ -10,7 +10,10 @@ Where things are:
 * :mod:`.checker`: what run and qrels checkers share (encoding, comments, headers,
   duplicates); :mod:`.runs` and :mod:`.run_topics`: the run checker and its per-topic
   checks; :mod:`.qrels`: the qrels checker; :mod:`.cross_checks`: a run against
-  ``--topics`` and qrels;
+  ``--topics``, qrels, its file name and ``--min-depth``;
+* :mod:`.small`: the same findings for small plain files, with Python lists (no Arrow,
+  no numpy; ``validate``'s small-input path); :mod:`.wording`: what both paths' findings
+  say;
 * :mod:`.findings`: :class:`Finding`, :class:`ValidationResult` and the capped collector;
   :mod:`.report`: text and JSON; :mod:`.fix`: ``--fix``; :mod:`.docs`: the rule page.
 
