@@ -167,12 +167,40 @@ def test_findings_of_every_kind_are_compared(tmp_path):
         "1 Q0 d1 1 1 t",  # no final newline
         "#1 Q0 d1 1 1 t\n",  # a comment
         "1 Q0 d1 1 1 t extra\n",  # seven fields
+        "1 Q0 d1 1 1 t \n",  # a trailing blank (R25)
+        "1 Q0 d1 1 1 t\r\n",  # CRLF (R24)
+        "1 Q0 d1 1 1 t\n\n1 Q0 d2 2 0 t\n",  # a blank line (R21)
+        "1  Q0 d1 1 1 t\n",  # two blanks (R25)
+        "1 Q0 d\u00e91 1 1 t\n",  # not ASCII (R2, R6, R23)
+        "1 Q0 d\x011 1 1 t\n",  # a control character (R23)
+        "1 Q0 d1 1 0x10 t\n",  # not a decimal score (R12)
+        "1 Q0 d1 1 nan t\n",  # not a finite score (R12)
+        "1 Q0 d1 -1 1 t\n",  # a negative rank (R10)
+        "qid Q0 docno rank score tag\n1 Q0 d1 1 1 t\n",  # a header (R28)
     ],
 )
 def test_what_the_small_path_declines(tmp_path, text):
     run = tmp_path / "r.run"
     run.write_text(text)
     assert validate_small([run], None, SmallSettings("default", 1000)) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1 0 d1 1\n1 0 d2\n",  # three fields (Q1)
+        "1 0 d1 1.5\n",  # not an integer (Q3)
+        "1 0 d1 -1\n",  # negative (Q6)
+        "1 0 d1 1000000\n",  # 7 digits (Q4 from 1,000,001)
+        "#1 0 d1 1\n",  # a comment (Q8)
+        "1 Q0 d1 1 1 t\n",  # a run (Q11)
+    ],
+)
+def test_what_the_small_path_declines_of_qrels(tmp_path, text):
+    run, qrels = tmp_path / "r.run", tmp_path / "q.qrels"
+    run.write_text("1 Q0 d1 1 1 t\n")
+    qrels.write_text(text)
+    assert validate_small([run], qrels, SmallSettings("default", 1000)) is None
 
 
 def test_more_than_100_tags_are_declined(tmp_path):
