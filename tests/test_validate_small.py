@@ -4,6 +4,7 @@ seeded random and mutated small files, every report format byte for byte, exit c
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -256,3 +257,33 @@ def test_findings_beyond_the_limit_are_kept_as_the_general_path_keeps_them(tmp_p
     general = validate_files([run], profile="strict", max_depth=2, min_depth=5)
     assert _reports(small) == _reports(general)
     assert min(small[0].check_counts[key] for key in ("R3", "R7", "R8", "R13", "R15.tie")) > 1000
+
+
+ROOT = Path(__file__).resolve().parents[1]
+BUNDLED = sorted((ROOT / "tests" / "fixtures" / "trec_eval_random").glob("*.run")) + [
+    *sorted((ROOT / "runs").glob("*.run")),
+    *sorted((ROOT / "data" / "hpo-rtask").glob("*.run")),
+]
+
+
+def _qrels_of(run: Path) -> Path:
+    own = run.with_suffix(".qrels")
+    if own.exists():
+        return own
+    if run.parent.name == "runs":
+        return ROOT / "qrels" / "hpo-demo.qrels"
+    return next(run.parent.glob("*.qrels"))
+
+
+def test_the_bundled_runs_and_qrels_get_the_general_paths_reports():
+    taken = 0
+    for run in BUNDLED:
+        for profile in ("default", "rtask"):
+            settings = SmallSettings(profile, PROFILES[profile].max_depth)
+            small = validate_small([run], _qrels_of(run), settings)
+            if small is None:
+                continue
+            taken += 1
+            general = validate_files([run], qrels=_qrels_of(run), profile=profile)
+            assert _reports(small) == _reports(general), run.name
+    assert taken >= 20
