@@ -241,6 +241,7 @@ _NOT_ON_THE_PLAIN_SMALL_VALIDATE = [
         ["validate", "RUN"],
         ["validate", "--qrels", "QRELS", "RUN", "--format", "json", "--profile", "strict"],
         ["validate", "--qrels", "QRELS", "--max-depth", "100", "--min-depth", "5", "RUN"],
+        ["validate", "--topics", "QRELS", "--tag-is-filename", "--profile", "lenient", "RUN"],
     ],
 )
 def test_validate_of_small_plain_files_imports_no_arrow_nor_numpy(tmp_path, args):

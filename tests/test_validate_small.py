@@ -94,6 +94,17 @@ def _qrels_text(rng: random.Random, run: str, separator: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _topics_text(rng: random.Random, run: str, separator: str) -> str:
+    """Some of the run's topics, others, near misses (``01`` for ``1``, ``Q1`` for ``q1``),
+    as one id a line or as a TREC topics file."""
+    topics = list(dict.fromkeys(line.split(separator)[0] for line in run.splitlines()))
+    ids = rng.sample(topics, rng.randint(0, len(topics))) + ["77", "x"]
+    ids += ["0" + rng.choice(topics), rng.choice(topics).upper(), rng.choice(ids)]
+    if rng.random() < 0.3:
+        return "".join(f"<top>\n<num> Number: {i}\n<title> t\n</top>\n" for i in ids)
+    return "".join(i + rng.choice(["", " extra", "\t"]) + "\n" for i in ids)
+
+
 def _reports(results) -> list[str]:
     texts = [report.to_json(results), report.summary_line(results)]
     for show in (0, 1, 5):
@@ -115,13 +126,16 @@ def test_small_path_reports_are_the_general_paths(tmp_path):
         depth = rng.choice([None, 5, 20])
         min_depth = rng.choice([None, 3])
         with_qrels = rng.random() < 0.6
+        topics = tmp_path / f"t{case}.txt" if rng.random() < 0.4 else None
+        if topics is not None:
+            topics.write_text(_topics_text(rng, text, separator))
         settings = SmallSettings(
             profile,
             PROFILES[profile].max_depth if depth is None else depth,
             min_depth,
             tag_is_filename=case % 5 == 0,
         )
-        small = validate_small([run], qrels if with_qrels else None, settings)
+        small = validate_small([run], qrels if with_qrels else None, settings, topics)
         if small is None:
             continue
         taken += 1
@@ -132,6 +146,7 @@ def test_small_path_reports_are_the_general_paths(tmp_path):
             max_depth=settings.max_depth,
             min_depth=min_depth,
             tag_is_filename=settings.tag_is_filename,
+            topics=topics,
         )
         assert _reports(small) == _reports(general), (case, text)
         assert [r.check_counts for r in small] == [r.check_counts for r in general]
@@ -148,13 +163,15 @@ def test_findings_of_every_kind_are_compared(tmp_path):
         text = _run_text(rng, separator)
         run.write_text(text)
         qrels.write_text(_qrels_text(rng, text, separator))
-        results = validate_small([run], qrels, SmallSettings("default", 5, 3, True))
+        topics = tmp_path / "t.txt"
+        topics.write_text(_topics_text(rng, text, separator))
+        results = validate_small([run], qrels, SmallSettings("default", 5, 3, True), topics)
         for result in results or ():
             seen.update(result.check_counts)
     assert seen >= {
         "R3", "R7", "R8", "R9.shallow", "R11.unique", "R11.sequence", "R13", "R14",
         "R15.tie", "R15.float32", "R16", "R17", "R18", "R19", "R20.order",
-        "X1", "X2", "X4", "Q5", "Q7",
+        "R4", "R5", "X1", "X2", "X4", "Q5", "Q7",
     }  # fmt: skip
 
 

@@ -101,9 +101,9 @@ def validate(
     """
     _check_arguments(runs, qrels, fix_out, fix_tag)
     runs, qrels, topics = _stdin_named([*runs, qrels, topics], len(runs))
-    small = (runs, qrels, profile, max_depth, min_depth, tag_is_filename, fmt, show)
+    small = (runs, qrels, topics, profile, max_depth, min_depth, tag_is_filename, fmt, show)
     # on a terminal the general path draws progress bars
-    if not (topics or docid_regex or fix_out or wanted(quiet)) and _small_path(*small):
+    if not (docid_regex or fix_out or wanted(quiet)) and _small_path(*small):
         return
     from .. import validation as v
     from ..inputs.streams import Source
@@ -170,7 +170,9 @@ def validate(
         raise SystemExit(ExitCode.INPUT)  # the exit code of a malformed input everywhere
 
 
-def _small_path(runs, qrels, profile, max_depth, min_depth, tag_is_filename, fmt, show) -> bool:
+def _small_path(
+    runs, qrels, topics, profile, max_depth, min_depth, tag_is_filename, fmt, show
+) -> bool:
     """Whether the small path (:mod:`trecbench.validation.small`: small plain files, no
     Arrow) took the call, and printed what the general path would; exit 2 on errors."""
     from ..validation import report
@@ -179,7 +181,7 @@ def _small_path(runs, qrels, profile, max_depth, min_depth, tag_is_filename, fmt
 
     depth = PROFILES[profile].max_depth if max_depth is None else max_depth
     settings = SmallSettings(profile, depth, min_depth, tag_is_filename)
-    results = validate_small(runs, qrels, settings)
+    results = validate_small(runs, qrels, settings, topics)
     if results is None:
         return False
     if fmt == "text":

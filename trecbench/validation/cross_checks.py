@@ -9,10 +9,16 @@ call.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..errors import InputError
 from .findings import Collector, QrelsInfo
+
+# a line's first field: fields end at C's white space (trecbench.inputs.trec_text.C_SPACE,
+# not imported: it imports Arrow), as in runs
+_FIRST_FIELD = re.compile("[ \t\r\v\f]*([^ \t\r\v\f]+)")
 
 if TYPE_CHECKING:  # imported where used: the small path (.small) runs without them
     import numpy as np
@@ -70,6 +76,18 @@ def count_unjudged(
     keys = pair_text(top.column("qid"), top.column("docno"))
     judged = arrow.to_numpy(pc.is_in(keys, value_set=qrels.judged))
     return int(np.count_nonzero(~judged)), len(judged)
+
+
+def topic_ids(text: str, path: str | os.PathLike) -> list[str]:
+    """Topic ids of a topics file's ``text``: the first field of each line, or the
+    numbers of a TREC topics file (``<num> Number: 301``); none is an error."""
+    if "<num>" in text:
+        ids = re.findall(r"<num>\s*(?:Number:)?\s*(\S+)", text, re.ASCII)
+    else:
+        ids = [found[1] for line in text.split("\n") if (found := _FIRST_FIELD.match(line))]
+    if not ids:
+        raise InputError(str(path), None, "no topic ids found")
+    return ids
 
 
 def against_topics(

@@ -6,7 +6,7 @@ plain_text`: at most 1 MiB of printable ASCII, one separator, six fields a run l
 non-negative integer rank and a decimal score, four a qrels line with a grade of at most 6
 digits, no blank or ``#`` line) can break none of the rules of bytes, encoding, spacing,
 field counts, headers, comments or swapped files, so what remains are the rules of values
-and topics: R3, R7, R8, R9, R11, R13-R17, R19, R20 and X1-X5 for runs, Q5 and Q7 for qrels.
+and topics: R3-R5, R7-R9, R11, R13-R20 and X1-X5 for runs, Q5 and Q7 for qrels.
 This module finds those with Python lists, in the general path's order and with its words
 (:mod:`.wording`, :mod:`.cross_checks`), into the same :class:`~.findings.Collector`; the
 reports are then the general path's, byte for byte (``tests/test_validate_small.py``
@@ -14,8 +14,8 @@ compares both on seeded random and mutated files).
 
 It declines (None: the general path takes the call) what it does not mirror: any file
 that is not plain, a topic in several blocks, more than 100 run tags, a rank of more than
-18 digits, a score beyond float32's range. ``validate`` gives it no call with ``--topics``,
-``--docid-regex`` or ``--fix``.
+18 digits, a score beyond float32's range, a topics file that is not printable ASCII.
+``validate`` gives it no call with ``--docid-regex`` or ``--fix``.
 
 A file of at most 1 MiB is one chunk to the general path, whose run checker checks the
 topics but the last, then the last (it could go on in the next chunk): two calls of
@@ -32,8 +32,9 @@ from array import array
 from dataclasses import dataclass
 
 from .. import small_text
+from ..errors import InputError
 from . import wording
-from .cross_checks import against_qrels, run_name, too_shallow
+from .cross_checks import against_qrels, against_topics, run_name, too_shallow, topic_ids
 from .findings import DEFAULT_LIMIT, Collector, QrelsInfo, ValidationResult
 from .rules import TAG_PATTERN
 
@@ -41,6 +42,7 @@ _LARGEST_SCORE = 3.4e38  # beyond it a score is infinite as float32
 _MOST_TAGS = 100  # the general path checks at most 100 new tags per chunk
 _RANK_DIGITS = 18  # a longer rank is not an int64 to the general path (R10)
 _RELEVANT = 1  # validate reads qrels at relevance level 1 (Q7)
+_TEXT = re.compile(rb"[ -~\t\n\r\v\f]+")  # a topics file of printable ASCII
 
 
 @dataclass(frozen=True)
@@ -65,10 +67,16 @@ class _Run:
     score32: list[float]  # as trec_eval 9.x compares them
 
 
-def validate_small(runs, qrels, settings: SmallSettings) -> list[ValidationResult] | None:
-    """What :func:`~.api.validate_files` gives for ``runs`` and ``qrels`` (or None),
-    when every file is small and plain; None when the general path must take the call."""
+def validate_small(
+    runs, qrels, settings: SmallSettings, topics=None
+) -> list[ValidationResult] | None:
+    """What :func:`~.api.validate_files` gives for ``runs``, ``qrels`` (or None) and a
+    ``topics`` file (or None), when every file is small and plain; None when the general
+    path must take the call."""
     results, info, judged = [], None, set()
+    ids = None if topics is None else _topic_ids(str(topics))
+    if topics is not None and ids is None:
+        return None
     if qrels is not None:
         checked = _qrels(str(qrels), settings)
         if checked is None:
@@ -76,11 +84,28 @@ def validate_small(runs, qrels, settings: SmallSettings) -> list[ValidationResul
         results.append(checked[0])
         info, judged = checked[0].qrels_info, checked[1]
     for path in runs:
-        result = _run(str(path), settings, info, judged)
+        result = _run(str(path), settings, info, judged, ids)
         if result is None:
             return None
         results.append(result)
     return results
+
+
+def _topic_ids(path: str) -> list[str] | None:
+    """The distinct ids of a small topics file of printable ASCII (not compressed: no
+    compression's magic bytes are all printable but bz2's), or None."""
+    if not small_text.small_file(path):
+        return None
+    with open(path, "rb") as handle:
+        data = handle.read(small_text.SMALL_BYTES + 1)
+    if len(data) > small_text.SMALL_BYTES or data.startswith(b"BZh"):
+        return None
+    if not _TEXT.fullmatch(data):
+        return None
+    try:
+        return list(dict.fromkeys(topic_ids(data.decode("ascii"), path)))
+    except InputError:
+        return None  # the general path reports it
 
 
 def _lines(path: str, kind: str) -> list[list[str]] | None:
@@ -123,10 +148,10 @@ def _qrels(path: str, settings: SmallSettings) -> tuple[ValidationResult, set] |
 
 
 def _run(
-    path: str, settings: SmallSettings, info: QrelsInfo | None, judged: set
+    path: str, settings: SmallSettings, info: QrelsInfo | None, judged: set, topics
 ) -> ValidationResult | None:
-    """The run's result (checked against the qrels' ``info`` and ``judged`` pairs when
-    given), or None."""
+    """The run's result (checked against the qrels' ``info`` and ``judged`` pairs, and
+    the ``topics`` ids, when given), or None."""
     lines = _lines(path, "run")
     if lines is None:
         return None
@@ -154,6 +179,8 @@ def _run(
     first = {name: start + 1 for name, start, _ in blocks}
     if settings.min_depth is not None:
         too_shallow(report, settings.min_depth, counts, first)
+    if topics is not None:
+        against_topics(report, topics, counts, first)
     if info is not None:
         against_qrels(report, info, counts, first, (unjudged[0], unjudged[1]))
     totals = report.counts(lines=len(qid), records=len(qid), topics=len(blocks))
