@@ -304,3 +304,18 @@ def test_the_bundled_runs_and_qrels_get_the_general_paths_reports():
             general = validate_files([run], qrels=_qrels_of(run), profile=profile)
             assert _reports(small) == _reports(general), run.name
     assert taken >= 20
+
+
+def test_a_terminal_gets_the_small_path_and_the_general_paths_bar(tmp_path, monkeypatch, capsys):
+    from trecbench.cli import progress, run
+    from trecbench.validation import small as module
+
+    taken = []
+    monkeypatch.setattr(module, "validate_small", lambda *a: taken.append(a) or validate_small(*a))
+    monkeypatch.setattr(progress.StderrProgress.__init__, "__defaults__", (0.0, 0.0, " steps"))
+    monkeypatch.setattr("sys.stderr.isatty", lambda: True, raising=False)
+    path = tmp_path / "r.run"
+    path.write_text("".join(f"q Q0 d{i} {i + 1} {100 - i} t\n" for i in range(50)))
+    assert run(["validate", str(path)]) == 0
+    err = capsys.readouterr().err
+    assert taken and f"validating {path}: 100%" in err and "50 lines" in err

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import os
 from functools import partial
 
 import click
@@ -101,9 +102,9 @@ def validate(
     """
     _check_arguments(runs, qrels, fix_out, fix_tag)
     runs, qrels, topics = _stdin_named([*runs, qrels, topics], len(runs))
-    small = (runs, qrels, topics, profile, max_depth, min_depth, tag_is_filename, fmt, show)
-    # on a terminal the general path draws progress bars
-    if not (docid_regex or fix_out or wanted(quiet)) and _small_path(*small):
+    progress = _FileProgress() if wanted(quiet) else None
+    small = (runs, qrels, topics, profile, max_depth, min_depth, tag_is_filename)
+    if not (docid_regex or fix_out) and _small_path(*small, fmt, show, progress):
         return
     from .. import validation as v
     from ..inputs.streams import Source
@@ -117,7 +118,6 @@ def validate(
         except ValueError as error:
             raise click.BadParameter(str(error), param_hint="--docid-regex") from None
     depth = v.PROFILE_DEPTH if max_depth is None else max_depth
-    progress = _FileProgress() if wanted(quiet) else None
     with contextlib.ExitStack() as held:
         try:
             ids = v.read_topics(topics) if topics else None
@@ -171,10 +171,12 @@ def validate(
 
 
 def _small_path(
-    runs, qrels, topics, profile, max_depth, min_depth, tag_is_filename, fmt, show
+    runs, qrels, topics, profile, max_depth, min_depth, tag_is_filename, fmt, show, progress
 ) -> bool:
     """Whether the small path (:mod:`trecbench.validation.small`: small plain files, no
-    Arrow) took the call, and printed what the general path would; exit 2 on errors."""
+    Arrow) took the call, and printed what the general path would; exit 2 on errors.
+    ``progress`` (on a terminal) is told of each file as the general path tells it (its
+    bar is drawn after a second, so in practice never)."""
     from ..validation import report
     from ..validation.rules import PROFILES
     from ..validation.small import SmallSettings, validate_small
@@ -184,6 +186,12 @@ def _small_path(
     results = validate_small(runs, qrels, settings, topics)
     if results is None:
         return False
+    if progress is not None:  # each file as the general path reports it, read whole
+        for result in results:
+            size = os.path.getsize(result.path)
+            progress.read(result.path, size, size)
+            progress(result.path, result.counts["lines"])
+        progress.close()
     if fmt == "text":
         _print_text(results, show)
     else:
