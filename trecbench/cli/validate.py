@@ -8,7 +8,6 @@ from functools import partial
 
 import click
 
-from .. import outputs
 from ..errors import ExitCode
 from .evaluation_options import memory_budget_option
 from .group import cli
@@ -106,6 +105,7 @@ def validate(
     small = (runs, qrels, topics, profile, max_depth, min_depth, tag_is_filename)
     if not (docid_regex or fix_out) and _small_path(*small, fmt, show, progress):
         return
+    from .. import outputs
     from .. import validation as v
     from ..inputs.streams import Source
     from ..validation import report
