@@ -245,3 +245,30 @@ _NOT_AT_SMALL_SCORE_START_UP = [
 def test_score_of_a_small_plain_run_starts_up_without_the_output_machinery(tmp_path):
     args = ["score", "--format", "trec", "--measure", "P.5 map", "QRELS", "RUN"]
     assert _imported(args, _plain_files(tmp_path), _NOT_AT_SMALL_SCORE_START_UP) == []
+
+
+# what `validate` of small plain files must not import (issue 31: trecbench.validation.small
+# checks them with Python lists): Arrow, numpy, and the readers and checkers that import them
+_NOT_ON_THE_PLAIN_SMALL_VALIDATE = [
+    *_NOT_ON_THE_SMALL_PATH,
+    "pyarrow",
+    "numpy",
+    "trecbench.arrow",
+    "trecbench.inputs",
+    "trecbench.ranking",
+    "trecbench.validation.api",
+    "trecbench.validation.checker",
+]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["validate", "RUN"],
+        ["validate", "--qrels", "QRELS", "RUN", "--format", "json", "--profile", "strict"],
+        ["validate", "--qrels", "QRELS", "--max-depth", "100", "--min-depth", "5", "RUN"],
+        ["validate", "--topics", "QRELS", "--tag-is-filename", "--profile", "lenient", "RUN"],
+    ],
+)
+def test_validate_of_small_plain_files_imports_no_arrow_nor_numpy(tmp_path, args):
+    assert _imported(args, _plain_files(tmp_path), _NOT_ON_THE_PLAIN_SMALL_VALIDATE) == []

@@ -65,3 +65,23 @@ def read_plain(path: str, kind: str) -> list[tuple[str, ...]] | None:
     if whole.fullmatch(text) is None:
         return None
     return line.findall(text)
+
+
+def plain_text(path: str, kind: str) -> tuple[str, str] | None:
+    """The text of a small plain ``kind`` file (as :func:`read_plain` takes it) and its
+    separator (a space or a tab), for the validator's small path, which needs every field
+    of a line; None for any other file."""
+    if not small_file(path):
+        return None
+    with open(path, "rb") as handle:
+        data = handle.read(SMALL_BYTES + 1)
+    if not data.isascii() or len(data) > SMALL_BYTES:
+        return None
+    text = data.decode("ascii")
+    tabs, spaces = "\t" in text, " " in text
+    if tabs == spaces:
+        return None
+    separator = "\t" if tabs else " "
+    if _PATTERNS[kind, separator][1].fullmatch(text) is None:
+        return None
+    return text, separator

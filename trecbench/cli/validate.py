@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import contextlib
+import os
 from functools import partial
 
 import click
 
-from .. import outputs
 from ..errors import ExitCode
 from .evaluation_options import memory_budget_option
 from .group import cli
@@ -99,12 +99,17 @@ def validate(
       trecbench validate run.txt --fix run.fixed.tsv --fix-tag myrun
       cat run.txt | trecbench validate -
     """
+    _check_arguments(runs, qrels, fix_out, fix_tag)
+    runs, qrels, topics = _stdin_named([*runs, qrels, topics], len(runs))
+    progress = _FileProgress() if wanted(quiet) else None
+    small = (runs, qrels, topics, profile, max_depth, min_depth, tag_is_filename)
+    if not (docid_regex or fix_out) and _small_path(*small, fmt, show, progress):
+        return
+    from .. import outputs
     from .. import validation as v
     from ..inputs.streams import Source
     from ..validation import report
 
-    _check_arguments(runs, qrels, fix_out, fix_tag)
-    runs, qrels, topics = _stdin_named([*runs, qrels, topics], len(runs))
     if fix_out is not None:  # before the validation: an input is never the fixed run
         outputs.check_target(fix_out, [*runs, qrels, topics])
     if docid_regex is not None:
@@ -113,7 +118,6 @@ def validate(
         except ValueError as error:
             raise click.BadParameter(str(error), param_hint="--docid-regex") from None
     depth = v.PROFILE_DEPTH if max_depth is None else max_depth
-    progress = _FileProgress() if wanted(quiet) else None
     with contextlib.ExitStack() as held:
         try:
             ids = v.read_topics(topics) if topics else None
@@ -164,6 +168,37 @@ def validate(
             click.echo(f"{fix_out}: {report.summary_line([verify.result])}")
     if failed:
         raise SystemExit(ExitCode.INPUT)  # the exit code of a malformed input everywhere
+
+
+def _small_path(
+    runs, qrels, topics, profile, max_depth, min_depth, tag_is_filename, fmt, show, progress
+) -> bool:
+    """Whether the small path (:mod:`trecbench.validation.small`: small plain files, no
+    Arrow) took the call, and printed what the general path would; exit 2 on errors.
+    ``progress`` (on a terminal) is told of each file as the general path tells it (its
+    bar is drawn after a second, so in practice never)."""
+    from ..validation import report
+    from ..validation.rules import PROFILES
+    from ..validation.small import SmallSettings, validate_small
+
+    depth = PROFILES[profile].max_depth if max_depth is None else max_depth
+    settings = SmallSettings(profile, depth, min_depth, tag_is_filename)
+    results = validate_small(runs, qrels, settings, topics)
+    if results is None:
+        return False
+    if progress is not None:  # each file as the general path reports it, read whole
+        for result in results:
+            size = os.path.getsize(result.path)
+            progress.read(result.path, size, size)
+            progress(result.path, result.counts["lines"])
+        progress.close()
+    if fmt == "text":
+        _print_text(results, show)
+    else:
+        click.echo(report.to_json(results))
+    if any(not result.ok for result in results):
+        raise SystemExit(ExitCode.INPUT)
+    return True
 
 
 def _check_arguments(runs, qrels, fix_out, fix_tag) -> None:

@@ -10,56 +10,65 @@ Where things are:
 * :mod:`.checker`: what run and qrels checkers share (encoding, comments, headers,
   duplicates); :mod:`.runs` and :mod:`.run_topics`: the run checker and its per-topic
   checks; :mod:`.qrels`: the qrels checker; :mod:`.cross_checks`: a run against
-  ``--topics`` and qrels;
+  ``--topics``, qrels, its file name and ``--min-depth``;
+* :mod:`.small`: the same findings for small plain files, with Python lists (no Arrow,
+  no numpy; ``validate``'s small-input path); :mod:`.wording`: what both paths' findings
+  say;
 * :mod:`.findings`: :class:`Finding`, :class:`ValidationResult` and the capped collector;
   :mod:`.report`: text and JSON; :mod:`.fix`: ``--fix``; :mod:`.docs`: the rule page.
 
 Line numbers are physical and 1-based (blank and comment lines count); trec_eval's own
 "Malformed line N" counts content lines only.
+
+The names below are imported when first used: the small path (:mod:`.small`, for the
+``validate`` of a small plain file) imports neither Arrow nor numpy, which the streamed
+checkers need.
 """
 
 from __future__ import annotations
 
-from .api import (
-    TokenChecker,
-    check_regex,
-    check_tokens,
-    run_name,
-    validate_files,
-    validate_qrels,
-    validate_run,
-    validate_tokens,
-)
-from .cross_checks import qrels_info
-from .findings import DEFAULT_LIMIT, Finding, QrelsInfo, ValidationResult
-from .fix import Change, UnfixableError, fix_run
-from .reader import CHUNK_BYTES, read_topics
-from .rules import CHECKS, FIXABLE, PROFILE_DEPTH, PROFILES, SEVERITIES, Check, Profile
+import importlib
 
-__all__ = [
-    "CHECKS",
-    "CHUNK_BYTES",
-    "DEFAULT_LIMIT",
-    "FIXABLE",
-    "PROFILES",
-    "PROFILE_DEPTH",
-    "SEVERITIES",
-    "Change",
-    "Check",
-    "Finding",
-    "Profile",
-    "QrelsInfo",
-    "TokenChecker",
-    "UnfixableError",
-    "ValidationResult",
-    "check_regex",
-    "check_tokens",
-    "fix_run",
-    "qrels_info",
-    "read_topics",
-    "run_name",
-    "validate_files",
-    "validate_qrels",
-    "validate_run",
-    "validate_tokens",
-]
+# each public name and the module of this package that defines it
+_HOMES = {
+    "TokenChecker": "api",
+    "check_regex": "api",
+    "check_tokens": "api",
+    "validate_files": "api",
+    "validate_qrels": "api",
+    "validate_run": "api",
+    "validate_tokens": "api",
+    "run_name": "cross_checks",
+    "qrels_info": "cross_checks",
+    "DEFAULT_LIMIT": "findings",
+    "Finding": "findings",
+    "QrelsInfo": "findings",
+    "ValidationResult": "findings",
+    "Change": "fix",
+    "UnfixableError": "fix",
+    "fix_run": "fix",
+    "CHUNK_BYTES": "reader",
+    "read_topics": "reader",
+    "CHECKS": "rules",
+    "FIXABLE": "rules",
+    "PROFILE_DEPTH": "rules",
+    "PROFILES": "rules",
+    "SEVERITIES": "rules",
+    "Check": "rules",
+    "Profile": "rules",
+}
+
+__all__ = sorted(_HOMES)
+
+
+def __getattr__(name: str):
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{home}", __name__), name)
+    globals()[name] = value  # looked up once
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_HOMES})

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Sequence
-from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -14,6 +13,7 @@ from ..errors import InputError
 from ..inputs.streams import File, Source, path_of
 from ..inputs.trec_text import Tokens
 from .checker import Checker
+from .cross_checks import run_name
 from .findings import DEFAULT_LIMIT, Collector, Finding, QrelsInfo, ValidationResult
 from .qrels import QrelsChecker
 from .reader import CHUNK_BYTES, read_topics, stream
@@ -273,14 +273,6 @@ def validate_files(
             )
         )
     return results
-
-
-def run_name(path: str | os.PathLike) -> str:
-    """A run file's name without the usual extensions (``bm25.run.gz`` -> ``bm25``)."""
-    name = Path(path).name
-    for suffix in (".gz", ".run", ".trec", ".txt", ".tsv", ".res"):
-        name = name.removesuffix(suffix)
-    return name
 
 
 def check_regex(pattern: str) -> None:

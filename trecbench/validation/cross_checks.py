@@ -1,4 +1,5 @@
-"""Checks of a run against other files: ``--topics`` (R4, R5) and qrels (X1-X5).
+"""Checks of a run against what is known of it: ``--topics`` (R4, R5), qrels (X1-X5), its
+file name (R19: :func:`run_name`) and ``--min-depth`` (R9).
 
 :class:`~.findings.QrelsInfo` is what the run checks need from the qrels, collected once by
 the qrels checker (or :func:`qrels_info` from a typed table) and shared by every run of a
@@ -7,19 +8,30 @@ call.
 
 from __future__ import annotations
 
-import numpy as np
-import pyarrow as pa
-import pyarrow.compute as pc
+import os
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING
 
-from .. import arrow
-from ..ranking import rank_run
-from .checker import pair_text
+from ..errors import InputError
 from .findings import Collector, QrelsInfo
+
+# a line's first field: fields end at C's white space (trecbench.inputs.trec_text.C_SPACE,
+# not imported: it imports Arrow), as in runs
+_FIRST_FIELD = re.compile("[ \t\r\v\f]*([^ \t\r\v\f]+)")
+
+if TYPE_CHECKING:  # imported where used: the small path (.small) runs without them
+    import numpy as np
+    import pyarrow as pa
 
 
 def qrels_info(qrels: pa.Table) -> QrelsInfo:
     """Topics of a typed qrels table (:func:`trecbench.inputs.trec_text.qrels_table`) for
     run checks."""
+    import numpy as np
+
+    from .. import arrow
+
     groups = arrow.Groups(qrels.column("qid"))
     qids = groups.keys.to_pylist()
     best = dict(zip(qids, groups.reduce(np.maximum, qrels.column("rel")).tolist(), strict=True))
@@ -42,6 +54,14 @@ def count_unjudged(
 ) -> tuple[int, int]:
     """X4's counts for whole topic blocks: unjudged and all documents in the top 10 (in
     trec_eval's order) of the topics the qrels have. ``codes`` index rows into ``names``."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from .. import arrow
+    from ..ranking import rank_run
+    from .checker import pair_text
+
     in_qrels = np.array([n in qrels.topics for n in names], bool)
     keep = np.flatnonzero(in_qrels[codes] & ~np.isnan(score))
     if not len(keep):
@@ -56,6 +76,18 @@ def count_unjudged(
     keys = pair_text(top.column("qid"), top.column("docno"))
     judged = arrow.to_numpy(pc.is_in(keys, value_set=qrels.judged))
     return int(np.count_nonzero(~judged)), len(judged)
+
+
+def topic_ids(text: str, path: str | os.PathLike) -> list[str]:
+    """Topic ids of a topics file's ``text``: the first field of each line, or the
+    numbers of a TREC topics file (``<num> Number: 301``); none is an error."""
+    if "<num>" in text:
+        ids = re.findall(r"<num>\s*(?:Number:)?\s*(\S+)", text, re.ASCII)
+    else:
+        ids = [found[1] for line in text.split("\n") if (found := _FIRST_FIELD.match(line))]
+    if not ids:
+        raise InputError(str(path), None, "no topic ids found")
+    return ids
 
 
 def against_topics(
@@ -139,3 +171,28 @@ def against_qrels(
             f"{count} of {total} documents in the top 10 of judged topics are unjudged "
             f"({100 * count / total:.1f}%)",
         )
+
+
+def too_shallow(
+    report: Collector, min_depth: int, counts: dict[str, int], first: dict[str, int]
+) -> None:
+    """R9.shallow: topics with fewer than ``min_depth`` documents (``counts``, ``first``:
+    documents and first line of each run topic)."""
+    shallow = [q for q, n in counts.items() if n < min_depth]
+    report.add_many(
+        "R9.shallow",
+        [first[q] for q in shallow],
+        "qid",
+        lambda i: (
+            f"topic {shallow[i]} has {counts[shallow[i]]} documents, fewer than "
+            f"--min-depth {min_depth}"
+        ),
+    )
+
+
+def run_name(path: str | os.PathLike) -> str:
+    """A run file's name without the usual extensions (``bm25.run.gz`` -> ``bm25``)."""
+    name = Path(path).name
+    for suffix in (".gz", ".run", ".trec", ".txt", ".tsv", ".res"):
+        name = name.removesuffix(suffix)
+    return name

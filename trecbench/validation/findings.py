@@ -6,11 +6,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-
-import numpy as np
-import pyarrow as pa
+from typing import TYPE_CHECKING
 
 from .rules import CHECKS, PROFILES, RULE_ORDER, SEVERITIES, rule_sort_key
+
+if TYPE_CHECKING:  # the small path (.small) collects findings without numpy or Arrow
+    import numpy as np
+    import pyarrow as pa
 
 DEFAULT_LIMIT = 1000  # findings kept per check and file; totals are always counted
 

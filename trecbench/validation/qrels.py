@@ -10,6 +10,7 @@ import pyarrow.compute as pc
 from .. import arrow
 from ..inputs import trec_text
 from ..inputs.trec_text import QRELS_FIELDS, Tokens
+from . import wording
 from .checker import Checker, classify, pair_text
 from .findings import Collector, QrelsInfo
 
@@ -126,11 +127,8 @@ class QrelsChecker(Checker):
 
         def duplicate(i: int) -> str:
             a, b = rel[int(first[i])].as_py(), rel[int(second[i])].as_py()
-            grade = f"same grade {a}" if a == b else f"conflicting grades {a} and {b}"
-            return (
-                f"duplicate judgment of {docno[int(second[i])].as_py()} for topic "
-                f"{names[codes[second[i]]]} (first at line {line[first[i]]}; {grade})"
-            )
+            topic, docid = names[codes[second[i]]], docno[int(second[i])].as_py()
+            return wording.duplicate_judgment(docid, topic, line[first[i]], a, b)
 
         add("Q5", line[second], "docno", duplicate)
         add(
@@ -184,10 +182,7 @@ class QrelsChecker(Checker):
             "Q7",
             [self.first_line[q] for q in unjudged],
             "qid",
-            lambda i: (
-                f"topic {unjudged[i]} has no relevant document (grade >= {level}): it "
-                "scores 0 on every measure"
-            ),
+            lambda i: wording.no_relevant(unjudged[i], level),
         )
 
     def info(self) -> QrelsInfo | None:

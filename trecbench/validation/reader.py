@@ -9,7 +9,6 @@ from __future__ import annotations
 import contextvars
 import os
 import queue
-import re
 import threading
 from collections.abc import Callable, Iterator
 
@@ -18,9 +17,7 @@ from ..inputs import trec_text
 from ..inputs.streams import Source
 from ..sources import read_source, source_text
 from .checker import Checker
-
-# a line's first field (fields end at C's white space, as in runs)
-_FIRST_FIELD = re.compile(f"[{trec_text.C_SPACE}]*([^{trec_text.C_SPACE}]+)")
+from .cross_checks import topic_ids
 
 # smaller than the reader's default: peak memory is several times the chunk, speed the same
 CHUNK_BYTES = 4 << 20
@@ -141,11 +138,4 @@ def read_topics(path: str | os.PathLike) -> list[str]:
     Ids end where the runs' fields do, at C's white space (a no-break space is part of an
     id), and a UTF-8 byte-order mark is not part of the first."""
     # invalid UTF-8 is an error (replaced, an id would change without a word)
-    text = source_text(read_source(path, "topics"), "invalid UTF-8")
-    if "<num>" in text:
-        ids = re.findall(r"<num>\s*(?:Number:)?\s*(\S+)", text, re.ASCII)
-    else:
-        ids = [found[1] for line in text.split("\n") if (found := _FIRST_FIELD.match(line))]
-    if not ids:
-        raise InputError(str(path), None, "no topic ids found")
-    return ids
+    return topic_ids(source_text(read_source(path, "topics"), "invalid UTF-8"), path)

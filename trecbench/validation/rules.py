@@ -25,6 +25,7 @@ class Default(enum.Enum):
 
 
 PROFILE_DEPTH = Default.PROFILE
+TAG_PATTERN = r"^[A-Za-z0-9_.-]{1,25}$"  # R18: NIST's limit on run tags
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ import pyarrow.compute as pc
 
 from .. import arrow
 from ..ranking import as_float32
+from . import wording
 from .checker import first_per_segment, segment_starts
 from .cross_checks import count_unjudged
 from .findings import Collector, QrelsInfo
@@ -167,7 +168,7 @@ class TopicChecks:
                 "R20.order",
                 int(block_lines[at]),
                 "qid",
-                f"topic {names[block_codes[at]]} after {before}: topics are not in ascending order",
+                wording.descending_topic(names[block_codes[at]], before),
             )
 
     def _depth(self, rows: Rows, position, segment, qname) -> None:
@@ -179,10 +180,7 @@ class TopicChecks:
             "R8",
             rows.line[beyond],
             "docno",
-            lambda i: (
-                f"topic {qname[segment[beyond[i]]]} has more than {depth} documents "
-                f"(--max-depth {depth}); trec_eval scores them all unless run with -M{depth}"
-            ),
+            lambda i: wording.too_deep(qname[segment[beyond[i]]], depth),
         )
 
     def _duplicates(self, rows: Rows, codes, names_array, segment, prior, qname) -> None:
@@ -193,10 +191,8 @@ class TopicChecks:
             "R7",
             rows.line[second],
             "docno",
-            lambda i: (
-                f"duplicate docno {rows.docno[int(second[i])].as_py()} in topic "
-                f"{qname[segment[second[i]]]} (first at line {rows.line[first[i]]}); trec_eval "
-                "stops with 'duplicate docs' (exit 4)"
+            lambda i: wording.duplicate_docno(
+                rows.docno[int(second[i])].as_py(), qname[segment[second[i]]], rows.line[first[i]]
             ),
         )
         self.report.add_many(
@@ -229,14 +225,10 @@ class TopicChecks:
         def message(k: int) -> str:
             name, rank = qname[seg[k]], int(ranks[k])
             if bad_start[k]:
-                base = " (zero-based?)" if rank == 0 else ""
-                return f"ranks of topic {name} start at {rank}, not 1{base}"
+                return wording.bad_rank_start(name, rank)
             if duplicate[k]:
-                return (
-                    f"rank {rank} appears twice in topic {name} (also line "
-                    f"{rows.line[order[k - 1]]})"
-                )
-            return f"ranks of topic {name} jump from {int(ranks[k - 1])} to {rank}"
+                return wording.repeated_rank(name, rank, rows.line[order[k - 1]])
+            return wording.rank_gap(name, int(ranks[k - 1]), rank)
 
         for key, problem in (("R11.unique", duplicate), ("R11.sequence", bad_start | gap)):
             firsts = first_per_segment(np.flatnonzero(problem & check[order]), seg)
@@ -262,9 +254,8 @@ class TopicChecks:
             "R13",
             rows.line[firsts],
             "score",
-            lambda i: (
-                f"score {show(rows.score[firsts[i]])} is higher than the one before "
-                f"({show(previous[firsts[i]])}) in topic {qname[segment[firsts[i]]]}"
+            lambda i: wording.score_up(
+                qname[segment[firsts[i]]], rows.score[firsts[i]], previous[firsts[i]]
             ),
         )
         return len(up) > 0
@@ -296,11 +287,12 @@ class TopicChecks:
             "R14",
             rows.line[order[firsts]],
             "rank",
-            lambda i: (
-                f"rank {r[firsts[i]]} has a higher score ({show(rows.score[order[firsts[i]]])})"
-                f" than rank {r[firsts[i] - 1]} ({show(rows.score[order[firsts[i] - 1]])})"
-                " in topic "
-                f"{qname[seg[firsts[i]]]}: trec_eval ranks by score, rank-based tools by rank"
+            lambda i: wording.rank_against_score(
+                qname[seg[firsts[i]]],
+                r[firsts[i]],
+                rows.score[order[firsts[i]]],
+                r[firsts[i] - 1],
+                rows.score[order[firsts[i] - 1]],
             ),
         )
 
@@ -315,13 +307,8 @@ class TopicChecks:
         tie64 = same & (s64[1:] == s64[:-1])
         tie32 = same & (s32[1:] == s32[:-1]) & ~tie64
         for key, pairs, text in (
-            ("R15.tie", tie64, "share their score with another document"),
-            (
-                "R15.float32",
-                tie32,
-                "tie with another only at float32 precision (trec_eval "
-                "9.x ties them, 10.0 does not)",
-            ),
+            ("R15.tie", tie64, wording.TIE),
+            ("R15.float32", tie32, wording.FLOAT32_TIE),
         ):
             if not pairs.any():
                 continue
@@ -336,15 +323,7 @@ class TopicChecks:
 
             def message(i: int, tied=tied, count=count, text=text) -> str:
                 t = tied[i]
-                if count[t] == length[t] and text.startswith("share"):
-                    return (
-                        f"all {count[t]} documents of topic {qname[t]} have the same score; "
-                        "trec_eval orders them by docno, descending"
-                    )
-                return (
-                    f"{count[t]} documents of topic {qname[t]} {text}; trec_eval orders "
-                    "tied documents by docno, descending"
-                )
+                return wording.ties(qname[t], int(count[t]), int(length[t]), text)
 
             self.report.add_many(key, first_line[tied], "score", message)
 
@@ -364,8 +343,3 @@ def _first_descent(previous: list[str], names: list[str], codes: np.ndarray) -> 
     sequence = np.concatenate([rank[: len(previous)], rank[len(previous) :][codes]])
     down = np.flatnonzero(sequence[1:] < sequence[:-1])
     return int(down[0]) + 1 if len(down) else None
-
-
-def show(value: float) -> str:
-    """A score as Python prints a double (the shortest text that reads back the same)."""
-    return repr(float(value))

@@ -14,12 +14,13 @@ import pyarrow.compute as pc
 from .. import arrow
 from ..inputs import trec_text
 from ..inputs.trec_text import Tokens
+from . import wording
 from .checker import Checker, classify, segment_starts
-from .cross_checks import against_qrels, against_topics
+from .cross_checks import against_qrels, against_topics, too_shallow
 from .findings import Collector, QrelsInfo
+from .rules import TAG_PATTERN
 from .run_topics import Rows, TopicChecks
 
-TAG_PATTERN = r"^[A-Za-z0-9_.-]{1,25}$"
 COMMENT_HINT = " (a comment line: trec_eval 9.x reads it as data, 10.0 skips it)"
 
 
@@ -119,7 +120,7 @@ class RunChecker(Checker):
             # a typed scalar: comparing with a bare str is 50 times slower
             arrow.to_numpy(pc.not_equal(q0, arrow.scalar("Q0", q0.type))),
             "q0",
-            lambda r: f"field 2 is {q0[r].as_py()!r}, expected 'Q0'",
+            lambda r: wording.not_q0(q0[r].as_py()),
         )
         if self.docid_regex is not None:
             flag(
@@ -147,7 +148,7 @@ class RunChecker(Checker):
                 pc.or_(pc.match_substring(score, "e"), pc.match_substring(score, "E"))
             ),
             "score",
-            lambda r: f"score {score[r].as_py()} is in scientific notation",
+            lambda r: wording.scientific(score[r].as_py()),
         )
         self._tags(tag, line)
         ranks = arrow.to_numpy(pc.fill_null(ranks, arrow.scalar(-1)))
@@ -170,22 +171,11 @@ class RunChecker(Checker):
             row = pc.index(tag, arrow.scalar(value, tag.type)).as_py()
             at = int(line[row])
             if value != self.first_tag:
-                self.report.add(
-                    "R17",
-                    at,
-                    "tag",
-                    f"second run tag {value!r} (first: {self.first_tag!r}); trec_eval "
-                    "reports the tag of the last line only",
-                )
+                self.report.add("R17", at, "tag", wording.second_tag(value, self.first_tag))
             if not re.fullmatch(TAG_PATTERN, value):
-                self.report.add("R18", at, "tag", f"tag {value!r} is not 1-25 of A-Z a-z 0-9 _ . -")
+                self.report.add("R18", at, "tag", wording.bad_tag(value))
             if self.expected_tag is not None and value != self.expected_tag:
-                self.report.add(
-                    "R19",
-                    at,
-                    "tag",
-                    f"tag {value!r} differs from the file name {self.expected_tag!r}",
-                )
+                self.report.add("R19", at, "tag", wording.tag_not_name(value, self.expected_tag))
         if len(new) > 100:
             self.report.add(
                 "R17", int(line[0]), "tag", "more than 100 distinct run tags", count=len(new) - 100
@@ -203,16 +193,7 @@ class RunChecker(Checker):
             self.report.add("R9.empty", None, None, "no data lines")
         counts, first = self.blocks.counts_by_topic, self.blocks.first_line
         if self.min_depth is not None:
-            shallow = [q for q, n in counts.items() if n < self.min_depth]
-            self.report.add_many(
-                "R9.shallow",
-                [first[q] for q in shallow],
-                "qid",
-                lambda i: (
-                    f"topic {shallow[i]} has {counts[shallow[i]]} documents, fewer than "
-                    f"--min-depth {self.min_depth}"
-                ),
-            )
+            too_shallow(self.report, self.min_depth, counts, first)
         if self.topics is not None:
             against_topics(self.report, self.topics, counts, first)
         if self.qrels is not None:

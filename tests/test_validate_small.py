@@ -1,0 +1,342 @@
+"""The small path of ``validate`` (trecbench.validation.small) against the general path:
+seeded random and mutated small files, every report format byte for byte, exit codes."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from trecbench.cli import cli
+from trecbench.validation import report, validate_files
+from trecbench.validation.rules import CHECKS, PROFILES
+from trecbench.validation.small import SmallSettings, validate_small
+
+# every check of the rules (trecbench.validation.rules.CHECKS) as the small path stands to
+# it: a new check must be placed in one of these
+FOUND = {
+    "R3", "R4", "R5", "R7", "R8", "R9.shallow", "R11.unique", "R11.sequence", "R13", "R14",
+    "R15.tie", "R15.float32", "R16", "R17", "R18", "R19", "R20.order",
+    "X1", "X2", "X3", "X4", "Q5", "Q7",
+}  # fmt: skip
+NOT_ON_PLAIN_FILES = {  # printable ASCII, one separator, 6 or 4 fields, numbers that parse
+    "R1.short", "R1.extra", "R2", "R9.empty", "R10", "R12", "R21", "R22", "R23.bom",
+    "R23.nul", "R23.utf8", "R23.utf16", "R23.control", "R24", "R25.trailing", "R25.spacing",
+    "R25.newline", "R26", "R27", "R28", "R29", "R30", "R30.malformed",
+    "Q1", "Q2", "Q3", "Q4", "Q6", "Q8.comment", "Q8.fatal", "Q9", "Q10", "Q11",
+    "X5",  # plain grades are never negative
+}  # fmt: skip
+DECLINED = {
+    "R6",  # --docid-regex (RE2's, not Python's); Unicode blanks are not plain
+    "R20.split",  # a topic in several blocks
+    "X6",  # validate is given no measures
+}
+
+SCORES = ["1", "1.0", "0.5", "2e0", "1.00000001", "1.00000002", "-0.0", "0", "3E1", ".5", "7."]
+
+
+def _scores(rng: random.Random, n: int) -> list[str]:
+    """Descending scores, with ties, float32-only ties, rises and odd spellings."""
+    value, out = 30.0, []
+    for _ in range(n):
+        roll = rng.random()
+        if roll < 0.15:
+            out.append(rng.choice(SCORES))
+            continue
+        if roll < 0.25 and out:
+            out.append(out[-1])  # a tie
+            continue
+        value += rng.choice([-1.5, -0.25, -1e-7, 0.0, 0.5]) if roll < 0.35 else -rng.random()
+        out.append(repr(round(value, rng.choice([2, 4, 9]))))
+    return out
+
+
+def _ranks(rng: random.Random, n: int) -> list[int]:
+    ranks = list(range(1, n + 1))
+    roll = rng.random()
+    if roll < 0.1:
+        ranks = [r - 1 for r in ranks]  # zero-based
+    elif roll < 0.2 and n > 2:
+        ranks[rng.randrange(1, n)] += rng.choice([1, 3])  # a gap or a repeat
+    elif roll < 0.3:
+        rng.shuffle(ranks)
+    elif roll < 0.35 and n > 1:
+        ranks[rng.randrange(n)] = ranks[0]
+    return ranks
+
+
+def _run_text(rng: random.Random, separator: str) -> str:
+    numeric = rng.random() < 0.6
+    topics = rng.sample(range(1, 40), rng.randint(1, 8))
+    if rng.random() < 0.6:
+        topics.sort()
+    names = [str(t) if numeric else rng.choice(["q", "T", "a"]) + str(t) for t in topics]
+    if rng.random() < 0.1:
+        names.append(names[0])  # a topic that comes back: the small path declines
+    tags = ["run1"] if rng.random() < 0.8 else ["run1", "run2", "bad!tag", "x" * 30]
+    lines = []
+    for name in names:
+        n = rng.randint(1, 25)
+        docnos = [f"d{rng.randrange(60)}" for _ in range(n)]
+        for docno, rank, score in zip(docnos, _ranks(rng, n), _scores(rng, n), strict=True):
+            q0 = "Q0" if rng.random() < 0.97 else rng.choice(["0", "q0"])
+            fields = [name, q0, docno, str(rank), score, rng.choice(tags)]
+            lines.append(separator.join(fields))
+    return "\n".join(lines) + "\n"
+
+
+def _mutated(rng: random.Random, text: str) -> str:
+    """``text`` with two lines swapped, a line repeated or a character replaced (a file
+    the small path may take or decline)."""
+    lines = text.splitlines(keepends=True)
+    roll = rng.random()
+    if roll < 0.2 and len(lines) > 1:
+        i, j = rng.sample(range(len(lines)), 2)
+        lines[i], lines[j] = lines[j], lines[i]
+    elif roll < 0.35:
+        lines.insert(rng.randrange(len(lines)), rng.choice(lines))
+    elif roll < 0.5:
+        where = rng.randrange(len(text) - 1)
+        return text[:where] + rng.choice("0123456789.eE+-Q#ax") + text[where + 1 :]
+    return "".join(lines)
+
+
+def _qrels_text(rng: random.Random, run: str, separator: str) -> str:
+    rows = [line.split(separator) for line in run.splitlines()]
+    topics = list(dict.fromkeys(row[0] for row in rows))
+    lines = []
+    for topic in topics[: rng.randint(0, len(topics))] + ["999"]:
+        for _ in range(rng.randint(1, 8)):
+            grade = str(rng.choice([0, 0, 1, 2, 1, 10]))
+            lines.append(separator.join([topic, "0", f"d{rng.randrange(60)}", grade]))
+    return "\n".join(lines) + "\n"
+
+
+def _topics_text(rng: random.Random, run: str, separator: str) -> str:
+    """Some of the run's topics, others, near misses (``01`` for ``1``, ``Q1`` for ``q1``),
+    as one id a line or as a TREC topics file."""
+    topics = list(dict.fromkeys(line.split(separator)[0] for line in run.splitlines()))
+    ids = rng.sample(topics, rng.randint(0, len(topics))) + ["77", "x"]
+    ids += ["0" + rng.choice(topics), rng.choice(topics).upper(), rng.choice(ids)]
+    if rng.random() < 0.3:
+        return "".join(f"<top>\n<num> Number: {i}\n<title> t\n</top>\n" for i in ids)
+    return "".join(i + rng.choice(["", " extra", "\t"]) + "\n" for i in ids)
+
+
+def _reports(results) -> list[str]:
+    texts = [report.to_json(results), report.summary_line(results)]
+    for show in (0, 1, 5):
+        texts += ["\n".join(report.text_lines(result, show)) for result in results]
+    return texts
+
+
+def test_small_path_reports_are_the_general_paths(tmp_path):
+    rng = random.Random(31)
+    taken = 0
+    for case in range(240):
+        separator = "\t" if case % 3 == 0 else " "
+        run = tmp_path / f"r{case}.run"
+        qrels = tmp_path / f"q{case}.qrels"
+        text = _mutated(rng, _run_text(rng, separator))
+        run.write_text(text)
+        qrels.write_text(_mutated(rng, _qrels_text(rng, text, separator)))
+        profile = rng.choice(list(PROFILES))
+        depth = rng.choice([None, 5, 20])
+        min_depth = rng.choice([None, 3])
+        with_qrels = rng.random() < 0.6
+        topics = tmp_path / f"t{case}.txt" if rng.random() < 0.4 else None
+        if topics is not None:
+            topics.write_text(_topics_text(rng, text, separator))
+        settings = SmallSettings(
+            profile,
+            PROFILES[profile].max_depth if depth is None else depth,
+            min_depth,
+            tag_is_filename=case % 5 == 0,
+        )
+        small = validate_small([run], qrels if with_qrels else None, settings, topics)
+        if small is None:
+            continue
+        taken += 1
+        general = validate_files(
+            [run],
+            qrels=qrels if with_qrels else None,
+            profile=profile,
+            max_depth=settings.max_depth,
+            min_depth=min_depth,
+            tag_is_filename=settings.tag_is_filename,
+            topics=topics,
+        )
+        assert _reports(small) == _reports(general), (case, text)
+        assert [r.check_counts for r in small] == [r.check_counts for r in general]
+    assert taken > 140  # the small path takes most cases (a test that can fail)
+
+
+def test_findings_of_every_kind_are_compared(tmp_path):
+    """The random cases above reach every rule the small path reports."""
+    rng = random.Random(31)
+    seen = set()
+    for case in range(160):
+        separator = "\t" if case % 3 == 0 else " "
+        run, qrels = tmp_path / "r.run", tmp_path / "q.qrels"
+        text = _run_text(rng, separator)
+        run.write_text(text)
+        qrels.write_text(_qrels_text(rng, text, separator))
+        topics = tmp_path / "t.txt"
+        topics.write_text(_topics_text(rng, text, separator))
+        results = validate_small([run], qrels, SmallSettings("default", 5, 3, True), topics)
+        for result in results or ():
+            seen.update(result.check_counts)
+    assert seen == FOUND
+
+
+def test_every_check_is_found_or_cannot_fire_on_plain_files_or_is_declined():
+    assert FOUND | NOT_ON_PLAIN_FILES | DECLINED == set(CHECKS)
+    assert len(FOUND) + len(NOT_ON_PLAIN_FILES) + len(DECLINED) == len(CHECKS)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1 Q0 d1 1 1.5 t\n2 Q0 d1 1 2 t\n1 Q0 d2 2 1 t\n",  # a topic comes back
+        "1 Q0 d1 1 1e39 t\n",  # beyond float32
+        "1 Q0 d1 1234567890123456789 1 t\n",  # a rank beyond int64
+        "1 Q0 d1 1 1 t\n1\tQ0 d2 2 1 t\n",  # two separators
+        "1 Q0 d1 1 1 t",  # no final newline
+        "#1 Q0 d1 1 1 t\n",  # a comment
+        "1 Q0 d1 1 1 t extra\n",  # seven fields
+        "1 Q0 d1 1 1 t \n",  # a trailing blank (R25)
+        "1 Q0 d1 1 1 t\r\n",  # CRLF (R24)
+        "1 Q0 d1 1 1 t\n\n1 Q0 d2 2 0 t\n",  # a blank line (R21)
+        "1  Q0 d1 1 1 t\n",  # two blanks (R25)
+        "1 Q0 d\u00e91 1 1 t\n",  # not ASCII (R2, R6, R23)
+        "1 Q0 d\x011 1 1 t\n",  # a control character (R23)
+        "1 Q0 d1 1 0x10 t\n",  # not a decimal score (R12)
+        "1 Q0 d1 1 nan t\n",  # not a finite score (R12)
+        "1 Q0 d1 -1 1 t\n",  # a negative rank (R10)
+        "qid Q0 docno rank score tag\n1 Q0 d1 1 1 t\n",  # a header (R28)
+    ],
+)
+def test_what_the_small_path_declines(tmp_path, text):
+    run = tmp_path / "r.run"
+    run.write_text(text)
+    assert validate_small([run], None, SmallSettings("default", 1000)) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1 0 d1 1\n1 0 d2\n",  # three fields (Q1)
+        "1 0 d1 1.5\n",  # not an integer (Q3)
+        "1 0 d1 -1\n",  # negative (Q6)
+        "1 0 d1 1000000\n",  # 7 digits (Q4 from 1,000,001)
+        "#1 0 d1 1\n",  # a comment (Q8)
+        "1 Q0 d1 1 1 t\n",  # a run (Q11)
+    ],
+)
+def test_what_the_small_path_declines_of_qrels(tmp_path, text):
+    run, qrels = tmp_path / "r.run", tmp_path / "q.qrels"
+    run.write_text("1 Q0 d1 1 1 t\n")
+    qrels.write_text(text)
+    assert validate_small([run], qrels, SmallSettings("default", 1000)) is None
+
+
+def test_more_than_100_tags_are_declined(tmp_path):
+    run = tmp_path / "r.run"
+    run.write_text("".join(f"1 Q0 d{i} {i + 1} {200 - i} t{i}\n" for i in range(101)))
+    assert validate_small([run], None, SmallSettings("default", 1000)) is None
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_the_command_prints_and_exits_as_the_general_path(tmp_path, monkeypatch, fmt):
+    run, qrels = tmp_path / "r.run", tmp_path / "q.qrels"
+    run.write_text("1 Q0 d1 1 2 a\n1 Q0 d1 2 3 b\n2 Q0 d2 1 1 a\n")  # R7, R13, R14, R17
+    qrels.write_text("1 0 d1 1\n1 0 d1 2\n3 0 d3 0\n")  # Q5, Q7
+    arguments = ["validate", str(run), "--qrels", str(qrels), "--format", fmt, "--show", "1"]
+    small = CliRunner().invoke(cli, arguments)
+    from trecbench.validation import small as module
+
+    monkeypatch.setattr(module, "validate_small", lambda *_: None)
+    general = CliRunner().invoke(cli, arguments)
+    assert small.output == general.output
+    assert small.exit_code == general.exit_code == 2
+    assert "R7" in small.output and "Q5" in small.output
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # R15: the topics but the last are checked in file order (no rise among them),
+        # the last in score order; 5.00000001 ties 5.0 at float32 only
+        "1 Q0 a 1 5.0 t\n1 Q0 b 2 5.00000001 t\n1 Q0 c 3 5.0 t\n2 Q0 a 1 1 t\n2 Q0 b 2 2 t\n",
+        # R20.order: 10 > 9 as numbers among the topics but the last, "9" < "a" as bytes
+        "10 Q0 a 1 1 t\n9 Q0 a 1 1 t\na Q0 a 1 1 t\n",
+        "a Q0 a 1 1 t\n10 Q0 a 1 1 t\n9 Q0 a 1 1 t\n",
+    ],
+)
+def test_the_topics_are_checked_in_the_general_paths_two_calls(tmp_path, text):
+    run = tmp_path / "r.run"
+    run.write_text(text)
+    small = validate_small([run], None, SmallSettings("default", 1000))
+    assert _reports(small) == _reports(validate_files([run]))
+
+
+def test_findings_beyond_the_limit_are_kept_as_the_general_path_keeps_them(tmp_path):
+    # 1,200 topics, each with a wrong Q0, zero-based ranks, a rise, a tie and a duplicate:
+    # more than the 1,000 findings kept per check, in the same order
+    lines = []
+    for topic in range(1200, 0, -1):
+        for rank, (docno, score) in enumerate([("a", 1), ("b", 2), ("b", 2), ("c", 0)]):
+            lines.append(f"{topic} q0 {docno} {rank} {score} t\n")
+    run = tmp_path / "r.run"
+    run.write_text("".join(lines))
+    small = validate_small([run], None, SmallSettings("strict", 2, 5))
+    general = validate_files([run], profile="strict", max_depth=2, min_depth=5)
+    assert _reports(small) == _reports(general)
+    assert min(small[0].check_counts[key] for key in ("R3", "R7", "R8", "R13", "R15.tie")) > 1000
+
+
+ROOT = Path(__file__).resolve().parents[1]
+BUNDLED = sorted((ROOT / "tests" / "fixtures" / "trec_eval_random").glob("*.run")) + [
+    *sorted((ROOT / "runs").glob("*.run")),
+    *sorted((ROOT / "data" / "hpo-rtask").glob("*.run")),
+]
+
+
+def _qrels_of(run: Path) -> Path:
+    own = run.with_suffix(".qrels")
+    if own.exists():
+        return own
+    if run.parent.name == "runs":
+        return ROOT / "qrels" / "hpo-demo.qrels"
+    return next(run.parent.glob("*.qrels"))
+
+
+def test_the_bundled_runs_and_qrels_get_the_general_paths_reports():
+    taken = 0
+    for run in BUNDLED:
+        for profile in ("default", "rtask"):
+            settings = SmallSettings(profile, PROFILES[profile].max_depth)
+            small = validate_small([run], _qrels_of(run), settings)
+            if small is None:
+                continue
+            taken += 1
+            general = validate_files([run], qrels=_qrels_of(run), profile=profile)
+            assert _reports(small) == _reports(general), run.name
+    assert taken >= 20
+
+
+def test_a_terminal_gets_the_small_path_and_the_general_paths_bar(tmp_path, monkeypatch, capsys):
+    from trecbench.cli import progress, run
+    from trecbench.validation import small as module
+
+    taken = []
+    monkeypatch.setattr(module, "validate_small", lambda *a: taken.append(a) or validate_small(*a))
+    monkeypatch.setattr(progress.StderrProgress.__init__, "__defaults__", (0.0, 0.0, " steps"))
+    monkeypatch.setattr("sys.stderr.isatty", lambda: True, raising=False)
+    path = tmp_path / "r.run"
+    path.write_text("".join(f"q Q0 d{i} {i + 1} {100 - i} t\n" for i in range(50)))
+    assert run(["validate", str(path)]) == 0
+    err = capsys.readouterr().err
+    assert taken and f"validating {path}: 100%" in err and "50 lines" in err

@@ -1,0 +1,109 @@
+"""What the findings of the per-line and per-topic checks say, written once.
+
+The general path (:mod:`.runs`, :mod:`.run_topics`, :mod:`.qrels`) and the small path
+(:mod:`.small`) find the same problems by different means (Arrow columns, Python lists);
+the words come from here, so that both print the same bytes. Standard library only.
+"""
+
+from __future__ import annotations
+
+
+def show(value: float) -> str:
+    """A score as Python prints a double (the shortest text that reads back the same)."""
+    return repr(float(value))
+
+
+def not_q0(value: str) -> str:
+    return f"field 2 is {value!r}, expected 'Q0'"
+
+
+def scientific(score: str) -> str:
+    return f"score {score} is in scientific notation"
+
+
+def second_tag(value: str, first: str) -> str:
+    return (
+        f"second run tag {value!r} (first: {first!r}); trec_eval reports the tag of the last "
+        "line only"
+    )
+
+
+def bad_tag(value: str) -> str:
+    return f"tag {value!r} is not 1-25 of A-Z a-z 0-9 _ . -"
+
+
+def tag_not_name(value: str, expected: str) -> str:
+    return f"tag {value!r} differs from the file name {expected!r}"
+
+
+def too_deep(topic: str, depth: int) -> str:
+    return (
+        f"topic {topic} has more than {depth} documents (--max-depth {depth}); trec_eval "
+        f"scores them all unless run with -M{depth}"
+    )
+
+
+def duplicate_docno(docno: str, topic: str, first_line: int) -> str:
+    return (
+        f"duplicate docno {docno} in topic {topic} (first at line {first_line}); trec_eval "
+        "stops with 'duplicate docs' (exit 4)"
+    )
+
+
+def bad_rank_start(topic: str, rank: int) -> str:
+    base = " (zero-based?)" if rank == 0 else ""
+    return f"ranks of topic {topic} start at {rank}, not 1{base}"
+
+
+def repeated_rank(topic: str, rank: int, other_line: int) -> str:
+    return f"rank {rank} appears twice in topic {topic} (also line {other_line})"
+
+
+def rank_gap(topic: str, before: int, rank: int) -> str:
+    return f"ranks of topic {topic} jump from {before} to {rank}"
+
+
+def score_up(topic: str, score: float, previous: float) -> str:
+    return f"score {show(score)} is higher than the one before ({show(previous)}) in topic {topic}"
+
+
+def rank_against_score(topic: str, rank, score: float, before_rank, before_score: float) -> str:
+    return (
+        f"rank {rank} has a higher score ({show(score)}) than rank {before_rank} "
+        f"({show(before_score)}) in topic {topic}: trec_eval ranks by score, rank-based tools "
+        "by rank"
+    )
+
+
+TIE = "share their score with another document"
+FLOAT32_TIE = "tie with another only at float32 precision (trec_eval 9.x ties them, 10.0 does not)"
+
+
+def ties(topic: str, tied: int, documents: int, text: str) -> str:
+    """R15: ``tied`` of the topic's ``documents`` in a tie (``text``: :data:`TIE` or
+    :data:`FLOAT32_TIE`)."""
+    if tied == documents and text == TIE:
+        return (
+            f"all {tied} documents of topic {topic} have the same score; trec_eval orders them "
+            "by docno, descending"
+        )
+    return (
+        f"{tied} documents of topic {topic} {text}; trec_eval orders tied documents by docno, "
+        "descending"
+    )
+
+
+def descending_topic(topic: str, before: str) -> str:
+    return f"topic {topic} after {before}: topics are not in ascending order"
+
+
+def duplicate_judgment(docno: str, topic: str, first_line: int, a: str, b: str) -> str:
+    """Q5 of two judgments of one document, graded ``a`` then ``b`` (as written)."""
+    grade = f"same grade {a}" if a == b else f"conflicting grades {a} and {b}"
+    return f"duplicate judgment of {docno} for topic {topic} (first at line {first_line}; {grade})"
+
+
+def no_relevant(topic: str, level: int) -> str:
+    return (
+        f"topic {topic} has no relevant document (grade >= {level}): it scores 0 on every measure"
+    )
