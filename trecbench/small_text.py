@@ -51,20 +51,11 @@ def small_file(path: str) -> bool:
 def read_plain(path: str, kind: str) -> list[tuple[str, ...]] | None:
     """The fields of every line of a small plain ``kind`` file (``run``: qid, docno,
     score, tag; ``qrels``: qid, docno, grade), in file order; None for any other file."""
-    if not small_file(path):
+    found = plain_text(path, kind)
+    if found is None:
         return None
-    with open(path, "rb") as handle:
-        data = handle.read(SMALL_BYTES + 1)
-    if not data.isascii() or len(data) > SMALL_BYTES:
-        return None
-    text = data.decode("ascii")
-    tabs, spaces = "\t" in text, " " in text
-    if tabs == spaces:
-        return None  # both separators, or neither (one field a line)
-    line, whole = _PATTERNS[kind, "\t" if tabs else " "]
-    if whole.fullmatch(text) is None:
-        return None
-    return line.findall(text)
+    text, separator = found
+    return _PATTERNS[kind, separator][0].findall(text)
 
 
 def plain_text(path: str, kind: str) -> tuple[str, str] | None:
@@ -80,7 +71,7 @@ def plain_text(path: str, kind: str) -> tuple[str, str] | None:
     text = data.decode("ascii")
     tabs, spaces = "\t" in text, " " in text
     if tabs == spaces:
-        return None
+        return None  # both separators, or neither (one field a line)
     separator = "\t" if tabs else " "
     if _PATTERNS[kind, separator][1].fullmatch(text) is None:
         return None

@@ -19,9 +19,10 @@ WORKFLOW = (
     "leaderboard", "similarity", "pool", "diff", "measures",
 )  # fmt: skip
 # commands that open their input scope themselves (:func:`open_input_scope`), once they
-# know they need one: score's small path reads two files and writes only standard output,
-# and trecbench.outputs (hashlib, json, shutil, tempfile) would cost it a tenth of its time
-SCOPE_THEIR_OWN = frozenset({"score"})
+# know they need one: score's and validate's small paths read small files and write only
+# standard output, and trecbench.outputs (hashlib, json, shutil, tempfile) would cost them
+# a tenth of their time
+SCOPE_THEIR_OWN = frozenset({"score", "validate"})
 
 _debug: contextvars.ContextVar[bool] = contextvars.ContextVar("trecbench_debug", default=False)
 

@@ -10,7 +10,7 @@ import click
 
 from ..errors import ExitCode
 from .evaluation_options import memory_budget_option
-from .group import cli
+from .group import cli, open_input_scope
 from .paths import DEPTH, INPUT_FILE, OUTPUT_FILE
 from .progress import StderrProgress, wanted
 
@@ -105,6 +105,7 @@ def validate(
     small = (runs, qrels, topics, profile, max_depth, min_depth, tag_is_filename)
     if not (docid_regex or fix_out) and _small_path(*small, fmt, show, progress):
         return
+    open_input_scope(click.get_current_context())
     from .. import outputs
     from .. import validation as v
     from ..inputs.streams import Source
