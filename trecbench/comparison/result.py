@@ -148,12 +148,7 @@ class Comparison:
                     },
                 }
             )
-        wide = self.per_query.pivot_table(
-            index=["run", "qid"], columns="measure", values="value", sort=False
-        )
-        # finite floats already: compare_scores refuses NaN and infinities and zero-fills
-        # absent topics
-        per_query = {run: wide.loc[run][self.measures].to_dict(orient="index") for run in self.runs}
+        per_query = self._per_query_document()
         document = {
             "type": "BenchmarkReport",
             "schema_version": SCHEMA_VERSION,
@@ -188,6 +183,19 @@ class Comparison:
             document["unjudged_bounds"] = self.unjudged_sensitivity.to_json()
         if self.ontology is not None:
             document["ontology"] = self.ontology
+        return document
+
+    def _per_query_document(self) -> dict[str, dict[str, dict[str, float]]]:
+        """``{run: {qid: {measure: value}}}`` from :attr:`per_query` (compare_scores' tidy
+        table: one row per run, topic and measure, measures in order within a topic).
+        Finite floats already: compare_scores refuses NaN and infinities and zero-fills
+        absent topics. Built from the columns as lists: pandas' pivot and ``to_dict`` took
+        five times as long on 20 runs x 10,000 topics."""
+        frame = self.per_query
+        document: dict[str, dict[str, dict[str, float]]] = {run: {} for run in self.runs}
+        columns = (frame[name].tolist() for name in ("run", "qid", "measure", "value"))
+        for run, qid, measure, value in zip(*columns, strict=True):
+            document[run].setdefault(qid, {})[measure] = value
         return document
 
     def to_frame(self) -> pd.DataFrame:
