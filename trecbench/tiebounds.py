@@ -178,16 +178,15 @@ def extreme_orders(
     if not mixed.any():
         return Orders(None, None, True, 0)
     changed = np.unique(order.topic[1:][mixed])  # indices into order.qids
-    kept = np.isin(order.topic, changed) if only_tied else slice(None)
-    group = np.cumsum(~tied)
-    position = np.arange(len(key))
+    # the ranked positions kept: whole topics, so every tie group is whole in them
+    kept = np.flatnonzero(np.isin(order.topic, changed)) if only_tied else np.arange(len(key))
+    group = np.cumsum(~tied)[kept]
     scores = arrow.array(-order.positions()[kept].astype(np.float64))
     index = table.column_names.index("score")
     alternatives = []
     for sign in (-1, 1):  # best: keys descending; worst: ascending
-        # keys are reordered within tie groups only: every row stays in its topic's stretch
-        rows_in_order = order.order[np.lexsort((position, sign * key, group))][kept]
-        alternative = table.take(arrow.array(rows_in_order))
+        sorted_kept = kept[np.lexsort((kept, sign * key[kept], group))]
+        alternative = table.take(arrow.array(order.order[sorted_kept]))
         alternatives.append(alternative.set_column(index, "score", scores))
     topics = order.qids.take(arrow.array(changed)).to_pylist() if only_tied else None
     return Orders(alternatives[0], alternatives[1], True, len(changed), topics)
