@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from .. import outputs
@@ -184,6 +185,32 @@ class Comparison:
         if self.ontology is not None:
             document["ontology"] = self.ontology
         return document
+
+    def report_json(
+        self,
+        indent: int = 1,
+        experiment_id: str | None = None,
+        meta: Mapping[str, str] | None = None,
+    ) -> str:
+        """:meth:`report` as ``json.dumps`` writes it with ``indent`` and
+        ``ensure_ascii=False`` (NaN as null), byte for byte, faster: its per-topic values,
+        most of its bytes (finite floats: see :meth:`_per_query_document`), are written by
+        :func:`_per_query_json` rather than json's pure-Python indenting encoder (0.45 s on
+        20 runs x 10,000 topics)."""
+        import json
+        import uuid
+
+        from ..report import _json_safe
+
+        document = self.report(experiment_id, meta)
+        per_query = document["per_query"]
+        values = self.per_query["value"]
+        if values.dtype.kind != "f" or not np.isfinite(values.to_numpy()).all():
+            return json.dumps(_json_safe(document), indent=indent, ensure_ascii=False)
+        token = f"per_query {uuid.uuid4().hex}"  # a string no other part of the report holds
+        document["per_query"] = token
+        text = json.dumps(_json_safe(document), indent=indent, ensure_ascii=False)
+        return text.replace(json.dumps(token), _per_query_json(per_query, indent, 1), 1)
 
     def _per_query_document(self) -> dict[str, dict[str, dict[str, float]]]:
         """``{run: {qid: {measure: value}}}`` from :attr:`per_query` (compare_scores' tidy
@@ -407,6 +434,49 @@ def _check_manifest(manifest: Path, files: Iterable[Path]) -> None:
             raise UsageError(f"--manifest {manifest} would overwrite an output of compare")
         if found == "holds":
             raise UsageError(f"--manifest {manifest} is a folder compare writes {path} into")
+
+
+def _per_query_json(mapping: dict, indent: int, level: int) -> str:
+    """``json.dumps(mapping, indent=indent, ensure_ascii=False)`` nested ``level`` deep, for
+    dicts (runs) of dicts (topics) of dicts of finite Python floats under string keys: a
+    topic's values fill a template of its keys (made once per key tuple) instead of going
+    through json's pure-Python encoder."""
+    from json.encoder import encode_basestring  # json's string encoder, ensure_ascii off
+
+    if not mapping:
+        return "{}"
+    inner = "\n" + " " * (indent * (level + 1))
+    close = "\n" + " " * (indent * level) + "}"
+    first = next(iter(mapping.values()))
+    if not isinstance(first, dict):  # the floats of one topic
+        return _float_template(tuple(mapping), indent, level) % tuple(mapping.values())
+    if first and not isinstance(next(iter(first.values())), dict):  # topics: one loop
+        templates: dict[tuple, str] = {}
+        items = []
+        for key, row in mapping.items():
+            keys = tuple(row)
+            template = templates.get(keys)
+            if template is None:
+                template = templates[keys] = _float_template(keys, indent, level + 1)
+            items.append(encode_basestring(key) + ": " + template % tuple(row.values()))
+    else:
+        items = [
+            encode_basestring(key) + ": " + _per_query_json(value, indent, level + 1)
+            for key, value in mapping.items()
+        ]
+    return "{" + inner + ("," + inner).join(items) + close
+
+
+def _float_template(keys: tuple, indent: int, level: int) -> str:
+    """The %-template json.dumps writes a dict of floats under ``keys`` as, ``level`` deep
+    (``%r`` of a float is ``float.__repr__``, json's own)."""
+    from json.encoder import encode_basestring
+
+    if not keys:
+        return "{}"
+    inner = "\n" + " " * (indent * (level + 1))
+    fields = [encode_basestring(key).replace("%", "%%") + ": %r" for key in keys]
+    return "{" + inner + ("," + inner).join(fields) + "\n" + " " * (indent * level) + "}"
 
 
 def _rows(frame: pd.DataFrame) -> list[dict]:
