@@ -55,3 +55,21 @@ def test_nested_values_are_written_as_json_dumps_writes_them(per_query):
         expected = json.dumps(document, indent=indent, ensure_ascii=False)
         text = json.dumps({**document, "per_query": "T"}, indent=indent, ensure_ascii=False)
         assert text.replace('"T"', _per_query_json(per_query, indent, 1), 1) == expected
+
+
+def test_the_report_file_is_json_bytes_of_the_report(monkeypatch):
+    monkeypatch.setattr(report_module, "utc_now", lambda: "2026-01-01T00:00:00Z")
+    comparison = _comparison()
+    expected = report_module.json_bytes(comparison.report("id-1", {"k": "v"}))
+    assert comparison.report_file("id-1", {"k": "v"}) == expected
+
+
+def test_values_that_are_not_floats_take_json_dumps_whole(monkeypatch):
+    import dataclasses
+
+    monkeypatch.setattr(report_module, "utc_now", lambda: "2026-01-01T00:00:00Z")
+    comparison = _comparison()
+    per_query = comparison.per_query.assign(value=comparison.per_query["value"].astype(object))
+    comparison = dataclasses.replace(comparison, per_query=per_query)
+    expected = json.dumps(_json_safe(comparison.report()), indent=1, ensure_ascii=False)
+    assert comparison.report_json() == expected
