@@ -9,6 +9,7 @@ import math
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 import pytest
 
 import trecbench
@@ -56,6 +57,11 @@ def _case(seed: int = 0, topics: int = 8) -> tuple[pd.DataFrame, pd.DataFrame]:
     # (set_P's extremes are 0.5 and 1)
     run += [("edge", "d4", 2.0)] + [("edge", f"d{d}", 1.0) for d in range(4)]
     qrels += [("edge", "d4", 2), ("edge", "d0", 0), ("edge", "d2", -1), ("edge", "d3", 1)]
+    # a topic without ties and one whose only tie group holds unjudged documents: no order
+    # changes them (the extreme orders leave them out and keep their reported values)
+    run += [("calm", f"d{d}", float(5 - d)) for d in range(4)]
+    run += [("same", "d0", 3.0), ("same", "u1", 2.0), ("same", "u2", 2.0), ("same", "d3", 1.0)]
+    qrels += [("calm", "d1", 1), ("calm", "d2", 0), ("same", "d0", 1), ("same", "d3", 0)]
     return (
         pd.DataFrame(run, columns=["qid", "docno", "score"]),
         pd.DataFrame(qrels, columns=["qid", "docno", "rel"]),
@@ -235,3 +241,49 @@ def test_score_prints_the_bounds_in_every_format(tmp_path, monkeypatch):
     }
     csv_text = CliRunner().invoke(cli, [*base, "--format", "csv"]).stdout
     assert "run,P.1,0.0,0.0,1.0,lowest,1,\n" in csv_text
+
+
+def _topic_values(qrels: pd.DataFrame, run, measures) -> tuple[list[str], dict]:
+    """``(topics, label -> per-topic values)`` of ``run`` as :func:`trecbench.evaluate`
+    scores it."""
+    (result,) = trecbench.evaluate(qrels, run, measures).runs
+    return list(result.qids), result.values
+
+
+def test_only_the_topics_ties_can_change_are_scored_again():
+    # topics whose tie groups mix keys (q0..q7, edge), one whose tie group holds only
+    # unjudged documents (same: nothing can move) and one without ties (calm): the
+    # alternatives restricted to the changed topics, merged with the reported values,
+    # are the whole alternatives' values
+    from trecbench import ranking
+    from trecbench.arrow import array
+
+    run, qrels = _case(seed=3)
+    table = pa.Table.from_pandas(run, preserve_index=False)
+    order = ranking.order_run(table, True)
+    qids = order.qids.to_pylist()
+    where = {qid: i for i, qid in enumerate(qids)}
+    judged = qrels[qrels["qid"].isin(where)]
+    judgments = (
+        judged["qid"].map(where).to_numpy(np.int64),
+        pa.chunked_array([array(judged["docno"].tolist(), pa.string())]),
+        judged["rel"].to_numpy(np.int64),
+    )
+    whole = tiebounds.extreme_orders(table, order, qids, judgments)
+    part = tiebounds.extreme_orders(table, order, qids, judgments, only_tied=True)
+    assert "calm" not in part.topics and "same" not in part.topics
+    for alternative in (part.best, part.worst):
+        assert sorted(set(alternative.column("qid").to_pylist())) == part.topics
+    assert part.tied_topics == whole.tied_topics == len(part.topics) == len(qids) - 2
+    measures = ["P.1,2,3,5", "map", "ndcg_cut.2,5", "recip_rank", "bpref", "set_F"]
+    reported_qids, reported = _topic_values(qrels, table, measures)
+    merged = tiebounds.extreme_values(
+        part, reported_qids, reported, lambda table: _topic_values(qrels, table, measures)
+    )
+    for side, alternative in enumerate((whole.best, whole.worst)):
+        alternative_qids, expected = _topic_values(qrels, alternative, measures)
+        assert alternative_qids == reported_qids
+        assert merged[side].keys() == expected.keys()
+        for label, values in expected.items():
+            np.testing.assert_array_equal(merged[side][label], values, err_msg=label)
+    assert any(not np.array_equal(merged[0][k], reported[k]) for k in reported)

@@ -133,12 +133,15 @@ def tie_groups(order: ranking.RunOrder, scores: np.ndarray) -> np.ndarray:
 class Orders:
     """The alternative orders of one run: ``best`` and ``worst`` (None when no tie group
     mixes keys: every swap-monotone measure is then fixed), whether the run has ``ties``
-    at all, and how many topics have a tie group that mixes keys (``tied_topics``)."""
+    at all, and how many topics have a tie group that mixes keys (``tied_topics``).
+    ``topics``: when set, ``best`` and ``worst`` hold only these topics (those with a tie
+    group that mixes keys, sorted); every other topic is in the reported order in both."""
 
     best: pa.Table | None
     worst: pa.Table | None
     ties: bool
     tied_topics: int
+    topics: list[str] | None = None
 
 
 def extreme_orders(
@@ -148,6 +151,7 @@ def extreme_orders(
     judgments: tuple[np.ndarray, pa.ChunkedArray, np.ndarray],
     float32: bool = True,
     matched: tuple[np.ndarray, np.ndarray] | None = None,
+    only_tied: bool = False,
 ) -> Orders:
     """The run with each tie group in the best and in the worst key order (see the module
     docstring).
@@ -157,7 +161,8 @@ def extreme_orders(
     ``(rows, which)`` among every row of those topics (uncut by -M) when the caller has
     them (:meth:`trecbench.ranking.RankedRun.judged`), else looked up here. The
     alternatives carry strictly decreasing scores (minus the rank), so ranking them keeps
-    their order.
+    their order. ``only_tied``: the alternatives hold only the topics whose order can
+    change (``Orders.topics``), not the whole run.
     """
     tied = tie_groups(order, ranking.comparable_scores(table.column("score"), float32))
     if not tied.any():
@@ -172,17 +177,49 @@ def extreme_orders(
     mixed = tied[1:] & (key[1:] != key[:-1])
     if not mixed.any():
         return Orders(None, None, True, 0)
-    group = np.cumsum(~tied)
-    position = np.arange(len(key))
-    scores = arrow.array(-order.positions().astype(np.float64))
+    changed = np.unique(order.topic[1:][mixed])  # indices into order.qids
+    # the ranked positions kept: whole topics, so every tie group is whole in them
+    kept = np.flatnonzero(np.isin(order.topic, changed)) if only_tied else np.arange(len(key))
+    group = np.cumsum(~tied)[kept]
+    scores = arrow.array(-order.positions()[kept].astype(np.float64))
     index = table.column_names.index("score")
     alternatives = []
     for sign in (-1, 1):  # best: keys descending; worst: ascending
-        rows_in_order = order.order[np.lexsort((position, sign * key, group))]
-        alternative = table.take(arrow.array(rows_in_order))
+        sorted_kept = kept[np.lexsort((kept, sign * key[kept], group))]
+        alternative = table.take(arrow.array(order.order[sorted_kept]))
         alternatives.append(alternative.set_column(index, "score", scores))
-    tied_topics = len(np.unique(order.topic[1:][mixed]))
-    return Orders(alternatives[0], alternatives[1], True, tied_topics)
+    topics = order.qids.take(arrow.array(changed)).to_pylist() if only_tied else None
+    return Orders(alternatives[0], alternatives[1], True, len(changed), topics)
+
+
+def extreme_values(
+    orders: Orders, qids: list[str], values: dict[str, np.ndarray], score
+) -> tuple[dict, dict] | None:
+    """The per-topic values (label -> array aligned with ``qids``) of the best and of the
+    worst order, from :func:`extreme_orders` with ``only_tied``: ``values`` (the reported
+    order's) where no order of the ties changes a topic, and where one does,
+    ``score(alternative)``'s (the ``(topics, values)`` of the alternatives' topics,
+    scored as a part of the run). None without alternatives.
+
+    Topics are scored independently, so a topic's value is the same in a part as in the
+    whole run. A changed topic the part leaves unmeasured is NaN (none does: each was
+    measured in the reported order), which :func:`run_bounds` reports as not bounded
+    rather than bounding it by the reported value."""
+    if orders.best is None:
+        return None
+    where = {qid: i for i, qid in enumerate(qids)}
+    changed = np.array([where[qid] for qid in orders.topics or [] if qid in where], np.int64)
+    extremes = []
+    for alternative in (orders.best, orders.worst):
+        part_qids, part_values = score(alternative)
+        rows = np.array([where[qid] for qid in part_qids], np.int64)
+        merged = {}
+        for label, reported in values.items():
+            merged[label] = reported.astype(np.float64)  # a copy
+            merged[label][changed] = np.nan
+            merged[label][rows] = part_values[label]
+        extremes.append(merged)
+    return extremes[0], extremes[1]
 
 
 def run_bounds(result, orders: Orders, evaluated: list | None, columns, settings, summarise):

@@ -147,8 +147,10 @@ def _checked(per_query: pd.DataFrame, baseline: str | None):
         row = per_query[~finite].iloc[0]
         value = "undefined" if math.isnan(row["value"]) else row["value"]
         raise UsageError(f"run {row['run']!r}: {row['measure']} is {value} for {row['qid']!r}")
-    runs = list(dict.fromkeys(per_query["run"]))
-    measures = list(dict.fromkeys(per_query["measure"]))
+    # unique() keeps the order of first appearance, as dict.fromkeys would, without
+    # iterating element by element over Arrow-backed strings (~1 s on 20 x 10,000 rows)
+    runs = per_query["run"].unique().tolist()
+    measures = per_query["measure"].unique().tolist()
     if not runs:
         raise UsageError("nothing to compare: no per-query values")
     baseline = runs[0] if baseline is None else baseline
@@ -208,8 +210,12 @@ def _tidy(cube: np.ndarray, runs, universe, measures) -> pd.DataFrame:
 
 def _topics(per_query: pd.DataFrame, runs, queries, missing: str):
     """``(topics analysed, {run: the topics it has no value for})`` (see ``missing``)."""
-    evaluated = {run: set(frame["qid"]) for run, frame in per_query.groupby("run", sort=False)}
-    topics = sorted(set(map(str, per_query["qid"] if queries is None else queries)))
+    evaluated = {
+        run: set(frame["qid"].unique().tolist())
+        for run, frame in per_query.groupby("run", sort=False)
+    }
+    every = per_query["qid"].unique().tolist() if queries is None else queries
+    topics = sorted(set(map(str, every)))
     absent = {run: [qid for qid in topics if qid not in evaluated[run]] for run in runs}
     universe = topics
     if missing == "drop":

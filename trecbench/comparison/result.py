@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from .. import outputs
@@ -148,12 +149,7 @@ class Comparison:
                     },
                 }
             )
-        wide = self.per_query.pivot_table(
-            index=["run", "qid"], columns="measure", values="value", sort=False
-        )
-        # finite floats already: compare_scores refuses NaN and infinities and zero-fills
-        # absent topics
-        per_query = {run: wide.loc[run][self.measures].to_dict(orient="index") for run in self.runs}
+        per_query = self._per_query_document()
         document = {
             "type": "BenchmarkReport",
             "schema_version": SCHEMA_VERSION,
@@ -188,6 +184,66 @@ class Comparison:
             document["unjudged_bounds"] = self.unjudged_sensitivity.to_json()
         if self.ontology is not None:
             document["ontology"] = self.ontology
+        return document
+
+    def report_json(
+        self,
+        indent: int = 1,
+        experiment_id: str | None = None,
+        meta: Mapping[str, str] | None = None,
+    ) -> str:
+        """:meth:`report` as ``json.dumps`` writes it with ``indent`` and
+        ``ensure_ascii=False`` (NaN as null: compare's ``--format json``), byte for byte,
+        faster (see :meth:`_report_text`)."""
+        import json
+
+        from ..report import _json_safe
+
+        def dumps(document: dict) -> str:
+            return json.dumps(_json_safe(document), indent=indent, ensure_ascii=False)
+
+        return self._report_text(experiment_id, meta, indent, dumps)
+
+    def report_file(self, experiment_id: str | None = None, meta=None) -> bytes:
+        """BenchmarkReport.json's bytes: :func:`trecbench.report.json_bytes` of
+        :meth:`report` (indent 2, NaN refused), faster (see :meth:`_report_text`)."""
+        from ..report import json_bytes
+
+        def dumps(document: dict) -> str:
+            return json_bytes(document).decode("utf-8")
+
+        return self._report_text(experiment_id, meta, 2, dumps).encode("utf-8")
+
+    def _report_text(self, experiment_id, meta, indent: int, dumps) -> str:
+        """``dumps(self.report(...))`` (a JSON text with ``indent``), with the per-topic
+        values, most of its bytes (finite floats: see :meth:`_per_query_document`), written
+        by :func:`_per_query_json` rather than json's pure-Python indenting encoder (0.75 s
+        against 0.24 s on 20 runs x 10,000 topics). Values that are not all finite floats
+        go through ``dumps`` with the rest."""
+        import json
+        import uuid
+
+        document = self.report(experiment_id, meta)
+        values = self.per_query["value"]
+        if values.dtype.kind != "f" or not np.isfinite(values.to_numpy()).all():
+            return dumps(document)
+        per_query = document["per_query"]
+        token = f"per_query {uuid.uuid4().hex}"  # a string no other part of the report holds
+        document["per_query"] = token
+        fast = _per_query_json(per_query, indent, 1)
+        return dumps(document).replace(json.dumps(token), fast, 1)
+
+    def _per_query_document(self) -> dict[str, dict[str, dict[str, float]]]:
+        """``{run: {qid: {measure: value}}}`` from :attr:`per_query` (compare_scores' tidy
+        table: one row per run, topic and measure, measures in order within a topic).
+        Finite floats already: compare_scores refuses NaN and infinities and zero-fills
+        absent topics. Built from the columns as lists: pandas' pivot and ``to_dict`` took
+        five times as long on 20 runs x 10,000 topics."""
+        frame = self.per_query
+        document: dict[str, dict[str, dict[str, float]]] = {run: {} for run in self.runs}
+        columns = (frame[name].tolist() for name in ("run", "qid", "measure", "value"))
+        for run, qid, measure, value in zip(*columns, strict=True):
+            document[run].setdefault(qid, {})[measure] = value
         return document
 
     def to_frame(self) -> pd.DataFrame:
@@ -326,7 +382,7 @@ class Comparison:
         inputs = [record["path"] for record in self.inputs or []]
         experiment_id = str(uuid.uuid4())
         files = {
-            out / REPORT_FILE: (json_bytes(self.report(experiment_id, meta)), "report"),
+            out / REPORT_FILE: (self.report_file(experiment_id, meta), "report"),
             out / MARKDOWN_FILE: (self.markdown().encode("utf-8"), "markdown"),
             out / LATEX_FILE: (self.render("latex").encode("utf-8"), "latex"),
         }
@@ -399,6 +455,49 @@ def _check_manifest(manifest: Path, files: Iterable[Path]) -> None:
             raise UsageError(f"--manifest {manifest} would overwrite an output of compare")
         if found == "holds":
             raise UsageError(f"--manifest {manifest} is a folder compare writes {path} into")
+
+
+def _per_query_json(mapping: dict, indent: int, level: int) -> str:
+    """``json.dumps(mapping, indent=indent, ensure_ascii=False)`` nested ``level`` deep, for
+    dicts (runs) of dicts (topics) of dicts of finite Python floats under string keys: a
+    topic's values fill a template of its keys (made once per key tuple) instead of going
+    through json's pure-Python encoder."""
+    from json.encoder import encode_basestring  # json's string encoder, ensure_ascii off
+
+    if not mapping:
+        return "{}"
+    inner = "\n" + " " * (indent * (level + 1))
+    close = "\n" + " " * (indent * level) + "}"
+    first = next(iter(mapping.values()))
+    if not isinstance(first, dict):  # the floats of one topic
+        return _float_template(tuple(mapping), indent, level) % tuple(mapping.values())
+    if first and not isinstance(next(iter(first.values())), dict):  # topics: one loop
+        templates: dict[tuple, str] = {}
+        items = []
+        for key, row in mapping.items():
+            keys = tuple(row)
+            template = templates.get(keys)
+            if template is None:
+                template = templates[keys] = _float_template(keys, indent, level + 1)
+            items.append(encode_basestring(key) + ": " + template % tuple(row.values()))
+    else:
+        items = [
+            encode_basestring(key) + ": " + _per_query_json(value, indent, level + 1)
+            for key, value in mapping.items()
+        ]
+    return "{" + inner + ("," + inner).join(items) + close
+
+
+def _float_template(keys: tuple, indent: int, level: int) -> str:
+    """The %-template json.dumps writes a dict of floats under ``keys`` as, ``level`` deep
+    (``%r`` of a float is ``float.__repr__``, json's own)."""
+    from json.encoder import encode_basestring
+
+    if not keys:
+        return "{}"
+    inner = "\n" + " " * (indent * (level + 1))
+    fields = [encode_basestring(key).replace("%", "%%") + ": %r" for key in keys]
+    return "{" + inner + ("," + inner).join(fields) + "\n" + " " * (indent * level) + "}"
 
 
 def _rows(frame: pd.DataFrame) -> list[dict]:

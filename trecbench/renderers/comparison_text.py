@@ -11,7 +11,6 @@ each stratum in one compact table, and the topic movers, tie bounds and the unpa
 from __future__ import annotations
 
 import io
-import json
 from collections.abc import Iterable, Sequence
 
 # this module reads a Comparison, never imports trecbench.comparison: data flows one way
@@ -31,9 +30,7 @@ def render(comparison, fmt: str = "table") -> str:
     if fmt == "csv":
         return csv_text(comparison)
     if fmt == "json":
-        from ..report import _json_safe
-
-        return json.dumps(_json_safe(comparison.report()), indent=1, ensure_ascii=False) + "\n"
+        return comparison.report_json(indent=1) + "\n"
     if fmt == "latex":
         return latex(comparison) + _power_section(comparison, "latex")
     raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
