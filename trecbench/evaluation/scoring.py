@@ -257,7 +257,7 @@ def _score_block(
         # the one the extreme orders need; with -M it lacks the rows beyond the cut
         matched = matched if settings.max_docs is None else None
         try:
-            _extremes(block, table, order, judgments, matched, plan, whole)
+            _extremes(block, table, order, judgments, matched, plan)
         except Exception as error:  # noqa: BLE001 - as above
             block.error = error
     return block
@@ -318,25 +318,27 @@ def _measure_led(table, ranked_run, lead: str, plan: _Plan):
     return _measure(None, qids, plan, produced)
 
 
-def _extremes(block: _Block, table, order, judgments, matched, plan: _Plan, whole: str | None):
+def _extremes(block: _Block, table, order, judgments, matched, plan: _Plan):
     """The block's values in the best and the worst order of its tied documents
     (``judgments`` and, when exact, their ``matched`` rows: see
-    :func:`tiebounds.extreme_orders`). Each order is scored for its values only, whole
-    (``whole``: the run's label; the same topics as the reported order) or a part of a run
-    alike, without the run's checks: those belong to the reported order, as trec_eval
-    reads the run (an extreme order may bring within -M a second listing the reported one
-    leaves beyond it). What an engine raises is raised."""
+    :func:`tiebounds.extreme_orders`). Only the topics whose order can change are scored
+    again, as a part of the run (:func:`tiebounds.extreme_values`), for their values only,
+    without the run's checks: those belong to the reported order, as trec_eval reads the
+    run (an extreme order may bring within -M a second listing the reported one leaves
+    beyond it). What an engine raises is raised."""
     float32 = _float32(plan)
-    orders = tiebounds.extreme_orders(table, order, block.qids, judgments, float32, matched)
+    orders = tiebounds.extreme_orders(
+        table, order, block.qids, judgments, float32, matched, only_tied=True
+    )
     block.ties, block.tied_topics = orders.ties, orders.tied_topics
-    if orders.best is not None:
-        extremes = []
-        for alternative in (orders.best, orders.worst):
-            scored = _score_block(alternative, plan, whole=whole, checks=False)
-            if scored.error is not None:
-                raise scored.error
-            extremes.append(scored.values)
-        block.extremes = extremes[0], extremes[1]
+
+    def scored(alternative) -> tuple[list[str], dict]:
+        part = _score_block(alternative, plan, checks=False)
+        if part.error is not None:
+            raise part.error
+        return part.qids, part.values
+
+    block.extremes = tiebounds.extreme_values(orders, block.qids, block.values, scored)
 
 
 def _same_id_types(table: pa.Table, like: pa.Table) -> pa.Table:
