@@ -81,6 +81,22 @@ def differences_figure(measure: str, baseline: str, series: Mapping[str, list[tu
     return plot
 
 
+def rooted(plots: list) -> list:
+    """``plots``, the roots of one new Bokeh document, for ``components``.
+
+    Given models without a document, ``components`` adds them as roots one by one, and
+    each addition walks every model of the document again (quadratic: a second of the
+    page's time). Added under one freeze, the models are walked once; the document, its
+    roots and their order are those ``components`` would make, and so is the page."""
+    from bokeh.document import Document
+
+    document = Document()
+    with document.models.freeze():
+        for plot in plots:
+            document.add_root(plot)
+    return plots
+
+
 def precision_recall_figure(curves: Mapping[str, list[float]]):
     """Interpolated precision at the 11 recall levels per run (trec_eval's
     iprec_at_recall means)."""
