@@ -124,3 +124,34 @@ def test_paused_leaves_a_collector_disabled_by_the_caller_disabled():
     with collector.paused():
         assert not gc.isenabled()
     assert gc.isenabled()
+
+
+def test_the_drill_down_reads_one_run_at_a_time_and_gives_what_all_at_once_gives(monkeypatch):
+    import weakref
+
+    from conftest import ROOT
+
+    from trecbench.inputs import load_qrels
+
+    qrels = load_qrels(str(ROOT / "qrels" / "hpo-demo.qrels")).table
+    runs = {name: str(ROOT / "runs" / f"{name}.run") for name in ("tfidf-word", "tfidf-char")}
+    options = {"relevance_level": 1}
+    ranked = documents.ranked_runs(runs, {})
+    expected = (
+        documents.top_documents(ranked, qrels, 5),
+        documents.precision_recall(qrels, ranked, options),
+    )
+    del ranked
+    alive, most = [], []
+    read = documents._ranked
+
+    def watched(source, records):
+        table = read(source, records)
+        alive.append(weakref.ref(table))
+        most.append(sum(ref() is not None for ref in alive))
+        return table
+
+    monkeypatch.setattr(documents, "_ranked", watched)
+    shown = documents.drill_down(runs, {}, qrels, 5, options)
+    assert shown == expected and list(shown[0]) == list(expected[0])
+    assert most == [1, 1]  # the first run's table was let go before the second was read

@@ -205,14 +205,12 @@ def _page(jinja2, comparison, runs, qrels, depth: int, title: str, preamble) -> 
 
         judged = load_qrels(qrels).table
         records = {item["path"]: item for item in comparison.inputs or []}
-        ranked = documents.ranked_runs(runs, records)
-        docs = documents.top_documents(ranked, judged, depth)
         options = {
             k: v
             for k, v in (comparison.evaluation or {}).items()
             if k in ("relevance_level", "max_docs", "judged_only")
         }
-        curves = documents.precision_recall(judged, ranked, options)
+        docs, curves = documents.drill_down(runs, records, judged, depth, options)
     script, divs = _figures(comparison, values, curves)
     data = {
         "runs": comparison.runs,
