@@ -155,3 +155,24 @@ def test_the_drill_down_reads_one_run_at_a_time_and_gives_what_all_at_once_gives
     shown = documents.drill_down(runs, {}, qrels, 5, options)
     assert shown == expected and list(shown[0]) == list(expected[0])
     assert most == [1, 1]  # the first run's table was let go before the second was read
+
+
+def test_topic_ids_and_run_names_are_serialised_in_one_step_as_the_same_list(monkeypatch):
+    pytest.importorskip("bokeh")
+    from bokeh.core.serialization import Serializer
+    from bokeh.embed import components
+
+    from trecbench.html_report import figures
+
+    texts = ["1", ODD, "é", ""]
+    assert Serializer().encode(figures._texts(texts)) == Serializer().encode(texts) == texts
+    mixed = figures._texts(["1", float("nan")])  # not all strings: Bokeh's own way
+    assert Serializer().encode(mixed) == Serializer().encode(["1", float("nan")])
+
+    points = [(str(q), q / 3000, 0.5) for q in range(3000)]
+    plot = figures.differences_figure("P@5", "base", {"a": points, "b": points})
+    visits = []
+    encode = Serializer.encode
+    monkeypatch.setattr(Serializer, "encode", lambda self, o: visits.append(1) or encode(self, o))
+    components([plot])
+    assert len(visits) < 3000  # one visit per id and per run name: over 12,000

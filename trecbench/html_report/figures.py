@@ -6,10 +6,36 @@ topic and its values."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 
 WIDTH, HEIGHT = 640, 300
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2",
            "#7f7f7f", "#bcbd22", "#17becf")  # fmt: skip
+
+
+class _Texts(list):
+    """A column of strings (topic ids, run names) that Bokeh serialises as the list it is,
+    in one step: its serialiser otherwise visits every string (240,000 visits on 5 runs
+    of 5,000 topics, a tenth of the figures' time). The page's JSON is the same."""
+
+
+def _encode_texts(texts: _Texts, serializer) -> list:
+    if all(type(text) is str for text in texts):
+        return list(texts)
+    return [serializer.encode(item) for item in texts]  # what Bokeh does for any list
+
+
+@cache
+def _texts_encoded() -> None:
+    """Register :class:`_Texts` with Bokeh's serialiser (once)."""
+    from bokeh.core.serialization import Serializer
+
+    Serializer.register(_Texts, _encode_texts)
+
+
+def _texts(values) -> _Texts:
+    _texts_encoded()
+    return _Texts(values)
 
 
 def _figure(title: str, **options):
@@ -62,11 +88,11 @@ def differences_figure(measure: str, baseline: str, series: Mapping[str, list[tu
         source = ColumnDataSource(
             {
                 "x": np.arange(1, len(points) + 1, dtype=np.int32),
-                "qid": [p[0] for p in points],
+                "qid": _texts(p[0] for p in points),
                 "value": value,
                 "base": base,
                 "difference": value - base,
-                "run": [run] * len(points),
+                "run": _texts([run] * len(points)),
             }
         )
         color = PALETTE[(index + 1) % len(PALETTE)]
