@@ -4,7 +4,7 @@ The collector runs whenever allocations outnumber deallocations by a threshold, 
 of its older-generation passes walks every tracked object alive. A step that builds
 hundreds of thousands of small lists and dicts (report.html's drill-down: a list per
 document of every run's top documents per topic) triggers passes that find nothing to
-free, and they grow with what is already alive: 60% of that step's time on 5,000 topics.
+free, and they grow with what is already alive: over half that step's time on 5,000 topics.
 Lists of strings and numbers cannot form cycles, so nothing is lost by deferring; the
 collector is resumed (if it was running) when the step ends, and collects then as usual.
 """
