@@ -6,6 +6,7 @@ import json
 import math
 from typing import Any
 
+from ..collector import paused
 from ..extras import require
 from ..renderers import comparison_cells as cells
 
@@ -70,11 +71,25 @@ def _summary_rows(comparison) -> list[list[tuple[str, str]]]:
 
 
 def _topic_values(comparison) -> dict:
+    """``{qid: {run: {measure: value}}}`` of the per-topic values, in their order."""
+    import numpy as np
+    import pyarrow as pa
+
+    from ..ranking import topic_starts
+    from .documents import spans
+
+    frame = comparison.per_query
+    run, qid = pa.array(frame["run"]), pa.array(frame["qid"])
+    # one Python step per block of rows of one run and topic, not one per value
+    starts = np.union1d(topic_starts(run), topic_starts(qid))
+    measures = list(map(str, pa.array(frame["measure"]).to_pylist()))
+    numbers = list(map(float, frame["value"].tolist()))
     values: dict[str, dict] = {}
-    for run, qid, measure, value in comparison.per_query[
-        ["run", "qid", "measure", "value"]
-    ].itertuples(index=False):
-        values.setdefault(str(qid), {}).setdefault(str(run), {})[str(measure)] = float(value)
+    for start, end in spans(starts, len(numbers)):
+        by_run = values.setdefault(str(qid[start].as_py()), {})
+        by_run.setdefault(str(run[start].as_py()), {}).update(
+            zip(measures[start:end], numbers[start:end], strict=True)
+        )
     return values
 
 
@@ -103,7 +118,7 @@ def _figures(comparison, values: dict, curves: dict | None) -> tuple[str, list[s
             plots.append(figures.differences_figure(measure, baseline, series))
     if curves:
         plots.append(figures.precision_recall_figure(curves))
-    script, divs = components(plots)
+    script, divs = components(figures.rooted(plots))
     return script, list(divs)
 
 
@@ -171,6 +186,12 @@ def comparison_html(
     ``preamble``: text shown first (benchmark's R-task tables)."""
     jinja2 = require("jinja2", "the HTML report")
     require("bokeh", "the HTML report")
+    # half a million small lists and dicts on 5,000 topics: see trecbench.collector
+    with paused():
+        return _page(jinja2, comparison, runs, qrels, depth, title, preamble)
+
+
+def _page(jinja2, comparison, runs, qrels, depth: int, title: str, preamble) -> str:
     from bokeh.resources import Resources
 
     from ..inputs.streams import rereadable
@@ -184,14 +205,12 @@ def comparison_html(
 
         judged = load_qrels(qrels).table
         records = {item["path"]: item for item in comparison.inputs or []}
-        ranked = documents.ranked_runs(runs, records)
-        docs = documents.top_documents(ranked, judged, depth)
         options = {
             k: v
             for k, v in (comparison.evaluation or {}).items()
             if k in ("relevance_level", "max_docs", "judged_only")
         }
-        curves = documents.precision_recall(judged, ranked, options)
+        docs, curves = documents.drill_down(runs, records, judged, depth, options)
     script, divs = _figures(comparison, values, curves)
     data = {
         "runs": comparison.runs,
