@@ -138,7 +138,7 @@ def pool(runs, *, depth: int = 100, qrels=None, relevance_level: int = 1, names=
     if not sources:
         raise UsageError("nothing to pool: no run given")
     labels = run_names(sources, names if names is not None else given)
-    tables = [ranked_runs.load_ranked(source, settings.depth) for source in sources]
+    tables = [ranked_runs.load_kept(source, settings.depth) for source in sources]
     pooled = _pooled_rows(tables)
     judged = _judgments(qrels) if qrels is not None else None
     grades = _grades(pooled, judged)

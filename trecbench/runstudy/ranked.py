@@ -1,11 +1,14 @@
 """Runs as trecbench ranks them, for the commands that study runs rather than score them:
 each run in trec_eval's order (score descending at float32, docno descending), cut at a
-depth, its rows numbered by topic."""
+depth, its rows numbered by topic. Only the columns these commands read are moved (a
+ranked copy of every column of a 7M-line run took as long as reading it)."""
 
 from __future__ import annotations
 
+import numpy as np
 import pyarrow as pa
 
+from .. import arrow
 from ..errors import UsageError
 from ..trec_eval.clib import LONG_MAX  # ranks are 64-bit integers, in Arrow as in trec_eval
 
@@ -20,8 +23,48 @@ def check_count(name: str, value) -> None:
 def load_ranked(source, depth: int | None = None) -> pa.Table:
     """``qid, docno, rank`` of a run (any input :mod:`trecbench.inputs` reads) in
     trecbench's ranking, each topic cut at ``depth`` documents."""
-    from .. import ranking
-    from ..fusion import ranked_table
+    from ..fusion import ranked_run
 
-    ranked = ranking.truncate(ranked_table(source), depth)
-    return ranked.select(["qid", "docno", "rank"])
+    return _ranked_columns(ranked_run(source), depth)
+
+
+def load_kept(source, depth: int | None = None) -> pa.Table:
+    """``qid, docno`` of the rows of a run that :func:`load_ranked` keeps, in no
+    particular order: the file's rows as they are when no topic holds more than ``depth``
+    documents (nothing ranked is moved), else :func:`load_ranked`'s."""
+    from ..fusion import ranked_run
+
+    ranked = ranked_run(source)
+    if _beyond(ranked.position, depth) is None:
+        return arrow.decoded(ranked.run_table.select(["qid", "docno"]))
+    return _ranked_columns(ranked, depth).select(["qid", "docno"])
+
+
+def _beyond(position: np.ndarray, depth: int | None) -> np.ndarray | None:
+    """Which ranked rows lie beyond ``depth`` (0-based ``position`` within their topic);
+    None when none does."""
+    if depth is None or not len(position) or position.max() < depth:
+        return None
+    return position >= depth
+
+
+def _ranked_columns(ranked, depth: int | None) -> pa.Table:
+    """``qid, docno, rank`` of a :class:`~trecbench.ranking.RankedRun` (every topic kept)
+    in its order, cut at ``depth``."""
+    rows, topic, position = ranked.rows, ranked.topic, ranked.position
+    beyond = _beyond(position, depth)
+    if beyond is not None:
+        rows, topic, position = rows[~beyond], topic[~beyond], position[~beyond]
+    docno = ranked.run_table.column("docno")
+    if not (ranked.identity and beyond is None):
+        docno = docno.take(arrow.array(rows))
+    qids = ranked.run_table.column("qid").type
+    names = arrow.array(ranked.qids, qids.value_type if pa.types.is_dictionary(qids) else qids)
+    table = pa.table(
+        {
+            "qid": names.take(arrow.array(topic)),
+            "docno": docno,
+            "rank": arrow.array(position.astype(np.int64) + 1),
+        }
+    )
+    return arrow.decoded(table)
