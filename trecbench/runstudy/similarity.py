@@ -263,12 +263,25 @@ def _top_overlap(topic, rank_a, rank_b, length_a, length_b, settings) -> np.ndar
 
 def _kendall_tau(topic, rank_a, rank_b, n_topics: int) -> np.ndarray:
     """Kendall's tau between the ranks of the shared documents, per topic (NaN below two
-    shared documents). Ranks are distinct within a run, so tau-b is tau-a here."""
-    from scipy.stats import kendalltau
+    shared documents), as ``scipy.stats.kendalltau`` computes it (tau-b) to the last bit.
 
-    taus = np.full(n_topics, np.nan)
+    Ranks are distinct within a run, so no pair ties and tau-b is
+    ``(tot - 2 dis) / sqrt(tot) / sqrt(tot)`` with ``tot = n (n - 1) / 2`` pairs, as scipy
+    evaluates it; ``rank_a`` rises within each topic (rows in ``a``'s order), so the
+    discordant pairs ``dis`` are counted by scipy's own compiled counter (a Fenwick tree
+    over ``rank_b``) once per topic, without ``kendalltau``'s checks, re-sorting and
+    p-value for every topic (nine tenths of its time)."""
+    from scipy.stats._stats import _kendall_dis
+
     bounds = np.searchsorted(topic, np.arange(n_topics + 1))
-    for t in np.flatnonzero(np.diff(bounds) >= 2):
-        lo, hi = bounds[t], bounds[t + 1]
-        taus[t] = kendalltau(rank_a[lo:hi], rank_b[lo:hi])[0]
+    size = np.diff(bounds)
+    defined = np.flatnonzero(size >= 2)
+    discordant = np.zeros(n_topics, np.int64)
+    x, y = rank_a.astype(np.intp, copy=False), rank_b.astype(np.intp, copy=False)
+    for t in defined.tolist():
+        discordant[t] = _kendall_dis(x[bounds[t] : bounds[t + 1]], y[bounds[t] : bounds[t + 1]])
+    pairs = size * (size - 1) // 2
+    taus = np.full(n_topics, np.nan)
+    root = np.sqrt(pairs[defined])
+    taus[defined] = np.clip((pairs[defined] - 2 * discordant[defined]) / root / root, -1.0, 1.0)
     return taus
