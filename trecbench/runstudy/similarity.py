@@ -223,28 +223,36 @@ def rbo(topic, deepest, length_a, length_b, p: float) -> dict[str, np.ndarray]:
     counts = np.bincount(starts[topic] + deepest - 1, minlength=len(owner)).astype(np.float64)
     x = np.cumsum(counts)
     x -= np.concatenate([[0.0], x])[starts][owner]  # X_d within each topic
-    # (1 - p)/p * p^d/d as one factor: (1 - p)/p alone overflows for a subnormal p
-    weight = (1 - p) * np.exp((d - 1) * math.log(p)) / d
-    seen = d <= l_[owner]
-    short = np.maximum(s, 1)[owner]
+    # (1 - p)/p * p^d/d as one factor: (1 - p)/p alone overflows for a subnormal p;
+    # computed once per depth, not once per place
+    depths = np.arange(1, int(f.max(initial=0)) + 1)
+    by_depth = (1 - p) * np.exp((depths - 1) * math.log(p)) / depths
+    weight = by_depth[d - 1]
+    s_at, l_at = s[owner], l_[owner]
+    seen = d <= l_at
     x_s = np.where(s > 0, x[starts + np.maximum(s, 1) - 1], 0.0)
+    x_weight = x * weight
 
-    in_l = np.where(seen, x * weight, 0.0)
-    tail = np.where(seen & (d > s[owner]), x_s[owner] * (d - s[owner]) / short * weight, 0.0)
+    in_l = np.where(seen, x_weight, 0.0)
+    # s < d <= l: only where the lists' lengths differ (a sum in the same order, without
+    # its zeros)
+    longer = np.flatnonzero(seen & (d > s_at))
+    at = owner[longer]
+    tail = x_s[at] * (d[longer] - s_at[longer]) / np.maximum(s, 1)[at] * weight[longer]
     p_l = np.exp(l_ * math.log(p))
-    ext = _per_topic(in_l, owner, n) + _per_topic(tail, owner, n)
+    ext = _per_topic(in_l, owner, n) + _per_topic(tail, at, n)
     ext += ((overlap_at_l - x_s) / np.maximum(l_, 1) + x_s / np.maximum(s, 1)) * p_l
     ext = np.where(s > 0, ext, 0.0)
 
     # no document lies deeper than l, so x is X_l beyond the lists' ends:
     # (1 - p)/p * sum_{d>f} p^d/d = (1 - p)/p * -log(1 - p) - sum_{d<=f} weight
-    harmonic = _per_topic(weight, owner, n)
+    # (the sum over d <= f, added in order as a per-topic sum adds it)
+    harmonic = np.concatenate([[0.0], np.cumsum(by_depth)])[f]
     every_depth = (1 - p) * (-math.log1p(-p) / p)
-    minimum = _per_topic(x * weight, owner, n) + overlap_at_l * (every_depth - harmonic)
+    minimum = _per_topic(x_weight, owner, n) + overlap_at_l * (every_depth - harmonic)
 
-    x_max = np.where(d <= s[owner], x, x + d - s[owner])
-    beyond = ~seen
-    x_max = np.where(beyond, overlap_at_l[owner] + 2 * d - s[owner] - l_[owner], x_max)
+    x_max = np.where(d <= s_at, x, x + d - s_at)
+    x_max = np.where(seen, x_max, overlap_at_l[owner] + 2 * d - s_at - l_at)
     maximum = _per_topic(x_max * weight, owner, n) + np.exp(f * math.log(p))
     return {
         "rbo_ext": np.clip(ext, 0.0, 1.0),
