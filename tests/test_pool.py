@@ -123,3 +123,15 @@ def test_truncate_returns_the_table_itself_when_no_topic_exceeds_the_depth():
     assert truncate(table, 2) is table
     assert truncate(table, 1)["rank"].to_pylist() == [1, 1]
     assert truncate(table.slice(0, 0), 1).num_rows == 0
+
+
+def test_docnos_are_gathered_with_64_bit_offsets_only_when_needed():
+    import pyarrow as pa
+
+    from trecbench.runstudy.pool import _column
+
+    small = pa.table({"docno": pa.array(["a", "bb"], pa.string())})
+    large = pa.table({"docno": pa.array(["c"], pa.large_string())})
+    assert _column([small, small], "docno").type == pa.string()
+    mixed = _column([small, large], "docno")
+    assert (mixed.type, mixed.to_pylist()) == (pa.large_string(), ["a", "bb", "c"])

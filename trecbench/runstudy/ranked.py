@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from .. import arrow
 from ..errors import UsageError
@@ -68,3 +69,18 @@ def _ranked_columns(ranked, depth: int | None) -> pa.Table:
         }
     )
     return arrow.decoded(table)
+
+
+def topic_codes(tables: list[pa.Table]) -> tuple[pa.Array, list[np.ndarray]]:
+    """The distinct qids of ``tables`` in byte-wise order (as trec_eval lists topics) and
+    each table's rows' topics (indices into them), from the stretches of equal qids (a
+    run lists each topic's rows together): no hashing of every row."""
+    stretches = [arrow.stretches(table.column("qid")) for table in tables]
+    names = [pc.cast(values, pa.large_string()) for _, values in stretches]
+    distinct = pc.unique(pa.concat_arrays(names))
+    qids = distinct.take(pc.sort_indices(pc.cast(distinct, pa.large_binary())))
+    topics = []
+    for table, (starts, _), values in zip(tables, stretches, names, strict=True):
+        code = arrow.to_numpy(pc.index_in(values, value_set=qids)).astype(np.int64)
+        topics.append(np.repeat(code, np.diff(np.r_[starts, table.num_rows])))
+    return qids, topics

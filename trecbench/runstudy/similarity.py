@@ -132,7 +132,7 @@ def similarity(runs, *, names=None, rbo_p: float = 0.9, overlap_k: int = 10, dep
 
 def pair_similarity(a: pa.Table, b: pa.Table, name_a: str, name_b: str, settings):
     """:class:`PairSimilarity` of two ranked tables (:func:`ranked.load_ranked`)."""
-    qids, (topic_a, topic_b) = _topics([a, b])
+    qids, (topic_a, topic_b) = ranked_runs.topic_codes([a, b])
     length_a = np.bincount(topic_a, minlength=len(qids))
     length_b = np.bincount(topic_b, minlength=len(qids))
     topic, rank_a, rank_b = _shared_ranks(a, b, topic_a, topic_b, len(qids))
@@ -141,21 +141,6 @@ def pair_similarity(a: pa.Table, b: pa.Table, name_a: str, name_b: str, settings
     values["kendall_tau"] = _kendall_tau(topic, rank_a, rank_b, len(qids))
     shared = np.bincount(topic, minlength=len(qids))
     return PairSimilarity(name_a, name_b, qids.to_pylist(), values, length_a, length_b, shared)
-
-
-def _topics(tables: list[pa.Table]) -> tuple[pa.Array, list[np.ndarray]]:
-    """The distinct qids of ``tables`` in byte-wise order (as trec_eval lists topics) and
-    each table's rows' topics (indices into them), from the stretches of equal qids (a
-    ranked table holds each topic's rows together): no hashing of every row."""
-    stretches = [arrow.stretches(table.column("qid")) for table in tables]
-    names = [pc.cast(values, pa.large_string()) for _, values in stretches]
-    distinct = pc.unique(pa.concat_arrays(names))
-    qids = distinct.take(pc.sort_indices(pc.cast(distinct, pa.large_binary())))
-    topics = []
-    for table, (starts, _), values in zip(tables, stretches, names, strict=True):
-        code = arrow.to_numpy(pc.index_in(values, value_set=qids)).astype(np.int64)
-        topics.append(np.repeat(code, np.diff(np.r_[starts, table.num_rows])))
-    return qids, topics
 
 
 # rows of both runs matched at a time: a hash table of a few topics' documents stays in
