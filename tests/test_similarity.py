@@ -111,6 +111,25 @@ def test_kendall_tau_is_scipys_tau_b_to_the_last_bit():
         np.testing.assert_array_equal(pair.values["kendall_tau"][index], expected)
 
 
+def test_rbo_a_few_topics_at_a_time_is_rbo_of_all_at_once(monkeypatch):
+    """RBO is computed in blocks of ``PLACES`` (topic, depth) places: each topic alone,
+    so any block size gives the same bits."""
+    import numpy as np
+
+    rng = random.Random(9)
+    a, b = {}, {}
+    for topic in range(30):
+        s, t, _ = _random_pair(rng)
+        a[f"q{topic}"], b[f"q{topic}"] = _run(s)["q"], _run(t)["q"]
+    b["only-b"] = _run(["d1", "d2"])["q"]
+    whole = similarity({"a": a, "b": b}, rbo_p=0.8).pairs[0].values
+    for places in (1, 7, 40):
+        monkeypatch.setattr("trecbench.runstudy.similarity.PLACES", places)
+        blocks = similarity({"a": a, "b": b}, rbo_p=0.8).pairs[0].values
+        for name in ("rbo_ext", "rbo_min", "rbo_res"):
+            np.testing.assert_array_equal(blocks[name], whole[name])
+
+
 def test_rankings_follow_trec_eval_tie_order():
     # equal scores: docno descending, so "b" ranks before "a" in both runs -> identical
     tied = {"q": {"a": 1.0, "b": 1.0, "c": 0.5}}

@@ -196,22 +196,46 @@ def _per_topic(values: np.ndarray, owner: np.ndarray, n_topics: int) -> np.ndarr
     return np.bincount(owner, weights=values, minlength=n_topics)
 
 
+# places (topic, depth) computed at a time: some 30 temporaries of that size stay in
+# cache, their memory reused, not faulted in afresh for every 10M-place array
+PLACES = 1 << 18
+
+
 def rbo(topic, deepest, length_a, length_b, p: float) -> dict[str, np.ndarray]:
     """RBO_ext, RBO_min and the residual per topic, from the deeper of the two ranks of
-    every shared document (``deepest``, with its ``topic``) and the lists' lengths."""
+    every shared document (``deepest``, with its ``topic``: non-decreasing) and the lists'
+    lengths; computed a few whole topics at a time (each topic's values alone)."""
     s = np.minimum(length_a, length_b).astype(np.int64)
     l_ = np.maximum(length_a, length_b).astype(np.int64)
     n = len(s)
     overlap_at_l = np.bincount(topic, minlength=n)  # X_l: every shared document
     f = s + l_ - overlap_at_l
-    starts, owner, d = _segments(f)
-    counts = np.bincount(starts[topic] + deepest - 1, minlength=len(owner)).astype(np.float64)
-    x = np.cumsum(counts)
-    x -= np.concatenate([[0.0], x])[starts][owner]  # X_d within each topic
     # (1 - p)/p * p^d/d as one factor: (1 - p)/p alone overflows for a subnormal p;
     # computed once per depth, not once per place
     depths = np.arange(1, int(f.max(initial=0)) + 1)
     by_depth = (1 - p) * np.exp((depths - 1) * math.log(p)) / depths
+    # sum_{d<=f} weight, added in order as a per-topic sum of the places adds it
+    harmonic = np.concatenate([[0.0], np.cumsum(by_depth)])[f]
+    bounds = np.searchsorted(topic, np.arange(n + 1))
+    ends = np.cumsum(f)
+    cuts = np.unique(np.r_[np.searchsorted(ends, np.arange(PLACES, int(f.sum()), PLACES)), n])
+    cuts = cuts[cuts > 0]  # no block of no topic
+    parts = [{name: np.empty(0) for name in ("rbo_ext", "rbo_min", "rbo_res")}]
+    for first, last in zip(np.r_[0, cuts[:-1]], cuts, strict=True):
+        rows, topics = slice(bounds[first], bounds[last]), slice(first, last)
+        shared = (topic[rows] - first, deepest[rows], overlap_at_l[topics])
+        parts.append(_rbo_block(*shared, s[topics], l_[topics], harmonic[topics], by_depth, p))
+    return {name: np.concatenate([part[name] for part in parts]) for name in parts[0]}
+
+
+def _rbo_block(topic, deepest, overlap_at_l, s, l_, harmonic, by_depth, p: float) -> dict:
+    """:func:`rbo` of some topics (``topic`` numbers them from 0)."""
+    n = len(s)
+    f = s + l_ - overlap_at_l
+    starts, owner, d = _segments(f)
+    counts = np.bincount(starts[topic] + deepest - 1, minlength=len(owner)).astype(np.float64)
+    x = np.cumsum(counts)
+    x -= np.concatenate([[0.0], x])[starts][owner]  # X_d within each topic
     weight = by_depth[d - 1]
     s_at, l_at = s[owner], l_[owner]
     seen = d <= l_at
@@ -231,8 +255,6 @@ def rbo(topic, deepest, length_a, length_b, p: float) -> dict[str, np.ndarray]:
 
     # no document lies deeper than l, so x is X_l beyond the lists' ends:
     # (1 - p)/p * sum_{d>f} p^d/d = (1 - p)/p * -log(1 - p) - sum_{d<=f} weight
-    # (the sum over d <= f, added in order as a per-topic sum adds it)
-    harmonic = np.concatenate([[0.0], np.cumsum(by_depth)])[f]
     every_depth = (1 - p) * (-math.log1p(-p) / p)
     minimum = _per_topic(x_weight, owner, n) + overlap_at_l * (every_depth - harmonic)
 
