@@ -32,13 +32,22 @@ def load_ranked(source, depth: int | None = None) -> pa.Table:
 def load_kept(source, depth: int | None = None) -> pa.Table:
     """``qid, docno`` of the rows of a run that :func:`load_ranked` keeps, in no
     particular order: the file's rows as they are when no topic holds more than ``depth``
-    documents (nothing ranked is moved), else :func:`load_ranked`'s."""
+    documents (nothing is ranked: only the duplicate check of ranking remains), else
+    :func:`load_ranked`'s."""
+    from .. import ranking
+    from ..evaluation import load
     from ..fusion import ranked_run
 
-    ranked = ranked_run(source)
-    if _beyond(ranked.position, depth) is None:
-        return arrow.decoded(ranked.run_table.select(["qid", "docno"]))
-    return _ranked_columns(ranked, depth).select(["qid", "docno"])
+    loaded = load(source, "run")
+    table = loaded.table
+    topic, qids = ranking.topic_codes(table.column("qid"))
+    if depth is not None and np.bincount(topic).max(initial=0) > depth:
+        return _ranked_columns(ranked_run(loaded), depth).select(["qid", "docno"])
+    lines = table.column("line") if "line" in table.column_names else None
+    found = ranking.find_duplicate(topic, table.column("docno"), lines)
+    if found is not None:
+        raise ranking.duplicate_error(loaded.origin, qids[found[0]].as_py(), *found[1:])
+    return arrow.decoded(table.select(["qid", "docno"]))
 
 
 def _beyond(position: np.ndarray, depth: int | None) -> np.ndarray | None:
