@@ -139,8 +139,10 @@ def pool(runs, *, depth: int = 100, qrels=None, relevance_level: int = 1, names=
         raise UsageError("nothing to pool: no run given")
     labels = run_names(sources, names if names is not None else given)
     tables = [ranked_runs.load_kept(source, settings.depth) for source in sources]
-    pooled = _pooled_rows(tables)
-    del tables  # the pooled pairs' documents are copied out
+    qids, topics = ranked_runs.topic_codes(tables)
+    docno, rows = _column(tables, "docno"), [t.num_rows for t in tables]
+    del tables  # what is pooled is copied out: the runs' memory goes before the pooling's
+    pooled = _pooled_rows(qids, topics, docno, rows)
     judged = _judgments(qrels) if qrels is not None else None
     grades = _grades(pooled, judged)
     contributions = _contributions(pooled, grades, labels, settings.relevance_level, judged)
@@ -181,14 +183,13 @@ class _Pooled:
     runs: np.ndarray
 
 
-def _pooled_rows(tables: list[pa.Table]) -> _Pooled:
-    """:class:`_Pooled` of the runs' kept rows (``qid``, ``docno``), pairs numbered in the
-    order they first come (runs in the order given), a few whole topics at a time."""
-    qids, topics = ranked_runs.topic_codes(tables)
+def _pooled_rows(qids: pa.Array, topics: list, docno: pa.Array, lengths: list) -> _Pooled:
+    """:class:`_Pooled` of the runs' kept rows (their ``topics``, indices into ``qids``,
+    and ``docno``, every run's rows in turn, ``lengths[i]`` of run ``i``), pairs numbered in
+    the order they first come (runs in the order given), a few whole topics at a time."""
     topic = np.concatenate(topics, dtype=np.int32) if topics else np.empty(0, np.int32)
-    docno = _column(tables, "docno")
     n = len(topic)
-    run = np.repeat(np.arange(len(tables), dtype=np.int32), [t.num_rows for t in tables])
+    run = np.repeat(np.arange(len(lengths), dtype=np.int32), lengths)
     topic_ends = np.cumsum(np.bincount(topic, minlength=len(qids)))
     # every run's rows of a topic together, in the runs' order (a stable sort: a radix
     # sort on 16-bit codes)
@@ -196,7 +197,7 @@ def _pooled_rows(tables: list[pa.Table]) -> _Pooled:
                           kind="stable")  # fmt: skip
     near = topic_ends[np.searchsorted(topic_ends, np.arange(SLICE, n, SLICE))]
     cuts = np.unique(np.r_[near, n]).astype(np.int64)
-    pair = np.empty(n, np.int64)
+    pair = np.empty(n, np.int32 if n < 1 << 31 else np.int64)
     first_topics, first_docnos, numbered = [], [], 0
     for start, stop in zip(np.r_[0, cuts[:-1]], cuts, strict=True):
         rows = by_topic[start:stop]
@@ -210,7 +211,8 @@ def _pooled_rows(tables: list[pa.Table]) -> _Pooled:
         number = arrow.to_numpy(pc.dictionary_encode(arrow.array(keys)).indices)
         seen = np.maximum.accumulate(number)
         firsts = np.flatnonzero(np.r_[True, seen[1:] > seen[:-1]]) if len(rows) else rows
-        pair[start:stop] = number + numbered
+        pair[start:stop] = number
+        pair[start:stop] += numbered
         first_topics.append(topic[rows[firsts]])
         first_docnos.append(text.take(arrow.array(firsts)))
         numbered += len(firsts)

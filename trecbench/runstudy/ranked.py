@@ -90,6 +90,6 @@ def topic_codes(tables: list[pa.Table]) -> tuple[pa.Array, list[np.ndarray]]:
     qids = distinct.take(pc.sort_indices(pc.cast(distinct, pa.large_binary())))
     topics = []
     for table, (starts, _), values in zip(tables, stretches, names, strict=True):
-        code = arrow.to_numpy(pc.index_in(values, value_set=qids)).astype(np.int64)
+        code = arrow.to_numpy(pc.index_in(values, value_set=qids))  # int32
         topics.append(np.repeat(code, np.diff(np.r_[starts, table.num_rows])))
     return qids, topics
