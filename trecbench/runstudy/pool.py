@@ -142,6 +142,7 @@ def pool(runs, *, depth: int = 100, qrels=None, relevance_level: int = 1, names=
     qids, topics = ranked_runs.topic_codes(tables)
     docno, rows = _column(tables, "docno"), [t.num_rows for t in tables]
     del tables  # what is pooled is copied out: the runs' memory goes before the pooling's
+    pa.default_memory_pool().release_unused()  # (Arrow's allocator would keep it)
     pooled = _pooled_rows(qids, topics, docno, rows)
     judged = _judgments(qrels) if qrels is not None else None
     grades = _grades(pooled, judged)
