@@ -195,3 +195,21 @@ def test_runs_are_named_by_stems_made_distinct_only_where_needed():
     assert run_names(["p/x.run", "p/x.run.gz"]) == ["p/x.run", "p/x.run.gz"]  # only paths differ
     with pytest.raises(UsageError, match="two runs are named 'x'"):
         run_names(["p/x.run", "p/x.run"])
+
+
+def test_rows_gathered_by_stretches_equal_a_take():
+    """Whole topics moved (a few stretches of consecutive rows) are copied by slices; any
+    other order is taken row by row; both give the rows asked for."""
+    import numpy as np
+    import pyarrow as pa
+
+    from trecbench.runstudy.ranked import _gathered
+
+    column = pa.chunked_array(
+        [[f"d{i}" for i in range(0, 300)], [f"d{i}" for i in range(300, 1000)]]
+    )
+    blocks = np.r_[np.arange(600, 1000), np.arange(0, 250), np.arange(250, 600)]
+    shuffled = np.random.default_rng(1).permutation(1000)
+    for rows in (blocks, shuffled, blocks[:0], blocks[5:7]):
+        expected = [f"d{i}" for i in rows]
+        assert pa.chunked_array([_gathered(column, rows)], pa.string()).to_pylist() == expected

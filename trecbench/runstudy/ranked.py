@@ -67,7 +67,7 @@ def _ranked_columns(ranked, depth: int | None) -> pa.Table:
         rows, topic, position = rows[~beyond], topic[~beyond], position[~beyond]
     docno = ranked.run_table.column("docno")
     if not (ranked.identity and beyond is None):
-        docno = docno.take(arrow.array(rows))
+        docno = _gathered(docno, rows)
     qids = ranked.run_table.column("qid").type
     names = arrow.array(ranked.qids, qids.value_type if pa.types.is_dictionary(qids) else qids)
     table = pa.table(
@@ -78,6 +78,18 @@ def _ranked_columns(ranked, depth: int | None) -> pa.Table:
         }
     )
     return arrow.decoded(table)
+
+
+def _gathered(column: pa.ChunkedArray, rows: np.ndarray) -> pa.Array | pa.ChunkedArray:
+    """``column[rows]``; copied stretch by stretch when ``rows`` are a few stretches of
+    consecutive rows (a run listing each topic whole, in score order, but its topics not
+    in byte-wise order: whole topics move), a copy several times faster than a gather."""
+    breaks = np.flatnonzero(np.diff(rows) != 1) + 1
+    if not len(rows) or len(breaks) > len(rows) // 64:
+        return column.take(arrow.array(rows))
+    starts, ends = np.r_[0, breaks], np.r_[breaks, len(rows)]
+    pieces = (column.slice(int(rows[s]), int(e - s)) for s, e in zip(starts, ends, strict=True))
+    return pa.concat_arrays([pa.array([], column.type), *(c for p in pieces for c in p.chunks)])
 
 
 def topic_codes(tables: list[pa.Table]) -> tuple[pa.Array, list[np.ndarray]]:
