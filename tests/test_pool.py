@@ -30,16 +30,18 @@ def _random_runs(rng: random.Random, n_runs: int) -> list[dict]:
     return runs
 
 
+@pytest.mark.parametrize("depth", [7, 20])
 @pytest.mark.parametrize("rows_at_once", [None, 1, 7, 64])
-def test_pool_equals_the_union_of_every_top_k(monkeypatch, rows_at_once):
+def test_pool_equals_the_union_of_every_top_k(monkeypatch, rows_at_once, depth):
     """Also when the rows are numbered a few topics at a time (``SLICE``): the same
-    documents in several topics of one slice stay distinct pairs."""
+    documents in several topics of one slice stay distinct pairs; and at a depth no topic
+    exceeds (the runs' rows then pooled as read, unranked)."""
     if rows_at_once is not None:
         monkeypatch.setattr("trecbench.runstudy.pool.SLICE", rows_at_once)
     rng = random.Random(5)
     runs = _random_runs(rng, 4)
-    result = pool(runs, depth=7)
-    tops = [{(q, d) for q, docs in _ranked(run).items() for d in docs[:7]} for run in runs]
+    result = pool(runs, depth=depth)
+    tops = [{(q, d) for q, docs in _ranked(run).items() for d in docs[:depth]} for run in runs]
     expected = sorted(set().union(*tops), key=lambda x: (x[0].encode(), x[1].encode()))
     assert list(zip(result.qid, result.docno, strict=True)) == expected
     for index, contribution in enumerate(result.contributions):
@@ -99,3 +101,37 @@ def test_counted_says_one_thing_in_the_singular():
     assert [counted(n, "topic") for n in (0, 1, 2)] == ["0 topics", "1 topic", "2 topics"]
     assert counted(1, "query", "queries") == "1 query"
     assert counted(3, "query", "queries") == "3 queries"
+
+
+@pytest.mark.parametrize("depth", [1, 3])
+def test_a_document_listed_twice_is_refused_beyond_the_depth_too(tmp_path, depth):
+    """As before the unranked path: the whole run is checked, not only what is pooled."""
+    from trecbench.errors import DuplicateError
+
+    path = tmp_path / "dup.run"
+    path.write_text("q1 Q0 a 1 3 t\nq1 Q0 b 2 2 t\nq1 Q0 b 3 1 t\nq2 Q0 a 1 1 t\n")
+    with pytest.raises(DuplicateError, match="duplicate docs b for topic q1"):
+        pool([str(path)], depth=depth)
+
+
+def test_truncate_returns_the_table_itself_when_no_topic_exceeds_the_depth():
+    import pyarrow as pa
+
+    from trecbench.ranking import truncate
+
+    table = pa.table({"qid": ["1", "1", "2"], "rank": pa.array([1, 2, 1], pa.int64())})
+    assert truncate(table, 2) is table
+    assert truncate(table, 1)["rank"].to_pylist() == [1, 1]
+    assert truncate(table.slice(0, 0), 1).num_rows == 0
+
+
+def test_docnos_are_gathered_with_64_bit_offsets_only_when_needed():
+    import pyarrow as pa
+
+    from trecbench.runstudy.pool import _column
+
+    small = pa.table({"docno": pa.array(["a", "bb"], pa.string())})
+    large = pa.table({"docno": pa.array(["c"], pa.large_string())})
+    assert _column([small, small], "docno").type == pa.string()
+    mixed = _column([small, large], "docno")
+    assert (mixed.type, mixed.to_pylist()) == (pa.large_string(), ["a", "bb", "c"])

@@ -88,6 +88,48 @@ def test_overlap_and_kendall_tau_per_topic_equal_plain_python(monkeypatch, rows_
             assert pair.values["kendall_tau"][index] == pytest.approx(expected, abs=1e-12)
 
 
+def test_kendall_tau_is_scipys_tau_b_to_the_last_bit():
+    """Per topic, as scipy.stats.kendalltau of the two runs' ranks of the shared documents
+    (topics of 0 to 300 shared documents; long ones take scipy's tree path too)."""
+    import numpy as np
+    from scipy.stats import kendalltau
+
+    rng = random.Random(3)
+    a, b = {}, {}
+    for topic in range(40):
+        docs = [f"d{i}" for i in range(rng.choice([1, 2, 3, 30, 300]))]
+        s = rng.sample(docs, rng.randint(1, len(docs)))
+        t = rng.sample(docs, rng.randint(1, len(docs)))
+        a[f"q{topic}"], b[f"q{topic}"] = _run(s)["q"], _run(t)["q"]
+    pair = similarity({"a": a, "b": b}).pairs[0]
+    for index, qid in enumerate(pair.qids):
+        s, t = list(a[qid]), list(b[qid])
+        shared = [d for d in s if d in t]
+        expected = np.nan
+        if len(shared) >= 2:
+            expected = kendalltau([s.index(d) for d in shared], [t.index(d) for d in shared])[0]
+        np.testing.assert_array_equal(pair.values["kendall_tau"][index], expected)
+
+
+def test_rbo_a_few_topics_at_a_time_is_rbo_of_all_at_once(monkeypatch):
+    """RBO is computed in blocks of ``PLACES`` (topic, depth) places: each topic alone,
+    so any block size gives the same bits."""
+    import numpy as np
+
+    rng = random.Random(9)
+    a, b = {}, {}
+    for topic in range(30):
+        s, t, _ = _random_pair(rng)
+        a[f"q{topic}"], b[f"q{topic}"] = _run(s)["q"], _run(t)["q"]
+    b["only-b"] = _run(["d1", "d2"])["q"]
+    whole = similarity({"a": a, "b": b}, rbo_p=0.8).pairs[0].values
+    for places in (1, 7, 40):
+        monkeypatch.setattr("trecbench.runstudy.similarity.PLACES", places)
+        blocks = similarity({"a": a, "b": b}, rbo_p=0.8).pairs[0].values
+        for name in ("rbo_ext", "rbo_min", "rbo_res"):
+            np.testing.assert_array_equal(blocks[name], whole[name])
+
+
 def test_rankings_follow_trec_eval_tie_order():
     # equal scores: docno descending, so "b" ranks before "a" in both runs -> identical
     tied = {"q": {"a": 1.0, "b": 1.0, "c": 0.5}}
@@ -153,3 +195,21 @@ def test_runs_are_named_by_stems_made_distinct_only_where_needed():
     assert run_names(["p/x.run", "p/x.run.gz"]) == ["p/x.run", "p/x.run.gz"]  # only paths differ
     with pytest.raises(UsageError, match="two runs are named 'x'"):
         run_names(["p/x.run", "p/x.run"])
+
+
+def test_rows_gathered_by_stretches_equal_a_take():
+    """Whole topics moved (a few stretches of consecutive rows) are copied by slices; any
+    other order is taken row by row; both give the rows asked for."""
+    import numpy as np
+    import pyarrow as pa
+
+    from trecbench.runstudy.ranked import _gathered
+
+    column = pa.chunked_array(
+        [[f"d{i}" for i in range(0, 300)], [f"d{i}" for i in range(300, 1000)]]
+    )
+    blocks = np.r_[np.arange(600, 1000), np.arange(0, 250), np.arange(250, 600)]
+    shuffled = np.random.default_rng(1).permutation(1000)
+    for rows in (blocks, shuffled, blocks[:0], blocks[5:7]):
+        expected = [f"d{i}" for i in rows]
+        assert pa.chunked_array([_gathered(column, rows)], pa.string()).to_pylist() == expected

@@ -226,17 +226,22 @@ def _combine(method: str, groups: arrow.Groups, values, weights) -> np.ndarray:
     return (ordered[low] + ordered[high]) / 2
 
 
-def ranked_table(source) -> pa.Table:
+def ranked_run(source) -> ranking.RankedRun:
     """A run (any input kind of :mod:`trecbench.inputs`: path, DataFrame, pyarrow table,
-    ``{qid: {docno: score}}``...) in trec_eval's order with 1-based ``rank``;
-    a document listed twice in a topic is an error (exit 4, as trec_eval)."""
+    ``{qid: {docno: score}}``...) in trec_eval's order, its rows not yet moved; a
+    document listed twice in a topic is an error (exit 4, as trec_eval)."""
     from .evaluation import load
 
     loaded = load(source, "run")
     order = ranking.order_run(loaded.table)
     ranked = ranking.RankedRun(loaded.table, order, order.qids.to_pylist())
     ranked.check_duplicates(loaded.origin)
-    return ranked.table()
+    return ranked
+
+
+def ranked_table(source) -> pa.Table:
+    """:func:`ranked_run` as a table in trec_eval's order with 1-based ``rank``."""
+    return ranked_run(source).table()
 
 
 def fuse_tables(

@@ -337,8 +337,11 @@ def _ranks_within(qids) -> np.ndarray:
 
 
 def truncate(ranked: pa.Table, max_docs: int | None) -> pa.Table:
-    """Keep the first ``max_docs`` documents of each topic (trec_eval ``-M``)."""
-    if max_docs is None:
+    """Keep the first ``max_docs`` documents of each topic (trec_eval ``-M``); the table
+    itself when no topic holds more (no copy of every row for a depth nothing exceeds)."""
+    if max_docs is None or ranked.num_rows == 0:
+        return ranked
+    if pc.max(ranked.column("rank")).as_py() <= max_docs:
         return ranked
     return ranked.filter(pc.less_equal(ranked.column("rank"), arrow.scalar(max_docs)))
 

@@ -138,22 +138,27 @@ def pool(runs, *, depth: int = 100, qrels=None, relevance_level: int = 1, names=
     if not sources:
         raise UsageError("nothing to pool: no run given")
     labels = run_names(sources, names if names is not None else given)
-    tables = [ranked_runs.load_ranked(source, settings.depth) for source in sources]
-    pooled = _pooled_rows(tables)
+    tables = [ranked_runs.load_kept(source, settings.depth) for source in sources]
+    qids, topics = ranked_runs.topic_codes(tables)
+    docno, rows = _column(tables, "docno"), [t.num_rows for t in tables]
+    del tables  # what is pooled is copied out: the runs' memory goes before the pooling's
+    pa.default_memory_pool().release_unused()  # (Arrow's allocator would keep it)
+    pooled = _pooled_rows(qids, topics, docno, rows)
     judged = _judgments(qrels) if qrels is not None else None
     grades = _grades(pooled, judged)
     contributions = _contributions(pooled, grades, labels, settings.relevance_level, judged)
-    first = pooled["first"]
-    keep = first if judged is None else first & np.isnan(grades)
-    order = np.flatnonzero(keep)
-    qid, docno = pooled["qid"].take(order), pooled["docno"].take(order)
+    topic, docno = pa.array(pooled.topic), pooled.docno
+    if grades is not None:  # judged documents are left out
+        unjudged = arrow.array(np.isnan(grades))
+        topic, docno = topic.filter(unjudged), docno.filter(unjudged)
+    # topics are numbered in their qids' byte-wise order: by topic, then docno byte-wise
     sort = pc.sort_indices(
-        pa.table({"q": pc.cast(qid, pa.large_binary()), "d": pc.cast(docno, pa.large_binary())}),
-        sort_keys=[("q", "ascending"), ("d", "ascending")],
+        pa.table({"t": topic, "d": pc.cast(docno, pa.large_binary())}),
+        sort_keys=[("t", "ascending"), ("d", "ascending")],
     )
     return Pool(
         settings,
-        qid.take(sort).to_pylist(),
+        pooled.qids.take(topic.take(sort)).to_pylist(),
         docno.take(sort).to_pylist(),
         contributions,
         judged is not None,
@@ -165,48 +170,82 @@ def pool(runs, *, depth: int = 100, qrels=None, relevance_level: int = 1, names=
 SLICE = 1 << 16
 
 
-def _pooled_rows(tables: list[pa.Table]) -> dict:
-    """Every run's pooled rows at once: ``qid``, ``docno``, the ``run`` index, how many
-    runs pooled each row's (topic, document) pair and whether the row is that pair's
-    ``first`` (in the runs' order)."""
-    qid, docno = _column(tables, "qid"), _column(tables, "docno")
-    run = np.repeat(np.arange(len(tables), dtype=np.int32), [t.num_rows for t in tables])
-    topic = arrow.to_numpy(pc.dictionary_encode(qid).indices)
-    topic_ends = np.cumsum(np.bincount(topic))
+@dataclass(frozen=True)
+class _Pooled:
+    """Every run's pooled rows, grouped by topic: each row's ``run`` index and ``pair``
+    (its (topic, document) pair's number); each pair's ``topic`` (an index into ``qids``,
+    the distinct qids in byte-wise order), ``docno`` and how many ``runs`` pooled it."""
+
+    qids: pa.Array
+    run: np.ndarray
+    pair: np.ndarray
+    topic: np.ndarray
+    docno: pa.Array
+    runs: np.ndarray
+
+
+def _pooled_rows(qids: pa.Array, topics: list, docno: pa.Array, lengths: list) -> _Pooled:
+    """:class:`_Pooled` of the runs' kept rows (their ``topics``, indices into ``qids``,
+    and ``docno``, every run's rows in turn, ``lengths[i]`` of run ``i``), pairs numbered in
+    the order they first come (runs in the order given), a few whole topics at a time."""
+    topic = np.concatenate(topics, dtype=np.int32) if topics else np.empty(0, np.int32)
+    n = len(topic)
+    run = np.repeat(np.arange(len(lengths), dtype=np.int32), lengths)
+    topic_ends = np.cumsum(np.bincount(topic, minlength=len(qids)))
     # every run's rows of a topic together, in the runs' order (a stable sort: a radix
     # sort on 16-bit codes)
-    by_topic = np.argsort(topic.astype(np.uint16) if len(topic_ends) <= 1 << 16 else topic,
+    by_topic = np.argsort(topic.astype(np.uint16) if len(qids) <= 1 << 16 else topic,
                           kind="stable")  # fmt: skip
-    # pairs numbered in order of first appearance, slice by slice of whole topics
-    near = topic_ends[np.searchsorted(topic_ends, np.arange(SLICE, len(run), SLICE))]
-    cuts = np.unique(np.r_[near, len(run)])
-    runs_per_pair = np.empty(len(run), np.int64)
-    first = np.zeros(len(run), bool)
+    near = topic_ends[np.searchsorted(topic_ends, np.arange(SLICE, n, SLICE))]
+    cuts = np.unique(np.r_[near, n]).astype(np.int64)
+    pair = np.empty(n, np.int32 if n < 1 << 31 else np.int64)
+    first_topics, first_docnos, numbered = [], [], 0
     for start, stop in zip(np.r_[0, cuts[:-1]], cuts, strict=True):
         rows = by_topic[start:stop]
-        document = arrow.to_numpy(pc.dictionary_encode(docno.take(arrow.array(rows))).indices)
+        text = docno.take(arrow.array(rows))
+        document = arrow.to_numpy(pc.dictionary_encode(text).indices).astype(np.int64)
         local = topic[rows].astype(np.int64)  # the slice's topics: a range of codes
         local -= local.min(initial=0)
         keys = document * (int(local.max(initial=0)) + 1) + local
-        pair = arrow.to_numpy(pc.dictionary_encode(arrow.array(keys)).indices)
-        runs_per_pair[rows] = np.bincount(pair)[pair]
-        # a row is its pair's first when its number is higher than every one before it
-        seen = np.maximum.accumulate(pair)
-        first[rows] = np.r_[True, seen[1:] > seen[:-1]] if len(rows) else []
-    return {"qid": qid, "docno": docno, "run": run, "runs": runs_per_pair, "first": first}
+        # numbered by first appearance: a pair's first row is the one whose number is
+        # higher than every one before it, and those rows come numbered 0, 1, 2...
+        number = arrow.to_numpy(pc.dictionary_encode(arrow.array(keys)).indices)
+        seen = np.maximum.accumulate(number)
+        firsts = np.flatnonzero(np.r_[True, seen[1:] > seen[:-1]]) if len(rows) else rows
+        pair[start:stop] = number
+        pair[start:stop] += numbered
+        first_topics.append(topic[rows[firsts]])
+        first_docnos.append(text.take(arrow.array(firsts)))
+        numbered += len(firsts)
+    return _Pooled(
+        qids,
+        run[by_topic],
+        pair,
+        np.concatenate([np.empty(0, np.int32), *first_topics]),
+        pa.concat_arrays([pa.array([], docno.type), *first_docnos]),
+        np.bincount(pair, minlength=numbered),
+    )
 
 
 def _column(tables: list[pa.Table], name: str) -> pa.Array:
-    """Every table's column ``name`` as one large_string array, copied once."""
-    chunks = [chunk for t in tables for chunk in pc.cast(t.column(name), pa.large_string()).chunks]
-    return pa.chunked_array(chunks, pa.large_string()).combine_chunks()
+    """Every table's column ``name`` as one string array, copied once: 32-bit offsets
+    when every chunk has them and the text fits (a cast to 64-bit ones took three times
+    the copy), else large_string."""
+    chunks = [chunk for t in tables for chunk in t.column(name).chunks]
+    size = sum(chunk.buffers()[2].size for chunk in chunks if chunk.buffers()[2] is not None)
+    if all(chunk.type == pa.string() for chunk in chunks) and size < (1 << 31) - 1:
+        return pa.concat_arrays([pa.array([], pa.string()), *chunks])
+    return pa.concat_arrays(
+        [pa.array([], pa.large_string()), *(pc.cast(c, pa.large_string()) for c in chunks)]
+    )
 
 
-def _grades(pooled: dict, qrels: pa.Table | None) -> np.ndarray | None:
-    """The qrels grade of every pooled row (NaN: not judged); None without qrels."""
+def _grades(pooled: _Pooled, qrels: pa.Table | None) -> np.ndarray | None:
+    """The qrels grade of every pooled pair (NaN: not judged); None without qrels."""
     if qrels is None:
         return None
-    rows = pa.table({"qid": pooled["qid"], "docno": pooled["docno"]})
+    qid, docno = pooled.qids.take(pa.array(pooled.topic)), pooled.docno
+    pairs = pa.table({"qid": qid, "docno": pc.cast(docno, pa.large_string())})
     judged = pa.table(
         {
             "qid": pc.cast(qrels.column("qid"), pa.large_string()),
@@ -214,26 +253,27 @@ def _grades(pooled: dict, qrels: pa.Table | None) -> np.ndarray | None:
             "grade": pc.cast(qrels.column("rel"), pa.float64()),
         }
     )
-    rows = rows.append_column("row", pa.array(np.arange(rows.num_rows)))
-    joined = rows.join(judged, keys=["qid", "docno"], join_type="inner", use_threads=False)
-    grades = np.full(rows.num_rows, np.nan)
-    grades[arrow.to_numpy(joined.column("row"))] = arrow.to_numpy(joined.column("grade"))
+    pairs = pairs.append_column("pair", pa.array(np.arange(pairs.num_rows)))
+    joined = pairs.join(judged, keys=["qid", "docno"], join_type="inner", use_threads=False)
+    grades = np.full(pairs.num_rows, np.nan)
+    grades[arrow.to_numpy(joined.column("pair"))] = arrow.to_numpy(joined.column("grade"))
     return grades
 
 
-def _contributions(pooled: dict, grades, labels: list[str], level: int, qrels) -> list:
-    run, alone = pooled["run"], pooled["runs"] == 1
+def _contributions(pooled: _Pooled, grades, labels: list[str], level: int, qrels) -> list:
+    run, alone = pooled.run, pooled.runs == 1
     n = len(labels)
-    if grades is None:  # nothing judged: no 20M-row array of NaN grades to test
-        judged = relevant = np.zeros(len(run), bool)
+    if grades is None:  # nothing judged: no per-pair NaN grades to test
+        judged = relevant = np.zeros(len(alone), bool)
     else:
         judged = ~np.isnan(grades)
         relevant = judged & (np.nan_to_num(grades, nan=-np.inf) >= level)
+    # per pair, then per row (of the run that pooled it)
     counts = {
         "pooled": np.bincount(run, minlength=n),
-        "unique": np.bincount(run[alone], minlength=n),
-        "judged": np.bincount(run[judged], minlength=n),
-        "relevant_only": np.bincount(run[relevant & alone], minlength=n),
+        "unique": np.bincount(run[alone[pooled.pair]], minlength=n),
+        "judged": np.bincount(run[judged[pooled.pair]], minlength=n),
+        "relevant_only": np.bincount(run[(relevant & alone)[pooled.pair]], minlength=n),
     }
     with_qrels = qrels is not None
     return [

@@ -1,11 +1,15 @@
 """Runs as trecbench ranks them, for the commands that study runs rather than score them:
 each run in trec_eval's order (score descending at float32, docno descending), cut at a
-depth, its rows numbered by topic."""
+depth, its rows numbered by topic. Only the columns these commands read are moved (a
+ranked copy of every column of a 7M-line run took as long as reading it)."""
 
 from __future__ import annotations
 
+import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
+from .. import arrow
 from ..errors import UsageError
 from ..trec_eval.clib import LONG_MAX  # ranks are 64-bit integers, in Arrow as in trec_eval
 
@@ -20,8 +24,84 @@ def check_count(name: str, value) -> None:
 def load_ranked(source, depth: int | None = None) -> pa.Table:
     """``qid, docno, rank`` of a run (any input :mod:`trecbench.inputs` reads) in
     trecbench's ranking, each topic cut at ``depth`` documents."""
-    from .. import ranking
-    from ..fusion import ranked_table
+    from ..fusion import ranked_run
 
-    ranked = ranking.truncate(ranked_table(source), depth)
-    return ranked.select(["qid", "docno", "rank"])
+    return _ranked_columns(ranked_run(source), depth)
+
+
+def load_kept(source, depth: int | None = None) -> pa.Table:
+    """``qid, docno`` of the rows of a run that :func:`load_ranked` keeps, in no
+    particular order: the file's rows as they are when no topic holds more than ``depth``
+    documents (nothing is ranked: only the duplicate check of ranking remains), else
+    :func:`load_ranked`'s."""
+    from .. import ranking
+    from ..evaluation import load
+    from ..fusion import ranked_run
+
+    loaded = load(source, "run")
+    table = loaded.table
+    topic, qids = ranking.topic_codes(table.column("qid"))
+    if depth is not None and np.bincount(topic).max(initial=0) > depth:
+        return _ranked_columns(ranked_run(loaded), depth).select(["qid", "docno"])
+    lines = table.column("line") if "line" in table.column_names else None
+    found = ranking.find_duplicate(topic, table.column("docno"), lines)
+    if found is not None:
+        raise ranking.duplicate_error(loaded.origin, qids[found[0]].as_py(), *found[1:])
+    return arrow.decoded(table.select(["qid", "docno"]))
+
+
+def _beyond(position: np.ndarray, depth: int | None) -> np.ndarray | None:
+    """Which ranked rows lie beyond ``depth`` (0-based ``position`` within their topic);
+    None when none does."""
+    if depth is None or not len(position) or position.max() < depth:
+        return None
+    return position >= depth
+
+
+def _ranked_columns(ranked, depth: int | None) -> pa.Table:
+    """``qid, docno, rank`` of a :class:`~trecbench.ranking.RankedRun` (every topic kept)
+    in its order, cut at ``depth``."""
+    rows, topic, position = ranked.rows, ranked.topic, ranked.position
+    beyond = _beyond(position, depth)
+    if beyond is not None:
+        rows, topic, position = rows[~beyond], topic[~beyond], position[~beyond]
+    docno = ranked.run_table.column("docno")
+    if not (ranked.identity and beyond is None):
+        docno = _gathered(docno, rows)
+    qids = ranked.run_table.column("qid").type
+    names = arrow.array(ranked.qids, qids.value_type if pa.types.is_dictionary(qids) else qids)
+    table = pa.table(
+        {
+            "qid": names.take(arrow.array(topic)),
+            "docno": docno,
+            "rank": arrow.array(position.astype(np.int64) + 1),
+        }
+    )
+    return arrow.decoded(table)
+
+
+def _gathered(column: pa.ChunkedArray, rows: np.ndarray) -> pa.Array | pa.ChunkedArray:
+    """``column[rows]``; copied stretch by stretch when ``rows`` are a few stretches of
+    consecutive rows (a run listing each topic whole, in score order, but its topics not
+    in byte-wise order: whole topics move), a copy several times faster than a gather."""
+    breaks = np.flatnonzero(np.diff(rows) != 1) + 1
+    if not len(rows) or len(breaks) > len(rows) // 64:
+        return column.take(arrow.array(rows))
+    starts, ends = np.r_[0, breaks], np.r_[breaks, len(rows)]
+    pieces = (column.slice(int(rows[s]), int(e - s)) for s, e in zip(starts, ends, strict=True))
+    return pa.concat_arrays([pa.array([], column.type), *(c for p in pieces for c in p.chunks)])
+
+
+def topic_codes(tables: list[pa.Table]) -> tuple[pa.Array, list[np.ndarray]]:
+    """The distinct qids of ``tables`` in byte-wise order (as trec_eval lists topics) and
+    each table's rows' topics (indices into them), from the stretches of equal qids (a
+    run lists each topic's rows together): no hashing of every row."""
+    stretches = [arrow.stretches(table.column("qid")) for table in tables]
+    names = [pc.cast(values, pa.large_string()) for _, values in stretches]
+    distinct = pc.unique(pa.concat_arrays(names))
+    qids = distinct.take(pc.sort_indices(pc.cast(distinct, pa.large_binary())))
+    topics = []
+    for table, (starts, _), values in zip(tables, stretches, names, strict=True):
+        code = arrow.to_numpy(pc.index_in(values, value_set=qids))  # int32
+        topics.append(np.repeat(code, np.diff(np.r_[starts, table.num_rows])))
+    return qids, topics
