@@ -33,6 +33,11 @@ REQUESTS = {
 PYTREC_MEASURES = {"map", "ndcg", "recip_rank", "Rprec", "num_ret", "num_rel", "num_rel_ret"} | {
     f"{family}.{','.join(map(str, CUTOFFS))}" for family in TREC_CUTOFF_FAMILIES
 }
+# iprec_at_recall's levels: trec_eval's defaults, levels between them (where C's
+# (long) (level * num_rel + 0.9) rounds otherwise), a negative one and one beyond 1
+IPREC_LEVELS = sorted(
+    {i / 10 for i in range(11)} | {-0.5, 0.05, 0.15, 0.25, 1 / 3, 0.35, 0.45, 0.95, 1.5}
+)
 
 
 def _parse(text: str, width: int) -> list[list[str]]:
@@ -83,6 +88,7 @@ def _check(qrels, run, relevance_level):
     )
     reference = evaluator.evaluate(run)
     assert sorted(reference) == topics
+    _check_iprec(qrels, run, relevance_level, topics, ranking)
     for name, request in REQUESTS.items():
         for t, qid in enumerate(topics):
             want, got = reference[qid][name], float(ours[request][t])
@@ -102,6 +108,20 @@ def _check(qrels, run, relevance_level):
         got = fast.compute(ranking, [("recip_rank", k)], relevance_level)[("recip_rank", k)]
         for t, qid in enumerate(topics):
             assert abs(got[t] - reference[qid]["recip_rank"]) <= 1e-12
+
+
+def _check_iprec(qrels, run, relevance_level, topics, ranking):
+    """iprec_at_recall bit for bit (==) against trec_eval's code, at IPREC_LEVELS (the raw
+    evaluator: pytrec_eval's wrapper refuses negative levels)."""
+    from pytrec_eval_ext import RelevanceEvaluator
+
+    measure = "iprec_at_recall." + ",".join(map(repr, IPREC_LEVELS))
+    reference = RelevanceEvaluator(qrels, {measure}, relevance_level, False).evaluate(run)
+    requests = [("iprec_at_recall", level) for level in IPREC_LEVELS]
+    ours = fast.compute(ranking, requests, relevance_level)
+    for request in requests:
+        want = [reference[qid][f"iprec_at_recall_{request[1]:3.2f}"] for qid in topics]
+        assert ours[request].tolist() == want, request
 
 
 @pytest.mark.parametrize("seed", range(60))
@@ -195,6 +215,49 @@ def test_hand_worked_example():
     assert got[("success", 1)][0] == 1.0
 
 
+def test_iprec_at_recall_hand_worked():
+    """Ranks 1, 4, 5 relevant of 6 retrieved, 4 relevant judged: precisions 1, 2/4, 3/5 at
+    them, best at or below: 1, 0.6, 0.6. C's (long) (level * 4 + 0.9) relevant documents
+    per level: 0 (the best of all), 1, 1, 2, 2, 2 (0.5: 2.9), 3, 3, 4, 4, 4 (0.8: 4.1;
+    10.0's lround gives 3 there: 0.6); 4 > 3 retrieved: 0. A topic with no relevant
+    document: 0 everywhere; an empty ranking (-J): 0/0 at the levels needing none."""
+    ranking = fast.SparseRanking(
+        num_ret=np.array([6, 2, 0]),
+        hit_topic=np.array([0, 0, 0, 0, 1]),
+        hit_pos=np.array([0, 3, 4, 5, 0]),
+        hit_rel=np.array([1, 1, 2, 0, 0]),
+        judged_topic=np.array([0, 0, 0, 0, 0, 1, 2]),
+        judged_rel=np.array([1, 1, 2, 0, 1, 0, 1]),
+    )
+    levels = [i / 10 for i in range(11)]
+    got = fast.compute(ranking, [("iprec_at_recall", level) for level in levels])
+    values = [got[("iprec_at_recall", level)].tolist() for level in levels]
+    expected = [1.0, 1.0, 1.0, 0.6, 0.6, 0.6, 0.6, 0.6, 0.0, 0.0, 0.0]
+    assert [v[0] for v in values] == expected
+    assert [v[1] for v in values] == [0.0] * 11
+    assert math.isnan(values[0][2]) and [v[2] for v in values[1:]] == [0.0] * 10
+    level_2 = fast.compute(ranking, [("iprec_at_recall", 0.5)], relevance_level=2)
+    assert level_2[("iprec_at_recall", 0.5)].tolist()[:2] == [0.2, 0.0]  # 1 of 1 (1.4): 1/5
+
+
+def test_iprec_at_recall_of_trec_eval_10_stays_native(tmp_path):
+    """10.0 rounds the levels' document counts (lround): the fast engine reproduces 9.0.8
+    only, so --compat 10.0 leaves iprec_at_recall to trecbench's port, as before."""
+    from trecbench.evaluation import evaluate
+
+    (tmp_path / "q").write_text("1 0 a 1\n1 0 b 1\n1 0 c 1\n1 0 d 1\n")
+    (tmp_path / "r").write_text("1 Q0 a 1 6 t\n1 Q0 x 2 5 t\n1 Q0 b 3 4 t\n1 Q0 c 4 3 t\n")
+    args = (str(tmp_path / "q"), str(tmp_path / "r"), ["iprec_at_recall"])
+    v9, v10 = evaluate(*args), evaluate(*args, compat="10.0")
+    assert {c.engine for c in v9.columns} == {"fast"}
+    assert {c.engine for c in v10.columns} == {"native"}
+    at = {c.label: i for i, c in enumerate(v9.columns)}["iprec_at_recall_0.80"]
+    # 0.8 of 4: 9.0.8 needs (long) 4.1 = 4 > 3 retrieved (0), 10.0 lround(3.2) = 3 (3/4)
+    assert v9.per_query["value"].tolist()[at] == 0.0
+    assert v10.per_query["value"].tolist()[at] == 0.75
+
+
+@pytest.mark.filterwarnings("ignore::trecbench.errors.ParameterDomainWarning")
 def test_unsupported_requests_are_refused():
     from trecbench.measures import parse_measure
 
@@ -204,7 +267,9 @@ def test_unsupported_requests_are_refused():
     assert fast.supports_request("recip_rank", 10)
     for name in ("nDCG@10", "MAP@100", "MRR@10", "Recall@50", "HitRate@10", "P.5,10", "map"):
         assert fast.supports(parse_measure(name)), name
-    for name in ("ndcg.1=3,2=9", "bpref", "MaxOntSim@10", "iprec_at_recall..10", "runid"):
+    for name in ("iprec_at_recall..10", "IPrec(rel=2)@0.25", "iprec_at_recall.-1,1.5"):
+        assert fast.supports(parse_measure(name)), name
+    for name in ("ndcg.1=3,2=9", "bpref", "MaxOntSim@10", "iprec_at_recall.1e300", "runid"):
         assert not fast.supports(parse_measure(name)), name
     with pytest.raises(ValueError):
         fast.compute(fast.SparseRanking(*[np.zeros(0, np.int64)] * 6), [("bpref", None)])
@@ -368,6 +433,71 @@ def test_evaluate_with_the_fast_engine_matches_the_reference(seed, tmp_path):
     got, want = fast_result.aggregates, reference.aggregates
     assert got["measure"].tolist() == want["measure"].tolist()
     assert [f"{v:.4f}" for v in got["value"]] == [f"{v:.4f}" for v in want["value"]]
+
+
+@pytest.mark.filterwarnings("ignore::trecbench.errors.ParameterDomainWarning")
+@pytest.mark.parametrize("seed", range(10))
+def test_evaluate_iprec_at_recall_with_the_fast_engine_equals_pytrec_eval(seed, tmp_path):
+    """Through trecbench.evaluate, == per topic (NaN where -J empties a ranking: 0/0)."""
+    from trecbench.evaluation import evaluate
+
+    qrels_text, run_text = random_case(3100 + seed, label_style="graded" if seed % 2 else None)
+    (tmp_path / "q").write_text(qrels_text)
+    (tmp_path / "r").write_text(run_text)
+    options = [{}, {"complete": True}, {"max_docs": 3}, {"relevance_level": 2}]
+    options.append({"judged_only": True})
+    measures = ["iprec_at_recall", "IPrec@0.25", "IPrec(rel=2)@0.5", "iprec_at_recall.-1,.33,1.5"]
+    args = (str(tmp_path / "q"), str(tmp_path / "r"), measures)
+    fast_result, reference = (
+        evaluate(*args, engine=engine, **options[seed % 5]) for engine in ("fast", "pytrec_eval")
+    )
+    assert {c.engine for c in fast_result.columns} == {"fast"}
+    assert [c.label for c in fast_result.columns] == [c.label for c in reference.columns]
+    got, want = fast_result.per_query, reference.per_query
+    assert got[["qid", "measure"]].equals(want[["qid", "measure"]])
+    assert np.array_equal(got["value"].to_numpy(), want["value"].to_numpy(), equal_nan=True)
+
+
+# trec_eval 9.0.8 outputs holding iprec_at_recall (tests/fixtures/trec_eval_random): ties,
+# float32-only ties, odd docnos, graded labels at -l2/-l5, -J, -c, -M, levels given
+IPREC_CASES = [
+    "mixed__all_q", "float32_ties__all_q", "exact_ties__q", "docnos__J_all_q",
+    "graded__l2_all_q", "graded__l5_all_q", "negative_labels__J_all_q", "topics__c_all_q",
+    "large_scores__M5_all_q", "mixed2__J_c_M_l", "judged_cut__J_M10_all_q",
+    "complete_ties__all_q", "cutoff_ties__q", "mixed__params_q", "mixed__negative_cutoffs",
+]  # fmt: skip
+
+
+@pytest.mark.filterwarnings("ignore::trecbench.errors.ParameterDomainWarning")
+@pytest.mark.parametrize("case", IPREC_CASES)
+def test_score_iprec_at_recall_prints_trec_eval_lines(case, monkeypatch):
+    """``trecbench score --engine fast -m iprec_at_recall`` (or the case's levels) with the
+    case's flags prints trec_eval's iprec_at_recall lines, byte for byte."""
+    import json
+    from pathlib import Path
+
+    from tests.test_score_suite import run_score
+
+    folder = Path(__file__).parent / "fixtures" / "trec_eval_random"
+    manifest = json.loads((folder / "cases.json").read_text())
+    (entry,) = [c for c in manifest["cases"] if c["name"] == case]
+    flags, measures, argv = entry["trec_eval_argv"][:-2], [], []
+    while flags:
+        flag = flags.pop(0)
+        if flag.startswith("-m"):
+            measures.append(flag[2:] or flags.pop(0))
+        else:
+            argv.append(flag)
+    levels = [m for m in measures if m.startswith("iprec_at_recall")] or ["iprec_at_recall"]
+    argv += ["--engine", "fast", "-m", *levels, entry["qrels"], entry["run"]]
+    stdout, _, code = run_score(argv, folder, monkeypatch)
+    assert code == 0
+    expected = [
+        line
+        for line in (folder / entry["stdout"]).read_text().splitlines()
+        if line.startswith("iprec_at_recall")
+    ]
+    assert expected and stdout.decode().splitlines() == expected
 
 
 def _trec_lines(path) -> dict[tuple[str, str], str]:

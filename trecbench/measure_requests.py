@@ -9,7 +9,16 @@ without importing numpy (its first import costs a 1,000-line run more than scori
 
 from __future__ import annotations
 
-from .measures import LONG_CUTOFFS, registry, value_names
+import math
+
+from .measures import (
+    FLOAT_CUTOFFS,
+    LONG_CUTOFFS,
+    display_name,
+    float_cutoffs,
+    registry,
+    value_names,
+)
 
 # The request families this engine computes: trec_eval 9.0.8's (with Recall_all's
 # recall_all; the small path computes these too) and those beyond it (see
@@ -22,6 +31,12 @@ FAMILIES = frozenset(
 )
 BEYOND_PARAMETER = frozenset({"RBP", "Q"})
 BEYOND = BEYOND_PARAMETER | {"P_retrieved", "map_cut_min", "ERR", "nERR", "ndcg_exp", "Judged"}
+# trec_eval 9.0.8's families with a recall fraction (a float, any sign) in the cutoff's
+# place: one request per level. Not in FAMILIES: the small path does not compute them.
+RECALL_LEVEL_FAMILIES = frozenset({"iprec_at_recall"})
+# C's (long) (level * num_rel + 0.9) is undefined beyond a long's range and NaN has no
+# order: such levels are left to trec_eval's own code (pytrec_eval)
+_LEVEL_BOUND = 1e9
 # A request is (family, cutoff): a positive cutoff for CUTOFF_NEEDED, an optional one for
 # CUTOFF_OPTIONAL (``recip_rank``'s: the reciprocal rank on the run cut at k, trec_eval -M
 # k, MRR@k), None for the others.
@@ -34,8 +49,10 @@ def supports_request(family: str, cutoff: int | None = None, relevance_level: in
     Relevance levels below 1 are left out: pytrec_eval refuses them, so they cannot be
     checked against the reference.
     """
-    if relevance_level < 1 or family not in FAMILIES | BEYOND:
+    if relevance_level < 1 or family not in FAMILIES | BEYOND | RECALL_LEVEL_FAMILIES:
         return False
+    if family in RECALL_LEVEL_FAMILIES:
+        return cutoff is not None and math.isfinite(cutoff) and abs(cutoff) <= _LEVEL_BOUND
     if family in BEYOND_PARAMETER:
         return cutoff is not None
     if cutoff is None:
@@ -45,7 +62,7 @@ def supports_request(family: str, cutoff: int | None = None, relevance_level: in
 
 # families of the measure registry -> the request family computing them (per option value)
 REQUEST_FAMILIES = {
-    **{family: family for family in FAMILIES - {"recall_all"}},
+    **{family: family for family in FAMILIES - {"recall_all"} | RECALL_LEVEL_FAMILIES},
     "MRR": "recip_rank",
     "HitRate": "success",
     "Recall_all": "recall_all",
@@ -111,9 +128,26 @@ def requests_for(measure) -> list[Request] | None:
         return None
     if measure.definition.trec_params == LONG_CUTOFFS:
         return [(kind, k) for k in measure.cutoffs]
+    if measure.definition.trec_params == FLOAT_CUTOFFS:
+        return _level_requests(measure, kind)
     if measure.definition.trec_name is not None and measure.params is not None:
         return None  # e.g. an nDCG gain map
     return [(kind, measure.k)]
+
+
+def _level_requests(measure, kind: str) -> list[Request] | None:
+    """One request per recall fraction, sorted as trec_eval sorts them (its defaults
+    without parameters); None when a level is beyond what this engine reproduces."""
+    definition = measure.definition
+    if kind not in RECALL_LEVEL_FAMILIES:
+        return None
+    if measure.params is None:
+        levels = list(definition.trec_defaults)
+    else:
+        levels = float_cutoffs(measure.params)
+    if not all(supports_request(kind, level) for level in levels):
+        return None
+    return [(kind, level) for level in levels]
 
 
 def _parameter_request(measure, rel) -> list[Request] | None:
@@ -158,7 +192,17 @@ def planned(compute_level, plan: list[tuple], levels: dict) -> dict:
     return {
         measure: [
             (name, display, values[at][request])
-            for (name, display), request in zip(value_names(measure), requests, strict=True)
+            for (name, display), request in zip(_names(measure, requests), requests, strict=True)
         ]
         for measure, at, requests in plan
     }
+
+
+def _names(measure, requests: list[Request]) -> list[tuple[str, str]]:
+    """:func:`value_names`, and for trec_eval's default recall levels (which it leaves to
+    the engine) trec_eval's labels of them (``append_float``: ``%3.2f``)."""
+    names = value_names(measure)
+    if names is None:
+        labels = [f"{measure.family}_{level:3.2f}" for _, level in requests]
+        names = [(label, display_name(label)) for label in labels]
+    return names

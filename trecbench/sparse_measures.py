@@ -8,9 +8,9 @@ as well (topics are processed together with ``bincount`` and segment-wise cumula
 
 Exactness: the values are those of trec_eval 9.0.8 (``m_P.c``, ``m_recall.c``,
 ``m_success.c``, ``m_recip_rank.c``, ``m_map.c``, ``m_map_cut.c``, ``m_ndcg.c``,
-``m_ndcg_cut.c``, ``m_Rprec.c``, ``m_num_*.c``), computed with the same floating-point
-operations in the same order: counts are integers, sums of precisions and of discounted
-gains are accumulated document by document per topic
+``m_ndcg_cut.c``, ``m_Rprec.c``, ``m_num_*.c``, ``m_iprec_at_recall.c``), computed with the
+same floating-point operations in the same order: counts are integers, sums of precisions
+and of discounted gains are accumulated document by document per topic
 (:func:`trecbench.kernels.segment_cumsum`), and the discount is C's ``log2`` (via
 :func:`math.log2`) rather than a SIMD approximation.
 
@@ -168,6 +168,37 @@ class _Terms:
         first[topics] = self.rel_pos[take][index]
         return np.where(count > 0, 1.0 / (first + 1).astype(np.float64), 0.0)
 
+    @cached_property
+    def interpolated(self) -> np.ndarray:
+        """Per relevant retrieved document: the best precision at its rank or below it in
+        its topic (m_iprec_at_recall.c's ``int_precis`` when its loop, walking the ranking
+        upwards, reaches it). A precision is highest at a relevant document, so the best of
+        those at or below is the best of all ranks there; the maxima are taken over exact
+        integer codes of the precisions, one code range per topic, so the values returned
+        are the precisions themselves."""
+        levels, codes = np.unique(self.precisions, return_inverse=True)
+        span = len(levels)  # codes of topic t: (n - 1 - t) * span + code, rising backwards
+        keys = codes.astype(np.int64) + (self.n - 1 - self.rel_topic) * span
+        best = np.maximum.accumulate(keys[::-1])[::-1]
+        return levels[best - (self.n - 1 - self.rel_topic) * span]
+
+    def iprec_at_recall(self, level: float) -> np.ndarray:
+        """trec_eval 9.0.8's interpolated precision at the recall fraction ``level``: the
+        count of relevant documents the level needs, C's ``(long) (level * num_rel +
+        0.9)``; 0 beyond the relevant retrieved; else the best precision at or below the
+        rank where that many (at least one) are retrieved. No relevant retrieved: levels
+        needing none get ``num_rel_ret / num_ret`` (0, or 0/0 = NaN on an empty ranking)."""
+        needed = (level * self.num_rel.astype(np.float64) + 0.9).astype(np.int64)
+        reached = np.bincount(self.rel_topic, minlength=self.n)
+        first = np.searchsorted(self.rel_topic, np.arange(self.n), side="left")
+        out = np.zeros(self.n, dtype=np.float64)
+        met = (reached > 0) & (needed <= reached)
+        out[met] = self.interpolated[first[met] + np.maximum(needed[met], 1) - 1]
+        none = (reached == 0) & (needed <= 0)
+        with np.errstate(invalid="ignore"):
+            out[none] = 0.0 / self.num_ret[none].astype(np.float64)
+        return out
+
     def rprec(self) -> np.ndarray:
         depth = np.minimum(self.num_ret, self.num_rel)
         rel_topic, rel_pos = self.rel_topic, self.rel_pos
@@ -207,6 +238,8 @@ def _trec_eval_value(terms: _Terms, family: str, k) -> np.ndarray | None:
     if family == "P_retrieved":  # relevant in the top k over the documents there
         within = terms.relevant_within(k).astype(np.float64)
         return _safe_divide(within, np.minimum(terms.num_ret, k))
+    if family == "iprec_at_recall":  # k: the recall fraction
+        return terms.iprec_at_recall(k)
     return None
 
 
