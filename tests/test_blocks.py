@@ -10,6 +10,7 @@ from __future__ import annotations
 import gc
 import gzip
 import hashlib
+import itertools
 import sys
 import threading
 import weakref
@@ -711,6 +712,26 @@ def test_blocks_near_the_end_of_a_file_are_a_table_each(tmp_path):
     assert sum(size < 1000 for size in sizes[:-1]) > 3  # before: only the last one
     docnos = [docno for block in blocks for docno in block.column("docno").to_pylist()]
     assert docnos == [row.split()[2] for row in rows]
+
+
+@pytest.mark.parametrize(
+    ("topics", "count"), [([3, 40, 7, 120, 1, 1, 2, 300, 90], 100), ([1], 400), ([1200], 6)]
+)
+def test_described_blocks_tell_the_stretches_scoring_would_find(topics, count, tmp_path):
+    """Each block comes with where its topics start and their qids, told by the tables
+    read (ranking.topic_codes then compares no neighbours): equal to what comparing the
+    block's neighbours finds, topics cut between tables and blocks included."""
+    from trecbench import arrow
+
+    lengths = itertools.cycle(topics)
+    rows = [f"t{q % 7}{q} Q0 d{d} {d} 1 t" for q in range(count) for d in range(next(lengths))]
+    run = tmp_path / "run"
+    run.write_text("\n".join(rows) + "\n")
+    blocks = list(run_blocks.RunBlocks(run, 500, 10**6, read_bytes=1000).described())
+    assert sum(block.table.num_rows for block in blocks) == len(rows) and len(blocks) > 3
+    for table, (starts, qids) in blocks:
+        found_starts, found_qids = arrow.stretches(table.column("qid"))
+        assert starts.tolist() == found_starts.tolist() and qids == found_qids.to_pylist()
 
 
 @pytest.mark.parametrize(

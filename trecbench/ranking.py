@@ -178,14 +178,21 @@ class RankedRun:
             raise duplicate_error(path, *found)
 
 
-def topic_codes(qids: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, pa.Array]:
+def topic_codes(
+    qids: pa.Array | pa.ChunkedArray, stretches: tuple[np.ndarray, list[str]] | None = None
+) -> tuple[np.ndarray, pa.Array]:
     """Per row: the index of its qid among the distinct qids sorted byte-wise; and those
     (only those that occur: a dictionary-encoded column may hold values no row has).
 
     Topics listed in one stretch each (as runs list them) are found by comparing
-    neighbours; other orders by hashing (Arrow's dictionary encoding)."""
+    neighbours (``stretches``: where each stretch starts and its qid, when the reader told
+    them: :class:`trecbench.inputs.blocks.Block`); other orders by hashing (Arrow's
+    dictionary encoding)."""
     if not pa.types.is_dictionary(qids.type):
-        starts, names = arrow.stretches(qids)
+        if stretches is None:
+            starts, names = arrow.stretches(qids)
+        else:
+            starts, names = stretches[0], arrow.array(stretches[1], qids.type)
         if len(pc.unique(names)) == len(names):  # every topic in one stretch
             by_bytes = arrow.to_numpy(pc.sort_indices(names))
             rank = np.empty(len(by_bytes), np.int32)
@@ -237,14 +244,15 @@ def _descending_key(scores: np.ndarray) -> np.ndarray:
     return ~ascending
 
 
-def order_run(run_table: pa.Table, float32: bool = True) -> RunOrder:
+def order_run(run_table: pa.Table, float32: bool = True, stretches=None) -> RunOrder:
     """trec_eval's order of ``run_table`` (see :func:`rank_run`) as a :class:`RunOrder`.
 
     Sorting is skipped when the rows already come in that order within each topic (as
     written by most systems), and topics are then only re-sequenced; ties on the score are
-    ordered by docno (descending, byte-wise) among the tied rows only.
+    ordered by docno (descending, byte-wise) among the tied rows only. ``stretches``: see
+    :func:`topic_codes`.
     """
-    topic, qids = topic_codes(run_table.column("qid"))
+    topic, qids = topic_codes(run_table.column("qid"), stretches)
     scores = comparable_scores(run_table.column("score"), float32)
     n = len(topic)
     index = _index_type(n)

@@ -93,7 +93,8 @@ def _in_background(function: Callable[[], Any]) -> Future:
 @dataclass
 class _BlocksAhead:
     """A run file being read in blocks (:class:`~trecbench.inputs.blocks.RunBlocks`) by a
-    thread, one block ahead of its consumer."""
+    thread, one block ahead of its consumer (``tables``: its described blocks,
+    :meth:`~trecbench.inputs.blocks.RunBlocks.described`)."""
 
     blocks: Any
     tables: Any  # trecbench.validation.reader.Prefetched
@@ -120,7 +121,7 @@ def _read_blocks(path, budget: Budget, progress) -> _BlocksAhead:
         progress=_reading(progress, path),
         read_bytes=budget.read_bytes,
     )
-    return _BlocksAhead(blocks, Prefetched(iter(blocks)))
+    return _BlocksAhead(blocks, Prefetched(blocks.described()))
 
 
 def _blocks_ahead(source, qrels, budget: Budget, progress) -> _BlocksAhead | None:

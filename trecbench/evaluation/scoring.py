@@ -190,6 +190,7 @@ def _score_block(
     tie_bounds=False,
     whole: str | None = None,
     checks: bool = True,
+    stretches: tuple | None = None,
 ) -> _Block:
     """A :class:`_Block` of ``table``, a run or any part of one that holds whole topics;
     the run's errors are decided over all its blocks, in trec_eval's order
@@ -201,9 +202,10 @@ def _score_block(
     qrels topics, ``-D``'s topic), measured up to the one trec_eval stops at. A part of a
     run (trec_eval 9.0.8's reading, :func:`_read_whole`) cannot know where that is: every
     topic an engine may be given wherever it comes is measured
-    (:meth:`Qrels.measurable`)."""
+    (:meth:`Qrels.measurable`). ``stretches``: where the table's topics start and their
+    qids, when known (:class:`trecbench.inputs.blocks.Block`)."""
     truth, settings = plan.truth, plan.settings
-    order = ranking.order_run(table, float32=_float32(plan))
+    order = ranking.order_run(table, float32=_float32(plan), stretches=stretches)
     run_qids = order.qids.to_pylist()
     lead, placeholders = None, []
     if whole is not None:

@@ -29,6 +29,7 @@ import os
 import tempfile
 from collections import deque
 from collections.abc import Callable, Iterator
+from functools import partial
 from typing import Any, NamedTuple, Protocol
 
 import numpy as np
@@ -128,6 +129,16 @@ class RunBlocks:
 
     def __iter__(self) -> Iterator[pa.Table | None]:
         """The blocks in file order; :data:`RESTART` voids those before it."""
+        blocks = self.described()
+        try:
+            for block in blocks:
+                yield RESTART if block is RESTART else block.table
+        finally:
+            blocks.close()
+
+    def described(self) -> Iterator[Block | None]:
+        """The blocks of :meth:`__iter__`, each with its topics' stretches where the
+        tables read told them (see :class:`Block`)."""
         with Source(self.path, self.progress) as source:
             counts = _Counts()
             pieces = self._pieces(source, counts)
@@ -138,7 +149,8 @@ class RunBlocks:
                 pieces.close()  # its reader stops before the file is read again
                 counts = _Counts()
                 tables = (piece.table for piece in self._pieces(source, counts))
-                yield from self._scattered(tables, lambda: counts.lines_estimate(source))
+                for table in self._scattered(tables, partial(counts.lines_estimate, source)):
+                    yield Block(table)
             file_record = source.record()
         self.runid = counts.last_tag
         self.record = {"path": self.path, "kind": "run", **file_record, **counts.record()}
@@ -238,6 +250,16 @@ class RunBlocks:
                 held += piece.num_rows
             if pending:
                 yield _in_file_order(pending)
+
+
+class Block(NamedTuple):
+    """A block of whole topics and, when the tables read told them, its ``stretches``:
+    where each topic starts (row numbers, ascending) and its qid, as
+    :func:`trecbench.arrow.stretches` finds them (scoring need not compare every row with
+    its neighbour again: :func:`trecbench.ranking.topic_codes`)."""
+
+    table: pa.Table
+    stretches: tuple[np.ndarray, list[str]] | None = None
 
 
 class _Piece(NamedTuple):
@@ -351,13 +373,17 @@ def _near_end(source: Source, counts: _Counts, rows: int) -> Callable[[], bool]:
 
 def _topic_blocks(
     pieces: Iterator[_Piece], rows: int, near_end: Callable[[], bool] | None = None
-) -> Iterator[pa.Table]:
-    """Tables of whole topics, each of at least ``rows`` lines but the last (and, once
+) -> Iterator[Block]:
+    """Blocks of whole topics, each of at least ``rows`` lines but the last (and, once
     ``near_end()``, those cut at every table), from tables whose topics come in one
-    stretch each; raises :class:`NotContiguous` at a topic that comes back."""
+    stretch each, with their stretches; raises :class:`NotContiguous` at a topic that
+    comes back."""
     closed: set[str] = set()
     pending: list[pa.Table] = []
     held = 0
+    # the stretches of the pending tables: where each starts (from the first's start), qids
+    starts_held: list[np.ndarray] = []
+    qids_held: list[str] = []
     current = None  # the topic the last table ended in
     for table, starts, stretch, _, _ in pieces:
         if not table.num_rows:
@@ -371,13 +397,16 @@ def _topic_blocks(
                 closed.add(current)
             current = qid
         pending.append(table)
+        starts_held.append(starts + held)
+        qids_held += stretch
         held += table.num_rows
         if len(starts) and (held >= rows or (near_end is not None and near_end())):
             cut = int(starts[-1])  # the last topic may go on in the next table
             head = pending[:-1] + ([table.slice(0, cut)] if cut else [])
-            if head:
-                yield _concat(head)
+            if head:  # every stretch but the last, which goes on in the next block
+                yield Block(_concat(head), (np.concatenate(starts_held)[:-1], qids_held[:-1]))
             pending = [table.slice(cut)]
             held = pending[0].num_rows
+            starts_held, qids_held = [np.zeros(1, np.int64)], [current]
     if pending:
-        yield _concat(pending)
+        yield Block(_concat(pending), (np.concatenate(starts_held), qids_held))
