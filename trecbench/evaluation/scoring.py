@@ -20,7 +20,6 @@ from ..trec_eval import zscores as zscores_module
 from ..trec_eval.prefs_files import PREFS_FORMATS
 from .judgments import Qrels
 from .plan import _Plan, _plan_topics, _TopicPlan
-from .reading import _in_background
 from .results import Column
 
 # measures that credit retrieved documents the qrels do not list (by their similarity to
@@ -237,10 +236,11 @@ def _score_block(
     prefs = settings.rel_format in PREFS_FORMATS
     # preferences rank every retrieved document their own way, then cut at -M themselves
     ranked_run = ranking.RankedRun(table, order, measured, None if prefs else settings.max_docs)
-    duplicate = None
-    if checks and plan.groups and not prefs:
-        ranked_run.index()  # built once, before the thread: the fast engine uses it too
-        duplicate = _in_background(ranked_run.first_duplicate)
+    # checked here, not in a thread of its own: the hash index it reads is built once for
+    # the fast engine too, and what is left (the colliding hashes, 0.4 ms a 600k-line
+    # block) cost less than starting a thread, which stalled this one for the GIL (up to
+    # 15 ms a block while the reader's threads ran)
+    check_duplicates = checks and bool(plan.groups) and not prefs
     credited = any(m.family not in _CREDIT_UNJUDGED and m.provider != META for m in plan.measures)
     if checks and settings.rel_format == "qrels" and credited:
         depth = evaluated_depth(plan.measures, settings.max_docs)
@@ -254,7 +254,7 @@ def _score_block(
             block.failure = measured[native.failed_at], native.error, native.trailing
     except Exception as error:  # noqa: BLE001 - raised in trec_eval's order (_run_result)
         block.error = error
-    block.duplicate = duplicate.result() if duplicate is not None else None
+    block.duplicate = ranked_run.first_duplicate() if check_duplicates else None
     # a run held whole that trec_eval stops in raises that before any bound is computed
     # (a part of a run cannot know: the stop may come earlier, in another block)
     stops = whole is not None and (
