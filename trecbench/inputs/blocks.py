@@ -374,10 +374,11 @@ def _near_end(source: Source, counts: _Counts, rows: int) -> Callable[[], bool]:
 def _topic_blocks(
     pieces: Iterator[_Piece], rows: int, near_end: Callable[[], bool] | None = None
 ) -> Iterator[Block]:
-    """Blocks of whole topics, each of at least ``rows`` lines but the last (and, once
-    ``near_end()``, those cut at every table), from tables whose topics come in one
-    stretch each, with their stretches; raises :class:`NotContiguous` at a topic that
-    comes back."""
+    """Blocks of whole topics, each of at least ``rows`` lines but the first, cut at the
+    first table (its consumer starts while the next tables are parsed), and the last
+    (and, once ``near_end()``, those cut at every table), from tables whose topics come
+    in one stretch each, with their stretches; raises :class:`NotContiguous` at a topic
+    that comes back."""
     closed: set[str] = set()
     pending: list[pa.Table] = []
     held = 0
@@ -385,6 +386,7 @@ def _topic_blocks(
     starts_held: list[np.ndarray] = []
     qids_held: list[str] = []
     current = None  # the topic the last table ended in
+    first = True  # no block cut yet
     for table, starts, stretch, _, _ in pieces:
         if not table.num_rows:
             continue
@@ -400,7 +402,8 @@ def _topic_blocks(
         starts_held.append(starts + held)
         qids_held += stretch
         held += table.num_rows
-        if len(starts) and (held >= rows or (near_end is not None and near_end())):
+        if len(starts) and (held >= rows or first or (near_end is not None and near_end())):
+            first = False
             cut = int(starts[-1])  # the last topic may go on in the next table
             head = pending[:-1] + ([table.slice(0, cut)] if cut else [])
             if head:  # every stretch but the last, which goes on in the next block
