@@ -581,6 +581,19 @@ def test_streamed_reader_takes_lines_longer_than_its_blocks(tmp_path):
     assert docnos == [row.split(" ")[2] for row in rows]
 
 
+def test_streamed_reader_parses_the_first_read_on_its_own(tmp_path):
+    """The whole lines of the first read (which chose the separator, and were checked with
+    it) are parsed at once, not with the next read: the first table holds a read's lines,
+    not two reads'."""
+    rows = [f"q{q} Q0 d{d} {d} 1.5 t" for q in range(20) for d in range(50)]
+    text = "\n".join(rows) + "\n"
+    path = tmp_path / "run"
+    path.write_text(text)
+    tables, irregular = _regular_tables(path, 1000)
+    assert not irregular and tables[0].num_rows == text[:1000].count("\n")
+    assert pa.concat_tables(tables).column("docno").to_pylist() == [r.split()[2] for r in rows]
+
+
 def test_streamed_reader_stops_at_the_first_irregular_block_after_the_lines_before(tmp_path):
     """A doubled separator far into the file: the tables that came hold exactly the lines
     before its block, in order (the tokenizer takes over after them)."""
