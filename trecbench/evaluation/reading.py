@@ -83,7 +83,8 @@ def load(
 
 def _in_background(function: Callable[[], Any]) -> Future:
     """``function()`` in a worker thread (numpy and Arrow release the GIL: reading the
-    next run, or the duplicate check, overlaps the measures on a second core)."""
+    next run overlaps the measures on a second core). Starting one costs the caller up to
+    several ms (the new thread takes the GIL first): worth it for long tasks only."""
     pool = ThreadPoolExecutor(max_workers=1)
     future = pool.submit(function)
     pool.shutdown(wait=False)  # the thread ends with its one task
