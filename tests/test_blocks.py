@@ -10,6 +10,7 @@ from __future__ import annotations
 import gc
 import gzip
 import hashlib
+import itertools
 import sys
 import threading
 import weakref
@@ -580,6 +581,19 @@ def test_streamed_reader_takes_lines_longer_than_its_blocks(tmp_path):
     assert docnos == [row.split(" ")[2] for row in rows]
 
 
+def test_streamed_reader_parses_the_first_read_on_its_own(tmp_path):
+    """The whole lines of the first read (which chose the separator, and were checked with
+    it) are parsed at once, not with the next read: the first table holds a read's lines,
+    not two reads'."""
+    rows = [f"q{q} Q0 d{d} {d} 1.5 t" for q in range(20) for d in range(50)]
+    text = "\n".join(rows) + "\n"
+    path = tmp_path / "run"
+    path.write_text(text)
+    tables, irregular = _regular_tables(path, 1000)
+    assert not irregular and tables[0].num_rows == text[:1000].count("\n")
+    assert pa.concat_tables(tables).column("docno").to_pylist() == [r.split()[2] for r in rows]
+
+
 def test_streamed_reader_stops_at_the_first_irregular_block_after_the_lines_before(tmp_path):
     """A doubled separator far into the file: the tables that came hold exactly the lines
     before its block, in order (the tokenizer takes over after them)."""
@@ -695,6 +709,43 @@ def test_spilled_blocks_hold_at_most_the_lines_asked(tmp_path):
         blocks = [] if table is run_blocks.RESTART else [*blocks, table]
     assert iterated.spilled and sum(block.num_rows for block in blocks) == 1000
     assert max(block.num_rows for block in blocks) <= 50 < 2 * min(b.num_rows for b in blocks[:-1])
+
+
+def test_the_first_block_and_those_near_the_end_of_a_file_are_a_table_each(tmp_path):
+    """Scoring starts once the first table is read (the first block is cut there), and
+    the last block is scored once the file is read, on one core: once fewer than a block's
+    lines are left to come, a block is cut at every table read (a table's lines, not a
+    block's, are left at the end). The blocks hold the file's lines in order."""
+    rows = [f"q{q:03} Q0 d{d} {d} {100 - d} t" for q in range(300) for d in range(20)]
+    run = tmp_path / "run"
+    run.write_text("\n".join(rows) + "\n")
+    iterated = run_blocks.RunBlocks(run, 1000, 10**6, read_bytes=4096)
+    blocks = list(iterated)
+    sizes = [block.num_rows for block in blocks]
+    assert sum(sizes) == len(rows) and sizes[0] < 1000 <= sizes[1]
+    assert sum(size < 1000 for size in sizes[1:-1]) > 3  # before: only the last one
+    docnos = [docno for block in blocks for docno in block.column("docno").to_pylist()]
+    assert docnos == [row.split()[2] for row in rows]
+
+
+@pytest.mark.parametrize(
+    ("topics", "count"), [([3, 40, 7, 120, 1, 1, 2, 300, 90], 100), ([1], 400), ([1200], 6)]
+)
+def test_described_blocks_tell_the_stretches_scoring_would_find(topics, count, tmp_path):
+    """Each block comes with where its topics start and their qids, told by the tables
+    read (ranking.topic_codes then compares no neighbours): equal to what comparing the
+    block's neighbours finds, topics cut between tables and blocks included."""
+    from trecbench import arrow
+
+    lengths = itertools.cycle(topics)
+    rows = [f"t{q % 7}{q} Q0 d{d} {d} 1 t" for q in range(count) for d in range(next(lengths))]
+    run = tmp_path / "run"
+    run.write_text("\n".join(rows) + "\n")
+    blocks = list(run_blocks.RunBlocks(run, 500, 10**6, read_bytes=1000).described())
+    assert sum(block.table.num_rows for block in blocks) == len(rows) and len(blocks) > 3
+    for table, (starts, qids) in blocks:
+        found_starts, found_qids = arrow.stretches(table.column("qid"))
+        assert starts.tolist() == found_starts.tolist() and qids == found_qids.to_pylist()
 
 
 @pytest.mark.parametrize(

@@ -137,3 +137,24 @@ def test_score_labels_are_as_asked_by_default_and_trec_text_prints_once(capsys):
     assert cli_run(args) == 0
     lines = capsys.readouterr().out.splitlines()
     assert [line.split()[0] for line in lines] == ["P_5", "ndcg_cut_10"]
+
+
+def test_a_column_names_itself_under_each_labels_and_refuses_others():
+    """Column.name (asked once per printed line): trec_eval's label, the display name, the
+    spelling asked (the display name when none was); any other ``labels`` is refused. Its
+    summary, kept once asked, is its measure's."""
+    from trecbench.errors import UsageError
+    from trecbench.evaluation import Column
+    from trecbench.measures import parse_measure
+
+    measure = parse_measure("recip_rank")
+    asked = Column("recip_rank_cut_10", "MRR@10", measure, "fast", "MRR@10")
+    plain = Column("P_5", "P@5", parse_measure("P.5"), "fast")
+    assert [asked.name(labels) for labels in ("trec", "display", "asked")] == [
+        "recip_rank_cut_10", "MRR@10", "MRR@10"
+    ]  # fmt: skip
+    assert plain.name() == "P@5" and plain.name("trec") == "P_5"
+    with pytest.raises(UsageError, match="labels must be one of"):
+        plain.name("bogus")
+    assert asked.summary == measure.summary and asked.per_query
+    assert asked == Column("recip_rank_cut_10", "MRR@10", measure, "fast", "MRR@10")

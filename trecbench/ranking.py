@@ -54,8 +54,11 @@ class RunOrder:
 
     def positions(self) -> np.ndarray:
         """0-based position of each ranked row within its topic."""
-        positions = np.arange(len(self.topic), dtype=self.order.dtype)
-        positions -= self.starts.astype(self.order.dtype)[self.topic]
+        dtype = self.order.dtype
+        lengths = np.diff(self.starts, append=len(self.topic))
+        positions = np.arange(len(self.topic), dtype=dtype)
+        # each topic's start repeated (topics come in order): a third of a gather's time
+        positions -= np.repeat(self.starts.astype(dtype), lengths)
         return positions
 
 
@@ -178,14 +181,21 @@ class RankedRun:
             raise duplicate_error(path, *found)
 
 
-def topic_codes(qids: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, pa.Array]:
+def topic_codes(
+    qids: pa.Array | pa.ChunkedArray, stretches: tuple[np.ndarray, list[str]] | None = None
+) -> tuple[np.ndarray, pa.Array]:
     """Per row: the index of its qid among the distinct qids sorted byte-wise; and those
     (only those that occur: a dictionary-encoded column may hold values no row has).
 
     Topics listed in one stretch each (as runs list them) are found by comparing
-    neighbours; other orders by hashing (Arrow's dictionary encoding)."""
+    neighbours (``stretches``: where each stretch starts and its qid, when the reader told
+    them: :class:`trecbench.inputs.blocks.Block`); other orders by hashing (Arrow's
+    dictionary encoding)."""
     if not pa.types.is_dictionary(qids.type):
-        starts, names = arrow.stretches(qids)
+        if stretches is None:
+            starts, names = arrow.stretches(qids)
+        else:
+            starts, names = stretches[0], arrow.array(stretches[1], qids.type)
         if len(pc.unique(names)) == len(names):  # every topic in one stretch
             by_bytes = arrow.to_numpy(pc.sort_indices(names))
             rank = np.empty(len(by_bytes), np.int32)
@@ -237,18 +247,19 @@ def _descending_key(scores: np.ndarray) -> np.ndarray:
     return ~ascending
 
 
-def order_run(run_table: pa.Table, float32: bool = True) -> RunOrder:
+def order_run(run_table: pa.Table, float32: bool = True, stretches=None) -> RunOrder:
     """trec_eval's order of ``run_table`` (see :func:`rank_run`) as a :class:`RunOrder`.
 
     Sorting is skipped when the rows already come in that order within each topic (as
     written by most systems), and topics are then only re-sequenced; ties on the score are
-    ordered by docno (descending, byte-wise) among the tied rows only.
+    ordered by docno (descending, byte-wise) among the tied rows only. ``stretches``: see
+    :func:`topic_codes`.
     """
-    topic, qids = topic_codes(run_table.column("qid"))
+    topic, qids = topic_codes(run_table.column("qid"), stretches)
     scores = comparable_scores(run_table.column("score"), float32)
     n = len(topic)
     index = _index_type(n)
-    order, identity, row_topic, row_position = None, False, None, None
+    order, identity, row_topic, row_position, ranked_topic = None, False, None, None, None
     if n and _sorted_within_topics(topic, scores, len(qids)):
         starts = np.flatnonzero(np.r_[True, topic[1:] != topic[:-1]])
         order = np.arange(n, dtype=index)
@@ -259,6 +270,7 @@ def order_run(run_table: pa.Table, float32: bool = True) -> RunOrder:
             blocks = np.argsort(topic[starts])
             moved_to = np.cumsum(lengths[blocks]) - lengths[blocks]
             order += np.repeat((starts[blocks] - moved_to).astype(index), lengths[blocks])
+            ranked_topic = np.repeat(topic[starts[blocks]], lengths[blocks])  # topic[order]
             row_topic, row_position = topic, np.arange(n, dtype=index)
             row_position -= np.repeat(starts.astype(index), lengths)
     if order is None:
@@ -268,7 +280,8 @@ def order_run(run_table: pa.Table, float32: bool = True) -> RunOrder:
             del key
         else:
             order = np.lexsort((-scores, topic)).astype(index)
-    ranked_topic = topic if identity else topic[order]
+    if ranked_topic is None:
+        ranked_topic = topic if identity else topic[order]
     ranked_scores = scores if identity else scores[order]
     starts = np.searchsorted(ranked_topic, np.arange(len(qids), dtype=ranked_topic.dtype))
     moved = _order_ties(order, ranked_topic, ranked_scores, run_table.column("docno"))

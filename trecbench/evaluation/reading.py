@@ -83,7 +83,8 @@ def load(
 
 def _in_background(function: Callable[[], Any]) -> Future:
     """``function()`` in a worker thread (numpy and Arrow release the GIL: reading the
-    next run, or the duplicate check, overlaps the measures on a second core)."""
+    next run overlaps the measures on a second core). Starting one costs the caller up to
+    several ms (the new thread takes the GIL first): worth it for long tasks only."""
     pool = ThreadPoolExecutor(max_workers=1)
     future = pool.submit(function)
     pool.shutdown(wait=False)  # the thread ends with its one task
@@ -93,7 +94,8 @@ def _in_background(function: Callable[[], Any]) -> Future:
 @dataclass
 class _BlocksAhead:
     """A run file being read in blocks (:class:`~trecbench.inputs.blocks.RunBlocks`) by a
-    thread, one block ahead of its consumer."""
+    thread, one block ahead of its consumer (``tables``: its described blocks,
+    :meth:`~trecbench.inputs.blocks.RunBlocks.described`)."""
 
     blocks: Any
     tables: Any  # trecbench.validation.reader.Prefetched
@@ -120,7 +122,7 @@ def _read_blocks(path, budget: Budget, progress) -> _BlocksAhead:
         progress=_reading(progress, path),
         read_bytes=budget.read_bytes,
     )
-    return _BlocksAhead(blocks, Prefetched(iter(blocks)))
+    return _BlocksAhead(blocks, Prefetched(blocks.described()))
 
 
 def _blocks_ahead(source, qrels, budget: Budget, progress) -> _BlocksAhead | None:

@@ -117,13 +117,13 @@ def _evaluate_blocks(
     blocks = ahead.blocks
     scored: list[_Block] = []
     topics = 0
-    for table in ahead.tables:
-        if table is RESTART:  # a topic came back: the run follows again from its start
+    for block in ahead.tables:
+        if block is RESTART:  # a topic came back: the run follows again from its start
             scored.clear()
             topics = 0
             continue
-        scored.append(_score_block(table, plan, tie_bounds))
-        del table
+        scored.append(_score_block(block.table, plan, tie_bounds, stretches=block.stretches))
+        del block
         if counted is not None:
             topics += len(scored[-1].run_qids)
             counted("scoring topics", topics, None)

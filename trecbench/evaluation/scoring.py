@@ -20,7 +20,6 @@ from ..trec_eval import zscores as zscores_module
 from ..trec_eval.prefs_files import PREFS_FORMATS
 from .judgments import Qrels
 from .plan import _Plan, _plan_topics, _TopicPlan
-from .reading import _in_background
 from .results import Column
 
 # measures that credit retrieved documents the qrels do not list (by their similarity to
@@ -61,7 +60,7 @@ def _unjudged(ranked_run: ranking.RankedRun, truth: Qrels, depth: int | None) ->
     else:
         retrieved = int(np.count_nonzero(ranked_run.position < depth))
         judged = rows[position[rows] < depth]
-    topics = _distinct(ranked_run.topic, len(ranked_run.qids))
+    topics = _stretches(ranked_run.topic)
     filled = _distinct(topic[judged], len(ranked_run.qids))
     return retrieved, retrieved - len(judged), topics, topics - filled
 
@@ -71,6 +70,13 @@ def _distinct(codes: np.ndarray, n: int) -> int:
     seen = np.zeros(n, bool)
     seen[codes] = True
     return int(np.count_nonzero(seen))
+
+
+def _stretches(codes: np.ndarray) -> int:
+    """How many stretches of equal values ``codes`` holds: its distinct values where each
+    comes in one stretch, as a ranked run's topics do (one comparison per row: a thirtieth
+    of :func:`_distinct`'s scatter over half a million rows)."""
+    return int(np.count_nonzero(codes[1:] != codes[:-1])) + 1 if len(codes) else 0
 
 
 def _float32(plan: _Plan) -> bool:
@@ -190,6 +196,7 @@ def _score_block(
     tie_bounds=False,
     whole: str | None = None,
     checks: bool = True,
+    stretches: tuple | None = None,
 ) -> _Block:
     """A :class:`_Block` of ``table``, a run or any part of one that holds whole topics;
     the run's errors are decided over all its blocks, in trec_eval's order
@@ -201,9 +208,10 @@ def _score_block(
     qrels topics, ``-D``'s topic), measured up to the one trec_eval stops at. A part of a
     run (trec_eval 9.0.8's reading, :func:`_read_whole`) cannot know where that is: every
     topic an engine may be given wherever it comes is measured
-    (:meth:`Qrels.measurable`)."""
+    (:meth:`Qrels.measurable`). ``stretches``: where the table's topics start and their
+    qids, when known (:class:`trecbench.inputs.blocks.Block`)."""
     truth, settings = plan.truth, plan.settings
-    order = ranking.order_run(table, float32=_float32(plan))
+    order = ranking.order_run(table, float32=_float32(plan), stretches=stretches)
     run_qids = order.qids.to_pylist()
     lead, placeholders = None, []
     if whole is not None:
@@ -228,10 +236,11 @@ def _score_block(
     prefs = settings.rel_format in PREFS_FORMATS
     # preferences rank every retrieved document their own way, then cut at -M themselves
     ranked_run = ranking.RankedRun(table, order, measured, None if prefs else settings.max_docs)
-    duplicate = None
-    if checks and plan.groups and not prefs:
-        ranked_run.index()  # built once, before the thread: the fast engine uses it too
-        duplicate = _in_background(ranked_run.first_duplicate)
+    # checked here, not in a thread of its own: the hash index it reads is built once for
+    # the fast engine too, and what is left (the colliding hashes, 0.4 ms a 600k-line
+    # block) cost less than starting a thread, which stalled this one for the GIL (up to
+    # 15 ms a block while the reader's threads ran)
+    check_duplicates = checks and bool(plan.groups) and not prefs
     credited = any(m.family not in _CREDIT_UNJUDGED and m.provider != META for m in plan.measures)
     if checks and settings.rel_format == "qrels" and credited:
         depth = evaluated_depth(plan.measures, settings.max_docs)
@@ -245,7 +254,7 @@ def _score_block(
             block.failure = measured[native.failed_at], native.error, native.trailing
     except Exception as error:  # noqa: BLE001 - raised in trec_eval's order (_run_result)
         block.error = error
-    block.duplicate = duplicate.result() if duplicate is not None else None
+    block.duplicate = ranked_run.first_duplicate() if check_duplicates else None
     # a run held whole that trec_eval stops in raises that before any bound is computed
     # (a part of a run cannot know: the stop may come earlier, in another block)
     stops = whole is not None and (

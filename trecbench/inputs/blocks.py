@@ -29,6 +29,7 @@ import os
 import tempfile
 from collections import deque
 from collections.abc import Callable, Iterator
+from functools import partial
 from typing import Any, NamedTuple, Protocol
 
 import numpy as np
@@ -128,17 +129,28 @@ class RunBlocks:
 
     def __iter__(self) -> Iterator[pa.Table | None]:
         """The blocks in file order; :data:`RESTART` voids those before it."""
+        blocks = self.described()
+        try:
+            for block in blocks:
+                yield RESTART if block is RESTART else block.table
+        finally:
+            blocks.close()
+
+    def described(self) -> Iterator[Block | None]:
+        """The blocks of :meth:`__iter__`, each with its topics' stretches where the
+        tables read told them (see :class:`Block`)."""
         with Source(self.path, self.progress) as source:
             counts = _Counts()
             pieces = self._pieces(source, counts)
             try:
-                yield from _topic_blocks(pieces, self.rows)
+                yield from _topic_blocks(pieces, self.rows, _near_end(source, counts, self.rows))
             except NotContiguous:
                 yield RESTART  # the blocks yielded so far are void
                 pieces.close()  # its reader stops before the file is read again
                 counts = _Counts()
                 tables = (piece.table for piece in self._pieces(source, counts))
-                yield from self._scattered(tables, lambda: counts.lines_estimate(source))
+                for table in self._scattered(tables, partial(counts.lines_estimate, source)):
+                    yield Block(table)
             file_record = source.record()
         self.runid = counts.last_tag
         self.record = {"path": self.path, "kind": "run", **file_record, **counts.record()}
@@ -240,6 +252,16 @@ class RunBlocks:
                 yield _in_file_order(pending)
 
 
+class Block(NamedTuple):
+    """A block of whole topics and, when the tables read told them, its ``stretches``:
+    where each topic starts (row numbers, ascending) and its qid, as
+    :func:`trecbench.arrow.stretches` finds them (scoring need not compare every row with
+    its neighbour again: :func:`trecbench.ranking.topic_codes`)."""
+
+    table: pa.Table
+    stretches: tuple[np.ndarray, list[str]] | None = None
+
+
 class _Piece(NamedTuple):
     """A table of the run as read, described: where each stretch of equal qids starts
     (row numbers), its qid, the distinct run tags and the last line's tag."""
@@ -331,14 +353,40 @@ def _concat(pieces: list[pa.Table]) -> pa.Table:
     return pieces[0] if len(pieces) == 1 else pa.concat_tables(pieces)
 
 
-def _topic_blocks(pieces: Iterator[_Piece], rows: int) -> Iterator[pa.Table]:
-    """Tables of whole topics, each of at least ``rows`` lines but the last, from tables
-    whose topics come in one stretch each; raises :class:`NotContiguous` at a topic that
-    comes back."""
+def _near_end(source: Source, counts: _Counts, rows: int) -> Callable[[], bool]:
+    """Whether fewer than ``rows`` lines are left to come, told from the bytes read
+    (asked after each table). The last block is scored once the file is read, on one core
+    while the other idles: cut there at every table, it is a table's lines, not a block's
+    (a tenth of the 7M-line run's scoring, off its wall time). Never where the first
+    table comes once every byte is read (a file of a few tables; Parquet, read at once),
+    or from a pipe: the bytes read then tell nothing of the lines left."""
+    streamed = None
+
+    def near() -> bool:
+        nonlocal streamed
+        if streamed is None:
+            streamed = bool(source.total) and source.bytes_read < source.total
+        return streamed and counts.lines_estimate(source) - counts.lines < rows
+
+    return near
+
+
+def _topic_blocks(
+    pieces: Iterator[_Piece], rows: int, near_end: Callable[[], bool] | None = None
+) -> Iterator[Block]:
+    """Blocks of whole topics, each of at least ``rows`` lines but the first, cut at the
+    first table (its consumer starts while the next tables are parsed), and the last
+    (and, once ``near_end()``, those cut at every table), from tables whose topics come
+    in one stretch each, with their stretches; raises :class:`NotContiguous` at a topic
+    that comes back."""
     closed: set[str] = set()
     pending: list[pa.Table] = []
     held = 0
+    # the stretches of the pending tables: where each starts (from the first's start), qids
+    starts_held: list[np.ndarray] = []
+    qids_held: list[str] = []
     current = None  # the topic the last table ended in
+    first = True  # no block cut yet
     for table, starts, stretch, _, _ in pieces:
         if not table.num_rows:
             continue
@@ -351,13 +399,17 @@ def _topic_blocks(pieces: Iterator[_Piece], rows: int) -> Iterator[pa.Table]:
                 closed.add(current)
             current = qid
         pending.append(table)
+        starts_held.append(starts + held)
+        qids_held += stretch
         held += table.num_rows
-        if held >= rows and len(starts):
+        if len(starts) and (held >= rows or first or (near_end is not None and near_end())):
+            first = False
             cut = int(starts[-1])  # the last topic may go on in the next table
             head = pending[:-1] + ([table.slice(0, cut)] if cut else [])
-            if head:
-                yield _concat(head)
+            if head:  # every stretch but the last, which goes on in the next block
+                yield Block(_concat(head), (np.concatenate(starts_held)[:-1], qids_held[:-1]))
             pending = [table.slice(cut)]
             held = pending[0].num_rows
+            starts_held, qids_held = [np.zeros(1, np.int64)], [current]
     if pending:
-        yield _concat(pending)
+        yield Block(_concat(pending), (np.concatenate(starts_held), qids_held))

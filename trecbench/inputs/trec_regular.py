@@ -272,13 +272,18 @@ def iter_regular_run(
 def _line_blocks(
     stream, first: bytes, block_size: int, other: bytes
 ) -> Iterator[memoryview | None]:
-    """The text of ``stream`` (``first`` already read from it) in blocks of whole lines of
-    about ``block_size`` bytes (a longer line makes a longer block), each read into a
-    buffer of its own (blocks are parsed while the next ones are read): no copy of the text
-    but the line cut between two blocks. Each block is checked to be regular; the first
-    that is not comes as None, and ends the blocks."""
+    """The text of ``stream`` (``first`` already read from it, and found regular by
+    :func:`_regular_layout`) in blocks of whole lines of about ``block_size`` bytes (a
+    longer line makes a longer block), each read into a buffer of its own (blocks are
+    parsed while the next ones are read): no copy of the text but the line cut between two
+    blocks. Each block is checked to be regular; the first that is not comes as None, and
+    ends the blocks."""
     read_into = getattr(stream, "readinto", None)
     held = first
+    end = first.rfind(b"\n") + 1
+    if end:  # the first read's whole lines (checked with it): parsed while more is read
+        held = first[end:]
+        yield memoryview(first)[:end]
     while True:
         # a line longer than a block: reads double, so each byte is checked a few times
         size = max(block_size, len(held))
