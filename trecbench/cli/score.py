@@ -129,7 +129,8 @@ FORMATS = ("trec", "table", "markdown", "csv", "json")
     show_default=True,
     help="Who computes trec_eval's measures: pytrec_eval (trec_eval's own code), fast "
     "(vectorised: P, recall, success, map, map_cut, ndcg, ndcg_cut, recip_rank, Rprec, "
-    "num_*, MRR@k, HitRate@k, Recall_all@k) or auto (fast when it computes every measure).",
+    "num_*, iprec_at_recall, MRR@k, HitRate@k, Recall_all@k) or auto (fast when it "
+    "computes every measure).",
 )
 @click.option(
     "--tie-bounds",
