@@ -7,11 +7,14 @@ Resampling is vectorised and reproducible:
 
 * A bootstrap sample is stored as a row of *counts* (how often each query was drawn), built
   with ``np.bincount`` from ``Generator.integers`` draws; the resampled means of every column
-  are then one matrix product ``counts @ values / n`` (BLAS), never a Python loop per sample.
+  are then one matrix product ``counts @ values / n``, never a Python loop per sample, taken
+  by :mod:`trecbench.exact_sums` (BLAS on whole numbers, exact in any order): the same bits
+  whatever BLAS and however many threads it runs (``OPENBLAS_NUM_THREADS``). The sign
+  flips of the randomisation test are summed the same way.
 * Draws come in fixed blocks of :data:`BLOCK` samples from ``numpy.random.default_rng``
   seeded with ``[seed, stream]``: the bootstrap uses stream 0, the randomisation test stream
   1. Numbers therefore depend only on the seed, the number of samples and the number of
-  queries — not on how many runs or measures are compared alongside.
+  queries — not on how many runs or measures are compared alongside, nor on the machine.
 
 Conventions (documented because tools differ):
 
@@ -63,7 +66,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import statistical_tests
+from . import exact_sums, statistical_tests
 from .errors import UsageError
 
 TESTS = statistical_tests.NAMES
@@ -170,6 +173,7 @@ def bootstrap_means(
         rng = generator(seed, STRATIFIED_STREAM)
         members, base, size_of = _stratified_draws(strata)
         weighted = matrix * macro_weights(strata)[:, None]
+    parts = exact_sums.split(weighted, n)  # a row of counts adds up to n
     out = _resampled_means_array(samples, matrix.shape[1])
     for start, size in _blocks(samples):
         if strata is None:
@@ -178,7 +182,7 @@ def bootstrap_means(
             draws = members[base + rng.integers(0, size_of, size=(size, n))]
         draws += np.arange(size)[:, None] * n
         counts = np.bincount(draws.ravel(), minlength=size * n).reshape(size, n)
-        out[start : start + size] = counts @ weighted
+        out[start : start + size] = exact_sums.sums(parts, counts)
         if progress is not None:
             progress(start + size, samples)
     if strata is None:
@@ -291,6 +295,7 @@ def randomization_test(
     rng = generator(seed, RANDOMIZATION_STREAM)
     scaled = matrix if weights is None else matrix * np.asarray(weights, np.float64)[:, None]
     observed = np.abs(scaled.sum(axis=0)) - n * _tolerance(scaled)
+    parts = exact_sums.split(scaled, n)  # n signs of +-1 a row
     count = np.zeros(matrix.shape[1], dtype=np.int64)
     patterns = 2**n if exact else samples
     for start, size in _blocks(patterns):
@@ -301,7 +306,7 @@ def randomization_test(
             signs = rng.integers(0, 2, size=(size, n), dtype=np.int8).astype(np.float64)
         signs *= 2
         signs -= 1
-        count += (np.abs(signs @ scaled) >= observed).sum(axis=0)
+        count += (np.abs(exact_sums.sums(parts, signs)) >= observed).sum(axis=0)
         if progress is not None:
             progress(samples * (start + size) // patterns, samples)
     return count / patterns if exact else (count + 1) / (samples + 1)

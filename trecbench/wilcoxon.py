@@ -58,7 +58,7 @@ def _p(d: np.ndarray) -> float:
         return float(min(1.0, 2 * min(low, high) / counts.sum()))
     if n <= PERMUTED:
         signs = (np.arange(2**m)[:, None] >> np.arange(m)) & 1
-        null = signs @ ranks
+        null = signs @ ranks  # exact in any order (BLAS's threads): ranks are k/2, sums < 2**53
         gamma = 1e-14 * max(abs(r_plus), 1.0)  # scipy's tolerance for equal statistics
         low = np.count_nonzero(null <= r_plus + gamma)
         high = np.count_nonzero(null >= r_plus - gamma)
