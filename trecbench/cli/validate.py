@@ -113,11 +113,7 @@ def validate(
 
     if fix_out is not None:  # before the validation: an input is never the fixed run
         outputs.check_target(fix_out, [*runs, qrels, topics])
-    if docid_regex is not None:
-        try:
-            v.check_regex(docid_regex)
-        except ValueError as error:
-            raise click.BadParameter(str(error), param_hint="--docid-regex") from None
+    _check_regex(v, docid_regex)
     depth = v.PROFILE_DEPTH if max_depth is None else max_depth
     with contextlib.ExitStack() as held:
         try:
@@ -169,6 +165,16 @@ def validate(
             click.echo(f"{fix_out}: {report.summary_line([verify.result])}")
     if failed:
         raise SystemExit(ExitCode.INPUT)  # the exit code of a malformed input everywhere
+
+
+def _check_regex(v, docid_regex: str | None) -> None:
+    """Refuse a ``--docid-regex`` that the validator (``v``) cannot use, as a usage error."""
+    if docid_regex is None:
+        return
+    try:
+        v.check_regex(docid_regex)
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint="--docid-regex") from None
 
 
 def _small_path(
