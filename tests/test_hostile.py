@@ -185,7 +185,7 @@ def call(capsys, folder: Path, *args) -> tuple[int, bytes, str]:
     assert code in DOCUMENTED
     assert "Traceback" not in err and 'File "' not in err, err
     assert not re.search(r"[A-Z]\w*Warning\b", err), err  # numpy's, pandas', Python's
-    if code != ExitCode.OK and err and not err.startswith("Usage:"):  # (validate: stdout)
+    if code != ExitCode.OK and err:  # (validate: stdout)
         assert err.endswith("\n") and err.splitlines()[-1].startswith("trecbench: "), err
     return code, out.encode() if isinstance(out, str) else out, err
 

@@ -20,7 +20,7 @@ from typing import NoReturn
 import click
 
 from ..errors import ExitCode, TrecbenchError, shortened
-from .group import _debug, _StdoutClosed, cli
+from .group import WORKFLOW, _debug, _StdoutClosed, cli
 from .stdout import whole_writes
 
 MESSAGE_LIMIT = 4000  # characters of one message line: the last cap on a hostile value
@@ -107,9 +107,10 @@ def _keep_freed_memory() -> None:
 def run(args: Sequence[str] | None = None) -> int:
     """Run one command line (default: ``sys.argv[1:]``) and return its exit code.
 
-    Usage errors print click's usage message; every other failure prints one line:
-    ``trecbench: FILE:LINE: message`` for bad input, ``trecbench: internal error: ...`` for
-    an unexpected exception (with its traceback after ``--debug``). A closed stdout (``|
+    Every failure prints one line: ``trecbench: COMMAND: message (see 'trecbench COMMAND
+    --help')`` for a usage error, ``trecbench: FILE:LINE: message`` for bad input,
+    ``trecbench: internal error: ...`` for an unexpected exception (with its traceback
+    after ``--debug``). A closed stdout (``|
     head``) ends quietly; a full one is an output error.
     """
     token = _debug.set(False)
@@ -126,15 +127,40 @@ def run(args: Sequence[str] | None = None) -> int:
         _debug.reset(token)
 
 
+def _show(error: click.ClickException) -> int:
+    """Print ``error`` as click does and return its exit code."""
+    try:
+        error.show()
+    except OSError:
+        pass
+    return error.exit_code
+
+
+def _usage_line(error: click.UsageError, args: Sequence[str]) -> str:
+    """A usage error in one line, as every other failure: the command, click's message and
+    where the command's options are told (click's own form takes four lines). Click gives
+    some errors no context (an option without its value): the command is then the first
+    of ``args`` that names one."""
+    if error.ctx is not None:
+        path = error.ctx.command_path
+    else:
+        named = (arg for arg in args if arg in WORKFLOW)
+        path = " ".join(("trecbench", next(named, ""))).strip()
+    command = path.removeprefix("trecbench").strip()
+    prefix = f"{command}: " if command else ""
+    return f"{prefix}{error.format_message()} (see '{path} --help')"
+
+
 def _run(args: Sequence[str] | None) -> int:
     try:
         result = cli.main(args, prog_name="trecbench", standalone_mode=False)
-    except click.ClickException as error:
-        try:
-            error.show()
-        except OSError:
-            pass
+    except click.exceptions.NoArgsIsHelpError as error:  # bare `trecbench`: the help
+        return _show(error)
+    except click.UsageError as error:
+        echo_line(_usage_line(error, sys.argv[1:] if args is None else args))
         return error.exit_code
+    except click.ClickException as error:
+        return _show(error)
     except _StdoutClosed:
         _detach_stdout()
         return ExitCode.BROKEN_PIPE
