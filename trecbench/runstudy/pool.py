@@ -168,10 +168,23 @@ SLICE = 1 << 16
 BATCH_ROWS = 1 << 21
 
 
-def _stream(sources: list, depth: int) -> _Pooled:
-    """:class:`_Pooled` of the runs' kept rows, read run by run: every few runs their rows
-    are folded into the pool's distinct pairs and only each row's pair number is kept, so
-    memory follows the pool, not the runs (20 runs held at once faulted in 1 GB)."""
+@dataclass(frozen=True)
+class _Streamed:
+    """The pool's pairs: each one's ``topic`` (an index into ``qids``, the distinct qids in
+    byte-wise order), ``docno`` and how many ``runs`` pooled it; each run's rows' pair
+    ``numbers``."""
+
+    qids: pa.Array
+    topic: np.ndarray
+    docno: pa.Array
+    runs: np.ndarray
+    numbers: list[np.ndarray]
+
+
+def _stream(sources: list, depth: int) -> _Streamed:
+    """The runs' kept rows, read run by run: every few runs their rows are folded into the
+    pool's distinct pairs and only each row's pair number is kept, so memory follows the
+    pool, not the runs (20 runs held at once faulted in 1 GB)."""
     distinct, batch, numbers = None, [], []
     for index, source in enumerate(sources):
         batch.append(ranked_runs.load_kept(source, depth))
@@ -181,17 +194,10 @@ def _stream(sources: list, depth: int) -> _Pooled:
             numbers = [folded.order[n] for n in numbers] + folded.numbers
             distinct, batch = folded.distinct, []
             pa.default_memory_pool().release_unused()  # (Arrow's allocator would keep it)
-    pair = np.concatenate([np.empty(0, np.int32), *numbers])
-    pooled = folded.pooled
-    lengths = [len(n) for n in numbers]
-    return _Pooled(
-        pooled.qids,
-        np.repeat(np.arange(len(lengths), dtype=np.int32), lengths),
-        pair,
-        pooled.topic,
-        pooled.docno,
-        np.bincount(pair, minlength=len(pooled.topic)),
-    )
+    pooled, runs = folded.pooled, np.zeros(len(folded.pooled.topic), np.int64)
+    for number in numbers:  # a run's pairs are distinct
+        runs[number] += 1
+    return _Streamed(pooled.qids, pooled.topic, pooled.docno, runs, numbers)
 
 
 @dataclass(frozen=True)
@@ -295,7 +301,7 @@ def _column(tables: list[pa.Table], name: str) -> pa.Array:
     )
 
 
-def _grades(pooled: _Pooled, qrels: pa.Table | None) -> np.ndarray | None:
+def _grades(pooled: _Streamed, qrels: pa.Table | None) -> np.ndarray | None:
     """The qrels grade of every pooled pair (NaN: not judged); None without qrels."""
     if qrels is None:
         return None
@@ -315,29 +321,24 @@ def _grades(pooled: _Pooled, qrels: pa.Table | None) -> np.ndarray | None:
     return grades
 
 
-def _contributions(pooled: _Pooled, grades, labels: list[str], level: int, qrels) -> list:
-    run, alone = pooled.run, pooled.runs == 1
-    n = len(labels)
+def _contributions(pooled: _Streamed, grades, labels: list[str], level: int, qrels) -> list:
+    alone = pooled.runs == 1
     if grades is None:  # nothing judged: no per-pair NaN grades to test
         judged = relevant = np.zeros(len(alone), bool)
     else:
         judged = ~np.isnan(grades)
         relevant = judged & (np.nan_to_num(grades, nan=-np.inf) >= level)
-    # per pair, then per row (of the run that pooled it)
-    counts = {
-        "pooled": np.bincount(run, minlength=n),
-        "unique": np.bincount(run[alone[pooled.pair]], minlength=n),
-        "judged": np.bincount(run[judged[pooled.pair]], minlength=n),
-        "relevant_only": np.bincount(run[(relevant & alone)[pooled.pair]], minlength=n),
-    }
+    relevant_alone = relevant & alone
     with_qrels = qrels is not None
+    # per pair, then per row of each run (a run's rows at a time: no temporaries the
+    # size of every run's rows)
     return [
         RunContribution(
             label,
-            int(counts["pooled"][i]),
-            int(counts["unique"][i]),
-            int(counts["judged"][i]) if with_qrels else None,
-            int(counts["relevant_only"][i]) if with_qrels else None,
+            len(number),
+            int(np.count_nonzero(alone[number])),
+            int(np.count_nonzero(judged[number])) if with_qrels else None,
+            int(np.count_nonzero(relevant_alone[number])) if with_qrels else None,
         )
-        for i, label in enumerate(labels)
+        for label, number in zip(labels, pooled.numbers, strict=True)
     ]
