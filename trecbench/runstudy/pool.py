@@ -185,22 +185,18 @@ def _stream(sources: list, depth: int) -> _Streamed:
     """The runs' kept rows, read run by run: every few runs their rows are folded into the
     pool's distinct pairs and only each row's pair number is kept, so memory follows the
     pool, not the runs (20 runs held at once faulted in 1 GB)."""
-    from concurrent.futures import ThreadPoolExecutor
+    from functools import partial
 
     distinct, batch, numbers = None, [], []
-    with ThreadPoolExecutor(1) as reader:  # the next run is read while one is folded
-        loading = reader.submit(ranked_runs.load_kept, sources[0], depth)
-        for index in range(len(sources)):
-            table = loading.result()  # errors come run by run, in the order given
-            if index + 1 < len(sources):
-                loading = reader.submit(ranked_runs.load_kept, sources[index + 1], depth)
-            batch.append(table)
-            size = 0 if distinct is None else distinct.num_rows
-            if index == len(sources) - 1 or sum(t.num_rows for t in batch) >= max(size, BATCH_ROWS):
-                folded = _fold(distinct, batch)
-                numbers = [folded.order[n] for n in numbers] + folded.numbers
-                distinct, batch = folded.distinct, []
-                pa.default_memory_pool().release_unused()  # (Arrow's allocator would keep it)
+    tables = ranked_runs.read_ahead(partial(ranked_runs.load_kept, depth=depth), sources)
+    for index, table in enumerate(tables):  # the next run read while these are folded
+        batch.append(table)
+        size = 0 if distinct is None else distinct.num_rows
+        if index == len(sources) - 1 or sum(t.num_rows for t in batch) >= max(size, BATCH_ROWS):
+            folded = _fold(distinct, batch)
+            numbers = [folded.order[n] for n in numbers] + folded.numbers
+            distinct, batch = folded.distinct, []
+            pa.default_memory_pool().release_unused()  # (Arrow's allocator would keep it)
     pooled, runs = folded.pooled, np.zeros(len(folded.pooled.topic), np.int64)
     for number in numbers:  # a run's pairs are distinct
         runs[number] += 1
