@@ -165,7 +165,7 @@ def pool(runs, *, depth: int = 100, qrels=None, relevance_level: int = 1, names=
 SLICE = 1 << 16
 # kept rows read before they are folded into the pool's distinct pairs (at least as many
 # as the pool holds, so each pair is folded a bounded number of times: linear in rows)
-BATCH_ROWS = 1 << 21
+BATCH_ROWS = 1 << 22
 
 
 @dataclass(frozen=True)
