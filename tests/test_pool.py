@@ -32,12 +32,16 @@ def _random_runs(rng: random.Random, n_runs: int) -> list[dict]:
 
 @pytest.mark.parametrize("depth", [7, 20])
 @pytest.mark.parametrize("rows_at_once", [None, 1, 7, 64])
-def test_pool_equals_the_union_of_every_top_k(monkeypatch, rows_at_once, depth):
+@pytest.mark.parametrize("batch_rows", [None, 1, 40])
+def test_pool_equals_the_union_of_every_top_k(monkeypatch, rows_at_once, batch_rows, depth):
     """Also when the rows are numbered a few topics at a time (``SLICE``): the same
-    documents in several topics of one slice stay distinct pairs; and at a depth no topic
+    documents in several topics of one slice stay distinct pairs; when the runs are folded
+    into the pool one or a few at a time (``BATCH_ROWS``); and at a depth no topic
     exceeds (the runs' rows then pooled as read, unranked)."""
     if rows_at_once is not None:
         monkeypatch.setattr("trecbench.runstudy.pool.SLICE", rows_at_once)
+    if batch_rows is not None:
+        monkeypatch.setattr("trecbench.runstudy.pool.BATCH_ROWS", batch_rows)
     rng = random.Random(5)
     runs = _random_runs(rng, 4)
     result = pool(runs, depth=depth)
@@ -52,7 +56,10 @@ def test_pool_equals_the_union_of_every_top_k(monkeypatch, rows_at_once, depth):
         assert contribution.judged is None
 
 
-def test_pool_with_qrels_leaves_judged_out_and_counts_relevant_only():
+@pytest.mark.parametrize("batch_rows", [None, 1])
+def test_pool_with_qrels_leaves_judged_out_and_counts_relevant_only(monkeypatch, batch_rows):
+    if batch_rows is not None:  # every run folded into the pool on its own
+        monkeypatch.setattr("trecbench.runstudy.pool.BATCH_ROWS", batch_rows)
     rng = random.Random(9)
     runs = _random_runs(rng, 3)
     qrels = {f"q{t}": {f"D{i}": rng.randint(0, 2) for i in range(0, 30, 2)} for t in range(5)}

@@ -138,12 +138,7 @@ def pool(runs, *, depth: int = 100, qrels=None, relevance_level: int = 1, names=
     if not sources:
         raise UsageError("nothing to pool: no run given")
     labels = run_names(sources, names if names is not None else given)
-    tables = [ranked_runs.load_kept(source, settings.depth) for source in sources]
-    qids, topics = ranked_runs.topic_codes(tables)
-    docno, rows = _column(tables, "docno"), [t.num_rows for t in tables]
-    del tables  # what is pooled is copied out: the runs' memory goes before the pooling's
-    pa.default_memory_pool().release_unused()  # (Arrow's allocator would keep it)
-    pooled = _pooled_rows(qids, topics, docno, rows)
+    pooled = _stream(sources, settings.depth)
     judged = _judgments(qrels) if qrels is not None else None
     grades = _grades(pooled, judged)
     contributions = _contributions(pooled, grades, labels, settings.relevance_level, judged)
@@ -168,13 +163,80 @@ def pool(runs, *, depth: int = 100, qrels=None, relevance_level: int = 1, names=
 # rows dictionary-encoded at a time: a hash table of a few topics' documents stays in
 # cache (2-3 times faster than one table of every document of every topic)
 SLICE = 1 << 16
+# kept rows read before they are folded into the pool's distinct pairs (at least as many
+# as the pool holds, so each pair is folded a bounded number of times: linear in rows)
+BATCH_ROWS = 1 << 22
+
+
+@dataclass(frozen=True)
+class _Streamed:
+    """The pool's pairs: each one's ``topic`` (an index into ``qids``, the distinct qids in
+    byte-wise order), ``docno`` and how many ``runs`` pooled it; each run's rows' pair
+    ``numbers``."""
+
+    qids: pa.Array
+    topic: np.ndarray
+    docno: pa.Array
+    runs: np.ndarray
+    numbers: list[np.ndarray]
+
+
+def _stream(sources: list, depth: int) -> _Streamed:
+    """The runs' kept rows, read run by run: every few runs their rows are folded into the
+    pool's distinct pairs and only each row's pair number is kept, so memory follows the
+    pool, not the runs (20 runs held at once faulted in 1 GB)."""
+    from functools import partial
+
+    distinct, batch, numbers = None, [], []
+    tables = ranked_runs.read_ahead(partial(ranked_runs.load_kept, depth=depth), sources)
+    for index, table in enumerate(tables):  # the next run read while these are folded
+        batch.append(table)
+        size = 0 if distinct is None else distinct.num_rows
+        if index == len(sources) - 1 or sum(t.num_rows for t in batch) >= max(size, BATCH_ROWS):
+            folded = _fold(distinct, batch)
+            numbers = [folded.order[n] for n in numbers] + folded.numbers
+            distinct, batch = folded.distinct, []
+            pa.default_memory_pool().release_unused()  # (Arrow's allocator would keep it)
+    pooled, runs = folded.pooled, np.zeros(len(folded.pooled.topic), np.int64)
+    for number in numbers:  # a run's pairs are distinct
+        runs[number] += 1
+    return _Streamed(pooled.qids, pooled.topic, pooled.docno, runs, numbers)
+
+
+@dataclass(frozen=True)
+class _Folded:
+    """The pool's ``distinct`` pairs (``qid, docno``) after a fold, in their numbers'
+    order; ``order``: the new number of each earlier pair; ``numbers``: the pair numbers
+    of each folded run's rows, as read; ``pooled``: the fold's :class:`_Pooled`."""
+
+    distinct: pa.Table
+    order: np.ndarray
+    numbers: list[np.ndarray]
+    pooled: _Pooled
+
+
+def _fold(distinct: pa.Table | None, batch: list[pa.Table]) -> _Folded:
+    """Number the pairs of the earlier ``distinct`` ones (as one more run, first) and the
+    ``batch`` of runs' rows together."""
+    tables = ([] if distinct is None else [distinct]) + batch
+    qids, topics = ranked_runs.topic_codes(tables)
+    lengths = [t.num_rows for t in tables]
+    pooled = _pooled_rows(qids, topics, _column(tables, "docno"), lengths)
+    del tables, topics
+    numbers = np.empty(len(pooled.pair), pooled.pair.dtype)
+    numbers[pooled.order] = pooled.pair  # back in the order read
+    pieces = np.split(numbers, np.cumsum(lengths)[:-1])
+    earlier = pieces.pop(0) if distinct is not None else np.empty(0, np.int32)
+    table = pa.table({"qid": pooled.qids.take(pa.array(pooled.topic)), "docno": pooled.docno})
+    return _Folded(table, earlier, pieces, pooled)
 
 
 @dataclass(frozen=True)
 class _Pooled:
     """Every run's pooled rows, grouped by topic: each row's ``run`` index and ``pair``
     (its (topic, document) pair's number); each pair's ``topic`` (an index into ``qids``,
-    the distinct qids in byte-wise order), ``docno`` and how many ``runs`` pooled it."""
+    the distinct qids in byte-wise order), ``docno`` and how many ``runs`` pooled it;
+    ``order``: the rows as given that ``run`` and ``pair`` list (None: as given)."""
 
     qids: pa.Array
     run: np.ndarray
@@ -182,6 +244,7 @@ class _Pooled:
     topic: np.ndarray
     docno: pa.Array
     runs: np.ndarray
+    order: np.ndarray | None = None
 
 
 def _pooled_rows(qids: pa.Array, topics: list, docno: pa.Array, lengths: list) -> _Pooled:
@@ -224,6 +287,7 @@ def _pooled_rows(qids: pa.Array, topics: list, docno: pa.Array, lengths: list) -
         np.concatenate([np.empty(0, np.int32), *first_topics]),
         pa.concat_arrays([pa.array([], docno.type), *first_docnos]),
         np.bincount(pair, minlength=numbered),
+        by_topic,
     )
 
 
@@ -240,7 +304,7 @@ def _column(tables: list[pa.Table], name: str) -> pa.Array:
     )
 
 
-def _grades(pooled: _Pooled, qrels: pa.Table | None) -> np.ndarray | None:
+def _grades(pooled: _Streamed, qrels: pa.Table | None) -> np.ndarray | None:
     """The qrels grade of every pooled pair (NaN: not judged); None without qrels."""
     if qrels is None:
         return None
@@ -260,29 +324,24 @@ def _grades(pooled: _Pooled, qrels: pa.Table | None) -> np.ndarray | None:
     return grades
 
 
-def _contributions(pooled: _Pooled, grades, labels: list[str], level: int, qrels) -> list:
-    run, alone = pooled.run, pooled.runs == 1
-    n = len(labels)
+def _contributions(pooled: _Streamed, grades, labels: list[str], level: int, qrels) -> list:
+    alone = pooled.runs == 1
     if grades is None:  # nothing judged: no per-pair NaN grades to test
         judged = relevant = np.zeros(len(alone), bool)
     else:
         judged = ~np.isnan(grades)
         relevant = judged & (np.nan_to_num(grades, nan=-np.inf) >= level)
-    # per pair, then per row (of the run that pooled it)
-    counts = {
-        "pooled": np.bincount(run, minlength=n),
-        "unique": np.bincount(run[alone[pooled.pair]], minlength=n),
-        "judged": np.bincount(run[judged[pooled.pair]], minlength=n),
-        "relevant_only": np.bincount(run[(relevant & alone)[pooled.pair]], minlength=n),
-    }
+    relevant_alone = relevant & alone
     with_qrels = qrels is not None
+    # per pair, then per row of each run (a run's rows at a time: no temporaries the
+    # size of every run's rows)
     return [
         RunContribution(
             label,
-            int(counts["pooled"][i]),
-            int(counts["unique"][i]),
-            int(counts["judged"][i]) if with_qrels else None,
-            int(counts["relevant_only"][i]) if with_qrels else None,
+            len(number),
+            int(np.count_nonzero(alone[number])),
+            int(np.count_nonzero(judged[number])) if with_qrels else None,
+            int(np.count_nonzero(relevant_alone[number])) if with_qrels else None,
         )
-        for i, label in enumerate(labels)
+        for label, number in zip(labels, pooled.numbers, strict=True)
     ]

@@ -50,6 +50,23 @@ def load_kept(source, depth: int | None = None) -> pa.Table:
     return arrow.decoded(table.select(["qid", "docno"]))
 
 
+def read_ahead(load, sources: list):
+    """``load(source)`` of each of ``sources`` in turn, the next one read on a thread while
+    the caller works on the last (Arrow's reading and NumPy's work release the GIL); errors
+    come source by source, in the order given."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    if not sources:
+        return
+    with ThreadPoolExecutor(1) as reader:
+        loading = reader.submit(load, sources[0])
+        for source in sources[1:]:
+            loaded = loading.result()
+            loading = reader.submit(load, source)
+            yield loaded
+        yield loading.result()
+
+
 def _beyond(position: np.ndarray, depth: int | None) -> np.ndarray | None:
     """Which ranked rows lie beyond ``depth`` (0-based ``position`` within their topic);
     None when none does."""
