@@ -275,3 +275,17 @@ _NOT_ON_THE_PLAIN_SMALL_VALIDATE = [
 )
 def test_validate_of_small_plain_files_imports_no_arrow_nor_numpy(tmp_path, args):
     assert _imported(args, _plain_files(tmp_path), _NOT_ON_THE_PLAIN_SMALL_VALIDATE) == []
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["pool", "RUN", "--depth", "10", "-o", "OUT"],
+        ["pool", "RUN", "--depth", "10", "--qrels", "QRELS", "-o", "OUT"],
+    ],
+)
+def test_pool_imports_no_pandas(tmp_path, args):
+    """An empty Arrow array built from a Python list imports pandas (0.2 s: pyarrow asks
+    whether the list is a pandas object); pool builds them through trecbench.arrow."""
+    files = {**_plain_files(tmp_path), "OUT": str(tmp_path / "pool.txt")}
+    assert _imported(args, files, ["pandas"]) == []

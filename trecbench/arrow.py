@@ -169,7 +169,7 @@ def stretches(values: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, pa.Array]
         firsts.append(chunk.take(array(local)))
         done, last = done + len(chunk), chunk[len(chunk) - 1].as_py()
     if not starts:
-        return np.empty(0, np.int64), pa.array([], values.type)
+        return np.empty(0, np.int64), array([], values.type)
     return np.concatenate(starts).astype(np.int64), pa.concat_arrays(firsts)
 
 

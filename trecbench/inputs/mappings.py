@@ -15,13 +15,14 @@ from numbers import Number
 import numpy as np
 import pyarrow as pa
 
+from .. import arrow
 from ..errors import InputError, excerpt
 from . import tables
 
 
 def _array(values: list, what: str, origin: str, where) -> pa.Array:
     if not values:  # no id to type: an empty string column
-        return pa.array([], pa.string())
+        return arrow.array([], pa.string())
     return tables.from_python(values, what, origin, where)
 
 
@@ -33,7 +34,7 @@ def _numbers(values: list, origin: str, where) -> pa.Array:
     """The values as numbers (ints of any width, floats, Decimals); the first that is none
     (text, a bool, None) is named."""
     if not values:  # only queries without documents: no value to type
-        return pa.array([], pa.float64())
+        return arrow.array([], pa.float64())
     row = next((i for i, value in enumerate(values) if _not_number(value)), None)
     if row is None:  # numbers Arrow cannot hold (2^64, NaN Decimals...) are named by it
         return tables.from_python(values, "dict", origin, where, numbers=True)

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 
 import pyarrow as pa
 
+from .. import arrow
 from ..errors import InputError
 from . import tables
 
@@ -25,9 +26,10 @@ def to_table(records: Iterable, kind: str, origin: str) -> pa.Table:
     wanted = FIELDS[kind]
     names = ("qid", "docno", "score" if kind == "run" else "rel")
     if not rows:
-        empty = pa.table({name: pa.array([], pa.string()) for name in names[:2]})
+        empty = pa.table({name: arrow.array([], pa.string()) for name in names[:2]})
         value_type = pa.float64() if kind == "run" else pa.int64()
-        return tables.typed(empty.append_column(names[2], pa.array([], value_type)), kind, origin)
+        empty = empty.append_column(names[2], arrow.array([], value_type))
+        return tables.typed(empty, kind, origin)
     first = rows[0]
     fields = getattr(type(first), "_fields", None)
     if fields is not None and all(name in fields for name in wanted):

@@ -92,7 +92,7 @@ def _check_grade(grade: str) -> None:
     takes an ASCII integer within +-MAX_GRADE."""
     from ..inputs.trec_text import MAX_GRADE, parse_grades
 
-    parsed = parse_grades(pa.array([str(grade)], pa.string()))
+    parsed = parse_grades(arrow.array([str(grade)], pa.string()))
     if not parsed.integer[0] or parsed.huge[0]:
         raise UsageError(
             f"--unjudged-grade must be an integer within +-{MAX_GRADE:,}, as qrels grades "
@@ -142,7 +142,7 @@ def pool(runs, *, depth: int = 100, qrels=None, relevance_level: int = 1, names=
     judged = _judgments(qrels) if qrels is not None else None
     grades = _grades(pooled, judged)
     contributions = _contributions(pooled, grades, labels, settings.relevance_level, judged)
-    topic, docno = pa.array(pooled.topic), pooled.docno
+    topic, docno = arrow.array(pooled.topic), pooled.docno
     if grades is not None:  # judged documents are left out
         unjudged = arrow.array(np.isnan(grades))
         topic, docno = topic.filter(unjudged), docno.filter(unjudged)
@@ -227,7 +227,7 @@ def _fold(distinct: pa.Table | None, batch: list[pa.Table]) -> _Folded:
     numbers[pooled.order] = pooled.pair  # back in the order read
     pieces = np.split(numbers, np.cumsum(lengths)[:-1])
     earlier = pieces.pop(0) if distinct is not None else np.empty(0, np.int32)
-    table = pa.table({"qid": pooled.qids.take(pa.array(pooled.topic)), "docno": pooled.docno})
+    table = pa.table({"qid": pooled.qids.take(arrow.array(pooled.topic)), "docno": pooled.docno})
     return _Folded(table, earlier, pieces, pooled)
 
 
@@ -285,7 +285,7 @@ def _pooled_rows(qids: pa.Array, topics: list, docno: pa.Array, lengths: list) -
         run[by_topic],
         pair,
         np.concatenate([np.empty(0, np.int32), *first_topics]),
-        pa.concat_arrays([pa.array([], docno.type), *first_docnos]),
+        pa.concat_arrays([arrow.array([], docno.type), *first_docnos]),
         np.bincount(pair, minlength=numbered),
         by_topic,
     )
@@ -298,29 +298,34 @@ def _column(tables: list[pa.Table], name: str) -> pa.Array:
     chunks = [chunk for t in tables for chunk in t.column(name).chunks]
     size = sum(chunk.buffers()[2].size for chunk in chunks if chunk.buffers()[2] is not None)
     if all(chunk.type == pa.string() for chunk in chunks) and size < (1 << 31) - 1:
-        return pa.concat_arrays([pa.array([], pa.string()), *chunks])
+        return pa.concat_arrays([arrow.array([], pa.string()), *chunks])
     return pa.concat_arrays(
-        [pa.array([], pa.large_string()), *(pc.cast(c, pa.large_string()) for c in chunks)]
+        [arrow.array([], pa.large_string()), *(pc.cast(c, pa.large_string()) for c in chunks)]
     )
 
 
 def _grades(pooled: _Streamed, qrels: pa.Table | None) -> np.ndarray | None:
-    """The qrels grade of every pooled pair (NaN: not judged); None without qrels."""
+    """The qrels grade of every pooled pair (NaN: not judged); None without qrels. Matched
+    on one integer key per (qid, docno) of the pairs and the qrels together (a table join
+    loads pyarrow.dataset, which imports pandas); the qrels judge a pair at most once."""
     if qrels is None:
         return None
-    qid, docno = pooled.qids.take(pa.array(pooled.topic)), pooled.docno
-    pairs = pa.table({"qid": qid, "docno": pc.cast(docno, pa.large_string())})
-    judged = pa.table(
-        {
-            "qid": pc.cast(qrels.column("qid"), pa.large_string()),
-            "docno": pc.cast(qrels.column("docno"), pa.large_string()),
-            "grade": pc.cast(qrels.column("rel"), pa.float64()),
-        }
+    qid = pooled.qids.take(arrow.array(pooled.topic))
+
+    def both(ours, theirs) -> pa.Array:
+        return pa.concat_arrays([pc.cast(c, pa.large_string()) for c in (ours, theirs)])
+
+    keys = arrow.row_keys(
+        both(qid, qrels.column("qid").combine_chunks()),
+        both(pooled.docno, qrels.column("docno").combine_chunks()),
     )
-    pairs = pairs.append_column("pair", pa.array(np.arange(pairs.num_rows)))
-    joined = pairs.join(judged, keys=["qid", "docno"], join_type="inner", use_threads=False)
-    grades = np.full(pairs.num_rows, np.nan)
-    grades[arrow.to_numpy(joined.column("pair"))] = arrow.to_numpy(joined.column("grade"))
+    pair_keys, judged_keys = keys[: len(qid)], keys[len(qid) :]
+    order = np.argsort(judged_keys, kind="stable")
+    at = np.minimum(np.searchsorted(judged_keys[order], pair_keys), max(len(order) - 1, 0))
+    found = judged_keys[order][at] == pair_keys if len(order) else np.zeros(len(qid), bool)
+    grades = np.full(len(qid), np.nan)
+    rel = arrow.to_numpy(pc.cast(qrels.column("rel"), pa.float64()))
+    grades[found] = rel[order[at[found]]]
     return grades
 
 

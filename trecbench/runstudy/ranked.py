@@ -106,7 +106,7 @@ def _gathered(column: pa.ChunkedArray, rows: np.ndarray) -> pa.Array | pa.Chunke
         return column.take(arrow.array(rows))
     starts, ends = np.r_[0, breaks], np.r_[breaks, len(rows)]
     pieces = (column.slice(int(rows[s]), int(e - s)) for s, e in zip(starts, ends, strict=True))
-    return pa.concat_arrays([pa.array([], column.type), *(c for p in pieces for c in p.chunks)])
+    return pa.concat_arrays([arrow.array([], column.type), *(c for p in pieces for c in p.chunks)])
 
 
 def topic_codes(tables: list[pa.Table]) -> tuple[pa.Array, list[np.ndarray]]:
