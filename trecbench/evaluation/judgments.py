@@ -49,6 +49,9 @@ class Qrels:
         # trec_eval's -c total for num_rel counts grades > 0, whatever -l says
         self.positive_judgments = int(pc.sum(pc.greater(rel, arrow.scalar(0))).as_py() or 0)
         self._duplicates = self._find_duplicates() if rel_format == "qrels" else {}
+        # judgments() per tuple of qids: every run of a call cuts its blocks at the same
+        # topics (runs of one collection), so each set is looked up once, not once per run
+        self._judgments: dict[tuple[str, ...], tuple] = {}
 
     def _find_duplicates(self) -> dict[str, tuple[str, int, int]]:
         qid, docno, line = (self.table.column(name) for name in ("qid", "docno", "line"))
@@ -112,15 +115,19 @@ class Qrels:
 
     def judgments(self, qids: list[str]) -> tuple[np.ndarray, pa.ChunkedArray, np.ndarray]:
         """``(topic, docno, grade)`` of every judgment of the topics ``qids`` (``topic``:
-        the index of its qid in ``qids``)."""
-        qid = self.table.column("qid")
-        topic = pc.index_in(qid, value_set=arrow.array(qids, qid.type))
-        kept = self.table.append_column("topic", topic).filter(pc.is_valid(topic))
-        return (
-            arrow.to_numpy(kept.column("topic")).astype(np.int64),
-            kept.column("docno"),
-            arrow.to_numpy(kept.column("rel")).astype(np.int64),
-        )
+        the index of its qid in ``qids``). Computed once per ``qids``; the arrays are
+        read-only, since every run sharing them reads the same ones."""
+        key = tuple(qids)
+        found = self._judgments.get(key)
+        if found is None:
+            qid = self.table.column("qid")
+            topic = pc.index_in(qid, value_set=arrow.array(qids, qid.type))
+            kept = self.table.append_column("topic", topic).filter(pc.is_valid(topic))
+            topics = arrow.to_numpy(kept.column("topic")).astype(np.int64)
+            grades = arrow.to_numpy(kept.column("rel")).astype(np.int64)
+            topics.flags.writeable = grades.flags.writeable = False
+            found = self._judgments[key] = (topics, kept.column("docno"), grades)
+        return found
 
     @cached_property
     def as_dict(self) -> dict:
