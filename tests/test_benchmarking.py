@@ -389,3 +389,30 @@ def test_no_mark_reads_as_the_baseline_mode(written):
     out, _ = written
     table = (out / "BenchmarkComparison.md").read_text().split("## KPIs")[1].split("\n\n")[1]
     assert "below-baseline" not in table and " baseline " not in table.replace("(baseline)", "")
+
+
+def test_a_fused_modes_counts_are_totals_beyond_the_findings_kept():
+    """A fused mode's validation counts every finding, as a run file's does: the findings
+    kept stop at 1,000 per check (it was R15: 1000 for 1,500 tied topics)."""
+    from types import SimpleNamespace
+
+    import pyarrow as pa
+
+    from trecbench.benchmarking.checks import check_fused
+
+    n = 1500  # topics, each with two documents of one score: one R15 finding each
+    ranked = pa.table(
+        {
+            "qid": [f"q{t}" for t in range(n) for _ in range(2)],
+            "docno": [f"d{d}" for _ in range(n) for d in range(2)],
+            "rank": [r + 1 for _ in range(n) for r in range(2)],
+            "score": [1.0] * (2 * n),
+            "tag": ["fused"] * (2 * n),
+        }
+    )
+    config = SimpleNamespace(profile="default", max_depth=1000)
+    validated = SimpleNamespace(topics=None, qrels=SimpleNamespace(qrels_info=None))
+    mode = SimpleNamespace(name="rrf")
+    _, summary, errors = check_fused(mode, ranked, Path("fused.run"), config, validated)
+    assert summary["rules"]["R15"] == summary["warnings"] == n
+    assert errors == []

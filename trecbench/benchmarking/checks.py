@@ -6,7 +6,6 @@ benchmark with the findings and the R-task reference's recovery action
 from __future__ import annotations
 
 import contextlib
-from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -94,10 +93,10 @@ def check_fused(
     from ..files import run_bytes
     from ..inputs import to_pandas
     from ..inputs.trec_text import tokenize
-    from ..validation import check_tokens
+    from ..validation import validate_tokens
 
     data = run_bytes(to_pandas(ranked))
-    findings = check_tokens(
+    result = validate_tokens(
         tokenize(data, path=str(output)),
         "run",
         profile=config.profile,
@@ -105,17 +104,11 @@ def check_fused(
         topics=validated.topics,
         qrels_topics=validated.qrels.qrels_info,
     )
-    errors = [f.format() for f in findings if f.severity == "error"]
+    errors = [f.format() for f in result.findings if f.severity == "error"]
     if errors:
         errors.append(f"{output}: recovery: check the fusion of mode {mode.name}")
-    severities = Counter(f.severity for f in findings)
-    summary = {
-        "errors": severities["error"],
-        "warnings": severities["warning"],
-        "infos": severities["info"],
-        "rules": dict(sorted(Counter(f.rule for f in findings).items())),
-    }
-    return data, summary, errors
+    # the result's counts, as for the run files: its findings stop at the limit per check
+    return data, summary(result), errors
 
 
 def summary(result) -> dict:
