@@ -398,3 +398,19 @@ def test_grouped_means_name_measures_as_the_table_above_them(capsys):
     assert run(args) == 0
     headers = [line for line in capsys.readouterr().out.splitlines() if line.startswith("run ")]
     assert len(headers) == 2 and all(line.endswith("ndcg_cut.10") for line in headers)
+
+
+def test_grouped_csv_quotes_a_group_holding_a_carriage_return():
+    """Python 3.11's csv writer leaves a lone CR bare, and a reader then ends the record
+    there: grouped means go through the CSV writer every other CSV output uses."""
+    import csv
+    import io
+
+    from trecbench.renderers.strata import render_groups
+    from trecbench.strata import evaluation_groups
+
+    strata = STRATA.assign(difficulty=["e\rasy", "e\rasy", "hard", None])
+    grouped = {"difficulty": evaluation_groups(_evaluation(), strata, "difficulty")}
+    records = list(csv.reader(io.StringIO(render_groups(grouped, "csv", {}), newline="")))
+    assert records[0] == ["t", "difficulty=e\rasy", "num_q", "2"]
+    assert all(len(record) == 4 for record in records)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 
 from ..strata import MIN_GROUP_SIZE
-from .trec_format import escape_text
+from .trec_format import csv_line, escape_text
 
 
 def groups_document(grouped: dict[str, pd.DataFrame]) -> dict:
@@ -71,14 +71,12 @@ def render_groups(
     ``<by>=<group>``, ``<by>:macro``, ``<by>:micro`` and ``<by>:spread``, with ``num_q``
     giving each size (the number of groups for macro and spread).
     """
-    import csv
     import io
 
     blocks = []
     for by, frame in grouped.items():
         if output_format in ("trec", "csv"):
             out = io.StringIO()
-            writer = csv.writer(out, lineterminator="\n")
             keys = ["run", "kind", "group"]
             current = None
             for (run, kind, group), part in frame.groupby(keys, sort=False, dropna=False):
@@ -97,7 +95,7 @@ def render_groups(
                 ]
                 for name, value in lines:
                     if output_format == "csv":
-                        writer.writerow([run, where, name, value])
+                        out.write(csv_line([run, where, name, value]))
                     elif name == "num_q":
                         out.write(f"{name:<22}\t{where}\t{value}\n")
                     else:

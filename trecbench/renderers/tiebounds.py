@@ -55,16 +55,11 @@ def render(evaluation, output_format: str, names: str = "display") -> str:
                     ]
         return "".join(line + "\n" for line in lines)
     if output_format == "csv":
-        import csv
-        import io
+        from .trec_format import csv_line
 
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(
-            ["run", "measure", "value", "low", "high", "position", "tied_topics", "reason"]
-        )
-        writer.writerows([[c if c == c else None for c in row] for row in rows])
-        return out.getvalue()
+        header = ["run", "measure", "value", "low", "high", "position", "tied_topics", "reason"]
+        lines = [header, *([c if c == c else None for c in row] for row in rows)]
+        return "".join(csv_line(line) for line in lines)
     header = ["run", "measure", "value", "lowest", "highest", "reported order", "tied topics"]
     cells = [
         [run, name, _number(v), _number(lo), _number(hi), where, str(t)]
