@@ -18,7 +18,6 @@ EXPLICIT_KEYS = ("relevantIds", "relevantChunkIds", "groundTruthIds", "qrels")
 STRATEGIES = ("explicit", "pack", "location", "token-f1")
 AUTO = "auto"
 F1_THRESHOLD = 0.3  # memorybench's NDCGAtKMetric default
-PACK_BENCHMARKS = ("locomo", "longmemeval")
 NONE = "none"
 _CTXID = re.compile(r"^\[CTXID:([^\]]+)\]\s*")
 _DIALOG_ID = re.compile(r"D\d+:\d+")

@@ -14,7 +14,7 @@ from . import trec_format
 class ScoreView:
     """How ``score`` shows an evaluation: ``output_format`` (``trec``, ``table``,
     ``markdown``, ``csv`` or ``json``), measure ``labels`` (``trec``, ``display`` or
-    ``asked``; None: ``trec`` for trec_eval's text, ``display`` otherwise), each topic
+    ``asked``; None: ``trec`` for trec_eval's text, ``asked`` otherwise), each topic
     too (``per_query``: ``-q``), the summary (``summary``: not ``-n``) and the tie bounds
     (``tie_bounds``)."""
 

@@ -46,7 +46,7 @@ def _wide(
 ) -> tuple[list[str], list[list[str]]]:
     """Header and rows: one row per run and group (then macro, micro), one column per
     measure, values printed like trec_eval (4 decimals); run and group text escaped (see
-    :func:`trecbench.trec_format.escape_text`, ``also``)."""
+    :func:`trecbench.renderers.trec_format.escape_text`, ``also``)."""
     measures = list(dict.fromkeys(frame["measure"]))
     header = ["run", "group", "n"] + [names.get(m, m) for m in measures]
     rows = []
