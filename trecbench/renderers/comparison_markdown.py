@@ -4,15 +4,10 @@ every section in full."""
 from __future__ import annotations
 
 from . import comparison_cells as common
+from .text_tables import markdown_table
 
 # ---------------------------------------------------------------------------------------
 # Markdown
-
-
-def _md_table(header: list[str], rows: list[list[str]], right: set[int]) -> list[str]:
-    align = ["---:" if i in right else "---" for i in range(len(header))]
-    lines = ["| " + " | ".join(header) + " |", "|" + "|".join(align) + "|"]
-    return lines + ["| " + " | ".join(row) + " |" for row in rows]
 
 
 def _md_means(comparison, label: str, measures: list[str]) -> list[str]:
@@ -53,7 +48,7 @@ def _md_differences(comparison, section) -> list[str]:
             f"{common.p_text(row['p_adjusted'])}{' ' + marker if marker else ''}",
         ]
         rows.append(cells)
-    return _md_table(header, rows, set(range(2, len(header))))
+    return markdown_table(header, rows, set(range(2, len(header))))
 
 
 def markdown(comparison) -> str:
@@ -92,7 +87,7 @@ def markdown(comparison) -> str:
                 "",
             ]
             header = ["Measure", "Run", "Mean", "Lowest", "Highest", "Reported order"]
-            lines += _md_table(
+            lines += markdown_table(
                 header, [[common.md_cell(c) for c in row] for row in ties], {2, 3, 4}
             )
         if several and section.kind != common.MACRO:
@@ -108,7 +103,7 @@ def markdown(comparison) -> str:
                 [common.md_cell(c) for c in row]
                 for row in common.welch_rows(comparison, section.label)
             ]
-            lines += _md_table(header, rows, {2, 4, 5, 6, 7})
+            lines += markdown_table(header, rows, {2, 4, 5, 6, 7})
         if len(comparison.runs) > 2:
             lines += [
                 "",
@@ -126,7 +121,7 @@ def markdown(comparison) -> str:
                 + [f"{t}{f'<sup>{w}</sup>' if w else ''}" for t, w in cells[2:]]
                 for cells in rows
             ]
-            lines += _md_table(
+            lines += markdown_table(
                 ["", "Run", *comparison.measures], body, set(range(2, 2 + len(comparison.measures)))
             )
     return "\n".join(lines) + "\n"

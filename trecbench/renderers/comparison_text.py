@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 # this module reads a Comparison, never imports trecbench.comparison: data flows one way
 from . import comparison_cells as common
 from .comparison_markdown import markdown
+from .text_tables import aligned
 
 FORMATS = ("table", "markdown", "csv", "json", "latex")
 __all__ = ["FORMATS", "csv_text", "latex", "latex_escape", "markdown", "render", "terminal_table"]
@@ -52,18 +53,6 @@ def _power_section(comparison, fmt: str) -> str:
 
 # ---------------------------------------------------------------------------------------
 # terminal
-
-
-def _aligned(rows: list[list[str]], right: set[int]) -> list[str]:
-    """Rows of cells padded to their column's width (columns in ``right`` right-aligned)."""
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    return [
-        "  ".join(
-            cell.rjust(widths[i]) if i in right else cell.ljust(widths[i])
-            for i, cell in enumerate(row)
-        ).rstrip()
-        for row in rows
-    ]
 
 
 def _section_table(comparison, section) -> list[str]:
@@ -107,7 +96,7 @@ def _section_table(comparison, section) -> list[str]:
                 cells.append(f"{common.p_text(test['p_adjusted'])} {marker}")
             rows.append(cells + [""] * (len(header) - len(cells)))
     right = {2, 4, 6, 7} if section.kind != common.MACRO else {2, 4, 6}
-    return _aligned(rows, right)
+    return aligned(rows, right)
 
 
 def _strata_table(comparison, field: str) -> list[str]:
@@ -139,7 +128,7 @@ def _strata_table(comparison, field: str) -> list[str]:
                     cell += f" {marker}" if marker else ""
                 cells.append(cell)
             rows.append(cells)
-    return _aligned(rows, {1})
+    return aligned(rows, {1})
 
 
 WIDTH = 100  # prose of the terminal report is wrapped at this width; tables are not
@@ -186,11 +175,11 @@ def terminal_table(comparison) -> str:
         else:
             lines += _wrap("Tie sensitivity (all topics): " + common.TIE_NOTE)
             header = ["measure", "run", "mean", "lowest", "highest", "reported order"]
-            lines += _aligned([header, *ties], {2, 3, 4})
+            lines += aligned([header, *ties], {2, 3, 4})
     if several:
         lines += [""] + _wrap(common.welch_title(comparison))
         header = ["measure", "run", "mean", "normal CI", "Welch t", "df", "p", "p adjusted"]
-        lines += _aligned([header, *common.welch_rows(comparison, common.ALL)], {2, 4, 5, 6, 7})
+        lines += aligned([header, *common.welch_rows(comparison, common.ALL)], {2, 4, 5, 6, 7})
     if len(comparison.runs) > 2:
         for section in comparison.sections:
             if section.kind == common.STRATUM:
@@ -201,7 +190,7 @@ def terminal_table(comparison) -> str:
             flat = [
                 cells[:2] + [f"{t}{'^' + w if w else ''}" for t, w in cells[2:]] for cells in rows
             ]
-            lines += _aligned([["", "run", *comparison.measures], *flat], set())
+            lines += aligned([["", "run", *comparison.measures], *flat], set())
     return "\n".join(lines) + "\n"
 
 

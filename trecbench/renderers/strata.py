@@ -6,7 +6,8 @@ from __future__ import annotations
 import pandas as pd
 
 from ..strata import MIN_GROUP_SIZE
-from .trec_format import csv_line, escape_text
+from .text_tables import aligned, csv_line, markdown_table
+from .trec_format import escape_text
 
 
 def groups_document(grouped: dict[str, pd.DataFrame]) -> dict:
@@ -107,17 +108,10 @@ def render_groups(
             f"by {escape_text(by)} (macro: mean of the group means; micro: mean over queries; "
             "spread: largest minus smallest group mean)"
         )
+        right = set(range(2, len(header)))
         if output_format == "markdown":
-            lines = [f"**{title}**", "", "| " + " | ".join(header) + " |"]
-            lines.append("|---|---|" + "---:|" * (len(header) - 2))
-            lines += ["| " + " | ".join(r) + " |" for r in rows]
+            lines = [f"**{title}**", "", *markdown_table(header, rows, right)]
         else:
-            widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-            lines = [title] + [
-                "  ".join(
-                    c.ljust(widths[i]) if i < 2 else c.rjust(widths[i]) for i, c in enumerate(r)
-                ).rstrip()
-                for r in [header, *rows]
-            ]
+            lines = [title, *aligned([header, *rows], right)]
         blocks.append("\n".join(lines) + "\n")
     return "\n".join(blocks) if output_format != "csv" else "".join(blocks)

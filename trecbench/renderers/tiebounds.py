@@ -4,6 +4,7 @@ its JSON entry (the bounds themselves are :mod:`trecbench.tiebounds`')."""
 from __future__ import annotations
 
 from ..tiebounds import position
+from .text_tables import aligned, csv_line, markdown_table
 
 TITLE = (
     "tie bounds: lowest and highest value over every order of tied documents; the reported "
@@ -55,8 +56,6 @@ def render(evaluation, output_format: str, names: str = "display") -> str:
                     ]
         return "".join(line + "\n" for line in lines)
     if output_format == "csv":
-        from .trec_format import csv_line
-
         header = ["run", "measure", "value", "low", "high", "position", "tied_topics", "reason"]
         lines = [header, *([c if c == c else None for c in row] for row in rows)]
         return "".join(csv_line(line) for line in lines)
@@ -66,23 +65,11 @@ def render(evaluation, output_format: str, names: str = "display") -> str:
         for run, name, v, lo, hi, where, t, _ in rows
     ]
     reasons = sorted({f"{row[1]}: {row[7]}" for row in rows if row[7]})
+    right = {2, 3, 4, 6}
     if output_format == "markdown":
-        lines = [
-            f"**{TITLE}**",
-            "",
-            "| " + " | ".join(header) + " |",
-            "|---|---|" + "---:|" * 3 + "---|---:|",
-        ]
-        lines += ["| " + " | ".join(row) + " |" for row in cells]
+        lines = [f"**{TITLE}**", "", *markdown_table(header, cells, right)]
     else:
-        widths = [max(len(r[i]) for r in [header, *cells]) for i in range(len(header))]
-        lines = [TITLE] + [
-            "  ".join(
-                c.rjust(widths[i]) if i in (2, 3, 4, 6) else c.ljust(widths[i])
-                for i, c in enumerate(r)
-            ).rstrip()
-            for r in [header, *cells]
-        ]
+        lines = [TITLE, *aligned([header, *cells], right)]
     if reasons:
         lines += [""] if output_format == "markdown" else []
         lines += [f"not bounded: {reason}" for reason in reasons]

@@ -13,6 +13,7 @@ import math
 
 from ..errors import OutputError
 from ..measures import COUNTS, RUNID, STRING
+from .text_tables import aligned, csv_line, markdown_table
 
 NAMES = ("trec", "display", "asked")
 
@@ -136,22 +137,13 @@ def _table_rows(evaluation, names: str, also: str = "") -> tuple[list[str], list
 def render_table(evaluation, names: str = "display") -> str:
     """Aggregates as an aligned text table: one row per run, one column per measure."""
     header, rows = _table_rows(evaluation, names)
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    lines = [
-        "  ".join(
-            cell.ljust(widths[i]) if i == 0 else cell.rjust(widths[i]) for i, cell in enumerate(r)
-        ).rstrip()
-        for r in [header, *rows]
-    ]
-    return "\n".join(lines) + "\n"
+    return "\n".join(aligned([header, *rows], set(range(1, len(header))))) + "\n"
 
 
 def render_markdown(evaluation, names: str = "display") -> str:
     """Aggregates as a Markdown table."""
     header, rows = _table_rows(evaluation, names, also="|")
-    lines = ["| " + " | ".join(header) + " |", "|---|" + "---:|" * (len(header) - 1)]
-    lines += ["| " + " | ".join(r) + " |" for r in rows]
-    return "\n".join(lines) + "\n"
+    return "\n".join(markdown_table(header, rows, set(range(1, len(header))))) + "\n"
 
 
 def render_csv(evaluation, *, per_query: bool = False, names: str = "display") -> str:
@@ -171,20 +163,6 @@ def render_csv(evaluation, *, per_query: bool = False, names: str = "display") -
             value = _plain(c, run.summary[c.label])
             lines.append(csv_line([run.name, "all", name, c.display, value]))
     return "".join(lines)
-
-
-def csv_line(cells) -> str:
-    """One CSV record as :mod:`csv` writes it, except that a field holding a carriage
-    return is quoted too (RFC 4180): Python 3.11's writer leaves a lone ``\\r`` bare, and
-    a reader then ends the record there."""
-    return ",".join(_csv_cell(cell) for cell in cells) + "\n"
-
-
-def _csv_cell(cell) -> str:
-    text = "" if cell is None else str(cell)
-    if any(c in text for c in ',"\r\n'):
-        return '"' + text.replace('"', '""') + '"'
-    return text
 
 
 def _plain(column, value):
