@@ -142,3 +142,22 @@ def test_docnos_are_gathered_with_64_bit_offsets_only_when_needed():
     assert _column([small, small], "docno").type == pa.string()
     mixed = _column([small, large], "docno")
     assert (mixed.type, mixed.to_pylist()) == (pa.large_string(), ["a", "bb", "c"])
+
+
+def test_runs_read_ahead_are_inputs_of_the_call(tmp_path):
+    """The next run is read on a thread: in the call's input scope, so that no output of
+    the call may replace it (the thread had read outside it)."""
+    from trecbench import outputs
+    from trecbench.errors import OutputError
+    from trecbench.runstudy.pool import pool
+
+    paths = []
+    for name in ("a.run", "b.run"):
+        path = tmp_path / name
+        path.write_text("q1 Q0 d1 1 2.0 t\nq1 Q0 d2 2 1.0 t\n")
+        paths.append(path)
+    with outputs.input_scope():
+        pool([str(path) for path in paths], depth=1)
+        for path in paths:
+            with pytest.raises(OutputError):
+                outputs.check_target(path)

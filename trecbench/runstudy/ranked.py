@@ -53,16 +53,21 @@ def load_kept(source, depth: int | None = None) -> pa.Table:
 def read_ahead(load, sources: list):
     """``load(source)`` of each of ``sources`` in turn, the next one read on a thread while
     the caller works on the last (Arrow's reading and NumPy's work release the GIL); errors
-    come source by source, in the order given."""
+    come source by source, in the order given. The thread reads in this call's context (its
+    input scope: the files read are the call's inputs, which no output may replace); one
+    thread runs the loads one after another, so the one copy of the context is never
+    entered twice at once."""
+    import contextvars
     from concurrent.futures import ThreadPoolExecutor
 
     if not sources:
         return
+    in_scope = contextvars.copy_context().run
     with ThreadPoolExecutor(1) as reader:
-        loading = reader.submit(load, sources[0])
+        loading = reader.submit(in_scope, load, sources[0])
         for source in sources[1:]:
             loaded = loading.result()
-            loading = reader.submit(load, source)
+            loading = reader.submit(in_scope, load, source)
             yield loaded
         yield loading.result()
 
