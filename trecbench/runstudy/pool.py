@@ -221,7 +221,7 @@ def _fold(distinct: pa.Table | None, batch: list[pa.Table]) -> _Folded:
     tables = ([] if distinct is None else [distinct]) + batch
     qids, topics = ranked_runs.topic_codes(tables)
     lengths = [t.num_rows for t in tables]
-    pooled = _pooled_rows(qids, topics, _column(tables, "docno"), lengths)
+    pooled = _pooled_rows(qids, topics, _column(tables, "docno"))
     del tables, topics
     numbers = np.empty(len(pooled.pair), pooled.pair.dtype)
     numbers[pooled.order] = pooled.pair  # back in the order read
@@ -233,27 +233,24 @@ def _fold(distinct: pa.Table | None, batch: list[pa.Table]) -> _Folded:
 
 @dataclass(frozen=True)
 class _Pooled:
-    """Every run's pooled rows, grouped by topic: each row's ``run`` index and ``pair``
-    (its (topic, document) pair's number); each pair's ``topic`` (an index into ``qids``,
-    the distinct qids in byte-wise order), ``docno`` and how many ``runs`` pooled it;
-    ``order``: the rows as given that ``run`` and ``pair`` list (None: as given)."""
+    """Every run's pooled rows, grouped by topic: each row's ``pair`` (its (topic,
+    document) pair's number); each pair's ``topic`` (an index into ``qids``, the distinct
+    qids in byte-wise order) and ``docno``; ``order``: the rows as given that ``pair``
+    lists."""
 
     qids: pa.Array
-    run: np.ndarray
     pair: np.ndarray
     topic: np.ndarray
     docno: pa.Array
-    runs: np.ndarray
-    order: np.ndarray | None = None
+    order: np.ndarray
 
 
-def _pooled_rows(qids: pa.Array, topics: list, docno: pa.Array, lengths: list) -> _Pooled:
+def _pooled_rows(qids: pa.Array, topics: list, docno: pa.Array) -> _Pooled:
     """:class:`_Pooled` of the runs' kept rows (their ``topics``, indices into ``qids``,
-    and ``docno``, every run's rows in turn, ``lengths[i]`` of run ``i``), pairs numbered in
-    the order they first come (runs in the order given), a few whole topics at a time."""
+    and ``docno``, every run's rows in turn), pairs numbered in the order they first come
+    (runs in the order given), a few whole topics at a time."""
     topic = np.concatenate(topics, dtype=np.int32) if topics else np.empty(0, np.int32)
     n = len(topic)
-    run = np.repeat(np.arange(len(lengths), dtype=np.int32), lengths)
     topic_ends = np.cumsum(np.bincount(topic, minlength=len(qids)))
     # every run's rows of a topic together, in the runs' order (a stable sort: a radix
     # sort on 16-bit codes)
@@ -282,11 +279,9 @@ def _pooled_rows(qids: pa.Array, topics: list, docno: pa.Array, lengths: list) -
         numbered += len(firsts)
     return _Pooled(
         qids,
-        run[by_topic],
         pair,
         np.concatenate([np.empty(0, np.int32), *first_topics]),
         pa.concat_arrays([arrow.array([], docno.type), *first_docnos]),
-        np.bincount(pair, minlength=numbered),
         by_topic,
     )
 
@@ -320,13 +315,9 @@ def _grades(pooled: _Streamed, qrels: pa.Table | None) -> np.ndarray | None:
         both(pooled.docno, qrels.column("docno").combine_chunks()),
     )
     pair_keys, judged_keys = keys[: len(qid)], keys[len(qid) :]
-    order = np.argsort(judged_keys, kind="stable")
-    at = np.minimum(np.searchsorted(judged_keys[order], pair_keys), max(len(order) - 1, 0))
-    found = judged_keys[order][at] == pair_keys if len(order) else np.zeros(len(qid), bool)
-    grades = np.full(len(qid), np.nan)
-    rel = arrow.to_numpy(pc.cast(qrels.column("rel"), pa.float64()))
-    grades[found] = rel[order[at[found]]]
-    return grades
+    at = pc.index_in(arrow.array(pair_keys), value_set=arrow.array(judged_keys))
+    grades = pc.cast(qrels.column("rel"), pa.float64()).combine_chunks().take(at)
+    return arrow.to_numpy(grades.fill_null(arrow.scalar(np.nan, pa.float64())))
 
 
 def _contributions(pooled: _Streamed, grades, labels: list[str], level: int, qrels) -> list:
