@@ -36,3 +36,16 @@ def test_shared_judgments_cannot_be_changed_by_a_run():
     for array in (topic, grade):
         with pytest.raises(ValueError):
             array[0] = np.int64(7)
+
+
+def test_judgments_kept_for_reuse_stay_within_twice_the_qrels():
+    """Sets of topics that need not repeat (runs cut within --memory, tied topics) let the
+    oldest go: what is kept stays within twice the qrels' judgments."""
+    qrels = _qrels()
+    first = qrels.judgments(["1", "2", "3"])  # the four judgments
+    qrels.judgments(["1", "2"])  # three more: seven kept, within eight
+    assert qrels.judgments(["1", "2", "3"]) is first
+    qrels.judgments(["1", "3"])  # three more: ten, beyond eight: the first set goes
+    assert qrels.judgments(["1", "2", "3"]) is not first
+    kept = sum(len(topic) for topic, _, _ in qrels._judgments.values())
+    assert kept <= 2 * 4

@@ -19,6 +19,9 @@ from ..trec_eval.prefs_files import PREFS_FORMATS
 from .reading import load
 from .results import FlaggedTopic
 
+# how many times the qrels' judgments Qrels.judgments keeps for reuse (see Qrels._keep)
+KEPT_JUDGMENTS = 2
+
 
 class Qrels:
     """The qrels of one call, shared by every run (parsed once; per-topic facts, duplicates
@@ -49,9 +52,13 @@ class Qrels:
         # trec_eval's -c total for num_rel counts grades > 0, whatever -l says
         self.positive_judgments = int(pc.sum(pc.greater(rel, arrow.scalar(0))).as_py() or 0)
         self._duplicates = self._find_duplicates() if rel_format == "qrels" else {}
-        # judgments() per tuple of qids: every run of a call cuts its blocks at the same
-        # topics (runs of one collection), so each set is looked up once, not once per run
+        # judgments() per tuple of qids: runs of one collection read whole cut their blocks
+        # at the same topics, so each set is looked up once, not once per run. Runs read
+        # within --memory cut theirs where their own sizes say, and tie bounds ask for a
+        # run's tied topics, so sets need not repeat: the oldest are let go beyond twice
+        # the qrels' judgments, and memory stays that of the qrels
         self._judgments: dict[tuple[str, ...], tuple] = {}
+        self._kept_judgments = 0
 
     def _find_duplicates(self) -> dict[str, tuple[str, int, int]]:
         qid, docno, line = (self.table.column(name) for name in ("qid", "docno", "line"))
@@ -126,8 +133,18 @@ class Qrels:
             topics = arrow.to_numpy(kept.column("topic")).astype(np.int64)
             grades = arrow.to_numpy(kept.column("rel")).astype(np.int64)
             topics.flags.writeable = grades.flags.writeable = False
-            found = self._judgments[key] = (topics, kept.column("docno"), grades)
+            found = (topics, kept.column("docno"), grades)
+            self._keep(key, found)
         return found
+
+    def _keep(self, key: tuple[str, ...], judgments: tuple) -> None:
+        """Keep ``judgments`` for ``key``, letting the oldest sets go beyond
+        :data:`KEPT_JUDGMENTS` times the qrels' judgments."""
+        self._judgments[key] = judgments
+        self._kept_judgments += len(judgments[0])
+        while self._kept_judgments > KEPT_JUDGMENTS * max(self.table.num_rows, 1):
+            oldest = next(iter(self._judgments))
+            self._kept_judgments -= len(self._judgments.pop(oldest)[0])
 
     @cached_property
     def as_dict(self) -> dict:
