@@ -175,3 +175,12 @@ def test_a_terminal_keeps_the_small_path(tmp_path, capsys, monkeypatch):
     )
     run(["score", str(qrels), str(run_file)])
     assert taken and taken[0] is not None
+
+
+def test_the_small_path_expects_an_unjudged_warning_where_the_general_path_gives_it():
+    """small_score cannot import evaluation.results (numpy): its copy of the share of
+    topics beyond which the general path warns must stay that one."""
+    from trecbench import small_score
+    from trecbench.evaluation import results
+
+    assert small_score._NEARLY_ALL == results.NEARLY_ALL

@@ -30,14 +30,13 @@ from .measure_requests import FAMILIES, plan_requests, requests_for
 from .measures import MEAN, NUM_REL, SUM, Measure, parse_measures, presentation_order, registry
 from .renderers import trec_format
 
-_LARGEST_SCORE = 3.4e38  # beyond it a score is infinite as float32 (the general path warns)
 _NEARLY_ALL = 0.9  # evaluation.results.NEARLY_ALL: where an unjudged warning may be due
 
 
 # the views trec_format reads are named tuples: a dataclass costs a call of this path
 # about 0.5 ms to create, a named tuple a fifth of it
 class _Column(NamedTuple):
-    """What :mod:`trecbench.trec_format` reads of a column: its trec_eval label and how it
+    """What :mod:`trecbench.renderers.trec_format` reads of a column: its trec_eval label and how it
     is summarised (every column here has a per-topic value)."""
 
     label: str
@@ -49,7 +48,7 @@ class _Column(NamedTuple):
 
 
 class _Run(NamedTuple):
-    """What :mod:`trecbench.trec_format` reads of one run's result."""
+    """What :mod:`trecbench.renderers.trec_format` reads of one run's result."""
 
     qids: list[str]
     values: dict[str, list[float]]
@@ -147,7 +146,7 @@ def _ranked_topics(lines, judged, grades) -> list[small_measures.Topic] | None:
     if len({(line[0], line[1]) for line in lines}) < len(lines):
         return None
     scores = [float(line[2]) for line in lines]
-    if not all(abs(score) < _LARGEST_SCORE for score in scores):
+    if not small_text.finite_float32(scores):
         return None
     ranked: dict[str, list] = {qid: [] for qid in grades}
     for line, score in zip(lines, array("f", scores), strict=True):  # float32, as trec_eval

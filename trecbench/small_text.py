@@ -20,6 +20,7 @@ import os
 import re
 import stat
 
+LARGEST_SCORE = 3.4e38  # below float32's largest finite value, 3.4028235e38
 SMALL_BYTES = 1 << 20  # larger files gain from Arrow's threads more than its start-up costs
 
 _FIELD = r"[!-~]+"  # printable ASCII, no blank
@@ -58,15 +59,29 @@ def read_plain(path: str, kind: str) -> list[tuple[str, ...]] | None:
     return _PATTERNS[kind, separator][0].findall(text)
 
 
-def plain_text(path: str, kind: str) -> tuple[str, str] | None:
-    """The text of a small plain ``kind`` file (as :func:`read_plain` takes it) and its
-    separator (a space or a tab), for the validator's small path, which needs every field
-    of a line; None for any other file."""
+def small_bytes(path: str) -> bytes | None:
+    """The bytes of a regular file of at most :data:`SMALL_BYTES`, else None (read once:
+    a file that grew since :func:`small_file` looked is read no further than the bound)."""
     if not small_file(path):
         return None
     with open(path, "rb") as handle:
         data = handle.read(SMALL_BYTES + 1)
-    if not data.isascii() or len(data) > SMALL_BYTES:
+    return data if len(data) <= SMALL_BYTES else None
+
+
+def finite_float32(scores) -> bool:
+    """Whether every score is below :data:`LARGEST_SCORE`, safely finite as a float32
+    (near float32's largest value one rounds to infinity, which the general path reports):
+    the small paths decline any other file."""
+    return all(abs(score) < LARGEST_SCORE for score in scores)
+
+
+def plain_text(path: str, kind: str) -> tuple[str, str] | None:
+    """The text of a small plain ``kind`` file (as :func:`read_plain` takes it) and its
+    separator (a space or a tab), for the validator's small path, which needs every field
+    of a line; None for any other file."""
+    data = small_bytes(path)
+    if data is None or not data.isascii():
         return None
     text = data.decode("ascii")
     tabs, spaces = "\t" in text, " " in text

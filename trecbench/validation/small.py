@@ -38,7 +38,6 @@ from .cross_checks import against_qrels, against_topics, run_name, too_shallow, 
 from .findings import DEFAULT_LIMIT, Collector, QrelsInfo, ValidationResult
 from .rules import TAG_PATTERN
 
-_LARGEST_SCORE = 3.4e38  # beyond it a score is infinite as float32
 _MOST_TAGS = 100  # the general path checks at most 100 new tags per chunk
 _RANK_DIGITS = 18  # a longer rank is not an int64 to the general path (R10)
 _RELEVANT = 1  # validate reads qrels at relevance level 1 (Q7)
@@ -94,11 +93,8 @@ def validate_small(
 def _topic_ids(path: str) -> list[str] | None:
     """The distinct ids of a small topics file of printable ASCII (not compressed: no
     compression's magic bytes are all printable but bz2's), or None."""
-    if not small_text.small_file(path):
-        return None
-    with open(path, "rb") as handle:
-        data = handle.read(small_text.SMALL_BYTES + 1)
-    if len(data) > small_text.SMALL_BYTES or data.startswith(b"BZh"):
+    data = small_text.small_bytes(path)
+    if data is None or data.startswith(b"BZh"):
         return None
     if not _TEXT.fullmatch(data):
         return None
@@ -157,7 +153,7 @@ def _run(
         return None
     qid, q0, docno, rank, score, tag = zip(*lines, strict=True)
     scores = [float(s) for s in score]
-    if any(len(r) > _RANK_DIGITS for r in rank) or not all(abs(s) < _LARGEST_SCORE for s in scores):
+    if any(len(r) > _RANK_DIGITS for r in rank) or not small_text.finite_float32(scores):
         return None
     blocks = _blocks(qid)
     tags = list(dict.fromkeys(tag))
