@@ -39,7 +39,6 @@ from .measure_requests import (
     Request,
     plan_requests,
     planned,
-    requests_for,
     supports,
     supports_request,
 )
@@ -53,7 +52,6 @@ __all__ = [
     "compute",
     "plan_requests",
     "planned_values",
-    "requests_for",
     "supports",
     "supports_request",
 ]

@@ -16,7 +16,6 @@ from ..sparse_measures import (
     compute,
     plan_requests,
     planned_values,
-    requests_for,
     supports,
     supports_request,
 )
@@ -28,7 +27,6 @@ __all__ = [
     "Evaluator",
     "SparseRanking",
     "compute",
-    "requests_for",
     "segment_cumsum",
     "supports",
     "supports_request",

@@ -40,7 +40,7 @@ def read_regular(source, sep: bytes, ncols: int, block_size: int) -> pa.Table | 
 
     Regular: every line holds ``ncols`` non-empty fields separated by one ``sep`` each (no
     blank line). On such text Arrow's multithreaded CSV reader, without quoting or nulls,
-    splits lines exactly as :func:`tokenize` does.
+    splits lines exactly as :func:`~trecbench.inputs.trec_text.tokenize` does.
     """
     names = [f"f{i}" for i in range(ncols)]
     kinds = dict.fromkeys(names, pa.string())
@@ -187,14 +187,14 @@ def read_regular_run(source: Source | str | os.PathLike) -> pa.Table | None:
 
     Regular: plain ASCII text, no CR/VT/FF/NUL, exactly one space or one tab (never both)
     between fields, the same number (at least 6) of non-empty fields on every line (no
-    blank line), every score a finite decimal number. On
-    such text Arrow's CSV reader splits lines exactly as :func:`tokenize` does, and its
+    blank line), every score a finite decimal number. On such text Arrow's CSV reader
+    splits lines exactly as :func:`~trecbench.inputs.trec_text.tokenize` does, and its
     float parser accepts exactly ``SCORE_PATTERN`` (plus ``nan``/``inf``, rejected here),
-    so the values equal :func:`run_table`'s — without per-field strings for the columns
-    scoring never reads. The separator is chosen from the first block; every later block
-    is checked as the reader pulls it, so the text is read once. Any other text (and every
-    malformed one) returns None: the tokenizer then explains the problem with a line
-    number.
+    so the values equal :func:`~trecbench.inputs.trec_tables.run_table`'s — without
+    per-field strings for the columns scoring never reads. The separator is chosen from
+    the first block; every later block is checked as the reader pulls it, so the text is
+    read once. Any other text (and every malformed one) returns None: the tokenizer then
+    explains the problem with a line number.
     """
     if not isinstance(source, Source):
         with Source(source) as opened:
