@@ -176,3 +176,17 @@ def test_validate_reads_a_jsonl_run(tmp_path, capsys):
     assert run(["validate", str(run_file)]) != 0
     out = capsys.readouterr()
     assert f"{run_file}:3" in out.out + out.err  # d1 listed twice in q1, at line 3
+
+
+def test_a_line_json_takes_but_arrow_refuses_says_why(tmp_path):
+    """A lone surrogate escape is JSON to Python's reader, not to Arrow's: the message
+    carries Arrow's reason (it said only "not a JSONL run")."""
+    run_file = tmp_path / "run.jsonl"
+    run_file.write_text('{"qid": "q1", "docno": "\\ud800", "score": 1}\n')
+    qrels = tmp_path / "qrels"
+    qrels.write_text("q1 0 d1 1\n")
+    with pytest.raises(InputError) as raised:
+        evaluate(str(qrels), str(run_file), ["P.5"])
+    message = str(raised.value)
+    assert message.startswith(f"{run_file}:1: not a JSONL run Arrow can read: ")
+    assert "surrogate" in message and "\n" not in message

@@ -77,13 +77,17 @@ def _parsed(data: bytes, path: str, first_line: int) -> tuple[pa.Table, pa.Chunk
     lines = _object_lines(data, first_line)
     if not len(lines):
         return _typed(_SCHEMA.empty_table(), lines), pa.chunked_array([], pa.int64())
+    refused = None
     try:
         table = _read_json(data)
-    except (pa.ArrowException, UnicodeDecodeError):
-        table = None
+    except (pa.ArrowException, UnicodeDecodeError) as exc:
+        table, refused = None, str(exc).splitlines()[0] if str(exc) else type(exc).__name__
     if table is None or not _well_formed(table, len(lines)):
         _raise_first_error(data, path, first_line)
-        raise InputError(path, first_line, "not a JSONL run (see docs/score.md)")  # not reached
+        # every line is well formed as JSON, yet Arrow refused them (a lone surrogate
+        # escape, a line beyond its block): its reason, so the line can be found
+        reason = f": {refused}" if refused else ""
+        raise InputError(path, first_line, f"not a JSONL run Arrow can read{reason}")
     return _typed(table, lines), table.column("rank")
 
 
