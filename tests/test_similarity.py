@@ -88,11 +88,18 @@ def test_overlap_and_kendall_tau_per_topic_equal_plain_python(monkeypatch, rows_
             assert pair.values["kendall_tau"][index] == pytest.approx(expected, abs=1e-12)
 
 
-def test_kendall_tau_is_scipys_tau_b_to_the_last_bit():
+@pytest.mark.parametrize("counter", ["scipy's", "gone"])
+def test_kendall_tau_is_scipys_tau_b_to_the_last_bit(monkeypatch, counter):
     """Per topic, as scipy.stats.kendalltau of the two runs' ranks of the shared documents
-    (topics of 0 to 300 shared documents; long ones take scipy's tree path too)."""
+    (topics of 0 to 300 shared documents; long ones take scipy's tree path too), with
+    scipy's private counter of discordant pairs or, were it gone, without."""
     import numpy as np
     from scipy.stats import kendalltau
+
+    from trecbench.runstudy import similarity as module
+
+    if counter == "gone":
+        monkeypatch.setattr(module, "_discordant_counter", lambda: None)
 
     rng = random.Random(3)
     a, b = {}, {}
