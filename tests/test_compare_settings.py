@@ -47,6 +47,8 @@ def test_a_settings_field_given_as_keyword_is_validated_as_the_value_is():
         compare_scores(_frame(), statistics=StatsSettings(), samples=0)
     with pytest.raises(UsageError, match="unjudged threshold must be between 0 and 1"):
         ScoringSettings(unjudged_threshold=1.5)
+    with pytest.raises(UsageError, match="unjudged threshold must be between 0 and 1"):
+        ScoringSettings(unjudged_threshold=True)  # a number to Python, not a share
 
 
 def test_signatures_show_every_settings_field_with_its_default():

@@ -76,7 +76,9 @@ class ScoringSettings:
     def __post_init__(self) -> None:
         object.__setattr__(self, "options", dict(self.options or {}))
         threshold = self.unjudged_threshold
-        if not isinstance(threshold, numbers.Real) or not 0 <= threshold <= 1:
+        # a bool is a number to Python, never a share of topics (as fusion.check_number)
+        real = isinstance(threshold, numbers.Real) and not isinstance(threshold, bool)
+        if not real or not 0 <= threshold <= 1:
             raise UsageError(f"unjudged threshold must be between 0 and 1, not {threshold!r}")
 
     def evaluate_flags(self) -> dict[str, Any]:
