@@ -21,6 +21,7 @@ from .. import arrow
 from ..errors import UsageError
 from ..files import check_text_ids
 from . import ranked as ranked_runs
+from .ranked import SLICE
 
 
 @dataclass(frozen=True)
@@ -160,9 +161,6 @@ def pool(runs, *, depth: int = 100, qrels=None, relevance_level: int = 1, names=
     )
 
 
-# rows dictionary-encoded at a time: a hash table of a few topics' documents stays in
-# cache (2-3 times faster than one table of every document of every topic)
-SLICE = 1 << 16
 # kept rows read before they are folded into the pool's distinct pairs (at least as many
 # as the pool holds, so each pair is folded a bounded number of times: linear in rows)
 BATCH_ROWS = 1 << 22
@@ -263,13 +261,9 @@ def _pooled_rows(qids: pa.Array, topics: list, docno: pa.Array) -> _Pooled:
     for start, stop in zip(np.r_[0, cuts[:-1]], cuts, strict=True):
         rows = by_topic[start:stop]
         text = docno.take(arrow.array(rows))
-        document = arrow.to_numpy(pc.dictionary_encode(text).indices).astype(np.int64)
-        local = topic[rows].astype(np.int64)  # the slice's topics: a range of codes
-        local -= local.min(initial=0)
-        keys = document * (int(local.max(initial=0)) + 1) + local
+        number = ranked_runs.pair_numbers(text, topic[rows])
         # numbered by first appearance: a pair's first row is the one whose number is
         # higher than every one before it, and those rows come numbered 0, 1, 2...
-        number = arrow.to_numpy(pc.dictionary_encode(arrow.array(keys)).indices)
         seen = np.maximum.accumulate(number)
         firsts = np.flatnonzero(np.r_[True, seen[1:] > seen[:-1]]) if len(rows) else rows
         pair[start:stop] = number

@@ -33,6 +33,7 @@ import pyarrow.compute as pc
 from .. import arrow
 from ..errors import UsageError
 from . import ranked as ranked_runs
+from .ranked import SLICE
 
 
 @dataclass(frozen=True)
@@ -143,11 +144,6 @@ def pair_similarity(a: pa.Table, b: pa.Table, name_a: str, name_b: str, settings
     return PairSimilarity(name_a, name_b, qids.to_pylist(), values, length_a, length_b, shared)
 
 
-# rows of both runs matched at a time: a hash table of a few topics' documents stays in
-# cache (a join of two 7M-row runs at once is several times slower)
-SLICE = 1 << 16
-
-
 def _shared_ranks(a: pa.Table, b: pa.Table, topic_a, topic_b, n_topics: int) -> tuple:
     """``(topic, rank in a, rank in b)`` of every document both runs hold for a topic, in
     ``a``'s order (topic, then rank; ``topic_a``, ``topic_b``: non-decreasing, each
@@ -160,10 +156,7 @@ def _shared_ranks(a: pa.Table, b: pa.Table, topic_a, topic_b, n_topics: int) -> 
     for first, last in zip(np.r_[0, cuts[:-1]], cuts, strict=True):
         a0, a1, b0, b1 = bound_a[first], bound_a[last], bound_b[first], bound_b[last]
         text = pa.concat_arrays([_text(a, a0, a1), _text(b, b0, b1)])
-        document = arrow.to_numpy(pc.dictionary_encode(text).indices).astype(np.int64)
-        topic = np.r_[topic_a[a0:a1], topic_b[b0:b1]] - first
-        pair = document * max(last - first, 1) + topic
-        number = arrow.to_numpy(pc.dictionary_encode(arrow.array(pair)).indices)
+        number = ranked_runs.pair_numbers(text, np.r_[topic_a[a0:a1], topic_b[b0:b1]])
         # pairs numbered by first appearance: a holds each pair once (no document twice in
         # a topic), so its rows are 0, 1, ... and a row of b numbered below a's count
         # holds that row's document
