@@ -250,7 +250,7 @@ def bench_case(name, n_queries, depth, args, trec_eval, out) -> list[dict]:
     _versus_script(rows)
     plain = next((r for r in rows if r["tool"] == "trecbench" and r["task"] == "score"), None)
     for row in rows:
-        if row["task"] == "score gzip" and plain is not None:  # target: 1.3x, same memory
+        if row["task"] == "score gzip" and plain is not None:  # issue 31: at most 1.15x
             row["vs_plain"] = row["seconds"] / plain["seconds"]
             row["memory_vs_plain"] = row["peak_mib"] / plain["peak_mib"]
     return rows
@@ -477,7 +477,9 @@ def markdown(results: dict) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="topic counts / 10")
-    parser.add_argument("--repeats", type=int, default=3)
+    # five rounds: the VM's rounds stall now and then in the kernel (0.7 s of system time
+    # instead of 0.12 s on the KPI case); a median of three moved with two such rounds
+    parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--cases", default=",".join(CASES))
     parser.add_argument("--peers", default="pytrec_eval,ir_measures,ranx",
                         help="peer tools to time when installed ('' for none)")  # fmt: skip
