@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
+from ..markdown_text import markdown_cell
+
 FORMATS = ("table", "markdown", "json", "latex")
 NONE = "–"
 
@@ -35,9 +37,7 @@ def grid(headers: Sequence[str], rows: Sequence[Sequence[str]], fmt: str) -> str
         return "\n".join(booktabs(columns, [latex_escape(h) for h in headers], escaped)) + "\n"
     if fmt == "markdown":
         lines = [headers, ["---"] * len(headers), *rows]
-        return "".join(
-            "| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |\n" for row in lines
-        )
+        return "".join("| " + " | ".join(map(markdown_cell, row)) + " |\n" for row in lines)
     widths = [max(len(c) for c in column) for column in zip(headers, *rows, strict=True)]
     numeric = [bool(rows) and all(_is_number(row[i]) for row in rows) for i in range(len(headers))]
 

@@ -12,6 +12,8 @@ from typing import Any
 
 import pandas as pd
 
+from ..markdown_text import markdown_cell
+
 # the kinds of trecbench.comparison.Section
 ALL, MACRO, STRATUM = "all", "macro", "stratum"
 
@@ -225,8 +227,9 @@ def legend_text(comparison, markdown: bool) -> str:
 
 
 def md_cell(text: str) -> str:
-    """Text safe in a Markdown table cell."""
-    return text.replace("|", r"\|").replace("*", r"\*")
+    """Text safe in a Markdown table cell (a ``*`` too: compare's cells mark significance
+    with their own stars)."""
+    return markdown_cell(text).replace("*", r"\*")
 
 
 def mover_lines(comparison, label: str, markdown: bool) -> list[str]:
