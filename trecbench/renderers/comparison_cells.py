@@ -51,7 +51,7 @@ def measure_group(measure: str) -> str:
         return registry.RANKING
 
 
-def direction_of(comparison, measure: str) -> str | None:
+def direction_of(measure: str) -> str | None:
     """``higher``, ``lower`` or None: which values of ``measure`` are better, from its
     definition in the measure registry."""
     from ..measures import better
@@ -344,7 +344,7 @@ def pairs_rows(comparison, label: str, bold) -> list[list[str]]:
         for measure in comparison.measures:
             means = summary.loc[measure]
             text = number_text(means[run])
-            if run in best_runs(means, comparison.runs, direction_of(comparison, measure)):
+            if run in best_runs(means, comparison.runs, direction_of(measure)):
                 text = bold(text)
             losers = set(beaten.get((run, measure), []))
             wins = join.join(mark[other] for other in comparison.runs if other in losers)
@@ -377,7 +377,7 @@ def mean_cells(comparison, label: str, measures: list[str], bold: str = "") -> l
     header = [f"{run} (baseline)" if run == comparison.baseline else run for run in comparison.runs]
     rows = [["Measure", *header, "Best run"]]
     for measure in measures:
-        better = direction_of(comparison, measure)
+        better = direction_of(measure)
         means = summary.loc[measure]["mean"]
         best = best_runs(means, comparison.runs, better)
         cells = []
