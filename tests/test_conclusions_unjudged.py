@@ -102,6 +102,23 @@ def test_column_depth(label, depth):
     assert column_depth(label) == depth
 
 
+def test_score_json_with_the_bounds_is_plain_score_json_with_one_key_more(capsys, tmp_path):
+    # the bounds' document was written with two blanks of indent and non-ASCII as is,
+    # plain --format json with one and non-ASCII escaped; now both are written alike
+    from trecbench.cli import run
+
+    named = tmp_path / "système.run"  # a run name beyond ASCII
+    named.write_bytes(RUN.read_bytes())
+    args = ["score", "-q", "-m", "P.5", "--format", "json", str(QRELS), str(named)]
+    assert run(args) == 0
+    plain = capsys.readouterr().out
+    assert run([*args, "--unjudged-bounds"]) == 0
+    bounded = capsys.readouterr().out
+    assert '"syst\\u00e8me"' in plain and plain.endswith("\n}\n")
+    assert bounded.startswith(plain[: -len("\n}\n")] + ',\n "unjudged_bounds": [\n  {\n   "run"')
+    assert json.loads(bounded)["unjudged_bounds"][0]["run"] == "système"
+
+
 def test_a_flip_is_possible_when_the_ranges_overlap():
     from trecbench.conclusions.unjudged import UnjudgedBound
 
