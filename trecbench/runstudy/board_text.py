@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from ..markdown_text import markdown_cell
-from ..renderers.text_tables import markdown_table
+from ..renderers.text_tables import aligned, markdown_table
 from .leaderboard import Leaderboard, MeasureBoard, PairedTest
 
 FORMATS = ("table", "markdown", "latex", "json", "html")
@@ -70,10 +70,7 @@ def _title(board: MeasureBoard) -> str:
 
 def _plain(board: MeasureBoard) -> str:
     header, rows = _rows(board)
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    lines = [_title(board)]
-    for row in [header, *rows]:
-        lines.append("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
+    lines = [_title(board), *aligned([header, *rows], set())]
     return "\n".join([*lines, *_notes(board)]) + "\n"
 
 
