@@ -102,6 +102,44 @@ def test_column_depth(label, depth):
     assert column_depth(label) == depth
 
 
+def test_score_json_with_the_bounds_is_plain_score_json_with_one_key_more(capsys, tmp_path):
+    # the bounds' document was written with two blanks of indent and non-ASCII as is,
+    # plain --format json with one and non-ASCII escaped; now both are written alike
+    from trecbench.cli import run
+
+    named = tmp_path / "système.run"  # a run name beyond ASCII
+    named.write_bytes(RUN.read_bytes())
+    args = ["score", "-q", "-m", "P.5", "--format", "json", str(QRELS), str(named)]
+    assert run(args) == 0
+    plain = capsys.readouterr().out
+    assert run([*args, "--unjudged-bounds"]) == 0
+    bounded = capsys.readouterr().out
+    assert '"syst\\u00e8me"' in plain and plain.endswith("\n}\n")
+    assert bounded.startswith(plain[: -len("\n}\n")] + ',\n "unjudged_bounds": [\n  {\n   "run"')
+    assert json.loads(bounded)["unjudged_bounds"][0]["run"] == "système"
+
+
+def test_the_bounds_table_keeps_a_run_named_with_a_bar_or_a_comma_in_its_cell():
+    # the table, Markdown and CSV are text_tables'; its Markdown and CSV were written out
+    # by hand, with neither a | escaped nor a field holding a comma quoted
+    import csv
+
+    from trecbench.conclusions.unjudged import UnjudgedBound, render_bounds
+
+    bounds = [UnjudgedBound("a|b,c", "P@5", 0.25, 0.5, 0.125)]
+    assert render_bounds(bounds, "table").splitlines()[1:] == [
+        "run    measure  value (low)  high    unjudged",
+        "a|b,c  P@5      0.2500       0.5000  12.5%",
+    ]
+    assert render_bounds(bounds, "markdown").splitlines() == [
+        "| run | measure | value (low) | high | unjudged |",
+        "|---|---|---:|---:|---:|",
+        "| a\\|b,c | P@5 | 0.2500 | 0.5000 | 12.5% |",
+    ]
+    records = list(csv.reader(render_bounds(bounds, "csv").splitlines()))
+    assert records[1] == ["a|b,c", "P@5", "0.2500", "0.5000", "12.5%"]
+
+
 def test_a_flip_is_possible_when_the_ranges_overlap():
     from trecbench.conclusions.unjudged import UnjudgedBound
 

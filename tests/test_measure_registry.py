@@ -35,6 +35,17 @@ def test_measure_descriptions_never_import_engines():
     assert done.stdout.strip() == "[]", done.stderr
 
 
+def test_facts_for_a_misspelt_family_are_refused(monkeypatch):
+    # the catalog states ties and group by family name; a name no module defines would
+    # have left its family without them, silently (measures' import checks every name)
+    monkeypatch.setattr(registry, "_FACTS", dict(registry._FACTS))
+    registry.check_facts()  # the catalog's own facts all name a family
+    assert registry.get("MRR").ties == registry.TIES_BOUNDED
+    registry.state_facts({"nDCG_cutt": {"ties": registry.TIES_BOUNDED}})
+    with pytest.raises(ValueError, match=r"undefined measures \['nDCG_cutt'\]"):
+        registry.check_facts()
+
+
 def test_every_definition_is_complete_and_computed():
     import trecbench.engines  # noqa: F401  (registers the engines)
 

@@ -6,7 +6,7 @@ The public API is re-exported here and imported lazily, so ``import trecbench`` 
 
 from __future__ import annotations
 
-import importlib
+from .lazy import lazy_exports
 
 __version__ = "0.1.0"
 
@@ -66,15 +66,4 @@ _EXPORTS = {
 
 __all__ = sorted(_EXPORTS) + ["__version__"]
 
-
-def __getattr__(name: str):
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'trecbench' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__():
-    return __all__
+__getattr__, __dir__ = lazy_exports(globals(), _EXPORTS)

@@ -396,9 +396,11 @@ def _with_unjudged_bounds(text: str, evaluation, qrels, flags, view) -> str:
         from ..conclusions.unjudged import render_bounds
 
         return text + view.separator + render_bounds(bounds, view.output_format)
+    from ..renderers.trec_format import json_text
+
     document = json.loads(text)
     document["unjudged_bounds"] = [bound.to_json() for bound in bounds]
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    return json_text(document)  # as plain --format json writes it
 
 
 def _unjudged_bounds(evaluation, qrels, flags):

@@ -10,6 +10,9 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
+from ..markdown_text import markdown_cell
+from ..renderers.text_tables import aligned
+
 FORMATS = ("table", "markdown", "json", "latex")
 NONE = "–"
 
@@ -35,20 +38,9 @@ def grid(headers: Sequence[str], rows: Sequence[Sequence[str]], fmt: str) -> str
         return "\n".join(booktabs(columns, [latex_escape(h) for h in headers], escaped)) + "\n"
     if fmt == "markdown":
         lines = [headers, ["---"] * len(headers), *rows]
-        return "".join(
-            "| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |\n" for row in lines
-        )
-    widths = [max(len(c) for c in column) for column in zip(headers, *rows, strict=True)]
-    numeric = [bool(rows) and all(_is_number(row[i]) for row in rows) for i in range(len(headers))]
-
-    def line(row) -> str:
-        cells = [
-            cell.rjust(width) if right else cell.ljust(width)
-            for cell, width, right in zip(row, widths, numeric, strict=True)
-        ]
-        return "  ".join(cells).rstrip() + "\n"
-
-    return "".join(line(row) for row in [headers, *rows])
+        return "".join("| " + " | ".join(map(markdown_cell, row)) + " |\n" for row in lines)
+    numeric = {i for i in range(len(headers)) if rows and all(_is_number(row[i]) for row in rows)}
+    return "".join(line + "\n" for line in aligned([list(headers), *map(list, rows)], numeric))
 
 
 def _is_number(cell: str) -> bool:

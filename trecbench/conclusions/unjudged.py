@@ -168,23 +168,22 @@ def _means(evaluation) -> dict[str, float]:
 
 def render_bounds(bounds: list[UnjudgedBound], output_format: str) -> str:
     """``score --unjudged-bounds``' table after the scores: per run and measure the value,
-    the high end and the unjudged share of what the measure looks at."""
+    the high end and the unjudged share of what the measure looks at (the table, the
+    Markdown and the CSV record of :mod:`trecbench.renderers.text_tables`)."""
+    from ..markdown_text import markdown_cell
+    from ..renderers.text_tables import aligned, csv_line, markdown_table
+
     header = ["run", "measure", "value (low)", "high", "unjudged"]
     rows = [
         [b.run, b.measure, f"{b.low:.4f}", f"{b.high:.4f}", f"{b.unjudged:.1%}"] for b in bounds
     ]
     if output_format == "markdown":
-        lines = ["| " + " | ".join(header) + " |", "|---|---|---:|---:|---:|"]
-        return "\n".join(lines + ["| " + " | ".join(row) + " |" for row in rows]) + "\n"
+        cells = [[markdown_cell(cell) for cell in row] for row in rows]
+        return "\n".join(markdown_table(header, cells, {2, 3, 4})) + "\n"
     if output_format == "csv":
-        return "".join(",".join(row) + "\n" for row in [header, *rows])
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    lines = [
-        "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
-        for r in [header, *rows]
-    ]
+        return "".join(csv_line(row) for row in [header, *rows])
     title = "unjudged sensitivity (high: every unjudged document the measure looks at relevant)"
-    return "\n".join([title, *lines]) + "\n"
+    return "\n".join([title, *aligned([header, *rows], set())]) + "\n"
 
 
 def with_unjudged_bounds(comparison):

@@ -33,7 +33,7 @@ def _summary_rows(comparison) -> list[list[tuple[str, str]]]:
     tests = comparison.part(comparison.comparisons, "all").set_index(["measure", "run"])
     rows = []
     for measure in comparison.measures:
-        better = cells.direction_of(comparison, measure)
+        better = cells.direction_of(measure)
         for run in comparison.runs:
             mean = means.loc[(measure, run)]
             row = [

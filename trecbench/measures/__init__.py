@@ -61,6 +61,8 @@ from .registry import (
 )
 from .trec_params import MeasureParameterError, c_atof, c_atol, float_cutoffs, long_cutoffs
 
+registry.check_facts()  # every family is defined now: a fact naming none is a misspelling
+
 __all__ = [
     "COUNTS",
     "FLOAT_CUTOFFS",

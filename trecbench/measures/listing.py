@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 
+from ..markdown_text import markdown_cell
 from . import registry
 from .registry import (
     FLOAT_CUTOFF,
@@ -170,7 +171,8 @@ def rows() -> list[dict]:
 
 
 def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+    """A cell of the table: a line break would end its row."""
+    return markdown_cell(text.replace("\n", " "))
 
 
 def markdown() -> str:

@@ -18,7 +18,8 @@ How to add a measure
    its name, spellings, :class:`Param` list, summary rule, ``better``, description,
    citation, ``source`` (what tests compare it with) and ``trec_eval`` versions; its
    ``ties`` (what the orders of tied documents do to it, :mod:`trecbench.tiebounds`) and
-   ``group`` (compare's table for it) in the catalog's :func:`state_facts` table.
+   ``group`` (compare's table for it) in the catalog's :func:`state_facts` table (a
+   family named there that no module defines is refused when the package is imported).
 2. Compute it in an engine and name it in that engine's :func:`register_engine` call
    (``families=``). The engine's ``Evaluator`` returns one array per value label.
 3. Test it against its source and regenerate ``docs/measures.md``
@@ -286,6 +287,15 @@ def state_facts(facts: Mapping[str, Mapping[str, Any]]) -> None:
         if name in _DEFINITIONS:
             raise ValueError(f"measure {name!r} is defined before its facts")
         _FACTS[name] = dict(fields)
+
+
+def check_facts() -> None:
+    """Refuse facts stated for a family no module defined (a misspelt name would otherwise
+    leave its family without them, silently): called once every module of the catalog has
+    defined its families."""
+    stray = sorted(set(_FACTS) - set(_DEFINITIONS))
+    if stray:
+        raise ValueError(f"facts stated for undefined measures {stray}")
 
 
 def register_engine(

@@ -12,6 +12,8 @@ from typing import Any
 
 import pandas as pd
 
+from ..markdown_text import markdown_cell
+
 # the kinds of trecbench.comparison.Section
 ALL, MACRO, STRATUM = "all", "macro", "stratum"
 
@@ -49,7 +51,7 @@ def measure_group(measure: str) -> str:
         return registry.RANKING
 
 
-def direction_of(comparison, measure: str) -> str | None:
+def direction_of(measure: str) -> str | None:
     """``higher``, ``lower`` or None: which values of ``measure`` are better, from its
     definition in the measure registry."""
     from ..measures import better
@@ -225,8 +227,9 @@ def legend_text(comparison, markdown: bool) -> str:
 
 
 def md_cell(text: str) -> str:
-    """Text safe in a Markdown table cell."""
-    return text.replace("|", r"\|").replace("*", r"\*")
+    """Text safe in a Markdown table cell (a ``*`` too: compare's cells mark significance
+    with their own stars)."""
+    return markdown_cell(text).replace("*", r"\*")
 
 
 def mover_lines(comparison, label: str, markdown: bool) -> list[str]:
@@ -341,7 +344,7 @@ def pairs_rows(comparison, label: str, bold) -> list[list[str]]:
         for measure in comparison.measures:
             means = summary.loc[measure]
             text = number_text(means[run])
-            if run in best_runs(means, comparison.runs, direction_of(comparison, measure)):
+            if run in best_runs(means, comparison.runs, direction_of(measure)):
                 text = bold(text)
             losers = set(beaten.get((run, measure), []))
             wins = join.join(mark[other] for other in comparison.runs if other in losers)
@@ -374,7 +377,7 @@ def mean_cells(comparison, label: str, measures: list[str], bold: str = "") -> l
     header = [f"{run} (baseline)" if run == comparison.baseline else run for run in comparison.runs]
     rows = [["Measure", *header, "Best run"]]
     for measure in measures:
-        better = direction_of(comparison, measure)
+        better = direction_of(measure)
         means = summary.loc[measure]["mean"]
         best = best_runs(means, comparison.runs, better)
         cells = []

@@ -40,9 +40,7 @@ def _md_differences(comparison, section) -> list[str]:
                 f"{row['wins']}/{row['ties']}/{row['losses']}",
                 common.number_text(row["effect_size"], 2),
             ]
-        marker = common.marker_text(
-            row, settings.alpha, common.direction_of(comparison, row["measure"])
-        )
+        marker = common.marker_text(row, settings.alpha, common.direction_of(row["measure"]))
         cells += [
             common.p_text(row["p_value"]),
             f"{common.p_text(row['p_adjusted'])}{' ' + marker if marker else ''}",

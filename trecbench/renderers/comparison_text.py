@@ -71,9 +71,7 @@ def _section_table(comparison, section) -> list[str]:
     rows = [header]
     for measure in comparison.measures:
         name = (
-            f"{measure} (lower is better)"
-            if common.direction_of(comparison, measure) == "lower"
-            else measure
+            f"{measure} (lower is better)" if common.direction_of(measure) == "lower" else measure
         )
         for i, run in enumerate(comparison.runs):
             row = summary.loc[(measure, run)]
@@ -92,7 +90,7 @@ def _section_table(comparison, section) -> list[str]:
                 ]
                 if section.kind != common.MACRO:
                     cells.append(f"{test['wins']}/{test['ties']}/{test['losses']}")
-                marker = common.marker_text(test, alpha, common.direction_of(comparison, measure))
+                marker = common.marker_text(test, alpha, common.direction_of(measure))
                 cells.append(f"{common.p_text(test['p_adjusted'])} {marker}")
             rows.append(cells + [""] * (len(header) - len(cells)))
     right = {2, 4, 6, 7} if section.kind != common.MACRO else {2, 4, 6}
@@ -123,7 +121,7 @@ def _strata_table(comparison, field: str) -> list[str]:
                 cell = common.number_text(summary.loc[(measure, run), "mean"])
                 if run != comparison.baseline:
                     marker = common.marker_text(
-                        tests.loc[(measure, run)], alpha, common.direction_of(comparison, measure)
+                        tests.loc[(measure, run)], alpha, common.direction_of(measure)
                     )
                     cell += f" {marker}" if marker else ""
                 cells.append(cell)

@@ -220,6 +220,12 @@ def render_json(
     }
     if groups:
         document["groups"] = groups
+    return json_text(document)
+
+
+def json_text(document: dict) -> str:
+    """A JSON document of ``score`` as text (one blank of indent, non-ASCII escaped): its
+    ``--format json``, with or without what other options add to the document."""
     import json  # only for --format json
 
     return json.dumps(document, indent=1, default=str) + "\n"

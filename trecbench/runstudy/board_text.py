@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+from ..markdown_text import markdown_cell
+from ..renderers.text_tables import aligned, markdown_table
 from .leaderboard import Leaderboard, MeasureBoard, PairedTest
 
 FORMATS = ("table", "markdown", "latex", "json", "html")
@@ -68,25 +70,16 @@ def _title(board: MeasureBoard) -> str:
 
 def _plain(board: MeasureBoard) -> str:
     header, rows = _rows(board)
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    lines = [_title(board)]
-    for row in [header, *rows]:
-        lines.append("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
+    lines = [_title(board), *aligned([header, *rows], set())]
     return "\n".join([*lines, *_notes(board)]) + "\n"
-
-
-def _md_cell(text: str) -> str:
-    """A cell of a Markdown table: a system or collection named a|b keeps its cell (as
-    conclusions.render.grid escapes it; the * of a significant p stays a mark)."""
-    return text.replace("|", r"\|")
 
 
 def _markdown(board: MeasureBoard) -> str:
     header, rows = _rows(board)
-    lines = [f"### {_md_cell(_title(board))}", "", "| " + " | ".join(map(_md_cell, header)) + " |"]
-    lines.append("|---|" + "---:|" * (len(header) - 1))
-    lines += ["| " + " | ".join(map(_md_cell, row)) + " |" for row in rows]
-    notes = [f"- {_md_cell(note)}" for note in _notes(board)]
+    cells = [[markdown_cell(cell) for cell in row] for row in [header, *rows]]
+    lines = [f"### {markdown_cell(_title(board))}", ""]
+    lines += markdown_table(cells[0], cells[1:], set(range(1, len(header))))
+    notes = [f"- {markdown_cell(note)}" for note in _notes(board)]
     return "\n".join([*lines, "", *notes]).rstrip() + "\n"
 
 

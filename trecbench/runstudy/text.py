@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from ..renderers.text_tables import aligned
 from .pool import Pool
 from .reportdiff import ReportDiff
 from .similarity import STATISTICS, Similarity
@@ -12,12 +13,7 @@ FORMATS = ("table", "json")
 
 
 def _table(header: list[str], rows: list[list[str]]) -> str:
-    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
-    lines = [
-        "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
-        for row in [header, *rows]
-    ]
-    return "\n".join(lines) + "\n"
+    return "\n".join(aligned([header, *rows], set())) + "\n"
 
 
 def _number(value) -> str:

@@ -27,7 +27,7 @@ checkers need.
 
 from __future__ import annotations
 
-import importlib
+from ..lazy import lazy_exports
 
 # each public name and the module of this package that defines it
 _HOMES = {
@@ -60,15 +60,4 @@ _HOMES = {
 
 __all__ = sorted(_HOMES)
 
-
-def __getattr__(name: str):
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{home}", __name__), name)
-    globals()[name] = value  # looked up once
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_HOMES})
+__getattr__, __dir__ = lazy_exports(globals(), _HOMES)

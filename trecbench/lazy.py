@@ -1,0 +1,31 @@
+"""A package's public names imported from their modules when first used (PEP 562), so
+that importing the package stays light: ``import trecbench`` imports no numpy, and the
+small ``validate`` path imports :mod:`trecbench.validation` without Arrow."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+
+
+def lazy_exports(
+    namespace: dict, homes: Mapping[str, str]
+) -> tuple[Callable[[str], object], Callable[[], list[str]]]:
+    """The ``__getattr__`` and ``__dir__`` of the package whose ``globals()`` is
+    ``namespace``: ``homes`` maps each public name to the module of the package that
+    defines it (``"evaluate": "evaluation"``, ``"power": "conclusions.power"``). A name is
+    imported once, then kept in ``namespace``."""
+    package = namespace["__name__"]
+
+    def __getattr__(name: str):
+        home = homes.get(name)
+        if home is None:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(f".{home}", package), name)
+        namespace[name] = value  # looked up once
+        return value
+
+    def __dir__() -> list[str]:
+        return sorted({*namespace, *homes})
+
+    return __getattr__, __dir__
