@@ -122,3 +122,26 @@ def test_a_benchmark_configuration_with_too_few_is_refused_naming_the_file(tmp_p
     config.write_text(text.replace("samples = 10000", "samples = 39"))
     with pytest.raises(TooFewSamplesError, match=f"^{config}: statistics: 39 resamples"):
         load_benchmark_config(config)
+
+
+@pytest.mark.parametrize(("alpha", "fewest"), TEST)
+def test_the_p_value_bound_is_where_scipys_randomised_test_first_gets_below_alpha(alpha, fewest):
+    """scipy.stats.permutation_test, randomised (2^30 sign patterns, fewer resamples),
+    counts the observed statistic as one resample: its smallest p is 1/(B + 1), below
+    alpha from the bound on and not one below it."""
+    from scipy.stats import permutation_test
+
+    from trecbench.resampling_bounds import p_value_samples
+
+    assert p_value_samples(alpha) == fewest
+    diffs = np.linspace(1.0, 2.0, 30)  # every flip makes the mean smaller: p is the floor
+    for samples in (fewest - 1, fewest):
+        p = permutation_test(
+            (diffs,),
+            np.mean,
+            permutation_type="samples",
+            n_resamples=samples,
+            alternative="greater",
+        ).pvalue  # no seed: only the draw of no flip at all (odds 2^-30) would change it
+        assert p == pytest.approx(1 / (samples + 1))
+        assert (p < alpha) == (samples >= fewest)

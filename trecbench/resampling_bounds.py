@@ -7,8 +7,10 @@ Below these counts a statistic cannot mean what it says, so settings refuse them
   ``B * alpha / 2``-th and ``B * (1 - alpha / 2)``-th of the ``B`` ordered resampled
   statistics (Efron & Tibshirani, *An Introduction to the Bootstrap*, 1993, §13.3), so each
   tail must hold one resample or more: ``B * alpha / 2 >= 1``, **B >= 2 / alpha** (40 at
-  95%). With fewer, numpy's interpolated quantile falls between the smallest (or largest)
-  resamples and the interval can exclude its own mean (one resample gives a point).
+  95%). With fewer, a tail of alpha/2 holds less than one resample and its end is no
+  order statistic (numpy's linear interpolation smooths between order statistics; it
+  does not make up for a missing one): the level is a label only, and the interval can
+  exclude its own mean (one resample makes it a point).
 * **Resampled p-value** (the paired bootstrap test, the sampled randomisation test,
   randomised Tukey HSD): ``p = (count + 1) / (B + 1)`` is never below ``1 / (B + 1)``, and
   a difference is significant when ``p < alpha`` (the observed statistic counted among
@@ -43,7 +45,7 @@ def interval_samples(alpha: float) -> int:
     return math.ceil(2 / _exact(alpha))
 
 
-def test_samples(alpha: float) -> int:
+def p_value_samples(alpha: float) -> int:
     """The fewest resamples with which a resampled p-value, at least ``1 / (samples + 1)``,
     can fall below ``alpha``: ``floor(1 / alpha)``."""
     return math.floor(1 / _exact(alpha))
@@ -68,9 +70,9 @@ def refuse_too_few(samples, alpha: float, *, interval: bool, test: str | None = 
         )
     registered = None if test is None else statistical_tests.get(test)
     if registered and statistical_tests.SAMPLES in registered.options:
-        if samples < test_samples(alpha):
+        if samples < p_value_samples(alpha):
             raise TooFewSamplesError(
                 f"{samples:,} resamples are too few for the {registered.label}: its p-value, "
                 f"at least 1/(samples + 1), can fall below alpha = {level:g} only with "
-                f"{test_samples(alpha):,} or more"
+                f"{p_value_samples(alpha):,} or more"
             )
