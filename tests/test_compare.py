@@ -712,7 +712,7 @@ def _compare_means(suite: Path, out: Path, flags: list[str]) -> tuple[dict, dict
     done = _invoke(
         "compare",
         [str(suite / "qrels.rel_level"), *runs, *OPTION_MEASURES, *flags]
-        + ["--samples", "20", "--quiet", "-o", str(out)],
+        + ["--samples", "40", "--quiet", "-o", str(out)],
     )
     assert done.exit_code == 0, done.output
     report = json.loads((out / "BenchmarkReport.json").read_text())
@@ -849,7 +849,7 @@ def test_per_stratum_plots_have_safe_distinct_names(monkeypatch):
     assert files["means_topic_set-ok.1.svg"] != files["means.svg"]
     assert drawn["Per-topic difference against lexical (topic set = ok.1)"] == 4
     assert drawn["Per-topic difference against lexical"] == 12
-    single = compare_scores(frame[frame["run"] == "lexical"], samples=20)
+    single = compare_scores(frame[frame["run"] == "lexical"], samples=40)
     assert sorted(single.plot_files()) == ["means.png", "means.svg"]
 
 
@@ -866,7 +866,7 @@ def test_nothing_is_written_when_compare_fails(trec_eval_suite, tmp_path, monkey
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.run"]
 
     result = trecbench.compare(
-        trec_eval_suite / "qrels.test", trec_eval_suite / "results.test", ["P.10"], samples=20
+        trec_eval_suite / "qrels.test", trec_eval_suite / "results.test", ["P.10"], samples=40
     )
     out.mkdir()
     (out / "BenchmarkReport.json").write_text("old")
@@ -898,7 +898,7 @@ def test_maxontsim_comparison_records_the_ontology_and_formula(tmp_path, monkeyp
         out = f"out-{formula}"
         done = _invoke(
             "compare",
-            [*common, "--maxontsim-formula", formula, "--samples", "20", "--quiet"]
+            [*common, "--maxontsim-formula", formula, "--samples", "40", "--quiet"]
             + ["-o", out, "--manifest", f"{out}/manifest.json"],
             tmp_path,
             monkeypatch,

@@ -64,7 +64,7 @@ def test_signatures_show_every_settings_field_with_its_default():
 def test_scoring_settings_reach_the_evaluation_and_the_report():
     runs = [RUNS / "tfidf-char.run", RUNS / "tfidf-word.run"]
     scoring = ScoringSettings(max_docs=3, judged_only=True, tie_bounds=False)
-    result = compare(QRELS, runs, ["P@5"], samples=20, scoring=scoring)
+    result = compare(QRELS, runs, ["P@5"], samples=40, scoring=scoring)
     assert result.evaluation == {
         "relevance_level": 1, "max_docs": 3, "judged_only": True,
         "maxontsim_formula": None, "ontology": None,

@@ -228,7 +228,7 @@ def test_means_plot_of_one_topic_strata_draws_intervals_missing_the_mean_by_roun
     values = rng.random((257, 3))
     labels = np.arange(257)
     mean = (values * stats.macro_weights(labels)[:, None]).sum(axis=0)
-    low, high = stats.percentile_interval(stats.bootstrap_means(values, 10, 0, strata=labels))
+    low, high = stats.percentile_interval(stats.bootstrap_means(values, 40, 0, strata=labels))
     assert ((mean < low) | (mean > high)).any()
     figure = plots.means_figure(
         ["a", "b", "c"], ["m"], mean[None, :], low[None, :], high[None, :], title="t"
@@ -337,13 +337,3 @@ def test_relative_change_against_a_subnormal_baseline_is_n_a_not_inf():
     result = compare_scores(_frame({"a": [5e-324, 5e-324], "b": [0.25, 0.5]}), samples=50)
     assert math.isnan(result.comparisons["relative_change"].iloc[0])
     assert "inf" not in result.render("table")
-
-
-def test_too_few_samples_to_reach_alpha_is_said_too():
-    rng = np.random.default_rng(8)
-    values = {"a": list(rng.random(30)), "b": list(rng.random(30) + 0.5)}
-    result = compare_scores(_frame(values), test="bootstrap", samples=10)
-    (note,) = result.sections[0].notes
-    assert "smallest p it can honestly give is 0.0909 (1/(samples + 1) with 10 samples)" in note
-    assert result.comparisons["p_value"].iloc[0] == 1 / 11  # no resample as extreme
-    assert not result.comparisons["significant"].any()

@@ -45,7 +45,7 @@ def _holm(pvalues):
 def test_movers_and_wins_ties_losses_hand_counted():
     base = [0.5, 0.2, 0.8, 0.4, 0.0, 0.6]
     run = [0.9, 0.2, 0.3, 0.4, 0.1, 0.7]  # +0.4, 0, -0.5, 0, +0.1, +0.1
-    result = compare_scores(_frame({"base": base, "run": run}), samples=20, movers=2)
+    result = compare_scores(_frame({"base": base, "run": run}), samples=40, movers=2)
     row = result.comparisons.iloc[0]
     assert (row["wins"], row["ties"], row["losses"]) == (3, 2, 1)
     movers = result.movers
@@ -57,7 +57,7 @@ def test_movers_and_wins_ties_losses_hand_counted():
     assert losses[["qid", "baseline_value", "value"]].values.tolist() == [["t02", 0.8, 0.3]]
     # lower is better: the same differences are the other way round
     lower = compare_scores(
-        _frame({"base": base, "run": run}, "num_nonrel_judged_ret"), samples=20, movers=1
+        _frame({"base": base, "run": run}, "num_nonrel_judged_ret"), samples=40, movers=1
     )
     row = lower.comparisons.iloc[0]
     assert (row["wins"], row["ties"], row["losses"]) == (1, 2, 3)
@@ -69,7 +69,7 @@ def test_all_pairs_p_values_are_scipy_s_with_holm_over_every_pair():
     a = rng.random(30)
     values = {"a": a, "b": np.clip(a + rng.normal(0.15, 0.1, 30), 0, 1), "c": a + 0.01}
     frame = pd.concat([_frame(values, "P@5"), _frame({k: v / 2 for k, v in values.items()}, "MAP")])
-    result = compare_scores(frame, samples=20, baseline="a")
+    result = compare_scores(frame, samples=40, baseline="a")
     pairs = result.pairs
     assert len(pairs) == 3 * 2  # three pairs, two measures, each pair once
     expected = []
@@ -113,7 +113,7 @@ def test_randomization_all_pairs_reuse_one_set_of_sign_flips():
 def test_welch_and_normal_intervals_are_scipy_s():
     rng = np.random.default_rng(4)
     values = {"base": rng.random(25), "run": rng.random(25) * 0.8 + 0.2}
-    result = compare_scores(_frame(values), samples=20)
+    result = compare_scores(_frame(values), samples=40)
     row = result.comparisons.iloc[0]
     expected = sps.ttest_ind(values["run"], values["base"], equal_var=False)
     assert row["welch_t"] == pytest.approx(expected.statistic, rel=1e-12)
@@ -172,7 +172,7 @@ def test_group_by_repeats(tmp_path):
         "language": {"t00": "de", "t01": "de", "t02": "en", "t03": "en"},
         "difficulty": {"t00": "easy", "t01": "hard", "t02": "easy", "t03": "hard"},
     }
-    result = compare_scores(frame, samples=20, strata=strata)
+    result = compare_scores(frame, samples=40, strata=strata)
     assert result.stratum_labels == [
         "all",
         "language:macro",
@@ -204,7 +204,7 @@ def test_compare_tie_bounds_are_means_of_evaluate_s_per_topic_bounds():
         [("q1", "d2", 1), ("q2", "d1", 1), ("q3", "d1", 1), ("q4", "d9", 1)],
         columns=["qid", "docno", "rel"],
     )
-    result = trecbench.compare(qrels, {"r": run, "s": run}, ["P@1"], samples=20)
+    result = trecbench.compare(qrels, {"r": run, "s": run}, ["P@1"], samples=40)
     row = result.summary[result.summary["run"] == "r"].iloc[0]
     # per topic [low, high]: q1 [0, 1], q2 [0, 1], q3 [1, 1], q4 (no results) [0, 0]
     assert (row["mean"], row["tie_low"], row["tie_high"]) == (0.5, 0.25, 0.75)
@@ -213,13 +213,13 @@ def test_compare_tie_bounds_are_means_of_evaluate_s_per_topic_bounds():
         line for line in result.render("table").splitlines() if " r  " in line and "inside" in line
     )
     assert "0.5000  0.2500   0.7500  inside" in tie_line
-    off = trecbench.compare(qrels, {"r": run, "s": run}, ["P@1"], samples=20, tie_bounds=False)
+    off = trecbench.compare(qrels, {"r": run, "s": run}, ["P@1"], samples=40, tie_bounds=False)
     assert off.summary["tie_low"].isna().all() and "Tie sensitivity" not in off.render("table")
 
 
 def test_formats_csv_json_and_markdown_escape():
     values = {"a|b": [0.2, 0.4, 0.6], "c": [0.3, 0.5, 0.9]}
-    result = compare_scores(_frame(values), samples=20)
+    result = compare_scores(_frame(values), samples=40)
     rows = list(csv.DictReader(io.StringIO(result.render("csv"))))
     assert [(r["section"], r["kind"], r["run"]) for r in rows] == [
         ("all", "all", "a|b"),

@@ -233,7 +233,7 @@ def test_compare(capsys, first, second, qrels, allow_unjudged):
     with tempfile.TemporaryDirectory() as scratch:
         files = {"a.run": first, "b.run": second, "q.qrels": qrels}
         folder = Folder(Path(scratch), files)
-        args = ["compare", "q.qrels", "a.run", "b.run", "-o", "out", "--samples", "20"]
+        args = ["compare", "q.qrels", "a.run", "b.run", "-o", "out", "--samples", "40"]
         args += ["--quiet", "--allow-unjudged"] if allow_unjudged else ["--quiet"]
         code, _, _ = call(capsys, folder.path, *args)
         hypothesis.event(f"exit {code}")
@@ -295,7 +295,7 @@ def test_command_lines(capsys, command, options, switches):
             args += ["q.qrels", "a.run", "b.run"]
         if command == "compare":  # no --plots: tested in test_compare (matplotlib is slow)
             args += ["-o", "out"]
-            args += [] if "--samples" in args else ["--samples", "20"]
+            args += [] if "--samples" in args else ["--samples", "40"]
         code, _, err = call(capsys, folder.path, *args)
         assert code != ExitCode.INTERNAL, err
         folder.check(COMPARE_OUTPUTS if command == "compare" else set(), code)

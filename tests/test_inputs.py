@@ -245,7 +245,7 @@ def test_a_fifo_is_read_once_and_recorded_as_read(tmp_path, text_files, monkeypa
     _feed(tmp_path / "qrels.fifo", QRELS_TEXT.encode())
     _feed(fifo, RUN_TEXT.encode())
     comparison = _in_time(
-        lambda: trecbench.compare(tmp_path / "qrels.fifo", fifo, ["P.5"], samples=10)
+        lambda: trecbench.compare(tmp_path / "qrels.fifo", fifo, ["P.5"], samples=40)
     )
     assert [r["sha256"] for r in comparison.inputs] == [
         hashlib.sha256(text.encode()).hexdigest() for text in (QRELS_TEXT, RUN_TEXT)
@@ -309,7 +309,7 @@ def test_results_for_notebooks(text_files):
     assert evaluation.to_frame(per_query=True).shape == (6, 2)
     html = evaluation._repr_html_()
     assert html.startswith("<p><code>Evaluation(runs=") and "<table" in html and "nDCG@10" in html
-    comparison = trecbench.compare(qrels_dict, {"a": run, "b": run_dict}, ["P@5"], samples=20)
+    comparison = trecbench.compare(qrels_dict, {"a": run, "b": run_dict}, ["P@5"], samples=40)
     assert repr(comparison) == (
         "Comparison(runs=['a', 'b'], baseline='a', measures=['P@5'], topics=3, test='t', "
         "correction='holm')"

@@ -118,7 +118,7 @@ def test_score_warns_and_leaves_the_numbers(tmp_path, monkeypatch):
 def test_compare_refuses_unless_allowed(tmp_path, monkeypatch):
     root = _files(tmp_path)
     (root / "copy.run").write_text((root / "run.run").read_text())
-    argv = ["compare", "-m", "P.2", "--samples", "20"]
+    argv = ["compare", "-m", "P.2", "--samples", "40"]
     refused = _cli([*argv, "theirs.qrels", "run.run", "copy.run"], root, monkeypatch)
     assert refused.exit_code == 1
     assert "run: 100.0% of the documents it retrieved within rank 2 have no judgment" in str(
@@ -157,6 +157,6 @@ def test_library_refusal_names_the_fraction():
     # a's and c's judged documents are at ranks 3 and 4: nothing judged in the top 2
     qrels = QRELS[QRELS["docno"].isin(["ad3", "cd2"])]
     with pytest.raises(UsageError, match=r"^run1: 100\.0% of the documents .* rank 2 .*"):
-        trecbench.compare(qrels, [RUN, RUN], ["P.2"], samples=10, tie_bounds=False)
-    allowed = trecbench.compare(qrels, [RUN, RUN], ["P.2"], samples=10, allow_unjudged=True)
+        trecbench.compare(qrels, [RUN, RUN], ["P.2"], samples=40, tie_bounds=False)
+    allowed = trecbench.compare(qrels, [RUN, RUN], ["P.2"], samples=40, allow_unjudged=True)
     assert len(allowed.warnings) == 2 and allowed.warnings[0].startswith("run1: 100.0%")

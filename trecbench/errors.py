@@ -139,3 +139,9 @@ class ParameterDomainWarning(UserWarning):
     """A trec_eval spelling with a parameter outside the measure's meaning (``rbp.p=1.5``):
     trecbench computes what trec_eval computes and says so (the CLI prints it as one
     line)."""
+
+
+class TooFewSamplesError(UsageError):
+    """Fewer resamples than a statistic needs at its level (a percentile interval whose
+    tails hold no resample, a resampled p-value that cannot fall below alpha): refused,
+    never printed as a result (:mod:`trecbench.resampling_bounds`)."""

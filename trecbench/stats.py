@@ -20,7 +20,8 @@ Conventions (documented because tools differ):
 
 * Confidence interval: bootstrap *percentile* interval of the mean, the
   ``(1 - confidence) / 2`` and ``(1 + confidence) / 2`` quantiles of the resampled means
-  (numpy's default linear interpolation).
+  (numpy's default linear interpolation), from ``2 / (1 - confidence)`` resamples or more
+  (fewer are refused: :mod:`trecbench.resampling_bounds`).
 * Paired bootstrap test (Efron & Tibshirani 1993, §16.4; Sakai 2006): the differences are
   shifted to mean 0 (the null hypothesis) and resampled; ``p = (count + 1) / (samples +
   1)`` with ``count`` the resampled means at least as far from 0 as the observed mean,
@@ -68,6 +69,7 @@ import numpy as np
 
 from . import exact_sums, statistical_tests
 from .errors import UsageError
+from .resampling_bounds import refuse_too_few
 
 TESTS = statistical_tests.NAMES
 CORRECTIONS = ("holm", "bonferroni", "bh", "none")
@@ -200,6 +202,8 @@ def percentile_interval(
     copy of 10,000 resamples of thousands of columns is gigabytes."""
     if not 0 < confidence < 1:
         raise ValueError("confidence must be between 0 and 1")
+    # fewer than 2 / (1 - confidence) resamples leave a tail without one: refused
+    refuse_too_few(np.shape(resampled)[0], 1 - confidence, interval=True)
     alpha = (1 - confidence) / 2
     if np.ndim(resampled) == 1:  # one column
         low, high = np.quantile(resampled, [alpha, 1 - alpha])

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import outputs
-from ..errors import InputError, OutputError, UsageError, shortened
+from ..errors import InputError, OutputError, TooFewSamplesError, UsageError, shortened
 from .settings import (
     COMPLETENESS,
     DEFAULT_PRESET,
@@ -41,8 +41,6 @@ def load_benchmark_config(path: str | os.PathLike) -> BenchmarkSettings:
     modes, fusions do not go in circles, the baseline is a mode. Relative paths are
     resolved against the file's folder.
     """
-    from ..comparison.settings import StatsSettings
-
     path = Path(path)
     document = _read_document(path)
     _check_schema(document, path)
@@ -71,13 +69,24 @@ def load_benchmark_config(path: str | os.PathLike) -> BenchmarkSettings:
         max_depth=max_depth,
         preset=preset,
         targets=_targets(preset, targets.get("measures", {})),
-        statistics=StatsSettings(**statistics),
+        statistics=_statistics(statistics, path),
         baseline=baseline,
         strata=resolve(strata.get("sidecar")),
         group_by=strata.get("group_by"),
         completeness=Completeness(**(dict(COMPLETENESS) | document.get("completeness", {}))),
         routing=resolve(document.get("routing")),
     )
+
+
+def _statistics(statistics: dict[str, Any], path: Path):
+    """compare's typed statistics settings; too few resamples for the level (a bound the
+    schema cannot say: it depends on the confidence) are refused naming the file."""
+    from ..comparison.settings import StatsSettings
+
+    try:
+        return StatsSettings(**statistics)
+    except TooFewSamplesError as error:
+        raise TooFewSamplesError(f"{path}: statistics: {error}") from None
 
 
 def _mode(name: str, spec: Mapping[str, Any], resolve, max_depth: int | None) -> Mode:

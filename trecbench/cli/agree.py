@@ -8,7 +8,7 @@ import click
 from .conclusion_options import FORMATS, conclusion_options, named_runs
 from .group import cli
 from .paths import QRELS_INPUT
-from .shared_options import resampling_options, runs_argument
+from .shared_options import resampling_options, runs_argument, samples_checked
 
 
 @cli.command()
@@ -25,7 +25,9 @@ from .shared_options import resampling_options, runs_argument
 @resampling_options(
     test="Paired test of every pair of runs (discriminative power).",
     correction="Multiple-comparison correction over the pairs of runs, per measure.",
-    samples="Resamples of the bootstrap and randomisation tests.",
+    samples="Resamples of the bootstrap and randomisation tests and Tukey HSD; at least "
+    "1/alpha (20 at 0.05) with these, so that a p-value, never below 1/(samples + 1), can "
+    "fall below --alpha.",
     seed="Seed of resampling.",
 )
 @conclusion_options(FORMATS)
@@ -48,14 +50,15 @@ def agree(qrels, runs, qrels_b, test, correction, samples, seed, shared):
     """
     from ..conclusions.agree import agree as run_agree
 
-    result = run_agree(
-        qrels,
-        named_runs(runs),
-        qrels_b=qrels_b,
-        test=test,
-        correction=correction,
-        samples=samples,
-        seed=seed,
-        **shared.keywords(),
-    )
+    with samples_checked():  # the settings are checked before anything is read
+        result = run_agree(
+            qrels,
+            named_runs(runs),
+            qrels_b=qrels_b,
+            test=test,
+            correction=correction,
+            samples=samples,
+            seed=seed,
+            **shared.keywords(),
+        )
     shared.echo(result)

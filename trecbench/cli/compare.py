@@ -26,6 +26,7 @@ from .shared_options import (
     html_depth_option,
     measures_option,
     resampling_options,
+    samples_checked,
 )
 
 # compare.MISSING, comparison_text.FORMATS and plots.ORDERS are repeated so that loading
@@ -125,7 +126,8 @@ def _typed_settings(command):
     ):  # fmt: skip
         from ..comparison import ScoringSettings, StatsSettings
 
-        statistics = StatsSettings(test, correction, samples, seed, confidence, missing, movers)
+        with samples_checked():
+            statistics = StatsSettings(test, correction, samples, seed, confidence, missing, movers)
         _refuse_correction_of_family_wise(statistics)
         scoring = ScoringSettings(
             relevance_level=1 if level is None else level, max_docs=max_docs,
@@ -170,7 +172,8 @@ def _refuse_correction_of_family_wise(statistics) -> None:
     + ". Every test is described in docs/compare.md.",
     correction="Multiple-comparison correction over all comparisons (per section).",
     samples="Bootstrap resamples; also the randomisation test's sign patterns (all of them "
-    "when 2^topics is not more) and Tukey HSD's permutations.",
+    "when 2^topics is not more) and Tukey HSD's permutations. At least 2/(1 - confidence) "
+    "(40 at 95%): fewer leave a tail of the percentile intervals without a resample.",
     seed="Seed of all resampling.",
 )
 @click.option(

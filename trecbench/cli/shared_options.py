@@ -5,6 +5,8 @@ help text where the meaning differs."""
 
 from __future__ import annotations
 
+import contextlib
+
 import click
 
 from ..statistical_tests import NAMES as TESTS  # the registry: numpy-free
@@ -80,3 +82,16 @@ def resampling_options(*, test: str, correction: str, samples: str, seed: str):
         )
 
     return decorate
+
+
+@contextlib.contextmanager
+def samples_checked():
+    """A :class:`~trecbench.errors.TooFewSamplesError` raised within, as a usage error of
+    ``--samples`` (one line naming the command and its ``--help``): the bound depends on
+    ``--confidence`` or ``--alpha``, so the typed settings check it, not the option."""
+    from ..errors import TooFewSamplesError
+
+    try:
+        yield
+    except TooFewSamplesError as error:
+        raise click.BadParameter(str(error), param_hint="'--samples'") from None

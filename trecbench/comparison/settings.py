@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from .. import statistical_tests, stats
 from ..errors import UsageError
+from ..resampling_bounds import refuse_too_few
 
 MISSING = ("zero", "drop")
 ALL = "all"  # label of the section over all topics
@@ -49,7 +50,8 @@ class StatsSettings:
 
     ``test``: a name of :data:`trecbench.statistical_tests.TESTS`; ``correction``: one of
     :data:`trecbench.stats.CORRECTIONS`; ``samples`` resamples (and permutations) drawn
-    from ``seed``; ``confidence`` of the intervals (alpha = 1 - confidence);
+    from ``seed``, at least what the intervals at ``confidence`` (alpha = 1 -
+    confidence) need (:mod:`trecbench.resampling_bounds`: ``2 / alpha``);
     ``missing``: ``zero`` or ``drop`` (see :mod:`trecbench.comparison`); ``movers``:
     topics listed per run, measure and direction.
     """
@@ -67,13 +69,14 @@ class StatsSettings:
         if self.correction not in stats.CORRECTIONS:
             known = ", ".join(stats.CORRECTIONS)
             raise UsageError(f"unknown correction {self.correction!r}; choose one of {known}")
-        for name in ("samples", "seed", "movers"):
-            value, low = getattr(self, name), 1 if name == "samples" else 0
-            if not isinstance(value, numbers.Integral) or isinstance(value, bool) or value < low:
-                kind = "positive" if low else "non-negative"
-                raise UsageError(f"{name} must be a {kind} integer, not {value!r}")
+        for name in ("seed", "movers"):
+            value = getattr(self, name)
+            if not isinstance(value, numbers.Integral) or isinstance(value, bool) or value < 0:
+                raise UsageError(f"{name} must be a non-negative integer, not {value!r}")
         if not isinstance(self.confidence, numbers.Real) or not 0 < self.confidence < 1:
             raise UsageError(f"confidence must be between 0 and 1, not {self.confidence!r}")
+        # every comparison has percentile intervals at the confidence, whatever the test
+        refuse_too_few(self.samples, self.alpha, interval=True, test=self.test)
         if self.missing not in MISSING:
             known = ", ".join(MISSING)
             raise UsageError(f"unknown missing policy {self.missing!r}; choose one of {known}")

@@ -23,7 +23,8 @@ from .. import statistical_tests, stats
 @dataclass(frozen=True)
 class DiscriminationSettings:
     """Significance level, test (a name of :mod:`trecbench.statistical_tests`), correction (one of
-    :data:`trecbench.stats.CORRECTIONS`), and resamples and seed of the resampling tests."""
+    :data:`trecbench.stats.CORRECTIONS`), and resamples and seed of the resampling tests (at
+    least ``floor(1 / alpha)`` for a test that resamples: :mod:`trecbench.resampling_bounds`)."""
 
     alpha: float = 0.05
     test: str = "t"
@@ -33,11 +34,14 @@ class DiscriminationSettings:
 
     def __post_init__(self):
         from ..comparison.settings import StatsSettings
+        from ..resampling_bounds import refuse_too_few
         from .scores import check_level
 
         check_level("alpha", self.alpha)
-        # the test, correction, resamples and seed as compare checks them
-        StatsSettings(self.test, self.correction, samples=self.samples, seed=self.seed)
+        # the test, correction and seed as compare checks them; the resamples need only
+        # let the test's p-values fall below alpha (there is no interval here)
+        StatsSettings(self.test, self.correction, seed=self.seed)
+        refuse_too_few(self.samples, self.alpha, interval=False, test=self.test)
 
 
 def pairs(runs: int) -> list[tuple[int, int]]:

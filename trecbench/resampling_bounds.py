@@ -1,0 +1,78 @@
+"""The fewest resamples each resampled statistic needs at significance level alpha.
+
+Below these counts a statistic cannot mean what it says, so settings refuse them
+(:class:`~trecbench.errors.TooFewSamplesError`) instead of printing a result:
+
+* **Bootstrap percentile interval** at level ``1 - alpha``: its ends are the
+  ``B * alpha / 2``-th and ``B * (1 - alpha / 2)``-th of the ``B`` ordered resampled
+  statistics (Efron & Tibshirani, *An Introduction to the Bootstrap*, 1993, §13.3), so each
+  tail must hold one resample or more: ``B * alpha / 2 >= 1``, **B >= 2 / alpha** (40 at
+  95%). With fewer, a tail of alpha/2 holds less than one resample and its end is no
+  order statistic (numpy's linear interpolation smooths between order statistics; it
+  does not make up for a missing one): the level is a label only, and the interval can
+  exclude its own mean (one resample makes it a point).
+* **Resampled p-value** (the paired bootstrap test, the sampled randomisation test,
+  randomised Tukey HSD): ``p = (count + 1) / (B + 1)`` is never below ``1 / (B + 1)``, and
+  a difference is significant when ``p < alpha`` (the observed statistic counted among
+  the resamples, as ``scipy.stats.permutation_test`` does after Phipson & Smyth 2010; the
+  tests of Smucker, Allan & Carterette 2007 and Carterette 2012), so
+  ``1 / (B + 1) < alpha``: **B > 1 / alpha - 1**, the smallest such B being
+  ``floor(1 / alpha)`` (20 at alpha = 0.05). This is the bound per comparison: a
+  correction over ``m`` comparisons asks for more (Bonferroni's ``m / alpha``), which
+  settings built before the comparisons are known cannot check.
+
+Levels are taken as the decimals they are written as (``0.05``, not the binary float
+nearest to it), rounded to 12 places as :attr:`StatsSettings.alpha
+<trecbench.comparison.StatsSettings.alpha>` is.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from fractions import Fraction
+
+from .errors import TooFewSamplesError, UsageError
+
+
+def _exact(alpha: float) -> Fraction:
+    return Fraction(repr(round(float(alpha), 12)))
+
+
+def interval_samples(alpha: float) -> int:
+    """The fewest resamples of a percentile interval at level ``1 - alpha``: ``ceil(2 /
+    alpha)``."""
+    return math.ceil(2 / _exact(alpha))
+
+
+def p_value_samples(alpha: float) -> int:
+    """The fewest resamples with which a resampled p-value, at least ``1 / (samples + 1)``,
+    can fall below ``alpha``: ``floor(1 / alpha)``."""
+    return math.floor(1 / _exact(alpha))
+
+
+def refuse_too_few(samples, alpha: float, *, interval: bool, test: str | None = None) -> None:
+    """Refuse ``samples`` that is not a positive integer
+    (:class:`~trecbench.errors.UsageError`), or fewer than a percentile interval at level
+    ``1 - alpha`` (with ``interval``) or the resampled p-values of ``test`` (a name of
+    :mod:`trecbench.statistical_tests`; None or a test that does not resample: no bound)
+    need (:class:`~trecbench.errors.TooFewSamplesError`)."""
+    from . import statistical_tests
+
+    if not isinstance(samples, numbers.Integral) or isinstance(samples, bool) or samples < 1:
+        raise UsageError(f"samples must be a positive integer, not {samples!r}")
+    level = float(_exact(alpha))
+    if interval and samples < interval_samples(alpha):
+        raise TooFewSamplesError(
+            f"{samples:,} resamples are too few for a {(1 - level) * 100:g}% percentile "
+            f"interval (alpha = {level:g}): each tail of alpha/2 must hold a resample, so "
+            f"it needs 2/alpha = {interval_samples(alpha):,} or more"
+        )
+    registered = None if test is None else statistical_tests.get(test)
+    if registered and statistical_tests.SAMPLES in registered.options:
+        if samples < p_value_samples(alpha):
+            raise TooFewSamplesError(
+                f"{samples:,} resamples are too few for the {registered.label}: its p-value, "
+                f"at least 1/(samples + 1), can fall below alpha = {level:g} only with "
+                f"{p_value_samples(alpha):,} or more"
+            )
