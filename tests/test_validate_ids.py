@@ -126,3 +126,23 @@ def test_score_holds_such_ids_exactly_but_refuses_them_in_trec_text(tmp_path, ca
     assert run(["score", "-m", "P.1", "--format", "json", str(qrels), str(path)]) == 0
     document = json.loads(capsys.readouterr().out)
     assert document["runs"][0]["per_query"] == {"q 1": {"P.1": 1.0}}
+
+
+def test_runs_and_qrels_held_in_memory_are_validated_as_tables():
+    """DataFrames, Arrow tables and dicts (as evaluate takes them) are validated as the
+    TREC text they stand for, each row at its 1-based row number: R31 and the rest."""
+    import pandas as pd
+
+    frame = pd.DataFrame({"qid": ["q 1", "q1", "q1"], "docno": ["a", "b", "b"], "score": 1.0})
+    result = validate_run(frame)
+    assert [(f.path, f.rule, f.line, f.field) for f in result.findings if f.rule != "R15"] == [
+        ("run DataFrame", "R31", 1, "qid"),
+        ("run DataFrame", "R7", 3, "docno"),
+    ]
+    assert not result.ok
+    arrow_table = pa.table({"qid": ["q1"], "docno": ["a\tb"], "score": [1.0]})
+    for table in (arrow_table, {"q1": {"a\tb": 1.0}}):
+        assert [f.rule for f in validate_run(table).findings] == ["R31"]
+    qrels = validate_qrels({"q1": {"d": 1}, "q2": {"d\x00": 1}}, profile="lenient")
+    assert [(f.rule, f.severity, f.line) for f in qrels.findings] == [("R31", "warning", 2)]
+    assert validate_run({"q1": {"b": 2.0, "a": 1.0}}).findings == []
