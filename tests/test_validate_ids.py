@@ -146,3 +146,24 @@ def test_runs_and_qrels_held_in_memory_are_validated_as_tables():
     qrels = validate_qrels({"q1": {"d": 1}, "q2": {"d\x00": 1}}, profile="lenient")
     assert [(f.rule, f.severity, f.line) for f in qrels.findings] == [("R31", "warning", 2)]
     assert validate_run({"q1": {"b": 2.0, "a": 1.0}}).findings == []
+
+
+def test_a_line_break_an_id_puts_in_a_message_is_escaped_in_the_text_report(tmp_path, capsys):
+    """Every finding is one line of the text report: a docno holding a LF or CR (in R7's
+    message, say) prints them as %0A and %0D, and its % as %25 (reversible); JSON holds
+    the message as it is."""
+    from urllib.parse import unquote
+
+    docno = "a\n%b\r"
+    rows = [{"qid": "q1", "docno": docno, "score": s} for s in (2.0, 1.0)]
+    path = _jsonl(tmp_path, rows)
+    assert run(["validate", str(path)]) == 2
+    out = capsys.readouterr().out.splitlines()
+    assert [line.split(": ")[1] for line in out[:-1]] == ["error[R31]", "error[R7]", "error[R31]"]
+    assert all(line.startswith(f"{path}:") for line in out[:-1])
+    duplicate = out[1].split(": error[R7]: ")[1]
+    assert duplicate.startswith("duplicate docno a%0A%25b%0D in topic q1")
+    assert unquote(duplicate).startswith(f"duplicate docno {docno} in topic q1")
+    assert run(["validate", "--format", "json", str(path)]) == 2
+    (document,) = json.loads(capsys.readouterr().out)
+    assert document["findings"][1]["message"].startswith(f"duplicate docno {docno} in")
