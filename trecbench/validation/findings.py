@@ -17,11 +17,12 @@ if TYPE_CHECKING:  # the small path (.small) collects findings without numpy or 
 DEFAULT_LIMIT = 1000  # findings kept per check and file; totals are always counted
 
 
-def one_line(message: str) -> str:
+def without_line_breaks(message: str) -> str:
     """``message`` as one line of a report. Only an id of a table (JSONL, Parquet, a
     DataFrame: R31) can put a line break in one; then its LF, CR and every ``%`` become
     ``%XX``, reversibly (:func:`urllib.parse.unquote` gives the message back). Any other
-    message is left as it is."""
+    message is left as it is: ids print as they are (the CLI's ``one_line``, for error
+    messages, escapes every control character instead, readably but not reversibly)."""
     if "\n" not in message and "\r" not in message:
         return message
     return message.replace("%", "%25").replace("\n", "%0A").replace("\r", "%0D")
@@ -41,9 +42,9 @@ class Finding:
 
     def format(self) -> str:
         """``FILE:LINE:FIELD: severity[RULE]: message`` (``FILE: ...`` for whole-file ones),
-        one line (:func:`one_line`)."""
+        one line (:func:`without_line_breaks`)."""
         where = self.path if self.line is None else f"{self.path}:{self.line}:{self.field or '-'}"
-        return f"{where}: {self.severity}[{self.rule}]: {one_line(self.message)}"
+        return f"{where}: {self.severity}[{self.rule}]: {without_line_breaks(self.message)}"
 
     def to_dict(self) -> dict:
         return {
