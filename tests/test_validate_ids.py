@@ -167,3 +167,15 @@ def test_a_line_break_an_id_puts_in_a_message_is_escaped_in_the_text_report(tmp_
     assert run(["validate", "--format", "json", str(path)]) == 2
     (document,) = json.loads(capsys.readouterr().out)
     assert document["findings"][1]["message"].startswith(f"duplicate docno {docno} in")
+
+
+def test_the_first_look_skips_only_columns_of_printable_ascii():
+    """R31 runs its regex only on a column with a byte outside 0x21-0x7E: the look reads
+    the bytes of the rows given (a slice's, a large string's), never its neighbours'."""
+    from trecbench.validation.checker import _beyond_printable_ascii
+
+    column = pa.array(["a b", "cd", "ef", None, "g\x7f", "\u00e9"])
+    for values in (column, column.cast(pa.large_string())):
+        looks = [_beyond_printable_ascii(values.slice(i, n)) for i, n in
+                 [(0, 6), (0, 1), (1, 2), (3, 1), (2, 3), (5, 1), (1, 0)]]  # fmt: skip
+        assert looks == [True, True, False, False, True, True, False]
