@@ -174,9 +174,10 @@ def validate_run(
     dict or records: each row at its 1-based row number, its ids checked by R31).
 
     ``profile``: ``default``, ``strict``, ``lenient`` or ``rtask`` (the TREC R task's rules,
-    100 documents deep). ``qrels``: a qrels file or a :class:`QrelsInfo` for the cross-file
-    checks (X1-X5; a file that cannot be read as qrels raises :class:`InputError`).
-    ``topics``: a topics file or a list of ids (R4, R5). ``max_depth``: the most documents
+    100 documents deep). ``qrels``: a qrels file (or qrels held in memory) or a
+    :class:`QrelsInfo` for the cross-file checks (X1-X5; a file that cannot be read as
+    qrels raises :class:`InputError`). ``topics``: a topics file or a list of ids (R4,
+    R5). ``max_depth``: the most documents
     per topic (R8; default: the profile's, 1,000 or 100 for ``rtask``; None: no limit).
     ``min_depth`` (R9), ``docid_regex`` (R6), ``expected_tag`` (R19). At most ``limit``
     findings are kept per check; ``counts`` has the totals. ``progress(path, lines)`` is
@@ -188,7 +189,7 @@ def validate_run(
     if qrels is not None and not isinstance(qrels, QrelsInfo):
         checked = validate_qrels(qrels, collect_judged=True, memory=memory)
         if checked.qrels_info is None:
-            raise InputError(str(qrels), None, checked.findings[0].message)
+            raise InputError(checked.path, None, checked.findings[0].message)
         qrels = checked.qrels_info
     tokens = _memory_tokens(path, "run")
     origin = path_of(path) if tokens is None else tokens.path
