@@ -179,3 +179,16 @@ def test_the_first_look_skips_only_columns_of_printable_ascii():
         looks = [_beyond_printable_ascii(values.slice(i, n)) for i, n in
                  [(0, 6), (0, 1), (1, 2), (3, 1), (2, 3), (5, 1), (1, 0)]]  # fmt: skip
         assert looks == [True, True, False, False, True, True, False]
+
+
+def test_score_warns_about_such_an_id_in_one_line(tmp_path, capsys):
+    """A run topic the qrels lack is named in a warning: a line feed in its id is escaped
+    (``\\n``), as every message of the CLI escapes what it quotes; it broke the line."""
+    qrels = tmp_path / "q.txt"
+    qrels.write_text("q1 0 d 1\n")
+    rows = [{"qid": qid, "docno": "d", "score": 1.0} for qid in ("q1", "x\ny")]
+    assert run(["score", "-m", "P.1", str(qrels), str(_jsonl(tmp_path, rows))]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert all(line.startswith("trecbench: warning: ") for line in err)
+    assert any(line.endswith("run topics are not in the qrels (ignored, also with -c): x\\ny")
+               for line in err)  # fmt: skip
