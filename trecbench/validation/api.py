@@ -177,8 +177,8 @@ def validate_run(
     100 documents deep). ``qrels``: a qrels file (or qrels held in memory) or a
     :class:`QrelsInfo` for the cross-file checks (X1-X5; a file that cannot be read as
     qrels raises :class:`InputError`). ``topics``: a topics file or a list of ids (R4,
-    R5). ``max_depth``: the most documents
-    per topic (R8; default: the profile's, 1,000 or 100 for ``rtask``; None: no limit).
+    R5). ``max_depth``: the most documents per topic (R8; default: the profile's, 1,000
+    or 100 for ``rtask``; None: no limit).
     ``min_depth`` (R9), ``docid_regex`` (R6), ``expected_tag`` (R19). At most ``limit``
     findings are kept per check; ``counts`` has the totals. ``progress(path, lines)`` is
     called after each chunk with the physical lines read so far, ``read_progress(path,
