@@ -154,3 +154,22 @@ def test_what_is_not_a_regular_file_is_not_small(tmp_path, capsys):
         code = run(command)
         err = capsys.readouterr().err
         assert code not in (0, 70) and err.count("\n") == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize("name", ["run.jsonl", "RUN.JSONL.gz", "q.jsonl"])
+def test_plain_text_named_as_jsonl_is_read_as_jsonl(tmp_path, capsys, monkeypatch, name):
+    """A file named as a JSONL run is JSONL to the general path, whatever it holds: the
+    small paths took plain TREC text so named and passed it (validate: OK, exit 0; score:
+    numbers), where the general path refuses it at line 1 (bad JSON, or qrels in JSONL)."""
+    qrels, run_file = tmp_path / "q.txt", tmp_path / name
+    qrels.write_text("1 0 d1 1\n")
+    run_file.write_text("1 Q0 d1 1 2.0 t\n" if name != "q.jsonl" else "1 0 d1 1\n")
+    assert small_text.read_plain(str(run_file), "run") is None
+    assert small_text.read_plain(str(run_file), "qrels") is None
+    if name == "q.jsonl":
+        small, general = _validate_both(capsys, monkeypatch, ["--qrels", str(run_file)])
+    else:
+        small, general = _validate_both(capsys, monkeypatch, [str(run_file)])
+        assert small == general and small[0] == 2 and "bad JSON" in small[2]
+        small, general = _score_both(capsys, monkeypatch, [str(qrels), str(run_file)])
+    assert small == general and small[0] == 2 and small[2].count("\n") == 1

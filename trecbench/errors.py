@@ -120,6 +120,14 @@ def excerpt(value: object, limit: int = EXCERPT_LIMIT) -> str:
     return shortened(repr(value), limit)
 
 
+def one_line(text: str) -> str:
+    """``text`` with line breaks, tabs and other control characters escaped (``\\n``): what
+    a message of the CLI quotes (a file name, an id) never starts another line."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in text)
+
+
 def shortened(text: str, limit: int = EXCERPT_LIMIT * 4) -> str:
     """``text`` whole when short, else its head and tail around ``…(N characters)…``: the
     one place an error message's length is capped (messages built by other libraries, such

@@ -12,6 +12,8 @@ from typing import Any
 from .errors import UsageError
 
 _SUFFIXES = (".gz", ".bz2", ".zst", ".xz", ".lz4")
+# what a JSONL run is named (it is told by its name alone: trecbench.inputs.formats)
+JSONL_SUFFIX = ".jsonl"
 
 
 def file_stem(path: str | os.PathLike) -> str:
@@ -24,6 +26,16 @@ def file_stem(path: str | os.PathLike) -> str:
         if name.endswith(suffix) and len(name) > len(suffix):
             return name.removesuffix(suffix)
     return name
+
+
+def named_as(path: str | os.PathLike, suffix: str) -> bool:
+    """Whether the file ``path`` is named ``*suffix`` (in any case), perhaps with a
+    compression suffix after it (``run.jsonl.gz``; the compression itself is told by the
+    content): how :mod:`trecbench.inputs.formats` tells a format by its name."""
+    name = os.path.basename(path).lower()
+    for compressed in (".gz", ".bz2", ".zst", ".zstd", ".lz4", ".xz"):
+        name = name.removesuffix(compressed)
+    return name.endswith(suffix)
 
 
 def _with_parents(path: str | os.PathLike, parents: int) -> str:

@@ -10,8 +10,10 @@ say: printable ASCII only, one space or one tab (never both in one file) between
 ``#``; a run has exactly 6 fields, a non-negative integer rank and a finite decimal score;
 qrels exactly 4 fields and a grade of at most 6 digits. Anything else (and every larger,
 compressed or non-regular file) gives None: the caller takes the general path, which reads
-everything and explains every problem with its line number. This module imports nothing
-but the standard library (the package's ``inputs`` imports Arrow).
+everything and explains every problem with its line number. A file named as a JSONL run
+(:data:`trecbench.naming.JSONL_SUFFIX`) is never plain, whatever it holds: it is read as
+JSONL. This module imports nothing but the standard library and :mod:`trecbench.naming`
+(the package's ``inputs`` imports Arrow).
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ from __future__ import annotations
 import os
 import re
 import stat
+
+from .naming import JSONL_SUFFIX, named_as
 
 LARGEST_SCORE = 3.4e38  # below float32's largest finite value, 3.4028235e38
 SMALL_BYTES = 1 << 20  # larger files gain from Arrow's threads more than its start-up costs
@@ -80,6 +84,8 @@ def plain_text(path: str, kind: str) -> tuple[str, str] | None:
     """The text of a small plain ``kind`` file (as :func:`read_plain` takes it) and its
     separator (a space or a tab), for the validator's small path, which needs every field
     of a line; None for any other file."""
+    if named_as(path, JSONL_SUFFIX):
+        return None  # a JSONL run to the general path, whatever it holds
     data = small_bytes(path)
     if data is None or not data.isascii():
         return None

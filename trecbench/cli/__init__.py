@@ -19,7 +19,7 @@ from typing import NoReturn
 
 import click
 
-from ..errors import ExitCode, TrecbenchError, shortened
+from ..errors import ExitCode, TrecbenchError, one_line, shortened
 from .group import WORKFLOW, _debug, _StdoutClosed, cli
 from .stdout import whole_writes
 
@@ -34,13 +34,6 @@ def echo_line(message: str) -> None:
         click.echo(f"trecbench: {shortened(one_line(message), MESSAGE_LIMIT)}", err=True)
     except OSError:
         pass
-
-
-def one_line(text: str) -> str:
-    """``text`` with line breaks, tabs and other control characters escaped (``\\n``)."""
-    if text.isprintable():
-        return text
-    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in text)
 
 
 def _register() -> None:

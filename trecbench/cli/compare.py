@@ -17,7 +17,7 @@ from .evaluation_options import (
     memory_option,
     unjudged_threshold_option,
 )
-from .group import cli, given
+from .group import cli, echo_warning, given
 from .paths import INPUT_FILE, OUTPUT_FOLDER, QRELS_INPUT
 from .progress import TaskProgress, wanted
 from .report_options import manifest_options
@@ -338,7 +338,7 @@ def compare(
         if progress is not None:
             progress.close()
     for warning in comparison.warnings:
-        click.echo(f"trecbench: warning: {warning}", err=True)
+        echo_warning(warning)
     output.show(_with_conclusions(comparison, target_power, unjudged_bounds))
 
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass, fields
 import click
 
 from .evaluation_options import evaluation_options
+from .group import echo_warning
 from .report_options import stack_options
 from .shared_options import format_option, measures_option
 
@@ -46,7 +47,7 @@ class ConclusionArgs:
     def echo(self, result) -> None:
         """The result's warnings on stderr, then the result on stdout in --format."""
         for warning in result.warnings:
-            click.echo(f"trecbench: warning: {warning}", err=True)
+            echo_warning(warning)
         click.echo(result.render(self.output_format), nl=False)
 
 

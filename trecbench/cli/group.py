@@ -12,7 +12,7 @@ import importlib
 import click
 
 from .. import __version__
-from ..errors import ExitCode
+from ..errors import ExitCode, one_line
 
 WORKFLOW = (
     "convert", "validate", "score", "compare", "power", "agree", "fuse", "benchmark",
@@ -118,3 +118,9 @@ def given(*names: str, ctx: click.Context | None = None) -> set[str]:
 
     ctx = ctx or click.get_current_context()
     return {name for name in names if ctx.get_parameter_source(name) is not ParameterSource.DEFAULT}
+
+
+def echo_warning(message: str) -> None:
+    """``trecbench: warning: message`` on stderr, in one line: control characters in what
+    it quotes (an id from a JSONL or Parquet run, a file name) escaped, as in errors."""
+    click.echo(f"trecbench: warning: {one_line(message)}", err=True)

@@ -13,7 +13,7 @@ from .evaluation_options import (
     memory_option,
     unjudged_threshold_option,
 )
-from .group import cli
+from .group import cli, echo_warning
 from .paths import INPUT_FILE, OUTPUT_FILE, QRELS_INPUT, RUN_PATTERN
 from .report_options import report_options
 from .shared_options import format_option, html_depth_option
@@ -293,7 +293,7 @@ def _check_targets(given: list, flags, html_page) -> None:
 
 def _warn(lines: list[str]) -> None:
     for line in lines:
-        click.echo(f"trecbench: warning: {line}", err=True)
+        echo_warning(line)
 
 
 def _evaluation_warnings(evaluation, unjudged_threshold: float) -> list[str]:

@@ -26,12 +26,12 @@ with its functions and one entry in :data:`FORMATS`.
 from __future__ import annotations
 
 import importlib
-import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from ..errors import InputError
+from ..naming import JSONL_SUFFIX, named_as
 
 # what a capability does, as refusals say it ("Parquet runs cannot be ...")
 CAPABILITIES = {
@@ -88,15 +88,6 @@ def _parquet(path: str, head: bytes, compression: str | None) -> bool:
     return compression is None and head.startswith(PARQUET_MAGIC)
 
 
-def _named(path: str, suffix: str) -> bool:
-    """Whether the file ``path`` is named ``*suffix``, perhaps with a compression suffix
-    after it (``run.jsonl.gz``; the compression itself is told by the content)."""
-    name = os.path.basename(path).lower()
-    for compressed in (".gz", ".bz2", ".zst", ".zstd", ".lz4", ".xz"):
-        name = name.removesuffix(compressed)
-    return name.endswith(suffix)
-
-
 PARQUET = Format(
     "Parquet",
     ".parquet",
@@ -116,7 +107,7 @@ JSONL = Format(
     ".jsonl",
     frozenset({"read_whole", "read_blocks", "validate_tokens"}),
     ("run",),
-    lambda path, head, compression: _named(path, ".jsonl"),
+    lambda path, head, compression: named_as(path, JSONL_SUFFIX),
 )
 # tried in order: the first that matches is the file's format
 FORMATS: tuple[Format, ...] = (PARQUET, JSONL, TREC_TEXT)

@@ -133,6 +133,7 @@ def table_tokens(
         nfields=np.full(rows, len(fields), dtype=np.int64),
         fields=[text(values) for values in fields],
         n_physical_lines=rows,
+        table=True,
     )
 
 

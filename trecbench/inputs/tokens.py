@@ -26,7 +26,9 @@ class Tokens:
     start), trailing blanks, and irregular separators (tabs mixed with spaces, runs of
     blanks, leading blanks). ``head`` holds the first bytes of the file when the tokens
     start it (for BOM, UTF-16 and double-gzip sniffing); ``separator`` is the file's field
-    separator (tab or space) the spacing check compared with.
+    separator (tab or space) the spacing check compared with. ``table`` marks the tokens
+    of a table's rows (JSONL, Parquet, one held in memory): their ids were never split at
+    blanks nor scanned as bytes, so the validator checks each id's characters itself (R31).
     """
 
     path: str
@@ -48,6 +50,7 @@ class Tokens:
     separator: bytes = b""
     # the ir_metadata block atop a run (inputs.ir_metadata.Found), when the tokens start it
     ir_metadata: Any = None
+    table: bool = False
 
     def __len__(self) -> int:
         return len(self.line)

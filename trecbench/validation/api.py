@@ -128,6 +128,28 @@ def check_tokens(tokens: Tokens, kind: str, **options) -> list[Finding]:
     return validate_tokens(tokens, kind, **options).findings
 
 
+def _memory_tokens(source: object, kind: str) -> Tokens | None:
+    """The tokens of a run or qrels held in memory (a DataFrame, Arrow table, dict or
+    records, read as :func:`trecbench.inputs.load` reads them for ``score``): each row at
+    its 1-based row number, ranked in trec_eval's order; None for a file."""
+    if isinstance(source, (str, os.PathLike, Source)):
+        return None
+    from ..inputs import load
+    from ..inputs.parquet import table_tokens
+
+    loaded = load(source, kind)
+    return table_tokens(loaded.table, kind, loaded.origin)
+
+
+def _check(checker: Checker, path: File, tokens: Tokens | None, keep: int, *reading) -> None:
+    """Feed ``checker`` the tokens held in memory, or stream the file ``path``."""
+    if tokens is None:
+        _stream(checker, path, keep, *reading)
+    else:
+        checker.feed(tokens)
+        checker.finish()
+
+
 def validate_run(
     path: File,
     *,
@@ -147,13 +169,16 @@ def validate_run(
     """Validate a run file (plain or compressed), streaming it chunk by chunk.
 
     ``path``: the file, or a :class:`~trecbench.inputs.streams.Source` opened by the
-    caller (read from its start and left open; its checksum is the caller's to record).
+    caller (read from its start and left open; its checksum is the caller's to record), or
+    a run held in memory as :func:`trecbench.evaluate` takes it (a DataFrame, Arrow table,
+    dict or records: each row at its 1-based row number, its ids checked by R31).
 
     ``profile``: ``default``, ``strict``, ``lenient`` or ``rtask`` (the TREC R task's rules,
-    100 documents deep). ``qrels``: a qrels file or a :class:`QrelsInfo` for the cross-file
-    checks (X1-X5; a file that cannot be read as qrels raises :class:`InputError`).
-    ``topics``: a topics file or a list of ids (R4, R5). ``max_depth``: the most documents
-    per topic (R8; default: the profile's, 1,000 or 100 for ``rtask``; None: no limit).
+    100 documents deep). ``qrels``: a qrels file (or qrels held in memory) or a
+    :class:`QrelsInfo` for the cross-file checks (X1-X5; a file that cannot be read as
+    qrels raises :class:`InputError`). ``topics``: a topics file or a list of ids (R4,
+    R5). ``max_depth``: the most documents per topic (R8; default: the profile's, 1,000
+    or 100 for ``rtask``; None: no limit).
     ``min_depth`` (R9), ``docid_regex`` (R6), ``expected_tag`` (R19). At most ``limit``
     findings are kept per check; ``counts`` has the totals. ``progress(path, lines)`` is
     called after each chunk with the physical lines read so far, ``read_progress(path,
@@ -164,11 +189,13 @@ def validate_run(
     if qrels is not None and not isinstance(qrels, QrelsInfo):
         checked = validate_qrels(qrels, collect_judged=True, memory=memory)
         if checked.qrels_info is None:
-            raise InputError(str(qrels), None, checked.findings[0].message)
+            raise InputError(checked.path, None, checked.findings[0].message)
         qrels = checked.qrels_info
-    report = Collector(path_of(path), profile, limit)
+    tokens = _memory_tokens(path, "run")
+    origin = path_of(path) if tokens is None else tokens.path
+    report = Collector(origin, profile, limit)
     checker = _run_checker(
-        path_of(path),
+        origin,
         report,
         max_depth=max_depth,
         topics=topics,
@@ -178,7 +205,7 @@ def validate_run(
         expected_tag=expected_tag,
     )
     _bound(checker, memory)
-    _stream(checker, path, 6, chunk_bytes, progress, read_progress)
+    _check(checker, path, tokens, 6, chunk_bytes, progress, read_progress)
     return _result(checker)
 
 
@@ -215,16 +242,19 @@ def validate_qrels(
     read_progress: ReadProgress | None = None,
 ) -> ValidationResult:
     """Validate a qrels file (plain or compressed; a path or an open Source, as
-    :func:`validate_run`), streaming it chunk by chunk.
+    :func:`validate_run`), streaming it chunk by chunk, or qrels held in memory (as
+    :func:`validate_run`).
 
     The result's ``qrels_info`` is what runs are checked against (None when the file could
     not be read as qrels); with ``collect_judged`` it also holds the judged pairs that the
     run check X4 (unjudged documents in the top 10) needs.
     """
-    report = Collector(path_of(path), profile, limit)
-    checker = QrelsChecker(path_of(path), report, relevance_level, collect_judged)
+    tokens = _memory_tokens(path, "qrels")
+    origin = path_of(path) if tokens is None else tokens.path
+    report = Collector(origin, profile, limit)
+    checker = QrelsChecker(origin, report, relevance_level, collect_judged)
     _bound(checker, memory)
-    _stream(checker, path, 4, chunk_bytes, progress, read_progress)
+    _check(checker, path, tokens, 4, chunk_bytes, progress, read_progress)
     return _result(checker)
 
 

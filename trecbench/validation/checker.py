@@ -29,6 +29,55 @@ HEADER_WORDS = set(
 )
 
 
+# what ends a field of TREC text (C isspace, NUL), or what the byte checks flag in one (other
+# C0 controls and DEL: R23.control; Unicode blanks and zero-width characters: R2, R6)
+HOSTILE_ID = r"[\x00-\x20\x7f]|" + trec_text.UNICODE_SPACE_PATTERN
+_HOSTILE_CHAR = re.compile(re.sub(r"\\x\{(\w{4})\}", r"\\u\1", HOSTILE_ID))  # as Python's
+_FIELD_ENDS = {
+    " ": "a space",
+    "\t": "a tab",
+    "\n": "a line feed",
+    "\r": "a carriage return",
+    "\v": "a vertical tab",
+    "\f": "a form feed",
+    "\0": "a NUL",
+}
+
+
+def hostile_id(what: str, text: str) -> str:
+    """R31's message for the id ``text`` (field ``what``): its first bad character and
+    why it is bad. The id is shown as Python's ``repr`` (one line, every character seen)."""
+    char = _HOSTILE_CHAR.search(text).group()
+    shown = repr(text[:40]) + ("..." if len(text) > 40 else "")
+    if char in _FIELD_ENDS:
+        return (
+            f"{what} {shown} holds {_FIELD_ENDS[char]}, where a field of TREC text ends: no "
+            "TREC file can hold it (`convert`, `fuse` and trec_eval's text output refuse it)"
+        )
+    kind = "control character" if char < " " or char == "\x7f" else "invisible character"
+    return (
+        f"{what} {shown} holds the {kind} U+{ord(char):04X}, which the checks of a TREC file "
+        "flag (R23, R2, R6): it looks like nothing, and a judgment spelled without it never "
+        "matches"
+    )
+
+
+def _beyond_printable_ascii(column: pa.Array) -> bool:
+    """Whether any byte of the strings of ``column`` is not printable ASCII (a blank, a
+    control, DEL or part of a non-ASCII character): one pass over its data buffer."""
+    if len(column) == 0 or column.buffers()[2] is None:
+        return False
+    width = np.int64 if pa.types.is_large_string(column.type) else np.int32
+    bounds = np.frombuffer(column.buffers()[1], width)[[column.offset, column.offset + len(column)]]
+    data = np.frombuffer(column.buffers()[2], np.uint8)[bounds[0] : bounds[1]]
+    return bool(((data - np.uint8(0x21)) >= 0x5E).any())  # outside 0x21-0x7E: wraps around
+
+
+def _messages(what: str, texts: list[str]):
+    """``message(i)``: :func:`hostile_id` of ``texts[i]`` (for :meth:`Collector.add_many`)."""
+    return lambda i: hostile_id(what, texts[i])
+
+
 def pair_text(qid, docno) -> pa.Array:
     """``qid<TAB>docno`` (large strings), the exact key of a judgment."""
     large = pa.large_string()
@@ -190,6 +239,8 @@ class Checker:
         if tokens.ir_metadata is not None:
             self._ir_metadata(tokens.ir_metadata)
         self._bytes(tokens)
+        if tokens.table:
+            self._ids(tokens)
         if len(tokens):
             self._rows(tokens)
 
@@ -284,6 +335,19 @@ class Checker:
         self.report.add_many("R6", tokens.line[in_docno], "docno", lambda _: message)
         names = [self.field_names[c] if c >= 0 else "line" for c in where[where != docno]]
         self.report.add_many("R2", tokens.line[elsewhere], lambda i: names[i], lambda _: message)
+
+    def _ids(self, tokens: Tokens) -> None:
+        """R31: ids of a table's rows holding what no field of TREC text holds, or what the
+        byte checks flag in a TREC file's field (a text file's ids are never checked here)."""
+        for name in ("qid", "docno", "tag"):
+            if name not in self.field_names:
+                continue
+            column = tokens.fields[self.field_names.index(name)]
+            if not _beyond_printable_ascii(column):
+                continue  # the usual column: no regex over millions of ids
+            rows = np.flatnonzero(trec_text.matches(column, HOSTILE_ID))
+            texts = column.take(arrow.array(rows[: self.report.limit])).to_pylist()
+            self.report.add_many("R31", tokens.line[rows], name, _messages(name, texts))
 
     def _blank(self, lines: np.ndarray) -> None:
         raise NotImplementedError

@@ -17,6 +17,17 @@ if TYPE_CHECKING:  # the small path (.small) collects findings without numpy or 
 DEFAULT_LIMIT = 1000  # findings kept per check and file; totals are always counted
 
 
+def without_line_breaks(message: str) -> str:
+    """``message`` as one line of a report. Only an id of a table (JSONL, Parquet, a
+    DataFrame: R31) can put a line break in one; then its LF, CR and every ``%`` become
+    ``%XX``, reversibly (:func:`urllib.parse.unquote` gives the message back). Any other
+    message is left as it is: ids print as they are (the CLI's ``one_line``, for error
+    messages, escapes every control character instead, readably but not reversibly)."""
+    if "\n" not in message and "\r" not in message:
+        return message
+    return message.replace("%", "%25").replace("\n", "%0A").replace("\r", "%0D")
+
+
 @dataclass(frozen=True)
 class Finding:
     """One problem: rule id, severity, physical line (None: whole file), field, message."""
@@ -30,9 +41,10 @@ class Finding:
     check: str = ""
 
     def format(self) -> str:
-        """``FILE:LINE:FIELD: severity[RULE]: message`` (``FILE: ...`` for whole-file ones)."""
+        """``FILE:LINE:FIELD: severity[RULE]: message`` (``FILE: ...`` for whole-file ones),
+        one line (:func:`without_line_breaks`)."""
         where = self.path if self.line is None else f"{self.path}:{self.line}:{self.field or '-'}"
-        return f"{where}: {self.severity}[{self.rule}]: {self.message}"
+        return f"{where}: {self.severity}[{self.rule}]: {without_line_breaks(self.message)}"
 
     def to_dict(self) -> dict:
         return {

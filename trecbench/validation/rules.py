@@ -1,7 +1,7 @@
 """The validator's rules as data: every check once, with its severities and documentation.
 
 A *check* is what the code reports (``R1.short``); its *rule* is the stable id users see in
-findings (``R1``: ``R1.short`` and ``R1.extra`` are both ``R1``). Run rules ``R1``-``R29``
+findings (``R1``: ``R1.short`` and ``R1.extra`` are both ``R1``). Run rules ``R1``-``R31``
 follow ``validator-rules.md``; ``Q`` rules are for qrels, ``X`` rules compare a run with
 qrels. Each check has one severity per profile, a one-line summary and a documentation
 paragraph; ``docs/validate-rules.md`` is generated from them (:mod:`.docs`), as ruff
@@ -230,6 +230,17 @@ CATALOGUE = (
     _check("R30.malformed", "EEEE", "ir_metadata block without its end marker, with a "
            "line that is not a `#` line, or whose YAML is not a mapping",
            "A block that cannot be read as metadata: `score` refuses the run at the line."),
+    _check("R31", "EEWE", "id of a table's row (JSONL, Parquet, a DataFrame or dict given "
+           "to the API; qid, docno, tag) holding a blank, a line break, a NUL or another "
+           "control or invisible character",
+           "A table's ids are never split at blanks, so a JSONL or Parquet file (or a table "
+           "held in memory) can hold an id that no TREC file can: a space, tab, CR, LF, VT or FF "
+           "ends a field of TREC text and a NUL ends trec_eval 9.x's reading, so `convert`, "
+           "`fuse` and trec_eval's text output (`score -q`) refuse such an id. Other control "
+           "characters, DEL, Unicode blanks and zero-width characters are what R23, R2 and R6 "
+           "flag in a TREC file. `score` holds every id exactly, so its numbers are right and "
+           "its JSON and CSV hold the id as it is: a warning under `lenient`, an error "
+           "elsewhere."),
     # -- qrels -----------------------------------------------------------------------------
     _check("Q1", "EEEE", "not exactly 4 fields (hint for 3-column BEIR qrels)",
            "A qrels line is `qid iter docno rel`; trec_eval stops at any other field count "

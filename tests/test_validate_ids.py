@@ -1,0 +1,194 @@
+"""R31: an id of a JSONL or Parquet row (qid, docno, tag) that no TREC file can hold (a
+blank, a line break, a NUL) or that the byte checks of a TREC file flag (other controls,
+Unicode blanks), at its line (JSONL) or row (Parquet), with its reason; and ``score``,
+which holds such ids exactly but refuses them in trec_eval's text."""
+
+from __future__ import annotations
+
+import json
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from trecbench.cli import run
+from trecbench.validation import CHECKS, validate_qrels, validate_run
+
+# id spelled in JSON -> what R31 says of it
+HOSTILE = {
+    "a b": "holds a space, where a field of TREC text ends",
+    "a\tb": "holds a tab, where a field of TREC text ends",
+    "a\x00b": "holds a NUL, where a field of TREC text ends",
+    "a\nb": "holds a line feed, where a field of TREC text ends",
+    "a\r\nb": "holds a carriage return, where a field of TREC text ends",
+    "a\x01b": "holds the control character U+0001",
+    "a\x7fb": "holds the control character U+007F",
+    "a\u00a0b": "holds the invisible character U+00A0",
+    "a\u200bb": "holds the invisible character U+200B",
+}
+# ids a TREC file holds without any finding: as they are, never flagged
+CLEAN = ["a%20b", "a#b", "caf\u00e9", "\u4e2d", "a\u0080b", "-"]
+
+
+def _jsonl(tmp_path, rows: list[dict]):
+    path = tmp_path / "run.jsonl"
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    return path
+
+
+def _parquet(tmp_path, columns: dict, name: str = "run.parquet"):
+    path = tmp_path / name
+    pq.write_table(pa.table(columns), path)
+    return path
+
+
+def _r31(result) -> list[tuple[int, str, str, str]]:
+    return [(f.line, f.field, f.severity, f.message) for f in result.findings if f.rule == "R31"]
+
+
+@pytest.mark.parametrize("field", ["qid", "docno", "tag"])
+def test_jsonl_ids_no_trec_file_holds_are_flagged_at_their_line(tmp_path, field):
+    hostile = list(HOSTILE) + CLEAN
+    rows = [
+        {"qid": "q1", "docno": f"d{i}", "score": 20.0 - i, "tag": "t"} for i in range(len(hostile))
+    ]
+    for i, text in enumerate(hostile):
+        rows[i][field] = text
+    found = _r31(validate_run(_jsonl(tmp_path, rows)))
+    assert [(line, name, severity) for line, name, severity, _ in found] == [
+        (i + 1, field, "error") for i in range(len(HOSTILE))
+    ]
+    for (_, _, _, message), (text, reason) in zip(found, HOSTILE.items(), strict=True):
+        assert message.startswith(f"{field} {text!r} {reason}")
+        assert "\n" not in message and "\x00" not in message  # one line, every char seen
+
+
+def test_parquet_run_and_qrels_ids_are_flagged_at_their_row(tmp_path):
+    ids = ["q1", "q 1", "q\t1", "q\x001", "q\n1"]
+    docnos = ["d", "d", "d\x00", "d", "d e"]
+    run_file = _parquet(
+        tmp_path, {"qid": ids, "docno": docnos, "score": [1.0] * 5, "tag": ["t"] * 5}
+    )
+    expected = [(2, "qid"), (3, "qid"), (3, "docno"), (4, "qid"), (5, "qid"), (5, "docno")]
+    assert [(line, name) for line, name, *_ in _r31(validate_run(run_file))] == expected
+    qrels = _parquet(tmp_path, {"qid": ids, "docno": docnos, "rel": [1] * 5}, "q.parquet")
+    assert [(line, name) for line, name, *_ in _r31(validate_qrels(qrels))] == expected
+
+
+def test_severity_per_profile_error_but_a_warning_in_lenient(tmp_path):
+    """The TREC text writers refuse such an id (error), yet score's numbers and its JSON
+    and CSV hold it exactly (lenient: only what makes numbers wrong is an error)."""
+    check = CHECKS["R31"]
+    assert (check.default, check.strict, check.lenient, check.rtask) == (
+        "error", "error", "warning", "error"
+    )  # fmt: skip
+    path = _jsonl(tmp_path, [{"qid": "q 1", "docno": "d", "score": 1.0}])
+    for profile, severity in [("strict", "error"), ("lenient", "warning")]:
+        result = validate_run(path, profile=profile)
+        assert [f.severity for f in result.findings if f.rule == "R31"] == [severity]
+        assert result.ok is (severity == "warning")
+
+
+def test_the_cli_names_file_line_field_and_reason_and_fails(tmp_path, capsys):
+    path = _jsonl(tmp_path, [{"qid": "q1", "docno": "a\nb", "score": 1.0}])
+    assert run(["validate", str(path)]) == 2
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith(f"{path}:1:docno: error[R31]: docno 'a\\nb' holds a line feed")
+    assert out[1].startswith("FAILED: 1 file(s), 1 lines: 1 error(s)")
+
+
+def test_flagged_exactly_where_a_trec_file_would_be(tmp_path):
+    """An id character is flagged in a table exactly when, in a TREC file's docno, it
+    splits the field or a byte check flags the line (R1, R2, R6, R23, R25.spacing)."""
+    chars = [chr(c) for c in (*range(0x00, 0x100), *range(0x1680, 0x1681), *range(0x2000, 0x2070))]
+    chars += ["\u180e", "\u3000", "\ufeff", "\u4e2d"]
+    chars = [c for c in chars if c != "\n"]  # a line break ends the text's line itself
+    text = tmp_path / "run.txt"
+    text.write_bytes(
+        "".join(f"q1 Q0 a{c}b{i} {i + 1} {1000 - i} t\n" for i, c in enumerate(chars)).encode()
+    )
+    by_text = {f.line for f in validate_run(text).findings if f.rule in {"R1", "R2", "R6", "R23"}}
+    by_text |= {f.line for f in validate_run(text).findings if f.check == "R25.spacing"}
+    rows = [{"qid": "q1", "docno": f"a{c}b{i}", "score": 1000.0 - i} for i, c in enumerate(chars)]
+    by_table = {line for line, *_ in _r31(validate_run(_jsonl(tmp_path, rows)))}
+    assert by_table == by_text and len(by_table) > 40
+
+
+def test_score_holds_such_ids_exactly_but_refuses_them_in_trec_text(tmp_path, capsys):
+    """score's numbers and JSON hold an id as it is; trec_eval's text (-q) refuses it in
+    one line: escaped, ``q 1`` would print as ``q%201``, the spelling of another id."""
+    qrels = _parquet(tmp_path, {"qid": ["q 1"], "docno": ["d"], "rel": [1]}, "q.parquet")
+    path = _jsonl(tmp_path, [{"qid": "q 1", "docno": "d", "score": 1.0}])
+    assert run(["score", "-q", "-m", "P.1", str(qrels), str(path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1
+    assert "trec_eval's text cannot hold the qid 'q 1'" in captured.err
+    assert run(["score", "-m", "P.1", "--format", "json", str(qrels), str(path)]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["runs"][0]["per_query"] == {"q 1": {"P.1": 1.0}}
+
+
+def test_runs_and_qrels_held_in_memory_are_validated_as_tables():
+    """DataFrames, Arrow tables and dicts (as evaluate takes them) are validated as the
+    TREC text they stand for, each row at its 1-based row number: R31 and the rest."""
+    import pandas as pd
+
+    frame = pd.DataFrame({"qid": ["q 1", "q1", "q1"], "docno": ["a", "b", "b"], "score": 1.0})
+    result = validate_run(frame)
+    assert [(f.path, f.rule, f.line, f.field) for f in result.findings if f.rule != "R15"] == [
+        ("run DataFrame", "R31", 1, "qid"),
+        ("run DataFrame", "R7", 3, "docno"),
+    ]
+    assert not result.ok
+    arrow_table = pa.table({"qid": ["q1"], "docno": ["a\tb"], "score": [1.0]})
+    for table in (arrow_table, {"q1": {"a\tb": 1.0}}):
+        assert [f.rule for f in validate_run(table).findings] == ["R31"]
+    qrels = validate_qrels({"q1": {"d": 1}, "q2": {"d\x00": 1}}, profile="lenient")
+    assert [(f.rule, f.severity, f.line) for f in qrels.findings] == [("R31", "warning", 2)]
+    assert validate_run({"q1": {"b": 2.0, "a": 1.0}}).findings == []
+
+
+def test_a_line_break_an_id_puts_in_a_message_is_escaped_in_the_text_report(tmp_path, capsys):
+    """Every finding is one line of the text report: a docno holding a LF or CR (in R7's
+    message, say) prints them as %0A and %0D, and its % as %25 (reversible); JSON holds
+    the message as it is."""
+    from urllib.parse import unquote
+
+    docno = "a\n%b\r"
+    rows = [{"qid": "q1", "docno": docno, "score": s} for s in (2.0, 1.0)]
+    path = _jsonl(tmp_path, rows)
+    assert run(["validate", str(path)]) == 2
+    out = capsys.readouterr().out.splitlines()
+    assert [line.split(": ")[1] for line in out[:-1]] == ["error[R31]", "error[R7]", "error[R31]"]
+    assert all(line.startswith(f"{path}:") for line in out[:-1])
+    duplicate = out[1].split(": error[R7]: ")[1]
+    assert duplicate.startswith("duplicate docno a%0A%25b%0D in topic q1")
+    assert unquote(duplicate).startswith(f"duplicate docno {docno} in topic q1")
+    assert run(["validate", "--format", "json", str(path)]) == 2
+    (document,) = json.loads(capsys.readouterr().out)
+    assert document["findings"][1]["message"].startswith(f"duplicate docno {docno} in")
+
+
+def test_the_first_look_skips_only_columns_of_printable_ascii():
+    """R31 runs its regex only on a column with a byte outside 0x21-0x7E: the look reads
+    the bytes of the rows given (a slice's, a large string's), never its neighbours'."""
+    from trecbench.validation.checker import _beyond_printable_ascii
+
+    column = pa.array(["a b", "cd", "ef", None, "g\x7f", "\u00e9"])
+    for values in (column, column.cast(pa.large_string())):
+        looks = [_beyond_printable_ascii(values.slice(i, n)) for i, n in
+                 [(0, 6), (0, 1), (1, 2), (3, 1), (2, 3), (5, 1), (1, 0)]]  # fmt: skip
+        assert looks == [True, True, False, False, True, True, False]
+
+
+def test_score_warns_about_such_an_id_in_one_line(tmp_path, capsys):
+    """A run topic the qrels lack is named in a warning: a line feed in its id is escaped
+    (``\\n``), as every message of the CLI escapes what it quotes; it broke the line."""
+    qrels = tmp_path / "q.txt"
+    qrels.write_text("q1 0 d 1\n")
+    rows = [{"qid": qid, "docno": "d", "score": 1.0} for qid in ("q1", "x\ny")]
+    assert run(["score", "-m", "P.1", str(qrels), str(_jsonl(tmp_path, rows))]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert all(line.startswith("trecbench: warning: ") for line in err)
+    assert any(line.endswith("run topics are not in the qrels (ignored, also with -c): x\\ny")
+               for line in err)  # fmt: skip
