@@ -133,6 +133,8 @@ def _typed_settings(command):
             options={"maxontsim_formula": maxontsim_formula, "ontology": ontology},
             allow_unjudged=allow_unjudged, unjudged_threshold=unjudged_threshold,
             tie_bounds=not no_tie_bounds, memory=memory, jobs=jobs,
+            # report.html's drill-down and --plots' curve, kept as the runs are read
+            drill_depth=None if outdir is None else html_depth,
         )  # fmt: skip
         output = Output(output_format, outdir, plots, html_depth, plot_order, manifest, meta, quiet)
         return command(statistics=statistics, scoring=scoring, output=output, **arguments)
