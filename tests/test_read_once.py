@@ -8,6 +8,7 @@ from __future__ import annotations
 import builtins
 import collections
 import os
+from pathlib import Path
 
 import pytest
 from conftest import ROOT
@@ -132,3 +133,39 @@ def test_the_kept_documents_are_bounded_by_the_depth():
     per_topic = collections.Counter(documents.column("qid").to_pylist())
     assert max(per_topic.values()) == 3
     assert documents.column_names == ["qid", "docno", "score", "rel"]
+
+
+DATA_TAG = '<script type="application/json" id="report-data">'
+
+
+def _page_data(page: str) -> dict:
+    import json
+
+    start = page.index(DATA_TAG) + len(DATA_TAG)
+    return json.loads(page[start : page.index("</script>", start)])
+
+
+def test_a_run_from_a_pipe_has_its_drill_down_and_curve_as_from_a_file(tmp_path):
+    # the pipe's run was read once, to be scored: the page and the figures use that read
+    import threading
+
+    pytest.importorskip("bokeh")
+    pytest.importorskip("matplotlib")
+    fifo = tmp_path / "pipe" / os.path.basename(RUNS[0])  # the same run name
+    fifo.parent.mkdir()
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=lambda: fifo.write_bytes(Path(RUNS[0]).read_bytes()))
+    writer.start()
+    args = ["compare", QRELS, "-m", "P@5", "--quiet", "--plots"]
+    assert run([*args, str(fifo), RUNS[1], "-o", str(tmp_path / "pipe-out")]) == 0
+    writer.join()
+    assert run([*args, *RUNS, "-o", str(tmp_path / "file-out")]) == 0
+    piped, filed = (
+        _page_data((tmp_path / out / "report.html").read_text()) for out in ("pipe-out", "file-out")
+    )
+    assert piped["documents"] and piped["documents"] == filed["documents"]
+    assert piped["depth"] == filed["depth"] == 20
+    curves = [
+        (tmp_path / out / "precision_recall.svg").exists() for out in ("pipe-out", "file-out")
+    ]
+    assert curves == [True, True]

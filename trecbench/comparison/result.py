@@ -307,19 +307,25 @@ class Comparison:
 
         return plot_files(self, order)
 
-    def scored_files(self) -> tuple[dict[str, str], str] | None:
-        """``({run: file}, qrels file)`` when every run came from a file and one qrels file
-        judged them all (what report.html's drill-down and the precision-recall curve read
-        again; not standard input or a pipe, which the first read emptied), else None."""
-        from ..inputs.streams import rereadable
-
+    def judged_files(self) -> tuple[dict[str, str], str] | None:
+        """``({run: file}, qrels file)`` when every run came from a file (standard input
+        and pipes too) and one qrels file judged them all (what report.html's drill-down
+        and the precision-recall curve are shown for), else None."""
         qrels = [item["path"] for item in self.inputs or [] if item.get("kind") == "qrels"]
         runs = {run: path for run, path in (self.run_inputs or {}).items() if path}
         if len(qrels) != 1 or len(runs) != len(self.runs):
             return None
-        if not rereadable([*runs.values(), qrels[0]]):
-            return None
         return runs, qrels[0]
+
+    def scored_files(self) -> tuple[dict[str, str], str] | None:
+        """:meth:`judged_files` when they can all be read again (not standard input or a
+        pipe, which the first read emptied), else None."""
+        from ..inputs.streams import rereadable
+
+        files = self.judged_files()
+        if files is None or not rereadable([*files[0].values(), files[1]]):
+            return None
+        return files
 
     def keep_drill_downs(self, results) -> None:
         """Keep the :class:`~trecbench.evaluation.drill.DrillDown` of each run scored
@@ -347,12 +353,12 @@ class Comparison:
         from ..html_report import documents
         from ..inputs import load_qrels
 
+        kept = self._kept()
+        if kept is not None and self.judged_files() is not None:  # a pipe's runs too
+            return {run: drill.precision_recall for run, drill in kept.items()}
         files = self.scored_files()
         if files is None:
             return None
-        kept = self._kept()
-        if kept is not None:
-            return {run: drill.precision_recall for run, drill in kept.items()}
         runs, qrels = files
         records = {item["path"]: item for item in self.inputs or []}
         ranked = documents.ranked_runs(runs, records)
@@ -363,13 +369,15 @@ class Comparison:
     def to_html(self, depth: int = 20, path: str | os.PathLike | None = None) -> str:
         """The comparison as one self-contained HTML page (:mod:`trecbench.html_report`):
         with run files and one qrels file among its inputs, each topic's drill-down shows
-        every run's top ``depth`` documents and their grades (kept as the runs were scored
-        with ``drill_depth=depth``, else read again). Written to ``path`` when given (all
-        or nothing, never over an input)."""
+        every run's top ``depth`` documents and their grades: kept as the runs were scored
+        with ``drill_depth=depth`` (a run from standard input or a pipe too), else read
+        again (files only). Written to ``path`` when given (all or nothing, never over an
+        input)."""
         from ..html_report import comparison_html
 
-        runs, qrels = self.scored_files() or (None, None)
-        kept = self._kept(depth) if runs is not None else None
+        kept = self._kept(depth)
+        files = self.judged_files() if kept is not None else self.scored_files()
+        runs, qrels = files or (None, None)
         page = comparison_html(self, runs=runs, qrels=qrels, depth=depth, kept=kept)
         if path is not None:
             outputs.write_file(path, page, [item["path"] for item in self.inputs or []])

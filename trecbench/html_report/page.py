@@ -200,11 +200,13 @@ def _drill_down(comparison, runs, qrels, depth: int, kept) -> tuple[dict, dict |
     from ..inputs.streams import rereadable
     from . import documents
 
-    # a run read from standard input cannot be read again: the page has no drill-down
-    if not (runs and qrels is not None and depth > 0 and rereadable(runs.values())):
+    if not (runs and qrels is not None and depth > 0):
         return {}, None
-    if kept is not None:
+    if kept is not None:  # as the runs were scored: from standard input or a pipe too
         return documents.from_kept(kept, depth)
+    # a run read from standard input cannot be read again: the page has no drill-down
+    if not rereadable(runs.values()):
+        return {}, None
     from ..inputs import load_qrels
 
     judged = load_qrels(qrels).table
