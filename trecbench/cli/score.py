@@ -365,7 +365,7 @@ def _evaluation(qrels, runs, run_names, flags, settings, view, dask_address, htm
         for run in runs:
             run.client = client
     # a file's checksum is only written by --report and --manifest: not taken without them
-    # (and the --html page, whose drill-down reads the runs again only if they are unchanged)
+    # (and the --html page, whose provenance lists them)
     recorded = any(flags[name] is not None for name in ("report", "manifest")) or bool(html_page)
     arguments = {field.name: getattr(settings, field.name) for field in fields(settings)}
     try:
