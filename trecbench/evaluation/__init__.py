@@ -188,6 +188,8 @@ def _evaluate(qrels, runs, measures, settings: EvalSettings, run_names, progress
     )  # fmt: skip
     done = _scored(scoring, workers, progress, ahead)
     _collect(evaluation, done, len(sources), workers > 1, progress)
+    if plan.drill is not None:
+        drill.grade(evaluation.runs, truth.table)
     return evaluation
 
 

@@ -93,7 +93,7 @@ def _drill_down(blocks: list[_Block], name, path, runid, plan: _Plan) -> DrillDo
     curves = plan.drill.curves
     result, _, _ = _run_result([block.curve for block in blocks], name, path, runid, curves)
     curve = [float(result.summary[level]) for level in RECALL_LEVELS]
-    documents = joined([block.top for block in blocks], plan.drill.grades)
+    documents = joined([block.top for block in blocks])  # graded by the caller: drill.grade
     return DrillDown(plan.drill.depth, documents, curve)
 
 

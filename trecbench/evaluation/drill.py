@@ -10,7 +10,7 @@ run's :class:`DrillDown`. Only ``depth`` documents per topic are kept, never the
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pyarrow as pa
@@ -40,12 +40,10 @@ class DrillDown:
 
 @dataclass(frozen=True)
 class DrillPlan:
-    """What scoring keeps for the drill-down: ``depth`` documents per topic, graded by
-    ``grades`` (:func:`last_grades`), and the curve's measure scored by ``curves`` (a
-    :class:`~trecbench.evaluation.plan._Plan`)."""
+    """What scoring keeps for the drill-down: ``depth`` documents per topic, and the
+    curve's measure scored by ``curves`` (a :class:`~trecbench.evaluation.plan._Plan`)."""
 
     depth: int
-    grades: pa.Table
     curves: _Plan
 
 
@@ -65,7 +63,7 @@ def kept(plan: _Plan) -> DrillPlan | None:
     )
     _, ordered, engines = _measures(["iprec_at_recall"], own)
     curves = _Plan(ordered, engines, plan.truth, own, None)
-    return DrillPlan(settings.drill_depth, last_grades(plan.truth.table), curves)
+    return DrillPlan(settings.drill_depth, curves)
 
 
 def top_rows(table: pa.Table, order, float32: bool, depth: int, stretches=None) -> pa.Table:
@@ -79,13 +77,26 @@ def top_rows(table: pa.Table, order, float32: bool, depth: int, stretches=None) 
     return ranked.table().select(["qid", "docno", "rank", "score"])
 
 
-def joined(parts: list[pa.Table], grades: pa.Table) -> pa.Table:
-    """The blocks' :func:`top_rows` as one table of a run (topics byte-wise, as the run
-    ranked whole has them; a stable sort keeps each topic's ranking), with grades."""
+def joined(parts: list[pa.Table]) -> pa.Table:
+    """The blocks' :func:`top_rows` as one table of a run (qid, docno, score; topics
+    byte-wise, as the run ranked whole has them; a stable sort keeps each topic's
+    ranking), not yet graded (:func:`grade`)."""
     top = parts[0] if len(parts) == 1 else pa.concat_tables(parts, promote_options="permissive")
     if len(parts) > 1:
         top = top.take(pc.sort_indices(top, [("qid", "ascending")]))
-    return graded(top.select(["qid", "docno", "score"]), grades)
+    return top.select(["qid", "docno", "score"])
+
+
+def grade(runs, qrels: pa.Table) -> None:
+    """Give each run's kept documents (``runs``: RunResults) their grade in ``qrels``:
+    in the process that called the evaluation, once its runs are in (a worker process
+    would pay Arrow's join set-up again for it)."""
+    grades = None
+    for run in runs:
+        if run.drill_down is not None:
+            grades = last_grades(qrels) if grades is None else grades
+            documents = graded(run.drill_down.documents, grades)
+            run.drill_down = replace(run.drill_down, documents=documents)
 
 
 def last_grades(qrels: pa.Table) -> pa.Table:
