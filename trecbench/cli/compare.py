@@ -135,11 +135,20 @@ def _typed_settings(command):
             options={"maxontsim_formula": maxontsim_formula, "ontology": ontology},
             allow_unjudged=allow_unjudged, unjudged_threshold=unjudged_threshold,
             tie_bounds=not no_tie_bounds, memory=memory, jobs=jobs,
+            # report.html's drill-down and --plots' curve, kept as the runs are read
+            drill_depth=html_depth if _drawn(outdir, plots) else None,
         )  # fmt: skip
         output = Output(output_format, outdir, plots, html_depth, plot_order, manifest, meta, quiet)
         return command(statistics=statistics, scoring=scoring, output=output, **arguments)
 
     return typed
+
+
+def _drawn(outdir, plots: bool) -> bool:
+    """Whether report.html or the figures will show the runs' drill-down or curve."""
+    from ..comparison import html_available
+
+    return outdir is not None and (plots or html_available())
 
 
 def _refuse_correction_of_family_wise(statistics) -> None:

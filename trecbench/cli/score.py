@@ -246,7 +246,9 @@ def score(
     _check_targets(given, flags, html_page)
     view = ScoreView(output_format, names, flags["query"], not flags["nosummary"], tie_bounds)
     local = {"maxontsim_formula": maxontsim_formula, "ontology": ontology}
-    settings = _settings(flags, local, tie_bounds, memory, jobs)
+    # the page's drill-down is kept as the runs are read (inputs are read once)
+    drill_depth = html_depth if html_page is not None else None
+    settings = _settings(flags, local, tie_bounds, memory, jobs, drill_depth)
     named = naming.named_runs(given[1 : len(runs) + 1], flags["run_names"])
     evaluation = _evaluation(qrels, runs, named, flags, settings, view, dask_address, html_page)
     _warn(_evaluation_warnings(evaluation, unjudged_threshold))
@@ -316,7 +318,7 @@ def _with_routing(text: str, routing, output_format: str) -> tuple[dict, str]:
     return routed, text
 
 
-def _settings(flags, local: dict, tie_bounds: bool, memory, jobs):
+def _settings(flags, local: dict, tie_bounds: bool, memory, jobs, drill_depth=None):
     """The :class:`~trecbench.evaluation.EvalSettings` of trec_eval's flags (and the
     local measures' options), built and checked once."""
     from ..evaluation.settings import EvalSettings
@@ -338,6 +340,7 @@ def _settings(flags, local: dict, tie_bounds: bool, memory, jobs):
         tie_bounds=tie_bounds,
         memory=memory,
         jobs=jobs,
+        drill_depth=drill_depth,
     )
 
 
@@ -362,7 +365,7 @@ def _evaluation(qrels, runs, run_names, flags, settings, view, dask_address, htm
         for run in runs:
             run.client = client
     # a file's checksum is only written by --report and --manifest: not taken without them
-    # (and the --html page, whose drill-down reads the runs again only if they are unchanged)
+    # (and the --html page, whose provenance lists them)
     recorded = any(flags[name] is not None for name in ("report", "manifest")) or bool(html_page)
     arguments = {field.name: getattr(settings, field.name) for field in fields(settings)}
     try:

@@ -262,6 +262,7 @@ def from_evaluation(evaluation, samples: int = 1000, seed: int = 0) -> Compariso
         {"path": path, "kind": kind, **(record or {})} for (path, kind), record in records
     ]
     comparison.run_inputs = {run.name: run.path for run in evaluation.runs if run.path}
+    comparison.keep_drill_downs(evaluation.runs)
     settings = evaluation.settings
     comparison.evaluation = {
         "relevance_level": settings.relevance_level,

@@ -49,6 +49,9 @@ class Comparison:
     run its documents without judgment; ``warnings``: what the caller should print.
     ``evaluation``: the options :func:`trecbench.evaluate` was called with (None when the
     per-query values were given); ``ontology``: provenance of the ontology behind MaxOntSim.
+    ``drill_downs``: per run, what report.html's drill-down and the precision-recall curve
+    show (:class:`trecbench.evaluation.drill.DrillDown`), kept as the runs were scored
+    (``drill_depth``); None: not kept, the runs' files are read again for them.
     """
 
     runs: list[str]
@@ -78,6 +81,7 @@ class Comparison:
     # which differences could flip had the unjudged documents been judged (compare
     # --unjudged-bounds): an UnjudgedSensitivity of trecbench.conclusions.unjudged
     unjudged_sensitivity: Any = None
+    drill_downs: dict[str, Any] | None = None
 
     @property
     def statistics(self) -> StatsSettings:
@@ -303,24 +307,44 @@ class Comparison:
 
         return plot_files(self, order)
 
-    def scored_files(self) -> tuple[dict[str, str], str] | None:
-        """``({run: file}, qrels file)`` when every run came from a file and one qrels file
-        judged them all (what report.html's drill-down and the precision-recall curve read
-        again; not standard input or a pipe, which the first read emptied), else None."""
-        from ..inputs.streams import rereadable
-
+    def judged_files(self) -> tuple[dict[str, str], str] | None:
+        """``({run: file}, qrels file)`` when every run came from a file (standard input
+        and pipes too) and one qrels file judged them all (what report.html's drill-down
+        and the precision-recall curve are shown for), else None."""
         qrels = [item["path"] for item in self.inputs or [] if item.get("kind") == "qrels"]
         runs = {run: path for run, path in (self.run_inputs or {}).items() if path}
         if len(qrels) != 1 or len(runs) != len(self.runs):
             return None
-        if not rereadable([*runs.values(), qrels[0]]):
-            return None
         return runs, qrels[0]
+
+    def scored_files(self) -> tuple[dict[str, str], str] | None:
+        """:meth:`judged_files` when they can all be read again (not standard input or a
+        pipe, which the first read emptied), else None."""
+        from ..inputs.streams import rereadable
+
+        files = self.judged_files()
+        if files is None or not rereadable([*files[0].values(), files[1]]):
+            return None
+        return files
+
+    def keep_drill_downs(self, results) -> None:
+        """Keep the :class:`~trecbench.evaluation.drill.DrillDown` of each run scored
+        (``results``: RunResults), when every run kept one."""
+        kept = {run.name: run.drill_down for run in results}
+        self.drill_downs = kept if None not in kept.values() else None
+
+    def _kept(self, depth: int | None = None) -> dict | None:
+        """:attr:`drill_downs` when they serve (``depth`` documents per topic), else None."""
+        kept = self.drill_downs
+        if kept is None or depth is not None and any(d.depth != depth for d in kept.values()):
+            return None
+        return kept
 
     def precision_recall(self) -> dict[str, list[float]] | None:
         """Each run's interpolated precision at the 11 recall levels (trec_eval's
         iprec_at_recall means), with the comparison's -l/-M/-J; None without the runs'
-        files. The files are read again once (refused if changed since they were scored)."""
+        files. Kept as the runs were scored (``drill_depth``), else the files are read
+        again once (refused if changed since they were scored)."""
         if "_curves" not in self.__dict__:
             self.__dict__["_curves"] = self._precision_recall()
         return self.__dict__["_curves"]
@@ -329,6 +353,9 @@ class Comparison:
         from ..html_report import documents
         from ..inputs import load_qrels
 
+        kept = self._kept()
+        if kept is not None and self.judged_files() is not None:  # a pipe's runs too
+            return {run: drill.precision_recall for run, drill in kept.items()}
         files = self.scored_files()
         if files is None:
             return None
@@ -342,12 +369,16 @@ class Comparison:
     def to_html(self, depth: int = 20, path: str | os.PathLike | None = None) -> str:
         """The comparison as one self-contained HTML page (:mod:`trecbench.html_report`):
         with run files and one qrels file among its inputs, each topic's drill-down shows
-        every run's top ``depth`` documents and their grades. Written to ``path`` when
-        given (all or nothing, never over an input)."""
+        every run's top ``depth`` documents and their grades: kept as the runs were scored
+        with ``drill_depth=depth`` (a run from standard input or a pipe too), else read
+        again (files only). Written to ``path`` when given (all or nothing, never over an
+        input)."""
         from ..html_report import comparison_html
 
-        runs, qrels = self.scored_files() or (None, None)
-        page = comparison_html(self, runs=runs, qrels=qrels, depth=depth)
+        kept = self._kept(depth)
+        files = self.judged_files() if kept is not None else self.scored_files()
+        runs, qrels = files or (None, None)
+        page = comparison_html(self, runs=runs, qrels=qrels, depth=depth, kept=kept)
         if path is not None:
             outputs.write_file(path, page, [item["path"] for item in self.inputs or []])
         return page

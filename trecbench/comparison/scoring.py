@@ -58,9 +58,11 @@ def _qrels_per_run(qrels, run_qrels, named: Mapping[str, Any]) -> list[tuple[Any
 class ScoringSettings:
     """How ``compare`` scores the runs before the statistics: :func:`trecbench.evaluate`'s
     ``relevance_level`` (``-l``), ``max_docs`` (``-M``), ``judged_only`` (``-J``), local
-    measure ``options`` (``maxontsim_formula``, ``ontology``), ``tie_bounds``, ``memory``
-    and ``jobs``; and whether a run whose retrieved documents the qrels mostly do not know
-    (over ``unjudged_threshold``) is refused (unless ``allow_unjudged``).
+    measure ``options`` (``maxontsim_formula``, ``ontology``), ``tie_bounds``, ``memory``,
+    ``jobs`` and ``drill_depth`` (what report.html's drill-down and the precision-recall
+    curve need, kept as the runs are scored: see :attr:`Comparison.drill_downs`; None:
+    nothing kept); and whether a run whose retrieved documents the qrels mostly do not
+    know (over ``unjudged_threshold``) is refused (unless ``allow_unjudged``).
     """
 
     relevance_level: int = 1
@@ -72,6 +74,7 @@ class ScoringSettings:
     tie_bounds: bool = True
     memory: int | None = None
     jobs: int | None = None
+    drill_depth: int | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "options", dict(self.options or {}))
@@ -91,6 +94,7 @@ class ScoringSettings:
             "tie_bounds": self.tie_bounds,
             "memory": self.memory,
             "jobs": self.jobs,
+            "drill_depth": self.drill_depth,
         }
 
     # the local options are a mapping in the API (evaluate's); their two keys are read here
@@ -262,6 +266,7 @@ def _record_provenance(comparison: Comparison, evaluations, strata) -> None:
     comparison.inputs = [known.get(spec) or input_record(*spec) for spec in files]
     results = [(run, e) for e, _ in evaluations for run in e.runs]
     comparison.run_inputs = {run.name: run.path for run, _ in results}
+    comparison.keep_drill_downs([run for run, _ in results])
     comparison.run_qrels = {run.name: e.qrels_path for run, e in results}
     comparison.unjudged = {
         run.name: None

@@ -26,6 +26,7 @@ from ..errors import TrecbenchError, UsageError
 from ..memory import Budget
 from ..trec_eval import compat as _compat
 from ..trec_eval import zscores as zscores_module
+from . import drill
 
 # the private names marked F401: other modules and tests use them from here (dask.py,
 # comparison.py, tests/test_blocks.py)
@@ -88,6 +89,7 @@ def evaluate(
     tie_bounds: bool = False,
     memory: int | None = None,
     jobs: int | None = None,
+    drill_depth: int | None = None,
     compat: str = _compat.DEFAULT,
     rel_format: str = "qrels",
     zscores=None,
@@ -107,7 +109,8 @@ def evaluate(
     ``measures``: names in any spelling (see :func:`trecbench.measures.parse_measure`) or
     trec_eval nicknames; None means the KPI preset. The other arguments are the fields of
     :class:`EvalSettings` (trec_eval's flags, ``compat="10.0"``, ``tie_bounds``,
-    ``memory``, ``jobs``, local measure ``options``); ``progress(label, done, total)`` is
+    ``memory``, ``jobs``, ``drill_depth``, local measure ``options``);
+    ``progress(label, done, total)`` is
     told how reading files (bytes) and scoring runs advance.
 
     A run file longer than a block of lines is read and scored in blocks of whole topics,
@@ -135,7 +138,7 @@ def evaluate(
         judged_only=judged_only, num_docs=num_docs, float32=float32, engine=engine,
         compat=compat, rel_format=rel_format, zscores=zscores, debug_level=debug_level,
         debug_query=debug_query, options=dict(options or {}), tie_bounds=tie_bounds,
-        memory=memory, jobs=jobs,
+        memory=memory, jobs=jobs, drill_depth=drill_depth,
     )  # fmt: skip
     if names is not None and run_names is not None:
         raise UsageError("give names or run_names (its older spelling), not both")
@@ -167,6 +170,7 @@ def _evaluate(qrels, runs, measures, settings: EvalSettings, run_names, progress
         )
         aliases = _aliases(measures, requested, settings.compat)
         plan = _Plan(ordered, engines, truth, settings, z_table, aliases)
+        plan.drill = drill.kept(plan)
         flagged = truth.flagged()
         if progress is not None:
             progress("scoring", 0, len(sources))
@@ -184,6 +188,8 @@ def _evaluate(qrels, runs, measures, settings: EvalSettings, run_names, progress
     )  # fmt: skip
     done = _scored(scoring, workers, progress, ahead)
     _collect(evaluation, done, len(sources), workers > 1, progress)
+    if plan.drill is not None:
+        drill.grade(evaluation.runs, truth.table)
     return evaluation
 
 

@@ -13,6 +13,7 @@ import numpy as np
 from .. import ranking, tiebounds
 from ..errors import NoOverlapError, TrecbenchError
 from ..measures import GEOMETRIC, NUM_Q, NUM_REL, RUNID, STRING, SUM
+from .drill import RECALL_LEVELS, DrillDown, joined
 from .judgments import Qrels
 from .plan import _Plan, _plan_topics, _TopicPlan
 from .results import Column, FlaggedTopic, RunResult, Unjudged
@@ -81,7 +82,19 @@ def _run_result(blocks: list[_Block], name, path, runid, plan: _Plan, tie_bounds
     )
     if tie_bounds:
         result.tie_bounds = _tie_bounds(result, scored, columns, plan, summarise)
+    if plan.drill is not None:
+        result.drill_down = _drill_down(blocks, name, path, runid, plan)
     return result, columns, flags
+
+
+def _drill_down(blocks: list[_Block], name, path, runid, plan: _Plan) -> DrillDown:
+    """The run's :class:`DrillDown` from what its blocks kept: the curve's means as the
+    run scored for iprec_at_recall alone would have them (its blocks assembled as any)."""
+    curves = plan.drill.curves
+    result, _, _ = _run_result([block.curve for block in blocks], name, path, runid, curves)
+    curve = [float(result.summary[level]) for level in RECALL_LEVELS]
+    documents = joined([block.top for block in blocks])  # graded by the caller: drill.grade
+    return DrillDown(plan.drill.depth, documents, curve)
 
 
 def _run_topics(blocks: list[_Block], run_qids: list[str], plan: _Plan, label) -> _TopicPlan:

@@ -160,6 +160,8 @@ class _Plan:
             if engines[measure] != META:
                 self.groups.setdefault(engines[measure], []).append(measure)
         self._evaluators: dict[str, Any] = {}
+        # what a report's drill-down keeps of each run (:func:`.drill.kept`; None: nothing)
+        self.drill = None
         # diversity qrels list a document once per subtopic: duplicates are ndeval's concern
         self.diversity_only = bool(self.groups) and all(
             m.definition.diversity for group in self.groups.values() for m in group

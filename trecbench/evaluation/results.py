@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -15,6 +15,9 @@ from .. import tiebounds
 from ..errors import UsageError
 from ..measures import GEOMETRIC, RUNID, STRING, SUMMARY_ONLY, Measure
 from .settings import EvalSettings
+
+if TYPE_CHECKING:
+    from .drill import DrillDown
 
 LABELS = ("asked", "display", "trec")
 
@@ -134,7 +137,9 @@ class RunResult:
     :class:`~trecbench.tiebounds.TieBounds` when asked for. With ``-D``, ``traces`` holds
     what trec_eval prints while it computes each topic (before the topic's lines). A run
     trec_eval stops in (exit 4) is ``complete=False``: its topics are those printed before
-    it stopped, and ``trailing`` what it printed of the topic it stopped at."""
+    it stopped, and ``trailing`` what it printed of the topic it stopped at.
+    ``drill_down``: what a report's drill-down shows of it, kept when asked
+    (:attr:`EvalSettings.drill_depth`)."""
 
     name: str
     path: str | None
@@ -149,6 +154,7 @@ class RunResult:
     traces: list[str] | None = None
     complete: bool = True
     trailing: str = ""
+    drill_down: DrillDown | None = None
 
     def __repr__(self) -> str:
         return f"RunResult(name={self.name!r}, runid={self.runid!r}, topics={len(self.qids)})"

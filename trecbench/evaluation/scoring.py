@@ -18,6 +18,7 @@ from ..measures import STRING, Measure
 from ..trec_eval import placeholder
 from ..trec_eval import zscores as zscores_module
 from ..trec_eval.prefs_files import PREFS_FORMATS
+from .drill import top_rows
 from .judgments import Qrels
 from .plan import _Plan, _plan_topics, _TopicPlan
 from .results import Column
@@ -188,6 +189,8 @@ class _Block:
     extremes: tuple[dict, dict] | None = None
     ties: bool = False
     tied_topics: int = 0
+    top: pa.Table | None = None
+    curve: _Block | None = None
 
 
 def _score_block(
@@ -230,6 +233,9 @@ def _score_block(
                 # no judged topic sorts before it: the run's first topic has only negative
                 # grades too, where trec_eval stops before printing anything
                 measured = []
+    if checks and plan.drill is not None:  # from this read: the report reads no run again
+        block.top = top_rows(table, order, _float32(plan), plan.drill.depth, stretches)
+        block.curve = _score_block(table, plan.drill.curves, whole=whole, checks=False)
     if not measured:
         return block
     block.qids = measured

@@ -39,7 +39,9 @@ class EvalSettings:
     to local measures (``maxontsim_formula``, ``ontology``). ``tie_bounds``: also compute
     the bounds over all orders of tied documents (:mod:`trecbench.tiebounds`);
     ``memory``: the budget in MiB (None: :mod:`trecbench.memory`'s default); ``jobs``:
-    worker processes (None: as many as help).
+    worker processes (None: as many as help). ``drill_depth``: also keep, for a report's
+    drill-down, each run's first ``drill_depth`` documents per topic and its
+    precision-recall curve (:mod:`trecbench.evaluation.drill`; None: nothing kept).
 
     Raises :class:`~trecbench.errors.UsageError` for a setting trec_eval or trecbench
     refuses, whatever the inputs.
@@ -61,6 +63,7 @@ class EvalSettings:
     tie_bounds: bool = False
     memory: int | None = None
     jobs: int | None = None
+    drill_depth: int | None = None
 
     def __post_init__(self) -> None:
         # the version's own name ("9.0.8" for "9"): what the outputs record
@@ -90,6 +93,10 @@ class EvalSettings:
         if self.max_docs is not None and self.max_docs < 1:
             # trec_eval would evaluate empty rankings, which pytrec_eval cannot (it crashes)
             raise UsageError(f"-M must be at least 1, got {self.max_docs}")
+        depth = self.drill_depth
+        whole = isinstance(depth, int) and not isinstance(depth, bool)
+        if depth is not None and not (whole and depth >= 0):
+            raise UsageError(f"drill_depth must be a whole number from 0, not {depth!r}")
         taken = sorted(set(self.options) & set(_FLAGS))
         if taken:
             raise UsageError(

@@ -1,9 +1,11 @@
 """The drill-down's documents: each run's top documents per topic in trecbench's ranking,
 with their grades, and the runs' interpolated precision at the 11 recall levels.
 
-The run files are read again here (the comparison kept only per-topic values); a file
-whose sha256 is not the one recorded when it was scored is refused, so that a page never
-shows documents of another file than the numbers it prints.
+What the runs' scoring kept (:mod:`trecbench.evaluation.drill`) is shown as it is
+(:func:`from_kept`). Runs given as tables, and a comparison scored without keeping it, are
+ranked here (:func:`drill_down`): a file is then read again, and one whose sha256 is not
+the one recorded when it was scored is refused, so that a page never shows documents of
+another file than the numbers it prints.
 """
 
 from __future__ import annotations
@@ -15,10 +17,9 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .. import arrow, ranking
+from .. import ranking
 from ..errors import InputError, UsageError
-
-RECALL_LEVELS = [f"iprec_at_recall_{level / 10:.2f}" for level in range(11)]
+from ..evaluation.drill import RECALL_LEVELS, graded, last_grades
 
 
 def _check_unchanged(path: str, recorded: Mapping | None) -> None:
@@ -55,7 +56,7 @@ def drill_down(
     them): each run read, ranked, used and let go in turn, so that one run's table is in
     memory at a time, not every run's (5 runs of 500,000 lines: the page's peak 70 MB lower)."""
     _check_depth(depth)
-    grades = _last_grades(qrels)
+    grades = last_grades(qrels)
     topics: dict[str, dict] = {}
     curves: dict[str, list[float]] = {}
     for run, source in runs.items():
@@ -71,7 +72,7 @@ def top_documents(ranked: Mapping[str, pa.Table], qrels: pa.Table, depth: int) -
     documents of each topic, with their grade in the qrels (None: unjudged; a document
     judged twice: its last grade)."""
     _check_depth(depth)
-    grades = _last_grades(qrels)
+    grades = last_grades(qrels)
     topics: dict[str, dict] = {}
     for run, table in ranked.items():
         _add_top_documents(topics, run, table, grades, depth)
@@ -89,20 +90,35 @@ def _add_top_documents(topics: dict, run: str, table: pa.Table, grades: pa.Table
     """Add ``run``'s first ``depth`` documents per topic to ``topics`` (see
     :func:`top_documents`)."""
     top = table.filter(pc.less_equal(table.column("rank"), depth))
-    graded = _graded(top.select(["qid", "docno", "score"]), grades)
+    _add_graded(topics, run, graded(top.select(["qid", "docno", "score"]), grades))
+
+
+def from_kept(kept: Mapping[str, object], depth: int) -> tuple[dict, dict]:
+    """``(top_documents, precision_recall)`` as :func:`drill_down` gives them, from what
+    each run's scoring kept (``{run: DrillDown}`` of ``depth`` documents per topic)."""
+    _check_depth(depth)
+    topics: dict[str, dict] = {}
+    for run, drill in kept.items():
+        _add_graded(topics, run, drill.documents)
+    return topics, {run: drill.precision_recall for run, drill in kept.items()}
+
+
+def _add_graded(topics: dict, run: str, rows: pa.Table) -> None:
+    """Add ``run``'s documents (``rows``: qid, docno, score, rel; ranked, topics in order)
+    to ``topics`` (see :func:`top_documents`)."""
     documents = list(
         map(
             list,
             zip(
-                map(str, graded.column("docno").to_pylist()),
-                map(float, graded.column("score").to_pylist()),
-                graded.column("rel").to_pylist(),
+                map(str, rows.column("docno").to_pylist()),
+                map(float, rows.column("score").to_pylist()),
+                rows.column("rel").to_pylist(),
                 strict=True,
             ),
         )
     )
     # one Python step per topic, not per document
-    qids = graded.column("qid")
+    qids = rows.column("qid")
     starts = ranking.topic_starts(qids)
     heads = ranking.take_rows(qids, starts).to_pylist()
     for qid, (start, end) in zip(heads, spans(starts, len(documents)), strict=True):
@@ -114,36 +130,6 @@ def spans(starts: np.ndarray, total: int) -> list[tuple[int, int]]:
     and the number of rows."""
     bounds = np.append(starts, total).tolist()
     return list(zip(bounds[:-1], bounds[1:], strict=True))
-
-
-_KEYS = ["qid", "docno"]
-
-
-def _last_grades(qrels: pa.Table) -> pa.Table:
-    """``qid, docno, rel``: one row per judged document, its last grade in the qrels."""
-    keyed = pa.table(
-        {
-            **{key: pc.cast(qrels.column(key), pa.large_string()) for key in _KEYS},
-            "row": arrow.array(np.arange(qrels.num_rows, dtype=np.int64)),
-        }
-    )
-    last = keyed.group_by(_KEYS, use_threads=False).aggregate([("row", "max")])
-    rows = last.column("row_max").combine_chunks()
-    return last.select(_KEYS).append_column("rel", qrels.column("rel").take(rows))
-
-
-def _graded(top: pa.Table, grades: pa.Table) -> pa.Table:
-    """``top`` (qid, docno, score) with each document's ``rel`` (null: unjudged), in
-    ``top``'s order."""
-    keyed = pa.table(
-        {
-            **{key: pc.cast(top.column(key), pa.large_string()) for key in _KEYS},
-            "score": top.column("score"),
-            "position": arrow.array(np.arange(top.num_rows, dtype=np.int64)),
-        }
-    )
-    joined = keyed.join(grades, _KEYS, join_type="left outer", use_threads=False)
-    return joined.sort_by("position")
 
 
 def precision_recall(qrels: pa.Table, ranked: Mapping[str, pa.Table], options) -> dict:

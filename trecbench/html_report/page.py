@@ -179,38 +179,51 @@ def comparison_html(
     depth: int = DEPTH,
     title: str = "trecbench comparison",
     preamble: str | None = None,
+    kept=None,
 ) -> str:
     """The page of ``comparison`` (a :class:`~trecbench.comparison.Comparison`); with
     ``runs`` ({run: path or table}) and ``qrels`` (a path or table), the drill-down shows
-    each run's top ``depth`` documents per topic and the precision-recall curves.
-    ``preamble``: text shown first (benchmark's R-task tables)."""
+    each run's top ``depth`` documents per topic and the precision-recall curves: those
+    the runs' scoring ``kept`` ({run: :class:`~trecbench.evaluation.drill.DrillDown`} of
+    ``depth`` documents), else read and ranked here. ``preamble``: text shown first
+    (benchmark's R-task tables)."""
     jinja2 = require("jinja2", "the HTML report")
     require("bokeh", "the HTML report")
     # half a million small lists and dicts on 5,000 topics: see trecbench.collector
     with paused():
-        return _page(jinja2, comparison, runs, qrels, depth, title, preamble)
+        drill = _drill_down(comparison, runs, qrels, depth, kept)
+        return _page(jinja2, comparison, drill, depth, title, preamble)
 
 
-def _page(jinja2, comparison, runs, qrels, depth: int, title: str, preamble) -> str:
-    from bokeh.resources import Resources
-
+def _drill_down(comparison, runs, qrels, depth: int, kept) -> tuple[dict, dict | None]:
+    """``(documents, curves)`` of the page (see :func:`comparison_html`)."""
     from ..inputs.streams import rereadable
     from . import documents
 
-    values = _topic_values(comparison)
-    docs, curves = {}, None
+    if not (runs and qrels is not None and depth > 0):
+        return {}, None
+    if kept is not None:  # as the runs were scored: from standard input or a pipe too
+        return documents.from_kept(kept, depth)
     # a run read from standard input cannot be read again: the page has no drill-down
-    if runs and qrels is not None and depth > 0 and rereadable(runs.values()):
-        from ..inputs import load_qrels
+    if not rereadable(runs.values()):
+        return {}, None
+    from ..inputs import load_qrels
 
-        judged = load_qrels(qrels).table
-        records = {item["path"]: item for item in comparison.inputs or []}
-        options = {
-            k: v
-            for k, v in (comparison.evaluation or {}).items()
-            if k in ("relevance_level", "max_docs", "judged_only")
-        }
-        docs, curves = documents.drill_down(runs, records, judged, depth, options)
+    judged = load_qrels(qrels).table
+    records = {item["path"]: item for item in comparison.inputs or []}
+    options = {
+        k: v
+        for k, v in (comparison.evaluation or {}).items()
+        if k in ("relevance_level", "max_docs", "judged_only")
+    }
+    return documents.drill_down(runs, records, judged, depth, options)
+
+
+def _page(jinja2, comparison, drill: tuple, depth: int, title: str, preamble) -> str:
+    from bokeh.resources import Resources
+
+    values = _topic_values(comparison)
+    docs, curves = drill
     script, divs = _figures(comparison, values, curves)
     data = {
         "runs": comparison.runs,

@@ -1,0 +1,171 @@
+"""Inputs are read once: report.html's drill-down (each run's top documents per topic and
+precision-recall curve) and ``compare --plots``' curve come from the pass that scores the
+runs (trecbench.evaluation.drill), not from reading and ranking the files again. What is
+kept equals what ranking the files again gives, whole runs and runs in blocks alike."""
+
+from __future__ import annotations
+
+import builtins
+import collections
+import os
+from pathlib import Path
+
+import pytest
+from conftest import ROOT
+from random_cases import random_case
+
+from trecbench import evaluate, memory
+from trecbench.cli import run
+from trecbench.errors import UsageError
+from trecbench.evaluation import EvalSettings
+from trecbench.inputs import blocks as run_blocks
+from trecbench.inputs import streams
+
+QRELS = str(ROOT / "qrels" / "hpo-demo.qrels")
+RUNS = [str(ROOT / "runs" / f"{name}.run") for name in ("tfidf-word", "tfidf-char")]
+
+
+@pytest.fixture
+def opened(monkeypatch):
+    """Counts, per file name, the files opened (any way Python opens them) and the
+    :class:`~trecbench.inputs.streams.Source` s made (a file's content read)."""
+    opens, sources = collections.Counter(), collections.Counter()
+    real_open, real_init = builtins.open, streams.Source.__init__
+
+    def counting_open(file, *args, **kwargs):
+        if isinstance(file, (str, os.PathLike)):
+            opens[os.path.basename(os.fspath(file))] += 1
+        return real_open(file, *args, **kwargs)
+
+    def counting_init(self, path, *args, **kwargs):
+        sources[os.path.basename(os.fspath(path))] += 1
+        real_init(self, path, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "open", counting_open)
+    monkeypatch.setattr(streams.Source, "__init__", counting_init)
+    return opens, sources
+
+
+def _counts(opened, args) -> tuple[dict, dict]:
+    opens, sources = opened
+    opens.clear()
+    sources.clear()
+    assert run(args) == 0
+    names = [os.path.basename(path) for path in [QRELS, *RUNS]]
+    return {name: opens[name] for name in names}, {name: sources[name] for name in names}
+
+
+def test_compare_report_and_plots_open_each_input_as_scoring_alone_does(opened, tmp_path):
+    pytest.importorskip("bokeh")
+    pytest.importorskip("matplotlib")
+    scoring = _counts(opened, ["compare", QRELS, *RUNS, "-m", "P@5", "--quiet"])
+    out = tmp_path / "out"
+    args = ["compare", QRELS, *RUNS, "-m", "P@5", "--quiet", "-o", str(out), "--plots"]
+    written = _counts(opened, args)
+    assert (out / "report.html").exists() and (out / "precision_recall.svg").exists()
+    assert written == scoring  # was 3 times as many for each run: curves, drill-down
+    assert set(written[1].values()) == {1}  # each file's content read once
+
+
+def test_score_html_opens_each_input_as_score_alone_does(opened, tmp_path, capsys):
+    pytest.importorskip("bokeh")
+    scoring = _counts(opened, ["score", "-m", "P.5", QRELS, *RUNS])
+    page = tmp_path / "page.html"
+    assert _counts(opened, ["score", "-m", "P.5", QRELS, *RUNS, "--html", str(page)]) == scoring
+    assert "report-data" in page.read_text()
+    capsys.readouterr()
+
+
+@pytest.fixture
+def case_files(tmp_path):
+    """Seeded runs (float32 ties, scattered topics, topics only one file has) and qrels."""
+    files = []
+    for seed in (3, 11, 17):
+        qrels_text, run_text = random_case(seed, n_topics=5, score_style="float32_ties")
+        qrels, run_file = tmp_path / f"{seed}.qrels", tmp_path / f"{seed}.run"
+        qrels.write_text(qrels_text)
+        run_file.write_text(run_text)
+        files.append((str(qrels), str(run_file)))
+    return files
+
+
+OPTIONS = [{}, {"max_docs": 3, "judged_only": True}, {"relevance_level": 2}]
+
+
+@pytest.mark.parametrize("blocks", [False, True])
+@pytest.mark.parametrize("options", OPTIONS)
+def test_what_scoring_keeps_is_what_ranking_the_file_again_gives(
+    case_files, options, blocks, monkeypatch
+):
+    from trecbench.html_report import documents
+
+    if blocks:  # blocks of a few lines: the kept parts of many blocks joined
+        monkeypatch.setattr(memory, "BLOCK_LINES", 7)
+        monkeypatch.setattr(memory, "READ_BYTES", 300)
+        monkeypatch.setattr(run_blocks, "READ_BYTES", 300)
+    for qrels, run_file in case_files:
+        result = evaluate(qrels, [run_file], ["P.5"], drill_depth=4, **options).runs[0]
+        kept = documents.from_kept({"r": result.drill_down}, 4)
+        again = documents.drill_down({"r": run_file}, {}, _qrels_table(qrels), 4, options)
+        assert repr(kept) == repr(again)  # exact floats; a NaN mean too
+        assert list(kept[0]) == list(again[0])  # the topics' order, as the page's JSON has it
+
+
+def _qrels_table(path):
+    from trecbench.inputs import load_qrels
+
+    return load_qrels(path).table
+
+
+def test_nothing_is_kept_unless_asked_and_a_depth_is_a_whole_number():
+    result = evaluate(QRELS, RUNS[0], ["P.5"]).runs[0]
+    assert result.drill_down is None
+    empty = evaluate(QRELS, RUNS[0], ["P.5"], drill_depth=0).runs[0].drill_down
+    assert empty.documents.num_rows == 0 and len(empty.precision_recall) == 11
+    for depth in (-1, True, 2.0):
+        with pytest.raises(UsageError, match="drill_depth"):
+            EvalSettings(drill_depth=depth)
+
+
+def test_the_kept_documents_are_bounded_by_the_depth():
+    result = evaluate(QRELS, RUNS[0], ["P.5"], drill_depth=3).runs[0]
+    documents = result.drill_down.documents
+    per_topic = collections.Counter(documents.column("qid").to_pylist())
+    assert max(per_topic.values()) == 3
+    assert documents.column_names == ["qid", "docno", "score", "rel"]
+
+
+DATA_TAG = '<script type="application/json" id="report-data">'
+
+
+def _page_data(page: str) -> dict:
+    import json
+
+    start = page.index(DATA_TAG) + len(DATA_TAG)
+    return json.loads(page[start : page.index("</script>", start)])
+
+
+def test_a_run_from_a_pipe_has_its_drill_down_and_curve_as_from_a_file(tmp_path):
+    # the pipe's run was read once, to be scored: the page and the figures use that read
+    import threading
+
+    pytest.importorskip("bokeh")
+    pytest.importorskip("matplotlib")
+    fifo = tmp_path / "pipe" / os.path.basename(RUNS[0])  # the same run name
+    fifo.parent.mkdir()
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=lambda: fifo.write_bytes(Path(RUNS[0]).read_bytes()))
+    writer.start()
+    args = ["compare", QRELS, "-m", "P@5", "--quiet", "--plots"]
+    assert run([*args, str(fifo), RUNS[1], "-o", str(tmp_path / "pipe-out")]) == 0
+    writer.join()
+    assert run([*args, *RUNS, "-o", str(tmp_path / "file-out")]) == 0
+    piped, filed = (
+        _page_data((tmp_path / out / "report.html").read_text()) for out in ("pipe-out", "file-out")
+    )
+    assert piped["documents"] and piped["documents"] == filed["documents"]
+    assert piped["depth"] == filed["depth"] == 20
+    curves = [
+        (tmp_path / out / "precision_recall.svg").exists() for out in ("pipe-out", "file-out")
+    ]
+    assert curves == [True, True]

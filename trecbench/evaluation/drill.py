@@ -1,0 +1,126 @@
+"""What a report's drill-down needs of each run, kept from the one pass that scores it
+(inputs are read once): each topic's first documents in trecbench's ranking with their
+grades, and the run's interpolated precision at the 11 recall levels.
+
+:attr:`EvalSettings.drill_depth <trecbench.evaluation.settings.EvalSettings>` asks for it;
+:mod:`.scoring` keeps each block's first documents (:func:`top_rows`) and scores the
+curve's measure on the block (:func:`kept`'s plan), :mod:`.assembly` joins the blocks into a
+run's :class:`DrillDown`. Only ``depth`` documents per topic are kept, never the ranking.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from .. import arrow, ranking
+from ..trec_eval import compat
+from .plan import _measures, _Plan
+from .settings import EvalSettings
+
+RECALL_LEVELS = [f"iprec_at_recall_{level / 10:.2f}" for level in range(11)]
+_KEYS = ["qid", "docno"]
+
+
+@dataclass(frozen=True)
+class DrillDown:
+    """One run's part of a report's drill-down. ``documents``: qid, docno, score, rel
+    (null: unjudged; a document judged twice: its last grade), each topic's first
+    ``depth`` documents of every topic the run has, topics byte-wise, documents ranked;
+    ``precision_recall``: trec_eval's iprec_at_recall means at recall 0.0, 0.1, ..., 1.0
+    (with the call's -l, -M and -J; None where they were not computed)."""
+
+    depth: int
+    documents: pa.Table
+    precision_recall: list[float] | None
+
+
+@dataclass(frozen=True)
+class DrillPlan:
+    """What scoring keeps for the drill-down: ``depth`` documents per topic, and the
+    curve's measure scored by ``curves`` (a :class:`~trecbench.evaluation.plan._Plan`)."""
+
+    depth: int
+    curves: _Plan
+
+
+def kept(plan: _Plan) -> DrillPlan | None:
+    """The :class:`DrillPlan` of ``plan`` (asked for by its ``drill_depth``): the curve
+    scored with its judgments, -l, -M and -J, trec_eval 9.0.8 otherwise, as
+    ``evaluate(..., ["iprec_at_recall"])`` with those three would. None where nothing is
+    asked or the judgments are not 9.0.8's qrels (-R, compat 10.0: another reading)."""
+    settings = plan.settings
+    default = compat.get(compat.DEFAULT).version
+    if settings.drill_depth is None or settings.rel_format != "qrels" or settings.compat != default:
+        return None
+    own = EvalSettings(
+        relevance_level=settings.relevance_level,
+        max_docs=settings.max_docs,
+        judged_only=settings.judged_only,
+    )
+    _, ordered, engines = _measures(["iprec_at_recall"], own)
+    curves = _Plan(ordered, engines, plan.truth, own, None)
+    return DrillPlan(settings.drill_depth, curves)
+
+
+def top_rows(table: pa.Table, order, float32: bool, depth: int, stretches=None) -> pa.Table:
+    """qid, docno, rank, score: the first ``depth`` documents of each topic of ``table``
+    (whole topics), ranked as :func:`trecbench.fusion.ranked_table` ranks a run (float32
+    scores: ``order``, the scoring's, is reused when it compared scores so)."""
+    if not float32:
+        order = ranking.order_run(table, stretches=stretches)
+    # no more than the rows: a depth up to LONG_MAX is allowed
+    ranked = ranking.RankedRun(table, order, order.qids.to_pylist(), min(depth, table.num_rows))
+    return ranked.table().select(["qid", "docno", "rank", "score"])
+
+
+def joined(parts: list[pa.Table]) -> pa.Table:
+    """The blocks' :func:`top_rows` as one table of a run (qid, docno, score; topics
+    byte-wise, as the run ranked whole has them; a stable sort keeps each topic's
+    ranking), not yet graded (:func:`grade`)."""
+    top = parts[0] if len(parts) == 1 else pa.concat_tables(parts, promote_options="permissive")
+    if len(parts) > 1:
+        top = top.take(pc.sort_indices(top, [("qid", "ascending")]))
+    return top.select(["qid", "docno", "score"])
+
+
+def grade(runs, qrels: pa.Table) -> None:
+    """Give each run's kept documents (``runs``: RunResults) their grade in ``qrels``:
+    in the process that called the evaluation, once its runs are in (a worker process
+    would pay Arrow's join set-up again for it)."""
+    grades = None
+    for run in runs:
+        if run.drill_down is not None:
+            grades = last_grades(qrels) if grades is None else grades
+            documents = graded(run.drill_down.documents, grades)
+            run.drill_down = replace(run.drill_down, documents=documents)
+
+
+def last_grades(qrels: pa.Table) -> pa.Table:
+    """``qid, docno, rel``: one row per judged document, its last grade in the qrels."""
+    keyed = pa.table(
+        {
+            **{key: pc.cast(qrels.column(key), pa.large_string()) for key in _KEYS},
+            "row": arrow.array(np.arange(qrels.num_rows, dtype=np.int64)),
+        }
+    )
+    last = keyed.group_by(_KEYS, use_threads=False).aggregate([("row", "max")])
+    rows = last.column("row_max").combine_chunks()
+    return last.select(_KEYS).append_column("rel", qrels.column("rel").take(rows))
+
+
+def graded(top: pa.Table, grades: pa.Table) -> pa.Table:
+    """``top`` (qid, docno, score) with each document's ``rel`` (null: unjudged), in
+    ``top``'s order."""
+    keyed = pa.table(
+        {
+            **{key: pc.cast(top.column(key), pa.large_string()) for key in _KEYS},
+            "score": top.column("score"),
+            "position": arrow.array(np.arange(top.num_rows, dtype=np.int64)),
+        }
+    )
+    joined_rows = keyed.join(grades, _KEYS, join_type="left outer", use_threads=False)
+    return joined_rows.sort_by("position").drop_columns(["position"])
