@@ -12,6 +12,7 @@ import hashlib
 import json
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -46,10 +47,22 @@ def score(argv: list[str], monkeypatch, stdin: str | None = None) -> tuple[bytes
 
 @pytest.mark.parametrize("name", sorted(n for n, case in CASES.items() if not case["isolate"]))
 def test_score_matches_trec_eval(name, monkeypatch):
+    from trecbench.errors import ParameterDomainWarning
+
     case = CASES[name]
-    stdout, code = score(case["trecbench_argv"], monkeypatch, case.get("stdin"))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        stdout, code = score(case["trecbench_argv"], monkeypatch, case.get("stdin"))
     expected = (FIXTURES / case["stdout"]).read_bytes()
     assert (code, stdout.decode()) == (case["exit_code"], expected.decode())
+    # a parameter outside its measure's meaning is computed as trec_eval does, and said
+    said = sorted(str(w.message).split("'")[1] for w in caught)
+    assert all(issubclass(w.category, ParameterDomainWarning) for w in caught), said
+    assert said == OUT_OF_DOMAIN.get(name, [])
+
+
+# the cases whose measures take a parameter outside its meaning: their warnings
+OUT_OF_DOMAIN = {"mixed__negative_cutoffs": ["Rprec_mult.0.2,-1,1", "iprec_at_recall.-0.5,0.5"]}
 
 
 ISOLATED = sorted(n for n, case in CASES.items() if case["isolate"])
