@@ -333,8 +333,12 @@ def test_a_closed_port_fails_at_once():
 
 
 def test_a_scheduler_passes_the_check():
-    cluster = distributed.LocalCluster(
-        n_workers=0, processes=False, protocol="tcp://", dashboard_address=None
+    cluster = distributed.LocalCluster(  # HTTP server on a free port, as dask_cluster's
+        n_workers=0,
+        processes=False,
+        protocol="tcp://",
+        dashboard_address="127.0.0.1:0",
+        scheduler_kwargs={"dashboard": False},
     )
     try:
         with tbdask.connect(cluster.scheduler_address) as connected:
