@@ -200,6 +200,7 @@ def _score_block(
     whole: str | None = None,
     checks: bool = True,
     stretches: tuple | None = None,
+    order: ranking.RunOrder | None = None,
 ) -> _Block:
     """A :class:`_Block` of ``table``, a run or any part of one that holds whole topics;
     the run's errors are decided over all its blocks, in trec_eval's order
@@ -212,9 +213,11 @@ def _score_block(
     run (trec_eval 9.0.8's reading, :func:`_read_whole`) cannot know where that is: every
     topic an engine may be given wherever it comes is measured
     (:meth:`Qrels.measurable`). ``stretches``: where the table's topics start and their
-    qids, when known (:class:`trecbench.inputs.blocks.Block`)."""
+    qids, when known (:class:`trecbench.inputs.blocks.Block`); ``order``: the table's
+    :func:`~trecbench.ranking.order_run` at this plan's precision, when already made."""
     truth, settings = plan.truth, plan.settings
-    order = ranking.order_run(table, float32=_float32(plan), stretches=stretches)
+    if order is None:
+        order = ranking.order_run(table, float32=_float32(plan), stretches=stretches)
     run_qids = order.qids.to_pylist()
     lead, placeholders = None, []
     if whole is not None:
@@ -235,7 +238,12 @@ def _score_block(
                 measured = []
     if checks and plan.drill is not None:  # from this read: the report reads no run again
         block.top = top_rows(table, order, _float32(plan), plan.drill.depth, stretches)
-        block.curve = _score_block(table, plan.drill.curves, whole=whole, checks=False)
+        curves = plan.drill.curves  # ranked once when both compare scores alike
+        same = _float32(curves) == _float32(plan)
+        block.curve = _score_block(
+            table, curves, whole=whole, checks=False, stretches=stretches,
+            order=order if same else None,
+        )  # fmt: skip
     if not measured:
         return block
     block.qids = measured
