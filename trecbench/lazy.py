@@ -25,7 +25,7 @@ def lazy_exports(
         namespace[name] = value  # looked up once
         return value
 
-    def __dir__() -> list[str]:
-        return sorted({*namespace, *homes})
+    def __dir__() -> list[str]:  # the public names and the module's dunders, no helper
+        return sorted({*homes, *(name for name in namespace if name.startswith("__"))})
 
     return __getattr__, __dir__

@@ -31,11 +31,11 @@ class DrillDown:
     (null: unjudged; a document judged twice: its last grade), each topic's first
     ``depth`` documents of every topic the run has, topics byte-wise, documents ranked;
     ``precision_recall``: trec_eval's iprec_at_recall means at recall 0.0, 0.1, ..., 1.0
-    (with the call's -l, -M and -J; None where they were not computed)."""
+    (with the call's -l, -M and -J)."""
 
     depth: int
     documents: pa.Table
-    precision_recall: list[float] | None
+    precision_recall: list[float]
 
 
 @dataclass(frozen=True)
