@@ -145,3 +145,27 @@ def test_the_p_value_bound_is_where_scipys_randomised_test_first_gets_below_alph
         ).pvalue  # no seed: only the draw of no flip at all (odds 2^-30) would change it
         assert p == pytest.approx(1 / (samples + 1))
         assert (p < alpha) == (samples >= fewest)
+
+
+@pytest.mark.parametrize(
+    ("command", "options"),
+    [
+        ("compare", ["-m", "P@5", "--confidence", "0.9999999999999"]),
+        ("agree", ["-m", "P@5", "--test", "bootstrap", "--alpha", "0.0000000000001"]),
+    ],
+)
+def test_a_level_that_rounds_to_zero_is_refused_in_one_line(capsys, command, options):
+    # it divided 2/alpha by zero: an internal error (exit 70)
+    code, out, err = _call(capsys, command, QRELS, *RUNS, *options)
+    assert (code, out) == (ExitCode.USAGE, "")
+    assert "is 0 at 12 decimal places: no number of resamples reaches it" in err
+    assert err.count("\n") == 1
+
+
+def test_bootstrap_ci_refuses_before_it_draws(monkeypatch):
+    def drawn(*args, **kwargs):
+        raise AssertionError("resamples drawn before the count was checked")
+
+    monkeypatch.setattr(stats, "bootstrap_means", drawn)
+    with pytest.raises(TooFewSamplesError):
+        stats.bootstrap_ci(np.arange(5.0), samples=39)

@@ -62,6 +62,11 @@ def refuse_too_few(samples, alpha: float, *, interval: bool, test: str | None = 
     if not isinstance(samples, numbers.Integral) or isinstance(samples, bool) or samples < 1:
         raise UsageError(f"samples must be a positive integer, not {samples!r}")
     level = float(_exact(alpha))
+    if level <= 0:  # no count of resamples reaches it (and 2/alpha would divide by 0)
+        raise UsageError(
+            f"alpha (1 - confidence) = {alpha!r} is 0 at 12 decimal places: no number of "
+            "resamples reaches it (a confidence of at most 1 - 1e-12)"
+        )
     if interval and samples < interval_samples(alpha):
         raise TooFewSamplesError(
             f"{samples:,} resamples are too few for a {(1 - level) * 100:g}% percentile "
