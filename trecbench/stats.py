@@ -224,6 +224,9 @@ def bootstrap_ci(
     values, samples: int = 10_000, confidence: float = 0.95, seed: int = 0
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Mean and bootstrap percentile interval per column: ``(mean, low, high)``."""
+    if not 0 < confidence < 1:
+        raise ValueError("confidence must be between 0 and 1")
+    refuse_too_few(samples, 1 - confidence, interval=True)  # before drawing them
     matrix = as_matrix(values)
     low, high = percentile_interval(bootstrap_means(matrix, samples, seed), confidence)
     return matrix.mean(axis=0), low, high
