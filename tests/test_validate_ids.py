@@ -192,3 +192,10 @@ def test_score_warns_about_such_an_id_in_one_line(tmp_path, capsys):
     assert all(line.startswith("trecbench: warning: ") for line in err)
     assert any(line.endswith("run topics are not in the qrels (ignored, also with -c): x\\ny")
                for line in err)  # fmt: skip
+
+
+def test_a_field_end_is_named_before_a_milder_character_that_comes_first(tmp_path):
+    docno = "d\u2028x\n"  # an invisible line separator first, then a line feed
+    rows = [{"qid": "q1", "docno": docno, "score": 1.0, "tag": "t"}]
+    [(_, _, _, message)] = _r31(validate_run(_jsonl(tmp_path, rows)))
+    assert message.startswith(f"docno {docno!r} holds a line feed")

@@ -45,9 +45,11 @@ _FIELD_ENDS = {
 
 
 def hostile_id(what: str, text: str) -> str:
-    """R31's message for the id ``text`` (field ``what``): its first bad character and
-    why it is bad. The id is shown as Python's ``repr`` (one line, every character seen)."""
-    char = _HOSTILE_CHAR.search(text).group()
+    """R31's message for the id ``text`` (field ``what``): its first character where a
+    field of TREC text ends, else its first other bad character, and why it is bad. The id
+    is shown as Python's ``repr`` (one line, every character seen)."""
+    ends = (c for c in text if c in _FIELD_ENDS)  # what no TREC file can hold, named first
+    char = next(ends, None) or _HOSTILE_CHAR.search(text).group()
     shown = repr(text[:40]) + ("..." if len(text) > 40 else "")
     if char in _FIELD_ENDS:
         return (

@@ -18,11 +18,12 @@ DEFAULT_LIMIT = 1000  # findings kept per check and file; totals are always coun
 
 
 def without_line_breaks(message: str) -> str:
-    """``message`` as one line of a report. Only an id of a table (JSONL, Parquet, a
-    DataFrame: R31) can put a line break in one; then its LF, CR and every ``%`` become
-    ``%XX``, reversibly (:func:`urllib.parse.unquote` gives the message back). Any other
-    message is left as it is: ids print as they are (the CLI's ``one_line``, for error
-    messages, escapes every control character instead, readably but not reversibly)."""
+    """``message`` as one line of a report. Only a message quoting an id of a table
+    (JSONL, Parquet, a DataFrame) as it is can hold a line break (R31's own shows the id
+    with ``repr``); in such a message LF, CR and every ``%`` become ``%XX``, so that
+    :func:`urllib.parse.unquote` gives it back. A message without a line break is left
+    as it is: ids print as they are (the CLI's ``one_line``, for error messages, escapes
+    every control character instead, readably but not reversibly)."""
     if "\n" not in message and "\r" not in message:
         return message
     return message.replace("%", "%25").replace("\n", "%0A").replace("\r", "%0D")
