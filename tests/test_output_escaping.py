@@ -181,3 +181,19 @@ def test_distinct_ids_stay_distinct_in_every_format(qids, tag):
     assert [row[1] for row in rows[1:-1]] == ordered and rows[-1][1] == "all"
     document = json.loads(trec_format.render_json(evaluation))["runs"][0]
     assert (list(document["per_query"]), document["runid"]) == (ordered, tag)
+
+
+def test_similarity_and_pool_tables_escape_run_names_and_qids(capsys, hostile, monkeypatch):
+    # they printed a name's newline raw: the row broke in two
+    monkeypatch.chdir(hostile)
+    name = "fake\nP_1 all 1.0"
+    code = run(["similarity", "-q", "plain.run", f"{name}.run"])
+    out = capsys.readouterr().out.splitlines()
+    assert code == 0
+    assert len(out) == 1 + len(HOSTILE) + 1  # the header, each topic, all
+    # columns stand two blanks or more apart; the name keeps its one blank
+    assert all(unquote(re.split(" {2,}", line)[1]) == name for line in out[1:])
+    code = run(["pool", "plain.run", f"{name}.run", "-o", "pool.txt"])
+    out = capsys.readouterr().out.splitlines()
+    assert code == 0
+    assert [unquote(re.split(" {2,}", line)[0]) for line in out[1:3]] == ["plain", name]

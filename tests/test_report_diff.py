@@ -137,3 +137,14 @@ def test_bad_input_exits_2_in_one_line(reports, tmp_path, capsys, bad):
     assert run(["diff", a, str(other)]) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err.count("\n") == 1
+
+
+def test_a_run_named_with_a_line_break_stays_on_its_line(reports, tmp_path, capsys):
+    # the value line printed the name's newline raw: one difference on two lines
+    hostile = tmp_path / "tfidf\nword.run"
+    shutil.copy(RUN, hostile)
+    a, b = reports("a", runs=(str(hostile),)), reports("b", "-l", "2", runs=(str(hostile),))
+    code, out = _diff(capsys, a, b)
+    assert code == 1
+    value = "value: tfidf%0Aword MAP@100 0.2329 -> 0.0000"
+    assert any(line.startswith(value) for line in out.splitlines())

@@ -1,10 +1,15 @@
-"""Similarity and pool results as the terminal tables and JSON of their commands."""
+"""Similarity and pool results as the terminal tables and JSON of their commands.
+
+Run names and qids come from the inputs: in the tables and lines they are escaped
+reversibly (:func:`~trecbench.renderers.trec_format.escape_text`), as ``score`` escapes
+them, so that none can break a row; JSON holds them as they are."""
 
 from __future__ import annotations
 
 import json
 
 from ..renderers.text_tables import aligned
+from ..renderers.trec_format import escape_text
 from .pool import Pool
 from .reportdiff import ReportDiff
 from .similarity import STATISTICS, Similarity
@@ -34,10 +39,12 @@ def similarity_text(result: Similarity, output_format: str, per_topic: bool = Fa
             for t, qid in enumerate(pair.qids):
                 values = [pair.values[name][t] for name in STATISTICS]
                 numbers = [_number(None if v != v else float(v)) for v in values]
-                rows.append([pair.run_a, pair.run_b, qid, *numbers, str(pair.shared[t])])
+                row = [pair.run_a, pair.run_b, qid]
+                rows.append([*map(escape_text, row), *numbers, str(pair.shared[t])])
         mean = pair.mean()
         numbers = [_number(mean[name]) for name in STATISTICS]
-        rows.append([pair.run_a, pair.run_b, "all", *numbers, str(int(pair.shared.sum()))])
+        names = [escape_text(pair.run_a), escape_text(pair.run_b)]
+        rows.append([*names, "all", *numbers, str(int(pair.shared.sum()))])
     return _table(header, rows)
 
 
@@ -50,7 +57,7 @@ def pool_text(result: Pool, output_format: str) -> str:
         header += ["judged", "relevant_only"]
     rows = []
     for c in result.contributions:
-        row = [c.run, str(c.pooled), str(c.unique)]
+        row = [escape_text(c.run), str(c.pooled), str(c.unique)]
         if result.with_qrels:
             row += [str(c.judged), str(c.relevant_only)]
         rows.append(row)
@@ -83,10 +90,12 @@ def diff_text(result: ReportDiff, output_format: str) -> str:
         )
     lines += _pairs("measure spelling", result.spellings)
     if result.runs is not None:
-        lines.append(f"runs: {', '.join(result.runs[0])} -> {', '.join(result.runs[1])}")
+        before, after = (", ".join(map(escape_text, runs)) for runs in result.runs)
+        lines.append(f"runs: {before} -> {after}")
     for change in result.values:
-        moved = ", ".join(f"{qid} {delta:+.4f}" for qid, delta in change.movers)
-        line = f"value: {change.run} {change.measure} {_printed(change.a)} -> {_printed(change.b)}"
+        moved = ", ".join(f"{escape_text(qid)} {delta:+.4f}" for qid, delta in change.movers)
+        run, numbers = escape_text(change.run), f"{_printed(change.a)} -> {_printed(change.b)}"
+        line = f"value: {run} {change.measure} {numbers}"
         lines.append(line + (f" (moved most: {moved})" if moved else ""))
     lines += _pairs("version", result.versions)
     return "\n".join(lines) + "\n"
