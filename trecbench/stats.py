@@ -192,6 +192,14 @@ def bootstrap_means(
     return out
 
 
+def _refuse_interval(samples: int, confidence: float) -> None:
+    """Refuse a confidence outside (0, 1), and fewer than 2 / (1 - confidence) resamples,
+    which leave a tail without one (:mod:`trecbench.resampling_bounds`)."""
+    if not 0 < confidence < 1:
+        raise ValueError("confidence must be between 0 and 1")
+    refuse_too_few(samples, 1 - confidence, interval=True)
+
+
 def percentile_interval(
     resampled: np.ndarray, confidence: float = 0.95, pairs=None
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -200,10 +208,7 @@ def percentile_interval(
 
     Taken :data:`PAIRS` columns at a time: numpy's quantile copies what it sorts, and a
     copy of 10,000 resamples of thousands of columns is gigabytes."""
-    if not 0 < confidence < 1:
-        raise ValueError("confidence must be between 0 and 1")
-    # fewer than 2 / (1 - confidence) resamples leave a tail without one: refused
-    refuse_too_few(np.shape(resampled)[0], 1 - confidence, interval=True)
+    _refuse_interval(np.shape(resampled)[0], confidence)
     alpha = (1 - confidence) / 2
     if np.ndim(resampled) == 1:  # one column
         low, high = np.quantile(resampled, [alpha, 1 - alpha])
@@ -224,9 +229,7 @@ def bootstrap_ci(
     values, samples: int = 10_000, confidence: float = 0.95, seed: int = 0
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Mean and bootstrap percentile interval per column: ``(mean, low, high)``."""
-    if not 0 < confidence < 1:
-        raise ValueError("confidence must be between 0 and 1")
-    refuse_too_few(samples, 1 - confidence, interval=True)  # before drawing them
+    _refuse_interval(samples, confidence)  # before drawing them
     matrix = as_matrix(values)
     low, high = percentile_interval(bootstrap_means(matrix, samples, seed), confidence)
     return matrix.mean(axis=0), low, high
