@@ -35,15 +35,14 @@ def similarity_text(result: Similarity, output_format: str, per_topic: bool = Fa
     header = ["a", "b", "qid", *names, "shared"]
     rows = []
     for pair in result.pairs:
+        names = [escape_text(pair.run_a), escape_text(pair.run_b)]
         if per_topic:
             for t, qid in enumerate(pair.qids):
                 values = [pair.values[name][t] for name in STATISTICS]
                 numbers = [_number(None if v != v else float(v)) for v in values]
-                row = [pair.run_a, pair.run_b, qid]
-                rows.append([*map(escape_text, row), *numbers, str(pair.shared[t])])
+                rows.append([*names, escape_text(qid), *numbers, str(pair.shared[t])])
         mean = pair.mean()
         numbers = [_number(mean[name]) for name in STATISTICS]
-        names = [escape_text(pair.run_a), escape_text(pair.run_b)]
         rows.append([*names, "all", *numbers, str(int(pair.shared.sum()))])
     return _table(header, rows)
 
