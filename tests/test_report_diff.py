@@ -148,3 +148,18 @@ def test_a_run_named_with_a_line_break_stays_on_its_line(reports, tmp_path, caps
     assert code == 1
     value = "value: tfidf%0Aword MAP@100 0.2329 -> 0.0000"
     assert any(line.startswith(value) for line in out.splitlines())
+
+
+def test_a_run_path_with_a_line_break_stays_on_its_line(reports, tmp_path, capsys):
+    # the cause and the input line printed the path's newline raw
+    hostile = tmp_path / "tfidf\nword.run"
+    shutil.copy(RUN, hostile)
+    a = reports("a", runs=(str(hostile),))
+    with hostile.open("a") as more:
+        more.write("de-01\tQ0\tHP:none\t999\t-1\ttfidf-word\n")  # a document more
+    b = reports("b", runs=(str(hostile),))
+    code, out = _diff(capsys, a, b)
+    assert code == 1
+    lines = out.splitlines()
+    assert lines[0].startswith(f"likely cause: a run file differs: {tmp_path}/tfidf%0Aword.run (")
+    assert lines[1].startswith(f"input (run): {tmp_path}/tfidf%0Aword.run ")

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..errors import InputError
+from ..renderers.trec_format import escape_text
 
 KINDS = ("EvaluationReport", "BenchmarkReport")
 MOVERS = 5  # topics listed per run and measure whose values moved most
@@ -259,11 +260,12 @@ def diff_reports(path_a: str, path_b: str) -> ReportDiff:
 def _input_words(item: dict | None) -> str:
     if item is None:
         return "none"
-    return f"{item['path']} ({item['size']} bytes, sha256 {str(item['sha256'])[:12]})"
+    return f"{escape_text(item['path'])} ({item['size']} bytes, sha256 {str(item['sha256'])[:12]})"
 
 
 def _cause(inputs, options, versions, measures, spellings, runs, values) -> str:
-    """The likeliest reason the two evaluations differ, in one line."""
+    """The likeliest reason the two evaluations differ, in one line (paths and run names
+    escaped reversibly, :func:`~trecbench.renderers.trec_format.escape_text`)."""
     for kind, words in (("qrels", "the qrels differ"), ("run", "a run file differs")):
         for x, y in inputs:
             if (x or y)["kind"] == kind:
@@ -277,7 +279,8 @@ def _cause(inputs, options, versions, measures, spellings, runs, values) -> str:
         spelled = "; ".join(f"{k}: {x} vs {y}" for k, (x, y) in list(spellings.items())[:3])
         return f"the measures asked for differ{': ' + spelled if spelled else ''}"
     if runs:
-        return "the runs differ: " + ", ".join(runs[0]) + " vs " + ", ".join(runs[1])
+        before, after = (", ".join(map(escape_text, names)) for names in runs)
+        return f"the runs differ: {before} vs {after}"
     if versions:
         shown = "; ".join(f"{k} {x} vs {y}" for k, (x, y) in list(versions.items())[:3])
         return f"the versions differ: {shown}"

@@ -107,4 +107,4 @@ def _printed(value) -> str:
 def _input_line(item) -> str:
     if item is None:
         return "none"
-    return f"{item['path']} {item['size']} bytes sha256 {str(item['sha256'])[:12]}"
+    return f"{escape_text(item['path'])} {item['size']} bytes sha256 {str(item['sha256'])[:12]}"
