@@ -197,3 +197,17 @@ def test_similarity_and_pool_tables_escape_run_names_and_qids(capsys, hostile, m
     out = capsys.readouterr().out.splitlines()
     assert code == 0
     assert [unquote(re.split(" {2,}", line)[0]) for line in out[1:3]] == ["plain", name]
+
+
+NAME = "fake\nP_1 all 1.0"  # the hostile fixture's second run
+
+
+def test_compare_keeps_a_stratum_value_s_trailing_nul():
+    # numpy's fixed-width strings cut it: "b\0" was shown as the stratum "b", merged with it
+    from trecbench.comparison.tables import sections_of
+
+    parts = sections_of(["q0", "q1", "q2"], {"f": {"q0": "b\0", "q1": "a", "q2": "b"}})
+    strata = [(part.section.value, part.rows.tolist()) for part in parts[2:]]
+    assert strata == [("a", [1]), ("b", [2]), ("b\0", [0])]
+    assert parts[1].strata.tolist() == ["b\0", "a", "b"]
+
