@@ -211,3 +211,65 @@ def test_compare_keeps_a_stratum_value_s_trailing_nul():
     assert strata == [("a", [1]), ("b", [2]), ("b\0", [0])]
     assert parts[1].strata.tolist() == ["b\0", "a", "b"]
 
+
+def _compare(capsys, output_format: str, *extra: str) -> list[str]:
+    args = ["compare", "q", "plain.run", f"{NAME}.run", "-m", "P.1", "--samples", "40"]
+    args += ["--strata", "s.json", "--group-by", "lang", "--format", output_format, *extra]
+    code = run(args)
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    lines = out.splitlines()
+    # the run's name and the first stratum's value each hold a line that looks like
+    # trec_eval's: printed as they are, it would start a line of its own
+    assert not any(line.lstrip("|> -").startswith(("P_1", r"P\_1")) for line in lines)
+    return lines
+
+
+def _bars(line: str) -> int:
+    return len(re.findall(r"(?<!\\)\|", line))
+
+
+def _markdown_tables_keep_their_columns(lines: list[str]) -> None:
+    """Each row of each Markdown table has as many cells as the table's header."""
+    width = None
+    for line in lines:
+        if not line.startswith("|"):
+            width = None
+            continue
+        width = width or _bars(line)
+        assert _bars(line) == width, line
+
+
+def test_compare_text_escapes_run_names_and_strata(capsys, hostile, monkeypatch):
+    # the text turned a newline into a blank (a name of its own: silently another name);
+    # a stratum's newline split its row
+    monkeypatch.chdir(hostile)
+    lines = _compare(capsys, "table")
+    assert lines[0] == "Runs: plain (baseline), fake%0AP_1 all 1.0"
+    assert unquote(lines[0].split(", ")[1]) == NAME
+    rows = [line for line in lines if re.search(r"  1  P@1  +1\.0000  +1\.0000$", line)]
+    assert [unquote(row[: row.rindex("  1  P@1")].rstrip()) for row in rows] == sorted(HOSTILE)
+    assert sum(line.startswith("P@1      fake%0AP_1 all 1.0  ") for line in lines) == 1  # Welch
+
+
+def test_compare_markdown_escapes_as_score_does(capsys, hostile, monkeypatch):
+    # its Markdown printed the newline as it is (the row broke in two) and a | as \|
+    monkeypatch.chdir(hostile)
+    lines = _compare(capsys, "markdown")
+    _markdown_tables_keep_their_columns(lines)
+    assert lines[2] == "- Runs: plain (baseline), fake%0AP_1 all 1.0"
+    titles = [line for line in lines if line.startswith("## lang = ")]
+    values = [unquote(line.removeprefix("## lang = ").rsplit(" (", 1)[0]) for line in titles]
+    assert values == sorted(HOSTILE)
+    assert "## lang = x%7Cy (1 topics)" in lines and "\\|" not in "\n".join(lines)
+    differences = [line for line in lines if line.startswith("| P@1 | fake")]
+    assert {unquote(line.split(" | ")[1]) for line in differences} == {NAME}
+
+
+def test_compare_latex_escapes_names_reversibly(capsys, hostile, monkeypatch):
+    # LaTeX read a newline in a name as a blank: the name came back as another name
+    monkeypatch.chdir(hostile)
+    lines = _compare(capsys, "latex")
+    rows = [line for line in lines if line.startswith("b & ")]
+    assert rows and {row.split(" & ")[1] for row in rows} == {r"fake\%0AP\_1 all 1.0"}
+    assert unquote(rows[0].split(" & ")[1].replace("\\", "")) == NAME

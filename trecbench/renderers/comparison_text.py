@@ -139,7 +139,9 @@ def _wrap(text: str, indent: str = "  ") -> list[str]:
 
 
 def terminal_table(comparison) -> str:
-    """The plain-text report ``trecbench compare`` prints."""
+    """The plain-text report ``trecbench compare`` prints (input text escaped:
+    :func:`~.comparison_cells.with_names_escaped`)."""
+    comparison = common.with_names_escaped(comparison)
     lines = [part for line in common.header_lines(comparison) for part in _wrap(line)]
     lines += _wrap(common.legend_text(comparison, markdown=False))
     several = len(comparison.runs) > 1
@@ -252,7 +254,11 @@ def booktabs(columns: str, header: Sequence[str], rows: Iterable[Sequence[str]])
 def latex(comparison) -> str:
     """The all-pairs tables (all topics, then each macro section) as LaTeX (booktabs):
     means with superscript letters of the runs each is significantly better than, the
-    best mean in bold."""
+    best mean in bold. Input text is escaped as in the other formats
+    (:func:`~.comparison_cells.with_names_escaped`: ``a|b<LF>c`` shows as ``a|b%0Ac``,
+    its ``%`` then LaTeX's ``\\%``), so that a name reads back as it is and a line break in
+    it cannot end a paragraph inside the table."""
+    comparison = common.with_names_escaped(comparison)
     blocks = ["% trecbench compare: all-pairs tables; needs \\usepackage{booktabs}"]
     for section in comparison.sections:
         if section.kind == common.STRATUM:
