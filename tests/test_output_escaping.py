@@ -273,3 +273,40 @@ def test_compare_latex_escapes_names_reversibly(capsys, hostile, monkeypatch):
     rows = [line for line in lines if line.startswith("b & ")]
     assert rows and {row.split(" & ")[1] for row in rows} == {r"fake\%0AP\_1 all 1.0"}
     assert unquote(rows[0].split(" & ")[1].replace("\\", "")) == NAME
+
+
+def _command(capsys, *args: str) -> list[str]:
+    """What a command prints, checked to hold no line a name or a stratum injected."""
+    code = run(list(args))
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    lines = out.splitlines()
+    assert not any(line.lstrip("|> -").startswith(("P_1", r"P\_1")) for line in lines)
+    return lines
+
+
+def _unlatex(text: str) -> str:
+    return text.replace(r"\%", "%").replace(r"\_", "_")
+
+
+@pytest.mark.parametrize("output_format", ["table", "markdown", "latex"])
+def test_power_and_agree_escape_run_names(capsys, hostile, monkeypatch, output_format):
+    # they printed a name's newline as it is: the row (and the baseline line) broke in two
+    monkeypatch.chdir(hostile)
+
+    def names(lines):  # the first cell of each row
+        cells = [re.split(r" {2,}| \| | & ", line.strip("| "))[0] for line in lines]
+        return [unquote(_unlatex(cell)) for cell in cells if "fake" in cell]
+
+    args = ["-m", "P.1", "--format", output_format]
+    power = _command(capsys, "power", "q", f"{NAME}.run", "plain.run", *args)
+    _markdown_tables_keep_their_columns(power)
+    if output_format != "latex":
+        assert unquote(power[0].removeprefix("Baseline: ").split(";")[0]) == NAME
+    power = _command(capsys, "power", "q", "plain.run", f"{NAME}.run", *args)
+    _markdown_tables_keep_their_columns(power)
+    rows = [line for line in power if "P@1" in line and "fake" in line]
+    assert rows and names(rows[:1]) == [NAME]
+    agree = _command(capsys, "agree", "q", "plain.run", f"{NAME}.run", "--qrels-b", "q", *args)
+    _markdown_tables_keep_their_columns(agree)
+    assert names([line for line in agree if "1.0000" in line]) == [NAME]
