@@ -212,17 +212,22 @@ def test_compare_keeps_a_stratum_value_s_trailing_nul():
     assert parts[1].strata.tolist() == ["b\0", "a", "b"]
 
 
-def _compare(capsys, output_format: str, *extra: str) -> list[str]:
-    args = ["compare", "q", "plain.run", f"{NAME}.run", "-m", "P.1", "--samples", "40"]
-    args += ["--strata", "s.json", "--group-by", "lang", "--format", output_format, *extra]
-    code = run(args)
+def _command(capsys, *args: str) -> list[str]:
+    """What a command prints, checked to hold no line a name or a stratum injected: the
+    run's name and the first stratum's value each hold a line that looks like trec_eval's,
+    which, printed as it is, starts a line of its own."""
+    code = run(list(args))
     out, err = capsys.readouterr()
     assert code == 0, err
     lines = out.splitlines()
-    # the run's name and the first stratum's value each hold a line that looks like
-    # trec_eval's: printed as they are, it would start a line of its own
     assert not any(line.lstrip("|> -").startswith(("P_1", r"P\_1")) for line in lines)
     return lines
+
+
+def _compare(capsys, output_format: str) -> list[str]:
+    args = ["q", "plain.run", f"{NAME}.run", "-m", "P.1", "--samples", "40", "--strata"]
+    args += ["s.json", "--group-by", "lang", "--format", output_format]
+    return _command(capsys, "compare", *args)
 
 
 def _bars(line: str) -> int:
@@ -275,16 +280,6 @@ def test_compare_latex_escapes_names_reversibly(capsys, hostile, monkeypatch):
     assert unquote(rows[0].split(" & ")[1].replace("\\", "")) == NAME
 
 
-def _command(capsys, *args: str) -> list[str]:
-    """What a command prints, checked to hold no line a name or a stratum injected."""
-    code = run(list(args))
-    out, err = capsys.readouterr()
-    assert code == 0, err
-    lines = out.splitlines()
-    assert not any(line.lstrip("|> -").startswith(("P_1", r"P\_1")) for line in lines)
-    return lines
-
-
 def _unlatex(text: str) -> str:
     return text.replace(r"\%", "%").replace(r"\_", "_")
 
@@ -310,3 +305,23 @@ def test_power_and_agree_escape_run_names(capsys, hostile, monkeypatch, output_f
     agree = _command(capsys, "agree", "q", "plain.run", f"{NAME}.run", "--qrels-b", "q", *args)
     _markdown_tables_keep_their_columns(agree)
     assert names([line for line in agree if "1.0000" in line]) == [NAME]
+
+
+@pytest.mark.parametrize("output_format", ["table", "markdown"])
+def test_unjudged_bounds_escape_run_names(capsys, hostile, monkeypatch, output_format):
+    # score's and compare's bounds tables printed a name's newline as it is
+    monkeypatch.chdir(hostile)
+    runs, args = ["plain.run", f"{NAME}.run"], ["-m", "P.1", "--format", output_format]
+    score = _command(capsys, "score", "q", *runs, "--unjudged-bounds", *args)
+    compare = _command(capsys, "compare", "q", *runs, "--unjudged-bounds", "--samples", "40", *args)
+    for lines in (score, compare):
+        _markdown_tables_keep_their_columns(lines)
+        rows = [
+            line.strip("| ")
+            for line in lines
+            if re.search(r"P@1\W+1\.0000\W+1\.0000\W+0\.0%", line)
+        ]
+        assert [unquote(re.split(r" {2,}| \| ", row)[0]) for row in rows] == ["plain", NAME]
+    flips = "differences whose sign could flip within the ranges: "
+    said = next(line.removeprefix(flips) for line in compare if line.startswith(flips))
+    assert unquote(said.split(" vs ")[0]) == NAME

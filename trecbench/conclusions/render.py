@@ -3,7 +3,8 @@
 Computation lives in :mod:`.power` and :mod:`.agree`; this module only formats. Numbers
 are shown with four decimals (JSON: full precision); an undefined figure is ``–`` (JSON:
 null) and its reason is listed under the table. Text read from an input (run names, qrels
-paths) is escaped reversibly where it is shown, as ``score`` escapes it (:func:`_names`).
+paths) is escaped reversibly where it is shown, as ``score`` escapes it
+(:func:`~trecbench.renderers.trec_format.escaper`).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections.abc import Callable, Sequence
 
 from ..markdown_text import markdown_cell
 from ..renderers.text_tables import aligned
-from ..renderers.trec_format import escape_text
+from ..renderers.trec_format import escaper
 
 FORMATS = ("table", "markdown", "json", "latex")
 NONE = "–"
@@ -47,15 +48,6 @@ def grid(headers: Sequence[str], rows: Sequence[Sequence[str]], fmt: str) -> str
 
 def _is_number(cell: str) -> bool:
     return cell == NONE or cell.lstrip("+-").replace(".", "", 1).replace(",", "").isdigit()
-
-
-def _names(fmt: str) -> Callable[[str], str]:
-    """How ``fmt`` shows text read from an input: escaped reversibly (``%XX``,
-    :func:`~trecbench.renderers.trec_format.escape_text`; ``|`` too in Markdown), so that
-    a run named with a line break cannot break a line or a row (LaTeX then escapes the
-    ``%``)."""
-    also = "|" if fmt == "markdown" else ""
-    return lambda text: escape_text(text, also)
 
 
 def _json(document: dict) -> str:
@@ -95,7 +87,7 @@ def render_power(result, fmt: str = "table") -> str:
         return _json(result.to_dict())
     if fmt == "latex":
         return _power_latex(result)
-    settings, name = result.settings, _names(fmt)
+    settings, name = result.settings, escaper(fmt)
     legend = [
         f"Baseline: {name(result.baseline)}; paired two-sided t-test at alpha {settings.alpha}, "
         f"target power {settings.target}",
@@ -117,7 +109,7 @@ def _power_latex(result) -> str:
     from ..renderers.comparison_text import booktabs, latex_escape
 
     header = [r"$d_z$" if name == "d_z" else name for name in POWER_HEADERS]
-    rows = _power_rows(result, _names("latex"))
+    rows = _power_rows(result, escaper("latex"))
     rows = ([latex_escape(c) if c != NONE else "--" for c in row] for row in rows)
     columns = "ll" + "r" * (len(POWER_HEADERS) - 2)
     return "\n".join(booktabs(columns, header, rows)) + "\n"
@@ -130,7 +122,7 @@ def render_agreement(result, fmt: str = "table") -> str:
     if fmt == "json":
         return _json(result.to_dict())
     title = {"markdown": "## ", "latex": "% "}.get(fmt, "")
-    settings, name = result.settings, _names(fmt)
+    settings, name = result.settings, escaper(fmt)
     parts = [
         f"{title}Means\n\n",
         grid(("run", *result.measures), _means_rows(result, name), fmt),
