@@ -325,3 +325,26 @@ def test_unjudged_bounds_escape_run_names(capsys, hostile, monkeypatch, output_f
     flips = "differences whose sign could flip within the ranges: "
     said = next(line.removeprefix(flips) for line in compare if line.startswith(flips))
     assert unquote(said.split(" vs ")[0]) == NAME
+
+
+@pytest.mark.parametrize("output_format", ["table", "markdown", "latex"])
+def test_leaderboard_escapes_system_and_collection_names(
+    capsys, hostile, monkeypatch, output_format
+):
+    # a collection's name printed as it is broke the title and the header in two; a
+    # system's name (no blank: the suite's schema) kept its control characters and "|"
+    monkeypatch.chdir(hostile)
+    system, collection = "x|y%1\a", "c|d\nP_1 all 1.0"
+    (hostile / f"{system}.run").write_text((hostile / "plain.run").read_text())
+    (hostile / "suite.toml").write_text(
+        'systems = ["plain", "x|y%1\\u0007"]\nmeasures = ["P@1"]\n'
+        '[collections."c|d\\nP_1 all 1.0"]\nqrels = "q"\nruns = "{system}.run"\n'
+        '[collections.e]\nqrels = "q"\nruns = "{system}.run"\n'
+    )
+    lines = _command(capsys, "leaderboard", "suite.toml", "--format", output_format)
+    _markdown_tables_keep_their_columns(lines)
+    header = next(line for line in lines if line.lstrip("| ").startswith("system"))
+    cells = [_unlatex(cell) for cell in re.split(r" {2,}| \| | & ", header.strip("| "))]
+    assert unquote(cells[1]) == collection and cells[2] == "e"
+    rows = [_unlatex(line.strip("| ")) for line in lines if "1.0000 (" in line]
+    assert [unquote(re.split(r" {2,}| \| | & ", row)[0]) for row in rows] == ["plain", system]
