@@ -348,3 +348,19 @@ def test_leaderboard_escapes_system_and_collection_names(
     assert unquote(cells[1]) == collection and cells[2] == "e"
     rows = [_unlatex(line.strip("| ")) for line in lines if "1.0000 (" in line]
     assert [unquote(re.split(r" {2,}| \| | & ", row)[0]) for row in rows] == ["plain", system]
+
+
+def test_score_tie_bounds_escape_run_names(capsys, hostile, monkeypatch):
+    # score's tie bounds printed a name's newline as it is, in every format
+    monkeypatch.chdir(hostile)
+    args = ["score", "q", "plain.run", f"{NAME}.run", "-m", "P.1", "--tie-bounds", "--format"]
+    for output_format in ("table", "markdown"):
+        lines = _command(capsys, *args, output_format)
+        _markdown_tables_keep_their_columns(lines)
+        rows = [line.strip("| ") for line in lines if "  fixed  " in line or "| fixed |" in line]
+        assert [unquote(re.split(r" {2,}| \| ", row)[0]) for row in rows] == ["plain", NAME]
+    assert run([*args, "trec"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    titles = [line.split(": tie bounds")[0] for line in lines if ": tie bounds: " in line]
+    assert [unquote(title.removeprefix("# ")) for title in titles] == ["plain", NAME]
+    assert all(line.startswith("#") or len(line.split("\t")) == 3 for line in lines if line)
