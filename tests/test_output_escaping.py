@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from trecbench.cli import run
 from trecbench.renderers import trec_format
-from trecbench.renderers.trec_format import escape_text
+from trecbench.renderers.escaping import escape_text
 
 HOSTILE = ["de\nP_1                   \tall\t1.0000", "a b", "50%", "x|y", "tab\there", "nul\0"]
 

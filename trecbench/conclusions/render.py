@@ -4,7 +4,7 @@ Computation lives in :mod:`.power` and :mod:`.agree`; this module only formats. 
 are shown with four decimals (JSON: full precision); an undefined figure is ``–`` (JSON:
 null) and its reason is listed under the table. Text read from an input (run names, qrels
 paths) is escaped reversibly where it is shown, as ``score`` escapes it
-(:func:`~trecbench.renderers.trec_format.escaper`).
+(:func:`~trecbench.renderers.escaping.escaper`).
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import json
 from collections.abc import Callable, Sequence
 
 from ..markdown_text import markdown_cell
+from ..renderers.escaping import escaper
 from ..renderers.text_tables import aligned
-from ..renderers.trec_format import escaper
 
 FORMATS = ("table", "markdown", "json", "latex")
 NONE = "–"

@@ -170,9 +170,9 @@ def render_bounds(bounds: list[UnjudgedBound], output_format: str) -> str:
     """``score --unjudged-bounds``' table after the scores: per run and measure the value,
     the high end and the unjudged share of what the measure looks at (the table, the
     Markdown and the CSV record of :mod:`trecbench.renderers.text_tables`; a run's name
-    escaped as ``score`` escapes it, :func:`~trecbench.renderers.trec_format.escaper`)."""
+    escaped as ``score`` escapes it, :func:`~trecbench.renderers.escaping.escaper`)."""
+    from ..renderers.escaping import escaper
     from ..renderers.text_tables import aligned, csv_line, markdown_table
-    from ..renderers.trec_format import escaper
 
     header = ["run", "measure", "value (low)", "high", "unjudged"]
     name = escaper(output_format)
@@ -243,7 +243,7 @@ class UnjudgedSensitivity:
     def render(self, fmt: str) -> str:
         """The bounds table, then each difference whose sign could flip (the runs' names
         escaped as in the table)."""
-        from ..renderers.trec_format import escaper
+        from ..renderers.escaping import escaper
 
         text, name = render_bounds(self.bounds, fmt), escaper(fmt)
         flipping = [

@@ -13,7 +13,7 @@ from typing import Any
 
 import pandas as pd
 
-from .trec_format import escape_text
+from .escaping import escaper
 
 # the kinds of trecbench.comparison.Section
 ALL, MACRO, STRATUM = "all", "macro", "stratum"
@@ -30,15 +30,16 @@ _NAMED = {
 }
 
 
-def with_names_escaped(comparison, also: str = ""):
-    """``comparison`` as a line-based rendering shows it: every text it read from an input
-    (run names, topic ids, grouping fields and their values, qrels and ontology paths)
-    escaped reversibly by :func:`~trecbench.renderers.trec_format.escape_text` (``also``:
-    ``"|"`` in Markdown) once, so that none can break a line or a table; the section
-    labels (the frames' keys) kept. ``comparison`` itself when nothing needs escaping."""
+def with_names_escaped(comparison, output_format: str):
+    """``comparison`` as ``output_format`` shows it: every text it read from an input (run
+    names, topic ids, grouping fields and their values, qrels and ontology paths) escaped
+    reversibly by :func:`~trecbench.renderers.escaping.escaper` once, so that none can
+    break a line or a table; the section labels (the frames' keys) kept. ``comparison``
+    itself when nothing needs escaping."""
+    shown = escaper(output_format)
 
     def escaped(text):
-        return text if text is None else escape_text(text, also)
+        return text if text is None else shown(text)
 
     def topics(held):
         return list(map(escaped, held))

@@ -52,7 +52,7 @@ def markdown(comparison) -> str:
     escaped as ``score``'s Markdown escapes it (``|`` too:
     :func:`~.comparison_cells.with_names_escaped`); prose by
     :func:`~trecbench.markdown_text.markdown_cell`."""
-    comparison = common.with_names_escaped(comparison, also="|")
+    comparison = common.with_names_escaped(comparison, "markdown")
     lines = ["# Benchmark comparison", ""]
     lines += [f"- {markdown_cell(line)}" for line in common.header_lines(comparison)]
     lines += ["", common.legend_text(comparison, markdown=True)]

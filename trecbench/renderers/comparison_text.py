@@ -141,7 +141,7 @@ def _wrap(text: str, indent: str = "  ") -> list[str]:
 def terminal_table(comparison) -> str:
     """The plain-text report ``trecbench compare`` prints (input text escaped:
     :func:`~.comparison_cells.with_names_escaped`)."""
-    comparison = common.with_names_escaped(comparison)
+    comparison = common.with_names_escaped(comparison, "table")
     lines = [part for line in common.header_lines(comparison) for part in _wrap(line)]
     lines += _wrap(common.legend_text(comparison, markdown=False))
     several = len(comparison.runs) > 1
@@ -258,7 +258,7 @@ def latex(comparison) -> str:
     (:func:`~.comparison_cells.with_names_escaped`: ``a|b<LF>c`` shows as ``a|b%0Ac``,
     its ``%`` then LaTeX's ``\\%``), so that a name reads back as it is and a line break in
     it cannot end a paragraph inside the table."""
-    comparison = common.with_names_escaped(comparison)
+    comparison = common.with_names_escaped(comparison, "latex")
     blocks = ["% trecbench compare: all-pairs tables; needs \\usepackage{booktabs}"]
     for section in comparison.sections:
         if section.kind == common.STRATUM:

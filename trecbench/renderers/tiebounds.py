@@ -4,8 +4,8 @@ its JSON entry (the bounds themselves are :mod:`trecbench.tiebounds`')."""
 from __future__ import annotations
 
 from ..tiebounds import position
+from .escaping import escaper
 from .text_tables import aligned, csv_line, markdown_table
-from .trec_format import escaper
 
 TITLE = (
     "tie bounds: lowest and highest value over every order of tied documents; the reported "
@@ -43,7 +43,7 @@ def render(evaluation, output_format: str, names: str = "display") -> str:
     formats: ``trec`` (lines ``<measure>:tie_low`` and ``<measure>:tie_high`` per run, as
     trec_eval prints a summary), ``csv`` (``run,measure,value,low,high,position,
     tied_topics,reason``), ``markdown`` or an aligned ``table``; a run's name escaped as
-    the scores above escape it (:func:`~.trec_format.escaper`)."""
+    the scores above escape it (:func:`~.escaping.escaper`)."""
     rows, name = _rows(evaluation, names), escaper(output_format)
     if output_format == "trec":
         lines = []

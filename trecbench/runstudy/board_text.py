@@ -1,7 +1,7 @@
 """A leaderboard as a terminal table, Markdown, LaTeX or JSON: per measure, systems x
 collections, the macro mean, the mean rank and the tests against the baseline. System and
 collection names are escaped reversibly where they are shown, as ``score`` escapes a run's
-name (:func:`~trecbench.renderers.trec_format.escaper`; the HTML page escapes its own)."""
+name (:func:`~trecbench.renderers.escaping.escaper`; the HTML page escapes its own)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import json
 from collections.abc import Callable
 
 from ..markdown_text import markdown_cell
+from ..renderers.escaping import escaper
 from ..renderers.text_tables import aligned, markdown_table
-from ..renderers.trec_format import escaper
 from .leaderboard import Leaderboard, MeasureBoard, PairedTest
 
 FORMATS = ("table", "markdown", "latex", "json", "html")
