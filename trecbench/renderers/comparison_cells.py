@@ -44,8 +44,8 @@ def with_names_escaped(comparison, output_format: str):
     def topics(held):
         return list(map(escaped, held))
 
-    def each(mapping, shown):  # run -> its topics or its qrels path, shown
-        return None if mapping is None else {escaped(k): shown(v) for k, v in mapping.items()}
+    def each(mapping, show):  # run -> its topics (or its qrels path), each shown by show
+        return None if mapping is None else {escaped(k): show(v) for k, v in mapping.items()}
 
     fields = {
         "sections": [
@@ -62,7 +62,7 @@ def with_names_escaped(comparison, output_format: str):
     }
     qids = {qid: escaped(qid) for qid in comparison.queries}
     if all(fields[name] == getattr(comparison, name) for name in fields) and all(
-        qid == shown for qid, shown in qids.items()
+        qid == printed for qid, printed in qids.items()
     ):
         return comparison
     for name, columns in _NAMED.items():
