@@ -364,3 +364,26 @@ def test_score_tie_bounds_escape_run_names(capsys, hostile, monkeypatch):
     titles = [line.split(": tie bounds")[0] for line in lines if ": tie bounds: " in line]
     assert [unquote(title.removeprefix("# ")) for title in titles] == ["plain", NAME]
     assert all(line.startswith("#") or len(line.split("\t")) == 3 for line in lines if line)
+
+
+def test_compare_csv_holds_a_name_with_a_lone_carriage_return():
+    # Python 3.11's csv writer left a lone CR bare (pandas' to_csv too): a reader ended the
+    # record there. CSV holds names as they are: quoted, they read back
+    import csv
+    import io
+
+    import pandas as pd
+
+    from trecbench.comparison import compare_scores
+
+    names = ["a\rb", "c\nd", 'e"\r\n,f']
+    per_query = pd.DataFrame(
+        [(n, q, "P@5", v) for n in names for q, v in zip("xyz", (0.2, 0.4, 0.6), strict=True)],
+        columns=["run", "qid", "measure", "value"],
+    )
+    text = compare_scores(per_query, samples=40).render("csv")
+    rows = list(csv.DictReader(io.StringIO(text, newline="")))
+    assert [row["run"] for row in rows] == names
+    records = list(csv.reader(io.StringIO(text, newline="")))
+    assert {len(record) for record in records} == {len(records[0])}
+    assert text.endswith(",\n") and not text.split("\n", 1)[0].endswith("\r")  # LF-ended

@@ -213,8 +213,13 @@ def csv_text(comparison) -> str:
         notes[label] if head else "" for label, head in zip(merged["stratum"], first, strict=True)
     ]
     out = io.StringIO()
-    merged.rename(columns={"stratum": "section"}).to_csv(out, index=False, lineterminator="\n")
-    return out.getvalue()
+    # records ended by CRLF, so that Python 3.11's writer quotes a field holding a lone
+    # CR too (it quotes what holds a character of the line terminator): a run named with
+    # one would end its record there. Then each record ends with LF, as csv_line's.
+    merged.rename(columns={"stratum": "section"}).to_csv(out, index=False, lineterminator="\r\n")
+    parts = out.getvalue().split('"')  # every other part stands outside a quoted field
+    parts[::2] = [part.replace("\r\n", "\n") for part in parts[::2]]
+    return '"'.join(parts)
 
 
 _LATEX_SPECIAL = {
