@@ -230,6 +230,10 @@ def _compare(capsys, output_format: str) -> list[str]:
     return _command(capsys, "compare", *args)
 
 
+def _unlatex(text: str) -> str:
+    return text.replace(r"\%", "%").replace(r"\_", "_")
+
+
 def _bars(line: str) -> int:
     return len(re.findall(r"(?<!\\)\|", line))
 
@@ -277,11 +281,7 @@ def test_compare_latex_escapes_names_reversibly(capsys, hostile, monkeypatch):
     lines = _compare(capsys, "latex")
     rows = [line for line in lines if line.startswith("b & ")]
     assert rows and {row.split(" & ")[1] for row in rows} == {r"fake\%0AP\_1 all 1.0"}
-    assert unquote(rows[0].split(" & ")[1].replace("\\", "")) == NAME
-
-
-def _unlatex(text: str) -> str:
-    return text.replace(r"\%", "%").replace(r"\_", "_")
+    assert unquote(_unlatex(rows[0].split(" & ")[1])) == NAME
 
 
 @pytest.mark.parametrize("output_format", ["table", "markdown", "latex"])
