@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from trecbench.cli import run
 from trecbench.renderers import trec_format
-from trecbench.renderers.trec_format import escape_text
+from trecbench.renderers.escaping import escape_text
 
 HOSTILE = ["de\nP_1                   \tall\t1.0000", "a b", "50%", "x|y", "tab\there", "nul\0"]
 
@@ -197,3 +197,193 @@ def test_similarity_and_pool_tables_escape_run_names_and_qids(capsys, hostile, m
     out = capsys.readouterr().out.splitlines()
     assert code == 0
     assert [unquote(re.split(" {2,}", line)[0]) for line in out[1:3]] == ["plain", name]
+
+
+NAME = "fake\nP_1 all 1.0"  # the hostile fixture's second run
+
+
+def test_compare_keeps_a_stratum_value_s_trailing_nul():
+    # numpy's fixed-width strings cut it: "b\0" was shown as the stratum "b", merged with it
+    from trecbench.comparison.tables import sections_of
+
+    parts = sections_of(["q0", "q1", "q2"], {"f": {"q0": "b\0", "q1": "a", "q2": "b"}})
+    strata = [(part.section.value, part.rows.tolist()) for part in parts[2:]]
+    assert strata == [("a", [1]), ("b", [2]), ("b\0", [0])]
+    assert parts[1].strata.tolist() == ["b\0", "a", "b"]
+
+
+def _command(capsys, *args: str) -> list[str]:
+    """What a command prints, checked to hold no line a name or a stratum injected: the
+    run's name and the first stratum's value each hold a line that looks like trec_eval's,
+    which, printed as it is, starts a line of its own."""
+    code = run(list(args))
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    lines = out.splitlines()
+    assert not any(line.lstrip("|> -").startswith(("P_1", r"P\_1")) for line in lines)
+    return lines
+
+
+def _compare(capsys, output_format: str) -> list[str]:
+    args = ["q", "plain.run", f"{NAME}.run", "-m", "P.1", "--samples", "40", "--strata"]
+    args += ["s.json", "--group-by", "lang", "--format", output_format]
+    return _command(capsys, "compare", *args)
+
+
+def _unlatex(text: str) -> str:
+    return text.replace(r"\%", "%").replace(r"\_", "_")
+
+
+def _bars(line: str) -> int:
+    return len(re.findall(r"(?<!\\)\|", line))
+
+
+def _markdown_tables_keep_their_columns(lines: list[str]) -> None:
+    """Each row of each Markdown table has as many cells as the table's header."""
+    width = None
+    for line in lines:
+        if not line.startswith("|"):
+            width = None
+            continue
+        width = width or _bars(line)
+        assert _bars(line) == width, line
+
+
+def test_compare_text_escapes_run_names_and_strata(capsys, hostile, monkeypatch):
+    # the text turned a newline into a blank (a name of its own: silently another name);
+    # a stratum's newline split its row
+    monkeypatch.chdir(hostile)
+    lines = _compare(capsys, "table")
+    assert lines[0] == "Runs: plain (baseline), fake%0AP_1 all 1.0"
+    assert unquote(lines[0].split(", ")[1]) == NAME
+    rows = [line for line in lines if re.search(r"  1  P@1  +1\.0000  +1\.0000$", line)]
+    assert [unquote(row[: row.rindex("  1  P@1")].rstrip()) for row in rows] == sorted(HOSTILE)
+    assert sum(line.startswith("P@1      fake%0AP_1 all 1.0  ") for line in lines) == 1  # Welch
+
+
+def test_compare_markdown_escapes_as_score_does(capsys, hostile, monkeypatch):
+    # its Markdown printed the newline as it is (the row broke in two) and a | as \|
+    monkeypatch.chdir(hostile)
+    lines = _compare(capsys, "markdown")
+    _markdown_tables_keep_their_columns(lines)
+    assert lines[2] == "- Runs: plain (baseline), fake%0AP_1 all 1.0"
+    titles = [line for line in lines if line.startswith("## lang = ")]
+    values = [unquote(line.removeprefix("## lang = ").rsplit(" (", 1)[0]) for line in titles]
+    assert values == sorted(HOSTILE)
+    assert "## lang = x%7Cy (1 topics)" in lines and "\\|" not in "\n".join(lines)
+    differences = [line for line in lines if line.startswith("| P@1 | fake")]
+    assert {unquote(line.split(" | ")[1]) for line in differences} == {NAME}
+
+
+def test_compare_latex_escapes_names_reversibly(capsys, hostile, monkeypatch):
+    # LaTeX read a newline in a name as a blank: the name came back as another name
+    monkeypatch.chdir(hostile)
+    lines = _compare(capsys, "latex")
+    rows = [line for line in lines if line.startswith("b & ")]
+    assert rows and {row.split(" & ")[1] for row in rows} == {r"fake\%0AP\_1 all 1.0"}
+    assert unquote(_unlatex(rows[0].split(" & ")[1])) == NAME
+
+
+@pytest.mark.parametrize("output_format", ["table", "markdown", "latex"])
+def test_power_and_agree_escape_run_names(capsys, hostile, monkeypatch, output_format):
+    # they printed a name's newline as it is: the row (and the baseline line) broke in two
+    monkeypatch.chdir(hostile)
+
+    def names(lines):  # the first cell of each row
+        cells = [re.split(r" {2,}| \| | & ", line.strip("| "))[0] for line in lines]
+        return [unquote(_unlatex(cell)) for cell in cells if "fake" in cell]
+
+    args = ["-m", "P.1", "--format", output_format]
+    power = _command(capsys, "power", "q", f"{NAME}.run", "plain.run", *args)
+    _markdown_tables_keep_their_columns(power)
+    if output_format != "latex":
+        assert unquote(power[0].removeprefix("Baseline: ").split(";")[0]) == NAME
+    power = _command(capsys, "power", "q", "plain.run", f"{NAME}.run", *args)
+    _markdown_tables_keep_their_columns(power)
+    rows = [line for line in power if "P@1" in line and "fake" in line]
+    assert rows and names(rows[:1]) == [NAME]
+    agree = _command(capsys, "agree", "q", "plain.run", f"{NAME}.run", "--qrels-b", "q", *args)
+    _markdown_tables_keep_their_columns(agree)
+    assert names([line for line in agree if "1.0000" in line]) == [NAME]
+
+
+@pytest.mark.parametrize("output_format", ["table", "markdown"])
+def test_unjudged_bounds_escape_run_names(capsys, hostile, monkeypatch, output_format):
+    # score's and compare's bounds tables printed a name's newline as it is
+    monkeypatch.chdir(hostile)
+    runs, args = ["plain.run", f"{NAME}.run"], ["-m", "P.1", "--format", output_format]
+    score = _command(capsys, "score", "q", *runs, "--unjudged-bounds", *args)
+    compare = _command(capsys, "compare", "q", *runs, "--unjudged-bounds", "--samples", "40", *args)
+    for lines in (score, compare):
+        _markdown_tables_keep_their_columns(lines)
+        rows = [
+            line.strip("| ")
+            for line in lines
+            if re.search(r"P@1\W+1\.0000\W+1\.0000\W+0\.0%", line)
+        ]
+        assert [unquote(re.split(r" {2,}| \| ", row)[0]) for row in rows] == ["plain", NAME]
+    flips = "differences whose sign could flip within the ranges: "
+    said = next(line.removeprefix(flips) for line in compare if line.startswith(flips))
+    assert unquote(said.split(" vs ")[0]) == NAME
+
+
+@pytest.mark.parametrize("output_format", ["table", "markdown", "latex"])
+def test_leaderboard_escapes_system_and_collection_names(
+    capsys, hostile, monkeypatch, output_format
+):
+    # a collection's name printed as it is broke the title and the header in two; a
+    # system's name (no blank: the suite's schema) kept its control characters and "|"
+    monkeypatch.chdir(hostile)
+    system, collection = "x|y%1\a", "c|d\nP_1 all 1.0"
+    (hostile / f"{system}.run").write_text((hostile / "plain.run").read_text())
+    (hostile / "suite.toml").write_text(
+        'systems = ["plain", "x|y%1\\u0007"]\nmeasures = ["P@1"]\n'
+        '[collections."c|d\\nP_1 all 1.0"]\nqrels = "q"\nruns = "{system}.run"\n'
+        '[collections.e]\nqrels = "q"\nruns = "{system}.run"\n'
+    )
+    lines = _command(capsys, "leaderboard", "suite.toml", "--format", output_format)
+    _markdown_tables_keep_their_columns(lines)
+    header = next(line for line in lines if line.lstrip("| ").startswith("system"))
+    cells = [_unlatex(cell) for cell in re.split(r" {2,}| \| | & ", header.strip("| "))]
+    assert unquote(cells[1]) == collection and cells[2] == "e"
+    rows = [_unlatex(line.strip("| ")) for line in lines if "1.0000 (" in line]
+    assert [unquote(re.split(r" {2,}| \| | & ", row)[0]) for row in rows] == ["plain", system]
+
+
+def test_score_tie_bounds_escape_run_names(capsys, hostile, monkeypatch):
+    # score's tie bounds printed a name's newline as it is, in every format
+    monkeypatch.chdir(hostile)
+    args = ["score", "q", "plain.run", f"{NAME}.run", "-m", "P.1", "--tie-bounds", "--format"]
+    for output_format in ("table", "markdown"):
+        lines = _command(capsys, *args, output_format)
+        _markdown_tables_keep_their_columns(lines)
+        rows = [line.strip("| ") for line in lines if "  fixed  " in line or "| fixed |" in line]
+        assert [unquote(re.split(r" {2,}| \| ", row)[0]) for row in rows] == ["plain", NAME]
+    assert run([*args, "trec"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    titles = [line.split(": tie bounds")[0] for line in lines if ": tie bounds: " in line]
+    assert [unquote(title.removeprefix("# ")) for title in titles] == ["plain", NAME]
+    assert all(line.startswith("#") or len(line.split("\t")) == 3 for line in lines if line)
+
+
+def test_compare_csv_holds_a_name_with_a_lone_carriage_return():
+    # Python 3.11's csv writer left a lone CR bare (pandas' to_csv too): a reader ended the
+    # record there. CSV holds names as they are: quoted, they read back
+    import csv
+    import io
+
+    import pandas as pd
+
+    from trecbench.comparison import compare_scores
+
+    names = ["a\rb", "c\nd", 'e"\r\n,f']
+    per_query = pd.DataFrame(
+        [(n, q, "P@5", v) for n in names for q, v in zip("xyz", (0.2, 0.4, 0.6), strict=True)],
+        columns=["run", "qid", "measure", "value"],
+    )
+    text = compare_scores(per_query, samples=40).render("csv")
+    rows = list(csv.DictReader(io.StringIO(text, newline="")))
+    assert [row["run"] for row in rows] == names
+    records = list(csv.reader(io.StringIO(text, newline="")))
+    assert {len(record) for record in records} == {len(records[0])}
+    assert text.endswith(",\n") and not text.split("\n", 1)[0].endswith("\r")  # LF-ended

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 
 def markdown_cell(text: str) -> str:
-    """``text`` with each ``|`` escaped, so that a cell holding one (a run named ``a|b``)
-    stays one cell of its table."""
+    """Prose trecbench writes (a heading, a note, a measure's description) with each ``|``
+    escaped, so that it stays one cell of its table. Text read from an input (a run's
+    name, an id) is escaped reversibly before it reaches here
+    (:func:`trecbench.renderers.escaping.escaper`): it holds no ``|`` then."""
     return text.replace("|", r"\|")

@@ -86,11 +86,16 @@ def sections_of(universe: list[str], fields: dict[str, dict[str, str]] | None) -
         present = np.flatnonzero(values != None)  # noqa: E711 (element-wise)
         if not len(present):
             continue
-        labels = values[present].astype(str)
+        # Python strings, not numpy's fixed-width ones: those drop a trailing NUL, which
+        # made "a\0" the stratum "a" (and merged the two when both were present)
+        labels = np.array([str(value) for value in values[present]], dtype=object)
         macro = Section(f"{name}:{MACRO}", MACRO, name, None, len(present))
         parts.append(SectionPart(macro, present, labels))
-        for value in sorted(set(labels)):
-            rows = present[labels == value]
+        strata: dict[str, list[int]] = {}
+        for row, label in zip(present.tolist(), labels, strict=True):
+            strata.setdefault(label, []).append(row)  # labels == value: value as numpy's, NUL cut
+        for value in sorted(strata):
+            rows = np.array(strata[value], dtype=present.dtype)
             parts.append(
                 SectionPart(
                     Section(f"{name}={value}", "stratum", name, value, len(rows)), rows, None

@@ -2,15 +2,18 @@
 
 Computation lives in :mod:`.power` and :mod:`.agree`; this module only formats. Numbers
 are shown with four decimals (JSON: full precision); an undefined figure is ``–`` (JSON:
-null) and its reason is listed under the table.
+null) and its reason is listed under the table. Text read from an input (run names, qrels
+paths) is escaped reversibly where it is shown, as ``score`` escapes it
+(:func:`~trecbench.renderers.escaping.escaper`).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..markdown_text import markdown_cell
+from ..renderers.escaping import escaper
 from ..renderers.text_tables import aligned
 
 FORMATS = ("table", "markdown", "json", "latex")
@@ -61,10 +64,10 @@ def _check(fmt: str, allowed: Sequence[str]) -> None:
 POWER_HEADERS = ("run", "measure", "topics", "difference", "d_z", "power", "MDE", "topics needed")
 
 
-def _power_rows(result) -> list[list[str]]:
+def _power_rows(result, name: Callable[[str], str]) -> list[list[str]]:
     return [
         [
-            row.run,
+            name(row.run),
             row.measure,
             _count(row.n_topics),
             _number(row.mean_difference, True),
@@ -84,9 +87,9 @@ def render_power(result, fmt: str = "table") -> str:
         return _json(result.to_dict())
     if fmt == "latex":
         return _power_latex(result)
-    settings = result.settings
+    settings, name = result.settings, escaper(fmt)
     legend = [
-        f"Baseline: {result.baseline}; paired two-sided t-test at alpha {settings.alpha}, "
+        f"Baseline: {name(result.baseline)}; paired two-sided t-test at alpha {settings.alpha}, "
         f"target power {settings.target}",
         "difference: mean of run - baseline over topics; d_z: difference / sd; power: at "
         "these topics for d_z;",
@@ -97,16 +100,17 @@ def render_power(result, fmt: str = "table") -> str:
         head = f"{legend[0]}\n\n{legend[1]} {legend[2]}\n\n"
     else:
         head = "\n".join(legend) + "\n\n"
-    notes = [f"{row.run}, {row.measure}: {row.reason}\n" for row in result.rows if row.reason]
+    notes = [f"{name(r.run)}, {r.measure}: {r.reason}\n" for r in result.rows if r.reason]
     tail = "\n" + "".join(notes) if notes else ""
-    return head + grid(POWER_HEADERS, _power_rows(result), fmt) + tail
+    return head + grid(POWER_HEADERS, _power_rows(result, name), fmt) + tail
 
 
 def _power_latex(result) -> str:
     from ..renderers.comparison_text import booktabs, latex_escape
 
     header = [r"$d_z$" if name == "d_z" else name for name in POWER_HEADERS]
-    rows = ([latex_escape(c) if c != NONE else "--" for c in row] for row in _power_rows(result))
+    rows = _power_rows(result, escaper("latex"))
+    rows = ([latex_escape(c) if c != NONE else "--" for c in row] for row in rows)
     columns = "ll" + "r" * (len(POWER_HEADERS) - 2)
     return "\n".join(booktabs(columns, header, rows)) + "\n"
 
@@ -118,10 +122,10 @@ def render_agreement(result, fmt: str = "table") -> str:
     if fmt == "json":
         return _json(result.to_dict())
     title = {"markdown": "## ", "latex": "% "}.get(fmt, "")
-    settings = result.settings
+    settings, name = result.settings, escaper(fmt)
     parts = [
         f"{title}Means\n\n",
-        grid(("run", *result.measures), _means_rows(result), fmt),
+        grid(("run", *result.measures), _means_rows(result, name), fmt),
     ]
     if result.measure_orderings:
         parts += [
@@ -139,7 +143,7 @@ def render_agreement(result, fmt: str = "table") -> str:
         grid(DISCRIMINATION_HEADERS, _discrimination_rows(result), fmt),
     ]
     if result.judgments is not None:
-        parts.append(_judgments(result, title, fmt))
+        parts.append(_judgments(result, title, fmt, name))
     return "".join(parts)
 
 
@@ -166,9 +170,9 @@ DISCRIMINATION_HEADERS = (
 )
 
 
-def _means_rows(result) -> list[list[str]]:
+def _means_rows(result, name: Callable[[str], str]) -> list[list[str]]:
     return [
-        [run, *(_number(value) for value in row)]
+        [name(run), *(_number(value) for value in row)]
         for run, row in zip(result.runs, result.means, strict=True)
     ]
 
@@ -197,7 +201,7 @@ def _orderings(rows, names: tuple[str, str], fmt: str) -> str:
     )
 
 
-def _judgments(result, title: str, fmt: str) -> str:
+def _judgments(result, title: str, fmt: str, name: Callable[[str], str]) -> str:
     j = result.judgments
     headers = (
         "judged in both",
@@ -225,7 +229,8 @@ def _judgments(result, title: str, fmt: str) -> str:
         for o in result.qrels_orderings
     ]
     return (
-        f"\n{title}Two sets of judgments: {result.qrels} (A) and {result.qrels_b} (B)\n\n"
+        f"\n{title}Two sets of judgments: {name(str(result.qrels))} (A) and "
+        f"{name(str(result.qrels_b))} (B)\n\n"
         + grid(headers, [row], fmt)
         + note
         + f"\n{title}Orderings of the runs under A (reference) and B, per measure\n\n"

@@ -169,17 +169,19 @@ def _means(evaluation) -> dict[str, float]:
 def render_bounds(bounds: list[UnjudgedBound], output_format: str) -> str:
     """``score --unjudged-bounds``' table after the scores: per run and measure the value,
     the high end and the unjudged share of what the measure looks at (the table, the
-    Markdown and the CSV record of :mod:`trecbench.renderers.text_tables`)."""
-    from ..markdown_text import markdown_cell
+    Markdown and the CSV record of :mod:`trecbench.renderers.text_tables`; a run's name
+    escaped as ``score`` escapes it, :func:`~trecbench.renderers.escaping.escaper`)."""
+    from ..renderers.escaping import escaper
     from ..renderers.text_tables import aligned, csv_line, markdown_table
 
     header = ["run", "measure", "value (low)", "high", "unjudged"]
+    name = escaper(output_format)
     rows = [
-        [b.run, b.measure, f"{b.low:.4f}", f"{b.high:.4f}", f"{b.unjudged:.1%}"] for b in bounds
+        [name(b.run), b.measure, f"{b.low:.4f}", f"{b.high:.4f}", f"{b.unjudged:.1%}"]
+        for b in bounds
     ]
     if output_format == "markdown":
-        cells = [[markdown_cell(cell) for cell in row] for row in rows]
-        return "\n".join(markdown_table(header, cells, {2, 3, 4})) + "\n"
+        return "\n".join(markdown_table(header, rows, {2, 3, 4})) + "\n"
     if output_format == "csv":
         return "".join(csv_line(row) for row in [header, *rows])
     title = "unjudged sensitivity (high: every unjudged document the measure looks at relevant)"
@@ -239,8 +241,15 @@ class UnjudgedSensitivity:
         }
 
     def render(self, fmt: str) -> str:
-        """The bounds table, then each difference whose sign could flip."""
-        text = render_bounds(self.bounds, fmt)
-        flipping = [f"{run} vs {self.baseline}, {measure}" for run, measure, f in self.flips() if f]
+        """The bounds table, then each difference whose sign could flip (the runs' names
+        escaped as in the table)."""
+        from ..renderers.escaping import escaper
+
+        text, name = render_bounds(self.bounds, fmt), escaper(fmt)
+        flipping = [
+            f"{name(run)} vs {name(self.baseline)}, {measure}"
+            for run, measure, flips in self.flips()
+            if flips
+        ]
         said = ", ".join(flipping) if flipping else "none"
         return text + f"differences whose sign could flip within the ranges: {said}\n"

@@ -8,14 +8,84 @@ from __future__ import annotations
 import math
 import string
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 import pandas as pd
 
-from ..markdown_text import markdown_cell
+from .escaping import escaper
 
 # the kinds of trecbench.comparison.Section
 ALL, MACRO, STRATUM = "all", "macro", "stratum"
+
+# ---------------------------------------------------------------------------------------
+# input text, escaped once per rendering
+
+# the columns of the frames that hold a run's name or a topic's id
+_NAMED = {
+    "summary": ("run",),
+    "comparisons": ("run", "baseline"),
+    "pairs": ("run", "other", "winner"),
+    "movers": ("run", "baseline", "qid"),
+}
+
+
+def with_names_escaped(comparison, output_format: str):
+    """``comparison`` as ``output_format`` shows it: every text it read from an input (run
+    names, topic ids, grouping fields and their values, qrels and ontology paths) escaped
+    reversibly by :func:`~trecbench.renderers.escaping.escaper` once, so that none can
+    break a line or a table; the section labels (the frames' keys) kept. ``comparison``
+    itself when nothing needs escaping."""
+    shown = escaper(output_format)
+
+    def escaped(text):
+        return text if text is None else shown(text)
+
+    def topics(held):
+        return list(map(escaped, held))
+
+    def each(mapping, show):  # run -> its topics (or its qrels path), each shown by show
+        return None if mapping is None else {escaped(k): show(v) for k, v in mapping.items()}
+
+    fields = {
+        "sections": [
+            replace(section, field=escaped(section.field), value=escaped(section.value))
+            for section in comparison.sections
+        ],
+        "runs": list(map(escaped, comparison.runs)),
+        "baseline": escaped(comparison.baseline),
+        "missing": each(comparison.missing, topics),
+        "unpaired": each(comparison.unpaired, topics),
+        "run_qrels": each(comparison.run_qrels, escaped),
+        "ontology": _escaped_record(comparison.ontology, ("release", "source"), escaped),
+        "evaluation": _escaped_record(comparison.evaluation, ("ontology",), escaped),
+    }
+    qids = {qid: escaped(qid) for qid in comparison.queries}
+    if all(fields[name] == getattr(comparison, name) for name in fields) and all(
+        qid == printed for qid, printed in qids.items()
+    ):
+        return comparison
+    for name, columns in _NAMED.items():
+        frame = getattr(comparison, name)
+        fields[name] = frame.assign(
+            **{
+                column: frame[column].map(escaped, na_action="ignore")
+                for column in columns
+                if column in frame.columns
+            }
+        )
+    return replace(comparison, **fields)
+
+
+def _escaped_record(record: Mapping | None, keys: tuple[str, ...], escaped) -> dict | None:
+    """``record`` with the text under each of ``keys`` escaped."""
+    if record is None:
+        return None
+    return {
+        key: escaped(value) if key in keys and isinstance(value, str) else value
+        for key, value in record.items()
+    }
+
 
 # ---------------------------------------------------------------------------------------
 # numbers and markers
@@ -226,12 +296,6 @@ def legend_text(comparison, markdown: bool) -> str:
     )
 
 
-def md_cell(text: str) -> str:
-    """Text safe in a Markdown table cell (a ``*`` too: compare's cells mark significance
-    with their own stars)."""
-    return markdown_cell(text).replace("*", r"\*")
-
-
 def mover_lines(comparison, label: str, markdown: bool) -> list[str]:
     movers = comparison.part(comparison.movers, label)
     if movers.empty:
@@ -249,9 +313,7 @@ def mover_lines(comparison, label: str, markdown: bool) -> list[str]:
                 or "none"
             )
         if markdown:
-            lines.append(
-                f"| {measure} | {run} | {md_cell(texts['gain'])} | {md_cell(texts['loss'])} |"
-            )
+            lines.append(f"| {measure} | {run} | {texts['gain']} | {texts['loss']} |")
         else:
             lines += [
                 f"{measure}  {run}",

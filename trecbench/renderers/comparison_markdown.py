@@ -3,6 +3,7 @@ every section in full."""
 
 from __future__ import annotations
 
+from ..markdown_text import markdown_cell
 from . import comparison_cells as common
 from .text_tables import markdown_table
 
@@ -13,11 +14,8 @@ from .text_tables import markdown_table
 def _md_means(comparison, label: str, measures: list[str]) -> list[str]:
     """:func:`~.comparison_cells.mean_cells` as a Markdown table, the best mean in bold."""
     rows = common.mean_cells(comparison, label, measures, bold="**")
-    header = [common.md_cell(cell) for cell in rows[0]]
-    lines = ["| " + " | ".join(header) + " |", "|---|" + "---:|" * len(comparison.runs) + "---|"]
-    return lines + [
-        "| " + " | ".join(row[:-1] + [common.md_cell(row[-1])]) + " |" for row in rows[1:]
-    ]
+    lines = ["| " + " | ".join(rows[0]) + " |", "|---|" + "---:|" * len(comparison.runs) + "---|"]
+    return lines + ["| " + " | ".join(row) + " |" for row in rows[1:]]
 
 
 def _md_differences(comparison, section) -> list[str]:
@@ -31,7 +29,7 @@ def _md_differences(comparison, section) -> list[str]:
     for row in comparison.part(comparison.comparisons, section.label).to_dict(orient="records"):
         cells = [
             row["measure"],
-            common.md_cell(row["run"]),
+            row["run"],
             f"{row['difference']:+.4f} [{row['ci_low']:+.4f}, {row['ci_high']:+.4f}]",
             common.change_text(row["relative_change"]),
         ]
@@ -50,29 +48,33 @@ def _md_differences(comparison, section) -> list[str]:
 
 
 def markdown(comparison) -> str:
-    """The BenchmarkComparison Markdown text (every section in full)."""
+    """The BenchmarkComparison Markdown text (every section in full). Input text is
+    escaped as ``score``'s Markdown escapes it (``|`` too:
+    :func:`~.comparison_cells.with_names_escaped`); prose by
+    :func:`~trecbench.markdown_text.markdown_cell`."""
+    comparison = common.with_names_escaped(comparison, "markdown")
     lines = ["# Benchmark comparison", ""]
-    lines += [f"- {common.md_cell(line)}" for line in common.header_lines(comparison)]
+    lines += [f"- {markdown_cell(line)}" for line in common.header_lines(comparison)]
     lines += ["", common.legend_text(comparison, markdown=True)]
     groups: dict[str, list[str]] = {}
     for measure in comparison.measures:
         groups.setdefault(common.measure_group(measure), []).append(measure)
     several = len(comparison.runs) > 1
     for section in comparison.sections:
-        lines += ["", f"## {common.md_cell(section.title)} ({section.topics} topics)"]
+        lines += ["", f"## {markdown_cell(section.title)} ({section.topics} topics)"]
         lines += [
             line
             for note in common.section_notes(comparison, section)
-            for line in ("", f"> {common.md_cell(note)}")
+            for line in ("", f"> {markdown_cell(note)}")
         ]
         for group, measures in groups.items():
             lines += ["", f"### {group}", ""] + _md_means(comparison, section.label, measures)
         if several:
-            lines += ["", f"### Differences against {common.md_cell(comparison.baseline)}", ""]
+            lines += ["", f"### Differences against {comparison.baseline}", ""]
             lines += _md_differences(comparison, section)
         movers = common.mover_lines(comparison, section.label, markdown=True)
         if movers:
-            lines += ["", f"### Topic movers against {common.md_cell(comparison.baseline)}", ""]
+            lines += ["", f"### Topic movers against {comparison.baseline}", ""]
             lines += ["| Measure | Run | Largest gains | Largest losses |", "|---|---|---|---|"]
             lines += movers
         ties = common.tie_rows(comparison, section.label)
@@ -85,9 +87,7 @@ def markdown(comparison) -> str:
                 "",
             ]
             header = ["Measure", "Run", "Mean", "Lowest", "Highest", "Reported order"]
-            lines += markdown_table(
-                header, [[common.md_cell(c) for c in row] for row in ties], {2, 3, 4}
-            )
+            lines += markdown_table(header, ties, {2, 3, 4})
         if several and section.kind != common.MACRO:
             lines += [
                 "",
@@ -97,10 +97,7 @@ def markdown(comparison) -> str:
                 "",
             ]
             header = ["Measure", "Run", "Mean", "Normal CI", "Welch t", "df", "p", "p adjusted"]
-            rows = [
-                [common.md_cell(c) for c in row]
-                for row in common.welch_rows(comparison, section.label)
-            ]
+            rows = common.welch_rows(comparison, section.label)
             lines += markdown_table(header, rows, {2, 4, 5, 6, 7})
         if len(comparison.runs) > 2:
             lines += [
@@ -115,7 +112,7 @@ def markdown(comparison) -> str:
             rows = common.pairs_rows(comparison, section.label, lambda text: f"**{text}**")
             body = [
                 cells[:1]
-                + [common.md_cell(cells[1])]
+                + [cells[1]]
                 + [f"{t}{f'<sup>{w}</sup>' if w else ''}" for t, w in cells[2:]]
                 for cells in rows
             ]

@@ -139,7 +139,9 @@ def _wrap(text: str, indent: str = "  ") -> list[str]:
 
 
 def terminal_table(comparison) -> str:
-    """The plain-text report ``trecbench compare`` prints."""
+    """The plain-text report ``trecbench compare`` prints (input text escaped:
+    :func:`~.comparison_cells.with_names_escaped`)."""
+    comparison = common.with_names_escaped(comparison, "table")
     lines = [part for line in common.header_lines(comparison) for part in _wrap(line)]
     lines += _wrap(common.legend_text(comparison, markdown=False))
     several = len(comparison.runs) > 1
@@ -211,8 +213,13 @@ def csv_text(comparison) -> str:
         notes[label] if head else "" for label, head in zip(merged["stratum"], first, strict=True)
     ]
     out = io.StringIO()
-    merged.rename(columns={"stratum": "section"}).to_csv(out, index=False, lineterminator="\n")
-    return out.getvalue()
+    # records ended by CRLF, so that Python 3.11's writer quotes a field holding a lone
+    # CR too (it quotes what holds a character of the line terminator): a run named with
+    # one would end its record there. Then each record ends with LF, as csv_line's.
+    merged.rename(columns={"stratum": "section"}).to_csv(out, index=False, lineterminator="\r\n")
+    parts = out.getvalue().split('"')  # every other part stands outside a quoted field
+    parts[::2] = [part.replace("\r\n", "\n") for part in parts[::2]]
+    return '"'.join(parts)
 
 
 _LATEX_SPECIAL = {
@@ -252,7 +259,11 @@ def booktabs(columns: str, header: Sequence[str], rows: Iterable[Sequence[str]])
 def latex(comparison) -> str:
     """The all-pairs tables (all topics, then each macro section) as LaTeX (booktabs):
     means with superscript letters of the runs each is significantly better than, the
-    best mean in bold."""
+    best mean in bold. Input text is escaped as in the other formats
+    (:func:`~.comparison_cells.with_names_escaped`: ``a|b<LF>c`` shows as ``a|b%0Ac``,
+    its ``%`` then LaTeX's ``\\%``), so that a name reads back as it is and a line break in
+    it cannot end a paragraph inside the table."""
+    comparison = common.with_names_escaped(comparison, "latex")
     blocks = ["% trecbench compare: all-pairs tables; needs \\usepackage{booktabs}"]
     for section in comparison.sections:
         if section.kind == common.STRATUM:

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pandas as pd
 
 from ..strata import MIN_GROUP_SIZE
+from .escaping import escape_text
 from .text_tables import aligned, csv_line, markdown_table
-from .trec_format import escape_text
 
 
 def groups_document(grouped: dict[str, pd.DataFrame]) -> dict:
@@ -47,7 +47,7 @@ def _wide(
 ) -> tuple[list[str], list[list[str]]]:
     """Header and rows: one row per run and group (then macro, micro), one column per
     measure, values printed like trec_eval (4 decimals); run and group text escaped (see
-    :func:`trecbench.renderers.trec_format.escape_text`, ``also``)."""
+    :func:`trecbench.renderers.escaping.escape_text`, ``also``)."""
     measures = list(dict.fromkeys(frame["measure"]))
     header = ["run", "group", "n"] + [names.get(m, m) for m in measures]
     rows = []

@@ -4,6 +4,7 @@ its JSON entry (the bounds themselves are :mod:`trecbench.tiebounds`')."""
 from __future__ import annotations
 
 from ..tiebounds import position
+from .escaping import escaper
 from .text_tables import aligned, csv_line, markdown_table
 
 TITLE = (
@@ -41,18 +42,19 @@ def render(evaluation, output_format: str, names: str = "display") -> str:
     """The bounds of an evaluation made with ``tie_bounds=True`` in one of ``score``'s text
     formats: ``trec`` (lines ``<measure>:tie_low`` and ``<measure>:tie_high`` per run, as
     trec_eval prints a summary), ``csv`` (``run,measure,value,low,high,position,
-    tied_topics,reason``), ``markdown`` or an aligned ``table``."""
-    rows = _rows(evaluation, names)
+    tied_topics,reason``), ``markdown`` or an aligned ``table``; a run's name escaped as
+    the scores above escape it (:func:`~.escaping.escaper`)."""
+    rows, name = _rows(evaluation, names), escaper(output_format)
     if output_format == "trec":
         lines = []
         for run in dict.fromkeys(row[0] for row in rows):
             if len(evaluation.runs) > 1:
-                lines.append(f"# {run}: {TITLE}")
-            for _, name, _, low, high, *_ in (row for row in rows if row[0] == run):
+                lines.append(f"# {name(run)}: {TITLE}")
+            for _, measure, _, low, high, *_ in (row for row in rows if row[0] == run):
                 if low == low:  # bounded
                     lines += [
-                        f"{name + ':tie_low':<22}\tall\t{low:6.4f}",
-                        f"{name + ':tie_high':<22}\tall\t{high:6.4f}",
+                        f"{measure + ':tie_low':<22}\tall\t{low:6.4f}",
+                        f"{measure + ':tie_high':<22}\tall\t{high:6.4f}",
                     ]
         return "".join(line + "\n" for line in lines)
     if output_format == "csv":
@@ -61,8 +63,8 @@ def render(evaluation, output_format: str, names: str = "display") -> str:
         return "".join(csv_line(line) for line in lines)
     header = ["run", "measure", "value", "lowest", "highest", "reported order", "tied topics"]
     cells = [
-        [run, name, _number(v), _number(lo), _number(hi), where, str(t)]
-        for run, name, v, lo, hi, where, t, _ in rows
+        [name(run), measure, _number(v), _number(lo), _number(hi), where, str(t)]
+        for run, measure, v, lo, hi, where, t, _ in rows
     ]
     reasons = sorted({f"{row[1]}: {row[7]}" for row in rows if row[7]})
     right = {2, 3, 4, 6}

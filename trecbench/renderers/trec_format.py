@@ -13,25 +13,10 @@ import math
 
 from ..errors import OutputError
 from ..measures import COUNTS, RUNID, STRING
+from .escaping import escape_text
 from .text_tables import aligned, csv_line, markdown_table
 
 NAMES = ("trec", "display", "asked")
-
-
-def escape_text(text, also: str = "") -> str:
-    """``text`` made safe for one field of a line-based output, reversibly: ``%``, control
-    characters, line breaks and every blank but the ASCII space (and each character of
-    ``also``, e.g. ``" "`` where fields are whitespace-separated, ``"|"`` in Markdown)
-    become ``%XX`` of their UTF-8 bytes; :func:`urllib.parse.unquote` gives ``text`` back.
-    A newline in a run name or a stratum value can then never start a line of its own."""
-    text = str(text)
-    if text.isprintable() and "%" not in text and not any(c in text for c in also):
-        return text
-    from urllib.parse import quote  # only for text to escape
-
-    return "".join(
-        quote(c, safe="") if c == "%" or c in also or not c.isprintable() else c for c in text
-    )
 
 
 # the characters trec_eval's reader ends a field at (C isspace) or a C string at (NUL):

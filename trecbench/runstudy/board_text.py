@@ -1,11 +1,15 @@
 """A leaderboard as a terminal table, Markdown, LaTeX or JSON: per measure, systems x
-collections, the macro mean, the mean rank and the tests against the baseline."""
+collections, the macro mean, the mean rank and the tests against the baseline. System and
+collection names are escaped reversibly where they are shown, as ``score`` escapes a run's
+name (:func:`~trecbench.renderers.escaping.escaper`; the HTML page escapes its own)."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 from ..markdown_text import markdown_cell
+from ..renderers.escaping import escaper
 from ..renderers.text_tables import aligned, markdown_table
 from .leaderboard import Leaderboard, MeasureBoard, PairedTest
 
@@ -21,8 +25,18 @@ def _p(test: PairedTest | None) -> str:
     return f"{test.p_adjusted:.3g}{mark}"
 
 
-def _rows(board: MeasureBoard) -> tuple[list[str], list[list[str]]]:
-    header = ["system", *board.collections, "macro", "mean rank", "p (collections)", "p (topics)"]
+Names = Callable[[str], str]  # how a format shows a system's or a collection's name
+
+
+def _rows(board: MeasureBoard, name: Names) -> tuple[list[str], list[list[str]]]:
+    header = [
+        "system",
+        *map(name, board.collections),
+        "macro",
+        "mean rank",
+        "p (collections)",
+        "p (topics)",
+    ]
     rows = []
     for s, system in enumerate(board.systems):
         cells = [
@@ -31,7 +45,7 @@ def _rows(board: MeasureBoard) -> tuple[list[str], list[list[str]]]:
         ]
         rows.append(
             [
-                system,
+                name(system),
                 *cells,
                 f"{board.macro[s]:.4f}",
                 "–" if board.better is None else f"{board.mean_rank[s]:.2f}",
@@ -42,7 +56,7 @@ def _rows(board: MeasureBoard) -> tuple[list[str], list[list[str]]]:
     return header, rows
 
 
-def _notes(board: MeasureBoard) -> list[str]:
+def _notes(board: MeasureBoard, name: Names) -> list[str]:
     notes = []
     for s, system in enumerate(board.systems):
         for kind, test in (
@@ -50,7 +64,7 @@ def _notes(board: MeasureBoard) -> list[str]:
             ("topics", board.over_topics[s]),
         ):
             if test is not None and test.reason:
-                notes.append(f"{system} over {kind}: no test ({test.reason})")
+                notes.append(f"{name(system)} over {kind}: no test ({test.reason})")
     return notes
 
 
@@ -60,8 +74,10 @@ LEGEND = (
 )
 
 
-def _title(board: MeasureBoard) -> str:
-    topics = ", ".join(f"{c} {n}" for c, n in zip(board.collections, board.topics, strict=True))
+def _title(board: MeasureBoard, name: Names) -> str:
+    topics = ", ".join(
+        f"{name(c)} {n}" for c, n in zip(board.collections, board.topics, strict=True)
+    )
     better = (
         "no better direction: not ranked" if board.better is None else f"{board.better} is better"
     )
@@ -69,28 +85,31 @@ def _title(board: MeasureBoard) -> str:
 
 
 def _plain(board: MeasureBoard) -> str:
-    header, rows = _rows(board)
-    lines = [_title(board), *aligned([header, *rows], set())]
-    return "\n".join([*lines, *_notes(board)]) + "\n"
+    name = escaper("table")
+    header, rows = _rows(board, name)
+    lines = [_title(board, name), *aligned([header, *rows], set())]
+    return "\n".join([*lines, *_notes(board, name)]) + "\n"
 
 
 def _markdown(board: MeasureBoard) -> str:
-    header, rows = _rows(board)
+    name = escaper("markdown")  # the names; markdown_cell: what trecbench writes
+    header, rows = _rows(board, name)
     cells = [[markdown_cell(cell) for cell in row] for row in [header, *rows]]
-    lines = [f"### {markdown_cell(_title(board))}", ""]
+    lines = [f"### {markdown_cell(_title(board, name))}", ""]
     lines += markdown_table(cells[0], cells[1:], set(range(1, len(header))))
-    notes = [f"- {markdown_cell(note)}" for note in _notes(board)]
+    notes = [f"- {markdown_cell(note)}" for note in _notes(board, name)]
     return "\n".join([*lines, "", *notes]).rstrip() + "\n"
 
 
 def _latex(board: MeasureBoard) -> str:
     from ..renderers.comparison_text import booktabs, latex_escape
 
-    header, rows = _rows(board)
+    name = escaper("latex")
+    header, rows = _rows(board, name)
     lines = [
         r"\begin{table}",
         r"\centering",
-        r"\caption{" + latex_escape(_title(board)) + "}",
+        r"\caption{" + latex_escape(_title(board, name)) + "}",
         *booktabs(
             "l" + "r" * (len(header) - 1),
             [latex_escape(cell) for cell in header],
@@ -122,11 +141,11 @@ def _html(board: Leaderboard) -> str:
     jinja2 = require("jinja2", "leaderboard --format html")
     tables = []
     for measure in board.boards:
-        header, rows = _rows(measure)
+        header, rows = _rows(measure, str)
         keys = [_row_keys(measure, s) for s in range(len(measure.systems))]
         pairs = [list(zip(row, key, strict=True)) for row, key in zip(rows, keys, strict=True)]
-        tables.append({"title": _title(measure), "header": header, "rows": pairs,
-                       "notes": _notes(measure)})  # fmt: skip
+        tables.append({"title": _title(measure, str), "header": header, "rows": pairs,
+                       "notes": _notes(measure, str)})  # fmt: skip
     title = f"trecbench leaderboard: {board.suite.name}"
     page = environment(jinja2).get_template("leaderboard.html.j2")
     return page.render(title=title, legend=LEGEND, boards=tables)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..errors import InputError
-from ..renderers.trec_format import escape_text
+from ..renderers.escaping import escape_text
 
 KINDS = ("EvaluationReport", "BenchmarkReport")
 MOVERS = 5  # topics listed per run and measure whose values moved most
@@ -265,7 +265,7 @@ def _input_words(item: dict | None) -> str:
 
 def _cause(inputs, options, versions, measures, spellings, runs, values) -> str:
     """The likeliest reason the two evaluations differ, in one line (paths and run names
-    escaped reversibly, :func:`~trecbench.renderers.trec_format.escape_text`)."""
+    escaped reversibly, :func:`~trecbench.renderers.escaping.escape_text`)."""
     for kind, words in (("qrels", "the qrels differ"), ("run", "a run file differs")):
         for x, y in inputs:
             if (x or y)["kind"] == kind:

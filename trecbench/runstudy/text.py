@@ -1,15 +1,15 @@
 """Similarity and pool results as the terminal tables and JSON of their commands.
 
 Run names and qids come from the inputs: in the tables and lines they are escaped
-reversibly (:func:`~trecbench.renderers.trec_format.escape_text`), as ``score`` escapes
+reversibly (:func:`~trecbench.renderers.escaping.escape_text`), as ``score`` escapes
 them, so that none can break a row; JSON holds them as they are."""
 
 from __future__ import annotations
 
 import json
 
+from ..renderers.escaping import escape_text
 from ..renderers.text_tables import aligned
-from ..renderers.trec_format import escape_text
 from .pool import Pool
 from .reportdiff import ReportDiff
 from .similarity import STATISTICS, Similarity

@@ -1,0 +1,31 @@
+"""Text read from an input (a run's name, an id, a stratum's value, a path) made safe for
+one field of a line-based output, reversibly, in one way for every renderer: no such text
+can inject a line or a cell into an output."""
+
+from __future__ import annotations
+
+
+def escape_text(text, also: str = "") -> str:
+    """``text`` made safe for one field of a line-based output, reversibly: ``%``, control
+    characters, line breaks and every blank but the ASCII space (and each character of
+    ``also``, e.g. ``" "`` where fields are whitespace-separated, ``"|"`` in Markdown)
+    become ``%XX`` of their UTF-8 bytes; :func:`urllib.parse.unquote` gives ``text`` back.
+    A newline in a run name or a stratum value can then never start a line of its own."""
+    text = str(text)
+    if text.isprintable() and "%" not in text and not any(c in text for c in also):
+        return text
+    from urllib.parse import quote  # only for text to escape
+
+    return "".join(
+        quote(c, safe="") if c == "%" or c in also or not c.isprintable() else c for c in text
+    )
+
+
+def escaper(output_format: str):
+    """How ``output_format`` shows a text read from an input (a run's name, an id, a
+    path): :func:`escape_text`, with ``|`` too in ``markdown``; as it is in ``csv``, which
+    quotes what it must. LaTeX escapes the ``%`` of the escaped text in turn."""
+    if output_format == "csv":
+        return str
+    also = "|" if output_format == "markdown" else ""
+    return lambda text: escape_text(text, also)
