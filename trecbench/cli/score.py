@@ -276,7 +276,8 @@ def score(
         from ..comparison import from_evaluation
 
         paired = from_evaluation(evaluation)
-        paired.to_html(html_depth, path=html_page)
+        # the page of score's runs (a comparison of them below its means), not compare's
+        paired.to_html(html_depth, path=html_page, title="trecbench score report")
         _warn(paired.warnings)
         click.echo(f"wrote {html_page}", err=True)
     click.echo(text.encode("utf-8"), nl=False)  # bytes: written untranslated
