@@ -52,6 +52,9 @@ class Comparison:
     ``drill_downs``: per run, what report.html's drill-down and the precision-recall curve
     show (:class:`trecbench.evaluation.drill.DrillDown`), kept as the runs were scored
     (``drill_depth``); None: not kept, the runs' files are read again for them.
+    ``unjudged_values``: ``(run, measure, low, high, unjudged share)`` over ``queries``,
+    each counting, kept as the runs were scored (``unjudged_bounds``): what
+    :func:`trecbench.conclusions.unjudged.with_unjudged_bounds` shows; None: not kept.
     """
 
     runs: list[str]
@@ -82,6 +85,7 @@ class Comparison:
     # --unjudged-bounds): an UnjudgedSensitivity of trecbench.conclusions.unjudged
     unjudged_sensitivity: Any = None
     drill_downs: dict[str, Any] | None = None
+    unjudged_values: list[tuple] | None = None
 
     @property
     def statistics(self) -> StatsSettings:

@@ -61,8 +61,10 @@ class ScoringSettings:
     measure ``options`` (``maxontsim_formula``, ``ontology``), ``tie_bounds``, ``memory``,
     ``jobs`` and ``drill_depth`` (what report.html's drill-down and the precision-recall
     curve need, kept as the runs are scored: see :attr:`Comparison.drill_downs`; None:
-    nothing kept); and whether a run whose retrieved documents the qrels mostly do not
-    know (over ``unjudged_threshold``) is refused (unless ``allow_unjudged``).
+    nothing kept); ``unjudged_bounds``: keep each run's values with its unjudged
+    documents judged relevant (:attr:`Comparison.unjudged_values`); and whether a run
+    whose retrieved documents the qrels mostly do not know (over ``unjudged_threshold``)
+    is refused (unless ``allow_unjudged``).
     """
 
     relevance_level: int = 1
@@ -75,6 +77,7 @@ class ScoringSettings:
     memory: int | None = None
     jobs: int | None = None
     drill_depth: int | None = None
+    unjudged_bounds: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "options", dict(self.options or {}))
@@ -95,6 +98,7 @@ class ScoringSettings:
             "memory": self.memory,
             "jobs": self.jobs,
             "drill_depth": self.drill_depth,
+            "unjudged_bounds": self.unjudged_bounds,
         }
 
     # the local options are a mapping in the API (evaluate's); their two keys are read here
@@ -197,6 +201,8 @@ def compare(
     comparison.settings["allow_unjudged"] = bool(scoring.allow_unjudged)
     comparison.warnings = warnings
     comparison.unpaired = unpaired
+    if scoring.unjudged_bounds:
+        comparison.unjudged_values = _unjudged_values(evaluations, comparison.queries)
     _record_provenance(comparison, evaluations, strata)
     comparison.evaluation = scoring.record()
     return comparison
@@ -230,6 +236,21 @@ def _paired_topics(evaluations, named) -> tuple[list[str], dict[str, list[str]]]
     if not topics:
         raise UsageError("the runs' qrels share no topic: nothing can be paired")
     return topics, unpaired
+
+
+def _unjudged_values(evaluations, queries: list[str]) -> list[tuple]:
+    """:attr:`Comparison.unjudged_values`: each run's bounds over the compared topics,
+    each counting (a topic the run lacks: 0), as the comparison's means are."""
+    from ..evaluation.assembly import bound_values
+
+    return [
+        (run.name, column.display, low, high, share)
+        for evaluation, _ in evaluations
+        for run in evaluation.runs
+        for column, low, high, share in bound_values(
+            run, evaluation.columns, evaluation.settings, queries
+        )
+    ]
 
 
 def _unjudged_warnings(evaluations, threshold: float, allow: bool) -> list[str]:
