@@ -241,16 +241,9 @@ def _paired_topics(evaluations, named) -> tuple[list[str], dict[str, list[str]]]
 def _unjudged_values(evaluations, queries: list[str]) -> list[tuple]:
     """:attr:`Comparison.unjudged_values`: each run's bounds over the compared topics,
     each counting (a topic the run lacks: 0), as the comparison's means are."""
-    from ..evaluation.assembly import bound_values
+    from ..evaluation.assembly import bound_rows
 
-    return [
-        (run.name, column.display, low, high, share)
-        for evaluation, _ in evaluations
-        for run in evaluation.runs
-        for column, low, high, share in bound_values(
-            run, evaluation.columns, evaluation.settings, queries
-        )
-    ]
+    return [row for evaluation, _ in evaluations for row in bound_rows(evaluation, queries)]
 
 
 def _unjudged_warnings(evaluations, threshold: float, allow: bool) -> list[str]:

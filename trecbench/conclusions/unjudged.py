@@ -73,17 +73,11 @@ def evaluation_bounds(evaluation, topics=None) -> list[UnjudgedBound]:
     evaluation summarised them (score's), or over ``topics`` as :func:`unjudged_bounds`
     says."""
     from ..errors import UsageError
-    from ..evaluation.assembly import bound_values
+    from ..evaluation.assembly import bound_rows
 
     if any(run.unjudged_high is None for run in evaluation.runs):
         raise UsageError("unjudged bounds were not kept: evaluate(..., unjudged_bounds=True)")
-    return [
-        UnjudgedBound(run.name, column.display, low, high, share)
-        for run in evaluation.runs
-        for column, low, high, share in bound_values(
-            run, evaluation.columns, evaluation.settings, topics
-        )
-    ]
+    return [UnjudgedBound(*row) for row in bound_rows(evaluation, topics)]
 
 
 def render_bounds(bounds: list[UnjudgedBound], output_format: str) -> str:

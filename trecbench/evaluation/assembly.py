@@ -115,12 +115,34 @@ def _high_end(blocks: list[_Block], result: RunResult, plan: _Plan) -> bounds.Hi
                      for block in blocks]  # fmt: skip
             high, _, _ = _run_result(parts, result.name, result.path, result.runid, again)
             values[depth] = high.values
-        looked[depth], unjudged[depth] = (np.zeros(len(result.qids), np.int64) for _ in "lu")
-        for block in kept:
-            at = np.array([place[qid] for qid in block.qids], np.int64)
-            _, looked[depth][at], unjudged[depth][at] = block.highs[depth]
+        looked[depth], unjudged[depth] = _counted(kept, depth, place)
     positives, grade = plan.bounds.positives, plan.bounds.grade
     return bounds.HighEnd(result.qids, values, looked, unjudged, positives, grade)
+
+
+def _counted(blocks: list[_Block], depth, place: dict[str, int]) -> tuple:
+    """``(looked, unjudged)`` per topic of the run (``place``: qid -> its index) within
+    ``depth``, from what its ``blocks`` counted of their topics."""
+    looked, unjudged = np.zeros(len(place), np.int64), np.zeros(len(place), np.int64)
+    for block in blocks:
+        at = np.array([place[qid] for qid in block.qids], np.int64)
+        _, block_looked, block_unjudged = block.highs[depth]
+        looked[at] = block_looked
+        unjudged[at] = block_unjudged
+    return looked, unjudged
+
+
+def bound_rows(evaluation, topics=None) -> list[tuple[str, str, float, float, float]]:
+    """``(run, measure, low, high, unjudged share)`` of each run of ``evaluation`` (scored
+    with :attr:`~EvalSettings.unjudged_bounds`) and each bounded column (display names),
+    as :func:`bound_values` gives them."""
+    return [
+        (run.name, column.display, low, high, share)
+        for run in evaluation.runs
+        for column, low, high, share in bound_values(
+            run, evaluation.columns, evaluation.settings, topics
+        )
+    ]
 
 
 def bound_values(run: RunResult, columns, settings: EvalSettings, topics=None) -> list[tuple]:
