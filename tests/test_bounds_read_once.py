@@ -16,7 +16,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import ROOT
 from random_cases import random_case
 from test_read_once import QRELS, RUNS, _counts, opened  # noqa: F401 - a fixture
 
@@ -188,4 +187,3 @@ def test_the_bounds_table_of_the_bundled_run_is_unchanged(capsys):
     out = capsys.readouterr().out
     assert "tfidf-char  P@5      0.0929       1.0000  90.7%" in out
     assert "tfidf-char  nDCG@10  0.4142       1.0000  94.8%" in out
-    assert ROOT.exists()

@@ -124,7 +124,8 @@ def completed(plan: _Plan, ranked_run: ranking.RankedRun, added: np.ndarray) -> 
     for field in table.schema:
         column = extra.get(field.name)
         if column is None:  # iter: no group
-            column = pa.array(["0"] * n) if pa.types.is_string(field.type) else pa.nulls(n)
+            text = pa.types.is_string(field.type) or pa.types.is_large_string(field.type)
+            column = pa.repeat(pa.scalar("0", field.type), n) if text else pa.nulls(n)
         columns.append(pc.cast(column, field.type))
     return plain(plan, truth.with_rows(pa.Table.from_arrays(columns, schema=table.schema)))
 
