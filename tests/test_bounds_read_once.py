@@ -187,3 +187,22 @@ def test_the_bounds_table_of_the_bundled_run_is_unchanged(capsys):
     out = capsys.readouterr().out
     assert "tfidf-char  P@5      0.0929       1.0000  90.7%" in out
     assert "tfidf-char  nDCG@10  0.4142       1.0000  94.8%" in out
+
+
+def test_compare_bounds_of_runs_with_their_own_qrels_are_each_against_its_own(tmp_path):
+    # refused before ("give files and one qrels"): each run's bounds are kept as it is
+    # scored, against the qrels it is scored with
+    from trecbench.comparison import compare
+    from trecbench.conclusions.unjudged import with_unjudged_bounds
+
+    own = tmp_path / "own.qrels"
+    own.write_bytes(Path(QRELS).read_bytes())
+    shared = compare(QRELS, RUNS, ["P@5"], unjudged_bounds=True, samples=100)
+    apart = compare(
+        QRELS, RUNS, ["P@5"], run_qrels={"tfidf-char": own}, unjudged_bounds=True, samples=100
+    )
+    assert apart.unjudged_values == shared.unjudged_values
+    bounds = with_unjudged_bounds(apart).unjudged_sensitivity.bounds
+    assert [(b.run, b.measure) for b in bounds] == [("tfidf-word", "P@5"), ("tfidf-char", "P@5")]
+    with pytest.raises(UsageError, match="kept as the runs are scored"):
+        with_unjudged_bounds(compare(QRELS, RUNS, ["P@5"], samples=100))
