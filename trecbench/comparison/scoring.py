@@ -169,8 +169,10 @@ def compare(
       (``maxontsim_formula``, ``ontology``: an HPO file for MaxOntSim), recorded in the
       report with the ontology's release and checksum when a MaxOntSim measure is
       compared; ``tie_bounds``: the means' bounds over all orders of tied documents
-      (:mod:`trecbench.tiebounds`); ``memory`` (MiB) and ``jobs`` (processes). A run whose
-      retrieved documents the qrels mostly do not know
+      (:mod:`trecbench.tiebounds`); ``memory`` (MiB) and ``jobs`` (processes);
+      ``unjudged_bounds``: each run's values with its unjudged documents judged relevant,
+      kept as it is scored (for :func:`trecbench.conclusions.unjudged.with_unjudged_bounds`).
+      A run whose retrieved documents the qrels mostly do not know
       (:meth:`trecbench.evaluation.Unjudged.flagged` with ``unjudged_threshold``) is
       refused (:class:`~trecbench.errors.UsageError`) unless ``allow_unjudged``; it then
       stays in ``Comparison.warnings``.
