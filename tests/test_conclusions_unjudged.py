@@ -9,7 +9,8 @@ import random
 import pytest
 from conftest import ROOT
 
-from trecbench.conclusions.unjudged import column_depth, unjudged_bounds
+from trecbench.conclusions.unjudged import unjudged_bounds
+from trecbench.evaluation.bounds import column_depth
 
 QRELS = ROOT / "qrels" / "hpo-demo.qrels"
 RUN = ROOT / "runs" / "tfidf-char.run"

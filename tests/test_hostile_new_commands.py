@@ -387,11 +387,21 @@ def test_report_html_of_a_run_from_standard_input_has_no_drill_down(folder):
     assert (folder / "out" / "report.html").exists()
 
 
-def test_unjudged_bounds_refuse_a_run_from_standard_input(folder):
-    # the bounds read it again and found it empty: "error[R26]: empty file"
-    done = _from_stdin(folder, "-m", "P@3", "--unjudged-bounds")
-    assert done.returncode == 1
-    assert "standard input or a pipe cannot be read twice" in done.stderr
+def test_unjudged_bounds_of_a_run_from_standard_input_are_those_of_its_file(folder, capsys):
+    # they read it again and found it empty ("error[R26]: empty file"), then refused it;
+    # now kept as it is scored
+    options = ["-m", "P@3", "--unjudged-bounds", "--format", "json"]
+    done = _from_stdin(folder, *options)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert run(["compare", "q.qrels", "a.run", "b.run", *options]) == 0
+    rows = [
+        json.loads(text)["unjudged_bounds"]["rows"]
+        for text in (done.stdout, capsys.readouterr().out)
+    ]
+    assert [row["run"] for row in rows[0]] == ["-", "b"]
+    for row in (*rows[0], *rows[1]):
+        del row["run"]
+    assert rows[0] == rows[1] and len(rows[0]) == 2
 
 
 @pytest.mark.parametrize(
@@ -438,20 +448,6 @@ def test_score_unjudged_bounds_start_from_score_s_own_values_under_c(capsys, tmp
     document = json.loads(capsys.readouterr().out)
     (bound,) = document["unjudged_bounds"]
     assert bound["value"] == pytest.approx(1 / 9) and bound["high"] == pytest.approx(1 / 3)
-
-
-def test_score_unjudged_bounds_refuse_standard_input():
-    import subprocess
-    import sys
-
-    qrels = str(ROOT / "qrels" / "hpo-demo.qrels")
-    done = subprocess.run(
-        [sys.executable, "-m", "trecbench", "score", "--unjudged-bounds", qrels, "-"],
-        input=(ROOT / "runs" / "tfidf-word.run").read_bytes(),
-        capture_output=True,
-    )
-    assert done.returncode == 1 and done.stdout == b""
-    assert done.stderr.decode().endswith("give files, not standard input or a pipe\n")
 
 
 def test_compare_refuses_a_correction_given_with_a_family_wise_test(capsys):

@@ -209,6 +209,9 @@ def test_score_html_holds_each_runs_means_as_score_prints_them(tmp_path, capsys)
             assert f">{value:.4f}<" in text
     data = _data(text)
     assert data["depth"] == 20 and len(data["documents"]) == 56
+    # the page says what it is: score's report, not a comparison made by compare
+    assert "<title>trecbench score report</title>" in text
+    assert "<h1>trecbench score report</h1>" in text and "trecbench comparison" not in text
 
 
 def test_power_and_unjudged_sensitivity_have_their_place_on_the_page(tmp_path, capsys):

@@ -160,6 +160,8 @@ def test_a_level_that_rounds_to_zero_is_refused_in_one_line(capsys, command, opt
     assert (code, out) == (ExitCode.USAGE, "")
     assert "is 0 at 12 decimal places: no number of resamples reaches it" in err
     assert err.count("\n") == 1
+    # the level given, to 3 significant digits: not its rounding to 12 places (0.0)
+    assert "alpha = 1e-13 is 0" in err
 
 
 def test_bootstrap_ci_refuses_before_it_draws(monkeypatch):

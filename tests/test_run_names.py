@@ -124,3 +124,50 @@ def test_similarity_refuses_a_blank_name_in_one_line(capsys):
     runs = [str(ROOT / "runs" / name) for name in ("tfidf-char.run", "tfidf-word.run")]
     assert cli_run(["similarity", *runs, "--names", "x,"]) == 1
     assert "must not be blank" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("path", "stem"),
+    [
+        ("runs/run.trec.zstd", "run"),
+        ("runs/run.trec.zst", "run"),
+        ("runs/bm25.run.gz", "bm25"),
+        ("runs/bm25.run.bz2", "bm25"),
+        ("runs/bm25.run.xz", "bm25"),
+        ("runs/bm25.run.lz4", "bm25"),
+        ("runs/bm25.txt", "bm25"),
+    ],
+)
+def test_a_run_is_named_without_its_compression_suffix(path, stem):
+    from trecbench.naming import file_stem
+
+    assert file_stem(path) == stem
+
+
+def test_every_compression_read_by_content_has_its_suffixes_dropped_from_names():
+    """One registry (trecbench.compressions): what streams tell by the magic bytes is what
+    a run's name drops, so a compression added there is dropped from names too."""
+    from trecbench.compressions import COMPRESSIONS
+    from trecbench.inputs.streams import MAGIC, compression_of
+    from trecbench.naming import file_stem, named_as
+
+    assert {name for _, name in MAGIC} == {c.name for c in COMPRESSIONS}
+    for compression in COMPRESSIONS:
+        assert compression_of(compression.magic + b"rest") == compression.name
+        for suffix in compression.suffixes:
+            assert file_stem(f"d/bm25.run{suffix}") == "bm25"
+            assert named_as(f"d/run.jsonl{suffix.upper()}", ".jsonl")
+
+
+def test_a_zstd_run_scored_is_named_by_its_stem(tmp_path):
+    """A zstd-compressed run named ``*.trec.zstd`` is read by its content and named
+    ``run`` (it used to keep ``.trec.zstd``)."""
+    import pyarrow as pa
+
+    path = tmp_path / "run.trec.zstd"
+    with pa.CompressedOutputStream(str(path), "zstd") as out:
+        out.write(RUN.read_bytes())
+    evaluation = trecbench.evaluate(QRELS, [path], ["P.5"])
+    plain = trecbench.evaluate(QRELS, [RUN], ["P.5"])
+    assert [run.name for run in evaluation.runs] == ["run"]
+    assert evaluation.runs[0].summary == plain.runs[0].summary

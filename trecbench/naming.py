@@ -9,9 +9,9 @@ from collections.abc import Sequence
 from pathlib import PurePath
 from typing import Any
 
+from .compressions import without_suffixes
 from .errors import UsageError
 
-_SUFFIXES = (".gz", ".bz2", ".zst", ".xz", ".lz4")
 # what a JSONL run is named (it is told by its name alone: trecbench.inputs.formats)
 JSONL_SUFFIX = ".jsonl"
 
@@ -19,9 +19,7 @@ JSONL_SUFFIX = ".jsonl"
 def file_stem(path: str | os.PathLike) -> str:
     """A run file's name without its compression suffix and its ``.run``/``.txt``/
     ``.parquet`` extension (``runs/bm25.run.gz`` -> ``bm25``)."""
-    name = PurePath(path).name
-    for suffix in _SUFFIXES:
-        name = name.removesuffix(suffix)
+    name = without_suffixes(PurePath(path).name)
     for suffix in (".run", ".txt", ".trec", ".parquet", ".tsv"):
         if name.endswith(suffix) and len(name) > len(suffix):
             return name.removesuffix(suffix)
@@ -32,10 +30,7 @@ def named_as(path: str | os.PathLike, suffix: str) -> bool:
     """Whether the file ``path`` is named ``*suffix`` (in any case), perhaps with a
     compression suffix after it (``run.jsonl.gz``; the compression itself is told by the
     content): how :mod:`trecbench.inputs.formats` tells a format by its name."""
-    name = os.path.basename(path).lower()
-    for compressed in (".gz", ".bz2", ".zst", ".zstd", ".lz4", ".xz"):
-        name = name.removesuffix(compressed)
-    return name.endswith(suffix)
+    return without_suffixes(os.path.basename(path).lower()).endswith(suffix)
 
 
 def _with_parents(path: str | os.PathLike, parents: int) -> str:

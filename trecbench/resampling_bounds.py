@@ -64,8 +64,8 @@ def refuse_too_few(samples, alpha: float, *, interval: bool, test: str | None = 
     level = float(_exact(alpha))
     if level <= 0:  # no count of resamples reaches it (and 2/alpha would divide by 0)
         raise UsageError(
-            f"alpha = {alpha!r} is 0 at 12 decimal places: no number of resamples reaches "
-            "it (alpha, or 1 - confidence, must be at least 1e-12)"
+            f"alpha = {float(alpha):.3g} is 0 at 12 decimal places: no number of resamples "
+            "reaches it (alpha, or 1 - confidence, must be at least 1e-12)"
         )
     if interval and samples < interval_samples(alpha):
         raise TooFewSamplesError(

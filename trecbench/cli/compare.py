@@ -122,7 +122,7 @@ def _typed_settings(command):
         *, test, correction, samples, seed, confidence, missing, movers, level, max_docs,
         judged, maxontsim_formula, ontology, allow_unjudged, unjudged_threshold,
         no_tie_bounds, memory, jobs, output_format, outdir, plots, html_depth, plot_order,
-        manifest, meta, quiet, **arguments,
+        manifest, meta, quiet, unjudged_bounds, **arguments,
     ):  # fmt: skip
         from ..comparison import ScoringSettings, StatsSettings
 
@@ -137,9 +137,13 @@ def _typed_settings(command):
             tie_bounds=not no_tie_bounds, memory=memory, jobs=jobs,
             # report.html's drill-down and --plots' curve, kept as the runs are read
             drill_depth=html_depth if _drawn(outdir, plots) else None,
+            unjudged_bounds=unjudged_bounds,  # kept as the runs are read, too
         )  # fmt: skip
         output = Output(output_format, outdir, plots, html_depth, plot_order, manifest, meta, quiet)
-        return command(statistics=statistics, scoring=scoring, output=output, **arguments)
+        return command(
+            statistics=statistics, scoring=scoring, output=output,
+            unjudged_bounds=unjudged_bounds, **arguments,
+        )  # fmt: skip
 
     return typed
 

@@ -246,9 +246,10 @@ def score(
     _check_targets(given, flags, html_page)
     view = ScoreView(output_format, names, flags["query"], not flags["nosummary"], tie_bounds)
     local = {"maxontsim_formula": maxontsim_formula, "ontology": ontology}
-    # the page's drill-down is kept as the runs are read (inputs are read once)
+    # the page's drill-down is kept as the runs are read (inputs are read once), and
     drill_depth = html_depth if html_page is not None else None
-    settings = _settings(flags, local, tie_bounds, memory, jobs, drill_depth)
+    # so are the unjudged bounds (a pipe serves as well as a file)
+    settings = _settings(flags, local, tie_bounds, memory, jobs, drill_depth, unjudged_bounds)
     named = naming.named_runs(given[1 : len(runs) + 1], flags["run_names"])
     evaluation = _evaluation(qrels, runs, named, flags, settings, view, dask_address, html_page)
     _warn(_evaluation_warnings(evaluation, unjudged_threshold))
@@ -256,7 +257,7 @@ def score(
     _warn(notes)
     text = render_score(evaluation, view, grouped)
     if unjudged_bounds:
-        text = _with_unjudged_bounds(text, evaluation, qrels, flags, view)
+        text = _with_unjudged_bounds(text, evaluation, view)
     routed = None
     if routing is not None:
         routed, text = _with_routing(text, routing, output_format)
@@ -276,7 +277,8 @@ def score(
         from ..comparison import from_evaluation
 
         paired = from_evaluation(evaluation)
-        paired.to_html(html_depth, path=html_page)
+        # the page of score's runs (a comparison of them below its means), not compare's
+        paired.to_html(html_depth, path=html_page, title="trecbench score report")
         _warn(paired.warnings)
         click.echo(f"wrote {html_page}", err=True)
     click.echo(text.encode("utf-8"), nl=False)  # bytes: written untranslated
@@ -318,9 +320,11 @@ def _with_routing(text: str, routing, output_format: str) -> tuple[dict, str]:
     return routed, text
 
 
-def _settings(flags, local: dict, tie_bounds: bool, memory, jobs, drill_depth=None):
+def _settings(flags, local: dict, tie_bounds: bool, memory, jobs, drill_depth=None,
+              unjudged_bounds=False):  # fmt: skip
     """The :class:`~trecbench.evaluation.EvalSettings` of trec_eval's flags (and the
-    local measures' options), built and checked once."""
+    local measures' options), built and checked once; ``drill_depth`` and
+    ``unjudged_bounds``: what the scoring keeps for --html and --unjudged-bounds."""
     from ..evaluation.settings import EvalSettings
 
     debug_level, debug_query = _debug(flags["debug"])
@@ -341,6 +345,7 @@ def _settings(flags, local: dict, tie_bounds: bool, memory, jobs, drill_depth=No
         memory=memory,
         jobs=jobs,
         drill_depth=drill_depth,
+        unjudged_bounds=unjudged_bounds,
     )
 
 
@@ -392,9 +397,12 @@ def _evaluation(qrels, runs, run_names, flags, settings, view, dask_address, htm
             close(client)
 
 
-def _with_unjudged_bounds(text: str, evaluation, qrels, flags, view) -> str:
-    """``text`` followed by the unjudged bounds (in JSON: inside its document)."""
-    bounds = _unjudged_bounds(evaluation, qrels, flags)
+def _with_unjudged_bounds(text: str, evaluation, view) -> str:
+    """``text`` followed by the unjudged bounds the scoring kept (in JSON: inside its
+    document)."""
+    from ..conclusions.unjudged import evaluation_bounds
+
+    bounds = evaluation_bounds(evaluation)
     if view.output_format != "json":
         from ..conclusions.unjudged import render_bounds
 
@@ -404,33 +412,6 @@ def _with_unjudged_bounds(text: str, evaluation, qrels, flags, view) -> str:
     document = json.loads(text)
     document["unjudged_bounds"] = [bound.to_json() for bound in bounds]
     return json_text(document)  # as plain --format json writes it
-
-
-def _unjudged_bounds(evaluation, qrels, flags):
-    """Each run's values with its unjudged documents judged (conclusions.unjudged), with
-    score's -l, -M, -J, -c and -N and the measures asked."""
-    from ..conclusions.unjudged import unjudged_bounds
-    from ..inputs.streams import rereadable
-
-    runs = {run.name: run.path for run in evaluation.runs if run.path}
-    if len(runs) != len(evaluation.runs) or not rereadable(runs.values()):
-        from ..errors import UsageError
-
-        raise UsageError(
-            "--unjudged-bounds reads the runs' files again: give files, not standard input"
-            " or a pipe"
-        )
-    settings = evaluation.settings
-    return unjudged_bounds(
-        qrels,
-        runs,
-        list(flags["measure"]) or None,
-        relevance_level=settings.relevance_level,
-        max_docs=settings.max_docs,
-        judged_only=settings.judged_only,
-        complete=settings.complete,
-        num_docs=settings.num_docs,
-    )
 
 
 def _debug(text: str | None) -> tuple[int, str | None]:

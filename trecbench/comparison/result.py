@@ -52,6 +52,9 @@ class Comparison:
     ``drill_downs``: per run, what report.html's drill-down and the precision-recall curve
     show (:class:`trecbench.evaluation.drill.DrillDown`), kept as the runs were scored
     (``drill_depth``); None: not kept, the runs' files are read again for them.
+    ``unjudged_values``: ``(run, measure, low, high, unjudged share)`` over ``queries``,
+    each counting, kept as the runs were scored (``unjudged_bounds``): what
+    :func:`trecbench.conclusions.unjudged.with_unjudged_bounds` shows; None: not kept.
     """
 
     runs: list[str]
@@ -82,6 +85,7 @@ class Comparison:
     # --unjudged-bounds): an UnjudgedSensitivity of trecbench.conclusions.unjudged
     unjudged_sensitivity: Any = None
     drill_downs: dict[str, Any] | None = None
+    unjudged_values: list[tuple] | None = None
 
     @property
     def statistics(self) -> StatsSettings:
@@ -366,19 +370,24 @@ class Comparison:
         options = {k: v for k, v in (self.evaluation or {}).items() if k in keys}
         return documents.precision_recall(load_qrels(qrels).table, ranked, options)
 
-    def to_html(self, depth: int = 20, path: str | os.PathLike | None = None) -> str:
-        """The comparison as one self-contained HTML page (:mod:`trecbench.html_report`):
-        with run files and one qrels file among its inputs, each topic's drill-down shows
-        every run's top ``depth`` documents and their grades: kept as the runs were scored
-        with ``drill_depth=depth`` (a run from standard input or a pipe too), else read
-        again (files only). Written to ``path`` when given (all or nothing, never over an
-        input)."""
+    def to_html(
+        self,
+        depth: int = 20,
+        path: str | os.PathLike | None = None,
+        title: str = "trecbench comparison",
+    ) -> str:
+        """The comparison as one self-contained HTML page (:mod:`trecbench.html_report`)
+        headed ``title``: with run files and one qrels file among its inputs, each topic's
+        drill-down shows every run's top ``depth`` documents and their grades: kept as the
+        runs were scored with ``drill_depth=depth`` (a run from standard input or a pipe
+        too), else read again (files only). Written to ``path`` when given (all or nothing,
+        never over an input)."""
         from ..html_report import comparison_html
 
         kept = self._kept(depth)
         files = self.judged_files() if kept is not None else self.scored_files()
         runs, qrels = files or (None, None)
-        page = comparison_html(self, runs=runs, qrels=qrels, depth=depth, kept=kept)
+        page = comparison_html(self, runs=runs, qrels=qrels, depth=depth, title=title, kept=kept)
         if path is not None:
             outputs.write_file(path, page, [item["path"] for item in self.inputs or []])
         return page

@@ -61,8 +61,10 @@ class ScoringSettings:
     measure ``options`` (``maxontsim_formula``, ``ontology``), ``tie_bounds``, ``memory``,
     ``jobs`` and ``drill_depth`` (what report.html's drill-down and the precision-recall
     curve need, kept as the runs are scored: see :attr:`Comparison.drill_downs`; None:
-    nothing kept); and whether a run whose retrieved documents the qrels mostly do not
-    know (over ``unjudged_threshold``) is refused (unless ``allow_unjudged``).
+    nothing kept); ``unjudged_bounds``: keep each run's values with its unjudged
+    documents judged relevant (:attr:`Comparison.unjudged_values`); and whether a run
+    whose retrieved documents the qrels mostly do not know (over ``unjudged_threshold``)
+    is refused (unless ``allow_unjudged``).
     """
 
     relevance_level: int = 1
@@ -75,6 +77,7 @@ class ScoringSettings:
     memory: int | None = None
     jobs: int | None = None
     drill_depth: int | None = None
+    unjudged_bounds: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "options", dict(self.options or {}))
@@ -95,6 +98,7 @@ class ScoringSettings:
             "memory": self.memory,
             "jobs": self.jobs,
             "drill_depth": self.drill_depth,
+            "unjudged_bounds": self.unjudged_bounds,
         }
 
     # the local options are a mapping in the API (evaluate's); their two keys are read here
@@ -165,8 +169,10 @@ def compare(
       (``maxontsim_formula``, ``ontology``: an HPO file for MaxOntSim), recorded in the
       report with the ontology's release and checksum when a MaxOntSim measure is
       compared; ``tie_bounds``: the means' bounds over all orders of tied documents
-      (:mod:`trecbench.tiebounds`); ``memory`` (MiB) and ``jobs`` (processes). A run whose
-      retrieved documents the qrels mostly do not know
+      (:mod:`trecbench.tiebounds`); ``memory`` (MiB) and ``jobs`` (processes);
+      ``unjudged_bounds``: each run's values with its unjudged documents judged relevant,
+      kept as it is scored (for :func:`trecbench.conclusions.unjudged.with_unjudged_bounds`).
+      A run whose retrieved documents the qrels mostly do not know
       (:meth:`trecbench.evaluation.Unjudged.flagged` with ``unjudged_threshold``) is
       refused (:class:`~trecbench.errors.UsageError`) unless ``allow_unjudged``; it then
       stays in ``Comparison.warnings``.
@@ -197,6 +203,8 @@ def compare(
     comparison.settings["allow_unjudged"] = bool(scoring.allow_unjudged)
     comparison.warnings = warnings
     comparison.unpaired = unpaired
+    if scoring.unjudged_bounds:
+        comparison.unjudged_values = _unjudged_values(evaluations, comparison.queries)
     _record_provenance(comparison, evaluations, strata)
     comparison.evaluation = scoring.record()
     return comparison
@@ -230,6 +238,14 @@ def _paired_topics(evaluations, named) -> tuple[list[str], dict[str, list[str]]]
     if not topics:
         raise UsageError("the runs' qrels share no topic: nothing can be paired")
     return topics, unpaired
+
+
+def _unjudged_values(evaluations, queries: list[str]) -> list[tuple]:
+    """:attr:`Comparison.unjudged_values`: each run's bounds over the compared topics,
+    each counting (a topic the run lacks: 0), as the comparison's means are."""
+    from ..evaluation.assembly import bound_rows
+
+    return [row for evaluation, _ in evaluations for row in bound_rows(evaluation, queries)]
 
 
 def _unjudged_warnings(evaluations, threshold: float, allow: bool) -> list[str]:

@@ -75,8 +75,9 @@ class StatsSettings:
                 raise UsageError(f"{name} must be a non-negative integer, not {value!r}")
         if not isinstance(self.confidence, numbers.Real) or not 0 < self.confidence < 1:
             raise UsageError(f"confidence must be between 0 and 1, not {self.confidence!r}")
-        # every comparison has percentile intervals at the confidence, whatever the test
-        refuse_too_few(self.samples, self.alpha, interval=True, test=self.test)
+        # every comparison has percentile intervals at the confidence, whatever the test;
+        # alpha as given, not self.alpha: a refusal shows it, and rounded it can read 0.0
+        refuse_too_few(self.samples, 1 - self.confidence, interval=True, test=self.test)
         if self.missing not in MISSING:
             known = ", ".join(MISSING)
             raise UsageError(f"unknown missing policy {self.missing!r}; choose one of {known}")

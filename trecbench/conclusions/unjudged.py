@@ -17,14 +17,7 @@ the ends of the range either way.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
-
-import numpy as np
-import pyarrow as pa
-import pyarrow.compute as pc
-
-_CUTOFF = re.compile(r"_(\d+)$")
 
 
 @dataclass(frozen=True)
@@ -54,116 +47,37 @@ class UnjudgedBound:
         }
 
 
-def column_depth(label: str) -> int | None:
-    """The documents a column looks at: its cutoff (``ndcg_cut_10`` -> 10), or None for
-    every retrieved document."""
-    found = _CUTOFF.search(label)
-    return int(found[1]) if found else None
-
-
-def _judged_keys(qrels: pa.Table) -> pa.Table:
-    return pa.table(
-        {
-            "qid": pc.cast(qrels.column("qid"), pa.large_string()),
-            "docno": pc.cast(qrels.column("docno"), pa.large_string()),
-            "judged": pa.array(np.ones(qrels.num_rows, bool)),
-        }
-    )
-
-
-def _unjudged_rows(ranked: pa.Table, qrels: pa.Table) -> tuple[pa.Table, np.ndarray]:
-    """The run's rows of judged topics (``qid, docno, rank``) and whether each is unjudged."""
-    rows = pa.table(
-        {
-            "qid": pc.cast(ranked.column("qid"), pa.large_string()),
-            "docno": pc.cast(ranked.column("docno"), pa.large_string()),
-            "rank": ranked.column("rank"),
-        }
-    )
-    topics = pc.unique(pc.cast(qrels.column("qid"), pa.large_string()))
-    rows = rows.filter(pc.is_in(rows.column("qid"), value_set=topics))
-    joined = rows.join(_judged_keys(qrels), keys=["qid", "docno"], use_threads=False)
-    unjudged = pc.is_null(joined.column("judged")).to_numpy(zero_copy_only=False)
-    return joined.select(["qid", "docno", "rank"]), unjudged
-
-
-def _augmented(qrels: pa.Table, rows: pa.Table, unjudged: np.ndarray, depth, grade):
-    """The qrels with the unjudged rows within ``depth`` added at ``grade``."""
-    ranks = rows.column("rank").to_numpy()
-    take = unjudged if depth is None else unjudged & (ranks <= depth)
-    added = rows.filter(pa.array(take))
-    extra = pa.table(
-        {
-            "qid": added.column("qid"),
-            "docno": added.column("docno"),
-            "rel": pa.array(np.full(added.num_rows, grade, np.int64)),
-        }
-    )
-    base = pa.table(
-        {
-            "qid": pc.cast(qrels.column("qid"), pa.large_string()),
-            "docno": pc.cast(qrels.column("docno"), pa.large_string()),
-            "rel": pc.cast(qrels.column("rel"), pa.int64()),
-        }
-    )
-    share = float(take.sum() / max(int(ranks.size if depth is None else (ranks <= depth).sum()), 1))
-    return pa.concat_tables([base, extra]), share
-
-
 def unjudged_bounds(
     qrels, runs, measures=None, *, names=None, topics=None, **options
 ) -> list[UnjudgedBound]:
     """:class:`UnjudgedBound` of every run and column (see the module docstring); ``runs``
     and ``measures`` as :func:`trecbench.evaluate` takes them, with its ``options``
-    (``relevance_level``, ``max_docs``...). ``topics``: only these count, each for every
-    run (a run without results for one scores 0 on it, trec_eval ``-c``), as in the
-    comparison the bounds are set against (its ``queries``).
+    (``relevance_level``, ``max_docs``...). Each run is read once: its bounds are kept as
+    it is scored (``evaluate(..., unjudged_bounds=True)``), so a pipe serves as well as a
+    file. ``topics``: only these count, each for every run (a run without results for
+    one scores 0 on it, trec_eval ``-c``), as in the comparison the bounds are set
+    against (its ``queries``).
 
     >>> bounds = unjudged_bounds("qrels.txt", ["bm25.run"], ["nDCG@10"])  # doctest: +SKIP
     >>> bounds[0].low, bounds[0].high  # doctest: +SKIP
     """
-    from .. import ranking
     from ..evaluation import evaluate
-    from ..fusion import ranked_table
-    from ..inputs import load_qrels, split_runs
-    from ..naming import run_names
 
-    judged = _kept(load_qrels(qrels).table, topics)
-    if topics is not None:
-        options = {**options, "complete": True}
-    grade = int(pc.max(judged.column("rel")).as_py())
-    sources, given = split_runs(runs)
-    labels = run_names(sources, names if names is not None else given)
-    bounds = []
-    for label, source in zip(labels, sources, strict=True):
-        table = _kept(ranked_table(source), topics)  # read once: scored as is and augmented
-        low = evaluate(judged, {label: table}, measures, **options)
-        ranked = ranking.truncate(table, low.settings.max_docs)
-        rows, unjudged = _unjudged_rows(ranked, judged)
-        depths = {column.display: column_depth(column.label) for column in low.columns}
-        highs, shares = {}, {}
-        for depth in dict.fromkeys(depths.values()):
-            augmented, shares[depth] = _augmented(judged, rows, unjudged, depth, grade)
-            highs[depth] = _means(evaluate(augmented, {label: table}, measures, **options))
-        for measure, value in _means(low).items():
-            depth = depths[measure]
-            bounds.append(
-                UnjudgedBound(label, measure, value, highs[depth][measure], shares[depth])
-            )
-    return bounds
+    evaluation = evaluate(qrels, runs, measures, names=names, unjudged_bounds=True, **options)
+    return evaluation_bounds(evaluation, topics)
 
 
-def _kept(table: pa.Table, topics) -> pa.Table:
-    """The rows of ``table`` whose qid is one of ``topics`` (None: every row)."""
-    if topics is None:
-        return table
-    qid = pc.cast(table.column("qid"), pa.large_string())
-    return table.filter(pc.is_in(qid, value_set=pa.array(list(topics), pa.large_string())))
+def evaluation_bounds(evaluation, topics=None) -> list[UnjudgedBound]:
+    """The bounds an :class:`~trecbench.evaluation.Evaluation` kept as it scored its runs
+    (``evaluate(..., unjudged_bounds=True)``): over each run's topics, its values as the
+    evaluation summarised them (score's), or over ``topics`` as :func:`unjudged_bounds`
+    says."""
+    from ..errors import UsageError
+    from ..evaluation.assembly import bound_rows
 
-
-def _means(evaluation) -> dict[str, float]:
-    frame = evaluation.aggregates
-    return {str(m): float(v) for m, v in zip(frame["measure"], frame["value"], strict=True)}
+    if any(run.unjudged_high is None for run in evaluation.runs):
+        raise UsageError("unjudged bounds were not kept: evaluate(..., unjudged_bounds=True)")
+    return [UnjudgedBound(*row) for row in bound_rows(evaluation, topics)]
 
 
 def render_bounds(bounds: list[UnjudgedBound], output_format: str) -> str:
@@ -189,28 +103,21 @@ def render_bounds(bounds: list[UnjudgedBound], output_format: str) -> str:
 
 
 def with_unjudged_bounds(comparison):
-    """``comparison`` (a :class:`~trecbench.comparison.Comparison` of run files judged by one
-    qrels file) with ``unjudged``: each run's :class:`UnjudgedBound` per measure and, for
-    each run against the baseline, whether the difference's sign could flip within the two
-    runs' ranges. ``compare --unjudged-bounds``."""
+    """``comparison`` (a :class:`~trecbench.comparison.Comparison` whose runs were scored
+    with ``unjudged_bounds=True``) with ``unjudged``: each run's :class:`UnjudgedBound` per
+    measure over the compared topics and, for each run against the baseline, whether the
+    difference's sign could flip within the two runs' ranges. ``compare
+    --unjudged-bounds``."""
     import dataclasses
 
     from ..errors import UsageError
-    from ..inputs.streams import rereadable
 
-    if not rereadable([path for path in (comparison.run_inputs or {}).values() if path]):
+    if comparison.unjudged_values is None:
         raise UsageError(
-            "--unjudged-bounds reads the runs' files again: standard input or a pipe cannot "
-            "be read twice; save the run to a file"
+            "the unjudged bounds are kept as the runs are scored: compare(..., "
+            "unjudged_bounds=True)"
         )
-    files = comparison.scored_files()
-    if files is None:
-        raise UsageError("--unjudged-bounds reads the runs' files again: give files and one qrels")
-    runs, qrels = files
-    options = {k: v for k, v in (comparison.evaluation or {}).items()
-               if k in ("relevance_level", "max_docs", "judged_only")}  # fmt: skip
-    # the comparison's topics, each counting for every run: its means are the lows
-    bounds = unjudged_bounds(qrels, runs, comparison.measures, topics=comparison.queries, **options)
+    bounds = [UnjudgedBound(*values) for values in comparison.unjudged_values]
     return dataclasses.replace(comparison, unjudged_sensitivity=UnjudgedSensitivity(
         comparison.baseline, bounds))  # fmt: skip
 

@@ -26,7 +26,7 @@ from ..errors import TrecbenchError, UsageError
 from ..memory import Budget
 from ..trec_eval import compat as _compat
 from ..trec_eval import zscores as zscores_module
-from . import drill
+from . import bounds, drill
 
 # the private names marked F401: other modules and tests use them from here (dask.py,
 # comparison.py, tests/test_blocks.py)
@@ -90,6 +90,7 @@ def evaluate(
     memory: int | None = None,
     jobs: int | None = None,
     drill_depth: int | None = None,
+    unjudged_bounds: bool = False,
     compat: str = _compat.DEFAULT,
     rel_format: str = "qrels",
     zscores=None,
@@ -109,7 +110,8 @@ def evaluate(
     ``measures``: names in any spelling (see :func:`trecbench.measures.parse_measure`) or
     trec_eval nicknames; None means the KPI preset. The other arguments are the fields of
     :class:`EvalSettings` (trec_eval's flags, ``compat="10.0"``, ``tie_bounds``,
-    ``memory``, ``jobs``, ``drill_depth``, local measure ``options``);
+    ``memory``, ``jobs``, ``drill_depth``, ``unjudged_bounds``, local measure
+    ``options``);
     ``progress(label, done, total)`` is
     told how reading files (bytes) and scoring runs advance.
 
@@ -138,7 +140,7 @@ def evaluate(
         judged_only=judged_only, num_docs=num_docs, float32=float32, engine=engine,
         compat=compat, rel_format=rel_format, zscores=zscores, debug_level=debug_level,
         debug_query=debug_query, options=dict(options or {}), tie_bounds=tie_bounds,
-        memory=memory, jobs=jobs, drill_depth=drill_depth,
+        memory=memory, jobs=jobs, drill_depth=drill_depth, unjudged_bounds=unjudged_bounds,
     )  # fmt: skip
     if names is not None and run_names is not None:
         raise UsageError("give names or run_names (its older spelling), not both")
@@ -171,6 +173,7 @@ def _evaluate(qrels, runs, measures, settings: EvalSettings, run_names, progress
         aliases = _aliases(measures, requested, settings.compat)
         plan = _Plan(ordered, engines, truth, settings, z_table, aliases)
         plan.drill = drill.kept(plan)
+        plan.bounds = bounds.kept(plan)
         flagged = truth.flagged()
         if progress is not None:
             progress("scoring", 0, len(sources))

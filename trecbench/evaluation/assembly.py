@@ -6,6 +6,7 @@ the topics worth a warning."""
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -13,8 +14,8 @@ import numpy as np
 from .. import ranking, tiebounds
 from ..errors import NoOverlapError, TrecbenchError
 from ..measures import GEOMETRIC, NUM_Q, NUM_REL, RUNID, STRING, SUM
+from . import bounds
 from .drill import RECALL_LEVELS, DrillDown, joined
-from .judgments import Qrels
 from .plan import _Plan, _plan_topics, _TopicPlan
 from .results import Column, FlaggedTopic, RunResult, Unjudged
 from .scoring import _Block, evaluated_depth
@@ -74,7 +75,8 @@ def _run_result(blocks: list[_Block], name, path, runid, plan: _Plan, tie_bounds
         unjudged = Unjudged(depth, *(sum(column) for column in zip(*counted, strict=True)))
 
     def summarise(column: Column, per_topic) -> Any:
-        return _summarise(column, per_topic, len(qids), truth, settings, runid)
+        judged = len(truth.qids), truth.positive_judgments
+        return _summarise(column, per_topic, len(qids), judged, settings, runid)
 
     summary = {c.label: summarise(c, values.get(c.label)) for c in columns}
     result = RunResult(
@@ -84,6 +86,8 @@ def _run_result(blocks: list[_Block], name, path, runid, plan: _Plan, tie_bounds
         result.tie_bounds = _tie_bounds(result, scored, columns, plan, summarise)
     if plan.drill is not None:
         result.drill_down = _drill_down(blocks, name, path, runid, plan)
+    if plan.bounds is not None:
+        result.unjudged_high = _high_end(blocks, result, plan)
     return result, columns, flags
 
 
@@ -95,6 +99,83 @@ def _drill_down(blocks: list[_Block], name, path, runid, plan: _Plan) -> DrillDo
     curve = [float(result.summary[level]) for level in RECALL_LEVELS]
     documents = joined([block.top for block in blocks])  # graded by the caller: drill.grade
     return DrillDown(plan.drill.depth, documents, curve)
+
+
+def _high_end(blocks: list[_Block], result: RunResult, plan: _Plan) -> bounds.HighEnd:
+    """The run's :class:`~.bounds.HighEnd` from what its blocks kept: per depth, the
+    blocks scored against the completed qrels assembled as any (a block without a
+    measured topic adds its topics only), and the documents counted per topic."""
+    again = bounds.plain(plan, plan.truth)  # the run's topics are the judged qrels'
+    kept = [block for block in blocks if block.highs]
+    values, looked, unjudged = {}, {}, {}
+    place = {qid: i for i, qid in enumerate(result.qids)}
+    for depth in kept[0].highs if kept else ():
+        if kept[0].highs[depth][0] is not None:
+            parts = [block.highs[depth][0] if block.highs else _Block(block.run_qids)
+                     for block in blocks]  # fmt: skip
+            high, _, _ = _run_result(parts, result.name, result.path, result.runid, again)
+            values[depth] = high.values
+        looked[depth], unjudged[depth] = _counted(kept, depth, place)
+    positives, grade = plan.bounds.positives, plan.bounds.grade
+    return bounds.HighEnd(result.qids, values, looked, unjudged, positives, grade)
+
+
+def _counted(blocks: list[_Block], depth, place: dict[str, int]) -> tuple:
+    """``(looked, unjudged)`` per topic of the run (``place``: qid -> its index) within
+    ``depth``, from what its ``blocks`` counted of their topics."""
+    looked, unjudged = np.zeros(len(place), np.int64), np.zeros(len(place), np.int64)
+    for block in blocks:
+        at = np.array([place[qid] for qid in block.qids], np.int64)
+        _, block_looked, block_unjudged = block.highs[depth]
+        looked[at] = block_looked
+        unjudged[at] = block_unjudged
+    return looked, unjudged
+
+
+def bound_rows(evaluation, topics=None) -> list[tuple[str, str, float, float, float]]:
+    """``(run, measure, low, high, unjudged share)`` of each run of ``evaluation`` (scored
+    with :attr:`~EvalSettings.unjudged_bounds`) and each bounded column (display names),
+    as :func:`bound_values` gives them."""
+    return [
+        (run.name, column.display, low, high, share)
+        for run in evaluation.runs
+        for column, low, high, share in bound_values(
+            run, evaluation.columns, evaluation.settings, topics
+        )
+    ]
+
+
+def bound_values(run: RunResult, columns, settings: EvalSettings, topics=None) -> list[tuple]:
+    """``(column, low, high, unjudged share)`` of each bounded column of ``run`` (scored
+    with ``settings`` and :attr:`~EvalSettings.unjudged_bounds`): over its own topics,
+    summarised as ``settings`` say (``low`` is its summary value); or over ``topics``
+    only, each counting (a topic the run lacks: 0, trec_eval ``-c``), as a comparison's
+    means over its topics are."""
+    high_end = run.unjudged_high
+    complete = settings.complete if topics is None else True
+    wanted = high_end.positives if topics is None else set(topics) & set(high_end.positives)
+    keep = np.array([i for i, qid in enumerate(run.qids) if qid in wanted], np.int64)
+    counts = len(wanted), sum(high_end.positives[qid] for qid in wanted)
+    settings = replace(settings, complete=complete)
+    rows = []
+    for column in bounds.bounded(columns):
+        depth = bounds.column_depth(column.label)
+        added = int(high_end.unjudged[depth][keep].sum())
+        looked = int(high_end.looked[depth][keep].sum())
+
+        def summary(values, added: int, column=column) -> float:
+            per_topic = None if values is None else values[keep]
+            judged = counts[0], counts[1] + (added if high_end.grade > 0 else 0)
+            return float(_summarise(column, per_topic, len(keep), judged, settings, run.runid))
+
+        if topics is None:
+            low = float(run.summary[column.label])  # as printed
+        else:
+            low = summary(run.values.get(column.label), 0)
+        scored = high_end.values.get(depth, {}).get(column.label)
+        high = low if scored is None else summary(scored, added)
+        rows.append((column, low, high, added / max(looked, 1)))
+    return rows
 
 
 def _run_topics(blocks: list[_Block], run_qids: list[str], plan: _Plan, label) -> _TopicPlan:
@@ -186,12 +267,15 @@ def _assembled(blocks: list[_Block], qids: list[str], part) -> dict:
 
 
 def _summarise(
-    column: Column, values, n_evaluated: int, truth: Qrels, settings: EvalSettings, runid
-):
-    """trec_eval's summary value: sequential sums (its accumulation order), ``-c`` rules."""
+    column: Column, values, n_evaluated: int, judged: tuple[int, int], settings: EvalSettings,
+    runid,
+):  # fmt: skip
+    """trec_eval's summary value: sequential sums (its accumulation order), ``-c`` rules
+    (``judged``: the qrels' topics and their judgments above 0)."""
     kind = column.summary
     complete = settings.complete
-    denominator = len(truth.qids) if complete else n_evaluated
+    qrels_topics, positive_judgments = judged
+    denominator = qrels_topics if complete else n_evaluated
     if kind == RUNID:
         return runid
     if kind == NUM_Q:
@@ -200,7 +284,7 @@ def _summarise(
         return None
     total = float(np.cumsum(values)[-1]) if len(values) else 0.0
     if kind == NUM_REL and complete:
-        return truth.positive_judgments
+        return positive_judgments
     if kind in (SUM, NUM_REL):
         return total if settings.zscores else int(total)  # -Z: sums of z-scores
     if kind == GEOMETRIC:

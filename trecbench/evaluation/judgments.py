@@ -60,6 +60,11 @@ class Qrels:
         self._judgments: dict[tuple[str, ...], tuple] = {}
         self._kept_judgments = 0
 
+    def with_rows(self, rows: pa.Table) -> Qrels:
+        """These judgments with ``rows`` (of :attr:`table`'s schema) added after them."""
+        table = pa.concat_tables([self.table, rows])
+        return Qrels(table, self.path, self.requested_level, self.rel_format)
+
     def _find_duplicates(self) -> dict[str, tuple[str, int, int]]:
         qid, docno, line = (self.table.column(name) for name in ("qid", "docno", "line"))
         groups = arrow.Groups(arrow.row_keys(qid, docno))

@@ -162,6 +162,8 @@ class _Plan:
         self._evaluators: dict[str, Any] = {}
         # what a report's drill-down keeps of each run (:func:`.drill.kept`; None: nothing)
         self.drill = None
+        # what the unjudged bounds keep of each run (:func:`.bounds.kept`; None: nothing)
+        self.bounds = None
         # diversity qrels list a document once per subtopic: duplicates are ndeval's concern
         self.diversity_only = bool(self.groups) and all(
             m.definition.diversity for group in self.groups.values() for m in group

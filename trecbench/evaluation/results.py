@@ -17,6 +17,7 @@ from ..measures import GEOMETRIC, RUNID, STRING, SUMMARY_ONLY, Measure
 from .settings import EvalSettings
 
 if TYPE_CHECKING:
+    from .bounds import HighEnd
     from .drill import DrillDown
 
 LABELS = ("asked", "display", "trec")
@@ -139,7 +140,8 @@ class RunResult:
     trec_eval stops in (exit 4) is ``complete=False``: its topics are those printed before
     it stopped, and ``trailing`` what it printed of the topic it stopped at.
     ``drill_down``: what a report's drill-down shows of it, kept when asked
-    (:attr:`EvalSettings.drill_depth`)."""
+    (:attr:`EvalSettings.drill_depth`); ``unjudged_high``: its values with its unjudged
+    documents judged relevant, kept when asked (:attr:`EvalSettings.unjudged_bounds`)."""
 
     name: str
     path: str | None
@@ -155,6 +157,7 @@ class RunResult:
     complete: bool = True
     trailing: str = ""
     drill_down: DrillDown | None = None
+    unjudged_high: HighEnd | None = None
 
     def __repr__(self) -> str:
         return f"RunResult(name={self.name!r}, runid={self.runid!r}, topics={len(self.qids)})"

@@ -18,6 +18,7 @@ from ..measures import STRING, Measure
 from ..trec_eval import placeholder
 from ..trec_eval import zscores as zscores_module
 from ..trec_eval.prefs_files import PREFS_FORMATS
+from . import bounds
 from .drill import top_rows
 from .judgments import Qrels
 from .plan import _Plan, _plan_topics, _TopicPlan
@@ -172,7 +173,8 @@ class _Block:
     line)``; ``failure``: where the native engine stopped, ``(qid, error, what it printed
     of that topic)``; ``error``: what an engine raised. With tie bounds: ``extremes``, the
     values of the best and the worst order (None: no tie group mixes keys), ``ties`` and
-    ``tied_topics``.
+    ``tied_topics``. ``top`` and ``curve``: what a report's drill-down keeps
+    (:mod:`.drill`); ``highs``: what the unjudged bounds keep (:func:`_high_blocks`).
     """
 
     run_qids: list[str]
@@ -191,6 +193,7 @@ class _Block:
     tied_topics: int = 0
     top: pa.Table | None = None
     curve: _Block | None = None
+    highs: dict = field(default_factory=dict)
 
 
 def _score_block(
@@ -269,6 +272,8 @@ def _score_block(
     except Exception as error:  # noqa: BLE001 - raised in trec_eval's order (_run_result)
         block.error = error
     block.duplicate = ranked_run.first_duplicate() if check_duplicates else None
+    if checks and plan.bounds is not None and block.columns is not None:
+        block.highs = _high_blocks(table, order, ranked_run, block.columns, plan, whole, stretches)
     # a run held whole that trec_eval stops in raises that before any bound is computed
     # (a part of a run cannot know: the stop may come earlier, in another block)
     stops = whole is not None and (
@@ -284,6 +289,26 @@ def _score_block(
         except Exception as error:  # noqa: BLE001 - as above
             block.error = error
     return block
+
+
+def _high_blocks(table, order, ranked_run, columns, plan: _Plan, whole, stretches) -> dict:
+    """``{depth: (block, looked, unjudged)}`` for each depth ``columns`` look at (see
+    :mod:`.bounds`): the block scored again, from this read, against the qrels with its
+    unjudged documents within that depth judged at the top grade (None where only a META
+    column looks at it), and per topic its documents within it and the unjudged among
+    them."""
+    counted, scored = bounds.depths(columns)
+    highs = {}
+    for depth in counted:
+        looked, unjudged, added = bounds.counted(ranked_run, plan.truth, depth)
+        high = None
+        if depth in scored:
+            high = _score_block(
+                table, bounds.completed(plan, ranked_run, added), whole=whole, checks=False,
+                stretches=stretches, order=order,
+            )  # fmt: skip
+        highs[depth] = (high, looked, unjudged)
+    return highs
 
 
 def _measure_block(table, ranked_run, lead, placeholders, plan: _Plan):

@@ -42,6 +42,8 @@ class EvalSettings:
     worker processes (None: as many as help). ``drill_depth``: also keep, for a report's
     drill-down, each run's first ``drill_depth`` documents per topic and its
     precision-recall curve (:mod:`trecbench.evaluation.drill`; None: nothing kept).
+    ``unjudged_bounds``: also keep each run's values with its unjudged documents judged
+    relevant at the qrels' top grade (:mod:`trecbench.evaluation.bounds`).
 
     Raises :class:`~trecbench.errors.UsageError` for a setting trec_eval or trecbench
     refuses, whatever the inputs.
@@ -64,6 +66,7 @@ class EvalSettings:
     memory: int | None = None
     jobs: int | None = None
     drill_depth: int | None = None
+    unjudged_bounds: bool = False
 
     def __post_init__(self) -> None:
         # the version's own name ("9.0.8" for "9"): what the outputs record
@@ -78,8 +81,9 @@ class EvalSettings:
             raise UsageError(
                 f"Illegal rel_format '{self.rel_format}' (choose from {', '.join(REL_FORMATS)})"
             )
-        if self.tie_bounds and self.rel_format != "qrels":
-            raise UsageError(f"tie bounds need graded qrels, not -R {self.rel_format}")
+        for wanted, name in ((self.tie_bounds, "tie"), (self.unjudged_bounds, "unjudged")):
+            if wanted and self.rel_format != "qrels":
+                raise UsageError(f"{name} bounds need graded qrels, not -R {self.rel_format}")
         if self.relevance_level < 1:
             # refused for every measure, so that the answer never depends on the engine chosen
             raise UsageError(

@@ -41,19 +41,14 @@ from typing import Any
 import pyarrow as pa
 
 from .. import outputs, provenance
+from ..compressions import COMPRESSIONS
 from ..errors import InputError
 from .formats import Format, detect
 
 Progress = Callable[[int, "int | None"], None]
 
-# first bytes -> compression (Arrow codec names; xz is read by lzma)
-MAGIC = (
-    (b"\x1f\x8b", "gzip"),
-    (b"BZh", "bz2"),
-    (b"\x28\xb5\x2f\xfd", "zstd"),
-    (b"\x04\x22\x4d\x18", "lz4"),
-    (b"\xfd7zXZ\x00", "xz"),
-)
+# first bytes -> compression (Arrow codec names; xz is read by lzma), from the registry
+MAGIC = tuple((compression.magic, compression.name) for compression in COMPRESSIONS)
 GZIP_MAGIC = MAGIC[0][0]
 _SPOOL_BLOCK = 8 << 20
 _DECOMPRESSION_ERRORS = (OSError, pa.ArrowException, EOFError, lzma.LZMAError)

@@ -1,0 +1,136 @@
+"""What ``--unjudged-bounds`` needs of each run, kept from the one pass that scores it
+(inputs are read once): the run's values had its unjudged documents been judged relevant
+at the qrels' top grade (:mod:`trecbench.conclusions.unjudged` says what the bounds mean).
+
+:attr:`EvalSettings.unjudged_bounds <trecbench.evaluation.settings.EvalSettings>` asks
+for it. For each depth the block's columns look at (:func:`column_depth`: a cutoff ``k``
+looks at the top ``k``, any other column at every document retrieved, to ``-M``),
+:mod:`.scoring` scores each block of whole topics again against the qrels with the block's
+unjudged documents within that depth added (:func:`completed`), and counts per topic the
+documents within it and the unjudged among them (:func:`counted`); :mod:`.assembly`
+joins the blocks into the run's :class:`HighEnd`. Nothing of the ranking is kept.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from .. import arrow, ranking
+from ..engines import META
+from ..measures import RUNID, STRING
+from .plan import _Plan
+
+_CUTOFF = re.compile(r"_(\d+)$")
+
+
+def column_depth(label: str) -> int | None:
+    """The documents a column looks at: its cutoff (``ndcg_cut_10`` -> 10), or None for
+    every retrieved document."""
+    found = _CUTOFF.search(label)
+    return int(found[1]) if found else None
+
+
+def bounded(columns) -> list:
+    """The columns that have bounds: every summary value but the run's id and strings."""
+    return [column for column in columns if column.summary not in (RUNID, STRING)]
+
+
+@dataclass(frozen=True)
+class BoundsPlan:
+    """What scoring keeps for the bounds: the qrels' ``grade`` (their top grade, the
+    unjudged documents' grade) and ``positives``, per qrels topic its judgments above 0
+    (trec_eval ``-c``'s num_rel)."""
+
+    grade: int
+    positives: dict[str, int]
+
+
+@dataclass(frozen=True)
+class HighEnd:
+    """One run's values with its unjudged documents judged relevant, kept as it was
+    scored. ``qids``: its evaluated topics (:attr:`RunResult.qids`); per ``depth`` a
+    column looks at: ``values`` (label -> per-topic values, as :attr:`RunResult.values`)
+    against the qrels with the run's unjudged documents within that depth added at the
+    top grade (only columns computed by an engine: ``num_q`` is the call's), and per
+    topic the documents within it (``looked``) and the unjudged among them
+    (``unjudged``); ``positives`` and ``grade`` as :class:`BoundsPlan`'s."""
+
+    qids: list[str]
+    values: dict[int | None, dict[str, np.ndarray]]
+    looked: dict[int | None, np.ndarray]
+    unjudged: dict[int | None, np.ndarray]
+    positives: dict[str, int]
+    grade: int
+
+
+def kept(plan: _Plan) -> BoundsPlan | None:
+    """The :class:`BoundsPlan` of ``plan`` (asked for by its ``unjudged_bounds``; the
+    settings refuse it without graded qrels), else None."""
+    if not plan.settings.unjudged_bounds:
+        return None
+    table = plan.truth.table
+    qids = table.column("qid").filter(pc.greater(table.column("rel"), arrow.scalar(0)))
+    counts = pc.value_counts(qids)
+    positives = dict.fromkeys(plan.truth.qids, 0)
+    found = counts.field("values").to_pylist(), counts.field("counts").to_pylist()
+    positives.update(zip(*found, strict=True))
+    return BoundsPlan(plan.truth.top_grade, positives)
+
+
+def depths(columns) -> tuple[list[int | None], list[int | None]]:
+    """``(counted, scored)``: the depths the bounded ``columns`` look at, and those of the
+    columns an engine computes (a META column's value is the call's, not the ranking's)."""
+    counted = list(dict.fromkeys(column_depth(c.label) for c in bounded(columns)))
+    scored = {column_depth(c.label) for c in bounded(columns) if c.engine != META}
+    return counted, [depth for depth in counted if depth in scored]
+
+
+def counted(ranked_run: ranking.RankedRun, truth, depth: int | None) -> tuple:
+    """``(looked, unjudged, rows)``: per topic of ``ranked_run`` (cut at ``-M``) its
+    documents within ``depth`` and how many of them ``truth`` (the call's
+    :class:`~.judgments.Qrels`) does not judge at any grade; ``rows``: the input rows of
+    those."""
+    _, (rows, _) = ranked_run.judged(truth)  # the lookup the fast engine reuses
+    judged = np.zeros(ranked_run.run_table.num_rows, bool)
+    judged[rows] = True
+    topic, position = ranked_run.row_arrays()
+    within = topic >= 0 if depth is None else (topic >= 0) & (position < depth)
+    added = np.flatnonzero(within & ~judged)
+    n = len(ranked_run.qids)
+    looked = np.bincount(topic[within], minlength=n)
+    return looked, np.bincount(topic[added], minlength=n), added
+
+
+def completed(plan: _Plan, ranked_run: ranking.RankedRun, added: np.ndarray) -> _Plan:
+    """``plan`` judging by its qrels with the ``added`` input rows of ``ranked_run`` (its
+    unjudged documents within a depth: :func:`counted`) judged at the top grade."""
+    truth = plan.truth
+    table = truth.table
+    rows = arrow.decoded(ranked_run.run_table.take(arrow.array(added)))
+    n = rows.num_rows
+    extra = {
+        "qid": rows.column("qid"),
+        "docno": rows.column("docno"),
+        "rel": pa.array(np.full(n, plan.bounds.grade, np.int64)),
+        # after the qrels' lines: a topic's first line stays the qrels'
+        "line": pa.array(np.arange(n, dtype=np.int64) + table.num_rows + 1),
+    }
+    columns = []
+    for field in table.schema:
+        column = extra.get(field.name)
+        if column is None:  # iter: no group
+            text = pa.types.is_string(field.type) or pa.types.is_large_string(field.type)
+            column = pa.repeat(pa.scalar("0", field.type), n) if text else pa.nulls(n)
+        columns.append(pc.cast(column, field.type))
+    return plain(plan, truth.with_rows(pa.Table.from_arrays(columns, schema=table.schema)))
+
+
+def plain(plan: _Plan, truth) -> _Plan:
+    """``plan`` with ``truth``, keeping nothing for a report or bounds: how a run's
+    blocks are scored again, or assembled again, for its high end."""
+    return _Plan(plan.measures, plan.engines, truth, plan.settings, plan.zscores, plan.aliases)
