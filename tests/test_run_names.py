@@ -148,8 +148,10 @@ def test_every_compression_read_by_content_has_its_suffixes_dropped_from_names()
     """One registry (trecbench.compressions): what streams tell by the magic bytes is what
     a run's name drops, so a compression added there is dropped from names too."""
     from trecbench.compressions import COMPRESSIONS
+    from trecbench.convert.identifiers import input_stem
     from trecbench.inputs.streams import MAGIC, compression_of
     from trecbench.naming import file_stem, named_as
+    from trecbench.validation.cross_checks import run_name
 
     assert {name for _, name in MAGIC} == {c.name for c in COMPRESSIONS}
     for compression in COMPRESSIONS:
@@ -157,6 +159,9 @@ def test_every_compression_read_by_content_has_its_suffixes_dropped_from_names()
         for suffix in compression.suffixes:
             assert file_stem(f"d/bm25.run{suffix}") == "bm25"
             assert named_as(f"d/run.jsonl{suffix.upper()}", ".jsonl")
+            # validate's --tag-is-filename and convert's default name drop them too
+            assert run_name(f"d/bm25.res{suffix}") == "bm25"
+            assert input_stem(f"d/results.json{suffix}") == "results"
 
 
 def test_a_zstd_run_scored_is_named_by_its_stem(tmp_path):

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from ..compressions import without_suffixes
 from ..errors import UsageError
 from ..ids import STR, escape_series
 from ..sources import At
@@ -42,8 +43,9 @@ def unique_tag(name: str, owners: dict[str, str], at: At, what: str) -> str:
 
 
 def input_stem(path: str | os.PathLike) -> str:
-    """A default name from an input path: its file name without ``.gz`` and extension."""
-    return Path(Path(path).name.removesuffix(".gz")).stem or "input"
+    """A default name from an input path: its file name without its compression suffixes
+    and extension."""
+    return Path(without_suffixes(Path(path).name)).stem or "input"
 
 
 def check_name(name: str, what: str = "--name") -> str:

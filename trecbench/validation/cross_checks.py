@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..compressions import without_suffixes
 from ..errors import InputError
 from .findings import Collector, QrelsInfo
 
@@ -191,8 +192,9 @@ def too_shallow(
 
 
 def run_name(path: str | os.PathLike) -> str:
-    """A run file's name without the usual extensions (``bm25.run.gz`` -> ``bm25``)."""
-    name = Path(path).name
-    for suffix in (".gz", ".run", ".trec", ".txt", ".tsv", ".res"):
+    """A run file's name without its compression suffixes and the usual extensions
+    (``bm25.run.gz`` -> ``bm25``)."""
+    name = without_suffixes(Path(path).name)
+    for suffix in (".run", ".trec", ".txt", ".tsv", ".res"):
         name = name.removesuffix(suffix)
     return name
