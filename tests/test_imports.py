@@ -289,3 +289,24 @@ def test_pool_imports_no_pandas(tmp_path, args):
     whether the list is a pandas object); pool builds them through trecbench.arrow."""
     files = {**_plain_files(tmp_path), "OUT": str(tmp_path / "pool.txt")}
     assert _imported(args, files, ["pandas"]) == []
+
+
+# what `power`, `agree` and `similarity` of a few small runs must not import (issue 31:
+# scipy.stats costs 0.4 s, scipy.optimize 0.15 s, more than the figures of a few runs take)
+_NOT_ON_THE_SMALL_CONCLUSIONS = ["scipy.stats", "scipy.optimize"]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["agree", "QRELS", "RUN", "RUN2", "-m", "P.5", "-m", "map"],
+    ],
+)
+def test_power_agree_and_similarity_of_small_runs_import_no_scipy_stats(tmp_path, args):
+    files = _plain_files(tmp_path)
+    run2 = tmp_path / "r2.run"
+    run2.write_text(
+        "".join(f"{q} Q0 d{d} {d + 1} {(d * 7) % 40:.3f} u\n" for q in range(5) for d in range(40))
+    )
+    files["RUN2"] = str(run2)
+    assert _imported(args, files, _NOT_ON_THE_SMALL_CONCLUSIONS) == []
