@@ -294,7 +294,8 @@ def test_pool_imports_no_pandas(tmp_path, args):
 # what `power`, `agree` and `similarity` of a few small runs must not import (issue 31:
 # scipy.stats costs 0.4 s, scipy.optimize 0.15 s, pandas 0.3 s: more than the figures of a few
 # runs take; the per-topic values are arranged without pandas, trecbench.conclusions.scores).
-# power keeps scipy.optimize: its MDE is brentq's root, to the last bit
+# power keeps scipy.optimize: its MDE is brentq's root, to the last bit; similarity needs
+# no scipy at all on a few topics (Kendall's tau by comparing every pair)
 _NOT_ON_THE_SMALL_CONCLUSIONS = ["scipy.stats", "scipy.optimize", "pandas"]
 _NO_SCIPY_STATS = ["scipy.stats", "pandas"]
 
@@ -307,6 +308,7 @@ _NO_SCIPY_STATS = ["scipy.stats", "pandas"]
             _NOT_ON_THE_SMALL_CONCLUSIONS,
         ),
         (["power", "QRELS", "RUN", "RUN2", "-m", "map", "--format", "json"], _NO_SCIPY_STATS),
+        (["similarity", "RUN", "RUN2", "-q"], ["scipy", "pandas"]),
     ],  # fmt: skip
 )
 def test_power_agree_and_similarity_of_small_runs_import_no_scipy_stats(tmp_path, args, heavy):
