@@ -111,9 +111,7 @@ def _values(evaluation, runs: list[str], topics: list[str]) -> tuple[tuple[str, 
         return shown, values_cube(evaluation.per_query, runs, list(shown), topics)
     row_of = {qid: row for row, qid in enumerate(topics)}
     values = np.full((len(topics), len(runs), len(shown)), np.nan)
-    for run in held:
-        if run.name not in runs:
-            continue
+    for run in held:  # evaluated under the names given: runs.index finds each
         rows = np.array([row_of.get(qid, -1) for qid in run.qids], dtype=np.intp)
         kept = rows >= 0
         values[rows[kept], runs.index(run.name), :] = evaluation.per_query_matrix(run)[kept]
