@@ -289,3 +289,38 @@ def test_pool_imports_no_pandas(tmp_path, args):
     whether the list is a pandas object); pool builds them through trecbench.arrow."""
     files = {**_plain_files(tmp_path), "OUT": str(tmp_path / "pool.txt")}
     assert _imported(args, files, ["pandas"]) == []
+
+
+# what `power`, `agree` and `similarity` of a few small runs must not import (issue 31:
+# scipy.stats costs 0.4 s, scipy.optimize 0.15 s, pandas 0.3 s: more than the figures of a few
+# runs take; the per-topic values are arranged without pandas, trecbench.conclusions.scores).
+# power keeps scipy.optimize: its MDE is brentq's root, to the last bit; similarity needs
+# no scipy at all on a few topics (Kendall's tau by comparing every pair); Wilcoxon's ranks
+# need no scipy.stats either (compare keeps pandas: its result holds DataFrames)
+_NOT_ON_THE_SMALL_CONCLUSIONS = ["scipy.stats", "scipy.optimize", "pandas"]
+_NO_SCIPY_STATS = ["scipy.stats", "pandas"]
+
+
+@pytest.mark.parametrize(
+    ("args", "heavy"),
+    [
+        (
+            ["agree", "QRELS", "RUN", "RUN2", "-m", "P.5", "-m", "map"],
+            _NOT_ON_THE_SMALL_CONCLUSIONS,
+        ),
+        (["power", "QRELS", "RUN", "RUN2", "-m", "map", "--format", "json"], _NO_SCIPY_STATS),
+        (["similarity", "RUN", "RUN2", "-q"], ["scipy", "pandas"]),
+        (["agree", "QRELS", "RUN", "RUN2", "-m", "map", "--test", "wilcoxon"], _NO_SCIPY_STATS),
+        (["compare", "QRELS", "RUN", "RUN2", "-m", "map", "--test", "wilcoxon"], ["scipy.stats"]),
+    ],  # fmt: skip
+)
+def test_power_agree_and_similarity_of_small_runs_import_no_scipy_stats(tmp_path, args, heavy):
+    files = _plain_files(tmp_path)
+    run2 = tmp_path / "r2.run"
+    run2.write_text(
+        "".join(
+            f"{q} Q0 d{d} {d + 1} {(d * (q + 3)) % 41:.3f} u\n" for q in range(5) for d in range(40)
+        )
+    )
+    files["RUN2"] = str(run2)
+    assert _imported(args, files, heavy) == []

@@ -270,3 +270,51 @@ def test_compare_power_equals_trecbench_power_and_is_in_every_report(tmp_path, c
     validate_against_schema(report, "benchmark_report")
     assert report["power"]["rows"][0]["topics_needed"] == reference.rows[0].topics_needed
     assert "## Power (all topics)" in (out / "BenchmarkComparison.md").read_text()
+
+
+def _tails_with_warnings(functions, x, df, nc, q):
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        t_isf, nct_cdf, nct_sf = functions
+        found = (t_isf(q, df), nct_cdf(x, df, nc), nct_sf(x, df, nc))
+    return [float(value) for value in found], sorted(str(w.message) for w in caught)
+
+
+def test_the_t_tails_are_scipy_stats_to_the_last_bit_warnings_included():
+    """power's t and noncentral t come from scipy.special without importing scipy.stats
+    (issue 31): the same floats (NaN far tails at large noncentrality included) and the
+    same warnings as t.isf, nct.cdf and nct.sf on the arguments power gives them."""
+    from scipy.stats import nct, t
+
+    from trecbench.conclusions import power as module
+
+    rng = np.random.default_rng(7)
+    cases = [(float(rng.uniform(1, 300)), float(rng.uniform(0, 12)), float(q))
+             for q in rng.choice([0.05, 0.025, 0.005, 1e-6, 1e-12], 300)]  # fmt: skip
+    cases += [(1.0, 40.0, 1e-12), (1.5, 0.0, 0.025), (3.0, 38.0, 0.025), (1e6, 5.0, 0.025)]
+    undefined = 0
+    for df, nc, q in cases:
+        x = float(t.isf(q, df))
+        for sign in (1.0, -1.0):
+            ours = _tails_with_warnings(module._t_tails(), sign * x, df, nc, q)
+            theirs = _tails_with_warnings((t.isf, nct.cdf, nct.sf), sign * x, df, nc, q)
+            np.testing.assert_array_equal(ours[0], theirs[0])
+            assert ours[1] == theirs[1], (df, nc, q)
+            undefined += int(np.isnan(theirs[0]).sum())
+    assert undefined  # the cases include scipy's NaN tails
+
+
+def test_without_scipys_private_complement_scipy_stats_gives_the_tails(monkeypatch):
+    import scipy.special._ufuncs
+    from scipy.stats import nct, t
+
+    from trecbench.conclusions import power as module
+
+    monkeypatch.delattr(scipy.special._ufuncs, "_nct_sf")
+    module._t_tails.cache_clear()
+    try:
+        assert module._t_tails() == (t.isf, nct.cdf, nct.sf)
+    finally:
+        module._t_tails.cache_clear()

@@ -88,11 +88,12 @@ def test_overlap_and_kendall_tau_per_topic_equal_plain_python(monkeypatch, rows_
             assert pair.values["kendall_tau"][index] == pytest.approx(expected, abs=1e-12)
 
 
-@pytest.mark.parametrize("counter", ["scipy's", "gone"])
+@pytest.mark.parametrize("counter", ["scipy's", "gone", "every pair"])
 def test_kendall_tau_is_scipys_tau_b_to_the_last_bit(monkeypatch, counter):
     """Per topic, as scipy.stats.kendalltau of the two runs' ranks of the shared documents
     (topics of 0 to 300 shared documents; long ones take scipy's tree path too), with
-    scipy's private counter of discordant pairs or, were it gone, without."""
+    scipy's private counter of discordant pairs, were it gone without, or (few pairs)
+    every pair compared."""
     import numpy as np
     from scipy.stats import kendalltau
 
@@ -100,6 +101,7 @@ def test_kendall_tau_is_scipys_tau_b_to_the_last_bit(monkeypatch, counter):
 
     if counter == "gone":
         monkeypatch.setattr(module, "_discordant_counter", lambda: None)
+    monkeypatch.setattr(module, "SMALL_PAIRS", 10**9 if counter == "every pair" else -1)
 
     rng = random.Random(3)
     a, b = {}, {}

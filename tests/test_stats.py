@@ -420,6 +420,22 @@ def test_wilcoxon_equals_scipy_with_its_defaults():
         assert got == pytest.approx(expected, rel=1e-12, abs=1e-15), d
 
 
+def test_wilcoxons_average_ranks_are_scipys_rankdata_exactly():
+    # the ranks Wilcoxon sums, without importing scipy.stats (issue 31): ties, NaN, none
+    from trecbench.wilcoxon import average_ranks
+
+    rng = np.random.default_rng(5)
+    for case in range(600):
+        n = int(rng.integers(0, 40))
+        values = rng.integers(0, int(rng.integers(1, 9)), n) / 4 if case % 2 else rng.random(n)
+        if case % 7 == 0 and n:
+            values[int(rng.integers(0, n))] = np.nan
+        expected = sps.rankdata(values)
+        found = average_ranks(values)
+        assert found.dtype == expected.dtype
+        np.testing.assert_array_equal(found, expected)
+
+
 def _tukey_reference(values: np.ndarray, samples: int, seed: int) -> list[list[float]]:
     """Randomised Tukey HSD one draw and one topic at a time (plain Python), with the
     draws of trecbench.stats.tukey_ranges: per draw and topic ``runs`` uniforms."""

@@ -1,6 +1,7 @@
 """A package's public names imported from their modules when first used (PEP 562), so
 that importing the package stays light: ``import trecbench`` imports no numpy, and the
-small ``validate`` path imports :mod:`trecbench.validation` without Arrow."""
+small ``validate`` path imports :mod:`trecbench.validation` without Arrow, and ``power``
+and ``agree`` take :mod:`trecbench.comparison`'s settings without pandas."""
 
 from __future__ import annotations
 

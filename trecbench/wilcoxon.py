@@ -41,14 +41,12 @@ def signed_rank_test(diffs) -> np.ndarray:
 
 
 def _p(d: np.ndarray) -> float:
-    from scipy.stats import rankdata
-
     n = d.size
     d = d[d != 0]
     m = d.size
     if m == 0:
         return float("nan")
-    ranks = rankdata(np.abs(d))
+    ranks = average_ranks(np.abs(d))
     r_plus = float(ranks[d > 0].sum())
     ties = len(np.unique(np.abs(d))) < m
     if not ties and m == n and n <= EXACT:
@@ -69,6 +67,22 @@ def _p(d: np.ndarray) -> float:
     variance = (m * (m + 1) * (2 * m + 1) - (tied**3 - tied).sum() / 2) / 24
     z = (r_plus - m * (m + 1) / 4) / np.sqrt(variance)
     return float(2 * ndtr(-abs(z)))
+
+
+def average_ranks(values: np.ndarray) -> np.ndarray:
+    """``scipy.stats.rankdata(values)``: ranks from 1, ties sharing the mean of theirs
+    (every rank a whole number or a half, so exact), all NaN when a value is NaN; without
+    importing scipy.stats (0.4 s, issue 31)."""
+    if np.isnan(values).any():
+        return np.full(values.shape, np.nan)
+    order = np.argsort(values, kind="stable")
+    ordered = values[order]
+    first = np.r_[True, ordered[1:] != ordered[:-1]]
+    bounds = np.r_[np.flatnonzero(first), len(values)]  # each tie group's first place
+    group = np.cumsum(first) - 1
+    ranks = np.empty(len(values))
+    ranks[order] = 0.5 * (bounds[group] + bounds[group + 1] + 1)
+    return ranks
 
 
 def _exact_counts(m: int) -> np.ndarray:

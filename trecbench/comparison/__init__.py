@@ -31,61 +31,41 @@ it; a measure without a direction gets no best run, ↑/↓ (significantly highe
 and counts "higher" as a win.
 """
 
-from .analysis import compare_scores, from_evaluation
-from .figures import plot_files
-from .result import (
-    HTML_FILE,
-    LATEX_FILE,
-    MARKDOWN_FILE,
-    REPORT_FILE,
-    SCHEMA_VERSION,
-    Comparison,
-    check_outputs,
-    html_available,
-)
-from .scoring import ScoringSettings, compare, named_runs
-from .settings import (
-    ALL,
-    CORRECTION_NAMES,
-    HIGHER,
-    LOWER,
-    MACRO,
-    MACRO_TEST_NAMES,
-    MISSING,
-    MOVERS,
-    TEST_NAMES,
-    StatsSettings,
-    direction,
-)
-from .significance import PAIRS_RUNS
-from .tables import Section
+from ..lazy import lazy_exports
 
-__all__ = [
-    "ALL",
-    "HTML_FILE",
-    "CORRECTION_NAMES",
-    "HIGHER",
-    "LATEX_FILE",
-    "LOWER",
-    "MACRO",
-    "MACRO_TEST_NAMES",
-    "MARKDOWN_FILE",
-    "MISSING",
-    "MOVERS",
-    "PAIRS_RUNS",
-    "REPORT_FILE",
-    "SCHEMA_VERSION",
-    "Comparison",
-    "ScoringSettings",
-    "Section",
-    "StatsSettings",
-    "TEST_NAMES",
-    "check_outputs",
-    "html_available",
-    "compare",
-    "compare_scores",
-    "from_evaluation",
-    "direction",
-    "plot_files",
-    "named_runs",
-]
+# each public name and the module of this package that defines it; imported when first
+# used, so that power and agree, which need the settings and which way is better, do not
+# import pandas with the analysis (issue 31)
+_HOMES = {
+    "compare_scores": "analysis",
+    "from_evaluation": "analysis",
+    "plot_files": "figures",
+    "HTML_FILE": "result",
+    "LATEX_FILE": "result",
+    "MARKDOWN_FILE": "result",
+    "REPORT_FILE": "result",
+    "SCHEMA_VERSION": "result",
+    "Comparison": "result",
+    "check_outputs": "result",
+    "html_available": "result",
+    "ScoringSettings": "scoring",
+    "compare": "scoring",
+    "named_runs": "scoring",
+    "ALL": "settings",
+    "CORRECTION_NAMES": "settings",
+    "HIGHER": "settings",
+    "LOWER": "settings",
+    "MACRO": "settings",
+    "MACRO_TEST_NAMES": "settings",
+    "MISSING": "settings",
+    "MOVERS": "settings",
+    "TEST_NAMES": "settings",
+    "StatsSettings": "settings",
+    "direction": "settings",
+    "PAIRS_RUNS": "significance",
+    "Section": "tables",
+}
+
+__all__ = sorted(_HOMES)
+
+__getattr__, __dir__ = lazy_exports(globals(), _HOMES)

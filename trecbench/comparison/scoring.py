@@ -13,26 +13,12 @@ import pandas as pd
 
 from .. import outputs
 from ..errors import UsageError
-from ..inputs import QrelsInput, RunInput
+from ..inputs import QrelsInput, RunInput, named_runs
 from .analysis import compare_scores
 from .keywords import keywords_of, refuse_unknown, settings_from
 from .result import Comparison
 from .settings import StatsSettings
 from .tables import strata_map
-
-
-def named_runs(runs) -> dict[str, Any]:
-    """``{name: run}`` from one run, a sequence of runs or a mapping (see
-    :func:`trecbench.inputs.split_runs`), named as every command names runs
-    (:func:`trecbench.naming.run_names`: a file by its stem, made distinct by its shortest
-    parent folders; an in-memory run ``run1``, ``run2``...)."""
-    from ..inputs import split_runs
-    from ..naming import run_names
-
-    sources, names = split_runs(runs)
-    if not sources:
-        raise UsageError("nothing to compare: no run given")
-    return dict(zip(run_names(sources, names), sources, strict=True))
 
 
 def _qrels_per_run(qrels, run_qrels, named: Mapping[str, Any]) -> list[tuple[Any, list[str]]]:

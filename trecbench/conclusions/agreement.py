@@ -1,7 +1,8 @@
 """How alike two orderings of systems are (Kendall's τ-b, τ_AP) and how alike two sets of
 judgments are (Cohen's κ, linearly weighted κ).
 
-* τ-b: ``scipy.stats.kendalltau`` on the systems' scores under the two orderings.
+* τ-b: ``scipy.stats.kendalltau``'s value on the systems' scores under the two
+  orderings (:mod:`trecbench.kendall`: the same bits without importing scipy.stats).
 * τ_AP (Yilmaz, Aslam & Robertson, SIGIR 2008), asymmetric, top-weighted: order the
   systems by the *evaluated* ordering; for each position ``i = 2..N`` let ``C(i)`` be how
   many of the ``i − 1`` systems above it are above it in the *reference* ordering too;
@@ -26,15 +27,16 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..kendall import tau_b
+
 
 def kendall_tau(a, b) -> float | None:
-    """Kendall's τ-b of two score vectors (``scipy.stats.kendalltau``); None when one of
-    them is constant (τ is then undefined)."""
-    from scipy.stats import kendalltau
-
+    """Kendall's τ-b of two score vectors (``scipy.stats.kendalltau``'s value, computed
+    by :func:`trecbench.kendall.tau_b`); None when one of them is constant (τ is then
+    undefined)."""
     if len(a) < 2:
         return None
-    value = float(kendalltau(a, b).statistic)
+    value = tau_b(a, b)
     return None if np.isnan(value) else value
 
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -97,20 +98,41 @@ class Unreliable(ArithmeticError):
     """scipy's noncentral t did not converge (tiny alpha with few topics): no figure."""
 
 
+@cache
+def _t_tails():
+    """``(t_isf, nct_cdf, nct_sf)``: ``scipy.stats``' ``t.isf(q, df)``,
+    ``nct.cdf(x, df, nc)`` and ``nct.sf(x, df, nc)`` to the last bit, from the
+    ``scipy.special`` functions those methods call (``-stdtrit``, ``nctdtr``, Boost's
+    ``_nct_sf`` clipped to [0, 1]), without importing scipy.stats (0.4 s, issue 31). The
+    complement is scipy's private function: were it gone, scipy.stats gives all three."""
+    try:
+        from scipy.special import nctdtr, stdtrit
+        from scipy.special._ufuncs import _nct_sf
+    except ImportError:
+        from scipy.stats import nct, t
+
+        return t.isf, nct.cdf, nct.sf
+
+    def nct_sf(x, df, nc):
+        with np.errstate(over="ignore"):  # as scipy.stats (its gh-17432)
+            return np.clip(_nct_sf(x, df, nc), 0, 1)
+
+    return (lambda q, df: -stdtrit(df, q)), (lambda x, df, nc: nctdtr(df, nc, x)), nct_sf
+
+
 def achieved_power(n: float, effect: float, alpha: float) -> float:
     """power(n, δ) of the two-sided paired t-test at level ``alpha`` (``n`` may be real);
     :class:`Unreliable` where scipy says its series did not converge."""
     import warnings
 
-    from scipy.stats import nct, t
-
+    t_isf, nct_cdf, nct_sf = _t_tails()
     df = n - 1
-    critical = t.isf(alpha / 2, df)
+    critical = t_isf(alpha / 2, df)
     noncentrality = abs(effect) * math.sqrt(n)  # the power is symmetric in δ
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", RuntimeWarning)
-        far = float(nct.cdf(-critical, df, noncentrality))
-        near = float(nct.sf(critical, df, noncentrality))
+        far = float(nct_cdf(-critical, df, noncentrality))
+        near = float(nct_sf(critical, df, noncentrality))
     # Boost's "did not converge" makes the figure unreliable; scipy < 1.12 also warns of a
     # division by zero inside _nct_cdf on ordinary inputs, whose results are right
     failed = [str(w.message) for w in caught if "converge" in str(w.message)]

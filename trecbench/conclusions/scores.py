@@ -64,10 +64,9 @@ def topic_scores(
     """Score ``runs`` (one, a list or ``{name: run}``; files are named as compare names
     them) against ``qrels`` with :func:`trecbench.evaluate` and arrange the per-topic
     values (display names of the measures, topics of the qrels in sorted order)."""
-    from ..comparison import named_runs
-    from ..comparison.tables import values_cube
     from ..errors import UsageError
     from ..evaluation import evaluate
+    from ..inputs import named_runs
 
     named = named_runs(runs)
     evaluation = evaluate(
@@ -86,12 +85,34 @@ def topic_scores(
             f"{', '.join(summaries)}: no value per topic (a count or summary over topics), "
             "which power and agreement are computed from"
         )
-    per_query = evaluation.per_query
-    shown = tuple(dict.fromkeys(per_query["measure"].tolist()))
     topics = sorted(evaluation.qrels_topics)
-    values = values_cube(per_query, list(named), list(shown), topics)
+    shown, values = _values(evaluation, list(named), topics)
     warnings = tuple(
         run.unjudged.message(run.name, evaluation.qrels_path) for run in evaluation.unjudged_runs()
     )
     values[np.isnan(values)] = 0.0  # no result for a topic: 0, as trec_eval -c
     return TopicScores(tuple(named), shown, tuple(topics), values, warnings)
+
+
+def _values(evaluation, runs: list[str], topics: list[str]) -> tuple[tuple[str, ...], np.ndarray]:
+    """``(measures, topics x runs x measures values)`` of the evaluation's per-topic
+    values (NaN where a run has no value for a topic), as
+    :func:`~trecbench.comparison.tables.values_cube` arranges its ``per_query`` table, but
+    without pandas (issue 31: 0.3 s of imports on a few small runs). Where a key repeats
+    (two measures shown alike, a run or topic twice) that table refuses it, in its words."""
+    columns = [column.display for column in evaluation.columns if column.per_query]
+    held = [run for run in evaluation.runs if len(run.qids)]
+    shown = tuple(dict.fromkeys(columns)) if held else ()
+    names = [run.name for run in evaluation.runs]
+    repeated = len(shown) < len(columns) or len(set(names)) < len(names)
+    if held and (repeated or any(len(set(run.qids)) < len(run.qids) for run in held)):
+        from ..comparison.tables import values_cube
+
+        return shown, values_cube(evaluation.per_query, runs, list(shown), topics)
+    row_of = {qid: row for row, qid in enumerate(topics)}
+    values = np.full((len(topics), len(runs), len(shown)), np.nan)
+    for run in held:  # evaluated under the names given: runs.index finds each
+        rows = np.array([row_of.get(qid, -1) for qid in run.qids], dtype=np.intp)
+        kept = rows >= 0
+        values[rows[kept], runs.index(run.name), :] = evaluation.per_query_matrix(run)[kept]
+    return shown, values

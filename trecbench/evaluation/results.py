@@ -240,8 +240,7 @@ class Evaluation:
         columns = [c for c in self.columns if c.per_query]
         frames = []
         for run in self.runs:
-            shown = [_shown(c, run.values[c.label]) for c in columns]
-            matrix = np.column_stack(shown) if shown else np.empty((len(run.qids), 0))
+            matrix = self.per_query_matrix(run)
             n, m = matrix.shape
             frames.append(
                 pd.DataFrame(
@@ -254,6 +253,12 @@ class Evaluation:
                 )
             )
         return pd.concat(frames, ignore_index=True)
+
+    def per_query_matrix(self, run: RunResult) -> np.ndarray:
+        """``run``'s values as :attr:`per_query` holds them, without pandas: a row per
+        ``run.qids``, a column per per-topic column of :attr:`columns`."""
+        shown = [_shown(c, run.values[c.label]) for c in self.columns if c.per_query]
+        return np.column_stack(shown) if shown else np.empty((len(run.qids), 0))
 
     @cached_property
     def tie_bounds_per_query(self):

@@ -247,6 +247,19 @@ def split_runs(runs: Any) -> tuple[list[Any], list[str] | None]:
     return [runs], None
 
 
+def named_runs(runs) -> dict[str, Any]:
+    """``{name: run}`` from one run, a sequence of runs or a mapping (see
+    :func:`trecbench.inputs.split_runs`), named as every command names runs
+    (:func:`trecbench.naming.run_names`: a file by its stem, made distinct by its shortest
+    parent folders; an in-memory run ``run1``, ``run2``...)."""
+    from ..naming import run_names
+
+    sources, names = split_runs(runs)
+    if not sources:
+        raise UsageError("nothing to compare: no run given")
+    return dict(zip(run_names(sources, names), sources, strict=True))
+
+
 def to_pandas(table: pa.Table) -> pd.DataFrame:
     """pandas view of a typed table: strings stay strings, nullable integer rank."""
     import pandas as pd
