@@ -296,7 +296,8 @@ def test_pool_imports_no_pandas(tmp_path, args):
 # runs take; the per-topic values are arranged without pandas, trecbench.conclusions.scores).
 # power keeps scipy.optimize: its MDE is brentq's root, to the last bit; similarity needs
 # no scipy at all on a few topics (Kendall's tau by comparing every pair); Wilcoxon's ranks
-# need no scipy.stats either (compare keeps pandas: its result holds DataFrames)
+# need no scipy.stats either, nor the leaderboard's ranks (compare and the leaderboard keep
+# pandas: their results hold DataFrames)
 _NOT_ON_THE_SMALL_CONCLUSIONS = ["scipy.stats", "scipy.optimize", "pandas"]
 _NO_SCIPY_STATS = ["scipy.stats", "pandas"]
 
@@ -312,6 +313,7 @@ _NO_SCIPY_STATS = ["scipy.stats", "pandas"]
         (["similarity", "RUN", "RUN2", "-q"], ["scipy", "pandas"]),
         (["agree", "QRELS", "RUN", "RUN2", "-m", "map", "--test", "wilcoxon"], _NO_SCIPY_STATS),
         (["compare", "QRELS", "RUN", "RUN2", "-m", "map", "--test", "wilcoxon"], ["scipy.stats"]),
+        (["leaderboard", str(ROOT / "data" / "leaderboard.toml")], ["scipy.stats"]),
     ],  # fmt: skip
 )
 def test_power_agree_and_similarity_of_small_runs_import_no_scipy_stats(tmp_path, args, heavy):
