@@ -79,6 +79,19 @@ def test_table_and_markdown(capsys, hostile, monkeypatch):
     assert any("x%7Cy" in line for line in rows)
 
 
+@pytest.mark.parametrize("command", ["score", "compare"])
+def test_a_star_in_a_name_is_escaped_in_markdown_not_emphasis(capsys, tmp_path, command):
+    """``*`` in a Markdown cell emphasises (``a*b*`` showed as a<em>b</em>) and, in
+    compare, reads as its significance stars: it is ``%2A``, as score and compare show it."""
+    (tmp_path / "q").write_text("1 0 d 1\n2 0 d 1\n")
+    for name in ("a*b*.run", "plain.run"):
+        (tmp_path / name).write_text("1 Q0 d 1 1.0 t\n2 Q0 d 1 1.0 t\n")
+    args = [command, "-m", "P.1", "--format", "markdown", str(tmp_path / "q")]
+    assert run([*args, str(tmp_path / "plain.run"), str(tmp_path / "a*b*.run")]) == 0
+    out = capsys.readouterr().out
+    assert "a%2Ab%2A" in out and "a*b*" not in out and "a\\*b" not in out
+
+
 def test_ids_no_trec_file_can_hold_are_refused_in_trec_text():
     """A blank or NUL in an id (only a table or a dict can hold one) is refused in trec_eval's
     text, in one line: as it is it breaks the line; escaped it would print as another id

@@ -4,11 +4,15 @@ can inject a line or a cell into an output."""
 
 from __future__ import annotations
 
+# what a Markdown table cell escapes besides: "|" would end the cell, "*" would emphasise
+# (and read as compare's significance stars)
+MARKDOWN = "|*"
+
 
 def escape_text(text, also: str = "") -> str:
     """``text`` made safe for one field of a line-based output, reversibly: ``%``, control
     characters, line breaks and every blank but the ASCII space (and each character of
-    ``also``, e.g. ``" "`` where fields are whitespace-separated, ``"|"`` in Markdown)
+    ``also``, e.g. ``" "`` where fields are whitespace-separated, :data:`MARKDOWN` in Markdown)
     become ``%XX`` of their UTF-8 bytes; :func:`urllib.parse.unquote` gives ``text`` back.
     A newline in a run name or a stratum value can then never start a line of its own."""
     text = str(text)
@@ -23,9 +27,10 @@ def escape_text(text, also: str = "") -> str:
 
 def escaper(output_format: str):
     """How ``output_format`` shows a text read from an input (a run's name, an id, a
-    path): :func:`escape_text`, with ``|`` too in ``markdown``; as it is in ``csv``, which
-    quotes what it must. LaTeX escapes the ``%`` of the escaped text in turn."""
+    path): :func:`escape_text`, with :data:`MARKDOWN`'s characters too in ``markdown``; as
+    it is in ``csv``, which quotes what it must. LaTeX escapes the ``%`` of the escaped
+    text in turn."""
     if output_format == "csv":
         return str
-    also = "|" if output_format == "markdown" else ""
+    also = MARKDOWN if output_format == "markdown" else ""
     return lambda text: escape_text(text, also)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 
 from ..strata import MIN_GROUP_SIZE
-from .escaping import escape_text
+from .escaping import MARKDOWN, escape_text
 from .text_tables import aligned, csv_line, markdown_table
 
 
@@ -103,7 +103,7 @@ def render_groups(
                         out.write(f"{name:<22}\t{where}\t{value:6.4f}\n")
             blocks.append(out.getvalue())
             continue
-        header, rows = _wide(frame, names, also="|" if output_format == "markdown" else "")
+        header, rows = _wide(frame, names, also=MARKDOWN if output_format == "markdown" else "")
         title = (
             f"by {escape_text(by)} (macro: mean of the group means; micro: mean over queries; "
             "spread: largest minus smallest group mean)"

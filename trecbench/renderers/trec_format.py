@@ -13,7 +13,7 @@ import math
 
 from ..errors import OutputError
 from ..measures import COUNTS, RUNID, STRING
-from .escaping import escape_text
+from .escaping import MARKDOWN, escape_text
 from .text_tables import aligned, csv_line, markdown_table
 
 NAMES = ("trec", "display", "asked")
@@ -127,7 +127,7 @@ def render_table(evaluation, names: str = "display") -> str:
 
 def render_markdown(evaluation, names: str = "display") -> str:
     """Aggregates as a Markdown table."""
-    header, rows = _table_rows(evaluation, names, also="|")
+    header, rows = _table_rows(evaluation, names, also=MARKDOWN)
     return "\n".join(markdown_table(header, rows, set(range(1, len(header))))) + "\n"
 
 
