@@ -127,7 +127,8 @@ def completed(plan: _Plan, ranked_run: ranking.RankedRun, added: np.ndarray) -> 
             text = pa.types.is_string(field.type) or pa.types.is_large_string(field.type)
             column = pa.repeat(pa.scalar("0", field.type), n) if text else pa.nulls(n)
         columns.append(pc.cast(column, field.type))
-    return plain(plan, truth.with_rows(pa.Table.from_arrays(columns, schema=table.schema)))
+    added_rows = pa.Table.from_arrays(columns, schema=table.schema)
+    return plain(plan, truth.with_rows(added_rows, plan.bounds.grade))
 
 
 def plain(plan: _Plan, truth) -> _Plan:

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import copy
 import os
 from functools import cached_property
 
@@ -60,10 +61,28 @@ class Qrels:
         self._judgments: dict[tuple[str, ...], tuple] = {}
         self._kept_judgments = 0
 
-    def with_rows(self, rows: pa.Table) -> Qrels:
-        """These judgments with ``rows`` (of :attr:`table`'s schema) added after them."""
-        table = pa.concat_tables([self.table, rows])
-        return Qrels(table, self.path, self.requested_level, self.rel_format)
+    def with_rows(self, rows: pa.Table, grade: int) -> Qrels:
+        """These judgments with ``rows`` (of :attr:`table`'s schema, lines after these)
+        added after them: documents these do not judge, each judged at ``grade``. Built
+        from these, not read again (the bounds ask for it per block and depth): the
+        per-topic facts are updated per topic, and an unjudged document cannot repeat a
+        judgment, so the duplicates are these'."""
+        new = copy.copy(self)
+        for cached in ("as_dict", "frame"):  # of these judgments, not of the new ones
+            new.__dict__.pop(cached, None)
+        new.table = pa.concat_tables([self.table, rows])
+        groups = arrow.Groups(rows.column("qid"))
+        firsts = groups.reduce(np.minimum, rows.column("line")).tolist()
+        new.topics = dict(self.topics)
+        for qid, first in zip(groups.keys.to_pylist(), firsts, strict=True):
+            top, low, line = new.topics.get(qid, (grade, grade, first))
+            new.topics[qid] = (max(top, grade), min(low, grade), line)
+        new.qids = sorted(new.topics)
+        new.top_grade = max(self.top_grade, grade) if new.topics else 0
+        new.relevance_level = new.level(self.requested_level)
+        new.positive_judgments = self.positive_judgments + (rows.num_rows if grade > 0 else 0)
+        new._judgments, new._kept_judgments = {}, 0
+        return new
 
     def _find_duplicates(self) -> dict[str, tuple[str, int, int]]:
         qid, docno, line = (self.table.column(name) for name in ("qid", "docno", "line"))
