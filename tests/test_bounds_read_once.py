@@ -195,13 +195,23 @@ def test_compare_bounds_of_runs_with_their_own_qrels_are_each_against_its_own(tm
     from trecbench.comparison import compare
     from trecbench.conclusions.unjudged import with_unjudged_bounds
 
-    own = tmp_path / "own.qrels"
-    own.write_bytes(Path(QRELS).read_bytes())
+    own = tmp_path / "own.qrels"  # the shared qrels judging one more of tfidf-char's top
+    judged = {tuple(line.split()[::2]) for line in Path(QRELS).read_text().splitlines()}
+    qid, docno = next(
+        (qid, docno)
+        for qid, _, docno, *_ in map(str.split, Path(RUNS[1]).read_text().splitlines())
+        if (qid, docno) not in judged
+    )
+    own.write_text(Path(QRELS).read_text() + f"{qid} 0 {docno} 1\n")
     shared = compare(QRELS, RUNS, ["P@5"], unjudged_bounds=True, samples=100)
     apart = compare(
         QRELS, RUNS, ["P@5"], run_qrels={"tfidf-char": own}, unjudged_bounds=True, samples=100
     )
-    assert apart.unjudged_values == shared.unjudged_values
+    alone = compare(str(own), RUNS[1:], ["P@5"], unjudged_bounds=True, samples=100)
+    assert apart.queries == shared.queries == alone.queries
+    assert apart.unjudged_values[0] == shared.unjudged_values[0]  # tfidf-word: the shared qrels
+    assert apart.unjudged_values[1] == alone.unjudged_values[0]  # tfidf-char: its own
+    assert apart.unjudged_values[1] != shared.unjudged_values[1]
     bounds = with_unjudged_bounds(apart).unjudged_sensitivity.bounds
     assert [(b.run, b.measure) for b in bounds] == [("tfidf-word", "P@5"), ("tfidf-char", "P@5")]
     with pytest.raises(UsageError, match="kept as the runs are scored"):
@@ -250,3 +260,14 @@ def test_qrels_with_added_rows_equal_qrels_read_with_them(grade):
         assert getattr(added, fact) == getattr(read, fact), fact
     assert added.table.equals(read.table) and added.frame.equals(read.frame)
     assert qrels.topics != added.topics and "new-topic" not in qrels.topics  # not changed
+
+
+def test_compare_bounds_are_of_the_compared_measures_only(capsys):
+    """``num_q`` is printed by score, not compared: compare's bounds leave it out, as they
+    did before the bounds were kept from the scoring pass (it was shown, and said to
+    "flip")."""
+    args = ["compare", QRELS, *RUNS, "-m", "map", "-m", "num_q", "--unjudged-bounds"]
+    assert run([*args, "--samples", "100"]) == 0
+    out = capsys.readouterr().out
+    bounds = out[out.index("unjudged sensitivity") :]
+    assert "num_q" not in bounds and bounds.count("MAP") == 3  # two runs, one flip

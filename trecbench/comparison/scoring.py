@@ -190,7 +190,9 @@ def compare(
     comparison.warnings = warnings
     comparison.unpaired = unpaired
     if scoring.unjudged_bounds:
-        comparison.unjudged_values = _unjudged_values(evaluations, comparison.queries)
+        comparison.unjudged_values = _unjudged_values(
+            evaluations, comparison.queries, comparison.measures
+        )
     _record_provenance(comparison, evaluations, strata)
     comparison.evaluation = scoring.record()
     return comparison
@@ -226,12 +228,20 @@ def _paired_topics(evaluations, named) -> tuple[list[str], dict[str, list[str]]]
     return topics, unpaired
 
 
-def _unjudged_values(evaluations, queries: list[str]) -> list[tuple]:
+def _unjudged_values(evaluations, queries: list[str], measures: list[str]) -> list[tuple]:
     """:attr:`Comparison.unjudged_values`: each run's bounds over the compared topics,
-    each counting (a topic the run lacks: 0), as the comparison's means are."""
+    each counting (a topic the run lacks: 0), as the comparison's means are; for the
+    compared ``measures`` only (a summary-only column such as ``num_q`` is scored, not
+    compared)."""
     from ..evaluation.assembly import bound_rows
 
-    return [row for evaluation, _ in evaluations for row in bound_rows(evaluation, queries)]
+    compared = set(measures)
+    return [
+        row
+        for evaluation, _ in evaluations
+        for row in bound_rows(evaluation, queries)
+        if row[1] in compared
+    ]
 
 
 def _unjudged_warnings(evaluations, threshold: float, allow: bool) -> list[str]:
