@@ -148,29 +148,3 @@ def test_evaluate_in_a_daemonic_pool_worker(jobs, monkeypatch):
     monkeypatch.setattr(processes, "available_cores", lambda: 2)
     with multiprocessing.get_context("fork").Pool(1) as pool:
         assert pool.apply(_evaluate, (jobs,)) == _evaluate(1)
-
-
-def test_a_ctrl_c_before_the_pool_notes_a_started_worker_leaves_no_worker(monkeypatch):
-    """A Ctrl-C just after a worker was started and before the pool noted it left that
-    worker waiting for work, and multiprocessing's exit waited for it for ever (the Ctrl-C
-    test above hung so once, under load): it is ended with the others."""
-    import multiprocessing
-    from concurrent.futures import process
-
-    spawn = process.ProcessPoolExecutor._spawn_process
-
-    def interrupted(pool):
-        spawn(pool)
-        del pool._processes[list(pool._processes)[-1]]  # started, not noted: interrupted
-        raise KeyboardInterrupt
-
-    before = set(multiprocessing.active_children())
-    monkeypatch.setattr(process.ProcessPoolExecutor, "_spawn_process", interrupted)
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            list(processes.ordered_map(abs, [1, 2], 2))
-        assert set(multiprocessing.active_children()) == before
-    finally:
-        for child in set(multiprocessing.active_children()) - before:
-            child.terminate()
-            child.join()

@@ -97,7 +97,6 @@ def ordered_map(
     if not can_start_children():
         yield from _here(function, items, initializer, initargs)
         return
-    others = set(multiprocessing.active_children())  # children not of this pool
     pool = ProcessPoolExecutor(
         max_workers=jobs,
         mp_context=_context(),
@@ -109,12 +108,12 @@ def ordered_map(
         for future in futures:
             yield future.result()
     except BrokenProcessPool:
-        _stop(pool, others)
+        _stop(pool)
         raise WorkerError(
             "a worker process died (out of memory?): rerun with --jobs 1 or a smaller --memory"
         ) from None
     except BaseException:  # an item's error, Ctrl-C, or the caller stopped (GeneratorExit)
-        _stop(pool, others)  # nothing more is computed, and no worker is left behind
+        _stop(pool)  # nothing more is computed, and no worker is left behind
         raise
     pool.shutdown()
 
@@ -137,16 +136,9 @@ def _here(function, items, initializer, initargs) -> Iterator[Any]:
         raise failure
 
 
-def _stop(pool: ProcessPoolExecutor, others: set) -> None:
-    """End ``pool`` now: queued items dropped, running ones abandoned, workers ended.
-
-    Its workers are those it holds and every child process started since it was made
-    but ``others``: a Ctrl-C just after a worker started and before the pool noted it
-    left that worker waiting for work, and multiprocessing's exit waited for it for ever
-    (ordered_map's caller starts no other children meanwhile)."""
-    held = list((getattr(pool, "_processes", None) or {}).values())
-    unnoted = [child for child in multiprocessing.active_children() if child not in others]
-    workers = held + [child for child in unnoted if child not in held]
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """End ``pool`` now: queued items dropped, running ones abandoned, workers ended."""
+    workers = list((getattr(pool, "_processes", None) or {}).values())
     pool.shutdown(wait=False, cancel_futures=True)
     for worker in workers:
         if worker.is_alive():
