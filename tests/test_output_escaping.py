@@ -400,3 +400,30 @@ def test_compare_csv_holds_a_name_with_a_lone_carriage_return():
     records = list(csv.reader(io.StringIO(text, newline="")))
     assert {len(record) for record in records} == {len(records[0])}
     assert text.endswith(",\n") and not text.split("\n", 1)[0].endswith("\r")  # LF-ended
+
+
+UNJUDGED_QRELS = "j|%\nP_1 all 1.0"  # a qrels file's name that would start a line
+
+
+@pytest.mark.parametrize("output_format", ["table", "markdown"])
+def test_compare_allow_unjudged_warning_escapes_the_run_and_the_qrels(
+    capsys, hostile, monkeypatch, output_format
+):
+    # the header's "Warning (--allow-unjudged)" line was built once with the raw name and
+    # path: Markdown split it in two, the text turned the newline into a blank
+    monkeypatch.chdir(hostile)
+    (hostile / UNJUDGED_QRELS).write_text((hostile / "q").read_text())
+    (hostile / f"{NAME}.run").write_text(
+        "".join(f"{i} Q0 other 1 1.0 t\n" for i in range(len(HOSTILE)))
+    )
+    args = [UNJUDGED_QRELS, "plain.run", f"{NAME}.run", "-m", "P.1", "--samples", "40"]
+    lines = _command(capsys, "compare", *args, "--allow-unjudged", "--format", output_format)
+    _markdown_tables_keep_their_columns(lines)
+    start = next(i for i, line in enumerate(lines) if "Warning (--allow-unjudged)" in line)
+    end = next(i for i in range(start + 1, len(lines) + 1) if not lines[i].startswith("  "))
+    warning = " ".join(line.strip() for line in lines[start:end])  # the text wraps it
+    name, said = warning.split(": ", 1)[1].split(": ", 1)
+    assert unquote(name) == NAME
+    qrels = said.split(" have no judgment in ", 1)[1].split(" (", 1)[0]
+    assert unquote(qrels) == UNJUDGED_QRELS
+    assert said.startswith("100.0% of the documents it retrieved within rank 1 have no ")

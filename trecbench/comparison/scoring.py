@@ -245,10 +245,14 @@ def _unjudged_values(evaluations, queries: list[str], measures: list[str]) -> li
 
 
 def _unjudged_warnings(evaluations, threshold: float, allow: bool) -> list[str]:
-    """What to say about runs whose retrieved documents the qrels mostly do not know;
-    refused (:class:`~trecbench.errors.UsageError`) unless ``allow``."""
+    """What to say about runs whose retrieved documents the qrels mostly do not know
+    (:class:`~trecbench.evaluation.results.UnjudgedWarning`: in parts, so that each output
+    escapes the run's name and the qrels path as it escapes the rest); refused
+    (:class:`~trecbench.errors.UsageError`) unless ``allow``."""
+    from ..evaluation.results import UnjudgedWarning
+
     warnings = [
-        run.unjudged.message(run.name, evaluation.qrels_path)
+        UnjudgedWarning(run.name, evaluation.qrels_path, run.unjudged)
         for evaluation, _ in evaluations
         for run in evaluation.unjudged_runs(threshold)
     ]

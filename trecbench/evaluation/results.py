@@ -111,16 +111,38 @@ class Unjudged:
         empty = self.empty_topics / self.topics if self.topics else 0.0
         return self.fraction > threshold and empty >= NEARLY_ALL
 
-    def message(self, run: str, qrels: str | None) -> str:
-        """The warning: the fractions, the counts and the likely cause."""
+    def message(self, run: str, qrels: str | None, shown=str) -> str:
+        """The warning: the fractions, the counts and the likely cause; the ``run``'s name
+        and the ``qrels`` path, read from inputs, as ``shown`` shows them (an output's
+        :func:`~trecbench.renderers.escaping.escaper`)."""
         where = "" if self.depth is None else f" within rank {self.depth}"
+        qrels = "the qrels" if not qrels else shown(qrels)
         return (
-            f"{run}: {self.fraction:.1%} of the documents it retrieved{where} have no "
-            f"judgment in {qrels or 'the qrels'} ({self.unjudged:,} of {self.retrieved:,}; "
+            f"{shown(run)}: {self.fraction:.1%} of the documents it retrieved{where} have no "
+            f"judgment in {qrels} ({self.unjudged:,} of {self.retrieved:,}; "
             f"none judged in {self.empty_topics:,} of {self.topics:,} topics), so its "
             "scores are mostly zeros: are these the qrels of this run? (each run of a "
             "code-chunk or memorybench conversion has its own qrels)"
         )
+
+
+class UnjudgedWarning(str):
+    """The warning about a run the qrels mostly do not know: the message as it is (a
+    ``str``), and its parts: the ``run``'s name, the ``qrels`` path it was scored with
+    (None: in memory) and its :class:`Unjudged` counts, so that each output escapes the
+    name and the path as it escapes its other input text (:meth:`text`)."""
+
+    def __new__(cls, run: str, qrels: str | None, unjudged: Unjudged):
+        warning = super().__new__(cls, unjudged.message(run, qrels))
+        warning.run, warning.qrels, warning.unjudged = run, qrels, unjudged
+        return warning
+
+    def __getnewargs__(self) -> tuple:  # pickled and copied by its parts
+        return self.run, self.qrels, self.unjudged
+
+    def text(self, shown) -> str:
+        """The message, the name and the path as ``shown`` shows them."""
+        return self.unjudged.message(self.run, self.qrels, shown)
 
 
 UNJUDGED_THRESHOLD = 0.5  # default share of unjudged documents of Unjudged.flagged

@@ -59,6 +59,7 @@ def with_names_escaped(comparison, output_format: str):
         "run_qrels": each(comparison.run_qrels, escaped),
         "ontology": _escaped_record(comparison.ontology, ("release", "source"), escaped),
         "evaluation": _escaped_record(comparison.evaluation, ("ontology",), escaped),
+        "warnings": [_escaped_warning(warning, escaped) for warning in comparison.warnings],
     }
     qids = {qid: escaped(qid) for qid in comparison.queries}
     if all(fields[name] == getattr(comparison, name) for name in fields) and all(
@@ -75,6 +76,14 @@ def with_names_escaped(comparison, output_format: str):
             }
         )
     return replace(comparison, **fields)
+
+
+def _escaped_warning(warning: str, escaped) -> str:
+    """A warning of :attr:`Comparison.warnings` with the input text it quotes escaped: an
+    :class:`~trecbench.evaluation.results.UnjudgedWarning` (a ``str`` with a ``text``
+    method) shows its run's name and qrels path by ``escaped``; prose is kept as it is."""
+    text = getattr(warning, "text", None)
+    return warning if text is None else text(escaped)
 
 
 def _escaped_record(record: Mapping | None, keys: tuple[str, ...], escaped) -> dict | None:
