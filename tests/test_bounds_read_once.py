@@ -271,3 +271,16 @@ def test_compare_bounds_are_of_the_compared_measures_only(capsys):
     out = capsys.readouterr().out
     bounds = out[out.index("unjudged sensitivity") :]
     assert "num_q" not in bounds and bounds.count("MAP") == 3  # two runs, one flip
+
+
+@pytest.mark.parametrize("command", ["score", "compare"])
+def test_bounds_kept_in_worker_processes_are_those_kept_here(command, capsys):
+    # --jobs 2 scores each run in a worker process: its bounds come back with its values
+    args = [command, "--format", "json", "-m", "P@5", "-m", "map", "--unjudged-bounds"]
+    args += [QRELS, *RUNS] + (["--samples", "100"] if command == "compare" else [])
+    kept = []
+    for jobs in ("1", "2"):
+        assert run([*args, "--jobs", jobs]) == 0
+        report = json.loads(capsys.readouterr().out)["unjudged_bounds"]
+        kept.append(report["rows"] if command == "compare" else report)
+    assert len(kept[0]) == 4 and kept[0] == kept[1]
