@@ -148,3 +148,31 @@ def test_evaluate_in_a_daemonic_pool_worker(jobs, monkeypatch):
     monkeypatch.setattr(processes, "available_cores", lambda: 2)
     with multiprocessing.get_context("fork").Pool(1) as pool:
         assert pool.apply(_evaluate, (jobs,)) == _evaluate(1)
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads /proc")
+def test_a_ctrl_c_as_a_worker_starts_leaves_no_worker(monkeypatch):
+    """A Ctrl-C just after a worker was started and before the pool noted it left that
+    worker waiting for work, and multiprocessing's exit waited for it for ever (the Ctrl-C
+    test above hung so once, under load): it now lands once the pool holds every worker,
+    which are ended."""
+    import signal
+
+    context = processes._context()
+    start, started = context.Process.start, []
+
+    def interrupted(process):  # the Ctrl-C lands inside start(), before the pool notes it
+        start(process)
+        started.append(process.pid)
+        if len(started) == 1:
+            signal.raise_signal(signal.SIGINT)
+
+    monkeypatch.setattr(context.Process, "start", interrupted)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            list(processes.ordered_map(abs, [1, 2], 2))
+        assert _ended(started) and len(started) == 2
+    finally:
+        for pid in started:
+            if _alive(pid):
+                os.kill(pid, signal.SIGKILL)

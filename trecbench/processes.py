@@ -104,7 +104,8 @@ def ordered_map(
         initargs=(os.getpid(), initializer, initargs),
     )
     try:
-        futures = [pool.submit(function, item) for item in items]
+        with _ctrl_c_held():  # the pool starts its workers here
+            futures = [pool.submit(function, item) for item in items]
         for future in futures:
             yield future.result()
     except BrokenProcessPool:
@@ -116,6 +117,17 @@ def ordered_map(
         _stop(pool)  # nothing more is computed, and no worker is left behind
         raise
     pool.shutdown()
+
+
+def _ctrl_c_held():
+    """Ctrl-C held off while the pool starts its workers, then delivered: one that landed
+    after a worker started and before the pool noted it left that worker out of
+    :func:`_stop`, waiting for work, and multiprocessing's exit waited for it for ever. A
+    worker forked meanwhile inherits the holding handler until it ignores Ctrl-C
+    (:func:`_start_worker`). SIGTERM is not held: :func:`_stop` ends workers with it."""
+    from .publication import signals_held as handlers_held
+
+    return handlers_held((signal.SIGINT,))
 
 
 def _here(function, items, initializer, initargs) -> Iterator[Any]:

@@ -238,17 +238,17 @@ def _own_private_folder(entry: os.DirEntry) -> bool:
 
 
 @contextlib.contextmanager
-def signals_held() -> Iterator[None]:
-    """Hold SIGINT, SIGTERM and SIGHUP off inside the block, then deliver what came (to
-    the handlers of before). Only the main thread has signal handlers: elsewhere the block
-    runs as it is (signals are delivered to the main thread, which does not interrupt this
-    one)."""
+def signals_held(numbers: tuple[int, ...] = HELD_OFF) -> Iterator[None]:
+    """Hold the signals ``numbers`` (SIGINT, SIGTERM and SIGHUP) off inside the block,
+    then deliver what came (to the handlers of before). Only the main thread has signal
+    handlers: elsewhere the block runs as it is (signals are delivered to the main thread,
+    which does not interrupt this one)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
     caught: list[int] = []
     previous = {}
-    for number in HELD_OFF:
+    for number in numbers:
         with contextlib.suppress(ValueError, OSError):
             previous[number] = signal.signal(number, lambda number, frame: caught.append(number))
     try:
