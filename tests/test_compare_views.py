@@ -234,8 +234,9 @@ def test_formats_csv_json_and_markdown_escape():
         result.render("html")
     from trecbench.renderers.comparison_text import latex_escape
 
-    assert latex_escape("a_b & 50% #1 {x} ~^\\") == (
-        r"a\_b \& 50\% \#1 \{x\} \textasciitilde{}\textasciicircum{}\textbackslash{}"
+    assert latex_escape("a_b & 50% #1 {x} ~^\\ |<>") == (
+        r"a\_b \& 50\% \#1 \{x\} \textasciitilde{}\textasciicircum{}\textbackslash{} "
+        r"\textbar{}\textless{}\textgreater{}"
     )
 
 

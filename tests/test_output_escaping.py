@@ -244,7 +244,9 @@ def _compare(capsys, output_format: str) -> list[str]:
 
 
 def _unlatex(text: str) -> str:
-    return text.replace(r"\%", "%").replace(r"\_", "_")
+    for latex, char in ((r"\%", "%"), (r"\_", "_"), (r"\textbar{}", "|")):
+        text = text.replace(latex, char)
+    return text
 
 
 def _bars(line: str) -> int:

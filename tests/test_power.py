@@ -223,7 +223,7 @@ def test_renderers_escape_names_and_show_undefined_figures():
         power_row(np.zeros(3), settings, "same", "base", "P@5"),
     )
     result = PowerResult(settings, "base", rows)
-    assert "bm25\\_a|b\\&c" in result.render("latex")
+    assert "bm25\\_a\\textbar{}b\\&c" in result.render("latex")
     assert "| bm25_a%7Cb&c |" in result.render("markdown")  # as score escapes a name
     table = result.render("table")
     assert "same, P@5: equal on every topic (sd 0)" in table

@@ -233,6 +233,10 @@ _LATEX_SPECIAL = {
     "}": r"\}",
     "~": r"\textasciitilde{}",
     "^": r"\textasciicircum{}",
+    # with LaTeX's default (OT1) fonts these print as other glyphs: | as a dash, < as ¡
+    "|": r"\textbar{}",
+    "<": r"\textless{}",
+    ">": r"\textgreater{}",
 }
 
 
