@@ -31,20 +31,35 @@ def inflater(request, monkeypatch):
     return request.param
 
 
-def _read(path, spool=False):
+def _read(path, spool=False, into=False):
     with streams.Source(path, spool=spool) as source:
-        data = source.read()
+        data = _read_into(source.stream()) if into else source.read()
         fast = isinstance(source._inflater, streams._ReadAhead)
         return data, source.record(), fast
 
 
+def _read_into(stream) -> bytes:
+    """The stream read as the run's reader reads it: ``readinto`` a part of a buffer,
+    of sizes that do not fall on the inflater's blocks."""
+    parts, sizes = [], [1, 777_777, streams._INFLATE_BLOCK + 3]
+    while True:
+        size = sizes[len(parts) % len(sizes)]
+        buffer = bytearray(size + 5)
+        got = stream.readinto(memoryview(buffer)[5:])
+        if not got:
+            return b"".join(parts)
+        assert buffer[:5] == bytes(5)  # nothing written before the part given
+        parts.append(bytes(buffer[5 : 5 + got]))
+
+
+@pytest.mark.parametrize("into", [False, True])
 @pytest.mark.parametrize("spool", [False, True])
-def test_single_and_multiple_members_read_the_same(tmp_path, inflater, spool):
+def test_single_and_multiple_members_read_the_same(tmp_path, inflater, spool, into):
     assert len(TEXT) > 2 * streams._INFLATE_BLOCK
     members = gzip.compress(TEXT[:1_000_003]) + gzip.compress(TEXT[1_000_003:])
     for name, packed in (("one.gz", gzip.compress(TEXT)), ("two.txt", members)):
         (tmp_path / name).write_bytes(packed)
-        data, record, fast = _read(tmp_path / name, spool)
+        data, record, fast = _read(tmp_path / name, spool, into)
         assert data == TEXT, name
         assert fast == (inflater == "isal")
         assert record == {"size": len(packed), "sha256": hashlib.sha256(packed).hexdigest()}
@@ -53,11 +68,12 @@ def test_single_and_multiple_members_read_the_same(tmp_path, inflater, spool):
 @pytest.mark.parametrize(
     "damage", [lambda b: b[:-30], lambda b: b[: len(b) // 2], lambda b: b[:5000] + b"\xff" * 64]
 )
-def test_truncated_or_corrupt_gzip_is_r27(tmp_path, inflater, damage):
+@pytest.mark.parametrize("into", [False, True])
+def test_truncated_or_corrupt_gzip_is_r27(tmp_path, inflater, damage, into):
     path = tmp_path / "bad.run.gz"
     path.write_bytes(damage(gzip.compress(TEXT)))
     with pytest.raises(InputError, match=r"bad\.run\.gz: corrupt or truncated gzip") as error:
-        _read(path)
+        _read(path, into=into)
     assert error.value.rule == "R27"
 
 

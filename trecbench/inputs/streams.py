@@ -137,8 +137,18 @@ class _Decompressed(ReadOnly):
         self.errors = _DECOMPRESSION_ERRORS + errors
 
     def read(self, size: int = -1) -> bytes:
+        if size is None or size < 0:
+            return self._checked(self.stream.read)
+        return self._checked(self.stream.read, size)
+
+    def readinto(self, buffer) -> int:
+        """``read`` into ``buffer`` (a writable buffer): the bytes decompressed land in the
+        reader's buffer, with no block of their own to allocate and copy again."""
+        return self._checked(self.stream.readinto, buffer)
+
+    def _checked(self, method, *args):
         try:
-            return self.stream.read(size) if size is not None and size >= 0 else self.stream.read()
+            return method(*args)
         except InputError:
             raise
         except self.errors as exc:
@@ -205,6 +215,17 @@ class _ReadAhead(ReadOnly):
             self._pending = self._pending[take:]
             got += take
         return b"".join(parts)
+
+    def readinto(self, buffer) -> int:
+        """``read`` into ``buffer`` (a writable buffer), the blocks copied straight in."""
+        view = memoryview(buffer).cast("B")
+        got = 0
+        while got < len(view) and (self._pending or self._next()):
+            take = min(len(view) - got, len(self._pending))
+            view[got : got + take] = self._pending[:take]
+            self._pending = self._pending[take:]
+            got += take
+        return got
 
     def close(self) -> None:
         """Stop the thread (at its next block) and wait for it."""
