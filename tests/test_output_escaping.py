@@ -429,3 +429,44 @@ def test_compare_allow_unjudged_warning_escapes_the_run_and_the_qrels(
     qrels = said.split(" have no judgment in ", 1)[1].split(" (", 1)[0]
     assert unquote(qrels) == UNJUDGED_QRELS
     assert said.startswith("100.0% of the documents it retrieved within rank 1 have no ")
+
+
+def test_benchmark_escapes_its_name_mode_labels_and_qids(capsys, tmp_path):
+    # the benchmark printed its name, mode labels and qids as they are: a newline started
+    # a line of its own, a "|" split a KPI row's cells, a "*" read as emphasis
+    import shutil
+
+    from conftest import ROOT
+
+    demo = tmp_path / "demo"
+    shutil.copytree(ROOT / "data" / "hpo-rtask", demo)
+    sidecar = (ROOT / "qrels" / "hpo-demo.sidecar.json").as_posix()
+    config = (demo / "benchmark.toml").read_text()
+    config = config.replace('"../../qrels/hpo-demo.sidecar.json"', json.dumps(sidecar))
+    config = config.replace('name = "hpo-rtask"', 'name = "hpo\\nP_1 all 1.0"')
+    config = config.replace('"Lexical-Only"', '"Lex|ical *one*"')
+    config = config.replace('"Hybrid"', '"Hy\\nP_1 all 1.0"')
+    config = config.replace("samples = 10000", "samples = 100")
+    (demo / "benchmark.toml").write_text(config)
+    qid = "q|*0"  # a topic without a relevant document: listed among the qrels' problems
+    with open(demo / "hpo-rtask.qrels", "a") as qrels:
+        qrels.write(f"{qid} 0 HP:0000001 0\n")
+    for name in ("lexical", "vector", "reranked"):
+        run_file = demo / f"{name}.run"
+        tag = run_file.read_text().split()[-1]
+        run_file.write_text(run_file.read_text() + f"{qid} Q0 HP:0000001 1 1.0 {tag}\n")
+    lines = _command(capsys, "benchmark", str(demo / "benchmark.toml"), "-o", str(tmp_path / "o"))
+    _markdown_tables_keep_their_columns(lines)
+    assert unquote(lines[0].removeprefix("# Benchmark: ")) == "hpo\nP_1 all 1.0"
+    header = next(line for line in lines if line.startswith("| Metric | "))
+    labels = [unquote(cell) for cell in header.strip("| ").split(" | ")[1:-1]]
+    assert labels == [
+        "Lex|ical *one* (baseline)",
+        "Vector-Only",
+        "Hy\nP_1 all 1.0",
+        "Lexical+Rerank",
+    ]
+    (flagged,) = [line for line in lines if line.startswith("- qrels: 1 topic(s) without")]
+    assert "(q%7C%2A0)" in flagged
+    written = (tmp_path / "o" / "BenchmarkComparison.md").read_text().splitlines()
+    assert written[0] == lines[0]

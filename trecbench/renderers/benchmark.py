@@ -4,11 +4,17 @@ actions, routing), then compare's statistics one heading level down. The R-task 
 is what ``trecbench benchmark`` prints and report.html's preamble.
 
 Reads the result object only: its settings (``bench.config``), KPIs, modes and comparison.
+Text from the inputs (the benchmark's name, paths, mode labels and names, qids) is escaped
+reversibly as in every Markdown output (:mod:`trecbench.renderers.escaping`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+
+from .escaping import escaper
+
+_escape = escaper("markdown")
 
 # the target levels as the tables say them: the reference's "baseline" level is the range a
 # typical BM25 run reaches, which must not read as the configured baseline mode
@@ -19,7 +25,7 @@ FLAGS_SHOWN = 10  # topic ids listed per kind of qrels problem
 
 def markdown(bench, statistics: bool = True) -> str:
     """BenchmarkComparison.md of ``bench``; without ``statistics``, the R-task part only."""
-    labels = {result.mode.name: result.mode.label for result in bench.modes}
+    labels = {result.mode.name: _escape(result.mode.label) for result in bench.modes}
     lines = [*_header(bench, labels), *_kpi_table(bench, labels), *_targets(bench)]
     lines += _reranking(bench, labels)
     lines += _completeness(bench, labels)
@@ -43,12 +49,12 @@ def _header(bench, labels: Mapping[str, str]) -> list[str]:
     tests = config.statistics
     baseline = labels[bench.comparison.baseline]
     return [
-        f"# Benchmark: {config.name}",
+        f"# Benchmark: {_escape(config.name)}",
         "",
-        f"- Qrels: {config.qrels} ({len(bench.comparison.queries)} topics); every qrels "
-        "topic counts, a mode without results for one scores 0 on it (trec_eval -c)",
+        f"- Qrels: {_escape(config.qrels)} ({len(bench.comparison.queries)} topics); every "
+        "qrels topic counts, a mode without results for one scores 0 on it (trec_eval -c)",
         "- Modes: "
-        + "; ".join(f"{labels[r.mode.name]} = {r.mode.describe()}" for r in bench.modes),
+        + "; ".join(f"{labels[r.mode.name]} = {_escape(r.mode.describe())}" for r in bench.modes),
         f"- Validation: profile {bench.profile}, at most {config.max_depth} documents per topic",
         f"- Targets: {config.preset}; significance: {tests.test} test against {baseline}, "
         f"{tests.correction} correction, adjusted p < {tests.alpha:g}; "
@@ -169,7 +175,7 @@ def _qrels_actions(flags: list[dict]) -> list[str]:
         flagged.setdefault(flag["reason"], []).append(flag)
     lines = []
     for reason, same in flagged.items():
-        qids = [flag["qid"] for flag in same]
+        qids = [_escape(flag["qid"]) for flag in same]
         shown = ", ".join(qids[:FLAGS_SHOWN]) + (", ..." if len(qids) > FLAGS_SHOWN else "")
         what = "without a relevant document" if reason == "no_relevant" else "with negative grades"
         lines.append(f"- qrels: {len(qids)} topic(s) {what} ({shown}) → {same[0]['action']}")
