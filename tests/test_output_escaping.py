@@ -470,3 +470,24 @@ def test_benchmark_escapes_its_name_mode_labels_and_qids(capsys, tmp_path):
     assert "(q%7C%2A0)" in flagged
     written = (tmp_path / "o" / "BenchmarkComparison.md").read_text().splitlines()
     assert written[0] == lines[0]
+
+
+def test_validate_escapes_the_paths_it_prints(capsys, tmp_path, monkeypatch):
+    # a finding's FILE:LINE and --fix's lines printed a path as it is: a newline in it
+    # split the finding in two
+    monkeypatch.chdir(tmp_path)
+    name = "a\nP_1 all 1.0%.run"
+    bad = "".join(f"1 Q0 d{i} {i} x t\n" for i in range(1, 8))  # 7 R12 errors: a note too
+    (tmp_path / name).write_text(bad)
+    assert run(["validate", name]) == 2
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 7 and lines[-1].startswith("FAILED: 1 file(s)")
+    assert all(unquote(line.split(":1:")[0].split(":")[0]) == name for line in lines[:5])
+    assert lines[5].startswith("a%0AP_1 all 1.0%25.run: note: 2 more [R12]")
+    (tmp_path / name).write_text("1 Q0 d1 1 3 t\n1 Q0 d2 2 1.0 t\n")
+    lines = _command(capsys, "validate", name, "--fix", f"fixed\n{name}")
+    assert lines[1] == (
+        "a%0AP_1 all 1.0%25.run: wrote the canonical run to "
+        "fixed%0Aa%0AP_1 all 1.0%25.run; changes:"
+    )
+    assert unquote(lines[-1].split(": OK: ")[0]) == f"fixed\n{name}"

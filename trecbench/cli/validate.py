@@ -159,10 +159,13 @@ def validate(
         if fmt == "json":
             click.echo(report.to_json(results, fixed))
         elif fixed is not None:
-            click.echo(f"{runs[0]}: wrote the canonical run to {fix_out}; changes:")
+            from ..renderers.escaping import escape_text
+
+            run, out = escape_text(runs[0]), escape_text(fix_out)
+            click.echo(f"{run}: wrote the canonical run to {out}; changes:")
             for change in fixed["changes"]:
                 click.echo(f"  {change['text']}")
-            click.echo(f"{fix_out}: {report.summary_line([verify.result])}")
+            click.echo(f"{out}: {report.summary_line([verify.result])}")
     if failed:
         raise SystemExit(ExitCode.INPUT)  # the exit code of a malformed input everywhere
 

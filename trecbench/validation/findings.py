@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ..renderers.escaping import escape_text
 from .rules import CHECKS, PROFILES, RULE_ORDER, SEVERITIES, rule_sort_key
 
 if TYPE_CHECKING:  # the small path (.small) collects findings without numpy or Arrow
@@ -43,8 +44,11 @@ class Finding:
 
     def format(self) -> str:
         """``FILE:LINE:FIELD: severity[RULE]: message`` (``FILE: ...`` for whole-file ones),
-        one line (:func:`without_line_breaks`)."""
-        where = self.path if self.line is None else f"{self.path}:{self.line}:{self.field or '-'}"
+        one line: the file's path escaped as every output escapes a path
+        (:func:`~trecbench.renderers.escaping.escape_text`), the message as
+        :func:`without_line_breaks` says."""
+        path = escape_text(self.path)
+        where = path if self.line is None else f"{path}:{self.line}:{self.field or '-'}"
         return f"{where}: {self.severity}[{self.rule}]: {without_line_breaks(self.message)}"
 
     def to_dict(self) -> dict:

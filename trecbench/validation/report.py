@@ -6,6 +6,7 @@ import json
 from collections import Counter
 from collections.abc import Callable, Sequence
 
+from ..renderers.escaping import escape_text
 from .findings import ValidationResult
 from .rules import CHECKS, SEVERITIES, rule_sort_key
 
@@ -33,7 +34,8 @@ def text_lines(
     for rule in sorted(totals, key=rule_sort_key):
         if totals[rule] > printed[rule]:
             lines.append(
-                f"{result.path}: note: {totals[rule] - printed[rule]} more [{rule}] not shown "
+                f"{escape_text(result.path)}: note: {totals[rule] - printed[rule]} more "
+                f"[{rule}] not shown "
                 f"({totals[rule]} in total)"
             )
     return lines
