@@ -491,3 +491,16 @@ def test_validate_escapes_the_paths_it_prints(capsys, tmp_path, monkeypatch):
         "fixed%0Aa%0AP_1 all 1.0%25.run; changes:"
     )
     assert unquote(lines[-1].split(": OK: ")[0]) == f"fixed\n{name}"
+
+
+def test_convert_escapes_the_paths_it_wrote(capsys, tmp_path, monkeypatch):
+    # "wrote PATH" printed the output folder as it is: a newline split the line
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "m.tsv").write_text("1\td1\t1\n1\td2\t2\n")
+    outdir = "o\nP_1 all 1.0%"
+    lines = _command(capsys, "convert", "msmarco", "m.tsv", "-o", outdir)
+    assert lines == [
+        "wrote o%0AP_1 all 1.0%25/m.run: 1 query, 2 documents",
+        "wrote o%0AP_1 all 1.0%25/m.sidecar.json",
+    ]
+    assert (tmp_path / outdir / "m.run").is_file()

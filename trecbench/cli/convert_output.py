@@ -31,6 +31,7 @@ def finish(conversion, outdir: Path, inputs, runs_dir: Path | None) -> None:
     with its own qrels, the command that compares them). With ``-o -``, the single run
     goes to stdout and the summary to stderr."""
     from ..convert.common import compare_command, write_conversion
+    from ..renderers.escaping import escape_text
 
     conversion = _with_metadata(conversion, inputs)
     if outdir == STDOUT:
@@ -42,7 +43,7 @@ def finish(conversion, outdir: Path, inputs, runs_dir: Path | None) -> None:
         info = conversion.qrels_info.get(name, {})
         pooled = " (pooled)" if info.get("pooled") else ""
         echo(
-            f"wrote {paths['qrels:' + name]}: {_queries(table['qid'].nunique())}, "
+            f"wrote {escape_text(paths['qrels:' + name])}: {_queries(table['qid'].nunique())}, "
             f"{int((table['rel'] > 0).sum())} relevant{pooled}"
         )
     for run in conversion.runs:
@@ -55,11 +56,11 @@ def finish(conversion, outdir: Path, inputs, runs_dir: Path | None) -> None:
             else ""
         )
         echo(
-            f"wrote {paths['run:' + run.tag]}: {_queries(stats['queries'])}, "
+            f"wrote {escape_text(paths['run:' + run.tag])}: {_queries(stats['queries'])}, "
             f"{counted(stats['documents'], 'document')}{tie_text}"
         )
     if "sidecar" in paths:
-        echo(f"wrote {paths['sidecar']}")
+        echo(f"wrote {escape_text(paths['sidecar'])}")
     for reason, count in conversion.report.counts.items():
         echo(f"  {count} × {reason}")
     for note in conversion.report.notes:
