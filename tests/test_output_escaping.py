@@ -504,3 +504,15 @@ def test_convert_escapes_the_paths_it_wrote(capsys, tmp_path, monkeypatch):
         "wrote o%0AP_1 all 1.0%25/m.sidecar.json",
     ]
     assert (tmp_path / outdir / "m.run").is_file()
+
+
+@pytest.mark.parametrize("command", ["fuse", "pool"])
+def test_the_written_line_on_stderr_is_one_line(capsys, hostile, monkeypatch, command):
+    # "wrote PATH" printed the path as it is: a newline in it split the message in two
+    monkeypatch.chdir(hostile)
+    output = "o\nP_1 all 1.0"
+    assert run([command, "plain.run", f"{NAME}.run", "-o", output]) == 0
+    err = capsys.readouterr().err
+    (line,) = [line for line in err.splitlines() if line.startswith("wrote ")]
+    assert line.startswith("wrote o\\nP_1 all 1.0: ") and err.count("\n") == len(err.splitlines())
+    assert (hostile / output).is_file()

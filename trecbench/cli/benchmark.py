@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from ..report import parse_meta
-from .group import cli
+from .group import cli, echo_written
 from .paths import INPUT_FILE, OUTPUT_FOLDER
 from .progress import StderrProgress, wanted
 
@@ -62,4 +62,4 @@ def benchmark(config, outdir, meta, quiet):
     if not quiet:
         click.echo(result.markdown(statistics=False))
     for path in written:
-        click.echo(f"wrote {path}", err=True)
+        echo_written(path)

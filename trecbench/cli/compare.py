@@ -17,7 +17,7 @@ from .evaluation_options import (
     memory_option,
     unjudged_threshold_option,
 )
-from .group import cli, echo_warning, given
+from .group import cli, echo_warning, echo_written, given
 from .paths import INPUT_FILE, OUTPUT_FOLDER, QRELS_INPUT
 from .progress import TaskProgress, wanted
 from .report_options import manifest_options
@@ -109,7 +109,7 @@ class Output:
         if not self.quiet:
             click.echo(comparison.render(self.output_format), nl=False)
         for path in written:
-            click.echo(f"wrote {path}", err=True)
+            echo_written(path)
 
 
 def _typed_settings(command):

@@ -7,7 +7,7 @@ import os
 import click
 
 from ..plurals import counted
-from .group import cli
+from .group import cli, echo_written
 from .paths import DEPTH, INPUT_FILE, OutputFile
 from .shared_options import runs_argument
 
@@ -192,7 +192,7 @@ def fuse(
     topics = fused["qid"].nunique()
     where = "standard output" if output == "-" else output
     documents = counted(len(fused), "document")
-    click.echo(f"wrote {where}: {documents}, {counted(topics, 'topic')}", err=True)
+    echo_written(where, f"{documents}, {counted(topics, 'topic')}")
 
 
 def _check_given(method: str, optimize: str | None, weighted: bool) -> None:

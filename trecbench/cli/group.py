@@ -120,6 +120,12 @@ def given(*names: str, ctx: click.Context | None = None) -> set[str]:
     return {name for name in names if ctx.get_parameter_source(name) is not ParameterSource.DEFAULT}
 
 
+def echo_written(path, detail: str = "") -> None:
+    """``wrote PATH`` (``: detail``) on stderr, in one line: control characters in the
+    path escaped, as in every message."""
+    click.echo(f"wrote {one_line(str(path))}" + (f": {detail}" if detail else ""), err=True)
+
+
 def echo_warning(message: str) -> None:
     """``trecbench: warning: message`` on stderr, in one line: control characters in what
     it quotes (an id from a JSONL or Parquet run, a file name) escaped, as in errors."""

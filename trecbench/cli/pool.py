@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .group import cli, given
+from .group import cli, echo_written, given
 from .paths import INPUT_FILE, OUTPUT_FILE
 from .shared_options import format_option, names_option, runs_argument
 
@@ -81,4 +81,4 @@ def pool(runs, depth, qrels, level, unjudged_grade, names, output_format, output
     result = compute(list(runs), depth=depth, qrels=qrels, relevance_level=level, names=names)
     outputs.write_file(output, result.to_text(unjudged_grade), inputs)
     click.echo(pool_text(result, output_format), nl=False)
-    click.echo(f"wrote {output}: {counted(len(result.qid), 'document')}", err=True)
+    echo_written(output, counted(len(result.qid), "document"))

@@ -13,7 +13,7 @@ from .evaluation_options import (
     memory_option,
     unjudged_threshold_option,
 )
-from .group import cli, echo_warning
+from .group import cli, echo_warning, echo_written
 from .paths import INPUT_FILE, OUTPUT_FILE, QRELS_INPUT, RUN_PATTERN
 from .report_options import report_options
 from .shared_options import format_option, html_depth_option
@@ -280,7 +280,7 @@ def score(
         # the page of score's runs (a comparison of them below its means), not compare's
         paired.to_html(html_depth, path=html_page, title="trecbench score report")
         _warn(paired.warnings)
-        click.echo(f"wrote {html_page}", err=True)
+        echo_written(html_page)
     click.echo(text.encode("utf-8"), nl=False)  # bytes: written untranslated
 
 
