@@ -102,3 +102,18 @@ def test_a_weight_grid_too_large_to_score_is_refused_at_once():
     assert len(grid("combsum", 3, step=0.01)) == 5151  # C(102, 2)
     with pytest.raises(UsageError, match="176,851 weightings"):
         grid("combsum", 4, step=0.01)
+
+
+def test_the_chosen_parameters_are_said_in_one_line(tmp_path, capsys):
+    # the qrels' path was printed as it is: a newline in it split the message
+    import shutil
+
+    from trecbench.cli import run
+
+    qrels = tmp_path / "q\nrels"
+    shutil.copy(QRELS, qrels)
+    args = ["fuse", "--method", "combsum", "--optimize", "P@5", "--qrels", str(qrels)]
+    assert run([*args, "--step", "0.5", *RUNS, "-o", str(tmp_path / "t.run")]) == 0
+    said = capsys.readouterr().err.splitlines()
+    assert said[0].startswith("chose ") and f"on {tmp_path}/q\\nrels: held-out " in said[0]
+    assert said[1].startswith("wrote ")

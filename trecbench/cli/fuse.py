@@ -226,7 +226,7 @@ def _optimised(runs, method, norm, depth, measure, qrels, folds, seed, step):
     """The :class:`~trecbench.runstudy.fusion_tuning.FusionTuning` of
     :func:`~trecbench.runstudy.fusion_tuning.optimize_fusion`, said on stderr with the
     held-out score."""
-    from ..errors import UsageError
+    from ..errors import UsageError, one_line
     from ..runstudy.fusion_tuning import optimize_fusion
 
     if qrels is None:
@@ -236,7 +236,7 @@ def _optimised(runs, method, norm, depth, measure, qrels, folds, seed, step):
         norm=norm, folds=folds, seed=seed, step=step, depth=depth,
     )  # fmt: skip
     click.echo(
-        f"chose {tuned.best.label()} for {tuned.measure} on {qrels}: held-out "
+        f"chose {tuned.best.label()} for {tuned.measure} on {one_line(str(qrels))}: held-out "
         f"{tuned.held_out:.4f} ({folds}-fold, seed {seed}; training {tuned.training:.4f}, "
         f"{len(tuned.candidates)} candidates)",
         err=True,
