@@ -236,6 +236,8 @@ def test_topics_need_not_agree():
         ({"method": "combmax", "weights": [1.0, 2.0]}, "weights apply to rrf, combsum, wmnz"),
         ({"method": "wmnz"}, "wmnz needs one weight per run"),
         ({"method": "rrf", "k": -1}, "k must be a finite number >= 0"),
+        # said "a finite number >= -inf"
+        ({"method": "combsum", "weights": [float("nan"), 1.0]}, "finite number, not nan"),
         ({"method": "rrf", "depth": 0}, "depth must be a positive integer"),
         ({"tag": "a b"}, "the run tag must be one word without spaces, not 'a b'"),
         ({"tag": "a\nb"}, "the run tag must be one word"),  # was written as is: an invalid run

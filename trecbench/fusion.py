@@ -112,7 +112,8 @@ def check_number(name: str, value, minimum: float) -> float:
         or not math.isfinite(value)
         or value < minimum
     ):
-        raise UsageError(f"{name} must be a finite number >= {minimum:g}, not {value!r}")
+        at_least = f" >= {minimum:g}" if math.isfinite(minimum) else ""
+        raise UsageError(f"{name} must be a finite number{at_least}, not {value!r}")
     return float(value)
 
 
