@@ -203,28 +203,26 @@ class _ReadAhead(ReadOnly):
         self._pending, self._ended = memoryview(item), not item
         return bool(item)
 
-    def read(self, size: int = -1) -> bytes:
-        wanted = size if size is not None and size >= 0 else None
-        parts = []
+    def _taken(self, wanted: int | None):
+        """Views of the next bytes, block by block, up to ``wanted`` (None: to the end):
+        what :meth:`read` joins and :meth:`readinto` copies."""
         got = 0
-        while wanted is None or got < wanted:
-            if not self._pending and not self._next():
-                break
+        while (wanted is None or got < wanted) and (self._pending or self._next()):
             take = len(self._pending) if wanted is None else min(wanted - got, len(self._pending))
-            parts.append(self._pending[:take])
+            yield self._pending[:take]
             self._pending = self._pending[take:]
             got += take
-        return b"".join(parts)
+
+    def read(self, size: int = -1) -> bytes:
+        return b"".join(self._taken(size if size is not None and size >= 0 else None))
 
     def readinto(self, buffer) -> int:
         """``read`` into ``buffer`` (a writable buffer), the blocks copied straight in."""
         view = memoryview(buffer).cast("B")
         got = 0
-        while got < len(view) and (self._pending or self._next()):
-            take = min(len(view) - got, len(self._pending))
-            view[got : got + take] = self._pending[:take]
-            self._pending = self._pending[take:]
-            got += take
+        for part in self._taken(len(view)):
+            view[got : got + len(part)] = part
+            got += len(part)
         return got
 
     def close(self) -> None:
