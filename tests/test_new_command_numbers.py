@@ -223,9 +223,10 @@ def test_diff_moved_topics_are_the_reports_own_differences(tmp_path, capsys):
     assert [(m["qid"], m["change"]) for m in value["movers"]] == [
         (q, pytest.approx(c, abs=1e-15)) for q, c in expected
     ]
+    assert value["moved"] == len(changes)
     assert run(["diff", str(a), str(b)]) == 1
     shown = ", ".join(f"{q} {c:+.4f}" for q, c in expected)
-    assert f" (moved most: {shown})\n" in capsys.readouterr().out
+    assert f" (moved most: {shown}; {len(changes)} topics moved)\n" in capsys.readouterr().out
 
 
 # ---------------------------------------------------------------- agree

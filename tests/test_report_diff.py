@@ -163,3 +163,59 @@ def test_a_run_path_with_a_line_break_stays_on_its_line(reports, tmp_path, capsy
     lines = out.splitlines()
     assert lines[0].startswith(f"likely cause: a run file differs: {tmp_path}/tfidf%0Aword.run (")
     assert lines[1].startswith(f"input (run): {tmp_path}/tfidf%0Aword.run ")
+
+
+def _edited(path: str, tmp_path, edit) -> str:
+    """The report at ``path`` with its first run's per-topic values edited by ``edit``."""
+    report = json.loads(open(path).read())
+    edit(report["results"][0]["per_query"])
+    edited = tmp_path / "edited.json"
+    edited.write_text(json.dumps(report))
+    return str(edited)
+
+
+def test_topics_that_move_under_an_unmoved_mean_are_a_difference(reports, tmp_path, capsys):
+    # two topics swap their values: the mean stays, and diff said "the same" (exit 0)
+    a = reports("a")
+
+    def swap(per_query):
+        low, high = sorted(per_query, key=lambda q: per_query[q]["nDCG@10"])[:: len(per_query) - 1]
+        values = per_query[low]["nDCG@10"], per_query[high]["nDCG@10"]
+        per_query[low]["nDCG@10"], per_query[high]["nDCG@10"] = values[::-1]
+
+    code, out = _diff(capsys, a, _edited(a, tmp_path, swap))
+    assert code == 1
+    assert out.startswith("likely cause: the values differ with the same inputs")
+    value = next(line for line in out.splitlines() if line.startswith("value: "))
+    assert value.startswith("value: tfidf-word nDCG@10 ")
+    mean = value.split()[3]
+    assert value.split()[5] == mean  # the mean did not move
+    assert value.count("+") == 1 and value.count(" -") == 2  # one up, one down (and the arrow)
+
+
+def test_a_topic_only_one_report_holds_is_a_difference(reports, tmp_path, capsys):
+    a = reports("a")
+    dropped = next(iter(json.loads(open(a).read())["results"][0]["per_query"]))
+    b = _edited(a, tmp_path, lambda per_query: per_query.pop(dropped))
+    code, out = _diff(capsys, a, b)
+    assert code == 1
+    lines = out.splitlines()
+    assert lines[0] == "likely cause: the topics differ: tfidf-word has 1 only in a, 0 only in b"
+    assert f"topics: tfidf-word only in a: {dropped}" in lines
+    code, out = _diff(capsys, a, b, "--format", "json")
+    document = json.loads(out)
+    assert code == 1 and document["same"] is False
+    assert document["topics"] == [{"run": "tfidf-word", "only_a": [dropped], "only_b": []}]
+
+
+def test_a_topic_value_turned_null_is_counted_among_the_moved(reports, tmp_path, capsys):
+    a = reports("a")
+
+    def null_one(per_query):
+        per_query[next(iter(per_query))]["MAP@100"] = None
+
+    code, out = _diff(capsys, a, _edited(a, tmp_path, null_one), "--format", "json")
+    document = json.loads(out)
+    assert code == 1
+    (change,) = [v for v in document["values"] if v["measure"] == "MAP@100"]
+    assert change["moved"] == 1 and change["movers"][0]["change"] is None

@@ -23,7 +23,8 @@ from .paths import INPUT_FILE
 def diff(ctx, report_a, report_b, output_format):
     """Compare two EvaluationReports (score --report) or two BenchmarkReports: which
     inputs differ (sha256 and size), which options, measure spellings and versions, and
-    which values differ beyond the printed precision (with the topics that moved most).
+    which topics only one report holds, and which values differ beyond the printed
+    precision, a mean or a topic's value (with the topics that moved most).
     The first line names the most likely cause.
 
     Exits 0 when the evaluations are the same (versions may differ), 1 when they differ

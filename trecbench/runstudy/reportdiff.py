@@ -4,12 +4,14 @@ Each report is read into a :class:`ReportView` (its inputs, options, versions, m
 spellings and values); :func:`diff_reports` lists what differs and names the most likely
 cause first, in this order: the qrels, a run file, the options, the measures asked for,
 trecbench's or a library's version. Values differ when their printed text (four decimals,
-as trec_eval prints them) differs.
+as trec_eval prints them) differs: a run's mean, or its value on a topic both reports hold
+(a mean can stay while topics move); topics only one report holds are listed too.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from math import inf
 
 from ..errors import InputError
 from ..renderers.escaping import escape_text
@@ -36,13 +38,25 @@ class ReportView:
 
 @dataclass(frozen=True)
 class ValueChange:
-    """A run's mean of a measure in both reports, and the topics that moved most."""
+    """A run's mean of a measure in both reports, how many of the topics both report
+    moved (their printed values differ), and the ones that moved most (a change is None
+    when one side's value is null)."""
 
     run: str
     measure: str
     a: float | None
     b: float | None
-    movers: list[tuple[str, float]] = field(default_factory=list)
+    movers: list[tuple[str, float | None]] = field(default_factory=list)
+    moved: int = 0
+
+
+@dataclass(frozen=True)
+class TopicsChange:
+    """A run's topics that only one report holds values for."""
+
+    run: str
+    only_a: list[str]
+    only_b: list[str]
 
 
 @dataclass(frozen=True)
@@ -58,15 +72,16 @@ class ReportDiff:
     measures: tuple[list[str], list[str]] | None
     spellings: dict[str, tuple]
     runs: tuple[list[str], list[str]] | None
+    topics: list[TopicsChange]
     values: list[ValueChange]
     cause: str | None
 
     @property
     def same(self) -> bool:
-        """Whether the evaluations are the same: same inputs, options, measures, runs and
-        printed values (versions alone may differ)."""
+        """Whether the evaluations are the same: same inputs, options, measures, runs,
+        topics and printed values, means and per topic (versions alone may differ)."""
         differences = (self.inputs, self.options, self.measures, self.spellings, self.runs)
-        return not (any(differences) or self.values)
+        return not (any(differences) or self.topics or self.values)
 
     def to_json(self) -> dict:
         """The JSON document of ``diff --format json``."""
@@ -83,12 +98,14 @@ class ReportDiff:
             else dict(zip("ab", self.measures, strict=True)),
             "spellings": _both(self.spellings),
             "runs": None if self.runs is None else dict(zip("ab", self.runs, strict=True)),
+            "topics": [{"run": t.run, "only_a": t.only_a, "only_b": t.only_b} for t in self.topics],
             "values": [
                 {
                     "run": c.run,
                     "measure": c.measure,
                     "a": c.a,
                     "b": c.b,
+                    "moved": c.moved,
                     "movers": [{"qid": q, "change": d} for q, d in c.movers],
                 }
                 for c in self.values
@@ -210,27 +227,45 @@ def _paired_runs(a: ReportView, b: ReportView) -> list[tuple[str, str]]:
     return list(zip(a.values, b.values, strict=True))
 
 
+def _label(run_a: str, run_b: str) -> str:
+    return run_a if run_a == run_b else f"{run_a} -> {run_b}"
+
+
+def _topic_changes(a: ReportView, b: ReportView) -> list[TopicsChange]:
+    changes = []
+    for run_a, run_b in _paired_runs(a, b):
+        topics_a, topics_b = a.per_query.get(run_a, {}), b.per_query.get(run_b, {})
+        only_a = [qid for qid in topics_a if qid not in topics_b]
+        only_b = [qid for qid in topics_b if qid not in topics_a]
+        if only_a or only_b:
+            changes.append(TopicsChange(_label(run_a, run_b), only_a, only_b))
+    return changes
+
+
 def _value_changes(a: ReportView, b: ReportView) -> list[ValueChange]:
+    """Every run and measure whose printed mean differs or whose printed value on a topic
+    both reports hold differs (a mean can stay while its topics move)."""
     changes = []
     for run_a, run_b in _paired_runs(a, b):
         for measure in [m for m in a.values[run_a] if m in b.values[run_b]]:
             x, y = a.values[run_a][measure], b.values[run_b][measure]
-            if _printed(x) == _printed(y):
-                continue
-            label = run_a if run_a == run_b else f"{run_a} -> {run_b}"
-            movers = _movers(a.per_query.get(run_a, {}), b.per_query.get(run_b, {}), measure)
-            changes.append(ValueChange(label, measure, x, y, movers))
+            moved = _moved(a.per_query.get(run_a, {}), b.per_query.get(run_b, {}), measure)
+            if _printed(x) != _printed(y) or moved:
+                movers = moved[:MOVERS]
+                changes.append(ValueChange(_label(run_a, run_b), measure, x, y, movers, len(moved)))
     return changes
 
 
-def _movers(a: dict, b: dict, measure: str) -> list[tuple[str, float]]:
+def _moved(a: dict, b: dict, measure: str) -> list[tuple[str, float | None]]:
+    """The topics both hold whose printed values of ``measure`` differ, the largest change
+    first (a change to or from null first of all)."""
     moved = []
     for qid in a.keys() & b.keys():
         x, y = a[qid].get(measure), b[qid].get(measure)
-        if x is not None and y is not None and _printed(x) != _printed(y):
-            moved.append((qid, y - x))
-    moved.sort(key=lambda item: (-abs(item[1]), item[0]))
-    return moved[:MOVERS]
+        if _printed(x) != _printed(y):
+            moved.append((qid, None if x is None or y is None else y - x))
+    moved.sort(key=lambda item: (-abs(item[1]) if item[1] is not None else -inf, item[0]))
+    return moved
 
 
 def diff_reports(path_a: str, path_b: str) -> ReportDiff:
@@ -251,10 +286,13 @@ def diff_reports(path_a: str, path_b: str) -> ReportDiff:
     measures = (a.measures, b.measures) if a.measures != b.measures else None
     spellings = _changed(a.spellings, b.spellings)
     runs = (list(a.values), list(b.values)) if list(a.values) != list(b.values) else None
+    topics = _topic_changes(a, b)
     values = _value_changes(a, b)
-    parts = (inputs, options, versions, measures, spellings, runs, values)
+    parts = (inputs, options, versions, measures, spellings, runs, topics, values)
     cause = _cause(*parts) if any(parts) else None
-    return ReportDiff(a, b, inputs, options, versions, measures, spellings, runs, values, cause)
+    return ReportDiff(
+        a, b, inputs, options, versions, measures, spellings, runs, topics, values, cause
+    )
 
 
 def _input_words(item: dict | None) -> str:
@@ -263,7 +301,7 @@ def _input_words(item: dict | None) -> str:
     return f"{escape_text(item['path'])} ({item['size']} bytes, sha256 {str(item['sha256'])[:12]})"
 
 
-def _cause(inputs, options, versions, measures, spellings, runs, values) -> str:
+def _cause(inputs, options, versions, measures, spellings, runs, topics, values) -> str:
     """The likeliest reason the two evaluations differ, in one line (paths and run names
     escaped reversibly, :func:`~trecbench.renderers.escaping.escape_text`)."""
     for kind, words in (("qrels", "the qrels differ"), ("run", "a run file differs")):
@@ -281,6 +319,9 @@ def _cause(inputs, options, versions, measures, spellings, runs, values) -> str:
     if runs:
         before, after = (", ".join(map(escape_text, names)) for names in runs)
         return f"the runs differ: {before} vs {after}"
+    for change in topics:
+        counts = f"{len(change.only_a)} only in a, {len(change.only_b)} only in b"
+        return f"the topics differ: {escape_text(change.run)} has {counts}"
     if versions:
         shown = "; ".join(f"{k} {x} vs {y}" for k, (x, y) in list(versions.items())[:3])
         return f"the versions differ: {shown}"

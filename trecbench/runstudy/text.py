@@ -11,7 +11,7 @@ import json
 from ..renderers.escaping import escape_text
 from ..renderers.text_tables import aligned
 from .pool import Pool
-from .reportdiff import ReportDiff
+from .reportdiff import MOVERS, ReportDiff
 from .similarity import STATISTICS, Similarity
 
 FORMATS = ("table", "json")
@@ -91,13 +91,36 @@ def diff_text(result: ReportDiff, output_format: str) -> str:
     if result.runs is not None:
         before, after = (", ".join(map(escape_text, runs)) for runs in result.runs)
         lines.append(f"runs: {before} -> {after}")
+    for change in result.topics:
+        only = [
+            f"only in {side}: {_qids(qids)}"
+            for side, qids in zip("ab", (change.only_a, change.only_b), strict=True)
+            if qids
+        ]
+        lines.append(f"topics: {escape_text(change.run)} {'; '.join(only)}")
     for change in result.values:
-        moved = ", ".join(f"{escape_text(qid)} {delta:+.4f}" for qid, delta in change.movers)
         run, numbers = escape_text(change.run), f"{_printed(change.a)} -> {_printed(change.b)}"
-        line = f"value: {run} {change.measure} {numbers}"
-        lines.append(line + (f" (moved most: {moved})" if moved else ""))
+        lines.append(f"value: {run} {change.measure} {numbers}{_movers(change)}")
     lines += _pairs("version", result.versions)
     return "\n".join(lines) + "\n"
+
+
+def _movers(change) -> str:
+    """`` (moved most: q1 +0.5000, q2 null; 12 topics moved)``, or nothing when no topic
+    moved."""
+    if not change.moved:
+        return ""
+    shown = ", ".join(
+        f"{escape_text(qid)} {'null' if delta is None else f'{delta:+.4f}'}"
+        for qid, delta in change.movers
+    )
+    count = f"; {change.moved} topics moved" if change.moved > len(change.movers) else ""
+    return f" (moved most: {shown}{count})"
+
+
+def _qids(qids: list[str]) -> str:
+    shown = ", ".join(map(escape_text, qids[:MOVERS]))
+    return shown + (f" and {len(qids) - MOVERS} more" if len(qids) > MOVERS else "")
 
 
 def _printed(value) -> str:
