@@ -49,6 +49,25 @@ def test_order_is_pytrec_evals_and_scores_agree(tmp_path):
             assert values[(qid, names[measure])] == pytest.approx(value, abs=1e-12)
 
 
+def test_scores_equal_in_float32_tie_as_pytrec_eval_ties_them(tmp_path):
+    # 1.00000001 rounds to 1.0 in float32: pytrec_eval (trec_eval 9.x) ties the two and
+    # ranks d2 first (docid descending); the converter ranked d1 first by the doubles
+    import pytrec_eval
+
+    from trecbench.evaluation import evaluate
+    from trecbench.inputs import mappings
+
+    scores = {"q1": {"d1": 1.00000001, "d2": 1.0, "d0": 1.0000001}}
+    qrels = {"q1": {"d1": 1}}
+    run = tmp_path / "near.json"
+    run.write_text(json.dumps(scores))
+    (out,) = convert_dict(run).runs
+    assert out.table["docno"].tolist() == ["d0", "d2", "d1"]  # d0 is above in float32 too
+    reference = pytrec_eval.RelevanceEvaluator(qrels, {"recip_rank"}).evaluate(scores)
+    mine = evaluate(mappings.to_table(qrels, "qrels", "-"), out.table, ["recip_rank"]).per_query
+    assert mine["value"].tolist() == [reference["q1"]["recip_rank"]] == [1 / 3]
+
+
 def test_beir_qrels_tsv(tmp_path):
     tsv = tmp_path / "test.tsv"
     tsv.write_text("query-id\tcorpus-id\tscore\nq1\td1\t1\nq1\t001\t0\nq2\tNA\t2\n")

@@ -1,9 +1,10 @@
 """pytrec_eval / BEIR / MTEB result dicts → a run, with qrels from JSON or a BEIR TSV.
 
 A run dict ``{qid: {docid: score}}`` has no order but its scores. Its producer's ranking is
-what pytrec_eval (and so BEIR and MTEB) evaluates: score descending, ties broken by docid
-descending; the converter writes that order with trecbench's strictly decreasing scores,
-so the run's meaning no longer depends on float32 rounding. Qrels come from
+what pytrec_eval (and so BEIR and MTEB) evaluates: score descending, held as float32 as in
+trec_eval 9.x (scores equal at that precision tie), ties broken by docid descending. The
+converter writes that order with trecbench's strictly decreasing scores, so the run's
+meaning no longer depends on float32 rounding. Qrels come from
 ``{qid: {docid: grade}}`` JSON or a BEIR TSV with the header ``query-id corpus-id score``.
 """
 
@@ -17,6 +18,7 @@ import pyarrow.compute as pc
 
 from ..errors import UsageError
 from ..inputs import mappings, to_pandas
+from ..ranking import as_float32
 from ..sources import JsonDocument, read_json
 from .beir import read_beir_qrels
 from .common import (
@@ -68,9 +70,12 @@ def convert_dict(
     report = Report()
     doc = read_json(run, "run dict")
     scores, queries = _nested(doc, "run")
-    # pytrec_eval's order: score descending, then docid descending; queries keep file order
-    scores = scores.assign(_query=pd.factorize(scores["qid"])[0])
-    ordered = scores.sort_values(["_query", "value", "docno"], ascending=[True, False, False])
+    # pytrec_eval's order: score descending as trec_eval 9.x holds it (float32, so that
+    # 1.00000001 and 1.0 tie), then docid descending; queries keep file order
+    scores = scores.assign(
+        _query=pd.factorize(scores["qid"])[0], _single=as_float32(scores["value"].to_numpy())
+    )
+    ordered = scores.sort_values(["_query", "_single", "docno"], ascending=[True, False, False])
     ordered = ordered.assign(order=ordered.groupby("qid", sort=False).cumcount())
     rows = ordered.rename(columns={"value": "score"})[["qid", "docno", "order", "score"]]
     inputs = [doc.source.record]
