@@ -138,3 +138,57 @@ def test_html_is_one_page_with_every_table_and_its_numbers(capsys):
         for s in range(len(table.systems)):
             assert f">{table.macro[s]:.4f}<" in page
     assert "<script src=" not in page and "http" not in page.split("<body>")[1]
+
+
+def _suite_of_both_languages(tmp_path, second_where: str) -> str:
+    """data/leaderboard.toml's two collections, the second one kept by ``second_where``."""
+    text = (
+        SUITE.read_text()
+        .replace("hpo-rtask/", f"{RTASK}/")
+        .replace("../qrels", str(ROOT / "qrels"))
+    )
+    text = text.replace('where = { language = "en" }', second_where)
+    suite = tmp_path / "suite.toml"
+    suite.write_text(text)
+    return str(suite)
+
+
+def test_collections_sharing_a_topic_of_one_qrels_are_refused(tmp_path, capsys):
+    # both collections keep the German topics: each was counted twice in the test over
+    # topics, its p-value too small
+    suite = _suite_of_both_languages(tmp_path, 'where = { language = "de" }')
+    assert run(["leaderboard", suite]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert f"{suite}: collections de and en share the topic 'de-01' of " in err
+
+
+def test_each_input_is_read_once_for_strata_of_one_collection(tmp_path, monkeypatch):
+    # the two collections are strata of one qrels file and the same runs: they were
+    # evaluated (their files and the strata sidecar read) once per collection
+    import builtins
+    import collections
+    import os
+
+    from trecbench.evaluation import evaluate
+
+    real_open = builtins.open
+
+    def opens(call) -> dict[str, int]:
+        opened = collections.Counter()
+
+        def counting_open(file, *args, **kwargs):
+            if isinstance(file, (str, os.PathLike)):
+                opened[os.path.basename(os.fspath(file))] += 1
+            return real_open(file, *args, **kwargs)
+
+        monkeypatch.setattr(builtins, "open", counting_open)
+        call()
+        monkeypatch.undo()
+        inputs = ["hpo-rtask.qrels", *(f"{s}.run" for s in SYSTEMS), "hpo-demo.sidecar.json"]
+        return {name: opened[name] for name in inputs}
+
+    suite = _suite_of_both_languages(tmp_path, 'where = { language = "en" }')
+    runs = {s: str(RTASK / f"{s}.run") for s in SYSTEMS}
+    once = opens(lambda: evaluate(str(RTASK / "hpo-rtask.qrels"), runs, ["P@5"]))
+    assert opens(lambda: leaderboard(suite)) == once | {"hpo-demo.sidecar.json": 1}

@@ -107,13 +107,17 @@ def _board_json(board: MeasureBoard) -> dict:
     return {"measure": board.measure, "better": board.better, "topics": topics, "systems": rows}
 
 
-def _stratum(collection: Collection) -> set[str] | None:
-    """The topics of the collection's stratum (None: every topic)."""
+def _stratum(collection: Collection, read: dict) -> set[str] | None:
+    """The topics of the collection's stratum (None: every topic); ``read`` keeps each
+    strata file read once for the suite."""
     if collection.strata is None:
         return None
     from ..strata import load_strata
 
-    strata = load_strata(collection.strata)
+    key = collection.strata.resolve()
+    if key not in read:
+        read[key] = load_strata(collection.strata)
+    strata = read[key]
     keep = np.ones(len(strata), bool)
     for name, value in collection.where.items():
         if name not in strata.columns:
@@ -123,19 +127,41 @@ def _stratum(collection: Collection) -> set[str] | None:
     return set(strata["qid"][keep].astype(str))
 
 
-def _per_query(collection: Collection, systems: list[str], measures: list[str]) -> pd.DataFrame:
-    """``run, qid, measure, value`` of every system on the collection (its stratum)."""
+def _per_query(
+    collection: Collection, systems: list[str], measures: list[str], read: dict
+) -> pd.DataFrame:
+    """``run, qid, measure, value`` of every system on the collection (its stratum).
+    Collections of one qrels file and the same runs (strata of one collection) share one
+    evaluation: ``read`` keeps what the suite has read, so that each input is read once."""
     from ..evaluation import evaluate
 
     runs = {system: str(collection.runs[system]) for system in systems}
-    evaluation = evaluate(str(collection.qrels), runs, measures)
-    frame = evaluation.per_query
-    frame = frame[frame["qid"] != "all"]
-    topics = _stratum(collection)
+    key = (collection.qrels.resolve(), *(collection.runs[s].resolve() for s in systems))
+    if key not in read:
+        evaluated = evaluate(str(collection.qrels), runs, measures).per_query
+        read[key] = evaluated[evaluated["qid"] != "all"]
+    frame = read[key]
+    topics = _stratum(collection, read)
     if topics is not None:
         frame = frame[frame["qid"].isin(topics)]
     _check_scored(collection, systems, set(frame["run"]))
     return frame.astype({"run": str, "qid": str, "measure": str})
+
+
+def _check_disjoint(suite: Suite, frames: list[pd.DataFrame]) -> None:
+    """Refuse collections of one qrels file that share a topic: it would count twice in
+    the test over topics (and weigh twice in the macro mean)."""
+    seen: dict = {}  # (qrels, qid) -> the collection that holds it
+    for collection, frame in zip(suite.collections, frames, strict=True):
+        qrels = collection.qrels.resolve()
+        for qid in dict.fromkeys(frame["qid"]):
+            holder = seen.setdefault((qrels, qid), collection.name)
+            if holder != collection.name:
+                message = (
+                    f"collections {holder} and {collection.name} share the topic {qid!r} of "
+                    f"{collection.qrels}: it would count twice; give them disjoint strata"
+                )
+                raise InputError(str(suite.path), None, message)
 
 
 def _check_scored(collection: Collection, systems: list[str], scored: set[str]) -> None:
@@ -161,7 +187,9 @@ def leaderboard(suite) -> Leaderboard:
     """
     if not isinstance(suite, Suite):
         suite = load_suite(suite)
-    frames = [_per_query(c, suite.systems, suite.measures) for c in suite.collections]
+    read: dict = {}
+    frames = [_per_query(c, suite.systems, suite.measures, read) for c in suite.collections]
+    _check_disjoint(suite, frames)
     measures = list(dict.fromkeys(frames[0]["measure"]))
     return Leaderboard(suite, [_board(suite, frames, measure) for measure in measures])
 
