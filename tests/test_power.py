@@ -127,6 +127,25 @@ def test_undefined_figures_are_none_with_a_reason():
     assert "no number of topics" in balanced.reason
 
 
+def test_an_mde_beyond_the_measures_range_is_no_figure(tmp_path):
+    # two topics, differences 0 and 1: the MDE is 8.17 (statsmodels), more than any
+    # difference of nDCG@10 (values in [0, 1]); it was printed as a figure
+    qrels, base, new = tmp_path / "q", tmp_path / "base.run", tmp_path / "new.run"
+    qrels.write_text("q1 0 d1 1\nq2 0 d1 1\n")
+    base.write_text("q1 Q0 d1 1 2 b\nq1 Q0 d2 2 1 b\nq2 Q0 d2 1 2 b\n")
+    new.write_text("q1 Q0 d1 1 2 n\nq2 Q0 d1 1 2 n\n")
+    args = ["power", str(qrels), str(base), str(new), "-m", "nDCG@10", "-m", "num_rel_ret"]
+    done = CliRunner().invoke(cli, [*args, "--format", "json"])
+    assert done.exit_code == 0, done.output
+    bounded, count = json.loads(done.stdout)["rows"]
+    delta = float(np.squeeze(TTestPower().solve_power(None, 2, 0.05, 0.8)))
+    assert delta * math.sqrt(0.5) > 1  # the MDE statsmodels gives, sd = sqrt(1/2)
+    assert bounded["mde"] is None and bounded["power"] is not None
+    assert bounded["reason"].startswith(f"the MDE ({delta * math.sqrt(0.5):.4g}) exceeds 1, ")
+    assert count["mde"] == pytest.approx(delta * math.sqrt(0.5), rel=1e-6)  # a count: no bound
+    assert count["reason"] is None
+
+
 @pytest.mark.parametrize(("alpha", "target"), [(0.05, 0.05), (0.05, 0.01), (0, 0.8), (0.05, 1)])
 def test_settings_are_checked(alpha, target):
     with pytest.raises(UsageError):

@@ -13,7 +13,9 @@ level α rejects when ``|T| > t_{1−α/2, n−1}``; with effect size ``δ`` its
 * ``effect_size`` d_z = mean(d) / sd(d) (sd with ``n − 1``), signed (run − baseline);
 * ``power``: power(n, d_z), what the current topics give for the effect observed;
 * ``mde``: the minimum detectable difference at the target power, in the measure's units:
-  ``δ_min · sd(d)`` with ``δ_min > 0`` solving power(n, δ) = target;
+  ``δ_min · sd(d)`` with ``δ_min > 0`` solving power(n, δ) = target (None, with the
+  reason, when it exceeds the largest difference the measure can show: 1 for a measure
+  in [0, 1], the registry's ``span``);
 * ``topics_needed``: the real ``n`` solving power(n, d_z) = target, rounded up (2 at least:
   the t-test needs two topics).
 
@@ -206,7 +208,7 @@ def power_row(
         return _undefined(known, mean, 0.0, f"{why} (sd 0): the effect size is undefined")
     effect = mean / sd
     try:
-        figures = _figures(n, effect, sd, settings)
+        figures = _figures(n, effect, sd, settings, measure)
     except Unreliable:
         reason = (
             f"scipy's noncentral t does not converge at alpha {settings.alpha} with {n} "
@@ -216,21 +218,33 @@ def power_row(
     return PowerRow(**known, mean_difference=mean, sd=sd, effect_size=effect, **figures)
 
 
-def _figures(n: int, effect: float, sd: float, settings: PowerSettings) -> dict[str, Any]:
+def _figures(
+    n: int, effect: float, sd: float, settings: PowerSettings, measure: str
+) -> dict[str, Any]:
     """The power, MDE and topics needed of one comparison (:class:`Unreliable` where
     scipy cannot compute them)."""
+    from ..measures import span
+
     alpha, target = settings.alpha, settings.target
-    mde = detectable_effect(n, alpha, target) * sd
-    needed, reason = None, None
+    mde, reasons = detectable_effect(n, alpha, target) * sd, []
+    widest = span(measure)
+    if widest is not None and mde > widest:
+        reasons.append(
+            f"the MDE ({mde:.4g}) exceeds {widest:g}, the largest difference {measure} "
+            f"can show: no difference is detectable at power {target:g} with {n} topics"
+        )
+        mde = None
+    needed = None
     if effect == 0:
-        reason = "mean difference 0: no number of topics detects it"
+        reasons.append("mean difference 0: no number of topics detects it")
     else:
         exact = topics_for_power(effect, alpha, target)
         if exact is None:
-            reason = f"more than {MAX_TOPICS:,.0f} topics needed"
+            reasons.append(f"more than {MAX_TOPICS:,.0f} topics needed")
         else:
             needed = math.ceil(exact)
     power = achieved_power(n, effect, alpha)
+    reason = "; ".join(reasons) or None
     return {"power": power, "mde": mde, "topics_needed": needed, "reason": reason}
 
 

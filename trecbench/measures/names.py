@@ -573,6 +573,16 @@ def value_names(measure: Measure) -> list[tuple[str, str]] | None:
     return [(f"{definition.label_prefix}_{measure.params}", f"{shown}@{measure.params}")]
 
 
+def span(name: str) -> float | None:
+    """The width of the interval a topic's value of the measure named ``name`` lies in (1
+    for [0, 1]); None when the registry states none (unbounded, or a name it does not
+    know)."""
+    try:
+        return parse_measure(name).definition.span
+    except TrecbenchError:
+        return None
+
+
 def better(name: str) -> str | None:
     """Which values are better for a measure named ``name`` (any spelling or label):
     ``"higher"``, ``"lower"`` or None (counts and diagnostics); ``"higher"`` for a name

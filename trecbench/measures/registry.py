@@ -216,6 +216,9 @@ class Definition:
     ties: str | None = None
     ties_reason: str = ""
     group: str = RANKING
+    # the width of the interval a topic's value lies in (1 for [0, 1]), what a difference
+    # of two runs' means can reach at most; None: not bounded, or not stated
+    span: float | None = None
 
     @property
     def label_prefix(self) -> str:
@@ -280,13 +283,13 @@ def define(definition: Definition, *, trec_order: int | None = None) -> Definiti
 
 
 def state_facts(facts: Mapping[str, Mapping[str, Any]]) -> None:
-    """Fields of families' definitions (``ties``, ``ties_reason``, ``group``) stated as
-    one table of the catalog, for families defined in any of its modules: each goes into
-    its family's :class:`Definition` when the family is defined."""
+    """Fields of families' definitions (``ties``, ``ties_reason``, ``group``, ``span``)
+    stated as tables of the catalog, for families defined in any of its modules: each goes
+    into its family's :class:`Definition` when the family is defined."""
     for name, fields in facts.items():
         if name in _DEFINITIONS:
             raise ValueError(f"measure {name!r} is defined before its facts")
-        _FACTS[name] = dict(fields)
+        _FACTS.setdefault(name, {}).update(fields)
 
 
 def check_facts() -> None:
