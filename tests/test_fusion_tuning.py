@@ -117,3 +117,40 @@ def test_the_chosen_parameters_are_said_in_one_line(tmp_path, capsys):
     said = capsys.readouterr().err.splitlines()
     assert said[0].startswith("chose ") and f"on {tmp_path}/q\\nrels: held-out " in said[0]
     assert said[1].startswith("wrote ")
+
+
+def _qrels_with(tmp_path, grade: int, prefix: str = "") -> str:
+    """The dev qrels with every grade set to ``grade`` and ``prefix`` before each topic."""
+    lines = []
+    for line in open(QRELS).read().splitlines():
+        qid, iteration, docno, _ = line.split()
+        lines.append(f"{prefix}{qid} {iteration} {docno} {grade}")
+    path = tmp_path / "dev.qrels"
+    path.write_text("\n".join(lines) + "\n")
+    return str(path)
+
+
+def test_qrels_that_tell_no_candidate_apart_choose_nothing(tmp_path, capsys):
+    # nothing relevant: every k scored 0 everywhere and the first, k=10, was written as
+    # the one "chosen", exit 0
+    from trecbench.cli import run
+
+    qrels, out = _qrels_with(tmp_path, 0), tmp_path / "tuned.run"
+    assert run(["fuse", "--optimize", "nDCG@10", "--qrels", qrels, *RUNS, "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        f"trecbench: {qrels}: every candidate scores the same nDCG@10 on every topic (mean "
+        "0.0000): these qrels cannot tell them apart, there is nothing to choose\n"
+    )
+    assert not out.exists()
+
+
+def test_qrels_without_a_topic_of_the_runs_are_named(tmp_path, capsys):
+    # the error named the first candidate's fused run, "0", as if it were a file
+    from trecbench.cli import run
+
+    qrels, out = _qrels_with(tmp_path, 1, prefix="other-"), tmp_path / "tuned.run"
+    assert run(["fuse", "--optimize", "nDCG@10", "--qrels", qrels, *RUNS, "-o", str(out)]) == 7
+    err = capsys.readouterr().err
+    assert err.startswith(f"trecbench: {qrels}: No queries with both results and relevance")
+    assert err.count("\n") == 1 and not out.exists()

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import UsageError
+from ..errors import InputError, UsageError
 
 K_GRID = tuple(range(10, 101, 10))
 MAX_CANDIDATES = 10_000  # weightings a search scores (each a fusion and an evaluation)
@@ -129,6 +129,37 @@ def _best(means: np.ndarray, higher: bool) -> int:
     return int(np.argmax(means) if higher else np.argmin(means))
 
 
+def _evaluated(qrels, fused: dict, measure: str):
+    """The candidates' per-topic values; without a topic in the qrels the error names the
+    qrels, not a candidate (the fused runs are named by their numbers)."""
+    from ..conclusions.scores import source_name
+    from ..errors import NoOverlapError
+    from ..evaluation import evaluate
+
+    try:
+        return evaluate(qrels, fused, [measure]).per_query
+    except NoOverlapError:
+        name = source_name(qrels) or "the qrels"
+        why = "no topic of the runs is in the qrels: nothing to choose on"
+        message = f"{name}: No queries with both results and relevance info ({why})"
+        raise NoOverlapError(message) from None
+
+
+def _check_candidates_differ(values: np.ndarray, qrels, measure: str) -> None:
+    """Refuse a grid whose candidates all score the same on every topic (qrels that judge
+    no retrieved document relevant, or runs that fuse alike): the first would be chosen
+    as if it were best, and recorded as tuned."""
+    if (values == values[:1]).all():
+        from ..conclusions.scores import source_name
+
+        mean = float(values[0].mean())
+        message = (
+            f"every candidate scores the same {measure} on every topic (mean {mean:.4f}): "
+            "these qrels cannot tell them apart, there is nothing to choose"
+        )
+        raise InputError(source_name(qrels) or "qrels", None, message)
+
+
 def optimize_fusion(
     runs,
     qrels,
@@ -148,7 +179,6 @@ def optimize_fusion(
     >>> tuned = optimize_fusion(["a.run", "b.run"], "dev.qrels", "nDCG@10")  # doctest: +SKIP
     >>> tuned.best.k, tuned.held_out  # doctest: +SKIP
     """
-    from ..evaluation import evaluate
     from ..fusion import fuse_tables, method_name, ranked_table
     from ..measures import better
 
@@ -159,7 +189,7 @@ def optimize_fusion(
         str(i): fuse_tables(tables, method, k=c.k, norm=norm, weights=c.weights, depth=depth)
         for i, c in enumerate(candidates)
     }
-    per_query = evaluate(qrels, fused, [measure]).per_query
+    per_query = _evaluated(qrels, fused, measure)
     columns = list(dict.fromkeys(per_query["measure"]))
     if len(columns) != 1:
         named = ", ".join(map(str, columns[:4])) + (", ..." if len(columns) > 4 else "")
@@ -175,6 +205,7 @@ def optimize_fusion(
             "or a diagnostic: more of it is not better)"
         )
     higher = direction == "higher"
+    _check_candidates_differ(values, qrels, columns[0])
     fold = _folds(len(qids), folds, seed)
     held = np.empty(len(qids))
     choices = []
