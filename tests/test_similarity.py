@@ -222,3 +222,17 @@ def test_rows_gathered_by_stretches_equal_a_take():
     for rows in (blocks, shuffled, blocks[:0], blocks[5:7]):
         expected = [f"d{i}" for i in rows]
         assert pa.chunked_array([_gathered(column, rows)], pa.string()).to_pylist() == expected
+
+
+def test_runs_without_a_topic_in_common_are_refused_as_trec_eval_refuses(tmp_path, capsys):
+    # every topic held by one run only: rbo 0 and overlap 0 were printed as the pair's
+    # similarity, exit 0 (score and compare end with exit 7 where nothing is shared)
+    other = tmp_path / "other.run"
+    other.write_text("x1 Q0 d1 1 2 o\nx1 Q0 d2 2 1 o\n")
+    assert run(["similarity", "runs/tfidf-word.run", "runs/tfidf-char.run", str(other)]) == 7
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == (
+        f"trecbench: {other}: no topic in common with runs/tfidf-word.run: "
+        "no similarity to measure\n"
+    )

@@ -16,14 +16,18 @@ documents in both ``S[:min(d, s)]`` and ``L[:d]``. With persistence ``p``
   ends agrees as far as it can: ``X_d + d - s`` for ``s < d <= l``, ``X_l + 2d - s - l`` for
   ``l < d <= f = s + l - X_l`` and ``d`` beyond (sec. 4.3).
 
-A topic that only one run holds has ``rbo_ext = rbo_min = 0`` and ``rbo_res = 1``.
+A topic that only one run holds has ``rbo_ext = rbo_min = 0`` and ``rbo_res = 1``; two
+runs without a topic in common have no similarity (:class:`~trecbench.errors.NoOverlapError`,
+exit 7, as trec_eval without a topic to evaluate).
 ``overlap`` is the Jaccard index of the two top-``k`` sets; ``kendall_tau`` is tau between
 the two runs' ranks of the documents both retrieved (undefined below two such documents).
 """
 
 from __future__ import annotations
 
+import itertools
 import math
+import os
 from dataclasses import asdict, dataclass
 
 import numpy as np
@@ -31,7 +35,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import arrow
-from ..errors import UsageError
+from ..errors import NoOverlapError, UsageError
 from ..kendall import pair_counts
 from . import ranked as ranked_runs
 from .ranked import SLICE
@@ -75,6 +79,11 @@ class PairSimilarity:
     length_a: np.ndarray
     length_b: np.ndarray
     shared: np.ndarray
+
+    @property
+    def topics_in_common(self) -> int:
+        """How many topics both runs hold documents for."""
+        return int(((self.length_a > 0) & (self.length_b > 0)).sum())
 
     def mean(self) -> dict[str, float | None]:
         means: dict[str, float | None] = {}
@@ -127,12 +136,19 @@ def similarity(runs, *, names=None, rbo_p: float = 0.9, overlap_k: int = 10, dep
     if len(sources) < 2:
         raise UsageError("similarity compares runs: give at least two")
     tables = [ranked_runs.load_ranked(source, settings.depth) for source in sources]
-    pairs = [
-        pair_similarity(tables[i], tables[j], labels[i], labels[j], settings)
-        for i in range(len(tables))
-        for j in range(i + 1, len(tables))
-    ]
+    pairs = []
+    for i, j in itertools.combinations(range(len(tables)), 2):
+        pair = pair_similarity(tables[i], tables[j], labels[i], labels[j], settings)
+        if not pair.topics_in_common:
+            a, b = (_named(sources[x], labels[x]) for x in (i, j))
+            raise NoOverlapError(f"{b}: no topic in common with {a}: no similarity to measure")
+        pairs.append(pair)
     return Similarity(settings, pairs)
+
+
+def _named(source, label: str) -> str:
+    """A run as an error names it: its file, else its name."""
+    return str(source) if isinstance(source, (str, os.PathLike)) else label
 
 
 def pair_similarity(a: pa.Table, b: pa.Table, name_a: str, name_b: str, settings):
