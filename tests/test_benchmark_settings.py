@@ -57,6 +57,13 @@ def test_settings_built_in_python_are_checked_as_a_file_is():
     circle = [Mode("a", "A", fuse=["b"]), Mode("b", "B", fuse=["a"])]
     with pytest.raises(UsageError, match=r"in a circle: a -> b -> a"):
         _settings(modes=circle)
+    # one label for two modes made two columns of one name in every table
+    same_label = [Mode("a", "A", run=Path("a")), Mode("b", "A", run=Path("b"))]
+    with pytest.raises(UsageError, match=r"modes 'a' and 'b' have one label 'A'"):
+        _settings(modes=same_label)
+    fused_twice = [Mode("a", "A", run=Path("a")), Mode("b", "B", fuse=["a", "a"])]
+    with pytest.raises(UsageError, match=r"mode 'b' fuses 'a' twice"):
+        _settings(modes=fused_twice)
 
 
 def test_the_commands_options_go_into_the_settings(tmp_path):

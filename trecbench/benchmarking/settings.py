@@ -233,8 +233,18 @@ BenchmarkConfig = BenchmarkSettings  # the name of earlier versions
 
 
 def _check_references(modes: list[Mode], path: Path) -> None:
-    """Refuse unknown, self- and circular references between modes."""
+    """Refuse two modes of one label (the tables would show two columns of one name),
+    a mode fused twice into one fusion, and unknown, self- and circular references."""
     known = {mode.name: mode for mode in modes}
+    labels: dict[str, str] = {}
+    for mode in modes:
+        other = labels.setdefault(mode.label, mode.name)
+        if other != mode.name:
+            shown = excerpt(mode.label)
+            raise UsageError(f"{path}: modes {other!r} and {mode.name!r} have one label {shown}")
+        twice = next((m for i, m in enumerate(mode.fuse or []) if m in mode.fuse[:i]), None)
+        if twice is not None:
+            raise UsageError(f"{path}: mode {mode.name!r} fuses {excerpt(twice)} twice")
     for mode in modes:
         for other in [*(mode.fuse or []), *([mode.reranks] if mode.reranks else [])]:
             if other not in known:
