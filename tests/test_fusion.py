@@ -393,3 +393,63 @@ def test_every_method_and_normalisation_stays_finite_on_extreme_scores():
             weights = [1.0, 1.0] if method in fusion.WEIGHTED else None
             fused = trecbench.fuse(_EXTREME, method, norm=norm, weights=weights)
             assert np.isfinite(fused["score"]).all(), (method, norm)
+
+
+def test_the_largest_doubles_are_normalised_without_a_warning(tmp_path):
+    # 1.7e308 made the per-topic scale 2**1024 (no double): numpy's warnings leaked on
+    # stderr, then the fusion was refused as beyond a double's range
+    huge, small = tmp_path / "huge.run", tmp_path / "small.run"
+    huge.write_text("q1 Q0 d1 1 1.7e308 x\nq1 Q0 d2 2 -1.7e308 x\nq1 Q0 d3 3 0 x\n")
+    small.write_text("q1 Q0 d2 1 2 y\nq1 Q0 d3 2 1 y\n")
+    for norm, expected in (
+        ("min-max", {"d1": 1.0, "d2": 1.0, "d3": 0.5}),  # (s - min) / (max - min), summed
+        ("max", {"d1": 1.0, "d2": 0.0, "d3": 0.5}),  # s / max: -1 + 1, 0 + 0.5
+    ):
+        result = CliRunner().invoke(
+            cli, ["fuse", "--method", "combsum", "--norm", norm, str(huge), str(small), "-o", "-"]
+        )
+        assert result.exit_code == 0, result.output
+        assert "warning" not in result.stderr
+        fused = {line.split()[2]: float(line.split()[4]) for line in result.stdout.splitlines()}
+        assert fused == pytest.approx(expected, abs=1e-15)
+
+
+@pytest.mark.parametrize(
+    ("args", "advice"),
+    [
+        (["--norm", "min-max", "-w", "1.7e308", "-w", "1.7e308"], "give smaller weights or a rank"),
+        (["--norm", "none"], "give a normalisation such as min-max or a rank-based method (rrf)"),
+    ],
+)
+def test_the_advice_names_only_what_the_call_did_not_choose(tmp_path, capsys, args, advice):
+    # min-max was advised to a call that used it
+    from trecbench.cli import run as main
+
+    run = tmp_path / "a.run"
+    run.write_text("q Q0 a 1 1.7e308 t\nq Q0 b 2 1 t\n")
+    other = tmp_path / "b.run"
+    other.write_text("q Q0 a 1 1.7e308 t\nq Q0 b 2 1 t\n")
+    assert main(["fuse", "--method", "combsum", *args, str(run), str(other), "-o", "-"]) == 1
+    err = capsys.readouterr().err
+    assert "beyond a double's range): " + advice in err
+    assert err.count("\n") == 1
+
+
+def test_a_run_given_twice_and_weights_all_zero_are_refused(tmp_path, capsys):
+    # both fused silently: a run with itself (weighing double), every score 0
+    from trecbench.cli import run as main
+
+    run = tmp_path / "a.run"
+    run.write_text("1 Q0 x 1 3 a\n1 Q0 y 2 2 a\n")
+    (tmp_path / "b.run").write_text("1 Q0 y 1 5 b\n")
+    for twice in ([str(run), str(run)], [str(run), str(tmp_path / "." / "a.run")]):
+        assert main(["fuse", *twice, "-o", "-"]) == 1
+        err = capsys.readouterr().err
+        assert err.startswith(f"trecbench: {twice[1]}: this run is given twice")
+        with pytest.raises(UsageError, match="given twice"):
+            trecbench.fuse(twice)
+    args = ["fuse", "--method", "combsum", "-w", "0", "-w", "0", str(run), str(tmp_path / "b.run")]
+    assert main([*args, "-o", "-"]) == 1
+    assert capsys.readouterr().err == (
+        "trecbench: the weights are all 0: every fused score would be 0\n"
+    )

@@ -140,7 +140,8 @@ def test_qrels_that_tell_no_candidate_apart_choose_nothing(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err == (
         f"trecbench: {qrels}: every candidate scores the same nDCG@10 on every topic (mean "
-        "0.0000): these qrels cannot tell them apart, there is nothing to choose\n"
+        "0.0000): there is nothing to choose; fuse without --optimize, with a k or weights "
+        "of your own\n"
     )
     assert not out.exists()
 
@@ -154,3 +155,38 @@ def test_qrels_without_a_topic_of_the_runs_are_named(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.startswith(f"trecbench: {qrels}: No queries with both results and relevance")
     assert err.count("\n") == 1 and not out.exists()
+
+
+def test_fuse_optimize_reads_each_run_once(tmp_path, capsys):
+    # the search read the runs, then the fusion read them again: a FIFO was empty the
+    # second time (and a file could change between the two reads)
+    import errno
+    import os
+    import threading
+    import time
+    from pathlib import Path
+
+    from trecbench.cli import run
+
+    fifo = tmp_path / "lexical.run"
+    os.mkfifo(fifo)
+    done = threading.Event()
+
+    def feed():
+        fifo.write_bytes(Path(RUNS[0]).read_bytes())
+        while not done.is_set():  # a second reader gets an empty file, not a hang
+            try:
+                os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+            except OSError as error:
+                assert error.errno == errno.ENXIO  # no reader yet
+            time.sleep(0.05)
+
+    threading.Thread(target=feed, daemon=True).start()
+    piped, plain = tmp_path / "piped.run", tmp_path / "plain.run"
+    args = ["fuse", "--optimize", "nDCG@10", "--qrels", QRELS, "--folds", "2"]
+    try:
+        assert run([*args, str(fifo), RUNS[1], "-o", str(piped)]) == 0
+    finally:
+        done.set()
+    assert run([*args, *RUNS, "-o", str(plain)]) == 0
+    assert piped.read_bytes() == plain.read_bytes()

@@ -344,7 +344,9 @@ def test_fuse_optimize_records_its_search_and_seed_in_the_ir_metadata_block(fold
     import trecbench
 
     (folder / "about.yaml").write_text("description: tuned\n")
+    # (rrf's k grid ranks these three runs alike: combsum's weights are searched)
     args = [*OPTIMIZE, "--folds", "2", "--seed", "7", "--ir-metadata", "about.yaml"]
+    args += ["--method", "combsum", "--step", "0.5"]
     assert run([*args, "-o", "tuned.run"]) == 0
     block = trecbench.load_run(str(folder / "tuned.run")).ir_metadata
     tuned = block["method"]["fusion"]["optimized"]
@@ -352,10 +354,10 @@ def test_fuse_optimize_records_its_search_and_seed_in_the_ir_metadata_block(fold
         7,
         2,
         "P@3",
-        "k=10",
+        "weights=0.5,0.5,0",
     )
     assert tuned["qrels"]["path"] == "q.qrels" and len(tuned["qrels"]["sha256"]) == 64
-    assert block["method"]["fusion"]["k"] == 10.0
+    assert block["method"]["fusion"]["weights"] == [0.5, 0.5, 0.0]
 
 
 def test_diff_of_two_kinds_names_each_with_its_article(folder, capsys):

@@ -57,7 +57,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from . import arrow, ranking
-from .errors import UsageError, excerpt
+from .errors import UsageError, excerpt, one_line
 
 RANK_BASED = ("rrf", "isr")
 SCORE_BASED = ("combsum", "combmnz", "combmax", "combmin", "combmed", "combanz", "wmnz")
@@ -136,20 +136,43 @@ def _weights(weights, n_runs: int, method: str) -> np.ndarray:
     weights = list(weights)
     if len(weights) != n_runs:
         raise UsageError(f"{len(weights)} weight(s) for {n_runs} run(s): give one per run")
-    return np.array([check_number("a weight", w, -math.inf) for w in weights], np.float64)
+    checked = np.array([check_number("a weight", w, -math.inf) for w in weights], np.float64)
+    if not checked.any():
+        raise UsageError("the weights are all 0: every fused score would be 0")
+    return checked
+
+
+def check_distinct_runs(runs) -> None:
+    """Refuse a run file given twice (by any path to it): fused with itself it would weigh
+    double without a word, where a weight says so."""
+    seen: dict[str, str] = {}  # the file's real path -> the path it was first given as
+    for run in runs:
+        if not isinstance(run, (str, os.PathLike)) or os.fspath(run) == "-":
+            continue
+        path = os.fspath(run)
+        first = seen.get(os.path.realpath(path))
+        if first is not None:
+            also = "" if first == path else f" (also as {one_line(first)})"
+            raise UsageError(
+                f"{one_line(path)}: this run is given twice{also}; to weigh a run more, "
+                f"give it a weight (-w, with {', '.join(WEIGHTED)})"
+            )
+        seen[os.path.realpath(path)] = path
 
 
 def _topic_scale(scores: np.ndarray, starts: np.ndarray) -> np.ndarray:
-    """Per topic, the power of two ``2**e >= max |s|`` (1 when every ``|s| <= 1``).
+    """Per topic, the power of two ``2**(e-1)`` with ``2**e > max |s|`` (1 when every
+    ``|s| < 2``), so that every scaled score lies within (-2, 2).
 
     The score normalisations are ratios of differences, sums and square roots of squares:
-    computed on ``s / 2**e`` (and the floor ``FLOOR / 2**e``) they give bit for bit the
+    computed on ``s / 2**(e-1)`` (and the floor scaled alike) they give bit for bit the
     values of the direct formulas, since scaling by a power of two is exact, but no
     difference, sum or square can overflow (scores near ±1e300 made the z-score infinite
-    and reversed the fused order)."""
+    and reversed the fused order). ``2**(e-1)`` rather than ``2**e``: the largest doubles
+    (1.7e308) have ``e = 1024``, and ``2**1024`` is no double."""
     largest = np.maximum.reduceat(np.abs(scores), starts)
     _, exponent = np.frexp(largest)
-    return np.ldexp(1.0, np.maximum(exponent, 0))
+    return np.ldexp(1.0, np.maximum(exponent - 1, 0))
 
 
 def normalise(scores: np.ndarray, ranks: np.ndarray, starts: np.ndarray, norm: str) -> np.ndarray:
@@ -179,17 +202,30 @@ def normalise(scores: np.ndarray, ranks: np.ndarray, starts: np.ndarray, norm: s
     return deviation / np.maximum(sd, floor)[block]
 
 
-def _refuse_non_finite(fused: np.ndarray, qids: pa.Array, docnos: pa.Array) -> None:
+def _refuse_non_finite(fused: np.ndarray, qids: pa.Array, docnos: pa.Array, settings) -> None:
     """A fused score beyond a double (huge weights, or scores near the largest double under
-    ``none`` or ``max``) is refused: written, it would be ``inf`` or ``nan``."""
+    ``none`` or ``max``) is refused: written, it would be ``inf`` or ``nan``. ``settings``:
+    the call's method, normalisation and whether it gave weights (:func:`_remedies`)."""
     bad = np.flatnonzero(~np.isfinite(fused))
     if len(bad):
         row = int(bad[0])
         raise UsageError(
             f"the fused score of document {excerpt(docnos[row].as_py())} in topic "
             f"{excerpt(qids[row].as_py())} is {fused[row]} (beyond a double's range): "
-            "give smaller weights, a normalisation such as min-max, or a rank-based method"
+            f"{_remedies(*settings)}"
         )
+
+
+def _remedies(method: str, norm: str, weighted: bool) -> str:
+    """What keeps the fused scores within a double, among what this call did not choose:
+    smaller weights; a normalisation that bounds the scores (min-max: within [0, 1]); a
+    method of ranks."""
+    ways = ["smaller weights"] if weighted else []
+    if method in SCORE_BASED and norm in ("none", "max"):
+        ways.append("a normalisation such as min-max")
+    if method in SCORE_BASED:
+        ways.append("a rank-based method (rrf)")
+    return "give " + (", ".join(ways[:-1]) + " or " if len(ways) > 1 else "") + ways[-1]
 
 
 def _values(ranked: pa.Table, method: str, norm: str, k: float) -> np.ndarray:
@@ -277,7 +313,8 @@ def fuse_tables(
     with np.errstate(over="ignore", invalid="ignore"):  # refused below, not warned about
         fused = _combine(method, groups, np.concatenate(values), np.concatenate(row_weights))
     first = arrow.array(groups.first)
-    _refuse_non_finite(fused, qid.take(first), docno.take(first))
+    settings = (method, norm, weights is not None)
+    _refuse_non_finite(fused, qid.take(first), docno.take(first), settings)
     table = pa.table(
         {
             "qid": qid.take(first),
@@ -317,20 +354,20 @@ def fuse(
 
     >>> fused = fuse(["lexical.run", "vector.run"], "rrf", k=60, depth=100)  # doctest: +SKIP
     """
-    from .inputs import to_pandas
-
     if isinstance(runs, (str, os.PathLike)) or not isinstance(runs, Sequence):
         runs = [runs]
     check_tag(tag)  # before the runs are read
-    table = fuse_tables(
-        [ranked_table(run) for run in runs],
-        method,
-        k=k,
-        norm=norm,
-        weights=weights,
-        depth=depth,
-        tag=tag,
-    )
-    frame = to_pandas(table)
+    check_distinct_runs(runs)
+    tables = [ranked_table(run) for run in runs]
+    fused = fuse_tables(tables, method, k=k, norm=norm, weights=weights, depth=depth, tag=tag)
+    return run_frame(fused)
+
+
+def run_frame(fused: pa.Table):
+    """A fused table (:func:`fuse_tables`) as :func:`fuse` returns it: a DataFrame ``qid,
+    q0, docno, rank, score, tag``."""
+    from .inputs import to_pandas
+
+    frame = to_pandas(fused)
     frame.insert(1, "q0", "Q0")
     return frame

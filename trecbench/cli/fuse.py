@@ -153,8 +153,7 @@ def fuse(
     from .. import outputs
     from ..errors import UsageError
     from ..files import run_bytes, write_run
-    from ..fusion import check_tag
-    from ..fusion import fuse as fuse_runs
+    from ..fusion import check_distinct_runs, check_tag, fuse_tables, ranked_table, run_frame
 
     if output != "-":  # before the fusion: an input is never the output
         outputs.check_target(output, [*runs, *([metadata] if metadata else [])])
@@ -162,25 +161,24 @@ def fuse(
         raise UsageError("an ir_metadata block heads a TREC text run, not a Parquet file")
     _check_given(method, optimize, bool(weights))
     check_tag(tag)  # before --optimize's search, not after it
+    if optimize is not None and qrels is None:
+        raise UsageError("--optimize needs --qrels: the judgments it chooses on")
+    check_distinct_runs(runs)
+    tables = [ranked_table(str(run)) for run in runs]  # read once: searched, then fused
     tuned = None
     if optimize is not None:
-        tuned = _optimised(runs, method, norm, depth, optimize, qrels, folds, seed, step)
+        tuned = _optimised(tables, method, norm, depth, optimize, qrels, folds, seed, step)
         k, weights = tuned.best.k, tuned.best.weights or ()
-    fused = fuse_runs(
-        [str(run) for run in runs],
-        method,
-        k=k,
-        norm=norm,
-        weights=list(weights) or None,
-        depth=depth,
-        tag=tag,
+    weights = list(weights) or None
+    fused = run_frame(
+        fuse_tables(tables, method, k=k, norm=norm, weights=weights, depth=depth, tag=tag)
     )
     if metadata is None and output != "-":
         write_run(fused, output)  # TREC text, or Parquet for a .parquet name
     else:
         data = run_bytes(fused)
         if metadata is not None:
-            settings = {"name": method, "k": k, "norm": norm, "weights": list(weights) or None}
+            settings = {"name": method, "k": k, "norm": norm, "weights": weights}
             fusion = settings | {"depth": depth}
             if tuned is not None:  # how k or the weights were chosen, the folds' seed included
                 fusion["optimized"] = _tuning_record(tuned, qrels)
@@ -222,17 +220,15 @@ def _check_given(method: str, optimize: str | None, weighted: bool) -> None:
         raise UsageError("--step is the grid of weights --optimize searches; rrf's is k's grid")
 
 
-def _optimised(runs, method, norm, depth, measure, qrels, folds, seed, step):
+def _optimised(tables, method, norm, depth, measure, qrels, folds, seed, step):
     """The :class:`~trecbench.runstudy.fusion_tuning.FusionTuning` of
-    :func:`~trecbench.runstudy.fusion_tuning.optimize_fusion`, said on stderr with the
-    held-out score."""
-    from ..errors import UsageError, one_line
-    from ..runstudy.fusion_tuning import optimize_fusion
+    :func:`~trecbench.runstudy.fusion_tuning.tune_fusion` on the ranked runs, said on
+    stderr with the held-out score."""
+    from ..errors import one_line
+    from ..runstudy.fusion_tuning import tune_fusion
 
-    if qrels is None:
-        raise UsageError("--optimize needs --qrels: the judgments it chooses on")
-    tuned = optimize_fusion(
-        [str(run) for run in runs], qrels, measure, method,
+    tuned = tune_fusion(
+        tables, qrels, measure, method,
         norm=norm, folds=folds, seed=seed, step=step, depth=depth,
     )  # fmt: skip
     click.echo(

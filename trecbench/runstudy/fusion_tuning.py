@@ -147,15 +147,15 @@ def _evaluated(qrels, fused: dict, measure: str):
 
 def _check_candidates_differ(values: np.ndarray, qrels, measure: str) -> None:
     """Refuse a grid whose candidates all score the same on every topic (qrels that judge
-    no retrieved document relevant, or runs that fuse alike): the first would be chosen
-    as if it were best, and recorded as tuned."""
+    no retrieved document relevant, or candidates that rank alike): the first would be
+    chosen as if it were best, and recorded as tuned."""
     if (values == values[:1]).all():
         from ..conclusions.scores import source_name
 
         mean = float(values[0].mean())
         message = (
             f"every candidate scores the same {measure} on every topic (mean {mean:.4f}): "
-            "these qrels cannot tell them apart, there is nothing to choose"
+            "there is nothing to choose; fuse without --optimize, with a k or weights of your own"
         )
         raise InputError(source_name(qrels) or "qrels", None, message)
 
@@ -179,11 +179,35 @@ def optimize_fusion(
     >>> tuned = optimize_fusion(["a.run", "b.run"], "dev.qrels", "nDCG@10")  # doctest: +SKIP
     >>> tuned.best.k, tuned.held_out  # doctest: +SKIP
     """
-    from ..fusion import fuse_tables, method_name, ranked_table
+    from ..fusion import check_distinct_runs, ranked_table
+
+    check_distinct_runs(runs)
+    tables = [ranked_table(run) for run in runs]
+    return tune_fusion(
+        tables, qrels, measure, method,
+        norm=norm, folds=folds, seed=seed, k_grid=k_grid, step=step, depth=depth,
+    )  # fmt: skip
+
+
+def tune_fusion(
+    tables,
+    qrels,
+    measure: str,
+    method: str = "rrf",
+    *,
+    norm: str | None = None,
+    folds: int = 5,
+    seed: int = 0,
+    k_grid=K_GRID,
+    step: float = 0.1,
+    depth: int | None = None,
+) -> FusionTuning:
+    """:func:`optimize_fusion` on runs ranked already (:func:`trecbench.fusion.ranked_table`),
+    so that a caller that fuses them after the search reads each run once."""
+    from ..fusion import fuse_tables, method_name
     from ..measures import better
 
     method = method_name(method)
-    tables = [ranked_table(run) for run in runs]
     candidates = grid(method, len(tables), k_grid, step)
     fused = {
         str(i): fuse_tables(tables, method, k=c.k, norm=norm, weights=c.weights, depth=depth)
@@ -205,8 +229,8 @@ def optimize_fusion(
             "or a diagnostic: more of it is not better)"
         )
     higher = direction == "higher"
-    _check_candidates_differ(values, qrels, columns[0])
     fold = _folds(len(qids), folds, seed)
+    _check_candidates_differ(values, qrels, columns[0])
     held = np.empty(len(qids))
     choices = []
     for f in range(folds):
