@@ -99,7 +99,9 @@ def test_cli_counts_the_pool_in_english(tmp_path, capsys, docs, said):
     source.write_text("".join(f"q1 Q0 d{i} {i} {9 - i}.0 t\n" for i in range(docs)))
     target = tmp_path / "pool.txt"
     assert run(["pool", str(source), "--depth", "5", "-o", str(target)]) == 0
-    assert capsys.readouterr().err == f"wrote {target}: {said}\n"
+    captured = capsys.readouterr()
+    assert captured.err == f"wrote {target}: {said}\n"
+    assert captured.out.endswith(f"\n{said} pooled in 1 topic\n")  # said "1 documents"
 
 
 def test_counted_says_one_thing_in_the_singular():

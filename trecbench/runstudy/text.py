@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 
+from ..plurals import counted
 from ..renderers.escaping import escape_text
 from ..renderers.text_tables import aligned
 from .pool import Pool
@@ -62,7 +63,8 @@ def pool_text(result: Pool, output_format: str) -> str:
         rows.append(row)
     summary = result.to_json()
     left = "to judge" if result.with_qrels else "pooled"
-    tail = f"{summary['documents']} documents {left} in {summary['topics']} topics\n"
+    documents = counted(summary["documents"], "document")
+    tail = f"{documents} {left} in {counted(summary['topics'], 'topic')}\n"
     return _table(header, rows) + tail
 
 
