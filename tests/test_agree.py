@@ -262,3 +262,40 @@ def test_agree_latex_holds_the_same_numbers_as_json():
     assert latex.count(r"\begin{tabular}") == 3 and r"kendall\_tau" in latex
     for row in document["discriminative_power"]:
         assert f"{row['discriminative_power']:.4f}" in latex
+
+
+def test_second_judgments_without_a_topic_of_the_runs_are_named(tmp_path, capsys):
+    # the error named the first run, as if its file were at fault
+    from trecbench.cli import run
+
+    other = tmp_path / "other.qrels"
+    other.write_text("x1 0 HP:0000001 1\n")
+    assert run(["agree", QRELS, *RUNS, "-m", "P@5", "--qrels-b", str(other)]) == 7
+    err = capsys.readouterr().err
+    assert err == (
+        f"trecbench: {other}: No queries with both results and relevance info (no topic of "
+        "the runs is in the --qrels-b judgments)\n"
+    )
+
+
+def test_with_second_judgments_each_input_is_read_once(monkeypatch):
+    # both sets of judgments scored the runs: the runs and both qrels were read twice
+    import os
+
+    from trecbench.inputs import streams
+
+    made = []
+    real_init = streams.Source.__init__
+
+    def counting_init(self, path, *args, **kwargs):
+        made.append(os.path.basename(os.fspath(path)))
+        real_init(self, path, *args, **kwargs)
+
+    qrels_b = str(RTASK / "hpo-rtask.qrels")
+    monkeypatch.setattr(streams.Source, "__init__", counting_init)
+    result = trecbench.agree(QRELS, RUNS, ["P@5"], qrels_b=qrels_b)
+    monkeypatch.undo()
+    names = [os.path.basename(path) for path in (QRELS, qrels_b, *RUNS)]
+    assert sorted(made) == sorted(names)
+    alone = trecbench.agree(QRELS, RUNS, ["P@5"])
+    assert result.means == alone.means and result.qrels == QRELS and result.qrels_b == qrels_b

@@ -167,6 +167,8 @@ def agree(
     """
     settings = DiscriminationSettings(alpha, test, correction, samples, seed)
     flags = EvaluationFlags(relevance_level, max_docs, judged_only, dict(options or {}))
+    if qrels_b is not None:  # both sets of judgments score the runs: each read once
+        qrels, qrels_b, runs = _read_once(qrels, qrels_b, runs)
     scores = topic_scores(qrels, runs, measures, flags)
     if len(scores.runs) < 2:
         raise UsageError("agreement needs two runs or more: there is nothing to order")
@@ -182,11 +184,8 @@ def agree(
     judgments, qrels_orderings, warnings = None, (), scores.warnings
     if qrels_b is not None:
         judgments = judgment_agreement(qrels, qrels_b, relevance_level)
-        other = topic_scores(
-            qrels_b,
-            dict(zip(scores.runs, _sources(runs), strict=True)),
-            list(scores.measures),
-            flags,
+        other = _scores_under(
+            qrels_b, dict(zip(scores.runs, _sources(runs), strict=True)), scores, flags
         )
         means_b = quality(other)
         qrels_orderings = tuple(
@@ -207,6 +206,31 @@ def agree(
         source_name(qrels_b),
         warnings,
     )
+
+
+def _read_once(qrels, qrels_b, runs) -> tuple:
+    """The judgments and the runs loaded (:class:`~trecbench.inputs.Loaded`, which every
+    reader takes as it is), the runs by the names every command gives them."""
+    from ..evaluation.reading import load
+    from ..inputs import named_runs
+
+    loaded_runs = {name: load(run, "run") for name, run in named_runs(runs).items()}
+    return load(qrels, "qrels"), load(qrels_b, "qrels"), loaded_runs
+
+
+def _scores_under(qrels_b, runs: dict, scores, flags):
+    """The runs' per-topic values under the second judgments; without a topic of theirs
+    the error names those judgments (it named the first run)."""
+    from ..errors import NoOverlapError
+
+    try:
+        return topic_scores(qrels_b, runs, list(scores.measures), flags)
+    except NoOverlapError:
+        name = source_name(qrels_b) or "qrels_b"
+        why = "no topic of the runs is in the --qrels-b judgments"
+        raise NoOverlapError(
+            f"{name}: No queries with both results and relevance info ({why})"
+        ) from None
 
 
 def _sources(runs) -> list:

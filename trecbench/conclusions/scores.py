@@ -27,7 +27,12 @@ def check_level(name: str, value, above: float = 0.0) -> None:
 
 
 def source_name(source) -> str | None:
-    """A file input's path as text; None for in-memory inputs (frames, dicts...)."""
+    """A file input's path as text (a loaded one's too); None for in-memory inputs (frames,
+    dicts...)."""
+    from ..inputs import Loaded
+
+    if isinstance(source, Loaded):
+        return source.path
     return str(source) if isinstance(source, (str, os.PathLike)) else None
 
 
