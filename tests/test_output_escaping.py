@@ -351,10 +351,11 @@ def test_leaderboard_escapes_system_and_collection_names(
     monkeypatch.chdir(hostile)
     system, collection = "x|y%1\a", "c|d\nP_1 all 1.0"
     (hostile / f"{system}.run").write_text((hostile / "plain.run").read_text())
+    (hostile / "e.qrels").write_text((hostile / "q").read_text())  # one qrels: refused
     (hostile / "suite.toml").write_text(
         'systems = ["plain", "x|y%1\\u0007"]\nmeasures = ["P@1"]\n'
         '[collections."c|d\\nP_1 all 1.0"]\nqrels = "q"\nruns = "{system}.run"\n'
-        '[collections.e]\nqrels = "q"\nruns = "{system}.run"\n'
+        '[collections.e]\nqrels = "e.qrels"\nruns = "{system}.run"\n'
     )
     lines = _command(capsys, "leaderboard", "suite.toml", "--format", output_format)
     _markdown_tables_keep_their_columns(lines)
