@@ -70,6 +70,31 @@ def test_deep_nesting_is_refused_not_a_recursion_error(tmp_path, levels):
     toml = f'qrels = "q"\nx = {"[" * levels}{"]" * levels}\n'
     with pytest.raises(InputError, match="nested deeper than 64 levels"):
         _config(tmp_path, toml, "c.toml")
+    # a leaderboard suite's TOML too: it ended in an internal RecursionError (exit 70)
+    from trecbench.runstudy.suite import load_suite
+
+    suite = tmp_path / "suite.toml"
+    suite.write_text(f"x = {'[' * levels}{']' * levels}\n")
+    with pytest.raises(InputError, match="suite.toml: nested deeper than 64 levels"):
+        load_suite(suite)
+
+
+def test_a_byte_order_mark_before_a_toml_configuration_is_skipped(tmp_path):
+    # Notepad's BOM made both refused: "Invalid statement (at line 1, column 1)"
+    import dataclasses
+
+    from conftest import ROOT
+
+    from trecbench.runstudy.suite import load_suite
+
+    for source, load in (
+        (ROOT / "data" / "hpo-rtask" / "benchmark.toml", load_benchmark_config),
+        (ROOT / "data" / "leaderboard.toml", load_suite),
+    ):
+        plain, marked = tmp_path / source.name, tmp_path / f"bom-{source.name}"
+        plain.write_bytes(source.read_bytes())
+        marked.write_bytes(b"\xef\xbb\xbf" + source.read_bytes())
+        assert dataclasses.replace(load(marked), path=plain) == load(plain)
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import math
 import os
-import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -126,7 +125,9 @@ def _read_document(path: Path) -> Any:
     suffix = path.suffix.lower()
     data = provenance.read_file(path)  # checksum taken on the way
     if suffix == ".toml":
-        return _parse_toml(data, path)
+        from ..toml_loader import load_toml
+
+        return load_toml(data, path, "valid TOML")
     if suffix in (".yaml", ".yml"):
         import yaml
 
@@ -140,24 +141,6 @@ def _read_document(path: Path) -> Any:
             problem = getattr(error, "problem", None) or str(error)
             raise InputError(str(path), line, f"not valid YAML: {shortened(problem)}") from None
     raise UsageError(f"{path}: a benchmark configuration is .toml, .yaml or .yml")
-
-
-def _parse_toml(data: bytes, path: Path) -> Any:
-    if sys.version_info >= (3, 11):
-        import tomllib
-    else:  # pragma: no cover - Python 3.10
-        import tomli as tomllib
-    from ..yaml_loader import MAX_DEPTH, nesting_depth
-
-    try:
-        document = tomllib.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
-        raise InputError(str(path), None, f"not valid TOML: {error}") from None
-    except RecursionError:  # tomllib parses nested arrays and tables recursively
-        document = None
-    if document is None or nesting_depth(document) > MAX_DEPTH:
-        raise InputError(str(path), None, f"nested deeper than {MAX_DEPTH} levels")
-    return document
 
 
 def _check_schema(document: Any, path: Path) -> None:

@@ -17,7 +17,6 @@ Relative paths are relative to the suite's folder.
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -55,19 +54,14 @@ class Suite:
 
 def _document(path: Path) -> dict:
     from .. import outputs, provenance
-
-    if sys.version_info >= (3, 11):
-        import tomllib
-    else:  # pragma: no cover - Python 3.10
-        import tomli as tomllib
+    from ..toml_loader import load_toml
 
     outputs.note_input(path)
     try:
-        return tomllib.loads(provenance.read_file(path).decode("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
-        raise InputError(str(path), None, f"not a valid TOML suite: {error}") from None
+        data = provenance.read_file(path)
     except OSError as error:
         raise InputError(str(path), None, f"cannot read: {error.strerror}") from None
+    return load_toml(data, path, "a valid TOML suite")
 
 
 def _check_schema(document: dict, path: Path) -> None:

@@ -1,0 +1,37 @@
+"""TOML configurations (benchmark configurations, leaderboard suites) read one way:
+:func:`load_toml`.
+
+A UTF-8 byte-order mark before the first key is skipped: editors on Windows write one,
+and in a configuration it carries no meaning (in a run or qrels it is an error, R23, for
+trec_eval reads it as part of the first topic's id). Nesting is bounded as in YAML
+(:data:`~trecbench.yaml_loader.MAX_DEPTH`): tomllib recurses, and thousands of brackets
+ended in an internal RecursionError.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+from .errors import InputError
+
+
+def load_toml(data: bytes, path: str | Path, what: str) -> dict[str, Any]:
+    """The document of a TOML file's bytes; anything but valid UTF-8 TOML is refused as
+    ``path: not WHAT: ...`` (``what``: "valid TOML", "a valid TOML suite")."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        import tomli as tomllib
+    from .yaml_loader import MAX_DEPTH, nesting_depth
+
+    try:
+        document = tomllib.loads(data.decode("utf-8-sig"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        raise InputError(str(path), None, f"not {what}: {error}") from None
+    except RecursionError:  # tomllib parses nested arrays and tables recursively
+        document = None
+    if document is None or nesting_depth(document) > MAX_DEPTH:
+        raise InputError(str(path), None, f"nested deeper than {MAX_DEPTH} levels")
+    return document
