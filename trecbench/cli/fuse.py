@@ -225,12 +225,10 @@ def _optimised(tables, method, norm, depth, measure, qrels, folds, seed, step):
     :func:`~trecbench.runstudy.fusion_tuning.tune_fusion` on the ranked runs, said on
     stderr with the held-out score."""
     from ..errors import one_line
-    from ..runstudy.fusion_tuning import tune_fusion
+    from ..runstudy.fusion_tuning import FusionSearch, tune_fusion
 
-    tuned = tune_fusion(
-        tables, qrels, measure, method,
-        norm=norm, folds=folds, seed=seed, step=step, depth=depth,
-    )  # fmt: skip
+    search = FusionSearch(method, norm, folds, seed, step=step, depth=depth)
+    tuned = tune_fusion(tables, qrels, measure, search)
     click.echo(
         f"chose {tuned.best.label()} for {tuned.measure} on {one_line(str(qrels))}: held-out "
         f"{tuned.held_out:.4f} ({folds}-fold, seed {seed}; training {tuned.training:.4f}, "

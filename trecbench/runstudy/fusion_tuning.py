@@ -160,6 +160,21 @@ def _check_candidates_differ(values: np.ndarray, qrels, measure: str) -> None:
         raise InputError(source_name(qrels) or "qrels", None, message)
 
 
+@dataclass(frozen=True)
+class FusionSearch:
+    """How :func:`tune_fusion` searches: the fusion ``method`` (and its ``norm`` and
+    ``depth``), the grid (``k_grid`` for RRF, ``step`` for weights), the ``folds`` of the
+    held-out score and their shuffle's ``seed``."""
+
+    method: str = "rrf"
+    norm: str | None = None
+    folds: int = 5
+    seed: int = 0
+    k_grid: tuple = K_GRID
+    step: float = 0.1
+    depth: int | None = None
+
+
 def optimize_fusion(
     runs,
     qrels,
@@ -181,36 +196,23 @@ def optimize_fusion(
     """
     from ..fusion import check_distinct_runs, ranked_table
 
+    search = FusionSearch(method, norm, folds, seed, tuple(k_grid), step, depth)
     check_distinct_runs(runs)
-    tables = [ranked_table(run) for run in runs]
-    return tune_fusion(
-        tables, qrels, measure, method,
-        norm=norm, folds=folds, seed=seed, k_grid=k_grid, step=step, depth=depth,
-    )  # fmt: skip
+    return tune_fusion([ranked_table(run) for run in runs], qrels, measure, search)
 
 
-def tune_fusion(
-    tables,
-    qrels,
-    measure: str,
-    method: str = "rrf",
-    *,
-    norm: str | None = None,
-    folds: int = 5,
-    seed: int = 0,
-    k_grid=K_GRID,
-    step: float = 0.1,
-    depth: int | None = None,
-) -> FusionTuning:
+def tune_fusion(tables, qrels, measure: str, search: FusionSearch) -> FusionTuning:
     """:func:`optimize_fusion` on runs ranked already (:func:`trecbench.fusion.ranked_table`),
     so that a caller that fuses them after the search reads each run once."""
     from ..fusion import fuse_tables, method_name
     from ..measures import better
 
-    method = method_name(method)
-    candidates = grid(method, len(tables), k_grid, step)
+    method = method_name(search.method)
+    candidates = grid(method, len(tables), search.k_grid, search.step)
     fused = {
-        str(i): fuse_tables(tables, method, k=c.k, norm=norm, weights=c.weights, depth=depth)
+        str(i): fuse_tables(
+            tables, method, k=c.k, norm=search.norm, weights=c.weights, depth=search.depth
+        )
         for i, c in enumerate(candidates)
     }
     per_query = _evaluated(qrels, fused, measure)
@@ -229,11 +231,11 @@ def tune_fusion(
             "or a diagnostic: more of it is not better)"
         )
     higher = direction == "higher"
-    fold = _folds(len(qids), folds, seed)
+    fold = _folds(len(qids), search.folds, search.seed)
     _check_candidates_differ(values, qrels, columns[0])
     held = np.empty(len(qids))
     choices = []
-    for f in range(folds):
+    for f in range(search.folds):
         test = fold == f
         choice = _best(values[:, ~test].mean(axis=1), higher)
         choices.append(choice)
@@ -250,5 +252,5 @@ def tune_fusion(
         chosen,
         float(held.mean()),
         float(values[chosen].mean()),
-        seed,
+        search.seed,
     )
