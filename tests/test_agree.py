@@ -299,3 +299,18 @@ def test_with_second_judgments_each_input_is_read_once(monkeypatch):
     assert sorted(made) == sorted(names)
     alone = trecbench.agree(QRELS, RUNS, ["P@5"])
     assert result.means == alone.means and result.qrels == QRELS and result.qrels_b == qrels_b
+
+
+def test_a_run_without_a_topic_of_the_second_judgments_is_named(tmp_path, capsys):
+    # the judgments were blamed although the other run's topics are all in them
+    from trecbench.cli import run
+
+    qrels = RTASK / "hpo-rtask.qrels"
+    german = tmp_path / "de.qrels"
+    german.write_text("".join(line for line in qrels.open() if line.startswith("de-")))
+    lexical, vector = tmp_path / "de.run", tmp_path / "en.run"
+    lexical.write_text("".join(x for x in (RTASK / "lexical.run").open() if x.startswith("de-")))
+    vector.write_text("".join(x for x in (RTASK / "vector.run").open() if x.startswith("en-")))
+    args = ["agree", str(qrels), str(lexical), str(vector), "-m", "P@5", "--qrels-b", str(german)]
+    assert run(args) == 7
+    assert capsys.readouterr().err.startswith(f"trecbench: {vector}: No queries with both")

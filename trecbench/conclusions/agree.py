@@ -219,18 +219,29 @@ def _read_once(qrels, qrels_b, runs) -> tuple:
 
 
 def _scores_under(qrels_b, runs: dict, scores, flags):
-    """The runs' per-topic values under the second judgments; without a topic of theirs
-    the error names those judgments (it named the first run)."""
+    """The runs' per-topic values under the second judgments (loaded, as the runs are);
+    when none of the runs has a topic of theirs the error names those judgments (it named
+    the first run), when some run has, the run without one."""
     from ..errors import NoOverlapError
 
     try:
         return topic_scores(qrels_b, runs, list(scores.measures), flags)
     except NoOverlapError:
+        judged = _topics(qrels_b)
+        if any(judged & _topics(run) for run in runs.values()):
+            raise
         name = source_name(qrels_b) or "qrels_b"
         why = "no topic of the runs is in the --qrels-b judgments"
         raise NoOverlapError(
             f"{name}: No queries with both results and relevance info ({why})"
         ) from None
+
+
+def _topics(loaded) -> set[str]:
+    """The topic ids of a loaded run or qrels."""
+    import pyarrow.compute as pc
+
+    return set(pc.unique(loaded.table.column("qid")).to_pylist())
 
 
 def _sources(runs) -> list:
