@@ -224,15 +224,22 @@ def test_rows_gathered_by_stretches_equal_a_take():
         assert pa.chunked_array([_gathered(column, rows)], pa.string()).to_pylist() == expected
 
 
-def test_runs_without_a_topic_in_common_are_refused_as_trec_eval_refuses(tmp_path, capsys):
+def test_runs_without_a_topic_in_common_have_no_similarity(tmp_path, capsys):
     # every topic held by one run only: rbo 0 and overlap 0 were printed as the pair's
     # similarity, exit 0 (score and compare end with exit 7 where nothing is shared)
     other = tmp_path / "other.run"
     other.write_text("x1 Q0 d1 1 2 o\nx1 Q0 d2 2 1 o\n")
-    assert run(["similarity", "runs/tfidf-word.run", "runs/tfidf-char.run", str(other)]) == 7
+    assert run(["similarity", "runs/tfidf-word.run", str(other)]) == 7
     captured = capsys.readouterr()
     assert captured.out == ""
     assert captured.err == (
         f"trecbench: {other}: no topic in common with runs/tfidf-word.run: "
         "no similarity to measure\n"
     )
+    # among more runs, that pair's statistics are undefined and the others are shown
+    assert run(["similarity", "runs/tfidf-word.run", "runs/tfidf-char.run", str(other)]) == 0
+    captured = capsys.readouterr()
+    rows = [line.split() for line in captured.out.splitlines()[1:]]
+    assert rows[1][:3] == ["tfidf-word", "other", "all"] and rows[1][3:8] == ["-"] * 5
+    assert rows[0][3] != "-"  # tfidf-word and tfidf-char share their topics
+    assert captured.err.startswith(f"trecbench: warning: {other}: no topic in common with ")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .group import cli
+from .group import cli, echo_warning
 from .shared_options import format_option, names_option, runs_argument
 
 
@@ -53,4 +53,7 @@ def similarity(runs, rbo_p, overlap_k, depth, names, per_topic, output_format):
     from ..runstudy.text import similarity_text
 
     result = compute(list(runs), names=names, rbo_p=rbo_p, overlap_k=overlap_k, depth=depth)
+    for pair in result.pairs:
+        if pair.reason:
+            echo_warning(pair.reason)
     click.echo(similarity_text(result, output_format, per_topic), nl=False)

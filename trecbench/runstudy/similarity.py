@@ -17,14 +17,16 @@ documents in both ``S[:min(d, s)]`` and ``L[:d]``. With persistence ``p``
   ``l < d <= f = s + l - X_l`` and ``d`` beyond (sec. 4.3).
 
 A topic that only one run holds has ``rbo_ext = rbo_min = 0`` and ``rbo_res = 1``; two
-runs without a topic in common have no similarity (:class:`~trecbench.errors.NoOverlapError`,
-exit 7, as trec_eval without a topic to evaluate).
+runs without a topic in common have no similarity: their pair's statistics are undefined
+(``reason`` says why), and when no pair has one the call is refused
+(:class:`~trecbench.errors.NoOverlapError`, exit 7, as trec_eval without a topic).
 ``overlap`` is the Jaccard index of the two top-``k`` sets; ``kendall_tau`` is tau between
 the two runs' ranks of the documents both retrieved (undefined below two such documents).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 import os
@@ -79,6 +81,7 @@ class PairSimilarity:
     length_a: np.ndarray
     length_b: np.ndarray
     shared: np.ndarray
+    reason: str | None = None  # why every statistic is undefined (no topic in common)
 
     @property
     def topics_in_common(self) -> int:
@@ -117,7 +120,13 @@ def _pair_json(pair: PairSimilarity) -> dict:
             row[name] = None if math.isnan(value) else value
         row |= {"n_a": int(pair.length_a[t]), "n_b": int(pair.length_b[t])}
         topics.append(row | {"shared": int(pair.shared[t])})
-    return {"a": pair.run_a, "b": pair.run_b, "topics": topics, "mean": pair.mean()}
+    return {
+        "a": pair.run_a,
+        "b": pair.run_b,
+        "topics": topics,
+        "mean": pair.mean(),
+        "undefined": pair.reason,
+    }
 
 
 def similarity(runs, *, names=None, rbo_p: float = 0.9, overlap_k: int = 10, depth=None):
@@ -141,9 +150,18 @@ def similarity(runs, *, names=None, rbo_p: float = 0.9, overlap_k: int = 10, dep
         pair = pair_similarity(tables[i], tables[j], labels[i], labels[j], settings)
         if not pair.topics_in_common:
             a, b = (_named(sources[x], labels[x]) for x in (i, j))
-            raise NoOverlapError(f"{b}: no topic in common with {a}: no similarity to measure")
+            pair = _undefined(pair, f"{b}: no topic in common with {a}: no similarity to measure")
         pairs.append(pair)
+    if all(pair.reason for pair in pairs):  # nothing to show: as trec_eval without a topic
+        raise NoOverlapError(pairs[0].reason)
     return Similarity(settings, pairs)
+
+
+def _undefined(pair: PairSimilarity, reason: str) -> PairSimilarity:
+    """``pair`` with every statistic undefined (NaN: printed ``-``, null in JSON), and why:
+    RBO 0 would say the runs disagree, where they have nothing to compare."""
+    values = {name: np.full(len(pair.qids), np.nan) for name in pair.values}
+    return dataclasses.replace(pair, values=values, reason=reason)
 
 
 def _named(source, label: str) -> str:
