@@ -351,11 +351,18 @@ def test_leaderboard_escapes_system_and_collection_names(
     monkeypatch.chdir(hostile)
     system, collection = "x|y%1\a", "c|d\nP_1 all 1.0"
     (hostile / f"{system}.run").write_text((hostile / "plain.run").read_text())
-    (hostile / "e.qrels").write_text((hostile / "q").read_text())  # one qrels: refused
+
+    # the second collection has topics of its own (collections sharing one are refused)
+    def other_topics(path) -> str:
+        return "".join(f"e{line}" for line in (hostile / path).read_text().splitlines(True))
+
+    (hostile / "e.qrels").write_text(other_topics("q"))
+    for name in ("plain", system):
+        (hostile / f"e-{name}.run").write_text(other_topics("plain.run"))
     (hostile / "suite.toml").write_text(
         'systems = ["plain", "x|y%1\\u0007"]\nmeasures = ["P@1"]\n'
         '[collections."c|d\\nP_1 all 1.0"]\nqrels = "q"\nruns = "{system}.run"\n'
-        '[collections.e]\nqrels = "e.qrels"\nruns = "{system}.run"\n'
+        '[collections.e]\nqrels = "e.qrels"\nruns = "e-{system}.run"\n'
     )
     lines = _command(capsys, "leaderboard", "suite.toml", "--format", output_format)
     _markdown_tables_keep_their_columns(lines)

@@ -114,7 +114,7 @@ def _stratum(collection: Collection, read: dict) -> set[str] | None:
         return None
     from ..strata import load_strata
 
-    key = collection.strata.resolve()
+    key = ("strata", collection.strata.resolve())
     if key not in read:
         read[key] = load_strata(collection.strata)
     strata = read[key]
@@ -129,37 +129,42 @@ def _stratum(collection: Collection, read: dict) -> set[str] | None:
 
 def _per_query(
     collection: Collection, systems: list[str], measures: list[str], read: dict
-) -> pd.DataFrame:
-    """``run, qid, measure, value`` of every system on the collection (its stratum).
-    Collections of one qrels file and the same runs (strata of one collection) share one
-    evaluation: ``read`` keeps what the suite has read, so that each input is read once."""
+) -> tuple[pd.DataFrame, str]:
+    """``run, qid, measure, value`` of every system on the collection (its stratum), and
+    what identifies its qrels (their sha256: a copy is the same qrels). Collections of one
+    qrels file and the same runs (strata of one collection) share one evaluation: ``read``
+    keeps what the suite has read, so that each input is read once."""
+    from .. import provenance
     from ..evaluation import evaluate
 
     runs = {system: str(collection.runs[system]) for system in systems}
-    key = (collection.qrels.resolve(), *(collection.runs[s].resolve() for s in systems))
+    paths = [collection.qrels, *(collection.runs[s] for s in systems)]
+    key = tuple(provenance.identity(path) or str(path.resolve()) for path in paths)
     if key not in read:
-        evaluated = evaluate(str(collection.qrels), runs, measures).per_query
-        read[key] = evaluated[evaluated["qid"] != "all"]
-    frame = read[key]
+        evaluation = evaluate(str(collection.qrels), runs, measures)
+        frame = evaluation.per_query
+        qrels = (evaluation.qrels_record or {}).get("sha256") or str(key[0])
+        read[key] = (frame[frame["qid"] != "all"], qrels)
+    frame, qrels = read[key]
     topics = _stratum(collection, read)
     if topics is not None:
         frame = frame[frame["qid"].isin(topics)]
     _check_scored(collection, systems, set(frame["run"]))
-    return frame.astype({"run": str, "qid": str, "measure": str})
+    return frame.astype({"run": str, "qid": str, "measure": str}), qrels
 
 
-def _check_disjoint(suite: Suite, frames: list[pd.DataFrame]) -> None:
-    """Refuse collections of one qrels file that share a topic: it would count twice in
-    the test over topics (and weigh twice in the macro mean)."""
+def _check_disjoint(suite: Suite, frames: list[pd.DataFrame], qrels: list[str]) -> None:
+    """Refuse collections of one qrels (one file, or copies of it) that share a topic: it
+    would count twice in the test over topics (and weigh twice in the macro mean)."""
     seen: dict = {}  # (qrels, qid) -> the collection that holds it
-    for collection, frame in zip(suite.collections, frames, strict=True):
-        qrels = collection.qrels.resolve()
+    for collection, frame, judged in zip(suite.collections, frames, qrels, strict=True):
         for qid in dict.fromkeys(frame["qid"]):
-            holder = seen.setdefault((qrels, qid), collection.name)
+            holder = seen.setdefault((judged, qid), collection.name)
             if holder != collection.name:
                 message = (
                     f"collections {holder} and {collection.name} share the topic {qid!r} of "
-                    f"{collection.qrels}: it would count twice; give them disjoint strata"
+                    f"one qrels ({collection.qrels}): it would count twice; give them "
+                    "disjoint strata"
                 )
                 raise InputError(str(suite.path), None, message)
 
@@ -188,8 +193,9 @@ def leaderboard(suite) -> Leaderboard:
     if not isinstance(suite, Suite):
         suite = load_suite(suite)
     read: dict = {}
-    frames = [_per_query(c, suite.systems, suite.measures, read) for c in suite.collections]
-    _check_disjoint(suite, frames)
+    scored = [_per_query(c, suite.systems, suite.measures, read) for c in suite.collections]
+    frames = [frame for frame, _ in scored]
+    _check_disjoint(suite, frames, [qrels for _, qrels in scored])
     measures = list(dict.fromkeys(frames[0]["measure"]))
     return Leaderboard(suite, [_board(suite, frames, measure) for measure in measures])
 
