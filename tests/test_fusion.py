@@ -428,7 +428,7 @@ def test_the_advice_names_only_what_the_call_did_not_choose(tmp_path, capsys, ar
     run = tmp_path / "a.run"
     run.write_text("q Q0 a 1 1.7e308 t\nq Q0 b 2 1 t\n")
     other = tmp_path / "b.run"
-    other.write_text("q Q0 a 1 1.7e308 t\nq Q0 b 2 1 t\n")
+    other.write_text("q Q0 a 1 1.7e308 u\nq Q0 b 2 1 u\n")
     assert main(["fuse", "--method", "combsum", *args, str(run), str(other), "-o", "-"]) == 1
     err = capsys.readouterr().err
     assert "beyond a double's range): " + advice in err
@@ -442,12 +442,19 @@ def test_a_run_given_twice_and_weights_all_zero_are_refused(tmp_path, capsys):
     run = tmp_path / "a.run"
     run.write_text("1 Q0 x 1 3 a\n1 Q0 y 2 2 a\n")
     (tmp_path / "b.run").write_text("1 Q0 y 1 5 b\n")
-    for twice in ([str(run), str(run)], [str(run), str(tmp_path / "." / "a.run")]):
-        assert main(["fuse", *twice, "-o", "-"]) == 1
+    os.link(run, tmp_path / "linked.run")
+    (tmp_path / "copy.run").write_bytes(run.read_bytes())
+    for second, said in (
+        (str(run), "this run is given twice"),
+        (f"{tmp_path}/./a.run", "this run is given twice (also as "),
+        (str(tmp_path / "linked.run"), "this run is given twice (also as "),
+        (str(tmp_path / "copy.run"), f"this run has the bytes of {run} (a copy)"),
+    ):
+        assert main(["fuse", str(run), second, "-o", "-"]) == 1
         err = capsys.readouterr().err
-        assert err.startswith(f"trecbench: {twice[1]}: this run is given twice")
-        with pytest.raises(UsageError, match="given twice"):
-            trecbench.fuse(twice)
+        assert err.startswith(f"trecbench: {second}: {said}")
+        with pytest.raises(UsageError, match="given twice|a copy"):
+            trecbench.fuse([str(run), second])
     args = ["fuse", "--method", "combsum", "-w", "0", "-w", "0", str(run), str(tmp_path / "b.run")]
     assert main([*args, "-o", "-"]) == 1
     assert capsys.readouterr().err == (

@@ -136,14 +136,18 @@ def test_qrels_that_tell_no_candidate_apart_choose_nothing(tmp_path, capsys):
     from trecbench.cli import run
 
     qrels, out = _qrels_with(tmp_path, 0), tmp_path / "tuned.run"
-    assert run(["fuse", "--optimize", "nDCG@10", "--qrels", qrels, *RUNS, "-o", str(out)]) == 2
+    assert run(["fuse", "--optimize", "nDCG@10", "--qrels", qrels, *RUNS, "-o", str(out)]) == 1
     err = capsys.readouterr().err
     assert err == (
-        f"trecbench: {qrels}: every candidate scores the same nDCG@10 on every topic (mean "
-        "0.0000): there is nothing to choose; fuse without --optimize, with a k or weights "
-        "of your own\n"
+        f"trecbench: --optimize: every candidate scores the same nDCG@10 on every topic of "
+        f"{qrels} (mean 0.0000): there is nothing to choose; fuse without --optimize, with a "
+        "k or weights of your own\n"
     )
     assert not out.exists()
+    # one run fuses alike whatever k: it was refused as if the qrels were at fault
+    assert run(["fuse", "--optimize", "nDCG@10", "--qrels", QRELS, RUNS[0], "-o", str(out)]) == 1
+    said = capsys.readouterr().err
+    assert said == "trecbench: --optimize chooses how runs are fused: give two runs or more\n"
 
 
 def test_qrels_without_a_topic_of_the_runs_are_named(tmp_path, capsys):

@@ -519,6 +519,8 @@ def test_the_written_line_on_stderr_is_one_line(capsys, hostile, monkeypatch, co
     # "wrote PATH" printed the path as it is: a newline in it split the message in two
     monkeypatch.chdir(hostile)
     output = "o\nP_1 all 1.0"
+    other = hostile / f"{NAME}.run"  # another run (fuse refuses a copy of plain.run)
+    other.write_text(other.read_text().replace(" t\n", " u\n"))
     assert run([command, "plain.run", f"{NAME}.run", "-o", output]) == 0
     err = capsys.readouterr().err
     (line,) = [line for line in err.splitlines() if line.startswith("wrote ")]

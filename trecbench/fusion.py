@@ -142,22 +142,47 @@ def _weights(weights, n_runs: int, method: str) -> np.ndarray:
     return checked
 
 
-def check_distinct_runs(runs) -> None:
-    """Refuse a run file given twice (by any path to it): fused with itself it would weigh
-    double without a word, where a weight says so."""
-    seen: dict[str, str] = {}  # the file's real path -> the path it was first given as
+_WEIGH_INSTEAD = f"to weigh a run more, give it a weight (-w, with {', '.join(WEIGHTED)})"
+
+
+def _check_distinct_files(runs) -> None:
+    """Refuse a run file given twice (by any path: a link too; standard input ``-`` twice),
+    before anything is read: fused with itself it would weigh double without a word."""
+    seen: dict = {}  # the file's (device, inode) -> the path it was first given as
     for run in runs:
-        if not isinstance(run, (str, os.PathLike)) or os.fspath(run) == "-":
+        if not isinstance(run, (str, os.PathLike)):
             continue
         path = os.fspath(run)
-        first = seen.get(os.path.realpath(path))
-        if first is not None:
-            also = "" if first == path else f" (also as {one_line(first)})"
+        try:
+            info = os.stat(path) if path != "-" else None
+        except (OSError, ValueError):
+            continue  # its reader says what is wrong with it
+        key = "-" if info is None else (info.st_dev, info.st_ino)
+        if key in seen:
+            also = "" if seen[key] == path else f" (also as {one_line(seen[key])})"
+            raise UsageError(f"{one_line(path)}: this run is given twice{also}; {_WEIGH_INSTEAD}")
+        seen[key] = path
+
+
+def ranked_tables(runs) -> list[pa.Table]:
+    """Each of ``runs`` as :func:`ranked_table` gives it, each read once; a file given
+    twice, or two files of the same bytes (a copy: the same sha256), are refused, as the
+    same run fused with itself."""
+    from .evaluation import load
+
+    _check_distinct_files(runs)
+    tables, contents = [], {}
+    for run in runs:
+        loaded = load(run, "run")
+        sha256 = (loaded.record or {}).get("sha256")
+        first = contents.setdefault(sha256, loaded.origin) if sha256 else loaded.origin
+        if first != loaded.origin:
             raise UsageError(
-                f"{one_line(path)}: this run is given twice{also}; to weigh a run more, "
-                f"give it a weight (-w, with {', '.join(WEIGHTED)})"
+                f"{one_line(loaded.origin)}: this run has the bytes of {one_line(first)} "
+                f"(a copy); {_WEIGH_INSTEAD}"
             )
-        seen[os.path.realpath(path)] = path
+        tables.append(_ranked(loaded).table())
+    return tables
 
 
 def _topic_scale(scores: np.ndarray, starts: np.ndarray) -> np.ndarray:
@@ -269,7 +294,10 @@ def ranked_run(source) -> ranking.RankedRun:
     document listed twice in a topic is an error (exit 4, as trec_eval)."""
     from .evaluation import load
 
-    loaded = load(source, "run")
+    return _ranked(load(source, "run"))
+
+
+def _ranked(loaded) -> ranking.RankedRun:
     order = ranking.order_run(loaded.table)
     ranked = ranking.RankedRun(loaded.table, order, order.qids.to_pylist())
     ranked.check_duplicates(loaded.origin)
@@ -357,8 +385,7 @@ def fuse(
     if isinstance(runs, (str, os.PathLike)) or not isinstance(runs, Sequence):
         runs = [runs]
     check_tag(tag)  # before the runs are read
-    check_distinct_runs(runs)
-    tables = [ranked_table(run) for run in runs]
+    tables = ranked_tables(runs)
     fused = fuse_tables(tables, method, k=k, norm=norm, weights=weights, depth=depth, tag=tag)
     return run_frame(fused)
 

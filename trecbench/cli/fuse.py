@@ -153,7 +153,7 @@ def fuse(
     from .. import outputs
     from ..errors import UsageError
     from ..files import run_bytes, write_run
-    from ..fusion import check_distinct_runs, check_tag, fuse_tables, ranked_table, run_frame
+    from ..fusion import check_tag, fuse_tables, ranked_tables, run_frame
 
     if output != "-":  # before the fusion: an input is never the output
         outputs.check_target(output, [*runs, *([metadata] if metadata else [])])
@@ -163,8 +163,7 @@ def fuse(
     check_tag(tag)  # before --optimize's search, not after it
     if optimize is not None and qrels is None:
         raise UsageError("--optimize needs --qrels: the judgments it chooses on")
-    check_distinct_runs(runs)
-    tables = [ranked_table(str(run)) for run in runs]  # read once: searched, then fused
+    tables = ranked_tables([str(run) for run in runs])  # read once: searched, then fused
     tuned = None
     if optimize is not None:
         tuned = _optimised(tables, method, norm, depth, optimize, qrels, folds, seed, step)

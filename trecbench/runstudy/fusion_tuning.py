@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import InputError, UsageError
+from ..errors import UsageError
 
 K_GRID = tuple(range(10, 101, 10))
 MAX_CANDIDATES = 10_000  # weightings a search scores (each a fusion and an evaluation)
@@ -116,7 +116,12 @@ def _compositions(parts: int, n_runs: int):
 
 def _folds(n_topics: int, folds: int, seed: int) -> np.ndarray:
     if isinstance(folds, bool) or not isinstance(folds, int) or not 2 <= folds <= n_topics:
-        raise UsageError(f"--folds must be from 2 to the {n_topics} topics, not {folds!r}")
+        from ..plurals import counted
+
+        topics = counted(n_topics, "topic")
+        raise UsageError(
+            f"--folds must be from 2 to the number of topics ({topics}), not {folds!r}"
+        )
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise UsageError(f"--seed must be a non-negative integer, not {seed!r}")
     order = np.random.default_rng(seed).permutation(n_topics)
@@ -151,13 +156,15 @@ def _check_candidates_differ(values: np.ndarray, qrels, measure: str) -> None:
     chosen as if it were best, and recorded as tuned."""
     if (values == values[:1]).all():
         from ..conclusions.scores import source_name
+        from ..errors import one_line
 
         mean = float(values[0].mean())
-        message = (
-            f"every candidate scores the same {measure} on every topic (mean {mean:.4f}): "
-            "there is nothing to choose; fuse without --optimize, with a k or weights of your own"
+        judged = one_line(source_name(qrels) or "the qrels")
+        raise UsageError(
+            f"--optimize: every candidate scores the same {measure} on every topic of "
+            f"{judged} (mean {mean:.4f}): there is nothing to choose; fuse without "
+            "--optimize, with a k or weights of your own"
         )
-        raise InputError(source_name(qrels) or "qrels", None, message)
 
 
 @dataclass(frozen=True)
@@ -194,11 +201,10 @@ def optimize_fusion(
     >>> tuned = optimize_fusion(["a.run", "b.run"], "dev.qrels", "nDCG@10")  # doctest: +SKIP
     >>> tuned.best.k, tuned.held_out  # doctest: +SKIP
     """
-    from ..fusion import check_distinct_runs, ranked_table
+    from ..fusion import ranked_tables
 
     search = FusionSearch(method, norm, folds, seed, tuple(k_grid), step, depth)
-    check_distinct_runs(runs)
-    return tune_fusion([ranked_table(run) for run in runs], qrels, measure, search)
+    return tune_fusion(ranked_tables(runs), qrels, measure, search)
 
 
 def tune_fusion(tables, qrels, measure: str, search: FusionSearch) -> FusionTuning:
@@ -208,6 +214,8 @@ def tune_fusion(tables, qrels, measure: str, search: FusionSearch) -> FusionTuni
     from ..measures import better
 
     method = method_name(search.method)
+    if len(tables) < 2:
+        raise UsageError("--optimize chooses how runs are fused: give two runs or more")
     candidates = grid(method, len(tables), search.k_grid, search.step)
     fused = {
         str(i): fuse_tables(
