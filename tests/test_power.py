@@ -135,9 +135,16 @@ def test_an_mde_beyond_the_measures_range_is_no_figure(tmp_path):
     base.write_text("q1 Q0 d1 1 2 b\nq1 Q0 d2 2 1 b\nq2 Q0 d2 1 2 b\n")
     new.write_text("q1 Q0 d1 1 2 n\nq2 Q0 d1 1 2 n\n")
     args = ["power", str(qrels), str(base), str(new), "-m", "nDCG@10", "-m", "num_rel_ret"]
+    # every family in [0, 1] (ndcg, infAP and Rprec_mult printed theirs after the fix for
+    # nDCG@10 alone), and ndcg with gains of one's own is not bounded
+    args += ["-m", "ndcg", "-m", "infAP", "-m", "Rprec_mult.1"]
     done = CliRunner().invoke(cli, [*args, "--format", "json"])
     assert done.exit_code == 0, done.output
-    bounded, count = json.loads(done.stdout)["rows"]
+    bounded, count, *others = json.loads(done.stdout)["rows"]
+    assert [row["mde"] for row in others] == [None, None, None]
+    from trecbench.measures import span
+
+    assert (span("ndcg"), span("ndcg.1=-5,2=1")) == (1.0, None)
     delta = float(np.squeeze(TTestPower().solve_power(None, 2, 0.05, 0.8)))
     assert delta * math.sqrt(0.5) > 1  # the MDE statsmodels gives, sd = sqrt(1/2)
     assert bounded["mde"] is None and bounded["power"] is not None

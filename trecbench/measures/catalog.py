@@ -157,8 +157,12 @@ state_facts(
             "P", "Rprec", "recip_rank", "map", "map_cut", "gm_map", "ndcg_cut", "bpref",
             "gm_bpref", "iprec_at_recall", "11pt_avg", "set_P", "set_recall", "set_map",
             "set_F", "recall", "success", "HitRate", "Recall_all", "MRR", "Judged",
+            "Rprec_mult", "relative_P", "set_relative_P", "infAP",
         )
     }
+    # trec_eval's ndcg with its default gains (the grades); a gain map may hold negative
+    # gains, and then nothing bounds it
+    | {name: {"span": 1.0, "span_without_params": True} for name in ("ndcg", "ndcg_rel")}
 )  # fmt: skip
 
 

@@ -578,9 +578,13 @@ def span(name: str) -> float | None:
     for [0, 1]); None when the registry states none (unbounded, or a name it does not
     know)."""
     try:
-        return parse_measure(name).definition.span
+        measure = parse_measure(name)
     except TrecbenchError:
         return None
+    definition = measure.definition
+    if definition.span_without_params and measure.params is not None:
+        return None
+    return definition.span
 
 
 def better(name: str) -> str | None:

@@ -219,6 +219,7 @@ class Definition:
     # the width of the interval a topic's value lies in (1 for [0, 1]), what a difference
     # of two runs' means can reach at most; None: not bounded, or not stated
     span: float | None = None
+    span_without_params: bool = False  # the span holds only without a parameter list
 
     @property
     def label_prefix(self) -> str:
