@@ -64,6 +64,24 @@ def test_settings_built_in_python_are_checked_as_a_file_is():
     fused_twice = [Mode("a", "A", run=Path("a")), Mode("b", "B", fuse=["a", "a"])]
     with pytest.raises(UsageError, match=r"mode 'b' fuses 'a' twice"):
         _settings(modes=fused_twice)
+    # labels that print alike, one run file under two modes, weights all 0: all went through
+    blank = [Mode("a", "Lex", run=Path("a")), Mode("b", " Lex ", run=Path("b"))]
+    with pytest.raises(UsageError, match=r"modes 'a' and 'b' have one label ' Lex '"):
+        _settings(modes=blank)
+    one_file = [
+        Mode("a", "A", run=Path("x.run")),
+        Mode("b", "B", run=Path("./x.run")),
+        Mode("h", "H", fuse=["a", "b"]),
+    ]
+    with pytest.raises(UsageError, match=r"mode 'h' fuses one run file twice \('a' and 'b'"):
+        _settings(modes=one_file)
+    zero = [
+        Mode("a", "A", run=Path("a")),
+        Mode("b", "B", run=Path("b")),
+        Mode("h", "H", fuse=["a", "b"], method="combsum", weights=[0, 0.0]),
+    ]
+    with pytest.raises(UsageError, match=r"bench.toml: mode 'h': the weights are all 0"):
+        _settings(modes=zero)
 
 
 def test_the_commands_options_go_into_the_settings(tmp_path):

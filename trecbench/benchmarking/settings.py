@@ -232,19 +232,40 @@ class BenchmarkSettings:
 BenchmarkConfig = BenchmarkSettings  # the name of earlier versions
 
 
+def _check_fusion(mode: Mode, known: dict[str, Mode], path: Path) -> None:
+    """A fusion names each mode once, and each run file once (two modes of one file would
+    fuse the run with itself), and its weights are not all 0."""
+    fused = mode.fuse or []
+    twice = next((m for i, m in enumerate(fused) if m in fused[:i]), None)
+    if twice is not None:
+        raise UsageError(f"{path}: mode {mode.name!r} fuses {excerpt(twice)} twice")
+    files: dict[Path, str] = {}
+    for name in fused:
+        run = known[name].run if name in known else None
+        if run is not None:
+            first = files.setdefault(run.resolve(), name)
+            if first != name:
+                raise UsageError(
+                    f"{path}: mode {mode.name!r} fuses one run file twice ({excerpt(first)} "
+                    f"and {excerpt(name)} are both {excerpt(str(run))})"
+                )
+    if mode.weights is not None and not any(mode.weights):
+        raise UsageError(f"{path}: mode {mode.name!r}: the weights are all 0")
+
+
 def _check_references(modes: list[Mode], path: Path) -> None:
-    """Refuse two modes of one label (the tables would show two columns of one name),
-    a mode fused twice into one fusion, and unknown, self- and circular references."""
+    """Refuse two modes of one label (the tables would show two columns of one name: the
+    labels are compared as shown, blanks collapsed), a fusion of one run twice (a mode
+    named twice, or two modes of one run file), weights that are all 0, and unknown,
+    self- and circular references."""
     known = {mode.name: mode for mode in modes}
     labels: dict[str, str] = {}
     for mode in modes:
-        other = labels.setdefault(mode.label, mode.name)
+        other = labels.setdefault(" ".join(mode.label.split()), mode.name)
         if other != mode.name:
             shown = excerpt(mode.label)
             raise UsageError(f"{path}: modes {other!r} and {mode.name!r} have one label {shown}")
-        twice = next((m for i, m in enumerate(mode.fuse or []) if m in mode.fuse[:i]), None)
-        if twice is not None:
-            raise UsageError(f"{path}: mode {mode.name!r} fuses {excerpt(twice)} twice")
+        _check_fusion(mode, known, path)
     for mode in modes:
         for other in [*(mode.fuse or []), *([mode.reranks] if mode.reranks else [])]:
             if other not in known:
