@@ -206,3 +206,19 @@ def test_scores_beyond_64_bits_rank_as_their_decimal_text_reads(tmp_path, big):
     scores = {"a": float(str(big)), "b": 1e300, "c": 0.5, "d": 7.0}
     expected = sorted(scores, key=lambda doc: (-scores[doc], [-ord(c) for c in doc]))
     assert conversion.runs[0].table["docno"].tolist() == expected
+
+
+def test_the_summary_says_which_order_ties_keep_and_float32_ties(tmp_path, capsys):
+    # it said "kept in producer order" of a dict, which has none, and nothing of the ties
+    # float32 makes
+    from trecbench.cli import run
+
+    for name, scores, said in (
+        ("equal", {"q1": {"a": 1.0, "b": 1.0}}, "; 1 tied score in 1 query kept in pytrec_eval"),
+        ("near", {"q1": {"a": 1.00000001, "b": 1.0}}, "; 1 tie at float32 precision only"),
+    ):
+        source = tmp_path / f"{name}.json"
+        source.write_text(json.dumps(scores))
+        assert run(["convert", "dict", str(source), "-o", str(tmp_path / name)]) == 0
+        out = capsys.readouterr().out
+        assert f"{name}.run: 1 query, 2 documents{said}" in out

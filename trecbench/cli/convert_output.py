@@ -51,10 +51,13 @@ def finish(conversion, outdir: Path, inputs, runs_dir: Path | None) -> None:
         ties = stats["tied_adjacent_scores"]
         tie_text = (
             f"; {counted(ties, 'tied score')} in {_queries(stats['queries_with_ties'])} kept in "
-            "producer order"
+            f"{conversion.tie_order}"
             if ties
             else ""
         )
+        single = stats.get("float32_only_ties", 0)
+        if single:  # trec_eval 9.x holds scores as float32: these tie there too
+            tie_text += f"; {counted(single, 'tie')} at float32 precision only (trec_eval 9.x's)"
         echo(
             f"wrote {escape_text(paths['run:' + run.tag])}: {_queries(stats['queries'])}, "
             f"{counted(stats['documents'], 'document')}{tie_text}"

@@ -110,4 +110,5 @@ def convert_dict(
         report=report,
         provenance={"inputs": inputs, "options": {"depth": depth}},
         qrels_info=info,
+        tie_order="pytrec_eval's order (docid descending)",
     )
