@@ -219,3 +219,19 @@ def test_a_topic_value_turned_null_is_counted_among_the_moved(reports, tmp_path,
     assert code == 1
     (change,) = [v for v in document["values"] if v["measure"] == "MAP@100"]
     assert change["moved"] == 1 and change["movers"][0]["change"] is None
+
+
+def test_a_move_smaller_than_the_printed_digits_is_not_shown_as_zero(reports, tmp_path, capsys):
+    # a value nudged across a rounding edge printed its move as -0.0000
+    report = json.loads(open(reports("a")).read())
+    per_query = report["results"][0]["per_query"]
+    qid = next(iter(per_query))
+    sides = []
+    for name, value in (("below", 0.41234), ("above", 0.41236)):  # 0.4123 and 0.4124
+        per_query[qid]["nDCG@10"] = value
+        sides.append(tmp_path / f"{name}.json")
+        sides[-1].write_text(json.dumps(report))
+    code, out = _diff(capsys, *map(str, sides))
+    assert code == 1
+    moved = next(line for line in out.splitlines() if "nDCG@10" in line)
+    assert moved.endswith(f"(moved most: {qid} +2.0e-05)")

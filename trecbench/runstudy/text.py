@@ -112,12 +112,17 @@ def _movers(change) -> str:
     moved."""
     if not change.moved:
         return ""
-    shown = ", ".join(
-        f"{escape_text(qid)} {'null' if delta is None else f'{delta:+.4f}'}"
-        for qid, delta in change.movers
-    )
+    shown = ", ".join(f"{escape_text(qid)} {_change(delta)}" for qid, delta in change.movers)
     count = f"; {change.moved} topics moved" if change.moved > len(change.movers) else ""
     return f" (moved most: {shown}{count})"
+
+
+def _change(delta: float | None) -> str:
+    """A topic's change: four decimals, or two significant digits where four decimals
+    would print a move of 0 (its printed values differ by rounding: 0.21545 -> 0.21555)."""
+    if delta is None:
+        return "null"
+    return f"{delta:+.4f}" if abs(delta) >= 0.00005 else f"{delta:+.1e}"
 
 
 def _qids(qids: list[str]) -> str:
