@@ -962,3 +962,15 @@ def test_lower_is_better_and_undirected_counts(tmp_path):
     assert lines["| num_ret"].endswith("| n/a |") and " ↑***" in lines["| num_ret"]
     assert lines["| P@10"].endswith("| noisy |") and " ▲***" in lines["| P@10"]
     validate_against_schema(result.report(), "benchmark_report")
+
+
+def test_a_run_given_twice_is_refused_not_merged(capsys):
+    # compare merged the two into one run (one column, no comparison) without a word;
+    # score, power and agree refuse it
+    from trecbench.cli import run as main
+
+    args = ["compare", "qrels/hpo-demo.qrels", "runs/tfidf-word.run", "./runs/tfidf-word.run"]
+    assert main([*args, "-m", "P@5"]) == 1
+    assert capsys.readouterr().err == (
+        "trecbench: runs/tfidf-word.run: the same run is given twice\n"
+    )

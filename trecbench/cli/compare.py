@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from .. import extras, statistical_tests
-from ..errors import UsageError
+from ..errors import UsageError, one_line
 from .evaluation_options import (
     evaluation_options,
     jobs_option,
@@ -54,7 +54,12 @@ def runs_and_qrels(
     from ..naming import named_pairs, named_runs, run_names
 
     named_paths = [str(Path(path)) for path in named_pairs(names)]
-    paths = list(dict.fromkeys([str(p) for p in arguments[1:]] + named_paths + list(own)))
+    positional = [str(Path(p)) for p in arguments[1:]]
+    twice = next((p for i, p in enumerate(positional) if p in positional[:i]), None)
+    if twice is not None:  # it was merged into one run without a word
+        raise UsageError(f"{one_line(twice)}: the same run is given twice")
+    # a run may be both listed and named (--names) or given its qrels (--run-qrels)
+    paths = list(dict.fromkeys(positional + named_paths + list(own)))
     if not paths:
         raise UsageError("compare: give QRELS and at least one RUN (or --run-qrels RUN QRELS)")
     if shared is not None and all(path in own for path in paths):
