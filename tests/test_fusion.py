@@ -442,13 +442,17 @@ def test_a_run_given_twice_and_weights_all_zero_are_refused(tmp_path, capsys):
     run = tmp_path / "a.run"
     run.write_text("1 Q0 x 1 3 a\n1 Q0 y 2 2 a\n")
     (tmp_path / "b.run").write_text("1 Q0 y 1 5 b\n")
+    import gzip
+
     os.link(run, tmp_path / "linked.run")
     (tmp_path / "copy.run").write_bytes(run.read_bytes())
+    (tmp_path / "copy.run.gz").write_bytes(gzip.compress(run.read_bytes()))
     for second, said in (
         (str(run), "this run is given twice"),
         (f"{tmp_path}/./a.run", "this run is given twice (also as "),
         (str(tmp_path / "linked.run"), "this run is given twice (also as "),
-        (str(tmp_path / "copy.run"), f"this run has the bytes of {run} (a copy)"),
+        (str(tmp_path / "copy.run"), f"this run holds the rows of {run} (a copy)"),
+        (str(tmp_path / "copy.run.gz"), f"this run holds the rows of {run} (a copy)"),
     ):
         assert main(["fuse", str(run), second, "-o", "-"]) == 1
         err = capsys.readouterr().err

@@ -153,11 +153,11 @@ def _check_distinct_files(runs) -> None:
         if not isinstance(run, (str, os.PathLike)):
             continue
         path = os.fspath(run)
-        try:
-            info = os.stat(path) if path != "-" else None
+        try:  # standard input is one file, named '-' or /dev/stdin
+            info = os.fstat(0) if path == "-" else os.stat(path)
         except (OSError, ValueError):
             continue  # its reader says what is wrong with it
-        key = "-" if info is None else (info.st_dev, info.st_ino)
+        key = (info.st_dev, info.st_ino)
         if key in seen:
             also = "" if seen[key] == path else f" (also as {one_line(seen[key])})"
             raise UsageError(f"{one_line(path)}: this run is given twice{also}; {_WEIGH_INSTEAD}")
@@ -165,24 +165,32 @@ def _check_distinct_files(runs) -> None:
 
 
 def ranked_tables(runs) -> list[pa.Table]:
-    """Each of ``runs`` as :func:`ranked_table` gives it, each read once; a file given
-    twice, or two files of the same bytes (a copy: the same sha256), are refused, as the
-    same run fused with itself."""
+    """Each of ``runs`` as :func:`ranked_table` gives it, each read once; a run file given
+    twice, or a copy of one (plain or compressed: the same rows, tags included), is
+    refused, as the same run fused with itself."""
     from .evaluation import load
 
     _check_distinct_files(runs)
-    tables, contents = [], {}
+    tables, files = [], {}  # files: index of a run read from a file -> its name
     for run in runs:
         loaded = load(run, "run")
-        sha256 = (loaded.record or {}).get("sha256")
-        first = contents.setdefault(sha256, loaded.origin) if sha256 else loaded.origin
-        if first != loaded.origin:
-            raise UsageError(
-                f"{one_line(loaded.origin)}: this run has the bytes of {one_line(first)} "
-                f"(a copy); {_WEIGH_INSTEAD}"
-            )
-        tables.append(_ranked(loaded).table())
+        table = _ranked(loaded).table()
+        if isinstance(run, (str, os.PathLike)):
+            twin = next((i for i in files if _same_rows(tables[i], table)), None)
+            if twin is not None:
+                raise UsageError(
+                    f"{one_line(loaded.origin)}: this run holds the rows of "
+                    f"{one_line(files[twin])} (a copy); {_WEIGH_INSTEAD}"
+                )
+            files[len(tables)] = loaded.origin
+        tables.append(table)
     return tables
+
+
+def _same_rows(a: pa.Table, b: pa.Table) -> bool:
+    """Whether two ranked tables hold the same rows, tags included, in trec_eval's order."""
+    columns = ["qid", "docno", "score", "tag"]
+    return a.num_rows == b.num_rows and a.select(columns).equals(b.select(columns))
 
 
 def _topic_scale(scores: np.ndarray, starts: np.ndarray) -> np.ndarray:
