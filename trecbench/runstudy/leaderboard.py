@@ -129,42 +129,57 @@ def _stratum(collection: Collection, read: dict) -> set[str] | None:
 
 def _per_query(
     collection: Collection, systems: list[str], measures: list[str], read: dict
-) -> tuple[pd.DataFrame, str]:
+) -> tuple[pd.DataFrame, dict[str, int]]:
     """``run, qid, measure, value`` of every system on the collection (its stratum), and
-    what identifies its qrels (their sha256: a copy is the same qrels). Collections of one
-    qrels file and the same runs (strata of one collection) share one evaluation: ``read``
-    keeps what the suite has read, so that each input is read once."""
+    each topic's judgments as one number (:func:`_judgments`). Collections of one qrels
+    file and the same runs (strata of one collection) share one evaluation: ``read`` keeps
+    what the suite has read, so that each input is read once."""
     from .. import provenance
     from ..evaluation import evaluate
+    from ..evaluation.reading import load
 
     runs = {system: str(collection.runs[system]) for system in systems}
     paths = [collection.qrels, *(collection.runs[s] for s in systems)]
     key = tuple(provenance.identity(path) or str(path.resolve()) for path in paths)
     if key not in read:
-        evaluation = evaluate(str(collection.qrels), runs, measures)
-        frame = evaluation.per_query
-        qrels = (evaluation.qrels_record or {}).get("sha256") or str(key[0])
-        read[key] = (frame[frame["qid"] != "all"], qrels)
-    frame, qrels = read[key]
+        qrels = load(str(collection.qrels), "qrels")
+        frame = evaluate(qrels, runs, measures).per_query
+        read[key] = (frame[frame["qid"] != "all"], _judgments(qrels.table))
+    frame, judgments = read[key]
     topics = _stratum(collection, read)
     if topics is not None:
         frame = frame[frame["qid"].isin(topics)]
     _check_scored(collection, systems, set(frame["run"]))
-    return frame.astype({"run": str, "qid": str, "measure": str}), qrels
+    return frame.astype({"run": str, "qid": str, "measure": str}), judgments
 
 
-def _check_disjoint(suite: Suite, frames: list[pd.DataFrame], qrels: list[str]) -> None:
-    """Refuse collections of one qrels (one file, or copies of it) that share a topic: it
-    would count twice in the test over topics (and weigh twice in the macro mean)."""
-    seen: dict = {}  # (qrels, qid) -> the collection that holds it
-    for collection, frame, judged in zip(suite.collections, frames, qrels, strict=True):
+def _judgments(qrels) -> dict[str, int]:
+    """Each topic's judgments (its documents and grades, in docno order) as one number:
+    the same topic in another collection, from the same file or a copy of it (plain or
+    compressed), has the same."""
+    from ..inputs import to_pandas
+
+    frame = to_pandas(qrels.select(["qid", "docno", "rel"])).sort_values(["qid", "docno"])
+    return {
+        str(qid): hash(tuple(zip(group["docno"], group["rel"].tolist(), strict=True)))
+        for qid, group in frame.groupby("qid", sort=False)
+    }
+
+
+def _check_disjoint(suite: Suite, frames: list[pd.DataFrame], judged: list[dict]) -> None:
+    """Refuse collections that share a topic (one id, judged alike: from one qrels file or
+    copies of it): it would count twice in the test over topics (and weigh twice in the
+    macro mean)."""
+    seen: dict = {}  # (qid, its judgments) -> the collection that holds it
+    for collection, frame, judgments in zip(suite.collections, frames, judged, strict=True):
         for qid in dict.fromkeys(frame["qid"]):
-            holder = seen.setdefault((judged, qid), collection.name)
-            if holder != collection.name:
+            holder = seen.setdefault((qid, judgments.get(qid)), collection)
+            if holder is not collection:
+                where = " and ".join(dict.fromkeys([str(holder.qrels), str(collection.qrels)]))
                 message = (
-                    f"collections {holder} and {collection.name} share the topic {qid!r} of "
-                    f"one qrels ({collection.qrels}): it would count twice; give them "
-                    "disjoint strata"
+                    f"collections {holder.name} and {collection.name} share the topic {qid!r} "
+                    f"(judged alike in {where}): it would count twice; give them disjoint "
+                    "strata"
                 )
                 raise InputError(str(suite.path), None, message)
 
@@ -195,7 +210,7 @@ def leaderboard(suite) -> Leaderboard:
     read: dict = {}
     scored = [_per_query(c, suite.systems, suite.measures, read) for c in suite.collections]
     frames = [frame for frame, _ in scored]
-    _check_disjoint(suite, frames, [qrels for _, qrels in scored])
+    _check_disjoint(suite, frames, [judgments for _, judgments in scored])
     measures = list(dict.fromkeys(frames[0]["measure"]))
     return Leaderboard(suite, [_board(suite, frames, measure) for measure in measures])
 
