@@ -287,6 +287,25 @@ def test_invalid_run_stops_with_findings_and_exit_2(tmp_path):
     assert not out.exists()
 
 
+def test_a_fusion_of_one_run_under_two_files_is_refused(tmp_path, capsys):
+    # a copy (or a hard link) of lexical.run as the vector mode: the hybrid fused the
+    # lexical run with itself, exit 0
+    import gzip
+
+    from trecbench.cli import run
+
+    folder = _copy_demo(tmp_path)
+    (folder / "vector.run").unlink()
+    (folder / "vector.run").write_bytes(gzip.compress((folder / "lexical.run").read_bytes()))
+    out = tmp_path / "out"
+    assert run(["benchmark", str(folder / "benchmark.toml"), "-o", str(out), "--quiet"]) == 1
+    assert capsys.readouterr().err == (
+        f"trecbench: {folder / 'benchmark.toml'}: mode 'hybrid' fuses one run twice: "
+        "'lexical' and 'vector' hold the same rows (a copy or a link)\n"
+    )
+    assert not out.exists()
+
+
 def test_yaml_config_and_schema_errors(tmp_path):
     import yaml
 

@@ -176,7 +176,7 @@ def ranked_tables(runs) -> list[pa.Table]:
         loaded = load(run, "run")
         table = _ranked(loaded).table()
         if isinstance(run, (str, os.PathLike)):
-            twin = next((i for i in files if _same_rows(tables[i], table)), None)
+            twin = next((i for i in files if same_rows(tables[i], table)), None)
             if twin is not None:
                 raise UsageError(
                     f"{one_line(loaded.origin)}: this run holds the rows of "
@@ -187,7 +187,7 @@ def ranked_tables(runs) -> list[pa.Table]:
     return tables
 
 
-def _same_rows(a: pa.Table, b: pa.Table) -> bool:
+def same_rows(a: pa.Table, b: pa.Table) -> bool:
     """Whether two ranked tables hold the same rows, tags included, in trec_eval's order."""
     columns = ["qid", "docno", "score", "tag"]
     return a.num_rows == b.num_rows and a.select(columns).equals(b.select(columns))

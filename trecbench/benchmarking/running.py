@@ -93,6 +93,7 @@ def _fuse_modes(config: BenchmarkSettings, tables: dict[str, pa.Table]) -> dict[
     pending = [mode for mode in config.modes if mode.fuse is not None]
     while pending:
         for mode in [m for m in pending if all(source in ranked for source in m.fuse)]:
+            _check_sources_differ(config, mode, ranked)
             ranked[mode.name] = fuse_tables(
                 [ranked[source] for source in mode.fuse],
                 mode.method,
@@ -104,6 +105,21 @@ def _fuse_modes(config: BenchmarkSettings, tables: dict[str, pa.Table]) -> dict[
             )
             pending.remove(mode)
     return ranked
+
+
+def _check_sources_differ(config: BenchmarkSettings, mode, ranked: dict[str, pa.Table]) -> None:
+    """Refuse a fusion of two modes that hold one run (a link to one file, or a copy of
+    it, plain or compressed): the run would be fused with itself, weighing double."""
+    from ..errors import UsageError
+    from ..fusion import same_rows
+
+    for i, first in enumerate(mode.fuse):
+        for second in mode.fuse[i + 1 :]:
+            if same_rows(ranked[first], ranked[second]):
+                raise UsageError(
+                    f"{config.path}: mode {mode.name!r} fuses one run twice: {first!r} and "
+                    f"{second!r} hold the same rows (a copy or a link)"
+                )
 
 
 def _mode_results(
