@@ -313,4 +313,7 @@ def test_a_run_without_a_topic_of_the_second_judgments_is_named(tmp_path, capsys
     vector.write_text("".join(x for x in (RTASK / "vector.run").open() if x.startswith("en-")))
     args = ["agree", str(qrels), str(lexical), str(vector), "-m", "P@5", "--qrels-b", str(german)]
     assert run(args) == 7
-    assert capsys.readouterr().err.startswith(f"trecbench: {vector}: No queries with both")
+    assert capsys.readouterr().err == (
+        f"trecbench: {vector}: No queries with both results and relevance info (no topic of "
+        f"the run is in the --qrels-b judgments, {german})\n"
+    )

@@ -194,3 +194,23 @@ def test_fuse_optimize_reads_each_run_once(tmp_path, capsys):
         done.set()
     assert run([*args, *RUNS, "-o", str(plain)]) == 0
     assert piped.read_bytes() == plain.read_bytes()
+
+
+def test_one_topic_cannot_be_cross_validated(tmp_path, capsys):
+    # the message asked for folds "from 2 to the number of topics (1 topic)": no value
+    from trecbench.cli import run
+
+    qrels = tmp_path / "one.qrels"
+    qrels.write_text("q1 0 d1 1\n")
+    runs = []
+    for name, order in (("a", "d1 d2"), ("b", "d2 d1")):
+        path = tmp_path / f"{name}.run"
+        path.write_text(
+            "".join(f"q1 Q0 {d} {r} {3 - r} {name}\n" for r, d in enumerate(order.split(), 1))
+        )
+        runs.append(str(path))
+    assert run(["fuse", "--optimize", "P@1", "--qrels", str(qrels), *runs, "-o", "-"]) == 1
+    assert capsys.readouterr().err == (
+        "trecbench: --optimize cross-validates over topics: it needs 2 or more topics of the "
+        "runs in the qrels, not 1\n"
+    )

@@ -243,3 +243,10 @@ def test_runs_without_a_topic_in_common_have_no_similarity(tmp_path, capsys):
     assert rows[1][:3] == ["tfidf-word", "other", "all"] and rows[1][3:8] == ["-"] * 5
     assert rows[0][3] != "-"  # tfidf-word and tfidf-char share their topics
     assert captured.err.startswith(f"trecbench: warning: {other}: no topic in common with ")
+    # no pair of three runs shares a topic: the message says so, not of one pair
+    third = tmp_path / "third.run"
+    third.write_text("x2 Q0 d1 1 2 o\n")
+    assert run(["similarity", "runs/tfidf-word.run", str(other), str(third)]) == 7
+    assert capsys.readouterr().err == (
+        "trecbench: no two of the 3 runs have a topic in common: no similarity to measure\n"
+    )

@@ -227,10 +227,15 @@ def _scores_under(qrels_b, runs: dict, scores, flags):
     try:
         return topic_scores(qrels_b, runs, list(scores.measures), flags)
     except NoOverlapError:
-        judged = _topics(qrels_b)
+        judged, name = _topics(qrels_b), source_name(qrels_b) or "qrels_b"
         if any(judged & _topics(run) for run in runs.values()):
-            raise
-        name = source_name(qrels_b) or "qrels_b"
+            lacking = next((run for run in runs.values() if not judged & _topics(run)), None)
+            if lacking is None:
+                raise
+            why = f"no topic of the run is in the --qrels-b judgments, {name}"
+            raise NoOverlapError(
+                f"{lacking.origin}: No queries with both results and relevance info ({why})"
+            ) from None
         why = "no topic of the runs is in the --qrels-b judgments"
         raise NoOverlapError(
             f"{name}: No queries with both results and relevance info ({why})"

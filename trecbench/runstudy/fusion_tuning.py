@@ -115,6 +115,11 @@ def _compositions(parts: int, n_runs: int):
 
 
 def _folds(n_topics: int, folds: int, seed: int) -> np.ndarray:
+    if n_topics < 2:
+        raise UsageError(
+            "--optimize cross-validates over topics: it needs 2 or more topics of the runs "
+            f"in the qrels, not {n_topics}"
+        )
     if isinstance(folds, bool) or not isinstance(folds, int) or not 2 <= folds <= n_topics:
         from ..plurals import counted
 

@@ -153,7 +153,11 @@ def similarity(runs, *, names=None, rbo_p: float = 0.9, overlap_k: int = 10, dep
             pair = _undefined(pair, f"{b}: no topic in common with {a}: no similarity to measure")
         pairs.append(pair)
     if all(pair.reason for pair in pairs):  # nothing to show: as trec_eval without a topic
-        raise NoOverlapError(pairs[0].reason)
+        if len(pairs) == 1:
+            raise NoOverlapError(pairs[0].reason)
+        raise NoOverlapError(
+            f"no two of the {len(tables)} runs have a topic in common: no similarity to measure"
+        )
     return Similarity(settings, pairs)
 
 
