@@ -317,3 +317,15 @@ def test_a_run_without_a_topic_of_the_second_judgments_is_named(tmp_path, capsys
         f"trecbench: {vector}: No queries with both results and relevance info (no topic of "
         f"the run is in the --qrels-b judgments, {german})\n"
     )
+
+
+def test_an_in_memory_run_without_a_topic_of_the_second_judgments_is_named(tmp_path):
+    # the error said "run DataFrame" where it named the run before
+    qrels = RTASK / "hpo-rtask.qrels"
+    german = tmp_path / "de.qrels"
+    german.write_text("".join(line for line in qrels.open() if line.startswith("de-")))
+    lexical = trecbench.read_run(RTASK / "lexical.run")
+    vector = trecbench.read_run(RTASK / "vector.run")
+    runs = {"lex": lexical, "vec": vector[vector["qid"].str.startswith("en-")]}
+    with pytest.raises(Exception, match=r"^vec: No queries with both .*--qrels-b judgments"):
+        trecbench.agree(str(qrels), runs, ["P@5"], qrels_b=str(german))

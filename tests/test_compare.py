@@ -974,3 +974,10 @@ def test_a_run_given_twice_is_refused_not_merged(capsys):
     assert capsys.readouterr().err == (
         "trecbench: runs/tfidf-word.run: the same run is given twice\n"
     )
+    # one file spelt two ways: compared with itself (two columns, every difference 0)
+    absolute = str(Path("runs/tfidf-word.run").resolve())
+    args = ["compare", "qrels/hpo-demo.qrels", "runs/tfidf-word.run", absolute, "-m", "P@5"]
+    assert main(args) == 1
+    assert capsys.readouterr().err == (
+        f"trecbench: {absolute}: the same run as runs/tfidf-word.run: give it once, spelt one way\n"
+    )

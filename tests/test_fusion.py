@@ -447,12 +447,15 @@ def test_a_run_given_twice_and_weights_all_zero_are_refused(tmp_path, capsys):
     os.link(run, tmp_path / "linked.run")
     (tmp_path / "copy.run").write_bytes(run.read_bytes())
     (tmp_path / "copy.run.gz").write_bytes(gzip.compress(run.read_bytes()))
+    # blanks for tabs: other column types than the tab-separated file's, the same rows
+    (tmp_path / "spaced.run").write_text(run.read_text().replace(" ", "\t", 2))
     for second, said in (
         (str(run), "this run is given twice"),
         (f"{tmp_path}/./a.run", "this run is given twice (also as "),
         (str(tmp_path / "linked.run"), "this run is given twice (also as "),
         (str(tmp_path / "copy.run"), f"this run holds the rows of {run} (a copy)"),
         (str(tmp_path / "copy.run.gz"), f"this run holds the rows of {run} (a copy)"),
+        (str(tmp_path / "spaced.run"), f"this run holds the rows of {run} (a copy)"),
     ):
         assert main(["fuse", str(run), second, "-o", "-"]) == 1
         err = capsys.readouterr().err

@@ -148,16 +148,15 @@ _WEIGH_INSTEAD = f"to weigh a run more, give it a weight (-w, with {', '.join(WE
 def _check_distinct_files(runs) -> None:
     """Refuse a run file given twice (by any path: a link too; standard input ``-`` twice),
     before anything is read: fused with itself it would weigh double without a word."""
+    from .provenance import file_key
+
     seen: dict = {}  # the file's (device, inode) -> the path it was first given as
     for run in runs:
         if not isinstance(run, (str, os.PathLike)):
             continue
-        path = os.fspath(run)
-        try:  # standard input is one file, named '-' or /dev/stdin
-            info = os.fstat(0) if path == "-" else os.stat(path)
-        except (OSError, ValueError):
+        path, key = os.fspath(run), file_key(run)
+        if key is None:
             continue  # its reader says what is wrong with it
-        key = (info.st_dev, info.st_ino)
         if key in seen:
             also = "" if seen[key] == path else f" (also as {one_line(seen[key])})"
             raise UsageError(f"{one_line(path)}: this run is given twice{also}; {_WEIGH_INSTEAD}")
@@ -188,9 +187,13 @@ def ranked_tables(runs) -> list[pa.Table]:
 
 
 def same_rows(a: pa.Table, b: pa.Table) -> bool:
-    """Whether two ranked tables hold the same rows, tags included, in trec_eval's order."""
-    columns = ["qid", "docno", "score", "tag"]
-    return a.num_rows == b.num_rows and a.select(columns).equals(b.select(columns))
+    """Whether two ranked tables hold the same rows, tags included, in trec_eval's order
+    (whatever their string types: a tab-separated file's and a Parquet file's differ)."""
+    if a.num_rows != b.num_rows:
+        return False
+    types = {"qid": pa.large_string(), "docno": pa.large_string(), "tag": pa.large_string()}
+    types["score"] = pa.float64()
+    return all(a.column(c).cast(t).equals(b.column(c).cast(t)) for c, t in types.items())
 
 
 def _topic_scale(scores: np.ndarray, starts: np.ndarray) -> np.ndarray:

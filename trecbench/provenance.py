@@ -101,6 +101,17 @@ def record_scope() -> Iterator[None]:
         _records.reset(token)
 
 
+def file_key(path: str | os.PathLike) -> tuple[int, int] | None:
+    """Which file ``path`` names, as (device, inode), however it is spelled (a link, a
+    relative path; ``-`` is standard input, as ``/dev/stdin`` is); None when it cannot be
+    examined (its reader says why)."""
+    try:
+        info = os.fstat(0) if os.fspath(path) == "-" else os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return (info.st_dev, info.st_ino)
+
+
 def identity(path: str | os.PathLike) -> tuple | None:
     """Which file ``path`` is now, the key of what :func:`remember` keeps (None if it
     cannot be examined): device and inode, plus size and modification time for a

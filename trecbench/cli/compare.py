@@ -60,6 +60,7 @@ def runs_and_qrels(
         raise UsageError(f"{one_line(twice)}: the same run is given twice")
     # a run may be both listed and named (--names) or given its qrels (--run-qrels)
     paths = list(dict.fromkeys(positional + named_paths + list(own)))
+    _check_one_spelling(paths)
     if not paths:
         raise UsageError("compare: give QRELS and at least one RUN (or --run-qrels RUN QRELS)")
     if shared is not None and all(path in own for path in paths):
@@ -75,6 +76,21 @@ def runs_and_qrels(
         if path in own:
             qrels[name] = own[path]
     return named, shared, qrels
+
+
+def _check_one_spelling(paths: list[str]) -> None:
+    """Refuse one run file under two spellings (a link, an absolute and a relative path,
+    ``-`` and ``/dev/stdin``): it would be compared with itself."""
+    from ..provenance import file_key
+
+    seen: dict = {}
+    for path in paths:
+        key = file_key(path)
+        if key is not None and seen.setdefault(key, path) != path:
+            raise UsageError(
+                f"{one_line(path)}: the same run as {one_line(seen[key])}: give it once, "
+                "spelt one way"
+            )
 
 
 @dataclass(frozen=True)

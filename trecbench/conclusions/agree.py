@@ -229,12 +229,13 @@ def _scores_under(qrels_b, runs: dict, scores, flags):
     except NoOverlapError:
         judged, name = _topics(qrels_b), source_name(qrels_b) or "qrels_b"
         if any(judged & _topics(run) for run in runs.values()):
-            lacking = next((run for run in runs.values() if not judged & _topics(run)), None)
+            lacking = next((n for n, run in runs.items() if not judged & _topics(run)), None)
             if lacking is None:
                 raise
+            label = runs[lacking].path or lacking  # a file by its path, as evaluate names it
             why = f"no topic of the run is in the --qrels-b judgments, {name}"
             raise NoOverlapError(
-                f"{lacking.origin}: No queries with both results and relevance info ({why})"
+                f"{label}: No queries with both results and relevance info ({why})"
             ) from None
         why = "no topic of the runs is in the --qrels-b judgments"
         raise NoOverlapError(
