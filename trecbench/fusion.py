@@ -148,19 +148,13 @@ _WEIGH_INSTEAD = f"to weigh a run more, give it a weight (-w, with {', '.join(WE
 def _check_distinct_files(runs) -> None:
     """Refuse a run file given twice (by any path: a link too; standard input ``-`` twice),
     before anything is read: fused with itself it would weigh double without a word."""
-    from .provenance import file_key
+    from .naming import repeated_file
 
-    seen: dict = {}  # the file's (device, inode) -> the path it was first given as
-    for run in runs:
-        if not isinstance(run, (str, os.PathLike)):
-            continue
-        path, key = os.fspath(run), file_key(run)
-        if key is None:
-            continue  # its reader says what is wrong with it
-        if key in seen:
-            also = "" if seen[key] == path else f" (also as {one_line(seen[key])})"
-            raise UsageError(f"{one_line(path)}: this run is given twice{also}; {_WEIGH_INSTEAD}")
-        seen[key] = path
+    repeated = repeated_file([run for run in runs if isinstance(run, (str, os.PathLike))])
+    if repeated is not None:
+        path, first = repeated
+        also = "" if first == path else f" (also as {one_line(first)})"
+        raise UsageError(f"{one_line(path)}: this run is given twice{also}; {_WEIGH_INSTEAD}")
 
 
 def ranked_tables(runs) -> list[pa.Table]:

@@ -10,7 +10,7 @@ from pathlib import PurePath
 from typing import Any
 
 from .compressions import without_suffixes
-from .errors import UsageError
+from .errors import UsageError, one_line
 
 # what a JSONL run is named (it is told by its name alone: trecbench.inputs.formats)
 JSONL_SUFFIX = ".jsonl"
@@ -81,6 +81,36 @@ def run_names(sources: Sequence[Any], names: Sequence[str] | None = None) -> lis
             raise UsageError(f"two runs are named {name!r}; name them apart (e.g. --names)")
         seen.add(name)
     return names
+
+
+def repeated_file(paths: Sequence[str | os.PathLike]) -> tuple[str, str] | None:
+    """The first path of ``paths`` that names a file named before, however spelt (a link,
+    an absolute and a relative path, ``-`` and ``/dev/stdin``), with that earlier path;
+    None when every file is named once."""
+    from .provenance import file_key
+
+    seen: dict = {}
+    for path in paths:
+        spelt = os.fspath(path)
+        key = file_key(spelt) or os.path.normpath(spelt)  # one that cannot be read: by name
+        if key in seen:
+            return spelt, seen[key]
+        seen[key] = spelt
+    return None
+
+
+def check_runs_once(paths: Sequence[str | os.PathLike]) -> None:
+    """Refuse a run file given twice, or spelt two ways: it would be compared with
+    itself (or counted twice)."""
+    repeated = repeated_file(paths)
+    if repeated is None:
+        return
+    path, first = repeated
+    if path == first:
+        raise UsageError(f"{one_line(path)}: the same run is given twice")
+    raise UsageError(
+        f"{one_line(path)}: the same run as {one_line(first)}: give it once, spelt one way"
+    )
 
 
 def named_pairs(pairs: Sequence[str]) -> dict[str, str]:

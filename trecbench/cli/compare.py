@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from .. import extras, statistical_tests
-from ..errors import UsageError, one_line
+from ..errors import UsageError
 from .evaluation_options import (
     evaluation_options,
     jobs_option,
@@ -51,16 +51,14 @@ def runs_and_qrels(
     if len(own) < len(run_qrels):
         raise UsageError("--run-qrels: a run is given twice")
     shared = str(arguments[0]) if arguments else None
-    from ..naming import named_pairs, named_runs, run_names
+    from ..naming import check_runs_once, named_pairs, named_runs, run_names
 
     named_paths = [str(Path(path)) for path in named_pairs(names)]
     positional = [str(Path(p)) for p in arguments[1:]]
-    twice = next((p for i, p in enumerate(positional) if p in positional[:i]), None)
-    if twice is not None:  # it was merged into one run without a word
-        raise UsageError(f"{one_line(twice)}: the same run is given twice")
+    check_runs_once(positional)  # twice, it was merged into one run without a word
     # a run may be both listed and named (--names) or given its qrels (--run-qrels)
     paths = list(dict.fromkeys(positional + named_paths + list(own)))
-    _check_one_spelling(paths)
+    check_runs_once(paths)
     if not paths:
         raise UsageError("compare: give QRELS and at least one RUN (or --run-qrels RUN QRELS)")
     if shared is not None and all(path in own for path in paths):
@@ -76,21 +74,6 @@ def runs_and_qrels(
         if path in own:
             qrels[name] = own[path]
     return named, shared, qrels
-
-
-def _check_one_spelling(paths: list[str]) -> None:
-    """Refuse one run file under two spellings (a link, an absolute and a relative path,
-    ``-`` and ``/dev/stdin``): it would be compared with itself."""
-    from ..provenance import file_key
-
-    seen: dict = {}
-    for path in paths:
-        key = file_key(path)
-        if key is not None and seen.setdefault(key, path) != path:
-            raise UsageError(
-                f"{one_line(path)}: the same run as {one_line(seen[key])}: give it once, "
-                "spelt one way"
-            )
 
 
 @dataclass(frozen=True)

@@ -84,12 +84,9 @@ def conclusion_options(formats: tuple[str, ...]):
 def named_runs(paths) -> dict[str, str]:
     """``{name: path}``: each run named as every command names it (its file's stem, made
     distinct by its shortest parent folders: ``a/run``, ``b/run``); a file given twice is
-    refused."""
-    from ..errors import UsageError
-    from ..naming import run_names
+    refused, spelt two ways too."""
+    from ..naming import check_runs_once, run_names
 
     paths = [str(path) for path in paths]
-    twice = sorted({path for path in paths if paths.count(path) > 1})
-    if twice:
-        raise UsageError(f"{twice[0]}: the same run is given twice")
+    check_runs_once(paths)
     return dict(zip(run_names(paths), paths, strict=True))

@@ -67,6 +67,7 @@ def pool(runs, depth, qrels, level, unjudged_grade, names, output_format, output
     """
     from .. import outputs
     from ..errors import UsageError
+    from ..naming import check_runs_once
     from ..plurals import counted
     from ..runstudy.pool import pool as compute
     from ..runstudy.text import pool_text
@@ -76,6 +77,7 @@ def pool(runs, depth, qrels, level, unjudged_grade, names, output_format, output
     grade = unjudged_grade
     if grade is not None and (not grade or grade.split() != [grade]):
         raise UsageError(f"--unjudged-grade must be one word, not {unjudged_grade!r}")
+    check_runs_once(runs)  # a run twice would be counted twice
     inputs = [*runs, *([qrels] if qrels else [])]
     outputs.check_target(output, inputs)
     result = compute(list(runs), depth=depth, qrels=qrels, relevance_level=level, names=names)

@@ -49,9 +49,11 @@ def similarity(runs, rbo_p, overlap_k, depth, names, per_topic, output_format):
       trecbench similarity runs/tfidf-word.run runs/tfidf-char.run
       trecbench similarity runs/tfidf-word.run runs/tfidf-char.run --rbo-p 0.98 -q
     """
+    from ..naming import check_runs_once
     from ..runstudy.similarity import similarity as compute
     from ..runstudy.text import similarity_text
 
+    check_runs_once(runs)  # a run twice would be compared (counted) with itself
     result = compute(list(runs), names=names, rbo_p=rbo_p, overlap_k=overlap_k, depth=depth)
     for pair in result.pairs:
         if pair.reason:
