@@ -707,13 +707,16 @@ def test_fixed_run_scores_like_the_original(trec_eval_suite, tmp_path):
     assert scores[0] == scores[1] and len(scores[0]) == 2
 
 
-def test_tie_counts_are_counted_by_hand():
+def test_tie_counts_are_counted_by_hand(tmp_path):
     # q1: b, c, d share 2 (a and e do not); q2: 1.00000002 and 1.00000001 are both 1.0 as
     # float32 (and differ as doubles); q3: both documents score 1
     data = (
         b"q1 Q0 a 1 3 t\nq1 Q0 b 2 2 t\nq1 Q0 c 3 2 t\nq1 Q0 d 4 2 t\nq1 Q0 e 5 1 t\n"
         b"q2 Q0 a 1 1.00000002 t\nq2 Q0 b 2 1.00000001 t\nq2 Q0 c 3 0.5 t\n"
         b"q3 Q0 a 1 1 t\nq3 Q0 b 2 1 t\n"
+        # q4: every document shares its score, but the topic has two scores ("all 4
+        # documents have the same score", it said)
+        b"q4 Q0 a 1 2 t\nq4 Q0 b 2 2 t\nq4 Q0 c 3 1 t\nq4 Q0 d 4 1 t\n"
     )
     ties = [(f.line, f.message.split(";")[0]) for f in findings(data) if f.rule == "R15"]
     assert ties == [
@@ -724,7 +727,15 @@ def test_tie_counts_are_counted_by_hand():
             "(trec_eval 9.x ties them, 10.0 does not)",
         ),
         (9, "all 2 documents of topic q3 have the same score"),
+        (11, "4 documents of topic q4 share their score with another document"),
     ]
+    # the small path (a small run file validated whole) says the same
+    from trecbench.validation import validate_run
+
+    path = tmp_path / "ties.run"
+    path.write_bytes(data)
+    found = validate_run(str(path)).findings
+    assert [(f.line, f.message.split(";")[0]) for f in found if f.rule == "R15"] == ties
 
 
 @settings(max_examples=200, deadline=None)

@@ -316,14 +316,17 @@ class TopicChecks:
             member[:-1] |= pairs
             member[1:] |= pairs
             count = np.bincount(seg[member], minlength=seg[-1] + 1)
+            # one score for the whole topic: each of its adjacent pairs tied
+            tied_pairs = np.bincount(seg[1:][pairs], minlength=seg[-1] + 1)
             first_line = np.full(seg[-1] + 1, np.iinfo(np.int64).max)
             np.minimum.at(first_line, seg[member], rows.line[order[member]])
             tied = np.flatnonzero(count)
             tied = self._once(key, tied, [qname[t] for t in tied])
 
-            def message(i: int, tied=tied, count=count, text=text) -> str:
+            def message(i: int, tied=tied, count=count, pairs=tied_pairs, text=text) -> str:
                 t = tied[i]
-                return wording.ties(qname[t], int(count[t]), int(length[t]), text)
+                one_score = pairs[t] == length[t] - 1
+                return wording.ties(qname[t], int(count[t]), text, one_score)
 
             self.report.add_many(key, first_line[tied], "score", message)
 

@@ -334,11 +334,13 @@ class _TopicChecks:
         at float32 precision only."""
         score, score32 = self.run.score, self.run.score32
         for key, text in (("R15.tie", wording.TIE), ("R15.float32", wording.FLOAT32_TIE)):
-            members = set()
+            members, pairs = set(), 0
             for before, row in itertools.pairwise(rows):
                 same = score[row] == score[before]
                 if same if key == "R15.tie" else (score32[row] == score32[before] and not same):
                     members.update((before, row))
+                    pairs += 1
             if members:
-                message = wording.ties(name, len(members), len(rows), text)
+                one_score = pairs == len(rows) - 1  # every adjacent pair tied
+                message = wording.ties(name, len(members), text, one_score)
                 self.report.add(key, min(members) + 1, "score", message)

@@ -79,10 +79,11 @@ TIE = "share their score with another document"
 FLOAT32_TIE = "tie with another only at float32 precision (trec_eval 9.x ties them, 10.0 does not)"
 
 
-def ties(topic: str, tied: int, documents: int, text: str) -> str:
-    """R15: ``tied`` of the topic's ``documents`` in a tie (``text``: :data:`TIE` or
-    :data:`FLOAT32_TIE`)."""
-    if tied == documents and text == TIE:
+def ties(topic: str, tied: int, text: str, one_score: bool = False) -> str:
+    """R15: ``tied`` of the topic's documents in a tie (``text``: :data:`TIE` or
+    :data:`FLOAT32_TIE`); ``one_score``: every document of the topic has the same score
+    (not only each a neighbour's)."""
+    if one_score and text == TIE:
         return (
             f"all {tied} documents of topic {topic} have the same score; trec_eval orders them "
             "by docno, descending"
