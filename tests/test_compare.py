@@ -981,3 +981,14 @@ def test_a_run_given_twice_is_refused_not_merged(capsys):
     assert capsys.readouterr().err == (
         f"trecbench: {absolute}: the same run as runs/tfidf-word.run: give it once, spelt one way\n"
     )
+
+
+def test_the_baseline_file_however_spelt(capsys):
+    # an absolute path to a run given relative was "not one of the runs"
+    from trecbench.cli import run as main
+
+    runs = ["runs/tfidf-word.run", "runs/tfidf-char.run"]
+    absolute = str(Path("runs/tfidf-char.run").resolve())
+    args = ["compare", "qrels/hpo-demo.qrels", *runs, "-m", "P@5", "--baseline", absolute]
+    assert main(args) == 0
+    assert capsys.readouterr().out.startswith("Runs: tfidf-word, tfidf-char (baseline)\n")

@@ -339,9 +339,11 @@ def compare(
             output.outdir, plots=output.plots, runs=len(named), manifest=output.manifest,
             inputs=given,
         )  # fmt: skip
-    if baseline is not None and baseline not in named:
-        by_path = {path: name for name, path in named.items()}
-        baseline = by_path.get(str(Path(baseline)), baseline)
+    if baseline is not None and baseline not in named:  # a file, however spelt
+        from ..provenance import file_key
+
+        by_file = {file_key(path) or str(Path(path)): name for name, path in named.items()}
+        baseline = by_file.get(file_key(baseline) or str(Path(baseline)), baseline)
     progress = TaskProgress() if wanted(output.quiet) else None
     from ..comparison import compare as run_compare
 
