@@ -214,3 +214,22 @@ def test_one_topic_cannot_be_cross_validated(tmp_path, capsys):
         "trecbench: --optimize cross-validates over topics: it needs 2 or more topics of the "
         "runs in the qrels, not 1\n"
     )
+
+
+def test_fewer_topics_than_five_take_one_fold_each_unless_asked(tmp_path):
+    # three topics were refused: "--folds must be ... not 5", a default never given
+    qrels = tmp_path / "three.qrels"
+    qrels.write_text("q1 0 d1 1\nq2 0 d2 1\nq3 0 d1 1\n")
+    runs = []
+    for name, first in (("a", "d1 d1 d2"), ("b", "d2 d2 d1")):
+        path = tmp_path / f"{name}.run"
+        lines = []
+        for qid, top in zip(("q1", "q2", "q3"), first.split(), strict=True):
+            other = "d2" if top == "d1" else "d1"
+            lines += [f"{qid} Q0 {top} 1 2 {name}\n", f"{qid} Q0 {other} 2 1 {name}\n"]
+        path.write_text("".join(lines))
+        runs.append(str(path))
+    tuned = optimize_fusion(runs, str(qrels), "P@1", "combsum", step=0.5)
+    assert tuned.folds == 3 and tuned.to_json()["folds"] == 3
+    with pytest.raises(UsageError, match=r"--folds must be from 2 to the number of topics"):
+        optimize_fusion(runs, str(qrels), "P@1", "combsum", step=0.5, folds=4)

@@ -85,9 +85,9 @@ class RunOutput(OutputFile):
 @click.option(
     "--folds",
     type=int,
-    default=5,
-    show_default=True,
-    help="Folds of topics of --optimize's cross-validation.",
+    default=None,
+    help="Folds of topics of --optimize's cross-validation. [default: 5, or one per topic "
+    "when there are fewer]",
 )
 @click.option(
     "--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Seed of the folds."
@@ -230,7 +230,7 @@ def _optimised(tables, method, norm, depth, measure, qrels, folds, seed, step):
     tuned = tune_fusion(tables, qrels, measure, search)
     click.echo(
         f"chose {tuned.best.label()} for {tuned.measure} on {one_line(str(qrels))}: held-out "
-        f"{tuned.held_out:.4f} ({folds}-fold, seed {seed}; training {tuned.training:.4f}, "
+        f"{tuned.held_out:.4f} ({tuned.folds}-fold, seed {seed}; training {tuned.training:.4f}, "
         f"{len(tuned.candidates)} candidates)",
         err=True,
     )

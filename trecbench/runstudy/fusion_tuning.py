@@ -5,9 +5,10 @@ The candidates are a grid, as ranx's ``optimize_fusion`` searches: RRF's ``k`` o
 ``k_grid`` (default 10, 20, ..., 100), or the runs' weights of a weighted method
 (``combsum``, ``wmnz``) over the simplex with step ``step`` (weights summing to 1). Every
 candidate fuses all topics once and is scored per topic; then, with ``folds``-fold
-cross-validation over topics (a seeded shuffle), each fold's topics are scored with the
-candidate that is best on the other folds' topics, and the held-out score is the mean of
-those values over all topics. The chosen parameters are the best candidate on all topics
+cross-validation over topics (a seeded shuffle; 5 folds unless asked, or one per topic
+when there are fewer), each fold's topics are scored with the candidate that is best on
+the other folds' topics, and the held-out score is the mean of those values over all
+topics. The chosen parameters are the best candidate on all topics
 (ties: the first in grid order); they fuse the run that is written.
 """
 
@@ -23,6 +24,7 @@ import numpy as np
 from ..errors import UsageError
 
 K_GRID = tuple(range(10, 101, 10))
+FOLDS = 5  # folds of the held-out score unless asked, or as many as the topics when fewer
 MAX_CANDIDATES = 10_000  # weightings a search scores (each a fusion and an evaluation)
 TUNED = {"rrf": "k", "combsum": "weights", "wmnz": "weights"}
 
@@ -59,6 +61,11 @@ class FusionTuning:
     seed: int
 
     @property
+    def folds(self) -> int:
+        """How many folds the held-out score was computed over."""
+        return int(self.fold.max()) + 1
+
+    @property
     def best(self) -> Candidate:
         return self.candidates[self.chosen]
 
@@ -71,7 +78,7 @@ class FusionTuning:
             "weights": None if self.best.weights is None else list(self.best.weights),
             "held_out": self.held_out,
             "training": self.training,
-            "folds": int(self.fold.max()) + 1,
+            "folds": self.folds,
             "fold_choices": [self.candidates[c].label() for c in self.fold_choice],
             "seed": self.seed,
             "candidates": len(self.candidates),
@@ -180,7 +187,7 @@ class FusionSearch:
 
     method: str = "rrf"
     norm: str | None = None
-    folds: int = 5
+    folds: int | None = None  # None: FOLDS, or one per topic when there are fewer
     seed: int = 0
     k_grid: tuple = K_GRID
     step: float = 0.1
@@ -194,7 +201,7 @@ def optimize_fusion(
     method: str = "rrf",
     *,
     norm: str | None = None,
-    folds: int = 5,
+    folds: int | None = None,
     seed: int = 0,
     k_grid=K_GRID,
     step: float = 0.1,
@@ -244,11 +251,12 @@ def tune_fusion(tables, qrels, measure: str, search: FusionSearch) -> FusionTuni
             "or a diagnostic: more of it is not better)"
         )
     higher = direction == "higher"
-    fold = _folds(len(qids), search.folds, search.seed)
+    folds = min(FOLDS, len(qids)) if search.folds is None else search.folds
+    fold = _folds(len(qids), folds, search.seed)
     _check_candidates_differ(values, qrels, columns[0])
     held = np.empty(len(qids))
     choices = []
-    for f in range(search.folds):
+    for f in range(folds):
         test = fold == f
         choice = _best(values[:, ~test].mean(axis=1), higher)
         choices.append(choice)
