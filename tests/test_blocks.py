@@ -207,6 +207,7 @@ def test_irregular_text_is_checked_as_a_whole(tmp_path, monkeypatch, tiny_blocks
     file, and every line is scored once."""
     rows = [f"{q} Q0 d{d} {d} {10 - d} t" for q in "1234" for d in range(6)]
     rows[20] = rows[20].replace(" ", "  ", 1) + "  "
+    rows[3] += "\r"  # a CRLF line end: a warning of the gate (R24)
     qrels, run = _write(tmp_path, QRELS, "\n".join(rows) + "\n")
     whole = _outcome(lambda: _whole(monkeypatch, qrels, run))
     assert whole[1]  # warnings
