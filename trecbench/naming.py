@@ -86,13 +86,16 @@ def run_names(sources: Sequence[Any], names: Sequence[str] | None = None) -> lis
 def repeated_file(paths: Sequence[str | os.PathLike]) -> tuple[str, str] | None:
     """The first path of ``paths`` that names a file named before, however spelt (a link,
     an absolute and a relative path, ``-`` and ``/dev/stdin``), with that earlier path;
-    None when every file is named once."""
+    None when every file is named once (a path that cannot be examined is left to its
+    reader's error)."""
     from .provenance import file_key
 
     seen: dict = {}
     for path in paths:
         spelt = os.fspath(path)
-        key = file_key(spelt) or os.path.normpath(spelt)  # one that cannot be read: by name
+        key = file_key(spelt)
+        if key is None:
+            continue  # it cannot be read: its reader says so
         if key in seen:
             return spelt, seen[key]
         seen[key] = spelt
