@@ -717,6 +717,9 @@ def test_tie_counts_are_counted_by_hand(tmp_path):
         # q4: every document shares its score, but the topic has two scores ("all 4
         # documents have the same score", it said)
         b"q4 Q0 a 1 2 t\nq4 Q0 b 2 2 t\nq4 Q0 c 3 1 t\nq4 Q0 d 4 1 t\n"
+        # q5: in float32 order, not in double order: d0 and d2 tie as doubles too (10.0
+        # ties them), but they were not neighbours in the file and went unsaid
+        b"q5 Q0 d0 1 1 t\nq5 Q0 d1 2 1.00000001 t\nq5 Q0 d2 3 1 t\n"
     )
     ties = [(f.line, f.message.split(";")[0]) for f in findings(data) if f.rule == "R15"]
     assert ties == [
@@ -728,6 +731,12 @@ def test_tie_counts_are_counted_by_hand(tmp_path):
         ),
         (9, "all 2 documents of topic q3 have the same score"),
         (11, "4 documents of topic q4 share their score with another document"),
+        (15, "2 documents of topic q5 share their score with another document"),
+        (
+            15,
+            "2 documents of topic q5 tie with another only at float32 precision "
+            "(trec_eval 9.x ties them, 10.0 does not)",
+        ),
     ]
     # the small path (a small run file validated whole) says the same
     from trecbench.validation import validate_run

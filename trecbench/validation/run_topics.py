@@ -124,8 +124,12 @@ class TopicChecks:
         score32 = as_float32(rows.score)
         increasing = self._score_order(rows, score32, start, segment, qname)
         self._rank_vs_score(rows, score32, local, segment, qname)
-        # file order is score order only without increases and without NaN (R12) in between
-        in_order = not increasing and not np.isnan(rows.score).any()
+        # file order is score order only without increases (as doubles too: scores in
+        # float32 order may not be, and their ties as doubles would not be neighbours) and
+        # without NaN (R12) in between
+        same_topic = segment[1:] == segment[:-1]
+        up = (rows.score[1:] > rows.score[:-1]) & same_topic
+        in_order = not increasing and not up.any() and not np.isnan(rows.score).any()
         self._ties(rows, score32, segment, length, qname, sorted_by_score=in_order)
         if self.qrels is not None and self.qrels.judged is not None:
             found = count_unjudged(self.qrels, rows.qid, rows.docno, rows.score, names, codes)

@@ -259,20 +259,18 @@ class _TopicChecks:
 
     def check(self, call: list) -> None:
         """One call of the general path's topic checks (R15's order is per call)."""
-        increasing = False
         for name, start, stop in call:
             rows = range(start, stop)
             self._depth(name, start, stop)
             self._duplicates(name, rows)
             by_rank = sorted(rows, key=self.run.rank.__getitem__)
             self._ranks(name, rows, by_rank)
-            increasing |= self._score_order(name, rows)
+            self._score_order(name, rows)
             self._rank_vs_score(name, by_rank)
+        # ties in score order (as doubles): neighbours there are what trec_eval ties; file
+        # order can be float32's and part apart two scores equal as doubles
         for name, start, stop in call:
-            rows = range(start, stop)
-            if increasing:
-                rows = sorted(rows, key=lambda i: -self.run.score[i])
-            self._ties(name, rows)
+            self._ties(name, sorted(range(start, stop), key=lambda i: -self.run.score[i]))
 
     def _depth(self, name: str, start: int, stop: int) -> None:
         if self.max_depth is not None and stop - start > self.max_depth:
