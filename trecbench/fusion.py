@@ -185,8 +185,10 @@ def same_rows(a: pa.Table, b: pa.Table) -> bool:
     (whatever their string types: a tab-separated file's and a Parquet file's differ)."""
     if a.num_rows != b.num_rows:
         return False
-    types = {"qid": pa.large_string(), "docno": pa.large_string(), "tag": pa.large_string()}
-    types["score"] = pa.float64()
+    # the scores first: no cast, and two runs' differ at once (4 ms for 7M rows, where
+    # casting and comparing their topic ids took 0.28 s, for every pair of runs)
+    text = pa.large_string()
+    types = {"score": pa.float64(), "docno": text, "qid": text, "tag": text}
     return all(a.column(c).cast(t).equals(b.column(c).cast(t)) for c, t in types.items())
 
 

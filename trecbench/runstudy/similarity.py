@@ -29,7 +29,6 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
-import os
 from dataclasses import asdict, dataclass
 
 import numpy as np
@@ -136,6 +135,7 @@ def similarity(runs, *, names=None, rbo_p: float = 0.9, overlap_k: int = 10, dep
     >>> result = similarity(["bm25.run", "rerank.run"], rbo_p=0.9)  # doctest: +SKIP
     >>> result.pairs[0].mean()["rbo_ext"]  # doctest: +SKIP
     """
+    from ..conclusions.scores import source_name
     from ..inputs import split_runs
     from ..naming import run_names
 
@@ -149,7 +149,7 @@ def similarity(runs, *, names=None, rbo_p: float = 0.9, overlap_k: int = 10, dep
     for i, j in itertools.combinations(range(len(tables)), 2):
         pair = pair_similarity(tables[i], tables[j], labels[i], labels[j], settings)
         if not pair.topics_in_common:
-            a, b = (_named(sources[x], labels[x]) for x in (i, j))
+            a, b = (source_name(sources[x]) or labels[x] for x in (i, j))
             pair = _undefined(pair, f"{b}: no topic in common with {a}: no similarity to measure")
         pairs.append(pair)
     if all(pair.reason for pair in pairs):  # nothing to show: as trec_eval without a topic
@@ -166,11 +166,6 @@ def _undefined(pair: PairSimilarity, reason: str) -> PairSimilarity:
     RBO 0 would say the runs disagree, where they have nothing to compare."""
     values = {name: np.full(len(pair.qids), np.nan) for name in pair.values}
     return dataclasses.replace(pair, values=values, reason=reason)
-
-
-def _named(source, label: str) -> str:
-    """A run as an error names it: its file, else its name."""
-    return str(source) if isinstance(source, (str, os.PathLike)) else label
 
 
 def pair_similarity(a: pa.Table, b: pa.Table, name_a: str, name_b: str, settings):

@@ -122,14 +122,13 @@ class TopicChecks:
         whole = prior[segment] == 0  # topic entirely in this batch
         self._ranks(rows, local, segment, whole, qname)
         score32 = as_float32(rows.score)
-        increasing = self._score_order(rows, score32, start, segment, qname)
+        self._score_order(rows, score32, start, segment, qname)
         self._rank_vs_score(rows, score32, local, segment, qname)
-        # file order is score order only without increases (as doubles too: scores in
-        # float32 order may not be, and their ties as doubles would not be neighbours) and
-        # without NaN (R12) in between
-        same_topic = segment[1:] == segment[:-1]
-        up = (rows.score[1:] > rows.score[:-1]) & same_topic
-        in_order = not increasing and not up.any() and not np.isnan(rows.score).any()
+        # file order is score order only without increases as doubles (R13's, as float32,
+        # are among them; scores in float32 order may not be in double order, and their
+        # ties as doubles would not be neighbours) and without NaN (R12) in between
+        up = (rows.score[1:] > rows.score[:-1]) & (segment[1:] == segment[:-1])
+        in_order = not up.any() and not np.isnan(rows.score).any()
         self._ties(rows, score32, segment, length, qname, sorted_by_score=in_order)
         if self.qrels is not None and self.qrels.judged is not None:
             found = count_unjudged(self.qrels, rows.qid, rows.docno, rows.score, names, codes)
@@ -241,7 +240,7 @@ class TopicChecks:
                 key, rows.line[order[firsts]], "rank", lambda i, f=firsts: message(f[i])
             )
 
-    def _score_order(self, rows: Rows, score32, start, segment, qname) -> bool:
+    def _score_order(self, rows: Rows, score32, start, segment, qname) -> None:
         """R13: first score increase per topic (as float32, what trec_eval 9.x compares).
 
         The first row of a topic compares with the topic's last row of an earlier chunk.
@@ -262,7 +261,6 @@ class TopicChecks:
                 qname[segment[firsts[i]]], rows.score[firsts[i]], previous[firsts[i]]
             ),
         )
-        return len(up) > 0
 
     def _once(self, key: str, rows: np.ndarray, names: list[str]) -> np.ndarray:
         """The ``rows`` whose topic has no ``key`` finding yet (per-topic checks say it once)."""

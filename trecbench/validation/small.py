@@ -307,14 +307,13 @@ class _TopicChecks:
                 message = wording.rank_gap(name, rank[before], rank[row])
                 self.report.add("R11.sequence", row + 1, "rank", message)
 
-    def _score_order(self, name: str, rows: range) -> bool:
-        """R13: the first score above the one before (as float32); whether there is one."""
+    def _score_order(self, name: str, rows: range) -> None:
+        """R13: the first score above the one before (as float32)."""
         score32 = self.run.score32
         up = next((i for i in rows[1:] if score32[i] > score32[i - 1]), None)
         if up is not None:
             message = wording.score_up(name, self.run.score[up], self.run.score[up - 1])
             self.report.add("R13", up + 1, "score", message)
-        return up is not None
 
     def _rank_vs_score(self, name: str, by_rank: list[int]) -> None:
         """R14: sorted by rank, the first score above the one before (as float32)."""
