@@ -267,7 +267,11 @@ def test_streaming_matches_in_memory(tmp_path):
     path.write_bytes(data)
     whole = triples(findings(data))
     small = validate_run(path, chunk_bytes=100)
-    assert triples(small.findings) == whole
+    # q4 comes back at line 152, tied with line 121 and scored above rank 30: what only a
+    # topic checked whole shows (one chunk holds it whole; 100-byte chunks cannot)
+    across = {("R15", W, 121), ("R14", W, 152)}
+    assert across <= whole
+    assert triples(small.findings) == whole - across
     assert ("R7", E, 151) in whole and ("R20", W, 151) in whole
     assert small.counts["records"] == 152 and small.counts["topics"] == 5
 
@@ -842,3 +846,56 @@ def test_findings_repeating_per_line_are_counted_with_the_first_few_kept():
     result = validate_tokens(tokenize(data, "blank.run"), "run", limit=10)
     assert result.counts["rules"]["R21"] == 5000 and result.check_counts["R7"] == 2999
     assert len(result.findings) <= 10 * len(result.check_counts) < 100
+
+
+def _ties_by_hand(lines: list[tuple[str, str, float]]) -> dict[str, int]:
+    """Per topic, the documents whose score (as a double) another document of the topic
+    has too, wherever the two are in the file: what trec_eval ties."""
+    scores: dict[str, list[float]] = {}
+    for topic, _, score in lines:
+        scores.setdefault(topic, []).append(score)
+    counts = {t: sum(s.count(v) > 1 for v in s) for t, s in scores.items()}
+    return {t: n for t, n in counts.items() if n}
+
+
+def test_ties_of_a_topic_split_into_blocks_are_counted_together(tmp_path):
+    # topic 1's 5 at line 1 ties with the two at lines 5 and 6, across topic 2's block: it
+    # said "all 2 documents of topic 1 have the same score" of lines 5-6
+    data = b"1 Q0 a 1 5 t\n1 Q0 b 2 4 t\n2 Q0 x 1 3 t\n2 Q0 y 2 2 t\n1 Q0 c 3 5 t\n1 Q0 d 4 5 t\n"
+    ties = [(f.line, f.message.split(";")[0]) for f in findings(data) if f.rule == "R15"]
+    assert ties == [(1, "3 documents of topic 1 share their score with another document")]
+    # a run file of one chunk says the same (the small path leaves split topics to it)
+    path = tmp_path / "split.run"
+    path.write_bytes(data)
+    assert [f.message for f in validate_run(path).findings if f.rule == "R15"] == [
+        f.message for f in findings(data) if f.rule == "R15"
+    ]
+
+
+def test_split_topics_ties_match_a_count_by_hand_or_say_at_least(tmp_path):
+    # seeded runs whose topics come back: whole (one chunk), each topic's tie count is the
+    # count by hand; in chunks of a few lines, a topic met in several chunks says "at
+    # least" a count no larger, and one met in one chunk the exact count
+    rng = random.Random(31)
+    path = tmp_path / "r.run"
+    for _ in range(25):
+        lines = [
+            (rng.choice("123"), f"d{i}", float(rng.choice([1, 2, 3, 2.5, 7])))
+            for i in range(rng.randint(2, 30))
+        ]
+        path.write_text("".join(f"{q} Q0 {d} 1 {s} t\n" for q, d, s in lines))
+        expected = _ties_by_hand(lines)
+        for chunk in (1 << 20, 40):
+            said = {}
+            for f in validate_run(path, chunk_bytes=chunk).findings:
+                if f.check == "R15.tie":
+                    found = re.match(r"(at least |all )?(\d+) documents of topic (\S+)", f.message)
+                    said[found[3]] = (found[1], int(found[2]))
+            assert said.keys() <= expected.keys()
+            for topic, (prefix, count) in said.items():
+                if prefix == "at least ":
+                    assert chunk == 40 and count <= expected[topic]
+                else:
+                    assert count == expected[topic]
+            if chunk == 1 << 20:
+                assert said.keys() == expected.keys()

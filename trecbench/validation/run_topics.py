@@ -92,6 +92,10 @@ class TopicChecks:
         self.unjudged = (0, 0)  # unjudged and all documents in the top 10 of judged topics
         self.last_score: dict[str, float] = {}  # per topic, for R13 across chunks
         self.reported: dict[str, set[str]] = {}  # per check, topics already reported
+        # R15 per check and topic, [tied documents, first tied line, one score], said at
+        # :meth:`finish`: a topic checked in parts (``parted``) adds up what each part has
+        self.tied: dict[str, dict[str, list]] = {"R15.tie": {}, "R15.float32": {}}
+        self.parted: set[str] = set()
 
     def check(self, rows: Rows) -> None:
         """Check ``rows``: whole topic blocks (a topic may come back in a later call)."""
@@ -111,8 +115,10 @@ class TopicChecks:
         prior = np.array([self.counts_by_topic.get(names[c], 0) for c in topic], np.int64)
         local = np.arange(len(codes)) - np.repeat(start, length) + 1
         position = local + np.repeat(prior, length)
-        for c, n, first in zip(topic, length, rows.line[start], strict=True):
+        for c, n, first, before in zip(topic, length, rows.line[start], prior, strict=True):
             name = names[c]
+            if before:
+                self.parted.add(name)
             self.counts_by_topic[name] = self.counts_by_topic.get(name, 0) + int(n)
             self.first_line.setdefault(name, int(first))
         qname = [names[c] for c in topic]  # topic name of each segment
@@ -299,7 +305,8 @@ class TopicChecks:
         )
 
     def _ties(self, rows: Rows, score32, segment, length, qname, sorted_by_score) -> None:
-        """R15: ties per topic, and ties that exist only at float32 precision."""
+        """R15: ties per topic, and ties that exist only at float32 precision (noted in
+        :attr:`tied`, said at :meth:`finish`)."""
         if sorted_by_score:
             order = np.arange(len(rows))
         else:
@@ -308,10 +315,7 @@ class TopicChecks:
         same = seg[1:] == seg[:-1]
         tie64 = same & (s64[1:] == s64[:-1])
         tie32 = same & (s32[1:] == s32[:-1]) & ~tie64
-        for key, pairs, text in (
-            ("R15.tie", tie64, wording.TIE),
-            ("R15.float32", tie32, wording.FLOAT32_TIE),
-        ):
+        for key, pairs in (("R15.tie", tie64), ("R15.float32", tie32)):
             if not pairs.any():
                 continue
             member = np.zeros(len(order), bool)
@@ -322,15 +326,30 @@ class TopicChecks:
             tied_pairs = np.bincount(seg[1:][pairs], minlength=seg[-1] + 1)
             first_line = np.full(seg[-1] + 1, np.iinfo(np.int64).max)
             np.minimum.at(first_line, seg[member], rows.line[order[member]])
-            tied = np.flatnonzero(count)
-            tied = self._once(key, tied, [qname[t] for t in tied])
+            noted = self.tied[key]
+            for t in np.flatnonzero(count).tolist():
+                one_score = bool(tied_pairs[t] == length[t] - 1)
+                part = [int(count[t]), int(first_line[t]), one_score]
+                if (earlier := noted.get(qname[t])) is None:
+                    noted[qname[t]] = part
+                else:  # another part of the topic: ties within each part, added up
+                    earlier[:] = [earlier[0] + part[0], min(earlier[1], part[1]), False]
 
-            def message(i: int, tied=tied, count=count, pairs=tied_pairs, text=text) -> str:
-                t = tied[i]
-                one_score = pairs[t] == length[t] - 1
-                return wording.ties(qname[t], int(count[t]), text, one_score)
-
-            self.report.add_many(key, first_line[tied], "score", message)
+    def finish(self) -> None:
+        """Say R15's findings, a topic's once, in the order of their first lines. A topic
+        checked in parts (split into blocks that the streaming reader met in different
+        chunks) has its ties counted within each part: "at least" that many."""
+        for key, text in (("R15.tie", wording.TIE), ("R15.float32", wording.FLOAT32_TIE)):
+            noted = sorted(self.tied[key].items(), key=lambda item: item[1][1])
+            self.report.add_many(
+                key,
+                [first for _, (_, first, _) in noted],
+                "score",
+                lambda i, noted=noted, text=text: wording.ties(
+                    noted[i][0], noted[i][1][0], text, noted[i][1][2], noted[i][0] in self.parted
+                ),
+            )
+            self.tied[key] = {}
 
 
 def _first_descent(previous: list[str], names: list[str], codes: np.ndarray) -> int | None:

@@ -153,11 +153,11 @@ class RunChecker(Checker):
         self._tags(tag, line)
         ranks = arrow.to_numpy(pc.fill_null(ranks, arrow.scalar(-1)))
         rows = Rows(qid, docno, ranks, scores, line)
+        fed = len(rows)
         if self.carry is not None:
             rows = Rows.concat(self.carry, rows)
-        # hold back the last topic block: it may go on in the next chunk
         codes = arrow.to_numpy(pc.dictionary_encode(rows.qid).indices)
-        cut = int(segment_starts(codes)[-1])
+        cut = _held_back(codes, most=fed)
         self.carry = rows.slice(cut)
         if cut:
             self.blocks.check(rows.slice(0, cut))
@@ -188,6 +188,7 @@ class RunChecker(Checker):
         if self.carry is not None and len(self.carry):
             self.blocks.check(self.carry)
         self.carry = None
+        self.blocks.finish()
         self._finish_file()
         if self.physical and self.records == 0:
             self.report.add("R9.empty", None, None, "no data lines")
@@ -198,6 +199,26 @@ class RunChecker(Checker):
             against_topics(self.report, self.topics, counts, first)
         if self.qrels is not None:
             against_qrels(self.report, self.qrels, counts, first, self.blocks.unjudged)
+
+
+def _held_back(codes: np.ndarray, most: int) -> int:
+    """Where to cut rows of topic ``codes`` to hold the rest back until the next chunk.
+
+    The last topic block may go on in the next chunk. Held back with it is every topic
+    block back to the last place that no topic crosses, so that a topic split into blocks
+    within a chunk is checked whole (its ties are counted together): the whole of a file
+    of one chunk. When that holds back more than ``most`` rows (topics scattered over the
+    chunks), only the last block is held back, which bounds the memory.
+    """
+    last_block = int(segment_starts(codes)[-1])
+    first_row = np.full(int(codes.max()) + 1, len(codes))
+    np.minimum.at(first_row, codes, np.arange(len(codes)))
+    # from each row on, the earliest first row of a topic there: a cut at row c leaves no
+    # topic on both sides when that is c itself
+    earliest = np.minimum.accumulate(first_row[codes][::-1])[::-1]
+    whole = np.flatnonzero(earliest[: last_block + 1] == np.arange(last_block + 1))
+    cut = int(whole[-1])
+    return cut if len(codes) - cut <= most else last_block
 
 
 def _bad_score(value: str) -> str:

@@ -79,10 +79,17 @@ TIE = "share their score with another document"
 FLOAT32_TIE = "tie with another only at float32 precision (trec_eval 9.x ties them, 10.0 does not)"
 
 
-def ties(topic: str, tied: int, text: str, one_score: bool = False) -> str:
+def ties(topic: str, tied: int, text: str, one_score: bool = False, parted: bool = False) -> str:
     """R15: ``tied`` of the topic's documents in a tie (``text``: :data:`TIE` or
     :data:`FLOAT32_TIE`); ``one_score``: every document of the topic has the same score
-    (not only each a neighbour's)."""
+    (not only each a neighbour's); ``parted``: the topic was checked in parts (split into
+    blocks far apart), so ``tied`` counts ties within each part only."""
+    if parted:
+        return (
+            f"at least {tied} documents of topic {topic} {text} (counted within each stretch "
+            f"of the file: topic {topic} is split, R20); trec_eval orders tied documents by "
+            "docno, descending"
+        )
     if one_score and text == TIE:
         return (
             f"all {tied} documents of topic {topic} have the same score; trec_eval orders them "
