@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+import trecbench
+
 from trecbench.errors import UsageError
 from trecbench.measures import (
     KPI_PRESET,
@@ -186,3 +188,15 @@ def test_all_trec_is_written_once_in_the_catalog():
         assert [m.family for m in parse_measures(["all_trec"], version)] == list(names)
     ten = [n for n in ALL_TREC["10.0"] if n not in ALL_TREC["9.0.8"]]
     assert ten == ["unj", "rbp", "rbp_resid"]
+
+
+def test_pytrec_eval_labels_keep_every_cutoff():
+    """pytrec_eval's P_1 and P_2 are two measures, as pytrec_eval computes them (trec_eval's
+    -m refuses P_5: its "first parameter list wins" is for P.5 -m P.10, and dropped P_2)."""
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    qrels = {"1": {"a": 1, "b": 2, "c": 0}, "2": {"x": 1}}
+    run = {"1": {"a": 3.0, "b": 1.0, "c": 2.0, "d": 0.5}, "2": {"x": 0.5, "y": 1.0}}
+    names = ["P_1", "P_2", "ndcg_cut_5", "ndcg_cut_10", "recall_10", "recall_20"]
+    theirs = pytrec_eval.RelevanceEvaluator(qrels, set(names)).evaluate(run)
+    assert trecbench.evaluate(qrels, run, names).to_dict() == theirs
+    assert [m.canonical for m in parse_measures(["P.1", "P_2"])] == ["P.1", "P.2"]

@@ -160,3 +160,29 @@ def test_judged_only_on_suite_files(trec_eval_suite, monkeypatch):
         "num_ret               \tall\t738\n"
         "map                   \tall\t0.1848\n"
     )
+
+
+def test_qrels_jg_judgment_groups_from_a_frame_equal_the_file(trec_eval_suite):
+    """A qrels DataFrame's ``iteration`` is the judgment group of -R qrels_jg, as the
+    file's second column is (it was dropped: the call ended in a KeyError); judgments
+    without one are refused in a line."""
+    import pandas as pd
+
+    import trecbench
+
+    frame = pd.read_csv(
+        trec_eval_suite / "qrels.123",
+        sep=" ",
+        names=["query_id", "iteration", "doc_id", "relevance"],
+        dtype={"query_id": str, "iteration": str, "doc_id": str},
+    )
+    run = trec_eval_suite / "results.test"
+    measures = ["map_avgjg", "P_avgjg.5,10", "Rprec_mult_avgjg"]
+
+    def values(qrels):
+        return trecbench.evaluate(qrels, run, measures, rel_format="qrels_jg").to_dict()
+
+    by_file = values(trec_eval_suite / "qrels.123")
+    assert values(frame) == by_file and len(by_file) > 1
+    with pytest.raises(trecbench.errors.UsageError, match="need a judgment group"):
+        values(frame.drop(columns="iteration"))

@@ -69,6 +69,16 @@ def measure_strings(measures: list[Measure]) -> dict[str, str]:
     return strings
 
 
+def _fits(group: list[Measure], measure: Measure) -> bool:
+    """Whether ``measure`` can join the evaluator of ``group``: its family's parameters
+    merge with theirs into one trec_eval measure string (:func:`measure_strings`)."""
+    try:
+        measure_strings([m for m in group if m.family == measure.family] + [measure])
+    except MeasureParameterError:
+        return False
+    return True
+
+
 def engine_keys(measure: Measure, engine_labels: list[str]) -> list[str]:
     """The keys pytrec_eval gives the values of one measure, in trec_eval's order."""
     kind = measure.definition.trec_params
@@ -167,12 +177,17 @@ class Evaluator:
         self._groups: dict[tuple, list[Measure]] = {}
         for measure in measures:
             rel = measure.option("rel")
-            key = (
+            setting = (
                 truth.relevance_level if rel is None else truth.level(rel),
                 bool(settings.judged_only or measure.option("judged_only")),
                 dict(measure.options).get("gains"),
             )
-            self._groups.setdefault(key, []).append(measure)
+            # one evaluator takes one parameter string per family: nDCG beside ndcg.1=0,2=1,
+            # or SetF beside SetF(beta=0.5), each take one of their own
+            layer = 0
+            while not _fits(self._groups.get((*setting, layer), []), measure):
+                layer += 1
+            self._groups.setdefault((*setting, layer), []).append(measure)
         self._truth = truth
         self._num_docs = settings.num_docs
         # trec_eval 10.0 (--compat 10.0): pytrec_eval gets the run ranked the 10.0 way; its
@@ -182,7 +197,7 @@ class Evaluator:
 
     def _group(self, key) -> _Group:
         if key not in self._evaluators:
-            level, judged_only, gains = key
+            level, judged_only, gains, _ = key
             qrels = self._truth.as_dict
             if gains is not None:  # as ir_measures does: the grades mapped to gains
                 mapping = dict(gains)

@@ -248,5 +248,10 @@ def load_judgments(
     loaded = load(source, "qrels", progress=progress, version=version)
     path = loaded.path or loaded.origin
     if rel_format == "qrels_jg":
+        if "iter" not in loaded.table.column_names:  # a dict, or a table without one
+            raise UsageError(
+                f"{path}: -R qrels_jg judgments need a judgment group per judgment: a qrels "
+                "file's second column, or an 'iter' or 'iteration' column"
+            )
         judgment_groups.check_duplicates(loaded.table, path)
     return Qrels(loaded.table, path, relevance_level, rel_format), loaded

@@ -19,6 +19,7 @@ from ..measures import (
     parse_measure,
     parse_measures,
     presentation_order,
+    requests,
     split_names,
 )
 from ..trec_eval import compat as _compat
@@ -87,7 +88,7 @@ def _aliases(texts, requested: list[Measure], version: str) -> dict[Measure, tup
     if texts is None:
         return {}
     known = {measure.requested for measure in requested}
-    names = [texts] if isinstance(texts, str) else [t for t in texts if isinstance(t, str)]
+    names = [t for t in requests(texts) if isinstance(t, str)]
     others = [n for text in names for n in split_names(text) if n not in known | NICKNAMES.keys()]
     if not others:
         return {}

@@ -1,7 +1,8 @@
 """Iterables of ir_measures' ``Qrel``/``ScoredDoc`` (and ir_datasets' ``TrecQrel``,
 any record with the same field names) → the typed run/qrels table.
 
-A record has ``query_id`` and ``doc_id``, and ``score`` (runs) or ``relevance`` (qrels):
+A record has ``query_id`` and ``doc_id``, and ``score`` (runs) or ``relevance`` (qrels),
+and a qrels record may have ``iteration`` (the subtopic: a qrels file's second column):
 named tuples are read by field position, other objects by attribute. The iterable is
 consumed once (a generator works).
 """
@@ -43,6 +44,16 @@ def to_table(records: Iterable, kind: str, origin: str) -> pa.Table:
             f"record 0 ({type(first).__name__}) has no fields {', '.join(wanted)} "
             "(ir_measures' ScoredDoc/Qrel)",
         )
+    if kind == "qrels" and _has(first, operator.attrgetter("iteration")):
+        # ir_measures' Qrel and GenericQrel: the subtopic, a qrels file's second column
+        names, wanted = ("qid", "iter", "docno", "rel"), ("query_id", "iteration", *wanted[1:])
+        by_position = fields is not None and "iteration" in fields
+        getters.insert(
+            1,
+            operator.itemgetter(fields.index("iteration"))
+            if by_position
+            else operator.attrgetter("iteration"),
+        )
     columns = {}
     for name, field, get in zip(names, wanted, getters, strict=True):
         try:
@@ -50,7 +61,9 @@ def to_table(records: Iterable, kind: str, origin: str) -> pa.Table:
         except (AttributeError, IndexError, TypeError):
             bad = next(i for i, row in enumerate(rows) if not _has(row, get))
             raise InputError(origin, None, f"record {bad} has no field {field}") from None
-        columns[name] = tables.from_python(values, field, origin, _record, numbers=name == names[2])
+        columns[name] = tables.from_python(
+            values, field, origin, _record, numbers=name in ("score", "rel")
+        )
     return tables.typed(pa.table(columns), kind, origin, _record)
 
 

@@ -11,11 +11,14 @@ value      ``score``                                  ``rel``, ``relevance`` (ir
                                                       ``label`` (PyTerrier), ``score``
                                                       (ranx, BEIR)
 tag        ``tag`` (optional; default ``run``)        —
+iter       —                                          ``iter``, ``iteration`` (ir_measures,
+                                                      PyTerrier; optional)
 =========  =========================================  ==================================
 
-Other columns (PyTerrier's and ir_measures' ``iteration``, ``rank``, ``query``...) are
-ignored, but for ``line`` (the physical line a row came from, as
-:func:`trecbench.inputs.read_run` gives it), which error messages then cite.
+A qrels' ``iter`` is a qrels file's second column: the subtopic of diversity measures and
+the judgment group of ``-R qrels_jg``, ignored by the other measures. Other columns
+(``rank``, ``query``...) are ignored, but for ``line`` (the physical line a row came from,
+as :func:`trecbench.inputs.read_run` gives it), which error messages then cite.
 
 Ids are strings and are never inferred: string columns are kept as they are, integer
 columns are written in decimal; floating-point, boolean or mixed id columns are refused,
@@ -42,6 +45,7 @@ QID_NAMES = ("qid", "query_id", "q_id", "query-id")
 DOCNO_NAMES = ("docno", "doc_id", "docid", "corpus-id")
 SCORE_NAMES = ("score",)
 REL_NAMES = ("rel", "relevance", "label", "score")
+SUBTOPIC_NAMES = ("iter", "iteration")
 DEFAULT_TAG = "run"
 
 Where = Callable[[int], str]
@@ -238,6 +242,10 @@ def typed(
             else pa.array([DEFAULT_TAG] * table.num_rows, pa.string())
         )
     else:
+        subtopic_name = _pick(table, SUBTOPIC_NAMES, "subtopic (iteration)", origin, file)
+        if subtopic_name:  # a qrels file's second column, in its place
+            subtopic = ids(column(subtopic_name), subtopic_name, origin, where)
+            columns = {"qid": columns["qid"], "iter": subtopic, "docno": columns["docno"]}
         rel_name = _need(table, REL_NAMES, "relevance", origin, file)
         columns["rel"] = grades(column(rel_name), origin, where)
     columns["line"] = _lines(table, first)

@@ -209,7 +209,9 @@ def _parse_label(text: str) -> Measure | None:
         if definition.trec_name is not None and definition.trec_params is None:
             continue
         measure = _parse_trec(f"{prefix}.{params}")
-        return None if measure is None else replace(measure, requested=text)
+        # pytrec_eval's spelling, not trec_eval's -m syntax (which refuses P_5): -m's
+        # "first parameter list wins" is not for it, P_5 and P_10 are both computed
+        return None if measure is None else replace(measure, requested=text, trec_spelled=False)
     return None
 
 
@@ -462,12 +464,8 @@ def parse_measures(
     """
     if version is not None:
         version = compat.get(version).version  # refuses an unknown version
-    if texts is None:
-        texts = KPI_PRESET
-    elif isinstance(texts, str):
-        texts = [texts]
     measures: list[Measure] = []
-    for item in texts:
+    for item in requests(texts):
         if isinstance(item, Measure):
             _check_domains(item)
             measures.append(item)
@@ -490,7 +488,7 @@ def parse_measures(
                 first_params[measure.family] = measure.params
     result: dict[Measure, None] = {}  # equal measures once, in request order (hashed: linear)
     for measure in measures:
-        if measure.family in first_params and (measure.trec_spelled or measure.params is None):
+        if measure.family in first_params and measure.trec_spelled:
             if not measure.options:
                 measure = Measure(
                     measure.family,
@@ -501,6 +499,36 @@ def parse_measures(
                 )
         result.setdefault(measure)
     return list(result)
+
+
+def requests(texts: Iterable[Any] | Any | None) -> list[str | Measure]:
+    """The measures asked for, as names and :class:`Measure` objects: None is the KPI
+    preset, one name or measure a list of it, an ir_measures measure object (``nDCG@10``)
+    the name it prints; anything else is refused."""
+    if texts is None:
+        return list(KPI_PRESET)
+    if isinstance(texts, (str, Measure)) or _is_ir_measure(texts):
+        texts = [texts]
+    items: list[str | Measure] = []
+    for item in texts:
+        if _is_ir_measure(item):
+            item = str(item)
+        if not isinstance(item, (str, Measure)):
+            raise UsageError(
+                f"measure {item!r} ({type(item).__name__}): give names (str), trecbench "
+                "Measures or ir_measures' measure objects"
+            )
+        items.append(item)
+    return items
+
+
+def _is_ir_measure(item: object) -> bool:
+    """Whether ``item`` is an ir_measures measure object (``nDCG@10``), without importing
+    ir_measures."""
+    return any(
+        cls.__module__ == "ir_measures.measures.base" and cls.__name__ == "Measure"
+        for cls in type(item).__mro__
+    )
 
 
 def trec_mode(measures: Iterable[Measure]) -> bool:
