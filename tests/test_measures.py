@@ -200,3 +200,13 @@ def test_pytrec_eval_labels_keep_every_cutoff():
     theirs = pytrec_eval.RelevanceEvaluator(qrels, set(names)).evaluate(run)
     assert trecbench.evaluate(qrels, run, names).to_dict() == theirs
     assert [m.canonical for m in parse_measures(["P.1", "P_2"])] == ["P.1", "P.2"]
+
+
+def test_relstring_is_in_to_dict():
+    """relstring's string per topic (a: 1, c: 0, b: 2, d unjudged: "-", by hand and as
+    trec_eval -q prints it) was left out of to_dict without a word."""
+    qrels = {"1": {"a": 1, "b": 2, "c": 0}, "2": {"x": 1}}
+    run = {"1": {"a": 3.0, "b": 1.0, "c": 2.0, "d": 0.5}, "2": {"x": 1.0}}
+    got = trecbench.evaluate(qrels, run, ["relstring", "map"]).to_dict()
+    assert {q: v["relstring"] for q, v in got.items()} == {"1": "102-", "2": "1"}
+    assert got["2"]["map"] == 1.0

@@ -382,13 +382,19 @@ class Evaluation:
     def to_dict(self, labels: str = "asked") -> dict:
         """Per-topic values in pytrec_eval's shape: ``{qid: {measure: value}}`` for one
         run, ``{run: {qid: {measure: value}}}`` for several; measures named as asked (each
-        spelling asked, or ``labels="display"`` / ``"trec"``)."""
+        spelling asked, or ``labels="display"`` / ``"trec"``). ``relstring`` is there too,
+        its string per topic (:attr:`per_query` and :meth:`to_frame` hold numbers only)."""
         names = {column.display: column.names(labels) for column in self.columns}
         shaped: dict[str, dict] = {}
         for run, qid, measure, value in self.per_query.itertuples(index=False):
             values = shaped.setdefault(run, {}).setdefault(qid, {})
             for name in names[measure]:
                 values[name] = float(value)
+        for run in self.runs:
+            for column in (c for c in self.columns if c.label in run.strings):
+                for qid, text in zip(run.qids, run.strings[column.label], strict=True):
+                    topic = shaped.setdefault(run.name, {}).setdefault(qid, {})
+                    topic.update(dict.fromkeys(column.names(labels), text))
         return next(iter(shaped.values()), {}) if len(self.runs) == 1 else shaped
 
     def _describe(self) -> str:
