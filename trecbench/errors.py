@@ -143,6 +143,11 @@ class ParameterDomainError(UsageError):
     where the measure has a meaning (docs/cli-conventions.md, "Parameter domains")."""
 
 
+class TrecEvalUndefinedWarning(UserWarning):
+    """A value trec_eval computes from memory it never wrote (undefined behaviour in its
+    C code): trecbench's value is a defined one, and the CLI says so in one line."""
+
+
 class ParameterDomainWarning(UserWarning):
     """A trec_eval spelling with a parameter outside the measure's meaning (``rbp.p=1.5``):
     trecbench computes what trec_eval computes and says so (the CLI prints it as one

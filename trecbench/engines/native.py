@@ -14,6 +14,7 @@ error), if any.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -21,7 +22,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import arrow
-from ..errors import TrecbenchError
+from ..errors import TrecbenchError, TrecEvalUndefinedWarning
 from ..measures import (
     FLOAT_CUTOFFS,
     LONG_CUTOFFS,
@@ -259,6 +260,13 @@ class Evaluator:
                 break
             for index, (measure, label) in enumerate(zip(self.measures, labels, strict=True)):
                 result.values[label][t] = prefs_measures.MEASURES[measure.family](counts)
+                if measure.family in counts.undefined:
+                    warnings.warn(
+                        TrecEvalUndefinedWarning(
+                            f"{label}, topic {qid}: {counts.undefined[measure.family]}"
+                        ),
+                        stacklevel=2,
+                    )
                 if self.debug_level >= 3:
                     start = f"Debug: Form_prefs starting query '{qid}'\n"
                     detail = counts.debug if index == 0 else "Returned Cached Form_prefs\n"

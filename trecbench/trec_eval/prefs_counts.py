@@ -69,6 +69,8 @@ class ResultsPrefs:
     counts: np.ndarray  # uint16 [num_judged, num_judged]
     rank_pool: np.ndarray  # every EC JG's docid ranks, JG after JG (trec_eval's static pool)
     debug: str = ""
+    # measures whose trec_eval value is undefined for this topic, and why (prefs_measures)
+    undefined: dict[str, str] = field(default_factory=dict)
 
 
 def _levels(levels: np.ndarray, float32: bool) -> np.ndarray:
