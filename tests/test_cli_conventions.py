@@ -394,6 +394,16 @@ def test_a_dask_run_globs_files_no_output_may_replace(capsys, tmp_path):
             ExitCode.USAGE,
             "--report and --manifest are the same file: r.json",
         ),
+        (  # the page was written after the report, over it (exit 0, one file)
+            ["score", QRELS, RUN, "--report", "r.json", "--html", "./r.json"],
+            ExitCode.USAGE,
+            "--report and --html are the same file: r.json",
+        ),
+        (
+            ["score", QRELS, RUN, "--html", "d", "--manifest", "d/m.json"],
+            ExitCode.USAGE,
+            "d would be a file and the folder holding d/m.json",
+        ),
         (
             ["compare", QRELS, RUN, RUN2, "-o", "o", "--manifest", "o/BenchmarkComparison.md"],
             ExitCode.USAGE,
@@ -411,6 +421,23 @@ def test_outputs_that_cannot_be_written_are_refused_before_the_work(
     assert (got, out) == (code, "")
     assert err.startswith(f"trecbench: {message}"), err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_score_commits_its_report_manifest_and_page_together(capsys, tmp_path, monkeypatch):
+    """The --html page is written with the report and manifest (all or none), and the
+    manifest lists it with its checksum (it was written afterwards, unlisted)."""
+    import hashlib
+
+    monkeypatch.chdir(tmp_path)
+    args = ["score", QRELS, RUN, "--report", "r.json", "--manifest", "m.json", "--html", "p.html"]
+    code, _, _ = call(capsys, *args)
+    assert code == 0
+    (listed,) = [f for f in json.loads(Path("m.json").read_text())["outputs"] if f["kind"] == "html"]
+    page = Path("p.html").read_bytes()
+    assert listed == {
+        "path": "p.html", "kind": "html", "size": len(page),
+        "sha256": hashlib.sha256(page).hexdigest(),
+    }  # fmt: skip
 
 
 def test_undecodable_topics_are_one_line_input_errors(capsys, tmp_path):

@@ -18,6 +18,7 @@ other reports.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 import math
 import os
@@ -383,22 +384,27 @@ def check_score_outputs(
     report: str | os.PathLike | None,
     manifest: str | os.PathLike | None,
     inputs: Sequence[str | os.PathLike] = (),
+    html: str | os.PathLike | None = None,
 ) -> None:
-    """Refuse what :func:`write_score_outputs` would refuse: ``report`` and ``manifest``
-    the same file or one the other's folder, or either one of ``inputs`` (besides the files
-    read in the call), a symbolic link or not a regular file. ``score`` calls it before the
-    evaluation."""
+    """Refuse what :func:`write_score_outputs` would refuse: two of ``report``,
+    ``manifest`` and ``html`` the same file or one the other's folder, or any one of
+    ``inputs`` (besides the files read in the call), a symbolic link or not a regular
+    file. ``score`` calls it before the evaluation."""
     from .outputs import check_target, collision
 
-    if report is not None and manifest is not None:
-        if collision(report, manifest) == "same":
-            raise UsageError(f"--report and --manifest are the same file: {report}")
-        for outer, inner in ((report, manifest), (manifest, report)):
+    named = [
+        (option, path)
+        for option, path in (("--report", report), ("--manifest", manifest), ("--html", html))
+        if path is not None
+    ]
+    for (option, path), (other, other_path) in itertools.combinations(named, 2):
+        if collision(path, other_path) == "same":
+            raise UsageError(f"{option} and {other} are the same file: {path}")
+        for outer, inner in ((path, other_path), (other_path, path)):
             if collision(outer, inner) == "holds":
                 raise UsageError(f"{outer} would be a file and the folder holding {inner}")
-    for path in (report, manifest):
-        if path is not None:
-            check_target(path, inputs)
+    for _, path in named:
+        check_target(path, inputs)
 
 
 def write_score_outputs(
@@ -414,8 +420,10 @@ def write_score_outputs(
     groups: Mapping[str, Any] | None = None,
     warnings: Sequence[str] = (),
     routing: Mapping[str, Any] | None = None,
+    html: tuple[str | os.PathLike, str] | None = None,
 ) -> None:
-    """Write the ``--report`` and/or ``--manifest`` of a finished evaluation.
+    """Write the ``--report``, ``--manifest`` and/or ``--html`` page (``(path, page)``)
+    of a finished evaluation.
 
     Inputs are the evaluation's qrels and run files, the ``--ontology`` file if one was
     given, and ``extra_inputs`` (``(path, kind)`` or ``(path, kind, table)`` tuples, see
@@ -424,14 +432,15 @@ def write_score_outputs(
     defaults to the MaxOntSim ontology's when a MaxOntSim measure was computed; ``groups``
     are grouped means, ``warnings`` the command's warnings about them and ``routing``
     routing metrics, for the report (see :func:`build_evaluation_report`). Both files are
-    written atomically and committed together: neither is replaced unless both could be
-    prepared, and neither may be an input. Does nothing when neither path is given.
+    written atomically and committed together: none is replaced unless all could be
+    prepared, and none may be an input; the manifest lists the page. Does nothing when no
+    path is given.
     """
     from .outputs import OutputSet
 
-    if report is None and manifest is None:
+    if report is None and manifest is None and html is None:
         return
-    check_score_outputs(report, manifest)
+    check_score_outputs(report, manifest, html=None if html is None else html[0])
     inputs, computed = evaluation_provenance(evaluation)
     inputs += extra_inputs
     ontology = computed if ontology is None else ontology
@@ -441,6 +450,10 @@ def write_score_outputs(
     experiment_id = str(uuid.uuid4())
     files: list[tuple[str | os.PathLike, bytes]] = []
     written = [input_record(path, "output") for path in outputs]
+    if html is not None:
+        page = html[1].encode("utf-8")
+        files.append((html[0], page))
+        written.append(bytes_record(html[0], "html", page))
     if report is not None:
         document = build_evaluation_report(
             evaluation,

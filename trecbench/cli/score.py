@@ -263,7 +263,15 @@ def score(
         routed, text = _with_routing(text, routing, output_format)
     extra_inputs = [(strata, "strata")] if strata is not None else []
     extra_inputs += [(routing, "routing")] if routing is not None else []
-    write_score_outputs(
+    page = None
+    if html_page is not None:
+        from ..comparison import from_evaluation
+
+        paired = from_evaluation(evaluation)
+        # the page of score's runs (a comparison of them below its means), not compare's
+        page = (html_page, paired.to_html(html_depth, title="trecbench score report"))
+        _warn(paired.warnings)
+    write_score_outputs(  # the report, manifest and page together: all or none
         evaluation,
         report=flags["report"],
         manifest=flags["manifest"],
@@ -272,14 +280,9 @@ def score(
         groups=groups_json(grouped),
         warnings=notes,
         routing=routed,
+        html=page,
     )
     if html_page is not None:
-        from ..comparison import from_evaluation
-
-        paired = from_evaluation(evaluation)
-        # the page of score's runs (a comparison of them below its means), not compare's
-        paired.to_html(html_depth, path=html_page, title="trecbench score report")
-        _warn(paired.warnings)
         echo_written(html_page)
     click.echo(text.encode("utf-8"), nl=False)  # bytes: written untranslated
 
@@ -288,11 +291,7 @@ def _check_targets(given: list, flags, html_page) -> None:
     """Refuse, before any work, an output that is one of the ``given`` inputs."""
     from ..report import check_score_outputs
 
-    check_score_outputs(flags["report"], flags["manifest"], given)
-    if html_page is not None:
-        from .. import outputs
-
-        outputs.check_target(html_page, [g for g in given if g])
+    check_score_outputs(flags["report"], flags["manifest"], [g for g in given if g], html_page)
 
 
 def _warn(lines: list[str]) -> None:
