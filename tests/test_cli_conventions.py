@@ -432,7 +432,9 @@ def test_score_commits_its_report_manifest_and_page_together(capsys, tmp_path, m
     args = ["score", QRELS, RUN, "--report", "r.json", "--manifest", "m.json", "--html", "p.html"]
     code, _, _ = call(capsys, *args)
     assert code == 0
-    (listed,) = [f for f in json.loads(Path("m.json").read_text())["outputs"] if f["kind"] == "html"]
+    (listed,) = [
+        f for f in json.loads(Path("m.json").read_text())["outputs"] if f["kind"] == "html"
+    ]
     page = Path("p.html").read_bytes()
     assert listed == {
         "path": "p.html", "kind": "html", "size": len(page),

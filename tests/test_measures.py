@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 import trecbench
-
 from trecbench.errors import UsageError
 from trecbench.measures import (
     KPI_PRESET,
@@ -210,3 +209,20 @@ def test_relstring_is_in_to_dict():
     got = trecbench.evaluate(qrels, run, ["relstring", "map"]).to_dict()
     assert {q: v["relstring"] for q, v in got.items()} == {"1": "102-", "2": "1"}
     assert got["2"]["map"] == 1.0
+
+
+def test_pytrec_eval_labels_print_in_trec_evals_order_and_are_warned_like_it():
+    """A label keeps trec_eval's printing order (trec_eval -m P.5 -m map -m num_q prints
+    num_q, map, P_5) and its domain warnings (it was refused as illegal)."""
+    import warnings
+
+    from trecbench.errors import ParameterDomainWarning
+    from trecbench.measures import presentation_order
+
+    ordered = presentation_order(parse_measures(["P_5", "map", "num_q"]))
+    assert [m.requested for m in ordered] == ["num_q", "map", "P_5"]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        (measure,) = parse_measures(["iprec_at_recall_1.5"])
+    assert measure.params == "1.5"
+    assert [w.category for w in caught] == [ParameterDomainWarning]

@@ -309,10 +309,7 @@ def test_diversity_qrels_frames_and_records_keep_their_subtopics(seed):
         columns={"qid": "query_id", "iter": "iteration", "docno": "doc_id", "rel": "relevance"}
     )
     want = theirs(DIVERSITY, frame, irm_run(run), ir_measures.pyndeval)
-    records = [
-        ir_measures.Qrel(q, d, int(r), i)
-        for q, i, d, r in qrels.itertuples(index=False)
-    ]
+    records = [ir_measures.Qrel(q, d, int(r), i) for q, i, d, r in qrels.itertuples(index=False)]
     pyterrier = frame.rename(columns={"query_id": "qid", "doc_id": "docno", "relevance": "label"})
     for truth in (frame, records, pyterrier):
         got = ours(truth, run, DIVERSITY)
@@ -358,3 +355,23 @@ def test_one_family_under_two_parameter_sets_gives_both():
     for names in (["nDCG", "ndcg.1=0,2=1"], ["ndcg.1=0,2=1", "nDCG"]):
         assert asked(qrels, run, names) == alone
     assert_same(alone["nDCG"], theirs(["nDCG"], irm_qrels(qrels), irm_run(run))["nDCG"], 1e-9, "")
+
+
+def test_an_unreadable_subtopic_column_stops_only_the_measures_that_read_it():
+    """pandas makes an iteration column float once a value is missing: the measures that
+    ignore subtopics score as before, those that read them refuse it in one line."""
+    pytest.importorskip("pyndeval")
+    qrels = pd.DataFrame(
+        {"query_id": ["1", "2"], "doc_id": ["a", "x"], "relevance": [1, 1],
+         "iteration": [0.0, None]}
+    )  # fmt: skip
+    run = {"1": {"a": 1.0, "b": 2.0}, "2": {"x": 1.0}}
+    assert trecbench.evaluate(qrels, run, ["map"]).to_dict() == {
+        "1": {"map": 0.5},
+        "2": {"map": 1.0},
+    }
+    records = [ir_measures.Qrel("1", "a", 1, None)]
+    assert trecbench.evaluate(records, run, ["map"]).to_dict() == {"1": {"map": 0.5}}
+    for measures, options in ((["StRecall@10"], {}), (["map_avgjg"], {"rel_format": "qrels_jg"})):
+        with pytest.raises(trecbench.errors.InputError, match="subtopic .* not ids"):
+            trecbench.evaluate(qrels, run, measures, **options)

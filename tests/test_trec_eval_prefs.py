@@ -78,23 +78,26 @@ def test_rnonrel_past_the_rank_pool_is_said_to_be_undefined(tmp_path, monkeypatc
     # read from the lowest class (e alone), one past the end of the rank pool, whatever
     # malloc left there. trec_eval -q -R qrels_prefs -m prefs_avgjg_Rnonrel printed 0.2857
     # (next to a 40-byte pool); trecbench takes e alone (c before a, b, e: 1 of 3), and a
-    # warning names the measure, the topic and why
+    # warning names the measure, the topic and why, once for every topic (p is q again)
     from trecbench.cli import run
 
-    (tmp_path / "qrels").write_text("q 0 a 0\nq 0 b 0\nq 0 c 1\nq 0 d 1\nq 0 e -1\n")
-    (tmp_path / "run").write_text("q Q0 c 1 1 r\n")
+    judged = "q 0 a 0\nq 0 b 0\nq 0 c 1\nq 0 d 1\nq 0 e -1\n"
+    (tmp_path / "qrels").write_text(judged + judged.replace("q 0", "r 0"))
+    (tmp_path / "run").write_text("q Q0 c 1 1 r\nr Q0 c 1 1 r\n")
     monkeypatch.chdir(tmp_path)
     argv = ["score", "-R", "qrels_prefs", "-m", "prefs_avgjg_Rnonrel", "qrels", "run"]
     assert run(argv) == 0
     out, err = capsys.readouterr()
     assert out == "prefs_avgjg_Rnonrel   \tall\t0.3333\n"
     assert err.startswith(
-        "trecbench: warning: TrecEvalUndefinedWarning: prefs_avgjg_Rnonrel, topic q: trec_eval "
-        "reads R = 2 non-relevant documents from a judgment group's lowest class (grade -1, "
-        "1 document) past the end of its rank pool"
+        "trecbench: warning: TrecEvalUndefinedWarning: prefs_avgjg_Rnonrel, topic q (and 1 "
+        "other topic): trec_eval reads R = 2 non-relevant documents from a judgment group's "
+        "lowest class (grade -1, 1 document) past the end of its rank pool"
     )
+    assert err.count("\n") == 1
     # a lowest class (of 0) at least R large: no read past it, no warning, trec_eval's
     # value (trec_eval -R qrels_prefs -m prefs_avgjg_Rnonrel qrels run: 0.2000)
     (tmp_path / "qrels").write_text("q 0 a 0\nq 0 b 1\nq 0 c 1\nq 0 y 0\nq 0 z 0\n")
+    (tmp_path / "run").write_text("q Q0 c 1 1 r\n")
     assert run(argv) == 0
     assert capsys.readouterr() == ("prefs_avgjg_Rnonrel   \tall\t0.2000\n", "")

@@ -878,6 +878,7 @@ def test_split_topics_ties_match_a_count_by_hand_or_say_at_least(tmp_path):
     # least" a count no larger, and one met in one chunk the exact count
     rng = random.Random(31)
     path = tmp_path / "r.run"
+    prefixes = set()
     for _ in range(25):
         lines = [
             (rng.choice("123"), f"d{i}", float(rng.choice([1, 2, 3, 2.5, 7])))
@@ -891,6 +892,7 @@ def test_split_topics_ties_match_a_count_by_hand_or_say_at_least(tmp_path):
                 if f.check == "R15.tie":
                     found = re.match(r"(at least |all )?(\d+) documents of topic (\S+)", f.message)
                     said[found[3]] = (found[1], int(found[2]))
+                    prefixes.add(found[1])
             assert said.keys() <= expected.keys()
             for topic, (prefix, count) in said.items():
                 if prefix == "at least ":
@@ -899,3 +901,4 @@ def test_split_topics_ties_match_a_count_by_hand_or_say_at_least(tmp_path):
                     assert count == expected[topic]
             if chunk == 1 << 20:
                 assert said.keys() == expected.keys()
+    assert prefixes == {None, "all ", "at least "}  # each wording was met

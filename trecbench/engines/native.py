@@ -33,6 +33,7 @@ from ..measures import (
     registry,
     value_names,
 )
+from ..plurals import counted
 from ..trec_eval.prefs_files import PREFS_FORMATS
 from .interface import Settings
 
@@ -246,6 +247,7 @@ class Evaluator:
         by_topic = _run_by_topic(run)
         result = Result()
         labels = [labels_of(m)[0] for m in self.measures]
+        undefined: dict[str, list[tuple[str, str]]] = {}  # label: (topic, why) each
         for label in labels:
             result.values[label] = np.zeros(len(qids))
             result.traces[label] = [""] * len(qids)
@@ -261,17 +263,22 @@ class Evaluator:
             for index, (measure, label) in enumerate(zip(self.measures, labels, strict=True)):
                 result.values[label][t] = prefs_measures.MEASURES[measure.family](counts)
                 if measure.family in counts.undefined:
-                    warnings.warn(
-                        TrecEvalUndefinedWarning(
-                            f"{label}, topic {qid}: {counts.undefined[measure.family]}"
-                        ),
-                        stacklevel=2,
-                    )
+                    undefined.setdefault(label, []).append((qid, counts.undefined[measure.family]))
                 if self.debug_level >= 3:
                     start = f"Debug: Form_prefs starting query '{qid}'\n"
                     detail = counts.debug if index == 0 else "Returned Cached Form_prefs\n"
                     result.traces[label][t] = start + detail
+        for label, found in undefined.items():
+            warnings.warn(TrecEvalUndefinedWarning(_undefined_text(label, found)), stacklevel=2)
         return result
+
+
+def _undefined_text(label: str, found: list[tuple[str, str]]) -> str:
+    """One line for the topics where trec_eval's ``label`` is undefined: the first
+    topic's reason, and how many more."""
+    (qid, why), more = found[0], len(found) - 1
+    others = f" (and {counted(more, 'other topic')})" if more else ""
+    return f"{label}, topic {qid}{others}: {why}"
 
 
 def _prefs_by_topic(table: pa.Table) -> dict[str, dict[str, list]]:

@@ -22,6 +22,7 @@ import numpy as np
 
 from .. import extras
 from ..errors import DuplicateError
+from ..inputs.tables import subtopics
 from ..measures import Measure, registry, value_names
 from .interface import Settings
 
@@ -130,7 +131,7 @@ class Evaluator:
             import pandas as pd
 
             table = self.truth.table
-            iteration = table.column("iter") if "iter" in table.column_names else None
+            iteration = subtopics(table, self.truth.path)
             _refuse_duplicate_subtopic_judgments(table, self.truth.path)
             return pd.DataFrame(
                 {

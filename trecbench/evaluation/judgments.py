@@ -14,6 +14,7 @@ import pyarrow.compute as pc
 
 from .. import arrow, inputs, ranking
 from ..errors import DuplicateError, TrecbenchError, UnevaluableTopicError, UsageError
+from ..inputs.tables import subtopics
 from ..trec_eval import judgment_groups, prefs_files
 from ..trec_eval.compat import Compat
 from ..trec_eval.prefs_files import PREFS_FORMATS
@@ -248,7 +249,7 @@ def load_judgments(
     loaded = load(source, "qrels", progress=progress, version=version)
     path = loaded.path or loaded.origin
     if rel_format == "qrels_jg":
-        if "iter" not in loaded.table.column_names:  # a dict, or a table without one
+        if subtopics(loaded.table, path) is None:  # a dict, or a table without one
             raise UsageError(
                 f"{path}: -R qrels_jg judgments need a judgment group per judgment: a qrels "
                 "file's second column, or an 'iter' or 'iteration' column"

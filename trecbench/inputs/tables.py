@@ -104,6 +104,34 @@ def _decoded(values: pa.Array) -> pa.Array:
     return values
 
 
+def _subtopics(values: pa.Array, name: str, origin: str, where: Where) -> pa.Array:
+    """A qrels' subtopic column as :func:`ids` reads it; one it cannot read (floats, a
+    missing value: pandas makes a column float as soon as one value is missing) is kept
+    as missing values, refused by :func:`subtopics` only when a measure reads it."""
+    try:
+        return ids(values, name, origin, where)
+    except InputError:
+        return pa.nulls(len(values), pa.string())
+
+
+def subtopics(table: pa.Table, origin: str) -> pa.Array | None:
+    """The subtopic (judgment group) of each judgment of a typed qrels ``table``: a qrels
+    file's second column, a table's ``iter`` or ``iteration``; None without one. A column
+    that could not be read as ids is refused here, by the measures that need it."""
+    if "iter" not in table.column_names:
+        return None
+    column = table.column("iter")
+    if column.null_count:
+        raise InputError(
+            origin,
+            None,
+            "the subtopic (iter or iteration) column holds values that are not ids (floats, "
+            "or missing values); give strings or integers: the diversity measures and "
+            "-R qrels_jg read it",
+        )
+    return column
+
+
 def ids(values: pa.Array, name: str, origin: str, where: Where = _row) -> pa.Array:
     """A string id column (plain or large strings as they are; dictionary-encoded ones
     decoded); integers are written in decimal."""
@@ -244,7 +272,7 @@ def typed(
     else:
         subtopic_name = _pick(table, SUBTOPIC_NAMES, "subtopic (iteration)", origin, file)
         if subtopic_name:  # a qrels file's second column, in its place
-            subtopic = ids(column(subtopic_name), subtopic_name, origin, where)
+            subtopic = _subtopics(column(subtopic_name), subtopic_name, origin, where)
             columns = {"qid": columns["qid"], "iter": subtopic, "docno": columns["docno"]}
         rel_name = _need(table, REL_NAMES, "relevance", origin, file)
         columns["rel"] = grades(column(rel_name), origin, where)

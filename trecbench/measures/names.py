@@ -66,8 +66,9 @@ class Measure:
     for the others (``10``); ``options`` the keyword parameters that differ from their
     defaults, sorted by name (``(("rel", 2),)``). Two spellings of the same meaning compare
     equal (``nDCG@10`` == ``ndcg_cut.10``); ``requested`` keeps what the user typed and
-    ``trec_spelled`` whether it was trec_eval syntax (then trec_eval's ``-m`` rules and
-    printing order apply).
+    ``trec_spelled`` whether it was trec_eval syntax or one of its labels (then trec_eval's
+    printing order applies, and its ``-m`` rules but to ``labelled`` ones: a label such as
+    pytrec_eval's ``P_5`` is not ``-m`` syntax, so ``P_5`` and ``P_10`` are both computed).
     """
 
     family: str
@@ -75,6 +76,7 @@ class Measure:
     options: tuple[tuple[str, Any], ...] = ()
     requested: str = field(default="", compare=False)
     trec_spelled: bool = field(default=False, compare=False)
+    labelled: bool = field(default=False, compare=False)
 
     @property
     def definition(self) -> Definition:
@@ -211,7 +213,7 @@ def _parse_label(text: str) -> Measure | None:
         measure = _parse_trec(f"{prefix}.{params}")
         # pytrec_eval's spelling, not trec_eval's -m syntax (which refuses P_5): -m's
         # "first parameter list wins" is not for it, P_5 and P_10 are both computed
-        return None if measure is None else replace(measure, requested=text, trec_spelled=False)
+        return None if measure is None else replace(measure, requested=text, labelled=True)
     return None
 
 
@@ -483,12 +485,12 @@ def parse_measures(
     first_params: dict[str, str | None] = {}
     for measure in measures:
         definition = measure.definition
-        if measure.trec_spelled and definition.trec_name is not None:
+        if _minus_m(measure) and definition.trec_name is not None:
             if first_params.get(measure.family) is None:
                 first_params[measure.family] = measure.params
     result: dict[Measure, None] = {}  # equal measures once, in request order (hashed: linear)
     for measure in measures:
-        if measure.family in first_params and measure.trec_spelled:
+        if measure.family in first_params and _minus_m(measure):
             if not measure.options:
                 measure = Measure(
                     measure.family,
@@ -499,6 +501,11 @@ def parse_measures(
                 )
         result.setdefault(measure)
     return list(result)
+
+
+def _minus_m(measure: Measure) -> bool:
+    """Whether trec_eval's ``-m`` rules apply to ``measure``: spelt as ``-m`` takes it."""
+    return measure.trec_spelled and not measure.labelled
 
 
 def requests(texts: Iterable[Any] | Any | None) -> list[str | Measure]:

@@ -86,8 +86,8 @@ def ties(topic: str, tied: int, text: str, one_score: bool = False, parted: bool
     blocks far apart), so ``tied`` counts ties within each part only."""
     if parted:
         return (
-            f"at least {tied} documents of topic {topic} {text} (counted within each stretch "
-            f"of the file: topic {topic} is split, R20); trec_eval orders tied documents by "
+            f"at least {tied} documents of topic {topic} {text}, counted within each stretch "
+            f"of the file (topic {topic} is split, R20); trec_eval orders tied documents by "
             "docno, descending"
         )
     if one_score and text == TIE:
