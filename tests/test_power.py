@@ -344,3 +344,21 @@ def test_without_scipys_private_complement_scipy_stats_gives_the_tails(monkeypat
         assert module._t_tails() == (t.isf, nct.cdf, nct.sf)
     finally:
         module._t_tails.cache_clear()
+
+
+def test_differences_equal_on_paper_give_the_undefined_rows(tmp_path):
+    """One relevant document more in the top 5 on every topic: the effect size is
+    undefined (power ended in exit 70, brentq on d_z 4.8e15); a mean difference 0 on
+    paper (MRR gains 5/6, -2/3, -1/6) is "no difference", not -0.0000 with power 0.1."""
+    settings = PowerSettings(alpha=0.05, target=0.8)
+    gains = np.array([k / 5 for k in (1, 2, 3, 4)] * 2) - np.array(
+        [k / 5 for k in (0, 1, 2, 3)] * 2
+    )
+    row = power_row(gains, settings, "plus", "base", "P@5")
+    assert (row.effect_size, row.power, row.topics_needed) == (None, None, None)
+    assert "the same difference on every topic" in row.reason
+    zero = np.array([0.0, 0.0, 5 / 6, -2 / 3, -1 / 6])
+    assert zero.mean() != 0  # in the last bits
+    row = power_row(zero, PowerSettings(alpha=0.1, target=0.5), "r2", "r0", "MRR@10")
+    assert (row.mean_difference, row.effect_size, row.topics_needed) == (0.0, 0.0, None)
+    assert "mean difference 0" in row.reason

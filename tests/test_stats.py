@@ -544,3 +544,48 @@ def test_bootstrap_p_is_never_0_two_topics_beyond_their_spread():
     # m, so count / samples was 0 ("p 0.0e+00"); with the observed sample counted, 1/201
     d = np.array([0.25, 0.5])
     assert stats.paired_bootstrap_test(d, samples=200)[0] == 1 / 201
+
+
+def _gains_on_paper():
+    """Per-topic P@5 of two runs, the second one relevant document (1/5) ahead on every
+    topic: differences 0.20000000000000007 and 0.19999999999999996 as floats, all 1/5 as
+    fractions."""
+    from fractions import Fraction
+
+    base = np.array([k / 5 for k in (0, 1, 2, 3, 0, 1, 2, 3)])
+    plus = np.array([k / 5 for k in (1, 2, 3, 4, 1, 2, 3, 4)])
+    diffs = plus - base
+    assert len(set(diffs.tolist())) > 1  # the floats vary...
+    on_paper = {
+        Fraction(p).limit_denominator(5) - Fraction(b).limit_denominator(5)
+        for p, b in zip(plus, base, strict=True)
+    }
+    assert on_paper == {Fraction(1, 5)}
+    return diffs  # ...the fractions do not
+
+
+def test_differences_equal_on_paper_do_not_vary():
+    """A gain of 1/5 on every topic: the t statistic, d_z and the bootstrap test are
+    undefined, as for exactly equal differences (scipy gave p = 3e-111, d_z 4.8e15)."""
+    diffs = _gains_on_paper()
+    assert stats.constant(diffs)[0]
+    assert np.isnan(stats.paired_t_test(diffs)[0])
+    assert np.isnan(stats.effect_size(diffs)[0])
+    # differences that vary by a real amount still do
+    varied = diffs + np.array([0, 0, 0, 0, 0, 0, 0, 1e-6])
+    assert not stats.constant(varied)[0]
+    assert stats.paired_t_test(varied)[0] == pytest.approx(sps.ttest_rel(varied, 0 * varied).pvalue)
+
+
+def test_wilcoxon_ties_and_zeros_as_on_paper():
+    """Differences equal on paper tie, and a zero on paper is a zero: scipy on the values
+    rounded to 12 decimals (exact fractions of 5ths), where scipy on the floats broke the
+    ties by their last bits (0.0048828 for 0.0058594)."""
+    from trecbench.wilcoxon import signed_rank_test
+
+    base = np.array([0, 1, 2, 3, 1, 2, 0, 3, 2, 1, 4, 3]) / 5
+    plus = np.array([1, 2, 3, 4, 2, 1, 1, 4, 4, 2, 5, 4]) / 5
+    diffs = plus - base
+    want = sps.wilcoxon(np.round(diffs, 12)).pvalue
+    assert signed_rank_test(diffs)[0] == pytest.approx(want, rel=1e-12)
+    assert signed_rank_test(diffs)[0] != pytest.approx(sps.wilcoxon(diffs).pvalue, rel=1e-6)

@@ -267,14 +267,27 @@ def bootstrap_p(diffs, resampled_means: np.ndarray, weights=None, strata=None) -
     return np.where(constant(matrix, strata), np.nan, p)
 
 
-def constant(diffs, strata=None) -> np.ndarray:
-    """Per column: do the differences not vary (within every stratum, with ``strata``)?
-    Then a resample of them is always the observed mean and a t statistic is undefined."""
+def rounding_noise(diffs) -> np.ndarray:
+    """Per column, the spread that differences equal on paper can show: a measure's
+    values are rounded fractions, so one gain of 1/5 on every topic comes out as
+    0.20000000000000007 and 0.19999999999999996 (a few units in the last place of the
+    largest difference)."""
     matrix = as_matrix(diffs)
+    largest = np.abs(matrix).max(axis=0) if matrix.shape[0] else np.zeros(matrix.shape[1])
+    return 64 * np.finfo(np.float64).eps * largest
+
+
+def constant(diffs, strata=None) -> np.ndarray:
+    """Per column: do the differences not vary, beyond :func:`rounding_noise` (within
+    every stratum, with ``strata``)? Then a resample of them is always the observed mean
+    and a t statistic is undefined."""
+    matrix = as_matrix(diffs)
+    noise = rounding_noise(matrix)
     if strata is None:
-        return np.ptp(matrix, axis=0) == 0
+        return np.ptp(matrix, axis=0) <= noise
     labels = np.asarray(strata)
-    return np.all([np.ptp(matrix[labels == label], axis=0) == 0 for label in np.unique(labels)], 0)
+    spreads = [np.ptp(matrix[labels == label], axis=0) for label in np.unique(labels)]
+    return np.all([spread <= noise for spread in spreads], 0)
 
 
 def paired_bootstrap_test(
@@ -426,7 +439,7 @@ def effect_size(diffs) -> np.ndarray:
         return np.full(matrix.shape[1], np.nan)
     sd = matrix.std(axis=0, ddof=1)
     with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(sd > 0, matrix.mean(axis=0) / sd, np.nan)
+        return np.where(constant(matrix), np.nan, matrix.mean(axis=0) / sd)
 
 
 def adjust(pvalues, method: str = "holm") -> np.ndarray:

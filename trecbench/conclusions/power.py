@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import stats
 from ..errors import UsageError
 from .scores import EvaluationFlags, check_level, source_name, topic_scores
 
@@ -201,9 +202,12 @@ def power_row(
     if n < 2:
         mean = float(differences.mean()) if n else None
         return _undefined(known, mean, None, f"{n} topic(s): the paired t-test needs 2")
+    noise = float(stats.rounding_noise(differences)[0])
     mean = float(differences.mean())
+    if abs(mean) <= noise:  # a mean difference 0 on paper, in the last bits
+        mean = 0.0
     sd = float(differences.std(ddof=1))
-    if sd == 0:
+    if stats.constant(differences)[0]:
         why = "equal on every topic" if mean == 0 else "the same difference on every topic"
         return _undefined(known, mean, 0.0, f"{why} (sd 0): the effect size is undefined")
     effect = mean / sd
