@@ -11,6 +11,7 @@ import gc
 import gzip
 import hashlib
 import itertools
+import os
 import sys
 import threading
 import weakref
@@ -773,3 +774,47 @@ def test_a_parquet_run_in_blocks_names_rows_as_read_whole(rows, tmp_path, monkey
     monkeypatch.setattr(memory, "FEWEST_BLOCK_LINES", 7)
     monkeypatch.setattr(parquet_format, "BATCH_ROWS", 6)  # batches of 6 rows
     assert _outcome(lambda: evaluate(qrels, str(run), memory=1)) == whole
+
+
+@pytest.mark.parametrize("name", ["SIGTERM", "SIGHUP"])
+def test_a_signal_while_a_run_is_spilled_removes_the_spill(tmp_path, name):
+    """SIGTERM or SIGHUP during a spill ended the process at once, and the spill folder
+    (hundreds of MB for a 10M-line run) stayed in TMPDIR for good; SIGINT removed it.
+    Now the command ends as for SIGINT, its cleanup run (exit 128 + signal)."""
+    import signal
+    import subprocess
+    import textwrap
+
+    qrels, run = _write(tmp_path, *random_case(23, n_topics=8, shuffle=True))
+    spill = tmp_path / "tmp"
+    spill.mkdir()
+    script = textwrap.dedent(
+        f"""
+        import sys, time
+        import pyarrow.dataset as ds
+        from trecbench import memory
+        from trecbench.cli import run
+        from trecbench.inputs import blocks
+
+        memory.BLOCK_LINES, memory.READ_BYTES, blocks.READ_BYTES = 7, 300, 300
+        written = ds.write_dataset
+
+        def write_then_wait(*args, **kwargs):  # the spill folder is there: say so, wait
+            written(*args, **kwargs)
+            print("spilled", flush=True)
+            for _ in range(300):
+                time.sleep(0.01)
+
+        ds.write_dataset = write_then_wait
+        sys.exit(run(["score", "--memory", "1", {qrels!r}, {run!r}]))
+        """
+    )
+    env = {**os.environ, "TMPDIR": str(spill)}
+    child = subprocess.Popen(
+        [sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
+    )
+    assert child.stdout.readline() == b"spilled\n"
+    assert [p.name.startswith("trecbench-spill-") for p in spill.iterdir()] == [True]
+    child.send_signal(getattr(signal, name))
+    assert child.wait(timeout=60) == 128 + getattr(signal, name)
+    assert list(spill.iterdir()) == []

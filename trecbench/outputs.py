@@ -24,15 +24,14 @@ import contextlib
 import contextvars
 import functools
 import os
-import signal
 import stat
-import threading
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO, ParamSpec, TypeVar
 
 from . import provenance, publication
 from .errors import OutputError
+from .signals import SignalGuard
 
 PathLike = str | os.PathLike
 P = ParamSpec("P")
@@ -160,7 +159,7 @@ class OutputSet:
         self._staged: list[_Staged] = []
         self._stages: dict[tuple[int, int], publication.Stage] = {}  # by folder identity
         self._created: list[Path] = []  # folders made for targets, deepest last
-        self._signals = _SignalGuard(self)
+        self._signals = SignalGuard()
 
     # -- staging
 
@@ -325,39 +324,3 @@ def _same_target(a: Path, b: Path) -> bool:
     with contextlib.suppress(OSError, RuntimeError):
         return a.resolve() == b.resolve()
     return a == b
-
-
-class _SignalGuard:
-    """While files are staged, SIGTERM and SIGHUP raise ``SystemExit`` in the main thread
-    (SIGINT already raises ``KeyboardInterrupt``), so that staged files are removed."""
-
-    SIGNALS = tuple(
-        getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)
-    )
-
-    def __init__(self, owner: OutputSet):
-        self.owner = owner
-        self.previous: dict[int, object] | None = None
-
-    def install(self) -> None:
-        if self.previous is not None or threading.current_thread() is not threading.main_thread():
-            return
-        self.previous = {}
-        for number in self.SIGNALS:
-            current = signal.getsignal(number)
-            if current in (signal.SIG_DFL, None):
-                self.previous[number] = current
-                signal.signal(number, _exit_on_signal)
-
-    def remove(self) -> None:
-        if not self.previous:
-            self.previous = None
-            return
-        for number, handler in self.previous.items():
-            with contextlib.suppress(ValueError, TypeError):
-                signal.signal(number, handler if handler is not None else signal.SIG_DFL)
-        self.previous = None
-
-
-def _exit_on_signal(number, frame) -> None:
-    raise SystemExit(128 + number)

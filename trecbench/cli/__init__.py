@@ -20,6 +20,7 @@ from typing import NoReturn
 import click
 
 from ..errors import ExitCode, TrecbenchError, one_line, shortened
+from ..signals import signals_end_the_call
 from .group import WORKFLOW, _debug, _StdoutClosed, cli
 from .stdout import whole_writes
 
@@ -108,7 +109,7 @@ def run(args: Sequence[str] | None = None) -> int:
     """
     token = _debug.set(False)
     try:
-        with whole_writes(), warnings.catch_warnings():
+        with whole_writes(), signals_end_the_call(), warnings.catch_warnings():
             warnings.showwarning = partial(_show_warning, warnings.showwarning)
             code = _run(args)
             try:
