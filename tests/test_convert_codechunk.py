@@ -228,6 +228,25 @@ def test_chunkers_with_the_same_run_tag_are_refused(tmp_path):
     )
 
 
+@pytest.mark.parametrize("name", [".", ".."])
+def test_a_chunker_named_like_a_folder_is_bad_input(tmp_path, name):
+    """A chunker named ".." (its run file the output folder's parent) was a usage error
+    (exit 1) that named no file: it is the input's, at its line."""
+
+    def rename(data):
+        for entry in data:
+            entry["chunker"] = name
+
+    path = _entries(tmp_path, rename)
+    with pytest.raises(InputError) as error:
+        convert_codechunk(path)
+    line = path.read_text().splitlines().index(f'  "chunker": "{name}",') + 1
+    assert str(error.value) == (
+        f"{path}:{line}: [0].chunker: chunker {name!r} would be written as {name!r}, not a "
+        "file name: rename it"
+    )
+
+
 def test_a_query_without_retrieved_chunks_is_reported(tmp_path):
     path = _entries(tmp_path, lambda d: d[0]["queryResults"][0].update(retrievedChunks=[]))
     conversion = convert_codechunk(path)

@@ -33,6 +33,8 @@ def unique_tag(name: str, owners: dict[str, str], at: At, what: str) -> str:
     here); ``at`` is where ``name`` was read.
     """
     tag = clean_tag(name)
+    if tag in (".", ".."):  # the run's file would be the folder or its parent
+        raise at.error(f"{what} {name!r} would be written as {tag!r}, not a file name: rename it")
     if tag in owners:
         raise at.error(
             f"{owners[tag]} and {what} {name!r} would both be written as {tag!r} (a run tag "
