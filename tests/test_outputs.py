@@ -554,3 +554,29 @@ def test_a_staging_folder_of_another_user_or_writable_by_others_is_left_alone(tm
     (tmp_path / "a").write_text("mine")
     write_file(tmp_path / "b", "x")
     assert (tmp_path / "a").read_text() == "mine" and planted.exists()
+
+
+def test_a_call_and_its_output_set_put_the_signal_handlers_back(tmp_path):
+    """The command line's guard (every call) and an OutputSet's within it: SIGTERM and
+    SIGHUP exit (cleaning up) inside, and the handlers of before are back after; an
+    ignored signal (nohup) stays ignored."""
+    from trecbench.signals import signals_end_the_call
+
+    previous = {
+        signal.SIGTERM: signal.signal(signal.SIGTERM, signal.SIG_DFL),
+        signal.SIGHUP: signal.signal(signal.SIGHUP, signal.SIG_IGN),
+    }
+    try:
+        with signals_end_the_call():
+            exits = signal.getsignal(signal.SIGTERM)
+            assert exits not in (signal.SIG_DFL, signal.SIG_IGN)
+            assert signal.getsignal(signal.SIGHUP) == signal.SIG_IGN
+            with OutputSet() as out:
+                out.write(tmp_path / "a", "x")
+                assert signal.getsignal(signal.SIGTERM) is exits
+            assert signal.getsignal(signal.SIGTERM) is exits
+        assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL
+        assert signal.getsignal(signal.SIGHUP) == signal.SIG_IGN
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)

@@ -270,11 +270,12 @@ def bootstrap_p(diffs, resampled_means: np.ndarray, weights=None, strata=None) -
 def rounding_noise(diffs) -> np.ndarray:
     """Per column, the spread that differences equal on paper can show: a measure's
     values are rounded fractions, so one gain of 1/5 on every topic comes out as
-    0.20000000000000007 and 0.19999999999999996 (a few units in the last place of the
-    largest difference)."""
+    0.20000000000000007 and 0.19999999999999996. A difference carries the rounding of
+    the values it subtracts, units in the last place of values up to 1 (most measures;
+    counts are exact) or of the difference when larger: 64 of those."""
     matrix = as_matrix(diffs)
     largest = np.abs(matrix).max(axis=0) if matrix.shape[0] else np.zeros(matrix.shape[1])
-    return 64 * np.finfo(np.float64).eps * largest
+    return 64 * np.finfo(np.float64).eps * np.maximum(largest, 1.0)
 
 
 def constant(diffs, strata=None) -> np.ndarray:
@@ -386,7 +387,7 @@ def stratified_t_test(diffs, strata) -> np.ndarray:
     with np.errstate(divide="ignore", invalid="ignore"):
         df = variance**2 / (parts**2 / (sizes - 1)).sum(axis=0)
         p = _t_p(difference / np.sqrt(variance), df)
-    return np.where(variance > 0, p, np.nan)
+    return np.where(constant(matrix, labels), np.nan, p)
 
 
 def welch_t_test(a, b) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
