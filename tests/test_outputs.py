@@ -434,6 +434,8 @@ def test_the_next_set_in_a_folder_finishes_a_committed_set_whose_process_died(tm
         "b": "new",
         "c": "another call",
     }
+    for abandoned in (committed, dropped):  # a dead process's: its signal handlers go too
+        abandoned._signals.remove()
 
 
 _KILLED_CHILD = """
