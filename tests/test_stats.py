@@ -609,3 +609,16 @@ def test_small_gains_on_paper_and_macro_sections_do_not_vary_either():
     strata = np.array(list("aaabbb"))
     assert stats.constant(fifths, strata)[0]
     assert np.isnan(stats.stratified_t_test(fifths, strata)[0])
+
+
+def test_differences_on_paper_move_by_the_rounding_noise_at_most():
+    """A chain of values each 0.9 noise apart is not one group (12 distinct values became
+    3, the groups spanning 8 times the allowance): no value moves by more than it."""
+    from trecbench.wilcoxon import on_paper
+
+    noise = stats.rounding_noise(np.array([1.0]))[0]
+    chain = np.array([1 - j * 0.9 * noise for j in range(10)] + [0.5, -0.3])
+    snapped = on_paper(chain)
+    assert np.abs(np.abs(snapped) - np.abs(chain)).max() <= noise
+    assert len(set(np.abs(snapped).tolist())) == 7  # 10 links of 0.9: groups of 2 (0, 1.8)
+    assert np.array_equal(np.sign(snapped), np.sign(chain))
