@@ -263,14 +263,6 @@ def score(
         routed, text = _with_routing(text, routing, output_format)
     extra_inputs = [(strata, "strata")] if strata is not None else []
     extra_inputs += [(routing, "routing")] if routing is not None else []
-    page = None
-    if html_page is not None:
-        from ..comparison import from_evaluation
-
-        paired = from_evaluation(evaluation)
-        # the page of score's runs (a comparison of them below its means), not compare's
-        page = (html_page, paired.to_html(html_depth, title="trecbench score report"))
-        _warn(paired.warnings)
     write_score_outputs(  # the report, manifest and page together: all or none
         evaluation,
         report=flags["report"],
@@ -280,11 +272,24 @@ def score(
         groups=groups_json(grouped),
         warnings=notes,
         routing=routed,
-        html=page,
+        html=_page(evaluation, html_page, html_depth),
     )
     if html_page is not None:
         echo_written(html_page)
     click.echo(text.encode("utf-8"), nl=False)  # bytes: written untranslated
+
+
+def _page(evaluation, html_page, html_depth: int) -> tuple[str, str] | None:
+    """``(path, page)`` of the --html page, or None without one; its warnings said."""
+    if html_page is None:
+        return None
+    from ..comparison import from_evaluation
+
+    paired = from_evaluation(evaluation)
+    # the page of score's runs (a comparison of them below its means), not compare's
+    page = paired.to_html(html_depth, title="trecbench score report")
+    _warn(paired.warnings)
+    return html_page, page
 
 
 def _check_targets(given: list, flags, html_page) -> None:

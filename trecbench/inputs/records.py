@@ -32,6 +32,9 @@ def to_table(records: Iterable, kind: str, origin: str) -> pa.Table:
         empty = empty.append_column(names[2], arrow.array([], value_type))
         return tables.typed(empty, kind, origin)
     first = rows[0]
+    if kind == "qrels" and hasattr(first, "iteration"):
+        # ir_measures' Qrel and GenericQrel: the subtopic, a qrels file's second column
+        names, wanted = ("qid", "iter", "docno", "rel"), ("query_id", "iteration", *wanted[1:])
     fields = getattr(type(first), "_fields", None)
     if fields is not None and all(name in fields for name in wanted):
         getters = [operator.itemgetter(fields.index(name)) for name in wanted]
@@ -43,16 +46,6 @@ def to_table(records: Iterable, kind: str, origin: str) -> pa.Table:
             None,
             f"record 0 ({type(first).__name__}) has no fields {', '.join(wanted)} "
             "(ir_measures' ScoredDoc/Qrel)",
-        )
-    if kind == "qrels" and _has(first, operator.attrgetter("iteration")):
-        # ir_measures' Qrel and GenericQrel: the subtopic, a qrels file's second column
-        names, wanted = ("qid", "iter", "docno", "rel"), ("query_id", "iteration", *wanted[1:])
-        by_position = fields is not None and "iteration" in fields
-        getters.insert(
-            1,
-            operator.itemgetter(fields.index("iteration"))
-            if by_position
-            else operator.attrgetter("iteration"),
         )
     columns = {}
     for name, field, get in zip(names, wanted, getters, strict=True):

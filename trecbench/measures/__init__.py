@@ -11,6 +11,7 @@
   stated once, with its reason);
 * :mod:`.names` — :class:`~.names.Measure` (one requested measure) and the parsers of
   trec_eval, ir_measures, display and seed spellings;
+* :mod:`.labels` — a parsed measure's labels and display names, span and better direction;
 * :mod:`.expression` — the reader of ``Name(key=value,...)@cutoff``;
 * :mod:`.trec_params` — trec_eval's parameter lists: C numbers, what trec_eval refuses,
   the numbers' domain checks;
@@ -23,19 +24,15 @@ from __future__ import annotations
 
 from . import catalog, extended, ported, registry
 from .catalog import KPI_PRESET, NICKNAMES
+from .labels import better, display_name, param_label, span, value_names
 from .names import (
     Measure,
-    better,
-    display_name,
-    param_label,
     parse_measure,
     parse_measures,
     presentation_order,
     requests,
-    span,
     split_names,
     trec_mode,
-    value_names,
 )
 from .registry import (
     COUNTS,

@@ -41,12 +41,9 @@ from .expression import ExpressionError, parse_expression
 from .registry import (
     FLOAT_CUTOFF,
     FLOAT_CUTOFFS,
-    FLOAT_PARAMS,
     INT_CUTOFF,
     LOCAL,
     LONG_CUTOFFS,
-    META,
-    PAIRS,
     Definition,
 )
 from .trec_params import (
@@ -550,83 +547,3 @@ def presentation_order(measures: list[Measure]) -> list[Measure]:
     order = registry.trec_order()
     end = len(order)
     return sorted(measures, key=lambda m: order.get(m.family, end))
-
-
-# ---------------------------------------------------------------------------------------
-# labels
-
-# Display names of trec_eval values people ask for by name (semantics doc, last table).
-_CUTOFF_DISPLAY = {
-    "P": "P",
-    "recall": "Recall",
-    "ndcg_cut": "nDCG",
-    "map_cut": "MAP",
-    "success": "HitRate",
-}
-_PLAIN_DISPLAY = {"map": "MAP", "ndcg": "nDCG"}
-
-
-def display_name(label: str) -> str:
-    """Readable name of a trec_eval value label: ``ndcg_cut_10`` -> ``nDCG@10``."""
-    if label in _PLAIN_DISPLAY:
-        return _PLAIN_DISPLAY[label]
-    family, _, cutoff = label.rpartition("_")
-    if family in _CUTOFF_DISPLAY and cutoff.isdigit():
-        return f"{_CUTOFF_DISPLAY[family]}@{cutoff}"
-    return label
-
-
-def param_label(measure: Measure, engine_label: str) -> str:
-    """trec_eval's printed label: parameterised one-value measures print ``name_<params>``."""
-    if measure.definition.trec_params in (FLOAT_PARAMS, PAIRS) and measure.params:
-        return f"{measure.family}_{measure.params}"
-    return engine_label
-
-
-def value_names(measure: Measure) -> list[tuple[str, str]] | None:
-    """``(label, display)`` of each value a measure produces, or None when only the engine
-    knows them (trec_eval's float cutoff families list the levels it computed)."""
-    definition = measure.definition
-    if measure.options:  # trec_eval cannot name it: its own spelling is its label
-        return [(measure.spelled(), measure.spelled())]
-    if definition.summary in (registry.RUNID, registry.NUM_Q) or definition.source == META:
-        return [(measure.family, measure.family)]
-    if definition.trec_name is not None:
-        kind = definition.trec_params
-        if kind == LONG_CUTOFFS:
-            labels = [f"{measure.family}_{k}" for k in measure.cutoffs]
-        elif kind == FLOAT_CUTOFFS:
-            if measure.params is None:
-                return None  # the engine knows the default levels
-            labels = [f"{measure.family}_{v:3.2f}" for v in float_cutoffs(measure.params)]
-        else:
-            labels = [param_label(measure, measure.family)]
-        return [(label, display_name(label)) for label in labels]
-    shown = definition.display or definition.name
-    if measure.params is None:
-        return [(definition.label_prefix, shown)]
-    return [(f"{definition.label_prefix}_{measure.params}", f"{shown}@{measure.params}")]
-
-
-def span(name: str) -> float | None:
-    """The width of the interval a topic's value of the measure named ``name`` lies in (1
-    for [0, 1]); None when the registry states none (unbounded, or a name it does not
-    know)."""
-    try:
-        measure = parse_measure(name)
-    except TrecbenchError:
-        return None
-    definition = measure.definition
-    if definition.span_without_params and measure.params is not None:
-        return None
-    return definition.span
-
-
-def better(name: str) -> str | None:
-    """Which values are better for a measure named ``name`` (any spelling or label):
-    ``"higher"``, ``"lower"`` or None (counts and diagnostics); ``"higher"`` for a name
-    the registry does not know."""
-    try:
-        return parse_measure(name).definition.better
-    except TrecbenchError:
-        return registry.HIGHER
