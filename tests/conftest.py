@@ -35,3 +35,22 @@ def phentrieve_data() -> Path:
 def code_chunk_data() -> Path:
     """One real code-chunk eval output and its published summary."""
     return _require(CODE_CHUNK)
+
+
+def write_tenths(folder: Path, relevant_in_top_10: dict[str, list[int]], prefix="T") -> Path:
+    """Qrels and runs whose P@10 on topic ``{prefix}{i}`` is ``relevant_in_top_10[run][i] / 10``:
+    each topic has 10 relevant and 10 non-relevant documents, and each run puts that many
+    relevant ones first in its top 10. Means equal on paper then come out of the float
+    sums a few ulp apart (0.1 + 0.2 + 0 against 0.3 + 0 + 0)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    topics = len(next(iter(relevant_in_top_10.values())))
+    qrels = [f"{prefix}{q} 0 {kind}{i} {int(kind == 'R')}" for q in range(topics) for kind in "RN"
+             for i in range(10)]  # fmt: skip
+    (folder / "q.qrels").write_text("\n".join(qrels) + "\n")
+    for run, counts in relevant_in_top_10.items():
+        lines = []
+        for q, m in enumerate(counts):
+            docs = [f"R{i}" for i in range(m)] + [f"N{i}" for i in range(10 - m)]
+            lines += [f"{prefix}{q} Q0 {d} {i + 1} {100 - i} {run}" for i, d in enumerate(docs)]
+        (folder / f"{run}.run").write_text("\n".join(lines) + "\n")
+    return folder

@@ -12,7 +12,7 @@ import warnings
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from conftest import ROOT
+from conftest import ROOT, write_tenths
 
 import trecbench
 from trecbench import stats
@@ -66,6 +66,9 @@ def test_tau_ap_is_the_mean_of_the_plain_tau_ap_over_the_orders_of_ties(seed):
     n = int(rng.integers(2, 6))
     levels = 3 if seed % 2 else 100  # odd seeds: many ties; even: (almost) none
     reference, evaluated = rng.integers(0, levels, n), rng.integers(0, levels, n)
+    if len(set(reference)) == 1 or len(set(evaluated)) == 1:  # no order to agree with
+        assert tau_ap(reference, evaluated) is None
+        return
     assert tau_ap(reference, evaluated) == pytest.approx(
         mean_tau_ap(reference, evaluated), abs=1e-9
     )
@@ -329,3 +332,54 @@ def test_an_in_memory_run_without_a_topic_of_the_second_judgments_is_named(tmp_p
     runs = {"lex": lexical, "vec": vector[vector["qid"].str.startswith("en-")]}
     with pytest.raises(Exception, match=r"^vec: No queries with both .*--qrels-b judgments"):
         trecbench.agree(str(qrels), runs, ["P@5"], qrels_b=str(german))
+
+
+def test_means_equal_on_paper_tie_in_the_orderings(tmp_path):
+    from scipy.stats import kendalltau
+
+    # a and b hold 3 relevant documents in their top 10s over 3 topics: P@10 is 1/10 for
+    # both on paper, 0.10000000000000002 and 0.09999999999999999 as float means
+    folder = write_tenths(tmp_path, {"a": [1, 2, 0], "b": [3, 0, 0], "c": [0, 0, 1]})
+    runs = [str(folder / f"{run}.run") for run in "abc"]
+    result = trecbench.agree(str(folder / "q.qrels"), runs, ["nDCG@10", "P@10"])
+    ndcg = [row[0] for row in result.means]
+    assert result.means[0][1] != result.means[1][1]  # the floats differ...
+    exact = [1 / 10, 1 / 10, 1 / 30]  # ...the fractions do not
+    (ordering,) = result.measure_orderings
+    assert ordering.kendall_tau == pytest.approx(kendalltau(ndcg, exact).statistic)
+    assert ordering.tau_ap == pytest.approx(mean_tau_ap(ndcg, exact), abs=1e-12)
+    assert ordering.tau_ap == pytest.approx(0.5)
+
+
+def test_an_ordering_that_ties_every_run_has_no_tau(tmp_path):
+    folder = write_tenths(tmp_path, {"a": [1, 2, 0], "b": [3, 0, 0]})
+    runs = [str(folder / f"{run}.run") for run in "ab"]
+    result = trecbench.agree(str(folder / "q.qrels"), runs, ["nDCG@10", "P@10"])
+    (ordering,) = result.measure_orderings
+    assert (ordering.kendall_tau, ordering.tau_ap) == (None, None)
+    assert tau_ap([1.0, 1.0, 1.0], [3.0, 2.0, 1.0]) is None
+    assert tau_ap([3.0, 2.0, 1.0], [2.0, 2.0, 2.0]) is None
+    text = result.render()
+    assert "–: undefined, one of the two orderings ties every run" in text
+
+
+def test_runs_without_some_topics_are_warned_of(tmp_path):
+    folder = write_tenths(tmp_path, {"a": [1, 2, 0, 4], "b": [3, 0, 0, 1]})
+    lines = (folder / "a.run").read_text().splitlines()
+    (folder / "a.run").write_text("\n".join(x for x in lines if not x.startswith("T2 ")) + "\n")
+    runs = [str(folder / f"{run}.run") for run in "ab"]
+    result = trecbench.agree(str(folder / "q.qrels"), runs, ["P@10", "nDCG@10"])
+    assert result.warnings == (
+        "a: no results for 1 of the qrels' 4 topics (T2): each counts 0 in its means, "
+        "as with trec_eval -c",
+    )
+    assert result.means[0][0] == pytest.approx(7 / 40)  # trec_eval -c's mean, not 7/30
+
+
+def test_resampling_tests_name_their_samples_and_seed_in_the_table(tmp_path):
+    folder = write_tenths(tmp_path, {"a": [1, 2, 0], "b": [3, 0, 0], "c": [0, 0, 1]})
+    runs = [str(folder / f"{run}.run") for run in "abc"]
+    qrels = str(folder / "q.qrels")
+    drawn = trecbench.agree(qrels, runs, ["P@10"], test="randomization", samples=500, seed=7)
+    assert "(randomization test, 500 samples, seed 7, correction holm)" in drawn.render()
+    assert "(t test, correction holm)" in trecbench.agree(qrels, runs, ["P@10"]).render()

@@ -233,3 +233,13 @@ def test_fewer_topics_than_five_take_one_fold_each_unless_asked(tmp_path):
     assert tuned.folds == 3 and tuned.to_json()["folds"] == 3
     with pytest.raises(UsageError, match=r"--folds must be from 2 to the number of topics"):
         optimize_fusion(runs, str(qrels), "P@1", "combsum", step=0.5, folds=4)
+
+
+def test_means_equal_on_paper_choose_the_first_candidate():
+    from trecbench.runstudy.fusion_tuning import _best
+
+    means = np.array([0.3, 0.1 + 0.2, 0.3 - 1e-3])  # 0.3, 0.30000000000000004: equal on paper
+    assert _best(means, higher=True) == 0
+    assert _best(means[[1, 0, 2]], higher=False) == 2
+    assert _best(-means, higher=False) == 0
+    assert _best(np.array([0.2, 0.3]), higher=True) == 1

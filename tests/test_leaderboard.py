@@ -7,7 +7,7 @@ import json
 
 import numpy as np
 import pytest
-from conftest import ROOT
+from conftest import ROOT, write_tenths
 from scipy.stats import ttest_rel
 
 from trecbench.cli import run
@@ -95,6 +95,30 @@ def test_a_test_without_variation_is_undefined_not_a_number(board):
     # the reranker reorders the lexical run's top 100: Recall@100 is the lexical run's
     test = recall.over_topics[2]
     assert (test.p, test.p_adjusted, test.reason) == (None, None, "the differences do not vary")
+
+
+def test_means_and_differences_equal_on_paper_tie(tmp_path, capsys):
+    # P@10 of a and b is 1/10 on both collections, as floats 0.10000000000000002 and
+    # 0.09999999999999999 (a) or the other way round (b); c - a is -1/15 on both
+    write_tenths(tmp_path / "x", {"a": [1, 2, 0], "b": [3, 0, 0], "c": [0, 0, 1]})
+    write_tenths(tmp_path / "y", {"a": [3, 0, 0], "b": [1, 2, 0], "c": [0, 0, 1]}, "U")
+    suite = tmp_path / "suite.toml"
+    suite.write_text(
+        'name = "tied"\nmeasures = ["P@10"]\nsystems = ["a", "b", "c"]\n'
+        + "".join(
+            f'[collections.{c}]\nqrels = "{c}/q.qrels"\nruns = "{c}/{{system}}.run"\n'
+            for c in "xy"
+        )
+    )
+    (table,) = leaderboard(str(suite)).boards
+    assert table.means[0, 0] != table.means[1, 0]  # the floats differ
+    assert table.ranks.tolist() == [[1.5, 1.5], [1.5, 1.5], [3.0, 3.0]]
+    for s in (1, 2):
+        test = table.over_collections[s]
+        assert (test.p, test.p_adjusted, test.reason) == (None, None, "the differences do not vary")
+    assert run(["leaderboard", str(suite), "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out, parse_constant=pytest.fail)  # no NaN
+    assert document["measures"][0]["systems"][1]["ranks"] == {"x": 1.5, "y": 1.5}
 
 
 def test_cli_formats(capsys):

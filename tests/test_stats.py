@@ -622,3 +622,13 @@ def test_differences_on_paper_move_by_the_rounding_noise_at_most():
     assert np.abs(np.abs(snapped) - np.abs(chain)).max() <= noise
     assert len(set(np.abs(snapped).tolist())) == 7  # 10 links of 0.9: groups of 2 (0, 1.8)
     assert np.array_equal(np.sign(snapped), np.sign(chain))
+
+
+def test_values_equal_on_paper_share_their_smallest_and_nan_stays():
+    from trecbench.stats import equal_on_paper
+
+    values = np.array([0.1 + 0.2, np.nan, 0.3, 0.5, 0.30000000000000004 - 2e-16])
+    snapped = equal_on_paper(values)
+    assert snapped[[0, 2, 4]].tolist() == [min(values[[0, 2, 4]])] * 3
+    assert np.isnan(snapped[1]) and snapped[3] == 0.5
+    assert np.isnan(equal_on_paper(np.array([np.nan]))).all()

@@ -278,6 +278,42 @@ def rounding_noise(diffs) -> np.ndarray:
     return 64 * np.finfo(np.float64).eps * np.maximum(largest, 1.0)
 
 
+def equal_on_paper(values, noise: float | None = None) -> np.ndarray:
+    """``values`` (one column) with those equal on paper made equal: each group of values
+    within ``noise`` (default: :func:`rounding_noise` of them) of the group's smallest
+    takes the smallest's value. A value more than ``noise`` above the last starts a group,
+    and so does one more than ``noise`` above its group's first: a chain of values a few
+    ulp apart is not one group however long, and no value moves by more than ``noise``."""
+    column = np.asarray(values, dtype=np.float64)
+    known = ~np.isnan(column)  # NaN (no value) stays NaN, in no group
+    if not known.any():
+        return column.copy()
+    if noise is None:
+        noise = float(rounding_noise(column[known])[0])
+    order = np.flatnonzero(known)[np.argsort(column[known], kind="stable")]
+    ordered = column[order]
+    starts = _groups(ordered, noise)
+    marks = np.zeros(len(ordered), bool)
+    marks[starts] = True
+    snapped = column.copy()
+    snapped[order] = ordered[starts[np.cumsum(marks) - 1]]
+    return snapped
+
+
+def _groups(ordered: np.ndarray, noise: float) -> np.ndarray:
+    """Where each group of ``ordered`` (ascending) starts (see :func:`equal_on_paper`)."""
+    starts = np.flatnonzero(np.concatenate(([True], np.diff(ordered) > noise)))
+    ends = np.append(starts[1:], len(ordered))
+    if np.all(ordered[ends - 1] - ordered[starts] <= noise):
+        return starts  # every group within the allowance: the usual case, no loop
+    split = []
+    for start, end in zip(starts.tolist(), ends.tolist(), strict=True):
+        while start < end:
+            split.append(start)
+            start = int(np.searchsorted(ordered, ordered[start] + noise, side="right"))
+    return np.array(split)
+
+
 def constant(diffs, strata=None) -> np.ndarray:
     """Per column: do the differences not vary, beyond :func:`rounding_noise` (within
     every stratum, with ``strata``)? Then a resample of them is always the observed mean

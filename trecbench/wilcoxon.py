@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .stats import Paired, per_block, rounding_noise
+from .stats import Paired, equal_on_paper, per_block, rounding_noise
 
 EXACT, PERMUTED = 50, 13  # scipy's limits of method='auto'
 
@@ -44,42 +44,14 @@ def signed_rank_test(diffs) -> np.ndarray:
 
 
 def on_paper(d: np.ndarray) -> np.ndarray:
-    """``d`` with the differences equal on paper made equal: magnitudes within
-    :func:`~trecbench.stats.rounding_noise` of the smallest of their group share it, and
-    those within it of 0 are 0 (P@5 gains of 1/5 come out as 0.20000000000000007 and
+    """``d`` with the differences equal on paper made equal: magnitudes equal on paper
+    (:func:`~trecbench.stats.equal_on_paper`) share one, and those within the rounding
+    noise of 0 are 0 (P@5 gains of 1/5 come out as 0.20000000000000007 and
     0.19999999999999996: scipy, comparing the floats, ranks them apart)."""
     noise = rounding_noise(d)[0]
-    size = np.abs(d)
-    order = np.argsort(size, kind="stable")
-    ordered = size[order]
-    starts = _groups(ordered, noise)
-    ordered = ordered[starts[np.cumsum(_marks(starts, len(ordered))) - 1]]
-    ordered[ordered <= noise] = 0.0
-    snapped = np.empty_like(size)
-    snapped[order] = ordered
-    return np.sign(d) * snapped
-
-
-def _groups(ordered: np.ndarray, noise: float) -> np.ndarray:
-    """Where each group of ``ordered`` (ascending) starts: a value more than ``noise``
-    above the last one starts a group, and so does one more than ``noise`` above its
-    group's first (a chain of values a few ulp apart is not one group however long)."""
-    starts = np.flatnonzero(np.concatenate(([True], np.diff(ordered) > noise)))
-    ends = np.append(starts[1:], len(ordered))
-    if np.all(ordered[ends - 1] - ordered[starts] <= noise):
-        return starts  # every group within the allowance: the usual case, no loop
-    split = []
-    for start, end in zip(starts.tolist(), ends.tolist(), strict=True):
-        while start < end:
-            split.append(start)
-            start = int(np.searchsorted(ordered, ordered[start] + noise, side="right"))
-    return np.array(split)
-
-
-def _marks(starts: np.ndarray, n: int) -> np.ndarray:
-    marks = np.zeros(n, bool)
-    marks[starts] = True
-    return marks
+    size = equal_on_paper(np.abs(d), noise)
+    size[size <= noise] = 0.0
+    return np.sign(d) * size
 
 
 def _p(d: np.ndarray) -> float:

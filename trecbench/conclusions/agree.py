@@ -92,11 +92,16 @@ class Agreement:
 
 
 def quality(scores: TopicScores) -> np.ndarray:
-    """``runs x measures`` means turned so that higher is better (see the module)."""
+    """``runs x measures`` means turned so that higher is better (see the module), those
+    of a measure equal on paper made equal (:func:`trecbench.stats.equal_on_paper`)."""
     from ..comparison import LOWER, direction
 
+    from ..stats import equal_on_paper
+
     signs = np.array([-1.0 if direction(m) == LOWER else 1.0 for m in scores.measures])
-    return scores.means() * signs
+    means = scores.means() * signs
+    # means equal on paper tie: the float sums of two runs' values differ in their last bits
+    return np.apply_along_axis(equal_on_paper, 0, means)
 
 
 def ordering(reference: str, evaluated: str, a: np.ndarray, b: np.ndarray) -> OrderingAgreement:

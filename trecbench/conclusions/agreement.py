@@ -43,11 +43,12 @@ def kendall_tau(a, b) -> float | None:
 def tau_ap(reference, evaluated) -> float | None:
     """τ_AP of the ``evaluated`` ordering against the ``reference`` one, both given as
     scores per system (higher first), ties averaged over their orders (module
-    docstring); None with fewer than two systems."""
+    docstring); None with fewer than two systems, or when one ordering ties them all (no
+    order to agree with: the mean over its orders is 0 whatever the other says)."""
     ref = np.asarray(reference, dtype=np.float64)
     ev = np.asarray(evaluated, dtype=np.float64)
     n = len(ev)
-    if n < 2:
+    if n < 2 or np.all(ref == ref[0]) or np.all(ev == ev[0]):
         return None
     # credit[i, j]: j above i counts 1 if the reference puts it above, 1/2 if tied there
     credit = (ref[None, :] > ref[:, None]) + 0.5 * (ref[None, :] == ref[:, None])

@@ -134,12 +134,16 @@ def render_agreement(result, fmt: str = "table") -> str:
             _orderings(result.measure_orderings, ("reference", "evaluated"), fmt),
             _undirected(result, "% " if fmt == "latex" else ""),
         ]
-    from ..statistical_tests import get
+    from ..statistical_tests import SAMPLES, get
 
-    correction = "none: family-wise" if get(settings.test).family_wise else settings.correction
+    test = get(settings.test)
+    correction = "none: family-wise" if test.family_wise else settings.correction
+    drawn = (
+        f", {settings.samples:,} samples, seed {settings.seed}" if SAMPLES in test.options else ""
+    )
     parts += [
         f"\n{title}Discriminative power: pairs of runs significantly different at alpha "
-        f"{settings.alpha} ({settings.test} test, correction {correction})\n\n",
+        f"{settings.alpha} ({settings.test} test{drawn}, correction {correction})\n\n",
         grid(DISCRIMINATION_HEADERS, _discrimination_rows(result), fmt),
     ]
     if result.judgments is not None:
@@ -198,6 +202,17 @@ def _orderings(rows, names: tuple[str, str], fmt: str) -> str:
             for o in rows
         ],
         fmt,
+    ) + _ties_every_run(rows, fmt)
+
+
+def _ties_every_run(rows, fmt: str) -> str:
+    """Why an ordering's kendall_tau or tau_ap is undefined, under its table."""
+    if all(o.kendall_tau is not None and o.tau_ap is not None for o in rows):
+        return ""
+    comment = "% " if fmt == "latex" else ""
+    return (
+        f"\n{comment}{NONE}: undefined, one of the two orderings ties every run (their means "
+        "are equal on paper): there is no order to agree with\n"
     )
 
 
@@ -235,4 +250,5 @@ def _judgments(result, title: str, fmt: str, name: Callable[[str], str]) -> str:
         + note
         + f"\n{title}Orderings of the runs under A (reference) and B, per measure\n\n"
         + grid(("measure", "kendall_tau", "tau_ap"), rows, fmt)
+        + _ties_every_run(result.qrels_orderings, fmt)
     )

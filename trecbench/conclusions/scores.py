@@ -94,9 +94,24 @@ def topic_scores(
     shown, values = _values(evaluation, list(named), topics)
     warnings = tuple(
         run.unjudged.message(run.name, evaluation.qrels_path) for run in evaluation.unjudged_runs()
-    )
+    ) + _missing_topics(list(named), topics, values)
     values[np.isnan(values)] = 0.0  # no result for a topic: 0, as trec_eval -c
     return TopicScores(tuple(named), shown, tuple(topics), values, warnings)
+
+
+def _missing_topics(runs: list[str], topics: list[str], values: np.ndarray) -> tuple[str, ...]:
+    """A warning per run without results for some of the qrels' topics: they count 0 in
+    its means (trec_eval's mean, without -c, leaves them out)."""
+    warnings = []
+    for r, run in enumerate(runs):
+        absent = [topics[t] for t in np.flatnonzero(np.isnan(values[:, r, :]).all(axis=1))]
+        if absent:
+            shown = ", ".join(absent[:5]) + (", ..." if len(absent) > 5 else "")
+            warnings.append(
+                f"{run}: no results for {len(absent)} of the qrels' {len(topics)} topics "
+                f"({shown}): each counts 0 in its means, as with trec_eval -c"
+            )
+    return tuple(warnings)
 
 
 def _values(evaluation, runs: list[str], topics: list[str]) -> tuple[tuple[str, ...], np.ndarray]:

@@ -143,7 +143,12 @@ def _folds(n_topics: int, folds: int, seed: int) -> np.ndarray:
 
 
 def _best(means: np.ndarray, higher: bool) -> int:
-    return int(np.argmax(means) if higher else np.argmin(means))
+    """The first candidate of the best mean, means equal on paper tied (their float sums
+    differ in the last bits)."""
+    from ..stats import equal_on_paper
+
+    tied = equal_on_paper(means)
+    return int(np.argmax(tied) if higher else np.argmin(tied))
 
 
 def _evaluated(qrels, fused: dict, measure: str):

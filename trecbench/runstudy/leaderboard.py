@@ -25,10 +25,11 @@ from .suite import Collection, Suite, load_suite
 
 @dataclass(frozen=True)
 class PairedTest:
-    """One system against the baseline: the mean ``difference``, the ``p``-value and its
-    Holm-adjusted value (None when undefined, ``reason`` says why), over ``n`` pairs."""
+    """One system against the baseline: the mean ``difference`` (None without a pair),
+    the ``p``-value and its Holm-adjusted value (None when undefined, ``reason`` says
+    why), over ``n`` pairs."""
 
-    difference: float
+    difference: float | None
     n: int
     p: float | None
     p_adjusted: float | None
@@ -254,25 +255,27 @@ def _paired(table: pd.DataFrame, system: str, baseline: str) -> np.ndarray:
 def _ranks(scores: np.ndarray) -> np.ndarray:
     """Per column, 1 for the highest score, ties sharing the mean of their ranks (as
     ``scipy.stats.rankdata``, without its 0.4 s import)."""
+    from ..stats import equal_on_paper
     from ..wilcoxon import average_ranks
 
-    return np.column_stack([average_ranks(-column) for column in scores.T])
+    # means equal on paper tie: the float sums of two runs' values differ in their last bits
+    return np.column_stack([average_ranks(-equal_on_paper(column)) for column in scores.T])
 
 
 def _tests(differences: list[np.ndarray]) -> list[PairedTest | None]:
     """Paired t-tests (against the baseline, the first entry: None) with Holm's adjustment."""
     from .. import stats
 
-    raw: list[tuple[float, int, float | None, str | None]] = []
+    raw: list[tuple[float | None, int, float | None, str | None]] = []
     for diffs in differences[1:]:
         n = len(diffs)
         reason = None
         if n < 2:
             reason = "fewer than 2 pairs"
-        elif np.all(diffs == diffs[0]):
+        elif stats.constant(diffs)[0]:  # beyond the rounding of the values subtracted
             reason = "the differences do not vary"
         p = None if reason else float(stats.paired_t_test(diffs)[0])
-        raw.append((float(diffs.mean()) if n else float("nan"), n, p, reason))
+        raw.append((float(diffs.mean()) if n else None, n, p, reason))
     adjusted = stats.adjust([np.nan if p is None else p for _, _, p, _ in raw], "holm")
     tests: list[PairedTest | None] = [None]
     for (difference, n, p, reason), p_adjusted in zip(raw, adjusted, strict=True):
