@@ -106,8 +106,7 @@ def test_means_and_differences_equal_on_paper_tie(tmp_path, capsys):
     suite.write_text(
         'name = "tied"\nmeasures = ["P@10"]\nsystems = ["a", "b", "c"]\n'
         + "".join(
-            f'[collections.{c}]\nqrels = "{c}/q.qrels"\nruns = "{c}/{{system}}.run"\n'
-            for c in "xy"
+            f'[collections.{c}]\nqrels = "{c}/q.qrels"\nruns = "{c}/{{system}}.run"\n' for c in "xy"
         )
     )
     (table,) = leaderboard(str(suite)).boards
