@@ -37,7 +37,12 @@ def test_normalise_ids():
         "org_repo/d.py:1-2",
         "/elsewhere/e.py:1-2",
     ]
-    assert report.counts == {"absolute chunk id outside its repo folder (kept unchanged)": 1}
+    assert report.counts == {
+        "absolute chunk id outside its repo folder (kept unchanged)": 1,
+        "relative chunk id: its repo folder prepended": 1,
+    }
+    assert {"reason": "relative chunk id: its repo folder prepended",
+            "from": "src/c.py:1-2", "to": "org_repo/src/c.py:1-2"} in report.repaired  # fmt: skip
 
 
 def _faithful(tmp_path):

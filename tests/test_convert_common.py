@@ -16,6 +16,7 @@ from trecbench.convert.common import (
     clean_tag,
     compare_command,
     escape_ids,
+    given_tag,
     make_qrels,
     ranked_run,
     write_conversion,
@@ -192,6 +193,36 @@ def test_clean_tag():
     assert clean_tag("my run/v1 (final)") == "my_run_v1_final"
     assert clean_tag("x" * 40) == "x" * 25
     assert clean_tag("///") == "run"
+
+
+@pytest.mark.parametrize("tag", ["", "é", "a b", "a\tb", "#t", "x/y", "x" * 26, ".", ".."])
+def test_a_given_tag_is_used_as_it_is_or_refused(tag):
+    with pytest.raises(UsageError, match=r"--tag .* is not a run tag"):
+        given_tag(tag, "file")
+
+
+def test_a_given_tag_is_kept_and_a_default_one_cleaned():
+    assert given_tag("bm25.v-2_" + "x" * 16, "file") == "bm25.v-2_" + "x" * 16
+    assert given_tag(None, "my run (final)") == "my_run_final"
+
+
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        (["--tag", "a b"], "--tag 'a b' is not a run tag"),
+        (["--tag", ""], "--tag '' is not a run tag"),
+        (["--name", ""], "--name '' is not a plain file name"),
+    ],
+)
+def test_convert_refuses_a_tag_or_name_it_would_change(tmp_path, capsys, options, message):
+    from trecbench.cli import run
+
+    source = tmp_path / "l.json"
+    source.write_text('{"gold_docs": [["d1"]], "retrieved_chunks": [["d1", "d2"]]}')
+    out = tmp_path / "out"
+    assert run(["convert", "lists", str(source), "-o", str(out), *options]) == 1
+    assert message in capsys.readouterr().err
+    assert not out.exists()
 
 
 def test_make_qrels_keeps_highest_grade_of_duplicates():

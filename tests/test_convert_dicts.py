@@ -9,6 +9,7 @@ import json
 import pytest
 
 from trecbench.convert.beir import convert_beir_qrels, read_beir_qrels
+from trecbench.convert.common import write_conversion
 from trecbench.convert.dicts import convert_dict
 from trecbench.convert.msmarco import convert_msmarco
 from trecbench.errors import InputError
@@ -103,7 +104,7 @@ def test_run_without_qrels_and_bad_dicts(tmp_path):
     assert conversion.qrels == {} and conversion.runs[0].qrels is None
     assert conversion.runs[0].table["docno"].tolist() == ["d2", "d4"]
     for bad, message in (
-        ({"q1": ["d1"]}, r"r.json: query 'q1': expected a run dict"),
+        ({"q1": ["d1"]}, r"r.json:1: query 'q1': expected a run dict"),
         ({"q1": {"d1": "high"}}, r"query 'q1', document 'd1': 'high' not a number"),
         ({"q1": {"d1": True}}, r"query 'q1', document 'd1': True not a number"),
         ({"q1": {"": 1.0}}, r"query 'q1': an empty document id"),
@@ -116,6 +117,39 @@ def test_run_without_qrels_and_bad_dicts(tmp_path):
     run.write_text('{"q1": {"d1": 1.0, "d1": 2.0}}')  # JSON readers keep the last: refused
     with pytest.raises(InputError, match="duplicate key 'd1'"):
         convert_dict(run)
+
+
+@pytest.mark.parametrize(
+    "bad, message",
+    [
+        ('"": {"d1": 1}', "4: query '': an empty query id"),
+        ('"q3": {"d1": 1,\n   "": 2}', "5: query 'q3': an empty document id"),
+        ('"q3": {"d1": 1,\n   "d2": true}', "5: query 'q3', document 'd2': True not a number"),
+        ('"q3": []', "4: query 'q3': expected a run dict {qid: {docno: value}}, got list"),
+        ('"q3": {"d1": 1,\n  "d2": 1e999}', "5: number 1e999 is beyond a double"),
+    ],
+)
+def test_errors_in_a_dict_name_their_line(tmp_path, bad, message):
+    run = tmp_path / "r.json"
+    run.write_text('{\n "q1": {"d1": 1},\n "q2": {"d1": 1},\n ' + bad + "\n}\n")
+    with pytest.raises(InputError) as error:
+        convert_dict(run)
+    assert str(error.value) == f"{run}:{message}"
+    qrels = tmp_path / "g.json"  # the qrels' errors name the qrels file and its line
+    qrels.write_text(run.read_text().replace("true", "1.5").replace("1e999", "2"))
+    run.write_text('{"q1": {"d1": 1}}')
+    if "true" in bad:
+        with pytest.raises(InputError, match=r"g\.json:5: query 'q3', document 'd2'"):
+            convert_dict(run, qrels_json=qrels)
+
+
+def test_qrels_that_cannot_be_scored_are_blamed_on_the_qrels_file(tmp_path):
+    run, qrels = tmp_path / "r.json", tmp_path / "g.json"
+    run.write_text('{"q 1": {"d1": 0.5}}')
+    qrels.write_text('{"q 1": {"d1": -1}}')
+    conversion = convert_dict(run, qrels_json=qrels)
+    with pytest.raises(InputError, match=r"g\.json: qrels g: query 'q%201' has only negative"):
+        write_conversion(conversion, tmp_path / "out", [run, qrels])
 
 
 def test_queries_without_documents_and_qrels_grades(tmp_path):

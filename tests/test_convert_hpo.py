@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from pathlib import Path
 
 import pandas as pd
@@ -283,6 +284,33 @@ def test_cases_without_results_are_counted_on_the_written_ids(tmp_path):
     # the case without expected ids, "x 1", is x%201
     missing = notes([case("x 1"), case("x%201", "HP:0000001")], ["x 1"])
     assert [n.split(";")[0] for n in missing] == ["t: 1 evaluable case(s) have no results"]
+
+
+@pytest.mark.parametrize("name", ["terms.json", "tz.gz", "63"])
+@pytest.mark.parametrize("lines", [1, 2])
+def test_json_lines_of_records_are_told_by_their_content(tmp_path, name, lines):
+    import gzip
+
+    records = [{"case_id": "a", "hpo_id": f"HP:000000{i}", "rank": i} for i in (1, 2)][:lines]
+    text = "".join(json.dumps(r) + "\n" for r in records).encode()
+    path = tmp_path / name
+    path.write_bytes(gzip.compress(text) if name.endswith(".gz") else text)
+    kind, doc = read_results(path, None)
+    assert kind == "terms" and [r for _, r in doc.records] == records
+    one_line_chroma = write_json(tmp_path / "c.txt", {"a": {"ids": [["HP:0000001"]]}})
+    assert read_results(one_line_chroma, None)[0] == "chroma"
+
+
+def test_results_read_from_a_pipe_are_named_like_other_pipes(tmp_path):
+    from trecbench.convert.hpo_results import default_tag
+
+    read, write = os.pipe()  # /dev/fd/N links to pipe:[inode], a new name every time
+    try:
+        assert default_tag(f"/dev/fd/{read}") == str(read)
+    finally:
+        os.close(read)
+        os.close(write)
+    assert default_tag(tmp_path / "bm25" / "terms.jsonl") == "bm25"
 
 
 def test_results_format_from_the_name_and_the_first_record(tmp_path):

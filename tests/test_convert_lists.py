@@ -233,3 +233,11 @@ def test_a_query_with_an_empty_list_is_reported(tmp_path):
     assert conversion.runs[0].table["qid"].tolist() == ["0"]
     (drop,) = conversion.report.dropped
     assert drop["qid"] == "1" and drop["reason"].startswith("query without retrieved documents")
+
+
+def test_ids_minus_zero_and_zero_stay_apart(tmp_path):
+    # JSON's -0 is the integer 0: read as a number, "-0" and "0" became one document
+    source = tmp_path / "mz.json"
+    source.write_text('{"gold_docs": [["0"]], "retrieved_chunks": [[-0, 0]]}')
+    (run,) = convert_lists(source).runs
+    assert run.table["docno"].tolist() == ["-0", "0"]

@@ -200,6 +200,19 @@ def test_convert_writes_a_block_atop_every_run_it_writes(tmp_path, capsys):
     assert written.read_bytes()[block.size :] == (plain / "msmarco-run.run").read_bytes()
 
 
+def test_convert_refuses_a_block_tag_that_is_not_the_runs(tmp_path, capsys):
+    source = ROOT / "data" / "convert" / "msmarco-run.tsv"
+    about = tmp_path / "about.yaml"
+    about.write_text("tag: other\n")
+    out = tmp_path / "out"
+    argv = ["convert", "--ir-metadata", str(about), "msmarco", str(source), "-o", str(out)]
+    assert run(argv) == 2
+    assert "about.yaml: tag 'other' is not the tag of run 'msmarco-run'" in capsys.readouterr().err
+    assert not out.exists()
+    assert run([*argv, "--tag", "other"]) == 0  # the same tag: written
+    assert trecbench.load_run(str(out / "other.run")).ir_metadata["tag"] == "other"
+
+
 def test_a_block_larger_than_a_chunk_of_a_whole_read_is_read(with_block, monkeypatch):
     """A file read whole is tokenized a chunk at a time: a block longer than a chunk is
     read whole all the same (it was refused as never ending)."""

@@ -93,11 +93,25 @@ class _Refused(Exception):
         self.token = token
 
 
+class _MinusZero(int):
+    """JSON's ``-0``: 0 as a number, ``-0`` as text (an id). Of the integers JSON can
+    write (no leading zero, no ``+``), the only one whose decimal is not its text: read
+    as 0, ids ``-0`` and ``0`` would become one."""
+
+    def __str__(self) -> str:
+        return "-0"
+
+    __repr__ = __str__
+
+
+MINUS_ZERO = _MinusZero(0)
+
+
 def _parse_int(text: str) -> int:
     digits = len(text.lstrip("-"))
     if digits > MAX_DIGITS:
         raise _Refused(f"integer with {digits} digits (at most {MAX_DIGITS} are accepted)", text)
-    return int(text)
+    return MINUS_ZERO if text == "-0" else int(text)
 
 
 def _parse_float(text: str) -> float:

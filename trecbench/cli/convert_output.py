@@ -82,9 +82,18 @@ def _with_metadata(conversion, inputs):
     import dataclasses
 
     from .. import __version__, provenance
+    from ..errors import InputError
     from ..inputs import ir_metadata
 
     description = ir_metadata.read_file(given)
+    stray = [run.tag for run in conversion.runs if description.get("tag", run.tag) != run.tag]
+    if stray:  # each run's block names the run's own tag
+        raise InputError(
+            str(given),
+            None,
+            f"tag {description['tag']!r} is not the tag of run {stray[0]!r}: leave the tag "
+            "out (each run's block names its own) or give --tag",
+        )
     sources = [
         {"path": str(path), "sha256": (provenance.recorded(path) or {}).get("sha256")}
         for path in inputs

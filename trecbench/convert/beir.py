@@ -51,7 +51,7 @@ def read_beir_qrels(path: str | os.PathLike) -> tuple[pd.DataFrame, dict]:
 
 def convert_beir_qrels(path: str | os.PathLike, *, name: str | None = None) -> Conversion:
     """Convert a BEIR/MTEB qrels TSV alone into TREC qrels."""
-    name = name or input_stem(path)
+    name = input_stem(path) if name is None else name
     frame, record = read_beir_qrels(path)
     report = Report()
     table = make_qrels(frame, name, report)

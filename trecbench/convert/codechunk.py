@@ -41,20 +41,26 @@ def normalise_ids(ids: pd.Series, repo: pd.Series, report: Report) -> pd.Series:
     # one pass over plain strings: a masked assignment of a list to a string Series ended
     # in "TypeError: only integer scalar arrays can be converted to a scalar index" under
     # pandas 3.0 (its Arrow-backed default string arrays)
-    out, stray = [], []
+    out, stray, placed = [], [], {}
     for chunk_id, folder in zip(ids.tolist(), repo.tolist(), strict=True):
         found = chunk_id.find(f"/{folder}/")
         if found >= 0:
             out.append(chunk_id[found + 1 :])
-        elif not chunk_id.startswith("/"):
-            prefixed = chunk_id.startswith(folder + "/")
-            out.append(chunk_id if prefixed else f"{folder}/{chunk_id}")
-        else:
+        elif chunk_id.startswith("/"):
             out.append(chunk_id)
             stray.append(chunk_id)
+        elif chunk_id.startswith(folder + "/"):
+            out.append(chunk_id)
+        else:
+            out.append(f"{folder}/{chunk_id}")
+            placed[chunk_id] = out[-1]
     report.repair(
         "absolute chunk id outside its repo folder (kept unchanged)",
         ({"id": i} for i in dict.fromkeys(stray)),
+    )
+    report.repair(
+        "relative chunk id: its repo folder prepended",
+        ({"from": a, "to": b} for a, b in placed.items()),
     )
     return pd.Series(out, index=ids.index, dtype=STR)
 
@@ -85,7 +91,7 @@ def convert_codechunk(detailed: str | os.PathLike, *, name: str | None = None) -
     Qrels are named ``<name>-<chunker>`` (chunkers cut the corpus differently, so their
     relevant chunks differ); runs are tagged with the chunker.
     """
-    name = name or "codechunk"
+    name = "codechunk" if name is None else name
     doc = read_json(detailed, "detailed results")
     found = _read_entries(doc)
     report = Report()

@@ -18,7 +18,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from .identifiers import check_name, clean_tag, escape_ids, escaped, input_stem, unique_tag
+from .identifiers import (
+    check_name,
+    clean_tag,
+    escape_ids,
+    escaped,
+    given_tag,
+    input_stem,
+    unique_tag,
+)
 from .model import Conversion, Findings, RunOutput
 from .sidecar import (
     ID_POLICY,
@@ -34,9 +42,9 @@ from .writing import check_judgeable, compare_command, write_conversion
 __all__ = [
     "FOUND_ONLY_WARNING", "ID_POLICY", "MAX_ITEMS", "SCORE_POLICY", "SIDECAR_FORMAT",
     "SIDECAR_VERSION", "Conversion", "Findings", "Report", "RunOutput", "check_judgeable",
-    "check_name", "clean_tag", "compare_command", "escape_ids", "escaped", "input_stem",
-    "json_text", "make_qrels", "qrels_summary", "ranked_run", "sidecar_dict", "unique_tag",
-    "write_conversion",
+    "check_name", "clean_tag", "compare_command", "escape_ids", "escaped", "given_tag",
+    "input_stem", "json_text", "make_qrels", "qrels_summary", "ranked_run", "sidecar_dict",
+    "unique_tag", "write_conversion",
 ]  # fmt: skip
 
 # Cap on itemised entries of one kind in the sidecar; the counts stay exact.

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 import pyarrow.compute as pc
 
-from ..errors import UsageError
+from ..errors import InputError, UsageError
 from ..inputs import mappings, to_pandas
 from ..ranking import as_float32
 from ..sources import JsonDocument, read_json
@@ -24,7 +24,7 @@ from .beir import read_beir_qrels
 from .common import (
     Conversion,
     Report,
-    clean_tag,
+    given_tag,
     input_stem,
     make_qrels,
     qrels_summary,
@@ -39,14 +39,17 @@ def _nested(doc: JsonDocument, kind: str) -> tuple[pd.DataFrame, list[str]]:
     data = doc.root.expect_object(doc.value)
     if not data:
         raise doc.root.error(f"no query in the {kind} dict")
-    table = mappings.to_table(data, kind, doc.path)
+    table = mappings.to_table(data, kind, doc.path, doc.line_of)
     for column in ("qid", "docno"):
         empty = np.asarray(pc.equal(table.column(column), ""))
         if empty.any():
             row = int(np.flatnonzero(empty)[0])
-            raise doc.root.error(
-                f"query {table.column('qid')[row].as_py()!r}: an empty "
-                f"{'query' if column == 'qid' else 'document'} id"
+            qid = table.column("qid")[row].as_py()
+            where = (qid,) if column == "qid" else (qid, "")
+            raise InputError(
+                doc.path,
+                doc.line_of(where),
+                f"query {qid!r}: an empty {'query' if column == 'qid' else 'document'} id",
             )
     value = "score" if kind == "run" else "rel"
     frame = to_pandas(table.select(["qid", "docno", value])).rename(columns={value: "value"})
@@ -66,7 +69,7 @@ def convert_dict(
     compressed) to TREC files."""
     if qrels_json is not None and beir_qrels is not None:
         raise UsageError("give --qrels-json or --beir-qrels, not both")
-    tag = clean_tag(tag or input_stem(run))
+    tag = given_tag(tag, input_stem(run))
     report = Report()
     doc = read_json(run, "run dict")
     scores, queries = _nested(doc, "run")
@@ -81,10 +84,11 @@ def convert_dict(
     inputs = [doc.source.record]
 
     qrels_tables, info = {}, {}
-    qrels_name = None
+    qrels_name, qrels_sources = None, {}
     if qrels_json is not None or beir_qrels is not None:
         source = qrels_json if qrels_json is not None else beir_qrels
-        qrels_name = name or input_stem(source)
+        qrels_name = input_stem(source) if name is None else name
+        qrels_sources[qrels_name] = str(source)
         if qrels_json is not None:
             qdoc = read_json(qrels_json, "qrels json")
             frame, _ = _nested(qdoc, "qrels")
@@ -103,12 +107,13 @@ def convert_dict(
         inputs.append(record)
     run_out = ranked_run(rows, tag, qrels_name, report, depth, queries=queries)
     return Conversion(
-        name=name or qrels_name or tag,
+        name=(qrels_name or tag) if name is None else name,
         converter="dict",
         qrels=qrels_tables,
         runs=[run_out],
         report=report,
         provenance={"inputs": inputs, "options": {"depth": depth}},
         qrels_info=info,
+        qrels_sources=qrels_sources,
         tie_order="pytrec_eval's order (docid descending)",
     )

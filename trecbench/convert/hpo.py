@@ -27,8 +27,8 @@ from ..sources import At, JsonDocument, read_json
 from .common import (
     Conversion,
     Report,
-    clean_tag,
     escaped,
+    given_tag,
     input_stem,
     make_qrels,
     qrels_summary,
@@ -218,7 +218,7 @@ def convert_hpo(
     if tags and len(tags) != len(results):
         raise UsageError(f"{len(tags)} --tag for {len(results)} --results")
     report = Report()
-    name = name or input_stem(cases)
+    name = input_stem(cases) if name is None else name
     expected, strata, qids, metadata, record = read_cases(cases, report, language)
     loaded, ontology_info = _ontology_wanted(ontology, check_ids, graded, report)
     judged = graded_qrels(expected, loaded, grade_map) if graded else expected
@@ -238,7 +238,7 @@ def convert_hpo(
     inputs = [record]
     for index, path in enumerate(results):
         kind, doc = read_results(path, results_format)
-        tag = clean_tag(tags[index]) if tags else default_tag(path)
+        tag = given_tag(tags[index], "") if tags else default_tag(path)
         rows, answered = _result_rows(kind, doc, tag, expected, qids, report)
         runs.append(ranked_run(rows, tag, name, report, depth, queries=answered))
         inputs.append({**doc.source.record, "kind": f"results ({kind})"})

@@ -4,6 +4,7 @@ Chroma-style query results; the producer's gold ids checked against the test cas
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import Any
@@ -11,23 +12,37 @@ from typing import Any
 import pandas as pd
 
 from ..errors import InputError, UsageError
-from ..sources import At, JsonDocument, JsonLines, read_json, read_jsonl
+from ..sources import (
+    At,
+    JsonDocument,
+    JsonLines,
+    parse_json,
+    parse_jsonl,
+    read_source,
+    source_text,
+)
 from .common import Report, clean_tag, input_stem
 
 RESULT_FORMATS = ("terms", "cases", "chroma")
 _GENERIC_STEMS = {"terms", "cases", "chroma", "results", "result", "run"}
+# keys of a terms.jsonl or cases.jsonl record (a Chroma result is keyed by its cases)
+_RECORD_KEYS = {"hpo_id", "retrieved_hpo_ids", "status"}
 
 
 def read_results(path: str | os.PathLike, results_format: str | None):
     """``(format, parsed file)``: ``terms``/``cases`` (JSON lines, told apart by the first
-    record's keys) or ``chroma`` (JSON); by the name (``.jsonl``, ``.jsonl.gz``) unless
-    ``results_format`` is given."""
+    record's keys) or ``chroma`` (JSON) unless ``results_format`` is given: JSON lines
+    when the name says ``.jsonl`` or the first line is a record by itself, whatever the
+    file is called (a pipe, a ``.json`` name, a gzip file)."""
     if results_format is not None and results_format not in RESULT_FORMATS:
         raise UsageError(f"unknown results format {results_format!r}")
-    jsonl = Path(str(path).removesuffix(".gz")).suffix.lower() == ".jsonl"
+    source = read_source(path, "results")
+    text = source_text(source)
+    named = Path(str(path).removesuffix(".gz")).suffix.lower() == ".jsonl"
+    jsonl = named or _lines_of_records(text)
     if results_format == "chroma" or (results_format is None and not jsonl):
-        return "chroma", read_json(path, "results (chroma)")
-    doc = read_jsonl(path, "results")
+        return "chroma", JsonDocument(source, parse_json(text, source.path), text)
+    doc = JsonLines(source, parse_jsonl(text, source.path))
     if results_format is not None:
         return results_format, doc
     if not doc.records:
@@ -40,6 +55,18 @@ def read_results(path: str | os.PathLike, results_format: str | None):
     raise InputError(
         doc.path, line, "neither a terms.jsonl (hpo_id) nor a cases.jsonl (status) record"
     )
+
+
+def _lines_of_records(text: str) -> bool:
+    """Whether ``text`` is JSON lines of result records: its first non-blank line is a
+    terms or cases record by itself (a Chroma result's first line is ``{`` or the whole
+    ``{case: result}`` object, keyed by cases)."""
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    try:
+        record = json.loads(first)
+    except ValueError:
+        return False
+    return isinstance(record, dict) and bool(_RECORD_KEYS & set(record))
 
 
 def terms_rows(doc: JsonLines) -> tuple[pd.DataFrame, dict[str, set[str]], list[str]]:
@@ -220,7 +247,9 @@ def chroma_rows(doc: JsonDocument, qids: list[str]) -> tuple[pd.DataFrame, list[
 
 
 def default_tag(path: str | os.PathLike) -> str:
-    """Run tag from a results path: its stem, or its folder when the stem is generic."""
-    path = Path(path).resolve()
+    """Run tag from a results path: its stem, or its folder when the stem is generic
+    (links not followed: a pipe ``/dev/fd/63`` is ``63``, as other converters name it,
+    never the pipe's inode)."""
+    path = Path(os.path.abspath(path))
     stem = input_stem(path)
     return clean_tag(path.parent.name if stem.lower() in _GENERIC_STEMS else stem)

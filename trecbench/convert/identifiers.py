@@ -25,6 +25,20 @@ def clean_tag(text: str) -> str:
     return tag or "run"
 
 
+def given_tag(tag: str | None, default: str) -> str:
+    """The run tag the user gave (``--tag``), used as it is, or :func:`clean_tag` of
+    ``default`` (a file name) when none was given. A given tag that trec_eval or the
+    validator would not take as it is is refused, never changed: an empty one, one beyond
+    25 characters or of other characters than ``A-Z a-z 0-9 _ . -``, ``.`` or ``..``."""
+    if tag is None:
+        return clean_tag(default)
+    if not tag or len(tag) > 25 or _TAG_OK.search(tag) or tag in (".", ".."):
+        raise UsageError(
+            f"--tag {tag!r} is not a run tag: 1 to 25 of A-Z a-z 0-9 _ . - (not . or ..)"
+        )
+    return tag
+
+
 def unique_tag(name: str, owners: dict[str, str], at: At, what: str) -> str:
     """``clean_tag(name)`` for a new ``name`` (``what``: a provider, a chunker), refused when
     an earlier name has the same tag: its qrels and run would silently replace the first's.

@@ -26,7 +26,7 @@ from .chunks import FUZZY_THRESHOLD, RULES, assign
 from .common import (
     Conversion,
     Report,
-    clean_tag,
+    given_tag,
     input_stem,
     make_qrels,
     qrels_summary,
@@ -122,8 +122,8 @@ def convert_lists(
         raise UsageError(f"the fuzzy threshold must be in (0, 100], not {fuzzy_threshold}")
     path = Path(source)
     stem = input_stem(path)
-    name = name or stem
-    tag = clean_tag(tag or stem)
+    name = stem if name is None else name
+    tag = given_tag(tag, stem)
     doc = read_json(path, "lists")
     data = doc.root.expect_object(doc.value)
     texts = match == "chunks"

@@ -231,7 +231,7 @@ def convert_memorybench(
     strategy's threshold (together: :class:`Judging`).
     """
     judging = Judging(relevance, dict(line_offsets or {}), iou, f1_threshold)
-    name = name or "memorybench"
+    name = "memorybench" if name is None else name
     report = Report()
     record, results = read_results(source)
     if not results:

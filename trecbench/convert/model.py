@@ -51,6 +51,8 @@ class Conversion:
     qrels_info: dict[str, dict] = field(default_factory=dict)
     sections: dict[str, Any] = field(default_factory=dict)  # converter-specific sidecar keys
     ir_metadata: dict[str, Any] | None = None  # written atop every run (convert --ir-metadata)
+    # the input a qrels table was read from, where it is not the main one (errors name it)
+    qrels_sources: dict[str, str] = field(default_factory=dict)
     # the order tied scores keep: what the producer ranked, or, for a dict (which has no
     # order but its scores), pytrec_eval's
     tie_order: str = "producer order"

@@ -14,7 +14,7 @@ import pandas as pd
 
 from ..ids import STR
 from ..inputs import trec_text
-from .common import Conversion, Report, clean_tag, input_stem, ranked_run
+from .common import Conversion, Report, given_tag, input_stem, ranked_run
 from .textfiles import read_fields
 
 COLUMNS = ("qid", "pid", "rank")
@@ -46,9 +46,9 @@ def convert_msmarco(
         }
     )
     report = Report()
-    run = ranked_run(frame, clean_tag(tag or stem), None, report, depth)
+    run = ranked_run(frame, given_tag(tag, stem), None, report, depth)
     return Conversion(
-        name=name or stem,
+        name=stem if name is None else name,
         converter="msmarco",
         qrels={},
         runs=[run],

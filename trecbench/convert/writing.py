@@ -23,7 +23,8 @@ def check_judgeable(conversion: Conversion) -> None:
     source = conversion.source
     for name, table in conversion.qrels.items():
         if table.empty:
-            raise InputError(source, None, f"no judgment to write as qrels {name}")
+            origin = conversion.qrels_sources.get(name, source)
+            raise InputError(origin, None, f"no judgment to write as qrels {name}")
     for run in conversion.runs:
         if run.table.empty:
             raise InputError(source, None, f"run {run.tag}: no retrieved document")
@@ -38,7 +39,7 @@ def check_judgeable(conversion: Conversion) -> None:
         best = qrels[qrels["qid"].isin(asked)].groupby("qid")["rel"].max()
         if (best < 0).any():
             raise InputError(
-                source,
+                conversion.qrels_sources.get(run.qrels, source),
                 None,
                 f"qrels {run.qrels}: query {best.index[best < 0][0]!r} has only negative "
                 "judgments, which trec_eval 9.0.8 cannot evaluate",

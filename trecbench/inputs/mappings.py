@@ -9,7 +9,7 @@ a query without documents and adds no row.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from numbers import Number
 
 import numpy as np
@@ -18,6 +18,8 @@ import pyarrow as pa
 from .. import arrow
 from ..errors import InputError, excerpt
 from . import tables
+
+LineOf = Callable[[tuple], "int | None"]
 
 
 def _array(values: list, what: str, origin: str, where) -> pa.Array:
@@ -41,31 +43,56 @@ def _numbers(values: list, origin: str, where) -> pa.Array:
     raise InputError(origin, None, f"{where(row)}: {excerpt(values[row])} not a number")
 
 
-def to_table(mapping: Mapping, kind: str, origin: str = "dict") -> pa.Table:
-    """The typed ``kind`` table of ``{qid: {docno: score or grade}}``."""
+def to_table(
+    mapping: Mapping, kind: str, origin: str = "dict", line_of: LineOf | None = None
+) -> pa.Table:
+    """The typed ``kind`` table of ``{qid: {docno: score or grade}}``. ``line_of``: the
+    line of the file ``origin`` where the value at a key path (``(qid,)`` or ``(qid,
+    docno)``) is, for the errors (a dict read from a JSON file)."""
+    located: list[tuple] = []  # the key path of the value an error names
+
+    def where(row: int) -> str:
+        query = int(np.searchsorted(starts, row, side="right") - 1)
+        located.append((keys[query], docnos[row]))
+        return f"query {excerpt(keys[query])}, document {excerpt(docnos[row])}"
+
+    def query(row: int) -> str:
+        located.append((keys[row],))
+        return f"query {excerpt(keys[row])}"
+
+    keys = list(mapping)
+    try:
+        docnos, values, starts = _flattened(mapping, kind, origin, query)
+        return _typed(mapping, kind, origin, docnos, values, starts, where, query)
+    except InputError as error:
+        if error.line is not None or line_of is None or not located:
+            raise
+        raise InputError(error.path, line_of(located[-1]), error.message, error.rule) from None
+
+
+def _flattened(mapping: Mapping, kind: str, origin: str, query) -> tuple[list, list, np.ndarray]:
+    """The docnos and values of every query in order, and where each query's start."""
     docnos: list = []
     values: list = []
     sizes = np.empty(len(mapping), np.int64)
-    for i, (qid, documents) in enumerate(mapping.items()):
+    for i, documents in enumerate(mapping.values()):
         if not isinstance(documents, Mapping):
             raise InputError(
                 origin,
                 None,
-                f"query {excerpt(qid)}: expected a {kind} dict {{qid: {{docno: value}}}}, got "
+                f"{query(i)}: expected a {kind} dict {{qid: {{docno: value}}}}, got "
                 f"{type(documents).__name__}",
             )
         sizes[i] = len(documents)
         docnos.extend(documents)
         values.extend(documents.values())
-    starts = np.concatenate(([0], np.cumsum(sizes)))
+    return docnos, values, np.concatenate(([0], np.cumsum(sizes)))
+
+
+def _typed(mapping, kind, origin, docnos, values, starts, where, query) -> pa.Table:
+    """The typed table of the flattened dict (see :func:`to_table`)."""
     keys = list(mapping)
-
-    def where(row: int) -> str:
-        query = int(np.searchsorted(starts, row, side="right") - 1)
-        return f"query {excerpt(keys[query])}, document {excerpt(docnos[row])}"
-
-    def query(row: int) -> str:
-        return f"query {excerpt(keys[row])}"
+    sizes = np.diff(starts)
 
     qids = _array(keys, "query id", origin, query)
     rows = np.repeat(np.arange(len(mapping)), sizes)
