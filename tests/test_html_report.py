@@ -214,6 +214,54 @@ def test_score_html_holds_each_runs_means_as_score_prints_them(tmp_path, capsys)
     assert "<h1>trecbench score report</h1>" in text and "trecbench comparison" not in text
 
 
+@pytest.mark.parametrize("complete", [False, True])
+def test_score_html_under_c_averages_over_every_qrels_topic(tmp_path, capsys, complete):
+    part = tmp_path / "part.run"  # the English topics left out
+    lines = (ROOT / "runs" / "tfidf-char.run").read_text().splitlines(keepends=True)
+    part.write_text("".join(line for line in lines if not line.startswith("en-")))
+    page = tmp_path / "scores.html"
+    flags = ["-c"] if complete else []
+    args = ["score", *flags, "--format", "json", "-m", "map", "-m", "P.5", QRELS, str(part)]
+    assert run([*args, RUNS[0], "--html", str(page)]) == 0
+    captured = capsys.readouterr()
+    printed, said = json.loads(captured.out), captured.err
+    text = page.read_text()
+    shown = [value for entry in printed["runs"] for value in entry["aggregates"].values()]
+    found = [f">{value:.4f}<" in text for value in shown]
+    # without -c, score averages each run over its own topics; the page pairs the runs on
+    # the topics both hold, and says so
+    assert all(found) if complete else not all(found)
+    assert ("the page pairs the runs on the 28 topics" in said) != complete
+    assert _data(text)["topics"] == sorted({line.split()[0] for line in lines}) or not complete
+
+
+def test_score_html_leaves_out_what_is_no_mean_over_topics(tmp_path, capsys):
+    page = tmp_path / "official.html"
+    assert run(["score", "-m", "official", QRELS, RUNS[0], "--html", str(page)]) == 0
+    said = capsys.readouterr().err
+    assert (
+        "the page compares per-topic means: num_q, num_ret, num_rel, num_rel_ret, gm_map "
+        "(summed over topics or a summary of them in score's output) are not on it"
+    ) in said
+    data = _data(page.read_text())
+    assert "num_ret" not in data["measures"] and "MAP" in data["measures"]
+    alone = tmp_path / "gm.html"
+    assert run(["score", "-m", "gm_map", QRELS, RUNS[0], "--html", str(alone)]) == 1
+    assert "--html: the page compares the runs' per-topic means, and gm_map has none" in (
+        capsys.readouterr().err
+    )
+    assert not alone.exists()
+
+
+def test_the_drill_down_of_runs_held_in_memory_is_kept(tmp_path):
+    runs = {"w": trecbench.read_run(RUNS[0]), "c": RUNS[1]}
+    comparison = trecbench.compare(QRELS, runs, ["nDCG@10"], samples=100, drill_depth=5)
+    data = _data(comparison.to_html(5))
+    assert data["depth"] == 5 and len(data["documents"]) == 56
+    kept = comparison.drill_downs["w"].documents.to_pylist()
+    assert len(kept) == 5 * 56 and data["documents"]["de-01"]["w"][0][0] == kept[0]["docno"]
+
+
 def test_power_and_unjudged_sensitivity_have_their_place_on_the_page(tmp_path, capsys):
     out = tmp_path / "out"
     args = ["compare", QRELS, *RUNS[:2], "-m", "P@5", "--power", "0.8", "--unjudged-bounds"]

@@ -244,18 +244,44 @@ def _cubes(per_query, bounds, runs, measures, universe):
 
 def from_evaluation(evaluation, samples: int = 1000, seed: int = 0) -> Comparison:
     """A Comparison of an :class:`~trecbench.Evaluation`'s runs for ``score --html``'s
-    page (the first run is the baseline), with its inputs. Its runs are paired on the
-    topics every run holds (``missing="drop"``); where the runs' topics differ, score's
-    means (each run's own topics) are not the page's, and ``warnings`` says so."""
-    comparison = compare_scores(evaluation.per_query, missing="drop", samples=samples, seed=seed)
-    topics = {run.name: set(run.qids) for run in evaluation.runs}
-    if len({frozenset(held) for held in topics.values()}) > 1:
-        from ..plurals import counted
+    page (the first run is the baseline), with its inputs: the per-topic means score
+    prints. Under ``-c`` the runs are compared on every qrels topic, a topic a run lacks
+    counting 0, as score's means count it (``missing="zero"``); else on the topics every
+    run holds (``missing="drop"``), and where the runs' topics differ, score's means
+    (each run's own topics) are not the page's, as ``warnings`` says. Measures score sums
+    over topics (counts) or has no per-topic value for (``gm_map``, ``num_q``) are left
+    out, named in ``warnings``; none left is a :class:`UsageError`."""
+    from ..measures.registry import MEAN, RUNID, STRING
+    from ..plurals import counted
 
+    means = [c.display for c in evaluation.columns if c.summary == MEAN]
+    left_out = [c.display for c in evaluation.columns if c.summary not in (MEAN, RUNID, STRING)]
+    if not means:
+        raise UsageError(
+            f"--html: the page compares the runs' per-topic means, and {', '.join(left_out)} "
+            "has none (a count or a summary over topics): ask a measure averaged over topics"
+        )
+    per_query = evaluation.per_query
+    per_query = per_query[per_query["measure"].isin(means)]
+    complete = evaluation.settings.complete
+    comparison = compare_scores(
+        per_query,
+        queries=sorted(evaluation.qrels_topics) if complete else None,
+        missing="zero" if complete else "drop",
+        samples=samples,
+        seed=seed,
+    )
+    if left_out:
+        comparison.warnings.append(
+            f"the page compares per-topic means: {', '.join(left_out)} (summed over topics "
+            "or a summary of them in score's output) are not on it"
+        )
+    topics = {run.name: set(run.qids) for run in evaluation.runs}
+    if not complete and len({frozenset(held) for held in topics.values()}) > 1:
         shared = counted(len(set.intersection(*topics.values())), "topic")
         comparison.warnings.append(
             f"the page pairs the runs on the {shared} every run holds: its means are not "
-            "score's, which are over each run's own topics"
+            "score's, which are over each run's own topics (with -c, over every qrels topic)"
         )
     records = evaluation.input_records.items()
     comparison.inputs = [

@@ -339,11 +339,13 @@ class Comparison:
         self.drill_downs = kept if None not in kept.values() else None
 
     def _kept(self, depth: int | None = None) -> dict | None:
-        """:attr:`drill_downs` when they serve (``depth`` documents per topic), else None."""
+        """:attr:`drill_downs` when they serve (``depth`` documents per topic, every run
+        judged by one qrels), else None."""
         kept = self.drill_downs
         if kept is None or depth is not None and any(d.depth != depth for d in kept.values()):
             return None
-        return kept
+        judgments = [item for item in self.inputs or [] if item.get("kind") == "qrels"]
+        return kept if len(judgments) <= 1 else None
 
     def precision_recall(self) -> dict[str, list[float]] | None:
         """Each run's interpolated precision at the 11 recall levels (trec_eval's
@@ -359,7 +361,7 @@ class Comparison:
         from ..inputs import load_qrels
 
         kept = self._kept()
-        if kept is not None and self.judged_files() is not None:  # a pipe's runs too
+        if kept is not None:  # as the runs were scored: in memory, a pipe's too
             return {run: drill.precision_recall for run, drill in kept.items()}
         files = self.scored_files()
         if files is None:
@@ -386,9 +388,11 @@ class Comparison:
         from ..html_report import comparison_html
 
         kept = self._kept(depth)
-        files = self.judged_files() if kept is not None else self.scored_files()
-        runs, qrels = files or (None, None)
-        page = comparison_html(self, runs=runs, qrels=qrels, depth=depth, title=title, kept=kept)
+        if kept is not None:  # from the runs as scored: in memory, a pipe's too
+            page = comparison_html(self, depth=depth, title=title, kept=kept)
+        else:
+            runs, qrels = self.scored_files() or (None, None)
+            page = comparison_html(self, runs=runs, qrels=qrels, depth=depth, title=title)
         if path is not None:
             outputs.write_file(path, page, [item["path"] for item in self.inputs or []])
         return page

@@ -181,12 +181,12 @@ def comparison_html(
     preamble: str | None = None,
     kept=None,
 ) -> str:
-    """The page of ``comparison`` (a :class:`~trecbench.comparison.Comparison`); with
-    ``runs`` ({run: path or table}) and ``qrels`` (a path or table), the drill-down shows
-    each run's top ``depth`` documents per topic and the precision-recall curves: those
-    the runs' scoring ``kept`` ({run: :class:`~trecbench.evaluation.drill.DrillDown`} of
-    ``depth`` documents), else read and ranked here. ``preamble``: text shown first
-    (benchmark's R-task tables)."""
+    """The page of ``comparison`` (a :class:`~trecbench.comparison.Comparison`); the
+    drill-down shows each run's top ``depth`` documents per topic and the precision-recall
+    curves: those the runs' scoring ``kept`` ({run:
+    :class:`~trecbench.evaluation.drill.DrillDown`} of ``depth`` documents), else read and
+    ranked here from ``runs`` ({run: path or table}) and ``qrels`` (a path or table).
+    ``preamble``: text shown first (benchmark's R-task tables)."""
     jinja2 = require("jinja2", "the HTML report")
     require("bokeh", "the HTML report")
     # half a million small lists and dicts on 5,000 topics: see trecbench.collector
@@ -200,10 +200,10 @@ def _drill_down(comparison, runs, qrels, depth: int, kept) -> tuple[dict, dict |
     from ..inputs.streams import rereadable
     from . import documents
 
+    if kept is not None and depth > 0:  # as the runs were scored: in memory, a pipe's too
+        return documents.from_kept(kept, depth)
     if not (runs and qrels is not None and depth > 0):
         return {}, None
-    if kept is not None:  # as the runs were scored: from standard input or a pipe too
-        return documents.from_kept(kept, depth)
     # a run read from standard input cannot be read again: the page has no drill-down
     if not rereadable(runs.values()):
         return {}, None
