@@ -112,6 +112,21 @@ def test_the_report_keeps_each_runs_path_and_checksum_by_its_name(two_alike, cap
         assert record["sha256"] == hashlib.sha256(content).hexdigest()
 
 
+def test_a_name_or_a_run_may_hold_equals_signs(tmp_path, capsys):
+    from trecbench.naming import named_runs
+
+    assert named_runs(["a.run"], ["<s>x=1</s>=a.run"]) == ["<s>x=1</s>"]
+    assert named_runs(["x=y.run", "a.run"], ["n=x=y.run"]) == ["n", "a"]
+    run_file = tmp_path / "x=y.run"
+    run_file.write_text("q1 Q0 d1 1 1.0 t\n")
+    qrels = tmp_path / "q"
+    qrels.write_text("q1 0 d1 1\n")
+    # compare: a run named only by --names is a file
+    names = ["compare", str(qrels), "--names", f"k=v={run_file}", "--format", "json"]
+    assert cli_run([*names, "-m", "P@1", "--samples", "100"]) == 0
+    assert [r["name"] for r in json.loads(capsys.readouterr().out)["runs"]] == ["k=v"]
+
+
 @pytest.mark.parametrize("names", [["x", "", "y"], ["x", "  ", "y"]])
 def test_a_blank_run_name_is_refused(names):
     from trecbench.naming import run_names

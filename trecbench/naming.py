@@ -5,7 +5,7 @@ in memory (DataFrames, Arrow tables, dicts, records)."""
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import PurePath
 from typing import Any
 
@@ -116,22 +116,37 @@ def check_runs_once(paths: Sequence[str | os.PathLike]) -> None:
     )
 
 
-def named_pairs(pairs: Sequence[str]) -> dict[str, str]:
+def named_pairs(
+    pairs: Sequence[str], is_run: Callable[[str], bool] | None = None
+) -> dict[str, str]:
     """The CLI's ``--names NAME=RUN`` ``pairs`` as ``{run path (normalised): name}``; a
-    pair without its ``=``, name or path, or a second pair for one run, is refused.
+    pair without its ``=``, name or path, or a second pair for one run, is refused. A
+    pair is split at its first ``=`` followed by a run (``is_run`` of the normalised
+    path), else at its first: a name may hold ``=``.
 
     >>> named_pairs(["sparse=./a/bm25.run"])
     {'a/bm25.run': 'sparse'}
     """
     given: dict[str, str] = {}
     for pair in pairs:
-        name, equals, path = pair.partition("=")
+        name, equals, path = _split(pair, is_run)
         if not (name and equals and path):
             raise UsageError(f"--names {pair!r}: expected NAME=RUN")
         if os.path.normpath(path) in given:
             raise UsageError(f"--names {pair!r}: {path} is named twice")
         given[os.path.normpath(path)] = name
     return given
+
+
+def _split(pair: str, is_run: Callable[[str], bool] | None) -> tuple[str, str, str]:
+    """``pair`` split at its first ``=`` after which ``is_run`` finds a run (a name may
+    hold ``=`` too), else at its first."""
+    first = pair.partition("=")
+    if is_run is not None:
+        for at in (i for i, c in enumerate(pair) if c == "="):
+            if is_run(os.path.normpath(pair[at + 1 :]) if at + 1 < len(pair) else ""):
+                return pair[:at], "=", pair[at + 1 :]
+    return first
 
 
 def named_runs(paths: Sequence[str | os.PathLike], pairs: Sequence[str]) -> list[str] | None:
@@ -145,7 +160,7 @@ def named_runs(paths: Sequence[str | os.PathLike], pairs: Sequence[str]) -> list
     if not pairs:
         return None
     keys = [os.path.normpath(os.fspath(path)) for path in paths]
-    given = named_pairs(pairs)
+    given = named_pairs(pairs, keys.__contains__)
     for pair, path in zip(pairs, given, strict=True):  # a dict in the pairs' order
         if path not in keys:
             raise UsageError(f"--names {pair!r}: {path} is not one of the runs given")

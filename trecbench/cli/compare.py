@@ -4,6 +4,7 @@ pairs and tie bounds; a table on stdout, report files with ``-o``."""
 from __future__ import annotations
 
 import functools
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -53,8 +54,13 @@ def runs_and_qrels(
     shared = str(arguments[0]) if arguments else None
     from ..naming import check_runs_once, named_pairs, named_runs, run_names
 
-    named_paths = [str(Path(path)) for path in named_pairs(names)]
     positional = [str(Path(p)) for p in arguments[1:]]
+    listed = {os.path.normpath(p) for p in positional} | {os.path.normpath(r) for r, _ in run_qrels}
+
+    def is_run(path: str) -> bool:  # a run listed, or a file (a run named only here)
+        return path in listed or os.path.isfile(path)
+
+    named_paths = [str(Path(path)) for path in named_pairs(names, is_run)]
     check_runs_once(positional)  # twice, it was merged into one run without a word
     # a run may be both listed and named (--names) or given its qrels (--run-qrels)
     paths = list(dict.fromkeys(positional + named_paths + list(own)))
