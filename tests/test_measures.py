@@ -77,6 +77,13 @@ def test_an_empty_measure_name_is_a_usage_error(texts):
         parse_measures(texts)
 
 
+@pytest.mark.parametrize("empty", [[], (), iter([])])
+def test_an_empty_list_of_measures_is_a_usage_error(empty):
+    # evaluate() returned an empty table without a word
+    with pytest.raises(UsageError, match="no measure asked"):
+        trecbench.evaluate({"q": {"d": 1}}, {"q": {"d": 1.0}}, empty)
+
+
 def test_parameters_read_like_trec_eval():
     assert parse_measure("ndcg_cut.10,20,23.4").cutoffs == (10, 20, 23)  # atol
     assert parse_measure("P").cutoffs == (5, 10, 15, 20, 30, 100, 200, 500, 1000)

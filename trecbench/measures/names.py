@@ -508,7 +508,7 @@ def _minus_m(measure: Measure) -> bool:
 def requests(texts: Iterable[Any] | Any | None) -> list[str | Measure]:
     """The measures asked for, as names and :class:`Measure` objects: None is the KPI
     preset, one name or measure a list of it, an ir_measures measure object (``nDCG@10``)
-    the name it prints; anything else is refused."""
+    the name it prints; anything else, and an empty list, is refused."""
     if texts is None:
         return list(KPI_PRESET)
     if isinstance(texts, (str, Measure)) or _is_ir_measure(texts):
@@ -523,6 +523,8 @@ def requests(texts: Iterable[Any] | Any | None) -> list[str | Measure]:
                 "Measures or ir_measures' measure objects"
             )
         items.append(item)
+    if not items:  # an empty list would score nothing and say nothing
+        raise UsageError("no measure asked: give one or more (or None for the KPI preset)")
     return items
 
 
