@@ -614,9 +614,10 @@ def test_small_gains_on_paper_and_macro_sections_do_not_vary_either():
 def test_differences_on_paper_move_by_the_rounding_noise_at_most():
     """A chain of values each 0.9 noise apart is not one group (12 distinct values became
     3, the groups spanning 8 times the allowance): no value moves by more than it."""
+    from trecbench.rounding import rounding_noise
     from trecbench.wilcoxon import on_paper
 
-    noise = stats.rounding_noise(np.array([1.0]))[0]
+    noise = rounding_noise(np.array([1.0]))[0]
     chain = np.array([1 - j * 0.9 * noise for j in range(10)] + [0.5, -0.3])
     snapped = on_paper(chain)
     assert np.abs(np.abs(snapped) - np.abs(chain)).max() <= noise
@@ -625,7 +626,7 @@ def test_differences_on_paper_move_by_the_rounding_noise_at_most():
 
 
 def test_values_equal_on_paper_share_their_smallest_and_nan_stays():
-    from trecbench.stats import equal_on_paper
+    from trecbench.rounding import equal_on_paper
 
     values = np.array([0.1 + 0.2, np.nan, 0.3, 0.5, 0.30000000000000004 - 2e-16])
     snapped = equal_on_paper(values)

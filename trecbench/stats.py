@@ -70,6 +70,7 @@ import numpy as np
 from . import exact_sums, statistical_tests
 from .errors import UsageError
 from .resampling_bounds import refuse_too_few
+from .rounding import rounding_noise
 
 TESTS = statistical_tests.NAMES
 CORRECTIONS = ("holm", "bonferroni", "bh", "none")
@@ -265,53 +266,6 @@ def bootstrap_p(diffs, resampled_means: np.ndarray, weights=None, strata=None) -
     extreme = np.abs(resampled_means - observed) >= np.abs(observed) - _tolerance(matrix)
     p = (extreme.sum(axis=0) + 1) / (resampled_means.shape[0] + 1)
     return np.where(constant(matrix, strata), np.nan, p)
-
-
-def rounding_noise(diffs) -> np.ndarray:
-    """Per column, the spread that differences equal on paper can show: a measure's
-    values are rounded fractions, so one gain of 1/5 on every topic comes out as
-    0.20000000000000007 and 0.19999999999999996. A difference carries the rounding of
-    the values it subtracts, units in the last place of values up to 1 (most measures;
-    counts are exact) or of the difference when larger: 64 of those."""
-    matrix = as_matrix(diffs)
-    largest = np.abs(matrix).max(axis=0) if matrix.shape[0] else np.zeros(matrix.shape[1])
-    return 64 * np.finfo(np.float64).eps * np.maximum(largest, 1.0)
-
-
-def equal_on_paper(values, noise: float | None = None) -> np.ndarray:
-    """``values`` (one column) with those equal on paper made equal: each group of values
-    within ``noise`` (default: :func:`rounding_noise` of them) of the group's smallest
-    takes the smallest's value. A value more than ``noise`` above the last starts a group,
-    and so does one more than ``noise`` above its group's first: a chain of values a few
-    ulp apart is not one group however long, and no value moves by more than ``noise``."""
-    column = np.asarray(values, dtype=np.float64)
-    known = ~np.isnan(column)  # NaN (no value) stays NaN, in no group
-    if not known.any():
-        return column.copy()
-    if noise is None:
-        noise = float(rounding_noise(column[known])[0])
-    order = np.flatnonzero(known)[np.argsort(column[known], kind="stable")]
-    ordered = column[order]
-    starts = _groups(ordered, noise)
-    marks = np.zeros(len(ordered), bool)
-    marks[starts] = True
-    snapped = column.copy()
-    snapped[order] = ordered[starts[np.cumsum(marks) - 1]]
-    return snapped
-
-
-def _groups(ordered: np.ndarray, noise: float) -> np.ndarray:
-    """Where each group of ``ordered`` (ascending) starts (see :func:`equal_on_paper`)."""
-    starts = np.flatnonzero(np.concatenate(([True], np.diff(ordered) > noise)))
-    ends = np.append(starts[1:], len(ordered))
-    if np.all(ordered[ends - 1] - ordered[starts] <= noise):
-        return starts  # every group within the allowance: the usual case, no loop
-    split = []
-    for start, end in zip(starts.tolist(), ends.tolist(), strict=True):
-        while start < end:
-            split.append(start)
-            start = int(np.searchsorted(ordered, ordered[start] + noise, side="right"))
-    return np.array(split)
 
 
 def constant(diffs, strata=None) -> np.ndarray:

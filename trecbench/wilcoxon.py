@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .stats import Paired, equal_on_paper, per_block, rounding_noise
+from .rounding import equal_on_paper, rounding_noise
+from .stats import Paired, per_block
 
 EXACT, PERMUTED = 50, 13  # scipy's limits of method='auto'
 
@@ -45,7 +46,7 @@ def signed_rank_test(diffs) -> np.ndarray:
 
 def on_paper(d: np.ndarray) -> np.ndarray:
     """``d`` with the differences equal on paper made equal: magnitudes equal on paper
-    (:func:`~trecbench.stats.equal_on_paper`) share one, and those within the rounding
+    (:func:`~trecbench.rounding.equal_on_paper`) share one, and those within the rounding
     noise of 0 are 0 (P@5 gains of 1/5 come out as 0.20000000000000007 and
     0.19999999999999996: scipy, comparing the floats, ranks them apart)."""
     noise = rounding_noise(d)[0]

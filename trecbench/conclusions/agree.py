@@ -93,9 +93,9 @@ class Agreement:
 
 def quality(scores: TopicScores) -> np.ndarray:
     """``runs x measures`` means turned so that higher is better (see the module), those
-    of a measure equal on paper made equal (:func:`trecbench.stats.equal_on_paper`)."""
+    of a measure equal on paper made equal (:func:`trecbench.rounding.equal_on_paper`)."""
     from ..comparison import LOWER, direction
-    from ..stats import equal_on_paper
+    from ..rounding import equal_on_paper
 
     signs = np.array([-1.0 if direction(m) == LOWER else 1.0 for m in scores.measures])
     means = scores.means() * signs

@@ -36,6 +36,7 @@ import numpy as np
 
 from .. import stats
 from ..errors import UsageError
+from ..rounding import rounding_noise
 from .scores import EvaluationFlags, check_level, source_name, topic_scores
 
 MAX_TOPICS = 1e9  # beyond this many topics a search for n stops: "not reachable"
@@ -202,7 +203,7 @@ def power_row(
     if n < 2:
         mean = float(differences.mean()) if n else None
         return _undefined(known, mean, None, f"{n} topic(s): the paired t-test needs 2")
-    noise = float(stats.rounding_noise(differences)[0])
+    noise = float(rounding_noise(differences)[0])
     mean = float(differences.mean())
     if abs(mean) <= noise:  # a mean difference 0 on paper, in the last bits
         mean = 0.0

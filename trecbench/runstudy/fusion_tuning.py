@@ -145,7 +145,7 @@ def _folds(n_topics: int, folds: int, seed: int) -> np.ndarray:
 def _best(means: np.ndarray, higher: bool) -> int:
     """The first candidate of the best mean, means equal on paper tied (their float sums
     differ in the last bits)."""
-    from ..stats import equal_on_paper
+    from ..rounding import equal_on_paper
 
     tied = equal_on_paper(means)
     return int(np.argmax(tied) if higher else np.argmin(tied))

@@ -255,7 +255,7 @@ def _paired(table: pd.DataFrame, system: str, baseline: str) -> np.ndarray:
 def _ranks(scores: np.ndarray) -> np.ndarray:
     """Per column, 1 for the highest score, ties sharing the mean of their ranks (as
     ``scipy.stats.rankdata``, without its 0.4 s import)."""
-    from ..stats import equal_on_paper
+    from ..rounding import equal_on_paper
     from ..wilcoxon import average_ranks
 
     # means equal on paper tie: the float sums of two runs' values differ in their last bits
