@@ -633,3 +633,17 @@ def test_values_equal_on_paper_share_their_smallest_and_nan_stays():
     assert snapped[[0, 2, 4]].tolist() == [min(values[[0, 2, 4]])] * 3
     assert np.isnan(snapped[1]) and snapped[3] == 0.5
     assert np.isnan(equal_on_paper(np.array([np.nan]))).all()
+
+
+def test_the_best_mean_of_a_comparison_ties_means_equal_on_paper():
+    import pandas as pd
+
+    from trecbench.renderers.comparison_cells import best_runs
+
+    runs = ["a", "b", "c"]
+    means = pd.Series({"a": 0.3, "b": 0.1 + 0.2, "c": 0.2})
+    assert best_runs(means, runs, "higher") == ["a", "b"]
+    assert best_runs(-means, runs, "lower") == ["a", "b"]
+    apart = pd.Series({"a": 0.5, "b": 0.5 + 5e-13, "c": 0.2})  # beyond the rounding noise
+    assert best_runs(apart, runs, "higher") == ["b"]
+    assert best_runs(means, runs, None) == []

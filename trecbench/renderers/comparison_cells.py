@@ -158,12 +158,15 @@ def marker_text(row: Mapping, alpha: float, better: str | None) -> str:
 
 
 def best_runs(means: pd.Series, runs: list[str], better: str | None) -> list[str]:
-    """Runs with the best mean (ties listed); none for a measure without a direction."""
-    if better == "higher":
-        return [run for run in runs if means[run] >= means.max() - 1e-12]
-    if better == "lower":
-        return [run for run in runs if means[run] <= means.min() + 1e-12]
-    return []
+    """Runs with the best mean (ties listed: means equal on paper,
+    :func:`~trecbench.rounding.equal_on_paper`); none for a measure without a direction."""
+    if better not in ("higher", "lower"):
+        return []
+    from ..rounding import equal_on_paper
+
+    tied = dict(zip(runs, equal_on_paper([means[run] for run in runs]), strict=True))
+    best = max(tied.values()) if better == "higher" else min(tied.values())
+    return [run for run in runs if tied[run] == best]
 
 
 def letters(runs: list[str]) -> dict[str, str]:
