@@ -21,15 +21,16 @@ from collections import Counter
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 from click.testing import CliRunner
 from conftest import ROOT
 from test_demo_against_trec_eval import PRESET as KPI  # measure -> (fixture, trec_eval label)
 
 import trecbench
-from trecbench.benchmarking import SHOWN_MARKS, InvalidRuns, load_benchmark_config
+from trecbench.benchmarking import SHOWN_MARKS, InvalidRuns, load_benchmark_config, run_benchmark
 from trecbench.cli import _register, cli
-from trecbench.errors import UsageError
+from trecbench.errors import TrecbenchError, UsageError
 from trecbench.report import validate_against_schema
 from trecbench.routing import routing_metrics
 
@@ -435,3 +436,98 @@ def test_a_fused_modes_counts_are_totals_beyond_the_findings_kept():
     _, summary, errors = check_fused(mode, ranked, Path("fused.run"), config, validated)
     assert summary["rules"]["R15"] == summary["warnings"] == n
     assert errors == []
+
+
+def _config(folder: Path, extra: str) -> Path:
+    """A two-mode configuration of the demo's runs with ``extra`` TOML after it."""
+    path = folder / "two.toml"
+    path.write_text(
+        'qrels = "hpo-rtask.qrels"\n[modes.lexical]\nrun = "lexical.run"\n'
+        '[modes.vector]\nrun = "vector.run"\n' + extra
+    )
+    return path
+
+
+def test_a_target_under_any_spelling_is_the_measures(tmp_path):
+    folder = _copy_demo(tmp_path)
+    for key in ("ndcg_cut.10", "ndcg@10", "nDCG@10"):
+        extra = f'[targets.measures."{key}"]\nbaseline = [0.10, 0.15]\ngood = 0.20\n'
+        targets = load_benchmark_config(_config(folder, extra)).targets
+        assert targets["nDCG@10"].good == 0.20 and (key == "nDCG@10" or key not in targets)
+
+
+@pytest.mark.parametrize(
+    "extra, message",
+    [
+        ('[targets.measures."Foo"]\nbaseline = [0.1, 0.2]\ngood = 0.3\n',
+         "targets.measures.Foo: illegal measure 'Foo'"),
+        ('[targets.measures."P.5,10"]\nbaseline = [0.1, 0.2]\ngood = 0.3\n',
+         "targets.measures.P.5,10: a target is for one value, not several"),
+        ('[targets.measures."nDCG@10"]\nbaseline = [0.5, 0.1]\ngood = 0.2\n',
+         r"targets.measures.nDCG@10: the levels are not in order .*: 0.5, 0.1, 0.2"),
+        ('[targets.measures."nDCG@10"]\nbaseline = [0.1, 0.2]\ngood = 0.3\nstrong = 0.25\n',
+         "targets.measures.nDCG@10: the levels are not in order"),
+        ('[statistics]\ntest = "tukey"\ncorrection = "holm"\nsamples = 1000\n',
+         "statistics.correction: test tukey is family-wise"),
+        ("[statistics]\nseed = -1\n", "statistics: seed must be a non-negative integer"),
+        ('measures = ["Foo@3"]\n', "measures: illegal measure 'Foo@3'"),
+        ('[modes.h]\nfuse = ["lexical", "vector"]\nweights = [1]\n',
+         r"modes.h: 1 weight\(s\) for 2 run\(s\)"),
+        ('[modes.h]\nfuse = ["lexical", "vector"]\nnorm = "z-score"\n',
+         "modes.h: rrf fuses ranks"),
+    ],
+)  # fmt: skip
+def test_configuration_errors_name_the_file_and_the_key(tmp_path, extra, message):
+    folder = _copy_demo(tmp_path)
+    if extra.startswith("measures"):  # a top-level key: before the tables
+        path = _config(folder, "")
+        path.write_text(extra + path.read_text())
+    else:
+        path = _config(folder, extra)
+    with pytest.raises(TrecbenchError, match=rf"two\.toml: {message}"):
+        load_benchmark_config(path)
+
+
+@pytest.mark.parametrize("name", ["1", "no", "on", "010"])
+def test_yaml_keys_read_as_numbers_or_booleans_are_refused_at_their_line(tmp_path, name):
+    folder = _copy_demo(tmp_path)
+    path = folder / "modes.yaml"
+    path.write_text(
+        f"qrels: hpo-rtask.qrels\nmodes:\n  lexical: {{run: lexical.run}}\n"
+        f"  {name}: {{run: vector.run}}\n"
+    )
+    with pytest.raises(TrecbenchError, match=rf"modes.yaml:4: .*key '{name}' is read as"):
+        load_benchmark_config(path)
+
+
+def test_a_folder_holding_another_benchmarks_files_is_refused(tmp_path, capsys):
+    from trecbench.cli import run
+
+    folder = _copy_demo(tmp_path)
+    out = tmp_path / "out"
+    assert run(["benchmark", str(CONFIG.parent / "benchmark.toml"), "-o", str(out), "--quiet"]) == 0
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    assert run(["benchmark", str(_config(folder, "")), "-o", str(out), "--quiet"]) == 2
+    said = capsys.readouterr().err
+    assert "reports/hybrid.json, reports/reranked.json, runs/hybrid.run" in said
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before  # untouched
+    assert run(["benchmark", str(CONFIG.parent / "benchmark.toml"), "-o", str(out), "--quiet"]) == 0
+
+
+def test_a_strata_sidecar_of_other_qrels_is_refused(tmp_path):
+    from trecbench.strata import group_labels
+
+    strata = pd.DataFrame({"qid": ["a", "b"], "language": ["en", "de"]})
+    with pytest.raises(UsageError, match="the strata give none of these 2 topics a value"):
+        group_labels(pd.Series(["x", "y"]), strata, "language")
+    labels = group_labels(pd.Series(["a", "y"]), strata, "language")
+    assert labels.tolist() == ["en", "(none)"]
+
+
+def test_a_counts_mean_is_labelled_per_topic_in_the_kpi_table(tmp_path):
+    folder = _copy_demo(tmp_path)
+    path = _config(folder, "")
+    path.write_text('measures = ["nDCG@10", "num_ret"]\n' + path.read_text())
+    text = run_benchmark(path).markdown()
+    assert "| num_ret (per-topic mean) | 100.0000 | 100.0000 | n/a |" in text
+    assert "num_ret in reports/ and in `trecbench score` are sums over the topics" in text

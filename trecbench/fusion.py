@@ -316,6 +316,20 @@ def ranked_table(source) -> pa.Table:
     return ranked_run(source).table()
 
 
+def checked_settings(
+    method: str, norm: str | None, k, weights, n_runs: int, depth, tag
+) -> tuple[str, str, float, np.ndarray]:
+    """``(method, norm, k, weight per run)`` of a fusion of ``n_runs`` runs, every setting
+    checked (before any run is read, where a configuration names them)."""
+    method = method_name(method)
+    norm = norm_name(norm, method)
+    k = check_number("k", k, 0)
+    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
+        raise UsageError(f"depth must be a positive integer, not {depth!r}")
+    check_tag(tag)
+    return method, norm, k, _weights(weights, n_runs, method)
+
+
 def fuse_tables(
     runs: Sequence[pa.Table],
     method: str = "rrf",
@@ -328,15 +342,9 @@ def fuse_tables(
 ) -> pa.Table:
     """:func:`fuse` on runs already ranked by :func:`ranked_table`; returns a pyarrow table
     ``qid, docno, rank, score, tag`` in trec_eval's order."""
-    method = method_name(method)
-    norm = norm_name(norm, method)
     if not runs:
         raise UsageError("nothing to fuse: no run given")
-    k = check_number("k", k, 0)
-    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
-        raise UsageError(f"depth must be a positive integer, not {depth!r}")
-    check_tag(tag)
-    weight = _weights(weights, len(runs), method)
+    method, norm, k, weight = checked_settings(method, norm, k, weights, len(runs), depth, tag)
     qids, docnos, values, row_weights = [], [], [], []
     for index, ranked in enumerate(runs):
         qids.append(pc.cast(ranked.column("qid"), pa.large_string()).combine_chunks())

@@ -92,7 +92,8 @@ def qrels_warnings(notes: list[tuple[str, str]], qrels: str | os.PathLike) -> li
 def group_labels(qids: pd.Series, strata: pd.DataFrame | None, by: str) -> pd.Series:
     """The group of each qid: its ``by`` stratum, or its prefix for ``qid-prefix``.
 
-    Queries without a value for ``by`` fall in the group ``(none)``.
+    Queries without a value for ``by`` fall in the group ``(none)``; strata that give
+    none of them a value (the sidecar of other qrels) are a :class:`UsageError`.
     """
     qids = qids.astype(STR)
     if by == QID_PREFIX:
@@ -104,7 +105,14 @@ def group_labels(qids: pd.Series, strata: pd.DataFrame | None, by: str) -> pd.Se
         known = ", ".join([c for c in strata.columns if c != "qid"] + [QID_PREFIX])
         raise UsageError(f"unknown stratum {by!r}; available: {known}")
     mapping = strata.drop_duplicates("qid").set_index("qid")[by]
-    return qids.map(mapping).fillna(MISSING).astype(STR)
+    labels = qids.map(mapping)
+    if len(labels) and labels.isna().all():  # every topic in "(none)": a section repeated
+        raise UsageError(
+            f"--group-by {by}: the strata give none of these {len(qids.unique())} topics a "
+            f"value (no qid of theirs is one of them, e.g. {qids.iloc[0]!r}): the sidecar of "
+            "other qrels?"
+        )
+    return labels.fillna(MISSING).astype(STR)
 
 
 def group_means(per_query: pd.DataFrame, strata: pd.DataFrame | None, by: str) -> pd.DataFrame:

@@ -7,9 +7,12 @@ every consumer (a schema check, ``repr`` in an error message) walks one by one. 
 node plus the characters of each scalar, computed once per node: linear in the document)
 and refuses it beyond :data:`MAX_EXPANDED` plus twice its length; a node that contains
 itself is refused too. A mapping key given twice is refused with both lines, as JSON and
-TOML configurations are (PyYAML keeps the last silently). Nesting is bounded
-(:data:`MAX_DEPTH`) in YAML as in TOML (:func:`nesting_depth`): the schema check and
-the parsers recurse, and thousands of brackets ended in an internal RecursionError.
+TOML configurations are (PyYAML keeps the last silently), and a key YAML reads as
+something else than text (``1:``, ``no:``, ``on:``) is refused with its line: JSON and
+TOML keys are text, and a mode named ``no`` read as ``False`` was an internal error.
+Nesting is bounded (:data:`MAX_DEPTH`) in YAML as in TOML (:func:`nesting_depth`): the
+schema check and the parsers recurse, and thousands of brackets ended in an internal
+RecursionError.
 """
 
 from __future__ import annotations
@@ -52,6 +55,15 @@ def _refuse_duplicate_keys(loader: Any, node: Any) -> None:
         if key_node.tag == _MERGE:  # `<<: *base` merges; keys written out win, by design
             continue
         key = loader.construct_object(key_node, deep=True)
+        if not isinstance(key, str):  # JSON and TOML keys are text: a YAML one is too
+            raise yaml.constructor.ConstructorError(
+                None,
+                None,
+                f"key {excerpt(key_node.value)} is read as {type(key).__name__} {excerpt(key)}, "
+                "not as a name: quote it (YAML reads 1, 010, yes, no, on, off, null as "
+                "numbers, booleans or nothing)",
+                key_node.start_mark,
+            )
         try:
             earlier = first_seen.setdefault(key, key_node.start_mark.line)
         except TypeError:  # an unhashable key: the base class refuses it with its line

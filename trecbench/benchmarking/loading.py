@@ -59,16 +59,19 @@ def load_benchmark_config(path: str | os.PathLike) -> BenchmarkSettings:
         path=path,
         name=document.get("name", path.stem),
         qrels=resolve(document["qrels"]),
-        modes=[_mode(name, spec, resolve, max_depth) for name, spec in document["modes"].items()],
-        measures=document.get("measures"),
+        modes=[
+            _checked_fusion(_mode(name, spec, resolve, max_depth), path)
+            for name, spec in document["modes"].items()
+        ],
+        measures=_measures(document.get("measures"), path),
         topics=resolve(document.get("topics")),
         output=resolve(document.get("output")),
         meta={str(key): str(value) for key, value in document.get("meta", {}).items()},
         profile=validation.get("profile") or DEFAULT_PROFILE,
         max_depth=max_depth,
         preset=preset,
-        targets=_targets(preset, targets.get("measures", {})),
-        statistics=_statistics(statistics, path),
+        targets=_targets(preset, targets.get("measures", {}), path),
+        statistics=_statistics(statistics, document.get("statistics", {}), path),
         baseline=baseline,
         strata=resolve(strata.get("sidecar")),
         group_by=strata.get("group_by"),
@@ -77,15 +80,24 @@ def load_benchmark_config(path: str | os.PathLike) -> BenchmarkSettings:
     )
 
 
-def _statistics(statistics: dict[str, Any], path: Path):
+def _statistics(statistics: dict[str, Any], given: Mapping[str, Any], path: Path):
     """compare's typed statistics settings; too few resamples for the level (a bound the
-    schema cannot say: it depends on the confidence) are refused naming the file."""
+    schema cannot say: it depends on the confidence) are refused naming the file, and so
+    is a ``correction`` ``given`` with a family-wise test (it would not be applied)."""
     from ..comparison.settings import StatsSettings
 
     try:
-        return StatsSettings(**statistics)
+        settings = StatsSettings(**statistics)
     except TooFewSamplesError as error:
         raise TooFewSamplesError(f"{path}: statistics: {error}") from None
+    except UsageError as error:
+        raise InputError(str(path), None, f"statistics: {error}") from None
+    if settings.registered.family_wise and "correction" in given:
+        raise InputError(
+            str(path), None, f"statistics.correction: test {settings.test} is family-wise over "
+            "all pairs: its p-values are not corrected again; leave the correction out",
+        )  # fmt: skip
+    return settings
 
 
 def _mode(name: str, spec: Mapping[str, Any], resolve, max_depth: int | None) -> Mode:
@@ -106,15 +118,69 @@ def _mode(name: str, spec: Mapping[str, Any], resolve, max_depth: int | None) ->
     )
 
 
-def _targets(preset: str, measures: Mapping[str, Mapping[str, Any]]) -> dict[str, Target]:
-    """The preset's targets, with ``targets.measures`` added or replacing them."""
+def _measures(measures: list[str] | None, path: Path) -> list[str] | None:
+    """The configuration's ``measures`` (None: the KPI preset), each name checked before
+    any run is read (refused naming the file)."""
+    if measures is not None:
+        from ..measures import parse_measures
+
+        try:
+            parse_measures(measures)
+        except UsageError as error:
+            raise InputError(str(path), None, f"measures: {error}") from None
+    return measures
+
+
+def _checked_fusion(mode: Mode, path: Path) -> Mode:
+    """``mode``, whose fusion settings (if it fuses) are refused naming the file and the
+    mode before any run is read."""
+    if mode.fuse is not None:
+        from ..fusion import checked_settings
+
+        try:
+            checked_settings(
+                mode.method, mode.norm, mode.k, mode.weights, len(mode.fuse), mode.depth,
+                mode.run_tag,
+            )  # fmt: skip
+        except UsageError as error:
+            raise InputError(str(path), None, f"modes.{mode.name}: {error}") from None
+    return mode
+
+
+def _targets(
+    preset: str, measures: Mapping[str, Mapping[str, Any]], path: Path
+) -> dict[str, Target]:
+    """The preset's targets, with ``targets.measures`` added or replacing them: each
+    keyed by the one value it names in any spelling ``measures`` takes (``ndcg_cut.10``
+    is nDCG@10), its levels in order (baseline low <= high <= good <= strong)."""
     chosen = dict(PRESETS[preset])
-    for measure, spec in measures.items():
+    for key, spec in measures.items():
         low, high = spec["baseline"]
-        chosen[measure] = Target(
-            (low, high), spec["good"], spec.get("strong"), spec.get("note", "")
-        )
+        levels = [low, high, spec["good"], *([spec["strong"]] if "strong" in spec else [])]
+        if any(a > b for a, b in zip(levels, levels[1:], strict=False)):
+            raise InputError(
+                str(path), None, f"targets.measures.{key}: the levels are not in order "
+                f"(baseline low <= high <= good <= strong): {', '.join(map(str, levels))}",
+            )  # fmt: skip
+        target = Target((low, high), spec["good"], spec.get("strong"), spec.get("note", ""))
+        chosen[_target_name(key, path)] = target
     return chosen
+
+
+def _target_name(key: str, path: Path) -> str:
+    """The display name of the one value ``key`` names (as the KPI table shows it)."""
+    from ..measures import parse_measure
+    from ..measures.labels import value_names
+
+    try:
+        values = value_names(parse_measure(key))
+    except UsageError as error:
+        raise InputError(str(path), None, f"targets.measures.{key}: {error}") from None
+    if values is None or len(values) != 1:
+        raise InputError(
+            str(path), None, f"targets.measures.{key}: a target is for one value, not several"
+        )
+    return values[0][1]
 
 
 def _read_document(path: Path) -> Any:

@@ -160,6 +160,7 @@ class Benchmark:
             sys.argv if argv is None else argv, self.inputs, written, meta, experiment_id
         )
         files[out / MANIFEST_FILE] = (json_bytes(manifest), "manifest")
+        _refuse_strays(out, files)
         with outputs.OutputSet([record["path"] for record in self.inputs]) as staged:
             for path, (data, _) in files.items():
                 staged.write(path, data)
@@ -190,6 +191,24 @@ class Benchmark:
         if html_available():
             files[out / HTML_FILE] = (self.to_html().encode("utf-8"), "html")
         return files, counts
+
+
+def _refuse_strays(out: Path, files: Mapping[Path, Any]) -> None:
+    """Refuse a folder holding a benchmark's files this one would not write (a mode's
+    report or run, the page) from another call: they would stay beside the new ones,
+    describing other runs, and the new manifest would not list them."""
+    from ..comparison import HTML_FILE
+    from ..errors import OutputError
+
+    found = [out / HTML_FILE, *out.glob(f"{REPORTS_DIR}/*.json"), *out.glob(f"{RUNS_DIR}/*.run")]
+    strays = sorted(str(path.relative_to(out)) for path in found if path.is_file()
+                    and path not in files)  # fmt: skip
+    if strays:
+        shown = ", ".join(strays[:5]) + (", ..." if len(strays) > 5 else "")
+        raise OutputError(
+            f"{out}: {shown} would stay beside this benchmark's files, from another call: "
+            "remove them or write to another folder"
+        )
 
 
 def output_folder(config: BenchmarkSettings, outdir: str | os.PathLike | None = None) -> Path:

@@ -152,16 +152,21 @@ def _mode_results(
 def _compare(config: BenchmarkSettings, per_query, topics: list[str], progress):
     """compare's statistics over the modes' per-topic values, against the baseline mode."""
     from ..comparison.analysis import compare_scores
+    from ..errors import UsageError
 
-    return compare_scores(
-        per_query,
-        statistics=config.statistics,
-        queries=topics,
-        baseline=config.baseline,
-        strata=_strata(config, topics),
-        group_by=config.group_by,
-        progress=progress,
-    )
+    strata = _strata(config, topics)
+    try:
+        return compare_scores(
+            per_query,
+            statistics=config.statistics,
+            queries=topics,
+            baseline=config.baseline,
+            strata=strata,
+            group_by=config.group_by,
+            progress=progress,
+        )
+    except UsageError as error:  # the statistics the configuration asks for (memory...)
+        raise UsageError(f"{config.path}: statistics: {error}") from None
 
 
 def _strata(config: BenchmarkSettings, topics: list[str]) -> dict[str, str] | None:
@@ -169,10 +174,14 @@ def _strata(config: BenchmarkSettings, topics: list[str]) -> dict[str, str] | No
         return None
     import pandas as pd
 
+    from ..errors import UsageError
     from ..strata import group_labels, load_strata
 
     table = None if config.strata is None else load_strata(config.strata)
-    labels = group_labels(pd.Series(topics, dtype=object), table, config.group_by)
+    try:
+        labels = group_labels(pd.Series(topics, dtype=object), table, config.group_by)
+    except UsageError as error:
+        raise UsageError(f"{config.path}: strata.group_by: {error}") from None
     return dict(zip(topics, labels.astype(str), strict=True))
 
 

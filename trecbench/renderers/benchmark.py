@@ -57,7 +57,8 @@ def _header(bench, labels: Mapping[str, str]) -> list[str]:
         + "; ".join(f"{labels[r.mode.name]} = {_escape(r.mode.describe())}" for r in bench.modes),
         f"- Validation: profile {bench.profile}, at most {config.max_depth} documents per topic",
         f"- Targets: {config.preset}; significance: {tests.test} test against {baseline}, "
-        f"{tests.correction} correction, adjusted p < {tests.alpha:g}; "
+        f"{'family-wise' if tests.registered.family_wise else tests.correction} correction, "
+        f"adjusted p < {tests.alpha:g}; "
         f"{tests.samples:,} bootstrap samples, seed {tests.seed}",
     ]
 
@@ -72,18 +73,34 @@ def _kpi_table(bench, labels: Mapping[str, str]) -> list[str]:
         "| Metric | " + " | ".join(titles) + " | Best Mode |",
         "|---|" + "---:|" * len(runs) + "---|",
     ]
+    counts = _counts(bench)
     for row in bench.kpis:
         cells = [_cell(row["values"][mode], mode in row["best"]) for mode in runs]
         best = ", ".join(labels[mode] for mode in row["best"]) or "n/a"
-        lines.append(f"| {row['measure']} | " + " | ".join(cells) + f" | {best} |")
+        name = row["measure"] + (" (per-topic mean)" if row["measure"] in counts else "")
+        lines.append(f"| {name} | " + " | ".join(cells) + f" | {best} |")
+    counted = (
+        f" A count's mean is per topic: {', '.join(sorted(counts))} in reports/ and in "
+        "`trecbench score` are sums over the topics, as trec_eval's."
+        if counts
+        else ""
+    )
     return [
         *lines,
         "",
         "Legend: **bold** = best mean; under-typical / typical / good / strong = the mean "
         "against the targets below (typical: the range a typical BM25 run reaches; the "
         "baseline mode is the configured one); ▲/▼ = significantly better/worse than the "
-        f"baseline mode (adjusted p < {bench.config.statistics.alpha:g}).",
+        f"baseline mode (adjusted p < {bench.config.statistics.alpha:g}).{counted}",
     ]
+
+
+def _counts(bench) -> set[str]:
+    """The measures trec_eval sums over topics (``num_ret``...), whose mean the table
+    shows per topic."""
+    from ..measures.registry import COUNTS
+
+    return {c.display for c in bench.evaluation.columns if c.summary in COUNTS}
 
 
 def _cell(entry: dict, best: bool) -> str:
