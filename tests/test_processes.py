@@ -33,6 +33,40 @@ def test_a_worker_that_dies_is_a_worker_error():
     assert list(processes.ordered_map(_dies_on_two, [1, 3], 2)) == [1, 3]
 
 
+def _spills(item: tuple[int, str]) -> str:
+    """A worker's temporary folder with a file, its path noted in ``note`` (outside it);
+    item 0 fails once item 1's folder exists, item 1 stays busy (a spill in progress)."""
+    import tempfile
+    import time
+
+    number, note = item
+    if number == 0:
+        while not os.path.exists(note):
+            time.sleep(0.01)
+        raise ValueError("the first run failed")
+    folder = tempfile.mkdtemp(prefix="trecbench-spill-")
+    with open(os.path.join(folder, "part-0.arrow"), "wb") as handle:
+        handle.write(b"x" * 1000)
+    with open(note, "w") as handle:
+        handle.write(folder)
+    time.sleep(30)
+    return folder
+
+
+def test_a_workers_temporary_files_go_with_it_however_it_ends(tmp_path, monkeypatch):
+    # stopped with SIGTERM (another run's error, the parent ended), a worker removed no
+    # spill folder of its own: 80 MB a run were left in TMPDIR
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    monkeypatch.setattr("tempfile.tempdir", None)
+    note = str(tmp_path / "folder.txt")
+    with pytest.raises(ValueError, match="the first run failed"):
+        list(processes.ordered_map(_spills, [(0, note), (1, note)], 2))
+    folder = open(note).read()
+    assert os.path.basename(os.path.dirname(folder)).startswith("trecbench-workers-")
+    assert not os.path.exists(folder)
+    assert sorted(os.listdir(tmp_path)) == ["folder.txt"]
+
+
 def test_the_cli_says_so_in_one_line(capsys, monkeypatch):
     # BrokenProcessPool was "internal error (...). Please report it."
     from trecbench import evaluation

@@ -10,7 +10,9 @@ second parse; elsewhere they are spawned and the ``initargs`` are pickled once p
 Workers end with their parent, whatever ends it (:func:`end_with_parent`): on Linux the
 kernel kills them when it dies (even by SIGKILL), elsewhere a thread of theirs watches it.
 They ignore Ctrl-C (the terminal sends SIGINT to the whole process group): the parent
-alone is interrupted, and stops them, so that no worker prints a traceback. A process
+alone is interrupted, and stops them, so that no worker prints a traceback. Their
+temporary files (a run's spill folder) are in a folder of the parent's, which it removes
+once they are ended, however they end. A process
 that cannot have children (a daemonic ``multiprocessing`` worker) computes the items
 itself (:func:`can_start_children`).
 """
@@ -19,8 +21,10 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import shutil
 import signal
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -97,11 +101,14 @@ def ordered_map(
     if not can_start_children():
         yield from _here(function, items, initializer, initargs)
         return
+    # the workers' temporary files (a run's spill folder) go here, removed once they are
+    # ended: a worker stopped (SIGTERM) or killed does not remove its own
+    scratch = tempfile.mkdtemp(prefix="trecbench-workers-")
     pool = ProcessPoolExecutor(
         max_workers=jobs,
         mp_context=_context(),
         initializer=_start_worker,
-        initargs=(os.getpid(), initializer, initargs),
+        initargs=(os.getpid(), scratch, initializer, initargs),
     )
     try:
         with _ctrl_c_held():  # the pool starts its workers here
@@ -116,7 +123,10 @@ def ordered_map(
     except BaseException:  # an item's error, Ctrl-C, or the caller stopped (GeneratorExit)
         _stop(pool)  # nothing more is computed, and no worker is left behind
         raise
-    pool.shutdown()
+    else:
+        pool.shutdown()
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 def _ctrl_c_held():
@@ -159,10 +169,14 @@ def _stop(pool: ProcessPoolExecutor) -> None:
         worker.join()
 
 
-def _start_worker(parent: int, initializer: Callable[..., None] | None, initargs: tuple):
+def _start_worker(
+    parent: int, scratch: str, initializer: Callable[..., None] | None, initargs: tuple
+):
     """What every worker does first: end with its parent, leave Ctrl-C to it (and SIGTERM
-    and SIGHUP to their default, ending quietly, whatever handlers it inherited)."""
+    and SIGHUP to their default, ending quietly, whatever handlers it inherited), keep its
+    temporary files in the parent's ``scratch`` folder (which the parent removes)."""
     end_with_parent(parent)
+    tempfile.tempdir = scratch
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for name in ("SIGTERM", "SIGHUP"):
         if hasattr(signal, name):
