@@ -235,3 +235,40 @@ def test_a_move_smaller_than_the_printed_digits_is_not_shown_as_zero(reports, tm
     assert code == 1
     moved = next(line for line in out.splitlines() if "nDCG@10" in line)
     assert moved.endswith(f"(moved most: {qid} +2.0e-05)")
+
+
+CHAR, PARENTS = (
+    str(ROOT / "runs" / f"{name}.run") for name in ("tfidf-char", "tfidf-word-parents")
+)
+
+
+def test_runs_are_paired_by_name_and_others_are_only_in_one(reports, capsys):
+    # tfidf-word is in both: it was compared with tfidf-word-parents, tfidf-char with it
+    a = reports("a", "-m", "map", runs=(CHAR, RUN))
+    b = reports("b", "-m", "map", runs=(RUN, PARENTS))
+    code, out = _diff(capsys, a, b)
+    assert code == 1
+    assert out.splitlines()[0] == (
+        "likely cause: the runs differ: tfidf-char, tfidf-word vs tfidf-word, tfidf-word-parents"
+    )
+    assert "value:" not in out  # tfidf-word against itself: the same
+    assert f"input (run): {CHAR} " in out and "-> none\n" in out
+
+
+def test_the_order_of_the_runs_or_the_measures_is_no_difference(reports, capsys):
+    a = reports("a", "-m", "map", "-m", "P.5", runs=(CHAR, RUN))
+    b = reports("b", "-m", "P.5", "-m", "map", runs=(RUN, CHAR))
+    assert _diff(capsys, a, b) == (0, "the evaluations are the same\n")
+
+
+def test_a_renamed_run_pairs_with_its_file(reports, capsys):
+    a = reports("a", "-m", "map", runs=(CHAR,))
+    b = reports("b", "-m", "map", "--names", f"char={CHAR}", runs=(CHAR,))
+    code, out = _diff(capsys, a, b)
+    assert out.splitlines()[0] == "likely cause: the runs differ: tfidf-char vs char"
+    assert "value:" not in out  # the same file, the same values
+
+
+def test_a_run_given_for_a_report_says_what_diff_takes(capsys):
+    assert run(["diff", RUN, RUN]) == 2
+    assert "not runs or qrels" in capsys.readouterr().err

@@ -128,7 +128,15 @@ def read_view(path: str) -> ReportView:
     from ..report import validate_against_schema
     from ..sources import read_json
 
-    document = read_json(path, "report")
+    try:
+        document = read_json(path, "report")
+    except InputError as error:
+        if not error.message.startswith("invalid JSON"):
+            raise
+        raise InputError(
+            error.path, error.line, f"{error.message}: diff compares two reports (JSON: "
+            "score --report, benchmark's BenchmarkReport.json), not runs or qrels",
+        ) from None  # fmt: skip
     report = document.root.expect_object(document.value)
     kind = report.get("type")
     if kind not in KINDS:
@@ -150,7 +158,7 @@ def _versions(report: dict) -> dict:
 
 
 def _inputs(report: dict) -> list[dict]:
-    keep = ("path", "kind", "size", "sha256")
+    keep = ("path", "kind", "size", "sha256", "name")  # name: the run a run file is scored as
     return [{key: item.get(key) for key in keep} for item in report.get("inputs", [])]
 
 
@@ -200,18 +208,43 @@ def _benchmark_view(path: str, report: dict) -> ReportView:
 
 
 def _paired_inputs(a: list[dict], b: list[dict]) -> list[tuple[dict | None, dict | None]]:
-    """Inputs that differ, paired by kind and position among that kind (a run file given
-    under another name still pairs with its counterpart)."""
+    """Inputs that differ, paired by kind: run files by the run they are scored as, then
+    by content (the same runs in another order pair with themselves), the rest by
+    position among that kind (a file given under another name still pairs with its
+    counterpart)."""
     pairs = []
     for kind in dict.fromkeys([i["kind"] for i in a + b]):
         left = [i for i in a if i["kind"] == kind]
         right = [i for i in b if i["kind"] == kind]
-        for index in range(max(len(left), len(right))):
-            x = left[index] if index < len(left) else None
-            y = right[index] if index < len(right) else None
+        for x, y in _matched(left, right) if kind == "run" else _by_position(left, right):
             if x is None or y is None or (x["sha256"], x["size"]) != (y["sha256"], y["size"]):
                 pairs.append((x, y))
     return pairs
+
+
+def _matched(left: list[dict], right: list[dict]) -> list[tuple[dict | None, dict | None]]:
+    """Run files paired by the run they are scored as, then by content; the rest by
+    position where they have no run name (an older report), else with None (a run only
+    one report holds)."""
+    pairs: list[tuple[dict | None, dict | None]] = []
+    left, right = list(left), list(right)
+    for key in ("name", "sha256"):
+        for x in list(left):
+            y = next((y for y in right if x.get(key) and y.get(key) == x[key]), None)
+            if y is not None:
+                pairs.append((x, y))
+                left.remove(x)
+                right.remove(y)
+    unnamed = [x for x in left if not x.get("name")], [y for y in right if not y.get("name")]
+    pairs += _by_position(*unnamed)
+    pairs += [(x, None) for x in left if x.get("name")]
+    return pairs + [(None, y) for y in right if y.get("name")]
+
+
+def _by_position(left: list, right: list) -> list[tuple]:
+    """``left`` and ``right`` paired in order, the longer one's extra items with None."""
+    pairs: list[tuple] = list(zip(left, right, strict=False))
+    return pairs + [(x, None) for x in left[len(right) :]] + [(None, y) for y in right[len(left) :]]
 
 
 def _changed(a: dict, b: dict) -> dict[str, tuple]:
@@ -221,10 +254,30 @@ def _changed(a: dict, b: dict) -> dict[str, tuple]:
 
 
 def _paired_runs(a: ReportView, b: ReportView) -> list[tuple[str, str]]:
-    """Runs by name; when the names differ but their number does not, by position."""
-    if set(a.values) == set(b.values) or len(a.values) != len(b.values):
-        return [(run, run) for run in a.values if run in b.values]
-    return list(zip(a.values, b.values, strict=True))
+    """Runs by name; the others by the file they were read from (a run renamed), and when
+    no name is shared and their number is, by position (every run renamed)."""
+    pairs = [(run, run) for run in a.values if run in b.values]
+    left = [run for run in a.values if run not in b.values]
+    right = [run for run in b.values if run not in a.values]
+    files_a, files_b = _run_files(a), _run_files(b)
+    for run in list(left):
+        same = [other for other in right if files_a.get(run) and files_a[run] == files_b.get(other)]
+        if same:
+            pairs.append((run, same[0]))
+            left.remove(run)
+            right.remove(same[0])
+    if not any(x == y for x, y in pairs) and len(left) == len(right):
+        pairs += list(zip(left, right, strict=True))
+    return pairs
+
+
+def _run_files(view: ReportView) -> dict[str, tuple]:
+    """Each run's file, as ``(sha256, size)``, by the name it was scored as."""
+    return {
+        item["name"]: (item["sha256"], item["size"])
+        for item in view.inputs
+        if item["kind"] == "run" and item.get("name") and item.get("sha256")
+    }
 
 
 def _label(run_a: str, run_b: str) -> str:
@@ -283,9 +336,10 @@ def diff_reports(path_a: str, path_b: str) -> ReportDiff:
     inputs = _paired_inputs(a.inputs, b.inputs)
     options = _changed(a.options, b.options)
     versions = _changed(a.versions, b.versions)
-    measures = (a.measures, b.measures) if a.measures != b.measures else None
+    # the order of -m or of the runs given is no difference between the evaluations
+    measures = (a.measures, b.measures) if set(a.measures) != set(b.measures) else None
     spellings = _changed(a.spellings, b.spellings)
-    runs = (list(a.values), list(b.values)) if list(a.values) != list(b.values) else None
+    runs = (list(a.values), list(b.values)) if set(a.values) != set(b.values) else None
     topics = _topic_changes(a, b)
     values = _value_changes(a, b)
     parts = (inputs, options, versions, measures, spellings, runs, topics, values)
@@ -304,12 +358,15 @@ def _input_words(item: dict | None) -> str:
 def _cause(inputs, options, versions, measures, spellings, runs, topics, values) -> str:
     """The likeliest reason the two evaluations differ, in one line (paths and run names
     escaped reversibly, :func:`~trecbench.renderers.escaping.escape_text`)."""
+    # a run file only one report holds is a run only one holds: said as such below
+    held = [(x, y) for x, y in inputs if x is not None and y is not None or not runs]
     for kind, words in (("qrels", "the qrels differ"), ("run", "a run file differs")):
-        for x, y in inputs:
+        for x, y in held:
             if (x or y)["kind"] == kind:
                 return f"{words}: {_input_words(x)} vs {_input_words(y)}"
-    for x, y in inputs:
-        return f"an input differs: {_input_words(x)} vs {_input_words(y)}"
+    for x, y in held:
+        if (x or y)["kind"] != "run":
+            return f"an input differs: {_input_words(x)} vs {_input_words(y)}"
     if options:
         shown = "; ".join(f"{k} {x!r} vs {y!r}" for k, (x, y) in list(options.items())[:3])
         return f"the options differ: {shown}"
@@ -325,4 +382,6 @@ def _cause(inputs, options, versions, measures, spellings, runs, topics, values)
     if versions:
         shown = "; ".join(f"{k} {x} vs {y}" for k, (x, y) in list(versions.items())[:3])
         return f"the versions differ: {shown}"
+    for x, y in inputs:
+        return f"an input differs: {_input_words(x)} vs {_input_words(y)}"
     return "the values differ with the same inputs, options and versions"
