@@ -475,6 +475,9 @@ def test_a_target_under_any_spelling_is_the_measures(tmp_path):
          r"modes.h: 1 weight\(s\) for 2 run\(s\)"),
         ('[modes.h]\nfuse = ["lexical", "vector"]\nnorm = "z-score"\n',
          "modes.h: rrf fuses ranks"),
+        ('[targets.measures."ndcg_cut.10"]\nbaseline = [0.1, 0.2]\ngood = 0.3\n'
+         '[targets.measures.ndcg_cut_10]\nbaseline = [0.5, 0.6]\ngood = 0.7\n',
+         "targets.measures: ndcg_cut.10 and ndcg_cut_10 are both nDCG@10's target"),
     ],
 )  # fmt: skip
 def test_configuration_errors_name_the_file_and_the_key(tmp_path, extra, message):
@@ -514,14 +517,27 @@ def test_a_folder_holding_another_benchmarks_files_is_refused(tmp_path, capsys):
     assert run(["benchmark", str(CONFIG.parent / "benchmark.toml"), "-o", str(out), "--quiet"]) == 0
 
 
+def test_runs_kept_in_the_output_folder_are_inputs_not_strays(tmp_path):
+    folder = _copy_demo(tmp_path)
+    (folder / "runs").mkdir()
+    for name in ("lexical", "vector"):
+        (folder / f"{name}.run").rename(folder / "runs" / f"{name}.run")
+    path = _config(folder, "").read_text().replace('run = "', 'run = "runs/')
+    (folder / "two.toml").write_text(path)
+    run_benchmark(folder / "two.toml").write(folder)  # "output = ." beside its runs
+    assert (folder / "BenchmarkReport.json").exists()
+
+
 def test_a_strata_sidecar_of_other_qrels_is_refused(tmp_path):
     from trecbench.strata import group_labels
 
-    strata = pd.DataFrame({"qid": ["a", "b"], "language": ["en", "de"]})
-    with pytest.raises(UsageError, match="the strata give none of these 2 topics a value"):
+    strata = pd.DataFrame({"qid": ["a", "b"], "language": ["en", None]})
+    with pytest.raises(UsageError, match=r"the strata hold none of these 2 topics \(e.g. 'x'\)"):
         group_labels(pd.Series(["x", "y"]), strata, "language")
-    labels = group_labels(pd.Series(["a", "y"]), strata, "language")
-    assert labels.tolist() == ["en", "(none)"]
+    with pytest.raises(UsageError, match="the strata give none of these 2 topics a language$"):
+        group_labels(pd.Series(["b", "y"]), strata, "language")
+    labels = group_labels(pd.Series(["a", "y", "b"]), strata, "language")
+    assert labels.tolist() == ["en", "(none)", "(none)"]
 
 
 def test_a_counts_mean_is_labelled_per_topic_in_the_kpi_table(tmp_path):

@@ -213,6 +213,26 @@ def test_convert_refuses_a_block_tag_that_is_not_the_runs(tmp_path, capsys):
     assert trecbench.load_run(str(out / "other.run")).ir_metadata["tag"] == "other"
 
 
+def test_a_block_whose_keys_are_numbers_is_read(tmp_path):
+    # ir_metadata is the producer's YAML: "2022:" is an ordinary key there (only
+    # trecbench's own configurations refuse keys that are not text)
+    block = (
+        b"# ir_metadata.start\n# tag: r1\n# method:\n#   2022: first version\n# ir_metadata.end\n"
+    )
+    path = tmp_path / "md.run"
+    path.write_bytes(block + RUN.read_bytes())
+    assert trecbench.load_run(str(path)).ir_metadata["method"] == {2022: "first version"}
+
+
+def test_a_block_tag_written_as_a_number_is_the_tag_as_text(tmp_path):
+    source = ROOT / "data" / "convert" / "msmarco-run.tsv"
+    about = tmp_path / "about.yaml"
+    about.write_text("tag: 2024\n")
+    out = tmp_path / "out"
+    argv = ["convert", "--ir-metadata", str(about), "msmarco", str(source), "-o", str(out)]
+    assert run([*argv, "--tag", "2024"]) == 0
+
+
 def test_a_block_larger_than_a_chunk_of_a_whole_read_is_read(with_block, monkeypatch):
     """A file read whole is tokenized a chunk at a time: a block longer than a chunk is
     read whole all the same (it was refused as never ending)."""

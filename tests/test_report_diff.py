@@ -272,3 +272,10 @@ def test_a_renamed_run_pairs_with_its_file(reports, capsys):
 def test_a_run_given_for_a_report_says_what_diff_takes(capsys):
     assert run(["diff", RUN, RUN]) == 2
     assert "not runs or qrels" in capsys.readouterr().err
+
+
+def test_runs_of_other_names_and_files_are_never_compared(reports, capsys):
+    # one run each, of other names and files: tfidf-char was compared with tfidf-word-parents
+    code, out = _diff(capsys, reports("a", "-m", "map", runs=(CHAR,)), reports("b", "-m", "map"))
+    assert code == 1 and "value:" not in out
+    assert out.splitlines()[0] == "likely cause: the runs differ: tfidf-char vs tfidf-word"

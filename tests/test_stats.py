@@ -647,3 +647,11 @@ def test_the_best_mean_of_a_comparison_ties_means_equal_on_paper():
     apart = pd.Series({"a": 0.5, "b": 0.5 + 5e-13, "c": 0.2})  # beyond the rounding noise
     assert best_runs(apart, runs, "higher") == ["b"]
     assert best_runs(means, runs, None) == []
+    assert best_runs(pd.Series({"a": np.nan, "b": 0.3, "c": 0.3}), runs, "higher") == ["b", "c"]
+
+
+def test_an_infinity_is_no_scale_of_the_rounding_noise():
+    from trecbench.rounding import equal_on_paper
+
+    assert equal_on_paper(np.array([np.inf, 1.0])).tolist() == [np.inf, 1.0]
+    assert equal_on_paper(np.array([-np.inf, 0.0])).tolist() == [-np.inf, 0.0]

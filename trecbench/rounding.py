@@ -19,7 +19,8 @@ def rounding_noise(diffs) -> np.ndarray:
     counts are exact) or of the difference when larger: 64 of those."""
     matrix = np.asarray(diffs, dtype=np.float64)
     matrix = matrix[:, None] if matrix.ndim == 1 else matrix
-    largest = np.abs(matrix).max(axis=0) if matrix.shape[0] else np.zeros(matrix.shape[1])
+    sizes = np.where(np.isfinite(matrix), np.abs(matrix), 0.0)  # an infinity is no scale
+    largest = sizes.max(axis=0) if matrix.shape[0] else np.zeros(matrix.shape[1])
     return 64 * np.finfo(np.float64).eps * np.maximum(largest, 1.0)
 
 
@@ -46,10 +47,13 @@ def equal_on_paper(values, noise: float | None = None) -> np.ndarray:
 
 
 def _groups(ordered: np.ndarray, noise: float) -> np.ndarray:
-    """Where each group of ``ordered`` (ascending) starts (see :func:`equal_on_paper`)."""
-    starts = np.flatnonzero(np.concatenate(([True], np.diff(ordered) > noise)))
-    ends = np.append(starts[1:], len(ordered))
-    if np.all(ordered[ends - 1] - ordered[starts] <= noise):
+    """Where each group of ``ordered`` (ascending) starts (see :func:`equal_on_paper`);
+    infinities of one sign are one group (inf - inf is NaN: no new group)."""
+    with np.errstate(invalid="ignore"):
+        starts = np.flatnonzero(np.concatenate(([True], np.diff(ordered) > noise)))
+        ends = np.append(starts[1:], len(ordered))
+        within = np.all(~(ordered[ends - 1] - ordered[starts] > noise))
+    if within:
         return starts  # every group within the allowance: the usual case, no loop
     split = []
     for start, end in zip(starts.tolist(), ends.tolist(), strict=True):

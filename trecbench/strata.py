@@ -107,10 +107,12 @@ def group_labels(qids: pd.Series, strata: pd.DataFrame | None, by: str) -> pd.Se
     mapping = strata.drop_duplicates("qid").set_index("qid")[by]
     labels = qids.map(mapping)
     if len(labels) and labels.isna().all():  # every topic in "(none)": a section repeated
+        topics = f"none of these {len(qids.unique())} topics"
+        if qids.isin(mapping.index).any():
+            raise UsageError(f"--group-by {by}: the strata give {topics} a {by}")
         raise UsageError(
-            f"--group-by {by}: the strata give none of these {len(qids.unique())} topics a "
-            f"value (no qid of theirs is one of them, e.g. {qids.iloc[0]!r}): the sidecar of "
-            "other qrels?"
+            f"--group-by {by}: the strata hold {topics} (e.g. {qids.iloc[0]!r}): the sidecar "
+            "of other qrels?"
         )
     return labels.fillna(MISSING).astype(STR)
 

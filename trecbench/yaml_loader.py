@@ -7,9 +7,10 @@ every consumer (a schema check, ``repr`` in an error message) walks one by one. 
 node plus the characters of each scalar, computed once per node: linear in the document)
 and refuses it beyond :data:`MAX_EXPANDED` plus twice its length; a node that contains
 itself is refused too. A mapping key given twice is refused with both lines, as JSON and
-TOML configurations are (PyYAML keeps the last silently), and a key YAML reads as
-something else than text (``1:``, ``no:``, ``on:``) is refused with its line: JSON and
-TOML keys are text, and a mode named ``no`` read as ``False`` was an internal error.
+TOML configurations are (PyYAML keeps the last silently); in a configuration, a key YAML
+reads as something else than text (``1:``, ``no:``, ``on:``) is refused with its line:
+JSON and TOML keys are text, and a mode named ``no`` read as ``False`` was an internal
+error.
 Nesting is bounded (:data:`MAX_DEPTH`) in YAML as in TOML (:func:`nesting_depth`): the
 schema check and the parsers recurse, and thousands of brackets ended in an internal
 RecursionError.
@@ -28,11 +29,12 @@ _MERGE = "tag:yaml.org,2002:merge"
 
 
 @cache
-def _loader_class() -> type:
+def _loader_class(text_keys: bool) -> type:
     import yaml
 
     class BoundedSafeLoader(yaml.SafeLoader):
-        """``yaml.SafeLoader`` that bounds what aliases expand to and refuses duplicate keys."""
+        """``yaml.SafeLoader`` that bounds what aliases expand to and refuses duplicate keys
+        (and, with ``text_keys``, keys that are not text)."""
 
         def compose_document(self):
             node = super().compose_document()
@@ -41,13 +43,13 @@ def _loader_class() -> type:
 
         def construct_mapping(self, node, deep=False):
             if isinstance(node, yaml.MappingNode):
-                _refuse_duplicate_keys(self, node)
+                _refuse_duplicate_keys(self, node, text_keys)
             return super().construct_mapping(node, deep=deep)
 
     return BoundedSafeLoader
 
 
-def _refuse_duplicate_keys(loader: Any, node: Any) -> None:
+def _refuse_duplicate_keys(loader: Any, node: Any, text_keys: bool) -> None:
     import yaml
 
     first_seen: dict[Any, int] = {}
@@ -55,7 +57,7 @@ def _refuse_duplicate_keys(loader: Any, node: Any) -> None:
         if key_node.tag == _MERGE:  # `<<: *base` merges; keys written out win, by design
             continue
         key = loader.construct_object(key_node, deep=True)
-        if not isinstance(key, str):  # JSON and TOML keys are text: a YAML one is too
+        if text_keys and not isinstance(key, str):  # as a JSON or TOML configuration's
             raise yaml.constructor.ConstructorError(
                 None,
                 None,
@@ -149,12 +151,14 @@ def nesting_depth(value: Any) -> int:
     return deepest
 
 
-def load_yaml(text: str) -> Any:
+def load_yaml(text: str, text_keys: bool = False) -> Any:
     """One YAML document read with :class:`BoundedSafeLoader`; raises ``yaml.YAMLError``
-    (with a ``problem_mark`` where it has a line) for what it refuses."""
+    (with a ``problem_mark`` where it has a line) for what it refuses. ``text_keys``: a
+    key read as anything but text is refused (a configuration, whose JSON and TOML forms
+    have text keys; an ir_metadata block may well say ``2022:``)."""
     import yaml
 
-    loader = _loader_class()(text)
+    loader = _loader_class(text_keys)(text)
     try:
         return loader.get_single_data()
     except RecursionError:  # thousands of nested brackets: PyYAML composes recursively

@@ -154,6 +154,7 @@ def _targets(
     keyed by the one value it names in any spelling ``measures`` takes (``ndcg_cut.10``
     is nDCG@10), its levels in order (baseline low <= high <= good <= strong)."""
     chosen = dict(PRESETS[preset])
+    keys: dict[str, str] = {}  # display name -> the key that gave its target
     for key, spec in measures.items():
         low, high = spec["baseline"]
         levels = [low, high, spec["good"], *([spec["strong"]] if "strong" in spec else [])]
@@ -163,7 +164,13 @@ def _targets(
                 f"(baseline low <= high <= good <= strong): {', '.join(map(str, levels))}",
             )  # fmt: skip
         target = Target((low, high), spec["good"], spec.get("strong"), spec.get("note", ""))
-        chosen[_target_name(key, path)] = target
+        name = _target_name(key, path)
+        if keys.setdefault(name, key) != key:
+            raise InputError(
+                str(path), None, f"targets.measures: {keys[name]} and {key} are both "
+                f"{name}'s target: keep one",
+            )  # fmt: skip
+        chosen[name] = target
     return chosen
 
 
@@ -200,7 +207,7 @@ def _read_document(path: Path) -> Any:
         from ..yaml_loader import load_yaml
 
         try:
-            return load_yaml(data.decode("utf-8"))
+            return load_yaml(data.decode("utf-8"), text_keys=True)
         except (UnicodeDecodeError, yaml.YAMLError) as error:
             where = getattr(error, "problem_mark", None)
             line = where.line + 1 if where is not None else None

@@ -160,7 +160,7 @@ class Benchmark:
             sys.argv if argv is None else argv, self.inputs, written, meta, experiment_id
         )
         files[out / MANIFEST_FILE] = (json_bytes(manifest), "manifest")
-        _refuse_strays(out, files)
+        _refuse_strays(out, files, [record["path"] for record in self.inputs])
         with outputs.OutputSet([record["path"] for record in self.inputs]) as staged:
             for path, (data, _) in files.items():
                 staged.write(path, data)
@@ -193,16 +193,22 @@ class Benchmark:
         return files, counts
 
 
-def _refuse_strays(out: Path, files: Mapping[Path, Any]) -> None:
+def _refuse_strays(out: Path, files: Mapping[Path, Any], inputs: Sequence[str]) -> None:
     """Refuse a folder holding a benchmark's files this one would not write (a mode's
     report or run, the page) from another call: they would stay beside the new ones,
-    describing other runs, and the new manifest would not list them."""
+    describing other runs, and the new manifest would not list them. The benchmark's own
+    inputs (its runs may well be in ``runs/``) are none of them."""
     from ..comparison import HTML_FILE
     from ..errors import OutputError
+    from ..provenance import file_key
 
+    read = {file_key(path) for path in inputs} - {None}
     found = [out / HTML_FILE, *out.glob(f"{REPORTS_DIR}/*.json"), *out.glob(f"{RUNS_DIR}/*.run")]
-    strays = sorted(str(path.relative_to(out)) for path in found if path.is_file()
-                    and path not in files)  # fmt: skip
+    strays = sorted(
+        str(path.relative_to(out))
+        for path in found
+        if path.is_file() and path not in files and file_key(path) not in read
+    )
     if strays:
         shown = ", ".join(strays[:5]) + (", ..." if len(strays) > 5 else "")
         raise OutputError(

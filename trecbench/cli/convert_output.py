@@ -86,7 +86,7 @@ def _with_metadata(conversion, inputs):
     from ..inputs import ir_metadata
 
     description = ir_metadata.read_file(given)
-    stray = [run.tag for run in conversion.runs if description.get("tag", run.tag) != run.tag]
+    stray = [run.tag for run in conversion.runs if str(description.get("tag", run.tag)) != run.tag]
     if stray:  # each run's block names the run's own tag
         raise InputError(
             str(given),

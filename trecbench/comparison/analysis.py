@@ -259,7 +259,8 @@ def from_evaluation(evaluation, samples: int = 1000, seed: int = 0) -> Compariso
     if not means:
         raise UsageError(
             f"--html: the page compares the runs' per-topic means, and {', '.join(left_out)} "
-            "has none (a count or a summary over topics): ask a measure averaged over topics"
+            f"{'has' if len(left_out) == 1 else 'have'} none (a count or a summary over "
+            "topics): ask a measure averaged over topics"
         )
     per_query = evaluation.per_query
     per_query = per_query[per_query["measure"].isin(means)]

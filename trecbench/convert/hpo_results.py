@@ -61,12 +61,23 @@ def _lines_of_records(text: str) -> bool:
     """Whether ``text`` is JSON lines of result records: its first non-blank line is a
     terms or cases record by itself (a Chroma result's first line is ``{`` or the whole
     ``{case: result}`` object, keyed by cases)."""
-    first = next((line for line in text.splitlines() if line.strip()), "")
     try:
-        record = json.loads(first)
+        record = json.loads(_first_line(text))
     except ValueError:
         return False
     return isinstance(record, dict) and bool(_RECORD_KEYS & set(record))
+
+
+def _first_line(text: str) -> str:
+    """The first line of ``text`` that is not blank (without splitting the rest)."""
+    start = 0
+    while start < len(text):
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        if text[start:end].strip():
+            return text[start:end]
+        start = end + 1
+    return ""
 
 
 def terms_rows(doc: JsonLines) -> tuple[pd.DataFrame, dict[str, set[str]], list[str]]:

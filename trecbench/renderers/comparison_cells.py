@@ -165,7 +165,10 @@ def best_runs(means: pd.Series, runs: list[str], better: str | None) -> list[str
     from ..rounding import equal_on_paper
 
     tied = dict(zip(runs, equal_on_paper([means[run] for run in runs]), strict=True))
-    best = max(tied.values()) if better == "higher" else min(tied.values())
+    known = [value for value in tied.values() if not math.isnan(value)]  # NaN: no mean
+    if not known:
+        return []
+    best = max(known) if better == "higher" else min(known)
     return [run for run in runs if tied[run] == best]
 
 

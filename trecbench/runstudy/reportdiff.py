@@ -223,14 +223,14 @@ def _paired_inputs(a: list[dict], b: list[dict]) -> list[tuple[dict | None, dict
 
 
 def _matched(left: list[dict], right: list[dict]) -> list[tuple[dict | None, dict | None]]:
-    """Run files paired by the run they are scored as, then by content; the rest by
-    position where they have no run name (an older report), else with None (a run only
-    one report holds)."""
+    """Runs (or their files) paired by the run's name, then by the file's content
+    (``sha256``, ``size``: a run renamed); the rest by position where they have no name
+    (an older report's files), else with None (a run only one report holds)."""
     pairs: list[tuple[dict | None, dict | None]] = []
     left, right = list(left), list(right)
-    for key in ("name", "sha256"):
+    for key in (_name, _content):
         for x in list(left):
-            y = next((y for y in right if x.get(key) and y.get(key) == x[key]), None)
+            y = next((y for y in right if key(x) is not None and key(y) == key(x)), None)
             if y is not None:
                 pairs.append((x, y))
                 left.remove(x)
@@ -239,6 +239,14 @@ def _matched(left: list[dict], right: list[dict]) -> list[tuple[dict | None, dic
     pairs += _by_position(*unnamed)
     pairs += [(x, None) for x in left if x.get("name")]
     return pairs + [(None, y) for y in right if y.get("name")]
+
+
+def _name(item: dict) -> str | None:
+    return item.get("name") or None
+
+
+def _content(item: dict) -> tuple | None:
+    return (item["sha256"], item["size"]) if item.get("sha256") else None
 
 
 def _by_position(left: list, right: list) -> list[tuple]:
@@ -254,30 +262,26 @@ def _changed(a: dict, b: dict) -> dict[str, tuple]:
 
 
 def _paired_runs(a: ReportView, b: ReportView) -> list[tuple[str, str]]:
-    """Runs by name; the others by the file they were read from (a run renamed), and when
-    no name is shared and their number is, by position (every run renamed)."""
-    pairs = [(run, run) for run in a.values if run in b.values]
-    left = [run for run in a.values if run not in b.values]
-    right = [run for run in b.values if run not in a.values]
-    files_a, files_b = _run_files(a), _run_files(b)
-    for run in list(left):
-        same = [other for other in right if files_a.get(run) and files_a[run] == files_b.get(other)]
-        if same:
-            pairs.append((run, same[0]))
-            left.remove(run)
-            right.remove(same[0])
-    if not any(x == y for x, y in pairs) and len(left) == len(right):
-        pairs += list(zip(left, right, strict=True))
-    return pairs
+    """Runs both reports hold, paired as their files are (:func:`_matched`): by name, then
+    by the file they were read from (a run renamed); never a run with another."""
+    pairs = _matched(_runs_of(a), _runs_of(b))
+    return [(x["name"], y["name"]) for x, y in pairs if x is not None and y is not None]
 
 
-def _run_files(view: ReportView) -> dict[str, tuple]:
-    """Each run's file, as ``(sha256, size)``, by the name it was scored as."""
-    return {
-        item["name"]: (item["sha256"], item["size"])
-        for item in view.inputs
-        if item["kind"] == "run" and item.get("name") and item.get("sha256")
+def _runs_of(view: ReportView) -> list[dict]:
+    """Each run of ``view`` as ``{name, sha256, size}`` of the file it was read from
+    (no file: an in-memory run, paired by name only)."""
+    files = {
+        item["name"]: item for item in view.inputs if item["kind"] == "run" and item.get("name")
     }
+    return [
+        {
+            "name": run,
+            "sha256": files.get(run, {}).get("sha256"),
+            "size": files.get(run, {}).get("size"),
+        }
+        for run in view.values
+    ]
 
 
 def _label(run_a: str, run_b: str) -> str:
@@ -359,7 +363,7 @@ def _cause(inputs, options, versions, measures, spellings, runs, topics, values)
     """The likeliest reason the two evaluations differ, in one line (paths and run names
     escaped reversibly, :func:`~trecbench.renderers.escaping.escape_text`)."""
     # a run file only one report holds is a run only one holds: said as such below
-    held = [(x, y) for x, y in inputs if x is not None and y is not None or not runs]
+    held = [(x, y) for x, y in inputs if (x and y) or (x or y)["kind"] != "run" or not runs]
     for kind, words in (("qrels", "the qrels differ"), ("run", "a run file differs")):
         for x, y in held:
             if (x or y)["kind"] == kind:
