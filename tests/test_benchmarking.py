@@ -547,3 +547,26 @@ def test_a_counts_mean_is_labelled_per_topic_in_the_kpi_table(tmp_path):
     text = run_benchmark(path).markdown()
     assert "| num_ret (per-topic mean) | 100.0000 | 100.0000 | n/a |" in text
     assert "num_ret in reports/ and in `trecbench score` are sums over the topics" in text
+
+
+@pytest.mark.parametrize("form", ["toml", "yaml"])
+def test_a_configuration_read_from_a_pipe_starts_its_paths_here(tmp_path, monkeypatch, form):
+    import yaml
+
+    folder = _copy_demo(tmp_path)
+    text = _config(folder, "").read_text()
+    if form == "yaml":
+        toml = pytest.importorskip("tomllib" if sys.version_info >= (3, 11) else "tomli")
+        text = yaml.safe_dump(toml.loads(text))
+    read, write = os.pipe()
+    os.write(write, text.encode())
+    os.close(write)
+    monkeypatch.chdir(folder)  # "/dev/fd" holds none of its files: from here
+    try:
+        config = load_benchmark_config(f"/dev/fd/{read}")
+    finally:
+        os.close(read)
+    assert config.qrels == folder / "hpo-rtask.qrels" or config.qrels.resolve() == (
+        folder / "hpo-rtask.qrels"
+    )
+    assert [mode.name for mode in config.modes] == ["lexical", "vector"]

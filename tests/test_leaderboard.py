@@ -4,6 +4,8 @@ stratum, ranks, and the paired tests against scipy with Holm's adjustment by han
 from __future__ import annotations
 
 import json
+import os
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -231,3 +233,19 @@ def test_each_input_is_read_once_for_strata_of_one_collection(tmp_path, monkeypa
     runs = {s: str(RTASK / f"{s}.run") for s in SYSTEMS}
     once = opens(lambda: evaluate(str(RTASK / "hpo-rtask.qrels"), runs, ["P@5"]))
     assert opens(lambda: leaderboard(suite)) == once | {"hpo-demo.sidecar.json": 1}
+
+
+def test_a_suite_read_from_a_pipe_starts_its_paths_here(monkeypatch):
+    from trecbench.runstudy.suite import load_suite
+
+    read, write = os.pipe()
+    os.write(write, SUITE.read_bytes())
+    os.close(write)
+    monkeypatch.chdir(SUITE.parent)  # its paths are relative to data/, where it lives
+    try:
+        piped = load_suite(f"/dev/fd/{read}")
+    finally:
+        os.close(read)
+    assert [Path(c.qrels).resolve() for c in piped.collections] == [
+        Path(c.qrels).resolve() for c in load_suite(SUITE.name).collections
+    ]

@@ -1,5 +1,5 @@
 """TOML configurations (benchmark configurations, leaderboard suites) read one way:
-:func:`load_toml`.
+:func:`load_toml`; their relative paths start from :func:`config_folder`.
 
 A UTF-8 byte-order mark before the first key is skipped: editors on Windows write one,
 and in a configuration it carries no meaning (in a run or qrels it is an error, R23, for
@@ -10,6 +10,8 @@ ended in an internal RecursionError.
 
 from __future__ import annotations
 
+import os
+import stat
 import sys
 from pathlib import Path
 from typing import Any
@@ -35,3 +37,15 @@ def load_toml(data: bytes, path: str | Path, what: str) -> dict[str, Any]:
     if document is None or nesting_depth(document) > MAX_DEPTH:
         raise InputError(str(path), None, f"nested deeper than {MAX_DEPTH} levels")
     return document
+
+
+def config_folder(path: str | Path) -> Path:
+    """The folder a configuration's relative paths start from: its own, or the current
+    one for a configuration read from a pipe (``<(cat suite.toml)``: ``/dev/fd`` holds
+    none of its files)."""
+    path = Path(path)
+    try:
+        regular = stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        regular = True  # not read yet: its reader says why
+    return path.parent if regular else Path.cwd()

@@ -16,6 +16,7 @@ from typing import Any
 
 from .. import outputs
 from ..errors import InputError, OutputError, TooFewSamplesError, UsageError, shortened
+from ..toml_loader import config_folder
 from .settings import (
     COMPLETENESS,
     DEFAULT_PRESET,
@@ -43,7 +44,7 @@ def load_benchmark_config(path: str | os.PathLike) -> BenchmarkSettings:
     path = Path(path)
     document = _read_document(path)
     _check_schema(document, path)
-    base = path.parent
+    base = config_folder(path)
 
     def resolve(value: str | None) -> Path | None:
         return None if value is None else base / value
@@ -191,29 +192,40 @@ def _target_name(key: str, path: Path) -> str:
 
 
 def _read_document(path: Path) -> Any:
-    """The configuration's document: TOML by ``.toml``, YAML by ``.yaml``/``.yml``."""
+    """The configuration's document: TOML by ``.toml``, YAML by ``.yaml``/``.yml``; one
+    read from a pipe (no name to go by) is TOML if it parses as TOML, else YAML."""
     from .. import provenance
 
     outputs.note_input(path)
     suffix = path.suffix.lower()
+    piped = config_folder(path) != path.parent
+    if not piped and suffix not in (".toml", ".yaml", ".yml"):
+        raise UsageError(f"{path}: a benchmark configuration is .toml, .yaml or .yml")
     data = provenance.read_file(path)  # checksum taken on the way
-    if suffix == ".toml":
+    if suffix == ".toml" or piped:
         from ..toml_loader import load_toml
 
-        return load_toml(data, path, "valid TOML")
-    if suffix in (".yaml", ".yml"):
-        import yaml
-
-        from ..yaml_loader import load_yaml
-
         try:
-            return load_yaml(data.decode("utf-8"), text_keys=True)
-        except (UnicodeDecodeError, yaml.YAMLError) as error:
-            where = getattr(error, "problem_mark", None)
-            line = where.line + 1 if where is not None else None
-            problem = getattr(error, "problem", None) or str(error)
-            raise InputError(str(path), line, f"not valid YAML: {shortened(problem)}") from None
-    raise UsageError(f"{path}: a benchmark configuration is .toml, .yaml or .yml")
+            return load_toml(data, path, "valid TOML")
+        except InputError:
+            if not piped:
+                raise
+    return _yaml_document(data, path, "not valid YAML" if not piped else "neither TOML nor YAML")
+
+
+def _yaml_document(data: bytes, path: Path, refused: str) -> Any:
+    """A YAML configuration's document (keys read as text only)."""
+    import yaml
+
+    from ..yaml_loader import load_yaml
+
+    try:
+        return load_yaml(data.decode("utf-8"), text_keys=True)
+    except (UnicodeDecodeError, yaml.YAMLError) as error:
+        where = getattr(error, "problem_mark", None)
+        line = where.line + 1 if where is not None else None
+        problem = getattr(error, "problem", None) or str(error)
+        raise InputError(str(path), line, f"{refused}: {shortened(problem)}") from None
 
 
 def _check_schema(document: Any, path: Path) -> None:

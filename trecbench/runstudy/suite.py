@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import InputError, OutputError, UsageError
+from ..toml_loader import config_folder
 
 SCHEMA = "leaderboard_suite"
 
@@ -89,7 +90,7 @@ def load_suite(path) -> Suite:
     path = Path(path)
     document = _document(path)
     _check_schema(document, path)
-    base, listed = path.parent, document.get("systems")
+    base, listed = config_folder(path), document.get("systems")
     collections = []
     for name, spec in document["collections"].items():
         where = f"{path}: collections.{name}"
