@@ -182,3 +182,17 @@ def test_topics_scored_show_beside_the_reading_bar_then_on_their_own(capsys):
     err = capsys.readouterr().err
     assert "reading run.gz:  50%" in err and "B/s, 120 topics scored]" in err
     assert "scoring topics: 250 topics [" in err and " topics/s]" in err
+
+
+def test_rate_and_eta_are_from_the_jobs_start(capsys):
+    # a job 2 s in when its bar appears, at 40% of 1,000: 200 samples/s, 3 s left (tqdm's
+    # smoothed rate took the jump from 0 to 400 as an instant burst: ETA 00:00)
+    import time
+
+    drawn = progress_module.StderrProgress(
+        "resampling", delay=0, interval=0, unit=" samples", start=time.monotonic() - 2
+    )
+    drawn(400, 1000)
+    drawn.close()
+    err = capsys.readouterr().err
+    assert "400/1000 [00:02<00:03, 200" in err and " samples/s]" in err

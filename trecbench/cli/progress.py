@@ -66,6 +66,7 @@ class StderrProgress:
                 file=sys.stderr,
                 dynamic_ncols=True,
                 leave=self.leave,
+                smoothing=0,  # the mean rate since the job began, not the last burst's
             )
             self.bar.start_t -= elapsed  # rate and ETA from the job's start, not the bar's
             if self.postfix:
