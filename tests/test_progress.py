@@ -196,3 +196,25 @@ def test_rate_and_eta_are_from_the_jobs_start(capsys):
     drawn.close()
     err = capsys.readouterr().err
     assert "400/1000 [00:02<00:03, 200" in err and " samples/s]" in err
+
+
+def test_agree_and_power_tell_of_their_reading_and_scoring(capsys, monkeypatch):
+    from conftest import ROOT
+
+    from trecbench.cli import run
+
+    qrels = str(ROOT / "qrels" / "hpo-demo.qrels")
+    runs = [str(ROOT / "runs" / f"{name}.run") for name in ("tfidf-word", "tfidf-char")]
+    told = []
+    trecbench.agree(qrels, runs, ["P@5"], progress=lambda *call: told.append(call))
+    trecbench.power(qrels, runs[0], runs[1:], ["P@5"], progress=lambda *c: told.append(c))
+    labels = {label.split(" ")[0] for label, *_ in told}
+    assert {"reading", "scoring"} <= labels
+    # on a terminal a bar is drawn (at once here), silent with --quiet
+    monkeypatch.setattr(progress_module, "wanted", lambda quiet: not quiet)
+    monkeypatch.setattr(progress_module.TaskProgress.__init__, "__defaults__", (None, 0.5, 0, 0))
+    for command in (["agree", qrels, *runs], ["power", qrels, *runs]):
+        assert run([*command, "-m", "P@5"]) == 0
+        assert "reading" in capsys.readouterr().err
+        assert run([*command, "-m", "P@5", "--quiet"]) == 0
+        assert capsys.readouterr().err == ""

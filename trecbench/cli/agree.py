@@ -50,7 +50,7 @@ def agree(qrels, runs, qrels_b, test, correction, samples, seed, shared):
     """
     from ..conclusions.agree import agree as run_agree
 
-    with samples_checked():  # the settings are checked before anything is read
+    with samples_checked(), shared.progress() as progress:  # settings checked first
         result = run_agree(
             qrels,
             named_runs(runs),
@@ -59,6 +59,7 @@ def agree(qrels, runs, qrels_b, test, correction, samples, seed, shared):
             correction=correction,
             samples=samples,
             seed=seed,
+            progress=progress,
             **shared.keywords(),
         )
     shared.echo(result)

@@ -4,6 +4,7 @@ print."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from dataclasses import dataclass, fields
 
@@ -31,6 +32,7 @@ class ConclusionArgs:
     judged: bool
     maxontsim_formula: str | None
     ontology: str | None
+    quiet: bool
 
     def keywords(self) -> dict:
         """The library's keyword arguments: the measures (None: the default ones), alpha
@@ -43,6 +45,19 @@ class ConclusionArgs:
             "judged_only": self.judged,
             "options": {"maxontsim_formula": self.maxontsim_formula, "ontology": self.ontology},
         }
+
+    @contextlib.contextmanager
+    def progress(self):
+        """What the library tells of its reading and scoring, drawn on stderr (on a
+        terminal, without --quiet), else None."""
+        from .progress import TaskProgress, wanted
+
+        drawn = TaskProgress() if wanted(self.quiet) else None
+        try:
+            yield drawn
+        finally:
+            if drawn is not None:
+                drawn.close()
 
     def echo(self, result) -> None:
         """The result's warnings on stderr, then the result on stdout in --format."""
@@ -75,6 +90,7 @@ def conclusion_options(formats: tuple[str, ...]):
                     help="Significance level of the tests.",
                 ),
                 format_option(formats, "What stdout shows."),
+                click.option("--quiet", is_flag=True, help="No progress on stderr."),
             ],
         )
 

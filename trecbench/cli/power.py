@@ -43,11 +43,13 @@ def power(qrels, baseline, runs, target, shared):
 
     named = named_runs([baseline, *runs])
     first = next(iter(named))
-    result = run_power(
-        qrels,
-        {first: named.pop(first)},
-        named,
-        target_power=target,
-        **shared.keywords(),
-    )
+    with shared.progress() as progress:
+        result = run_power(
+            qrels,
+            {first: named.pop(first)},
+            named,
+            target_power=target,
+            progress=progress,
+            **shared.keywords(),
+        )
     shared.echo(result)

@@ -156,6 +156,7 @@ def agree(
     max_docs: int | None = None,
     judged_only: bool = False,
     options: Mapping[str, Any] | None = None,
+    progress=None,
 ) -> Agreement:
     """How ``measures`` and judgments agree on ``runs`` (two or more; a list or
     ``{name: run}``), scored against ``qrels`` with :func:`trecbench.evaluate`
@@ -167,13 +168,14 @@ def agree(
     ``correction`` at ``alpha`` (resampling tests: ``samples``, ``seed``). With
     ``qrels_b``: Cohen's κ of the two sets of judgments (binary at ``relevance_level``),
     linearly weighted κ on the grades, and per measure τ-b and τ_AP of the ordering
-    under ``qrels_b`` against the one under ``qrels``.
+    under ``qrels_b`` against the one under ``qrels``. ``progress(label, done, total)``
+    is told of the reading and scoring (:func:`trecbench.evaluate`'s).
     """
     settings = DiscriminationSettings(alpha, test, correction, samples, seed)
     flags = EvaluationFlags(relevance_level, max_docs, judged_only, dict(options or {}))
     if qrels_b is not None:  # both sets of judgments score the runs: each read once
         qrels, qrels_b, runs = _read_once(qrels, qrels_b, runs)
-    scores = topic_scores(qrels, runs, measures, flags)
+    scores = topic_scores(qrels, runs, measures, flags, progress)
     if len(scores.runs) < 2:
         raise UsageError("agreement needs two runs or more: there is nothing to order")
     means = quality(scores)
@@ -188,9 +190,8 @@ def agree(
     judgments, qrels_orderings, warnings = None, (), scores.warnings
     if qrels_b is not None:
         judgments = judgment_agreement(qrels, qrels_b, relevance_level)
-        other = _scores_under(
-            qrels_b, dict(zip(scores.runs, _sources(runs), strict=True)), scores, flags
-        )
+        sources = dict(zip(scores.runs, _sources(runs), strict=True))
+        other = _scores_under(qrels_b, sources, scores, flags, progress)
         means_b = quality(other)
         qrels_orderings = tuple(
             ordering(measure, measure, means[:, m], means_b[:, m])
@@ -222,14 +223,14 @@ def _read_once(qrels, qrels_b, runs) -> tuple:
     return load(qrels, "qrels"), load(qrels_b, "qrels"), loaded_runs
 
 
-def _scores_under(qrels_b, runs: dict, scores, flags):
+def _scores_under(qrels_b, runs: dict, scores, flags, progress=None):
     """The runs' per-topic values under the second judgments (loaded, as the runs are);
     when none of the runs has a topic of theirs the error names those judgments (it named
     the first run), when some run has, the run without one."""
     from ..errors import NoOverlapError
 
     try:
-        return topic_scores(qrels_b, runs, list(scores.measures), flags)
+        return topic_scores(qrels_b, runs, list(scores.measures), flags, progress)
     except NoOverlapError:
         judged, name = _topics(qrels_b), source_name(qrels_b) or "qrels_b"
         if any(judged & _topics(run) for run in runs.values()):

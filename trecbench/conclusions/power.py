@@ -265,6 +265,7 @@ def power(
     max_docs: int | None = None,
     judged_only: bool = False,
     options: Mapping[str, Any] | None = None,
+    progress=None,
 ) -> PowerResult:
     """Power of each run's comparison with ``baseline`` on each measure (paired two-sided
     t-test over the qrels' topics; a run without results for a topic scores 0 on it).
@@ -273,7 +274,8 @@ def power(
     one, a list or ``{name: run}``; with a dict, ``baseline`` may be a ``{name: run}`` of
     one). The values are :func:`trecbench.evaluate`'s per-topic values, scored with
     ``relevance_level``, ``max_docs``, ``judged_only`` and ``options`` (trec_eval's
-    ``-l``, ``-M``, ``-J``; MaxOntSim's options). See :mod:`trecbench.conclusions.power`.
+    ``-l``, ``-M``, ``-J``; MaxOntSim's options); ``progress(label, done, total)`` is told
+    of the reading and scoring. See :mod:`trecbench.conclusions.power`.
 
     >>> result = power("qrels.txt", "base.run", ["new.run"], ["nDCG@10"])  # doctest: +SKIP
     >>> result.rows[0].topics_needed                                       # doctest: +SKIP
@@ -293,7 +295,7 @@ def power(
         everything = dict(zip(base_names + names, everything, strict=True))
         if len(everything) != len(names) + 1:
             raise UsageError(f"the baseline {base_names[0]!r} is among the runs")
-    scores = topic_scores(qrels, everything, measures, flags)
+    scores = topic_scores(qrels, everything, measures, flags, progress)
     values = scores.values
     rows = power_rows(values, scores.runs, scores.measures, settings)
     return PowerResult(settings, scores.runs[0], rows, source_name(qrels), scores.warnings)

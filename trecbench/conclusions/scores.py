@@ -64,11 +64,12 @@ class TopicScores:
 
 
 def topic_scores(
-    qrels, runs, measures: str | Sequence[str] | None, flags: EvaluationFlags
+    qrels, runs, measures: str | Sequence[str] | None, flags: EvaluationFlags, progress=None
 ) -> TopicScores:
     """Score ``runs`` (one, a list or ``{name: run}``; files are named as compare names
     them) against ``qrels`` with :func:`trecbench.evaluate` and arrange the per-topic
-    values (display names of the measures, topics of the qrels in sorted order)."""
+    values (display names of the measures, topics of the qrels in sorted order).
+    ``progress(label, done, total)``: evaluate's, told of the reading and scoring."""
     from ..errors import UsageError
     from ..evaluation import evaluate
     from ..inputs import named_runs
@@ -83,6 +84,7 @@ def topic_scores(
         max_docs=flags.max_docs,
         judged_only=flags.judged_only,
         options=dict(flags.options),
+        progress=progress,
     )
     summaries = [column.display for column in evaluation.columns if not column.per_query]
     if summaries:
