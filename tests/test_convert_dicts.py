@@ -12,6 +12,7 @@ from trecbench.convert.beir import convert_beir_qrels, read_beir_qrels
 from trecbench.convert.common import write_conversion
 from trecbench.convert.dicts import convert_dict
 from trecbench.convert.msmarco import convert_msmarco
+from trecbench.convert.tables import JUDGED_NONE_RELEVANT
 from trecbench.errors import InputError
 
 RUN = {
@@ -37,7 +38,10 @@ def test_order_is_pytrec_evals_and_scores_agree(tmp_path):
     assert out.table["docno"].tolist() == ["d2", "d3", "d10", "d1", "d4", "d5"]
     assert out.original_scores == [0.9, 0.5, 0.5, 0.5, 2.0, 1.0]
     assert out.stats["tied_adjacent_scores"] == 2
-    assert conversion.qrels_info["test"]["without_relevant"] == ["q3"]
+    # q3 is judged, none relevant: in the qrels (it scores 0 and counts), not "without"
+    info = conversion.qrels_info["test"]
+    assert (info["without_relevant"], info["none_relevant"]) == ([], ["q3"])
+    assert conversion.report.counts[JUDGED_NONE_RELEVANT] == 1
 
     names = {"ndcg_cut_3": "nDCG@3", "recip_rank": "recip_rank", "P_2": "P@2", "map": "MAP"}
     reference = pytrec_eval.RelevanceEvaluator(QRELS, set(names)).evaluate(RUN)
@@ -181,7 +185,7 @@ def test_beir_qrels_alone(tmp_path):
     conversion = convert_beir_qrels(tsv)
     assert conversion.name == "test" and conversion.runs == []
     assert conversion.qrels["test"].values.tolist() == [["q%201", "d1", 1], ["q2", "d2", 0]]
-    assert conversion.qrels_info["test"]["without_relevant"] == ["q2"]
+    assert conversion.qrels_info["test"]["none_relevant"] == ["q2"]  # judged 0: in the qrels
 
 
 def test_a_byte_order_mark_is_not_part_of_the_first_line(tmp_path):

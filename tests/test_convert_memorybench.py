@@ -258,6 +258,30 @@ def test_providers_with_the_same_run_tag_are_refused(tmp_path):
         convert_memorybench(export(tmp_path, items))
 
 
+def test_a_providers_run_and_a_provider_of_its_tag_are_two_runs_refused(tmp_path):
+    # provider p's run r1 and a provider named p-r1 were merged into one run p-r1
+    one = item("i/1", [ctx("c1")], relevantIds=["c1"])
+    other = item("i/9", [ctx("zz")], provider="p-r1", relevantIds=["c1"])
+    items = [{**one, "runId": "r1"}, {**one, "runId": "r2"}, {**other, "runId": "r9"}]
+    with pytest.raises(InputError, match="provider-runId 'p-r1' and provider 'p-r1' would both"):
+        convert_memorybench(export(tmp_path, items))
+
+
+@pytest.mark.parametrize("column", ["item_id", "provider", "run_id"])
+def test_a_blob_where_text_belongs_is_one_line(tmp_path, column):
+    db = tmp_path / "results.db"
+    values = {"run_id": "r1", "benchmark": "repoeval", "provider": "p", "item_id": "i/1",
+              "retrieved_context": '[{"id": "c2", "content": "x", "score": 1}]',
+              "metadata": '{"relevantIds": ["c2"]}'} | {column: b"i/1"}  # fmt: skip
+    with sqlite3.connect(db) as connection:
+        connection.execute(f"create table results({', '.join(values)})")
+        connection.execute(f"insert into results values ({', '.join('?' * len(values))})",
+                           list(values.values()))  # fmt: skip
+    connection.close()
+    with pytest.raises(InputError, match=r"results.db: row 1 .*found bytes \(3 of them, not"):
+        convert_memorybench(db)
+
+
 def test_report_entries_name_the_run_by_its_tag(tmp_path):
     conversion = convert_memorybench(
         export(tmp_path, [item("q", [ctx("c1")], provider="p 1", relevantIds=[" c1"])])

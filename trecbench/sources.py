@@ -408,9 +408,11 @@ def path_text(where: tuple) -> str:
 def _describe(value: Any) -> str:
     if value is None:
         return "null"
+    if isinstance(value, (bytes, bytearray, memoryview)):  # an SQLite BLOB
+        return f"bytes ({len(value)} of them, not text)"
     kinds = {dict: "an object", list: "a list", str: "a string", bool: "a boolean"}
     kind = kinds.get(type(value), "a number")
-    shown = json.dumps(value, ensure_ascii=False)
+    shown = json.dumps(value, ensure_ascii=False, default=repr)
     return kind if len(shown) > 40 else f"{kind} ({shown})"
 
 

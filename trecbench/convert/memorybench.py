@@ -173,7 +173,9 @@ class _Collected:
     judged: list[tuple] = field(default_factory=list)  # tag, qid, docno, rel
     strata: dict[str, str | None] = field(default_factory=dict)  # qid -> repo
     seen: dict[tuple[str, str], str] = field(default_factory=dict)  # (tag, qid) -> place
-    runs: dict[str, _Run] = field(default_factory=dict)
+    # by (provider, runId; None when the provider has one run): "p" run "r1" and a
+    # provider named "p-r1" are two runs, whose tags collide (refused by unique_tag)
+    runs: dict[tuple[str, str | None], _Run] = field(default_factory=dict)
 
 
 def _chunk_location(meta: dict, at: At) -> tuple[str, int, int] | None:
@@ -289,7 +291,14 @@ def _collect(
     provider has one run, which is then tagged by the provider alone); an item twice in
     one run is refused."""
     at, qid = one.at, one.qid
-    tag = one.provider if single else f"{one.provider}-{one.run_id}"
+    key = (one.provider, None if single else one.run_id)
+    run = collected.runs.get(key)
+    if run is None:
+        what, field = ("provider", "provider") if single else ("provider-runId", "runId")
+        named = one.provider if single else f"{one.provider}-{one.run_id}"
+        run_tag = unique_tag(named, owners, at / field, what)
+        run = collected.runs[key] = _Run(one.provider, run_tag)
+    tag = run.run_tag  # one per run (unique_tag): what its rows are kept under
     if (tag, qid) in collected.seen:
         raise (at / "itemId").error(
             f"itemId {qid!r} appears twice in run {tag!r} (first at {collected.seen[tag, qid]})"
@@ -297,11 +306,6 @@ def _collect(
     collected.seen[tag, qid] = at.place
     repo = one.meta.get("repo")
     collected.strata[qid] = None if repo is None else (at / "metadata" / "repo").expect_id(repo)
-    run = collected.runs.get(tag)
-    if run is None:
-        what, field = ("provider", "provider") if single else ("provider-runId", "runId")
-        run_tag = unique_tag(tag, owners, at / field, what)
-        run = collected.runs[tag] = _Run(one.provider, run_tag)
     chunks, scores = _chunks(one.result.get("retrievedContext"), at)
     where = {"run": run.run_tag, "qid": qid}
     offset = judging.offset(one.provider)
@@ -326,7 +330,8 @@ def _per_run(collected: _Collected, name: str, judging: Judging, report: Report)
     run_rows = pd.DataFrame(collected.retrieved, columns=["tag", "qid", "docno", "order", "score"])
     judgments = pd.DataFrame(collected.judged, columns=["tag", "qid", "docno", "rel"])
     qrels, runs, info = {}, [], {}
-    for tag, run in collected.runs.items():
+    for run in collected.runs.values():
+        tag = run.run_tag
         qrels_name = f"{name}-{run.run_tag}"
         table = make_qrels(
             judgments.loc[judgments["tag"] == tag, ["qid", "docno", "rel"]], qrels_name, report

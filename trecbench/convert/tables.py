@@ -25,6 +25,8 @@ from .model import Findings, RunOutput
 
 # The seed's warning (memorybench's token fallback), for every qrels whose relevant
 # documents are only those the runs found.
+# queries the qrels hold with non-relevant judgments only: every measure scores them 0
+JUDGED_NONE_RELEVANT = "queries judged, none relevant (in the qrels: they score 0 and count)"
 FOUND_ONLY_WARNING = (
     "found-only qrels: only retrieved documents were judged, so the relevant documents "
     "nobody retrieved are unknown; the ideal DCG counts only what was found and may be "
@@ -204,16 +206,22 @@ def qrels_summary(
     found_only: bool = False,
     **extra,
 ) -> dict:
-    """Report the queries among ``qids`` (as in the input) without a relevant judgment
-    (under ``reason``) and summarise the qrels for the sidecar.
+    """Report the queries among ``qids`` (as in the input) without a relevant judgment:
+    those absent from the qrels are dropped under ``reason`` (``without_relevant``), those
+    judged non-relevant only are counted under :data:`JUDGED_NONE_RELEVANT`
+    (``none_relevant``: in the qrels, they score 0 and count); and summarise the qrels
+    for the sidecar.
 
     ``pooled`` qrels only judge retrieved documents (so they are not ``complete``);
     ``found_only`` ones know no relevant document but those found, and carry
     :data:`FOUND_ONLY_WARNING`.
     """
-    relevant = set(qrels.loc[qrels["rel"] > 0, "qid"])
-    empty = [q for q in escaped(qids) if q not in relevant]
+    relevant, judged = set(qrels.loc[qrels["rel"] > 0, "qid"]), set(qrels["qid"])
+    asked = escaped(qids)
+    empty = [q for q in asked if q not in judged]
+    none_relevant = [q for q in asked if q in judged and q not in relevant]
     report.drop(reason, ({"qid": q} for q in empty))
+    report.count(JUDGED_NONE_RELEVANT, len(none_relevant))
     info = {
         "complete": not pooled,
         "pooled": pooled,
@@ -221,6 +229,7 @@ def qrels_summary(
         "queries": int(qrels["qid"].nunique()),
         "relevant": int((qrels["rel"] > 0).sum()),
         "without_relevant": empty,
+        "none_relevant": none_relevant,
         **extra,
     }
     if found_only:
