@@ -116,15 +116,25 @@ class Evaluator:
         rel = truth.table.column("rel")
         largest = int(np.max(rel.to_numpy())) if len(rel) else 1
         self.irm = {m: _irm_measure(m, truth.relevance_level, largest) for m in measures}
-        self.by_provider: dict[str, list[Measure]] = {}
+        # measures per provider and, for pyndeval, per parameters but the cutoff: ndeval
+        # computes one alpha and beta a call, and gave the second alpha asked nothing (0)
+        self.by_provider: dict[tuple, list[Measure]] = {}
         for measure in measures:
             source = measure.definition.source
             provider = providers.registry[source]
             if not provider.is_available():  # compat and accuracy need no package
                 feature = f"{measure.canonical} (ir_measures' {source} provider)"
                 raise extras.missing(MODULES[source], feature)
-            self.by_provider.setdefault(source, []).append(measure)
-        self._evaluators: dict[str, object] = {}
+            self.by_provider.setdefault(self._group(source, measure), []).append(measure)
+        self._evaluators: dict[tuple, object] = {}
+
+    def _group(self, source: str, measure: Measure) -> tuple:
+        """The evaluator ``measure`` is computed by: one per provider, and for pyndeval
+        one per parameter values but the cutoff."""
+        if source != "pyndeval":
+            return (source,)
+        params = self.irm[measure].params
+        return (source, *sorted((k, str(v)) for k, v in params.items() if k != "cutoff"))
 
     def _qrels(self, source: str):
         if source == "pyndeval":  # diversity: the second column is the subtopic
@@ -143,15 +153,15 @@ class Evaluator:
             )
         return self.truth.as_dict
 
-    def _evaluator(self, source: str):
-        if source not in self._evaluators:
+    def _evaluator(self, group: tuple):
+        if group not in self._evaluators:
             from ir_measures import providers
 
-            measures = [self.irm[m] for m in self.by_provider[source]]
+            measures = [self.irm[m] for m in self.by_provider[group]]
             with _quiet_cwl():
-                provider = providers.registry[source]
-                self._evaluators[source] = provider.evaluator(measures, self._qrels(source))
-        return self._evaluators[source]
+                provider = providers.registry[group[0]]
+                self._evaluators[group] = provider.evaluator(measures, self._qrels(group[0]))
+        return self._evaluators[group]
 
     def evaluate(self, ranked, qids: list[str]) -> dict[Measure, list[tuple]]:
         """Per measure, ``(label, display, values)`` with values aligned with ``qids``
@@ -161,11 +171,11 @@ class Evaluator:
         run = {q: docs for q, docs in ranked_to_dict(ranked, qids).items() if docs}
         position = {q: i for i, q in enumerate(qids)}
         out: dict[Measure, list[tuple]] = {}
-        for source, measures in self.by_provider.items():
+        for group, measures in self.by_provider.items():
             values = {m: np.zeros(len(qids)) for m in measures}
             which = {self.irm[m]: m for m in measures}
             with _quiet_cwl():
-                for metric in self._evaluator(source).iter_calc(run):
+                for metric in self._evaluator(group).iter_calc(run):
                     index = position.get(metric.query_id)
                     if index is not None and metric.measure in which:
                         values[which[metric.measure]][index] = metric.value
