@@ -233,3 +233,20 @@ def test_pytrec_eval_labels_print_in_trec_evals_order_and_are_warned_like_it():
         (measure,) = parse_measures(["iprec_at_recall_1.5"])
     assert measure.params == "1.5"
     assert [w.category for w in caught] == [ParameterDomainWarning]
+
+
+@pytest.mark.parametrize(
+    "family, example, label",
+    [("iprec_at_recall", "0.3", "iprec_at_recall_0.30"), ("Rprec_mult", "2", "Rprec_mult_2.00")],
+)
+def test_the_listed_trec_eval_spelling_of_a_level_means_that_level(family, example, label):
+    # the listing said "iprec_at_recall..r": "..0.3" reads as .0 (iprec_at_recall_0.00), as
+    # trec_eval reads it; the spelling is the family, a dot and the level
+    from trecbench.measures import registry
+    from trecbench.measures.labels import value_names
+    from trecbench.measures.listing import spellings
+
+    listed = spellings(registry.get(family))[0]
+    assert listed.endswith("r")
+    asked = listed[: -len("r")] + example
+    assert [name for name, _ in value_names(parse_measure(asked))] == [label]

@@ -24,7 +24,7 @@ from .trec_params import numbers_of
 
 _TREC_SYNTAX = {
     LONG_CUTOFFS: ".k",
-    FLOAT_CUTOFFS: "..r",
+    FLOAT_CUTOFFS: ".r",
     FLOAT_PARAMS: ".params",
     PAIRS: ".g=gain,...",
 }
