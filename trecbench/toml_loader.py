@@ -39,13 +39,16 @@ def load_toml(data: bytes, path: str | Path, what: str) -> dict[str, Any]:
     return document
 
 
+def piped(path: str | Path) -> bool:
+    """Whether ``path`` is a pipe (``<(cat suite.toml)``) or another file that is not
+    regular (one that cannot be examined is not: its reader says why)."""
+    try:
+        return not stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False
+
+
 def config_folder(path: str | Path) -> Path:
     """The folder a configuration's relative paths start from: its own, or the current
-    one for a configuration read from a pipe (``<(cat suite.toml)``: ``/dev/fd`` holds
-    none of its files)."""
-    path = Path(path)
-    try:
-        regular = stat.S_ISREG(os.stat(path).st_mode)
-    except OSError:
-        regular = True  # not read yet: its reader says why
-    return path.parent if regular else Path.cwd()
+    one for a configuration read from a pipe (``/dev/fd`` holds none of its files)."""
+    return Path.cwd() if piped(path) else Path(path).parent

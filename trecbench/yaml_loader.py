@@ -43,13 +43,14 @@ def _loader_class(text_keys: bool) -> type:
 
         def construct_mapping(self, node, deep=False):
             if isinstance(node, yaml.MappingNode):
-                _refuse_duplicate_keys(self, node, text_keys)
+                _check_keys(self, node, text_keys)
             return super().construct_mapping(node, deep=deep)
 
     return BoundedSafeLoader
 
 
-def _refuse_duplicate_keys(loader: Any, node: Any, text_keys: bool) -> None:
+def _check_keys(loader: Any, node: Any, text_keys: bool) -> None:
+    """Refuse a key given twice in ``node`` and, with ``text_keys``, one that is not text."""
     import yaml
 
     first_seen: dict[Any, int] = {}

@@ -16,7 +16,7 @@ from typing import Any
 
 from .. import outputs
 from ..errors import InputError, OutputError, TooFewSamplesError, UsageError, shortened
-from ..toml_loader import config_folder
+from ..toml_loader import config_folder, piped
 from .settings import (
     COMPLETENESS,
     DEFAULT_PRESET,
@@ -198,19 +198,20 @@ def _read_document(path: Path) -> Any:
 
     outputs.note_input(path)
     suffix = path.suffix.lower()
-    piped = config_folder(path) != path.parent
-    if not piped and suffix not in (".toml", ".yaml", ".yml"):
+    from_pipe = piped(path)
+    if not from_pipe and suffix not in (".toml", ".yaml", ".yml"):
         raise UsageError(f"{path}: a benchmark configuration is .toml, .yaml or .yml")
     data = provenance.read_file(path)  # checksum taken on the way
-    if suffix == ".toml" or piped:
+    if suffix == ".toml" or from_pipe:
         from ..toml_loader import load_toml
 
         try:
             return load_toml(data, path, "valid TOML")
         except InputError:
-            if not piped:
+            if not from_pipe:
                 raise
-    return _yaml_document(data, path, "not valid YAML" if not piped else "neither TOML nor YAML")
+    refused = "neither TOML nor YAML" if from_pipe else "not valid YAML"
+    return _yaml_document(data, path, refused)
 
 
 def _yaml_document(data: bytes, path: Path, refused: str) -> Any:

@@ -63,7 +63,7 @@ def to_table(
     keys = list(mapping)
     try:
         docnos, values, starts = _flattened(mapping, kind, origin, query)
-        return _typed(mapping, kind, origin, docnos, values, starts, where, query)
+        return _typed(keys, kind, origin, docnos, values, starts, where, query)
     except InputError as error:
         if error.line is not None or line_of is None or not located:
             raise
@@ -89,13 +89,10 @@ def _flattened(mapping: Mapping, kind: str, origin: str, query) -> tuple[list, l
     return docnos, values, np.concatenate(([0], np.cumsum(sizes)))
 
 
-def _typed(mapping, kind, origin, docnos, values, starts, where, query) -> pa.Table:
-    """The typed table of the flattened dict (see :func:`to_table`)."""
-    keys = list(mapping)
-    sizes = np.diff(starts)
-
+def _typed(keys: list, kind, origin, docnos, values, starts, where, query) -> pa.Table:
+    """The typed table of the flattened dict, ``keys`` its qids (see :func:`to_table`)."""
     qids = _array(keys, "query id", origin, query)
-    rows = np.repeat(np.arange(len(mapping)), sizes)
+    rows = np.repeat(np.arange(len(keys)), np.diff(starts))
     table = pa.table(
         {
             "qid": qids.take(pa.array(rows, pa.int64())),
