@@ -582,3 +582,21 @@ def test_a_call_and_its_output_set_put_the_signal_handlers_back(tmp_path):
     finally:
         for number, handler in previous.items():
             signal.signal(number, handler)
+
+
+def test_a_file_written_in_pieces_is_all_or_nothing(tmp_path):
+    from trecbench import outputs
+    from trecbench.errors import OutputError
+
+    target = tmp_path / "out.run"
+    outputs.write_file(target, iter([b"a\n", b"b\n"]))
+    assert target.read_bytes() == b"a\nb\n"
+
+    def failing():
+        yield b"c\n"
+        raise OutputError("the second piece cannot be made")
+
+    with pytest.raises(OutputError, match="second piece"):
+        outputs.write_file(target, failing())
+    assert target.read_bytes() == b"a\nb\n"  # the earlier file, whole
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.run"]  # nothing staged is left

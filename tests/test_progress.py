@@ -218,3 +218,69 @@ def test_agree_and_power_tell_of_their_reading_and_scoring(capsys, monkeypatch):
         assert "reading" in capsys.readouterr().err
         assert run([*command, "-m", "P@5", "--quiet"]) == 0
         assert capsys.readouterr().err == ""
+
+
+def _demo_runs():
+    from conftest import ROOT
+
+    qrels = str(ROOT / "qrels" / "hpo-demo.qrels")
+    runs = [str(ROOT / "runs" / f"{name}.run") for name in ("tfidf-word", "tfidf-char")]
+    return ROOT, qrels, runs
+
+
+def test_fuse_similarity_pool_and_leaderboard_tell_of_their_work():
+    from trecbench.runstudy.leaderboard import leaderboard
+
+    root, qrels, runs = _demo_runs()
+    told = []
+    trecbench.fuse(runs, "rrf", progress=lambda *call: told.append(call))
+    trecbench.similarity(runs, progress=lambda *call: told.append(call))
+    trecbench.pool(runs, depth=5, progress=lambda *call: told.append(call))
+    leaderboard(root / "data" / "leaderboard.toml", lambda *call: told.append(call))
+    labels = {label for label, *_ in told}
+    assert {f"reading {run}" for run in runs} <= labels
+    assert {"fusing", "comparing pairs", "scoring"} <= labels
+    assert any(label.startswith("reading ") and "leaderboard" not in label for label in labels)
+    # fusing counts its steps from 0 to the last, once each
+    assert [call[1:] for call in told if call[0] == "fusing"] == [(i, 4) for i in range(5)]
+    assert ("comparing pairs", 1, 1) in told
+
+
+def test_fuse_similarity_pool_and_leaderboard_draw_bars_unless_quiet(tmp_path, capsys, monkeypatch):
+    from trecbench.cli import run
+
+    root, qrels, runs = _demo_runs()
+    monkeypatch.setattr(progress_module, "wanted", lambda quiet: not quiet)
+    monkeypatch.setattr(progress_module.TaskProgress.__init__, "__defaults__", (None, 0.5, 0, 0))
+    commands = {
+        "fuse": (["fuse", *runs, "-o", str(tmp_path / "f.run")], "writing"),
+        "similarity": (["similarity", *runs], "comparing pairs"),
+        "pool": (["pool", *runs, "-o", str(tmp_path / "p.txt")], "reading"),
+        "leaderboard": (["leaderboard", str(root / "data" / "leaderboard.toml")], "scoring"),
+    }
+    for command, bar in commands.values():
+        assert run(command) == 0
+        err = capsys.readouterr().err
+        assert "reading" in err and bar in err, command
+        assert run([*command, "--quiet"]) == 0
+        assert "reading" not in capsys.readouterr().err, command
+
+
+def test_a_fused_run_written_in_pieces_is_the_whole_run(tmp_path, monkeypatch):
+    from trecbench import files
+    from trecbench.cli import run
+
+    _, _, runs = _demo_runs()
+    whole = tmp_path / "whole.run"
+    assert run(["fuse", *runs, "-o", str(whole)]) == 0
+    monkeypatch.setattr(files, "RUN_PIECE_ROWS", 7)  # a piece ends in mid-topic
+    told = []
+    fused = trecbench.fuse(runs)
+    pieces = list(files.run_pieces(fused, lambda *call: told.append(call)))
+    assert len(pieces) > 2 and b"".join(pieces) == whole.read_bytes()
+    rows = len(fused)
+    assert told == [(min(done, rows), rows) for done in range(7, rows + 7, 7)]
+    monkeypatch.setattr(progress_module, "wanted", lambda quiet: True)
+    pieced = tmp_path / "pieced.run"
+    assert run(["fuse", *runs, "-o", str(pieced)]) == 0
+    assert pieced.read_bytes() == whole.read_bytes()

@@ -7,7 +7,7 @@ Reading every kind of input is :mod:`trecbench.inputs`' job.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -76,24 +76,52 @@ def check_text_ids(columns: dict, where: str) -> None:
             )
 
 
+# rows made into text at a time: a bounded copy of a large run, and a bar that moves
+RUN_PIECE_ROWS = 1 << 20
+
+
 def run_bytes(run) -> bytes:
     """A run in canonical TREC form: ``qid Q0 docno rank score tag``, tab-separated.
 
-    ``run`` is a DataFrame with at least qid, docno, rank, score, tag; rows are written in
-    the order given. Scores are written losslessly.
+    ``run`` is a DataFrame, or a pyarrow table, with at least qid, docno, rank, score,
+    tag; rows are written in the order given. Scores are written losslessly.
     """
-    n = len(run)
-    ids = {what: _string_column(run, what) for what in ("qid", "docno", "tag")}
-    check_text_ids(ids, "a TREC run")
-    columns = [
-        ids["qid"],
-        pa.array(["Q0"] * n, pa.string()),
-        ids["docno"],
-        _integer_text(run, "rank"),
-        format_scores(run["score"].to_numpy(dtype=np.float64)),
-        ids["tag"],
-    ]
-    return _text_lines(columns, "\t")
+    return b"".join(run_pieces(run))
+
+
+def run_pieces(run, progress: Callable[[int, int], None] | None = None) -> Iterator[bytes]:
+    """:func:`run_bytes` in pieces of :data:`RUN_PIECE_ROWS` lines, each made when asked;
+    ``progress(rows done, rows)`` after each."""
+    rows = len(run)
+    for start in range(0, rows, RUN_PIECE_ROWS):
+        if isinstance(run, pa.Table):
+            yield _run_lines(_table_run_columns(run.slice(start, RUN_PIECE_ROWS)))
+        else:
+            yield _run_lines(_frame_run_columns(run.iloc[start : start + RUN_PIECE_ROWS]))
+        if progress is not None:
+            progress(min(start + RUN_PIECE_ROWS, rows), rows)
+
+
+def _frame_run_columns(frame) -> dict[str, pa.Array]:
+    columns = {what: _string_column(frame, what) for what in ("qid", "docno", "tag")}
+    scores = format_scores(frame["score"].to_numpy(dtype=np.float64))
+    return columns | {"rank": _integer_text(frame, "rank"), "score": scores}
+
+
+def _table_run_columns(table: pa.Table) -> dict[str, pa.Array]:
+    columns = {
+        what: pc.cast(_contiguous(table.column(what)), pa.string())
+        for what in ("qid", "docno", "tag", "rank")
+    }
+    scores = format_scores(arrow.to_numpy(table.column("score")))
+    return columns | {"score": scores}
+
+
+def _run_lines(columns: dict[str, pa.Array]) -> bytes:
+    check_text_ids({what: columns[what] for what in ("qid", "docno", "tag")}, "a TREC run")
+    q0 = pa.repeat(pa.scalar("Q0", pa.string()), len(columns["qid"]))
+    order = [columns["qid"], q0, columns["docno"], columns["rank"], columns["score"]]
+    return _text_lines([*order, columns["tag"]], "\t")
 
 
 def qrels_bytes(qrels) -> bytes:

@@ -47,10 +47,12 @@ grouped once by (topic, document).
 
 from __future__ import annotations
 
+import itertools
 import math
 import numbers
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pyarrow as pa
@@ -58,6 +60,9 @@ import pyarrow.compute as pc
 
 from . import arrow, ranking
 from .errors import UsageError, excerpt, one_line
+
+if TYPE_CHECKING:
+    from .evaluation.reading import Progress
 
 RANK_BASED = ("rrf", "isr")
 SCORE_BASED = ("combsum", "combmnz", "combmax", "combmin", "combmed", "combanz", "wmnz")
@@ -157,16 +162,17 @@ def _check_distinct_files(runs) -> None:
         raise UsageError(f"{one_line(path)}: this run is given twice{also}; {_WEIGH_INSTEAD}")
 
 
-def ranked_tables(runs) -> list[pa.Table]:
+def ranked_tables(runs, progress: Progress | None = None) -> list[pa.Table]:
     """Each of ``runs`` as :func:`ranked_table` gives it, each read once; a run file given
     twice, or a copy of one (plain or compressed: the same rows, tags included), is
-    refused, as the same run fused with itself."""
+    refused, as the same run fused with itself. ``progress(label, done, total)``: the
+    bytes of each file read (``reading <file>``)."""
     from .evaluation import load
 
     _check_distinct_files(runs)
     tables, files = [], {}  # files: index of a run read from a file -> its name
     for run in runs:
-        loaded = load(run, "run")
+        loaded = load(run, "run", progress=progress)
         table = _ranked(loaded).table()
         if isinstance(run, (str, os.PathLike)):
             twin = next((i for i in files if same_rows(tables[i], table)), None)
@@ -295,13 +301,14 @@ def _combine(method: str, groups: arrow.Groups, values, weights) -> np.ndarray:
     return (ordered[low] + ordered[high]) / 2
 
 
-def ranked_run(source) -> ranking.RankedRun:
+def ranked_run(source, progress: Progress | None = None) -> ranking.RankedRun:
     """A run (any input kind of :mod:`trecbench.inputs`: path, DataFrame, pyarrow table,
     ``{qid: {docno: score}}``...) in trec_eval's order, its rows not yet moved; a
-    document listed twice in a topic is an error (exit 4, as trec_eval)."""
+    document listed twice in a topic is an error (exit 4, as trec_eval). ``progress``:
+    as :func:`ranked_tables` takes it."""
     from .evaluation import load
 
-    return _ranked(load(source, "run"))
+    return _ranked(load(source, "run", progress=progress))
 
 
 def _ranked(loaded) -> ranking.RankedRun:
@@ -339,12 +346,16 @@ def fuse_tables(
     weights: Sequence[float] | None = None,
     depth: int | None = None,
     tag: str | None = None,
+    progress: Progress | None = None,
 ) -> pa.Table:
     """:func:`fuse` on runs already ranked by :func:`ranked_table`; returns a pyarrow table
-    ``qid, docno, rank, score, tag`` in trec_eval's order."""
+    ``qid, docno, rank, score, tag`` in trec_eval's order. ``progress(label, done,
+    total)``: the steps of fusing (``fusing``: the runs' values, their documents matched,
+    combined, ranked)."""
     if not runs:
         raise UsageError("nothing to fuse: no run given")
     method, norm, k, weight = checked_settings(method, norm, k, weights, len(runs), depth, tag)
+    step = _steps(progress, "fusing", 4)
     qids, docnos, values, row_weights = [], [], [], []
     for index, ranked in enumerate(runs):
         qids.append(pc.cast(ranked.column("qid"), pa.large_string()).combine_chunks())
@@ -352,7 +363,9 @@ def fuse_tables(
         values.append(_values(ranked, method, norm, k))
         row_weights.append(np.full(ranked.num_rows, weight[index]))
     qid, docno = pa.concat_arrays(qids), pa.concat_arrays(docnos)
+    step()
     groups = arrow.Groups(arrow.row_keys(qid, docno))
+    step()
     with np.errstate(over="ignore", invalid="ignore"):  # refused below, not warned about
         fused = _combine(method, groups, np.concatenate(values), np.concatenate(row_weights))
     first = arrow.array(groups.first)
@@ -366,8 +379,20 @@ def fuse_tables(
             "tag": pa.array([tag or method] * len(fused), pa.large_string()),
         }
     )
+    step()
     ranked = ranking.truncate(ranking.rank_run(table), depth)
+    step()
     return ranked.select(["qid", "docno", "rank", "score", "tag"])
+
+
+def _steps(progress: Progress | None, label: str, total: int) -> Callable[[], None]:
+    """A call that reports one more of ``total`` steps done (nothing without ``progress``);
+    0 of them is reported now."""
+    if progress is None:
+        return lambda: None
+    done = itertools.count(1)
+    progress(label, 0, total)
+    return lambda: progress(label, next(done), total)
 
 
 def fuse(
@@ -379,6 +404,7 @@ def fuse(
     weights: Sequence[float] | None = None,
     depth: int | None = None,
     tag: str | None = None,
+    progress: Progress | None = None,
 ):
     """Fuse runs into one ranked run.
 
@@ -390,7 +416,8 @@ def fuse(
     normalisation of score-based methods, ``min-max`` (default), ``z-score`` (``zmuv``),
     ``max``, ``sum``, ``rank`` or ``none``. ``weights``: one per run (``rrf``, ``combsum``,
     ``wmnz``). ``depth``: documents kept per topic (default: all). ``tag``:
-    the run tag (default: the method's name).
+    the run tag (default: the method's name). ``progress(label, done, total)``: reading
+    (bytes of each file) and fusing (steps), as ``trecbench fuse`` draws them.
 
     Returns a DataFrame ``qid, q0, docno, rank, score, tag`` in trec_eval's order (write it
     with :func:`trecbench.write_run`). See :mod:`trecbench.fusion` for the formulas.
@@ -400,9 +427,9 @@ def fuse(
     if isinstance(runs, (str, os.PathLike)) or not isinstance(runs, Sequence):
         runs = [runs]
     check_tag(tag)  # before the runs are read
-    tables = ranked_tables(runs)
-    fused = fuse_tables(tables, method, k=k, norm=norm, weights=weights, depth=depth, tag=tag)
-    return run_frame(fused)
+    tables = ranked_tables(runs, progress)
+    settings = {"k": k, "norm": norm, "weights": weights, "depth": depth, "tag": tag}
+    return run_frame(fuse_tables(tables, method, **settings, progress=progress))
 
 
 def run_frame(fused: pa.Table):

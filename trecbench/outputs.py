@@ -186,15 +186,18 @@ class OutputSet:
         self._staged.append(staged)
         return staged.handle
 
-    def write(self, path: PathLike, data: bytes | str) -> Path:
-        """Stage ``data`` (text is written as UTF-8) as the content of ``path``.
+    def write(self, path: PathLike, data: bytes | str | Iterable[bytes]) -> Path:
+        """Stage ``data`` (text is written as UTF-8; an iterable of bytes piece by piece,
+        each made as the last is written) as the content of ``path``.
 
         Returns the staged file: complete and readable until the commit (to validate it
         before anything is put in place, say).
         """
         handle = self.open(path)
+        pieces = [data] if isinstance(data, (bytes, str)) else data
         try:
-            handle.write(data.encode("utf-8") if isinstance(data, str) else data)
+            for piece in pieces:
+                handle.write(piece.encode("utf-8") if isinstance(piece, str) else piece)
             handle.flush()
         except OSError as error:
             raise OutputError(f"{path}: cannot write ({error.strerror})") from None
@@ -296,8 +299,11 @@ class OutputSet:
             self.abort()
 
 
-def write_file(path: PathLike, data: bytes | str, inputs: Iterable[PathLike] = ()) -> Path:
-    """Write one file through an :class:`OutputSet` (atomic, inputs protected)."""
+def write_file(
+    path: PathLike, data: bytes | str | Iterable[bytes], inputs: Iterable[PathLike] = ()
+) -> Path:
+    """Write one file through an :class:`OutputSet` (atomic, inputs protected); ``data``
+    as :meth:`OutputSet.write` takes it."""
     with OutputSet(inputs) as out:
         out.write(path, data)
     return Path(path)

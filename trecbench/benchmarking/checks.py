@@ -91,11 +91,10 @@ def check_fused(
     """A fused mode's run file (its bytes, as written to ``output``), validated as the run
     files were: the bytes, the validation summary and the error lines (none when valid)."""
     from ..files import run_bytes
-    from ..inputs import to_pandas
     from ..inputs.trec_text import tokenize
     from ..validation import validate_tokens
 
-    data = run_bytes(to_pandas(ranked))
+    data = run_bytes(ranked)
     result = validate_tokens(
         tokenize(data, path=str(output)),
         "run",

@@ -4,7 +4,6 @@ print."""
 
 from __future__ import annotations
 
-import contextlib
 import functools
 from dataclasses import dataclass, fields
 
@@ -13,7 +12,7 @@ import click
 from .evaluation_options import evaluation_options
 from .group import echo_warning
 from .report_options import stack_options
-from .shared_options import format_option, measures_option
+from .shared_options import format_option, measures_option, quiet_option
 
 # trecbench.conclusions.render.FORMATS, repeated so that loading the CLI imports no numpy
 # (tests/test_power.py keeps both equal)
@@ -46,18 +45,12 @@ class ConclusionArgs:
             "options": {"maxontsim_formula": self.maxontsim_formula, "ontology": self.ontology},
         }
 
-    @contextlib.contextmanager
     def progress(self):
         """What the library tells of its reading and scoring, drawn on stderr (on a
-        terminal, without --quiet), else None."""
-        from .progress import TaskProgress, wanted
+        terminal, without --quiet), else None: a context manager."""
+        from .progress import drawn
 
-        drawn = TaskProgress() if wanted(self.quiet) else None
-        try:
-            yield drawn
-        finally:
-            if drawn is not None:
-                drawn.close()
+        return drawn(self.quiet)
 
     def echo(self, result) -> None:
         """The result's warnings on stderr, then the result on stdout in --format."""
@@ -90,7 +83,7 @@ def conclusion_options(formats: tuple[str, ...]):
                     help="Significance level of the tests.",
                 ),
                 format_option(formats, "What stdout shows."),
-                click.option("--quiet", is_flag=True, help="No progress on stderr."),
+                quiet_option,
             ],
         )
 

@@ -9,7 +9,7 @@ import click
 from ..plurals import counted
 from .group import cli, echo_written
 from .paths import DEPTH, INPUT_FILE, OutputFile
-from .shared_options import runs_argument
+from .shared_options import quiet_option, runs_argument
 
 # fusion.METHODS and fusion.NORMS with ranx's aliases, repeated so that loading the CLI does
 # not import numpy; tests/test_fusion.py keeps them equal to the library's.
@@ -115,6 +115,7 @@ class RunOutput(OutputFile):
     type=RunOutput(),
     help="The fused run (six tab-separated columns, full-precision scores); - for standard output.",
 )
+@quiet_option
 def fuse(
     runs,
     method,
@@ -130,6 +131,7 @@ def fuse(
     step,
     metadata,
     output,
+    quiet,
 ):
     """Fuse RUNS into one run: each run is ranked as trec_eval ranks it, then the methods
     combine ranks (rrf, isr) or per-topic normalised scores (combsum, combmnz, ...).
@@ -152,8 +154,9 @@ def fuse(
     """
     from .. import outputs
     from ..errors import UsageError
-    from ..files import run_bytes, write_run
-    from ..fusion import check_tag, fuse_tables, ranked_tables, run_frame
+    from ..files import run_bytes
+    from ..fusion import check_tag
+    from .progress import drawn
 
     if output != "-":  # before the fusion: an input is never the output
         outputs.check_target(output, [*runs, *([metadata] if metadata else [])])
@@ -163,33 +166,60 @@ def fuse(
     check_tag(tag)  # before --optimize's search, not after it
     if optimize is not None and qrels is None:
         raise UsageError("--optimize needs --qrels: the judgments it chooses on")
-    tables = ranked_tables([str(run) for run in runs])  # read once: searched, then fused
-    tuned = None
-    if optimize is not None:
-        tuned = _optimised(tables, method, norm, depth, optimize, qrels, folds, seed, step)
-        k, weights = tuned.best.k, tuned.best.weights or ()
-    weights = list(weights) or None
-    fused = run_frame(
-        fuse_tables(tables, method, k=k, norm=norm, weights=weights, depth=depth, tag=tag)
-    )
-    if metadata is None and output != "-":
-        write_run(fused, output)  # TREC text, or Parquet for a .parquet name
-    else:
-        data = run_bytes(fused)
-        if metadata is not None:
-            settings = {"name": method, "k": k, "norm": norm, "weights": weights}
-            fusion = settings | {"depth": depth}
-            if tuned is not None:  # how k or the weights were chosen, the folds' seed included
-                fusion["optimized"] = _tuning_record(tuned, qrels)
-            data = _with_metadata(data, metadata, runs, fusion, tag or method)
-        if output == "-":
-            click.echo(data, nl=False)  # every byte, or exit 2 (cli/stdout.py)
+    with drawn(quiet) as progress:
+        fusion = {"method": method, "k": k, "norm": norm, "weights": weights, "depth": depth}
+        tuning = {"measure": optimize, "qrels": qrels, "folds": folds, "seed": seed, "step": step}
+        fused, settings = _fused(runs, fusion, tuning, tag, progress)
+        if metadata is None and output != "-":
+            _write(fused, output, runs, progress)
         else:
-            outputs.write_file(output, data, runs)
-    topics = fused["qid"].nunique()
+            data = run_bytes(fused)
+            if metadata is not None:
+                data = _with_metadata(data, metadata, runs, settings, tag or method)
+            if output == "-":
+                click.echo(data, nl=False)  # every byte, or exit 2 (cli/stdout.py)
+            else:
+                outputs.write_file(output, data, runs)
+    topics = len(fused.column("qid").unique())
     where = "standard output" if output == "-" else output
-    documents = counted(len(fused), "document")
+    documents = counted(fused.num_rows, "document")
     echo_written(where, f"{documents}, {counted(topics, 'topic')}")
+
+
+def _fused(runs, fusion: dict, tuning: dict, tag, progress):
+    """The fused run (an Arrow table in trec_eval's order) and the fusion's settings as the
+    ir_metadata block records them. ``fusion``: method, k, norm, weights, depth;
+    ``tuning``: --optimize's measure, qrels, folds, seed and step."""
+    from ..fusion import fuse_tables, ranked_tables
+
+    tables = ranked_tables([str(run) for run in runs], progress)  # read once: searched, fused
+    method, k, weights = fusion["method"], fusion["k"], fusion["weights"]
+    tuned = None
+    if tuning["measure"] is not None:
+        tuned = _optimised(tables, method, fusion["norm"], fusion["depth"], tuning)
+        k, weights = tuned.best.k, tuned.best.weights or ()
+    settings = {"name": method, "k": k, "norm": fusion["norm"], "weights": list(weights) or None}
+    settings["depth"] = fusion["depth"]
+    chosen = {name: value for name, value in settings.items() if name != "name"}
+    fused = fuse_tables(tables, method, **chosen, tag=tag, progress=progress)
+    if tuned is not None:  # how k or the weights were chosen, the folds' seed included
+        settings["optimized"] = _tuning_record(tuned, tuning["qrels"])
+    return fused, settings
+
+
+def _write(fused, output, runs, progress) -> None:
+    """The fused run written to ``output``: TREC text, line by line as made (the bar
+    counts them), or Parquet for a ``.parquet`` name."""
+    from .. import outputs
+    from ..files import run_pieces, write_run
+    from ..fusion import run_frame
+
+    if str(output).endswith(".parquet"):
+        write_run(run_frame(fused), output, runs)
+        return
+    label = f"writing {output}"
+    drawn = None if progress is None else lambda done, total: progress(label, done, total)
+    outputs.write_file(output, run_pieces(fused, drawn), runs)
 
 
 def _check_given(method: str, optimize: str | None, weighted: bool) -> None:
@@ -219,15 +249,16 @@ def _check_given(method: str, optimize: str | None, weighted: bool) -> None:
         raise UsageError("--step is the grid of weights --optimize searches; rrf's is k's grid")
 
 
-def _optimised(tables, method, norm, depth, measure, qrels, folds, seed, step):
+def _optimised(tables, method, norm, depth, tuning: dict):
     """The :class:`~trecbench.runstudy.fusion_tuning.FusionTuning` of
     :func:`~trecbench.runstudy.fusion_tuning.tune_fusion` on the ranked runs, said on
-    stderr with the held-out score."""
+    stderr with the held-out score; ``tuning`` as :func:`_fused` takes it."""
     from ..errors import one_line
     from ..runstudy.fusion_tuning import FusionSearch, tune_fusion
 
-    search = FusionSearch(method, norm, folds, seed, step=step, depth=depth)
-    tuned = tune_fusion(tables, qrels, measure, search)
+    seed, qrels = tuning["seed"], tuning["qrels"]
+    search = FusionSearch(method, norm, tuning["folds"], seed, step=tuning["step"], depth=depth)
+    tuned = tune_fusion(tables, qrels, tuning["measure"], search)
     click.echo(
         f"chose {tuned.best.label()} for {tuned.measure} on {one_line(str(qrels))}: held-out "
         f"{tuned.held_out:.4f} ({tuned.folds}-fold, seed {seed}; training {tuned.training:.4f}, "

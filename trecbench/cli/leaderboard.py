@@ -6,6 +6,7 @@ import click
 
 from .group import cli
 from .paths import INPUT_FILE
+from .shared_options import quiet_option
 
 
 @cli.command()
@@ -18,7 +19,8 @@ from .paths import INPUT_FILE
     show_default=True,
     help="How the tables are printed (html: one self-contained page, sortable tables).",
 )
-def leaderboard(suite, output_format):
+@quiet_option
+def leaderboard(suite, output_format, quiet):
     """Score every system of SUITE (a TOML file: collections, each with qrels, a run per
     system and optionally a stratum of topics; the measures) and print one table per
     measure: each system's mean per collection with its rank there, the macro mean over
@@ -33,5 +35,8 @@ def leaderboard(suite, output_format):
     """
     from ..runstudy.board_text import leaderboard_text
     from ..runstudy.leaderboard import leaderboard as compute
+    from .progress import drawn
 
-    click.echo(leaderboard_text(compute(suite), output_format), nl=False)
+    with drawn(quiet) as progress:
+        board = compute(suite, progress)
+    click.echo(leaderboard_text(board, output_format), nl=False)

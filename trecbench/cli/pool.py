@@ -6,7 +6,7 @@ import click
 
 from .group import cli, echo_written, given
 from .paths import INPUT_FILE, OUTPUT_FILE
-from .shared_options import format_option, names_option, runs_argument
+from .shared_options import format_option, names_option, quiet_option, runs_argument
 
 
 @cli.command()
@@ -52,7 +52,8 @@ from .shared_options import format_option, names_option, runs_argument
     type=OUTPUT_FILE,
     help="The pool: qrels-shaped lines 'qid 0 docno', by qid then docno (byte-wise).",
 )
-def pool(runs, depth, qrels, level, unjudged_grade, names, output_format, output):
+@quiet_option
+def pool(runs, depth, qrels, level, unjudged_grade, names, output_format, output, quiet):
     """Pool the top DEPTH documents of each of RUNS per topic, as TREC builds judgment
     pools, write the pool for assessors to -o, and print what each run contributed.
 
@@ -71,6 +72,7 @@ def pool(runs, depth, qrels, level, unjudged_grade, names, output_format, output
     from ..plurals import counted
     from ..runstudy.pool import pool as compute
     from ..runstudy.text import pool_text
+    from .progress import drawn
 
     if qrels is None and given("level"):
         raise UsageError("-l goes with --qrels: without judgments no grade is counted")
@@ -80,7 +82,9 @@ def pool(runs, depth, qrels, level, unjudged_grade, names, output_format, output
     check_runs_once(runs)  # a run twice would be counted twice
     inputs = [*runs, *([qrels] if qrels else [])]
     outputs.check_target(output, inputs)
-    result = compute(list(runs), depth=depth, qrels=qrels, relevance_level=level, names=names)
+    settings = {"depth": depth, "qrels": qrels, "relevance_level": level, "names": names}
+    with drawn(quiet) as progress:
+        result = compute(list(runs), **settings, progress=progress)
     outputs.write_file(output, result.to_text(unjudged_grade), inputs)
     click.echo(pool_text(result, output_format), nl=False)
     echo_written(output, counted(len(result.qid), "document"))

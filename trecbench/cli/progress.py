@@ -7,6 +7,7 @@ stay silent, and tqdm is imported only when a bar is drawn.
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import threading
 import time
@@ -15,6 +16,19 @@ import time
 def wanted(quiet: bool) -> bool:
     """Whether to draw progress: never with ``--quiet`` or when stderr is not a terminal."""
     return not quiet and sys.stderr.isatty()
+
+
+@contextlib.contextmanager
+def drawn(quiet: bool):
+    """A :class:`TaskProgress` for a library call's ``progress`` while the block runs (on a
+    terminal, without ``--quiet``), else None; its last bar is ended however the block
+    ends."""
+    shown = TaskProgress() if wanted(quiet) else None
+    try:
+        yield shown
+    finally:
+        if shown is not None:
+            shown.close()
 
 
 class StderrProgress:
@@ -100,7 +114,8 @@ class TaskProgress:
         interval: float = 0.2,
     ):
         self.units = {"reading": "B", "scoring": " runs", "scoring topics": " topics"}
-        self.units |= {"resampling": " samples"} | (units or {})
+        self.units |= {"resampling": " samples", "writing": " lines", "comparing": " pairs"}
+        self.units |= units or {}
         self.stale, self.delay, self.interval = stale, delay, interval
         self.label: str | None = None
         self.current: StderrProgress | None = None

@@ -16,7 +16,7 @@ from .evaluation_options import (
 from .group import cli, echo_warning, echo_written
 from .paths import INPUT_FILE, OUTPUT_FILE, QRELS_INPUT, RUN_PATTERN
 from .report_options import report_options
-from .shared_options import format_option, html_depth_option
+from .shared_options import format_option, html_depth_option, quiet_option
 
 FORMATS = ("trec", "table", "markdown", "csv", "json")
 
@@ -178,7 +178,7 @@ FORMATS = ("trec", "table", "markdown", "csv", "json")
     "figures, every topic's values and documents (the html extra).",
 )
 @html_depth_option("Documents per run and topic in the --html page's drill-down (0: none).")
-@click.option("--quiet", is_flag=True, help="No progress on stderr.")
+@quiet_option
 @report_options
 @click.argument("qrels", type=QRELS_INPUT)
 @click.argument("runs", nargs=-1, required=True, type=RUN_PATTERN)

@@ -19,6 +19,7 @@ CORRECTIONS = ("holm", "bonferroni", "bh", "none")
 
 runs_argument = click.argument("runs", nargs=-1, required=True, type=INPUT_FILE)
 
+quiet_option = click.option("--quiet", is_flag=True, help="No progress on stderr.")
 names_option = click.option(
     "--names",
     default=None,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from .group import cli, echo_warning
-from .shared_options import format_option, names_option, runs_argument
+from .shared_options import format_option, names_option, quiet_option, runs_argument
 
 
 @cli.command()
@@ -36,7 +36,8 @@ from .shared_options import format_option, names_option, runs_argument
     ("table", "json"),
     "table: one row per pair of runs (with -q, per topic too); json: every topic.",
 )
-def similarity(runs, rbo_p, overlap_k, depth, names, per_topic, output_format):
+@quiet_option
+def similarity(runs, rbo_p, overlap_k, depth, names, per_topic, output_format, quiet):
     """How alike RUNS rank, for every pair of them: rank-biased overlap (RBO_ext, with its
     lower bound RBO_min and residual RBO_res; Webber, Moffat & Zobel 2010), overlap@k (the
     Jaccard index of the top k) and Kendall's tau on the documents both retrieved.
@@ -52,9 +53,12 @@ def similarity(runs, rbo_p, overlap_k, depth, names, per_topic, output_format):
     from ..naming import check_runs_once
     from ..runstudy.similarity import similarity as compute
     from ..runstudy.text import similarity_text
+    from .progress import drawn
 
     check_runs_once(runs)  # a run twice would be compared (counted) with itself
-    result = compute(list(runs), names=names, rbo_p=rbo_p, overlap_k=overlap_k, depth=depth)
+    settings = {"names": names, "rbo_p": rbo_p, "overlap_k": overlap_k, "depth": depth}
+    with drawn(quiet) as progress:
+        result = compute(list(runs), **settings, progress=progress)
     for pair in result.pairs:
         if pair.reason:
             echo_warning(pair.reason)

@@ -129,12 +129,13 @@ def _stratum(collection: Collection, read: dict) -> set[str] | None:
 
 
 def _per_query(
-    collection: Collection, systems: list[str], measures: list[str], read: dict
+    collection: Collection, systems: list[str], measures: list[str], read: dict, progress
 ) -> tuple[pd.DataFrame, dict[str, int]]:
     """``run, qid, measure, value`` of every system on the collection (its stratum), and
     each topic's judgments as one number (:func:`_judgments`). Collections of one qrels
     file and the same runs (strata of one collection) share one evaluation: ``read`` keeps
-    what the suite has read, so that each input is read once."""
+    what the suite has read, so that each input is read once. ``progress``: as
+    :func:`leaderboard` takes it."""
     from .. import provenance
     from ..evaluation import evaluate
     from ..evaluation.reading import load
@@ -143,8 +144,8 @@ def _per_query(
     paths = [collection.qrels, *(collection.runs[s] for s in systems)]
     key = tuple(provenance.identity(path) or str(path.resolve()) for path in paths)
     if key not in read:
-        qrels = load(str(collection.qrels), "qrels")
-        frame = evaluate(qrels, runs, measures).per_query
+        qrels = load(str(collection.qrels), "qrels", progress=progress)
+        frame = evaluate(qrels, runs, measures, progress=progress).per_query
         read[key] = (frame[frame["qid"] != "all"], _judgments(qrels.table))
     frame, judgments = read[key]
     topics = _stratum(collection, read)
@@ -200,8 +201,10 @@ def _check_scored(collection: Collection, systems: list[str], scored: set[str]) 
     raise InputError(str(collection.strata or collection.qrels), None, message)
 
 
-def leaderboard(suite) -> Leaderboard:
+def leaderboard(suite, progress=None) -> Leaderboard:
     """The leaderboard of a suite (a :class:`Suite` or the path of its TOML file).
+    ``progress(label, done, total)``: the reading and scoring of each collection, as
+    :func:`trecbench.evaluate` tells them.
 
     >>> board = leaderboard("data/leaderboard.toml")  # doctest: +SKIP
     >>> board.boards[0].macro  # doctest: +SKIP
@@ -209,7 +212,9 @@ def leaderboard(suite) -> Leaderboard:
     if not isinstance(suite, Suite):
         suite = load_suite(suite)
     read: dict = {}
-    scored = [_per_query(c, suite.systems, suite.measures, read) for c in suite.collections]
+    scored = [
+        _per_query(c, suite.systems, suite.measures, read, progress) for c in suite.collections
+    ]
     frames = [frame for frame, _ in scored]
     _check_disjoint(suite, frames, [judgments for _, judgments in scored])
     measures = list(dict.fromkeys(frames[0]["measure"]))

@@ -124,9 +124,12 @@ def _judgments(qrels) -> pa.Table:
     return table
 
 
-def pool(runs, *, depth: int = 100, qrels=None, relevance_level: int = 1, names=None) -> Pool:
+def pool(
+    runs, *, depth: int = 100, qrels=None, relevance_level: int = 1, names=None, progress=None
+) -> Pool:
     """The depth-``depth`` pool of ``runs`` (paths, DataFrames, Arrow tables, dicts);
     with ``qrels``, the judged documents are left out and the pool bias is counted.
+    ``progress(label, done, total)``: the bytes of each file read (``reading <file>``).
 
     >>> result = pool(["a.run", "b.run"], depth=10)  # doctest: +SKIP
     >>> print(result.to_text(), end="")  # doctest: +SKIP
@@ -139,7 +142,7 @@ def pool(runs, *, depth: int = 100, qrels=None, relevance_level: int = 1, names=
     if not sources:
         raise UsageError("nothing to pool: no run given")
     labels = run_names(sources, names if names is not None else given)
-    pooled = _stream(sources, settings.depth)
+    pooled = _stream(sources, settings.depth, progress)
     judged = _judgments(qrels) if qrels is not None else None
     grades = _grades(pooled, judged)
     contributions = _contributions(pooled, grades, labels, settings.relevance_level, judged)
@@ -179,14 +182,15 @@ class _Streamed:
     numbers: list[np.ndarray]
 
 
-def _stream(sources: list, depth: int) -> _Streamed:
+def _stream(sources: list, depth: int, progress) -> _Streamed:
     """The runs' kept rows, read run by run: every few runs their rows are folded into the
     pool's distinct pairs and only each row's pair number is kept, so memory follows the
     pool, not the runs (20 runs held at once faulted in 1 GB)."""
     from functools import partial
 
     distinct, batch, numbers = None, [], []
-    tables = ranked_runs.read_ahead(partial(ranked_runs.load_kept, depth=depth), sources)
+    kept = partial(ranked_runs.load_kept, depth=depth, progress=progress)
+    tables = ranked_runs.read_ahead(kept, sources)
     for index, table in enumerate(tables):  # the next run read while these are folded
         batch.append(table)
         size = 0 if distinct is None else distinct.num_rows

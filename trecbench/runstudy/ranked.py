@@ -21,24 +21,25 @@ def check_count(name: str, value) -> None:
         raise UsageError(f"the {name} must be a positive integer up to {LONG_MAX}, not {value!r}")
 
 
-def load_ranked(source, depth: int | None = None) -> pa.Table:
+def load_ranked(source, depth: int | None = None, progress=None) -> pa.Table:
     """``qid, docno, rank`` of a run (any input :mod:`trecbench.inputs` reads) in
-    trecbench's ranking, each topic cut at ``depth`` documents."""
+    trecbench's ranking, each topic cut at ``depth`` documents. ``progress(label, done,
+    total)``: the bytes of a file read (``reading <file>``)."""
     from ..fusion import ranked_run
 
-    return _ranked_columns(ranked_run(source), depth)
+    return _ranked_columns(ranked_run(source, progress), depth)
 
 
-def load_kept(source, depth: int | None = None) -> pa.Table:
+def load_kept(source, depth: int | None = None, progress=None) -> pa.Table:
     """``qid, docno`` of the rows of a run that :func:`load_ranked` keeps, in no
     particular order: the file's rows as they are when no topic holds more than ``depth``
     documents (nothing is ranked: only the duplicate check of ranking remains), else
-    :func:`load_ranked`'s."""
+    :func:`load_ranked`'s. ``progress``: as :func:`load_ranked` takes it."""
     from .. import ranking
     from ..evaluation import load
     from ..fusion import ranked_run
 
-    loaded = load(source, "run")
+    loaded = load(source, "run", progress=progress)
     table = loaded.table
     topic, qids = ranking.topic_codes(table.column("qid"))
     if depth is not None and np.bincount(topic).max(initial=0) > depth:

@@ -128,9 +128,13 @@ def _pair_json(pair: PairSimilarity) -> dict:
     }
 
 
-def similarity(runs, *, names=None, rbo_p: float = 0.9, overlap_k: int = 10, depth=None):
+def similarity(
+    runs, *, names=None, rbo_p: float = 0.9, overlap_k: int = 10, depth=None, progress=None
+):
     """Similarity of every pair of ``runs`` (paths, DataFrames, Arrow tables, dicts; at
     least two), per topic and averaged: see :mod:`trecbench.runstudy.similarity`.
+    ``progress(label, done, total)``: the bytes of each file read (``reading <file>``),
+    then the pairs compared (``comparing pairs``).
 
     >>> result = similarity(["bm25.run", "rerank.run"], rbo_p=0.9)  # doctest: +SKIP
     >>> result.pairs[0].mean()["rbo_ext"]  # doctest: +SKIP
@@ -144,14 +148,18 @@ def similarity(runs, *, names=None, rbo_p: float = 0.9, overlap_k: int = 10, dep
     labels = run_names(sources, names if names is not None else given)
     if len(sources) < 2:
         raise UsageError("similarity compares runs: give at least two")
-    tables = [ranked_runs.load_ranked(source, settings.depth) for source in sources]
-    pairs = []
-    for i, j in itertools.combinations(range(len(tables)), 2):
+    tables = [ranked_runs.load_ranked(source, settings.depth, progress) for source in sources]
+    pairs, every = [], list(itertools.combinations(range(len(tables)), 2))
+    for i, j in every:
+        if progress is not None:
+            progress("comparing pairs", len(pairs), len(every))
         pair = pair_similarity(tables[i], tables[j], labels[i], labels[j], settings)
         if not pair.topics_in_common:
             a, b = (source_name(sources[x]) or labels[x] for x in (i, j))
             pair = _undefined(pair, f"{b}: no topic in common with {a}: no similarity to measure")
         pairs.append(pair)
+    if progress is not None:
+        progress("comparing pairs", len(pairs), len(every))
     if all(pair.reason for pair in pairs):  # nothing to show: as trec_eval without a topic
         if len(pairs) == 1:
             raise NoOverlapError(pairs[0].reason)
