@@ -526,3 +526,43 @@ def test_the_written_line_on_stderr_is_one_line(capsys, hostile, monkeypatch, co
     (line,) = [line for line in err.splitlines() if line.startswith("wrote ")]
     assert line.startswith("wrote o\\nP_1 all 1.0: ") and err.count("\n") == len(err.splitlines())
     assert (hostile / output).is_file()
+
+
+def test_a_file_name_that_is_not_utf8_is_escaped_never_an_internal_error(
+    tmp_path, capsys, monkeypatch
+):
+    import os
+
+    from conftest import ROOT
+
+    from trecbench.naming import run_names
+
+    monkeypatch.chdir(tmp_path)
+    name = os.fsdecode(b"\xffw.run")  # a byte no UTF-8 decodes: a lone surrogate in Python
+    (tmp_path / name).write_bytes((ROOT / "runs" / "tfidf-word.run").read_bytes())
+    bad = tmp_path / os.fsdecode(b"\xffbad.run")
+    bad.write_text("q1 Q0 a 1 nan t\n")
+    qrels = str(ROOT / "qrels" / "hpo-demo.qrels")
+    other = str(ROOT / "runs" / "tfidf-char.run")
+    assert escape_text(name) == "%FFw.run" and run_names([name]) == ["%FFw"]
+    commands = [
+        (["validate", str(bad)], 2),
+        (["validate", other, "--fix", os.fsdecode(b"\xfe.out")], 0),
+        (["score", qrels, name, other, "--format", "table"], 0),
+        (["score", qrels, name, "--report", os.fsdecode(b"\xffr.json")], 0),
+        (["score", "--html", os.fsdecode(b"\xffh.html"), qrels, name, other], 0),
+        (["compare", qrels, name, other, "-m", "P@5", "-o", os.fsdecode(b"\xffout")], 0),
+    ]
+    for command, status in commands:
+        assert run(command) == status, command
+        captured = capsys.readouterr()
+        assert "internal error" not in captured.err, command
+    assert "%FFbad.run:1:score: error[R12]" in run_and_capture(capsys, ["validate", str(bad)])
+    # the report records the path as JSON's escape of the byte: the same name read back
+    report = json.loads((tmp_path / os.fsdecode(b"\xffr.json")).read_bytes())
+    assert name in {item.get("path") for item in report["inputs"]}
+
+
+def run_and_capture(capsys, command) -> str:
+    run(command)
+    return capsys.readouterr().out

@@ -32,6 +32,7 @@ from typing import IO, ParamSpec, TypeVar
 from . import provenance, publication
 from .errors import OutputError
 from .signals import SignalGuard
+from .text_bytes import utf8
 
 PathLike = str | os.PathLike
 P = ParamSpec("P")
@@ -197,7 +198,7 @@ class OutputSet:
         pieces = [data] if isinstance(data, (bytes, str)) else data
         try:
             for piece in pieces:
-                handle.write(piece.encode("utf-8") if isinstance(piece, str) else piece)
+                handle.write(utf8(piece) if isinstance(piece, str) else piece)
             handle.flush()
         except OSError as error:
             raise OutputError(f"{path}: cannot write ({error.strerror})") from None

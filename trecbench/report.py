@@ -41,6 +41,7 @@ from .provenance import (  # noqa: F401 - re-exported: the reports' small pieces
     git_commit,
     utc_now,
 )
+from .text_bytes import utf8
 
 REPORT_SCHEMA = "evaluation_report"
 MANIFEST_SCHEMA = "experiment_manifest"
@@ -135,7 +136,7 @@ def json_bytes(obj: Any) -> bytes:
         text = json.dumps(obj, indent=2, ensure_ascii=False, allow_nan=False)
     except ValueError as exc:
         raise OutputError(f"cannot write JSON: {exc}") from None
-    return (text + "\n").encode("utf-8")
+    return utf8(text + "\n")
 
 
 def write_json(
@@ -451,7 +452,7 @@ def write_score_outputs(
     files: list[tuple[str | os.PathLike, bytes]] = []
     written = [input_record(path, "output") for path in outputs]
     if html is not None:
-        page = html[1].encode("utf-8")
+        page = utf8(html[1])
         files.append((html[0], page))
         written.append(bytes_record(html[0], "html", page))
     if report is not None:

@@ -17,6 +17,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import outputs
+from ..text_bytes import utf8
 from .settings import BenchmarkSettings, Mode
 
 MANIFEST_FILE = "ExperimentManifest.json"
@@ -187,9 +188,9 @@ class Benchmark:
         for name, document in self.evaluation_reports(experiment_id, meta).items():
             files[out / report_file(name)] = (json_bytes(document), "report")
         files[out / REPORT_FILE] = (json_bytes(self.report(experiment_id, meta)), "report")
-        files[out / MARKDOWN_FILE] = (self.markdown().encode("utf-8"), "markdown")
+        files[out / MARKDOWN_FILE] = (utf8(self.markdown()), "markdown")
         if html_available():
-            files[out / HTML_FILE] = (self.to_html().encode("utf-8"), "html")
+            files[out / HTML_FILE] = (utf8(self.to_html()), "html")
         return files, counts
 
 

@@ -7,6 +7,7 @@ import os
 import click
 
 from ..plurals import counted
+from ..text_bytes import utf8
 from .group import cli, echo_written
 from .paths import DEPTH, INPUT_FILE, OutputFile
 from .shared_options import quiet_option, runs_argument
@@ -292,4 +293,4 @@ def _with_metadata(data: bytes, given, runs, fusion: dict, tag: str) -> bytes:
         "implementation": {"source": {"name": "trecbench", "version": __version__}},
     }
     block = ir_metadata.block_text(ir_metadata.merged(known, ir_metadata.read_file(given)))
-    return block.encode("utf-8") + data
+    return utf8(block) + data

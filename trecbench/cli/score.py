@@ -6,6 +6,7 @@ import json
 
 import click
 
+from ..text_bytes import utf8
 from . import small
 from .evaluation_options import (
     evaluation_options,
@@ -276,7 +277,7 @@ def score(
     )
     if html_page is not None:
         echo_written(html_page)
-    click.echo(text.encode("utf-8"), nl=False)  # bytes: written untranslated
+    click.echo(utf8(text), nl=False)  # bytes: written untranslated
 
 
 def _page(evaluation, html_page, html_depth: int) -> tuple[str, str] | None:
@@ -390,7 +391,7 @@ def _evaluation(qrels, runs, run_names, flags, settings, view, dask_address, htm
             text = trec_format.render_trec(
                 partial, per_query=view.per_query, summary=view.summary, names=view.labels
             )
-            click.echo(text.encode("utf-8"), nl=False)
+            click.echo(utf8(text), nl=False)
         raise
     finally:
         if progress is not None:

@@ -9,6 +9,7 @@ import functools
 
 import click
 
+from ..text_bytes import utf8
 from .group import given, open_input_scope
 
 # the parameters a small call may give; every other one is left at its default
@@ -56,5 +57,5 @@ def small_score(ctx: click.Context) -> bool:
         summary=not params["nosummary"],
     )
     if text is not None:
-        click.echo(text.encode("utf-8"), nl=False)  # bytes: written untranslated, as score's
+        click.echo(utf8(text), nl=False)  # bytes: written untranslated, as score's
     return text is not None

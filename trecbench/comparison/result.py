@@ -15,6 +15,7 @@ import pandas as pd
 
 from .. import outputs
 from ..errors import UsageError
+from ..text_bytes import utf8
 from .settings import ALL, MACRO, StatsSettings
 from .tables import Section
 
@@ -221,7 +222,7 @@ class Comparison:
         def dumps(document: dict) -> str:
             return json_bytes(document).decode("utf-8")
 
-        return self._report_text(experiment_id, meta, 2, dumps).encode("utf-8")
+        return utf8(self._report_text(experiment_id, meta, 2, dumps))
 
     def _report_text(self, experiment_id, meta, indent: int, dumps) -> str:
         """``dumps(self.report(...))`` (a JSON text with ``indent``), with the per-topic
@@ -428,11 +429,11 @@ class Comparison:
         experiment_id = str(uuid.uuid4())
         files = {
             out / REPORT_FILE: (self.report_file(experiment_id, meta), "report"),
-            out / MARKDOWN_FILE: (self.markdown().encode("utf-8"), "markdown"),
-            out / LATEX_FILE: (self.render("latex").encode("utf-8"), "latex"),
+            out / MARKDOWN_FILE: (utf8(self.markdown()), "markdown"),
+            out / LATEX_FILE: (utf8(self.render("latex")), "latex"),
         }
         if html_depth is not None and html_available():
-            files[out / HTML_FILE] = (self.to_html(html_depth).encode("utf-8"), "html")
+            files[out / HTML_FILE] = (utf8(self.to_html(html_depth)), "html")
         if plots:
             files |= {
                 out / name: (data, "plot") for name, data in self.plot_files(plot_order).items()

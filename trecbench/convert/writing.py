@@ -11,6 +11,7 @@ from pathlib import Path
 
 from .. import outputs
 from ..errors import InputError, UsageError
+from ..text_bytes import utf8
 from .identifiers import check_name
 from .model import Conversion, RunOutput
 from .sidecar import json_text, sidecar_dict
@@ -92,7 +93,7 @@ def _headed(conversion: Conversion, run: RunOutput) -> bytes:
         return b""
     from ..inputs import ir_metadata
 
-    return ir_metadata.block_text({"tag": run.tag, **conversion.ir_metadata}).encode("utf-8")
+    return utf8(ir_metadata.block_text({"tag": run.tag, **conversion.ir_metadata}))
 
 
 def write_conversion(
