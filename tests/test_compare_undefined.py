@@ -337,3 +337,53 @@ def test_relative_change_against_a_subnormal_baseline_is_n_a_not_inf():
     result = compare_scores(_frame({"a": [5e-324, 5e-324], "b": [0.25, 0.5]}), samples=50)
     assert math.isnan(result.comparisons["relative_change"].iloc[0])
     assert "inf" not in result.render("table")
+
+
+def test_a_small_p_in_a_section_that_cannot_reach_alpha_is_never_marked(tmp_path):
+    # 5 topics: the t-test gives p = 0.0002 (scipy), yet no test assuming nothing of the
+    # differences can go below 2/2^5 = 0.0625: the section marks nothing, in any format
+    from scipy.stats import ttest_rel
+
+    values = {"a": [0.5, 0.5, 0.5, 1 / 3, 1 / 3], "b": [1.0] * 5}
+    result = compare_scores(_frame(values, "RR"), samples=1000)
+    (row,) = result.comparisons.to_dict(orient="records")
+    assert row["p_value"] == pytest.approx(ttest_rel(values["b"], values["a"]).pvalue)
+    assert row["p_adjusted"] < 0.001 and not row["significant"]
+    table = result.render("table")
+    body = table[table.index("\nAll topics") :]
+    assert "0.0002" in body and "▲" not in body and "*" not in body
+    markdown = result.render("markdown")
+    assert "0.0002" in markdown and "▲" not in markdown[markdown.index("## All topics") :]
+    html = result.to_html()
+    assert "▲" not in html[html.index('<table class="sortable"') :]  # after the legend
+
+
+def test_compare_refuses_a_summary_measure_and_writes_counts_as_integers(tmp_path, capsys):
+    from conftest import ROOT
+
+    from trecbench.cli import run
+
+    qrels = str(ROOT / "qrels" / "hpo-demo.qrels")
+    runs = [str(ROOT / "runs" / f"{name}.run") for name in ("tfidf-word", "tfidf-char")]
+    # gm_map and num_q have no value per topic: refused by name, not dropped in silence
+    assert run(["compare", qrels, *runs, "-m", "gm_map", "-m", "num_q", "-m", "P@5"]) == 1
+    err = capsys.readouterr().err
+    assert "gm_map, num_q: no value per topic" in err and "compare" in err
+    assert run(["compare", qrels, *runs, "-m", "P@5", "--format", "csv"]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert [(r["wins"], r["ties"], r["losses"]) for r in rows][0] == ("", "", "")
+    assert all(r[k].isdigit() for r in rows[1:] for k in ("wins", "ties", "losses"))
+    assert sum(int(rows[1][k]) for k in ("wins", "ties", "losses")) == int(rows[1]["topics"])
+
+
+def test_one_topic_gives_no_bootstrap_interval_not_a_point():
+    # every resample of one topic is that topic: [x, x] would read as certainty
+    result = compare_scores(_frame({"a": [0.2], "b": [0.6]}), samples=200)
+    report = json.loads(result.render("json"))
+    validate_against_schema(report, "benchmark_report")
+    (part,) = report["results"]
+    assert {(row["ci_low"], row["ci_high"]) for row in part["summary"]} == {(None, None)}
+    assert (part["comparisons"][0]["ci_low"], part["comparisons"][0]["ci_high"]) == (None, None)
+    table = result.render("table")
+    assert "All topics (1 topic)" in table and "+0.4000  [n/a, n/a]" in table
+    assert "+0.4000 [n/a, n/a]" in result.render("markdown")

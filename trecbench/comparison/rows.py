@@ -12,11 +12,20 @@ from .significance import adjusted_and_significant
 from .tables import Section, View
 
 
+def _interval(boot, confidence: float, topics: int, pairs=None) -> tuple[np.ndarray, ...]:
+    """The bootstrap percentile interval of each column (or pair), undefined (NaN) below two
+    topics: every resample of one topic is that topic, and [x, x] would read as certainty."""
+    low, high = stats.percentile_interval(boot, confidence, pairs)
+    if topics < 2:
+        low, high = np.full_like(low, np.nan), np.full_like(high, np.nan)
+    return low, high
+
+
 def summary_rows(view: View, boot, bounds, runs, measures, statistics: StatsSettings) -> list[dict]:
     """Per run and measure: mean, intervals, tie bounds."""
     n = view.flat.shape[0]
     means = view.mean_of(view.flat)
-    low, high = stats.percentile_interval(boot, statistics.confidence)
+    low, high = _interval(boot, statistics.confidence, n)
     nan = np.full(view.flat.shape[1], np.nan)
     macro = view.part.strata is not None
     normal = (nan, nan) if macro else stats.normal_interval(view.flat, statistics.confidence)
@@ -85,9 +94,8 @@ def comparison_rows(
     right = [view.column(m, baseline) for m, _ in compared]
     diffs = flat[:, left] - flat[:, right]
     means = view.mean_of(flat)
-    diff_low, diff_high = stats.percentile_interval(
-        boot, statistics.confidence, (np.array(left), np.array(right))
-    )
+    pairs = (np.array(left), np.array(right))
+    diff_low, diff_high = _interval(boot, statistics.confidence, flat.shape[0], pairs)
     p, why = tested
     adjusted, significant = adjusted_and_significant(p, statistics, section)
     effect = np.full(len(compared), np.nan) if macro else stats.effect_size(diffs)

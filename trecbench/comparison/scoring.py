@@ -169,6 +169,7 @@ def compare(
     refuse_unknown("compare", settings)
     evaluations = _evaluations(qrels, run_qrels, named, measures, scoring, progress)
     evaluations[0][0].refuse_two_spellings("compare")
+    evaluations[0][0].refuse_summaries("compare's means and tests are")
     warnings = _unjudged_warnings(evaluations, scoring.unjudged_threshold, scoring.allow_unjudged)
     topics, unpaired = _paired_topics(evaluations, named)
     per_query = pd.concat([e.per_query for e, _ in evaluations], ignore_index=True)

@@ -70,7 +70,6 @@ def topic_scores(
     them) against ``qrels`` with :func:`trecbench.evaluate` and arrange the per-topic
     values (display names of the measures, topics of the qrels in sorted order).
     ``progress(label, done, total)``: evaluate's, told of the reading and scoring."""
-    from ..errors import UsageError
     from ..evaluation import evaluate
     from ..inputs import named_runs
 
@@ -86,12 +85,7 @@ def topic_scores(
         options=dict(flags.options),
         progress=progress,
     )
-    summaries = [column.display for column in evaluation.columns if not column.per_query]
-    if summaries:
-        raise UsageError(
-            f"{', '.join(summaries)}: no value per topic (a count or summary over topics), "
-            "which power and agreement are computed from"
-        )
+    evaluation.refuse_summaries("power and agreement are")
     topics = sorted(evaluation.qrels_topics)
     shown, values = _values(evaluation, list(named), topics)
     warnings = tuple(

@@ -8,6 +8,7 @@ from typing import Any
 
 from ..collector import paused
 from ..extras import require
+from ..plurals import counted
 from ..renderers import comparison_cells as cells
 
 DEPTH = 20  # documents per run and topic in the drill-down (--html-depth)
@@ -49,9 +50,7 @@ def _summary_rows(comparison) -> list[list[tuple[str, str]]]:
                 row += [("baseline", "")] + [("", "")] * 4
             else:
                 test = tests.loc[(measure, run)]
-                difference = (
-                    f"{test['difference']:+.4f} [{test['ci_low']:+.4f}, {test['ci_high']:+.4f}]"
-                )
+                difference = cells.difference_text(test)
                 marker = cells.marker_text(test, alpha, better)
                 row += [
                     (difference, _sort_key(test["difference"])),
@@ -157,7 +156,7 @@ def _other_sections(comparison) -> list[dict]:
     sections = []
     for section in comparison.sections:
         entry = {
-            "title": f"{section.title} ({section.topics} topics)",
+            "title": f"{section.title} ({counted(section.topics, 'topic')})",
             "notes": cells.section_notes(comparison, section),
         }
         if section.label != "all":

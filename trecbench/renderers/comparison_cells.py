@@ -108,6 +108,12 @@ def signed_text(value: float, digits: int = 4) -> str:
     return "n/a" if not math.isfinite(value) else f"{value:+.{digits}f}"
 
 
+def difference_text(row: Mapping) -> str:
+    """A comparison's difference with its interval: ``+0.1234 [+0.0500, +0.2000]``."""
+    low, high = signed_text(row["ci_low"]), signed_text(row["ci_high"])
+    return f"{signed_text(row['difference'])} [{low}, {high}]"
+
+
 def p_text(value: float) -> str:
     if not math.isfinite(value):
         return "n/a"
@@ -147,8 +153,9 @@ def star_text(p: float, alpha: float) -> str:
 def marker_text(row: Mapping, alpha: float, better: str | None) -> str:
     """``▲``/``▼`` (significantly better/worse; ``↑``/``↓`` higher/lower for a measure
     without a direction) plus one to three stars for adjusted p below alpha, alpha/5,
-    alpha/50; empty when not significant."""
-    stars = star_text(row["p_adjusted"], alpha)
+    alpha/50; empty when not significant (the row's ``significant``: never where the test
+    cannot reach alpha over the section's topics, whatever p reads)."""
+    stars = star_text(row["p_adjusted"], alpha) if row["significant"] else ""
     if not stars:
         return ""
     if better is None:

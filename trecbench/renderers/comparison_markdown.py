@@ -4,6 +4,7 @@ every section in full."""
 from __future__ import annotations
 
 from ..markdown_text import markdown_cell
+from ..plurals import counted
 from . import comparison_cells as common
 from .text_tables import markdown_table
 
@@ -30,7 +31,7 @@ def _md_differences(comparison, section) -> list[str]:
         cells = [
             row["measure"],
             row["run"],
-            f"{row['difference']:+.4f} [{row['ci_low']:+.4f}, {row['ci_high']:+.4f}]",
+            common.difference_text(row),
             common.change_text(row["relative_change"]),
         ]
         if not macro:
@@ -61,7 +62,7 @@ def markdown(comparison) -> str:
         groups.setdefault(common.measure_group(measure), []).append(measure)
     several = len(comparison.runs) > 1
     for section in comparison.sections:
-        lines += ["", f"## {markdown_cell(section.title)} ({section.topics} topics)"]
+        lines += ["", f"## {markdown_cell(section.title)} ({counted(section.topics, 'topic')})"]
         lines += [
             line
             for note in common.section_notes(comparison, section)

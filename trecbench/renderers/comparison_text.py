@@ -14,6 +14,7 @@ import io
 from collections.abc import Iterable, Sequence
 
 # this module reads a Comparison, never imports trecbench.comparison: data flows one way
+from ..plurals import counted
 from . import comparison_cells as common
 from .comparison_markdown import markdown
 from .text_tables import aligned
@@ -148,7 +149,7 @@ def terminal_table(comparison) -> str:
     for section in comparison.sections:
         if section.kind == common.STRATUM:
             continue
-        lines += ["", f"{section.title} ({section.topics} topics)"]
+        lines += ["", f"{section.title} ({counted(section.topics, 'topic')})"]
         lines += _section_table(comparison, section)
         lines += [
             part for note in common.section_notes(comparison, section) for part in _wrap(note)
@@ -203,6 +204,9 @@ def csv_text(comparison) -> str:
     measure (``section``, its ``kind`` and ``topics`` first), full precision, empty cells
     where nothing applies."""
     merged = comparison.to_frame().drop(columns=["queries"])
+    # counts of topics as integers, as the JSON has them (a baseline's empty cells made
+    # the columns floats: 5.0)
+    merged = merged.astype({name: "Int64" for name in ("wins", "ties", "losses")})
     sections = {section.label: section for section in comparison.sections}
     merged.insert(1, "kind", [sections[label].kind for label in merged["stratum"]])
     merged.insert(2, "topics", [sections[label].topics for label in merged["stratum"]])
@@ -283,7 +287,7 @@ def latex(comparison) -> str:
         ]
         caption = " ".join(
             [
-                f"{section.title} ({section.topics} topics): mean per run; "
+                f"{section.title} ({counted(section.topics, 'topic')}): mean per run; "
                 f"{common.pairs_note(comparison, section)}; best mean in bold.",
                 *common.section_notes(comparison, section),
             ]
