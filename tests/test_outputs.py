@@ -600,3 +600,33 @@ def test_a_file_written_in_pieces_is_all_or_nothing(tmp_path):
         outputs.write_file(target, failing())
     assert target.read_bytes() == b"a\nb\n"  # the earlier file, whole
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.run"]  # nothing staged is left
+
+
+def test_a_file_name_ending_in_a_slash_or_empty_and_a_folder_named_dash_are_refused(
+    tmp_path, capsys, monkeypatch
+):
+    from conftest import ROOT
+
+    from trecbench.cli import run
+
+    monkeypatch.chdir(tmp_path)
+    qrels = str(ROOT / "qrels" / "hpo-demo.qrels")
+    runs = [str(ROOT / "runs" / f"{name}.run") for name in ("tfidf-word", "tfidf-char")]
+    (tmp_path / "reg").write_text("old\n")
+    refused = {
+        ("fuse", *runs, "-o", "reg/"): "reg/: ends in a slash",
+        ("fuse", *runs, "-o", ""): "an empty file name",
+        ("score", qrels, runs[0], "--report", "new.json/"): "new.json/: ends in a slash",
+        ("pool", *runs, "-o", "pool/"): "pool/: ends in a slash",
+        ("compare", qrels, *runs, "-o", "-"): "-: this output is a folder",
+        ("compare", qrels, *runs, "-o", ""): "an empty folder name",
+        # --optimize's qrels are an input too: refused before the search, not after it
+        ("fuse", "--optimize", "P@5", "--qrels", qrels, *runs, "-o", qrels): "refusing to "
+        "overwrite an input",
+    }
+    for command, message in refused.items():
+        assert run(list(command)) == 2, command
+        err = capsys.readouterr().err
+        assert message in err and "chose" not in err, command  # chose: --optimize searched
+    assert (tmp_path / "reg").read_text() == "old\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["reg"]  # nothing made, no "-"

@@ -110,6 +110,11 @@ def check_target(path: PathLike, inputs: Iterable[PathLike] = ()) -> Path:
     Called by :class:`OutputSet` for every file, and by commands before long work, so that
     a bad output path fails first.
     """
+    name = os.fsdecode(path)
+    if not name:
+        raise OutputError("an empty file name: give the file to write")
+    if name.endswith(("/", os.sep)):  # Path() would drop it: open("f/") is ENOTDIR
+        raise OutputError(f"{name}: ends in a slash, a folder's name; give a file name")
     target = Path(path)
     try:
         info = os.lstat(target)

@@ -8,7 +8,7 @@ import click
 
 from .convert_output import GroupOptions, finish
 from .group import Group, cli
-from .paths import DEPTH, OUTPUT_FOLDER, InputFile
+from .paths import DEPTH, OUTPUT_FOLDER, OUTPUT_FOLDER_OR_STDOUT, InputFile
 
 _EXISTING = InputFile(Path)
 
@@ -18,7 +18,7 @@ def _outdir(function):
         "-o",
         "--outdir",
         required=True,
-        type=OUTPUT_FOLDER,
+        type=OUTPUT_FOLDER_OR_STDOUT,
         help="Folder for the .qrels, .run and .sidecar.json files (created if needed); "
         "-: a conversion's single run to standard output (no sidecar).",
     )(function)

@@ -160,7 +160,7 @@ def fuse(
     from .progress import drawn
 
     if output != "-":  # before the fusion: an input is never the output
-        outputs.check_target(output, [*runs, *([metadata] if metadata else [])])
+        outputs.check_target(output, [*runs, *(path for path in (metadata, qrels) if path)])
     if metadata is not None and str(output).endswith(".parquet"):
         raise UsageError("an ir_metadata block heads a TREC text run, not a Parquet file")
     _check_given(method, optimize, bool(weights))

@@ -63,12 +63,21 @@ class OutputFile(click.ParamType):
 
 class OutputFolder(click.ParamType):
     """A folder to write into: missing (it is created) or a folder, as are the existing
-    folders on its path."""
+    folders on its path; ``-`` only where ``stdout`` (convert's single run), never the
+    empty name (an unset ``$OUT`` is not the current folder)."""
 
     name = "directory"
 
+    def __init__(self, stdout: bool = False):
+        self.stdout = stdout
+
     def convert(self, value, param, ctx) -> Path:
-        folder = Path(os.fsdecode(value))
+        name = os.fsdecode(value)
+        if not name:
+            raise OutputError("an empty folder name: give the folder to write into")
+        if name == "-" and not self.stdout:
+            raise OutputError("-: this output is a folder, not standard output (./- names one -)")
+        folder = Path(name)
         probe = folder
         while not os.path.lexists(probe) and probe.parent != probe:
             probe = probe.parent
@@ -90,6 +99,7 @@ QRELS_INPUT = InputFile(dataset_ids=True)  # a qrels file or an ir_datasets id
 RUN_PATTERN = InputFile(patterns=True)  # a run file, or a glob of files (--dask)
 OUTPUT_FILE = OutputFile()
 OUTPUT_FOLDER = OutputFolder()
+OUTPUT_FOLDER_OR_STDOUT = OutputFolder(stdout=True)
 # a number of documents per topic: at least 1, and at most what numpy and Arrow index with
 # (a larger one was an internal error, an OverflowError, after reading the inputs)
 DEPTH = click.IntRange(1, 2**63 - 1)
