@@ -223,6 +223,30 @@ def test_a_full_stdout_is_an_output_error(unbuffered):
     assert done.stderr == (b"trecbench: standard output: cannot write (No space left on device)\n")
 
 
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_a_full_stdout_replaces_none_of_the_files(tmp_path):
+    # the output error comes before the files: an earlier call's stay whole
+    old = b"OLD\n"
+    commands = {
+        "score": (["score", QRELS, RUN, "--report", tmp_path / "r.json"], "r.json"),
+        "html": (["score", "--html", tmp_path / "p.html", QRELS, RUN, RUN2], "p.html"),
+        "pool": (["pool", RUN, RUN2, "--depth", "5", "-o", tmp_path / "p.txt"], "p.txt"),
+        "compare": (["compare", QRELS, RUN, RUN2, "-m", "P@5", "-o", tmp_path / "c"], None),
+    }
+    (tmp_path / "c").mkdir()
+    (tmp_path / "c" / "BenchmarkReport.json").write_bytes(old)
+    for name, (args, target) in commands.items():
+        if target is not None:
+            (tmp_path / target).write_bytes(old)
+        with open("/dev/full", "wb") as full:
+            done = _trecbench(args, stdout=full)
+        assert done.returncode == ExitCode.INPUT, name
+        assert b"standard output: cannot write" in done.stderr, name
+    for target in ("r.json", "p.html", "p.txt", "c/BenchmarkReport.json"):
+        assert (tmp_path / target).read_bytes() == old, target
+    assert sorted(p.name for p in (tmp_path / "c").iterdir()) == ["BenchmarkReport.json"]
+
+
 class _ShortFile(io.FileIO):
     """A file that takes at most ``most`` bytes a write, and none once ``room`` are
     written (as a disk filling up does, without the error a real one gives next)."""

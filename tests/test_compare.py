@@ -992,3 +992,33 @@ def test_the_baseline_file_however_spelt(capsys):
     args = ["compare", "qrels/hpo-demo.qrels", *runs, "-m", "P@5", "--baseline", absolute]
     assert main(args) == 0
     assert capsys.readouterr().out.startswith("Runs: tfidf-word, tfidf-char (baseline)\n")
+
+
+def test_compare_refuses_a_folder_holding_another_calls_files(tmp_path, capsys):
+    # a second call writing fewer files would leave the first one's beside its own: a
+    # folder half old, half new (plots of other runs, a benchmark's manifest and reports)
+    from conftest import ROOT
+
+    from trecbench.cli import run
+
+    qrels = str(ROOT / "qrels" / "hpo-demo.qrels")
+    word, char, parents = (
+        str(ROOT / "runs" / f"{name}.run")
+        for name in ("tfidf-word", "tfidf-char", "tfidf-word-parents")
+    )
+    out = tmp_path / "out"
+    (out / "reports").mkdir(parents=True)
+    (out / "reports" / "lexical.json").write_text("{}\n")  # a benchmark's mode report
+    assert run(["compare", qrels, word, char, "-m", "P@5", "-o", str(out), "--quiet"]) == 2
+    assert "reports/lexical.json would stay beside this comparison's files" in (
+        capsys.readouterr().err
+    )
+    (out / "reports" / "lexical.json").unlink()
+    (out / "means.png").write_bytes(b"a plot of other runs")
+    before = sorted(p.name for p in out.iterdir())
+    assert run(["compare", qrels, word, parents, "-m", "P@5", "-o", str(out), "--quiet"]) == 2
+    assert "means.png would stay beside" in capsys.readouterr().err
+    assert sorted(p.name for p in out.iterdir()) == before  # nothing written
+    (out / "means.png").unlink()
+    for _ in range(2):  # the same call again replaces every file it wrote
+        assert run(["compare", qrels, word, char, "-m", "P@5", "-o", str(out), "--quiet"]) == 0

@@ -305,6 +305,30 @@ class OutputSet:
             self.abort()
 
 
+def refuse_strays(
+    folder: Path, found: Iterable[Path], written: Iterable[Path], inputs: Iterable, whose: str
+) -> None:
+    """Refuse a ``folder`` holding files of the kinds a call writes there (``found``) that
+    this call does not write (``written``), from another call: they would stay beside the
+    new files, describing other runs (a folder half old, half new). The call's ``inputs``
+    are none of them."""
+    from .provenance import file_key
+
+    read = {file_key(path) for path in inputs} - {None}
+    written = {Path(path) for path in written}
+    strays = sorted(
+        str(path.relative_to(folder))
+        for path in found
+        if path.is_file() and path not in written and file_key(path) not in read
+    )
+    if strays:
+        shown = ", ".join(strays[:5]) + (", ..." if len(strays) > 5 else "")
+        raise OutputError(
+            f"{folder}: {shown} would stay beside {whose} files, from another call: remove "
+            "them or write to another folder"
+        )
+
+
 def write_file(
     path: PathLike, data: bytes | str | Iterable[bytes], inputs: Iterable[PathLike] = ()
 ) -> Path:

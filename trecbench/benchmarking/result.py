@@ -17,12 +17,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import outputs
+from ..comparison.files import MANIFEST_FILE, REPORTS_DIR, RUNS_DIR, folder_files
 from ..text_bytes import utf8
 from .settings import BenchmarkSettings, Mode
-
-MANIFEST_FILE = "ExperimentManifest.json"
-REPORTS_DIR = "reports"
-RUNS_DIR = "runs"
 
 
 @dataclass
@@ -196,26 +193,9 @@ class Benchmark:
 
 def _refuse_strays(out: Path, files: Mapping[Path, Any], inputs: Sequence[str]) -> None:
     """Refuse a folder holding a benchmark's files this one would not write (a mode's
-    report or run, the page) from another call: they would stay beside the new ones,
-    describing other runs, and the new manifest would not list them. The benchmark's own
-    inputs (its runs may well be in ``runs/``) are none of them."""
-    from ..comparison import HTML_FILE
-    from ..errors import OutputError
-    from ..provenance import file_key
-
-    read = {file_key(path) for path in inputs} - {None}
-    found = [out / HTML_FILE, *out.glob(f"{REPORTS_DIR}/*.json"), *out.glob(f"{RUNS_DIR}/*.run")]
-    strays = sorted(
-        str(path.relative_to(out))
-        for path in found
-        if path.is_file() and path not in files and file_key(path) not in read
-    )
-    if strays:
-        shown = ", ".join(strays[:5]) + (", ..." if len(strays) > 5 else "")
-        raise OutputError(
-            f"{out}: {shown} would stay beside this benchmark's files, from another call: "
-            "remove them or write to another folder"
-        )
+    report or run, the page, compare's files) from another call (the benchmark's own
+    inputs, its runs may well be in ``runs/``, are none of them)."""
+    outputs.refuse_strays(out, folder_files(out), files, inputs, "this benchmark's")
 
 
 def output_folder(config: BenchmarkSettings, outdir: str | os.PathLike | None = None) -> Path:

@@ -58,8 +58,8 @@ def benchmark(config, outdir, meta, quiet):
     from .compare import warn_without_html
 
     warn_without_html()
-    written = result.write()
-    if not quiet:
+    if not quiet:  # before the files: a full standard output replaces none of them
         click.echo(result.markdown(statistics=False))
+    written = result.write()
     for path in written:
         echo_written(path)

@@ -108,16 +108,18 @@ class Output:
             raise UsageError("--manifest lists the files compare writes: give -o OUTDIR")
 
     def show(self, comparison) -> None:
-        """Write the files (with ``outdir``), then print the comparison and what was written."""
+        """Print the comparison, then write the files (with ``outdir``: a full standard
+        output replaces none of them) and say what was written."""
         written = []
         if self.outdir is not None:
             warn_without_html()
+        if not self.quiet:
+            click.echo(comparison.render(self.output_format), nl=False)
+        if self.outdir is not None:
             written = comparison.write(
                 self.outdir, plots=self.plots, manifest=self.manifest, meta=self.meta,
                 plot_order=self.plot_order, html_depth=self.html_depth,
             )  # fmt: skip
-        if not self.quiet:
-            click.echo(comparison.render(self.output_format), nl=False)
         for path in written:
             echo_written(path)
 

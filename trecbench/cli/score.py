@@ -264,6 +264,8 @@ def score(
         routed, text = _with_routing(text, routing, output_format)
     extra_inputs = [(strata, "strata")] if strata is not None else []
     extra_inputs += [(routing, "routing")] if routing is not None else []
+    # standard output before the files: a full one replaces none of them
+    click.echo(utf8(text), nl=False)  # bytes: written untranslated
     write_score_outputs(  # the report, manifest and page together: all or none
         evaluation,
         report=flags["report"],
@@ -277,7 +279,6 @@ def score(
     )
     if html_page is not None:
         echo_written(html_page)
-    click.echo(utf8(text), nl=False)  # bytes: written untranslated
 
 
 def _page(evaluation, html_page, html_depth: int) -> tuple[str, str] | None:

@@ -16,13 +16,16 @@ import pandas as pd
 from .. import outputs
 from ..errors import UsageError
 from ..text_bytes import utf8
+from .files import (  # noqa: F401 - the names this module's users import from it
+    HTML_FILE,
+    LATEX_FILE,
+    MARKDOWN_FILE,
+    REPORT_FILE,
+    folder_files,
+)
 from .settings import ALL, MACRO, StatsSettings
 from .tables import Section
 
-REPORT_FILE = "BenchmarkReport.json"
-HTML_FILE = "report.html"
-MARKDOWN_FILE = "BenchmarkComparison.md"
-LATEX_FILE = "AllPairs.tex"
 SCHEMA_VERSION = 2
 
 
@@ -421,7 +424,7 @@ class Comparison:
         """
         import uuid
 
-        from ..outputs import OutputSet
+        from ..outputs import OutputSet, refuse_strays
         from ..report import build_manifest, bytes_record, json_bytes
 
         out = Path(outdir)
@@ -450,6 +453,7 @@ class Comparison:
                 experiment_id,
             )
             files[manifest] = (json_bytes(document), "manifest")
+        refuse_strays(out, folder_files(out), files, inputs, "this comparison's")
         with OutputSet(inputs) as staged:
             for path, (data, _) in files.items():
                 staged.write(path, data)
