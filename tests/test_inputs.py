@@ -173,6 +173,8 @@ def test_ids_are_never_inferred(tmp_path):
         (pd.DataFrame({"qid": ["q"], "doc": ["d"], "score": [1.0]}),
          "no document id column .*columns: qid, doc, score"),
         ({"q": {"d": float("nan")}}, "query 'q', document 'd': score nan is not finite"),
+        (pd.DataFrame({"qid": ["q", "q"], "docno": ["a", "b"], "score": ["1.0", "1e400"]}),
+         "row 1: score 1e400 is not finite"),  # the text given, not what it overflowed to
         ({"q": {"d": "high"}}, "query 'q', document 'd': 'high' not a number"),
         ({"q": [("d", 1.0)]}, r"query .q.: expected a run dict \{qid: .*, got list"),
         ([("q", "d", 1.0)], "record 0 .* has no fields query_id, doc_id, score"),

@@ -174,7 +174,7 @@ RUN_CASES = [
     (
         "topic judged only negatively",
         OK_RUN,
-        {"qrels_topics": QrelsInfo({"q1"}, negative_only=frozenset({"q1"}))},
+        {"qrels_topics": QrelsInfo({"q1"}, negative_only={"q1": -1})},
         ("X5", E, 1),
     ),
 ]
@@ -684,7 +684,33 @@ def test_trec_eval_fails_on_a_topic_judged_only_negatively(tmp_path):
     assert ("Q10", W, 1) in triples(qrels_result.findings)
     assert ("X5", E, 1) in triples(run_result.findings)
     info = qrels_info(trecbench.parse_qrels(qrels))
-    assert info.topics == {"0", "1"} and info.negative_only == {"0"}
+    assert info.topics == {"0", "1"} and info.negative_only == {"0": -1}
+
+
+def test_a_negative_topic_stops_trec_eval_only_first_or_below_minus_one(tmp_path):
+    # trec_eval 9.0.8 (checked with the binary): z9 after q1 scores (exit 0); a1 first
+    # exits 4; z2 graded -2 after q1 crashes (SIGSEGV in te_form_res_rels)
+    cases = {
+        "later": (b"z9 0 a -1\nq1 0 a 1\n", b"q1 Q0 a 1 2 t\nz9 Q0 a 1 1 t\n", []),
+        "first": (b"a1 0 a -1\nq1 0 a 1\n", b"a1 Q0 a 1 1 t\nq1 Q0 a 1 2 t\n", [1]),
+        "-2 later": (b"q1 0 a 1\nz2 0 b -2\n", b"q1 Q0 a 1 2 t\nz2 Q0 b 1 1 t\n", [2]),
+    }
+    for name, (qrels_bytes, run_bytes, lines) in cases.items():
+        qrels, run = tmp_path / f"{name}.qrels", tmp_path / f"{name}.run"
+        qrels.write_bytes(qrels_bytes)
+        run.write_bytes(run_bytes)
+        _, result = validate_files([run], qrels=qrels, profile="lenient")
+        found = [f for f in result.findings if f.rule == "X5"]
+        assert [f.line for f in found] == lines, name
+    assert "first topic it evaluates" in found_message(tmp_path, "first")
+    assert "crashes" in found_message(tmp_path, "-2 later")
+
+
+def found_message(folder, name) -> str:
+    _, result = validate_files(
+        [folder / f"{name}.run"], qrels=folder / f"{name}.qrels", profile="lenient"
+    )
+    return next(f.message for f in result.findings if f.rule == "X5")
 
 
 def test_fixed_run_scores_like_the_original(trec_eval_suite, tmp_path):

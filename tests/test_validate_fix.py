@@ -107,3 +107,19 @@ def test_a_run_that_is_not_trec_text_is_refused_in_one_line(form, tmp_path, caps
     )
     assert (code, err.splitlines()[-1]) == (2, f"trecbench: {source}: {message}")
     assert not fixed.exists()
+
+
+def test_a_refused_fix_still_prints_the_findings_as_json(tmp_path, capsys):
+    import json
+
+    bad = tmp_path / "bad.run"
+    bad.write_text("q1 Q0 a 1 nan t\nq1 Q0 b 2 inf t\n")
+    out = tmp_path / "fixed.run"
+    assert run(["validate", str(bad), "--fix", str(out), "--format", "json"]) == ExitCode.INPUT
+    captured = capsys.readouterr()
+    (result,) = json.loads(captured.out)  # the findings, as text mode prints them
+    messages = [finding["message"] for finding in result["findings"]]
+    assert "score 'nan' is not a number (trec_eval sorts it arbitrarily)" in messages
+    # infinity is no arbitrary order: 9.0.8 ties it beyond float32, 10.0 ranks it first
+    assert any("'inf' is not finite (trec_eval 9.0.8 ties it" in m for m in messages)
+    assert "--fix cannot repair R12" in captured.err and not out.exists()

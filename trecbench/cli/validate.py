@@ -154,7 +154,12 @@ def validate(
             )
             verify = _Verify(checks, results[0].qrels_info if qrels else None, tag_is_filename)
             others = (qrels, topics)
-            fixed = _fix(v, source, others, fix_out, fix_tag, profile, depth, results, verify)
+            try:
+                fixed = _fix(v, source, others, fix_out, fix_tag, profile, depth, results, verify)
+            except Exception:
+                if fmt == "json":  # the findings still, as text prints them before the refusal
+                    click.echo(report.to_json(results, None))
+                raise
             failed = [result for result in failed if result is not results[-1]]
         if fmt == "json":
             click.echo(report.to_json(results, fixed))

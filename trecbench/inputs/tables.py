@@ -175,7 +175,8 @@ def scores(values: pa.Array, origin: str, where: Where = _row) -> pa.Array:
     finite = np.isfinite(numbers)
     if not finite.all():
         row = int(np.flatnonzero(~finite)[0])
-        raise InputError(origin, None, f"{where(row)}: score {numbers[row]} is not finite")
+        shown = _shown(values[row]) if _text(values) else numbers[row]  # text as written
+        raise InputError(origin, None, f"{where(row)}: score {shown} is not finite")
     return arrow.array(numbers)
 
 

@@ -36,7 +36,7 @@ def qrels_info(qrels: pa.Table) -> QrelsInfo:
     groups = arrow.Groups(qrels.column("qid"))
     qids = groups.keys.to_pylist()
     best = dict(zip(qids, groups.reduce(np.maximum, qrels.column("rel")).tolist(), strict=True))
-    return QrelsInfo(set(best), None, frozenset(q for q, g in best.items() if g < 0))
+    return QrelsInfo(set(best), None, {q: g for q, g in best.items() if g < 0})
 
 
 def near_miss(qid: str, known: dict[str, str]) -> str:
@@ -119,6 +119,24 @@ def against_topics(
     )
 
 
+def _unevaluable(counts, judged, negative: dict[str, int]) -> list[tuple[str, str]]:
+    """The run's topics trec_eval 9.0.8 cannot evaluate, with why: a topic whose every
+    grade is negative stops it when it is the first topic evaluated (its buffer of grade
+    levels is sized by the largest grade + 1, and no earlier topic sized it), and grades
+    of -2 or less crash it wherever they come. It evaluates the run's topics that are in
+    the qrels, in byte-wise order."""
+    evaluated = sorted(q for q in counts if q in judged)
+    fatal = []
+    for position, qid in enumerate(evaluated):
+        top = negative.get(qid)
+        if top is not None and top <= -2:
+            fatal.append((qid, f"its largest grade is {top}: trec_eval crashes on it"))
+        elif top is not None and position == 0:
+            why = "trec_eval 9.0.8 stops with 'Can't calculate measure' (exit 4): it is the "
+            fatal.append((qid, why + "first topic it evaluates"))
+    return fatal
+
+
 def against_qrels(
     report: Collector,
     qrels: QrelsInfo,
@@ -139,15 +157,12 @@ def against_qrels(
             f"{near_miss(absent[i], near)}"
         ),
     )
-    fatal = [q for q in counts if q in qrels.negative_only]
+    fatal = _unevaluable(counts, judged, qrels.negative_only)
     report.add_many(
         "X5",
-        [first[q] for q in fatal],
+        [first[q] for q, _ in fatal],
         "qid",
-        lambda i: (
-            f"every judgment of topic {fatal[i]!r} is negative: trec_eval stops with "
-            "'Can't calculate measure' (exit 4)"
-        ),
+        lambda i: f"every judgment of topic {fatal[i][0]!r} is negative: {fatal[i][1]}",
     )
     missing = sorted(t for t in judged if t not in counts)
     report.add_many(

@@ -69,7 +69,8 @@ class QrelsInfo:
 
     topics: set[str]
     judged: pa.Array | None = None  # "qid\tdocno" of non-negative judgments
-    negative_only: frozenset[str] = frozenset()  # topics whose every grade is negative
+    # topics whose every grade is negative -> their largest grade
+    negative_only: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass

@@ -172,8 +172,9 @@ class QrelsChecker(Checker):
             [self.first_line[q] for q in negative],
             "qid",
             lambda i: (
-                f"every judgment of topic {negative[i]} is negative: trec_eval stops "
-                "('Can't calculate measure', exit 4) if a run has this topic"
+                f"every judgment of topic {negative[i]} is negative: trec_eval 9.0.8 stops "
+                "('Can't calculate measure', exit 4) when it is the first topic of a run it "
+                "evaluates"
             ),
         )
         level = self.relevance_level
@@ -195,5 +196,5 @@ class QrelsChecker(Checker):
             judged = (
                 pa.concat_arrays(self.judged) if self.judged else arrow.array([], pa.large_string())
             )
-        negative = frozenset(q for q, g in self.max_grade.items() if NO_GRADE < g < 0)
+        negative = {q: g for q, g in self.max_grade.items() if NO_GRADE < g < 0}
         return QrelsInfo(set(self.max_grade), judged, negative)

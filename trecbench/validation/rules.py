@@ -270,10 +270,11 @@ CATALOGUE = (
            "(break trec_eval 10.0)",
            "trec_eval 10.0 fails on, or misreads, consecutive or trailing comment lines."),
     _check("Q9", "EEEE", "header line", "TREC qrels have no header: trec_eval fails on it."),
-    _check("Q10", "WWWW", "every judgment of a topic is negative (trec_eval exits 4 if a run "
-           "has the topic)",
-           "trec_eval 9.0.8 stops with 'Can't calculate measure' (exit 4) when a run has such "
-           "a topic (X5)."),
+    _check("Q10", "WWWW", "every judgment of a topic is negative (trec_eval exits 4 when it is "
+           "the first topic evaluated)",
+           "trec_eval 9.0.8 sizes its buffer of grade levels by the largest grade + 1: it stops "
+           "with 'Can't calculate measure' (exit 4) when such a topic is the first of a run it "
+           "evaluates, and crashes on grades of -2 or less (X5)."),
     _check("Q11", "EEEE", "the qrels look like a run (arguments swapped?)",
            "Every line has the shape of a run line (6 fields or more): the run and qrels were "
            "probably given in each other's place. One finding, instead of one per line."),
@@ -288,9 +289,11 @@ CATALOGUE = (
     _check("X4", "IIII", "share of unjudged documents in the top 10 (trec_eval order)",
            "A high share means the qrels' pool did not reach this run: its scores are "
            "underestimated."),
-    _check("X5", "EEEE", "run topic whose every judgment is negative (trec_eval: \"Can't "
-           "calculate measure\", exit 4)",
-           "trec_eval 9.0.8 cannot evaluate such a topic (see Q10)."),
+    _check("X5", "EEEE", "run topic trec_eval cannot evaluate: every judgment negative, and "
+           "the first topic evaluated or graded -2 or less (\"Can't calculate measure\", exit 4, "
+           "or a crash)",
+           "trec_eval 9.0.8 evaluates the run's topics in the qrels in byte-wise order; such a "
+           "topic later in that order is scored (see Q10)."),
     _check("X6", "EEEE", "a measure the judgments' format (`-R`) cannot give (trec_eval: "
            "\"Can't calculate measure\", exit 4)",
            "The prefs measures need `-R prefs` or `qrels_prefs` judgments, the `_avgjg` ones "

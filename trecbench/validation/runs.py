@@ -223,6 +223,11 @@ def _held_back(codes: np.ndarray, most: int) -> int:
 
 def _bad_score(value: str) -> str:
     lowered = value.lower().lstrip("+-")
-    if lowered in ("nan", "inf", "infinity"):
-        return f"score {value!r} is not finite (trec_eval sorts it arbitrarily)"
+    if lowered == "nan":
+        return f"score {value!r} is not a number (trec_eval sorts it arbitrarily)"
+    if lowered in ("inf", "infinity"):
+        return (
+            f"score {value!r} is not finite (trec_eval 9.0.8 ties it with any score beyond "
+            "float32's range, 10.0 ranks it above them)"
+        )
     return f"score {value!r} is not an ASCII decimal number (trec_eval's atof reads a prefix or 0)"
