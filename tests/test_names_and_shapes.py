@@ -158,3 +158,30 @@ def test_a_column_names_itself_under_each_labels_and_refuses_others():
         plain.name("bogus")
     assert asked.summary == measure.summary and asked.per_query
     assert asked == Column("recip_rank_cut_10", "MRR@10", measure, "fast", "MRR@10")
+
+
+def test_a_pyterrier_results_frame_with_docid_beside_docno_is_read(tmp_path):
+    # Terrier's Retriever returns qid, docid (its internal number), docno, rank, score,
+    # query: docno names the document. map = (1/1 + 2/3) / 2 by hand
+    import pandas as pd
+
+    results = pd.DataFrame(
+        {
+            "qid": ["1"] * 3,
+            "docid": [10, 11, 12],
+            "docno": ["d1", "d2", "d3"],
+            "rank": [0, 1, 2],
+            "score": [3.0, 2.0, 1.0],
+            "query": ["q"] * 3,
+        }
+    )
+    qrels = pd.DataFrame({"qid": ["1", "1"], "docno": ["d1", "d3"], "label": [1, 1]})
+    values = trecbench.evaluate(qrels, results, ["map"]).to_dict()
+    assert values["1"]["map"] == pytest.approx((1 + 2 / 3) / 2)
+    results.to_parquet(tmp_path / "results.parquet")
+    qrels.to_parquet(tmp_path / "qrels.parquet")
+    assert cli_run(["score", "-m", "map", str(tmp_path / "qrels.parquet"),
+                    str(tmp_path / "results.parquet")]) == 0  # fmt: skip
+    # two other names of the document id are still ambiguous
+    with pytest.raises(trecbench.UsageError, match="all name the document id"):
+        trecbench.evaluate(qrels, results.rename(columns={"docid": "doc_id"}), ["map"])

@@ -15,6 +15,9 @@ iter       —                                          ``iter``, ``iteration`` 
                                                       PyTerrier; optional)
 =========  =========================================  ==================================
 
+PyTerrier's results hold both ``docno`` (the document's name) and ``docid`` (Terrier's
+internal number): ``docno`` is read, ``docid`` ignored.
+
 A qrels' ``iter`` is a qrels file's second column: the subtopic of diversity measures and
 the judgment group of ``-R qrels_jg``, ignored by the other measures. Other columns
 (``rank``, ``query``...) are ignored, but for ``line`` (the physical line a row came from,
@@ -69,6 +72,8 @@ def _pick(
     table: pa.Table, names: tuple[str, ...], role: str, origin: str, file: bool
 ) -> str | None:
     present = [name for name in names if name in table.column_names]
+    if "docno" in present and "docid" in present:
+        present.remove("docid")  # PyTerrier's frames: docid is Terrier's internal number
     if len(present) > 1:
         raise _column_error(origin, file, f"columns {present} all name the {role}; keep one")
     return present[0] if present else None
