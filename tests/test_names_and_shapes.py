@@ -185,3 +185,30 @@ def test_a_pyterrier_results_frame_with_docid_beside_docno_is_read(tmp_path):
     # two other names of the document id are still ambiguous
     with pytest.raises(trecbench.UsageError, match="all name the document id"):
         trecbench.evaluate(qrels, results.rename(columns={"docid": "doc_id"}), ["map"])
+
+
+def test_integer_ids_beside_ids_they_lost_zeros_of_are_refused(tmp_path):
+    # pandas read docno 0123 as 123: scored as is, map 0.25 where trec_eval gives 1.0 on
+    # the file as written (the judged documents no longer match). Refused, naming an id.
+    import pandas as pd
+
+    run = tmp_path / "r.run"
+    run.write_text("1 Q0 0123 1 3.0 r\n1 Q0 456 2 2.0 r\n1 Q0 789 3 1.0 r\n")
+    csv = tmp_path / "q.csv"
+    csv.write_text("qid,iter,docno,rel\n1,0,0123,1\n1,0,456,1\n1,0,789,0\n")
+    lost = pd.read_csv(csv)
+    assert str(lost["docno"].dtype) == "int64"
+    for qrels in (lost, {1: {123: 1, 456: 1, 789: 0}}):
+        with pytest.raises(trecbench.InputError, match="such as '0123' that no integer prints"):
+            trecbench.evaluate(qrels, str(run), ["map"])
+    lost.to_parquet(tmp_path / "q.parquet")
+    assert cli_run(["score", "-m", "map", str(tmp_path / "q.parquet"), str(run)]) == 2
+    # read as text, or integers on both sides, or ids no integer lost: scored
+    kept = pd.read_csv(csv, dtype=str)
+    assert trecbench.evaluate(kept, str(run), ["map"]).to_dict()["1"]["map"] == 1.0
+    numbers = pd.DataFrame({"qid": [1, 1], "docno": [123, 456], "score": [2.0, 1.0]})
+    assert trecbench.evaluate(lost, numbers, ["map"]).to_dict()["1"]["map"] == pytest.approx(
+        (1 + 2 / 2) / 2
+    )
+    plain = pd.DataFrame({"qid": ["1"], "docno": ["123"], "score": [1.0]})
+    assert trecbench.evaluate(lost, plain, ["P.1"]).to_dict()["1"]["P.1"] == 1.0

@@ -11,6 +11,7 @@ from .. import provenance
 from ..errors import InputError, UsageError
 from ..memory import Budget
 from .assembly import _run_result
+from .integer_ids import refuse_lost_zeros
 from .plan import _Plan
 from .reading import _BlocksAhead, _in_blocks, _is_stdin, _read_blocks, load
 from .scoring import _Block, _score_block
@@ -73,6 +74,8 @@ class _Runs:
                 path, name, plan, self.budget, progress, tie_bounds, ahead, counted
             )
         run = load(source, "run", ahead, progress, plan.version)
+        truth = plan.truth
+        refuse_lost_zeros(truth.table, truth.path, run.table, run.path or run.origin)
         result, columns, flags = _evaluate_run(run.table, name, run.path, plan, tie_bounds)
         result.record = run.record
         return result, columns, flags, list(run.warnings)
@@ -122,6 +125,7 @@ def _evaluate_blocks(
             scored.clear()
             topics = 0
             continue
+        refuse_lost_zeros(plan.truth.table, plan.truth.path, block.table, path)
         scored.append(_score_block(block.table, plan, tie_bounds, stretches=block.stretches))
         del block
         if counted is not None:

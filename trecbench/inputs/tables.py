@@ -24,7 +24,8 @@ the judgment group of ``-R qrels_jg``, ignored by the other measures. Other colu
 as :func:`trecbench.inputs.read_run` gives it), which error messages then cite.
 
 Ids are strings and are never inferred: string columns are kept as they are, integer
-columns are written in decimal; floating-point, boolean or mixed id columns are refused,
+columns are written in decimal (and marked: scoring refuses them beside the other input's
+ids that no integer prints as, ``0123``); floating-point, boolean or mixed id columns are refused,
 because they show that something already inferred types (``001`` became 1, ``1e5`` became
 100000.0, ``NA`` became NaN) and the ids are lost. Scores must be finite numbers (or
 decimal text); grades integers (or integral numbers, or integer text) within
@@ -283,7 +284,33 @@ def typed(
         rel_name = _need(table, REL_NAMES, "relevance", origin, file)
         columns["rel"] = grades(column(rel_name), origin, where)
     columns["line"] = _lines(table, first)
-    return pa.table(columns)
+    typed = pa.table(columns)
+    integers = [
+        role
+        for role, name in (("qid", qid_name), ("docno", doc_name))
+        if pa.types.is_integer(_decoded(column(name)).type)
+    ]
+    return with_integer_ids(typed, integers) if integers else typed
+
+
+# field metadata of an id column read from integers (written in decimal): scoring refuses
+# such ids beside the other input's ids with leading zeros, which the integers lost
+INTEGER_IDS = {b"trecbench": b"ids read from integers"}
+
+
+def with_integer_ids(table: pa.Table, roles: list[str]) -> pa.Table:
+    """``table`` with its ``roles`` columns (``qid``, ``docno``) marked as read from
+    integers (:data:`INTEGER_IDS`)."""
+    fields = [
+        field.with_metadata(INTEGER_IDS) if field.name in roles else field for field in table.schema
+    ]
+    return pa.Table.from_arrays(table.columns, schema=pa.schema(fields))
+
+
+def integer_ids(table: pa.Table, role: str) -> bool:
+    """Whether ``table``'s ``role`` column was read from integers."""
+    names = table.schema.names
+    return role in names and table.schema.field(role).metadata == INTEGER_IDS
 
 
 # what Arrow raises for Python values it cannot hold as one type

@@ -1,0 +1,36 @@
+"""Ids a table held as integers (pandas read ``0123`` as 123) against the other input's
+ids as text: the leading zeros the integers lost would silently unmatch judged documents,
+so such a pair of inputs is refused, naming a lost id."""
+
+from __future__ import annotations
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ..errors import InputError
+from ..inputs.tables import integer_ids
+
+# decimal text an integer never prints as: leading zeros, a plus sign, -0
+_NOT_DECIMAL = r"^(\+[0-9]+|-?0[0-9]+|-0)$"
+_ROLES = {"qid": "query id", "docno": "document id"}
+
+
+def refuse_lost_zeros(qrels: pa.Table, qrels_origin: str, run: pa.Table, run_origin: str) -> None:
+    """Refuse a qrels or run whose ``qid`` or ``docno`` column was read from integers when
+    the other holds ids of that column that no integer prints as (``0123``, ``+5``)."""
+    sides = ((qrels, qrels_origin, run, run_origin), (run, run_origin, qrels, qrels_origin))
+    for role, what in _ROLES.items():
+        for numbers, numbers_origin, text, text_origin in sides:
+            if not integer_ids(numbers, role) or integer_ids(text, role):
+                continue
+            ids = text.column(role)
+            found = pc.filter(ids, pc.match_substring_regex(ids, _NOT_DECIMAL))
+            if len(found):
+                raise InputError(
+                    numbers_origin,
+                    None,
+                    f"its {what}s are integers (written in decimal), while {text_origin} has "
+                    f"{what}s such as {found[0].as_py()!r} that no integer prints as: the "
+                    "integers lost their leading zeros; read the ids as text (pandas: "
+                    "dtype=str)",
+                )
