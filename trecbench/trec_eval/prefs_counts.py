@@ -68,6 +68,9 @@ class ResultsPrefs:
     jgs: list[JudgmentGroup]
     counts: np.ndarray  # uint16 [num_judged, num_judged]
     rank_pool: np.ndarray  # every EC JG's docid ranks, JG after JG (trec_eval's static pool)
+    # slots of rank_pool written by some topic since it was last allocated: trec_eval's
+    # pool beyond them holds what malloc left there (undefined)
+    pool_written: int = 0
     debug: str = ""
     # measures whose trec_eval value is undefined for this topic, and why (prefs_measures)
     undefined: dict[str, str] = field(default_factory=dict)
@@ -104,6 +107,7 @@ class PrefsCounter:
         self.max_docs = max_docs
         self.debug_level = debug_level
         self.pool = np.zeros(0, np.int64)
+        self.pool_written = 0  # see ResultsPrefs.pool_written
         self._docno_results = _Buffer(("", 0.0, 0))  # docno, sim, rank
         self._prefs_and_ranks = _Buffer(("", "", 0.0, "", 0))  # jg, jsg, level, docno, rank
 
@@ -158,6 +162,7 @@ class PrefsCounter:
             # no JG wrote; grown by the size needed into a new block, taken as zeros here
             # (trec_eval mallocs it: what it holds there is the heap's, undefined)
             self.pool = np.zeros(len(self.pool) + len(judged_docnos), np.int64)
+            self.pool_written = 0  # freed and malloc'd anew: nothing written in it yet
         groups, pool_parts, pool_used = [], [], 0
         jg_sorted = [jg[i] for i in order]
         bounds = [0] + [i for i in range(1, len(order)) if jg_sorted[i] != jg_sorted[i - 1]]
@@ -178,7 +183,10 @@ class PrefsCounter:
             groups.append(group)
         if pool_parts:
             self.pool[:pool_used] = np.concatenate(pool_parts)
-        result = ResultsPrefs(num_judged, num_judged_ret, groups, counts, self.pool)
+            self.pool_written = max(self.pool_written, pool_used)
+        result = ResultsPrefs(
+            num_judged, num_judged_ret, groups, counts, self.pool, self.pool_written
+        )
         if self.debug_level >= 3:
             trace.append(_dump_results_prefs(result))
         result.debug = "".join(trace)

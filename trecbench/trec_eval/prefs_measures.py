@@ -105,19 +105,20 @@ def _recalculate(group: JudgmentGroup, rp: ResultsPrefs, retrieved_only: bool):
     if group.ecs:
         keep = group.num_rel_ret if retrieved_only else group.num_rel
         # trec_eval takes them from where the last class starts in its rank pool (past its
-        # end when the class is smaller: the next group's ranks, or older contents). Past
-        # the pool's allocation it reads the heap (malloc's bookkeeping, other arrays):
-        # undefined, not imitated: only what the pool holds is taken, and a warning says so
+        # end when the class is smaller: the next group's ranks, or an earlier topic's).
+        # Past what any topic wrote since the pool was allocated (malloc's leftovers) or
+        # past the allocation (the heap's bookkeeping, other arrays) it reads undefined
+        # memory, not imitated: zeros, or only what the pool holds, with a warning
         start = group.pool_start + sum(len(r) for _, r in group.ecs[:-1])
         nonrel = rp.rank_pool[start : start + keep]
-        if len(nonrel) < keep:  # a lowest class (a negative grade) smaller than R
+        if start + keep > rp.pool_written:  # a lowest class (a negative grade) smaller than R
             level, lowest = group.ecs[-1]
             rp.undefined["prefs_avgjg_Rnonrel" + ("_ret" if retrieved_only else "")] = (
                 f"trec_eval reads R = {keep} non-relevant documents from a judgment group's "
                 f"lowest class (grade {level:g}, {counted(len(lowest), 'document')}) past the "
-                "end of its rank pool: what it finds there (0 or the heap's bookkeeping, as "
-                "malloc rounded the pool) is undefined; trecbench takes the "
-                f"{counted(len(nonrel), 'document')} the pool holds"
+                "end of what its rank pool holds: what it finds there (memory malloc left, "
+                "or the heap's bookkeeping) is undefined; trecbench takes the "
+                f"{counted(max(rp.pool_written - start, 0), 'document')} the pool holds"
             )
         ful = poss = 0
         pairs = [(a, b) for a in range(len(group.ecs)) for b in range(a + 1, len(group.ecs) - 1)]
