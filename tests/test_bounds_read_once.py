@@ -263,11 +263,13 @@ def test_qrels_with_added_rows_equal_qrels_read_with_them(grade):
 
 
 def test_compare_bounds_are_of_the_compared_measures_only(capsys):
-    """``num_q`` is printed by score, not compared: compare's bounds leave it out, as they
-    did before the bounds were kept from the scoring pass (it was shown, and said to
-    "flip")."""
-    args = ["compare", QRELS, *RUNS, "-m", "map", "-m", "num_q", "--unjudged-bounds"]
-    assert run([*args, "--samples", "100"]) == 0
+    """``num_q`` is printed by score, not compared (it has no value per topic): compare
+    refuses it by name, and its bounds are of the compared measures (num_q was once shown
+    and said to "flip")."""
+    args = ["compare", QRELS, *RUNS, "-m", "map", "--unjudged-bounds", "--samples", "100"]
+    assert run([*args, "-m", "num_q"]) == 1
+    assert "num_q: no value per topic" in capsys.readouterr().err
+    assert run(args) == 0
     out = capsys.readouterr().out
     bounds = out[out.index("unjudged sensitivity") :]
     assert "num_q" not in bounds and bounds.count("MAP") == 3  # two runs, one flip

@@ -285,7 +285,7 @@ def test_compare_markdown_escapes_as_score_does(capsys, hostile, monkeypatch):
     titles = [line for line in lines if line.startswith("## lang = ")]
     values = [unquote(line.removeprefix("## lang = ").rsplit(" (", 1)[0]) for line in titles]
     assert values == sorted(HOSTILE)
-    assert "## lang = x%7Cy (1 topics)" in lines and "\\|" not in "\n".join(lines)
+    assert "## lang = x%7Cy (1 topic)" in lines and "\\|" not in "\n".join(lines)
     differences = [line for line in lines if line.startswith("| P@1 | fake")]
     assert {unquote(line.split(" | ")[1]) for line in differences} == {NAME}
 
