@@ -252,7 +252,11 @@ class Checker:
             self.report.add("R30.malformed", found.error.line, None, found.error.message)
         else:
             lines = f"lines 1-{found.lines}"
-            self.report.add("R30", 1, None, f"ir_metadata block ({lines}) read as metadata")
+            message = (
+                f"ir_metadata block ({lines}) read as metadata; trec_eval 9.0.8 cannot read "
+                "the file ('Malformed line 1'), 10.0 and trecbench skip the block"
+            )
+            self.report.add("R30", 1, None, message)
 
     def _head(self, head: bytes) -> bool:
         add = self.report.add

@@ -223,10 +223,14 @@ CATALOGUE = (
            "Every line has the shape of a qrels line (4 fields, an integer last): the run and "
            "qrels were probably given in each other's place. One finding, instead of one per "
            "line."),
-    _check("R30", "IIII", "ir_metadata block atop the run (`# ir_metadata.start` ... `.end`)",
+    _check("R30", "WWIW", "ir_metadata block atop the run (`# ir_metadata.start` ... `.end`; "
+           "trec_eval 9.0.8 cannot read the file)",
            "The run's description in YAML (Breuer et al., SIGIR 2022; TIRA, repro_eval): "
            "read as metadata and recorded in reports; the lines after it are checked and "
-           "scored as trec_eval reads the file without the block."),
+           "scored as trec_eval reads the file without the block. trec_eval 9.0.8 stops at "
+           "its first line ('Malformed line 1'); 10.0, which skips `#` lines, and `score` "
+           "read the file: a warning (a note under `lenient`, score's gate); leave out "
+           "`--ir-metadata` for a run trec_eval 9.0.8 must read."),
     _check("R30.malformed", "EEEE", "ir_metadata block without its end marker, with a "
            "line that is not a `#` line, or whose YAML is not a mapping",
            "A block that cannot be read as metadata: `score` refuses the run at the line."),
