@@ -928,3 +928,20 @@ def test_split_topics_ties_match_a_count_by_hand_or_say_at_least(tmp_path):
             if chunk == 1 << 20:
                 assert said.keys() == expected.keys()
     assert prefixes == {None, "all ", "at least "}  # each wording was met
+
+
+def test_ids_that_differ_in_bytes_that_are_not_utf8_are_not_duplicates(tmp_path):
+    # trec_eval compares bytes: a\xff, a\xfe and a\xef\xbf\xbd (U+FFFD) are three documents
+    # (num_ret 3, trec_eval 9.0.8); read with replacement characters they merged into
+    # false duplicates (R7, Q5). Each bad byte now reads as its escape.
+    run = tmp_path / "r.run"
+    run.write_bytes(b"q1 Q0 a\xff 1 2 t\nq1 Q0 a\xfe 2 1 t\nq1 Q0 a\xef\xbf\xbd 3 0 t\n")
+    qrels = tmp_path / "q.qrels"
+    qrels.write_bytes(b"q1 0 a\xff 1\nq1 0 a\xfe 0\n")
+    qrels_result, run_result = validate_files([run], qrels=qrels)
+    rules = {f.rule for f in run_result.findings} | {f.rule for f in qrels_result.findings}
+    assert "R23" in rules and "R7" not in rules and "Q5" not in rules
+    run.write_bytes(b"q1 Q0 a\xff 1 2 t\nq1 Q0 a\xff 2 1 t\n")  # the same bytes twice
+    (result,) = validate_files([run])
+    assert [f.line for f in result.findings if f.rule == "R7"] == [2]
+    assert "a\\xff" in next(f.message for f in result.findings if f.rule == "R7")

@@ -233,7 +233,8 @@ def tokenize(
 
     Lines are separated by ``\\n`` only (a lone CR is whitespace, as in trec_eval); fields by
     any of space, tab, CR, VT, FF. Lines with invalid UTF-8 are listed in ``bad_utf8_lines``
-    and decoded with replacement characters so the rest of the file can still be checked.
+    and each bad byte read as its escape (``\\xff``) so the rest of the file can still be
+    checked.
     """
     buf = np.frombuffer(data, dtype=np.uint8)
     head = data[:4] if first_line == 1 else b""
@@ -245,8 +246,10 @@ def tokenize(
             data.decode("utf-8")
         except UnicodeDecodeError:
             bad_lines = _invalid_utf8_lines(data, _line_starts(buf)) + first_line
-            # replacement characters never swallow a newline or a NUL: same lines
-            data = data.decode("utf-8", "replace").encode("utf-8")
+            # each bad byte as its escape \xff, never a newline or a NUL: the same lines,
+            # and ids that differ in such bytes stay apart (U+FFFD merged them: false
+            # duplicates)
+            data = data.decode("utf-8", "backslashreplace").encode("utf-8")
             buf = np.frombuffer(data, dtype=np.uint8)
     blanks = blanks_in(data)
     control = len(data.translate(None, _CONTROL_BYTES)) != len(data)
