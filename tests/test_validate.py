@@ -70,6 +70,10 @@ RUN_CASES = [
     ("BOM", b"\xef\xbb\xbf" + OK_RUN, {}, ("R23", E, 1)),
     ("NUL byte", b"q1 Q0 a 1 2 t\nq1 Q0 b\x00 2 1 t\n", {}, ("R23", E, 2)),
     ("NBSP inside a docid", "q1 Q0 a\u00a0b 1 2 t\n".encode(), {}, ("R6", E, 1)),
+    ("C1 control inside a docid", "q1 Q0 a\u0080b 1 2 t\n".encode(), {}, ("R6", E, 1)),
+    ("soft hyphen inside a docid", "q1 Q0 a\u00adb 1 2 t\n".encode(), {}, ("R6", E, 1)),
+    ("Hangul filler in a qid", "q1\u3164 Q0 a 1 2 t\n".encode(), {}, ("R2", E, 1)),
+    ("tag character in a qid", "q1\U000e0001 Q0 a 1 2 t\n".encode(), {}, ("R2", E, 1)),
     (
         "NBSP inside a docid, lenient",
         "q Q0 a\u00a0b 1 2 t\n".encode(),

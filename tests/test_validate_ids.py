@@ -25,9 +25,11 @@ HOSTILE = {
     "a\x7fb": "holds the control character U+007F",
     "a\u00a0b": "holds the invisible character U+00A0",
     "a\u200bb": "holds the invisible character U+200B",
+    "a\u0080b": "holds the control character U+0080",  # C1, as validator-rules.md's R2/R6
+    "a\u00adb": "holds the invisible character U+00AD",  # a soft hyphen
 }
 # ids a TREC file holds without any finding: as they are, never flagged
-CLEAN = ["a%20b", "a#b", "caf\u00e9", "\u4e2d", "a\u0080b", "-"]
+CLEAN = ["a%20b", "a#b", "caf\u00e9", "\u4e2d", "a\u00a1b", "-"]
 
 
 def _jsonl(tmp_path, rows: list[dict]):

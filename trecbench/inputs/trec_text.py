@@ -68,9 +68,14 @@ C_SPACE = " \t\r\v\f"
 # C0 controls and DEL that are not whitespace to trec_eval (NUL is reported on its own)
 _CONTROL_BYTES = bytes([*range(1, 9), *range(14, 32), 127])
 # Unicode whitespace, zero-width and bidi characters that look like nothing or a blank
+# Unicode blanks, C1 controls (U+0080-U+009F) and the characters Unicode says are
+# ignorable when shown (soft hyphen, fillers, joiners, bidi marks, variation selectors,
+# tags): each part of a field to trec_eval, and invisible
 UNICODE_SPACE_PATTERN = (
-    r"[\x{0085}\x{00A0}\x{1680}\x{180E}\x{2000}-\x{200F}\x{2028}-\x{202F}"
-    r"\x{205F}-\x{2064}\x{3000}\x{FEFF}]"
+    r"[\x{0080}-\x{00A0}\x{00AD}\x{034F}\x{061C}\x{115F}\x{1160}\x{1680}\x{17B4}"
+    r"\x{17B5}\x{180B}-\x{180F}\x{2000}-\x{200F}\x{2028}-\x{202F}\x{205F}-\x{206F}"
+    r"\x{3000}\x{3164}\x{FE00}-\x{FE0F}\x{FEFF}\x{FFA0}\x{FFF0}-\x{FFF8}"
+    r"\x{E0000}-\x{E0FFF}]"
 )
 
 

@@ -32,7 +32,10 @@ HEADER_WORDS = set(
 # what ends a field of TREC text (C isspace, NUL), or what the byte checks flag in one (other
 # C0 controls and DEL: R23.control; Unicode blanks and zero-width characters: R2, R6)
 HOSTILE_ID = r"[\x00-\x20\x7f]|" + trec_text.UNICODE_SPACE_PATTERN
-_HOSTILE_CHAR = re.compile(re.sub(r"\\x\{(\w{4})\}", r"\\u\1", HOSTILE_ID))  # as Python's
+# as Python's: \x{0085} -> \u0085, \x{E0000} -> \U000E0000
+_HOSTILE_CHAR = re.compile(
+    re.sub(r"\\x\{(\w{5})\}", r"\\U000\1", re.sub(r"\\x\{(\w{4})\}", r"\\u\1", HOSTILE_ID))
+)
 _FIELD_ENDS = {
     " ": "a space",
     "\t": "a tab",
@@ -56,7 +59,8 @@ def hostile_id(what: str, text: str) -> str:
             f"{what} {shown} holds {_FIELD_ENDS[char]}, where a field of TREC text ends: no "
             "TREC file can hold it (`convert`, `fuse` and trec_eval's text output refuse it)"
         )
-    kind = "control character" if char < " " or char == "\x7f" else "invisible character"
+    control = char < " " or "\x7f" <= char <= "\x9f"  # C0, DEL, C1
+    kind = "control character" if control else "invisible character"
     return (
         f"{what} {shown} holds the {kind} U+{ord(char):04X}, which the checks of a TREC file "
         "flag (R23, R2, R6): it looks like nothing, and a judgment spelled without it never "
@@ -337,7 +341,10 @@ class Checker:
         docno = self.field_names.index("docno")
         in_docno = rows[where == docno]
         elsewhere = rows[where != docno]
-        message = "Unicode blank or zero-width character (invisible; not a separator to trec_eval)"
+        message = (
+            "Unicode blank, zero-width, C1 control or other invisible character (part of the "
+            "field to trec_eval, not a separator)"
+        )
         self.report.add_many("R6", tokens.line[in_docno], "docno", lambda _: message)
         names = [self.field_names[c] if c >= 0 else "line" for c in where[where != docno]]
         self.report.add_many("R2", tokens.line[elsewhere], lambda i: names[i], lambda _: message)

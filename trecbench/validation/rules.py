@@ -114,8 +114,8 @@ CATALOGUE = (
            "trec_eval reads six fields and silently ignores the rest of the line, so a tag "
            "with a space (`my run`) loses its second word unnoticed. trec_eval's own "
            "`results.trunc` has such junk on every line.", fix="drops the extra tokens"),
-    _check("R2", "EEWE", "Unicode blank or zero-width char outside the docno; VT/FF/lone CR "
-           "as separator",
+    _check("R2", "EEWE", "Unicode blank, zero-width, C1 control or other invisible char "
+           "outside the docno; VT/FF/lone CR as separator",
            "NBSP, U+3000 or a zero-width space look like a separator but are part of a field "
            "to trec_eval; vertical tab, form feed and a lone CR are separators to trec_eval "
            "but invisible in most editors."),
@@ -128,8 +128,8 @@ CATALOGUE = (
     _check("R5", "EEWE", "topic of `--topics` without any document",
            "Every topic must be answered: trec_eval skips a topic the run lacks (or scores it "
            "0 with `-c`), which changes the mean."),
-    _check("R6", "EEWE", "docno with a Unicode blank/zero-width char, or not matching "
-           "`--docid-regex`",
+    _check("R6", "EEWE", "docno with a Unicode blank, zero-width, C1 control or other "
+           "invisible char, or not matching `--docid-regex`",
            "Document ids are opaque strings compared byte for byte: an invisible character "
            "makes a different document that no judgment matches."),
     _check("R7", "EEEE", "duplicate docno within a topic (also beyond the depth cut, across "
