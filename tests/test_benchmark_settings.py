@@ -132,3 +132,14 @@ def test_importing_the_benchmark_loads_no_pandas():
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
     )
     assert result.stdout.strip() == "False"
+
+
+@pytest.mark.parametrize("output", ["-", ""])
+def test_a_configuration_output_of_dash_or_nothing_is_refused(tmp_path, output):
+    from trecbench.benchmarking import load_benchmark_config
+    from trecbench.errors import InputError, UsageError
+
+    config = tmp_path / "b.toml"
+    config.write_text(f'qrels = "q.qrels"\noutput = "{output}"\n[modes.a]\nrun = "a.run"\n')
+    with pytest.raises((InputError, UsageError), match="no folder to write into|non-empty"):
+        load_benchmark_config(config)

@@ -996,29 +996,37 @@ def test_the_baseline_file_however_spelt(capsys):
 
 def test_compare_refuses_a_folder_holding_another_calls_files(tmp_path, capsys):
     # a second call writing fewer files would leave the first one's beside its own: a
-    # folder half old, half new (plots of other runs, a benchmark's manifest and reports)
+    # folder half old, half new (plots of other runs, a benchmark's manifest). Refused
+    # before the work (nothing on stdout); files of other names are not compare's concern
     from conftest import ROOT
 
     from trecbench.cli import run
 
     qrels = str(ROOT / "qrels" / "hpo-demo.qrels")
-    word, char, parents = (
-        str(ROOT / "runs" / f"{name}.run")
-        for name in ("tfidf-word", "tfidf-char", "tfidf-word-parents")
-    )
+    names = ("tfidf-word", "tfidf-char", "tfidf-word-parents")
+    word, char, parents = (str(ROOT / "runs" / f"{name}.run") for name in names)
     out = tmp_path / "out"
-    (out / "reports").mkdir(parents=True)
-    (out / "reports" / "lexical.json").write_text("{}\n")  # a benchmark's mode report
-    assert run(["compare", qrels, word, char, "-m", "P@5", "-o", str(out), "--quiet"]) == 2
-    assert "reports/lexical.json would stay beside this comparison's files" in (
-        capsys.readouterr().err
-    )
-    (out / "reports" / "lexical.json").unlink()
+    (out / "runs").mkdir(parents=True)
+    (out / "runs" / "mine.run").write_text("q Q0 d 1 1 t\n")  # the user's, not compare's
+    (out / "logo.png").write_bytes(b"not a plot of compare's")
+    args = ["-m", "P@5", "--samples", "50", "-o", str(out)]
+    (out / "ExperimentManifest.json").write_text("{}\n")  # a benchmark's
+    assert run(["compare", qrels, word, char, *args]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""  # refused before the work
+    assert "ExperimentManifest.json would stay beside this comparison's files" in captured.err
+    (out / "ExperimentManifest.json").unlink()
     (out / "means.png").write_bytes(b"a plot of other runs")
     before = sorted(p.name for p in out.iterdir())
-    assert run(["compare", qrels, word, parents, "-m", "P@5", "-o", str(out), "--quiet"]) == 2
+    assert run(["compare", qrels, word, parents, *args]) == 2
     assert "means.png would stay beside" in capsys.readouterr().err
     assert sorted(p.name for p in out.iterdir()) == before  # nothing written
     (out / "means.png").unlink()
     for _ in range(2):  # the same call again replaces every file it wrote
-        assert run(["compare", qrels, word, char, "-m", "P@5", "-o", str(out), "--quiet"]) == 0
+        assert run(["compare", qrels, word, char, *args, "--quiet"]) == 0
+    # its own manifest, however spelled, is no stray
+    manifest = ["--manifest", str(out / "ExperimentManifest.json")]
+    assert run(["compare", qrels, word, char, *args, *manifest, "--quiet"]) == 0
+    spelled = ["-o", f"{out}/./", "--manifest", f"{out}/../out/ExperimentManifest.json"]
+    assert run(["compare", qrels, word, char, *args[:-2], *spelled, "--quiet"]) == 0
+    assert (out / "logo.png").exists() and (out / "runs" / "mine.run").exists()

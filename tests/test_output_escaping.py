@@ -566,3 +566,23 @@ def test_a_file_name_that_is_not_utf8_is_escaped_never_an_internal_error(
 def run_and_capture(capsys, command) -> str:
     run(command)
     return capsys.readouterr().out
+
+
+def test_compare_json_of_a_run_file_named_with_a_byte_not_utf8_is_utf8(tmp_path):
+    # under a strict UTF-8 standard output (an en_US.UTF-8 locale) compare --format json
+    # was an internal error; under C.UTF-8 it wrote the raw byte, no JSON reader's text
+    import os
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    name = tmp_path / os.fsdecode(b"x\xff.run")
+    name.write_bytes((ROOT / "runs" / "tfidf-word.run").read_bytes())
+    command = [sys.executable, "-m", "trecbench", "compare", str(ROOT / "qrels" / "hpo-demo.qrels")]
+    command += [str(name), str(ROOT / "runs" / "tfidf-char.run"), "-m", "P@5", "--format", "json"]
+    env = os.environ | {"PYTHONIOENCODING": "utf-8:strict"}
+    done = subprocess.run(command, capture_output=True, env=env, check=False)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout.decode("utf-8"))  # strict: every byte UTF-8
+    assert os.fsdecode(b"x\xff.run") in {os.path.basename(i["path"]) for i in report["inputs"]}

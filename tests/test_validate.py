@@ -698,6 +698,7 @@ def test_a_negative_topic_stops_trec_eval_only_first_or_below_minus_one(tmp_path
         "later": (b"z9 0 a -1\nq1 0 a 1\n", b"q1 Q0 a 1 2 t\nz9 Q0 a 1 1 t\n", []),
         "first": (b"a1 0 a -1\nq1 0 a 1\n", b"a1 Q0 a 1 1 t\nq1 Q0 a 1 2 t\n", [1]),
         "-2 later": (b"q1 0 a 1\nz2 0 b -2\n", b"q1 Q0 a 1 2 t\nz2 Q0 b 1 1 t\n", [2]),
+        "-2 first": (b"A 0 d1 -2\nB 0 d1 1\n", b"A Q0 d1 1 1 t\nB Q0 d1 1 1 t\n", [1]),
     }
     for name, (qrels_bytes, run_bytes, lines) in cases.items():
         qrels, run = tmp_path / f"{name}.qrels", tmp_path / f"{name}.run"
@@ -708,6 +709,7 @@ def test_a_negative_topic_stops_trec_eval_only_first_or_below_minus_one(tmp_path
         assert [f.line for f in found] == lines, name
     assert "first topic it evaluates" in found_message(tmp_path, "first")
     assert "crashes" in found_message(tmp_path, "-2 later")
+    assert "exit 4" in found_message(tmp_path, "-2 first")  # first: exit 4, not a crash
 
 
 def found_message(folder, name) -> str:

@@ -314,18 +314,18 @@ def refuse_strays(
     are none of them."""
     from .provenance import file_key
 
-    read = {file_key(path) for path in inputs} - {None}
-    written = {Path(path) for path in written}
+    read = {file_key(path) for path in inputs if path is not None} - {None}
+    written = {os.path.realpath(path) for path in written}  # however each is spelled
     strays = sorted(
         str(path.relative_to(folder))
         for path in found
-        if path.is_file() and path not in written and file_key(path) not in read
+        if path.is_file() and os.path.realpath(path) not in written and file_key(path) not in read
     )
     if strays:
         shown = ", ".join(strays[:5]) + (", ..." if len(strays) > 5 else "")
         raise OutputError(
-            f"{folder}: {shown} would stay beside {whose} files, from another call: remove "
-            "them or write to another folder"
+            f"{folder}: {shown} would stay beside {whose} files, not written by this call "
+            "(an earlier one's, describing other runs): remove them or write to another folder"
         )
 
 

@@ -66,7 +66,7 @@ def load_benchmark_config(path: str | os.PathLike) -> BenchmarkSettings:
         ],
         measures=_measures(document.get("measures"), path),
         topics=resolve(document.get("topics")),
-        output=resolve(document.get("output")),
+        output=resolve(_output(document.get("output"), path)),
         meta={str(key): str(value) for key, value in document.get("meta", {}).items()},
         profile=validation.get("profile") or DEFAULT_PROFILE,
         max_depth=max_depth,
@@ -79,6 +79,14 @@ def load_benchmark_config(path: str | os.PathLike) -> BenchmarkSettings:
         completeness=Completeness(**(dict(COMPLETENESS) | document.get("completeness", {}))),
         routing=resolve(document.get("routing")),
     )
+
+
+def _output(value, path: Path):
+    """The configuration's ``output`` folder, never empty nor ``-`` (the configuration's
+    own folder, or standard output, by accident)."""
+    if value is not None and str(value) in ("", "-"):
+        raise InputError(str(path), None, f"output: {value!r} is no folder to write into")
+    return value
 
 
 def _statistics(statistics: dict[str, Any], given: Mapping[str, Any], path: Path):

@@ -222,6 +222,7 @@ def check_outputs(config: BenchmarkSettings, outdir: str | os.PathLike | None = 
     files += [out / REPORT_FILE, out / MARKDOWN_FILE, out / HTML_FILE, out / MANIFEST_FILE]
     for path in files:
         outputs.check_target(path, config.inputs)
+    outputs.refuse_strays(out, folder_files(out), files, config.inputs, "this benchmark's")
 
 
 def fused_run_file(name: str) -> Path:

@@ -12,6 +12,7 @@ import click
 
 from .. import extras, statistical_tests
 from ..errors import UsageError
+from ..text_bytes import utf8
 from .evaluation_options import (
     evaluation_options,
     jobs_option,
@@ -114,7 +115,7 @@ class Output:
         if self.outdir is not None:
             warn_without_html()
         if not self.quiet:
-            click.echo(comparison.render(self.output_format), nl=False)
+            click.echo(utf8(comparison.render(self.output_format)), nl=False)  # bytes
         if self.outdir is not None:
             written = comparison.write(
                 self.outdir, plots=self.plots, manifest=self.manifest, meta=self.meta,

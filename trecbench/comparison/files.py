@@ -15,10 +15,18 @@ REPORTS_DIR = "reports"
 RUNS_DIR = "runs"
 
 
-def folder_files(out: Path) -> list[Path]:
-    """The files in ``out`` that compare or benchmark write there (pages, reports, plots,
-    a benchmark's mode reports and fused runs), whoever wrote them."""
+# compare's plots (figures.plot_file): a figure, its section's suffix, the format
+PLOT_PATTERNS = tuple(
+    f"{figure}*.{fmt}" for figure in ("means", "differences", "precision_recall")
+    for fmt in ("png", "svg")
+)  # fmt: skip
+
+
+def folder_files(out: Path, modes: bool = True) -> list[Path]:
+    """The files in ``out`` named as compare or benchmark write them (pages, reports,
+    plots, a benchmark's manifest and, with ``modes``, its mode reports and fused runs),
+    whoever wrote them. A file of another name (a logo, the runs compared) is none of them."""
     named = [out / name for name in (REPORT_FILE, HTML_FILE, MARKDOWN_FILE, LATEX_FILE)]
-    globbed = ("*.png", "*.svg", f"{REPORTS_DIR}/*.json", f"{RUNS_DIR}/*.run")
-    found = (path for pattern in globbed for path in out.glob(pattern))
+    patterns = PLOT_PATTERNS + ((f"{REPORTS_DIR}/*.json", f"{RUNS_DIR}/*.run") if modes else ())
+    found = (path for pattern in patterns for path in out.glob(pattern))
     return [*named, out / MANIFEST_FILE, *found]

@@ -20,6 +20,7 @@ from .files import (  # noqa: F401 - the names this module's users import from i
     HTML_FILE,
     LATEX_FILE,
     MARKDOWN_FILE,
+    PLOT_PATTERNS,
     REPORT_FILE,
     folder_files,
 )
@@ -453,7 +454,7 @@ class Comparison:
                 experiment_id,
             )
             files[manifest] = (json_bytes(document), "manifest")
-        refuse_strays(out, folder_files(out), files, inputs, "this comparison's")
+        refuse_strays(out, folder_files(out, modes=False), files, inputs, "this comparison's")
         with OutputSet(inputs) as staged:
             for path, (data, _) in files.items():
                 staged.write(path, data)
@@ -495,6 +496,13 @@ def check_outputs(
         files.append(Path(manifest))
     for path in files:
         outputs.check_target(path, inputs)
+    # another call's files the folder holds (checked again, exactly, when written: the
+    # plots per stratum and the page are known then)
+    plotted = [path for pattern in PLOT_PATTERNS for path in out.glob(pattern)] if plots else []
+    replaced = files + plotted
+    outputs.refuse_strays(
+        out, folder_files(out, modes=False), replaced, inputs, "this comparison's"
+    )
 
 
 def _check_manifest(manifest: Path, files: Iterable[Path]) -> None:

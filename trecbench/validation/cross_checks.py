@@ -129,11 +129,11 @@ def _unevaluable(counts, judged, negative: dict[str, int]) -> list[tuple[str, st
     fatal = []
     for position, qid in enumerate(evaluated):
         top = negative.get(qid)
-        if top is not None and top <= -2:
-            fatal.append((qid, f"its largest grade is {top}: trec_eval crashes on it"))
-        elif top is not None and position == 0:
+        if top is not None and position == 0:
             why = "trec_eval 9.0.8 stops with 'Can't calculate measure' (exit 4): it is the "
             fatal.append((qid, why + "first topic it evaluates"))
+        elif top is not None and top <= -2:
+            fatal.append((qid, f"its largest grade is {top}: trec_eval crashes on it"))
     return fatal
 
 
