@@ -212,3 +212,15 @@ def test_integer_ids_beside_ids_they_lost_zeros_of_are_refused(tmp_path):
     )
     plain = pd.DataFrame({"qid": ["1"], "docno": ["123"], "score": [1.0]})
     assert trecbench.evaluate(lost, plain, ["P.1"]).to_dict()["1"]["P.1"] == 1.0
+    # pool and fuse --optimize judge runs against qrels too: the same refusal
+    text_qrels = tmp_path / "q.qrels"
+    text_qrels.write_text("01 0 d1 1\n01 0 d2 0\n02 0 d1 1\n")
+    numbered = pd.DataFrame({"qid": [1, 1, 2], "docno": ["d1", "d2", "d1"], "score": [2.0, 1, 1]})
+    numbered.to_parquet(tmp_path / "a.parquet")
+    numbered.assign(score=[1.0, 2, 1]).to_parquet(tmp_path / "b.parquet")
+    runs = [str(tmp_path / f"{name}.parquet") for name in ("a", "b")]
+    pool = ["pool", *runs, "--qrels", str(text_qrels), "-o", str(tmp_path / "pool.txt")]
+    fuse = ["fuse", "--optimize", "P@1", "--qrels", str(text_qrels), *runs]
+    for command in (pool, [*fuse, "-o", str(tmp_path / "f.run")]):
+        assert cli_run(command) == 2, command
+    assert not (tmp_path / "pool.txt").exists() and not (tmp_path / "f.run").exists()

@@ -60,6 +60,7 @@ import pyarrow.compute as pc
 
 from . import arrow, ranking
 from .errors import UsageError, excerpt, one_line
+from .inputs.tables import carry_integer_ids
 
 if TYPE_CHECKING:
     from .evaluation.reading import Progress
@@ -173,7 +174,7 @@ def ranked_tables(runs, progress: Progress | None = None) -> list[pa.Table]:
     tables, files = [], {}  # files: index of a run read from a file -> its name
     for run in runs:
         loaded = load(run, "run", progress=progress)
-        table = _ranked(loaded).table()
+        table = carry_integer_ids(loaded.table, _ranked(loaded).table())
         if isinstance(run, (str, os.PathLike)):
             twin = next((i for i in files if same_rows(tables[i], table)), None)
             if twin is not None:
@@ -382,7 +383,7 @@ def fuse_tables(
     step()
     ranked = ranking.truncate(ranking.rank_run(table), depth)
     step()
-    return ranked.select(["qid", "docno", "rank", "score", "tag"])
+    return carry_integer_ids(list(runs), ranked.select(["qid", "docno", "rank", "score", "tag"]))
 
 
 def _steps(progress: Progress | None, label: str, total: int) -> Callable[[], None]:

@@ -285,10 +285,11 @@ def typed(
         columns["rel"] = grades(column(rel_name), origin, where)
     columns["line"] = _lines(table, first)
     typed = pa.table(columns)
-    integers = [
+    integers = [  # read from integers here, or marked so by an earlier reading
         role
         for role, name in (("qid", qid_name), ("docno", doc_name))
         if pa.types.is_integer(_decoded(column(name)).type)
+        or table.schema.field(name).metadata == INTEGER_IDS
     ]
     return with_integer_ids(typed, integers) if integers else typed
 
@@ -305,6 +306,14 @@ def with_integer_ids(table: pa.Table, roles: list[str]) -> pa.Table:
         field.with_metadata(INTEGER_IDS) if field.name in roles else field for field in table.schema
     ]
     return pa.Table.from_arrays(table.columns, schema=pa.schema(fields))
+
+
+def carry_integer_ids(source: pa.Table | list[pa.Table], table: pa.Table) -> pa.Table:
+    """``table`` (made from ``source``, or from several) with the marks of ids read from
+    integers that any of them has."""
+    sources = source if isinstance(source, list) else [source]
+    roles = [role for role in ("qid", "docno") if any(integer_ids(s, role) for s in sources)]
+    return with_integer_ids(table, roles) if roles else table
 
 
 def integer_ids(table: pa.Table, role: str) -> bool:

@@ -134,6 +134,7 @@ def pool(
     >>> result = pool(["a.run", "b.run"], depth=10)  # doctest: +SKIP
     >>> print(result.to_text(), end="")  # doctest: +SKIP
     """
+    from ..conclusions.scores import source_name
     from ..inputs import split_runs
     from ..naming import run_names
 
@@ -142,8 +143,9 @@ def pool(
     if not sources:
         raise UsageError("nothing to pool: no run given")
     labels = run_names(sources, names if names is not None else given)
-    pooled = _stream(sources, settings.depth, progress)
     judged = _judgments(qrels) if qrels is not None else None
+    against = None if judged is None else (judged, source_name(qrels) or "the qrels")
+    pooled = _stream(sources, settings.depth, progress, against)
     grades = _grades(pooled, judged)
     contributions = _contributions(pooled, grades, labels, settings.relevance_level, judged)
     topic, docno = arrow.array(pooled.topic), pooled.docno
@@ -182,16 +184,23 @@ class _Streamed:
     numbers: list[np.ndarray]
 
 
-def _stream(sources: list, depth: int, progress) -> _Streamed:
+def _stream(sources: list, depth: int, progress, against: tuple | None) -> _Streamed:
     """The runs' kept rows, read run by run: every few runs their rows are folded into the
     pool's distinct pairs and only each row's pair number is kept, so memory follows the
-    pool, not the runs (20 runs held at once faulted in 1 GB)."""
+    pool, not the runs (20 runs held at once faulted in 1 GB). ``against``: the qrels'
+    table and name, refused beside a run that lost its ids' leading zeros."""
     from functools import partial
+
+    from ..conclusions.scores import source_name
+    from ..evaluation.integer_ids import refuse_lost_zeros
 
     distinct, batch, numbers = None, [], []
     kept = partial(ranked_runs.load_kept, depth=depth, progress=progress)
     tables = ranked_runs.read_ahead(kept, sources)
     for index, table in enumerate(tables):  # the next run read while these are folded
+        if against is not None:  # the qrels' table and name: ids read from integers
+            name = source_name(sources[index]) or f"run {index + 1}"
+            refuse_lost_zeros(*against, table, name)
         batch.append(table)
         size = 0 if distinct is None else distinct.num_rows
         if index == len(sources) - 1 or sum(t.num_rows for t in batch) >= max(size, BATCH_ROWS):

@@ -11,6 +11,7 @@ import pyarrow.compute as pc
 
 from .. import arrow
 from ..errors import UsageError
+from ..inputs.tables import carry_integer_ids
 from ..trec_eval.clib import LONG_MAX  # ranks are 64-bit integers, in Arrow as in trec_eval
 
 
@@ -43,7 +44,8 @@ def load_kept(source, depth: int | None = None, progress=None) -> pa.Table:
     table = loaded.table
     topic, qids = ranking.topic_codes(table.column("qid"))
     if depth is not None and np.bincount(topic).max(initial=0) > depth:
-        return _ranked_columns(ranked_run(loaded), depth).select(["qid", "docno"])
+        kept = _ranked_columns(ranked_run(loaded), depth).select(["qid", "docno"])
+        return carry_integer_ids(table, kept)
     lines = table.column("line") if "line" in table.column_names else None
     found = ranking.find_duplicate(topic, table.column("docno"), lines)
     if found is not None:
