@@ -161,8 +161,13 @@ def test_render_groups_in_every_format():
     assert "P_1                   \tdifficulty:macro\t0.7500" in trec
     assert "recip_rank            \tdifficulty:micro\t0.8333" in trec
     csv = render_groups(grouped, "csv", {}).splitlines()
-    assert csv[0] == "t,difficulty=easy,num_q,2"
-    assert "t,difficulty:micro,P@1,0.6666666666666666" in csv
+    # score's CSV columns: run, qid (the group), measure, canonical, value
+    assert csv[0] == "t,difficulty=easy,num_q,num_q,2"
+    assert "t,difficulty:micro,P@1,P@1,0.6666666666666666" in csv
+    assert (
+        "t,difficulty:micro,P_1,P@1,0.6666666666666666"
+        in render_groups(grouped, "csv", names).splitlines()
+    )
     table = render_groups(grouped, "table", {}).splitlines()
     assert table[1].split() == ["run", "group", "n", "recip_rank", "P@1"]
     assert table[2].split() == ["t", "easy", "2", "0.7500", "0.5000"]
@@ -412,5 +417,31 @@ def test_grouped_csv_quotes_a_group_holding_a_carriage_return():
     strata = STRATA.assign(difficulty=["e\rasy", "e\rasy", "hard", None])
     grouped = {"difficulty": evaluation_groups(_evaluation(), strata, "difficulty")}
     records = list(csv.reader(io.StringIO(render_groups(grouped, "csv", {}), newline="")))
-    assert records[0] == ["t", "difficulty=e\rasy", "num_q", "2"]
-    assert all(len(record) == 4 for record in records)
+    assert records[0] == ["t", "difficulty=e\rasy", "num_q", "num_q", "2"]
+    assert all(len(record) == 5 for record in records)  # as score's header
+
+
+def test_an_undefined_value_makes_its_group_means_undefined_as_trec_eval_all(capsys, tmp_path):
+    # 11pt_avg under -J: topic q2 (judged only negatively, every document dropped) is NaN
+    # and trec_eval's all is -nan; pandas' mean skipped it: g=A, macro and micro 1.0
+    import json
+
+    from trecbench.cli import run
+
+    (tmp_path / "m.qrels").write_text("q1 0 a 1\nq2 0 d 1\nq2 0 f -1\n")
+    (tmp_path / "m.run").write_text("q1 Q0 a 1 1 t\nq1 Q0 b 2 1 t\nq2 Q0 f 1 1 t\n")
+    side = tmp_path / "m.side.json"
+    side.write_text('{"strata":{"queries":{"q1":{"g":"A"},"q2":{"g":"A"}}}}\n')
+    args = ["score", "-J", "-m", "11pt_avg", "--strata", str(side), "--group-by", "g"]
+    args += [str(tmp_path / "m.qrels"), str(tmp_path / "m.run")]
+    assert run([*args, "--format", "json"]) == 0
+    groups = json.loads(capsys.readouterr().out)["groups"]["g"]["m"]
+    assert groups["groups"]["A"] == {"n": 2, "11pt_avg": None}
+    assert groups["micro"]["11pt_avg"] is None and groups["macro"]["11pt_avg"] is None
+    assert run([*args, "--tie-bounds", "--unjudged-bounds", "--format", "json"]) == 0
+    text = capsys.readouterr().out
+    assert "NaN" not in text  # JSON has none: null
+    document = json.loads(text)
+    assert document["runs"][0]["tie_bounds"]["measures"]["11pt_avg"] == {
+        "low": None, "high": None, "position": "undefined"
+    }  # fmt: skip

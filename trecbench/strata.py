@@ -117,6 +117,10 @@ def group_labels(qids: pd.Series, strata: pd.DataFrame | None, by: str) -> pd.Se
     return labels.fillna(MISSING).astype(STR)
 
 
+def _mean(values: pd.Series) -> float:
+    return values.mean(skipna=False)
+
+
 def group_means(per_query: pd.DataFrame, strata: pd.DataFrame | None, by: str) -> pd.DataFrame:
     """Per-group means with macro and micro means and the spread.
 
@@ -129,30 +133,17 @@ def group_means(per_query: pd.DataFrame, strata: pd.DataFrame | None, by: str) -
     """
     frame = per_query.assign(group=group_labels(per_query["qid"], strata, by).to_numpy())
     keys = ["run", "measure"]
-    groups = (
-        frame.groupby(keys + ["group"], sort=False)["value"]
-        .agg(n="size", value="mean")
-        .reset_index()
-        .assign(kind="group")
-    )
-    macro = (
-        groups.groupby(keys, sort=False)["value"]
-        .agg(n="size", value="mean")
-        .reset_index()
-        .assign(kind="macro", group=pd.NA)
-    )
-    micro = (
-        frame.groupby(keys, sort=False)["value"]
-        .agg(n="size", value="mean")
-        .reset_index()
-        .assign(kind="micro", group=pd.NA)
-    )
-    spread = (
-        groups.groupby(keys, sort=False)["value"]
-        .agg(n="size", value=lambda means: means.max() - means.min())
-        .reset_index()
-        .assign(kind="spread", group=pd.NA)
-    )
+
+    def summary(values: pd.DataFrame, by: list[str], kind: str, value) -> pd.DataFrame:
+        out = values.groupby(by, sort=False)["value"].agg(n="size", value=value).reset_index()
+        return out.assign(kind=kind) if "group" in by else out.assign(kind=kind, group=pd.NA)
+
+    # an undefined (NaN) value makes its mean undefined, as trec_eval's average is (-nan):
+    # pandas' mean would skip it, and micro would no longer be trec_eval's
+    groups = summary(frame, [*keys, "group"], "group", _mean)
+    macro = summary(groups, keys, "macro", _mean)
+    micro = summary(frame, keys, "micro", _mean)
+    spread = summary(groups, keys, "spread", lambda m: m.max(skipna=False) - m.min(skipna=False))
     order = {kind: i for i, kind in enumerate(KINDS)}
     out = pd.concat([groups, macro, micro, spread], ignore_index=True)
     out = out.assign(

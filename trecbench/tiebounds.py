@@ -60,6 +60,7 @@ order of small cases (tests/test_tiebounds.py).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -261,11 +262,14 @@ def run_bounds(result, orders: Orders, evaluated: list | None, columns, settings
 
 def position(value: float, low: float, high: float) -> str:
     """Where the reported value sits: ``fixed`` (no order changes it), ``lowest``,
-    ``highest`` or ``inside`` the bounds (values equal to 12 significant digits)."""
+    ``highest`` or ``inside`` the bounds (values equal to 12 significant digits);
+    ``undefined`` when the value or a bound is (NaN: no order gives a number)."""
 
     def same(a: float, b: float) -> bool:
         return abs(a - b) <= 1e-12 * max(1.0, abs(a), abs(b))
 
+    if any(map(math.isnan, (value, low, high))):
+        return "undefined"
     if same(low, high):
         return "fixed"
     if same(value, low):

@@ -89,14 +89,14 @@ def render_groups(
                 if output_format == "trec":  # where the qid goes: one field, no blanks
                     field, value = escape_text(by, " ="), escape_text(group, " ")
                 where = f"{field}={value}" if kind == "group" else f"{field}:{kind}"
-                lines = [("num_q", int(part["n"].iloc[0]))]
-                lines += [
-                    (names.get(m, m), v)
+                lines = [("num_q", "num_q", int(part["n"].iloc[0]))]
+                lines += [  # as printed, its display name (score's CSV column canonical)
+                    (names.get(m, m), m, v)
                     for m, v in zip(part["measure"], part["value"], strict=True)
                 ]
-                for name, value in lines:
+                for name, canonical, value in lines:
                     if output_format == "csv":
-                        out.write(csv_line([run, where, name, value]))
+                        out.write(csv_line([run, where, name, canonical, value]))
                     elif name == "num_q":
                         out.write(f"{name:<22}\t{where}\t{value}\n")
                     else:
