@@ -315,3 +315,29 @@ def test_level_below_one_is_refused_whatever_the_engine(engine, example, monkeyp
     args = ["-l", "0", "-m", "HitRate@1", "--engine", engine, "qrels", "run"]
     stdout, message, code = run_score(args, example, monkeypatch)
     assert (stdout, code) == (b"", 1) and "-l 0" in message
+
+
+def test_relstring_is_in_csv_and_json_and_said_to_be_left_out_of_tables(capsys):
+    # trec_eval prints relstring per topic as text; csv and json dropped it without a word
+    import json
+
+    from conftest import ROOT
+
+    from trecbench.cli import run
+
+    qrels, one = str(ROOT / "qrels" / "hpo-demo.qrels"), str(ROOT / "runs" / "tfidf-char.run")
+    args = ["score", "-m", "relstring.5", "-m", "P.5", qrels, one]
+    assert run([*args, "-q"]) == 0
+    trec = {
+        line.split("\t")[1]: line.split("\t")[2].strip("'")
+        for line in capsys.readouterr().out.splitlines()
+        if line.startswith("relstring")
+    }
+    assert run([*args, "--format", "json"]) == 0
+    per_query = json.loads(capsys.readouterr().out)["runs"][0]["per_query"]
+    assert {qid: values["relstring.5"] for qid, values in per_query.items()} == trec
+    assert run([*args, "-q", "--format", "csv"]) == 0
+    rows = [line.split(",") for line in capsys.readouterr().out.splitlines()]
+    assert {row[1]: row[4] for row in rows if row[2] == "relstring.5"} == trec
+    assert run([*args, "--format", "table"]) == 0
+    assert "relstring_5: text per topic, not in --format table" in capsys.readouterr().err

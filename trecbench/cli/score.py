@@ -256,6 +256,7 @@ def score(
     _warn(_evaluation_warnings(evaluation, unjudged_threshold))
     grouped, notes = _grouped(evaluation, strata, group_by, qrels)
     _warn(notes)
+    _warn(_text_measures_left_out(evaluation, output_format))
     text = render_score(evaluation, view, grouped)
     if unjudged_bounds:
         text = _with_unjudged_bounds(text, evaluation, view)
@@ -299,6 +300,20 @@ def _check_targets(given: list, flags, html_page) -> None:
     from ..report import check_score_outputs
 
     check_score_outputs(flags["report"], flags["manifest"], [g for g in given if g], html_page)
+
+
+def _text_measures_left_out(evaluation, output_format: str) -> list[str]:
+    """A table or Markdown has a number in each cell: text per topic (``relstring``) is
+    left out of it, and said (trec text, csv with -q and json show it)."""
+    from ..measures import STRING
+
+    text = [c.display for c in evaluation.columns if c.summary == STRING]
+    if not text or output_format not in ("table", "markdown"):
+        return []
+    names = ", ".join(text)
+    return [
+        f"{names}: text per topic, not in --format {output_format}; trec, csv -q and json show it"
+    ]
 
 
 def _warn(lines: list[str]) -> None:

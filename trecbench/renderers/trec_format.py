@@ -104,8 +104,18 @@ def _summary_columns(evaluation, names: str) -> list[tuple]:
 
 
 def _per_query_columns(evaluation, names: str) -> list[tuple]:
-    """``(column, name)`` of each per-topic value under each name it is shown by."""
-    return [(c, name) for c, name in evaluation.labelled(names) if c.per_query]
+    """``(column, name)`` of each per-topic value under each name it is shown by, text
+    (``relstring``) included."""
+    return [
+        (c, name) for c, name in evaluation.labelled(names) if c.per_query or c.summary == STRING
+    ]
+
+
+def _topic_value(run, column, index: int):
+    """A run's value of ``column`` on its ``index``-th topic, for machine formats."""
+    if column.summary == STRING:
+        return run.strings[column.label][index]
+    return _plain(column, run.values[column.label][index])
 
 
 def _table_rows(evaluation, names: str, also: str = "") -> tuple[list[str], list[list[str]]]:
@@ -142,7 +152,7 @@ def render_csv(evaluation, *, per_query: bool = False, names: str = "display") -
     for run in evaluation.runs:
         for index, qid in enumerate(run.qids if topic_columns else ()):
             for c, name in topic_columns:
-                value = _plain(c, run.values[c.label][index])
+                value = _topic_value(run, c, index)
                 lines.append(csv_line([run.name, qid, name, c.display, value]))
         for c, name in _summary_columns(evaluation, names):
             value = _plain(c, run.summary[c.label])
@@ -182,7 +192,7 @@ def render_json(
             entry["tie_bounds"] = json_entry(run, evaluation.columns, names)
         if per_query:
             entry["per_query"] = {
-                qid: {name: _plain(c, run.values[c.label][index]) for c, name in topic_columns}
+                qid: {name: _topic_value(run, c, index) for c, name in topic_columns}
                 for index, qid in enumerate(run.qids)
             }
         runs.append(entry)
