@@ -351,6 +351,20 @@ def test_a_stratum_named_qid_is_refused(tmp_path):
             load_strata(path)
 
 
+def test_a_stratum_value_none_or_a_stratum_named_qid_prefix_is_refused(tmp_path):
+    # (none) is the group of topics without a value: q1's "(none)" and q2 (no value) were
+    # one group of 2 (P@1 0.5), not two (1.0 and 0.0, macro 0.5); a stratum named
+    # qid-prefix was silently replaced by the grouping of that name
+    path = tmp_path / "s.json"
+    for data, message in (
+        ({"strata": {"queries": {"q1": {"g": "(none)"}, "q2": {}}}}, r"q1.g: \(none\) names"),
+        ({"strata": {"queries": {"q1": {"qid-prefix": "a"}}}}, "cannot be named qid-prefix"),
+    ):
+        path.write_text(json.dumps(data))
+        with pytest.raises(InputError, match=message):
+            load_strata(path)
+
+
 def test_sidecar_strata_use_the_escaped_ids_of_the_qrels_and_runs(tmp_path):
     """A case_id that needs escaping ("case 1" is written case%201) keeps its stratum:
     the sidecar is keyed by the ids as written, so `score --group-by` finds it."""

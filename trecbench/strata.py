@@ -53,8 +53,9 @@ def read_sidecar(sidecar: str | os.PathLike) -> tuple[pd.DataFrame, list[tuple[s
         place = at / "queries" / qid
         for field, value in place.expect_object(values).items():
             _field_name(place / field, field)
-            if value is not None:
-                (place / field).expect_string(value)
+            if value is not None and (place / field).expect_string(value) == MISSING:
+                # the group of topics without a value: two groups would be one
+                raise (place / field).error(f"{MISSING} names the topics without a {field}")
             if field not in fields:
                 fields.append(field)
     frame = pd.DataFrame(
@@ -80,6 +81,8 @@ def _field_name(place: At, name: Any) -> str:
     its values and regroup (or drop) every query."""
     if place.expect_string(name) == "qid":
         raise place.error("a stratum cannot be named qid (that is the query id column)")
+    if name == QID_PREFIX:  # --group-by qid-prefix would group by the qid, not by it
+        raise place.error(f"a stratum cannot be named {QID_PREFIX} (trecbench's grouping)")
     return name
 
 
