@@ -110,11 +110,13 @@ def _depth(label: str) -> int | None:
 def _reference(qrels: Path, run_file: Path, options: dict, folder: Path, top=None) -> list:
     """``(measure, low, high, unjudged)`` per column: trecbench scoring the run against
     the qrels as they are (low) and against the qrels with the run's unjudged documents
+    (not judged, or at a negative grade)
     within the column's depth (and -M) added at the top grade (``top``: of the qrels) (high),
     written to a file here; the documents ranked in plain Python (float32 score, then
     docno, descending)."""
     judgments = [line.split() for line in qrels.read_text().splitlines()]
-    judged = {(qid, docno) for qid, _, docno, _ in judgments}
+    # a negative grade is trec_eval's "in the pool, unjudged": such a document is added
+    judged = {(qid, docno) for qid, _, docno, grade in judgments if int(grade) >= 0}
     topics = {qid for qid, *_ in judgments}
     top = max(int(grade) for *_, grade in judgments) if top is None else top
     ranked = defaultdict(list)
@@ -131,7 +133,8 @@ def _reference(qrels: Path, run_file: Path, options: dict, folder: Path, top=Non
         looked = [(q, d) for q in sorted(lists) if q in topics for d in lists[q][:depth]]
         added = [(q, d) for q, d in looked if (q, d) not in judged]
         completed = folder / f"completed-{depth}.qrels"
-        lines = [" ".join(j) for j in judgments] + [f"{q} 0 {d} {top}" for q, d in added]
+        kept = [j for j in judgments if (j[0], j[2]) not in set(added)]  # replaced
+        lines = [" ".join(j) for j in kept] + [f"{q} 0 {d} {top}" for q, d in added]
         completed.write_text("\n".join(lines) + "\n")
         high = evaluate(completed, run_file, MEASURES, **options).runs[0].summary[column.label]
         value = float(low.runs[0].summary[column.label])

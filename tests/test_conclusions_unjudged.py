@@ -183,3 +183,31 @@ def test_compare_names_the_differences_whose_sign_could_flip(tmp_path, capsys):
     expected = unjudged_bounds(str(QRELS), {"tfidf-char": str(RUN)}, ["P@5"])[0]
     assert rows["tfidf-char"]["high"] == pytest.approx(expected.high, abs=1e-12)
     assert rows["tfidf-char"]["could_flip"] is True and rows["tfidf-word"]["could_flip"] is None
+
+
+def test_a_negative_grade_is_unjudged_for_the_bounds_as_for_trec_eval(tmp_path):
+    # trec_eval's form_res_rels: a negative grade is "in the pool, unjudged" (-1 as
+    # RELVALUE_UNJUDGED); the high end judged such documents non-relevant (P@1 high 0.0)
+    import pytrec_eval
+
+    qrels = {q: {d: int(g) for d, g in docs.items()} for q, docs in _trec(QRELS, 3).items()}
+    run = {q: {d: float(s) for d, s in docs.items()} for q, docs in _trec(RUN, 4).items()}
+    for qid, docs in list(run.items())[::2]:  # the top document of every other topic: -1
+        if qid in qrels:
+            qrels[qid][_ranking(docs)[0]] = -1
+    path = tmp_path / "negative.qrels"
+    path.write_text(
+        "".join(f"{q} 0 {d} {g}\n" for q, docs in qrels.items() for d, g in docs.items())
+    )
+    bounds = {b.measure: b for b in unjudged_bounds(str(path), [str(RUN)], SPELLED)}
+    top = max(g for docs in qrels.values() for g in docs.values())
+    for name, (measure, depth) in COLUMNS.items():
+        augmented = {q: dict(docs) for q, docs in qrels.items()}
+        for qid, docs in run.items():
+            for doc in _ranking(docs)[:depth] if qid in qrels else ():
+                if augmented[qid].get(doc, -1) < 0:  # not judged, or at a negative grade
+                    augmented[qid][doc] = top
+        values = pytrec_eval.RelevanceEvaluator(augmented, {measure}).evaluate(run)
+        expected = sum(v[measure] for v in values.values()) / len(values)
+        assert bounds[name].high == pytest.approx(expected, abs=1e-9), name
+    assert bounds["P@5"].high > bounds["P@5"].low

@@ -93,11 +93,11 @@ def depths(columns) -> tuple[list[int | None], list[int | None]]:
 def counted(ranked_run: ranking.RankedRun, truth, depth: int | None) -> tuple:
     """``(looked, unjudged, rows)``: per topic of ``ranked_run`` (cut at ``-M``) its
     documents within ``depth`` and how many of them ``truth`` (the call's
-    :class:`~.judgments.Qrels`) does not judge at any grade; ``rows``: the input rows of
-    those."""
-    _, (rows, _) = ranked_run.judged(truth)  # the lookup the fast engine reuses
+    :class:`~.judgments.Qrels`) does not judge, or judges at a negative grade (trec_eval's
+    "in the pool, unjudged"); ``rows``: the input rows of those."""
+    judgments, (rows, which) = ranked_run.judged(truth)  # the lookup the fast engine reuses
     judged = np.zeros(ranked_run.run_table.num_rows, bool)
-    judged[rows] = True
+    judged[rows[judgments[2][which] >= 0]] = True
     topic, position = ranked_run.row_arrays()
     within = topic >= 0 if depth is None else (topic >= 0) & (position < depth)
     added = np.flatnonzero(within & ~judged)

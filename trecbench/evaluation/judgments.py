@@ -64,14 +64,14 @@ class Qrels:
 
     def with_rows(self, rows: pa.Table, grade: int) -> Qrels:
         """These judgments with ``rows`` (of :attr:`table`'s schema, lines after these)
-        added after them: documents these do not judge, each judged at ``grade``. Built
-        from these, not read again (the bounds ask for it per block and depth): the
-        per-topic facts are updated per topic, and an unjudged document cannot repeat a
-        judgment, so the duplicates are these'."""
+        added after them: documents these do not judge, or judge at a negative grade (that
+        judgment replaced), each judged at ``grade``. Built from these, not read again (the
+        bounds ask for it per block and depth): the per-topic facts are updated per topic,
+        and an unjudged document cannot repeat a judgment, so the duplicates are these'."""
         new = copy.copy(self)
         for cached in ("as_dict", "frame"):  # of these judgments, not of the new ones
             new.__dict__.pop(cached, None)
-        new.table = pa.concat_tables([self.table, rows])
+        new.table = pa.concat_tables([self._without(rows), rows])
         groups = arrow.Groups(rows.column("qid"))
         firsts = groups.reduce(np.minimum, rows.column("line")).tolist()
         new.topics = dict(self.topics)
@@ -84,6 +84,20 @@ class Qrels:
         new.positive_judgments = self.positive_judgments + (rows.num_rows if grade > 0 else 0)
         new._judgments, new._kept_judgments = {}, 0
         return new
+
+    def _without(self, rows: pa.Table) -> pa.Table:
+        """:attr:`table` without its judgments of the documents ``rows`` judge (negative
+        ones: the others are not among them)."""
+        negative = pc.less(self.table.column("rel"), arrow.scalar(0, pa.int64()))
+        if not pc.any(negative).as_py():
+            return self.table
+        both = [  # keyed together: a key means the same (qid, docno) in both tables
+            pa.chunked_array([*self.table.column(name).chunks, *rows.column(name).chunks])
+            for name in ("qid", "docno")
+        ]
+        keys = arrow.row_keys(*both)
+        judged, added = keys[: self.table.num_rows], keys[self.table.num_rows :]
+        return self.table.filter(arrow.array(~np.isin(judged, added)))
 
     def _find_duplicates(self) -> dict[str, tuple[str, int, int]]:
         qid, docno, line = (self.table.column(name) for name in ("qid", "docno", "line"))
