@@ -123,3 +123,18 @@ def test_a_refused_fix_still_prints_the_findings_as_json(tmp_path, capsys):
     # infinity is no arbitrary order: 9.0.8 ties it beyond float32, 10.0 ranks it first
     assert any("'inf' is not finite (trec_eval 9.0.8 ties it" in m for m in messages)
     assert "--fix cannot repair R12" in captured.err and not out.exists()
+
+
+def test_a_bad_fix_tag_is_refused_before_the_validation_prints(tmp_path, capsys):
+    good = tmp_path / "ok.run"
+    good.write_text("q1 Q0 a 1 2 t\n")
+    assert run(["validate", str(good), "--fix", str(tmp_path / "o.run"), "--fix-tag", "a b"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "" and "a run tag is one token" in captured.err  # no "OK" first
+
+
+def test_a_rank_beyond_18_digits_says_so():
+    from trecbench.validation.runs import _bad_rank
+
+    assert "more than 18 digits" in _bad_rank("9223372036854775807")
+    assert _bad_rank("-1") == "rank '-1' is not a non-negative integer"

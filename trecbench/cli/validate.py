@@ -223,6 +223,10 @@ def _check_arguments(runs, qrels, fix_out, fix_tag) -> None:
         raise click.UsageError("--fix needs exactly one RUN")
     if fix_tag is not None and fix_out is None:
         raise click.UsageError("--fix-tag needs --fix")
+    if fix_tag is not None:  # before the validation: not after an "OK"
+        from ..validation.fix import check_fix_tag
+
+        check_fix_tag(fix_tag)
 
 
 def _print_text(results, show: int) -> None:

@@ -84,6 +84,12 @@ def _refuse_whole_file(path, result: ValidationResult, fixable: Collection[str])
         _refuse(path, errors)
 
 
+def check_fix_tag(tag: str | None) -> None:
+    """Refuse a ``--fix-tag`` that is no run tag: empty, or holding a blank."""
+    if tag is not None and (not tag or tag != tag.strip() or any(c.isspace() for c in tag)):
+        raise UsageError(f"--fix-tag {tag!r}: a run tag is one token, without blanks")
+
+
 def fix_run(
     path: File,
     out: str | os.PathLike,
@@ -119,8 +125,7 @@ def fix_run(
     errors remain, :class:`UnfixableError` names their rules and nothing is written.
     """
     max_depth = resolve_depth(max_depth, profile)
-    if tag is not None and (not tag or tag != tag.strip() or any(c.isspace() for c in tag)):
-        raise UsageError(f"--fix-tag {tag!r}: a run tag is one token, without blanks")
+    check_fix_tag(tag)
     settings = _Settings(profile, max_depth, tuple(inputs), shown, tag, verify)
     if result is not None:
         _refuse_whole_file(path_of(path), result, settings.fixable)  # before it is read

@@ -218,7 +218,9 @@ CATALOGUE = (
     _check("R27", "EEEE", "truncated, corrupt or doubly gzipped file",
            "A `.gz` that ends early must never pass as a shorter valid file."),
     _check("R28", "EEEE", "header line (`qid Q0 docno rank score tag`)",
-           "TREC runs have no header: trec_eval fails on it.", fix="drops the line"),
+           "TREC runs have no header: trec_eval reads it as a document of a topic `qid` "
+           "(unless its fields do not parse), a topic no qrels judge.",
+           fix="drops the line"),
     _check("R29", "EEEE", "the run looks like qrels (arguments swapped?)",
            "Every line has the shape of a qrels line (4 fields, an integer last): the run and "
            "qrels were probably given in each other's place. One finding, instead of one per "
@@ -273,7 +275,9 @@ CATALOGUE = (
     _check("Q8.fatal", "EEWE", "two comment lines in a row, or a comment on the last line "
            "(break trec_eval 10.0)",
            "trec_eval 10.0 fails on, or misreads, consecutive or trailing comment lines."),
-    _check("Q9", "EEEE", "header line", "TREC qrels have no header: trec_eval fails on it."),
+    _check("Q9", "EEEE", "header line", "TREC qrels have no header: trec_eval reads it as a "
+           "judgment of topic `qid` (grade 0); trec_eval 10.0, which evaluates every qrels "
+           "topic, then stops: no run has a topic `qid`."),
     _check("Q10", "WWWW", "every judgment of a topic is negative (trec_eval exits 4 when it is "
            "the first topic evaluated)",
            "trec_eval 9.0.8 sizes its buffer of grade levels by the largest grade + 1: it stops "

@@ -135,7 +135,7 @@ class RunChecker(Checker):
             "R10",
             ~good_rank,
             "rank",
-            lambda r: f"rank {rank[r].as_py()!r} is not a non-negative integer",
+            lambda r: _bad_rank(rank[r].as_py()),
         )
         good_score, scores = trec_text.parse_scores(score)
         flag("R12", ~good_score, "score", lambda r: _bad_score(score[r].as_py()))
@@ -219,6 +219,12 @@ def _held_back(codes: np.ndarray, most: int) -> int:
     whole = np.flatnonzero(earliest[: last_block + 1] == np.arange(last_block + 1))
     cut = int(whole[-1])
     return cut if len(codes) - cut <= most else last_block
+
+
+def _bad_rank(value: str) -> str:
+    if value.isascii() and value.isdecimal():  # digits all, but more than 18 of them
+        return f"rank {value!r} has more than 18 digits (beyond what trecbench reads as a rank)"
+    return f"rank {value!r} is not a non-negative integer"
 
 
 def _bad_score(value: str) -> str:
