@@ -109,8 +109,8 @@ def test_run_without_qrels_and_bad_dicts(tmp_path):
     assert conversion.runs[0].table["docno"].tolist() == ["d2", "d4"]
     for bad, message in (
         ({"q1": ["d1"]}, r"r.json:1: query 'q1': expected a run dict"),
-        ({"q1": {"d1": "high"}}, r"query 'q1', document 'd1': 'high' not a number"),
-        ({"q1": {"d1": True}}, r"query 'q1', document 'd1': True not a number"),
+        ({"q1": {"d1": "high"}}, r"query 'q1', document 'd1': 'high' is text, not a number"),
+        ({"q1": {"d1": True}}, r"query 'q1', document 'd1': True is bool, not a number"),
         ({"q1": {"": 1.0}}, r"query 'q1': an empty document id"),
         ([1], r"expected an object, found a list"),
         ({}, r"no query in the run dict"),
@@ -128,7 +128,10 @@ def test_run_without_qrels_and_bad_dicts(tmp_path):
     [
         ('"": {"d1": 1}', "4: query '': an empty query id"),
         ('"q3": {"d1": 1,\n   "": 2}', "5: query 'q3': an empty document id"),
-        ('"q3": {"d1": 1,\n   "d2": true}', "5: query 'q3', document 'd2': True not a number"),
+        (
+            '"q3": {"d1": 1,\n   "d2": true}',
+            "5: query 'q3', document 'd2': True is bool, not a number (a dict holds numbers)",
+        ),
         ('"q3": []', "4: query 'q3': expected a run dict {qid: {docno: value}}, got list"),
         ('"q3": {"d1": 1,\n  "d2": 1e999}', "5: number 1e999 is beyond a double"),
     ],

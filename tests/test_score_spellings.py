@@ -126,3 +126,17 @@ def test_compare_refuses_two_spellings_of_one_measure_in_one_line(capsys, output
         "trecbench: ndcg_cut.10 and nDCG@10 are one measure (nDCG@10): compare shows and "
         "tests each measure once, by that name; ask it by one spelling\n"
     )
+
+
+def test_a_10_0_family_with_parameters_under_9_0_8_names_the_version(capsys):
+    # 'unj.10' was "not a measure name (did you mean unj?)": the name typed
+    from conftest import ROOT
+
+    from trecbench.cli import run
+
+    args = [str(ROOT / "qrels" / "hpo-demo.qrels"), str(ROOT / "runs" / "tfidf-char.run")]
+    for measure in ("unj.10", "rbp_resid.p=0.8"):
+        assert run(["score", "-m", measure, *args]) == 1
+        assert f"'{measure}': trec_eval 10.0's" in capsys.readouterr().err
+    assert run(["score", "--compat", "10.0", "-m", "unj.10", *args]) == 0
+    assert capsys.readouterr().out.startswith("unj_10")

@@ -40,7 +40,10 @@ def _numbers(values: list, origin: str, where) -> pa.Array:
     row = next((i for i, value in enumerate(values) if _not_number(value)), None)
     if row is None:  # numbers Arrow cannot hold (2^64, NaN Decimals...) are named by it
         return tables.from_python(values, "dict", origin, where, numbers=True)
-    raise InputError(origin, None, f"{where(row)}: {excerpt(values[row])} not a number")
+    value = values[row]
+    kind = "text" if isinstance(value, str) else type(value).__name__
+    message = f"{where(row)}: {excerpt(value)} is {kind}, not a number (a dict holds numbers)"
+    raise InputError(origin, None, message)
 
 
 def to_table(

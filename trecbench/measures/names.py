@@ -398,6 +398,13 @@ def parse_measure(text: str, version: str | None = None) -> Measure:
     try:
         measure = _parse(text.strip(), version)
     except _UnknownName as error:
+        other = _other_versions(error.text, version)
+        if other:  # unj.10 under 9.0.8: a family of 10.0's, its parameters 10.0's syntax
+            family = error.text.partition(".")[0]
+            raise UsageError(
+                f"illegal measure '{error.text}': trec_eval {other}'s {family} with "
+                f"parameters: give --compat {other}"
+            ) from None
         raise UsageError(f"{error}{_suggest(error.text, version)}") from None
     _check_domains(measure)
     return measure
@@ -405,6 +412,16 @@ def parse_measure(text: str, version: str | None = None) -> Measure:
 
 def _parse(text: str, version: str | None) -> Measure:
     return _parse_trec(text, version) or _parse_label(text) or _parse_named(text)
+
+
+def _other_versions(text: str, version: str | None) -> str | None:
+    """The trec_eval version (``10.0``) whose family ``text`` spells with parameters
+    (``unj.10``), when ``version`` lacks that family; else None."""
+    name, dot, _ = text.strip().partition(".")
+    definition = registry.index().trec.get(name)
+    if not dot or definition is None or version is None or version in definition.trec_eval:
+        return None
+    return ", ".join(definition.trec_eval)
 
 
 def _check_domains(measure: Measure) -> None:
