@@ -295,6 +295,7 @@ def test_compare_power_equals_trecbench_power_and_is_in_every_report(tmp_path, c
     report = json.loads((out / "BenchmarkReport.json").read_text())
     validate_against_schema(report, "benchmark_report")
     assert report["power"]["rows"][0]["topics_needed"] == reference.rows[0].topics_needed
+    assert report["power"]["qrels"] == qrels == reference.qrels  # was null
     assert "## Power (all topics)" in (out / "BenchmarkComparison.md").read_text()
 
 
