@@ -15,12 +15,14 @@ import pytest
 
 from trecbench import statistical_tests, stats, tukey
 from trecbench.comparison import compare_scores
+from trecbench.errors import UsageError
 from trecbench.report import validate_against_schema
 
 SCHEMAS = Path(__file__).resolve().parent.parent / "trecbench" / "schemas"
 
 
-def _frame(values: dict[str, list[float]], measure: str = "P@2") -> pd.DataFrame:
+def _frame(values: dict[str, list[float]], measure: str = "m@2") -> pd.DataFrame:
+    # "m@2": a name the registry does not bound (the values are synthetic, any number)
     rows = [
         (run, f"q{i}", measure, value)
         for run, column in values.items()
@@ -387,3 +389,13 @@ def test_one_topic_gives_no_bootstrap_interval_not_a_point():
     table = result.render("table")
     assert "All topics (1 topic)" in table and "+0.4000  [n/a, n/a]" in table
     assert "+0.4000 [n/a, n/a]" in result.render("markdown")
+
+
+def test_a_given_value_outside_its_measures_range_is_refused():
+    # nDCG lies in [0, 1]: 1.7 and -0.6 cannot be right, and were compared as numbers
+    values = {"a": [0.1, 0.2, 0.3, 0.4], "b": [0.2, 1.7, 0.3, -0.6]}
+    with pytest.raises(UsageError, match=r"run 'b': nDCG@10 is 1.7 for 'q1', outside \[0, 1\]"):
+        compare_scores(_frame(values, "nDCG@10"), samples=50)
+    # a name the registry does not bound is compared as given
+    result = compare_scores(_frame(values, "my_score"), samples=50)
+    assert result.measures == ["my_score"]

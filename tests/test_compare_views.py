@@ -67,8 +67,9 @@ def test_movers_and_wins_ties_losses_hand_counted():
 def test_all_pairs_p_values_are_scipy_s_with_holm_over_every_pair():
     rng = np.random.default_rng(21)
     a = rng.random(30)
-    # c: a + 0.01 with some spread (a + 0.01 exactly varies by rounding only: p undefined)
-    c = a + 0.01 + rng.normal(0, 0.002, 30)
+    # c: a + 0.01 with some spread (a + 0.01 exactly varies by rounding only: p undefined),
+    # within [0, 1] as P@5 is
+    c = np.clip(a + 0.01 + rng.normal(0, 0.002, 30), 0, 1)
     values = {"a": a, "b": np.clip(a + rng.normal(0.15, 0.1, 30), 0, 1), "c": c}
     frame = pd.concat([_frame(values, "P@5"), _frame({k: v / 2 for k, v in values.items()}, "MAP")])
     result = compare_scores(frame, samples=40, baseline="a")

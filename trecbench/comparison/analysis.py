@@ -138,6 +138,25 @@ def compare_scores(
     )
 
 
+def _refuse_out_of_range(per_query: pd.DataFrame) -> None:
+    """Refuse a value outside [0, 1] of a measure the registry says lies in it (its span,
+    :func:`trecbench.measures.span`): given scores (``compare_scores``) it cannot be right."""
+    from ..measures.labels import span
+
+    for measure in per_query["measure"].unique().tolist():
+        if span(measure) != 1.0:
+            continue
+        rows = per_query[per_query["measure"] == measure]
+        values = rows["value"].to_numpy(dtype=np.float64)
+        outside = (values < -1e-9) | (values > 1 + 1e-9)  # beyond a rounding's reach
+        if outside.any():
+            row = rows.iloc[int(np.flatnonzero(outside)[0])]
+            raise UsageError(
+                f"run {row['run']!r}: {measure} is {float(row['value'])!r} for {row['qid']!r}, "
+                "outside [0, 1], where every value of it lies"
+            )
+
+
 def _checked(per_query: pd.DataFrame, baseline: str | None):
     """``(per_query with string ids, runs, measures, the baseline)``; undefined or
     infinite values, no values at all and an unknown baseline refused."""
@@ -147,6 +166,7 @@ def _checked(per_query: pd.DataFrame, baseline: str | None):
         row = per_query[~finite].iloc[0]
         value = "undefined" if math.isnan(row["value"]) else row["value"]
         raise UsageError(f"run {row['run']!r}: {row['measure']} is {value} for {row['qid']!r}")
+    _refuse_out_of_range(per_query)
     # unique() keeps the order of first appearance, as dict.fromkeys would, without
     # iterating element by element over Arrow-backed strings (~1 s on 20 x 10,000 rows)
     runs = per_query["run"].unique().tolist()
