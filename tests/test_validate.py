@@ -343,6 +343,17 @@ def test_topics_file_formats(tmp_path):
     trec = tmp_path / "topics.trec"
     trec.write_text("<top>\n<num> Number: 301\n<title> x\n</top>\n<top>\n<num>302\n</top>\n")
     assert read_topics(plain) == read_topics(trec) == ["301", "302"]
+    # XML topics: <num> closed on its line (was the topic '301</num>'), or an attribute
+    closed = tmp_path / "closed.xml"
+    closed.write_text("<topics>\n<topic>\n<num>301</num>\n</topic>\n<num>302</num>\n")
+    attribute = tmp_path / "attribute.xml"
+    attribute.write_text('<topics>\n<topic number="301" type="x">\n<query>a b</query>\n'
+                         "</topic>\n<topic number='302'>\n</topics>\n")  # fmt: skip
+    assert read_topics(closed) == read_topics(attribute) == ["301", "302"]
+    other = tmp_path / "other.xml"  # markup of another kind: its tags are no ids
+    other.write_text("<queries>\n<q id=1>x</q>\n</queries>\n")
+    with pytest.raises(InputError, match="no topic ids found"):
+        read_topics(other)
 
 
 def test_topic_ids_are_read_as_runs_read_qids(tmp_path):

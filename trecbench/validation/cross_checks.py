@@ -81,9 +81,15 @@ def count_unjudged(
 
 def topic_ids(text: str, path: str | os.PathLike) -> list[str]:
     """Topic ids of a topics file's ``text``: the first field of each line, or the
-    numbers of a TREC topics file (``<num> Number: 301``); none is an error."""
+    numbers of a TREC topics file (``<num> Number: 301``, ``<num>301</num>``, ``<topic
+    number="301">``); none is an error, and so is markup of another kind (its first
+    fields are tags, not ids)."""
     if "<num>" in text:
-        ids = re.findall(r"<num>\s*(?:Number:)?\s*(\S+)", text, re.ASCII)
+        ids = re.findall(r"<num>\s*(?:Number:)?\s*([^\s<]+)", text, re.ASCII)
+    elif re.search(r"<topic\s[^>]*\bnumber\s*=", text):
+        ids = re.findall(r"<topic\s[^>]*?\bnumber\s*=\s*[\"']?([^\"'\s>]+)", text)
+    elif text.lstrip("\ufeff \t\r\n").startswith("<"):
+        ids = []
     else:
         ids = [found[1] for line in text.split("\n") if (found := _FIRST_FIELD.match(line))]
     if not ids:
