@@ -962,3 +962,15 @@ def test_ids_that_differ_in_bytes_that_are_not_utf8_are_not_duplicates(tmp_path)
     (result,) = validate_files([run])
     assert [f.line for f in result.findings if f.rule == "R7"] == [2]
     assert "a\\xff" in next(f.message for f in result.findings if f.rule == "R7")
+
+
+def test_a_small_truncated_gzip_is_truncated_not_empty(tmp_path):
+    # half of its data inflates: R27 says what is wrong; R26 "empty file" was false
+    data = gzip.compress(b"".join(b"q1 Q0 d%d 1 1 t\n" % i for i in range(500)))
+    path = tmp_path / "t.run.gz"
+    path.write_bytes(data[: len(data) // 2])
+    (result,) = validate_files([path])
+    assert {f.rule for f in result.findings} == {"R27"}
+    path.write_bytes(gzip.compress(b""))  # an empty file, compressed: empty
+    (result,) = validate_files([path])
+    assert {f.rule for f in result.findings} == {"R26"}

@@ -227,6 +227,7 @@ class Checker:
     def __init__(self, path: str, report: Collector):
         self.path, self.report = path, report
         self.physical = 0
+        self.cut_short = False  # the stream broke off (R27): no line read is not "empty"
         self.records = 0  # data lines that are not comments or a header
         self.ends_with_newline = True
         self.stopped = False  # a fatal whole-file problem (UTF-16, double gzip, swapped)
@@ -369,7 +370,7 @@ class Checker:
         raise NotImplementedError
 
     def _finish_file(self) -> None:
-        if self.physical == 0:
+        if self.physical == 0 and not self.cut_short:
             self.report.add("R26", None, None, "empty file")
         elif not self.ends_with_newline:
             self.report.add("R25.newline", self.physical, "line", "no newline at the end of file")

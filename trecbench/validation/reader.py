@@ -114,6 +114,7 @@ def stream(
         if error.rule != "R27":
             raise
         checker.report.add("R27", error.line, None, error.message)
+        checker.cut_short = True
     checker.finish()
 
 
