@@ -558,6 +558,23 @@ def test_a_staging_folder_of_another_user_or_writable_by_others_is_left_alone(tm
     assert (tmp_path / "a").read_text() == "mine" and planted.exists()
 
 
+def test_a_folder_that_only_has_a_staging_folders_name_is_left_alone(tmp_path):
+    # a user's .trecbench-stage.mine with a file of theirs was removed by the next write
+    from trecbench import publication
+
+    mine = tmp_path / f"{publication.STAGE_PREFIX}mine"
+    mine.mkdir(mode=0o700)
+    (mine / "data.txt").write_text("precious")
+    left = tmp_path / f"{publication.STAGE_PREFIX}left"  # a killed process's: finished
+    (left / publication.NEW).mkdir(parents=True, mode=0o700)
+    left.chmod(0o700)
+    (left / publication.NEW / "a").write_text("committed")
+    (left / publication.JOURNAL).write_text('["a"]')
+    write_file(tmp_path / "b", "x")
+    assert (mine / "data.txt").read_text() == "precious"
+    assert (tmp_path / "a").read_text() == "committed" and not left.exists()
+
+
 def test_a_call_and_its_output_set_put_the_signal_handlers_back(tmp_path):
     """The command line's guard (every call) and an OutputSet's within it: SIGTERM and
     SIGHUP exit (cleaning up) inside, and the handlers of before are back after; an

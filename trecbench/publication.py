@@ -212,8 +212,8 @@ def recover(folder: Path) -> None:
     except OSError:
         return
     for entry in entries:
-        if not _own_private_folder(entry):
-            continue  # not ours to finish: in a shared folder (/tmp), another user's
+        if not _own_private_folder(entry) or not _staged_only(Path(entry.path)):
+            continue  # not ours to finish: another user's, or a folder of that name
         stage = Path(entry.path)
         try:
             names = json.loads((stage / JOURNAL).read_text())
@@ -223,6 +223,16 @@ def recover(folder: Path) -> None:
             with contextlib.suppress(OSError):
                 os.replace(stage / NEW / name, folder / name)
         shutil.rmtree(stage, ignore_errors=True)
+
+
+def _staged_only(stage: Path) -> bool:
+    """Whether ``stage`` holds only what a stage holds (its new and old files, the
+    journal): a folder that merely has the name (a user's, with files of theirs) is never
+    removed."""
+    try:
+        return set(os.listdir(stage)) <= {NEW, OLD, JOURNAL}
+    except OSError:
+        return False
 
 
 def _own_private_folder(entry: os.DirEntry) -> bool:
