@@ -341,3 +341,18 @@ def test_relstring_is_in_csv_and_json_and_said_to_be_left_out_of_tables(capsys):
     assert {row[1]: row[4] for row in rows if row[2] == "relstring.5"} == trec
     assert run([*args, "--format", "table"]) == 0
     assert "relstring_5: text per topic, not in --format table" in capsys.readouterr().err
+
+
+def test_csv_leaves_out_the_all_rows_with_minus_n(capsys):
+    # -n: no summary, as trec_eval -n prints none; csv printed its all rows regardless
+    from conftest import ROOT
+
+    from trecbench.cli import run
+
+    args = ["score", "-q", "-m", "P@5", "--format", "csv"]
+    args += [str(ROOT / "qrels" / "hpo-demo.qrels"), str(ROOT / "runs" / "tfidf-char.run")]
+    assert run([*args, "-n"]) == 0
+    rows = capsys.readouterr().out.splitlines()
+    assert len(rows) > 2 and not any(",all," in row for row in rows)
+    assert run(args) == 0
+    assert sum(",all," in row for row in capsys.readouterr().out.splitlines()) == 1

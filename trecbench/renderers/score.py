@@ -47,7 +47,9 @@ def render_score(evaluation, view: ScoreView, grouped: dict | None = None) -> st
             evaluation, per_query=view.per_query, summary=view.summary, names=names
         )
     elif fmt == "csv":
-        text = trec_format.render_csv(evaluation, per_query=view.per_query, names=names)
+        text = trec_format.render_csv(
+            evaluation, per_query=view.per_query, summary=view.summary, names=names
+        )
     elif fmt == "markdown":
         text = trec_format.render_markdown(evaluation, names=names)
     else:

@@ -141,12 +141,14 @@ def render_markdown(evaluation, names: str = "display") -> str:
     return "\n".join(markdown_table(header, rows, set(range(1, len(header))))) + "\n"
 
 
-def render_csv(evaluation, *, per_query: bool = False, names: str = "display") -> str:
+def render_csv(
+    evaluation, *, per_query: bool = False, summary: bool = True, names: str = "display"
+) -> str:
     """Tidy CSV ``run,qid,measure,canonical,value`` (as
     :meth:`~trecbench.evaluation.Evaluation.to_long`): per-topic rows (with ``per_query``)
-    then the ``all`` rows of each run; ``measure`` under ``names`` (a measure asked by two
-    spellings has a row under each), ``canonical`` its display name. Any text is held as it
-    is (:func:`csv_line`)."""
+    then the ``all`` rows of each run (not without ``summary``: ``-n``); ``measure`` under
+    ``names`` (a measure asked by two spellings has a row under each), ``canonical`` its
+    display name. Any text is held as it is (:func:`csv_line`)."""
     lines = [csv_line(["run", "qid", "measure", "canonical", "value"])]
     topic_columns = _per_query_columns(evaluation, names) if per_query else []
     for run in evaluation.runs:
@@ -154,7 +156,7 @@ def render_csv(evaluation, *, per_query: bool = False, names: str = "display") -
             for c, name in topic_columns:
                 value = _topic_value(run, c, index)
                 lines.append(csv_line([run.name, qid, name, c.display, value]))
-        for c, name in _summary_columns(evaluation, names):
+        for c, name in _summary_columns(evaluation, names) if summary else ():
             value = _plain(c, run.summary[c.label])
             lines.append(csv_line([run.name, "all", name, c.display, value]))
     return "".join(lines)
