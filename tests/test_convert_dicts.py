@@ -121,6 +121,15 @@ def test_run_without_qrels_and_bad_dicts(tmp_path):
     run.write_text('{"q1": {"d1": 1.0, "d1": 2.0}}')  # JSON readers keep the last: refused
     with pytest.raises(InputError, match="duplicate key 'd1'"):
         convert_dict(run)
+    # at the line of the second key of that object (d1 of q1 on line 2 is another object's)
+    run.write_text('{\n "q1": {"d1": 1, "d\\"x": 2},\n "q2": {"d1": 1,\n   "d1": 3}\n}\n')
+    with pytest.raises(InputError, match=r"r.json:4: duplicate key 'd1'"):
+        convert_dict(run)
+    run.write_text('[\n{"qid": "1",\n "qid": "2"}]\n')
+    with pytest.raises(InputError, match=r"r.json:3: duplicate key 'qid'"):
+        from trecbench.sources import read_json
+
+        read_json(run, "run dict")
 
 
 @pytest.mark.parametrize(

@@ -31,7 +31,7 @@ def refused(tmp_path, text: str, name: str = "in.json") -> str:
         ('{"score":\n  NaN}', "in.json:2: NaN is not a JSON number"),
         ('{"score": -Infinity}', "in.json:1: -Infinity is not a JSON number"),
         ('{"score": 1e999}', "in.json:1: number 1e999 is beyond a double"),
-        ('{"q1": 1, "q1": 2}', "in.json: duplicate key 'q1' in an object"),
+        ('{"q1": 1, "q1": 2}', "in.json:1: duplicate key 'q1' in an object"),
         ('{"a": [1, 2}', "in.json:1: invalid JSON: Expecting ',' delimiter"),
         ("", "in.json:1: invalid JSON: Expecting value"),
     ],

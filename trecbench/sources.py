@@ -87,10 +87,11 @@ def line_at(text: str, position: int) -> int:
 class _Refused(Exception):
     """Raised by the decoder hooks: a value trecbench does not accept."""
 
-    def __init__(self, message: str, token: str | None = None):
+    def __init__(self, message: str, token: str | None = None, key: str | None = None):
         super().__init__(message)
         self.message = message
-        self.token = token
+        self.token = token  # a number or constant refused, found again by its text
+        self.key = key  # a key given twice in one object
 
 
 class _MinusZero(int):
@@ -131,8 +132,30 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict:
         seen: set[str] = set()
         key = next(k for k, _ in pairs if k in seen or seen.add(k))
         message = f"duplicate key {excerpt(key)} in an object (JSON readers keep only the last)"
-        raise _Refused(message)
+        raise _Refused(message, key=key)
     return value
+
+
+_KEY_OR_BRACE = re.compile(r'"(?:\\.|[^"\\])*"(?=\s*:)|[{}]')
+
+
+def _duplicate_key_line(text: str, key: str) -> int | None:
+    """Line of the second ``key`` of one object (error path only: a scan of the keys and
+    braces outside strings, each key in the object it belongs to)."""
+    stack, seen, objects = [], set(), 0
+    for match in _KEY_OR_BRACE.finditer(text):
+        token = match.group(0)
+        if token == "{":
+            objects += 1
+            stack.append(objects)
+        elif token == "}":
+            if stack:
+                stack.pop()
+        elif stack and json.loads(token) == key:
+            if stack[-1] in seen:
+                return line_at(text, match.start())
+            seen.add(stack[-1])
+    return None
 
 
 _DECODER = json.JSONDecoder(
@@ -230,7 +253,10 @@ def _decode(text: str, path: str, first_line: int) -> Any:
     except json.JSONDecodeError as exc:
         raise InputError(path, exc.lineno + first_line - 1, f"invalid JSON: {exc.msg}") from None
     except _Refused as exc:
-        line = _token_line(text, exc.token)
+        if exc.key is not None:
+            line = _duplicate_key_line(text, exc.key)
+        else:
+            line = _token_line(text, exc.token)
         line = None if line is None else line + first_line - 1
         raise InputError(path, line, exc.message) from None
     except RecursionError:  # a backstop: the depth check runs first
