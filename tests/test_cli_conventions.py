@@ -413,6 +413,22 @@ def test_a_dask_run_globs_files_no_output_may_replace(capsys, tmp_path):
             ExitCode.USAGE,
             "--manifest o is a folder compare writes o/",
         ),
+        (  # refused before the 10**6 resamples, not after them ("is a directory")
+            [
+                "compare",
+                QRELS,
+                RUN,
+                RUN2,
+                "-o",
+                "o",
+                "--manifest",
+                "o/AllPairs.tex/m.json",
+                "--samples",
+                10**6,
+            ],
+            ExitCode.USAGE,
+            "--manifest o/AllPairs.tex/m.json lies under o/AllPairs.tex, a file compare writes",
+        ),
         (
             ["score", QRELS, RUN, "--report", "r.json", "--manifest", "./r.json"],
             ExitCode.USAGE,

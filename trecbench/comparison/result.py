@@ -513,6 +513,8 @@ def _check_manifest(manifest: Path, files: Iterable[Path]) -> None:
             raise UsageError(f"--manifest {manifest} would overwrite an output of compare")
         if found == "holds":
             raise UsageError(f"--manifest {manifest} is a folder compare writes {path} into")
+        if outputs.collision(path, manifest) == "holds":  # cmo/BenchmarkReport.json/m.json
+            raise UsageError(f"--manifest {manifest} lies under {path}, a file compare writes")
 
 
 def _per_query_json(mapping: dict, indent: int, level: int) -> str:
