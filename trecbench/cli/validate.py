@@ -164,15 +164,20 @@ def validate(
         if fmt == "json":
             click.echo(report.to_json(results, fixed))
         elif fixed is not None:
-            from ..renderers.escaping import escape_text
-
-            run, out = escape_text(runs[0]), escape_text(fix_out)
-            click.echo(f"{run}: wrote the canonical run to {out}; changes:")
-            for change in fixed["changes"]:
-                click.echo(f"  {change['text']}")
-            click.echo(f"{out}: {report.summary_line([verify.result])}")
+            _print_fixed(runs[0], fix_out, fixed, report.summary_line([verify.result]))
     if failed:
         raise SystemExit(ExitCode.INPUT)  # the exit code of a malformed input everywhere
+
+
+def _print_fixed(run, out, fixed: dict, summary: str) -> None:
+    """What ``--fix`` wrote: the changes, then the fixed run's validation summary."""
+    from ..renderers.escaping import escape_text
+
+    run, out = escape_text(run), escape_text(out)
+    click.echo(f"{run}: wrote the canonical run to {out}; changes:")
+    for change in fixed["changes"]:
+        click.echo(f"  {change['text']}")
+    click.echo(f"{out}: {summary}")
 
 
 def _check_regex(v, docid_regex: str | None) -> None:
