@@ -125,6 +125,10 @@ def test_run_without_qrels_and_bad_dicts(tmp_path):
     run.write_text('{\n "q1": {"d1": 1, "d\\"x": 2},\n "q2": {"d1": 1,\n   "d1": 3}\n}\n')
     with pytest.raises(InputError, match=r"r.json:4: duplicate key 'd1'"):
         convert_dict(run)
+    # a brace in a string value is text, not an object's (code prompts hold them)
+    run.write_text('{"x": {"K": 1, "s": "{"},\n"y": 0,\n"K": 1,\n"K": 2}')
+    with pytest.raises(InputError, match=r"r.json:4: duplicate key 'K'"):
+        convert_dict(run)
     run.write_text('[\n{"qid": "1",\n "qid": "2"}]\n')
     with pytest.raises(InputError, match=r"r.json:3: duplicate key 'qid'"):
         from trecbench.sources import read_json

@@ -136,14 +136,15 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict:
     return value
 
 
-_KEY_OR_BRACE = re.compile(r'"(?:\\.|[^"\\])*"(?=\s*:)|[{}]')
+# every string (a brace inside one is text), a key when a colon follows; and the braces
+_STRING_OR_BRACE = re.compile(r'"(?:\\.|[^"\\])*"(\s*:)?|[{}]')
 
 
 def _duplicate_key_line(text: str, key: str) -> int | None:
     """Line of the second ``key`` of one object (error path only: a scan of the keys and
     braces outside strings, each key in the object it belongs to)."""
     stack, seen, objects = [], set(), 0
-    for match in _KEY_OR_BRACE.finditer(text):
+    for match in _STRING_OR_BRACE.finditer(text):
         token = match.group(0)
         if token == "{":
             objects += 1
@@ -151,7 +152,7 @@ def _duplicate_key_line(text: str, key: str) -> int | None:
         elif token == "}":
             if stack:
                 stack.pop()
-        elif stack and json.loads(token) == key:
+        elif match.group(1) and stack and json.loads(token[: token.rindex('"') + 1]) == key:
             if stack[-1] in seen:
                 return line_at(text, match.start())
             seen.add(stack[-1])
