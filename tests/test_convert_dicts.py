@@ -276,3 +276,23 @@ def test_the_summary_says_which_order_ties_keep_and_float32_ties(tmp_path, capsy
         assert run(["convert", "dict", str(source), "-o", str(tmp_path / name)]) == 0
         out = capsys.readouterr().out
         assert f"{name}.run: 1 query, 2 documents{said}" in out
+
+
+def test_every_query_the_run_and_qrels_do_not_share_is_reported(tmp_path):
+    # q3: results, no judgment (no measure counts it); q7: judged, not in the run (skipped
+    # without -c); q5: given in the qrels with no judgment. All vanished unreported.
+    run = tmp_path / "r.json"
+    run.write_text('{"q1": {"d1": 0.9}, "q3": {"d9": 1}, "q5": {"d1": 1}}')
+    beir = tmp_path / "b.tsv"
+    beir.write_text("query-id\tcorpus-id\tscore\nq1\td1\t1\nq7\td1\t1\n")
+    dropped = convert_dict(run, beir_qrels=beir).report.dropped
+    found = {(item["reason"].split(" (")[0], item["qid"]) for item in dropped}
+    assert ("query not in the qrels", "q3") in found and ("query not in the qrels", "q5") in found
+    assert ("query without retrieved documents", "q7") in found
+    qrels = tmp_path / "q.json"
+    qrels.write_text('{"q1": {"d1": 1}, "q5": {}}')
+    dropped = convert_dict(run, qrels_json=qrels).report.dropped
+    assert {item["qid"] for item in dropped if item["reason"].startswith("query not in")} == {
+        "q3",
+        "q5",
+    }

@@ -85,27 +85,31 @@ def convert_dict(
 
     qrels_tables, info = {}, {}
     qrels_name, qrels_sources = None, {}
+    judged_queries: list[str] = []  # the qrels' queries, those without a judgment included
     if qrels_json is not None or beir_qrels is not None:
         source = qrels_json if qrels_json is not None else beir_qrels
         qrels_name = input_stem(source) if name is None else name
         qrels_sources[qrels_name] = str(source)
         if qrels_json is not None:
             qdoc = read_json(qrels_json, "qrels json")
-            frame, _ = _nested(qdoc, "qrels")
+            frame, judged_queries = _nested(qdoc, "qrels")
             frame = frame.rename(columns={"value": "rel"})
             record = qdoc.source.record
         else:
             frame, record = read_beir_qrels(beir_qrels)
+            judged_queries = list(dict.fromkeys(frame["qid"]))
         table = make_qrels(frame, qrels_name, report)
         qrels_tables[qrels_name] = table
-        info[qrels_name] = qrels_summary(
+        info[qrels_name] = qrels_summary(  # the run's queries the qrels lack too
             table,
-            dict.fromkeys(frame["qid"]),
+            dict.fromkeys([*judged_queries, *queries]),
             report,
-            "judged query without a relevant document (scores 0 everywhere)",
+            "query not in the qrels (no judgment: no measure counts it)",
         )
         inputs.append(record)
-    run_out = ranked_run(rows, tag, qrels_name, report, depth, queries=queries)
+    # the qrels' queries the run lacks are reported as absent from it
+    every = list(dict.fromkeys([*queries, *judged_queries]))
+    run_out = ranked_run(rows, tag, qrels_name, report, depth, queries=every)
     return Conversion(
         name=(qrels_name or tag) if name is None else name,
         converter="dict",
