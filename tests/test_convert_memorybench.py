@@ -417,3 +417,52 @@ def test_strategies_follow_the_seeds_priority_or_are_forced(tmp_path):
     assert auto.report.counts["item not judged (relevance auto: no strategy applies)"] == 1
     forced = convert_memorybench(path, relevance="token-f1")
     assert forced.qrels_info["memorybench-p"]["relevance"] == {"token-f1": 3, "none": 1}
+
+
+def _one_result(provider: str, metadata: dict) -> dict:
+    return {
+        "runId": "r",
+        "benchmark": "repoeval",
+        "provider": provider,
+        "itemId": "i1",
+        "retrievedContext": [{"id": "c1", "content": "x", "score": 0.9, "metadata": {}}],
+        "metadata": metadata,
+    }
+
+
+def test_a_provider_none_of_whose_results_can_be_judged_is_left_out_and_said(tmp_path):
+    # B's results hold no relevance data: its qrels were empty and the whole conversion
+    # failed ('no judgment to write as qrels memorybench-B'); A is now written, B reported
+    path = tmp_path / "mb.json"
+    judged = _one_result("A", {"relevantIds": ["c1"]})
+    path.write_text(json.dumps({"run": {"id": "r"}, "results": [judged, _one_result("B", {})]}))
+    conversion = convert_memorybench(path)
+    assert [run.tag for run in conversion.runs] == ["A"] and list(conversion.qrels) == [
+        "memorybench-A"
+    ]
+    (left,) = [d for d in conversion.report.dropped if d["reason"].startswith("run left out")]
+    assert left["run"] == "B" and "--relevance auto" in left["reason"]
+    path.write_text(json.dumps({"run": {"id": "r"}, "results": [_one_result("B", {})]}))
+    with pytest.raises(InputError, match="no result can be judged"):
+        convert_memorybench(path)
+
+
+def test_an_empty_or_write_ahead_log_results_db(tmp_path):
+    empty = tmp_path / "results.db"
+    empty.write_bytes(b"")  # SQLite makes it before writing: not "invalid JSON"
+    with pytest.raises(InputError, match="empty file"):
+        read_results(empty)
+    wal = tmp_path / "wal.db"  # a WAL database, checkpointed: every row in the file
+    db = sqlite3.connect(wal)
+    db.execute("pragma journal_mode=wal")
+    db.execute("create table results(run_id, provider, item_id, retrieved_context, metadata)")
+    db.execute(
+        "insert into results values ('r', 'A', 'i', ?, ?)",
+        ('[{"id": "c1"}]', '{"relevantIds": ["c1"]}'),
+    )
+    db.commit()
+    db.close()
+    assert len(read_results(wal)[1]) == 1  # was 'unable to open database file'
+    (tmp_path / "wal.db-wal").write_bytes(b"")  # a log beside it: rows may be there
+    with pytest.raises(InputError, match="write-ahead log"):
+        read_results(wal)

@@ -78,12 +78,28 @@ _OPTIONAL_COLUMNS = ("benchmark", "expected")
 # reading
 
 
+def _without_wal(source: Content) -> bytes:
+    """The database's bytes, a write-ahead-log (WAL) database's marked as a rollback one:
+    an in-memory copy cannot open a WAL file, and with no ``-wal`` file beside it every
+    row is in these bytes (what ``PRAGMA journal_mode=DELETE`` writes). With a ``-wal``
+    file, rows may still be in it: refused."""
+    data = source.data
+    if data[18:20] != b"\x02\x02":  # the file format's write and read versions
+        return data
+    if source.path and os.path.exists(f"{source.path}-wal"):
+        raise InputError(
+            source.path, None, "its write-ahead log (-wal) may hold rows not in the file yet: "
+            "let the writer finish, or checkpoint it (PRAGMA wal_checkpoint)",
+        )  # fmt: skip
+    return data[:18] + b"\x01\x01" + data[20:]
+
+
 def _sqlite_rows(source: Content) -> tuple[Rows, list[tuple[At, dict]]]:
     """``(place, EvalResult dict)`` of each row of a ``results.db``, read from its bytes."""
     path = source.path
     try:
         with contextlib.closing(sqlite3.connect(":memory:")) as db:
-            db.deserialize(source.data)  # the bytes already read: the file is read once
+            db.deserialize(_without_wal(source))  # the bytes already read: read once
             columns = [row[1] for row in db.execute("PRAGMA table_info(results)")]
             missing = [c for c in _REQUIRED_COLUMNS if c not in columns]
             if missing:
@@ -125,6 +141,10 @@ def read_results(path: str | os.PathLike) -> tuple[dict, list[tuple[At, Any]]]:
     """The input's record and ``(place, EvalResult)`` of each result, from an export JSON
     ``{run, results: [...]}`` or a ``results.db`` (SQLite, detected by its header)."""
     source = read_source(path, "memorybench results")
+    if not source.data:  # SQLite makes results.db before it writes to it
+        raise InputError(
+            source.path, None, "empty file (a memorybench export JSON or a SQLite results.db)"
+        )
     if source.data.startswith(SQLITE_MAGIC):
         _, results = _sqlite_rows(source)
         return source.record, results
@@ -250,6 +270,13 @@ def convert_memorybench(
     for one in parsed:
         _collect(collected, one, len(runs_of[one.provider]) == 1, owners, judging, report)
     qrels, runs, info = _per_run(collected, name, judging, report)
+    if not runs:  # every provider's results unjudgeable: nothing to score
+        raise InputError(
+            str(source),
+            None,
+            f"no result can be judged (--relevance {judging.relevance}: none holds the "
+            "relevance data it needs): nothing to score",
+        )
     strata = collected.strata
     return Conversion(
         name=name,
@@ -336,6 +363,13 @@ def _per_run(collected: _Collected, name: str, judging: Judging, report: Report)
         table = make_qrels(
             judgments.loc[judgments["tag"] == tag, ["qid", "docno", "rel"]], qrels_name, report
         )
+        if table.empty:  # no result of this provider could be judged: left out, said
+            report.drop(
+                f"run left out: none of its results can be judged (--relevance "
+                f"{judging.relevance}: they hold none of the relevance data it needs)",
+                [{"run": tag, "queries": len(run.qids)}],
+            )
+            continue
         counts = {k: v for k, v in run.strategies.items() if v}
         pooled = any(counts.get(k) for k in ("pack", "location", "token-f1"))
         qrels[qrels_name] = table
