@@ -356,3 +356,17 @@ def test_csv_leaves_out_the_all_rows_with_minus_n(capsys):
     assert len(rows) > 2 and not any(",all," in row for row in rows)
     assert run(args) == 0
     assert sum(",all," in row for row in capsys.readouterr().out.splitlines()) == 1
+
+
+def test_score_z_scores_html_page_compares_z_scores_named_so(tmp_path, capsys):
+    # -Z values are z-scores (trec_eval: ZP_5 -3.0000 on topic 1): the page refused them as
+    # P@5 outside [0, 1]; they are compared as ZP@5
+    from trecbench.cli import run
+
+    (tmp_path / "q").write_text("1 0 d1 1\n1 0 d2 0\n1 0 d3 0\n2 0 e1 0\n2 0 e2 1\n")
+    (tmp_path / "r").write_text("1 Q0 d2 1 5 a\n1 Q0 d1 2 4 a\n2 Q0 e1 1 5 a\n2 Q0 e2 2 4 a\n")
+    (tmp_path / "z").write_text("1 P_5 0.5 0.1\n2 P_5 0.1 0.2\n")
+    page = tmp_path / "p.html"
+    args = ["score", "-Z", str(tmp_path / "z"), "-m", "P.5", "--html", str(page)]
+    assert run([*args, str(tmp_path / "q"), str(tmp_path / "r")]) == 0
+    assert "ZP@5" in page.read_text() and "outside [0, 1]" not in capsys.readouterr().err

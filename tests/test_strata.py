@@ -452,6 +452,11 @@ def test_an_undefined_value_makes_its_group_means_undefined_as_trec_eval_all(cap
     groups = json.loads(capsys.readouterr().out)["groups"]["g"]["m"]
     assert groups["groups"]["A"] == {"n": 2, "11pt_avg": None}
     assert groups["micro"]["11pt_avg"] is None and groups["macro"]["11pt_avg"] is None
+    # spelled as score spells its undefined all: -nan in trec text, empty in CSV
+    assert run(args) == 0
+    assert "11pt_avg              \tg:micro\t  -nan" in capsys.readouterr().out
+    assert run([*args, "--format", "csv"]) == 0
+    assert "m,g:micro,11pt_avg,11pt_avg,\n" in capsys.readouterr().out
     assert run([*args, "--tie-bounds", "--unjudged-bounds", "--format", "json"]) == 0
     text = capsys.readouterr().out
     assert "NaN" not in text  # JSON has none: null
@@ -459,3 +464,15 @@ def test_an_undefined_value_makes_its_group_means_undefined_as_trec_eval_all(cap
     assert document["runs"][0]["tie_bounds"]["measures"]["11pt_avg"] == {
         "low": None, "high": None, "position": "undefined"
     }  # fmt: skip
+
+
+def test_a_qid_prefix_none_is_refused_as_a_stratum_value_is():
+    # (none)/a would join b (no prefix) in the group (none): num_q 2 for two groups
+    import pandas as pd
+
+    from trecbench.errors import UsageError
+    from trecbench.strata import group_labels
+
+    with pytest.raises(UsageError, match=r"qid '\(none\)/a' has the prefix \(none\)"):
+        group_labels(pd.Series(["(none)/a", "b"]), None, "qid-prefix")
+    assert group_labels(pd.Series(["x/a", "b"]), None, "qid-prefix").tolist() == ["x", "(none)"]

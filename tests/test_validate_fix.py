@@ -133,8 +133,16 @@ def test_a_bad_fix_tag_is_refused_before_the_validation_prints(tmp_path, capsys)
     assert captured.out == "" and "a run tag is one token" in captured.err  # no "OK" first
 
 
-def test_a_rank_beyond_18_digits_says_so():
+def test_a_rank_up_to_the_largest_long_is_a_rank_and_beyond_it_says_so(tmp_path):
+    # trec_eval reads ranks as C longs: 9223372036854775807 and 0000000000000000002 (2)
+    # are ranks (trecbench's score read them; validate called them errors)
+    from trecbench.validation import validate_run
     from trecbench.validation.runs import _bad_rank
 
-    assert "more than 18 digits" in _bad_rank("9223372036854775807")
+    path = tmp_path / "r.run"
+    path.write_text("1 Q0 d1 9223372036854775807 5 t\n1 Q0 d2 0000000000000000002 4 t\n")
+    assert not [f for f in validate_run(path).findings if f.rule == "R10"]
+    path.write_text("1 Q0 d1 9223372036854775808 5 t\n")
+    (found,) = [f for f in validate_run(path).findings if f.rule == "R10"]
+    assert "beyond the largest C long" in found.message == _bad_rank("9223372036854775808")
     assert _bad_rank("-1") == "rank '-1' is not a non-negative integer"

@@ -101,6 +101,10 @@ def group_labels(qids: pd.Series, strata: pd.DataFrame | None, by: str) -> pd.Se
     qids = qids.astype(STR)
     if by == QID_PREFIX:
         prefix = qids.str.rpartition("/")[0]
+        if (prefix == MISSING).any():  # (none)/a would join the topics without a prefix
+            qid = qids[prefix == MISSING].iloc[0]
+            raise UsageError(f"--group-by {QID_PREFIX}: qid {qid!r} has the prefix {MISSING}, "
+                             "the group of topics without a prefix")  # fmt: skip
         return prefix.where(prefix != "", MISSING).astype(STR)
     if strata is None:
         raise UsageError(f"--group-by {by} needs --strata SIDECAR (or use {QID_PREFIX})")

@@ -304,7 +304,7 @@ def _check_targets(given: list, flags, html_page) -> None:
 
 def _text_measures_left_out(evaluation, output_format: str) -> list[str]:
     """A table or Markdown has a number in each cell: text per topic (``relstring``) is
-    left out of it, and said (trec text, csv with -q and json show it)."""
+    left out of it, and said (json shows it, trec text and csv with -q)."""
     from ..measures import STRING
 
     text = [c.display for c in evaluation.columns if c.summary == STRING]
@@ -312,7 +312,8 @@ def _text_measures_left_out(evaluation, output_format: str) -> list[str]:
         return []
     names = ", ".join(text)
     return [
-        f"{names}: text per topic, not in --format {output_format}; trec, csv -q and json show it"
+        f"{names}: text per topic, not in --format {output_format}; json shows it, and trec "
+        "and csv with -q"
     ]
 
 

@@ -66,13 +66,26 @@ def parse_scores(score: pa.Array) -> tuple[np.ndarray, np.ndarray]:
     return good, values if finite.all() else np.where(finite, values, np.nan)
 
 
+# the largest rank: trec_eval reads ranks as C longs
+_LONG_MAX_TEXT = "9223372036854775807"
+
+
 def parse_ranks(rank: pa.Array) -> pa.Array:
     """int64 ranks; null where a rank is not a non-negative ASCII integer (``2.0``, ``-1``)
-    or has more than 18 digits (beyond int64)."""
+    or lies beyond a C long (leading zeros aside: ``0000000000000000002`` is 2)."""
     # ascii_is_decimal: ^[0-9]+$, faster than the regex
     good = arrow.to_numpy(pc.fill_null(pc.ascii_is_decimal(rank), arrow.scalar(False)))
-    good &= _lengths(rank) <= 18
-    return pc.cast(pc.if_else(arrow.array(good), rank, arrow.scalar(None, rank.type)), pa.int64())
+    digits = pc.utf8_ltrim(pc.cast(rank, pa.string()), "0")
+    width = _lengths(digits)
+    good &= width <= len(_LONG_MAX_TEXT)
+    longest = width == len(_LONG_MAX_TEXT)
+    if longest.any():  # 19 digits: within a long when not above its largest, as text
+        beyond = arrow.to_numpy(pc.greater(digits, arrow.scalar(_LONG_MAX_TEXT, pa.string())))
+        good &= ~(longest & beyond)
+    kept = pc.if_else(arrow.array(good), digits, arrow.scalar(None, pa.string()))
+    # all zeros trimmed to nothing: rank 0
+    kept = pc.if_else(pc.equal(kept, arrow.scalar("", pa.string())), arrow.scalar("0"), kept)
+    return pc.cast(kept, pa.int64())
 
 
 # trec_eval 9.0.8 allocates per grade level: a grade of 5,000,000 makes its nDCG run for hours

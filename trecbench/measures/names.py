@@ -403,7 +403,7 @@ def parse_measure(text: str, version: str | None = None) -> Measure:
             family = error.text.partition(".")[0]
             raise UsageError(
                 f"illegal measure '{error.text}': trec_eval {other}'s {family} with "
-                f"parameters: give --compat {other}"
+                f"parameters (score and compare read it with --compat {other})"
             ) from None
         raise UsageError(f"{error}{_suggest(error.text, version)}") from None
     _check_domains(measure)

@@ -3,6 +3,8 @@ its JSON document (the grouping itself is :mod:`trecbench.strata`')."""
 
 from __future__ import annotations
 
+import math
+
 import pandas as pd
 
 from ..strata import MIN_GROUP_SIZE
@@ -95,12 +97,15 @@ def render_groups(
                     for m, v in zip(part["measure"], part["value"], strict=True)
                 ]
                 for name, canonical, value in lines:
-                    if output_format == "csv":
-                        out.write(csv_line([run, where, name, canonical, value]))
+                    undefined = isinstance(value, float) and math.isnan(value)
+                    if output_format == "csv":  # an undefined mean empty, as score's all row
+                        cell = None if undefined else value
+                        out.write(csv_line([run, where, name, canonical, cell]))
                     elif name == "num_q":
                         out.write(f"{name:<22}\t{where}\t{value}\n")
-                    else:
-                        out.write(f"{name:<22}\t{where}\t{value:6.4f}\n")
+                    else:  # undefined as trec_eval prints its undefined averages
+                        shown = f"{'-nan':>6}" if undefined else f"{value:6.4f}"
+                        out.write(f"{name:<22}\t{where}\t{shown}\n")
             blocks.append(out.getvalue())
             continue
         header, rows = _wide(frame, names, also=MARKDOWN if output_format == "markdown" else "")

@@ -116,8 +116,9 @@ class QrelsChecker(Checker):
             line[negative],
             "rel",
             lambda i: (
-                f"negative grade {grades[negative[i]]}: trec_eval treats the document as "
-                "judged but not relevant and leaves it out of num_rel"
+                f"negative grade {grades[negative[i]]}: trec_eval reads the document as in "
+                "the pool but unjudged (not relevant, not judged non-relevant: bpref and -J "
+                "leave it out)"
             ),
         )
         encoded = pc.dictionary_encode(qid)

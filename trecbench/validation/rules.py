@@ -262,9 +262,11 @@ CATALOGUE = (
     _check("Q5", "EEEE", "duplicate (qid, docno), same or conflicting grade",
            "trec_eval stops ('duplicate docs', exit 4); ranx and ir_measures silently keep the "
            "last grade."),
-    _check("Q6", "WWWW", "negative grade (judged, not relevant, not in `num_rel`)",
-           "trec_eval counts the document as judged non-relevant; some tools read it as "
-           "unjudged."),
+    _check("Q6", "WWWW", "negative grade (in the pool, unjudged: not relevant, not judged "
+           "non-relevant)",
+           "trec_eval reads it as RELVALUE_UNJUDGED: not in `num_rel`, not a judged "
+           "non-relevant document (bpref, `num_nonrel_judged_ret`), dropped by `-J`; infAP's "
+           "sampled pools use it so. Tools that read it as non-relevant score otherwise."),
     _check("Q7", "WWWW", "topic without a relevant document (it scores 0 everywhere)",
            "No grade reaches the relevance level (`-l`): every measure is 0 for the topic and "
            "pulls the mean down."),
@@ -277,7 +279,8 @@ CATALOGUE = (
            "trec_eval 10.0 fails on, or misreads, consecutive or trailing comment lines."),
     _check("Q9", "EEEE", "header line", "TREC qrels have no header: trec_eval reads it as a "
            "judgment of topic `qid` (grade 0); trec_eval 10.0, which evaluates every qrels "
-           "topic, then stops: no run has a topic `qid`."),
+           "topic, then stops without `-c` (no run has a topic `qid`), and with `-c` counts it "
+           "in every mean."),
     _check("Q10", "WWWW", "every judgment of a topic is negative (trec_eval exits 4 when it is "
            "the first topic evaluated)",
            "trec_eval 9.0.8 sizes its buffer of grade levels by the largest grade + 1: it stops "

@@ -222,8 +222,8 @@ def _held_back(codes: np.ndarray, most: int) -> int:
 
 
 def _bad_rank(value: str) -> str:
-    if value.isascii() and value.isdecimal():  # digits all, but more than 18 of them
-        return f"rank {value!r} has more than 18 digits (beyond what trecbench reads as a rank)"
+    if value.isascii() and value.isdecimal():  # digits all, but too many of them
+        return f"rank {value!r} is beyond the largest C long, 9223372036854775807"
     return f"rank {value!r} is not a non-negative integer"
 
 
