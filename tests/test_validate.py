@@ -382,12 +382,22 @@ def test_topics_must_be_utf8(tmp_path):
             read_topics(path)
 
 
+def _run_and_qrels(folder, run_bytes: bytes, qrels_bytes: bytes) -> tuple:
+    """``(qrels result, run result)`` of validating a run written with these bytes against
+    qrels written with those."""
+    qrels = folder / "q.qrels"
+    qrels.write_bytes(qrels_bytes)
+    run = folder / "r.run"
+    run.write_bytes(run_bytes)
+    return validate_files([run], qrels=qrels)
+
+
 def test_qrels_cross_checks_and_unjudged(tmp_path):
-    qrels = tmp_path / "q.qrels"
-    qrels.write_bytes(b"1 0 a 1\n1 0 b 0\n2 0 c 1\n")
-    run = tmp_path / "r.run"
-    run.write_bytes(b"1 Q0 a 1 3 t\n1 Q0 x 2 2 t\n1 Q0 b 3 1 t\n3 Q0 a 1 1 t\n")
-    qrels_result, run_result = validate_files([run], qrels=qrels)
+    qrels_result, run_result = _run_and_qrels(
+        tmp_path,
+        b"1 Q0 a 1 3 t\n1 Q0 x 2 2 t\n1 Q0 b 3 1 t\n3 Q0 a 1 1 t\n",
+        b"1 0 a 1\n1 0 b 0\n2 0 c 1\n",
+    )
     assert qrels_result.kind == "qrels" and qrels_result.findings == []
     got = {(f.rule, f.line): f.message for f in run_result.findings}
     assert "trec_eval skips it" in got[("X2", None)]
@@ -951,11 +961,12 @@ def test_ids_that_differ_in_bytes_that_are_not_utf8_are_not_duplicates(tmp_path)
     # trec_eval compares bytes: a\xff, a\xfe and a\xef\xbf\xbd (U+FFFD) are three documents
     # (num_ret 3, trec_eval 9.0.8); read with replacement characters they merged into
     # false duplicates (R7, Q5). Each bad byte now reads as its escape.
+    qrels_result, run_result = _run_and_qrels(
+        tmp_path,
+        b"q1 Q0 a\xff 1 2 t\nq1 Q0 a\xfe 2 1 t\nq1 Q0 a\xef\xbf\xbd 3 0 t\n",
+        b"q1 0 a\xff 1\nq1 0 a\xfe 0\n",
+    )
     run = tmp_path / "r.run"
-    run.write_bytes(b"q1 Q0 a\xff 1 2 t\nq1 Q0 a\xfe 2 1 t\nq1 Q0 a\xef\xbf\xbd 3 0 t\n")
-    qrels = tmp_path / "q.qrels"
-    qrels.write_bytes(b"q1 0 a\xff 1\nq1 0 a\xfe 0\n")
-    qrels_result, run_result = validate_files([run], qrels=qrels)
     rules = {f.rule for f in run_result.findings} | {f.rule for f in qrels_result.findings}
     assert "R23" in rules and "R7" not in rules and "Q5" not in rules
     run.write_bytes(b"q1 Q0 a\xff 1 2 t\nq1 Q0 a\xff 2 1 t\n")  # the same bytes twice
