@@ -75,6 +75,10 @@ def parse_ranks(rank: pa.Array) -> pa.Array:
     or lies beyond a C long (leading zeros aside: ``0000000000000000002`` is 2)."""
     # ascii_is_decimal: ^[0-9]+$, faster than the regex
     good = arrow.to_numpy(pc.fill_null(pc.ascii_is_decimal(rank), arrow.scalar(False)))
+    if _lengths(rank).max(initial=0) < len(_LONG_MAX_TEXT):  # every rank fits: no trimming
+        return pc.cast(
+            pc.if_else(arrow.array(good), rank, arrow.scalar(None, rank.type)), pa.int64()
+        )
     digits = pc.utf8_ltrim(pc.cast(rank, pa.string()), "0")
     width = _lengths(digits)
     good &= width <= len(_LONG_MAX_TEXT)
