@@ -221,6 +221,14 @@ def test_integer_ids_beside_ids_they_lost_zeros_of_are_refused(tmp_path):
     runs = [str(tmp_path / f"{name}.parquet") for name in ("a", "b")]
     pool = ["pool", *runs, "--qrels", str(text_qrels), "-o", str(tmp_path / "pool.txt")]
     fuse = ["fuse", "--optimize", "P@1", "--qrels", str(text_qrels), *runs]
-    for command in (pool, [*fuse, "-o", str(tmp_path / "f.run")]):
+    text_run = tmp_path / "t.run"  # runs against each other: topic 1 beside 01
+    text_run.write_text("01 Q0 d1 1 1 t\n02 Q0 d1 1 1 t\n")
+    together = [runs[0], str(text_run)]
+    for command in (
+        pool,
+        [*fuse, "-o", str(tmp_path / "f.run")],
+        ["fuse", *together, "-o", str(tmp_path / "f.run")],
+        ["similarity", *together],
+    ):
         assert cli_run(command) == 2, command
     assert not (tmp_path / "pool.txt").exists() and not (tmp_path / "f.run").exists()

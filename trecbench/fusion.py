@@ -169,6 +169,7 @@ def ranked_tables(runs, progress: Progress | None = None) -> list[pa.Table]:
     refused, as the same run fused with itself. ``progress(label, done, total)``: the
     bytes of each file read (``reading <file>``)."""
     from .evaluation import load
+    from .evaluation.integer_ids import refuse_lost_zeros_among
 
     _check_distinct_files(runs)
     tables, files = [], {}  # files: index of a run read from a file -> its name
@@ -184,6 +185,9 @@ def ranked_tables(runs, progress: Progress | None = None) -> list[pa.Table]:
                 )
             files[len(tables)] = loaded.origin
         tables.append(table)
+    names = [one_line(str(run)) if isinstance(run, (str, os.PathLike)) else f"run {i + 1}"
+             for i, run in enumerate(runs)]  # fmt: skip
+    refuse_lost_zeros_among(tables, names)
     return tables
 
 

@@ -34,3 +34,11 @@ def refuse_lost_zeros(qrels: pa.Table, qrels_origin: str, run: pa.Table, run_ori
                     "integers lost their leading zeros; read the ids as text (pandas: "
                     "dtype=str)",
                 )
+
+
+def refuse_lost_zeros_among(tables: list[pa.Table], names: list[str]) -> None:
+    """:func:`refuse_lost_zeros` between runs (fused, compared): a run read from integers
+    beside one whose ids no integer prints as would make two topics of one."""
+    for i, (table, name) in enumerate(zip(tables, names, strict=True)):
+        for other, other_name in zip(tables[i + 1 :], names[i + 1 :], strict=True):
+            refuse_lost_zeros(table, name, other, other_name)

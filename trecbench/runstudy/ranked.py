@@ -28,7 +28,8 @@ def load_ranked(source, depth: int | None = None, progress=None) -> pa.Table:
     total)``: the bytes of a file read (``reading <file>``)."""
     from ..fusion import ranked_run
 
-    return _ranked_columns(ranked_run(source, progress), depth)
+    ranked = ranked_run(source, progress)
+    return carry_integer_ids(ranked.run_table, _ranked_columns(ranked, depth))
 
 
 def load_kept(source, depth: int | None = None, progress=None) -> pa.Table:

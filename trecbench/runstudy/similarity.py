@@ -140,6 +140,7 @@ def similarity(
     >>> result.pairs[0].mean()["rbo_ext"]  # doctest: +SKIP
     """
     from ..conclusions.scores import source_name
+    from ..evaluation.integer_ids import refuse_lost_zeros_among
     from ..inputs import split_runs
     from ..naming import run_names
 
@@ -149,6 +150,8 @@ def similarity(
     if len(sources) < 2:
         raise UsageError("similarity compares runs: give at least two")
     tables = [ranked_runs.load_ranked(source, settings.depth, progress) for source in sources]
+    named = [source_name(source) or label for source, label in zip(sources, labels, strict=True)]
+    refuse_lost_zeros_among(tables, named)  # a topic 1 from integers beside a 01
     pairs, every = [], list(itertools.combinations(range(len(tables)), 2))
     for i, j in every:
         if progress is not None:
