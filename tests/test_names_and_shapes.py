@@ -232,3 +232,14 @@ def test_integer_ids_beside_ids_they_lost_zeros_of_are_refused(tmp_path):
     ):
         assert cli_run(command) == 2, command
     assert not (tmp_path / "pool.txt").exists() and not (tmp_path / "f.run").exists()
+
+
+def test_an_error_in_a_run_held_in_memory_names_the_run():
+    # several frames are each a "run DataFrame": which one held the NaN was not said
+    import pandas as pd
+
+    good = pd.DataFrame({"qid": ["q"] * 3, "docno": ["a", "b", "c"], "score": [1.0, 2.0, 3.0]})
+    bad = good.assign(score=[1.0, float("nan"), 3.0])
+    for runs, name in (({"mine": bad}, "mine"), ([good, bad], "run2")):
+        with pytest.raises(trecbench.InputError, match=rf"^run '{name}' \(run DataFrame\): row 1"):
+            trecbench.evaluate({"q": {"a": 1}}, runs, ["map"])

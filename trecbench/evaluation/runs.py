@@ -73,12 +73,24 @@ class _Runs:
             return _evaluate_blocks(
                 path, name, plan, self.budget, progress, tie_bounds, ahead, counted
             )
-        run = load(source, "run", ahead, progress, plan.version)
+        run = _loaded(source, name, ahead, progress, plan)
         truth = plan.truth
         refuse_lost_zeros(truth.table, truth.path, run.table, run.path or run.origin)
         result, columns, flags = _evaluate_run(run.table, name, run.path, plan, tie_bounds)
         result.record = run.record
         return result, columns, flags, list(run.warnings)
+
+
+def _loaded(source, name: str, ahead, progress, plan: _Plan):
+    """:func:`load` of a run; the error of a run held in memory names the run
+    (``run 'mine' (run DataFrame): row 2: ...``): several frames are all a "run DataFrame"."""
+    try:
+        return load(source, "run", ahead, progress, plan.version)
+    except InputError as error:
+        if type(error) is not InputError or isinstance(source, (str, os.PathLike)):
+            raise
+        where = f"run {name!r} ({error.path})"
+        raise InputError(where, error.line, error.message, error.rule) from None
 
 
 _worker: tuple[_Runs, bool] | None = None  # what a worker process scores runs with
