@@ -230,7 +230,7 @@ def _staged_only(stage: Path) -> bool:
     journal): a folder that merely has the name (a user's, with files of theirs) is never
     removed."""
     try:
-        return set(os.listdir(stage)) <= {NEW, OLD, JOURNAL}
+        return set(os.listdir(stage)) <= {NEW, OLD, JOURNAL, f"{JOURNAL}.tmp"}
     except OSError:
         return False
 
