@@ -87,6 +87,9 @@ def test_line_offset_option_is_checked(tmp_path):
     )
     assert result.exit_code == 1  # a usage error: 1 in every command
     assert "Invalid value for --line-offset: 'chonkie' is not KEY=N" in result.output
+    twice = ["--line-offset", "chonkie=-1", "--line-offset", "chonkie=1"]  # the last won
+    result = CliRunner().invoke(cli, ["convert", "memorybench", str(source), *twice, "-o", "o"])
+    assert result.exit_code == 1 and "--line-offset: chonkie given twice" in result.output
 
 
 def test_every_subcommand_has_an_example():

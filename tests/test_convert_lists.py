@@ -213,7 +213,10 @@ def test_query_ids_depth_and_errors(tmp_path):
     for bad, message in (
         ({"gold_docs": [[]], "retrieved_chunks": []}, "1 gold_docs lists but 0"),
         ({"gold_docs": [["a"]], "retrieved_chunks": "a"}, "retrieved_chunks: expected a list"),
-        ({**EXAMPLE, "query_ids": ["a", "a", "b"]}, "query_ids: duplicate query ids"),
+        (
+            {**EXAMPLE, "query_ids": ["a", "a", "b"]},
+            r"query_ids\[1\]: 'a' is used twice \(first at \[0\]\)",
+        ),
         ({"gold_docs": [[1.5]], "retrieved_chunks": [[]]}, r"gold_docs\[0\]\[0\]: expected a"),
         ({"gold_docs": ["ab"], "retrieved_chunks": [[]]}, r"gold_docs\[0\]: expected a list"),
     ):

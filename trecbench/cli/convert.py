@@ -41,6 +41,8 @@ def _pairs(values, option: str) -> dict[str, int]:
     pairs = {}
     for value in values:
         key, sep, number = value.rpartition("=")
+        if key in pairs:  # the last would win without a word
+            raise click.BadParameter(f"{key} given twice", param_hint=option)
         try:
             pairs[key] = int(number)
         except ValueError:

@@ -140,8 +140,11 @@ def convert_lists(
         qids = (doc.root / "query_ids").expect_ids(ids)
         if len(qids) != len(gold):
             raise (doc.root / "query_ids").error(f"{len(qids)} ids for {len(gold)} queries")
-    if len(set(qids)) != len(qids):
-        raise (doc.root / "query_ids").error("duplicate query ids")
+    first: dict[str, int] = {}
+    for index, qid in enumerate(qids):  # at the second one, with the first's place
+        if first.setdefault(qid, index) != index:
+            place = doc.root / "query_ids" / index
+            raise place.error(f"{qid!r} is used twice (first at [{first[qid]}])")
 
     report = Report()
     sections = {}
