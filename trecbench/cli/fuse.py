@@ -199,10 +199,10 @@ def _fused(runs, fusion: dict, tuning: dict, tag, progress):
     if tuning["measure"] is not None:
         tuned = _optimised(tables, method, fusion["norm"], fusion["depth"], tuning)
         k, weights = tuned.best.k, tuned.best.weights or ()
-    settings = {"name": method, "k": k, "norm": fusion["norm"], "weights": list(weights) or None}
-    settings["depth"] = fusion["depth"]
-    chosen = {name: value for name, value in settings.items() if name != "name"}
+    weights = list(weights) or None
+    chosen = {"k": k, "norm": fusion["norm"], "weights": weights, "depth": fusion["depth"]}
     fused = fuse_tables(tables, method, **chosen, tag=tag, progress=progress)
+    settings = {"name": method, **chosen}
     if tuned is not None:  # how k or the weights were chosen, the folds' seed included
         settings["optimized"] = _tuning_record(tuned, tuning["qrels"])
     return fused, settings

@@ -317,11 +317,16 @@ class Comparison:
 
         return plot_files(self, order)
 
+    def qrels_files(self) -> list[str]:
+        """The paths of the qrels the runs were judged by, as read: one, or each run's own
+        (``--run-qrels``)."""
+        return [item["path"] for item in self.inputs or [] if item.get("kind") == "qrels"]
+
     def judged_files(self) -> tuple[dict[str, str], str] | None:
         """``({run: file}, qrels file)`` when every run came from a file (standard input
         and pipes too) and one qrels file judged them all (what report.html's drill-down
         and the precision-recall curve are shown for), else None."""
-        qrels = [item["path"] for item in self.inputs or [] if item.get("kind") == "qrels"]
+        qrels = self.qrels_files()
         runs = {run: path for run, path in (self.run_inputs or {}).items() if path}
         if len(qrels) != 1 or len(runs) != len(self.runs):
             return None
@@ -349,8 +354,7 @@ class Comparison:
         kept = self.drill_downs
         if kept is None or depth is not None and any(d.depth != depth for d in kept.values()):
             return None
-        judgments = [item for item in self.inputs or [] if item.get("kind") == "qrels"]
-        return kept if len(judgments) <= 1 else None
+        return kept if len(self.qrels_files()) <= 1 else None
 
     def precision_recall(self) -> dict[str, list[float]] | None:
         """Each run's interpolated precision at the 11 recall levels (trec_eval's

@@ -325,6 +325,6 @@ def with_power(comparison, target: float = 0.8):
     runs = [baseline, *(run for run in comparison.runs if run != baseline)]
     values = values_cube(comparison.per_query, runs, comparison.measures, comparison.queries)
     rows = power_rows(values, runs, comparison.measures, settings)
-    judged = [item["path"] for item in comparison.inputs or [] if item.get("kind") == "qrels"]
+    judged = comparison.qrels_files()
     qrels = judged[0] if len(judged) == 1 else None  # one qrels (runs with their own: none)
     return dataclasses.replace(comparison, power=PowerResult(settings, baseline, rows, qrels))

@@ -17,6 +17,7 @@ from ..errors import DuplicateError, TrecbenchError, UnevaluableTopicError, Usag
 from ..inputs.tables import subtopics
 from ..trec_eval import judgment_groups, prefs_files
 from ..trec_eval.compat import Compat
+from ..trec_eval.negative_topics import unevaluable
 from ..trec_eval.prefs_files import PREFS_FORMATS
 from .reading import load
 from .results import FlaggedTopic
@@ -117,11 +118,10 @@ class Qrels:
     ) -> tuple[int, TrecbenchError] | None:
         """The first of ``qids`` (in evaluation order) trec_eval stops at because of its
         judgments, with the error: a document judged twice (exit 4), or a topic whose
-        judgments are all negative — trec_eval sizes a buffer by the largest grade + 1: it
-        stops (``Can't calculate measure``, exit 4) when that topic is the first one
-        evaluated, and for grades of -2 or less it crashes wherever the topic comes
-        (pytrec_eval too: trecbench refuses them). Judgment groups are checked when read;
-        ``duplicates=False``: diversity qrels list a document once per subtopic."""
+        judgments are all negative that trec_eval cannot evaluate
+        (:mod:`trecbench.trec_eval.negative_topics`; pytrec_eval crashes too: trecbench
+        refuses them). Judgment groups are checked when read; ``duplicates=False``:
+        diversity qrels list a document once per subtopic."""
         if self.rel_format != "qrels":
             return None
         for position, qid in enumerate(qids):
@@ -130,7 +130,7 @@ class Qrels:
                 message = f"duplicate docs {docno} for topic {qid} (first on line {first})"
                 return position, DuplicateError(self.path, second, message, "Q5")
             top, _, line = self.topics[qid]
-            if top <= -2 or (position == 0 and top < 0):
+            if unevaluable(position, top):
                 message = (
                     f"every judgment of topic {qid} is negative (largest grade {top}): "
                     "trec_eval cannot evaluate it (exit 4 or a crash)"

@@ -75,7 +75,7 @@ class _Runs:
             )
         run = _loaded(source, name, ahead, progress, plan)
         truth = plan.truth
-        refuse_lost_zeros(truth.table, truth.path, run.table, run.path or run.origin)
+        refuse_lost_zeros(truth.table, truth.path, run.table, run.path or _named(name, run.origin))
         result, columns, flags = _evaluate_run(run.table, name, run.path, plan, tie_bounds)
         result.record = run.record
         return result, columns, flags, list(run.warnings)
@@ -89,8 +89,12 @@ def _loaded(source, name: str, ahead, progress, plan: _Plan):
     except InputError as error:
         if type(error) is not InputError or isinstance(source, (str, os.PathLike)):
             raise
-        where = f"run {name!r} ({error.path})"
-        raise InputError(where, error.line, error.message, error.rule) from None
+        raise InputError(_named(name, error.path), error.line, error.message, error.rule) from None
+
+
+def _named(name: str, origin: str) -> str:
+    """A run held in memory as errors name it: ``run 'mine' (run DataFrame)``."""
+    return f"run {name!r} ({origin})"
 
 
 _worker: tuple[_Runs, bool] | None = None  # what a worker process scores runs with

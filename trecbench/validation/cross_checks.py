@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from ..compressions import without_suffixes
 from ..errors import InputError
+from ..trec_eval.negative_topics import STOPS, unevaluable
 from .findings import Collector, QrelsInfo
 
 # a line's first field: fields end at C's white space (trecbench.inputs.trec_text.C_SPACE,
@@ -126,19 +127,18 @@ def against_topics(
 
 
 def _unevaluable(counts, judged, negative: dict[str, int]) -> list[tuple[str, str]]:
-    """The run's topics trec_eval 9.0.8 cannot evaluate, with why: a topic whose every
-    grade is negative stops it when it is the first topic evaluated (its buffer of grade
-    levels is sized by the largest grade + 1, and no earlier topic sized it), and grades
-    of -2 or less crash it wherever they come. It evaluates the run's topics that are in
+    """The run's topics trec_eval 9.0.8 cannot evaluate, with why
+    (:mod:`trecbench.trec_eval.negative_topics`); it evaluates the run's topics that are in
     the qrels, in byte-wise order."""
     evaluated = sorted(q for q in counts if q in judged)
     fatal = []
     for position, qid in enumerate(evaluated):
         top = negative.get(qid)
-        if top is not None and position == 0:
+        how = None if top is None else unevaluable(position, top)
+        if how == STOPS:
             why = "trec_eval 9.0.8 stops with 'Can't calculate measure' (exit 4): it is the "
             fatal.append((qid, why + "first topic it evaluates"))
-        elif top is not None and top <= -2:
+        elif how is not None:
             fatal.append((qid, f"its largest grade is {top}: trec_eval crashes on it"))
     return fatal
 
