@@ -20,6 +20,7 @@ import pyarrow.parquet as pq  # noqa: E402
 
 import trecbench.dask as tbdask  # noqa: E402
 from trecbench import (  # noqa: E402
+    InputError,
     dask_cluster,  # noqa: E402
     evaluate,
     inputs,
@@ -425,3 +426,27 @@ def test_a_jsonl_run_is_read_by_the_workers(client, tmp_path):
     whole = evaluate(str(qrels), str(trec_run), measures)
     on_dask = tbdask.evaluate(str(qrels), str(run_file), measures, client=client)
     assert on_dask.per_query.drop(columns="run").equals(whole.per_query.drop(columns="run"))
+
+
+def test_integer_ids_beside_ids_they_lost_zeros_of_are_refused_on_dask(tmp_path, client):
+    # as in one process (test_names_and_shapes): pandas read docno 0123 as 123, and the
+    # judged documents no longer match; each side of the pair, each way of giving a run
+    numbers = pd.DataFrame({"qid": ["1", "1"], "docno": [123, 456], "score": [2.0, 1.0]})
+    numbers.to_parquet(tmp_path / "numbers.parquet")
+    (tmp_path / "text.qrels").write_text("1 0 0123 1\n1 0 456 0\n")
+    (tmp_path / "text.run").write_text("1 Q0 0123 1 2.0 r\n1 Q0 456 2 1.0 r\n")
+    numbers.rename(columns={"score": "rel"}).assign(rel=1).to_parquet(tmp_path / "q.parquet")
+    text_qrels, number_qrels = str(tmp_path / "text.qrels"), str(tmp_path / "q.parquet")
+    lost = "such as '0123' that no integer prints"
+    cases = [
+        (text_qrels, str(tmp_path / "numbers.parquet"), "numbers.parquet"),
+        (text_qrels, dd.from_pandas(numbers, npartitions=2), "run DataFrame"),
+        (number_qrels, str(tmp_path / "text.run"), "q.parquet"),
+    ]
+    for qrels, run, refused in cases:
+        with pytest.raises(InputError, match=lost) as raised:
+            tbdask.evaluate(qrels, run, ["map"], client=client)
+        assert raised.value.path.endswith(refused)
+    # integers on both sides are scored, as in one process
+    both = tbdask.evaluate(number_qrels, str(tmp_path / "numbers.parquet"), ["map"], client=client)
+    assert both.to_dict()["1"]["map"] == 1.0

@@ -38,7 +38,9 @@ import pyarrow.compute as pc
 
 from . import outputs
 from .errors import DuplicateError, InputError, UsageError
+from .evaluation.integer_ids import lost_zero, refuse
 from .extras import require
+from .inputs.tables import integer_ids, with_integer_ids
 
 require("dask", "trecbench.dask (score --dask)")  # one line naming the extra when missing
 require("distributed", "trecbench.dask (score --dask)")
@@ -49,6 +51,8 @@ from dask.distributed import Client  # noqa: E402
 from .dask_cluster import connect  # noqa: E402  (trecbench.dask.connect)
 
 RUN_COLUMNS = ("qid", "docno", "score", "tag", "line")
+_ID_ROLES = ("qid", "docno")
+_INTEGERS = "trecbench integer ids"  # a partition's attrs: its id columns read from integers
 SHARD_BITS = 40  # lines of a run's file: below 2**40; files of a run: below 2**23
 # trec_eval's code (pytrec_eval) keeps state between calls: one partition at a time is
 # scored per process (a worker with several threads scores them in turn)
@@ -80,7 +84,8 @@ class DaskRun:
         from .evaluation import _run_result
 
         client = self.client or Client.current()
-        typed, facts = self._typed()
+        truth = plan.truth
+        typed, facts = self._typed(tuple(r for r in _ID_ROLES if integer_ids(truth.table, r)))
         parts = self.partitions or typed.npartitions
         shuffled = typed.shuffle("qid", npartitions=parts, shuffle_method="tasks")
         # a key of its own each call (hash=False): equal data scattered again by a later
@@ -95,6 +100,7 @@ class DaskRun:
         label = self.path or (", ".join(self.files) if self.files else "run DataFrame")
         if not lines:
             raise InputError(label, None, "empty run" + (" file" if self.files else ""))
+        _refuse_lost_zeros(truth, [ids for *_, ids in facts], label)
         name = name or self.path or "run1"
         try:
             result, columns, flags = _run_result(blocks, name, self.path, runid, plan, tie_bounds)
@@ -103,9 +109,10 @@ class DaskRun:
         result.record = records[0] if len(records) == 1 else None
         return result, columns, flags, warnings
 
-    def _typed(self):
+    def _typed(self, qrels_integers: tuple[str, ...]):
         """The run's typed rows as a Dask DataFrame, and per partition ``(lines, last tag,
-        provenance record, warnings)`` (delayed)."""
+        provenance record, warnings, ids)`` (delayed; ``ids``: :func:`_id_facts` against
+        the qrels' id columns ``qrels_integers``, read from integers)."""
         if self.files is None:
             sources = [(self.data, "run DataFrame", False)]
         elif all(_partitioned(path) for path in self.files):
@@ -128,10 +135,11 @@ class DaskRun:
                     )
                 ]
             )
-            facts = [dask.delayed(_facts)(part) for part in typed.to_delayed()]
+            facts = [dask.delayed(_facts)(part, qrels_integers) for part in typed.to_delayed()]
             return typed, facts
         read = [
-            dask.delayed(_read_text, nout=2)(path, shard) for shard, path in enumerate(self.files)
+            dask.delayed(_read_text, nout=2)(path, shard, qrels_integers)
+            for shard, path in enumerate(self.files)
         ]
         typed = dd.from_delayed([frame for frame, _ in read], meta=_META, verify_meta=False)
         return typed, [facts for _, facts in read]
@@ -220,17 +228,25 @@ def _typed_frame(part, offsets, origin: str, file: bool, shard: int, partition_i
     first = offsets[partition_info["number"]] if partition_info is not None else 0
     table, where = tables.frame_table(part, origin)
     if file:
-        return _frame(tables.typed(table, "run", origin, file=True, first=first), shard)
+        typed = tables.typed(table, "run", origin, file=True, first=first)
+        return _marked(_frame(typed, shard), typed)
     typed = tables.typed(table, "run", origin, where)
     if "line" not in table.column_names:
         numbers = np.arange(first + 1, first + len(part) + 1, dtype=np.int64)
         typed = typed.set_column(typed.column_names.index("line"), "line", pa.array(numbers))
-    return _frame(typed)
+    return _marked(_frame(typed), typed)
 
 
-def _read_text(path: str, shard: int = 0):
+def _marked(frame, table: pa.Table):
+    """``frame`` noting which of ``table``'s id columns were read from integers (pandas
+    keeps ``attrs``, where the Arrow field metadata that marks them is lost)."""
+    frame.attrs[_INTEGERS] = tuple(r for r in _ID_ROLES if integer_ids(table, r))
+    return frame
+
+
+def _read_text(path: str, shard: int = 0, qrels_integers: tuple[str, ...] = ()):
     """A file of any format read whole as ``trecbench score`` reads it: the typed rows
-    and ``(lines, last tag, provenance record, warnings)``."""
+    and ``(lines, last tag, provenance record, warnings, ids)`` (:func:`_id_facts`)."""
     from .evaluation import load
 
     loaded = load(path, "run")
@@ -239,7 +255,8 @@ def _read_text(path: str, shard: int = 0):
         import numpy as np
 
         table = table.append_column("line", pa.array(np.arange(1, len(table) + 1)))
-    facts = (len(table), _last_tag(table), loaded.record, list(loaded.warnings))
+    ids = _id_facts(table, qrels_integers)
+    facts = (len(table), _last_tag(table), loaded.record, list(loaded.warnings), ids)
     return _frame(table, shard), facts
 
 
@@ -251,8 +268,19 @@ def _last_tag(table) -> str | None:
     return last.as_py() if hasattr(last, "as_py") else str(last)
 
 
-def _facts(part) -> tuple:
-    return len(part), _last_tag(part), None, []
+def _facts(part, qrels_integers: tuple[str, ...]) -> tuple:
+    ids = pa.table({role: pa.array(part[role]) for role in _ID_ROLES})
+    ids = _id_facts(with_integer_ids(ids, list(part.attrs.get(_INTEGERS, ()))), qrels_integers)
+    return len(part), _last_tag(part), None, [], ids
+
+
+def _id_facts(table: pa.Table, qrels_integers: tuple[str, ...]) -> tuple:
+    """Which of a part's id columns were read from integers, and, for the qrels' id
+    columns read from integers, an id of the part that no integer prints as (the regular
+    expression runs only then)."""
+    integers = tuple(role for role in _ID_ROLES if integer_ids(table, role))
+    lost = {role: lost_zero(table.column(role)) for role in qrels_integers if role not in integers}
+    return integers, {role: example for role, example in lost.items() if example is not None}
 
 
 def _score_partition(part, plan, tie_bounds: bool):
@@ -270,11 +298,24 @@ def _score_partition(part, plan, tie_bounds: bool):
 
 def _combined(facts: list[tuple]) -> tuple[int, str, list, list[str]]:
     """Lines, runid (the last line's tag), file records and warnings of the parts."""
-    lines = sum(count for count, _, _, _ in facts)
-    tags = [tag for count, tag, _, _ in facts if count]
-    records = [record for _, _, record, _ in facts if record is not None]
-    warnings = [warning for _, _, _, found in facts for warning in found]
+    lines = sum(count for count, *_ in facts)
+    tags = [tag for count, tag, *_ in facts if count]
+    records = [record for _, _, record, *_ in facts if record is not None]
+    warnings = [warning for _, _, _, found, _ in facts for warning in found]
     return lines, tags[-1] if tags else "", records, warnings
+
+
+def _refuse_lost_zeros(truth, ids: list[tuple], label: str) -> None:
+    """:func:`trecbench.evaluation.integer_ids.refuse_lost_zeros` from the parts' id facts
+    (:func:`_id_facts`): the run's rows stay on the workers."""
+    for role in {role for integers, _ in ids for role in integers}:
+        if not integer_ids(truth.table, role):
+            example = lost_zero(truth.table.column(role))
+            if example is not None:
+                refuse(label, truth.path, role, example)
+    for _, lost in ids:
+        for role, example in lost.items():
+            refuse(truth.path, label, role, example)
 
 
 def _in_shards(error: DuplicateError, files: list[str] | None) -> DuplicateError:

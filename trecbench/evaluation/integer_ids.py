@@ -4,6 +4,8 @@ so such a pair of inputs is refused, naming a lost id."""
 
 from __future__ import annotations
 
+from typing import NoReturn
+
 import pyarrow as pa
 import pyarrow.compute as pc
 
@@ -19,21 +21,32 @@ def refuse_lost_zeros(qrels: pa.Table, qrels_origin: str, run: pa.Table, run_ori
     """Refuse a qrels or run whose ``qid`` or ``docno`` column was read from integers when
     the other holds ids of that column that no integer prints as (``0123``, ``+5``)."""
     sides = ((qrels, qrels_origin, run, run_origin), (run, run_origin, qrels, qrels_origin))
-    for role, what in _ROLES.items():
+    for role in _ROLES:
         for numbers, numbers_origin, text, text_origin in sides:
             if not integer_ids(numbers, role) or integer_ids(text, role):
                 continue
-            ids = text.column(role)
-            found = pc.filter(ids, pc.match_substring_regex(ids, _NOT_DECIMAL))
-            if len(found):
-                raise InputError(
-                    numbers_origin,
-                    None,
-                    f"its {what}s are integers (written in decimal), while {text_origin} has "
-                    f"{what}s such as {found[0].as_py()!r} that no integer prints as: the "
-                    "integers lost their leading zeros; read the ids as text (pandas: "
-                    "dtype=str)",
-                )
+            example = lost_zero(text.column(role))
+            if example is not None:
+                refuse(numbers_origin, text_origin, role, example)
+
+
+def lost_zero(ids: pa.Array | pa.ChunkedArray) -> str | None:
+    """The first of ``ids`` that no integer prints as (``0123``, ``+5``, ``-0``), or None."""
+    found = pc.filter(ids, pc.match_substring_regex(ids, _NOT_DECIMAL))
+    return found[0].as_py() if len(found) else None
+
+
+def refuse(numbers_origin: str, text_origin: str, role: str, example: str) -> NoReturn:
+    """The refusal of ``role`` ids read from integers in ``numbers_origin`` beside
+    ``example``, an id of ``text_origin`` that no integer prints as."""
+    what = _ROLES[role]
+    raise InputError(
+        numbers_origin,
+        None,
+        f"its {what}s are integers (written in decimal), while {text_origin} has "
+        f"{what}s such as {example!r} that no integer prints as: the integers lost their "
+        "leading zeros; read the ids as text (pandas: dtype=str)",
+    )
 
 
 def refuse_lost_zeros_among(tables: list[pa.Table], names: list[str]) -> None:
