@@ -229,9 +229,13 @@ def test_integer_ids_beside_ids_they_lost_zeros_of_are_refused(tmp_path):
         [*fuse, "-o", str(tmp_path / "f.run")],
         ["fuse", *together, "-o", str(tmp_path / "f.run")],
         ["similarity", *together],
+        ["pool", *together, "-o", str(tmp_path / "pool.txt")],
     ):
         assert cli_run(command) == 2, command
     assert not (tmp_path / "pool.txt").exists() and not (tmp_path / "f.run").exists()
+    # integer runs pooled with each other, or beside ids any integer prints as: pooled
+    pooled = trecbench.pool([runs[0], runs[1], {"1": {"d3": 1.0}}], depth=5)
+    assert (pooled.qid, pooled.docno) == (["1", "1", "1", "2"], ["d1", "d2", "d3", "d1"])
 
 
 def test_an_error_in_a_run_held_in_memory_names_the_run():

@@ -166,6 +166,35 @@ def pool(
     )
 
 
+class _IntegerRuns:
+    """Which runs' id columns were read from integers, against the others': checked on the
+    pooled ids at the end, as the runs' rows are not kept (a topic ``01`` of one run and
+    ``1`` of a run read from integers would be pooled as two)."""
+
+    def __init__(self) -> None:
+        self.first: dict[str, str] = {}  # role -> the first run read from integers
+        self.text: set[str] = set()  # roles some run holds as text
+
+    def add(self, table: pa.Table, name: str) -> None:
+        from ..inputs.tables import integer_ids
+
+        for role in ("qid", "docno"):
+            if integer_ids(table, role):
+                self.first.setdefault(role, name)
+            else:
+                self.text.add(role)
+
+    def refuse_lost_zeros(self, pooled: dict[str, pa.Array]) -> None:
+        """Refuse runs read from integers beside runs with ids no integer prints as
+        (found among the ``pooled`` ids of each role: only the text runs' can be such)."""
+        from ..evaluation.integer_ids import lost_zero, refuse
+
+        for role, name in self.first.items():
+            example = lost_zero(pooled[role]) if role in self.text else None
+            if example is not None:
+                refuse(name, "another of the runs", role, example)
+
+
 # kept rows read before they are folded into the pool's distinct pairs (at least as many
 # as the pool holds, so each pair is folded a bounded number of times: linear in rows)
 BATCH_ROWS = 1 << 22
@@ -194,13 +223,14 @@ def _stream(sources: list, depth: int, progress, against: tuple | None) -> _Stre
     from ..conclusions.scores import source_name
     from ..evaluation.integer_ids import refuse_lost_zeros
 
-    distinct, batch, numbers = None, [], []
+    distinct, batch, numbers, integers = None, [], [], _IntegerRuns()
     kept = partial(ranked_runs.load_kept, depth=depth, progress=progress)
     tables = ranked_runs.read_ahead(kept, sources)
     for index, table in enumerate(tables):  # the next run read while these are folded
+        name = source_name(sources[index]) or f"run {index + 1}"
         if against is not None:  # the qrels' table and name: ids read from integers
-            name = source_name(sources[index]) or f"run {index + 1}"
             refuse_lost_zeros(*against, table, name)
+        integers.add(table, name)
         batch.append(table)
         size = 0 if distinct is None else distinct.num_rows
         if index == len(sources) - 1 or sum(t.num_rows for t in batch) >= max(size, BATCH_ROWS):
@@ -209,6 +239,7 @@ def _stream(sources: list, depth: int, progress, against: tuple | None) -> _Stre
             distinct, batch = folded.distinct, []
             pa.default_memory_pool().release_unused()  # (Arrow's allocator would keep it)
     pooled, runs = folded.pooled, np.zeros(len(folded.pooled.topic), np.int64)
+    integers.refuse_lost_zeros({"qid": pooled.qids, "docno": pooled.docno})
     for number in numbers:  # a run's pairs are distinct
         runs[number] += 1
     return _Streamed(pooled.qids, pooled.topic, pooled.docno, runs, numbers)
