@@ -3,11 +3,13 @@ ecosystem's tools give (issue 27): pytrec_eval's dicts, ir_measures' names."""
 
 from __future__ import annotations
 
+import pyarrow as pa
 import pytest
 from conftest import ROOT
 
 import trecbench
 from trecbench.cli import run as cli_run
+from trecbench.errors import DuplicateError
 
 QRELS = str(ROOT / "qrels" / "hpo-demo.qrels")
 RUN = str(ROOT / "runs" / "tfidf-char.run")
@@ -247,3 +249,33 @@ def test_an_error_in_a_run_held_in_memory_names_the_run():
     for runs, name in (({"mine": bad}, "mine"), ([good, bad], "run2")):
         with pytest.raises(trecbench.InputError, match=rf"^run '{name}' \(run DataFrame\): row 1"):
             trecbench.evaluate({"q": {"a": 1}}, runs, ["map"])
+
+
+def test_a_duplicate_in_a_run_held_in_memory_is_cited_by_its_rows():
+    # a DataFrame has rows, not lines: a duplicate said "run1:3 ... (first on line 1)" and
+    # pool, fuse and similarity said "run DataFrame:3" of whichever frame it was; its
+    # other errors cite the frame's index labels (a numpy label printed as np.int64(20))
+    import pandas as pd
+
+    other = pd.DataFrame({"qid": ["q"] * 3, "docno": ["a", "b", "c"], "score": [1.0, 2, 3]})
+    twice = other.assign(docno=["a", "b", "a"]).set_axis([10, 20, 30])
+    cited = (
+        r"^run 'run2' \(run DataFrame\): row 30: duplicate docs a for topic q \(first at row 10\)$"
+    )
+    for call in (
+        lambda: trecbench.evaluate({"q": {"a": 1}}, [other, twice], ["map"]),
+        lambda: trecbench.pool([other, twice], depth=5),
+        lambda: trecbench.pool([other, twice], depth=1),
+        lambda: trecbench.fuse([other, twice]),
+        lambda: trecbench.similarity([other, twice]),
+    ):
+        with pytest.raises(DuplicateError, match=cited):
+            call()
+    with pytest.raises(DuplicateError, match=r"^run 'b' \(run table\): row 2: .*at row 0"):
+        trecbench.evaluate({"q": {"a": 1}}, {"a": other, "b": pa.Table.from_pandas(twice)}, ["map"])
+    missing = other.assign(score=[1.0, float("nan"), 2]).set_axis([10, 20, 30])
+    with pytest.raises(trecbench.InputError, match=r"^run 'run1' \(run DataFrame\): row 20: "):
+        trecbench.evaluate({"q": {"a": 1}}, missing, ["map"])
+    for call in (lambda: trecbench.fuse([other, missing]), lambda: trecbench.pool([missing])):
+        with pytest.raises(trecbench.InputError, match=r"^run 'run\d' \(run DataFrame\): row 20"):
+            call()

@@ -170,12 +170,14 @@ def ranked_tables(runs, progress: Progress | None = None) -> list[pa.Table]:
     bytes of each file read (``reading <file>``)."""
     from .evaluation import load
     from .evaluation.integer_ids import refuse_lost_zeros_among
+    from .inputs import held
 
     _check_distinct_files(runs)
     tables, files = [], {}  # files: index of a run read from a file -> its name
-    for run in runs:
-        loaded = load(run, "run", progress=progress)
-        table = carry_integer_ids(loaded.table, _ranked(loaded).table())
+    for number, run in enumerate(runs, 1):
+        with held.naming(run, f"run{number}"):  # as trecbench.naming.run_names names it
+            loaded = load(run, "run", progress=progress)
+            table = carry_integer_ids(loaded.table, _ranked(loaded).table())
         if isinstance(run, (str, os.PathLike)):
             twin = next((i for i in files if same_rows(tables[i], table)), None)
             if twin is not None:

@@ -360,10 +360,13 @@ def truncate(ranked: pa.Table, max_docs: int | None) -> pa.Table:
 
 
 def duplicate_error(path: str, qid: str, docno: str, first: int, second: int) -> DuplicateError:
-    """The error trec_eval's "duplicate docs" becomes, naming both lines."""
-    return DuplicateError(
+    """The error trec_eval's "duplicate docs" becomes, naming both lines (kept as
+    ``listing``: ``(qid, docno, first, second)``)."""
+    error = DuplicateError(
         path, second, f"duplicate docs {docno} for topic {qid} (first on line {first})", "R7"
     )
+    error.listing = qid, docno, first, second
+    return error
 
 
 class HashIndex:

@@ -8,7 +8,8 @@ import os
 from dataclasses import dataclass
 
 from .. import provenance
-from ..errors import InputError, UsageError
+from ..errors import DuplicateError, InputError, UsageError
+from ..inputs import held
 from ..memory import Budget
 from .assembly import _run_result
 from .integer_ids import refuse_lost_zeros
@@ -74,9 +75,14 @@ class _Runs:
                 path, name, plan, self.budget, progress, tie_bounds, ahead, counted
             )
         run = _loaded(source, name, ahead, progress, plan)
-        truth = plan.truth
-        refuse_lost_zeros(truth.table, truth.path, run.table, run.path or _named(name, run.origin))
-        result, columns, flags = _evaluate_run(run.table, name, run.path, plan, tie_bounds)
+        truth, label = plan.truth, run.path or held.named(name, run.origin)
+        refuse_lost_zeros(truth.table, truth.path, run.table, label)
+        try:
+            result, columns, flags = _evaluate_run(run.table, name, run.path, plan, tie_bounds)
+        except DuplicateError as error:
+            if run.path is not None:
+                raise
+            raise held.renamed(error, source, label) from None
         result.record = run.record
         return result, columns, flags, list(run.warnings)
 
@@ -89,12 +95,7 @@ def _loaded(source, name: str, ahead, progress, plan: _Plan):
     except InputError as error:
         if type(error) is not InputError or isinstance(source, (str, os.PathLike)):
             raise
-        raise InputError(_named(name, error.path), error.line, error.message, error.rule) from None
-
-
-def _named(name: str, origin: str) -> str:
-    """A run held in memory as errors name it: ``run 'mine' (run DataFrame)``."""
-    return f"run {name!r} ({origin})"
+        raise held.renamed(error, source, held.named(name, error.path)) from None
 
 
 _worker: tuple[_Runs, bool] | None = None  # what a worker process scores runs with

@@ -359,13 +359,19 @@ def from_python(values, what: str, origin: str, where: Where = _row, numbers=Fal
         raise InputError(origin, None, message) from None
 
 
+def index_label(value: object) -> str:
+    """A DataFrame's index label as errors cite it: ``20``, ``'a'`` (a numpy scalar as the
+    Python value it holds, not ``np.int64(20)``)."""
+    return excerpt(value.item() if isinstance(value, np.generic) else value)
+
+
 def frame_table(frame, origin: str) -> tuple[pa.Table, Where]:
     """An Arrow table of a pandas DataFrame's columns (each converted on its own, so that
     a column of mixed types is named) and a ``where`` that cites the frame's index."""
     index = frame.index
 
     def where(row: int) -> str:
-        return f"row {excerpt(index[row])}"
+        return f"row {index_label(index[row])}"
 
     read = QID_NAMES + DOCNO_NAMES + REL_NAMES + ("tag", "line")
     columns = {}

@@ -145,7 +145,7 @@ def pool(
     labels = run_names(sources, names if names is not None else given)
     judged = _judgments(qrels) if qrels is not None else None
     against = None if judged is None else (judged, source_name(qrels) or "the qrels")
-    pooled = _stream(sources, settings.depth, progress, against)
+    pooled = _stream(sources, labels, settings.depth, progress, against)
     grades = _grades(pooled, judged)
     contributions = _contributions(pooled, grades, labels, settings.relevance_level, judged)
     topic, docno = arrow.array(pooled.topic), pooled.docno
@@ -213,21 +213,22 @@ class _Streamed:
     numbers: list[np.ndarray]
 
 
-def _stream(sources: list, depth: int, progress, against: tuple | None) -> _Streamed:
+def _stream(sources: list, labels: list, depth: int, progress, against: tuple | None) -> _Streamed:
     """The runs' kept rows, read run by run: every few runs their rows are folded into the
     pool's distinct pairs and only each row's pair number is kept, so memory follows the
     pool, not the runs (20 runs held at once faulted in 1 GB). ``against``: the qrels'
     table and name, refused beside a run that lost its ids' leading zeros."""
-    from functools import partial
-
     from ..conclusions.scores import source_name
     from ..evaluation.integer_ids import refuse_lost_zeros
 
     distinct, batch, numbers, integers = None, [], [], _IntegerRuns()
-    kept = partial(ranked_runs.load_kept, depth=depth, progress=progress)
-    tables = ranked_runs.read_ahead(kept, sources)
+
+    def kept(index: int) -> pa.Table:
+        return ranked_runs.load_kept(sources[index], depth, progress, labels[index])
+
+    tables = ranked_runs.read_ahead(kept, range(len(sources)))
     for index, table in enumerate(tables):  # the next run read while these are folded
-        name = source_name(sources[index]) or f"run {index + 1}"
+        name = source_name(sources[index]) or labels[index]
         if against is not None:  # the qrels' table and name: ids read from integers
             refuse_lost_zeros(*against, table, name)
         integers.add(table, name)

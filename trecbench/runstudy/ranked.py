@@ -11,6 +11,7 @@ import pyarrow.compute as pc
 
 from .. import arrow
 from ..errors import UsageError
+from ..inputs import held
 from ..inputs.tables import carry_integer_ids
 from ..trec_eval.clib import LONG_MAX  # ranks are 64-bit integers, in Arrow as in trec_eval
 
@@ -22,21 +23,28 @@ def check_count(name: str, value) -> None:
         raise UsageError(f"the {name} must be a positive integer up to {LONG_MAX}, not {value!r}")
 
 
-def load_ranked(source, depth: int | None = None, progress=None) -> pa.Table:
+def load_ranked(source, depth: int | None = None, progress=None, name=None) -> pa.Table:
     """``qid, docno, rank`` of a run (any input :mod:`trecbench.inputs` reads) in
     trecbench's ranking, each topic cut at ``depth`` documents. ``progress(label, done,
-    total)``: the bytes of a file read (``reading <file>``)."""
+    total)``: the bytes of a file read (``reading <file>``); ``name``: the run's, which
+    an error about a run held in memory gives (:func:`trecbench.inputs.held.naming`)."""
     from ..fusion import ranked_run
 
-    ranked = ranked_run(source, progress)
+    with held.naming(source, name):
+        ranked = ranked_run(source, progress)
     return carry_integer_ids(ranked.run_table, _ranked_columns(ranked, depth))
 
 
-def load_kept(source, depth: int | None = None, progress=None) -> pa.Table:
+def load_kept(source, depth: int | None = None, progress=None, name=None) -> pa.Table:
     """``qid, docno`` of the rows of a run that :func:`load_ranked` keeps, in no
     particular order: the file's rows as they are when no topic holds more than ``depth``
     documents (nothing is ranked: only the duplicate check of ranking remains), else
-    :func:`load_ranked`'s. ``progress``: as :func:`load_ranked` takes it."""
+    :func:`load_ranked`'s. ``progress``, ``name``: as :func:`load_ranked` takes them."""
+    with held.naming(source, name):
+        return _kept(source, depth, progress)
+
+
+def _kept(source, depth: int | None, progress) -> pa.Table:
     from .. import ranking
     from ..evaluation import load
     from ..fusion import ranked_run

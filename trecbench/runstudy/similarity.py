@@ -149,7 +149,10 @@ def similarity(
     labels = run_names(sources, names if names is not None else given)
     if len(sources) < 2:
         raise UsageError("similarity compares runs: give at least two")
-    tables = [ranked_runs.load_ranked(source, settings.depth, progress) for source in sources]
+    tables = [
+        ranked_runs.load_ranked(source, settings.depth, progress, label)
+        for source, label in zip(sources, labels, strict=True)
+    ]
     named = [source_name(source) or label for source, label in zip(sources, labels, strict=True)]
     refuse_lost_zeros_among(tables, named)  # a topic 1 from integers beside a 01
     pairs, every = [], list(itertools.combinations(range(len(tables)), 2))
