@@ -212,7 +212,7 @@ def test_score_cli_groups_reproduce_code_chunk_summary(code_chunk_data, tmp_path
         (groups,) = json.loads(result.stdout)["groups"]["repo"].values()
         assert len(groups["groups"]) == 6 and groups["micro"]["n"] == 373
         macro = groups["macro"]
-        for name, key in (("P@5", "precision"), ("Recall@5", "recall"), ("nDCG@5", "ndcg")):
+        for name, key in (("P.5", "precision"), ("recall.5", "recall"), ("ndcg_cut.5", "ndcg")):
             assert macro[name] == pytest.approx(published[chunker][key], abs=1e-12)
         result = runner.invoke(
             cli, ["score", *files, *measures, "--group-by", "qid-prefix", "--format", "table"]
@@ -476,3 +476,25 @@ def test_a_qid_prefix_none_is_refused_as_a_stratum_value_is():
     with pytest.raises(UsageError, match=r"qid '\(none\)/a' has the prefix \(none\)"):
         group_labels(pd.Series(["(none)/a", "b"]), None, "qid-prefix")
     assert group_labels(pd.Series(["x/a", "b"]), None, "qid-prefix").tolist() == ["x", "(none)"]
+
+
+@pytest.mark.parametrize("labels", ["trec", "display", "asked"])
+def test_json_groups_name_measures_as_the_rest_of_the_document(labels, tmp_path, capsys):
+    # the groups kept display names (P@5) under --labels trec, beside aggregates P_5
+    from trecbench.cli import run as cli_run
+
+    (tmp_path / "q").write_text("a/1 0 x 1\na/1 0 y 0\nb/2 0 x 1\n")
+    (tmp_path / "r").write_text("a/1 Q0 x 1 2 t\na/1 Q0 y 2 1 t\nb/2 Q0 y 1 2 t\nb/2 Q0 x 2 1 t\n")
+    files = [str(tmp_path / "q"), str(tmp_path / "r")]
+    args = ["score", *files, "-m", "P.5", "-m", "ndcg_cut.10", "--format", "json"]
+    assert cli_run([*args, "--group-by", "qid-prefix", "--labels", labels]) == 0
+    document = json.loads(capsys.readouterr().out)
+    (grouped,) = document["groups"]["qid-prefix"].values()
+    names = {"trec": ["P_5", "ndcg_cut_10"], "display": ["P@5", "nDCG@10"]}
+    expected = names.get(labels, ["P.5", "ndcg_cut.10"])
+    assert sorted(document["runs"][0]["aggregates"]) == expected
+    for part in (grouped["macro"], grouped["micro"], *grouped["groups"].values()):
+        assert sorted(part) == sorted(["n", *expected])
+    # b/2: x at rank 2, nDCG@10 = 1/log2(3); a/1: 1.0; their micro mean
+    assert grouped["groups"]["b"][expected[1]] == pytest.approx(0.6309297535714575)
+    assert grouped["micro"][expected[1]] == pytest.approx((1 + 0.6309297535714575) / 2)

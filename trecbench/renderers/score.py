@@ -40,8 +40,10 @@ def render_score(evaluation, view: ScoreView, grouped: dict | None = None) -> st
     its grouped means (``grouped``: field -> :func:`trecbench.strata.evaluation_groups`)
     and its tie bounds, each after :attr:`ScoreView.separator`."""
     fmt, names = view.output_format, view.labels
+    labels = {c.display: c.name(names) for c in evaluation.columns}
     if fmt == "json":
-        return trec_format.render_json(evaluation, names=names, groups=groups_json(grouped))
+        groups = groups_json(grouped, labels)
+        return trec_format.render_json(evaluation, names=names, groups=groups)
     if fmt == "trec":
         text = trec_format.render_trec(
             evaluation, per_query=view.per_query, summary=view.summary, names=names
@@ -57,7 +59,6 @@ def render_score(evaluation, view: ScoreView, grouped: dict | None = None) -> st
     if grouped:
         from .strata import render_groups
 
-        labels = {c.display: c.name(names) for c in evaluation.columns}
         text += view.separator + render_groups(grouped, fmt, labels)
     if view.tie_bounds:
         from .tiebounds import render
@@ -66,10 +67,11 @@ def render_score(evaluation, view: ScoreView, grouped: dict | None = None) -> st
     return text
 
 
-def groups_json(grouped: dict | None) -> dict | None:
-    """The grouped means' JSON document (None without groups)."""
+def groups_json(grouped: dict | None, names: dict[str, str] | None = None) -> dict | None:
+    """The grouped means' JSON document (None without groups); ``names``: as
+    :func:`trecbench.renderers.strata.groups_document` takes them."""
     if not grouped:
         return None
     from .strata import groups_document
 
-    return groups_document(grouped)
+    return groups_document(grouped, names)

@@ -12,10 +12,12 @@ from .escaping import MARKDOWN, escape_text
 from .text_tables import aligned, csv_line, markdown_table
 
 
-def groups_document(grouped: dict[str, pd.DataFrame]) -> dict:
+def groups_document(grouped: dict[str, pd.DataFrame], names: dict[str, str] | None = None) -> dict:
     """JSON form: ``{by: {run: {"groups": {group: {"n": n, measure: value}}, "macro":
     {"n": groups, ...}, "micro": {"n": queries, ...}, "spread": {"n": groups, ...},
-    "small_groups": [groups of fewer than MIN_GROUP_SIZE queries]}}}``."""
+    "small_groups": [groups of fewer than MIN_GROUP_SIZE queries]}}}``; measures by
+    display name, or as ``names`` maps them (the labels of the document's other parts)."""
+    names = names or {}
     document: dict = {}
     for by, frame in grouped.items():
         runs: dict = {}
@@ -35,7 +37,8 @@ def groups_document(grouped: dict[str, pd.DataFrame]) -> dict:
                 else entry[row.kind]
             )
             target["n"] = int(row.n)
-            target[row.measure] = None if pd.isna(row.value) else float(row.value)
+            value = None if pd.isna(row.value) else float(row.value)
+            target[names.get(row.measure, row.measure)] = value
         document[by] = runs
     return document
 
