@@ -273,6 +273,11 @@ def test_a_duplicate_in_a_run_held_in_memory_is_cited_by_its_rows():
             call()
     with pytest.raises(DuplicateError, match=r"^run 'b' \(run table\): row 2: .*at row 0"):
         trecbench.evaluate({"q": {"a": 1}}, {"a": other, "b": pa.Table.from_pandas(twice)}, ["map"])
+    from ir_measures import ScoredDoc  # a list of records: rows by position
+
+    records = [ScoredDoc("q", "a", 1.0), ScoredDoc("q", "a", 3.0)]
+    with pytest.raises(DuplicateError, match=r"\(run records\): row 1: .* \(first at row 0\)$"):
+        trecbench.evaluate({"q": {"a": 1}}, records, ["map"])
     missing = other.assign(score=[1.0, float("nan"), 2]).set_axis([10, 20, 30])
     with pytest.raises(trecbench.InputError, match=r"^run 'run1' \(run DataFrame\): row 20: "):
         trecbench.evaluate({"q": {"a": 1}}, missing, ["map"])

@@ -33,7 +33,7 @@ def renamed(error: InputError, source: object, origin: str) -> InputError:
         moved = type(error)(origin, error.line, error.message, error.rule)
     else:
         qid, docno, first, second = listing
-        index = getattr(source, "index", None)
+        index = source.index if hasattr(source, "iloc") else None  # a list's is a method
 
         def row(line: int) -> str:
             return f"row {index_label(index[line - 1]) if index is not None else line - 1}"
