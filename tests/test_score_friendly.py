@@ -370,3 +370,34 @@ def test_score_z_scores_html_page_compares_z_scores_named_so(tmp_path, capsys):
     args = ["score", "-Z", str(tmp_path / "z"), "-m", "P.5", "--html", str(page)]
     assert run([*args, str(tmp_path / "q"), str(tmp_path / "r")]) == 0
     assert "ZP@5" in page.read_text() and "outside [0, 1]" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("fmt", ["csv", "json", "table", "trec"])
+def test_score_z_scores_are_named_and_kept_whole_in_every_format(fmt, tmp_path, capsys):
+    # -Z's num_ret is a z-score, 0.7143 on topic 1 and a sum of 4.0476 (trec_eval); the
+    # machine formats printed it as the count 0 and 4, and every format but trec_eval's
+    # text named z-scores as the measure (P.5)
+    from trecbench.cli import run
+
+    (tmp_path / "q").write_text("1 0 d1 1\n1 0 d2 0\n2 0 e2 1\n")
+    (tmp_path / "r").write_text("1 Q0 d1 1 2 a\n1 Q0 d2 2 1 a\n2 Q0 e1 1 2 a\n2 Q0 e2 2 1 a\n")
+    (tmp_path / "z").write_text("1 num_ret 1.5 0.7\n2 num_ret 1 0.3\n1 P_5 0.1 0.05\n")
+    args = ["score", "-q", "-Z", str(tmp_path / "z"), "-m", "num_ret", "-m", "P.5"]
+    assert run([*args, "--format", fmt, str(tmp_path / "q"), str(tmp_path / "r")]) == 0
+    out = capsys.readouterr().out
+    topic_1, whole = (2 - 1.5) / 0.7, (2 - 1.5) / 0.7 + (2 - 1) / 0.3  # counts: summed
+    p5 = ((1 / 5 - 0.1) / 0.05 - 1e6) / 2  # topic 2 has no P_5 statistics: -1e6
+    if fmt == "csv":
+        assert f"r,1,Znum_ret,Znum_ret,{topic_1!r}" in out
+        assert f"r,all,Znum_ret,Znum_ret,{whole!r}" in out and f"r,all,ZP.5,ZP@5,{p5!r}" in out
+    elif fmt == "json":
+        document = json.loads(out)
+        assert document["canonical"] == {"Znum_ret": "Znum_ret", "ZP.5": "ZP@5"}
+        (entry,) = document["runs"]
+        assert entry["aggregates"] == {"Znum_ret": whole, "ZP.5": p5}
+        assert entry["per_query"]["1"]["Znum_ret"] == topic_1
+    elif fmt == "table":
+        assert out.split() == ["run", "topics", "Znum_ret", "ZP.5", "r", "2", "4.0476", f"{p5:.4f}"]
+    else:  # trec_eval's own text, as it prints it
+        assert f"Znum_ret               \t1\t{topic_1:.4f}\n" in out
+        assert f"Znum_ret               \tall\t{whole:.4f}\n" in out

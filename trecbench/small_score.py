@@ -72,6 +72,10 @@ class _Evaluation(NamedTuple):
     runs: list[_Run]
     settings: _Settings = _Settings()
 
+    def shown(self, name: str) -> str:
+        """A measure's name as printed: as it is (this path never takes ``-Z``)."""
+        return name
+
 
 def score_small(
     qrels: str, run: str, measures: list[str] | None, *, per_query: bool, summary: bool

@@ -328,6 +328,11 @@ class Evaluation:
         frame = pd.DataFrame(rows, columns=["run", "measure", "value"])
         return frame.astype({"run": "string", "measure": "string"})
 
+    def shown(self, name: str) -> str:
+        """A measure's ``name`` as printed: after a ``Z`` under ``-Z``, where its values
+        are z-scores (trec_eval's ``ZP_5``), in every format."""
+        return "Z" + name if self.settings.zscores else name
+
     def labelled(self, labels: str = "asked") -> list[tuple[Column, str]]:
         """Each column with each name it is shown under (:meth:`Column.names`), in printing
         order: a measure asked by two spellings is listed under both (one value)."""

@@ -40,7 +40,7 @@ def render_score(evaluation, view: ScoreView, grouped: dict | None = None) -> st
     its grouped means (``grouped``: field -> :func:`trecbench.strata.evaluation_groups`)
     and its tie bounds, each after :attr:`ScoreView.separator`."""
     fmt, names = view.output_format, view.labels
-    labels = {c.display: c.name(names) for c in evaluation.columns}
+    labels = {c.display: evaluation.shown(c.name(names)) for c in evaluation.columns}
     if fmt == "json":
         groups = groups_json(grouped, labels)
         return trec_format.render_json(evaluation, names=names, groups=groups)

@@ -14,7 +14,7 @@ TITLE = (
 
 
 def _rows(evaluation, names: str) -> list[list]:
-    labels = {c.display: c.name(names) for c in evaluation.columns}
+    labels = {c.display: evaluation.shown(c.name(names)) for c in evaluation.columns}
     rows = []
     for row in evaluation.tie_bounds.itertuples(index=False):
         name = labels[row.measure]
@@ -78,16 +78,16 @@ def render(evaluation, output_format: str, names: str = "display") -> str:
     return "\n".join(lines) + "\n"
 
 
-def json_entry(run, columns, names: str = "display") -> dict:
+def json_entry(run, evaluation, names: str = "display") -> dict:
     """One run's bounds for ``score --format json``: ``{"tied_topics": n, "measures":
     {name: {"low", "high", "position"} or {"reason"}}}``."""
     measures = {}
     bounds = run.tie_bounds
-    for column in columns:
+    for column in evaluation.columns:
         value = run.summary.get(column.label)
         if value is None or isinstance(value, str):
             continue
-        name = column.name(names)
+        name = evaluation.shown(column.name(names))
         if column.label in bounds.unbounded:
             measures[name] = {"reason": bounds.unbounded[column.label]}
             continue

@@ -57,7 +57,7 @@ def trec_text(evaluation, run, *, per_query: bool = False, summary: bool = True,
     lines = []
     columns = evaluation.columns
     z = bool(evaluation.settings.zscores)
-    prefix = "Z" if z else ""
+    prefix = evaluation.shown("")  # trec_eval prints "Z%-22s"
     traces = run.traces or [""] * len(run.qids)
     for index, qid in enumerate(run.qids):
         if traces[index]:
@@ -99,31 +99,38 @@ def render_trec(evaluation, *, per_query=False, summary=True, names="trec") -> s
 def _summary_columns(evaluation, names: str) -> list[tuple]:
     """``(column, name)`` of each summarised value under each name it is shown by
     (:meth:`~trecbench.evaluation.Evaluation.labelled`: ``-m ndcg_cut.10 -m nDCG@10`` is
-    one value shown twice)."""
-    return [(c, name) for c, name in evaluation.labelled(names) if c.summary not in (RUNID, STRING)]
+    one value shown twice; :meth:`~trecbench.evaluation.Evaluation.shown`)."""
+    return [
+        (c, evaluation.shown(name))
+        for c, name in evaluation.labelled(names)
+        if c.summary not in (RUNID, STRING)
+    ]
 
 
 def _per_query_columns(evaluation, names: str) -> list[tuple]:
     """``(column, name)`` of each per-topic value under each name it is shown by, text
     (``relstring``) included."""
     return [
-        (c, name) for c, name in evaluation.labelled(names) if c.per_query or c.summary == STRING
+        (c, name if c.summary == STRING else evaluation.shown(name))
+        for c, name in evaluation.labelled(names)
+        if c.per_query or c.summary == STRING
     ]
 
 
-def _topic_value(run, column, index: int):
+def _topic_value(evaluation, run, column, index: int):
     """A run's value of ``column`` on its ``index``-th topic, for machine formats."""
     if column.summary == STRING:
         return run.strings[column.label][index]
-    return _plain(column, run.values[column.label][index])
+    return _plain(evaluation, column, run.values[column.label][index])
 
 
 def _table_rows(evaluation, names: str, also: str = "") -> tuple[list[str], list[list[str]]]:
     columns = _summary_columns(evaluation, names)
     header = ["run", "topics"] + [name for _, name in columns]
+    z = bool(evaluation.settings.zscores)
     rows = [
         [escape_text(run.name, also), str(len(run.qids))]
-        + [_number(c, run.summary[c.label]).strip() for c, _ in columns]
+        + [_number(c, run.summary[c.label], z).strip() for c, _ in columns]
         for run in evaluation.runs
     ]
     return header, rows
@@ -154,17 +161,19 @@ def render_csv(
     for run in evaluation.runs:
         for index, qid in enumerate(run.qids if topic_columns else ()):
             for c, name in topic_columns:
-                value = _topic_value(run, c, index)
-                lines.append(csv_line([run.name, qid, name, c.display, value]))
+                value = _topic_value(evaluation, run, c, index)
+                display = c.display if c.summary == STRING else evaluation.shown(c.display)
+                lines.append(csv_line([run.name, qid, name, display, value]))
         for c, name in _summary_columns(evaluation, names) if summary else ():
-            value = _plain(c, run.summary[c.label])
-            lines.append(csv_line([run.name, "all", name, c.display, value]))
+            value = _plain(evaluation, c, run.summary[c.label])
+            lines.append(csv_line([run.name, "all", name, evaluation.shown(c.display), value]))
     return "".join(lines)
 
 
-def _plain(column, value):
-    """Full-precision value for machine formats (integers for counts, None for NaN)."""
-    if column.summary in COUNTS:
+def _plain(evaluation, column, value):
+    """Full-precision value for machine formats (integers for counts but z-scores, None
+    for NaN)."""
+    if column.summary in COUNTS and not evaluation.settings.zscores:
         return int(value)
     value = float(value)
     return None if math.isnan(value) else value
@@ -186,15 +195,17 @@ def render_json(
             "run": run.name,
             "runid": run.runid,
             "topics": len(run.qids),
-            "aggregates": {name: _plain(c, run.summary[c.label]) for c, name in summary},
+            "aggregates": {
+                name: _plain(evaluation, c, run.summary[c.label]) for c, name in summary
+            },
         }
         if run.tie_bounds is not None:
             from .tiebounds import json_entry
 
-            entry["tie_bounds"] = json_entry(run, evaluation.columns, names)
+            entry["tie_bounds"] = json_entry(run, evaluation, names)
         if per_query:
             entry["per_query"] = {
-                qid: {name: _topic_value(run, c, index) for c, name in topic_columns}
+                qid: {name: _topic_value(evaluation, run, c, index) for c, name in topic_columns}
                 for index, qid in enumerate(run.qids)
             }
         runs.append(entry)
@@ -209,7 +220,7 @@ def render_json(
             }
             for c in evaluation.columns
         ],
-        "canonical": {name: c.display for c, name in summary},
+        "canonical": {name: evaluation.shown(c.display) for c, name in summary},
         "options": evaluation.options,
         "qrels": evaluation.qrels_path,
         "runs": runs,
