@@ -570,3 +570,49 @@ def test_a_configuration_read_from_a_pipe_starts_its_paths_here(tmp_path, monkey
         folder / "hpo-rtask.qrels"
     )
     assert [mode.name for mode in config.modes] == ["lexical", "vector"]
+
+
+def test_a_mode_without_results_for_a_topic_has_its_qrels_count_of_num_rel(tmp_path):
+    # b has no results for t2: num_rel is a count of the qrels, 1.5 per topic for every run
+    # (trec_eval -c: num_rel all 3 over 2 topics); filled with 0 it read 1.0, and compare
+    # made a significant drop of it on the demo data
+    (tmp_path / "q.qrels").write_text("t1 0 A 1\nt1 0 B 1\nt2 0 C 1\n")
+    (tmp_path / "a.run").write_text("t1 Q0 A 1 2 a\nt2 Q0 C 1 1 a\n")
+    (tmp_path / "b.run").write_text("t1 Q0 A 1 2 b\n")
+    path = tmp_path / "b.toml"
+    modes = '[modes.a]\nrun = "a.run"\n[modes.b]\nrun = "b.run"\n'
+    lenient = '[validation]\nprofile = "lenient"\n'  # a missing topic is no error
+    path.write_text(f'qrels = "q.qrels"\nmeasures = ["num_rel", "P@1"]\n{lenient}{modes}')
+    bench = run_benchmark(path)
+    assert "| num_rel (per-topic mean) | 1.5000 | 1.5000 | n/a |" in bench.markdown()
+    assert "| P@1 | **1.0000** | 0.5000 | a |" in bench.markdown()
+    # compare, power and agree count it alike
+    runs = {"a": str(tmp_path / "a.run"), "b": str(tmp_path / "b.run")}
+    qrels = str(tmp_path / "q.qrels")
+    summary = trecbench.compare(qrels, runs, ["num_rel"], samples=100).summary
+    assert summary["mean"].tolist() == [1.5, 1.5]
+    from trecbench.conclusions.scores import EvaluationFlags, topic_scores
+
+    scores = topic_scores(qrels, runs, ["num_rel"], EvaluationFlags())
+    assert scores.values[:, :, 0].tolist() == [[2.0, 2.0], [1.0, 1.0]]
+
+
+@pytest.mark.parametrize(
+    "mode, measures, message",
+    [
+        ('method = "combsum"\nk = 10\n', "", r"modes\.h: k: combsum has no k"),
+        ("", 'measures = ["map", "gm_map"]\n', r"measures: gm_map: no value per topic"),
+        ("", 'measures = ["relstring", "num_q"]\n', r"measures: relstring, num_q: no value"),
+    ],
+)
+def test_a_setting_the_benchmark_would_leave_out_is_refused(tmp_path, mode, measures, message):
+    # a k with combsum, and gm_map, vanished without a word (fuse refuses --k with combsum)
+    (tmp_path / "q.qrels").write_text("t1 0 A 1\n")
+    (tmp_path / "a.run").write_text("t1 Q0 A 1 2 a\n")
+    (tmp_path / "b.run").write_text("t1 Q0 B 1 2 b\n")
+    modes = '[modes.a]\nrun = "a.run"\n[modes.b]\nrun = "b.run"\n[modes.h]\nfuse = ["a", "b"]\n'
+    path = tmp_path / "c.toml"
+    path.write_text(f'qrels = "q.qrels"\n{measures}{modes}{mode}')
+    with pytest.raises(TrecbenchError, match=message) as raised:
+        load_benchmark_config(path)
+    assert raised.value.exit_code == 2

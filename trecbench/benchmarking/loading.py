@@ -61,7 +61,7 @@ def load_benchmark_config(path: str | os.PathLike) -> BenchmarkSettings:
         name=document.get("name", path.stem),
         qrels=resolve(document["qrels"]),
         modes=[
-            _checked_fusion(_mode(name, spec, resolve, max_depth), path)
+            _checked_fusion(_mode(name, spec, resolve, max_depth), "k" in spec, path)
             for name, spec in document["modes"].items()
         ],
         measures=_measures(document.get("measures"), path),
@@ -129,24 +129,35 @@ def _mode(name: str, spec: Mapping[str, Any], resolve, max_depth: int | None) ->
 
 def _measures(measures: list[str] | None, path: Path) -> list[str] | None:
     """The configuration's ``measures`` (None: the KPI preset), each name checked before
-    any run is read (refused naming the file)."""
+    any run is read (refused naming the file), as is a measure with no value per topic
+    (``gm_map``, ``num_q``: the comparison is of per-topic values, it would vanish)."""
     if measures is not None:
-        from ..measures import parse_measures
+        from ..measures import STRING, SUMMARY_ONLY, parse_measures
 
         try:
-            parse_measures(measures)
+            parsed = parse_measures(measures)
         except UsageError as error:
             raise InputError(str(path), None, f"measures: {error}") from None
+        summaries = [m.requested for m in parsed if m.summary in SUMMARY_ONLY | {STRING}]
+        if summaries:
+            raise InputError(
+                str(path), None, f"measures: {', '.join(summaries)}: no value per topic (a "
+                "summary over topics), which the benchmark's comparison is computed from",
+            )  # fmt: skip
     return measures
 
 
-def _checked_fusion(mode: Mode, path: Path) -> Mode:
+def _checked_fusion(mode: Mode, k_given: bool, path: Path) -> Mode:
     """``mode``, whose fusion settings (if it fuses) are refused naming the file and the
-    mode before any run is read."""
+    mode before any run is read; a ``k`` given to a method without one (as ``fuse``'s
+    ``--k``: it would be left out without a word)."""
     if mode.fuse is not None:
-        from ..fusion import checked_settings
+        from ..fusion import checked_settings, method_name
 
         try:
+            method = method_name(mode.method)
+            if k_given and method != "rrf":
+                raise UsageError(f"k: {method} has no k (it is RRF's constant)")
             checked_settings(
                 mode.method, mode.norm, mode.k, mode.weights, len(mode.fuse), mode.depth,
                 mode.run_tag,

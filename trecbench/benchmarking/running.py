@@ -50,7 +50,7 @@ def run_benchmark(config: BenchmarkSettings | str | os.PathLike, *, progress=Non
         complete=True,
         run_names=names,
     )
-    comparison = _compare(config, evaluation.per_query, topics, progress)
+    comparison = _compare(config, evaluation, topics, progress)
     routing = _routing(config)
     # the qrels' and runs' records (checksums, counts) were taken while they were read
     inputs = [qrels.record, *(loaded[m.name].record for m in config.modes if m.run is not None)]
@@ -149,15 +149,18 @@ def _mode_results(
     return results
 
 
-def _compare(config: BenchmarkSettings, per_query, topics: list[str], progress):
-    """compare's statistics over the modes' per-topic values, against the baseline mode."""
+def _compare(config: BenchmarkSettings, evaluation, topics: list[str], progress):
+    """compare's statistics over the modes' per-topic values, against the baseline mode
+    (a topic a mode has no results for counts as trec_eval -c counts it)."""
     from ..comparison.analysis import compare_scores
     from ..errors import UsageError
 
     strata = _strata(config, topics)
     try:
+        empty = evaluation.empty_values()
         return compare_scores(
-            per_query,
+            evaluation.per_query,
+            empty={run.name: empty for run in evaluation.runs},
             statistics=config.statistics,
             queries=topics,
             baseline=config.baseline,

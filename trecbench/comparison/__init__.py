@@ -11,7 +11,8 @@ conventions) on one ``queries x runs x measures`` array per section. Rendering i
 Topics are paired by qid across runs. Which count (``missing``, recorded in the report):
 
 * ``"zero"`` (default, trec_eval ``-c``): every topic of the qrels counts; a run without
-  results for a topic scores 0 on it. With a qrels per run, the topics that every run's
+  results for a topic scores 0 on it (but ``num_rel``, a count of the qrels: the topic's
+  relevant documents; :mod:`.absent`). With a qrels per run, the topics that every run's
   qrels judge (the others cannot be paired; each run lists its unpaired ones).
 * ``"drop"``: only topics that every run was evaluated on (the pairs all runs share).
 

@@ -12,6 +12,7 @@ import pandas as pd
 from .. import statistical_tests, stats
 from ..errors import UsageError
 from . import significance
+from .absent import EmptyValues, fill_absent
 from .keywords import keywords_of, refuse_unknown, settings_from
 from .result import Comparison
 from .rows import COLUMNS, comparison_rows, pair_rows, summary_rows
@@ -92,6 +93,7 @@ def compare_scores(
     group_by: str | Sequence[str] | None = None,
     progress: Progress | None = None,
     bounds: pd.DataFrame | None = None,
+    empty: EmptyValues | None = None,
     statistics: StatsSettings | None = None,
     **settings,
 ) -> Comparison:
@@ -103,7 +105,9 @@ def compare_scores(
     named ``group_by``), or field to such a mapping (several groupings); topics without a
     value are left out of that field's sections, not out of the overall analysis.
     ``bounds`` (``run, qid, measure, low, high``) are per-topic tie bounds
-    (:attr:`trecbench.Evaluation.tie_bounds_per_query`). The statistics settings are a
+    (:attr:`trecbench.Evaluation.tie_bounds_per_query`). ``empty``: per run, measure and
+    topic, what the run scores on a topic it has no results for with ``missing="zero"``,
+    where that is not 0 (:mod:`trecbench.comparison.absent`). The statistics settings are a
     :class:`StatsSettings` (``statistics``) or its fields as keywords (``test``,
     ``correction``, ``samples``, ``seed``, ``confidence``, ``missing``, ``movers``: how
     many topics to list per run, measure and direction), which then replace its own.
@@ -113,7 +117,7 @@ def compare_scores(
     fields, group_fields = strata_fields(strata, group_by)
     per_query, runs, measures, baseline = _checked(per_query, baseline)
     universe, absent = _topics(per_query, runs, queries, statistics.missing)
-    cube, tie_cubes = _cubes(per_query, bounds, runs, measures, universe)
+    cube, tie_cubes = _cubes(per_query, bounds, runs, measures, universe, empty)
     record = statistics.record(baseline, measures, group_fields, bounds is not None)
     parts = sections_of(universe, fields)
     index = runs.index(baseline)
@@ -245,20 +249,20 @@ def _topics(per_query: pd.DataFrame, runs, queries, missing: str):
     return universe, absent
 
 
-def _cubes(per_query, bounds, runs, measures, universe):
-    """The values cube (a run's absent topic scores 0) and, with ``bounds``, the tie
-    bounds' low and high cubes alike."""
+def _cubes(per_query, bounds, runs, measures, universe, empty: EmptyValues | None):
+    """The values cube (a run's absent topic scores 0, or its ``empty`` value) and, with
+    ``bounds``, the tie bounds' low and high cubes alike."""
     cube = values_cube(per_query, runs, measures, universe)
     absent_pairs = np.isnan(cube)  # only absent (run, qid) pairs are NaN here
-    cube[absent_pairs] = 0.0
+    fill_absent(cube, absent_pairs, runs, measures, universe, empty)
     if bounds is None:
         return cube, None
     bounds = bounds.astype({"run": str, "qid": str, "measure": str})
     tie_cubes = tuple(
         values_cube(bounds, runs, measures, universe, side) for side in ("low", "high")
     )
-    for side in tie_cubes:
-        side[absent_pairs] = 0.0  # no results: 0 in every order
+    for side in tie_cubes:  # no results: the same value in every order
+        fill_absent(side, absent_pairs, runs, measures, universe, empty)
     return cube, tie_cubes
 
 

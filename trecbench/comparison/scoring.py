@@ -185,6 +185,7 @@ def compare(
         group_by=group_by,
         progress=None if progress is None else partial(progress, "resampling"),
         bounds=bounds,
+        empty={name: e.empty_values() for e, names in evaluations for name in names},
     )
     comparison.settings["unjudged_threshold"] = float(scoring.unjudged_threshold)
     comparison.settings["allow_unjudged"] = bool(scoring.allow_unjudged)

@@ -91,7 +91,10 @@ def topic_scores(
     warnings = tuple(
         run.unjudged.message(run.name, evaluation.qrels_path) for run in evaluation.unjudged_runs()
     ) + _missing_topics(list(named), topics, values)
-    values[np.isnan(values)] = 0.0  # no result for a topic: 0, as trec_eval -c
+    from ..comparison.absent import fill_absent
+
+    empty = dict.fromkeys(named, evaluation.empty_values())  # 0, as trec_eval -c, but num_rel
+    fill_absent(values, np.isnan(values), list(named), shown, topics, empty)
     return TopicScores(tuple(named), shown, tuple(topics), values, warnings)
 
 

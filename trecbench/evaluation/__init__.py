@@ -187,7 +187,7 @@ def _evaluate(qrels, runs, measures, settings: EvalSettings, run_names, progress
     )
     evaluation = Evaluation(
         requested, [], [], settings, loaded.path, flagged, list(loaded.warnings), loaded.record,
-        truth.qids,
+        truth.qids, truth.relevant_counts(),
     )  # fmt: skip
     done = _scored(scoring, workers, progress, ahead)
     _collect(evaluation, done, len(sources), workers > 1, progress)

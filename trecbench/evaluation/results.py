@@ -13,7 +13,7 @@ import numpy as np
 
 from .. import tiebounds
 from ..errors import UsageError
-from ..measures import GEOMETRIC, RUNID, STRING, SUMMARY_ONLY, Measure
+from ..measures import GEOMETRIC, NUM_REL, RUNID, STRING, SUMMARY_ONLY, Measure
 from .settings import EvalSettings
 
 if TYPE_CHECKING:
@@ -205,6 +205,7 @@ class Evaluation:
     warnings: list[str] = field(default_factory=list)
     qrels_record: dict[str, Any] | None = None
     qrels_topics: list[str] = field(default_factory=list)
+    relevant_counts: dict[str, int] = field(default_factory=dict)  # Qrels.relevant_counts
 
     @cached_property
     def options(self) -> dict[str, Any]:
@@ -327,6 +328,15 @@ class Evaluation:
         ]
         frame = pd.DataFrame(rows, columns=["run", "measure", "value"])
         return frame.astype({"run": "string", "measure": "string"})
+
+    def empty_values(self) -> dict[str, dict[str, float]]:
+        """Per measure (display name) whose value on a topic a run has no results for is
+        not 0, that value per qrels topic: ``num_rel``, the topic's relevant documents
+        (a count of the qrels, which trec_eval -c counts for a topic a run lacks, where
+        every other measure counts 0). What compare, power and agree fill such topics with.
+        """
+        counts = {qid: float(count) for qid, count in self.relevant_counts.items()}
+        return {c.display: counts for c in self.columns if c.summary == NUM_REL}
 
     def shown(self, name: str) -> str:
         """A measure's ``name`` as printed: after a ``Z`` under ``-Z``, where its values

@@ -1,0 +1,32 @@
+"""What a run without results for a topic scores on it when every topic counts
+(``missing="zero"``, trec_eval -c): 0, but for the measures whose value on such a topic is
+a count of the qrels (:meth:`trecbench.Evaluation.empty_values`: ``num_rel``, which
+filled with 0 made runs that lack topics differ on a count every run shares)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+# run -> measure -> qid -> the value of that run on a topic it has no results for
+EmptyValues = Mapping[str, Mapping[str, Mapping[str, float]]]
+
+
+def fill_absent(
+    cube: np.ndarray,
+    absent: np.ndarray,
+    runs: Sequence[str],
+    measures: Sequence[str],
+    topics: Sequence[str],
+    empty: EmptyValues | None,
+) -> None:
+    """Set the ``absent`` cells of ``cube`` (``topics x runs x measures``): 0, or the run's
+    value of ``empty`` for the measure and topic."""
+    cube[absent] = 0.0
+    for r, run in enumerate(runs):
+        for m, measure in enumerate(measures):
+            values = (empty or {}).get(run, {}).get(measure)
+            rows = np.flatnonzero(absent[:, r, m]) if values else ()
+            for row in rows:
+                cube[row, r, m] = values.get(topics[row], 0.0)
