@@ -252,3 +252,62 @@ def test_a_block_larger_than_a_chunk_of_a_whole_read_is_read(with_block, monkeyp
     assert loaded.ir_metadata["method"] == {"retrieval": [{"name": "bm25", "k1": 0.9}]}
     assert loaded.table.to_pydict() == expected.table.to_pydict()
     assert loaded.table.column("line")[0].as_py() == 8
+
+
+def test_a_block_of_any_yaml_values_is_recorded_in_reports(tmp_path, capsys):
+    # a YAML date, !!binary, !!set and .nan made score --report and compare -o exit 70
+    # (not JSON serializable) after the scores were printed
+    block = (
+        "# ir_metadata.start\n# tag: bm25\n# actor:\n#   date: 2024-05-01\n"
+        "#   when: 2024-05-01T10:00:00Z\n#   raw: !!binary aGVsbG8=\n#   kinds: !!set {b, a}\n"
+        "#   x: .nan\n#   2024-01-02: day\n#   7: seven\n# ir_metadata.end\n"
+    )
+    path = tmp_path / "md.run"
+    path.write_text(block + RUN.read_text())
+    expected = {
+        "date": "2024-05-01",
+        "when": "2024-05-01T10:00:00+00:00",
+        "raw": "aGVsbG8=",  # b"hello" in base64
+        "kinds": ["a", "b"],
+        "x": None,
+        "2024-01-02": "day",
+        7: "seven",
+    }
+    assert trecbench.load_run(str(path)).ir_metadata["actor"] == expected
+    report = tmp_path / "report.json"
+    assert run(["score", "--report", str(report), str(QRELS), str(path)]) == 0
+    recorded = next(i for i in json.loads(report.read_text())["inputs"] if i["kind"] == "run")
+    in_json = {str(key): value for key, value in expected.items()}
+    assert recorded["ir_metadata"]["actor"] == in_json
+    out = tmp_path / "cmp"
+    assert run(["compare", str(QRELS), str(path), str(RUN), "-m", "map", "-o", str(out)]) == 0
+    assert "2024-05-01T10:00:00+00:00" in (out / "BenchmarkReport.json").read_text()
+
+
+def test_fuse_records_the_fusion_as_applied(tmp_path, capsys):
+    # combsum recorded norm null (it applied min-max) and RRF's k 60; a run read from
+    # standard input was recorded with sha256 null
+    import hashlib
+    import subprocess
+    import sys
+
+    about = tmp_path / "about.yaml"
+    about.write_text("a: 1\n")
+    other = ROOT / "runs" / "tfidf-word.run"
+    fused = tmp_path / "f.run"
+    recorded = {}
+    for method, norm in (("combsum", None), ("sum", "zmuv"), ("rrf", None)):
+        argv = ["fuse", "--method", method, "--ir-metadata", str(about), str(RUN), str(other)]
+        assert run([*argv, *(["--norm", norm] if norm else []), "-o", str(fused)]) == 0
+        recorded[method] = trecbench.load_run(str(fused)).ir_metadata["method"]["fusion"]
+    assert recorded["combsum"] | {"runs": None} == {
+        "name": "combsum", "k": None, "norm": "min-max", "weights": None, "depth": None,
+        "runs": None,
+    }  # fmt: skip
+    assert (recorded["sum"]["name"], recorded["sum"]["norm"]) == ("combsum", "z-score")
+    assert (recorded["rrf"]["k"], recorded["rrf"]["norm"]) == (60.0, "none")
+    argv = ["fuse", "--ir-metadata", str(about), "-", str(other), "-o", str(fused)]
+    with RUN.open("rb") as stdin:  # the reader reads descriptor 0: another process
+        subprocess.run([sys.executable, "-m", "trecbench", *argv], stdin=stdin, check=True)
+    (piped, _) = trecbench.load_run(str(fused)).ir_metadata["method"]["fusion"]["runs"]
+    assert piped == {"path": "-", "sha256": hashlib.sha256(RUN.read_bytes()).hexdigest()}

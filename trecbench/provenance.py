@@ -116,9 +116,10 @@ def identity(path: str | os.PathLike) -> tuple | None:
     """Which file ``path`` is now, the key of what :func:`remember` keeps (None if it
     cannot be examined): device and inode, plus size and modification time for a
     regular file (so that a file changed since it was read is read again). A FIFO or pipe
-    keeps its identity while its content flows."""
+    keeps its identity while its content flows; ``-`` is standard input, as readers read
+    it."""
     try:
-        info = os.stat(path)
+        info = os.stat("/dev/stdin" if os.fspath(path) == "-" else path)
     except (OSError, ValueError):
         return None
     if stat.S_ISREG(info.st_mode):

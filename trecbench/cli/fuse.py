@@ -191,7 +191,7 @@ def _fused(runs, fusion: dict, tuning: dict, tag, progress):
     """The fused run (an Arrow table in trec_eval's order) and the fusion's settings as the
     ir_metadata block records them. ``fusion``: method, k, norm, weights, depth;
     ``tuning``: --optimize's measure, qrels, folds, seed and step."""
-    from ..fusion import fuse_tables, ranked_tables
+    from ..fusion import fuse_tables, method_name, norm_name, ranked_tables
 
     tables = ranked_tables([str(run) for run in runs], progress)  # read once: searched, fused
     method, k, weights = fusion["method"], fusion["k"], fusion["weights"]
@@ -202,7 +202,9 @@ def _fused(runs, fusion: dict, tuning: dict, tag, progress):
     weights = list(weights) or None
     chosen = {"k": k, "norm": fusion["norm"], "weights": weights, "depth": fusion["depth"]}
     fused = fuse_tables(tables, method, **chosen, tag=tag, progress=progress)
-    settings = {"name": method, **chosen}
+    method = method_name(method)  # recorded as applied: RRF's k, the norm a default gave
+    applied = {"k": k if method == "rrf" else None, "norm": norm_name(fusion["norm"], method)}
+    settings = {"name": method, **chosen, **applied}
     if tuned is not None:  # how k or the weights were chosen, the folds' seed included
         settings["optimized"] = _tuning_record(tuned, tuning["qrels"])
     return fused, settings

@@ -121,8 +121,10 @@ def _load_source(
     table, warnings, metadata = read_whole(source, kind, check=check, full=full, comments=comments)
     path = source.path
     record = {"path": path, "kind": kind, **source.record(), **table_counts(table, kind)}
-    if metadata is not None:
-        record["ir_metadata"] = metadata
+    if metadata is not None:  # as the reports' JSON holds it (a YAML date, !!binary...)
+        from .ir_metadata import json_ready
+
+        record["ir_metadata"] = json_ready(metadata)
     return Loaded(kind, table, path, path, record, tuple(warnings))
 
 
