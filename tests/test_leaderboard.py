@@ -249,3 +249,31 @@ def test_a_suite_read_from_a_pipe_starts_its_paths_here(monkeypatch):
     assert [Path(c.qrels).resolve() for c in piped.collections] == [
         Path(c.qrels).resolve() for c in load_suite(SUITE.name).collections
     ]
+
+
+def test_boards_follow_the_suite_counts_say_per_topic_and_summaries_are_refused(tmp_path):
+    # gm_map vanished (or "nothing to average" alone); num_ret's mean per topic was shown
+    # as trec_eval's (which sums: 4 and 3); the boards came in trec_eval's order
+    (tmp_path / "c.qrels").write_text("t1 0 d1 1\nt2 0 d2 1\n")
+    (tmp_path / "A.run").write_text(
+        "t1 Q0 d1 1 2 A\nt1 Q0 d9 2 1 A\nt2 Q0 d9 1 2 A\nt2 Q0 d2 2 1 A\n"
+    )
+    (tmp_path / "B.run").write_text("t1 Q0 d9 1 2 B\nt1 Q0 d1 2 1 B\nt2 Q0 d2 1 2 B\n")
+    suite = tmp_path / "s.toml"
+    collection = '[collections.c]\nqrels = "c.qrels"\nruns = "{system}.run"\n'
+    for measures, refused in (
+        ('"map", "gm_map"', "gm_map"),
+        ('"num_q", "relstring"', "num_q, relstring"),
+    ):
+        suite.write_text(f'measures = [{measures}]\nsystems = ["A", "B"]\n{collection}')
+        with pytest.raises(TrecbenchError, match=f"measures: {refused}: no value per topic"):
+            leaderboard(suite)
+    suite.write_text(f'measures = ["P.2", "map", "num_ret"]\nsystems = ["A", "B"]\n{collection}')
+    board = leaderboard(suite)
+    assert [b.measure for b in board.boards] == ["P@2", "MAP", "num_ret"]
+    counts = board.boards[2]
+    assert counts.summed and counts.means.tolist() == [[4 / 2], [3 / 2]]  # trec_eval: 4, 3
+    document = board.to_json()["measures"]
+    assert [m["mean"] for m in document] == ["trec_eval's"] * 2 + [
+        "per topic, where trec_eval sums"
+    ]

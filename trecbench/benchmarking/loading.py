@@ -132,13 +132,13 @@ def _measures(measures: list[str] | None, path: Path) -> list[str] | None:
     any run is read (refused naming the file), as is a measure with no value per topic
     (``gm_map``, ``num_q``: the comparison is of per-topic values, it would vanish)."""
     if measures is not None:
-        from ..measures import STRING, SUMMARY_ONLY, parse_measures
+        from ..measures import parse_measures, without_topic_values
 
         try:
             parsed = parse_measures(measures)
         except UsageError as error:
             raise InputError(str(path), None, f"measures: {error}") from None
-        summaries = [m.requested for m in parsed if m.summary in SUMMARY_ONLY | {STRING}]
+        summaries = without_topic_values(parsed)
         if summaries:
             raise InputError(
                 str(path), None, f"measures: {', '.join(summaries)}: no value per topic (a "

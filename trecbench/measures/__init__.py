@@ -33,6 +33,7 @@ from .names import (
     requests,
     split_names,
     trec_mode,
+    without_topic_values,
 )
 from .registry import (
     COUNTS,
@@ -108,4 +109,5 @@ __all__ = [
     "split_names",
     "trec_mode",
     "value_names",
+    "without_topic_values",
 ]

@@ -517,6 +517,14 @@ def parse_measures(
     return list(result)
 
 
+def without_topic_values(measures: Iterable[Measure]) -> list[str]:
+    """The names asked of ``measures`` that have no value per topic (``gm_map``, ``num_q``,
+    ``runid``: a summary over topics; ``relstring``: text), which a comparison of
+    per-topic values (compare, benchmark, leaderboard) would leave out without a word."""
+    none = registry.SUMMARY_ONLY | {registry.STRING}
+    return [m.requested or m.canonical for m in measures if m.summary in none]
+
+
 def _minus_m(measure: Measure) -> bool:
     """Whether trec_eval's ``-m`` rules apply to ``measure``: spelt as ``-m`` takes it."""
     return measure.trec_spelled and not measure.labelled

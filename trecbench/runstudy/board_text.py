@@ -81,7 +81,8 @@ def _title(board: MeasureBoard, name: Names) -> str:
     better = (
         "no better direction: not ranked" if board.better is None else f"{board.better} is better"
     )
-    return f"{board.measure} ({better}; topics: {topics})"
+    summed = "a mean per topic, where trec_eval sums it; " if board.summed else ""
+    return f"{board.measure} ({summed}{better}; topics: {topics})"
 
 
 def _plain(board: MeasureBoard) -> str:

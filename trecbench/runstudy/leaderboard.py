@@ -51,6 +51,7 @@ class MeasureBoard:
     mean_rank: np.ndarray
     over_collections: list[PairedTest | None]
     over_topics: list[PairedTest | None]
+    summed: bool = False  # a count trec_eval sums over topics: its means are per topic
 
 
 @dataclass(frozen=True)
@@ -105,7 +106,13 @@ def _board_json(board: MeasureBoard) -> dict:
             }
         )
     topics = dict(zip(board.collections, board.topics, strict=True))
-    return {"measure": board.measure, "better": board.better, "topics": topics, "systems": rows}
+    return {
+        "measure": board.measure,
+        "better": board.better,
+        "mean": "per topic, where trec_eval sums" if board.summed else "trec_eval's",
+        "topics": topics,
+        "systems": rows,
+    }
 
 
 def _stratum(collection: Collection, read: dict) -> set[str] | None:
@@ -217,11 +224,23 @@ def leaderboard(suite, progress=None) -> Leaderboard:
     ]
     frames = [frame for frame, _ in scored]
     _check_disjoint(suite, frames, [judgments for _, judgments in scored])
-    measures = list(dict.fromkeys(frames[0]["measure"]))
-    return Leaderboard(suite, [_board(suite, frames, measure) for measure in measures])
+    shown = _shown(suite)
+    return Leaderboard(suite, [_board(suite, frames, m, summed) for m, summed in shown.items()])
 
 
-def _board(suite: Suite, frames: list[pd.DataFrame], measure: str) -> MeasureBoard:
+def _shown(suite: Suite) -> dict[str, bool]:
+    """The display names of the suite's measures, in the suite's order (a board each),
+    each saying whether trec_eval sums it over topics (a count: num_ret...)."""
+    from ..measures import COUNTS, parse_measures, value_names
+
+    return {
+        display: m.summary in COUNTS
+        for m in parse_measures(suite.measures)
+        for _, display in value_names(m)
+    }
+
+
+def _board(suite: Suite, frames: list[pd.DataFrame], measure: str, summed: bool) -> MeasureBoard:
     from ..measures import better
 
     systems, names = suite.systems, [c.name for c in suite.collections]
@@ -249,6 +268,7 @@ def _board(suite: Suite, frames: list[pd.DataFrame], measure: str) -> MeasureBoa
         ranks.mean(axis=1),
         over_collections,
         _tests(diffs),
+        summed,
     )
 
 

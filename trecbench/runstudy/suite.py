@@ -115,9 +115,26 @@ def load_suite(path) -> Suite:
             named = ", ".join(missing or extra)
             what = "has no run of" if missing else "has a run of a system not listed"
             raise UsageError(f"{path}: collections.{collection.name} {what}: {named}")
-    measures = list(document.get("measures") or [])
-    if not measures:
-        from ..measures import KPI_PRESET
-
-        measures = list(KPI_PRESET)
+    measures = _measures(list(document.get("measures") or []), path)
     return Suite(path, document.get("name", path.stem), measures, systems, collections)
+
+
+def _measures(measures: list[str], path: Path) -> list[str]:
+    """The suite's measures (none: the KPI preset), each name checked before any run is
+    read, as is a measure with no value per topic (the boards' means and tests are of
+    per-topic values: it would vanish)."""
+    from ..measures import KPI_PRESET, parse_measures, without_topic_values
+
+    if not measures:
+        return list(KPI_PRESET)
+    try:
+        parsed = parse_measures(measures)
+    except UsageError as error:
+        raise UsageError(f"{path}: measures: {error}") from None
+    summaries = without_topic_values(parsed)
+    if summaries:
+        raise UsageError(
+            f"{path}: measures: {', '.join(summaries)}: no value per topic (a summary over "
+            "topics), which the leaderboard's means and tests are computed from"
+        )
+    return measures
