@@ -223,7 +223,8 @@ def test_leaderboard_ranks_no_one_on_a_count_without_a_better_direction(folder, 
     assert precision["better"] == "higher" and precision["systems"][0]["ranks"] == {"all": 1.0}
     assert run(["leaderboard", "suite.toml"]) == 0
     table = capsys.readouterr().out
-    assert "num_ret (no better direction: not ranked; topics: all 3)\n" in table
+    title = "num_ret (a mean per topic, where trec_eval sums it; no better direction: not ranked"
+    assert f"{title}; topics: all 3)\n" in table
     assert "\na       2.0000  2.0000  –  " in table
 
 
