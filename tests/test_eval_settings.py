@@ -41,6 +41,14 @@ def test_to_json_is_the_options_dict_of_the_outputs():
         ({"max_docs": 0}, "-M must be at least 1, got 0"),
         ({"compat": "8"}, "unknown trec_eval version '8'"),
         ({"options": {"complete": True, "ontology": "x"}}, "options complete: trec_eval flags"),
+        # taken for something else: -M 2.5 kept 3 documents, "False" applied -J, -l 1.5
+        # judged nothing relevant (trec_eval reads 1), "1" raised a TypeError
+        ({"max_docs": 2.5}, "max_docs must be a whole number, not 2.5"),
+        ({"judged_only": "False"}, "judged_only must be True or False, not 'False'"),
+        ({"relevance_level": 1.5}, "relevance_level must be a whole number, not 1.5"),
+        ({"relevance_level": "1"}, "relevance_level must be a whole number, not '1'"),
+        ({"num_docs": "5"}, "num_docs must be a whole number"),
+        ({"complete": 1}, "complete must be True or False, not 1"),
     ],
 )
 def test_settings_are_checked_once_before_any_file_is_read(arguments, message):
@@ -111,3 +119,14 @@ def test_every_engine_and_the_settings_have_what_the_engine_protocols_name():
             "measures",
             "settings",
         ], engine
+
+
+def test_numpy_flags_are_python_s_and_an_evaluation_needs_a_run(tmp_path):
+    import numpy as np
+
+    settings = EvalSettings(max_docs=np.int64(2), judged_only=np.bool_(True))
+    assert (settings.max_docs, settings.judged_only) == (2, True)
+    assert type(settings.max_docs) is int and type(settings.judged_only) is bool
+    for runs in ([], ()):  # the evaluation of nothing lost its measures, then crashed
+        with pytest.raises(UsageError, match="nothing to evaluate: no run given"):
+            evaluate({"1": {"a": 1}}, runs, ["P.5"])

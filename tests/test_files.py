@@ -197,3 +197,22 @@ def test_grades_up_to_a_million_are_read():
     assert grades.values.tolist() == [1000000, -1000000, 0, -1, 0, 1000001]
     assert grades.integer.tolist() == [True, True, True, True, False, True]
     assert grades.huge.tolist() == [False, False, False, False, False, True]
+
+
+def test_writing_never_replaces_the_file_it_reads(tmp_path):
+    # write_run('in.run', 'in.run') rewrote its own input (2.50 became 2.5)
+    from trecbench.errors import OutputError
+
+    run, qrels = tmp_path / "in.run", tmp_path / "in.qrels"
+    run.write_text("q1 Q0 d1 1 2.50 bm25\nq1 Q0 d2 2 1.00 bm25\n")
+    qrels.write_text("q1\t0\td1\t1\n")
+    before = run.read_bytes(), qrels.read_bytes()
+    for write, path in ((trecbench.write_run, run), (trecbench.write_qrels, qrels)):
+        with pytest.raises(OutputError, match="refusing to overwrite an input file"):
+            write(str(path), str(path))
+    assert (run.read_bytes(), qrels.read_bytes()) == before
+    trecbench.write_run(str(run), str(tmp_path / "out.run"))  # elsewhere: written
+    assert (tmp_path / "out.run").read_text().startswith("q1\tQ0\td1\t1\t2.5\tbm25\n")
+    # an id a line cannot hold is renamed where it is held
+    with pytest.raises(OutputError, match="'q 1' .*: rename it in the qrels$"):
+        trecbench.write_qrels({"q 1": {"a": 1}}, str(tmp_path / "w.qrels"))

@@ -269,3 +269,24 @@ def test_power_and_unjudged_sensitivity_have_their_place_on_the_page(tmp_path, c
     page = (out / "report.html").read_text()
     assert "<h2>Power (all topics)</h2>" in page and "<h2>Unjudged sensitivity</h2>" in page
     assert "could flip" in page
+
+
+def test_a_drill_down_kept_deeper_is_cut_and_a_bad_depth_refused():
+    # to_html(depth=1) after drill_depth=20 showed no documents at all (depth 0), and a
+    # depth of -5 was taken
+    qrels = {"q1": {"a": 1, "b": 0}, "q2": {"c": 1}}
+    runs = {"x": {"q1": {"a": 2.0, "b": 1.0}, "q2": {"c": 1.0}}, "y": {"q1": {"b": 2.0}}}
+    comparison = trecbench.compare(qrels, runs, ["P@1"], samples=50, drill_depth=20)
+
+    def shown(depth):
+        page = comparison.to_html(depth=depth)
+        data = page.split('id="report-data">', 1)[1].split("</script>", 1)[0]
+        return json.loads(data)
+
+    deep, cut = shown(20), shown(1)
+    assert deep["depth"] == 20 and deep["documents"]["q1"]["x"] == [["a", 2.0, 1], ["b", 1.0, 0]]
+    assert cut["depth"] == 1 and cut["documents"]["q1"]["x"] == [["a", 2.0, 1]]
+    assert cut["documents"]["q1"]["y"] == [["b", 2.0, 0]]
+    for depth in (-5, 1.5, True):
+        with pytest.raises(trecbench.UsageError, match="depth must be a whole number from 0"):
+            comparison.to_html(depth=depth)

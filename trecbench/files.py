@@ -54,10 +54,11 @@ def _integer_text(frame, name: str) -> pa.Array:
     return pc.cast(_contiguous(pa.array(frame[name].astype("int64"))), pa.string())
 
 
-def check_text_ids(columns: dict, where: str) -> None:
+def check_text_ids(columns: dict, where: str, source: str = "the run") -> None:
     """Refuse an id (``{"qid": ids, "docno": ids}``, lists, Series or Arrow arrays) that a
     line of TREC text cannot hold: empty, or with a blank or NUL, where a reader ends a
-    field, it would read back as other ids. Only tables and dicts hold such ids."""
+    field, it would read back as other ids. Only tables and dicts hold such ids; ``source``
+    names what holds them (the message says to rename it there)."""
     for what, ids in columns.items():
         if isinstance(ids, list) and all(isinstance(one, str) for one in ids):
             ids = arrow.array(ids, pa.string())  # pa.array of a list imports pandas (0.2 s)
@@ -72,7 +73,7 @@ def check_text_ids(columns: dict, where: str) -> None:
             shown = str(ids[int(np.flatnonzero(arrow.to_numpy(bad))[0])])
             raise OutputError(
                 f"{where} cannot hold the {what} {shown[:40]!r} (empty, or with a blank or "
-                "NUL, where a field ends): rename it in the run"
+                f"NUL, where a field ends): rename it in {source}"
             )
 
 
@@ -128,7 +129,7 @@ def qrels_bytes(qrels) -> bytes:
     """Qrels in canonical TREC form: ``qid 0 docno rel``, space-separated."""
     n = len(qrels)
     ids = {what: _string_column(qrels, what) for what in ("qid", "docno")}
-    check_text_ids(ids, "TREC qrels")
+    check_text_ids(ids, "TREC qrels", "the qrels")
     columns = [
         ids["qid"],
         pa.array(["0"] * n, pa.string()),
@@ -180,6 +181,7 @@ def _parquet_bytes(frame, columns: dict[str, pa.DataType]) -> bytes:
     return table_bytes(pa.table(values))
 
 
+@outputs.in_input_scope  # a run read from a path is an input: never written over
 def write_run(run, path: str | os.PathLike, inputs: Sequence[str | os.PathLike] = ()) -> None:
     """Write a run to ``path`` (atomic; never over an input, see :mod:`trecbench.outputs`).
 
@@ -197,6 +199,7 @@ def write_run(run, path: str | os.PathLike, inputs: Sequence[str | os.PathLike] 
     outputs.write_file(path, data, inputs)
 
 
+@outputs.in_input_scope
 def write_qrels(qrels, path: str | os.PathLike, inputs: Sequence[str | os.PathLike] = ()) -> None:
     """Write qrels to ``path`` (atomic; never over an input): Parquet (qid, docno, rel)
     when the name ends in ``.parquet``, else :func:`qrels_bytes`. ``qrels``: a DataFrame

@@ -349,12 +349,16 @@ class Comparison:
         self.drill_downs = kept if None not in kept.values() else None
 
     def _kept(self, depth: int | None = None) -> dict | None:
-        """:attr:`drill_downs` when they serve (``depth`` documents per topic, every run
-        judged by one qrels), else None."""
+        """:attr:`drill_downs` when they serve (``depth`` documents per topic, kept that
+        deep or deeper and cut, every run judged by one qrels), else None."""
         kept = self.drill_downs
-        if kept is None or depth is not None and any(d.depth != depth for d in kept.values()):
+        if kept is None or len(self.qrels_files()) > 1:
             return None
-        return kept if len(self.qrels_files()) <= 1 else None
+        if depth is None:
+            return kept
+        if any(d.depth < depth for d in kept.values()):
+            return None
+        return {name: d.cut(depth) for name, d in kept.items()}
 
     def precision_recall(self) -> dict[str, list[float]] | None:
         """Each run's interpolated precision at the 11 recall levels (trec_eval's
@@ -396,6 +400,8 @@ class Comparison:
         never over an input)."""
         from ..html_report import comparison_html
 
+        if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
+            raise UsageError(f"depth must be a whole number from 0, not {depth!r}")
         kept = self._kept(depth)
         if kept is not None:  # from the runs as scored: in memory, a pipe's too
             page = comparison_html(self, depth=depth, title=title, kept=kept)

@@ -152,6 +152,8 @@ def _evaluate(qrels, runs, measures, settings: EvalSettings, run_names, progress
     read meanwhile), then every run scored, in order."""
     version = settings.version
     sources, names = inputs.split_runs(runs)
+    if not sources:  # as compare refuses it: an evaluation of nothing lost its measures
+        raise UsageError("nothing to evaluate: no run given")
     if sum(map(_is_stdin, sources)) > 1:
         raise UsageError("standard input ('-') holds one run: give it once")
     names = _named(sources, list(run_names) if run_names else names)

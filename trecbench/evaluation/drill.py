@@ -37,6 +37,18 @@ class DrillDown:
     documents: pa.Table
     precision_recall: list[float]
 
+    def cut(self, depth: int) -> DrillDown:
+        """This drill-down with each topic's first ``depth`` documents (``depth`` at most
+        the depth kept)."""
+        if depth >= self.depth:
+            return self
+        qids = self.documents.column("qid")
+        starts = ranking.topic_starts(qids) if len(qids) else np.zeros(0, np.int64)
+        lengths = np.diff(np.append(starts, len(qids)))
+        position = np.arange(len(qids)) - np.repeat(starts, lengths)
+        documents = self.documents.filter(arrow.array(position < depth))
+        return replace(self, depth=depth, documents=documents)
+
 
 @dataclass(frozen=True)
 class DrillPlan:

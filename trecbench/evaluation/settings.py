@@ -9,6 +9,7 @@ show, is :meth:`EvalSettings.to_json`.
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,6 +23,10 @@ _FLAGS = (
     "relevance_level", "complete", "max_docs", "judged_only", "num_docs", "float32", "engine",
     "compat", "rel_format", "zscores", "debug_level", "debug_query",
 )  # fmt: skip
+# typed flags, checked as given (the command line's are already): -M 2.5 kept 3
+# documents, judged_only="False" applied -J, relevance_level=1.5 judged nothing relevant
+_WHOLE = ("relevance_level", "max_docs", "num_docs", "debug_level")
+_YES_NO = ("complete", "judged_only", "float32", "tie_bounds", "unjudged_bounds")
 
 
 @dataclass(frozen=True)
@@ -74,7 +79,26 @@ class EvalSettings:
         if self.zscores is not None:
             object.__setattr__(self, "zscores", str(self.zscores))
         object.__setattr__(self, "options", dict(self.options))
+        self._check_types()
         self._check()
+
+    def _check_types(self) -> None:
+        """Refuse a flag of another type than it has (a number where a yes/no goes, 2.5
+        for a count), where Python would take it for something else; numpy's integers
+        and booleans are taken as Python's."""
+        for name in _WHOLE:
+            value = getattr(self, name)
+            if value is None and name in ("max_docs", "num_docs"):
+                continue
+            if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+                raise UsageError(f"{name} must be a whole number, not {value!r}")
+            object.__setattr__(self, name, int(value))
+        for name in _YES_NO:
+            value = getattr(self, name)
+            kind = getattr(getattr(value, "dtype", None), "kind", None)
+            if not isinstance(value, bool) and kind != "b":
+                raise UsageError(f"{name} must be True or False, not {value!r}")
+            object.__setattr__(self, name, bool(value))
 
     def _check(self) -> None:
         if self.rel_format not in REL_FORMATS:

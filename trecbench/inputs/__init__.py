@@ -135,7 +135,10 @@ def _arrow_table(source: Any) -> pa.Table | None:
     if isinstance(source, pa.RecordBatch):
         return pa.Table.from_batches([source])
     if hasattr(source, "__arrow_c_stream__"):
-        return pa.table(source)
+        try:
+            return pa.table(source)
+        except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError):  # a stream of no table (a
+            return None  # pandas Series is a column): refused as what cannot be read
     return None
 
 

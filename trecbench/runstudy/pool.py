@@ -65,7 +65,7 @@ class Pool:
         """The pool as qrels-shaped lines ``qid 0 docno`` (`` grade`` appended when given)."""
         if grade is not None:
             _check_grade(grade)
-        check_text_ids({"qid": self.qid, "docno": self.docno}, "a pool file")
+        check_text_ids({"qid": self.qid, "docno": self.docno}, "a pool file", "the runs")
         end = f" {grade}\n" if grade is not None else "\n"
         return "".join(f"{q} 0 {d}{end}" for q, d in zip(self.qid, self.docno, strict=True))
 
