@@ -370,8 +370,8 @@ def test_runs_without_some_topics_are_warned_of(tmp_path):
     runs = [str(folder / f"{run}.run") for run in "ab"]
     result = trecbench.agree(str(folder / "q.qrels"), runs, ["P@10", "nDCG@10"])
     assert result.warnings == (
-        "a: no results for 1 of the qrels' 4 topics (T2): each counts 0 in its means, "
-        "as with trec_eval -c",
+        f"a: no results for 1 of the 4 topics of {folder / 'q.qrels'} (T2): each counts 0 "
+        "in its means, as with trec_eval -c",
     )
     assert result.means[0][0] == pytest.approx(7 / 40)  # trec_eval -c's mean, not 7/30
 
@@ -383,3 +383,37 @@ def test_resampling_tests_name_their_samples_and_seed_in_the_table(tmp_path):
     drawn = trecbench.agree(qrels, runs, ["P@10"], test="randomization", samples=500, seed=7)
     assert "(randomization test, 500 samples, seed 7, correction holm)" in drawn.render()
     assert "(t test, correction holm)" in trecbench.agree(qrels, runs, ["P@10"]).render()
+
+
+def test_second_judgments_are_named_where_runs_lack_their_topics(tmp_path):
+    # under --qrels-b, "of the qrels' 3 topics" read as the first qrels (2 topics)
+    (tmp_path / "A.qrels").write_text("a 0 d1 1\na 0 d2 0\nb 0 d1 1\n")
+    (tmp_path / "B.qrels").write_text("a 0 d1 1\nb 0 d1 0\nz 0 d9 2\n")
+    (tmp_path / "x.run").write_text("a Q0 d1 1 2 x\na Q0 d2 2 1 x\nb Q0 d1 1 1 x\n")
+    (tmp_path / "y.run").write_text("a Q0 d2 1 2 y\nb Q0 d2 1 1 y\n")
+    runs = [str(tmp_path / "x.run"), str(tmp_path / "y.run")]
+    second = str(tmp_path / "B.qrels")
+    result = trecbench.agree(str(tmp_path / "A.qrels"), runs, ["P@1"], qrels_b=second)
+    assert f"x: no results for 1 of the 3 topics of {second} (z): each counts 0" in " ".join(
+        result.warnings
+    )
+
+
+def test_a_measure_whose_values_overflow_a_double_is_refused(tmp_path):
+    # utility with coefficients near 1e308: the differences overflowed (exit 70), and at
+    # 1e160 their squares did (power printed d_z 0 and "mean difference 0")
+    folder = write_tenths(tmp_path, {"a": [1, 2, 0, 4], "b": [3, 0, 0, 1]})
+    runs = [str(folder / f"{run}.run") for run in "ab"]
+    qrels = str(folder / "q.qrels")
+    for measure in ("utility.1e308,-1e308,0,0", "utility.1e160,-1e160,0,0"):
+        for call in (
+            lambda m: trecbench.agree(qrels, runs, [m]),
+            lambda m: trecbench.power(qrels, runs[0], runs[1:], [m]),
+            lambda m: trecbench.compare(qrels, runs, [m]),
+        ):
+            # (a value of inf itself, 2 x 1e308, compare refuses as such)
+            with pytest.raises(trecbench.UsageError, match="overflow a double|is -?inf for"):
+                call(measure)
+    (row,) = trecbench.power(qrels, runs[0], runs[1:], ["utility.1e100,-1e100,0,0"]).rows
+    (plain,) = trecbench.power(qrels, runs[0], runs[1:], ["utility"]).rows
+    assert row.effect_size == pytest.approx(plain.effect_size)  # within the bound: as scaled

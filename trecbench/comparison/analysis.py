@@ -14,6 +14,7 @@ from ..errors import UsageError
 from . import significance
 from .absent import EmptyValues, fill_absent
 from .keywords import keywords_of, refuse_unknown, settings_from
+from .overflow import refuse_overflow
 from .result import Comparison
 from .rows import COLUMNS, comparison_rows, pair_rows, summary_rows
 from .settings import StatsSettings
@@ -118,6 +119,7 @@ def compare_scores(
     per_query, runs, measures, baseline = _checked(per_query, baseline)
     universe, absent = _topics(per_query, runs, queries, statistics.missing)
     cube, tie_cubes = _cubes(per_query, bounds, runs, measures, universe, empty)
+    refuse_overflow(cube, measures)
     record = statistics.record(baseline, measures, group_fields, bounds is not None)
     parts = sections_of(universe, fields)
     index = runs.index(baseline)

@@ -236,7 +236,7 @@ def _figures(
     if widest is not None and mde > widest:
         reasons.append(
             f"the MDE ({mde:.4g}) exceeds {widest:g}, the largest difference {measure} "
-            f"can show: no difference is detectable at power {target:g} with {n} topics"
+            f"can show: no difference is detectable at power {target!r} with {n} topics"
         )
         mde = None
     needed = None

@@ -90,24 +90,30 @@ def topic_scores(
     shown, values = _values(evaluation, list(named), topics)
     warnings = tuple(
         run.unjudged.message(run.name, evaluation.qrels_path) for run in evaluation.unjudged_runs()
-    ) + _missing_topics(list(named), topics, values)
+    ) + _missing_topics(list(named), topics, values, source_name(qrels))
     from ..comparison.absent import fill_absent
+    from ..comparison.overflow import refuse_overflow
 
     empty = dict.fromkeys(named, evaluation.empty_values())  # 0, as trec_eval -c, but num_rel
     fill_absent(values, np.isnan(values), list(named), shown, topics, empty)
+    refuse_overflow(values, shown)
     return TopicScores(tuple(named), shown, tuple(topics), values, warnings)
 
 
-def _missing_topics(runs: list[str], topics: list[str], values: np.ndarray) -> tuple[str, ...]:
-    """A warning per run without results for some of the qrels' topics: they count 0 in
-    its means (trec_eval's mean, without -c, leaves them out)."""
+def _missing_topics(
+    runs: list[str], topics: list[str], values: np.ndarray, qrels: str | None
+) -> tuple[str, ...]:
+    """A warning per run without results for some of the topics of ``qrels`` (its path;
+    agree's second judgments are others): they count 0 in its means (trec_eval's mean,
+    without -c, leaves them out)."""
+    judged = f"the {len(topics)} topics of {qrels}" if qrels else f"the qrels' {len(topics)} topics"
     warnings = []
     for r, run in enumerate(runs):
         absent = [topics[t] for t in np.flatnonzero(np.isnan(values[:, r, :]).all(axis=1))]
         if absent:
             shown = ", ".join(absent[:5]) + (", ..." if len(absent) > 5 else "")
             warnings.append(
-                f"{run}: no results for {len(absent)} of the qrels' {len(topics)} topics "
+                f"{run}: no results for {len(absent)} of {judged} "
                 f"({shown}): each counts 0 in its means, as with trec_eval -c"
             )
     return tuple(warnings)
