@@ -70,6 +70,7 @@ def pool(runs, depth, qrels, level, unjudged_grade, names, output_format, output
     from ..errors import UsageError
     from ..naming import check_runs_once
     from ..plurals import counted
+    from ..runstudy.pool import check_grade
     from ..runstudy.pool import pool as compute
     from ..runstudy.text import pool_text
     from .progress import drawn
@@ -79,6 +80,8 @@ def pool(runs, depth, qrels, level, unjudged_grade, names, output_format, output
     grade = unjudged_grade
     if grade is not None and (not grade or grade.split() != [grade]):
         raise UsageError(f"--unjudged-grade must be one word, not {unjudged_grade!r}")
+    if grade is not None:
+        check_grade(grade)  # before the runs are read, not after the summary is printed
     check_runs_once(runs)  # a run twice would be counted twice
     inputs = [*runs, *([qrels] if qrels else [])]
     outputs.check_target(output, inputs)

@@ -64,7 +64,7 @@ class Pool:
     def to_text(self, grade: str | None = None) -> str:
         """The pool as qrels-shaped lines ``qid 0 docno`` (`` grade`` appended when given)."""
         if grade is not None:
-            _check_grade(grade)
+            check_grade(grade)
         check_text_ids({"qid": self.qid, "docno": self.docno}, "a pool file", "the runs")
         end = f" {grade}\n" if grade is not None else "\n"
         return "".join(f"{q} 0 {d}{end}" for q, d in zip(self.qid, self.docno, strict=True))
@@ -88,7 +88,7 @@ class Pool:
         }
 
 
-def _check_grade(grade: str) -> None:
+def check_grade(grade: str) -> None:
     """Refuse a grade the pool file could not be read back with: trecbench's qrels reader
     takes an ASCII integer within +-MAX_GRADE."""
     from ..inputs.trec_text import MAX_GRADE, parse_grades
