@@ -103,6 +103,8 @@ def test_no_optimal_expert_leaves_accuracy_undefined():
         "queries": 0,
     }
     assert metrics["gate_efficiency"]["value"] == 100.0
+    # one query: "over 1 query" (it said "1 queries")
+    assert "] over 1 query |" in render_routing(metrics)
 
 
 def test_reranking_improvement_by_hand():

@@ -4,6 +4,8 @@ Markdown shows it under its own heading."""
 
 from __future__ import annotations
 
+from ..plurals import counted
+
 
 def render_routing(metrics: dict) -> str:
     """The routing metrics as a small Markdown table (also readable as plain text)."""
@@ -13,9 +15,10 @@ def render_routing(metrics: dict) -> str:
         if rate["value"] is None:
             return "n/a"
         digits = 1 if unit == "%" else 4
+        over = counted(rate["queries"], "query", "queries")
         return (
             f"{rate['value']:.{digits}f}{unit} [{rate['ci_low']:.{digits}f}{unit}, "
-            f"{rate['ci_high']:.{digits}f}{unit}] over {rate['queries']} queries"
+            f"{rate['ci_high']:.{digits}f}{unit}] over {over}"
         )
 
     gate = metrics["gate"]
