@@ -64,14 +64,14 @@ def load_benchmark_config(path: str | os.PathLike) -> BenchmarkSettings:
             _checked_fusion(_mode(name, spec, resolve, max_depth), "k" in spec, path)
             for name, spec in document["modes"].items()
         ],
-        measures=_measures(document.get("measures"), path),
+        measures=(measures := _measures(document.get("measures"), path)),
         topics=resolve(document.get("topics")),
         output=resolve(_output(document.get("output"), path)),
         meta={str(key): str(value) for key, value in document.get("meta", {}).items()},
         profile=validation.get("profile") or DEFAULT_PROFILE,
         max_depth=max_depth,
         preset=preset,
-        targets=_targets(preset, targets.get("measures", {}), path),
+        targets=_targets(preset, targets.get("measures", {}), measures, path),
         statistics=_statistics(statistics, document.get("statistics", {}), path),
         baseline=baseline,
         strata=resolve(strata.get("sidecar")),
@@ -168,11 +168,17 @@ def _checked_fusion(mode: Mode, k_given: bool, path: Path) -> Mode:
 
 
 def _targets(
-    preset: str, measures: Mapping[str, Mapping[str, Any]], path: Path
+    preset: str, measures: Mapping[str, Mapping[str, Any]], benchmarked, path: Path
 ) -> dict[str, Target]:
     """The preset's targets, with ``targets.measures`` added or replacing them: each
     keyed by the one value it names in any spelling ``measures`` takes (``ndcg_cut.10``
-    is nDCG@10), its levels in order (baseline low <= high <= good <= strong)."""
+    is nDCG@10), its levels in order (baseline low <= high <= good <= strong), and a
+    value of the ``benchmarked`` measures (None: the KPI preset's): a target for another
+    would mark nothing, without a word."""
+    from ..measures import parse_measures
+    from ..measures.labels import value_names
+
+    shown = {display for m in parse_measures(benchmarked) for _, display in value_names(m)}
     chosen = dict(PRESETS[preset])
     keys: dict[str, str] = {}  # display name -> the key that gave its target
     for key, spec in measures.items():
@@ -185,6 +191,11 @@ def _targets(
             )  # fmt: skip
         target = Target((low, high), spec["good"], spec.get("strong"), spec.get("note", ""))
         name = _target_name(key, path)
+        if name not in shown:
+            raise InputError(
+                str(path), None, f"targets.measures.{key}: {name} is not benchmarked "
+                f"(measures: {', '.join(sorted(shown))}); add it to measures or drop its target",
+            )  # fmt: skip
         if keys.setdefault(name, key) != key:
             raise InputError(
                 str(path), None, f"targets.measures: {keys[name]} and {key} are both "

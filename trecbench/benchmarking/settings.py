@@ -224,7 +224,7 @@ class BenchmarkSettings:
 
     def with_options(self, output=None, meta=None) -> BenchmarkSettings:
         """These settings with the command's ``-o`` (replacing ``output``) and ``--meta``
-        (added to ``meta``)."""
+        (added to ``meta``, a key it sets replaced: the command line says last)."""
         output = self.output if output is None else Path(output)
         return dataclasses.replace(self, output=output, meta=self.meta | dict(meta or {}))
 

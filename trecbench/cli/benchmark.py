@@ -25,7 +25,8 @@ from .progress import StderrProgress, wanted
     metavar="KEY=VALUE",
     multiple=True,
     callback=lambda ctx, param, value: parse_meta(value),
-    help="Metadata for the reports and manifest (repeatable; adds to the config's `meta`).",
+    help="Metadata for the reports and manifest (repeatable; adds to the config's `meta`, "
+    "replacing a key it sets).",
 )
 @click.option("--quiet", is_flag=True, help="No progress, no tables on stdout.")
 def benchmark(config, outdir, meta, quiet):
