@@ -150,3 +150,25 @@ def test_a_long_duplicate_key_is_quoted_as_an_excerpt(tmp_path):
     with pytest.raises(InputError, match="duplicate key") as caught:
         _config(tmp_path, f"? {key}\n: 1\n? {key}\n: 2\n")  # explicit keys: no length limit
     assert len(str(caught.value)) < 300
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        # "modes/a: {'label': 'X'} is not valid under any of the given schemas"
+        ("qrels: q\nmodes:\n  a: {label: X}\n", "modes.a: give `run` (a run file) or `fuse`"),
+        ("qrels: q\nmodes:\n  a: {run: r, fuse: [b]}\n", "one of them: both are given"),
+        # "datetime.date(2024, 1, 1) is not of type 'string'"
+        ("qrels: q\nname: 2024-01-01\nmodes: {a: {run: r}}\n", "name: 2024-01-01 is not of"),
+    ],
+)
+def test_configuration_errors_say_what_is_wrong_in_its_words(tmp_path, text, message):
+    with pytest.raises(UsageError, match=re.escape(message)):
+        _config(tmp_path, text)
+
+
+def test_a_long_measure_name_is_quoted_short(tmp_path):
+    text = f"qrels: q\nmeasures: [{'q' * 3000}]\nmodes: {{a: {{run: r}}}}\n"
+    with pytest.raises(InputError, match=r"measures: illegal measure .*3,0\d\d characters") as e:
+        _config(tmp_path, text)
+    assert len(str(e.value)) < 400 + len(str(tmp_path))  # a 3,105-character line before

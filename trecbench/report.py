@@ -198,7 +198,22 @@ def validate_against_schema(obj: Any, schema_name: str) -> None:
     error = jsonschema.exceptions.best_match(validator.iter_errors(obj))
     if error is not None:
         where = "/".join(str(part) for part in error.absolute_path) or "(top level)"
-        raise OutputError(f"{schema_name}: {where}: {error.message}")
+        message, shown = error.message, repr(error.instance)
+        if message.startswith(shown):  # a YAML date as 2024-01-01, not datetime.date(...)
+            message = _value_text(error.instance) + message[len(shown) :]
+        raise OutputError(f"{schema_name}: {where}: {message}")
+
+
+def _value_text(value: Any) -> str:
+    """A value a schema refused, as an error message quotes it: a date or time in ISO 8601,
+    anything else as :func:`~trecbench.errors.excerpt` shows it (cut short)."""
+    import datetime
+
+    from .errors import excerpt
+
+    if isinstance(value, (datetime.date, datetime.time)):
+        return value.isoformat()
+    return excerpt(value)
 
 
 # ---------------------------------------------------------------------------------------

@@ -137,7 +137,7 @@ def _measures(measures: list[str] | None, path: Path) -> list[str] | None:
         try:
             parsed = parse_measures(measures)
         except UsageError as error:
-            raise InputError(str(path), None, f"measures: {error}") from None
+            raise InputError(str(path), None, f"measures: {shortened(str(error))}") from None
         summaries = without_topic_values(parsed)
         if summaries:
             raise InputError(
@@ -262,12 +262,26 @@ def _yaml_document(data: bytes, path: Path, refused: str) -> Any:
 def _check_schema(document: Any, path: Path) -> None:
     from ..report import validate_against_schema
 
+    _check_modes(document, path)
     try:
         validate_against_schema(document, CONFIG_SCHEMA)
     except OutputError as error:
         message = str(error).removeprefix(f"{CONFIG_SCHEMA}: ")
         raise UsageError(f"{path}: {shortened(message)}") from None
     _refuse_non_finite(document, path)
+
+
+def _check_modes(document: Any, path: Path) -> None:
+    """A mode gives a run file or the modes it fuses, one of the two (the schema's "not
+    valid under any of the given schemas" said neither which nor why)."""
+    modes = document.get("modes") if isinstance(document, Mapping) else None
+    for name, spec in modes.items() if isinstance(modes, Mapping) else ():
+        if isinstance(spec, Mapping) and ("run" in spec) == ("fuse" in spec):
+            given = "both are given" if "run" in spec else "neither is given"
+            raise UsageError(
+                f"{path}: modes.{name}: give `run` (a run file) or `fuse` (the modes it "
+                f"fuses), one of them: {given}"
+            )
 
 
 def _refuse_non_finite(value: Any, path: Path, where: str = "") -> None:

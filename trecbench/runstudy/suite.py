@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import InputError, OutputError, UsageError
+from ..errors import InputError, OutputError, UsageError, shortened
 from ..toml_loader import config_folder
 
 SCHEMA = "leaderboard_suite"
@@ -130,7 +130,7 @@ def _measures(measures: list[str], path: Path) -> list[str]:
     try:
         parsed = parse_measures(measures)
     except UsageError as error:
-        raise UsageError(f"{path}: measures: {error}") from None
+        raise UsageError(f"{path}: measures: {shortened(str(error))}") from None
     summaries = without_topic_values(parsed)
     if summaries:
         raise UsageError(
