@@ -61,17 +61,26 @@ def test_an_option_and_the_values_it_moved(reports, capsys):
     assert not any("nDCG@10" in line for line in lines)
 
 
-def test_measure_spellings_and_json(reports, capsys):
+def test_measure_spellings_and_json(reports, tmp_path, capsys):
     a = reports("a", "-m", "ndcg_cut.10")
     b = reports("b", "-m", "nDCG@10")
     code, out = _diff(capsys, a, b, "--format", "json")
     document = json.loads(out)
     assert code == 1 and document["same"] is False
-    assert document["cause"].startswith("the measures asked for differ")
-    assert document["spellings"] == {
-        "ndcg_cut.10": {"a": "ndcg_cut.10", "b": None},
-        "nDCG@10": {"a": None, "b": "ndcg_cut.10"},
-    }
+    # keyed by the measure, not by a spelling ("nDCG@10: None vs ndcg_cut.10" read as if
+    # b had asked for ndcg_cut.10)
+    assert document["cause"] == (
+        "the measures asked for differ: ndcg_cut.10 asked as ndcg_cut.10 vs nDCG@10"
+    )
+    assert document["spellings"] == {"ndcg_cut.10": {"a": "ndcg_cut.10", "b": "nDCG@10"}}
+    code, out = _diff(capsys, a, b)
+    assert "measure spelling: ndcg_cut.10 asked as ndcg_cut.10 -> nDCG@10\n" in out
+    empty = tmp_path / "e.json"  # no "type": it said "(None)"
+    empty.write_text("{}")
+    assert run(["diff", a, str(empty)]) == 2
+    assert (
+        "not an EvaluationReport or a BenchmarkReport (it has no type)" in capsys.readouterr().err
+    )
 
 
 def test_a_changed_run_file_with_moved_topics(reports, tmp_path, capsys):

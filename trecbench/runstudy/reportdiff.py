@@ -31,7 +31,7 @@ class ReportView:
     options: dict
     versions: dict
     measures: list[str]
-    spellings: dict[str, str]  # measure as asked -> canonical name
+    spellings: dict[str, str]  # canonical name -> the spelling(s) it was asked by
     values: dict[str, dict[str, float | None]]
     per_query: dict[str, dict[str, dict[str, float | None]]]
 
@@ -140,7 +140,8 @@ def read_view(path: str) -> ReportView:
     report = document.root.expect_object(document.value)
     kind = report.get("type")
     if kind not in KINDS:
-        raise InputError(path, 1, f"not an EvaluationReport or a BenchmarkReport ({kind!r})")
+        what = "it has no type" if kind is None else f"its type is {kind!r}"
+        raise InputError(path, 1, f"not an EvaluationReport or a BenchmarkReport ({what})")
     schema = "evaluation_report" if kind == "EvaluationReport" else "benchmark_report"
     try:
         validate_against_schema(report, schema)
@@ -163,7 +164,12 @@ def _inputs(report: dict) -> list[dict]:
 
 
 def _evaluation_view(path: str, report: dict) -> ReportView:
-    spellings = {m["requested"]: m["canonical"] for m in report.get("measures", [])}
+    spellings: dict[str, str] = {}  # canonical name -> how it was asked (", " between two)
+    for m in report.get("measures", []):
+        asked = spellings.get(m["canonical"])
+        spellings[m["canonical"]] = (
+            m["requested"] if asked is None else f"{asked}, {m['requested']}"
+        )
     columns = [c["name"] for m in report.get("measures", []) for c in m.get("columns", [])]
     options = dict(report.get("options") or {})
     options["trec_eval_semantics"] = report.get("trec_eval_semantics")
@@ -253,6 +259,11 @@ def _by_position(left: list, right: list) -> list[tuple]:
     """``left`` and ``right`` paired in order, the longer one's extra items with None."""
     pairs: list[tuple] = list(zip(left, right, strict=False))
     return pairs + [(x, None) for x in left[len(right) :]] + [(None, y) for y in right[len(left) :]]
+
+
+def asked_as(measure: str, a: str | None, b: str | None, between: str) -> str:
+    """How a measure was asked in each report: ``P.2 asked as P.2 vs P_2``."""
+    return f"{measure} asked as {a or '(not asked)'} {between} {b or '(not asked)'}"
 
 
 def _changed(a: dict, b: dict) -> dict[str, tuple]:
@@ -375,7 +386,7 @@ def _cause(inputs, options, versions, measures, spellings, runs, topics, values)
         shown = "; ".join(f"{k} {x!r} vs {y!r}" for k, (x, y) in list(options.items())[:3])
         return f"the options differ: {shown}"
     if measures or spellings:
-        spelled = "; ".join(f"{k}: {x} vs {y}" for k, (x, y) in list(spellings.items())[:3])
+        spelled = "; ".join(asked_as(k, x, y, "vs") for k, (x, y) in list(spellings.items())[:3])
         return f"the measures asked for differ{': ' + spelled if spelled else ''}"
     if runs:
         before, after = (", ".join(map(escape_text, names)) for names in runs)

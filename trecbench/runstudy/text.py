@@ -12,7 +12,7 @@ from ..plurals import counted
 from ..renderers.escaping import escape_text
 from ..renderers.text_tables import aligned
 from .pool import Pool
-from .reportdiff import MOVERS, ReportDiff
+from .reportdiff import MOVERS, ReportDiff, asked_as
 from .similarity import STATISTICS, Similarity
 
 FORMATS = ("table", "json")
@@ -89,7 +89,8 @@ def diff_text(result: ReportDiff, output_format: str) -> str:
         lines.append(
             f"measures: {', '.join(result.measures[0])} -> {', '.join(result.measures[1])}"
         )
-    lines += _pairs("measure spelling", result.spellings)
+    spelled = result.spellings.items()
+    lines += [f"measure spelling: {asked_as(k, x, y, '->')}" for k, (x, y) in spelled]
     if result.runs is not None:
         before, after = (", ".join(map(escape_text, runs)) for runs in result.runs)
         lines.append(f"runs: {before} -> {after}")
