@@ -142,7 +142,10 @@ def test_cli_formats(capsys):
             "has no run of: a",
         ),
         ('[collections.a]\nqrels = "q"\n', "runs"),
-        ('[collections.a]\nqrels = "q"\nqrels = "r"\nruns = {a = "a"}\n', "not a valid TOML suite"),
+        (  # the line where file:line puts it, not "(at line 3, column 10)" in the message
+            '[collections.a]\nqrels = "q"\nqrels = "r"\nruns = {a = "a"}\n',
+            "suite.toml:3: not a valid TOML suite: Cannot overwrite a value (column 12)",
+        ),
     ],
 )
 def test_bad_suites_are_refused_in_one_line(tmp_path, text, message):

@@ -11,6 +11,7 @@ ended in an internal RecursionError.
 from __future__ import annotations
 
 import os
+import re
 import stat
 import sys
 from pathlib import Path
@@ -30,8 +31,14 @@ def load_toml(data: bytes, path: str | Path, what: str) -> dict[str, Any]:
 
     try:
         document = tomllib.loads(data.decode("utf-8-sig"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+    except UnicodeDecodeError as error:
         raise InputError(str(path), None, f"not {what}: {error}") from None
+    except tomllib.TOMLDecodeError as error:  # its line where errors are cited: file:line
+        found = re.fullmatch(r"(.*) \(at line (\d+), column (\d+)\)", str(error), re.DOTALL)
+        if found is None:
+            raise InputError(str(path), None, f"not {what}: {error}") from None
+        problem, line, column = found.groups()
+        raise InputError(str(path), int(line), f"not {what}: {problem} (column {column})") from None
     except RecursionError:  # tomllib parses nested arrays and tables recursively
         document = None
     if document is None or nesting_depth(document) > MAX_DEPTH:
