@@ -265,6 +265,7 @@ def score(
         routed, text = _with_routing(text, routing, output_format)
     extra_inputs = [(strata, "strata")] if strata is not None else []
     extra_inputs += [(routing, "routing")] if routing is not None else []
+    page = _page(evaluation, html_page, html_depth)  # refused (no mean) before any output
     # standard output before the files: a full one replaces none of them
     click.echo(utf8(text), nl=False)  # bytes: written untranslated
     write_score_outputs(  # the report, manifest and page together: all or none
@@ -276,7 +277,7 @@ def score(
         groups=groups_json(grouped),
         warnings=notes,
         routing=routed,
-        html=_page(evaluation, html_page, html_depth),
+        html=page,
     )
     if html_page is not None:
         echo_written(html_page)
