@@ -621,3 +621,34 @@ def test_a_setting_the_benchmark_would_leave_out_is_refused(tmp_path, mode, meas
     with pytest.raises(TrecbenchError, match=message) as raised:
         load_benchmark_config(path)
     assert raised.value.exit_code == 2
+
+
+def test_a_family_of_decimal_cutoffs_asked_whole_is_benchmarked(tmp_path):
+    # iprec_at_recall asked without cutoffs: the targets' check found no name for it and
+    # the configuration's load ended in a TypeError (exit 70)
+    (tmp_path / "q.qrels").write_text("t1 0 A 1\n")
+    (tmp_path / "a.run").write_text("t1 Q0 A 1 2 a\n")
+    (tmp_path / "b.run").write_text("t1 Q0 B 1 2 b\nt1 Q0 A 2 1 b\n")
+    path = tmp_path / "c.toml"
+    modes = '[modes.a]\nrun = "a.run"\n[modes.b]\nrun = "b.run"\n'
+    path.write_text(f'qrels = "q.qrels"\nmeasures = ["iprec_at_recall", "P.2"]\n{modes}')
+    text = run_benchmark(path).markdown()
+    assert "| iprec_at_recall_0.00 | **1.0000** | 0.5000 | a |" in text
+
+
+def test_a_missing_topic_keeps_num_rel_at_the_measure_s_own_level(tmp_path):
+    # NumRel(rel=2) of a topic a run lacks was filled with its count at -l (1): 2 for 0
+    (tmp_path / "q.qrels").write_text("1 0 d1 1\n1 0 d2 1\n2 0 d1 2\n2 0 d4 1\n3 0 d5 1\n")
+    (tmp_path / "a.run").write_text("1 Q0 d1 1 3 a\n2 Q0 d4 1 5 a\n3 Q0 d5 1 1 a\n")
+    (tmp_path / "b.run").write_text("1 Q0 d2 1 3 b\n3 Q0 d5 1 1 b\n")  # no topic 2
+    runs = {name: str(tmp_path / f"{name}.run") for name in "ab"}
+    measures = ["NumRel(rel=2)", "num_rel"]
+    summary = trecbench.compare(str(tmp_path / "q.qrels"), runs, measures, samples=100).summary
+    means = {(row.run, row.measure): row.mean for row in summary.itertuples()}
+    # at rel >= 2 the topics count 0, 1, 0 (trec_eval -l 2 -q -m num_rel); at 1: 2, 2, 1
+    assert means[("b", "NumRel(rel=2)")] == means[("a", "NumRel(rel=2)")] == pytest.approx(1 / 3)
+    assert means[("b", "num_rel")] == means[("a", "num_rel")] == pytest.approx(5 / 3)
+    text = trecbench.compare(str(tmp_path / "q.qrels"), runs, measures, samples=100).render()
+    assert "scores 0 on it (but NumRel(rel=2), num_rel: its count of the qrels)" in " ".join(
+        text.split()
+    )

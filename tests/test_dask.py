@@ -447,6 +447,12 @@ def test_integer_ids_beside_ids_they_lost_zeros_of_are_refused_on_dask(tmp_path,
         with pytest.raises(InputError, match=lost) as raised:
             tbdask.evaluate(qrels, run, ["map"], client=client)
         assert raised.value.path.endswith(refused)
+    # both ids lost zeros: the query ids are named, as in one process (the roles were
+    # a set, named in the order of the hash seed)
+    both_lost = numbers.assign(qid=[1, 1])
+    (tmp_path / "both.qrels").write_text("01 0 0123 1\n")
+    with pytest.raises(InputError, match="its query ids are integers"):
+        tbdask.evaluate(str(tmp_path / "both.qrels"), dd.from_pandas(both_lost, 1), client=client)
     # integers on both sides are scored, as in one process
     both = tbdask.evaluate(number_qrels, str(tmp_path / "numbers.parquet"), ["map"], client=client)
     assert both.to_dict()["1"]["map"] == 1.0

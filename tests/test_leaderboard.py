@@ -280,3 +280,21 @@ def test_boards_follow_the_suite_counts_say_per_topic_and_summaries_are_refused(
     assert [m["mean"] for m in document] == ["trec_eval's"] * 2 + [
         "per topic, where trec_eval sums"
     ]
+
+
+def test_a_family_of_decimal_cutoffs_asked_whole_gets_a_board_per_value(tmp_path):
+    # iprec_at_recall and Rprec_mult without their cutoffs have no one name each: the
+    # boards' order, built from the names, ended in a TypeError (exit 70)
+    (tmp_path / "c.qrels").write_text("t1 0 d1 1\nt2 0 d2 1\n")
+    (tmp_path / "A.run").write_text("t1 Q0 d1 1 2 A\nt2 Q0 d9 1 2 A\nt2 Q0 d2 2 1 A\n")
+    (tmp_path / "B.run").write_text("t1 Q0 d9 1 2 B\nt1 Q0 d1 2 1 B\nt2 Q0 d2 1 2 B\n")
+    suite = tmp_path / "s.toml"
+    collection = '[collections.c]\nqrels = "c.qrels"\nruns = "{system}.run"\n'
+    suite.write_text(f'measures = ["P.2", "iprec_at_recall"]\nsystems = ["A", "B"]\n{collection}')
+    boards = leaderboard(suite).boards
+    assert [b.measure for b in boards][:3] == [
+        "P@2",
+        "iprec_at_recall_0.00",
+        "iprec_at_recall_0.10",
+    ]
+    assert len(boards) == 12 and boards[1].means.tolist() == [[0.75], [0.75]]  # (1 + 1/2) / 2

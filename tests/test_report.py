@@ -21,7 +21,7 @@ from trecbench import report
 from trecbench.cli import _register, cli
 from trecbench.cli.report_options import report_options
 from trecbench.errors import InputError, OutputError, UsageError
-from trecbench.evaluation import Column, FlaggedTopic
+from trecbench.evaluation import Column, Evaluation, FlaggedTopic
 from trecbench.evaluation.settings import EvalSettings
 from trecbench.inputs import parse_run, trec_text
 from trecbench.measures import parse_measure
@@ -42,6 +42,7 @@ class FakeEvaluation:
     options: dict = field(default_factory=lambda: {"complete": False, "max_docs": None})
     settings: EvalSettings = field(default_factory=EvalSettings)
     input_paths: list = field(default_factory=list)
+    shown = Evaluation.shown  # a measure's name as printed (-Z: "Z" before it)
 
 
 def fake_evaluation() -> FakeEvaluation:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 
 import pandas as pd
 import pytest
@@ -150,7 +151,7 @@ def test_render_groups_in_every_format():
 
     evaluation = _evaluation()
     grouped = {"difficulty": evaluation_groups(evaluation, STRATA, "difficulty")}
-    names = {"P@1": "P_1", "recip_rank": "recip_rank"}
+    names = {"P@1": ["P_1"], "recip_rank": ["recip_rank"]}
     trec = render_groups(grouped, "trec", names).splitlines()
     assert trec[0] == "# t: grouped by difficulty (macro = mean of the group means)"
     assert trec[1:4] == [  # measures in trec_eval's order
@@ -498,3 +499,22 @@ def test_json_groups_name_measures_as_the_rest_of_the_document(labels, tmp_path,
     # b/2: x at rank 2, nDCG@10 = 1/log2(3); a/1: 1.0; their micro mean
     assert grouped["groups"]["b"][expected[1]] == pytest.approx(0.6309297535714575)
     assert grouped["micro"][expected[1]] == pytest.approx((1 + 0.6309297535714575) / 2)
+
+
+def test_a_measure_asked_by_two_spellings_is_grouped_under_both(tmp_path, capsys):
+    # the aggregates showed ndcg_cut.10 and nDCG@10, the groups only ndcg_cut.10
+    from trecbench.cli import run as cli_run
+
+    (tmp_path / "q").write_text("a/1 0 x 1\nb/2 0 x 1\n")
+    (tmp_path / "r").write_text("a/1 Q0 x 1 2 t\nb/2 Q0 y 1 2 t\nb/2 Q0 x 2 1 t\n")
+    files = [str(tmp_path / "q"), str(tmp_path / "r")]
+    args = ["score", *files, "-m", "ndcg_cut.10", "-m", "nDCG@10", "--group-by", "qid-prefix"]
+    assert cli_run([*args, "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    (grouped,) = document["groups"]["qid-prefix"].values()
+    assert sorted(document["runs"][0]["aggregates"]) == ["nDCG@10", "ndcg_cut.10"]
+    assert grouped["groups"]["b"] == {"n": 1, "ndcg_cut.10": 1 / math.log2(3)} | {
+        "nDCG@10": 1 / math.log2(3)
+    }
+    assert cli_run([*args, "--format", "table"]) == 0
+    assert "run  group     n  ndcg_cut.10  nDCG@10\n" in capsys.readouterr().out

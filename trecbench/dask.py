@@ -308,8 +308,8 @@ def _combined(facts: list[tuple]) -> tuple[int, str, list, list[str]]:
 def _refuse_lost_zeros(truth, ids: list[tuple], label: str) -> None:
     """:func:`trecbench.evaluation.integer_ids.refuse_lost_zeros` from the parts' id facts
     (:func:`_id_facts`): the run's rows stay on the workers."""
-    for role in {role for integers, _ in ids for role in integers}:
-        if not integer_ids(truth.table, role):
+    for role in _ID_ROLES:  # in order: the query ids first, as one process says
+        if any(role in integers for integers, _ in ids) and not integer_ids(truth.table, role):
             example = lost_zero(truth.table.column(role))
             if example is not None:
                 refuse(label, truth.path, role, example)

@@ -105,11 +105,16 @@ def file_key(path: str | os.PathLike) -> tuple[int, int] | None:
     """Which file ``path`` names, as (device, inode), however it is spelled (a link, a
     relative path; ``-`` is standard input, as ``/dev/stdin`` is); None when it cannot be
     examined (its reader says why)."""
+    info = _examined(path)
+    return None if info is None else (info.st_dev, info.st_ino)
+
+
+def _examined(path: str | os.PathLike) -> os.stat_result | None:
+    """``os.stat`` of ``path`` (``-``: standard input's), None where it cannot be done."""
     try:
-        info = os.fstat(0) if os.fspath(path) == "-" else os.stat(path)
+        return os.fstat(0) if os.fspath(path) == "-" else os.stat(path)
     except (OSError, ValueError):
         return None
-    return (info.st_dev, info.st_ino)
 
 
 def identity(path: str | os.PathLike) -> tuple | None:
@@ -118,9 +123,8 @@ def identity(path: str | os.PathLike) -> tuple | None:
     regular file (so that a file changed since it was read is read again). A FIFO or pipe
     keeps its identity while its content flows; ``-`` is standard input, as readers read
     it."""
-    try:
-        info = os.stat("/dev/stdin" if os.fspath(path) == "-" else path)
-    except (OSError, ValueError):
+    info = _examined(path)
+    if info is None:
         return None
     if stat.S_ISREG(info.st_mode):
         return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)

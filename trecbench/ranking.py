@@ -342,11 +342,10 @@ def topic_starts(qids: pa.ChunkedArray | pa.Array) -> np.ndarray:
     return np.concatenate(([0], change)).astype(np.int64)
 
 
-def _ranks_within(qids) -> np.ndarray:
-    n = len(qids)
-    starts = topic_starts(qids)
-    lengths = np.diff(np.append(starts, n))
-    return np.arange(n, dtype=np.int64) - np.repeat(starts, lengths) + 1
+def ranks_within(qids) -> np.ndarray:
+    """Each row's rank within its topic, from 1 (the rows grouped by qid)."""
+    starts, n = topic_starts(qids), len(qids)
+    return np.arange(n, dtype=np.int64) - np.repeat(starts, np.diff(np.append(starts, n))) + 1
 
 
 def truncate(ranked: pa.Table, max_docs: int | None) -> pa.Table:
@@ -362,9 +361,8 @@ def truncate(ranked: pa.Table, max_docs: int | None) -> pa.Table:
 def duplicate_error(path: str, qid: str, docno: str, first: int, second: int) -> DuplicateError:
     """The error trec_eval's "duplicate docs" becomes, naming both lines (kept as
     ``listing``: ``(qid, docno, first, second)``)."""
-    error = DuplicateError(
-        path, second, f"duplicate docs {docno} for topic {qid} (first on line {first})", "R7"
-    )
+    message = f"duplicate docs {docno} for topic {qid} (first on line {first})"
+    error = DuplicateError(path, second, message, "R7")
     error.listing = qid, docno, first, second
     return error
 
@@ -598,5 +596,5 @@ def judged_only(ranked: pa.Table, qrels: pa.Table) -> pa.Table:
     joined = keyed.join(judged, ["qid", "docno"], join_type="inner")
     joined = joined.take(pc.sort_indices(joined, [("__pos", "ascending")]))
     kept = joined.drop_columns(["__pos", "__judged"])
-    ranks = arrow.array(_ranks_within(kept.column("qid")), pa.int64())
+    ranks = arrow.array(ranks_within(kept.column("qid")), pa.int64())
     return kept.set_column(kept.column_names.index("rank"), "rank", ranks)

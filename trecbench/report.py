@@ -259,9 +259,12 @@ def _wide(frame: Any, index: str) -> dict:
 def _results(evaluation: Any) -> list[dict]:
     """One entry per run: ``aggregates`` ``{measure: value}`` and ``per_query``
     ``{qid: {measure: value}}`` with topics in trec_eval's byte-wise order (Python orders
-    ``str`` by code point, which is UTF-8 byte order)."""
-    aggregates = evaluation.aggregates.astype({"run": str})
-    per_query = evaluation.per_query.astype({"run": str})
+    ``str`` by code point, which is UTF-8 byte order); measures named as printed (``-Z``:
+    ``ZP@5``, its values z-scores)."""
+    aggregates, per_query = (
+        frame.astype({"run": str}).assign(measure=frame["measure"].map(evaluation.shown))
+        for frame in (evaluation.aggregates, evaluation.per_query)
+    )
     results = []
     for run in dict.fromkeys(aggregates["run"]):
         table = _wide(per_query[per_query["run"] == run], "qid")
@@ -285,7 +288,11 @@ def _measure_records(evaluation: Any) -> list[dict]:
             "canonical": measure.canonical,
             "provider": measure.provider,
             "columns": [
-                {"name": column.display, "trec_eval": column.label, "engine": column.engine}
+                {
+                    "name": evaluation.shown(column.display),
+                    "trec_eval": column.label,
+                    "engine": column.engine,
+                }
                 for column in evaluation.columns
                 if column.measure == measure
             ],

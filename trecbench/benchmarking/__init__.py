@@ -14,7 +14,8 @@ log and the output folder. :func:`run_benchmark` then
 2. fuses the fused modes (:func:`trecbench.fusion.fuse_tables`, 100 deep by default) and
    validates them the same way;
 3. scores every mode with one parse of the qrels (:func:`trecbench.evaluate`, trec_eval
-   ``-c``: every qrels topic counts, a mode without results for one scores 0 on it);
+   ``-c``: every qrels topic counts, a mode without results for one scores 0 on it, but ``num_rel``
+   its count of the qrels);
 4. compares the modes with the statistics of :func:`trecbench.comparison.compare_scores`
    (means with bootstrap intervals, paired tests against the baseline mode, correction);
 5. marks each mean against the targets (below-baseline / baseline / good / strong), finds

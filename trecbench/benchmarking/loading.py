@@ -178,7 +178,9 @@ def _targets(
     from ..measures import parse_measures
     from ..measures.labels import value_names
 
-    shown = {display for m in parse_measures(benchmarked) for _, display in value_names(m)}
+    # (a family of decimal cutoffs asked without them, iprec_at_recall, has no one name:
+    # no target can name one of its values)
+    shown = {d for m in parse_measures(benchmarked) for _, d in value_names(m) or ()}
     chosen = dict(PRESETS[preset])
     keys: dict[str, str] = {}  # display name -> the key that gave its target
     for key, spec in measures.items():

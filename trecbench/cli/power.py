@@ -25,7 +25,8 @@ from .shared_options import runs_argument
 @conclusion_options(FORMATS)
 def power(qrels, baseline, runs, target, shared):
     """Can the topics tell RUNS from BASELINE? Per run and measure, from the per-topic
-    differences (run - baseline; a run without results for a topic scores 0 on it) and
+    differences (run - baseline; a run without results for a topic scores 0 on it, but
+    num_rel its count of the qrels) and
     the paired two-sided t-test at --alpha: the effect size d_z (mean / sd), the power
     at the current number of topics, the smallest difference detectable at --power
     (MDE, in the measure's units) and the topics needed to detect the observed effect

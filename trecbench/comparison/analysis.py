@@ -290,8 +290,7 @@ def from_evaluation(evaluation, samples: int = 1000, seed: int = 0) -> Compariso
         )
     per_query = evaluation.per_query
     per_query = per_query[per_query["measure"].isin(means)]
-    if evaluation.settings.zscores is not None:  # z-scores, named as trec_eval names them
-        per_query = per_query.assign(measure="Z" + per_query["measure"])
+    per_query = per_query.assign(measure=per_query["measure"].map(evaluation.shown))  # -Z
     complete = evaluation.settings.complete
     comparison = compare_scores(
         per_query,

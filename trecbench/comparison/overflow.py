@@ -12,14 +12,14 @@ import numpy as np
 
 from ..errors import UsageError
 
-# the largest per-topic magnitude taken: the square of a sum of a few thousand such
-# differences stays below a double's 1.8e308
-LIMIT = 1e150
+# the largest per-topic magnitude taken: a difference's square is at most 4e200, and sums
+# of any number of topics such squares (and resampled sums) stay far below 1.8e308
+LIMIT = 1e100
 
 
 def refuse_overflow(values: np.ndarray, measures: Sequence[str]) -> None:
     """Refuse (:class:`UsageError`) a measure whose ``topics x runs x measures`` values
-    reach beyond ±:data:`LIMIT`."""
+    reach beyond ±:data:`LIMIT`."""  # no measure but utility's coefficients reaches it
     with np.errstate(invalid="ignore"):
         largest = np.nanmax(np.abs(values), axis=(0, 1), initial=0.0)
     for measure, value in zip(measures, largest.tolist(), strict=True):

@@ -3,6 +3,7 @@ and its :class:`Section` s; the report files it writes."""
 
 from __future__ import annotations
 
+import numbers
 import os
 import sys
 from collections.abc import Iterable, Mapping, Sequence
@@ -400,8 +401,9 @@ class Comparison:
         never over an input)."""
         from ..html_report import comparison_html
 
-        if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
+        if isinstance(depth, bool) or not isinstance(depth, numbers.Integral) or depth < 0:
             raise UsageError(f"depth must be a whole number from 0, not {depth!r}")
+        depth = int(depth)
         kept = self._kept(depth)
         if kept is not None:  # from the runs as scored: in memory, a pipe's too
             page = comparison_html(self, depth=depth, title=title, kept=kept)

@@ -2,7 +2,8 @@
 and order the systems alike, and how often can each measure tell two systems apart?
 
 Systems are ordered by their mean over the qrels' topics (a run without results for a
-topic scores 0 on it), best first: higher is better, except for a measure where lower is
+topic scores 0 on it, but ``num_rel`` its count of the qrels), best first: higher is
+better, except for a measure where lower is
 (``num_nonrel_judged_ret``), whose means are negated first. The formulas are in
 :mod:`.agreement` and :mod:`.discrimination`.
 """

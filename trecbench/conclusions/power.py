@@ -236,7 +236,7 @@ def _figures(
     if widest is not None and mde > widest:
         reasons.append(
             f"the MDE ({mde:.4g}) exceeds {widest:g}, the largest difference {measure} "
-            f"can show: no difference is detectable at power {target!r} with {n} topics"
+            f"can show: no difference is detectable at power {float(target)!r} with {n} topics"
         )
         mde = None
     needed = None
@@ -268,7 +268,8 @@ def power(
     progress=None,
 ) -> PowerResult:
     """Power of each run's comparison with ``baseline`` on each measure (paired two-sided
-    t-test over the qrels' topics; a run without results for a topic scores 0 on it).
+    t-test over the qrels' topics; a run without results for a topic scores 0 on it, but
+    ``num_rel`` its count of the qrels).
 
     ``baseline`` and ``runs`` are runs as :func:`trecbench.evaluate` takes them (``runs``
     one, a list or ``{name: run}``; with a dict, ``baseline`` may be a ``{name: run}`` of

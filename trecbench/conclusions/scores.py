@@ -2,7 +2,8 @@
 array: what power, agreement and discriminative power are computed from.
 
 The values come from :func:`trecbench.evaluate` (no scoring here). Topics are those of the
-qrels and a run without results for a topic scores 0 on it (trec_eval ``-c``, compare's
+qrels and a run without results for a topic scores 0 on it, but ``num_rel`` its count of
+the qrels (trec_eval ``-c``, compare's
 default ``missing="zero"``), so every run is paired with every other on the same topics.
 """
 
@@ -90,7 +91,7 @@ def topic_scores(
     shown, values = _values(evaluation, list(named), topics)
     warnings = tuple(
         run.unjudged.message(run.name, evaluation.qrels_path) for run in evaluation.unjudged_runs()
-    ) + _missing_topics(list(named), topics, values, source_name(qrels))
+    ) + _missing_topics(list(named), shown, topics, values, source_name(qrels))
     from ..comparison.absent import fill_absent
     from ..comparison.overflow import refuse_overflow
 
@@ -101,11 +102,13 @@ def topic_scores(
 
 
 def _missing_topics(
-    runs: list[str], topics: list[str], values: np.ndarray, qrels: str | None
+    runs: list[str], measures, topics: list[str], values: np.ndarray, qrels: str | None
 ) -> tuple[str, ...]:
     """A warning per run without results for some of the topics of ``qrels`` (its path;
     agree's second judgments are others): they count 0 in its means (trec_eval's mean,
-    without -c, leaves them out)."""
+    without -c, leaves them out), but a count of the qrels (``num_rel``)."""
+    from ..measures import but_counts
+
     judged = f"the {len(topics)} topics of {qrels}" if qrels else f"the qrels' {len(topics)} topics"
     warnings = []
     for r, run in enumerate(runs):
@@ -114,7 +117,8 @@ def _missing_topics(
             shown = ", ".join(absent[:5]) + (", ..." if len(absent) > 5 else "")
             warnings.append(
                 f"{run}: no results for {len(absent)} of {judged} "
-                f"({shown}): each counts 0 in its means, as with trec_eval -c"
+                f"({shown}): each counts 0 in its means{but_counts(measures)}, as with "
+                "trec_eval -c"
             )
     return tuple(warnings)
 

@@ -23,6 +23,7 @@ from typing import Any
 
 from .. import inputs, outputs, provenance
 from ..errors import TrecbenchError, UsageError
+from ..measures import NUM_REL
 from ..memory import Budget
 from ..trec_eval import compat as _compat
 from ..trec_eval import zscores as zscores_module
@@ -189,13 +190,20 @@ def _evaluate(qrels, runs, measures, settings: EvalSettings, run_names, progress
     )
     evaluation = Evaluation(
         requested, [], [], settings, loaded.path, flagged, list(loaded.warnings), loaded.record,
-        truth.qids, truth.relevant_counts(),
+        truth.qids, _relevant_counts(truth, ordered, settings),
     )  # fmt: skip
     done = _scored(scoring, workers, progress, ahead)
     _collect(evaluation, done, len(sources), workers > 1, progress)
     if plan.drill is not None:
         drill.grade(evaluation.runs, truth.table)
     return evaluation
+
+
+def _relevant_counts(truth, measures, settings: EvalSettings) -> dict[int, dict[str, int]]:
+    """Per relevance level a num_rel measure counts at (its ``rel``, else ``-l``), each
+    qrels topic's relevant documents (:meth:`Evaluation.empty_values`): none without one."""
+    levels = {m.option("rel") or settings.relevance_level for m in measures if m.summary == NUM_REL}
+    return {level: truth.relevant_counts(level) for level in sorted(levels)}
 
 
 def _named(sources: list, names: list[str] | None) -> list[str]:

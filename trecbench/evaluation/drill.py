@@ -42,11 +42,8 @@ class DrillDown:
         the depth kept)."""
         if depth >= self.depth:
             return self
-        qids = self.documents.column("qid")
-        starts = ranking.topic_starts(qids) if len(qids) else np.zeros(0, np.int64)
-        lengths = np.diff(np.append(starts, len(qids)))
-        position = np.arange(len(qids)) - np.repeat(starts, lengths)
-        documents = self.documents.filter(arrow.array(position < depth))
+        rank = ranking.ranks_within(self.documents.column("qid"))
+        documents = self.documents.filter(arrow.array(rank <= depth))
         return replace(self, depth=depth, documents=documents)
 
 

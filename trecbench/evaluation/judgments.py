@@ -63,11 +63,11 @@ class Qrels:
         self._judgments: dict[tuple[str, ...], tuple] = {}
         self._kept_judgments = 0
 
-    def relevant_counts(self) -> dict[str, int]:
-        """Per topic, its documents judged at least the relevance level: the ``num_rel``
-        of a run without results for it (which trec_eval -c counts, as it counts 0 for
-        every other measure)."""
-        relevant = arrow.to_numpy(self.table.column("rel")) >= self.relevance_level
+    def relevant_counts(self, level: int) -> dict[str, int]:
+        """Per topic, its documents judged at least ``level``: the ``num_rel`` of a run
+        without results for it (which trec_eval -c counts, as it counts 0 for every other
+        measure)."""
+        relevant = arrow.to_numpy(self.table.column("rel")) >= level
         groups = arrow.Groups(self.table.column("qid"))
         counts = groups.reduce(np.add, relevant.astype(np.int64)).tolist()
         return dict(zip(groups.keys.to_pylist(), counts, strict=True))
@@ -256,7 +256,7 @@ class Preferences:
     def first_failure(self, qids: list[str], duplicates: bool = True) -> None:
         return None  # found while counting preferences (trecbench.trec_eval.prefs_counts)
 
-    def relevant_counts(self) -> dict[str, int]:
+    def relevant_counts(self, level: int) -> dict[str, int]:
         return {}  # preferences have no num_rel
 
     def flagged(self) -> list[FlaggedTopic]:

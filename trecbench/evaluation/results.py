@@ -205,7 +205,8 @@ class Evaluation:
     warnings: list[str] = field(default_factory=list)
     qrels_record: dict[str, Any] | None = None
     qrels_topics: list[str] = field(default_factory=list)
-    relevant_counts: dict[str, int] = field(default_factory=dict)  # Qrels.relevant_counts
+    # per level a num_rel measure counts at, Qrels.relevant_counts
+    relevant_counts: dict[int, dict[str, int]] = field(default_factory=dict)
 
     @cached_property
     def options(self) -> dict[str, Any]:
@@ -335,8 +336,15 @@ class Evaluation:
         (a count of the qrels, which trec_eval -c counts for a topic a run lacks, where
         every other measure counts 0). What compare, power and agree fill such topics with.
         """
-        counts = {qid: float(count) for qid, count in self.relevant_counts.items()}
-        return {c.display: counts for c in self.columns if c.summary == NUM_REL}
+        level = self.settings.relevance_level
+        return {
+            c.display: {
+                qid: float(count)
+                for qid, count in self.relevant_counts[c.measure.option("rel") or level].items()
+            }
+            for c in self.columns
+            if c.summary == NUM_REL
+        }
 
     def shown(self, name: str) -> str:
         """A measure's ``name`` as printed: after a ``Z`` under ``-Z``, where its values

@@ -9,7 +9,7 @@ import contextlib
 import os
 from collections.abc import Iterator
 
-from ..errors import InputError
+from ..errors import DuplicateError, InputError
 from .tables import index_label
 
 
@@ -52,6 +52,7 @@ def naming(source: object, name: str | None) -> Iterator[None]:
     try:
         yield
     except InputError as error:
-        if name is None or not is_held(source):
+        # other kinds (a validation's several findings) are built otherwise: as they are
+        if name is None or not is_held(source) or type(error) not in (InputError, DuplicateError):
             raise
         raise renamed(error, source, named(name, error.path)) from None

@@ -27,6 +27,7 @@ from .catalog import KPI_PRESET, NICKNAMES
 from .labels import better, display_name, param_label, span, value_names
 from .names import (
     Measure,
+    but_counts,
     parse_measure,
     parse_measures,
     presentation_order,
@@ -108,6 +109,7 @@ __all__ = [
     "requests",
     "split_names",
     "trec_mode",
+    "but_counts",
     "value_names",
     "without_topic_values",
 ]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from ..measures import but_counts
 from ..plurals import counted as plural_count
 from .escaping import escaper
 
@@ -54,7 +55,8 @@ def _header(bench, labels: Mapping[str, str]) -> list[str]:
         "",
         f"- Qrels: {_escape(config.qrels)} "
         f"({plural_count(len(bench.comparison.queries), 'topic')}); every qrels topic counts, a "
-        "mode without results for one scores 0 on it (trec_eval -c)",
+        f"mode without results for one scores 0 on it{but_counts(bench.comparison.measures)} "
+        "(trec_eval -c)",
         "- Modes: "
         + "; ".join(f"{labels[r.mode.name]} = {_escape(r.mode.describe())}" for r in bench.modes),
         f"- Validation: profile {bench.profile}, at most {config.max_depth} documents per topic",

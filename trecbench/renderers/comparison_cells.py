@@ -244,8 +244,11 @@ def header_lines(comparison) -> list[str]:
     runs = ", ".join(
         f"{run} (baseline)" if run == comparison.baseline else run for run in comparison.runs
     )
+    from ..measures import but_counts
+
     policy = (
-        "a run without results for a topic scores 0 on it (trec_eval -c)"
+        f"a run without results for a topic scores 0 on it{but_counts(comparison.measures)} "
+        "(trec_eval -c)"
         if settings.missing == "zero"
         else "only topics every run was evaluated on"
     )

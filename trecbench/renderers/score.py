@@ -40,7 +40,7 @@ def render_score(evaluation, view: ScoreView, grouped: dict | None = None) -> st
     its grouped means (``grouped``: field -> :func:`trecbench.strata.evaluation_groups`)
     and its tie bounds, each after :attr:`ScoreView.separator`."""
     fmt, names = view.output_format, view.labels
-    labels = {c.display: evaluation.shown(c.name(names)) for c in evaluation.columns}
+    labels = {c.display: [evaluation.shown(n) for n in c.names(names)] for c in evaluation.columns}
     if fmt == "json":
         groups = groups_json(grouped, labels)
         return trec_format.render_json(evaluation, names=names, groups=groups)
@@ -67,7 +67,7 @@ def render_score(evaluation, view: ScoreView, grouped: dict | None = None) -> st
     return text
 
 
-def groups_json(grouped: dict | None, names: dict[str, str] | None = None) -> dict | None:
+def groups_json(grouped: dict | None, names: dict[str, list[str]] | None = None) -> dict | None:
     """The grouped means' JSON document (None without groups); ``names``: as
     :func:`trecbench.renderers.strata.groups_document` takes them."""
     if not grouped:

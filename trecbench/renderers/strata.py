@@ -12,11 +12,14 @@ from .escaping import MARKDOWN, escape_text
 from .text_tables import aligned, csv_line, markdown_table
 
 
-def groups_document(grouped: dict[str, pd.DataFrame], names: dict[str, str] | None = None) -> dict:
+def groups_document(
+    grouped: dict[str, pd.DataFrame], names: dict[str, list[str]] | None = None
+) -> dict:
     """JSON form: ``{by: {run: {"groups": {group: {"n": n, measure: value}}, "macro":
     {"n": groups, ...}, "micro": {"n": queries, ...}, "spread": {"n": groups, ...},
     "small_groups": [groups of fewer than MIN_GROUP_SIZE queries]}}}``; measures by
-    display name, or as ``names`` maps them (the labels of the document's other parts)."""
+    display name, or under each name ``names`` maps them to (the labels of the document's
+    other parts: a measure asked by two spellings under both)."""
     names = names or {}
     document: dict = {}
     for by, frame in grouped.items():
@@ -38,7 +41,8 @@ def groups_document(grouped: dict[str, pd.DataFrame], names: dict[str, str] | No
             )
             target["n"] = int(row.n)
             value = None if pd.isna(row.value) else float(row.value)
-            target[names.get(row.measure, row.measure)] = value
+            for name in names.get(row.measure, [row.measure]):
+                target[name] = value
         document[by] = runs
     return document
 
@@ -48,13 +52,13 @@ def _label(kind: str, group) -> str:
 
 
 def _wide(
-    frame: pd.DataFrame, names: dict[str, str], also: str = ""
+    frame: pd.DataFrame, names: dict[str, list[str]], also: str = ""
 ) -> tuple[list[str], list[list[str]]]:
     """Header and rows: one row per run and group (then macro, micro), one column per
     measure, values printed like trec_eval (4 decimals); run and group text escaped (see
     :func:`trecbench.renderers.escaping.escape_text`, ``also``)."""
-    measures = list(dict.fromkeys(frame["measure"]))
-    header = ["run", "group", "n"] + [names.get(m, m) for m in measures]
+    shown = [(m, name) for m in dict.fromkeys(frame["measure"]) for name in names.get(m, [m])]
+    header = ["run", "group", "n"] + [name for _, name in shown]
     rows = []
     keys = ["run", "kind", "group"]
     for (run, kind, group), part in frame.groupby(keys, sort=False, dropna=False):
@@ -62,20 +66,21 @@ def _wide(
         rows.append(
             [escape_text(run, also), escape_text(_label(kind, group), also)]
             + [str(int(part["n"].iloc[0]))]
-            + [f"{values[m]:.4f}" for m in measures]
+            + [f"{values[m]:.4f}" for m, _ in shown]
         )
     return header, rows
 
 
 def render_groups(
-    grouped: dict[str, pd.DataFrame], output_format: str, names: dict[str, str]
+    grouped: dict[str, pd.DataFrame], output_format: str, names: dict[str, list[str]]
 ) -> str:
     """Grouped means in one of ``score``'s formats (``json`` is :func:`groups_document`).
 
     ``names`` maps display names to the names to print (trec_eval labels with
-    ``--labels trec``). ``trec`` and ``csv`` put the group where the topic goes, as
-    ``<by>=<group>``, ``<by>:macro``, ``<by>:micro`` and ``<by>:spread``, with ``num_q``
-    giving each size (the number of groups for macro and spread).
+    ``--labels trec``; two for a measure asked by two spellings). ``trec`` and ``csv``
+    put the group where the topic goes, as ``<by>=<group>``, ``<by>:macro``,
+    ``<by>:micro`` and ``<by>:spread``, with ``num_q`` giving each size (the number of
+    groups for macro and spread).
     """
     import io
 
@@ -96,8 +101,9 @@ def render_groups(
                 where = f"{field}={value}" if kind == "group" else f"{field}:{kind}"
                 lines = [("num_q", "num_q", int(part["n"].iloc[0]))]
                 lines += [  # as printed, its display name (score's CSV column canonical)
-                    (names.get(m, m), m, v)
+                    (name, m, v)
                     for m, v in zip(part["measure"], part["value"], strict=True)
+                    for name in names.get(m, [m])
                 ]
                 for name, canonical, value in lines:
                     undefined = isinstance(value, float) and math.isnan(value)

@@ -137,9 +137,10 @@ def _stratum(collection: Collection, read: dict) -> set[str] | None:
 
 def _per_query(
     collection: Collection, systems: list[str], measures: list[str], read: dict, progress
-) -> tuple[pd.DataFrame, dict[str, int]]:
-    """``run, qid, measure, value`` of every system on the collection (its stratum), and
-    each topic's judgments as one number (:func:`_judgments`). Collections of one qrels
+) -> tuple[pd.DataFrame, dict[str, int], dict[str, bool]]:
+    """``run, qid, measure, value`` of every system on the collection (its stratum),
+    each topic's judgments as one number (:func:`_judgments`) and the measures' values
+    in the suite's order (:func:`_shown`). Collections of one qrels
     file and the same runs (strata of one collection) share one evaluation: ``read`` keeps
     what the suite has read, so that each input is read once. ``progress``: as
     :func:`leaderboard` takes it."""
@@ -152,14 +153,15 @@ def _per_query(
     key = tuple(provenance.identity(path) or str(path.resolve()) for path in paths)
     if key not in read:
         qrels = load(str(collection.qrels), "qrels", progress=progress)
-        frame = evaluate(qrels, runs, measures, progress=progress).per_query
-        read[key] = (frame[frame["qid"] != "all"], _judgments(qrels.table))
-    frame, judgments = read[key]
+        evaluation = evaluate(qrels, runs, measures, progress=progress)
+        frame = evaluation.per_query
+        read[key] = (frame[frame["qid"] != "all"], _judgments(qrels.table), _shown(evaluation))
+    frame, judgments, shown = read[key]
     topics = _stratum(collection, read)
     if topics is not None:
         frame = frame[frame["qid"].isin(topics)]
     _check_scored(collection, systems, set(frame["run"]))
-    return frame.astype({"run": str, "qid": str, "measure": str}), judgments
+    return frame.astype({"run": str, "qid": str, "measure": str}), judgments, shown
 
 
 def _judgments(qrels) -> dict[str, int]:
@@ -222,22 +224,22 @@ def leaderboard(suite, progress=None) -> Leaderboard:
     scored = [
         _per_query(c, suite.systems, suite.measures, read, progress) for c in suite.collections
     ]
-    frames = [frame for frame, _ in scored]
-    _check_disjoint(suite, frames, [judgments for _, judgments in scored])
-    shown = _shown(suite)
+    frames = [frame for frame, _, _ in scored]
+    _check_disjoint(suite, frames, [judgments for _, judgments, _ in scored])
+    shown = scored[0][2]
     return Leaderboard(suite, [_board(suite, frames, m, summed) for m, summed in shown.items()])
 
 
-def _shown(suite: Suite) -> dict[str, bool]:
-    """The display names of the suite's measures, in the suite's order (a board each),
-    each saying whether trec_eval sums it over topics (a count: num_ret...)."""
-    from ..measures import COUNTS, parse_measures, value_names
+def _shown(evaluation) -> dict[str, bool]:
+    """The display name of each value the evaluation computed, in the order its measures
+    were asked (a board each, not trec_eval's order), each saying whether trec_eval sums
+    it over topics (a count: num_ret...)."""
+    from ..measures import COUNTS
 
-    return {
-        display: m.summary in COUNTS
-        for m in parse_measures(suite.measures)
-        for _, display in value_names(m)
-    }
+    asked = {m.requested or m.canonical: i for i, m in enumerate(evaluation.measures)}
+    columns = [c for c in evaluation.columns if c.per_query]
+    columns.sort(key=lambda c: asked.get(c.measure.requested or c.measure.canonical, len(asked)))
+    return {c.display: c.summary in COUNTS for c in columns}
 
 
 def _board(suite: Suite, frames: list[pd.DataFrame], measure: str, summed: bool) -> MeasureBoard:
