@@ -467,3 +467,32 @@ def test_a_run_given_twice_and_weights_all_zero_are_refused(tmp_path, capsys):
     assert capsys.readouterr().err == (
         "trecbench: the weights are all 0: every fused score would be 0\n"
     )
+
+
+def test_normalised_scores_near_the_largest_doubles_are_the_formulas_bit_for_bit():
+    # max under all-negative scores near -1e299 divides by the floor: scaled with the
+    # scores, the floor was subnormal and lost bits (-6.62877004716082e+307 for ...818e+307)
+    import trecbench
+
+    rng = np.random.default_rng(7)
+    cases = [np.array([-1.021419897981414e299, -6.628770047160819e298, -1e298, -5e297])]
+    cases += [-(10.0 ** rng.uniform(296, 299.2, 4)) for _ in range(100)]
+    for norm in ("max", "min-max"):
+        for scores in cases:
+            run = {"q": {f"d{i}": float(s) for i, s in enumerate(scores)}}
+            fused = trecbench.fuse([run], "combsum", norm=norm)
+            got = dict(zip(fused["docno"], fused["score"], strict=True))
+            low, high = scores.min(), scores.max()
+            expected = scores / max(high, 1e-9) if norm == "max" else (scores - low) / (high - low)
+            assert [got[f"d{i}"] for i in range(4)] == expected.tolist(), (norm, scores)
+
+
+def test_api_weights_and_depth_of_other_types():
+    # weights=1.0 raised a TypeError; depth=np.int64(2) was refused where k and weights
+    # take numpy numbers
+    import trecbench
+
+    runs = [{"q": {"a": 2.0, "b": 1.0, "c": 0.5}}, {"q": {"b": 2.0, "c": 1.0}}]
+    with pytest.raises(trecbench.UsageError, match="weights are one number per run, not 1.0"):
+        trecbench.fuse(runs, "combsum", weights=1.0)
+    assert len(trecbench.fuse(runs, "combsum", depth=np.int64(2))) == 2

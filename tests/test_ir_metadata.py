@@ -311,3 +311,24 @@ def test_fuse_records_the_fusion_as_applied(tmp_path, capsys):
         subprocess.run([sys.executable, "-m", "trecbench", *argv], stdin=stdin, check=True)
     (piped, _) = trecbench.load_run(str(fused)).ir_metadata["method"]["fusion"]["runs"]
     assert piped == {"path": "-", "sha256": hashlib.sha256(RUN.read_bytes()).hexdigest()}
+
+
+def test_fuse_names_its_block_s_tag_as_its_lines_and_writes_what_the_name_says(tmp_path):
+    # --method wsum wrote "# tag: wsum" atop lines tagged combsum; -o x.jsonl wrote TREC
+    # text that trecbench then read as JSONL and refused, x.gz plain text, X.PARQUET text
+    about = tmp_path / "about.yaml"
+    about.write_text("a: 1\n")
+    runs = [str(RUN), str(ROOT / "runs" / "tfidf-word.run")]
+    fused = tmp_path / "w.run"
+    assert (
+        run(["fuse", "--method", "wsum", "--ir-metadata", str(about), *runs, "-o", str(fused)]) == 0
+    )
+    loaded = trecbench.load_run(str(fused))
+    assert loaded.ir_metadata["tag"] == "combsum" == loaded.table.column("tag")[0].as_py()
+    for name in ("x.jsonl", "x.run.gz", "x.jsonl.bz2"):
+        assert run(["fuse", *runs, "-o", str(tmp_path / name)]) == 1
+        assert not (tmp_path / name).exists()
+    assert run(["fuse", *runs, "-o", str(tmp_path / "X.PARQUET")]) == 0
+    assert (tmp_path / "X.PARQUET").read_bytes()[:4] == b"PAR1"
+    with pytest.raises(trecbench.UsageError, match="not jsonl: name it otherwise"):
+        trecbench.write_run(str(RUN), str(tmp_path / "api.jsonl"))

@@ -15,7 +15,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from . import arrow, outputs
-from .errors import OutputError
+from .errors import OutputError, UsageError, one_line
 from .inputs import to_pandas
 
 RUN_COLUMNS = ("qid", "docno", "rank", "score", "tag")
@@ -139,8 +139,21 @@ def qrels_bytes(qrels) -> bytes:
     return _text_lines(columns, " ")
 
 
-def _is_parquet(path: str | os.PathLike) -> bool:
-    return Path(path).suffix.lower() == ".parquet"
+def parquet_named(path: str | os.PathLike) -> bool:
+    """Whether a run or qrels written to ``path`` is Parquet (by its name, any case), else
+    TREC text (``-``, standard output, too); a name the readers would take for another
+    format is refused: a ``.jsonl`` (read as JSONL) or a compression suffix (the text is
+    not compressed)."""
+    from .compressions import SUFFIXES
+
+    suffixes = [suffix.lower() for suffix in Path(path).suffixes]
+    other = next((s for s in suffixes if s in (".jsonl", *SUFFIXES)), None)
+    if other is not None:
+        raise UsageError(
+            f"{one_line(os.fspath(path))}: trecbench writes TREC text here, or Parquet for a "
+            f".parquet name, not {other[1:]}: name it otherwise (.run, .txt, .parquet)"
+        )
+    return bool(suffixes) and suffixes[-1] == ".parquet"
 
 
 def run_frame(run):
@@ -191,7 +204,7 @@ def write_run(run, path: str | os.PathLike, inputs: Sequence[str | os.PathLike] 
     rank, score, tag; ids as strings), anything else :func:`run_bytes`.
     """
     frame = run_frame(run)
-    if _is_parquet(path):
+    if parquet_named(path):
         types = {"qid": pa.string(), "docno": pa.string(), "rank": pa.int64()}
         data = _parquet_bytes(frame, types | {"score": pa.float64(), "tag": pa.string()})
     else:
@@ -205,7 +218,7 @@ def write_qrels(qrels, path: str | os.PathLike, inputs: Sequence[str | os.PathLi
     when the name ends in ``.parquet``, else :func:`qrels_bytes`. ``qrels``: a DataFrame
     with qid, docno, rel, or any qrels :func:`trecbench.inputs.load_qrels` reads."""
     frame = qrels_frame(qrels)
-    if _is_parquet(path):
+    if parquet_named(path):
         data = _parquet_bytes(frame, {"qid": pa.string(), "docno": pa.string(), "rel": pa.int64()})
     else:
         data = qrels_bytes(frame)

@@ -51,7 +51,8 @@ import itertools
 import math
 import numbers
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from functools import partial
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -139,6 +140,8 @@ def _weights(weights, n_runs: int, method: str) -> np.ndarray:
         return np.ones(n_runs)
     if method not in WEIGHTED:
         raise UsageError(f"weights apply to {', '.join(WEIGHTED)}, not to {method}")
+    if isinstance(weights, (str, bytes)) or not isinstance(weights, Iterable):
+        raise UsageError(f"weights are one number per run, not {excerpt(weights)}")
     weights = list(weights)
     if len(weights) != n_runs:
         raise UsageError(f"{len(weights)} weight(s) for {n_runs} run(s): give one per run")
@@ -231,20 +234,32 @@ def normalise(scores: np.ndarray, ranks: np.ndarray, starts: np.ndarray, norm: s
     if norm == "rank":
         return 1 - (ranks - 1) / lengths[block]
     scale = _topic_scale(scores, starts)
-    scores, floor = scores / scale[block], FLOOR / scale
+    scores = scores / scale[block]
+    over = partial(_over_floored, scale=scale, block=block)
     low = np.minimum.reduceat(scores, starts)
     if norm == "min-max":
-        high = np.maximum.reduceat(scores, starts)
-        return (scores - low[block]) / np.maximum(high - low, floor)[block]
-    if norm == "max":  # the floor under a negative largest score can still overflow
-        with np.errstate(over="ignore"):
-            return scores / np.maximum(np.maximum.reduceat(scores, starts), floor)[block]
+        return over(scores - low[block], np.maximum.reduceat(scores, starts) - low)
+    if norm == "max":
+        return over(scores, np.maximum.reduceat(scores, starts))
     total = np.add.reduceat(scores, starts)
     if norm == "sum":
-        return (scores - low[block]) / np.maximum(total - low * lengths, floor)[block]
+        return over(scores - low[block], total - low * lengths)
     deviation = scores - (total / lengths)[block]
-    sd = np.sqrt(np.add.reduceat(deviation * deviation, starts) / lengths)
-    return deviation / np.maximum(sd, floor)[block]
+    return over(deviation, np.sqrt(np.add.reduceat(deviation * deviation, starts) / lengths))
+
+
+def _over_floored(numerator, denominator, scale, block) -> np.ndarray:
+    """``numerator / max(denominator, FLOOR)`` per row, of values scaled per topic by
+    ``scale`` (the denominator per topic): where the floor is the larger it divides the
+    value unscaled, as the scaled floor beside the largest doubles is subnormal and
+    loses bits. (The floor under a negative largest score can still overflow: refused
+    later, :func:`_refuse_non_finite`.)"""
+    floored = denominator < FLOOR / scale
+    with np.errstate(over="ignore"):
+        result = numerator / np.maximum(denominator, FLOOR / scale)[block]
+        rows = floored[block]
+        result[rows] = numerator[rows] * scale[block][rows] / FLOOR
+    return result
 
 
 def _refuse_non_finite(fused: np.ndarray, qids: pa.Array, docnos: pa.Array, settings) -> None:
@@ -338,7 +353,8 @@ def checked_settings(
     method = method_name(method)
     norm = norm_name(norm, method)
     k = check_number("k", k, 0)
-    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
+    whole = isinstance(depth, numbers.Integral) and not isinstance(depth, bool)
+    if depth is not None and (not whole or depth < 1):
         raise UsageError(f"depth must be a positive integer, not {depth!r}")
     check_tag(tag)
     return method, norm, k, _weights(weights, n_runs, method)

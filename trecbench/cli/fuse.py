@@ -155,13 +155,13 @@ def fuse(
     """
     from .. import outputs
     from ..errors import UsageError
-    from ..files import run_bytes
+    from ..files import parquet_named, run_bytes
     from ..fusion import check_tag
     from .progress import drawn
 
     if output != "-":  # before the fusion: an input is never the output
         outputs.check_target(output, [*runs, *(path for path in (metadata, qrels) if path)])
-    if metadata is not None and str(output).endswith(".parquet"):
+    if metadata is not None and parquet_named(output):  # (a name read as no run: refused)
         raise UsageError("an ir_metadata block heads a TREC text run, not a Parquet file")
     _check_given(method, optimize, bool(weights))
     check_tag(tag)  # before --optimize's search, not after it
@@ -175,8 +175,8 @@ def fuse(
             _write(fused, output, runs, progress)
         else:
             data = run_bytes(fused)
-            if metadata is not None:
-                data = _with_metadata(data, metadata, runs, settings, tag or method)
+            if metadata is not None:  # tagged as the lines are: the method's canonical name
+                data = _with_metadata(data, metadata, runs, settings, tag or settings["name"])
             if output == "-":
                 click.echo(data, nl=False)  # every byte, or exit 2 (cli/stdout.py)
             else:
@@ -214,10 +214,10 @@ def _write(fused, output, runs, progress) -> None:
     """The fused run written to ``output``: TREC text, line by line as made (the bar
     counts them), or Parquet for a ``.parquet`` name."""
     from .. import outputs
-    from ..files import run_pieces, write_run
+    from ..files import parquet_named, run_pieces, write_run
     from ..fusion import run_frame
 
-    if str(output).endswith(".parquet"):
+    if parquet_named(output):
         write_run(run_frame(fused), output, runs)
         return
     label = f"writing {output}"
