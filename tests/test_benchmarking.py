@@ -572,18 +572,25 @@ def test_a_configuration_read_from_a_pipe_starts_its_paths_here(tmp_path, monkey
     assert [mode.name for mode in config.modes] == ["lexical", "vector"]
 
 
+def _two_modes(tmp_path, qrels: str, a: str, b: str, head: str = "", tail: str = ""):
+    """A configuration ``c.toml`` of modes a and b (runs ``a``, ``b``) on ``qrels``, with
+    ``head`` before the modes and ``tail`` after them."""
+    for name, text in (("q.qrels", qrels), ("a.run", a), ("b.run", b)):
+        (tmp_path / name).write_text(text)
+    path = tmp_path / "c.toml"
+    modes = '[modes.a]\nrun = "a.run"\n[modes.b]\nrun = "b.run"\n'
+    path.write_text(f'qrels = "q.qrels"\n{head}{modes}{tail}')
+    return path
+
+
 def test_a_mode_without_results_for_a_topic_has_its_qrels_count_of_num_rel(tmp_path):
     # b has no results for t2: num_rel is a count of the qrels, 1.5 per topic for every run
     # (trec_eval -c: num_rel all 3 over 2 topics); filled with 0 it read 1.0, and compare
     # made a significant drop of it on the demo data
-    (tmp_path / "q.qrels").write_text("t1 0 A 1\nt1 0 B 1\nt2 0 C 1\n")
-    (tmp_path / "a.run").write_text("t1 Q0 A 1 2 a\nt2 Q0 C 1 1 a\n")
-    (tmp_path / "b.run").write_text("t1 Q0 A 1 2 b\n")
-    path = tmp_path / "b.toml"
-    modes = '[modes.a]\nrun = "a.run"\n[modes.b]\nrun = "b.run"\n'
     lenient = '[validation]\nprofile = "lenient"\n'  # a missing topic is no error
-    path.write_text(f'qrels = "q.qrels"\nmeasures = ["num_rel", "P@1"]\n{lenient}{modes}')
-    bench = run_benchmark(path)
+    head = f'measures = ["num_rel", "P@1"]\n{lenient}'
+    qrels, a = "t1 0 A 1\nt1 0 B 1\nt2 0 C 1\n", "t1 Q0 A 1 2 a\nt2 Q0 C 1 1 a\n"
+    bench = run_benchmark(_two_modes(tmp_path, qrels, a, "t1 Q0 A 1 2 b\n", head))
     assert "| num_rel (per-topic mean) | 1.5000 | 1.5000 | n/a |" in bench.markdown()
     assert "| P@1 | **1.0000** | 0.5000 | a |" in bench.markdown()
     # compare, power and agree count it alike
@@ -612,12 +619,8 @@ def test_a_mode_without_results_for_a_topic_has_its_qrels_count_of_num_rel(tmp_p
 )
 def test_a_setting_the_benchmark_would_leave_out_is_refused(tmp_path, mode, measures, message):
     # a k with combsum, and gm_map, vanished without a word (fuse refuses --k with combsum)
-    (tmp_path / "q.qrels").write_text("t1 0 A 1\n")
-    (tmp_path / "a.run").write_text("t1 Q0 A 1 2 a\n")
-    (tmp_path / "b.run").write_text("t1 Q0 B 1 2 b\n")
-    modes = '[modes.a]\nrun = "a.run"\n[modes.b]\nrun = "b.run"\n[modes.h]\nfuse = ["a", "b"]\n'
-    path = tmp_path / "c.toml"
-    path.write_text(f'qrels = "q.qrels"\n{measures}{modes}{mode}')
+    fused = f'[modes.h]\nfuse = ["a", "b"]\n{mode}'
+    path = _two_modes(tmp_path, "t1 0 A 1\n", "t1 Q0 A 1 2 a\n", "t1 Q0 B 1 2 b\n", measures, fused)
     with pytest.raises(TrecbenchError, match=message) as raised:
         load_benchmark_config(path)
     assert raised.value.exit_code == 2
@@ -626,13 +629,9 @@ def test_a_setting_the_benchmark_would_leave_out_is_refused(tmp_path, mode, meas
 def test_a_family_of_decimal_cutoffs_asked_whole_is_benchmarked(tmp_path):
     # iprec_at_recall asked without cutoffs: the targets' check found no name for it and
     # the configuration's load ended in a TypeError (exit 70)
-    (tmp_path / "q.qrels").write_text("t1 0 A 1\n")
-    (tmp_path / "a.run").write_text("t1 Q0 A 1 2 a\n")
-    (tmp_path / "b.run").write_text("t1 Q0 B 1 2 b\nt1 Q0 A 2 1 b\n")
-    path = tmp_path / "c.toml"
-    modes = '[modes.a]\nrun = "a.run"\n[modes.b]\nrun = "b.run"\n'
-    path.write_text(f'qrels = "q.qrels"\nmeasures = ["iprec_at_recall", "P.2"]\n{modes}')
-    text = run_benchmark(path).markdown()
+    b = "t1 Q0 B 1 2 b\nt1 Q0 A 2 1 b\n"
+    head = 'measures = ["iprec_at_recall", "P.2"]\n'
+    text = run_benchmark(_two_modes(tmp_path, "t1 0 A 1\n", "t1 Q0 A 1 2 a\n", b, head)).markdown()
     assert "| iprec_at_recall_0.00 | **1.0000** | 0.5000 | a |" in text
 
 
