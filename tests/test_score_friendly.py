@@ -366,10 +366,17 @@ def test_score_z_scores_html_page_compares_z_scores_named_so(tmp_path, capsys):
     (tmp_path / "q").write_text("1 0 d1 1\n1 0 d2 0\n1 0 d3 0\n2 0 e1 0\n2 0 e2 1\n")
     (tmp_path / "r").write_text("1 Q0 d2 1 5 a\n1 Q0 d1 2 4 a\n2 Q0 e1 1 5 a\n2 Q0 e2 2 4 a\n")
     (tmp_path / "z").write_text("1 P_5 0.5 0.1\n2 P_5 0.1 0.2\n")
-    page = tmp_path / "p.html"
+    page, report = tmp_path / "p.html", tmp_path / "report.json"
     args = ["score", "-Z", str(tmp_path / "z"), "-m", "P.5", "--html", str(page)]
+    args += ["--report", str(report)]
     assert run([*args, str(tmp_path / "q"), str(tmp_path / "r")]) == 0
     assert "ZP@5" in page.read_text() and "outside [0, 1]" not in capsys.readouterr().err
+    # the report recorded "P@5": -3.0 (no P@5 is below 0) where score printed ZP_5
+    document = json.loads(report.read_text())
+    z = [(1 / 5 - 0.5) / 0.1, (1 / 5 - 0.1) / 0.2]
+    assert document["results"][0]["aggregates"] == {"ZP@5": sum(z) / 2}
+    assert document["results"][0]["per_query"] == {"1": {"ZP@5": z[0]}, "2": {"ZP@5": z[1]}}
+    assert document["measures"][0]["columns"][0]["name"] == "ZP@5"
 
 
 @pytest.mark.parametrize("fmt", ["csv", "json", "table", "trec"])
@@ -401,20 +408,3 @@ def test_score_z_scores_are_named_and_kept_whole_in_every_format(fmt, tmp_path, 
     else:  # trec_eval's own text, as it prints it
         assert f"Znum_ret               \t1\t{topic_1:.4f}\n" in out
         assert f"Znum_ret               \tall\t{whole:.4f}\n" in out
-
-
-def test_score_z_scores_are_named_so_in_the_report(tmp_path):
-    # the report recorded "P@5": 2.0 (no P@5 can be 2) where score printed ZP_5
-    from trecbench.cli import run
-
-    (tmp_path / "q").write_text("1 0 d1 1\n1 0 d2 0\n")
-    (tmp_path / "r").write_text("1 Q0 d1 1 2 a\n1 Q0 d2 2 1 a\n")
-    (tmp_path / "z").write_text("1 P_5 0.1 0.05\n")
-    report = tmp_path / "report.json"
-    args = ["score", "-Z", str(tmp_path / "z"), "-m", "P.5", "--report", str(report)]
-    assert run([*args, str(tmp_path / "q"), str(tmp_path / "r")]) == 0
-    document = json.loads(report.read_text())
-    z = (1 / 5 - 0.1) / 0.05
-    assert document["results"][0]["aggregates"] == {"ZP@5": z}
-    assert document["results"][0]["per_query"] == {"1": {"ZP@5": z}}
-    assert document["measures"][0]["columns"][0]["name"] == "ZP@5"
