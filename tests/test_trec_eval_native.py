@@ -243,3 +243,18 @@ def test_standard_input_is_one_run(tmp_path):
     (tmp_path / "qrels").write_text(QRELS)
     with pytest.raises(UsageError, match=r"standard input \('-'\) holds one run"):
         evaluate(tmp_path / "qrels", ["-", "-"], ["map"], compat="10.0")
+
+
+def test_parameters_are_read_as_glibc_s_atof_reads_them_hexadecimal_included():
+    # trec_eval reads iprec_at_recall.0x1p-1 at 0.5 and Rprec_mult.0x1p1 at 2 (glibc's
+    # atof takes C99 hexadecimal): they were read as 0 (iprec_at_recall_0.00)
+    from trecbench.trec_eval.clib import c_atof
+
+    cases = {"0x1p-1": 0.5, "0X1P1": 2.0, "-0x1.8": -1.5, "0x.8": 0.5, "0x1.8p1xyz": 3.0}
+    cases |= {"0x": 0.0, "0xg": 0.0, "  +0x10": 16.0, "0x1p99999": float("inf"), "1e3": 1e3}
+    assert {text: c_atof(text) for text in cases} == cases
+    from trecbench.measures import parse_measure, value_names
+
+    assert value_names(parse_measure("iprec_at_recall.0x1p-1")) == [
+        ("iprec_at_recall_0.50", "iprec_at_recall_0.50")
+    ]

@@ -510,7 +510,7 @@ def test_cli_exit_codes_and_text(tmp_path, invoke):
     lines = result.output.splitlines()
     assert (
         lines[0] == f"{bad}:1:score: error[R12]: score 'x' is not an ASCII decimal number "
-        "(trec_eval's atof reads a prefix or 0)"
+        "(trec_eval's atof reads it as 0.0)"
     )
     assert f"{bad}: note: 5 more [R12] not shown (10 in total)" in lines
     assert lines[-1].startswith("FAILED: 1 file(s), 10 lines: 10 error(s)")

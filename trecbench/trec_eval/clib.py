@@ -5,7 +5,8 @@ converted to ``int`` truncates (and gives ``INT_MIN`` when it does not fit, on x
 and ``qsort`` (glibc 2.x) is a stable top-down merge sort. The last one matters where
 trec_eval's comparator is not a total order (nDCG's gain table compares gains truncated to
 int, so 0.5 and 1.0 "tie"): any other sort could order such a table differently. It reads
-its measures' parameters with ``atol`` and ``atof``: the leading number, 0 without one.
+its measures' parameters with ``atol`` and ``atof``: the leading number (``atof``'s
+decimal or C99 hexadecimal), 0 without one.
 """
 
 from __future__ import annotations
@@ -23,6 +24,11 @@ LONG_MAX = 2**63 - 1  # a C long on x86-64
 _ATOL = re.compile(r"^[ \t\n\r\v\f]*([+-]?[0-9]+)")
 _ATOF = re.compile(
     r"^[ \t\n\r\v\f]*([+-]?(([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?|inf(inity)?|nan))",
+    re.IGNORECASE,
+)
+# C99's hexadecimal form, which glibc's atof reads too (0x1p-1 is 0.5)
+_HEX = re.compile(
+    r"^[ \t\n\r\v\f]*([+-]?0x([0-9a-f]+(\.[0-9a-f]*)?|\.[0-9a-f]+)(p[+-]?[0-9]+)?)",
     re.IGNORECASE,
 )
 
@@ -48,8 +54,15 @@ def c_atol(text: str) -> int:
 
 
 def c_atof(text: str) -> float:
-    """C ``atof`` (glibc's decimal forms, ``inf``, ``infinity`` and ``nan`` in any case):
-    the leading number of ``text``, 0.0 when there is none."""
+    """C ``atof`` (glibc's decimal and hexadecimal forms, ``inf``, ``infinity`` and ``nan``
+    in any case): the leading number of ``text``, 0.0 when there is none."""
+    hexadecimal = _HEX.match(text)
+    if hexadecimal:
+        number = hexadecimal.group(1)
+        try:
+            return float.fromhex(number)
+        except OverflowError:  # strtod gives an infinity, as for 1e999
+            return -math.inf if number.startswith("-") else math.inf
     match = _ATOF.match(text)
     return float(match.group(1)) if match else 0.0
 

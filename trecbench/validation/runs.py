@@ -236,4 +236,7 @@ def _bad_score(value: str) -> str:
             f"score {value!r} is not finite (trec_eval 9.0.8 ties it with any score beyond "
             "float32's range, 10.0 ranks it above them)"
         )
-    return f"score {value!r} is not an ASCII decimal number (trec_eval's atof reads a prefix or 0)"
+    from ..trec_eval.clib import c_atof
+
+    read = c_atof(value)  # a prefix, a C99 hexadecimal number (0x10 is 16) or 0
+    return f"score {value!r} is not an ASCII decimal number (trec_eval's atof reads it as {read!r})"
