@@ -258,3 +258,23 @@ def test_parameters_are_read_as_glibc_s_atof_reads_them_hexadecimal_included():
     assert value_names(parse_measure("iprec_at_recall.0x1p-1")) == [
         ("iprec_at_recall_0.50", "iprec_at_recall_0.50")
     ]
+
+
+@pytest.mark.parametrize(
+    ("spelling", "label", "part"),
+    [
+        ("ndcg_cut.1e3", "ndcg_cut_1", "1e3"),
+        ("P.5abc", "P_5", "5abc"),
+        ("Rprec_mult.2x", "Rprec_mult_2.00", "2x"),
+        ("ndcg.1=3x", "ndcg_1=3x", "3x"),
+    ],
+)
+def test_a_parameter_trec_eval_reads_in_part_is_computed_so_with_a_warning(spelling, label, part):
+    # trec_eval's atol/atof read 1e3 as 1 and 5abc as 5: computed as it computes them,
+    # but no longer without a word (ndcg_cut.1e3 became ndcg_cut_1 silently)
+    from trecbench.errors import ParameterDomainWarning
+    from trecbench.measures import parse_measure, value_names
+
+    with pytest.warns(ParameterDomainWarning, match=f"reads '{part}' only in part"):
+        measure = parse_measure(spelling)
+    assert value_names(measure)[0][0] == label

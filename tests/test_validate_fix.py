@@ -131,6 +131,11 @@ def test_a_bad_fix_tag_is_refused_before_the_validation_prints(tmp_path, capsys)
     assert run(["validate", str(good), "--fix", str(tmp_path / "o.run"), "--fix-tag", "a b"]) == 1
     captured = capsys.readouterr()
     assert captured.out == "" and "a run tag is one token" in captured.err  # no "OK" first
+    # an output named as another format (plain text in fixed.gz): refused before too
+    assert run(["validate", str(good), "--fix", str(tmp_path / "fixed.gz")]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "" and "fixed.gz: trecbench writes TREC text here" in captured.err
+    assert not (tmp_path / "fixed.gz").exists()
 
 
 def test_a_rank_up_to_the_largest_long_is_a_rank_and_beyond_it_says_so(tmp_path):

@@ -228,6 +228,10 @@ def _check_arguments(runs, qrels, fix_out, fix_tag) -> None:
         raise click.UsageError("--fix needs exactly one RUN")
     if fix_tag is not None and fix_out is None:
         raise click.UsageError("--fix-tag needs --fix")
+    if fix_out is not None:  # a name read as another format (x.jsonl, x.gz): not after "OK"
+        from ..files import parquet_named
+
+        parquet_named(fix_out)
     if fix_tag is not None:  # before the validation: not after an "OK"
         from ..validation.fix import check_fix_tag
 

@@ -52,6 +52,7 @@ from .trec_params import (
     float_cutoffs,
     long_cutoffs,
     numbers_outside,
+    partly_read,
 )
 
 
@@ -429,6 +430,14 @@ def _check_domains(measure: Measure) -> None:
     the trec_eval way (trec_eval's numbers, whatever they mean, are what it asks for)."""
     definition = measure.definition
     problems = numbers_outside(definition, measure.params)
+    if measure.trec_spelled and measure.params is not None:
+        asked = (measure.requested or "").strip()
+        given = f"{definition.trec_name}."  # the list as written (a float list is rewritten)
+        written = asked[len(given) :] if asked.startswith(given) else measure.params
+        problems += [
+            f"trec_eval reads {value!r} only in part (what follows its number is ignored)"
+            for value in partly_read(definition, written)
+        ]
     for key, value in measure.options:
         param = definition.param(key)
         problem = None if param is None else param.check(dict(value) if key == "gains" else value)

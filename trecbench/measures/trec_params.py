@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 from ..errors import TrecbenchError
-from ..trec_eval.clib import c_atof, c_atol
+from ..trec_eval.clib import c_atof, c_atol, read_whole
 from .registry import (
     FLOAT_CUTOFF,
     FLOAT_CUTOFFS,
@@ -72,6 +72,19 @@ def numbers_outside(definition: Definition, params: str | None) -> list[str]:
             label = None if name is None else f"the gain of grade {name}"
             problems.append(definition.numbers.problem(value, label))
     return [p for p in problems if p]
+
+
+def partly_read(definition: Definition, params: str) -> list[str]:
+    """The numbers of a trec_eval parameter list that its C code reads only in part (the
+    rest ignored: ``5abc``, ``1e3`` as a cutoff, ``0.5.5``)."""
+    kind = definition.trec_params
+    if kind == PAIRS:
+        values = [part.partition("=")[2] for part in params.split(",")]
+    elif kind in (LONG_CUTOFFS, FLOAT_CUTOFFS, FLOAT_PARAMS):
+        values = params.split(",")
+    else:
+        return []
+    return [value for value in values if not read_whole(value, kind == LONG_CUTOFFS)]
 
 
 def numbers_of(definition: Definition, params: str) -> list[tuple[str | None, Any]]:

@@ -67,6 +67,13 @@ def c_atof(text: str) -> float:
     return float(match.group(1)) if match else 0.0
 
 
+def read_whole(text: str, integer: bool) -> bool:
+    """Whether C's ``atol`` (``integer``) or ``atof`` reads all of ``text``: what follows
+    the number it reads is ignored (``P.5abc`` is ``P_5``, ``ndcg_cut.1e3`` ``ndcg_cut_1``)."""
+    patterns = (_ATOL,) if integer else (_HEX, _ATOF)
+    return any((found := p.match(text)) and found.end() == len(text) for p in patterns)
+
+
 def to_int(x: float) -> int:
     """C's conversion of a ``double`` to ``int``: truncation toward zero; ``INT_MIN`` (what
     x86-64's ``cvttsd2si`` returns) for NaN and values out of range."""
