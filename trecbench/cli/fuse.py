@@ -161,7 +161,8 @@ def fuse(
 
     if output != "-":  # before the fusion: an input is never the output
         outputs.check_target(output, [*runs, *(path for path in (metadata, qrels) if path)])
-    if metadata is not None and parquet_named(output):  # (a name read as no run: refused)
+    parquet = parquet_named(output)  # before the work: a name read as no run is refused
+    if metadata is not None and parquet:
         raise UsageError("an ir_metadata block heads a TREC text run, not a Parquet file")
     _check_given(method, optimize, bool(weights))
     check_tag(tag)  # before --optimize's search, not after it
