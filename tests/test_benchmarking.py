@@ -633,6 +633,10 @@ def test_a_family_of_decimal_cutoffs_asked_whole_is_benchmarked(tmp_path):
     head = 'measures = ["iprec_at_recall", "P.2"]\n'
     text = run_benchmark(_two_modes(tmp_path, "t1 0 A 1\n", "t1 Q0 A 1 2 a\n", b, head)).markdown()
     assert "| iprec_at_recall_0.00 | **1.0000** | 0.5000 | a |" in text
+    # a target of one of its values is taken (it was refused as not benchmarked)
+    target = '[targets.measures."iprec_at_recall..10"]\nbaseline = [0.1, 0.2]\ngood = 0.3\n'
+    path = _two_modes(tmp_path, "t1 0 A 1\n", "t1 Q0 A 1 2 a\n", b, head, target)
+    assert "| iprec_at_recall_0.10 | 0.1-0.2 | ≥ 0.3 |" in run_benchmark(path).markdown()
 
 
 def test_a_missing_topic_keeps_num_rel_at_the_measure_s_own_level(tmp_path):

@@ -330,5 +330,8 @@ def test_fuse_names_its_block_s_tag_as_its_lines_and_writes_what_the_name_says(t
         assert not (tmp_path / name).exists()
     assert run(["fuse", *runs, "-o", str(tmp_path / "X.PARQUET")]) == 0
     assert (tmp_path / "X.PARQUET").read_bytes()[:4] == b"PAR1"
+    for name in ("out.jsonl.txt", "out.v1.gz.run"):  # read as text: the endings tell
+        assert run(["fuse", *runs, "-o", str(tmp_path / name)]) == 0
+        assert trecbench.load_run(str(tmp_path / name)).table.num_rows
     with pytest.raises(trecbench.UsageError, match="not jsonl: name it otherwise"):
         trecbench.write_run(str(RUN), str(tmp_path / "api.jsonl"))

@@ -376,7 +376,8 @@ def test_score_z_scores_html_page_compares_z_scores_named_so(tmp_path, capsys):
     z = [(1 / 5 - 0.5) / 0.1, (1 / 5 - 0.1) / 0.2]
     assert document["results"][0]["aggregates"] == {"ZP@5": sum(z) / 2}
     assert document["results"][0]["per_query"] == {"1": {"ZP@5": z[0]}, "2": {"ZP@5": z[1]}}
-    assert document["measures"][0]["columns"][0]["name"] == "ZP@5"
+    column = document["measures"][0]["columns"][0]
+    assert (column["name"], column["trec_eval"]) == ("ZP@5", "ZP_5")
 
 
 @pytest.mark.parametrize("fmt", ["csv", "json", "table", "trec"])

@@ -278,3 +278,30 @@ def test_a_parameter_trec_eval_reads_in_part_is_computed_so_with_a_warning(spell
     with pytest.warns(ParameterDomainWarning, match=f"reads '{part}' only in part"):
         measure = parse_measure(spelling)
     assert value_names(measure)[0][0] == label
+
+
+@pytest.mark.parametrize("length", ["0x1p70", "0x1p9999", "1e999", "nan", "1e19", "-3"])
+def test_relstring_s_length_is_the_c_long_of_its_double(length, tmp_path, capsys):
+    # m_relstring.c takes (long) of the parameter: 1e19, 2^70 or nan is LONG_MIN, and no
+    # string is printed; int() raised OverflowError or ValueError (exit 70) or printed all
+    from trecbench.cli import run
+
+    (tmp_path / "q").write_text("1 0 a 1\n1 0 b 0\n")
+    (tmp_path / "r").write_text("1 Q0 a 1 2 t\n1 Q0 b 2 1 t\n")
+    files = [str(tmp_path / "q"), str(tmp_path / "r")]
+    assert run(["score", "-q", "-m", f"relstring.{length}", *files]) == 0
+    assert capsys.readouterr().out.startswith(f"relstring_{length}".ljust(22) + "\t1\t''\n")
+
+
+def test_the_missing_topic_note_does_not_warn_of_a_measure_again():
+    # but_counts parsed the shown names again: set_F.0's domain warning printed once more
+    import warnings
+
+    from trecbench.measures import but_counts
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert but_counts(["set_F.0", "P.5abc", "num_rel"]) == (
+            " (but num_rel: its count of the qrels)"
+        )
+    assert not caught

@@ -147,7 +147,9 @@ def parquet_named(path: str | os.PathLike) -> bool:
     from .compressions import SUFFIXES
 
     suffixes = [suffix.lower() for suffix in Path(path).suffixes]
-    other = next((s for s in suffixes if s in (".jsonl", *SUFFIXES)), None)
+    # as the readers tell: a name ending in a compression suffix, or in .jsonl (before one)
+    ending = suffixes[-2:] if suffixes[-1:] and suffixes[-1] in SUFFIXES else suffixes[-1:]
+    other = next((s for s in reversed(ending) if s in (".jsonl", *SUFFIXES)), None)
     if other is not None:
         raise UsageError(
             f"{one_line(os.fspath(path))}: trecbench writes TREC text here, or Parquet for a "

@@ -175,12 +175,14 @@ def _targets(
     is nDCG@10), its levels in order (baseline low <= high <= good <= strong), and a
     value of the ``benchmarked`` measures (None: the KPI preset's): a target for another
     would mark nothing, without a word."""
-    from ..measures import parse_measures
+    from ..measures import parse_measure, parse_measures
     from ..measures.labels import value_names
 
-    # (a family of decimal cutoffs asked without them, iprec_at_recall, has no one name:
-    # no target can name one of its values)
-    shown = {d for m in parse_measures(benchmarked) for _, d in value_names(m) or ()}
+    parsed = parse_measures(benchmarked)
+    shown = {display for m in parsed for _, display in value_names(m) or ()}
+    # a family of decimal cutoffs asked without them (iprec_at_recall) names its values
+    # only when computed: a target of any of them is taken
+    whole = {m.family for m in parsed if value_names(m) is None}
     chosen = dict(PRESETS[preset])
     keys: dict[str, str] = {}  # display name -> the key that gave its target
     for key, spec in measures.items():
@@ -193,7 +195,7 @@ def _targets(
             )  # fmt: skip
         target = Target((low, high), spec["good"], spec.get("strong"), spec.get("note", ""))
         name = _target_name(key, path)
-        if name not in shown:
+        if name not in shown and parse_measure(key).family not in whole:
             raise InputError(
                 str(path), None, f"targets.measures.{key}: {name} is not benchmarked "
                 f"(measures: {', '.join(sorted(shown))}); add it to measures or drop its target",

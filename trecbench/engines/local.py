@@ -29,6 +29,7 @@ import numpy as np
 
 from .. import inputs
 from ..measures import Measure, c_atof, registry, value_names
+from ..trec_eval.clib import to_long
 from .interface import Settings
 
 NAME = "local"
@@ -127,7 +128,8 @@ class Evaluator:
         for measure in self.measures:
             ((label, display),) = value_names(measure)
             if measure.family == "relstring":
-                length = int(c_atof(measure.params)) if measure.params else 10
+                # (long) of the double, as m_relstring.c: 1e19 or nan is LONG_MIN, no string
+                length = to_long(c_atof(measure.params)) if measure.params else 10
                 column = relstring(frame, self.truth.frame, length)
                 out[measure] = [(label, label, column.reindex(qids, fill_value="").tolist())]
                 continue

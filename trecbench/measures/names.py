@@ -539,12 +539,14 @@ def but_counts(names: Iterable[str]) -> str:
     measures among ``names`` that keep their count of the qrels there (``num_rel``), or
     nothing; a name of no measure (a column of compare_scores's own) is none."""
     kept = []
-    for name in names:
-        try:
-            if parse_measure(name).summary == registry.NUM_REL:
-                kept.append(name)
-        except TrecbenchError:
-            continue
+    with warnings.catch_warnings():  # names already parsed, and warned of, once
+        warnings.simplefilter("ignore")
+        for name in names:
+            try:
+                if parse_measure(name).summary == registry.NUM_REL:
+                    kept.append(name)
+            except TrecbenchError:
+                continue
     return f" (but {', '.join(kept)}: its count of the qrels)" if kept else ""
 
 

@@ -74,6 +74,14 @@ def read_whole(text: str, integer: bool) -> bool:
     return any((found := p.match(text)) and found.end() == len(text) for p in patterns)
 
 
+def to_long(x: float) -> int:
+    """C's conversion of a ``double`` to a 64-bit ``long``: truncation toward zero;
+    ``LONG_MIN`` (what x86-64's ``cvttsd2si`` returns) for NaN and values out of range."""
+    if math.isnan(x) or not -(2**63) <= x < 2**63:
+        return -LONG_MAX - 1
+    return int(x)
+
+
 def to_int(x: float) -> int:
     """C's conversion of a ``double`` to ``int``: truncation toward zero; ``INT_MIN`` (what
     x86-64's ``cvttsd2si`` returns) for NaN and values out of range."""
