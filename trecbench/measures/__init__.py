@@ -27,15 +27,14 @@ from .catalog import KPI_PRESET, NICKNAMES
 from .labels import better, display_name, param_label, span, value_names
 from .names import (
     Measure,
-    but_counts,
     parse_measure,
     parse_measures,
     presentation_order,
     requests,
     split_names,
     trec_mode,
-    without_topic_values,
 )
+from .per_topic import but_counts, without_topic_values
 from .registry import (
     COUNTS,
     FLOAT_CUTOFFS,

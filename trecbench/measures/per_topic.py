@@ -1,0 +1,36 @@
+"""What measures hold per topic: those with no value per topic (a summary over topics, or
+text), which comparisons of per-topic values refuse, and those whose value on a topic a
+run has no results for is a count of the qrels (``num_rel``), not 0."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterable
+
+from ..errors import TrecbenchError
+from . import registry
+from .names import Measure, parse_measure
+
+
+def without_topic_values(measures: Iterable[Measure]) -> list[str]:
+    """The names asked of ``measures`` that have no value per topic (``gm_map``, ``num_q``,
+    ``runid``: a summary over topics; ``relstring``: text), which a comparison of
+    per-topic values (compare, benchmark, leaderboard) would leave out without a word."""
+    none = registry.SUMMARY_ONLY | {registry.STRING}
+    return [m.requested or m.canonical for m in measures if m.summary in none]
+
+
+def but_counts(names: Iterable[str]) -> str:
+    """What to add where a text says a topic a run has no results for scores 0 on it: the
+    measures among ``names`` that keep their count of the qrels there (``num_rel``), or
+    nothing; a name of no measure (a column of compare_scores's own) is none."""
+    kept = []
+    with warnings.catch_warnings():  # names already parsed, and warned of, once
+        warnings.simplefilter("ignore")
+        for name in names:
+            try:
+                if parse_measure(name).summary == registry.NUM_REL:
+                    kept.append(name)
+            except TrecbenchError:
+                continue
+    return f" (but {', '.join(kept)}: its count of the qrels)" if kept else ""
