@@ -695,3 +695,21 @@ def test_a_frame_with_two_columns_of_one_name_is_refused():
     frame = pd.DataFrame([["q", "d", 1.0, 2.0]], columns=["qid", "docno", "score", "score"])
     with pytest.raises(UsageError, match="two columns are named 'score'; keep one"):
         inputs.load(frame, "run")  # KeyError: 0 before
+
+
+def test_xz_streams_are_read_across_their_padding_and_junk_after_one_refused(tmp_path):
+    # lzma.LZMAFile ended the file at stream padding or junk after a stream: a run of two
+    # streams with the padding xz allows scored its first stream alone (num_ret 1, exit 0)
+    first, second = (lzma.compress(line.encode()) for line in RUN_TEXT.splitlines(True)[:2])
+    padded = tmp_path / "padded.xz"
+    padded.write_bytes(first + b"\0" * 4 + second + b"\0" * 8)
+    assert inputs.load_run(padded).table.num_rows == 2  # as xz -dc reads it
+    for name, data, problem in (
+        ("junk.xz", first + b"junk" + second, "data after an xz stream that is no xz stream"),
+        ("tail.xz", first + second + b"garbage\n", "data after an xz stream"),
+        ("odd.xz", first + b"\0" * 3, "stream padding of 3 bytes"),
+        ("cut.xz", (first + second)[:-10], "the file ends inside an xz stream"),
+    ):
+        (tmp_path / name).write_bytes(data)
+        with pytest.raises(InputError, match=f"corrupt or truncated xz data: {problem}"):
+            inputs.load_run(tmp_path / name)

@@ -329,7 +329,9 @@ class Source:
         inner: Any = None
         errors: tuple[type[Exception], ...] = ()
         if self.compression == "xz":
-            inner = lzma.LZMAFile(raw)
+            from .xz import XzStreams
+
+            inner = XzStreams(raw)
         elif self.compression == "gzip":
             inner, errors = _threaded_gzip(raw)
             self._inflater = inner
