@@ -360,16 +360,18 @@ def test_find_duplicate_matches_a_naive_check(seed):
         lines.insert(int(rng.integers(len(lines) + 1)), " ".join(fields))
     table = _run_table("\n".join(lines) + "\n")
     # the first topic (byte-wise: where trec_eval stops) with a document listed twice, and
-    # in it the pair whose second listing comes first in the file
-    seen, found_per_topic = {}, {}
+    # in it the smallest such docno byte-wise (trec_eval's docno-sorted check), its first
+    # two listings
+    listed: dict[tuple[str, str], list[int]] = {}
     for line, (q, d) in enumerate(
         zip(table["qid"].to_pylist(), table["docno"].to_pylist(), strict=True), 1
     ):
-        if (q, d) in seen and q not in found_per_topic:
-            found_per_topic[q] = (q, d, seen[(q, d)], line)
-        seen.setdefault((q, d), line)
-    first = min(found_per_topic, key=str.encode, default=None)
-    expected = found_per_topic.get(first)
+        listed.setdefault((q, d), []).append(line)
+    twice = [(q.encode(), d.encode(), q, d) for (q, d), at in listed.items() if len(at) > 1]
+    expected = None
+    if twice:
+        _, _, q, d = min(twice)
+        expected = (q, d, *listed[(q, d)][:2])
     topic, qids = ranking.topic_codes(table["qid"])
     found = ranking.find_duplicate(topic, table["docno"], table["line"])
     got = None if found is None else (qids[int(found[0])].as_py(), *found[1:])
@@ -643,3 +645,25 @@ def test_hash_index_finds_every_row_with_the_same_hash_bits():
     assert pairs == [(0, 3), (0, 4), (1, 7)]
     subset = ranking.HashIndex(keys.copy(), rows=np.array([2, 5]))
     assert subset.lookup(np.array([0x400], np.uint64))[1].tolist() == [5]
+
+
+def test_a_duplicate_is_named_as_trec_eval_names_it_the_smallest_docno(tmp_path):
+    # trec_eval sorts a topic's documents by docno and names the first listed twice: "a"
+    # here, where trecbench named b (its second listing came first in the file); the
+    # qrels alike (d1, not d2)
+    from trecbench import evaluate
+    from trecbench.errors import DuplicateError
+
+    (tmp_path / "q").write_text("q1 0 a 1\n")
+    (tmp_path / "r").write_text("q1 Q0 b 1 1 t\nq1 Q0 a 2 1 t\nq1 Q0 b 3 1 t\nq1 Q0 a 4 1 t\n")
+    (tmp_path / "dq").write_text("q1 0 d2 1\nq1 0 d1 0\nq1 0 d2 0\nq1 0 d1 1\n")
+    (tmp_path / "c").write_text("q1 Q0 x 1 1 t\n")
+    for memory in (None, 1):
+        with pytest.raises(
+            DuplicateError, match=r":4: duplicate docs a for topic q1 \(first on line 2\)"
+        ):
+            evaluate(str(tmp_path / "q"), str(tmp_path / "r"), ["map"], memory=memory)
+    with pytest.raises(
+        DuplicateError, match=r"dq:4: duplicate docs d1 for topic q1 \(first on line 2\)"
+    ):
+        evaluate(str(tmp_path / "dq"), str(tmp_path / "c"), ["map"])

@@ -419,8 +419,8 @@ class HashIndex:
 
 def find_duplicate(topic: np.ndarray, docnos, lines, index=None):
     """``(topic, docno, first line, second line)`` of a document listed twice in a topic
-    (in the first topic that has one — where trec_eval stops — the one whose second
-    listing comes first in the file), or None.
+    (in the first topic that has one, where trec_eval stops, the smallest such docno
+    byte-wise, as trec_eval finds it in its docno-sorted ranking), or None.
 
     ``lines`` None means row ``i`` is line ``i + 1``; ``index``: a :class:`HashIndex` of
     the rows to check (by default all) keyed by ``string_hash(docnos, salt=topic)``.
@@ -451,7 +451,8 @@ def find_duplicate(topic: np.ndarray, docnos, lines, index=None):
     second = groups.reduce(np.minimum, grouped)
     topics = topic[candidates[groups.first[dupes]]]
     dupes = dupes[topics == topics.min()]
-    pick = dupes[np.argmin(second[dupes])]  # the pair whose second listing comes first
+    names = [docno[int(groups.first[d])].as_py() for d in dupes]  # str order is UTF-8's
+    pick = dupes[names.index(min(names))]
     row = int(groups.first[pick])
     return int(topic[candidates[row]]), docno[row].as_py(), int(first[pick]), int(second[pick])
 

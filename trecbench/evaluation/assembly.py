@@ -211,8 +211,8 @@ def _stops(blocks: list[_Block], topics: _TopicPlan, label) -> list[tuple]:
     if failed:
         raise min(failed, key=lambda block: block.qids[0]).error
     duplicates = [block.duplicate for block in blocks if block.duplicate is not None]
-    if duplicates:  # the first topic with one; in it, the second listing first in the file
-        found = min(duplicates, key=lambda duplicate: (duplicate[0], duplicate[3]))
+    if duplicates:  # the first topic with one (a topic's rows are in one block)
+        found = min(duplicates, key=lambda duplicate: duplicate[0])
         stops.append((qids.index(found[0]), ranking.duplicate_error(label, *found), ""))
     for block in blocks:
         if block.failure is not None:  # the native engine stopped part-way

@@ -117,10 +117,11 @@ class Qrels:
         rows = groups.first[dupes]
         qids = ranking.take_rows(qid, rows).to_pylist()
         docnos = ranking.take_rows(docno, rows).to_pylist()
-        return {
-            q: (d, int(a), int(b))
-            for q, d, a, b in zip(qids, docnos, first[dupes], last[dupes], strict=True)
-        }
+        found: dict[str, tuple[str, int, int]] = {}
+        for q, d, a, b in zip(qids, docnos, first[dupes], last[dupes], strict=True):
+            if q not in found or d < found[q][0]:  # the smallest docno, as trec_eval names it
+                found[q] = (d, int(a), int(b))
+        return found
 
     def first_failure(
         self, qids: list[str], duplicates: bool = True
