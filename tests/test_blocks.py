@@ -769,7 +769,7 @@ def test_a_parquet_run_in_blocks_names_rows_as_read_whole(rows, tmp_path, monkey
     (tmp_path / "qrels").write_text("q1 0 d1 1\nq2 0 d0 1\n")
     qrels = str(tmp_path / "qrels")
     whole = _outcome(lambda: _whole(monkeypatch, qrels, str(run)))
-    assert whole[1].endswith(("row 20: score nan is not finite", "(first on line 21)"))
+    assert whole[1].endswith(("row 21: score nan is not finite", "(first on line 21)"))
     monkeypatch.setattr(memory, "BLOCK_LINES", 7)
     monkeypatch.setattr(memory, "FEWEST_BLOCK_LINES", 7)
     monkeypatch.setattr(parquet_format, "BATCH_ROWS", 6)  # batches of 6 rows

@@ -485,9 +485,9 @@ def test_parquet_decimal_scores_read_as_their_text(tmp_path):
     [
         (
             pa.array([1, 0, 2**64 - 1], pa.uint64()),
-            r"row 2: relevance 18446744073709551615 is beyond",
+            r"row 3: relevance 18446744073709551615 is beyond",
         ),
-        (pa.array([1, None, 2], pa.int64()), r"row 1: relevance is missing"),
+        (pa.array([1, None, 2], pa.int64()), r"row 2: relevance is missing"),
     ],
 )
 def test_parquet_qrels_wide_or_nullable_grades_refused_with_the_row(tmp_path, rel, message):

@@ -875,7 +875,7 @@ def test_a_parquet_run_score_refuses_is_refused_by_validate_alike(tmp_path):
     run = _parquet_of(
         tmp_path, {"qid": ["1"], "docno": ["a"], "score": pa.array([None], pa.float64())}
     )
-    with pytest.raises(InputError, match="row 0: score is missing"):
+    with pytest.raises(InputError, match="row 1: score is missing"):
         validate_run(run)
 
 

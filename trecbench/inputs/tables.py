@@ -59,6 +59,10 @@ def _row(i: int) -> str:
     return f"row {i}"
 
 
+def _file_row(i: int) -> str:
+    return f"row {i + 1}"
+
+
 def _shifted(where: Where, first: int, row: int) -> str:
     return where(first + row)
 
@@ -254,6 +258,8 @@ def typed(
     (a column missing or named twice is then bad input, not a usage error); ``first``:
     the input's row the table starts at (a batch of a larger file: rows and lines are
     numbered in the whole input)."""
+    if file and where is _row:  # a file's rows from 1, as its duplicates cite them
+        where = _file_row
     if first:
         where = partial(_shifted, where, first)
     table = table.combine_chunks()
