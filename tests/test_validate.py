@@ -985,3 +985,12 @@ def test_a_small_truncated_gzip_is_truncated_not_empty(tmp_path):
     path.write_bytes(gzip.compress(b""))  # an empty file, compressed: empty
     (result,) = validate_files([path])
     assert {f.rule for f in result.findings} == {"R26"}
+
+
+def test_a_nul_byte_is_said_to_stop_trec_eval_or_crash_it(tmp_path):
+    # R23 said trec_eval "silently stops reading the file here": true where a NUL starts
+    # a line; inside one trec_eval 9.0.8 crashes (segmentation fault, exit 139)
+    run = tmp_path / "n.run"
+    run.write_bytes(b"q1 Q0 a 1 2 t\nq1 Q0 b 2 1 t\x00x\n")
+    (finding,) = [f for f in validate_run(run).findings if f.rule == "R23"]
+    assert "stops reading the file here without a word, or crashes" in finding.message

@@ -294,7 +294,10 @@ class Checker:
             "R23.nul",
             tokens.nul_lines,
             "line",
-            lambda _: "NUL byte (trec_eval 9.x silently stops reading the file here)",
+            lambda _: (
+                "NUL byte (trec_eval 9.x stops reading the file here without a word, or "
+                "crashes when it is inside a line)"
+            ),
         )
         add("R23.utf8", tokens.bad_utf8_lines, "line", lambda _: "invalid UTF-8")
         add(

@@ -198,8 +198,10 @@ CATALOGUE = (
     _check("R23.bom", "EEEE", "UTF-8 byte-order mark (a phantom topic in trec_eval)",
            "trec_eval reads the BOM as part of the first qid, which becomes a topic of its "
            "own."),
-    _check("R23.nul", "EEEE", "NUL byte (trec_eval 9.x silently stops reading there)",
-           "Everything after a NUL is lost to trec_eval 9.x without a message."),
+    _check("R23.nul", "EEEE", "NUL byte (trec_eval 9.x stops reading there, or crashes)",
+           "A NUL that starts a line ends the file for trec_eval 9.x without a message: "
+           "everything after it is lost. Inside a line trec_eval 9.0.8 crashes "
+           "(segmentation fault, exit 139)."),
     _check("R23.utf8", "EEEE", "invalid UTF-8",
            "Ids are compared as bytes; a mis-encoded id never matches its judgment."),
     _check("R23.utf16", "EEEE", "UTF-16 file",
