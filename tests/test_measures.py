@@ -85,7 +85,10 @@ def test_an_empty_list_of_measures_is_a_usage_error(empty):
 
 
 def test_parameters_read_like_trec_eval():
-    assert parse_measure("ndcg_cut.10,20,23.4").cutoffs == (10, 20, 23)  # atol
+    from trecbench.errors import ParameterDomainWarning
+
+    with pytest.warns(ParameterDomainWarning, match="reads '23.4' only in part"):
+        assert parse_measure("ndcg_cut.10,20,23.4").cutoffs == (10, 20, 23)  # atol
     assert parse_measure("P").cutoffs == (5, 10, 15, 20, 30, 100, 200, 500, 1000)
     assert parse_measure("success").cutoffs == (1, 5, 10)
     assert parse_measure("map.5").params is None  # parameters of plain measures are ignored

@@ -52,6 +52,11 @@ def run_score(argv, cwd, monkeypatch):
     return result.stdout_bytes, result.stderr, result.exit_code
 
 
+# trec_eval's own suite asks ndcg_cut.10,20,23.4: read as 23, with the warning that says so
+PARTLY_READ = "ignore:measure 'ndcg_cut.10,20,23.4'"
+
+
+@pytest.mark.filterwarnings(PARTLY_READ)
 @pytest.mark.parametrize(("expected", "command"), SUITE, ids=[s[0] for s in SUITE])
 def test_suite_output_is_byte_identical(expected, command, trec_eval_suite, monkeypatch):
     stdout, _, code = run_score(command.split(), trec_eval_suite, monkeypatch)
@@ -59,6 +64,7 @@ def test_suite_output_is_byte_identical(expected, command, trec_eval_suite, monk
     assert stdout == (trec_eval_suite / expected).read_bytes()
 
 
+@pytest.mark.filterwarnings(PARTLY_READ)
 @pytest.mark.parametrize("expected", sorted(MANIFEST_10))
 def test_suite_as_trec_eval_10_prints_it(expected, trec_eval_suite, monkeypatch):
     case = MANIFEST_10[expected]
