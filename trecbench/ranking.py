@@ -451,8 +451,7 @@ def find_duplicate(topic: np.ndarray, docnos, lines, index=None):
     second = groups.reduce(np.minimum, grouped)
     topics = topic[candidates[groups.first[dupes]]]
     dupes = dupes[topics == topics.min()]
-    names = [docno[int(groups.first[d])].as_py() for d in dupes]  # str order is UTF-8's
-    pick = dupes[names.index(min(names))]
+    pick = min(dupes, key=lambda d: docno[int(groups.first[d])].as_py())  # as UTF-8 bytes
     row = int(groups.first[pick])
     return int(topic[candidates[row]]), docno[row].as_py(), int(first[pick]), int(second[pick])
 
