@@ -489,3 +489,12 @@ def test_score_html_says_when_its_page_means_are_not_score_s(capsys, tmp_path):
     assert "the page pairs the runs on the 1 topic every run holds" in err
     assert run(["score", "--html", str(tmp_path / "p2.html"), *files[:2], "-m", "P@3"]) == 0
     assert "pairs the runs" not in capsys.readouterr().err  # one run: nothing differs
+
+
+@pytest.mark.parametrize("name", ["pool.gz", "pool.parquet", "pool.jsonl"])
+def test_pool_refuses_an_output_named_as_another_format(folder, capsys, name):
+    # pool.gz got plain text (zcat fails), pool.parquet TREC text: refused before the work
+    assert run(["pool", "a.run", "-o", name]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "" and f"trecbench: {name}: " in captured.err
+    assert not (folder / name).exists()

@@ -68,6 +68,7 @@ def pool(runs, depth, qrels, level, unjudged_grade, names, output_format, output
     """
     from .. import outputs
     from ..errors import UsageError
+    from ..files import parquet_named
     from ..naming import check_runs_once
     from ..plurals import counted
     from ..runstudy.pool import check_grade
@@ -85,6 +86,8 @@ def pool(runs, depth, qrels, level, unjudged_grade, names, output_format, output
     check_runs_once(runs)  # a run twice would be counted twice
     inputs = [*runs, *([qrels] if qrels else [])]
     outputs.check_target(output, inputs)
+    if parquet_named(output):  # (a .jsonl or .gz name is refused there: text it is not)
+        raise UsageError(f"{output}: a pool file is TREC text (qid 0 docno), not Parquet")
     settings = {"depth": depth, "qrels": qrels, "relevance_level": level, "names": names}
     with drawn(quiet) as progress:
         result = compute(list(runs), **settings, progress=progress)
