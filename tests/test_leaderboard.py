@@ -298,3 +298,25 @@ def test_a_family_of_decimal_cutoffs_asked_whole_gets_a_board_per_value(tmp_path
         "iprec_at_recall_0.10",
     ]
     assert len(boards) == 12 and boards[1].means.tolist() == [[0.75], [0.75]]  # (1 + 1/2) / 2
+
+
+def test_a_system_lacking_topics_others_have_is_warned_of(tmp_path, capsys):
+    # its mean is over the topics it has (trec_eval's), which the board's title, counting
+    # every topic, did not say
+    (tmp_path / "c.qrels").write_text("t1 0 d1 1\nt2 0 d2 1\n")
+    (tmp_path / "A.run").write_text("t1 Q0 d1 1 2 A\nt2 Q0 d2 1 2 A\n")
+    (tmp_path / "B.run").write_text("t1 Q0 d9 1 2 B\nt1 Q0 d1 2 1 B\n")
+    suite = tmp_path / "s.toml"
+    suite.write_text(
+        'measures = ["P.1"]\nsystems = ["A", "B"]\n[collections.c]\nqrels = "c.qrels"\n'
+        'runs = "{system}.run"\n'
+    )
+    board = leaderboard(suite)
+    expected = (
+        "collection c: B has no results for 1 of its 2 topics (t2): its mean there is over "
+        "the topics it has, as trec_eval's is"
+    )
+    assert board.warnings == [expected] and board.to_json()["warnings"] == [expected]
+    assert board.boards[0].means.tolist() == [[1.0], [0.0]]  # B: t1 only
+    assert run(["leaderboard", "--quiet", str(suite)]) == 0
+    assert f"trecbench: warning: {expected}\n" in capsys.readouterr().err

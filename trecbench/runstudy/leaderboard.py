@@ -14,7 +14,7 @@ reason) below two pairs or when the differences do not vary.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -60,6 +60,7 @@ class Leaderboard:
 
     suite: Suite
     boards: list[MeasureBoard]
+    warnings: list[str] = field(default_factory=list)  # systems lacking topics
 
     def to_json(self) -> dict:
         """The JSON document of ``leaderboard --format json``."""
@@ -71,6 +72,7 @@ class Leaderboard:
                 for c in self.suite.collections
             ],
             "measures": [_board_json(board) for board in self.boards],
+            "warnings": list(self.warnings),
         }
 
 
@@ -227,7 +229,27 @@ def leaderboard(suite, progress=None) -> Leaderboard:
     frames = [frame for frame, _, _ in scored]
     _check_disjoint(suite, frames, [judgments for _, judgments, _ in scored])
     shown = scored[0][2]
-    return Leaderboard(suite, [_board(suite, frames, m, summed) for m, summed in shown.items()])
+    boards = [_board(suite, frames, m, summed) for m, summed in shown.items()]
+    return Leaderboard(suite, boards, _lacking(suite, frames))
+
+
+def _lacking(suite: Suite, frames: list[pd.DataFrame]) -> list[str]:
+    """A warning per system and collection where the system has no results for some of
+    the topics others have: its mean there is over fewer topics (trec_eval's mean, over
+    the topics a run holds), and its paired tests leave those topics out."""
+    found = []
+    for collection, frame in zip(suite.collections, frames, strict=True):
+        topics = set(frame["qid"])
+        for system in suite.systems:
+            missing = sorted(topics - set(frame.loc[frame["run"] == system, "qid"]))
+            if missing:
+                shown = ", ".join(missing[:5]) + (", ..." if len(missing) > 5 else "")
+                found.append(
+                    f"collection {collection.name}: {system} has no results for "
+                    f"{len(missing)} of its {len(topics)} topics ({shown}): its mean there is "
+                    "over the topics it has, as trec_eval's is"
+                )
+    return found
 
 
 def _shown(evaluation) -> dict[str, bool]:
