@@ -441,7 +441,7 @@ def test_integer_ids_beside_ids_they_lost_zeros_of_are_refused_on_dask(tmp_path,
     lost = "such as '0123' that no integer prints"
     cases = [
         (text_qrels, str(tmp_path / "numbers.parquet"), "numbers.parquet"),
-        (text_qrels, dd.from_pandas(numbers, npartitions=2), "run DataFrame"),
+        (text_qrels, dd.from_pandas(numbers, npartitions=2), "run 'run1' (run DataFrame)"),
         (number_qrels, str(tmp_path / "text.run"), "q.parquet"),
     ]
     for qrels, run, refused in cases:
@@ -457,3 +457,14 @@ def test_integer_ids_beside_ids_they_lost_zeros_of_are_refused_on_dask(tmp_path,
     # integers on both sides are scored, as in one process
     both = tbdask.evaluate(number_qrels, str(tmp_path / "numbers.parquet"), ["map"], client=client)
     assert both.to_dict()["1"]["map"] == 1.0
+
+
+def test_an_error_in_a_dask_dataframe_names_its_run(client):
+    # several frames were each a "run DataFrame", as in one process before
+    good = pd.DataFrame({"qid": ["q"] * 3, "docno": ["a", "b", "c"], "score": [1.0, 2, 3]})
+    for frame, message in (
+        (good.assign(score=[1.0, float("nan"), 3]), r"^run 'mine' \(run DataFrame\): row 1: "),
+        (good.assign(docno=["a", "b", "a"]), r"^run 'mine' \(run DataFrame\):3: duplicate docs a"),
+    ):
+        with pytest.raises(InputError, match=message):
+            tbdask.evaluate({"q": {"a": 1}}, {"mine": dd.from_pandas(frame, 1)}, client=client)

@@ -40,6 +40,7 @@ from . import outputs
 from .errors import DuplicateError, InputError, UsageError
 from .evaluation.integer_ids import lost_zero, refuse
 from .extras import require
+from .inputs import held
 from .inputs.tables import integer_ids, with_integer_ids
 
 require("dask", "trecbench.dask (score --dask)")  # one line naming the extra when missing
@@ -52,6 +53,7 @@ from .dask_cluster import connect  # noqa: E402  (trecbench.dask.connect)
 
 RUN_COLUMNS = ("qid", "docno", "score", "tag", "line")
 _ID_ROLES = ("qid", "docno")
+_FRAME = "run DataFrame"  # what the workers name a Dask DataFrame run in its errors
 _INTEGERS = "trecbench integer ids"  # a partition's attrs: its id columns read from integers
 SHARD_BITS = 40  # lines of a run's file: below 2**40; files of a run: below 2**23
 # trec_eval's code (pytrec_eval) keeps state between calls: one partition at a time is
@@ -95,17 +97,24 @@ class DaskRun:
             dask.delayed(_score_partition)(part, shared, tie_bounds)
             for part in shuffled.to_delayed()
         ]
-        blocks, facts = dask.compute(scored, facts)
+        name = name or self.path or "run1"
+        # a frame held in memory named as one process names it: several are each a frame
+        label = self.path or (", ".join(self.files) if self.files else held.named(name, _FRAME))
+        try:
+            blocks, facts = dask.compute(scored, facts)
+        except InputError as error:
+            if self.files is not None or error.path != _FRAME:
+                raise
+            raise _named_frame(error, label) from None
         lines, runid, records, warnings = _combined(facts)
-        label = self.path or (", ".join(self.files) if self.files else "run DataFrame")
         if not lines:
             raise InputError(label, None, "empty run" + (" file" if self.files else ""))
         _refuse_lost_zeros(truth, [ids for *_, ids in facts], label)
-        name = name or self.path or "run1"
         try:
             result, columns, flags = _run_result(blocks, name, self.path, runid, plan, tie_bounds)
         except DuplicateError as error:
-            raise _in_shards(error, self.files) from None
+            moved = _in_shards(error, self.files) if self.files else _named_frame(error, label)
+            raise moved from None
         result.record = records[0] if len(records) == 1 else None
         return result, columns, flags, warnings
 
@@ -114,7 +123,7 @@ class DaskRun:
         provenance record, warnings, ids)`` (delayed; ``ids``: :func:`_id_facts` against
         the qrels' id columns ``qrels_integers``, read from integers)."""
         if self.files is None:
-            sources = [(self.data, "run DataFrame", False)]
+            sources = [(self.data, _FRAME, False)]
         elif all(_partitioned(path) for path in self.files):
             # each file read and checked on its own: an error names it, and the files need
             # not have the same columns (the first file's would be looked for in all)
@@ -294,6 +303,17 @@ def _score_partition(part, plan, tie_bounds: bool):
 
 # ---------------------------------------------------------------------------------------
 # on the client
+
+
+def _named_frame(error: InputError, label: str) -> InputError:
+    """``error`` of a Dask DataFrame run (its rows numbered from 1 across the frame) naming
+    the run (``label``); an error of another kind (built otherwise) as it is."""
+    if type(error) not in (InputError, DuplicateError):
+        return error
+    moved = type(error)(label, error.line, error.message, error.rule)
+    kept = {key: value for key, value in vars(error).items() if key not in vars(moved)}
+    moved.__dict__.update(kept)  # what it carries besides (the runs scored before: partial)
+    return moved
 
 
 def _combined(facts: list[tuple]) -> tuple[int, str, list, list[str]]:
