@@ -31,6 +31,7 @@ from typing import IO, ParamSpec, TypeVar
 
 from . import provenance, publication
 from .errors import OutputError
+from .plurals import first_few
 from .signals import SignalGuard
 from .text_bytes import utf8
 
@@ -322,7 +323,7 @@ def refuse_strays(
         if path.is_file() and os.path.realpath(path) not in written and file_key(path) not in read
     )
     if strays:
-        shown = ", ".join(strays[:5]) + (", ..." if len(strays) > 5 else "")
+        shown = first_few(strays)
         raise OutputError(
             f"{folder}: {shown} would stay beside {whose} files, not written by this call "
             "(an earlier one's, describing other runs): remove them or write to another folder"

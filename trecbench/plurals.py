@@ -9,3 +9,8 @@ def counted(count: int, singular: str, plural: str | None = None) -> str:
     it is not the singular with an s)."""
     noun = singular if count == 1 else plural or f"{singular}s"
     return f"{count} {noun}"
+
+
+def first_few(items: list[str], limit: int = 5) -> str:
+    """The first ``limit`` of ``items`` as a message lists them: ``a, b, c, d, e, ...``."""
+    return ", ".join(items[:limit]) + (", ..." if len(items) > limit else "")

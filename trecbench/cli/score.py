@@ -6,6 +6,7 @@ import json
 
 import click
 
+from ..plurals import first_few
 from ..text_bytes import utf8
 from . import small
 from .evaluation_options import (
@@ -487,7 +488,7 @@ def _flag_summary(evaluation) -> list[str]:
             )
         else:
             what = _REASONS[reason]
-        shown = ", ".join(qids[:5]) + (", ..." if len(qids) > 5 else "")
+        shown = first_few(qids)
         prefix = f"{run}: " if run else ""
         lines.append(f"{prefix}{len(qids)} {what}: {shown}")
     return lines

@@ -16,6 +16,8 @@ from typing import Any
 
 import numpy as np
 
+from ..plurals import first_few
+
 
 def check_level(name: str, value, above: float = 0.0) -> None:
     """Refuse a level (alpha, a target power) that is not a real number in (above, 1)."""
@@ -114,7 +116,7 @@ def _missing_topics(
     for r, run in enumerate(runs):
         absent = [topics[t] for t in np.flatnonzero(np.isnan(values[:, r, :]).all(axis=1))]
         if absent:
-            shown = ", ".join(absent[:5]) + (", ..." if len(absent) > 5 else "")
+            shown = first_few(absent)
             warnings.append(
                 f"{run}: no results for {len(absent)} of {judged} "
                 f"({shown}): each counts 0 in its means{but_counts(measures)}, as with "

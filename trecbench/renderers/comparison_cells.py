@@ -13,6 +13,7 @@ from typing import Any
 
 import pandas as pd
 
+from ..plurals import first_few
 from .escaping import escaper
 
 # the kinds of trecbench.comparison.Section
@@ -263,7 +264,7 @@ def header_lines(comparison) -> list[str]:
     lines.append(f"Topics: {len(comparison.queries)}, paired by qid; {policy}")
     for run, topics in (comparison.unpaired or {}).items():
         if topics:
-            shown = ", ".join(topics[:5]) + (", ..." if len(topics) > 5 else "")
+            shown = first_few(topics)
             lines.append(
                 f"{run}: {len(topics)} topic(s) of its qrels are not judged for every run, "
                 f"left out: {shown}"

@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError
+from ..plurals import first_few
 from .suite import Collection, Suite, load_suite
 
 
@@ -243,7 +244,7 @@ def _lacking(suite: Suite, frames: list[pd.DataFrame]) -> list[str]:
         for system in suite.systems:
             missing = sorted(topics - set(frame.loc[frame["run"] == system, "qid"]))
             if missing:
-                shown = ", ".join(missing[:5]) + (", ..." if len(missing) > 5 else "")
+                shown = first_few(missing)
                 found.append(
                     f"collection {collection.name}: {system} has no results for "
                     f"{len(missing)} of its {len(topics)} topics ({shown}): its mean there is "
