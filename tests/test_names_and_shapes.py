@@ -235,6 +235,9 @@ def test_integer_ids_beside_ids_they_lost_zeros_of_are_refused(tmp_path):
     ):
         assert cli_run(command) == 2, command
     assert not (tmp_path / "pool.txt").exists() and not (tmp_path / "f.run").exists()
+    # the refusal names the run holding the id (it said "another of the runs")
+    with pytest.raises(trecbench.InputError, match=r"a\.parquet: .* while .*t\.run has query"):
+        trecbench.pool([runs[0], str(text_run)], depth=5)
     # integer runs pooled with each other, or beside ids any integer prints as: pooled
     pooled = trecbench.pool([runs[0], runs[1], {"1": {"d3": 1.0}}], depth=5)
     assert (pooled.qid, pooled.docno) == (["1", "1", "1", "2"], ["d1", "d2", "d3", "d1"])

@@ -174,25 +174,32 @@ class _IntegerRuns:
     def __init__(self) -> None:
         self.first: dict[str, str] = {}  # role -> the first run read from integers
         self.text: set[str] = set()  # roles some run holds as text
+        self.names: list[str] = []  # every run's, in the order read
 
     def add(self, table: pa.Table, name: str) -> None:
         from ..inputs.tables import integer_ids
 
+        self.names.append(name)
         for role in ("qid", "docno"):
             if integer_ids(table, role):
                 self.first.setdefault(role, name)
             else:
                 self.text.add(role)
 
-    def refuse_lost_zeros(self, pooled: dict[str, pa.Array]) -> None:
-        """Refuse runs read from integers beside runs with ids no integer prints as
-        (found among the ``pooled`` ids of each role: only the text runs' can be such)."""
+    def refuse_lost_zeros(self, pooled, numbers: list[np.ndarray]) -> None:
+        """Refuse runs read from integers beside runs with ids no integer prints as (found
+        among the ``pooled`` pairs' ids of each role: only the text runs' can be such),
+        naming the run that holds one (``numbers``: each run's pairs)."""
         from ..evaluation.integer_ids import lost_zero, refuse
 
+        ids = {"qid": pooled.qids.take(arrow.array(pooled.topic)), "docno": pooled.docno}
         for role, name in self.first.items():
-            example = lost_zero(pooled[role]) if role in self.text else None
+            example = lost_zero(ids[role]) if role in self.text else None
             if example is not None:
-                refuse(name, "another of the runs", role, example)
+                pairs = np.flatnonzero(arrow.to_numpy(pc.equal(ids[role], example)))
+                holders = zip(self.names, numbers, strict=True)
+                holder = next(n for n, held in holders if np.isin(held, pairs).any())
+                refuse(name, holder, role, example)
 
 
 # kept rows read before they are folded into the pool's distinct pairs (at least as many
@@ -240,7 +247,7 @@ def _stream(sources: list, labels: list, depth: int, progress, against: tuple | 
             distinct, batch = folded.distinct, []
             pa.default_memory_pool().release_unused()  # (Arrow's allocator would keep it)
     pooled, runs = folded.pooled, np.zeros(len(folded.pooled.topic), np.int64)
-    integers.refuse_lost_zeros({"qid": pooled.qids, "docno": pooled.docno})
+    integers.refuse_lost_zeros(pooled, numbers)
     for number in numbers:  # a run's pairs are distinct
         runs[number] += 1
     return _Streamed(pooled.qids, pooled.topic, pooled.docno, runs, numbers)
