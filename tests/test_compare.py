@@ -1030,3 +1030,28 @@ def test_compare_refuses_a_folder_holding_another_calls_files(tmp_path, capsys):
     spelled = ["-o", f"{out}/./", "--manifest", f"{out}/../out/ExperimentManifest.json"]
     assert run(["compare", qrels, word, char, *args[:-2], *spelled, "--quiet"]) == 0
     assert (out / "logo.png").exists() and (out / "runs" / "mine.run").exists()
+
+
+@pytest.mark.parametrize(
+    ("empty", "message"),
+    [
+        (5, "empty maps run -> measure -> qid -> a finite number, not 5"),
+        ({"b": 5}, r"empty\['b'\] maps measure"),
+        ({"b": {"num_rel": {"2": "x"}}}, r"empty\['b'\]\['num_rel'\]\['2'\] is 'x', not a finite"),
+        ({"b": {"num_rel": {"2": float("nan")}}}, r"\['2'\] is nan, not a finite number"),
+    ],
+)
+def test_compare_scores_refuses_empty_values_of_another_shape(empty, message):
+    # compare_scores's empty (what a run lacking a topic scores there) gave an
+    # AttributeError or ValueError traceback for these
+    from trecbench.comparison import compare_scores
+    from trecbench.errors import UsageError
+
+    per_query = pd.DataFrame(
+        {"run": ["a", "a", "b"], "qid": ["1", "2", "1"], "measure": ["num_rel"] * 3,
+         "value": [2.0, 1.0, 2.0]}
+    )  # fmt: skip
+    with pytest.raises(UsageError, match=message):
+        compare_scores(per_query, samples=100, empty=empty)
+    filled = compare_scores(per_query, samples=100, empty={"b": {"num_rel": {"2": 1}}})
+    assert filled.summary["mean"].tolist() == [1.5, 1.5]  # b's topic 2 counts 1, as a's

@@ -13,6 +13,37 @@ import numpy as np
 EmptyValues = Mapping[str, Mapping[str, Mapping[str, float]]]
 
 
+def checked_empty(empty) -> dict[str, dict[str, dict[str, float]]]:
+    """``empty`` (:data:`EmptyValues`, or None) as plain dicts of finite floats; anything
+    else refused (:class:`UsageError`): it is a keyword of ``compare_scores``."""
+    import math
+    import numbers
+
+    from ..errors import UsageError, excerpt
+
+    if empty is None:
+        return {}
+    checked: dict[str, dict[str, dict[str, float]]] = {}
+    shape = "run -> measure -> qid -> a finite number"
+    if not isinstance(empty, Mapping):
+        raise UsageError(f"empty maps {shape}, not {excerpt(empty)}")
+    for run, measures in empty.items():
+        if not isinstance(measures, Mapping):
+            raise UsageError(f"empty[{run!r}] maps measure -> qid -> a finite number")
+        for measure, values in measures.items():
+            if not isinstance(values, Mapping):
+                raise UsageError(f"empty[{run!r}][{measure!r}] maps qid -> a finite number")
+            for qid, value in values.items():
+                real = isinstance(value, numbers.Real) and not isinstance(value, bool)
+                if not real or not math.isfinite(value):
+                    where = f"empty[{run!r}][{measure!r}][{qid!r}]"
+                    raise UsageError(f"{where} is {excerpt(value)}, not a finite number")
+            checked.setdefault(str(run), {})[str(measure)] = {
+                str(qid): float(value) for qid, value in values.items()
+            }
+    return checked
+
+
 def fill_absent(
     cube: np.ndarray,
     absent: np.ndarray,

@@ -12,7 +12,7 @@ import pandas as pd
 from .. import statistical_tests, stats
 from ..errors import UsageError
 from . import significance
-from .absent import EmptyValues, fill_absent
+from .absent import EmptyValues, checked_empty, fill_absent
 from .keywords import keywords_of, refuse_unknown, settings_from
 from .overflow import refuse_overflow
 from .result import Comparison
@@ -118,6 +118,7 @@ def compare_scores(
     fields, group_fields = strata_fields(strata, group_by)
     per_query, runs, measures, baseline = _checked(per_query, baseline)
     universe, absent = _topics(per_query, runs, queries, statistics.missing)
+    empty = checked_empty(empty)
     cube, tie_cubes = _cubes(per_query, bounds, runs, measures, universe, empty)
     refuse_overflow(cube, measures)
     record = statistics.record(baseline, measures, group_fields, bounds is not None)
