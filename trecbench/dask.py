@@ -310,10 +310,7 @@ def _named_frame(error: InputError, label: str) -> InputError:
     the run (``label``); an error of another kind (built otherwise) as it is."""
     if type(error) not in (InputError, DuplicateError):
         return error
-    moved = type(error)(label, error.line, error.message, error.rule)
-    kept = {key: value for key, value in vars(error).items() if key not in vars(moved)}
-    moved.__dict__.update(kept)  # what it carries besides (the runs scored before: partial)
-    return moved
+    return error.moved(label, error.line)
 
 
 def _combined(facts: list[tuple]) -> tuple[int, str, list, list[str]]:
@@ -350,10 +347,7 @@ def _in_shards(error: DuplicateError, files: list[str] | None) -> DuplicateError
     )
     where = f" of {files[first[0]]}" if first[0] != second[0] else ""
     message = f"{error.message[: found.start()]} (first on line {first[1]}{where})"
-    moved = DuplicateError(files[second[0]], second[1], message, error.rule)
-    kept = {key: value for key, value in vars(error).items() if key not in vars(moved)}
-    moved.__dict__.update(kept)  # what it carries besides (the runs scored before: partial)
-    return moved
+    return error.moved(files[second[0]], second[1], message)
 
 
 def _offsets(frames: list) -> list[list[int]]:

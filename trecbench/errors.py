@@ -68,6 +68,15 @@ class InputError(TrecbenchError):
         where = f"{self.path}:{line}" if line is not None else self.path
         super().__init__(f"{where}: {message}")
 
+    def moved(self, path: str, line: int | None, message: str | None = None) -> InputError:
+        """This error, of its kind, told of another place (``path``, ``line``: a run held
+        in memory by its name, a shard's own line) and, when given, in other words; what
+        it carries besides (the runs scored before it: ``partial``) kept. For the kinds
+        built as this one is (not a validation's several findings)."""
+        moved = type(self)(path, line, self.message if message is None else message, self.rule)
+        moved.__dict__.update({k: v for k, v in vars(self).items() if k not in vars(moved)})
+        return moved
+
 
 class DuplicateError(InputError):
     """The same document twice for one topic (trec_eval: ``duplicate docs``, exit 4)."""

@@ -254,9 +254,10 @@ def _over_floored(numerator, denominator, scale, block) -> np.ndarray:
     value unscaled, as the scaled floor beside the largest doubles is subnormal and
     loses bits. (The floor under a negative largest score can still overflow: refused
     later, :func:`_refuse_non_finite`.)"""
-    floored = denominator < FLOOR / scale
+    floor = FLOOR / scale
+    floored = denominator < floor
     with np.errstate(over="ignore"):
-        result = numerator / np.maximum(denominator, FLOOR / scale)[block]
+        result = numerator / np.maximum(denominator, floor)[block]
         rows = floored[block]
         result[rows] = numerator[rows] * scale[block][rows] / FLOOR
     return result

@@ -32,6 +32,7 @@ from typing import Any
 
 from . import __version__, provenance
 from .errors import OutputError, UsageError
+from .json_values import json_safe
 from .provenance import (  # noqa: F401 - re-exported: the reports' small pieces
     OPTIONAL_PACKAGES,
     PACKAGES,
@@ -220,26 +221,6 @@ def _value_text(value: Any) -> str:
 # builders
 
 
-def _json_safe(value: Any) -> Any:
-    """Options and metadata as JSON values: paths → str, tuples/sets → lists, NaN → None."""
-    if isinstance(value, Mapping):
-        return {str(key): _json_safe(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_json_safe(item) for item in value]
-    if isinstance(value, (set, frozenset)):
-        return sorted(_json_safe(item) for item in value)
-    if isinstance(value, os.PathLike):
-        return os.fspath(value)
-    if value is None or isinstance(value, (str, bool)):
-        return value
-    if isinstance(value, int) or (hasattr(value, "dtype") and value.dtype.kind in "iu"):
-        return int(value)
-    if isinstance(value, float) or hasattr(value, "dtype"):
-        number = float(value)
-        return number if math.isfinite(number) else None
-    return str(value)
-
-
 def _wide(frame: Any, index: str) -> dict:
     """``{index value: {measure: value}}`` from a long (index, measure, value) frame.
 
@@ -337,21 +318,21 @@ def build_evaluation_report(
         # the version reproduced: --compat (trecbench.trec_eval.compat), 9.0.8 by default
         "trec_eval_semantics": evaluation.settings.compat,
         "environment": environment(),
-        "options": _json_safe(dict(evaluation.options if options is None else options)),
+        "options": json_safe(dict(evaluation.options if options is None else options)),
         "meta": {str(key): str(value) for key, value in (meta or {}).items()},
         "measures": _measure_records(evaluation),
         "inputs": list(inputs),
         "results": _results(evaluation),
-        "flagged_topics": [_json_safe(dataclasses.asdict(flag)) for flag in evaluation.flagged],
+        "flagged_topics": [json_safe(dataclasses.asdict(flag)) for flag in evaluation.flagged],
     }
     if ontology is not None:
-        report["ontology"] = _json_safe(dict(ontology))
+        report["ontology"] = json_safe(dict(ontology))
     if groups is not None:
-        report["groups"] = _json_safe(dict(groups))
+        report["groups"] = json_safe(dict(groups))
     if warnings:
         report["warnings"] = list(warnings)
     if routing is not None:
-        report["routing"] = _json_safe(dict(routing))
+        report["routing"] = json_safe(dict(routing))
     return report
 
 

@@ -56,6 +56,7 @@ def load_benchmark_config(path: str | os.PathLike) -> BenchmarkSettings:
     targets = document.get("targets", {})
     preset = targets.get("preset", DEFAULT_PRESET)
     strata = document.get("strata", {})
+    parsed = _measures(document.get("measures"), path)
     return BenchmarkSettings(
         path=path,
         name=document.get("name", path.stem),
@@ -64,14 +65,14 @@ def load_benchmark_config(path: str | os.PathLike) -> BenchmarkSettings:
             _checked_fusion(_mode(name, spec, resolve, max_depth), "k" in spec, path)
             for name, spec in document["modes"].items()
         ],
-        measures=(measures := _measures(document.get("measures"), path)),
+        measures=document.get("measures"),
         topics=resolve(document.get("topics")),
         output=resolve(_output(document.get("output"), path)),
         meta={str(key): str(value) for key, value in document.get("meta", {}).items()},
         profile=validation.get("profile") or DEFAULT_PROFILE,
         max_depth=max_depth,
         preset=preset,
-        targets=_targets(preset, targets.get("measures", {}), measures, path),
+        targets=_targets(preset, targets.get("measures", {}), parsed, path),
         statistics=_statistics(statistics, document.get("statistics", {}), path),
         baseline=baseline,
         strata=resolve(strata.get("sidecar")),
@@ -127,24 +128,20 @@ def _mode(name: str, spec: Mapping[str, Any], resolve, max_depth: int | None) ->
     )
 
 
-def _measures(measures: list[str] | None, path: Path) -> list[str] | None:
-    """The configuration's ``measures`` (None: the KPI preset), each name checked before
-    any run is read (refused naming the file), as is a measure with no value per topic
-    (``gm_map``, ``num_q``: the comparison is of per-topic values, it would vanish)."""
-    if measures is not None:
-        from ..measures import parse_measures, without_topic_values
+def _measures(measures: list[str] | None, path: Path) -> list:
+    """The configuration's ``measures`` parsed (None: the KPI preset's), each name checked
+    before any run is read (refused naming the file), as is a measure with no value per
+    topic (``gm_map``, ``num_q``: the comparison is of per-topic values, it would
+    vanish)."""
+    from ..measures import parse_measures
+    from ..measures.per_topic import per_topic_measures
 
-        try:
-            parsed = parse_measures(measures)
-        except UsageError as error:
-            raise InputError(str(path), None, f"measures: {shortened(str(error))}") from None
-        summaries = without_topic_values(parsed)
-        if summaries:
-            raise InputError(
-                str(path), None, f"measures: {', '.join(summaries)}: no value per topic (a "
-                "summary over topics), which the benchmark's comparison is computed from",
-            )  # fmt: skip
-    return measures
+    if measures is None:
+        return parse_measures(None)
+    try:
+        return per_topic_measures(measures, "the benchmark's comparison is")
+    except UsageError as error:
+        raise InputError(str(path), None, str(error)) from None
 
 
 def _checked_fusion(mode: Mode, k_given: bool, path: Path) -> Mode:
@@ -168,21 +165,20 @@ def _checked_fusion(mode: Mode, k_given: bool, path: Path) -> Mode:
 
 
 def _targets(
-    preset: str, measures: Mapping[str, Mapping[str, Any]], benchmarked, path: Path
+    preset: str, measures: Mapping[str, Mapping[str, Any]], benchmarked: list, path: Path
 ) -> dict[str, Target]:
     """The preset's targets, with ``targets.measures`` added or replacing them: each
     keyed by the one value it names in any spelling ``measures`` takes (``ndcg_cut.10``
     is nDCG@10), its levels in order (baseline low <= high <= good <= strong), and a
-    value of the ``benchmarked`` measures (None: the KPI preset's): a target for another
-    would mark nothing, without a word."""
-    from ..measures import parse_measure, parse_measures
+    value of the ``benchmarked`` measures (parsed): a target for another would mark
+    nothing, without a word."""
+    from ..measures import parse_measure
     from ..measures.labels import value_names
 
-    parsed = parse_measures(benchmarked)
-    shown = {display for m in parsed for _, display in value_names(m) or ()}
+    shown = {display for m in benchmarked for _, display in value_names(m) or ()}
     # a family of decimal cutoffs asked without them (iprec_at_recall) names its values
     # only when computed: a target of any of them is taken
-    whole = {m.family for m in parsed if value_names(m) is None}
+    whole = {m.family for m in benchmarked if value_names(m) is None}
     chosen = dict(PRESETS[preset])
     keys: dict[str, str] = {}  # display name -> the key that gave its target
     for key, spec in measures.items():

@@ -55,10 +55,10 @@ class Benchmark:
 
     def section(self) -> dict:
         """The ``benchmark`` section of BenchmarkReport.json (schema ``benchmark_workflow``)."""
-        from ..report import _json_safe
+        from ..json_values import json_safe
 
         config = self.config
-        return _json_safe(
+        return json_safe(
             {
                 "name": config.name,
                 "config": str(config.path),

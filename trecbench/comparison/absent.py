@@ -58,6 +58,6 @@ def fill_absent(
     for r, run in enumerate(runs):
         for m, measure in enumerate(measures):
             values = (empty or {}).get(run, {}).get(measure)
-            rows = np.flatnonzero(absent[:, r, m]) if values else ()
-            for row in rows:
-                cube[row, r, m] = values.get(topics[row], 0.0)
+            if values:
+                rows = np.flatnonzero(absent[:, r, m])
+                cube[rows, r, m] = [values.get(topics[row], 0.0) for row in rows]

@@ -140,7 +140,8 @@ class Comparison:
         ``--meta`` pairs so the report stands alone.
         """
         from .. import __version__
-        from ..report import _json_safe, environment, utc_now
+        from ..json_values import json_safe
+        from ..report import environment, utc_now
 
         results = []
         for section in self.sections:
@@ -154,7 +155,7 @@ class Comparison:
                     "smallest_p": section.smallest_p,
                     "notes": list(section.notes),
                     **{
-                        name: _json_safe(_rows(self.part(frame, section.label)))
+                        name: json_safe(_rows(self.part(frame, section.label)))
                         for name, frame in (
                             ("summary", self.summary),
                             ("comparisons", self.comparisons),
@@ -212,10 +213,10 @@ class Comparison:
         faster (see :meth:`_report_text`)."""
         import json
 
-        from ..report import _json_safe
+        from ..json_values import json_safe
 
         def dumps(document: dict) -> str:
-            return json.dumps(_json_safe(document), indent=indent, ensure_ascii=False)
+            return json.dumps(json_safe(document), indent=indent, ensure_ascii=False)
 
         return self._report_text(experiment_id, meta, indent, dumps)
 

@@ -373,12 +373,9 @@ class Evaluation:
         """Refuse (:class:`~trecbench.errors.UsageError`) a measure with no value per topic
         (gm_map, num_q: a summary over topics) for what is ``computed`` from per-topic
         values (compare's tests, power, agreement): it would vanish without a word."""
-        summaries = [column.display for column in self.columns if not column.per_query]
-        if summaries:
-            raise UsageError(
-                f"{', '.join(summaries)}: no value per topic (a summary over topics), "
-                f"which {computed} computed from"
-            )
+        from ..measures.per_topic import refuse_summaries
+
+        refuse_summaries([c.display for c in self.columns if not c.per_query], computed)
 
     def to_long(self, per_query: bool = False, labels: str = "asked"):
         """A long (tidy) DataFrame ``run, measure, canonical, value`` (with ``per_query``,

@@ -90,12 +90,8 @@ class _Runs:
 def _loaded(source, name: str, ahead, progress, plan: _Plan):
     """:func:`load` of a run; the error of a run held in memory names the run
     (``run 'mine' (run DataFrame): row 2: ...``): several frames are all a "run DataFrame"."""
-    try:
+    with held.naming(source, name):
         return load(source, "run", ahead, progress, plan.version)
-    except InputError as error:
-        if type(error) is not InputError or isinstance(source, (str, os.PathLike)):
-            raise
-        raise held.renamed(error, source, held.named(name, error.path)) from None
 
 
 _worker: tuple[_Runs, bool] | None = None  # what a worker process scores runs with

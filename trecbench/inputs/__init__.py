@@ -122,9 +122,9 @@ def _load_source(
     path = source.path
     record = {"path": path, "kind": kind, **source.record(), **table_counts(table, kind)}
     if metadata is not None:  # as the reports' JSON holds it (a YAML date, !!binary...)
-        from .ir_metadata import json_ready
+        from ..json_values import json_safe
 
-        record["ir_metadata"] = json_ready(metadata)
+        record["ir_metadata"] = json_safe(metadata)
     return Loaded(kind, table, path, path, record, tuple(warnings))
 
 

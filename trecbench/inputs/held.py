@@ -30,19 +30,15 @@ def renamed(error: InputError, source: object, origin: str) -> InputError:
     column). What the error carries besides (a partial evaluation) is kept."""
     listing = getattr(error, "listing", None)
     if listing is None or "line" in getattr(source, "columns", ()):
-        moved = type(error)(origin, error.line, error.message, error.rule)
-    else:
-        qid, docno, first, second = listing
-        index = source.index if hasattr(source, "iloc") else None  # a list's is a method
+        return error.moved(origin, error.line)
+    qid, docno, first, second = listing
+    index = source.index if hasattr(source, "iloc") else None  # a list's is a method
 
-        def row(line: int) -> str:
-            return f"row {index_label(index[line - 1]) if index is not None else line - 1}"
+    def row(line: int) -> str:
+        return f"row {index_label(index[line - 1]) if index is not None else line - 1}"
 
-        message = f"{row(second)}: duplicate docs {docno} for topic {qid} (first at {row(first)})"
-        moved = type(error)(origin, None, message, error.rule)
-    kept = {key: value for key, value in vars(error).items() if key not in vars(moved)}
-    moved.__dict__.update(kept)
-    return moved
+    message = f"{row(second)}: duplicate docs {docno} for topic {qid} (first at {row(first)})"
+    return error.moved(origin, None, message)
 
 
 @contextlib.contextmanager

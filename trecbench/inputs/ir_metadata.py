@@ -117,36 +117,6 @@ def _mapping(text: str, path: str, first_line: int) -> dict[str, Any]:
     return value
 
 
-def json_ready(value: Any) -> Any:
-    """A block's YAML values as JSON holds them, for the records of reports: dates and
-    times in ISO 8601, ``!!binary`` bytes in base64, sets and tuples as lists (a set
-    sorted as text), NaN and infinities as null (as a report's undefined values); text,
-    numbers, booleans and null as they are, keys too (JSON writes ``2022:`` as
-    ``"2022"``), and other keys (a date) as the text of their JSON value."""
-    import base64
-    import datetime
-    import math
-
-    if isinstance(value, dict):
-        return {
-            key
-            if key is None or isinstance(key, (str, int, float))
-            else str(json_ready(key)): json_ready(item)
-            for key, item in value.items()
-        }
-    if isinstance(value, (set, frozenset)):
-        return sorted((json_ready(item) for item in value), key=str)
-    if isinstance(value, (list, tuple)):
-        return [json_ready(item) for item in value]
-    if isinstance(value, (datetime.date, datetime.time)):
-        return value.isoformat()
-    if isinstance(value, bytes):
-        return base64.b64encode(value).decode("ascii")
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    return value
-
-
 def read_file(path) -> dict[str, Any]:
     """An ir_metadata description written as YAML (``--ir-metadata FILE.yaml``)."""
     from .. import outputs, provenance

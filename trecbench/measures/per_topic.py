@@ -7,9 +7,9 @@ from __future__ import annotations
 import warnings
 from collections.abc import Iterable
 
-from ..errors import TrecbenchError
+from ..errors import TrecbenchError, UsageError, shortened
 from . import registry
-from .names import Measure, parse_measure
+from .names import Measure, parse_measure, parse_measures
 
 
 def without_topic_values(measures: Iterable[Measure]) -> list[str]:
@@ -18,6 +18,31 @@ def without_topic_values(measures: Iterable[Measure]) -> list[str]:
     per-topic values (compare, benchmark, leaderboard) would leave out without a word."""
     none = registry.SUMMARY_ONLY | {registry.STRING}
     return [m.requested or m.canonical for m in measures if m.summary in none]
+
+
+def refuse_summaries(names: list[str], computed: str) -> None:
+    """Refuse (:class:`UsageError`) ``names``, measures with no value per topic, for what
+    is ``computed`` from per-topic values (``compare's means and tests are``)."""
+    if names:
+        raise UsageError(
+            f"{', '.join(names)}: no value per topic (a summary over topics), which "
+            f"{computed} computed from"
+        )
+
+
+def per_topic_measures(measures: list[str], computed: str) -> list[Measure]:
+    """``measures`` parsed for what is ``computed`` from their per-topic values; one that
+    is no measure, or has none (:func:`refuse_summaries`), refused as a
+    :class:`UsageError` after ``measures:``."""
+    try:
+        parsed = parse_measures(measures)
+    except UsageError as error:
+        raise UsageError(f"measures: {shortened(str(error))}") from None
+    try:
+        refuse_summaries(without_topic_values(parsed), computed)
+    except UsageError as error:
+        raise UsageError(f"measures: {error}") from None
+    return parsed
 
 
 def but_counts(names: Iterable[str]) -> str:

@@ -236,16 +236,6 @@ def json_text(document: dict) -> str:
     ``--format json``, with or without what other options add to the document."""
     import json  # only for --format json
 
-    return json.dumps(_null_for_undefined(document), indent=1, default=str, allow_nan=False) + "\n"
+    from ..json_values import json_safe  # an undefined value null, as in every JSON
 
-
-def _null_for_undefined(value):
-    """``value`` with every NaN or infinity (a bound, a mean of an undefined value) as None:
-    JSON has no NaN, and an undefined value is null wherever score writes JSON."""
-    if isinstance(value, float):
-        return value if math.isfinite(value) else None
-    if isinstance(value, dict):
-        return {key: _null_for_undefined(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_null_for_undefined(item) for item in value]
-    return value
+    return json.dumps(json_safe(document), indent=1, allow_nan=False) + "\n"

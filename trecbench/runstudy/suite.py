@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import InputError, OutputError, UsageError, shortened
+from ..errors import InputError, OutputError, UsageError
 from ..toml_loader import config_folder
 
 SCHEMA = "leaderboard_suite"
@@ -123,18 +123,13 @@ def _measures(measures: list[str], path: Path) -> list[str]:
     """The suite's measures (none: the KPI preset), each name checked before any run is
     read, as is a measure with no value per topic (the boards' means and tests are of
     per-topic values: it would vanish)."""
-    from ..measures import KPI_PRESET, parse_measures, without_topic_values
+    from ..measures import KPI_PRESET
+    from ..measures.per_topic import per_topic_measures
 
     if not measures:
         return list(KPI_PRESET)
     try:
-        parsed = parse_measures(measures)
+        per_topic_measures(measures, "the leaderboard's means and tests are")
     except UsageError as error:
-        raise UsageError(f"{path}: measures: {shortened(str(error))}") from None
-    summaries = without_topic_values(parsed)
-    if summaries:
-        raise UsageError(
-            f"{path}: measures: {', '.join(summaries)}: no value per topic (a summary over "
-            "topics), which the leaderboard's means and tests are computed from"
-        )
+        raise UsageError(f"{path}: {error}") from None
     return measures
