@@ -12,7 +12,7 @@ import pytest
 from trecbench import report as report_module
 from trecbench.comparison import compare_scores
 from trecbench.comparison.result import _per_query_json
-from trecbench.report import _json_safe
+from trecbench.json_values import json_safe
 
 # ids json must escape or keep as they are (ensure_ascii off), a % the template must keep
 QIDS = ["q1", "q\u00e92", 'q"3', "q\\4", "q\n5", "q\u200f6", "q%r7", "q\x008", "\U0001f600"]
@@ -34,7 +34,7 @@ def _comparison(measures=("nDCG@10", "P%s@5")):
 def test_report_json_is_json_dumps_text(monkeypatch, indent, measures):
     monkeypatch.setattr(report_module, "utc_now", lambda: "2026-01-01T00:00:00Z")
     comparison = _comparison(measures)
-    expected = json.dumps(_json_safe(comparison.report()), indent=indent, ensure_ascii=False)
+    expected = json.dumps(json_safe(comparison.report()), indent=indent, ensure_ascii=False)
     assert comparison.report_json(indent=indent) == expected
     assert comparison.render("json") == comparison.report_json(indent=1) + "\n"
 
@@ -71,5 +71,5 @@ def test_values_that_are_not_floats_take_json_dumps_whole(monkeypatch):
     comparison = _comparison()
     per_query = comparison.per_query.assign(value=comparison.per_query["value"].astype(object))
     comparison = dataclasses.replace(comparison, per_query=per_query)
-    expected = json.dumps(_json_safe(comparison.report()), indent=1, ensure_ascii=False)
+    expected = json.dumps(json_safe(comparison.report()), indent=1, ensure_ascii=False)
     assert comparison.report_json() == expected
