@@ -573,3 +573,20 @@ def test_a_usage_error_is_one_line_naming_the_command(capsys, args, expected):
 def test_trecbench_alone_prints_its_help(capsys):
     code, out, err = call(capsys)
     assert code == ExitCode.USAGE and "Commands:" in out + err
+
+
+@pytest.mark.parametrize(("command", "option"), [("score", "--report"), ("compare", "--manifest")])
+def test_standard_input_read_from_a_file_is_an_input_no_output_may_replace(
+    tmp_path, command, option
+):
+    """``trecbench score q - --report a.run < a.run``: the file behind standard input is an
+    input of the call, refused as an output before anything is printed."""
+    run = tmp_path / "a.run"
+    run.write_bytes(Path(RUN).read_bytes())
+    rest = ["-"] if command == "score" else ["-", RUN2, "-o", str(tmp_path / "out")]
+    argv = [sys.executable, "-m", "trecbench", command, QRELS, *rest, option, str(run)]
+    with open(run, "rb") as stdin:
+        done = subprocess.run(argv, stdin=stdin, capture_output=True, check=False)
+    assert (done.returncode, done.stdout) == (ExitCode.INPUT, b""), done.stderr
+    assert done.stderr == f"trecbench: {run}: refusing to overwrite an input file\n".encode()
+    assert run.read_bytes() == Path(RUN).read_bytes()

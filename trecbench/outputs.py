@@ -78,24 +78,25 @@ def note_input(path: PathLike) -> None:
     if scope is None:
         return
     identities, resolved = scope
-    with contextlib.suppress(OSError):
-        info = os.stat(path)
-        identities.add((info.st_dev, info.st_ino))
-    with contextlib.suppress(OSError, RuntimeError):
-        resolved.add(str(Path(path).resolve()))
+    _note(path, identities, resolved)
+
+
+def _note(path: PathLike, identities: set, resolved: set) -> None:
+    """Add ``path``'s (device, inode) and resolved name (``-``: standard input's file)."""
+    key = provenance.file_key(path)
+    if key is not None:
+        identities.add(key)
+    if os.fspath(path) != "-":
+        with contextlib.suppress(OSError, RuntimeError):
+            resolved.add(str(Path(path).resolve()))
 
 
 def _is_input(target: Path, info: os.stat_result | None, extra: Iterable[PathLike]) -> bool:
     identities, resolved = _inputs.get() or (set(), set())
     identities, resolved = set(identities), set(resolved)
     for path in extra:
-        if path is None:  # an optional input not given
-            continue
-        with contextlib.suppress(OSError):
-            other = os.stat(path)
-            identities.add((other.st_dev, other.st_ino))
-        with contextlib.suppress(OSError, RuntimeError):
-            resolved.add(str(Path(path).resolve()))
+        if path is not None:  # None: an optional input not given
+            _note(path, identities, resolved)
     if info is not None and (info.st_dev, info.st_ino) in identities:
         return True
     with contextlib.suppress(OSError, RuntimeError):
