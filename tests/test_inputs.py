@@ -91,6 +91,10 @@ def test_same_ndcg_from_every_input_kind(text_files, tmp_path):
             [ir_measures.Qrel(*row) for row in QRELS_ROWS],
             (ir_measures.ScoredDoc(*row) for row in RUN_ROWS),  # a generator, read once
         ),
+        "dict records (PyTerrier and ir_measures keys)": (
+            [dict(zip(("qid", "docno", "label"), row, strict=True)) for row in QRELS_ROWS],
+            (dict(zip(("query_id", "doc_id", "score"), row, strict=True)) for row in RUN_ROWS),
+        ),
         "Parquet": (tmp_path / "qrels.parquet", tmp_path / "run.parquet"),
         "loaded": (inputs.load_qrels(qrels_path), inputs.load_run(run_path)),
     }
@@ -343,6 +347,10 @@ def test_split_runs_tells_one_run_from_several():
     assert inputs.split_runs({"a": one, "b": "x.run"}) == ([one, "x.run"], ["a", "b"])
     records = [ir_measures.ScoredDoc("q", "d", 1.0)]
     assert inputs.split_runs(records) == ([records], None)
+    rows = [{"qid": "q", "docno": "d", "score": 1.0}]  # DataFrame.to_dict("records")
+    assert inputs.split_runs(rows) == ([rows], None)
+    several = [{"qid": {"d": 1.0}}, {"docno": {"d": 2.0}}]  # run dicts, whatever their qids
+    assert inputs.split_runs(several) == (several, None)
     assert inputs.split_runs(["a.run", "b.run"]) == (["a.run", "b.run"], None)
 
 
@@ -713,3 +721,30 @@ def test_xz_streams_are_read_across_their_padding_and_junk_after_one_refused(tmp
         (tmp_path / name).write_bytes(data)
         with pytest.raises(InputError, match=f"corrupt or truncated xz data: {problem}"):
             inputs.load_run(tmp_path / name)
+
+
+@pytest.mark.parametrize(
+    ("rows", "message"),
+    [
+        (
+            [{"qid": "q", "docno": "d", "score": 1.0}, {"qid": "q", "score": 2.0}],
+            "run 'run1' (run records): record 1 has no key 'docno'",
+        ),
+        (
+            [{"qid": "q", "docno": "d", "score": 1.0}, ("q", "d", 2.0)],
+            "run 'run1' (run records): record 1 is a tuple, not a dict as record 0",
+        ),
+        (
+            [{"qid": "q", "docno": "d", "score": 1.0}, {"qid": "q", "docno": "e", "score": "x"}],
+            "run 'run1' (run records): score values are not all of one type",
+        ),
+        (
+            [{"qid": "q", "docno": 1.0, "score": 1.0}],
+            "run 'run1' (run records): docno column has type double",
+        ),
+    ],
+)
+def test_dict_records_are_refused_naming_the_record(rows, message):
+    with pytest.raises(InputError) as caught:
+        trecbench.evaluate({"q": {"d": 1}}, rows, ["P@5"])
+    assert str(caught.value).startswith(message)

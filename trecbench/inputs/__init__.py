@@ -11,7 +11,8 @@
   (``query_id, doc_id, score/relevance``), ranx (``q_id, doc_id, score``) or BEIR column
   names (:mod:`~trecbench.inputs.tables`);
 * a **dict** ``{qid: {docno: score or grade}}`` (:mod:`~trecbench.inputs.mappings`);
-* an **iterable of ir_measures' ScoredDoc/Qrel** records (:mod:`~trecbench.inputs.records`);
+* an **iterable of records**: ir_measures' ScoredDoc/Qrel, or dicts keyed as the
+  DataFrames' columns (``DataFrame.to_dict("records")``; :mod:`~trecbench.inputs.records`);
 * for qrels, an **ir_datasets id** ``irds:ID`` (:mod:`~trecbench.inputs.datasets`, the
   optional extra ``trecbench[datasets]``);
 * an open :class:`~trecbench.inputs.streams.Source` (read from its start and left open:
@@ -202,7 +203,7 @@ def load(
         return Loaded(kind, records.to_table(source, kind, origin), origin)
     raise UsageError(
         f"cannot read a {kind} from {type(source).__name__}: give a path, a DataFrame or "
-        "Arrow table, a dict {qid: {docno: value}} or ir_measures records"
+        "Arrow table, a dict {qid: {docno: value}}, ir_measures records or dict records"
     )
 
 
@@ -231,14 +232,16 @@ def load_qrels(
 
 
 def _is_record(item: Any) -> bool:
-    return hasattr(item, "query_id") and hasattr(item, "doc_id")
+    from .records import is_mapping_record
+
+    return (hasattr(item, "query_id") and hasattr(item, "doc_id")) or is_mapping_record(item)
 
 
 def split_runs(runs: Any) -> tuple[list[Any], list[str] | None]:
     """``(sources, names)`` of "one run or several": a list or tuple of runs, a dict
     ``{name: run}`` (``names`` are its keys; else None) or a single run. A dict whose
     values map documents to numbers, ``{qid: {docno: score}}``, is one run, and so is a
-    list of ScoredDoc records."""
+    list of records (ScoredDoc, or dicts with a query id and a document id)."""
     if isinstance(runs, Mapping):
         first = next(iter(runs.values()), None)
         one_run = first is None or (

@@ -1,16 +1,20 @@
 """Iterables of ir_measures' ``Qrel``/``ScoredDoc`` (and ir_datasets' ``TrecQrel``,
-any record with the same field names) → the typed run/qrels table.
+any record with the same field names) or of dicts → the typed run/qrels table.
 
 A record has ``query_id`` and ``doc_id``, and ``score`` (runs) or ``relevance`` (qrels),
 and a qrels record may have ``iteration`` (the subtopic: a qrels file's second column):
-named tuples are read by field position, other objects by attribute. The iterable is
+named tuples are read by field position, other objects by attribute. A dict record
+(``DataFrame.to_dict("records")``, a JSON list, a Hugging Face dataset's rows) has the
+keys a DataFrame's columns may have (:mod:`trecbench.inputs.tables`: ``qid``/``docno``,
+``query_id``/``doc_id``, ...), the first record's keys for every record. The iterable is
 consumed once (a generator works).
 """
 
 from __future__ import annotations
 
 import operator
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 import pyarrow as pa
 
@@ -32,6 +36,8 @@ def to_table(records: Iterable, kind: str, origin: str) -> pa.Table:
         empty = empty.append_column(names[2], arrow.array([], value_type))
         return tables.typed(empty, kind, origin)
     first = rows[0]
+    if isinstance(first, Mapping):
+        return _mapping_table(rows, kind, origin)
     if kind == "qrels" and hasattr(first, "iteration"):
         # ir_measures' Qrel and GenericQrel: the subtopic, a qrels file's second column
         names, wanted = ("qid", "iter", "docno", "rel"), ("query_id", "iteration", *wanted[1:])
@@ -58,6 +64,37 @@ def to_table(records: Iterable, kind: str, origin: str) -> pa.Table:
             values, field, origin, _record, numbers=name in ("score", "rel")
         )
     return tables.typed(pa.table(columns), kind, origin, _record)
+
+
+def is_mapping_record(item: Any) -> bool:
+    """Whether ``item`` is a dict record (a query id and a document id under the keys of
+    :mod:`~trecbench.inputs.tables`), not a run dict ``{qid: {docno: score}}``."""
+    if not isinstance(item, Mapping):
+        return False
+    qid = next((name for name in tables.QID_NAMES if name in item), None)
+    has_docno = any(name in item for name in tables.DOCNO_NAMES)
+    return qid is not None and has_docno and not isinstance(item[qid], Mapping)
+
+
+def _mapping_table(rows: list, kind: str, origin: str) -> pa.Table:
+    """The typed table of dict records: the first record's keys that name a role, read
+    from every record (each key's values as one column)."""
+    roles = tables.QID_NAMES + tables.DOCNO_NAMES + tables.REL_NAMES + tables.SUBTOPIC_NAMES
+    names = [name for name in rows[0] if name in (*roles, "tag")]
+    stray = next((i for i, row in enumerate(rows) if not isinstance(row, Mapping)), None)
+    if stray is not None:
+        kind_of = type(rows[stray]).__name__
+        raise InputError(origin, None, f"record {stray} is a {kind_of}, not a dict as record 0")
+    columns = {}
+    for name in names:
+        try:
+            values = [row[name] for row in rows]
+        except KeyError:
+            bad = next(i for i, row in enumerate(rows) if name not in row)
+            raise InputError(origin, None, f"record {bad} has no key {name!r}") from None
+        numbers = name in tables.SCORE_NAMES + tables.REL_NAMES
+        columns[name] = tables.from_python(values, name, origin, _record, numbers=numbers)
+    return tables.typed(pa.table(columns) if columns else pa.table({}), kind, origin, _record)
 
 
 def _record(row: int) -> str:
