@@ -3,6 +3,8 @@ ecosystem's tools give (issue 27): pytrec_eval's dicts, ir_measures' names."""
 
 from __future__ import annotations
 
+from functools import partial
+
 import pyarrow as pa
 import pytest
 from conftest import ROOT
@@ -238,6 +240,11 @@ def test_integer_ids_beside_ids_they_lost_zeros_of_are_refused(tmp_path):
     # the refusal names the run holding the id (it said "another of the runs")
     with pytest.raises(trecbench.InputError, match=r"a\.parquet: .* while .*t\.run has query"):
         trecbench.pool([runs[0], str(text_run)], depth=5)
+    # runs held in memory are named as their loading names them (fuse said "run 1")
+    frames = [numbered, pd.DataFrame({"qid": ["01"], "docno": ["d1"], "score": [1.0]})]
+    for refuse in (trecbench.fuse, trecbench.similarity, partial(trecbench.pool, depth=5)):
+        with pytest.raises(trecbench.InputError, match=r"^run1: its query ids .* while run2 "):
+            refuse(frames)
     # integer runs pooled with each other, or beside ids any integer prints as: pooled
     pooled = trecbench.pool([runs[0], runs[1], {"1": {"d3": 1.0}}], depth=5)
     assert (pooled.qid, pooled.docno) == (["1", "1", "1", "2"], ["d1", "d2", "d3", "d1"])

@@ -190,8 +190,8 @@ def ranked_tables(runs, progress: Progress | None = None) -> list[pa.Table]:
                 )
             files[len(tables)] = loaded.origin
         tables.append(table)
-    names = [one_line(str(run)) if isinstance(run, (str, os.PathLike)) else f"run {i + 1}"
-             for i, run in enumerate(runs)]  # fmt: skip
+    names = [one_line(str(run)) if isinstance(run, (str, os.PathLike)) else f"run{i + 1}"
+             for i, run in enumerate(runs)]  # fmt: skip  # in-memory: named as loading names it
     refuse_lost_zeros_among(tables, names)
     return tables
 
