@@ -202,6 +202,26 @@ def test_errors_in_blocks_are_those_of_the_whole_run(
     )
 
 
+def test_a_topic_both_inputs_list_a_document_twice_in_names_the_run(
+    tmp_path, monkeypatch, tiny_blocks
+):
+    # trec_eval checks a topic's retrieved documents before its judgments
+    # (form_res_rels.c): 9.0.8 and 10.0 print "form_res_qrels: duplicate docs d1", the
+    # run's, where trecbench named the qrels' d2; beyond -M the run's is not seen
+    run_rows = [(q, "Q0", f"d{d}", d, 10 - d, "t") for q in "1234" for d in range(6)]
+    run_rows[2 * 6 + 5] = ("3", "Q0", "d1", 5, 5, "t")  # topic 3's rank 6: d1 again
+    qrels, run = _write(tmp_path, QRELS + "3 0 d2 1\n", _lines(run_rows))
+    for call in (lambda: _whole(monkeypatch, qrels, run), lambda: evaluate(qrels, run)):
+        with pytest.raises(TrecbenchError, match=r"run:18: duplicate docs d1 for topic 3 "):
+            call()
+    for call in (
+        lambda: _whole(monkeypatch, qrels, run, max_docs=5),
+        lambda: evaluate(qrels, run, max_docs=5),
+    ):
+        with pytest.raises(TrecbenchError, match=r"qrels:25: duplicate docs d2 for topic 3 "):
+            call()
+
+
 def test_irregular_text_is_checked_as_a_whole(tmp_path, monkeypatch, tiny_blocks):
     """Blanks that are not single separators (read by the tokenizer, after the regular
     reader gave up far into the file): the validator's warnings are those of the whole

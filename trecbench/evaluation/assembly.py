@@ -213,7 +213,9 @@ def _stops(blocks: list[_Block], topics: _TopicPlan, label) -> list[tuple]:
     duplicates = [block.duplicate for block in blocks if block.duplicate is not None]
     if duplicates:  # the first topic with one (a topic's rows are in one block)
         found = min(duplicates, key=lambda duplicate: duplicate[0])
-        stops.append((qids.index(found[0]), ranking.duplicate_error(label, *found), ""))
+        # first in the list: in a topic, trec_eval checks the run's documents before its
+        # judgments (form_res_rels.c), so this stop comes before the qrels' there
+        stops.insert(0, (qids.index(found[0]), ranking.duplicate_error(label, *found), ""))
     for block in blocks:
         if block.failure is not None:  # the native engine stopped part-way
             qid, error, trailing = block.failure

@@ -229,11 +229,17 @@ def _score_block(
         measured = topics.qids[: topics.stop]
         kept = set(measured)
         placeholders = [q for q in topics.placeholders if q in kept]
+        if checks and topics.stop is not None:
+            stop = topics.qids[topics.stop]
+            block.duplicate = _run_duplicate(table, order, [stop] if stop in run_qids else [], plan)
     else:
         block = _Block(run_qids)
         measured = sorted(q for q in run_qids if q in truth.topics)
         if plan.groups and measured:
-            measured = truth.measurable(measured, plan.diversity_only)
+            judged, measured = measured, truth.measurable(measured, plan.diversity_only)
+            if checks:  # the topics trec_eval stops at for their judgments
+                left_out = sorted(set(judged) - set(measured))
+                block.duplicate = _run_duplicate(table, order, left_out, plan)
             lead = truth.lead(measured) if measured else None
             if measured and lead is None and truth.topics[measured[0]][0] < 0:
                 # no judged topic sorts before it: the run's first topic has only negative
@@ -271,7 +277,8 @@ def _score_block(
             block.failure = measured[native.failed_at], native.error, native.trailing
     except Exception as error:  # noqa: BLE001 - raised in trec_eval's order (_run_result)
         block.error = error
-    block.duplicate = ranked_run.first_duplicate() if check_duplicates else None
+    if check_duplicates:
+        block.duplicate = _earliest(ranked_run.first_duplicate(), block.duplicate)
     if checks and plan.bounds is not None and block.columns is not None:
         block.highs = _high_blocks(table, order, ranked_run, block.columns, plan, whole, stretches)
     # a run held whole that trec_eval stops in raises that before any bound is computed
@@ -289,6 +296,20 @@ def _score_block(
         except Exception as error:  # noqa: BLE001 - as above
             block.error = error
     return block
+
+
+def _run_duplicate(table, order, qids: list[str], plan: _Plan) -> tuple | None:
+    """A document the run lists twice in one of ``qids``, topics whose judgments stop
+    trec_eval (not measured): in a topic, trec_eval checks the run's documents before its
+    judgments (form_res_rels.c), so such a duplicate is the error it names there."""
+    if not qids or not plan.groups or plan.settings.rel_format in PREFS_FORMATS:
+        return None
+    return ranking.RankedRun(table, order, qids, plan.settings.max_docs).first_duplicate()
+
+
+def _earliest(*found: tuple | None) -> tuple | None:
+    """The duplicate (``(qid, ...)``) of the topic trec_eval evaluates first."""
+    return min((one for one in found if one is not None), key=lambda one: one[0], default=None)
 
 
 def _high_blocks(table, order, ranked_run, columns, plan: _Plan, whole, stretches) -> dict:
