@@ -235,6 +235,42 @@ def test_score_html_under_c_averages_over_every_qrels_topic(tmp_path, capsys, co
     assert _data(text)["topics"] == sorted({line.split()[0] for line in lines}) or not complete
 
 
+@pytest.mark.parametrize("missing", ["zero", "drop"])
+def test_the_curves_average_over_the_topics_the_means_average_over(tmp_path, capsys, missing):
+    """Under -c (missing zero) a topic a run lacks counts 0 in its curve, as trec_eval -c
+    counts it; paired on the common topics (drop), its other topics are left out. The
+    curves followed each run's own topics whatever the comparison's."""
+    import pytrec_eval
+
+    part = tmp_path / "part.run"  # the English topics left out
+    lines = (ROOT / "runs" / "tfidf-char.run").read_text().splitlines(keepends=True)
+    part.write_text("".join(line for line in lines if not line.startswith("en-")))
+    qrels = {}
+    for line in open(QRELS):
+        qid, _, docno, grade = line.split()
+        qrels.setdefault(qid, {})[docno] = int(grade)
+    names = [f"iprec_at_recall_{level / 10:.2f}" for level in range(11)]
+    comparison = trecbench.compare(QRELS, [str(part), RUNS[0]], ["map"], missing=missing)
+    topics = comparison.queries
+    assert len(topics) == (len(qrels) if missing == "zero" else 28)
+    for name, path in zip(comparison.runs, [part, RUNS[0]], strict=True):
+        ranked = {}
+        for line in open(path):
+            qid, _, docno, _, score, _ = line.split()
+            ranked.setdefault(qid, {})[docno] = float(score)
+        values = pytrec_eval.RelevanceEvaluator(qrels, set(names)).evaluate(ranked)
+        expected = [sum(values[q][n] for q in topics if q in values) / len(topics) for n in names]
+        assert comparison.precision_recall()[name] == pytest.approx(expected, abs=1e-12)
+    if missing == "zero":  # the page of score -c: trec_eval -c's iprec_at_recall means
+        page = tmp_path / "scores.html"
+        args = ["score", "-c", "-m", "map", QRELS, str(part), RUNS[0], "--html", str(page)]
+        assert run([*args, "--quiet"]) == 0
+        curves = comparison.precision_recall()
+        text = page.read_text()
+        for curve in curves.values():
+            assert f'"precision",{json.dumps(curve, separators=(",", ":"))}' in text
+
+
 def test_score_html_leaves_out_what_is_no_mean_over_topics(tmp_path, capsys):
     page = tmp_path / "official.html"
     assert run(["score", "-m", "official", QRELS, RUNS[0], "--html", str(page)]) == 0

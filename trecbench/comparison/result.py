@@ -364,14 +364,20 @@ class Comparison:
 
     def precision_recall(self) -> dict[str, list[float]] | None:
         """Each run's interpolated precision at the 11 recall levels (trec_eval's
-        iprec_at_recall means), with the comparison's -l/-M/-J; None without the runs'
-        files. Kept as the runs were scored (``drill_depth``), else the files are read
-        again once (refused if changed since they were scored)."""
+        iprec_at_recall means) over the comparison's topics (:attr:`queries`; a topic a
+        run lacks counts 0, as its means count it under missing ``zero``), with its
+        -l/-M/-J; None without the runs' files. Kept as the runs were scored
+        (``drill_depth``), else the files are read again once (refused if changed since
+        they were scored)."""
+        from ..evaluation.drill import mean_curves
+
         if "_curves" not in self.__dict__:
-            self.__dict__["_curves"] = self._precision_recall()
+            per_topic = self._precision_recall()
+            means = None if per_topic is None else mean_curves(per_topic, self.queries)
+            self.__dict__["_curves"] = means
         return self.__dict__["_curves"]
 
-    def _precision_recall(self) -> dict[str, list[float]] | None:
+    def _precision_recall(self) -> dict[str, dict[str, list[float]]] | None:
         from ..html_report import documents
         from ..inputs import load_qrels
 

@@ -15,7 +15,7 @@ from .. import ranking, tiebounds
 from ..errors import NoOverlapError, TrecbenchError
 from ..measures import GEOMETRIC, NUM_Q, NUM_REL, RUNID, STRING, SUM
 from . import bounds
-from .drill import RECALL_LEVELS, DrillDown, joined
+from .drill import DrillDown, joined, topic_curves
 from .plan import _Plan, _plan_topics, _TopicPlan
 from .results import Column, FlaggedTopic, RunResult, Unjudged
 from .scoring import _Block, evaluated_depth
@@ -92,11 +92,11 @@ def _run_result(blocks: list[_Block], name, path, runid, plan: _Plan, tie_bounds
 
 
 def _drill_down(blocks: list[_Block], name, path, runid, plan: _Plan) -> DrillDown:
-    """The run's :class:`DrillDown` from what its blocks kept: the curve's means as the
-    run scored for iprec_at_recall alone would have them (its blocks assembled as any)."""
+    """The run's :class:`DrillDown` from what its blocks kept: the curve per topic as the
+    run scored for iprec_at_recall alone would have it (its blocks assembled as any)."""
     curves = plan.drill.curves
     result, _, _ = _run_result([block.curve for block in blocks], name, path, runid, curves)
-    curve = [float(result.summary[level]) for level in RECALL_LEVELS]
+    curve = topic_curves(result)
     documents = joined([block.top for block in blocks])  # graded by the caller: drill.grade
     return DrillDown(plan.drill.depth, documents, curve)
 

@@ -30,12 +30,13 @@ class DrillDown:
     """One run's part of a report's drill-down. ``documents``: qid, docno, score, rel
     (null: unjudged; a document judged twice: its last grade), each topic's first
     ``depth`` documents of every topic the run has, topics byte-wise, documents ranked;
-    ``precision_recall``: trec_eval's iprec_at_recall means at recall 0.0, 0.1, ..., 1.0
-    (with the call's -l, -M and -J)."""
+    ``precision_recall``: per topic of the run, trec_eval's iprec_at_recall at recall
+    0.0, 0.1, ..., 1.0 (with the call's -l, -M and -J), averaged over the topics a report
+    shows (:func:`mean_curves`)."""
 
     depth: int
     documents: pa.Table
-    precision_recall: list[float]
+    precision_recall: dict[str, list[float]]
 
     def cut(self, depth: int) -> DrillDown:
         """This drill-down with each topic's first ``depth`` documents (``depth`` at most
@@ -133,3 +134,26 @@ def graded(top: pa.Table, grades: pa.Table) -> pa.Table:
     )
     joined_rows = keyed.join(grades, _KEYS, join_type="left outer", use_threads=False)
     return joined_rows.sort_by("position").drop_columns(["position"])
+
+
+def topic_curves(result) -> dict[str, list[float]]:
+    """``{qid: [iprec_at_recall at 0.0, ..., 1.0]}`` of a RunResult scored for them."""
+    columns = [result.values[level].tolist() for level in RECALL_LEVELS]
+    return dict(zip(result.qids, map(list, zip(*columns, strict=True)), strict=True))
+
+
+def mean_curves(curves: dict[str, dict[str, list[float]]], topics) -> dict[str, list[float]]:
+    """Per run, the mean over ``topics`` of its curve (``curves``: run -> qid -> the 11
+    interpolated precisions), a topic it lacks counting 0: trec_eval's iprec_at_recall
+    means under ``-c`` over every topic of a comparison, summed in trec_eval's order of
+    topics (byte-wise). The topics a comparison pairs its runs on (missing ``drop``) are
+    every run's; a run's other topics are left out, as from its means."""
+    ordered = sorted(topics)
+    means = {}
+    for run, per_topic in curves.items():
+        sums = [0.0] * len(RECALL_LEVELS)
+        for qid in ordered:
+            for index, value in enumerate(per_topic.get(qid, ())):
+                sums[index] += value
+        means[run] = [total / len(ordered) if ordered else float("nan") for total in sums]
+    return means

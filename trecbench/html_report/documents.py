@@ -19,7 +19,7 @@ import pyarrow.compute as pc
 
 from .. import ranking
 from ..errors import InputError, UsageError
-from ..evaluation.drill import RECALL_LEVELS, graded, last_grades
+from ..evaluation.drill import graded, last_grades, topic_curves
 
 
 def _check_unchanged(path: str, recorded: Mapping | None) -> None:
@@ -133,14 +133,10 @@ def spans(starts: np.ndarray, total: int) -> list[tuple[int, int]]:
 
 
 def precision_recall(qrels: pa.Table, ranked: Mapping[str, pa.Table], options) -> dict:
-    """``{run: [interpolated precision at recall 0.0, 0.1, ..., 1.0]}``: trec_eval's
-    iprec_at_recall means, scored on the tables read for the drill-down."""
+    """``{run: {qid: [interpolated precision at recall 0.0, 0.1, ..., 1.0]}}``: trec_eval's
+    iprec_at_recall per topic, scored on the tables read for the drill-down (their means:
+    :func:`~trecbench.evaluation.drill.mean_curves`)."""
     from ..evaluation import evaluate
 
     evaluation = evaluate(qrels, dict(ranked), ["iprec_at_recall"], **options)
-    frame = evaluation.aggregates
-    curves = {}
-    for run in ranked:
-        rows = frame[frame["run"] == run].set_index("measure")["value"]
-        curves[run] = [float(rows[level]) for level in RECALL_LEVELS]
-    return curves
+    return {run: topic_curves(result) for run, result in zip(ranked, evaluation.runs, strict=True)}

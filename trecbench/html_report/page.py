@@ -221,8 +221,12 @@ def _drill_down(comparison, runs, qrels, depth: int, kept) -> tuple[dict, dict |
 def _page(jinja2, comparison, drill: tuple, depth: int, title: str, preamble) -> str:
     from bokeh.resources import Resources
 
+    from ..evaluation.drill import mean_curves
+
     values = _topic_values(comparison)
     docs, curves = drill
+    if curves:  # per topic: averaged over the page's topics, as its means are
+        curves = mean_curves(curves, comparison.queries)
     script, divs = _figures(comparison, values, curves)
     data = {
         "runs": comparison.runs,
