@@ -273,11 +273,13 @@ def test_the_curves_average_over_the_topics_the_means_average_over(tmp_path, cap
 
 def test_score_html_leaves_out_what_is_no_mean_over_topics(tmp_path, capsys):
     page = tmp_path / "official.html"
-    assert run(["score", "-m", "official", QRELS, RUNS[0], "--html", str(page)]) == 0
+    official = ["-m", "official", "-m", "relstring.5"]
+    assert run(["score", *official, QRELS, RUNS[0], "--html", str(page)]) == 0
     said = capsys.readouterr().err
     assert (
-        "the page compares per-topic means: num_q, num_ret, num_rel, num_rel_ret, gm_map "
-        "(summed over topics or a summary of them in score's output) are not on it"
+        "the page compares per-topic means: num_q, num_ret, num_rel, num_rel_ret, gm_map, "
+        "relstring_5 (summed over topics, a summary of them or text in score's output) are "
+        "not on it"
     ) in said
     data = _data(page.read_text())
     assert "num_ret" not in data["measures"] and "MAP" in data["measures"]
@@ -286,6 +288,9 @@ def test_score_html_leaves_out_what_is_no_mean_over_topics(tmp_path, capsys):
     said = capsys.readouterr()
     assert "--html: the page compares the runs' per-topic means, and gm_map has none" in said.err
     assert not alone.exists() and said.out == ""  # refused before the scores were printed
+    assert run(["score", "-m", "relstring", QRELS, RUNS[0], "--html", str(alone)]) == 1
+    said = capsys.readouterr().err  # the name was blank
+    assert "per-topic means, and relstring has none (a count, a summary" in said
 
 
 def test_the_drill_down_of_runs_held_in_memory_is_kept(tmp_path):
@@ -325,3 +330,88 @@ def test_a_drill_down_kept_deeper_is_cut_and_a_bad_depth_refused():
     for depth in (-5, 1.5, True):
         with pytest.raises(trecbench.UsageError, match="depth must be a whole number from 0"):
             comparison.to_html(depth=depth)
+
+
+def test_empty_cells_sort_last_in_either_direction(page):
+    # the baseline's p is empty: it came first when sorted descending
+    from selenium.webdriver.common.by import By
+
+    table = page.find_element(By.ID, "summary-table")
+    header = table.find_elements(By.CSS_SELECTOR, "thead th")[7]  # p
+    for direction in ("ascending", "descending"):
+        header.click()
+        cells = [
+            row.find_elements(By.TAG_NAME, "td")[7].text
+            for row in table.find_elements(By.CSS_SELECTOR, "tbody tr")
+        ]
+        filled = [float(cell) for cell in cells if cell]
+        assert header.get_attribute("aria-sort") == direction
+        assert cells == [*cells[: len(filled)], *[""] * (len(cells) - len(filled))], cells
+        assert filled == sorted(filled, reverse=direction == "descending") and filled
+
+
+@pytest.fixture(scope="module")
+def halves_page(browser, tmp_path_factory):
+    """A page whose values are exact halves at the fifth decimal: 1/32 = 0.03125."""
+    folder = tmp_path_factory.mktemp("halves")
+    (folder / "q").write_text("t1 0 rel 1\nt2 0 rel 1\nt3 0 rel 1\n")
+    for name, ranks in (("X", {"t1": 32, "t2": 2, "t3": 1}), ("Y", {"t1": 1, "t2": 32, "t3": 32})):
+        (folder / f"{name}.run").write_text(
+            "".join(
+                f"{qid} Q0 {'rel' if i == rank else f'n{i}'} {i} {100 - i} {name}\n"
+                for qid, rank in ranks.items()
+                for i in range(1, 41)
+            )
+        )
+    args = ["score", "-m", "recip_rank", "-m", "P.5", str(folder / "q")]
+    html = folder / "halves.html"
+    assert run([*args, str(folder / "X.run"), str(folder / "Y.run"), "--html", str(html)]) == 0
+    browser.get(html.as_uri())
+    return browser, _data(html.read_text())
+
+
+def test_the_topic_table_rounds_an_exact_half_as_trec_eval_prints_it(halves_page):
+    # JavaScript's toFixed rounds 0.03125 up to 0.0313; trec_eval's printf, Python and the
+    # page's summary print 0.0312 (half to even)
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    browser, data = halves_page
+    measure = data["measures"][0]  # recip_rank
+    Select(browser.find_element(By.ID, "topic-measure")).select_by_visible_text(measure)
+    rows = browser.find_elements(By.CSS_SELECTOR, "#topic-table tbody tr")
+    shown = {
+        row.get_attribute("data-qid"): [td.text for td in row.find_elements(By.TAG_NAME, "td")[1:]]
+        for row in rows
+    }
+    expected = {}
+    for qid in ("t1", "t2", "t3"):
+        x, y = (data["values"][qid][run_name][measure] for run_name in ("X", "Y"))
+        expected[qid] = [f"{x:.4f}", f"{y:.4f}", f"{y - x:+.4f}"]
+    assert shown == expected
+    assert shown["t2"] == ["0.5000", "0.0312", "-0.4688"]  # trec_eval -q: 0.0312
+
+
+def test_the_figures_tooltips_and_styles_tell_values_and_runs_apart():
+    # Bokeh's {0.0000} rounds 0.03125 up as toFixed does; ten colours repeated from the
+    # eleventh run on
+    from trecbench.html_report import figures
+
+    rows = [{"run": "X", "mean": 0.03125, "ci_low": 0.03125, "ci_high": float("nan")}]
+    means = figures.means_figure("MRR", rows)
+    source = means.renderers[0].data_source.data
+    assert (source["mean_text"], source["low_text"], source["high_text"]) == (
+        ["0.0312"], ["0.0312"], ["n/a"],
+    )  # fmt: skip
+    points = {"Y": [("t1", 0.09375, 0.0625), ("t2", 0.5, 0.53125)]}
+    differences = figures.differences_figure("MRR", "X", points)
+    source = differences.renderers[0].data_source.data
+    assert list(source["difference_text"]) == ["-0.0312", "+0.0312"]
+    assert list(source["value_text"]) == ["0.5000", "0.0938"]  # 0.09375: half to even
+    from bokeh.models import HoverTool
+
+    hovers = [tool for tool in (*means.tools, *differences.tools) if isinstance(tool, HoverTool)]
+    tips = [tip for tool in hovers for tip in tool.tooltips]
+    assert len(hovers) == 2 and all("{" not in shown for _, shown in tips), tips
+    styles = [figures.style(index) for index in range(80)]
+    assert len(set(styles)) == 80 and figures.style(80) == figures.style(0)

@@ -278,16 +278,17 @@ def from_evaluation(evaluation, samples: int = 1000, seed: int = 0) -> Compariso
     (each run's own topics) are not the page's, as ``warnings`` says. Measures score sums
     over topics (counts) or has no per-topic value for (``gm_map``, ``num_q``) are left
     out, named in ``warnings``; none left is a :class:`UsageError`."""
-    from ..measures.registry import MEAN, RUNID, STRING
+    from ..measures.registry import MEAN, RUNID
     from ..plurals import counted
 
     means = [c.display for c in evaluation.columns if c.summary == MEAN]
-    left_out = [c.display for c in evaluation.columns if c.summary not in (MEAN, RUNID, STRING)]
+    # the run's tag needs no word: the page names its runs
+    left_out = [c.display for c in evaluation.columns if c.summary not in (MEAN, RUNID)]
     if not means:
         raise UsageError(
             f"--html: the page compares the runs' per-topic means, and {', '.join(left_out)} "
-            f"{'has' if len(left_out) == 1 else 'have'} none (a count or a summary over "
-            "topics): ask a measure averaged over topics"
+            f"{'has' if len(left_out) == 1 else 'have'} none (a count, a summary over "
+            "topics or text): ask a measure averaged over topics"
         )
     per_query = evaluation.per_query
     per_query = per_query[per_query["measure"].isin(means)]
@@ -302,8 +303,8 @@ def from_evaluation(evaluation, samples: int = 1000, seed: int = 0) -> Compariso
     )
     if left_out:
         comparison.warnings.append(
-            f"the page compares per-topic means: {', '.join(left_out)} (summed over topics "
-            "or a summary of them in score's output) are not on it"
+            f"the page compares per-topic means: {', '.join(left_out)} (summed over topics, "
+            "a summary of them or text in score's output) are not on it"
         )
     topics = {run.name: set(run.qids) for run in evaluation.runs}
     if not complete and len({frozenset(held) for held in topics.values()}) > 1:

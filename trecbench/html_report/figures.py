@@ -11,6 +11,15 @@ from functools import cache
 WIDTH, HEIGHT = 640, 300
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2",
            "#7f7f7f", "#bcbd22", "#17becf")  # fmt: skip
+# past ten runs, colours repeat with another marker and dash: 80 runs told apart
+MARKERS = ("circle", "square", "triangle", "diamond", "inverted_triangle", "hex", "star", "plus")
+DASHES = ("solid", "dashed", "dotted", "dotdash", "dashdot", "4 2 1 2", "8 2", "1 4")
+
+
+def style(index: int) -> tuple[str, str, str]:
+    """``(colour, marker, dash)`` of the ``index``-th run of a figure."""
+    cycle = index // len(PALETTE)
+    return PALETTE[index % len(PALETTE)], MARKERS[cycle % len(MARKERS)], DASHES[cycle % len(DASHES)]
 
 
 class _Texts(list):
@@ -38,6 +47,16 @@ def _texts(values) -> _Texts:
     return _Texts(values)
 
 
+def _four(values, sign: bool = False) -> _Texts:
+    """``values`` with four decimals, as the page's tables and trec_eval print them (an
+    exact half to even: Bokeh's own ``{0.0000}`` rounds 0.03125 up to 0.0313); n/a for
+    a value that is not there (NaN, None)."""
+    form = "{:+.4f}" if sign else "{:.4f}"
+    return _texts(
+        "n/a" if value is None or value != value else form.format(value) for value in values
+    )
+
+
 def _figure(title: str, **options):
     from bokeh.plotting import figure
 
@@ -57,6 +76,9 @@ def means_figure(measure: str, rows: list[Mapping]):
             "mean": [row["mean"] for row in rows],
             "low": [row["ci_low"] for row in rows],
             "high": [row["ci_high"] for row in rows],
+            "mean_text": _four(row["mean"] for row in rows),
+            "low_text": _four(row["ci_low"] for row in rows),
+            "high_text": _four(row["ci_high"] for row in rows),
         }
     )
     plot = _figure(f"{measure}: means with intervals", x_range=runs)
@@ -64,8 +86,8 @@ def means_figure(measure: str, rows: list[Mapping]):
     dots = plot.scatter("run", "mean", source=source, size=10, color=PALETTE[0])
     tips = [
         ("run", "@run"),
-        ("mean", "@mean{0.0000}"),
-        ("interval", "[@low{0.0000}, @high{0.0000}]"),
+        ("mean", "@mean_text"),
+        ("interval", "[@low_text, @high_text]"),
     ]
     plot.add_tools(HoverTool(renderers=[dots], tooltips=tips))
     plot.yaxis.axis_label = measure
@@ -93,13 +115,16 @@ def differences_figure(measure: str, baseline: str, series: Mapping[str, list[tu
                 "base": base,
                 "difference": value - base,
                 "run": _texts([run] * len(points)),
+                "value_text": _four(value.tolist()),
+                "base_text": _four(base.tolist()),
+                "difference_text": _four((value - base).tolist(), sign=True),
             }
         )
-        color = PALETTE[(index + 1) % len(PALETTE)]
+        color, marker, _ = style(index + 1)  # the baseline's is the first
         line = plot.scatter("x", "difference", source=source, size=5, color=color,
-                            legend_label=run)  # fmt: skip
-        tips = [("topic", "@qid"), ("run", "@run"), ("value", "@value{0.0000}"),
-                (baseline, "@base{0.0000}"), ("difference", "@difference{+0.0000}")]  # fmt: skip
+                            marker=marker, legend_label=run)  # fmt: skip
+        tips = [("topic", "@qid"), ("run", "@run"), ("value", "@value_text"),
+                (baseline, "@base_text"), ("difference", "@difference_text")]  # fmt: skip
         plot.add_tools(HoverTool(renderers=[line], tooltips=tips))
     plot.xaxis.axis_label = "topics, by difference"
     plot.yaxis.axis_label = f"{measure} difference"
@@ -131,11 +156,16 @@ def precision_recall_figure(curves: Mapping[str, list[float]]):
     plot = _figure("Precision-recall (interpolated precision at 11 recall levels)")
     levels = [level / 10 for level in range(11)]
     for index, (run, precisions) in enumerate(curves.items()):
-        source = ColumnDataSource({"recall": levels, "precision": precisions, "run": [run] * 11})
-        color = PALETTE[index % len(PALETTE)]
-        plot.line("recall", "precision", source=source, color=color, legend_label=run)
-        marks = plot.scatter("recall", "precision", source=source, color=color, size=6)
-        tips = [("run", "@run"), ("recall", "@recall{0.0}"), ("precision", "@precision{0.0000}")]
+        source = ColumnDataSource(
+            {"recall": levels, "precision": precisions, "run": [run] * 11,
+             "precision_text": _four(precisions)}
+        )  # fmt: skip
+        color, marker, dash = style(index)
+        plot.line("recall", "precision", source=source, color=color, line_dash=dash,
+                  legend_label=run)  # fmt: skip
+        marks = plot.scatter("recall", "precision", source=source, color=color, size=6,
+                             marker=marker, legend_label=run)  # fmt: skip
+        tips = [("run", "@run"), ("recall", "@recall{0.0}"), ("precision", "@precision_text")]
         plot.add_tools(HoverTool(renderers=[marks], tooltips=tips))
     plot.xaxis.axis_label = "recall"
     plot.yaxis.axis_label = "interpolated precision"

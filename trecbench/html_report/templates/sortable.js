@@ -9,8 +9,9 @@ window.trecbenchSortable = (function () {
     var ascending = header.getAttribute("aria-sort") !== "ascending";
     rows.sort(function (a, b) {
       var x = cellKey(a.cells[index]), y = cellKey(b.cells[index]);
+      if (x === "" || y === "") { return (x === "") - (y === ""); }  // last either way
       var nx = parseFloat(x), ny = parseFloat(y);
-      var c = (!isNaN(nx) && !isNaN(ny)) ? nx - ny : (x === "" ? 1 : y === "" ? -1 : x.localeCompare(y));
+      var c = (!isNaN(nx) && !isNaN(ny)) ? nx - ny : x.localeCompare(y);
       return ascending ? c : -c;
     });
     Array.prototype.forEach.call(header.parentNode.cells, function (th) { th.removeAttribute("aria-sort"); });
