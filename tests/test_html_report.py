@@ -415,3 +415,20 @@ def test_the_figures_tooltips_and_styles_tell_values_and_runs_apart():
     assert len(hovers) == 2 and all("{" not in shown for _, shown in tips), tips
     styles = [figures.style(index) for index in range(80)]
     assert len(set(styles)) == 80 and figures.style(80) == figures.style(0)
+
+
+def test_score_html_of_runs_sharing_no_topic_points_to_c(tmp_path, capsys):
+    # it said "no topic is evaluated in every run (missing='drop')", the API's words
+    (tmp_path / "q").write_text("t1 0 a 1\nt2 0 a 1\n")
+    (tmp_path / "x.run").write_text("t1 Q0 a 1 1 x\n")
+    (tmp_path / "y.run").write_text("t2 Q0 a 1 1 y\n")
+    page = tmp_path / "p.html"
+    args = ["score", str(tmp_path / "q"), str(tmp_path / "x.run"), str(tmp_path / "y.run")]
+    assert run([*args, "--html", str(page)]) == 1
+    captured = capsys.readouterr()
+    assert captured.err.endswith(
+        "trecbench: --html: no topic is in every run, and the page pairs the runs on the "
+        "topics they share: give -c to count a topic a run lacks as 0\n"
+    )
+    assert captured.out == "" and not page.exists()
+    assert run([*args, "-c", "--html", str(page), "--quiet"]) == 0 and page.exists()

@@ -294,6 +294,12 @@ def from_evaluation(evaluation, samples: int = 1000, seed: int = 0) -> Compariso
     per_query = per_query[per_query["measure"].isin(means)]
     per_query = per_query.assign(measure=per_query["measure"].map(evaluation.shown))  # -Z
     complete = evaluation.settings.complete
+    held = [set(run.qids) for run in evaluation.runs]
+    if not complete and held and not set.intersection(*held):
+        raise UsageError(
+            "--html: no topic is in every run, and the page pairs the runs on the topics "
+            "they share: give -c to count a topic a run lacks as 0"
+        )
     comparison = compare_scores(
         per_query,
         queries=sorted(evaluation.qrels_topics) if complete else None,
