@@ -3,6 +3,7 @@ ecosystem's tools give (issue 27): pytrec_eval's dicts, ir_measures' names."""
 
 from __future__ import annotations
 
+import re
 from functools import partial
 
 import pyarrow as pa
@@ -259,6 +260,26 @@ def test_an_error_in_a_run_held_in_memory_names_the_run():
     for runs, name in (({"mine": bad}, "mine"), ([good, bad], "run2")):
         with pytest.raises(trecbench.InputError, match=rf"^run '{name}' \(run DataFrame\): row 1"):
             trecbench.evaluate({"q": {"a": 1}}, runs, ["map"])
+
+
+def test_a_duplicate_in_qrels_is_the_qrels_whatever_holds_the_run(tmp_path):
+    # a run held in memory took the blame: "run 'run1' (run dict):2: duplicate docs a"
+    # for the qrels' a (trec_eval: form_res_rels, the qrels'); qrels held in memory are
+    # cited by their rows, as a run is
+    import pandas as pd
+
+    (tmp_path / "q").write_text("7 0 a 1\n7 0 a 0\n")
+    frame = pd.DataFrame({"qid": ["7", "7"], "docno": ["a", "a"], "rel": [1, 0]}, index=[10, 20])
+    run_dict = {"7": {"a": 1.0, "b": 2.0}}
+    run_frame = pd.DataFrame({"qid": ["7", "7"], "docno": ["a", "b"], "score": [1.0, 2.0]})
+    cited = {
+        str(tmp_path / "q"): rf"^{re.escape(str(tmp_path / 'q'))}:2: duplicate docs a for topic 7 ",
+        "frame": r"^qrels DataFrame: row 20: duplicate docs a for topic 7 \(first at row 10\)$",
+    }
+    for qrels, qrels_key in ((str(tmp_path / "q"), str(tmp_path / "q")), (frame, "frame")):
+        for run in (run_dict, run_frame):
+            with pytest.raises(DuplicateError, match=cited[qrels_key]):
+                trecbench.evaluate(qrels, run, ["P_5"])
 
 
 def test_a_duplicate_in_a_run_held_in_memory_is_cited_by_its_rows():

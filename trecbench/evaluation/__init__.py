@@ -22,7 +22,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from .. import inputs, outputs, provenance
-from ..errors import TrecbenchError, UsageError
+from ..errors import DuplicateError, TrecbenchError, UsageError
+from ..inputs import held
 from ..measures import NUM_REL
 from ..memory import Budget
 from ..trec_eval import compat as _compat
@@ -193,7 +194,12 @@ def _evaluate(qrels, runs, measures, settings: EvalSettings, run_names, progress
         truth.qids, _relevant_counts(truth, ordered, settings),
     )  # fmt: skip
     done = _scored(scoring, workers, progress, ahead)
-    _collect(evaluation, done, len(sources), workers > 1, progress)
+    try:
+        _collect(evaluation, done, len(sources), workers > 1, progress)
+    except DuplicateError as error:  # qrels held in memory have rows, not lines
+        if error.rule != "Q5" or not held.is_held(qrels):
+            raise
+        raise held.renamed(error, qrels, loaded.origin) from None
     if plan.drill is not None:
         drill.grade(evaluation.runs, truth.table)
     return evaluation

@@ -138,7 +138,9 @@ class Qrels:
             if duplicates and qid in self._duplicates:
                 docno, first, second = self._duplicates[qid]
                 message = f"duplicate docs {docno} for topic {qid} (first on line {first})"
-                return position, DuplicateError(self.path, second, message, "Q5")
+                error = DuplicateError(self.path, second, message, "Q5")
+                error.listing = qid, docno, first, second  # qrels held in memory: its rows
+                return position, error
             top, _, line = self.topics[qid]
             if unevaluable(position, top):
                 message = (

@@ -80,8 +80,8 @@ class _Runs:
         try:
             result, columns, flags = _evaluate_run(run.table, name, run.path, plan, tie_bounds)
         except DuplicateError as error:
-            if run.path is not None:
-                raise
+            if run.path is not None or error.rule != "R7":
+                raise  # a run file's, or the qrels' (Q5)
             raise held.renamed(error, source, label) from None
         result.record = run.record
         return result, columns, flags, list(run.warnings)
