@@ -114,6 +114,23 @@ def test_two_spellings_are_computed_once_and_shown_under_both():
     assert (per_topic["nDCG@10"] == per_topic["ndcg_cut.10"]).all()
 
 
+def test_a_value_of_a_measure_of_several_answers_to_its_own_name_too():
+    # P_5 beside P.5,10 (folded by trec_eval's first-parameters rule), R@10 beside
+    # recall.10,20 and num_q beside NumQ were computed and shown under one name only
+    expected = _pytrec_eval({"P_5", "P_10", "recall_10", "recall_20"})
+    evaluation = trecbench.evaluate(QRELS, RUN, ["P.5,10", "P_5", "R@10", "recall.10,20"])
+    shaped = evaluation.to_dict()
+    for qid, values in expected.items():
+        for name, label in (("P_5", "P_5"), ("P@5", "P_5"), ("P@10", "P_10"), ("R@10", "recall_10"),
+                            ("Recall@10", "recall_10"), ("Recall@20", "recall_20")):  # fmt: skip
+            assert shaped[qid][name] == pytest.approx(values[label], abs=1e-12), name
+    assert [column.label for column in evaluation.columns] == [
+        "P_5", "P_10", "recall_10", "recall_20",
+    ]  # fmt: skip
+    counts = trecbench.evaluate(QRELS, RUN, ["NumQ", "num_q"]).to_frame()
+    assert list(counts.columns) == ["NumQ", "num_q"] and counts.iloc[0, 0] == counts.iloc[0, 1]
+
+
 def test_long_tables_pair_the_measure_as_asked_with_its_canonical_name():
     expected = _pytrec_eval({"ndcg_cut_10", "recall_10", "recall_20"})
     evaluation = trecbench.evaluate(QRELS, RUN, ["ndcg_cut.10", "nDCG@10", "recall.10,20"])

@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..engines import META, NATIVE, assign, engine_module
-from ..engines.native import RECALL_CUTOFFS, TRACED
+from ..engines.native import RECALL_CUTOFFS, TRACED, labels_of
 from ..errors import MissingTopicError, TrecbenchError, UnevaluableTopicError
 from ..measures import (
     NICKNAMES,
@@ -81,10 +81,13 @@ def _measures(measures, settings: EvalSettings) -> tuple[list[Measure], list[Mea
     return requested, ordered, _engines(ordered, settings)
 
 
-def _aliases(texts, requested: list[Measure], version: str) -> dict[Measure, tuple[str, ...]]:
+def _aliases(texts, requested: list[Measure], version: str) -> dict:
     """The other spellings the user gave of each measure of ``requested`` (``-m ndcg_cut.10
     -m nDCG@10``: computed once, shown under both): each name of ``texts`` (not a
-    nickname) that :func:`parse_measures` folded into an equal measure asked before."""
+    nickname) that :func:`parse_measures` folded into an equal measure asked before, keyed
+    by that measure; or, a name of one value that a measure of several computes
+    (``P_5`` beside ``P.5,10``, folded by trec_eval's rule that the first parameters
+    win), keyed by ``(that measure, the value's label)``."""
     if texts is None:
         return {}
     known = {measure.requested for measure in requested}
@@ -93,14 +96,28 @@ def _aliases(texts, requested: list[Measure], version: str) -> dict[Measure, tup
     if not others:
         return {}
     by_meaning = {measure: measure for measure in requested}
-    aliases: dict[Measure, tuple[str, ...]] = {}
+    aliases: dict = {}
     with warnings.catch_warnings():  # warned about when parse_measures read it
         warnings.simplefilter("ignore")
         for name in dict.fromkeys(others):
-            folded = by_meaning.get(parse_measure(name, version))
-            if folded is not None:  # else dropped by trec_eval's rules (-m P.5 -m P.10)
-                aliases[folded] = (*aliases.get(folded, ()), name)
+            measure = parse_measure(name, version)
+            key = by_meaning.get(measure) or _value_of(measure, requested)
+            if key is not None:  # else dropped by trec_eval's rules (-m P.5 -m P.10)
+                aliases[key] = (*aliases.get(key, ()), name)
     return aliases
+
+
+def _value_of(measure: Measure, requested: list[Measure]) -> tuple[Measure, str] | None:
+    """``(a measure of several values among requested, the label)`` of ``measure``'s one
+    value when one of them computes it; else None."""
+    labels = labels_of(measure)
+    if len(labels) != 1:
+        return None
+    for other in requested:
+        same_kind = (other.family, other.options) == (measure.family, measure.options)
+        if same_kind and labels[0] in labels_of(other):
+            return other, labels[0]
+    return None
 
 
 def _engines(measures: list[Measure], settings: EvalSettings) -> dict:

@@ -5,7 +5,7 @@ tied documents (tie bounds). :mod:`.assembly` makes a run's result of its blocks
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pyarrow as pa
@@ -116,21 +116,32 @@ def _measure(ranked, qids, plan: _Plan, produced=None) -> tuple:
         engine = plan.engines[measure]
         if engine == META:
             asked = measure.requested or measure.family
-            columns.append(Column(measure.family, measure.family, measure, engine, asked))
+            also = plan.aliases.get(measure, ())
+            columns.append(Column(measure.family, measure.family, measure, engine, asked, also))
             continue
         single = len(produced[measure]) == 1
         for label, display, value in produced[measure]:
+            asked = measure.requested if single and measure.requested else display
             if display in seen:  # two spellings of one value (success.10, HitRate@10)
+                _also_named(columns, display, asked)
                 continue
             seen.add(display)
-            asked = measure.requested if single and measure.requested else display
-            also = plan.aliases.get(measure, ()) if single else ()
+            also = plan.aliases.get(measure if single else (measure, label), ())
             columns.append(Column(label, display, measure, engine, asked, also))
             if measure.summary == STRING:
                 strings[label] = value
             else:
                 values[label] = value
     return columns, values, strings
+
+
+def _also_named(columns: list[Column], display: str, asked: str) -> None:
+    """Name the column shown as ``display`` ``asked`` too (``R@10`` beside
+    ``recall.10,20``: one value)."""
+    at = next(i for i, column in enumerate(columns) if column.display == display)
+    column = columns[at]
+    if asked not in (column.asked, *column.also):
+        columns[at] = replace(column, also=(*column.also, asked))
 
 
 def _traces(native, plan: _Plan, qids: list[str]) -> list[str]:
