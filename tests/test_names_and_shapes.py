@@ -131,6 +131,14 @@ def test_a_value_of_a_measure_of_several_answers_to_its_own_name_too():
     assert list(counts.columns) == ["NumQ", "num_q"] and counts.iloc[0, 0] == counts.iloc[0, 1]
 
 
+def test_measures_may_be_a_generator():
+    # read by two readers, a generator was empty for the second: "no measure asked"
+    names = ("P_5", "map")
+    listed = trecbench.evaluate(QRELS, RUN, list(names)).to_dict()
+    assert trecbench.evaluate(QRELS, RUN, (name for name in names)).to_dict() == listed
+    assert trecbench.evaluate(QRELS, RUN, iter(names)).to_dict() == listed
+
+
 def test_long_tables_pair_the_measure_as_asked_with_its_canonical_name():
     expected = _pytrec_eval({"ndcg_cut_10", "recall_10", "recall_20"})
     evaluation = trecbench.evaluate(QRELS, RUN, ["ndcg_cut.10", "nDCG@10", "recall.10,20"])

@@ -25,6 +25,7 @@ from .. import inputs, outputs, provenance
 from ..errors import DuplicateError, TrecbenchError, UsageError
 from ..inputs import held
 from ..measures import NUM_REL
+from ..measures.names import requests
 from ..memory import Budget
 from ..trec_eval import compat as _compat
 from ..trec_eval import zscores as zscores_module
@@ -153,6 +154,8 @@ def _evaluate(qrels, runs, measures, settings: EvalSettings, run_names, progress
     """:func:`evaluate` with its settings built: the judgments read once (the first run
     read meanwhile), then every run scored, in order."""
     version = settings.version
+    if measures is not None:  # one list: a generator is read once, by both of its readers
+        measures = requests(measures)
     sources, names = inputs.split_runs(runs)
     if not sources:  # as compare refuses it: an evaluation of nothing lost its measures
         raise UsageError("nothing to evaluate: no run given")
