@@ -34,9 +34,19 @@ def test_frames_are_keyed_by_the_spelling_asked():
     display = evaluation.to_frame(labels="display")
     assert list(display.columns) == ["nDCG@10", "Recall@100", "MRR@10", "nDCG@5"]
     assert list(evaluation.to_frame(labels="trec").columns)[0] == "ndcg_cut_10"
-    # a measure of several values keeps each value's own name
-    several = trecbench.evaluate(QRELS, RUN, ["recall.10,20"]).to_frame()
-    assert list(several.columns) == ["Recall@10", "Recall@20"]
+    # a measure of several values names each value: by trec_eval's label when spelled as
+    # trec_eval spells it (pytrec_eval's keys: {"P"} gives P_5, ...), else its display name
+    several = trecbench.evaluate(QRELS, RUN, ["recall.10,20", "nDCG@5"]).to_frame()
+    assert list(several.columns) == ["recall_10", "recall_20", "nDCG@5"]
+    import pytrec_eval
+
+    qrels = {q: {d: int(g) for d, g in docs.items()} for q, docs in _trec(QRELS, 3).items()}
+    run = {q: {d: float(s) for d, s in docs.items()} for q, docs in _trec(RUN, 4).items()}
+    theirs = pytrec_eval.RelevanceEvaluator(qrels, {"P", "ndcg_cut"}).evaluate(run)
+    mine = trecbench.evaluate(qrels, run, ["P", "ndcg_cut"]).to_dict()
+    assert {q: set(values) for q, values in mine.items()} == {
+        q: set(values) for q, values in theirs.items()
+    }
 
 
 def test_to_dict_is_pytrec_evals_shape_with_its_numbers():
@@ -121,8 +131,8 @@ def test_a_value_of_a_measure_of_several_answers_to_its_own_name_too():
     evaluation = trecbench.evaluate(QRELS, RUN, ["P.5,10", "P_5", "R@10", "recall.10,20"])
     shaped = evaluation.to_dict()
     for qid, values in expected.items():
-        for name, label in (("P_5", "P_5"), ("P@5", "P_5"), ("P@10", "P_10"), ("R@10", "recall_10"),
-                            ("Recall@10", "recall_10"), ("Recall@20", "recall_20")):  # fmt: skip
+        for name, label in (("P_5", "P_5"), ("P_10", "P_10"), ("R@10", "recall_10"),
+                            ("recall_10", "recall_10"), ("recall_20", "recall_20")):  # fmt: skip
             assert shaped[qid][name] == pytest.approx(values[label], abs=1e-12), name
     assert [column.label for column in evaluation.columns] == [
         "P_5", "P_10", "recall_10", "recall_20",
@@ -145,8 +155,8 @@ def test_long_tables_pair_the_measure_as_asked_with_its_canonical_name():
     long = evaluation.to_long()
     assert list(long.columns) == ["run", "measure", "canonical", "value"]
     assert list(zip(long["measure"], long["canonical"], strict=True)) == [
-        ("Recall@10", "Recall@10"),  # one spelling of two values: each by its own name
-        ("Recall@20", "Recall@20"),
+        ("recall_10", "Recall@10"),  # one spelling of two values: each by its own label
+        ("recall_20", "Recall@20"),
         ("ndcg_cut.10", "nDCG@10"),
         ("nDCG@10", "nDCG@10"),
     ]

@@ -121,7 +121,7 @@ def _measure(ranked, qids, plan: _Plan, produced=None) -> tuple:
             continue
         single = len(produced[measure]) == 1
         for label, display, value in produced[measure]:
-            asked = measure.requested if single and measure.requested else display
+            asked = _asked(measure, single, label, display)
             if display in seen:  # two spellings of one value (success.10, HitRate@10)
                 _also_named(columns, display, asked)
                 continue
@@ -133,6 +133,15 @@ def _measure(ranked, qids, plan: _Plan, produced=None) -> tuple:
             else:
                 values[label] = value
     return columns, values, strings
+
+
+def _asked(measure: Measure, single: bool, label: str, display: str) -> str:
+    """The name a value answers to: the measure as asked when it gives one value; among
+    several, its trec_eval label when asked in trec_eval's spelling (``P`` gives ``P_5``,
+    as pytrec_eval keys it), else its display name (``P@5``)."""
+    if single and measure.requested:
+        return measure.requested
+    return label if measure.trec_spelled else display
 
 
 def _also_named(columns: list[Column], display: str, asked: str) -> None:
