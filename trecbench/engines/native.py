@@ -46,7 +46,9 @@ PORTED = [d.name for d in registry.definitions() if d.source == "trec_eval"]
 # ... and those they compute when asked: 10.0's rounded recall cutoffs, and with -D the
 # families that print a trace (gm_bpref from level 2 on)
 RECALL_CUTOFFS = frozenset({"iprec_at_recall", "11pt_avg"})
-TRACED = frozenset({"ndcg", "ndcg_cut", "ndcg_rel", "Rndcg", "G", "binG", "gm_bpref"})
+TRACED = frozenset(
+    {"ndcg", "dcg", "ideal_dcg", "ndcg_cut", "ndcg_rel", "Rndcg", "G", "binG", "gm_bpref"}
+)
 
 
 def supports(measure: Measure) -> bool:
