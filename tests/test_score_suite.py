@@ -65,6 +65,7 @@ def test_suite_output_is_byte_identical(expected, command, trec_eval_suite, monk
 
 
 @pytest.mark.filterwarnings(PARTLY_READ)
+@pytest.mark.filterwarnings("ignore:rbp. trec_eval 10.0 rescales")  # test_trec_eval_fixtures
 @pytest.mark.parametrize("expected", sorted(MANIFEST_10))
 def test_suite_as_trec_eval_10_prints_it(expected, trec_eval_suite, monkeypatch):
     case = MANIFEST_10[expected]

@@ -11,7 +11,12 @@ from typing import Any
 
 from ..engines import META, NATIVE, assign, engine_module
 from ..engines.native import RECALL_CUTOFFS, TRACED, labels_of
-from ..errors import MissingTopicError, TrecbenchError, UnevaluableTopicError
+from ..errors import (
+    MissingTopicError,
+    TrecbenchError,
+    TrecEvalUndefinedWarning,
+    UnevaluableTopicError,
+)
 from ..measures import (
     NICKNAMES,
     Measure,
@@ -78,7 +83,18 @@ def _measures(measures, settings: EvalSettings) -> tuple[list[Measure], list[Mea
     requested = parse_measures(measures, settings.compat)
     ordered = presentation_order(requested)
     _check_shared_gain_params(ordered, settings.version)
-    return requested, ordered, _engines(ordered, settings)
+    engines = _engines(ordered, settings)
+    if any(m.family == "rbp" and engines[m] == NATIVE for m in ordered):
+        warnings.warn(TrecEvalUndefinedWarning(RBP_LEFTOVERS), stacklevel=2)
+    return requested, ordered, engines
+
+
+# trec_eval 10.0's m_rbp.c (see trecbench.trec_eval.leftovers)
+RBP_LEFTOVERS = (
+    "rbp: trec_eval 10.0 rescales its gains from a minimum and maximum it never initialises; "
+    "trecbench prints what 10.0's default (-g) build finds there (what the measures computed "
+    "before it left), another build prints other numbers"
+)
 
 
 def _aliases(texts, requested: list[Measure], version: str) -> dict:
