@@ -224,6 +224,27 @@ def test_an_empty_zscores_file_is_refused_as_trec_eval_does(tmp_path):
         evaluate(tmp_path / "qrels", tmp_path / "run", ["P.5"], zscores=tmp_path / "empty")
 
 
+@pytest.mark.parametrize(
+    ("lines", "what"),
+    [
+        ("q1\tP_5\t0.1\t0.5\n", "measure map of topic q1"),  # map sorts after P_5
+        ("a\tmap\t0.1\t0.5\n", "topic q1"),  # q1 sorts after a
+    ],
+)
+def test_a_zscores_search_past_the_table_is_refused(tmp_path, lines, what):
+    # trec_eval 9.0.8 and 10.0 (-q -m map -Z z): segmentation fault, exit 139; trecbench
+    # printed -1000000 for it and exit 0
+    (tmp_path / "qrels").write_text("q1 0 d1 1\nq1 0 d2 0\nq2 0 d3 1\n")
+    (tmp_path / "run").write_text("q1 Q0 d1 1 1.0 t\nq1 Q0 d2 2 0.5 t\nq2 Q0 d3 1 1.0 t\n")
+    (tmp_path / "z").write_text(lines)
+    with pytest.raises(InputError, match=f"^{tmp_path / 'z'}: {what} sorts after every line"):
+        evaluate(tmp_path / "qrels", tmp_path / "run", ["map"], zscores=tmp_path / "z")
+    # a line sorting after it keeps trec_eval's search inside the table: -1000000 printed
+    (tmp_path / "z").write_text(lines + "zz\tzz\t0\t1\n")
+    values = evaluate(tmp_path / "qrels", tmp_path / "run", ["map"], zscores=tmp_path / "z")
+    assert -1000000.0 in values.per_query["value"].tolist()
+
+
 def test_debug_one_topic_keeps_the_runs_topic_flags(tmp_path):
     """-D level.qid evaluates one topic; the warnings still compare the run with the qrels
     (topic 4, in both, was flagged as missing from each)."""

@@ -10,7 +10,9 @@ and everything is printed with a ``Z`` prefix and four decimals.
 
 trec_eval finds the lines with a binary search that may look one entry past a topic's
 last measure — at the first measure of the next topic in its sorted table (convert_zscores.c,
-``end = num`` instead of ``num - 1``); :func:`convert` looks where it looks.
+``end = num`` instead of ``num - 1``); :func:`convert` looks where it looks. Past the last
+line of the whole table it reads memory it never allocated (9.0.8 and 10.0 crash there, a
+segmentation fault): :func:`convert` refuses that topic or measure, naming it.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ class ZScores:
     measures: list[bytes]
     means: list[float]
     stddevs: list[float]
+    path: str = ""
 
 
 def read_zscores(path) -> ZScores:
@@ -65,7 +68,7 @@ def read_zscores(path) -> ZScores:
     qids = [q.encode() for q in pc.cast(qid, "string").to_pylist()]
     names = [m.encode() for m in pc.cast(measure, "string").to_pylist()]
     order = sorted(range(len(qids)), key=lambda i: (qids[i], names[i]))
-    table = ZScores([], [], [], [], [])
+    table = ZScores([], [], [], [], [], str(path))
     for i in order:
         if not table.qids or table.qids[-1] != qids[i]:
             table.qids.append(qids[i])
@@ -83,7 +86,7 @@ def _search(keys: list[bytes], key: bytes, start: int, end: int) -> int | None:
     while low <= high:
         current = (low + high) // 2
         if current >= len(keys):
-            return None  # beyond trec_eval's table: memory it should not read
+            raise _PastTheTable
         if key < keys[current]:
             high = current - 1
         elif key > keys[current]:
@@ -93,16 +96,27 @@ def _search(keys: list[bytes], key: bytes, start: int, end: int) -> int | None:
     return None
 
 
+class _PastTheTable(Exception):
+    """trec_eval's search reads past the end of the table (it crashes)."""
+
+
 def convert(table: ZScores, qid: str, labels: list[str], values: list[float]) -> list[float]:
-    """One topic's values (``labels`` their printed names) as z-scores."""
-    where = _search(table.qids, qid.encode(), 0, len(table.qids))
+    """One topic's values (``labels`` their printed names) as z-scores; an
+    :class:`InputError` where trec_eval's search reads past the table (see the module)."""
+    try:
+        where = _search(table.qids, qid.encode(), 0, len(table.qids))
+    except _PastTheTable:
+        raise _crash(table, f"topic {qid}") from None
     if where is None:
         return [MISSING] * len(values)
     start = table.starts[where]
     stop = table.starts[where + 1] if where + 1 < len(table.starts) else len(table.measures)
     out = []
     for label, value in zip(labels, values, strict=True):
-        found = _search(table.measures, label.encode(), start, stop)
+        try:
+            found = _search(table.measures, label.encode(), start, stop)
+        except _PastTheTable:
+            raise _crash(table, f"measure {label} of topic {qid}") from None
         if found is None:
             out.append(MISSING)
             continue
@@ -112,3 +126,13 @@ def convert(table: ZScores, qid: str, labels: list[str], values: list[float]) ->
         else:
             out.append(0.0 if value == mean else MISSING)
     return out
+
+
+def _crash(table: ZScores, what: str) -> InputError:
+    return InputError(
+        table.path,
+        None,
+        f"{what} sorts after every line of the file: trec_eval's search for it reads past "
+        "the end of its table and crashes (9.0.8 and 10.0; a segmentation fault); give it "
+        "a line, or one that sorts after it",
+    )
