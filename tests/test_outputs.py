@@ -196,6 +196,8 @@ def test_sigterm_removes_staged_files(tmp_path):
         ["validate", "{run}", "--fix", "{run}"],
         ["validate", "{run}", "--qrels", "{qrels}", "--fix", "{qrels}"],
         ["fuse", "{run}", "-o", "{run}"],
+        # the -Z file: the scores were printed before the refusal
+        ["score", "-m", "map", "-Z", "{zscores}", "{qrels}", "{run}", "--report", "{zscores}"],
     ],
 )
 def test_an_output_naming_an_input_is_refused_before_the_work(argv, tmp_path, capsys):
@@ -203,9 +205,10 @@ def test_an_output_naming_an_input_is_refused_before_the_work(argv, tmp_path, ca
     input: the refusal comes first, and the input is untouched."""
     from trecbench.cli import run
 
-    paths = {"run": tmp_path / "r.run", "qrels": tmp_path / "q.qrels"}
+    paths = {"run": tmp_path / "r.run", "qrels": tmp_path / "q.qrels", "zscores": tmp_path / "z"}
     paths["run"].write_text("1 Q0 d 1 1 t\n")
     paths["qrels"].write_text("1 0 d 1\n")
+    paths["zscores"].write_text("1\tmap\t0.5\t0.1\nz\tz\t0\t1\n")
     assert run([arg.format(**paths) for arg in argv]) == 2
     out, err = capsys.readouterr()
     assert out == "" and err.strip().endswith("refusing to overwrite an input file")

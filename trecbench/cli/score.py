@@ -239,7 +239,8 @@ def score(
     from ..renderers.score import ScoreView, groups_json, render_score
     from ..report import write_score_outputs
 
-    given = [qrels, *runs, ontology, strata, routing]  # before the work: no input is an output
+    # before the work: no input is an output
+    given = [qrels, *runs, ontology, strata, routing, flags["zscores"]]
     if dask_address is not None:
         from ..dask import DaskRun
 
