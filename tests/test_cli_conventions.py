@@ -590,3 +590,20 @@ def test_standard_input_read_from_a_file_is_an_input_no_output_may_replace(
     assert (done.returncode, done.stdout) == (ExitCode.INPUT, b""), done.stderr
     assert done.stderr == f"trecbench: {run}: refusing to overwrite an input file\n".encode()
     assert run.read_bytes() == Path(RUN).read_bytes()
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["score", "--compat", "10.0", "-m", "map", QRELS, "-", "/dev/stdin"],
+        ["score", "-m", "map", "/dev/stdin", "-"],
+        ["validate", "-", "/dev/stdin"],
+    ],
+)
+def test_standard_input_spelt_two_ways_is_refused(args):
+    # the second reading found the pipe empty: "/dev/stdin: error[R26]: empty file"
+    argv = [sys.executable, "-m", "trecbench", *args]
+    text = Path(RUN if "validate" in args or QRELS in args else QRELS).read_bytes()
+    done = subprocess.run(argv, input=text, capture_output=True, check=False)
+    assert (done.returncode, done.stdout) == (ExitCode.USAGE, b""), done.stderr
+    assert b"standard input ('-', /dev/stdin) can be read once: give it once" in done.stderr

@@ -262,7 +262,7 @@ def test_debug_one_topic_keeps_the_runs_topic_flags(tmp_path):
 def test_standard_input_is_one_run(tmp_path):
     # the second '-' read nothing: "<stdin>: error[R26]: empty file"
     (tmp_path / "qrels").write_text(QRELS)
-    with pytest.raises(UsageError, match=r"standard input \('-'\) holds one run"):
+    with pytest.raises(UsageError, match=r"standard input \('-', /dev/stdin\) can be read once"):
         evaluate(tmp_path / "qrels", ["-", "-"], ["map"], compat="10.0")
 
 

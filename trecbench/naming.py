@@ -120,6 +120,21 @@ def repeated_file(paths: Sequence[str | os.PathLike]) -> tuple[str, str] | None:
     return None
 
 
+def reads_standard_input_twice(paths: Sequence) -> bool:
+    """Whether two of ``paths`` (other items ignored) read standard input: ``-``, and
+    ``/dev/stdin``, ``/dev/fd/0`` or the file it is redirected from; it can be read once."""
+    from .provenance import file_key
+
+    stdin_key = file_key("-")
+    readers = [
+        path
+        for path in paths
+        if isinstance(path, (str, os.PathLike))
+        and (os.fspath(path) == "-" or (stdin_key is not None and file_key(path) == stdin_key))
+    ]
+    return len(readers) > 1
+
+
 def check_runs_once(paths: Sequence[str | os.PathLike]) -> None:
     """Refuse a run file given twice, or spelt two ways: it would be compared with
     itself (or counted twice)."""

@@ -250,8 +250,10 @@ def _print_text(results, show: int) -> None:
 def _stdin_named(paths: list, count: int) -> tuple[tuple, object, object]:
     """RUNS (the first ``count`` of ``paths``), --qrels and --topics, with ``-`` read as
     standard input, which can be read once."""
-    if sum(path == "-" for path in paths) > 1:
-        raise click.UsageError("standard input ('-') can be read once: give it once")
+    from ..naming import reads_standard_input_twice
+
+    if reads_standard_input_twice(paths):
+        raise click.UsageError("standard input ('-', /dev/stdin) can be read once: give it once")
     named = [STDIN if path == "-" else path for path in paths]
     return tuple(named[:count]), named[count], named[count + 1]
 

@@ -27,6 +27,7 @@ from ..inputs import held
 from ..measures import NUM_REL
 from ..measures.names import requests
 from ..memory import Budget
+from ..naming import reads_standard_input_twice
 from ..trec_eval import compat as _compat
 from ..trec_eval import zscores as zscores_module
 from . import bounds, drill
@@ -44,7 +45,6 @@ from .reading import (
     Progress,
     _blocks_ahead,  # noqa: F401
     _BlocksAhead,
-    _is_stdin,
     _start_reading,
     load,
 )
@@ -159,8 +159,8 @@ def _evaluate(qrels, runs, measures, settings: EvalSettings, run_names, progress
     sources, names = inputs.split_runs(runs)
     if not sources:  # as compare refuses it: an evaluation of nothing lost its measures
         raise UsageError("nothing to evaluate: no run given")
-    if sum(map(_is_stdin, sources)) > 1:
-        raise UsageError("standard input ('-') holds one run: give it once")
+    if reads_standard_input_twice([qrels, *sources]):
+        raise UsageError("standard input ('-', /dev/stdin) can be read once: give it once")
     names = _named(sources, list(run_names) if run_names else names)
     requested, ordered, engines = _measures(measures, settings)
     # the engines decide, with the flags, whether run files may be read in blocks
