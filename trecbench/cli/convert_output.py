@@ -30,15 +30,23 @@ def finish(conversion, outdir: Path, inputs, runs_dir: Path | None) -> None:
     """Write (validated) outputs and print a short summary (and, for several runs each
     with its own qrels, the command that compares them). With ``-o -``, the single run
     goes to stdout and the summary to stderr."""
-    from ..convert.common import compare_command, write_conversion
-    from ..renderers.escaping import escape_text
+    from ..convert.common import write_conversion
 
     conversion = _with_metadata(conversion, inputs)
     if outdir == STDOUT:
-        paths = _run_to_stdout(conversion, inputs, runs_dir)
-    else:
-        paths = write_conversion(conversion, outdir, inputs, runs_dir)
-    echo = partial(click.echo, err=outdir == STDOUT)
+        _summary(conversion, _run_to_stdout(conversion, inputs, runs_dir), to_stderr=True)
+    else:  # the summary before the files are put in place: a full stdout replaces none
+        announce = partial(_summary, conversion, to_stderr=False)
+        write_conversion(conversion, outdir, inputs, runs_dir, announce=announce)
+
+
+def _summary(conversion, paths: dict, to_stderr: bool) -> None:
+    """What was written (``paths``), the conversion's counts and notes, and the command
+    that compares its runs."""
+    from ..convert.common import compare_command
+    from ..renderers.escaping import escape_text
+
+    echo = partial(click.echo, err=to_stderr)
     for name, table in conversion.qrels.items():
         info = conversion.qrels_info.get(name, {})
         pooled = " (pooled)" if info.get("pooled") else ""

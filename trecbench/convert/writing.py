@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 import shlex
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from .. import outputs
@@ -101,9 +101,12 @@ def write_conversion(
     outdir: str | os.PathLike,
     inputs: Sequence[str | os.PathLike],
     runs_dir: str | os.PathLike | None = None,
+    announce: Callable[[dict[str, Path]], None] | None = None,
 ) -> dict[str, Path]:
     """Validate and write qrels and the sidecar into ``outdir``, runs into ``runs_dir``
     (default ``outdir``); return the paths. The sidecar names the files relative to itself.
+    ``announce(paths)`` is called once every file is staged and valid, before any is put in
+    place: what it prints comes first, and if printing fails nothing is replaced.
 
     Files are staged (:class:`trecbench.outputs.OutputSet`) and validated with
     :mod:`trecbench.validation`; only if every file passes are they all put in place, as a
@@ -147,4 +150,6 @@ def write_conversion(
             validation[names[key]], _ = _validate("run", staged, names[key], judged.get(run.qrels))
         sidecar = sidecar_dict(conversion, names, validation)
         out.write(targets["sidecar"], json_text(sidecar) + "\n")
+        if announce is not None:
+            announce(targets)
     return targets
