@@ -156,6 +156,18 @@ def test_bad_suites_are_refused_in_one_line(tmp_path, text, message):
     assert message in str(caught.value)
 
 
+@pytest.mark.parametrize(
+    "text", ["bogus = 1\n", "", 'measures = 5\n[collections.a]\nqrels = "q"\n']
+)
+def test_a_suite_setting_the_schema_refuses_is_a_usage_error_as_benchmark_s(tmp_path, capsys, text):
+    # leaderboard exited 2 where benchmark exits 1 for the same kind of setting
+    suite = tmp_path / "suite.toml"
+    suite.write_text(text)
+    assert run(["leaderboard", str(suite)]) == 1
+    said = capsys.readouterr().err
+    assert said.startswith(f"trecbench: {suite}: ") and said.count("\n") == 1
+
+
 def test_html_is_one_page_with_every_table_and_its_numbers(capsys):
     pytest.importorskip("jinja2")
     assert run(["leaderboard", str(SUITE), "--format", "html"]) == 0

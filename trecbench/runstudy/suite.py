@@ -70,8 +70,8 @@ def _check_schema(document: dict, path: Path) -> None:
 
     try:
         validate_against_schema(document, SCHEMA)
-    except OutputError as error:
-        raise InputError(str(path), None, str(error).removeprefix(f"{SCHEMA}: ")) from None
+    except OutputError as error:  # a setting, as benchmark's configuration: a usage error
+        raise UsageError(f"{path}: {str(error).removeprefix(f'{SCHEMA}: ')}") from None
 
 
 def _runs(spec, systems: list[str] | None, base: Path, where: str) -> dict[str, Path]:
