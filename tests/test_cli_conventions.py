@@ -8,6 +8,7 @@ import io
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import warnings
@@ -611,3 +612,28 @@ def test_standard_input_spelt_two_ways_is_refused(args):
     done = subprocess.run(argv, input=text, capture_output=True, check=False)
     assert (done.returncode, done.stdout) == (ExitCode.USAGE, b""), done.stderr
     assert b"standard input ('-', /dev/stdin) can be read once: give it once" in done.stderr
+
+
+@pytest.mark.skipif(
+    os.geteuid() == 0 and shutil.which("setpriv") is None, reason="root needs setpriv here"
+)
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["score", "-m", "map", QRELS, RUN, "--report", "{ro}/r.json"],
+        ["compare", QRELS, RUN, RUN2, "-m", "P@5", "-o", "{ro}/out"],
+        ["pool", RUN, RUN2, "-o", "{ro}/p.txt"],
+    ],
+)
+def test_a_folder_it_may_not_write_into_is_refused_before_the_work(tmp_path, args):
+    # the results were printed, then "ro: cannot write here (Permission denied)", exit 2
+    ro = tmp_path / "ro"
+    ro.mkdir(mode=0o555)
+    argv = [sys.executable, "-m", "trecbench", *(str(a).format(ro=ro) for a in args)]
+    if os.geteuid() == 0:  # root writes anywhere: without its capabilities, as a user
+        caps = "-dac_override,-dac_read_search,-fowner"
+        argv = ["setpriv", "--bounding-set", caps, "--inh-caps=-all", "--", *argv]
+    done = subprocess.run(argv, capture_output=True, check=False)
+    assert (done.returncode, done.stdout) == (ExitCode.INPUT, b""), done.stderr
+    assert done.stderr == f"trecbench: {ro}: cannot write here (Permission denied)\n".encode()
+    assert list(ro.iterdir()) == []

@@ -135,7 +135,22 @@ def check_target(path: PathLike, inputs: Iterable[PathLike] = ()) -> Path:
             raise OutputError(f"{target}: is not a regular file; refusing to replace it")
     if _is_input(target, info, inputs):
         raise OutputError(f"{target}: refusing to overwrite an input file")
+    _check_writable(target)
     return target
+
+
+def _check_writable(target: Path) -> None:
+    """Refuse a target whose folder (its nearest existing one, when folders are to be
+    made) this process may not write into: found before the work, not after it has
+    printed its results. Checked with the process's effective rights (root without its
+    capabilities too); where that cannot be told, the write itself says so."""
+    folder = target.parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if os.access not in os.supports_effective_ids or not folder.is_dir():
+        return
+    if not os.access(folder, os.W_OK | os.X_OK, effective_ids=True):
+        raise OutputError(f"{folder}: cannot write here (Permission denied)")
 
 
 class _Staged:
