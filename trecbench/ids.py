@@ -21,14 +21,14 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from .inputs.trec_text import UNICODE_SPACE_PATTERN, python_pattern
+
 STR = pd.StringDtype()
 
-# Python's \s covers Unicode whitespace (U+0085, U+00A0, U+1680, U+2000-U+200A, U+2028,
-# U+2029, U+202F, U+205F, U+3000, U+001C-U+001F); the rest are the controls (C0, DEL, C1)
-# and the zero-width and bidi characters the validator's Unicode-blank rule names.
-_ESCAPED = re.compile(
-    r"[%\s\x00-\x1f\x7f-\x9f\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]|^#"
-)
+# Python's \s covers Unicode whitespace (U+001C-U+001F among them); the rest are the
+# controls (C0, DEL) and every character the validator's Unicode-blank rule names (R2, R6:
+# C1 controls, blanks, zero-width, bidi and ignorable characters, variation selectors, tags)
+_ESCAPED = re.compile(r"[%\s\x00-\x1f\x7f]|^#|" + python_pattern(UNICODE_SPACE_PATTERN))
 # An ASCII id needs escaping only for these (same rule, as an RE2 pattern for Arrow).
 _ASCII_ESCAPED = r"[\x00-\x20%\x7f]|^#"
 

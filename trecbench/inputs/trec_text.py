@@ -26,6 +26,7 @@ from __future__ import annotations
 import dataclasses
 import io
 import os
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -77,6 +78,13 @@ UNICODE_SPACE_PATTERN = (
     r"\x{3000}\x{3164}\x{FE00}-\x{FE0F}\x{FEFF}\x{FFA0}\x{FFF0}-\x{FFF8}"
     r"\x{E0000}-\x{E0FFF}]"
 )
+
+
+def python_pattern(pattern: str) -> str:
+    r"""An RE2 pattern of this module as Python's ``re`` spells it: ``\x{0085}`` as
+    ``\u0085``, ``\x{E0000}`` as ``\U000E0000``."""
+    four = re.sub(r"\\x\{(\w{4})\}", r"\\u\1", pattern)
+    return re.sub(r"\\x\{(\w{5})\}", r"\\U000\1", four)
 
 
 # ---------------------------------------------------------------------------------------

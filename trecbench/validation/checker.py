@@ -33,9 +33,7 @@ HEADER_WORDS = set(
 # C0 controls and DEL: R23.control; Unicode blanks and zero-width characters: R2, R6)
 HOSTILE_ID = r"[\x00-\x20\x7f]|" + trec_text.UNICODE_SPACE_PATTERN
 # as Python's: \x{0085} -> \u0085, \x{E0000} -> \U000E0000
-_HOSTILE_CHAR = re.compile(
-    re.sub(r"\\x\{(\w{5})\}", r"\\U000\1", re.sub(r"\\x\{(\w{4})\}", r"\\u\1", HOSTILE_ID))
-)
+_HOSTILE_CHAR = re.compile(trec_text.python_pattern(HOSTILE_ID))
 _FIELD_ENDS = {
     " ": "a space",
     "\t": "a tab",
