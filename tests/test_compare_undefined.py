@@ -35,6 +35,33 @@ def _frame(values: dict[str, list[float]], measure: str = "m@2") -> pd.DataFrame
 EQUAL = {"a": [0.5, 0.5], "b": [1.0, 1.0]}
 
 
+@pytest.mark.parametrize(
+    ("test", "rests_on"),
+    [
+        ("t", "the paired t-test's smaller p-values rest wholly on the differences' normality"),
+        ("bootstrap", "bootstrap test's smaller p-values rest wholly on a resampling"),
+        ("randomization", None),
+    ],
+)
+def test_the_note_of_too_few_topics_agrees_with_the_p_printed_above_it(test, rests_on):
+    # with 3 topics t printed p 0.0002 (scipy's ttest_rel: 0.000208) under a note saying
+    # "the smallest p it can honestly give is 0.25"
+    from scipy.stats import ttest_rel
+
+    a, b = [0.1, 0.2, 0.3], [0.5, 0.61, 0.69]
+    result = compare_scores(_frame({"a": a, "b": b}), test=test, samples=1000)
+    (note,) = result.sections[0].notes
+    p = result.comparisons["p_value"].iloc[0]
+    if test == "t":
+        assert p == pytest.approx(ttest_rel(b, a).pvalue, rel=1e-9) and p < 0.25
+    if rests_on is None:  # its p cannot go below the bound: the note says so of it
+        assert p >= 0.25 and "the smallest p it can honestly give is 0.25" in note
+    else:
+        assert "assumes nothing of the differences' distribution cannot reach p < 0.05" in note
+        assert rests_on in note and "it can honestly give" not in note
+    assert not result.comparisons["significant"].iloc[0]
+
+
 @pytest.mark.parametrize("test", ["t", "bootstrap"])
 def test_constant_differences_give_no_p_and_say_why_in_every_format(test):
     result = compare_scores(_frame(EQUAL), test=test, samples=200)

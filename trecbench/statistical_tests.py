@@ -36,6 +36,8 @@ class StatisticalTest:
     correction is applied on top).
     ``exact_below``: the function enumerates every sign pattern (exact p) when
     ``2**topics <= samples`` (else it samples, p = (count + 1) / (samples + 1)).
+    ``rests_on``: what a p below the distribution-free bound rests on, for a test that can
+    print one (:func:`smallest_p`); None: it cannot.
     """
 
     name: str
@@ -47,6 +49,7 @@ class StatisticalTest:
     undefined_if_constant: str | None = None
     family_wise: bool = False
     exact_below: bool = False
+    rests_on: str | None = None
 
 
 TESTS: dict[str, StatisticalTest] = {
@@ -60,6 +63,7 @@ TESTS: dict[str, StatisticalTest] = {
             (CORRECTION,),
             "trecbench.stats:t_pairs",
             undefined_if_constant="t = mean / (sd / sqrt(n)) divides by their sd, 0",
+            rests_on="the differences' normality",
         ),
         StatisticalTest(
             "bootstrap",
@@ -71,6 +75,7 @@ TESTS: dict[str, StatisticalTest] = {
             "trecbench.stats:bootstrap_pairs",
             undefined_if_constant="every resample is the observed mean: there is no null "
             "distribution",
+            rests_on="a resampling distribution of a handful of topics",
         ),
         StatisticalTest(
             "randomization",

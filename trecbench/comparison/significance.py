@@ -27,14 +27,31 @@ def tested_section(section: Section, statistics: StatsSettings, runs: int) -> Se
     if section.topics < 2:
         notes = ("With fewer than 2 topics no paired test is defined: no p-value.",)
     elif floor >= alpha:
-        label = statistics.label(macro=section.kind == MACRO)
-        notes = (
-            f"With {section.topics} topics the {label} cannot reach p < {alpha:g}: the "
-            f"smallest p it can honestly give is {floor:.3g} "
-            f"({_floor_reason(name, section.topics, runs)}). Nothing is "
-            "marked significant here.",
-        )
+        notes = (_floor_note(section, statistics, runs, floor),)
     return replace(section, smallest_p=floor, notes=notes)
+
+
+def _floor_note(section: Section, statistics: StatsSettings, runs: int, floor: float) -> str:
+    """Why nothing of ``section`` is marked significant: the smallest p its test can
+    honestly give is not below alpha (a test that can print smaller ones says on what
+    they would rest)."""
+    name, alpha = statistics.test, statistics.alpha
+    label = statistics.label(macro=section.kind == MACRO)
+    rests_on = statistical_tests.get(name).rests_on
+    if rests_on is None:
+        reason = _floor_reason(name, section.topics, runs)
+        return (
+            f"With {section.topics} topics the {label} cannot reach p < {alpha:g}: the "
+            f"smallest p it can honestly give is {floor:.3g} ({reason}). Nothing is "
+            "marked significant here."
+        )
+    return (
+        f"With {section.topics} topics a test that assumes nothing of the differences' "
+        f"distribution cannot reach p < {alpha:g}: its smallest p is {floor:.3g} (2/2^"
+        f"{section.topics}, the exact sign-flip test's); "
+        f"the {label}'s smaller p-values rest wholly on {rests_on}. Nothing is marked "
+        "significant here."
+    )
 
 
 def _floor_reason(name: str, topics: int, runs: int) -> str:
