@@ -205,7 +205,8 @@ QRELS_CASES = [
     ("CRLF", b"1 0 a 1\r\n", {}, ("R24", W, 1)),
     ("NUL", b"1 0 a\x00 1\n", {}, ("R23", E, 1)),
     ("empty", b"", {}, ("R26", E, None)),
-    ("only comments", b"# nothing judged\n", {}, ("R9", E, None)),
+    # a comment line is data to trec_eval 9.x: malformed here, not an empty file (R9)
+    ("only comments", b"# nothing judged\n", {}, ("Q1", E, 1)),
     ("only negative judgments", b"1 0 a 1\n2 0 b -1\n2 0 c -2\n", {}, ("Q10", W, 2)),
 ]
 
@@ -994,3 +995,15 @@ def test_a_nul_byte_is_said_to_stop_trec_eval_or_crash_it(tmp_path):
     run.write_bytes(b"q1 Q0 a 1 2 t\nq1 Q0 b 2 1 t\x00x\n")
     (finding,) = [f for f in validate_run(run).findings if f.rule == "R23"]
     assert "stops reading the file here without a word, or crashes" in finding.message
+
+
+@pytest.mark.parametrize("profile", ["lenient", "default"])
+def test_a_file_of_hash_lines_trec_eval_reads_is_not_empty(tmp_path, profile):
+    # trec_eval 9.0.8 scores '#1 Q0 a 1 2.0 t' (topic #1: P_1 1.0), and so does score;
+    # validate said error[R9]: no data lines, under lenient (score's gate) too
+    run, qrels = tmp_path / "hh.run", tmp_path / "hh.qrels"
+    run.write_text("#1 Q0 a 1 2.0 t\n")
+    qrels.write_text("#1 0 a 1\nq2 0 b 1\n")
+    report = validate_run(str(run), profile=profile)
+    assert [f.rule for f in report.findings] == ["R22"] and report.ok
+    assert trecbench.evaluate(str(qrels), str(run), ["P.1"]).to_dict()["#1"]["P.1"] == 1.0

@@ -227,6 +227,7 @@ class Checker:
         self.physical = 0
         self.cut_short = False  # the stream broke off (R27): no line read is not "empty"
         self.records = 0  # data lines that are not comments or a header
+        self.read_as_data = 0  # lines trec_eval 9.0.8 reads (comments too): R9.empty
         self.ends_with_newline = True
         self.stopped = False  # a fatal whole-file problem (UTF-16, double gzip, swapped)
         self.seen_keys = HashSet()  # (qid, docno) keys of earlier chunks

@@ -67,6 +67,7 @@ class QrelsChecker(Checker):
                 "Q9", int(line[row]), "line", "header line: TREC qrels have no header; remove it"
             )
         self.records += int(np.count_nonzero(~comment & ~header))
+        self.read_as_data += int(np.count_nonzero(~header))
         # comment lines stay data: trec_eval 9.x reads them as it reads any other line
         wrong = np.flatnonzero((nf != 4) & ~header)
 
@@ -158,7 +159,7 @@ class QrelsChecker(Checker):
         if self.stopped:
             return
         self._finish_file()
-        if self.physical and self.records == 0:
+        if self.physical and self.read_as_data == 0:
             self.report.add("R9.empty", None, None, "no judgments")
         if self.last_record_line >= 0 and self.last_comment_line == self.last_record_line:
             self.report.add(

@@ -140,8 +140,9 @@ CATALOGUE = (
            "More documents than the depth allowed (default 1,000, TREC's usual submission "
            "depth; 100 under `rtask`). trec_eval itself scores every document unless run with "
            "`-M`.", fix="cuts each topic at `--max-depth`"),
-    _check("R9.empty", "EEEE", "no data lines (e.g. whitespace or comments only)",
-           "Nothing to evaluate: trec_eval fails on such a file."),
+    _check("R9.empty", "EEEE", "no data lines (e.g. blank lines only)",
+           "Nothing to evaluate: trec_eval fails on such a file. A `#` line is data to "
+           "trec_eval 9.x (R22, Q8): a file of them is not empty."),
     _check("R9.shallow", "WWWW", "topic shallower than `--min-depth`",
            "Fewer documents than asked for with `--min-depth` (a truncated retrieval?)."),
     _check("R10", "EEWE", "rank is not a non-negative ASCII integer (`2.0`, `-1`)",

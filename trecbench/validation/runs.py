@@ -75,6 +75,7 @@ class RunChecker(Checker):
                 "header line: TREC runs have no header; remove it",
             )
         self.records += int(np.count_nonzero(~comment & ~header))
+        self.read_as_data += int(np.count_nonzero(~header))
         nf = tokens.nfields
         short = np.flatnonzero((nf < 6) & ~header)
 
@@ -190,7 +191,7 @@ class RunChecker(Checker):
         self.carry = None
         self.blocks.finish()
         self._finish_file()
-        if self.physical and self.records == 0:
+        if self.physical and self.read_as_data == 0:
             self.report.add("R9.empty", None, None, "no data lines")
         counts, first = self.blocks.counts_by_topic, self.blocks.first_line
         if self.min_depth is not None:
