@@ -55,7 +55,8 @@ def hostile_id(what: str, text: str) -> str:
     if char in _FIELD_ENDS:
         return (
             f"{what} {shown} holds {_FIELD_ENDS[char]}, where a field of TREC text ends: no "
-            "TREC file can hold it (`convert`, `fuse` and trec_eval's text output refuse it)"
+            "TREC file can hold it (`write_run`, `fuse` and trec_eval's text output refuse "
+            "it; `convert` percent-escapes it)"
         )
     control = char < " " or "\x7f" <= char <= "\x9f"  # C0, DEL, C1
     kind = "control character" if control else "invisible character"

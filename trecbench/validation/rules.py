@@ -244,8 +244,9 @@ CATALOGUE = (
            "control or invisible character",
            "A table's ids are never split at blanks, so a JSONL or Parquet file (or a table "
            "held in memory) can hold an id that no TREC file can: a space, tab, CR, LF, VT or FF "
-           "ends a field of TREC text and a NUL ends trec_eval 9.x's reading, so `convert`, "
-           "`fuse` and trec_eval's text output (`score -q`) refuse such an id. Other control "
+           "ends a field of TREC text and a NUL ends trec_eval 9.x's reading, so `write_run`, "
+           "`fuse` and trec_eval's text output (`score -q`) refuse such an id (`convert` "
+           "percent-escapes it, reversibly). Other control "
            "characters, DEL, Unicode blanks and zero-width characters are what R23, R2 and R6 "
            "flag in a TREC file. `score` holds every id exactly, so its numbers are right and "
            "its JSON and CSV hold the id as it is: a warning under `lenient`, an error "
