@@ -353,7 +353,8 @@ _trec("binG", "binary gain measure (Voorhees)")
 _trec("G", "gain measure with a gain map", trec_params=PAIRS)
 _trec(
     "ndcg",
-    "normalised discounted cumulative gain over the whole ranking (gain = grade)",
+    "normalised discounted cumulative gain over the whole ranking (gain = grade; 2^grade - 1 "
+    "with dcg='exp-log2')",
     trec_params=PAIRS,
     ir_measures="nDCG",
     display="nDCG",
@@ -364,7 +365,8 @@ _trec("ndcg_rel", "nDCG averaged over the relevant documents' ranks", trec_param
 _trec("Rndcg", "nDCG at rank R", trec_params=PAIRS)
 _trec(
     "ndcg_cut",
-    "normalised discounted cumulative gain at k (gain = grade)",
+    "normalised discounted cumulative gain at k (gain = grade; 2^grade - 1 with "
+    "dcg='exp-log2')",
     trec_params=LONG_CUTOFFS,
     trec_defaults=STANDARD_CUTOFFS,
     cutoff=INT_CUTOFF,
