@@ -1007,3 +1007,16 @@ def test_a_file_of_hash_lines_trec_eval_reads_is_not_empty(tmp_path, profile):
     report = validate_run(str(run), profile=profile)
     assert [f.rule for f in report.findings] == ["R22"] and report.ok
     assert trecbench.evaluate(str(qrels), str(run), ["P.1"]).to_dict()["#1"]["P.1"] == 1.0
+
+
+@pytest.mark.parametrize(("name", "tag", "ok"), [
+    ("a.run", "a.run", True), ("a.run", "a", True), ("bm25.run.gz", "bm25.run", True),
+    ("run.v2", "run.v2", True), ("a.run", "b.run", False), ("a.txt", "a.run", False),
+])  # fmt: skip
+def test_a_tag_names_its_file_with_or_without_the_extension(tmp_path, name, tag, ok):
+    # 'a.run' tagged a.run: "error[R19]: tag 'a.run' differs from the file name 'a'"
+    run = tmp_path / name
+    text = f"q1 Q0 a 1 1 {tag}\n".encode()
+    run.write_bytes(gzip.compress(text) if name.endswith(".gz") else text)
+    (result,) = validate_files([str(run)], tag_is_filename=True)
+    assert ("R19" not in [f.rule for f in result.findings]) == ok

@@ -268,9 +268,9 @@ class _Verify:
         self.result = None
 
     def __call__(self, tokens):
-        from ..validation import run_name
+        from ..validation import file_name
 
-        expected = run_name(tokens.path) if self.tag_is_filename else None
+        expected = file_name(tokens.path) if self.tag_is_filename else None
         self.result = self.checks(tokens, qrels_topics=self.qrels_info, expected_tag=expected)
         return self.result
 

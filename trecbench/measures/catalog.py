@@ -365,8 +365,7 @@ _trec("ndcg_rel", "nDCG averaged over the relevant documents' ranks", trec_param
 _trec("Rndcg", "nDCG at rank R", trec_params=PAIRS)
 _trec(
     "ndcg_cut",
-    "normalised discounted cumulative gain at k (gain = grade; 2^grade - 1 with "
-    "dcg='exp-log2')",
+    "normalised discounted cumulative gain at k (gain = grade; 2^grade - 1 with dcg='exp-log2')",
     trec_params=LONG_CUTOFFS,
     trec_defaults=STANDARD_CUTOFFS,
     cutoff=INT_CUTOFF,

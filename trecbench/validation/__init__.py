@@ -38,6 +38,7 @@ _HOMES = {
     "validate_qrels": "api",
     "validate_run": "api",
     "validate_tokens": "api",
+    "file_name": "cross_checks",
     "run_name": "cross_checks",
     "qrels_info": "cross_checks",
     "DEFAULT_LIMIT": "findings",

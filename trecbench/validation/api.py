@@ -13,7 +13,7 @@ from ..errors import InputError
 from ..inputs.streams import File, Source, path_of
 from ..inputs.trec_text import Tokens
 from .checker import Checker
-from .cross_checks import run_name
+from .cross_checks import file_name
 from .findings import DEFAULT_LIMIT, Collector, Finding, QrelsInfo, ValidationResult
 from .qrels import QrelsChecker
 from .reader import CHUNK_BYTES, read_topics, stream
@@ -288,7 +288,7 @@ def validate_files(
     if isinstance(topics, (str, os.PathLike)):
         topics = read_topics(topics)
     for run in runs:
-        expected = run_name(path_of(run)) if tag_is_filename else None
+        expected = file_name(path_of(run)) if tag_is_filename else None
         results.append(
             validate_run(
                 run,

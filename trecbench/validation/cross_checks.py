@@ -212,6 +212,18 @@ def too_shallow(
     )
 
 
+def tag_names_file(tag: str, name: str) -> bool:
+    """Whether run tag ``tag`` is the file name ``name`` (:func:`file_name`'s), with or
+    without its usual extension (``a`` and ``a.run`` both name ``a.run``)."""
+    return tag == name or tag == run_name(name)
+
+
+def file_name(path: str | os.PathLike) -> str:
+    """A run file's name without its compression suffixes (``bm25.run.gz`` ->
+    ``bm25.run``): what R19 compares the tag with."""
+    return without_suffixes(Path(path).name)
+
+
 def run_name(path: str | os.PathLike) -> str:
     """A run file's name without its compression suffixes and the usual extensions
     (``bm25.run.gz`` -> ``bm25``)."""

@@ -183,7 +183,9 @@ CATALOGUE = (
     _check("R18", "WEWW", "tag not `^[A-Za-z0-9_.-]{1,25}$`",
            "NIST's submission limit on run tags (charset and length)."),
     _check("R19", "EEWE", "tag differs from the file name (only with `--tag-is-filename`)",
-           "Some tracks require the run tag to equal the submitted file's name."),
+           "Some tracks require the run tag to equal the submitted file's name: its name "
+           "without compression suffixes, with or without its extension (`bm25` and "
+           "`bm25.run` both name `bm25.run.gz`)."),
     _check("R20.order", "IIII", "topics not in ascending order (numeric or byte-wise)",
            "Harmless to trec_eval; noted once per file."),
     _check("R20.split", "WWWW", "topic split into non-contiguous blocks",

@@ -16,7 +16,7 @@ from ..inputs import trec_text
 from ..inputs.trec_text import Tokens
 from . import wording
 from .checker import Checker, classify, segment_starts
-from .cross_checks import against_qrels, against_topics, too_shallow
+from .cross_checks import against_qrels, against_topics, tag_names_file, too_shallow
 from .findings import Collector, QrelsInfo
 from .rules import TAG_PATTERN
 from .run_topics import Rows, TopicChecks
@@ -175,7 +175,7 @@ class RunChecker(Checker):
                 self.report.add("R17", at, "tag", wording.second_tag(value, self.first_tag))
             if not re.fullmatch(TAG_PATTERN, value):
                 self.report.add("R18", at, "tag", wording.bad_tag(value))
-            if self.expected_tag is not None and value != self.expected_tag:
+            if self.expected_tag is not None and not tag_names_file(value, self.expected_tag):
                 self.report.add("R19", at, "tag", wording.tag_not_name(value, self.expected_tag))
         if len(new) > 100:
             self.report.add(

@@ -34,7 +34,14 @@ from dataclasses import dataclass
 from .. import small_text
 from ..errors import InputError
 from . import wording
-from .cross_checks import against_qrels, against_topics, run_name, too_shallow, topic_ids
+from .cross_checks import (
+    against_qrels,
+    against_topics,
+    file_name,
+    tag_names_file,
+    too_shallow,
+    topic_ids,
+)
 from .findings import DEFAULT_LIMIT, Collector, QrelsInfo, ValidationResult
 from .rules import TAG_PATTERN
 
@@ -161,7 +168,7 @@ def _run(
         return None
     report = Collector(path, settings.profile, settings.limit)
     _fields(report, q0, score)
-    expected = run_name(path) if settings.tag_is_filename else None
+    expected = file_name(path) if settings.tag_is_filename else None
     _tags(report, tag, tags, expected)
     run = _Run(qid, docno, [int(r) for r in rank], scores, list(array("f", scores)))
     checks = _TopicChecks(report, run, settings.max_depth)
@@ -217,7 +224,7 @@ def _tags(report: Collector, tag: tuple[str, ...], tags: list[str], expected: st
             report.add("R17", at, "tag", wording.second_tag(value, tags[0]))
         if not re.fullmatch(TAG_PATTERN, value):
             report.add("R18", at, "tag", wording.bad_tag(value))
-        if expected is not None and value != expected:
+        if expected is not None and not tag_names_file(value, expected):
             report.add("R19", at, "tag", wording.tag_not_name(value, expected))
 
 
