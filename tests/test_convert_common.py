@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -320,3 +321,28 @@ def test_json_text_is_json_with_flat_lists_on_one_line():
     assert '"é": "ü"' in text
     with pytest.raises(ValueError):  # NaN is not JSON: never written into a sidecar
         json_text({"a": [float("nan")]})
+
+
+@pytest.mark.parametrize(
+    ("grades", "refused"),
+    [
+        ({"q1": 1, "q2": -1}, None),  # a later topic graded -1: trec_eval 9.0.8 evaluates it
+        ({"q1": -1, "q2": 1}, "query 'q1' has only negative judgments (largest -1), which "
+         "trec_eval 9.0.8 cannot evaluate (it stops)"),
+        ({"q1": 1, "q2": -2}, "(largest -2), which trec_eval 9.0.8 cannot evaluate (it crashes)"),
+    ],
+)  # fmt: skip
+def test_only_the_negative_topics_trec_eval_cannot_evaluate_are_refused(tmp_path, grades, refused):
+    # {"q1": {"a": 1}, "q2": {"b": -1}} was refused, where trec_eval 9.0.8 gives map 0.5
+    from trecbench.convert.dicts import convert_dict
+
+    (tmp_path / "r.json").write_text('{"q1": {"a": 1}, "q2": {"b": 1}}')
+    qrels = {qid: {"a" if qid == "q1" else "b": grade} for qid, grade in grades.items()}
+    (tmp_path / "g.json").write_text(json.dumps(qrels))
+    conversion = convert_dict(tmp_path / "r.json", qrels_json=tmp_path / "g.json")
+    if refused is None:
+        write_conversion(conversion, tmp_path / "out", inputs=[])
+        assert (tmp_path / "out" / "g.qrels").read_text() == "q1 0 a 1\nq2 0 b -1\n"
+    else:
+        with pytest.raises(InputError, match=re.escape(refused)):
+            write_conversion(conversion, tmp_path / "out", inputs=[])

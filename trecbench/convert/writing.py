@@ -12,6 +12,7 @@ from pathlib import Path
 from .. import outputs
 from ..errors import InputError, UsageError
 from ..text_bytes import utf8
+from ..trec_eval.negative_topics import unevaluable
 from .identifiers import check_name
 from .model import Conversion, RunOutput
 from .sidecar import json_text, sidecar_dict
@@ -38,13 +39,16 @@ def check_judgeable(conversion: Conversion) -> None:
                 source, None, f"run {run.tag} has no query in common with qrels {run.qrels}"
             )
         best = qrels[qrels["qid"].isin(asked)].groupby("qid")["rel"].max()
-        if (best < 0).any():
-            raise InputError(
-                conversion.qrels_sources.get(run.qrels, source),
-                None,
-                f"qrels {run.qrels}: query {best.index[best < 0][0]!r} has only negative "
-                "judgments, which trec_eval 9.0.8 cannot evaluate",
-            )
+        # in trec_eval's order of topics (byte-wise): it evaluates a later one graded -1
+        for position, (qid, grade) in enumerate(sorted(best.items())):
+            outcome = unevaluable(position, int(grade))
+            if outcome is not None:
+                raise InputError(
+                    conversion.qrels_sources.get(run.qrels, source),
+                    None,
+                    f"qrels {run.qrels}: query {qid!r} has only negative judgments (largest "
+                    f"{int(grade)}), which trec_eval 9.0.8 cannot evaluate (it {outcome})",
+                )
 
 
 def compare_command(conversion: Conversion, paths: dict[str, Path]) -> str | None:
