@@ -191,3 +191,16 @@ def test_a_zstd_run_scored_is_named_by_its_stem(tmp_path):
     plain = trecbench.evaluate(QRELS, [RUN], ["P.5"])
     assert [run.name for run in evaluation.runs] == ["run"]
     assert evaluation.runs[0].summary == plain.runs[0].summary
+
+
+def test_a_default_name_is_a_plain_file_name_whatever_the_input_is_called():
+    # convert msmarco ..tsv: "--name '.' is not a plain file name", no --name given
+    from trecbench.convert.identifiers import check_name, input_stem
+
+    for path, expected in (
+        ("..tsv", "input"),
+        ("d/..gz", "input"),
+        ("a.tsv", "a"),
+        (".x.tsv", ".x"),
+    ):
+        assert input_stem(path) == expected and check_name(input_stem(path)) == expected

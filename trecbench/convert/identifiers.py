@@ -60,8 +60,9 @@ def unique_tag(name: str, owners: dict[str, str], at: At, what: str) -> str:
 
 def input_stem(path: str | os.PathLike) -> str:
     """A default name from an input path: its file name without its compression suffixes
-    and extension."""
-    return Path(without_suffixes(Path(path).name)).stem or "input"
+    and extension (``input`` when nothing, ``.`` or ``..`` is left: ``..tsv``)."""
+    stem = Path(without_suffixes(Path(path).name)).stem
+    return "input" if stem in ("", ".", "..") else stem
 
 
 def check_name(name: str, what: str = "--name") -> str:
