@@ -457,9 +457,11 @@ def test_score_unjudged_bounds_start_from_score_s_own_values_under_c(capsys, tmp
     assert bound["value"] == pytest.approx(1 / 9) and bound["high"] == pytest.approx(1 / 3)
 
 
-def test_compare_refuses_a_correction_given_with_a_family_wise_test(capsys):
+@pytest.mark.parametrize("command", ["compare", "agree"])
+def test_a_correction_given_with_a_family_wise_test_is_refused(capsys, command):
+    # agree took --correction holm with tukey and said "correction none: family-wise"
     qrels, runs = str(ROOT / "qrels" / "hpo-demo.qrels"), sorted((ROOT / "runs").glob("*.run"))
-    args = ["compare", qrels, *map(str, runs), "--test", "tukey", "--correction", "bonferroni"]
+    args = [command, qrels, *map(str, runs), "--test", "tukey", "--correction", "bonferroni"]
     _refused(args, capsys, 1, "leave --correction out")
 
 

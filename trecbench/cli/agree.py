@@ -8,7 +8,12 @@ import click
 from .conclusion_options import FORMATS, conclusion_options, named_runs
 from .group import cli
 from .paths import QRELS_INPUT
-from .shared_options import resampling_options, runs_argument, samples_checked
+from .shared_options import (
+    refuse_correction_of_family_wise,
+    resampling_options,
+    runs_argument,
+    samples_checked,
+)
 
 
 @cli.command()
@@ -50,6 +55,7 @@ def agree(qrels, runs, qrels_b, test, correction, samples, seed, shared):
     """
     from ..conclusions.agree import agree as run_agree
 
+    refuse_correction_of_family_wise(test)
     with samples_checked(), shared.progress() as progress:  # settings checked first
         result = run_agree(
             qrels,

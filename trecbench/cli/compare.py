@@ -19,7 +19,7 @@ from .evaluation_options import (
     memory_option,
     unjudged_threshold_option,
 )
-from .group import cli, echo_warning, echo_written, given
+from .group import cli, echo_warning, echo_written
 from .paths import INPUT_FILE, OUTPUT_FOLDER, QRELS_INPUT
 from .progress import TaskProgress, wanted
 from .report_options import manifest_options
@@ -27,6 +27,7 @@ from .shared_options import (
     format_option,
     html_depth_option,
     measures_option,
+    refuse_correction_of_family_wise,
     resampling_options,
     samples_checked,
 )
@@ -141,7 +142,7 @@ def _typed_settings(command):
 
         with samples_checked():
             statistics = StatsSettings(test, correction, samples, seed, confidence, missing, movers)
-        _refuse_correction_of_family_wise(statistics)
+        refuse_correction_of_family_wise(statistics.test)
         scoring = ScoringSettings(
             relevance_level=1 if level is None else level, max_docs=max_docs,
             judged_only=judged,
@@ -166,16 +167,6 @@ def _drawn(outdir, plots: bool) -> bool:
     from ..comparison import html_available
 
     return outdir is not None and (plots or html_available())
-
-
-def _refuse_correction_of_family_wise(statistics) -> None:
-    """A family-wise test (Tukey HSD) is not corrected again: a --correction given with it
-    would be silently ignored, so it is refused."""
-    if statistics.registered.family_wise and given("correction"):
-        raise UsageError(
-            f"--test {statistics.test} is family-wise over all pairs: its p-values are not "
-            "corrected again; leave --correction out"
-        )
 
 
 @cli.command()

@@ -63,7 +63,7 @@ unjudged_threshold_option = click.option(
     show_default=True,
     help="A run is flagged as scored against qrels not its own (score warns, compare "
     "refuses) when over this share of the documents it retrieved within the evaluated "
-    "depth, and over this share of its topics, have no judgment.",
+    "depth have no judgment and, in 90% of its topics or more, none has.",
 )
 
 

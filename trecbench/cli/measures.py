@@ -25,7 +25,7 @@ def measures(names, fmt):
     \b
     Examples:
       trecbench measures
-      trecbench measures --format markdown > docs/measures.md
+      trecbench measures --format markdown > measures-table.md
       trecbench measures 'nDCG@10' P_5 "nDCG(dcg='exp-log2')@10" hit@10
     """
     from .. import engines  # noqa: F401  (engines register what they compute)

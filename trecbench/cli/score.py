@@ -91,7 +91,7 @@ FORMATS = ("trec", "table", "markdown", "csv", "json")
 @format_option(
     FORMATS,
     "trec: trec_eval's text; table, markdown: one row per run; csv: run, qid, "
-    "measure, value; json: everything. Only this option chooses the format.",
+    "measure, canonical, value; json: everything. Only this option chooses the format.",
 )
 @click.option(
     "--labels",
@@ -139,7 +139,8 @@ FORMATS = ("trec", "table", "markdown", "csv", "json")
     "tie_bounds",
     is_flag=True,
     help="Also print, per run and measure, the lowest and highest value over every order "
-    "of tied documents (equal scores) and whether trec_eval's order is at an end.",
+    "of tied documents (equal scores): :tie_low and :tie_high lines in trec text; the "
+    "table also says whether trec_eval's order is at an end.",
 )
 @click.option(
     "--unjudged-bounds",

@@ -96,3 +96,17 @@ def samples_checked():
         yield
     except TooFewSamplesError as error:
         raise click.BadParameter(str(error), param_hint="'--samples'") from None
+
+
+def refuse_correction_of_family_wise(test: str) -> None:
+    """A family-wise test (Tukey HSD) is not corrected again: a --correction given with it
+    would be silently ignored, so it is refused."""
+    from ..errors import UsageError
+    from ..statistical_tests import get
+    from .group import given
+
+    if get(test).family_wise and given("correction"):
+        raise UsageError(
+            f"--test {test} is family-wise over all pairs: its p-values are not corrected "
+            "again; leave --correction out"
+        )

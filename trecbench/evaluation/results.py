@@ -106,7 +106,7 @@ class Unjudged:
         (59% for code-chunk's fixed chunker at rank 5; 99% for the HPO demo's tf-idf
         baselines at rank 100). What qrels made for other documents do is leave nothing
         judged in (nearly) every topic: 363 of 373 topics for the other chunker's qrels,
-        where the weakest HPO baseline still finds something in 16 of 56.
+        where the HPO demo's tfidf-word baseline still finds something in 16 of 56.
         """
         empty = self.empty_topics / self.topics if self.topics else 0.0
         return self.fraction > threshold and empty >= NEARLY_ALL
