@@ -281,6 +281,19 @@ def test_parameters_are_read_as_glibc_s_atof_reads_them_hexadecimal_included():
     ]
 
 
+@pytest.mark.parametrize("spelling", ["P_99999999999999999999", "ndcg_cut.5,99999999999999999999"])
+def test_a_cutoff_beyond_a_c_long_is_computed_at_its_limit_with_a_warning(spelling, recwarn):
+    # trec_eval 9.0.8 prints P_9223372036854775807 (atol saturates): the same, said
+    from trecbench.errors import ParameterDomainWarning
+    from trecbench.measures import parse_measure, value_names
+
+    with pytest.warns(ParameterDomainWarning, match="as 9223372036854775807 .C's atol"):
+        measure = parse_measure(spelling)
+    assert value_names(measure)[-1][0] == f"{measure.family}_9223372036854775807"
+    parse_measure("P.9223372036854775807")  # the limit itself is read whole: no warning
+    assert not [w for w in recwarn if issubclass(w.category, ParameterDomainWarning)]
+
+
 @pytest.mark.parametrize(
     ("spelling", "label", "part"),
     [

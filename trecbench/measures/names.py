@@ -33,7 +33,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..errors import ParameterDomainError, ParameterDomainWarning, TrecbenchError, UsageError
+from ..errors import (
+    ParameterDomainError,
+    ParameterDomainWarning,
+    TrecbenchError,
+    UsageError,
+    excerpt,
+    shortened,
+)
 from ..trec_eval import compat
 from . import registry
 from .catalog import ALL_TREC, KPI_PRESET, NICKNAMES
@@ -48,11 +55,13 @@ from .registry import (
 )
 from .trec_params import (
     c_atof,
+    c_atol,
     check_params,
     float_cutoffs,
     long_cutoffs,
     numbers_outside,
     partly_read,
+    saturated,
 )
 
 
@@ -438,6 +447,11 @@ def _check_domains(measure: Measure) -> None:
             f"trec_eval reads {value!r} only in part (what follows its number is ignored)"
             for value in partly_read(definition, written)
         ]
+        problems += [
+            f"trec_eval reads {excerpt(value)} as {c_atol(value)} (C's atol holds a number "
+            "beyond a long at its limit)"
+            for value in saturated(definition, written)
+        ]
     for key, value in measure.options:
         param = definition.param(key)
         problem = None if param is None else param.check(dict(value) if key == "gains" else value)
@@ -448,7 +462,7 @@ def _check_domains(measure: Measure) -> None:
     if not measure.trec_spelled:
         _refuse(problems[0], text)
     for problem in problems:
-        message = f"measure '{text}': {problem}; computed as trec_eval computes it"
+        message = f"measure '{shortened(text)}': {problem}; computed as trec_eval computes it"
         warnings.warn(ParameterDomainWarning(message), stacklevel=4)
 
 

@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 from ..errors import TrecbenchError
-from ..trec_eval.clib import c_atof, c_atol, read_whole
+from ..trec_eval.clib import atol_saturates, c_atof, c_atol, read_whole
 from .registry import (
     FLOAT_CUTOFF,
     FLOAT_CUTOFFS,
@@ -85,6 +85,14 @@ def partly_read(definition: Definition, params: str) -> list[str]:
     else:
         return []
     return [value for value in values if not read_whole(value, kind == LONG_CUTOFFS)]
+
+
+def saturated(definition: Definition, params: str) -> list[str]:
+    """The cutoffs of a trec_eval parameter list beyond a C long, which ``atol`` holds at
+    the long's limit (``P.99999999999999999999`` is ``P_9223372036854775807``)."""
+    if definition.trec_params != LONG_CUTOFFS:
+        return []
+    return [value for value in params.split(",") if atol_saturates(value)]
 
 
 def numbers_of(definition: Definition, params: str) -> list[tuple[str | None, Any]]:

@@ -53,6 +53,15 @@ def c_atol(text: str) -> int:
     return max(-LONG_MAX - 1, min(LONG_MAX, int(digits)))
 
 
+def atol_saturates(text: str) -> bool:
+    """Whether C ``atol`` holds ``text``'s leading integer at a long's limit: beyond it."""
+    match = _ATOL.match(text)
+    if not match:
+        return False
+    digits = match.group(1).lstrip("+-").lstrip("0")
+    return len(digits) > 19 or not -LONG_MAX - 1 <= int(match.group(1)) <= LONG_MAX
+
+
 def c_atof(text: str) -> float:
     """C ``atof`` (glibc's decimal and hexadecimal forms, ``inf``, ``infinity`` and ``nan``
     in any case): the leading number of ``text``, 0.0 when there is none."""
