@@ -137,6 +137,12 @@ def test_a_value_of_a_measure_of_several_answers_to_its_own_name_too():
     assert [column.label for column in evaluation.columns] == [
         "P_5", "P_10", "recall_10", "recall_20",
     ]  # fmt: skip
+    # a third spelling of it too: P@5 vanished beside P.5,10 and P_5 (helper 106)
+    for names, shown in (
+        (["P.5,10", "P_5", "P.5", "P@5"], ["P_5", "P.5", "P@5", "P_10"]),
+        (["ndcg_cut.5,10", "ndcg_cut_5", "nDCG@5"], ["ndcg_cut_5", "nDCG@5", "ndcg_cut_10"]),
+    ):
+        assert list(trecbench.evaluate(QRELS, RUN, names).to_frame().columns) == shown
     counts = trecbench.evaluate(QRELS, RUN, ["NumQ", "num_q"]).to_frame()
     assert list(counts.columns) == ["NumQ", "num_q"] and counts.iloc[0, 0] == counts.iloc[0, 1]
 

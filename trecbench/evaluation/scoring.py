@@ -123,7 +123,8 @@ def _measure(ranked, qids, plan: _Plan, produced=None) -> tuple:
         for label, display, value in produced[measure]:
             asked = _asked(measure, single, label, display)
             if display in seen:  # two spellings of one value (success.10, HitRate@10)
-                _also_named(columns, display, asked)
+                also = plan.aliases.get(measure if single else (measure, label), ())
+                _also_named(columns, display, (asked, *also))
                 continue
             seen.add(display)
             also = plan.aliases.get(measure if single else (measure, label), ())
@@ -144,13 +145,14 @@ def _asked(measure: Measure, single: bool, label: str, display: str) -> str:
     return label if measure.trec_spelled else display
 
 
-def _also_named(columns: list[Column], display: str, asked: str) -> None:
-    """Name the column shown as ``display`` ``asked`` too (``R@10`` beside
-    ``recall.10,20``: one value)."""
+def _also_named(columns: list[Column], display: str, names: tuple[str, ...]) -> None:
+    """Name the column shown as ``display`` by ``names`` too (``R@10`` beside
+    ``recall.10,20``: one value), each once."""
     at = next(i for i, column in enumerate(columns) if column.display == display)
     column = columns[at]
-    if asked not in (column.asked, *column.also):
-        columns[at] = replace(column, also=(*column.also, asked))
+    new = [n for n in dict.fromkeys(names) if n not in (column.asked, *column.also)]
+    if new:
+        columns[at] = replace(column, also=(*column.also, *new))
 
 
 def _traces(native, plan: _Plan, qids: list[str]) -> list[str]:
