@@ -603,6 +603,7 @@ def test_standard_input_read_from_a_file_is_an_input_no_output_may_replace(
         ["score", "--compat", "10.0", "-m", "map", QRELS, "-", "/dev/stdin"],
         ["score", "-m", "map", "/dev/stdin", "-"],
         ["validate", "-", "/dev/stdin"],
+        ["score", "-m", "map", "-Z", "/dev/stdin", QRELS, "-"],  # the -Z file, read after
     ],
 )
 def test_standard_input_spelt_two_ways_is_refused(args):

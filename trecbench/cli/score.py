@@ -237,11 +237,14 @@ def score(
       trecbench score qrels/hpo-demo.qrels runs/tfidf-char.run --unjudged-bounds
     """
     from .. import naming
+    from ..errors import UsageError
     from ..renderers.score import ScoreView, groups_json, render_score
     from ..report import write_score_outputs
 
-    # before the work: no input is an output
+    # before the work: no input is an output, none but one reads standard input
     given = [qrels, *runs, ontology, strata, routing, flags["zscores"]]
+    if naming.reads_standard_input_twice(given):
+        raise UsageError("standard input ('-', /dev/stdin) can be read once: give it once")
     if dask_address is not None:
         from ..dask import DaskRun
 
