@@ -351,6 +351,10 @@ def test_split_runs_tells_one_run_from_several():
     assert inputs.split_runs(rows) == ([rows], None)
     several = [{"qid": {"d": 1.0}}, {"docno": {"d": 2.0}}]  # run dicts, whatever their qids
     assert inputs.split_runs(several) == (several, None)
+    # DataFrames of ir_measures' columns have query_id and doc_id attributes: two runs
+    frame = pd.DataFrame({"query_id": ["1"], "doc_id": ["a"], "score": [1.0]})
+    sources, names = inputs.split_runs([frame, frame])
+    assert len(sources) == 2 and names is None
     assert inputs.split_runs(["a.run", "b.run"]) == (["a.run", "b.run"], None)
 
 

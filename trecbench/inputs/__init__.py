@@ -234,7 +234,9 @@ def load_qrels(
 def _is_record(item: Any) -> bool:
     from .records import is_mapping_record
 
-    return (hasattr(item, "query_id") and hasattr(item, "doc_id")) or is_mapping_record(item)
+    named = hasattr(item, "query_id") and hasattr(item, "doc_id")
+    # a DataFrame with those columns has them as attributes too: a run, not a record
+    return (named and not hasattr(item, "columns")) or is_mapping_record(item)
 
 
 def split_runs(runs: Any) -> tuple[list[Any], list[str] | None]:
