@@ -323,6 +323,29 @@ def test_a_duplicate_in_qrels_is_the_qrels_whatever_holds_the_run(tmp_path):
                 trecbench.evaluate(qrels, run, ["P_5"])
 
 
+def test_rows_sharing_an_index_label_are_cited_by_position():
+    # pd.concat keeps the labels: "row 0: duplicate docs a (first at row 0)" named one row
+    # twice; records are cited as records
+    import pandas as pd
+
+    qrels = pd.DataFrame({"qid": ["1", "1", "2"], "docno": ["a", "b", "c"], "rel": [1, 0, 1]})
+    run = pd.DataFrame({"qid": ["1"], "docno": ["a"], "score": [1.0]})
+    cited = {
+        r"^qrels DataFrame: row 3: duplicate docs a for topic 1 \(first at row 0\)$": (
+            pd.concat([qrels, qrels.iloc[[0]]]), run),
+        r"^run 'run1' \(run DataFrame\): row 1: duplicate docs a .*\(first at row 0\)$": (
+            {"1": {"a": 1}}, pd.concat([run, run])),
+        r"^qrels records: record 1: duplicate docs a for topic 1 \(first at record 0\)$": (
+            [{"query_id": "1", "doc_id": "a", "relevance": 1}] * 2, run),
+    }  # fmt: skip
+    for message, (truth, ranking) in cited.items():
+        with pytest.raises(DuplicateError, match=message):
+            trecbench.evaluate(truth, ranking, ["map"])
+    missing = pd.concat([run, run.assign(docno=["b"], score=[float("nan")])])
+    with pytest.raises(trecbench.InputError, match=r"\(run DataFrame\): row 1: score is missing"):
+        trecbench.evaluate({"1": {"a": 1}}, missing, ["map"])
+
+
 def test_a_duplicate_in_a_run_held_in_memory_is_cited_by_its_rows():
     # a DataFrame has rows, not lines: a duplicate said "run1:3 ... (first on line 1)" and
     # pool, fuse and similarity said "run DataFrame:3" of whichever frame it was; its
@@ -348,7 +371,9 @@ def test_a_duplicate_in_a_run_held_in_memory_is_cited_by_its_rows():
     from ir_measures import ScoredDoc  # a list of records: rows by position
 
     records = [ScoredDoc("q", "a", 1.0), ScoredDoc("q", "a", 3.0)]
-    with pytest.raises(DuplicateError, match=r"\(run records\): row 1: .* \(first at row 0\)$"):
+    with pytest.raises(
+        DuplicateError, match=r"\(run records\): record 1: .* \(first at record 0\)$"
+    ):
         trecbench.evaluate({"q": {"a": 1}}, records, ["map"])
     missing = other.assign(score=[1.0, float("nan"), 2]).set_axis([10, 20, 30])
     with pytest.raises(trecbench.InputError, match=r"^run 'run1' \(run DataFrame\): row 20: "):

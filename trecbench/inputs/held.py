@@ -33,9 +33,12 @@ def renamed(error: InputError, source: object, origin: str) -> InputError:
         return error.moved(origin, error.line)
     qid, docno, first, second = listing
     index = source.index if hasattr(source, "iloc") else None  # a list's is a method
+    if index is not None and not index.is_unique:  # a label would not tell the rows apart
+        index = None
+    noun = "row" if index is not None or not isinstance(source, list) else "record"
 
     def row(line: int) -> str:
-        return f"row {index_label(index[line - 1]) if index is not None else line - 1}"
+        return f"{noun} {index_label(index[line - 1]) if index is not None else line - 1}"
 
     message = f"{row(second)}: duplicate docs {docno} for topic {qid} (first at {row(first)})"
     return error.moved(origin, None, message)

@@ -373,11 +373,14 @@ def index_label(value: object) -> str:
 
 def frame_table(frame, origin: str) -> tuple[pa.Table, Where]:
     """An Arrow table of a pandas DataFrame's columns (each converted on its own, so that
-    a column of mixed types is named) and a ``where`` that cites the frame's index."""
+    a column of mixed types is named) and a ``where`` that cites the frame's index (its
+    positions when two rows share a label: ``pd.concat`` keeps the labels)."""
     index = frame.index
 
-    def where(row: int) -> str:
+    def labelled(row: int) -> str:
         return f"row {index_label(index[row])}"
+
+    where = labelled if index.is_unique else _row
 
     read = QID_NAMES + DOCNO_NAMES + REL_NAMES + ("tag", "line")
     columns = {}
