@@ -101,13 +101,27 @@ def run_names(sources: Sequence[Any], names: Sequence[str] | None = None) -> lis
     return names
 
 
+def file_key(path: str | os.PathLike) -> tuple[int, int] | None:
+    """Which file ``path`` names, as (device, inode), however it is spelled (a link, a
+    relative path; ``-`` is standard input, as ``/dev/stdin`` is); None when it cannot be
+    examined (its reader says why)."""
+    info = examined(path)
+    return None if info is None else (info.st_dev, info.st_ino)
+
+
+def examined(path: str | os.PathLike) -> os.stat_result | None:
+    """``os.stat`` of ``path`` (``-``: standard input's), None where it cannot be done."""
+    try:
+        return os.fstat(0) if os.fspath(path) == "-" else os.stat(path)
+    except (OSError, ValueError):
+        return None
+
+
 def repeated_file(paths: Sequence[str | os.PathLike]) -> tuple[str, str] | None:
     """The first path of ``paths`` that names a file named before, however spelt (a link,
     an absolute and a relative path, ``-`` and ``/dev/stdin``), with that earlier path;
     None when every file is named once (a path that cannot be examined is left to its
     reader's error)."""
-    from .provenance import file_key
-
     seen: dict = {}
     for path in paths:
         spelt = os.fspath(path)
@@ -123,8 +137,6 @@ def repeated_file(paths: Sequence[str | os.PathLike]) -> tuple[str, str] | None:
 def reads_standard_input_twice(paths: Sequence) -> bool:
     """Whether two of ``paths`` (other items ignored) read standard input: ``-``, and
     ``/dev/stdin``, ``/dev/fd/0`` or the file it is redirected from; it can be read once."""
-    from .provenance import file_key
-
     stdin_key = file_key("-")
     readers = [
         path

@@ -31,6 +31,7 @@ from typing import IO, ParamSpec, TypeVar
 
 from . import provenance, publication
 from .errors import OutputError
+from .naming import file_key
 from .plurals import first_few
 from .signals import SignalGuard
 from .text_bytes import utf8
@@ -83,7 +84,7 @@ def note_input(path: PathLike) -> None:
 
 def _note(path: PathLike, identities: set, resolved: set) -> None:
     """Add ``path``'s (device, inode) and resolved name (``-``: standard input's file)."""
-    key = provenance.file_key(path)
+    key = file_key(path)
     if key is not None:
         identities.add(key)
     if os.fspath(path) != "-":
@@ -329,7 +330,6 @@ def refuse_strays(
     this call does not write (``written``), from another call: they would stay beside the
     new files, describing other runs (a folder half old, half new). The call's ``inputs``
     are none of them."""
-    from .provenance import file_key
 
     read = {file_key(path) for path in inputs if path is not None} - {None}
     written = {os.path.realpath(path) for path in written}  # however each is spelled

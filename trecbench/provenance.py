@@ -25,6 +25,7 @@ from typing import Any
 
 from . import __version__
 from .errors import InputError
+from .naming import examined
 
 # Distributions whose versions can change a number or a file trecbench writes.
 PACKAGES = ("numpy", "pandas", "pyarrow", "pytrec-eval-terrier", "ir-measures", "click")
@@ -101,29 +102,13 @@ def record_scope() -> Iterator[None]:
         _records.reset(token)
 
 
-def file_key(path: str | os.PathLike) -> tuple[int, int] | None:
-    """Which file ``path`` names, as (device, inode), however it is spelled (a link, a
-    relative path; ``-`` is standard input, as ``/dev/stdin`` is); None when it cannot be
-    examined (its reader says why)."""
-    info = _examined(path)
-    return None if info is None else (info.st_dev, info.st_ino)
-
-
-def _examined(path: str | os.PathLike) -> os.stat_result | None:
-    """``os.stat`` of ``path`` (``-``: standard input's), None where it cannot be done."""
-    try:
-        return os.fstat(0) if os.fspath(path) == "-" else os.stat(path)
-    except (OSError, ValueError):
-        return None
-
-
 def identity(path: str | os.PathLike) -> tuple | None:
     """Which file ``path`` is now, the key of what :func:`remember` keeps (None if it
     cannot be examined): device and inode, plus size and modification time for a
     regular file (so that a file changed since it was read is read again). A FIFO or pipe
     keeps its identity while its content flows; ``-`` is standard input, as readers read
     it."""
-    info = _examined(path)
+    info = examined(path)
     if info is None:
         return None
     if stat.S_ISREG(info.st_mode):

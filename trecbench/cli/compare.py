@@ -340,7 +340,7 @@ def compare(
             inputs=given,
         )  # fmt: skip
     if baseline is not None and baseline not in named:  # a file, however spelt
-        from ..provenance import file_key
+        from ..naming import file_key
 
         by_file = {file_key(path) or str(Path(path)): name for name, path in named.items()}
         baseline = by_file.get(file_key(baseline) or str(Path(baseline)), baseline)
