@@ -62,10 +62,13 @@ def test_pool_with_qrels_leaves_judged_out_and_counts_relevant_only(monkeypatch,
         monkeypatch.setattr("trecbench.runstudy.pool.BATCH_ROWS", batch_rows)
     rng = random.Random(9)
     runs = _random_runs(rng, 3)
-    qrels = {f"q{t}": {f"D{i}": rng.randint(0, 2) for i in range(0, 30, 2)} for t in range(5)}
+    # grades from -1: a negative grade is trec_eval's "in the pool, unjudged" (pool counted
+    # such a document judged and left it out of the pool to judge)
+    qrels = {f"q{t}": {f"D{i}": rng.randint(-1, 2) for i in range(0, 30, 2)} for t in range(5)}
     result = pool(runs, depth=6, qrels=qrels, relevance_level=2)
     tops = [{(q, d) for q, docs in _ranked(run).items() for d in docs[:6]} for run in runs]
-    judged = {(q, d) for q, docs in qrels.items() for d in docs}
+    judged = {(q, d) for q, docs in qrels.items() for d, g in docs.items() if g >= 0}
+    assert any(g < 0 for docs in qrels.values() for g in docs.values())
     relevant = {(q, d) for q, docs in qrels.items() for d, g in docs.items() if g >= 2}
     expected = sorted(set().union(*tops) - judged)
     assert list(zip(result.qid, result.docno, strict=True)) == expected

@@ -346,9 +346,10 @@ def _column(tables: list[pa.Table], name: str) -> pa.Array:
 
 
 def _grades(pooled: _Streamed, qrels: pa.Table | None) -> np.ndarray | None:
-    """The qrels grade of every pooled pair (NaN: not judged); None without qrels. Matched
-    on one integer key per (qid, docno) of the pairs and the qrels together (a table join
-    loads pyarrow.dataset, which imports pandas); the qrels judge a pair at most once."""
+    """The qrels grade of every pooled pair (NaN: not judged, a negative grade too: to
+    trec_eval "in the pool, unjudged"); None without qrels. Matched on one integer key per
+    (qid, docno) of the pairs and the qrels together (a table join loads pyarrow.dataset,
+    which imports pandas); the qrels judge a pair at most once."""
     if qrels is None:
         return None
     qid = pooled.qids.take(arrow.array(pooled.topic))
@@ -363,7 +364,9 @@ def _grades(pooled: _Streamed, qrels: pa.Table | None) -> np.ndarray | None:
     pair_keys, judged_keys = keys[: len(qid)], keys[len(qid) :]
     at = pc.index_in(arrow.array(pair_keys), value_set=arrow.array(judged_keys))
     grades = pc.cast(qrels.column("rel"), pa.float64()).combine_chunks().take(at)
-    return arrow.to_numpy(grades.fill_null(arrow.scalar(np.nan, pa.float64())))
+    grades = arrow.to_numpy(grades.fill_null(arrow.scalar(np.nan, pa.float64()))).copy()
+    grades[grades < 0] = np.nan
+    return grades
 
 
 def _contributions(pooled: _Streamed, grades, labels: list[str], level: int, qrels) -> list:
