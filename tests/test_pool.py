@@ -166,3 +166,16 @@ def test_runs_read_ahead_are_inputs_of_the_call(tmp_path):
         for path in paths:
             with pytest.raises(OutputError):
                 outputs.check_target(path)
+
+
+def test_an_id_no_pool_file_holds_is_refused_before_the_summary(tmp_path, capsys):
+    # the summary went to stdout, then "a pool file cannot hold the qid 'q 1'", exit 2
+    from trecbench.cli import run
+
+    (tmp_path / "x.jsonl").write_text('{"qid": "q 1", "docno": "d1", "score": 1}\n')
+    (tmp_path / "y.run").write_text("q2 Q0 d1 1 1 r\n")
+    args = ["pool", str(tmp_path / "x.jsonl"), str(tmp_path / "y.run"), "-o", str(tmp_path / "p")]
+    assert run(args) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "a pool file cannot hold the qid 'q 1'" in err
+    assert not (tmp_path / "p").exists()

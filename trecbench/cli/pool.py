@@ -91,6 +91,7 @@ def pool(runs, depth, qrels, level, unjudged_grade, names, output_format, output
     settings = {"depth": depth, "qrels": qrels, "relevance_level": level, "names": names}
     with drawn(quiet) as progress:
         result = compute(list(runs), **settings, progress=progress)
-    click.echo(pool_text(result, output_format), nl=False)  # first: a full one writes no file
-    outputs.write_file(output, result.to_text(unjudged_grade), inputs)
+    pool_file = result.to_text(unjudged_grade)  # an id no TREC file holds: refused first
+    click.echo(pool_text(result, output_format), nl=False)  # then: a full one writes no file
+    outputs.write_file(output, pool_file, inputs)
     echo_written(output, counted(len(result.qid), "document"))
