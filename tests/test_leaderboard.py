@@ -266,6 +266,19 @@ def test_a_suite_read_from_a_pipe_starts_its_paths_here(monkeypatch):
     ]
 
 
+def test_a_suite_redirected_to_dev_stdin_starts_its_paths_from_its_own_folder(monkeypatch):
+    # leaderboard /dev/stdin < suite.toml looked for /dev/c1.qrels
+    from trecbench.runstudy.suite import load_suite
+
+    monkeypatch.chdir(ROOT)  # not the suite's folder: its paths start from where it lives
+    with open(SUITE, "rb") as handle:
+        descriptor = f"/dev/fd/{handle.fileno()}"
+        redirected = load_suite(descriptor)
+    assert [Path(c.qrels).resolve() for c in redirected.collections] == [
+        Path(c.qrels).resolve() for c in load_suite(SUITE).collections
+    ]
+
+
 def test_boards_follow_the_suite_counts_say_per_topic_and_summaries_are_refused(tmp_path):
     # gm_map vanished (or "nothing to average" alone); num_ret's mean per topic was shown
     # as trec_eval's (which sums: 4 and 3); the boards came in trec_eval's order
