@@ -151,6 +151,8 @@ def test_similarity_refuses_a_blank_name_in_one_line(capsys):
         ("runs/bm25.run.xz", "bm25"),
         ("runs/bm25.run.lz4", "bm25"),
         ("runs/bm25.txt", "bm25"),
+        ("runs/ub.jsonl", "ub"),  # it was named ub.jsonl, as Parquet's were not
+        ("runs/ub2.jsonl.gz", "ub2"),
     ],
 )
 def test_a_run_is_named_without_its_compression_suffix(path, stem):

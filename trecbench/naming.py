@@ -18,9 +18,9 @@ JSONL_SUFFIX = ".jsonl"
 
 def file_stem(path: str | os.PathLike) -> str:
     """A run file's name without its compression suffix and its ``.run``/``.txt``/
-    ``.parquet`` extension (``runs/bm25.run.gz`` -> ``bm25``)."""
+    ``.parquet``/``.jsonl`` extension (``runs/bm25.run.gz`` -> ``bm25``)."""
     name = without_suffixes(PurePath(path).name)
-    for suffix in (".run", ".txt", ".trec", ".parquet", ".tsv"):
+    for suffix in (".run", ".txt", ".trec", ".parquet", ".tsv", ".jsonl"):
         if name.endswith(suffix) and len(name) > len(suffix):
             return name.removesuffix(suffix)
     return name
