@@ -162,6 +162,10 @@ def test_topic_held_by_one_run_counts_as_rbo_zero(monkeypatch, rows_at_once):
     pair = similarity({"a": {k: a[k] for k in ("q1", "q2")}, "b": {"q1": {"d": 1.0}}}).pairs[0]
     assert pair.values["rbo_res"][1] == pytest.approx(1.0)
     assert pair.mean()["rbo_ext"] == pytest.approx(0.5)
+    # exactly: a topic of 40 documents one run lacks gave rbo_res 0.9999999999999999
+    deep = {"q1": {"d": 1.0}, "q2": {f"d{i}": 100.0 - i for i in range(40)}}
+    pair = similarity({"a": {"q1": {"d": 1.0}}, "c": deep}).pairs[0]
+    assert (pair.values["rbo_res"][1], pair.values["rbo_min"][1]) == (1.0, 0.0)
 
 
 @pytest.mark.parametrize("options", [{"rbo_p": 1.0}, {"rbo_p": 0}, {"overlap_k": 0}, {"depth": -1}])

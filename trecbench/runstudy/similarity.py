@@ -305,10 +305,11 @@ def _rbo_block(topic, deepest, overlap_at_l, s, l_, harmonic, by_depth, p: float
     x_max = np.where(d <= s_at, x, x + d - s_at)
     x_max = np.where(seen, x_max, overlap_at_l[owner] + 2 * d - s_at - l_at)
     maximum = _per_topic(x_max * weight, owner, n) + np.exp(f * math.log(p))
+    held = s > 0  # a topic one run lacks: 0 and 1 exactly, not a sum rounded near them
     return {
         "rbo_ext": np.clip(ext, 0.0, 1.0),
-        "rbo_min": np.clip(minimum, 0.0, 1.0),
-        "rbo_res": np.clip(maximum - minimum, 0.0, 1.0),
+        "rbo_min": np.where(held, np.clip(minimum, 0.0, 1.0), 0.0),
+        "rbo_res": np.where(held, np.clip(maximum - minimum, 0.0, 1.0), 1.0),
     }
 
 
