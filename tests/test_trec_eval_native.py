@@ -339,3 +339,21 @@ def test_the_missing_topic_note_does_not_warn_of_a_measure_again():
             " (but num_rel: its count of the qrels)"
         )
     assert not caught
+
+
+@pytest.mark.parametrize("coefficients", ["1,-1", "1,-1,0", "1,-1,0,0,5"])
+def test_utility_with_other_than_four_coefficients_exits_4_as_trec_eval(
+    tmp_path, capsys, coefficients
+):
+    # trec_eval 9.0.8 and 10.0: "calc_utility: improper number of coefficients", "Can't
+    # calculate measure 'utility'", exit 4, nothing on stdout; trecbench exited 2
+    from trecbench.cli import run
+
+    (tmp_path / "q").write_text("q1 0 a 1\n")
+    (tmp_path / "r").write_text("q1 Q0 a 1 1 t\n")
+    assert (
+        run(["score", "-m", f"utility.{coefficients}", str(tmp_path / "q"), str(tmp_path / "r")])
+        == 4
+    )
+    out, err = capsys.readouterr()
+    assert out == "" and "improper number of coefficients" in err

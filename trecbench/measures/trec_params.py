@@ -25,6 +25,13 @@ class MeasureParameterError(TrecbenchError):
     exit_code = 2
 
 
+class UncalculableMeasureError(MeasureParameterError):
+    """Parameters trec_eval takes, then cannot compute the measure with at the first topic
+    ("Can't calculate measure": exit 4): nothing is printed."""
+
+    exit_code = 4
+
+
 def long_cutoffs(params: str) -> tuple[int, ...]:
     """Integer cutoffs as trec_eval reads them: ``atol`` each, sorted, positive, unique."""
     values = sorted(c_atol(part) for part in params.split(","))
@@ -55,7 +62,10 @@ def check_params(definition: Definition, params: str) -> None:
         if not re.fullmatch(r"[^,=]*=[^,=]*(,[^,=]*=[^,=]*)*", params):
             raise MeasureParameterError(f"malformed pair parameters in '{params}'")
     elif definition.name == "utility" and len(params.split(",")) != 4:
-        raise MeasureParameterError(f"utility needs 4 coefficients, got '{params}'")
+        raise UncalculableMeasureError(
+            f"utility needs 4 coefficients, got '{params}' (trec_eval: improper number of "
+            "coefficients, Can't calculate measure 'utility')"
+        )
 
 
 def numbers_outside(definition: Definition, params: str | None) -> list[str]:
