@@ -30,6 +30,7 @@ from test_demo_against_trec_eval import PRESET as KPI  # measure -> (fixture, tr
 import trecbench
 from trecbench.benchmarking import SHOWN_MARKS, InvalidRuns, load_benchmark_config, run_benchmark
 from trecbench.cli import _register, cli
+from trecbench.cli import run as run_cli
 from trecbench.errors import TrecbenchError, UsageError
 from trecbench.report import validate_against_schema
 from trecbench.routing import routing_metrics
@@ -655,3 +656,38 @@ def test_a_missing_topic_keeps_num_rel_at_the_measure_s_own_level(tmp_path):
     assert "scores 0 on it (but NumRel(rel=2), num_rel: its count of the qrels)" in " ".join(
         text.split()
     )
+
+
+@pytest.mark.parametrize(
+    ("value", "threshold", "shown"),
+    [
+        (3 / 7, 0.4285, "42.9%"),
+        (0.5, 0.504, "50.0%"),
+        (0.50001, 0.5, "50.001%"),
+        (0.3, 0.1, "30.0%"),
+    ],
+)
+def test_a_completeness_limit_is_printed_as_set_and_a_share_on_its_side_of_it(
+    value, threshold, shown, tmp_path
+):
+    # "42.9% of the top 10 documents are unjudged (> 43%)" for a limit of 0.4285
+    from trecbench.plurals import exact_percent, percent_beside
+
+    assert percent_beside(value, threshold) == shown
+    assert exact_percent(0.4285) == "42.85%" and exact_percent(0.504) == "50.4%"
+    assert exact_percent(1.0) == "100%"
+    qrels, run = tmp_path / "s.qrels", tmp_path / "s1.run"
+    qrels.write_text("q1 0 a 1\nq1 0 b 0\nq2 0 c 1\nq2 0 d 0\nq2 0 e 0\n")
+    run.write_text(
+        "q1 Q0 a 1 3 t\nq1 Q0 zz 2 2 t\nq2 Q0 c 1 5 t\nq2 Q0 d 2 4 t\nq2 Q0 e 3 3 t\n"
+        "q2 Q0 f 4 2 t\nq2 Q0 g 5 1 t\n"
+    )
+    config = tmp_path / "c.toml"
+    config.write_text(
+        'qrels = "s.qrels"\n[modes.one]\nrun = "s1.run"\n'
+        "[completeness]\nmax_unjudged = 0.4285\nmin_pool_depth = 1\n"
+    )
+    assert run_cli(["benchmark", str(config), "-o", str(tmp_path / "o"), "--quiet"]) == 0
+    text = (tmp_path / "o" / "BenchmarkComparison.md").read_text()
+    assert "42.9% of the top 10 documents are unjudged (> 42.85%)" in text
+    assert "unjudged ≤ 42.85% of the top 10" in text

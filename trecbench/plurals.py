@@ -14,3 +14,18 @@ def counted(count: int, singular: str, plural: str | None = None) -> str:
 def first_few(items: list[str], limit: int = 5) -> str:
     """The first ``limit`` of ``items`` as a message lists them: ``a, b, c, d, e, ...``."""
     return ", ".join(items[:limit]) + (", ..." if len(items) > limit else "")
+
+
+def exact_percent(share: float) -> str:
+    """A threshold as a percentage, exactly as set (0.4285: ``42.85%``)."""
+    return f"{share * 100:.10g}%"
+
+
+def percent_beside(value: float, threshold: float) -> str:
+    """``value`` as a percentage with the decimals that keep it on its side of
+    ``threshold`` (0.50001 beside 0.5: ``50.001%``, never 50.0% > 50%)."""
+    for digits in range(1, 12):
+        shown = round(value * 100, digits)
+        if shown != threshold * 100 and (shown > threshold * 100) == (value > threshold):
+            return f"{shown:.{digits}f}%"
+    return f"{value * 100:.12g}%"

@@ -12,6 +12,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import arrow, ranking
+from ..plurals import exact_percent, percent_beside
 from .settings import ACTIONS, Completeness
 
 
@@ -61,7 +62,8 @@ def completeness(
             {
                 "check": "coverage",
                 "message": f"results for {evaluated} of {total} qrels topics "
-                f"({coverage:.1%} < {settings.min_coverage:.0%})",
+                f"({percent_beside(coverage, settings.min_coverage)} < "
+                f"{exact_percent(settings.min_coverage)})",
                 "action": ACTIONS["invalid_run"],
             }
         )
@@ -78,8 +80,9 @@ def completeness(
         problems.append(
             {
                 "check": "unjudged",
-                "message": f"{unjudged:.1%} of the top {settings.unjudged_at} documents "
-                f"are unjudged (> {settings.max_unjudged:.0%})",
+                "message": f"{percent_beside(unjudged, settings.max_unjudged)} of the top "
+                f"{settings.unjudged_at} documents are unjudged "
+                f"(> {exact_percent(settings.max_unjudged)})",
                 "action": ACTIONS["shallow_pool"],
             }
         )

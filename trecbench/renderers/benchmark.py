@@ -14,6 +14,7 @@ from collections.abc import Mapping
 
 from ..measures import but_counts
 from ..plurals import counted as plural_count
+from ..plurals import exact_percent
 from .escaping import escaper
 
 _escape = escaper("markdown")
@@ -179,9 +180,9 @@ def _completeness(bench, labels: Mapping[str, str]) -> list[str]:
     actions += _qrels_actions(bench.qrels_flags)
     lines += [
         "",
-        f"Thresholds: coverage ≥ {settings.min_coverage:.1%}, median judged depth ≥ "
-        f"{settings.min_pool_depth}, unjudged ≤ {settings.max_unjudged:.1%} of the top "
-        f"{at} (judged: a qrels grade ≥ 0).",
+        f"Thresholds: coverage ≥ {exact_percent(settings.min_coverage)}, median judged depth "
+        f"≥ {settings.min_pool_depth}, unjudged ≤ {exact_percent(settings.max_unjudged)} of "
+        f"the top {at} (judged: a qrels grade ≥ 0).",
         "",
         "### Problems and recovery actions (TREC R-task reference)",
         "",
