@@ -188,6 +188,29 @@ def test_fuse_writes_a_block_with_what_it_knows_under_the_given_description(tmp_
     assert tagged.read_bytes()[block.size :] == plain.read_bytes()
 
 
+def test_a_description_adds_to_what_fuse_records_and_never_replaces_it(tmp_path, capsys):
+    # the YAML's name: bogus, runs: [] and version 9.9.9 replaced what trecbench did, and
+    # its tag 'other' stood atop rows tagged rrf
+    about = tmp_path / "about.yaml"
+    about.write_text(
+        "method:\n  fusion:\n    name: bogus\n    runs: []\n    note: by hand\n"
+        "implementation:\n  source:\n    version: 9.9.9\n"
+    )
+    runs = [str(RUN), str(ROOT / "runs" / "tfidf-word.run")]
+    fused = tmp_path / "f.run"
+    assert run(["fuse", "--ir-metadata", str(about), *runs, "-o", str(fused)]) == 0
+    fusion = trecbench.load_run(str(fused)).ir_metadata["method"]["fusion"]
+    assert fusion["name"] == "rrf" and [r["path"] for r in fusion["runs"]] == runs
+    assert fusion["note"] == "by hand"
+    source = trecbench.load_run(str(fused)).ir_metadata["implementation"]["source"]
+    assert source["version"] == trecbench.__version__
+    about.write_text("tag: other\n")
+    capsys.readouterr()
+    assert run(["fuse", "--ir-metadata", str(about), *runs, "-o", str(tmp_path / "g.run")]) == 2
+    assert "tag 'other' is not the fused run's tag 'rrf'" in capsys.readouterr().err
+    assert not (tmp_path / "g.run").exists()
+
+
 def test_convert_writes_a_block_atop_every_run_it_writes(tmp_path, capsys):
     about = tmp_path / "about.yaml"
     about.write_text("actor:\n  team: lab\n")

@@ -285,6 +285,7 @@ def _with_metadata(data: bytes, given, runs, fusion: dict, tag: str) -> bytes:
     """The fused run's text with an ir_metadata block atop it: what trecbench knows of the
     fusion, with the description in ``given`` (a YAML file) over it."""
     from .. import __version__, provenance
+    from ..errors import InputError
     from ..inputs import ir_metadata
 
     inputs = [
@@ -295,5 +296,13 @@ def _with_metadata(data: bytes, given, runs, fusion: dict, tag: str) -> bytes:
         "method": {"fusion": {**fusion, "runs": inputs}},
         "implementation": {"source": {"name": "trecbench", "version": __version__}},
     }
-    block = ir_metadata.block_text(ir_metadata.merged(known, ir_metadata.read_file(given)))
+    description = ir_metadata.read_file(given)
+    if str(description.get("tag", tag)) != tag:  # as convert: the block names its run's tag
+        raise InputError(
+            str(given),
+            None,
+            f"tag {description['tag']!r} is not the fused run's tag {tag!r}: "
+            "leave the tag out or give --tag",
+        )
+    block = ir_metadata.block_text(ir_metadata.merged(known, description))
     return utf8(block) + data

@@ -132,13 +132,16 @@ def read_file(path) -> dict[str, Any]:
 
 
 def merged(known: dict[str, Any], given: dict[str, Any]) -> dict[str, Any]:
-    """``known`` (what trecbench records of a run it writes) with ``given`` (the user's
-    description) over it, mapping by mapping: the user's value wins where both say."""
-    result = dict(known)
-    for key, value in given.items():
-        mine = result.get(key)
-        both = isinstance(mine, dict) and isinstance(value, dict)
-        result[key] = merged(mine, value) if both else value
+    """``given`` (the user's description) with ``known`` (what trecbench records of a run
+    it writes) over it, mapping by mapping: the description adds to the record, and never
+    replaces what trecbench did (the runs fused and their sha256, its version)."""
+    result = {}
+    for key in dict.fromkeys([*known, *given]):  # trecbench's keys first, in its order
+        mine, theirs = known.get(key), given.get(key)
+        if isinstance(mine, dict) and isinstance(theirs, dict):
+            result[key] = merged(mine, theirs)
+        else:
+            result[key] = mine if key in known else theirs
     return result
 
 
