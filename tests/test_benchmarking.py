@@ -72,6 +72,20 @@ def written(tmp_path_factory):
     return out, report
 
 
+def test_every_mode_s_report_records_the_run_it_scored(written):
+    # a fused mode's report listed the qrels only: not the run written and scored
+    import hashlib
+
+    out, _ = written
+    for mode in MODES:
+        inputs = json.loads((out / f"reports/{mode}.json").read_text())["inputs"]
+        (run,) = [record for record in inputs if record["kind"] == "run"]
+        data = Path(run["path"]).read_bytes()
+        assert run["sha256"] == hashlib.sha256(data).hexdigest() and run["size"] == len(data)
+    hybrid = json.loads((out / "reports/hybrid.json").read_text())["inputs"]
+    assert Path(hybrid[1]["path"]) == out / "runs" / "hybrid.run"
+
+
 def test_reports_match_their_schemas(written):
     out, report = written
     validate_against_schema(report, "benchmark_report")

@@ -93,8 +93,11 @@ class Benchmark:
 
         return markdown(self, statistics)
 
-    def evaluation_reports(self, experiment_id: str, meta: Mapping[str, str]) -> dict[str, dict]:
-        """One EvaluationReport per mode (its values, flagged topics and inputs)."""
+    def evaluation_reports(
+        self, experiment_id: str, meta: Mapping[str, str], fused: Mapping[str, dict] | None = None
+    ) -> dict[str, dict]:
+        """One EvaluationReport per mode (its values, flagged topics and inputs: a fused
+        mode's run is its record in ``fused``, mode -> the run file written)."""
         from ..report import build_evaluation_report
 
         qrels_record = next(r for r in self.inputs if r["kind"] == "qrels")
@@ -108,6 +111,7 @@ class Benchmark:
             inputs = [qrels_record] + [
                 r for r in self.inputs if r["kind"] == "run" and r["path"] == str(result.mode.run)
             ]
+            inputs += [fused[result.mode.name]] if result.mode.name in (fused or {}) else []
             reports[result.mode.name] = build_evaluation_report(
                 own, inputs, experiment_id=experiment_id, meta=meta
             )
@@ -168,21 +172,25 @@ class Benchmark:
         """Every file but the manifest, ``path -> (bytes, kind)``, and what the manifest
         records of a fused run beyond its bytes, ``path -> counts``."""
         from ..comparison import HTML_FILE, MARKDOWN_FILE, REPORT_FILE, html_available
+        from ..provenance import bytes_record
         from ..report import json_bytes
 
         files: dict[Path, tuple[bytes, str]] = {}
         counts: dict[Path, dict] = {}
+        fused: dict[str, dict] = {}  # mode -> the record of its run as written
         for result in self.modes:
             if result.output is not None:
-                files[out / result.output] = (result.run_bytes, "run")
+                path = out / result.output
+                files[path] = (result.run_bytes, "run")
                 tag = result.mode.run_tag
-                counts[out / result.output] = {
+                counts[path] = {
                     "lines": result.table.num_rows,
                     "topics": pc.count_distinct(result.table.column("qid")).as_py(),
                     "run_tag": tag,
                     "run_tags": [tag],
                 }
-        for name, document in self.evaluation_reports(experiment_id, meta).items():
+                fused[result.mode.name] = bytes_record(path, "run", result.run_bytes) | counts[path]
+        for name, document in self.evaluation_reports(experiment_id, meta, fused).items():
             files[out / report_file(name)] = (json_bytes(document), "report")
         files[out / REPORT_FILE] = (json_bytes(self.report(experiment_id, meta)), "report")
         files[out / MARKDOWN_FILE] = (utf8(self.markdown()), "markdown")
