@@ -623,6 +623,8 @@ def test_a_mode_without_results_for_a_topic_has_its_qrels_count_of_num_rel(tmp_p
     "mode, measures, message",
     [
         ('method = "combsum"\nk = 10\n', "", r"modes\.h: k: combsum has no k"),
+        # fused 200 deep, its run failed R8 at 56 lines of a file never written
+        ("depth = 200\n", "", r"modes\.h: depth 200 is deeper than validation\.max_depth 100"),
         ("", 'measures = ["map", "gm_map"]\n', r"measures: gm_map: no value per topic"),
         ("", 'measures = ["relstring", "num_q"]\n', r"measures: relstring, num_q: no value"),
         (  # a target of a measure not benchmarked marked nothing
