@@ -245,9 +245,11 @@ def _check_fusion(mode: Mode, known: dict[str, Mode], path: Path) -> None:
         if run is not None:
             first = files.setdefault(run.resolve(), name)
             if first != name:
+                one, other = str(known[first].run), str(run)
+                named = excerpt(one) if one == other else f"{excerpt(one)} and {excerpt(other)}"
                 raise UsageError(
                     f"{path}: mode {mode.name!r} fuses one run file twice ({excerpt(first)} "
-                    f"and {excerpt(name)} are both {excerpt(str(run))})"
+                    f"and {excerpt(name)} are one file: {named})"
                 )
     if mode.weights is not None and not any(mode.weights):
         raise UsageError(f"{path}: mode {mode.name!r}: the weights are all 0")
