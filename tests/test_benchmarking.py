@@ -707,3 +707,20 @@ def test_a_completeness_limit_is_printed_as_set_and_a_share_on_its_side_of_it(
     text = (tmp_path / "o" / "BenchmarkComparison.md").read_text()
     assert "42.9% of the top 10 documents are unjudged (> 42.85%)" in text
     assert "unjudged ≤ 42.85% of the top 10" in text
+
+
+def test_a_short_run_judged_to_its_end_is_not_a_shallow_pool():
+    # 'median judged depth 1 < 10' and the shallow-pool action, with nothing unjudged
+    import pyarrow as pa
+
+    from trecbench.benchmarking.completeness import completeness
+
+    qrels = pa.table({"qid": ["q1", "q1", "q2", "q2"], "docno": ["a", "b", "c", "d"],
+                      "rel": [1, 0, 1, 0]})  # fmt: skip
+    short = pa.table({"qid": ["q1", "q2"], "docno": ["a", "c"], "rank": [1, 1]})
+    found = completeness(short, qrels, ["q1", "q2"], {"min_pool_depth": 10})
+    assert found["pool_depth"]["median"] == 1 and found["problems"] == []
+    deep = pa.table({"qid": ["q1"] * 3 + ["q2"] * 3, "docno": ["a", "x", "b", "c", "y", "d"],
+                     "rank": [1, 2, 3, 1, 2, 3]})  # fmt: skip
+    found = completeness(deep, qrels, ["q1", "q2"], {"min_pool_depth": 10, "max_unjudged": 1})
+    assert [p["check"] for p in found["problems"]] == ["pool_depth"]

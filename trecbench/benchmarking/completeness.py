@@ -67,7 +67,10 @@ def completeness(
                 "action": ACTIONS["invalid_run"],
             }
         )
-    if median < settings.min_pool_depth:
+    # a topic judged to its last document shows no shallow pool, only a short run
+    to_the_end = np.maximum(depth, settings.min_pool_depth)
+    pooled = np.median(np.where(depth >= lengths, to_the_end, depth)) if len(depth) else 0.0
+    if pooled < settings.min_pool_depth:
         problems.append(
             {
                 "check": "pool_depth",
