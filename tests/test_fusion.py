@@ -14,6 +14,7 @@ import json
 import os
 import subprocess
 import sys
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -496,3 +497,17 @@ def test_api_weights_and_depth_of_other_types():
     with pytest.raises(trecbench.UsageError, match="weights are one number per run, not 1.0"):
         trecbench.fuse(runs, "combsum", weights=1.0)
     assert len(trecbench.fuse(runs, "combsum", depth=np.int64(2))) == 2
+
+
+def test_an_rrf_k_whose_ranks_tie_at_float32_is_flagged():
+    # --k 1e9 wrote a run whose ranking trec_eval 9.x reads as docno order, without a word
+    from trecbench.errors import ParameterDomainWarning
+
+    a = {"q": {"x": 3.0, "y": 2.0, "z": 1.0}}
+    b = {"q": {"z": 3.0, "y": 2.0, "x": 1.0}}
+    with pytest.warns(ParameterDomainWarning, match="k 1e\\+09: RRF's scores of ranks 1 and 2 tie"):
+        fused = trecbench.fuse([a, b], "rrf", k=1e9)
+    assert len(set(np.float32(fused["score"]))) == 1  # what trec_eval 9.x would read
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        trecbench.fuse([a, b], "rrf", k=60)
