@@ -319,16 +319,17 @@ def _when_holds(definition: Definition, params: dict[str, Any]) -> bool:
     )
 
 
-def _options(definition: Definition, params: dict[str, Any], text: str):
-    """Keyword parameters checked against the definition, defaults dropped, sorted."""
+def _options(definition: Definition, params: dict[str, Any], text: str, named: str = ""):
+    """Keyword parameters checked against the definition, defaults dropped, sorted;
+    ``named``: the measure as a refusal names it (the name asked, and the family)."""
     options = []
     for key, value in sorted(params.items()):
         param = definition.param(key)
         if param is None:
             known = ", ".join(p.name for p in definition.params) or "none"
             raise UsageError(
-                f"illegal measure '{text}': {definition.name} has no parameter '{key}' "
-                f"(parameters: {known})"
+                f"illegal measure '{text}': {named or definition.name} has no parameter "
+                f"'{key}' (parameters: {known})"
             )
         _refuse(param.check(value), text)
         if param.type is float:
@@ -389,7 +390,9 @@ def _parse_named(text: str) -> Measure:
     if definition.name == "set_F" and "beta" in params:  # trec_eval's set_F parameter
         _refuse(definition.param("beta").check(params["beta"]), text)
         trec_text = repr(float(params.pop("beta")))
-    options = _options(definition, params, text)
+    asked = f"{name}@k" if cutoff is not None else name
+    named = name if name == definition.name else f"{asked} ({definition.name})"
+    options = _options(definition, params, text, named)
     params_text = trec_text or _cutoff_text(definition, cutoff, text)
     return Measure(definition.name, params_text, options, text)
 
