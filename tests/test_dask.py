@@ -468,3 +468,27 @@ def test_an_error_in_a_dask_dataframe_names_its_run(client):
     ):
         with pytest.raises(InputError, match=message):
             tbdask.evaluate({"q": {"a": 1}}, {"mine": dd.from_pandas(frame, 1)}, client=client)
+
+
+def test_the_report_records_a_parquet_run_and_every_file_of_a_glob(tmp_path, client):
+    # a Parquet run's record on Dask was its bytes read as TREC text (run_tag '26.0.1\x19L'
+    # and binary tags); a glob of several files recorded no run at all
+    from trecbench.report import input_record
+
+    (tmp_path / "q").write_text("q1 0 d1 1\nq2 0 d2 1\n")
+    frame = pd.DataFrame(
+        {"qid": ["q1", "q1", "q2"], "docno": ["d1", "d3", "d2"], "score": [2.0, 1.0, 1.0],
+         "tag": ["t"] * 3}
+    )  # fmt: skip
+    frame.to_parquet(tmp_path / "r.parquet")
+    record = input_record(tmp_path / "r.parquet", "run")
+    assert (record["lines"], record["topics"], record["run_tag"]) == (3, 2, "t")
+    (tmp_path / "t").mkdir()
+    (tmp_path / "t" / "a.run").write_text("q1 Q0 d1 1 2 t\n")
+    (tmp_path / "t" / "b.run").write_text("q2 Q0 d2 1 1 t\n")
+    glob = str(tmp_path / "t" / "*.run")
+    evaluation = tbdask.evaluate(str(tmp_path / "q"), glob, ["P.5"], client=client)
+    paths = [path for path, kind in evaluation.input_paths if kind == "run"]
+    assert paths == [str(tmp_path / "t" / name) for name in ("a.run", "b.run")]
+    records = evaluation.input_records
+    assert [records[(path, "run")]["lines"] for path in paths] == [1, 1]

@@ -116,6 +116,8 @@ class DaskRun:
             moved = _in_shards(error, self.files) if self.files else _named_frame(error, label)
             raise moved from None
         result.record = records[0] if len(records) == 1 else None
+        if self.files is not None and len(self.files) > 1:  # each file in the records
+            result.files, result.file_records = list(self.files), records
         return result, columns, flags, warnings
 
     def _typed(self, qrels_integers: tuple[str, ...]):

@@ -57,10 +57,20 @@ _META_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_.\-]*$")
 
 def _streamed_counts(path: str | os.PathLike, kind: str) -> dict:
     """Lines, topics and tags of a file read chunk by chunk (bounded memory); the reading
-    takes the file's checksum on the way (see :mod:`trecbench.provenance`)."""
+    takes the file's checksum on the way (see :mod:`trecbench.provenance`). A Parquet or
+    JSONL run is read through its format's reader, not as TREC text."""
     import pyarrow.compute as pc
 
-    from .inputs import trec_text
+    from .inputs import formats, load, table_counts, trec_text
+    from .naming import JSONL_SUFFIX, named_as
+
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(len(formats.PARQUET_MAGIC))
+    except OSError:
+        head = b""  # the reader below says why it cannot be read
+    if head == formats.PARQUET_MAGIC or named_as(path, JSONL_SUFFIX):
+        return table_counts(load(path, kind).table, kind)
 
     lines, qids, tags, last_tag = 0, set(), set(), None
     for tokens in trec_text.iter_tokens(path, keep=6 if kind == "run" else 1):

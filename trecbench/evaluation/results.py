@@ -180,6 +180,10 @@ class RunResult:
     trailing: str = ""
     drill_down: DrillDown | None = None
     unjudged_high: HighEnd | None = None
+    # a run read from several files (a Dask glob): each file, and the records of those
+    # its workers took (path, size, sha256, counts) as they read them
+    files: list[str] | None = None
+    file_records: list[dict] | None = None
 
     def __repr__(self) -> str:
         return f"RunResult(name={self.name!r}, runid={self.runid!r}, topics={len(self.qids)})"
@@ -450,7 +454,9 @@ class Evaluation:
     def input_paths(self) -> list[tuple[str, str]]:
         """``(path, kind)`` of every input read from a file."""
         paths = [(self.qrels_path, "qrels")] if self.qrels_path else []
-        return paths + [(run.path, "run") for run in self.runs if run.path]
+        for run in self.runs:
+            paths += [(path, "run") for path in run.files or ([run.path] if run.path else [])]
+        return paths
 
     @property
     def input_records(self) -> dict[tuple[str, str], dict[str, Any]]:
@@ -460,9 +466,11 @@ class Evaluation:
         ``sha256``, ``lines``, ``topics``; for runs ``run_tag``, ``run_tags`` and ``name``,
         the run's name in the results: its provenance beside its name)."""
         records = {(self.qrels_path, "qrels"): self.qrels_record} if self.qrels_record else {}
-        return records | {
-            (run.path, "run"): run.record | {"name": run.name} for run in self.runs if run.record
-        }
+        for run in self.runs:
+            taken = [(r["path"], r) for r in run.file_records or []]
+            taken += [(run.path, run.record)] if run.record and not run.file_records else []
+            records |= {(path, "run"): record | {"name": run.name} for path, record in taken}
+        return records
 
 
 def _few(names: list[str], shown: int = 6) -> str:
