@@ -111,7 +111,7 @@ def test_run_without_qrels_and_bad_dicts(tmp_path):
         ({"q1": ["d1"]}, r"r.json:1: query 'q1': expected a run dict"),
         ({"q1": {"d1": "high"}}, r"query 'q1', document 'd1': 'high' is text, not a number"),
         ({"q1": {"d1": True}}, r"query 'q1', document 'd1': True is bool, not a number"),
-        ({"q1": {"": 1.0}}, r"query 'q1': an empty document id"),
+        ({"q1": {"": 1.0}}, r"query 'q1', document '': docno is empty"),
         ([1], r"expected an object, found a list"),
         ({}, r"no query in the run dict"),
     ):
@@ -139,8 +139,8 @@ def test_run_without_qrels_and_bad_dicts(tmp_path):
 @pytest.mark.parametrize(
     "bad, message",
     [
-        ('"": {"d1": 1}', "4: query '': an empty query id"),
-        ('"q3": {"d1": 1,\n   "": 2}', "5: query 'q3': an empty document id"),
+        ('"": {"d1": 1}', "4: query '', document 'd1': qid is empty"),
+        ('"q3": {"d1": 1,\n   "": 2}', "5: query 'q3', document '': docno is empty"),
         (
             '"q3": {"d1": 1,\n   "d2": true}',
             "5: query 'q3', document 'd2': True is bool, not a number (a dict holds numbers)",

@@ -752,3 +752,16 @@ def test_dict_records_are_refused_naming_the_record(rows, message):
     with pytest.raises(InputError) as caught:
         trecbench.evaluate({"q": {"d": 1}}, rows, ["P@5"])
     assert str(caught.value).startswith(message)
+
+
+@pytest.mark.parametrize("column", ["qid", "docno", "tag"])
+def test_an_empty_id_in_a_table_is_refused_as_in_jsonl(tmp_path, column):
+    # a Parquet docno '' was scored as a document (num_ret 2) and passed validate; an empty
+    # qid became a topic ''; JSONL refused them ("empty docno")
+    frame = pd.DataFrame({"qid": ["q1", "q1"], "docno": ["d1", "d2"], "score": [2.0, 1.0],
+                          "tag": ["t", "t"]})  # fmt: skip
+    frame.loc[1, column] = ""
+    frame.to_parquet(tmp_path / "e.parquet")
+    for run in (frame, str(tmp_path / "e.parquet")):
+        with pytest.raises(InputError, match=f"row (1|2): {column} is empty$"):
+            trecbench.evaluate({"q1": {"d1": 1}}, run, ["num_ret"])

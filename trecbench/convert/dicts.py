@@ -12,11 +12,9 @@ from __future__ import annotations
 
 import os
 
-import numpy as np
 import pandas as pd
-import pyarrow.compute as pc
 
-from ..errors import InputError, UsageError
+from ..errors import UsageError
 from ..inputs import mappings, to_pandas
 from ..ranking import as_float32
 from ..sources import JsonDocument, read_json
@@ -39,18 +37,7 @@ def _nested(doc: JsonDocument, kind: str) -> tuple[pd.DataFrame, list[str]]:
     data = doc.root.expect_object(doc.value)
     if not data:
         raise doc.root.error(f"no query in the {kind} dict")
-    table = mappings.to_table(data, kind, doc.path, doc.line_of)
-    for column in ("qid", "docno"):
-        empty = np.asarray(pc.equal(table.column(column), ""))
-        if empty.any():
-            row = int(np.flatnonzero(empty)[0])
-            qid = table.column("qid")[row].as_py()
-            where = (qid,) if column == "qid" else (qid, "")
-            raise InputError(
-                doc.path,
-                doc.line_of(where),
-                f"query {qid!r}: an empty {'query' if column == 'qid' else 'document'} id",
-            )
+    table = mappings.to_table(data, kind, doc.path, doc.line_of)  # empty ids refused there
     value = "score" if kind == "run" else "rel"
     frame = to_pandas(table.select(["qid", "docno", value])).rename(columns={value: "value"})
     return frame, list(data)

@@ -160,6 +160,10 @@ def ids(values: pa.Array, name: str, origin: str, where: Where = _row) -> pa.Arr
             "keep_default_na=False) so that ids like 001, 1e5 or NA stay as written",
         )
     _refuse_nulls(values, name, origin, where, " (NaN or None: was NA read as a missing value?)")
+    empty = pc.equal(pc.binary_length(values), 0)
+    if pc.any(empty).as_py():  # no TREC file holds it, as a JSONL run refuses it
+        row = int(np.flatnonzero(arrow.to_numpy(empty))[0])
+        raise InputError(origin, None, f"{where(row)}: {name} is empty")
     return values
 
 
