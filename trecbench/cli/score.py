@@ -237,14 +237,11 @@ def score(
       trecbench score qrels/hpo-demo.qrels runs/tfidf-char.run --unjudged-bounds
     """
     from .. import naming
-    from ..errors import UsageError
     from ..renderers.score import ScoreView, groups_json, render_score
     from ..report import write_score_outputs
 
     # before the work: no input is an output, none but one reads standard input
     given = [qrels, *runs, ontology, strata, routing, flags["zscores"]]
-    if naming.reads_standard_input_twice(given):
-        raise UsageError("standard input ('-', /dev/stdin) can be read once: give it once")
     if dask_address is not None:
         from ..dask import DaskRun
 
@@ -303,8 +300,14 @@ def _page(evaluation, html_page, html_depth: int) -> tuple[str, str] | None:
 
 
 def _check_targets(given: list, flags, html_page) -> None:
-    """Refuse, before any work, an output that is one of the ``given`` inputs."""
+    """Refuse, before any work, an output that is one of the ``given`` inputs, and two of
+    them reading standard input."""
+    from ..errors import UsageError
+    from ..naming import reads_standard_input_twice
     from ..report import check_score_outputs
+
+    if reads_standard_input_twice(given):
+        raise UsageError("standard input ('-', /dev/stdin) can be read once: give it once")
 
     check_score_outputs(flags["report"], flags["manifest"], [g for g in given if g], html_page)
 
