@@ -765,3 +765,14 @@ def test_an_empty_id_in_a_table_is_refused_as_in_jsonl(tmp_path, column):
     for run in (frame, str(tmp_path / "e.parquet")):
         with pytest.raises(InputError, match=f"row (1|2): {column} is empty$"):
             trecbench.evaluate({"q1": {"d1": 1}}, run, ["num_ret"])
+
+
+def test_an_empty_subtopic_is_a_label_not_an_id():
+    # an empty iter column is a subtopic label: it was reported as "floats, or missing
+    # values" once empty ids were refused, and alpha-nDCG refused
+    qrels = pd.DataFrame({"qid": ["1"] * 3, "iter": [""] * 3, "docno": list("abc"),
+                          "rel": [1, 0, 2]})  # fmt: skip
+    run = {"1": {"a": 3.0, "b": 2.0, "c": 1.0}}
+    assert trecbench.evaluate(qrels, run, ["ndcg_cut.10"]).to_dict()["1"]["ndcg_cut.10"] > 0
+    table = inputs.load_qrels(qrels).table
+    assert table.column("iter").to_pylist() == ["", "", ""]

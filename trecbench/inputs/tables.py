@@ -119,7 +119,7 @@ def _subtopics(values: pa.Array, name: str, origin: str, where: Where) -> pa.Arr
     missing value: pandas makes a column float as soon as one value is missing) is kept
     as missing values, refused by :func:`subtopics` only when a measure reads it."""
     try:
-        return ids(values, name, origin, where)
+        return ids(values, name, origin, where, empty=True)
     except InputError:
         return pa.nulls(len(values), pa.string())
 
@@ -142,9 +142,12 @@ def subtopics(table: pa.Table, origin: str) -> pa.Array | None:
     return column
 
 
-def ids(values: pa.Array, name: str, origin: str, where: Where = _row) -> pa.Array:
+def ids(
+    values: pa.Array, name: str, origin: str, where: Where = _row, empty: bool = False
+) -> pa.Array:
     """A string id column (plain or large strings as they are; dictionary-encoded ones
-    decoded); integers are written in decimal."""
+    decoded); integers are written in decimal. An empty id is refused unless ``empty``
+    (a subtopic's: a label, not a field of a TREC line the measures read)."""
     values = _decoded(values)
     kind = values.type
     if pa.types.is_string(kind) or pa.types.is_large_string(kind):
@@ -160,9 +163,9 @@ def ids(values: pa.Array, name: str, origin: str, where: Where = _row) -> pa.Arr
             "keep_default_na=False) so that ids like 001, 1e5 or NA stay as written",
         )
     _refuse_nulls(values, name, origin, where, " (NaN or None: was NA read as a missing value?)")
-    empty = pc.equal(pc.binary_length(values), 0)
-    if pc.any(empty).as_py():  # no TREC file holds it, as a JSONL run refuses it
-        row = int(np.flatnonzero(arrow.to_numpy(empty))[0])
+    blank = pc.equal(pc.binary_length(values), 0)
+    if not empty and pc.any(blank).as_py():  # no TREC file holds it, as JSONL refuses it
+        row = int(np.flatnonzero(arrow.to_numpy(blank))[0])
         raise InputError(origin, None, f"{where(row)}: {name} is empty")
     return values
 
