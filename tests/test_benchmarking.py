@@ -623,8 +623,6 @@ def test_a_mode_without_results_for_a_topic_has_its_qrels_count_of_num_rel(tmp_p
     "mode, measures, message",
     [
         ('method = "combsum"\nk = 10\n', "", r"modes\.h: k: combsum has no k"),
-        # fused 200 deep, its run failed R8 at 56 lines of a file never written
-        ("depth = 200\n", "", r"modes\.h: depth 200 is deeper than validation\.max_depth 100"),
         ("", 'measures = ["map", "gm_map"]\n', r"measures: gm_map: no value per topic"),
         ("", 'measures = ["relstring", "num_q"]\n', r"measures: relstring, num_q: no value"),
         (  # a target of a measure not benchmarked marked nothing
@@ -724,3 +722,24 @@ def test_a_short_run_judged_to_its_end_is_not_a_shallow_pool():
                      "rank": [1, 2, 3, 1, 2, 3]})  # fmt: skip
     found = completeness(deep, qrels, ["q1", "q2"], {"min_pool_depth": 10, "max_unjudged": 1})
     assert [p["check"] for p in found["problems"]] == ["pool_depth"]
+
+
+def test_a_fusion_deeper_than_the_validation_allows_is_refused_before_any_run_is_read(tmp_path):
+    # fused 200 deep, its run failed R8 at 56 lines of runs/h.run, a file never written;
+    # settings built in Python alike (depth None there keeps every document)
+    from trecbench.benchmarking.settings import BenchmarkSettings, Mode
+    from trecbench.errors import UsageError
+
+    fused = '[modes.h]\nfuse = ["a", "b"]\ndepth = 200\n'
+    path = _two_modes(tmp_path, "t1 0 A 1\n", "t1 Q0 A 1 2 a\n", "t1 Q0 B 1 2 b\n", "", fused)
+    with pytest.raises(UsageError, match=r"modes\.h: the fusion is 200 deep, beyond valid"):
+        load_benchmark_config(path)
+    modes = [Mode("a", "A", run=tmp_path / "a.run"), Mode("b", "B", run=tmp_path / "b.run")]
+    for depth, said in ((200, "is 200 deep"), (None, "keeps every document")):
+        hybrid = Mode("h", "H", fuse=["a", "b"], depth=depth)
+        with pytest.raises(UsageError, match=f"modes\\.h: the fusion {said}, beyond"):
+            BenchmarkSettings(path=path, name="x", qrels=tmp_path / "q", modes=[*modes, hybrid])
+    lenient = BenchmarkSettings(  # where R8 is a warning the fusion is as deep as asked
+        path=path, name="x", qrels=tmp_path / "q", modes=[*modes, hybrid], profile="lenient"
+    )
+    assert lenient.mode("h").depth is None

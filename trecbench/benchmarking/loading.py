@@ -17,7 +17,6 @@ from typing import Any
 from .. import outputs
 from ..errors import InputError, OutputError, TooFewSamplesError, UsageError, shortened
 from ..toml_loader import config_folder, piped
-from ..validation.rules import CHECKS
 from .settings import (
     COMPLETENESS,
     DEFAULT_PRESET,
@@ -53,8 +52,6 @@ def load_benchmark_config(path: str | os.PathLike) -> BenchmarkSettings:
     validation = document.get("validation", {})
     max_depth = validation.get("max_depth", RTASK_MAX_DEPTH)
     profile = validation.get("profile") or DEFAULT_PROFILE
-    # a fusion deeper than the validation lets a run be fails R8 once fused: refused first
-    deepest = max_depth if CHECKS["R8"].severity(profile) == "error" else None
     statistics = dict(STATISTICS) | document.get("statistics", {})
     baseline = statistics.pop("baseline", None)
     targets = document.get("targets", {})
@@ -66,7 +63,7 @@ def load_benchmark_config(path: str | os.PathLike) -> BenchmarkSettings:
         name=document.get("name", path.stem),
         qrels=resolve(document["qrels"]),
         modes=[
-            _checked_fusion(_mode(name, spec, resolve, max_depth), "k" in spec, path, deepest)
+            _checked_fusion(_mode(name, spec, resolve, max_depth), "k" in spec, path)
             for name, spec in document["modes"].items()
         ],
         measures=document.get("measures"),
@@ -148,11 +145,10 @@ def _measures(measures: list[str] | None, path: Path) -> list:
         raise InputError(str(path), None, str(error)) from None
 
 
-def _checked_fusion(mode: Mode, k_given: bool, path: Path, deepest: int | None) -> Mode:
+def _checked_fusion(mode: Mode, k_given: bool, path: Path) -> Mode:
     """``mode``, whose fusion settings (if it fuses) are refused naming the file and the
     mode before any run is read; a ``k`` given to a method without one (as ``fuse``'s
-    ``--k``: it would be left out without a word); a ``depth`` beyond ``deepest`` (the
-    validation's ``max_depth`` where going beyond it is an error)."""
+    ``--k``: it would be left out without a word)."""
     if mode.fuse is not None:
         from ..fusion import checked_settings, method_name
 
@@ -160,11 +156,6 @@ def _checked_fusion(mode: Mode, k_given: bool, path: Path, deepest: int | None) 
             method = method_name(mode.method)
             if k_given and method != "rrf":
                 raise UsageError(f"k: {method} has no k (it is RRF's constant)")
-            if deepest is not None and mode.depth is not None and mode.depth > deepest:
-                raise UsageError(
-                    f"depth {mode.depth} is deeper than validation.max_depth {deepest}: the "
-                    f"fused run would fail R8; give a depth of at most {deepest}"
-                )
             checked_settings(
                 mode.method, mode.norm, mode.k, mode.weights, len(mode.fuse), mode.depth,
                 mode.run_tag,

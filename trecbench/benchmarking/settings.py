@@ -207,10 +207,12 @@ class BenchmarkSettings:
         elif self.baseline not in names:
             baseline = excerpt(self.baseline)
             raise UsageError(f"{self.path}: statistics.baseline {baseline} is not a mode")
-        from ..validation.rules import PROFILES
+        from ..validation.rules import CHECKS, PROFILES
 
         if self.profile not in PROFILES:
             raise UsageError(f"{self.path}: the validator has no profile {self.profile!r}")
+        if self.max_depth is not None and CHECKS["R8"].severity(self.profile) == "error":
+            _check_fusion_depths(self.modes, self.max_depth, self.path)
 
     def mode(self, name: str) -> Mode:
         """The mode called ``name``."""
@@ -253,6 +255,18 @@ def _check_fusion(mode: Mode, known: dict[str, Mode], path: Path) -> None:
                 )
     if mode.weights is not None and not any(mode.weights):
         raise UsageError(f"{path}: mode {mode.name!r}: the weights are all 0")
+
+
+def _check_fusion_depths(modes: list[Mode], max_depth: int, path: Path) -> None:
+    """A fusion deeper than the validation lets a run be (or kept whole) fails R8 once
+    fused, on a file never written: refused before any run is read."""
+    for mode in modes:
+        if mode.fuse is not None and (mode.depth is None or mode.depth > max_depth):
+            deep = "keeps every document" if mode.depth is None else f"is {mode.depth} deep"
+            raise UsageError(
+                f"{path}: modes.{mode.name}: the fusion {deep}, beyond validation.max_depth "
+                f"{max_depth}: its run would fail R8; give a depth of at most {max_depth}"
+            )
 
 
 def _check_references(modes: list[Mode], path: Path) -> None:
