@@ -507,6 +507,9 @@ def test_an_rrf_k_whose_ranks_tie_at_float32_is_flagged():
     b = {"q": {"z": 3.0, "y": 2.0, "x": 1.0}}
     with pytest.warns(ParameterDomainWarning, match="k 1e\\+09: RRF's scores of ranks 1 and 2 tie"):
         fused = trecbench.fuse([a, b], "rrf", k=1e9)
+    # deeper ranks tie first at a smaller k: ranks 2 and 3 at 2e7, where 1 and 2 do not
+    with pytest.warns(ParameterDomainWarning, match="k 2e\\+07: RRF's scores of ranks 2 and 3"):
+        trecbench.fuse([a, b], "rrf", k=2e7)
     assert len(set(np.float32(fused["score"]))) == 1  # what trec_eval 9.x would read
     with warnings.catch_warnings():
         warnings.simplefilter("error")

@@ -380,15 +380,8 @@ def fuse_tables(
     if not runs:
         raise UsageError("nothing to fuse: no run given")
     method, norm, k, weight = checked_settings(method, norm, k, weights, len(runs), depth, tag)
-    if method == "rrf" and np.float32(1 / (k + 1)) == np.float32(1 / (k + 2)):
-        warnings.warn(
-            ParameterDomainWarning(
-                f"k {k:g}: RRF's scores of ranks 1 and 2 tie at float32, the precision "
-                "trec_eval 9.x reads scores at: its ranking of the fused run is docno order, "
-                "not the runs' (a k well below 16 million keeps the ranks apart)"
-            ),
-            stacklevel=2,
-        )
+    if method == "rrf":
+        _warn_of_float32_ranks(k, max(_deepest_rank(t) for t in runs))
     step = _steps(progress, "fusing", 4)
     qids, docnos, values, row_weights = [], [], [], []
     for index, ranked in enumerate(runs):
@@ -464,6 +457,32 @@ def fuse(
     tables = ranked_tables(runs, progress)
     settings = {"k": k, "norm": norm, "weights": weights, "depth": depth, "tag": tag}
     return run_frame(fuse_tables(tables, method, **settings, progress=progress))
+
+
+def _deepest_rank(ranked: pa.Table) -> int:
+    """The deepest rank of a ranked run (its row count when it has no ranks)."""
+    if "rank" not in ranked.column_names or not ranked.num_rows:
+        return ranked.num_rows
+    return int(pc.max(ranked.column("rank")).as_py())
+
+
+def _warn_of_float32_ranks(k: float, deepest: int) -> None:
+    """Warn when RRF's ``1/(k + rank)`` of two neighbouring ranks within ``deepest`` tie at
+    float32, the precision trec_eval 9.x reads scores at: it would rank those documents
+    by docno, not as the runs do (a k of millions)."""
+    with np.errstate(divide="ignore"):
+        single = (1 / (k + np.arange(1, deepest + 2, dtype=np.float64))).astype(np.float32)
+    tied = np.flatnonzero(single[1:] == single[:-1])
+    if len(tied):
+        rank = int(tied[0]) + 1
+        warnings.warn(
+            ParameterDomainWarning(
+                f"k {k:g}: RRF's scores of ranks {rank} and {rank + 1} tie at float32, the "
+                "precision trec_eval 9.x reads scores at: it ranks such documents by docno, "
+                "not as the runs do (a smaller k keeps the ranks apart)"
+            ),
+            stacklevel=3,
+        )
 
 
 def run_frame(fused: pa.Table):
