@@ -676,6 +676,8 @@ def test_a_missing_topic_keeps_num_rel_at_the_measure_s_own_level(tmp_path):
     ("value", "threshold", "shown"),
     [
         (3 / 7, 0.4285, "42.9%"),
+        (1 / 3, 0.3333, "33.333%"),  # 33.3% read as under the limit it exceeds
+        (1.0, 1.0, "100.0%"),
         (0.5, 0.504, "50.0%"),
         (0.50001, 0.5, "50.001%"),
         (0.3, 0.1, "30.0%"),
@@ -705,6 +707,7 @@ def test_a_completeness_limit_is_printed_as_set_and_a_share_on_its_side_of_it(
     text = (tmp_path / "o" / "BenchmarkComparison.md").read_text()
     assert "42.9% of the top 10 documents are unjudged (> 42.85%)" in text
     assert "unjudged ≤ 42.85% of the top 10" in text
+    assert "| 2/2 (100.0%) | 2 (min 1) | 42.9% | incomplete" in text  # cells as the status
 
 
 def test_a_short_run_judged_to_its_end_is_not_a_shallow_pool():

@@ -26,6 +26,7 @@ def percent_beside(value: float, threshold: float) -> str:
     ``threshold`` (0.50001 beside 0.5: ``50.001%``, never 50.0% > 50%)."""
     for digits in range(1, 12):
         shown = round(value * 100, digits)
-        if shown != threshold * 100 and (shown > threshold * 100) == (value > threshold):
+        same_side = (shown > threshold * 100) == (value > threshold)
+        if same_side and (shown != threshold * 100) == (value != threshold):
             return f"{shown:.{digits}f}%"
     return f"{value * 100:.12g}%"

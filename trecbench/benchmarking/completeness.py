@@ -74,7 +74,7 @@ def completeness(
         problems.append(
             {
                 "check": "pool_depth",
-                "message": f"median judged depth {median:g} < {settings.min_pool_depth} "
+                "message": f"median judged depth {pooled:g} < {settings.min_pool_depth} "
                 "(documents judged before the first unjudged one)",
                 "action": ACTIONS["shallow_pool"],
             }

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 
 from ..measures import but_counts
 from ..plurals import counted as plural_count
-from ..plurals import exact_percent
+from ..plurals import exact_percent, percent_beside
 from .escaping import escaper
 
 _escape = escaper("markdown")
@@ -171,18 +171,21 @@ def _completeness(bench, labels: Mapping[str, str]) -> list[str]:
             if info["complete"]
             else "incomplete: " + "; ".join(problem["message"] for problem in problems)
         )
+        coverage = percent_beside(info["coverage"], settings.min_coverage)
+        unjudged = percent_beside(info["unjudged"], settings.max_unjudged)
         lines.append(
-            f"| {label} | {info['topics']}/{info['qrels_topics']} "
-            f"({info['coverage']:.1%}) | {info['pool_depth']['median']:g} "
-            f"(min {info['pool_depth']['min']}) | {info['unjudged']:.1%} | {status} |"
+            f"| {label} | {info['topics']}/{info['qrels_topics']} ({coverage}) | "
+            f"{info['pool_depth']['median']:g} (min {info['pool_depth']['min']}) | "
+            f"{unjudged} | {status} |"
         )
         actions += [f"- {label}: {problem['check']} → {problem['action']}" for problem in problems]
     actions += _qrels_actions(bench.qrels_flags)
     lines += [
         "",
         f"Thresholds: coverage ≥ {exact_percent(settings.min_coverage)}, median judged depth "
-        f"≥ {settings.min_pool_depth}, unjudged ≤ {exact_percent(settings.max_unjudged)} of "
-        f"the top {at} (judged: a qrels grade ≥ 0).",
+        f"≥ {settings.min_pool_depth} (a topic judged to its end counts as deep enough), "
+        f"unjudged ≤ {exact_percent(settings.max_unjudged)} of the top {at} (judged: a qrels "
+        "grade ≥ 0).",
         "",
         "### Problems and recovery actions (TREC R-task reference)",
         "",
