@@ -188,27 +188,47 @@ def test_fuse_writes_a_block_with_what_it_knows_under_the_given_description(tmp_
     assert tagged.read_bytes()[block.size :] == plain.read_bytes()
 
 
-def test_a_description_adds_to_what_fuse_records_and_never_replaces_it(tmp_path, capsys):
-    # the YAML's name: bogus, runs: [] and version 9.9.9 replaced what trecbench did, and
-    # its tag 'other' stood atop rows tagged rrf
+@pytest.mark.parametrize(
+    ("description", "refused"),
+    [
+        ("method:\n  fusion:\n    name: bogus\n", "method.fusion.name: the description gives"),
+        ("method:\n  fusion:\n    runs: []\n", "method.fusion.runs: the description gives []"),
+        ("implementation:\n  source:\n    version: 9.9.9\n", "implementation.source.version"),
+        ("method: RRF of two\n", "method: the description gives 'RRF of two' where trecbench "
+         "records a mapping (method.fusion)"),
+        ("tag: other\n", "tag 'other' is not the fused run's tag 'rrf'"),
+    ],
+)  # fmt: skip
+def test_a_description_clashing_with_what_fuse_records_is_refused(tmp_path, capsys, description,
+                                                                   refused):  # fmt: skip
+    # the YAML's name, runs, version and tag replaced what trecbench did (5c35a44 kept
+    # trecbench's and dropped the user's text without a word): neither is dropped
     about = tmp_path / "about.yaml"
-    about.write_text(
-        "method:\n  fusion:\n    name: bogus\n    runs: []\n    note: by hand\n"
-        "implementation:\n  source:\n    version: 9.9.9\n"
-    )
+    about.write_text(description)
     runs = [str(RUN), str(ROOT / "runs" / "tfidf-word.run")]
-    fused = tmp_path / "f.run"
-    assert run(["fuse", "--ir-metadata", str(about), *runs, "-o", str(fused)]) == 0
-    fusion = trecbench.load_run(str(fused)).ir_metadata["method"]["fusion"]
-    assert fusion["name"] == "rrf" and [r["path"] for r in fusion["runs"]] == runs
-    assert fusion["note"] == "by hand"
-    source = trecbench.load_run(str(fused)).ir_metadata["implementation"]["source"]
-    assert source["version"] == trecbench.__version__
-    about.write_text("tag: other\n")
-    capsys.readouterr()
     assert run(["fuse", "--ir-metadata", str(about), *runs, "-o", str(tmp_path / "g.run")]) == 2
-    assert "tag 'other' is not the fused run's tag 'rrf'" in capsys.readouterr().err
+    assert refused in capsys.readouterr().err
     assert not (tmp_path / "g.run").exists()
+
+
+def test_convert_records_its_conversion_and_leaves_the_implementation_to_the_description(
+    tmp_path, capsys
+):
+    # convert wrote trecbench as the run's implementation.source, and then either kept the
+    # user's pyserini or replaced it: the run's implementation is the system that made it
+    about = tmp_path / "about.yaml"
+    about.write_text("implementation:\n  source:\n    name: pyserini\n    version: 0.22.0\n")
+    source = ROOT / "data" / "convert" / "msmarco-run.tsv"
+    out = tmp_path / "out"
+    assert (
+        run(["convert", "--ir-metadata", str(about), "msmarco", str(source), "-o", str(out)]) == 0
+    )
+    (written,) = out.glob("*.run")
+    metadata = trecbench.load_run(str(written)).ir_metadata
+    assert metadata["implementation"]["source"] == {"name": "pyserini", "version": "0.22.0"}
+    assert metadata["method"]["conversion"]["tool"] == {
+        "name": "trecbench", "version": trecbench.__version__
+    }  # fmt: skip
 
 
 def test_convert_writes_a_block_atop_every_run_it_writes(tmp_path, capsys):

@@ -58,9 +58,10 @@ def _pairs(values, option: str) -> dict[str, int]:
     "metadata",
     type=_EXISTING,
     default=None,
-    help="Write an ir_metadata block (YAML, Breuer et al. 2022) atop every run written: this "
-    "file's description over what trecbench records (the converter, its inputs with sha256, "
-    "trecbench's version).",
+    help="Write an ir_metadata block (YAML, Breuer et al. 2022) atop every run written: what "
+    "trecbench records (method.conversion: the converter and trecbench's version; "
+    "data.converted: the inputs with sha256) with this file's description added (a value "
+    "it gives that trecbench records otherwise is refused).",
 )
 @click.pass_context
 def convert(ctx: click.Context, metadata: Path | None) -> None:

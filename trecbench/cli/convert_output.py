@@ -106,12 +106,17 @@ def _with_metadata(conversion, inputs):
         {"path": str(path), "sha256": (provenance.recorded(path) or {}).get("sha256")}
         for path in inputs
     ]
+    # the run's implementation is the system that made it, not trecbench: that converted it
+    tool = {"name": "trecbench", "version": __version__}
     known = {
-        "method": {"conversion": {"converter": conversion.converter}},
+        "method": {"conversion": {"converter": conversion.converter, "tool": tool}},
         "data": {"converted": sources},
-        "implementation": {"source": {"name": "trecbench", "version": __version__}},
     }
-    return dataclasses.replace(conversion, ir_metadata=ir_metadata.merged(known, description))
+    try:
+        metadata = ir_metadata.merged(known, description)
+    except ValueError as error:
+        raise InputError(str(given), None, str(error)) from None
+    return dataclasses.replace(conversion, ir_metadata=metadata)
 
 
 def _run_to_stdout(conversion, inputs, runs_dir: Path | None) -> dict[str, object]:

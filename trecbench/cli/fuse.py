@@ -105,9 +105,10 @@ class RunOutput(OutputFile):
     "metadata",
     type=INPUT_FILE,
     default=None,
-    help="Write an ir_metadata block (YAML, Breuer et al. 2022) atop the fused run: this "
-    "file's description, over what trecbench records (the method, its parameters, the runs "
-    "fused with their sha256, trecbench's version).",
+    help="Write an ir_metadata block (YAML, Breuer et al. 2022) atop the fused run: what "
+    "trecbench records (the method, its parameters, the runs fused with their sha256, "
+    "trecbench's version) with this file's description added (a value it gives that "
+    "trecbench records otherwise is refused).",
 )
 @click.option(
     "-o",
@@ -304,5 +305,8 @@ def _with_metadata(data: bytes, given, runs, fusion: dict, tag: str) -> bytes:
             f"tag {description['tag']!r} is not the fused run's tag {tag!r}: "
             "leave the tag out or give --tag",
         )
-    block = ir_metadata.block_text(ir_metadata.merged(known, description))
+    try:
+        block = ir_metadata.block_text(ir_metadata.merged(known, description))
+    except ValueError as error:
+        raise InputError(str(given), None, str(error)) from None
     return utf8(block) + data

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import InputError
+from ..errors import InputError, excerpt
 
 START = b"# ir_metadata.start"
 END = b"# ir_metadata.end"
@@ -131,15 +131,28 @@ def read_file(path) -> dict[str, Any]:
     return _mapping(text, str(path), first_line=1)
 
 
-def merged(known: dict[str, Any], given: dict[str, Any]) -> dict[str, Any]:
-    """``given`` (the user's description) with ``known`` (what trecbench records of a run
-    it writes) over it, mapping by mapping: the description adds to the record, and never
-    replaces what trecbench did (the runs fused and their sha256, its version)."""
+def merged(known: dict[str, Any], given: dict[str, Any], at: str = "") -> dict[str, Any]:
+    """``known`` (what trecbench records of a run it writes) and ``given`` (the user's
+    description) together, mapping by mapping: the description adds what trecbench does
+    not record; a value both give and that differs is a :class:`ValueError` naming its
+    key (neither is dropped without a word)."""
     result = {}
     for key in dict.fromkeys([*known, *given]):  # trecbench's keys first, in its order
         mine, theirs = known.get(key), given.get(key)
+        where = f"{at}.{key}" if at else str(key)
         if isinstance(mine, dict) and isinstance(theirs, dict):
-            result[key] = merged(mine, theirs)
+            result[key] = merged(mine, theirs, where)
+        elif key in known and key in given and mine != theirs:
+            if isinstance(mine, dict):  # a text where trecbench keeps a mapping
+                keys = ", ".join(f"{where}.{name}" for name in mine)
+                raise ValueError(
+                    f"{where}: the description gives {excerpt(theirs)} where trecbench records "
+                    f"a mapping ({keys}): give a mapping of other keys"
+                )
+            raise ValueError(
+                f"{where}: the description gives {excerpt(theirs)} where trecbench records "
+                f"{excerpt(mine)}; leave it out (trecbench records it)"
+            )
         else:
             result[key] = mine if key in known else theirs
     return result
