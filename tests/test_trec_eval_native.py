@@ -357,3 +357,9 @@ def test_utility_with_other_than_four_coefficients_exits_4_as_trec_eval(
     )
     out, err = capsys.readouterr()
     assert out == "" and "improper number of coefficients" in err
+    # only where a topic is evaluated: with none in common trec_eval exits 7 first
+    (tmp_path / "r2").write_text("q2 Q0 a 1 1 t\n")
+    assert (
+        run(["score", "-m", f"utility.{coefficients}", str(tmp_path / "q"), str(tmp_path / "r2")])
+        == 7
+    )

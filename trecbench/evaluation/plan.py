@@ -27,6 +27,7 @@ from ..measures import (
     requests,
     split_names,
 )
+from ..measures.trec_params import uncalculable
 from ..trec_eval import compat as _compat
 from ..trec_eval.compat import Compat
 from .settings import EvalSettings
@@ -198,6 +199,10 @@ class _Plan:
         self.drill = None
         # what the unjudged bounds keep of each run (:func:`.bounds.kept`; None: nothing)
         self.bounds = None
+        # a measure trec_eval stops at on the first topic it evaluates (utility.1,-1)
+        self.uncalculable = next(
+            (e for m in measures if (e := uncalculable(m.definition, m.params)) is not None), None
+        )
         # diversity qrels list a document once per subtopic: duplicates are ndeval's concern
         self.diversity_only = bool(self.groups) and all(
             m.definition.diversity for group in self.groups.values() for m in group
@@ -269,4 +274,6 @@ def _plan_topics(run_qids, plan: _Plan, name) -> _TopicPlan:
         found = truth.first_failure(qids, duplicates=not diversity_only)
         if found is not None:
             topics.fail(*found)
+    if plan.uncalculable is not None and qids:
+        topics.fail(0, plan.uncalculable)
     return topics

@@ -267,6 +267,8 @@ def _score_block(
                 # no judged topic sorts before it: the run's first topic has only negative
                 # grades too, where trec_eval stops before printing anything
                 measured = []
+        if plan.uncalculable is not None:  # stopped at the run's first topic (_plan_topics)
+            measured = []
     if checks and plan.drill is not None:  # from this read: the report reads no run again
         block.top = top_rows(table, order, _float32(plan), plan.drill.depth, stretches)
         curves = plan.drill.curves  # ranked once when both compare scores alike

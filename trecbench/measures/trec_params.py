@@ -61,11 +61,18 @@ def check_params(definition: Definition, params: str) -> None:
     elif kind == PAIRS:
         if not re.fullmatch(r"[^,=]*=[^,=]*(,[^,=]*=[^,=]*)*", params):
             raise MeasureParameterError(f"malformed pair parameters in '{params}'")
-    elif definition.name == "utility" and len(params.split(",")) != 4:
-        raise UncalculableMeasureError(
+
+
+def uncalculable(definition: Definition, params: str | None) -> UncalculableMeasureError | None:
+    """Why trec_eval, having taken ``params``, cannot calculate the measure at the first
+    topic it evaluates (so only where some topic is evaluated: else no topic is in common,
+    exit 7): utility without 4 coefficients. None where it can."""
+    if definition.name == "utility" and params is not None and len(params.split(",")) != 4:
+        return UncalculableMeasureError(
             f"utility needs 4 coefficients, got '{params}' (trec_eval: improper number of "
             "coefficients, Can't calculate measure 'utility')"
         )
+    return None
 
 
 def numbers_outside(definition: Definition, params: str | None) -> list[str]:
