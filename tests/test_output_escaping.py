@@ -18,6 +18,11 @@ from trecbench.renderers.escaping import escape_text
 HOSTILE = ["de\nP_1                   \tall\t1.0000", "a b", "50%", "x|y", "tab\there", "nul\0"]
 
 
+def _read(text: str) -> str:
+    """An escaped text read back: Markdown's backslash escapes dropped, then unquoted."""
+    return unquote(re.sub(r"\\([\\`_~<>&\[\]])", r"\1", text))
+
+
 @pytest.mark.parametrize("text", [*HOSTILE, "plain", "é\u2028", "", "%41"])
 def test_escaping_is_reversible_and_one_line(text):
     for also in ("", " ", "|", " ="):
@@ -281,13 +286,13 @@ def test_compare_markdown_escapes_as_score_does(capsys, hostile, monkeypatch):
     monkeypatch.chdir(hostile)
     lines = _compare(capsys, "markdown")
     _markdown_tables_keep_their_columns(lines)
-    assert lines[2] == "- Runs: plain (baseline), fake%0AP_1 all 1.0"
+    assert lines[2] == "- Runs: plain (baseline), fake%0AP\\_1 all 1.0"  # P\\_1: not emphasis
     titles = [line for line in lines if line.startswith("## lang = ")]
-    values = [unquote(line.removeprefix("## lang = ").rsplit(" (", 1)[0]) for line in titles]
+    values = [_read(line.removeprefix("## lang = ").rsplit(" (", 1)[0]) for line in titles]
     assert values == sorted(HOSTILE)
     assert "## lang = x%7Cy (1 topic)" in lines and "\\|" not in "\n".join(lines)
     differences = [line for line in lines if line.startswith("| P@1 | fake")]
-    assert {unquote(line.split(" | ")[1]) for line in differences} == {NAME}
+    assert {_read(line.split(" | ")[1]) for line in differences} == {NAME}
 
 
 def test_compare_latex_escapes_names_reversibly(capsys, hostile, monkeypatch):
@@ -306,13 +311,13 @@ def test_power_and_agree_escape_run_names(capsys, hostile, monkeypatch, output_f
 
     def names(lines):  # the first cell of each row
         cells = [re.split(r" {2,}| \| | & ", line.strip("| "))[0] for line in lines]
-        return [unquote(_unlatex(cell)) for cell in cells if "fake" in cell]
+        return [_read(_unlatex(cell)) for cell in cells if "fake" in cell]
 
     args = ["-m", "P.1", "--format", output_format]
     power = _command(capsys, "power", "q", f"{NAME}.run", "plain.run", *args)
     _markdown_tables_keep_their_columns(power)
     if output_format != "latex":
-        assert unquote(power[0].removeprefix("Baseline: ").split(";")[0]) == NAME
+        assert _read(power[0].removeprefix("Baseline: ").split(";")[0]) == NAME
     power = _command(capsys, "power", "q", "plain.run", f"{NAME}.run", *args)
     _markdown_tables_keep_their_columns(power)
     rows = [line for line in power if "P@1" in line and "fake" in line]
@@ -336,10 +341,10 @@ def test_unjudged_bounds_escape_run_names(capsys, hostile, monkeypatch, output_f
             for line in lines
             if re.search(r"P@1\W+1\.0000\W+1\.0000\W+0\.0%", line)
         ]
-        assert [unquote(re.split(r" {2,}| \| ", row)[0]) for row in rows] == ["plain", NAME]
+        assert [_read(re.split(r" {2,}| \| ", row)[0]) for row in rows] == ["plain", NAME]
     flips = "differences whose sign could flip within the ranges: "
     said = next(line.removeprefix(flips) for line in compare if line.startswith(flips))
-    assert unquote(said.split(" vs ")[0]) == NAME
+    assert _read(said.split(" vs ")[0]) == NAME
 
 
 @pytest.mark.parametrize("output_format", ["table", "markdown", "latex"])
@@ -381,11 +386,11 @@ def test_score_tie_bounds_escape_run_names(capsys, hostile, monkeypatch):
         lines = _command(capsys, *args, output_format)
         _markdown_tables_keep_their_columns(lines)
         rows = [line.strip("| ") for line in lines if "  fixed  " in line or "| fixed |" in line]
-        assert [unquote(re.split(r" {2,}| \| ", row)[0]) for row in rows] == ["plain", NAME]
+        assert [_read(re.split(r" {2,}| \| ", row)[0]) for row in rows] == ["plain", NAME]
     assert run([*args, "trec"]) == 0
     lines = capsys.readouterr().out.splitlines()
     titles = [line.split(": tie bounds")[0] for line in lines if ": tie bounds: " in line]
-    assert [unquote(title.removeprefix("# ")) for title in titles] == ["plain", NAME]
+    assert [_read(title.removeprefix("# ")) for title in titles] == ["plain", NAME]
     assert all(line.startswith("#") or len(line.split("\t")) == 3 for line in lines if line)
 
 
@@ -433,9 +438,9 @@ def test_compare_allow_unjudged_warning_escapes_the_run_and_the_qrels(
     end = next(i for i in range(start + 1, len(lines) + 1) if not lines[i].startswith("  "))
     warning = " ".join(line.strip() for line in lines[start:end])  # the text wraps it
     name, said = warning.split(": ", 1)[1].split(": ", 1)
-    assert unquote(name) == NAME
+    assert _read(name) == NAME
     qrels = said.split(" have no judgment in ", 1)[1].split(" (", 1)[0]
-    assert unquote(qrels) == UNJUDGED_QRELS
+    assert _read(qrels) == UNJUDGED_QRELS
     assert said.startswith("100.0% of the documents it retrieved within rank 1 have no ")
 
 
@@ -465,9 +470,9 @@ def test_benchmark_escapes_its_name_mode_labels_and_qids(capsys, tmp_path):
         run_file.write_text(run_file.read_text() + f"{qid} Q0 HP:0000001 1 1.0 {tag}\n")
     lines = _command(capsys, "benchmark", str(demo / "benchmark.toml"), "-o", str(tmp_path / "o"))
     _markdown_tables_keep_their_columns(lines)
-    assert unquote(lines[0].removeprefix("# Benchmark: ")) == "hpo\nP_1 all 1.0"
+    assert _read(lines[0].removeprefix("# Benchmark: ")) == "hpo\nP_1 all 1.0"
     header = next(line for line in lines if line.startswith("| Metric | "))
-    labels = [unquote(cell) for cell in header.strip("| ").split(" | ")[1:-1]]
+    labels = [_read(cell) for cell in header.strip("| ").split(" | ")[1:-1]]
     assert labels == [
         "Lex|ical *one* (baseline)",
         "Vector-Only",
@@ -586,3 +591,22 @@ def test_compare_json_of_a_run_file_named_with_a_byte_not_utf8_is_utf8(tmp_path)
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout.decode("utf-8"))  # strict: every byte UTF-8
     assert os.fsdecode(b"x\xff.run") in {os.path.basename(i["path"]) for i in report["inputs"]}
+
+
+@pytest.mark.parametrize(
+    "name", ["<!--a", "a&amp;b", "`c`", "_e_", "~~s~~", "[l](http://u)", "b\\c", "<i>x</i>"]
+)
+def test_a_markdown_cell_renders_the_name_as_given(tmp_path, capsys, monkeypatch, name):
+    # only | and * were escaped: a comment hid the cell, an entity, code, emphasis or a
+    # link showed other text than the run's name (CommonMark with GFM tables renders it)
+    markdown_it = pytest.importorskip("markdown_it")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "q").write_text("1 0 d 1\n")
+    (tmp_path / "r.run").write_text("1 Q0 d 1 1.0 t\n")
+    assert run(["score", "-m", "P.1", "--format", "markdown", "--names", f"{name}=r.run",
+                "q", "r.run"]) == 0  # fmt: skip
+    html = markdown_it.MarkdownIt("commonmark").enable("table").render(capsys.readouterr().out)
+    cells = re.findall(r"<td>(.*?)</td>", html)
+    from html import unescape
+
+    assert unquote(unescape(cells[0])) == name

@@ -250,7 +250,7 @@ def test_renderers_escape_names_and_show_undefined_figures():
     )
     result = PowerResult(settings, "base", rows)
     assert "bm25\\_a\\textbar{}b\\&c" in result.render("latex")
-    assert "| bm25_a%7Cb&c |" in result.render("markdown")  # as score escapes a name
+    assert "| bm25\\_a%7Cb\\&c |" in result.render("markdown")  # as score escapes a name
     table = result.render("table")
     assert "same, P@5: equal on every topic (sd 0)" in table
     assert json.loads(result.render("json"))["rows"][1]["power"] is None

@@ -4,9 +4,15 @@ can inject a line or a cell into an output."""
 
 from __future__ import annotations
 
+import re
+
 # what a Markdown table cell escapes besides: "|" would end the cell, "*" would emphasise
 # (and read as compare's significance stars)
 MARKDOWN = "|*"
+# the other ASCII punctuation Markdown reads as syntax inside a cell (CommonMark, GFM: a
+# backslash, code, emphasis, strike-through, raw HTML and comments, entities, links),
+# backslash-escaped as CommonMark lets any ASCII punctuation be: rendered, it reads as given
+_MARKDOWN_SYNTAX = re.compile(r"([\\`_~<>&\[\]])")
 
 
 def escape_text(text, also: str = "") -> str:
@@ -34,6 +40,13 @@ def _quoted(character: str) -> str:
     return quote(data, safe="")
 
 
+def markdown_text(text) -> str:
+    """``text`` read from an input for a Markdown cell: :func:`escape_text` with
+    :data:`MARKDOWN`, then the other characters Markdown reads as syntax backslash-escaped
+    (``a_b_`` as ``a\\_b\\_``, ``<!--`` as ``\\<!--``): rendered, it shows as given."""
+    return _MARKDOWN_SYNTAX.sub(r"\\\1", escape_text(text, MARKDOWN))
+
+
 def escaper(output_format: str):
     """How ``output_format`` shows a text read from an input (a run's name, an id, a
     path): :func:`escape_text`, with :data:`MARKDOWN`'s characters too in ``markdown``; as
@@ -41,5 +54,6 @@ def escaper(output_format: str):
     text in turn."""
     if output_format == "csv":
         return str
-    also = MARKDOWN if output_format == "markdown" else ""
-    return lambda text: escape_text(text, also)
+    if output_format == "markdown":
+        return markdown_text
+    return escape_text

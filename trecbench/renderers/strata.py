@@ -8,7 +8,7 @@ import math
 import pandas as pd
 
 from ..strata import MIN_GROUP_SIZE
-from .escaping import MARKDOWN, escape_text
+from .escaping import escape_text, markdown_text
 from .text_tables import aligned, csv_line, markdown_table
 
 
@@ -52,7 +52,7 @@ def _label(kind: str, group) -> str:
 
 
 def _wide(
-    frame: pd.DataFrame, names: dict[str, list[str]], also: str = ""
+    frame: pd.DataFrame, names: dict[str, list[str]], escaped=escape_text
 ) -> tuple[list[str], list[list[str]]]:
     """Header and rows: one row per run and group (then macro, micro), one column per
     measure, values printed like trec_eval (4 decimals); run and group text escaped (see
@@ -64,7 +64,7 @@ def _wide(
     for (run, kind, group), part in frame.groupby(keys, sort=False, dropna=False):
         values = part.set_index("measure")["value"]
         rows.append(
-            [escape_text(run, also), escape_text(_label(kind, group), also)]
+            [escaped(run), escaped(_label(kind, group))]
             + [str(int(part["n"].iloc[0]))]
             + [f"{values[m]:.4f}" for m, _ in shown]
         )
@@ -117,7 +117,9 @@ def render_groups(
                         out.write(f"{name:<22}\t{where}\t{shown}\n")
             blocks.append(out.getvalue())
             continue
-        header, rows = _wide(frame, names, also=MARKDOWN if output_format == "markdown" else "")
+        header, rows = _wide(
+            frame, names, markdown_text if output_format == "markdown" else escape_text
+        )
         title = (
             f"by {escape_text(by)} (macro: mean of the group means; micro: mean over queries; "
             "spread: largest minus smallest group mean)"

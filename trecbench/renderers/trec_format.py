@@ -13,7 +13,7 @@ import math
 
 from ..errors import OutputError
 from ..measures import COUNTS, RUNID, STRING
-from .escaping import MARKDOWN, escape_text
+from .escaping import escape_text, markdown_text
 from .text_tables import aligned, csv_line, markdown_table
 
 NAMES = ("trec", "display", "asked")
@@ -124,12 +124,12 @@ def _topic_value(evaluation, run, column, index: int):
     return _plain(evaluation, column, run.values[column.label][index])
 
 
-def _table_rows(evaluation, names: str, also: str = "") -> tuple[list[str], list[list[str]]]:
+def _table_rows(evaluation, names: str, shown=escape_text) -> tuple[list[str], list[list[str]]]:
     columns = _summary_columns(evaluation, names)
     header = ["run", "topics"] + [name for _, name in columns]
     z = bool(evaluation.settings.zscores)
     rows = [
-        [escape_text(run.name, also), str(len(run.qids))]
+        [shown(run.name), str(len(run.qids))]
         + [_number(c, run.summary[c.label], z).strip() for c, _ in columns]
         for run in evaluation.runs
     ]
@@ -144,7 +144,7 @@ def render_table(evaluation, names: str = "display") -> str:
 
 def render_markdown(evaluation, names: str = "display") -> str:
     """Aggregates as a Markdown table."""
-    header, rows = _table_rows(evaluation, names, also=MARKDOWN)
+    header, rows = _table_rows(evaluation, names, shown=markdown_text)
     return "\n".join(markdown_table(header, rows, set(range(1, len(header))))) + "\n"
 
 
