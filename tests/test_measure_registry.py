@@ -247,6 +247,21 @@ def test_measures_command_lists_every_definition(tmp_path, monkeypatch):
     ].items()
 
 
+def test_measures_names_says_each_name_in_the_format_asked(tmp_path, monkeypatch):
+    # the names branch printed text whatever --format said, and P_5 beside P@5 got no line
+    said = json.loads(_cli(["measures", "--format", "json", "nDCG@10", "P@5", "P_5"], tmp_path,
+                           monkeypatch))  # fmt: skip
+    assert [(e["name"], e["canonical"]) for e in said] == [
+        ("nDCG@10", "ndcg_cut.10"), ("P@5", "P.5"), ("P_5", "P.5"),
+    ]  # fmt: skip
+    assert said[1]["engine"] == "fast" and said[1]["parameters"][0].startswith("rel = unset")
+    text = _cli(["measures", "P.5,10", "P_5", "P@5"], tmp_path, monkeypatch)
+    heads = [line.split(":")[0] for line in text.splitlines() if not line.startswith(" ")]
+    assert heads == ["P.5,10", "P_5", "P@5"]
+    markdown = _cli(["measures", "--format", "markdown", "P@5"], tmp_path, monkeypatch)
+    assert markdown.startswith("- `P@5`: P.5 — relevant documents in the top k")
+
+
 def test_a_new_measure_is_data_and_one_registration(tmp_path, monkeypatch):
     """What the trec_eval 10.0 work will do: define a family, register an engine."""
     for name in ("_DEFINITIONS", "_ENGINES", "_ORDER"):  # restored after the test

@@ -31,17 +31,13 @@ def measures(names, fmt):
     from .. import engines  # noqa: F401  (engines register what they compute)
     from ..measures import listing, parse_measures
 
-    if names:
-        measures = parse_measures(list(names))
-        engines_of = engines.assign(measures)
-        for measure in measures:
-            definition = measure.definition
-            click.echo(
-                f"{measure.requested}: {measure.canonical} — {definition.description} "
-                f"(engine {engines_of[measure]}, checked against {measure.provider})"
-            )
-            for line in listing.parameter_lines(measure):
-                click.echo(line)
+    if names:  # each name on its own: two names of one measure are each said
+        said = [
+            (name, measure, engines.assign([measure])[measure])
+            for name in names
+            for measure in parse_measures([name])
+        ]
+        click.echo(listing.meanings(said, fmt), nl=False)
         return
     render = {"text": listing.text, "markdown": listing.markdown, "json": listing.as_json}[fmt]
     click.echo(render(), nl=False)

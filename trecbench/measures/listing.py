@@ -102,6 +102,38 @@ def _numbers_record(domain: registry.Domain) -> dict:
     return {"what": domain.what, **_domain(domain)}
 
 
+def meanings(said: list[tuple], output_format: str = "text") -> str:
+    """What ``trecbench measures NAMES`` prints: per ``(name, measure, engine)`` what the
+    name means, as text (a line and its :func:`parameter_lines`), Markdown (a list) or
+    JSON (``name``, ``canonical``, ``description``, ``engine``, ``checked_against``,
+    ``parameters``)."""
+    if output_format == "json":
+        import json
+
+        entries = [
+            {
+                "name": name, "canonical": measure.canonical,
+                "description": measure.definition.description, "engine": engine,
+                "checked_against": measure.provider,
+                "parameters": [line.strip() for line in parameter_lines(measure)],
+            }
+            for name, measure, engine in said
+        ]  # fmt: skip
+        return json.dumps(entries, indent=1, ensure_ascii=False) + "\n"
+    out = []
+    for name, measure, engine in said:
+        what = (
+            f"{measure.canonical} — {measure.definition.description} "
+            f"(engine {engine}, checked against {measure.provider})"
+        )
+        if output_format == "markdown":
+            out.append(f"- `{name}`: {what}")
+            out += [f"  - {line.strip()}" for line in parameter_lines(measure)]
+        else:
+            out += [f"{name}: {what}", *parameter_lines(measure)]
+    return "\n".join(out) + "\n"
+
+
 def parameter_lines(measure) -> list[str]:
     """What ``trecbench measures NAME`` says of a measure's parameters: each one's value
     (or default) and domain, with the domain's reason."""
