@@ -240,7 +240,17 @@ def test_score_prints_the_bounds_in_every_format(tmp_path, monkeypatch):
         },
     }
     csv_text = CliRunner().invoke(cli, [*base, "--format", "csv"]).stdout
-    assert "run,P.1,0.0,0.0,1.0,lowest,1,\n" in csv_text
+    # one tidy table: the bounds are its rows, as trec text's lines (a second header made
+    # it two tables); csv.DictReader reads every row alike
+    import csv
+
+    rows = list(csv.DictReader(csv_text.splitlines()))
+    bounds = [(r["measure"], r["canonical"], r["value"]) for r in rows if ":tie_" in r["measure"]]
+    assert bounds == [
+        ("P.1:tie_low", "P@1:tie_low", "0.0"),
+        ("P.1:tie_high", "P@1:tie_high", "1.0"),
+    ]
+    assert {r["qid"] for r in rows} == {"all"}
 
 
 def _topic_values(qrels: pd.DataFrame, run, measures) -> tuple[list[str], dict]:

@@ -80,14 +80,24 @@ def evaluation_bounds(evaluation, topics=None) -> list[UnjudgedBound]:
     return [UnjudgedBound(*row) for row in bound_rows(evaluation, topics)]
 
 
-def render_bounds(bounds: list[UnjudgedBound], output_format: str) -> str:
+def render_bounds(bounds: list[UnjudgedBound], output_format: str, asked=None) -> str:
     """``score --unjudged-bounds``' table after the scores: per run and measure the value,
-    the high end and the unjudged share of what the measure looks at (the table, the
-    Markdown and the CSV record of :mod:`trecbench.renderers.text_tables`; a run's name
-    escaped as ``score`` escapes it, :func:`~trecbench.renderers.escaping.escaper`)."""
+    the high end and the unjudged share of what the measure looks at (the table and the
+    Markdown of :mod:`trecbench.renderers.text_tables`; in CSV rows of score's tidy table,
+    ``<measure>:unjudged_high`` and ``:unjudged_share``, the measure as ``asked`` names
+    it, display name -> name; a run's name escaped as ``score`` escapes it,
+    :func:`~trecbench.renderers.escaping.escaper`)."""
     from ..renderers.escaping import escaper
     from ..renderers.text_tables import aligned, csv_line, markdown_table
 
+    if output_format == "csv":
+        named = asked or {}
+        return "".join(
+            csv_line([b.run, "all", f"{named.get(b.measure, b.measure)}:{side}",
+                      f"{b.measure}:{side}", value])
+            for b in bounds
+            for side, value in (("unjudged_high", b.high), ("unjudged_share", b.unjudged))
+        )  # fmt: skip
     header = ["run", "measure", "value (low)", "high", "unjudged"]
     name = escaper(output_format)
     rows = [
@@ -96,8 +106,6 @@ def render_bounds(bounds: list[UnjudgedBound], output_format: str) -> str:
     ]
     if output_format == "markdown":
         return "\n".join(markdown_table(header, rows, {2, 3, 4})) + "\n"
-    if output_format == "csv":
-        return "".join(csv_line(row) for row in [header, *rows])
     title = "unjudged sensitivity (high: every unjudged document the measure looks at relevant)"
     return "\n".join([title, *aligned([header, *rows], set())]) + "\n"
 

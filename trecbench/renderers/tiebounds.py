@@ -41,8 +41,8 @@ def _number(value: float) -> str:
 def render(evaluation, output_format: str, names: str = "display") -> str:
     """The bounds of an evaluation made with ``tie_bounds=True`` in one of ``score``'s text
     formats: ``trec`` (lines ``<measure>:tie_low`` and ``<measure>:tie_high`` per run, as
-    trec_eval prints a summary), ``csv`` (``run,measure,value,low,high,position,
-    tied_topics,reason``), ``markdown`` or an aligned ``table``; a run's name escaped as
+    trec_eval prints a summary), ``csv`` (those two as rows of score's tidy table, topic
+    ``all``), ``markdown`` or an aligned ``table``; a run's name escaped as
     the scores above escape it (:func:`~.escaping.escaper`)."""
     rows, name = _rows(evaluation, names), escaper(output_format)
     if output_format == "trec":
@@ -57,9 +57,14 @@ def render(evaluation, output_format: str, names: str = "display") -> str:
                         f"{measure + ':tie_high':<22}\tall\t{high:6.4f}",
                     ]
         return "".join(line + "\n" for line in lines)
-    if output_format == "csv":
-        header = ["run", "measure", "value", "low", "high", "position", "tied_topics", "reason"]
-        lines = [header, *([c if c == c else None for c in row] for row in rows)]
+    if output_format == "csv":  # rows of score's tidy table, as trec text's lines
+        shown = {c.display: evaluation.shown(c.name(names)) for c in evaluation.columns}
+        lines = [
+            [row.run, "all", f"{shown[row.measure]}:{side}", f"{row.measure}:{side}", value]
+            for row in evaluation.tie_bounds.itertuples(index=False)
+            if isinstance(row.position, str)  # bounded
+            for side, value in (("tie_low", row.low), ("tie_high", row.high))
+        ]
         return "".join(csv_line(line) for line in lines)
     header = ["run", "measure", "value", "lowest", "highest", "reported order", "tied topics"]
     cells = [
