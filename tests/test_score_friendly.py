@@ -409,3 +409,16 @@ def test_score_z_scores_are_named_and_kept_whole_in_every_format(fmt, tmp_path, 
     else:  # trec_eval's own text, as it prints it
         assert f"Znum_ret               \t1\t{topic_1:.4f}\n" in out
         assert f"Znum_ret               \tall\t{whole:.4f}\n" in out
+
+
+def test_the_tables_topics_are_those_the_means_are_over(tmp_path, capsys):
+    # under -c (9.0.8) the table said 2 topics beside means over 3 (trec_eval -c: num_q 3)
+    from trecbench.cli import run
+
+    (tmp_path / "q").write_text("1 0 a 1\n2 0 a 1\n3 0 a 1\n")
+    (tmp_path / "r").write_text("1 Q0 a 1 1 t\n2 Q0 b 1 1 t\n")
+    files = [str(tmp_path / "q"), str(tmp_path / "r")]
+    for flags, topics in ((["-c"], 3), (["-c", "--compat", "10.0"], 3), ([], 2)):
+        assert run(["score", *flags, "-m", "num_q", "--format", "table", *files]) == 0
+        row = capsys.readouterr().out.splitlines()[1].split()
+        assert row[1:3] == [str(topics), str(topics)]  # topics, num_q

@@ -129,11 +129,20 @@ def _table_rows(evaluation, names: str, shown=escape_text) -> tuple[list[str], l
     header = ["run", "topics"] + [name for _, name in columns]
     z = bool(evaluation.settings.zscores)
     rows = [
-        [shown(run.name), str(len(run.qids))]
+        [shown(run.name), str(_averaged_over(evaluation, run))]
         + [_number(c, run.summary[c.label], z).strip() for c, _ in columns]
         for run in evaluation.runs
     ]
     return header, rows
+
+
+def _averaged_over(evaluation, run) -> int:
+    """The topics a run's means are over: its evaluated topics, or under ``-c`` every
+    qrels topic (9.0.8 evaluates only those the run has, and counts the others 0)."""
+    settings = evaluation.settings
+    if settings.complete and settings.debug_query is None and run.complete:
+        return max(len(run.qids), len(evaluation.qrels_topics))
+    return len(run.qids)
 
 
 def render_table(evaluation, names: str = "display") -> str:
