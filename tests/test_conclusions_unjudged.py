@@ -139,7 +139,7 @@ def test_the_bounds_table_keeps_a_run_named_with_a_bar_or_a_comma_in_its_cell():
     ]
     # in CSV, rows of score's tidy table at full precision (a second header and rounded
     # strings made the CSV two tables), the measure as asked
-    records = list(csv.reader(render_bounds(bounds, "csv", {"P@5": "P.5"}).splitlines()))
+    records = list(csv.reader(render_bounds(bounds, "csv", {"P@5": ["P.5"]}).splitlines()))
     assert records == [
         ["a|b,c", "all", "P.5:unjudged_high", "P@5:unjudged_high", "0.5"],
         ["a|b,c", "all", "P.5:unjudged_share", "P@5:unjudged_share", "0.125"],

@@ -610,3 +610,14 @@ def test_a_markdown_cell_renders_the_name_as_given(tmp_path, capsys, monkeypatch
     from html import unescape
 
     assert unquote(unescape(cells[0])) == name
+
+
+@pytest.mark.parametrize("name", ["# h", "1. z", "- x", "+ y"])
+def test_a_name_that_starts_a_list_item_stays_text(name, tmp_path, capsys, monkeypatch):
+    # compare's "- NAME: no results for ..." made a heading or a nested list of the name
+    markdown_it = pytest.importorskip("markdown_it")
+    from trecbench.renderers.escaping import markdown_text
+
+    html = markdown_it.MarkdownIt("commonmark").render(f"- {markdown_text(name)}: note\n")
+    assert html == f"<ul>\n<li>{name}: note</li>\n</ul>\n"
+    assert markdown_text("1.50") == "1.50" and markdown_text("tfidf-word") == "tfidf-word"

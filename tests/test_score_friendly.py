@@ -418,7 +418,12 @@ def test_the_tables_topics_are_those_the_means_are_over(tmp_path, capsys):
     (tmp_path / "q").write_text("1 0 a 1\n2 0 a 1\n3 0 a 1\n")
     (tmp_path / "r").write_text("1 Q0 a 1 1 t\n2 Q0 b 1 1 t\n")
     files = [str(tmp_path / "q"), str(tmp_path / "r")]
-    for flags, topics in ((["-c"], 3), (["-c", "--compat", "10.0"], 3), ([], 2)):
+    for flags, topics in (
+        (["-c"], 3),
+        (["-c", "--compat", "10.0"], 3),
+        ([], 2),
+        (["-c", "-D", "0.1"], 3),
+    ):
         assert run(["score", *flags, "-m", "num_q", "--format", "table", *files]) == 0
         row = capsys.readouterr().out.splitlines()[1].split()
         assert row[1:3] == [str(topics), str(topics)]  # topics, num_q

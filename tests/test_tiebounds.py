@@ -251,6 +251,9 @@ def test_score_prints_the_bounds_in_every_format(tmp_path, monkeypatch):
         ("P.1:tie_high", "P@1:tie_high", "1.0"),
     ]
     assert {r["qid"] for r in rows} == {"all"}
+    both = CliRunner().invoke(cli, [*base, "-m", "P@1", "--format", "csv"]).stdout
+    names = {r["measure"] for r in csv.DictReader(both.splitlines()) if ":tie_low" in r["measure"]}
+    assert names == {"P.1:tie_low", "P@1:tie_low"}  # under each spelling, as the scores
 
 
 def _topic_values(qrels: pd.DataFrame, run, measures) -> tuple[list[str], dict]:

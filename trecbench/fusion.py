@@ -471,7 +471,7 @@ def _warn_of_float32_ranks(k: float, deepest: int) -> None:
     float32, the precision trec_eval 9.x reads scores at: it would rank those documents
     by docno, not as the runs do (a k of millions)."""
     with np.errstate(divide="ignore"):
-        single = (1 / (k + np.arange(1, deepest + 2, dtype=np.float64))).astype(np.float32)
+        single = (1 / (k + np.arange(1, deepest + 1, dtype=np.float64))).astype(np.float32)
     tied = np.flatnonzero(single[1:] == single[:-1])
     if len(tied):
         rank = int(tied[0]) + 1

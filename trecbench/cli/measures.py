@@ -32,11 +32,17 @@ def measures(names, fmt):
     from ..measures import listing, parse_measures
 
     if names:  # each name on its own: two names of one measure are each said
+        from ..measures.trec_params import uncalculable
+
         said = [
             (name, measure, engines.assign([measure])[measure])
             for name in names
             for measure in parse_measures([name])
         ]
+        for _, measure, _ in said:  # what score stops at on its first topic is no meaning
+            error = uncalculable(measure.definition, measure.params)
+            if error is not None:
+                raise error
         click.echo(listing.meanings(said, fmt), nl=False)
         return
     render = {"text": listing.text, "markdown": listing.markdown, "json": listing.as_json}[fmt]

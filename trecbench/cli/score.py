@@ -438,7 +438,10 @@ def _with_unjudged_bounds(text: str, evaluation, view) -> str:
     if view.output_format != "json":
         from ..conclusions.unjudged import render_bounds
 
-        asked = {c.display: evaluation.shown(c.name(view.labels)) for c in evaluation.columns}
+        asked = {
+            c.display: [evaluation.shown(n) for n in c.names(view.labels)]
+            for c in evaluation.columns
+        }
         return text + view.separator + render_bounds(bounds, view.output_format, asked)
     from ..renderers.trec_format import json_text
 

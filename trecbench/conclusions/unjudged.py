@@ -84,8 +84,8 @@ def render_bounds(bounds: list[UnjudgedBound], output_format: str, asked=None) -
     """``score --unjudged-bounds``' table after the scores: per run and measure the value,
     the high end and the unjudged share of what the measure looks at (the table and the
     Markdown of :mod:`trecbench.renderers.text_tables`; in CSV rows of score's tidy table,
-    ``<measure>:unjudged_high`` and ``:unjudged_share``, the measure as ``asked`` names
-    it, display name -> name; a run's name escaped as ``score`` escapes it,
+    ``<measure>:unjudged_high`` and ``:unjudged_share``, under each name ``asked`` gives
+    the measure, display name -> names; a run's name escaped as ``score`` escapes it,
     :func:`~trecbench.renderers.escaping.escaper`)."""
     from ..renderers.escaping import escaper
     from ..renderers.text_tables import aligned, csv_line, markdown_table
@@ -93,11 +93,11 @@ def render_bounds(bounds: list[UnjudgedBound], output_format: str, asked=None) -
     if output_format == "csv":
         named = asked or {}
         return "".join(
-            csv_line([b.run, "all", f"{named.get(b.measure, b.measure)}:{side}",
-                      f"{b.measure}:{side}", value])
+            csv_line([b.run, "all", f"{name}:{side}", f"{b.measure}:{side}", value])
             for b in bounds
+            for name in named.get(b.measure, [b.measure])
             for side, value in (("unjudged_high", b.high), ("unjudged_share", b.unjudged))
-        )  # fmt: skip
+        )
     header = ["run", "measure", "value (low)", "high", "unjudged"]
     name = escaper(output_format)
     rows = [

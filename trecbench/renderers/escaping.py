@@ -13,6 +13,7 @@ MARKDOWN = "|*"
 # backslash, code, emphasis, strike-through, raw HTML and comments, entities, links),
 # backslash-escaped as CommonMark lets any ASCII punctuation be: rendered, it reads as given
 _MARKDOWN_SYNTAX = re.compile(r"([\\`_~<>&\[\]])")
+_BLOCK_START = re.compile(r"^(\d*)([.)](?<=\d[.)])|#{1,6}|[-+])(?=\s|$)")
 
 
 def escape_text(text, also: str = "") -> str:
@@ -44,7 +45,9 @@ def markdown_text(text) -> str:
     """``text`` read from an input for a Markdown cell: :func:`escape_text` with
     :data:`MARKDOWN`, then the other characters Markdown reads as syntax backslash-escaped
     (``a_b_`` as ``a\\_b\\_``, ``<!--`` as ``\\<!--``): rendered, it shows as given."""
-    return _MARKDOWN_SYNTAX.sub(r"\\\1", escape_text(text, MARKDOWN))
+    escaped = _MARKDOWN_SYNTAX.sub(r"\\\1", escape_text(text, MARKDOWN))
+    # what starts a block where the text starts a line or a list item: a heading, a list
+    return _BLOCK_START.sub(r"\1\\\2", escaped, count=1)
 
 
 def escaper(output_format: str):

@@ -117,11 +117,10 @@ def render_groups(
                         out.write(f"{name:<22}\t{where}\t{shown}\n")
             blocks.append(out.getvalue())
             continue
-        header, rows = _wide(
-            frame, names, markdown_text if output_format == "markdown" else escape_text
-        )
+        escaped = markdown_text if output_format == "markdown" else escape_text
+        header, rows = _wide(frame, names, escaped)
         title = (
-            f"by {escape_text(by)} (macro: mean of the group means; micro: mean over queries; "
+            f"by {escaped(by)} (macro: mean of the group means; micro: mean over queries; "
             "spread: largest minus smallest group mean)"
         )
         right = set(range(2, len(header)))

@@ -58,11 +58,14 @@ def render(evaluation, output_format: str, names: str = "display") -> str:
                     ]
         return "".join(line + "\n" for line in lines)
     if output_format == "csv":  # rows of score's tidy table, as trec text's lines
-        shown = {c.display: evaluation.shown(c.name(names)) for c in evaluation.columns}
+        shown = {  # every name the scores above are shown under (two spellings: both)
+            c.display: [evaluation.shown(n) for n in c.names(names)] for c in evaluation.columns
+        }
         lines = [
-            [row.run, "all", f"{shown[row.measure]}:{side}", f"{row.measure}:{side}", value]
+            [row.run, "all", f"{name}:{side}", f"{row.measure}:{side}", value]
             for row in evaluation.tie_bounds.itertuples(index=False)
             if isinstance(row.position, str)  # bounded
+            for name in shown[row.measure]
             for side, value in (("tie_low", row.low), ("tie_high", row.high))
         ]
         return "".join(csv_line(line) for line in lines)

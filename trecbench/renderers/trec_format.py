@@ -140,7 +140,7 @@ def _averaged_over(evaluation, run) -> int:
     """The topics a run's means are over: its evaluated topics, or under ``-c`` every
     qrels topic (9.0.8 evaluates only those the run has, and counts the others 0)."""
     settings = evaluation.settings
-    if settings.complete and settings.debug_query is None and run.complete:
+    if settings.complete and run.complete:  # with -D's one topic too: num_q says so
         return max(len(run.qids), len(evaluation.qrels_topics))
     return len(run.qids)
 
