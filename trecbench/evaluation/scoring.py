@@ -256,19 +256,7 @@ def _score_block(
             block.duplicate = _run_duplicate(table, order, [stop] if stop in run_qids else [], plan)
     else:
         block = _Block(run_qids)
-        measured = sorted(q for q in run_qids if q in truth.topics)
-        if plan.groups and measured:
-            judged, measured = measured, truth.measurable(measured, plan.diversity_only)
-            if checks:  # the topics trec_eval stops at for their judgments
-                left_out = sorted(set(judged) - set(measured))
-                block.duplicate = _run_duplicate(table, order, left_out, plan)
-            lead = truth.lead(measured) if measured else None
-            if measured and lead is None and truth.topics[measured[0]][0] < 0:
-                # no judged topic sorts before it: the run's first topic has only negative
-                # grades too, where trec_eval stops before printing anything
-                measured = []
-        if plan.uncalculable is not None:  # stopped at the run's first topic (_plan_topics)
-            measured = []
+        measured, lead = _measured_in_part(block, table, order, plan, checks)
     if checks and plan.drill is not None:  # from this read: the report reads no run again
         block.top = top_rows(table, order, _float32(plan), plan.drill.depth, stretches)
         curves = plan.drill.curves  # ranked once when both compare scores alike
@@ -320,6 +308,26 @@ def _score_block(
         except Exception as error:  # noqa: BLE001 - as above
             block.error = error
     return block
+
+
+def _measured_in_part(block: _Block, table, order, plan: _Plan, checks: bool) -> tuple:
+    """``(measured topics, lead)`` of a part of a run (see :func:`_score_block`); with
+    ``checks``, the block's duplicate in the topics its judgments stop trec_eval at."""
+    truth, lead = plan.truth, None
+    measured = sorted(q for q in block.run_qids if q in truth.topics)
+    if plan.groups and measured:
+        judged, measured = measured, truth.measurable(measured, plan.diversity_only)
+        if checks:  # the topics trec_eval stops at for their judgments
+            left_out = sorted(set(judged) - set(measured))
+            block.duplicate = _run_duplicate(table, order, left_out, plan)
+        lead = truth.lead(measured) if measured else None
+        if measured and lead is None and truth.topics[measured[0]][0] < 0:
+            # no judged topic sorts before it: the run's first topic has only negative
+            # grades too, where trec_eval stops before printing anything
+            measured = []
+    if plan.uncalculable is not None:  # stopped at the run's first topic (_plan_topics)
+        measured = []
+    return measured, lead
 
 
 def _run_duplicate(table, order, qids: list[str], plan: _Plan) -> tuple | None:
