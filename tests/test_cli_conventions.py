@@ -638,3 +638,15 @@ def test_a_folder_it_may_not_write_into_is_refused_before_the_work(tmp_path, arg
     assert (done.returncode, done.stdout) == (ExitCode.INPUT, b""), done.stderr
     assert done.stderr == f"trecbench: {ro}: cannot write here (Permission denied)\n".encode()
     assert list(ro.iterdir()) == []
+
+
+def test_a_file_name_byte_that_is_not_utf8_reads_as_that_byte_on_stderr(tmp_path):
+    # 'wrote o\\udcffx.run' (Python's surrogate) where Markdown and convert show %FF and the
+    # docs promise \\xff
+    name = os.fsencode(tmp_path) + b"/o\xffx.run"
+    argv = [sys.executable, "-m", "trecbench", "fuse", RUN, RUN2, "-o", name]
+    done = subprocess.run(argv, capture_output=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.decode().endswith(
+        f"wrote {tmp_path}/o\\xffx.run: 4950 documents, 56 topics\n"
+    )

@@ -134,7 +134,16 @@ def one_line(text: str) -> str:
     a message of the CLI quotes (a file name, an id) never starts another line."""
     if text.isprintable():
         return text
-    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in text)
+    return "".join(c if c.isprintable() else _escaped(c) for c in text)
+
+
+def _escaped(character: str) -> str:
+    """A character :func:`one_line` escapes: a byte of a name that is not UTF-8 (held as a
+    lone surrogate, as ``os.fsdecode`` gives it) as that byte, ``\\xff``; any other as
+    Python writes it (``\\n``, ``\\u2028``)."""
+    if 0xDC80 <= ord(character) <= 0xDCFF:
+        return f"\\x{ord(character) - 0xDC00:02x}"
+    return character.encode("unicode_escape").decode()
 
 
 def shortened(text: str, limit: int = EXCERPT_LIMIT * 4) -> str:
