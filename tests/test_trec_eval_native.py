@@ -363,3 +363,17 @@ def test_utility_with_other_than_four_coefficients_exits_4_as_trec_eval(
         run(["score", "-m", f"utility.{coefficients}", str(tmp_path / "q"), str(tmp_path / "r2")])
         == 7
     )
+
+
+@pytest.mark.parametrize("bad", ["P.0", "ndcg.0=0:1=1:2=3"])
+def test_an_unknown_measure_is_named_before_another_s_bad_parameters(tmp_path, capsys, bad):
+    # trec_eval 9.0.8 checks every name first: -m P.0 -m foo says "illegal measure 'foo'",
+    # exit 1; trecbench reported P.0's cutoff, exit 2
+    from trecbench.cli import run
+
+    (tmp_path / "q").write_text("q1 0 a 1\n")
+    (tmp_path / "r").write_text("q1 Q0 a 1 1 t\n")
+    files = [str(tmp_path / "q"), str(tmp_path / "r")]
+    assert run(["score", "-m", bad, "-m", "foo", *files]) == 1
+    assert "illegal measure 'foo'" in capsys.readouterr().err
+    assert run(["score", "-m", bad, *files]) == 2  # alone: trec_eval's exit 2

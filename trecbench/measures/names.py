@@ -507,6 +507,7 @@ def parse_measures(
     if version is not None:
         version = compat.get(version).version  # refuses an unknown version
     measures: list[Measure] = []
+    refused: list[TrecbenchError] = []
     for item in requests(texts):
         if isinstance(item, Measure):
             _check_domains(item)
@@ -521,7 +522,12 @@ def parse_measures(
                     names = ALL_TREC[version]
                 measures.extend(Measure(n, None, (), n, True) for n in names)
             else:
-                measures.append(parse_measure(text, version))
+                try:
+                    measures.append(parse_measure(text, version))
+                except TrecbenchError as error:
+                    refused.append(error)
+    if refused:  # trec_eval checks every name before any parameters: a usage error first
+        raise min(refused, key=lambda error: error.exit_code)
     first_params: dict[str, str | None] = {}
     for measure in measures:
         definition = measure.definition
