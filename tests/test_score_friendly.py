@@ -427,3 +427,22 @@ def test_the_tables_topics_are_those_the_means_are_over(tmp_path, capsys):
         assert run(["score", *flags, "-m", "num_q", "--format", "table", *files]) == 0
         row = capsys.readouterr().out.splitlines()[1].split()
         assert row[1:3] == [str(topics), str(topics)]  # topics, num_q
+
+
+def test_a_topic_named_all_is_said_to_read_as_the_summary(tmp_path, capsys):
+    # score -q printed 'recip_rank all 1.0000' twice (the topic, then the mean), in trec
+    # text and in CSV, without a word
+    from trecbench.cli import run
+
+    (tmp_path / "q").write_text("all 0 d1 1\nall 0 d2 0\nq2 0 d1 1\n")
+    (tmp_path / "r").write_text(
+        "all Q0 d1 1 2 t\nall Q0 d2 2 1 t\nq2 Q0 d2 1 2 t\nq2 Q0 d1 2 1 t\n"
+    )
+    files = [str(tmp_path / "q"), str(tmp_path / "r")]
+    for output_format in ("trec", "csv"):
+        assert run(["score", "-q", "-m", "recip_rank", "--format", output_format, *files]) == 0
+        assert "a topic is named 'all': with -q its lines read as the summary's" in (
+            capsys.readouterr().err
+        )
+    assert run(["score", "-m", "recip_rank", *files]) == 0  # no topic lines: nothing to say
+    assert "named 'all'" not in capsys.readouterr().err

@@ -12,9 +12,10 @@ its values are the general path's, bit for bit, and trec_format prints them.
 It takes only the calls where the general path has nothing to say but the numbers: plain
 files (:func:`trecbench.small_text.read_plain`), measures of trec_eval's families the fast
 engine computes, no duplicate judgment or document, the same topics in the run and the
-qrels, a relevant document in every topic, and documents judged near the top of most
-topics (so that no unjudged-documents warning is due). Anything else returns None and the
-general path takes the call: it reads the (small) files again and says what it has to.
+qrels, a relevant document in every topic, no topic named ``all``, and documents judged
+near the top of most topics (so that no unjudged-documents warning is due). Anything else
+returns None and the general path takes the call: it reads the (small) files again and
+says what it has to.
 """
 
 from __future__ import annotations
@@ -106,6 +107,8 @@ def small_evaluation(qrels: str, run: str, measures: list[str] | None) -> _Evalu
     judged = {(qid, docno): int(grade) for qid, docno, grade in judgments}
     if len(judged) < len(judgments) or {line[0] for line in lines} != set(qids):
         return None  # a duplicate judgment, or topics in one file only: warnings are due
+    if "all" in qids:
+        return None  # a topic named as the summary line is: the general path says so
     grades: dict[str, list[int]] = {qid: [] for qid in qids}
     for (qid, _), grade in judged.items():
         grades[qid].append(grade)

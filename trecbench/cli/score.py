@@ -257,6 +257,7 @@ def score(
     named = naming.named_runs(given[1 : len(runs) + 1], flags["run_names"])
     evaluation = _evaluation(qrels, runs, named, flags, settings, view, dask_address, html_page)
     _warn(_evaluation_warnings(evaluation, unjudged_threshold))
+    _warn(_topics_named_all(evaluation, flags["query"]))
     grouped, notes = _grouped(evaluation, strata, group_by, qrels)
     _warn(notes)
     _warn(_text_measures_left_out(evaluation, output_format))
@@ -340,6 +341,16 @@ def _evaluation_warnings(evaluation, unjudged_threshold: float) -> list[str]:
         for run in evaluation.unjudged_runs(unjudged_threshold)
     ]
     return evaluation.warnings + _flag_summary(evaluation) + unjudged
+
+
+def _topics_named_all(evaluation, per_query: bool) -> list[str]:
+    """A topic named ``all`` beside the summary (``-q``): its lines read as the summary's."""
+    if not per_query or not any("all" in run.qids for run in evaluation.runs):
+        return []
+    return [
+        "a topic is named 'all': with -q its lines read as the summary's (trec_eval's text "
+        "and the CSV's qid column alike); rename it to tell them apart"
+    ]
 
 
 def _with_routing(text: str, routing, output_format: str) -> tuple[dict, str]:
