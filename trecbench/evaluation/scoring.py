@@ -122,12 +122,11 @@ def _measure(ranked, qids, plan: _Plan, produced=None) -> tuple:
         single = len(produced[measure]) == 1
         for label, display, value in produced[measure]:
             asked = _asked(measure, single, label, display)
+            also = plan.aliases.get(measure if single else (measure, label), ())
             if display in seen:  # two spellings of one value (success.10, HitRate@10)
-                also = plan.aliases.get(measure if single else (measure, label), ())
                 _also_named(columns, display, (asked, *also))
                 continue
             seen.add(display)
-            also = plan.aliases.get(measure if single else (measure, label), ())
             columns.append(Column(label, display, measure, engine, asked, also))
             if measure.summary == STRING:
                 strings[label] = value
