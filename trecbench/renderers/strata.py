@@ -8,7 +8,7 @@ import math
 import pandas as pd
 
 from ..strata import MIN_GROUP_SIZE
-from .escaping import escape_text, markdown_text
+from .escaping import escape_text, escaper
 from .text_tables import aligned, csv_line, markdown_table
 
 
@@ -117,7 +117,7 @@ def render_groups(
                         out.write(f"{name:<22}\t{where}\t{shown}\n")
             blocks.append(out.getvalue())
             continue
-        escaped = markdown_text if output_format == "markdown" else escape_text
+        escaped = escaper(output_format)  # csv was written above
         header, rows = _wide(frame, names, escaped)
         title = (
             f"by {escaped(by)} (macro: mean of the group means; micro: mean over queries; "
