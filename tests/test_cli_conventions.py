@@ -640,6 +640,27 @@ def test_a_folder_it_may_not_write_into_is_refused_before_the_work(tmp_path, arg
     assert list(ro.iterdir()) == []
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["score", "-m", "map", QRELS, RUN, "--report", "{out}/r.json"],
+        ["score", "-m", "map", QRELS, RUN, "--report", "{out}/sub/r.json"],
+        ["compare", QRELS, RUN, RUN2, "-m", "P@5", "-o", "{out}/cmp"],
+        ["pool", RUN, RUN2, "-o", "{out}/p.txt"],
+    ],
+)
+def test_a_folder_that_is_a_link_to_nothing_is_refused_before_the_work(tmp_path, args):
+    # the results were printed, then "out: cannot write here (No such file or directory)"
+    out = tmp_path / "out"
+    out.symlink_to(tmp_path / "missing")
+    argv = [sys.executable, "-m", "trecbench", *(str(a).format(out=out) for a in args)]
+    done = subprocess.run(argv, capture_output=True, check=False)
+    assert (done.returncode, done.stdout) == (ExitCode.INPUT, b""), done.stderr
+    message = f"trecbench: {out}: a symbolic link to a folder that does not exist\n"
+    assert done.stderr == message.encode()
+    assert not (tmp_path / "missing").exists()
+
+
 def test_a_file_name_byte_that_is_not_utf8_reads_as_that_byte_on_stderr(tmp_path):
     # 'wrote o\\udcffx.run' (Python's surrogate) where Markdown and convert show %FF and the
     # docs promise \\xff

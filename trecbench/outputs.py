@@ -140,13 +140,22 @@ def check_target(path: PathLike, inputs: Iterable[PathLike] = ()) -> Path:
     return target
 
 
+def dangling_folder(folder: Path) -> OutputError:
+    """The error of a folder to write into that is a symbolic link to nothing (making
+    it would fail once the work is done)."""
+    return OutputError(f"{folder}: a symbolic link to a folder that does not exist")
+
+
 def _check_writable(target: Path) -> None:
     """Refuse a target whose folder (its nearest existing one, when folders are to be
     made) this process may not write into: found before the work, not after it has
     printed its results. Checked with the process's effective rights (root without its
-    capabilities too); where that cannot be told, the write itself says so."""
+    capabilities too); where that cannot be told, the write itself says so. A folder to
+    be made that is a symbolic link to nothing could not be made: refused here too."""
     folder = target.parent
     while not folder.exists() and folder != folder.parent:
+        if folder.is_symlink():
+            raise dangling_folder(folder)
         folder = folder.parent
     if os.access not in os.supports_effective_ids or not folder.is_dir():
         return

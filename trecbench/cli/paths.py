@@ -82,6 +82,10 @@ class OutputFolder(click.ParamType):
         while not os.path.lexists(probe) and probe.parent != probe:
             probe = probe.parent
         if os.path.lexists(probe) and not probe.is_dir():
+            if probe.is_symlink():  # to nothing
+                from ..outputs import dangling_folder
+
+                raise dangling_folder(probe)
             raise OutputError(f"{probe}: is not a directory")
         return folder
 
