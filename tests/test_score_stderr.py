@@ -9,6 +9,7 @@ import gzip
 import subprocess
 import sys
 
+import pytest
 from conftest import ROOT
 
 QRELS = str(ROOT / "qrels" / "hpo-demo.qrels")
@@ -45,3 +46,37 @@ def test_a_run_with_ties_gets_one_stderr_from_a_file_a_pipe_and_gzip(tmp_path):
     assert done[1][1] == done[2][1] == done[0][1]  # the same numbers
     for _, _, err in done:  # no validator finding (R11 zero-based ranks, R15 ties) of any
         assert b"warning[R" not in err, err
+
+
+def _stdin_call(argv: list[str], data: bytes, from_file) -> bytes:
+    """stderr of ``trecbench argv`` with ``data`` on standard input: piped, or from a file."""
+    if from_file is None:
+        return _score(*argv, stdin=data)[2]
+    from_file.write_bytes(data)
+    with open(from_file, "rb") as handle:
+        done = subprocess.run([sys.executable, "-m", "trecbench", "score", *argv],
+                              stdin=handle, capture_output=True, check=False)  # fmt: skip
+    return done.stderr
+
+
+@pytest.mark.parametrize("compat", [[], ["--compat", "10.0"]])
+@pytest.mark.parametrize("redirected", [False, True])
+def test_standard_input_is_named_as_given_with_its_line_numbers(tmp_path, compat, redirected):
+    # 9.0.8 said "/dev/stdin:2: ...", 10.0 "run '-' (-): row 1: ... (first at row 0)"
+    # and "<stdin>:1:score: ..."
+    source = tmp_path / "in.run" if redirected else None
+    duplicated = b"de-01 Q0 HP:1 1 2 t\nde-01 Q0 HP:1 2 1 t\n"
+    err = _stdin_call([*compat, "-m", "map", QRELS, "-"], duplicated, source)
+    assert err == b"trecbench: -:2: duplicate docs HP:1 for topic de-01 (first on line 1)\n"
+    err = _stdin_call([*compat, "-m", "map", QRELS, "-"], b"de-01 Q0 HP:1 1 x t\n", source)
+    assert err.startswith(b"trecbench: -:1:score: error[R12]: score 'x' "), err
+
+
+def test_validate_names_standard_input_as_given():
+    done = subprocess.run(
+        [sys.executable, "-m", "trecbench", "validate", "-"],
+        input=b"1 Q0 d1 1 2 t\n1 Q0 d2 2 2 t\n",
+        capture_output=True,
+        check=False,
+    )
+    assert done.stdout.startswith(b"-:1:score: warning[R15]: "), done.stdout

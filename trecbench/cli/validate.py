@@ -14,8 +14,6 @@ from .group import cli, open_input_scope
 from .paths import DEPTH, INPUT_FILE, OUTPUT_FILE
 from .progress import StderrProgress, wanted
 
-STDIN = "/dev/stdin"  # what `-` reads
-
 # the library's profiles, named here so that `--help` does not import the validator
 PROFILES = ("default", "strict", "lenient", "rtask")
 
@@ -254,8 +252,7 @@ def _stdin_named(paths: list, count: int) -> tuple[tuple, object, object]:
 
     if reads_standard_input_twice(paths):
         raise click.UsageError("standard input ('-', /dev/stdin) can be read once: give it once")
-    named = [STDIN if path == "-" else path for path in paths]
-    return tuple(named[:count]), named[count], named[count + 1]
+    return tuple(paths[:count]), paths[count], paths[count + 1]
 
 
 class _Verify:

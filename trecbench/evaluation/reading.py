@@ -14,9 +14,9 @@ from typing import Any
 
 from .. import inputs, memory
 from ..errors import InputError
+from ..inputs.streams import STANDARD_INPUT
 from ..memory import Budget, most_qrels_lines
 from ..trec_eval import compat as _compat
-from ..trec_eval import stdin
 from ..trec_eval.compat import Compat
 from .gate import _Gate, _gate
 
@@ -34,9 +34,9 @@ def _reading(progress: Progress | None, source) -> inputs.streams.Progress | Non
 
 def _is_stdin(source) -> bool:
     """Whether a run is ``-``: standard input (a name, never the text of a table or dict,
-    which can be long to make). 10.0 reads it as trec_eval 10.0 does (comments skipped);
-    under 9.0.8, which has no ``-``, it is read as any pipe."""
-    return isinstance(source, (str, os.PathLike)) and os.fspath(source) == stdin.STDIN
+    which can be long to make), read once, whole, as any pipe (10.0 skips its comment
+    lines as in any file; 9.0.8, which has no ``-``, reads them as data)."""
+    return isinstance(source, (str, os.PathLike)) and os.fspath(source) == STANDARD_INPUT
 
 
 def _read_ahead(
@@ -64,15 +64,11 @@ def load(
     them the lenient gate can only find duplicates, which the ranking reports itself
     (exit 4, after -M, as trec_eval does); its warnings (ties, order) are
     `trecbench validate`'s job. ``ahead``: this call, started earlier (:func:`_read_ahead`).
-    ``version``: trec_eval 10.0 skips ``#`` comment lines and reads a run named ``-``
-    from standard input (:mod:`trecbench.inputs.comments`, :mod:`trecbench.trec_eval.stdin`).
+    ``version``: trec_eval 10.0 skips ``#`` comment lines (:mod:`trecbench.inputs.comments`).
+    A run named ``-`` is standard input, and named so in messages and reports.
     """
     if ahead is not None:
         loaded = ahead.result()
-    elif kind == "run" and version.stdin and _is_stdin(source):
-        loaded = stdin.stdin_run(check=_gate)
-    elif kind == "run" and _is_stdin(source):  # 9.0.8 reads no '-': read as a pipe, '#' as data
-        loaded = inputs.load("/dev/stdin", kind, check=_gate, progress=None)
     else:
         reading = _reading(progress, source)
         loaded = inputs.load(source, kind, check=_gate, progress=reading, comments=version.comments)

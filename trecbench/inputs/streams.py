@@ -29,11 +29,13 @@ Every source notes its path as an input of the call (:func:`trecbench.outputs.no
 
 from __future__ import annotations
 
+import errno
 import io
 import lzma
 import os
 import queue
 import stat
+import sys
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -237,8 +239,28 @@ class _ReadAhead(ReadOnly):
         super().close()
 
 
+# the name that reads standard input (and names it in messages and reports)
+STANDARD_INPUT = "-"
+
+
+def _opened(path: str) -> tuple[Any, bool]:
+    """``path`` opened for reading, unbuffered, and whether the object is borrowed (not
+    to be closed): ``-`` is standard input's descriptor (left open), or ``sys.stdin``'s
+    bytes where it has none (a test runner's, a notebook's)."""
+    if path != STANDARD_INPUT:
+        return open(path, "rb", buffering=0), False  # noqa: SIM115 - closed by close()
+    stdin = getattr(sys.stdin, "buffer", None)
+    if stdin is None:
+        raise OSError(errno.EBADF, "there is no standard input")
+    try:
+        descriptor = stdin.fileno()
+    except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation is an OSError
+        return stdin, True
+    return open(descriptor, "rb", buffering=0, closefd=False), False  # noqa: SIM115
+
+
 class Source:
-    """One input file, opened once (see the module docstring).
+    """One input file, opened once (see the module docstring); ``-`` is standard input.
 
     ``compression`` (None, ``"gzip"``, ``"bz2"``, ``"zstd"``, ``"lz4"``, ``"xz"``) and
     ``format`` (:mod:`trecbench.inputs.formats`) are known from the first bytes and the
@@ -262,11 +284,11 @@ class Source:
         self.key = provenance.identity(path)
         self.progress = progress
         try:
-            self._file = open(path, "rb", buffering=0)  # noqa: SIM115 - closed by close()
-            info = os.fstat(self._file.fileno())
+            self._file, self._borrowed = _opened(self.path)
+            info = None if self._borrowed else os.fstat(self._file.fileno())
         except OSError as exc:
             raise InputError(self.path, None, f"cannot read: {exc.strerror}") from None
-        self.regular = stat.S_ISREG(info.st_mode)
+        self.regular = info is not None and stat.S_ISREG(info.st_mode)
         self.total = info.st_size if self.regular else None
         self._digest = provenance.Digest()
         self._memory: io.BytesIO | None = None
@@ -380,7 +402,8 @@ class Source:
 
     def close(self) -> None:
         self._stop_inflater()
-        self._file.close()
+        if not self._borrowed:
+            self._file.close()
         self._memory = None
 
     def __enter__(self) -> Source:

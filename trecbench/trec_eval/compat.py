@@ -38,7 +38,6 @@ class Compat:
     integer_gain_names: bool  # gain maps skip non-integer grades
     topics_from_qrels: bool  # -c placeholder rankings; a missing topic is fatal without -c
     comments: bool  # '#' lines in runs and qrels
-    stdin: bool  # '-' reads the run from standard input
 
 
 V9 = Compat(
@@ -49,7 +48,6 @@ V9 = Compat(
     integer_gain_names=False,
     topics_from_qrels=False,
     comments=False,
-    stdin=False,
 )
 V10 = Compat(
     version="10.0",
@@ -59,7 +57,6 @@ V10 = Compat(
     integer_gain_names=True,
     topics_from_qrels=True,
     comments=True,
-    stdin=True,
 )
 COMPATS = {c.version: c for c in (V9, V10)}
 DEFAULT = V9.version
