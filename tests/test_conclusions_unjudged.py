@@ -11,6 +11,8 @@ from conftest import ROOT
 
 from trecbench.conclusions.unjudged import unjudged_bounds
 from trecbench.evaluation.bounds import column_depth
+from trecbench.evaluation.results import Column
+from trecbench.measures import parse_measure
 
 QRELS = ROOT / "qrels" / "hpo-demo.qrels"
 RUN = ROOT / "runs" / "tfidf-char.run"
@@ -89,18 +91,46 @@ def test_unjudged_share_and_random_runs():
 
 
 @pytest.mark.parametrize(
-    ("label", "depth"),
+    ("asked", "label", "depth"),
     [
-        ("ndcg_cut_10", 10),
-        ("P_5", 5),
-        ("recip_rank_cut_10", 10),
-        ("map", None),
-        ("iprec_at_recall_0.10", None),
-        ("Rprec_mult_0.20", None),
+        ("ndcg_cut.10", "ndcg_cut_10", 10),
+        ("P.5,10", "P_5", 5),
+        ("P.5,10", "P_10", 10),
+        ("P", "P_30", 30),
+        ("recip_rank_cut.10", "recip_rank_cut_10", 10),
+        ("map", "map", None),
+        ("iprec_at_recall.0.10", "iprec_at_recall_0.10", None),
+        ("Rprec_mult.0.20", "Rprec_mult_0.20", None),
+        # labelled as asked: the cutoff is the measure's (the label's '_5' was looked for)
+        ("R(rel=2)@5", "R(rel=2)@5", 5),
+        ("P(rel=2)@5", "P(rel=2)@5", 5),
+        ("nDCG(dcg='exp-log2')@5", "nDCG(dcg='exp-log2')@5", 5),
+        ("AP(rel=2)", "AP(rel=2)", None),
     ],
 )
-def test_column_depth(label, depth):
-    assert column_depth(label) == depth
+def test_column_depth(asked, label, depth):
+    measure = parse_measure(asked)
+    assert column_depth(Column(label, label, measure, "engine")) == depth
+
+
+def test_a_measure_with_parameters_is_bounded_at_its_cutoff(tmp_path):
+    # R(rel=2)@5 counted every retrieved unjudged document as relevant: high 0.5446 where
+    # R@5 with -l 2 (the same measure) gave 0.8750, as trec_eval on the augmented qrels
+    qrels = tmp_path / "u.qrels"
+    qrels.write_text("t1 0 a 1\nt1 0 b 0\nt1 0 z 3\nt2 0 x 2\n")
+    docs = {"t1": "a u1 b u2 u3 u4 u5 u6 u7".split(), "t2": "v1 x v2 v3 v4 v5 v6".split()}
+    run = tmp_path / "u.run"
+    run.write_text(
+        "".join(
+            f"{q} Q0 {d} {i} {20 - i} r\n" for q, ds in docs.items() for i, d in enumerate(ds, 1)
+        )
+    )
+    labelled = unjudged_bounds(str(qrels), [str(run)], ["R(rel=2)@5", "AP(rel=2)@5"])
+    plain = unjudged_bounds(str(qrels), [str(run)], ["R@5", "AP@5"], relevance_level=2)
+    high = [b.high for b in labelled]
+    assert high == pytest.approx([b.high for b in plain], abs=1e-12)
+    assert high == pytest.approx([0.875, 0.7], abs=1e-12)  # trec_eval -l2 -m recall.5 -m map_cut.5
+    assert [b.unjudged for b in labelled] == [b.unjudged for b in plain] == [0.7, 0.7]
 
 
 def test_score_json_with_the_bounds_is_plain_score_json_with_one_key_more(capsys, tmp_path):

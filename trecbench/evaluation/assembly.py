@@ -159,7 +159,7 @@ def bound_values(run: RunResult, columns, settings: EvalSettings, topics=None) -
     settings = replace(settings, complete=complete)
     rows = []
     for column in bounds.bounded(columns):
-        depth = bounds.column_depth(column.label)
+        depth = bounds.column_depth(column)
         added = int(high_end.unjudged[depth][keep].sum())
         looked = int(high_end.looked[depth][keep].sum())
 

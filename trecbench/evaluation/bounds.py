@@ -23,15 +23,23 @@ import pyarrow.compute as pc
 from .. import arrow, ranking
 from ..engines import META
 from ..measures import RUNID, STRING
+from ..measures.registry import INT_CUTOFF, LONG_CUTOFFS
 from .plan import _Plan
 
 _CUTOFF = re.compile(r"_(\d+)$")
 
 
-def column_depth(label: str) -> int | None:
-    """The documents a column looks at: its cutoff (``ndcg_cut_10`` -> 10), or None for
-    every retrieved document."""
-    found = _CUTOFF.search(label)
+def column_depth(column) -> int | None:
+    """The documents a :class:`~.results.Column` looks at: its cutoff (``ndcg_cut_10``,
+    ``R(rel=2)@5``), or None for every retrieved document. A measure of one cutoff says
+    it; one of several (``P.5,10``) gives a column per cutoff, labelled with it."""
+    measure = column.measure
+    definition = measure.definition
+    if definition.cutoff != INT_CUTOFF and definition.trec_params != LONG_CUTOFFS:
+        return None
+    if measure.params is not None and measure.params.isdigit():
+        return int(measure.params)
+    found = _CUTOFF.search(column.label)
     return int(found[1]) if found else None
 
 
@@ -85,8 +93,8 @@ def kept(plan: _Plan) -> BoundsPlan | None:
 def depths(columns) -> tuple[list[int | None], list[int | None]]:
     """``(counted, scored)``: the depths the bounded ``columns`` look at, and those of the
     columns an engine computes (a META column's value is the call's, not the ranking's)."""
-    counted = list(dict.fromkeys(column_depth(c.label) for c in bounded(columns)))
-    scored = {column_depth(c.label) for c in bounded(columns) if c.engine != META}
+    counted = list(dict.fromkeys(column_depth(c) for c in bounded(columns)))
+    scored = {column_depth(c) for c in bounded(columns) if c.engine != META}
     return counted, [depth for depth in counted if depth in scored]
 
 
