@@ -126,3 +126,42 @@ def test_rnonrel_read_in_a_pool_no_topic_wrote_is_undefined_too(tmp_path, monkey
         assert (
             "TrecEvalUndefinedWarning: prefs_avgjg_Rnonrel, topic 9: trec_eval reads R = 3" in err
         )
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "argv"),
+    [
+        ("bom.prefs", "q1 0 0 d1 2\nq1 0 0 d2 1\n", ["-R", "prefs", "-m", "prefs_simp"]),
+        ("bom.qrels", "q1 0 d1 1\nq1 0 d2 0\n", ["-R", "qrels_prefs", "-m", "prefs_simp"]),
+        ("bom.z", "q1 P_5 0.1 0.2\n", ["-m", "P.5", "-Z", "{file}", "{qrels}"]),
+    ],
+)
+def test_a_byte_order_mark_is_refused_as_trec_eval_reads_it_into_the_first_qid(
+    tmp_path, name, text, argv
+):
+    # it was dropped: -R prefs gave q1 1.0000 where trec_eval 9.0.8 gives 0.0000 (its q1 is
+    # '\ufeffq1', a topic of its own), -Z a z-score where trec_eval has none
+    import subprocess
+    import sys
+
+    path = tmp_path / name
+    path.write_bytes(b"\xef\xbb\xbf" + text.encode())
+    qrels, run = tmp_path / "q.qrels", tmp_path / "r.run"
+    qrels.write_text("q1 0 d1 1\nq1 0 d2 0\n")
+    run.write_text("q1 Q0 d1 1 2.5 r\nq1 Q0 d2 2 1.5 r\n")
+    args = [a.format(file=path, qrels=qrels) for a in argv]
+    if "-Z" not in argv:
+        args.append(str(path))
+    done = subprocess.run(
+        [sys.executable, "-m", "trecbench", "score", "-q", *args, str(run)],
+        capture_output=True,
+        check=False,
+    )
+    assert (done.returncode, done.stdout) == (2, b""), done.stderr
+    assert (
+        done.stderr
+        == (
+            f"trecbench: {path}:1: UTF-8 byte-order mark: trec_eval reads it as part of the "
+            "first qid, which becomes a phantom topic; remove it\n"
+        ).encode()
+    )
