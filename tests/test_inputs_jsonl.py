@@ -190,3 +190,23 @@ def test_a_line_json_takes_but_arrow_refuses_says_why(tmp_path):
     message = str(raised.value)
     assert message.startswith(f"{run_file}:1: not a JSONL run Arrow can read: ")
     assert "surrogate" in message and "\n" not in message
+
+
+@pytest.mark.parametrize("blocks", [False, True], ids=["whole", "blocks"])
+def test_two_objects_on_a_line_are_refused_when_a_split_one_makes_the_count_even(
+    blocks, tmp_path, monkeypatch
+):
+    # Arrow reads both, and the object over two lines as one: as many rows as lines, and
+    # the file scored (or failed on a duplicate at a line that held a fragment)
+    run_file = tmp_path / "run.jsonl"
+    split = ['{"qid": "q1", "docno": "d3",', '"score": 0.2}']
+    run_file.write_text("\n".join([GOOD] * 51 + [GOOD.replace("d2", "d4") + GOOD, *split]) + "\n")
+    qrels = tmp_path / "qrels"
+    qrels.write_text("q1 0 d1 1\n")
+    if blocks:
+        monkeypatch.setattr(memory, "BLOCK_LINES", 10)
+        monkeypatch.setattr(memory, "FEWEST_BLOCK_LINES", 10)
+        monkeypatch.setattr(memory, "FEWEST_READ_BYTES", 500)
+    with pytest.raises(InputError) as raised:
+        evaluate(str(qrels), str(run_file), ["P.5"], memory=1 if blocks else None)
+    assert str(raised.value).startswith(f"{run_file}:52: bad JSON: Extra data at column ")

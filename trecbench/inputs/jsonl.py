@@ -82,7 +82,7 @@ def _parsed(data: bytes, path: str, first_line: int) -> tuple[pa.Table, pa.Chunk
         table = _read_json(data)
     except (pa.ArrowException, UnicodeDecodeError) as exc:
         table, refused = None, str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-    if table is None or not _well_formed(table, len(lines)):
+    if table is None or not _well_formed(table, len(lines)) or not _object_a_line(data):
         _raise_first_error(data, path, first_line)
         # every line is well formed as JSON, yet Arrow refused them (a lone surrogate
         # escape, a line beyond its block): its reason, so the line can be found
@@ -118,6 +118,25 @@ def _well_formed(table: pa.Table, lines: int) -> bool:
         if pc.any(pc.equal(pc.binary_length(table.column(name)), 0)).as_py():
             return False
     return bool(pc.all(pc.is_finite(table.column("score"))).as_py())
+
+
+def _object_a_line(data: bytes) -> bool:
+    """Whether every line holding more than white space starts with ``{`` and ends with
+    ``}``. Arrow's reader also takes two objects on a line, or one over several lines;
+    with this, as many rows as such lines means one object on each: a ``}`` ending a
+    line and followed by a ``{`` can only end a whole object."""
+    buffer = np.frombuffer(data, np.uint8)
+    newlines = np.flatnonzero(buffer == 10)
+    starts, ends = np.r_[0, newlines + 1], np.r_[newlines, len(buffer)]
+    ends -= (ends > starts) & (buffer[np.maximum(ends - 1, 0)] == 13)  # CRLF
+    filled = ends > starts
+    starts, ends = starts[filled], ends[filled]
+    plain = (buffer[starts] == ord("{")) & (buffer[ends - 1] == ord("}"))
+    for i in np.flatnonzero(~plain):  # blank or padded lines (few), or bad ones
+        line = data[starts[i] : ends[i]].strip(b" \t\r")
+        if line and not (line.startswith(b"{") and line.endswith(b"}")):
+            return False
+    return True
 
 
 def _object_lines(data: bytes, first_line: int) -> np.ndarray:
