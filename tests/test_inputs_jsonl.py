@@ -98,6 +98,19 @@ def test_a_jsonl_run_in_blocks_scores_as_whole(tmp_path, monkeypatch):
 GOOD = '{"qid": "q1", "docno": "d1", "score": 1}'
 
 
+def _refused(run_file, blocks: bool, monkeypatch) -> pytest.ExceptionInfo:
+    """The error of scoring ``run_file`` against one judgment, whole or in blocks of 10."""
+    qrels = run_file.parent / "qrels"
+    qrels.write_text("q1 0 d1 1\n")
+    if blocks:
+        monkeypatch.setattr(memory, "BLOCK_LINES", 10)
+        monkeypatch.setattr(memory, "FEWEST_BLOCK_LINES", 10)
+        monkeypatch.setattr(memory, "FEWEST_READ_BYTES", 500)
+    with pytest.raises(InputError) as raised:
+        evaluate(str(qrels), str(run_file), ["P.5"], memory=1 if blocks else None)
+    return raised
+
+
 @pytest.mark.parametrize(
     ("line", "message"),
     [
@@ -132,14 +145,7 @@ def test_a_bad_line_is_refused_at_its_line(line, message, blocks, tmp_path, monk
     run_file = tmp_path / "run.jsonl"
     # the bad line after a blank one and a block's worth of good lines: line 53
     run_file.write_text("\n".join([GOOD] * 51 + ["  ", line, GOOD]) + "\n")
-    qrels = tmp_path / "qrels"
-    qrels.write_text("q1 0 d1 1\n")
-    if blocks:
-        monkeypatch.setattr(memory, "BLOCK_LINES", 10)
-        monkeypatch.setattr(memory, "FEWEST_BLOCK_LINES", 10)
-        monkeypatch.setattr(memory, "FEWEST_READ_BYTES", 500)
-    with pytest.raises(InputError) as raised:
-        evaluate(str(qrels), str(run_file), ["P.5"], memory=1 if blocks else None)
+    raised = _refused(run_file, blocks, monkeypatch)
     assert str(raised.value) == f"{run_file}:53: {message}"
 
 
@@ -201,12 +207,5 @@ def test_two_objects_on_a_line_are_refused_when_a_split_one_makes_the_count_even
     run_file = tmp_path / "run.jsonl"
     split = ['{"qid": "q1", "docno": "d3",', '"score": 0.2}']
     run_file.write_text("\n".join([GOOD] * 51 + [GOOD.replace("d2", "d4") + GOOD, *split]) + "\n")
-    qrels = tmp_path / "qrels"
-    qrels.write_text("q1 0 d1 1\n")
-    if blocks:
-        monkeypatch.setattr(memory, "BLOCK_LINES", 10)
-        monkeypatch.setattr(memory, "FEWEST_BLOCK_LINES", 10)
-        monkeypatch.setattr(memory, "FEWEST_READ_BYTES", 500)
-    with pytest.raises(InputError) as raised:
-        evaluate(str(qrels), str(run_file), ["P.5"], memory=1 if blocks else None)
+    raised = _refused(run_file, blocks, monkeypatch)
     assert str(raised.value).startswith(f"{run_file}:52: bad JSON: Extra data at column ")
