@@ -386,8 +386,9 @@ def welch_t_test(a, b) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
     The unpaired design of the RAG spec: it treats the two runs' per-topic values as
     independent samples, ignoring that they answer the same topics (weaker than the
-    paired tests). Two constant samples (no variance on either side: t divides by 0)
-    and fewer than two values on a side give NaN for ``t``, ``df`` and ``p``.
+    paired tests). Two constant samples (no variance on either side beyond
+    :func:`rounding_noise`: t divides by 0, or by the last bits of a mean of equal
+    values) and fewer than two values on a side give NaN for ``t``, ``df`` and ``p``.
     """
     a, b = as_matrix(a), as_matrix(b)
     n_a, n_b = a.shape[0], b.shape[0]
@@ -400,8 +401,8 @@ def welch_t_test(a, b) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         t = difference / np.sqrt(va + vb)
         df = (va + vb) ** 2 / (va**2 / (n_a - 1) + vb**2 / (n_b - 1))
         p = _t_p(t, df)
-    constant = (va + vb) == 0
-    return tuple(np.where(constant, np.nan, x) for x in (t, df, p))
+    neither_varies = constant(a) & constant(b)
+    return tuple(np.where(neither_varies, np.nan, x) for x in (t, df, p))
 
 
 def normal_interval(values, confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
