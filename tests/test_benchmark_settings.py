@@ -148,3 +148,32 @@ def test_a_configuration_output_of_dash_or_nothing_is_refused(tmp_path, output):
     config.write_text(f'qrels = "q.qrels"\noutput = "{output}"\n[modes.a]\nrun = "a.run"\n')
     with pytest.raises((InputError, UsageError), match="no folder to write into|non-empty"):
         load_benchmark_config(config)
+
+
+@pytest.mark.parametrize(
+    ("name", "meta", "read"),
+    [
+        ("b.toml", "[meta]\nversion = 1.10\n", "the number 1.1"),
+        ("b.toml", "[meta]\nflag = true\n", "the boolean true"),
+        ("b.yaml", "meta: {model: 010}\n", "the number 8"),
+        ("b.yaml", "meta: {cached: yes}\n", "the boolean true"),
+    ],
+)
+def test_metadata_the_parser_made_other_than_text_is_refused(tmp_path, name, meta, read):
+    # recorded as str(value): "1.1" for 1.10, "8" for YAML's 010, "True" for true
+    config = tmp_path / name
+    if name.endswith(".toml"):
+        config.write_text(f'qrels = "q.qrels"\n[modes.a]\nrun = "a.run"\n{meta}')
+    else:
+        config.write_text(f"qrels: q.qrels\nmodes: {{a: {{run: a.run}}}}\n{meta}")
+    key = meta.split("{")[-1].split(":")[0] if name.endswith(".yaml") else meta.split()[1]
+    message = f"{config}: meta.{key}: read as {read}, not as written: quote it"
+    with pytest.raises(UsageError) as raised:
+        load_benchmark_config(config)
+    assert str(raised.value) == message
+
+
+def test_quoted_metadata_is_recorded_as_written(tmp_path):
+    config = tmp_path / "b.toml"
+    config.write_text('qrels = "q.qrels"\n[modes.a]\nrun = "a.run"\n[meta]\nversion = "1.10"\n')
+    assert load_benchmark_config(config).meta == {"version": "1.10"}

@@ -69,7 +69,7 @@ def load_benchmark_config(path: str | os.PathLike) -> BenchmarkSettings:
         measures=document.get("measures"),
         topics=resolve(document.get("topics")),
         output=resolve(_output(document.get("output"), path)),
-        meta={str(key): str(value) for key, value in document.get("meta", {}).items()},
+        meta={str(key): value for key, value in document.get("meta", {}).items()},
         profile=profile,
         max_depth=max_depth,
         preset=preset,
@@ -264,6 +264,7 @@ def _check_schema(document: Any, path: Path) -> None:
     from ..report import validate_against_schema
 
     _check_modes(document, path)
+    _check_meta(document, path)
     try:
         validate_against_schema(document, CONFIG_SCHEMA)
     except OutputError as error:
@@ -283,6 +284,23 @@ def _check_modes(document: Any, path: Path) -> None:
                 f"{path}: modes.{name}: give `run` (a run file) or `fuse` (the modes it "
                 f"fuses), one of them: {given}"
             )
+
+
+def _check_meta(document: Any, path: Path) -> None:
+    """Metadata values are text, written as given: a number or boolean the file's parser
+    made of them (TOML ``1.10`` is 1.1, YAML ``010`` is 8, ``yes`` is True) would be
+    recorded as something else than was written."""
+    meta = document.get("meta") if isinstance(document, Mapping) else None
+    for key, value in meta.items() if isinstance(meta, Mapping) else ():
+        if isinstance(value, str):
+            continue
+        if isinstance(value, bool):
+            read = f"the boolean {str(value).lower()}"
+        elif isinstance(value, (int, float)):
+            read = f"the number {value!r}"
+        else:
+            read = f"a {type(value).__name__}"
+        raise UsageError(f"{path}: meta.{key}: read as {read}, not as written: quote it")
 
 
 def _refuse_non_finite(value: Any, path: Path, where: str = "") -> None:
