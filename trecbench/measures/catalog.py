@@ -158,6 +158,14 @@ state_facts(
             "gm_bpref", "iprec_at_recall", "11pt_avg", "set_P", "set_recall", "set_map",
             "set_F", "recall", "success", "HitRate", "Recall_all", "MRR", "Judged",
             "Rprec_mult", "relative_P", "set_relative_P", "infAP",
+            # shares of documents, subtopics, pairs or preferences, and averages of values
+            # in [0, 1] over subtopics or judgment groups
+            "unj", "Accuracy", "StRecall", "P_IA", "AP_IA", "P_avgjg", "map_avgjg",
+            "Rprec_mult_avgjg", "prefs_simp", "prefs_simp_ret", "prefs_simp_imp", "prefs_pair",
+            "prefs_pair_ret", "prefs_pair_imp", "prefs_avgjg", "prefs_avgjg_ret",
+            "prefs_avgjg_imp", "prefs_avgjg_Rnonrel", "prefs_avgjg_Rnonrel_ret",
+            # compatibility: RBO with the ideal ranking over that of the ideal with itself
+            "Compat",
         )
     }
     # trec_eval's ndcg with its default gains (the grades); a gain map may hold negative
