@@ -20,6 +20,7 @@ import pandas as pd
 import pytest
 
 import trecbench
+from trecbench.errors import ProviderWarning, UsageError
 
 ir_measures = pytest.importorskip("ir_measures")
 SEEDS = range(4)
@@ -387,3 +388,38 @@ def test_an_unreadable_subtopic_column_stops_only_the_measures_that_read_it():
     for measures, options in ((["StRecall@10"], {}), (["map_avgjg"], {"rel_format": "qrels_jg"})):
         with pytest.raises(trecbench.errors.InputError, match="subtopic .* not ids"):
             trecbench.evaluate(qrels, run, measures, **options)
+
+
+def _pia_case(tmp_path) -> tuple[str, str, str]:
+    qrels, base, new = tmp_path / "q", tmp_path / "base.run", tmp_path / "new.run"
+    qrels.write_text("q1 0 d1 1\nq2 0 d1 1\n")
+    base.write_text("q1 Q0 d1 1 2 b\nq1 Q0 d2 2 1 b\nq2 Q0 d2 1 2 b\n")
+    new.write_text("q1 Q0 d1 1 2 n\nq2 Q0 d1 1 2 n\n")
+    return str(qrels), str(base), str(new)
+
+
+def test_a_provider_failing_on_a_run_is_a_one_line_error(tmp_path):
+    # ir_measures' accuracy provider divides 0 by 0 on a topic whose retrieved documents are
+    # all relevant: "internal error (ZeroDivisionError ...). Please report it", exit 70
+    qrels, base, new = _pia_case(tmp_path)
+    assert trecbench.evaluate(qrels, base, ["Accuracy"]).aggregates["value"].tolist() == [0.5]
+    with pytest.raises(UsageError) as raised:
+        trecbench.evaluate(qrels, new, ["Accuracy"])
+    assert str(raised.value) == (
+        "Accuracy: ir_measures' accuracy provider cannot compute it on this run "
+        "(ZeroDivisionError: float division by zero): its value is undefined there"
+    )
+
+
+def test_what_a_provider_prints_is_a_warning_naming_the_measures(tmp_path, capfd):
+    # pyndeval's "WARNING: All queries have only 1 subtopic! The results from this metric
+    # are probably not valid. Make sure ..." went to stderr as it was, once per call
+    pytest.importorskip("pyndeval")
+    qrels, base, _ = _pia_case(tmp_path)
+    with pytest.warns(ProviderWarning) as caught:
+        trecbench.evaluate(qrels, base, ["P_IA@10", "AP_IA"])
+    assert [str(w.message) for w in caught] == [
+        "P_IA@10, AP_IA: every topic of the qrels has one subtopic (the qrels' iter field): "
+        "intent-aware and novelty measures need diversity qrels"
+    ]
+    assert capfd.readouterr().err == ""

@@ -166,6 +166,11 @@ class TrecEvalUndefinedWarning(UserWarning):
     C code): trecbench's value is a defined one, and the CLI says so in one line."""
 
 
+class ProviderWarning(UserWarning):
+    """What one of ir_measures' providers says of a measure's inputs (pyndeval: qrels
+    without subtopics), in one line naming the measures."""
+
+
 class ParameterDomainWarning(UserWarning):
     """A trec_eval spelling with a parameter outside the measure's meaning (``rbp.p=1.5``):
     trecbench computes what trec_eval computes and says so (the CLI prints it as one

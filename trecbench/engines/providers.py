@@ -15,13 +15,15 @@ read the subtopic from the qrels' second column (ndeval's format).
 
 from __future__ import annotations
 
+import io
 import logging
-from contextlib import contextmanager
+import warnings
+from contextlib import contextmanager, redirect_stderr
 
 import numpy as np
 
 from .. import extras
-from ..errors import DuplicateError
+from ..errors import DuplicateError, ProviderWarning, UsageError
 from ..inputs.tables import subtopics
 from ..measures import Measure, registry, value_names
 from .interface import Settings
@@ -101,6 +103,24 @@ def _quiet_cwl():
         logger.setLevel(level)
 
 
+@contextmanager
+def _said_as_warning(measures):
+    """What a provider writes to stderr itself (pyndeval: "WARNING: All queries have only
+    1 subtopic! ...") as a warning naming the measures, in trecbench's one-line form."""
+    said = io.StringIO()
+    with redirect_stderr(said):
+        yield
+    text = " ".join(said.getvalue().split())
+    if text:
+        named = ", ".join(m.requested or m.family for m in measures)
+        if "only 1 subtopic" in text:
+            text = (
+                "every topic of the qrels has one subtopic (the qrels' iter field): "
+                "intent-aware and novelty measures need diversity qrels"
+            )
+        warnings.warn(f"{named}: {text}", ProviderWarning, stacklevel=2)
+
+
 class Evaluator:
     """ir_measures' providers over one qrels, per run."""
 
@@ -158,7 +178,7 @@ class Evaluator:
             from ir_measures import providers
 
             measures = [self.irm[m] for m in self.by_provider[group]]
-            with _quiet_cwl():
+            with _quiet_cwl(), _said_as_warning(self.by_provider[group]):
                 provider = providers.registry[group[0]]
                 self._evaluators[group] = provider.evaluator(measures, self._qrels(group[0]))
         return self._evaluators[group]
@@ -175,14 +195,27 @@ class Evaluator:
             values = {m: np.zeros(len(qids)) for m in measures}
             which = {self.irm[m]: m for m in measures}
             with _quiet_cwl():
-                for metric in self._evaluator(group).iter_calc(run):
-                    index = position.get(metric.query_id)
-                    if index is not None and metric.measure in which:
-                        values[which[metric.measure]][index] = metric.value
+                try:
+                    for metric in self._evaluator(group).iter_calc(run):
+                        index = position.get(metric.query_id)
+                        if index is not None and metric.measure in which:
+                            values[which[metric.measure]][index] = metric.value
+                except ArithmeticError as error:  # accuracy's 0/0: all retrieved relevant
+                    raise _failed(group[0], measures, error) from None
             for measure in measures:
                 ((label, display),) = value_names(measure)
                 out[measure] = [(label, display, values[measure])]
         return out
+
+
+def _failed(provider: str, measures, error: ArithmeticError) -> UsageError:
+    """The error of a provider whose arithmetic failed on a run: its value is undefined
+    there, and nothing of it is printed."""
+    named = ", ".join(m.requested or m.family for m in measures)
+    return UsageError(
+        f"{named}: ir_measures' {provider} provider cannot compute it on this run "
+        f"({type(error).__name__}: {error}): its value is undefined there"
+    )
 
 
 registry.register_engine(
