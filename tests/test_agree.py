@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from conftest import ROOT, write_tenths
 
 import trecbench
-from trecbench import stats
+from trecbench import statistical_tests, stats
 from trecbench.cli import cli
 from trecbench.conclusions.agree import judgment_agreement
 from trecbench.conclusions.agreement import cohen_kappa, kendall_tau, tau_ap
@@ -243,7 +243,7 @@ def test_undefined_discriminative_power_with_one_run():
     found = discriminative_power(np.ones((4, 1)), "m", DiscriminationSettings())
     assert (found.pairs, found.discriminative_power) == (0, None)
     assert not math.isnan(
-        discriminative_power(np.ones((4, 2)), "m", DiscriminationSettings()).discriminative_power
+        discriminative_power(np.ones((8, 2)), "m", DiscriminationSettings()).discriminative_power
     )
 
 
@@ -417,3 +417,25 @@ def test_a_measure_whose_values_overflow_a_double_is_refused(tmp_path):
     (row,) = trecbench.power(qrels, runs[0], runs[1:], ["utility.1e50,-1e50,0,0"]).rows
     (plain,) = trecbench.power(qrels, runs[0], runs[1:], ["utility"]).rows
     assert row.effect_size == pytest.approx(plain.effect_size)  # within the bound: as scaled
+
+
+@pytest.mark.parametrize(
+    ("topics", "test", "reason"),
+    [
+        (1, "t", "fewer than 2 topics: no paired test is defined"),
+        (2, "bootstrap", "with 2 topics the bootstrap test cannot reach p < 0.05 (its "
+         "smallest honest p is 0.5)"),
+        (5, "t", "with 5 topics the t test cannot reach p < 0.05 (its smallest honest p is "
+         "0.0625)"),
+    ],
+)  # fmt: skip
+def test_too_few_topics_for_the_test_give_no_share_but_a_reason(topics, test, reason):
+    # 2 topics, runs far apart: 3 of 3 pairs "significant" (share 1.0) by the bootstrap,
+    # where compare says the test cannot reach p < 0.05; 1 topic: share 0.0000
+    values = np.array([[0.1, 0.3, 0.6], [0.2, 0.5, 0.9], [0.1, 0.4, 0.8], [0.15, 0.3, 0.7],
+                       [0.1, 0.35, 0.75]])[:topics]  # fmt: skip
+    found = discriminative_power(values, "m", DiscriminationSettings(test=test, samples=1000))
+    assert (found.pairs, found.significant, found.discriminative_power) == (3, 0, None)
+    assert found.reason == reason
+    compare_floor = statistical_tests.smallest_p(test, topics, 1000, 3)
+    assert topics < 2 or compare_floor >= 0.05

@@ -65,22 +65,28 @@ def pair_p_values(values: np.ndarray, settings: DiscriminationSettings) -> np.nd
 class Discrimination:
     """One measure's discriminative power over ``pairs`` pairs of runs: ``significant`` of
     them at α (adjusted p below α), their share ``discriminative_power`` and the smallest
-    absolute difference of means among them (None when none is significant)."""
+    absolute difference of means among them (None when none is significant). With too
+    few topics for the test to reach α the share is None and ``reason`` says why."""
 
     measure: str
     pairs: int
     significant: int
     discriminative_power: float | None
     smallest_significant_difference: float | None
+    reason: str | None = None
 
 
 def discriminative_power(
     values: np.ndarray, measure: str, settings: DiscriminationSettings
 ) -> Discrimination:
     """Discriminative power of ``measure`` from its ``topics x runs`` values."""
-    count = len(pairs(values.shape[1]))
+    topics, runs = values.shape
+    count = len(pairs(runs))
     if count == 0:
         return Discrimination(measure, count, 0, None, None)
+    unreachable = _unreachable(topics, runs, settings)
+    if unreachable is not None:
+        return Discrimination(measure, count, 0, None, None, unreachable)
     p = pair_p_values(values, settings)
     family_wise = statistical_tests.get(settings.test).family_wise
     adjusted = p if family_wise else stats.adjust(p, settings.correction)
@@ -89,4 +95,19 @@ def discriminative_power(
     smallest = float(differences[significant].min()) if significant.any() else None
     return Discrimination(
         measure, count, int(significant.sum()), float(significant.mean()), smallest
+    )
+
+
+def _unreachable(topics: int, runs: int, settings: DiscriminationSettings) -> str | None:
+    """Why no pair can be significant over ``topics`` topics, as ``compare`` says it: no
+    paired test below 2 topics, and none below the smallest p the test can honestly give
+    (:func:`trecbench.statistical_tests.smallest_p`); None when alpha is within reach."""
+    if topics < 2:
+        return "fewer than 2 topics: no paired test is defined"
+    floor = statistical_tests.smallest_p(settings.test, topics, settings.samples, runs)
+    if floor < settings.alpha:
+        return None
+    return (
+        f"with {topics} topics the {settings.test} test cannot reach p < {settings.alpha:g} "
+        f"(its smallest honest p is {floor:.3g})"
     )

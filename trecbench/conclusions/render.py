@@ -145,6 +145,7 @@ def render_agreement(result, fmt: str = "table") -> str:
         f"\n{title}Discriminative power: pairs of runs significantly different at alpha "
         f"{settings.alpha} ({settings.test} test{drawn}, correction {correction})\n\n",
         grid(DISCRIMINATION_HEADERS, _discrimination_rows(result), fmt),
+        _unreachable_notes(result, fmt),
     ]
     if result.judgments is not None:
         parts.append(_judgments(result, title, fmt, name))
@@ -192,6 +193,16 @@ def _discrimination_rows(result) -> list[list[str]]:
         ]
         for d in result.discriminative_power
     ]
+
+
+def _unreachable_notes(result, fmt: str) -> str:
+    """Why a measure's share is undefined (too few topics for the test), under its table."""
+    comment = "% " if fmt == "latex" else ""
+    return "".join(
+        f"\n{comment}{NONE} {d.measure}: {d.reason}\n"
+        for d in result.discriminative_power
+        if d.reason is not None
+    )
 
 
 def _orderings(rows, names: tuple[str, str], fmt: str) -> str:
