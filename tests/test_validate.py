@@ -329,6 +329,40 @@ def test_gzip_truncated_and_double(tmp_path):
     assert triples(validate_run(double).findings) == {("R27", E, None)}
 
 
+@pytest.mark.parametrize("kind", ["run", "qrels"])
+def test_compressed_parquet_is_one_r27_finding_not_a_screen_of_trec_text_ones(tmp_path, kind):
+    # read as TREC text: R1 "expected 6 fields", R23 "NUL byte", ... for a Parquet file,
+    # which docs/score.md said may be compressed
+    import subprocess
+    import sys
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    columns = {"qid": ["q1"], "docno": ["d1"]}
+    columns |= {"score": [1.0]} if kind == "run" else {"rel": [1]}
+    plain = tmp_path / "f.parquet"
+    pq.write_table(pa.table(columns), plain)
+    packed = tmp_path / "f.parquet.gz"
+    packed.write_bytes(gzip.compress(plain.read_bytes()))
+    other = tmp_path / "other"
+    other.write_text("q1 Q0 d1 1 1 t\n" if kind == "qrels" else "q1 0 d1 1\n")
+    files = [str(packed), str(other)] if kind == "qrels" else [str(other), str(packed)]
+    done = subprocess.run(
+        [sys.executable, "-m", "trecbench", "score", "-m", "P.5", *files],
+        capture_output=True,
+        check=False,
+    )
+    assert (done.returncode, done.stdout) == (2, b"")
+    assert (
+        done.stderr
+        == (
+            f"trecbench: {packed}: error[R27]: the file is compressed Parquet: Parquet "
+            "compresses its own columns; give the .parquet file as it is, not compressed again\n"
+        ).encode()
+    )
+
+
 def test_topic_with_100k_documents(tmp_path):
     path = tmp_path / "deep.run"
     path.write_bytes(

@@ -17,6 +17,7 @@ import pyarrow.compute as pc
 
 from .. import arrow
 from ..inputs import trec_text
+from ..inputs.formats import PARQUET_MAGIC
 from ..inputs.streams import GZIP_MAGIC
 from ..inputs.trec_text import RUN_FIELDS, SCORE_PATTERN, Tokens
 from ..ranking import string_hash
@@ -270,6 +271,15 @@ class Checker:
             return True
         if head.startswith(GZIP_MAGIC):
             add("R27", None, None, "the file is gzip-compressed twice; decompress it once more")
+            return True
+        if head.startswith(PARQUET_MAGIC):  # a plain one is read as Parquet, never here
+            add(
+                "R27",
+                None,
+                None,
+                "the file is compressed Parquet: Parquet compresses its "
+                "own columns; give the .parquet file as it is, not compressed again",
+            )
             return True
         if head.startswith(trec_text.BOM):
             add(

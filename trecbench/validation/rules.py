@@ -220,8 +220,9 @@ CATALOGUE = (
     _check("R25.newline", "IIII", "no final newline",
            "Harmless to trec_eval; some tools drop the last line."),
     _check("R26", "EEEE", "empty file", "Nothing to evaluate."),
-    _check("R27", "EEEE", "truncated, corrupt or doubly gzipped file",
-           "A `.gz` that ends early must never pass as a shorter valid file."),
+    _check("R27", "EEEE", "truncated, corrupt or doubly gzipped file, or compressed Parquet",
+           "A `.gz` that ends early must never pass as a shorter valid file; a Parquet file "
+           "is read as it is (it compresses its own columns), not compressed again."),
     _check("R28", "EEEE", "header line (`qid Q0 docno rank score tag`)",
            "TREC runs have no header: trec_eval reads it as a document of a topic `qid` "
            "(unless its fields do not parse), a topic no qrels judge.",
