@@ -120,9 +120,11 @@ def convert(table: ZScores, qid: str, labels: list[str], values: list[float]) ->
         if found is None:
             out.append(MISSING)
             continue
-        mean, stddev = table.means[found], table.stddevs[found]
+        # as C doubles: a quotient beyond the largest is an infinity, as trec_eval prints
+        # it, not numpy's overflow warning
+        mean, stddev = float(table.means[found]), float(table.stddevs[found])
         if stddev:
-            out.append((value - mean) / stddev)
+            out.append((float(value) - mean) / stddev)
         else:
             out.append(0.0 if value == mean else MISSING)
     return out
