@@ -177,3 +177,18 @@ def test_quoted_metadata_is_recorded_as_written(tmp_path):
     config = tmp_path / "b.toml"
     config.write_text('qrels = "q.qrels"\n[modes.a]\nrun = "a.run"\n[meta]\nversion = "1.10"\n')
     assert load_benchmark_config(config).meta == {"version": "1.10"}
+
+
+@pytest.mark.parametrize(
+    ("top", "table"),
+    [("", '[statistics]\nsamples = "100"\n'), ("", "[statistics]\nsamples = 100.0\n"),
+     ("", "[statistics]\nseed = -1\n"), ('measures = ["P@0"]\n', ""), ('output = "-"\n', "")],
+)  # fmt: skip
+def test_every_setting_refused_is_a_usage_error(tmp_path, top, table):
+    # samples = "100" (the schema's) exited 1, samples = 100.0, seed = -1, P@0 and output
+    # "-" (the loader's) 2: docs/cli-conventions.md says a configuration's setting is 1
+    config = tmp_path / "b.toml"
+    config.write_text(f'qrels = "q.qrels"\n{top}[modes.a]\nrun = "a.run"\n{table}')
+    with pytest.raises(UsageError) as raised:
+        load_benchmark_config(config)
+    assert raised.value.exit_code == 1 and str(raised.value).startswith(f"{config}: ")

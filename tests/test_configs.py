@@ -169,6 +169,6 @@ def test_configuration_errors_say_what_is_wrong_in_its_words(tmp_path, text, mes
 
 def test_a_long_measure_name_is_quoted_short(tmp_path):
     text = f"qrels: q\nmeasures: [{'q' * 3000}]\nmodes: {{a: {{run: r}}}}\n"
-    with pytest.raises(InputError, match=r"measures: illegal measure .*3,0\d\d characters") as e:
+    with pytest.raises(UsageError, match=r"measures: illegal measure .*3,0\d\d characters") as e:
         _config(tmp_path, text)
     assert len(str(e.value)) < 400 + len(str(tmp_path))  # a 3,105-character line before

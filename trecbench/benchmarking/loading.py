@@ -83,11 +83,18 @@ def load_benchmark_config(path: str | os.PathLike) -> BenchmarkSettings:
     )
 
 
+def _setting_error(path: Path, message: str) -> UsageError:
+    """A setting of the configuration ``path`` the command refuses: a usage error (exit 1)
+    naming the file, as a bad option value is (what its parser refuses is an input error,
+    with the line)."""
+    return UsageError(f"{path}: {message}")
+
+
 def _output(value, path: Path):
     """The configuration's ``output`` folder, never empty nor ``-`` (the configuration's
     own folder, or standard output, by accident)."""
     if value is not None and str(value) in ("", "-"):
-        raise InputError(str(path), None, f"output: {value!r} is no folder to write into")
+        raise _setting_error(path, f"output: {value!r} is no folder to write into")
     return value
 
 
@@ -102,12 +109,13 @@ def _statistics(statistics: dict[str, Any], given: Mapping[str, Any], path: Path
     except TooFewSamplesError as error:
         raise TooFewSamplesError(f"{path}: statistics: {error}") from None
     except UsageError as error:
-        raise InputError(str(path), None, f"statistics: {error}") from None
+        raise _setting_error(path, f"statistics: {error}") from None
     if settings.registered.family_wise and "correction" in given:
-        raise InputError(
-            str(path), None, f"statistics.correction: test {settings.test} is family-wise over "
-            "all pairs: its p-values are not corrected again; leave the correction out",
-        )  # fmt: skip
+        raise _setting_error(
+            path,
+            f"statistics.correction: test {settings.test} is family-wise over all pairs: its "
+            "p-values are not corrected again; leave the correction out",
+        )
     return settings
 
 
@@ -142,7 +150,7 @@ def _measures(measures: list[str] | None, path: Path) -> list:
     try:
         return per_topic_measures(measures, "the benchmark's comparison is")
     except UsageError as error:
-        raise InputError(str(path), None, str(error)) from None
+        raise _setting_error(path, str(error)) from None
 
 
 def _checked_fusion(mode: Mode, k_given: bool, path: Path) -> Mode:
@@ -161,7 +169,7 @@ def _checked_fusion(mode: Mode, k_given: bool, path: Path) -> Mode:
                 mode.run_tag,
             )  # fmt: skip
         except UsageError as error:
-            raise InputError(str(path), None, f"modes.{mode.name}: {error}") from None
+            raise _setting_error(path, f"modes.{mode.name}: {error}") from None
     return mode
 
 
@@ -186,22 +194,23 @@ def _targets(
         low, high = spec["baseline"]
         levels = [low, high, spec["good"], *([spec["strong"]] if "strong" in spec else [])]
         if any(a > b for a, b in zip(levels, levels[1:], strict=False)):
-            raise InputError(
-                str(path), None, f"targets.measures.{key}: the levels are not in order "
+            raise _setting_error(
+                path,
+                f"targets.measures.{key}: the levels are not in order "
                 f"(baseline low <= high <= good <= strong): {', '.join(map(str, levels))}",
-            )  # fmt: skip
+            )
         target = Target((low, high), spec["good"], spec.get("strong"), spec.get("note", ""))
         name = _target_name(key, path)
         if name not in shown and parse_measure(key).family not in whole:
-            raise InputError(
-                str(path), None, f"targets.measures.{key}: {name} is not benchmarked "
-                f"(measures: {', '.join(sorted(shown))}); add it to measures or drop its target",
-            )  # fmt: skip
+            raise _setting_error(
+                path,
+                f"targets.measures.{key}: {name} is not benchmarked (measures: "
+                f"{', '.join(sorted(shown))}); add it to measures or drop its target",
+            )
         if keys.setdefault(name, key) != key:
-            raise InputError(
-                str(path), None, f"targets.measures: {keys[name]} and {key} are both "
-                f"{name}'s target: keep one",
-            )  # fmt: skip
+            raise _setting_error(
+                path, f"targets.measures: {keys[name]} and {key} are both {name}'s target: keep one"
+            )
         chosen[name] = target
     return chosen
 
@@ -214,10 +223,10 @@ def _target_name(key: str, path: Path) -> str:
     try:
         values = value_names(parse_measure(key))
     except UsageError as error:
-        raise InputError(str(path), None, f"targets.measures.{key}: {error}") from None
+        raise _setting_error(path, f"targets.measures.{key}: {error}") from None
     if values is None or len(values) != 1:
-        raise InputError(
-            str(path), None, f"targets.measures.{key}: a target is for one value, not several"
+        raise _setting_error(
+            path, f"targets.measures.{key}: a target is for one value, not several"
         )
     return values[0][1]
 
