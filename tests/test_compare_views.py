@@ -64,6 +64,15 @@ def test_movers_and_wins_ties_losses_hand_counted():
     assert lower.movers.set_index("kind").loc["gain", "qid"] == "t02"
 
 
+def test_moves_equal_on_paper_are_in_topic_order():
+    # 0.7 - 0.6, 0.8 - 0.7 and 0.9 - 0.8 are +0.1 each, but not as doubles: t02 came
+    # before t01
+    result = compare_scores(_frame({"base": [0.6, 0.7, 0.8], "run": [0.7, 0.8, 0.9]}), samples=40)
+    gains = result.movers[result.movers["kind"] == "gain"]
+    assert gains["qid"].tolist() == ["t00", "t01", "t02"]
+    assert len({0.7 - 0.6, 0.8 - 0.7, 0.9 - 0.8}) > 1  # as doubles, not all equal
+
+
 def test_all_pairs_p_values_are_scipy_s_with_holm_over_every_pair():
     rng = np.random.default_rng(21)
     a = rng.random(30)

@@ -7,6 +7,7 @@ import math
 import numpy as np
 
 from .. import stats
+from ..rounding import equal_on_paper
 from .settings import StatsSettings, better_first
 from .significance import adjusted_and_significant
 from .tables import Section, View
@@ -145,8 +146,8 @@ def _mover_rows(head: dict, better, diffs, values, qids: list[str], count: int) 
     rows = []
     for kind, sign in (("gain", 1), ("loss", -1)):
         moved = np.flatnonzero(sign * better > 0)
-        # largest moves first; equal moves in topic order
-        moved = moved[np.argsort(-sign * better[moved], kind="stable")][:count]
+        # largest moves first; equal moves (on paper: 0.7 - 0.6 and 0.8 - 0.7) in topic order
+        moved = moved[np.argsort(equal_on_paper(-sign * better[moved]), kind="stable")][:count]
         rows += [
             head
             | {
