@@ -54,3 +54,28 @@ def test_a_kind_a_format_does_not_hold_is_refused():
     only_runs = dataclasses.replace(formats.TREC_TEXT, kinds=("run",))
     with pytest.raises(InputError, match=r"^q.txt: TREC text files hold run, not qrels$"):
         only_runs.reader("read_whole", "q.txt", "qrels")
+
+
+@pytest.mark.parametrize(
+    ("lines", "cited"),
+    [
+        (
+            [0, 0, 0],
+            "2: duplicate docs d1 for topic q1 (first on line 1)",
+        ),  # was 9223372036854775807
+        ([5, -3, 0], "2: duplicate docs d1 for topic q1 (first on line 1)"),  # was 5 ... line -3
+        ([4, 4, 9], "2: duplicate docs d1 for topic q1 (first on line 1)"),  # one line, two rows
+        ([7, 3, 9], "7: duplicate docs d1 for topic q1 (first on line 3)"),  # lines, sorted anew
+    ],
+)
+def test_a_line_column_is_taken_only_when_it_holds_line_numbers(tmp_path, lines, cited):
+    import pyarrow.parquet as pq
+
+    path = tmp_path / "dup.parquet"
+    columns = {"qid": ["q1"] * 3, "docno": ["d1", "d1", "d2"], "score": [1.0, 0.5, 0.2]}
+    pq.write_table(pa.table(columns | {"line": lines}), path)
+    qrels = tmp_path / "q"
+    qrels.write_text("q1 0 d1 1\n")
+    with pytest.raises(InputError) as raised:
+        evaluate(str(qrels), str(path), ["P.5"])
+    assert str(raised.value) == f"{path}:{cited}"

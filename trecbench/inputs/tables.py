@@ -240,15 +240,29 @@ def _shown(value: pa.Scalar) -> str:
 
 
 def _lines(table: pa.Table, first: int) -> pa.Array:
-    """The ``line`` column if it holds line numbers (integers, no nulls, within int64),
-    else the rows numbered from ``first + 1``."""
+    """The ``line`` column if it holds line numbers (integers from 1, no nulls, within
+    int64, each once: a table read from a file, sorted anew or not), else the rows
+    numbered from ``first + 1`` (a message citing line 0, or -3, or one line for two rows
+    would point nowhere)."""
     given = table.column("line") if "line" in table.column_names else None
     if given is not None and pa.types.is_integer(given.type) and not given.null_count:
         try:
-            return pc.cast(given, pa.int64()).combine_chunks()
+            lines = pc.cast(given, pa.int64()).combine_chunks()
         except pa.ArrowInvalid:  # uint64 beyond int64: not line numbers
-            pass
+            lines = None
+        if lines is not None and _line_numbers(arrow.to_numpy(lines)):
+            return lines
     return arrow.array(np.arange(first + 1, first + table.num_rows + 1, dtype=np.int64))
+
+
+def _line_numbers(values: np.ndarray) -> bool:
+    """Whether ``values`` are distinct integers from 1 (ascending ones, a file's order,
+    are told without a sort)."""
+    if not len(values):
+        return True
+    if values.min() < 1:
+        return False
+    return bool(np.all(values[1:] > values[:-1]) or len(np.unique(values)) == len(values))
 
 
 def typed(
