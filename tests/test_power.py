@@ -127,6 +127,7 @@ def test_undefined_figures_are_none_with_a_reason():
     assert "no number of topics" in balanced.reason
 
 
+@pytest.mark.filterwarnings("ignore::trecbench.errors.ProviderWarning")  # AP_IA, no subtopics
 def test_an_mde_beyond_the_measures_range_is_no_figure(tmp_path):
     # two topics, differences 0 and 1: the MDE is 8.17 (statsmodels), more than any
     # difference of nDCG@10 (values in [0, 1]); it was printed as a figure
