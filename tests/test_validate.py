@@ -391,6 +391,18 @@ def test_topics_file_formats(tmp_path):
         read_topics(other)
 
 
+def test_a_num_field_without_a_number_is_refused_at_its_line(tmp_path):
+    # '<num> Number:' alone made a topic named 'Number:', seen only as an R5 finding
+    path = tmp_path / "topics"
+    path.write_text("<top>\n<num> Number: 301\n</top>\n<top>\n<num> Number:\n<title> x\n")
+    with pytest.raises(InputError) as raised:
+        read_topics(path)
+    assert str(raised.value) == f"{path}:5: a <num> field without a topic number"
+    path.write_text("<num></num>\n")
+    with pytest.raises(InputError, match=":1: a <num> field without a topic number"):
+        read_topics(path)
+
+
 def test_topic_ids_are_read_as_runs_read_qids(tmp_path):
     """A byte-order mark is not part of the first id, and ids end at C's white space only:
     a no-break space is part of an id, as in a run's qid (it made 301\xa0x into 301)."""

@@ -86,7 +86,7 @@ def topic_ids(text: str, path: str | os.PathLike) -> list[str]:
     number="301">``); none is an error, and so is markup of another kind (its first
     fields are tags, not ids)."""
     if "<num>" in text:
-        ids = re.findall(r"<num>\s*(?:Number:)?\s*([^\s<]+)", text, re.ASCII)
+        ids = _numbers(text, path)
     elif re.search(r"<topic\s[^>]*\bnumber\s*=", text):
         ids = re.findall(r"<topic\s[^>]*?\bnumber\s*=\s*[\"']?([^\"'\s>]+)", text)
     elif text.lstrip("\ufeff \t\r\n").startswith("<"):
@@ -95,6 +95,19 @@ def topic_ids(text: str, path: str | os.PathLike) -> list[str]:
         ids = [found[1] for line in text.split("\n") if (found := _FIRST_FIELD.match(line))]
     if not ids:
         raise InputError(str(path), None, "no topic ids found")
+    return ids
+
+
+def _numbers(text: str, path: str | os.PathLike) -> list[str]:
+    """The ids of a TREC topics file's ``<num>`` fields (``<num> Number: 301``,
+    ``<num>301</num>``); a field without one is an error (``Number:`` itself was read as
+    a topic)."""
+    ids = []
+    for found in re.finditer(r"<num>\s*(?:Number:)?\s*([^\s<]*)", text, re.ASCII):
+        if not found[1]:
+            line = text.count("\n", 0, found.start()) + 1
+            raise InputError(str(path), line, "a <num> field without a topic number")
+        ids.append(found[1])
     return ids
 
 
