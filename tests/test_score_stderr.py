@@ -96,3 +96,25 @@ def test_a_z_score_beyond_a_double_is_an_infinity_without_numpys_warning(tmp_pat
         b"ZP_5                   \tq2\t1.5000\n"
         b"ZP_5                   \tall\t  -inf\n"
     )
+
+
+@pytest.mark.parametrize("compat", [["-c"], ["--compat", "10.0", "-c"]])
+def test_standard_input_from_a_file_is_read_from_where_it_stands(tmp_path, compat):
+    # { read -r h; trecbench score --compat 10.0 q -; } < run read from byte 0 (the line
+    # the shell had read: "-:1:line: error[R1]"); trec_eval 10.0 reads on from there
+    run = tmp_path / "run"
+    run.write_text("HEADER\nde-01 Q0 HP:1 1 2 t\n")
+    report = tmp_path / "r.json"
+    script = (
+        f'{{ read -r h; "{sys.executable}" -m trecbench score {" ".join(compat)} -m map '
+        f'"{QRELS}" - --report "{report}"; }} < "{run}"'
+    )
+    done = subprocess.run(["sh", "-c", script], capture_output=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(b"map ")
+    import hashlib
+    import json
+
+    record = next(r for r in json.loads(report.read_text())["inputs"] if r["path"] == "-")
+    rest = b"de-01 Q0 HP:1 1 2 t\n"
+    assert (record["size"], record["sha256"]) == (len(rest), hashlib.sha256(rest).hexdigest())

@@ -289,7 +289,10 @@ class Source:
         except OSError as exc:
             raise InputError(self.path, None, f"cannot read: {exc.strerror}") from None
         self.regular = info is not None and stat.S_ISREG(info.st_mode)
-        self.total = info.st_size if self.regular else None
+        # where the file's bytes start: standard input redirected from a file is read from
+        # where it stands, as trec_eval 10.0 reads it (`{ read h; trecbench ...; } < run`)
+        self._start = self._file.tell() if self.regular and self.path == STANDARD_INPUT else 0
+        self.total = info.st_size - self._start if self.regular else None
         self._digest = provenance.Digest()
         self._memory: io.BytesIO | None = None
         self._raw: _Hashed | None = None
@@ -319,7 +322,7 @@ class Source:
         if self._memory is not None:
             return self._memory.getbuffer()[:8].tobytes()
         try:
-            head = os.pread(self._file.fileno(), 8, 0)
+            head = os.pread(self._file.fileno(), 8, self._start)
         except OSError as exc:
             raise InputError(self.path, None, f"cannot read: {exc.strerror}") from None
         return head
@@ -337,7 +340,7 @@ class Source:
         if self._memory is not None:
             self._memory.seek(0)
             return self._memory
-        self._file.seek(0)
+        self._file.seek(self._start)
         self._digest = provenance.Digest()
         self._raw = _Hashed(self._file, self._digest, self.progress, self.total)
         return self._raw
