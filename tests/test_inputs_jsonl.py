@@ -209,3 +209,13 @@ def test_two_objects_on_a_line_are_refused_when_a_split_one_makes_the_count_even
     run_file.write_text("\n".join([GOOD] * 51 + [GOOD.replace("d2", "d4") + GOOD, *split]) + "\n")
     raised = _refused(run_file, blocks, monkeypatch)
     assert str(raised.value).startswith(f"{run_file}:52: bad JSON: Extra data at column ")
+
+
+def test_a_byte_order_mark_before_the_first_object_is_read_past(tmp_path):
+    # the one-object-a-line check took it for a first byte other than '{': "not a JSONL
+    # run Arrow can read", where the file scored before (the reader reads past it)
+    run_file = tmp_path / "run.jsonl"
+    run_file.write_bytes(b"\xef\xbb\xbf" + GOOD.encode() + b"\n")
+    qrels = tmp_path / "qrels"
+    qrels.write_text("q1 0 d1 1\n")
+    assert evaluate(str(qrels), str(run_file), ["P.1"]).aggregates["value"].tolist() == [1.0]

@@ -33,6 +33,7 @@ from .. import arrow
 from ..errors import InputError, shortened
 from .formats import Whole
 from .streams import Source
+from .trec_text import BOM as _BOM
 from .trec_text import Tokens, iter_byte_chunks
 
 KEYS = ("qid", "docno", "score", "rank", "tag")
@@ -128,6 +129,8 @@ def _object_a_line(data: bytes) -> bool:
     buffer = np.frombuffer(data, np.uint8)
     newlines = np.flatnonzero(buffer == 10)
     starts, ends = np.r_[0, newlines + 1], np.r_[newlines, len(buffer)]
+    if data.startswith(_BOM):  # read past, as the JSON reader and the line checks do
+        starts[0] = min(len(_BOM), ends[0])
     ends -= (ends > starts) & (buffer[np.maximum(ends - 1, 0)] == 13)  # CRLF
     filled = ends > starts
     starts, ends = starts[filled], ends[filled]
