@@ -406,7 +406,7 @@ def test_a_provider_failing_on_a_run_is_a_one_line_error(tmp_path):
     with pytest.raises(UsageError) as raised:
         trecbench.evaluate(qrels, new, ["Accuracy"])
     assert str(raised.value) == (
-        "Accuracy: ir_measures' accuracy provider cannot compute it on this run "
+        "Accuracy: ir_measures' accuracy provider cannot compute it on these inputs "
         "(ZeroDivisionError: float division by zero): its value is undefined there"
     )
 
@@ -423,3 +423,31 @@ def test_what_a_provider_prints_is_a_warning_naming_the_measures(tmp_path, capfd
         "intent-aware and novelty measures need diversity qrels"
     ]
     assert capfd.readouterr().err == ""
+
+
+@pytest.mark.parametrize("name", ["INST", "INSQ", "SDCG@10", "NERR8@10"])
+def test_cwl_eval_on_qrels_without_a_positive_grade_is_a_one_line_error(tmp_path, name):
+    # "internal error (AssertionError: min_rel must be less than max_rel) ... report it"
+    qrels, run = tmp_path / "q", tmp_path / "r"
+    qrels.write_text("q1 0 d1 0\nq1 0 d2 0\n")
+    run.write_text("q1 Q0 d1 1 2 n\nq1 Q0 d3 2 1 n\n")
+    with pytest.raises(UsageError) as raised:
+        trecbench.evaluate(str(qrels), str(run), [name])
+    assert str(raised.value) == (
+        f"{name}: ir_measures' cwl_eval provider cannot compute it on these inputs "
+        "(AssertionError: min_rel must be less than max_rel): its value is undefined there"
+    )
+
+
+def test_graded_rbp_without_a_positive_grade_scores_zero_not_nan(tmp_path):
+    # gains scaled by the qrels' top grade, 0: 0/0, printed "RBP all -nan" with numpy's
+    # "invalid value encountered in divide"; no document gains anything
+    import warnings
+
+    qrels, run = tmp_path / "q", tmp_path / "r"
+    qrels.write_text("q1 0 d1 0\nq1 0 d2 0\n")
+    run.write_text("q1 Q0 d1 1 2 n\nq1 Q0 d3 2 1 n\n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        found = trecbench.evaluate(str(qrels), str(run), ["RBP", "RBP(p=0.5)"]).aggregates
+    assert found["value"].tolist() == [0.0, 0.0]

@@ -331,6 +331,8 @@ def _beyond_trec_eval(ranking: SparseRanking, family: str, k, level: int) -> np.
         p, max_rel = k
         if max_rel is None:
             gain = (rel >= level).astype(np.float64)
+        elif max_rel <= 0:  # no positive grade anywhere: no gain (0/0 printed -nan)
+            gain = np.zeros(len(rel))
         else:
             gain = np.clip(rel, 0, max_rel).astype(np.float64) / max_rel
         weights = gain * np.power(p, pos.astype(np.float64))

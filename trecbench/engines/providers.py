@@ -200,7 +200,9 @@ class Evaluator:
                         index = position.get(metric.query_id)
                         if index is not None and metric.measure in which:
                             values[which[metric.measure]][index] = metric.value
-                except ArithmeticError as error:  # accuracy's 0/0: all retrieved relevant
+                # accuracy's 0/0 (every document retrieved relevant); cwl_eval's assertion
+                # that min_rel < max_rel (no positive grade in the qrels)
+                except (ArithmeticError, AssertionError) as error:
                     raise _failed(group[0], measures, error) from None
             for measure in measures:
                 ((label, display),) = value_names(measure)
@@ -208,12 +210,12 @@ class Evaluator:
         return out
 
 
-def _failed(provider: str, measures, error: ArithmeticError) -> UsageError:
-    """The error of a provider whose arithmetic failed on a run: its value is undefined
-    there, and nothing of it is printed."""
+def _failed(provider: str, measures, error: Exception) -> UsageError:
+    """The error of a provider that cannot compute its measures on these qrels and this
+    run: their value is undefined there, and nothing of it is printed."""
     named = ", ".join(m.requested or m.family for m in measures)
     return UsageError(
-        f"{named}: ir_measures' {provider} provider cannot compute it on this run "
+        f"{named}: ir_measures' {provider} provider cannot compute it on these inputs "
         f"({type(error).__name__}: {error}): its value is undefined there"
     )
 
