@@ -363,6 +363,23 @@ def test_compressed_parquet_is_one_r27_finding_not_a_screen_of_trec_text_ones(tm
     )
 
 
+def test_the_python_readers_refuse_compressed_parquet_alike(tmp_path):
+    # load_run and read_run said "f.parquet.gz:2: NUL byte (trec_eval 9.x would ...)"
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    import trecbench
+
+    plain = tmp_path / "f.parquet"
+    pq.write_table(pa.table({"qid": ["q1"], "docno": ["d1"], "score": [1.0]}), plain)
+    packed = tmp_path / "f.parquet.gz"
+    packed.write_bytes(gzip.compress(plain.read_bytes()))
+    for read in (trecbench.load_run, trecbench.read_run):
+        with pytest.raises(InputError) as raised:
+            read(str(packed))
+        assert raised.value.rule == "R27" and "compressed Parquet" in str(raised.value)
+
+
 def test_topic_with_100k_documents(tmp_path):
     path = tmp_path / "deep.run"
     path.write_bytes(

@@ -42,6 +42,12 @@ CAPABILITIES = {
     "rows": "counted without reading them",
 }
 PARQUET_MAGIC = b"PAR1"
+# what TREC text's readers say of the decompressed bytes of a compressed Parquet file (a
+# plain one is read as Parquet: its magic is looked for as stored)
+COMPRESSED_PARQUET = (
+    "the file is compressed Parquet: Parquet compresses its own columns; give the "
+    ".parquet file as it is, not compressed again"
+)
 
 
 class Whole(NamedTuple):

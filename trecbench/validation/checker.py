@@ -17,7 +17,7 @@ import pyarrow.compute as pc
 
 from .. import arrow
 from ..inputs import trec_text
-from ..inputs.formats import PARQUET_MAGIC
+from ..inputs.formats import COMPRESSED_PARQUET, PARQUET_MAGIC
 from ..inputs.streams import GZIP_MAGIC
 from ..inputs.trec_text import RUN_FIELDS, SCORE_PATTERN, Tokens
 from ..ranking import string_hash
@@ -273,13 +273,7 @@ class Checker:
             add("R27", None, None, "the file is gzip-compressed twice; decompress it once more")
             return True
         if head.startswith(PARQUET_MAGIC):  # a plain one is read as Parquet, never here
-            add(
-                "R27",
-                None,
-                None,
-                "the file is compressed Parquet: Parquet compresses its "
-                "own columns; give the .parquet file as it is, not compressed again",
-            )
+            add("R27", None, None, COMPRESSED_PARQUET)
             return True
         if head.startswith(trec_text.BOM):
             add(
