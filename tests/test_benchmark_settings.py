@@ -151,26 +151,32 @@ def test_a_configuration_output_of_dash_or_nothing_is_refused(tmp_path, output):
 
 
 @pytest.mark.parametrize(
-    ("name", "meta", "read"),
+    ("name", "meta", "problem"),
     [
-        ("b.toml", "[meta]\nversion = 1.10\n", "the number 1.1"),
-        ("b.toml", "[meta]\nflag = true\n", "the boolean true"),
-        ("b.yaml", "meta: {model: 010}\n", "the number 8"),
-        ("b.yaml", "meta: {cached: yes}\n", "the boolean true"),
+        # recorded as str(value): "1.1" for 1.10, "8" for YAML's 010, "True" for true
+        ("b.toml", "[meta]\nversion = 1.10\n",
+         "meta.version: read as the number 1.1, not as written: quote it"),
+        ("b.toml", "[meta]\nflag = true\n",
+         "meta.flag: read as the boolean true, not as written: quote it"),
+        ("b.yaml", "meta: {model: 010}\n",
+         "meta.model: read as the number 8, not as written: quote it"),
+        ("b.yaml", "meta: {cached: yes}\n",
+         "meta.cached: read as the boolean true, not as written: quote it"),
+        # "read as a NoneType (a dict), not as written: quote it"
+        ("b.yaml", "meta: {model: }\n", "meta.model: empty: give it a value, in quotes"),
+        ("b.toml", '[meta.sub]\nx = "1"\n', "meta.sub: a table: a meta value is one piece of text"),
+        ("b.toml", '[meta]\nx = ["1"]\n', "meta.x: a list: a meta value is one piece of text"),
     ],
-)
-def test_metadata_the_parser_made_other_than_text_is_refused(tmp_path, name, meta, read):
-    # recorded as str(value): "1.1" for 1.10, "8" for YAML's 010, "True" for true
+)  # fmt: skip
+def test_metadata_that_is_not_text_as_written_is_refused(tmp_path, name, meta, problem):
     config = tmp_path / name
     if name.endswith(".toml"):
         config.write_text(f'qrels = "q.qrels"\n[modes.a]\nrun = "a.run"\n{meta}')
     else:
         config.write_text(f"qrels: q.qrels\nmodes: {{a: {{run: a.run}}}}\n{meta}")
-    key = meta.split("{")[-1].split(":")[0] if name.endswith(".yaml") else meta.split()[1]
-    message = f"{config}: meta.{key}: read as {read}, not as written: quote it"
     with pytest.raises(UsageError) as raised:
         load_benchmark_config(config)
-    assert str(raised.value) == message
+    assert str(raised.value) == f"{config}: {problem}"
 
 
 def test_quoted_metadata_is_recorded_as_written(tmp_path):
@@ -182,7 +188,10 @@ def test_quoted_metadata_is_recorded_as_written(tmp_path):
 @pytest.mark.parametrize(
     ("top", "table"),
     [("", '[statistics]\nsamples = "100"\n'), ("", "[statistics]\nsamples = 100.0\n"),
-     ("", "[statistics]\nseed = -1\n"), ('measures = ["P@0"]\n', ""), ('output = "-"\n', "")],
+     ("", "[statistics]\nseed = -1\n"), ('measures = ["P@0"]\n', ""), ('output = "-"\n', ""),
+     # trec_eval's own refusal (exit 2 on the command line), without the file's name
+     ('measures = ["P.0"]\n', ""), ("", '[targets.measures."P.0"]\nbaseline = [0.1, 0.2]\n'
+                                       "good = 0.3\n")],
 )  # fmt: skip
 def test_every_setting_refused_is_a_usage_error(tmp_path, top, table):
     # samples = "100" (the schema's) exited 1, samples = 100.0, seed = -1, P@0 and output

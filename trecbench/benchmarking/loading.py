@@ -147,10 +147,14 @@ def _measures(measures: list[str] | None, path: Path) -> list:
 
     if measures is None:
         return parse_measures(None)
+    from ..measures.trec_params import MeasureParameterError
+
     try:
         return per_topic_measures(measures, "the benchmark's comparison is")
     except UsageError as error:
         raise _setting_error(path, str(error)) from None
+    except MeasureParameterError as error:  # trec_eval's exit 2 on the command line
+        raise _setting_error(path, f"measures: {error}") from None
 
 
 def _checked_fusion(mode: Mode, k_given: bool, path: Path) -> Mode:
@@ -220,9 +224,11 @@ def _target_name(key: str, path: Path) -> str:
     from ..measures import parse_measure
     from ..measures.labels import value_names
 
+    from ..measures.trec_params import MeasureParameterError
+
     try:
         values = value_names(parse_measure(key))
-    except UsageError as error:
+    except (UsageError, MeasureParameterError) as error:
         raise _setting_error(path, f"targets.measures.{key}: {error}") from None
     if values is None or len(values) != 1:
         raise _setting_error(
@@ -304,12 +310,15 @@ def _check_meta(document: Any, path: Path) -> None:
         if isinstance(value, str):
             continue
         if isinstance(value, bool):
-            read = f"the boolean {str(value).lower()}"
+            problem = f"read as the boolean {str(value).lower()}, not as written: quote it"
         elif isinstance(value, (int, float)):
-            read = f"the number {value!r}"
+            problem = f"read as the number {value!r}, not as written: quote it"
+        elif value is None:
+            problem = "empty: give it a value, in quotes"
         else:
-            read = f"a {type(value).__name__}"
-        raise UsageError(f"{path}: meta.{key}: read as {read}, not as written: quote it")
+            kind = "table" if isinstance(value, Mapping) else "list"
+            problem = f"a {kind}: a meta value is one piece of text"
+        raise UsageError(f"{path}: meta.{key}: {problem}")
 
 
 def _refuse_non_finite(value: Any, path: Path, where: str = "") -> None:
