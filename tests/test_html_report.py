@@ -281,8 +281,12 @@ def test_score_html_leaves_out_what_is_no_mean_over_topics(tmp_path, capsys):
         "relstring_5 (summed over topics, a summary of them or text in score's output) are "
         "not on it"
     ) in said
-    data = _data(page.read_text())
+    text = page.read_text()
+    data = _data(text)
     assert "num_ret" not in data["measures"] and "MAP" in data["measures"]
+    # the page's header said "Warning (--allow-unjudged): ...", an option score has not
+    assert "Warning: the page compares per-topic means: " in text
+    assert "allow-unjudged" not in text
     alone = tmp_path / "gm.html"
     assert run(["score", "-m", "gm_map", QRELS, RUNS[0], "--html", str(alone)]) == 1
     said = capsys.readouterr()

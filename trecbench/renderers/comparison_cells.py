@@ -303,7 +303,10 @@ def header_lines(comparison) -> list[str]:
         if absent:
             shown = ", ".join(absent[:10]) + (", ..." if len(absent) > 10 else "")
             lines.append(f"{run}: no results for {len(absent)} topic(s): {shown}")
-    lines += [f"Warning (--allow-unjudged): {warning}" for warning in comparison.warnings]
+    # compare's warnings are the runs it ranked on unjudged documents by --allow-unjudged;
+    # a page of score's (no such option) says what it left out or paired
+    label = "Warning (--allow-unjudged)" if comparison.settings.get("allow_unjudged") else "Warning"
+    lines += [f"{label}: {warning}" for warning in comparison.warnings]
     return lines
 
 
