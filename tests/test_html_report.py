@@ -436,3 +436,27 @@ def test_score_html_of_runs_sharing_no_topic_points_to_c(tmp_path, capsys):
     )
     assert captured.out == "" and not page.exists()
     assert run([*args, "-c", "--html", str(page), "--quiet"]) == 0 and page.exists()
+
+
+def test_the_drill_down_marks_documents_as_the_scores_saw_them(browser, tmp_path):
+    # rank 1 (grade 1) was green as relevant under -l 2, and rank 2 listed as scored under
+    # -M 1 with nothing said: the colours follow -l, ranks beyond -M are set apart
+    from selenium.webdriver.common.by import By
+
+    qrels, ranked, page = tmp_path / "l.qrels", tmp_path / "la.run", tmp_path / "l.html"
+    qrels.write_text("q1 0 d1 1\nq1 0 d2 2\nq2 0 d1 2\n")
+    ranked.write_text("q1 Q0 d1 1 3 r\nq1 Q0 d2 2 2 r\nq1 Q0 d3 3 1 r\nq2 Q0 d1 1 1 r\n")
+    flags = ["-l", "2", "-M", "2", "-m", "P.1"]
+    assert run(["score", *flags, str(qrels), str(ranked), "--html", str(page), "--quiet"]) == 0
+    browser.get(page.as_uri())
+    button = next(
+        b
+        for b in browser.find_elements(By.CSS_SELECTOR, "#topic-table button.topic")
+        if b.text == "q1"
+    )
+    button.click()
+    panel = browser.find_element(By.ID, "drilldown")
+    rows = panel.find_elements(By.CSS_SELECTOR, ".runs table tr")[1:]
+    assert [r.get_attribute("class") for r in rows] == ["", "relevant", "cut"]
+    note = panel.find_element(By.CSS_SELECTOR, ".runs p.note").text
+    assert note == "relevant: grade 2 or more (-l 2); ranks beyond 2 are not scored (-M 2)"

@@ -236,6 +236,13 @@ def _page(jinja2, comparison, drill: tuple, depth: int, title: str, preamble) ->
         "values": values,
         "documents": docs,
         "depth": depth if docs else 0,
+        # how the drill-down marks documents as the scores saw them: relevant from -l,
+        # ranks beyond -M not scored, unjudged left out by -J
+        "scoring": {
+            "relevant_from": (comparison.evaluation or {}).get("relevance_level") or 1,
+            "max_docs": (comparison.evaluation or {}).get("max_docs"),
+            "judged_only": bool((comparison.evaluation or {}).get("judged_only")),
+        },
     }
     return (
         environment(jinja2)
