@@ -746,3 +746,21 @@ def test_a_fusion_deeper_than_the_validation_allows_is_refused_before_any_run_is
         path=path, name="x", qrels=tmp_path / "q", modes=[*modes, hybrid], profile="lenient"
     )
     assert lenient.mode("h").depth is None
+
+
+def test_the_pages_benchmark_part_shows_names_as_they_are(tmp_path):
+    # report.html's "The benchmark" block (plain text) read "# Benchmark: trec\_dl" and
+    # "bm25\_rm3 (baseline)": the Markdown file's escapes, shown as they are
+    import html
+    import re
+
+    head = 'name = "trec_dl"\nmeasures = ["P@1"]\n'
+    labels = '[modes.a]\nlabel = "bm25_rm3"\n'
+    path = _two_modes(tmp_path, "t1 0 A 1\n", "t1 Q0 A 1 2 a\n", "t1 Q0 A 1 2 b\n", head)
+    path.write_text(path.read_text().replace("[modes.a]\n", labels))
+    bench = run_benchmark(path)
+    assert "trec\\_dl" in bench.markdown(False)  # the Markdown file keeps its escapes
+    block = re.search(r"<pre>(.*?)</pre>", bench.to_html(), re.S)[1]
+    shown = html.unescape(block)
+    assert "# Benchmark: trec_dl\n" in shown and "| bm25_rm3 (baseline) |" in shown
+    assert "\\_" not in shown

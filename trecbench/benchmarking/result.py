@@ -123,12 +123,16 @@ class Benchmark:
         actions), then compare's tables and figures with the modes as runs and the
         drill-down to each mode's top ``depth`` documents. Written to ``path`` if given."""
         from ..html_report import comparison_html
+        from ..renderers.benchmark import markdown
+        from ..renderers.escaping import escaper
 
         runs = {result.mode.name: result.table for result in self.modes}
         qrels = self.qrels_table if self.qrels_table is not None else str(self.config.qrels)
+        # the R-task part in a block of plain text: input text as it is, not Markdown-escaped
+        preamble = markdown(self, False, escape=escaper("text"))
         page = comparison_html(
             self.comparison, runs=runs, qrels=qrels, depth=depth,
-            title=f"trecbench benchmark: {self.config.name}", preamble=self.markdown(False),
+            title=f"trecbench benchmark: {self.config.name}", preamble=preamble,
         )  # fmt: skip
         if path is not None:
             outputs.write_file(path, page, [record["path"] for record in self.inputs])

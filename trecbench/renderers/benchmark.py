@@ -26,12 +26,15 @@ SHOWN_MARKS = {"below-baseline": "under-typical", "baseline": "typical", "good":
 FLAGS_SHOWN = 10  # topic ids listed per kind of qrels problem
 
 
-def markdown(bench, statistics: bool = True) -> str:
-    """BenchmarkComparison.md of ``bench``; without ``statistics``, the R-task part only."""
-    labels = {result.mode.name: _escape(result.mode.label) for result in bench.modes}
-    lines = [*_header(bench, labels), *_kpi_table(bench, labels), *_targets(bench)]
+def markdown(bench, statistics: bool = True, escape=_escape) -> str:
+    """BenchmarkComparison.md of ``bench``; without ``statistics``, the R-task part only.
+    ``escape``: how input text is shown (Markdown's escaping; report.html's preamble, a
+    block of plain text, shows it as :func:`~trecbench.renderers.escaping.escape_text`
+    does: ``bm25_rm3``, not ``bm25\\_rm3``)."""
+    labels = {result.mode.name: escape(result.mode.label) for result in bench.modes}
+    lines = [*_header(bench, labels, escape), *_kpi_table(bench, labels), *_targets(bench)]
     lines += _reranking(bench, labels)
-    lines += _completeness(bench, labels)
+    lines += _completeness(bench, labels, escape)
     if bench.routing is not None:
         from .routing import render_routing
 
@@ -47,19 +50,19 @@ def markdown(bench, statistics: bool = True) -> str:
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
-def _header(bench, labels: Mapping[str, str]) -> list[str]:
+def _header(bench, labels: Mapping[str, str], escape) -> list[str]:
     config = bench.config
     tests = config.statistics
     baseline = labels[bench.comparison.baseline]
     return [
-        f"# Benchmark: {_escape(config.name)}",
+        f"# Benchmark: {escape(config.name)}",
         "",
-        f"- Qrels: {_escape(config.qrels)} "
+        f"- Qrels: {escape(config.qrels)} "
         f"({plural_count(len(bench.comparison.queries), 'topic')}); every qrels topic counts, a "
         f"mode without results for one scores 0 on it{but_counts(bench.comparison.measures)} "
         "(trec_eval -c)",
         "- Modes: "
-        + "; ".join(f"{labels[r.mode.name]} = {_escape(r.mode.describe())}" for r in bench.modes),
+        + "; ".join(f"{labels[r.mode.name]} = {escape(r.mode.describe())}" for r in bench.modes),
         f"- Validation: profile {bench.profile}, at most {config.max_depth} documents per topic",
         f"- Targets: {config.preset}; significance: {tests.test} test against {baseline}, "
         f"{'family-wise' if tests.registered.family_wise else tests.correction} correction, "
@@ -152,7 +155,7 @@ def _reranking(bench, labels: Mapping[str, str]) -> list[str]:
     return lines
 
 
-def _completeness(bench, labels: Mapping[str, str]) -> list[str]:
+def _completeness(bench, labels: Mapping[str, str], escape) -> list[str]:
     settings = bench.config.completeness
     at = settings.unjudged_at
     lines = [
@@ -179,7 +182,7 @@ def _completeness(bench, labels: Mapping[str, str]) -> list[str]:
             f"{unjudged} | {status} |"
         )
         actions += [f"- {label}: {problem['check']} → {problem['action']}" for problem in problems]
-    actions += _qrels_actions(bench.qrels_flags)
+    actions += _qrels_actions(bench.qrels_flags, escape)
     lines += [
         "",
         f"Thresholds: coverage ≥ {exact_percent(settings.min_coverage)}, median judged depth "
@@ -193,14 +196,14 @@ def _completeness(bench, labels: Mapping[str, str]) -> list[str]:
     return lines + (actions or ["- none"])
 
 
-def _qrels_actions(flags: list[dict]) -> list[str]:
+def _qrels_actions(flags: list[dict], escape) -> list[str]:
     """One line per kind of qrels problem: its topics and the flag's recovery action."""
     flagged: dict[str, list[dict]] = {}
     for flag in flags:
         flagged.setdefault(flag["reason"], []).append(flag)
     lines = []
     for reason, same in flagged.items():
-        qids = [_escape(flag["qid"]) for flag in same]
+        qids = [escape(flag["qid"]) for flag in same]
         shown = ", ".join(qids[:FLAGS_SHOWN]) + (", ..." if len(qids) > FLAGS_SHOWN else "")
         what = "without a relevant document" if reason == "no_relevant" else "with negative grades"
         lines.append(f"- qrels: {len(qids)} topic(s) {what} ({shown}) → {same[0]['action']}")
