@@ -460,3 +460,29 @@ def test_the_drill_down_marks_documents_as_the_scores_saw_them(browser, tmp_path
     assert [r.get_attribute("class") for r in rows] == ["", "relevant", "cut"]
     note = panel.find_element(By.CSS_SELECTOR, ".runs p.note").text
     assert note == "relevant: grade 2 or more (-l 2); ranks beyond 2 are not scored (-M 2)"
+
+
+def test_topic_ids_sort_as_text_both_ways(browser, tmp_path):
+    # read as numbers: ascending 9-z, 10-a, 10-b, 999, 1e3 (1000), abc; descending left
+    # 10-a before 10-b (both 10)
+    from selenium.webdriver.common.by import By
+
+    qids = ["10-b", "10-a", "9-z", "1e3", "999", "abc"]
+    qrels, ranked, page = tmp_path / "q", tmp_path / "a.run", tmp_path / "s.html"
+    qrels.write_text("".join(f"{q} 0 d1 1\n" for q in qids))
+    ranked.write_text("".join(f"{q} Q0 d1 1 1 a\n" for q in qids))
+    assert run(["score", "-m", "P.1", str(qrels), str(ranked), "--html", str(page), "--quiet"]) == 0
+    browser.get(page.as_uri())
+    table = browser.find_element(By.ID, "topic-table")
+    header = table.find_elements(By.CSS_SELECTOR, "thead th")[0]
+
+    def shown() -> list[str]:
+        return [
+            row.get_attribute("data-qid")
+            for row in table.find_elements(By.CSS_SELECTOR, "tbody tr")
+        ]
+
+    header.click()
+    assert shown() == sorted(qids)  # code point order, as Python sorts str
+    header.click()
+    assert shown() == sorted(qids, reverse=True)
