@@ -486,3 +486,20 @@ def test_topic_ids_sort_as_text_both_ways(browser, tmp_path):
     assert shown() == sorted(qids)  # code point order, as Python sorts str
     header.click()
     assert shown() == sorted(qids, reverse=True)
+
+
+def test_values_of_1e21_or_more_are_written_out_as_printf_writes_them(browser, tmp_path):
+    # toFixed switches to exponent form at 1e21: the topic table read 1e+22 and -1e+22
+    # where score -q, trec_eval and the page's summary print 10000000000000000000000.0000
+    from selenium.webdriver.common.by import By
+
+    qrels, ranked, page = tmp_path / "q", tmp_path / "a.run", tmp_path / "u.html"
+    qrels.write_text("t1 0 d1 1\nt2 0 d1 1\n")
+    ranked.write_text("t1 Q0 d1 1 2 a\nt2 Q0 d9 1 2 a\n")
+    measure = ["-m", "utility.1e22,-1e22,0,0"]
+    assert run(["score", *measure, str(qrels), str(ranked), "--html", str(page), "--quiet"]) == 0
+    browser.get(page.as_uri())
+    rows = browser.find_elements(By.CSS_SELECTOR, "#topic-table tbody tr")
+    shown = {r.get_attribute("data-qid"): r.find_elements(By.TAG_NAME, "td")[1].text for r in rows}
+    assert shown == {"t1": f"{1e22:.4f}", "t2": f"{-1e22:.4f}"}
+    assert shown["t1"] == "10000000000000000000000.0000"  # trec_eval -q prints it so
