@@ -223,7 +223,6 @@ def _target_name(key: str, path: Path) -> str:
     """The display name of the one value ``key`` names (as the KPI table shows it)."""
     from ..measures import parse_measure
     from ..measures.labels import value_names
-
     from ..measures.trec_params import MeasureParameterError
 
     try:
