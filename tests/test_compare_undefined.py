@@ -426,3 +426,26 @@ def test_a_given_value_outside_its_measures_range_is_refused():
     # a name the registry does not bound is compared as given
     result = compare_scores(_frame(values, "my_score"), samples=50)
     assert result.measures == ["my_score"]
+
+
+def test_topics_without_a_relevant_document_are_named_in_every_output(tmp_path):
+    # every mean and topic read 0.0000 with no reason: report.html, the Markdown and
+    # BenchmarkReport.json said nothing (score --report records them as flagged topics)
+    from trecbench.cli import run
+
+    qrels, a, b = tmp_path / "q", tmp_path / "a.run", tmp_path / "b.run"
+    qrels.write_text("q|1 0 d1 0\nq_2 0 d1 0\nq3 0 d1 1\n")
+    a.write_text("q|1 Q0 d1 1 2 a\nq_2 Q0 d1 1 2 a\nq3 Q0 d1 1 2 a\n")
+    b.write_text("q|1 Q0 d2 1 2 b\nq_2 Q0 d1 1 2 b\nq3 Q0 d2 1 1 b\n")
+    out = tmp_path / "out"
+    args = ["compare", str(qrels), str(a), str(b), "-m", "P.1", "--allow-unjudged"]
+    assert run([*args, "-o", str(out), "--quiet"]) == 0
+    said = "2 topic(s) without a relevant document in the qrels (grade >= 1) score 0 on every"
+    assert said in (out / "BenchmarkComparison.md").read_text()
+    assert "measure and count: q\\_2, q%7C1" in (out / "BenchmarkComparison.md").read_text()
+    import html
+
+    assert f"{said} measure and count: q_2, q|1" in html.unescape((out / "report.html").read_text())
+    report = json.loads((out / "BenchmarkReport.json").read_text())
+    assert report["topics_without_relevant"] == ["q_2", "q|1"]
+    validate_against_schema(report, "benchmark_report")

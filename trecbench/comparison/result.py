@@ -85,6 +85,9 @@ class Comparison:
     unpaired: dict[str, list[str]] | None = None
     unjudged: dict[str, dict] | None = None
     warnings: list[str] = field(default_factory=list)
+    # the compared topics whose qrels hold no relevant document (at -l): every run scores
+    # 0 on them, and they count (None: not known, per-query values given)
+    scoreless: list[str] | None = None
     # the power of each comparison with the baseline (compare --power): a PowerResult of
     # trecbench.conclusions.power.with_power, which sits above this package
     power: Any = None
@@ -194,6 +197,8 @@ class Comparison:
             "results": results,
             "per_query": per_query,
         }
+        if self.scoreless:
+            document["topics_without_relevant"] = self.scoreless
         if self.power is not None:
             document["power"] = self.power.to_dict()
         if self.unjudged_sensitivity is not None:

@@ -14,7 +14,7 @@ import pandas as pd
 from .. import outputs
 from ..errors import UsageError
 from ..inputs import QrelsInput, RunInput, named_runs
-from .analysis import compare_scores
+from .analysis import compare_scores, scoreless
 from .keywords import keywords_of, refuse_unknown, settings_from
 from .result import Comparison
 from .settings import StatsSettings
@@ -190,6 +190,8 @@ def compare(
     comparison.settings["unjudged_threshold"] = float(scoring.unjudged_threshold)
     comparison.settings["allow_unjudged"] = bool(scoring.allow_unjudged)
     comparison.warnings = warnings
+    flags = [flag for evaluation, _ in evaluations for flag in evaluation.flagged]
+    comparison.scoreless = scoreless(flags, comparison.queries)
     comparison.unpaired = unpaired
     if scoring.unjudged_bounds:
         comparison.unjudged_values = _unjudged_values(

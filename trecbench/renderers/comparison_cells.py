@@ -57,6 +57,7 @@ def with_names_escaped(comparison, output_format: str):
         "baseline": escaped(comparison.baseline),
         "missing": each(comparison.missing, topics),
         "unpaired": each(comparison.unpaired, topics),
+        "scoreless": None if comparison.scoreless is None else topics(comparison.scoreless),
         "run_qrels": each(comparison.run_qrels, escaped),
         "ontology": _escaped_record(comparison.ontology, ("release", "source"), escaped),
         "evaluation": _escaped_record(comparison.evaluation, ("ontology",), escaped),
@@ -303,6 +304,13 @@ def header_lines(comparison) -> list[str]:
         if absent:
             shown = ", ".join(absent[:10]) + (", ..." if len(absent) > 10 else "")
             lines.append(f"{run}: no results for {len(absent)} topic(s): {shown}")
+    if comparison.scoreless:
+        level = (comparison.evaluation or {}).get("relevance_level") or 1
+        lines.append(
+            f"{len(comparison.scoreless)} topic(s) without a relevant document in the qrels "
+            f"(grade >= {level}) score 0 on every measure and count: "
+            f"{first_few(comparison.scoreless)}"
+        )
     # compare's warnings are the runs it ranked on unjudged documents by --allow-unjudged;
     # a page of score's (no such option) says what it left out or paired
     label = "Warning (--allow-unjudged)" if comparison.settings.get("allow_unjudged") else "Warning"
