@@ -451,3 +451,21 @@ def test_graded_rbp_without_a_positive_grade_scores_zero_not_nan(tmp_path):
         warnings.simplefilter("error", RuntimeWarning)
         found = trecbench.evaluate(str(qrels), str(run), ["RBP", "RBP(p=0.5)"]).aggregates
     assert found["value"].tolist() == [0.0, 0.0]
+
+
+def test_a_warning_raised_in_worker_processes_is_said_by_the_caller_once(tmp_path):
+    # --jobs 2 printed it once per worker; evaluate(..., jobs=2) let a caller catch none
+    import subprocess
+    import sys
+    import warnings
+
+    pytest.importorskip("pyndeval")
+    qrels, base, new = _pia_case(tmp_path)
+    argv = [sys.executable, "-m", "trecbench", "score", qrels, base, new, "-m", "P_IA@10"]
+    done = subprocess.run([*argv, "--jobs", "2"], capture_output=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.decode().count("ProviderWarning: P_IA@10: every topic") == 1
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        trecbench.evaluate(qrels, [base, new], ["P_IA@10"], jobs=2)
+    assert {type(w.message) for w in caught} == {ProviderWarning}

@@ -57,7 +57,7 @@ from .results import (
     Unjudged,
     _few,  # noqa: F401
 )
-from .runs import PARALLEL_BYTES, _Runs, _score_in_worker, _start_worker, _workers
+from .runs import PARALLEL_BYTES, _Runs, _score_in_worker, _start_worker, _workers, said_again
 from .scoring import (
     _score_block,  # noqa: F401
     evaluated_depth,
@@ -238,8 +238,9 @@ def _scored(runs: _Runs, workers: int, progress, ahead) -> Iterator[tuple]:
 
     for source in runs.sources:
         outputs.note_input(source)  # read by the workers: inputs of this call all the same
-    return processes.ordered_map(_score_in_worker, range(len(runs.sources)), workers,
-                                 _start_worker, (runs, tie_bounds))  # fmt: skip
+    scored = processes.ordered_map(_score_in_worker, range(len(runs.sources)), workers,
+                                   _start_worker, (runs, tie_bounds))  # fmt: skip
+    return said_again(scored)
 
 
 def _collect(evaluation: Evaluation, done: Iterator[tuple], total: int, in_workers, progress):

@@ -5,6 +5,8 @@ or in worker processes (:func:`_workers`; :mod:`trecbench.processes` runs them).
 from __future__ import annotations
 
 import os
+import warnings
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from .. import provenance
@@ -103,9 +105,24 @@ def _start_worker(runs: _Runs, tie_bounds: bool) -> None:
 
 
 def _score_in_worker(index: int) -> tuple:
+    """``(run index's score, the warnings raised scoring it)``: a worker's warnings are
+    said by the calling process (:func:`said_again`), not printed by each worker, where a
+    caller catching them never saw them."""
     runs, tie_bounds = _worker
-    with provenance.taking_checksums(runs.checksums):
-        return runs.score(index, tie_bounds)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with provenance.taking_checksums(runs.checksums):
+            outcome = runs.score(index, tie_bounds)
+    return outcome, [(str(w.message), w.category) for w in caught]
+
+
+def said_again(scored: Iterator[tuple]) -> Iterator[tuple]:
+    """The outcomes of :func:`_score_in_worker`, each after its warnings are raised again
+    here (the same text from several workers is shown once, as in one process)."""
+    for outcome, said in scored:
+        for message, category in said:
+            warnings.warn(message, category, stacklevel=2)
+        yield outcome
 
 
 def _evaluate_run(table, name, path, plan: _Plan, tie_bounds=False):
