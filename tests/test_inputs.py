@@ -746,6 +746,10 @@ def test_xz_streams_are_read_across_their_padding_and_junk_after_one_refused(tmp
             [{"qid": "q", "docno": 1.0, "score": 1.0}],
             "run 'run1' (run records): docno column has type double",
         ),
+        (  # the other way round: "KeyError: 0"
+            [ir_measures.ScoredDoc("q", "d", 1.0), {"qid": "q", "docno": "e", "score": 2.0}],
+            "run 'run1' (run records): record 1 is a dict, not a ScoredDoc as record 0",
+        ),
     ],
 )
 def test_dict_records_are_refused_naming_the_record(rows, message):

@@ -57,8 +57,12 @@ def to_table(records: Iterable, kind: str, origin: str) -> pa.Table:
     for name, field, get in zip(names, wanted, getters, strict=True):
         try:
             values = [get(row) for row in rows]
-        except (AttributeError, IndexError, TypeError):
+        except (AttributeError, IndexError, KeyError, TypeError):
             bad = next(i for i, row in enumerate(rows) if not _has(row, get))
+            if isinstance(rows[bad], Mapping):  # a dict's [0] is a KeyError
+                kind_of = type(first).__name__
+                message = f"record {bad} is a dict, not a {kind_of} as record 0"
+                raise InputError(origin, None, message) from None
             raise InputError(origin, None, f"record {bad} has no field {field}") from None
         columns[name] = tables.from_python(
             values, field, origin, _record, numbers=name in ("score", "rel")
@@ -104,6 +108,6 @@ def _record(row: int) -> str:
 def _has(row, get) -> bool:
     try:
         get(row)
-    except (AttributeError, IndexError, TypeError):
+    except (AttributeError, IndexError, KeyError, TypeError):
         return False
     return True
