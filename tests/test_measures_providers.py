@@ -12,6 +12,7 @@ providers engine must give what the provider gives on the run ranked trecbench's
 from __future__ import annotations
 
 import importlib.resources
+import re
 import shutil
 import subprocess
 
@@ -469,3 +470,15 @@ def test_a_warning_raised_in_worker_processes_is_said_by_the_caller_once(tmp_pat
         warnings.simplefilter("always")
         trecbench.evaluate(qrels, [base, new], ["P_IA@10"], jobs=2)
     assert {type(w.message) for w in caught} == {ProviderWarning}
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["alpha_nDCG(judged_only=True)@10", "ERR_IA(judged_only=True)@5", "AP_IA(judged_only=True)"],
+)
+def test_a_diversity_measure_takes_no_judged_only_the_provider_cannot_compute(name):
+    # listed as a parameter, it ended in pyndeval's provider: "internal error (TypeError:
+    # 'generator' object is not subscriptable)"; ir_measures fails alike
+    family = name.partition("(")[0]
+    with pytest.raises(UsageError, match=f"{re.escape(family)} has no parameter 'judged_only'"):
+        trecbench.parse_measure(name)

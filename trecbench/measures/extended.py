@@ -18,7 +18,6 @@ from .params import (
     ALPHA,
     BETA_NRBP,
     DIVERSITY_CUTOFF,
-    JUDGED_ONLY,
     MAX_REL,
     MIN_REL,
     Q_BETA,
@@ -229,11 +228,12 @@ _irm(
 )
 
 # diversity: pyndeval's measures, on qrels with a subtopic in the second column (ndeval's
-# format); "at k" ones take a required cutoff
+# format); "at k" ones take a required cutoff. No judged_only, which ir_measures names for
+# them: its pyndeval provider fails on it ('generator' object is not subscriptable)
 _AT_K = {"cutoff": INT_CUTOFF, "cutoff_required": True, "numbers": DIVERSITY_CUTOFF}
-_ALPHA = (REL, ALPHA, JUDGED_ONLY)
+_ALPHA = (REL, ALPHA)
 _NRBP = (REL, ALPHA, BETA_NRBP)
-_IA = (REL, JUDGED_ONLY)
+_IA = (REL,)
 for _name, _what, _params, _fields in (
     (
         "alpha_DCG",
