@@ -296,3 +296,21 @@ def test_every_query_the_run_and_qrels_do_not_share_is_reported(tmp_path):
         "q3",
         "q5",
     }
+
+
+def test_a_run_deeper_than_validate_takes_is_written_and_said_so(tmp_path):
+    # the conversion validated with no depth limit: a clean sidecar and no word, then
+    # validate refused the file (R8); the run is the input's, and now the note says so
+    from trecbench.validation import validate_run
+
+    path = tmp_path / "deep.tsv"
+    path.write_text("".join(f"1\td{r}\t{r}\n" for r in range(1, 1002)))
+    conversion = convert_msmarco(path)
+    written = write_conversion(conversion, tmp_path / "out", [path])
+    assert [f.rule for f in validate_run(written["run:deep"]).findings] == ["R8"]
+    sidecar = json.loads(written["sidecar"].read_text())
+    assert sidecar["validation"]["deep.run"]["counts"]["rules"] == {"R8": 1}
+    assert conversion.report.notes[-1] == (
+        "deep.run: 1 topic(s) hold more than 1000 documents (R8: validate refuses it as a "
+        "TREC submission; --depth 1000 keeps each topic's first 1000)"
+    )

@@ -66,21 +66,31 @@ def compare_command(conversion: Conversion, paths: dict[str, Path]) -> str | Non
     return shlex.join(["trecbench", "compare", *pairs])
 
 
-def _validate(kind: str, path: Path, label: str, qrels=None) -> tuple[dict, object]:
-    """Validate a staged output (``label``: its final name) with the strict profile; raise
-    on any error (the converters check their inputs first: an error here is a bug).
+# what a converted run may hold that validate refuses: more documents a topic than a TREC
+# submission takes (R8; the input had them, trec_eval scores them all). Said, not refused.
+SAID_NOT_REFUSED = frozenset({"R8"})
 
-    Returns the sidecar's summary (counts and the warnings/infos) and, for qrels, the
+
+def _validate(kind: str, path: Path, label: str, qrels=None) -> tuple[dict, object]:
+    """Validate a staged output (``label``: its final name) with the strict profile, as
+    ``trecbench validate --profile strict`` would; raise on any error but those of
+    :data:`SAID_NOT_REFUSED` (the converters check their inputs first: any other error
+    here is a bug).
+
+    Returns the sidecar's summary (counts and the findings) and, for qrels, the
     ``QrelsInfo`` the run checks need.
     """
     from ..validation import validate_qrels, validate_run
 
     if kind == "run":
-        result = validate_run(path, profile="strict", max_depth=None, qrels=qrels)
+        result = validate_run(path, profile="strict", qrels=qrels)
     else:
         result = validate_qrels(path, profile="strict", collect_judged=True)
-    if not result.ok:
-        first = next(f for f in result.findings if f.severity == "error")
+    refused = [
+        f for f in result.findings if f.severity == "error" and f.rule not in SAID_NOT_REFUSED
+    ]
+    if refused:
+        first = refused[0]
         raise InputError(
             label,
             first.line,
@@ -89,6 +99,17 @@ def _validate(kind: str, path: Path, label: str, qrels=None) -> tuple[dict, obje
         )
     summary = {"counts": result.counts, "findings": [f.to_dict() for f in result.findings]}
     return summary, result.qrels_info
+
+
+def _say_deep(conversion: Conversion, name: str, summary: dict) -> None:
+    """A note of a run's topics over validate's depth (R8): the run is written as the input
+    holds it, and validate will refuse it as a TREC submission."""
+    deep = [f for f in summary["findings"] if f["rule"] in SAID_NOT_REFUSED]
+    if deep:
+        conversion.report.notes.append(
+            f"{name}: {len(deep)} topic(s) hold more than 1000 documents (R8: validate "
+            "refuses it as a TREC submission; --depth 1000 keeps each topic's first 1000)"
+        )
 
 
 def _headed(conversion: Conversion, run: RunOutput) -> bytes:
@@ -152,6 +173,7 @@ def write_conversion(
             key = f"run:{run.tag}"
             staged = out.write(targets[key], _headed(conversion, run) + run_bytes(run.table))
             validation[names[key]], _ = _validate("run", staged, names[key], judged.get(run.qrels))
+            _say_deep(conversion, names[key], validation[names[key]])
         sidecar = sidecar_dict(conversion, names, validation)
         out.write(targets["sidecar"], json_text(sidecar) + "\n")
         if announce is not None:
