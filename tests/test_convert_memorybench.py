@@ -6,6 +6,7 @@ from __future__ import annotations
 import gzip
 import json
 import math
+import re
 import sqlite3
 
 import pytest
@@ -191,6 +192,11 @@ def dcg(gains):
         ({"groundTruth": "a.py"}, r"metadata.groundTruth: expected an object"),
         ({"groundTruth": {"file": "a.py", "startLine": "1", "endLine": 2}},
          r"groundTruth.startLine: expected an integer"),
+        # as --iou: 2 judged an exact match (IoU 1) not relevant, a negative one fell back
+        # to any overlap, without a word
+        *(({"groundTruth": {"file": "a.py", "startLine": 1, "endLine": 2}, "iouThreshold": v},
+           rf"metadata.iouThreshold: an IoU threshold is in \[0, 1\], not {re.escape(repr(v))}")
+          for v in (2, 1.0000001, -0.5)),
     ],
 )  # fmt: skip
 def test_metadata_shapes_are_checked(tmp_path, hostile, message):

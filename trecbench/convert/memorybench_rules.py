@@ -222,8 +222,12 @@ def _location(
     gt_end = (at / "groundTruth" / "endLine").expect_integer(truth.get("endLine"))
     threshold = iou
     if threshold is None:
-        threshold = (at / "iouThreshold").expect_number(meta.get("iouThreshold"))
-        threshold = 0.0 if threshold != threshold else threshold  # NaN: none given
+        given = at / "iouThreshold"
+        threshold = given.expect_number(meta.get("iouThreshold"))
+        if not threshold <= 1 or threshold < 0:  # as --iou: 2 judged an exact match not relevant
+            if threshold == threshold:  # NaN: none given
+                raise given.error(f"an IoU threshold is in [0, 1], not {threshold!r}")
+            threshold = 0.0
     rows, no_location = [], []
     for chunk in chunks:
         if chunk.location is None:
