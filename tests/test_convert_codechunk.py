@@ -94,6 +94,11 @@ def test_faithful_fixture(tmp_path):
     assert run.table["score"].tolist()[:3] == [3.0, 2.0, 1.0]
     assert run.stats["tied_adjacent_scores"] == 2  # one per repo
     assert conversion.strata.values.tolist() == [["r1/0", "r1"], ["r2/0", "r2"]]
+    # per chunker and repo, as the entries give them (one per chunker kept the last repo's)
+    each = {"k": 3, "maxChunkSize": 1800}
+    assert conversion.provenance["config"] == {
+        c: {"r1": each, "r2": each} for c in ("ast", "fixed")
+    }
     assert conversion.qrels["codechunk-ast"]["docno"].tolist() == [
         "r1/src/m.py:0-10",
         "r2/src/m.py:0-10",

@@ -76,7 +76,9 @@ class _Read:
     seen: dict[tuple[str, str], str] = field(default_factory=dict)  # (chunker, taskId) -> place
     tags: dict[str, str] = field(default_factory=dict)  # chunker -> its run tag
     owners: dict[str, str] = field(default_factory=dict)  # run tag -> "chunker '<chunker>'"
-    config: dict = field(default_factory=dict)  # chunker -> its configuration
+    # chunker -> repo -> its entry's configuration (one per entry, as the input holds them:
+    # a chunker's configuration kept once lost the others without a word)
+    config: dict = field(default_factory=dict)
 
     @property
     def chunkers(self) -> list[str]:
@@ -128,7 +130,7 @@ def _read_entries(doc) -> _Read:
         if chunker not in found.tags:
             found.tags[chunker] = unique_tag(chunker, found.owners, at / "chunker", "chunker")
         repo = (at / "repo").expect_id(entry.get("repo"))
-        found.config[chunker] = entry.get("config")
+        found.config.setdefault(chunker, {})[repo] = entry.get("config")
         queries = (at / "queryResults").expect_list(entry.get("queryResults"))
         for qindex, query in enumerate(queries):
             _read_query(found, at / "queryResults" / qindex, query, chunker, repo)
