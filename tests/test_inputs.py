@@ -780,3 +780,22 @@ def test_an_empty_subtopic_is_a_label_not_an_id():
     assert trecbench.evaluate(qrels, run, ["ndcg_cut.10"]).to_dict()["1"]["ndcg_cut.10"] > 0
     table = inputs.load_qrels(qrels).table
     assert table.column("iter").to_pylist() == ["", "", ""]
+
+
+def test_a_run_dicts_topic_without_documents_is_warned_of():
+    # left out as trec_eval has no such topic; pytrec_eval scores it 0 (P_5 mean 0.1, not
+    # trecbench's 0.2), without a word
+    from trecbench.errors import InputWarning
+
+    qrels = {"q1": {"d1": 1, "d2": 0}, "q2": {"d3": 2}}
+    run = {"q1": {}, "q2": {"d3": 0.5, "d4": 1.0}}
+    with pytest.warns(InputWarning, match=r"run dict: 1 topic\(s\) without a document \(q1\)"):
+        result = trecbench.evaluate(qrels, run, ["P_5"])
+    assert result.to_dict() == {"q2": {"P_5": 0.2}}
+    import pytrec_eval
+
+    theirs = pytrec_eval.RelevanceEvaluator(qrels, {"P_5"}).evaluate(run)
+    mean = sum(v["P_5"] for v in theirs.values()) / len(theirs)
+    with pytest.warns(InputWarning):
+        complete = trecbench.evaluate(qrels, run, ["P_5"], complete=True)
+    assert complete.aggregates["value"].tolist() == [pytest.approx(mean)]

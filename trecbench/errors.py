@@ -166,6 +166,11 @@ class TrecEvalUndefinedWarning(UserWarning):
     C code): trecbench's value is a defined one, and the CLI says so in one line."""
 
 
+class InputWarning(UserWarning):
+    """An input read as given whose reading its writer may not expect (a run dict's topic
+    without documents: pytrec_eval scores it 0, trec_eval has no such topic)."""
+
+
 class ProviderWarning(UserWarning):
     """What one of ir_measures' providers says of a measure's inputs (pyndeval: qrels
     without subtopics), in one line naming the measures."""
