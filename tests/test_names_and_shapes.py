@@ -381,3 +381,20 @@ def test_a_duplicate_in_a_run_held_in_memory_is_cited_by_its_rows():
     for call in (lambda: trecbench.fuse([other, missing]), lambda: trecbench.pool([missing])):
         with pytest.raises(trecbench.InputError, match=r"^run 'run\d' \(run DataFrame\): row 20"):
             call()
+
+
+def test_a_measure_without_a_value_per_topic_is_warned_of_in_the_per_topic_views():
+    # gm_map vanished from to_dict() and to_frame(per_query=True) without a word (pytrec_eval
+    # gives its log per topic), and to_dict() of two runs was {} rather than a dict per run
+    from trecbench.errors import PerTopicWarning
+
+    evaluation = trecbench.evaluate(QRELS, [RUN, RUN], ["gm_map", "P_5"], names=["a", "b"])
+    said = r"gm_map: no value per topic \(a summary over topics, .*\): not in to_dict\(\)"
+    with pytest.warns(PerTopicWarning, match=said):
+        shaped = evaluation.to_dict()
+    assert list(shaped) == ["a", "b"] and all("gm_map" not in v for v in shaped["a"].values())
+    with pytest.warns(PerTopicWarning, match=r"not in to_frame\(per_query=True\)"):
+        assert "gm_map" not in evaluation.to_frame(per_query=True).columns
+    alone = trecbench.evaluate(QRELS, [RUN, RUN], ["gm_map"], names=["a", "b"])
+    with pytest.warns(PerTopicWarning):
+        assert alone.to_dict() == {"a": {}, "b": {}}

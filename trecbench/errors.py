@@ -171,6 +171,11 @@ class InputWarning(UserWarning):
     without documents: pytrec_eval scores it 0, trec_eval has no such topic)."""
 
 
+class PerTopicWarning(UserWarning):
+    """A measure asked of a per-topic view that has no value per topic (``gm_map``,
+    ``num_q``: summaries over topics, as trec_eval -q prints them only under ``all``)."""
+
+
 class ProviderWarning(UserWarning):
     """What one of ir_measures' providers says of a measure's inputs (pyndeval: qrels
     without subtopics), in one line naming the measures."""

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
@@ -12,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import tiebounds
-from ..errors import UsageError
+from ..errors import PerTopicWarning, UsageError
 from ..measures import GEOMETRIC, NUM_REL, RUNID, STRING, SUMMARY_ONLY, Measure
 from .settings import EvalSettings
 
@@ -403,6 +404,8 @@ class Evaluation:
         (``labels="display"``: display names, ``"trec"``: trec_eval's; a measure asked by
         two spellings has a column under each): one row per run with the aggregates, or
         with ``per_query`` one row per ``(run, qid)``."""
+        if per_query:
+            self._say_summaries("to_frame(per_query=True)")
         long = self.per_query if per_query else self.aggregates
         index = ["run", "qid"] if per_query else ["run"]
         wide = long.pivot(index=index, columns="measure", values="value")
@@ -419,8 +422,9 @@ class Evaluation:
         run, ``{run: {qid: {measure: value}}}`` for several; measures named as asked (each
         spelling asked, or ``labels="display"`` / ``"trec"``). ``relstring`` is there too,
         its string per topic (:attr:`per_query` and :meth:`to_frame` hold numbers only)."""
+        self._say_summaries("to_dict()")
         names = {column.display: column.names(labels) for column in self.columns}
-        shaped: dict[str, dict] = {}
+        shaped: dict[str, dict] = {run.name: {} for run in self.runs}
         for run, qid, measure, value in self.per_query.itertuples(index=False):
             values = shaped.setdefault(run, {}).setdefault(qid, {})
             for name in names[measure]:
@@ -431,6 +435,19 @@ class Evaluation:
                     topic = shaped.setdefault(run.name, {}).setdefault(qid, {})
                     topic.update(dict.fromkeys(column.names(labels), text))
         return next(iter(shaped.values()), {}) if len(self.runs) == 1 else shaped
+
+    def _say_summaries(self, view: str) -> None:
+        """Warn that the asked measures without a value per topic are not in ``view``
+        (pytrec_eval has one for gm_map, its log; trec_eval -q prints none)."""
+        summaries = [c.display for c in self.columns if not c.per_query and c.summary != STRING]
+        if summaries:
+            warnings.warn(
+                f"{', '.join(dict.fromkeys(summaries))}: no value per topic (a summary over "
+                f"topics, as trec_eval -q prints it under 'all'): not in {view}; "
+                "aggregates has it",
+                PerTopicWarning,
+                stacklevel=3,
+            )
 
     def _describe(self) -> str:
         runs = _few([run.name for run in self.runs])
