@@ -398,3 +398,21 @@ def test_a_measure_without_a_value_per_topic_is_warned_of_in_the_per_topic_views
     alone = trecbench.evaluate(QRELS, [RUN, RUN], ["gm_map"], names=["a", "b"])
     with pytest.warns(PerTopicWarning):
         assert alone.to_dict() == {"a": {}, "b": {}}
+
+
+def test_measures_of_another_type_are_refused_naming_them():
+    # parse_measure(5) and (None) raised AttributeError ('strip'), evaluate(..., 5)
+    # TypeError ('int' object is not iterable); parse_measure took no ir_measures object,
+    # which evaluate takes
+    import ir_measures
+
+    from trecbench.errors import UsageError
+
+    assert trecbench.parse_measure(ir_measures.nDCG @ 10) == trecbench.parse_measure("nDCG@10")
+    for bad in (5, None):
+        with pytest.raises(UsageError, match=rf"measure {bad} \(\w+\): give a name \(str\)"):
+            trecbench.parse_measure(bad)
+    with pytest.raises(UsageError, match=r"measure 5 \(int\): give names \(str\)"):
+        trecbench.evaluate(QRELS, RUN, 5)
+    with pytest.raises(UsageError, match=r"measure 5 \(int\)"):
+        trecbench.parse_measures(5)

@@ -408,6 +408,10 @@ def parse_measure(text: str, version: str | None = None) -> Measure:
     2) for parameters trec_eval refuses; trec_eval spellings outside a domain are computed
     as trec_eval computes them, with a :class:`ParameterDomainWarning`.
     """
+    if _is_ir_measure(text):  # as evaluate takes it: the name it prints
+        text = str(text)
+    if not isinstance(text, str):
+        raise UsageError(f"measure {text!r} ({type(text).__name__}): give a name (str)")
     try:
         measure = _parse(text.strip(), version)
     except _UnknownName as error:
@@ -562,6 +566,8 @@ def requests(texts: Iterable[Any] | Any | None) -> list[str | Measure]:
         return list(KPI_PRESET)
     if isinstance(texts, (str, Measure)) or _is_ir_measure(texts):
         texts = [texts]
+    elif not isinstance(texts, Iterable):  # a number: "'int' object is not iterable"
+        texts = [texts]  # refused below, named
     items: list[str | Measure] = []
     for item in texts:
         if _is_ir_measure(item):
