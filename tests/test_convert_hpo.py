@@ -479,3 +479,18 @@ def test_producer_gold_that_disagrees_with_the_test_cases_is_reported(tmp_path):
         ("t", "a", ["HP:0000118"], ["HP:0001250"]),
         ("c", "b", ["HP:0000005"], []),
     ]
+
+
+def test_a_results_file_without_a_retrieved_term_is_named_as_the_file_at_fault(tmp_path):
+    # 'one.json: run ch: no retrieved document' named the cases, not the results file
+    from trecbench.convert.common import write_conversion
+
+    cases = write_json(tmp_path / "one.json", [{"text": "x", "expected_hpo_ids": ["HP:0001250"]}])
+    empty = write_json(
+        tmp_path / "ch.json", {"0": {"ids": [[]], "metadatas": [[]], "distances": [[]]}}
+    )
+    conversion = convert_hpo(cases, [empty], check_ids=False)
+    with pytest.raises(InputError) as error:
+        write_conversion(conversion, tmp_path / "out", [cases, empty])
+    assert str(error.value) == f"{empty}: run ch: no retrieved document"
+    assert not (tmp_path / "out").exists()

@@ -15,6 +15,7 @@ term gets ``exact`` (2), its direct is_a parents ``parent`` (1) and children ``c
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -240,7 +241,8 @@ def convert_hpo(
         kind, doc = read_results(path, results_format)
         tag = given_tag(tags[index], "") if tags else default_tag(path)
         rows, answered = _result_rows(kind, doc, tag, expected, qids, report)
-        runs.append(ranked_run(rows, tag, name, report, depth, queries=answered))
+        run = ranked_run(rows, tag, name, report, depth, queries=answered)
+        runs.append(dataclasses.replace(run, source=str(path)))
         inputs.append({**doc.source.record, "kind": f"results ({kind})"})
         _note_missing(tag, answered, evaluable, report)
 

@@ -35,6 +35,7 @@ class RunOutput:
     original_scores: list[float | None] | None  # None: the producer gave no scores
     qrels: str | None  # None: converted without qrels
     stats: dict
+    source: str | None = None  # the file it was read from, if not the conversion's input
 
 
 @dataclass

@@ -29,7 +29,7 @@ def check_judgeable(conversion: Conversion) -> None:
             raise InputError(origin, None, f"no judgment to write as qrels {name}")
     for run in conversion.runs:
         if run.table.empty:
-            raise InputError(source, None, f"run {run.tag}: no retrieved document")
+            raise InputError(run.source or source, None, f"run {run.tag}: no retrieved document")
         if run.qrels is None:
             continue
         qrels = conversion.qrels[run.qrels]
