@@ -346,3 +346,12 @@ def test_only_the_negative_topics_trec_eval_cannot_evaluate_are_refused(tmp_path
     else:
         with pytest.raises(InputError, match=re.escape(refused)):
             write_conversion(conversion, tmp_path / "out", inputs=[])
+
+
+def test_standard_input_is_named_stdin_not_dash():
+    # '-.run' and '-.sidecar.json': 'trecbench validate -.run' read '-.' as an option
+    from trecbench.convert.hpo_results import default_tag
+    from trecbench.convert.identifiers import input_stem
+
+    assert input_stem("-") == default_tag("-") == "stdin"
+    assert input_stem("./-.tsv") == "-"  # a file so named is named so

@@ -261,6 +261,8 @@ def default_tag(path: str | os.PathLike) -> str:
     """Run tag from a results path: its stem, or its folder when the stem is generic
     (links not followed: a pipe ``/dev/fd/63`` is ``63``, as other converters name it,
     never the pipe's inode)."""
+    if os.fspath(path) == "-":
+        return input_stem(path)
     path = Path(os.path.abspath(path))
     stem = input_stem(path)
     return clean_tag(path.parent.name if stem.lower() in _GENERIC_STEMS else stem)

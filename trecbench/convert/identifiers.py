@@ -60,7 +60,10 @@ def unique_tag(name: str, owners: dict[str, str], at: At, what: str) -> str:
 
 def input_stem(path: str | os.PathLike) -> str:
     """A default name from an input path: its file name without its compression suffixes
-    and extension (``input`` when nothing, ``.`` or ``..`` is left: ``..tsv``)."""
+    and extension (``input`` when nothing, ``.`` or ``..`` is left: ``..tsv``);
+    ``stdin`` for standard input's ``-`` (``-.run`` reads as an option to every command)."""
+    if os.fspath(path) == "-":
+        return "stdin"
     stem = Path(without_suffixes(Path(path).name)).stem
     return "input" if stem in ("", ".", "..") else stem
 
