@@ -213,6 +213,10 @@ def _entries(tmp_path, mutate):
         (lambda d: d.append(3), r"\[4\]: expected an object, found a number"),
         (lambda d: d[3].update(repo="r9"),
          r"\[3\].queryResults\[0\].taskId: taskId 'r2/0' belongs to repo 'r2' for another"),
+        # ranks given and not: the rankless chunk took its position, without a word
+        (lambda d: d[0]["queryResults"][0]["retrievedChunks"][1].pop("rank"),
+         r"\[0\].queryResults\[0\].retrievedChunks\[1\].rank: gives no rank, unlike the "
+         r"first retrieved chunk of the query \(\[0\].queryResults\[0\].retrievedChunks\[0\]\)"),
     ],
 )  # fmt: skip
 def test_input_shapes_are_checked_with_their_line(tmp_path, mutate, message):

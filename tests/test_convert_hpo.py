@@ -344,8 +344,13 @@ def test_results_format_from_the_name_and_the_first_record(tmp_path):
         ({"case_id": "a", "hpo_id": "HP:0000001", "rank": -1}, r"t.jsonl:2: rank: expected an "
          r"integer of at least 1, found -1"),
         ({"case_id": "a", "hpo_id": "HP:0000001", "rank": 1.5}, r"rank: expected an integer"),
-        ({"case_id": "a", "hpo_id": "HP:0000001", "score": "0.5"}, r"score: expected a number"),
-        ({"case_id": "a", "hpo_id": "HP:0000001", "is_gold": "yes"}, r"is_gold: expected true"),
+        ({"case_id": "a", "hpo_id": "HP:0000001", "rank": 2, "score": "0.5"},
+         r"score: expected a number"),
+        ({"case_id": "a", "hpo_id": "HP:0000001", "rank": 2, "is_gold": "yes"},
+         r"is_gold: expected true"),
+        # a rank given and one not: ordered by rank and by line at once, without a word
+        ({"case_id": "a", "hpo_id": "HP:0000001"}, r"t.jsonl:2: rank: gives no rank, unlike "
+         r"the first record \(line 1\): give every record its rank, or none"),
         ({"case_id": "a", "hpo_id": ["HP:0000001"]}, r"t.jsonl:2: hpo_id: expected a non-empty"),
         ({"hpo_id": "HP:0000001"}, r"t.jsonl:2: case_id: expected a non-empty string id"),
     ],

@@ -27,6 +27,7 @@ from .common import (
     ranked_run,
     unique_tag,
 )
+from .identifiers import RankPolicy
 
 
 def normalise_ids(ids: pd.Series, repo: pd.Series, report: Report) -> pd.Series:
@@ -155,10 +156,12 @@ def _read_query(found: _Read, here, query, chunker: str, repo: str) -> None:
             f"taskId {qid!r} belongs to repo {found.strata[qid]!r} for another chunker"
         )
     chunks = (here / "retrievedChunks").expect_list(query.get("retrievedChunks"))
+    ranks = RankPolicy("retrieved chunk of the query")
     for position, chunk in enumerate(chunks):
         place = here / "retrievedChunks" / position
         chunk = place.expect_object(chunk)
         rank = chunk.get("rank")
+        ranks.check(place, rank)
         rank = position + 1 if rank is None else (place / "rank").expect_integer(rank, 1)
         score = (place / "score").expect_number(chunk.get("score"))
         docno = (place / "id").expect_id(chunk.get("id"))

@@ -22,6 +22,7 @@ from ..sources import (
     source_text,
 )
 from .common import Report, clean_tag, input_stem
+from .identifiers import RankPolicy
 
 RESULT_FORMATS = ("terms", "cases", "chroma")
 _GENERIC_STEMS = {"terms", "cases", "chroma", "results", "result", "run"}
@@ -86,11 +87,13 @@ def terms_rows(doc: JsonLines) -> tuple[pd.DataFrame, dict[str, set[str]], list[
     cases in order."""
     rows = []
     gold: dict[str, set[str]] = {}
+    ranks = RankPolicy("record")
     for at, record in doc:
         record = at.expect_object(record)
         qid = (at / "case_id").expect_id(record.get("case_id"))
         docno = (at / "hpo_id").expect_id(record.get("hpo_id"))
         rank = record.get("rank")
+        ranks.check(at, rank)
         rank = at.line if rank is None else (at / "rank").expect_integer(rank, 1)
         score = (at / "score").expect_number(record.get("score"))
         rows.append((qid, docno, rank, score))

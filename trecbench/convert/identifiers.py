@@ -13,7 +13,7 @@ import pandas as pd
 from ..compressions import without_suffixes
 from ..errors import UsageError
 from ..ids import STR, escape_series
-from ..sources import At
+from ..sources import At, path_text
 from .model import Findings
 
 _TAG_OK = re.compile(r"[^A-Za-z0-9_.-]+")
@@ -109,3 +109,29 @@ def escaped(ids: Iterable[str]) -> list[str]:
     """``ids`` as :func:`escape_ids` writes them (to match ids reported elsewhere)."""
     values, _ = escape_series(pd.Series(list(ids), dtype=STR))
     return values.tolist()
+
+
+class RankPolicy:
+    """Whether the records of one list give their ``rank`` (the first decides): a list
+    that gives some and not others would order some by rank and others by position,
+    which no producer meant. ``check(at, rank)`` raises at the first record that
+    differs."""
+
+    def __init__(self, what: str):
+        self.what, self.given, self.first = what, None, None
+
+    def check(self, at, rank) -> None:
+        given = rank is not None
+        if self.given is None:
+            self.given, self.first = given, at
+        elif given != self.given:
+            first = (
+                path_text(self.first.where)
+                if self.first.line is None
+                else (f"line {self.first.line}")
+            )
+            said = "gives a rank" if given else "gives no rank"
+            raise (at / "rank").error(
+                f"{said}, unlike the first {self.what} ({first}): give every {self.what} "
+                "its rank, or none (their order is then the file's)"
+            )
