@@ -216,6 +216,15 @@ def test_chunk_locations_are_checked_by_every_strategy(tmp_path, relevance):
         ({"filepath": ["a.py"], "startLine": 1, "endLine": 2}, r"metadata.filepath: expected a s"),
         ({"absolutePath": 7, "startLine": 1, "endLine": 2}, r"metadata.absolutePath: expected a"),
         ({"filepath": "a.py", "startLine": 1, "endLine": 2.0}, r"metadata.endLine: expected an in"),
+        # accepted, and judged against nothing or against lines before the file's first
+        (
+            {"filepath": "a.py", "startLine": 30, "endLine": 10},
+            r"metadata.endLine: endLine 10 is before startLine 30",
+        ),
+        (
+            {"filepath": "a.py", "startLine": -2, "endLine": 2},
+            r"metadata.startLine: expected an integer of at least 0, found -2",
+        ),
     ):
         path = export(tmp_path, [item("q", [chunk(**metadata)], relevantIds=["a.py:1-2"])])
         with pytest.raises(InputError, match=r"retrievedContext\[0\]." + message):
@@ -295,6 +304,19 @@ def test_report_entries_name_the_run_by_its_tag(tmp_path):
     assert [run.tag for run in conversion.runs] == ["p_1"]
     (repaired,) = conversion.report.repaired
     assert repaired["run"] == "p_1"
+
+
+def test_a_chunk_without_id_is_named_by_its_lines_and_reported(tmp_path):
+    # named a.py:1-2 without a word: it could merge with a real chunk of that id
+    chunk = {"content": "x", "score": 0.5, "metadata": {"filepath": "a.py", "startLine": 1,
+                                                         "endLine": 2}}  # fmt: skip
+    conversion = convert_memorybench(
+        export(tmp_path, [item("q", [chunk], relevantIds=["a.py:1-2"])])
+    )
+    assert conversion.runs[0].table["docno"].tolist() == ["a.py:1-2"]
+    (repaired,) = conversion.report.repaired
+    assert repaired["reason"] == "retrieved chunk without id, named file:startLine-endLine"
+    assert repaired["docno"] == "a.py:1-2"
 
 
 def test_explicit_ids_and_the_seeds_idcg_example(tmp_path):

@@ -205,17 +205,19 @@ def _chunk_location(meta: dict, at: At) -> tuple[str, int, int] | None:
     file, start, end = meta.get(key), meta.get("startLine"), meta.get("endLine")
     if file is None or start is None or end is None:
         return None
-    return (
-        (at / key).expect_string(file),
-        (at / "startLine").expect_integer(start),
-        (at / "endLine").expect_integer(end),
-    )
+    start = (at / "startLine").expect_integer(start, 0)
+    end = (at / "endLine").expect_integer(end, 0)
+    if end < start:  # no lines: overlap and IoU would judge it against nothing
+        raise (at / "endLine").error(f"endLine {end} is before startLine {start}")
+    return (at / key).expect_string(file), start, end
 
 
-def _chunks(context: Any, at: At) -> tuple[list[Chunk], list[float]]:
+def _chunks(context: Any, at: At) -> tuple[list[Chunk], list[float], list[str]]:
+    """The retrieved chunks, their scores and the docnos made up for chunks without an
+    id (``file:startLine-endLine``, which the report lists)."""
     place = at / "retrievedContext"
     items = [] if context is None else place.expect_list(context)
-    chunks, scores = [], []
+    chunks, scores, made_up = [], [], []
     for position, item in enumerate(items):
         here = place / position
         item = here.expect_object(item)
@@ -225,12 +227,13 @@ def _chunks(context: Any, at: At) -> tuple[list[Chunk], list[float]]:
         docno = item.get("id")
         if docno is None and location is not None:
             docno = "{}:{}-{}".format(*location)
+            made_up.append(docno)
         docno = (here / "id").expect_id(docno)
         content = item.get("content")
         content = None if content is None else (here / "content").expect_string(content)
         scores.append((here / "score").expect_number(item.get("score")))
         chunks.append(Chunk(docno, content, meta, location))
-    return chunks, scores
+    return chunks, scores, made_up
 
 
 def convert_memorybench(
@@ -333,8 +336,10 @@ def _collect(
     collected.seen[tag, qid] = at.place
     repo = one.meta.get("repo")
     collected.strata[qid] = None if repo is None else (at / "metadata" / "repo").expect_id(repo)
-    chunks, scores = _chunks(one.result.get("retrievedContext"), at)
+    chunks, scores, made_up = _chunks(one.result.get("retrievedContext"), at)
     where = {"run": run.run_tag, "qid": qid}
+    named = [{**where, "docno": docno} for docno in made_up]
+    report.repair("retrieved chunk without id, named file:startLine-endLine", named)
     offset = judging.offset(one.provider)
     outcome = judge(judging, offset, one.result, one.meta, chunks, at, report, where)
     run.qids.append(qid)
