@@ -169,7 +169,6 @@ IDS = st.one_of(st.text(max_size=4), st.integers(-(2**80), 2**80), st.sampled_fr
 
 
 @SETTINGS
-@pytest.mark.filterwarnings("ignore::trecbench.errors.InputWarning")  # a topic {}: said
 @given(
     mapping=st.dictionaries(IDS, st.dictionaries(IDS, VALUES, max_size=3), max_size=3),
     kind=st.sampled_from(["run", "qrels"]),

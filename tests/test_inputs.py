@@ -12,6 +12,7 @@ import re
 import sys
 import threading
 import types
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -789,13 +790,18 @@ def test_a_run_dicts_topic_without_documents_is_warned_of():
 
     qrels = {"q1": {"d1": 1, "d2": 0}, "q2": {"d3": 2}}
     run = {"q1": {}, "q2": {"d3": 0.5, "d4": 1.0}}
-    with pytest.warns(InputWarning, match=r"run dict: 1 topic\(s\) without a document \(q1\)"):
+    said = r"run 'run1': 1 qrels topic\(s\) without a document \(q1\): left out"
+    with pytest.warns(InputWarning, match=said):
         result = trecbench.evaluate(qrels, run, ["P_5"])
     assert result.to_dict() == {"q2": {"P_5": 0.2}}
+    with warnings.catch_warnings():  # not where pytrec_eval agrees, nor where nothing is scored
+        warnings.simplefilter("error", InputWarning)
+        trecbench.evaluate(qrels, {"q2": {"d3": 0.5}, "q9": {}}, ["P_5"])  # q9: no qrels topic
+        trecbench.load_run(run)
+        trecbench.fuse([run, run])
     import pytrec_eval
 
     theirs = pytrec_eval.RelevanceEvaluator(qrels, {"P_5"}).evaluate(run)
     mean = sum(v["P_5"] for v in theirs.values()) / len(theirs)
-    with pytest.warns(InputWarning):
-        complete = trecbench.evaluate(qrels, run, ["P_5"], complete=True)
+    complete = trecbench.evaluate(qrels, run, ["P_5"], complete=True)  # counted: not said
     assert complete.aggregates["value"].tolist() == [pytest.approx(mean)]

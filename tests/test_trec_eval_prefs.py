@@ -165,3 +165,26 @@ def test_a_byte_order_mark_is_refused_as_trec_eval_reads_it_into_the_first_qid(
             "first qid, which becomes a phantom topic; remove it\n"
         ).encode()
     )
+
+
+def test_a_workers_warnings_are_said_when_its_run_then_fails(tmp_path):
+    # under --jobs 2 a run that warned and then failed (a duplicate) lost its warning: its
+    # undefined value was printed without one
+    import subprocess
+    import sys
+
+    qrels = tmp_path / "qp"
+    lines = "q 0 a 0\nq 0 b 0\nq 0 c 1\nq 0 d 1\nq 0 e -1\n"
+    qrels.write_text(lines + lines.replace("q ", "r "))
+    first, second = tmp_path / "run1", tmp_path / "run3"
+    first.write_text("q Q0 c 1 1 r\nr Q0 c 1 1 r\n")
+    second.write_text("q Q0 c 1 1 r\nr Q0 c 1 1 r\nr Q0 c 2 0.5 r\n")
+    argv = [sys.executable, "-m", "trecbench", "score", "-q", "-R", "qrels_prefs", "-m",
+            "prefs_avgjg_Rnonrel", str(qrels), str(first), str(second)]  # fmt: skip
+    said = [
+        subprocess.run([*argv, "--jobs", jobs], capture_output=True, check=False)
+        for jobs in ("1", "2")
+    ]
+    assert [done.returncode for done in said] == [4, 4]
+    counts = [done.stderr.decode().count("TrecEvalUndefinedWarning") for done in said]
+    assert counts == [2, 2]

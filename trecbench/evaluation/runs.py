@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import os
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from .. import provenance
-from ..errors import DuplicateError, InputError, UsageError
+from ..errors import DuplicateError, InputError, InputWarning, UsageError
 from ..inputs import held
 from ..memory import Budget
+from ..plurals import first_few
 from .assembly import _run_result
 from .integer_ids import refuse_lost_zeros
 from .plan import _Plan
@@ -77,6 +78,8 @@ class _Runs:
                 path, name, plan, self.budget, progress, tie_bounds, ahead, counted
             )
         run = _loaded(source, name, ahead, progress, plan)
+        if isinstance(source, Mapping):
+            _say_empty_topics(source, name, plan)
         truth, label = plan.truth, run.path or held.named(name, run.origin)
         refuse_lost_zeros(truth.table, truth.path, run.table, label)
         try:
@@ -96,6 +99,25 @@ def _loaded(source, name: str, ahead, progress, plan: _Plan):
         return load(source, "run", ahead, progress, plan.version)
 
 
+def _say_empty_topics(run: Mapping, name: str, plan: _Plan) -> None:
+    """Warn of a run dict's qrels topics given without a document: left out (unless -c),
+    as trec_eval has no such topic, where pytrec_eval scores them 0 (its users' means
+    would differ)."""
+    if plan.settings.complete:  # counted as 0, as pytrec_eval scores them
+        return
+    qids = set(plan.truth.qids)
+    empty = [str(q) for q, docs in run.items() if isinstance(docs, Mapping) and not docs]
+    empty = [q for q in empty if q in qids]
+    if empty:
+        warnings.warn(
+            f"run {name!r}: {len(empty)} qrels topic(s) without a document "
+            f"({first_few(empty)}): left out, as trec_eval has no such topic, where "
+            "pytrec_eval scores them 0 (complete=True, trec_eval -c, counts them as 0)",
+            InputWarning,
+            stacklevel=5,
+        )
+
+
 _worker: tuple[_Runs, bool] | None = None  # what a worker process scores runs with
 
 
@@ -111,18 +133,34 @@ def _score_in_worker(index: int) -> tuple:
     runs, tie_bounds = _worker
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        with provenance.taking_checksums(runs.checksums):
-            outcome = runs.score(index, tie_bounds)
+        try:
+            with provenance.taking_checksums(runs.checksums):
+                outcome = runs.score(index, tie_bounds)
+        except BaseException as error:  # its warnings go with it (a run may warn, then fail)
+            error.__dict__["said"] = [(str(w.message), w.category) for w in caught]
+            raise
     return outcome, [(str(w.message), w.category) for w in caught]
 
 
 def said_again(scored: Iterator[tuple]) -> Iterator[tuple]:
     """The outcomes of :func:`_score_in_worker`, each after its warnings are raised again
-    here (the same text from several workers is shown once, as in one process)."""
-    for outcome, said in scored:
-        for message, category in said:
-            warnings.warn(message, category, stacklevel=2)
+    here (the same text from several workers is shown once, as in one process), and its
+    error after them."""
+    while True:
+        try:
+            outcome, said = next(scored)
+        except StopIteration:
+            return
+        except BaseException as error:
+            _warn_again(error.__dict__.get("said", ()))
+            raise
+        _warn_again(said)
         yield outcome
+
+
+def _warn_again(said) -> None:
+    for message, category in said:
+        warnings.warn(message, category, stacklevel=3)
 
 
 def _evaluate_run(table, name, path, plan: _Plan, tie_bounds=False):

@@ -195,7 +195,7 @@ def load(
         from . import mappings
 
         origin = f"{kind} dict"
-        return Loaded(kind, mappings.to_table(source, kind, origin, evaluated=True), origin)
+        return Loaded(kind, mappings.to_table(source, kind, origin), origin)
     if isinstance(source, Iterable) and not isinstance(source, (bytes, bytearray)):
         from . import records
 

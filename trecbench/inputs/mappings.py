@@ -4,12 +4,12 @@ typed run/qrels table.
 The value is the score of a run or the grade of qrels, a number. Ids are keys as given: strings
 (integers are written in decimal); any other key type is refused (see
 :mod:`trecbench.inputs.tables`). Documents keep the dict's order; an empty inner dict is
-a query without documents and adds no row (a run's is warned of: pytrec_eval scores it 0).
+a query without documents and adds no row (evaluate warns of a run's: pytrec_eval scores
+it 0).
 """
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable, Mapping
 from numbers import Number
 
@@ -17,8 +17,7 @@ import numpy as np
 import pyarrow as pa
 
 from .. import arrow
-from ..errors import InputError, InputWarning, excerpt
-from ..plurals import first_few
+from ..errors import InputError, excerpt
 from . import tables
 
 LineOf = Callable[[tuple], "int | None"]
@@ -49,16 +48,11 @@ def _numbers(values: list, origin: str, where) -> pa.Array:
 
 
 def to_table(
-    mapping: Mapping,
-    kind: str,
-    origin: str = "dict",
-    line_of: LineOf | None = None,
-    evaluated: bool = False,
+    mapping: Mapping, kind: str, origin: str = "dict", line_of: LineOf | None = None
 ) -> pa.Table:
     """The typed ``kind`` table of ``{qid: {docno: score or grade}}``. ``line_of``: the
     line of the file ``origin`` where the value at a key path (``(qid,)`` or ``(qid,
-    docno)``) is, for the errors (a dict read from a JSON file). ``evaluated``: a run to
-    score, whose topics without documents are warned of (convert counts them itself)."""
+    docno)``) is, for the errors (a dict read from a JSON file)."""
     located: list[tuple] = []  # the key path of the value an error names
 
     def where(row: int) -> str:
@@ -73,27 +67,11 @@ def to_table(
     keys = list(mapping)
     try:
         docnos, values, starts = _flattened(mapping, kind, origin, query)
-        if kind == "run" and evaluated:
-            _say_empty(keys, starts, origin)
         return _typed(keys, kind, origin, docnos, values, starts, where, query)
     except InputError as error:
         if error.line is not None or line_of is None or not located:
             raise
         raise InputError(error.path, line_of(located[-1]), error.message, error.rule) from None
-
-
-def _say_empty(keys: list, starts: np.ndarray, origin: str) -> None:
-    """Warn of a run's topics given without a document: left out, as trec_eval has no
-    such topic, where pytrec_eval scores them 0 (its users' means would differ)."""
-    empty = [str(keys[i]) for i in np.flatnonzero(np.diff(starts) == 0)]
-    if empty:
-        warnings.warn(
-            f"{origin}: {len(empty)} topic(s) without a document ({first_few(empty)}): "
-            "trec_eval has no such topic and leaves it out (complete=True, trec_eval -c, "
-            "counts a qrels topic the run lacks as 0, as pytrec_eval scores an empty one)",
-            InputWarning,
-            stacklevel=4,
-        )
 
 
 def _flattened(mapping: Mapping, kind: str, origin: str, query) -> tuple[list, list, np.ndarray]:
