@@ -388,8 +388,9 @@ def test_a_measure_without_a_value_per_topic_is_warned_of_in_the_per_topic_views
     # gives its log per topic), and to_dict() of two runs was {} rather than a dict per run
     from trecbench.errors import PerTopicWarning
 
-    evaluation = trecbench.evaluate(QRELS, [RUN, RUN], ["gm_map", "P_5"], names=["a", "b"])
-    said = r"gm_map: no value per topic \(a summary over topics, .*\): not in to_dict\(\)"
+    measures = ["runid", "gm_map", "P_5"]  # runid is not named: aggregates has it not
+    evaluation = trecbench.evaluate(QRELS, [RUN, RUN], measures, names=["a", "b"])
+    said = r"^gm_map: no value per topic \(a summary over topics, .*\): not in to_dict\(\)"
     with pytest.warns(PerTopicWarning, match=said):
         shaped = evaluation.to_dict()
     assert list(shaped) == ["a", "b"] and all("gm_map" not in v for v in shaped["a"].values())
@@ -416,3 +417,5 @@ def test_measures_of_another_type_are_refused_naming_them():
         trecbench.evaluate(QRELS, RUN, 5)
     with pytest.raises(UsageError, match=r"measure 5 \(int\)"):
         trecbench.parse_measures(5)
+    with pytest.raises(UsageError, match=r"measure b'P_5' \(bytes\)"):  # was "measure 80"
+        trecbench.evaluate(QRELS, RUN, b"P_5")

@@ -439,7 +439,9 @@ class Evaluation:
     def _say_summaries(self, view: str) -> None:
         """Warn that the asked measures without a value per topic are not in ``view``
         (pytrec_eval has one for gm_map, its log; trec_eval -q prints none)."""
-        summaries = [c.display for c in self.columns if not c.per_query and c.summary != STRING]
+        summaries = [
+            c.display for c in self.columns if not c.per_query and c.summary not in (STRING, RUNID)
+        ]
         if summaries:
             warnings.warn(
                 f"{', '.join(dict.fromkeys(summaries))}: no value per topic (a summary over "

@@ -566,8 +566,8 @@ def requests(texts: Iterable[Any] | Any | None) -> list[str | Measure]:
         return list(KPI_PRESET)
     if isinstance(texts, (str, Measure)) or _is_ir_measure(texts):
         texts = [texts]
-    elif not isinstance(texts, Iterable):  # a number: "'int' object is not iterable"
-        texts = [texts]  # refused below, named
+    elif not isinstance(texts, Iterable) or isinstance(texts, (bytes, bytearray)):
+        texts = [texts]  # refused below, named (a number is no list; bytes are no names)
     items: list[str | Measure] = []
     for item in texts:
         if _is_ir_measure(item):
