@@ -312,5 +312,5 @@ def test_a_run_deeper_than_validate_takes_is_written_and_said_so(tmp_path):
     assert sidecar["validation"]["deep.run"]["counts"]["rules"] == {"R8": 1}
     assert conversion.report.notes[-1] == (
         "deep.run: 1 topic(s) hold more than 1000 documents (R8: validate refuses it as a "
-        "TREC submission; --depth 1000 keeps each topic's first 1000)"
+        "TREC submission; trec_eval scores every document)"
     )

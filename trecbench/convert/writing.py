@@ -108,7 +108,7 @@ def _say_deep(conversion: Conversion, name: str, summary: dict) -> None:
     if deep:
         conversion.report.notes.append(
             f"{name}: {len(deep)} topic(s) hold more than 1000 documents (R8: validate "
-            "refuses it as a TREC submission; --depth 1000 keeps each topic's first 1000)"
+            "refuses it as a TREC submission; trec_eval scores every document)"
         )
 
 
