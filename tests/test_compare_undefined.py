@@ -440,12 +440,33 @@ def test_topics_without_a_relevant_document_are_named_in_every_output(tmp_path):
     out = tmp_path / "out"
     args = ["compare", str(qrels), str(a), str(b), "-m", "P.1", "--allow-unjudged"]
     assert run([*args, "-o", str(out), "--quiet"]) == 0
-    said = "2 topic(s) without a relevant document in the qrels (grade >= 1) score 0 on every"
+    said = "2 topic(s) without a relevant document in the qrels (grade >= 1): the measures of"
     assert said in (out / "BenchmarkComparison.md").read_text()
-    assert "measure and count: q\\_2, q%7C1" in (out / "BenchmarkComparison.md").read_text()
+    assert "and the topics count: q\\_2, q%7C1" in (out / "BenchmarkComparison.md").read_text()
     import html
 
-    assert f"{said} measure and count: q_2, q|1" in html.unescape((out / "report.html").read_text())
+    page = html.unescape((out / "report.html").read_text())
+    assert (
+        f"{said} relevant documents are 0 there for every run, and the topics count: q_2, q|1"
+        in page
+    )
     report = json.loads((out / "BenchmarkReport.json").read_text())
     assert report["topics_without_relevant"] == ["q_2", "q|1"]
     validate_against_schema(report, "benchmark_report")
+
+
+def test_a_topic_one_runs_qrels_judge_relevant_is_not_named(tmp_path):
+    # the runs' flags were merged: q2 was named, where b's qrels judge d1 relevant (P@1 1.0)
+    from trecbench.cli import run
+
+    (tmp_path / "qa").write_text("q1 0 d1 1\nq2 0 d1 0\n")
+    (tmp_path / "qb").write_text("q1 0 d1 1\nq2 0 d1 1\n")
+    for name in ("a", "b"):
+        (tmp_path / f"{name}.run").write_text(f"q1 Q0 d1 1 2 {name}\nq2 Q0 d1 1 2 {name}\n")
+    pairs = ["--run-qrels", str(tmp_path / "a.run"), str(tmp_path / "qa"),
+             "--run-qrels", str(tmp_path / "b.run"), str(tmp_path / "qb")]  # fmt: skip
+    out = tmp_path / "out"
+    assert run(["compare", *pairs, "-m", "P.1", "-o", str(out), "--quiet"]) == 0
+    report = json.loads((out / "BenchmarkReport.json").read_text())
+    assert "topics_without_relevant" not in report
+    assert "without a relevant document" not in (out / "BenchmarkComparison.md").read_text()

@@ -331,14 +331,15 @@ def from_evaluation(evaluation, samples: int = 1000, seed: int = 0) -> Compariso
         "max_docs": settings.max_docs,
         "judged_only": settings.judged_only,
     }
-    comparison.scoreless = scoreless(evaluation.flagged, comparison.queries)
+    comparison.scoreless = scoreless([evaluation.flagged], comparison.queries)
     return comparison
 
 
-def scoreless(flags, topics: list[str]) -> list[str]:
-    """The ``topics`` whose qrels hold no relevant document, as the evaluations' ``flags``
-    (:class:`~trecbench.evaluation.results.FlaggedTopic`) say: they score 0 on every
-    measure and count (score says so on stderr; a comparison's page and reports must
-    too)."""
-    flagged = {flag.qid for flag in flags if flag.reason == "no_relevant"}
-    return [qid for qid in topics if qid in flagged]
+def scoreless(flag_lists, topics: list[str]) -> list[str]:
+    """The ``topics`` whose qrels hold no relevant document for every run, as each
+    evaluation's flags (:class:`~trecbench.evaluation.results.FlaggedTopic`, one list per
+    qrels) say: the measures of relevant documents are 0 there for every run, and they
+    count (score says so on stderr; a comparison's page and reports must too)."""
+    flagged = [{f.qid for f in flags if f.reason == "no_relevant"} for flags in flag_lists]
+    every = set.intersection(*flagged) if flagged else set()
+    return [qid for qid in topics if qid in every]

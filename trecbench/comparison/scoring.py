@@ -190,8 +190,7 @@ def compare(
     comparison.settings["unjudged_threshold"] = float(scoring.unjudged_threshold)
     comparison.settings["allow_unjudged"] = bool(scoring.allow_unjudged)
     comparison.warnings = warnings
-    flags = [flag for evaluation, _ in evaluations for flag in evaluation.flagged]
-    comparison.scoreless = scoreless(flags, comparison.queries)
+    comparison.scoreless = scoreless([e.flagged for e, _ in evaluations], comparison.queries)
     comparison.unpaired = unpaired
     if scoring.unjudged_bounds:
         comparison.unjudged_values = _unjudged_values(

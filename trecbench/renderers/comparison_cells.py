@@ -308,8 +308,8 @@ def header_lines(comparison) -> list[str]:
         level = (comparison.evaluation or {}).get("relevance_level") or 1
         lines.append(
             f"{len(comparison.scoreless)} topic(s) without a relevant document in the qrels "
-            f"(grade >= {level}) score 0 on every measure and count: "
-            f"{first_few(comparison.scoreless)}"
+            f"(grade >= {level}): the measures of relevant documents are 0 there for every "
+            f"run, and the topics count: {first_few(comparison.scoreless)}"
         )
     # compare's warnings are the runs it ranked on unjudged documents by --allow-unjudged;
     # a page of score's (no such option) says what it left out or paired
