@@ -5,6 +5,7 @@ request, the table sorts, a topic opens on its documents and grades, the figures
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import tempfile
 import time
@@ -503,3 +504,36 @@ def test_values_of_1e21_or_more_are_written_out_as_printf_writes_them(browser, t
     shown = {r.get_attribute("data-qid"): r.find_elements(By.TAG_NAME, "td")[1].text for r in rows}
     assert shown == {"t1": f"{1e22:.4f}", "t2": f"{-1e22:.4f}"}
     assert shown["t1"] == "10000000000000000000000.0000"  # trec_eval -q prints it so
+
+
+def test_a_number_column_with_significance_letters_sorts_as_numbers(browser, tmp_path):
+    # "All pairs" cells read "9.3667a": a column of them sorted as text once text and
+    # numbers were told apart by the whole cell (11.9667ac before 6.8333)
+    from selenium.webdriver.common.by import By
+
+    qrels = tmp_path / "q"
+    qrels.write_text("".join(f"t{i} 0 d0 1\n" for i in range(12)))
+    # per-topic depths whose differences vary: the pairs are significant, with letters
+    for name, depth, spread in (("a", 6, 2), ("b", 9, 3), ("c", 12, 4)):
+        (tmp_path / f"{name}.run").write_text(
+            "".join(
+                f"t{i} Q0 d{j} {j + 1} {100 - j} {name}\n"
+                for i in range(12)
+                for j in range(depth + (i * 7) % spread)
+            )
+        )
+    out = tmp_path / "out"
+    runs = [str(tmp_path / f"{n}.run") for n in "abc"]
+    assert run(["compare", str(qrels), *runs, "-m", "num_ret", "-o", str(out), "--quiet"]) == 0
+    browser.get((out / "report.html").as_uri())
+    title = next(h for h in browser.find_elements(By.TAG_NAME, "h3") if h.text == "All pairs")
+    table = title.find_element(By.XPATH, "following-sibling::table[1]")
+    header = table.find_elements(By.CSS_SELECTOR, "thead th")[-1]
+    header.click()
+    cells = [
+        r.find_elements(By.TAG_NAME, "td")[-1].text
+        for r in table.find_elements(By.CSS_SELECTOR, "tbody tr")
+    ]
+    means = [float(re.match(r"[0-9.]+", cell)[0]) for cell in cells]
+    assert means == sorted(means) and means[-1] > 10 > means[0], cells
+    assert any(not cell.replace(".", "").isdigit() for cell in cells)  # letters there

@@ -1,11 +1,10 @@
 // Tables sortable by any column: click a header, or press Enter on it (a cell's data-sort,
 // else its text; empty cells last). A column whose header is of class "text" (ids, names)
-// sorts as text, by code point ("10-a" is no 10, "1e3" no 1000); another as numbers where
-// both cells are wholly one, else as text. Every table.sortable at load;
-// trecbenchSortable(table) for a table drawn later.
+// sorts as text, by code point ("10-a" is no 10, "1e3" no 1000); another by the number
+// each cell starts with ("9.3667a": a mean and its significance letters), else as text.
+// Every table.sortable at load; trecbenchSortable(table) for a table drawn later.
 window.trecbenchSortable = (function () {
   "use strict";
-  function number(key) { return /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/.test(key) ? Number(key) : NaN; }
   function cellKey(cell) { return cell.getAttribute("data-sort") !== null ? cell.getAttribute("data-sort") : cell.textContent; }
   function sortBy(table, index, header) {
     var body = table.tBodies[0], rows = Array.prototype.slice.call(body.rows);
@@ -14,7 +13,7 @@ window.trecbenchSortable = (function () {
     rows.sort(function (a, b) {
       var x = cellKey(a.cells[index]), y = cellKey(b.cells[index]);
       if (x === "" || y === "") { return (x === "") - (y === ""); }  // last either way
-      var nx = text ? NaN : number(x), ny = text ? NaN : number(y);
+      var nx = text ? NaN : parseFloat(x), ny = text ? NaN : parseFloat(y);
       var c = (!isNaN(nx) && !isNaN(ny)) ? nx - ny : (x < y ? -1 : x > y ? 1 : 0);
       return ascending ? c : -c;
     });
