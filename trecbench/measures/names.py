@@ -168,9 +168,6 @@ def _literal(value: Any) -> str:
     return repr(value)
 
 
-# ---------------------------------------------------------------------------------------
-# parsing
-
 _SEED_AT = re.compile(r"^(?P<name>[A-Za-z][A-Za-z0-9]*)_at_(?P<k>[0-9]+)$")  # ndcg_at_10
 _PARAM_TEXT = re.compile(r"^[0-9.,=+-]+$")
 
@@ -408,8 +405,7 @@ def parse_measure(text: str, version: str | None = None) -> Measure:
     2) for parameters trec_eval refuses; trec_eval spellings outside a domain are computed
     as trec_eval computes them, with a :class:`ParameterDomainWarning`.
     """
-    if _is_ir_measure(text):  # as evaluate takes it: the name it prints
-        text = str(text)
+    text = str(text) if _is_ir_measure(text) else text  # as evaluate takes it
     if not isinstance(text, str):
         raise UsageError(f"measure {text!r} ({type(text).__name__}): give a name (str)")
     try:
@@ -564,10 +560,9 @@ def requests(texts: Iterable[Any] | Any | None) -> list[str | Measure]:
     the name it prints; anything else, and an empty list, is refused."""
     if texts is None:
         return list(KPI_PRESET)
-    if isinstance(texts, (str, Measure)) or _is_ir_measure(texts):
+    one = isinstance(texts, (str, Measure, bytes, bytearray)) or _is_ir_measure(texts)
+    if one or not isinstance(texts, Iterable):  # a number, bytes: refused below, named
         texts = [texts]
-    elif not isinstance(texts, Iterable) or isinstance(texts, (bytes, bytearray)):
-        texts = [texts]  # refused below, named (a number is no list; bytes are no names)
     items: list[str | Measure] = []
     for item in texts:
         if _is_ir_measure(item):
@@ -584,8 +579,7 @@ def requests(texts: Iterable[Any] | Any | None) -> list[str | Measure]:
 
 
 def _is_ir_measure(item: object) -> bool:
-    """Whether ``item`` is an ir_measures measure object (``nDCG@10``), without importing
-    ir_measures."""
+    """Whether ``item`` is an ir_measures measure (``nDCG@10``); ir_measures not imported."""
     return any(
         cls.__module__ == "ir_measures.measures.base" and cls.__name__ == "Measure"
         for cls in type(item).__mro__
