@@ -450,6 +450,9 @@ def test_topics_without_a_relevant_document_are_named_in_every_output(tmp_path):
         f"{said} relevant documents are 0 there for every run, and the topics count: q_2, q|1"
         in page
     )
+    assert (
+        "2 topic(s) without a relevant document in the qrels" in (out / "AllPairs.tex").read_text()
+    )
     report = json.loads((out / "BenchmarkReport.json").read_text())
     assert report["topics_without_relevant"] == ["q_2", "q|1"]
     validate_against_schema(report, "benchmark_report")

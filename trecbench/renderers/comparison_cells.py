@@ -304,18 +304,26 @@ def header_lines(comparison) -> list[str]:
         if absent:
             shown = ", ".join(absent[:10]) + (", ..." if len(absent) > 10 else "")
             lines.append(f"{run}: no results for {len(absent)} topic(s): {shown}")
-    if comparison.scoreless:
-        level = (comparison.evaluation or {}).get("relevance_level") or 1
-        lines.append(
-            f"{len(comparison.scoreless)} topic(s) without a relevant document in the qrels "
-            f"(grade >= {level}): the measures of relevant documents are 0 there for every "
-            f"run, and the topics count: {first_few(comparison.scoreless)}"
-        )
+    said = scoreless_line(comparison)
+    if said:
+        lines.append(said)
     # compare's warnings are the runs it ranked on unjudged documents by --allow-unjudged;
     # a page of score's (no such option) says what it left out or paired
     label = "Warning (--allow-unjudged)" if comparison.settings.get("allow_unjudged") else "Warning"
     lines += [f"{label}: {warning}" for warning in comparison.warnings]
     return lines
+
+
+def scoreless_line(comparison) -> str:
+    """What the outputs say of the topics without a relevant document ("" when none)."""
+    if not comparison.scoreless:
+        return ""
+    level = (comparison.evaluation or {}).get("relevance_level") or 1
+    return (
+        f"{len(comparison.scoreless)} topic(s) without a relevant document in the qrels "
+        f"(grade >= {level}): the measures of relevant documents are 0 there for every "
+        f"run, and the topics count: {first_few(comparison.scoreless)}"
+    )
 
 
 def legend_text(comparison, markdown: bool) -> str:

@@ -290,6 +290,11 @@ def latex(comparison) -> str:
                 f"{section.title} ({counted(section.topics, 'topic')}): mean per run; "
                 f"{common.pairs_note(comparison, section)}; best mean in bold.",
                 *common.section_notes(comparison, section),
+                *(
+                    [said]
+                    if (said := common.scoreless_line(comparison)) and section.kind != common.MACRO
+                    else []
+                ),
             ]
         )
         blocks.append(
