@@ -110,7 +110,9 @@ def test_run_without_qrels_and_bad_dicts(tmp_path):
     for bad, message in (
         ({"q1": ["d1"]}, r"r.json:1: query 'q1': expected a run dict"),
         ({"q1": {"d1": "high"}}, r"query 'q1', document 'd1': 'high' is text, not a number"),
-        ({"q1": {"d1": True}}, r"query 'q1', document 'd1': True is bool, not a number"),
+        # JSON's words in a JSON file's message ("True is bool" read as Python's)
+        ({"q1": {"d1": True}}, r"query 'q1', document 'd1': true is a boolean, not a number"),
+        ({"q1": {"d1": None}}, r"query 'q1', document 'd1': null, not a number"),
         ({"q1": {"": 1.0}}, r"query 'q1', document '': docno is empty"),
         ([1], r"expected an object, found a list"),
         ({}, r"no query in the run dict"),
@@ -143,9 +145,9 @@ def test_run_without_qrels_and_bad_dicts(tmp_path):
         ('"q3": {"d1": 1,\n   "": 2}', "5: query 'q3', document '': docno is empty"),
         (
             '"q3": {"d1": 1,\n   "d2": true}',
-            "5: query 'q3', document 'd2': True is bool, not a number (a dict holds numbers)",
+            "5: query 'q3', document 'd2': true is a boolean, not a number (a dict holds numbers)",
         ),
-        ('"q3": []', "4: query 'q3': expected a run dict {qid: {docno: value}}, got list"),
+        ('"q3": []', "4: query 'q3': expected a run dict {qid: {docno: value}}, got a list"),
         ('"q3": {"d1": 1,\n  "d2": 1e999}', "5: number 1e999 is beyond a double"),
     ],
 )

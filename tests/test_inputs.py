@@ -182,7 +182,9 @@ def test_ids_are_never_inferred(tmp_path):
          "row 1: score 1e400 is not finite"),  # the text given, not what it overflowed to
         ({"q": {"d": "high"}}, "query 'q', document 'd': 'high' is text, not a number"),
         ({"q": {"d": "1"}}, "query 'q', document 'd': '1' is text, not a number"),
-        ({"q": [("d", 1.0)]}, r"query .q.: expected a run dict \{qid: .*, got list"),
+        ({"q": [("d", 1.0)]}, r"query .q.: expected a run dict \{qid: .*, got a list"),
+        ({"q": {"d": True}}, "query 'q', document 'd': True is a bool, not a number"),
+        ({"q": {"d": None}}, "query 'q', document 'd': None, not a number"),
         ([("q", "d", 1.0)], "record 0 .* has no fields query_id, doc_id, score"),
         (3.5, "cannot read a run from float"),
     ],

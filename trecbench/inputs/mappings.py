@@ -33,17 +33,29 @@ def _not_number(value: object) -> bool:
     return isinstance(value, bool) or not isinstance(value, Number)
 
 
-def _numbers(values: list, origin: str, where) -> pa.Array:
+def _kind(value: object, json_text: bool) -> str:
+    """What ``value`` is, in JSON's words for a dict read from a JSON file (``true is a
+    boolean``, ``null``, an object), else in Python's (``True is a bool``, ``None``)."""
+    if value is None:
+        return "null" if json_text else "None"
+    if isinstance(value, bool):
+        return f"{str(value).lower()} is a boolean" if json_text else f"{value} is a bool"
+    if isinstance(value, str):
+        return f"{excerpt(value)} is text"
+    if isinstance(value, Mapping):
+        return "an object" if json_text else "a dict"
+    return "a list" if isinstance(value, list) else type(value).__name__
+
+
+def _numbers(values: list, origin: str, where, json_text: bool) -> pa.Array:
     """The values as numbers (ints of any width, floats, Decimals); the first that is none
-    (text, a bool, None) is named."""
+    (text, a boolean, null) is named."""
     if not values:  # only queries without documents: no value to type
         return arrow.array([], pa.float64())
     row = next((i for i, value in enumerate(values) if _not_number(value)), None)
     if row is None:  # numbers Arrow cannot hold (2^64, NaN Decimals...) are named by it
         return tables.from_python(values, "dict", origin, where, numbers=True)
-    value = values[row]
-    kind = "text" if isinstance(value, str) else type(value).__name__
-    message = f"{where(row)}: {excerpt(value)} is {kind}, not a number (a dict holds numbers)"
+    message = f"{where(row)}: {_kind(values[row], json_text)}, not a number (a dict holds numbers)"
     raise InputError(origin, None, message)
 
 
@@ -66,15 +78,18 @@ def to_table(
 
     keys = list(mapping)
     try:
-        docnos, values, starts = _flattened(mapping, kind, origin, query)
-        return _typed(keys, kind, origin, docnos, values, starts, where, query)
+        json_text = line_of is not None  # read from a JSON file: its words in messages
+        docnos, values, starts = _flattened(mapping, kind, origin, query, json_text)
+        return _typed(keys, kind, origin, docnos, values, starts, where, query, json_text)
     except InputError as error:
         if error.line is not None or line_of is None or not located:
             raise
         raise InputError(error.path, line_of(located[-1]), error.message, error.rule) from None
 
 
-def _flattened(mapping: Mapping, kind: str, origin: str, query) -> tuple[list, list, np.ndarray]:
+def _flattened(
+    mapping: Mapping, kind: str, origin: str, query, json_text: bool
+) -> tuple[list, list, np.ndarray]:
     """The docnos and values of every query in order, and where each query's start."""
     docnos: list = []
     values: list = []
@@ -85,7 +100,7 @@ def _flattened(mapping: Mapping, kind: str, origin: str, query) -> tuple[list, l
                 origin,
                 None,
                 f"{query(i)}: expected a {kind} dict {{qid: {{docno: value}}}}, got "
-                f"{type(documents).__name__}",
+                f"{_kind(documents, json_text)}",
             )
         sizes[i] = len(documents)
         docnos.extend(documents)
@@ -93,7 +108,7 @@ def _flattened(mapping: Mapping, kind: str, origin: str, query) -> tuple[list, l
     return docnos, values, np.concatenate(([0], np.cumsum(sizes)))
 
 
-def _typed(keys: list, kind, origin, docnos, values, starts, where, query) -> pa.Table:
+def _typed(keys: list, kind, origin, docnos, values, starts, where, query, json_text) -> pa.Table:
     """The typed table of the flattened dict, ``keys`` its qids (see :func:`to_table`)."""
     qids = _array(keys, "query id", origin, query)
     rows = np.repeat(np.arange(len(keys)), np.diff(starts))
@@ -101,7 +116,7 @@ def _typed(keys: list, kind, origin, docnos, values, starts, where, query) -> pa
         {
             "qid": qids.take(pa.array(rows, pa.int64())),
             "docno": _array(docnos, "document id", origin, where),
-            "score" if kind == "run" else "rel": _numbers(values, origin, where),
+            "score" if kind == "run" else "rel": _numbers(values, origin, where, json_text),
         }
     )
     return tables.typed(table, kind, origin, where)
