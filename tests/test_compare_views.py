@@ -403,3 +403,18 @@ def test_renderers_read_the_registry_and_the_typed_statistics(monkeypatch):
     comparison = compare_scores(per_query, test="wilcoxon", samples=50, seed=3, confidence=0.9)
     assert comparison.statistics == StatsSettings("wilcoxon", "holm", 50, 3, 0.9)
     assert "Wilcoxon" in comparison.render("table") and comparison.tie_bounded is False
+
+
+def test_a_normal_interval_past_the_measures_range_is_flagged():
+    # P@10 of 0.8, 1.0, 0.3 per topic: mean ± 1.96·sd/√3 reached 1.1080, a value no mean of
+    # P@10 can take, printed without a word
+    frame = _frame({"base": [0.8, 1.0, 0.3], "run": [0.0, 0.9, 0.1]}, "P@10")
+    result = compare_scores(frame, samples=40)
+    low, high = stats.normal_interval(np.array([0.8, 1.0, 0.3]))
+    assert high[0] > 1 > low[0]  # the formula's, as the spec computes it
+    text, markdown = result.render("table"), result.render("markdown")
+    assert f"[{low[0]:.4f}, {high[0]:.4f}]†" in text
+    note = "† the interval passes the measure's range, [0, 1]: a normal approximation"
+    assert note in " ".join(text.split()) and note in markdown
+    inside = compare_scores(_frame({"base": [0.4, 0.5, 0.6], "run": [0.5, 0.6, 0.6]}, "P@10"))
+    assert "†" not in inside.render("table")

@@ -410,12 +410,10 @@ def welch_rows(comparison, label: str) -> list[list[str]]:
     for measure in comparison.measures:
         for run in comparison.runs:
             row = summary.loc[(measure, run)]
-            cells = [
-                measure,
-                run,
-                number_text(row["mean"]),
-                f"[{number_text(row['normal_low'])}, {number_text(row['normal_high'])}]",
-            ]
+            interval = f"[{number_text(row['normal_low'])}, {number_text(row['normal_high'])}]"
+            if _past_range(measure, row["normal_low"], row["normal_high"]):
+                interval += PAST_RANGE_MARK
+            cells = [measure, run, number_text(row["mean"]), interval]
             if run != comparison.baseline and (measure, run) in tests.index:
                 test = tests.loc[(measure, run)]
                 cells += [
@@ -428,6 +426,28 @@ def welch_rows(comparison, label: str) -> list[list[str]]:
                 cells += ["", "", "", ""]
             rows.append(cells)
     return rows
+
+
+# marks a normal interval that passes its measure's range, [0, 1] (said by welch_note)
+PAST_RANGE_MARK = "†"
+
+
+def _past_range(measure: str, low: float, high: float) -> bool:
+    """Whether a normal interval passes [0, 1] for a measure whose values lie there."""
+    from ..measures import span
+
+    return span(measure) == 1.0 and (low < 0 or high > 1)
+
+
+def welch_note(rows: list[list[str]]) -> str:
+    """The footnote of :func:`welch_rows` when an interval is marked ("" otherwise): a
+    value no mean of the measure can take is flagged, not read as a bound."""
+    if not any(row[3].endswith(PAST_RANGE_MARK) for row in rows):
+        return ""
+    return (
+        f"{PAST_RANGE_MARK} the interval passes the measure's range, [0, 1]: a normal "
+        "approximation on these topics, which no mean of the measure can reach"
+    )
 
 
 def welch_title(comparison) -> str:

@@ -180,7 +180,10 @@ def terminal_table(comparison) -> str:
     if several:
         lines += [""] + _wrap(common.welch_title(comparison))
         header = ["measure", "run", "mean", "normal CI", "Welch t", "df", "p", "p adjusted"]
-        lines += aligned([header, *common.welch_rows(comparison, common.ALL)], {2, 4, 5, 6, 7})
+        rows = common.welch_rows(comparison, common.ALL)
+        lines += aligned([header, *rows], {2, 4, 5, 6, 7})
+        if note := common.welch_note(rows):
+            lines += _wrap(note)
     if len(comparison.runs) > 2:
         for section in comparison.sections:
             if section.kind == common.STRATUM:
