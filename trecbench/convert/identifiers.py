@@ -13,7 +13,7 @@ import pandas as pd
 from ..compressions import without_suffixes
 from ..errors import UsageError
 from ..ids import STR, escape_series
-from ..sources import At, path_text
+from ..sources import At
 from .model import Findings
 
 _TAG_OK = re.compile(r"[^A-Za-z0-9_.-]+")
@@ -125,11 +125,7 @@ class RankPolicy:
         if self.given is None:
             self.given, self.first = given, at
         elif given != self.given:
-            first = (
-                path_text(self.first.where)
-                if self.first.line is None
-                else (f"line {self.first.line}")
-            )
+            first = self.first.place or f"line {self.first.line}"  # a JSON line's record
             said = "gives a rank" if given else "gives no rank"
             raise (at / "rank").error(
                 f"{said}, unlike the first {self.what} ({first}): give every {self.what} "

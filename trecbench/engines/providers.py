@@ -103,6 +103,11 @@ def _quiet_cwl():
         logger.setLevel(level)
 
 
+def _named(measures) -> str:
+    """The measures as the call asked for them, for a message."""
+    return ", ".join(m.requested or m.family for m in measures)
+
+
 @contextmanager
 def _said_as_warning(measures):
     """What a provider writes to stderr itself (pyndeval: "WARNING: All queries have only
@@ -112,13 +117,12 @@ def _said_as_warning(measures):
         yield
     text = " ".join(said.getvalue().split())
     if text:
-        named = ", ".join(m.requested or m.family for m in measures)
         if "only 1 subtopic" in text:
             text = (
                 "every topic of the qrels has one subtopic (the qrels' iter field): "
                 "intent-aware and novelty measures need diversity qrels"
             )
-        warnings.warn(f"{named}: {text}", ProviderWarning, stacklevel=2)
+        warnings.warn(f"{_named(measures)}: {text}", ProviderWarning, stacklevel=2)
 
 
 class Evaluator:
@@ -213,10 +217,9 @@ class Evaluator:
 def _failed(provider: str, measures, error: Exception) -> UsageError:
     """The error of a provider that cannot compute its measures on these qrels and this
     run: their value is undefined there, and nothing of it is printed."""
-    named = ", ".join(m.requested or m.family for m in measures)
     return UsageError(
-        f"{named}: ir_measures' {provider} provider cannot compute it on these inputs "
-        f"({type(error).__name__}: {error}): its value is undefined there"
+        f"{_named(measures)}: ir_measures' {provider} provider cannot compute it on these "
+        f"inputs ({type(error).__name__}: {error}): its value is undefined there"
     )
 
 

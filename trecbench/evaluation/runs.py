@@ -137,9 +137,14 @@ def _score_in_worker(index: int) -> tuple:
             with provenance.taking_checksums(runs.checksums):
                 outcome = runs.score(index, tie_bounds)
         except BaseException as error:  # its warnings go with it (a run may warn, then fail)
-            error.__dict__["said"] = [(str(w.message), w.category) for w in caught]
+            error.__dict__["said"] = _recorded(caught)
             raise
-    return outcome, [(str(w.message), w.category) for w in caught]
+    return outcome, _recorded(caught)
+
+
+def _recorded(caught) -> list[tuple]:
+    """Caught warnings as ``(message, category)``, which cross to the calling process."""
+    return [(str(w.message), w.category) for w in caught]
 
 
 def said_again(scored: Iterator[tuple]) -> Iterator[tuple]:

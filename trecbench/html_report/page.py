@@ -228,6 +228,7 @@ def _page(jinja2, comparison, drill: tuple, depth: int, title: str, preamble) ->
     if curves:  # per topic: averaged over the page's topics, as its means are
         curves = mean_curves(curves, comparison.queries)
     script, divs = _figures(comparison, values, curves)
+    evaluation = comparison.evaluation or {}
     data = {
         "runs": comparison.runs,
         "baseline": comparison.baseline,
@@ -239,9 +240,9 @@ def _page(jinja2, comparison, drill: tuple, depth: int, title: str, preamble) ->
         # how the drill-down marks documents as the scores saw them: relevant from -l,
         # ranks beyond -M not scored, unjudged left out by -J
         "scoring": {
-            "relevant_from": (comparison.evaluation or {}).get("relevance_level") or 1,
-            "max_docs": (comparison.evaluation or {}).get("max_docs"),
-            "judged_only": bool((comparison.evaluation or {}).get("judged_only")),
+            "relevant_from": evaluation.get("relevance_level") or 1,
+            "max_docs": evaluation.get("max_docs"),
+            "judged_only": bool(evaluation.get("judged_only")),
         },
     }
     return (

@@ -59,6 +59,11 @@ from .trec_tables import run_table as run_table
 from .trec_tables import swapped_message as swapped_message
 
 BOM = b"\xef\xbb\xbf"
+# what a UTF-8 byte-order mark does to trec_eval, which has no notion of one
+BOM_IN_FIRST_QID = (
+    "UTF-8 byte-order mark: trec_eval reads it as part of the first qid, which becomes a "
+    "phantom topic"
+)
 DEFAULT_CHUNK_BYTES = 64 << 20
 # bytes of text tokenized at a time when a file is read whole: the tokenizer's arrays cost
 # tens of bytes a line, and a line may be one byte (a 10 MB run of newlines, read at once,

@@ -276,13 +276,7 @@ class Checker:
             add("R27", None, None, COMPRESSED_PARQUET)
             return True
         if head.startswith(trec_text.BOM):
-            add(
-                "R23.bom",
-                1,
-                self.field_names[0],
-                "UTF-8 byte-order mark: trec_eval reads it as part of the first qid, "
-                "which becomes a phantom topic",
-            )
+            add("R23.bom", 1, self.field_names[0], trec_text.BOM_IN_FIRST_QID)
         return False
 
     def _swapped(self, tokens: Tokens) -> bool:
