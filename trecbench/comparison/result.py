@@ -85,8 +85,9 @@ class Comparison:
     unpaired: dict[str, list[str]] | None = None
     unjudged: dict[str, dict] | None = None
     warnings: list[str] = field(default_factory=list)
-    # the compared topics whose qrels hold no relevant document (at -l): every run scores
-    # 0 on them, and they count (None: not known, per-query values given)
+    # the compared topics for which every run's qrels hold no relevant document (at -l):
+    # they count, and the measures of relevant documents are 0 there (None: not known,
+    # per-query values given)
     scoreless: list[str] | None = None
     # the power of each comparison with the baseline (compare --power): a PowerResult of
     # trecbench.conclusions.power.with_power, which sits above this package

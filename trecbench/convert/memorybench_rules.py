@@ -5,6 +5,7 @@ token-F1 fallback, and :func:`judge`, which applies them to one result as
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -224,10 +225,10 @@ def _location(
     if threshold is None:
         given = at / "iouThreshold"
         threshold = given.expect_number(meta.get("iouThreshold"))
-        if not threshold <= 1 or threshold < 0:  # as --iou: 2 judged an exact match not relevant
-            if threshold == threshold:  # NaN: none given
-                raise given.error(f"an IoU threshold is in [0, 1], not {threshold!r}")
+        if math.isnan(threshold):  # none given
             threshold = 0.0
+        elif not 0 <= threshold <= 1:  # as --iou: 2 judged an exact match not relevant
+            raise given.error(f"an IoU threshold is in [0, 1], not {threshold!r}")
     rows, no_location = [], []
     for chunk in chunks:
         if chunk.location is None:
