@@ -219,6 +219,18 @@ def test_provider_measures_equal_ir_measures(seed):
         assert_same(got[name], want[key], 1e-9, name)
 
 
+@pytest.mark.parametrize("seed", SEEDS[:2])
+def test_sdcg_takes_the_dcg_its_provider_computes(seed):
+    # ir_measures' SDCG names dcg, 'log2' its one choice (cwl_eval's): trecbench refused
+    # the parameter ("SDCG has no parameter 'dcg'"); now it is that same measure
+    pytest.importorskip("cwl")
+    qrels, run = tie_free_case(seed)
+    name = f"SDCG(dcg='log2',max_rel={int(qrels['rel'].max())})@5"
+    shown = str(trecbench.parse_measure(name))  # the per-topic table's name: the default left out
+    want = theirs([name], irm_qrels(qrels), irm_run(run))[str(ir_measures.parse_measure(name))]
+    assert_same(ours(qrels, run, [name])[shown], want, 1e-9, name)
+
+
 def _ranked_our_way(run: pd.DataFrame) -> pd.DataFrame:
     """Scores replaced by n - position in trec_eval's order (score, then docno, descending)."""
     ordered = run.sort_values(["qid", "score", "docno"], ascending=[True, False, False])

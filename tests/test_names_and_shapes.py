@@ -419,3 +419,36 @@ def test_measures_of_another_type_are_refused_naming_them():
         trecbench.parse_measures(5)
     with pytest.raises(UsageError, match=r"measure b'P_5' \(bytes\)"):  # was "measure 80"
         trecbench.evaluate(QRELS, RUN, b"P_5")
+
+
+TINY_QRELS = "q1 0 d1 2\nq1 0 d2 1\nq2 0 d3 1\n"
+TINY_RUN = "q1 Q0 d1 1 3.0 r\nq1 Q0 d2 2 2.0 r\nq2 Q0 d3 1 1.0 r\n"
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "SDCG(dcg='log2',max_rel=3)@10",  # was: SDCG has no parameter 'dcg'
+    ],
+)
+def test_ir_measures_parameters_score_what_ir_measures_scores(tmp_path, capsys, name):
+    ir_measures = pytest.importorskip("ir_measures")
+    if name.startswith("SDCG"):
+        pytest.importorskip("cwl")
+    (tmp_path / "q.qrels").write_text(TINY_QRELS)
+    (tmp_path / "r.run").write_text(TINY_RUN)
+    measure = ir_measures.parse_measure(name)
+    qrels = ir_measures.read_trec_qrels(str(tmp_path / "q.qrels"))
+    run = ir_measures.read_trec_run(str(tmp_path / "r.run"))
+    (want,) = ir_measures.calc_aggregate([measure], qrels, run).values()
+    assert cli_run(["score", "-m", name, str(tmp_path / "q.qrels"), str(tmp_path / "r.run")]) == 0
+    (line,) = capsys.readouterr().out.splitlines()
+    assert line.split()[1:] == ["all", f"{want:.4f}"]
+
+
+def test_sdcg_refuses_a_dcg_its_provider_lacks_naming_the_one_it_has():
+    from trecbench.errors import UsageError
+
+    # cwl_eval, SDCG's one provider, has log2 alone; ir_measures refuses the others too
+    with pytest.raises(UsageError, match=r"dcg must be one of 'log2'$"):
+        trecbench.parse_measure("SDCG(dcg='exp-log2',max_rel=3)@10")

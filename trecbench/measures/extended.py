@@ -172,7 +172,12 @@ _irm(
     "cwl_eval",
     cutoff=INT_CUTOFF,
     cutoff_required=True,
-    params=(MIN_REL, MAX_REL),
+    params=(
+        MIN_REL,
+        MAX_REL,
+        # ir_measures names dcg for SDCG, but its one provider, cwl_eval, has log2 alone
+        Param("dcg", str, "log2", "DCG formulation: log2 only (cwl_eval's SDCG)", ("log2",)),
+    ),
     citation=JARVELIN,
 )
 for _eq in (8, 9):
