@@ -20,6 +20,9 @@ MEASURES = {
     "R@100": "Recall@100",
     "P@10": "P@10",
     "Success@10": "HitRate@10",
+    # pytrec_eval's success under -J (ir_measures' provider for it): the judged documents
+    "Success(judged_only=True)@1": "Success(judged_only=True)@1",
+    "Success(judged_only=True)@10": "Success(judged_only=True)@10",
 }
 CASES = [
     pytest.param(TREC_EVAL_SUITE / "qrels.test", TREC_EVAL_SUITE / "results.test", id="suite"),

@@ -429,6 +429,7 @@ TINY_RUN = "q1 Q0 d1 1 3.0 r\nq1 Q0 d2 2 2.0 r\nq2 Q0 d3 1 1.0 r\n"
     "name",
     [
         "SDCG(dcg='log2',max_rel=3)@10",  # was: SDCG has no parameter 'dcg'
+        "Success(judged_only=True)@1",  # was: Success@k (HitRate) has no parameter ...
     ],
 )
 def test_ir_measures_parameters_score_what_ir_measures_scores(tmp_path, capsys, name):

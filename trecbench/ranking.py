@@ -587,9 +587,9 @@ _LOW_BYTES = np.array([(1 << (8 * k)) - 1 for k in range(9)], np.uint64)
 
 def judged_only(ranked: pa.Table, qrels: pa.Table) -> pa.Table:
     """Drop documents without a non-negative judgment, keep the order, re-rank (``-J``)."""
-    judged = qrels.filter(pc.greater_equal(qrels.column("rel"), arrow.scalar(0))).select(
-        ["qid", "docno"]
-    )
+    judged = qrels.filter(pc.greater_equal(qrels.column("rel"), arrow.scalar(0)))
+    # the ids as the run's types: files tokenize to string or large_string, joins need one
+    judged = judged.select(["qid", "docno"]).cast(ranked.select(["qid", "docno"]).schema)
     judged = judged.append_column("__judged", arrow.array(np.ones(judged.num_rows, bool)))
     position = arrow.array(np.arange(ranked.num_rows, dtype=np.int64))
     keyed = ranked.append_column("__pos", position)

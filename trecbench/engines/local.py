@@ -10,7 +10,8 @@ Every local measure has the same interface::
 
 ``ranked`` is a DataFrame ``qid, docno, score, rank`` already in trec_eval order (score
 descending, docno descending) with a 1-based ``rank``, restricted to the evaluated topics
-(run ∩ qrels) and after ``-M``/``-J``; ``qrels`` is a DataFrame ``qid, docno, rel``.
+(run ∩ qrels) and after ``-M``/``-J`` (``-J`` also for a measure's own ``judged_only``:
+its judged documents, ranked anew); ``qrels`` is a DataFrame ``qid, docno, rel``.
 ``settings`` are the evaluation's (:class:`~trecbench.engines.interface.Settings`, an
 :class:`~trecbench.evaluation.EvalSettings`) with ``relevance_level`` the minimum grade
 counted as relevant (a measure's own ``rel``, else trec_eval's ``-l``, default 1);
@@ -27,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import inputs
+from .. import inputs, ranking
 from ..measures import Measure, c_atof, registry, value_names
 from ..trec_eval.clib import to_long
 from .interface import Settings
@@ -104,8 +105,9 @@ def families() -> list[LocalMeasure]:
 
 
 def _supports(measure: Measure) -> bool:
-    """Local measures take ``rel`` at most (relstring none)."""
-    return all(key == "rel" for key, _ in measure.options)
+    """Local measures take ``rel`` and ``judged_only`` at most (those their definitions
+    name: relstring none, HitRate both)."""
+    return all(key in ("rel", "judged_only") for key, _ in measure.options)
 
 
 class Evaluator:
@@ -123,10 +125,19 @@ class Evaluator:
     def evaluate(self, ranked, qids: list[str]) -> dict[Measure, list[tuple]]:
         """Per measure, ``(label, display, values)``: floats aligned with ``qids`` (a list
         of strings for ``relstring``)."""
-        frame = inputs.to_pandas(ranked.select(["qid", "docno", "score", "rank"]))
+        frames: dict[bool, object] = {}  # the ranking as given, and its judged documents
+
+        def frame_of(judged: bool):
+            if judged not in frames:
+                table = ranking.judged_only(ranked, self.truth.table) if judged else ranked
+                frames[judged] = inputs.to_pandas(table.select(["qid", "docno", "score", "rank"]))
+            return frames[judged]
+
         out: dict[Measure, list[tuple]] = {}
         for measure in self.measures:
             ((label, display),) = value_names(measure)
+            # a measure's judged_only is -J for it alone (under -J the ranking has it already)
+            frame = frame_of(bool(measure.option("judged_only")) and not self.settings.judged_only)
             if measure.family == "relstring":
                 # (long) of the double, as m_relstring.c: 1e19 or nan is LONG_MIN, no string
                 length = to_long(c_atof(measure.params)) if measure.params else 10

@@ -9,7 +9,6 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from .. import arrow, ranking, tiebounds
 from ..engines import META, NATIVE, PYTREC_EVAL
@@ -97,7 +96,7 @@ def _produced(ranked, qids, plan: _Plan, engines: list[str]) -> dict:
     rest = [n for n in engines if n not in first]
     settings = plan.settings
     if rest and settings.judged_only and settings.rel_format not in PREFS_FORMATS:
-        ranked = ranking.judged_only(ranked, _same_id_types(plan.truth.table, ranked))
+        ranked = ranking.judged_only(ranked, plan.truth.table)
     for engine_name in rest:
         produced.update(plan.evaluator(engine_name).evaluate(ranked, qids))
     return produced
@@ -439,14 +438,3 @@ def _extremes(block: _Block, table, order, judgments, matched, plan: _Plan):
         return part.qids, part.values
 
     block.extremes = tiebounds.extreme_values(orders, block.qids, block.values, scored)
-
-
-def _same_id_types(table: pa.Table, like: pa.Table) -> pa.Table:
-    """``table`` with qid/docno cast to ``like``'s string types (string vs large_string
-    depends on how a file was tokenized), so the two can be joined."""
-    for name in ("qid", "docno"):
-        wanted = like.schema.field(name).type
-        if table.schema.field(name).type != wanted:
-            index = table.column_names.index(name)
-            table = table.set_column(index, name, pc.cast(table.column(name), wanted))
-    return table

@@ -18,6 +18,7 @@ from .params import (
     ALPHA,
     BETA_NRBP,
     DIVERSITY_CUTOFF,
+    JUDGED_ONLY,
     MAX_REL,
     MIN_REL,
     Q_BETA,
@@ -48,7 +49,9 @@ _local(
     label="success",
     ir_measures="Success",
     aliases=("hit", "hit_rate", "hr"),
-    notes="the seeds' `hit@k` (RAG spec) and HR@K (Phentrieve); equals success.k",
+    params=(REL, JUDGED_ONLY),
+    notes="the seeds' `hit@k` (RAG spec) and HR@K (Phentrieve); equals success.k, and "
+    "with judged_only=True success.k under -J (ir_measures' Success(judged_only=True)@k)",
     checked="trec_eval 9.0.8 (success.k)",
 )
 _local(
