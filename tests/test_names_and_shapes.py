@@ -430,6 +430,8 @@ TINY_RUN = "q1 Q0 d1 1 3.0 r\nq1 Q0 d2 2 2.0 r\nq2 Q0 d3 1 1.0 r\n"
     [
         "SDCG(dcg='log2',max_rel=3)@10",  # was: SDCG has no parameter 'dcg'
         "Success(judged_only=True)@1",  # was: Success@k (HitRate) has no parameter ...
+        "SetP(relative=False)",  # was: SetP (set_P) has no parameter 'relative'
+        "SetRelP(relative=True)",  # was: SetRelP (set_relative_P) has no parameter ...
     ],
 )
 def test_ir_measures_parameters_score_what_ir_measures_scores(tmp_path, capsys, name):
@@ -453,3 +455,16 @@ def test_sdcg_refuses_a_dcg_its_provider_lacks_naming_the_one_it_has():
     # cwl_eval, SDCG's one provider, has log2 alone; ir_measures refuses the others too
     with pytest.raises(UsageError, match=r"dcg must be one of 'log2'$"):
         trecbench.parse_measure("SDCG(dcg='exp-log2',max_rel=3)@10")
+
+
+def test_setp_relative_is_a_bool_naming_one_of_its_two_families():
+    from trecbench.errors import UsageError
+
+    assert trecbench.parse_measure("SetP(relative=False)").family == "set_P"
+    assert trecbench.parse_measure("SetRelP(relative=True)").family == "set_relative_P"
+    # relative=1 was read as relative=True (set_relative_P); ir_measures refuses an int
+    with pytest.raises(UsageError, match="relative must be bool, got 1"):
+        trecbench.parse_measure("SetP(relative=1)")
+    # ir_measures' SetRelP is SetP(relative=True), so relative=False would make it set_P
+    with pytest.raises(UsageError, match="relative must be one of True"):
+        trecbench.parse_measure("SetRelP(relative=False)")

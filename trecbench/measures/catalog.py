@@ -424,13 +424,24 @@ _trec(
     trec_params=LONG_CUTOFFS,
     trec_defaults=(1, 5, 10),
 )
-_trec("set_P", "precision of the whole retrieved set", ir_measures="SetP")
+
+
+def _relative(value: bool) -> tuple[Param, ...]:
+    """The parameters of set_P (``value`` False) and set_relative_P (True): ir_measures'
+    SetP takes ``relative``, each value of which is one of the two families."""
+    other = "set_relative_P" if not value else "set_P"
+    doc = f"ir_measures' SetP relative: {value} here ({not value} is {other})"
+    return (REL, JUDGED_ONLY, Param("relative", bool, value, doc, (value,)))
+
+
+_trec("set_P", "precision of the whole retrieved set", ir_measures="SetP", params=_relative(False))
 _trec(
     "set_relative_P",
     "set precision divided by the best possible",
     ir_measures="SetP",
     ir_measures_when=(("relative", True),),
     aliases=("SetRelP",),
+    params=_relative(True),
 )
 _trec("set_recall", "recall of the whole retrieved set", ir_measures="SetR")
 _trec("set_map", "set precision x set recall", ir_measures="SetAP")

@@ -310,8 +310,8 @@ def _named_when(definition: Definition, name: str) -> bool:
 
 
 def _when_holds(definition: Definition, params: dict[str, Any]) -> bool:
-    return all(
-        key in params if value is ... else params.get(key) == value
+    return all(  # the value itself (relative=True, never 1: ir_measures refuses an int)
+        key in params if value is ... else params.get(key) is value
         for key, value in definition.ir_measures_when
     )
 
