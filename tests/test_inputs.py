@@ -557,12 +557,16 @@ def test_python_values_arrow_cannot_hold_are_read(source, kind, column, expected
         ({"q\udc80": {"d": 1.0}}, "run", r"query id 'q\\udc80' holds a lone surrogate"),
         ({"q": {"d\ud800": 1.0}}, "run", r"document id 'd\\ud800' holds a lone surrogate"),
         ({"q": {"d": 2**63}}, "qrels", r"relevance 9223372036854775808 is beyond"),
-        ({"q": {"d": _decimal("NaN")}}, "run", r"dict values are not all of one type"),
-        ({2**70: {"d": 1.0}, 2.5: {"d": 1.0}}, "run", r"query id values are not all of one"),
+        ({"q": {"d": _decimal("NaN")}}, "run", r"document 'd': score NaN is not a number"),
+        (
+            {2**70: {"d": 1.0}, 2.5: {"d": 1.0}},
+            "run",
+            r"query 2.5: query id 2.5 is a number, not text or an integer",
+        ),
         (
             pd.DataFrame({"qid": ["q"], "docno": ["d"], "score": [1 + 2j]}),
             "run",
-            r"column 'score' cannot be read as one type",
+            r"row 0: score \(1\+2j\) is a complex, not an int, float or Decimal",
         ),
         (
             [types.SimpleNamespace(query_id="q\udc80", doc_id="d", score=1.0)],
@@ -743,7 +747,7 @@ def test_xz_streams_are_read_across_their_padding_and_junk_after_one_refused(tmp
         ),
         (
             [{"qid": "q", "docno": "d", "score": 1.0}, {"qid": "q", "docno": "e", "score": "x"}],
-            "run 'run1' (run records): score values are not all of one type",
+            "run 'run1' (run records): record 1: score 'x' is text, not a number as in record 0",
         ),
         (
             [{"qid": "q", "docno": 1.0, "score": 1.0}],

@@ -47,14 +47,16 @@ def _kind(value: object, json_text: bool) -> str:
     return "a list" if isinstance(value, list) else type(value).__name__
 
 
-def _numbers(values: list, origin: str, where, json_text: bool) -> pa.Array:
+def _numbers(values: list, what: str, origin: str, where, json_text: bool) -> pa.Array:
     """The values as numbers (ints of any width, floats, Decimals); the first that is none
-    (text, a boolean, null) is named."""
+    (text, a boolean, null) is named. ``what`` (score, relevance) names a number of no
+    kind a role reads (a complex) in :func:`~trecbench.inputs.tables.from_python`'s
+    message."""
     if not values:  # only queries without documents: no value to type
         return arrow.array([], pa.float64())
     row = next((i for i, value in enumerate(values) if _not_number(value)), None)
-    if row is None:  # numbers Arrow cannot hold (2^64, NaN Decimals...) are named by it
-        return tables.from_python(values, "dict", origin, where, numbers=True)
+    if row is None:  # numbers no float64 holds exactly are read through their text
+        return tables.from_python(values, what, origin, where, numbers=True)
     message = f"{where(row)}: {_kind(values[row], json_text)}, not a number (a dict holds numbers)"
     raise InputError(origin, None, message)
 
@@ -116,7 +118,9 @@ def _typed(keys: list, kind, origin, docnos, values, starts, where, query, json_
         {
             "qid": qids.take(pa.array(rows, pa.int64())),
             "docno": _array(docnos, "document id", origin, where),
-            "score" if kind == "run" else "rel": _numbers(values, origin, where, json_text),
+            "score" if kind == "run" else "rel": _numbers(
+                values, "score" if kind == "run" else "relevance", origin, where, json_text
+            ),
         }
     )
     return tables.typed(table, kind, origin, where)

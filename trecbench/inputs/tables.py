@@ -34,7 +34,8 @@ decimal text); grades integers (or integral numbers, or integer text) within
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from decimal import Decimal
 from functools import partial
 
 import numpy as np
@@ -349,8 +350,12 @@ def integer_ids(table: pa.Table, role: str) -> bool:
     return role in names and table.schema.field(role).metadata == INTEGER_IDS
 
 
-# what Arrow raises for Python values it cannot hold as one type
-_ARROW_REFUSALS = (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError)
+# what Arrow raises for Python values it cannot hold as one type (a TypeError for
+# Decimal("Infinity"))
+_ARROW_REFUSALS = (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError, TypeError)
+
+# the Python numbers a score or grade may be given as (numpy's as the values they hold)
+_NUMBERS = (int, float, Decimal)
 
 
 def _encodable(value: object) -> bool:
@@ -363,27 +368,86 @@ def _encodable(value: object) -> bool:
     return True
 
 
+def _held(values: list) -> list:
+    """``values`` with numpy scalars as the Python values they hold (``np.int64(2**53 +
+    1)`` as that int): a value is read by what it is, not by how it is spelt (and Arrow
+    reads an ``np.uint64`` beside a float as the int64 of its bits: 2**64 - 1 as -1.0)."""
+    if not any(issubclass(kind, np.generic) for kind in set(map(type, values))):
+        return values
+    return [value.item() if isinstance(value, np.generic) else value for value in values]
+
+
+def _taken(value: object, numbers: bool) -> bool:
+    """Whether ``value`` is read through its decimal text when Arrow cannot hold the values
+    as one type: an integer (of any width), or with ``numbers`` any number."""
+    kinds = _NUMBERS if numbers else int
+    return value is None or (isinstance(value, kinds) and not isinstance(value, bool))
+
+
+def _number_text(value: int | float | Decimal) -> str:
+    """A number's exact decimal text: an integral one as an integer (a grade reads 2.0 as
+    2), a float as its shortest round-trip text, a Decimal as written."""
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return str(int(value)) if value.is_integer() else repr(value)
+    integral = value.is_finite() and value == value.to_integral_value()
+    return str(int(value)) if integral else str(value)
+
+
+def _group(value: object, numbers: bool) -> str:
+    """What ``value`` is, in a message's words: among the ids' kinds (text, an integer)
+    or the numbers' (text, a number), else its type."""
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, bool):
+        return "a bool"
+    if isinstance(value, _NUMBERS):
+        return "an integer" if isinstance(value, int) and not numbers else "a number"
+    name = "dict" if isinstance(value, Mapping) else type(value).__name__
+    return f"{'an' if name[0] in 'aeiouAEIOU' else 'a'} {name}"
+
+
+def _refusal(values: list, what: str, where: Where, numbers: bool) -> str:
+    """Why ``values`` are not one column: the first value of no kind the role takes, else
+    the first of another kind than the first value's."""
+    accepted = ("text", "a number" if numbers else "an integer")
+    present = [(row, value, _group(value, numbers)) for row, value in enumerate(values)]
+    present = [item for item in present if item[1] is not None]  # missing: the role says
+    stray = next((item for item in present if item[2] not in accepted), None)
+    if stray is not None:
+        row, value, group = stray
+        expected = "an int, float or Decimal" if numbers else "text or an integer"
+        return f"{where(row)}: {what} {excerpt(value)} is {group}, not {expected}"
+    first, _, first_group = present[0]
+    seen = where(first)  # before the row's: a dict from JSON cites the last key path named
+    row, value, group = next(item for item in present if item[2] != first_group)
+    return f"{where(row)}: {what} {excerpt(value)} is {group}, not {first_group} as in {seen}"
+
+
 def from_python(values, what: str, origin: str, where: Where = _row, numbers=False) -> pa.Array:
     """Python values (ids, scores or grades of a dict, records or an object column) as an
-    Arrow array, or a one-line :class:`InputError` naming the first row Arrow cannot hold.
+    Arrow array, or a one-line :class:`InputError` naming the first value that is of no
+    kind the role takes, or of another kind than the first value's.
 
-    Integers beyond 64 bits (with ``numbers``, mixed with floats too) become their decimal
-    text, which each role then reads by its own rule: an id as written, a score as
-    trec_eval's ``atof`` reads the text (the nearest double), a grade refused beyond
-    ±MAX_GRADE. A lone surrogate (``"\\udc80"``, what ``surrogateescape`` makes of bad
-    bytes) is not text UTF-8 can hold: refused."""
+    Integers beyond 64 bits (with ``numbers``, mixed with floats or Decimals too: numbers
+    Arrow cannot hold as one type) become their exact decimal text, which each role then
+    reads by its own rule: an id as written, a score as trec_eval's ``atof`` reads the
+    text (the nearest double), a grade refused beyond ±MAX_GRADE. A numpy scalar is read
+    as the Python value it holds. A lone surrogate (``"\\udc80"``, what
+    ``surrogateescape`` makes of bad bytes) is not text UTF-8 can hold: refused."""
+    values = _held(values)
     try:
         return pa.array(values)
     except UnicodeEncodeError:
         row = next(i for i, value in enumerate(values) if not _encodable(value))
         message = f"{where(row)}: {what} {excerpt(values[row])} holds a lone surrogate"
         raise InputError(origin, None, f"{message}, which UTF-8 cannot encode") from None
-    except (OverflowError, *_ARROW_REFUSALS) as exc:
-        kinds = (int, float) if numbers else int
-        if all(isinstance(v, kinds) and not isinstance(v, bool) for v in values):
-            return pa.array([str(value) for value in values], pa.string())
-        message = f"{what} values are not all of one type: {shortened(str(exc))}"
-        raise InputError(origin, None, message) from None
+    except (OverflowError, *_ARROW_REFUSALS):
+        if all(_taken(value, numbers) for value in values):
+            texts = [None if value is None else _number_text(value) for value in values]
+            return pa.array(texts, pa.string())
+        raise InputError(origin, None, _refusal(values, what, where, numbers)) from None
 
 
 def index_label(value: object) -> str:
@@ -409,15 +473,16 @@ def frame_table(frame, origin: str) -> tuple[pa.Table, Where]:
         if name in columns and name in read:
             raise UsageError(f"{origin}: two columns are named {excerpt(name)}; keep one")
         column = frame.iloc[:, position]
+        numbers = name in SCORE_NAMES + REL_NAMES
+        if numbers and column.dtype == object:  # Python numbers: read as a dict's are
+            values = column.where(column.notna(), None).tolist()  # NaN, NA: missing
+            columns[name] = from_python(values, name, origin, where, numbers)
+            continue
         try:
             columns[name] = pa.Array.from_pandas(column)
-        except (UnicodeEncodeError, OverflowError):  # an object column of Python values
+        # an object column of Python values of mixed types, or a type Arrow has not
+        # (complex): read as a dict's values are, or refused naming the row
+        except (UnicodeEncodeError, OverflowError, *_ARROW_REFUSALS):
             if name in read:
-                numbers = name in SCORE_NAMES + REL_NAMES
                 columns[name] = from_python(column.tolist(), name, origin, where, numbers)
-        except _ARROW_REFUSALS as exc:  # mixed types, or a type Arrow has not (complex)
-            if name in read:
-                why = shortened(str(exc))
-                message = f"column {excerpt(name)} cannot be read as one type: {why}"
-                raise InputError(origin, None, message) from None
     return pa.table(columns) if columns else pa.table({}), where

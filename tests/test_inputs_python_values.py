@@ -1,0 +1,115 @@
+"""Python values held in memory (dicts, records, object columns of a DataFrame) that Arrow
+cannot hold as one type: read by what they are, whatever their spelling (numpy's or
+Python's), or refused in trecbench's words, naming the value and where it is."""
+
+from __future__ import annotations
+
+import fractions
+import types
+from decimal import Decimal
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from trecbench import inputs
+from trecbench.errors import InputError
+
+BEYOND_DOUBLE = 2**53 + 1  # the first integer no float64 holds: 2^53 is its nearest double
+
+
+def _spellings(score):
+    """A run holding ``score`` beside a float, as a dict, records and a DataFrame."""
+    return [
+        {"q": {"a": score, "b": 0.5}},
+        [
+            types.SimpleNamespace(query_id="q", doc_id="a", score=score),
+            types.SimpleNamespace(query_id="q", doc_id="b", score=0.5),
+        ],
+        pd.DataFrame({"qid": ["q", "q"], "docno": ["a", "b"], "score": [score, 0.5]}, dtype=object),
+    ]
+
+
+@pytest.mark.parametrize("source", range(3), ids=["dict", "records", "DataFrame"])
+@pytest.mark.parametrize(
+    "score",
+    [np.int64(BEYOND_DOUBLE), np.uint64(2**64 - 1), np.int32(7), Decimal("2.5")],
+    ids=repr,
+)
+def test_a_number_is_read_alike_whatever_its_spelling(source, score):
+    """np.int64(2**53 + 1) beside a float was refused ("not all of one type") where the
+    Python int was read as the nearest double, as trec_eval's atof reads its text."""
+    python = score if isinstance(score, Decimal) else score.item()
+    read = inputs.load(_spellings(score)[source], "run").table.column("score").to_pylist()
+    alike = inputs.load(_spellings(python)[source], "run").table.column("score").to_pylist()
+    assert read == alike == [float(str(python)), 0.5]
+
+
+def test_integer_ids_beyond_64_bits_beside_numpy_integers():
+    loaded = inputs.load({np.int64(1): {"d": 1.0}, 2**64: {"d": 1.0}}, "run")
+    assert loaded.table.column("qid").to_pylist() == ["1", str(2**64)]
+
+
+def test_an_integral_float_beside_a_huge_grade_is_not_named_for_it():
+    """The grade beyond the limit is named, not 1.0 (read as its text '1.0' before)."""
+    with pytest.raises(InputError, match=r"document 'b': relevance 18446744073709551616 is beyond"):
+        inputs.load({"q": {"a": 1.0, "b": 2**64}}, "qrels")
+
+
+_ARROW_WORDS = ("Could not convert", "expected", "Expected bytes", "precision", "type 15", "mix")
+
+
+@pytest.mark.parametrize(
+    ("source", "kind", "message"),
+    [
+        (
+            pd.DataFrame({"qid": ["1", "1"], "docno": ["a", "b"], "score": [1.5, "x"]}),
+            "run",
+            "run DataFrame: row 1: score 'x' is text, not a number as in row 0",
+        ),
+        (
+            pd.DataFrame({"qid": ["1", 2], "docno": ["a", "b"], "score": [1.5, 2.5]}),
+            "run",
+            "run DataFrame: row 1: qid 2 is an integer, not text as in row 0",
+        ),
+        (
+            pd.DataFrame({"qid": ["1", "1"], "docno": ["a", "b"], "score": [[1], 2.0]}),
+            "run",
+            "run DataFrame: row 0: score [1] is a list, not an int, float or Decimal",
+        ),
+        (
+            pd.DataFrame({"qid": ["1", "1"], "docno": ["a", "b"], "rel": [True, 2]}),
+            "qrels",
+            "qrels DataFrame: row 0: rel True is a bool, not an int, float or Decimal",
+        ),
+        (
+            {"q": {"a": fractions.Fraction(1, 3)}},
+            "run",
+            "run dict: query 'q', document 'a': score Fraction(1, 3) is a Fraction, not an int, "
+            "float or Decimal",
+        ),
+        (
+            {"q": {"a": Decimal("Infinity")}},  # a TypeError's traceback before
+            "run",
+            "run dict: query 'q', document 'a': score Infinity is not a number",
+        ),
+        (
+            {"q1": {"a": 1.0, 2: 1.0}},
+            "run",
+            "run dict: query 'q1', document 2: document id 2 is an integer, not text as in "
+            "query 'q1', document 'a'",
+        ),
+        (
+            [{"qid": "1", "docno": "a", "score": 1.0}, {"qid": 1, "docno": "b", "score": 1.0}],
+            "run",
+            "run records: record 1: qid 1 is an integer, not text as in record 0",
+        ),
+    ],
+)
+def test_values_of_mixed_types_are_refused_in_plain_words(source, kind, message):
+    """Arrow's own words ("int or Decimal object expected", "Could not convert 'x' with
+    type str: tried to convert to double") reached the user before."""
+    with pytest.raises(InputError) as caught:
+        inputs.load(source, kind)
+    assert str(caught.value) == message
+    assert not any(words in message for words in _ARROW_WORDS)
