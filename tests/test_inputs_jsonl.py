@@ -219,3 +219,41 @@ def test_a_byte_order_mark_before_the_first_object_is_read_past(tmp_path):
     qrels = tmp_path / "qrels"
     qrels.write_text("q1 0 d1 1\n")
     assert evaluate(str(qrels), str(run_file), ["P.1"]).aggregates["value"].tolist() == [1.0]
+
+
+def _piped(monkeypatch, data: bytes) -> None:
+    """``data`` as standard input (no descriptor: read as a pipe is, once, into memory)."""
+    import io
+    import types
+
+    monkeypatch.setattr("sys.stdin", types.SimpleNamespace(buffer=io.BytesIO(data)))
+
+
+@pytest.mark.parametrize("packed", [bytes, gzip.compress], ids=["plain", "gzip"])
+def test_a_jsonl_run_on_standard_input_is_told_by_its_content(
+    packed, tmp_path, monkeypatch, capsys
+):
+    """'-' has no name to tell JSONL by: it was read as TREC text ("score '"score":' is not
+    an ASCII decimal number" on every line)."""
+    trec_run = HPO_RUNS[0]
+    jsonl = tmp_path / "run.jsonl"
+    _as_jsonl(trec_run, jsonl)
+    expected = _score(capsys, "-q", str(HPO_QRELS), str(trec_run))
+    _piped(monkeypatch, packed(b"\n  " + jsonl.read_bytes()))  # past blank lines
+    assert _score(capsys, "-q", str(HPO_QRELS), "-") == expected
+    _piped(monkeypatch, packed(jsonl.read_bytes()))
+    assert run(["validate", "-"]) == 0
+    assert "OK: 1 file(s)" in capsys.readouterr().out
+
+
+def test_trec_text_on_standard_input_stays_trec_text(tmp_path, monkeypatch, capsys):
+    # a qid opening with '{' is no JSON object; a file named otherwise is told by its name
+    qrels = tmp_path / "qrels"
+    qrels.write_text("{x} 0 d1 1\n")
+    _piped(monkeypatch, b"{x} Q0 d1 1 2.5 t\n")
+    code, out = _score(capsys, "-q", "-m", "P.1", str(qrels), "-")
+    assert (code, out.split()) == (0, ["P_1", "{x}", "1.0000", "P_1", "all", "1.0000"])
+    named = tmp_path / "run.txt"
+    named.write_text(GOOD + "\n")
+    assert run(["score", str(qrels), str(named)]) == 2
+    assert "is not an ASCII decimal number" in capsys.readouterr().err

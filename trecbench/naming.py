@@ -12,7 +12,8 @@ from typing import Any
 from .compressions import without_suffixes
 from .errors import UsageError, one_line
 
-# what a JSONL run is named (it is told by its name alone: trecbench.inputs.formats)
+# what a JSONL run is named (told by its name, or standard input's by its content:
+# trecbench.inputs.formats)
 JSONL_SUFFIX = ".jsonl"
 
 

@@ -16,8 +16,10 @@ libraries load before a file needs them):
 * ``rows(path) -> int | None``: how many rows the file holds, told without reading it
   (:mod:`trecbench.memory` guesses the others' from their size).
 
-A format is told by the first bytes of the file (after any compression) and its name
-(see each entry's ``matches``); TREC text is the last entry and takes everything else.
+A format is told by the first bytes of the file (as stored) and its name (see each
+entry's ``matches``); an input whose name says nothing (standard input ``-``, a pipe's
+``/dev/fd/63``: :func:`nameless`) also by what it holds (each entry's ``holds``: the first
+bytes of its content, decompressed). TREC text is the last entry and takes everything else.
 A capability a format lacks is refused in one line naming the file
 (:meth:`Format.reader`), never read as another format. Adding a format is one module
 with its functions and one entry in :data:`FORMATS`.
@@ -26,6 +28,8 @@ with its functions and one entry in :data:`FORMATS`.
 from __future__ import annotations
 
 import importlib
+import re
+from codecs import BOM_UTF8
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -42,6 +46,10 @@ CAPABILITIES = {
     "rows": "counted without reading them",
 }
 PARQUET_MAGIC = b"PAR1"
+# the name that reads standard input (and names it in messages and reports)
+STANDARD_INPUT = "-"
+# the bytes of a nameless input's content its format is told by (blank lines skipped)
+CONTENT_HEAD = 4096
 # what TREC text's readers say of the decompressed bytes of a compressed Parquet file (a
 # plain one is read as Parquet: its magic is looked for as stored)
 COMPRESSED_PARQUET = (
@@ -65,13 +73,16 @@ class Format:
     ``module`` (relative to :mod:`trecbench.inputs`) with a function per capability,
     ``capabilities`` (keys of :data:`CAPABILITIES`), the ``kinds`` it holds (``run``,
     ``qrels``) and ``matches(path, head, compression)``: whether a file is this format,
-    from its path, its first bytes as stored and their compression (None when plain)."""
+    from its path, its first bytes as stored and their compression (None when plain);
+    ``holds(content)``: whether a :func:`nameless` input is, from the first bytes of its
+    content (None: never told by content)."""
 
     name: str
     module: str
     capabilities: frozenset[str]
     kinds: tuple[str, ...]
     matches: Callable[[str, bytes, str | None], bool]
+    holds: Callable[[bytes], bool] | None = None
 
     def can(self, capability: str) -> bool:
         """Whether the format has ``capability``."""
@@ -108,18 +119,40 @@ TREC_TEXT = Format(
     ("run", "qrels"),
     lambda path, head, compression: True,
 )
+
+
+def _json_object_first(content: bytes) -> bool:
+    """Whether ``content``, past what is blank (a byte order mark, white space, empty
+    lines), opens a JSON object with a key: ``{"``, white space between them or not. A
+    TREC text line never starts so (a qid ``{x}`` is still TREC text's)."""
+    return re.match(rb'[ \t\r\n]*\{[ \t]*"', content.removeprefix(BOM_UTF8)) is not None
+
+
 JSONL = Format(
     "JSONL",
     ".jsonl",
     frozenset({"read_whole", "read_blocks", "validate_tokens"}),
     ("run",),
     lambda path, head, compression: named_as(path, JSONL_SUFFIX),
+    _json_object_first,
 )
 # tried in order: the first that matches is the file's format
 FORMATS: tuple[Format, ...] = (PARQUET, JSONL, TREC_TEXT)
 
 
-def detect(path: str, head: bytes, compression: str | None) -> Format:
+def nameless(path: str) -> bool:
+    """Whether the name ``path`` says nothing of the file's format: standard input, or a
+    descriptor's name (``/dev/stdin``; ``<(zcat run.jsonl.gz)`` is ``/dev/fd/63``)."""
+    return path in (STANDARD_INPUT, "/dev/stdin") or path.startswith(("/dev/fd/", "/proc/"))
+
+
+def detect(path: str, head: bytes, compression: str | None, content: bytes | None = None) -> Format:
     """The format of the file ``path`` whose first bytes are ``head`` (as stored,
-    compressed with ``compression`` or None)."""
-    return next(found for found in FORMATS if found.matches(path, head, compression))
+    compressed with ``compression`` or None); ``content``: the first bytes of what a
+    :func:`nameless` input holds (decompressed), by which its format is told too."""
+    return next(
+        found
+        for found in FORMATS
+        if found.matches(path, head, compression)
+        or (content is not None and found.holds is not None and found.holds(content))
+    )

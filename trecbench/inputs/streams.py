@@ -45,7 +45,7 @@ import pyarrow as pa
 from .. import outputs, provenance
 from ..compressions import COMPRESSIONS
 from ..errors import InputError
-from .formats import Format, detect
+from .formats import CONTENT_HEAD, STANDARD_INPUT, Format, detect, nameless
 
 Progress = Callable[[int, "int | None"], None]
 
@@ -79,13 +79,15 @@ def compression_of(head: bytes) -> str | None:
 
 def kind_of(path: str, head: bytes) -> tuple[str | None, Format]:
     """The compression (:func:`compression_of`) of the file ``path`` starting with
-    ``head``, and its format (:func:`trecbench.inputs.formats.detect`)."""
+    ``head``, and its format (:func:`trecbench.inputs.formats.detect`) as its name and
+    ``head`` tell it (:class:`Source` tells a nameless input's by its content too)."""
     compression = compression_of(head)
     return compression, detect(path, head, compression)
 
 
 def sniff(path: str | os.PathLike) -> tuple[str | None, Format]:
-    """:func:`kind_of` the file ``path`` (raises :class:`OSError` when it cannot be read)."""
+    """:func:`kind_of` the file ``path``, a regular file named as it is (raises
+    :class:`OSError` when it cannot be read)."""
     with open(path, "rb") as handle:
         return kind_of(os.fspath(path), handle.read(8))
 
@@ -239,10 +241,6 @@ class _ReadAhead(ReadOnly):
         super().close()
 
 
-# the name that reads standard input (and names it in messages and reports)
-STANDARD_INPUT = "-"
-
-
 def _opened(path: str) -> tuple[Any, bool]:
     """``path`` opened for reading, unbuffered, and whether the object is borrowed (not
     to be closed): ``-`` is standard input's descriptor (left open), or ``sys.stdin``'s
@@ -264,7 +262,8 @@ class Source:
 
     ``compression`` (None, ``"gzip"``, ``"bz2"``, ``"zstd"``, ``"lz4"``, ``"xz"``) and
     ``format`` (:mod:`trecbench.inputs.formats`) are known from the first bytes and the
-    name. :meth:`stream` gives the decompressed
+    name, and for an input whose name says nothing (``-``, ``/dev/fd/63``) from the first
+    bytes of its content too (a JSONL run piped in). :meth:`stream` gives the decompressed
     content from its start; :meth:`raw_bytes` the bytes as stored (for Parquet, which
     needs random access); :meth:`record` the ``size`` and ``sha256`` of the bytes as
     stored, once they have all been read. Use as a context manager.
@@ -299,7 +298,10 @@ class Source:
         self._inflater = None  # the fast gzip reader's thread, stopped before any rewind
         if spool or not self.regular:
             self._spool()
-        self.compression, self.format = kind_of(self.path, self._peek())
+        head = self._peek(8)
+        self.compression = compression_of(head)
+        content = self._content_head() if nameless(self.path) else None
+        self.format = detect(self.path, head, self.compression, content)
 
     # -- reading
 
@@ -318,14 +320,22 @@ class Source:
         memory.seek(0)
         self._memory = memory
 
-    def _peek(self) -> bytes:
+    def _peek(self, size: int) -> bytes:
+        """The first ``size`` bytes as stored (fewer in a shorter file)."""
         if self._memory is not None:
-            return self._memory.getbuffer()[:8].tobytes()
+            return self._memory.getbuffer()[:size].tobytes()
         try:
-            head = os.pread(self._file.fileno(), 8, self._start)
+            head = os.pread(self._file.fileno(), size, self._start)
         except OSError as exc:
             raise InputError(self.path, None, f"cannot read: {exc.strerror}") from None
         return head
+
+    def _content_head(self) -> bytes:
+        """The first bytes of the content (decompressed; every reader's :meth:`stream`
+        starts again from the start)."""
+        if self.compression is None:
+            return self._peek(CONTENT_HEAD)
+        return self.stream().read(CONTENT_HEAD)
 
     def _stop_inflater(self) -> None:
         """Stop the fast gzip reader's thread (it reads the raw file ahead of the parser):
