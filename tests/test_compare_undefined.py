@@ -349,6 +349,9 @@ def test_hostile_small_inputs_never_print_a_number_that_cannot_be_right():
             assert frame.loc[~defined, "p_undefined"].notna().all()
             assert not frame.loc[~defined, "significant"].any()
         for section in result.sections:
+            # an interval is n/a exactly where its section says why
+            shown = result.part(result.summary, section.label)[["ci_low", "ci_high"]]
+            assert shown.isna().all().all() == (section.interval_undefined is not None)
             if section.smallest_p is not None and section.smallest_p >= 0.05:
                 for frame in (result.comparisons, result.pairs):
                     assert not result.part(frame, section.label)["significant"].any()
@@ -473,3 +476,96 @@ def test_a_topic_one_runs_qrels_judge_relevant_is_not_named(tmp_path):
     report = json.loads((out / "BenchmarkReport.json").read_text())
     assert "topics_without_relevant" not in report
     assert "without a relevant document" not in (out / "BenchmarkComparison.md").read_text()
+
+
+# --- intervals that cannot be estimated: a stratum of one topic --------------------------
+
+ONE_TOPIC_STRATUM = (
+    "a stratum has fewer than 2 topics (no variance for the stratified bootstrap: it draws "
+    "that topic every time)"
+)
+
+
+def test_one_topic_per_stratum_gives_no_macro_interval_and_says_why_in_every_format():
+    # each topic its own stratum: the stratified bootstrap drew every topic every time and
+    # printed [0.2500, 0.2500] (a point, as certain) beside the t-test's p n/a
+    values = {"a": [0.5, 0.0, 0.5, 0.0], "b": [0.5, 0.5, 0.5, 1.0]}
+    strata = {f"q{i}": f"s{i}" for i in range(4)}
+    result = compare_scores(_frame(values), strata=strata, group_by="g", samples=200)
+    assert result.section("g:macro").interval_undefined == ONE_TOPIC_STRATUM
+    assert result.section("g=s0").interval_undefined == "fewer than 2 topics"
+    assert result.section("all").interval_undefined is None
+    for frame in (result.summary, result.comparisons):
+        assert result.part(frame, "g:macro")[["ci_low", "ci_high"]].isna().all().all()
+        assert result.part(frame, "all")[["ci_low", "ci_high"]].notna().all().all()
+    (row,) = result.part(result.comparisons, "g:macro").to_dict(orient="records")
+    assert row["p_undefined"].startswith("a stratum has fewer than 2 topics")
+    note = f"Intervals n/a (undefined): {ONE_TOPIC_STRATUM}."
+    table = result.render("table")
+    macro = table[table.index("Macro over g") : table.index("By g")]
+    assert "0.2500  [n/a, n/a]" in macro and "+0.3750  [n/a, n/a]" in macro
+    assert note in " ".join(macro.split())  # the terminal wraps it
+    markdown = result.render("markdown")
+    assert f"> {note}" in markdown and "0.2500 [n/a, n/a]" in markdown
+    assert "Intervals n/a" not in result.render("latex")  # its tables show no interval
+    assert note in result.to_html()
+    report = json.loads(result.render("json"))
+    validate_against_schema(report, "benchmark_report")
+    part = next(part for part in report["results"] if part["stratum"] == "g:macro")
+    assert part["interval_undefined"] == ONE_TOPIC_STRATUM
+    assert {(r["ci_low"], r["ci_high"]) for r in part["summary"] + part["comparisons"]} == {
+        (None, None)
+    }
+    rows = [r for r in csv.DictReader(io.StringIO(result.render("csv"))) if r["kind"] == "macro"]
+    assert note in rows[0]["notes"] and {(r["ci_low"], r["diff_ci_low"]) for r in rows} == {
+        ("", "")
+    }
+
+
+def test_the_macro_interval_of_one_topic_strata_on_the_command_line(tmp_path):
+    from test_compare import _invoke
+
+    (tmp_path / "qrels").write_text("".join(f"t{i} 0 d1 1\nt{i} 0 d2 0\n" for i in range(4)))
+    for run, first in (("a", ["d1", "d2", "d2", "d1"]), ("b", ["d1", "d1", "d2", "d1"])):
+        lines = [
+            f"t{i} Q0 {doc} 1 2 {run}\nt{i} Q0 {'d2' if doc == 'd1' else 'd1'} 2 1 {run}\n"
+            for i, doc in enumerate(first)
+        ]
+        (tmp_path / f"{run}.run").write_text("".join(lines))
+    sidecar = {
+        "strata": {"fields": ["own"], "queries": {f"t{i}": {"own": f"t{i}"} for i in range(4)}}
+    }
+    (tmp_path / "strata.json").write_text(json.dumps(sidecar))
+    files = [str(tmp_path / name) for name in ("qrels", "a.run", "b.run")]
+    options = ["-m", "P@1", "--strata", str(tmp_path / "strata.json"), "--group-by", "own"]
+    done = _invoke("compare", [*files, *options, "--samples", "100", "--no-tie-bounds"])
+    assert done.exit_code == 0, done.output
+    macro = done.stdout[done.stdout.index("Macro over own") : done.stdout.index("By own")]
+    assert "0.5000  [n/a, n/a]" in macro and "0.7500  [n/a, n/a]" in macro
+    assert "Intervals n/a (undefined): a stratum has fewer than 2 topics" in " ".join(macro.split())
+
+
+def test_a_one_topic_stratum_among_bigger_ones_gives_no_interval_nor_bootstrap_p():
+    # stratum x: one topic gaining 0.9; y: ten topics moving by noise. The stratified
+    # bootstrap drew x's topic every time: the difference's interval read [0.439, 0.455]
+    # and the bootstrap test's p 0.0005 on one topic's gain; the sign-flip test says 0.78
+    from test_stats import _exhaustive_sign_flips
+
+    rng = np.random.default_rng(3)
+    a = np.r_[0.0, rng.random(10) * 0.5]
+    b = np.r_[0.9, a[1:] + rng.normal(0, 0.05, 10)]
+    strata = {f"q{i}": "x" if i == 0 else "y" for i in range(11)}
+    values = _frame({"a": a.tolist(), "b": b.tolist()})
+    result = compare_scores(values, strata=strata, group_by="g", test="bootstrap", samples=4096)
+    assert result.section("g:macro").interval_undefined == ONE_TOPIC_STRATUM
+    for frame in (result.summary, result.comparisons):
+        assert result.part(frame, "g:macro")[["ci_low", "ci_high"]].isna().all().all()
+        assert result.part(frame, "g=y")[["ci_low", "ci_high"]].notna().all().all()
+    for frame in (result.comparisons, result.pairs):
+        (row,) = result.part(frame, "g:macro").to_dict(orient="records")
+        assert math.isnan(row["p_value"]) and row["p_undefined"] == ONE_TOPIC_STRATUM
+    # the randomisation test flips each topic's sign: defined, and exact (2^11 <= samples)
+    result = compare_scores(values, strata=strata, group_by="g", test="randomization", samples=4096)
+    weighted = (b - a) * stats.macro_weights(np.array(list(strata.values())))
+    (row,) = result.part(result.comparisons, "g:macro").to_dict(orient="records")
+    assert row["p_value"] == _exhaustive_sign_flips(weighted) and row["p_value"] > 0.5

@@ -299,6 +299,20 @@ def test_stratified_t_test_hand_worked():
     assert np.isnan(stats.stratified_t_test(np.array([1.0, 1, 2, 2, 2]), strata)).all()
 
 
+def test_stratified_bootstrap_test_is_undefined_with_a_stratum_of_one_topic():
+    # the stratified bootstrap draws a one-topic stratum's topic every time: its variance
+    # was left out of the null distribution, and one topic's gain of 0.9 got p = 1/401
+    d = np.array([0.9, 0.01, -0.02, 0.03, -0.01, 0.0])
+    strata = np.array(["x", "y", "y", "y", "y", "y"])
+    resampled = stats.bootstrap_means(d, 400, seed=0, strata=strata)
+    assert np.isnan(stats.bootstrap_p(d, resampled, stats.macro_weights(strata), strata)).all()
+    assert stats.stratum_of_one(strata) and not stats.stratum_of_one(np.array(["x", "x"]))
+    # two topics in every stratum: defined
+    strata = np.array(["x", "x", "y", "y", "y", "y"])
+    resampled = stats.bootstrap_means(d, 400, seed=0, strata=strata)
+    assert np.isfinite(stats.bootstrap_p(d, resampled, stats.macro_weights(strata), strata)).all()
+
+
 def test_weighted_randomization_and_bootstrap_tests():
     rng = np.random.default_rng(14)
     d = rng.normal(0.1, 0.3, size=(12, 2))

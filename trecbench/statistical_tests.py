@@ -23,6 +23,12 @@ from dataclasses import dataclass
 
 SAMPLES, SEED, CORRECTION = "samples", "seed", "correction"
 
+# why the stratified bootstrap (a macro section's intervals and its bootstrap test) says
+# nothing when a stratum has one topic
+STRATIFIED_BOOTSTRAP_ONE = (
+    "no variance for the stratified bootstrap: it draws that topic every time"
+)
+
 
 @dataclass(frozen=True)
 class StatisticalTest:
@@ -31,9 +37,10 @@ class StatisticalTest:
     ``options``: the ``compare`` options it reads (``samples``, ``seed``, ``correction``).
     ``macro_label``: its form on macro means (None: it has none, macro sections report
     no p-value). ``undefined_if_constant``: why its statistic is undefined when the
-    per-topic differences do not vary (None: it is defined then). ``family_wise``: its
-    p-values already hold for the family of all pairs of runs of a measure (no
-    correction is applied on top).
+    per-topic differences do not vary (None: it is defined then). ``stratum_of_one``: why
+    its macro form is undefined when a stratum has one topic (None: it is defined then).
+    ``family_wise``: its p-values already hold for the family of all pairs of runs of a
+    measure (no correction is applied on top).
     ``exact_below``: the function enumerates every sign pattern (exact p) when
     ``2**topics <= samples`` (else it samples, p = (count + 1) / (samples + 1)).
     ``rests_on``: what a p below the distribution-free bound rests on, for a test that can
@@ -47,6 +54,7 @@ class StatisticalTest:
     options: tuple[str, ...]
     function: str
     undefined_if_constant: str | None = None
+    stratum_of_one: str | None = None
     family_wise: bool = False
     exact_below: bool = False
     rests_on: str | None = None
@@ -63,6 +71,7 @@ TESTS: dict[str, StatisticalTest] = {
             (CORRECTION,),
             "trecbench.stats:t_pairs",
             undefined_if_constant="t = mean / (sd / sqrt(n)) divides by their sd, 0",
+            stratum_of_one="no variance for the stratified t-test",
             rests_on="the differences' normality",
         ),
         StatisticalTest(
@@ -75,6 +84,7 @@ TESTS: dict[str, StatisticalTest] = {
             "trecbench.stats:bootstrap_pairs",
             undefined_if_constant="every resample is the observed mean: there is no null "
             "distribution",
+            stratum_of_one=STRATIFIED_BOOTSTRAP_ONE,
             rests_on="a resampling distribution of a handful of topics",
         ),
         StatisticalTest(

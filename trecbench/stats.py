@@ -49,8 +49,11 @@ weighted means with weight ``1 / (G * n_g)`` for a topic of stratum ``g`` (``G``
 bootstrap keeps every stratum's size, stream 2); the paired tests take the same weights:
 the randomisation test flips signs of the weighted differences, the bootstrap test shifts
 the stratified resamples, and the t-test is the stratified one (variance
-``sum_g (s_g^2 / n_g) / G^2``, Welch–Satterthwaite degrees of freedom), which needs two
-topics in every stratum (else NaN). With one stratum all three are the unweighted tests.
+``sum_g (s_g^2 / n_g) / G^2``, Welch–Satterthwaite degrees of freedom). The t-test and
+the bootstrap (its test and its intervals) need two topics in every stratum: a stratum of
+one topic has no variance to estimate (the stratified bootstrap draws that topic every
+time), so they give NaN (:func:`stratum_of_one`). With one stratum all three are the
+unweighted tests.
 
 The weaker, unpaired design the RAG spec describes is there too, for reference: the
 two-sample Welch t-test (``scipy.stats.ttest_ind(..., equal_var=False)``) and the normal
@@ -259,13 +262,24 @@ def bootstrap_p(diffs, resampled_means: np.ndarray, weights=None, strata=None) -
     spread no resample is extreme, and ``count / samples`` printed p = 0. With ``weights``
     (:func:`macro_weights`) ``m`` is the weighted (macro) mean and the resamples those of
     the stratified bootstrap (``strata``). Differences that do not vary (within every
-    stratum) give NaN: every resample is the observed mean, there is no null distribution.
+    stratum) give NaN: every resample is the observed mean, there is no null distribution;
+    so does a stratum of one topic (:func:`stratum_of_one`): its topic is drawn every time,
+    and a null distribution without its variance made one topic's gain significant.
     """
     matrix = as_matrix(diffs)
+    if strata is not None and stratum_of_one(strata):
+        return np.full(matrix.shape[1], np.nan)
     observed = _weighted_mean(matrix, weights)
     extreme = np.abs(resampled_means - observed) >= np.abs(observed) - _tolerance(matrix)
     p = (extreme.sum(axis=0) + 1) / (resampled_means.shape[0] + 1)
     return np.where(constant(matrix, strata), np.nan, p)
+
+
+def stratum_of_one(strata) -> bool:
+    """Does a stratum hold fewer than two topics? Its variance cannot be estimated: the
+    stratified t-test has none, and the stratified bootstrap draws its one topic every
+    time, leaving it out of every interval and null distribution."""
+    return bool(np.unique(np.asarray(strata), return_counts=True)[1].min() < 2)
 
 
 def constant(diffs, strata=None) -> np.ndarray:
@@ -364,10 +378,10 @@ def stratified_t_test(diffs, strata) -> np.ndarray:
     undefined: the p-value is then NaN.
     """
     matrix = as_matrix(diffs)
+    if stratum_of_one(strata):
+        return np.full(matrix.shape[1], np.nan)
     labels = np.asarray(strata)
     groups = [np.flatnonzero(labels == label) for label in np.unique(labels)]
-    if min(len(rows) for rows in groups) < 2:
-        return np.full(matrix.shape[1], np.nan)
     g = len(groups)
     means = np.array([matrix[rows].mean(axis=0) for rows in groups])
     parts = np.array([matrix[rows].var(axis=0, ddof=1) / (len(rows) * g * g) for rows in groups])

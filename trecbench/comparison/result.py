@@ -158,6 +158,7 @@ class Comparison:
                     "topics": section.topics,
                     "smallest_p": section.smallest_p,
                     "notes": list(section.notes),
+                    "interval_undefined": section.interval_undefined,
                     **{
                         name: json_safe(_rows(self.part(frame, section.label)))
                         for name, frame in (

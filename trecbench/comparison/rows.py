@@ -13,11 +13,12 @@ from .significance import adjusted_and_significant
 from .tables import Section, View
 
 
-def _interval(boot, confidence: float, topics: int, pairs=None) -> tuple[np.ndarray, ...]:
-    """The bootstrap percentile interval of each column (or pair), undefined (NaN) below two
-    topics: every resample of one topic is that topic, and [x, x] would read as certainty."""
+def _interval(boot, confidence: float, section: Section, pairs=None) -> tuple[np.ndarray, ...]:
+    """The bootstrap percentile interval of each column (or pair), undefined (NaN) where
+    ``section.interval_undefined`` says why (below two topics, a macro section with a
+    stratum of one topic: [x, x] would read as certainty)."""
     low, high = stats.percentile_interval(boot, confidence, pairs)
-    if topics < 2:
+    if section.interval_undefined is not None:
         low, high = np.full_like(low, np.nan), np.full_like(high, np.nan)
     return low, high
 
@@ -26,7 +27,7 @@ def summary_rows(view: View, boot, bounds, runs, measures, statistics: StatsSett
     """Per run and measure: mean, intervals, tie bounds."""
     n = view.flat.shape[0]
     means = view.mean_of(view.flat)
-    low, high = _interval(boot, statistics.confidence, n)
+    low, high = _interval(boot, statistics.confidence, view.part.section)
     nan = np.full(view.flat.shape[1], np.nan)
     macro = view.part.strata is not None
     normal = (nan, nan) if macro else stats.normal_interval(view.flat, statistics.confidence)
@@ -96,7 +97,7 @@ def comparison_rows(
     diffs = flat[:, left] - flat[:, right]
     means = view.mean_of(flat)
     pairs = (np.array(left), np.array(right))
-    diff_low, diff_high = _interval(boot, statistics.confidence, flat.shape[0], pairs)
+    diff_low, diff_high = _interval(boot, statistics.confidence, section, pairs)
     p, why = tested
     adjusted, significant = adjusted_and_significant(p, statistics, section)
     effect = np.full(len(compared), np.nan) if macro else stats.effect_size(diffs)

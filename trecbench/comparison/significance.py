@@ -9,7 +9,7 @@ import numpy as np
 
 from .. import statistical_tests, stats
 from .settings import MACRO, StatsSettings
-from .tables import Section, View
+from .tables import FEWER_THAN_TWO, STRATUM_OF_ONE, Section, View
 
 # With more runs the all-pairs rows are not kept (they grow with the square of the runs:
 # 800 runs made 1.9 million); the comparisons with the baseline always are.
@@ -100,11 +100,11 @@ def _undefined_reason(name: str, diffs: np.ndarray, strata) -> str:
     """Why test ``name`` gives no p-value for these per-topic differences."""
     test = statistical_tests.get(name)
     if diffs.size < 2:
-        return "fewer than 2 topics"
+        return FEWER_THAN_TWO
     if strata is not None and test.macro_label is None:
         return f"the {test.label} has no form for macro means"
-    if strata is not None and name == "t" and np.unique(strata, return_counts=True)[1].min() < 2:
-        return "a stratum has fewer than 2 topics (no variance for the stratified t-test)"
+    if strata is not None and test.stratum_of_one and stats.stratum_of_one(strata):
+        return STRATUM_OF_ONE.format(test.stratum_of_one)
     if not diffs.any():
         return "every per-topic difference is 0"
     if test.undefined_if_constant and stats.constant(diffs, strata)[0]:

@@ -11,7 +11,12 @@ import pandas as pd
 
 from .. import stats
 from ..errors import UsageError
+from ..statistical_tests import STRATIFIED_BOOTSTRAP_ONE
 from .settings import ALL, MACRO
+
+# why an interval or a p-value is undefined (n/a), in the words every output shows
+FEWER_THAN_TWO = "fewer than 2 topics"
+STRATUM_OF_ONE = "a stratum has fewer than 2 topics ({})"
 
 
 @dataclass(frozen=True)
@@ -19,7 +24,8 @@ class Section:
     """One analysis: ``kind`` ``all``, ``macro`` (over the strata of ``field``) or
     ``stratum`` (``field`` = ``value``), over ``topics`` topics. ``smallest_p``: the
     smallest p-value the chosen test can give over them (None with one run); ``notes``:
-    what the reader must know about its tests (e.g. that they cannot reach alpha)."""
+    what the reader must know about its tests (e.g. that they cannot reach alpha);
+    ``interval_undefined``: why its bootstrap intervals are n/a (None: they are not)."""
 
     label: str
     kind: str
@@ -28,6 +34,7 @@ class Section:
     topics: int
     smallest_p: float | None = None
     notes: tuple[str, ...] = ()
+    interval_undefined: str | None = None
 
     @property
     def title(self) -> str:
@@ -77,10 +84,24 @@ def strata_fields(strata, group_by) -> tuple[dict[str, dict[str, str]] | None, l
     return fields, list(fields)
 
 
+def _interval_undefined(topics: int, strata: np.ndarray | None = None) -> str | None:
+    """Why a section's bootstrap intervals are n/a, or None: every resample of one topic is
+    that topic, and a macro section's stratified bootstrap draws a stratum's one topic
+    every time (its variance left out; a point with one topic per stratum), so either
+    interval would read as a certainty the topics do not give."""
+    if topics < 2:
+        return FEWER_THAN_TWO
+    if strata is not None and stats.stratum_of_one(strata):
+        return STRATUM_OF_ONE.format(STRATIFIED_BOOTSTRAP_ONE)
+    return None
+
+
 def sections_of(universe: list[str], fields: dict[str, dict[str, str]] | None) -> list[SectionPart]:
     """``all``, then per grouping field its macro section and one section per stratum."""
     index = np.arange(len(universe))
-    parts = [SectionPart(Section(ALL, ALL, None, None, len(universe)), index, None)]
+    why = _interval_undefined(len(universe))
+    everything = Section(ALL, ALL, None, None, len(universe), interval_undefined=why)
+    parts = [SectionPart(everything, index, None)]
     for name, mapping in (fields or {}).items():
         values = np.array([mapping.get(qid) for qid in universe], dtype=object)
         present = np.flatnonzero(values != None)  # noqa: E711 (element-wise)
@@ -89,18 +110,17 @@ def sections_of(universe: list[str], fields: dict[str, dict[str, str]] | None) -
         # Python strings, not numpy's fixed-width ones: those drop a trailing NUL, which
         # made "a\0" the stratum "a" (and merged the two when both were present)
         labels = np.array([str(value) for value in values[present]], dtype=object)
-        macro = Section(f"{name}:{MACRO}", MACRO, name, None, len(present))
+        why = _interval_undefined(len(present), labels)
+        macro = Section(f"{name}:{MACRO}", MACRO, name, None, len(present), interval_undefined=why)
         parts.append(SectionPart(macro, present, labels))
         strata: dict[str, list[int]] = {}
         for row, label in zip(present.tolist(), labels, strict=True):
             strata.setdefault(label, []).append(row)  # labels == value: value as numpy's, NUL cut
         for value in sorted(strata):
             rows = np.array(strata[value], dtype=present.dtype)
-            parts.append(
-                SectionPart(
-                    Section(f"{name}={value}", "stratum", name, value, len(rows)), rows, None
-                )
-            )
+            why, label = _interval_undefined(len(rows)), f"{name}={value}"
+            stratum = Section(label, "stratum", name, value, len(rows), interval_undefined=why)
+            parts.append(SectionPart(stratum, rows, None))
     return parts
 
 

@@ -216,11 +216,15 @@ def test_label(comparison, section) -> str:
     return comparison.statistics.label(macro=section.kind == MACRO)
 
 
-def section_notes(comparison, section) -> list[str]:
+def section_notes(comparison, section, intervals: bool = True) -> list[str]:
     """What a reader of ``section`` must know about its tests, once: the section's own
-    notes (a test that cannot reach alpha over its topics, pairs left out) and, per
-    reason, the comparisons whose p-value is undefined (n/a)."""
+    notes (a test that cannot reach alpha over its topics, pairs left out), why its
+    intervals are n/a (``intervals``: the rendering shows them) and, per reason, the
+    comparisons whose p-value is undefined (n/a)."""
     notes = list(getattr(section, "notes", ()))
+    undefined_interval = getattr(section, "interval_undefined", None)
+    if intervals and undefined_interval is not None:
+        notes.append(f"Intervals n/a (undefined): {undefined_interval}.")
     undefined: dict[str, dict] = {}
     for name in ("comparisons", "pairs"):
         frame = comparison.part(getattr(comparison, name), section.label)

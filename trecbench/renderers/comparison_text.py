@@ -161,7 +161,8 @@ def terminal_table(comparison) -> str:
                 part
                 for stratum in comparison.sections
                 if stratum.kind == common.STRATUM and stratum.field == section.field
-                for note in common.section_notes(comparison, stratum)
+                # the strata's table shows means only: no interval to say n/a of
+                for note in common.section_notes(comparison, stratum, intervals=False)
                 for part in _wrap(f"{stratum.value}: {note}")
             ]
     if several:
@@ -292,7 +293,7 @@ def latex(comparison) -> str:
             [
                 f"{section.title} ({counted(section.topics, 'topic')}): mean per run; "
                 f"{common.pairs_note(comparison, section)}; best mean in bold.",
-                *common.section_notes(comparison, section),
+                *common.section_notes(comparison, section, intervals=False),  # no intervals
                 *(
                     [said]
                     if (said := common.scoreless_line(comparison)) and section.kind != common.MACRO
