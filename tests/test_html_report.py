@@ -99,14 +99,19 @@ def browser():
     shutil.rmtree(profile, ignore_errors=True)
 
 
-@pytest.fixture(scope="module")
-def page(browser, report):
-    browser.get((report / "report.html").as_uri())
+def _drawn(browser, path):
+    """``browser`` on the page file ``path``, its figures drawn."""
+    browser.get(path.as_uri())
     for _ in range(50):  # the figures are drawn once Bokeh's document is idle
         if browser.execute_script("return window.Bokeh && Bokeh.documents.length") == 1:
             break
         time.sleep(0.1)
     return browser
+
+
+@pytest.fixture(scope="module")
+def page(browser, report):
+    return _drawn(browser, report / "report.html")
 
 
 COUNT_CANVASES = """
@@ -537,3 +542,38 @@ def test_a_number_column_with_significance_letters_sorts_as_numbers(browser, tmp
     means = [float(re.match(r"[0-9.]+", cell)[0]) for cell in cells]
     assert means == sorted(means) and means[-1] > 10 > means[0], cells
     assert any(not cell.replace(".", "").isdigit() for cell in cells)  # letters there
+
+
+LEGEND_BOXES = """
+var found = Object.values(Bokeh.index).filter(function (view) {
+  return view.model.title && view.model.title.text.indexOf("Precision-recall") === 0; });
+var plot = found[0], legend = plot.computed_renderer_views.filter(function (view) {
+  return view.model.type === "Legend"; })[0];
+function box(b) { return [b.x0, b.y0, b.x1, b.y1]; }
+return [box(plot.frame.bbox), box(legend.bbox), box(plot.bbox), found.length];"""
+
+
+def _legend_apart(boxes) -> None:
+    """The legend's box shares no point with the plot area's and lies in the canvas."""
+    (fx0, fy0, fx1, fy1), (lx0, ly0, lx1, ly1), (cx0, cy0, cx1, cy1), figures = boxes
+    assert figures == 1
+    assert lx0 >= fx1 or lx1 <= fx0 or ly0 >= fy1 or ly1 <= fy0, boxes
+    assert cx0 <= lx0 and lx1 <= cx1 and cy0 <= ly0 and ly1 <= cy1, boxes
+
+
+def test_the_precision_recall_legend_never_covers_the_plot_area(browser, report):
+    # it was drawn in the plot area's top right corner, over the curves' points there
+    _legend_apart(_drawn(browser, report / "report.html").execute_script(LEGEND_BOXES))
+
+
+def test_the_legend_of_many_runs_with_long_names_stays_beside_the_plot(browser, tmp_path):
+    # past 8 runs the legend takes more columns: never drawn past the canvas's bottom
+    qrels, page = tmp_path / "q", tmp_path / "many.html"
+    qrels.write_text("t1 0 d1 1\nt1 0 d2 1\n")
+    runs = []
+    for index in range(12):
+        ranked = tmp_path / f"a-run-with-a-rather-long-name-{index:02d}.run"
+        ranked.write_text(f"t1 Q0 d{index % 3} 1 2 x\nt1 Q0 d9 2 1 x\n")
+        runs.append(str(ranked))
+    assert run(["score", "-m", "P.1", str(qrels), *runs, "--html", str(page), "--quiet"]) == 0
+    _legend_apart(_drawn(browser, page).execute_script(LEGEND_BOXES))

@@ -9,6 +9,12 @@ from collections.abc import Mapping
 from functools import cache
 
 WIDTH, HEIGHT = 640, 300
+# the plot area of a figure with its legend beside it: about that of the others (640 x 300
+# with axes, title and toolbar); the canvas grows to hold the legend
+FRAME_WIDTH, FRAME_HEIGHT = 580, 225
+# legend entries per column beside a plot area: 8 rows (about 23 px each) fit its height,
+# more runs take more columns (never drawn past the canvas's bottom, where they were cut)
+LEGEND_ROWS = 8
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2",
            "#7f7f7f", "#bcbd22", "#17becf")  # fmt: skip
 # past ten runs, colours repeat with another marker and dash: 80 runs told apart
@@ -57,11 +63,30 @@ def _four(values, sign: bool = False) -> _Texts:
     )
 
 
-def _figure(title: str, **options):
+def _figure(title: str, framed: bool = False, **options):
+    """A figure of the page: ``framed``, its plot area has a fixed size (the canvas holds
+    what is beside it), else its canvas."""
     from bokeh.plotting import figure
 
-    plot = figure(title=title, width=WIDTH, height=HEIGHT, toolbar_location="above", **options)
+    if framed:
+        size = {"frame_width": FRAME_WIDTH, "frame_height": FRAME_HEIGHT}
+    else:
+        size = {"width": WIDTH, "height": HEIGHT}
+    plot = figure(title=title, toolbar_location="above", **size, **options)
     plot.title.text_font_size = "13px"
+    return plot
+
+
+def _legend_beside(title: str, entries: int):
+    """A figure whose legend (of the ``legend_label`` s of its glyphs: ``entries`` of
+    them) is right of its plot area, never over a point; the plot area has a fixed size."""
+    from bokeh.models import Legend
+
+    plot = _figure(title, framed=True)
+    # added before the glyphs: their legend_label s go to this legend, not to a new one
+    # inside the plot area (Bokeh's default, where it covered the curves' points); as
+    # many rows as entries up to LEGEND_ROWS (more rows than entries leave a blank)
+    plot.add_layout(Legend(nrows=max(1, min(entries, LEGEND_ROWS))), "right")
     return plot
 
 
@@ -153,7 +178,8 @@ def precision_recall_figure(curves: Mapping[str, list[float]]):
     iprec_at_recall means)."""
     from bokeh.models import ColumnDataSource, HoverTool
 
-    plot = _figure("Precision-recall (interpolated precision at 11 recall levels)")
+    title = "Precision-recall (interpolated precision at 11 recall levels)"
+    plot = _legend_beside(title, len(curves))
     levels = [level / 10 for level in range(11)]
     for index, (run, precisions) in enumerate(curves.items()):
         source = ColumnDataSource(
