@@ -334,9 +334,11 @@ def test_a_drill_down_kept_deeper_is_cut_and_a_bad_depth_refused():
         return json.loads(data)
 
     deep, cut = shown(20), shown(1)
-    assert deep["depth"] == 20 and deep["documents"]["q1"]["x"] == [["a", 2.0, 1], ["b", 1.0, 0]]
-    assert cut["depth"] == 1 and cut["documents"]["q1"]["x"] == [["a", 2.0, 1]]
-    assert cut["documents"]["q1"]["y"] == [["b", 2.0, 0]]
+    # a run held as numbers: each score as Python writes the double
+    assert deep["depth"] == 20 and cut["depth"] == 1
+    assert deep["documents"]["q1"]["x"] == [["a", "2.0", 1], ["b", "1.0", 0]]
+    assert cut["documents"]["q1"]["x"] == [["a", "2.0", 1]]
+    assert cut["documents"]["q1"]["y"] == [["b", "2.0", 0]]
     for depth in (-5, 1.5, True):
         with pytest.raises(trecbench.UsageError, match="depth must be a whole number from 0"):
             comparison.to_html(depth=depth)
@@ -444,6 +446,16 @@ def test_score_html_of_runs_sharing_no_topic_points_to_c(tmp_path, capsys):
     assert run([*args, "-c", "--html", str(page), "--quiet"]) == 0 and page.exists()
 
 
+def _open_topic(browser, page, qid: str):
+    """The drill-down panel of topic ``qid`` of the page file ``page``, opened."""
+    from selenium.webdriver.common.by import By
+
+    browser.get(page.as_uri())
+    buttons = browser.find_elements(By.CSS_SELECTOR, "#topic-table button.topic")
+    next(b for b in buttons if b.text == qid).click()
+    return browser.find_element(By.ID, "drilldown")
+
+
 def test_the_drill_down_marks_documents_as_the_scores_saw_them(browser, tmp_path):
     # rank 1 (grade 1) was green as relevant under -l 2, and rank 2 listed as scored under
     # -M 1 with nothing said: the colours follow -l, ranks beyond -M are set apart
@@ -454,14 +466,7 @@ def test_the_drill_down_marks_documents_as_the_scores_saw_them(browser, tmp_path
     ranked.write_text("q1 Q0 d1 1 3 r\nq1 Q0 d2 2 2 r\nq1 Q0 d3 3 1 r\nq2 Q0 d1 1 1 r\n")
     flags = ["-l", "2", "-M", "2", "-m", "P.1"]
     assert run(["score", *flags, str(qrels), str(ranked), "--html", str(page), "--quiet"]) == 0
-    browser.get(page.as_uri())
-    button = next(
-        b
-        for b in browser.find_elements(By.CSS_SELECTOR, "#topic-table button.topic")
-        if b.text == "q1"
-    )
-    button.click()
-    panel = browser.find_element(By.ID, "drilldown")
+    panel = _open_topic(browser, page, "q1")
     rows = panel.find_elements(By.CSS_SELECTOR, ".runs table tr")[1:]
     assert [r.get_attribute("class") for r in rows] == ["", "relevant", "cut"]
     note = panel.find_element(By.CSS_SELECTOR, ".runs p.note").text
@@ -542,6 +547,32 @@ def test_a_number_column_with_significance_letters_sorts_as_numbers(browser, tmp
     means = [float(re.match(r"[0-9.]+", cell)[0]) for cell in cells]
     assert means == sorted(means) and means[-1] > 10 > means[0], cells
     assert any(not cell.replace(".", "").isdigit() for cell in cells)  # letters there
+
+
+def test_the_drill_down_shows_each_score_as_the_run_file_writes_it(browser, tmp_path):
+    # the score cell was JavaScript's String(double): 12.5 for 12.500000, 1e-7 for
+    # 0.0000001
+    import pytrec_eval
+    from selenium.webdriver.common.by import By
+
+    written = {"a": "0.30000001", "b": "0.3", "c": "0.0000001", "d": "12.500000",
+               "e": "1e-7", "f": "-0.100", "g": "3.14159265358979323846"}  # fmt: skip
+    qrels, ranked, page = tmp_path / "q", tmp_path / "w.run", tmp_path / "w.html"
+    qrels.write_text("q1 0 a 1\nq1 0 b 0\n")
+    ranked.write_text("".join(f"q1 Q0 {d} 1 {s} w\n" for d, s in written.items()))
+    assert run(["score", "-m", "P.1", str(qrels), str(ranked), "--html", str(page), "--quiet"]) == 0
+    panel = _open_topic(browser, page, "q1")
+    lines = panel.find_elements(By.CSS_SELECTOR, ".runs table tr")[1:]
+    rows = [line.find_elements(By.TAG_NAME, "td") for line in lines]
+    docnos = [cells[1].text for cells in rows]
+    # b before a: tied as float32, docno descending; e before c: the same double
+    assert docnos == ["d", "g", "b", "a", "e", "c", "f"]
+    assert [cells[2].text for cells in rows] == [written[d] for d in docnos]
+    # trec_eval's own code ranks a fourth: the order shown is its order
+    scored = pytrec_eval.RelevanceEvaluator({"q1": {"a": 1, "b": 0}}, {"recip_rank"}).evaluate(
+        {"q1": {d: float(s) for d, s in written.items()}}
+    )
+    assert scored["q1"]["recip_rank"] == 1 / (docnos.index("a") + 1) == 0.25
 
 
 LEGEND_BOXES = """

@@ -135,7 +135,7 @@ def test_the_kept_documents_are_bounded_by_the_depth():
     documents = result.drill_down.documents
     per_topic = collections.Counter(documents.column("qid").to_pylist())
     assert max(per_topic.values()) == 3
-    assert documents.column_names == ["qid", "docno", "score", "rel"]
+    assert documents.column_names == ["qid", "docno", "score", "score_text", "rel"]
 
 
 DATA_TAG = '<script type="application/json" id="report-data">'
@@ -172,3 +172,70 @@ def test_a_run_from_a_pipe_has_its_drill_down_and_curve_as_from_a_file(tmp_path)
         (tmp_path / out / "precision_recall.svg").exists() for out in ("pipe-out", "file-out")
     ]
     assert curves == [True, True]
+
+
+# scores as run files write them, which the double's shortest text reads otherwise (12.5,
+# 3.141592653589793, 1e-7, -0.1); 0.30000001 and 0.3 are one float32
+WRITTEN = ["12.500000", "3.14159265358979323846", "0.30000001", "0.3", "0.0000001", "-0.100"]
+
+
+def _written_run(folder: Path, scattered: bool, separator: str = " ") -> tuple[str, str, dict]:
+    """qrels, a run of 5 topics whose scores are :data:`WRITTEN`, and {(qid, docno):
+    score text}; ``scattered``: its lines shuffled (topics in many stretches)."""
+    texts = {(f"t{q}", f"d{i}"): text for q in range(5) for i, text in enumerate(WRITTEN)}
+    lines = [f"{qid}{separator}Q0 {docno} 1 {text} r\n" for (qid, docno), text in texts.items()]
+    if scattered:
+        lines = [lines[(7 * i) % len(lines)] for i in range(len(lines))]  # 7 and 30: coprime
+    (folder / "q").write_text("".join(f"t{q} 0 d3 1\n" for q in range(5)))
+    (folder / "w.run").write_text("".join(lines))
+    return str(folder / "q"), str(folder / "w.run"), texts
+
+
+@pytest.mark.parametrize("reading", ["whole", "irregular", "blocks", "spilled", "workers"])
+def test_the_kept_documents_hold_each_score_as_the_run_file_writes_it(
+    tmp_path, monkeypatch, reading
+):
+    # the drill-down had only the double (the page wrote 12.5 for 12.500000): every way a
+    # run file is read keeps the text for it, when one is asked
+    spilled = []
+    if reading in ("blocks", "spilled"):
+        monkeypatch.setattr(memory, "BLOCK_LINES", 7)
+        monkeypatch.setattr(memory, "READ_BYTES", 300)
+        monkeypatch.setattr(run_blocks, "READ_BYTES", 300)
+        original = run_blocks.RunBlocks._spilled
+        monkeypatch.setattr(
+            run_blocks.RunBlocks, "_spilled", lambda *a: spilled.append(1) or original(*a)
+        )
+    separator = "\t" if reading == "irregular" else " "  # a tab, then spaces: the tokenizer
+    qrels, run_file, texts = _written_run(tmp_path, reading == "spilled", separator)
+    runs, options = [run_file], {"memory": 1} if reading in ("blocks", "spilled") else {}
+    if reading == "workers":  # scored in worker processes
+        other = tmp_path / "other.run"
+        other.write_bytes(Path(run_file).read_bytes())
+        runs, options = [run_file, str(other)], {"jobs": 2}
+    evaluation = evaluate(qrels, runs, ["P.5"], drill_depth=6, **options)
+    for result in evaluation.runs:
+        kept = result.drill_down.documents.to_pylist()
+        assert len(kept) == len(texts)
+        assert {(row["qid"], row["docno"]): row["score_text"] for row in kept} == texts
+    assert bool(spilled) == (reading == "spilled")
+    assert evaluate(qrels, run_file, ["P.5"]).runs[0].drill_down is None  # none asked
+
+
+def test_a_run_held_as_numbers_shows_each_score_as_python_writes_the_double(tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from trecbench.html_report import documents
+
+    qrels, run_file, texts = _written_run(tmp_path, False)
+    scores = [float(text) for text in texts.values()]
+    table = pa.table({"qid": [q for q, _ in texts], "docno": [d for _, d in texts],
+                      "score": scores})  # fmt: skip
+    pq.write_table(table, tmp_path / "w.parquet")
+    for run_ in (str(tmp_path / "w.parquet"), table):
+        result = evaluate(qrels, [run_], ["P.5"], drill_depth=6).runs[0]
+        assert result.drill_down.documents.column("score_text").null_count == len(texts)
+        shown = documents.from_kept({"r": result.drill_down}, 6)[0]
+        written = {(q, doc[0]): doc[1] for q, runs in shown.items() for doc in runs["r"]}
+        assert written == {key: repr(float(text)) for key, text in texts.items()}

@@ -325,14 +325,17 @@ def _combine(method: str, groups: arrow.Groups, values, weights) -> np.ndarray:
     return (ordered[low] + ordered[high]) / 2
 
 
-def ranked_run(source, progress: Progress | None = None) -> ranking.RankedRun:
+def ranked_run(
+    source, progress: Progress | None = None, score_text: bool = False
+) -> ranking.RankedRun:
     """A run (any input kind of :mod:`trecbench.inputs`: path, DataFrame, pyarrow table,
     ``{qid: {docno: score}}``...) in trec_eval's order, its rows not yet moved; a
     document listed twice in a topic is an error (exit 4, as trec_eval). ``progress``:
-    as :func:`ranked_tables` takes it."""
+    as :func:`ranked_tables` takes it; ``score_text``: a run file's scores as written
+    kept too (:func:`trecbench.inputs.load`)."""
     from .evaluation import load
 
-    return _ranked(load(source, "run", progress=progress))
+    return _ranked(load(source, "run", progress=progress, score_text=score_text))
 
 
 def _ranked(loaded) -> ranking.RankedRun:
@@ -342,9 +345,9 @@ def _ranked(loaded) -> ranking.RankedRun:
     return ranked
 
 
-def ranked_table(source) -> pa.Table:
+def ranked_table(source, score_text: bool = False) -> pa.Table:
     """:func:`ranked_run` as a table in trec_eval's order with 1-based ``rank``."""
-    return ranked_run(source).table()
+    return ranked_run(source, score_text=score_text).table()
 
 
 def checked_settings(

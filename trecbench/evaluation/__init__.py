@@ -169,7 +169,9 @@ def _evaluate(qrels, runs, measures, settings: EvalSettings, run_names, progress
     budget = Budget.of(settings.memory, workers=workers)
     # Arrow's threads read the first run while the qrels are loaded (after every check of
     # the arguments: a reader started is stopped only where the qrels may fail)
-    ahead = _start_reading(sources, read_whole, workers, budget, qrels, progress, version)
+    ahead = _start_reading(
+        sources, read_whole, workers, budget, qrels, progress, version, drill.wanted(settings)
+    )
     try:
         level = settings.relevance_level
         truth, loaded = load_judgments(qrels, settings.rel_format, level, version, progress)

@@ -1,6 +1,7 @@
 """What a report's drill-down needs of each run, kept from the one pass that scores it
 (inputs are read once): each topic's first documents in trecbench's ranking with their
-grades, and the run's interpolated precision at the 11 recall levels.
+scores as the run writes them and their grades, and the run's interpolated precision at
+the 11 recall levels.
 
 :attr:`EvalSettings.drill_depth <trecbench.evaluation.settings.EvalSettings>` asks for it;
 :mod:`.scoring` keeps each block's first documents (:func:`top_rows`) and scores the
@@ -17,19 +18,24 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import arrow, ranking
+from ..inputs.trec_tables import SCORE_TEXT
 from ..trec_eval import compat
 from .plan import _measures, _Plan
 from .settings import EvalSettings
 
 RECALL_LEVELS = [f"iprec_at_recall_{level / 10:.2f}" for level in range(11)]
 _KEYS = ["qid", "docno"]
+# the columns of the documents kept, before their grade (see DrillDown)
+SHOWN = ["qid", "docno", "score", SCORE_TEXT]
 
 
 @dataclass(frozen=True)
 class DrillDown:
-    """One run's part of a report's drill-down. ``documents``: qid, docno, score, rel
-    (null: unjudged; a document judged twice: its last grade), each topic's first
-    ``depth`` documents of every topic the run has, topics byte-wise, documents ranked;
+    """One run's part of a report's drill-down. ``documents``: qid, docno, score,
+    score_text (the score as the run file writes it; null where the run holds numbers,
+    not text: a table, Parquet, JSONL), rel (null: unjudged; a document judged twice: its
+    last grade), each topic's first ``depth`` documents of every topic the run has, topics
+    byte-wise, documents ranked;
     ``precision_recall``: per topic of the run, trec_eval's iprec_at_recall at recall
     0.0, 0.1, ..., 1.0 (with the call's -l, -M and -J), averaged over the topics a report
     shows (:func:`mean_curves`)."""
@@ -57,14 +63,25 @@ class DrillPlan:
     curves: _Plan
 
 
+def wanted(settings: EvalSettings) -> bool:
+    """Whether an evaluation with ``settings`` keeps a drill-down (:func:`kept`): one is
+    asked for (``drill_depth``) and the judgments are 9.0.8's qrels (not -R, compat 10.0:
+    another reading). Its runs are then read with their scores' text."""
+    default = compat.get(compat.DEFAULT).version
+    return (
+        settings.drill_depth is not None
+        and settings.rel_format == "qrels"
+        and settings.compat == default
+    )
+
+
 def kept(plan: _Plan) -> DrillPlan | None:
     """The :class:`DrillPlan` of ``plan`` (asked for by its ``drill_depth``): the curve
     scored with its judgments, -l, -M and -J, trec_eval 9.0.8 otherwise, as
-    ``evaluate(..., ["iprec_at_recall"])`` with those three would. None where nothing is
-    asked or the judgments are not 9.0.8's qrels (-R, compat 10.0: another reading)."""
+    ``evaluate(..., ["iprec_at_recall"])`` with those three would. None where none is
+    :func:`wanted`."""
     settings = plan.settings
-    default = compat.get(compat.DEFAULT).version
-    if settings.drill_depth is None or settings.rel_format != "qrels" or settings.compat != default:
+    if not wanted(settings):
         return None
     own = EvalSettings(
         relevance_level=settings.relevance_level,
@@ -77,24 +94,34 @@ def kept(plan: _Plan) -> DrillPlan | None:
 
 
 def top_rows(table: pa.Table, order, float32: bool, depth: int, stretches=None) -> pa.Table:
-    """qid, docno, rank, score: the first ``depth`` documents of each topic of ``table``
-    (whole topics), ranked as :func:`trecbench.fusion.ranked_table` ranks a run (float32
-    scores: ``order``, the scoring's, is reused when it compared scores so)."""
+    """:data:`SHOWN` of the first ``depth`` documents of each topic of ``table`` (whole
+    topics), ranked as :func:`trecbench.fusion.ranked_table` ranks a run (float32 scores:
+    ``order``, the scoring's, is reused when it compared scores so)."""
     if not float32:
         order = ranking.order_run(table, stretches=stretches)
-    # no more than the rows: a depth up to LONG_MAX is allowed
-    ranked = ranking.RankedRun(table, order, order.qids.to_pylist(), min(depth, table.num_rows))
-    return ranked.table().select(["qid", "docno", "rank", "score"])
+    # no more than the rows: any whole depth is taken here (one past LONG_MAX is the
+    # report's to refuse), and the ranks are compared with an int64
+    depth = min(depth, table.num_rows)
+    ranked = ranking.RankedRun(table, order, order.qids.to_pylist(), depth)
+    return shown_rows(ranked.table(), depth)
+
+
+def shown_rows(ranked: pa.Table, depth: int) -> pa.Table:
+    """:data:`SHOWN` of the documents ranked ``depth`` or better in ``ranked`` (a run in
+    trec_eval's order with its ``rank``); ``score_text`` null where ``ranked`` has none."""
+    if SCORE_TEXT not in ranked.column_names:
+        ranked = ranked.append_column(SCORE_TEXT, pa.nulls(ranked.num_rows, pa.string()))
+    return ranked.filter(pc.less_equal(ranked.column("rank"), depth)).select(SHOWN)
 
 
 def joined(parts: list[pa.Table]) -> pa.Table:
-    """The blocks' :func:`top_rows` as one table of a run (qid, docno, score; topics
-    byte-wise, as the run ranked whole has them; a stable sort keeps each topic's
-    ranking), not yet graded (:func:`grade`)."""
+    """The blocks' :func:`top_rows` as one table of a run (topics byte-wise, as the run
+    ranked whole has them; a stable sort keeps each topic's ranking), not yet graded
+    (:func:`grade`)."""
     top = parts[0] if len(parts) == 1 else pa.concat_tables(parts, promote_options="permissive")
     if len(parts) > 1:
         top = top.take(pc.sort_indices(top, [("qid", "ascending")]))
-    return top.select(["qid", "docno", "score"])
+    return top
 
 
 def grade(runs, qrels: pa.Table) -> None:
@@ -123,12 +150,12 @@ def last_grades(qrels: pa.Table) -> pa.Table:
 
 
 def graded(top: pa.Table, grades: pa.Table) -> pa.Table:
-    """``top`` (qid, docno, score) with each document's ``rel`` (null: unjudged), in
+    """``top`` (:data:`SHOWN`) with each document's ``rel`` (null: unjudged), in
     ``top``'s order."""
     keyed = pa.table(
         {
             **{key: pc.cast(top.column(key), pa.large_string()) for key in _KEYS},
-            "score": top.column("score"),
+            **{name: top.column(name) for name in SHOWN if name not in _KEYS},
             "position": arrow.array(np.arange(top.num_rows, dtype=np.int64)),
         }
     )

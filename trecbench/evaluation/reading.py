@@ -40,13 +40,18 @@ def _is_stdin(source) -> bool:
 
 
 def _read_ahead(
-    source, progress: Progress | None = None, version: Compat = _compat.V9
+    source,
+    progress: Progress | None = None,
+    version: Compat = _compat.V9,
+    score_text: bool = False,
 ) -> Future | None:
     """Start :func:`load` of a run file in a worker thread (in this call's input scope)."""
     if not isinstance(source, (str, os.PathLike)) or _is_stdin(source):
         return None
     in_scope = contextvars.copy_context().run  # the thread sees this call's inputs
-    return _in_background(lambda: in_scope(load, source, "run", None, progress, version))
+    return _in_background(
+        lambda: in_scope(load, source, "run", None, progress, version, score_text)
+    )
 
 
 def load(
@@ -55,6 +60,7 @@ def load(
     ahead: Future | None = None,
     progress: Progress | None = None,
     version: Compat = _compat.V9,
+    score_text: bool = False,
 ) -> inputs.Loaded:
     """A run or qrels of any input kind (see :mod:`trecbench.inputs`) as a typed table.
 
@@ -65,13 +71,17 @@ def load(
     (exit 4, after -M, as trec_eval does); its warnings (ties, order) are
     `trecbench validate`'s job. ``ahead``: this call, started earlier (:func:`_read_ahead`).
     ``version``: trec_eval 10.0 skips ``#`` comment lines (:mod:`trecbench.inputs.comments`).
+    ``score_text``: a run's scores as written kept too (:func:`trecbench.inputs.load`).
     A run named ``-`` is standard input, and named so in messages and reports.
     """
     if ahead is not None:
         loaded = ahead.result()
     else:
         reading = _reading(progress, source)
-        loaded = inputs.load(source, kind, check=_gate, progress=reading, comments=version.comments)
+        loaded = inputs.load(
+            source, kind, check=_gate, progress=reading, comments=version.comments,
+            score_text=score_text,
+        )  # fmt: skip
     if loaded.table.num_rows == 0:
         raise InputError(loaded.origin, None, f"empty {kind}" + (" file" if loaded.path else ""))
     return loaded
@@ -103,8 +113,9 @@ class _BlocksAhead:
         self.tables.close()
 
 
-def _read_blocks(path, budget: Budget, progress) -> _BlocksAhead:
-    """Start reading the run file ``path`` in the blocks ``budget`` allows."""
+def _read_blocks(path, budget: Budget, progress, score_text: bool = False) -> _BlocksAhead:
+    """Start reading the run file ``path`` in the blocks ``budget`` allows (``score_text``:
+    as :class:`~trecbench.inputs.blocks.RunBlocks` takes it)."""
     from ..inputs.blocks import RunBlocks
     from ..validation.reader import Prefetched
 
@@ -117,11 +128,14 @@ def _read_blocks(path, budget: Budget, progress) -> _BlocksAhead:
         spill_rows=budget.spill_lines,
         progress=_reading(progress, path),
         read_bytes=budget.read_bytes,
+        score_text=score_text,
     )
     return _BlocksAhead(blocks, Prefetched(blocks.described()))
 
 
-def _blocks_ahead(source, qrels, budget: Budget, progress) -> _BlocksAhead | None:
+def _blocks_ahead(
+    source, qrels, budget: Budget, progress, score_text: bool = False
+) -> _BlocksAhead | None:
     """:func:`_read_blocks` of a run started before the qrels are loaded (its first blocks
     are read meanwhile, as :func:`_read_ahead` reads a run held whole), with a budget that
     holds the most lines the qrels file can hold (the qrels read can only leave more
@@ -134,7 +148,7 @@ def _blocks_ahead(source, qrels, budget: Budget, progress) -> _BlocksAhead | Non
     bounded = budget.with_qrels(most)
     if (bounded.block_lines, bounded.read_bytes) != (memory.BLOCK_LINES, memory.READ_BYTES):
         return None
-    return _read_blocks(source, bounded, progress)
+    return _read_blocks(source, bounded, progress, score_text)
 
 
 def _in_blocks(source, budget: Budget) -> bool:
@@ -143,13 +157,13 @@ def _in_blocks(source, budget: Budget) -> bool:
 
 def _start_reading(
     sources: list, read_whole: str | None, workers: int, budget: Budget, qrels, progress,
-    version: Compat,
+    version: Compat, score_text: bool,
 ) -> Future | _BlocksAhead | None:  # fmt: skip
     """The first run read while the qrels are loaded (Arrow's threads read it meanwhile):
     whole, or its first blocks when it is read in blocks; None when workers read the runs
-    or it cannot be read ahead."""
+    or it cannot be read ahead. ``score_text``: its scores as written kept too."""
     if not sources or workers > 1:
         return None
     if read_whole is None and _in_blocks(sources[0], budget):
-        return _blocks_ahead(sources[0], qrels, budget, progress)
-    return _read_ahead(sources[0], progress, version)
+        return _blocks_ahead(sources[0], qrels, budget, progress, score_text)
+    return _read_ahead(sources[0], progress, version, score_text)

@@ -96,7 +96,7 @@ def _loaded(source, name: str, ahead, progress, plan: _Plan):
     """:func:`load` of a run; the error of a run held in memory names the run
     (``run 'mine' (run DataFrame): row 2: ...``): several frames are all a "run DataFrame"."""
     with held.naming(source, name):
-        return load(source, "run", ahead, progress, plan.version)
+        return load(source, "run", ahead, progress, plan.version, plan.drill is not None)
 
 
 def _say_empty_topics(run: Mapping, name: str, plan: _Plan) -> None:
@@ -187,7 +187,7 @@ def _evaluate_blocks(
     from ..inputs.blocks import RESTART
 
     if ahead is None:
-        ahead = _read_blocks(path, budget, progress)
+        ahead = _read_blocks(path, budget, progress, plan.drill is not None)
     else:  # started under a bound on the qrels: the qrels read leave the budget's room
         ahead.blocks.resize(budget.whole_lines, budget.spill_lines)
     blocks = ahead.blocks

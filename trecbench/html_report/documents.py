@@ -1,5 +1,6 @@
 """The drill-down's documents: each run's top documents per topic in trecbench's ranking,
-with their grades, and the runs' interpolated precision at the 11 recall levels.
+with their scores as the run writes them and their grades, and the runs' interpolated
+precision at the 11 recall levels.
 
 What the runs' scoring kept (:mod:`trecbench.evaluation.drill`) is shown as it is
 (:func:`from_kept`). Runs given as tables, and a comparison scored without keeping it, are
@@ -15,11 +16,11 @@ from collections.abc import Mapping
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from .. import ranking
 from ..errors import InputError, UsageError
-from ..evaluation.drill import graded, last_grades, topic_curves
+from ..evaluation.drill import graded, last_grades, shown_rows, topic_curves
+from ..inputs.trec_tables import SCORE_TEXT
 
 
 def _check_unchanged(path: str, recorded: Mapping | None) -> None:
@@ -35,8 +36,9 @@ def _check_unchanged(path: str, recorded: Mapping | None) -> None:
 
 
 def ranked_runs(runs: Mapping[str, object], records: Mapping[str, Mapping]) -> dict:
-    """``{run: ranked table}`` (qid, docno, rank, score) of each run: a file (read again,
-    refused if changed since it was scored) or a table already in memory."""
+    """``{run: ranked table}`` (qid, docno, rank, score, and a file's score_text: its
+    scores as written) of each run: a file (read again, refused if changed since it was
+    scored) or a table already in memory."""
     return {run: _ranked(source, records) for run, source in runs.items()}
 
 
@@ -45,7 +47,9 @@ def _ranked(source, records: Mapping[str, Mapping]) -> pa.Table:
 
     if isinstance(source, str):
         _check_unchanged(source, records.get(source))
-    return ranked_table(source).select(["qid", "docno", "rank", "score"])
+    table = ranked_table(source, score_text=True)
+    names = ["qid", "docno", "rank", "score", SCORE_TEXT]
+    return table.select([name for name in names if name in table.column_names])
 
 
 def drill_down(
@@ -69,8 +73,9 @@ def drill_down(
 
 def top_documents(ranked: Mapping[str, pa.Table], qrels: pa.Table, depth: int) -> dict:
     """``{qid: {run: [[docno, score, grade or None], ...]}}``: each run's first ``depth``
-    documents of each topic, with their grade in the qrels (None: unjudged; a document
-    judged twice: its last grade)."""
+    documents of each topic, with their score as the run writes it (:func:`score_texts`)
+    and their grade in the qrels (None: unjudged; a document judged twice: its last
+    grade)."""
     _check_depth(depth)
     grades = last_grades(qrels)
     topics: dict[str, dict] = {}
@@ -89,8 +94,7 @@ def _check_depth(depth: int) -> None:
 def _add_top_documents(topics: dict, run: str, table: pa.Table, grades: pa.Table, depth: int):
     """Add ``run``'s first ``depth`` documents per topic to ``topics`` (see
     :func:`top_documents`)."""
-    top = table.filter(pc.less_equal(table.column("rank"), depth))
-    _add_graded(topics, run, graded(top.select(["qid", "docno", "score"]), grades))
+    _add_graded(topics, run, graded(shown_rows(table, depth), grades))
 
 
 def from_kept(kept: Mapping[str, object], depth: int) -> tuple[dict, dict]:
@@ -104,14 +108,14 @@ def from_kept(kept: Mapping[str, object], depth: int) -> tuple[dict, dict]:
 
 
 def _add_graded(topics: dict, run: str, rows: pa.Table) -> None:
-    """Add ``run``'s documents (``rows``: qid, docno, score, rel; ranked, topics in order)
-    to ``topics`` (see :func:`top_documents`)."""
+    """Add ``run``'s documents (``rows``: a :class:`~trecbench.evaluation.drill.DrillDown`'s
+    documents; ranked, topics in order) to ``topics`` (see :func:`top_documents`)."""
     documents = list(
         map(
             list,
             zip(
                 map(str, rows.column("docno").to_pylist()),
-                map(float, rows.column("score").to_pylist()),
+                score_texts(rows),
                 rows.column("rel").to_pylist(),
                 strict=True,
             ),
@@ -123,6 +127,20 @@ def _add_graded(topics: dict, run: str, rows: pa.Table) -> None:
     heads = ranking.take_rows(qids, starts).to_pylist()
     for qid, (start, end) in zip(heads, spans(starts, len(documents)), strict=True):
         topics.setdefault(str(qid), {}).setdefault(run, []).extend(documents[start:end])
+
+
+def score_texts(rows: pa.Table) -> list[str]:
+    """Each score of ``rows`` as the run file writes it (``score_text``), else (a run
+    held as numbers: a table, Parquet, JSONL) as Python writes the double it holds
+    (``repr``: the shortest text that reads back as that double)."""
+    texts = rows.column(SCORE_TEXT)
+    if not texts.null_count:
+        return list(map(str, texts.to_pylist()))
+    doubles = map(repr, map(float, rows.column("score").to_pylist()))
+    if texts.null_count == len(texts):
+        return list(doubles)
+    pairs = zip(texts.to_pylist(), doubles, strict=True)
+    return [double if text is None else text for text, double in pairs]
 
 
 def spans(starts: np.ndarray, total: int) -> list[tuple[int, int]]:

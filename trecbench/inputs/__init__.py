@@ -107,19 +107,17 @@ def _column(table: Any, name: str):
     return pa.array(table[name].astype(str), pa.string())
 
 
-def _load_file(
-    path: str, kind: str, check: Check | None, progress, full: bool, comments: bool = False
-) -> Loaded:
+def _load_file(path: str, kind: str, check: Check | None, progress, **reading) -> Loaded:
     with Source(path, progress) as source:
-        return _load_source(source, kind, check, full, comments)
+        return _load_source(source, kind, check, **reading)
 
 
-def _load_source(
-    source: Source, kind: str, check: Check | None, full: bool, comments: bool = False
-) -> Loaded:
+def _load_source(source: Source, kind: str, check: Check | None, **reading) -> Loaded:
+    """``source`` read whole; ``reading``: the reader's ``full``, ``comments`` and
+    ``score_text`` (see :func:`load`)."""
     # the one place a file's whole read is chosen: by its format (trecbench.inputs.formats)
     read_whole = source.format.reader("read_whole", source.path, kind)
-    table, warnings, metadata = read_whole(source, kind, check=check, full=full, comments=comments)
+    table, warnings, metadata = read_whole(source, kind, check=check, **reading)
     path = source.path
     record = {"path": path, "kind": kind, **source.record(), **table_counts(table, kind)}
     if metadata is not None:  # as the reports' JSON holds it (a YAML date, !!binary...)
@@ -151,6 +149,7 @@ def load(
     progress: Progress | None = None,
     full: bool = False,
     comments: bool = False,
+    score_text: bool = False,
 ) -> Loaded:
     """``source`` (any input kind, see the module docstring) as a typed ``kind`` table.
 
@@ -158,7 +157,9 @@ def load(
     is called with the bytes read of a file (see :class:`~trecbench.inputs.streams.Source`);
     ``full`` keeps every column of a TREC run (``q0``, ``rank``, ``line``) instead of the
     columns scoring needs, which regular files give fastest; ``comments`` skips the ``#``
-    lines trec_eval 10.0 skips (:mod:`trecbench.inputs.comments`).
+    lines trec_eval 10.0 skips (:mod:`trecbench.inputs.comments`); ``score_text`` also
+    keeps a TREC text run's scores as written, column ``score_text`` (a report's
+    drill-down shows them so; other inputs hold numbers, not text).
     """
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {KINDS}, not {kind!r}")
@@ -166,8 +167,9 @@ def load(
         if source.kind != kind:
             raise UsageError(f"{source.origin}: a {source.kind} was given where {kind} belong")
         return source
+    reading = {"full": full, "comments": comments, "score_text": score_text}
     if isinstance(source, Source):  # opened by the caller, who closes it
-        return _load_source(source, kind, check, full, comments)
+        return _load_source(source, kind, check, **reading)
     if isinstance(source, (str, os.PathLike)):
         text = os.fspath(source)
         if isinstance(text, bytes):
@@ -177,7 +179,7 @@ def load(
 
             if datasets.is_dataset_id(text):
                 return Loaded(kind, datasets.qrels_table(text), text)
-        return _load_file(text, kind, check, progress, full, comments)
+        return _load_file(text, kind, check, progress, **reading)
     pandas = sys.modules.get("pandas")
     if pandas is not None and isinstance(source, pandas.DataFrame):
         from . import tables

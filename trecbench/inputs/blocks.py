@@ -39,6 +39,7 @@ import pyarrow.compute as pc
 from .. import arrow
 from . import trec_text
 from .streams import Progress, Source
+from .trec_tables import SCORE_TEXT
 
 RUN_COLUMNS = ("qid", "docno", "score", "tag", "line")
 # bytes of text per table read (the regular reader's blocks, the tokenizer's chunks) when
@@ -48,7 +49,7 @@ RUN_COLUMNS = ("qid", "docno", "score", "tag", "line")
 READ_BYTES = 4 << 20
 # the columns' types in a block and in a spill
 _TYPES = {"qid": pa.string(), "docno": pa.string(), "score": pa.float64(), "tag": pa.string(),
-          "line": pa.int64()}  # fmt: skip
+          "line": pa.int64(), SCORE_TEXT: pa.string()}  # fmt: skip
 # partitions of a spill per block: a block gathers several, so a topic-hash partition
 # larger than the average rarely makes a block larger than asked
 _PARTITIONS_PER_BLOCK = 4
@@ -92,7 +93,8 @@ class RunBlocks:
     read (see :class:`~trecbench.inputs.streams.Source`); ``spill_dir``: where a spill goes
     (default: the system's temporary folder, ``TMPDIR``); ``read_bytes``: bytes of text
     per table read (default :data:`READ_BYTES`; a memory budget may ask for less:
-    :attr:`trecbench.memory.Budget.read_bytes`).
+    :attr:`trecbench.memory.Budget.read_bytes`); ``score_text``: the blocks also hold each
+    score as written (``score_text``; null where the format holds numbers, not text).
     """
 
     def __init__(
@@ -105,8 +107,11 @@ class RunBlocks:
         spill_dir: str | os.PathLike | None = None,
         spill_rows: int | None = None,
         read_bytes: int | None = None,
+        score_text: bool = False,
     ):
         self.path = os.fspath(path)
+        self.score_text = score_text
+        self.columns = (*RUN_COLUMNS, SCORE_TEXT) if score_text else RUN_COLUMNS
         self.rows, self.whole_rows = max(1, rows), whole_rows
         self.spill_rows = self.rows if spill_rows is None else max(1, spill_rows)
         self.read_bytes = READ_BYTES if read_bytes is None else max(1, read_bytes)
@@ -180,7 +185,7 @@ class RunBlocks:
         yield from self._spilled(itertools.chain(_emptied(held), tables), max(estimate(), lines))
 
     def _pieces(self, source: Source, counts: _Counts) -> Iterator[_Piece]:
-        """The run's rows from its start, in typed tables (``RUN_COLUMNS``) with their
+        """The run's rows from its start, in typed tables (:attr:`columns`) with their
         physical line numbers, each described (:func:`_described`), as the file's format
         reads it in blocks (:mod:`~trecbench.inputs.formats`)."""
         line = 0
@@ -194,10 +199,12 @@ class RunBlocks:
             if "line" not in table.column_names:
                 numbers = np.arange(line + 1, line + table.num_rows + 1, dtype=np.int64)
                 table = table.append_column("line", arrow.array(numbers))
+            if self.score_text and SCORE_TEXT not in table.column_names:  # no text: numbers
+                table = table.append_column(SCORE_TEXT, pa.nulls(table.num_rows, pa.string()))
             line += table.num_rows
             counts.add(piece)
-            columns = [_typed(table.column(name), name) for name in RUN_COLUMNS]
-            yield piece._replace(table=pa.table(columns, RUN_COLUMNS))
+            columns = [_typed(table.column(name), name) for name in self.columns]
+            yield piece._replace(table=pa.table(columns, self.columns))
 
     @staticmethod
     def describe(table: pa.Table) -> _Piece:
@@ -213,11 +220,11 @@ class RunBlocks:
 
         partitions = max(1, _PARTITIONS_PER_BLOCK * -(-lines // self.spill_rows))
         parts = pa.schema([("part", pa.int32())])
-        schema = pa.schema([(name, _TYPES[name]) for name in RUN_COLUMNS] + list(parts))
+        schema = pa.schema([(name, _TYPES[name]) for name in self.columns] + list(parts))
 
         def parted() -> Iterator[pa.RecordBatch]:
             for table in tables:
-                columns = [pc.cast(table.column(name), _TYPES[name]) for name in RUN_COLUMNS]
+                columns = [pc.cast(table.column(name), _TYPES[name]) for name in self.columns]
                 part = arrow.array(_partition(table.column("qid"), partitions))
                 yield from pa.table([*columns, part], schema=schema).to_batches()
 
@@ -242,14 +249,14 @@ class RunBlocks:
                 if str(part) not in present:
                     continue
                 where = os.path.join(folder, str(part))
-                piece = ds.dataset(where, format="arrow").to_table(columns=list(RUN_COLUMNS))
+                piece = ds.dataset(where, format="arrow").to_table(columns=list(self.columns))
                 if pending and held + piece.num_rows > self.spill_rows:
-                    yield _in_file_order(pending)
+                    yield _in_file_order(pending, self.columns)
                     pending, held = [], 0
                 pending.append(piece)
                 held += piece.num_rows
             if pending:
-                yield _in_file_order(pending)
+                yield _in_file_order(pending, self.columns)
 
 
 class Block(NamedTuple):
@@ -336,11 +343,11 @@ def _partition(qids: pa.ChunkedArray, partitions: int) -> np.ndarray:
     return (np.concatenate(parts) if parts else np.empty(0, np.uint64)).astype(np.int32)
 
 
-def _in_file_order(pieces: list[pa.Table]) -> pa.Table:
+def _in_file_order(pieces: list[pa.Table], columns: tuple[str, ...]) -> pa.Table:
     """A block of spilled partitions, its rows in file order."""
     block = _concat(pieces)
     block = block.take(pc.sort_indices(block, [("line", "ascending")]))
-    return pa.table([_typed(block.column(name), name) for name in RUN_COLUMNS], RUN_COLUMNS)
+    return pa.table([_typed(block.column(name), name) for name in columns], columns)
 
 
 def _emptied(items: deque) -> Iterator:

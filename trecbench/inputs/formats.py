@@ -4,11 +4,12 @@ Each :class:`Format` names the module that reads it and the capabilities that mo
 has, each a function of that name (imported when first used, so that no format's
 libraries load before a file needs them):
 
-* ``read_whole(source, kind, *, check, full, comments) -> Whole``: the whole file as a
-  typed table (:func:`trecbench.inputs.load`);
+* ``read_whole(source, kind, *, check, full, comments, score_text) -> Whole``: the whole
+  file as a typed table (:func:`trecbench.inputs.load`; ``score_text``: a run's scores
+  as written too, where the format writes numbers as text);
 * ``read_blocks(source, reading) -> Iterator[pa.Table]``: a run's typed tables in file
   order, for :class:`trecbench.inputs.blocks.RunBlocks` (``reading`` is the RunBlocks:
-  its ``read_bytes``, ``check``, ``describe`` and ``warnings``);
+  its ``read_bytes``, ``check``, ``describe``, ``score_text`` and ``warnings``);
 * ``dask_frame(path) -> dask.dataframe.DataFrame``: a run's raw columns partitioned for
   Dask (:mod:`trecbench.dask`); a format without it is read whole by one worker per file;
 * ``validate_tokens(source, kind, keep, chunk_bytes) -> Iterator[Tokens]``: the tokens

@@ -19,7 +19,7 @@ import pyarrow.compute as pc
 import pyarrow.csv as pv
 
 from .streams import ReadOnly, Source
-from .trec_tables import RUN_FIELDS
+from .trec_tables import RUN_FIELDS, SCORE_TEXT
 
 # blanks trec_eval splits at and Arrow's CSV reader does not (NUL ends the file for
 # trec_eval 9.x): text holding one is never regular
@@ -117,13 +117,14 @@ def _regular_layout(first: bytes) -> tuple[bytes, int]:
     return sep, ncols
 
 
-def _regular_options(sep: bytes, ncols: int, block_size: int) -> dict:
+def _regular_options(sep: bytes, ncols: int, block_size: int, score_text: bool) -> dict:
     """Arrow's CSV reading options for a regular run (see :func:`read_regular_run`)."""
     # every field as a plain string (the fastest: dictionary-encoding the qid and the tag
-    # costs a hash per line, a fifth of the reading), but the score; q0 and rank are read
-    # only to prove that no field is empty (a doubled separator would shift every later
-    # field)
-    kinds = {f"f{i}": pa.string() for i in range(4)} | {"f4": pa.float64(), "f5": pa.string()}
+    # costs a hash per line, a fifth of the reading), but the score unless its text is
+    # kept; q0 and rank are read only to prove that no field is empty (a doubled separator
+    # would shift every later field)
+    score = pa.string() if score_text else pa.float64()
+    kinds = {f"f{i}": pa.string() for i in range(4)} | {"f4": score, "f5": pa.string()}
     # regular text is ASCII, checked block by block: not checking UTF-8 is a fifth faster
     return _csv_options(sep, ncols, block_size, kinds, check_utf8=False)
 
@@ -157,8 +158,10 @@ def _read_options(ncols: int, block_size: int, threads: bool) -> pv.ReadOptions:
 
 
 def _regular_columns(table: pa.Table) -> pa.Table:
-    """``qid, docno, score, tag`` of the reader's columns; :class:`Irregular` if a field
-    is empty (a separator at the start or end of a line or after another: empty fields
+    """``qid, docno, score, tag`` of the reader's columns, and ``score_text`` when the
+    score was read as text (:data:`~trecbench.inputs.trec_tables.SCORE_TEXT`, its number
+    parsed here by the parser Arrow's CSV reader uses); :class:`Irregular` if a field is
+    empty (a separator at the start or end of a line or after another: empty fields
     beyond the tag go unnoticed, as trec_eval ignores those fields) or a score is not
     finite (Arrow's parser takes ``nan`` and ``inf``)."""
     if not table.num_rows:
@@ -166,20 +169,26 @@ def _regular_columns(table: pa.Table) -> pa.Table:
     for column in table.columns:
         if not pa.types.is_floating(column.type) and _shortest(column) == 0:
             raise Irregular
-    if not pc.all(pc.is_finite(table.column("f4"))).as_py():
+    score = table.column("f4")
+    text = None if pa.types.is_floating(score.type) else score
+    if text is not None:
+        score = pc.cast(text, pa.float64())  # ArrowInvalid for no number, as the reader's
+    if not pc.all(pc.is_finite(score)).as_py():
         raise Irregular
-    return pa.table(
-        {
-            "qid": table.column("f0"),
-            "docno": table.column("f2"),
-            "score": table.column("f4"),
-            "tag": table.column("f5"),
-        }
-    )
+    columns = {
+        "qid": table.column("f0"),
+        "docno": table.column("f2"),
+        "score": score,
+        "tag": table.column("f5"),
+    }
+    return pa.table(columns | ({SCORE_TEXT: text} if text is not None else {}))
 
 
-def read_regular_run(source: Source | str | os.PathLike) -> pa.Table | None:
-    """``qid, docno, score, tag`` of a regular run, or None for any other text.
+def read_regular_run(
+    source: Source | str | os.PathLike, score_text: bool = False
+) -> pa.Table | None:
+    """``qid, docno, score, tag`` of a regular run, or None for any other text;
+    ``score_text``: also each score's text (:data:`~trecbench.inputs.trec_tables.SCORE_TEXT`).
 
     ``source``, a path or an open :class:`~trecbench.inputs.streams.Source` (whose owner
     records its checksum), is read from its start, plain or compressed alike. There is no
@@ -198,7 +207,7 @@ def read_regular_run(source: Source | str | os.PathLike) -> pa.Table | None:
     """
     if not isinstance(source, Source):
         with Source(source) as opened:
-            table = read_regular_run(opened)
+            table = read_regular_run(opened, score_text)
             opened.record()
         return table
     stream = source.stream()
@@ -206,7 +215,8 @@ def read_regular_run(source: Source | str | os.PathLike) -> pa.Table | None:
     try:
         sep, ncols = _regular_layout(first)
         text = pa.PythonFile(_CheckedText(stream, first, sep), mode="r")
-        table = _regular_columns(pv.read_csv(text, **_regular_options(sep, ncols, _REGULAR_BLOCK)))
+        options = _regular_options(sep, ncols, _REGULAR_BLOCK, score_text)
+        table = _regular_columns(pv.read_csv(text, **options))
     except (Irregular, pa.ArrowInvalid):
         return None  # ragged lines, a number that is none: the tokenizer explains it
     if table.num_rows == 0:
@@ -225,10 +235,12 @@ def iter_regular_run(
     source: Source,
     block_size: int = _STREAMED_BLOCK,
     then: Callable[[pa.Table], Any] | None = None,
+    score_text: bool = False,
 ) -> Iterator:
     """:func:`read_regular_run` in tables of about ``block_size`` bytes of text each, for
     runs larger than memory; ``then(table)``, when given, is applied to each table in the
-    thread that parsed it, and its results come instead of the tables.
+    thread that parsed it, and its results come instead of the tables; ``score_text``:
+    as :func:`read_regular_run` takes it.
 
     The text is read (and hashed) and checked in the calling thread, in blocks of whole
     lines; the blocks are parsed in a few threads at once, and come in file order. Raises
@@ -238,7 +250,7 @@ def iter_regular_run(
     stream = source.stream()
     first = stream.read(block_size)
     sep, ncols = _regular_layout(first)
-    options = _regular_options(sep, ncols, block_size)
+    options = _regular_options(sep, ncols, block_size, score_text)
     other = b" " if sep == b"\t" else b"\t"
 
     def parse(text: memoryview | None):

@@ -21,6 +21,9 @@ from .tokens import Tokens
 
 RUN_FIELDS = ("qid", "q0", "docno", "rank", "score", "tag")
 QRELS_FIELDS = ("qid", "iter", "docno", "rel")
+# the column of a run's scores as its file writes them, kept when a reader is asked for it
+# (a report's drill-down shows them so: the double's shortest form can read otherwise)
+SCORE_TEXT = "score_text"
 
 # ASCII grammars: Python's float()/int() would accept nan, inf, 1_000, Unicode digits.
 SCORE_PATTERN = r"^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$"
@@ -166,8 +169,9 @@ def _refuse_swapped(tokens: Tokens, kind: str) -> None:
         raise InputError(tokens.path, None, swapped_message(found), rule)
 
 
-def run_table(tokens: Tokens) -> pa.Table:
+def run_table(tokens: Tokens, score_text: bool = False) -> pa.Table:
     """Typed run table from tokens; raises :class:`InputError` on malformed lines.
+    ``score_text``: also each score's text (:data:`SCORE_TEXT`).
 
     Accepted like trec_eval: blank lines (skipped) and tokens after the tag (ignored).
     Rejected, unlike trec_eval, because trec_eval would silently use a wrong value: a score
@@ -195,17 +199,16 @@ def run_table(tokens: Tokens) -> pa.Table:
     refuse_rows(
         tokens, np.isnan(scores), "R12", lambda r: f"score {score[r].as_py()!r} overflows a double"
     )
-    return pa.table(
-        {
-            "qid": qid,
-            "q0": q0,
-            "docno": docno,
-            "rank": parse_ranks(rank),
-            "score": arrow.array(scores),
-            "tag": tag,
-            "line": arrow.array(tokens.line),
-        }
-    )
+    columns = {
+        "qid": qid,
+        "q0": q0,
+        "docno": docno,
+        "rank": parse_ranks(rank),
+        "score": arrow.array(scores),
+        "tag": tag,
+        "line": arrow.array(tokens.line),
+    }
+    return pa.table(columns | ({SCORE_TEXT: score} if score_text else {}))
 
 
 def qrels_table(tokens: Tokens) -> pa.Table:

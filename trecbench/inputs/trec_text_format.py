@@ -15,14 +15,21 @@ if TYPE_CHECKING:
 
 
 def read_whole(
-    source: Source, kind: str, *, check: Check | None, full: bool, comments: bool
+    source: Source,
+    kind: str,
+    *,
+    check: Check | None,
+    full: bool,
+    comments: bool,
+    score_text: bool = False,
 ) -> Whole:
     """The file as a typed ``kind`` table (see :func:`trecbench.inputs.load`): a regular
     run straight from Arrow's reader (unless ``full`` asks for every column), anything
     else through the tokenizer and ``check``; ``comments`` skips trec_eval 10.0's ``#``
-    lines."""
+    lines; ``score_text`` keeps a run's scores as written too
+    (:data:`~trecbench.inputs.trec_tables.SCORE_TEXT`)."""
     if kind == "run" and not full:
-        table = trec_regular.read_regular_run(source)
+        table = trec_regular.read_regular_run(source, score_text)
         if table is not None:
             if comments:
                 from .comments import drop_run_comment_rows
@@ -37,7 +44,10 @@ def read_whole(
         tokens = trec_text.tokenize_file(source, 6 if kind == "run" else 4, kind == "run")
     metadata = _ir_metadata(tokens)
     warnings = tuple(check(tokens, kind)) if check is not None else ()
-    table = (trec_tables.run_table if kind == "run" else trec_tables.qrels_table)(tokens)
+    if kind == "run":
+        table = trec_tables.run_table(tokens, score_text)
+    else:
+        table = trec_tables.qrels_table(tokens)
     return Whole(table, warnings, metadata)
 
 
@@ -54,11 +64,11 @@ def read_blocks(source: Source, reading: Any) -> Iterator:
     ``reading.describe`` in the threads that parse them), or (from the first irregular
     block on) the tokenizer's and ``reading.check``'s, which read the file again from its
     start and take over after the rows that came; the check's warnings go to
-    ``reading.warnings``."""
+    ``reading.warnings``; the scores' text kept when ``reading.score_text``."""
     came = 0
     try:
         for piece in trec_regular.iter_regular_run(
-            source, reading.read_bytes, then=reading.describe
+            source, reading.read_bytes, then=reading.describe, score_text=reading.score_text
         ):
             came += piece.table.num_rows
             yield piece
@@ -75,7 +85,7 @@ def read_blocks(source: Source, reading: Any) -> Iterator:
                 continue  # the check's report says what is wrong
         if not len(tokens):
             continue
-        table = trec_tables.run_table(tokens)
+        table = trec_tables.run_table(tokens, reading.score_text)
         skipped = min(came, table.num_rows)
         came -= skipped
         if skipped < table.num_rows:
