@@ -549,9 +549,10 @@ def test_a_number_column_with_significance_letters_sorts_as_numbers(browser, tmp
     assert any(not cell.replace(".", "").isdigit() for cell in cells)  # letters there
 
 
-def test_the_drill_down_shows_each_score_as_the_run_file_writes_it(browser, tmp_path):
+def test_the_drill_down_shows_scores_as_written_and_marks_float32_ties(browser, tmp_path):
     # the score cell was JavaScript's String(double): 12.5 for 12.500000, 1e-7 for
-    # 0.0000001
+    # 0.0000001; and nothing said why 0.3 ranked above 0.30000001 (one float32: trec_eval
+    # 9.0.8 then orders by docno, descending)
     import pytrec_eval
     from selenium.webdriver.common.by import By
 
@@ -567,7 +568,14 @@ def test_the_drill_down_shows_each_score_as_the_run_file_writes_it(browser, tmp_
     docnos = [cells[1].text for cells in rows]
     # b before a: tied as float32, docno descending; e before c: the same double
     assert docnos == ["d", "g", "b", "a", "e", "c", "f"]
-    assert [cells[2].text for cells in rows] == [written[d] for d in docnos]
+    first_text = "return arguments[0].firstChild.nodeValue"  # the cell's text, not its badge
+    scores = [browser.execute_script(first_text, cells[2]) for cells in rows]
+    assert scores == [written[d] for d in docnos]
+    badges = [c[2].find_elements(By.CSS_SELECTOR, "span.tie") for c in rows]
+    assert [len(b) for b in badges] == [0, 0, 1, 0, 0, 0, 0]  # e and c: equal, not a tie
+    title = badges[2][0].get_attribute("title")
+    assert title == "equal to the next as float32; ordered by docno, as trec_eval does"
+    assert "tie: " + title in panel.find_element(By.CSS_SELECTOR, ".runs p.note").text
     # trec_eval's own code ranks a fourth: the order shown is its order
     scored = pytrec_eval.RelevanceEvaluator({"q1": {"a": 1, "b": 0}}, {"recip_rank"}).evaluate(
         {"q1": {d: float(s) for d, s in written.items()}}

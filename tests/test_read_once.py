@@ -135,7 +135,7 @@ def test_the_kept_documents_are_bounded_by_the_depth():
     documents = result.drill_down.documents
     per_topic = collections.Counter(documents.column("qid").to_pylist())
     assert max(per_topic.values()) == 3
-    assert documents.column_names == ["qid", "docno", "score", "score_text", "rel"]
+    assert documents.column_names == ["qid", "docno", "score", "score_text", "tie", "rel"]
 
 
 DATA_TAG = '<script type="application/json" id="report-data">'
@@ -239,3 +239,24 @@ def test_a_run_held_as_numbers_shows_each_score_as_python_writes_the_double(tmp_
         shown = documents.from_kept({"r": result.drill_down}, 6)[0]
         written = {(q, doc[0]): doc[1] for q, runs in shown.items() for doc in runs["r"]}
         assert written == {key: repr(float(text)) for key, text in texts.items()}
+
+
+def test_a_float32_tie_is_marked_with_the_next_document_shown_or_not(tmp_path):
+    # 0.3 ranks above 0.30000001 (one float32: docno decides, descending) and 1e39 beside
+    # 3.5e38 (both +inf as float32); the last document shown ties with one not shown
+    from trecbench.html_report import documents
+
+    (tmp_path / "q").write_text("t1 0 d1 1\nt2 0 d1 1\n")
+    lines = ["t1 Q0 d1 1 1.0 r", "t1 Q0 d2 2 0.30000001 r", "t1 Q0 d3 3 0.3 r",
+             "t1 Q0 d4 4 0.25 r", "t1 Q0 d5 5 0.25 r",  # the same double: no mark
+             "t2 Q0 d1 1 3.5e38 r", "t2 Q0 d2 2 1e39 r"]  # fmt: skip
+    (tmp_path / "t.run").write_text("\n".join(lines) + "\n")
+    qrels, run_file = str(tmp_path / "q"), str(tmp_path / "t.run")
+    for depth in (2, 5):
+        result = evaluate(qrels, [run_file], ["P.5"], drill_depth=depth).runs[0]
+        kept = documents.from_kept({"r": result.drill_down}, depth)[0]
+        again = documents.drill_down({"r": run_file}, {}, _qrels_table(qrels), depth, {})[0]
+        assert kept == again
+        marked = {q: [doc[0] for doc in runs["r"] if doc[3:] == [1]] for q, runs in kept.items()}
+        assert marked == {"t1": ["d3"], "t2": ["d2"]}
+        assert [doc[0] for doc in kept["t1"]["r"]] == ["d1", "d3", "d2", "d5", "d4"][:depth]

@@ -1,7 +1,7 @@
 """What a report's drill-down needs of each run, kept from the one pass that scores it
 (inputs are read once): each topic's first documents in trecbench's ranking with their
-scores as the run writes them and their grades, and the run's interpolated precision at
-the 11 recall levels.
+scores as the run writes them, their float32 ties and their grades, and the run's
+interpolated precision at the 11 recall levels.
 
 :attr:`EvalSettings.drill_depth <trecbench.evaluation.settings.EvalSettings>` asks for it;
 :mod:`.scoring` keeps each block's first documents (:func:`top_rows`) and scores the
@@ -26,16 +26,16 @@ from .settings import EvalSettings
 RECALL_LEVELS = [f"iprec_at_recall_{level / 10:.2f}" for level in range(11)]
 _KEYS = ["qid", "docno"]
 # the columns of the documents kept, before their grade (see DrillDown)
-SHOWN = ["qid", "docno", "score", SCORE_TEXT]
+SHOWN = ["qid", "docno", "score", SCORE_TEXT, "tie"]
 
 
 @dataclass(frozen=True)
 class DrillDown:
     """One run's part of a report's drill-down. ``documents``: qid, docno, score,
     score_text (the score as the run file writes it; null where the run holds numbers,
-    not text: a table, Parquet, JSONL), rel (null: unjudged; a document judged twice: its
-    last grade), each topic's first ``depth`` documents of every topic the run has, topics
-    byte-wise, documents ranked;
+    not text: a table, Parquet, JSONL), tie (:func:`float32_ties`), rel (null: unjudged;
+    a document judged twice: its last grade), each topic's first ``depth`` documents of
+    every topic the run has, topics byte-wise, documents ranked;
     ``precision_recall``: per topic of the run, trec_eval's iprec_at_recall at recall
     0.0, 0.1, ..., 1.0 (with the call's -l, -M and -J), averaged over the topics a report
     shows (:func:`mean_curves`)."""
@@ -102,16 +102,34 @@ def top_rows(table: pa.Table, order, float32: bool, depth: int, stretches=None) 
     # no more than the rows: any whole depth is taken here (one past LONG_MAX is the
     # report's to refuse), and the ranks are compared with an int64
     depth = min(depth, table.num_rows)
-    ranked = ranking.RankedRun(table, order, order.qids.to_pylist(), depth)
+    # one document more than shown, whose score the last shown may tie with
+    ranked = ranking.RankedRun(table, order, order.qids.to_pylist(), depth + 1)
     return shown_rows(ranked.table(), depth)
 
 
 def shown_rows(ranked: pa.Table, depth: int) -> pa.Table:
     """:data:`SHOWN` of the documents ranked ``depth`` or better in ``ranked`` (a run in
-    trec_eval's order with its ``rank``); ``score_text`` null where ``ranked`` has none."""
+    trec_eval's order with its ``rank``, holding the document after those where there is
+    one: the tie of the last shown is with it); ``score_text`` null where ``ranked`` has
+    none."""
+    tie = float32_ties(ranked)
     if SCORE_TEXT not in ranked.column_names:
         ranked = ranked.append_column(SCORE_TEXT, pa.nulls(ranked.num_rows, pa.string()))
+    ranked = ranked.append_column("tie", arrow.array(tie))
     return ranked.filter(pc.less_equal(ranked.column("rank"), depth)).select(SHOWN)
+
+
+def float32_ties(ranked: pa.Table) -> np.ndarray:
+    """Per row of ``ranked`` (a run in trec_eval's order with its ``rank``), whether its
+    score and the next document's of its topic differ and are equal as float32: trec_eval
+    9.0.8 compares scores as float32, so those two are ordered by docno (descending), not
+    by their scores."""
+    score = ranking.comparable_scores(ranked.column("score"), float32=False)
+    narrow = ranking.comparable_scores(ranked.column("score"), float32=True)
+    rank = arrow.to_numpy(ranked.column("rank"))
+    tie = np.zeros(ranked.num_rows, bool)
+    tie[:-1] = (rank[1:] != 1) & (narrow[1:] == narrow[:-1]) & (score[1:] != score[:-1])
+    return tie
 
 
 def joined(parts: list[pa.Table]) -> pa.Table:

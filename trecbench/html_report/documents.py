@@ -1,6 +1,6 @@
 """The drill-down's documents: each run's top documents per topic in trecbench's ranking,
-with their scores as the run writes them and their grades, and the runs' interpolated
-precision at the 11 recall levels.
+with their scores as the run writes them, their float32 ties and their grades, and the
+runs' interpolated precision at the 11 recall levels.
 
 What the runs' scoring kept (:mod:`trecbench.evaluation.drill`) is shown as it is
 (:func:`from_kept`). Runs given as tables, and a comparison scored without keeping it, are
@@ -72,10 +72,11 @@ def drill_down(
 
 
 def top_documents(ranked: Mapping[str, pa.Table], qrels: pa.Table, depth: int) -> dict:
-    """``{qid: {run: [[docno, score, grade or None], ...]}}``: each run's first ``depth``
-    documents of each topic, with their score as the run writes it (:func:`score_texts`)
-    and their grade in the qrels (None: unjudged; a document judged twice: its last
-    grade)."""
+    """``{qid: {run: [[docno, score, grade or None(, 1)], ...]}}``: each run's first
+    ``depth`` documents of each topic, with their score as the run writes it
+    (:func:`score_texts`), their grade in the qrels (None: unjudged; a document judged
+    twice: its last grade) and, last, a 1 where the score ties the next document's as
+    float32 only (:func:`~trecbench.evaluation.drill.float32_ties`)."""
     _check_depth(depth)
     grades = last_grades(qrels)
     topics: dict[str, dict] = {}
@@ -110,17 +111,16 @@ def from_kept(kept: Mapping[str, object], depth: int) -> tuple[dict, dict]:
 def _add_graded(topics: dict, run: str, rows: pa.Table) -> None:
     """Add ``run``'s documents (``rows``: a :class:`~trecbench.evaluation.drill.DrillDown`'s
     documents; ranked, topics in order) to ``topics`` (see :func:`top_documents`)."""
-    documents = list(
-        map(
-            list,
-            zip(
-                map(str, rows.column("docno").to_pylist()),
-                score_texts(rows),
-                rows.column("rel").to_pylist(),
-                strict=True,
-            ),
-        )
+    fields = zip(
+        map(str, rows.column("docno").to_pylist()),
+        score_texts(rows),
+        rows.column("rel").to_pylist(),
+        rows.column("tie").to_pylist(),
+        strict=True,
     )
+    # the tie's mark only where there is one: the page's JSON stays small
+    documents = [[docno, text, rel, 1] if tie else [docno, text, rel]
+                 for docno, text, rel, tie in fields]  # fmt: skip
     # one Python step per topic, not per document
     qids = rows.column("qid")
     starts = ranking.topic_starts(qids)
