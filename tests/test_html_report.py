@@ -584,29 +584,49 @@ def test_the_drill_down_shows_scores_as_written_and_marks_float32_ties(browser, 
 
 
 LEGEND_BOXES = """
-var found = Object.values(Bokeh.index).filter(function (view) {
-  return view.model.title && view.model.title.text.indexOf("Precision-recall") === 0; });
-var plot = found[0], legend = plot.computed_renderer_views.filter(function (view) {
-  return view.model.type === "Legend"; })[0];
 function box(b) { return [b.x0, b.y0, b.x1, b.y1]; }
-return [box(plot.frame.bbox), box(legend.bbox), box(plot.bbox), found.length];"""
+var plots = Object.values(Bokeh.index).filter(function (view) {
+  return view.model.type === "Figure"; });  // not Bokeh's notifications' root
+return plots.map(function (plot) {
+  var legends = plot.computed_renderer_views.filter(function (view) {
+    return view.model.type === "Legend"; });
+  return [plot.model.title.text, box(plot.frame.bbox), box(plot.bbox),
+          legends.map(function (legend) { return box(legend.bbox); })];
+});"""
 
 
-def _legend_apart(boxes) -> None:
-    """The legend's box shares no point with the plot area's and lies in the canvas."""
-    (fx0, fy0, fx1, fy1), (lx0, ly0, lx1, ly1), (cx0, cy0, cx1, cy1), figures = boxes
-    assert figures == 1
-    assert lx0 >= fx1 or lx1 <= fx0 or ly0 >= fy1 or ly1 <= fy0, boxes
-    assert cx0 <= lx0 and lx1 <= cx1 and cy0 <= ly0 and ly1 <= cy1, boxes
+def _legends_apart(figures) -> list[str]:
+    """The titles of the figures with a legend (``figures``: per figure its title and the
+    boxes of its plot area, its canvas and its legends), each legend's box sharing no point
+    with its plot area's and lying in its canvas."""
+    titled = []
+    for title, (fx0, fy0, fx1, fy1), (cx0, cy0, cx1, cy1), legends in figures:
+        for lx0, ly0, lx1, ly1 in legends:
+            assert lx0 >= fx1 or lx1 <= fx0 or ly0 >= fy1 or ly1 <= fy0, (title, figures)
+            assert cx0 <= lx0 and lx1 <= cx1 and cy0 <= ly0 and ly1 <= cy1, (title, figures)
+        titled += [title] if legends else []
+    return titled
 
 
-def test_the_precision_recall_legend_never_covers_the_plot_area(browser, report):
-    # it was drawn in the plot area's top right corner, over the curves' points there
-    _legend_apart(_drawn(browser, report / "report.html").execute_script(LEGEND_BOXES))
+def _with_legends(measures: list[str], baseline: str) -> list[str]:
+    """The titles of the figures that name runs in a legend: per measure the per-topic
+    differences, and the precision-recall curves (the means' figure names them on its
+    axis)."""
+    return [
+        *(f"{measure}: per-topic difference against {baseline}, sorted" for measure in measures),
+        "Precision-recall (interpolated precision at 11 recall levels)",
+    ]
 
 
-def test_the_legend_of_many_runs_with_long_names_stays_beside_the_plot(browser, tmp_path):
-    # past 8 runs the legend takes more columns: never drawn past the canvas's bottom
+def test_no_legend_covers_a_plot_area(browser, report):
+    # the precision-recall legend was drawn in the plot area's top right corner, the
+    # differences' in its top left, over the points there
+    figures = _drawn(browser, report / "report.html").execute_script(LEGEND_BOXES)
+    assert _legends_apart(figures) == _with_legends(MEASURES, "tfidf-word")
+
+
+def test_the_legends_of_many_runs_with_long_names_stay_beside_the_plots(browser, tmp_path):
+    # past 8 runs a legend takes more columns: never drawn past the canvas's bottom
     qrels, page = tmp_path / "q", tmp_path / "many.html"
     qrels.write_text("t1 0 d1 1\nt1 0 d2 1\n")
     runs = []
@@ -615,4 +635,14 @@ def test_the_legend_of_many_runs_with_long_names_stays_beside_the_plot(browser, 
         ranked.write_text(f"t1 Q0 d{index % 3} 1 2 x\nt1 Q0 d9 2 1 x\n")
         runs.append(str(ranked))
     assert run(["score", "-m", "P.1", str(qrels), *runs, "--html", str(page), "--quiet"]) == 0
-    _legend_apart(_drawn(browser, page).execute_script(LEGEND_BOXES))
+    figures = _drawn(browser, page).execute_script(LEGEND_BOXES)
+    assert _legends_apart(figures) == _with_legends(["P@1"], "a-run-with-a-rather-long-name-00")
+
+
+def test_no_legend_of_the_benchmark_page_covers_a_plot_area(browser, tmp_path):
+    # its figures are compare's, with the modes as runs
+    config, out = ROOT / "data" / "hpo-rtask" / "benchmark.toml", tmp_path / "bench"
+    assert run(["benchmark", str(config), "-o", str(out), "--quiet"]) == 0
+    data = _data((out / "report.html").read_text())
+    figures = _drawn(browser, out / "report.html").execute_script(LEGEND_BOXES)
+    assert _legends_apart(figures) == _with_legends(data["measures"], data["baseline"])

@@ -84,8 +84,9 @@ def _legend_beside(title: str, entries: int):
 
     plot = _figure(title, framed=True)
     # added before the glyphs: their legend_label s go to this legend, not to a new one
-    # inside the plot area (Bokeh's default, where it covered the curves' points); as
-    # many rows as entries up to LEGEND_ROWS (more rows than entries leave a blank)
+    # inside the plot area (Bokeh's default, where it covered the curves' and the
+    # differences' points: every figure with a legend starts here); as many rows as
+    # entries up to LEGEND_ROWS (more rows than entries leave a blank)
     plot.add_layout(Legend(nrows=max(1, min(entries, LEGEND_ROWS))), "right")
     return plot
 
@@ -125,7 +126,9 @@ def differences_figure(measure: str, baseline: str, series: Mapping[str, list[tu
     import numpy as np
     from bokeh.models import ColumnDataSource, HoverTool
 
-    plot = _figure(f"{measure}: per-topic difference against {baseline}, sorted")
+    plot = _legend_beside(
+        f"{measure}: per-topic difference against {baseline}, sorted", len(series)
+    )
     for index, (run, points) in enumerate(series.items()):
         points = sorted(points, key=lambda p: (p[1] - p[2], p[0]))
         value = np.array([p[1] for p in points], np.float64)
@@ -153,7 +156,6 @@ def differences_figure(measure: str, baseline: str, series: Mapping[str, list[tu
         plot.add_tools(HoverTool(renderers=[line], tooltips=tips))
     plot.xaxis.axis_label = "topics, by difference"
     plot.yaxis.axis_label = f"{measure} difference"
-    plot.legend.location = "top_left"
     return plot
 
 
