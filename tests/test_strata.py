@@ -284,13 +284,19 @@ def test_small_groups_are_named_with_their_smallest_size():
     labels = pd.DataFrame({"qid": [str(q) for q in range(40)],
                            "lang": ["de"] * 31 + ["en"] * 9}, dtype="string")  # fmt: skip
     grouped = {"lang": group_means(per_query(rows), labels, "lang")}
-    # run s has only one German query: the smallest count over runs decides
+    # run s has only one German query: the smallest count over runs decides (and s has
+    # one group: no spread)
     assert group_warnings(grouped) == [
         "--group-by lang: 2 of 2 groups have fewer than 30 queries, too few for a stable mean: "
-        "de (1), en (9)"
+        "de (1), en (9)",
+        "--group-by lang: spread n/a (undefined): one group only (a spread is between two or "
+        "more group means) — s.",
     ]
-    big = {"lang": group_means(per_query(rows[:31]), labels, "lang")}
-    assert group_warnings(big) == []
+    big = {"lang": group_means(per_query(rows[:31]), labels, "lang")}  # de only: no spread
+    assert group_warnings(big) == [
+        "--group-by lang: spread n/a (undefined): one group only (a spread is between two or "
+        "more group means) — r."
+    ]
 
 
 def test_found_only_qrels_carry_the_warning_into_score_and_its_report(tmp_path):

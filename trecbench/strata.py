@@ -6,9 +6,10 @@ For each run and measure, :func:`group_means` gives the mean and query count of 
 group, the **macro** mean (unweighted mean of the group means: every group counts the same,
 as code-chunk's published "overall"), the **micro** mean (mean over all queries: every
 query counts the same, trec_eval's ``all`` for mean-type measures) and the **spread**
-(largest minus smallest group mean: how far apart languages or difficulties are).
-:func:`group_warnings` names the groups smaller than :data:`MIN_GROUP_SIZE` queries, whose
-means are too noisy to compare.
+(largest minus smallest group mean: how far apart languages or difficulties are; undefined
+over one group, :data:`SPREAD_OF_ONE`). :func:`group_warnings` names the groups smaller
+than :data:`MIN_GROUP_SIZE` queries, whose means are too noisy to compare, and the spreads
+that are undefined.
 """
 
 from __future__ import annotations
@@ -20,12 +21,15 @@ import pandas as pd
 
 from .errors import InputError, UsageError
 from .ids import STR
+from .plurals import first_few
 from .sources import At, read_json
 
 QID_PREFIX = "qid-prefix"
 MISSING = "(none)"
 MIN_GROUP_SIZE = 30  # fewer queries than this: a group's mean is reported with a warning
 KINDS = ("group", "macro", "micro", "spread")
+# one group's "spread" would print 0, as if the groups (there are none to compare) agreed
+SPREAD_OF_ONE = "one group only (a spread is between two or more group means)"
 
 
 def load_strata(sidecar: str | os.PathLike) -> pd.DataFrame:
@@ -128,15 +132,23 @@ def _mean(values: pd.Series) -> float:
     return values.mean(skipna=False)
 
 
+def _spread(means: pd.Series) -> float:
+    if len(means) < 2:  # undefined: SPREAD_OF_ONE
+        return float("nan")
+    return means.max(skipna=False) - means.min(skipna=False)
+
+
 def group_means(per_query: pd.DataFrame, strata: pd.DataFrame | None, by: str) -> pd.DataFrame:
     """Per-group means with macro and micro means and the spread.
 
     ``per_query`` has columns ``run, qid, measure, value``. Returns one row per run,
-    measure and group with columns ``run, measure, kind, group, n, value``: ``kind`` is
-    ``group`` (``n`` = queries in the group), ``macro`` (mean of the group means,
-    ``n`` = groups), ``micro`` (mean over queries, ``n`` = queries) or ``spread`` (largest
-    minus smallest group mean, ``n`` = groups); ``group`` is NA on the macro, micro and
-    spread rows. Groups are sorted by name.
+    measure and group with columns ``run, measure, kind, group, n, value, undefined``:
+    ``kind`` is ``group`` (``n`` = queries in the group), ``macro`` (mean of the group
+    means, ``n`` = groups), ``micro`` (mean over queries, ``n`` = queries) or ``spread``
+    (largest minus smallest group mean, ``n`` = groups); ``group`` is NA on the macro,
+    micro and spread rows. ``undefined`` says why a value is NaN and n/a (a run's spread
+    over one group: :data:`SPREAD_OF_ONE`), NA elsewhere (a NaN mean there is undefined
+    as trec_eval's ``-nan`` average is). Groups are sorted by name.
     """
     frame = per_query.assign(group=group_labels(per_query["qid"], strata, by).to_numpy())
     keys = ["run", "measure"]
@@ -150,7 +162,8 @@ def group_means(per_query: pd.DataFrame, strata: pd.DataFrame | None, by: str) -
     groups = summary(frame, [*keys, "group"], "group", _mean)
     macro = summary(groups, keys, "macro", _mean)
     micro = summary(frame, keys, "micro", _mean)
-    spread = summary(groups, keys, "spread", lambda m: m.max(skipna=False) - m.min(skipna=False))
+    spread = summary(groups, keys, "spread", _spread)
+    spread = spread.assign(undefined=spread["n"].lt(2).map({True: SPREAD_OF_ONE, False: None}))
     order = {kind: i for i, kind in enumerate(KINDS)}
     out = pd.concat([groups, macro, micro, spread], ignore_index=True)
     out = out.assign(
@@ -158,8 +171,21 @@ def group_means(per_query: pd.DataFrame, strata: pd.DataFrame | None, by: str) -
         _measure=pd.factorize(out["measure"])[0],
         _kind=out["kind"].map(order),
     ).sort_values(["_run", "_measure", "_kind", "group"], kind="stable")
-    columns = ["run", "measure", "kind", "group", "n", "value"]
-    return out[columns].astype({"group": STR, "kind": STR}).reset_index(drop=True)
+    columns = ["run", "measure", "kind", "group", "n", "value", "undefined"]
+    out = out[columns].astype({"group": STR, "kind": STR, "undefined": STR})
+    return out.reset_index(drop=True)
+
+
+def undefined_notes(frame: pd.DataFrame, escaped=str) -> list[str]:
+    """What is n/a in :func:`group_means`' ``frame`` and why, once per reason, naming the
+    runs concerned (``escaped``: how a run's name is printed):
+    ``Spread n/a (undefined): one group only (...) — r1, r2.``"""
+    rows = frame[frame["undefined"].notna()]
+    notes = []
+    for (kind, reason), part in rows.groupby(["kind", "undefined"], sort=False):
+        runs = first_few([escaped(run) for run in dict.fromkeys(part["run"])])
+        notes.append(f"{kind.capitalize()} n/a (undefined): {reason} — {runs}.")
+    return notes
 
 
 # ---------------------------------------------------------------------------------------
@@ -196,7 +222,8 @@ def evaluation_groups(evaluation, strata: pd.DataFrame | None, by: str) -> pd.Da
 
 def group_warnings(grouped: dict[str, pd.DataFrame]) -> list[str]:
     """One warning per grouping with groups of fewer than :data:`MIN_GROUP_SIZE` queries
-    (the smallest count over runs), naming them with their sizes."""
+    (the smallest count over runs), naming them with their sizes, and one per reason a
+    value is n/a (:func:`undefined_notes`: a run's spread over one group)."""
     warnings = []
     for by, frame in grouped.items():
         sizes = frame[frame["kind"] == "group"].groupby("group")["n"].min()
@@ -207,4 +234,5 @@ def group_warnings(grouped: dict[str, pd.DataFrame]) -> list[str]:
                 f"--group-by {by}: {len(small)} of {len(sizes)} groups have fewer than "
                 f"{MIN_GROUP_SIZE} queries, too few for a stable mean: {listed}"
             )
+        warnings += [f"--group-by {by}: {n[0].lower()}{n[1:]}" for n in undefined_notes(frame)]
     return warnings

@@ -7,7 +7,7 @@ import math
 
 import pandas as pd
 
-from ..strata import MIN_GROUP_SIZE
+from ..strata import MIN_GROUP_SIZE, undefined_notes
 from .escaping import escape_text, escaper
 from .text_tables import aligned, csv_line, markdown_table
 
@@ -17,17 +17,28 @@ def groups_document(
 ) -> dict:
     """JSON form: ``{by: {run: {"groups": {group: {"n": n, measure: value}}, "macro":
     {"n": groups, ...}, "micro": {"n": queries, ...}, "spread": {"n": groups, ...},
-    "small_groups": [groups of fewer than MIN_GROUP_SIZE queries]}}}``; measures by
-    display name, or under each name ``names`` maps them to (the labels of the document's
-    other parts: a measure asked by two spellings under both)."""
+    "spread_undefined": why the spread is null (one group) or null, "small_groups":
+    [groups of fewer than MIN_GROUP_SIZE queries]}}}``; measures by display name, or under
+    each name ``names`` maps them to (the labels of the document's other parts: a measure
+    asked by two spellings under both)."""
     names = names or {}
     document: dict = {}
     for by, frame in grouped.items():
         runs: dict = {}
         for row in frame.itertuples(index=False):
             entry = runs.setdefault(
-                row.run, {"groups": {}, "macro": {}, "micro": {}, "spread": {}, "small_groups": []}
+                row.run,
+                {
+                    "groups": {},
+                    "macro": {},
+                    "micro": {},
+                    "spread": {},
+                    "spread_undefined": None,
+                    "small_groups": [],
+                },
             )
+            if row.kind == "spread" and not pd.isna(row.undefined):
+                entry["spread_undefined"] = row.undefined
             if (
                 row.kind == "group"
                 and row.n < MIN_GROUP_SIZE
@@ -54,8 +65,9 @@ def _label(kind: str, group) -> str:
 def _wide(
     frame: pd.DataFrame, names: dict[str, list[str]], escaped=escape_text
 ) -> tuple[list[str], list[list[str]]]:
-    """Header and rows: one row per run and group (then macro, micro), one column per
-    measure, values printed like trec_eval (4 decimals); run and group text escaped (see
+    """Header and rows: one row per run and group (then macro, micro, spread), one column
+    per measure, values printed like trec_eval (4 decimals; ``n/a`` where the frame's
+    ``undefined`` says why); run and group text escaped (see
     :func:`trecbench.renderers.escaping.escape_text`, ``also``)."""
     shown = [(m, name) for m in dict.fromkeys(frame["measure"]) for name in names.get(m, [m])]
     header = ["run", "group", "n"] + [name for _, name in shown]
@@ -63,10 +75,11 @@ def _wide(
     keys = ["run", "kind", "group"]
     for (run, kind, group), part in frame.groupby(keys, sort=False, dropna=False):
         values = part.set_index("measure")["value"]
+        undefined = not pd.isna(part["undefined"].iloc[0])
         rows.append(
             [escaped(run), escaped(_label(kind, group))]
             + [str(int(part["n"].iloc[0]))]
-            + [f"{values[m]:.4f}" for m, _ in shown]
+            + ["n/a" if undefined else f"{values[m]:.4f}" for m, _ in shown]
         )
     return header, rows
 
@@ -80,7 +93,9 @@ def render_groups(
     ``--labels trec``; two for a measure asked by two spellings). ``trec`` and ``csv``
     put the group where the topic goes, as ``<by>=<group>``, ``<by>:macro``,
     ``<by>:micro`` and ``<by>:spread``, with ``num_q`` giving each size (the number of
-    groups for macro and spread).
+    groups for macro and spread). A value n/a (a spread over one group) is ``n/a`` in
+    trec text, after a ``#`` line saying why, and empty in CSV; the table and Markdown
+    print ``n/a`` and say why below (:func:`trecbench.strata.undefined_notes`).
     """
     import io
 
@@ -99,6 +114,10 @@ def render_groups(
                 if output_format == "trec":  # where the qid goes: one field, no blanks
                     field, value = escape_text(by, " ="), escape_text(group, " ")
                 where = f"{field}={value}" if kind == "group" else f"{field}:{kind}"
+                why = part["undefined"].iloc[0]
+                not_applicable = not pd.isna(why)
+                if output_format == "trec" and not_applicable:
+                    out.write(f"# {where} n/a (undefined): {why}\n")
                 lines = [("num_q", "num_q", int(part["n"].iloc[0]))]
                 lines += [  # as printed, its display name (score's CSV column canonical)
                     (name, m, v)
@@ -114,6 +133,7 @@ def render_groups(
                         out.write(f"{name:<22}\t{where}\t{value}\n")
                     else:  # undefined as trec_eval prints its undefined averages
                         shown = f"{'-nan':>6}" if undefined else f"{value:6.4f}"
+                        shown = f"{'n/a':>6}" if not_applicable else shown
                         out.write(f"{name:<22}\t{where}\t{shown}\n")
             blocks.append(out.getvalue())
             continue
@@ -124,9 +144,11 @@ def render_groups(
             "spread: largest minus smallest group mean)"
         )
         right = set(range(2, len(header)))
+        notes = undefined_notes(frame, escaped)
         if output_format == "markdown":
             lines = [f"**{title}**", "", *markdown_table(header, rows, right)]
+            lines += ["", *notes] if notes else []
         else:
-            lines = [title, *aligned([header, *rows], right)]
+            lines = [title, *aligned([header, *rows], right), *notes]
         blocks.append("\n".join(lines) + "\n")
     return "\n".join(blocks) if output_format != "csv" else "".join(blocks)
