@@ -7,6 +7,7 @@ from __future__ import annotations
 import gzip
 import json
 import shutil
+from types import SimpleNamespace
 
 import pytest
 from conftest import ROOT
@@ -15,7 +16,8 @@ from test_score_suite import run_score
 from trecbench import evaluate, memory
 from trecbench.cli import run
 from trecbench.errors import InputError
-from trecbench.inputs import read_run
+from trecbench.inputs import jsonl, read_run
+from trecbench.inputs.streams import Source
 
 HPO_QRELS = ROOT / "qrels" / "hpo-demo.qrels"
 HPO_RUNS = sorted((ROOT / "runs").glob("*.run"))
@@ -257,3 +259,29 @@ def test_trec_text_on_standard_input_stays_trec_text(tmp_path, monkeypatch, caps
     named.write_text(GOOD + "\n")
     assert run(["score", str(qrels), str(named)]) == 2
     assert "is not an ASCII decimal number" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("head", ["\n", " \t\r\n\n"], ids=["blank", "blanks"])
+def test_a_byte_order_mark_then_a_blank_line_is_read_past(head, tmp_path):
+    # the mark counted as a line holding more than white space, which Arrow's reader gave
+    # no row: "not a JSONL run Arrow can read", where a mark before an object scored
+    run_file = tmp_path / "run.jsonl"
+    run_file.write_bytes(b"\xef\xbb\xbf" + f"{head}{GOOD}\n".encode())
+    assert read_run(str(run_file)).line.tolist() == [head.count("\n") + 1]
+    qrels = tmp_path / "qrels"
+    qrels.write_text("q1 0 d1 1\n")
+    assert evaluate(str(qrels), str(run_file), ["P.1"]).aggregates["value"].tolist() == [1.0]
+    assert run(["validate", str(run_file)]) == 0
+
+
+def test_a_byte_order_mark_inside_the_file_is_refused_where_a_block_starts(tmp_path):
+    # whole, the line is refused; a block starting with it was read past by Arrow's reader
+    run_file = tmp_path / "run.jsonl"
+    run_file.write_bytes(f"{GOOD}\n\ufeff{GOOD}\n".encode())
+    message = f"{run_file}:2: bad JSON: Unexpected UTF-8 BOM (decode using utf-8-sig) at column 1"
+    with pytest.raises(InputError) as whole:
+        read_run(str(run_file))
+    assert str(whole.value) == message
+    with Source(str(run_file)) as source, pytest.raises(InputError) as blocks:
+        list(jsonl.read_blocks(source, SimpleNamespace(read_bytes=len(GOOD) + 1)))
+    assert str(blocks.value) == message

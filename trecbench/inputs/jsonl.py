@@ -13,8 +13,9 @@ says nothing (standard input ``-``, ``/dev/fd/63``) by its content, a JSON objec
   ``tag`` (a JSON string, the run tag; ``run`` when absent, as for Parquet and tables).
 
 Any other key, a key given twice, bad JSON or a value of the wrong type is refused at its
-line, ``file:line: message``; lines holding only white space are skipped. Lines are parsed
-by Arrow's JSON reader (no Python per line); only a chunk found wrong is read again line by
+line, ``file:line: message``; lines holding only white space are skipped, and so is a
+byte-order mark starting the file (one further on is refused). Lines are parsed by
+Arrow's JSON reader (no Python per line); only a chunk found wrong is read again line by
 line, to name the first bad line. Read whole, in blocks of whole lines (``--memory``), on
 Dask (each file read whole by one worker) and by ``validate``. An entry of
 :mod:`trecbench.inputs.formats`.
@@ -85,7 +86,7 @@ def _parsed(data: bytes, path: str, first_line: int) -> tuple[pa.Table, pa.Chunk
         table = _read_json(data)
     except (pa.ArrowException, UnicodeDecodeError) as exc:
         table, refused = None, str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-    if table is None or not _well_formed(table, len(lines)) or not _object_a_line(data):
+    if table is None or not _well_formed(table, len(lines)) or not _object_a_line(data, first_line):
         _raise_first_error(data, path, first_line)
         # every line is well formed as JSON, yet Arrow refused them (a lone surrogate
         # escape, a line beyond its block): its reason, so the line can be found
@@ -123,7 +124,14 @@ def _well_formed(table: pa.Table, lines: int) -> bool:
     return bool(pc.all(pc.is_finite(table.column("score"))).as_py())
 
 
-def _object_a_line(data: bytes) -> bool:
+def _bom_bytes(data: bytes, first_line: int) -> int:
+    """How many bytes a byte-order mark starting the file takes (0 when none): it is read
+    past, as Arrow's reader does. Arrow also reads past one starting a later block, a
+    mark inside the file, which the line checks see and refuse."""
+    return len(_BOM) if first_line == 1 and data.startswith(_BOM) else 0
+
+
+def _object_a_line(data: bytes, first_line: int) -> bool:
     """Whether every line holding more than white space starts with ``{`` and ends with
     ``}``. Arrow's reader also takes two objects on a line, or one over several lines;
     with this, as many rows as such lines means one object on each: a ``}`` ending a
@@ -131,8 +139,7 @@ def _object_a_line(data: bytes) -> bool:
     buffer = np.frombuffer(data, np.uint8)
     newlines = np.flatnonzero(buffer == 10)
     starts, ends = np.r_[0, newlines + 1], np.r_[newlines, len(buffer)]
-    if data.startswith(_BOM):  # read past, as the JSON reader and the line checks do
-        starts[0] = min(len(_BOM), ends[0])
+    starts[0] = min(_bom_bytes(data, first_line), ends[0])
     ends -= (ends > starts) & (buffer[np.maximum(ends - 1, 0)] == 13)  # CRLF
     filled = ends > starts
     starts, ends = starts[filled], ends[filled]
@@ -152,7 +159,9 @@ def _object_lines(data: bytes, first_line: int) -> np.ndarray:
     starts = np.r_[0, np.flatnonzero(buffer[:-1] == 10) + 1]
     # each line with its newline: one holding a byte above the space holds more than white
     # space (other control bytes are bad JSON, which the reader refuses)
-    filled = np.logical_or.reduceat(buffer > 32, starts)
+    visible = buffer > 32
+    visible[: _bom_bytes(data, first_line)] = False  # a mark then a blank line: blank
+    filled = np.logical_or.reduceat(visible, starts)
     return first_line + np.flatnonzero(filled)
 
 
