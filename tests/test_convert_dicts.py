@@ -108,7 +108,17 @@ def test_run_without_qrels_and_bad_dicts(tmp_path):
     assert conversion.qrels == {} and conversion.runs[0].qrels is None
     assert conversion.runs[0].table["docno"].tolist() == ["d2", "d4"]
     for bad, message in (
-        ({"q1": ["d1"]}, r"r.json:1: query 'q1': expected a run dict"),
+        (
+            {"q1": ["d1"]},
+            r"r.json:1: query 'q1': its documents must be a JSON object of docno "
+            r"to score, not an array",
+        ),
+        (
+            {"q1": "d1"},
+            r"r.json:1: query 'q1': its documents must be a JSON object of docno to "
+            r"score, not text \('d1'\)",
+        ),
+        ({"q1": False}, r"query 'q1': its documents must be .*, not a boolean \(false\)$"),
         ({"q1": {"d1": "high"}}, r"query 'q1', document 'd1': 'high' is text, not a number"),
         # JSON's words in a JSON file's message ("True is bool" read as Python's)
         ({"q1": {"d1": True}}, r"query 'q1', document 'd1': true is a boolean, not a number"),
@@ -147,7 +157,10 @@ def test_run_without_qrels_and_bad_dicts(tmp_path):
             '"q3": {"d1": 1,\n   "d2": true}',
             "5: query 'q3', document 'd2': true is a boolean, not a number (a dict holds numbers)",
         ),
-        ('"q3": []', "4: query 'q3': expected a run dict {qid: {docno: value}}, got a list"),
+        (
+            '"q3": []',
+            "4: query 'q3': its documents must be a JSON object of docno to score, not an array",
+        ),
         ('"q3": {"d1": 1,\n  "d2": 1e999}', "5: number 1e999 is beyond a double"),
     ],
 )

@@ -182,7 +182,8 @@ def test_ids_are_never_inferred(tmp_path):
          "row 1: score 1e400 is not finite"),  # the text given, not what it overflowed to
         ({"q": {"d": "high"}}, "query 'q', document 'd': 'high' is text, not a number"),
         ({"q": {"d": "1"}}, "query 'q', document 'd': '1' is text, not a number"),
-        ({"q": [("d", 1.0)]}, r"query .q.: expected a run dict \{qid: .*, got a list"),
+        ({"q": [("d", 1.0)]}, "query 'q': its documents must be a mapping of docno to score, "
+         "not a list"),
         ({"q": {"d": True}}, "query 'q', document 'd': True is a bool, not a number"),
         ({"q": {"d": None}}, "query 'q', document 'd': None, not a number"),
         ([("q", "d", 1.0)], "record 0 .* has no fields query_id, doc_id, score"),
@@ -192,6 +193,24 @@ def test_ids_are_never_inferred(tmp_path):
 def test_bad_in_memory_runs_get_one_clear_message(source, message):
     with pytest.raises((InputError, UsageError), match=message):
         inputs.load_run(source)
+
+
+@pytest.mark.parametrize(
+    ("documents", "shown"),
+    [("abc", "text ('abc')"), (3, "a number (3)"), (True, "a bool (True)"), (None, "None"),
+     ((1,), "a tuple")],
+)  # fmt: skip
+@pytest.mark.parametrize(("load", "value"), [("load_run", "score"), ("load_qrels", "grade")])
+def test_a_query_whose_documents_are_no_mapping_is_named_in_a_plain_sentence(
+    documents, shown, load, value
+):
+    # it said "got 'abc' is text", "got int", "got True is a bool", "got tuple"
+    kind = "run" if load == "load_run" else "qrels"
+    with pytest.raises(InputError) as raised:
+        getattr(inputs, load)({"q1": documents})
+    assert str(raised.value) == (
+        f"{kind} dict: query 'q1': its documents must be a mapping of docno to {value}, not {shown}"
+    )
 
 
 def test_grades_are_integers_within_the_limit():

@@ -33,18 +33,36 @@ def _not_number(value: object) -> bool:
     return isinstance(value, bool) or not isinstance(value, Number)
 
 
-def _kind(value: object, json_text: bool) -> str:
-    """What ``value`` is, in JSON's words for a dict read from a JSON file (``true is a
-    boolean``, ``null``, an object), else in Python's (``True is a bool``, ``None``)."""
+def _kind(value: object, json_text: bool) -> tuple[str, str | None]:
+    """What ``value`` is and the text that shows it (None for no value or a container), in
+    JSON's words for a dict read from a JSON file (``a boolean``, ``null``, ``an object``,
+    ``an array``), else in Python's (``a bool``, ``None``, ``a dict``, ``a list``)."""
     if value is None:
-        return "null" if json_text else "None"
+        return ("null" if json_text else "None"), None
     if isinstance(value, bool):
-        return f"{str(value).lower()} is a boolean" if json_text else f"{value} is a bool"
+        return ("a boolean", str(value).lower()) if json_text else ("a bool", str(value))
     if isinstance(value, str):
-        return f"{excerpt(value)} is text"
+        return "text", excerpt(value)
+    if isinstance(value, Number):
+        return "a number", excerpt(value)
     if isinstance(value, Mapping):
-        return "an object" if json_text else "a dict"
-    return "a list" if isinstance(value, list) else type(value).__name__
+        return ("an object" if json_text else "a dict"), None
+    if isinstance(value, list) and json_text:
+        return "an array", None
+    name = type(value).__name__
+    return f"{'an' if name[0] in 'aeiouAEIOU' else 'a'} {name}", None
+
+
+def _is_kind(value: object, json_text: bool) -> str:
+    """``'x' is text``, ``true is a boolean``, ``a list``: what a message says ``value`` is."""
+    kind, shown = _kind(value, json_text)
+    return kind if shown is None else f"{shown} is {kind}"
+
+
+def _kind_shown(value: object, json_text: bool) -> str:
+    """``text ('x')``, ``a number (3)``, ``None``: ``value`` named after what it must be."""
+    kind, shown = _kind(value, json_text)
+    return kind if shown is None else f"{kind} ({shown})"
 
 
 def _numbers(values: list, what: str, origin: str, where, json_text: bool) -> pa.Array:
@@ -57,7 +75,9 @@ def _numbers(values: list, what: str, origin: str, where, json_text: bool) -> pa
     row = next((i for i, value in enumerate(values) if _not_number(value)), None)
     if row is None:  # numbers no float64 holds exactly are read through their text
         return tables.from_python(values, what, origin, where, numbers=True)
-    message = f"{where(row)}: {_kind(values[row], json_text)}, not a number (a dict holds numbers)"
+    message = (
+        f"{where(row)}: {_is_kind(values[row], json_text)}, not a number (a dict holds numbers)"
+    )
     raise InputError(origin, None, message)
 
 
@@ -98,11 +118,13 @@ def _flattened(
     sizes = np.empty(len(mapping), np.int64)
     for i, documents in enumerate(mapping.values()):
         if not isinstance(documents, Mapping):
+            documents_are = "a JSON object" if json_text else "a mapping"
+            value = "score" if kind == "run" else "grade"
             raise InputError(
                 origin,
                 None,
-                f"{query(i)}: expected a {kind} dict {{qid: {{docno: value}}}}, got "
-                f"{_kind(documents, json_text)}",
+                f"{query(i)}: its documents must be {documents_are} of docno to {value}, not "
+                f"{_kind_shown(documents, json_text)}",
             )
         sizes[i] = len(documents)
         docnos.extend(documents)
