@@ -8,6 +8,7 @@ import sys
 
 import pytest
 
+import trecbench
 from trecbench.cli import run
 from trecbench.errors import ExitCode
 
@@ -151,3 +152,61 @@ def test_a_rank_up_to_the_largest_long_is_a_rank_and_beyond_it_says_so(tmp_path)
     (found,) = [f for f in validate_run(path).findings if f.rule == "R10"]
     assert "beyond the largest C long" in found.message == _bad_rank("9223372036854775808")
     assert _bad_rank("-1") == "rank '-1' is not a non-negative integer"
+
+
+META = b"# ir_metadata.start\n# tag: t\n# actor:\n#   team: lab\n# ir_metadata.end\n"
+
+
+def test_the_fix_keeps_an_ir_metadata_block_as_metadata_not_comment_lines(tmp_path, capsys):
+    # it was dropped and listed among "dropped comment lines: 6 line(s) (1, 2, 3, 4, 5, 7)":
+    # the run's provenance (convert and fuse --ir-metadata write it), which trecbench reads
+    source = tmp_path / "r.run"
+    source.write_bytes(META + b"1 Q0 a 1 2 t\n# a comment\n")
+    fixed = tmp_path / "fixed.run"
+    code, out, _ = call(capsys, "validate", source, "--fix", fixed)
+    assert code == 0, out
+    assert "  dropped comment lines: 1 line(s) (7)" in out.splitlines()
+    assert "ir_metadata" not in out.split("changes:")[1]  # kept: no change to name
+    assert out.splitlines()[-1].endswith(
+        ": OK: 1 file(s), 6 lines: 0 error(s), 1 warning(s), 0 info"
+    )
+    assert fixed.read_bytes() == META + b"1\tQ0\ta\t1\t2\tt\n"
+    assert trecbench.load_run(str(fixed)).ir_metadata == {"tag": "t", "actor": {"team": "lab"}}
+
+
+def test_a_kept_block_s_crlf_ends_are_made_lf_and_said_so(tmp_path, capsys):
+    source = tmp_path / "r.run"
+    source.write_bytes(META.replace(b"\n", b"\r\n") + b"1 Q0 a 1 2 t\n")
+    fixed = tmp_path / "fixed.run"
+    code, out, _ = call(capsys, "validate", source, "--fix", fixed)
+    assert code == 0, out
+    expected = "  normalised the ir_metadata block's line ends to LF: 5 line(s) (1, 2, 3, 4, 5)"
+    assert expected in out.splitlines()
+    assert fixed.read_bytes() == META + b"1\tQ0\ta\t1\t2\tt\n"
+
+
+def test_a_parquet_fix_drops_the_block_naming_it(tmp_path, capsys):
+    source = tmp_path / "r.run"
+    source.write_bytes(META + b"1 Q0 a 1 2 t\n")
+    fixed = tmp_path / "fixed.parquet"
+    code, out, _ = call(capsys, "validate", source, "--fix", fixed)
+    assert code == 0, out
+    expected = (
+        "  dropped the ir_metadata block (a Parquet run holds none): 5 line(s) (1, 2, 3, 4, 5)"
+    )
+    assert expected in out.splitlines() and "comment" not in out
+    assert trecbench.read_run(str(fixed)).docno.tolist() == ["a"]
+
+
+def test_a_fix_tag_the_block_s_tag_contradicts_is_refused(tmp_path, capsys):
+    source = tmp_path / "r.run"
+    source.write_bytes(META + b"1 Q0 a 1 2 t\n")
+    fixed = tmp_path / "fixed.run"
+    code, _, err = call(capsys, "validate", source, "--fix", fixed, "--fix-tag", "u")
+    assert code == ExitCode.INPUT and not fixed.exists()
+    assert err == (
+        f"trecbench: {source}: --fix-tag u would contradict the ir_metadata block (lines 1-5), "
+        "whose tag is 't': give it the new tag too, or remove the block\n"
+    )
+    assert call(capsys, "validate", source, "--fix", fixed, "--fix-tag", "t")[0] == 0
+    assert fixed.read_bytes().startswith(META)

@@ -32,29 +32,31 @@ class Block:
 
 @dataclass(frozen=True)
 class Found:
-    """What the top of a run held: the block's ``lines`` (taken out of the run; 0 when its
-    end could not be found) and its ``value``, or the ``error`` that makes it bad input
-    (``score`` raises it, ``validate`` reports it at its line)."""
+    """What the top of a run held: the block's ``lines`` and the ``size`` in bytes they
+    take (taken out of the run; 0 when its end could not be found) and its ``value``, or
+    the ``error`` that makes it bad input (``score`` raises it, ``validate`` reports it at
+    its line)."""
 
     lines: int
     value: dict[str, Any] | None = None
     error: InputError | None = None
+    size: int = 0
 
 
-def split(data: bytes, path: str) -> tuple[Found | None, int]:
-    """``(what the top of data holds, the bytes the block takes)``: ``(None, 0)`` when
-    ``data`` (a run's first lines) starts with no ir_metadata block; a block without its
-    end marker takes nothing (its lines stay run lines, the error is reported)."""
+def split(data: bytes, path: str) -> Found | None:
+    """What the top of ``data`` (a run's first lines) holds: None when it starts with no
+    ir_metadata block; a block without its end marker takes nothing (its lines stay run
+    lines, the error is reported)."""
     if not starts_with_block(data[: len(START) + 64]):
-        return None, 0
+        return None
     try:
         block = find_block(data, path)
     except InputError as error:
-        return Found(0, None, error), 0
+        return Found(0, None, error)
     try:
-        return Found(block.lines, parse(block, path)), block.size
+        return Found(block.lines, parse(block, path), size=block.size)
     except InputError as error:
-        return Found(block.lines, None, error), block.size
+        return Found(block.lines, None, error, block.size)
 
 
 def starts_with_block(head: bytes) -> bool:

@@ -428,7 +428,7 @@ def _source_tokens(
         chunks = _block_first(chunks)
     for chunk, first_line in chunks:
         if metadata and first_line == 1:
-            tokens = _run_start(chunk, source.path, keep, separator)
+            tokens = tokenize_run_start(chunk, source.path, keep, separator)
         else:
             tokens = tokenize(chunk, source.path, first_line, keep, separator)
         separator = tokens.separator or None
@@ -453,17 +453,17 @@ def _block_first(chunks: Iterator[tuple[bytes, int]]) -> Iterator[tuple[bytes, i
     yield from chunks
 
 
-def _run_start(data: bytes, path: str, keep: int, separator=None) -> Tokens:
+def tokenize_run_start(data: bytes, path: str, keep: int = 6, separator=None) -> Tokens:
     """The tokens of a run's first lines, an ir_metadata block atop them read apart
     (``Tokens.ir_metadata``; :mod:`trecbench.inputs.ir_metadata`): the lines after it are
     tokenized as the file without it, their numbers those of the file."""
     from . import ir_metadata
 
-    found, size = ir_metadata.split(data, path)
-    if found is None or not size:
+    found = ir_metadata.split(data, path)
+    if found is None or not found.size:
         tokens = tokenize(data, path, 1, keep, separator)
         return tokens if found is None else dataclasses.replace(tokens, ir_metadata=found)
-    tokens = tokenize(data[size:], path, found.lines + 1, keep, separator)
+    tokens = tokenize(data[found.size :], path, found.lines + 1, keep, separator)
     physical = tokens.n_physical_lines + found.lines
     return dataclasses.replace(tokens, ir_metadata=found, n_physical_lines=physical)
 

@@ -11,8 +11,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .. import arrow, files
-from ..errors import ExitCode, InputError, TrecbenchError, UsageError
+from .. import arrow, files, outputs
+from ..errors import ExitCode, InputError, TrecbenchError, UsageError, excerpt
 from ..inputs import to_pandas, trec_text
 from ..inputs.formats import TREC_TEXT
 from ..inputs.streams import File, Source, path_of
@@ -108,7 +108,9 @@ def fix_run(
     order, documents in trec_eval order (score desc as float32, docno desc); the first
     occurrence of a duplicate kept; at most ``max_depth`` documents per topic (default: the
     profile's); ranks 1..n; scores in the shortest text that reads back as the same double.
-    Blank, comment and header lines and tokens after the tag are dropped. Refuses
+    Blank, comment and header lines and tokens after the tag are dropped; an ir_metadata
+    block atop the run is kept, line ends LF (dropped, and said so, for a Parquet ``out``;
+    a ``tag`` it gives that is not ``tag`` is refused). Refuses
     (:class:`UnfixableError`) if the run has errors that cannot be repaired safely (bad
     scores or ids, encoding, mixed tags...), and never overwrites ``path`` or any of
     ``inputs``.
@@ -167,7 +169,7 @@ def _fix(
         result = validate_run(source, profile=settings.profile, max_depth=max_depth)
         _refuse_whole_file(path, result, settings.fixable)
     data = source.read()  # from the start of the spooled bytes: the file is not read again
-    tokens = trec_text.tokenize(data, path)
+    block, tokens, block_changes = _block_apart(data, path, out, settings)
     comment, header = classify(tokens, True, 4)
     dropped = set(tokens.line[comment | header].tolist())
     _refuse(path, _unfixable(result, dropped, settings.fixable))
@@ -222,6 +224,7 @@ def _fix(
 
     moved = kept_lines[1:][np.diff(kept_lines) < 0]
     candidates = [
+        *block_changes,
         change("dropped blank lines", tokens.blank_lines),
         change("dropped comment lines", tokens.line[comment]),
         change("dropped the header line", tokens.line[header]),
@@ -244,14 +247,50 @@ def _fix(
             final.schema.get_field_index("tag"), "tag", pa.array([settings.tag] * final.num_rows)
         )
     changes = [c for c in candidates if c.count]
-    _write_verified(to_pandas(final), out, path, settings)
+    _write_verified(to_pandas(final), block, out, path, settings)
     return changes
 
 
-def _write_verified(frame, out: str | os.PathLike, path: str, settings: _Settings) -> None:
-    """Validate the fixed run (its canonical text, in memory) and write it only if no
-    error remains."""
-    tokens = trec_text.tokenize(files.run_bytes(frame), os.fspath(out))
+def _block_apart(
+    data: bytes, path: str, out: str | os.PathLike, settings: _Settings
+) -> tuple[bytes, trec_text.Tokens, list[Change]]:
+    """The run's ir_metadata block to keep atop the fixed run (b"" when none), the tokens
+    of the lines after it, and what was changed of the block (its CRLF line ends made LF;
+    dropped for a Parquet ``out``, which holds no such block).
+
+    The block is metadata trecbench reads (R30), a run's provenance (``convert`` and
+    ``fuse --ir-metadata`` write it): not comment lines to drop. A malformed block
+    (R30.malformed) is no metadata: its lines are what trec_eval 9.x reads, comment lines
+    (dropped). A ``--fix-tag`` the block's ``tag`` contradicts is refused."""
+    tokens = trec_text.tokenize_run_start(data, path)
+    found = tokens.ir_metadata
+    if found is None or found.error is not None:
+        return b"", trec_text.tokenize(data, path), []
+    if files.parquet_named(out):
+        shown = tuple(range(1, min(found.lines, settings.shown) + 1))
+        what = "dropped the ir_metadata block (a Parquet run holds none)"
+        return b"", tokens, [Change(what, found.lines, shown)]
+    given = found.value.get("tag", settings.tag)
+    if settings.tag is not None and str(given) != settings.tag:
+        raise UnfixableError(
+            f"{path}: --fix-tag {settings.tag} would contradict the ir_metadata block "
+            f"(lines 1-{found.lines}), whose tag is {excerpt(given)}: give it the new tag "
+            "too, or remove the block"
+        )
+    lines = data[: found.size].split(b"\n")
+    crlf = tuple(n for n, line in enumerate(lines, 1) if line.endswith(b"\r"))
+    what = "normalised the ir_metadata block's line ends to LF"
+    block = b"\n".join(line.removesuffix(b"\r") for line in lines)
+    return block, tokens, [Change(what, len(crlf), crlf[: settings.shown])]
+
+
+def _write_verified(
+    frame, block: bytes, out: str | os.PathLike, path: str, settings: _Settings
+) -> None:
+    """Validate the fixed run (its canonical text after the kept ir_metadata ``block``, in
+    memory) and write it only if no error remains."""
+    text = block + files.run_bytes(frame)
+    tokens = trec_text.tokenize_run_start(text, os.fspath(out))
     verify = settings.verify or (
         lambda tokens: validate_tokens(
             tokens, "run", profile=settings.profile, max_depth=settings.max_depth
@@ -264,4 +303,7 @@ def _write_verified(frame, out: str | os.PathLike, path: str, settings: _Setting
             f"{out}: the fixed run would still fail {rules}, which --fix cannot repair "
             f"(nothing written); first: {remaining[0].format()}"
         )
-    files.write_run(frame, out, inputs=[path, *settings.inputs])
+    if block:  # the block as the run gave it, then the canonical lines
+        outputs.write_file(out, text, [path, *settings.inputs])
+    else:
+        files.write_run(frame, out, inputs=[path, *settings.inputs])

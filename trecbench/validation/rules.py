@@ -238,7 +238,9 @@ CATALOGUE = (
            "scored as trec_eval reads the file without the block. trec_eval 9.0.8 stops at "
            "its first line ('Malformed line 1'); 10.0, which skips `#` lines, and `score` "
            "read the file: a warning (a note under `lenient`, score's gate); leave out "
-           "`--ir-metadata` for a run trec_eval 9.0.8 must read."),
+           "`--ir-metadata` for a run trec_eval 9.0.8 must read.",
+           fix="keeps the block atop the fixed run, the run's provenance (a Parquet output, "
+           "which holds none, drops it and says so)"),
     _check("R30.malformed", "EEEE", "ir_metadata block without its end marker, with a "
            "line that is not a `#` line, or whose YAML is not a mapping",
            "A block that cannot be read as metadata: `score` refuses the run at the line."),
