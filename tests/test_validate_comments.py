@@ -76,3 +76,50 @@ def test_fix_drops_comment_lines_that_trec_eval_would_refuse(tmp_path):
     path.write_bytes(b"1 Q0 a 1 3 t\n1 Q0 b 2\n")
     with pytest.raises(UnfixableError, match="R1"):
         fix_run(path, out)
+
+
+# a judged topic '#7': trec_eval 9.0.8 scores its lines as any other topic's (its output,
+# run with the binary: `trec_eval -q -m num_ret -m map -m P.5 qrels run`), and so does score
+JUDGED_QRELS = "#7 0 d 1\n#7 0 e 0\nq1 0 a 1\n"
+HASH_TOPIC_RUN = b"#7 Q0 d 1 1 t\n#7 Q0 e 2 0.5 t\nq1 Q0 a 1 1 t\n"
+TREC_EVAL_908 = (
+    "num_ret               \t#7\t2\nmap                   \t#7\t1.0000\n"
+    "P_5                   \t#7\t0.2000\nnum_ret               \tq1\t1\n"
+    "map                   \tq1\t1.0000\nP_5                   \tq1\t0.2000\n"
+    "num_ret               \tall\t3\nmap                   \tall\t1.0000\n"
+    "P_5                   \tall\t0.2000\n"
+)
+
+
+def test_score_scores_a_hash_topic_as_trec_eval_9_does(tmp_path, monkeypatch):
+    (tmp_path / "qrels").write_text(JUDGED_QRELS)
+    (tmp_path / "run").write_bytes(HASH_TOPIC_RUN)
+    args = ["-q", "-m", "num_ret", "-m", "map", "-m", "P.5", "qrels", "run"]
+    stdout, message, code = run_score(args, tmp_path, monkeypatch)
+    assert (code, stdout.decode()) == (0, TREC_EVAL_908), message
+
+
+def test_a_comment_line_trec_eval_reads_as_a_document_names_its_topic():
+    # it said "trec_eval 9.x reads it as data", as of a line trec_eval stops at
+    data = HASH_TOPIC_RUN + b"# my run\n"
+    result = validate_tokens(tokenize(data, "r"), "run")
+    messages = {f.line: f.message for f in result.findings if f.rule == "R22"}
+    assert messages == {
+        1: "comment line: trec_eval 9.x reads it as a document of topic #7, 10.0 skips it",
+        2: "comment line: trec_eval 9.x reads it as a document of topic #7, 10.0 skips it",
+        4: "comment line: trec_eval 9.x reads it as data, 10.0 skips it",  # and R1
+    }
+
+
+def test_fix_names_the_comment_lines_trec_eval_reads_as_documents(tmp_path):
+    # they were "dropped comment lines", as a "# my run" trec_eval stops at
+    path = tmp_path / "r.run"
+    path.write_bytes(HASH_TOPIC_RUN + b"#8 Q0 d 1 1 t\n# my run\n")
+    out = tmp_path / "fixed.run"
+    changes = {c.what: c.lines for c in fix_run(path, out)}
+    read = (
+        "dropped comment lines trec_eval 9.x reads as documents of topics #7, #8 (10.0 skips them)"
+    )
+    assert changes[read] == (1, 2, 4)
+    assert changes["dropped comment lines"] == (5,)
+    assert out.read_text() == "q1\tQ0\ta\t1\t1\tt\n"

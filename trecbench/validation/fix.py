@@ -226,7 +226,8 @@ def _fix(
     candidates = [
         *block_changes,
         change("dropped blank lines", tokens.blank_lines),
-        change("dropped comment lines", tokens.line[comment]),
+        change("dropped comment lines", tokens.line[comment & (nf < 6)]),
+        change(_run_line_comments(tokens, comment & (nf >= 6)), tokens.line[comment & (nf >= 6)]),
         change("dropped the header line", tokens.line[header]),
         change("dropped tokens after the tag", tokens.line[keep & (nf > 6)]),
         change("dropped duplicate documents (kept the first in trec_eval order)", duplicates),
@@ -249,6 +250,17 @@ def _fix(
     changes = [c for c in candidates if c.count]
     _write_verified(to_pandas(final), block, out, path, settings)
     return changes
+
+
+def _run_line_comments(tokens: trec_text.Tokens, rows: np.ndarray) -> str:
+    """What dropping the ``#`` lines of six fields or more (``rows``) does: trec_eval 9.x
+    reads each as a document of its topic (``#7``), which 10.0 skips (R22)."""
+    topics = list(dict.fromkeys(tokens.fields[0].filter(arrow.array(rows)).to_pylist()))
+    named = ", ".join(topics[:3]) + (", ..." if len(topics) > 3 else "")
+    of = "topic" if len(topics) == 1 else "topics"
+    return (
+        f"dropped comment lines trec_eval 9.x reads as documents of {of} {named} (10.0 skips them)"
+    )
 
 
 def _block_apart(

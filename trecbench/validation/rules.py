@@ -195,9 +195,12 @@ CATALOGUE = (
            "trec_eval skips blank lines in runs (they are fatal in qrels: Q2).",
            fix="drops the line"),
     _check("R22", "WWWW", "comment line (`#` first; `#` inside an id is not a comment)",
-           "trec_eval 9.x reads a `#` line as data (a line of topic `#...`, or 'Malformed "
-           "line' when it has fewer than 6 fields: R1), 10.0 skips it. Every profile checks "
-           "it as data, as 9.0.8 reads it.", fix="drops the line"),
+           "trec_eval 9.x reads a `#` line as data (a document of topic `#...`, scored as any "
+           "other when the qrels judge that topic, as `score` scores it; or 'Malformed line' "
+           "when it has fewer than 6 fields: R1), 10.0 skips it. Every profile checks it as "
+           "data, as 9.0.8 reads it; the finding names the topic.",
+           fix="drops the line; the lines trec_eval 9.x reads as documents are listed apart, "
+           "with their topics"),
     _check("R23.bom", "EEEE", "UTF-8 byte-order mark (a phantom topic in trec_eval)",
            "trec_eval reads the BOM as part of the first qid, which becomes a topic of its "
            "own."),

@@ -61,12 +61,15 @@ class RunChecker(Checker):
         # comment lines stay data: trec_eval 9.x reads them as it reads any other line
         data = (tokens.nfields >= 6) & ~header
         add = self.report.add_many
-        add(
-            "R22",
-            tokens.line[comment],
-            "line",
-            lambda _: "comment line: trec_eval 9.x reads it as data, 10.0 skips it",
-        )
+        commented = np.flatnonzero(comment)
+
+        def comment_message(i: int) -> str:
+            row = commented[i]
+            if tokens.nfields[row] < 6:  # trec_eval 9.x stops at it: R1 says so
+                return "comment line: trec_eval 9.x reads it as data, 10.0 skips it"
+            return wording.run_line_comment(fields[0][row].as_py())
+
+        add("R22", tokens.line[commented], "line", comment_message)
         for row in np.flatnonzero(header):
             self.report.add(
                 "R28",

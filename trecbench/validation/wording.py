@@ -13,6 +13,12 @@ def show(value: float) -> str:
     return repr(float(value))
 
 
+def run_line_comment(topic: str) -> str:
+    """R22 of a ``#`` line of six fields or more: to trec_eval 9.x a document of topic
+    ``topic`` (``#7``), which it scores as any other when the qrels judge the topic."""
+    return f"comment line: trec_eval 9.x reads it as a document of topic {topic}, 10.0 skips it"
+
+
 def not_q0(value: str) -> str:
     return f"field 2 is {value!r}, expected 'Q0'"
 
