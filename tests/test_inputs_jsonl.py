@@ -255,6 +255,12 @@ def test_trec_text_on_standard_input_stays_trec_text(tmp_path, monkeypatch, caps
     _piped(monkeypatch, b"{x} Q0 d1 1 2.5 t\n")
     code, out = _score(capsys, "-q", "-m", "P.1", str(qrels), "-")
     assert (code, out.split()) == (0, ["P_1", "{x}", "1.0000", "P_1", "all", "1.0000"])
+    # trec_eval takes '{"q1"}' as a qid too: a line that opens as JSON but is no object
+    qrels.write_text('{"q1"} 0 d1 1\n')
+    for measure in ("P.1", "set_P"):  # the small path's and the general path's alike
+        _piped(monkeypatch, b'{"q1"} Q0 d1 1 2.5 t\n')
+        code, out = _score(capsys, "-m", measure, str(qrels), "-")
+        assert (code, out.split()[1:]) == (0, ["all", "1.0000"]), measure
     named = tmp_path / "run.txt"
     named.write_text(GOOD + "\n")
     assert run(["score", str(qrels), str(named)]) == 2

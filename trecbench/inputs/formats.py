@@ -29,6 +29,7 @@ with its functions and one entry in :data:`FORMATS`.
 from __future__ import annotations
 
 import importlib
+import json
 import re
 from codecs import BOM_UTF8
 from collections.abc import Callable
@@ -124,9 +125,20 @@ TREC_TEXT = Format(
 
 def _json_object_first(content: bytes) -> bool:
     """Whether ``content``, past what is blank (a byte order mark, white space, empty
-    lines), opens a JSON object with a key: ``{"``, white space between them or not. A
-    TREC text line never starts so (a qid ``{x}`` is still TREC text's)."""
-    return re.match(rb'[ \t\r\n]*\{[ \t]*"', content.removeprefix(BOM_UTF8)) is not None
+    lines), opens with a line that is a JSON object with a key: ``{"`` and, where the line
+    ends within ``content``, an object to its end. A TREC text line may start so (trec_eval
+    takes the qid ``{"q1"}``); one that is a whole JSON object is taken for JSONL."""
+    text = content.removeprefix(BOM_UTF8)
+    opening = re.match(rb'[ \t\r\n]*\{[ \t]*"', text)
+    if opening is None:
+        return False
+    line_end = text.find(b"\n", opening.end())
+    if line_end < 0:
+        return True  # a line longer than what is looked at: its start decides
+    try:  # (JSON's white space takes the blank lines before it, and a CR)
+        return isinstance(json.loads(text[:line_end]), dict)
+    except ValueError:  # not JSON, or not UTF-8 (UnicodeDecodeError is a ValueError)
+        return False
 
 
 JSONL = Format(
