@@ -113,3 +113,18 @@ def test_values_of_mixed_types_are_refused_in_plain_words(source, kind, message)
         inputs.load(source, kind)
     assert str(caught.value) == message
     assert not any(words in message for words in _ARROW_WORDS)
+
+
+@pytest.mark.parametrize(
+    ("value", "named"),
+    [(np.str_("0.5"), "'0.5' is text"), (np.bool_(True), "True is a bool")],
+    ids=repr,
+)
+def test_a_numpy_value_that_is_no_number_is_named_by_the_value_it_holds(value, named):
+    """A dict named it in numpy's words ("np.str_('0.5') is text"), or not at all ("a
+    bool"), where records and DataFrames named the value."""
+    with pytest.raises(InputError) as caught:
+        inputs.load({"q": {"a": value, "b": 0.5}}, "run")
+    assert str(caught.value) == (
+        f"run dict: query 'q', document 'a': {named}, not a number (a dict holds numbers)"
+    )

@@ -72,6 +72,7 @@ def _numbers(values: list, what: str, origin: str, where, json_text: bool) -> pa
     message."""
     if not values:  # only queries without documents: no value to type
         return arrow.array([], pa.float64())
+    values = tables.python_values(values)  # np.str_('0.5') is the text '0.5'
     row = next((i for i, value in enumerate(values) if _not_number(value)), None)
     if row is None:  # numbers no float64 holds exactly are read through their text
         return tables.from_python(values, what, origin, where, numbers=True)

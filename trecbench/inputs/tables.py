@@ -368,7 +368,7 @@ def _encodable(value: object) -> bool:
     return True
 
 
-def _held(values: list) -> list:
+def python_values(values: list) -> list:
     """``values`` with numpy scalars as the Python values they hold (``np.int64(2**53 +
     1)`` as that int): a value is read by what it is, not by how it is spelt (and Arrow
     reads an ``np.uint64`` beside a float as the int64 of its bits: 2**64 - 1 as -1.0)."""
@@ -436,7 +436,7 @@ def from_python(values, what: str, origin: str, where: Where = _row, numbers=Fal
     text (the nearest double), a grade refused beyond ±MAX_GRADE. A numpy scalar is read
     as the Python value it holds. A lone surrogate (``"\\udc80"``, what
     ``surrogateescape`` makes of bad bytes) is not text UTF-8 can hold: refused."""
-    values = _held(values)
+    values = python_values(values)
     try:
         return pa.array(values)
     except UnicodeEncodeError:
