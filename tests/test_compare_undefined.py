@@ -569,3 +569,39 @@ def test_a_one_topic_stratum_among_bigger_ones_gives_no_interval_nor_bootstrap_p
     weighted = (b - a) * stats.macro_weights(np.array(list(strata.values())))
     (row,) = result.part(result.comparisons, "g:macro").to_dict(orient="records")
     assert row["p_value"] == _exhaustive_sign_flips(weighted) and row["p_value"] > 0.5
+
+
+def test_plots_of_intervals_that_are_n_a_say_so_and_draw_none(tmp_path):
+    """The figures drew no interval under an axis saying "mean, 95% CI", or "+nan" in the
+    differences' legend, where the tables say n/a and why (compare --plots)."""
+    pytest.importorskip("matplotlib")
+    from trecbench.comparison.figures import plot_files
+
+    values = {"a": [0.1, 0.5, 0.9], "b": [0.4, 0.2, 1.0]}
+    strata = {"q0": "x", "q1": "y", "q2": "y"}  # x: one topic
+    result = compare_scores(_frame(values), strata=strata, group_by="g", samples=100)
+    svgs = {
+        name: data.decode() for name, data in plot_files(result).items() if name.endswith("svg")
+    }
+    macro, one_topic = svgs["means_g_macro.svg"], svgs["differences_g-x.svg"]
+    assert "intervals n/a: a stratum has fewer than 2 topics" in macro
+    assert "95% CI" not in macro and "95% CI" in svgs["means.svg"]
+    assert "CI n/a: fewer than 2 topics" in one_topic and "nan" not in one_topic
+    assert "band: its 95% CI" in svgs["differences_g-y.svg"]
+
+
+def test_a_differences_plot_of_few_topics_ticks_whole_topics():
+    pytest.importorskip("matplotlib")
+    from trecbench import plots
+
+    figure = plots.differences_figure(
+        ["r"],
+        ["m"],
+        np.array([[0.5]]),
+        np.array([[[0.7]]]),
+        np.array([[[0.2, 0.2, 0.2]]]),
+        baseline="b",
+        title="t",
+    )  # the x axis counts topics: it ticked 0.25, 0.5, ...
+    ticks = figure.axes[0].get_xticks()
+    assert len(ticks) and all(float(tick).is_integer() for tick in ticks)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import io
 import math
 import re
+import textwrap
 
 import numpy as np
 
@@ -40,8 +41,7 @@ def _figure(panels: int, bottom: float = 0.55, legend_rows: int = 0):
     columns = min(3, panels)
     rows = math.ceil(panels / columns)
     legend = 0.35 + 0.2 * legend_rows if legend_rows else 0.0
-    # at least 5.4 inches wide: room for the legend under a single panel
-    width, height = max(_PANEL[0] * columns, 5.4), _PANEL[1] * rows + legend
+    width, height = _width(panels), _PANEL[1] * rows + legend
     figure = Figure(figsize=(width, height), dpi=_DPI)
     FigureCanvasAgg(figure)
     figure.subplots_adjust(
@@ -58,6 +58,18 @@ def _figure(panels: int, bottom: float = 0.55, legend_rows: int = 0):
     return figure, axes[:panels]
 
 
+def _width(panels: int) -> float:
+    """The width in inches of a figure of ``panels``: at least 5.4 inches, room for the
+    legend under a single panel."""
+    return max(_PANEL[0] * min(3, panels), 5.4)
+
+
+def _folded(text: str, panels: int, per_inch: int) -> str:
+    """``text`` folded to the width of a figure of ``panels`` (``per_inch`` characters an
+    inch: 11 of a title, 13 of small text): a section's title runs past 5.4 inches."""
+    return textwrap.fill(text, int(_width(panels) * per_inch))
+
+
 def means_figure(
     runs: list[str],
     measures: list[str],
@@ -68,17 +80,21 @@ def means_figure(
     title: str,
     ylabel: str = "mean",
     colors: list[str] | None = None,
+    note: str | None = None,
 ):
     """Mean and interval per run, one panel per measure; ``mean``, ``low`` and ``high``
-    are ``measures x runs`` arrays; runs in ``colors`` (default C0, C1...)."""
-    figure, axes = _figure(len(measures), bottom=0.75)  # room for slanted run names
+    are ``measures x runs`` arrays; runs in ``colors`` (default C0, C1...); ``note``: a
+    line under the panels (why the intervals are n/a)."""
+    note = _folded(note, len(measures), 13) if note else ""
+    rows = note.count("\n") + 1 if note else 0
+    figure, axes = _figure(len(measures), bottom=0.75, legend_rows=rows)  # slanted run names
     positions = np.arange(len(runs))
     colors = colors or [f"C{i}" for i in range(len(runs))]
     for m, (axis, measure) in enumerate(zip(axes, measures, strict=True)):
         axis.bar(positions, mean[m], color=colors, alpha=0.35)
         # the interval drawn from its own ends: a mean may sit a rounding error outside
-        # an interval of identical resamples (a macro mean over one-topic strata), and
-        # errorbar refuses the negative distance mean - low would then be
+        # an interval of identical resamples, and errorbar refuses the negative distance
+        # mean - low would then be (an interval that is n/a, NaN, draws nothing)
         middle, half = (low[m] + high[m]) / 2, (high[m] - low[m]) / 2
         axis.errorbar(positions, middle, yerr=half, fmt="none", ecolor="black", capsize=4)
         axis.scatter(positions, mean[m], color=colors, zorder=3)
@@ -86,7 +102,9 @@ def means_figure(
         axis.set_title(measure, y=1.0)  # a fixed y: no search for overlapping ticks
         axis.set_ylabel(ylabel)
         axis.grid(axis="y", alpha=0.3)
-    figure.suptitle(title)
+    if note:
+        figure.text(0.5, 0.1 / figure.get_figheight(), note, ha="center", va="bottom", size="small")
+    figure.suptitle(_folded(title, len(measures), 11))
     return figure
 
 
@@ -112,6 +130,7 @@ def differences_figure(
     title: str,
     level: str = "95%",
     colors: list[str] | None = None,
+    interval_undefined: str | None = None,
 ):
     """Per-topic differences against the baseline, one panel per measure.
 
@@ -121,8 +140,10 @@ def differences_figure(
     run's marker at x = i is the same topic (see :func:`topic_order`); each run's mean
     difference is a dashed line with its interval as a band, given in numbers in the
     panel's legend; the figure's legend (always there, also for one run) names the runs.
+    ``interval_undefined``: why the intervals are n/a (no band then; the legend says why).
     """
     from matplotlib.lines import Line2D
+    from matplotlib.ticker import MaxNLocator
 
     colors = colors or [f"C{r + 1}" for r in range(len(runs))]
     figure, axes = _figure(len(measures), legend_rows=math.ceil(len(runs) / 3) + 1)
@@ -137,11 +158,14 @@ def differences_figure(
             diffs = (run_values[m, r] - baseline_values[m])[positions]
             mean, low, high = intervals[m, r]
             axis.plot(x, diffs, linestyle="none", color=colors[r], rasterized=True, **marker)
-            axis.axhspan(low, high, color=colors[r], alpha=0.2, linewidth=0)
-            label = f"{mean:+.4f} [{low:+.4f}, {high:+.4f}]"
+            label = f"{mean:+.4f}"
+            if interval_undefined is None:
+                axis.axhspan(low, high, color=colors[r], alpha=0.2, linewidth=0)
+                label += f" [{low:+.4f}, {high:+.4f}]"
             axis.axhline(mean, color=colors[r], linestyle="--", linewidth=1.2, label=label)
         axis.axhline(0, color="black", linewidth=0.8)
         axis.set_xlim(0, topics + 1)
+        axis.xaxis.set_major_locator(MaxNLocator(integer=True))  # topics: 1, 2, never 1.5
         axis.set_title(measure, y=1.0)  # a fixed y: no search for overlapping ticks
         axis.set_xlabel(f"topics, by {by}")
         axis.set_ylabel(f"run − {baseline}")
@@ -157,11 +181,15 @@ def differences_figure(
         loc="lower center",
         ncols=min(len(runs), 3),
         fontsize="small",
-        title=f"markers: run − {baseline}, one per topic\ndashed: mean difference, band: "
-        f"its {level} CI (numbers in each panel)",
+        title=f"markers: run − {baseline}, one per topic\ndashed: mean difference, "
+        + (
+            f"band: its {level} CI (numbers in each panel)"
+            if interval_undefined is None
+            else f"its {level} CI n/a: {interval_undefined}"
+        ),
         title_fontsize="small",
     )
-    figure.suptitle(title)
+    figure.suptitle(_folded(title, len(measures), 11))
     return figure
 
 

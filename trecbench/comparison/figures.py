@@ -26,6 +26,7 @@ def plot_files(comparison, order: str = "difference") -> dict[str, bytes]:
         summary = comparison.part(comparison.summary, section.label)
         where = "" if section.kind == ALL else f" ({section.title})"
         wide = summary.pivot(index="measure", columns="run")
+        undefined = section.interval_undefined  # no interval to draw: the figures say why
         figures = {
             "means": plots.means_figure(
                 comparison.runs,
@@ -37,7 +38,8 @@ def plot_files(comparison, order: str = "difference") -> dict[str, bytes]:
                     for name in ("mean", "ci_low", "ci_high")
                 ),
                 title=f"Means over {section.topics} topics{where}; baseline {comparison.baseline}",
-                ylabel=f"mean, {level} CI",
+                ylabel="mean" if undefined else f"mean, {level} CI",
+                note=f"{level} intervals n/a: {undefined}" if undefined else None,
             )
         }
         if others and section.kind != MACRO:
@@ -65,6 +67,7 @@ def plot_files(comparison, order: str = "difference") -> dict[str, bytes]:
                 title=f"Per-topic difference against {comparison.baseline}{where}",
                 level=level,
                 colors=[f"C{i}" for i in rest],  # each run's colour in the means figure
+                interval_undefined=undefined,
             )
         curves = comparison.precision_recall() if section.kind == ALL else None
         if curves:
