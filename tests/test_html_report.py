@@ -625,18 +625,47 @@ def test_no_legend_covers_a_plot_area(browser, report):
     assert _legends_apart(figures) == _with_legends(MEASURES, "tfidf-word")
 
 
-def test_the_legends_of_many_runs_with_long_names_stay_beside_the_plots(browser, tmp_path):
-    # past 8 runs a legend takes more columns: never drawn past the canvas's bottom
-    qrels, page = tmp_path / "q", tmp_path / "many.html"
-    qrels.write_text("t1 0 d1 1\nt1 0 d2 1\n")
+def _page_of_runs(folder, count: int, topics: int = 1):
+    """score --html's page of ``count`` runs named a-run-with-a-rather-long-name-NN over
+    ``topics`` topics."""
+    qrels, page = folder / "q", folder / "many.html"
+    qrels.write_text("".join(f"t{t} 0 d1 1\nt{t} 0 d2 1\n" for t in range(topics)))
     runs = []
-    for index in range(12):
-        ranked = tmp_path / f"a-run-with-a-rather-long-name-{index:02d}.run"
-        ranked.write_text(f"t1 Q0 d{index % 3} 1 2 x\nt1 Q0 d9 2 1 x\n")
+    for index in range(count):
+        ranked = folder / f"a-run-with-a-rather-long-name-{index:02d}.run"
+        lines = (f"t{t} Q0 d{(index + t) % 3} 1 2 x\nt{t} Q0 d9 2 1 x\n" for t in range(topics))
+        ranked.write_text("".join(lines))
         runs.append(str(ranked))
     assert run(["score", "-m", "P.1", str(qrels), *runs, "--html", str(page), "--quiet"]) == 0
-    figures = _drawn(browser, page).execute_script(LEGEND_BOXES)
+    return page
+
+
+@pytest.fixture(scope="module")
+def twelve_runs(tmp_path_factory):
+    return _page_of_runs(tmp_path_factory.mktemp("twelve"), 12)
+
+
+def test_the_legends_of_many_runs_with_long_names_stay_beside_the_plots(browser, twelve_runs):
+    # past 8 runs a legend takes more columns: never drawn past the canvas's bottom
+    figures = _drawn(browser, twelve_runs).execute_script(LEGEND_BOXES)
     assert _legends_apart(figures) == _with_legends(["P@1"], "a-run-with-a-rather-long-name-00")
+
+
+FOLDED_TOOLBARS = """
+return Object.values(Bokeh.index).filter(function (view) {
+  return view.model.type === "Figure"; }).filter(function (plot) {
+  var bar = plot.toolbar_panel.toolbar_view;
+  return bar.shadow_el.contains(bar.overflow_el); }).map(function (plot) {
+  return plot.model.title.text; });"""
+
+
+@pytest.mark.parametrize("pages", ["report", "twelve_runs"])
+def test_no_toolbar_folds_its_tools_into_a_menu(browser, request, pages):
+    # above the plot area, the toolbar shared the line of a long title (the differences',
+    # the curves'): some of its tools went into a menu, on the bundled demo's page too
+    path = request.getfixturevalue(pages)
+    page = _drawn(browser, path / "report.html" if path.is_dir() else path)
+    assert page.execute_script(FOLDED_TOOLBARS) == []
 
 
 def test_no_legend_of_the_benchmark_page_covers_a_plot_area(browser, tmp_path):

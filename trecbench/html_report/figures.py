@@ -72,7 +72,9 @@ def _figure(title: str, framed: bool = False, **options):
         size = {"frame_width": FRAME_WIDTH, "frame_height": FRAME_HEIGHT}
     else:
         size = {"width": WIDTH, "height": HEIGHT}
-    plot = figure(title=title, toolbar_location="above", **size, **options)
+    # the toolbar below the plot area: above, it shared the title's line and folded tools
+    # into a menu beside a long title (the baseline's name, the curves')
+    plot = figure(title=title, toolbar_location="below", **size, **options)
     plot.title.text_font_size = "13px"
     return plot
 
