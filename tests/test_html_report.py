@@ -651,6 +651,25 @@ def test_the_legends_of_many_runs_with_long_names_stay_beside_the_plots(browser,
     assert _legends_apart(figures) == _with_legends(["P@1"], "a-run-with-a-rather-long-name-00")
 
 
+# the views of the page's figure whose title holds ``part``, and of one of its axes
+FIGURE_AXIS = """
+function figure(part) { return Object.values(Bokeh.index).find(function (view) {
+  return view.model.type === "Figure" && view.model.title.text.includes(part); }); }
+function axis(plot, dimension) { return plot.computed_renderer_views.find(function (view) {
+  return view.model.type === "LinearAxis" && view.dimension === dimension; }); }
+"""
+TOPIC_TICKS = 'return axis(figure("per-topic difference"), 0).tick_coords.major[0];'
+
+
+@pytest.mark.parametrize("topics", [1, 2])
+def test_the_differences_count_topics_in_whole_numbers(browser, tmp_path, topics):
+    # one or two topics put ticks at 0.5 or 1.2, 1.4, ... on the axis counting topics
+    page = _drawn(browser, _page_of_runs(tmp_path, 2, topics))
+    ticks = page.execute_script(FIGURE_AXIS + TOPIC_TICKS)
+    assert ticks and all(tick == int(tick) for tick in ticks), ticks
+    assert 1 in ticks and topics in ticks
+
+
 FOLDED_TOOLBARS = """
 return Object.values(Bokeh.index).filter(function (view) {
   return view.model.type === "Figure"; }).filter(function (plot) {

@@ -126,7 +126,7 @@ def differences_figure(measure: str, baseline: str, series: Mapping[str, list[tu
     """Per run, the per-topic differences against the baseline, sorted (``series``: run ->
     [(qid, value, baseline value)])."""
     import numpy as np
-    from bokeh.models import ColumnDataSource, HoverTool
+    from bokeh.models import BasicTicker, ColumnDataSource, HoverTool
 
     plot = _legend_beside(
         f"{measure}: per-topic difference against {baseline}, sorted", len(series)
@@ -156,6 +156,8 @@ def differences_figure(measure: str, baseline: str, series: Mapping[str, list[tu
         tips = [("topic", "@qid"), ("run", "@run"), ("value", "@value_text"),
                 (baseline, "@base_text"), ("difference", "@difference_text")]  # fmt: skip
         plot.add_tools(HoverTool(renderers=[line], tooltips=tips))
+    # the x axis counts topics: whole numbers only (1.2, 1.4 under two topics)
+    plot.xaxis.ticker = BasicTicker(min_interval=1, num_minor_ticks=0)
     plot.xaxis.axis_label = "topics, by difference"
     plot.yaxis.axis_label = f"{measure} difference"
     return plot
