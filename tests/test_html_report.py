@@ -429,6 +429,20 @@ def test_the_figures_tooltips_and_styles_tell_values_and_runs_apart():
     assert len(set(styles)) == 80 and figures.style(80) == figures.style(0)
 
 
+def test_the_means_axis_shortens_a_long_name_and_the_hover_names_it_whole():
+    # the means' axis writes at most 40 characters a name: the canvas stays within the page
+    from trecbench.html_report import figures
+
+    long = "bm25-" + "k" * 80 + "-rm3-07"
+    rows = [
+        {"run": run_name, "mean": 0.5, "ci_low": 0.4, "ci_high": 0.6} for run_name in (long, "b")
+    ]
+    means = figures.means_figure("MRR", rows)
+    shown = means.yaxis[0].major_label_overrides
+    assert shown == {0: f"bm25-{'k' * 21}\u2026{'k' * 6}-rm3-07", 1: "b"} and len(shown[0]) == 40
+    assert list(means.renderers[0].data_source.data["run"]) == [long, "b"]
+
+
 def test_score_html_of_runs_sharing_no_topic_points_to_c(tmp_path, capsys):
     # it said "no topic is evaluated in every run (missing='drop')", the API's words
     (tmp_path / "q").write_text("t1 0 a 1\nt2 0 a 1\n")
@@ -645,6 +659,11 @@ def twelve_runs(tmp_path_factory):
     return _page_of_runs(tmp_path_factory.mktemp("twelve"), 12)
 
 
+@pytest.fixture(scope="module")
+def eighty_runs(tmp_path_factory):
+    return _page_of_runs(tmp_path_factory.mktemp("eighty"), 80)
+
+
 def test_the_legends_of_many_runs_with_long_names_stay_beside_the_plots(browser, twelve_runs):
     # past 8 runs a legend takes more columns: never drawn past the canvas's bottom
     figures = _drawn(browser, twelve_runs).execute_script(LEGEND_BOXES)
@@ -658,6 +677,37 @@ function figure(part) { return Object.values(Bokeh.index).find(function (view) {
 function axis(plot, dimension) { return plot.computed_renderer_views.find(function (view) {
   return view.model.type === "LinearAxis" && view.dimension === dimension; }); }
 """
+MEANS_LABELS = """
+var plot = figure(": means with intervals"), boxes = [];
+var axes = plot.computed_renderer_views.filter(function (view) {
+  return view.model.type.endsWith("Axis"); });
+for (var view of axes) {  // each label placed, then drawn
+  view._draw_oriented_labels = function (ctx, labels) {
+    Object.getPrototypeOf(this)._draw_oriented_labels.apply(this, arguments);
+    for (var label of labels.items) {
+      var b = label.bbox(); boxes.push([label.text, b.x0, b.y0, b.x1, b.y1]);
+    }
+  };
+}
+plot.invalidate_painters(); plot.repaint();
+for (var view of axes) { delete view._draw_oriented_labels; }
+return boxes;"""
+
+
+@pytest.mark.parametrize("runs", ["twelve_runs", "eighty_runs"])
+def test_the_means_figure_writes_every_runs_name_apart(browser, request, runs):
+    # the runs' names side by side on the x axis overlapped (12 runs of 32 characters): a
+    # run is a row, its name written across the y axis
+    page = request.getfixturevalue(runs)
+    names = _data(page.read_text())["runs"]
+    labels = _drawn(browser, page).execute_script(FIGURE_AXIS + MEANS_LABELS)
+    boxes = [label for label in labels if label[0] in names]
+    assert sorted(box[0] for box in boxes) == names
+    for index, (name, x0, y0, x1, y1) in enumerate(boxes):
+        for other, ox0, oy0, ox1, oy1 in boxes[index + 1 :]:
+            assert x0 >= ox1 or x1 <= ox0 or y0 >= oy1 or y1 <= oy0, (name, other, boxes)
+
+
 TOPIC_TICKS = 'return axis(figure("per-topic difference"), 0).tick_coords.major[0];'
 
 

@@ -8,13 +8,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from functools import cache
 
-WIDTH, HEIGHT = 640, 300
-# the plot area of a figure with its legend beside it: about that of the others (640 x 300
-# with axes, title and toolbar); the canvas grows to hold the legend
+# a figure's plot area: that of a 640 x 300 canvas with its axes and title; the canvas
+# grows to hold the legend beside it
 FRAME_WIDTH, FRAME_HEIGHT = 580, 225
 # legend entries per column beside a plot area: 8 rows (about 23 px each) fit its height,
 # more runs take more columns (never drawn past the canvas's bottom, where they were cut)
 LEGEND_ROWS = 8
+# the means' figure: a run's row (its name on the y axis, 11 px), and the longest name it
+# shows whole (the hover names every run in full)
+RUN_ROW, NAME_CHARS = 18, 40
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2",
            "#7f7f7f", "#bcbd22", "#17becf")  # fmt: skip
 # past ten runs, colours repeat with another marker and dash: 80 runs told apart
@@ -63,18 +65,15 @@ def _four(values, sign: bool = False) -> _Texts:
     )
 
 
-def _figure(title: str, framed: bool = False, **options):
-    """A figure of the page: ``framed``, its plot area has a fixed size (the canvas holds
-    what is beside it), else its canvas."""
+def _figure(title: str, frame_height: int = FRAME_HEIGHT, **options):
+    """A figure of the page: its plot area FRAME_WIDTH wide and ``frame_height`` high (the
+    canvas holds what is beside it)."""
     from bokeh.plotting import figure
 
-    if framed:
-        size = {"frame_width": FRAME_WIDTH, "frame_height": FRAME_HEIGHT}
-    else:
-        size = {"width": WIDTH, "height": HEIGHT}
     # the toolbar below the plot area: above, it shared the title's line and folded tools
     # into a menu beside a long title (the baseline's name, the curves')
-    plot = figure(title=title, toolbar_location="below", **size, **options)
+    plot = figure(title=title, toolbar_location="below", frame_width=FRAME_WIDTH,
+                  frame_height=frame_height, **options)  # fmt: skip
     plot.title.text_font_size = "13px"
     return plot
 
@@ -84,7 +83,7 @@ def _legend_beside(title: str, entries: int):
     them) is right of its plot area, never over a point; the plot area has a fixed size."""
     from bokeh.models import Legend
 
-    plot = _figure(title, framed=True)
+    plot = _figure(title)
     # added before the glyphs: their legend_label s go to this legend, not to a new one
     # inside the plot area (Bokeh's default, where it covered the curves' and the
     # differences' points: every figure with a legend starts here); as many rows as
@@ -93,13 +92,26 @@ def _legend_beside(title: str, entries: int):
     return plot
 
 
+def _shown_name(name: str) -> str:
+    """``name`` as the means' axis writes it: at most NAME_CHARS characters, its middle
+    left out (runs' names often differ at their end: "-00", "-01")."""
+    if len(name) <= NAME_CHARS:
+        return name
+    tail = NAME_CHARS // 3
+    return f"{name[: NAME_CHARS - tail - 1]}\u2026{name[-tail:]}"
+
+
 def means_figure(measure: str, rows: list[Mapping]):
-    """The mean of each run with its interval (``rows``: run, mean, ci_low, ci_high)."""
-    from bokeh.models import ColumnDataSource, HoverTool, Whisker
+    """The mean of each run with its interval (``rows``: run, mean, ci_low, ci_high), a
+    run a row: its name on the y axis, written across (below each other, the names of many
+    runs overlapped on an x axis)."""
+    from bokeh.models import ColumnDataSource, FixedTicker, HoverTool, Range1d, Whisker
 
     runs = [row["run"] for row in rows]
+    rows_at = list(range(len(runs)))
     source = ColumnDataSource(
         {
+            "row": rows_at,
             "run": runs,
             "mean": [row["mean"] for row in rows],
             "low": [row["ci_low"] for row in rows],
@@ -109,16 +121,24 @@ def means_figure(measure: str, rows: list[Mapping]):
             "high_text": _four(row["ci_high"] for row in rows),
         }
     )
-    plot = _figure(f"{measure}: means with intervals", x_range=runs)
-    plot.add_layout(Whisker(source=source, base="run", lower="low", upper="high"))
-    dots = plot.scatter("run", "mean", source=source, size=10, color=PALETTE[0])
+    plot = _figure(
+        f"{measure}: means with intervals",
+        frame_height=max(FRAME_HEIGHT, RUN_ROW * len(runs)),
+        y_range=Range1d(len(runs) - 0.5, -0.5),  # the first run on top, as in the tables
+    )
+    plot.add_layout(
+        Whisker(source=source, base="row", lower="low", upper="high", dimension="width")
+    )
+    dots = plot.scatter("mean", "row", source=source, size=10, color=PALETTE[0])
     tips = [
         ("run", "@run"),
         ("mean", "@mean_text"),
         ("interval", "[@low_text, @high_text]"),
     ]
     plot.add_tools(HoverTool(renderers=[dots], tooltips=tips))
-    plot.yaxis.axis_label = measure
+    plot.yaxis.ticker = FixedTicker(ticks=rows_at, minor_ticks=[])
+    plot.yaxis.major_label_overrides = {row: _shown_name(run) for row, run in enumerate(runs)}
+    plot.xaxis.axis_label = measure
     return plot
 
 
