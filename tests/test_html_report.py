@@ -708,6 +708,25 @@ def test_the_means_figure_writes_every_runs_name_apart(browser, request, runs):
             assert x0 >= ox1 or x1 <= ox0 or y0 >= oy1 or y1 <= oy0, (name, other, boxes)
 
 
+MEANS_SPANS = """
+return Object.values(Bokeh.index).filter(function (view) {
+  return view.model.type === "Figure" && view.model.title.text.endsWith("with intervals");
+}).map(function (plot) {
+  var data = plot.model.renderers[0].data_source.data;
+  var range = plot.model.x_range;
+  return [range.start, range.end, Math.min(...data.low), Math.max(...data.high)];
+});"""
+
+
+def test_the_means_figures_show_every_interval_whole(browser, report):
+    # their range spanned the means only: tfidf-char's interval [0.2975, 0.5339] was cut
+    # at 0.43, tfidf-word-parents' [0.0691, 0.2040] at 0.12
+    spans = _drawn(browser, report / "report.html").execute_script(MEANS_SPANS)
+    assert len(spans) == len(MEASURES)
+    for start, end, low, high in spans:
+        assert start < low and high < end, spans
+
+
 TOPIC_TICKS = 'return axis(figure("per-topic difference"), 0).tick_coords.major[0];'
 
 

@@ -126,6 +126,9 @@ def means_figure(measure: str, rows: list[Mapping]):
         frame_height=max(FRAME_HEIGHT, RUN_ROW * len(runs)),
         y_range=Range1d(len(runs) - 0.5, -0.5),  # the first run on top, as in the tables
     )
+    # the interval a glyph too: the x range spans glyphs, not annotations (it ended at the
+    # means, and an interval past the highest or lowest mean was cut off)
+    plot.segment("low", "row", "high", "row", source=source, color="black")
     plot.add_layout(
         Whisker(source=source, base="row", lower="low", upper="high", dimension="width")
     )
