@@ -670,6 +670,18 @@ def test_the_legends_of_many_runs_with_long_names_stay_beside_the_plots(browser,
     assert _legends_apart(figures) == _with_legends(["P@1"], "a-run-with-a-rather-long-name-00")
 
 
+def test_the_figures_of_80_runs_stay_within_the_page_their_legends_below(browser, eighty_runs):
+    # beside the plot areas, the legends' 10 columns made canvases 3,000 px wide: past the
+    # page's width a legend is below its plot area, in rows as wide as the page
+    page = _drawn(browser, eighty_runs)
+    figures = page.execute_script(LEGEND_BOXES)
+    assert _legends_apart(figures) == _with_legends(["P@1"], "a-run-with-a-rather-long-name-00")
+    width = page.execute_script("return document.querySelector('.figures').clientWidth")
+    for title, frame, canvas, legends in figures:
+        assert canvas[2] - canvas[0] <= width, (title, canvas, width)
+        assert all(legend[1] >= frame[3] for legend in legends), (title, frame, legends)
+
+
 # the views of the page's figure whose title holds ``part``, and of one of its axes
 FIGURE_AXIS = """
 function figure(part) { return Object.values(Bokeh.index).find(function (view) {

@@ -5,18 +5,30 @@ topic and its values."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from functools import cache
 
+# the page's content is at most 1180 px wide (its template's body max-width): no canvas is wider
+PAGE_WIDTH = 1180
 # a figure's plot area: that of a 640 x 300 canvas with its axes and title; the canvas
-# grows to hold the legend beside it
+# grows to hold the legend beside it, or below it
 FRAME_WIDTH, FRAME_HEIGHT = 580, 225
-# legend entries per column beside a plot area: 8 rows (about 23 px each) fit its height,
-# more runs take more columns (never drawn past the canvas's bottom, where they were cut)
+# legend entries per column beside a plot area: 8 rows (about 23 px each) fit its height
 LEGEND_ROWS = 8
+# room left of a plot area for the y axis, its tick labels and its name (about 60 px)
+Y_AXIS_ROOM = 90
 # the means' figure: a run's row (its name on the y axis, 11 px), and the longest name it
 # shows whole (the hover names every run in full)
 RUN_ROW, NAME_CHARS = 18, 40
+# the widths of the characters of Helvetica (Bokeh's legends' font; Arial and Liberation
+# Sans have the same) in thousandths of an em, as Chromium measures them; any other: an em
+_HELVETICA = {191: "'", 222: "ijl", 260: "|", 278: " !,./:;I[\\]ft", 333: "()-`r", 334: "{}",
+              355: '"', 389: "*", 469: "^", 500: "Jcksvxyz",
+              556: "#$0123456789?L_abdeghnopqu", 584: "+<=>~", 611: "FTZ",
+              667: "&ABEKPSVXY", 722: "CDHNRUw", 778: "GOQ", 833: "Mm", 889: "%", 944: "W",
+              1015: "@"}  # fmt: skip
+_WIDTHS = {char: width for width, chars in _HELVETICA.items() for char in chars}
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2",
            "#7f7f7f", "#bcbd22", "#17becf")  # fmt: skip
 # past ten runs, colours repeat with another marker and dash: 80 runs told apart
@@ -65,30 +77,56 @@ def _four(values, sign: bool = False) -> _Texts:
     )
 
 
-def _figure(title: str, frame_height: int = FRAME_HEIGHT, **options):
-    """A figure of the page: its plot area FRAME_WIDTH wide and ``frame_height`` high (the
-    canvas holds what is beside it)."""
+def _figure(title: str, width: int | None = None, frame_height: int = FRAME_HEIGHT, **options):
+    """A figure of the page: its plot area ``frame_height`` high and FRAME_WIDTH wide (the
+    canvas holds what is beside it), or its canvas ``width`` wide."""
     from bokeh.plotting import figure
 
+    size = {"frame_width": FRAME_WIDTH} if width is None else {"width": width}
     # the toolbar below the plot area: above, it shared the title's line and folded tools
     # into a menu beside a long title (the baseline's name, the curves')
-    plot = figure(title=title, toolbar_location="below", frame_width=FRAME_WIDTH,
-                  frame_height=frame_height, **options)  # fmt: skip
+    plot = figure(title=title, toolbar_location="below", frame_height=frame_height,
+                  **size, **options)  # fmt: skip
     plot.title.text_font_size = "13px"
     return plot
 
 
-def _legend_beside(title: str, entries: int):
-    """A figure whose legend (of the ``legend_label`` s of its glyphs: ``entries`` of
-    them) is right of its plot area, never over a point; the plot area has a fixed size."""
+def _text_width(text: str, size: int) -> float:
+    """The width in px of ``text`` written in Helvetica of ``size`` px."""
+    return sum(_WIDTHS.get(char, 1000) for char in text) * size / 1000
+
+
+def _with_legend(title: str, names: list[str]):
+    """A figure whose legend names ``names`` (the ``legend_label`` s of its glyphs) and is
+    never over a point: right of its plot area, in columns of LEGEND_ROWS, while the canvas
+    stays within PAGE_WIDTH; else the canvas PAGE_WIDTH wide and the legend below its plot
+    area, in rows as wide as the plot area."""
     from bokeh.models import Legend
 
-    plot = _figure(title)
+    legend = Legend()
+    # a column: an entry's glyph, its gaps and the longest name; around the columns the
+    # legend's padding and margin (Bokeh's sizes)
+    font = int(legend.label_text_font_size.removesuffix("px"))
+    longest = max(_text_width(name, font) for name in names)
+    column = legend.glyph_width + legend.label_standoff + legend.spacing + longest
+    border = 2 * (legend.padding + legend.margin)
+    beside = math.ceil(len(names) / LEGEND_ROWS) * column + border
+    if FRAME_WIDTH + Y_AXIS_ROOM + beside <= PAGE_WIDTH:
+        plot = _figure(title)
+        legend.nrows = min(len(names), LEGEND_ROWS)  # more rows than entries leave a blank
+        place = "right"
+    else:
+        room = PAGE_WIDTH - Y_AXIS_ROOM - border
+        # wider only for a name longer than the page holds (some 140 characters)
+        plot = _figure(title, width=PAGE_WIDTH + max(0, math.ceil(column - room)))
+        fit = max(1, int(room // column))
+        # down each column, as beside: the rows that many columns need
+        legend.update(nrows=math.ceil(len(names) / fit), location="top_left")
+        place = "below"
     # added before the glyphs: their legend_label s go to this legend, not to a new one
     # inside the plot area (Bokeh's default, where it covered the curves' and the
-    # differences' points: every figure with a legend starts here); as many rows as
-    # entries up to LEGEND_ROWS (more rows than entries leave a blank)
-    plot.add_layout(Legend(nrows=max(1, min(entries, LEGEND_ROWS))), "right")
+    # differences' points: every figure with a legend starts here)
+    plot.add_layout(legend, place)
     return plot
 
 
@@ -151,9 +189,8 @@ def differences_figure(measure: str, baseline: str, series: Mapping[str, list[tu
     import numpy as np
     from bokeh.models import BasicTicker, ColumnDataSource, HoverTool
 
-    plot = _legend_beside(
-        f"{measure}: per-topic difference against {baseline}, sorted", len(series)
-    )
+    title = f"{measure}: per-topic difference against {baseline}, sorted"
+    plot = _with_legend(title, list(series))
     for index, (run, points) in enumerate(series.items()):
         points = sorted(points, key=lambda p: (p[1] - p[2], p[0]))
         value = np.array([p[1] for p in points], np.float64)
@@ -208,7 +245,7 @@ def precision_recall_figure(curves: Mapping[str, list[float]]):
     from bokeh.models import ColumnDataSource, HoverTool
 
     title = "Precision-recall (interpolated precision at 11 recall levels)"
-    plot = _legend_beside(title, len(curves))
+    plot = _with_legend(title, list(curves))
     levels = [level / 10 for level in range(11)]
     for index, (run, precisions) in enumerate(curves.items()):
         source = ColumnDataSource(
