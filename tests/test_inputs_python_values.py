@@ -128,3 +128,32 @@ def test_a_numpy_value_that_is_no_number_is_named_by_the_value_it_holds(value, n
     assert str(caught.value) == (
         f"run dict: query 'q', document 'a': {named}, not a number (a dict holds numbers)"
     )
+
+
+@pytest.mark.parametrize(
+    ("value", "named"),
+    [
+        (np.datetime64("2020-01-01T00:00:00.000000001"), "a datetime64"),
+        (np.timedelta64(3, "ns"), "a timedelta64"),
+        (np.timedelta64(1), "a timedelta64"),
+        (np.datetime64("NaT"), "a datetime64"),
+    ],
+    ids=repr,
+)
+@pytest.mark.parametrize("kind", ["run", "qrels"])
+def test_a_numpy_date_or_duration_is_no_number(value, named, kind):
+    """At nanoseconds (or with no unit) numpy's item() gives a bare int, which was then
+    read as a score of 1.58e18, or a grade of 1, without a word."""
+    with pytest.raises(InputError) as caught:
+        inputs.load({"q": {"a": value, "b": 0}}, kind)
+    assert str(caught.value) == (
+        f"{kind} dict: query 'q', document 'a': {named}, not a number (a dict holds numbers)"
+    )
+
+
+@pytest.mark.parametrize("beside", [[], [0.2]], ids=["alone", "beside a float"])
+def test_a_longdouble_is_read_alike_alone_or_beside_a_float(beside):
+    # alone it was refused ("a longdouble, not an int, float or Decimal"), beside a float read
+    scores = {"a": np.longdouble("0.5")} | {f"d{i}": value for i, value in enumerate(beside)}
+    read = inputs.load({"q": scores}, "run").table.column("score").to_pylist()
+    assert read == [0.5, *beside]

@@ -30,7 +30,8 @@ def _array(values: list, what: str, origin: str, where) -> pa.Array:
 
 
 def _not_number(value: object) -> bool:
-    return isinstance(value, bool) or not isinstance(value, Number)
+    # numpy counts a duration among the integers (np.timedelta64 is an np.signedinteger)
+    return isinstance(value, bool | np.timedelta64) or not isinstance(value, Number)
 
 
 def _kind(value: object, json_text: bool) -> tuple[str, str | None]:
@@ -43,7 +44,7 @@ def _kind(value: object, json_text: bool) -> tuple[str, str | None]:
         return ("a boolean", str(value).lower()) if json_text else ("a bool", str(value))
     if isinstance(value, str):
         return "text", excerpt(value)
-    if isinstance(value, Number):
+    if isinstance(value, Number) and not isinstance(value, np.timedelta64):
         return "a number", excerpt(value)
     if isinstance(value, Mapping):
         return ("an object" if json_text else "a dict"), None

@@ -369,12 +369,27 @@ def _encodable(value: object) -> bool:
 
 
 def python_values(values: list) -> list:
-    """``values`` with numpy scalars as the Python values they hold (``np.int64(2**53 +
-    1)`` as that int): a value is read by what it is, not by how it is spelt (and Arrow
-    reads an ``np.uint64`` beside a float as the int64 of its bits: 2**64 - 1 as -1.0)."""
+    """``values`` with numpy's numbers, booleans and text as the Python values they hold
+    (``np.int64(2**53 + 1)`` as that int): a value is read by what it is, not by how it is
+    spelt (and Arrow reads an ``np.uint64`` beside a float as the int64 of its bits: 2**64
+    - 1 as -1.0). See :func:`_python_value`."""
     if not any(issubclass(kind, np.generic) for kind in set(map(type, values))):
         return values
-    return [value.item() if isinstance(value, np.generic) else value for value in values]
+    return [_python_value(value) if isinstance(value, np.generic) else value for value in values]
+
+
+def _python_value(value: np.generic) -> object:
+    """A numpy scalar's Python value: a ``longdouble`` (whose ``item()`` is itself) as the
+    Decimal of its text, read as any number written so; a date or a duration stays as it
+    is, to be named (its ``item()`` at nanoseconds is a bare int: it would pass for a
+    number)."""
+    if isinstance(value, np.longdouble):
+        return Decimal(str(value))
+    if isinstance(value, np.timedelta64):  # an np.signedinteger, to numpy
+        return value
+    if isinstance(value, np.number | np.bool_ | np.str_ | np.bytes_):
+        return value.item()
+    return value
 
 
 def _taken(value: object, numbers: bool) -> bool:
