@@ -291,3 +291,30 @@ def test_a_byte_order_mark_inside_the_file_is_refused_where_a_block_starts(tmp_p
     with Source(str(run_file)) as source, pytest.raises(InputError) as blocks:
         list(jsonl.read_blocks(source, SimpleNamespace(read_bytes=len(GOOD) + 1)))
     assert str(blocks.value) == message
+
+
+def _lzma(data: bytes) -> bytes:
+    import lzma
+
+    return lzma.compress(data)
+
+
+@pytest.mark.parametrize(
+    ("piped", "told"),
+    [
+        # a one-line TREC run without its final newline, qid '{"q1"}': refused as bad JSON
+        (b'{"q1"} Q0 d1 1 2.5 t', "trec"),
+        # more than the 4 KiB looked at of blank lines before the first object: TREC text
+        (b"\n" * 5000 + GOOD.encode() + b"\n", "jsonl"),
+        # xz streams one after another: a read stops at each stream's end (here a blank)
+        (_lzma(b"\n") + _lzma(GOOD.encode() + b"\n"), "jsonl"),
+        (_lzma(b'{"q1"} Q0') + _lzma(b" d1 1 2.5 t\n"), "trec"),
+    ],
+    ids=["one-line-trec", "blank-lines", "xz-streams-jsonl", "xz-streams-trec"],
+)
+def test_a_nameless_input_is_told_by_what_it_holds_past_blanks_and_streams(
+    piped, told, tmp_path, monkeypatch
+):
+    _piped(monkeypatch, piped)
+    with Source("-") as source:
+        assert source.format.name == ("JSONL" if told == "jsonl" else "TREC text")

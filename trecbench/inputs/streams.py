@@ -37,6 +37,7 @@ import queue
 import stat
 import sys
 import threading
+from codecs import BOM_UTF8
 from collections.abc import Callable
 from typing import Any
 
@@ -331,11 +332,22 @@ class Source:
         return head
 
     def _content_head(self) -> bytes:
-        """The first bytes of the content (decompressed; every reader's :meth:`stream`
-        starts again from the start)."""
-        if self.compression is None:
-            return self._peek(CONTENT_HEAD)
-        return self.stream().read(CONTENT_HEAD)
+        """The content (decompressed) up to :data:`CONTENT_HEAD` bytes past its blank
+        start (a byte order mark, white space, empty lines), read until then or its end
+        (an xz read stops at each stream's end), with a line end where the content ends
+        (it ends its last line); every reader's :meth:`stream` starts again."""
+        stream = self.stream()
+        parts: list[bytes] = []
+        substance = 0  # bytes from the first that is not blank
+        while substance < CONTENT_HEAD:
+            block = stream.read(CONTENT_HEAD)
+            if not block:
+                parts.append(b"\n")
+                break
+            looked = block if parts else block.removeprefix(BOM_UTF8)
+            parts.append(block)
+            substance += len(looked) if substance else len(looked.lstrip(b" \t\r\n"))
+        return b"".join(parts)
 
     def _stop_inflater(self) -> None:
         """Stop the fast gzip reader's thread (it reads the raw file ahead of the parser):
