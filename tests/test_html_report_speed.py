@@ -143,14 +143,14 @@ def test_the_drill_down_reads_one_run_at_a_time_and_gives_what_all_at_once_gives
     alive, most = [], []
     read = documents._ranked
 
-    def watched(source, records):
-        table = read(source, records)
+    def watched(source, records, options):
+        table = read(source, records, options)
         alive.append(weakref.ref(table))
         most.append(sum(ref() is not None for ref in alive))
         return table
 
     monkeypatch.setattr(documents, "_ranked", watched)
-    shown = documents.drill_down(runs, {}, qrels, 5, options)
+    shown = documents.drill_down(runs, {}, dict.fromkeys(runs, qrels), 5, options)
     assert shown == expected and list(shown[0]) == list(expected[0])
     assert most == [1, 1]  # the first run's table was let go before the second was read
 

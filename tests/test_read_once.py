@@ -89,7 +89,11 @@ def case_files(tmp_path):
     return files
 
 
-OPTIONS = [{}, {"max_docs": 3, "judged_only": True}, {"relevance_level": 2}]
+OPTIONS = [
+    {}, {"max_docs": 3, "judged_only": True}, {"relevance_level": 2},
+    # trec_eval 10.0's reading, ranking (doubles) and curve; doubles under 9.0.8's
+    {"compat": "10.0", "complete": True}, {"float32": False},
+]  # fmt: skip
 
 
 @pytest.mark.parametrize("blocks", [False, True])
@@ -106,7 +110,7 @@ def test_what_scoring_keeps_is_what_ranking_the_file_again_gives(
     for qrels, run_file in case_files:
         result = evaluate(qrels, [run_file], ["P.5"], drill_depth=4, **options).runs[0]
         kept = documents.from_kept({"r": result.drill_down}, 4)
-        again = documents.drill_down({"r": run_file}, {}, _qrels_table(qrels), 4, options)
+        again = documents.drill_down({"r": run_file}, {}, {"r": _qrels_table(qrels)}, 4, options)
         assert repr(kept) == repr(again)  # exact floats; a NaN mean too
         assert list(kept[0]) == list(again[0])  # the topics' order, as the page's JSON has it
 
@@ -255,7 +259,7 @@ def test_a_float32_tie_is_marked_with_the_next_document_shown_or_not(tmp_path):
     for depth in (2, 5):
         result = evaluate(qrels, [run_file], ["P.5"], drill_depth=depth).runs[0]
         kept = documents.from_kept({"r": result.drill_down}, depth)[0]
-        again = documents.drill_down({"r": run_file}, {}, _qrels_table(qrels), depth, {})[0]
+        again = documents.drill_down({"r": run_file}, {}, {"r": _qrels_table(qrels)}, depth, {})[0]
         assert kept == again
         marked = {q: [doc[0] for doc in runs["r"] if doc[3:] == [1]] for q, runs in kept.items()}
         assert marked == {"t1": ["d3"], "t2": ["d2"]}

@@ -63,6 +63,7 @@ import pyarrow.compute as pc
 from . import arrow, ranking
 from .errors import ParameterDomainWarning, UsageError, excerpt, one_line
 from .inputs.tables import carry_integer_ids
+from .trec_eval import compat as versions
 
 if TYPE_CHECKING:
     from .evaluation.reading import Progress
@@ -326,28 +327,37 @@ def _combine(method: str, groups: arrow.Groups, values, weights) -> np.ndarray:
 
 
 def ranked_run(
-    source, progress: Progress | None = None, score_text: bool = False
+    source,
+    progress: Progress | None = None,
+    score_text: bool = False,
+    compat: str = versions.DEFAULT,
+    float32: bool = True,
 ) -> ranking.RankedRun:
     """A run (any input kind of :mod:`trecbench.inputs`: path, DataFrame, pyarrow table,
     ``{qid: {docno: score}}``...) in trec_eval's order, its rows not yet moved; a
     document listed twice in a topic is an error (exit 4, as trec_eval). ``progress``:
     as :func:`ranked_tables` takes it; ``score_text``: a run file's scores as written
-    kept too (:func:`trecbench.inputs.load`)."""
+    kept too (:func:`trecbench.inputs.load`); ``compat``: the trec_eval version that reads
+    and ranks it (10.0: ``#`` lines are comments, scores compare as doubles), scores
+    compared as float32 where it does and ``float32``."""
     from .evaluation import load
 
-    return _ranked(load(source, "run", progress=progress, score_text=score_text))
+    version = versions.get(compat)
+    loaded = load(source, "run", progress=progress, version=version, score_text=score_text)
+    return _ranked(loaded, float32 and version.float32)
 
 
-def _ranked(loaded) -> ranking.RankedRun:
-    order = ranking.order_run(loaded.table)
+def _ranked(loaded, float32: bool = True) -> ranking.RankedRun:
+    order = ranking.order_run(loaded.table, float32)
     ranked = ranking.RankedRun(loaded.table, order, order.qids.to_pylist())
     ranked.check_duplicates(loaded.origin)
     return ranked
 
 
-def ranked_table(source, score_text: bool = False) -> pa.Table:
-    """:func:`ranked_run` as a table in trec_eval's order with 1-based ``rank``."""
-    return ranked_run(source, score_text=score_text).table()
+def ranked_table(source, score_text: bool = False, **ranked) -> pa.Table:
+    """:func:`ranked_run` as a table in trec_eval's order with 1-based ``rank``
+    (``ranked``: :func:`ranked_run`'s ``compat`` and ``float32``)."""
+    return ranked_run(source, score_text=score_text, **ranked).table()
 
 
 def checked_settings(

@@ -131,7 +131,7 @@ class Benchmark:
         # the R-task part in a block of plain text: input text as it is, not Markdown-escaped
         preamble = markdown(self, False, escape=escaper("text"))
         page = comparison_html(
-            self.comparison, runs=runs, qrels=qrels, depth=depth,
+            self.comparison, runs=runs, qrels=dict.fromkeys(runs, qrels), depth=depth,
             title=f"trecbench benchmark: {self.config.name}", preamble=preamble,
         )  # fmt: skip
         if path is not None:

@@ -278,6 +278,7 @@ def from_evaluation(evaluation, samples: int = 1000, seed: int = 0) -> Compariso
     (each run's own topics) are not the page's, as ``warnings`` says. Measures score sums
     over topics (counts) or has no per-topic value for (``gm_map``, ``num_q``) are left
     out, named in ``warnings``; none left is a :class:`UsageError`."""
+    from ..evaluation.drill import curve_options
     from ..measures.registry import MEAN, RUNID
     from ..plurals import counted
 
@@ -325,12 +326,9 @@ def from_evaluation(evaluation, samples: int = 1000, seed: int = 0) -> Compariso
     ]
     comparison.run_inputs = {run.name: run.path for run in evaluation.runs if run.path}
     comparison.keep_drill_downs(evaluation.runs)
-    settings = evaluation.settings
-    comparison.evaluation = {
-        "relevance_level": settings.relevance_level,
-        "max_docs": settings.max_docs,
-        "judged_only": settings.judged_only,
-    }
+    # what the page's drill-down ranks and scores with, read again (not kept): -l, -M,
+    # -J, -c, and trec_eval 10.0's ranking and curve where the runs were scored so
+    comparison.evaluation = curve_options(evaluation.settings)
     comparison.scoreless = scoreless([evaluation.flagged], comparison.queries)
     return comparison
 

@@ -331,23 +331,28 @@ class Comparison:
         (``--run-qrels``)."""
         return [item["path"] for item in self.inputs or [] if item.get("kind") == "qrels"]
 
-    def judged_files(self) -> tuple[dict[str, str], str] | None:
-        """``({run: file}, qrels file)`` when every run came from a file (standard input
-        and pipes too) and one qrels file judged them all (what report.html's drill-down
-        and the precision-recall curve are shown for), else None."""
-        qrels = self.qrels_files()
+    def judged_files(self) -> tuple[dict[str, str], dict[str, str]] | None:
+        """``({run: file}, {run: its qrels file})`` when every run came from a file
+        (standard input and pipes too) and was judged by a qrels file (one for all, or
+        each run its own: ``run_qrels``): what report.html's drill-down and the
+        precision-recall curve are read from again, when not kept. Else None."""
         runs = {run: path for run, path in (self.run_inputs or {}).items() if path}
-        if len(qrels) != 1 or len(runs) != len(self.runs):
+        qrels = self.qrels_files()
+        if len(qrels) == 1:
+            judged = dict.fromkeys(self.runs, qrels[0])
+        else:
+            judged = {run: (self.run_qrels or {}).get(run) for run in self.runs}
+        if len(runs) != len(self.runs) or None in judged.values():
             return None
-        return runs, qrels[0]
+        return runs, judged
 
-    def scored_files(self) -> tuple[dict[str, str], str] | None:
+    def scored_files(self) -> tuple[dict[str, str], dict[str, str]] | None:
         """:meth:`judged_files` when they can all be read again (not standard input or a
         pipe, which the first read emptied), else None."""
         from ..inputs.streams import rereadable
 
         files = self.judged_files()
-        if files is None or not rereadable([*files[0].values(), files[1]]):
+        if files is None or not rereadable([*files[0].values(), *set(files[1].values())]):
             return None
         return files
 
@@ -359,9 +364,10 @@ class Comparison:
 
     def _kept(self, depth: int | None = None) -> dict | None:
         """:attr:`drill_downs` when they serve (``depth`` documents per topic, kept that
-        deep or deeper and cut, every run judged by one qrels), else None."""
+        deep or deeper and cut; each run's graded by the qrels it was scored with), else
+        None."""
         kept = self.drill_downs
-        if kept is None or len(self.qrels_files()) > 1:
+        if kept is None:
             return None
         if depth is None:
             return kept
@@ -386,7 +392,6 @@ class Comparison:
 
     def _precision_recall(self) -> dict[str, dict[str, list[float]]] | None:
         from ..html_report import documents
-        from ..inputs import load_qrels
 
         kept = self._kept()
         if kept is not None:  # as the runs were scored: in memory, a pipe's too
@@ -396,10 +401,9 @@ class Comparison:
             return None
         runs, qrels = files
         records = {item["path"]: item for item in self.inputs or []}
-        ranked = documents.ranked_runs(runs, records)
-        keys = ("relevance_level", "max_docs", "judged_only")
-        options = {k: v for k, v in (self.evaluation or {}).items() if k in keys}
-        return documents.precision_recall(load_qrels(qrels).table, ranked, options)
+        options = documents.scored_options(self.evaluation)
+        judged = documents.judgments(qrels, options)
+        return documents.drill_down(runs, records, judged, 0, options)[1]
 
     def to_html(
         self,
@@ -408,11 +412,11 @@ class Comparison:
         title: str = "trecbench comparison",
     ) -> str:
         """The comparison as one self-contained HTML page (:mod:`trecbench.html_report`)
-        headed ``title``: with run files and one qrels file among its inputs, each topic's
-        drill-down shows every run's top ``depth`` documents and their grades: kept as the
-        runs were scored with ``drill_depth=depth`` (a run from standard input or a pipe
-        too), else read again (files only). Written to ``path`` when given (all or nothing,
-        never over an input)."""
+        headed ``title``: with run files and their qrels files (one, or each run its own)
+        among its inputs, each topic's drill-down shows every run's top ``depth`` documents
+        and their grades: kept as the runs were scored with ``drill_depth=depth`` (a run
+        from standard input or a pipe too), else read again (files only). Written to
+        ``path`` when given (all or nothing, never over an input)."""
         from ..html_report import comparison_html
 
         if isinstance(depth, bool) or not isinstance(depth, numbers.Integral) or depth < 0:

@@ -1,7 +1,8 @@
 """What a report's drill-down needs of each run, kept from the one pass that scores it
-(inputs are read once): each topic's first documents in trecbench's ranking with their
-scores as the run writes them, their float32 ties and their grades, and the run's
-interpolated precision at the 11 recall levels.
+(inputs are read once): each topic's first documents in the ranking the scoring used (its
+trec_eval version's: scores as float32 under 9.0.8, as doubles under 10.0) with their
+scores as the run writes them, their float32 ties (9.0.8) and their grades, and the run's
+interpolated precision at the 11 recall levels, as that version computes it.
 
 :attr:`EvalSettings.drill_depth <trecbench.evaluation.settings.EvalSettings>` asks for it;
 :mod:`.scoring` keeps each block's first documents (:func:`top_rows`) and scores the
@@ -19,7 +20,6 @@ import pyarrow.compute as pc
 
 from .. import arrow, ranking
 from ..inputs.trec_tables import SCORE_TEXT
-from ..trec_eval import compat
 from .plan import _measures, _Plan
 from .settings import EvalSettings
 
@@ -65,54 +65,56 @@ class DrillPlan:
 
 def wanted(settings: EvalSettings) -> bool:
     """Whether an evaluation with ``settings`` keeps a drill-down (:func:`kept`): one is
-    asked for (``drill_depth``) and the judgments are 9.0.8's qrels (not -R, compat 10.0:
-    another reading). Its runs are then read with their scores' text."""
-    default = compat.get(compat.DEFAULT).version
-    return (
-        settings.drill_depth is not None
-        and settings.rel_format == "qrels"
-        and settings.compat == default
-    )
+    asked for (``drill_depth``) and the judgments are qrels (not -R: preferences grade no
+    document). Its runs are then read with their scores' text."""
+    return settings.drill_depth is not None and settings.rel_format == "qrels"
 
 
 def kept(plan: _Plan) -> DrillPlan | None:
     """The :class:`DrillPlan` of ``plan`` (asked for by its ``drill_depth``): the curve
-    scored with its judgments, -l, -M and -J, trec_eval 9.0.8 otherwise, as
-    ``evaluate(..., ["iprec_at_recall"])`` with those three would. None where none is
+    scored with its judgments, -l, -M, -J, -c, its trec_eval version and its precision of
+    scores, as ``evaluate(..., ["iprec_at_recall"])`` with those would (10.0 rounds the
+    recall cutoffs otherwise, and ranks by the doubles). None where none is
     :func:`wanted`."""
     settings = plan.settings
     if not wanted(settings):
         return None
-    own = EvalSettings(
-        relevance_level=settings.relevance_level,
-        max_docs=settings.max_docs,
-        judged_only=settings.judged_only,
-    )
+    own = EvalSettings(**curve_options(settings))
     _, ordered, engines = _measures(["iprec_at_recall"], own)
     curves = _Plan(ordered, engines, plan.truth, own, None)
     return DrillPlan(settings.drill_depth, curves)
 
 
-def top_rows(table: pa.Table, order, float32: bool, depth: int, stretches=None) -> pa.Table:
+# what of an evaluation's settings the drill-down's curve and ranking follow
+CURVE_SETTINGS = ("relevance_level", "max_docs", "judged_only", "complete", "compat", "float32")
+
+
+def curve_options(settings: EvalSettings) -> dict:
+    """The settings of ``settings`` the drill-down's curve and ranking follow, by name
+    (:data:`CURVE_SETTINGS`): -l, -M, -J, -c, the trec_eval version and whether scores
+    compare as float32."""
+    return {name: getattr(settings, name) for name in CURVE_SETTINGS}
+
+
+def top_rows(table: pa.Table, order, float32: bool, depth: int) -> pa.Table:
     """:data:`SHOWN` of the first ``depth`` documents of each topic of ``table`` (whole
-    topics), ranked as :func:`trecbench.fusion.ranked_table` ranks a run (float32 scores:
-    ``order``, the scoring's, is reused when it compared scores so)."""
-    if not float32:
-        order = ranking.order_run(table, stretches=stretches)
+    topics) in ``order``, the scoring's ranking (scores compared as float32 when
+    ``float32``: only then are float32 ties marked)."""
     # no more than the rows: any whole depth is taken here (one past LONG_MAX is the
     # report's to refuse), and the ranks are compared with an int64
     depth = min(depth, table.num_rows)
     # one document more than shown, whose score the last shown may tie with
     ranked = ranking.RankedRun(table, order, order.qids.to_pylist(), depth + 1)
-    return shown_rows(ranked.table(), depth)
+    return shown_rows(ranked.table(), depth, float32)
 
 
-def shown_rows(ranked: pa.Table, depth: int) -> pa.Table:
+def shown_rows(ranked: pa.Table, depth: int, float32: bool = True) -> pa.Table:
     """:data:`SHOWN` of the documents ranked ``depth`` or better in ``ranked`` (a run in
     trec_eval's order with its ``rank``, holding the document after those where there is
     one: the tie of the last shown is with it); ``score_text`` null where ``ranked`` has
-    none."""
-    tie = float32_ties(ranked)
+    none; ``tie`` false throughout unless the ranking compared scores as ``float32``
+    (trec_eval 10.0 orders by the doubles: no two differing scores tie there)."""
+    tie = float32_ties(ranked) if float32 else np.zeros(ranked.num_rows, bool)
     if SCORE_TEXT not in ranked.column_names:
         ranked = ranked.append_column(SCORE_TEXT, pa.nulls(ranked.num_rows, pa.string()))
     ranked = ranked.append_column("tie", arrow.array(tie))

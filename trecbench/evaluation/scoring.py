@@ -256,12 +256,11 @@ def _score_block(
         block = _Block(run_qids)
         measured, lead = _measured_in_part(block, table, order, plan, checks)
     if checks and plan.drill is not None:  # from this read: the report reads no run again
-        block.top = top_rows(table, order, _float32(plan), plan.drill.depth, stretches)
-        curves = plan.drill.curves  # ranked once when both compare scores alike
-        same = _float32(curves) == _float32(plan)
+        block.top = top_rows(table, order, _float32(plan), plan.drill.depth)
+        # the curve's plan compares scores as this one does: the run is ranked once
         block.curve = _score_block(
-            table, curves, whole=whole, checks=False, stretches=stretches,
-            order=order if same else None,
+            table, plan.drill.curves, whole=whole, checks=False, stretches=stretches,
+            order=order,
         )  # fmt: skip
     if not measured:
         return block

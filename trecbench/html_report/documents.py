@@ -1,6 +1,6 @@
-"""The drill-down's documents: each run's top documents per topic in trecbench's ranking,
-with their scores as the run writes them, their float32 ties and their grades, and the
-runs' interpolated precision at the 11 recall levels.
+"""The drill-down's documents: each run's top documents per topic in the ranking its
+scoring used (its trec_eval version's), with their scores as the run writes them, their
+float32 ties and their grades, and the runs' interpolated precision at the 11 recall levels.
 
 What the runs' scoring kept (:mod:`trecbench.evaluation.drill`) is shown as it is
 (:func:`from_kept`). Runs given as tables, and a comparison scored without keeping it, are
@@ -19,8 +19,9 @@ import pyarrow as pa
 
 from .. import ranking
 from ..errors import InputError, UsageError
-from ..evaluation.drill import graded, last_grades, shown_rows, topic_curves
+from ..evaluation.drill import CURVE_SETTINGS, graded, last_grades, shown_rows, topic_curves
 from ..inputs.trec_tables import SCORE_TEXT
+from ..trec_eval import compat
 
 
 def _check_unchanged(path: str, recorded: Mapping | None) -> None:
@@ -35,38 +36,82 @@ def _check_unchanged(path: str, recorded: Mapping | None) -> None:
         raise InputError(path, None, "changed since it was scored: the report would mix two files")
 
 
-def ranked_runs(runs: Mapping[str, object], records: Mapping[str, Mapping]) -> dict:
+def scored_options(evaluation: Mapping | None) -> dict:
+    """Of a comparison's ``evaluation`` (the options its runs were scored with), those
+    the drill-down's ranking and curve follow
+    (:data:`~trecbench.evaluation.drill.CURVE_SETTINGS`; those not recorded: their
+    defaults, trec_eval 9.0.8's)."""
+    return {k: v for k, v in (evaluation or {}).items() if k in CURVE_SETTINGS}
+
+
+def _float32(options: Mapping) -> bool:
+    """Whether the scoring of ``options`` (:func:`scored_options`) compared scores as
+    float32: trec_eval 9.x does, unless ``float32`` is off."""
+    version = compat.get(options.get("compat", compat.DEFAULT))
+    return bool(options.get("float32", True)) and version.float32
+
+
+def judgments(qrels: Mapping[str, object], options: Mapping) -> dict[str, pa.Table]:
+    """``{run: qrels table}`` of each run's qrels (``qrels``: run -> a path or an input
+    :mod:`trecbench.inputs` reads), each read once, as the trec_eval version of
+    ``options`` reads it (10.0: ``#`` lines are comments)."""
+    from ..evaluation import load
+
+    version = compat.get(options.get("compat", compat.DEFAULT))
+    read: dict = {}
+    tables = {}
+    for run, source in qrels.items():
+        key = source if isinstance(source, str) else id(source)
+        if key not in read:
+            read[key] = load(source, "qrels", version=version).table
+        tables[run] = read[key]
+    return tables
+
+
+def ranked_runs(
+    runs: Mapping[str, object], records: Mapping[str, Mapping], options: Mapping | None = None
+) -> dict:
     """``{run: ranked table}`` (qid, docno, rank, score, and a file's score_text: its
     scores as written) of each run: a file (read again, refused if changed since it was
-    scored) or a table already in memory."""
-    return {run: _ranked(source, records) for run, source in runs.items()}
+    scored) or a table already in memory, read and ranked as the scoring of ``options``
+    (:func:`scored_options`) did."""
+    return {run: _ranked(source, records, options or {}) for run, source in runs.items()}
 
 
-def _ranked(source, records: Mapping[str, Mapping]) -> pa.Table:
+def _ranked(source, records: Mapping[str, Mapping], options: Mapping) -> pa.Table:
     from ..fusion import ranked_table
 
     if isinstance(source, str):
         _check_unchanged(source, records.get(source))
-    table = ranked_table(source, score_text=True)
+    version = options.get("compat", compat.DEFAULT)
+    table = ranked_table(source, score_text=True, compat=version, float32=_float32(options))
     names = ["qid", "docno", "rank", "score", SCORE_TEXT]
     return table.select([name for name in names if name in table.column_names])
 
 
 def drill_down(
-    runs: Mapping[str, object], records: Mapping[str, Mapping], qrels: pa.Table, depth: int,
-    options: Mapping,
+    runs: Mapping[str, object], records: Mapping[str, Mapping],
+    qrels: Mapping[str, pa.Table], depth: int, options: Mapping,
 ) -> tuple[dict, dict]:  # fmt: skip
     """``(top_documents, precision_recall)`` of ``runs`` (as :func:`ranked_runs` reads
-    them): each run read, ranked, used and let go in turn, so that one run's table is in
-    memory at a time, not every run's (5 runs of 500,000 lines: the page's peak 70 MB lower)."""
+    them), each graded and scored by its own qrels (``qrels``: run -> table,
+    :func:`judgments`); the curve with ``options`` (:func:`scored_options`); depth 0: the
+    curves alone. Each run is read, ranked, used and let go in turn, so that one run's
+    table is in memory at a time, not every run's (5 runs of 500,000 lines: the page's
+    peak 70 MB lower)."""
     _check_depth(depth)
-    grades = last_grades(qrels)
+    grades: dict[int, pa.Table] = {}  # per qrels table, its last grades: made once
     topics: dict[str, dict] = {}
     curves: dict[str, list[float]] = {}
     for run, source in runs.items():
-        table = _ranked(source, records)
-        _add_top_documents(topics, run, table, grades, depth)
-        curves |= precision_recall(qrels, {run: table}, options)
+        table = _ranked(source, records, options)
+        if depth:
+            judged = qrels[run]
+            if id(judged) not in grades:
+                grades[id(judged)] = last_grades(judged)
+            shown = shown_rows(table, depth, _float32(options))
+            _add_graded(topics, run, graded(shown, grades[id(judged)]))
+        curves |= precision_recall(qrels[run], {run: table}, options)
         del table  # before the next run is read
     return topics, curves
 
@@ -81,7 +126,7 @@ def top_documents(ranked: Mapping[str, pa.Table], qrels: pa.Table, depth: int) -
     grades = last_grades(qrels)
     topics: dict[str, dict] = {}
     for run, table in ranked.items():
-        _add_top_documents(topics, run, table, grades, depth)
+        _add_graded(topics, run, graded(shown_rows(table, depth), grades))
     return topics
 
 
@@ -90,12 +135,6 @@ def _check_depth(depth: int) -> None:
 
     if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= LONG_MAX:
         raise UsageError(f"--html-depth must be from 0 to {LONG_MAX}, not {depth!r}")
-
-
-def _add_top_documents(topics: dict, run: str, table: pa.Table, grades: pa.Table, depth: int):
-    """Add ``run``'s first ``depth`` documents per topic to ``topics`` (see
-    :func:`top_documents`)."""
-    _add_graded(topics, run, graded(shown_rows(table, depth), grades))
 
 
 def from_kept(kept: Mapping[str, object], depth: int) -> tuple[dict, dict]:

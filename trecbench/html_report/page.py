@@ -184,8 +184,10 @@ def comparison_html(
     drill-down shows each run's top ``depth`` documents per topic and the precision-recall
     curves: those the runs' scoring ``kept`` ({run:
     :class:`~trecbench.evaluation.drill.DrillDown`} of ``depth`` documents), else read and
-    ranked here from ``runs`` ({run: path or table}) and ``qrels`` (a path or table).
-    ``preamble``: text shown first (benchmark's R-task tables)."""
+    ranked here from ``runs`` ({run: path or table}), each graded by its ``qrels`` ({run:
+    path or table}), as the comparison's runs were scored (its ``evaluation``: -l, -M,
+    -J, the trec_eval version). ``preamble``: text shown first (benchmark's R-task
+    tables)."""
     jinja2 = require("jinja2", "the HTML report")
     require("bokeh", "the HTML report")
     # half a million small lists and dicts on 5,000 topics: see trecbench.collector
@@ -201,20 +203,14 @@ def _drill_down(comparison, runs, qrels, depth: int, kept) -> tuple[dict, dict |
 
     if kept is not None and depth > 0:  # as the runs were scored: in memory, a pipe's too
         return documents.from_kept(kept, depth)
-    if not (runs and qrels is not None and depth > 0):
+    if not (runs and qrels and depth > 0):
         return {}, None
     # a run read from standard input cannot be read again: the page has no drill-down
     if not rereadable(runs.values()):
         return {}, None
-    from ..inputs import load_qrels
-
-    judged = load_qrels(qrels).table
     records = {item["path"]: item for item in comparison.inputs or []}
-    options = {
-        k: v
-        for k, v in (comparison.evaluation or {}).items()
-        if k in ("relevance_level", "max_docs", "judged_only")
-    }
+    options = documents.scored_options(comparison.evaluation)
+    judged = documents.judgments(qrels, options)
     return documents.drill_down(runs, records, judged, depth, options)
 
 
