@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -11,6 +13,7 @@ SHARED = ROOT.parent / "shared" / "data"
 TREC_EVAL_SUITE = SHARED / "trec_eval-9.0.8-test"
 PHENTRIEVE = SHARED / "phentrieve-benchmarks"
 CODE_CHUNK = SHARED / "code-chunk"
+CHROMIUM, DRIVER = shutil.which("chromium"), shutil.which("chromedriver")
 
 
 def _require(path: Path) -> Path:
@@ -54,3 +57,29 @@ def write_tenths(folder: Path, relevant_in_top_10: dict[str, list[int]], prefix=
             lines += [f"{prefix}{q} Q0 {d} {i + 1} {100 - i} {run}" for i, d in enumerate(docs)]
         (folder / f"{run}.run").write_text("\n".join(lines) + "\n")
     return folder
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's headless Chromium (Selenium), the network blocked: the pages' tests."""
+    if CHROMIUM is None or DRIVER is None:
+        pytest.skip("needs Debian's chromium and chromium-driver (.ci/run installs them)")
+    webdriver = pytest.importorskip("selenium.webdriver")
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    profile = tempfile.mkdtemp(prefix="trecbench-chromium-")
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
+                 "--window-size=1280,1600", f"--user-data-dir={profile}"):  # fmt: skip
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
+    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
+    driver.execute_cdp_cmd("Network.enable", {})
+    blocked = ["http://*", "https://*", "ws://*", "wss://*"]
+    driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": blocked})
+    yield driver
+    driver.quit()
+    shutil.rmtree(profile, ignore_errors=True)

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
-import tempfile
 import time
 
 import pytest
@@ -22,7 +20,6 @@ RUNS = [
     for name in ("tfidf-word", "tfidf-char", "tfidf-word-parents")
 ]
 MEASURES = ["nDCG@10", "MRR@10"]
-CHROMIUM, DRIVER = shutil.which("chromium"), shutil.which("chromedriver")
 
 pytest.importorskip("bokeh")
 
@@ -72,31 +69,6 @@ def test_the_drill_down_lists_each_runs_ranking_and_grades(report):
             expected = [[d, grades.get((qid, d))] for d in top["docno"]]
             shown = [[doc[0], doc[2]] for doc in data["documents"][qid][name]]
             assert shown == expected
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if CHROMIUM is None or DRIVER is None:
-        pytest.skip("needs Debian's chromium and chromium-driver (.ci/run installs them)")
-    webdriver = pytest.importorskip("selenium.webdriver")
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    profile = tempfile.mkdtemp(prefix="trecbench-chromium-")
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                 "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
-                 "--window-size=1280,1600", f"--user-data-dir={profile}"):  # fmt: skip
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
-    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
-    driver.execute_cdp_cmd("Network.enable", {})
-    blocked = ["http://*", "https://*", "ws://*", "wss://*"]
-    driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": blocked})
-    yield driver
-    driver.quit()
-    shutil.rmtree(profile, ignore_errors=True)
 
 
 def _drawn(browser, path):

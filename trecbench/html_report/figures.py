@@ -6,6 +6,9 @@ topic and its values."""
 from __future__ import annotations
 
 import math
+import os
+import re
+from collections import Counter
 from collections.abc import Mapping
 from functools import cache
 
@@ -28,7 +31,15 @@ _HELVETICA = {191: "'", 222: "ijl", 260: "|", 278: " !,./:;I[\\]ft", 333: "()-`r
               556: "#$0123456789?L_abdeghnopqu", 584: "+<=>~", 611: "FTZ",
               667: "&ABEKPSVXY", 722: "CDHNRUw", 778: "GOQ", 833: "Mm", 889: "%", 944: "W",
               1015: "@"}  # fmt: skip
+# the same of its bold (the titles' font)
+_HELVETICA_BOLD = {238: "'", 278: " ,./I\\ijl", 280: "|", 333: "!()-:;[]`ft", 389: "*r{}",
+                   474: '"', 500: "z", 556: "#$0123456789J_acekvsxy", 584: "+<=>^~",
+                   611: "?FLTZbdghnopqu", 667: "EPSVXY", 722: "&ABCDHKNRU", 778: "GOQw",
+                   833: "M", 889: "%m", 944: "W", 975: "@"}  # fmt: skip
 _WIDTHS = {char: width for width, chars in _HELVETICA.items() for char in chars}
+_BOLD_WIDTHS = {char: width for width, chars in _HELVETICA_BOLD.items() for char in chars}
+# a title's font size, px
+TITLE_SIZE = 13
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2",
            "#7f7f7f", "#bcbd22", "#17becf")  # fmt: skip
 # past ten runs, colours repeat with another marker and dash: 80 runs told apart
@@ -77,23 +88,50 @@ def _four(values, sign: bool = False) -> _Texts:
     )
 
 
-def _figure(title: str, width: int | None = None, frame_height: int = FRAME_HEIGHT, **options):
+def _figure(
+    title: str,
+    width: int | None = None,
+    frame_height: int = FRAME_HEIGHT,
+    room: float = FRAME_WIDTH,
+    **options,
+):
     """A figure of the page: its plot area ``frame_height`` high and FRAME_WIDTH wide (the
-    canvas holds what is beside it), or its canvas ``width`` wide."""
+    canvas holds what is beside it), or its canvas ``width`` wide; its title folded into
+    lines of at most ``room`` px (:func:`_folded`: from the plot area's left edge, the
+    canvas holds that much)."""
     from bokeh.plotting import figure
 
     size = {"frame_width": FRAME_WIDTH} if width is None else {"width": width}
     # the toolbar below the plot area: above, it shared the title's line and folded tools
     # into a menu beside a long title (the baseline's name, the curves')
-    plot = figure(title=title, toolbar_location="below", frame_height=frame_height,
-                  **size, **options)  # fmt: skip
-    plot.title.text_font_size = "13px"
+    plot = figure(title=_folded(title, room), toolbar_location="below",
+                  frame_height=frame_height, **size, **options)  # fmt: skip
+    plot.title.text_font_size = f"{TITLE_SIZE}px"
     return plot
 
 
-def _text_width(text: str, size: int) -> float:
-    """The width in px of ``text`` written in Helvetica of ``size`` px."""
-    return sum(_WIDTHS.get(char, 1000) for char in text) * size / 1000
+def _text_width(text: str, size: int, bold: bool = False) -> float:
+    """The width in px of ``text`` written in Helvetica (``bold``) of ``size`` px."""
+    widths = _BOLD_WIDTHS if bold else _WIDTHS
+    return sum(widths.get(char, 1000) for char in text) * size / 1000
+
+
+def _folded(title: str, room: float) -> str:
+    """``title`` in lines (``\\n``) no wider than ``room`` px in the titles' font: broken
+    after a space where one is, within a word (a run's name) where it alone is wider (a
+    title past its canvas was cut off: the baseline's name of 75 characters and more)."""
+    lines, line = [], ""
+    for word in re.findall(r"\S+\s*", title):  # each word with the spaces after it
+        if line and _text_width(line + word.rstrip(), TITLE_SIZE, bold=True) > room:
+            lines.append(line.rstrip())
+            line = ""
+        for char in word:
+            wider = _text_width(line + char, TITLE_SIZE, bold=True) > room
+            if line and wider and not char.isspace():
+                lines.append(line.rstrip())
+                line = ""
+            line += char
+    return "\n".join([*lines, line.rstrip()])
 
 
 def _with_legend(title: str, names: list[str]):
@@ -112,13 +150,14 @@ def _with_legend(title: str, names: list[str]):
     border = 2 * (legend.padding + legend.margin)
     beside = math.ceil(len(names) / LEGEND_ROWS) * column + border
     if FRAME_WIDTH + Y_AXIS_ROOM + beside <= PAGE_WIDTH:
-        plot = _figure(title)
+        plot = _figure(title, room=FRAME_WIDTH + beside)  # the title over the legend too
         legend.nrows = min(len(names), LEGEND_ROWS)  # more rows than entries leave a blank
         place = "right"
     else:
         room = PAGE_WIDTH - Y_AXIS_ROOM - border
         # wider only for a name longer than the page holds (some 140 characters)
-        plot = _figure(title, width=PAGE_WIDTH + max(0, math.ceil(column - room)))
+        width = PAGE_WIDTH + max(0, math.ceil(column - room))
+        plot = _figure(title, width=width, room=width - Y_AXIS_ROOM)
         fit = max(1, int(room // column))
         # down each column, as beside: the rows that many columns need
         legend.update(nrows=math.ceil(len(names) / fit), location="top_left")
@@ -136,7 +175,55 @@ def _shown_name(name: str) -> str:
     if len(name) <= NAME_CHARS:
         return name
     tail = NAME_CHARS // 3
-    return f"{name[: NAME_CHARS - tail - 1]}\u2026{name[-tail:]}"
+    return _parts(name, [(0, NAME_CHARS - tail - 1), (len(name) - tail, len(name))])
+
+
+def _parts(name: str, spans: list[tuple[int, int]]) -> str:
+    """``name``'s characters within ``spans`` (``(start, end)``, overlapping or not),
+    each stretch left out written as one ellipsis."""
+    pieces, at = [], 0
+    for start, end in sorted(spans):
+        start, end = max(start, at), min(end, len(name))
+        if start >= end:
+            continue
+        pieces += ["\u2026"] if start > at else []
+        pieces.append(name[start:end])
+        at = end
+    return "".join(pieces + (["\u2026"] if at < len(name) else []))
+
+
+def _around(name: str, differs_at: int) -> str:
+    """``name`` in at most NAME_CHARS characters that show where it differs from another
+    name (``differs_at``, past the part :func:`_shown_name` shows of its start): its
+    start, the 16 characters from 5 before that place, its end."""
+    if len(name) <= NAME_CHARS:
+        return name
+    head, tail, window = 12, 10, NAME_CHARS - 12 - 10 - 2
+    spans = [(0, head), (differs_at - 5, differs_at - 5 + window), (len(name) - tail, len(name))]
+    return _parts(name, spans)
+
+
+def _common_start(a: str, b: str) -> int:
+    """How many characters ``a`` and ``b`` begin with alike."""
+    return len(os.path.commonprefix([a, b]))
+
+
+def _shown_names(names: list[str]) -> list[str]:
+    """Each of ``names`` (distinct) as the means' axis writes it (:func:`_shown_name`),
+    no two alike: names that would read alike (``...bm25-rm3.fb10-terms20...`` and
+    ``...fb20-terms10...``, the same start and end) show instead where each departs from
+    the nearest of them (:func:`_around`); any still alike are written whole."""
+    shown = [_shown_name(name) for name in names]
+    alike: dict[str, list[int]] = {}
+    for index, label in enumerate(shown):
+        alike.setdefault(label, []).append(index)
+    for group in (group for group in alike.values() if len(group) > 1):
+        for index in group:
+            name = names[index]
+            departs = max(_common_start(name, names[other]) for other in group if other != index)
+            shown[index] = _around(name, departs)
+    counts = Counter(shown)
+    return [name if counts[label] > 1 else label for name, label in zip(names, shown, strict=True)]
 
 
 def means_figure(measure: str, rows: list[Mapping]):
@@ -178,7 +265,7 @@ def means_figure(measure: str, rows: list[Mapping]):
     ]
     plot.add_tools(HoverTool(renderers=[dots], tooltips=tips))
     plot.yaxis.ticker = FixedTicker(ticks=rows_at, minor_ticks=[])
-    plot.yaxis.major_label_overrides = {row: _shown_name(run) for row, run in enumerate(runs)}
+    plot.yaxis.major_label_overrides = dict(enumerate(_shown_names(runs)))
     plot.xaxis.axis_label = measure
     return plot
 
