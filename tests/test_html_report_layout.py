@@ -1,13 +1,14 @@
-"""report.html with hostile names, in headless Chromium: a long baseline name folds the
-differences' title within its canvas, and the means' axis never writes two runs' names
-alike."""
+"""report.html with hostile names and ids, in headless Chromium: a long baseline name folds
+the differences' title within its canvas, long docnos wrap inside the drill-down, topics
+and runs named like JavaScript's Object.prototype members open as any other, and the means'
+axis never writes two runs' names alike."""
 
 from __future__ import annotations
 
 import re
 
 import pytest
-from test_html_report import _drawn
+from test_html_report import _data, _drawn, _open_topic
 
 from trecbench.cli import run
 
@@ -50,6 +51,93 @@ def test_a_long_baseline_name_folds_the_differences_title_within_its_canvas(
     assert "\n" in differences
     expected = f"P@1: per-topic difference against {baseline}, sorted"
     assert re.sub(r"\s", "", differences) == re.sub(r"\s", "", expected)
+
+
+# the cells of the drill-down panel and their boxes, and the panel's box
+CELLS = """
+var panel = arguments[0].getBoundingClientRect();
+return [[panel.left, panel.right], Array.from(arguments[0].querySelectorAll("td, th, h4"))
+  .map(function (cell) { var box = cell.getBoundingClientRect();
+    return [cell.className, cell.textContent, box.left, box.right, box.height]; })];"""
+
+
+# how many lines a cell's content takes
+LINES = """
+var range = document.createRange(); range.selectNodeContents(arguments[0]);
+var height = parseFloat(getComputedStyle(arguments[0]).lineHeight);
+return Math.round(range.getBoundingClientRect().height / height);"""
+
+
+def test_long_docnos_wrap_and_every_column_stays_in_the_drill_down(browser, tmp_path):
+    # a 181-character docno (a URL, a code chunk's path) pushed the score, grade and tie
+    # columns out of the panel
+    from selenium.webdriver.common.by import By
+
+    # no place a browser would break a line at (a hyphen, a space)
+    long = ("github.com_org_repo_blob_main_" + "src_package_module_" * 8)[:180]
+    assert len(long + "1") == 181
+    (tmp_path / "q").write_text(f"q1 0 {long}1 1\n")
+    names = ["a", "b", "c"]
+    for name in names:
+        lines = [f"q1 Q0 {long}{d} {d} {s} {name}\n"
+                 for d, s in ((1, "0.30000000000000004"), (2, "0.3"), (3, "0.3"))]  # fmt: skip
+        (tmp_path / f"{name}.run").write_text("".join(lines))
+    runs = [str(tmp_path / f"{name}.run") for name in names]
+    page = tmp_path / "docnos.html"
+    assert (
+        run(["score", "-m", "P.1", str(tmp_path / "q"), *runs, "--html", str(page), "--quiet"]) == 0
+    )
+    panel = _open_topic(browser, page, "q1")
+    (left, right), cells = browser.execute_script(CELLS, panel)
+    assert [cell for cell in cells if cell[2] < left or cell[3] > right] == []
+    docnos = [cell for cell in cells if "docno" in cell[0]]
+    assert len(docnos) == 9 and all(len(cell[1]) == 181 for cell in docnos)
+    # the score and its tie mark on one line; the grade too
+    rows = panel.find_elements(By.CSS_SELECTOR, ".runs table tr:not(:first-child)")
+    assert len(rows) == 9
+    for row in rows:
+        cells = row.find_elements(By.CSS_SELECTOR, "td.score, td.grade")
+        assert [browser.execute_script(LINES, cell) for cell in cells] == [1, 1], row.text
+    assert sum(len(row.find_elements(By.CSS_SELECTOR, "span.tie")) for row in rows) == 3
+
+
+PROTOTYPE_IDS = ["__proto__", "constructor", "hasOwnProperty", "toString", "valueOf"]
+
+
+def test_topics_and_runs_named_like_prototype_members_open_as_any_other(browser, tmp_path):
+    # data.documents[qid] || {} found Object.prototype's members: a topic "constructor"
+    # (no document kept) and a run "name" threw "list.some is not a function", the panel
+    # left empty
+    from selenium.webdriver.common.by import By
+
+    (tmp_path / "q").write_text("".join(f"{q} 0 d1 1\n" for q in ["q", *PROTOTYPE_IDS]))
+    (tmp_path / "name.run").write_text("q Q0 d1 1 1 a\n__proto__ Q0 d1 1 1 a\n")
+    (tmp_path / "__proto__.run").write_text("q Q0 d2 1 1 b\ntoString Q0 d1 1 1 b\n")
+    runs = [str(tmp_path / "name.run"), str(tmp_path / "__proto__.run")]
+    page = tmp_path / "ids.html"
+    args = ["score", "-c", "-m", "P.1", str(tmp_path / "q"), *runs, "--html", str(page)]
+    assert run([*args, "--quiet"]) == 0
+    data = _data(page.read_text())
+    assert data["runs"] == ["name", "__proto__"]
+    browser.get_log("browser")  # what earlier tests left
+    for qid in ["q", *PROTOTYPE_IDS]:
+        panel = _open_topic(browser, page, qid)
+        boxes = panel.find_elements(By.CSS_SELECTOR, ".runs > div")
+        assert [box.find_element(By.TAG_NAME, "h4").text for box in boxes] == data["runs"]
+        for box, name in zip(boxes, data["runs"], strict=True):
+            listed = [row.find_elements(By.TAG_NAME, "td")[1].text
+                      for row in box.find_elements(By.CSS_SELECTOR, "tr")[1:]]  # fmt: skip
+            kept = [doc[0] for doc in data["documents"].get(qid, {}).get(name, [])]
+            assert listed == kept, (qid, name)
+            if not kept:
+                assert box.find_element(By.CSS_SELECTOR, "p.note").text == "no document retrieved"
+        values = panel.find_elements(By.CSS_SELECTOR, "table")[0].find_elements(By.TAG_NAME, "td")
+        shown = [cell.text for cell in values[1:]]  # after the measure's name
+        assert shown == [f"{data['values'][qid][name]['P@1']:.4f}" for name in data["runs"]]
+    rows = browser.find_elements(By.CSS_SELECTOR, "#topic-table tbody tr")
+    assert sorted(row.get_attribute("data-qid") for row in rows) == sorted(["q", *PROTOTYPE_IDS])
+    errors = [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
+    assert errors == []
 
 
 def test_the_means_axis_never_writes_two_runs_names_alike():
