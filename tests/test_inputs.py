@@ -179,7 +179,7 @@ def test_ids_are_never_inferred(tmp_path):
          "no document id column .*columns: qid, doc, score"),
         ({"q": {"d": float("nan")}}, "query 'q', document 'd': score nan is not finite"),
         (pd.DataFrame({"qid": ["q", "q"], "docno": ["a", "b"], "score": ["1.0", "1e400"]}),
-         "row 1: score 1e400 is not finite"),  # the text given, not what it overflowed to
+         "row 1: score 1e400 overflows a double"),  # the text given, as TREC text's R12 says
         ({"q": {"d": "high"}}, "query 'q', document 'd': 'high' is text, not a number"),
         ({"q": {"d": "1"}}, "query 'q', document 'd': '1' is text, not a number"),
         ({"q": [("d", 1.0)]}, "query 'q': its documents must be a mapping of docno to score, "
@@ -580,7 +580,7 @@ def test_python_values_arrow_cannot_hold_are_read(source, kind, column, expected
         (
             {2**70: {"d": 1.0}, 2.5: {"d": 1.0}},
             "run",
-            r"query 2.5: query id 2.5 is a number, not text or an integer",
+            r"query 2.5: a query id must be text or an integer, not a float",
         ),
         (
             pd.DataFrame({"qid": ["q"], "docno": ["d"], "score": [1 + 2j]}),
@@ -770,7 +770,7 @@ def test_xz_streams_are_read_across_their_padding_and_junk_after_one_refused(tmp
         ),
         (
             [{"qid": "q", "docno": 1.0, "score": 1.0}],
-            "run 'run1' (run records): docno column has type double",
+            "run 'run1' (run records): record 0: docno 1.0 is a float, not text or an integer",
         ),
         (  # the other way round: "KeyError: 0"
             [ir_measures.ScoredDoc("q", "d", 1.0), {"qid": "q", "docno": "e", "score": 2.0}],

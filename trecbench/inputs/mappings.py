@@ -2,8 +2,8 @@
 typed run/qrels table.
 
 The value is the score of a run or the grade of qrels, a number. Ids are keys as given: strings
-(integers are written in decimal); any other key type is refused (see
-:mod:`trecbench.inputs.tables`). Documents keep the dict's order; an empty inner dict is
+(integers are written in decimal); the first key of any other kind (None, a bool, bytes, a
+float) is refused, named. Documents keep the dict's order; an empty inner dict is
 a query without documents and adds no row (evaluate warns of a run's: pytrec_eval scores
 it 0).
 """
@@ -19,14 +19,23 @@ import pyarrow as pa
 from .. import arrow
 from ..errors import InputError, excerpt
 from . import tables
+from .tables import index_label as label  # np.True_ as True
 
 LineOf = Callable[[tuple], "int | None"]
 
 
-def _array(values: list, what: str, origin: str, where) -> pa.Array:
-    if not values:  # no id to type: an empty string column
+def _ids(keys: list, what: str, origin: str, where) -> pa.Array:
+    """The keys as ids; the first that is neither text nor an integer (None, a bool,
+    bytes, a float) is named, in a dict's words: it has no column nor dtype to blame."""
+    if not keys:  # no id to type: an empty string column
         return arrow.array([], pa.string())
-    return tables.from_python(values, what, origin, where)
+    keys = tables.python_values(keys)  # np.str_('a') is the text 'a'
+    row = tables.stray_id(keys)
+    if row is not None:
+        kind = tables.kind_named(keys[row])
+        message = f"{where(row)}: a {what} must be text or an integer, not {kind}"
+        raise InputError(origin, None, message)
+    return tables.from_python(keys, what, origin, where)
 
 
 def _not_number(value: object) -> bool:
@@ -50,8 +59,7 @@ def _kind(value: object, json_text: bool) -> tuple[str, str | None]:
         return ("an object" if json_text else "a dict"), None
     if isinstance(value, list) and json_text:
         return "an array", None
-    name = type(value).__name__
-    return f"{'an' if name[0] in 'aeiouAEIOU' else 'a'} {name}", None
+    return tables.kind_named(value), None
 
 
 def _is_kind(value: object, json_text: bool) -> str:
@@ -94,11 +102,11 @@ def to_table(
     def where(row: int) -> str:
         query = int(np.searchsorted(starts, row, side="right") - 1)
         located.append((keys[query], docnos[row]))
-        return f"query {excerpt(keys[query])}, document {excerpt(docnos[row])}"
+        return f"query {label(keys[query])}, document {label(docnos[row])}"
 
     def query(row: int) -> str:
         located.append((keys[row],))
-        return f"query {excerpt(keys[row])}"
+        return f"query {label(keys[row])}"
 
     keys = list(mapping)
     try:
@@ -136,12 +144,12 @@ def _flattened(
 
 def _typed(keys: list, kind, origin, docnos, values, starts, where, query, json_text) -> pa.Table:
     """The typed table of the flattened dict, ``keys`` its qids (see :func:`to_table`)."""
-    qids = _array(keys, "query id", origin, query)
+    qids = _ids(keys, "query id", origin, query)
     rows = np.repeat(np.arange(len(keys)), np.diff(starts))
     table = pa.table(
         {
             "qid": qids.take(pa.array(rows, pa.int64())),
-            "docno": _array(docnos, "document id", origin, where),
+            "docno": _ids(docnos, "document id", origin, where),
             "score" if kind == "run" else "rel": _numbers(
                 values, "score" if kind == "run" else "relevance", origin, where, json_text
             ),

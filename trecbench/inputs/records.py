@@ -64,9 +64,7 @@ def to_table(records: Iterable, kind: str, origin: str) -> pa.Table:
                 message = f"record {bad} is a dict, not a {kind_of} as record 0"
                 raise InputError(origin, None, message) from None
             raise InputError(origin, None, f"record {bad} has no field {field}") from None
-        columns[name] = tables.from_python(
-            values, field, origin, _record, numbers=name in ("score", "rel")
-        )
+        columns[name] = _column(values, name, field, origin)
     return tables.typed(pa.table(columns), kind, origin, _record)
 
 
@@ -96,9 +94,17 @@ def _mapping_table(rows: list, kind: str, origin: str) -> pa.Table:
         except KeyError:
             bad = next(i for i, row in enumerate(rows) if name not in row)
             raise InputError(origin, None, f"record {bad} has no key {name!r}") from None
-        numbers = name in tables.SCORE_NAMES + tables.REL_NAMES
-        columns[name] = tables.from_python(values, name, origin, _record, numbers=numbers)
+        columns[name] = _column(values, name, name, origin)
     return tables.typed(pa.table(columns) if columns else pa.table({}), kind, origin, _record)
+
+
+def _column(values: list, name: str, field: str, origin: str) -> pa.Array:
+    """The values of the records' ``field`` (their ``name`` column) as an Arrow array:
+    query and document ids must each be text or an integer, scores and grades numbers."""
+    if name in tables.QID_NAMES + tables.DOCNO_NAMES:
+        return tables.python_ids(values, field, origin, _record)
+    numbers = name in tables.SCORE_NAMES + tables.REL_NAMES
+    return tables.from_python(values, field, origin, _record, numbers=numbers)
 
 
 def _record(row: int) -> str:

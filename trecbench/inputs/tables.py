@@ -34,6 +34,7 @@ decimal text); grades integers (or integral numbers, or integer text) within
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from decimal import Decimal
 from functools import partial
@@ -193,8 +194,11 @@ def scores(values: pa.Array, origin: str, where: Where = _row) -> pa.Array:
     finite = np.isfinite(numbers)
     if not finite.all():
         row = int(np.flatnonzero(~finite)[0])
-        shown = _shown(values[row]) if _text(values) else numbers[row]  # text as written
-        raise InputError(origin, None, f"{where(row)}: score {shown} is not finite")
+        if _text(values):  # a number written beyond a double's range, named as written
+            message = f"score {_shown(values[row])} overflows a double"
+        else:
+            message = f"score {numbers[row]} is not finite"
+        raise InputError(origin, None, f"{where(row)}: {message}")
     return arrow.array(numbers)
 
 
@@ -229,7 +233,7 @@ def grades(values: pa.Array, origin: str, where: Where = _row) -> pa.Array:
         raise InputError(
             origin,
             None,
-            f"{where(row)}: relevance {values[row].as_py()} is beyond +-{MAX_GRADE:,} (trec_eval's "
+            f"{where(row)}: relevance {_shown(values[row])} is beyond +-{MAX_GRADE:,} (trec_eval's "
             "nDCG would run for hours)",
         )
     return arrow.array(numbers.astype(np.int64))
@@ -410,17 +414,64 @@ def _number_text(value: int | float | Decimal) -> str:
     return str(int(value)) if integral else str(value)
 
 
+def kind_named(value: object) -> str:
+    """What a Python value is, by its type, in a message's words: ``None``, ``a bool``,
+    ``bytes``, ``a tuple``; pandas' NA as ``a missing value (pd.NA)`` (its type's name,
+    NAType, says nothing to whoever put it in a dict)."""
+    if value is None:
+        return "None"
+    if isinstance(value, bytes):
+        return "bytes"
+    kind = type(value)
+    if kind.__name__ == "NAType" and kind.__module__.startswith("pandas"):
+        return "a missing value (pd.NA)"
+    name = "dict" if isinstance(value, Mapping) else kind.__name__
+    return f"{'an' if name[0] in 'aeiouAEIOU' else 'a'} {name}"
+
+
+def _id_kind(kind: type, missing: bool) -> bool:
+    integer = issubclass(kind, int) and not issubclass(kind, bool)
+    return issubclass(kind, str) or integer or (missing and kind is type(None))
+
+
+def stray_id(values: list, missing: bool = False) -> int | None:
+    """The row of the first of Python ids ``values`` that is neither text nor an integer (a
+    bool is none; None is none unless ``missing``: a missing id, which :func:`ids` names),
+    or None. The distinct types are looked at first: ids are almost always all text."""
+    if all(_id_kind(kind, missing) for kind in set(map(type, values))):
+        return None
+    return next(i for i, value in enumerate(values) if not _id_kind(type(value), missing))
+
+
 def _group(value: object, numbers: bool) -> str:
     """What ``value`` is, in a message's words: among the ids' kinds (text, an integer)
-    or the numbers' (text, a number), else its type."""
+    or the numbers' (text, a number), else its type (an id that is a float: ``a float``)."""
     if isinstance(value, str):
         return "text"
     if isinstance(value, bool):
         return "a bool"
-    if isinstance(value, _NUMBERS):
-        return "an integer" if isinstance(value, int) and not numbers else "a number"
-    name = "dict" if isinstance(value, Mapping) else type(value).__name__
-    return f"{'an' if name[0] in 'aeiouAEIOU' else 'a'} {name}"
+    if isinstance(value, _NUMBERS if numbers else int):
+        return "a number" if numbers else "an integer"
+    return kind_named(value)
+
+
+def _stray(value: object, what: str, located: str, numbers: bool) -> str:
+    """The message for ``value``, of no kind the role ``what`` takes, at ``located``."""
+    expected = "an int, float or Decimal" if numbers else "text or an integer"
+    return f"{located}: {what} {excerpt(value)} is {_group(value, numbers)}, not {expected}"
+
+
+def python_ids(values: list, what: str, origin: str, where: Where = _row) -> pa.Array:
+    """Python ids (records' query or document ids) as :func:`from_python` reads them, but
+    the first that is neither text nor an integer is named even where every id is of its
+    kind (all bytes, all floats: Arrow holds them as one column, whose type :func:`ids`
+    would refuse in a DataFrame's words); ids that are all None are missing ones."""
+    values = python_values(values)
+    row = stray_id(values, missing=True)
+    if row is not None:
+        raise InputError(origin, None, _stray(values[row], what, where(row), numbers=False))
+    array = from_python(values, what, origin, where)
+    return array.cast(pa.string()) if pa.types.is_null(array.type) else array
 
 
 def _refusal(values: list, what: str, where: Where, numbers: bool) -> str:
@@ -431,13 +482,30 @@ def _refusal(values: list, what: str, where: Where, numbers: bool) -> str:
     present = [item for item in present if item[1] is not None]  # missing: the role says
     stray = next((item for item in present if item[2] not in accepted), None)
     if stray is not None:
-        row, value, group = stray
-        expected = "an int, float or Decimal" if numbers else "text or an integer"
-        return f"{where(row)}: {what} {excerpt(value)} is {group}, not {expected}"
+        row, value, _ = stray
+        return _stray(value, what, where(row), numbers)
     first, _, first_group = present[0]
     seen = where(first)  # before the row's: a dict from JSON cites the last key path named
     row, value, group = next(item for item in present if item[2] != first_group)
     return f"{where(row)}: {what} {excerpt(value)} is {group}, not {first_group} as in {seen}"
+
+
+def _refuse_overflow(values: list, what: str, origin: str, where: Where) -> None:
+    """Refuse the first Decimal beyond a double's range (``Decimal("1E+400")``) as it is
+    written, as TREC text's ``1e400`` is: a score it overflows, a grade it lies far beyond
+    ±MAX_GRADE, and its integer's text (:func:`_number_text`) would run to 401 digits, or
+    for ``1E+999999999`` fill the memory."""
+    row = next(
+        (
+            i
+            for i, value in enumerate(values)
+            if isinstance(value, Decimal) and value.is_finite() and math.isinf(float(value))
+        ),
+        None,
+    )
+    if row is not None:
+        shown = shortened(str(values[row]), EXCERPT_LIMIT)
+        raise InputError(origin, None, f"{where(row)}: {what} {shown} overflows a double")
 
 
 def from_python(values, what: str, origin: str, where: Where = _row, numbers=False) -> pa.Array:
@@ -460,15 +528,17 @@ def from_python(values, what: str, origin: str, where: Where = _row, numbers=Fal
         raise InputError(origin, None, f"{message}, which UTF-8 cannot encode") from None
     except (OverflowError, *_ARROW_REFUSALS):
         if all(_taken(value, numbers) for value in values):
+            _refuse_overflow(values, what, origin, where)
             texts = [None if value is None else _number_text(value) for value in values]
             return pa.array(texts, pa.string())
         raise InputError(origin, None, _refusal(values, what, where, numbers)) from None
 
 
 def index_label(value: object) -> str:
-    """A DataFrame's index label as errors cite it: ``20``, ``'a'`` (a numpy scalar as the
-    Python value it holds, not ``np.int64(20)``)."""
-    return excerpt(value.item() if isinstance(value, np.generic) else value)
+    """A DataFrame's index label (or a dict's key) as errors cite it: ``20``, ``'a'`` (a
+    numpy number as the Python value it holds, not ``np.int64(20)``; a date as a date, not
+    the bare int its ``item()`` is at nanoseconds)."""
+    return excerpt(python_values([value])[0])
 
 
 def frame_table(frame, origin: str) -> tuple[pa.Table, Where]:

@@ -1,0 +1,121 @@
+"""Python values of a kind no role takes (a dict key that is None or bytes, pandas' NA, a
+Decimal beyond a double's range) named in the words of the input that holds them: a dict
+or records have no column nor dtype, and a number is shown as it was written."""
+
+from __future__ import annotations
+
+import types
+from decimal import Decimal
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from trecbench import inputs
+from trecbench.errors import InputError
+
+
+def _message(source, kind: str) -> str:
+    with pytest.raises(InputError) as caught:
+        inputs.load(source, kind)
+    return str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("mapping", "located", "named"),
+    [
+        ({None: {"a": 1.0}}, "query None: a query id", "None"),
+        ({np.bool_(True): {"a": 1.0}}, "query True: a query id", "a bool"),
+        ({b"q": {"a": 1.0}}, "query b'q': a query id", "bytes"),
+        ({"q": {"a": 1.0}, None: {"a": 1.0}}, "query None: a query id", "None"),
+        ({"q1": {b"x": 1.0}}, "query 'q1', document b'x': a document id", "bytes"),
+        ({"q1": {"a": 1.0, b"x": 1.0}}, "query 'q1', document b'x': a document id", "bytes"),
+        ({"q1": {("a",): 1.0}}, "query 'q1', document ('a',): a document id", "a tuple"),
+        ({"q1": {1.5: 1.0}}, "query 'q1', document 1.5: a document id", "a float"),
+        ({"q1": {np.float64(1.0): 1.0}}, "query 'q1', document 1.0: a document id", "a float"),
+        ({"q1": {Decimal("1"): 1.0}}, "query 'q1', document Decimal('1'): a document id",
+         "a Decimal"),
+        ({"q1": {pd.NA: 1.0}}, "query 'q1', document <NA>: a document id",
+         "a missing value (pd.NA)"),
+    ],
+)  # fmt: skip
+@pytest.mark.parametrize("kind", ["run", "qrels"])
+def test_a_dict_key_of_no_id_kind_is_named_in_a_dicts_words(mapping, located, named, kind):
+    """Refused with a DataFrame's message before: "qid column has type null: ... read the
+    data with dtype=str (pandas: dtype=str, keep_default_na=False)"."""
+    message = _message(mapping, kind)
+    assert message == f"{kind} dict: {located} must be text or an integer, not {named}"
+
+
+@pytest.mark.parametrize(
+    ("value", "named"),
+    [(b"a", "b'a' is bytes"), (1.0, "1.0 is a float"), (("a",), "('a',) is a tuple")],
+    ids=repr,
+)
+@pytest.mark.parametrize("beside", [False, True], ids=["alone", "beside text"])
+def test_a_record_id_of_no_id_kind_is_named_with_its_record(value, named, beside):
+    """Records of one such kind got the DataFrame's column message; bytes beside text too
+    (Arrow holds both as binary)."""
+    rows = [types.SimpleNamespace(query_id="q", doc_id="d", score=1.0)] if beside else []
+    rows.append(types.SimpleNamespace(query_id="q", doc_id=value, score=1.0))
+    message = _message(rows, "run")
+    assert message == f"run records: record {len(rows) - 1}: doc_id {named}, not text or an integer"
+
+
+def test_records_whose_ids_are_all_none_miss_them():
+    """A record's None is a missing id, as beside other ids: "column has type null" before."""
+    rows = [types.SimpleNamespace(query_id=None, doc_id="d", score=1.0)]
+    assert _message(rows, "run").startswith("run records: record 0: qid is missing")
+
+
+@pytest.mark.parametrize("kind", ["run", "qrels"])
+def test_pandas_na_in_a_dict_is_named_a_missing_value(kind):
+    # "a NAType" before: the name of a type nobody writes
+    message = _message({"q": {"a": pd.NA}}, kind)
+    assert message == (
+        f"{kind} dict: query 'q', document 'a': a missing value (pd.NA), not a number "
+        "(a dict holds numbers)"
+    )
+    rows = [types.SimpleNamespace(query_id="q", doc_id="a", score=pd.NA, relevance=pd.NA)]
+    assert "record 0: " in _message(rows, kind)
+    assert "is a missing value (pd.NA), not an int, float or Decimal" in _message(rows, kind)
+
+
+def _spellings(score):
+    """A run holding ``score`` alone and beside a float: a dict, records, a DataFrame."""
+    records = [types.SimpleNamespace(query_id="q", doc_id="a", score=score)]
+    return [
+        {"q": {"a": score}},
+        {"q": {"a": score, "b": 0.5}},
+        records,
+        [*records, types.SimpleNamespace(query_id="q", doc_id="b", score=0.5)],
+        pd.DataFrame({"qid": ["q", "q"], "docno": ["a", "b"], "score": [score, 0.5]}, dtype=object),
+    ]
+
+
+@pytest.mark.parametrize("source", range(5))
+@pytest.mark.parametrize("written", ["1E+400", "-1.5E+400", "1E+999999999"])
+def test_a_decimal_beyond_a_double_is_named_as_written(source, written):
+    """Shown before as its integer's 401 digits and called "not finite" (and 1E+999999999's
+    integer would fill the memory); TREC text says "score 1e400 overflows a double"."""
+    message = _message(_spellings(Decimal(written))[source], "run")
+    assert message.endswith(f": score {written} overflows a double")
+
+
+def test_text_and_integers_beyond_a_double_overflow_it_as_written():
+    """ "is not finite" before, for a number that is finite but has no double."""
+    assert _message({"q": {"a": 10**400}}, "run").endswith(
+        "score 1000000000000000000000000000000000000000…(401 characters)…"
+        "0000000000000000000000000000000000000000 overflows a double"
+    )
+    rows = [{"qid": "q", "docno": "a", "score": "1e400"}]
+    assert _message(rows, "run") == "run records: record 0: score 1e400 overflows a double"
+
+
+def test_a_grade_far_beyond_the_limit_is_shown_shortened():
+    # its 401 digits whole before
+    assert _message({"q": {"a": 10**400}}, "qrels") == (
+        "qrels dict: query 'q', document 'a': relevance 1000000000000000000000000000000000000000"
+        "…(401 characters)…0000000000000000000000000000000000000000 is beyond +-1,000,000 "
+        "(trec_eval's nDCG would run for hours)"
+    )
