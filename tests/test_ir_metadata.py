@@ -378,3 +378,38 @@ def test_fuse_names_its_block_s_tag_as_its_lines_and_writes_what_the_name_says(t
         assert trecbench.load_run(str(tmp_path / name)).table.num_rows
     with pytest.raises(trecbench.UsageError, match="not jsonl: name it otherwise"):
         trecbench.write_run(str(RUN), str(tmp_path / "api.jsonl"))
+
+
+@pytest.mark.parametrize("newline", [True, False], ids=["final newline", "none"])
+def test_a_file_of_a_block_alone_has_no_run_lines(tmp_path, capsys, newline):
+    """With its final newline the file was said to lack one (R25); without it, its end
+    marker (the last line, a chunk of its own) went unseen: "an ir_metadata block that
+    never ends" and R1 on every line, which --fix then quoted. trec_eval 9.0.8 stops at
+    its first line ('Malformed line 1'), 10.0 finds no results: both fail, as on a run of
+    blank lines (checked with the binaries)."""
+    path = tmp_path / "block.run"
+    path.write_bytes(b"# ir_metadata.start\n# tag: t\n# ir_metadata.end" + b"\n" * newline)
+    assert run(["validate", str(path)]) == 2
+    lines = capsys.readouterr().out.splitlines()
+    expected = [
+        f"{path}: error[R9]: no data lines",
+        f"{path}:1:-: warning[R30]: ir_metadata block (lines 1-3) read as metadata; trec_eval "
+        "9.0.8 cannot read the file ('Malformed line 1'), 10.0 and trecbench skip the block",
+    ]
+    if not newline:
+        expected.append(f"{path}:3:line: info[R25]: no newline at the end of file")
+    assert lines[:-1] == expected
+    assert run(["validate", "--fix", str(tmp_path / "fixed.run"), str(path)]) == 2
+    assert "--fix cannot repair R9; first: " in capsys.readouterr().err  # R1, R30 before
+    assert not (tmp_path / "fixed.run").exists()
+
+
+def test_a_streamed_block_across_a_chunks_end_is_read(with_block):
+    """The validator streams a run: a block its first chunk does not hold whole was "an
+    ir_metadata block that never ends"."""
+    from trecbench.validation import validate_run
+
+    findings = validate_run(with_block, chunk_bytes=100).findings  # the block is 130 bytes
+    assert findings == validate_run(with_block).findings  # in one chunk
+    assert findings[0].rule == "R30"
+    assert findings[0].message.startswith("ir_metadata block (lines 1-7) read as metadata")

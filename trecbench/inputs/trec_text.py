@@ -419,13 +419,16 @@ def iter_tokens(
 def _source_tokens(
     source: Source, keep: int, chunk_bytes: int, metadata: bool = False, whole_block=False
 ) -> Iterator[Tokens]:
-    """The tokens of ``source`` chunk by chunk; ``whole_block``: the first chunks are
-    joined until they hold a whole ir_metadata block (a file read whole: a block larger
-    than a chunk is read as it is when the file is read at once)."""
+    """The tokens of ``source`` chunk by chunk. With ``metadata``, the first chunks are
+    joined while they start an ir_metadata block whose end marker they do not hold: the
+    marker may be on the file's last line, which a chunk of its own holds when it has no
+    newline. ``whole_block`` (a file read whole): until the end marker, as the file
+    would be read at once; else (streamed) while they hold less than a chunk, so that
+    memory stays bounded by a few chunks."""
     separator = None
     chunks = iter_byte_chunks(source, chunk_bytes)
-    if metadata and whole_block:
-        chunks = _block_first(chunks)
+    if metadata:
+        chunks = _block_first(chunks, None if whole_block else chunk_bytes)
     for chunk, first_line in chunks:
         if metadata and first_line == 1:
             tokens = tokenize_run_start(chunk, source.path, keep, separator)
@@ -435,9 +438,12 @@ def _source_tokens(
         yield tokens
 
 
-def _block_first(chunks: Iterator[tuple[bytes, int]]) -> Iterator[tuple[bytes, int]]:
+def _block_first(
+    chunks: Iterator[tuple[bytes, int]], most: int | None = None
+) -> Iterator[tuple[bytes, int]]:
     """``chunks``, the first joined with the next ones while it starts an ir_metadata
-    block whose end marker it does not hold."""
+    block whose end marker it does not hold (and, given ``most``, while the chunks
+    joined hold fewer bytes)."""
     from . import ir_metadata
 
     first = next(chunks, None)
@@ -445,9 +451,12 @@ def _block_first(chunks: Iterator[tuple[bytes, int]]) -> Iterator[tuple[bytes, i
         return
     data, line = first
     if ir_metadata.starts_with_block(data[: len(ir_metadata.START) + 64]):
-        parts = [data]
-        while ir_metadata.END not in parts[-1] and (more := next(chunks, None)) is not None:
+        parts, size = [data], len(data)
+        while ir_metadata.END not in parts[-1] and (most is None or size < most):
+            if (more := next(chunks, None)) is None:
+                break
             parts.append(more[0])
+            size += len(more[0])
         data = b"".join(parts)
     yield data, line
     yield from chunks
@@ -465,7 +474,11 @@ def tokenize_run_start(data: bytes, path: str, keep: int = 6, separator=None) ->
         return tokens if found is None else dataclasses.replace(tokens, ir_metadata=found)
     tokens = tokenize(data[found.size :], path, found.lines + 1, keep, separator)
     physical = tokens.n_physical_lines + found.lines
-    return dataclasses.replace(tokens, ir_metadata=found, n_physical_lines=physical)
+    # the chunk's last line ends with a newline: the block's own, when nothing follows it
+    ends = data.endswith(b"\n")
+    return dataclasses.replace(
+        tokens, ir_metadata=found, n_physical_lines=physical, ends_with_newline=ends
+    )
 
 
 def tokenize_file(

@@ -140,9 +140,13 @@ CATALOGUE = (
            "More documents than the depth allowed (default 1,000, TREC's usual submission "
            "depth; 100 under `rtask`). trec_eval itself scores every document unless run with "
            "`-M`.", fix="cuts each topic at `--max-depth`"),
-    _check("R9.empty", "EEEE", "no data lines (e.g. blank lines only)",
+    _check("R9.empty", "EEEE", "no data lines (e.g. blank lines only, or an ir_metadata "
+           "block alone)",
            "Nothing to evaluate: trec_eval fails on such a file. A `#` line is data to "
-           "trec_eval 9.x (R22, Q8): a file of them is not empty."),
+           "trec_eval 9.x (R22, Q8): a file of them is not empty. An ir_metadata block "
+           "atop a run (R30) is metadata, not data: a run of the block alone has none "
+           "(trec_eval 9.0.8 stops at its first line, 'Malformed line 1'; 10.0 finds no "
+           "results), and `--fix` has nothing to write."),
     _check("R9.shallow", "WWWW", "topic shallower than `--min-depth`",
            "Fewer documents than asked for with `--min-depth` (a truncated retrieval?)."),
     _check("R10", "EEWE", "rank is not a non-negative ASCII integer (`2.0`, `-1`)",
