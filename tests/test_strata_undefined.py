@@ -124,3 +124,19 @@ def test_groups_missing_from_a_run_and_topics_missing_from_the_qrels(complete, t
                            "fr": {"n": 1, "P.1": 0.0}}  # fmt: skip
     assert s["macro"] == {"n": 3, "P.1": pytest.approx(1 / 3)} and s["micro"]["P.1"] == 0.5
     assert s["spread"] == {"n": 3, "P.1": 1.0} and s["spread_undefined"] is None
+
+
+def test_measures_with_no_per_group_mean_are_named_as_left_out(tmp_path, capsys):
+    # with only num_ret the grouped output was empty, and nothing said why
+    from trecbench.cli import run
+
+    two_groups = {q: {"lang": "en" if q in "ab" else "de"} for q in "abcd"}
+    args = ["score", "-m", "num_ret", "-m", "gm_map", "-m", "P.1", *_files(tmp_path, two_groups)]
+    assert run([*args, str(tmp_path / "r")]) == 0
+    err = capsys.readouterr().err
+    assert (
+        "--group-by: num_ret, gm_map left out: not a mean over topics (a sum, a geometric mean "
+        "or no number), so no per-group mean" in err
+    )
+    assert run(["score", "-m", "P.1", *_files(tmp_path, two_groups), str(tmp_path / "r")]) == 0
+    assert "left out" not in capsys.readouterr().err

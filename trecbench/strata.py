@@ -220,6 +220,22 @@ def evaluation_groups(evaluation, strata: pd.DataFrame | None, by: str) -> pd.Da
     return group_means(per_query, strata, by)
 
 
+def left_out_warnings(evaluation) -> list[str]:
+    """A warning naming the measures ``--group-by`` leaves out of an
+    :class:`~trecbench.evaluation.Evaluation`: those trec_eval does not average over topics
+    (summed counts, geometric means, num_q, runid) have no per-group mean, and with nothing
+    else the grouped output is empty."""
+    from .measures import MEAN
+
+    left = [c.display for c in evaluation.columns if not (c.per_query and c.summary == MEAN)]
+    if not left:
+        return []
+    return [
+        f"--group-by: {first_few(left)} left out: not a mean over topics (a sum, a geometric "
+        "mean or no number), so no per-group mean"
+    ]
+
+
 def group_warnings(grouped: dict[str, pd.DataFrame]) -> list[str]:
     """One warning per grouping with groups of fewer than :data:`MIN_GROUP_SIZE` queries
     (the smallest count over runs), naming them with their sizes, and one per reason a

@@ -481,11 +481,18 @@ def _grouped(evaluation, strata, group_by, qrels) -> tuple[dict, list[str]]:
         raise UsageError("--strata needs --group-by FIELD")
     if not group_by:
         return {}, []  # strata imports pandas: only when grouping
-    from ..strata import evaluation_groups, group_warnings, qrels_warnings, read_sidecar
+    from ..strata import (
+        evaluation_groups,
+        group_warnings,
+        left_out_warnings,
+        qrels_warnings,
+        read_sidecar,
+    )
 
     table, notes = read_sidecar(strata) if strata is not None else (None, [])
     grouped = {by: evaluation_groups(evaluation, table, by) for by in group_by}
-    return grouped, qrels_warnings(notes, qrels) + group_warnings(grouped)
+    warnings = qrels_warnings(notes, qrels) + left_out_warnings(evaluation)
+    return grouped, warnings + group_warnings(grouped)
 
 
 _REASONS = {
