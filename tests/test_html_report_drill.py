@@ -12,6 +12,7 @@ from test_html_report import _data
 import trecbench
 from trecbench.cli import run
 from trecbench.comparison import from_evaluation
+from trecbench.report import validate_against_schema
 
 pytest.importorskip("bokeh")
 
@@ -75,6 +76,8 @@ def test_a_compat_10_page_read_again_ranks_and_scores_as_trec_eval_10(files):
     shown = _data(comparison.to_html())["documents"]
     assert {qid: runs["r"] for qid, runs in shown.items()} == RANKED_10
     assert [f"{v:.4f}" for v in comparison.precision_recall()["r"]] == TREC_EVAL_10
+    # the report it writes follows the schema (compat, float32 and complete were refused)
+    validate_against_schema(comparison.report(), "benchmark_report")
 
 
 def test_9_0_8_pages_keep_its_ranking_and_float32_ties(files, tmp_path):

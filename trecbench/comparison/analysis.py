@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
@@ -328,7 +329,12 @@ def from_evaluation(evaluation, samples: int = 1000, seed: int = 0) -> Compariso
     comparison.keep_drill_downs(evaluation.runs)
     # what the page's drill-down ranks and scores with, read again (not kept): -l, -M,
     # -J, -c, and trec_eval 10.0's ranking and curve where the runs were scored so
-    comparison.evaluation = curve_options(evaluation.settings)
+    settings = evaluation.settings
+    ontology = None if settings.ontology is None else os.fspath(settings.ontology)
+    comparison.evaluation = curve_options(settings) | {
+        "maxontsim_formula": settings.maxontsim_formula,
+        "ontology": ontology,
+    }
     comparison.scoreless = scoreless([evaluation.flagged], comparison.queries)
     return comparison
 
