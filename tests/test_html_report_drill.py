@@ -116,3 +116,28 @@ def test_compare_with_each_runs_own_qrels_has_its_drill_down_and_curves(tmp_path
     assert comparison.drill_downs is None
     assert _data(comparison.to_html())["documents"] == data["documents"]
     assert comparison.precision_recall() == {"a": [1.0] * 11, "b": [0.5] * 11}
+
+
+def test_a_page_of_preferences_has_no_drill_down_and_scores_as_without_it(tmp_path, capsys):
+    # the page read the preferences file again as qrels: "expected 4 fields", exit 2, and
+    # no scores, where the call without --html prints trec_eval 9.0.8's prefs_simp 1.0000
+    prefs, run_file = tmp_path / "pr", tmp_path / "r.run"
+    prefs.write_text("q1 u s a 2\nq1 u s b 1\n")
+    run_file.write_text("q1 Q0 a 1 2 r\nq1 Q0 b 2 1 r\n")
+    page = tmp_path / "p.html"
+    args = ["score", "-R", "prefs", "-m", "prefs_simp", str(prefs), str(run_file)]
+    assert run([*args, "--html", str(page)]) == 0
+    assert capsys.readouterr().out.split() == ["prefs_simp", "all", "1.0000"]
+    assert _data(page.read_text())["documents"] == {}
+    evaluation = trecbench.evaluate(str(prefs), [str(run_file)], ["prefs_simp"], rel_format="prefs")
+    comparison = from_evaluation(evaluation)
+    assert comparison.judged_files() is None
+    validate_against_schema(comparison.report(), "benchmark_report")
+
+
+def test_the_schema_names_every_judgments_format():
+    from trecbench.evaluation import REL_FORMATS
+    from trecbench.report import load_schema
+
+    evaluation = load_schema("benchmark_report")["properties"]["evaluation"]["oneOf"][1]
+    assert tuple(evaluation["properties"]["rel_format"]["enum"]) == REL_FORMATS

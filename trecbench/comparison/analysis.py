@@ -334,6 +334,7 @@ def from_evaluation(evaluation, samples: int = 1000, seed: int = 0) -> Compariso
     comparison.evaluation = curve_options(settings) | {
         "maxontsim_formula": settings.maxontsim_formula,
         "ontology": ontology,
+        "rel_format": settings.rel_format,  # -R prefs grades no document: no drill-down
     }
     comparison.scoreless = scoreless([evaluation.flagged], comparison.queries)
     return comparison

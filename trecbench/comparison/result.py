@@ -334,8 +334,11 @@ class Comparison:
     def judged_files(self) -> tuple[dict[str, str], dict[str, str]] | None:
         """``({run: file}, {run: its qrels file})`` when every run came from a file
         (standard input and pipes too) and was judged by a qrels file (one for all, or
-        each run its own: ``run_qrels``): what report.html's drill-down and the
-        precision-recall curve are read from again, when not kept. Else None."""
+        each run its own: ``run_qrels``; not -R's preferences): what report.html's
+        drill-down and the precision-recall curve are read from again, when not kept.
+        Else None."""
+        if (self.evaluation or {}).get("rel_format", "qrels") != "qrels":
+            return None  # preferences (-R prefs, qrels_prefs, qrels_jg) grade no document
         runs = {run: path for run, path in (self.run_inputs or {}).items() if path}
         qrels = self.qrels_files()
         if len(qrels) == 1:
