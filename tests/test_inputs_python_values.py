@@ -157,3 +157,29 @@ def test_a_longdouble_is_read_alike_alone_or_beside_a_float(beside):
     scores = {"a": np.longdouble("0.5")} | {f"d{i}": value for i, value in enumerate(beside)}
     read = inputs.load({"q": scores}, "run").table.column("score").to_pylist()
     assert read == [0.5, *beside]
+
+
+HUGE = 10**5000  # more digits than Python writes (4,300): str() raised ValueError
+
+
+@pytest.mark.parametrize("source", range(3), ids=["dict", "records", "DataFrame"])
+def test_an_int_beyond_a_double_is_refused_in_one_line_however_long(source):
+    # a traceback before: "Exceeds the limit (4300 digits) for integer string conversion"
+    with pytest.raises(InputError, match=r"score 1\.000000E\+5000 overflows a double$"):
+        inputs.load(_spellings(HUGE)[source], "run")
+    with pytest.raises(InputError, match=r"score 1797.*\(309 characters\).* overflows a double$"):
+        inputs.load(_spellings(2**1024 - 1)[source], "run")  # atof's nearest is past DBL_MAX
+    largest = int(np.finfo(np.float64).max)
+    read = inputs.load(_spellings(largest)[source], "run").table.column("score").to_pylist()
+    assert read == [float(largest), 0.5]
+
+
+def test_ids_and_grades_of_ints_python_cannot_write():
+    with pytest.raises(InputError, match=r"relevance 1\.000000E\+5000 overflows a double$"):
+        inputs.load({"q": {"a": HUGE, "b": 0}}, "qrels")
+    message = "has more than 4,300 digits, more than Python writes as text: an id must be"
+    for mapping in ({HUGE: {"a": 1.0}}, {"q": {HUGE: 1.0}}):
+        with pytest.raises(InputError, match=message):
+            inputs.load(mapping, "run")
+    long_id = 10**4299  # written in full, as any id
+    assert inputs.load({long_id: {"a": 1.0}}, "run").table.column("qid")[0].as_py() == str(long_id)

@@ -125,8 +125,16 @@ EXCERPT_LIMIT = 80  # characters of an offending value an error message quotes
 
 def excerpt(value: object, limit: int = EXCERPT_LIMIT) -> str:
     """``repr(value)`` cut to ``limit`` characters for an error message, saying how long it
-    was: a message quotes what is wrong, never a whole hostile value (a 25 MB list)."""
-    return shortened(repr(value), limit)
+    was: a message quotes what is wrong, never a whole hostile value (a 25 MB list). An
+    int longer than Python writes (4,300 digits: ``repr`` raises) in scientific form."""
+    try:
+        return shortened(repr(value), limit)
+    except ValueError:
+        if not isinstance(value, int):
+            raise
+        from decimal import Decimal
+
+        return f"{Decimal(value):.6E}"
 
 
 def one_line(text: str) -> str:

@@ -10,7 +10,7 @@ import os
 from collections.abc import Iterator
 
 from ..errors import DuplicateError, InputError
-from .tables import index_label
+from .python_objects import index_label
 
 
 def is_held(source: object) -> bool:

@@ -18,8 +18,8 @@ import pyarrow as pa
 
 from .. import arrow
 from ..errors import InputError, excerpt
-from . import tables
-from .tables import index_label as label  # np.True_ as True
+from . import python_objects, tables
+from .python_objects import index_label as label  # np.True_ as True
 
 LineOf = Callable[[tuple], "int | None"]
 
@@ -29,13 +29,13 @@ def _ids(keys: list, what: str, origin: str, where) -> pa.Array:
     bytes, a float) is named, in a dict's words: it has no column nor dtype to blame."""
     if not keys:  # no id to type: an empty string column
         return arrow.array([], pa.string())
-    keys = tables.python_values(keys)  # np.str_('a') is the text 'a'
-    row = tables.stray_id(keys)
+    keys = python_objects.python_values(keys)  # np.str_('a') is the text 'a'
+    row = python_objects.stray_id(keys)
     if row is not None:
-        kind = tables.kind_named(keys[row])
+        kind = python_objects.kind_named(keys[row])
         message = f"{where(row)}: a {what} must be text or an integer, not {kind}"
         raise InputError(origin, None, message)
-    return tables.from_python(keys, what, origin, where)
+    return python_objects.from_python(keys, what, origin, where)
 
 
 def _not_number(value: object) -> bool:
@@ -59,7 +59,7 @@ def _kind(value: object, json_text: bool) -> tuple[str, str | None]:
         return ("an object" if json_text else "a dict"), None
     if isinstance(value, list) and json_text:
         return "an array", None
-    return tables.kind_named(value), None
+    return python_objects.kind_named(value), None
 
 
 def _is_kind(value: object, json_text: bool) -> str:
@@ -77,14 +77,14 @@ def _kind_shown(value: object, json_text: bool) -> str:
 def _numbers(values: list, what: str, origin: str, where, json_text: bool) -> pa.Array:
     """The values as numbers (ints of any width, floats, Decimals); the first that is none
     (text, a boolean, null) is named. ``what`` (score, relevance) names a number of no
-    kind a role reads (a complex) in :func:`~trecbench.inputs.tables.from_python`'s
+    kind a role reads (a complex) in :func:`~trecbench.inputs.python_objects.from_python`'s
     message."""
     if not values:  # only queries without documents: no value to type
         return arrow.array([], pa.float64())
-    values = tables.python_values(values)  # np.str_('0.5') is the text '0.5'
+    values = python_objects.python_values(values)  # np.str_('0.5') is the text '0.5'
     row = next((i for i, value in enumerate(values) if _not_number(value)), None)
     if row is None:  # numbers no float64 holds exactly are read through their text
-        return tables.from_python(values, what, origin, where, numbers=True)
+        return python_objects.from_python(values, what, origin, where, numbers=True)
     message = (
         f"{where(row)}: {_is_kind(values[row], json_text)}, not a number (a dict holds numbers)"
     )

@@ -20,7 +20,7 @@ import pyarrow as pa
 
 from .. import arrow
 from ..errors import InputError
-from . import tables
+from . import python_objects, tables
 
 FIELDS = {"run": ("query_id", "doc_id", "score"), "qrels": ("query_id", "doc_id", "relevance")}
 
@@ -102,9 +102,9 @@ def _column(values: list, name: str, field: str, origin: str) -> pa.Array:
     """The values of the records' ``field`` (their ``name`` column) as an Arrow array:
     query and document ids must each be text or an integer, scores and grades numbers."""
     if name in tables.QID_NAMES + tables.DOCNO_NAMES:
-        return tables.python_ids(values, field, origin, _record)
+        return python_objects.python_ids(values, field, origin, _record)
     numbers = name in tables.SCORE_NAMES + tables.REL_NAMES
-    return tables.from_python(values, field, origin, _record, numbers=numbers)
+    return python_objects.from_python(values, field, origin, _record, numbers=numbers)
 
 
 def _record(row: int) -> str:
