@@ -413,3 +413,33 @@ def test_a_streamed_block_across_a_chunks_end_is_read(with_block):
     assert findings == validate_run(with_block).findings  # in one chunk
     assert findings[0].rule == "R30"
     assert findings[0].message.startswith("ir_metadata block (lines 1-7) read as metadata")
+
+
+def test_a_streamed_block_longer_than_a_chunk_is_read_whatever_the_memory(with_block):
+    """A block longer than the streamed chunk (its size set by --memory) was refused as
+    "never ends" while the same file read whole was read: --memory decided."""
+    from trecbench.inputs import trec_text
+    from trecbench.inputs.streams import Source
+    from trecbench.validation import validate_run
+
+    findings = validate_run(with_block, chunk_bytes=40).findings  # the block is 130 bytes
+    assert findings == validate_run(with_block).findings
+    with Source(with_block) as source:
+        first = next(trec_text._source_tokens(source, 6, 40, metadata=True))
+    assert first.ir_metadata.value["method"] == {"retrieval": [{"name": "bm25", "k1": 0.9}]}
+
+
+def test_a_block_past_the_bounds_read_is_refused_naming_them(with_block, monkeypatch):
+    # it does end, further down: "never ends" was untrue
+    from trecbench.inputs import trec_text
+    from trecbench.inputs.streams import Source
+
+    monkeypatch.setattr(trec_text, "BLOCK_MOST", 60)
+    with Source(with_block) as source, pytest.raises(InputError) as caught:
+        list(trec_text._source_tokens(source, 6, 40, metadata=True))
+    assert str(caught.value).endswith(
+        ":1: an ir_metadata block longer than 60 bytes, the most read"
+    )
+    monkeypatch.setattr(ir_metadata, "_SCAN_LINES", 3)
+    with pytest.raises(InputError, match=r":1: an ir_metadata block longer than 3 lines"):
+        trecbench.load_run(str(with_block))

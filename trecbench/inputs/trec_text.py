@@ -35,6 +35,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import arrow
+from ..errors import InputError
 from .streams import Progress, Source
 from .tokens import Tokens as Tokens
 
@@ -423,12 +424,13 @@ def _source_tokens(
     joined while they start an ir_metadata block whose end marker they do not hold: the
     marker may be on the file's last line, which a chunk of its own holds when it has no
     newline. ``whole_block`` (a file read whole): until the end marker, as the file
-    would be read at once; else (streamed) while they hold less than a chunk, so that
-    memory stays bounded by a few chunks."""
+    would be read at once; else (streamed) up to :data:`BLOCK_MOST` bytes (or a chunk,
+    if larger), whatever the memory given, so that memory stays bounded."""
     separator = None
     chunks = iter_byte_chunks(source, chunk_bytes)
     if metadata:
-        chunks = _block_first(chunks, None if whole_block else chunk_bytes)
+        most = None if whole_block else max(chunk_bytes, BLOCK_MOST)
+        chunks = _block_first(chunks, source.path, most)
     for chunk, first_line in chunks:
         if metadata and first_line == 1:
             tokens = tokenize_run_start(chunk, source.path, keep, separator)
@@ -438,12 +440,17 @@ def _source_tokens(
         yield tokens
 
 
+# the most bytes of an ir_metadata block a streamed run is read with (it is read whole,
+# in memory), whatever --memory: a block's size must not decide whether it is read
+BLOCK_MOST = 64 << 20
+
+
 def _block_first(
-    chunks: Iterator[tuple[bytes, int]], most: int | None = None
+    chunks: Iterator[tuple[bytes, int]], path: str, most: int | None = None
 ) -> Iterator[tuple[bytes, int]]:
     """``chunks``, the first joined with the next ones while it starts an ir_metadata
-    block whose end marker it does not hold (and, given ``most``, while the chunks
-    joined hold fewer bytes)."""
+    block whose end marker it does not hold; given ``most``, a block longer than that is
+    refused, naming the bound (it does end, maybe: "never ends" would be untrue)."""
     from . import ir_metadata
 
     first = next(chunks, None)
@@ -452,7 +459,12 @@ def _block_first(
     data, line = first
     if ir_metadata.starts_with_block(data[: len(ir_metadata.START) + 64]):
         parts, size = [data], len(data)
-        while ir_metadata.END not in parts[-1] and (most is None or size < most):
+        while ir_metadata.END not in parts[-1]:
+            if most is not None and size >= most:
+                bound = f"{most >> 20} MiB" if most % (1 << 20) == 0 else f"{most:,} bytes"
+                raise InputError(
+                    path, 1, f"an ir_metadata block longer than {bound}, the most read"
+                )
             if (more := next(chunks, None)) is None:
                 break
             parts.append(more[0])
