@@ -140,3 +140,16 @@ def test_measures_with_no_per_group_mean_are_named_as_left_out(tmp_path, capsys)
     )
     assert run(["score", "-m", "P.1", *_files(tmp_path, two_groups), str(tmp_path / "r")]) == 0
     assert "left out" not in capsys.readouterr().err
+
+
+def test_qid_prefix_groups_with_no_measure_to_group(tmp_path, capsys):
+    # internal error (KeyError: 0): the empty per-query values had no prefix column
+    from trecbench.cli import run
+
+    (tmp_path / "q").write_text("a/1 0 d1 1\nb/2 0 d1 1\n")
+    (tmp_path / "r").write_text("a/1 Q0 d1 1 2 r\nb/2 Q0 d1 1 3 r\n")
+    args = ["score", "-m", "num_ret", "--group-by", "qid-prefix", str(tmp_path / "q")]
+    assert run([*args, str(tmp_path / "r")]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.split()[:3] == ["num_ret", "all", "2"]
+    assert "--group-by: num_ret left out" in captured.err

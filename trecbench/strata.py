@@ -104,6 +104,8 @@ def group_labels(qids: pd.Series, strata: pd.DataFrame | None, by: str) -> pd.Se
     """
     qids = qids.astype(STR)
     if by == QID_PREFIX:
+        if qids.empty:  # no measure to group (num_ret alone): rpartition gives no column
+            return qids
         prefix = qids.str.rpartition("/")[0]
         if (prefix == MISSING).any():  # (none)/a would join the topics without a prefix
             qid = qids[prefix == MISSING].iloc[0]
