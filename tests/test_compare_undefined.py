@@ -605,3 +605,25 @@ def test_a_differences_plot_of_few_topics_ticks_whole_topics():
     )  # the x axis counts topics: it ticked 0.25, 0.5, ...
     ticks = figure.axes[0].get_xticks()
     assert len(ticks) and all(float(tick).is_integer() for tick in ticks)
+
+
+@pytest.mark.parametrize("figure_of", ["means", "differences"])
+def test_a_folded_title_stays_above_the_panel_titles(figure_of):
+    # a title folded to three lines was drawn over the panels' titles ("MAP")
+    pytest.importorskip("matplotlib")
+    from trecbench import plots
+
+    title = "Means over 2 topics (query_difficulty = hard); baseline " + "bm25-rm3-k1.2-" * 6
+    one = np.array([[0.5]])
+    if figure_of == "means":
+        figure = plots.means_figure(["r"], ["map"], one, one, one, title=title)
+    else:
+        intervals = np.array([[[0.2, 0.1, 0.3]]])
+        figure = plots.differences_figure(
+            ["r"], ["map"], one, one[:, None] + 0.2, intervals, baseline="b", title=title
+        )
+    renderer = figure.canvas.get_renderer()
+    heading = figure._suptitle.get_window_extent(renderer)
+    panel = figure.axes[0].title.get_window_extent(renderer)
+    assert figure._suptitle.get_text().count("\n") >= 2
+    assert heading.y0 > panel.y1  # above it: nothing drawn over the panel's title

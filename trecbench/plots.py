@@ -30,8 +30,9 @@ _PANEL = (3.6, 2.8)  # inches per subplot
 _DPI = 120
 
 
-def _figure(panels: int, bottom: float = 0.55, legend_rows: int = 0):
-    """A figure of ``panels`` subplots (up to three a row) with fixed margins in inches:
+def _figure(panels: int, title: str, bottom: float = 0.55, legend_rows: int = 0):
+    """A figure of ``panels`` subplots (up to three a row) headed ``title`` (folded to its
+    width, a line more of top margin per line more), with fixed margins in inches:
     ``bottom`` below the last row (tick labels, x label) and a line per ``legend_rows``
     under it. Fixed margins instead of a layout engine: it would measure every text twice
     per file written, more than half of a figure's time."""
@@ -41,13 +42,16 @@ def _figure(panels: int, bottom: float = 0.55, legend_rows: int = 0):
     columns = min(3, panels)
     rows = math.ceil(panels / columns)
     legend = 0.35 + 0.2 * legend_rows if legend_rows else 0.0
-    width, height = _width(panels), _PANEL[1] * rows + legend
+    title = _folded(title, panels, 11)
+    top = 0.8 + 0.25 * title.count("\n")
+    width, height = _width(panels), _PANEL[1] * rows + legend + top - 0.8
     figure = Figure(figsize=(width, height), dpi=_DPI)
     FigureCanvasAgg(figure)
+    figure.suptitle(title)
     figure.subplots_adjust(
         left=0.75 / width,
         right=1 - 0.2 / width,
-        top=1 - 0.8 / height,
+        top=1 - top / height,
         bottom=(bottom + legend) / height,
         wspace=0.5,
         hspace=(0.55 + bottom) / (_PANEL[1] - 0.55 - bottom) if rows > 1 else 0.0,
@@ -87,7 +91,8 @@ def means_figure(
     line under the panels (why the intervals are n/a)."""
     note = _folded(note, len(measures), 13) if note else ""
     rows = note.count("\n") + 1 if note else 0
-    figure, axes = _figure(len(measures), bottom=0.75, legend_rows=rows)  # slanted run names
+    # room for slanted run names
+    figure, axes = _figure(len(measures), title, bottom=0.75, legend_rows=rows)
     positions = np.arange(len(runs))
     colors = colors or [f"C{i}" for i in range(len(runs))]
     for m, (axis, measure) in enumerate(zip(axes, measures, strict=True)):
@@ -104,7 +109,6 @@ def means_figure(
         axis.grid(axis="y", alpha=0.3)
     if note:
         figure.text(0.5, 0.1 / figure.get_figheight(), note, ha="center", va="bottom", size="small")
-    figure.suptitle(_folded(title, len(measures), 11))
     return figure
 
 
@@ -146,7 +150,7 @@ def differences_figure(
     from matplotlib.ticker import MaxNLocator
 
     colors = colors or [f"C{r + 1}" for r in range(len(runs))]
-    figure, axes = _figure(len(measures), legend_rows=math.ceil(len(runs) / 3) + 1)
+    figure, axes = _figure(len(measures), title, legend_rows=math.ceil(len(runs) / 3) + 1)
     topics = baseline_values.shape[1]
     x = np.arange(1, topics + 1)
     size = 4.0 if topics <= 200 else 2.0 if topics <= 2000 else 1.0
@@ -189,14 +193,13 @@ def differences_figure(
         ),
         title_fontsize="small",
     )
-    figure.suptitle(_folded(title, len(measures), 11))
     return figure
 
 
 def precision_recall_figure(curves: dict[str, list[float]], title: str):
     """Interpolated precision at the 11 recall levels (trec_eval's iprec_at_recall means),
     one line per run (``curves``: run -> 11 values), as ranx draws it."""
-    figure, (axes,) = _figure(1, legend_rows=math.ceil(len(curves) / 3))
+    figure, (axes,) = _figure(1, title, legend_rows=math.ceil(len(curves) / 3))
     levels = [level / 10 for level in range(11)]
     for index, (run, precisions) in enumerate(curves.items()):
         axes.plot(levels, precisions, marker="o", markersize=3, color=f"C{index}", label=run)
@@ -206,7 +209,6 @@ def precision_recall_figure(curves: dict[str, list[float]], title: str):
     axes.set_ylim(bottom=0)
     axes.grid(alpha=0.3)
     figure.legend(loc="lower center", ncol=min(3, len(curves)), fontsize="small", frameon=False)
-    figure.suptitle(title)
     return figure
 
 
