@@ -434,9 +434,11 @@ def test_a_block_past_the_bounds_read_is_refused_naming_them(with_block, monkeyp
     from trecbench.inputs import trec_text
     from trecbench.inputs.streams import Source
 
-    monkeypatch.setattr(trec_text, "BLOCK_MOST", 60)
-    with Source(with_block) as source, pytest.raises(InputError) as caught:
-        list(trec_text._source_tokens(source, 6, 40, metadata=True))
+    with monkeypatch.context() as patched:
+        patched.setattr(trec_text, "BLOCK_MOST", 60)
+        for chunk_bytes in (40, 1 << 20):  # by where the block ends, not the chunks
+            with Source(with_block) as source, pytest.raises(InputError) as caught:
+                list(trec_text._source_tokens(source, 6, chunk_bytes, metadata=True))
     assert str(caught.value).endswith(
         ":1: an ir_metadata block longer than 60 bytes, the most read"
     )

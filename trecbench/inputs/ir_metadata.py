@@ -86,7 +86,7 @@ def find_block(data: bytes, path: str) -> Block | None:
             raise InputError(path, lines, message)
         text.append(line[2:] if line.startswith(b"# ") else line[1:])
         position = end + 1 if end >= 0 else 0
-    if lines >= _SCAN_LINES:  # it may end further down: say which bound was met
+    if lines >= _SCAN_LINES and 0 < position < len(data):  # it may end further down
         message = f"an ir_metadata block longer than {_SCAN_LINES:,} lines, the most read"
         raise InputError(path, 1, message)
     raise InputError(path, 1, f"an ir_metadata block that never ends ({END.decode()} missing)")

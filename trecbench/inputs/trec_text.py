@@ -418,19 +418,17 @@ def iter_tokens(
 
 
 def _source_tokens(
-    source: Source, keep: int, chunk_bytes: int, metadata: bool = False, whole_block=False
+    source: Source, keep: int, chunk_bytes: int, metadata: bool = False
 ) -> Iterator[Tokens]:
     """The tokens of ``source`` chunk by chunk. With ``metadata``, the first chunks are
-    joined while they start an ir_metadata block whose end marker they do not hold: the
+    joined while they start an ir_metadata block whose end marker they do not hold (the
     marker may be on the file's last line, which a chunk of its own holds when it has no
-    newline. ``whole_block`` (a file read whole): until the end marker, as the file
-    would be read at once; else (streamed) up to :data:`BLOCK_MOST` bytes (or a chunk,
-    if larger), whatever the memory given, so that memory stays bounded."""
+    newline), up to :data:`BLOCK_MOST` bytes: read whole or streamed, with any memory
+    given, a block is read alike."""
     separator = None
     chunks = iter_byte_chunks(source, chunk_bytes)
     if metadata:
-        most = None if whole_block else max(chunk_bytes, BLOCK_MOST)
-        chunks = _block_first(chunks, source.path, most)
+        chunks = _block_first(chunks, source.path, BLOCK_MOST)
     for chunk, first_line in chunks:
         if metadata and first_line == 1:
             tokens = tokenize_run_start(chunk, source.path, keep, separator)
@@ -446,11 +444,11 @@ BLOCK_MOST = 64 << 20
 
 
 def _block_first(
-    chunks: Iterator[tuple[bytes, int]], path: str, most: int | None = None
+    chunks: Iterator[tuple[bytes, int]], path: str, most: int
 ) -> Iterator[tuple[bytes, int]]:
     """``chunks``, the first joined with the next ones while it starts an ir_metadata
-    block whose end marker it does not hold; given ``most``, a block longer than that is
-    refused, naming the bound (it does end, maybe: "never ends" would be untrue)."""
+    block whose end marker it does not hold; a block longer than ``most`` bytes is
+    refused, naming the bound (it may end further down: "never ends" would be untrue)."""
     from . import ir_metadata
 
     first = next(chunks, None)
@@ -459,17 +457,17 @@ def _block_first(
     data, line = first
     if ir_metadata.starts_with_block(data[: len(ir_metadata.START) + 64]):
         parts, size = [data], len(data)
-        while ir_metadata.END not in parts[-1]:
-            if most is not None and size >= most:
-                bound = f"{most >> 20} MiB" if most % (1 << 20) == 0 else f"{most:,} bytes"
-                raise InputError(
-                    path, 1, f"an ir_metadata block longer than {bound}, the most read"
-                )
+        while ir_metadata.END not in parts[-1] and size < most:
             if (more := next(chunks, None)) is None:
                 break
             parts.append(more[0])
             size += len(more[0])
         data = b"".join(parts)
+        # by where the block ends, not where a chunk did: alike for any chunk size
+        end = data.find(ir_metadata.END)
+        if end + len(ir_metadata.END) > most or (end < 0 and size >= most):
+            bound = f"{most >> 20} MiB" if most % (1 << 20) == 0 else f"{most:,} bytes"
+            raise InputError(path, 1, f"an ir_metadata block longer than {bound}, the most read")
     yield data, line
     yield from chunks
 
@@ -503,7 +501,7 @@ def tokenize_file(
             tokens = tokenize_file(source, keep, metadata)
             source.record()
         return tokens
-    chunks = _source_tokens(path, keep, WHOLE_CHUNK_BYTES, metadata, whole_block=True)
+    chunks = _source_tokens(path, keep, WHOLE_CHUNK_BYTES, metadata)
     parts = [_compact(part) for part in chunks]
     return concat_tokens(parts) if parts else tokenize(b"", path.path, 1, keep)
 
