@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 import shutil
 from types import SimpleNamespace
 
@@ -127,7 +128,7 @@ def _refused(run_file, blocks: bool, monkeypatch) -> pytest.ExceptionInfo:
         ('{"qid": "q1", "docno": "d2"}', "no 'score'"),
         ('{"qid": "q1", "docno": "d2", "score": null}', "score must be a JSON number, not null"),
         ('{"qid": "q1", "docno": "d2", "score": NaN}', "score nan is not finite"),
-        ('{"qid": "q1", "docno": "d2", "score": 1e400}', "score inf is not finite"),
+        ('{"qid": "q1", "docno": "d2", "score": 1e400}', "score 1e400 overflows a double"),
         ('{"qid": "q1", "docno": "d2", "score": 1, "doc": 2}', 'unknown key "doc" (a line holds '
          "qid, docno, score and optionally rank and tag)"),
         ('{"qid": "q1", "docno": "d2", "score": 1', "bad JSON: Expecting ',' delimiter at "
@@ -318,3 +319,27 @@ def test_a_nameless_input_is_told_by_what_it_holds_past_blanks_and_streams(
     _piped(monkeypatch, piped)
     with Source("-") as source:
         assert source.format.name == ("JSONL" if told == "jsonl" else "TREC text")
+
+
+@pytest.mark.parametrize(
+    ("score", "said"),
+    [
+        ("1e400", "score 1e400 overflows a double"),  # "score inf is not finite"
+        ("1.7976931348623159e308", "score 1.7976931348623159e308 overflows a double"),
+        ("1" + "0" * 5000, "(5,001 characters)"),
+    ],
+    ids=["1e400", "past-DBL_MAX", "5001-digits"],
+)
+def test_a_jsonl_score_beyond_a_double_is_said_to_overflow_as_trec_text_says(score, said, tmp_path):
+    # the 5,001 digits were "bad JSON: Exceeds the limit (4300 digits) for integer string
+    # conversion ... use sys.set_int_max_str_digits()": valid JSON, and no advice to take
+    run_file = tmp_path / "run.jsonl"
+    run_file.write_text(f'{{"qid": "q1", "docno": "d1", "score": {score}}}\n')
+    with pytest.raises(InputError, match=re.escape(said)) as caught:
+        read_run(str(run_file))
+    assert str(caught.value).endswith(" overflows a double") and "run.jsonl:1: score " in str(
+        caught.value
+    )
+    largest = '{"qid": "q1", "docno": "d1", "score": 1.7976931348623157e308}\n'
+    run_file.write_text(largest)
+    assert read_run(str(run_file)).score.tolist() == [1.7976931348623157e308]

@@ -91,7 +91,7 @@ _ARROW_WORDS = ("Could not convert", "expected", "Expected bytes", "precision", 
         (
             {"q": {"a": Decimal("Infinity")}},  # a TypeError's traceback before
             "run",
-            "run dict: query 'q', document 'a': score Infinity is not a number",
+            "run dict: query 'q', document 'a': score Infinity is not finite",
         ),
         (
             {"q1": {"a": 1.0, 2: 1.0}},
@@ -183,3 +183,12 @@ def test_ids_and_grades_of_ints_python_cannot_write():
             inputs.load(mapping, "run")
     long_id = 10**4299  # written in full, as any id
     assert inputs.load({long_id: {"a": 1.0}}, "run").table.column("qid")[0].as_py() == str(long_id)
+
+
+def test_an_infinite_longdouble_or_decimal_is_not_finite_and_a_container_is_named():
+    for value in (np.longdouble("inf"), Decimal("Infinity")):  # "is not a number" before
+        with pytest.raises(InputError, match=r"score Infinity is not finite$"):
+            inputs.load({"q": {"a": value, "b": 0.5}}, "run")
+    with pytest.raises(InputError) as caught:  # a bare ValueError before
+        inputs.load([{"query_id": (HUGE,), "doc_id": "a", "score": 1.0}], "run")
+    assert "<a tuple holding an integer too long to write>" in str(caught.value)

@@ -129,9 +129,9 @@ def excerpt(value: object, limit: int = EXCERPT_LIMIT) -> str:
     int longer than Python writes (4,300 digits: ``repr`` raises) in scientific form."""
     try:
         return shortened(repr(value), limit)
-    except ValueError:
+    except ValueError:  # an int past the digits Python writes, maybe inside a container
         if not isinstance(value, int):
-            raise
+            return f"<a {type(value).__name__} holding an integer too long to write>"
         from decimal import Decimal
 
         return f"{Decimal(value):.6E}"

@@ -26,6 +26,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterator
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -204,10 +205,30 @@ def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return found
 
 
+class _Written(float):
+    """A JSON number a double cannot hold (``1e400``, an integer of 310 digits or more), as
+    the nearest double (infinity, as trec_eval's ``atof`` reads it) and its ``text``."""
+
+    text: str
+
+
+def _number(text: str, kind=float) -> float | int:
+    """A JSON number as ``kind`` reads it, or, past a double's range (or the 4,300 digits
+    Python turns into an int), :class:`_Written` keeping its text for the message."""
+    if kind is int and len(text) < 300:  # below 10**300: a double holds it
+        return int(text)
+    written = _Written(text)
+    if math.isinf(written):
+        written.text = text
+        return written
+    return kind(text)
+
+
 def _line_problem(text: str) -> str | None:
     """What is wrong with one line, or None."""
     try:
-        value = json.loads(text, object_pairs_hook=_pairs)
+        numbers = {"parse_float": _number, "parse_int": partial(_number, kind=int)}
+        value = json.loads(text, object_pairs_hook=_pairs, **numbers)
     except json.JSONDecodeError as exc:
         return f"bad JSON: {exc.msg} at column {exc.colno}"
     except ValueError as exc:  # a key twice
@@ -232,6 +253,8 @@ def _line_problem(text: str) -> str | None:
     score = value["score"]
     if isinstance(score, bool) or not isinstance(score, (int, float)):
         return f"score must be a JSON number, not {_what(score)}"
+    if isinstance(score, _Written):  # as TREC text's 1e400
+        return f"score {shortened(score.text)} overflows a double"
     if not _finite(score):
         return f"score {shortened(str(score))} is not finite"
     rank = value.get("rank")
@@ -255,4 +278,6 @@ def _what(value: Any) -> str:
     """A JSON value as messages name it: its type and (shortened) text."""
     kinds = {str: "the string", bool: "the boolean", list: "the array", dict: "the object"}
     kind = kinds.get(type(value), "the number")
+    if isinstance(value, _Written):
+        return f"{kind} {shortened(value.text)}"
     return "null" if value is None else f"{kind} {shortened(json.dumps(value))}"

@@ -105,8 +105,9 @@ def _id_kind(kind: type, missing: bool) -> bool:
 
 def stray_id(values: list, missing: bool = False) -> int | None:
     """The row of the first of Python ids ``values`` that is neither text nor an integer (a
-    bool is none; None is none unless ``missing``: a missing id, which :func:`ids` names),
-    or None. The distinct types are looked at first: ids are almost always all text."""
+    bool is none; None is none unless ``missing``: a missing id, which
+    :func:`~trecbench.inputs.tables.ids` names), or None. The distinct types are looked
+    at first: ids are almost always all text."""
     if all(_id_kind(kind, missing) for kind in set(map(type, values))):
         return None
     return next(i for i, value in enumerate(values) if not _id_kind(type(value), missing))
@@ -133,8 +134,9 @@ def _stray(value: object, what: str, located: str, numbers: bool) -> str:
 def python_ids(values: list, what: str, origin: str, where: Where = row_named) -> pa.Array:
     """Python ids (records' query or document ids) as :func:`from_python` reads them, but
     the first that is neither text nor an integer is named even where every id is of its
-    kind (all bytes, all floats: Arrow holds them as one column, whose type :func:`ids`
-    would refuse in a DataFrame's words); ids that are all None are missing ones."""
+    kind (all bytes, all floats: Arrow holds them as one column, whose type
+    :func:`~trecbench.inputs.tables.ids` would refuse in a DataFrame's words); ids that
+    are all None are missing ones."""
     values = python_values(values)
     row = stray_id(values, missing=True)
     if row is not None:

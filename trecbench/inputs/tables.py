@@ -176,7 +176,9 @@ def scores(values: pa.Array, origin: str, where: Where = row_named) -> pa.Array:
         if not good.all():
             row = int(np.flatnonzero(~good)[0])
             shown = _shown(values[row])
-            raise InputError(origin, None, f"{where(row)}: score {shown} is not a number")
+            infinite = str(values[row].as_py()).lstrip("+-").lower() in ("inf", "infinity")
+            what = "is not finite" if infinite else "is not a number"  # Decimal('Infinity')
+            raise InputError(origin, None, f"{where(row)}: score {shown} {what}")
     elif pa.types.is_integer(values.type):
         numbers = arrow.to_numpy(values).astype(np.float64)  # rounds to nearest, as atof
     elif pa.types.is_floating(values.type):
