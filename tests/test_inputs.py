@@ -830,3 +830,19 @@ def test_a_run_dicts_topic_without_documents_is_warned_of():
     mean = sum(v["P_5"] for v in theirs.values()) / len(theirs)
     complete = trecbench.evaluate(qrels, run, ["P_5"], complete=True)  # counted: not said
     assert complete.aggregates["value"].tolist() == [pytest.approx(mean)]
+
+
+@pytest.mark.parametrize(
+    "run",
+    [{"q2": ["d2"], "q1": {"d1": 1.0}}, {"q1": {"d1": 1.0}, "q2": ["d2"]}],
+    ids=["list-first", "mapping-first"],
+)
+def test_a_run_dict_s_query_of_no_mapping_is_named_whatever_comes_first(run):
+    # with the list first the dict was taken for {run name: run}: "run 'q2' (run records):
+    # record 0 (str) has no fields query_id, doc_id, score"
+    with pytest.raises(InputError) as caught:
+        trecbench.evaluate({"q1": {"d1": 1}}, run, ["MAP"])
+    assert str(caught.value) == (
+        "run 'run1' (run dict): query 'q2': its documents must be a mapping of docno to "
+        "score, not a list"
+    )

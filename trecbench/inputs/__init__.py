@@ -245,18 +245,25 @@ def split_runs(runs: Any) -> tuple[list[Any], list[str] | None]:
     """``(sources, names)`` of "one run or several": a list or tuple of runs, a dict
     ``{name: run}`` (``names`` are its keys; else None) or a single run. A dict whose
     values map documents to numbers, ``{qid: {docno: score}}``, is one run, and so is a
-    list of records (ScoredDoc, or dicts with a query id and a document id)."""
+    list of records (ScoredDoc, or dicts with a query id and a document id). A dict any
+    of whose values maps documents is one run, whatever its first value is: its other
+    values are then queries' documents, named in the run's words if they are not."""
     if isinstance(runs, Mapping):
-        first = next(iter(runs.values()), None)
-        one_run = first is None or (
-            isinstance(first, Mapping) and not isinstance(next(iter(first.values()), 0), Mapping)
-        )
+        one_run = not runs or any(map(_maps_documents, runs.values()))
         if one_run:
             return [runs], None
         return list(runs.values()), [str(name) for name in runs]
     if isinstance(runs, (list, tuple)) and not (runs and _is_record(runs[0])):
         return list(runs), None
     return [runs], None
+
+
+def _maps_documents(value: Any) -> bool:
+    """Whether ``value`` is a query's documents in a ``{qid: {docno: score}}`` run (or
+    None, which such a run's message names)."""
+    if value is None:
+        return True
+    return isinstance(value, Mapping) and not isinstance(next(iter(value.values()), 0), Mapping)
 
 
 def named_runs(runs) -> dict[str, Any]:
