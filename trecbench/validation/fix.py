@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from collections import Counter
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pyarrow as pa
@@ -277,7 +277,9 @@ def _block_apart(
     tokens = trec_text.tokenize_run_start(data, path)
     found = tokens.ir_metadata
     if found is None or found.error is not None:
-        return b"", trec_text.tokenize(data, path), []
+        # the whole text's tokens are those made, but past a malformed block's size
+        whole = trec_text.tokenize(data, path) if found and found.size else tokens
+        return b"", replace(whole, ir_metadata=None), []
     if files.parquet_named(out):
         shown = tuple(range(1, min(found.lines, settings.shown) + 1))
         what = "dropped the ir_metadata block (a Parquet run holds none)"
