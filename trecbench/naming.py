@@ -11,6 +11,7 @@ from typing import Any
 
 from .compressions import without_suffixes
 from .errors import UsageError, one_line
+from .text_bytes import encodable
 
 # what a JSONL run is named (told by its name, or standard input's by its content:
 # trecbench.inputs.formats)
@@ -60,18 +61,10 @@ def _distinct_file_names(paths: list[str | os.PathLike]) -> list[str]:
             return [os.fspath(p) if n in shared else n for p, n in zip(paths, names, strict=True)]
 
 
-def _is_utf8(name: str) -> bool:
-    try:
-        name.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
 def _utf8(name: str) -> str:
     """A name from a file name with each byte that is not UTF-8 (a lone surrogate, as
     ``os.fsdecode`` holds it) written ``%XX``: text every output can hold."""
-    if _is_utf8(name):
+    if encodable(name):
         return name
     return "".join(f"%{ord(c) - 0xDC00:02X}" if "\udc80" <= c <= "\udcff" else c for c in name)
 
@@ -92,7 +85,7 @@ def run_names(sources: Sequence[Any], names: Sequence[str] | None = None) -> lis
         names = [_utf8(distinct.get(i, f"run{i + 1}")) for i in range(len(sources))]
     seen: set[str] = set()
     for name in names:
-        if not _is_utf8(name):
+        if not encodable(name):
             raise UsageError(f"run names must be UTF-8 text, not {name!r}")
         if not name.strip():
             raise UsageError(f"run names must not be blank, not {name!r}: name every run")

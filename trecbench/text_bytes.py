@@ -9,3 +9,13 @@ def utf8(text: str) -> bytes:
     ``os.fsdecode`` holds it) as its escape ``\\udcff``: within a JSON string (reports
     record paths) the escape reads back as the same name, where UTF-8 has no bytes for it."""
     return text.encode("utf-8", "backslashreplace")
+
+
+def encodable(text: str) -> bool:
+    """Whether UTF-8 holds ``text`` (no lone surrogate: a byte of a file name that is not
+    UTF-8, as ``os.fsdecode`` holds it, or ``surrogateescape``'s)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True

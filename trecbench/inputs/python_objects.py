@@ -14,6 +14,7 @@ import numpy as np
 import pyarrow as pa
 
 from ..errors import EXCERPT_LIMIT, InputError, excerpt, shortened
+from ..text_bytes import encodable
 
 Where = Callable[[int], str]
 
@@ -29,16 +30,6 @@ ARROW_REFUSALS = (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedErro
 
 # the Python numbers a score or grade may be given as (numpy's as the values they hold)
 _NUMBERS = (int, float, Decimal)
-
-
-def _encodable(value: object) -> bool:
-    if not isinstance(value, str):
-        return True
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def python_values(values: list) -> list:
@@ -225,7 +216,9 @@ def from_python(
     try:
         return pa.array(values)
     except UnicodeEncodeError:
-        row = next(i for i, value in enumerate(values) if not _encodable(value))
+        row = next(
+            i for i, value in enumerate(values) if isinstance(value, str) and not encodable(value)
+        )
         message = f"{where(row)}: {what} {excerpt(values[row])} holds a lone surrogate"
         raise InputError(origin, None, f"{message}, which UTF-8 cannot encode") from None
     except (OverflowError, *ARROW_REFUSALS):
