@@ -157,14 +157,20 @@ def test_a_rank_up_to_the_largest_long_is_a_rank_and_beyond_it_says_so(tmp_path)
 META = b"# ir_metadata.start\n# tag: t\n# actor:\n#   team: lab\n# ir_metadata.end\n"
 
 
+def _fixed(tmp_path, capsys, data: bytes, name: str = "fixed.run"):
+    """The fixed file and the report of ``validate --fix`` on a run holding ``data``."""
+    source = tmp_path / "r.run"
+    source.write_bytes(data)
+    fixed = tmp_path / name
+    code, out, _ = call(capsys, "validate", source, "--fix", fixed)
+    assert code == 0, out
+    return fixed, out
+
+
 def test_the_fix_keeps_an_ir_metadata_block_as_metadata_not_comment_lines(tmp_path, capsys):
     # it was dropped and listed among "dropped comment lines: 6 line(s) (1, 2, 3, 4, 5, 7)":
     # the run's provenance (convert and fuse --ir-metadata write it), which trecbench reads
-    source = tmp_path / "r.run"
-    source.write_bytes(META + b"1 Q0 a 1 2 t\n# a comment\n")
-    fixed = tmp_path / "fixed.run"
-    code, out, _ = call(capsys, "validate", source, "--fix", fixed)
-    assert code == 0, out
+    fixed, out = _fixed(tmp_path, capsys, META + b"1 Q0 a 1 2 t\n# a comment\n")
     assert "  dropped comment lines: 1 line(s) (7)" in out.splitlines()
     assert "ir_metadata" not in out.split("changes:")[1]  # kept: no change to name
     assert out.splitlines()[-1].endswith(
@@ -175,22 +181,14 @@ def test_the_fix_keeps_an_ir_metadata_block_as_metadata_not_comment_lines(tmp_pa
 
 
 def test_a_kept_block_s_crlf_ends_are_made_lf_and_said_so(tmp_path, capsys):
-    source = tmp_path / "r.run"
-    source.write_bytes(META.replace(b"\n", b"\r\n") + b"1 Q0 a 1 2 t\n")
-    fixed = tmp_path / "fixed.run"
-    code, out, _ = call(capsys, "validate", source, "--fix", fixed)
-    assert code == 0, out
+    fixed, out = _fixed(tmp_path, capsys, META.replace(b"\n", b"\r\n") + b"1 Q0 a 1 2 t\n")
     expected = "  normalised the ir_metadata block's line ends to LF: 5 line(s) (1, 2, 3, 4, 5)"
     assert expected in out.splitlines()
     assert fixed.read_bytes() == META + b"1\tQ0\ta\t1\t2\tt\n"
 
 
 def test_a_parquet_fix_drops_the_block_naming_it(tmp_path, capsys):
-    source = tmp_path / "r.run"
-    source.write_bytes(META + b"1 Q0 a 1 2 t\n")
-    fixed = tmp_path / "fixed.parquet"
-    code, out, _ = call(capsys, "validate", source, "--fix", fixed)
-    assert code == 0, out
+    fixed, out = _fixed(tmp_path, capsys, META + b"1 Q0 a 1 2 t\n", "fixed.parquet")
     expected = (
         "  dropped the ir_metadata block (a Parquet run holds none): 5 line(s) (1, 2, 3, 4, 5)"
     )
