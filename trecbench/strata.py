@@ -194,6 +194,14 @@ def undefined_notes(frame: pd.DataFrame, escaped=str) -> list[str]:
 # evaluations
 
 
+def _grouped(column) -> bool:
+    """Whether an evaluation's ``column`` has per-group means: a per-topic value trec_eval
+    averages (not a sum, a geometric mean, num_q or runid)."""
+    from .measures import MEAN
+
+    return column.per_query and column.summary == MEAN
+
+
 def evaluation_groups(evaluation, strata: pd.DataFrame | None, by: str) -> pd.DataFrame:
     """:func:`group_means` of an :class:`~trecbench.evaluation.Evaluation`'s mean-type
     measures, with ``measure`` holding the display name.
@@ -203,9 +211,7 @@ def evaluation_groups(evaluation, strata: pd.DataFrame | None, by: str) -> pd.Da
     qrels topics a run misses count as 0, as in trec_eval's ``all``, so the micro mean equals
     the ordinary average.
     """
-    from .measures import MEAN
-
-    shown = [c.display for c in evaluation.columns if c.per_query and c.summary == MEAN]
+    shown = [c.display for c in evaluation.columns if _grouped(c)]
     per_query = evaluation.per_query
     per_query = per_query[per_query["measure"].isin(shown)]
     if evaluation.settings.complete:
@@ -227,9 +233,7 @@ def left_out_warnings(evaluation) -> list[str]:
     :class:`~trecbench.evaluation.Evaluation`: those trec_eval does not average over topics
     (summed counts, geometric means, num_q, runid) have no per-group mean, and with nothing
     else the grouped output is empty."""
-    from .measures import MEAN
-
-    left = [c.display for c in evaluation.columns if not (c.per_query and c.summary == MEAN)]
+    left = [c.display for c in evaluation.columns if not _grouped(c)]
     if not left:
         return []
     return [
