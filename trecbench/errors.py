@@ -132,6 +132,15 @@ def excerpt(value: object, limit: int = EXCERPT_LIMIT) -> str:
     except ValueError:  # an int past the digits Python writes, maybe inside a container
         if not isinstance(value, int):
             return f"<a {type(value).__name__} holding an integer too long to write>"
+        return int_text(value)
+
+
+def int_text(value: int) -> str:
+    """An int's decimal text; past the digits Python writes (``sys.int_info``'s limit,
+    4,300: ``str(10**5000)`` raises ValueError), its scientific form (``1.000000E+5000``)."""
+    try:
+        return str(value)
+    except ValueError:
         from decimal import Decimal
 
         return f"{Decimal(value):.6E}"

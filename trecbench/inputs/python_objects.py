@@ -13,7 +13,7 @@ from decimal import Decimal
 import numpy as np
 import pyarrow as pa
 
-from ..errors import EXCERPT_LIMIT, InputError, excerpt, shortened
+from ..errors import EXCERPT_LIMIT, InputError, excerpt, int_text, shortened
 from ..text_bytes import encodable
 
 Where = Callable[[int], str]
@@ -67,7 +67,7 @@ def _number_text(value: int | float | Decimal) -> str:
     """A number's exact decimal text: an integral one as an integer (a grade reads 2.0 as
     2), a float as its shortest round-trip text, a Decimal as written."""
     if isinstance(value, int):
-        return _int_text(value)
+        return int_text(value)
     if isinstance(value, float):
         return str(int(value)) if value.is_integer() else repr(value)
     integral = value.is_finite() and value == value.to_integral_value()
@@ -152,23 +152,15 @@ def _refusal(values: list, what: str, where: Where, numbers: bool) -> str:
     return f"{where(row)}: {what} {excerpt(value)} is {group}, not {first_group} as in {seen}"
 
 
-def _int_text(value: int) -> str:
-    """An int's decimal text; past the digits Python writes (``sys.int_info``'s limit,
-    4,300: ``10**5000`` raised ValueError), its scientific form (``1.000000E+5000``)."""
-    try:
-        return str(value)
-    except ValueError:
-        return f"{Decimal(value):.6E}"
-
-
 def _refuse_unwritable(values: list, what: str, origin: str, where: Where, numbers: bool):
-    """Refuse the first int longer than Python writes (:func:`_int_text`): as a number it
-    overflows a double (a shorter one is read through its text, as trec_eval's ``atof``
-    reads it); an id is printed as it is, and this one has no text but a rounded one."""
+    """Refuse the first int longer than Python writes (:func:`~trecbench.errors.int_text`):
+    as a number it overflows a double (a shorter one is read through its text, as
+    trec_eval's ``atof`` reads it); an id is printed as it is, and this one has no text
+    but a rounded one."""
     limit = sys.get_int_max_str_digits()
     for row, value in enumerate(values):
         if isinstance(value, int) and value.bit_length() > 3 * limit:
-            text = _int_text(value)
+            text = int_text(value)
             if "E" not in text:
                 continue
             said = (
@@ -195,7 +187,7 @@ def _refuse_overflow(values: list, what: str, origin: str, where: Where) -> None
     row = next((i for i, value in enumerate(values) if _beyond_double(value)), None)
     if row is not None:
         value = values[row]
-        shown = shortened(_int_text(value) if isinstance(value, int) else str(value), EXCERPT_LIMIT)
+        shown = shortened(int_text(value) if isinstance(value, int) else str(value), EXCERPT_LIMIT)
         raise InputError(origin, None, f"{where(row)}: {what} {shown} overflows a double")
 
 
