@@ -141,3 +141,18 @@ def test_the_schema_names_every_judgments_format():
 
     evaluation = load_schema("benchmark_report")["properties"]["evaluation"]["oneOf"][1]
     assert tuple(evaluation["properties"]["rel_format"]["enum"]) == REL_FORMATS
+
+
+def test_a_run_judged_by_a_table_is_not_graded_by_the_other_runs_qrels_file(tmp_path):
+    # with one qrels file among the inputs, every run was read again against it, run b's
+    # documents graded by q1.txt (d1 1) where its own qrels (a table) give d1 0
+    import pandas as pd
+
+    (tmp_path / "q1.txt").write_text("q1 0 d1 1\n")
+    (tmp_path / "a.txt").write_text("q1 Q0 d1 1 2 a\n")
+    (tmp_path / "b.txt").write_text("q1 Q0 d1 1 2 b\n")
+    own = pd.DataFrame({"qid": ["q1"], "docno": ["d1"], "rel": [0]})
+    runs = {"a": str(tmp_path / "a.txt"), "b": str(tmp_path / "b.txt")}
+    comparison = trecbench.compare(str(tmp_path / "q1.txt"), runs, ["P_1"], run_qrels={"b": own})
+    assert comparison.run_qrels == {"a": str(tmp_path / "q1.txt"), "b": None}
+    assert comparison.judged_files() is None

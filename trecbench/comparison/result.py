@@ -341,10 +341,10 @@ class Comparison:
             return None  # preferences (-R prefs, qrels_prefs, qrels_jg) grade no document
         runs = {run: path for run, path in (self.run_inputs or {}).items() if path}
         qrels = self.qrels_files()
-        if len(qrels) == 1:
-            judged = dict.fromkeys(self.runs, qrels[0])
+        if self.run_qrels:  # each run's own (None: a table, not read again)
+            judged = {run: self.run_qrels.get(run) for run in self.runs}
         else:
-            judged = {run: (self.run_qrels or {}).get(run) for run in self.runs}
+            judged = dict.fromkeys(self.runs, qrels[0] if len(qrels) == 1 else None)
         if len(runs) != len(self.runs) or None in judged.values():
             return None
         return runs, judged
