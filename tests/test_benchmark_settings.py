@@ -166,6 +166,11 @@ def test_a_configuration_output_of_dash_or_nothing_is_refused(tmp_path, output):
         ("b.yaml", "meta: {model: }\n", "meta.model: empty: give it a value, in quotes"),
         ("b.toml", '[meta.sub]\nx = "1"\n', "meta.sub: a table: a meta value is one piece of text"),
         ("b.toml", '[meta]\nx = ["1"]\n', "meta.x: a list: a meta value is one piece of text"),
+        # a date was "a list" before
+        ("b.yaml", "meta: {snapshot: 2024-01-01}\n",
+         "meta.snapshot: read as the date 2024-01-01, not as written: quote it"),
+        ("b.toml", "[meta]\nsnapshot = 2024-01-01\n",
+         "meta.snapshot: read as the date 2024-01-01, not as written: quote it"),
     ],
 )  # fmt: skip
 def test_metadata_that_is_not_text_as_written_is_refused(tmp_path, name, meta, problem):

@@ -314,9 +314,11 @@ def _check_meta(document: Any, path: Path) -> None:
             problem = f"read as the number {value!r}, not as written: quote it"
         elif value is None:
             problem = "empty: give it a value, in quotes"
-        else:
+        elif isinstance(value, (Mapping, list)):
             kind = "table" if isinstance(value, Mapping) else "list"
             problem = f"a {kind}: a meta value is one piece of text"
+        else:  # a date or a time (TOML and YAML read 2024-01-01 so)
+            problem = f"read as the {type(value).__name__} {value}, not as written: quote it"
         raise UsageError(f"{path}: meta.{key}: {problem}")
 
 
