@@ -104,12 +104,14 @@ def _validate(kind: str, path: Path, label: str, qrels=None) -> tuple[dict, obje
 def _say_deep(conversion: Conversion, name: str, summary: dict) -> None:
     """A note of a run's topics over validate's depth (R8): the run is written as the input
     holds it, and validate will refuse it as a TREC submission."""
+    from ..validation.rules import PROFILES
+
     # the totals: findings are kept up to validation.DEFAULT_LIMIT per check
     deep = summary["counts"]["rules"].get("R8", 0)
     if deep:
         conversion.report.notes.append(
-            f"{name}: {deep} topic(s) hold more than 1000 documents (R8: validate "
-            "refuses it as a TREC submission; trec_eval scores every document)"
+            f"{name}: {deep} topic(s) hold more than {PROFILES['strict'].max_depth} documents"
+            " (R8: validate refuses it as a TREC submission; trec_eval scores every document)"
         )
 
 
