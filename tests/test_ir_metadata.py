@@ -429,19 +429,61 @@ def test_a_streamed_block_longer_than_a_chunk_is_read_whatever_the_memory(with_b
     assert first.ir_metadata.value["method"] == {"retrieval": [{"name": "bm25", "k1": 0.9}]}
 
 
-def test_a_block_past_the_bounds_read_is_refused_naming_them(with_block, monkeypatch):
+def test_a_block_past_the_bounds_read_is_found_bad_naming_them(with_block, monkeypatch):
     # it does end, further down: "never ends" was untrue
     from trecbench.inputs import trec_text
     from trecbench.inputs.streams import Source
 
-    with monkeypatch.context() as patched:
-        patched.setattr(trec_text, "BLOCK_MOST", 60)
-        for chunk_bytes in (40, 1 << 20):  # by where the block ends, not the chunks
-            with Source(with_block) as source, pytest.raises(InputError) as caught:
-                list(trec_text._source_tokens(source, 6, chunk_bytes, metadata=True))
-    assert str(caught.value).endswith(
-        ":1: an ir_metadata block longer than 60 bytes, the most read"
-    )
-    monkeypatch.setattr(ir_metadata, "_SCAN_LINES", 3)
+    monkeypatch.setattr(ir_metadata, "MOST_BYTES", 60)
+    for chunk_bytes in (40, 60, 1 << 20):  # by where the block ends, not the chunks
+        with Source(with_block) as source:
+            first = next(trec_text._source_tokens(source, 6, chunk_bytes, metadata=True))
+        assert str(first.ir_metadata.error).endswith(
+            ":1: an ir_metadata block longer than 60 bytes, the most read"
+        )
+    monkeypatch.setattr(ir_metadata, "MOST_BYTES", len(BLOCK) - 1)  # its end, newline aside
+    assert trecbench.load_run(str(with_block)).ir_metadata["tag"] == "bm25"
+    monkeypatch.setattr(ir_metadata, "MOST_LINES", 3)
     with pytest.raises(InputError, match=r":1: an ir_metadata block longer than 3 lines"):
         trecbench.load_run(str(with_block))
+
+
+def test_the_rules_name_the_bounds_read():
+    # the rules are data, imported without the readers (validate of a small file imports
+    # no Arrow): the bounds are written out in them, and must be the readers' own
+    from trecbench.validation.rules import CHECKS
+
+    named = f"({ir_metadata.MOST_LINES:,} lines or {ir_metadata.MOST_BYTES >> 20} MiB)"
+    assert named in CHECKS["R30.malformed"].summary
+
+
+@pytest.mark.parametrize(
+    ("bound", "most", "named"), [("MOST_BYTES", 60, "60 bytes"), ("MOST_LINES", 3, "3 lines")]
+)
+def test_a_block_past_a_bound_is_a_finding_of_validate_and_refused_by_score(
+    tmp_path, capsys, monkeypatch, bound, most, named
+):
+    """A block longer than the bytes read stopped `validate` with one line, the run's
+    other findings unsaid; now both bounds are an R30.malformed finding among the others
+    (the block's lines are checked as trec_eval 9.x reads them, as for a block that never
+    ends), and `score` refuses the run in one line at file:line."""
+    from trecbench.validation import validate_run
+
+    path = tmp_path / "long.run"
+    path.write_bytes(BLOCK + LINE + LINE.replace(b"d1 1 2.5", b"d1 2 2.4"))  # d1 twice
+    qrels = tmp_path / "qrels"
+    qrels.write_text("301 0 d1 1\n")
+    monkeypatch.setattr(ir_metadata, bound, most)
+    too_long = f"an ir_metadata block longer than {named}, the most read"
+    assert run(["validate", str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert f"{path}:1:-: error[R30]: {too_long}" in out.splitlines()
+    assert f"{path}:9:docno: error[R7]: duplicate docno d1 in topic 301" in out
+    assert err == ""
+    for chunk_bytes in (40, 1 << 20):  # streamed or in one chunk: alike
+        findings = validate_run(path, chunk_bytes=chunk_bytes).findings
+        keys = {(finding.check, finding.line) for finding in findings}
+        assert {("R30.malformed", 1), ("R7", 9)} <= keys
+    assert run(["score", str(qrels), str(path)]) != 0
+    out, err = capsys.readouterr()
+    assert (out, err) == ("", f"trecbench: {path}:1: {too_long}\n")

@@ -17,7 +17,10 @@ from ..errors import InputError, excerpt
 
 START = b"# ir_metadata.start"
 END = b"# ir_metadata.end"
-_SCAN_LINES = 100_000  # a block longer than this is not metadata
+# a block is read whole, in memory: at most this many lines and bytes, whatever --memory
+# (so a block's size never decides whether it is read); a longer one is not metadata
+MOST_LINES = 100_000
+MOST_BYTES = 64 << 20
 
 
 @dataclass(frozen=True)
@@ -67,15 +70,21 @@ def starts_with_block(head: bytes) -> bool:
 
 
 def find_block(data: bytes, path: str) -> Block | None:
-    """The ir_metadata block at the top of ``data`` (a file's text, or its first part), or
-    None when the text does not start with one. A block without its end marker, or with a
-    line that is not a ``#`` line, is bad input at its line."""
+    """The ir_metadata block at the top of ``data`` (a file's text, or its first part
+    holding more than :data:`MOST_BYTES` bytes), or None when the text does not start
+    with one. A block without its end marker, or with a line that is not a ``#`` line, is
+    bad input at its line; one longer than :data:`MOST_LINES` lines or :data:`MOST_BYTES`
+    bytes (by where it ends, whatever part of the file ``data`` holds) at line 1, naming
+    the bound (it may end further down: "never ends" would be untrue)."""
     if not starts_with_block(data[: len(START) + 64]):
         return None
     lines, position, text = 1, data.find(b"\n") + 1, []
-    while 0 < position < len(data) and lines < _SCAN_LINES:
+    while 0 < position < len(data):
         end = data.find(b"\n", position)
-        line = data[position : end if end >= 0 else len(data)].rstrip(b"\r")
+        line_end = end if end >= 0 else len(data)
+        if lines >= MOST_LINES or line_end > MOST_BYTES:
+            raise InputError(path, 1, _too_long(lines >= MOST_LINES))
+        line = data[position:line_end].rstrip(b"\r")
         lines += 1
         if line.rstrip() == END:
             return Block(
@@ -86,10 +95,18 @@ def find_block(data: bytes, path: str) -> Block | None:
             raise InputError(path, lines, message)
         text.append(line[2:] if line.startswith(b"# ") else line[1:])
         position = end + 1 if end >= 0 else 0
-    if lines >= _SCAN_LINES and 0 < position < len(data):  # it may end further down
-        message = f"an ir_metadata block longer than {_SCAN_LINES:,} lines, the most read"
-        raise InputError(path, 1, message)
     raise InputError(path, 1, f"an ir_metadata block that never ends ({END.decode()} missing)")
+
+
+def _too_long(by_lines: bool) -> str:
+    """What a block past :data:`MOST_LINES` (``by_lines``) or :data:`MOST_BYTES` is."""
+    if by_lines:
+        bound = f"{MOST_LINES:,} lines"
+    elif MOST_BYTES % (1 << 20) == 0:
+        bound = f"{MOST_BYTES >> 20} MiB"
+    else:
+        bound = f"{MOST_BYTES:,} bytes"
+    return f"an ir_metadata block longer than {bound}, the most read"
 
 
 def _decoded(text: bytes, path: str) -> str:

@@ -35,7 +35,6 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import arrow
-from ..errors import InputError
 from .streams import Progress, Source
 from .tokens import Tokens as Tokens
 
@@ -423,12 +422,12 @@ def _source_tokens(
     """The tokens of ``source`` chunk by chunk. With ``metadata``, the first chunks are
     joined while they start an ir_metadata block whose end marker they do not hold (the
     marker may be on the file's last line, which a chunk of its own holds when it has no
-    newline), up to :data:`BLOCK_MOST` bytes: read whole or streamed, with any memory
-    given, a block is read alike."""
+    newline), up to the most bytes of a block read: read whole or streamed, with any
+    memory given, a block is read alike."""
     separator = None
     chunks = iter_byte_chunks(source, chunk_bytes)
     if metadata:
-        chunks = _block_first(chunks, source.path, BLOCK_MOST)
+        chunks = _block_first(chunks)
     for chunk, first_line in chunks:
         if metadata and first_line == 1:
             tokens = tokenize_run_start(chunk, source.path, keep, separator)
@@ -438,17 +437,12 @@ def _source_tokens(
         yield tokens
 
 
-# the most bytes of an ir_metadata block a streamed run is read with (it is read whole,
-# in memory), whatever --memory: a block's size must not decide whether it is read
-BLOCK_MOST = 64 << 20
-
-
-def _block_first(
-    chunks: Iterator[tuple[bytes, int]], path: str, most: int
-) -> Iterator[tuple[bytes, int]]:
+def _block_first(chunks: Iterator[tuple[bytes, int]]) -> Iterator[tuple[bytes, int]]:
     """``chunks``, the first joined with the next ones while it starts an ir_metadata
-    block whose end marker it does not hold; a block longer than ``most`` bytes is
-    refused, naming the bound (it may end further down: "never ends" would be untrue)."""
+    block whose end marker it does not hold, until they hold more than the most bytes of
+    a block read (:data:`~trecbench.inputs.ir_metadata.MOST_BYTES`): enough for
+    :func:`~trecbench.inputs.ir_metadata.find_block` to find the block's end or to tell
+    a block past the bound from one that never ends, alike for any chunk size."""
     from . import ir_metadata
 
     first = next(chunks, None)
@@ -457,17 +451,12 @@ def _block_first(
     data, line = first
     if ir_metadata.starts_with_block(data[: len(ir_metadata.START) + 64]):
         parts, size = [data], len(data)
-        while ir_metadata.END not in parts[-1] and size < most:
+        while ir_metadata.END not in parts[-1] and size <= ir_metadata.MOST_BYTES:
             if (more := next(chunks, None)) is None:
                 break
             parts.append(more[0])
             size += len(more[0])
         data = b"".join(parts)
-        # by where the block ends, not where a chunk did: alike for any chunk size
-        end = data.find(ir_metadata.END)
-        if end + len(ir_metadata.END) > most or (end < 0 and size >= most):
-            bound = f"{most >> 20} MiB" if most % (1 << 20) == 0 else f"{most:,} bytes"
-            raise InputError(path, 1, f"an ir_metadata block longer than {bound}, the most read")
     yield data, line
     yield from chunks
 

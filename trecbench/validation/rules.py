@@ -249,8 +249,11 @@ CATALOGUE = (
            fix="keeps the block atop the fixed run, the run's provenance (a Parquet output, "
            "which holds none, drops it and says so)"),
     _check("R30.malformed", "EEEE", "ir_metadata block without its end marker, with a "
-           "line that is not a `#` line, or whose YAML is not a mapping",
-           "A block that cannot be read as metadata: `score` refuses the run at the line."),
+           "line that is not a `#` line, longer than the most read (100,000 lines or 64 "
+           "MiB), or whose YAML is not a mapping",
+           "A block that cannot be read as metadata: `validate` reports it at its line and "
+           "checks the rest of the run, the block's lines as trec_eval 9.x reads them; "
+           "`score` refuses the run in one line at the line."),
     _check("R31", "EEWE", "id of a table's row (JSONL, Parquet, a DataFrame or dict given "
            "to the API; qid, docno, tag) holding a blank, a line break, a NUL or another "
            "control or invisible character",
