@@ -75,6 +75,7 @@ from trecbench.cli import run  # noqa: E402
 
 QRELS = ROOT / "qrels" / "hpo-demo.qrels"
 RUN = ROOT / "runs" / "tfidf-char.run"
+OTHER = ROOT / "runs" / "tfidf-word.run"
 MEASURES = ["-m", "map", "-m", "P.5", "-m", "ndcg_cut.10", "-q"]
 
 
@@ -261,6 +262,28 @@ def test_convert_refuses_a_block_tag_that_is_not_the_runs(tmp_path, capsys):
     assert not out.exists()
     assert run([*argv, "--tag", "other"]) == 0  # the same tag: written
     assert trecbench.load_run(str(out / "other.run")).ir_metadata["tag"] == "other"
+
+
+@pytest.mark.parametrize("tag", ["007", "1:30", "1.50", "yes"])
+def test_a_tag_yaml_reads_as_another_type_is_kept_as_written(tmp_path, capsys, tag):
+    """YAML (1.1 and 1.2 alike) reads `tag: 007` as the number 7 (1:30 as 90, 1.50 as
+    1.5, yes as true): `validate --fix-tag 007` was refused, the block's tag "is 7",
+    reports recorded 7, and `fuse --tag 007 --ir-metadata` with that description was
+    refused. A tag is an id: the text written."""
+    path = tmp_path / "t.run"
+    path.write_text(f"# ir_metadata.start\n# tag: {tag}\n# ir_metadata.end\n" + LINE.decode())
+    assert trecbench.load_run(str(path)).ir_metadata == {"tag": tag}
+    fixed = tmp_path / "fixed.run"
+    assert run(["validate", "--fix-tag", tag, "--fix", str(fixed), str(path)]) == 0
+    assert fixed.read_text().splitlines()[1:3] == [f"# tag: {tag}", "# ir_metadata.end"]
+    assert run(["validate", "--fix-tag", "other", "--fix", str(fixed), str(path)]) != 0
+    assert f"whose tag is '{tag}': give it the new tag too" in capsys.readouterr().err
+    about = tmp_path / "about.yaml"
+    about.write_text(f"tag: {tag}\n")
+    fused = tmp_path / "fused.run"
+    argv = ["fuse", "--tag", tag, "--ir-metadata", str(about), str(RUN), str(OTHER), "-o"]
+    assert run([*argv, str(fused)]) == 0
+    assert trecbench.load_run(str(fused)).ir_metadata["tag"] == tag
 
 
 def test_a_block_whose_keys_are_numbers_is_read(tmp_path):

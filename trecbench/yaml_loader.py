@@ -152,17 +152,39 @@ def nesting_depth(value: Any) -> int:
     return deepest
 
 
-def load_yaml(text: str, text_keys: bool = False) -> Any:
+def load_yaml(text: str, text_keys: bool = False, id_keys: frozenset[str] = frozenset()) -> Any:
     """One YAML document read with :class:`BoundedSafeLoader`; raises ``yaml.YAMLError``
     (with a ``problem_mark`` where it has a line) for what it refuses. ``text_keys``: a
     key read as anything but text is refused (a configuration, whose JSON and TOML forms
-    have text keys; an ir_metadata block may well say ``2022:``)."""
+    have text keys; an ir_metadata block may well say ``2022:``). ``id_keys``: keys of the
+    document's top mapping whose values are ids, kept as written when YAML would read them
+    as another type (a run's ``tag: 007`` is the tag ``007``, not the octal number 7)."""
     import yaml
 
     loader = _loader_class(text_keys)(text)
     try:
-        return loader.get_single_data()
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        return loader.construct_document(_ids_as_text(node, id_keys))
     except RecursionError:  # thousands of nested brackets: PyYAML composes recursively
         raise yaml.YAMLError(f"nested deeper than {MAX_DEPTH} levels") from None
     finally:
         loader.dispose()
+
+
+def _ids_as_text(root: Any, id_keys: frozenset[str]) -> Any:
+    """``root`` with the plain scalars of its top mapping's ``id_keys`` read as text, as
+    written; YAML's null stays null (no value given). A new node replaces each, since an
+    alias may share it with a value that is no id."""
+    import yaml
+
+    if not id_keys or not isinstance(root, yaml.MappingNode):
+        return root
+    text, null = "tag:yaml.org,2002:str", "tag:yaml.org,2002:null"
+    for index, (key, value) in enumerate(root.value):
+        is_id = isinstance(key, yaml.ScalarNode) and key.value in id_keys
+        if is_id and isinstance(value, yaml.ScalarNode) and value.tag not in (text, null):
+            as_text = yaml.ScalarNode(text, value.value, value.start_mark, value.end_mark)
+            root.value[index] = (key, as_text)
+    return root

@@ -21,6 +21,8 @@ END = b"# ir_metadata.end"
 # (so a block's size never decides whether it is read); a longer one is not metadata
 MOST_LINES = 100_000
 MOST_BYTES = 64 << 20
+# the run's tag is an id, the text written: `tag: 007` is not YAML's octal 7
+_ID_KEYS = frozenset({"tag"})
 
 
 @dataclass(frozen=True)
@@ -128,7 +130,7 @@ def _mapping(text: str, path: str, first_line: int) -> dict[str, Any]:
     from ..yaml_loader import load_yaml
 
     try:
-        value = load_yaml(text) if text.strip() else {}
+        value = load_yaml(text, id_keys=_ID_KEYS) if text.strip() else {}
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         line = first_line + mark.line if mark is not None else first_line
