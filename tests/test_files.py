@@ -216,3 +216,20 @@ def test_writing_never_replaces_the_file_it_reads(tmp_path):
     # an id a line cannot hold is renamed where it is held
     with pytest.raises(OutputError, match="'q 1' .*: rename it in the qrels$"):
         trecbench.write_qrels({"q 1": {"a": 1}}, str(tmp_path / "w.qrels"))
+
+
+@pytest.mark.parametrize(
+    ("score", "side"),
+    [("-inf", "below"), ("-Infinity", "below"), ("inf", "above"), ("+INF", "above")],
+)
+def test_an_infinite_score_is_placed_on_its_own_side_of_float32s_range(tmp_path, score, side):
+    # q1 Q0 D2 1 -inf / q1 Q0 D1 2 -1e39 with D1 relevant: recip_rank 0.5000 in trec_eval
+    # 9.0.8 (tied as float32, D2 first by docno), 1.0000 in 10.0 (-inf below -1e39);
+    # with inf and 1e39, 0.5000 in both (10.0 ranks inf above 1e39)
+    path = tmp_path / "inf.run"
+    path.write_bytes(f"q1 Q0 D2 1 {score} t\n".encode())
+    (finding,) = trecbench.validate_run(path).findings
+    assert finding.message == (
+        f"score {score!r} is not finite (trec_eval 9.0.8 ties it with any score {side} "
+        f"float32's range, 10.0 ranks it {side} them)"
+    )

@@ -236,9 +236,10 @@ def _bad_score(value: str) -> str:
     if lowered == "nan":
         return f"score {value!r} is not a number (trec_eval sorts it arbitrarily)"
     if lowered in ("inf", "infinity"):
+        side = "below" if value.startswith("-") else "above"
         return (
-            f"score {value!r} is not finite (trec_eval 9.0.8 ties it with any score beyond "
-            "float32's range, 10.0 ranks it above them)"
+            f"score {value!r} is not finite (trec_eval 9.0.8 ties it with any score {side} "
+            f"float32's range, 10.0 ranks it {side} them)"
         )
     from ..trec_eval.clib import c_atof
 
