@@ -51,6 +51,13 @@ def test_other_qrels_are_named_first(reports, tmp_path, capsys):
     assert "option: relevance_level 1 -> 2" in out
 
 
+def test_an_option_is_written_as_the_reports_write_it(reports, capsys):
+    # a flag is JSON's true/false, as in diff's JSON and the reports, not Python's True
+    code, out = _diff(capsys, reports("a"), reports("b", "-c"))
+    assert code == 1
+    assert "option: complete false -> true" in out.splitlines()
+
+
 def test_an_option_and_the_values_it_moved(reports, capsys):
     code, out = _diff(capsys, reports("a"), reports("b", "-l", "2"))
     assert code == 1
@@ -111,7 +118,7 @@ def test_versions_alone_do_not_make_evaluations_differ(reports, tmp_path, capsys
     later.write_text(json.dumps(b))
     code, out = _diff(capsys, reports("a"), str(later))
     assert code == 0
-    assert out == "the evaluations are the same\nversion: trecbench '0.1.0' -> '9.9.9'\n"
+    assert out == 'the evaluations are the same\nversion: trecbench "0.1.0" -> "9.9.9"\n'
 
 
 def test_benchmark_reports_compare_their_modes(tmp_path, capsys):

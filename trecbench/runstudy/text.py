@@ -69,7 +69,12 @@ def pool_text(result: Pool, output_format: str) -> str:
 
 
 def _pairs(title: str, changed: dict) -> list[str]:
-    return [f"{title}: {key} {x!r} -> {y!r}" for key, (x, y) in changed.items()]
+    """Each changed value as the reports write it (JSON: ``true``, ``null``, ``"1.0"``)."""
+
+    def written(value) -> str:
+        return json.dumps(value, ensure_ascii=False)
+
+    return [f"{title}: {key} {written(x)} -> {written(y)}" for key, (x, y) in changed.items()]
 
 
 def diff_text(result: ReportDiff, output_format: str) -> str:
