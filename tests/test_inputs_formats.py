@@ -10,7 +10,7 @@ import pytest
 
 from trecbench import evaluate
 from trecbench.errors import InputError
-from trecbench.inputs import formats
+from trecbench.inputs import formats, trec_text
 from trecbench.inputs.streams import sniff
 
 
@@ -23,6 +23,55 @@ def test_parquet_is_told_by_content_and_text_takes_the_rest(tmp_path):
     text.write_text("q1 Q0 d1 1 1.0 t\n")
     assert sniff(parquet) == (None, formats.PARQUET)
     assert sniff(text) == (None, formats.TREC_TEXT)
+
+
+# a run and qrels whose first qid starts PAR1, Parquet's magic (the run ends with it too: a
+# last line without a newline whose tag is PAR1), and what trec_eval 9.0.8 prints for them
+# plain (-q -m P.2 -m num_ret -m recip_rank)
+PAR1_RUN = b"PAR1x Q0 d1 1 2.0 r\nPAR1x Q0 d2 2 1.0 r\nq2 Q0 d3 1 1.0 PAR1"
+PAR1_QRELS = b"PAR1x 0 d1 0\nPAR1x 0 d2 1\nq2 0 d3 1\n"
+PAR1_TREC_EVAL_908 = (
+    "num_ret               \tPAR1x\t2\n"
+    "recip_rank            \tPAR1x\t0.5000\n"
+    "P_2                   \tPAR1x\t0.5000\n"
+    "num_ret               \tq2\t1\n"
+    "recip_rank            \tq2\t1.0000\n"
+    "P_2                   \tq2\t0.5000\n"
+    "num_ret               \tall\t3\n"
+    "recip_rank            \tall\t0.7500\n"
+    "P_2                   \tall\t0.5000\n"
+)
+
+
+@pytest.mark.parametrize("compression", ["plain", "gzip", "bz2"])
+def test_text_whose_first_qid_starts_with_parquets_magic_is_trec_text(tmp_path, compression):
+    # plain, both were read as Parquet ("not a readable Parquet file: ... magic bytes not
+    # found in footer"); compressed, refused as "compressed Parquet" (R27)
+    import bz2
+    import gzip
+    import subprocess
+    import sys
+
+    from trecbench import load_qrels, load_run, validate_qrels, validate_run
+
+    pack = {"plain": bytes, "gzip": gzip.compress, "bz2": bz2.compress}[compression]
+    run, qrels = tmp_path / "par.run", tmp_path / "par.qrels"
+    run.write_bytes(pack(PAR1_RUN))
+    qrels.write_bytes(pack(PAR1_QRELS))
+    assert sniff(run)[1] is sniff(qrels)[1] is formats.TREC_TEXT
+    assert load_run(str(run)).table.column("qid").to_pylist() == ["PAR1x", "PAR1x", "q2"]
+    assert load_qrels(str(qrels)).table.column("qid").to_pylist() == ["PAR1x", "PAR1x", "q2"]
+    assert "R27" not in {finding.rule for finding in validate_run(run).findings}
+    assert validate_qrels(qrels).findings == []
+    lines = [list(tokens.line) for tokens in trec_text.iter_tokens(run, chunk_bytes=8)]
+    assert sum(lines, []) == [1, 2, 3]  # read from its start again after a first block
+    measures = ["-m", "P.2", "-m", "num_ret", "-m", "recip_rank"]
+    done = subprocess.run(
+        [sys.executable, "-m", "trecbench", "score", "-q", *measures, str(qrels), str(run)],
+        capture_output=True,
+        check=False,
+    )
+    assert (done.returncode, done.stdout.decode(), done.stderr) == (0, PAR1_TREC_EVAL_908, b"")
 
 
 def test_a_missing_capability_is_refused_in_one_line(tmp_path, monkeypatch):

@@ -62,14 +62,13 @@ def _streamed_counts(path: str | os.PathLike, kind: str) -> dict:
     import pyarrow.compute as pc
 
     from .inputs import formats, load, table_counts, trec_text
-    from .naming import JSONL_SUFFIX, named_as
+    from .inputs.streams import sniff
 
     try:
-        with open(path, "rb") as handle:
-            head = handle.read(len(formats.PARQUET_MAGIC))
+        found = sniff(path)[1]
     except OSError:
-        head = b""  # the reader below says why it cannot be read
-    if head == formats.PARQUET_MAGIC or named_as(path, JSONL_SUFFIX):
+        found = formats.TREC_TEXT  # the reader below says why it cannot be read
+    if found is not formats.TREC_TEXT:
         return table_counts(load(path, kind).table, kind)
 
     lines, qids, tags, last_tag = 0, set(), set(), None

@@ -17,10 +17,11 @@ libraries load before a file needs them):
 * ``rows(path) -> int | None``: how many rows the file holds, told without reading it
   (:mod:`trecbench.memory` guesses the others' from their size).
 
-A format is told by the first bytes of the file (as stored) and its name (see each
-entry's ``matches``); an input whose name says nothing (standard input ``-``, a pipe's
-``/dev/fd/63``: :func:`nameless`) also by what it holds (each entry's ``holds``: the first
-bytes of its content, decompressed). TREC text is the last entry and takes everything else.
+A format is told by the first and last bytes of the file (as stored: :class:`Ends`) and
+its name (see each entry's ``matches``); an input whose name says nothing (standard input
+``-``, a pipe's ``/dev/fd/63``: :func:`nameless`) also by what it holds (each entry's
+``holds``: the first bytes of its content, decompressed). TREC text is the last entry and
+takes everything else.
 A capability a format lacks is refused in one line naming the file
 (:meth:`Format.reader`), never read as another format. Adding a format is one module
 with its functions and one entry in :data:`FORMATS`.
@@ -48,16 +49,43 @@ CAPABILITIES = {
     "rows": "counted without reading them",
 }
 PARQUET_MAGIC = b"PAR1"
+# a Parquet file's last bytes: its footer's length (4 bytes, little-endian), its magic
+PARQUET_TAIL_BYTES = 8
+# the fewest bytes a Parquet file holds: its magic, its footer's length, its magic again
+PARQUET_LEAST_BYTES = 12
 # the name that reads standard input (and names it in messages and reports)
 STANDARD_INPUT = "-"
 # the bytes of a nameless input's content its format is told by (blank lines skipped)
 CONTENT_HEAD = 4096
-# what TREC text's readers say of the decompressed bytes of a compressed Parquet file (a
-# plain one is read as Parquet: its magic is looked for as stored)
+# what is said of a compressed file whose content is Parquet (a plain one is read as
+# Parquet: its magic is looked for as stored)
 COMPRESSED_PARQUET = (
     "the file is compressed Parquet: Parquet compresses its own columns; give the "
     ".parquet file as it is, not compressed again"
 )
+
+
+class Ends(NamedTuple):
+    """What a file's format is told by of its bytes (as stored, or a compressed file's
+    content): the first ones, the last :data:`PARQUET_TAIL_BYTES` (all of a shorter
+    file) and how many it holds."""
+
+    head: bytes
+    tail: bytes
+    size: int
+
+
+def parquet_laid_out(ends: Ends) -> bool:
+    """Whether bytes with these ``ends`` are laid out as a Parquet file: its magic first
+    and last, and before the last its footer's length, which fits between the two. TREC
+    text whose first qid starts ``PAR1`` (trec_eval reads it as any other) has the magic at
+    its start only, or, ending ``PAR1`` too, a text before it that reads as hundreds of
+    megabytes (`` Q0 `` as 542,060,576) where the file holds fewer."""
+    if ends.size < PARQUET_LEAST_BYTES or not ends.head.startswith(PARQUET_MAGIC):
+        return False
+    footer, magic = ends.tail[-PARQUET_TAIL_BYTES : -len(PARQUET_MAGIC)], ends.tail[-4:]
+    fits = int.from_bytes(footer, "little") <= ends.size - PARQUET_LEAST_BYTES
+    return magic == PARQUET_MAGIC and fits
 
 
 class Whole(NamedTuple):
@@ -74,8 +102,9 @@ class Format:
     """One input format (see the module docstring): ``name`` as messages say it,
     ``module`` (relative to :mod:`trecbench.inputs`) with a function per capability,
     ``capabilities`` (keys of :data:`CAPABILITIES`), the ``kinds`` it holds (``run``,
-    ``qrels``) and ``matches(path, head, compression)``: whether a file is this format,
-    from its path, its first bytes as stored and their compression (None when plain);
+    ``qrels``) and ``matches(path, ends, compression)``: whether a file is this format,
+    from its path, the :class:`Ends` of its bytes as stored and their compression (None
+    when plain);
     ``holds(content)``: whether a :func:`nameless` input is, from the first bytes of its
     content (None: never told by content)."""
 
@@ -83,7 +112,7 @@ class Format:
     module: str
     capabilities: frozenset[str]
     kinds: tuple[str, ...]
-    matches: Callable[[str, bytes, str | None], bool]
+    matches: Callable[[str, Ends, str | None], bool]
     holds: Callable[[bytes], bool] | None = None
 
     def can(self, capability: str) -> bool:
@@ -103,8 +132,8 @@ class Format:
         return getattr(importlib.import_module(self.module, __package__), capability)
 
 
-def _parquet(path: str, head: bytes, compression: str | None) -> bool:
-    return compression is None and head.startswith(PARQUET_MAGIC)
+def _parquet(path: str, ends: Ends, compression: str | None) -> bool:
+    return compression is None and parquet_laid_out(ends)
 
 
 PARQUET = Format(
@@ -119,7 +148,7 @@ TREC_TEXT = Format(
     ".trec_text_format",
     frozenset({"read_whole", "read_blocks", "validate_tokens"}),
     ("run", "qrels"),
-    lambda path, head, compression: True,
+    lambda path, ends, compression: True,
 )
 
 
@@ -146,7 +175,7 @@ JSONL = Format(
     ".jsonl",
     frozenset({"read_whole", "read_blocks", "validate_tokens"}),
     ("run",),
-    lambda path, head, compression: named_as(path, JSONL_SUFFIX),
+    lambda path, ends, compression: named_as(path, JSONL_SUFFIX),
     _json_object_first,
 )
 # tried in order: the first that matches is the file's format
@@ -159,13 +188,13 @@ def nameless(path: str) -> bool:
     return path in (STANDARD_INPUT, "/dev/stdin") or path.startswith(("/dev/fd/", "/proc/"))
 
 
-def detect(path: str, head: bytes, compression: str | None, content: bytes | None = None) -> Format:
-    """The format of the file ``path`` whose first bytes are ``head`` (as stored,
-    compressed with ``compression`` or None); ``content``: the first bytes of what a
+def detect(path: str, ends: Ends, compression: str | None, content: bytes | None = None) -> Format:
+    """The format of the file ``path`` whose bytes as stored have these ``ends``
+    (compressed with ``compression`` or None); ``content``: the first bytes of what a
     :func:`nameless` input holds (decompressed), by which its format is told too."""
     return next(
         found
         for found in FORMATS
-        if found.matches(path, head, compression)
+        if found.matches(path, ends, compression)
         or (content is not None and found.holds is not None and found.holds(content))
     )

@@ -1,4 +1,4 @@
-"""Parquet runs and qrels (read by content: the file starts with ``PAR1``).
+"""Parquet runs and qrels (read by content: the file starts and ends with ``PAR1``).
 
 Columns are named as in a DataFrame (see :mod:`trecbench.inputs.tables`): trecbench
 writes ``qid, docno, rank, score, tag`` for runs and ``qid, docno, rel`` for qrels, with

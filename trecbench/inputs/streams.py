@@ -46,7 +46,18 @@ import pyarrow as pa
 from .. import outputs, provenance
 from ..compressions import COMPRESSIONS
 from ..errors import InputError
-from .formats import CONTENT_HEAD, STANDARD_INPUT, Format, detect, nameless
+from .formats import (
+    COMPRESSED_PARQUET,
+    CONTENT_HEAD,
+    PARQUET_MAGIC,
+    PARQUET_TAIL_BYTES,
+    STANDARD_INPUT,
+    Ends,
+    Format,
+    detect,
+    nameless,
+    parquet_laid_out,
+)
 
 Progress = Callable[[int, "int | None"], None]
 
@@ -54,6 +65,8 @@ Progress = Callable[[int, "int | None"], None]
 MAGIC = tuple((compression.magic, compression.name) for compression in COMPRESSIONS)
 GZIP_MAGIC = MAGIC[0][0]
 _SPOOL_BLOCK = 8 << 20
+# the first bytes as stored that compression and format are told by
+_HEAD_BYTES = 8
 _DECOMPRESSION_ERRORS = (OSError, pa.ArrowException, EOFError, lzma.LZMAError)
 # decompressed bytes the fast inflater's thread hands over at a time
 _INFLATE_BLOCK = 1 << 20
@@ -78,19 +91,23 @@ def compression_of(head: bytes) -> str | None:
     return None
 
 
-def kind_of(path: str, head: bytes) -> tuple[str | None, Format]:
-    """The compression (:func:`compression_of`) of the file ``path`` starting with
-    ``head``, and its format (:func:`trecbench.inputs.formats.detect`) as its name and
-    ``head`` tell it (:class:`Source` tells a nameless input's by its content too)."""
-    compression = compression_of(head)
-    return compression, detect(path, head, compression)
+def kind_of(path: str, ends: Ends) -> tuple[str | None, Format]:
+    """The compression (:func:`compression_of`) of the file ``path`` whose bytes as
+    stored have these ``ends``, and its format (:func:`trecbench.inputs.formats.detect`)
+    as its name and ends tell it (:class:`Source` tells a nameless input's by its content
+    too)."""
+    compression = compression_of(ends.head)
+    return compression, detect(path, ends, compression)
 
 
 def sniff(path: str | os.PathLike) -> tuple[str | None, Format]:
     """:func:`kind_of` the file ``path``, a regular file named as it is (raises
     :class:`OSError` when it cannot be read)."""
     with open(path, "rb") as handle:
-        return kind_of(os.fspath(path), handle.read(8))
+        size = os.fstat(handle.fileno()).st_size
+        head = handle.read(_HEAD_BYTES)
+        handle.seek(max(size - PARQUET_TAIL_BYTES, 0))
+        return kind_of(os.fspath(path), Ends(head, handle.read(), size))
 
 
 class ReadOnly:
@@ -299,10 +316,10 @@ class Source:
         self._inflater = None  # the fast gzip reader's thread, stopped before any rewind
         if spool or not self.regular:
             self._spool()
-        head = self._peek(8)
-        self.compression = compression_of(head)
+        ends = self._ends()
+        self.compression = compression_of(ends.head)
         content = self._content_head() if nameless(self.path) else None
-        self.format = detect(self.path, head, self.compression, content)
+        self.format = detect(self.path, ends, self.compression, content)
 
     # -- reading
 
@@ -321,15 +338,22 @@ class Source:
         memory.seek(0)
         self._memory = memory
 
-    def _peek(self, size: int) -> bytes:
-        """The first ``size`` bytes as stored (fewer in a shorter file)."""
+    def _ends(self) -> Ends:
+        """The first and last bytes as stored, and how many there are."""
         if self._memory is not None:
-            return self._memory.getbuffer()[:size].tobytes()
+            stored = self._memory.getbuffer()
+            head, tail = stored[:_HEAD_BYTES].tobytes(), stored[-PARQUET_TAIL_BYTES:].tobytes()
+            size = stored.nbytes
+            stored.release()  # (the spool stays resizable)
+            return Ends(head, tail, size)
+        size = self.total  # a file that is not spooled is a regular one: its size is known
+        last = self._start + max(size - PARQUET_TAIL_BYTES, 0)
         try:
-            head = os.pread(self._file.fileno(), size, self._start)
+            head = os.pread(self._file.fileno(), _HEAD_BYTES, self._start)
+            tail = os.pread(self._file.fileno(), PARQUET_TAIL_BYTES, last)
         except OSError as exc:
             raise InputError(self.path, None, f"cannot read: {exc.strerror}") from None
-        return head
+        return Ends(head, tail, size)
 
     def _content_head(self) -> bytes:
         """The content (decompressed) up to :data:`CONTENT_HEAD` bytes past its blank
@@ -392,11 +416,28 @@ class Source:
         return _Decompressed(inner, self.compression, self.path, errors)
 
     def read(self) -> bytes:
-        """The whole decompressed content."""
+        """The whole decompressed content (:class:`InputError` R27 when it is Parquet:
+        :meth:`refuse_parquet`)."""
         stream = self.stream()
         if self.compression is None:
             return stream.getvalue() if stream is self._memory else stream.read()
-        return b"".join(iter(lambda: stream.read(_SPOOL_BLOCK), b""))
+        content = b"".join(iter(lambda: stream.read(_SPOOL_BLOCK), b""))
+        self.refuse_parquet(content)
+        return content
+
+    def refuse_parquet(self, content: bytes, rest=None) -> None:
+        """:class:`InputError` R27 when this compressed file holds a Parquet file
+        (:func:`~trecbench.inputs.formats.parquet_laid_out`): a content that starts with
+        ``content`` and goes on with what ``rest`` (its stream, read here to its end)
+        holds. No reader takes one (Parquet compresses its own columns); TREC text whose
+        first qid starts ``PAR1`` is no such file. ``rest`` is read only after the magic."""
+        if self.compression is None or not content.startswith(PARQUET_MAGIC):
+            return
+        size, tail = len(content), content[-PARQUET_TAIL_BYTES:]
+        while rest is not None and (block := rest.read(_SPOOL_BLOCK)):
+            size, tail = size + len(block), (tail + block)[-PARQUET_TAIL_BYTES:]
+        if parquet_laid_out(Ends(content, tail, size)):
+            raise InputError(self.path, None, COMPRESSED_PARQUET, "R27")
 
     @property
     def bytes_read(self) -> int:

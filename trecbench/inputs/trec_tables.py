@@ -16,7 +16,6 @@ import pyarrow.compute as pc
 
 from .. import arrow
 from ..errors import InputError
-from .formats import COMPRESSED_PARQUET, PARQUET_MAGIC
 from .tokens import Tokens
 
 RUN_FIELDS = ("qid", "q0", "docno", "rank", "score", "tag")
@@ -35,8 +34,6 @@ REL_PATTERN = r"^[+-]?[0-9]+$"  # C's atol reads "+1" as 1 (trec_eval accepts it
 
 
 def _check_bytes(tokens: Tokens, blank_is_error: bool) -> None:
-    if tokens.head.startswith(PARQUET_MAGIC):
-        raise InputError(tokens.path, None, COMPRESSED_PARQUET, "R27")
     for lines, message, rule in (
         (tokens.nul_lines, "NUL byte (trec_eval 9.x would silently stop reading here)", "R23"),
         (tokens.bad_utf8_lines, "invalid UTF-8", "R23"),

@@ -35,6 +35,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import arrow
+from .formats import PARQUET_MAGIC
 from .streams import Progress, Source
 from .tokens import Tokens as Tokens
 
@@ -103,21 +104,28 @@ def iter_byte_chunks(
     newline (but the last one).
 
     ``first_line`` is the physical 1-based number of the chunk's first line. A truncated or
-    corrupt compressed stream raises :class:`InputError` (rule R27) instead of yielding a
-    partial file that would look valid.
+    corrupt compressed stream, or a compressed Parquet file, raises :class:`InputError`
+    (rule R27) instead of yielding a partial file that would look valid, or a screen of
+    findings on binary lines.
     """
     first_line = 1
     carry = b""
     stream = source.stream()
-    while block := stream.read(chunk_bytes):
+    block = stream.read(chunk_bytes)
+    if source.compression is not None and block.startswith(PARQUET_MAGIC):
+        source.refuse_parquet(block, stream)  # read to its end: is its magic there too?
+        stream = source.stream()  # no: TREC text, read from its start again
+        block = stream.read(chunk_bytes)
+    while block:
         block = carry + block
         cut = block.rfind(b"\n") + 1
         if cut == 0:
             carry = block
-            continue
-        chunk, carry = block[:cut], block[cut:]
-        yield chunk, first_line
-        first_line += chunk.count(b"\n")
+        else:
+            chunk, carry = block[:cut], block[cut:]
+            yield chunk, first_line
+            first_line += chunk.count(b"\n")
+        block = stream.read(chunk_bytes)
     if carry:
         yield carry, first_line
 

@@ -17,7 +17,6 @@ import pyarrow.compute as pc
 
 from .. import arrow
 from ..inputs import trec_text
-from ..inputs.formats import COMPRESSED_PARQUET, PARQUET_MAGIC
 from ..inputs.streams import GZIP_MAGIC
 from ..inputs.trec_text import RUN_FIELDS, SCORE_PATTERN, Tokens
 from ..ranking import string_hash
@@ -271,9 +270,6 @@ class Checker:
             return True
         if head.startswith(GZIP_MAGIC):
             add("R27", None, None, "the file is gzip-compressed twice; decompress it once more")
-            return True
-        if head.startswith(PARQUET_MAGIC):  # a plain one is read as Parquet, never here
-            add("R27", None, None, COMPRESSED_PARQUET)
             return True
         if head.startswith(trec_text.BOM):
             add("R23.bom", 1, self.field_names[0], trec_text.BOM_IN_FIRST_QID)
