@@ -343,3 +343,23 @@ def test_a_jsonl_score_beyond_a_double_is_said_to_overflow_as_trec_text_says(sco
     largest = '{"qid": "q1", "docno": "d1", "score": 1.7976931348623157e308}\n'
     run_file.write_text(largest)
     assert read_run(str(run_file)).score.tolist() == [1.7976931348623157e308]
+
+
+@pytest.mark.parametrize(
+    "rank",
+    ["9" * 20, "-" + "9" * 320, "9" * 5000, "-" + "9" * 5000],
+    ids=["20-digits", "321-digits", "5000-digits", "minus-5000-digits"],
+)
+@pytest.mark.parametrize("blocks", [False, True], ids=["whole", "blocks"])
+def test_a_jsonl_rank_beyond_64_bits_is_said_to_be_so_in_one_short_line(
+    rank, blocks, tmp_path, monkeypatch
+):
+    # a rank of 310 digits or more (a double's infinity) was "rank must be a JSON integer,
+    # not the number 999…": a JSON integer it is, out of range
+    run_file = tmp_path / "run.jsonl"
+    line = f'{{"qid": "q1", "docno": "d2", "score": 1, "rank": {rank}}}'
+    run_file.write_text("\n".join([GOOD] * 51 + ["  ", line, GOOD]) + "\n")
+    message = str(_refused(run_file, blocks, monkeypatch).value)
+    assert message.startswith(f"{run_file}:53: rank {rank[:20]}")
+    assert message.endswith(" is beyond 64 bits") and "\n" not in message
+    assert len(message) < len(str(run_file)) + 400

@@ -207,9 +207,12 @@ def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 class _Written(float):
     """A JSON number a double cannot hold (``1e400``, an integer of 310 digits or more), as
-    the nearest double (infinity, as trec_eval's ``atof`` reads it) and its ``text``."""
+    the nearest double (infinity, as trec_eval's ``atof`` reads it), its ``text`` and
+    whether JSON wrote it as an ``integer`` (a rank of so many digits is one, out of
+    range)."""
 
     text: str
+    integer: bool
 
 
 def _number(text: str, kind=float) -> float | int:
@@ -219,7 +222,7 @@ def _number(text: str, kind=float) -> float | int:
         return int(text)
     written = _Written(text)
     if math.isinf(written):
-        written.text = text
+        written.text, written.integer = text, kind is int
         return written
     return kind(text)
 
@@ -257,11 +260,17 @@ def _line_problem(text: str) -> str | None:
         return f"score {shortened(score.text)} overflows a double"
     if not _finite(score):
         return f"score {shortened(str(score))} is not finite"
-    rank = value.get("rank")
+    return None if "rank" not in value else _rank_problem(value["rank"])
+
+
+def _rank_problem(rank: Any) -> str | None:
+    """What is wrong with a line's ``rank``, or None."""
+    if isinstance(rank, _Written) and rank.integer:  # more digits than a double holds
+        return f"rank {shortened(rank.text)} is beyond 64 bits"
     if rank is not None and (isinstance(rank, bool) or not isinstance(rank, int)):
         return f"rank must be a JSON integer, not {_what(rank)}"
     if rank is not None and not -(2**63) <= rank < 2**63:
-        return f"rank {rank} is beyond 64 bits"
+        return f"rank {shortened(str(rank))} is beyond 64 bits"
     return None
 
 
