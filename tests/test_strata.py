@@ -473,6 +473,25 @@ def test_an_undefined_value_makes_its_group_means_undefined_as_trec_eval_all(cap
     }  # fmt: skip
 
 
+@pytest.mark.parametrize("fmt", ["table", "markdown"])
+def test_an_undefined_group_mean_is_written_in_the_tables_as_the_main_table_writes_it(
+    fmt, capsys, tmp_path
+):
+    # the main table wrote -nan (as trec_eval), the grouped one below it nan
+    from trecbench.cli import run
+
+    (tmp_path / "m.qrels").write_text("q1 0 a 1\nq2 0 d 1\nq2 0 f -1\n")
+    (tmp_path / "m.run").write_text("q1 Q0 a 1 1 t\nq1 Q0 b 2 1 t\nq2 Q0 f 1 1 t\n")
+    side = tmp_path / "m.side.json"
+    side.write_text('{"strata":{"queries":{"q1":{"g":"A"},"q2":{"g":"A"}}}}\n')
+    args = ["score", "-J", "-m", "11pt_avg", "--strata", str(side), "--group-by", "g"]
+    assert run([*args, "--format", fmt, str(tmp_path / "m.qrels"), str(tmp_path / "m.run")]) == 0
+    rows = [line.replace("|", " ").split() for line in capsys.readouterr().out.splitlines()]
+    assert ["m", "2", "-nan"] in rows  # the main table: run, topics, 11pt_avg
+    for group in ("A", "(macro)", "(micro)"):
+        assert [row for row in rows if row[1:2] == [group]][0][-1] == "-nan"
+
+
 def test_a_qid_prefix_none_is_refused_as_a_stratum_value_is():
     # (none)/a would join b (no prefix) in the group (none): num_q 2 for two groups
     import pandas as pd

@@ -58,6 +58,12 @@ def groups_document(
     return document
 
 
+def _mean_text(value: float) -> str:
+    """A group's mean as trec_eval prints an average: 4 decimals, and an undefined one (NaN:
+    a topic's value undefined) as its ``-nan``, whatever the sign bit pandas' mean left."""
+    return "-nan" if math.isnan(value) else f"{value:.4f}"
+
+
 def _label(kind: str, group) -> str:
     return str(group) if kind == "group" else f"({kind})"
 
@@ -66,8 +72,8 @@ def _wide(
     frame: pd.DataFrame, names: dict[str, list[str]], escaped=escape_text
 ) -> tuple[list[str], list[list[str]]]:
     """Header and rows: one row per run and group (then macro, micro, spread), one column
-    per measure, values printed like trec_eval (4 decimals; ``n/a`` where the frame's
-    ``undefined`` says why); run and group text escaped (see
+    per measure, values printed like trec_eval (:func:`_mean_text`; ``n/a`` where the
+    frame's ``undefined`` says why); run and group text escaped (see
     :func:`trecbench.renderers.escaping.escape_text`, ``also``)."""
     shown = [(m, name) for m in dict.fromkeys(frame["measure"]) for name in names.get(m, [m])]
     header = ["run", "group", "n"] + [name for _, name in shown]
@@ -79,7 +85,7 @@ def _wide(
         rows.append(
             [escaped(run), escaped(_label(kind, group))]
             + [str(int(part["n"].iloc[0]))]
-            + ["n/a" if undefined else f"{values[m]:.4f}" for m, _ in shown]
+            + ["n/a" if undefined else _mean_text(values[m]) for m, _ in shown]
         )
     return header, rows
 
@@ -131,10 +137,9 @@ def render_groups(
                         out.write(csv_line([run, where, name, canonical, cell]))
                     elif name == "num_q":
                         out.write(f"{name:<22}\t{where}\t{value}\n")
-                    else:  # undefined as trec_eval prints its undefined averages
-                        shown = f"{'-nan':>6}" if undefined else f"{value:6.4f}"
-                        shown = f"{'n/a':>6}" if not_applicable else shown
-                        out.write(f"{name:<22}\t{where}\t{shown}\n")
+                    else:
+                        shown = "n/a" if not_applicable else _mean_text(value)
+                        out.write(f"{name:<22}\t{where}\t{shown:>6}\n")
             blocks.append(out.getvalue())
             continue
         escaped = escaper(output_format)  # csv was written above
