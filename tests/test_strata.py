@@ -372,6 +372,29 @@ def test_a_stratum_value_none_or_a_stratum_named_qid_prefix_is_refused(tmp_path)
             load_strata(path)
 
 
+def test_an_empty_or_blank_group_name_is_refused_at_its_line(tmp_path, capsys):
+    # it was a group printed with no label: "e              1  0.0000" and "g=" in trec text
+    from trecbench.cli import run
+
+    (tmp_path / "q").write_text("q1 0 a 1\nq2 0 a 1\n")
+    (tmp_path / "r").write_text("q1 Q0 a 1 1 t\nq2 Q0 b 1 1 t\n")
+    side = tmp_path / "s.json"
+    for value, said in (("", "empty group name"), (" \t", r"blank group name ' \t'")):
+        q2 = f' "q2": {{"g": {json.dumps(value)}}}'  # on line 3
+        side.write_text("\n".join(['{"strata": {"queries": {', ' "q1": {"g": "A"},', q2, "}}}"]))
+        args = ["score", "-m", "P.1", "--strata", str(side), "--group-by", "g"]
+        assert run([*args, str(tmp_path / "q"), str(tmp_path / "r")]) == 2
+        assert capsys.readouterr().err == (
+            f"trecbench: {side}:3: strata.queries.q2.g: {said}: a topic without a g goes in "
+            "(none) (leave its g out, or null)\n"
+        )
+    # strata given as a table (group_means), refused alike
+    per_query = pd.DataFrame({"run": "r", "qid": ["q1", "q2"], "measure": "P@1", "value": 1.0})
+    strata = pd.DataFrame({"qid": ["q1", "q2"], "g": ["A", ""]})
+    with pytest.raises(UsageError, match="^--group-by g: topic 'q2': empty group name: "):
+        group_means(per_query, strata, "g")
+
+
 def test_sidecar_strata_use_the_escaped_ids_of_the_qrels_and_runs(tmp_path):
     """A case_id that needs escaping ("case 1" is written case%201) keeps its stratum:
     the sidecar is keyed by the ids as written, so `score --group-by` finds it."""

@@ -57,9 +57,8 @@ def read_sidecar(sidecar: str | os.PathLike) -> tuple[pd.DataFrame, list[tuple[s
         place = at / "queries" / qid
         for field, value in place.expect_object(values).items():
             _field_name(place / field, field)
-            if value is not None and (place / field).expect_string(value) == MISSING:
-                # the group of topics without a value: two groups would be one
-                raise (place / field).error(f"{MISSING} names the topics without a {field}")
+            if value is not None:
+                _group_name(place / field, field, value)
             if field not in fields:
                 fields.append(field)
     frame = pd.DataFrame(
@@ -78,6 +77,26 @@ def read_sidecar(sidecar: str | os.PathLike) -> tuple[pd.DataFrame, list[tuple[s
             file = (place / "file").expect_string(info.get("file"))
             notes.append((os.path.join(os.path.dirname(sidecar), file), warning))
     return frame.astype(STR), notes
+
+
+def _group_name(place: At, field: str, value: Any) -> str:
+    """A topic's group in the stratum ``field``: a string naming a group of its own. The
+    group of topics without a value is (none): named so, two groups would be one."""
+    if place.expect_string(value) == MISSING:
+        raise place.error(f"{MISSING} names the topics without a {field}")
+    blank = _blank_group(field, value)
+    if blank is not None:
+        raise place.error(blank)
+    return value
+
+
+def _blank_group(field: str, value: str) -> str | None:
+    """Why ``value`` cannot name a group of ``field`` (an empty or blank name would print as
+    no label at all), or None."""
+    if value.strip():
+        return None
+    what = "empty group name" if not value else f"blank group name {value!r}"
+    return f"{what}: a topic without a {field} goes in {MISSING} (leave its {field} out, or null)"
 
 
 def _field_name(place: At, name: Any) -> str:
@@ -100,7 +119,8 @@ def group_labels(qids: pd.Series, strata: pd.DataFrame | None, by: str) -> pd.Se
     """The group of each qid: its ``by`` stratum, or its prefix for ``qid-prefix``.
 
     Queries without a value for ``by`` fall in the group ``(none)``; strata that give
-    none of them a value (the sidecar of other qrels) are a :class:`UsageError`.
+    none of them a value (the sidecar of other qrels), or a blank one, are a
+    :class:`UsageError`.
     """
     qids = qids.astype(STR)
     if by == QID_PREFIX:
@@ -118,7 +138,13 @@ def group_labels(qids: pd.Series, strata: pd.DataFrame | None, by: str) -> pd.Se
         known = ", ".join([c for c in strata.columns if c != "qid"] + [QID_PREFIX])
         raise UsageError(f"unknown stratum {by!r}; available: {known}")
     mapping = strata.drop_duplicates("qid").set_index("qid")[by]
-    labels = qids.map(mapping)
+    labels = qids.map(mapping).astype(STR)
+    blank = (labels.str.strip() == "").fillna(False).astype(bool)  # strata given as a table
+    if blank.any():
+        qid = qids[blank].iloc[0]
+        raise UsageError(
+            f"--group-by {by}: topic {qid!r}: {_blank_group(by, labels[blank].iloc[0])}"
+        )
     if len(labels) and labels.isna().all():  # every topic in "(none)": a section repeated
         topics = f"none of these {len(qids.unique())} topics"
         if qids.isin(mapping.index).any():
