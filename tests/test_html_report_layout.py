@@ -1,14 +1,15 @@
 """report.html with hostile names and ids, in headless Chromium: a long baseline name folds
-the differences' title within its canvas, long docnos wrap inside the drill-down, topics
-and runs named like JavaScript's Object.prototype members open as any other, and the means'
-axis never writes two runs' names alike."""
+the differences' title within its canvas, a long run name folds in the legends within the
+page, long docnos wrap inside the drill-down, topics and runs named like JavaScript's
+Object.prototype members open as any other, and the means' axis never writes two runs'
+names alike."""
 
 from __future__ import annotations
 
 import re
 
 import pytest
-from test_html_report import _data, _drawn, _open_topic
+from test_html_report import LEGEND_BOXES, _data, _drawn, _legends_apart, _open_topic
 
 from trecbench.cli import run
 
@@ -51,6 +52,57 @@ def test_a_long_baseline_name_folds_the_differences_title_within_its_canvas(
     assert "\n" in differences
     expected = f"P@1: per-topic difference against {baseline}, sorted"
     assert re.sub(r"\s", "", differences) == re.sub(r"\s", "", expected)
+
+
+# a run's name of 190 characters (the page's width holds some 140 in a legend's font)
+LONG_RUN = ("bm25-rm3-monot5-rerank-top100-" * 7)[:190]
+# the labels of the figures' legends, as drawn
+LEGEND_LABELS = """
+var labels = [];
+for (var plot of Object.values(Bokeh.index)) {
+  for (var view of plot.computed_renderer_views || []) {
+    if (view.model.type === "Legend") {
+      for (var item of view.model.items) { labels.push(item.label.value); } } } }
+return labels;"""
+
+
+def test_a_long_run_name_folds_in_the_legends_within_the_page(browser, tmp_path):
+    # the curves' legend wrote it on one line, to x = 1,369 px: past its canvas and the
+    # page's 1,180 px
+    (tmp_path / "q").write_text("t1 0 d1 1\nt2 0 d1 1\n")
+    runs = [tmp_path / "x.run", tmp_path / f"{LONG_RUN}.run"]  # x the baseline
+    runs[0].write_text("t1 Q0 d1 1 2 x\nt2 Q0 d2 1 2 x\n")
+    runs[1].write_text("t1 Q0 d2 1 2 b\nt2 Q0 d1 1 2 b\n")
+    page = tmp_path / "long.html"
+    args = ["score", "-m", "P.1", str(tmp_path / "q"), *map(str, runs), "--html", str(page)]
+    assert run([*args, "--quiet"]) == 0
+    drawn = _drawn(browser, page)
+    figures = drawn.execute_script(LEGEND_BOXES)
+    assert len(_legends_apart(figures)) == 2  # the differences' and the curves'
+    width = drawn.execute_script("return document.querySelector('.figures').clientWidth")
+    for title, _, canvas, legends in figures:
+        assert canvas[2] - canvas[0] <= width, (title, canvas, width)
+        assert all(legend[2] <= canvas[2] for legend in legends), (title, canvas, legends)
+    # folded, not shortened: every character of the name is there
+    folded = [label for label in drawn.execute_script(LEGEND_LABELS) if label.startswith("bm")]
+    assert len(folded) == 2 and all("\n" in label for label in folded)
+    assert {label.replace("\n", "") for label in folded} == {LONG_RUN}
+
+
+def test_a_long_run_name_folds_in_the_figures_legend_within_the_page():
+    from trecbench.html_report import figures
+
+    curves = {"x": [0.5] * 11, LONG_RUN: [0.25] * 11}
+    plot = figures.precision_recall_figure(curves)
+    assert plot.width == figures.PAGE_WIDTH  # it was 1,412: wider for the name
+    (legend,) = plot.legend
+    assert legend in plot.below
+    labels = [item.label.value for item in legend.items]
+    assert labels[0] == "x" and labels[1].replace("\n", "") == LONG_RUN
+    font = int(legend.label_text_font_size.removesuffix("px"))
+    room = figures.PAGE_WIDTH - figures.Y_AXIS_ROOM - 2 * (legend.padding + legend.margin)
+    widest = max(figures._text_width(line, font) for line in labels[1].split("\n"))
+    assert legend.glyph_width + legend.label_standoff + legend.spacing + widest <= room
 
 
 # the cells of the drill-down panel and their boxes, and the panel's box

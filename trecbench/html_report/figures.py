@@ -11,6 +11,7 @@ import re
 from collections import Counter
 from collections.abc import Mapping
 from functools import cache
+from typing import Any
 
 # the page's content is at most 1180 px wide (its template's body max-width): no canvas is wider
 PAGE_WIDTH = 1180
@@ -116,17 +117,18 @@ def _text_width(text: str, size: int, bold: bool = False) -> float:
     return sum(widths.get(char, 1000) for char in text) * size / 1000
 
 
-def _folded(title: str, room: float) -> str:
-    """``title`` in lines (``\\n``) no wider than ``room`` px in the titles' font: broken
-    after a space where one is, within a word (a run's name) where it alone is wider (a
-    title past its canvas was cut off: the baseline's name of 75 characters and more)."""
+def _folded(text: str, room: float, size: int = TITLE_SIZE, bold: bool = True) -> str:
+    """``text`` in lines (``\\n``) no wider than ``room`` px in Helvetica of ``size`` px
+    (``bold``: the titles' font): broken after a space where one is, within a word (a run's
+    name) where it alone is wider (a title past its canvas was cut off: the baseline's name
+    of 75 characters and more)."""
     lines, line = [], ""
-    for word in re.findall(r"\S+\s*", title):  # each word with the spaces after it
-        if line and _text_width(line + word.rstrip(), TITLE_SIZE, bold=True) > room:
+    for word in re.findall(r"\S+\s*", text):  # each word with the spaces after it
+        if line and _text_width(line + word.rstrip(), size, bold) > room:
             lines.append(line.rstrip())
             line = ""
         for char in word:
-            wider = _text_width(line + char, TITLE_SIZE, bold=True) > room
+            wider = _text_width(line + char, size, bold) > room
             if line and wider and not char.isspace():
                 lines.append(line.rstrip())
                 line = ""
@@ -134,30 +136,32 @@ def _folded(title: str, room: float) -> str:
     return "\n".join([*lines, line.rstrip()])
 
 
-def _with_legend(title: str, names: list[str]):
-    """A figure whose legend names ``names`` (the ``legend_label`` s of its glyphs) and is
-    never over a point: right of its plot area, in columns of LEGEND_ROWS, while the canvas
-    stays within PAGE_WIDTH; else the canvas PAGE_WIDTH wide and the legend below its plot
-    area, in rows as wide as the plot area."""
+def _with_legend(title: str, names: list[str]) -> tuple[Any, dict[str, str]]:
+    """A figure whose legend names ``names`` and is never over a point, and the label of
+    each name in it (its glyphs' ``legend_label``): right of its plot area, in columns of
+    LEGEND_ROWS, while the canvas stays within PAGE_WIDTH; else the canvas PAGE_WIDTH wide
+    and the legend below its plot area, in rows as wide as the plot area. A name wider than
+    that (some 140 characters) is folded into lines that fit, every character kept (the
+    canvas grew past the page for it); the points' hover names each run whole too."""
     from bokeh.models import Legend
 
     legend = Legend()
-    # a column: an entry's glyph, its gaps and the longest name; around the columns the
-    # legend's padding and margin (Bokeh's sizes)
+    # a column: an entry's glyph, its gaps and the longest line of a label; around the
+    # columns the legend's padding and margin (Bokeh's sizes)
     font = int(legend.label_text_font_size.removesuffix("px"))
-    longest = max(_text_width(name, font) for name in names)
-    column = legend.glyph_width + legend.label_standoff + legend.spacing + longest
+    glyph = legend.glyph_width + legend.label_standoff + legend.spacing
     border = 2 * (legend.padding + legend.margin)
+    room = PAGE_WIDTH - Y_AXIS_ROOM - border
+    labels = {name: _folded(name, room - glyph, font, bold=False) for name in names}
+    lines = [line for label in labels.values() for line in label.split("\n")]
+    column = glyph + max(_text_width(line, font) for line in lines)
     beside = math.ceil(len(names) / LEGEND_ROWS) * column + border
     if FRAME_WIDTH + Y_AXIS_ROOM + beside <= PAGE_WIDTH:
         plot = _figure(title, room=FRAME_WIDTH + beside)  # the title over the legend too
         legend.nrows = min(len(names), LEGEND_ROWS)  # more rows than entries leave a blank
         place = "right"
     else:
-        room = PAGE_WIDTH - Y_AXIS_ROOM - border
-        # wider only for a name longer than the page holds (some 140 characters)
-        width = PAGE_WIDTH + max(0, math.ceil(column - room))
-        plot = _figure(title, width=width, room=width - Y_AXIS_ROOM)
+        plot = _figure(title, width=PAGE_WIDTH, room=PAGE_WIDTH - Y_AXIS_ROOM)
         fit = max(1, int(room // column))
         # down each column, as beside: the rows that many columns need
         legend.update(nrows=math.ceil(len(names) / fit), location="top_left")
@@ -166,7 +170,7 @@ def _with_legend(title: str, names: list[str]):
     # inside the plot area (Bokeh's default, where it covered the curves' and the
     # differences' points: every figure with a legend starts here)
     plot.add_layout(legend, place)
-    return plot
+    return plot, labels
 
 
 def _shown_name(name: str) -> str:
@@ -277,7 +281,7 @@ def differences_figure(measure: str, baseline: str, series: Mapping[str, list[tu
     from bokeh.models import BasicTicker, ColumnDataSource, HoverTool
 
     title = f"{measure}: per-topic difference against {baseline}, sorted"
-    plot = _with_legend(title, list(series))
+    plot, labels = _with_legend(title, list(series))
     for index, (run, points) in enumerate(series.items()):
         points = sorted(points, key=lambda p: (p[1] - p[2], p[0]))
         value = np.array([p[1] for p in points], np.float64)
@@ -299,7 +303,7 @@ def differences_figure(measure: str, baseline: str, series: Mapping[str, list[tu
         )
         color, marker, _ = style(index + 1)  # the baseline's is the first
         line = plot.scatter("x", "difference", source=source, size=5, color=color,
-                            marker=marker, legend_label=run)  # fmt: skip
+                            marker=marker, legend_label=labels[run])  # fmt: skip
         tips = [("topic", "@qid"), ("run", "@run"), ("value", "@value_text"),
                 (baseline, "@base_text"), ("difference", "@difference_text")]  # fmt: skip
         plot.add_tools(HoverTool(renderers=[line], tooltips=tips))
@@ -332,7 +336,7 @@ def precision_recall_figure(curves: Mapping[str, list[float]]):
     from bokeh.models import ColumnDataSource, HoverTool
 
     title = "Precision-recall (interpolated precision at 11 recall levels)"
-    plot = _with_legend(title, list(curves))
+    plot, labels = _with_legend(title, list(curves))
     levels = [level / 10 for level in range(11)]
     for index, (run, precisions) in enumerate(curves.items()):
         source = ColumnDataSource(
@@ -341,9 +345,9 @@ def precision_recall_figure(curves: Mapping[str, list[float]]):
         )  # fmt: skip
         color, marker, dash = style(index)
         plot.line("recall", "precision", source=source, color=color, line_dash=dash,
-                  legend_label=run)  # fmt: skip
+                  legend_label=labels[run])  # fmt: skip
         marks = plot.scatter("recall", "precision", source=source, color=color, size=6,
-                             marker=marker, legend_label=run)  # fmt: skip
+                             marker=marker, legend_label=labels[run])  # fmt: skip
         tips = [("run", "@run"), ("recall", "@recall{0.0}"), ("precision", "@precision_text")]
         plot.add_tools(HoverTool(renderers=[marks], tooltips=tips))
     plot.xaxis.axis_label = "recall"
