@@ -197,7 +197,7 @@ def _entries(tmp_path, mutate):
     [
         # issue 9.4: a string was split into one-character ids
         (lambda d: d[0]["queryResults"][0].update(relevantChunkIds="abc"),
-         r"\[0\].queryResults\[0\].relevantChunkIds: expected a list of ids, found a string"),
+         r"\[0\].queryResults\[0\].relevantChunkIds: expected an array of ids, found a string"),
         # issue 9.4: a duplicate taskId merged two tasks
         (lambda d: d[1]["queryResults"][0].update(taskId="r1/0"),
          r"\[1\].queryResults\[0\].taskId: taskId 'r1/0' is used twice by chunker 'ast' "
@@ -208,8 +208,8 @@ def _entries(tmp_path, mutate):
         (lambda d: d[0]["queryResults"][0]["retrievedChunks"][1].update(score="0.9"),
          r"\[0\].queryResults\[0\].retrievedChunks\[1\].score: expected a number"),
         (lambda d: d[0]["queryResults"][0].pop("retrievedChunks"),
-         r"\[0\].queryResults\[0\].retrievedChunks: expected a list, found null"),
-        (lambda d: d[0].update(queryResults={}), r"\[0\].queryResults: expected a list"),
+         r"\[0\].queryResults\[0\].retrievedChunks: expected an array, found null"),
+        (lambda d: d[0].update(queryResults={}), r"\[0\].queryResults: expected an array"),
         (lambda d: d.append(3), r"\[4\]: expected an object, found a number"),
         (lambda d: d[3].update(repo="r9"),
          r"\[3\].queryResults\[0\].taskId: taskId 'r2/0' belongs to repo 'r2' for another"),

@@ -116,15 +116,15 @@ def test_run_without_qrels_and_bad_dicts(tmp_path):
         (
             {"q1": "d1"},
             r"r.json:1: query 'q1': its documents must be a JSON object of docno to "
-            r"score, not text \('d1'\)",
+            r"score, not a string \('d1'\)",
         ),
         ({"q1": False}, r"query 'q1': its documents must be .*, not a boolean \(false\)$"),
-        ({"q1": {"d1": "high"}}, r"query 'q1', document 'd1': 'high' is text, not a number"),
+        ({"q1": {"d1": "high"}}, r"query 'q1', document 'd1': 'high' is a string, not a number"),
         # JSON's words in a JSON file's message ("True is bool" read as Python's)
         ({"q1": {"d1": True}}, r"query 'q1', document 'd1': true is a boolean, not a number"),
         ({"q1": {"d1": None}}, r"query 'q1', document 'd1': null, not a number"),
         ({"q1": {"": 1.0}}, r"query 'q1', document '': docno is empty"),
-        ([1], r"expected an object, found a list"),
+        ([1], r"expected an object, found an array"),
         ({}, r"no query in the run dict"),
     ):
         run.write_text(json.dumps(bad))

@@ -212,13 +212,13 @@ def test_query_ids_depth_and_errors(tmp_path):
     assert conversion.runs[0].tag == "mine"
     for bad, message in (
         ({"gold_docs": [[]], "retrieved_chunks": []}, "1 gold_docs lists but 0"),
-        ({"gold_docs": [["a"]], "retrieved_chunks": "a"}, "retrieved_chunks: expected a list"),
+        ({"gold_docs": [["a"]], "retrieved_chunks": "a"}, "retrieved_chunks: expected an array"),
         (
             {**EXAMPLE, "query_ids": ["a", "a", "b"]},
             r"query_ids\[1\]: 'a' is used twice \(first at \[0\]\)",
         ),
         ({"gold_docs": [[1.5]], "retrieved_chunks": [[]]}, r"gold_docs\[0\]\[0\]: expected a"),
-        ({"gold_docs": ["ab"], "retrieved_chunks": [[]]}, r"gold_docs\[0\]: expected a list"),
+        ({"gold_docs": ["ab"], "retrieved_chunks": [[]]}, r"gold_docs\[0\]: expected an array"),
     ):
         path.write_text(json.dumps(bad))
         with pytest.raises(InputError, match=message):

@@ -144,7 +144,7 @@ def test_iou_override_and_bad_inputs(tmp_path):
     assert ast["rel"].tolist() == [1, 1]
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps({"results": "nope"}))
-    with pytest.raises(InputError, match=r"bad.json:1: results: expected a list, found a str"):
+    with pytest.raises(InputError, match=r"bad.json:1: results: expected an array, found a str"):
         convert_memorybench(bad)
     db = tmp_path / "other.db"
     with sqlite3.connect(db) as connection:
@@ -187,7 +187,7 @@ def dcg(gains):
     ("hostile", "message"),
     [
         # issue 9.4: a string is not split into one-character ids
-        ({"relevantIds": "c2"}, r"results\[0\].metadata.relevantIds: expected a list of ids"),
+        ({"relevantIds": "c2"}, r"results\[0\].metadata.relevantIds: expected an array of ids"),
         ({"relevantChunkIds": [1.5]}, r"relevantChunkIds\[0\]: expected a non-empty string"),
         ({"groundTruth": "a.py"}, r"metadata.groundTruth: expected an object"),
         ({"groundTruth": {"file": "a.py", "startLine": "1", "endLine": 2}},

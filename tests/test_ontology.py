@@ -207,13 +207,13 @@ def test_bad_ontology_files(tmp_path):
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ('{"graphs": {}}', r"hp.json:1: graphs: expected a list, found an object"),
+        ('{"graphs": {}}', r"hp.json:1: graphs: expected an array, found an object"),
         ('{"graphs": []}', r"graphs: no graph"),
         ('{"graphs": [7]}', r"graphs\[0\]: expected an object, found a number"),
         ('{"graphs": [{"nodes": [1]}]}', r"graphs\[0\].nodes\[0\]: expected an object"),
         (
             '{"graphs": [{"nodes": [{"id": "HP:0000001", "meta": []}]}]}',
-            r"graphs\[0\].nodes\[0\].meta: expected an object, found a list",
+            r"graphs\[0\].nodes\[0\].meta: expected an object, found an array",
         ),
         (
             '{"graphs": [{"nodes": [{"id": "HP:0000001", "meta": {"deprecated": true, '

@@ -114,7 +114,7 @@ def test_places_name_the_line_and_the_path(tmp_path):
     with pytest.raises(InputError, match=r"found a string \(\"x\"\)"):
         (doc.root / "test_cases" / 1 / "ids").expect_object("x")
     assert (doc.root / "test_cases" / 1 / "ids").expect_ids([1, "x"]) == ["1", "x"]
-    with pytest.raises(InputError, match=r"expected a list of ids, found a string"):
+    with pytest.raises(InputError, match=r"expected an array of ids, found a string"):
         doc.root.expect_ids("c2")  # issue 9.4: never split into one-character ids
     for bad in (1.0, True, "", None):
         with pytest.raises(InputError, match="expected a non-empty string id"):

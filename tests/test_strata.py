@@ -338,7 +338,7 @@ def test_hostile_sidecars_are_refused_with_their_place(tmp_path):
     for data, message in (
         ({"strata": {"queries": {"1": 5}}}, r"s.json:1: strata.queries\[\"1\"\]: expected an obj"),
         ({"strata": {"queries": {"1": {"lang": 3}}}}, r"queries\[\"1\"\].lang: expected a str"),
-        ({"strata": {"fields": "lang", "queries": {}}}, r"strata.fields: expected a list"),
+        ({"strata": {"fields": "lang", "queries": {}}}, r"strata.fields: expected an array"),
         ([], "not a trecbench sidecar"),
     ):
         path.write_text(json.dumps(data))

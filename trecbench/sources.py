@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import type_names
 from .errors import InputError, excerpt
 from .inputs import streams
 
@@ -432,13 +433,14 @@ def path_text(where: tuple) -> str:
     return out
 
 
-def _describe(value: Any) -> str:
+def described(value: Any) -> str:
+    """A value read from JSON (or an SQLite column) as a message names what was found: its
+    type in JSON's words and, when short, its JSON text (``a string ("x")``, ``null``)."""
     if value is None:
         return "null"
     if isinstance(value, (bytes, bytearray, memoryview)):  # an SQLite BLOB
         return f"bytes ({len(value)} of them, not text)"
-    kinds = {dict: "an object", list: "a list", str: "a string", bool: "a boolean"}
-    kind = kinds.get(type(value), "a number")
+    kind = type_names.a_json_type(value)
     shown = json.dumps(value, ensure_ascii=False, default=repr)
     return kind if len(shown) > 40 else f"{kind} ({shown})"
 
@@ -471,13 +473,13 @@ class At:
 
     def _typed(self, value: Any, kind: type, what: str):
         if not isinstance(value, kind):
-            raise self.error(f"expected {what}, found {_describe(value)}")
+            raise self.error(f"expected {what}, found {described(value)}")
         return value
 
     def expect_object(self, value: Any) -> dict:
         return self._typed(value, dict, "an object")
 
-    def expect_list(self, value: Any, what: str = "a list") -> list:
+    def expect_list(self, value: Any, what: str = "an array") -> list:
         return self._typed(value, list, what)
 
     def expect_string(self, value: Any) -> str:
@@ -496,11 +498,11 @@ class At:
             return value
         if isinstance(value, int) and not isinstance(value, bool):
             return str(value)
-        raise self.error(f"expected a non-empty string id, found {_describe(value)}")
+        raise self.error(f"expected a non-empty string id, found {described(value)}")
 
     def expect_ids(self, value: Any) -> list[str]:
-        """A list of ids (a string is refused: it is not split into characters)."""
-        items = self.expect_list(value, "a list of ids")
+        """An array of ids (a string is refused: it is not split into characters)."""
+        items = self.expect_list(value, "an array of ids")
         return [(self / i).expect_id(item) for i, item in enumerate(items)]
 
     def expect_number(self, value: Any, *, optional: bool = True) -> float:
@@ -508,7 +510,7 @@ class At:
         if value is None and optional:
             return math.nan
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise self.error(f"expected a number, found {_describe(value)}")
+            raise self.error(f"expected a number, found {described(value)}")
         number = float(value)  # integers have at most MAX_DIGITS digits
         if not math.isfinite(number):
             raise self.error(f"number {value} is beyond a double")
@@ -516,7 +518,7 @@ class At:
 
     def expect_integer(self, value: Any, minimum: int | None = None) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise self.error(f"expected an integer, found {_describe(value)}")
+            raise self.error(f"expected an integer, found {described(value)}")
         if minimum is not None and value < minimum:
             raise self.error(f"expected an integer of at least {minimum}, found {value}")
         return value

@@ -188,7 +188,7 @@ def check_gold(
 def _chroma_one(result: Any, at: At, batch_index: int = 0) -> list[tuple]:
     result = at.expect_object(result)
     ids_at = at / "ids"
-    outer = ids_at.expect_list(result.get("ids"), "a list of lists of ids")
+    outer = ids_at.expect_list(result.get("ids"), "an array of arrays of ids")
     if len(outer) <= batch_index:
         raise ids_at.error(f"no list for query {batch_index}")
     ids = (ids_at / batch_index).expect_ids(outer[batch_index])
@@ -198,7 +198,7 @@ def _chroma_one(result: Any, at: At, batch_index: int = 0) -> list[tuple]:
         if value is None:
             return None
         place = at / key
-        value = place.expect_list(value, "a list of lists")
+        value = place.expect_list(value, "an array of arrays")
         if len(value) <= batch_index:
             raise place.error(f"no list for query {batch_index}")
         inner = (place / batch_index).expect_list(value[batch_index])
@@ -241,7 +241,7 @@ def chroma_rows(doc: JsonDocument, qids: list[str]) -> tuple[pd.DataFrame, list[
     data = doc.value
     root = doc.root
     if isinstance(data, dict) and "ids" in data:
-        batches = (root / "ids").expect_list(data["ids"], "a list of lists of ids")
+        batches = (root / "ids").expect_list(data["ids"], "an array of arrays of ids")
         if len(batches) != len(qids):
             raise (root / "ids").error(
                 f"batched result has {len(batches)} queries, cases {len(qids)}"

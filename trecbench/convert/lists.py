@@ -37,7 +37,7 @@ MATCHES = ("ids", "chunks")
 
 
 def _lists(at: At, value, texts: bool) -> list[list[str]]:
-    outer = at.expect_list(value, "a list of lists")
+    outer = at.expect_list(value, "an array of arrays")
     out = []
     for i, inner in enumerate(outer):
         place = at / i

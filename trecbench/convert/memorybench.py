@@ -42,7 +42,7 @@ import pandas as pd
 
 from ..errors import InputError
 from ..ids import STR
-from ..sources import At, Content, Rows, json_document, parse_json, read_source
+from ..sources import At, Content, Rows, described, json_document, parse_json, read_source
 from .common import (
     Conversion,
     Report,
@@ -130,7 +130,7 @@ def _json_column(text: Any, at: At) -> Any:
     if text is None:
         return None
     if not isinstance(text, str):
-        raise at.error(f"expected JSON text, found {type(text).__name__}")
+        raise at.error(f"expected JSON text, found {described(text)}")
     try:
         return parse_json(text, at.doc.path)
     except InputError as exc:

@@ -195,7 +195,7 @@ def _explicit(meta: dict, at: At, report: Report, where: dict) -> list[str] | No
     if key is None:
         return None
     place = at / key
-    items = place.expect_list(meta[key], "a list of ids")
+    items = place.expect_list(meta[key], "an array of ids")
     ids = []
     for position, item in enumerate(items):
         text = (place / position).expect_id(item) if item != "" else ""

@@ -33,7 +33,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .. import arrow
+from .. import arrow, type_names
 from ..errors import InputError, shortened
 from .formats import Whole
 from .streams import Source
@@ -285,8 +285,7 @@ def _finite(number: int | float) -> bool:
 
 def _what(value: Any) -> str:
     """A JSON value as messages name it: its type and (shortened) text."""
-    kinds = {str: "the string", bool: "the boolean", list: "the array", dict: "the object"}
-    kind = kinds.get(type(value), "the number")
-    if isinstance(value, _Written):
-        return f"{kind} {shortened(value.text)}"
-    return "null" if value is None else f"{kind} {shortened(json.dumps(value))}"
+    if value is None:
+        return "null"
+    text = value.text if isinstance(value, _Written) else json.dumps(value)
+    return f"the {type_names.json_type(value)} {shortened(text)}"

@@ -11,31 +11,18 @@ it 0).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from decimal import Decimal
 from numbers import Number
 
 import numpy as np
 import pyarrow as pa
 
-from .. import arrow
+from .. import arrow, type_names
 from ..errors import InputError, excerpt
 from . import python_objects, tables
 from .python_objects import index_label as label  # np.True_ as True
 
 LineOf = Callable[[tuple], "int | None"]
-
-
-def _ids(keys: list, what: str, origin: str, where) -> pa.Array:
-    """The keys as ids; the first that is neither text nor an integer (None, a bool,
-    bytes, a float) is named, in a dict's words: it has no column nor dtype to blame."""
-    if not keys:  # no id to type: an empty string column
-        return arrow.array([], pa.string())
-    keys = python_objects.python_values(keys)  # np.str_('a') is the text 'a'
-    row = python_objects.stray_id(keys)
-    if row is not None:
-        kind = python_objects.kind_named(keys[row])
-        message = f"{where(row)}: a {what} must be text or an integer, not {kind}"
-        raise InputError(origin, None, message)
-    return python_objects.from_python(keys, what, origin, where)
 
 
 def _not_number(value: object) -> bool:
@@ -44,22 +31,19 @@ def _not_number(value: object) -> bool:
 
 
 def _kind(value: object, json_text: bool) -> tuple[str, str | None]:
-    """What ``value`` is and the text that shows it (None for no value or a container), in
-    JSON's words for a dict read from a JSON file (``a boolean``, ``null``, ``an object``,
-    ``an array``), else in Python's (``a bool``, ``None``, ``a dict``, ``a list``)."""
-    if value is None:
-        return ("null" if json_text else "None"), None
+    """What ``value`` is and the text that shows it (None for no value, a container or
+    another object): in JSON's words for a dict read from a JSON file (``a boolean``,
+    ``null``, ``an array``), else in Python's (``a bool``, ``None``, ``a list``)."""
+    if json_text:
+        kind = type_names.a_json_type(value)
+    else:
+        value = python_objects.python_values([value])[0]  # np.int64(3) is the number 3
+        kind = python_objects.kind_in_role(value, numbers=True)
     if isinstance(value, bool):
-        return ("a boolean", str(value).lower()) if json_text else ("a bool", str(value))
-    if isinstance(value, str):
-        return "text", excerpt(value)
-    if isinstance(value, Number) and not isinstance(value, np.timedelta64):
-        return "a number", excerpt(value)
-    if isinstance(value, Mapping):
-        return ("an object" if json_text else "a dict"), None
-    if isinstance(value, list) and json_text:
-        return "an array", None
-    return python_objects.kind_named(value), None
+        return kind, str(value).lower() if json_text else str(value)
+    if isinstance(value, str | int | float | Decimal):
+        return kind, excerpt(value)
+    return kind, None
 
 
 def _is_kind(value: object, json_text: bool) -> str:
@@ -144,12 +128,12 @@ def _flattened(
 
 def _typed(keys: list, kind, origin, docnos, values, starts, where, query, json_text) -> pa.Table:
     """The typed table of the flattened dict, ``keys`` its qids (see :func:`to_table`)."""
-    qids = _ids(keys, "query id", origin, query)
+    qids = python_objects.python_ids(keys, "query id", origin, query, keys=True)
     rows = np.repeat(np.arange(len(keys)), np.diff(starts))
     table = pa.table(
         {
             "qid": qids.take(pa.array(rows, pa.int64())),
-            "docno": _ids(docnos, "document id", origin, where),
+            "docno": python_objects.python_ids(docnos, "document id", origin, where, keys=True),
             "score" if kind == "run" else "rel": _numbers(
                 values, "score" if kind == "run" else "relevance", origin, where, json_text
             ),

@@ -7,14 +7,16 @@ from __future__ import annotations
 
 import math
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from decimal import Decimal
 
 import numpy as np
 import pyarrow as pa
 
+from .. import arrow
 from ..errors import EXCERPT_LIMIT, InputError, excerpt, int_text, shortened
 from ..text_bytes import encodable
+from ..type_names import python_type
 
 Where = Callable[[int], str]
 
@@ -74,21 +76,6 @@ def _number_text(value: int | float | Decimal) -> str:
     return str(int(value)) if integral else str(value)
 
 
-def kind_named(value: object) -> str:
-    """What a Python value is, by its type, in a message's words: ``None``, ``a bool``,
-    ``bytes``, ``a tuple``; pandas' NA as ``a missing value (pd.NA)`` (its type's name,
-    NAType, says nothing to whoever put it in a dict)."""
-    if value is None:
-        return "None"
-    if isinstance(value, bytes):
-        return "bytes"
-    kind = type(value)
-    if kind.__name__ == "NAType" and kind.__module__.startswith("pandas"):
-        return "a missing value (pd.NA)"
-    name = "dict" if isinstance(value, Mapping) else kind.__name__
-    return f"{'an' if name[0] in 'aeiouAEIOU' else 'a'} {name}"
-
-
 def _id_kind(kind: type, missing: bool) -> bool:
     integer = issubclass(kind, int) and not issubclass(kind, bool)
     return issubclass(kind, str) or integer or (missing and kind is type(None))
@@ -104,34 +91,41 @@ def stray_id(values: list, missing: bool = False) -> int | None:
     return next(i for i, value in enumerate(values) if not _id_kind(type(value), missing))
 
 
-def _group(value: object, numbers: bool) -> str:
+def kind_in_role(value: object, numbers: bool) -> str:
     """What ``value`` is, in a message's words: among the ids' kinds (text, an integer)
     or the numbers' (text, a number), else its type (an id that is a float: ``a float``)."""
-    if isinstance(value, str):
-        return "text"
-    if isinstance(value, bool):
-        return "a bool"
-    if isinstance(value, _NUMBERS if numbers else int):
+    if isinstance(value, _NUMBERS if numbers else int) and not isinstance(value, bool):
         return "a number" if numbers else "an integer"
-    return kind_named(value)
+    return python_type(value)
 
 
 def _stray(value: object, what: str, located: str, numbers: bool) -> str:
     """The message for ``value``, of no kind the role ``what`` takes, at ``located``."""
     expected = "an int, float or Decimal" if numbers else "text or an integer"
-    return f"{located}: {what} {excerpt(value)} is {_group(value, numbers)}, not {expected}"
+    return f"{located}: {what} {excerpt(value)} is {kind_in_role(value, numbers)}, not {expected}"
 
 
-def python_ids(values: list, what: str, origin: str, where: Where = row_named) -> pa.Array:
-    """Python ids (records' query or document ids) as :func:`from_python` reads them, but
-    the first that is neither text nor an integer is named even where every id is of its
-    kind (all bytes, all floats: Arrow holds them as one column, whose type
-    :func:`~trecbench.inputs.tables.ids` would refuse in a DataFrame's words); ids that
-    are all None are missing ones."""
-    values = python_values(values)
-    row = stray_id(values, missing=True)
+def python_ids(
+    values: list, what: str, origin: str, where: Where = row_named, keys: bool = False
+) -> pa.Array:
+    """Python ids (records' query or document ids, a dict's keys) as :func:`from_python`
+    reads them, but the first that is neither text nor an integer is named even where
+    every id is of its kind (all bytes, all floats: Arrow holds them as one column, whose
+    type :func:`~trecbench.inputs.tables.ids` would refuse in a DataFrame's words); ids
+    that are all None are missing ones. With ``keys`` the ids are a dict's keys, which
+    ``where`` shows: None is a key of no id kind, not a missing id, and the message names
+    the kind alone (``query 2.5: a query id must be text or an integer, not a float``)."""
+    if not values:  # no id to type: an empty string column (built without pandas)
+        return arrow.array([], pa.string())
+    values = python_values(values)  # np.str_('a') is the text 'a'
+    row = stray_id(values, missing=not keys)
     if row is not None:
-        raise InputError(origin, None, _stray(values[row], what, where(row), numbers=False))
+        value, located = values[row], where(row)
+        if not keys:
+            raise InputError(origin, None, _stray(value, what, located, numbers=False))
+        kind = kind_in_role(value, numbers=False)
+        message = f"{located}: a {what} must be text or an integer, not {kind}"
+        raise InputError(origin, None, message)
     array = from_python(values, what, origin, where)
     return array.cast(pa.string()) if pa.types.is_null(array.type) else array
 
@@ -140,7 +134,7 @@ def _refusal(values: list, what: str, where: Where, numbers: bool) -> str:
     """Why ``values`` are not one column: the first value of no kind the role takes, else
     the first of another kind than the first value's."""
     accepted = ("text", "a number" if numbers else "an integer")
-    present = [(row, value, _group(value, numbers)) for row, value in enumerate(values)]
+    present = [(row, value, kind_in_role(value, numbers)) for row, value in enumerate(values)]
     present = [item for item in present if item[1] is not None]  # missing: the role says
     stray = next((item for item in present if item[2] not in accepted), None)
     if stray is not None:

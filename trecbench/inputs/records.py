@@ -20,6 +20,7 @@ import pyarrow as pa
 
 from .. import arrow
 from ..errors import InputError
+from ..type_names import python_type
 from . import python_objects, tables
 
 FIELDS = {"run": ("query_id", "doc_id", "score"), "qrels": ("query_id", "doc_id", "relevance")}
@@ -60,8 +61,7 @@ def to_table(records: Iterable, kind: str, origin: str) -> pa.Table:
         except (AttributeError, IndexError, KeyError, TypeError):
             bad = next(i for i, row in enumerate(rows) if not _has(row, get))
             if isinstance(rows[bad], Mapping):  # a dict's [0] is a KeyError
-                kind_of = type(first).__name__
-                message = f"record {bad} is a dict, not a {kind_of} as record 0"
+                message = f"record {bad} is a dict, not {python_type(first)} as record 0"
                 raise InputError(origin, None, message) from None
             raise InputError(origin, None, f"record {bad} has no field {field}") from None
         columns[name] = _column(values, name, field, origin)
@@ -85,8 +85,8 @@ def _mapping_table(rows: list, kind: str, origin: str) -> pa.Table:
     names = [name for name in rows[0] if name in (*roles, "tag")]
     stray = next((i for i, row in enumerate(rows) if not isinstance(row, Mapping)), None)
     if stray is not None:
-        kind_of = type(rows[stray]).__name__
-        raise InputError(origin, None, f"record {stray} is a {kind_of}, not a dict as record 0")
+        kind_of = python_type(rows[stray])
+        raise InputError(origin, None, f"record {stray} is {kind_of}, not a dict as record 0")
     columns = {}
     for name in names:
         try:

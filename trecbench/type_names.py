@@ -1,0 +1,60 @@
+"""What a value is, in a message's words: one vocabulary for a value read from JSON (its
+types: ``null``, ``a string``, ``a number``, ``a boolean``, ``an array``, ``an object``),
+one for a value held in memory (Python's: ``None``, ``text``, ``a bool``, ``bytes``, ``a
+dict``, ``a tuple``). Every message that names a value's type takes its words here: the
+converters' JSON and SQLite values, JSONL runs, dicts read from JSON or given in memory,
+records and object columns. Standard library only, as the messages it serves are raised
+on paths that import no numpy."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+# JSON's types by what json.loads makes of them, bool before int (a bool is an int)
+_JSON_TYPES = (
+    (bool, "boolean"),
+    (str, "string"),
+    (int | float, "number"),
+    (Mapping, "object"),
+    (list, "array"),
+)
+
+
+def json_type(value: object) -> str | None:
+    """JSON's name of the type of a value :func:`json.loads` made, without an article
+    (``string``, ``number``, ``boolean``, ``object``, ``array``, ``null``), or None for a
+    value JSON has no type for (an SQLite BLOB's bytes)."""
+    if value is None:
+        return "null"
+    return next((name for kind, name in _JSON_TYPES if isinstance(value, kind)), None)
+
+
+def a_json_type(value: object) -> str:
+    """What a message says a value read from JSON is: ``null``, ``a string``, ``an
+    array``; a value of no JSON type in Python's words (:func:`python_type`)."""
+    name = json_type(value)
+    if name is None:
+        return python_type(value)
+    return name if value is None else with_article(name)
+
+
+def python_type(value: object) -> str:
+    """What a value held in memory is, by its type: ``None``, ``text``, ``a bool``,
+    ``bytes``, ``a dict`` (any mapping), ``a float``, ``a tuple``; pandas' NA as ``a
+    missing value (pd.NA)`` (its type's name, NAType, says nothing to whoever put it in a
+    dict)."""
+    if value is None:
+        return "None"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, bytes):
+        return "bytes"
+    kind = type(value)
+    if kind.__name__ == "NAType" and kind.__module__.startswith("pandas"):
+        return "a missing value (pd.NA)"
+    return with_article("dict" if isinstance(value, Mapping) else kind.__name__)
+
+
+def with_article(noun: str) -> str:
+    """``noun`` after its indefinite article: ``an array``, ``a string``, ``an int64``."""
+    return f"{'an' if noun[0] in 'aeiouAEIOU' else 'a'} {noun}"
