@@ -63,6 +63,7 @@ import pyarrow.compute as pc
 from . import arrow, ranking
 from .errors import ParameterDomainWarning, UsageError, excerpt, one_line
 from .inputs.tables import carry_integer_ids
+from .score_precision import compares_float32
 from .trec_eval import compat as versions
 
 if TYPE_CHECKING:
@@ -344,7 +345,7 @@ def ranked_run(
 
     version = versions.get(compat)
     loaded = load(source, "run", progress=progress, version=version, score_text=score_text)
-    return _ranked(loaded, float32 and version.float32)
+    return _ranked(loaded, compares_float32(version, float32))
 
 
 def _ranked(loaded, float32: bool = True) -> ranking.RankedRun:

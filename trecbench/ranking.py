@@ -3,7 +3,8 @@
 Per topic, documents are ordered by score descending, ties broken by docno descending
 compared byte-wise (``strcmp``: ``D9`` before ``D10``); the rank column of the file plays no
 part. trec_eval 9.x holds scores as 32-bit floats, so scores equal at float32 precision
-tie. Every engine consumes the table :func:`rank_run` returns; none re-sorts.
+tie (:mod:`trecbench.score_precision`: when, and the scores so compared). Every engine
+consumes the table :func:`rank_run` returns; none re-sorts.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import pyarrow.compute as pc
 
 from . import arrow
 from .errors import DuplicateError
+from .score_precision import comparable_scores
 
 
 def rank_run(run_table: pa.Table, float32: bool = True) -> pa.Table:
@@ -220,24 +222,6 @@ def topic_codes(
     sorted_index[by_bytes] = np.arange(len(by_bytes))
     topic = np.concatenate([sorted_index[chunk] for chunk in codes])
     return topic, dictionary.take(arrow.array(by_bytes))
-
-
-def as_float32(scores: np.ndarray) -> np.ndarray:
-    """Scores as trec_eval 9.x holds them: C's cast of the double to float, which rounds
-    to nearest and turns magnitudes beyond float32's range into +-inf (as x86 does), so
-    3.5e38 and 1e39 tie at +inf. numpy does the same, without its overflow warning here."""
-    with np.errstate(over="ignore"):
-        return np.asarray(scores).astype(np.float32)
-
-
-def comparable_scores(column, float32: bool) -> np.ndarray:
-    """The scores as trec_eval compares them: float32 (9.x) or float64, -0.0 as +0.0."""
-    dtype = np.float32 if float32 else np.float64
-    values = [arrow.to_numpy(chunk) for chunk in column.chunks]
-    parts = [as_float32(v) if float32 else v.astype(dtype) for v in values]
-    scores = np.concatenate(parts) if parts else np.empty(0, dtype)
-    scores += dtype(0)  # -0.0 becomes +0.0: C compares them equal
-    return scores
 
 
 def _descending_key(scores: np.ndarray) -> np.ndarray:

@@ -66,7 +66,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pyarrow as pa
 
-from . import arrow, ranking
+from . import arrow, ranking, score_precision
 from .measures import registry
 
 UNJUDGED_KEY = 0.5  # between judged non-relevant (grade 0) and relevant (grade >= 1)
@@ -123,7 +123,7 @@ class TieBounds:
 def tie_groups(order: ranking.RunOrder, scores: np.ndarray) -> np.ndarray:
     """Per row in ranked order, whether it ties with the row before it (same topic, score
     equal as trec_eval compares them); ``scores`` from
-    :func:`trecbench.ranking.comparable_scores`, in input order."""
+    :func:`trecbench.score_precision.comparable_scores`, in input order."""
     ranked = scores[order.order]
     tied = np.zeros(len(ranked), bool)
     tied[1:] = (order.topic[1:] == order.topic[:-1]) & (ranked[1:] == ranked[:-1])
@@ -165,7 +165,7 @@ def extreme_orders(
     their order. ``only_tied``: the alternatives hold only the topics whose order can
     change (``Orders.topics``), not the whole run.
     """
-    tied = tie_groups(order, ranking.comparable_scores(table.column("score"), float32))
+    tied = tie_groups(order, score_precision.comparable_scores(table.column("score"), float32))
     if not tied.any():
         return Orders(None, None, False, 0)
     topic, docnos, grades = judgments

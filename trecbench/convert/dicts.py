@@ -16,7 +16,7 @@ import pandas as pd
 
 from ..errors import UsageError
 from ..inputs import mappings, to_pandas
-from ..ranking import as_float32
+from ..score_precision import as_float32
 from ..sources import JsonDocument, read_json
 from .beir import read_beir_qrels
 from .common import (

@@ -19,7 +19,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..ids import STR
-from ..ranking import as_float32
+from ..score_precision import as_float32
 from .identifiers import escape_ids, escaped
 from .model import Findings, RunOutput
 

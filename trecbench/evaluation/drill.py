@@ -18,7 +18,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .. import arrow, ranking
+from .. import arrow, ranking, score_precision
 from ..inputs.trec_tables import SCORE_TEXT
 from .plan import _measures, _Plan
 from .settings import EvalSettings
@@ -126,8 +126,8 @@ def float32_ties(ranked: pa.Table) -> np.ndarray:
     score and the next document's of its topic differ and are equal as float32: trec_eval
     9.0.8 compares scores as float32, so those two are ordered by docno (descending), not
     by their scores."""
-    score = ranking.comparable_scores(ranked.column("score"), float32=False)
-    narrow = ranking.comparable_scores(ranked.column("score"), float32=True)
+    score = score_precision.comparable_scores(ranked.column("score"), float32=False)
+    narrow = score_precision.comparable_scores(ranked.column("score"), float32=True)
     rank = arrow.to_numpy(ranked.column("rank"))
     tie = np.zeros(ranked.num_rows, bool)
     tie[:-1] = (rank[1:] != 1) & (narrow[1:] == narrow[:-1]) & (score[1:] != score[:-1])

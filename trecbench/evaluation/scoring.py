@@ -14,6 +14,7 @@ from .. import arrow, ranking, tiebounds
 from ..engines import META, NATIVE, PYTREC_EVAL
 from ..errors import TrecbenchError
 from ..measures import STRING, Measure
+from ..score_precision import compares_float32
 from ..trec_eval import placeholder
 from ..trec_eval import zscores as zscores_module
 from ..trec_eval.prefs_files import PREFS_FORMATS
@@ -81,9 +82,9 @@ def _stretches(codes: np.ndarray) -> int:
 
 
 def _float32(plan: _Plan) -> bool:
-    """Whether scores compare at float32 precision: asked for, and the trec_eval version
-    holds them so (9.x)."""
-    return plan.settings.float32 and plan.version.float32
+    """Whether this plan's ranking compares scores as float32
+    (:func:`~trecbench.score_precision.compares_float32`)."""
+    return compares_float32(plan.version, plan.settings.float32)
 
 
 def _produced(ranked, qids, plan: _Plan, engines: list[str]) -> dict:

@@ -21,6 +21,7 @@ from .. import ranking
 from ..errors import InputError, UsageError
 from ..evaluation.drill import CURVE_SETTINGS, graded, last_grades, shown_rows, topic_curves
 from ..inputs.trec_tables import SCORE_TEXT
+from ..score_precision import compares_float32
 from ..trec_eval import compat
 
 
@@ -46,9 +47,9 @@ def scored_options(evaluation: Mapping | None) -> dict:
 
 def _float32(options: Mapping) -> bool:
     """Whether the scoring of ``options`` (:func:`scored_options`) compared scores as
-    float32: trec_eval 9.x does, unless ``float32`` is off."""
+    float32 (:func:`~trecbench.score_precision.compares_float32`)."""
     version = compat.get(options.get("compat", compat.DEFAULT))
-    return bool(options.get("float32", True)) and version.float32
+    return compares_float32(version, options.get("float32", True))
 
 
 def judgments(qrels: Mapping[str, object], options: Mapping) -> dict[str, pa.Table]:
@@ -83,8 +84,8 @@ def _ranked(source, records: Mapping[str, Mapping], options: Mapping) -> pa.Tabl
 
     if isinstance(source, str):
         _check_unchanged(source, records.get(source))
-    version = options.get("compat", compat.DEFAULT)
-    table = ranked_table(source, score_text=True, compat=version, float32=_float32(options))
+    version, float32 = options.get("compat", compat.DEFAULT), options.get("float32", True)
+    table = ranked_table(source, score_text=True, compat=version, float32=float32)
     names = ["qid", "docno", "rank", "score", SCORE_TEXT]
     return table.select([name for name in names if name in table.column_names])
 

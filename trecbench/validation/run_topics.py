@@ -17,7 +17,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import arrow
-from ..ranking import as_float32
+from ..score_precision import as_float32
 from . import wording
 from .checker import first_per_segment, segment_starts
 from .cross_checks import count_unjudged
