@@ -1,11 +1,12 @@
 """report.html built in time linear in topics with a small fixed cost (issue 31.4): the
 drill-down's documents and the per-topic values are built one Python step per topic (not
 per document), the collector paused meanwhile, the Bokeh document walked once. The page
-itself is unchanged: these pin what the faster code must still give (the last of two
-grades, unjudged as None, the order of first appearance, ids with any character)."""
+itself is unchanged: these pin what the faster code must still give (grades, unjudged
+as None, the order of first appearance, ids with any character)."""
 
 from __future__ import annotations
 
+import ast
 import gc
 import json
 from types import SimpleNamespace
@@ -20,25 +21,21 @@ from trecbench.html_report import documents, page
 ODD = "a\x00b"  # an id with a NUL: never split or joined on one
 
 
-def _ranked(rows):
+def _run(rows):
     qid, docno, score = zip(*rows, strict=True)
-    ranks, seen = [], {}
-    for q in qid:
-        seen[q] = seen.get(q, 0) + 1
-        ranks.append(seen[q])
-    return pa.table({"qid": list(qid), "docno": list(docno), "rank": ranks, "score": list(score)})
+    return pa.table({"qid": list(qid), "docno": list(docno), "score": list(score)})
 
 
 def test_top_documents_give_grades_order_and_depth_as_the_page_shows_them():
     qrels = pa.table(
         {
-            "qid": ["1", "1", "1", "2", ODD],
-            "docno": ["d1", "d2", "d1", "d9", ODD],
-            "rel": [1, 0, 3, 2, 1],  # d1 judged twice in topic 1: its last grade (3) shows
+            "qid": ["1", "1", "2", ODD],
+            "docno": ["d2", "d1", "d9", ODD],
+            "rel": [0, 3, 2, 1],  # d1 of topic 2 unjudged: None
         }
     )
-    ranked = {
-        "A": _ranked(
+    runs = {
+        "A": _run(
             [
                 ("2", "d9", 5.0),
                 ("2", "d1", 4.0),
@@ -47,17 +44,18 @@ def test_top_documents_give_grades_order_and_depth_as_the_page_shows_them():
                 ("1", "d3", 1.0),
             ]
         ),  # fmt: skip
-        "B": _ranked([(ODD, ODD, 1.0), ("1", "d3", 7.0)]),
+        "B": _run([(ODD, ODD, 1.0), ("1", "d3", 7.0)]),
     }
-    shown = documents.top_documents(ranked, qrels, 2)
+    judged = dict.fromkeys(runs, qrels)
+    shown, curves = documents.drill_down(runs, {}, judged, 2, {})
     assert shown == {  # tables hold numbers: each score as Python writes the double
-        "2": {"A": [["d9", "5.0", 2], ["d1", "4.0", None]]},
         "1": {"A": [["d1", "2.5", 3], ["d2", "2.0", 0]], "B": [["d3", "7.0", None]]},
+        "2": {"A": [["d9", "5.0", 2], ["d1", "4.0", None]]},
         ODD: {"B": [[ODD, "1.0", 1]]},
     }
     # the JSON the page embeds keeps this order (topics as they first appear)
-    assert list(json.loads(json.dumps(shown))) == ["2", "1", ODD]
-    assert documents.top_documents(ranked, qrels, 0) == {}
+    assert list(json.loads(json.dumps(shown))) == ["1", "2", ODD]
+    assert documents.drill_down(runs, {}, judged, 0, {}) == ({}, curves)
 
 
 def test_topic_values_merge_rows_of_a_run_and_topic_wherever_they_are():
@@ -124,22 +122,19 @@ def test_paused_leaves_a_collector_disabled_by_the_caller_disabled():
     assert gc.isenabled()
 
 
-def test_the_drill_down_reads_one_run_at_a_time_and_gives_what_all_at_once_gives(monkeypatch):
+def test_the_drill_down_reads_one_run_at_a_time_and_gives_what_the_scoring_kept(monkeypatch):
     import weakref
 
     from conftest import ROOT
 
+    from trecbench.evaluation import evaluate
     from trecbench.inputs import load_qrels
 
     qrels = load_qrels(str(ROOT / "qrels" / "hpo-demo.qrels")).table
     runs = {name: str(ROOT / "runs" / f"{name}.run") for name in ("tfidf-word", "tfidf-char")}
     options = {"relevance_level": 1}
-    ranked = documents.ranked_runs(runs, {})
-    expected = (
-        documents.top_documents(ranked, qrels, 5),
-        documents.precision_recall(qrels, ranked, options),
-    )
-    del ranked
+    scored = evaluate(qrels, runs, ["P.5"], drill_depth=5, **options).runs
+    expected = documents.from_kept({run.name: run.drill_down for run in scored}, 5)
     alive, most = [], []
     read = documents._ranked
 
@@ -174,3 +169,40 @@ def test_topic_ids_and_run_names_are_serialised_in_one_step_as_the_same_list(mon
     monkeypatch.setattr(Serializer, "encode", lambda self, o: visits.append(1) or encode(self, o))
     components([plot])
     assert len(visits) < 3000  # one visit per id and per run name: over 12,000
+
+
+def _calls_of(module: str, tree: ast.AST, own: bool) -> set[str]:
+    """The names ``tree`` takes from ``module`` (``documents.f``, ``from .documents import
+    f``), and with ``own`` (``tree`` is the module) every name it reads."""
+    used = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            used |= {node.attr} if node.value.id == module else set()
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").endswith(module):
+            used |= {alias.name for alias in node.names}
+        elif own and isinstance(node, ast.Name):
+            used.add(node.id)
+    return used
+
+
+def test_every_public_function_of_the_page_is_one_the_package_calls():
+    """ranked_runs and top_documents (every run ranked at once, then their top documents)
+    were left beside drill_down, which reads one run at a time, and only a test called
+    them."""
+    from conftest import ROOT
+
+    package = ROOT / "trecbench"
+    trees = {path: ast.parse(path.read_text(encoding="utf-8")) for path in package.rglob("*.py")}
+    unused = []
+    for path in sorted((package / "html_report").glob("*.py")):
+        used = set().union(
+            *(_calls_of(path.stem, tree, other == path) for other, tree in trees.items())
+        )
+        unused += [
+            f"{path.name}: {node.name}"
+            for node in trees[path].body
+            if isinstance(node, ast.FunctionDef)
+            and not node.name.startswith("_")
+            and node.name not in used
+        ]
+    assert unused == []

@@ -69,17 +69,11 @@ def judgments(qrels: Mapping[str, object], options: Mapping) -> dict[str, pa.Tab
     return tables
 
 
-def ranked_runs(
-    runs: Mapping[str, object], records: Mapping[str, Mapping], options: Mapping | None = None
-) -> dict:
-    """``{run: ranked table}`` (qid, docno, rank, score, and a file's score_text: its
-    scores as written) of each run: a file (read again, refused if changed since it was
-    scored) or a table already in memory, read and ranked as the scoring of ``options``
-    (:func:`scored_options`) did."""
-    return {run: _ranked(source, records, options or {}) for run, source in runs.items()}
-
-
 def _ranked(source, records: Mapping[str, Mapping], options: Mapping) -> pa.Table:
+    """The run ``source`` (qid, docno, rank, score, and a file's score_text: its scores
+    as written): a file (read again, refused if changed since it was scored) or a table
+    already in memory, read and ranked as the scoring of ``options``
+    (:func:`scored_options`) did."""
     from ..fusion import ranked_table
 
     if isinstance(source, str):
@@ -94,12 +88,19 @@ def drill_down(
     runs: Mapping[str, object], records: Mapping[str, Mapping],
     qrels: Mapping[str, pa.Table], depth: int, options: Mapping,
 ) -> tuple[dict, dict]:  # fmt: skip
-    """``(top_documents, precision_recall)`` of ``runs`` (as :func:`ranked_runs` reads
-    them), each graded and scored by its own qrels (``qrels``: run -> table,
-    :func:`judgments`); the curve with ``options`` (:func:`scored_options`); depth 0: the
-    curves alone. Each run is read, ranked, used and let go in turn, so that one run's
-    table is in memory at a time, not every run's (5 runs of 500,000 lines: the page's
-    peak 70 MB lower)."""
+    """``(top_documents, precision_recall)`` of ``runs`` ({run: path or table}, each
+    read and ranked as the scoring of ``options`` did: :func:`scored_options`), each
+    graded and scored by its own qrels (``qrels``: run -> table, :func:`judgments`).
+
+    ``top_documents``: ``{qid: {run: [[docno, score, grade or None(, 1)], ...]}}``, each
+    run's first ``depth`` documents of each topic (topics as they first appear), with
+    their score as the run writes it (:func:`score_texts`), their grade in the qrels
+    (None: unjudged; a document judged twice: its last grade) and, last, a 1 where the
+    score ties the next document's as float32 only
+    (:func:`~trecbench.evaluation.drill.float32_ties`); depth 0: none, the curves alone.
+    Each run is read, ranked, used and let go in turn, so that one run's table is in
+    memory at a time, not every run's (5 runs of 500,000 lines: the page's peak 70 MB
+    lower)."""
     _check_depth(depth)
     grades: dict[int, pa.Table] = {}  # per qrels table, its last grades: made once
     topics: dict[str, dict] = {}
@@ -115,20 +116,6 @@ def drill_down(
         curves |= precision_recall(qrels[run], {run: table}, options)
         del table  # before the next run is read
     return topics, curves
-
-
-def top_documents(ranked: Mapping[str, pa.Table], qrels: pa.Table, depth: int) -> dict:
-    """``{qid: {run: [[docno, score, grade or None(, 1)], ...]}}``: each run's first
-    ``depth`` documents of each topic, with their score as the run writes it
-    (:func:`score_texts`), their grade in the qrels (None: unjudged; a document judged
-    twice: its last grade) and, last, a 1 where the score ties the next document's as
-    float32 only (:func:`~trecbench.evaluation.drill.float32_ties`)."""
-    _check_depth(depth)
-    grades = last_grades(qrels)
-    topics: dict[str, dict] = {}
-    for run, table in ranked.items():
-        _add_graded(topics, run, graded(shown_rows(table, depth), grades))
-    return topics
 
 
 def _check_depth(depth: int) -> None:
@@ -150,7 +137,7 @@ def from_kept(kept: Mapping[str, object], depth: int) -> tuple[dict, dict]:
 
 def _add_graded(topics: dict, run: str, rows: pa.Table) -> None:
     """Add ``run``'s documents (``rows``: a :class:`~trecbench.evaluation.drill.DrillDown`'s
-    documents; ranked, topics in order) to ``topics`` (see :func:`top_documents`)."""
+    documents; ranked, topics in order) to ``topics`` (see :func:`drill_down`)."""
     fields = zip(
         map(str, rows.column("docno").to_pylist()),
         score_texts(rows),
