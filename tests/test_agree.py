@@ -419,23 +419,48 @@ def test_a_measure_whose_values_overflow_a_double_is_refused(tmp_path):
     assert row.effect_size == pytest.approx(plain.effect_size)  # within the bound: as scaled
 
 
+VALUES = np.array([[0.1, 0.3, 0.6], [0.2, 0.5, 0.9], [0.1, 0.4, 0.8], [0.15, 0.3, 0.7],
+                   [0.1, 0.35, 0.75]])  # fmt: skip
+
+
 @pytest.mark.parametrize(
     ("topics", "test", "reason"),
     [
-        (1, "t", "fewer than 2 topics: no paired test is defined"),
-        (2, "bootstrap", "with 2 topics the bootstrap test cannot reach p < 0.05 (its "
-         "smallest honest p is 0.5)"),
-        (5, "t", "with 5 topics the t test cannot reach p < 0.05 (its smallest honest p is "
-         "0.0625)"),
+        (1, "t", "With fewer than 2 topics no paired test is defined: no p-value."),
+        (2, "bootstrap", "With 2 topics a test that assumes nothing of the differences' "
+         "distribution cannot reach p < 0.05: its smallest p is 0.5 (2/2^2, the exact "
+         "sign-flip test's); the paired bootstrap test's smaller p-values rest wholly on a "
+         "resampling distribution of a handful of topics. Nothing is marked significant "
+         "here."),
+        (5, "t", "With 5 topics a test that assumes nothing of the differences' distribution "
+         "cannot reach p < 0.05: its smallest p is 0.0625 (2/2^5, the exact sign-flip "
+         "test's); the paired t-test's smaller p-values rest wholly on the differences' "
+         "normality. Nothing is marked significant here."),
     ],
 )  # fmt: skip
 def test_too_few_topics_for_the_test_give_no_share_but_a_reason(topics, test, reason):
     # 2 topics, runs far apart: 3 of 3 pairs "significant" (share 1.0) by the bootstrap,
     # where compare says the test cannot reach p < 0.05; 1 topic: share 0.0000
-    values = np.array([[0.1, 0.3, 0.6], [0.2, 0.5, 0.9], [0.1, 0.4, 0.8], [0.15, 0.3, 0.7],
-                       [0.1, 0.35, 0.75]])[:topics]  # fmt: skip
+    values = VALUES[:topics]
     found = discriminative_power(values, "m", DiscriminationSettings(test=test, samples=1000))
     assert (found.pairs, found.significant, found.discriminative_power) == (3, 0, None)
     assert found.reason == reason
     compare_floor = statistical_tests.smallest_p(test, topics, 1000, 3)
     assert topics < 2 or compare_floor >= 0.05
+
+
+@pytest.mark.parametrize("topics", [2, 3, 4])
+@pytest.mark.parametrize("test", statistical_tests.NAMES)
+def test_the_reason_is_the_note_compare_gives_of_the_same_values(topics, test):
+    # agree said "with 3 topics the t test cannot reach p < 0.05 (its smallest honest p
+    # is 0.25)" where compare's note read "With 3 topics a test that assumes nothing ..."
+    import pandas as pd
+
+    values = VALUES[:topics]
+    rows = [("abc"[run], f"q{topic}", "m", float(values[topic, run]))
+            for topic in range(topics) for run in range(3)]  # fmt: skip
+    frame = pd.DataFrame(rows, columns=["run", "qid", "measure", "value"])
+    notes = trecbench.compare_scores(frame, test=test, samples=1000).sections[0].notes
+    found = discriminative_power(values, "m", DiscriminationSettings(test=test, samples=1000))
+    assert notes == (() if found.reason is None else (found.reason,))  # Tukey: 3! / 3!^3
+    assert found.reason is not None or topics > 2

@@ -2,7 +2,8 @@
 
 Each :class:`StatisticalTest` says what a test is called (``--test`` value, its name in
 reports), which options apply to it, where its function lives and the smallest p-value it
-can reach over ``n`` topics. The CLI's ``--test`` choices, the analysis in
+can reach over ``n`` topics (:func:`out_of_reach`: the words compare and agree say it in
+when that is not below alpha). The CLI's ``--test`` choices, the analysis in
 :mod:`trecbench.comparison` and the enums of the JSON schemas
 (``benchmark_config``, ``benchmark_report``) are read from :data:`TESTS` (a test keeps
 the schema files equal to it). This module imports neither numpy nor scipy, so the CLI
@@ -167,3 +168,45 @@ def samples_drawn(name: str, topics: int, samples: int) -> bool:
     compute its p exactly, or without resampling)?"""
     test = get(name)
     return SAMPLES in test.options and not (test.exact_below and 2**topics <= samples)
+
+
+def out_of_reach(
+    name: str, topics: int, alpha: float, samples: int, runs: int = 2, label: str | None = None
+) -> str | None:
+    """Why no pair of ``runs`` runs can be significant at ``alpha`` under test ``name``
+    over ``topics`` topics: fewer than 2 topics, or the smallest p the test can honestly
+    give (:func:`smallest_p`) not below alpha; None when alpha is within reach. The one
+    wording of compare's section notes and agree's discriminative power; ``label``: the
+    test's name in it (default its :attr:`StatisticalTest.label`; compare's macro
+    sections name their form)."""
+    if topics < 2:
+        return "With fewer than 2 topics no paired test is defined: no p-value."
+    floor = smallest_p(name, topics, samples, runs)
+    if floor < alpha:
+        return None
+    test = get(name)
+    label = label or test.label
+    if test.rests_on is None:
+        return (
+            f"With {topics} topics the {label} cannot reach p < {alpha:g}: the smallest p "
+            f"it can honestly give is {floor:.3g} ({_floor_reason(test, topics, runs)}). "
+            "Nothing is marked significant here."
+        )
+    return (
+        f"With {topics} topics a test that assumes nothing of the differences' "
+        f"distribution cannot reach p < {alpha:g}: its smallest p is {floor:.3g} (2/2^"
+        f"{topics}, the exact sign-flip test's); the {label}'s smaller p-values rest "
+        f"wholly on {test.rests_on}. Nothing is marked significant here."
+    )
+
+
+def _floor_reason(test: StatisticalTest, topics: int, runs: int) -> str:
+    # not 1/(samples + 1): settings refuse samples that keep it from alpha
+    if test.family_wise:
+        return (
+            f"{runs}!/{runs}!^{topics}: the same permutation of every topic keeps the means' range"
+        )
+    return (
+        f"2/2^{topics}: the exact sign-flip test's smallest p, below which no test that "
+        "assumes nothing of the differences' distribution can go"
+    )

@@ -18,52 +18,15 @@ PAIRS_RUNS = 100
 
 def tested_section(section: Section, statistics: StatsSettings, runs: int) -> Section:
     """``section`` with the smallest p its test can reach over its topics and, when that
-    is not below alpha, a note saying so (nothing of it is then marked significant)."""
+    is not below alpha, a note saying so (nothing of it is then marked significant:
+    :func:`~trecbench.statistical_tests.out_of_reach`)."""
     name, alpha, samples = statistics.test, statistics.alpha, statistics.samples
     if runs < 2:
         return section
     floor = statistical_tests.smallest_p(name, section.topics, samples, runs)
-    notes: tuple[str, ...] = ()
-    if section.topics < 2:
-        notes = ("With fewer than 2 topics no paired test is defined: no p-value.",)
-    elif floor >= alpha:
-        notes = (_floor_note(section, statistics, runs, floor),)
-    return replace(section, smallest_p=floor, notes=notes)
-
-
-def _floor_note(section: Section, statistics: StatsSettings, runs: int, floor: float) -> str:
-    """Why nothing of ``section`` is marked significant: the smallest p its test can
-    honestly give is not below alpha (a test that can print smaller ones says on what
-    they would rest)."""
-    name, alpha = statistics.test, statistics.alpha
     label = statistics.label(macro=section.kind == MACRO)
-    rests_on = statistical_tests.get(name).rests_on
-    if rests_on is None:
-        reason = _floor_reason(name, section.topics, runs)
-        return (
-            f"With {section.topics} topics the {label} cannot reach p < {alpha:g}: the "
-            f"smallest p it can honestly give is {floor:.3g} ({reason}). Nothing is "
-            "marked significant here."
-        )
-    return (
-        f"With {section.topics} topics a test that assumes nothing of the differences' "
-        f"distribution cannot reach p < {alpha:g}: its smallest p is {floor:.3g} (2/2^"
-        f"{section.topics}, the exact sign-flip test's); "
-        f"the {label}'s smaller p-values rest wholly on {rests_on}. Nothing is marked "
-        "significant here."
-    )
-
-
-def _floor_reason(name: str, topics: int, runs: int) -> str:
-    # not 1/(samples + 1): StatsSettings refuses samples that keep it from alpha
-    if statistical_tests.get(name).family_wise:
-        return (
-            f"{runs}!/{runs}!^{topics}: the same permutation of every topic keeps the means' range"
-        )
-    return (
-        f"2/2^{topics}: the exact sign-flip test's smallest p, below which no test that "
-        "assumes nothing of the differences' distribution can go"
-    )
+    note = statistical_tests.out_of_reach(name, section.topics, alpha, samples, runs, label)
+    return replace(section, smallest_p=floor, notes=() if note is None else (note,))
 
 
 def pair_tests(

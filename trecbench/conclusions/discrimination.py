@@ -84,7 +84,11 @@ def discriminative_power(
     count = len(pairs(runs))
     if count == 0:
         return Discrimination(measure, count, 0, None, None)
-    unreachable = _unreachable(topics, runs, settings)
+    # as compare says it: no pair is significant below 2 topics, nor where the test's
+    # smallest honest p is not below alpha
+    unreachable = statistical_tests.out_of_reach(
+        settings.test, topics, settings.alpha, settings.samples, runs
+    )
     if unreachable is not None:
         return Discrimination(measure, count, 0, None, None, unreachable)
     p = pair_p_values(values, settings)
@@ -95,19 +99,4 @@ def discriminative_power(
     smallest = float(differences[significant].min()) if significant.any() else None
     return Discrimination(
         measure, count, int(significant.sum()), float(significant.mean()), smallest
-    )
-
-
-def _unreachable(topics: int, runs: int, settings: DiscriminationSettings) -> str | None:
-    """Why no pair can be significant over ``topics`` topics, as ``compare`` says it: no
-    paired test below 2 topics, and none below the smallest p the test can honestly give
-    (:func:`trecbench.statistical_tests.smallest_p`); None when alpha is within reach."""
-    if topics < 2:
-        return "fewer than 2 topics: no paired test is defined"
-    floor = statistical_tests.smallest_p(settings.test, topics, settings.samples, runs)
-    if floor < settings.alpha:
-        return None
-    return (
-        f"with {topics} topics the {settings.test} test cannot reach p < {settings.alpha:g} "
-        f"(its smallest honest p is {floor:.3g})"
     )
