@@ -388,6 +388,28 @@ def test_cases_jsonl_failed_and_not_evaluable(tmp_path):
     assert conversion.report.counts["case marked not_evaluable by the producer"] == 1
 
 
+FAILED_A = {"case_id": "a", "status": "failed", "error": "timeout"}
+COMPLETE_A = {"case_id": "a", "status": "complete", "retrieved_hpo_ids": ["HP:0000002"]}
+
+
+@pytest.mark.parametrize(
+    "records",
+    [
+        # the run had the case's documents and the report said it failed
+        [FAILED_A, COMPLETE_A],
+        # two rankings were concatenated into one
+        [COMPLETE_A, {**COMPLETE_A, "retrieved_hpo_ids": ["HP:0001250"]}],
+        [COMPLETE_A, {"case_id": "a", "status": "not_evaluable"}],
+    ],
+)
+def test_a_case_twice_in_cases_jsonl_is_refused_at_its_line(tmp_path, records):
+    cases = write_json(tmp_path / "cases.json", RICH)
+    path = write_jsonl(tmp_path / "dup.jsonl", records)
+    with pytest.raises(InputError) as error:
+        convert_hpo(cases, [path], check_ids=False)
+    assert str(error.value) == f"{path}:2: case_id: case_id 'a' is used twice (first at line 1)"
+
+
 def chroma_result(ids, distances):
     return {
         "ids": [[f"chunk-{i}" for i in ids]],

@@ -215,7 +215,7 @@ def test_query_ids_depth_and_errors(tmp_path):
         ({"gold_docs": [["a"]], "retrieved_chunks": "a"}, "retrieved_chunks: expected an array"),
         (
             {**EXAMPLE, "query_ids": ["a", "a", "b"]},
-            r"query_ids\[1\]: 'a' is used twice \(first at \[0\]\)",
+            r"query_ids\[1\]: 'a' is used twice \(first at query_ids\[0\]\)",
         ),
         ({"gold_docs": [[1.5]], "retrieved_chunks": [[]]}, r"gold_docs\[0\]\[0\]: expected a"),
         ({"gold_docs": ["ab"], "retrieved_chunks": [[]]}, r"gold_docs\[0\]: expected an array"),

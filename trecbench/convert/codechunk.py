@@ -18,13 +18,14 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from ..ids import STR
-from ..sources import path_text, read_json
+from ..sources import read_json
 from .common import (
     Conversion,
     Report,
     make_qrels,
     qrels_summary,
     ranked_run,
+    refuse_repeat,
     unique_tag,
 )
 from .identifiers import RankPolicy
@@ -145,12 +146,9 @@ def _read_query(found: _Read, here, query, chunker: str, repo: str) -> None:
     ``taskId`` twice for one chunker, or in two repos, is refused."""
     query = here.expect_object(query)
     qid = (here / "taskId").expect_id(query.get("taskId"))
-    if (chunker, qid) in found.seen:
-        raise (here / "taskId").error(
-            f"taskId {qid!r} is used twice by chunker {chunker!r} "
-            f"(first at {found.seen[chunker, qid]})"
-        )
-    found.seen[chunker, qid] = path_text(here.where)
+    refuse_repeat(
+        found.seen, (chunker, qid), here, "taskId", f"taskId {qid!r} of chunker {chunker!r}"
+    )
     if found.strata.setdefault(qid, repo) != repo:
         raise (here / "taskId").error(
             f"taskId {qid!r} belongs to repo {found.strata[qid]!r} for another chunker"

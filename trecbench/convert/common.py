@@ -25,6 +25,7 @@ from .identifiers import (
     escaped,
     given_tag,
     input_stem,
+    refuse_repeat,
     unique_tag,
 )
 from .model import Conversion, Findings, RunOutput
@@ -43,8 +44,8 @@ __all__ = [
     "FOUND_ONLY_WARNING", "ID_POLICY", "MAX_ITEMS", "SCORE_POLICY", "SIDECAR_FORMAT",
     "SIDECAR_VERSION", "Conversion", "Findings", "Report", "RunOutput", "check_judgeable",
     "check_name", "clean_tag", "compare_command", "escape_ids", "escaped", "given_tag",
-    "input_stem", "json_text", "make_qrels", "qrels_summary", "ranked_run", "sidecar_dict",
-    "unique_tag", "write_conversion",
+    "input_stem", "json_text", "make_qrels", "qrels_summary", "ranked_run", "refuse_repeat",
+    "sidecar_dict", "unique_tag", "write_conversion",
 ]  # fmt: skip
 
 # Cap on itemised entries of one kind in the sidecar; the counts stay exact.

@@ -21,7 +21,7 @@ from ..sources import (
     read_source,
     source_text,
 )
-from .common import Report, clean_tag, input_stem
+from .common import Report, clean_tag, input_stem, refuse_repeat
 from .identifiers import RankPolicy
 
 RESULT_FORMATS = ("terms", "cases", "chroma")
@@ -112,13 +112,17 @@ def cases_rows(
 ) -> tuple[pd.DataFrame, dict[str, set[str]], list[str]]:
     """Run rows from ``cases.jsonl``: ``retrieved_hpo_ids`` of the completed cases in order,
     each completed case's ``expected_hpo_ids`` (for :func:`check_gold`), and the completed
-    cases in order. Failed and not-evaluable cases have no run lines; each is reported."""
+    cases in order. Failed and not-evaluable cases have no run lines; each is reported. A
+    case twice (whatever its status) is refused: its records would be merged into one
+    query, or a case both failed and answered."""
     rows = []
     expected: dict[str, set[str]] = {}
     failed, not_evaluable, complete = [], [], []
+    first: dict[str, str] = {}
     for at, record in doc:
         record = at.expect_object(record)
         qid = (at / "case_id").expect_id(record.get("case_id"))
+        refuse_repeat(first, qid, at, "case_id", f"case_id {qid!r}")
         status = record.get("status", "complete")
         if status == "failed":
             error = "" if record.get("error") is None else str(record["error"])

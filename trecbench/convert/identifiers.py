@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from pathlib import Path
 
 import pandas as pd
@@ -56,6 +56,22 @@ def unique_tag(name: str, owners: dict[str, str], at: At, what: str) -> str:
         )
     owners[tag] = f"{what} {name!r}"
     return tag
+
+
+def refuse_repeat(first: dict, key: Hashable, record: At, field: str | None, what: str) -> None:
+    """Refuse the second record of an id that must be unique (a query's, a case's), naming
+    where the first was read: two records of one id would be merged into one query.
+
+    ``first`` maps each key read so far to the place of its record (filled here: the path
+    in a JSON document, the row of a table, the line of a JSON-lines record); ``record`` is
+    where this one was read, ``field`` the key that holds the id (None: the record is the
+    id); ``what`` names the id in the error (``case_id '7'``, ``taskId 'r/1' of chunker
+    'ast'``).
+    """
+    if key in first:
+        place = record if field is None else record / field
+        raise place.error(f"{what} is used twice (first at {first[key]})")
+    first[key] = record.place or f"line {record.line}"
 
 
 def input_stem(path: str | os.PathLike) -> str:

@@ -31,6 +31,7 @@ from .common import (
     make_qrels,
     qrels_summary,
     ranked_run,
+    refuse_repeat,
 )
 
 MATCHES = ("ids", "chunks")
@@ -140,11 +141,9 @@ def convert_lists(
         qids = (doc.root / "query_ids").expect_ids(ids)
         if len(qids) != len(gold):
             raise (doc.root / "query_ids").error(f"{len(qids)} ids for {len(gold)} queries")
-    first: dict[str, int] = {}
-    for index, qid in enumerate(qids):  # at the second one, with the first's place
-        if first.setdefault(qid, index) != index:
-            place = doc.root / "query_ids" / index
-            raise place.error(f"{qid!r} is used twice (first at [{first[qid]}])")
+    first: dict[str, str] = {}
+    for index, qid in enumerate(qids):
+        refuse_repeat(first, qid, doc.root / "query_ids" / index, None, repr(qid))
 
     report = Report()
     sections = {}

@@ -49,6 +49,7 @@ from .common import (
     make_qrels,
     qrels_summary,
     ranked_run,
+    refuse_repeat,
     unique_tag,
 )
 from .memorybench_rules import (  # the rules' names, also as this module's
@@ -329,11 +330,7 @@ def _collect(
         run_tag = unique_tag(named, owners, at / field, what)
         run = collected.runs[key] = _Run(one.provider, run_tag)
     tag = run.run_tag  # one per run (unique_tag): what its rows are kept under
-    if (tag, qid) in collected.seen:
-        raise (at / "itemId").error(
-            f"itemId {qid!r} appears twice in run {tag!r} (first at {collected.seen[tag, qid]})"
-        )
-    collected.seen[tag, qid] = at.place
+    refuse_repeat(collected.seen, (tag, qid), at, "itemId", f"itemId {qid!r} of run {tag!r}")
     repo = one.meta.get("repo")
     collected.strata[qid] = None if repo is None else (at / "metadata" / "repo").expect_id(repo)
     chunks, scores, made_up = _chunks(one.result.get("retrievedContext"), at)
