@@ -441,6 +441,36 @@ def test_chroma_results_in_three_layouts(tmp_path):
         convert_hpo(cases, [write_json(tmp_path / "short.json", per_case[:2])], check_ids=False)
 
 
+def two_queries(result):
+    """A case's Chroma result holding a second query's lists (one more of each column)."""
+    return {key: value + value for key, value in result.items()}
+
+
+@pytest.mark.parametrize(
+    ("layout", "message"),
+    [
+        # only the first list was read: the second query vanished without a word
+        (lambda r: [two_queries(r)] + [chroma_result([], [])] * 2,
+         "[0].ids: 2 query lists in one case's result (one expected)"),
+        (lambda r: {"a": two_queries(r)},
+         "a.ids: 2 query lists in one case's result (one expected)"),
+        (lambda r: {"a": {**r, "ids": []}},
+         "a.ids: 0 query lists in one case's result (one expected)"),
+        # a column with more lists than ids: the extra ones were never read
+        (lambda r: {"a": {**r, "distances": r["distances"] * 2}},
+         "a.distances: 2 lists where ids has 1 (one per query)"),
+        (lambda r: {**{key: value * 3 for key, value in r.items()}, "distances": [[0.1]] * 4},
+         "distances: 4 lists where ids has 3 (one per query)"),
+    ],
+)  # fmt: skip
+def test_chroma_lists_that_would_go_unread_are_refused(tmp_path, layout, message):
+    cases = write_json(tmp_path / "cases.json", RICH)
+    path = write_json(tmp_path / "chroma.json", layout(chroma_result(["HP:0001250"], [0.1])))
+    with pytest.raises(InputError) as error:
+        convert_hpo(cases, [path], check_ids=False)
+    assert str(error.value) == f"{path}:1: {message}"
+
+
 def test_an_empty_case_id_key_in_keyed_chroma_results_is_an_input_error(tmp_path):
     cases = write_json(tmp_path / "cases.json", RICH)
     keyed = tmp_path / "keyed.json"

@@ -189,12 +189,18 @@ def check_gold(
     )
 
 
-def _chroma_one(result: Any, at: At, batch_index: int = 0) -> list[tuple]:
+def _chroma_one(result: Any, at: At, batch_index: int | None = None) -> list[tuple]:
+    """Run rows ``(docno, order, score)`` of one query of the Chroma result at ``at``: query
+    ``batch_index`` of a batched result (a list per case), or (None) the one query of a
+    case's own result, whose further lists would be left unread, so they are refused.
+    Every column read holds as many lists as ``ids``."""
     result = at.expect_object(result)
     ids_at = at / "ids"
     outer = ids_at.expect_list(result.get("ids"), "an array of arrays of ids")
-    if len(outer) <= batch_index:
-        raise ids_at.error(f"no list for query {batch_index}")
+    if batch_index is None:
+        if len(outer) != 1:
+            raise ids_at.error(f"{len(outer)} query lists in one case's result (one expected)")
+        batch_index = 0
     ids = (ids_at / batch_index).expect_ids(outer[batch_index])
 
     def column(key):
@@ -203,8 +209,8 @@ def _chroma_one(result: Any, at: At, batch_index: int = 0) -> list[tuple]:
             return None
         place = at / key
         value = place.expect_list(value, "an array of arrays")
-        if len(value) <= batch_index:
-            raise place.error(f"no list for query {batch_index}")
+        if len(value) != len(outer):
+            raise place.error(f"{len(value)} lists where ids has {len(outer)} (one per query)")
         inner = (place / batch_index).expect_list(value[batch_index])
         if len(inner) != len(ids):
             raise (place / batch_index).error(f"{len(inner)} values for {len(ids)} ids")
