@@ -242,23 +242,33 @@ def test_chunkers_with_the_same_run_tag_are_refused(tmp_path):
     )
 
 
-@pytest.mark.parametrize("name", [".", ".."])
-def test_a_chunker_named_like_a_folder_is_bad_input(tmp_path, name):
-    """A chunker named ".." (its run file the output folder's parent) was a usage error
-    (exit 1) that named no file: it is the input's, at its line."""
-
+@pytest.mark.parametrize(
+    ("name", "tag"),
+    [
+        # rewritten without a word, the sidecar's config keyed by the name and its runs by
+        # the tag; ".." was refused, "../evil" written as a hidden ".._evil.run"
+        ("ästhetik", "sthetik"),  # run tags are ASCII (R18): the letter cannot be kept
+        ("my chunker", "my_chunker"),
+        ("../evil", "evil"),
+        (".", "run"),
+        ("..", "run"),
+    ],
+)
+def test_a_chunker_name_changed_into_its_run_tag_is_reported(tmp_path, name, tag):
     def rename(data):
-        for entry in data:
+        for entry in data[:2]:
             entry["chunker"] = name
 
-    path = _entries(tmp_path, rename)
-    with pytest.raises(InputError) as error:
-        convert_codechunk(path)
-    line = path.read_text().splitlines().index(f'  "chunker": "{name}",') + 1
-    assert str(error.value) == (
-        f"{path}:{line}: [0].chunker: chunker {name!r} would be written as {name!r}, not a "
-        "file name: rename it"
+    conversion = convert_codechunk(_entries(tmp_path, rename))
+    assert [run.tag for run in conversion.runs] == [tag, "fixed"]
+    assert list(conversion.qrels) == [f"codechunk-{tag}", "codechunk-fixed"]
+    assert list(conversion.provenance["config"]) == [name, "fixed"]
+    reason = (
+        "chunker name changed into its run tag (1 to 25 of A-Z a-z 0-9 _ . -, "
+        "not starting with . or _)"
     )
+    assert conversion.report.counts[reason] == 1
+    assert {"reason": reason, "from": name, "to": tag} in conversion.report.repaired
 
 
 def test_a_query_without_retrieved_chunks_is_reported(tmp_path):

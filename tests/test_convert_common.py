@@ -194,6 +194,11 @@ def test_clean_tag():
     assert clean_tag("my run/v1 (final)") == "my_run_v1_final"
     assert clean_tag("x" * 40) == "x" * 25
     assert clean_tag("///") == "run"
+    # a leading dot made a hidden <tag>.run (a lists file .x.json wrote .x.run)
+    assert clean_tag("../evil") == "evil"
+    assert clean_tag(".x") == "x"
+    assert clean_tag("..") == "run"
+    assert clean_tag("x.") == "x."  # a dot inside or at the end hides nothing
 
 
 @pytest.mark.parametrize("tag", ["", "é", "a b", "a\tb", "#t", "x/y", "x" * 26, ".", ".."])

@@ -302,7 +302,8 @@ def test_report_entries_name_the_run_by_its_tag(tmp_path):
         export(tmp_path, [item("q", [ctx("c1")], provider="p 1", relevantIds=[" c1"])])
     )
     assert [run.tag for run in conversion.runs] == ["p_1"]
-    (repaired,) = conversion.report.repaired
+    renamed, repaired = conversion.report.repaired
+    assert (renamed["from"], renamed["to"]) == ("p 1", "p_1")  # the provider's run tag
     assert repaired["run"] == "p_1"
 
 

@@ -97,8 +97,8 @@ def convert_codechunk(detailed: str | os.PathLike, *, name: str | None = None) -
     """
     name = "codechunk" if name is None else name
     doc = read_json(detailed, "detailed results")
-    found = _read_entries(doc)
     report = Report()
+    found = _read_entries(doc, report)
     qrels, runs, info = _per_chunker(found, name, report)
     return Conversion(
         name=name,
@@ -121,8 +121,9 @@ def convert_codechunk(detailed: str | os.PathLike, *, name: str | None = None) -
     )
 
 
-def _read_entries(doc) -> _Read:
-    """Every (chunker, repo) entry's query results, their shape checked as they are read."""
+def _read_entries(doc, report: Report) -> _Read:
+    """Every (chunker, repo) entry's query results, their shape checked as they are read;
+    a chunker whose name is not its run tag is reported."""
     entries = doc.root.expect_list(doc.value, "a JSON array of (chunker, repo) entries")
     found = _Read()
     for index, entry in enumerate(entries):
@@ -130,7 +131,9 @@ def _read_entries(doc) -> _Read:
         entry = at.expect_object(entry)
         chunker = (at / "chunker").expect_id(entry.get("chunker"))
         if chunker not in found.tags:
-            found.tags[chunker] = unique_tag(chunker, found.owners, at / "chunker", "chunker")
+            found.tags[chunker] = unique_tag(
+                chunker, found.owners, at / "chunker", "chunker", report
+            )
         repo = (at / "repo").expect_id(entry.get("repo"))
         found.config.setdefault(chunker, {})[repo] = entry.get("config")
         queries = (at / "queryResults").expect_list(entry.get("queryResults"))

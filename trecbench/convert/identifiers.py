@@ -20,8 +20,11 @@ _TAG_OK = re.compile(r"[^A-Za-z0-9_.-]+")
 
 
 def clean_tag(text: str) -> str:
-    """A run tag trec_eval and the validator accept: ``[A-Za-z0-9_.-]``, at most 25 chars."""
-    tag = _TAG_OK.sub("_", text).strip("_")[:25]
+    """A run tag trec_eval and the validator accept (R18: ``[A-Za-z0-9_.-]``, at most 25
+    chars) made from ``text``: other characters (non-ASCII letters too) become ``_``, then
+    leading ``.`` and ``_`` and trailing ``_`` are dropped, so that ``<tag>.run`` is never a
+    hidden file (``../x`` gives ``x``); ``run`` when nothing is left."""
+    tag = _TAG_OK.sub("_", text).lstrip("._").rstrip("_")[:25]
     return tag or "run"
 
 
@@ -39,22 +42,28 @@ def given_tag(tag: str | None, default: str) -> str:
     return tag
 
 
-def unique_tag(name: str, owners: dict[str, str], at: At, what: str) -> str:
+def unique_tag(name: str, owners: dict[str, str], at: At, what: str, report: Findings) -> str:
     """``clean_tag(name)`` for a new ``name`` (``what``: a provider, a chunker), refused when
     an earlier name has the same tag: its qrels and run would silently replace the first's.
+    A tag that differs from its name is reported (``from``, ``to``): the sidecar's
+    provenance stays keyed by the name, its runs by the tag.
 
     ``owners`` maps each tag given so far to its name, as the error names it (filled
     here); ``at`` is where ``name`` was read.
     """
     tag = clean_tag(name)
-    if tag in (".", ".."):  # the run's file would be the folder or its parent
-        raise at.error(f"{what} {name!r} would be written as {tag!r}, not a file name: rename it")
     if tag in owners:
         raise at.error(
             f"{owners[tag]} and {what} {name!r} would both be written as {tag!r} (a run tag "
             "keeps at most 25 of A-Z a-z 0-9 _ . -): rename one"
         )
     owners[tag] = f"{what} {name!r}"
+    if tag != name:
+        report.repair(
+            f"{what} name changed into its run tag (1 to 25 of A-Z a-z 0-9 _ . -, "
+            "not starting with . or _)",
+            [{"from": name, "to": tag}],
+        )
     return tag
 
 

@@ -327,7 +327,7 @@ def _collect(
     if run is None:
         what, field = ("provider", "provider") if single else ("provider-runId", "runId")
         named = one.provider if single else f"{one.provider}-{one.run_id}"
-        run_tag = unique_tag(named, owners, at / field, what)
+        run_tag = unique_tag(named, owners, at / field, what, report)
         run = collected.runs[key] = _Run(one.provider, run_tag)
     tag = run.run_tag  # one per run (unique_tag): what its rows are kept under
     refuse_repeat(collected.seen, (tag, qid), at, "itemId", f"itemId {qid!r} of run {tag!r}")
