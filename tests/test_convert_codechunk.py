@@ -200,7 +200,7 @@ def _entries(tmp_path, mutate):
          r"\[0\].queryResults\[0\].relevantChunkIds: expected an array of ids, found a string"),
         # issue 9.4: a duplicate taskId merged two tasks
         (lambda d: d[1]["queryResults"][0].update(taskId="r1/0"),
-         r"\[1\].queryResults\[0\].taskId: taskId 'r1/0' of chunker 'ast' is used twice "
+         r"\[1\].queryResults\[0\].taskId: 'r1/0' of chunker 'ast' is used twice "
          r"\(first at \[0\].queryResults\[0\]\)"),
         (lambda d: d[0]["queryResults"][0]["retrievedChunks"][1].update(rank=0),
          r"\[0\].queryResults\[0\].retrievedChunks\[1\].rank: expected an integer of at least "

@@ -107,7 +107,7 @@ def test_rich_schema_strata_not_evaluable_and_duplicates(tmp_path):
 
 def test_bad_case_files(tmp_path):
     case = {"case_id": "a", "text": "x", "expected_hpo_ids": []}
-    with pytest.raises(InputError, match=r"d.json:\d+: \[1\].case_id: case_id 'a' is used tw"):
+    with pytest.raises(InputError, match=r"d.json:\d+: \[1\].case_id: 'a' is used tw"):
         read_cases(write_json(tmp_path / "d.json", [case, case]), Report())
     # a float case_id was made qid "1.0" while the terms' case_id 1 is "1"
     floating = [case, {**case, "case_id": 1.0}]
@@ -407,7 +407,7 @@ def test_a_case_twice_in_cases_jsonl_is_refused_at_its_line(tmp_path, records):
     path = write_jsonl(tmp_path / "dup.jsonl", records)
     with pytest.raises(InputError) as error:
         convert_hpo(cases, [path], check_ids=False)
-    assert str(error.value) == f"{path}:2: case_id: case_id 'a' is used twice (first at line 1)"
+    assert str(error.value) == f"{path}:2: case_id: 'a' is used twice (first at line 1)"
 
 
 def chroma_result(ids, distances):

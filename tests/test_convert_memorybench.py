@@ -237,7 +237,7 @@ def test_result_shapes_are_checked(tmp_path):
     with pytest.raises(InputError, match=r"export.json:\d+: results\[1\]: expected an object"):
         convert_memorybench(path)
     path = export(tmp_path, [item("q", [ctx("c1")]), item("q", [ctx("c2")])])
-    with pytest.raises(InputError, match=r"itemId 'q' of run 'p' is used twice \(first at r"):
+    with pytest.raises(InputError, match=r"itemId: 'q' of run 'p' is used twice \(first at r"):
         convert_memorybench(path)
     path = export(tmp_path, [item("q", [{"id": "c", "score": float("nan")}])])
     with pytest.raises(InputError, match="NaN is not a JSON number"):

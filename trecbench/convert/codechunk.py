@@ -149,9 +149,7 @@ def _read_query(found: _Read, here, query, chunker: str, repo: str) -> None:
     ``taskId`` twice for one chunker, or in two repos, is refused."""
     query = here.expect_object(query)
     qid = (here / "taskId").expect_id(query.get("taskId"))
-    refuse_repeat(
-        found.seen, (chunker, qid), here, "taskId", f"taskId {qid!r} of chunker {chunker!r}"
-    )
+    refuse_repeat(found.seen, (chunker, qid), here, "taskId", f"{qid!r} of chunker {chunker!r}")
     if found.strata.setdefault(qid, repo) != repo:
         raise (here / "taskId").error(
             f"taskId {qid!r} belongs to repo {found.strata[qid]!r} for another chunker"

@@ -117,7 +117,7 @@ def read_cases(path: str | os.PathLike, report: Report, language: str | None = N
         # integer, and str() made it qid "1.0" where the terms' case_id 1 is "1"
         place = at / index / "case_id"
         qid = place.expect_id(case["case_id"]) if "case_id" in case else str(index)
-        refuse_repeat(places, qid, at / index, "case_id", f"case_id {qid!r}")
+        refuse_repeat(places, qid, at / index, "case_id", repr(qid))
         qids.append(qid)
         rows += [(qid, term) for term in case["expected_hpo_ids"]]
         fields = {"qid": qid, **{name: case.get(name) for name in STRATA_FIELDS}}

@@ -122,7 +122,7 @@ def cases_rows(
     for at, record in doc:
         record = at.expect_object(record)
         qid = (at / "case_id").expect_id(record.get("case_id"))
-        refuse_repeat(first, qid, at, "case_id", f"case_id {qid!r}")
+        refuse_repeat(first, qid, at, "case_id", repr(qid))
         status = record.get("status", "complete")
         if status == "failed":
             error = "" if record.get("error") is None else str(record["error"])

@@ -74,7 +74,7 @@ def refuse_repeat(first: dict, key: Hashable, record: At, field: str | None, wha
     ``first`` maps each key read so far to the place of its record (filled here: the path
     in a JSON document, the row of a table, the line of a JSON-lines record); ``record`` is
     where this one was read, ``field`` the key that holds the id (None: the record is the
-    id); ``what`` names the id in the error (``case_id '7'``, ``taskId 'r/1' of chunker
+    id); ``what`` names the id in the error, after its field (``'7'``, ``'r/1' of chunker
     'ast'``).
     """
     if key in first:

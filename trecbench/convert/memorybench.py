@@ -330,7 +330,7 @@ def _collect(
         run_tag = unique_tag(named, owners, at / field, what, report)
         run = collected.runs[key] = _Run(one.provider, run_tag)
     tag = run.run_tag  # one per run (unique_tag): what its rows are kept under
-    refuse_repeat(collected.seen, (tag, qid), at, "itemId", f"itemId {qid!r} of run {tag!r}")
+    refuse_repeat(collected.seen, (tag, qid), at, "itemId", f"{qid!r} of run {tag!r}")
     repo = one.meta.get("repo")
     collected.strata[qid] = None if repo is None else (at / "metadata" / "repo").expect_id(repo)
     chunks, scores, made_up = _chunks(one.result.get("retrievedContext"), at)
