@@ -5,7 +5,7 @@
 the qrels, the modes (each a run file or a fusion of other modes), the measures (default:
 :data:`trecbench.measures.KPI_PRESET`), targets per measure (the R-task reference's ranges
 as the preset ``trec2025-rtask``), statistics, strata, completeness thresholds, a routing
-log and the output folder. :func:`run_benchmark` then
+log, MaxOntSim's formula and ontology file and the output folder. :func:`run_benchmark` then
 
 1. validates the qrels and every run file with the R-task rules (the validator's ``rtask``
    profile, at most 100 documents per topic) and stops with the findings and the

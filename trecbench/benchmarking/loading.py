@@ -58,6 +58,7 @@ def load_benchmark_config(path: str | os.PathLike) -> BenchmarkSettings:
     preset = targets.get("preset", DEFAULT_PRESET)
     strata = document.get("strata", {})
     parsed = _measures(document.get("measures"), path)
+    _check_maxontsim_used(document, parsed, path)
     return BenchmarkSettings(
         path=path,
         name=document.get("name", path.stem),
@@ -80,6 +81,8 @@ def load_benchmark_config(path: str | os.PathLike) -> BenchmarkSettings:
         group_by=strata.get("group_by"),
         completeness=Completeness(**(dict(COMPLETENESS) | document.get("completeness", {}))),
         routing=resolve(document.get("routing")),
+        maxontsim_formula=document.get("maxontsim_formula"),
+        ontology=resolve(document.get("ontology")),
     )
 
 
@@ -155,6 +158,22 @@ def _measures(measures: list[str] | None, path: Path) -> list:
         raise _setting_error(path, str(error)) from None
     except MeasureParameterError as error:  # trec_eval's exit 2 on the command line
         raise _setting_error(path, f"measures: {error}") from None
+
+
+def _check_maxontsim_used(document: Mapping[str, Any], benchmarked: list, path: Path) -> None:
+    """MaxOntSim's options (``maxontsim_formula``, ``ontology``) with no MaxOntSim measure
+    ``benchmarked`` (parsed) would change nothing, without a word: refused, as a target
+    of a measure not benchmarked is."""
+    if any(measure.family == "MaxOntSim" for measure in benchmarked):
+        return
+    for key in ("maxontsim_formula", "ontology"):
+        if key in document:
+            raise _setting_error(
+                path,
+                f"{key}: no MaxOntSim measure is benchmarked (measures: "
+                f"{', '.join(m.requested or str(m) for m in benchmarked)}); add one (MaxOntSim@10) "
+                "or drop it",
+            )
 
 
 def _checked_fusion(mode: Mode, k_given: bool, path: Path) -> Mode:

@@ -97,10 +97,13 @@ class Benchmark:
         self, experiment_id: str, meta: Mapping[str, str], fused: Mapping[str, dict] | None = None
     ) -> dict[str, dict]:
         """One EvaluationReport per mode (its values, flagged topics and inputs: a fused
-        mode's run is its record in ``fused``, mode -> the run file written)."""
-        from ..report import build_evaluation_report
+        mode's run is its record in ``fused``, mode -> the run file written; with a
+        MaxOntSim measure, the ontology file and provenance, as ``score --report``)."""
+        from ..report import build_evaluation_report, evaluation_provenance
 
         qrels_record = next(r for r in self.inputs if r["kind"] == "qrels")
+        ontology_records = [r for r in self.inputs if r["kind"] == "ontology"]
+        _, ontology = evaluation_provenance(self.evaluation)
         reports = {}
         for result, run in zip(self.modes, self.evaluation.runs, strict=True):
             own = dataclasses.replace(
@@ -113,7 +116,11 @@ class Benchmark:
             ]
             inputs += [fused[result.mode.name]] if result.mode.name in (fused or {}) else []
             reports[result.mode.name] = build_evaluation_report(
-                own, inputs, experiment_id=experiment_id, meta=meta
+                own,
+                inputs + ontology_records,
+                experiment_id=experiment_id,
+                meta=meta,
+                ontology=ontology,
             )
         return reports
 

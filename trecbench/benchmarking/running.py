@@ -18,15 +18,6 @@ from .loading import load_benchmark_config
 from .result import Benchmark, ModeResult, fused_run_file
 from .settings import ACTIONS, BenchmarkSettings
 
-# how the modes are scored, as the report's ``evaluation`` records it (trec_eval -c)
-EVALUATION = {
-    "relevance_level": 1,
-    "max_docs": None,
-    "judged_only": False,
-    "maxontsim_formula": None,
-    "ontology": None,
-}
-
 
 @outputs.in_input_scope  # as compare and evaluate: what was read is not read again
 def run_benchmark(config: BenchmarkSettings | str | os.PathLike, *, progress=None) -> Benchmark:
@@ -49,13 +40,14 @@ def run_benchmark(config: BenchmarkSettings | str | os.PathLike, *, progress=Non
         config.measures,
         complete=True,
         run_names=names,
+        options=config.measure_options,
     )
     comparison = _compare(config, evaluation, topics, progress)
     routing = _routing(config)
     # the qrels' and runs' records (checksums, counts) were taken while they were read
     inputs = [qrels.record, *(loaded[m.name].record for m in config.modes if m.run is not None)]
     inputs = _input_records(config, inputs)
-    _record_inputs(comparison, inputs, results)
+    _record_inputs(config, comparison, inputs, results, evaluation)
     kpis = _kpis(config, comparison)
     return Benchmark(
         config=config,
@@ -198,20 +190,29 @@ def _input_records(config: BenchmarkSettings, read: list[dict]) -> list[dict]:
         (config.topics, "topics"),
         (config.strata, "strata"),
         (config.routing, "routing"),
+        (config.ontology, "ontology"),
     ):
         if path is not None:
             records.append(input_record(path, kind))
     return records
 
 
-def _record_inputs(comparison, inputs: list[dict], results: list[ModeResult]) -> None:
+def _record_inputs(
+    config: BenchmarkSettings, comparison, inputs: list[dict], results: list[ModeResult], evaluation
+) -> None:
     """What compare's report records of its inputs: every input file, each mode's run (a
-    fused mode's as written in the output folder) and how the modes were scored."""
+    fused mode's as written in the output folder), how the modes were scored (trec_eval's
+    -c, MaxOntSim's options) and, with a MaxOntSim measure, the ontology's provenance as
+    ``score --report`` records it."""
+    from ..comparison.scoring import ScoringSettings
+    from ..report import evaluation_provenance
+
     comparison.inputs = inputs
     comparison.run_inputs = {
         r.mode.name: str(r.mode.run if r.mode.run is not None else r.output) for r in results
     }
-    comparison.evaluation = dict(EVALUATION)
+    comparison.evaluation = ScoringSettings(options=config.measure_options).record()
+    comparison.ontology = evaluation_provenance(evaluation)[1]
 
 
 def _qrels_flags(evaluation) -> list[dict]:

@@ -173,11 +173,14 @@ class BenchmarkSettings:
     manifest); ``profile`` and ``max_depth`` of the validation; ``preset`` and ``targets``
     (the preset's, with the configured ones added or replacing them); ``statistics`` and
     ``baseline`` (a mode's name; None: the first mode); ``strata`` and ``group_by``;
-    ``completeness``; ``routing`` (a routing log).
+    ``completeness``; ``routing`` (a routing log); ``maxontsim_formula`` and ``ontology``
+    (an HPO file), the MaxOntSim measures' options as ``score --maxontsim-formula`` and
+    ``--ontology`` take them (None: ``hybrid``, hpo3's bundled release).
 
     Raises :class:`~trecbench.errors.UsageError`, naming the configuration file, for modes
     that refer to unknown modes, to themselves or to each other in a circle, a baseline
-    that is no mode, and a validator profile that does not exist.
+    that is no mode, a validator profile that does not exist and an unknown MaxOntSim
+    formula.
     """
 
     path: Path
@@ -198,6 +201,8 @@ class BenchmarkSettings:
     group_by: str | None = None
     completeness: Completeness = field(default_factory=Completeness)
     routing: Path | None = None
+    maxontsim_formula: str | None = None
+    ontology: Path | None = None
 
     def __post_init__(self) -> None:
         _check_references(self.modes, self.path)
@@ -213,6 +218,13 @@ class BenchmarkSettings:
             raise UsageError(f"{self.path}: the validator has no profile {self.profile!r}")
         if self.max_depth is not None and CHECKS["R8"].severity(self.profile) == "error":
             _check_fusion_depths(self.modes, self.max_depth, self.path)
+        if self.maxontsim_formula is not None:
+            from ..engines.maxontsim import resolve_formula
+
+            try:
+                resolve_formula(self.maxontsim_formula)
+            except UsageError as error:
+                raise UsageError(f"{self.path}: maxontsim_formula: {error}") from None
 
     def mode(self, name: str) -> Mode:
         """The mode called ``name``."""
@@ -221,8 +233,14 @@ class BenchmarkSettings:
     @property
     def inputs(self) -> list[Path]:
         """Every file the benchmark reads (none of them may be written)."""
-        paths = [self.path, self.qrels, self.topics, self.strata, self.routing]
+        paths = [self.path, self.qrels, self.topics, self.strata, self.routing, self.ontology]
         return [path for path in [*paths, *(mode.run for mode in self.modes)] if path]
+
+    @property
+    def measure_options(self) -> dict:
+        """The local measures' options, as :func:`trecbench.evaluate` takes them and
+        ``score`` gives them (MaxOntSim's formula and ontology file; None: the default)."""
+        return {"maxontsim_formula": self.maxontsim_formula, "ontology": self.ontology}
 
     def with_options(self, output=None, meta=None) -> BenchmarkSettings:
         """These settings with the command's ``-o`` (replacing ``output``) and ``--meta``
