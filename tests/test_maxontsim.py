@@ -6,10 +6,15 @@ Depths δ and deepest-common-ancestor depths L below were read off the bundled H
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import ROOT
 
+from trecbench import maxontsim_formulas
 from trecbench.engines import maxontsim
 from trecbench.engines.maxontsim import max_ont_sim, pair_similarities, similarity
 from trecbench.errors import UsageError
@@ -126,7 +131,7 @@ def _reference(onto, e, r, formula):
     return max(0.0, min(1.0, sim))
 
 
-@pytest.mark.parametrize("formula", maxontsim.FORMULAS)
+@pytest.mark.parametrize("formula", maxontsim_formulas.FORMULAS)
 def test_vectorised_equals_per_pair_reference(onto, formula):
     rng = np.random.default_rng(7)
     pool = rng.choice(onto.ids, 400, replace=False)
@@ -140,7 +145,7 @@ def test_vectorised_equals_per_pair_reference(onto, formula):
 
 
 def test_unknown_and_obsolete_ids(onto):
-    for formula in maxontsim.FORMULAS:
+    for formula in maxontsim_formulas.FORMULAS:
         assert similarity(OBSOLETE, ITS_REPLACEMENT, formula, onto) == 0.0
         assert similarity("HP:9999999", SEIZURE, formula, onto) == 0.0
         assert similarity(SEIZURE, "not-an-id", formula, onto) == 0.0
@@ -165,11 +170,24 @@ def test_alt_ids_are_unknown(tmp_path):
 
 
 def test_formula_names():
-    assert maxontsim.resolve_formula(None) == "hybrid"
-    assert maxontsim.resolve_formula("COMPLEX") == "hybrid"
-    assert maxontsim.resolve_formula("simple") == "simple_resnik_like"
+    assert maxontsim_formulas.resolve_formula(None) == "hybrid"
+    assert maxontsim_formulas.resolve_formula("COMPLEX") == "hybrid"
+    assert maxontsim_formulas.resolve_formula("simple") == "simple_resnik_like"
     with pytest.raises(UsageError, match="unknown MaxOntSim formula 'resnik'"):
-        maxontsim.resolve_formula("resnik")
+        maxontsim_formulas.resolve_formula("resnik")
+
+
+def test_an_unknown_formula_is_refused_without_a_maxontsim_measure_too():
+    # it was passed unread (exit 0) when no MaxOntSim measure was asked
+    with pytest.raises(UsageError, match="unknown MaxOntSim formula 'bogus'"):
+        EvalSettings(options={"maxontsim_formula": "bogus"})
+    done = subprocess.run(
+        [sys.executable, "-m", "trecbench", "score", "-m", "P.1", "--maxontsim-formula",
+         "bogus", "qrels/hpo-demo.qrels", "runs/tfidf-char.run"],
+        cwd=ROOT, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr.startswith("trecbench: unknown MaxOntSim formula 'bogus' (choose from ")
 
 
 # ---------------------------------------------------------------------------------------
@@ -234,7 +252,7 @@ def test_k_monotonicity_on_random_rankings(onto):
     pool = rng.choice(onto.ids, 600, replace=False)
     ranked = _ranked({f"q{i}": list(rng.choice(pool, 30, replace=False)) for i in range(40)})
     qrels = _qrels([(f"q{i}", g, 1) for i in range(40) for g in rng.choice(pool, 2)])
-    for formula in maxontsim.FORMULAS:
+    for formula in maxontsim_formulas.FORMULAS:
         options = _formula(formula)
         values = [max_ont_sim(ranked, qrels, k, options) for k in (1, 2, 5, 10, 30, 100)]
         for small, large in zip(values[:-1], values[1:], strict=True):

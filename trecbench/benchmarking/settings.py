@@ -219,7 +219,7 @@ class BenchmarkSettings:
         if self.max_depth is not None and CHECKS["R8"].severity(self.profile) == "error":
             _check_fusion_depths(self.modes, self.max_depth, self.path)
         if self.maxontsim_formula is not None:
-            from ..engines.maxontsim import resolve_formula
+            from ..maxontsim_formulas import resolve_formula
 
             try:
                 resolve_formula(self.maxontsim_formula)

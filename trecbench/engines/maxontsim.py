@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import UsageError
+from ..maxontsim_formulas import DEFAULT_FORMULA, resolve_formula
 from ..ontology import Ontology, load_ontology
 from . import local
 from .interface import Settings
@@ -41,31 +42,6 @@ if TYPE_CHECKING:
     from os import PathLike
 
     import pandas as pd
-
-DEFAULT_FORMULA = "hybrid"
-FORMULAS = ("hybrid", "simple_resnik_like", "hybrid_strict")
-ALIASES = {
-    "hybrid": "hybrid",
-    "complex": "hybrid",
-    "simple_resnik_like": "simple_resnik_like",
-    "simple_resnik": "simple_resnik_like",
-    "simple": "simple_resnik_like",
-    "hybrid_strict": "hybrid_strict",
-}
-
-
-def resolve_formula(name: str | None) -> str:
-    """Canonical formula name for ``name`` or an alias; None means the default ``hybrid``.
-
-    Unlike Phentrieve (which silently falls back to hybrid) an unknown name is an error.
-    """
-    if name is None:
-        return DEFAULT_FORMULA
-    canonical = ALIASES.get(str(name).lower())
-    if canonical is None:
-        choices = ", ".join(sorted(ALIASES))
-        raise UsageError(f"unknown MaxOntSim formula {name!r} (choose from {choices})")
-    return canonical
 
 
 def _gather(ptr: np.ndarray, values: np.ndarray, rows: np.ndarray):

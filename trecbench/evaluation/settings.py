@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import UsageError
+from ..maxontsim_formulas import resolve_formula
 from ..trec_eval import compat as _compat
 from ..trec_eval.compat import Compat
 
@@ -125,6 +126,8 @@ class EvalSettings:
         whole = isinstance(depth, int) and not isinstance(depth, bool)
         if depth is not None and not (whole and depth >= 0):
             raise UsageError(f"drill_depth must be a whole number from 0, not {depth!r}")
+        # refused whether or not a MaxOntSim measure is asked: a misspelt name never passes
+        resolve_formula(self.options.get("maxontsim_formula"))
         taken = sorted(set(self.options) & set(_FLAGS))
         if taken:
             raise UsageError(
