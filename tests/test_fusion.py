@@ -350,6 +350,9 @@ def _direct(runs, norm: str, weights) -> dict:
     return fused
 
 
+# fused scores beyond float32's range tie there, warned of (a test of its own): the values
+# and order are what is checked here
+@pytest.mark.filterwarnings("ignore::trecbench.errors.ParameterDomainWarning")
 @pytest.mark.parametrize("norm", ["z-score", "min-max", "sum"])
 @pytest.mark.parametrize("weights", [[1, 1], [1e30, 3e29], [1e300, 3e299], [2.0, -1.0]])
 def test_fused_order_and_scores_on_extreme_inputs_match_a_direct_computation(norm, weights):
@@ -436,6 +439,52 @@ def test_the_advice_names_only_what_the_call_did_not_choose(tmp_path, capsys, ar
     assert err.count("\n") == 1
 
 
+def test_fused_scores_beyond_float32_that_tie_against_their_order_are_flagged(tmp_path, capsys):
+    # 4e38 and 3.5e38 both read as inf by trec_eval 9.x: B (docno) was ranked above A, whose
+    # written score is larger, without a word
+    from trecbench.cli import run as main
+    from trecbench.errors import ParameterDomainWarning
+
+    one, two = tmp_path / "o1.run", tmp_path / "o2.run"
+    one.write_text("q1 Q0 A 1 2e38 t\nq1 Q0 B 2 1.5e38 t\n")
+    two.write_text("q1 Q0 A 1 2e38 t\nq1 Q0 B 2 2e38 t\n")
+    args = ["fuse", "--method", "combsum", "--norm", "none", str(one), str(two), "-o", "-"]
+    assert main(args) == 0
+    out, err = capsys.readouterr()
+    assert out == "q1\tQ0\tB\t1\t3.5e+38\tcombsum\nq1\tQ0\tA\t2\t4e+38\tcombsum\n"
+    assert err.splitlines()[:-1] == [  # the last: what was written
+        "trecbench: warning: ParameterDomainWarning: fused scores beyond float32's range "
+        "(±3.4e+38) tie at float32 (as inf), the precision trec_eval 9.x reads scores at, so "
+        "it ranks them by docno: 2 documents of 1 topic are ranked against their scores (topic "
+        "q1: B 3.5e+38 above A 4e+38); to keep the scores in range, give a normalisation such "
+        "as min-max or a rank-based method (rrf)"
+    ]
+    # below -3.4e38 too, counted over topics; a topic whose tied scores are equal is fine
+    runs = [
+        {"n": {"a": -2e38, "b": -2.5e38}, "p": {"a": 2e38, "b": 2e38}, "s": {"a": 2.0, "b": 1.0}},
+        {"n": {"a": -2e38, "b": -2e38}, "p": {"a": 2e38, "b": 2e38}, "s": {"a": 2.0, "b": 1.0}},
+    ]
+    with pytest.warns(ParameterDomainWarning, match="as -inf.*2 documents of 1 topic .*topic n: b"):
+        trecbench.fuse(runs, "combsum", norm="none")
+
+
+@pytest.mark.parametrize(
+    ("runs", "kwargs"),
+    [
+        # within float32's range
+        ([{"q": {"a": 2e37, "b": 1.5e37}}, {"q": {"a": 2e37, "b": 2e37}}], {"norm": "none"}),
+        # beyond it, but the tied scores are equal: the ranking written contradicts nothing
+        ([{"q": {"a": 2e38, "b": 2e38}}] * 2, {"norm": "none"}),
+        # beyond it, tied, but docno order is the scores' order
+        ([{"q": {"b": 2e38, "a": 1.5e38}}, {"q": {"b": 2e38, "a": 2e38}}], {"norm": "none"}),
+    ],
+)
+def test_fused_scores_whose_ranking_float32_keeps_are_not_flagged(runs, kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        trecbench.fuse(runs, "combsum", **kwargs)
+
+
 def test_a_run_given_twice_and_weights_all_zero_are_refused(tmp_path, capsys):
     # both fused silently: a run with itself (weighing double), every score 0
     from trecbench.cli import run as main
@@ -470,6 +519,9 @@ def test_a_run_given_twice_and_weights_all_zero_are_refused(tmp_path, capsys):
     )
 
 
+# fused scores beyond float32's range tie there, warned of (a test of its own): the values
+# and order are what is checked here
+@pytest.mark.filterwarnings("ignore::trecbench.errors.ParameterDomainWarning")
 def test_normalised_scores_near_the_largest_doubles_are_the_formulas_bit_for_bit():
     # max under all-negative scores near -1e299 divides by the floor: scaled with the
     # scores, the floor was subnormal and lost bits (-6.62877004716082e+307 for ...818e+307)

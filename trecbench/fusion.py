@@ -40,9 +40,11 @@ scores keep full double precision. No intermediate value overflows: the normalis
 are computed on each topic's scores divided by a power of two at least their largest
 magnitude (exact, so the values are those of the formulas bit for bit), and a fused score
 beyond a double's range (huge weights, scores near 1e308 under ``none``) is refused in one
-line rather than written as ``inf`` or ``nan``. Everything is vectorised: per-topic
-normalisation is a ``reduceat`` over topic blocks, and the documents of all runs are
-grouped once by (topic, document).
+line rather than written as ``inf`` or ``nan``; fused scores beyond float32's range
+(±3.4e38), which trec_eval 9.x reads as infinity and so ranks by docno, are warned of
+where that ranking puts a smaller score above a larger one. Everything is vectorised:
+per-topic normalisation is a ``reduceat`` over topic blocks, and the documents of all runs
+are grouped once by (topic, document).
 """
 
 from __future__ import annotations
@@ -63,7 +65,8 @@ import pyarrow.compute as pc
 from . import arrow, ranking
 from .errors import ParameterDomainWarning, UsageError, excerpt, one_line
 from .inputs.tables import carry_integer_ids
-from .score_precision import compares_float32
+from .plurals import counted
+from .score_precision import as_float32, compares_float32
 from .trec_eval import compat as versions
 
 if TYPE_CHECKING:
@@ -87,6 +90,7 @@ NORMS = ("none", "min-max", "z-score", "max", "sum", "rank")
 NORM_ALIASES = {"min_max": "min-max", "minmax": "min-max", "zmuv": "z-score", "zscore": "z-score"}
 DEFAULT_NORM = "min-max"  # ranx's default for score-based methods
 FLOOR = 1e-9  # ranx's floor under every normalisation denominator
+FLOAT32_MAX = float(np.finfo(np.float32).max)
 
 
 def method_name(method: str) -> str:
@@ -422,6 +426,7 @@ def fuse_tables(
     )
     step()
     ranked = ranking.truncate(ranking.rank_run(table), depth)
+    _warn_of_float32_overflow(ranked, settings)
     step()
     return carry_integer_ids(list(runs), ranked.select(["qid", "docno", "rank", "score", "tag"]))
 
@@ -497,6 +502,41 @@ def _warn_of_float32_ranks(k: float, deepest: int) -> None:
             ),
             stacklevel=3,
         )
+
+
+def _warn_of_float32_overflow(ranked: pa.Table, settings) -> None:
+    """Warn when fused scores beyond float32's range (about ±3.4e38: ``--norm none`` or
+    ``max``, huge weights) tie at float32, trec_eval 9.x's precision, and so the ranking
+    written (ties by docno) puts a smaller score above a larger one. Equal scores in a tie
+    are no contradiction: no warning. ``ranked``: the fused run in trecbench's ranking;
+    ``settings``: as :func:`_refuse_non_finite` takes them."""
+    score = arrow.to_numpy(ranked.column("score"))
+    rank = arrow.to_numpy(ranked.column("rank"))
+    # ranked as float32, descending: a larger double below within a topic is a float32 tie
+    below = (rank[1:] != 1) & (score[1:] > score[:-1])
+    beyond = np.maximum(np.abs(score[1:]), np.abs(score[:-1])) > FLOAT32_MAX
+    pairs = np.flatnonzero(below & beyond)
+    if not len(pairs):
+        return
+    rows = np.union1d(pairs, pairs + 1)
+    qids, docnos = ranked.column("qid"), ranked.column("docno")
+    topics = len(pc.unique(qids.take(arrow.array(rows))))
+    first = int(pairs[0])
+    low, high = float(score[first]), float(score[first + 1])
+    example = (
+        f"topic {one_line(qids[first].as_py())}: {one_line(docnos[first].as_py())} {low!r} "
+        f"above {one_line(docnos[first + 1].as_py())} {high!r}"
+    )
+    warnings.warn(
+        ParameterDomainWarning(
+            f"fused scores beyond float32's range (±{FLOAT32_MAX:.2g}) tie at float32 (as "
+            f"{float(as_float32(low)):g}), the precision trec_eval 9.x reads scores at, so it "
+            f"ranks them by docno: {counted(len(rows), 'document')} of "
+            f"{counted(topics, 'topic')} are ranked against their scores ({example}); to keep "
+            f"the scores in range, {_remedies(*settings)}"
+        ),
+        stacklevel=3,
+    )
 
 
 def run_frame(fused: pa.Table):
