@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime
+
 import pytest
 
 from trecbench.errors import InputError
@@ -190,14 +192,53 @@ def test_fuse_writes_a_block_with_what_it_knows_under_the_given_description(tmp_
 
 
 @pytest.mark.parametrize(
+    ("value", "written"),
+    [
+        (None, "null"),
+        (True, "true"),
+        (False, "false"),
+        (5, "5"),
+        (60.0, "60.0"),
+        (1e38, "1e+38"),
+        (float("nan"), ".nan"),
+        (float("-inf"), "-.inf"),
+        ("rrf", '"rrf"'),
+        ('it\'s "x"\n', '"it\'s \\"x\\"\\n"'),
+        ("007", '"007"'),
+        ([1, None, "a"], '[1, null, "a"]'),
+        ({"name": "rrf", 2022: [True]}, '{"name": "rrf", 2022: [true]}'),
+        (datetime.date(2022, 1, 1), "2022-01-01"),
+        (b"\x00\xff", "!!binary AP8="),
+        pytest.param(10**5000, "1.000000E+5000", id="an-int-python-cannot-write"),
+    ],
+)
+def test_values_are_quoted_as_yaml_and_json_write_them(value, written):
+    # messages quoted Python's None, True and 'rrf' where the description said null, yes, rrf
+    assert ir_metadata.as_written(value) == written
+
+
+def test_a_long_value_is_quoted_on_one_line_and_cut():
+    quoted = ir_metadata.as_written(["x" * 500, "line\u2028break"])
+    assert "\n" not in quoted and "\u2028" not in quoted and len(quoted) < 200
+    assert quoted.startswith('["xxx') and "characters)" in quoted and quoted.endswith('break"]')
+
+
+@pytest.mark.parametrize(
     ("description", "refused"),
     [
         ("method:\n  fusion:\n    name: bogus\n", "method.fusion.name: the description gives"),
         ("method:\n  fusion:\n    runs: []\n", "method.fusion.runs: the description gives []"),
         ("implementation:\n  source:\n    version: 9.9.9\n", "implementation.source.version"),
-        ("method: RRF of two\n", "method: the description gives 'RRF of two' where trecbench "
+        ("method: RRF of two\n", 'method: the description gives "RRF of two" where trecbench '
          "records a mapping (method.fusion)"),
-        ("tag: other\n", "tag 'other' is not the fused run's tag 'rrf'"),
+        ("tag: other\n", 'tag "other" is not the fused run\'s tag "rrf"'),
+        # the values as YAML writes them, not as Python does (None, True, 'none')
+        ("method:\n  fusion:\n    k: 5\n", "method.fusion.k: the description gives 5 where "
+         "trecbench records 60.0;"),
+        ("method:\n  fusion:\n    norm: null\n", "method.fusion.norm: the description gives "
+         'null where trecbench records "none";'),
+        ("method:\n  fusion:\n    depth: yes\n", "method.fusion.depth: the description gives "
+         "true where trecbench records null;"),
     ],
 )  # fmt: skip
 def test_a_description_clashing_with_what_fuse_records_is_refused(tmp_path, capsys, description,
@@ -258,7 +299,7 @@ def test_convert_refuses_a_block_tag_that_is_not_the_runs(tmp_path, capsys):
     out = tmp_path / "out"
     argv = ["convert", "--ir-metadata", str(about), "msmarco", str(source), "-o", str(out)]
     assert run(argv) == 2
-    assert "about.yaml: tag 'other' is not the tag of run 'msmarco-run'" in capsys.readouterr().err
+    assert 'about.yaml: tag "other" is not the tag of run "msmarco-run"' in capsys.readouterr().err
     assert not out.exists()
     assert run([*argv, "--tag", "other"]) == 0  # the same tag: written
     assert trecbench.load_run(str(out / "other.run")).ir_metadata["tag"] == "other"

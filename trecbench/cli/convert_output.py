@@ -99,8 +99,9 @@ def _with_metadata(conversion, inputs):
         raise InputError(
             str(given),
             None,
-            f"tag {description['tag']!r} is not the tag of run {stray[0]!r}: leave the tag "
-            "out (each run's block names its own) or give --tag",
+            f"tag {ir_metadata.as_written(description['tag'])} is not the tag of run "
+            f"{ir_metadata.as_written(stray[0])}: leave the tag out (each run's block names "
+            "its own) or give --tag",
         )
     sources = [
         {"path": str(path), "sha256": (provenance.recorded(path) or {}).get("sha256")}

@@ -302,8 +302,8 @@ def _with_metadata(data: bytes, given, runs, fusion: dict, tag: str) -> bytes:
         raise InputError(
             str(given),
             None,
-            f"tag {description['tag']!r} is not the fused run's tag {tag!r}: "
-            "leave the tag out or give --tag",
+            f"tag {ir_metadata.as_written(description['tag'])} is not the fused run's tag "
+            f"{ir_metadata.as_written(tag)}: leave the tag out or give --tag",
         )
     try:
         block = ir_metadata.block_text(ir_metadata.merged(known, description))

@@ -10,10 +10,15 @@ file without it; line numbers stay those of the file.
 
 from __future__ import annotations
 
+import base64
+import datetime
+import json
+import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import InputError, excerpt
+from ..errors import EXCERPT_LIMIT, InputError, int_text, one_line, shortened
 
 START = b"# ir_metadata.start"
 END = b"# ir_metadata.end"
@@ -170,16 +175,47 @@ def merged(known: dict[str, Any], given: dict[str, Any], at: str = "") -> dict[s
             if isinstance(mine, dict):  # a text where trecbench keeps a mapping
                 keys = ", ".join(f"{where}.{name}" for name in mine)
                 raise ValueError(
-                    f"{where}: the description gives {excerpt(theirs)} where trecbench records "
-                    f"a mapping ({keys}): give a mapping of other keys"
+                    f"{where}: the description gives {as_written(theirs)} where trecbench "
+                    f"records a mapping ({keys}): give a mapping of other keys"
                 )
             raise ValueError(
-                f"{where}: the description gives {excerpt(theirs)} where trecbench records "
-                f"{excerpt(mine)}; leave it out (trecbench records it)"
+                f"{where}: the description gives {as_written(theirs)} where trecbench records "
+                f"{as_written(mine)}; leave it out (trecbench records it)"
             )
         else:
             result[key] = mine if key in known else theirs
     return result
+
+
+def as_written(value: Any) -> str:
+    """A value of an ir_metadata block (the user's description or what trecbench records)
+    as every message quotes it: as YAML and JSON write it (null, true, 5, 60.0, "text"
+    with JSON's escapes, [1, 2], {"name": "rrf"}), not as Python does (None, True,
+    'text'); what JSON has no text for as YAML writes it (.nan, .inf, 2022-01-01,
+    !!binary); on one line, cut as an error quotes a long value."""
+    return shortened(one_line(_written(value)), EXCERPT_LIMIT)
+
+
+def _written(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return int_text(value)  # an int beyond the digits Python writes too
+    if isinstance(value, float) and not math.isfinite(value):
+        return ".nan" if math.isnan(value) else (".inf" if value > 0 else "-.inf")
+    if isinstance(value, (float, str)):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{_written(k)}: {_written(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return "[" + ", ".join(_written(item) for item in value) + "]"
+    if isinstance(value, (datetime.date, datetime.time)):
+        return value.isoformat()
+    if isinstance(value, bytes):
+        return "!!binary " + base64.b64encode(value).decode("ascii")
+    return str(value)
 
 
 def block_text(metadata: dict[str, Any]) -> str:
