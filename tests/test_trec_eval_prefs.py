@@ -188,3 +188,39 @@ def test_a_workers_warnings_are_said_when_its_run_then_fails(tmp_path):
     assert [done.returncode for done in said] == [4, 4]
     counts = [done.stderr.decode().count("TrecEvalUndefinedWarning") for done in said]
     assert counts == [2, 2]
+
+
+def test_float32_off_ranks_preferences_as_every_other_measure(tmp_path):
+    # evaluate(float32=False) compared the other measures' scores as doubles but still
+    # ranked preferences at float32: 1.00000001 and 1.0 tied there, and docno (ascending,
+    # d1 first) gave prefs_simp 1 where the call's own ranking puts d2 first (P.1 0)
+    import trecbench
+
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text("q1 0 d1 1\nq1 0 d2 0\n")
+    run.write_text("q1 Q0 d1 1 1.0 t\nq1 Q0 d2 2 1.00000001 t\n")
+
+    def value(measure: str, **settings) -> float:
+        return trecbench.evaluate(qrels, run, [measure], **settings).per_query["value"].item()
+
+    prefs = {"rel_format": "qrels_prefs"}
+    # trec_eval 9.0.8 -R qrels_prefs -m prefs_simp qrels run: 1.0000; 10.0 (doubles): 0.0000
+    assert value("prefs_simp", **prefs) == 1.0
+    assert value("prefs_simp", **prefs, compat="10.0") == 0.0
+    assert value("P.1", float32=False) == 0.0  # d2 first
+    assert value("prefs_simp", **prefs, float32=False) == 0.0  # d2 first too
+    assert value("prefs_pair", **prefs, float32=False) == 0.0
+
+
+def test_float32_off_leaves_preference_levels_as_the_version_holds_them(tmp_path):
+    # the setting is about scores: 9.0.8 holds levels 1.00000001 and 1 as one float, one
+    # class (2 preferences possible, as trec_eval 9.0.8 -R prefs prints; 10.0: 3)
+    import trecbench
+
+    prefs, run = tmp_path / "prefs", tmp_path / "run"
+    prefs.write_text("1 a x d1 1.00000001\n1 a x d2 1\n1 a x d3 0\n")
+    run.write_text("1 Q0 d1 1 3 r\n1 Q0 d2 2 2 r\n")
+    for settings, possible in (({"float32": False}, 2), ({"compat": "10.0"}, 3)):
+        result = trecbench.evaluate(prefs, run, ["prefs_num_prefs_poss"], rel_format="prefs",
+                                    **settings)  # fmt: skip
+        assert result.per_query["value"].item() == possible

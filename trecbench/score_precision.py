@@ -1,9 +1,9 @@
 """The precision trec_eval compares scores at, in one place: trec_eval 9.x holds a score
 as a C float, so two scores equal at float32 precision tie (and are ordered by docno,
 :mod:`trecbench.ranking`); 10.0 holds doubles. Whether a ranking compares as float32
-(:func:`compares_float32`: the scoring, fusion and the report's drill-down ask it), the
-scores at that precision (:func:`comparable_scores`) and C's cast to float
-(:func:`as_float32`)."""
+(:func:`compares_float32`: the scoring, the preference measures, fusion and the report's
+drill-down ask it), the scores at that precision (:func:`comparable_scores`) and C's cast
+to float (:func:`as_float32`)."""
 
 from __future__ import annotations
 

@@ -22,6 +22,7 @@ class Settings(Protocol):
     num_docs: int | None
     rel_format: str
     debug_level: int
+    float32: bool  # scores compared as float32 where the version does (score_precision)
 
     @property
     def version(self) -> Compat: ...

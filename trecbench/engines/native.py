@@ -34,6 +34,7 @@ from ..measures import (
     value_names,
 )
 from ..plurals import counted
+from ..score_precision import compares_float32
 from ..trec_eval.prefs_files import PREFS_FORMATS
 from .interface import Settings
 
@@ -110,6 +111,8 @@ class Evaluator:
         self._before_rbp = [m for m in known if order[m.family] < order["rbp"]]
         self.rel_format = settings.rel_format
         self.version = settings.version
+        # preferences rank the run themselves: at the precision every other ranking uses
+        self.float32 = compares_float32(settings.version, settings.float32)
         self.relevance_level = truth.relevance_level
         self.judged_only = settings.judged_only
         self.max_docs = settings.max_docs
@@ -244,7 +247,10 @@ class Evaluator:
         from ..trec_eval.prefs_counts import PrefsCounter, PrefsError
 
         counter = PrefsCounter(
-            float32=self.version.float32, max_docs=self.max_docs, debug_level=self.debug_level
+            levels_float32=self.version.float32,
+            scores_float32=self.float32,
+            max_docs=self.max_docs,
+            debug_level=self.debug_level,
         )
         by_topic = _run_by_topic(run)
         result = Result()

@@ -39,8 +39,9 @@ class EvalSettings:
     (``-M``), ``judged_only`` (``-J``), ``num_docs`` (``-N``), ``rel_format`` (``-R``:
     ``qrels``, ``prefs``, ``qrels_prefs`` or ``qrels_jg``), ``zscores`` (``-Z``, a z-scores
     file), ``debug_level``/``debug_query`` (``-D level.qid``: trace output, one topic);
-    ``float32`` compares scores at float32 precision like 9.x; ``compat``: the trec_eval
-    version reproduced (``9.0.8`` or ``10.0``, :mod:`trecbench.trec_eval.compat`).
+    ``float32`` compares scores at float32 precision like 9.x (every measure's ranking, the
+    preference measures' too; their levels stay as the version holds them); ``compat``: the
+    trec_eval version reproduced (``9.0.8`` or ``10.0``, :mod:`trecbench.trec_eval.compat`).
     ``engine``: who computes the measures (``auto`` or an engine's name). ``options`` go
     to local measures (``maxontsim_formula``, ``ontology``). ``tie_bounds``: also compute
     the bounds over all orders of tied documents (:mod:`trecbench.tiebounds`);

@@ -12,7 +12,8 @@ when neither was.
 
 The ranking is trec_eval's own for preferences: score descending, ties broken by docno
 **ascending** (``form_prefs_counts.c``'s ``comp_sim_docno``, unlike every other measure),
-cut at ``-M``; 9.0.8 compares scores and levels as C ``float``.
+cut at ``-M``; 9.0.8 compares scores and levels as C ``float`` (the scores as doubles
+too where the evaluation's ``float32`` setting is off, as every other measure's ranking).
 
 Counts are kept per JG (:class:`JudgmentGroup`), and per ordered pair of documents over all
 JGs in a ``uint16`` array (it wraps at 65,536, as trec_eval's ``unsigned short`` does).
@@ -102,8 +103,18 @@ class PrefsCounter:
     pool (read past a judgment group's last class by the ``Rnonrel`` measures) and the
     work arrays ``-D 5`` prints."""
 
-    def __init__(self, *, float32: bool, max_docs: int | None, debug_level: int = 0):
-        self.float32 = float32
+    def __init__(
+        self,
+        *,
+        levels_float32: bool,
+        scores_float32: bool,
+        max_docs: int | None,
+        debug_level: int = 0,
+    ):
+        # the levels as the trec_eval version holds them; the scores as the evaluation
+        # ranks every run (trecbench.score_precision.compares_float32)
+        self.levels_float32 = levels_float32
+        self.scores_float32 = scores_float32
         self.max_docs = max_docs
         self.debug_level = debug_level
         self.pool = np.zeros(0, np.int64)
@@ -123,8 +134,8 @@ class PrefsCounter:
             raise
 
     def _count(self, qid, docnos, scores, prefs, trace: list[str]) -> ResultsPrefs:
-        levels = _levels(np.asarray(prefs["level"], np.float64), self.float32)
-        sims = _levels(np.asarray(scores, np.float64), self.float32)
+        levels = _levels(np.asarray(prefs["level"], np.float64), self.levels_float32)
+        sims = _levels(np.asarray(scores, np.float64), self.scores_float32)
         ranked = self._rank(docnos, sims, trace)
         judged_docnos = prefs["docno"]
         jg, jsg = prefs["jg"], prefs["jsg"]
