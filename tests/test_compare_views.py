@@ -418,3 +418,15 @@ def test_a_normal_interval_past_the_measures_range_is_flagged():
     assert note in " ".join(text.split()) and note in markdown
     inside = compare_scores(_frame({"base": [0.4, 0.5, 0.6], "run": [0.5, 0.6, 0.6]}, "P@10"))
     assert "†" not in inside.render("table")
+
+
+@pytest.mark.parametrize("measure", ["ERR@10", "nERR@10", "Q", "SDCG@10", "RBP"])
+def test_the_interval_of_each_measure_in_zero_one_is_flagged_past_it(measure):
+    # the values of ERR, nERR, Q, SDCG and RBP lie in [0, 1] too, but their intervals
+    # past it went unmarked (the registry stated no span for them); a value beyond it is
+    # refused as P@10's is
+    frame = _frame({"base": [0.8, 1.0, 0.3], "run": [0.0, 0.9, 0.1]}, measure)
+    text = compare_scores(frame, samples=40).render("table")
+    assert "]†" in text and "the interval passes the measure's range, [0, 1]" in text
+    with pytest.raises(UsageError, match=r"outside \[0, 1\], where every value of it lies"):
+        compare_scores(_frame({"base": [0.8, 1.5, 0.3], "run": [0.0, 0.9, 0.1]}, measure))

@@ -156,6 +156,27 @@ def test_an_mde_beyond_the_measures_range_is_no_figure(tmp_path):
     assert count["reason"] is None
 
 
+def test_err_q_sdcg_and_rbp_lie_in_zero_one_and_say_so(tmp_path):
+    # ERR is a probability, nERR ERR over its ideal's, Q's terms are at most 1, SDCG and
+    # RBP weigh gains scaled to [0, 1]: their span was not stated, and power printed
+    # nERR@10's MDE of 8.17 (statsmodels), which no difference of it can reach
+    qrels, base, new = tmp_path / "q", tmp_path / "base.run", tmp_path / "new.run"
+    qrels.write_text("q1 0 d1 4\nq2 0 d1 4\n")
+    base.write_text("q1 Q0 d1 1 2 b\nq2 Q0 d2 1 2 b\n")
+    new.write_text("q1 Q0 d1 1 2 n\nq2 Q0 d1 1 2 n\n")
+    bounded = ["ERR@10", "nERR@10", "Q", "Q(beta=1000)", "SDCG@10", "SDCG(max_rel=1)@10"]
+    bounded += ["RBP", "RBP(rel=1)", "RBP(p=0.01,max_rel=2)"]
+    args = ["power", str(qrels), str(base), str(new), "--format", "json"]
+    done = CliRunner().invoke(cli, [*args, *(f"-m{name}" for name in bounded)])
+    assert done.exit_code == 0, done.output
+    rows = json.loads(done.stdout)["rows"]
+    assert [row["mde"] for row in rows] == [None] * len(bounded), rows
+    assert all(" exceeds 1, the largest difference " in row["reason"] for row in rows)
+    from trecbench.measures import span
+
+    assert {span(name) for name in bounded} == {1.0}
+
+
 @pytest.mark.parametrize(("alpha", "target"), [(0.05, 0.05), (0.05, 0.01), (0, 0.8), (0.05, 1)])
 def test_settings_are_checked(alpha, target):
     with pytest.raises(UsageError):

@@ -166,6 +166,16 @@ state_facts(
             "prefs_avgjg_imp", "prefs_avgjg_Rnonrel", "prefs_avgjg_Rnonrel_ret",
             # compatibility: RBO with the ideal ranking over that of the ideal with itself
             "Compat",
+            # ERR@k: a probability of stopping (gdeval's, grades above 4 refused), each
+            # rank's share divided by the rank; nERR@k: ERR@k over that of the ideal
+            # ranking, which maximises it (a higher stop probability first never lowers
+            # it); Q: each relevant rank's (C(r) + beta cg(r)) / (r + beta cg*(r)) with
+            # C(r) <= r, cg(r) <= cg*(r), beta >= 0, over R; SDCG@k and RBP: weights
+            # summing to at most 1 on gains clipped and scaled to [0, 1] (binary at rel),
+            # whatever min_rel, max_rel and p are (p outside (0, 1) is refused). Not so
+            # trec_eval 10.0's rbp and rbp_resid: their p outside (0, 1) is computed as
+            # trec_eval computes it (rbp.p=1.5 gives -1.0625, rbp_resid.p=1.5 2.4375)
+            "ERR", "nERR", "Q", "SDCG", "RBP",
         )
     }
     # trec_eval's ndcg with its default gains (the grades); a gain map may hold negative
