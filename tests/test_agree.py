@@ -142,6 +142,37 @@ def test_judgment_agreement_counts_and_levels(tmp_path):
         judgment_agreement(a, twice)
 
 
+def test_a_negative_grade_is_unjudged_in_its_set_and_said_to_be(tmp_path):
+    # a negative grade is "in the pool, unjudged" (trec_eval): both kappas counted 1/d1,
+    # -1 in A, as judged (both 5, kappa 0.1667, weighted 0.1176); scikit-learn on the four
+    # documents both judge gives 0.5 and 0.5
+    grades_a, grades_b = [-1, 1, 0, 1, 0, -2], [1, 1, 0, 0, 0, -3]  # d1..d6 of topic 1
+    a_lines = [f"1 0 d{i} {grade}" for i, grade in enumerate(grades_a, 1)] + ["2 0 d1 -1"]
+    b_lines = [f"1 0 d{i} {grade}" for i, grade in enumerate(grades_b, 1)] + ["3 0 d1 -1"]
+    a, b = _write(tmp_path / "a.qrels", a_lines), _write(tmp_path / "b.qrels", b_lines)
+    found = judgment_agreement(a, b)
+    assert (found.both, found.only_a, found.only_b) == (4, 0, 1)  # 1/d1: judged in B alone
+    assert (found.negative_a, found.negative_b) == (3, 2)
+    both_a, both_b = np.array(grades_a[1:5]), np.array(grades_b[1:5])  # d2..d5
+    expected = _sklearn_kappa(both_a >= 1, both_b >= 1)
+    assert found.cohen_kappa == pytest.approx(expected, abs=1e-12) and expected == 0.5
+    weighted = _sklearn_kappa(both_a, both_b, "linear")
+    assert found.weighted_kappa == pytest.approx(weighted, abs=1e-12) and weighted == 0.5
+    runs = []
+    for name, docs in (("r1", "d1 d2 d3 d4 d5"), ("r2", "d5 d4 d3 d2 d1")):
+        lines = [f"1 Q0 {doc} {rank} {9 - rank} {name}" for rank, doc in enumerate(docs.split())]
+        runs.append(_write(tmp_path / f"{name}.run", lines))
+    note = "left out of both kappas as unjudged: 3 documents graded negative in A, 2 in B"
+    for fmt in ("table", "markdown"):
+        argv = ["agree", a, *runs, "-m", "P@5", "--qrels-b", b, "--format", fmt]
+        done = CliRunner().invoke(cli, argv)
+        assert done.exit_code == 0, done.output
+        assert note in " ".join(done.stdout.split())
+    judged = _write(tmp_path / "judged.qrels", b_lines[1:5])  # no negative grade: no note
+    argv = ["agree", judged, *runs, "-m", "P@5", "--qrels-b", judged]
+    assert "left out of both kappas" not in CliRunner().invoke(cli, argv).stdout
+
+
 def _random_values(seed):
     rng = np.random.default_rng(seed)
     topics, runs = int(rng.integers(5, 40)), int(rng.integers(2, 6))

@@ -25,7 +25,8 @@ from .shared_options import (
     type=QRELS_INPUT,
     default=None,
     help="A second set of judgments (e.g. LLM-made): Cohen's kappa with QRELS on the "
-    "documents both judge, and the runs' orderings under each.",
+    "documents both judge (a negative grade judges nothing: in the pool, unjudged), and "
+    "the runs' orderings under each.",
 )
 @resampling_options(
     test="Paired test of every pair of runs (discriminative power).",

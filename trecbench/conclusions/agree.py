@@ -38,7 +38,10 @@ class OrderingAgreement:
 class JudgmentAgreement:
     """Two sets of judgments on the (qid, docno) pairs judged in ``both``: κ with grades
     binarised at ``relevance_level`` (grade >= level), linearly weighted κ on the grades;
-    and how many pairs only one of them judges."""
+    and how many pairs only one of them judges. A negative grade is no judgment (in the
+    pool, unjudged, as trec_eval reads it): ``negative_a`` and ``negative_b`` count the
+    pairs each set grades so, left out of κ and counted as judged by the other set alone
+    when it judges them."""
 
     both: int
     only_a: int
@@ -46,6 +49,8 @@ class JudgmentAgreement:
     relevance_level: int
     cohen_kappa: float | None
     weighted_kappa: float | None
+    negative_a: int
+    negative_b: int
 
 
 @dataclass(frozen=True)
@@ -124,9 +129,12 @@ def _judged(source) -> tuple[Any, str]:
 
 
 def judgment_agreement(qrels_a, qrels_b, relevance_level: int = 1) -> JudgmentAgreement:
-    """κ and weighted κ of two sets of judgments on the documents both judge."""
+    """κ and weighted κ of two sets of judgments on the documents both judge (a negative
+    grade judges nothing: see :class:`JudgmentAgreement`)."""
     a, _ = _judged(qrels_a)
     b, _ = _judged(qrels_b)
+    negative_a, negative_b = a["rel"] < 0, b["rel"] < 0
+    a, b = a[~negative_a], b[~negative_b]
     joined = a.merge(b, on=["qid", "docno"], how="outer", suffixes=("_a", "_b"), indicator=True)
     where = joined["_merge"].astype(str)
     both = joined[where == "both"]
@@ -139,6 +147,8 @@ def judgment_agreement(qrels_a, qrels_b, relevance_level: int = 1) -> JudgmentAg
         relevance_level=relevance_level,
         cohen_kappa=cohen_kappa(grades_a >= relevance_level, grades_b >= relevance_level),
         weighted_kappa=cohen_kappa(grades_a, grades_b, weights="linear"),
+        negative_a=int(negative_a.sum()),
+        negative_b=int(negative_b.sum()),
     )
 
 

@@ -13,6 +13,7 @@ import json
 from collections.abc import Callable, Sequence
 
 from ..markdown_text import markdown_cell
+from ..plurals import counted
 from ..renderers.escaping import escaper
 from ..renderers.text_tables import aligned
 
@@ -227,6 +228,19 @@ def _ties_every_run(rows, fmt: str) -> str:
     )
 
 
+def _negative_grades(j) -> str:
+    """The note on the documents a set grades negative, left out as unjudged ("" when
+    there is none): counting them as judged gave another kappa without a word."""
+    if not (j.negative_a or j.negative_b):
+        return ""
+    graded = f"{counted(j.negative_a, 'document')} graded negative in A, {j.negative_b:,} in B"
+    return (
+        f"\nleft out of both kappas as unjudged: {graded} (a negative grade is in the pool, "
+        "unjudged, as trec_eval reads it); where the other set judges one, it counts as "
+        "judged only there\n"
+    )
+
+
 def _judgments(result, title: str, fmt: str, name: Callable[[str], str]) -> str:
     j = result.judgments
     headers = (
@@ -250,6 +264,7 @@ def _judgments(result, title: str, fmt: str, name: Callable[[str], str]) -> str:
         "agreement to correct for)"
     )
     note = f"\n{' and '.join(undefined)} undefined: {why}\n" if undefined else ""
+    note += _negative_grades(j)
     rows = [
         [o.reference, _number(o.kendall_tau, True), _number(o.tau_ap, True)]
         for o in result.qrels_orderings
