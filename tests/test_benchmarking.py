@@ -624,7 +624,12 @@ def test_a_mode_without_results_for_a_topic_has_its_qrels_count_of_num_rel(tmp_p
     [
         ('method = "combsum"\nk = 10\n', "", r"modes\.h: k: combsum has no k"),
         ("", 'measures = ["map", "gm_map"]\n', r"measures: gm_map: no value per topic"),
-        ("", 'measures = ["relstring", "num_q"]\n', r"measures: relstring, num_q: no value"),
+        (
+            "",
+            'measures = ["relstring", "num_q"]\n',
+            r"measures: relstring: no number per topic \(its value per topic is text: .*\); "
+            r"num_q: no value per topic",
+        ),
         (  # a target of a measure not benchmarked marked nothing
             '[targets.measures."P@5"]\nbaseline = [0.1, 0.2]\ngood = 0.3\n',
             'measures = ["nDCG@10"]\n',

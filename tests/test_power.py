@@ -247,6 +247,27 @@ def test_cli_formats_and_bad_settings():
         trecbench.power(QRELS, RUNS["tfidf-word"], RUNS["tfidf-char"], ["P@5", "num_q"])
 
 
+def test_relstring_is_refused_for_its_text_not_as_a_summary(capsys):
+    # trec_eval 9.0.8 -q prints a relstring per topic and none under 'all': it was
+    # refused as "no value per topic (a summary over topics)", the other way round
+    from trecbench.cli import run
+    from trecbench.measures import registry
+
+    reason = registry.get("relstring").no_topic_number
+    assert reason == (
+        "no number per topic (its value per topic is text: the grades of the top documents "
+        "as a string)"
+    )
+    runs = [RUNS["tfidf-word"], RUNS["tfidf-char"]]
+    for command in ("power", "agree", "compare"):
+        assert run([command, QRELS, *runs, "-m", "P@5", "-m", "relstring.5"]) == 1
+        said = capsys.readouterr().err
+        assert f"relstring_5: {reason}, which " in said and "summary" not in said, said
+    assert run(["compare", QRELS, *runs, "-m", "relstring.5", "-m", "gm_map"]) == 1
+    said = capsys.readouterr().err  # each reason for its own measures, in trec_eval's order
+    assert f"gm_map: no value per topic (a summary over topics); relstring_5: {reason}" in said
+
+
 def test_a_run_without_results_for_a_topic_scores_zero_on_it(tmp_path):
     lines = (ROOT / "runs/tfidf-char.run").read_text(encoding="utf-8").splitlines(keepends=True)
     partial = tmp_path / "english.run"

@@ -14,7 +14,7 @@ import numpy as np
 
 from .. import tiebounds
 from ..errors import PerTopicWarning, UsageError
-from ..measures import GEOMETRIC, NUM_REL, RUNID, STRING, SUMMARY_ONLY, Measure
+from ..measures import GEOMETRIC, NUM_REL, RUNID, STRING, Measure
 from .settings import EvalSettings
 
 if TYPE_CHECKING:
@@ -62,8 +62,9 @@ class Column:
 
     @cached_property
     def per_query(self) -> bool:
-        """Whether it has a numeric per-topic value (trec_eval prints it with ``-q``)."""
-        return self.summary not in SUMMARY_ONLY and self.summary != STRING
+        """Whether it has a numeric per-topic value (trec_eval prints it with ``-q``; its
+        registry entry gives no reason why not)."""
+        return self.measure.definition.no_topic_number is None
 
 
 @dataclass(frozen=True)
@@ -375,12 +376,13 @@ class Evaluation:
                 )
 
     def refuse_summaries(self, computed: str) -> None:
-        """Refuse (:class:`~trecbench.errors.UsageError`) a measure with no value per topic
-        (gm_map, num_q: a summary over topics) for what is ``computed`` from per-topic
-        values (compare's tests, power, agreement): it would vanish without a word."""
+        """Refuse (:class:`~trecbench.errors.UsageError`) a measure with no number per
+        topic (gm_map, num_q: a summary over topics; relstring: text) for what is
+        ``computed`` from per-topic values (compare's tests, power, agreement): it would
+        vanish without a word."""
         from ..measures.per_topic import refuse_summaries
 
-        refuse_summaries([c.display for c in self.columns if not c.per_query], computed)
+        refuse_summaries([(c.display, c.measure) for c in self.columns], computed)
 
     def to_long(self, per_query: bool = False, labels: str = "asked"):
         """A long (tidy) DataFrame ``run, measure, canonical, value`` (with ``per_query``,

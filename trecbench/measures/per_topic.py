@@ -1,6 +1,6 @@
-"""What measures hold per topic: those with no value per topic (a summary over topics, or
-text), which comparisons of per-topic values refuse, and those whose value on a topic a
-run has no results for is a count of the qrels (``num_rel``), not 0."""
+"""What measures hold per topic: those with no number per topic (a summary over topics,
+the run's tag, or text), which comparisons of per-topic values refuse, and those whose
+value on a topic a run has no results for is a count of the qrels (``num_rel``), not 0."""
 
 from __future__ import annotations
 
@@ -13,21 +13,25 @@ from .names import Measure, parse_measure, parse_measures
 
 
 def without_topic_values(measures: Iterable[Measure]) -> list[str]:
-    """The names asked of ``measures`` that have no value per topic (``gm_map``, ``num_q``,
-    ``runid``: a summary over topics; ``relstring``: text), which a comparison of
-    per-topic values (compare, benchmark, leaderboard) would leave out without a word."""
-    none = registry.SUMMARY_ONLY | {registry.STRING}
-    return [m.requested or m.canonical for m in measures if m.summary in none]
+    """The names asked of ``measures`` that have no number per topic (``gm_map``, ``num_q``,
+    ``runid``: a summary over topics or the run's tag; ``relstring``: text), which a
+    comparison of per-topic values (compare, benchmark, leaderboard) would leave out
+    without a word."""
+    return [m.requested or m.canonical for m in measures if m.definition.no_topic_number]
 
 
-def refuse_summaries(names: list[str], computed: str) -> None:
-    """Refuse (:class:`UsageError`) ``names``, measures with no value per topic, for what
-    is ``computed`` from per-topic values (``compare's means and tests are``)."""
-    if names:
-        raise UsageError(
-            f"{', '.join(names)}: no value per topic (a summary over topics), which "
-            f"{computed} computed from"
-        )
+def refuse_summaries(named: Iterable[tuple[str, Measure]], computed: str) -> None:
+    """Refuse (:class:`UsageError`) the measures of ``named`` (``(name, measure)``) that
+    have no number per topic, for what is ``computed`` from per-topic values (``compare's
+    means and tests are``), each with the reason its registry entry gives."""
+    names_by_reason: dict[str, list[str]] = {}
+    for name, measure in named:
+        reason = measure.definition.no_topic_number
+        if reason is not None and name not in names_by_reason.get(reason, ()):
+            names_by_reason.setdefault(reason, []).append(name)
+    if names_by_reason:
+        said = "; ".join(f"{', '.join(names)}: {why}" for why, names in names_by_reason.items())
+        raise UsageError(f"{said}, which {computed} computed from")
 
 
 def per_topic_measures(measures: list[str], computed: str) -> list[Measure]:
@@ -39,7 +43,7 @@ def per_topic_measures(measures: list[str], computed: str) -> list[Measure]:
     except UsageError as error:
         raise UsageError(f"measures: {shortened(str(error))}") from None
     try:
-        refuse_summaries(without_topic_values(parsed), computed)
+        refuse_summaries([(m.requested or m.canonical, m) for m in parsed], computed)
     except UsageError as error:
         raise UsageError(f"measures: {error}") from None
     return parsed

@@ -61,6 +61,15 @@ MEAN, SUM, GEOMETRIC, NUM_Q, NUM_REL, RUNID, STRING = (
     "string",
 )
 SUMMARY_ONLY = frozenset({GEOMETRIC, NUM_Q, RUNID})
+# Why a family summarised so has no number per topic, which comparisons of per-topic
+# values (compare, power, agree, benchmark, leaderboard) are computed from; {description}
+# is the family's. relstring has a value per topic (trec_eval -q prints it), but text
+NO_TOPIC_NUMBER = {
+    GEOMETRIC: "no value per topic (a summary over topics)",
+    NUM_Q: "no value per topic (a summary over topics)",
+    RUNID: "no value per topic (the run's tag)",
+    STRING: "no number per topic (its value per topic is text: {description})",
+}
 COUNTS = frozenset({SUM, NUM_Q, NUM_REL})
 
 HIGHER, LOWER = "higher", "lower"
@@ -220,6 +229,13 @@ class Definition:
     # of two runs' means can reach at most; None: not bounded, or not stated
     span: float | None = None
     span_without_params: bool = False  # the span holds only without a parameter list
+
+    @property
+    def no_topic_number(self) -> str | None:
+        """Why the family has no number per topic for a comparison of per-topic values
+        (:data:`NO_TOPIC_NUMBER`), or None when it has one."""
+        reason = NO_TOPIC_NUMBER.get(self.summary)
+        return None if reason is None else reason.format(description=self.description)
 
     @property
     def label_prefix(self) -> str:
