@@ -383,6 +383,23 @@ def test_one_family_under_two_parameter_sets_gives_both():
     assert_same(alone["nDCG"], theirs(["nDCG"], irm_qrels(qrels), irm_run(run))["nDCG"], 1e-9, "")
 
 
+def test_two_spellings_of_one_provider_measure_both_get_its_values():
+    """SDCG@10 beside SDCG(max_rel=M)@10 (M the qrels' top grade, SDCG's default): one
+    ir_measures measure, asked twice. The first spelling printed 0 for every topic."""
+    pytest.importorskip("cwl")
+    qrels, run = tie_free_case(2)
+    largest = int(qrels["rel"].max())
+    for family in ("SDCG", "INST"):
+        short = f"{family}@10" if family == "SDCG" else family
+        pair = [short, _explicit(short, largest)]
+        got = asked(qrels, run, pair)
+        want = theirs([pair[1]], irm_qrels(qrels), irm_run(run))
+        (values,) = want.values()
+        assert any(values.values()), family  # a case where 0 everywhere would be wrong
+        for name in pair:
+            assert_same(got[name], values, 1e-9, name)
+
+
 def test_an_unreadable_subtopic_column_stops_only_the_measures_that_read_it():
     """pandas makes an iteration column float once a value is missing: the measures that
     ignore subtopics score as before, those that read them refuse it in one line."""

@@ -19,6 +19,7 @@ import io
 import logging
 import warnings
 from contextlib import contextmanager, redirect_stderr
+from typing import Any
 
 import numpy as np
 
@@ -197,13 +198,16 @@ class Evaluator:
         out: dict[Measure, list[tuple]] = {}
         for group, measures in self.by_provider.items():
             values = {m: np.zeros(len(qids)) for m in measures}
-            which = {self.irm[m]: m for m in measures}
+            # two spellings may be one ir_measures measure (SDCG@10, SDCG(max_rel=1)@10)
+            which: dict[Any, list[Measure]] = {}
+            for measure in measures:
+                which.setdefault(self.irm[measure], []).append(measure)
             with _quiet_cwl():
                 try:
                     for metric in self._evaluator(group).iter_calc(run):
                         index = position.get(metric.query_id)
-                        if index is not None and metric.measure in which:
-                            values[which[metric.measure]][index] = metric.value
+                        for measure in which.get(metric.measure, ()) if index is not None else ():
+                            values[measure][index] = metric.value
                 # accuracy's 0/0 (every document retrieved relevant); cwl_eval's assertion
                 # that min_rel < max_rel (no positive grade in the qrels)
                 except (ArithmeticError, AssertionError) as error:
