@@ -268,14 +268,15 @@ def test_qrels_with_added_rows_equal_qrels_read_with_them(grade):
 def test_compare_bounds_are_of_the_compared_measures_only(capsys):
     """``num_q`` is printed by score, not compared (it has no value per topic): compare
     refuses it by name, and its bounds are of the compared measures (num_q was once shown
-    and said to "flip")."""
+    and said to "flip"); MAP's could flip is n/a (its ranges do not bound a difference)."""
     args = ["compare", QRELS, *RUNS, "-m", "map", "--unjudged-bounds", "--samples", "100"]
     assert run([*args, "-m", "num_q"]) == 1
     assert "num_q: no value per topic" in capsys.readouterr().err
     assert run(args) == 0
     out = capsys.readouterr().out
     bounds = out[out.index("unjudged sensitivity") :]
-    assert "num_q" not in bounds and bounds.count("MAP") == 3  # two runs, one flip
+    assert "num_q" not in bounds and bounds.count("MAP") == 3  # two runs, one difference
+    assert "could flip n/a: the ranges do not bound a difference" in bounds
 
 
 @pytest.mark.parametrize("command", ["score", "compare"])

@@ -157,7 +157,7 @@ def test_the_bounds_table_keeps_a_run_named_with_a_bar_or_a_comma_in_its_cell():
 
     from trecbench.conclusions.unjudged import UnjudgedBound, render_bounds
 
-    bounds = [UnjudgedBound("a|b,c", "P@5", 0.25, 0.5, 0.125)]
+    bounds = [UnjudgedBound("a|b,c", "P@5", 0.25, 0.5, 0.125, None)]
     assert render_bounds(bounds, "table").splitlines()[1:] == [
         "run    measure  value (low)  high    unjudged",
         "a|b,c  P@5      0.2500       0.5000  12.5%",
@@ -179,9 +179,11 @@ def test_the_bounds_table_keeps_a_run_named_with_a_bar_or_a_comma_in_its_cell():
 def test_a_flip_is_possible_when_the_ranges_overlap():
     from trecbench.conclusions.unjudged import UnjudgedBound
 
-    a = UnjudgedBound("a", "m", 0.30, 0.40, 0.1)
-    assert a.flips(UnjudgedBound("b", "m", 0.35, 0.50, 0.1))
-    assert not a.flips(UnjudgedBound("b", "m", 0.41, 0.50, 0.1))
+    a = UnjudgedBound("a", "m", 0.30, 0.40, 0.1, None)
+    assert a.flips(UnjudgedBound("b", "m", 0.35, 0.50, 0.1, None))
+    assert a.flips(UnjudgedBound("b", "m", 0.41, 0.50, 0.1, None)) is False
+    # ranges that do not bound a difference say nothing of it (n/a), apart or not
+    assert a.flips(UnjudgedBound("b", "m", 0.41, 0.50, 0.1, "a judgment moves both")) is None
 
 
 def test_score_prints_the_librarys_bounds_in_table_and_json(capsys):

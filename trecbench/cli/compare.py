@@ -286,7 +286,8 @@ def _drawn(outdir, plots: bool) -> bool:
     "unjudged_bounds",
     is_flag=True,
     help="Add each run's values with its unjudged documents judged relevant (the high end) "
-    "and name the differences whose sign could flip within those ranges.",
+    "and name the differences whose sign could flip within those ranges (n/a, with the "
+    "reason, for a measure whose ranges do not bound a difference, such as nDCG or MAP).",
 )
 @click.option("--quiet", is_flag=True, help="No progress, nothing on stdout.")
 @evaluation_options

@@ -59,8 +59,9 @@ class Comparison:
     ``drill_downs``: per run, what report.html's drill-down and the precision-recall curve
     show (:class:`trecbench.evaluation.drill.DrillDown`), kept as the runs were scored
     (``drill_depth``); None: not kept, the runs' files are read again for them.
-    ``unjudged_values``: ``(run, measure, low, high, unjudged share)`` over ``queries``,
-    each counting, kept as the runs were scored (``unjudged_bounds``): what
+    ``unjudged_values``: ``(run, measure, low, high, unjudged share, why two runs' ranges
+    do not bound their difference or None)`` over ``queries``, each counting, kept as the
+    runs were scored (``unjudged_bounds``): what
     :func:`trecbench.conclusions.unjudged.with_unjudged_bounds` shows; None: not kept.
     """
 

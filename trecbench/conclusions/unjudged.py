@@ -11,8 +11,41 @@ judge: a topic without judgments stays out, as trec_eval leaves it out). ``unjud
 share of the documents the column looks at that are unjudged, over all topics.
 
 ``high`` is not always above ``low``: a measure whose ideal changes with the judgments
-(nDCG's ideal DCG, R-precision's R) can fall when documents become relevant; the two are
-the ends of the range either way.
+(nDCG's ideal DCG, R-precision's R) can fall when documents become relevant, and a
+judgment of only some of the documents can take it beyond either end.
+
+**When two runs' ranges bound their difference** (``compare --unjudged-bounds``' could
+flip, :func:`trecbench.evaluation.bounds.difference_unbounded`). Judge the unjudged
+documents of both runs at any grades up to the qrels' top grade (a document both runs
+retrieved gets one grade). A family whose registry entry says it reads only its own
+judgments (``judgments``: ``OWN_JUDGMENTS``, or ``OWN_JUDGMENTS_WITHOUT_PARAMS`` and no
+parameter list) has, on a topic, a value that depends on the grades of the documents the
+run retrieved within its cutoff and on nothing else of the qrels, and that never falls
+when one of those grades rises; trec_eval's ranking (score, then docno) does not read the
+judgments, and an unjudged document (or one at a negative grade) counts as one at grade
+0 does. Then each run's topic value lies between its value with those documents at grade
+0 (``low``) and at the top grade (``high``), whatever the other run's documents get;
+means and sums over the compared topics keep the order. So when the ranges do not
+overlap, no judgment reverses the sign of the difference. The families (relevant: a grade
+>= the relevance level, at least 1):
+
+* ``P`` (either denominator: k, or the documents retrieved in the top k), ``num_rel_ret``,
+  ``set_P``: counts of relevant documents among the run's own (the denominator does not
+  read the grades);
+* ``recip_rank``, ``MRR@k``: 1 over the rank of the run's first relevant document, which
+  can only move up;
+* ``success``, ``HitRate@k``: whether one of its top k is relevant;
+* ``num_ret``: reads no judgment;
+* 10.0's ``dcg`` without a gain map: the sum of its documents' gains over log2(rank + 1),
+  a grade's gain the grade itself (0 for a negative grade, as for an unjudged document).
+
+Not so: a measure normalised by the qrels (nDCG's ideal DCG; MAP's, recall's and
+R-precision's R; bpref's R and N; a gain scale from the qrels' grades), where a judgment of
+the other run's document moves this run's value too; ``dcg`` with a gain map (a grade may
+gain less than a lower one); and any measure under ``-J`` (``judged_only``), where a
+document judged non-relevant enters the ranking and can push a relevant one past the
+cutoff, below ``low``. Their could flip is n/a, with the reason. A grade above the
+qrels' top grade is outside the model: the ranges are over the grades the qrels use.
 """
 
 from __future__ import annotations
@@ -22,19 +55,26 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class UnjudgedBound:
-    """One run's column: its value (``low``), ``high``, and the ``unjudged`` share of the
-    documents it looks at."""
+    """One run's column: its value (``low``), ``high``, the ``unjudged`` share of the
+    documents it looks at, and ``difference_unbounded``: why two runs' ranges of the
+    measure do not bound their difference (see the module docstring), None when they
+    do."""
 
     run: str
     measure: str
     low: float
     high: float
     unjudged: float
+    difference_unbounded: str | None
 
-    def flips(self, other: UnjudgedBound) -> bool:
-        """Whether the sign of ``self - other`` could change within both runs' ranges."""
-        lows = sorted((self.low, self.high)), sorted((other.low, other.high))
-        return not (lows[0][0] > lows[1][1] or lows[0][1] < lows[1][0])
+    def flips(self, other: UnjudgedBound) -> bool | None:
+        """Whether the sign of ``self - other`` could change had the unjudged documents
+        been judged: whether the two ranges overlap; None when they do not bound the
+        difference (:attr:`difference_unbounded` says why)."""
+        if self.difference_unbounded or other.difference_unbounded:
+            return None
+        ranges = sorted((self.low, self.high)), sorted((other.low, other.high))
+        return not (ranges[0][0] > ranges[1][1] or ranges[0][1] < ranges[1][0])
 
     def to_json(self) -> dict:
         return {
@@ -114,8 +154,8 @@ def with_unjudged_bounds(comparison):
     """``comparison`` (a :class:`~trecbench.comparison.Comparison` whose runs were scored
     with ``unjudged_bounds=True``) with ``unjudged``: each run's :class:`UnjudgedBound` per
     measure over the compared topics and, for each run against the baseline, whether the
-    difference's sign could flip within the two runs' ranges. ``compare
-    --unjudged-bounds``."""
+    difference's sign could flip within the two runs' ranges (n/a, with the reason, where
+    the ranges do not bound the difference). ``compare --unjudged-bounds``."""
     import dataclasses
 
     from ..errors import UsageError
@@ -137,34 +177,49 @@ class UnjudgedSensitivity:
     baseline: str
     bounds: list[UnjudgedBound]
 
-    def flips(self) -> list[tuple[str, str, bool]]:
-        """``(run, measure, could the sign of run - baseline flip)`` for each other run."""
+    def flips(self) -> list[tuple[str, str, bool | None, str | None]]:
+        """``(run, measure, could the sign of run - baseline flip, why that is n/a)`` for
+        each other run: None and the reason where the ranges do not bound the
+        difference."""
         base = {b.measure: b for b in self.bounds if b.run == self.baseline}
         return [
-            (b.run, b.measure, b.flips(base[b.measure]))
+            (b.run, b.measure, b.flips(base[b.measure]),
+             b.difference_unbounded or base[b.measure].difference_unbounded)
             for b in self.bounds
             if b.run != self.baseline and b.measure in base
-        ]
+        ]  # fmt: skip
 
     def to_json(self) -> dict:
-        flips = {(run, measure): flip for run, measure, flip in self.flips()}
-        return {
-            "baseline": self.baseline,
-            "rows": [
-                b.to_json() | {"could_flip": flips.get((b.run, b.measure))} for b in self.bounds
-            ],
-        }
+        """The rows with ``could_flip`` (None for the baseline's, and where the ranges do
+        not bound the difference) and ``could_flip_undefined`` (why it is None there)."""
+        flips = {(run, measure): (flip, why) for run, measure, flip, why in self.flips()}
+        rows = []
+        for bound in self.bounds:
+            flip, why = flips.get((bound.run, bound.measure), (None, None))
+            rows.append(bound.to_json() | {"could_flip": flip, "could_flip_undefined": why})
+        return {"baseline": self.baseline, "rows": rows}
 
     def render(self, fmt: str) -> str:
-        """The bounds table, then each difference whose sign could flip (the runs' names
-        escaped as in the table)."""
+        """The bounds table, then each difference whose sign could flip (of the measures
+        whose ranges bound a difference; the runs' names escaped as in the table), then
+        per reason the differences whose could flip is n/a."""
         from ..renderers.escaping import escaper
 
         text, name = render_bounds(self.bounds, fmt), escaper(fmt)
-        flipping = [
-            f"{name(run)} vs {name(self.baseline)}, {measure}"
-            for run, measure, flips in self.flips()
-            if flips
+        flips = [
+            (f"{name(run)} vs {name(self.baseline)}, {measure}", flip, why)
+            for run, measure, flip, why in self.flips()
         ]
-        said = ", ".join(flipping) if flipping else "none"
-        return text + f"differences whose sign could flip within the ranges: {said}\n"
+        lines = []
+        bounded = [(pair, flip) for pair, flip, why in flips if why is None]
+        if bounded:
+            said = ", ".join(pair for pair, flip in bounded if flip) or "none"
+            lines.append(f"differences whose sign could flip within the ranges: {said}")
+        undefined: dict[str, list[str]] = {}
+        for pair, _, why in flips:
+            if why is not None:
+                undefined.setdefault(why, []).append(pair)
+        lines += [f"could flip n/a: {why} — {'; '.join(pairs)}" for why, pairs in undefined.items()]
+        # in Markdown a line right after a table is one more row of it: paragraphs apart
+        gap = "\n" if fmt == "markdown" else ""
+        return text + "".join(f"{gap}{line}\n" for line in lines)

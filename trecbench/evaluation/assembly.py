@@ -132,17 +132,22 @@ def _counted(blocks: list[_Block], depth, place: dict[str, int]) -> tuple:
     return looked, unjudged
 
 
-def bound_rows(evaluation, topics=None) -> list[tuple[str, str, float, float, float]]:
-    """``(run, measure, low, high, unjudged share)`` of each run of ``evaluation`` (scored
-    with :attr:`~EvalSettings.unjudged_bounds`) and each bounded column (display names),
-    as :func:`bound_values` gives them."""
+def bound_rows(evaluation, topics=None) -> list[tuple[str, str, float, float, float, str | None]]:
+    """``(run, measure, low, high, unjudged share, why the ranges of two runs do not bound
+    their difference or None)`` of each run of ``evaluation`` (scored with
+    :attr:`~EvalSettings.unjudged_bounds`) and each bounded column (display names), as
+    :func:`bound_values` and :func:`bounds.difference_unbounded` give them."""
+    judged_only = evaluation.settings.judged_only
     return [
-        (run.name, column.display, low, high, share)
+        (
+            run.name, column.display, low, high, share,
+            bounds.difference_unbounded(column.measure, judged_only),
+        )
         for run in evaluation.runs
         for column, low, high, share in bound_values(
             run, evaluation.columns, evaluation.settings, topics
         )
-    ]
+    ]  # fmt: skip
 
 
 def bound_values(run: RunResult, columns, settings: EvalSettings, topics=None) -> list[tuple]:

@@ -23,10 +23,33 @@ import pyarrow.compute as pc
 from .. import arrow, ranking
 from ..engines import META
 from ..measures import RUNID, STRING
-from ..measures.registry import INT_CUTOFF, LONG_CUTOFFS
+from ..measures.registry import (
+    INT_CUTOFF,
+    LONG_CUTOFFS,
+    OWN_JUDGMENTS,
+    OWN_JUDGMENTS_WITHOUT_PARAMS,
+)
 from .plan import _Plan
 
 _CUTOFF = re.compile(r"_(\d+)$")
+
+# why two runs' ranges need not bound their difference (compare --unjudged-bounds' could
+# flip; the proof of the rest: trecbench.conclusions.unjudged)
+_BEYOND_OWN = (
+    "the ranges do not bound a difference: one judgment can move both runs' values (the "
+    "measure is not shown to read only its own documents' judgments; nDCG's ideal DCG and "
+    "the number of relevant documents read others)"
+)
+_JUDGED_ONLY = (
+    "the ranges do not bound a difference: with judged_only (-J) a document judged "
+    "non-relevant enters the ranking and can push a relevant one past the cutoff"
+)
+_GAIN_MAP = (
+    "the ranges do not bound a difference: with a gain map a grade may gain less than a "
+    "lower one, so a judgment can lower the value"
+)
+# keyword parameters the proof covers: a relevance level, P's denominator
+_PROVEN_OPTIONS = frozenset({"rel", "denominator"})
 
 
 def column_depth(column) -> int | None:
@@ -41,6 +64,27 @@ def column_depth(column) -> int | None:
         return int(measure.params)
     found = _CUTOFF.search(column.label)
     return int(found[1]) if found else None
+
+
+def difference_unbounded(measure, judged_only: bool) -> str | None:
+    """None when two runs' ranges of ``measure`` (each run's unjudged documents
+    non-relevant, and at the qrels' top grade) bound every value of their difference, so
+    ranges apart mean a sign no judgment can flip (proved in
+    :mod:`trecbench.conclusions.unjudged` for the families its registry entry says read
+    only their own judgments); otherwise why not. ``judged_only``: the evaluation's
+    ``-J``."""
+    own = dict(measure.options)  # the measure's keyword parameters that are not defaults
+    if judged_only or own.pop("judged_only", False):
+        return _JUDGED_ONLY
+    judgments = measure.definition.judgments
+    if judgments == OWN_JUDGMENTS_WITHOUT_PARAMS and measure.params is not None:
+        return _GAIN_MAP
+    if judgments not in (OWN_JUDGMENTS, OWN_JUDGMENTS_WITHOUT_PARAMS):
+        return _BEYOND_OWN
+    unknown = sorted(set(own) - _PROVEN_OPTIONS)
+    if unknown:
+        return f"the ranges do not bound a difference: not shown with {', '.join(unknown)}"
+    return None
 
 
 def bounded(columns) -> list:

@@ -35,6 +35,8 @@ from .registry import (
     META,
     NUM_Q,
     NUM_REL,
+    OWN_JUDGMENTS,
+    OWN_JUDGMENTS_WITHOUT_PARAMS,
     PAIRS,
     RECALL,
     RUNID,
@@ -181,6 +183,23 @@ state_facts(
     # trec_eval's ndcg with its default gains (the grades); a gain map may hold negative
     # gains, and then nothing bounds it
     | {name: {"span": 1.0, "span_without_params": True} for name in ("ndcg", "ndcg_rel")}
+)  # fmt: skip
+
+# Families whose value on a topic reads only the grades of the documents the run retrieved
+# (within its cutoff) and never falls as one rises (trecbench.conclusions.unjudged proves
+# each): judging one run's unjudged document moves no other run's value, so compare
+# --unjudged-bounds can say whether a difference's sign could flip. Any family not named
+# reads judgments beyond the run's documents (nDCG's ideal DCG, R of MAP, recall and
+# R-precision, bpref's R and N, a gain scale from the qrels' grades) or is not shown not to
+state_facts(
+    {
+        name: {"judgments": OWN_JUDGMENTS}
+        for name in (
+            "P", "recip_rank", "MRR", "success", "HitRate", "num_rel_ret", "set_P", "num_ret",
+        )
+    }
+    # 10.0's unnormalised DCG: with a gain map a grade may gain less than a lower one
+    | {"dcg": {"judgments": OWN_JUDGMENTS_WITHOUT_PARAMS}}
 )  # fmt: skip
 
 

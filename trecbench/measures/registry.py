@@ -17,7 +17,8 @@ How to add a measure
 1. Describe it once in :mod:`trecbench.measures.catalog`: ``define(Definition(...))`` with
    its name, spellings, :class:`Param` list, summary rule, ``better``, description,
    citation, ``source`` (what tests compare it with) and ``trec_eval`` versions; its
-   ``ties`` (what the orders of tied documents do to it, :mod:`trecbench.tiebounds`) and
+   ``ties`` (what the orders of tied documents do to it, :mod:`trecbench.tiebounds`),
+   ``judgments`` (whose judgments it reads, :mod:`trecbench.conclusions.unjudged`) and
    ``group`` (compare's table for it) in the catalog's :func:`state_facts` table (a
    family named there that no module defines is refused when the package is imported).
 2. Compute it in an engine and name it in that engine's :func:`register_engine` call
@@ -91,6 +92,13 @@ TIES_FIXED = "fixed"
 TIES_BOUNDED_UNLESS_CUT_LEVELS = "bounded unless -M with -l 2 or more"
 TIES_BOUNDED_UNLESS_CUT_JUDGED = "bounded unless -M with -J"
 TIES_BOUNDED_WITHOUT_PARAMS = "bounded without parameters"
+
+# Whose judgments a topic's value reads (:mod:`trecbench.conclusions.unjudged` proves each):
+# only those of the documents the run retrieved (within its cutoff), the value never
+# falling as one's grade rises; so without a gain map. None: judgments beyond them (an
+# ideal ranking, R, the qrels' grades), or not shown to read only its own.
+OWN_JUDGMENTS = "own"
+OWN_JUDGMENTS_WITHOUT_PARAMS = "own without parameters"
 
 # The table of compare's reports a family's means are shown in
 RANKING, RECALL = "Ranking quality", "Recall and hit rate"
@@ -229,6 +237,9 @@ class Definition:
     # of two runs' means can reach at most; None: not bounded, or not stated
     span: float | None = None
     span_without_params: bool = False  # the span holds only without a parameter list
+    # whose judgments a topic's value reads (OWN_JUDGMENTS_*, None: beyond the run's own
+    # documents): whether two runs' unjudged bounds bound their difference
+    judgments: str | None = None
 
     @property
     def no_topic_number(self) -> str | None:
@@ -300,9 +311,9 @@ def define(definition: Definition, *, trec_order: int | None = None) -> Definiti
 
 
 def state_facts(facts: Mapping[str, Mapping[str, Any]]) -> None:
-    """Fields of families' definitions (``ties``, ``ties_reason``, ``group``, ``span``)
-    stated as tables of the catalog, for families defined in any of its modules: each goes
-    into its family's :class:`Definition` when the family is defined."""
+    """Fields of families' definitions (``ties``, ``ties_reason``, ``group``, ``span``,
+    ``judgments``) stated as tables of the catalog, for families defined in any of its
+    modules: each goes into its family's :class:`Definition` when the family is defined."""
     for name, fields in facts.items():
         if name in _DEFINITIONS:
             raise ValueError(f"measure {name!r} is defined before its facts")
