@@ -233,3 +233,23 @@ def test_an_infinite_score_is_placed_on_its_own_side_of_float32s_range(tmp_path,
         f"score {score!r} is not finite (trec_eval 9.0.8 ties it with any score {side} "
         f"float32's range, 10.0 ranks it {side} them)"
     )
+
+
+def test_a_field_of_thousands_of_characters_is_quoted_cut_in_one_short_line(tmp_path):
+    # validate and score quoted a 5,000-digit rank, score or grade whole: lines of 5,000+
+    digits = "9" * 5000
+    run = tmp_path / "long.run"
+    run.write_text(f"q1 Q0 a {digits} 1 t\nq1 Q0 b 2 {digits}.5 t\nq1 Q0 c 3 1e{digits} t\n")
+    qrels = tmp_path / "long.qrels"
+    qrels.write_text(f"q1 0 a {digits}\nq1 0 b 1.{digits}\n")
+    found = [*trecbench.validate_run(run).findings, *trecbench.validate_qrels(qrels).findings]
+    messages = [finding.message for finding in found]
+    with pytest.raises(InputError) as refused:
+        trecbench.read_run(run)
+    messages.append(str(refused.value))
+    with pytest.raises(InputError) as refused:
+        trecbench.read_qrels(qrels)
+    messages.append(str(refused.value))
+    assert len(messages) == 8, messages
+    for message in messages:
+        assert len(message) < 300 and "characters)…" in message, message

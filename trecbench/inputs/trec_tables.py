@@ -15,7 +15,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import arrow
-from ..errors import InputError
+from ..errors import EXCERPT_LIMIT, InputError, excerpt, shortened
 from .tokens import Tokens
 
 RUN_FIELDS = ("qid", "q0", "docno", "rank", "score", "tag")
@@ -191,10 +191,16 @@ def run_table(tokens: Tokens, score_text: bool = False) -> pa.Table:
     qid, q0, docno, rank, score, tag = tokens.fields[:6]
     good_score, scores = parse_scores(score)
     refuse_rows(
-        tokens, ~good_score, "R12", lambda r: f"score {score[r].as_py()!r} is not a finite number"
+        tokens,
+        ~good_score,
+        "R12",
+        lambda r: f"score {excerpt(score[r].as_py())} is not a finite number",
     )
     refuse_rows(
-        tokens, np.isnan(scores), "R12", lambda r: f"score {score[r].as_py()!r} overflows a double"
+        tokens,
+        np.isnan(scores),
+        "R12",
+        lambda r: f"score {excerpt(score[r].as_py())} overflows a double",
     )
     columns = {
         "qid": qid,
@@ -227,15 +233,18 @@ def qrels_table(tokens: Tokens) -> pa.Table:
     qid, iteration, docno, rel = tokens.fields[:4]
     grades = parse_grades(rel)
     refuse_rows(
-        tokens, ~grades.integer, "Q3", lambda r: f"relevance {rel[r].as_py()!r} is not an integer"
+        tokens,
+        ~grades.integer,
+        "Q3",
+        lambda r: f"relevance {excerpt(rel[r].as_py())} is not an integer",
     )
     refuse_rows(
         tokens,
         grades.huge,
         "Q4",
         lambda r: (
-            f"relevance {rel[r].as_py()} is beyond +-{MAX_GRADE:,} (trec_eval's nDCG "
-            "would run for hours)"
+            f"relevance {shortened(rel[r].as_py(), EXCERPT_LIMIT)} is beyond "
+            f"+-{MAX_GRADE:,} (trec_eval's nDCG would run for hours)"
         ),
     )
     return pa.table(

@@ -8,6 +8,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import arrow
+from ..errors import EXCERPT_LIMIT, excerpt, shortened
 from ..inputs import trec_text
 from ..inputs.trec_text import QRELS_FIELDS, Tokens
 from . import wording
@@ -97,7 +98,7 @@ class QrelsChecker(Checker):
             line[bad],
             "rel",
             lambda i: (
-                f"grade {rel[int(bad[i])].as_py()!r} is not an integer (trec_eval's atol "
+                f"grade {excerpt(rel[int(bad[i])].as_py())} is not an integer (trec_eval's atol "
                 "reads 1.5 as 1 and abc as 0)"
             ),
         )
@@ -107,8 +108,8 @@ class QrelsChecker(Checker):
             line[huge],
             "rel",
             lambda i: (
-                f"grade {rel[int(huge[i])].as_py()} is beyond +-{trec_text.MAX_GRADE:,} "
-                "(trec_eval's nDCG would run for hours)"
+                f"grade {shortened(rel[int(huge[i])].as_py(), EXCERPT_LIMIT)} is beyond "
+                f"+-{trec_text.MAX_GRADE:,} (trec_eval's nDCG would run for hours)"
             ),
         )
         negative = np.flatnonzero(small & (grades < 0))

@@ -12,6 +12,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import arrow
+from ..errors import EXCERPT_LIMIT, excerpt, shortened
 from ..inputs import trec_text
 from ..inputs.trec_text import Tokens
 from . import wording
@@ -144,7 +145,12 @@ class RunChecker(Checker):
         good_score, scores = trec_text.parse_scores(score)
         flag("R12", ~good_score, "score", lambda r: _bad_score(score[r].as_py()))
         overflow = good_score & np.isnan(scores)
-        flag("R12", overflow, "score", lambda r: f"score {score[r].as_py()} overflows a double")
+        flag(
+            "R12",
+            overflow,
+            "score",
+            lambda r: f"score {_plain(score[r].as_py())} overflows a double",
+        )
         flag(
             "R16",
             good_score
@@ -227,8 +233,8 @@ def _held_back(codes: np.ndarray, most: int) -> int:
 
 def _bad_rank(value: str) -> str:
     if value.isascii() and value.isdecimal():  # digits all, but too many of them
-        return f"rank {value!r} is beyond the largest C long, 9223372036854775807"
-    return f"rank {value!r} is not a non-negative integer"
+        return f"rank {excerpt(value)} is beyond the largest C long, 9223372036854775807"
+    return f"rank {excerpt(value)} is not a non-negative integer"
 
 
 def _bad_score(value: str) -> str:
@@ -244,4 +250,12 @@ def _bad_score(value: str) -> str:
     from ..trec_eval.clib import c_atof
 
     read = c_atof(value)  # a prefix, a C99 hexadecimal number (0x10 is 16) or 0
-    return f"score {value!r} is not an ASCII decimal number (trec_eval's atof reads it as {read!r})"
+    return (
+        f"score {excerpt(value)} is not an ASCII decimal number (trec_eval's atof reads it "
+        f"as {read!r})"
+    )
+
+
+def _plain(value: str) -> str:
+    """A field's text as a message quotes it unquoted: cut when longer than an excerpt."""
+    return shortened(value, EXCERPT_LIMIT)

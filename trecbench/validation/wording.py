@@ -7,6 +7,8 @@ the words come from here, so that both print the same bytes. Standard library on
 
 from __future__ import annotations
 
+from ..errors import EXCERPT_LIMIT, shortened
+
 
 def show(value: float) -> str:
     """A score as Python prints a double (the shortest text that reads back the same)."""
@@ -24,7 +26,7 @@ def not_q0(value: str) -> str:
 
 
 def scientific(score: str) -> str:
-    return f"score {score} is in scientific notation"
+    return f"score {shortened(score, EXCERPT_LIMIT)} is in scientific notation"
 
 
 def second_tag(value: str, first: str) -> str:
