@@ -53,9 +53,13 @@ def test_other_qrels_are_named_first(reports, tmp_path, capsys):
 
 def test_an_option_is_written_as_the_reports_write_it(reports, capsys):
     # a flag is JSON's true/false, as in diff's JSON and the reports, not Python's True
-    code, out = _diff(capsys, reports("a"), reports("b", "-c"))
+    code, out = _diff(capsys, reports("a"), reports("b", "-c", "-M", "5"))
     assert code == 1
-    assert "option: complete false -> true" in out.splitlines()
+    lines = out.splitlines()
+    assert (
+        lines[0] == "likely cause: the options differ: complete false vs true; max_docs null vs 5"
+    )
+    assert "option: complete false -> true" in lines
 
 
 def test_an_option_and_the_values_it_moved(reports, capsys):

@@ -10,8 +10,10 @@ as trec_eval prints them) differs: a run's mean, or its value on a topic both re
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from math import inf
+from typing import Any
 
 from ..errors import InputError
 from ..renderers.escaping import escape_text
@@ -364,6 +366,11 @@ def diff_reports(path_a: str, path_b: str) -> ReportDiff:
     )
 
 
+def written(value: Any) -> str:
+    """A report's value as the reports write it (JSON: ``true``, ``null``, ``"0.1.0"``)."""
+    return json.dumps(value, ensure_ascii=False)
+
+
 def _input_words(item: dict | None) -> str:
     if item is None:
         return "none"
@@ -383,7 +390,8 @@ def _cause(inputs, options, versions, measures, spellings, runs, topics, values)
         if (x or y)["kind"] != "run":
             return f"an input differs: {_input_words(x)} vs {_input_words(y)}"
     if options:
-        shown = "; ".join(f"{k} {x!r} vs {y!r}" for k, (x, y) in list(options.items())[:3])
+        changed = list(options.items())[:3]
+        shown = "; ".join(f"{k} {written(x)} vs {written(y)}" for k, (x, y) in changed)
         return f"the options differ: {shown}"
     if measures or spellings:
         spelled = "; ".join(asked_as(k, x, y, "vs") for k, (x, y) in list(spellings.items())[:3])
@@ -395,7 +403,8 @@ def _cause(inputs, options, versions, measures, spellings, runs, topics, values)
         counts = f"{len(change.only_a)} only in a, {len(change.only_b)} only in b"
         return f"the topics differ: {escape_text(change.run)} has {counts}"
     if versions:
-        shown = "; ".join(f"{k} {x} vs {y}" for k, (x, y) in list(versions.items())[:3])
+        changed = list(versions.items())[:3]
+        shown = "; ".join(f"{k} {written(x)} vs {written(y)}" for k, (x, y) in changed)
         return f"the versions differ: {shown}"
     for x, y in inputs:
         return f"an input differs: {_input_words(x)} vs {_input_words(y)}"

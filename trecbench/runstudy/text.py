@@ -12,7 +12,7 @@ from ..plurals import counted
 from ..renderers.escaping import escape_text
 from ..renderers.text_tables import aligned
 from .pool import Pool
-from .reportdiff import MOVERS, ReportDiff, asked_as
+from .reportdiff import MOVERS, ReportDiff, asked_as, written
 from .similarity import STATISTICS, Similarity
 
 FORMATS = ("table", "json")
@@ -69,11 +69,7 @@ def pool_text(result: Pool, output_format: str) -> str:
 
 
 def _pairs(title: str, changed: dict) -> list[str]:
-    """Each changed value as the reports write it (JSON: ``true``, ``null``, ``"1.0"``)."""
-
-    def written(value) -> str:
-        return json.dumps(value, ensure_ascii=False)
-
+    """Each changed value as the reports write it (:func:`~.reportdiff.written`)."""
     return [f"{title}: {key} {written(x)} -> {written(y)}" for key, (x, y) in changed.items()]
 
 
