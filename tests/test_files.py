@@ -239,7 +239,11 @@ def test_a_field_of_thousands_of_characters_is_quoted_cut_in_one_short_line(tmp_
     # validate and score quoted a 5,000-digit rank, score or grade whole: lines of 5,000+
     digits = "9" * 5000
     run = tmp_path / "long.run"
-    run.write_text(f"q1 Q0 a {digits} 1 t\nq1 Q0 b 2 {digits}.5 t\nq1 Q0 c 3 1e{digits} t\n")
+    tags = ("t" * 5000, "u" * 5000)  # R17 and R18 quoted tags whole too
+    run.write_text(
+        f"q1 Q0 a {digits} 1 {tags[0]}\nq1 Q0 b 2 {digits}.5 {tags[1]}\n"
+        f"q1 {digits} c 3 1e{digits} {tags[0]}\n"
+    )
     qrels = tmp_path / "long.qrels"
     qrels.write_text(f"q1 0 a {digits}\nq1 0 b 1.{digits}\n")
     found = [*trecbench.validate_run(run).findings, *trecbench.validate_qrels(qrels).findings]
@@ -250,6 +254,8 @@ def test_a_field_of_thousands_of_characters_is_quoted_cut_in_one_short_line(tmp_
     with pytest.raises(InputError) as refused:
         trecbench.read_qrels(qrels)
     messages.append(str(refused.value))
-    assert len(messages) == 8, messages
+    assert len(messages) == 12, messages
     for message in messages:
-        assert len(message) < 300 and "characters)…" in message, message
+        assert len(message) < 300 and "…(5,00" in message, message
+    # the count is the field's own characters, not its quotes' (5,002 before)
+    assert "rank '999" in messages[0] and "…(5,000 characters)…" in messages[0]

@@ -127,12 +127,27 @@ def excerpt(value: object, limit: int = EXCERPT_LIMIT) -> str:
     """``repr(value)`` cut to ``limit`` characters for an error message, saying how long it
     was: a message quotes what is wrong, never a whole hostile value (a 25 MB list). An
     int longer than Python writes (4,300 digits: ``repr`` raises) in scientific form."""
+    if isinstance(value, (str, bytes)) and len(repr(value)) > limit:
+        return _cut_text(value, limit)
     try:
         return shortened(repr(value), limit)
     except ValueError:  # an int past the digits Python writes, maybe inside a container
         if not isinstance(value, int):
             return f"<a {type(value).__name__} holding an integer too long to write>"
         return int_text(value)
+
+
+def _cut_text(value: str | bytes, limit: int) -> str:
+    """``repr(value)`` cut around ``…(N characters)…``, N the value's own characters (or
+    bytes), not its repr's quotes and escapes; the tail quoted as the head is."""
+    half = limit // 2
+    head, tail = repr(value[:half]), repr(value[-half:])
+    quote, tail_quote = head[-1], tail[-1]
+    body = tail[tail.index(tail_quote) + 1 : -1]
+    if tail_quote != quote:  # repr chose the other quote for the tail: escape the head's
+        body = body.replace(quote, "\\" + quote)
+    unit = "characters" if isinstance(value, str) else "bytes"
+    return f"{head[:-1]}…({len(value):,} {unit})…{body}{quote}"
 
 
 def int_text(value: int) -> str:

@@ -7,7 +7,7 @@ the words come from here, so that both print the same bytes. Standard library on
 
 from __future__ import annotations
 
-from ..errors import EXCERPT_LIMIT, shortened
+from ..errors import EXCERPT_LIMIT, excerpt, shortened
 
 
 def show(value: float) -> str:
@@ -22,7 +22,7 @@ def run_line_comment(topic: str) -> str:
 
 
 def not_q0(value: str) -> str:
-    return f"field 2 is {value!r}, expected 'Q0'"
+    return f"field 2 is {excerpt(value)}, expected 'Q0'"
 
 
 def scientific(score: str) -> str:
@@ -31,17 +31,17 @@ def scientific(score: str) -> str:
 
 def second_tag(value: str, first: str) -> str:
     return (
-        f"second run tag {value!r} (first: {first!r}); trec_eval reports the tag of the last "
-        "line only"
+        f"second run tag {excerpt(value)} (first: {excerpt(first)}); trec_eval reports the "
+        "tag of the last line only"
     )
 
 
 def bad_tag(value: str) -> str:
-    return f"tag {value!r} is not 1-25 of A-Z a-z 0-9 _ . -"
+    return f"tag {excerpt(value)} is not 1-25 of A-Z a-z 0-9 _ . -"
 
 
 def tag_not_name(value: str, expected: str) -> str:
-    return f"tag {value!r} differs from the file name {expected!r}"
+    return f"tag {excerpt(value)} differs from the file name {excerpt(expected)}"
 
 
 def too_deep(topic: str, depth: int) -> str:
