@@ -74,6 +74,38 @@ def test_text_whose_first_qid_starts_with_parquets_magic_is_trec_text(tmp_path, 
     assert (done.returncode, done.stdout.decode(), done.stderr) == (0, PAR1_TREC_EVAL_908, b"")
 
 
+@pytest.mark.parametrize("compression", ["plain", "gzip"])
+def test_a_truncated_parquet_file_is_a_parquet_file_cut_short(tmp_path, compression):
+    # read as TREC text after the PAR1-at-both-ends rule: a screen of NUL-byte findings
+    import gzip
+    import subprocess
+    import sys
+
+    import pyarrow.parquet as pq
+
+    from trecbench import load_run
+    from trecbench.errors import InputError
+
+    whole = tmp_path / "whole.parquet"
+    pq.write_table(pa.table({"qid": ["q1"], "docno": ["d1"], "score": [1.0]}), whole)
+    cut = whole.read_bytes()[:300]
+    assert cut[4:5] == b"\x15"  # a page header: what follows the magic in a Parquet file
+    run = tmp_path / "cut.parquet"
+    run.write_bytes(cut if compression == "plain" else gzip.compress(cut))
+    assert sniff(run)[1] is (formats.PARQUET if compression == "plain" else formats.TREC_TEXT)
+    with pytest.raises(InputError) as refused:
+        load_run(str(run))
+    expected = "not a readable Parquet file" if compression == "plain" else "compressed Parquet"
+    assert expected in str(refused.value)
+    assert "NUL" not in str(refused.value)
+    done = subprocess.run(
+        [sys.executable, "-m", "trecbench", "validate", str(run)], capture_output=True, text=True
+    )
+    said = [line for line in (done.stdout + done.stderr).splitlines() if expected in line]
+    assert done.returncode == 2 and len(said) == 1, (done.stdout, done.stderr)
+    assert "R23" not in done.stdout  # no NUL-byte findings of a binary "line 1"
+
+
 def test_a_missing_capability_is_refused_in_one_line(tmp_path, monkeypatch):
     """A format without a block reader: a large run of it under --memory is refused,
     naming the file, rather than read as TREC text."""

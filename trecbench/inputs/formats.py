@@ -76,12 +76,19 @@ class Ends(NamedTuple):
 
 
 def parquet_laid_out(ends: Ends) -> bool:
-    """Whether bytes with these ``ends`` are laid out as a Parquet file: its magic first
-    and last, and before the last its footer's length, which fits between the two. TREC
-    text whose first qid starts ``PAR1`` (trec_eval reads it as any other) has the magic at
-    its start only, or, ending ``PAR1`` too, a text before it that reads as hundreds of
-    megabytes (`` Q0 `` as 542,060,576) where the file holds fewer."""
-    if ends.size < PARQUET_LEAST_BYTES or not ends.head.startswith(PARQUET_MAGIC):
+    """Whether bytes with these ``ends`` are a Parquet file, whole or cut short: its magic
+    first and, either last with its footer's length before it, which fits between the
+    two, or followed by a control byte (a page header's, 0x15: a truncated file, which
+    the Parquet reader refuses in one line). TREC text whose first qid starts ``PAR1``
+    (trec_eval reads it as any other) goes on with the qid or a blank, and, ending
+    ``PAR1`` too, has before it a text that reads as hundreds of megabytes (`` Q0 `` as
+    542,060,576) where the file holds fewer."""
+    if not ends.head.startswith(PARQUET_MAGIC):
+        return False
+    after = ends.head[len(PARQUET_MAGIC) : len(PARQUET_MAGIC) + 1]
+    if after and after < b" " and after not in b"\t\n\r":
+        return True
+    if ends.size < PARQUET_LEAST_BYTES:
         return False
     footer, magic = ends.tail[-PARQUET_TAIL_BYTES : -len(PARQUET_MAGIC)], ends.tail[-4:]
     fits = int.from_bytes(footer, "little") <= ends.size - PARQUET_LEAST_BYTES
