@@ -105,6 +105,30 @@ def test_a_long_run_name_folds_in_the_figures_legend_within_the_page():
     assert legend.glyph_width + legend.label_standoff + legend.spacing + widest <= room
 
 
+# two runs' names folded alike: they differ only in the spaces where their lines break
+SPACED_ALIKE = ["x" * 100 + " " + "y" * 100, "x" * 100 + "  " + "y" * 100, " a  run "]
+
+
+@pytest.mark.parametrize("figure", ["differences", "curves"])
+def test_runs_folded_alike_keep_an_entry_each_in_the_legend(figure):
+    # Bokeh's legend_label makes one entry of all glyphs labelled alike: the two long
+    # runs shared one entry, the second's glyphs under the first's name
+    from trecbench.html_report import figures
+
+    if figure == "differences":
+        plot = figures.differences_figure(
+            "P@1", "b", {n: [("t1", 0.5, 0.25)] for n in SPACED_ALIKE}
+        )
+    else:
+        plot = figures.precision_recall_figure({name: [0.5] * 11 for name in SPACED_ALIKE})
+    (legend,) = plot.legend
+    runs = [item.renderers[0].data_source.data["run"][0] for item in legend.items]
+    assert runs == SPACED_ALIKE
+    labels = [item.label.value for item in legend.items]
+    assert labels[0] == labels[1] and "\n" in labels[0]
+    assert labels[2] == " a  run "  # a name that fits: as it is, every space kept
+
+
 # the cells of the drill-down panel and their boxes, and the panel's box
 CELLS = """
 var panel = arguments[0].getBoundingClientRect();

@@ -121,7 +121,10 @@ def _folded(text: str, room: float, size: int = TITLE_SIZE, bold: bool = True) -
     """``text`` in lines (``\\n``) no wider than ``room`` px in Helvetica of ``size`` px
     (``bold``: the titles' font): broken after a space where one is, within a word (a run's
     name) where it alone is wider (a title past its canvas was cut off: the baseline's name
-    of 75 characters and more)."""
+    of 75 characters and more). A text that fits is returned as it is, every space kept;
+    a folded one loses the spaces where its lines break and at its ends."""
+    if _text_width(text, size, bold) <= room:
+        return text
     lines, line = [], ""
     for word in re.findall(r"\S+\s*", text):  # each word with the spaces after it
         if line and _text_width(line + word.rstrip(), size, bold) > room:
@@ -138,11 +141,11 @@ def _folded(text: str, room: float, size: int = TITLE_SIZE, bold: bool = True) -
 
 def _with_legend(title: str, names: list[str]) -> tuple[Any, dict[str, str]]:
     """A figure whose legend names ``names`` and is never over a point, and the label of
-    each name in it (its glyphs' ``legend_label``): right of its plot area, in columns of
+    each name in it (for :func:`_add_entry`): right of its plot area, in columns of
     LEGEND_ROWS, while the canvas stays within PAGE_WIDTH; else the canvas PAGE_WIDTH wide
     and the legend below its plot area, in rows as wide as the plot area. A name wider than
-    that (some 140 characters) is folded into lines that fit, every character kept (the
-    canvas grew past the page for it); the points' hover names each run whole too."""
+    that (some 140 characters) is folded into lines that fit (:func:`_folded`; the canvas
+    grew past the page for it); the points' hover names each run whole."""
     from bokeh.models import Legend
 
     legend = Legend()
@@ -166,11 +169,19 @@ def _with_legend(title: str, names: list[str]) -> tuple[Any, dict[str, str]]:
         # down each column, as beside: the rows that many columns need
         legend.update(nrows=math.ceil(len(names) / fit), location="top_left")
         place = "below"
-    # added before the glyphs: their legend_label s go to this legend, not to a new one
-    # inside the plot area (Bokeh's default, where it covered the curves' and the
-    # differences' points: every figure with a legend starts here)
+    # the figure's one legend, outside the plot area: Bokeh's default one, made for glyphs
+    # given a legend_label, was inside it, over the curves' and the differences' points
     plot.add_layout(legend, place)
     return plot, labels
+
+
+def _add_entry(plot, label: str, renderers: list) -> None:
+    """An entry of its own in ``plot``'s legend for one run's ``renderers``. Not Bokeh's
+    legend_label: it makes one entry of all glyphs labelled alike, and two names folded
+    alike (differing only in the spaces where their lines break) shared one."""
+    from bokeh.models import LegendItem
+
+    plot.legend[0].items.append(LegendItem(label=label, renderers=renderers))
 
 
 def _shown_name(name: str) -> str:
@@ -302,8 +313,8 @@ def differences_figure(measure: str, baseline: str, series: Mapping[str, list[tu
             }
         )
         color, marker, _ = style(index + 1)  # the baseline's is the first
-        line = plot.scatter("x", "difference", source=source, size=5, color=color,
-                            marker=marker, legend_label=labels[run])  # fmt: skip
+        line = plot.scatter("x", "difference", source=source, size=5, color=color, marker=marker)
+        _add_entry(plot, labels[run], [line])
         tips = [("topic", "@qid"), ("run", "@run"), ("value", "@value_text"),
                 (baseline, "@base_text"), ("difference", "@difference_text")]  # fmt: skip
         plot.add_tools(HoverTool(renderers=[line], tooltips=tips))
@@ -344,10 +355,10 @@ def precision_recall_figure(curves: Mapping[str, list[float]]):
              "precision_text": _four(precisions)}
         )  # fmt: skip
         color, marker, dash = style(index)
-        plot.line("recall", "precision", source=source, color=color, line_dash=dash,
-                  legend_label=labels[run])  # fmt: skip
+        curve = plot.line("recall", "precision", source=source, color=color, line_dash=dash)
         marks = plot.scatter("recall", "precision", source=source, color=color, size=6,
-                             marker=marker, legend_label=labels[run])  # fmt: skip
+                             marker=marker)  # fmt: skip
+        _add_entry(plot, labels[run], [curve, marks])
         tips = [("run", "@run"), ("recall", "@recall{0.0}"), ("precision", "@precision_text")]
         plot.add_tools(HoverTool(renderers=[marks], tooltips=tips))
     plot.xaxis.axis_label = "recall"
