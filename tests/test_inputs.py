@@ -186,13 +186,30 @@ def test_ids_are_never_inferred(tmp_path):
          "not a list"),
         ({"q": {"d": True}}, "query 'q', document 'd': True is a bool, not a number"),
         ({"q": {"d": None}}, "query 'q', document 'd': None, not a number"),
-        ([("q", "d", 1.0)], "record 0 .* has no fields query_id, doc_id, score"),
-        (3.5, "cannot read a run from float"),
+        ([("q", "d", 1.0)], "record 0 is a tuple, with no fields query_id, doc_id, score"),
+        (3.5, "cannot read a run from a float:"),
     ],
 )  # fmt: skip
 def test_bad_in_memory_runs_get_one_clear_message(source, message):
     with pytest.raises((InputError, UsageError), match=message):
         inputs.load_run(source)
+
+
+@pytest.mark.parametrize(
+    ("source", "message"),
+    [
+        (["abc"], "run records: record 0 is text, with no fields query_id, doc_id, score "),
+        ([object()], "run records: record 0 is an object, with no fields query_id, "),
+        (None, "cannot read a run from None: "),
+        (3, "cannot read a run from an int: "),
+    ],
+)
+def test_a_value_that_is_no_run_is_named_in_the_messages_words(source, message):
+    # Python's raw type names: "record 0 (str) has no fields", "cannot read a run from
+    # NoneType", where the next messages say "record 1 is an int"
+    with pytest.raises((InputError, UsageError)) as raised:
+        inputs.load_run(source)
+    assert str(raised.value).startswith(message)
 
 
 @pytest.mark.parametrize(

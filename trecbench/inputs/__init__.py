@@ -37,6 +37,7 @@ import pyarrow as pa
 
 from .. import arrow
 from ..errors import UsageError
+from ..type_names import python_type
 from .streams import Progress, Source
 
 if TYPE_CHECKING:
@@ -204,7 +205,7 @@ def load(
         origin = f"{kind} records"
         return Loaded(kind, records.to_table(source, kind, origin), origin)
     raise UsageError(
-        f"cannot read a {kind} from {type(source).__name__}: give a path, a DataFrame or "
+        f"cannot read a {kind} from {python_type(source)}: give a path, a DataFrame or "
         "Arrow table, a dict {qid: {docno: value}}, ir_measures records or dict records"
     )
 

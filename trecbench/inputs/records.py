@@ -51,7 +51,7 @@ def to_table(records: Iterable, kind: str, origin: str) -> pa.Table:
         raise InputError(
             origin,
             None,
-            f"record 0 ({type(first).__name__}) has no fields {', '.join(wanted)} "
+            f"record 0 is {python_type(first)}, with no fields {', '.join(wanted)} "
             "(ir_measures' ScoredDoc/Qrel)",
         )
     columns = {}
