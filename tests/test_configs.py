@@ -8,6 +8,7 @@ import re
 import time
 
 import pytest
+import yaml
 
 from trecbench.benchmarking import load_benchmark_config
 from trecbench.errors import InputError, UsageError, excerpt, shortened
@@ -47,6 +48,13 @@ def test_aliases_within_the_bound_are_read():
         "use": [{"k": 60}, {"k": 60}],
         "merged": {"k": 60, "depth": 10},
     }
+
+
+def test_a_merged_mapping_with_a_merge_of_its_own_is_read_as_written():
+    # its keys were checked after the outer merge had flattened it: "duplicate key 'depth'"
+    text = "a: &a {depth: 1}\nb: &b {<<: *a, depth: 2}\n<<: *b\n"
+    expected = {"depth": 2, "a": {"depth": 1}, "b": {"depth": 2}}
+    assert load_yaml(text, text_keys=True) == yaml.safe_load(text) == expected
 
 
 def test_the_bound_counts_the_expansion_not_the_document():
@@ -103,6 +111,8 @@ def test_a_byte_order_mark_before_a_toml_configuration_is_skipped(tmp_path):
         ("qrels: q\nmodes:\n  a: {run: x.run}\n  a: {run: y.run}\n", 4, "'a' (first on line 3)"),
         ("qrels: q\nmodes:\n  a:\n    run: x\n    run: y\n", 5, "'run' (first on line 4)"),
         ("qrels: q\nqrels: p\nmodes: {a: {run: r}}\n", 2, "'qrels' (first on line 1)"),
+        # on one line too: it was read as {run: y}
+        ("qrels: q\nmodes:\n  a: {run: x, run: y}\n", 3, "'run' (first on line 3)"),
     ],
 )
 def test_duplicate_keys_are_refused_with_both_lines(tmp_path, text, line, key):

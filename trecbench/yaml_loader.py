@@ -41,10 +41,18 @@ def _loader_class(text_keys: bool) -> type:
             _check_expanded_size(node, MAX_EXPANDED + 2 * len(self.buffer))
             return node
 
-        def construct_mapping(self, node, deep=False):
-            if isinstance(node, yaml.MappingNode):
+        def __init__(self, stream):
+            super().__init__(stream)
+            self.keys_checked: set[int] = set()
+
+        def flatten_mapping(self, node):
+            # a mapping's keys checked as written, before its merge keys add theirs: a
+            # merged mapping with a `<<` of its own is flattened first, and its keys then
+            # read as given twice (`b: &b {<<: *a, tag: 3}` under `<<: *b`)
+            if id(node) not in self.keys_checked:
+                self.keys_checked.add(id(node))
                 _check_keys(self, node, text_keys)
-            return super().construct_mapping(node, deep=deep)
+            super().flatten_mapping(node)
 
     return BoundedSafeLoader
 
@@ -68,10 +76,11 @@ def _check_keys(loader: Any, node: Any, text_keys: bool) -> None:
                 key_node.start_mark,
             )
         try:
-            earlier = first_seen.setdefault(key, key_node.start_mark.line)
+            earlier = first_seen.get(key)
         except TypeError:  # an unhashable key: the base class refuses it with its line
             continue
-        if earlier != key_node.start_mark.line:
+        first_seen[key] = key_node.start_mark.line
+        if earlier is not None:  # on its line too: `{b: 1, b: 2}` was read as {b: 2}
             raise yaml.constructor.ConstructorError(
                 None,
                 None,
