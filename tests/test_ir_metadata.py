@@ -327,6 +327,28 @@ def test_a_tag_yaml_reads_as_another_type_is_kept_as_written(tmp_path, capsys, t
     assert trecbench.load_run(str(fused)).ir_metadata["tag"] == tag
 
 
+@pytest.mark.parametrize(
+    ("block", "metadata"),
+    [
+        ("base: &b {tag: 007}\n# <<: *b", {"tag": "007", "base": {"tag": 7}}),
+        ("a: &a {x: 1}\n# b: &b {tag: 007}\n# <<: [*a, *b]", None),  # a list of mappings
+        # a merged mapping's own merge: its tag
+        ("a: &a {tag: 1}\n# b: &b {<<: *a, tag: 007}\n# <<: *b", None),
+    ],
+)
+def test_a_tag_reached_through_a_merge_key_is_kept_as_written(tmp_path, block, metadata):
+    # `<<: *b` gave {'tag': 7}: only the top mapping's own scalars were read as text, and
+    # `validate --fix-tag 007` was refused, the block's tag "is 7"
+    path = tmp_path / "m.run"
+    path.write_text(f"# ir_metadata.start\n# {block}\n# ir_metadata.end\n" + LINE.decode())
+    read = trecbench.load_run(str(path)).ir_metadata
+    assert read["tag"] == "007"
+    assert metadata is None or read == metadata  # the merged mapping's own: as YAML reads it
+    fixed = tmp_path / "fixed.run"
+    assert run(["validate", "--fix-tag", "007", "--fix", str(fixed), str(path)]) == 0
+    assert trecbench.load_run(str(fixed)).ir_metadata["tag"] == "007"
+
+
 def test_a_block_whose_keys_are_numbers_is_read(tmp_path):
     # ir_metadata is the producer's YAML: "2022:" is an ordinary key there (only
     # trecbench's own configurations refuse keys that are not text)

@@ -41,9 +41,10 @@ def _loader_class(text_keys: bool) -> type:
             _check_expanded_size(node, MAX_EXPANDED + 2 * len(self.buffer))
             return node
 
-        def __init__(self, stream):
+        def __init__(self, stream, id_keys: frozenset[str] = frozenset()):
             super().__init__(stream)
             self.keys_checked: set[int] = set()
+            self.id_keys, self.root = id_keys, None
 
         def flatten_mapping(self, node):
             # a mapping's keys checked as written, before its merge keys add theirs: a
@@ -53,6 +54,8 @@ def _loader_class(text_keys: bool) -> type:
                 self.keys_checked.add(id(node))
                 _check_keys(self, node, text_keys)
             super().flatten_mapping(node)
+            if node is self.root:  # its merged keys are its own now, as constructed
+                _ids_as_text(node, self.id_keys)
 
     return BoundedSafeLoader
 
@@ -167,33 +170,33 @@ def load_yaml(text: str, text_keys: bool = False, id_keys: frozenset[str] = froz
     key read as anything but text is refused (a configuration, whose JSON and TOML forms
     have text keys; an ir_metadata block may well say ``2022:``). ``id_keys``: keys of the
     document's top mapping whose values are ids, kept as written when YAML would read them
-    as another type (a run's ``tag: 007`` is the tag ``007``, not the octal number 7)."""
+    as another type (a run's ``tag: 007`` is the tag ``007``, not the octal number 7),
+    written in it or merged into it (``<<: *base``)."""
     import yaml
 
-    loader = _loader_class(text_keys)(text)
+    loader = _loader_class(text_keys)(text, id_keys)
     try:
-        node = loader.get_single_node()
-        if node is None:
+        loader.root = loader.get_single_node()
+        if loader.root is None:
             return None
-        return loader.construct_document(_ids_as_text(node, id_keys))
+        return loader.construct_document(loader.root)
     except RecursionError:  # thousands of nested brackets: PyYAML composes recursively
         raise yaml.YAMLError(f"nested deeper than {MAX_DEPTH} levels") from None
     finally:
         loader.dispose()
 
 
-def _ids_as_text(root: Any, id_keys: frozenset[str]) -> Any:
-    """``root`` with the plain scalars of its top mapping's ``id_keys`` read as text, as
-    written; YAML's null stays null (no value given). A new node replaces each, since an
-    alias may share it with a value that is no id."""
+def _ids_as_text(root: Any, id_keys: frozenset[str]) -> None:
+    """The plain scalars of the top mapping ``root``'s ``id_keys`` read as text, as
+    written; YAML's null stays null (no value given). ``root`` is flattened: the pairs its
+    merge keys brought are among its own, so a merged id is read so too. A new node replaces
+    each, since an alias may share it with a value that is no id (the merged mapping's
+    own stays as YAML reads it)."""
     import yaml
 
-    if not id_keys or not isinstance(root, yaml.MappingNode):
-        return root
     text, null = "tag:yaml.org,2002:str", "tag:yaml.org,2002:null"
     for index, (key, value) in enumerate(root.value):
         is_id = isinstance(key, yaml.ScalarNode) and key.value in id_keys
         if is_id and isinstance(value, yaml.ScalarNode) and value.tag not in (text, null):
             as_text = yaml.ScalarNode(text, value.value, value.start_mark, value.end_mark)
             root.value[index] = (key, as_text)
-    return root
