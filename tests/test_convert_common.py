@@ -231,6 +231,60 @@ def test_convert_refuses_a_tag_or_name_it_would_change(tmp_path, capsys, options
     assert not out.exists()
 
 
+RENAMED = (
+    "input file's name changed into the outputs' name (leading dots dropped: no output "
+    "is a hidden file)"
+)
+
+
+def test_every_output_of_a_dotted_input_takes_the_stem_without_its_dots(tmp_path, capsys):
+    # lists .x.json wrote x.run (a default tag drops leading dots) beside the hidden
+    # .x.qrels and .x.sidecar.json: the name kept them
+    from trecbench.cli import run
+
+    source = tmp_path / ".x.json"
+    source.write_text('{"gold_docs": [["d1"]], "retrieved_chunks": [["d1", "d2"]]}')
+    out = tmp_path / "out"
+    assert run(["convert", "lists", str(source), "-o", str(out)]) == 0
+    assert sorted(path.name for path in out.iterdir()) == ["x.qrels", "x.run", "x.sidecar.json"]
+    sidecar = json.loads((out / "x.sidecar.json").read_text())
+    assert sidecar["name"] == "x"
+    assert {"reason": RENAMED, "from": ".x", "to": "x"} in sidecar["report"]["repaired"]
+    assert f"1 × {RENAMED}" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("converter", "source"),
+    [
+        ("msmarco", "convert/msmarco-run.tsv"),
+        ("beir-qrels", "convert/beir-test.tsv"),
+        ("dict", "convert/beir-test.tsv"),  # its qrels name the conversion
+        ("hpo", "hpo-demo/cases.json"),
+    ],
+)
+def test_a_default_name_drops_leading_dots_in_every_converter(tmp_path, converter, source):
+    from conftest import ROOT
+
+    from trecbench.convert.beir import convert_beir_qrels
+    from trecbench.convert.dicts import convert_dict
+    from trecbench.convert.hpo import convert_hpo
+    from trecbench.convert.msmarco import convert_msmarco
+
+    dotted = tmp_path / f".in{Path(source).suffix}"
+    dotted.write_bytes((ROOT / "data" / source).read_bytes())
+    run_dict = tmp_path / "r.json"
+    run_dict.write_text('{"q1": {"d1": 1.0}}')
+    conversions = {
+        "msmarco": lambda: convert_msmarco(dotted),
+        "beir-qrels": lambda: convert_beir_qrels(dotted),
+        "dict": lambda: convert_dict(run_dict, beir_qrels=dotted),
+        "hpo": lambda: convert_hpo(dotted, check_ids=False),
+    }
+    conversion = conversions[converter]()
+    assert conversion.name == "in"
+    assert {"reason": RENAMED, "from": ".in", "to": "in"} in conversion.report.repaired
+
+
 def test_make_qrels_keeps_highest_grade_of_duplicates():
     report = Report()
     frame = pd.DataFrame(

@@ -15,7 +15,7 @@ import pandas as pd
 from ..errors import InputError
 from ..ids import STR
 from ..inputs import trec_text
-from .common import Conversion, Report, input_stem, make_qrels, qrels_summary
+from .common import Conversion, Report, default_name, make_qrels, qrels_summary
 from .textfiles import read_fields
 
 BEIR_HEADER = ("query-id", "corpus-id", "score")
@@ -51,9 +51,9 @@ def read_beir_qrels(path: str | os.PathLike) -> tuple[pd.DataFrame, dict]:
 
 def convert_beir_qrels(path: str | os.PathLike, *, name: str | None = None) -> Conversion:
     """Convert a BEIR/MTEB qrels TSV alone into TREC qrels."""
-    name = input_stem(path) if name is None else name
-    frame, record = read_beir_qrels(path)
     report = Report()
+    name = default_name(path, report) if name is None else name
+    frame, record = read_beir_qrels(path)
     table = make_qrels(frame, name, report)
     info = qrels_summary(
         table,

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from .identifiers import (
     check_name,
     clean_tag,
+    default_name,
     escape_ids,
     escaped,
     given_tag,
@@ -43,9 +44,9 @@ from .writing import check_judgeable, compare_command, write_conversion
 __all__ = [
     "FOUND_ONLY_WARNING", "ID_POLICY", "MAX_ITEMS", "SCORE_POLICY", "SIDECAR_FORMAT",
     "SIDECAR_VERSION", "Conversion", "Findings", "Report", "RunOutput", "check_judgeable",
-    "check_name", "clean_tag", "compare_command", "escape_ids", "escaped", "given_tag",
-    "input_stem", "json_text", "make_qrels", "qrels_summary", "ranked_run", "refuse_repeat",
-    "sidecar_dict", "unique_tag", "write_conversion",
+    "check_name", "clean_tag", "compare_command", "default_name", "escape_ids", "escaped",
+    "given_tag", "input_stem", "json_text", "make_qrels", "qrels_summary", "ranked_run",
+    "refuse_repeat", "sidecar_dict", "unique_tag", "write_conversion",
 ]  # fmt: skip
 
 # Cap on itemised entries of one kind in the sidecar; the counts stay exact.

@@ -22,6 +22,7 @@ from .beir import read_beir_qrels
 from .common import (
     Conversion,
     Report,
+    default_name,
     given_tag,
     input_stem,
     make_qrels,
@@ -75,7 +76,7 @@ def convert_dict(
     judged_queries: list[str] = []  # the qrels' queries, those without a judgment included
     if qrels_json is not None or beir_qrels is not None:
         source = qrels_json if qrels_json is not None else beir_qrels
-        qrels_name = input_stem(source) if name is None else name
+        qrels_name = default_name(source, report) if name is None else name
         qrels_sources[qrels_name] = str(source)
         if qrels_json is not None:
             qdoc = read_json(qrels_json, "qrels json")

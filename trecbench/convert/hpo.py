@@ -28,6 +28,7 @@ from ..sources import At, JsonDocument, read_json
 from .common import (
     Conversion,
     Report,
+    default_name,
     escaped,
     given_tag,
     input_stem,
@@ -218,7 +219,7 @@ def convert_hpo(
     if tags and len(tags) != len(results):
         raise UsageError(f"{len(tags)} --tag for {len(results)} --results")
     report = Report()
-    name = input_stem(cases) if name is None else name
+    name = default_name(cases, report) if name is None else name
     expected, strata, qids, metadata, record = read_cases(cases, report, language)
     loaded, ontology_info = _ontology_wanted(ontology, check_ids, graded, report)
     judged = graded_qrels(expected, loaded, grade_map) if graded else expected

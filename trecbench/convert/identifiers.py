@@ -93,6 +93,23 @@ def input_stem(path: str | os.PathLike) -> str:
     return "input" if stem in ("", ".", "..") else stem
 
 
+def default_name(path: str | os.PathLike, report: Findings) -> str:
+    """A conversion's name (its qrels' and sidecar's file names) when no ``--name`` is
+    given: :func:`input_stem` of its input ``path`` without leading dots, as a default
+    tag drops them (:func:`clean_tag`), so that ``.x.json`` writes ``x.qrels``,
+    ``x.sidecar.json`` and ``x.run``, no hidden file; ``input`` when nothing is left. A
+    stem changed so is reported (``from``, ``to``), as a chunker's changed tag is."""
+    stem = input_stem(path)
+    name = stem.lstrip(".") or "input"
+    if name != stem:
+        report.repair(
+            "input file's name changed into the outputs' name (leading dots dropped: no "
+            "output is a hidden file)",
+            [{"from": stem, "to": name}],
+        )
+    return name
+
+
 def check_name(name: str, what: str = "--name") -> str:
     """``name`` if it is a plain file name (outputs stay in their folder), else a
     :class:`UsageError`."""

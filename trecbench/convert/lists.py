@@ -26,6 +26,7 @@ from .chunks import FUZZY_THRESHOLD, RULES, assign
 from .common import (
     Conversion,
     Report,
+    default_name,
     given_tag,
     input_stem,
     make_qrels,
@@ -122,9 +123,9 @@ def convert_lists(
     if fuzzy_threshold is not None and not 0 < fuzzy_threshold <= 100:
         raise UsageError(f"the fuzzy threshold must be in (0, 100], not {fuzzy_threshold}")
     path = Path(source)
-    stem = input_stem(path)
-    name = stem if name is None else name
-    tag = given_tag(tag, stem)
+    report = Report()
+    name = default_name(path, report) if name is None else name
+    tag = given_tag(tag, input_stem(path))
     doc = read_json(path, "lists")
     data = doc.root.expect_object(doc.value)
     texts = match == "chunks"
@@ -145,7 +146,6 @@ def convert_lists(
     for index, qid in enumerate(qids):
         refuse_repeat(first, qid, doc.root / "query_ids" / index, None, repr(qid))
 
-    report = Report()
     sections = {}
     if texts:
         gold_rows, run_rows, sections["matching"] = _matched(

@@ -14,7 +14,7 @@ import pandas as pd
 
 from ..ids import STR
 from ..inputs import trec_text
-from .common import Conversion, Report, given_tag, input_stem, ranked_run
+from .common import Conversion, Report, default_name, given_tag, input_stem, ranked_run
 from .textfiles import read_fields
 
 COLUMNS = ("qid", "pid", "rank")
@@ -48,7 +48,7 @@ def convert_msmarco(
     report = Report()
     run = ranked_run(frame, given_tag(tag, stem), None, report, depth)
     return Conversion(
-        name=stem if name is None else name,
+        name=default_name(path, report) if name is None else name,
         converter="msmarco",
         qrels={},
         runs=[run],
