@@ -64,6 +64,15 @@ def test_suite_output_is_byte_identical(expected, command, trec_eval_suite, monk
     assert stdout == (trec_eval_suite / expected).read_bytes()
 
 
+@pytest.mark.parametrize("flags", [["-o"], ["-T", "trec_results"], ["-o", "-Ttrec_results"]])
+def test_trec_evals_flags_that_change_nothing_are_taken(flags, trec_eval_suite, monkeypatch):
+    # -o (obsolete in 9.0.8: "no longer supported", it does nothing) and -T trec_results
+    # (its one results format): "No such option" before, where trec_eval prints out.test.aq
+    argv = [*flags, "-m", "all_trec", "-q", "qrels.test", "results.test"]
+    stdout, _, code = run_score(argv, trec_eval_suite, monkeypatch)
+    assert (code, stdout) == (0, (trec_eval_suite / "out.test.aq").read_bytes())
+
+
 @pytest.mark.filterwarnings(PARTLY_READ)
 @pytest.mark.filterwarnings("ignore:rbp. trec_eval 10.0 rescales")  # test_trec_eval_fixtures
 @pytest.mark.parametrize("expected", sorted(MANIFEST_10))

@@ -65,6 +65,22 @@ FORMATS = ("trec", "table", "markdown", "csv", "json")
     "(qrels read as preferences) or qrels_jg (the second column is a judgment group).",
 )
 @click.option(
+    "-T",
+    "--Results_format",
+    "results_format",
+    type=click.Choice(("trec_results",)),
+    default=None,
+    help="Format of RUNS: trec_results, trec_eval's one (accepted so that its command "
+    "lines run; trecbench tells a run's format by its content).",
+)
+@click.option(
+    "-o",
+    "--Output_old_results_format",
+    "old_results_format",
+    is_flag=True,
+    help="Obsolete in trec_eval, where it does nothing: accepted, and does nothing.",
+)
+@click.option(
     "-Z",
     "--Zscore",
     "zscores",
@@ -208,7 +224,8 @@ def score(
 ):
     """Score RUNS against QRELS, exactly like trec_eval 9.0.8 (or 10.0: --compat 10.0).
 
-    Accepts trec_eval's options (-q -c -n -l N -M N -J -N N -R F -Z F -D L, -m repeated)
+    Accepts trec_eval's options (-q -c -n -l N -M N -J -N N -R F -T F -o -Z F -D L, -m
+    repeated)
     and prints what trec_eval prints, byte for byte; --format table (or markdown, csv,
     json) for other views. Without -m it computes the KPI preset (nDCG@10, MAP@100,
     MRR@10, Recall@50, Recall@100, HitRate@10); `-m official` is trec_eval's own default.

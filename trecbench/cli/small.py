@@ -1,6 +1,6 @@
 """``trecbench score``'s small-input path (issue 31): a call on one small plain run with
-nothing but ``-m``, ``-q``, ``-n``, ``--format trec``, ``--labels trec`` and ``--quiet``
-is scored by :func:`trecbench.small_score.score_small`, without Arrow; every other call,
+nothing but ``-m``, ``-q``, ``-n``, ``--format trec``, ``--labels trec``, ``--quiet`` and
+trec_eval's ``-T trec_results`` and ``-o`` (which change nothing) is scored by :func:`trecbench.small_score.score_small`, without Arrow; every other call,
 and every call that path declines, takes the general path."""
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from .group import given, open_input_scope
 # the parameters a small call may give; every other one is left at its default
 _TAKEN = frozenset(
     {"qrels", "runs", "measure", "query", "nosummary", "output_format", "names", "quiet"}
+    | {"results_format", "old_results_format"}  # trec_eval's that change nothing
 )
 
 
