@@ -135,6 +135,40 @@ def test_reports_and_the_api_record_the_metadata(with_block, tmp_path, capsys):
     assert trecbench.load_run(str(RUN)).ir_metadata is None
 
 
+@pytest.mark.parametrize("read", ["whole", "in blocks"])
+def test_every_read_path_records_the_same_metadata(with_block, tmp_path, capsys, monkeypatch, read):
+    # the block reader parsed the block (a malformed one is refused) but dropped it: the
+    # records of a run read in blocks (--memory, any run over ~16 MB) had no ir_metadata
+    from trecbench import memory as budgets
+    from trecbench.inputs import trec_text_format
+
+    expected = {"tag": "bm25", "method": {"retrieval": [{"name": "bm25", "k1": 0.9}]}}
+    memory = ["--memory", "1"] if read == "in blocks" else []
+    if memory:  # the smallest budget's blocks still hold 16,384 lines, this run 2,800
+        monkeypatch.setattr(budgets, "BLOCK_LINES", 7)
+    in_blocks = []
+    original = trec_text_format.read_blocks
+    monkeypatch.setattr(
+        trec_text_format, "read_blocks", lambda *a: in_blocks.append(1) or original(*a)
+    )
+    evaluation = trecbench.evaluate(
+        str(QRELS), str(with_block), ["map"], memory=1 if memory else None
+    )
+    assert bool(in_blocks) == bool(memory)  # the read path each case is about
+    assert evaluation.runs[0].record["ir_metadata"] == expected
+    assert evaluation.input_records[(str(with_block), "run")]["ir_metadata"] == expected
+    report = tmp_path / "report.json"
+    assert run(["score", *memory, "--report", str(report), str(QRELS), str(with_block)]) == 0
+    records = json.loads(report.read_text())["inputs"]
+    assert [i.get("ir_metadata") for i in records if i["kind"] == "run"] == [expected]
+    out = tmp_path / "compare"
+    arguments = [*memory, "-m", "map", "-o", str(out), str(QRELS), str(with_block), str(RUN)]
+    assert run(["compare", *arguments]) == 0
+    records = json.loads((out / "BenchmarkReport.json").read_text())["inputs"]
+    assert [i.get("ir_metadata") for i in records if i["kind"] == "run"] == [expected, None]
+    capsys.readouterr()
+
+
 def test_validate_notes_the_block_and_checks_the_body_as_usual(with_block, capsys):
     assert run(["validate", str(with_block)]) == 0
     out = capsys.readouterr().out

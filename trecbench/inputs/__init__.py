@@ -38,6 +38,7 @@ import pyarrow as pa
 from .. import arrow
 from ..errors import UsageError
 from ..type_names import python_type
+from . import ir_metadata
 from .streams import Progress, Source
 
 if TYPE_CHECKING:
@@ -121,10 +122,7 @@ def _load_source(source: Source, kind: str, check: Check | None, **reading) -> L
     table, warnings, metadata = read_whole(source, kind, check=check, **reading)
     path = source.path
     record = {"path": path, "kind": kind, **source.record(), **table_counts(table, kind)}
-    if metadata is not None:  # as the reports' JSON holds it (a YAML date, !!binary...)
-        from ..json_values import json_safe
-
-        record["ir_metadata"] = json_safe(metadata)
+    record |= ir_metadata.recorded(metadata)
     return Loaded(kind, table, path, path, record, tuple(warnings))
 
 

@@ -17,7 +17,7 @@ independent in every measure) in bounded memory:
   every block comes in file order.
 
 After the iteration, :attr:`RunBlocks.record` holds the file's provenance (size, sha256,
-lines, topics, run tags: what :func:`trecbench.inputs.load_run` records),
+lines, topics, run tags, ir_metadata: what :func:`trecbench.inputs.load_run` records),
 :attr:`RunBlocks.runid` the tag of its last line (what trec_eval reports) and
 :attr:`RunBlocks.warnings` what the check said.
 """
@@ -38,6 +38,7 @@ import pyarrow.compute as pc
 
 from .. import arrow
 from . import trec_text
+from .ir_metadata import recorded
 from .streams import Progress, Source
 from .trec_tables import SCORE_TEXT
 
@@ -119,6 +120,7 @@ class RunBlocks:
         self.record: dict[str, Any] | None = None
         self.runid = ""
         self.warnings: list[str] = []
+        self.ir_metadata: dict[str, Any] | None = None  # set by the format's block reader
         self.spilled = False  # whether the topics came through a spill
         self._stopped = False
 
@@ -159,6 +161,7 @@ class RunBlocks:
             file_record = source.record()
         self.runid = counts.last_tag
         self.record = {"path": self.path, "kind": "run", **file_record, **counts.record()}
+        self.record |= recorded(self.ir_metadata)
 
     def _scattered(
         self, tables: Iterator[pa.Table], estimate: Callable[[], int]

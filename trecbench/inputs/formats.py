@@ -9,7 +9,8 @@ libraries load before a file needs them):
   as written too, where the format writes numbers as text);
 * ``read_blocks(source, reading) -> Iterator[pa.Table]``: a run's typed tables in file
   order, for :class:`trecbench.inputs.blocks.RunBlocks` (``reading`` is the RunBlocks:
-  its ``read_bytes``, ``check``, ``describe``, ``score_text`` and ``warnings``);
+  its ``read_bytes``, ``check``, ``describe``, ``score_text``, ``warnings`` and
+  ``ir_metadata``, which a format with such blocks sets);
 * ``dask_frame(path) -> dask.dataframe.DataFrame``: a run's raw columns partitioned for
   Dask (:mod:`trecbench.dask`); a format without it is read whole by one worker per file;
 * ``validate_tokens(source, kind, keep, chunk_bytes) -> Iterator[Tokens]``: the tokens

@@ -225,3 +225,14 @@ def block_text(metadata: dict[str, Any]) -> str:
     text = yaml.safe_dump(metadata, sort_keys=False, allow_unicode=True)
     body = "".join(f"# {line}\n" if line else "#\n" for line in text.splitlines())
     return f"{START.decode()}\n{body}{END.decode()}\n"
+
+
+def recorded(metadata: dict[str, Any] | None) -> dict[str, Any]:
+    """The ``ir_metadata`` entry of a run's report record (none without a block), its
+    values as the reports' JSON holds them (a YAML date, ``!!binary``...): one entry for
+    a run read whole or in blocks."""
+    if metadata is None:
+        return {}
+    from ..json_values import json_safe
+
+    return {"ir_metadata": json_safe(metadata)}

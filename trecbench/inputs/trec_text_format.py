@@ -64,7 +64,8 @@ def read_blocks(source: Source, reading: Any) -> Iterator:
     ``reading.describe`` in the threads that parse them), or (from the first irregular
     block on) the tokenizer's and ``reading.check``'s, which read the file again from its
     start and take over after the rows that came; the check's warnings go to
-    ``reading.warnings``; the scores' text kept when ``reading.score_text``."""
+    ``reading.warnings``, the run's ir_metadata (a malformed block is bad input) to
+    ``reading.ir_metadata``; the scores' text kept when ``reading.score_text``."""
     came = 0
     try:
         for piece in trec_regular.iter_regular_run(
@@ -77,8 +78,9 @@ def read_blocks(source: Source, reading: Any) -> Iterator:
         pass
     check = reading.check(source.path) if reading.check is not None else None
     for tokens in trec_text.iter_tokens(source, 6, reading.read_bytes, metadata=True):
-        if tokens.ir_metadata is not None and tokens.ir_metadata.error is not None:
-            raise tokens.ir_metadata.error
+        metadata = _ir_metadata(tokens)  # the first tokens hold the block, if any
+        if metadata is not None:
+            reading.ir_metadata = metadata
         if check is not None:
             check.feed(tokens)
             if check.failed:
