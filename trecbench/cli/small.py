@@ -1,7 +1,8 @@
 """``trecbench score``'s small-input path (issue 31): a call on one small plain run with
 nothing but ``-m``, ``-q``, ``-n``, ``--format trec``, ``--labels trec``, ``--quiet`` and
-trec_eval's ``-T trec_results`` and ``-o`` (which change nothing) is scored by :func:`trecbench.small_score.score_small`, without Arrow; every other call,
-and every call that path declines, takes the general path."""
+trec_eval's ``-T trec_results`` and ``-o`` (which change nothing) is scored by
+:func:`trecbench.small_score.score_small`, without Arrow; every other call, and every call
+that path declines, takes the general path."""
 
 from __future__ import annotations
 
