@@ -1,7 +1,7 @@
 """The compressions trecbench reads, in one registry: each one's magic bytes (how a file
-is told: by its content, :mod:`trecbench.inputs.streams`) and the suffixes its files are
-named with (what a run's name drops: :mod:`trecbench.naming`). No import: a name is
-derived before anything is read."""
+is told: by its content, :func:`compression_of`, used by :mod:`trecbench.inputs.streams`)
+and the suffixes its files are named with (what a run's name drops:
+:mod:`trecbench.naming`). No import: a name is derived before anything is read."""
 
 from __future__ import annotations
 
@@ -10,21 +10,64 @@ from typing import NamedTuple
 
 class Compression(NamedTuple):
     """``name`` (Arrow's codec name; xz is read by :mod:`lzma`), the ``magic`` bytes a
-    file so compressed starts with, and the ``suffixes`` such files are named with."""
+    file so compressed starts with, and the ``suffixes`` such files are named with.
+    ``skippable``: the format lets skippable frames come first (see :func:`compression_of`)."""
 
     name: str
     magic: bytes
     suffixes: tuple[str, ...]
+    skippable: bool = False
 
 
 COMPRESSIONS = (
     Compression("gzip", b"\x1f\x8b", (".gz",)),
     Compression("bz2", b"BZh", (".bz2",)),
-    Compression("zstd", b"\x28\xb5\x2f\xfd", (".zst", ".zstd")),
-    Compression("lz4", b"\x04\x22\x4d\x18", (".lz4",)),
+    Compression("zstd", b"\x28\xb5\x2f\xfd", (".zst", ".zstd"), skippable=True),
+    Compression("lz4", b"\x04\x22\x4d\x18", (".lz4",), skippable=True),
     Compression("xz", b"\xfd7zXZ\x00", (".xz",)),
 )
 SUFFIXES = tuple(suffix for compression in COMPRESSIONS for suffix in compression.suffixes)
+NAMED = {compression.name: compression for compression in COMPRESSIONS}
+
+# A skippable frame (zstd's and the lz4 frame format's; pzstd starts every file with one):
+# one of 16 magic numbers, 0x184D2A50..0x184D2A5F little-endian (`5? 2a 4d 18`), a 4-byte
+# little-endian size, then that many bytes. What follows the frames says which format.
+_SKIPPABLE_TAIL = b"\x2a\x4d\x18"
+_SKIPPABLE_HEADER = 8
+# the first bytes of a file that its compression is told by: skippable frames are looked
+# past within them, and a file whose skippable frames go on further is read as it is
+HEAD_BYTES = 64 << 10
+
+
+def compression_of(head: bytes) -> str | None:
+    """The name of the compression of the file whose first bytes are ``head`` (its first
+    :data:`HEAD_BYTES`, or all of a shorter file), or None: read as it is.
+
+    Past skippable frames, the format whose magic follows (zstd's, lz4's); a file that
+    ends within its skippable frames (nothing else in it, or cut short in one) is zstd's,
+    whose decoder reads it as empty, or as truncated, as lz4's would."""
+    head = head[:HEAD_BYTES]
+    start = _past_skippable_frames(head)
+    if start == 0:
+        return next((c.name for c in COMPRESSIONS if head.startswith(c.magic)), None)
+    if start >= len(head):
+        return "zstd" if len(head) < HEAD_BYTES else None
+    found = (c.name for c in COMPRESSIONS if c.skippable and head.startswith(c.magic, start))
+    return next(found, None)
+
+
+def _past_skippable_frames(head: bytes) -> int:
+    """The offset in ``head`` past the skippable frames it starts with (0: none; at or
+    past ``len(head)`` when they reach its end)."""
+    start = 0
+    while (
+        start < len(head)
+        and head[start] & 0xF0 == 0x50
+        and head.startswith(_SKIPPABLE_TAIL, start + 1)
+    ):
+        size = head[start + 4 : start + _SKIPPABLE_HEADER]
+        start += _SKIPPABLE_HEADER + int.from_bytes(size, "little")
+    return start
 
 
 def without_suffixes(name: str) -> str:

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import type_names
+from .compressions import compression_of
 from .errors import InputError, excerpt
 from .inputs import streams
 
@@ -58,7 +59,7 @@ def read_source(path: str | os.PathLike, kind: str) -> Content:
     with streams.Source(path) as source:
         data = source.read()
         record = {"path": str(path), "kind": kind, **source.record()}
-    twice = streams.compression_of(data[:8])
+    twice = compression_of(data)
     if source.compression is not None and twice is not None:
         raise InputError(str(path), None, f"compressed twice ({twice}): decompress it first")
     return Content(str(path), data, record)

@@ -3,8 +3,10 @@
 :class:`Source` is how every reader of trecbench gets at a file's bytes:
 
 * **Compression by content, never by name.** The first bytes say gzip, bz2, zstd, lz4
-  (frame) or xz; everything else is read as it is, whatever the file is called (a plain
-  file named ``run.gz`` is plain text, a gzip file named ``run.txt`` is decompressed).
+  (frame) or xz (:func:`trecbench.compressions.compression_of`, past the skippable
+  frames a zstd or lz4 file may start with, as pzstd's do); everything else is read as it
+  is, whatever the file is called (a plain file named ``run.gz`` is plain text, a gzip
+  file named ``run.txt`` is decompressed).
   gzip, bz2, zstd and lz4 go through Arrow's decompressing stream (no Python per byte;
   concatenated members and streams are read through), xz through :mod:`lzma`. gzip goes
   through ISA-L's inflater instead when the ``isal`` package is installed (``pip install
@@ -44,7 +46,7 @@ from typing import Any
 import pyarrow as pa
 
 from .. import outputs, provenance
-from ..compressions import COMPRESSIONS
+from ..compressions import HEAD_BYTES, NAMED, compression_of
 from ..errors import InputError
 from .formats import (
     COMPRESSED_PARQUET,
@@ -61,12 +63,8 @@ from .formats import (
 
 Progress = Callable[[int, "int | None"], None]
 
-# first bytes -> compression (Arrow codec names; xz is read by lzma), from the registry
-MAGIC = tuple((compression.magic, compression.name) for compression in COMPRESSIONS)
-GZIP_MAGIC = MAGIC[0][0]
+GZIP_MAGIC = NAMED["gzip"].magic
 _SPOOL_BLOCK = 8 << 20
-# the first bytes as stored that compression and format are told by
-_HEAD_BYTES = 8
 _DECOMPRESSION_ERRORS = (OSError, pa.ArrowException, EOFError, lzma.LZMAError)
 # decompressed bytes the fast inflater's thread hands over at a time
 _INFLATE_BLOCK = 1 << 20
@@ -83,14 +81,6 @@ def _threaded_gzip(raw) -> tuple[Any, tuple[type[Exception], ...]]:
     return _ReadAhead(igzip.open(raw, "rb")), (isal_zlib.error,)
 
 
-def compression_of(head: bytes) -> str | None:
-    """The compression whose magic bytes start ``head``, or None."""
-    for magic, name in MAGIC:
-        if head.startswith(magic):
-            return name
-    return None
-
-
 def kind_of(path: str, ends: Ends) -> tuple[str | None, Format]:
     """The compression (:func:`compression_of`) of the file ``path`` whose bytes as
     stored have these ``ends``, and its format (:func:`trecbench.inputs.formats.detect`)
@@ -105,7 +95,7 @@ def sniff(path: str | os.PathLike) -> tuple[str | None, Format]:
     :class:`OSError` when it cannot be read)."""
     with open(path, "rb") as handle:
         size = os.fstat(handle.fileno()).st_size
-        head = handle.read(_HEAD_BYTES)
+        head = handle.read(HEAD_BYTES)
         handle.seek(max(size - PARQUET_TAIL_BYTES, 0))
         return kind_of(os.fspath(path), Ends(head, handle.read(), size))
 
@@ -278,7 +268,7 @@ def _opened(path: str) -> tuple[Any, bool]:
 class Source:
     """One input file, opened once (see the module docstring); ``-`` is standard input.
 
-    ``compression`` (None, ``"gzip"``, ``"bz2"``, ``"zstd"``, ``"lz4"``, ``"xz"``) and
+    ``compression`` (None, or a name of :data:`trecbench.compressions.COMPRESSIONS`) and
     ``format`` (:mod:`trecbench.inputs.formats`) are known from the first bytes and the
     name, and for an input whose name says nothing (``-``, ``/dev/fd/63``) from the first
     bytes of its content too (a JSONL run piped in). :meth:`stream` gives the decompressed
@@ -342,14 +332,14 @@ class Source:
         """The first and last bytes as stored, and how many there are."""
         if self._memory is not None:
             stored = self._memory.getbuffer()
-            head, tail = stored[:_HEAD_BYTES].tobytes(), stored[-PARQUET_TAIL_BYTES:].tobytes()
+            head, tail = stored[:HEAD_BYTES].tobytes(), stored[-PARQUET_TAIL_BYTES:].tobytes()
             size = stored.nbytes
             stored.release()  # (the spool stays resizable)
             return Ends(head, tail, size)
         size = self.total  # a file that is not spooled is a regular one: its size is known
         last = self._start + max(size - PARQUET_TAIL_BYTES, 0)
         try:
-            head = os.pread(self._file.fileno(), _HEAD_BYTES, self._start)
+            head = os.pread(self._file.fileno(), HEAD_BYTES, self._start)
             tail = os.pread(self._file.fileno(), PARQUET_TAIL_BYTES, last)
         except OSError as exc:
             raise InputError(self.path, None, f"cannot read: {exc.strerror}") from None
