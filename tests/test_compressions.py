@@ -1,13 +1,14 @@
 """Compression told by content past skippable frames (trecbench.compressions): a zstd file
 that starts with one (everything pzstd writes) and an lz4 frame file that does are read
-as what they hold, from a file and from a pipe. They were read as TREC text: a flood of
-R23/R1 errors.
+as what they hold, from a file and from a pipe; lz4's legacy format (``lz4 -l``), which
+Arrow cannot read, is one R27 line. Both were read as TREC text: a flood of R23/R1 errors.
 
-The compressed bytes are made here: Arrow compresses the payload, the skippable frames are
-written by hand (the zstd and lz4 formats' specifications)."""
+The compressed bytes are made here: Arrow compresses the payload, the skippable frames and
+the legacy lz4 container are written by hand (the zstd and lz4 formats' specifications)."""
 
 from __future__ import annotations
 
+import re
 import struct
 import subprocess
 import sys
@@ -17,12 +18,22 @@ import pytest
 
 import trecbench
 from trecbench import inputs, validate_run
+from trecbench.errors import InputError
 from trecbench.inputs.streams import compression_of
 
 RUN = b"q1 Q0 d1 1 2.5 t\nq1 Q0 d2 2 1.5 t\n"
 QRELS = b"q1 0 d1 1\n"
 # the magic numbers, little-endian, as the formats' specifications give them
-ZSTD, LZ4_FRAME, GZIP = b"\x28\xb5\x2f\xfd", b"\x04\x22\x4d\x18", b"\x1f\x8b"
+ZSTD, LZ4_FRAME, LZ4_LEGACY, GZIP = (
+    b"\x28\xb5\x2f\xfd",
+    b"\x04\x22\x4d\x18",
+    b"\x02\x21\x4c\x18",
+    b"\x1f\x8b",
+)
+LEGACY_REFUSAL = (
+    "lz4 legacy format (lz4 -l), which trecbench cannot read: recompress with lz4 without "
+    "-l (or gzip/zstd)"
+)
 
 
 def _skippable(content: bytes, variant: int = 0) -> bytes:
@@ -38,6 +49,17 @@ def _arrow(data: bytes, codec: str) -> bytes:
     return sink.getvalue().to_pybytes()
 
 
+def _lz4_legacy(data: bytes) -> bytes:
+    """``data`` in lz4's legacy format: its magic, then one block (a 4-byte size and an
+    lz4 block holding ``data`` as one run of literals: a token of length 15, then the
+    rest of the length in bytes of 255 and a last byte below it)."""
+    rest, length = len(data) - 15, b""
+    while rest >= 255:
+        length, rest = length + b"\xff", rest - 255
+    block = b"\xf0" + length + bytes([rest]) + data
+    return LZ4_LEGACY + struct.pack("<I", len(block)) + block
+
+
 # a pzstd file's shape: a skippable frame (4 bytes: the next frame's size) before each frame
 PZSTD = _skippable(struct.pack("<I", len(_arrow(RUN, "zstd")))) + _arrow(RUN, "zstd")
 SKIPPED_LZ4 = _skippable(b"hello", 15) + _skippable(b"") + _arrow(RUN, "lz4")
@@ -48,6 +70,8 @@ def test_the_frame_after_the_skippable_ones_tells_the_compression():
     for variant in range(16):
         assert compression_of(_skippable(b"x" * variant, variant) + ZSTD) == "zstd"
     assert compression_of(_skippable(b"ab") + _skippable(b"") + LZ4_FRAME) == "lz4"
+    assert compression_of(_skippable(b"ab") + LZ4_LEGACY) == "lz4 legacy"
+    assert compression_of(LZ4_LEGACY + b"rest") == "lz4 legacy"
     # gzip has no skippable frames: after one, it is no compressed file trecbench knows
     assert compression_of(_skippable(b"ab") + GZIP) is None
     # a whole file of skippable frames, or one cut short in a frame: zstd's (empty, R26;
@@ -69,6 +93,19 @@ def test_a_file_that_starts_with_skippable_frames_is_read_as_what_it_holds(tmp_p
     assert validate_run(packed).findings == []
 
 
+def test_lz4_legacy_is_one_r27_refusal(tmp_path):
+    legacy = tmp_path / "run.lz4"
+    legacy.write_bytes(_lz4_legacy(RUN))
+    (tmp_path / "qrels.txt").write_bytes(QRELS)
+    with pytest.raises(InputError, match=re.escape(f"run.lz4: {LEGACY_REFUSAL}")) as refused:
+        trecbench.evaluate(tmp_path / "qrels.txt", legacy, ["P.1"])
+    assert refused.value.rule == "R27"
+    found = [(f.rule, f.message) for f in validate_run(legacy).findings]
+    assert found == [("R27", LEGACY_REFUSAL)]
+    legacy.write_bytes(_skippable(b"ab") + _lz4_legacy(RUN))  # as lz4's own tool reads it
+    assert [f.rule for f in validate_run(legacy).findings] == ["R27"]
+
+
 def _trecbench(tmp_path, *argv: str, stdin: bytes) -> subprocess.CompletedProcess:
     """The command line with ``stdin`` through a pipe (not a file: spooled, head peeked in
     memory)."""
@@ -82,3 +119,14 @@ def test_skippable_frames_on_standard_input(tmp_path, kind):
     scored = _trecbench(tmp_path, "score", "-m", "P.1", "qrels.txt", "-", stdin=SKIPPED[kind])
     assert (scored.returncode, scored.stderr) == (0, b"")
     assert scored.stdout.split() == [b"P_1", b"all", b"1.0000"]
+
+
+def test_lz4_legacy_on_standard_input_is_one_line(tmp_path):
+    (tmp_path / "qrels.txt").write_bytes(QRELS)
+    legacy = _lz4_legacy(RUN)
+    scored = _trecbench(tmp_path, "score", "-m", "P.1", "qrels.txt", "-", stdin=legacy)
+    assert (scored.returncode, scored.stdout) == (2, b"")
+    assert scored.stderr.decode() == f"trecbench: -: {LEGACY_REFUSAL}\n"
+    validated = _trecbench(tmp_path, "validate", "-", stdin=legacy)
+    assert validated.returncode == 2
+    assert validated.stdout.decode().splitlines()[0] == f"-: error[R27]: {LEGACY_REFUSAL}"

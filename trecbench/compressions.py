@@ -9,14 +9,17 @@ from typing import NamedTuple
 
 
 class Compression(NamedTuple):
-    """``name`` (Arrow's codec name; xz is read by :mod:`lzma`), the ``magic`` bytes a
-    file so compressed starts with, and the ``suffixes`` such files are named with.
-    ``skippable``: the format lets skippable frames come first (see :func:`compression_of`)."""
+    """``name`` (Arrow's codec name for the ones read; xz is read by :mod:`lzma`), the
+    ``magic`` bytes a file so compressed starts with, and the ``suffixes`` such files are
+    named with. ``skippable``: the format lets skippable frames come first (see
+    :func:`compression_of`). ``refusal``: why a file so compressed is not read, for one
+    that is told but refused."""
 
     name: str
     magic: bytes
     suffixes: tuple[str, ...]
     skippable: bool = False
+    refusal: str | None = None
 
 
 COMPRESSIONS = (
@@ -25,6 +28,17 @@ COMPRESSIONS = (
     Compression("zstd", b"\x28\xb5\x2f\xfd", (".zst", ".zstd"), skippable=True),
     Compression("lz4", b"\x04\x22\x4d\x18", (".lz4",), skippable=True),
     Compression("xz", b"\xfd7zXZ\x00", (".xz",)),
+    # named .lz4 too (lz4's entry drops it from names); Arrow's lz4 codec reads frames only
+    Compression(
+        "lz4 legacy",
+        b"\x02\x21\x4c\x18",
+        (),
+        skippable=True,
+        refusal=(
+            "lz4 legacy format (lz4 -l), which trecbench cannot read: recompress with lz4 "
+            "without -l (or gzip/zstd)"
+        ),
+    ),
 )
 SUFFIXES = tuple(suffix for compression in COMPRESSIONS for suffix in compression.suffixes)
 NAMED = {compression.name: compression for compression in COMPRESSIONS}

@@ -6,7 +6,8 @@
   (frame) or xz (:func:`trecbench.compressions.compression_of`, past the skippable
   frames a zstd or lz4 file may start with, as pzstd's do); everything else is read as it
   is, whatever the file is called (a plain file named ``run.gz`` is plain text, a gzip
-  file named ``run.txt`` is decompressed).
+  file named ``run.txt`` is decompressed). lz4's legacy format (``lz4 -l``), which Arrow
+  cannot read, is refused (R27).
   gzip, bz2, zstd and lz4 go through Arrow's decompressing stream (no Python per byte;
   concatenated members and streams are read through), xz through :mod:`lzma`. gzip goes
   through ISA-L's inflater instead when the ``isal`` package is installed (``pip install
@@ -383,7 +384,11 @@ class Source:
 
     def stream(self):
         """The decompressed content from its start (a readable object with ``read(n)``;
-        decompression errors raise :class:`InputError` R27)."""
+        decompression errors, and a compression told but not read, raise
+        :class:`InputError` R27)."""
+        refusal = self.compression and NAMED[self.compression].refusal
+        if refusal:
+            raise InputError(self.path, None, refusal, "R27")
         raw = self._rewound_raw()
         if self.compression is None:
             return raw

@@ -227,9 +227,12 @@ CATALOGUE = (
     _check("R25.newline", "IIII", "no final newline",
            "Harmless to trec_eval; some tools drop the last line."),
     _check("R26", "EEEE", "empty file", "Nothing to evaluate."),
-    _check("R27", "EEEE", "truncated, corrupt or doubly gzipped file, or compressed Parquet",
+    _check("R27", "EEEE", "truncated, corrupt or doubly gzipped file, lz4 legacy format, or "
+           "compressed Parquet",
            "A `.gz` that ends early must never pass as a shorter valid file; a Parquet file "
-           "is read as it is (it compresses its own columns), not compressed again."),
+           "is read as it is (it compresses its own columns), not compressed again; lz4's "
+           "legacy format (`lz4 -l`) is told by its magic but not read (Arrow reads lz4 "
+           "frames only), rather than read as text that fails on every line."),
     _check("R28", "EEEE", "header line (`qid Q0 docno rank score tag`)",
            "TREC runs have no header: trec_eval reads it as a document of a topic `qid` "
            "(unless its fields do not parse), a topic no qrels judge.",
