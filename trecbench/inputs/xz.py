@@ -8,7 +8,9 @@ from __future__ import annotations
 import io
 import lzma
 
-_MAGIC = b"\xfd7zXZ\x00"
+from ..compressions import NAMED
+
+_MAGIC = NAMED["xz"].magic
 _CHUNK = 1 << 20
 
 
