@@ -135,8 +135,9 @@ class Benchmark:
 
         runs = {result.mode.name: result.table for result in self.modes}
         qrels = self.qrels_table if self.qrels_table is not None else str(self.config.qrels)
-        # the R-task part in a block of plain text: input text as it is, not Markdown-escaped
-        preamble = markdown(self, False, escape=escaper("text"))
+        # the R-task part in a block of plain text: input text as the page shows it (not
+        # Markdown-escaped; escaped reversibly, isolated where right to left)
+        preamble = markdown(self, False, escape=escaper("html"))
         page = comparison_html(
             self.comparison, runs=runs, qrels=dict.fromkeys(runs, qrels), depth=depth,
             title=f"trecbench benchmark: {self.config.name}", preamble=preamble,

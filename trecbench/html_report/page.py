@@ -10,8 +10,11 @@ from ..collector import paused
 from ..extras import require
 from ..plurals import counted
 from ..renderers import comparison_cells as cells
+from ..renderers.escaping import escaper
 
 DEPTH = 20  # documents per run and topic in the drill-down (--html-depth)
+# how the page shows a text read from an input (see _shown)
+_page_text = escaper("html")
 
 
 def environment(jinja2):
@@ -139,15 +142,57 @@ def _conclusions(comparison) -> list[tuple[str, str]]:
 
 
 def _provenance(comparison) -> dict:
+    """The inputs, settings, versions and date, every text as the page shows it
+    (:func:`_texts_shown`: a path read from an input as any other name)."""
     from ..report import environment, utc_now
 
-    return {
-        "inputs": comparison.inputs or [],
-        "settings": {k: v for k, v in comparison.settings.items() if k != "names"},
-        "evaluation": comparison.evaluation or {},
-        "environment": environment(),
-        "created": utc_now(),
+    return _texts_shown(
+        {
+            "inputs": comparison.inputs or [],
+            "settings": {k: v for k, v in comparison.settings.items() if k != "names"},
+            "evaluation": comparison.evaluation or {},
+            "environment": environment(),
+            "created": utc_now(),
+        }
+    )
+
+
+def _texts_shown(value):
+    """``value`` (JSON's kinds) with every text, keys too, as the page shows it
+    (:func:`~trecbench.renderers.escaping.isolated_text`); any other value (a date, a
+    path) as its text, as ``json.dumps(default=str)`` writes it."""
+    if isinstance(value, dict):
+        return {_page_text(key): _texts_shown(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_texts_shown(item) for item in value]
+    if value is None or isinstance(value, (bool, int, float)):
+        return value
+    return _page_text(str(value))
+
+
+def _shown(comparison, values: dict, documents: dict, curves: dict | None):
+    """``(comparison, values, documents, curves)`` as the page shows them, made here once:
+    every text read from an input (run names, topic and document ids, strata, paths)
+    escaped reversibly as the terminal and the Markdown report escape it, and isolated
+    where it is right to left (:func:`~trecbench.renderers.escaping.isolated_text`), in
+    the tables, the figures and the data the page's script draws from alike. Shown as
+    given, a U+202E (right-to-left override) in a name reversed the page's own text after
+    it, and "x<LF>y" read as "x y"."""
+    values = {
+        _page_text(qid): {_page_text(run): measures for run, measures in by_run.items()}
+        for qid, by_run in values.items()
     }
+    shown_documents = {}
+    for qid, by_run in documents.items():
+        for listed in by_run.values():
+            for document in listed:  # the drill-down's own lists, made for this page
+                document[0] = _page_text(document[0])
+        shown_documents[_page_text(qid)] = {
+            _page_text(run): listed for run, listed in by_run.items()
+        }
+    if curves:
+        curves = {_page_text(run): curve for run, curve in curves.items()}
+    return cells.with_names_escaped(comparison, "html"), values, shown_documents, curves
 
 
 def _other_sections(comparison) -> list[dict]:
@@ -223,8 +268,10 @@ def _page(jinja2, comparison, drill: tuple, depth: int, title: str, preamble) ->
     docs, curves = drill
     if curves:  # per topic: averaged over the page's topics, as its means are
         curves = mean_curves(curves, comparison.queries)
-    script, divs = _figures(comparison, values, curves)
     evaluation = comparison.evaluation or {}
+    provenance = _provenance(comparison)  # of the texts as read: it shows them itself
+    comparison, values, docs, curves = _shown(comparison, values, docs, curves)
+    script, divs = _figures(comparison, values, curves)
     data = {
         "runs": comparison.runs,
         "baseline": comparison.baseline,
@@ -245,7 +292,7 @@ def _page(jinja2, comparison, drill: tuple, depth: int, title: str, preamble) ->
         environment(jinja2)
         .get_template("comparison.html.j2")
         .render(
-            title=title,
+            title=_page_text(title),
             preamble=preamble,
             conclusions=_conclusions(comparison),
             header=cells.header_lines(comparison),
@@ -268,8 +315,6 @@ def _page(jinja2, comparison, drill: tuple, depth: int, title: str, preamble) ->
             figure_script=script,
             figures=divs,
             data=_data_block(data),
-            provenance=json.dumps(
-                _provenance(comparison), indent=1, ensure_ascii=False, default=str
-            ),
+            provenance=json.dumps(provenance, indent=1, ensure_ascii=False),
         )
     )

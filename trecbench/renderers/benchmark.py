@@ -29,7 +29,7 @@ FLAGS_SHOWN = 10  # topic ids listed per kind of qrels problem
 def markdown(bench, statistics: bool = True, escape=_escape) -> str:
     """BenchmarkComparison.md of ``bench``; without ``statistics``, the R-task part only.
     ``escape``: how input text is shown (Markdown's escaping; report.html's preamble, a
-    block of plain text, shows it as :func:`~trecbench.renderers.escaping.escape_text`
+    block of plain text, shows it as :func:`~trecbench.renderers.escaping.isolated_text`
     does: ``bm25_rm3``, not ``bm25\\_rm3``)."""
     labels = {result.mode.name: escape(result.mode.label) for result in bench.modes}
     lines = [*_header(bench, labels, escape), *_kpi_table(bench, labels), *_targets(bench)]

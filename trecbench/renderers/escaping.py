@@ -1,10 +1,11 @@
 """Text read from an input (a run's name, an id, a stratum's value, a path) made safe for
-one field of a line-based output, reversibly, in one way for every renderer: no such text
-can inject a line or a cell into an output."""
+one field of a line-based output or a web page, reversibly, in one way for every renderer:
+no such text can inject a line or a cell into an output."""
 
 from __future__ import annotations
 
 import re
+import unicodedata
 
 # what a Markdown table cell escapes besides: "|" would end the cell, "*" would emphasise
 # (and read as compare's significance stars)
@@ -50,13 +51,40 @@ def markdown_text(text) -> str:
     return _BLOCK_START.sub(r"\1\\\2", escaped, count=1)
 
 
+# the bidirectional classes of right-to-left text (Hebrew, Arabic letters; Arabic digits,
+# which turn the blanks and commas between two of them right to left)
+_RIGHT_TO_LEFT = frozenset(("R", "AL", "AN"))
+# Unicode's isolates: the text between them is one neutral character to its surroundings
+FIRST_STRONG_ISOLATE, POP_DIRECTIONAL_ISOLATE = "\u2068", "\u2069"
+
+
+def isolated_text(text) -> str:
+    """``text`` read from an input for a web page: :func:`escape_text` (a U+202E, a line
+    break as ``%XX``), and, where right-to-left letters or digits remain, between
+    U+2068 FIRST STRONG ISOLATE and U+2069 POP DIRECTIONAL ISOLATE, what HTML's ``<bdi>``
+    does as text (it isolates in an attribute, a script's string, a figure's canvas too):
+    the browser then cannot reorder the page's own text around it (runs named with the
+    Arabic digits two and one: "٢ − ١" drawn as "١ − ٢").
+    The two marks are the page's own (the text's own are escaped): without them,
+    :func:`urllib.parse.unquote` gives ``text`` back."""
+    escaped = escape_text(text)
+    if escaped.isascii() or not any(
+        unicodedata.bidirectional(character) in _RIGHT_TO_LEFT for character in escaped
+    ):
+        return escaped
+    return f"{FIRST_STRONG_ISOLATE}{escaped}{POP_DIRECTIONAL_ISOLATE}"
+
+
 def escaper(output_format: str):
     """How ``output_format`` shows a text read from an input (a run's name, an id, a
-    path): :func:`escape_text`, with :data:`MARKDOWN`'s characters too in ``markdown``; as
-    it is in ``csv``, which quotes what it must. LaTeX escapes the ``%`` of the escaped
-    text in turn."""
+    path): :func:`escape_text`, with :data:`MARKDOWN`'s characters too in ``markdown``,
+    isolated where it is right to left in ``html`` (:func:`isolated_text`); as it is in
+    ``csv``, which quotes what it must. LaTeX escapes the ``%`` of the escaped text in
+    turn."""
     if output_format == "csv":
         return str
     if output_format == "markdown":
         return markdown_text
+    if output_format == "html":
+        return isolated_text
     return escape_text

@@ -1,7 +1,8 @@
-"""A leaderboard as a terminal table, Markdown, LaTeX or JSON: per measure, systems x
-collections, the macro mean, the mean rank and the tests against the baseline. System and
-collection names are escaped reversibly where they are shown, as ``score`` escapes a run's
-name (:func:`~trecbench.renderers.escaping.escaper`; the HTML page escapes its own)."""
+"""A leaderboard as a terminal table, Markdown, LaTeX, JSON or a web page: per measure,
+systems x collections, the macro mean, the mean rank and the tests against the baseline.
+System and collection names are escaped reversibly where they are shown, as ``score``
+escapes a run's name (:func:`~trecbench.renderers.escaping.escaper`; on the page,
+isolated where right to left too)."""
 
 from __future__ import annotations
 
@@ -140,20 +141,22 @@ def _html(board: Leaderboard) -> str:
     from ..html_report.page import environment
 
     jinja2 = require("jinja2", "leaderboard --format html")
+    # names as the other formats show them (Jinja2 escapes what HTML reads as markup)
+    name = escaper("html")
     tables = []
     for measure in board.boards:
-        header, rows = _rows(measure, str)
-        keys = [_row_keys(measure, s) for s in range(len(measure.systems))]
+        header, rows = _rows(measure, name)
+        keys = [_row_keys(measure, s, name) for s in range(len(measure.systems))]
         pairs = [list(zip(row, key, strict=True)) for row, key in zip(rows, keys, strict=True)]
-        tables.append({"title": _title(measure, str), "header": header, "rows": pairs,
-                       "notes": _notes(measure, str)})  # fmt: skip
-    title = f"trecbench leaderboard: {board.suite.name}"
+        tables.append({"title": _title(measure, name), "header": header, "rows": pairs,
+                       "notes": _notes(measure, name)})  # fmt: skip
+    title = name(f"trecbench leaderboard: {board.suite.name}")
     page = environment(jinja2).get_template("leaderboard.html.j2")
     return page.render(title=title, legend=LEGEND, boards=tables)
 
 
-def _row_keys(board: MeasureBoard, s: int) -> list[str]:
-    """The numbers the cells of system ``s``'s row sort by."""
+def _row_keys(board: MeasureBoard, s: int, name: Names) -> list[str]:
+    """What the cells of system ``s``'s row sort by: its name as shown, then numbers."""
 
     def key(test: PairedTest | None) -> str:
         return "" if test is None or test.p_adjusted is None else repr(test.p_adjusted)
@@ -161,5 +164,5 @@ def _row_keys(board: MeasureBoard, s: int) -> list[str]:
     means = [repr(float(v)) for v in board.means[s]]
     macro = repr(float(board.macro[s]))
     rank = "" if board.better is None else repr(float(board.mean_rank[s]))
-    return [board.systems[s], *means, macro, rank,
+    return [name(board.systems[s]), *means, macro, rank,
             key(board.over_collections[s]), key(board.over_topics[s])]  # fmt: skip

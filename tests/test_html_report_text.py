@@ -1,0 +1,187 @@
+"""The pages' text read from inputs (run names, topic and document ids, strata, paths) as
+the terminal and the Markdown report show it: escaped reversibly, isolated where right to
+left."""
+
+from __future__ import annotations
+
+from urllib.parse import unquote
+
+import pytest
+from test_html_report import _data, _drawn
+
+from trecbench.cli import run
+from trecbench.renderers.escaping import (
+    FIRST_STRONG_ISOLATE,
+    POP_DIRECTIONAL_ISOLATE,
+    isolated_text,
+)
+
+pytest.importorskip("bokeh")
+
+OVERRIDE = "\u202e"  # RIGHT-TO-LEFT OVERRIDE: reversed the page's text after it
+ISOLATES = FIRST_STRONG_ISOLATE + POP_DIRECTIONAL_ISOLATE
+
+
+def _files(folder, runs: dict[str, str], qids: list[str], docno: str = "d1") -> list[str]:
+    """A qrels file ``q`` judging ``docno`` (relevant) and d9 of each of ``qids`` and one
+    run file per name of ``runs`` (file name -> run tag), each retrieving ``docno`` on every
+    topic but the i-th run's i-th (d9 there): their values differ. The paths, qrels
+    first."""
+    (folder / "q").write_text("".join(f"{qid} 0 {docno} 1\n{qid} 0 d9 0\n" for qid in qids))
+    paths = [str(folder / "q")]
+    for index, (name, tag) in enumerate(runs.items()):
+        lines = [
+            f"{qid} Q0 {'d9' if position == index else docno} 1 2 {tag}\n"
+            for position, qid in enumerate(qids)
+        ]
+        (folder / name).write_text("".join(lines))
+        paths.append(str(folder / name))
+    return paths
+
+
+def _column(table, index: int) -> list[str]:
+    from selenium.webdriver.common.by import By
+
+    rows = table.find_elements(By.CSS_SELECTOR, "tbody tr")
+    return [row.find_elements(By.TAG_NAME, "td")[index].text for row in rows]
+
+
+def test_isolated_text_escapes_as_markdown_and_isolates_right_to_left_text():
+    assert isolated_text("run-1.2/x") == "run-1.2/x"  # an ordinary name as it is
+    assert isolated_text(f"base{OVERRIDE}") == "base%E2%80%AE"
+    assert isolated_text("x\ny") == "x%0Ay" and isolated_text("x y") == "x y"
+    assert isolated_text("é 100%") == "é 100%25"
+    # Hebrew letters and Arabic digits: between the page's isolates; the text's own
+    # isolates escaped, so that the page's are told apart
+    assert isolated_text("שלום") == f"{FIRST_STRONG_ISOLATE}שלום{POP_DIRECTIONAL_ISOLATE}"
+    assert isolated_text("\u0661") == f"{FIRST_STRONG_ISOLATE}\u0661{POP_DIRECTIONAL_ISOLATE}"
+    own = f"{FIRST_STRONG_ISOLATE}a{POP_DIRECTIONAL_ISOLATE}"
+    assert isolated_text(own) == "%E2%81%A8a%E2%81%A9"
+    for text in ("run-1.2/x", f"b{OVERRIDE}", "x\ny", "é 100%", "שלום 1", "\u0661", own):
+        assert unquote(isolated_text(text).strip(ISOLATES)) == text
+
+
+@pytest.fixture(scope="module")
+def named(tmp_path_factory):
+    """score --html of three runs named ``base<U+202E>``, ``x<LF>y`` and ``x y``, over a
+    topic and a document whose ids hold a U+202E too."""
+    folder = tmp_path_factory.mktemp("named")
+    qids = [f"q{OVERRIDE}1", "q2", "q3"]
+    qrels, *runs = _files(folder, {"a.run": "a", "b.run": "b", "c.run": "c"}, qids, "d\u202e1")
+    names = [f"base{OVERRIDE}={runs[0]}", f"x\ny={runs[1]}", f"x y={runs[2]}"]
+    page = folder / "p.html"
+    flags = [flag for name in names for flag in ("--names", name)]
+    assert run(["score", "-m", "P.1", qrels, *runs, *flags, "--html", str(page), "--quiet"]) == 0
+    return page
+
+
+def test_names_and_ids_are_nowhere_on_the_page_as_given(named):
+    # a U+202E in a name reversed the page's text after it, and "x<LF>y" read as "x y": in
+    # the tables, the figures' titles, axes, legends and tooltips, the script's data and
+    # the provenance alike
+    text = named.read_text(encoding="utf-8")
+    assert OVERRIDE not in text and "\\u202e" not in text.lower()
+    assert "x\ny" not in text and "x\\ny" not in text
+    data = _data(text)
+    assert data["runs"] == ["base%E2%80%AE", "x%0Ay", "x y"]
+    assert data["topics"] == ["q%E2%80%AE1", "q2", "q3"]
+    assert data["documents"]["q%E2%80%AE1"]["x y"][0][0] == "d%E2%80%AE1"
+    assert "<li>Runs: base%E2%80%AE (baseline), x%0Ay, x y</li>" in text
+    # the figures: a title naming the baseline, a legend's label, the hover's topics
+    assert "P@1: per-topic difference against base%E2%80%AE, sorted" in text
+    assert '"value":"x%0Ay"' in text and '"q%E2%80%AE1"' in text
+
+
+def test_the_page_shows_names_and_ids_as_the_markdown_report_does(browser, named):
+    from selenium.webdriver.common.by import By
+
+    page = _drawn(browser, named)
+    summary = page.find_element(By.ID, "summary-table")
+    assert _column(summary, 1) == ["base%E2%80%AE", "x%0Ay", "x y"]
+    heads = [th.text for th in page.find_elements(By.CSS_SELECTOR, "#topic-table thead th")]
+    assert heads[1:4] == ["base%E2%80%AE (baseline)", "x%0Ay", "x y"]
+    assert heads[4] == "x%0Ay \u2212 base%E2%80%AE"
+    buttons = page.find_elements(By.CSS_SELECTOR, "#topic-table button.topic")
+    next(button for button in buttons if button.text == "q%E2%80%AE1").click()
+    panel = page.find_element(By.ID, "drilldown")
+    assert panel.find_element(By.TAG_NAME, "h3").text == "Topic q%E2%80%AE1"
+    boxes = panel.find_elements(By.CSS_SELECTOR, ".runs > div")
+    assert [box.find_element(By.TAG_NAME, "h4").text for box in boxes] == _data_runs(page)
+    assert boxes[2].find_element(By.CSS_SELECTOR, "td.docno").text == "d%E2%80%AE1"
+    shown = page.execute_script("return document.body.innerText")
+    assert OVERRIDE not in shown and "x\ny" not in shown
+
+
+def _data_runs(page) -> list[str]:
+    """The run names of the page's data, as its script reads them."""
+    script = "return JSON.parse(document.getElementById('report-data').textContent).runs"
+    return page.execute_script(script)
+
+
+def test_the_benchmark_page_shows_its_name_and_modes_as_the_markdown_does(tmp_path):
+    # its title (the configuration's name) was put on the page as given
+    from test_benchmarking import _two_modes
+
+    from trecbench.benchmarking import run_benchmark
+
+    head = 'name = "trec\\u202edl"\nmeasures = ["P@1"]\n'
+    labels = '[modes.a]\nlabel = "\u05e9\u05dc\u05d5\u05dd"\n'
+    path = _two_modes(tmp_path, "t1 0 A 1\n", "t1 Q0 A 1 2 a\n", "t1 Q0 A 1 2 b\n", head)
+    path.write_text(path.read_text().replace("[modes.a]\n", labels))
+    text = run_benchmark(path).to_html()
+    assert OVERRIDE not in text and "\\u202e" not in text.lower()
+    assert "<title>trecbench benchmark: trec%E2%80%AEdl</title>" in text
+    label = f"{FIRST_STRONG_ISOLATE}\u05e9\u05dc\u05d5\u05dd{POP_DIRECTIONAL_ISOLATE}"
+    assert f"| {label} (baseline) |" in text  # the benchmark's block, its KPI table
+
+
+# where each of two characters of the difference's header in the topic table is drawn
+HEADER_PLACES = """
+var node = document.querySelectorAll('#topic-table thead th')[3].firstChild;
+function left(character) {
+  var range = document.createRange(), at = node.nodeValue.indexOf(character);
+  range.setStart(node, at); range.setEnd(node, at + 1);
+  return range.getBoundingClientRect().left;
+}
+return [left(arguments[0]), left(arguments[1])];"""
+
+
+def test_right_to_left_names_cannot_reorder_the_text_around_them(browser, tmp_path):
+    # runs named with the Arabic digits one and two: the header "٢ − ١" (run two minus the
+    # baseline, one) was drawn as "١ − ٢", the subtraction the other way round
+    one, two = "\u0661", "\u0662"
+    qrels, first, second = _files(tmp_path, {"a.run": "a", "b.run": "b"}, ["t1", "t2"])
+    page = tmp_path / "p.html"
+    names = ["--names", f"{one}={first}", "--names", f"{two}={second}"]
+    assert run(["score", "-m", "P.1", qrels, first, second, *names, "--html", str(page)]) == 0
+    text = page.read_text(encoding="utf-8")
+    isolated = f"{FIRST_STRONG_ISOLATE}{one}{POP_DIRECTIONAL_ISOLATE}"
+    assert f"<li>Runs: {isolated} (baseline), " in text
+    browser.get(page.as_uri())
+    two_at, one_at = browser.execute_script(HEADER_PLACES, two, one)
+    assert two_at < one_at  # read left to right as written
+
+
+@pytest.fixture
+def board(tmp_path, capsys):
+    """leaderboard --format html's page (its path) of the systems 2-stage, 10-stage and
+    1e3<U+202E> over the collection c<LF>d."""
+    systems = ["2-stage", "10-stage", f"1e3{OVERRIDE}"]
+    _files(tmp_path, {f"{system}.run": "r" for system in systems}, ["t1", "t2", "t3"])
+    listed = ", ".join(f'"{system}"' for system in systems).replace(OVERRIDE, "\\u202e")
+    (tmp_path / "suite.toml").write_text(
+        f'systems = [{listed}]\nmeasures = ["P@1"]\n'
+        '[collections."c\\nd"]\nqrels = "q"\nruns = "{system}.run"\n'
+    )
+    capsys.readouterr()
+    assert run(["leaderboard", str(tmp_path / "suite.toml"), "--format", "html"]) == 0
+    page = tmp_path / "board.html"
+    page.write_text(capsys.readouterr().out, encoding="utf-8")
+    return page
+
+
+def test_the_leaderboard_page_shows_names_as_its_markdown_does(board):
+    # its systems' and collections' names were put on the page as given
+    text = board.read_text(encoding="utf-8")
+    assert OVERRIDE not in text and "c\nd" not in text
+    assert ">1e3%E2%80%AE</td>" in text and "c%0Ad" in text
