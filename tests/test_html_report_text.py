@@ -1,6 +1,6 @@
 """The pages' text read from inputs (run names, topic and document ids, strata, paths) as
 the terminal and the Markdown report show it: escaped reversibly, isolated where right to
-left."""
+left; sorted as text by code point, as Python sorts the first order."""
 
 from __future__ import annotations
 
@@ -44,6 +44,19 @@ def _column(table, index: int) -> list[str]:
 
     rows = table.find_elements(By.CSS_SELECTOR, "tbody tr")
     return [row.find_elements(By.TAG_NAME, "td")[index].text for row in rows]
+
+
+def _sorted_by(table, index: int) -> tuple[list[str], list[str]]:
+    """Column ``index`` of ``table`` (a sortable table) once its header is clicked, then
+    clicked again."""
+    from selenium.webdriver.common.by import By
+
+    header = table.find_elements(By.CSS_SELECTOR, "thead th")[index]
+    header.click()
+    ascending = _column(table, index)
+    assert header.get_attribute("aria-sort") == "ascending"
+    header.click()
+    return ascending, _column(table, index)
 
 
 def test_isolated_text_escapes_as_markdown_and_isolates_right_to_left_text():
@@ -160,6 +173,27 @@ def test_right_to_left_names_cannot_reorder_the_text_around_them(browser, tmp_pa
     browser.get(page.as_uri())
     two_at, one_at = browser.execute_script(HEADER_PLACES, two, one)
     assert two_at < one_at  # read left to right as written
+
+
+def test_text_columns_sort_by_code_point_as_python_does(browser, tmp_path):
+    # JavaScript's "<" compares UTF-16 units: q😀 (U+1F600, 0xD83D 0xDE00) came before
+    # qＡ (U+FF21) once the topics or the runs were sorted by a click
+    from selenium.webdriver.common.by import By
+
+    ids = ["qz", "q\U0001f600", "q\uff21"]
+    qrels, *runs = _files(tmp_path, {"a.run": "a", "b.run": "b", "c.run": "c"}, ids)
+    page = tmp_path / "p.html"
+    names = [
+        flag for name, path in zip(ids, runs, strict=True) for flag in ("--names", f"{name}={path}")
+    ]
+    assert run(["score", "-m", "P.1", qrels, *runs, *names, "--html", str(page), "--quiet"]) == 0
+    assert _data(page.read_text(encoding="utf-8"))["topics"] == sorted(ids)  # the first order
+    browser.get(page.as_uri())
+    topics = browser.find_element(By.ID, "topic-table")
+    ascending, descending = _sorted_by(topics, 0)
+    assert ascending == sorted(ids) and descending == sorted(ids, reverse=True)
+    ascending, descending = _sorted_by(browser.find_element(By.ID, "summary-table"), 1)
+    assert ascending == sorted(ids) and descending == sorted(ids, reverse=True)
 
 
 @pytest.fixture

@@ -6,6 +6,15 @@
 window.trecbenchSortable = (function () {
   "use strict";
   function cellKey(cell) { return cell.getAttribute("data-sort") !== null ? cell.getAttribute("data-sort") : cell.textContent; }
+  // by code point, as Python sorts the page's first order: "<" compares UTF-16 units,
+  // which put U+10000 on (two units from 0xD800) before U+E000-U+FFFF (qＡ after q😀)
+  function byCodePoint(x, y) {
+    for (var i = 0; i < x.length && i < y.length; i += x.codePointAt(i) > 0xFFFF ? 2 : 1) {
+      var a = x.codePointAt(i), b = y.codePointAt(i);
+      if (a !== b) { return a < b ? -1 : 1; }
+    }
+    return x.length - y.length;
+  }
   function sortBy(table, index, header) {
     var body = table.tBodies[0], rows = Array.prototype.slice.call(body.rows);
     var ascending = header.getAttribute("aria-sort") !== "ascending";
@@ -14,7 +23,7 @@ window.trecbenchSortable = (function () {
       var x = cellKey(a.cells[index]), y = cellKey(b.cells[index]);
       if (x === "" || y === "") { return (x === "") - (y === ""); }  // last either way
       var nx = text ? NaN : parseFloat(x), ny = text ? NaN : parseFloat(y);
-      var c = (!isNaN(nx) && !isNaN(ny)) ? nx - ny : (x < y ? -1 : x > y ? 1 : 0);
+      var c = (!isNaN(nx) && !isNaN(ny)) ? nx - ny : byCodePoint(x, y);
       return ascending ? c : -c;
     });
     Array.prototype.forEach.call(header.parentNode.cells, function (th) { th.removeAttribute("aria-sort"); });
