@@ -1,6 +1,7 @@
 """The pages' text read from inputs (run names, topic and document ids, strata, paths) as
 the terminal and the Markdown report show it: escaped reversibly, isolated where right to
-left; sorted as text by code point, as Python sorts the first order."""
+left; their columns of names sorted as text, by code point, as Python sorts the first
+order."""
 
 from __future__ import annotations
 
@@ -196,6 +197,52 @@ def test_text_columns_sort_by_code_point_as_python_does(browser, tmp_path):
     assert ascending == sorted(ids) and descending == sorted(ids, reverse=True)
 
 
+@pytest.fixture(scope="module")
+def numbered(tmp_path_factory):
+    """compare -o's page of runs named 2-stage, 10-stage and 1e3-run (names that start as
+    numbers do) grouped by qid prefix, with its all pairs and per-stratum means tables:
+    2-stage the best run by P@1, 10-stage by P@3."""
+    folder = tmp_path_factory.mktemp("numbered")
+    qids = [f"{group}/{index}" for group in "gh" for index in range(4)]
+    (folder / "q").write_text("".join(f"{q} 0 d1 1\n{q} 0 d2 1\n{q} 0 d9 0\n" for q in qids))
+    retrieved = {"2-stage": ["d1"], "10-stage": ["d9", "d1", "d2"], "1e3-run": ["d9"]}
+    for name, documents in retrieved.items():
+        lines = [
+            f"{q} Q0 {docno} {rank} {10 - rank} {name}\n"
+            for q in qids
+            for rank, docno in enumerate(documents, 1)
+        ]
+        (folder / f"{name}.run").write_text("".join(lines))
+    runs = [str(folder / f"{name}.run") for name in retrieved]
+    out = folder / "out"
+    args = ["compare", str(folder / "q"), *runs, "-m", "P@1", "-m", "P@3"]
+    assert run([*args, "--group-by", "qid-prefix", "-o", str(out), "--quiet"]) == 0
+    return out / "report.html"
+
+
+def test_names_that_start_as_numbers_sort_as_text_in_every_table(browser, numbered):
+    # the all-pairs table's Run header was not marked as text: its names sorted as the
+    # numbers 2, 10 and 1000; so did the means tables' best runs (2-stage before 10-stage)
+    from selenium.webdriver.common.by import By
+
+    runs = ["2-stage", "10-stage", "1e3-run"]
+    browser.get(numbered.as_uri())
+    tables = browser.find_elements(By.CSS_SELECTOR, "table.sortable")
+    for table in (tables[1], tables[-2]):  # all topics' all pairs, the last stratum's
+        ascending, descending = _sorted_by(table, 1)
+        assert ascending == sorted(runs) and descending == sorted(runs, reverse=True)
+    best = _sorted_by(tables[2], len(runs) + 1)  # the macro section's means
+    assert best == (["10-stage", "2-stage"], ["2-stage", "10-stage"])
+    # every column of names marked as text: the summary's; per section its means (strata
+    # and macro, not all topics) and its all pairs (the letters too); the topics'
+    texts = [
+        [th.text for th in table.find_elements(By.CSS_SELECTOR, "thead th.text")]
+        for table in tables
+    ]
+    sections = [["", "Run"], *[["Measure", "Best run"], ["", "Run"]] * 3]
+    assert texts == [["Measure", "Run"], *sections, ["Topic"]]
+
+
 @pytest.fixture
 def board(tmp_path, capsys):
     """leaderboard --format html's page (its path) of the systems 2-stage, 10-stage and
@@ -219,3 +266,13 @@ def test_the_leaderboard_page_shows_names_as_its_markdown_does(board):
     text = board.read_text(encoding="utf-8")
     assert OVERRIDE not in text and "c\nd" not in text
     assert ">1e3%E2%80%AE</td>" in text and "c%0Ad" in text
+
+
+def test_the_leaderboard_page_sorts_its_systems_as_text(browser, board):
+    # its system column sorted 10-stage after 2-stage, as the numbers 10 and 2
+    from selenium.webdriver.common.by import By
+
+    browser.get(board.as_uri())
+    shown = ["2-stage", "10-stage", "1e3%E2%80%AE"]
+    ascending, descending = _sorted_by(browser.find_element(By.CSS_SELECTOR, "table"), 0)
+    assert ascending == sorted(shown) and descending == sorted(shown, reverse=True)
