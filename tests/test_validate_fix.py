@@ -208,3 +208,23 @@ def test_a_fix_tag_the_block_s_tag_contradicts_is_refused(tmp_path, capsys):
     )
     assert call(capsys, "validate", source, "--fix", fixed, "--fix-tag", "t")[0] == 0
     assert fixed.read_bytes().startswith(META)
+
+
+def test_moved_counts_every_line_whose_place_changed(tmp_path, capsys):
+    """Topics b then a: all four lines move (it said 1, the one place the order broke)."""
+    source = tmp_path / "order.run"
+    source.write_text("b Q0 x 1 2 t\nb Q0 y 2 1 t\na Q0 x 1 2 t\na Q0 y 2 1 t\n")
+    code, out, _ = call(capsys, "validate", source, "--fix", tmp_path / "fixed.run")
+    assert code == 0, out
+    moved = "  moved into trec_eval order (qid, score desc, docno desc): 4 line(s) (1, 2, 3, 4)"
+    assert moved in out.splitlines()
+
+
+def test_dropped_lines_move_no_other_line(tmp_path, capsys):
+    """A dropped duplicate and a swapped pair: the two swapped lines moved, no other."""
+    source = tmp_path / "r.run"
+    source.write_text("1 Q0 a 1 3 t\n1 Q0 a 2 3 t\n1 Q0 c 3 1 t\n1 Q0 b 4 2 t\n1 Q0 d 5 0 t\n")
+    code, out, _ = call(capsys, "validate", source, "--fix", tmp_path / "fixed.run")
+    assert code == 0, out
+    moved = "  moved into trec_eval order (qid, score desc, docno desc): 2 line(s) (3, 4)"
+    assert moved in out.splitlines()

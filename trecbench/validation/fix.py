@@ -222,7 +222,9 @@ def _fix(
         lines = np.sort(np.asarray(lines, np.int64))
         return Change(what, len(lines), tuple(int(n) for n in lines[:shown]))
 
-    moved = kept_lines[1:][np.diff(kept_lines) < 0]
+    # a line moved when its place among the kept lines changed: every line of a topic
+    # sorted before topics read earlier, not only the line where the order breaks
+    moved = kept_lines[kept_lines != np.sort(kept_lines)]
     candidates = [
         *block_changes,
         change("dropped blank lines", tokens.blank_lines),
