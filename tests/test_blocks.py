@@ -237,6 +237,18 @@ def test_irregular_text_is_checked_as_a_whole(tmp_path, monkeypatch, tiny_blocks
     assert sum(tiny_blocks) == len(rows)
 
 
+def test_a_crlf_run_read_in_blocks_is_one_warning_of_all_its_lines(tmp_path, tiny_blocks):
+    """The gate fed block by block counts the whole file's lines and CRLF ends."""
+    rows = [f"{q} Q0 d{d} {d} {10 - d} t\r\n" for q in "1234" for d in range(6)]
+    qrels, run = _write(tmp_path, QRELS, "".join(rows))
+    result = evaluate(qrels, run)
+    assert len(tiny_blocks) > 1  # read in blocks
+    unaffected = "read as LF; scores unaffected; validate --fix normalises them"
+    assert result.warnings == [
+        f"{run}: warning[R24]: CRLF line ends on all {len(rows)} lines ({unaffected})"
+    ]
+
+
 def test_a_block_may_start_with_a_topic_judged_only_negatively(tmp_path, monkeypatch, tiny_blocks):
     """trec_eval's code (pytrec_eval) cannot start with such a topic: a judged topic goes
     ahead of it in its block, and the values are those of the whole run."""

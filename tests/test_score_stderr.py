@@ -118,3 +118,44 @@ def test_standard_input_from_a_file_is_read_from_where_it_stands(tmp_path, compa
     record = next(r for r in json.loads(report.read_text())["inputs"] if r["path"] == "-")
     rest = b"de-01 Q0 HP:1 1 2 t\n"
     assert (record["size"], record["sha256"]) == (len(rest), hashlib.sha256(rest).hexdigest())
+
+
+def _crlf_files(tmp_path):
+    """A qrels with CRLF on one of its two lines, a run with CRLF on all three."""
+    qrels, run = tmp_path / "crlf.qrels", tmp_path / "crlf.run"
+    qrels.write_bytes(b"de-01 0 HP:1 1\r\nde-01 0 HP:2 0\n")
+    run.write_bytes(b"de-01 Q0 HP:1 1 3 t\r\nde-01 Q0 HP:2 2 2 t\r\nde-01 Q0 HP:3 3 1 t\r\n")
+    return qrels, run
+
+
+def _crlf_said(qrels, run) -> list[str]:
+    unaffected = "(read as LF; scores unaffected"
+    return [
+        f"trecbench: warning: {qrels}: warning[R24]: CRLF line ends on 1 of 2 lines {unaffected})",
+        f"trecbench: warning: {run}: warning[R24]: CRLF line ends on all 3 lines "
+        f"{unaffected}; validate --fix normalises them)",
+    ]
+
+
+def test_crlf_is_one_warning_per_file(tmp_path):
+    """It was five lines per file, each 'CRLF line end (Windows)', and 'N more'."""
+    qrels, run = _crlf_files(tmp_path)
+    code, out, err = _score("-m", "P.2", str(qrels), str(run))
+    assert (code, out) == (0, b"P_2                   \tall\t0.5000\n")
+    assert err.decode().splitlines() == _crlf_said(qrels, run)
+
+
+def test_compare_says_what_score_says_of_its_inputs(tmp_path):
+    """compare said nothing of a CRLF file (nor of any input warning score prints)."""
+    qrels, run = _crlf_files(tmp_path)
+    other = tmp_path / "other.run"
+    other.write_text("de-01 Q0 HP:2 1 3 t\nde-01 Q0 HP:1 2 2 t\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "trecbench", "compare", "-m", "P.2", "--format", "json"]
+        + [str(qrels), str(run), str(other)],
+        capture_output=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.decode().splitlines() == _crlf_said(qrels, run)
+    assert b"R24" not in done.stdout  # said, as score says it, not kept in the report

@@ -357,7 +357,7 @@ def compare(
     finally:
         if progress is not None:
             progress.close()
-    for warning in comparison.warnings:
+    for warning in [*comparison.input_warnings, *comparison.warnings]:
         echo_warning(warning)
     output.show(_with_conclusions(comparison, target_power, unjudged_bounds))
 

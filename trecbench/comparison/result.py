@@ -52,8 +52,8 @@ class Comparison:
     ``strata``: field -> qid -> stratum value when grouped, else None.
     ``run_qrels``: per run the qrels file it was scored with; ``unpaired``: per run the
     topics of its qrels left out because another run's qrels lack them; ``unjudged``: per
-    run its documents without judgment; ``warnings``: what the caller should print
-    (an unjudged run's holds its parts: ``UnjudgedWarning``).
+    run its documents without judgment; ``warnings``: what the caller should print (an
+    unjudged run's holds its parts: ``UnjudgedWarning``), ``input_warnings`` (score's gate's).
     ``evaluation``: the options :func:`trecbench.evaluate` was called with (None when the
     per-query values were given); ``ontology``: provenance of the ontology behind MaxOntSim.
     ``drill_downs``: per run, what report.html's drill-down and the precision-recall curve
@@ -85,6 +85,7 @@ class Comparison:
     unpaired: dict[str, list[str]] | None = None
     unjudged: dict[str, dict] | None = None
     warnings: list[str] = field(default_factory=list)
+    input_warnings: list[str] = field(default_factory=list)  # printed, not in the outputs
     # the compared topics for which every run's qrels hold no relevant document (at -l):
     # they count, and the measures of relevant documents are 0 there (None: not known,
     # per-query values given)
@@ -529,8 +530,7 @@ def check_outputs(
         files.append(Path(manifest))
     for path in files:
         outputs.check_target(path, inputs)
-    # another call's files the folder holds (checked again, exactly, when written: the
-    # plots per stratum and the page are known then)
+    # other calls' files in the folder (checked again when written: strata's plots, the page)
     plotted = [path for pattern in PLOT_PATTERNS for path in out.glob(pattern)] if plots else []
     replaced = files + plotted
     outputs.refuse_strays(

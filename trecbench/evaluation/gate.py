@@ -29,13 +29,15 @@ _CHECKED_BY_SCORE = frozenset({"R7", "Q5", "Q6", "Q7"})
 # blocks): `trecbench validate`'s to say. A regular run file is read without the gate,
 # so these were said of a run from standard input, a pipe or a compressed file only.
 _VALIDATES_ONLY = frozenset({"R3", "R10", "R11", "R13", "R14", "R15", "R17", "R18", "R20"})
+# Said once per file (how many lines), not per line: CRLF ends change no number.
+_CRLF = "R24"
 
 
 def _gate(tokens: inputs.trec_text.Tokens, kind: str) -> list[str]:
     """Run the validator's lenient profile: errors stop, warnings are returned as text.
 
     Repeats are capped as ``trecbench validate`` prints them: a few per rule, then how many
-    more (and a run given as qrels, or the reverse, is one line).
+    more (CRLF ends, R24, one line per file; a run given as qrels, or the reverse, one line).
     """
     gate = _Gate(tokens.path, kind)
     gate.feed(tokens)
@@ -87,4 +89,24 @@ class _Gate:
         errors = report.text_lines(result, checks=self._wanted("error"))
         if errors:
             raise ValidationFailed(self.path, errors)
-        return report.text_lines(result, checks=self._wanted("warning"))
+        warned = self._wanted("warning")
+        lines = report.text_lines(result, checks=lambda key: key != _CRLF and warned(key))
+        return lines + (_crlf_line(result) if warned(_CRLF) else [])
+
+
+def _crlf_line(result) -> list[str]:
+    """R24 as one line of the file (``[]`` without it): a CRLF file has it on every line,
+    and what it does to the scores (nothing: the CR is read as a blank) is the same on each."""
+    from ..validation import Finding
+
+    crlf = result.check_counts.get(_CRLF, 0)
+    if not crlf:
+        return []
+    lines = result.counts["lines"]
+    if lines == 1:
+        share = "its only line"
+    else:
+        share = f"{crlf} of {lines} lines" if crlf < lines else f"all {lines} lines"
+    remedy = "; validate --fix normalises them" if result.kind == "run" else ""
+    message = f"CRLF line ends on {share} (read as LF; scores unaffected{remedy})"
+    return [Finding(_CRLF, "warning", None, None, message, result.path, _CRLF).format()]
