@@ -79,6 +79,24 @@ def test_errors_are_one_line_and_inputs_never_overwritten(tmp_path, monkeypatch,
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bm25.run", "lists.json"]
 
 
+@pytest.mark.parametrize(
+    ("converter", "name"),
+    [("lists", "in.json"), ("dict", "in.json"), ("beir-qrels", "in.tsv"), ("msmarco", "in.tsv")],
+)
+def test_utf16_and_empty_inputs_are_refused_in_scores_words(
+    tmp_path, monkeypatch, capsys, converter, name
+):
+    """ "not UTF-8: invalid start byte" and "invalid JSON: Expecting value" before."""
+    given = tmp_path / name
+    given.write_bytes("query-id\tcorpus-id\tscore\n".encode("utf-16"))
+    code, err = run_main(monkeypatch, capsys, converter, given, "-o", tmp_path / "out")
+    assert (code, err) == (2, f"trecbench: {given}: the file is UTF-16; save it as UTF-8\n")
+    if name.endswith(".json"):
+        given.write_bytes(b"")
+        code, err = run_main(monkeypatch, capsys, converter, given, "-o", tmp_path / "out")
+        assert (code, err) == (2, f"trecbench: {given}: empty file\n")
+
+
 def test_line_offset_option_is_checked(tmp_path):
     source = tmp_path / "x.json"
     source.write_text('{"results": []}')

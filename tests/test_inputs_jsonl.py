@@ -178,6 +178,13 @@ def test_qrels_in_jsonl_and_bad_utf8_are_refused(tmp_path):
         read_run(str(bad))
 
 
+def test_a_utf16_jsonl_run_is_refused_as_a_utf16_trec_file_is(tmp_path):
+    utf16 = tmp_path / "run.jsonl"
+    utf16.write_bytes((GOOD + "\n").encode("utf-16"))
+    with pytest.raises(InputError, match=r"run.jsonl: the file is UTF-16; save it as UTF-8$"):
+        read_run(str(utf16))
+
+
 def test_validate_reads_a_jsonl_run(tmp_path, capsys):
     run_file = tmp_path / "run.jsonl"
     lines = [GOOD, '{"qid": "q1", "docno": "d2", "score": 2, "rank": 2}', GOOD]

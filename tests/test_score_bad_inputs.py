@@ -62,3 +62,12 @@ def test_judgments_whose_ids_hold_a_tab_are_no_duplicates():
     run = pd.DataFrame({"qid": ["1", "1\tx"], "docno": ["x\ty", "z"], "score": [1.0, 1.0]})
     result = trecbench.evaluate(qrels, run, ["P@1"])
     assert result.runs[0].values["P_1"].tolist() == [1.0, 0.0]
+
+
+def test_a_utf16_trec_file_is_refused_with_its_remedy(tmp_path, monkeypatch):
+    """ "TREC files must be ASCII/UTF-8" said what is wrong, not what to do; the converters'
+    readers now say the same of a UTF-16 JSON or TSV (one message)."""
+    (tmp_path / "u16.qrels").write_bytes(GOOD_QRELS.encode("utf-16"))
+    (tmp_path / "run").write_text(GOOD_RUN)
+    _, message, code = run_score(["u16.qrels", "run"], tmp_path, monkeypatch)
+    assert (message, code) == ("u16.qrels: error[R23]: the file is UTF-16; save it as UTF-8", 2)

@@ -33,7 +33,8 @@ def refused(tmp_path, text: str, name: str = "in.json") -> str:
         ('{"score": 1e999}', "in.json:1: number 1e999 is beyond a double"),
         ('{"q1": 1, "q1": 2}', "in.json:1: duplicate key 'q1' in an object"),
         ('{"a": [1, 2}', "in.json:1: invalid JSON: Expecting ',' delimiter"),
-        ("", "in.json:1: invalid JSON: Expecting value"),
+        ("", "in.json: empty file"),  # was "in.json:1: invalid JSON: Expecting value"
+        (" \n\n", "in.json: empty file"),
     ],
 )
 def test_hostile_json_is_refused_at_its_line(tmp_path, text, message):
@@ -137,3 +138,16 @@ def test_json_lines(tmp_path):
     path.write_text('{"a": 1}\n{"a": ' + "[" * 500 + "\n")
     with pytest.raises(InputError, match=r"terms.jsonl:2: JSON nested deeper"):
         read_jsonl(path, "test")
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be"])
+@pytest.mark.parametrize(("name", "read"), [("in.json", read_json), ("in.jsonl", read_jsonl)])
+def test_a_utf16_file_is_refused_in_scores_words(tmp_path, encoding, name, read):
+    """It was "in.json:1: not UTF-8: invalid start byte"; score says "the file is UTF-16"."""
+    path = tmp_path / name
+    path.write_bytes('{"a": 1}\n'.encode(encoding))
+    if encoding == "utf-16-be":  # Python writes the mark of its own byte order only
+        path.write_bytes(b"\xfe\xff" + path.read_bytes())
+    with pytest.raises(InputError) as info:
+        read(path, "test")
+    assert str(info.value) == f"{path}: the file is UTF-16; save it as UTF-8"

@@ -28,6 +28,7 @@ from . import type_names
 from .compressions import compression_of
 from .errors import InputError, excerpt
 from .inputs import streams
+from .text_encoding import UTF16_FILE, is_utf16
 
 MAX_DEPTH = 100  # converter inputs need fewer than 10 levels
 MAX_DIGITS = 100  # an integer id or score longer than this is a mistake
@@ -67,8 +68,11 @@ def read_source(path: str | os.PathLike, kind: str) -> Content:
 
 def source_text(source: Content, invalid: str | None = None) -> str:
     """The content as text, without a UTF-8 byte-order mark (harmless here, but kept it
-    would join the first id or header). Bytes that are not UTF-8 are an error at their
-    line saying ``invalid`` (default: ``not UTF-8`` and the decoder's reason)."""
+    would join the first id or header). A UTF-16 file is refused as score refuses one;
+    other bytes that are not UTF-8 are an error at their line saying ``invalid``
+    (default: ``not UTF-8`` and the decoder's reason)."""
+    if is_utf16(source.data):
+        raise InputError(source.path, None, UTF16_FILE)
     try:
         text = source.data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -342,9 +346,13 @@ def read_json(path: str | os.PathLike, kind: str) -> JsonDocument:
     return json_document(read_source(path, kind))
 
 
-def json_document(source: Content) -> JsonDocument:
-    """Parse a source already read as JSON (see the module's limits)."""
-    text = source_text(source)
+def json_document(source: Content, text: str | None = None) -> JsonDocument:
+    """Parse a source already read as JSON (see the module's limits; ``text``: its
+    :func:`source_text`, when taken already). Nothing but blanks is an empty file, as
+    score says of one, not JSON's "Expecting value"."""
+    text = source_text(source) if text is None else text
+    if not text.strip(_SPACE):
+        raise InputError(source.path, None, "empty file")
     return JsonDocument(source, parse_json(text, source.path), text)
 
 

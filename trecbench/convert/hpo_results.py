@@ -16,7 +16,7 @@ from ..sources import (
     At,
     JsonDocument,
     JsonLines,
-    parse_json,
+    json_document,
     parse_jsonl,
     read_source,
     source_text,
@@ -42,7 +42,7 @@ def read_results(path: str | os.PathLike, results_format: str | None):
     named = Path(str(path).removesuffix(".gz")).suffix.lower() == ".jsonl"
     jsonl = named or _lines_of_records(text)
     if results_format == "chroma" or (results_format is None and not jsonl):
-        return "chroma", JsonDocument(source, parse_json(text, source.path), text)
+        return "chroma", json_document(source, text)
     doc = JsonLines(source, parse_jsonl(text, source.path))
     if results_format is not None:
         return results_format, doc

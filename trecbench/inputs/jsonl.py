@@ -35,6 +35,7 @@ import pyarrow.compute as pc
 
 from .. import arrow, type_names
 from ..errors import InputError, shortened
+from ..text_encoding import UTF16_FILE, is_utf16
 from .formats import Whole
 from .streams import Source
 from .trec_text import BOM as _BOM
@@ -184,6 +185,8 @@ def _typed(table: pa.Table, lines: np.ndarray) -> pa.Table:
 def _raise_first_error(data: bytes, path: str, first_line: int) -> None:
     """Read ``data`` line by line and raise at the first line that is not a JSONL run's."""
     for number, raw in enumerate(data.split(b"\n"), first_line):
+        if number == 1 and is_utf16(raw):
+            raise InputError(path, None, UTF16_FILE)
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:

@@ -20,6 +20,7 @@ from ..inputs import trec_text
 from ..inputs.streams import GZIP_MAGIC
 from ..inputs.trec_text import RUN_FIELDS, SCORE_PATTERN, Tokens
 from ..ranking import string_hash
+from ..text_encoding import UTF16_FILE, is_utf16
 from .findings import Collector, ValidationResult
 
 HEADER_WORDS = set(
@@ -265,8 +266,8 @@ class Checker:
 
     def _head(self, head: bytes) -> bool:
         add = self.report.add
-        if head.startswith((b"\xff\xfe", b"\xfe\xff")):
-            add("R23.utf16", None, None, "the file is UTF-16; TREC files must be ASCII/UTF-8")
+        if is_utf16(head):
+            add("R23.utf16", None, None, UTF16_FILE)
             return True
         if head.startswith(GZIP_MAGIC):
             add("R27", None, None, "the file is gzip-compressed twice; decompress it once more")
