@@ -116,6 +116,23 @@ def test_score_with_swapped_arguments_says_so_once(files, monkeypatch):
     assert code == 2 and message.count("\n") == 0 and "error[R29]: this looks like qrels" in message
 
 
+def test_a_run_given_as_qrels_before_another_run_asks_for_the_qrels(files, monkeypatch):
+    """Both arguments runs: it asked whether they were swapped, and swapping them fails too."""
+    forgot = (
+        "run: error[Q11]: QRELS is a run (every line has 6 or more fields), and so is the run "
+        "given after it: did you forget the qrels?"
+    )
+    (files / "other.run").write_text(RUN)
+    assert run_score(["run", "other.run"], files, monkeypatch)[1:] == (forgot, 2)
+    (files / "bom.run").write_bytes(b"\xef\xbb\xbf" + RUN.encode())  # Q11 and R23 at once
+    message = run_score(["bom.run", "other.run"], files, monkeypatch)[1].splitlines()
+    assert message[0] == "bom." + forgot and "error[R23]" in message[1]
+    _register()
+    monkeypatch.chdir(files)
+    result = CliRunner().invoke(cli, ["compare", "run", "other.run", "run"])
+    assert str(result.exception) == forgot
+
+
 def test_compare_with_swapped_arguments_says_so_once(files, monkeypatch):
     _register()
     monkeypatch.chdir(files)

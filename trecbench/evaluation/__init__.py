@@ -22,7 +22,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from .. import inputs, outputs, provenance
-from ..errors import DuplicateError, TrecbenchError, UsageError
+from ..errors import DuplicateError, InputError, TrecbenchError, UsageError
 from ..inputs import held
 from ..measures import NUM_REL
 from ..measures.names import requests
@@ -38,7 +38,7 @@ from .assembly import (
     MIN_GEO_MEAN,
     _run_result,  # noqa: F401
 )
-from .gate import ValidationFailed
+from .gate import ValidationFailed, forgotten_qrels
 from .judgments import Preferences, Qrels, load_judgments
 from .plan import _aliases, _check_rel_format, _measures, _Plan, _read_whole
 from .reading import (
@@ -174,7 +174,13 @@ def _evaluate(qrels, runs, measures, settings: EvalSettings, run_names, progress
     )
     try:
         level = settings.relevance_level
-        truth, loaded = load_judgments(qrels, settings.rel_format, level, version, progress)
+        try:
+            truth, loaded = load_judgments(qrels, settings.rel_format, level, version, progress)
+        except InputError as error:
+            forgotten = forgotten_qrels(error, sources)
+            if forgotten is None:
+                raise
+            raise forgotten from None
         _check_rel_format(ordered, engines, settings.rel_format)
         z_table = (
             None if settings.zscores is None else zscores_module.read_zscores(settings.zscores)

@@ -4,17 +4,24 @@ computed; its errors stop the call (:class:`ValidationFailed`), its warnings are
 
 from __future__ import annotations
 
+import os
+
 from .. import inputs
-from ..errors import InputError
+from ..errors import InputError, TrecbenchError
+from ..inputs import trec_text
+from ..inputs.streams import Source, rereadable
+from ..inputs.trec_tables import FORGOTTEN_QRELS
 
 
 class ValidationFailed(InputError):
     """The validator found errors in an input; ``lines`` holds one line per finding (the
-    CLI prints them one per line)."""
+    CLI prints them one per line); ``rules``: theirs (``rule`` too when there is one)."""
 
-    def __init__(self, path: str, messages: list[str]):
+    def __init__(self, path: str, messages: list[str], rules: frozenset[str] = frozenset()):
         self.lines = messages
-        InputError.__init__(self, path, None, "invalid input")
+        self.rules = frozenset(rules)
+        rule = next(iter(self.rules)) if len(self.rules) == 1 else None
+        InputError.__init__(self, path, None, "invalid input", rule)
         self.args = ("\n".join(messages),)
 
     def __str__(self) -> str:
@@ -31,6 +38,8 @@ _CHECKED_BY_SCORE = frozenset({"R7", "Q5", "Q6", "Q7"})
 _VALIDATES_ONLY = frozenset({"R3", "R10", "R11", "R13", "R14", "R15", "R17", "R18", "R20"})
 # Said once per file (how many lines), not per line: CRLF ends change no number.
 _CRLF = "R24"
+# the start of a run looked at when the qrels look like a run (Q11): its first lines
+_HEAD_LINES_BYTES = 1 << 16
 
 
 def _gate(tokens: inputs.trec_text.Tokens, kind: str) -> list[str]:
@@ -86,9 +95,11 @@ class _Gate:
         from ..validation import report
 
         result = self.checker.result()
-        errors = report.text_lines(result, checks=self._wanted("error"))
+        failed = self._wanted("error")
+        errors = report.text_lines(result, checks=failed)
         if errors:
-            raise ValidationFailed(self.path, errors)
+            rules = {f.rule for f in result.findings if f.severity == "error" and failed(f.check)}
+            raise ValidationFailed(self.path, errors, frozenset(rules))
         warned = self._wanted("warning")
         lines = report.text_lines(result, checks=lambda key: key != _CRLF and warned(key))
         return lines + (_crlf_line(result) if warned(_CRLF) else [])
@@ -110,3 +121,35 @@ def _crlf_line(result) -> list[str]:
     remedy = "; validate --fix normalises them" if result.kind == "run" else ""
     message = f"CRLF line ends on {share} (read as LF; scores unaffected{remedy})"
     return [Finding(_CRLF, "warning", None, None, message, result.path, _CRLF).format()]
+
+
+def forgotten_qrels(error: InputError, runs: list) -> InputError | None:
+    """What to raise instead of ``error``, of qrels that look like a run (Q11), when the
+    first of ``runs`` (a file that can be read again) looks like a run too: swapping the
+    arguments, which Q11 asks about, would fail as well; the qrels were left out. None:
+    ``error`` stands."""
+    first = runs[0] if runs else None
+    rules = error.rules if isinstance(error, ValidationFailed) else {error.rule}
+    if "Q11" not in rules or not isinstance(first, (str, os.PathLike)):
+        return None
+    if not rereadable([os.fspath(first)]):  # a pipe's bytes are its reader's
+        return None
+    try:
+        with Source(first) as source:
+            head = source.stream().read(_HEAD_LINES_BYTES)
+    except (OSError, TrecbenchError):
+        return None
+    if len(head) == _HEAD_LINES_BYTES:  # whole lines only
+        head = head[: head.rfind(b"\n") + 1]
+    if trec_text.other_kind(trec_text.tokenize(head, os.fspath(first)), "qrels") != "run":
+        return None
+    if not isinstance(error, ValidationFailed):  # read without the validator
+        return error.moved(error.path, None, FORGOTTEN_QRELS)
+    from ..validation import Finding
+
+    def q11(message: str) -> str:
+        return Finding("Q11", "error", None, None, message, error.path, "Q11").format()
+
+    swapped, forgotten = q11(trec_text.swapped_message("run")), q11(FORGOTTEN_QRELS)
+    lines = [forgotten if line == swapped else line for line in error.lines]
+    return ValidationFailed(error.path, lines, error.rules)  # a BOM's R23 too, say

@@ -159,6 +159,13 @@ def swapped_message(found: str) -> str:
     )
 
 
+# Q11 when the run given looks like one too: swapping the two would not help
+FORGOTTEN_QRELS = (
+    "QRELS is a run (every line has 6 or more fields), and so is the run given after it: did "
+    "you forget the qrels?"
+)
+
+
 def _refuse_swapped(tokens: Tokens, kind: str) -> None:
     found = other_kind(tokens, kind)
     if found is not None:

@@ -310,7 +310,9 @@ CATALOGUE = (
            "evaluates, and crashes on grades of -2 or less (X5)."),
     _check("Q11", "EEEE", "the qrels look like a run (arguments swapped?)",
            "Every line has the shape of a run line (6 fields or more): the run and qrels were "
-           "probably given in each other's place. One finding, instead of one per line."),
+           "probably given in each other's place (`score` and `compare` ask whether the qrels "
+           "were left out when the run given is a run too). One finding, instead of one per "
+           "line."),
     # -- a run against qrels -----------------------------------------------------------------
     _check("X1", "WWWW", "run topic absent from the qrels (trec_eval ignores it)",
            "trec_eval evaluates only topics with judgments, also with `-c`."),
