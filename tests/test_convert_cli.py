@@ -97,6 +97,18 @@ def test_utf16_and_empty_inputs_are_refused_in_scores_words(
         assert (code, err) == (2, f"trecbench: {given}: empty file\n")
 
 
+def test_a_missing_key_is_said_missing_with_the_keys_the_object_has(tmp_path, monkeypatch, capsys):
+    """It said "gold_docs: expected an array of arrays, found null", as of a null given."""
+    lists = tmp_path / "wk.json"
+    lists.write_text('{"gold": [["a"]], "retrieved": [["a"]]}')
+    code, err = run_main(monkeypatch, capsys, "lists", lists, "-o", tmp_path / "out")
+    assert (code, err) == (
+        2,
+        f"trecbench: {lists}:1: gold_docs: missing (expected an array of arrays; the object "
+        'has "gold", "retrieved")\n',
+    )
+
+
 def test_line_offset_option_is_checked(tmp_path):
     source = tmp_path / "x.json"
     source.write_text('{"results": []}')

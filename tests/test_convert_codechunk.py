@@ -208,7 +208,8 @@ def _entries(tmp_path, mutate):
         (lambda d: d[0]["queryResults"][0]["retrievedChunks"][1].update(score="0.9"),
          r"\[0\].queryResults\[0\].retrievedChunks\[1\].score: expected a number"),
         (lambda d: d[0]["queryResults"][0].pop("retrievedChunks"),
-         r"\[0\].queryResults\[0\].retrievedChunks: expected an array, found null"),
+         r"\[0\].queryResults\[0\].retrievedChunks: missing \(expected an array; the object "
+         r'has "taskId", "prompt", '),  # "found null", as if given null
         (lambda d: d[0].update(queryResults={}), r"\[0\].queryResults: expected an array"),
         (lambda d: d.append(3), r"\[4\]: expected an object, found a number"),
         (lambda d: d[3].update(repo="r9"),

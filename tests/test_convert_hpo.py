@@ -352,7 +352,11 @@ def test_results_format_from_the_name_and_the_first_record(tmp_path):
         ({"case_id": "a", "hpo_id": "HP:0000001"}, r"t.jsonl:2: rank: gives no rank, unlike "
          r"the first record \(line 1\): give every record its rank, or none"),
         ({"case_id": "a", "hpo_id": ["HP:0000001"]}, r"t.jsonl:2: hpo_id: expected a non-empty"),
-        ({"hpo_id": "HP:0000001"}, r"t.jsonl:2: case_id: expected a non-empty string id"),
+        ({"hpo_id": "HP:0000001"},
+         r"t.jsonl:2: case_id: missing \(expected a non-empty string id; the object has "
+         r'"hpo_id"\)$'),
+        ({"case_id": None, "hpo_id": "HP:0000001"},
+         r"t.jsonl:2: case_id: expected a non-empty string id, found null$"),
     ],
 )  # fmt: skip
 def test_terms_records_are_checked(tmp_path, record, message):

@@ -480,9 +480,37 @@ class At:
         where = self.place
         return InputError(self.doc.path, line, f"{where}: {message}" if where else message)
 
+    def _unexpected(self, what: str, value: Any) -> InputError:
+        """The error of ``value`` found here where ``what`` was expected; a key its object
+        lacks (read as null by ``get``) is said to be missing, with the keys it has."""
+        keys = self._keys_without_this() if value is None else None
+        if keys is None:
+            return self.error(f"expected {what}, found {described(value)}")
+        has = ", ".join(json.dumps(key, ensure_ascii=False) for key in keys[:10])
+        has = has + (", ..." if len(keys) > 10 else "") if keys else "no key"
+        return self.error(f"missing (expected {what}; the object has {has})")
+
+    def _keys_without_this(self) -> list[str] | None:
+        """The keys of the object this place is a key of, when it lacks this key; None when
+        it has it, or when the parsed value cannot be walked to (a database row)."""
+        if not self.where or not isinstance(self.where[-1], str):
+            return None
+        if isinstance(self.doc, JsonDocument):
+            value = self.doc.value
+        elif isinstance(self.doc, JsonLines):
+            value = next((v for line, v in self.doc.records if line == self.line), None)
+        else:
+            return None
+        for step in self.where[:-1]:
+            try:
+                value = value[step]
+            except (KeyError, IndexError, TypeError):
+                return None
+        return list(value) if isinstance(value, dict) and self.where[-1] not in value else None
+
     def _typed(self, value: Any, kind: type, what: str):
         if not isinstance(value, kind):
-            raise self.error(f"expected {what}, found {described(value)}")
+            raise self._unexpected(what, value)
         return value
 
     def expect_object(self, value: Any) -> dict:
@@ -507,7 +535,7 @@ class At:
             return value
         if isinstance(value, int) and not isinstance(value, bool):
             return str(value)
-        raise self.error(f"expected a non-empty string id, found {described(value)}")
+        raise self._unexpected("a non-empty string id", value)
 
     def expect_ids(self, value: Any) -> list[str]:
         """An array of ids (a string is refused: it is not split into characters)."""
@@ -519,7 +547,7 @@ class At:
         if value is None and optional:
             return math.nan
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise self.error(f"expected a number, found {described(value)}")
+            raise self._unexpected("a number", value)
         number = float(value)  # integers have at most MAX_DIGITS digits
         if not math.isfinite(number):
             raise self.error(f"number {value} is beyond a double")
@@ -527,7 +555,7 @@ class At:
 
     def expect_integer(self, value: Any, minimum: int | None = None) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise self.error(f"expected an integer, found {described(value)}")
+            raise self._unexpected("an integer", value)
         if minimum is not None and value < minimum:
             raise self.error(f"expected an integer of at least {minimum}, found {value}")
         return value
