@@ -109,6 +109,23 @@ def test_a_missing_key_is_said_missing_with_the_keys_the_object_has(tmp_path, mo
     )
 
 
+def test_hpo_cases_and_results_given_the_other_way_round(tmp_path, monkeypatch, capsys):
+    """It said "terms.jsonl:2: invalid JSON: Extra data" of results given as the cases, and
+    "metadata.ids: expected an array of arrays of ids" of cases given as results."""
+    cases = tmp_path / "cases.json"
+    cases.write_text(json.dumps({"test_cases": [{"text": "x", "expected_hpo_ids": []}]}))
+    terms = tmp_path / "terms.jsonl"
+    terms.write_text('{"case_id": "0", "hpo_id": "HP:0000001", "rank": 1}\n' * 2)
+    out = tmp_path / "out"
+    code, err = run_main(monkeypatch, capsys, "hpo", terms, "--results", cases, "-o", out)
+    assert (code, err) == (
+        2,
+        f"trecbench: {terms}: JSON lines of results, not test cases: give it with --results\n",
+    )
+    code, err = run_main(monkeypatch, capsys, "hpo", cases, "--results", cases, "-o", out)
+    assert (code, err) == (2, f"trecbench: {cases}: test cases, not results: give them as CASES\n")
+
+
 def test_line_offset_option_is_checked(tmp_path):
     source = tmp_path / "x.json"
     source.write_text('{"results": []}')

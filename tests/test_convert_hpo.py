@@ -313,6 +313,16 @@ def test_results_read_from_a_pipe_are_named_like_other_pipes(tmp_path):
     assert default_tag(tmp_path / "bm25" / "terms.jsonl") == "bm25"
 
 
+@pytest.mark.parametrize("name", ["deep.json", "deep.jsonl"])
+def test_deep_results_are_refused_with_the_limit_not_a_recursion_error(tmp_path, name):
+    """Telling JSON lines from JSON parsed the first line without the depth limit: an
+    internal error (RecursionError) before the parse that says so."""
+    deep = tmp_path / name
+    deep.write_text("[" * 100_000 + "\n")
+    with pytest.raises(InputError, match=r"deep.jsonl?:1: JSON nested deeper than 100 levels"):
+        read_results(deep, None)
+
+
 def test_results_format_from_the_name_and_the_first_record(tmp_path):
     import gzip
 

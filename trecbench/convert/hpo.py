@@ -22,9 +22,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..errors import TrecbenchError, UsageError
+from ..errors import InputError, TrecbenchError, UsageError
 from ..ids import STR
-from ..sources import At, JsonDocument, read_json
+from ..sources import At, JsonDocument, json_document, read_source, source_text
 from .common import (
     Conversion,
     Report,
@@ -43,6 +43,7 @@ from .hpo_results import (  # read_results and RESULT_FORMATS: also this module'
     check_gold,
     chroma_rows,
     default_tag,
+    lines_of_results,
     read_results,
     terms_rows,
 )
@@ -98,7 +99,13 @@ def read_cases(path: str | os.PathLike, report: Report, language: str | None = N
     """Parse a test-case file into ``(qrels rows, strata, qids in order, metadata, the
     input's record)``."""
     path = Path(path)
-    doc = read_json(path, "cases")
+    source = read_source(path, "cases")
+    text = source_text(source)
+    if lines_of_results(text):  # JSON's own words would be "Extra data" at line 2
+        raise InputError(
+            source.path, None, "JSON lines of results, not test cases: give it with --results"
+        )
+    doc = json_document(source, text)
     check_cases(doc)
     data = doc.value
     if isinstance(data, dict):

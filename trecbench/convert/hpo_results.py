@@ -4,7 +4,6 @@ Chroma-style query results; the producer's gold ids checked against the test cas
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from typing import Any
@@ -17,6 +16,7 @@ from ..sources import (
     JsonDocument,
     JsonLines,
     json_document,
+    parse_json,
     parse_jsonl,
     read_source,
     source_text,
@@ -40,9 +40,12 @@ def read_results(path: str | os.PathLike, results_format: str | None):
     source = read_source(path, "results")
     text = source_text(source)
     named = Path(str(path).removesuffix(".gz")).suffix.lower() == ".jsonl"
-    jsonl = named or _lines_of_records(text)
+    jsonl = named or lines_of_results(text)
     if results_format == "chroma" or (results_format is None and not jsonl):
-        return "chroma", json_document(source, text)
+        doc = json_document(source, text)
+        if _test_cases(doc.value):  # else "metadata.ids: expected an array of arrays..."
+            raise InputError(doc.path, None, "test cases, not results: give them as CASES")
+        return "chroma", doc
     doc = JsonLines(source, parse_jsonl(text, source.path))
     if results_format is not None:
         return results_format, doc
@@ -58,15 +61,25 @@ def read_results(path: str | os.PathLike, results_format: str | None):
     )
 
 
-def _lines_of_records(text: str) -> bool:
-    """Whether ``text`` is JSON lines of result records: its first non-blank line is a
-    terms or cases record by itself (a Chroma result's first line is ``{`` or the whole
+def lines_of_results(text: str) -> bool:
+    """Whether ``text`` is JSON lines of result records (a terms.jsonl or cases.jsonl, also
+    when given as the test cases): its first non-blank line is a terms or cases record by
+    itself (a Chroma result's first line is ``{`` or the whole
     ``{case: result}`` object, keyed by cases)."""
-    try:
-        record = json.loads(_first_line(text))
-    except ValueError:
+    try:  # with the limits against hostile JSON: json.loads let a deep array overflow
+        record = parse_json(_first_line(text), "")
+    except InputError:
         return False
     return isinstance(record, dict) and bool(_RECORD_KEYS & set(record))
+
+
+def _test_cases(value: Any) -> bool:
+    """Whether a JSON value is test cases (``{"test_cases": [...]}`` or an array of cases,
+    each with ``expected_hpo_ids``), not Chroma results (keyed by case, each ``ids``)."""
+    if isinstance(value, dict):
+        return isinstance(value.get("test_cases"), list)
+    first = value[0] if isinstance(value, list) and value else None
+    return isinstance(first, dict) and "expected_hpo_ids" in first
 
 
 def _first_line(text: str) -> str:
