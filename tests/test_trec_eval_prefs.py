@@ -162,7 +162,8 @@ def test_a_byte_order_mark_is_refused_as_trec_eval_reads_it_into_the_first_qid(
         done.stderr
         == (
             f"trecbench: {path}:1: UTF-8 byte-order mark: trec_eval reads it as part of the "
-            "first qid, which becomes a phantom topic; remove it\n"
+            "first qid, which becomes a phantom topic; save the file without it (UTF-8 without "
+            "signature)\n"
         ).encode()
     )
 

@@ -228,3 +228,19 @@ def test_dropped_lines_move_no_other_line(tmp_path, capsys):
     assert code == 0, out
     moved = "  moved into trec_eval order (qid, score desc, docno desc): 2 line(s) (3, 4)"
     assert moved in out.splitlines()
+
+
+def test_a_leading_byte_order_mark_is_dropped_and_said(tmp_path, capsys):
+    """It was '--fix cannot repair R23'; the mark is no data, the remedy is to drop it."""
+    source = tmp_path / "bom.run"
+    source.write_bytes(b"\xef\xbb\xbf1 Q0 a 1 2 t\n1 Q0 b 2 1 t\n")
+    fixed = tmp_path / "fixed.run"
+    code, out, _ = call(capsys, "validate", source, "--fix", fixed)
+    assert code == 0, out
+    assert out.splitlines()[0] == (
+        f"{source}:1:qid: error[R23]: UTF-8 byte-order mark: trec_eval reads it as part of the "
+        "first qid, which becomes a phantom topic; save the file without it (UTF-8 without "
+        "signature), or let validate --fix drop it"
+    )
+    assert "  dropped the UTF-8 byte-order mark: 1 line(s) (1)" in out.splitlines()
+    assert fixed.read_bytes() == b"1\tQ0\ta\t1\t2\tt\n1\tQ0\tb\t2\t1\tt\n"

@@ -63,7 +63,7 @@ BOM = b"\xef\xbb\xbf"
 # what a UTF-8 byte-order mark does to trec_eval, which has no notion of one
 BOM_IN_FIRST_QID = (
     "UTF-8 byte-order mark: trec_eval reads it as part of the first qid, which becomes a "
-    "phantom topic"
+    "phantom topic; save the file without it (UTF-8 without signature)"
 )
 DEFAULT_CHUNK_BYTES = 64 << 20
 # bytes of text tokenized at a time when a file is read whole: the tokenizer's arrays cost

@@ -30,7 +30,7 @@ def check_fields(tokens: trec_text.Tokens, expected: tuple[str, ...], rule: str)
     trec_eval), NUL byte or invalid UTF-8, and exactly the ``expected`` fields on every
     line."""
     if tokens.head.startswith(trec_text.BOM):
-        raise InputError(tokens.path, 1, f"{trec_text.BOM_IN_FIRST_QID}; remove it", rule)
+        raise InputError(tokens.path, 1, trec_text.BOM_IN_FIRST_QID, rule)
     for lines, message in (
         (tokens.blank_lines, "blank line (fatal in trec_eval)"),
         (tokens.nul_lines, "NUL byte (trec_eval 9.x would silently stop reading here)"),

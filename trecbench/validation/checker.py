@@ -273,7 +273,8 @@ class Checker:
             add("R27", None, None, "the file is gzip-compressed twice; decompress it once more")
             return True
         if head.startswith(trec_text.BOM):
-            add("R23.bom", 1, self.field_names[0], trec_text.BOM_IN_FIRST_QID)
+            fix = ", or let validate --fix drop it" if self.kind == "run" else ""
+            add("R23.bom", 1, self.field_names[0], trec_text.BOM_IN_FIRST_QID + fix)
         return False
 
     def _swapped(self, tokens: Tokens) -> bool:

@@ -168,7 +168,8 @@ def _fix(
     if result is None:
         result = validate_run(source, profile=settings.profile, max_depth=max_depth)
         _refuse_whole_file(path, result, settings.fixable)
-    data = source.read()  # from the start of the spooled bytes: the file is not read again
+    # from the start of the spooled bytes: the file is not read again
+    data, bom_changes = _without_bom(source.read())
     block, tokens, block_changes = _block_apart(data, path, out, settings)
     comment, header = classify(tokens, True, 4)
     dropped = set(tokens.line[comment | header].tolist())
@@ -226,6 +227,7 @@ def _fix(
     # sorted before topics read earlier, not only the line where the order breaks
     moved = kept_lines[kept_lines != np.sort(kept_lines)]
     candidates = [
+        *bom_changes,
         *block_changes,
         change("dropped blank lines", tokens.blank_lines),
         change("dropped comment lines", tokens.line[comment & (nf < 6)]),
@@ -252,6 +254,15 @@ def _fix(
     changes = [c for c in candidates if c.count]
     _write_verified(to_pandas(final), block, out, path, settings)
     return changes
+
+
+def _without_bom(data: bytes) -> tuple[bytes, list[Change]]:
+    """The run without a leading UTF-8 byte-order mark, and the change when it had one:
+    a signature of the encoding, no data; trec_eval reads it as part of the first qid
+    (R23), a topic of its own."""
+    if not data.startswith(trec_text.BOM):
+        return data, []
+    return data[len(trec_text.BOM) :], [Change("dropped the UTF-8 byte-order mark", 1, (1,))]
 
 
 def _run_line_comments(tokens: trec_text.Tokens, rows: np.ndarray) -> str:

@@ -207,7 +207,9 @@ CATALOGUE = (
            "with their topics"),
     _check("R23.bom", "EEEE", "UTF-8 byte-order mark (a phantom topic in trec_eval)",
            "trec_eval reads the BOM as part of the first qid, which becomes a topic of its "
-           "own."),
+           "own. Save the file without it (UTF-8 without signature).",
+           fix="drops the mark, an encoding's signature and no data: the first qid is then "
+           "the one written"),
     _check("R23.nul", "EEEE", "NUL byte (trec_eval 9.x stops reading there, or crashes)",
            "A NUL that starts a line ends the file for trec_eval 9.x without a message: "
            "everything after it is lost. Inside a line trec_eval 9.0.8 crashes "
