@@ -56,6 +56,29 @@ def test_real_phentrieve_files(phentrieve_data):
     assert set(german.strata["language"]) == {"de"}
 
 
+@pytest.mark.parametrize(
+    ("where", "language", "note"),
+    [
+        ("570terms_german.json", "de", "language 'de' inferred from the file's path"),
+        ("german/cases.json", "de", "language 'de' inferred from the file's path"),
+        ("german/cases_en-english.json", "en", "language 'en' inferred from the file's path"),
+        # a file of both: it said de, the last language word of its name
+        ("english_vs_german.json", None, "no language inferred: the file's name names de and en"),
+        ("german/english_vs_german.json", None, "no language inferred: the file's name names "
+         "de and en"),
+        ("germany/cases.json", None, None),
+    ],
+)  # fmt: skip
+def test_the_language_a_path_names(tmp_path, where, language, note):
+    path = tmp_path / where
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_json(path, [{"text": "x", "expected_hpo_ids": ["HP:0000001"]}])
+    report = Report()
+    strata = read_cases(path, report)[1]
+    assert strata.get("language", pd.Series([None])).tolist() == [language]
+    assert report.notes == ([note] if note else [])
+
+
 def test_ids_checked_against_the_bundled_release(phentrieve_data):
     conversion = convert_hpo(phentrieve_data / "200cases_o3_v1.json")
     ontology = conversion.provenance["ontology"]

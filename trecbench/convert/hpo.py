@@ -59,7 +59,7 @@ STRATA_FIELDS = ("language", "difficulty", "category", "hpo_domain")
 GRADINGS = ("ontology",)
 GRADES = {"exact": 2, "parent": 1, "child": 1}
 # Folder or file-name words that name the benchmark's language (Phentrieve keeps each
-# language's cases in its own folder, e.g. ``german/``).
+# language's cases in its own folder, e.g. ``german/``, or names it: 570terms_german.json).
 LANGUAGE_WORDS = {
     "german": "de",
     "english": "en",
@@ -71,13 +71,20 @@ LANGUAGE_WORDS = {
 }
 
 
-def _path_language(path: Path) -> str | None:
-    words = [p.lower() for p in path.parent.parts]
-    words += input_stem(path).lower().replace("-", "_").split("_")
-    for word in reversed(words):
-        if word in LANGUAGE_WORDS:
-            return LANGUAGE_WORDS[word]
-    return None
+def _path_language(path: Path) -> tuple[str | None, str]:
+    """``(language, what to note)`` of a test-case file's path: the language its name's
+    words (split at ``_`` and ``-``: ``570terms_german``) name, else its nearest folder
+    that names one (``german/``). A name naming two (``english_vs_german``) is a file of
+    both: no language, whatever its folders say."""
+    words = input_stem(path).lower().replace("-", "_").split("_")
+    named = sorted({LANGUAGE_WORDS[word] for word in words if word in LANGUAGE_WORDS})
+    if len(named) > 1:
+        return None, f"no language inferred: the file's name names {' and '.join(named)}"
+    folders = [part.lower() for part in reversed(path.parent.parts)]
+    found = named or [LANGUAGE_WORDS[part] for part in folders if part in LANGUAGE_WORDS]
+    if not found:
+        return None, ""
+    return found[0], f"language {found[0]!r} inferred from the file's path"
 
 
 def check_cases(doc: JsonDocument) -> None:
@@ -115,9 +122,9 @@ def read_cases(path: str | os.PathLike, report: Report, language: str | None = N
         metadata, cases, at = {}, data, doc.root
     default_language = language or metadata.get("language")
     if default_language is None:
-        default_language = _path_language(path)
-        if default_language is not None:
-            report.note(f"language {default_language!r} inferred from the file's path")
+        default_language, inferred = _path_language(path)
+        if inferred:
+            report.note(inferred)
 
     qids, rows, strata, places = [], [], [], {}
     for index, case in enumerate(cases):
