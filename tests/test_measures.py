@@ -171,6 +171,24 @@ def test_suggestions_keep_the_users_parameters_only_where_valid():
     assert "did you mean RBP(p=0.5)?" in _refusal("RPB(p=0.5)")
 
 
+@pytest.mark.parametrize(
+    ("text", "first", "meant"),
+    [
+        ("ndcg_10", "ndcg_cut_10, nDCG@10, ", "ndcg_cut.10"),
+        # it suggested "nDCG, Rndcg, ndcg_rel, ndcg_cut"
+        ("NDCG_10", "ndcg_cut_10, nDCG@10, ", "ndcg_cut.10"),
+        ("map_10", "map_cut_10, MAP@10, ", "map_cut.10"),
+        ("recip_rank_10", "recip_rank_cut_10, MRR@10, ", "RR@10"),
+    ],
+)
+def test_a_cutoff_after_an_underscore_suggests_the_cut_family_first(text, first, meant):
+    # trec_eval 9.0.8: "illegal measure 'ndcg_10'" (ndcg_10 was read as ndcg's gain pairs)
+    message = _refusal(text)
+    assert message.startswith(f"illegal measure '{text}': no such measure (did you mean {first}")
+    for suggested in first.split(", ")[:2]:
+        assert parse_measure(suggested) == parse_measure(meant)
+
+
 @pytest.mark.parametrize("text", ["nDCG@10ish", "nDCG(dcg='\\d')@10", "RBP(p=0.5if)", "P@0x10"])
 def test_no_python_warning_reaches_the_user(text, capsys):
     import warnings

@@ -220,6 +220,8 @@ def test_invalid_utf8_and_truncated_gzip(example, monkeypatch):
     [
         (["-m", "foo", "qrels", "run"], 1, "illegal measure 'foo'"),
         (["-m", "P.0", "qrels", "run"], 2, "negative cutoff"),
+        # as trec_eval 9.0.8 answers it (was "malformed pair parameters in '10'", exit 2)
+        (["-m", "ndcg_10", "qrels", "run"], 1, "illegal measure 'ndcg_10': no such measure"),
         (["-x", "qrels", "run"], 1, ""),
         (["qrels", "missing.run"], 2, "missing.run: cannot read"),
         (["qrels", "dup.run"], 4, "duplicate docs d1 for topic q1 (first on line 1)"),

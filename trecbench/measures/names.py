@@ -53,7 +53,9 @@ from .registry import (
     LONG_CUTOFFS,
     Definition,
 )
+from .suggestions import did_you_mean
 from .trec_params import (
+    MeasureParameterError,
     c_atof,
     c_atol,
     check_params,
@@ -214,7 +216,10 @@ def _parse_label(text: str) -> Measure | None:
             continue
         if definition.trec_name is not None and definition.trec_params is None:
             continue
-        measure = _parse_trec(f"{prefix}.{params}")
+        try:
+            measure = _parse_trec(f"{prefix}.{params}")
+        except MeasureParameterError:  # ndcg_10: no parameter list of ndcg, so no label
+            continue
         # pytrec_eval's spelling, not trec_eval's -m syntax (which refuses P_5): -m's
         # "first parameter list wins" is not for it, P_5 and P_10 are both computed
         return None if measure is None else replace(measure, requested=text, labelled=True)
@@ -232,39 +237,6 @@ class _UnknownName(UsageError):
     def __init__(self, text: str, why: str = ": no such measure"):
         super().__init__(f"illegal measure '{text}'{why}")
         self.text = text
-
-
-def _suggest(text: str, version: str | None) -> str:
-    """`` (did you mean X, Y?)`` from the registry's nearest names, and where the list is.
-    The user's parameters (``@10``, ``.5``) are kept where they are valid for the name
-    suggested, and dropped where not (``ndcgg@1O`` suggests ``nDCG``, not ``nDCG@1O``)."""
-    name = re.split(r"[(@.]", text, maxsplit=1)[0]
-    rest = text[len(name) :]
-    spellings = {n: n for n in NICKNAMES}
-    for d in registry.definitions():  # the preferred spelling of a name is written last
-        for spelling in (d.trec_name, d.label, *d.aliases, d.name, d.ir_measures, d.display):
-            if spelling is not None:
-                spellings[spelling.lower()] = spelling
-    import difflib  # only for a name to suggest for (a tenth of the measures' import)
-
-    close = difflib.get_close_matches(name.lower(), list(spellings), n=4, cutoff=0.6)
-    hint = "; `trecbench measures` lists them all"
-    if not close:
-        return hint
-    shown = dict.fromkeys(_kept(spellings[c], rest, version) for c in close)
-    return f" (did you mean {', '.join(shown)}?){hint}"
-
-
-def _kept(name: str, rest: str, version: str | None) -> str:
-    """``name + rest`` when that is a valid measure with its numbers in their domains,
-    else ``name`` alone."""
-    if not rest:
-        return name
-    try:
-        measure = _parse(name + rest, version)
-    except TrecbenchError:
-        return name
-    return name + rest if not numbers_outside(measure.definition, measure.params) else name
 
 
 def _irm_expression(text: str) -> tuple[str, dict[str, Any], Any]:
@@ -418,7 +390,8 @@ def parse_measure(text: str, version: str | None = None) -> Measure:
                 f"illegal measure '{error.text}': trec_eval {other}'s {family} with "
                 f"parameters (score and compare read it with --compat {other})"
             ) from None
-        raise UsageError(f"{error}{_suggest(error.text, version)}") from None
+        suggested = did_you_mean(error.text, lambda spelling: _parse(spelling, version))
+        raise UsageError(f"{error}{suggested}") from None
     _check_domains(measure)
     return measure
 

@@ -1,0 +1,83 @@
+"""What a refusal of a measure name no spelling knows suggests: the registry's nearest
+names, the user's parameters kept where they are valid for the name suggested, and, for a
+name that ends in ``_<digits>`` (``ndcg_10``, which trec_eval and trecbench refuse), its
+cut family at that cutoff first, as a label and as a display name (``ndcg_cut_10``,
+``nDCG@10``).
+
+The parser is handed in (:func:`did_you_mean`'s ``parse``) by :mod:`.names`, which calls
+this module when a name is refused."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from ..errors import TrecbenchError
+from . import registry
+from .catalog import NICKNAMES
+from .trec_params import numbers_outside
+
+LIST_HINT = "; `trecbench measures` lists them all"
+MOST_SHOWN = 4  # names suggested at most
+# a label whose number is a cutoff of a family that takes none under this name: ndcg_10
+_CUTOFF_LABEL = re.compile(r"(?P<name>[A-Za-z][A-Za-z0-9_]*?)_(?P<k>[0-9]+)")
+
+
+def did_you_mean(text: str, parse: Callable[[str], Any]) -> str:
+    """`` (did you mean X, Y?)`` and where the list of every measure is, for the refused
+    name ``text``; ``parse(spelling)``: the measure a spelling means (the parser of the
+    trec_eval version in use), raising a :class:`TrecbenchError` where it means none."""
+    name = re.split(r"[(@.]", text, maxsplit=1)[0]
+    rest = text[len(name) :]
+    spellings = {n: n for n in NICKNAMES}
+    for d in registry.definitions():  # the preferred spelling of a name is written last
+        for spelling in (d.trec_name, d.label, *d.aliases, d.name, d.ir_measures, d.display):
+            if spelling is not None:
+                spellings[spelling.lower()] = spelling
+    import difflib  # only for a name to suggest for (a tenth of the measures' import)
+
+    close = difflib.get_close_matches(name.lower(), list(spellings), n=MOST_SHOWN, cutoff=0.6)
+    kept = (_kept(spellings[c], rest, parse) for c in close)
+    shown = list(dict.fromkeys([*_cut_forms(text, parse), *kept]))[:MOST_SHOWN]
+    return f" (did you mean {', '.join(shown)}?){LIST_HINT}" if shown else LIST_HINT
+
+
+def _kept(name: str, rest: str, parse: Callable[[str], Any]) -> str:
+    """``name + rest`` when that is a valid measure with its numbers in their domains,
+    else ``name`` alone."""
+    if not rest:
+        return name
+    measure = _valid(name + rest, parse)
+    return name if measure is None else name + rest
+
+
+def _cut_forms(text: str, parse: Callable[[str], Any]) -> list[str]:
+    """The label and the display name of the cut family ``text`` names, when it is a
+    name, ``_`` and a cutoff (``ndcg_10``: ``ndcg_cut_10``, ``nDCG@10``;
+    ``recip_rank_10``: ``recip_rank_cut_10``, ``MRR@10``); none otherwise. Each is shown
+    only where it reads back as that measure."""
+    match = _CUTOFF_LABEL.fullmatch(text)
+    if match is None:
+        return []
+    name, k = match["name"], match["k"]
+    for spelling in (f"{name}@{k}", f"{name}_cut.{k}"):
+        measure = _valid(spelling, parse)
+        if measure is None or measure.params is None:
+            continue
+        definition = measure.definition
+        label = definition.trec_name or definition.label or measure.family
+        display = f"{definition.display}@{measure.params}" if definition.display else None
+        forms = (f"{label}_{measure.params}", display, measure.spelled())
+        shown = [f for f in dict.fromkeys(forms) if f and _valid(f, parse) == measure]
+        return shown[:2]  # a label and a display name
+    return []
+
+
+def _valid(spelling: str, parse: Callable[[str], Any]) -> Any:
+    """The measure ``spelling`` means with its numbers in their domains, else None."""
+    try:
+        measure = parse(spelling)
+    except TrecbenchError:
+        return None
+    return None if numbers_outside(measure.definition, measure.params) else measure
