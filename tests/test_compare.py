@@ -983,6 +983,21 @@ def test_a_run_given_twice_is_refused_not_merged(capsys):
     )
 
 
+def test_minus_m_given_no_value_says_it_took_the_next_argument(capsys):
+    # it said "illegal measure 'qrels/hpo-demo.qrels': not a measure name", and of
+    # "-m --quiet" "illegal measure '--quiet'"
+    from trecbench.cli import run as main
+
+    runs = ["runs/tfidf-word.run", "runs/tfidf-char.run"]
+    assert main(["compare", "-m", "qrels/hpo-demo.qrels", *runs]) == 1
+    assert capsys.readouterr().err == (
+        "trecbench: compare: -m took 'qrels/hpo-demo.qrels' as a measure name: give -m a value "
+        "(e.g. -m nDCG@10) (see 'trecbench compare --help')\n"
+    )
+    assert main(["compare", "-m", "--quiet", "qrels/hpo-demo.qrels", *runs]) == 1
+    assert "-m took the option '--quiet' as its value: " in capsys.readouterr().err
+
+
 def test_the_baseline_file_however_spelt(capsys):
     # an absolute path to a run given relative was "not one of the runs"
     from trecbench.cli import run as main

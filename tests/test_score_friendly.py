@@ -222,6 +222,11 @@ def test_invalid_utf8_and_truncated_gzip(example, monkeypatch):
         (["-m", "P.0", "qrels", "run"], 2, "negative cutoff"),
         # as trec_eval 9.0.8 answers it (was "malformed pair parameters in '10'", exit 2)
         (["-m", "ndcg_10", "qrels", "run"], 1, "illegal measure 'ndcg_10': no such measure"),
+        # -m without its value takes the next argument: it said "Missing argument 'RUNS...'"
+        (["-m", "qrels", "run"], 1, "-m took 'qrels' as a measure name: give -m a value (e.g."),
+        (["-m", "./qrels", "q", "r"], 1, "-m took './qrels' as a measure name"),
+        # it said "illegal measure '-q': not a measure name (did you mean Q?)"
+        (["-m", "-q", "qrels", "run"], 1, "-m took the option '-q' as its value: give -m a"),
         (["-x", "qrels", "run"], 1, ""),
         (["qrels", "missing.run"], 2, "missing.run: cannot read"),
         (["qrels", "dup.run"], 4, "duplicate docs d1 for topic q1 (first on line 1)"),

@@ -18,7 +18,7 @@ from .evaluation_options import (
 from .group import cli, echo_warning, echo_written
 from .paths import INPUT_FILE, OUTPUT_FILE, QRELS_INPUT, RUN_PATTERN
 from .report_options import report_options
-from .shared_options import format_option, html_depth_option, quiet_option
+from .shared_options import format_option, html_depth_option, measure_values, quiet_option
 
 FORMATS = ("trec", "table", "markdown", "csv", "json")
 
@@ -29,6 +29,7 @@ FORMATS = ("trec", "table", "markdown", "csv", "json")
     "--measure",
     "measure",
     multiple=True,
+    callback=measure_values,
     metavar="NAME[.PARAMS]",
     help="Measures to compute (repeatable; several per value, separated by spaces): "
     "trec_eval (ndcg_cut.10, P.5,10, iprec_at_recall..10, ndcg.1=3,2=9) or its labels "

@@ -6,6 +6,7 @@ help text where the meaning differs."""
 from __future__ import annotations
 
 import contextlib
+import os
 
 import click
 
@@ -27,11 +28,63 @@ names_option = click.option(
     help="Comma-separated run names (default: file stems).",
 )
 
+# what a refusal of -m's value shows as a value to give
+_MEASURE_EXAMPLE = "give -m a value (e.g. -m nDCG@10)"
+
+
+def measure_values(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]):
+    """The callback of ``-m`` (score's, and :data:`measures_option`'s): a value that is
+    the command's next argument, which click hands to ``-m`` when its value is left out,
+    is refused saying so, before the arguments it took are missed (score's RUNS) or it is
+    read as a measure (``illegal measure 'qrels/x.qrels'``, ``-q``: "did you mean Q?"):
+    one of the command's options, or a path (a ``/`` in its name, or an existing file that
+    no measure is named)."""
+    options = {
+        name
+        for option in ctx.command.params
+        if isinstance(option, click.Option)
+        for name in (*option.opts, *option.secondary_opts)
+    }
+    for value in values:
+        if value.partition("=")[0] in options:
+            raise click.UsageError(
+                f"-m took the option '{value}' as its value: {_MEASURE_EXAMPLE}", ctx
+            )
+        if _a_path(value):
+            raise click.UsageError(f"-m took '{value}' as a measure name: {_MEASURE_EXAMPLE}", ctx)
+    return values
+
+
+def _a_path(value: str) -> bool:
+    """Whether ``value``, given to ``-m``, names a file rather than a measure: a ``/`` (or
+    the system's separator) before any parameters, which no measure's name holds, or an
+    existing file or folder whose name no measure has (a file ``map`` beside a call is
+    not a reason to refuse ``-m map``)."""
+    name = value.partition("(")[0]
+    if "/" in name or os.sep in name:
+        return True
+    if not os.path.exists(value):
+        return False
+    import warnings
+
+    from ..errors import TrecbenchError
+    from ..measures import parse_measures
+
+    try:
+        with warnings.catch_warnings():  # a domain warning is said when -m is read
+            warnings.simplefilter("ignore")
+            parse_measures([value])
+    except TrecbenchError:
+        return True
+    return False
+
+
 measures_option = click.option(
     "-m",
     "--measure",
     "measures",
     multiple=True,
+    callback=measure_values,
     help="Measure (repeatable; trec_eval, ir_measures or display spelling). "
     "Default: nDCG@10 MAP@100 MRR@10 Recall@50 Recall@100 HitRate@10.",
 )
