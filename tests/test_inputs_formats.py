@@ -133,7 +133,8 @@ def test_a_missing_capability_is_refused_in_one_line(tmp_path, monkeypatch):
 
 def test_a_kind_a_format_does_not_hold_is_refused():
     only_runs = dataclasses.replace(formats.TREC_TEXT, kinds=("run",))
-    with pytest.raises(InputError, match=r"^q.txt: TREC text files hold run, not qrels$"):
+    held = r"^q.txt: TREC text files hold run, not qrels: give qrels as Parquet or TREC text, "
+    with pytest.raises(InputError, match=held):
         only_runs.reader("read_whole", "q.txt", "qrels")
 
 

@@ -170,8 +170,14 @@ def test_lines_are_numbered_past_blank_ones_and_the_tag_defaults(tmp_path):
 def test_qrels_in_jsonl_and_bad_utf8_are_refused(tmp_path):
     qrels = tmp_path / "qrels.jsonl"
     qrels.write_text(GOOD + "\n")
-    with pytest.raises(InputError, match=r"qrels.jsonl: JSONL files hold run, not qrels$"):
+    with pytest.raises(InputError) as refused:
         evaluate(str(qrels), str(qrels))
+    # it said "JSONL files hold run, not qrels" and no more: what to give instead is said
+    assert str(refused.value) == (
+        f"{qrels}: JSONL files hold run, not qrels: give qrels as Parquet or TREC text, or "
+        "convert what a benchmark wrote first (trecbench convert "
+        "hpo|code-chunk|memorybench|lists|dict ...; docs/convert.md)"
+    )
     bad = tmp_path / "run.jsonl"
     bad.write_bytes(GOOD.encode() + b'\n{"qid": "q\xff", "docno": "d", "score": 1}\n')
     with pytest.raises(InputError, match=r"run.jsonl:2: not UTF-8: invalid start byte$"):
@@ -270,9 +276,13 @@ def test_trec_text_on_standard_input_stays_trec_text(tmp_path, monkeypatch, caps
         code, out = _score(capsys, "-m", measure, str(qrels), "-")
         assert (code, out.split()[1:]) == (0, ["all", "1.0000"]), measure
     named = tmp_path / "run.txt"
-    named.write_text(GOOD + "\n")
+    named.write_text(GOOD + "\n" + GOOD + "\n")
     assert run(["score", str(qrels), str(named)]) == 2
-    assert "is not an ASCII decimal number" in capsys.readouterr().err
+    # read as TREC text, which it is not: it said R12 "is not an ASCII decimal number"
+    assert (
+        f"{named}: error[R32]: JSON lines, not a TREC run: a JSONL run (qid, docno, score a "
+        "line) is read when named *.jsonl; else convert it first (" in capsys.readouterr().err
+    )
 
 
 @pytest.mark.parametrize("head", ["\n", " \t\r\n\n"], ids=["blank", "blanks"])

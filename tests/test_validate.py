@@ -124,6 +124,15 @@ RUN_CASES = [
     ),
     ("all tied", b"q1 Q0 a 1 1 t\nq1 Q0 b 2 1 t\nq1 Q0 c 3 1 t\n", {}, ("R15", W, 1)),
     ("tie at float32 only", b"q1 Q0 a 1 1.00000002 t\nq1 Q0 b 2 1.00000001 t\n", {}, ("R15", W, 1)),
+    # what `trecbench convert` reads: one finding, not one per line
+    ("3 columns on every line", b"1 d1 1\n1 d2 2\n", {}, ("R32", E, None)),
+    ("a JSON document", b'[\n {"text": "a b c d e f g"}\n]\n', {}, ("R32", E, None)),
+    (
+        "JSON lines",
+        b'{"qid": "q1", "docno": "d1"}\n{"qid": "q1", "docno": "d2"}\n',
+        {},
+        ("R32", E, None),
+    ),
     # ranks
     ("rank 2.0", b"q1 Q0 a 2.0 2 t\n", {}, ("R10", E, 1)),
     ("negative rank", b"q1 Q0 a -1 2 t\n", {}, ("R10", E, 1)),
@@ -193,7 +202,10 @@ QRELS_CASES = [
     ("grade beyond int64", b"1 0 a 99999999999999999999\n", {}, ("Q4", E, 1)),
     ("topic without relevant doc", b"1 0 a 1\n2 0 b 0\n", {}, ("Q7", W, 2)),
     ("relevance level", b"1 0 a 1\n", {"relevance_level": 2}, ("Q7", W, 1)),
-    ("3 columns", b"1 a 1\n", {}, ("Q1", E, 1)),
+    ("3 columns", b"1 0 a 1\n1 b 1\n", {}, ("Q1", E, 2)),
+    # one finding naming the converter, not one per line (Q1's BEIR hint on each)
+    ("3 columns on every line", b"1 a 1\n2 b 1\n", {}, ("Q12", E, None)),
+    ("a JSON document", b'{"q1": {"d1": 1},\n "q2": {"d2": 0}}\n', {}, ("Q12", E, None)),
     ("5 columns", b"1 0 a 1 x\n", {}, ("Q1", E, 1)),
     ("blank line", b"1 0 a 1\n\n1 0 b 1\n", {}, ("Q2", E, 2)),
     ("trailing blank line", b"1 0 a 1\n\n", {}, ("Q2", E, 2)),

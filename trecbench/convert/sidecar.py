@@ -10,10 +10,10 @@ from typing import Any
 import pandas as pd
 
 from .. import __version__
+from ..inputs.unconverted import SIDECAR_FORMAT
 from .identifiers import escaped
 from .model import Conversion
 
-SIDECAR_FORMAT = "trecbench-sidecar"
 SIDECAR_VERSION = 2
 SCORE_POLICY = (
     "score = n - rank + 1 where rank is the 1-based position in the producer's order and n "

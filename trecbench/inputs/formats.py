@@ -40,6 +40,7 @@ from typing import Any, NamedTuple
 
 from ..errors import InputError
 from ..naming import JSONL_SUFFIX, named_as
+from .unconverted import CONVERT_DOCS, JSON_CONVERTERS
 
 # what a capability does, as refusals say it ("Parquet runs cannot be ...")
 CAPABILITIES = {
@@ -131,8 +132,13 @@ class Format:
         """The function of ``capability`` for a ``kind`` file ``path`` of this format;
         :class:`InputError` naming the file when the format has none."""
         if kind not in self.kinds:
+            holders = " or ".join(f.name for f in FORMATS if kind in f.kinds)
             raise InputError(
-                path, None, f"{self.name} files hold {' or '.join(self.kinds)}, not {kind}"
+                path,
+                None,
+                f"{self.name} files hold {' or '.join(self.kinds)}, not {kind}: give {kind} as "
+                f"{holders}, or convert what a benchmark wrote first ({JSON_CONVERTERS}; "
+                f"{CONVERT_DOCS})",
             )
         if capability not in self.capabilities:
             what = CAPABILITIES[capability]

@@ -17,6 +17,7 @@ import pyarrow.compute as pc
 from .. import arrow
 from ..errors import EXCERPT_LIMIT, InputError, excerpt, shortened
 from .tokens import Tokens
+from .unconverted import columns_message, json_content, json_message
 
 RUN_FIELDS = ("qid", "q0", "docno", "rank", "score", "tag")
 QRELS_FIELDS = ("qid", "iter", "docno", "rel")
@@ -126,7 +127,11 @@ def refuse_rows(tokens: Tokens, bad: np.ndarray, rule: str, message: Callable[[i
         raise InputError(tokens.path, int(tokens.line[row]), message(row), rule)
 
 
+# what a line of three fields may be, and what reads it
 MSMARCO_HINT = " (an MS MARCO qid pid rank run? convert it with 'trecbench convert msmarco')"
+BEIR_HINT = " (a 3-column BEIR qrels? convert it with 'trecbench convert beir-qrels')"
+# the rule of a file that is what a converter reads (:func:`unconverted`), by kind
+UNCONVERTED_RULES = {"run": "R32", "qrels": "Q12"}
 
 
 def other_kind(tokens: Tokens, kind: str) -> str | None:
@@ -173,6 +178,50 @@ def _refuse_swapped(tokens: Tokens, kind: str) -> None:
         raise InputError(tokens.path, None, swapped_message(found), rule)
 
 
+def unconverted(tokens: Tokens, kind: str) -> str | None:
+    """What to say, in one line, of ``tokens`` that start a file ``trecbench convert``
+    reads, given as a ``kind`` (``run``, ``qrels``) they cannot be read as: JSON (told by
+    the file's first bytes, :func:`~.unconverted.json_content`), or three fields on every
+    line (MS MARCO's runs, BEIR's qrels). None otherwise, and where the tokens read as a
+    ``kind`` (trec_eval takes ``{"q1"}`` for a qid, and so does trecbench)."""
+    message = _unconverted_message(tokens, kind)
+    if message is None:
+        return None
+    try:
+        _READERS[kind](tokens)
+    except InputError:
+        return message
+    return None
+
+
+def _unconverted_message(tokens: Tokens, kind: str) -> str | None:
+    """What :func:`unconverted` says of ``tokens`` whose reading as a ``kind`` failed."""
+    if _three_fields(tokens):
+        return columns_message(kind)
+    content = json_content(tokens.head)
+    return None if content is None else json_message(content, kind)
+
+
+def _three_fields(tokens: Tokens) -> bool:
+    """Whether every line of ``tokens`` has three fields, none a ``#`` comment (TREC's,
+    never a converter's)."""
+    if not len(tokens) or not (tokens.nfields == 3).all():
+        return False
+    return not pc.any(pc.starts_with(tokens.fields[0], "#")).as_py()
+
+
+def _read(tokens: Tokens, kind: str, read: Callable[[], pa.Table]) -> pa.Table:
+    """``read()``, the ``kind`` table of ``tokens``; where it fails on what a converter
+    reads, one :class:`InputError` that says so (:func:`unconverted`) instead."""
+    try:
+        return read()
+    except InputError:
+        message = _unconverted_message(tokens, kind)
+        if message is None:
+            raise
+        raise InputError(tokens.path, None, message, UNCONVERTED_RULES[kind]) from None
+
+
 def run_table(tokens: Tokens, score_text: bool = False) -> pa.Table:
     """Typed run table from tokens; raises :class:`InputError` on malformed lines.
     ``score_text``: also each score's text (:data:`SCORE_TEXT`).
@@ -181,8 +230,12 @@ def run_table(tokens: Tokens, score_text: bool = False) -> pa.Table:
     Rejected, unlike trec_eval, because trec_eval would silently use a wrong value: a score
     that is not a finite ASCII number (``atof`` turns ``abc`` into 0), NUL bytes, invalid
     UTF-8. A rank that is not a non-negative integer is kept as null: trec_eval never reads
-    the rank column.
+    the rank column. What a converter reads is refused saying so (:func:`unconverted`).
     """
+    return _read(tokens, "run", lambda: _run_table(tokens, score_text))
+
+
+def _run_table(tokens: Tokens, score_text: bool = False) -> pa.Table:
     _refuse_swapped(tokens, "run")
     _check_bytes(tokens, blank_is_error=False)
     nfields = tokens.nfields
@@ -225,15 +278,19 @@ def qrels_table(tokens: Tokens) -> pa.Table:
     """Typed qrels table from tokens; raises :class:`InputError` on malformed lines.
 
     trec_eval requires exactly four fields and dies on blank lines; it reads the grade with
-    ``atol`` (``1.5`` becomes 1, ``abc`` becomes 0), which trecbench refuses instead.
+    ``atol`` (``1.5`` becomes 1, ``abc`` becomes 0), which trecbench refuses instead. What
+    a converter reads is refused saying so (:func:`unconverted`).
     """
+    return _read(tokens, "qrels", lambda: _qrels_table(tokens))
+
+
+def _qrels_table(tokens: Tokens) -> pa.Table:
     _refuse_swapped(tokens, "qrels")
     _check_bytes(tokens, blank_is_error=True)
     nfields = tokens.nfields
 
     def wrong(row: int) -> str:
-        hint = " (a 3-column BEIR qrels? convert it with 'trecbench convert beir-qrels')"
-        found = f"{nfields[row]}{hint if nfields[row] == 3 else ''}"
+        found = f"{nfields[row]}{BEIR_HINT if nfields[row] == 3 else ''}"
         return f"expected 4 fields (qid iter docno rel), found {found}"
 
     refuse_rows(tokens, nfields != 4, "Q1", wrong)
@@ -263,3 +320,7 @@ def qrels_table(tokens: Tokens) -> pa.Table:
             "line": arrow.array(tokens.line),
         }
     )
+
+
+# a kind's reader, without the refusal of what a converter reads
+_READERS: dict[str, Callable[[Tokens], pa.Table]] = {"run": _run_table, "qrels": _qrels_table}

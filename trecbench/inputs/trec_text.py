@@ -45,7 +45,9 @@ from .trec_regular import Irregular as Irregular
 from .trec_regular import blanks_in, read_regular
 from .trec_regular import iter_regular_run as iter_regular_run
 from .trec_regular import read_regular_run as read_regular_run
+from .trec_tables import BEIR_HINT as BEIR_HINT
 from .trec_tables import MAX_GRADE as MAX_GRADE
+from .trec_tables import MSMARCO_HINT as MSMARCO_HINT
 from .trec_tables import QRELS_FIELDS as QRELS_FIELDS
 from .trec_tables import RUN_FIELDS as RUN_FIELDS
 from .trec_tables import SCORE_PATTERN as SCORE_PATTERN
@@ -58,6 +60,8 @@ from .trec_tables import qrels_table as qrels_table
 from .trec_tables import refuse_rows as refuse_rows
 from .trec_tables import run_table as run_table
 from .trec_tables import swapped_message as swapped_message
+from .trec_tables import unconverted as unconverted
+from .unconverted import HEAD_BYTES
 
 BOM = b"\xef\xbb\xbf"
 # what a UTF-8 byte-order mark does to trec_eval, which has no notion of one
@@ -263,7 +267,7 @@ def tokenize(
     checked.
     """
     buf = np.frombuffer(data, dtype=np.uint8)
-    head = data[:4] if first_line == 1 else b""
+    head = data[:HEAD_BYTES] if first_line == 1 else b""
     ends_with_newline = data.endswith(b"\n")
     n_physical = data.count(b"\n") + (0 if ends_with_newline or not data else 1)
     bad_lines = np.empty(0, np.int64)

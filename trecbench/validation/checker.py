@@ -223,6 +223,7 @@ class Checker:
     kind = "run"
     field_names: tuple[str, ...] = RUN_FIELDS
     swapped_check = "R29"  # the check that says this file looks like the other kind
+    unconverted_check = "R32"  # ... that it is what `trecbench convert` reads
 
     def __init__(self, path: str, report: Collector):
         self.path, self.report = path, report
@@ -231,7 +232,8 @@ class Checker:
         self.records = 0  # data lines that are not comments or a header
         self.read_as_data = 0  # lines trec_eval 9.0.8 reads (comments too): R9.empty
         self.ends_with_newline = True
-        self.stopped = False  # a fatal whole-file problem (UTF-16, double gzip, swapped)
+        # a fatal whole-file problem (UTF-16, double gzip, what convert reads, swapped)
+        self.stopped = False
         self.seen_keys = HashSet()  # (qid, docno) keys of earlier chunks
 
     def feed(self, tokens: Tokens) -> None:
@@ -241,7 +243,8 @@ class Checker:
             starts = self.physical == 0
             self.physical += tokens.n_physical_lines
             self.ends_with_newline = tokens.ends_with_newline
-            if starts and (self._head(tokens.head) or self._swapped(tokens)):
+            whole_file = (self._head, self._unconverted, self._swapped)
+            if starts and any(check(tokens) for check in whole_file):
                 self.stopped = True
                 return
         if tokens.ir_metadata is not None:
@@ -264,8 +267,8 @@ class Checker:
             )
             self.report.add("R30", 1, None, message)
 
-    def _head(self, head: bytes) -> bool:
-        add = self.report.add
+    def _head(self, tokens: Tokens) -> bool:
+        head, add = tokens.head, self.report.add
         if is_utf16(head):
             add("R23.utf16", None, None, UTF16_FILE)
             return True
@@ -276,6 +279,14 @@ class Checker:
             fix = ", or let validate --fix drop it" if self.kind == "run" else ""
             add("R23.bom", 1, self.field_names[0], trec_text.BOM_IN_FIRST_QID + fix)
         return False
+
+    def _unconverted(self, tokens: Tokens) -> bool:
+        """One finding for a first chunk that is what ``trecbench convert`` reads (JSON,
+        three fields on every line) and no TREC text of this kind."""
+        message = trec_text.unconverted(tokens, self.kind)
+        if message is not None:
+            self.report.add(self.unconverted_check, None, None, message)
+        return message is not None
 
     def _swapped(self, tokens: Tokens) -> bool:
         """One finding for a first chunk that has the other kind's shape on every line."""

@@ -22,6 +22,7 @@ class QrelsChecker(Checker):
     kind = "qrels"
     field_names = QRELS_FIELDS
     swapped_check = "Q11"
+    unconverted_check = "Q12"
 
     def __init__(self, path: str, report: Collector, relevance_level: int, collect_judged: bool):
         super().__init__(path, report)
@@ -78,7 +79,7 @@ class QrelsChecker(Checker):
             if comment[row]:
                 hint = " (a comment line: trec_eval 9.x reads it as data, 10.0 skips it)"
             elif nf[row] == 3:
-                hint = " (3-column BEIR-style qrels? convert with 'trecbench convert')"
+                hint = trec_text.BEIR_HINT
             return f"expected 4 fields (qid iter docno rel), found {nf[row]}{hint}"
 
         add("Q1", line[wrong], "line", wrong_message)

@@ -1,11 +1,11 @@
 """The validator's rules as data: every check once, with its severities and documentation.
 
 A *check* is what the code reports (``R1.short``); its *rule* is the stable id users see in
-findings (``R1``: ``R1.short`` and ``R1.extra`` are both ``R1``). Run rules ``R1``-``R31``
-follow ``validator-rules.md``; ``Q`` rules are for qrels, ``X`` rules compare a run with
-qrels. Each check has one severity per profile, a one-line summary and a documentation
-paragraph; ``docs/validate-rules.md`` is generated from them (:mod:`.docs`), as ruff
-generates its rule pages from each rule's own description.
+findings (``R1``: ``R1.short`` and ``R1.extra`` are both ``R1``). Run rules ``R1``-``R28``
+follow ``validator-rules.md`` (``R29`` on are trecbench's own); ``Q`` rules are for qrels,
+``X`` rules compare a run with qrels. Each check has one severity per profile, a one-line
+summary and a documentation paragraph; ``docs/validate-rules.md`` is generated from them
+(:mod:`.docs`), as ruff generates its rule pages from each rule's own description.
 """
 
 from __future__ import annotations
@@ -105,7 +105,8 @@ def _check(key: str, letters: str, summary: str, doc: str, fix: str = "") -> Che
 
 CATALOGUE = (
     # -- run structure ---------------------------------------------------------------------
-    _check("R1.short", "EEEE", "fewer than 6 fields (hint when `Q0` is missing)",
+    _check("R1.short", "EEEE", "fewer than 6 fields (hint when `Q0` is missing, or for a "
+           "3-column MS MARCO line)",
            "A run line is `qid Q0 docno rank score tag`. trec_eval stops at a shorter line "
            "('Malformed line'). A line that starts with `#` is data to trec_eval 9.x too, so a "
            "short comment line is reported here as well (and R22)."),
@@ -271,6 +272,14 @@ CATALOGUE = (
            "flag in a TREC file. `score` holds every id exactly, so its numbers are right and "
            "its JSON and CSV hold the id as it is: a warning under `lenient`, an error "
            "elsewhere."),
+    _check("R32", "EEEE", "the run is what `trecbench convert` reads (JSON, or 3 fields on "
+           "every line: an MS MARCO run)",
+           "A JSON document (Phentrieve's test cases, code-chunk's results, a `{qid: {docno: "
+           "score}}` dict), JSON lines or trecbench's own sidecar, told by the file's first "
+           "bytes, or three fields on every line: the converter that reads it is named "
+           "(docs/convert.md) in one finding, instead of one per line. Only where the file "
+           "cannot be read as a run anyway: trec_eval takes `{\"q1\"}` for a qid, and so "
+           "does trecbench."),
     # -- qrels -----------------------------------------------------------------------------
     _check("Q1", "EEEE", "not exactly 4 fields (hint for 3-column BEIR qrels)",
            "A qrels line is `qid iter docno rel`; trec_eval stops at any other field count "
@@ -315,6 +324,11 @@ CATALOGUE = (
            "probably given in each other's place (`score` and `compare` ask whether the qrels "
            "were left out when the run given is a run too). One finding, instead of one per "
            "line."),
+    _check("Q12", "EEEE", "the qrels are what `trecbench convert` reads (JSON, or 3 fields "
+           "on every line: BEIR qrels)",
+           "As R32 for qrels: JSON (or JSON lines, or trecbench's sidecar) or three fields on "
+           "every line (BEIR's `query-id corpus-id score`), named with its converter in one "
+           "finding, where the file cannot be read as qrels anyway."),
     # -- a run against qrels -----------------------------------------------------------------
     _check("X1", "WWWW", "run topic absent from the qrels (trec_eval ignores it)",
            "trec_eval evaluates only topics with judgments, also with `-c`."),

@@ -90,6 +90,8 @@ class RunChecker(Checker):
                 hint = COMMENT_HINT
             elif nf[row] == 5 and fields[1][row].as_py() != "Q0":
                 hint = " (is the Q0 column missing?)"
+            elif nf[row] == 3:
+                hint = trec_text.MSMARCO_HINT
             return f"expected 6 fields (qid Q0 docno rank score tag), found {nf[row]}{hint}"
 
         add("R1.short", tokens.line[short], "line", short_message)

@@ -5,12 +5,12 @@ numpy takes longer than checking the file. A plain file (:func:`trecbench.small_
 plain_text`: at most 1 MiB of printable ASCII, one separator, six fields a run line with a
 non-negative integer rank and a decimal score, four a qrels line with a grade of at most 6
 digits, no blank or ``#`` line) can break none of the rules of bytes, encoding, spacing,
-field counts, headers, comments or swapped files, so what remains are the rules of values
-and topics: R3-R5, R7-R9, R11, R13-R20 and X1-X5 for runs, Q5 and Q7 for qrels.
-This module finds those with Python lists, in the general path's order and with its words
-(:mod:`.wording`, :mod:`.cross_checks`), into the same :class:`~.findings.Collector`; the
-reports are then the general path's, byte for byte (``tests/test_validate_small.py``
-compares both on seeded random and mutated files).
+field counts, headers, comments, swapped files or what ``convert`` reads (R32, Q12), so
+what remains are the rules of values and topics: R3-R5, R7-R9, R11, R13-R20 and X1-X5 for
+runs, Q5 and Q7 for qrels. This module finds those with Python lists, in the general path's
+order and with its words (:mod:`.wording`, :mod:`.cross_checks`), into the same
+:class:`~.findings.Collector`; the reports are then the general path's, byte for byte
+(``tests/test_validate_small.py`` compares both on seeded random and mutated files).
 
 It declines (None: the general path takes the call) what it does not mirror: any file
 that is not plain, a topic in several blocks, more than 100 run tags, a rank of more than

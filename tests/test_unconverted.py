@@ -1,0 +1,150 @@
+"""What `trecbench convert` reads, given to score, compare or validate as a run or qrels:
+one line naming the converter, where the file cannot be read as TREC text anyway (it was a
+screen of field errors, 12 lines for Phentrieve's tiny_v1.json, that never said `convert`)."""
+
+from __future__ import annotations
+
+import gzip
+import json
+
+import pytest
+from conftest import ROOT
+
+from trecbench.cli import run
+from trecbench.errors import InputError
+from trecbench.inputs import trec_text
+from trecbench.inputs.unconverted import json_content
+
+QRELS = str(ROOT / "qrels" / "hpo-demo.qrels")
+RUN = str(ROOT / "runs" / "tfidf-char.run")
+CASES = str(ROOT / "data" / "hpo-demo" / "cases.json")  # Phentrieve's test cases
+CONVERTERS = "convert it first (trecbench convert hpo|code-chunk|memorybench|lists|dict ...; "
+
+
+def _err(capsys, *args: str) -> tuple[int, list[str]]:
+    code = run(list(args))
+    return code, capsys.readouterr().err.splitlines()
+
+
+@pytest.mark.parametrize(
+    ("args", "shown"),
+    [
+        (
+            ["score", QRELS, CASES],
+            f"{CASES}: error[R32]: a JSON document, not a TREC run: {CONVERTERS}docs/convert.md)",
+        ),
+        (
+            ["score", CASES, RUN],
+            f"{CASES}: error[Q12]: a JSON document, not TREC qrels: {CONVERTERS}docs/convert.md)",
+        ),
+        (
+            ["compare", QRELS, RUN, str(ROOT / "data" / "convert" / "bm25-results.json")],
+            "bm25-results.json: error[R32]: a JSON document, not a TREC run: convert it first",
+        ),
+        (  # it said "expected 6 fields (qid Q0 docno rank score tag), found 3" on every line
+            ["score", QRELS, str(ROOT / "data" / "convert" / "msmarco-run.tsv")],
+            "msmarco-run.tsv: error[R32]: 3 fields on every line (an MS MARCO qid pid rank "
+            "run?), not a TREC run: convert it first (trecbench convert msmarco; docs/convert.md)",
+        ),
+        (
+            ["score", str(ROOT / "data" / "convert" / "beir-test.tsv"), RUN],
+            "beir-test.tsv: error[Q12]: 3 fields on every line (BEIR qrels, query-id corpus-id "
+            "score?), not TREC qrels: convert it first (trecbench convert beir-qrels; ",
+        ),
+        (  # trecbench's own sidecar: convert wrote the qrels beside it
+            ["score", str(ROOT / "qrels" / "hpo-demo.sidecar.json"), RUN],
+            "hpo-demo.sidecar.json: error[Q12]: trecbench's sidecar (what convert keeps beside "
+            "the files it writes; --strata reads it), not TREC qrels: give the .qrels file "
+            "convert wrote",
+        ),
+    ],
+)
+def test_what_convert_reads_is_one_line_naming_the_converter(args, shown, capsys):
+    code, lines = _err(capsys, *args)
+    assert code == 2 and len(lines) == 1, lines
+    assert shown in lines[0]
+
+
+def test_the_documented_line(monkeypatch, capsys):
+    monkeypatch.chdir(ROOT)
+    code, lines = _err(capsys, "score", "qrels/hpo-demo.qrels", "data/hpo-demo/cases.json")
+    assert code == 2 and len(lines) == 1
+    assert f"\n{lines[0]}\n" in (ROOT / "docs" / "score.md").read_text(encoding="utf-8")
+
+
+def test_validate_says_it_once_too(capsys):
+    code = run(["validate", CASES])
+    out = capsys.readouterr().out.splitlines()
+    assert code == 2
+    assert out == [
+        f"{CASES}: error[R32]: a JSON document, not a TREC run: {CONVERTERS}docs/convert.md)",
+        f"FAILED: 1 file(s), {_lines(CASES)} lines: 1 error(s), 0 warning(s), 0 info",
+    ]
+
+
+def _lines(path: str) -> int:
+    with open(path, "rb") as handle:
+        return handle.read().count(b"\n")
+
+
+def test_compressed_and_in_blocks_alike(tmp_path, capsys):
+    packed = tmp_path / "cases.json.gz"
+    with open(CASES, "rb") as handle:
+        packed.write_bytes(gzip.compress(handle.read()))
+    for args in (["score", QRELS, str(packed)], ["score", "--memory", "1", QRELS, CASES]):
+        code, lines = _err(capsys, *args)
+        assert code == 2 and len(lines) == 1 and "error[R32]: a JSON document" in lines[0], args
+
+
+def test_the_readers_say_it_without_the_validator(tmp_path):
+    path = tmp_path / "dict.json"
+    path.write_text(json.dumps({"q1": {"d1": 0.9, "d2": 0.4}}, indent=1))
+    tokens = trec_text.tokenize_file(str(path))
+    with pytest.raises(InputError) as refused:
+        trec_text.run_table(tokens)
+    assert (refused.value.line, refused.value.rule) == (None, "R32")
+    assert refused.value.message.startswith("a JSON document, not a TREC run: convert it first")
+    with pytest.raises(InputError) as refused:
+        trec_text.qrels_table(trec_text.tokenize_file(str(path), keep=4))
+    assert refused.value.rule == "Q12"
+
+
+def test_trec_text_that_opens_as_json_is_read_as_trec_eval_reads_it(tmp_path, capsys):
+    # trec_eval takes {"q1"} and [1] for qids: nothing to convert, and it scores
+    (tmp_path / "qrels").write_text('{"q1"} 0 d1 1\n[1] 0 d2 1\n')
+    (tmp_path / "run").write_text('{"q1"} Q0 d1 1 2.5 t\n[1] Q0 d2 1 1.5 t\n')
+    assert run(["score", "-m", "P.1", str(tmp_path / "qrels"), str(tmp_path / "run")]) == 0
+    assert capsys.readouterr().out.split() == ["P_1", "all", "1.0000"]
+    # TREC text that fails, opening so, keeps its own finding at its line
+    (tmp_path / "run").write_text('{"q1"} Q0 d1 1 abc t\n')
+    code, lines = _err(capsys, "score", str(tmp_path / "qrels"), str(tmp_path / "run"))
+    assert code == 2 and ":1:score: error[R12]: score 'abc'" in lines[0]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        json.dumps({"q1": {"d1": 0.9, "d2": -1.5e-3}, "é": [True, False, None, 'x\\"y']}),
+        json.dumps([{"a": "ü€", "b": [1, 2.5, {"c": None}]}], ensure_ascii=False, indent=2),
+        '{"qid": "q1", "docno": "d1", "score": 1}\n{"qid": "q1", "docno": "d2", "score": 0}\n',
+    ],
+)
+def test_json_is_told_however_short_its_first_bytes_are_cut(text):
+    data = b"\xef\xbb\xbf  \n" + text.encode()
+    told = {json_content(data[:end]) for end in range(len(b"\xef\xbb\xbf  \n{"), len(data) + 1)}
+    assert None not in told
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        b'{"q1"} Q0 d1 1 0.5 t\n',
+        b"[1] Q0 d1 1 0.5 t\n",
+        b"{ Q0 d1 1 0.5 t\n",
+        b'{"q1": 1}\nq1 Q0 d1 1 0.5 t\n',  # a JSON line, then TREC text
+        b'{"a": "b\nc"}\n',  # a line break within a JSON string: no JSON
+        b"q1 Q0 d1 1 0.5 t\n",
+    ],
+)
+def test_trec_text_is_no_json(text):
+    assert json_content(text) is None

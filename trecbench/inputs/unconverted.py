@@ -1,0 +1,114 @@
+"""What ``trecbench convert`` reads, given where TREC text is read: told once, in one line
+that names the converter, instead of a finding on every line.
+
+JSON is told by content (:func:`json_content`: a JSON document, JSON lines or
+trecbench's own sidecar, from a file's first bytes), three fields on every line by shape
+(:mod:`.trec_tables` and the validator say it only where reading the file as TREC text
+fails anyway: trec_eval takes ``{"q1"}`` for a qid, and so does trecbench). What each is
+and which converter reads it is said here, once for the readers and the validator."""
+
+from __future__ import annotations
+
+import codecs
+import json
+import re
+from codecs import BOM_UTF8
+
+# the "format" of the sidecar a conversion writes beside its files (docs/convert.md)
+SIDECAR_FORMAT = "trecbench-sidecar"
+CONVERT_DOCS = "docs/convert.md"
+# the converters of JSON inputs
+JSON_CONVERTERS = "trecbench convert hpo|code-chunk|memorybench|lists|dict ..."
+# the first bytes of a file its JSON is told by (TREC text keeps them: Tokens.head)
+HEAD_BYTES = 64 << 10
+# JSON's white space, and a file that may be JSON: an object or an array first
+_BLANK = re.compile(r"[ \t\r\n]*")
+_JSON_FIRST = re.compile(rb"[ \t\r\n]*[\[{]")
+_SIDECAR_FIRST = re.compile(r'\s*\{\s*"format"\s*:\s*"(?P<format>[^"]*)"', re.ASCII)
+# where a JSON text cut short may end, past the last value it holds whole: the start of
+# a literal (tru), a sign, or a number's fraction or exponent cut before its digits (1.)
+_CUT_TOKEN = re.compile(r"[ \t\r\n]*(t(r(ue?)?)?|f(a(l(se?)?)?)?|n(u(ll?)?)?|-|[.eE][-+0-9.eE]*)?")
+
+
+def json_content(head: bytes) -> str | None:
+    """What a file whose first bytes are ``head`` (its first :data:`HEAD_BYTES`, or all of
+    a shorter one) holds when they are JSON, whole or cut short there: ``"sidecar"``
+    (trecbench's sidecar), ``"document"`` (one JSON value) or ``"lines"`` (several, one
+    after another: JSON lines); None when they are not: an object or an array first
+    (past a byte order mark and blanks), and JSON to their end."""
+    head = head.removeprefix(BOM_UTF8)
+    if _JSON_FIRST.match(head) is None:
+        return None
+    try:  # a character cut at the end of head waits for bytes that never come
+        text = codecs.getincrementaldecoder("utf-8")().decode(head)
+    except UnicodeDecodeError:
+        return None
+    values = _json_values(text)
+    if values is None:
+        return None
+    sidecar = _SIDECAR_FIRST.match(text)
+    if sidecar is not None and sidecar["format"] == SIDECAR_FORMAT:
+        return "sidecar"
+    return "document" if values == 1 else "lines"
+
+
+def _json_values(text: str) -> int | None:
+    """How many JSON values ``text`` holds one after another (the last one perhaps cut
+    short at the end); None when it is not JSON."""
+    decoder = json.JSONDecoder()
+    at = count = 0
+    while True:
+        at = _BLANK.match(text, at).end()
+        if at == len(text):
+            return count
+        try:
+            _, at = decoder.raw_decode(text, at)
+        except json.JSONDecodeError as error:
+            return count + 1 if _cut_short(error, text) else None
+        count += 1
+
+
+def _cut_short(error: json.JSONDecodeError, text: str) -> bool:
+    """Whether ``error`` is only that ``text`` ends before its JSON does: in a string,
+    or where a value or what follows one is still to come."""
+    # (a string that holds a raw line break is no JSON: "Invalid control character")
+    if error.msg.startswith("Unterminated string"):
+        return True
+    if error.msg.startswith("Invalid \\uXXXX escape"):
+        return len(text) - error.pos <= len("\\uXXX")
+    return _CUT_TOKEN.fullmatch(text, error.pos) is not None
+
+
+def _what(kind: str) -> str:
+    return "a TREC run" if kind == "run" else "TREC qrels"
+
+
+def json_message(content: str, kind: str) -> str:
+    """What to say of a file of ``content`` (:func:`json_content`) given as a ``kind``
+    (``run``, ``qrels``) whose reading as TREC text fails."""
+    if content == "sidecar":
+        wrote = "a .run" if kind == "run" else "the .qrels"
+        return (
+            f"trecbench's sidecar (what convert keeps beside the files it writes; --strata "
+            f"reads it), not {_what(kind)}: give {wrote} file convert wrote"
+        )
+    convert = f"convert it first ({JSON_CONVERTERS}; {CONVERT_DOCS})"
+    if content == "document":
+        return f"a JSON document, not {_what(kind)}: {convert}"
+    if kind == "run":  # what JSON lines a run may be, read as such by their name
+        convert = (
+            f"a JSONL run (qid, docno, score a line) is read when named *.jsonl; else {convert}"
+        )
+    return f"JSON lines, not {_what(kind)}: {convert}"
+
+
+def columns_message(kind: str) -> str:
+    """What to say of a file given as a ``kind`` whose every line has three fields."""
+    if kind == "run":
+        shape, converter = "an MS MARCO qid pid rank run?", "msmarco"
+    else:
+        shape, converter = "BEIR qrels, query-id corpus-id score?", "beir-qrels"
+    return (
+        f"3 fields on every line ({shape}), not {_what(kind)}: convert it first "
+        f"(trecbench convert {converter}; {CONVERT_DOCS})"
+    )
