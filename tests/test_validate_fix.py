@@ -210,24 +210,23 @@ def test_a_fix_tag_the_block_s_tag_contradicts_is_refused(tmp_path, capsys):
     assert fixed.read_bytes().startswith(META)
 
 
-def test_moved_counts_every_line_whose_place_changed(tmp_path, capsys):
-    """Topics b then a: all four lines move (it said 1, the one place the order broke)."""
+@pytest.mark.parametrize(
+    ("lines", "moved"),
+    [
+        # topics b then a: all four lines move (it said 1, the one place the order broke)
+        ("b Q0 x 1 2 t\nb Q0 y 2 1 t\na Q0 x 1 2 t\na Q0 y 2 1 t\n", "4 line(s) (1, 2, 3, 4)"),
+        # a dropped duplicate and a swapped pair: the two swapped lines moved, no other
+        ("1 Q0 a 1 3 t\n1 Q0 a 2 3 t\n1 Q0 c 3 1 t\n1 Q0 b 4 2 t\n1 Q0 d 5 0 t\n",
+         "2 line(s) (3, 4)"),
+    ],
+)  # fmt: skip
+def test_moved_counts_every_line_whose_place_changed(tmp_path, capsys, lines, moved):
     source = tmp_path / "order.run"
-    source.write_text("b Q0 x 1 2 t\nb Q0 y 2 1 t\na Q0 x 1 2 t\na Q0 y 2 1 t\n")
+    source.write_text(lines)
     code, out, _ = call(capsys, "validate", source, "--fix", tmp_path / "fixed.run")
     assert code == 0, out
-    moved = "  moved into trec_eval order (qid, score desc, docno desc): 4 line(s) (1, 2, 3, 4)"
-    assert moved in out.splitlines()
-
-
-def test_dropped_lines_move_no_other_line(tmp_path, capsys):
-    """A dropped duplicate and a swapped pair: the two swapped lines moved, no other."""
-    source = tmp_path / "r.run"
-    source.write_text("1 Q0 a 1 3 t\n1 Q0 a 2 3 t\n1 Q0 c 3 1 t\n1 Q0 b 4 2 t\n1 Q0 d 5 0 t\n")
-    code, out, _ = call(capsys, "validate", source, "--fix", tmp_path / "fixed.run")
-    assert code == 0, out
-    moved = "  moved into trec_eval order (qid, score desc, docno desc): 2 line(s) (3, 4)"
-    assert moved in out.splitlines()
+    said = f"  moved into trec_eval order (qid, score desc, docno desc): {moved}"
+    assert said in out.splitlines()
 
 
 def test_a_leading_byte_order_mark_is_dropped_and_said(tmp_path, capsys):
