@@ -276,7 +276,7 @@ def score(
     evaluation = _evaluation(qrels, runs, named, flags, settings, view, dask_address, html_page)
     _warn(_evaluation_warnings(evaluation, unjudged_threshold))
     _warn(_topics_named_all(evaluation, flags["query"]))
-    grouped, notes = _grouped(evaluation, strata, group_by, qrels)
+    grouped, notes, sidecar = _grouped(evaluation, strata, group_by, qrels)
     _warn(notes)
     _warn(_text_measures_left_out(evaluation, output_format))
     text = render_score(evaluation, view, grouped)
@@ -287,7 +287,7 @@ def score(
         routed, text = _with_routing(text, routing, output_format)
     extra_inputs = [(strata, "strata")] if strata is not None else []
     extra_inputs += [(routing, "routing")] if routing is not None else []
-    page = _page(evaluation, html_page, html_depth)  # refused (no mean) before any output
+    page = _page(evaluation, html_page, html_depth, (strata, sidecar, group_by))
     # standard output before the files: a full one replaces none of them
     click.echo(utf8(text), nl=False)  # bytes: written untranslated
     write_score_outputs(  # the report, manifest and page together: all or none
@@ -305,13 +305,20 @@ def score(
         echo_written(html_page)
 
 
-def _page(evaluation, html_page, html_depth: int) -> tuple[str, str] | None:
-    """``(path, page)`` of the --html page, or None without one; its warnings said."""
+def _page(evaluation, html_page, html_depth: int, grouping: tuple) -> tuple[str, str] | None:
+    """``(path, page)`` of the --html page, or None without one; its warnings said (made
+    before any output: a page without a mean is refused first). ``grouping``:
+    ``(--strata, the table read from it, --group-by)``: the page has a section per
+    stratum as compare's, and lists the sidecar among its inputs."""
     if html_page is None:
         return None
     from ..comparison import from_evaluation
+    from ..report import input_record
 
-    paired = from_evaluation(evaluation)
+    strata, sidecar, group_by = grouping
+    paired = from_evaluation(evaluation, strata=sidecar, group_by=group_by)
+    if strata is not None:
+        paired.inputs.append(input_record(strata, "strata"))
     # the page of score's runs (a comparison of them below its means), not compare's
     page = paired.to_html(html_depth, title="trecbench score report")
     _warn(paired.warnings)
@@ -490,15 +497,16 @@ def _debug(text: str | None) -> tuple[int, str | None]:
     return c_atol(level), qid if dot else None
 
 
-def _grouped(evaluation, strata, group_by, qrels) -> tuple[dict, list[str]]:
-    """``{field: grouped means}`` for each --group-by (see trecbench.strata), and the
-    warnings: groups too small, and what the sidecar says about the qrels."""
+def _grouped(evaluation, strata, group_by, qrels) -> tuple[dict, list[str], object]:
+    """``{field: grouped means}`` for each --group-by (see trecbench.strata), the
+    warnings (groups too small, what the sidecar says about the qrels) and the sidecar's
+    strata table (None without one; read once, the --html page groups by it too)."""
     from ..errors import UsageError
 
     if strata is not None and not group_by:
         raise UsageError("--strata needs --group-by FIELD")
     if not group_by:
-        return {}, []  # strata imports pandas: only when grouping
+        return {}, [], None  # strata imports pandas: only when grouping
     from ..strata import (
         evaluation_groups,
         group_warnings,
@@ -510,7 +518,7 @@ def _grouped(evaluation, strata, group_by, qrels) -> tuple[dict, list[str]]:
     table, notes = read_sidecar(strata) if strata is not None else (None, [])
     grouped = {by: evaluation_groups(evaluation, table, by) for by in group_by}
     warnings = qrels_warnings(notes, qrels) + left_out_warnings(evaluation)
-    return grouped, warnings + group_warnings(grouped)
+    return grouped, warnings + group_warnings(grouped), table
 
 
 _REASONS = {

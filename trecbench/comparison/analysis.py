@@ -270,7 +270,14 @@ def _cubes(per_query, bounds, runs, measures, universe, empty: EmptyValues | Non
     return cube, tie_cubes
 
 
-def from_evaluation(evaluation, samples: int = 1000, seed: int = 0) -> Comparison:
+def from_evaluation(
+    evaluation,
+    samples: int = 1000,
+    seed: int = 0,
+    *,
+    strata: pd.DataFrame | None = None,
+    group_by: Sequence[str] = (),
+) -> Comparison:
     """A Comparison of an :class:`~trecbench.Evaluation`'s runs for ``score --html``'s
     page (the first run is the baseline), with its inputs: the per-topic means score
     prints. Under ``-c`` the runs are compared on every qrels topic, a topic a run lacks
@@ -278,10 +285,14 @@ def from_evaluation(evaluation, samples: int = 1000, seed: int = 0) -> Compariso
     run holds (``missing="drop"``), and where the runs' topics differ, score's means
     (each run's own topics) are not the page's, as ``warnings`` says. Measures score sums
     over topics (counts) or has no per-topic value for (``gm_map``, ``num_q``) are left
-    out, named in ``warnings``; none left is a :class:`UsageError`."""
+    out, named in ``warnings``; none left is a :class:`UsageError`. ``group_by``: the
+    fields score grouped by (of the sidecar's ``strata`` table,
+    :func:`trecbench.strata.read_sidecar`, or ``qid-prefix``), each a macro section and a
+    section per stratum, as compare's."""
     from ..evaluation.drill import curve_options
     from ..measures.registry import MEAN, RUNID
     from ..plurals import counted
+    from .tables import strata_map
 
     means = [c.display for c in evaluation.columns if c.summary == MEAN]
     # the run's tag needs no word: the page names its runs
@@ -302,9 +313,13 @@ def from_evaluation(evaluation, samples: int = 1000, seed: int = 0) -> Compariso
             "--html: no topic is in every run, and the page pairs the runs on the topics "
             "they share: give -c to count a topic a run lacks as 0"
         )
+    queries = sorted(evaluation.qrels_topics) if complete else None
+    topics = queries if complete else per_query["qid"].unique().tolist()
     comparison = compare_scores(
         per_query,
-        queries=sorted(evaluation.qrels_topics) if complete else None,
+        queries=queries,
+        strata=strata_map(strata, group_by, topics) if group_by else None,
+        group_by=list(group_by) or None,
         missing="zero" if complete else "drop",
         samples=samples,
         seed=seed,

@@ -126,8 +126,9 @@ def sections_of(universe: list[str], fields: dict[str, dict[str, str]] | None) -
 
 def strata_map(strata, group_by, topics: list[str]) -> dict[str, dict[str, str]] | None:
     """field -> topic -> stratum: a given mapping, or :func:`trecbench.strata.group_labels`
-    of the topics per ``group_by`` field (a sidecar's field, or ``qid-prefix``; topics
-    without a value: ``(none)``)."""
+    of the topics per ``group_by`` field (a field of the sidecar ``strata``, a path or the
+    table :func:`~trecbench.strata.read_sidecar` read, or ``qid-prefix``; topics without a
+    value: ``(none)``)."""
     fields = [group_by] if isinstance(group_by, str) else list(group_by or [])
     if isinstance(strata, Mapping):
         mapping, _ = strata_fields(strata, fields[0] if fields else None)
@@ -138,7 +139,7 @@ def strata_map(strata, group_by, topics: list[str]) -> dict[str, dict[str, str]]
         return None
     from ..strata import group_labels, load_strata
 
-    frame = None if strata is None else load_strata(strata)
+    frame = strata if strata is None or isinstance(strata, pd.DataFrame) else load_strata(strata)
     series = pd.Series(topics, dtype=object)
     return {
         name: dict(zip(topics, group_labels(series, frame, name).astype(str), strict=True))

@@ -1,0 +1,81 @@
+"""score --html --group-by: the page has compare's sections per stratum (the macro mean
+over the strata, one section per stratum), with the means score prints grouped."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+
+import pytest
+from conftest import ROOT
+
+from trecbench.cli import run
+
+pytest.importorskip("bokeh")
+
+QRELS = str(ROOT / "qrels" / "hpo-demo.qrels")
+SIDECAR = str(ROOT / "qrels" / "hpo-demo.sidecar.json")
+RUNS = [str(ROOT / "runs" / f"{name}.run") for name in ("tfidf-word", "tfidf-char")]
+MEASURES = ["-m", "P.5", "-m", "ndcg_cut.10"]
+GROUPING = ["--strata", SIDECAR, "--group-by", "language"]
+
+
+def _sections(page: str) -> dict[str, str]:
+    """Each section's title (its topic count left out) and its HTML, up to the next."""
+    parts = re.split(r"<h2[^>]*>([^<]*)</h2>", page)
+    titles = [re.sub(r" \(\d+ topics?\)$", "", title) for title in parts[1::2]]
+    return dict(zip(titles, parts[2::2], strict=True))
+
+
+def _means(section: str) -> list[list[str]]:
+    """The rows of a section's means table: the measure, then each run's mean (its
+    interval left out: score's page draws 1,000 resamples, compare's 10,000), the best run."""
+    table = section.split("</table>")[0]
+    rows = re.findall(r"<tr>(.*?)</tr>", table.split("<tbody>")[1])
+    cells = [re.findall(r'<td class="text">([^<]*)</td>', row) for row in rows]
+    return [[cell.split(" [")[0] for cell in row] for row in cells]
+
+
+@pytest.fixture(scope="module")
+def pages(tmp_path_factory):
+    """score's page and its JSON output (the grouped means), and compare's page."""
+    out = tmp_path_factory.mktemp("groups")
+    score = [*MEASURES, QRELS, *RUNS, *GROUPING, "--format", "json", "--quiet"]
+    page = out / "score.html"
+    with open(out / "score.json", "w") as stdout, contextlib.redirect_stdout(stdout):
+        assert run(["score", *score, "--html", str(page)]) == 0
+    compare = ["compare", QRELS, *RUNS, *MEASURES, *GROUPING, "-o", str(out / "cmp"), "--quiet"]
+    assert run(compare) == 0
+    document = json.loads((out / "score.json").read_text())
+    return page.read_text(), (out / "cmp" / "report.html").read_text(), document
+
+
+def test_score_html_group_by_has_the_sections_per_stratum(pages):
+    # from_evaluation never passed the strata on: the page had "All topics" only
+    page, compared, _ = pages
+    sections = _sections(page)
+    expected = ["Macro over language: each language counts the same", "language = de",
+                "language = en"]  # fmt: skip
+    assert [title for title in sections if title in expected] == expected
+    # the sections compare's page has, with the same means
+    assert all(_means(sections[title]) == _means(_sections(compared)[title]) for title in expected)
+    assert '"kind": "strata"' in page.replace("&#34;", '"')  # among the page's inputs
+
+
+def test_score_html_group_by_means_are_score_grouped_means(pages):
+    page, _, document = pages
+    sections = _sections(page)
+    display = document["canonical"]  # P.5 -> P@5
+    grouped = document["groups"]["language"]
+    runs = list(grouped)
+    titles = {"macro": "Macro over language: each language counts the same"}
+    titles |= {group: f"language = {group}" for group in grouped[runs[0]]["groups"]}
+    for key, title in titles.items():
+        rows = {row[0]: row[1 : 1 + len(runs)] for row in _means(sections[title])}
+        assert len(rows) == len(display)
+        for measure, shown in display.items():
+            for run_name, cell in zip(runs, rows[shown], strict=True):
+                kept = grouped[run_name]
+                value = kept["macro"] if key == "macro" else kept["groups"][key]
+                assert cell == f"{value[measure]:.4f}", (title, run_name)
