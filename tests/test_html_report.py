@@ -523,7 +523,7 @@ def test_a_number_column_with_significance_letters_sorts_as_numbers(browser, tmp
     assert run(["compare", str(qrels), *runs, "-m", "num_ret", "-o", str(out), "--quiet"]) == 0
     browser.get((out / "report.html").as_uri())
     title = next(h for h in browser.find_elements(By.TAG_NAME, "h3") if h.text == "All pairs")
-    table = title.find_element(By.XPATH, "following-sibling::table[1]")
+    table = title.find_element(By.XPATH, "following::table[1]")  # in its scrolling box
     header = table.find_elements(By.CSS_SELECTOR, "thead th")[-1]
     header.click()
     cells = [

@@ -1,0 +1,125 @@
+"""report.html's tables fit a window of 1280 px and one of 800 px, in headless Chromium:
+long run names and topic ids wrap inside the tables (each whole, its numbers on one
+line), a table still wider (many measures) scrolls in its own box."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from conftest import ROOT
+from test_html_report import _drawn
+
+from trecbench.cli import run
+
+pytest.importorskip("bokeh")
+
+QRELS = str(ROOT / "qrels" / "hpo-demo.qrels")
+DEMO_RUNS = [str(ROOT / "runs" / f"{name}.run") for name in ("tfidf-word", "tfidf-char")]
+# a run's name of 68 characters with no place a browser breaks a line at
+NAME = "run.msmarco_v2_passage.bm25_default_k1_0.9_b_0.4.topics.dev_subset_{}"
+WIDTHS = [1280, 800]
+
+# the boxes (of ``arguments[0]``) whose right edge is past the page's content
+WIDE = """
+var content = document.body.getBoundingClientRect().right;
+var boxes = Array.from(document.querySelectorAll(arguments[0]));
+return boxes.filter(function (box) { return box.getBoundingClientRect().right > content + 1; })
+  .map(function (box) { return box.tagName + "#" + box.id; });"""
+# a table's box, text: a table in its box may be wider, scrolling in it
+BOXES = ".scroll, pre, ul, p, h1, h2, h3"
+# how many lines each cell of a table's body takes: [text, lines]
+CELL_LINES = """
+return Array.from(document.querySelectorAll(arguments[0])).map(function (cell) {
+  var range = document.createRange(); range.selectNodeContents(cell);
+  var height = parseFloat(getComputedStyle(cell).lineHeight);
+  return [cell.textContent, Math.round(range.getBoundingClientRect().height / height)]; });"""
+
+
+@pytest.fixture(params=WIDTHS)
+def window(browser, request):
+    """The browser, its window ``request.param`` px wide (set back to 1280 after)."""
+    _resized(browser, request.param)
+    yield browser
+    _resized(browser, 1280)
+
+
+def _resized(browser, width: int) -> None:
+    """``browser``'s window ``width`` px wide, once the page has taken the new width."""
+    browser.set_window_size(width, 1600)
+    for _ in range(50):
+        if browser.execute_script("return window.innerWidth") == width:
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"the window is not {width} px wide")
+
+
+def _score_page(folder, names: list[str], qids: list[str]):
+    """score --html's page (P@1) of runs ``names`` over topics ``qids``."""
+    folder.mkdir(exist_ok=True)
+    (folder / "q").write_text("".join(f"{qid} 0 d1 1\n" for qid in qids))
+    runs = []
+    for index, name in enumerate(names):
+        path = folder / f"{name}.run"
+        lines = (f"{qid} Q0 d{(i + index) % 2} 1 2 x\n" for i, qid in enumerate(qids))
+        path.write_text("".join(lines))
+        runs.append(str(path))
+    page = folder / "page.html"
+    assert (
+        run(["score", "-m", "P.1", str(folder / "q"), *runs, "--html", str(page), "--quiet"]) == 0
+    )
+    return page
+
+
+def _fits(browser, page, boxes: str = BOXES) -> None:
+    """None of ``boxes`` past the page's content."""
+    wide = _drawn(browser, page).execute_script(WIDE, boxes)
+    assert wide == [], wide
+
+
+@pytest.mark.parametrize("runs", [2, 5])
+def test_long_run_names_wrap_in_the_tables_within_the_page(window, tmp_path, runs):
+    # two such names pushed the summary table's right edge to 1,702 px and the topics'
+    # to 1,905 in a window of 1280 px; five to 5,596 px
+    names = [NAME.format(chr(ord("a") + index)) for index in range(runs)]
+    page = _score_page(tmp_path / "names", names, ["t1", "t2"])
+    # the tables whole within the page; but the topics' 10 columns of five runs (5 and
+    # their 4 differences) are wider than a window of 800 px: they scroll in their box
+    whole = runs == 2 or window.execute_script("return window.innerWidth") == 1280
+    _fits(window, page, BOXES + (", table" if whole else ", #summary-table"))
+    # each name whole in its cells and headings, wrapped; the numbers on one line
+    cells = window.execute_script(CELL_LINES, "#summary-table td.name")
+    assert sorted(text for text, _ in cells) == names and all(lines > 1 for _, lines in cells)
+    headings = window.execute_script(CELL_LINES, "#topic-table th + th")
+    assert [text for text, _ in headings[:runs]] == [f"{names[0]} (baseline)", *names[1:]]
+    numbers = window.execute_script(CELL_LINES, "#topic-table td + td")
+    assert len(numbers) == 2 * (2 * runs - 1) and all(lines == 1 for _, lines in numbers)
+
+
+def test_a_long_topic_id_wraps_in_the_topics_table(window, tmp_path):
+    # a qid of 300 characters made the page 3,946 px wide
+    qid = "q" + "x" * 299
+    page = _score_page(tmp_path / "qid", ["a", "b"], [qid, "t2"])
+    _fits(window, page)
+    ((text, lines), _) = window.execute_script(CELL_LINES, "#topic-table td:first-child")
+    assert text == qid and lines > 1
+
+
+@pytest.fixture(scope="module")
+def many_measures(tmp_path_factory):
+    """The demo's page of 16 measures: its all-pairs table is some 1,500 px wide."""
+    out = tmp_path_factory.mktemp("measures") / "many.html"
+    cutoffs = ",".join(map(str, range(1, 17)))
+    args = ["score", "-m", f"P.{cutoffs}", QRELS, *DEMO_RUNS, "--html", str(out), "--quiet"]
+    assert run(args) == 0
+    return out
+
+
+def test_a_table_of_many_measures_scrolls_in_its_own_box(window, many_measures):
+    # all_trec's all-pairs table made the page 9,536 px wide
+    _fits(window, many_measures)
+    boxes = window.execute_script(
+        "return Array.from(document.querySelectorAll('.scroll')).map(function (box) {"
+        " return [box.scrollWidth, box.clientWidth]; });"
+    )
+    assert any(scrolled > width for scrolled, width in boxes), boxes  # the all pairs'
