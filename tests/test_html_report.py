@@ -636,8 +636,10 @@ def eighty_runs(tmp_path_factory):
     return _page_of_runs(tmp_path_factory.mktemp("eighty"), 80)
 
 
-def test_the_legends_of_many_runs_with_long_names_stay_beside_the_plots(browser, twelve_runs):
-    # past 8 runs a legend takes more columns: never drawn past the canvas's bottom
+def test_the_legends_of_many_runs_with_long_names_stay_off_the_plots(browser, twelve_runs):
+    # past 8 runs a legend beside takes more columns: never drawn past the canvas's bottom;
+    # 12 runs of 32-character names are below (beside, they left a narrow canvas's plot
+    # area too narrow for its toolbar)
     figures = _drawn(browser, twelve_runs).execute_script(LEGEND_BOXES)
     assert _legends_apart(figures) == _with_legends(["P@1"], "a-run-with-a-rather-long-name-00")
 

@@ -1,6 +1,8 @@
-"""report.html's tables fit a window of 1280 px and one of 800 px, in headless Chromium:
-long run names and topic ids wrap inside the tables (each whole, its numbers on one
-line), a table still wider (many measures) scrolls in its own box."""
+"""report.html fits a window of 1280 px and one of 800 px, in headless Chromium: no
+horizontal scroll of the page. Long run names and topic ids wrap inside the tables (each
+whole, its numbers on one line), a table still wider (many measures) scrolls in
+its own box, and the figures are as wide as the page's content, their titles and legends
+within their canvases."""
 
 from __future__ import annotations
 
@@ -8,7 +10,14 @@ import time
 
 import pytest
 from conftest import ROOT
-from test_html_report import _drawn
+from test_html_report import (
+    FOLDED_TOOLBARS,
+    LEGEND_BOXES,
+    _drawn,
+    _legends_apart,
+    _page_of_runs,
+)
+from test_html_report_layout import LONG_RUN, TITLES
 
 from trecbench.cli import run
 
@@ -20,14 +29,16 @@ DEMO_RUNS = [str(ROOT / "runs" / f"{name}.run") for name in ("tfidf-word", "tfid
 NAME = "run.msmarco_v2_passage.bm25_default_k1_0.9_b_0.4.topics.dev_subset_{}"
 WIDTHS = [1280, 800]
 
-# the boxes (of ``arguments[0]``) whose right edge is past the page's content
+# the page's widths, and the boxes (of ``arguments[0]``) whose right edge is past the
+# page's content
 WIDE = """
 var content = document.body.getBoundingClientRect().right;
 var boxes = Array.from(document.querySelectorAll(arguments[0]));
-return boxes.filter(function (box) { return box.getBoundingClientRect().right > content + 1; })
-  .map(function (box) { return box.tagName + "#" + box.id; });"""
-# a table's box, text: a table in its box may be wider, scrolling in it
-BOXES = ".scroll, pre, ul, p, h1, h2, h3"
+return [document.documentElement.scrollWidth, document.documentElement.clientWidth,
+        boxes.filter(function (box) { return box.getBoundingClientRect().right > content + 1; })
+             .map(function (box) { return box.tagName + "#" + box.id; })];"""
+# a table's box, the figures', text: a table in its box may be wider, scrolling in it
+BOXES = ".scroll, .figures, pre, ul, p, h1, h2, h3"
 # how many lines each cell of a table's body takes: [text, lines]
 CELL_LINES = """
 return Array.from(document.querySelectorAll(arguments[0])).map(function (cell) {
@@ -72,9 +83,9 @@ def _score_page(folder, names: list[str], qids: list[str]):
 
 
 def _fits(browser, page, boxes: str = BOXES) -> None:
-    """None of ``boxes`` past the page's content."""
-    wide = _drawn(browser, page).execute_script(WIDE, boxes)
-    assert wide == [], wide
+    """No horizontal scroll of the page, none of ``boxes`` past its content."""
+    scrolled, width, wide = _drawn(browser, page).execute_script(WIDE, boxes)
+    assert scrolled <= width and wide == [], (scrolled, width, wide)
 
 
 @pytest.mark.parametrize("runs", [2, 5])
@@ -123,3 +134,42 @@ def test_a_table_of_many_measures_scrolls_in_its_own_box(window, many_measures):
         " return [box.scrollWidth, box.clientWidth]; });"
     )
     assert any(scrolled > width for scrolled, width in boxes), boxes  # the all pairs'
+
+
+def _figures_fit(browser, page) -> None:
+    """The page fits; each figure's canvas within the figures' box, its title and its
+    legends within the canvas, the legends apart from the plot areas, no toolbar's tools
+    folded into a menu."""
+    _fits(browser, page)
+    width = browser.execute_script("return document.querySelector('.figures').clientWidth")
+    figures = browser.execute_script(LEGEND_BOXES)
+    assert len(figures) >= 3
+    _legends_apart(figures)
+    assert all(canvas[2] - canvas[0] <= width for _, _, canvas, _ in figures), (figures, width)
+    for text, start, drawn, canvas in browser.execute_script(TITLES):
+        assert start + drawn <= canvas, (text, start, drawn, canvas)
+    assert browser.execute_script(FOLDED_TOOLBARS) == []
+
+
+def test_the_demos_figures_fit_the_page(window, tmp_path):
+    # fixed widths: the means' figure's 580 px plot area beside its axis of run names, the
+    # differences' up to 1,180 px: the demo's page was 827 px wide in a window of 800
+    out = tmp_path / "demo.html"
+    runs = [*DEMO_RUNS, str(ROOT / "runs" / "tfidf-word-parents.run")]
+    assert run(["score", QRELS, *runs, "-m", "P.5,10", "--html", str(out), "--quiet"]) == 0
+    _figures_fit(window, out)
+    width = window.execute_script("return document.querySelector('.figures').clientWidth")
+    canvases = [canvas for _, _, canvas, _ in window.execute_script(LEGEND_BOXES)]
+    assert all(canvas[2] - canvas[0] == width for canvas in canvases)  # as wide as it
+
+
+@pytest.mark.parametrize("runs", [12, 80])
+def test_the_figures_of_many_runs_fit_the_page(window, tmp_path, runs):
+    # the legends below their plot areas: beside, 12 runs' two columns left a plot area
+    # of 226 px on a canvas of 757, its toolbar's tools folded into a menu
+    _figures_fit(window, _page_of_runs(tmp_path, runs))
+
+
+def test_a_run_name_folded_in_the_legends_fits_the_page(window, tmp_path):
+    # folded for the widest canvas, its lines ran past a canvas of 757 px
+    _figures_fit(window, _score_page(tmp_path / "long", ["x", LONG_RUN], ["t1", "t2"]))

@@ -94,13 +94,15 @@ def test_a_long_run_name_folds_in_the_figures_legend_within_the_page():
 
     curves = {"x": [0.5] * 11, LONG_RUN: [0.25] * 11}
     plot = figures.precision_recall_figure(curves)
-    assert plot.width == figures.PAGE_WIDTH  # it was 1,412: wider for the name
+    # it was 1,412 px wide for the name; now as wide as the page's content, within these
+    assert plot.sizing_mode == "stretch_width"
+    assert (plot.min_width, plot.max_width) == (figures.MIN_WIDTH, figures.PAGE_WIDTH)
     (legend,) = plot.legend
     assert legend in plot.below
     labels = [item.label.value for item in legend.items]
     assert labels[0] == "x" and labels[1].replace("\n", "") == LONG_RUN
     font = int(legend.label_text_font_size.removesuffix("px"))
-    room = figures.PAGE_WIDTH - figures.Y_AXIS_ROOM - 2 * (legend.padding + legend.margin)
+    room = figures.MIN_WIDTH - figures.Y_AXIS_ROOM - 2 * (legend.padding + legend.margin)
     widest = max(figures._text_width(line, font) for line in labels[1].split("\n"))
     assert legend.glyph_width + legend.label_standoff + legend.spacing + widest <= room
 

@@ -13,11 +13,15 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-# the page's content is at most 1180 px wide (its template's body max-width): no canvas is wider
-PAGE_WIDTH = 1180
-# a figure's plot area: that of a 640 x 300 canvas with its axes and title; the canvas
-# grows to hold the legend beside it, or below it
-FRAME_WIDTH, FRAME_HEIGHT = 580, 225
+# a canvas is as wide as the page's content (fixed widths ran past a window of 800 px): at
+# most 1180 px (the template's body max-width), at least MIN_WIDTH, the content of a window
+# of some 770 px (a narrower one scrolls); titles and legends are laid out to fit MIN_WIDTH,
+# so that no canvas between the two cuts them off
+PAGE_WIDTH, MIN_WIDTH = 1180, 720
+# a plot area's height, and the least width a legend beside it leaves it (on the narrowest
+# canvas): the toolbar below it, its eight buttons in some 250 px (narrower, they fold into
+# a menu), and room for the points
+FRAME_HEIGHT, MIN_FRAME_WIDTH = 225, 300
 # legend entries per column beside a plot area: 8 rows (about 23 px each) fit its height
 LEGEND_ROWS = 8
 # room left of a plot area for the y axis, its tick labels and its name (about 60 px)
@@ -89,24 +93,21 @@ def _four(values, sign: bool = False) -> _Texts:
     )
 
 
-def _figure(
-    title: str,
-    width: int | None = None,
-    frame_height: int = FRAME_HEIGHT,
-    room: float = FRAME_WIDTH,
-    **options,
-):
-    """A figure of the page: its plot area ``frame_height`` high and FRAME_WIDTH wide (the
-    canvas holds what is beside it), or its canvas ``width`` wide; its title folded into
-    lines of at most ``room`` px (:func:`_folded`: from the plot area's left edge, the
-    canvas holds that much)."""
+def _figure(title: str, frame_height: int = FRAME_HEIGHT, axis: float = Y_AXIS_ROOM, **options):
+    """A figure of the page: its plot area ``frame_height`` high, its canvas as wide as the
+    page's content (from MIN_WIDTH to PAGE_WIDTH), the plot area what the ``axis`` left
+    of it and a legend beside it leave; its title folded into lines that the narrowest
+    canvas holds from the plot area's left edge (:func:`_folded`)."""
     from bokeh.plotting import figure
 
-    size = {"frame_width": FRAME_WIDTH} if width is None else {"width": width}
     # the toolbar below the plot area: above, it shared the title's line and folded tools
     # into a menu beside a long title (the baseline's name, the curves')
+    # names too wide for the narrowest canvas (written whole on the means' axis, a rare
+    # case) leave the title half of it
+    room = max(MIN_WIDTH - axis, MIN_WIDTH / 2)
     plot = figure(title=_folded(title, room), toolbar_location="below",
-                  frame_height=frame_height, **size, **options)  # fmt: skip
+                  frame_height=frame_height, sizing_mode="stretch_width",
+                  min_width=MIN_WIDTH, max_width=PAGE_WIDTH, **options)  # fmt: skip
     plot.title.text_font_size = f"{TITLE_SIZE}px"
     return plot
 
@@ -142,9 +143,9 @@ def _folded(text: str, room: float, size: int = TITLE_SIZE, bold: bool = True) -
 def _with_legend(title: str, names: list[str]) -> tuple[Any, dict[str, str]]:
     """A figure whose legend names ``names`` and is never over a point, and the label of
     each name in it (for :func:`_add_entry`): right of its plot area, in columns of
-    LEGEND_ROWS, while the canvas stays within PAGE_WIDTH; else the canvas PAGE_WIDTH wide
-    and the legend below its plot area, in rows as wide as the plot area. A name wider than
-    that (some 140 characters) is folded into lines that fit (:func:`_folded`; the canvas
+    LEGEND_ROWS, while on the narrowest canvas it leaves the plot area MIN_FRAME_WIDTH; else
+    below it, in rows as wide as the plot area on the narrowest canvas. A name wider than
+    that (some 85 characters) is folded into lines that fit (:func:`_folded`; the canvas
     grew past the page for it); the points' hover names each run whole."""
     from bokeh.models import Legend
 
@@ -154,17 +155,16 @@ def _with_legend(title: str, names: list[str]) -> tuple[Any, dict[str, str]]:
     font = int(legend.label_text_font_size.removesuffix("px"))
     glyph = legend.glyph_width + legend.label_standoff + legend.spacing
     border = 2 * (legend.padding + legend.margin)
-    room = PAGE_WIDTH - Y_AXIS_ROOM - border
+    room = MIN_WIDTH - Y_AXIS_ROOM - border
     labels = {name: _folded(name, room - glyph, font, bold=False) for name in names}
     lines = [line for label in labels.values() for line in label.split("\n")]
     column = glyph + max(_text_width(line, font) for line in lines)
     beside = math.ceil(len(names) / LEGEND_ROWS) * column + border
-    if FRAME_WIDTH + Y_AXIS_ROOM + beside <= PAGE_WIDTH:
-        plot = _figure(title, room=FRAME_WIDTH + beside)  # the title over the legend too
+    plot = _figure(title)  # the title over a legend beside too
+    if Y_AXIS_ROOM + MIN_FRAME_WIDTH + beside <= MIN_WIDTH:
         legend.nrows = min(len(names), LEGEND_ROWS)  # more rows than entries leave a blank
         place = "right"
     else:
-        plot = _figure(title, width=PAGE_WIDTH, room=PAGE_WIDTH - Y_AXIS_ROOM)
         fit = max(1, int(room // column))
         # down each column, as beside: the rows that many columns need
         legend.update(nrows=math.ceil(len(names) / fit), location="top_left")
@@ -261,9 +261,12 @@ def means_figure(measure: str, rows: list[Mapping]):
             "high_text": _four(row["ci_high"] for row in rows),
         }
     )
+    shown = _shown_names(runs)
     plot = _figure(
         f"{measure}: means with intervals",
         frame_height=max(FRAME_HEIGHT, RUN_ROW * len(runs)),
+        # the axis writes the names left of the plot area (its labels' font: 11 px)
+        axis=Y_AXIS_ROOM + max(_text_width(name, 11) for name in shown),
         y_range=Range1d(len(runs) - 0.5, -0.5),  # the first run on top, as in the tables
     )
     # the interval a glyph too: the x range spans glyphs, not annotations (it ended at the
@@ -280,7 +283,7 @@ def means_figure(measure: str, rows: list[Mapping]):
     ]
     plot.add_tools(HoverTool(renderers=[dots], tooltips=tips))
     plot.yaxis.ticker = FixedTicker(ticks=rows_at, minor_ticks=[])
-    plot.yaxis.major_label_overrides = dict(enumerate(_shown_names(runs)))
+    plot.yaxis.major_label_overrides = dict(enumerate(shown))
     plot.xaxis.axis_label = measure
     return plot
 
