@@ -57,15 +57,17 @@ def compression_of(head: bytes) -> str | None:
     """The name of the compression of the file whose first bytes are ``head`` (its first
     :data:`HEAD_BYTES`, or all of a shorter file), or None: read as it is.
 
-    Past skippable frames, the format whose magic follows (zstd's, lz4's); a file that
-    ends within its skippable frames (nothing else in it, or cut short in one) is zstd's,
-    whose decoder reads it as empty, or as truncated, as lz4's would."""
+    Past skippable frames, the format whose magic follows (zstd's, lz4's); a file of
+    whole skippable frames and nothing else is zstd's, whose decoder reads it as empty. A
+    file that ends within what its first bytes declare a skippable frame is read as it is:
+    text whose qid starts ``P*M\x18`` declares one of 512 MB or more (its next four bytes,
+    `` Q0 ``), and trec_eval reads it as text."""
     head = head[:HEAD_BYTES]
     start = _past_skippable_frames(head)
     if start == 0:
         return next((c.name for c in COMPRESSIONS if head.startswith(c.magic)), None)
     if start >= len(head):
-        return "zstd" if len(head) < HEAD_BYTES else None
+        return "zstd" if start == len(head) < HEAD_BYTES else None
     found = (c.name for c in COMPRESSIONS if c.skippable and head.startswith(c.magic, start))
     return next(found, None)
 
