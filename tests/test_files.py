@@ -83,7 +83,13 @@ def test_malformed_run_lines_name_the_physical_line(tmp_path, content, line, rul
 
 @pytest.mark.parametrize(
     ("content", "line"),
-    [(b"1 0 a 1\n\n1 0 b 0\n", 2), (b"1 0 a 1.5\n", 1), (b"1 a 1\n", 1), (b"1 0 a 1 x\n", 1)],
+    # (3 fields on every line is BEIR's qrels, said in one line for the file: test_unconverted)
+    [
+        (b"1 0 a 1\n\n1 0 b 0\n", 2),
+        (b"1 0 a 1.5\n", 1),
+        (b"1 0 a 1\n1 a 1\n", 2),
+        (b"1 0 a 1 x\n", 1),
+    ],
 )
 def test_malformed_qrels_lines(tmp_path, content, line):
     path = tmp_path / "bad.qrels"
