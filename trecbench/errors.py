@@ -178,6 +178,12 @@ def _escaped(character: str) -> str:
     return character.encode("unicode_escape").decode()
 
 
+def excerpt_plain(text: str) -> str:
+    """``text`` as a message quotes a field unquoted: whole when short, else cut as
+    :func:`shortened` cuts it, to :data:`EXCERPT_LIMIT` characters."""
+    return shortened(text, EXCERPT_LIMIT)
+
+
 def shortened(text: str, limit: int = EXCERPT_LIMIT * 4) -> str:
     """``text`` whole when short, else its head and tail around ``…(N characters)…``: the
     one place an error message's length is capped (messages built by other libraries, such

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import EXCERPT_LIMIT, InputError, int_text, one_line, shortened
+from ..errors import InputError, excerpt_plain, int_text, one_line
 
 START = b"# ir_metadata.start"
 END = b"# ir_metadata.end"
@@ -193,7 +193,7 @@ def as_written(value: Any) -> str:
     with JSON's escapes, [1, 2], {"name": "rrf"}), not as Python does (None, True,
     'text'); what JSON has no text for as YAML writes it (.nan, .inf, 2022-01-01,
     !!binary); on one line, cut as an error quotes a long value."""
-    return shortened(one_line(_written(value)), EXCERPT_LIMIT)
+    return excerpt_plain(one_line(_written(value)))
 
 
 def _written(value: Any) -> str:

@@ -14,7 +14,7 @@ import numpy as np
 import pyarrow as pa
 
 from .. import arrow
-from ..errors import EXCERPT_LIMIT, InputError, excerpt, int_text, shortened
+from ..errors import InputError, excerpt, excerpt_plain, int_text
 from ..text_bytes import encodable
 from ..type_names import python_type
 
@@ -181,7 +181,7 @@ def _refuse_overflow(values: list, what: str, origin: str, where: Where) -> None
     row = next((i for i, value in enumerate(values) if _beyond_double(value)), None)
     if row is not None:
         value = values[row]
-        shown = shortened(int_text(value) if isinstance(value, int) else str(value), EXCERPT_LIMIT)
+        shown = excerpt_plain(int_text(value) if isinstance(value, int) else str(value))
         raise InputError(origin, None, f"{where(row)}: {what} {shown} overflows a double")
 
 

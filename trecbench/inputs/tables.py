@@ -41,7 +41,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import arrow
-from ..errors import EXCERPT_LIMIT, InputError, UsageError, excerpt, shortened
+from ..errors import InputError, UsageError, excerpt, excerpt_plain, shortened
 from .python_objects import ARROW_REFUSALS, Where, from_python, index_label, row_named
 from .trec_tables import MAX_GRADE, parse_grades, parse_scores
 
@@ -235,7 +235,7 @@ def grades(values: pa.Array, origin: str, where: Where = row_named) -> pa.Array:
 
 def _shown(value: pa.Scalar) -> str:
     """A value as the message shows it: its text, cut short (a hostile cell can be huge)."""
-    return shortened(str(value.as_py()), EXCERPT_LIMIT)
+    return excerpt_plain(str(value.as_py()))
 
 
 def _lines(table: pa.Table, first: int) -> pa.Array:

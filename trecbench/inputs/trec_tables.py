@@ -15,7 +15,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import arrow
-from ..errors import EXCERPT_LIMIT, InputError, excerpt, shortened
+from ..errors import InputError, excerpt, excerpt_plain
 from .tokens import Tokens
 from .unconverted import columns_message, json_content, json_message
 
@@ -307,7 +307,7 @@ def _qrels_table(tokens: Tokens) -> pa.Table:
         grades.huge,
         "Q4",
         lambda r: (
-            f"relevance {shortened(rel[r].as_py(), EXCERPT_LIMIT)} is beyond "
+            f"relevance {excerpt_plain(rel[r].as_py())} is beyond "
             f"+-{MAX_GRADE:,} (trec_eval's nDCG would run for hours)"
         ),
     )

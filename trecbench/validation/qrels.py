@@ -8,7 +8,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import arrow
-from ..errors import EXCERPT_LIMIT, excerpt, shortened
+from ..errors import excerpt, excerpt_plain
 from ..inputs import trec_text
 from ..inputs.trec_text import QRELS_FIELDS, Tokens
 from . import wording
@@ -109,7 +109,7 @@ class QrelsChecker(Checker):
             line[huge],
             "rel",
             lambda i: (
-                f"grade {shortened(rel[int(huge[i])].as_py(), EXCERPT_LIMIT)} is beyond "
+                f"grade {excerpt_plain(rel[int(huge[i])].as_py())} is beyond "
                 f"+-{trec_text.MAX_GRADE:,} (trec_eval's nDCG would run for hours)"
             ),
         )

@@ -12,7 +12,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import arrow
-from ..errors import EXCERPT_LIMIT, excerpt, shortened
+from ..errors import excerpt, excerpt_plain
 from ..inputs import trec_text
 from ..inputs.trec_text import Tokens
 from . import wording
@@ -151,7 +151,7 @@ class RunChecker(Checker):
             "R12",
             overflow,
             "score",
-            lambda r: f"score {_plain(score[r].as_py())} overflows a double",
+            lambda r: f"score {excerpt_plain(score[r].as_py())} overflows a double",
         )
         flag(
             "R16",
@@ -256,8 +256,3 @@ def _bad_score(value: str) -> str:
         f"score {excerpt(value)} is not an ASCII decimal number (trec_eval's atof reads it "
         f"as {read!r})"
     )
-
-
-def _plain(value: str) -> str:
-    """A field's text as a message quotes it unquoted: cut when longer than an excerpt."""
-    return shortened(value, EXCERPT_LIMIT)

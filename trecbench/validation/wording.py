@@ -7,7 +7,7 @@ the words come from here, so that both print the same bytes. Standard library on
 
 from __future__ import annotations
 
-from ..errors import EXCERPT_LIMIT, excerpt, shortened
+from ..errors import excerpt, excerpt_plain
 
 
 def show(value: float) -> str:
@@ -26,7 +26,7 @@ def not_q0(value: str) -> str:
 
 
 def scientific(score: str) -> str:
-    return f"score {shortened(score, EXCERPT_LIMIT)} is in scientific notation"
+    return f"score {excerpt_plain(score)} is in scientific notation"
 
 
 def second_tag(value: str, first: str) -> str:
