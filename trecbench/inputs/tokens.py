@@ -25,7 +25,7 @@ class Tokens:
     other C0 controls and DEL, Unicode blanks (NBSP, U+3000, zero-width, BOM past the
     start), trailing blanks, and irregular separators (tabs mixed with spaces, runs of
     blanks, leading blanks). ``head`` holds the first bytes of the file when the tokens
-    start it (up to :data:`~.unconverted.HEAD_BYTES`: for BOM, UTF-16 and double-gzip
+    start it (up to :data:`~trecbench.compressions.HEAD_BYTES`: for BOM, UTF-16 and double-gzip
     sniffing, and to tell JSON, :func:`~.unconverted.json_content`); ``separator`` is the
     file's field separator (tab or space) the spacing check compared with. ``table`` marks
     the tokens of a table's rows (JSONL, Parquet, one held in memory): their ids were never

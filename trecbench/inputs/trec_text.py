@@ -35,6 +35,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import arrow
+from ..compressions import HEAD_BYTES
 from .formats import PARQUET_MAGIC
 from .streams import Progress, Source
 from .tokens import Tokens as Tokens
@@ -61,7 +62,6 @@ from .trec_tables import refuse_rows as refuse_rows
 from .trec_tables import run_table as run_table
 from .trec_tables import swapped_message as swapped_message
 from .trec_tables import unconverted as unconverted
-from .unconverted import HEAD_BYTES
 
 BOM = b"\xef\xbb\xbf"
 # what a UTF-8 byte-order mark does to trec_eval, which has no notion of one

@@ -19,8 +19,6 @@ SIDECAR_FORMAT = "trecbench-sidecar"
 CONVERT_DOCS = "docs/convert.md"
 # the converters of JSON inputs
 JSON_CONVERTERS = "trecbench convert hpo|code-chunk|memorybench|lists|dict ..."
-# the first bytes of a file its JSON is told by (TREC text keeps them: Tokens.head)
-HEAD_BYTES = 64 << 10
 # JSON's white space, and a file that may be JSON: an object or an array first
 _BLANK = re.compile(r"[ \t\r\n]*")
 _JSON_FIRST = re.compile(rb"[ \t\r\n]*[\[{]")
@@ -31,11 +29,12 @@ _CUT_TOKEN = re.compile(r"[ \t\r\n]*(t(r(ue?)?)?|f(a(l(se?)?)?)?|n(u(ll?)?)?|-|[
 
 
 def json_content(head: bytes) -> str | None:
-    """What a file whose first bytes are ``head`` (its first :data:`HEAD_BYTES`, or all of
-    a shorter one) holds when they are JSON, whole or cut short there: ``"sidecar"``
-    (trecbench's sidecar), ``"document"`` (one JSON value) or ``"lines"`` (several, one
-    after another: JSON lines); None when they are not: an object or an array first
-    (past a byte order mark and blanks), and JSON to their end."""
+    """What a file whose first bytes are ``head`` (its first
+    :data:`~trecbench.compressions.HEAD_BYTES`, or all of a shorter one) holds when they
+    are JSON, whole or cut short there: ``"sidecar"`` (trecbench's sidecar),
+    ``"document"`` (one JSON value) or ``"lines"`` (several, one after another: JSON
+    lines); None when they are not: an object or an array first (past a byte order mark
+    and blanks), and JSON to their end."""
     head = head.removeprefix(BOM_UTF8)
     if _JSON_FIRST.match(head) is None:
         return None
