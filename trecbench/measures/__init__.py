@@ -34,7 +34,7 @@ from .names import (
     split_names,
     trec_mode,
 )
-from .per_topic import but_counts, without_topic_values
+from .per_topic import but_counts
 from .registry import (
     COUNTS,
     FLOAT_CUTOFFS,
@@ -53,7 +53,6 @@ from .registry import (
     RUNID,
     STRING,
     SUM,
-    SUMMARY_ONLY,
     Definition,
     Param,
     define,
@@ -83,7 +82,6 @@ __all__ = [
     "RUNID",
     "STRING",
     "SUM",
-    "SUMMARY_ONLY",
     "Definition",
     "Measure",
     "MeasureParameterError",
@@ -110,5 +108,4 @@ __all__ = [
     "trec_mode",
     "but_counts",
     "value_names",
-    "without_topic_values",
 ]

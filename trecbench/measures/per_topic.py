@@ -12,14 +12,6 @@ from . import registry
 from .names import Measure, parse_measure, parse_measures
 
 
-def without_topic_values(measures: Iterable[Measure]) -> list[str]:
-    """The names asked of ``measures`` that have no number per topic (``gm_map``, ``num_q``,
-    ``runid``: a summary over topics or the run's tag; ``relstring``: text), which a
-    comparison of per-topic values (compare, benchmark, leaderboard) would leave out
-    without a word."""
-    return [m.requested or m.canonical for m in measures if m.definition.no_topic_number]
-
-
 def refuse_summaries(named: Iterable[tuple[str, Measure]], computed: str) -> None:
     """Refuse (:class:`UsageError`) the measures of ``named`` (``(name, measure)``) that
     have no number per topic, for what is ``computed`` from per-topic values (``compare's

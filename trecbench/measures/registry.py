@@ -61,7 +61,6 @@ MEAN, SUM, GEOMETRIC, NUM_Q, NUM_REL, RUNID, STRING = (
     "runid",
     "string",
 )
-SUMMARY_ONLY = frozenset({GEOMETRIC, NUM_Q, RUNID})
 # Why a family summarised so has no number per topic, which comparisons of per-topic
 # values (compare, power, agree, benchmark, leaderboard) are computed from; {description}
 # is the family's. relstring has a value per topic (trec_eval -q prints it), but text
