@@ -99,11 +99,11 @@ class Benchmark:
         """One EvaluationReport per mode (its values, flagged topics and inputs: a fused
         mode's run is its record in ``fused``, mode -> the run file written; with a
         MaxOntSim measure, the ontology file and provenance, as ``score --report``)."""
-        from ..report import build_evaluation_report, evaluation_provenance
+        from ..report import build_evaluation_report
 
         qrels_record = next(r for r in self.inputs if r["kind"] == "qrels")
         ontology_records = [r for r in self.inputs if r["kind"] == "ontology"]
-        _, ontology = evaluation_provenance(self.evaluation)
+        ontology = self.comparison.ontology  # as running recorded it for the whole
         reports = {}
         for result, run in zip(self.modes, self.evaluation.runs, strict=True):
             own = dataclasses.replace(
