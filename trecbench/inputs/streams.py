@@ -95,10 +95,16 @@ def sniff(path: str | os.PathLike) -> tuple[str | None, Format]:
     """:func:`kind_of` the file ``path``, a regular file named as it is (raises
     :class:`OSError` when it cannot be read)."""
     with open(path, "rb") as handle:
-        size = os.fstat(handle.fileno()).st_size
-        head = handle.read(HEAD_BYTES)
-        handle.seek(max(size - PARQUET_TAIL_BYTES, 0))
-        return kind_of(os.fspath(path), Ends(head, handle.read(), size))
+        ends = stored_ends(handle.fileno(), 0, os.fstat(handle.fileno()).st_size)
+    return kind_of(os.fspath(path), ends)
+
+
+def stored_ends(fd: int, start: int, size: int) -> Ends:
+    """The :class:`Ends` of the ``size`` bytes of the file ``fd`` from ``start`` (raises
+    :class:`OSError` when they cannot be read)."""
+    head = os.pread(fd, HEAD_BYTES, start)
+    tail = os.pread(fd, PARQUET_TAIL_BYTES, start + max(size - PARQUET_TAIL_BYTES, 0))
+    return Ends(head, tail, size)
 
 
 class ReadOnly:
@@ -337,14 +343,10 @@ class Source:
             size = stored.nbytes
             stored.release()  # (the spool stays resizable)
             return Ends(head, tail, size)
-        size = self.total  # a file that is not spooled is a regular one: its size is known
-        last = self._start + max(size - PARQUET_TAIL_BYTES, 0)
-        try:
-            head = os.pread(self._file.fileno(), HEAD_BYTES, self._start)
-            tail = os.pread(self._file.fileno(), PARQUET_TAIL_BYTES, last)
+        try:  # a file that is not spooled is a regular one: its size is known
+            return stored_ends(self._file.fileno(), self._start, self.total)
         except OSError as exc:
             raise InputError(self.path, None, f"cannot read: {exc.strerror}") from None
-        return Ends(head, tail, size)
 
     def _content_head(self) -> bytes:
         """The content (decompressed) up to :data:`CONTENT_HEAD` bytes past its blank
