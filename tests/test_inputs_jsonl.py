@@ -285,6 +285,24 @@ def test_trec_text_on_standard_input_stays_trec_text(tmp_path, monkeypatch, caps
     )
 
 
+def test_a_jsonl_run_on_standard_input_with_a_broken_first_line_is_refused_there(
+    monkeypatch, capsys
+):
+    # it was read as TREC text: "-:1:score: error[R12]: score '"score":' is not an ASCII
+    # decimal number" on every line, the JSON's fault never said
+    broken = GOOD.removesuffix("}")
+    for second in (GOOD, "  \n" + GOOD):  # the next line that is not blank decides
+        _piped(monkeypatch, f"{broken}\n{second}\n".encode())
+        assert run(["validate", "-"]) == 2
+        assert capsys.readouterr().err.strip() == (
+            f"trecbench: -:1: bad JSON: Expecting ',' delimiter at column {len(broken) + 1}"
+        )
+    # a TREC line opening as JSON is followed by TREC lines: text it stays
+    _piped(monkeypatch, b'{"q1"} Q0 d1 1 2.5 t\n{"q1"} Q0 d2 2 2.4 t\n')
+    with Source("-") as source:
+        assert source.format.name == "TREC text"
+
+
 @pytest.mark.parametrize("head", ["\n", " \t\r\n\n"], ids=["blank", "blanks"])
 def test_a_byte_order_mark_then_a_blank_line_is_read_past(head, tmp_path):
     # the mark counted as a line holding more than white space, which Arrow's reader gave

@@ -170,7 +170,9 @@ def _json_object_first(content: bytes) -> bool:
     """Whether ``content``, past what is blank (a byte order mark, white space, empty
     lines), opens with a line that is a JSON object with a key: ``{"`` and, where the line
     ends within ``content``, an object to its end. A TREC text line may start so (trec_eval
-    takes the qid ``{"q1"}``); one that is a whole JSON object is taken for JSONL."""
+    takes the qid ``{"q1"}``); one that is a whole JSON object is taken for JSONL, and so
+    is one followed by a line that is (a broken first object is then refused as bad JSON
+    at line 1, not read as TREC text with an error about a score on every line)."""
     text = content.removeprefix(BOM_UTF8)
     opening = re.match(rb'[ \t\r\n]*\{[ \t]*"', text)
     if opening is None:
@@ -178,8 +180,18 @@ def _json_object_first(content: bytes) -> bool:
     line_end = text.find(b"\n", opening.end())
     if line_end < 0:
         return True  # a line longer than what is looked at: its start decides
-    try:  # (JSON's white space takes the blank lines before it, and a CR)
-        return isinstance(json.loads(text[:line_end]), dict)
+    # (JSON's white space takes the blank lines before it, and a CR)
+    if _json_object(text[:line_end]):
+        return True
+    *whole_lines, _ = text[line_end + 1 :].split(b"\n")  # the last may be cut short
+    following = next((line for line in whole_lines if line.strip()), b"")
+    return _json_object(following)
+
+
+def _json_object(line: bytes) -> bool:
+    """Whether ``line`` is a JSON object."""
+    try:
+        return isinstance(json.loads(line), dict)
     except ValueError:  # not JSON, or not UTF-8 (UnicodeDecodeError is a ValueError)
         return False
 
