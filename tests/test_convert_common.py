@@ -20,6 +20,7 @@ from trecbench.convert.common import (
     given_tag,
     make_qrels,
     ranked_run,
+    run_naming,
     write_conversion,
 )
 from trecbench.errors import InputError, OutputError, UsageError
@@ -204,12 +205,19 @@ def test_clean_tag():
 @pytest.mark.parametrize("tag", ["", "é", "a b", "a\tb", "#t", "x/y", "x" * 26, ".", ".."])
 def test_a_given_tag_is_used_as_it_is_or_refused(tag):
     with pytest.raises(UsageError, match=r"--tag .* is not a run tag"):
-        given_tag(tag, "file")
+        given_tag(tag)
 
 
-def test_a_given_tag_is_kept_and_a_default_one_cleaned():
-    assert given_tag("bm25.v-2_" + "x" * 16, "file") == "bm25.v-2_" + "x" * 16
-    assert given_tag(None, "my run (final)") == "my_run_final"
+def test_a_given_tag_names_its_file_and_a_default_name_is_kept_and_tagged_clean():
+    report = Report()
+    assert run_naming("bm25.v-2_" + "x" * 16, None, report) == ("bm25.v-2_" + "x" * 16,) * 2
+    assert not report.repaired
+    # a file name keeps its blanks and its length; the tag is one token of at most 25
+    long = "phentrieve results, german (final)"
+    assert run_naming(None, long, report) == (long, "phentrieve_results_german")
+    assert report.repaired == [
+        {"reason": RETAGGED, "from": long, "to": "phentrieve_results_german"}
+    ]
 
 
 @pytest.mark.parametrize(
@@ -235,6 +243,80 @@ RENAMED = (
     "input file's name changed into the outputs' name (leading dots dropped: no output "
     "is a hidden file)"
 )
+
+RETAGGED = (
+    "run file's name changed into its run tag (1 to 25 of A-Z a-z 0-9 _ . -, not starting "
+    "with . or _)"
+)
+
+NAMED_INPUTS = {  # the inputs of the test below, as their converters read them
+    "lists": '{"query_ids": ["q1"], "gold_docs": [["d1"]], "retrieved_chunks": [["d2", "d1"]]}',
+    "dict": '{"q1": {"d1": 0.9, "d2": 0.4}}',
+    "beir": "query-id\tcorpus-id\tscore\nq1\td1\t1\n",
+    "msmarco": Path("convert/msmarco-run.tsv"),  # Path: a file under data/
+    "cases": Path("hpo-demo/cases.json"),
+    "terms": Path("hpo-demo/results/tfidf-word/terms.jsonl"),
+}
+
+
+@pytest.mark.parametrize(
+    ("args", "inputs", "written", "sidecar"),
+    [
+        (
+            ["lists", "my run.json"],
+            {"my run.json": "lists"},
+            ["my run.qrels", "my run.run", "my run.sidecar.json"],
+            "my run",
+        ),
+        (
+            ["dict", "my run.json", "--beir-qrels", "my qrels.tsv"],
+            {"my run.json": "dict", "my qrels.tsv": "beir"},
+            ["my qrels.qrels", "my qrels.sidecar.json", "my run.run"],
+            "my qrels",
+        ),
+        (
+            ["dict", "my run.json"],
+            {"my run.json": "dict"},
+            ["my run.run", "my run.sidecar.json"],
+            "my run",
+        ),
+        (
+            ["msmarco", "my run.tsv"],
+            {"my run.tsv": "msmarco"},
+            ["my run.run", "my run.sidecar.json"],
+            "my run",
+        ),
+        (
+            ["hpo", "my cases.json", "--results", "my run/terms.jsonl", "--no-id-check"],
+            {"my cases.json": "cases", "my run/terms.jsonl": "terms"},
+            ["my cases.qrels", "my cases.sidecar.json", "my run.run"],
+            "my cases",
+        ),
+    ],
+)
+def test_a_run_file_is_named_as_written_like_the_qrels_and_its_tag_is_one_token(
+    tmp_path, monkeypatch, args, inputs, written, sidecar
+):
+    # lists "my run.json" wrote "my run.qrels" beside "my_run.run": the qrels' default
+    # name kept the input's stem, the run's went through the tag's rule
+    from conftest import ROOT
+
+    from trecbench.cli import run
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "my run").mkdir()
+    for name, kind in inputs.items():
+        text = NAMED_INPUTS[kind]
+        if isinstance(text, Path):
+            text = (ROOT / "data" / text).read_text()
+        (tmp_path / name).write_text(text)
+    assert run(["convert", *args, "-o", "out"]) == 0
+    out = tmp_path / "out"
+    assert sorted(path.name for path in out.iterdir()) == written
+    assert {line.split()[5] for line in (out / "my run.run").read_text().splitlines()} == {"my_run"}
+    document = json.loads((out / f"{sidecar}.sidecar.json").read_text())
+    assert document["runs"]["my_run"]["file"] == "my run.run"
+    assert {"reason": RETAGGED, "from": "my run", "to": "my_run"} in document["report"]["repaired"]
 
 
 def test_every_output_of_a_dotted_input_takes_the_stem_without_its_dots(tmp_path, capsys):
@@ -409,8 +491,8 @@ def test_only_the_negative_topics_trec_eval_cannot_evaluate_are_refused(tmp_path
 
 def test_standard_input_is_named_stdin_not_dash():
     # '-.run' and '-.sidecar.json': 'trecbench validate -.run' read '-.' as an option
-    from trecbench.convert.hpo_results import default_tag
+    from trecbench.convert.hpo_results import results_name
     from trecbench.convert.identifiers import input_stem
 
-    assert input_stem("-") == default_tag("-") == "stdin"
+    assert input_stem("-") == results_name("-", Report()) == "stdin"
     assert input_stem("./-.tsv") == "-"  # a file so named is named so

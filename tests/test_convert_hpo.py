@@ -325,15 +325,35 @@ def test_json_lines_of_records_are_told_by_their_content(tmp_path, name, lines):
 
 
 def test_results_read_from_a_pipe_are_named_like_other_pipes(tmp_path):
-    from trecbench.convert.hpo_results import default_tag
+    from trecbench.convert.hpo_results import results_name
 
     read, write = os.pipe()  # /dev/fd/N links to pipe:[inode], a new name every time
     try:
-        assert default_tag(f"/dev/fd/{read}") == str(read)
+        assert results_name(f"/dev/fd/{read}", Report()) == str(read)
     finally:
         os.close(read)
         os.close(write)
-    assert default_tag(tmp_path / "bm25" / "terms.jsonl") == "bm25"
+    assert results_name(tmp_path / "bm25" / "terms.jsonl", Report()) == "bm25"
+
+
+def test_two_results_whose_names_make_one_tag_are_refused(tmp_path):
+    # their files differ ("my run.run", "my_run.run") but the sidecar keys runs by tag
+    from trecbench.convert.common import write_conversion
+
+    terms = (DEMO / "results" / "tfidf-word" / "terms.jsonl").read_bytes()
+    results = []
+    for folder in ("my run", "my_run"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "terms.jsonl").write_bytes(terms)
+        results.append(tmp_path / folder / "terms.jsonl")
+    conversion = convert_hpo(DEMO / "cases.json", results, check_ids=False)
+    assert [(run.name, run.tag) for run in conversion.runs] == [
+        ("my run", "my_run"),
+        ("my_run", "my_run"),
+    ]
+    with pytest.raises(UsageError, match="two runs would both be tagged my_run: give each"):
+        write_conversion(conversion, tmp_path / "out", inputs=[])
+    assert not (tmp_path / "out").exists()
 
 
 @pytest.mark.parametrize("name", ["deep.json", "deep.jsonl"])

@@ -88,7 +88,13 @@ def convert(ctx: click.Context, metadata: Path | None) -> None:
     type=_EXISTING,
     help="terms.jsonl, cases.jsonl or Chroma JSON results; repeat for several runs.",
 )
-@click.option("--tag", "tags", multiple=True, help="Run tag per --results (default: its name).")
+@click.option(
+    "--tag",
+    "tags",
+    multiple=True,
+    help="Run tag per --results, naming its .run file too (default: the results' name; "
+    "the tag made of it).",
+)
 @click.option(
     "--results-format",
     type=click.Choice(["terms", "cases", "chroma"]),
@@ -236,7 +242,10 @@ def memorybench(source, line_offsets, iou, relevance, f1_threshold, outdir, runs
 
 @convert.command("lists")
 @click.argument("source", type=_EXISTING)
-@click.option("--tag", help="Run tag (default: the file name).")
+@click.option(
+    "--tag",
+    help="Run tag, naming the .run file too (default: the file's name; the tag made of it).",
+)
 @click.option(
     "--match",
     type=click.Choice(["ids", "chunks"]),
@@ -285,7 +294,10 @@ def lists(source, tag, match, fuzzy_threshold, no_fuzzy, depth, outdir, runs_dir
 @click.argument("run", type=_EXISTING)
 @click.option("--qrels-json", type=_EXISTING, help="Qrels as {qid: {docid: grade}} JSON.")
 @click.option("--beir-qrels", type=_EXISTING, help="BEIR qrels TSV with a header line.")
-@click.option("--tag", help="Run tag (default: the file name).")
+@click.option(
+    "--tag",
+    help="Run tag, naming the .run file too (default: the file's name; the tag made of it).",
+)
 @_depth
 @_outdir
 def dict_(run, qrels_json, beir_qrels, tag, depth, outdir, runs_dir, name):
@@ -308,7 +320,10 @@ def dict_(run, qrels_json, beir_qrels, tag, depth, outdir, runs_dir, name):
 
 @convert.command("msmarco")
 @click.argument("run", type=_EXISTING)
-@click.option("--tag", help="Run tag (default: the file name).")
+@click.option(
+    "--tag",
+    help="Run tag, naming the .run file too (default: the file's name; the tag made of it).",
+)
 @_depth
 @_outdir
 def msmarco(run, tag, depth, outdir, runs_dir, name):

@@ -23,11 +23,10 @@ from .common import (
     Conversion,
     Report,
     default_name,
-    given_tag,
-    input_stem,
     make_qrels,
     qrels_summary,
     ranked_run,
+    run_naming,
 )
 
 
@@ -57,8 +56,11 @@ def convert_dict(
     compressed) to TREC files."""
     if qrels_json is not None and beir_qrels is not None:
         raise UsageError("give --qrels-json or --beir-qrels, not both")
-    tag = given_tag(tag, input_stem(run))
     report = Report()
+    has_qrels = qrels_json is not None or beir_qrels is not None
+    # the run file's name names the conversion too when there are no qrels to name it
+    own = default_name(run, report) if tag is None or (name is None and not has_qrels) else None
+    run_name, tag = run_naming(tag, own, report)
     doc = read_json(run, "run dict")
     scores, queries = _nested(doc, "run")
     # pytrec_eval's order: score descending as trec_eval 9.x holds it (float32, so that
@@ -74,7 +76,7 @@ def convert_dict(
     qrels_tables, info = {}, {}
     qrels_name, qrels_sources = None, {}
     judged_queries: list[str] = []  # the qrels' queries, those without a judgment included
-    if qrels_json is not None or beir_qrels is not None:
+    if has_qrels:
         source = qrels_json if qrels_json is not None else beir_qrels
         qrels_name = default_name(source, report) if name is None else name
         qrels_sources[qrels_name] = str(source)
@@ -97,9 +99,9 @@ def convert_dict(
         inputs.append(record)
     # the qrels' queries the run lacks are reported as absent from it
     every = list(dict.fromkeys([*queries, *judged_queries]))
-    run_out = ranked_run(rows, tag, qrels_name, report, depth, queries=every)
+    run_out = ranked_run(rows, tag, qrels_name, report, depth, queries=every, name=run_name)
     return Conversion(
-        name=(qrels_name or tag) if name is None else name,
+        name=(qrels_name or own) if name is None else name,
         converter="dict",
         qrels=qrels_tables,
         runs=[run_out],

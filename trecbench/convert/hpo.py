@@ -30,21 +30,21 @@ from .common import (
     Report,
     default_name,
     escaped,
-    given_tag,
     input_stem,
     make_qrels,
     qrels_summary,
     ranked_run,
     refuse_repeat,
+    run_naming,
 )
 from .hpo_results import (  # read_results and RESULT_FORMATS: also this module's names
     RESULT_FORMATS,
     cases_rows,
     check_gold,
     chroma_rows,
-    default_tag,
     lines_of_results,
     read_results,
+    results_name,
     terms_rows,
 )
 
@@ -253,9 +253,10 @@ def convert_hpo(
     inputs = [record]
     for index, path in enumerate(results):
         kind, doc = read_results(path, results_format)
-        tag = given_tag(tags[index], "") if tags else default_tag(path)
+        default = None if tags else results_name(path, report)
+        run_name, tag = run_naming(tags[index] if tags else None, default, report)
         rows, answered = _result_rows(kind, doc, tag, expected, qids, report)
-        run = ranked_run(rows, tag, name, report, depth, queries=answered)
+        run = ranked_run(rows, tag, name, report, depth, queries=answered, name=run_name)
         runs.append(dataclasses.replace(run, source=str(path)))
         inputs.append({**doc.source.record, "kind": f"results ({kind})"})
         _note_missing(tag, answered, evaluable, report)

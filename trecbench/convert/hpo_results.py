@@ -21,7 +21,7 @@ from ..sources import (
     read_source,
     source_text,
 )
-from .common import Report, clean_tag, input_stem, refuse_repeat
+from .common import Report, input_stem, output_name, refuse_repeat
 from .identifiers import RankPolicy
 
 RESULT_FORMATS = ("terms", "cases", "chroma")
@@ -283,12 +283,12 @@ def chroma_rows(doc: JsonDocument, qids: list[str]) -> tuple[pd.DataFrame, list[
     return frame, [q for q, _ in per_query]
 
 
-def default_tag(path: str | os.PathLike) -> str:
-    """Run tag from a results path: its stem, or its folder when the stem is generic
-    (links not followed: a pipe ``/dev/fd/63`` is ``63``, as other converters name it,
+def results_name(path: str | os.PathLike, report: Report) -> str:
+    """The default name of the run read from a results ``path`` (:func:`output_name`):
+    its stem, or its folder's when the stem is generic (``bm25/terms.jsonl``: ``bm25``;
+    links not followed: a pipe ``/dev/fd/63`` is ``63``, as other converters name it,
     never the pipe's inode)."""
-    if os.fspath(path) == "-":
-        return input_stem(path)
-    path = Path(os.path.abspath(path))
     stem = input_stem(path)
-    return clean_tag(path.parent.name if stem.lower() in _GENERIC_STEMS else stem)
+    if stem.lower() in _GENERIC_STEMS:
+        stem = Path(os.path.abspath(path)).parent.name
+    return output_name(stem, report)

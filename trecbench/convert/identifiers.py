@@ -28,18 +28,49 @@ def clean_tag(text: str) -> str:
     return tag or "run"
 
 
-def given_tag(tag: str | None, default: str) -> str:
-    """The run tag the user gave (``--tag``), used as it is, or :func:`clean_tag` of
-    ``default`` (a file name) when none was given. A given tag that trec_eval or the
+def given_tag(tag: str) -> str:
+    """The run tag the user gave (``--tag``), used as it is: one that trec_eval or the
     validator would not take as it is is refused, never changed: an empty one, one beyond
     25 characters or of other characters than ``A-Z a-z 0-9 _ . -``, ``.`` or ``..``."""
-    if tag is None:
-        return clean_tag(default)
     if not tag or len(tag) > 25 or _TAG_OK.search(tag) or tag in (".", ".."):
         raise UsageError(
             f"--tag {tag!r} is not a run tag: 1 to 25 of A-Z a-z 0-9 _ . - (not . or ..)"
         )
     return tag
+
+
+def run_naming(tag: str | None, default: str | None, report: Findings) -> tuple[str, str]:
+    """``(file name, tag)`` of a run read from a file: the ``tag`` given (``--tag``,
+    :func:`given_tag`) names both; without one, the file takes ``default`` (its input's
+    :func:`default_name`, as the qrels and the sidecar do: a file name keeps its blanks and
+    its length) and the tag :func:`clean_tag` of it (a tag is one token of at most 25
+    characters), a tag unlike the name reported (``from``, ``to``)."""
+    if tag is not None:
+        return given_tag(tag), tag
+    tag = clean_tag(default)
+    _say_tag(default, tag, "run file's", report)
+    return default, tag
+
+
+def single_input_names(
+    path: str | os.PathLike, name: str | None, tag: str | None, report: Findings
+) -> tuple[str, str, str]:
+    """``(conversion name, run file name, run tag)`` of a conversion whose one input names
+    both its outputs and its run: ``--name`` and ``--tag`` where given, else the input's
+    :func:`default_name` (worked out, and its change reported, only if it names
+    something)."""
+    own = default_name(path, report) if name is None or tag is None else None
+    return (own if name is None else name, *run_naming(tag, own, report))
+
+
+def _say_tag(name: str, tag: str, what: str, report: Findings) -> None:
+    """Report a run tag that is not the ``name`` it was made from (``what``: whose name)."""
+    if tag != name:
+        report.repair(
+            f"{what} name changed into its run tag (1 to 25 of A-Z a-z 0-9 _ . -, "
+            "not starting with . or _)",
+            [{"from": name, "to": tag}],
+        )
 
 
 def unique_tag(name: str, owners: dict[str, str], at: At, what: str, report: Findings) -> str:
@@ -58,12 +89,7 @@ def unique_tag(name: str, owners: dict[str, str], at: At, what: str, report: Fin
             "keeps at most 25 of A-Z a-z 0-9 _ . -): rename one"
         )
     owners[tag] = f"{what} {name!r}"
-    if tag != name:
-        report.repair(
-            f"{what} name changed into its run tag (1 to 25 of A-Z a-z 0-9 _ . -, "
-            "not starting with . or _)",
-            [{"from": name, "to": tag}],
-        )
+    _say_tag(name, tag, what, report)
     return tag
 
 
@@ -94,12 +120,18 @@ def input_stem(path: str | os.PathLike) -> str:
 
 
 def default_name(path: str | os.PathLike, report: Findings) -> str:
-    """A conversion's name (its qrels' and sidecar's file names) when no ``--name`` is
-    given: :func:`input_stem` of its input ``path`` without leading dots, as a default
-    tag drops them (:func:`clean_tag`), so that ``.x.json`` writes ``x.qrels``,
+    """The name of a conversion's outputs made from its input ``path`` when no ``--name``
+    (qrels and sidecar) or ``--tag`` (a run's file) is given: :func:`output_name` of its
+    :func:`input_stem`."""
+    return output_name(input_stem(path), report)
+
+
+def output_name(stem: str, report: Findings) -> str:
+    """The one rule for a default output name made from an input's ``stem``: the stem as
+    the user wrote it (a file name may hold blanks and be long), without leading dots, as
+    a default tag drops them (:func:`clean_tag`), so that ``.x.json`` writes ``x.qrels``,
     ``x.sidecar.json`` and ``x.run``, no hidden file; ``input`` when nothing is left. A
     stem changed so is reported (``from``, ``to``), as a chunker's changed tag is."""
-    stem = input_stem(path)
     name = stem.lstrip(".") or "input"
     if name != stem:
         report.repair(

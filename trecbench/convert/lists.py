@@ -26,13 +26,11 @@ from .chunks import FUZZY_THRESHOLD, RULES, assign
 from .common import (
     Conversion,
     Report,
-    default_name,
-    given_tag,
-    input_stem,
     make_qrels,
     qrels_summary,
     ranked_run,
     refuse_repeat,
+    single_input_names,
 )
 
 MATCHES = ("ids", "chunks")
@@ -124,8 +122,7 @@ def convert_lists(
         raise UsageError(f"the fuzzy threshold must be in (0, 100], not {fuzzy_threshold}")
     path = Path(source)
     report = Report()
-    name = default_name(path, report) if name is None else name
-    tag = given_tag(tag, input_stem(path))
+    name, run_name, tag = single_input_names(path, name, tag, report)
     doc = read_json(path, "lists")
     data = doc.root.expect_object(doc.value)
     texts = match == "chunks"
@@ -169,6 +166,7 @@ def convert_lists(
         report,
         depth,
         queries=qids,
+        name=run_name,
     )
     return Conversion(
         name=name,

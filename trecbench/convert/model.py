@@ -28,9 +28,12 @@ class Findings(Protocol):
 
 @dataclass
 class RunOutput:
-    """One run to write as ``<tag>.run``, judged against the qrels called ``qrels``."""
+    """One run to write as ``<name>.run``, judged against the qrels called ``qrels``."""
 
     tag: str
+    # its file's name before .run: the tag, or the input file's name it was read from
+    # (convert.identifiers.run_naming)
+    name: str
     table: pd.DataFrame  # qid, docno, rank, score, tag (written order)
     original_scores: list[float | None] | None  # None: the producer gave no scores
     qrels: str | None  # None: converted without qrels

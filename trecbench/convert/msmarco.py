@@ -14,7 +14,7 @@ import pandas as pd
 
 from ..ids import STR
 from ..inputs import trec_text
-from .common import Conversion, Report, default_name, given_tag, input_stem, ranked_run
+from .common import Conversion, Report, ranked_run, single_input_names
 from .textfiles import read_fields
 
 COLUMNS = ("qid", "pid", "rank")
@@ -27,8 +27,8 @@ def convert_msmarco(
     tag: str | None = None,
     depth: int | None = None,
 ) -> Conversion:
-    """Convert an MS MARCO ``qid pid rank`` run into a TREC run (tag: the file's name)."""
-    stem = input_stem(path)
+    """Convert an MS MARCO ``qid pid rank`` run into a TREC run (named after the file:
+    :func:`~trecbench.convert.identifiers.single_input_names`)."""
     fields = read_fields(path, "msmarco run", COLUMNS)
     qid, pid, rank = fields.columns
     ranks = trec_text.parse_ranks(rank)
@@ -46,9 +46,10 @@ def convert_msmarco(
         }
     )
     report = Report()
-    run = ranked_run(frame, given_tag(tag, stem), None, report, depth)
+    name, run_name, tag = single_input_names(path, name, tag, report)
+    run = ranked_run(frame, tag, None, report, depth, name=run_name)
     return Conversion(
-        name=default_name(path, report) if name is None else name,
+        name=name,
         converter="msmarco",
         qrels={},
         runs=[run],

@@ -43,6 +43,7 @@ def ranked_run(
     report: Findings,
     depth: int | None = None,
     queries: Iterable[str] | None = None,
+    name: str | None = None,
 ) -> RunOutput:
     """Turn a producer's ranked lists into a run that trec_eval orders the same way.
 
@@ -52,7 +53,8 @@ def ranked_run(
     best-ranked copy (each drop reported), the list is cut at ``depth``, and written scores
     are ``n - rank + 1``. Ties and inversions among the original scores are counted.
     ``queries`` are all the queries the producer answered (as in the input): those without
-    a document are reported, as they are absent from the run.
+    a document are reported, as they are absent from the run. ``name`` names its file
+    (default: the tag).
     """
     frame = escape_ids(frame, ("qid", "docno"), report, {"run": tag})
     qids, docnos = _arrow(frame["qid"]), _arrow(frame["docno"])
@@ -101,7 +103,14 @@ def ranked_run(
     )
     missing = np.isnan(scores)
     original = None if missing.all() else np.where(missing, None, scores).tolist()
-    return RunOutput(tag=tag, table=table, original_scores=original, qrels=qrels, stats=stats)
+    return RunOutput(
+        tag=tag,
+        name=tag if name is None else name,
+        table=table,
+        original_scores=original,
+        qrels=qrels,
+        stats=stats,
+    )
 
 
 def _without_duplicates(index, query, doc, order, qids, docnos, tag: str, report: Findings):

@@ -139,7 +139,8 @@ def write_conversion(
     Files are staged (:class:`trecbench.outputs.OutputSet`) and validated with
     :mod:`trecbench.validation`; only if every file passes are they all put in place, as a
     unit, never over an input. File names come from the conversion's name, qrels names and
-    run tags, which must be plain file names (:func:`check_name`).
+    run names, which must be plain file names (:func:`check_name`); run tags are unique
+    (the sidecar keys its runs by them).
     """
     from ..files import qrels_bytes, run_bytes
 
@@ -147,7 +148,7 @@ def write_conversion(
     for name in conversion.qrels:
         check_name(name, "qrels name")
     for run in conversion.runs:
-        check_name(run.tag, "run tag")
+        check_name(run.name, "run name")
     check_judgeable(conversion)
     outdir = Path(outdir)
     runs_dir = outdir if runs_dir is None else Path(runs_dir)
@@ -157,8 +158,8 @@ def write_conversion(
     for run in conversion.runs:
         key = f"run:{run.tag}"
         if key in targets:
-            raise UsageError(f"two runs would both be written as {run.tag}.run")
-        targets[key] = runs_dir / f"{run.tag}.run"
+            raise UsageError(f"two runs would both be tagged {run.tag}: give each its --tag")
+        targets[key] = runs_dir / f"{run.name}.run"
     targets["sidecar"] = outdir / f"{conversion.name}.sidecar.json"
     if len({p.resolve() for p in targets.values()}) != len(targets):
         raise UsageError("two outputs would have the same file name; choose another --name")
