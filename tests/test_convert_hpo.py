@@ -608,3 +608,51 @@ def test_a_results_file_without_a_retrieved_term_is_named_as_the_file_at_fault(t
         write_conversion(conversion, tmp_path / "out", [cases, empty])
     assert str(error.value) == f"{empty}: run ch: no retrieved document"
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize(
+    ("domain", "problem"),
+    [
+        ("", "empty group name: a topic without a hpo_domain goes in (none) "
+         "(leave its hpo_domain out)"),
+        (" \t", r"blank group name ' \t': a topic without a hpo_domain goes in (none) "
+         "(leave its hpo_domain out)"),
+        ("(none)", "(none) names the topics without a hpo_domain"),
+    ],
+)  # fmt: skip
+@pytest.mark.parametrize("rich", [True, False])
+def test_an_hpo_domain_no_group_can_have_is_refused_at_its_line(
+    tmp_path, capsys, domain, problem, rich
+):
+    # it went into the sidecar's strata, which score --strata then refused
+    from trecbench.cli import run
+
+    cases = [
+        {"case_id": "a", "text": "x", "expected_hpo_ids": ["HP:0001250"], "hpo_domain": "CNS"},
+        {"case_id": "b", "text": "y", "expected_hpo_ids": ["HP:0004322"], "hpo_domain": domain},
+    ]
+    path = tmp_path / "cases.json"
+    path.write_text(
+        json.dumps({"test_cases": cases} if rich else cases, indent=1), encoding="utf-8"
+    )
+    lines = [text.strip() for text in path.read_text().splitlines()]
+    line = lines.index(f'"hpo_domain": {json.dumps(domain)}') + 1
+    out = tmp_path / "out"
+    assert run(["convert", "hpo", str(path), "--no-id-check", "-o", str(out)]) == 2
+    field = "test_cases[1].hpo_domain" if rich else "[1].hpo_domain"
+    assert capsys.readouterr().err == f"trecbench: {path}:{line}: {field}: {problem}\n"
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("language", ["", " ", "(none)"])
+def test_a_language_no_group_can_have_is_refused(tmp_path, capsys, language):
+    from trecbench.cli import run
+
+    path = write_json(tmp_path / "c.json", [{"text": "x", "expected_hpo_ids": ["HP:0001250"]}])
+    out = tmp_path / "out"
+    code = run(
+        ["convert", "hpo", str(path), "--no-id-check", "--language", language, "-o", str(out)]
+    )
+    assert code == 1
+    assert capsys.readouterr().err.startswith(f"trecbench: --language {language!r}: ")
+    assert not out.exists()

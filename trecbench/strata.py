@@ -80,23 +80,32 @@ def read_sidecar(sidecar: str | os.PathLike) -> tuple[pd.DataFrame, list[tuple[s
 
 
 def _group_name(place: At, field: str, value: Any) -> str:
-    """A topic's group in the stratum ``field``: a string naming a group of its own. The
-    group of topics without a value is (none): named so, two groups would be one."""
-    if place.expect_string(value) == MISSING:
-        raise place.error(f"{MISSING} names the topics without a {field}")
-    blank = _blank_group(field, value)
-    if blank is not None:
-        raise place.error(blank)
+    """A topic's group in the stratum ``field``: a string naming a group of its own."""
+    problem = group_name_problem(field, place.expect_string(value))
+    if problem is not None:
+        raise place.error(problem)
     return value
 
 
-def _blank_group(field: str, value: str) -> str | None:
+def group_name_problem(field: str, value: str, absent: str | None = None) -> str | None:
+    """Why ``value`` cannot name a group of the stratum ``field``, or None: the group of
+    topics without a value is (none), named so (two groups would be one), and an empty or
+    blank name would print as no label at all. ``absent`` says how the input gives no
+    value (default: a sidecar's, the field left out or null). ``convert`` checks what it
+    writes into a sidecar with it, so that ``score --strata`` takes every sidecar written."""
+    if value == MISSING:
+        return f"{MISSING} names the topics without a {field}"
+    return _blank_group(field, value, absent)
+
+
+def _blank_group(field: str, value: str, absent: str | None = None) -> str | None:
     """Why ``value`` cannot name a group of ``field`` (an empty or blank name would print as
     no label at all), or None."""
     if value.strip():
         return None
     what = "empty group name" if not value else f"blank group name {value!r}"
-    return f"{what}: a topic without a {field} goes in {MISSING} (leave its {field} out, or null)"
+    absent = f"leave its {field} out, or null" if absent is None else absent
+    return f"{what}: a topic without a {field} goes in {MISSING} ({absent})"
 
 
 def _field_name(place: At, name: Any) -> str:

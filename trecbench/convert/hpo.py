@@ -25,6 +25,7 @@ import pandas as pd
 from ..errors import InputError, TrecbenchError, UsageError
 from ..ids import STR
 from ..sources import At, JsonDocument, json_document, read_source, source_text
+from ..strata import group_name_problem
 from .common import (
     Conversion,
     Report,
@@ -120,7 +121,11 @@ def read_cases(path: str | os.PathLike, report: Report, language: str | None = N
         at = doc.root / "test_cases"
     else:
         metadata, cases, at = {}, data, doc.root
-    default_language = language or metadata.get("language")
+    if language is not None:  # given, it is every case's group: one a sidecar can hold
+        problem = group_name_problem("language", language, "leave --language out")
+        if problem is not None:
+            raise UsageError(f"--language {language!r}: {problem}")
+    default_language = metadata.get("language") if language is None else language
     if default_language is None:
         default_language, inferred = _path_language(path)
         if inferred:
@@ -135,7 +140,7 @@ def read_cases(path: str | os.PathLike, report: Report, language: str | None = N
         refuse_repeat(places, qid, at / index, "case_id", repr(qid))
         qids.append(qid)
         rows += [(qid, term) for term in case["expected_hpo_ids"]]
-        fields = {"qid": qid, **{name: case.get(name) for name in STRATA_FIELDS}}
+        fields = {"qid": qid, **{name: _stratum(case, at / index, name) for name in STRATA_FIELDS}}
         if fields["language"] is None:
             fields["language"] = default_language
         strata.append(fields)
@@ -145,6 +150,17 @@ def read_cases(path: str | os.PathLike, report: Report, language: str | None = N
     strata = pd.DataFrame(strata, dtype=STR)
     strata = strata[["qid"] + [c for c in STRATA_FIELDS if strata[c].notna().any()]]
     return expected, strata, qids, metadata, doc.source.record
+
+
+def _stratum(case: dict, place: At, field: str) -> str | None:
+    """A case's value of the stratum ``field`` (None: not given), refused where it cannot
+    name a group in the sidecar (``score --strata`` refuses an empty, blank or ``(none)``
+    one: the schema cannot tell them from a name)."""
+    value = case.get(field)
+    problem = None if value is None else group_name_problem(field, value, f"leave its {field} out")
+    if problem is not None:
+        raise (place / field).error(problem)
+    return value
 
 
 def graded_qrels(expected: pd.DataFrame, ontology, grades: Mapping[str, int]) -> pd.DataFrame:
