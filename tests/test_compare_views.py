@@ -420,11 +420,15 @@ def test_a_normal_interval_past_the_measures_range_is_flagged():
     assert "†" not in inside.render("table")
 
 
-@pytest.mark.parametrize("measure", ["ERR@10", "nERR@10", "Q", "SDCG@10", "RBP"])
+@pytest.mark.parametrize(
+    "measure",
+    ["ERR@10", "nERR@10", "Q", "SDCG@10", "RBP",
+     "NERR8@10", "NERR9@10", "NERR10", "NERR11", "INST", "INSQ", "BPM@10"],
+)  # fmt: skip
 def test_the_interval_of_each_measure_in_zero_one_is_flagged_past_it(measure):
-    # the values of ERR, nERR, Q, SDCG and RBP lie in [0, 1] too, but their intervals
-    # past it went unmarked (the registry stated no span for them); a value beyond it is
-    # refused as P@10's is
+    # the values of ERR, nERR, Q, SDCG, RBP and cwl_eval's NERR8-11, INST, INSQ and BPM
+    # lie in [0, 1] too, but their intervals past it went unmarked (the registry stated no
+    # span for them); a value beyond it is refused as P@10's is
     frame = _frame({"base": [0.8, 1.0, 0.3], "run": [0.0, 0.9, 0.1]}, measure)
     text = compare_scores(frame, samples=40).render("table")
     assert "]†" in text and "the interval passes the measure's range, [0, 1]" in text

@@ -156,16 +156,14 @@ def test_an_mde_beyond_the_measures_range_is_no_figure(tmp_path):
     assert count["reason"] is None
 
 
-def test_err_q_sdcg_and_rbp_lie_in_zero_one_and_say_so(tmp_path):
-    # ERR is a probability, nERR ERR over its ideal's, Q's terms are at most 1, SDCG and
-    # RBP weigh gains scaled to [0, 1]: their span was not stated, and power printed
-    # nERR@10's MDE of 8.17 (statsmodels), which no difference of it can reach
+def _assert_no_mde_beyond_one(tmp_path, bounded: list[str]) -> None:
+    """On two topics whose differences are 0 and the measure's value for one document of
+    grade 4 at rank 1 (the MDE is 8.17 sd, statsmodels), each measure of ``bounded`` is
+    stated in [0, 1] and power gives its MDE as no figure, with the reason."""
     qrels, base, new = tmp_path / "q", tmp_path / "base.run", tmp_path / "new.run"
     qrels.write_text("q1 0 d1 4\nq2 0 d1 4\n")
     base.write_text("q1 Q0 d1 1 2 b\nq2 Q0 d2 1 2 b\n")
     new.write_text("q1 Q0 d1 1 2 n\nq2 Q0 d1 1 2 n\n")
-    bounded = ["ERR@10", "nERR@10", "Q", "Q(beta=1000)", "SDCG@10", "SDCG(max_rel=1)@10"]
-    bounded += ["RBP", "RBP(rel=1)", "RBP(p=0.01,max_rel=2)"]
     args = ["power", str(qrels), str(base), str(new), "--format", "json"]
     done = CliRunner().invoke(cli, [*args, *(f"-m{name}" for name in bounded)])
     assert done.exit_code == 0, done.output
@@ -175,6 +173,25 @@ def test_err_q_sdcg_and_rbp_lie_in_zero_one_and_say_so(tmp_path):
     from trecbench.measures import span
 
     assert {span(name) for name in bounded} == {1.0}
+
+
+def test_err_q_sdcg_and_rbp_lie_in_zero_one_and_say_so(tmp_path):
+    # ERR is a probability, nERR ERR over its ideal's, Q's terms are at most 1, SDCG and
+    # RBP weigh gains scaled to [0, 1]: their span was not stated, and power printed
+    # nERR@10's MDE of 8.17 (statsmodels), which no difference of it can reach
+    bounded = ["ERR@10", "nERR@10", "Q", "Q(beta=1000)", "SDCG@10", "SDCG(max_rel=1)@10"]
+    bounded += ["RBP", "RBP(rel=1)", "RBP(p=0.01,max_rel=2)"]
+    _assert_no_mde_beyond_one(tmp_path, bounded)
+
+
+def test_cwl_eval_measures_lie_in_zero_one_and_say_so(tmp_path):
+    # NERR8-11, INST, INSQ and BPM: cwl_eval's weights sum to 1 over gains in [0, 1]
+    # (tests/test_cwl_spans.py checks ir_measures' values); their span was not stated,
+    # and power printed INST's MDE of 4.97 and NERR8@10's of 8.17 as figures
+    pytest.importorskip("cwl")
+    bounded = ["NERR8@10", "NERR9@10", "NERR10", "NERR10(p=0.5)", "NERR11", "INST"]
+    bounded += ["INST(T=0.3)", "INSQ", "INSQ(T=0.5)", "BPM@10", "BPM(T=2.0,min_rel=-2)@5"]
+    _assert_no_mde_beyond_one(tmp_path, bounded)
 
 
 @pytest.mark.parametrize(("alpha", "target"), [(0.05, 0.05), (0.05, 0.01), (0, 0.8), (0.05, 1)])

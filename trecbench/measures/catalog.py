@@ -178,6 +178,16 @@ state_facts(
             # trec_eval 10.0's rbp and rbp_resid: their p outside (0, 1) is computed as
             # trec_eval computes it (rbp.p=1.5 gives -1.0625, rbp_resid.p=1.5 2.4375)
             "ERR", "nERR", "Q", "SDCG", "RBP",
+            # cwl_eval's NERR8@k, NERR9@k, NERR10, NERR11, INST, INSQ and BPM@k: sum of
+            # W(i) g(i), W(i) the product of C(j) for j < i over the sum of those products
+            # (cwl_metrics.w_vector), so the weights are >= 0 and sum to 1 whenever each
+            # C(j) >= 0: 1 - g (NERR8), i/(i+1) (1 - g) (NERR9), p (1 - g) with p in
+            # (0, 1) (NERR10), squares (INST, INSQ, NERR11: for INST with T < 1/4 above 1,
+            # still >= 0), 0 or 1 (BPM); gains are grades clipped at 0 and to [min_rel,
+            # max_rel], scaled to [0, 1], unjudged 0. A weighted mean of gains in [0, 1]
+            # whatever the grades, T, min_rel and max_rel. Not so for a p below 0, which
+            # trecbench refuses and ir_measures does not: NERR10(p=-0.5) gives -1.0
+            "NERR8", "NERR9", "NERR10", "NERR11", "INST", "INSQ", "BPM",
         )
     }
     # trec_eval's ndcg with its default gains (the grades); a gain map may hold negative
