@@ -469,6 +469,30 @@ def test_cwl_eval_on_qrels_without_a_positive_grade_is_a_one_line_error(tmp_path
     )
 
 
+def test_inst_overflowing_in_cwl_eval_is_refused_naming_it_not_printed_as_nan(tmp_path):
+    # INST's continuation exceeds 1 for T < 1/4; over 100 fully relevant ranks cwl_eval's
+    # product of it overflows, and trecbench printed "INST(T=0.01) q1 -nan" and "all -nan"
+    # under eight numpy RuntimeWarnings (INST with T=1 was and is 1 there)
+    import warnings
+
+    pytest.importorskip("cwl")
+    qrels, run = tmp_path / "q", tmp_path / "r"
+    relevant = [(q, i) for q in ("q1", "q3") for i in range(100)]
+    qrels.write_text("".join(f"{q} 0 d{i} 1\n" for q, i in relevant) + "q2 0 d0 1\n")
+    lines = [f"{q} Q0 d{i} {i + 1} {100 - i} n" for q, i in relevant]
+    run.write_text("\n".join([*lines, "q2 Q0 d0 1 1 n"]) + "\n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        found = trecbench.evaluate(str(qrels), str(run), ["INST"]).per_query
+        assert found.set_index("qid")["value"][["q1", "q3"]].tolist() == [1.0, 1.0]
+        with pytest.raises(UsageError) as raised:
+            trecbench.evaluate(str(qrels), str(run), ["INST", "INST(T=0.01)"])
+    assert str(raised.value) == (
+        "INST(T=0.01): ir_measures' cwl_eval provider gives nan on topic q1 (and 1 other "
+        "topic), which is no number: nothing of it is printed"
+    )
+
+
 def test_graded_rbp_without_a_positive_grade_scores_zero_not_nan(tmp_path):
     # gains scaled by the qrels' top grade, 0: 0/0, printed "RBP all -nan" with numpy's
     # "invalid value encountered in divide"; no document gains anything

@@ -24,9 +24,10 @@ from typing import Any
 import numpy as np
 
 from .. import extras
-from ..errors import DuplicateError, ProviderWarning, UsageError
+from ..errors import DuplicateError, ProviderWarning, UsageError, one_line
 from ..inputs.tables import subtopics
 from ..measures import Measure, registry, value_names
+from ..plurals import counted
 from .interface import Settings
 
 NAME = "providers"
@@ -202,7 +203,8 @@ class Evaluator:
             which: dict[Any, list[Measure]] = {}
             for measure in measures:
                 which.setdefault(self.irm[measure], []).append(measure)
-            with _quiet_cwl():
+            # numpy's warnings silenced: a value they warn of is no number, refused below
+            with _quiet_cwl(), np.errstate(all="ignore"):
                 try:
                     for metric in self._evaluator(group).iter_calc(run):
                         index = position.get(metric.query_id)
@@ -213,9 +215,25 @@ class Evaluator:
                 except (ArithmeticError, AssertionError) as error:
                     raise _failed(group[0], measures, error) from None
             for measure in measures:
+                _refuse_non_numbers(group[0], measure, values[measure], qids)
                 ((label, display),) = value_names(measure)
                 out[measure] = [(label, display, values[measure])]
         return out
+
+
+def _refuse_non_numbers(provider: str, measure: Measure, values, qids: list[str]) -> None:
+    """A provider's value that is no number (nan, inf) refused, naming the measure and the
+    first such topic. cwl_eval's INST gives nan where its continuation, above 1 for T < 1/4,
+    multiplied over the ranks of many fully relevant documents overflows: the value is a
+    weighted mean of gains in [0, 1], but not one cwl_eval's doubles can hold."""
+    (where,) = np.nonzero(~np.isfinite(values))
+    if len(where):
+        more = f" (and {counted(len(where) - 1, 'other topic')})" if len(where) > 1 else ""
+        raise UsageError(
+            f"{_named([measure])}: ir_measures' {provider} provider gives {values[where[0]]} "
+            f"on topic {one_line(qids[where[0]])}{more}, which is no number: nothing of it "
+            "is printed"
+        )
 
 
 def _failed(provider: str, measures, error: Exception) -> UsageError:
