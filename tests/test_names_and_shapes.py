@@ -432,6 +432,7 @@ TINY_RUN = "q1 Q0 d1 1 3.0 r\nq1 Q0 d2 2 2.0 r\nq2 Q0 d3 1 1.0 r\n"
         "Success(judged_only=True)@1",  # was: Success@k (HitRate) has no parameter ...
         "SetP(relative=False)",  # was: SetP (set_P) has no parameter 'relative'
         "SetRelP(relative=True)",  # was: SetRelP (set_relative_P) has no parameter ...
+        "SetRelP(relative=False)",  # was: relative must be one of True (ir_measures: SetP)
     ],
 )
 def test_ir_measures_parameters_score_what_ir_measures_scores(tmp_path, capsys, name):
@@ -465,6 +466,16 @@ def test_setp_relative_is_a_bool_naming_one_of_its_two_families():
     # relative=1 was read as relative=True (set_relative_P); ir_measures refuses an int
     with pytest.raises(UsageError, match="relative must be bool, got 1"):
         trecbench.parse_measure("SetP(relative=1)")
-    # ir_measures' SetRelP is SetP(relative=True), so relative=False would make it set_P
+    # ir_measures' SetRelP is SetP(relative=True), so relative=False makes it SetP, as
+    # ir_measures reads the text and as the ir_measures object was already read here; the
+    # text was refused ("relative must be one of True")
+    ir_measures = pytest.importorskip("ir_measures")
+    assert repr(ir_measures.parse_measure("SetRelP(relative=False)")) == "SetP"
+    assert trecbench.parse_measure("SetRelP(relative=False)").family == "set_P"
+    assert trecbench.parse_measure(ir_measures.SetRelP(relative=False)).family == "set_P"
+    assert trecbench.parse_measure("SetRelP").family == "set_relative_P"
+    with pytest.raises(UsageError, match="relative must be bool, got 1"):
+        trecbench.parse_measure("SetRelP(relative=1)")
+    # the family's own name has no such reading: relative=False would mean its opposite
     with pytest.raises(UsageError, match="relative must be one of True"):
-        trecbench.parse_measure("SetRelP(relative=False)")
+        trecbench.parse_measure("set_relative_P(relative=False)")

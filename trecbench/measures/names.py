@@ -254,6 +254,11 @@ def _resolve(name: str, params: dict[str, Any], has_cutoff: bool, text: str) -> 
     candidates = registry.index().names.get(name.lower(), [])
     if not candidates:
         raise _UnknownName(text)
+    preset = _preset(candidates, name)
+    if preset is not None:  # SetRelP(relative=False): SetP(relative=False), as in ir_measures
+        for key, value in preset.ir_measures_when:
+            params.setdefault(key, value)
+        return _resolve(preset.ir_measures, params, has_cutoff, text)
     # a name with and without cutoff (AP: map / map_cut): the cutoff decides
     if has_cutoff:
         fitting = [d for d in candidates if d.cutoff is not None]
@@ -272,6 +277,18 @@ def _resolve(name: str, params: dict[str, Any], has_cutoff: bool, text: str) -> 
     if has_cutoff:
         raise UsageError(f"illegal measure '{text}': {shown} takes no cutoff")
     raise UsageError(f"measure '{text}' needs a cutoff, e.g. '{shown}@10'")
+
+
+def _preset(candidates: list[Definition], name: str) -> Definition | None:
+    """The family whose alias ``name`` is ir_measures' name for its ir_measures measure
+    with the ``ir_measures_when`` values preset (``SetRelP`` = ``SetP(relative=True)``):
+    given other values, that name is the ir_measures measure with them."""
+    for definition in candidates:
+        when = definition.ir_measures_when
+        fixed = bool(when) and all(value is not ... for _, value in when)
+        if fixed and name.lower() in (alias.lower() for alias in definition.aliases):
+            return definition
+    return None
 
 
 def _named_when(definition: Definition, name: str) -> bool:

@@ -220,7 +220,10 @@ class Definition:
     trec_params: str | None = None  # LONG_CUTOFFS, FLOAT_CUTOFFS, FLOAT_PARAMS, PAIRS, None
     trec_defaults: tuple = ()  # cutoffs used when a cutoff family is given without any
     ir_measures: str | None = None  # ir_measures' name that maps here
-    ir_measures_when: tuple[tuple[str, Any], ...] = ()  # ... with these parameter values
+    # ... with these parameter values; an alias of a family whose values are all fixed is
+    # ir_measures' name for that measure with them preset (SetRelP = SetP(relative=True)),
+    # and with other values the measure they make (SetRelP(relative=False) is SetP)
+    ir_measures_when: tuple[tuple[str, Any], ...] = ()
     display: str | None = None  # display name: nDCG -> nDCG@10
     aliases: tuple[str, ...] = ()  # more names, case-insensitive (seed spellings, ...)
     trec_eval: tuple[str, ...] = ()  # trec_eval versions that have it
