@@ -28,20 +28,31 @@ def _sections(page: str) -> dict[str, str]:
     return dict(zip(titles, parts[2::2], strict=True))
 
 
-def _means(section: str) -> list[list[str]]:
-    """The rows of a section's means table: the measure, then each run's mean (its
-    interval left out: score's page draws 1,000 resamples, compare's 10,000), the best run."""
+def _table(section: str) -> list[list[str]]:
+    """The rows of a section's first table (its means table; in the section of all topics
+    the summary's)."""
     table = section.split("</table>")[0]
     rows = re.findall(r"<tr>(.*?)</tr>", table.split("<tbody>")[1])
-    cells = [re.findall(r'<td class="text">([^<]*)</td>', row) for row in rows]
-    return [[cell.split(" [")[0] for cell in row] for row in cells]
+    return [re.findall(r"<td[^>]*>([^<]*)</td>", row) for row in rows]
+
+
+def _means(section: str) -> list[list[str]]:
+    """The rows of a section's means table: the measure, then each run's mean (its
+    interval left out), the best run."""
+    return [[cell.split(" [")[0] for cell in row] for row in _table(section)]
+
+
+def _ties(section: str) -> list[list[str]]:
+    """The rows of a section's tie sensitivity table (none: an empty list)."""
+    _, found, ties = section.partition("<h3>Tie sensitivity</h3>")
+    return _table(ties) if found else []
 
 
 @pytest.fixture(scope="module")
 def pages(tmp_path_factory):
     """score's page and its JSON output (the grouped means), and compare's page."""
     out = tmp_path_factory.mktemp("groups")
-    score = [*MEASURES, QRELS, *RUNS, *GROUPING, "--format", "json", "--quiet"]
+    score = [*MEASURES, QRELS, *RUNS, *GROUPING, "--format", "json", "--quiet", "--tie-bounds"]
     page = out / "score.html"
     with open(out / "score.json", "w") as stdout, contextlib.redirect_stdout(stdout):
         assert run(["score", *score, "--html", str(page)]) == 0
@@ -79,3 +90,24 @@ def test_score_html_group_by_means_are_score_grouped_means(pages):
                 kept = grouped[run_name]
                 value = kept["macro"] if key == "macro" else kept["groups"][key]
                 assert cell == f"{value[measure]:.4f}", (title, run_name)
+
+
+def test_score_html_draws_as_many_resamples_as_compare(pages):
+    # score's page drew 1,000 resamples, compare's 10,000: the same runs' intervals
+    # differed (the demo's nDCG@10 of tfidf-word: [0.1438, 0.3522] against [0.1419, 0.3550])
+    page, compared, _ = pages
+    drawn = "percentile intervals over topics (10,000 resamples, seed 0)</li>"
+    assert drawn in page and drawn in compared
+    settings = '"samples": 10000,\n  "seed": 0,'
+    assert settings in page.replace("&#34;", '"')  # the provenance's settings
+    for title, section in _sections(compared).items():
+        if title.startswith(("Summary", "All", "Macro", "language")):
+            assert _table(_sections(page)[title]) == _table(section), title
+
+
+def test_score_html_tie_bounds_show_compares_tie_sensitivity(pages):
+    # score --tie-bounds --html scored the bounds but its page had no tie sensitivity
+    page, compared, _ = pages
+    for title, section in _sections(compared).items():
+        assert _ties(_sections(page).get(title, "")) == _ties(section), title
+    assert "<h3>Tie sensitivity</h3>" in page

@@ -272,8 +272,7 @@ def _cubes(per_query, bounds, runs, measures, universe, empty: EmptyValues | Non
 
 def from_evaluation(
     evaluation,
-    samples: int = 1000,
-    seed: int = 0,
+    statistics: StatsSettings | None = None,
     *,
     strata: pd.DataFrame | None = None,
     group_by: Sequence[str] = (),
@@ -288,7 +287,10 @@ def from_evaluation(
     out, named in ``warnings``; none left is a :class:`UsageError`. ``group_by``: the
     fields score grouped by (of the sidecar's ``strata`` table,
     :func:`trecbench.strata.read_sidecar`, or ``qid-prefix``), each a macro section and a
-    section per stratum, as compare's."""
+    section per stratum, as compare's. ``statistics``: compare's defaults
+    (:class:`StatsSettings`: 10,000 resamples, seed 0), so that the same runs have the same
+    intervals on both pages; its ``missing`` is the one above. Where the runs were scored
+    with tie bounds (``score --tie-bounds``), the page has compare's tie sensitivity."""
     from ..evaluation.drill import curve_options
     from ..measures.registry import MEAN, RUNID
     from ..plurals import counted
@@ -303,9 +305,10 @@ def from_evaluation(
             f"{'has' if len(left_out) == 1 else 'have'} none (a count, a summary over "
             "topics or text): ask a measure averaged over topics"
         )
-    per_query = evaluation.per_query
-    per_query = per_query[per_query["measure"].isin(means)]
-    per_query = per_query.assign(measure=per_query["measure"].map(evaluation.shown))  # -Z
+    per_query = _of_means(evaluation.per_query, means, evaluation.shown)
+    bounds = None
+    if evaluation.settings.tie_bounds:  # kept as the runs were scored
+        bounds = _of_means(evaluation.tie_bounds_per_query, means, evaluation.shown)
     complete = evaluation.settings.complete
     held = [set(run.qids) for run in evaluation.runs]
     if not complete and held and not set.intersection(*held):
@@ -320,9 +323,9 @@ def from_evaluation(
         queries=queries,
         strata=strata_map(strata, group_by, topics) if group_by else None,
         group_by=list(group_by) or None,
+        bounds=bounds,
+        statistics=statistics or StatsSettings(),
         missing="zero" if complete else "drop",
-        samples=samples,
-        seed=seed,
     )
     if left_out:
         comparison.warnings.append(
@@ -353,6 +356,13 @@ def from_evaluation(
     }
     comparison.scoreless = scoreless([evaluation.flagged], comparison.queries)
     return comparison
+
+
+def _of_means(frame: pd.DataFrame, means: list[str], shown) -> pd.DataFrame:
+    """The rows of ``frame`` (``run, qid, measure, ...``) of the measures ``means``, each
+    measure named as score prints it (``shown``: after a Z under -Z)."""
+    frame = frame[frame["measure"].isin(means)]
+    return frame.assign(measure=frame["measure"].map(shown))
 
 
 def scoreless(flag_lists, topics: list[str]) -> list[str]:
