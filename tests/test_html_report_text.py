@@ -276,3 +276,31 @@ def test_the_leaderboard_page_sorts_its_systems_as_text(browser, board):
     shown = ["2-stage", "10-stage", "1e3%E2%80%AE"]
     ascending, descending = _sorted_by(browser.find_element(By.CSS_SELECTOR, "table"), 0)
     assert ascending == sorted(shown) and descending == sorted(shown, reverse=True)
+
+
+def _block(text: str, title: str) -> str:
+    """The text of the page's <pre> block under the heading ``title``."""
+    return text.split(f"<h2>{title}</h2>\n<pre>", 1)[1].split("</pre>", 1)[0]
+
+
+def test_power_and_unjudged_sensitivity_isolate_right_to_left_names(tmp_path):
+    # their run names were escaped but not isolated, as the page's other text is: a
+    # Hebrew name took the blanks and numbers after it into its right-to-left run
+    hebrew = "\u05e9\u05dc\u05d5\u05dd"
+    isolated = f"{FIRST_STRONG_ISOLATE}{hebrew}{POP_DIRECTIONAL_ISOLATE}"
+    qrels, first, second = _files(tmp_path, {"a.run": "a", "b.run": "b"}, ["t1", "t2", "t3"])
+    out = tmp_path / "out"
+    names = ["--names", f"{hebrew}={second}"]
+    args = [qrels, first, second, "-m", "P@1", *names, "--power", "0.8", "--unjudged-bounds"]
+    assert run(["compare", *args, "-o", str(out), "--quiet"]) == 0
+    text = (out / "report.html").read_text(encoding="utf-8")
+    for title in ("Power (all topics)", "Unjudged sensitivity"):
+        block = _block(text, title)
+        assert isolated in block and hebrew not in block.replace(isolated, ""), title
+        # the isolates are drawn as nothing: the columns stay aligned without them
+        lines = block.replace(FIRST_STRONG_ISOLATE, "").replace(POP_DIRECTIONAL_ISOLATE, "")
+        head, *rows = [
+            line for line in lines.splitlines() if line.startswith(("run ", f"{hebrew}  "))
+        ]
+        column = head.index("measure")
+        assert rows and all(row[column:].startswith("P@1") for row in rows), title

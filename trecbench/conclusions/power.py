@@ -91,11 +91,12 @@ class PowerResult:
             "rows": [asdict(row) for row in self.rows],
         }
 
-    def render(self, fmt: str = "table") -> str:
-        """``table`` (terminal), ``markdown``, ``json`` or ``latex``."""
+    def render(self, fmt: str = "table", name=None) -> str:
+        """``table`` (terminal), ``markdown``, ``json`` or ``latex``; ``name`` shows a run's
+        name (:func:`~trecbench.conclusions.render.render_power`)."""
         from .render import render_power
 
-        return render_power(self, fmt)
+        return render_power(self, fmt, name)
 
 
 class Unreliable(ArithmeticError):

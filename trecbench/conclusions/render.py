@@ -81,14 +81,17 @@ def _power_rows(result, name: Callable[[str], str]) -> list[list[str]]:
     ]
 
 
-def render_power(result, fmt: str = "table") -> str:
-    """A :class:`~trecbench.conclusions.power.PowerResult` as ``fmt`` (:data:`FORMATS`)."""
+def render_power(result, fmt: str = "table", name: Callable[[str], str] | None = None) -> str:
+    """A :class:`~trecbench.conclusions.power.PowerResult` as ``fmt`` (:data:`FORMATS`),
+    a run's name shown by ``name`` (default: as ``fmt`` escapes it,
+    :func:`~trecbench.renderers.escaping.escaper`; the HTML page's table isolates one
+    written right to left, ``escaper("html")``)."""
     _check(fmt, FORMATS)
     if fmt == "json":
         return _json(result.to_dict())
     if fmt == "latex":
         return _power_latex(result)
-    settings, name = result.settings, escaper(fmt)
+    settings, name = result.settings, name or escaper(fmt)
     legend = [
         f"Baseline: {name(result.baseline)}; paired two-sided t-test at alpha {settings.alpha}, "
         f"target power {settings.target}",

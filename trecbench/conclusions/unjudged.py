@@ -120,13 +120,14 @@ def evaluation_bounds(evaluation, topics=None) -> list[UnjudgedBound]:
     return [UnjudgedBound(*row) for row in bound_rows(evaluation, topics)]
 
 
-def render_bounds(bounds: list[UnjudgedBound], output_format: str, asked=None) -> str:
+def render_bounds(bounds: list[UnjudgedBound], output_format: str, asked=None, name=None) -> str:
     """``score --unjudged-bounds``' table after the scores: per run and measure the value,
     the high end and the unjudged share of what the measure looks at (the table and the
     Markdown of :mod:`trecbench.renderers.text_tables`; in CSV rows of score's tidy table,
     ``<measure>:unjudged_high`` and ``:unjudged_share``, under each name ``asked`` gives
     the measure, display name -> names; a run's name escaped as ``score`` escapes it,
-    :func:`~trecbench.renderers.escaping.escaper`)."""
+    :func:`~trecbench.renderers.escaping.escaper`, or by ``name``: the HTML page's table
+    isolates one written right to left, ``escaper("html")``)."""
     from ..renderers.escaping import escaper
     from ..renderers.text_tables import aligned, csv_line, markdown_table
 
@@ -139,7 +140,7 @@ def render_bounds(bounds: list[UnjudgedBound], output_format: str, asked=None) -
             for side, value in (("unjudged_high", b.high), ("unjudged_share", b.unjudged))
         )
     header = ["run", "measure", "value (low)", "high", "unjudged"]
-    name = escaper(output_format)
+    name = name or escaper(output_format)
     rows = [
         [name(b.run), b.measure, f"{b.low:.4f}", f"{b.high:.4f}", f"{b.unjudged:.1%}"]
         for b in bounds
@@ -199,13 +200,15 @@ class UnjudgedSensitivity:
             rows.append(bound.to_json() | {"could_flip": flip, "could_flip_undefined": why})
         return {"baseline": self.baseline, "rows": rows}
 
-    def render(self, fmt: str) -> str:
+    def render(self, fmt: str, name=None) -> str:
         """The bounds table, then each difference whose sign could flip (of the measures
-        whose ranges bound a difference; the runs' names escaped as in the table), then
-        per reason the differences whose could flip is n/a."""
+        whose ranges bound a difference; the runs' names shown as in the table, by
+        ``name``: :func:`render_bounds`), then per reason the differences whose could flip
+        is n/a."""
         from ..renderers.escaping import escaper
 
-        text, name = render_bounds(self.bounds, fmt), escaper(fmt)
+        name = name or escaper(fmt)
+        text = render_bounds(self.bounds, fmt, name=name)
         flips = [
             (f"{name(run)} vs {name(self.baseline)}, {measure}", flip, why)
             for run, measure, flip, why in self.flips()

@@ -132,12 +132,14 @@ def _data_block(document: dict) -> str:
 
 def _conclusions(comparison) -> list[tuple[str, str]]:
     """``(title, text)`` of the power (compare --power) and the unjudged sensitivity
-    (--unjudged-bounds) when they were computed, as the terminal shows them."""
+    (--unjudged-bounds) when they were computed, as the terminal shows them, each name
+    as the page shows it (isolated where it is right to left)."""
     parts = []
     if comparison.power is not None:
-        parts.append(("Power (all topics)", comparison.power.render("table")))
+        parts.append(("Power (all topics)", comparison.power.render("table", _page_text)))
     if comparison.unjudged_sensitivity is not None:
-        parts.append(("Unjudged sensitivity", comparison.unjudged_sensitivity.render("table")))
+        sensitivity = comparison.unjudged_sensitivity.render("table", _page_text)
+        parts.append(("Unjudged sensitivity", sensitivity))
     return parts
 
 

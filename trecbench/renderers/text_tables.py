@@ -3,18 +3,29 @@ Markdown (the columns in ``right`` right-aligned in both), and CSV records."""
 
 from __future__ import annotations
 
+from .escaping import FIRST_STRONG_ISOLATE, POP_DIRECTIONAL_ISOLATE
+
 
 def aligned(rows: list[list[str]], right: set[int]) -> list[str]:
     """Rows of cells padded to their column's width, two blanks apart, trailing blanks cut
-    (columns in ``right`` right-aligned, the others left-aligned)."""
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    (columns in ``right`` right-aligned, the others left-aligned). The isolates around a
+    right-to-left name on a page (:func:`~trecbench.renderers.escaping.isolated_text`)
+    are drawn as nothing: they take no width."""
+    widths = [max(_width(row[i]) for row in rows) for i in range(len(rows[0]))]
     return [
         "  ".join(
-            cell.rjust(widths[i]) if i in right else cell.ljust(widths[i])
-            for i, cell in enumerate(row)
+            _padded(cell, widths[i] - _width(cell), i in right) for i, cell in enumerate(row)
         ).rstrip()
         for row in rows
     ]
+
+
+def _width(cell: str) -> int:
+    return len(cell) - cell.count(FIRST_STRONG_ISOLATE) - cell.count(POP_DIRECTIONAL_ISOLATE)
+
+
+def _padded(cell: str, blanks: int, right: bool) -> str:
+    return " " * blanks + cell if right else cell + " " * blanks
 
 
 def markdown_table(header: list[str], rows: list[list[str]], right: set[int]) -> list[str]:
