@@ -173,3 +173,47 @@ def test_the_figures_of_many_runs_fit_the_page(window, tmp_path, runs):
 def test_a_run_name_folded_in_the_legends_fits_the_page(window, tmp_path):
     # folded for the widest canvas, its lines ran past a canvas of 757 px
     _figures_fit(window, _score_page(tmp_path / "long", ["x", LONG_RUN], ["t1", "t2"]))
+
+
+def _leaderboard_page(folder, capsys, suite=None):
+    """leaderboard --format html's page (its path): of ``suite``, else of three systems of
+    68-character names over four collections of 63-character names (three topics each)."""
+    folder.mkdir(exist_ok=True)
+    if suite is None:
+        systems = [NAME.format(letter) for letter in "abc"]
+        suite = folder / "suite.toml"
+        text = f"systems = {systems!r}\nmeasures = ['P@1']\n".replace("'", '"')
+        for index, collection in enumerate("pqrs"):
+            qids = [f"{collection}{topic}" for topic in range(3)]
+            (folder / f"{collection}.qrels").write_text("".join(f"{q} 0 d1 1\n" for q in qids))
+            text += f'[collections.{collection}_{"x" * 60}]\nqrels = "{collection}.qrels"\n'
+            text += f'runs = "{collection}-{{system}}.run"\n'
+            for rank, system in enumerate(systems):
+                lines = (f"{q} Q0 d{(rank + index + k) % 2} 1 2 r\n" for k, q in enumerate(qids))
+                (folder / f"{collection}-{system}.run").write_text("".join(lines))
+        suite.write_text(text)
+    capsys.readouterr()
+    assert run(["leaderboard", str(suite), "--format", "html", "--quiet"]) == 0
+    page = folder / "board.html"
+    page.write_text(capsys.readouterr().out, encoding="utf-8")
+    return page
+
+
+@pytest.mark.parametrize("window", [1280, 400], indirect=True)
+def test_the_leaderboard_page_fits_the_window(window, tmp_path, capsys):
+    # its tables neither wrapped nor scrolled in a box of their own: long system and
+    # collection names made the page 3,179 px wide in a window of 1280 px, and the demo's
+    # was 541 px wide in one of 400
+    wide = _leaderboard_page(tmp_path / "long", capsys)
+    demo = _leaderboard_page(tmp_path / "demo", capsys, ROOT / "data" / "leaderboard.toml")
+    whole = window.execute_script("return window.innerWidth") == 1280
+    for page in (wide, demo):
+        window.get(page.as_uri())
+        scrolled, width, past = window.execute_script(WIDE, BOXES + (", table" if whole else ""))
+        assert scrolled <= width and past == [], (page.parent.name, scrolled, width, past)
+    # the long names wrap in their cells and headings, the numbers stay on one line
+    window.get(wide.as_uri())
+    names = window.execute_script(CELL_LINES, "td.name, th.name + th.name")
+    assert len(names) == 4 + 3 and all(lines > 1 for _, lines in names), names
+    numbers = window.execute_script(CELL_LINES, "td + td")
+    assert numbers and all(lines == 1 for _, lines in numbers), numbers

@@ -148,8 +148,10 @@ def _html(board: Leaderboard) -> str:
         header, rows = _rows(measure, name)
         keys = [_row_keys(measure, s, name) for s in range(len(measure.systems))]
         pairs = [list(zip(row, key, strict=True)) for row, key in zip(rows, keys, strict=True)]
+        # names: how many headings name something (the system's, the collections'): they wrap
         tables.append({"title": _title(measure, name), "header": header, "rows": pairs,
-                       "notes": _notes(measure, name)})  # fmt: skip
+                       "notes": _notes(measure, name),
+                       "names": 1 + len(measure.collections)})  # fmt: skip
     title = name(f"trecbench leaderboard: {board.suite.name}")
     page = environment(jinja2).get_template("leaderboard.html.j2")
     return page.render(title=title, legend=LEGEND, boards=tables)
