@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from ..report import parse_meta
-from .group import cli, echo_written
+from .group import cli, echo_input_warnings, echo_written
 from .paths import INPUT_FILE, OUTPUT_FOLDER
 from .progress import StderrProgress, wanted
 
@@ -58,6 +58,7 @@ def benchmark(config, outdir, meta, quiet):
             progress.close()
     from .compare import warn_without_html
 
+    echo_input_warnings()
     warn_without_html()
     if not quiet:  # before the files: a full standard output replaces none of them
         click.echo(result.markdown(statistics=False))

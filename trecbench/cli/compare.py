@@ -19,7 +19,7 @@ from .evaluation_options import (
     memory_option,
     unjudged_threshold_option,
 )
-from .group import cli, echo_warning, echo_written
+from .group import cli, echo_input_warnings, echo_warning, echo_written
 from .paths import INPUT_FILE, OUTPUT_FOLDER, QRELS_INPUT
 from .progress import TaskProgress, wanted
 from .report_options import manifest_options
@@ -357,7 +357,8 @@ def compare(
     finally:
         if progress is not None:
             progress.close()
-    for warning in [*comparison.input_warnings, *comparison.warnings]:
+    echo_input_warnings()
+    for warning in comparison.warnings:
         echo_warning(warning)
     output.show(_with_conclusions(comparison, target_power, unjudged_bounds))
 

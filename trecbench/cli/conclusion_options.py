@@ -10,7 +10,7 @@ from dataclasses import dataclass, fields
 import click
 
 from .evaluation_options import evaluation_options
-from .group import echo_warning
+from .group import echo_input_warnings, echo_warning
 from .report_options import stack_options
 from .shared_options import format_option, measures_option, quiet_option
 
@@ -53,7 +53,9 @@ class ConclusionArgs:
         return drawn(self.quiet)
 
     def echo(self, result) -> None:
-        """The result's warnings on stderr, then the result on stdout in --format."""
+        """The inputs' warnings and the result's on stderr, then the result on stdout in
+        --format."""
+        echo_input_warnings()
         for warning in result.warnings:
             echo_warning(warning)
         click.echo(result.render(self.output_format), nl=False)

@@ -8,7 +8,7 @@ import click
 
 from ..plurals import counted
 from ..text_bytes import utf8
-from .group import cli, echo_written
+from .group import cli, echo_input_warnings, echo_written
 from .paths import DEPTH, INPUT_FILE, OutputFile
 from .shared_options import quiet_option, runs_argument
 
@@ -173,6 +173,7 @@ def fuse(
         fusion = {"method": method, "k": k, "norm": norm, "weights": weights, "depth": depth}
         tuning = {"measure": optimize, "qrels": qrels, "folds": folds, "seed": seed, "step": step}
         fused, settings = _fused(runs, fusion, tuning, tag, progress)
+        echo_input_warnings()
         if metadata is None and output != "-":
             _write(fused, output, runs, progress)
         else:

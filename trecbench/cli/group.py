@@ -104,11 +104,13 @@ def cli(ctx: click.Context, debug: bool) -> None:
 
 def open_input_scope(ctx: click.Context) -> None:
     """Make every file read while ``ctx`` runs one of the call's inputs, which no output
-    may replace (:func:`trecbench.outputs.input_scope`). Parsing the command line reads no
-    file, so a command may open it in its callback (:data:`SCOPE_THEIR_OWN`)."""
-    from .. import outputs
+    may replace (:func:`trecbench.outputs.input_scope`), and keep what its reading warns
+    of (:func:`echo_input_warnings`). Parsing the command line reads no file, so a command
+    may open it in its callback (:data:`SCOPE_THEIR_OWN`)."""
+    from .. import input_warnings, outputs
 
     ctx.with_resource(outputs.input_scope())
+    ctx.with_resource(input_warnings.kept())
 
 
 def given(*names: str, ctx: click.Context | None = None) -> set[str]:
@@ -124,6 +126,16 @@ def echo_written(path, detail: str = "") -> None:
     """``wrote PATH`` (``: detail``) on stderr, in one line: control characters in the
     path escaped, as in every message."""
     click.echo(f"wrote {one_line(str(path))}" + (f": {detail}" if detail else ""), err=True)
+
+
+def echo_input_warnings() -> None:
+    """What the validation gate warned of the runs and qrels read so far (a CRLF file, a
+    blank line...), each line once however often its file was read, as warnings on
+    stderr: every command that reads them as score does says them so."""
+    from ..input_warnings import unsaid
+
+    for line in unsaid():
+        echo_warning(line)
 
 
 def echo_warning(message: str) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .group import cli, echo_warning
+from .group import cli, echo_input_warnings, echo_warning
 from .paths import INPUT_FILE
 from .shared_options import quiet_option
 
@@ -39,6 +39,7 @@ def leaderboard(suite, output_format, quiet):
 
     with drawn(quiet) as progress:
         board = compute(suite, progress)
+    echo_input_warnings()
     for warning in board.warnings:
         echo_warning(warning)
     click.echo(leaderboard_text(board, output_format), nl=False)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .group import cli, echo_written, given
+from .group import cli, echo_input_warnings, echo_written, given
 from .paths import INPUT_FILE, OUTPUT_FILE
 from .shared_options import format_option, names_option, quiet_option, runs_argument
 
@@ -91,6 +91,7 @@ def pool(runs, depth, qrels, level, unjudged_grade, names, output_format, output
     settings = {"depth": depth, "qrels": qrels, "relevance_level": level, "names": names}
     with drawn(quiet) as progress:
         result = compute(list(runs), **settings, progress=progress)
+    echo_input_warnings()
     pool_file = result.to_text(unjudged_grade)  # an id no TREC file holds: refused first
     click.echo(pool_text(result, output_format), nl=False)  # then: a full one writes no file
     outputs.write_file(output, pool_file, inputs)

@@ -15,7 +15,7 @@ from .evaluation_options import (
     memory_option,
     unjudged_threshold_option,
 )
-from .group import cli, echo_warning, echo_written
+from .group import cli, echo_input_warnings, echo_warning, echo_written
 from .paths import INPUT_FILE, OUTPUT_FILE, QRELS_INPUT, RUN_PATTERN
 from .report_options import report_options
 from .shared_options import format_option, html_depth_option, measure_values, quiet_option
@@ -274,6 +274,7 @@ def score(
     settings = _settings(flags, local, tie_bounds, memory, jobs, drill_depth, unjudged_bounds)
     named = naming.named_runs(given[1 : len(runs) + 1], flags["run_names"])
     evaluation = _evaluation(qrels, runs, named, flags, settings, view, dask_address, html_page)
+    echo_input_warnings()
     _warn(_evaluation_warnings(evaluation, unjudged_threshold))
     _warn(_topics_named_all(evaluation, flags["query"]))
     grouped, notes, sidecar = _grouped(evaluation, strata, group_by, qrels)
@@ -359,13 +360,14 @@ def _warn(lines: list[str]) -> None:
 
 
 def _evaluation_warnings(evaluation, unjudged_threshold: float) -> list[str]:
-    """What the evaluation warns about, the flagged topics and the runs whose retrieved
-    documents the qrels mostly do not know."""
+    """What the evaluation warns about (its inputs' warnings aside: :func:`echo_input_warnings`
+    says them), the flagged topics and the runs whose retrieved documents the qrels mostly
+    do not know."""
     unjudged = [
         run.unjudged.message(run.name, evaluation.qrels_path)
         for run in evaluation.unjudged_runs(unjudged_threshold)
     ]
-    return evaluation.warnings + _flag_summary(evaluation) + unjudged
+    return _flag_summary(evaluation) + unjudged
 
 
 def _topics_named_all(evaluation, per_query: bool) -> list[str]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .group import cli, echo_warning
+from .group import cli, echo_input_warnings, echo_warning
 from .shared_options import format_option, names_option, quiet_option, runs_argument
 
 
@@ -60,6 +60,7 @@ def similarity(runs, rbo_p, overlap_k, depth, names, per_topic, output_format, q
     settings = {"names": names, "rbo_p": rbo_p, "overlap_k": overlap_k, "depth": depth}
     with drawn(quiet) as progress:
         result = compute(list(runs), **settings, progress=progress)
+    echo_input_warnings()
     for pair in result.pairs:
         if pair.reason:
             echo_warning(pair.reason)

@@ -53,7 +53,7 @@ class Comparison:
     ``run_qrels``: per run the qrels file it was scored with; ``unpaired``: per run the
     topics of its qrels left out because another run's qrels lack them; ``unjudged``: per
     run its documents without judgment; ``warnings``: what the caller should print (an
-    unjudged run's holds its parts: ``UnjudgedWarning``), ``input_warnings`` (score's gate's).
+    unjudged run's holds its parts: ``UnjudgedWarning``).
     ``evaluation``: the options :func:`trecbench.evaluate` was called with (None when the
     per-query values were given); ``ontology``: provenance of the ontology behind MaxOntSim.
     ``drill_downs``: per run, what report.html's drill-down and the precision-recall curve
@@ -85,7 +85,6 @@ class Comparison:
     unpaired: dict[str, list[str]] | None = None
     unjudged: dict[str, dict] | None = None
     warnings: list[str] = field(default_factory=list)
-    input_warnings: list[str] = field(default_factory=list)  # printed, not in the outputs
     # the compared topics for which every run's qrels hold no relevant document (at -l):
     # they count, and the measures of relevant documents are 0 there (None: not known,
     # per-query values given)

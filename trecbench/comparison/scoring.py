@@ -190,7 +190,6 @@ def compare(
     comparison.settings["unjudged_threshold"] = float(scoring.unjudged_threshold)
     comparison.settings["allow_unjudged"] = bool(scoring.allow_unjudged)
     comparison.warnings = warnings
-    comparison.input_warnings = [warning for e, _ in evaluations for warning in e.warnings]
     comparison.scoreless = scoreless([e.flagged for e, _ in evaluations], comparison.queries)
     comparison.unpaired = unpaired
     if scoring.unjudged_bounds:

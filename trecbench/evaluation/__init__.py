@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from .. import inputs, outputs, provenance
+from .. import input_warnings, inputs, outputs, provenance
 from ..errors import DuplicateError, InputError, TrecbenchError, UsageError
 from ..inputs import held
 from ..measures import NUM_REL
@@ -275,6 +275,8 @@ def _collect(evaluation: Evaluation, done: Iterator[tuple], total: int, in_worke
             file_record = {key: result.record[key] for key in ("size", "sha256")}
             provenance.remember(provenance.identity(result.path), file_record)
         evaluation.warnings += run_warnings
+        # a run read in blocks, by a worker or on Dask was not read by this process's load
+        input_warnings.keep(run_warnings)
         evaluation.runs.append(result)
         evaluation.flagged += run_flags
         columns = columns or run_columns

@@ -12,7 +12,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from .. import inputs, memory
+from .. import input_warnings, inputs, memory
 from ..errors import InputError
 from ..inputs.streams import STANDARD_INPUT
 from ..memory import Budget, most_qrels_lines
@@ -45,13 +45,12 @@ def _read_ahead(
     version: Compat = _compat.V9,
     score_text: bool = False,
 ) -> Future | None:
-    """Start :func:`load` of a run file in a worker thread (in this call's input scope)."""
+    """Start reading a run file as :func:`load` reads it, in a worker thread (in this
+    call's input scope); :func:`load` takes it with ``ahead``."""
     if not isinstance(source, (str, os.PathLike)) or _is_stdin(source):
         return None
     in_scope = contextvars.copy_context().run  # the thread sees this call's inputs
-    return _in_background(
-        lambda: in_scope(load, source, "run", None, progress, version, score_text)
-    )
+    return _in_background(lambda: in_scope(_read, source, "run", progress, version, score_text))
 
 
 def load(
@@ -72,19 +71,27 @@ def load(
     `trecbench validate`'s job. ``ahead``: this call, started earlier (:func:`_read_ahead`).
     ``version``: trec_eval 10.0 skips ``#`` comment lines (:mod:`trecbench.inputs.comments`).
     ``score_text``: a run's scores as written kept too (:func:`trecbench.inputs.load`).
-    A run named ``-`` is standard input, and named so in messages and reports.
+    A run named ``-`` is standard input, and named so in messages and reports. Its
+    warnings are kept for the command to say (:mod:`trecbench.input_warnings`).
     """
     if ahead is not None:
         loaded = ahead.result()
     else:
-        reading = _reading(progress, source)
-        loaded = inputs.load(
-            source, kind, check=_gate, progress=reading, comments=version.comments,
-            score_text=score_text,
-        )  # fmt: skip
+        loaded = _read(source, kind, progress, version, score_text)
+    # kept here, not by the thread reading ahead: in the order the inputs are taken
+    input_warnings.keep(loaded.warnings)
     if loaded.table.num_rows == 0:
         raise InputError(loaded.origin, None, f"empty {kind}" + (" file" if loaded.path else ""))
     return loaded
+
+
+def _read(source, kind: str, progress, version: Compat, score_text: bool) -> inputs.Loaded:
+    """:func:`load`'s reading (through the gate) of a ``source`` not read ahead."""
+    reading = _reading(progress, source)
+    return inputs.load(
+        source, kind, check=_gate, progress=reading, comments=version.comments,
+        score_text=score_text,
+    )  # fmt: skip
 
 
 def _in_background(function: Callable[[], Any]) -> Future:

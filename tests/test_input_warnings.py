@@ -1,0 +1,125 @@
+"""Every command that reads runs and qrels as score does says what score says of them on
+stderr (the validator's lenient gate: CRLF line ends, one line per file; a blank line...),
+each line once however often the call reads the file, the numbers on stdout unchanged.
+compare and score said them; power, agree, fuse, leaderboard, similarity, pool and
+benchmark said nothing."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import ROOT
+
+from trecbench.cli import run
+
+QRELS = str(ROOT / "qrels" / "hpo-demo.qrels")
+RUNS = ("tfidf-word", "tfidf-char", "tfidf-word-parents")
+
+
+def _runs(folder, dirty: bool) -> list[str]:
+    """The three demo runs in ``folder``; ``dirty``: the first with CRLF line ends, a
+    blank line in the second."""
+    folder.mkdir()
+    paths = []
+    for name in RUNS:
+        lines = (ROOT / "runs" / f"{name}.run").read_bytes().splitlines(keepends=True)
+        if dirty and name == RUNS[0]:
+            lines = [line.replace(b"\n", b"\r\n") for line in lines]
+        if dirty and name == RUNS[1]:
+            lines.insert(100, b"\n")  # line 101
+        path = folder / f"{name}.run"
+        path.write_bytes(b"".join(lines))
+        paths.append(str(path))
+    return paths
+
+
+def _said(runs: list[str]) -> list[str]:
+    return [
+        f"trecbench: warning: {runs[0]}: warning[R24]: CRLF line ends on all 2800 lines "
+        "(read as LF; scores unaffected; validate --fix normalises them)",
+        f"trecbench: warning: {runs[1]}:101:line: warning[R21]: blank line (trec_eval skips it)",
+    ]
+
+
+def _suite(runs: list[str]) -> list[str]:
+    """A leaderboard suite of the runs' folder: the demo's languages as collections."""
+    suite = Path(runs[0]).parent / "suite.toml"
+    sidecar = ROOT / "qrels" / "hpo-demo.sidecar.json"
+    systems = ", ".join(f'"{name}"' for name in RUNS)
+    collections = "".join(
+        f'[collections.{language}]\nqrels = "{QRELS}"\nruns = "{{system}}.run"\n'
+        f'strata = "{sidecar}"\nwhere = {{ language = "{language}" }}\n'
+        for language in ("de", "en")
+    )
+    suite.write_text(f'name = "demo"\nmeasures = ["P@5", "nDCG@10"]\nsystems = [{systems}]\n'
+                     + collections)  # fmt: skip
+    return [str(suite)]
+
+
+COMMANDS = {
+    "score": lambda runs: ["score", "-m", "P@5", "-m", "map", QRELS, *runs],
+    # read by worker processes: their warnings come back with their results
+    "score --jobs": lambda runs: ["score", "--jobs", "2", "-m", "P@5", QRELS, *runs],
+    "compare": lambda runs: ["compare", "-m", "P@5", "--format", "csv", QRELS, *runs],
+    "power": lambda runs: ["power", "-m", "P@5", QRELS, *runs],
+    "agree": lambda runs: ["agree", "-m", "P@5", "-m", "map", "--seed", "1", QRELS, *runs],
+    "fuse": lambda runs: ["fuse", "--method", "combsum", *runs[:2], "-o", "-"],
+    "leaderboard": lambda runs: ["leaderboard", *_suite(runs)],
+    "similarity": lambda runs: ["similarity", *runs[:2]],
+    "pool": lambda runs: ["pool", "--depth", "5", *runs[:2], "-o", runs[0] + ".pool"],
+}
+
+
+def _call(args: list[str], capsys) -> tuple[str, list[str]]:
+    assert run(args) == 0
+    said = capsys.readouterr()
+    return said.out, [line for line in said.err.splitlines() if "warning" in line]
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_command_says_the_input_warnings_score_says(command, tmp_path, capsys):
+    clean, dirty = _runs(tmp_path / "clean", False), _runs(tmp_path / "dirty", True)
+    out, warned = _call(COMMANDS[command](clean), capsys)
+    assert warned == []
+    dirty_out, dirty_warned = _call(COMMANDS[command](dirty), capsys)
+    assert dirty_warned == _said(dirty)
+    assert dirty_out == out.replace(str(tmp_path / "clean"), str(tmp_path / "dirty"))
+
+
+def test_benchmark_says_them_too(tmp_path, capsys):
+    """benchmark validates its runs with the R-task rules into its report; what score
+    says of them on stderr it said nothing of."""
+    said = []
+    for name in ("clean", "dirty"):
+        folder = tmp_path / name / "data" / "hpo-rtask"
+        shutil.copytree(ROOT / "data" / "hpo-rtask", folder)
+        shutil.copytree(ROOT / "qrels", tmp_path / name / "qrels")
+        run = folder / "lexical.run"
+        if name == "dirty":
+            run.write_bytes(run.read_bytes().replace(b"\n", b"\r\n"))
+        out = tmp_path / name / "out"
+        said.append(_call(["benchmark", str(folder / "benchmark.toml"), "-o", str(out)], capsys))
+    (out, warned), (dirty_out, dirty_warned) = said
+    assert warned == []
+    assert dirty_warned == [
+        f"trecbench: warning: {run}: warning[R24]: CRLF line ends on all 5600 lines "
+        "(read as LF; scores unaffected; validate --fix normalises them)"
+    ]
+    assert dirty_out == out.replace("/clean/", "/dirty/")  # (Markdown escapes the path's _)
+
+
+def test_a_file_read_twice_is_said_once(tmp_path, capsys):
+    """agree scores the runs under QRELS and again under --qrels-b (one read, two
+    evaluations that each hold the run's warnings)."""
+    runs = _runs(tmp_path / "dirty", True)
+    crlf = tmp_path / "crlf.qrels"
+    crlf.write_bytes((ROOT / "qrels" / "hpo-demo.qrels").read_bytes().replace(b"\n", b"\r\n"))
+    args = ["agree", "-m", "P@5", "--seed", "1", str(crlf), *runs, "--qrels-b", str(crlf)]
+    _, warned = _call(args, capsys)
+    qrels_said = (
+        f"trecbench: warning: {crlf}: warning[R24]: CRLF line ends on all 60 lines "
+        "(read as LF; scores unaffected)"
+    )
+    assert sorted(warned) == sorted([*_said(runs), qrels_said])
