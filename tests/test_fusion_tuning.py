@@ -243,3 +243,54 @@ def test_means_equal_on_paper_choose_the_first_candidate():
     assert _best(means[[1, 0, 2]], higher=False) == 2
     assert _best(-means, higher=False) == 0
     assert _best(np.array([0.2, 0.3]), higher=True) == 1
+
+
+def _beyond_float32(tmp_path) -> tuple[list[str], str]:
+    """Runs whose weighted sums (--norm none) leave float32's range once run a weighs 0.25
+    or more (its scores near 3e39: they tie at float32, ranked by docno against their
+    order), and qrels on which run b alone (weights 0,1) ranks d1 first."""
+    runs = []
+    for name, scores in (("a", (3e39, 2.9e39, 2.8e39)), ("b", (3.0, 2.0, 1.0))):
+        path = tmp_path / f"{name}.run"
+        path.write_text(
+            "".join(
+                f"{qid} Q0 d{rank} {rank} {score!r} {name}\n"
+                for qid in ("q1", "q2", "q3")
+                for rank, score in enumerate(scores, 1)
+            )
+        )
+        runs.append(str(path))
+    qrels = tmp_path / "dev.qrels"
+    qrels.write_text("".join(f"{qid} 0 d1 1\n" for qid in ("q1", "q2", "q3")))
+    return runs, str(qrels)
+
+
+def test_candidates_whose_fused_scores_tie_at_float32_are_warned_of_once(tmp_path, capsys):
+    # each of the 4 candidates beyond float32 said the warning of `fuse --norm none`, each
+    # with its own numbers: 4 lines (a grid of 0.1 steps: 9)
+    import warnings
+
+    from trecbench.cli import run
+    from trecbench.errors import ParameterDomainWarning
+
+    runs, qrels = _beyond_float32(tmp_path)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        tuned = optimize_fusion(runs, qrels, "P@1", "combsum", norm="none", step=0.25)
+    assert tuned.best.label() == "weights=0,1"
+    said = [str(w.message) for w in caught if issubclass(w.category, ParameterDomainWarning)]
+    assert len(said) == 1
+    assert said[0].startswith(
+        "4 of the 5 candidates searched (weights=0.25,0.75, weights=0.5,0.5, "
+        "weights=0.75,0.25, ...) fuse scores that tie at float32 against their order; the "
+        "first, weights=0.25,0.75: fused scores beyond float32's range (±3.4e+38) tie at "
+        "float32 (as inf), the precision trec_eval 9.x reads scores at, so it ranks them by "
+        "docno: 9 documents of 3 topics are ranked against their scores (topic q1: "
+    )
+    args = ["fuse", "--method", "combsum", "--norm", "none", "--step", "0.25", "--optimize"]
+    out = str(tmp_path / "t.run")
+    assert run([*args, "P@1", "--qrels", qrels, *runs, "-o", out]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert [line for line in err if "warning" in line] == [
+        f"trecbench: warning: ParameterDomainWarning: {said[0]}"
+    ]

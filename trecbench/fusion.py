@@ -394,12 +394,36 @@ def fuse_tables(
     """:func:`fuse` on runs already ranked by :func:`ranked_table`; returns a pyarrow table
     ``qid, docno, rank, score, tag`` in trec_eval's order. ``progress(label, done,
     total)``: the steps of fusing (``fusing``: the runs' values, their documents matched,
-    combined, ranked)."""
+    combined, ranked). Scores that tie at float32 against their order are warned of
+    (:class:`~trecbench.errors.ParameterDomainWarning`)."""
+    settings = {"k": k, "norm": norm, "weights": weights, "depth": depth, "tag": tag}
+    fused, ties = fused_and_ties(runs, method, **settings, progress=progress)
+    for message in ties.values():
+        warnings.warn(ParameterDomainWarning(message), stacklevel=2)
+    return fused
+
+
+def fused_and_ties(
+    runs: Sequence[pa.Table],
+    method: str = "rrf",
+    *,
+    k: float = 60,
+    norm: str | None = None,
+    weights: Sequence[float] | None = None,
+    depth: int | None = None,
+    tag: str | None = None,
+    progress: Progress | None = None,
+) -> tuple[pa.Table, dict[str, str]]:
+    """:func:`fuse_tables` without its warnings: the fused table and what of it ties at
+    float32 against its order, ``{kind: message}`` (``rrf ranks``: RRF's k;
+    ``overflow``: scores beyond float32's range), for a caller that fuses many settings
+    and says each kind once (:func:`trecbench.runstudy.fusion_tuning.tune_fusion`)."""
     if not runs:
         raise UsageError("nothing to fuse: no run given")
     method, norm, k, weight = checked_settings(method, norm, k, weights, len(runs), depth, tag)
+    ties = {}
     if method == "rrf":
-        _warn_of_float32_ranks(k, max(_deepest_rank(t) for t in runs))
+        ties["rrf ranks"] = _float32_rank_ties(k, max(_deepest_rank(t) for t in runs))
     step = _steps(progress, "fusing", 4)
     qids, docnos, values, row_weights = [], [], [], []
     for index, ranked in enumerate(runs):
@@ -426,9 +450,11 @@ def fuse_tables(
     )
     step()
     ranked = ranking.truncate(ranking.rank_run(table), depth)
-    _warn_of_float32_overflow(ranked, settings)
+    ties["overflow"] = _float32_overflow(ranked, settings)
     step()
-    return carry_integer_ids(list(runs), ranked.select(["qid", "docno", "rank", "score", "tag"]))
+    fused_table = ranked.select(["qid", "docno", "rank", "score", "tag"])
+    found = {kind: message for kind, message in ties.items() if message is not None}
+    return carry_integer_ids(list(runs), fused_table), found
 
 
 def _steps(progress: Progress | None, label: str, total: int) -> Callable[[], None]:
@@ -485,31 +511,30 @@ def _deepest_rank(ranked: pa.Table) -> int:
     return int(pc.max(ranked.column("rank")).as_py())
 
 
-def _warn_of_float32_ranks(k: float, deepest: int) -> None:
-    """Warn when RRF's ``1/(k + rank)`` of two neighbouring ranks within ``deepest`` tie at
-    float32, the precision trec_eval 9.x reads scores at: it would rank those documents
-    by docno, not as the runs do (a k of millions)."""
+def _float32_rank_ties(k: float, deepest: int) -> str | None:
+    """The warning (None: none is due) when RRF's ``1/(k + rank)`` of two neighbouring
+    ranks within ``deepest`` tie at float32, the precision trec_eval 9.x reads scores at:
+    it would rank those documents by docno, not as the runs do (a k of millions)."""
     with np.errstate(divide="ignore"):
         single = (1 / (k + np.arange(1, deepest + 1, dtype=np.float64))).astype(np.float32)
     tied = np.flatnonzero(single[1:] == single[:-1])
-    if len(tied):
-        rank = int(tied[0]) + 1
-        warnings.warn(
-            ParameterDomainWarning(
-                f"k {k:g}: RRF's scores of ranks {rank} and {rank + 1} tie at float32, the "
-                "precision trec_eval 9.x reads scores at: it ranks such documents by docno, "
-                "not as the runs do (a smaller k keeps the ranks apart)"
-            ),
-            stacklevel=3,
-        )
+    if not len(tied):
+        return None
+    rank = int(tied[0]) + 1
+    return (
+        f"k {k:g}: RRF's scores of ranks {rank} and {rank + 1} tie at float32, the "
+        "precision trec_eval 9.x reads scores at: it ranks such documents by docno, "
+        "not as the runs do (a smaller k keeps the ranks apart)"
+    )
 
 
-def _warn_of_float32_overflow(ranked: pa.Table, settings) -> None:
-    """Warn when fused scores beyond float32's range (about ±3.4e38: ``--norm none`` or
-    ``max``, huge weights) tie at float32, trec_eval 9.x's precision, and so the ranking
-    written (ties by docno) puts a smaller score above a larger one. Equal scores in a tie
-    are no contradiction: no warning. ``ranked``: the fused run in trecbench's ranking;
-    ``settings``: as :func:`_refuse_non_finite` takes them."""
+def _float32_overflow(ranked: pa.Table, settings) -> str | None:
+    """The warning (None: none is due) when fused scores beyond float32's range (about
+    ±3.4e38: ``--norm none`` or ``max``, huge weights) tie at float32, trec_eval 9.x's
+    precision, and so the ranking written (ties by docno) puts a smaller score above a
+    larger one. Equal scores in a tie are no contradiction: no warning. ``ranked``: the
+    fused run in trecbench's ranking; ``settings``: as :func:`_refuse_non_finite` takes
+    them."""
     score = arrow.to_numpy(ranked.column("score"))
     rank = arrow.to_numpy(ranked.column("rank"))
     # ranked as float32, descending: a larger double below within a topic is a float32 tie
@@ -517,7 +542,7 @@ def _warn_of_float32_overflow(ranked: pa.Table, settings) -> None:
     beyond = np.maximum(np.abs(score[1:]), np.abs(score[:-1])) > FLOAT32_MAX
     pairs = np.flatnonzero(below & beyond)
     if not len(pairs):
-        return
+        return None
     rows = np.union1d(pairs, pairs + 1)
     qids, docnos = ranked.column("qid"), ranked.column("docno")
     topics = len(pc.unique(qids.take(arrow.array(rows))))
@@ -527,15 +552,12 @@ def _warn_of_float32_overflow(ranked: pa.Table, settings) -> None:
         f"topic {one_line(qids[first].as_py())}: {one_line(docnos[first].as_py())} {low!r} "
         f"above {one_line(docnos[first + 1].as_py())} {high!r}"
     )
-    warnings.warn(
-        ParameterDomainWarning(
-            f"fused scores beyond float32's range (±{FLOAT32_MAX:.2g}) tie at float32 (as "
-            f"{float(as_float32(low)):g}), the precision trec_eval 9.x reads scores at, so it "
-            f"ranks them by docno: {counted(len(rows), 'document')} of "
-            f"{counted(topics, 'topic')} are ranked against their scores ({example}); to keep "
-            f"the scores in range, {_remedies(*settings)}"
-        ),
-        stacklevel=3,
+    return (
+        f"fused scores beyond float32's range (±{FLOAT32_MAX:.2g}) tie at float32 (as "
+        f"{float(as_float32(low)):g}), the precision trec_eval 9.x reads scores at, so it "
+        f"ranks them by docno: {counted(len(rows), 'document')} of "
+        f"{counted(topics, 'topic')} are ranked against their scores ({example}); to keep "
+        f"the scores in range, {_remedies(*settings)}"
     )
 
 

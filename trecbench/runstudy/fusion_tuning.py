@@ -17,11 +17,13 @@ from __future__ import annotations
 import itertools
 import math
 import numbers
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import UsageError
+from ..errors import ParameterDomainWarning, UsageError
+from ..plurals import first_few
 
 K_GRID = tuple(range(10, 101, 10))
 FOLDS = 5  # folds of the held-out score unless asked, or as many as the topics when fewer
@@ -224,22 +226,42 @@ def optimize_fusion(
     return tune_fusion(ranked_tables(runs), qrels, measure, search)
 
 
+def _fused_candidates(tables, method: str, candidates: list[Candidate], search) -> dict:
+    """Each candidate's fused run, by its number; what ties at float32 against its order
+    (:func:`trecbench.fusion.fused_and_ties`) is warned of once per kind, not once per
+    candidate (a screen of one warning, each with its own numbers)."""
+    from ..fusion import fused_and_ties
+
+    fused, tied = {}, {}
+    for i, c in enumerate(candidates):
+        settings = {"k": c.k, "norm": search.norm, "weights": c.weights, "depth": search.depth}
+        fused[str(i)], ties = fused_and_ties(tables, method, **settings)
+        for kind, message in ties.items():
+            tied.setdefault(kind, []).append((c.label(), message))
+    for found in tied.values():
+        labels, (_, first) = [label for label, _ in found], found[0]
+        warnings.warn(
+            ParameterDomainWarning(
+                f"{len(found)} of the {len(candidates)} candidates searched "
+                f"({first_few(labels, 3)}) fuse scores that tie at float32 against their "
+                f"order; the first, {labels[0]}: {first}"
+            ),
+            stacklevel=4,
+        )
+    return fused
+
+
 def tune_fusion(tables, qrels, measure: str, search: FusionSearch) -> FusionTuning:
     """:func:`optimize_fusion` on runs ranked already (:func:`trecbench.fusion.ranked_table`),
     so that a caller that fuses them after the search reads each run once."""
-    from ..fusion import fuse_tables, method_name
+    from ..fusion import method_name
     from ..measures import better
 
     method = method_name(search.method)
     if len(tables) < 2:
         raise UsageError("--optimize chooses how runs are fused: give two runs or more")
     candidates = grid(method, len(tables), search.k_grid, search.step)
-    fused = {
-        str(i): fuse_tables(
-            tables, method, k=c.k, norm=search.norm, weights=c.weights, depth=search.depth
-        )
-        for i, c in enumerate(candidates)
-    }
+    fused = _fused_candidates(tables, method, candidates, search)
     per_query = _evaluated(qrels, fused, measure)
     columns = list(dict.fromkeys(per_query["measure"]))
     if len(columns) != 1:
