@@ -312,6 +312,46 @@ def test_power_cli_at_a_tiny_alpha_says_why_in_one_line(folder, capsys):
     assert "b, P@3: scipy's noncentral t does not converge at alpha 1e-300" in captured.out
 
 
+@pytest.mark.parametrize("alpha", [1e-300, 1e-308, 5e-324])
+def test_power_where_scipys_t_critical_value_is_infinite_is_undefined(alpha):
+    """scipy's t quantile at 3 df and these alphas is -inf (it is about 1e100): the power
+    was NaN and brentq's ValueError an internal error."""
+    import warnings
+
+    import numpy as np
+
+    from trecbench.conclusions.power import PowerSettings, power_row
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        row = power_row(np.array([0.0, 1.0, 0.0, 0.0]), PowerSettings(alpha), "b", "a", "P@1")
+    assert (row.power, row.mde, row.topics_needed) == (None, None, None)
+    assert row.reason == (
+        "scipy's t critical value (df 3) comes out -inf, not finite and positive at alpha "
+        f"{alpha} with 4 topics: power, MDE and topics needed are undefined"
+    )
+
+
+def test_power_cli_where_scipys_t_critical_value_is_infinite_says_why(tmp_path, capsys):
+    topics = ("t1", "t2", "t3", "t4")
+    (tmp_path / "q.qrels").write_text("".join(f"{t} 0 R 1\n{t} 0 N 0\n" for t in topics))
+    for name, top_of_t4 in (("a", "R"), ("b", "N")):
+        ranked = {
+            t: ("R", "N") if t != "t4" else (top_of_t4, {"R": "N", "N": "R"}[top_of_t4])
+            for t in topics
+        }
+        text = "".join(
+            f"{t} Q0 {first} 1 2 {name}\n{t} Q0 {second} 2 1 {name}\n"
+            for t, (first, second) in ranked.items()
+        )
+        (tmp_path / f"{name}.run").write_text(text)
+    args = ["power", *(str(tmp_path / f) for f in ("q.qrels", "a.run", "b.run")), "-m", "P@1"]
+    assert run([*args, "--alpha", "1e-300"]) == 0
+    captured = capsys.readouterr()
+    assert "internal error" not in captured.err
+    assert "b, P@1: scipy's t critical value (df 3) comes out -inf" in captured.out
+
+
 def test_leaderboard_markdown_keeps_a_pipe_in_a_name_inside_its_cell(folder, capsys):
     (folder / "suite.toml").write_text(
         'systems = ["a|b", "c"]\nmeasures = ["P@1"]\n'

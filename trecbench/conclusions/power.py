@@ -100,7 +100,8 @@ class PowerResult:
 
 
 class Unreliable(ArithmeticError):
-    """scipy's noncentral t did not converge (tiny alpha with few topics): no figure."""
+    """scipy cannot give a figure at this alpha and topic count (tiny alpha with few
+    topics): its message says what failed, completed by "at alpha ... with n topics"."""
 
 
 @cache
@@ -127,12 +128,19 @@ def _t_tails():
 
 def achieved_power(n: float, effect: float, alpha: float) -> float:
     """power(n, δ) of the two-sided paired t-test at level ``alpha`` (``n`` may be real);
-    :class:`Unreliable` where scipy says its series did not converge."""
+    :class:`Unreliable` where scipy's critical value is not a finite positive number or
+    its series did not converge."""
     import warnings
 
     t_isf, nct_cdf, nct_sf = _t_tails()
     df = n - 1
-    critical = t_isf(alpha / 2, df)
+    critical = float(t_isf(alpha / 2, df))
+    # alpha/2 < 1/2 puts the quantile above 0; scipy's stdtrit gives ±inf instead of a
+    # quantile near 1e100 (df 3 to ~40 at alpha 1e-300), and NaN power follows
+    if not 0 < critical < math.inf:
+        raise Unreliable(
+            f"scipy's t critical value (df {df:g}) comes out {critical:g}, not finite and positive"
+        )
     noncentrality = abs(effect) * math.sqrt(n)  # the power is symmetric in δ
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", RuntimeWarning)
@@ -140,9 +148,8 @@ def achieved_power(n: float, effect: float, alpha: float) -> float:
         near = float(nct_sf(critical, df, noncentrality))
     # Boost's "did not converge" makes the figure unreliable; scipy < 1.12 also warns of a
     # division by zero inside _nct_cdf on ordinary inputs, whose results are right
-    failed = [str(w.message) for w in caught if "converge" in str(w.message)]
-    if failed:
-        raise Unreliable(failed[0])
+    if any("converge" in str(w.message) for w in caught):
+        raise Unreliable("scipy's noncentral t does not converge")
     # the tail away from δ: scipy gives NaN where it underflows (nc ≳ 14), i.e. about 0
     far = 0.0 if math.isnan(far) else far
     return near + far
@@ -165,7 +172,9 @@ def detectable_effect(n: int, alpha: float, target: float) -> float:
     detect at the target power."""
     found = _solve(lambda d: achieved_power(n, d, alpha) - target, 0.0, 1.0)
     if found is None:  # the power grows to 1 with δ at any n >= 2: scipy lost its way
-        raise Unreliable(f"no effect size below {MAX_TOPICS:g} reaches the target power")
+        raise Unreliable(
+            f"scipy's noncentral t reaches the target power at no effect size below {MAX_TOPICS:g}"
+        )
     return found
 
 
@@ -215,9 +224,9 @@ def power_row(
     effect = mean / sd
     try:
         figures = _figures(n, effect, sd, settings, measure)
-    except Unreliable:
+    except Unreliable as failure:
         reason = (
-            f"scipy's noncentral t does not converge at alpha {settings.alpha} with {n} "
+            f"{failure} at alpha {settings.alpha} with {n} "
             "topics: power, MDE and topics needed are undefined"
         )
         figures = {"power": None, "mde": None, "topics_needed": None, "reason": reason}
