@@ -5,6 +5,7 @@ memorybench converter's Judging."""
 from __future__ import annotations
 
 import inspect
+import json
 
 import pandas as pd
 import pytest
@@ -105,3 +106,38 @@ def test_memorybench_judging_is_recorded_as_given():
         "relevance": "token-f1", "f1_threshold": 0.25, "line_offsets": {"chonkie": -1},
         "iou": 0.5,
     }  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("confidence", "shown", "rounded"),
+    [(0.995, "99.5%", "100%"), (0.975, "97.5%", "98%"), (0.001, "0.1%", "0%")],
+)
+def test_the_confidence_level_is_shown_as_given_in_every_format(confidence, shown, rounded):
+    from trecbench.comparison.result import html_available
+    from trecbench.renderers.routing import render_routing
+    from trecbench.routing import parse_routing_log, routing_metrics
+
+    result = compare_scores(_frame(), confidence=confidence, samples=2_000)
+    texts = {fmt: result.render(fmt) for fmt in ("table", "markdown", "latex", "csv")}
+    texts["BenchmarkComparison.md"] = result.markdown()
+    if html_available():
+        texts["report.html"] = result.to_html(0)
+    for fmt, text in texts.items():
+        assert f"{rounded} CI" not in text and f"{rounded} bootstrap" not in text, fmt
+    for fmt in ("table", "markdown", "BenchmarkComparison.md", "report.html"):
+        if fmt in texts:
+            assert f"Means with {shown} bootstrap percentile intervals" in texts[fmt], fmt
+            assert f"[a, b] = {shown} confidence interval" in texts[fmt], fmt
+    for fmt in ("table", "markdown"):
+        assert f"normal-approximation {shown} CI" in texts[fmt]
+    assert f"mean  {shown} CI" in texts["table"]
+    assert f"Difference [{shown} CI]" in texts["markdown"]
+    record = {"qid": "q", "chosen_expert": "a", "optimal_expert": "a"}
+    record |= {"retrieval_ran": True, "should_retrieve": True}
+    metrics = routing_metrics(parse_routing_log(json.dumps(record)), confidence=confidence)
+    assert f"Value [{shown} CI]" in render_routing(metrics)
+
+
+def test_a_refusal_of_too_few_resamples_names_the_level_as_given():
+    with pytest.raises(UsageError, match=r"too few for a 99\.99999% percentile interval"):
+        StatsSettings(confidence=0.9999999)

@@ -1,6 +1,9 @@
-"""Counts in messages, written as English reads them: "1 document", "2 documents"."""
+"""Counts in messages, written as English reads them: "1 document", "2 documents"; shares
+and confidence levels as the exact percentages they are ("99.5%", never "100%")."""
 
 from __future__ import annotations
+
+from decimal import Decimal
 
 
 def counted(count: int, singular: str, plural: str | None = None) -> str:
@@ -17,8 +20,10 @@ def first_few(items: list[str], limit: int = 5) -> str:
 
 
 def exact_percent(share: float) -> str:
-    """A threshold as a percentage, exactly as set (0.4285: ``42.85%``)."""
-    return f"{share * 100:.10g}%"
+    """A threshold or a confidence level as a percentage, exactly as set: the decimal the
+    float reads as, moved two places (0.4285: ``42.85%``, 0.995: ``99.5%``, 0.001:
+    ``0.1%``; never rounded to a whole percent, nor written with an exponent)."""
+    return f"{Decimal(repr(float(share))).scaleb(2).normalize():f}%"
 
 
 def percent_beside(value: float, threshold: float) -> str:

@@ -33,6 +33,7 @@ import numbers
 from fractions import Fraction
 
 from .errors import TooFewSamplesError, UsageError
+from .plurals import exact_percent
 
 
 def _exact(alpha: float) -> Fraction:
@@ -69,7 +70,7 @@ def refuse_too_few(samples, alpha: float, *, interval: bool, test: str | None = 
         )
     if interval and samples < interval_samples(alpha):
         raise TooFewSamplesError(
-            f"{samples:,} resamples are too few for a {(1 - level) * 100:g}% percentile "
+            f"{samples:,} resamples are too few for a {exact_percent(float(1 - level))} percentile "
             f"interval (alpha = {level:g}): each tail of alpha/2 must hold a resample, so "
             f"it needs 2/alpha = {interval_samples(alpha):,} or more"
         )

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import extras
+from ..plurals import exact_percent
 from .settings import ALL, MACRO
 from .tables import values_cube
 
@@ -19,7 +20,7 @@ def plot_files(comparison, order: str = "difference") -> dict[str, bytes]:
     from .. import plots
 
     files = {}
-    level = f"{comparison.statistics.confidence:.0%}"
+    level = exact_percent(comparison.statistics.confidence)
     others = [run for run in comparison.runs if run != comparison.baseline]
     suffixes = plots.file_suffixes(comparison.stratum_labels)
     for section in comparison.sections:

@@ -13,7 +13,7 @@ from typing import Any
 
 import pandas as pd
 
-from ..plurals import first_few
+from ..plurals import exact_percent, first_few
 from .escaping import escaper
 
 # the kinds of trecbench.comparison.Section
@@ -246,7 +246,7 @@ def header_lines(comparison) -> list[str]:
     """What was compared and how, one item per line (Markdown list items without the
     dash; the terminal prints them as they are)."""
     settings = comparison.statistics
-    level = f"{settings.confidence:.0%}"
+    level = exact_percent(settings.confidence)
     runs = ", ".join(
         f"{run} (baseline)" if run == comparison.baseline else run for run in comparison.runs
     )
@@ -332,7 +332,7 @@ def scoreless_line(comparison) -> str:
 
 def legend_text(comparison, markdown: bool) -> str:
     alpha = comparison.statistics.alpha
-    level = f"{comparison.statistics.confidence:.0%}"
+    level = exact_percent(comparison.statistics.confidence)
     star = r"\*" if markdown else "*"
     best = "**bold** = best mean of the measure; " if markdown else ""
     return (
@@ -455,7 +455,7 @@ def welch_note(rows: list[list[str]]) -> str:
 
 
 def welch_title(comparison) -> str:
-    level = f"{comparison.statistics.confidence:.0%}"
+    level = exact_percent(comparison.statistics.confidence)
     return (
         f"Independent-samples view (weaker design: ignores that the runs answer the same "
         f"topics; for reference only): normal-approximation {level} CI (mean ± z·sd/√n) and "

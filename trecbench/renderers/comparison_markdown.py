@@ -4,7 +4,7 @@ every section in full."""
 from __future__ import annotations
 
 from ..markdown_text import markdown_cell
-from ..plurals import counted
+from ..plurals import counted, exact_percent
 from . import comparison_cells as common
 from .text_tables import markdown_table
 
@@ -21,7 +21,7 @@ def _md_means(comparison, label: str, measures: list[str]) -> list[str]:
 
 def _md_differences(comparison, section) -> list[str]:
     settings = comparison.statistics
-    level = f"{settings.confidence:.0%}"
+    level = exact_percent(settings.confidence)
     correction = settings.correction_name
     macro = section.kind == common.MACRO
     header = ["Measure", "Run", f"Difference [{level} CI]", "Change"]

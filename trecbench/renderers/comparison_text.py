@@ -14,7 +14,7 @@ import io
 from collections.abc import Iterable, Sequence
 
 # this module reads a Comparison, never imports trecbench.comparison: data flows one way
-from ..plurals import counted
+from ..plurals import counted, exact_percent
 from . import comparison_cells as common
 from .comparison_markdown import markdown
 from .text_tables import aligned
@@ -60,7 +60,7 @@ def _section_table(comparison, section) -> list[str]:
     """Per measure and run: mean [CI], and against the baseline difference [CI], change,
     W/T/L (not in macro sections: the same topics as all), adjusted p with marker."""
     statistics = comparison.statistics
-    alpha, level = statistics.alpha, f"{statistics.confidence:.0%}"
+    alpha, level = statistics.alpha, exact_percent(statistics.confidence)
     correction = statistics.correction_name
     summary = comparison.part(comparison.summary, section.label).set_index(["measure", "run"])
     tests = comparison.part(comparison.comparisons, section.label).set_index(["measure", "run"])

@@ -4,12 +4,12 @@ Markdown shows it under its own heading."""
 
 from __future__ import annotations
 
-from ..plurals import counted
+from ..plurals import counted, exact_percent
 
 
 def render_routing(metrics: dict) -> str:
     """The routing metrics as a small Markdown table (also readable as plain text)."""
-    level = f"{metrics['settings']['confidence']:.0%}"
+    level = exact_percent(metrics["settings"]["confidence"])
 
     def cell(rate: dict, unit: str) -> str:
         if rate["value"] is None:
