@@ -186,6 +186,26 @@ def test_a_flip_is_possible_when_the_ranges_overlap():
     assert a.flips(UnjudgedBound("b", "m", 0.41, 0.50, 0.1, "a judgment moves both")) is None
 
 
+@pytest.mark.parametrize(
+    ("mine", "theirs", "flips"),
+    [
+        ((0.5, 0.5), (0.5, 0.5), False),  # equal whatever the judgments: no flip
+        ((0.5, 0.5), (0.3, 0.5), False),  # ahead; the other reaches a tie at best
+        ((0.3, 0.5), (0.5, 0.5), False),  # behind; reaches a tie at best
+        ((0.5, 0.5), (0.3, 0.6), True),  # ahead; the other can pass
+        ((0.5, 0.5), (0.5, 0.7), True),  # a tie the other can turn into a lead
+        ((0.5, 0.6), (0.5, 0.5), True),  # a tie this run can turn into a lead
+        ((0.1 + 0.2, 0.1 + 0.2), (0.1, 0.3), False),  # 0.30000000000000004: a tie on paper
+    ],
+)
+def test_ranges_that_touch_or_stay_equal_flip_no_sign(mine, theirs, flips):
+    from trecbench.conclusions.unjudged import UnjudgedBound
+
+    a = UnjudgedBound("a", "m", *mine, 0.1, None)
+    b = UnjudgedBound("b", "m", *theirs, 0.1, None)
+    assert a.flips(b) is flips and b.flips(a) is flips
+
+
 def test_score_prints_the_librarys_bounds_in_table_and_json(capsys):
     from trecbench.cli import run
 
@@ -248,3 +268,24 @@ def test_a_negative_grade_is_unjudged_for_the_bounds_as_for_trec_eval(tmp_path):
         expected = sum(v[measure] for v in values.values()) / len(values)
         assert bounds[name].high == pytest.approx(expected, abs=1e-9), name
     assert bounds["P@5"].high > bounds["P@5"].low
+
+
+def test_compare_of_runs_equal_whatever_the_judgments_names_no_flip(tmp_path, capsys):
+    from trecbench.cli import run
+
+    # nothing unjudged, the same rankings: 0.5000 to 0.5000 both, difference exactly 0
+    topics = ("t1", "t2", "t3", "t4")
+    (tmp_path / "q.qrels").write_text("".join(f"{t} 0 R 1\n{t} 0 N 0\n" for t in topics))
+    for name in ("a", "c"):
+        text = "".join(
+            f"{t} Q0 {first} 1 2 {name}\n{t} Q0 {second} 2 1 {name}\n"
+            for t, (first, second) in zip(topics, ["RN", "NR", "RN", "NR"], strict=True)
+        )
+        (tmp_path / f"{name}.run").write_text(text)
+    args = ["compare", *(str(tmp_path / f) for f in ("q.qrels", "a.run", "c.run"))]
+    args += ["-m", "P@1", "--unjudged-bounds"]
+    assert run(args) == 0
+    assert "differences whose sign could flip within the ranges: none" in capsys.readouterr().out
+    assert run([*args, "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["unjudged_bounds"]["rows"]
+    assert [row["could_flip"] for row in rows] == [None, False]

@@ -5,7 +5,8 @@ bound their difference only for measures whose value reads the judgments of the 
 documents alone (trecbench.conclusions.unjudged proves which); for the others could flip
 is n/a with the reason. The kept measures are checked here by brute force: every grade of
 every unjudged document of small random cases, each value computed by its definition in
-plain Python (not trecbench's code)."""
+plain Python (not trecbench's code); where the runs share no unjudged document, a sign
+said to flip does flip (the ranges' ends are then reached together)."""
 
 from __future__ import annotations
 
@@ -113,10 +114,29 @@ def test_a_kept_measure_s_ranges_hold_every_judgment_and_a_sign_said_fixed_stays
             assert low - 1e-12 <= min(reached) and max(reached) <= high + 1e-12, (name, measure)
             # the ends are reached: every unjudged document non-relevant, and at the top
             assert (min(reached), max(reached)) == pytest.approx((low, high), abs=1e-12)
-        signs = {np.sign(b[i] - a[i]) for a, b in zip(values["A"], values["B"], strict=True)}
+        signs = {_sign(b[i] - a[i]) for a, b in zip(values["A"], values["B"], strict=True)}
+        observed = _sign(found["B"][i].low - found["A"][i].low)
+        other_signs = signs - {0, observed}  # a tie reverses nothing; from a tie, any sign
         assert flips[i] is not None, measure
-        if not flips[i]:  # the ranges apart: no judgment reverses (or ties) the difference
-            assert len(signs) == 1 and 0 not in signs, measure
+        if not flips[i]:  # no judgment takes the difference to the other sign
+            assert not other_signs, measure
+        elif not _shared_unjudged(qrels, runs):  # each run's ends reached apart: exact
+            assert other_signs, measure
+
+
+def _sign(difference: float) -> int:
+    """The sign of a difference of means computed in plain Python (their last bits: 0)."""
+    return 0 if abs(difference) <= 1e-12 else 1 if difference > 0 else -1
+
+
+def _shared_unjudged(qrels: dict, runs: dict) -> bool:
+    """Whether both runs retrieve one unjudged document (one grade for both: the two
+    ranges taken apart may allow what no judgment gives)."""
+    unjudged = [
+        {(qid, doc) for qid in run for doc in run[qid] if qrels.get(qid, {}).get(doc, -1) < 0}
+        for run in runs.values()
+    ]
+    return bool(unjudged[0] & unjudged[1])
 
 
 def _write(folder, name: str, lines: list[str]) -> str:

@@ -25,8 +25,17 @@ when one of those grades rises; trec_eval's ranking (score, then docno) does not
 judgments, and an unjudged document (or one at a negative grade) counts as one at grade
 0 does. Then each run's topic value lies between its value with those documents at grade
 0 (``low``) and at the top grade (``high``), whatever the other run's documents get;
-means and sums over the compared topics keep the order. So when the ranges do not
-overlap, no judgment reverses the sign of the difference. The families (relevant: a grade
+means and sums over the compared topics keep the order. So the difference stays between
+its lowest end (this run's lowest value less the other's highest) and its highest end,
+and its sign **could flip** only when those ends allow the other sign: a difference
+observed above 0 only when the lowest end is below 0, one below 0 only when the highest
+end is above 0 (strictly: ranges that only touch let the runs tie at best, every unjudged
+document of one run relevant and every one of the other not, and a tie reverses no
+order), and a difference of 0 when either end is not 0 (a tie that judgments could turn
+into a difference either way; one that stays 0 whatever the judgments is no flip). Ends
+equal on paper (:func:`~trecbench.rounding.rounding_noise`) are equal. Could flip is a
+may: a document both runs retrieved gets one grade, which the two ranges, taken apart,
+ignore; ranges that allow no flip prove there is none. The families (relevant: a grade
 >= the relevance level, at least 1):
 
 * ``P`` (either denominator: k, or the documents retrieved in the top k), ``num_rel_ret``,
@@ -69,12 +78,22 @@ class UnjudgedBound:
 
     def flips(self, other: UnjudgedBound) -> bool | None:
         """Whether the sign of ``self - other`` could change had the unjudged documents
-        been judged: whether the two ranges overlap; None when they do not bound the
-        difference (:attr:`difference_unbounded` says why)."""
+        been judged: whether the ranges let the difference take the other sign (one
+        observed as 0: any sign), see the module docstring; None when they do not bound
+        the difference (:attr:`difference_unbounded` says why)."""
         if self.difference_unbounded or other.difference_unbounded:
             return None
-        ranges = sorted((self.low, self.high)), sorted((other.low, other.high))
-        return not (ranges[0][0] > ranges[1][1] or ranges[0][1] < ranges[1][0])
+        from ..rounding import rounding_noise
+
+        mine, theirs = sorted((self.low, self.high)), sorted((other.low, other.high))
+        noise = float(rounding_noise([*mine, *theirs])[0])  # the values' last bits
+
+        def sign(difference: float) -> int:
+            return 0 if abs(difference) <= noise else 1 if difference > 0 else -1
+
+        observed = sign(self.low - other.low)
+        reachable = {sign(mine[0] - theirs[1]), sign(mine[1] - theirs[0])}
+        return bool(reachable - {0, observed})
 
     def to_json(self) -> dict:
         return {
