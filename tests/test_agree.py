@@ -495,3 +495,49 @@ def test_the_reason_is_the_note_compare_gives_of_the_same_values(topics, test):
     found = discriminative_power(values, "m", DiscriminationSettings(test=test, samples=1000))
     assert notes == (() if found.reason is None else (found.reason,))  # Tukey: 3! / 3!^3
     assert found.reason is not None or topics > 2
+
+
+def _latex_outside_tables_is_comments(latex: str) -> list[str]:
+    """The LaTeX's lines outside its tabulars, each blank or a comment, and the tabulars'
+    lines free of a bare ``_``, ``%`` or ``#``; returns the comments."""
+    import re
+
+    comments, inside = [], False
+    for line in latex.splitlines():
+        if line.startswith(r"\begin{tabular}"):
+            inside = True
+        if inside:
+            assert not re.search(r"(?<!\\)[_%#]", line), line
+        else:
+            assert not line or line.startswith("% "), line
+            comments += [line] if line else []
+        if line == r"\end{tabular}":
+            inside = False
+    return comments
+
+
+def test_every_note_of_agree_latex_is_a_comment(tmp_path):
+    # the kappas' and negative grades' notes were written bare into the body: their words
+    # and 'cohen_kappa''s underscore broke the LaTeX
+    a_lines = ["1 0 d1 -1", "1 0 d2 1", "1 0 d3 0", "1 0 d4 1", "2 0 d1 1"]
+    a = _write(tmp_path / "a.qrels", a_lines)
+    overlapping = _write(tmp_path / "b.qrels", ["1 0 d1 1", "1 0 d2 1", "1 0 d3 -2"])
+    apart = _write(tmp_path / "x.qrels", ["1 0 x9 1"])
+    runs = []
+    for name, docs in (("r1", "d1 d2 d3 d4"), ("r2", "d4 d3 d2 d1")):
+        lines = [f"{t} Q0 {doc} {rank} {9 - rank} {name}" for t in "12" for rank, doc in
+                 enumerate(docs.split())]  # fmt: skip
+        runs.append(_write(tmp_path / f"{name}.run", lines))
+    notes = {
+        overlapping: "% left out of both kappas as unjudged: 1 document graded negative in A",
+        apart: "% cohen_kappa and weighted kappa undefined: no document is judged in both sets",
+    }
+    for second, note in notes.items():
+        argv = ["agree", a, *runs, "-m", "P@1", "-m", "num_ret", "--qrels-b", second]
+        done = CliRunner().invoke(cli, [*argv, "--format", "latex"])
+        assert done.exit_code == 0, done.output
+        comments = _latex_outside_tables_is_comments(done.stdout)
+        assert any(line.startswith(note) for line in comments), comments
+        assert any("no better direction" in line for line in comments)  # num_ret's
+        assert any("ties every run" in line for line in comments)
+        assert any(line.startswith("% – P@1: With 2 topics") for line in comments)

@@ -51,6 +51,15 @@ def _is_number(cell: str) -> bool:
     return cell == NONE or cell.lstrip("+-").replace(".", "", 1).replace(",", "").isdigit()
 
 
+def _note(text: str, fmt: str) -> str:
+    """A note under a table, after a blank line: every note of every format comes through
+    here, so that in LaTeX each of its lines is a comment (its words, underscores and
+    percent signs are no LaTeX)."""
+    if fmt == "latex":
+        text = "\n".join(f"% {line}" for line in text.split("\n"))
+    return f"\n{text}\n"
+
+
 def _json(document: dict) -> str:
     return json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 
@@ -136,7 +145,7 @@ def render_agreement(result, fmt: str = "table") -> str:
             f"\n{title}Orderings of the runs by two measures (tau_ap: the second measure's "
             "ordering against the first's)\n\n",
             _orderings(result.measure_orderings, ("reference", "evaluated"), fmt),
-            _undirected(result, "% " if fmt == "latex" else ""),
+            _undirected(result, fmt),
         ]
     from ..statistical_tests import SAMPLES, get
 
@@ -156,7 +165,7 @@ def render_agreement(result, fmt: str = "table") -> str:
     return "".join(parts)
 
 
-def _undirected(result, comment: str) -> str:
+def _undirected(result, fmt: str) -> str:
     """Which measures have no better direction (counts such as num_ret): their orderings
     put the highest value first, an order tau_ap weighs but no one prefers."""
     from ..measures import better
@@ -164,9 +173,10 @@ def _undirected(result, comment: str) -> str:
     undirected = [m for m in result.measures if better(m) is None]
     if not undirected:
         return ""
-    return (
-        f"\n{comment}{', '.join(undirected)}: no better direction; the runs are ordered by "
-        "value, highest first\n"
+    return _note(
+        f"{', '.join(undirected)}: no better direction; the runs are ordered by value, "
+        "highest first",
+        fmt,
     )
 
 
@@ -201,9 +211,8 @@ def _discrimination_rows(result) -> list[list[str]]:
 
 def _unreachable_notes(result, fmt: str) -> str:
     """Why a measure's share is undefined (too few topics for the test), under its table."""
-    comment = "% " if fmt == "latex" else ""
     return "".join(
-        f"\n{comment}{NONE} {d.measure}: {d.reason}\n"
+        _note(f"{NONE} {d.measure}: {d.reason}", fmt)
         for d in result.discriminative_power
         if d.reason is not None
     )
@@ -224,23 +233,24 @@ def _ties_every_run(rows, fmt: str) -> str:
     """Why an ordering's kendall_tau or tau_ap is undefined, under its table."""
     if all(o.kendall_tau is not None and o.tau_ap is not None for o in rows):
         return ""
-    comment = "% " if fmt == "latex" else ""
-    return (
-        f"\n{comment}{NONE}: undefined, one of the two orderings ties every run (their means "
-        "are equal on paper): there is no order to agree with\n"
+    return _note(
+        f"{NONE}: undefined, one of the two orderings ties every run (their means are equal "
+        "on paper): there is no order to agree with",
+        fmt,
     )
 
 
-def _negative_grades(j) -> str:
+def _negative_grades(j, fmt: str) -> str:
     """The note on the documents a set grades negative, left out as unjudged ("" when
     there is none): counting them as judged gave another kappa without a word."""
     if not (j.negative_a or j.negative_b):
         return ""
     graded = f"{counted(j.negative_a, 'document')} graded negative in A, {j.negative_b:,} in B"
-    return (
-        f"\nleft out of both kappas as unjudged: {graded} (a negative grade is in the pool, "
+    return _note(
+        f"left out of both kappas as unjudged: {graded} (a negative grade is in the pool, "
         "unjudged, as trec_eval reads it); where the other set judges one, it counts as "
-        "judged only there\n"
+        "judged only there",
+        fmt,
     )
 
 
@@ -266,8 +276,8 @@ def _judgments(result, title: str, fmt: str, name: Callable[[str], str]) -> str:
         else "the documents judged in both carry one label, the same in both sets (no chance "
         "agreement to correct for)"
     )
-    note = f"\n{' and '.join(undefined)} undefined: {why}\n" if undefined else ""
-    note += _negative_grades(j)
+    note = _note(f"{' and '.join(undefined)} undefined: {why}", fmt) if undefined else ""
+    note += _negative_grades(j, fmt)
     rows = [
         [o.reference, _number(o.kendall_tau, True), _number(o.tau_ap, True)]
         for o in result.qrels_orderings
