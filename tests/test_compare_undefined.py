@@ -150,6 +150,23 @@ def test_macro_and_strata_sections_each_say_it_once():
     assert "no form for macro means" in macro["p_undefined"].iloc[0]
 
 
+def test_a_macro_section_of_a_test_without_a_macro_form_has_no_cannot_reach_note():
+    # the note read "With 4 topics the none: the Wilcoxon signed-rank test (zero
+    # differences dropped) has no form for macro means cannot reach p < 0.05: ..."
+    values = {"a": [1.0, 0.0, 1.0, 0.0], "b": [1.0, 1.0, 1.0, 0.0]}
+    strata = {"q0": "g1", "q1": "g2", "q2": "g2", "q3": "g2"}
+    result = compare_scores(_frame(values), strata=strata, group_by="g", test="wilcoxon")
+    macro = result.section("g:macro")
+    assert macro.notes == () and macro.smallest_p is None
+    assert result.section("all").notes  # 4 topics: out of the Wilcoxon test's reach
+    report = result.report()
+    validate_against_schema(report, "benchmark_report")
+    texts = [result.render(fmt) for fmt in ("table", "markdown", "latex", "csv", "json")]
+    for text in [*texts, result.markdown()]:
+        assert "the none:" not in text and "macro means cannot reach" not in text
+    assert "has no form for macro means — b vs a on m@2" in " ".join(texts[0].split())
+
+
 def test_stratified_t_with_a_one_topic_stratum_says_why():
     values = {"a": [0.1, 0.2, 0.3, 0.4, 0.5], "b": [0.3, 0.1, 0.6, 0.9, 0.2]}
     strata = {"q0": "x", "q1": "y", "q2": "y", "q3": "y", "q4": "y"}

@@ -19,12 +19,14 @@ PAIRS_RUNS = 100
 def tested_section(section: Section, statistics: StatsSettings, runs: int) -> Section:
     """``section`` with the smallest p its test can reach over its topics and, when that
     is not below alpha, a note saying so (nothing of it is then marked significant:
-    :func:`~trecbench.statistical_tests.out_of_reach`)."""
+    :func:`~trecbench.statistical_tests.out_of_reach`). A macro section of a test with no
+    form for macro means has neither: it gives no p-value there, and each p says why."""
     name, alpha, samples = statistics.test, statistics.alpha, statistics.samples
-    if runs < 2:
+    macro = section.kind == MACRO
+    if runs < 2 or (macro and statistics.registered.macro_label is None):
         return section
     floor = statistical_tests.smallest_p(name, section.topics, samples, runs)
-    label = statistics.label(macro=section.kind == MACRO)
+    label = statistics.label(macro=macro)
     note = statistical_tests.out_of_reach(name, section.topics, alpha, samples, runs, label)
     return replace(section, smallest_p=floor, notes=() if note is None else (note,))
 
