@@ -541,3 +541,32 @@ def test_every_note_of_agree_latex_is_a_comment(tmp_path):
         assert any("no better direction" in line for line in comments)  # num_ret's
         assert any("ties every run" in line for line in comments)
         assert any(line.startswith("% – P@1: With 2 topics") for line in comments)
+
+
+def test_agree_json_says_why_a_tau_or_a_kappa_is_null(tmp_path):
+    # kendall_tau, tau_ap (an ordering that ties every run) and both kappas (no document
+    # judged in both) were null in the JSON with no reason, which the table gave
+    a = _write(tmp_path / "a.qrels", ["1 0 d1 1", "1 0 d2 0", "2 0 d1 1", "2 0 d2 0"])
+    apart = _write(tmp_path / "x.qrels", ["1 0 x9 1"])
+    runs = []
+    for name, docs in (("r1", "d1 d2"), ("r2", "d2 d1")):
+        lines = [f"{t} Q0 {doc} {rank} {9 - rank} {name}" for t in "12" for rank, doc in
+                 enumerate(docs.split())]  # fmt: skip
+        runs.append(_write(tmp_path / f"{name}.run", lines))
+    argv = ["agree", a, *runs, "-m", "P@1", "-m", "num_ret", "--qrels-b", apart]
+    done = CliRunner().invoke(cli, [*argv, "--format", "json"])
+    assert done.exit_code == 0, done.output
+    document = json.loads(done.stdout)
+    (ordering,) = document["measure_orderings"]  # num_ret ties both runs
+    assert (ordering["kendall_tau"], ordering["tau_ap"]) == (None, None)
+    assert ordering["reason"].startswith("one of the two orderings ties every run")
+    judgments = document["judgments"]
+    assert (judgments["cohen_kappa"], judgments["weighted_kappa"]) == (None, None)
+    assert judgments["reason"] == (
+        "cohen_kappa and weighted kappa undefined: no document is judged in both sets"
+    )
+    for under_b in document["qrels_orderings"]:  # under B every run scores 0: all tied
+        assert under_b["tau_ap"] is None and under_b["reason"] == ordering["reason"]
+    table = CliRunner().invoke(cli, argv).stdout
+    assert f"–: undefined, {ordering['reason']}" in " ".join(table.split())
+    assert judgments["reason"] in table

@@ -388,6 +388,26 @@ def test_relative_change_against_a_subnormal_baseline_is_n_a_not_inf():
     assert "inf" not in result.render("table")
 
 
+def test_a_relative_change_against_a_zero_baseline_says_why_in_every_format():
+    # n/a in the table and Markdown, empty in CSV, null in JSON: with no reason anywhere
+    result = compare_scores(_frame({"a": [0.0, 0.0, 0.0], "b": [0.5, 1.0, 0.5]}), samples=50)
+    note = "change n/a (undefined): the baseline's mean is 0 — b vs a on m@2."
+    for fmt in ("table", "markdown", "csv", "latex"):
+        assert note in " ".join(result.render(fmt).split()), fmt
+    assert note in " ".join(result.markdown().split())
+    report = result.report()
+    validate_against_schema(report, "benchmark_report")
+    (row,) = report["results"][0]["comparisons"]
+    assert row["relative_change"] is None
+    assert row["relative_change_undefined"] == "the baseline's mean is 0"
+    (record,) = [r for r in csv.DictReader(io.StringIO(result.render("csv"))) if r["run"] == "b"]
+    assert record["relative_change_undefined"] == "the baseline's mean is 0"
+    tiny = compare_scores(_frame({"a": [5e-324, 5e-324], "b": [0.25, 0.5]}), samples=50)
+    assert tiny.comparisons["relative_change_undefined"].iloc[0] == (
+        "the baseline's mean (4.94e-324) is so near 0 that the change overflows"
+    )
+
+
 def test_a_small_p_in_a_section_that_cannot_reach_alpha_is_never_marked(tmp_path):
     # 5 topics: the t-test gives p = 0.0002 (scipy), yet no test assuming nothing of the
     # differences can go below 2/2^5 = 0.0625: the section marks nothing, in any format

@@ -7,6 +7,7 @@ import json
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
 from click.testing import CliRunner
 from conftest import ROOT
@@ -317,6 +318,34 @@ def test_renderers_escape_names_and_show_undefined_figures():
     assert "same, P@5: equal on every topic (sd 0)" in table
     assert json.loads(result.render("json"))["rows"][1]["power"] is None
     assert grid(("a", "n"), [["x", "1"], ["yy", "10"]], "table") == "a    n\nx    1\nyy  10\n"
+
+
+def test_latex_gives_the_reason_of_every_undefined_figure_as_a_comment(tmp_path):
+    """power's LaTeX (compare --power's too) showed '--' with no reason."""
+    from trecbench.conclusions.power import PowerResult, with_power
+
+    settings = PowerSettings()
+    rows = (
+        power_row(np.array([0.1, 0.9]), settings, "x_1", "base", "P@5"),
+        power_row(np.zeros(3), settings, "same", "base", "P@5"),
+    )
+    latex = PowerResult(settings, "base", rows).render("latex")
+    after = latex.split("\\end{tabular}\n")[1]
+    assert after.startswith("\n% x_1, P@5: the MDE (")  # a comment: its _ is no LaTeX
+    assert after.endswith(
+        "can show: no difference is detectable at power 0.8 with 2 topics\n"
+        "% same, P@5: equal on every topic (sd 0): the effect size is undefined\n"
+    )
+    frame = pd.DataFrame(
+        [
+            (run, f"q{i}", "P@5", v)
+            for run, vs in (("a", [0.2, 0.4]), ("b", [0.2, 0.4]))
+            for i, v in enumerate(vs)
+        ],  # fmt: skip
+        columns=["run", "qid", "measure", "value"],
+    )
+    latex = with_power(trecbench.compare_scores(frame, samples=40)).render("latex")
+    assert latex.endswith("% b, P@5: equal on every topic (sd 0): the effect size is undefined\n")
 
 
 def test_cli_names_runs_by_file_made_distinct_by_their_folders(tmp_path):

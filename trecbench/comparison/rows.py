@@ -110,6 +110,7 @@ def comparison_rows(
     for k, (m, r) in enumerate(compared):
         base_mean = means[right[k]]
         difference = means[left[k]] - base_mean
+        change, change_undefined = _relative(difference, base_mean)
         better = better_first(diffs[:, k], measures[m])
         head = label | {"run": runs[r], "baseline": runs[baseline], "measure": measures[m]}
         rows.append(
@@ -119,7 +120,7 @@ def comparison_rows(
                 "difference": difference,
                 "ci_low": diff_low[k],
                 "ci_high": diff_high[k],
-                "relative_change": _relative(difference, base_mean),
+                "relative_change": change,
                 "effect_size": effect[k],
                 "p_value": p[k],
                 "p_adjusted": adjusted[k],
@@ -132,6 +133,7 @@ def comparison_rows(
                 "welch_p": welch[2][k],
                 "welch_p_adjusted": welch_adjusted[k],
                 "p_undefined": why[k],
+                "relative_change_undefined": change_undefined,
             }
         )
         if not macro:  # a macro section has the same topics as the whole: movers there
@@ -170,7 +172,7 @@ COLUMNS = {
     "comparisons": ["stratum", "run", "baseline", "measure", "queries", "difference", "ci_low",
                     "ci_high", "relative_change", "effect_size", "p_value", "p_adjusted",
                     "significant", "wins", "ties", "losses", "welch_t", "welch_df", "welch_p",
-                    "welch_p_adjusted", "p_undefined"],
+                    "welch_p_adjusted", "p_undefined", "relative_change_undefined"],
     "pairs": ["stratum", "run", "other", "measure", "difference", "p_value", "p_adjusted",
               "significant", "winner", "p_undefined"],
     "movers": ["stratum", "run", "baseline", "measure", "kind", "rank", "qid",
@@ -178,11 +180,15 @@ COLUMNS = {
 }  # fmt: skip
 
 
-def _relative(difference: float, base: float) -> float:
-    """100 * difference / base, in percent; NaN (n/a) when base is 0 or so small that the
-    quotient overflows (a subnormal baseline mean)."""
+def _relative(difference: float, base: float) -> tuple[float, str | None]:
+    """100 * difference / base, in percent, and None; NaN (n/a) and why when base is 0 or
+    so small that the quotient overflows (a subnormal baseline mean)."""
     if not base:
-        return math.nan
+        return math.nan, "the baseline's mean is 0"
     with np.errstate(over="ignore"):
         change = 100 * difference / base
-    return change if math.isfinite(change) else math.nan
+    if not math.isfinite(change):
+        return math.nan, (
+            f"the baseline's mean ({base:.3g}) is so near 0 that the change overflows"
+        )
+    return change, None

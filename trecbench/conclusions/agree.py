@@ -26,12 +26,14 @@ from .scores import EvaluationFlags, TopicScores, source_name, topic_scores
 @dataclass(frozen=True)
 class OrderingAgreement:
     """Two orderings of the same systems: by ``reference`` and by ``evaluated`` (two
-    measures, or one measure under two sets of judgments)."""
+    measures, or one measure under two sets of judgments); ``reason``: why ``kendall_tau``
+    and ``tau_ap`` are None (None when they are not)."""
 
     reference: str
     evaluated: str
     kendall_tau: float | None
     tau_ap: float | None
+    reason: str | None = None
 
 
 @dataclass(frozen=True)
@@ -41,7 +43,7 @@ class JudgmentAgreement:
     and how many pairs only one of them judges. A negative grade is no judgment (in the
     pool, unjudged, as trec_eval reads it): ``negative_a`` and ``negative_b`` count the
     pairs each set grades so, left out of κ and counted as judged by the other set alone
-    when it judges them."""
+    when it judges them. ``reason``: which κ is None and why (None when neither is)."""
 
     both: int
     only_a: int
@@ -51,6 +53,7 @@ class JudgmentAgreement:
     weighted_kappa: float | None
     negative_a: int
     negative_b: int
+    reason: str | None = None
 
 
 @dataclass(frozen=True)
@@ -109,9 +112,19 @@ def quality(scores: TopicScores) -> np.ndarray:
     return np.apply_along_axis(equal_on_paper, 0, means)
 
 
+TIES_EVERY_RUN = (
+    "one of the two orderings ties every run (their means are equal on paper): there is no "
+    "order to agree with"
+)
+
+
 def ordering(reference: str, evaluated: str, a: np.ndarray, b: np.ndarray) -> OrderingAgreement:
-    """τ-b and τ_AP of ordering ``b`` against reference ordering ``a`` (system scores)."""
-    return OrderingAgreement(reference, evaluated, kendall_tau(a, b), tau_ap(a, b))
+    """τ-b and τ_AP of ordering ``b`` against reference ordering ``a`` (system scores),
+    both None, with the reason, where one ordering ties every system (``agree`` orders
+    two runs or more)."""
+    tau, ap = kendall_tau(a, b), tau_ap(a, b)
+    reason = TIES_EVERY_RUN if tau is None or ap is None else None
+    return OrderingAgreement(reference, evaluated, tau, ap, reason)
 
 
 def _judged(source) -> tuple[Any, str]:
@@ -140,16 +153,35 @@ def judgment_agreement(qrels_a, qrels_b, relevance_level: int = 1) -> JudgmentAg
     both = joined[where == "both"]
     grades_a = both["rel_a"].to_numpy(dtype=np.int64)
     grades_b = both["rel_b"].to_numpy(dtype=np.int64)
+    kappa = cohen_kappa(grades_a >= relevance_level, grades_b >= relevance_level)
+    weighted = cohen_kappa(grades_a, grades_b, weights="linear")
     return JudgmentAgreement(
         both=len(both),
         only_a=int((where == "left_only").sum()),
         only_b=int((where == "right_only").sum()),
         relevance_level=relevance_level,
-        cohen_kappa=cohen_kappa(grades_a >= relevance_level, grades_b >= relevance_level),
-        weighted_kappa=cohen_kappa(grades_a, grades_b, weights="linear"),
+        cohen_kappa=kappa,
+        weighted_kappa=weighted,
         negative_a=int(negative_a.sum()),
         negative_b=int(negative_b.sum()),
+        reason=_kappa_reason(len(both), kappa, weighted),
     )
+
+
+def _kappa_reason(both: int, kappa: float | None, weighted: float | None) -> str | None:
+    """Which κ is undefined and why: no document judged in both sets, or (of those judged
+    in both) one label only, the same in both sets."""
+    undefined = [name for name, k in (("cohen_kappa", kappa), ("weighted kappa", weighted))
+                 if k is None]  # fmt: skip
+    if not undefined:
+        return None
+    why = (
+        "no document is judged in both sets"
+        if not both
+        else "the documents judged in both carry one label, the same in both sets (no chance "
+        "agreement to correct for)"
+    )
+    return f"{' and '.join(undefined)} undefined: {why}"
 
 
 def agree(

@@ -98,9 +98,9 @@ def render_power(result, fmt: str = "table", name: Callable[[str], str] | None =
     _check(fmt, FORMATS)
     if fmt == "json":
         return _json(result.to_dict())
-    if fmt == "latex":
-        return _power_latex(result)
     settings, name = result.settings, name or escaper(fmt)
+    if fmt == "latex":
+        return _power_latex(result) + _power_notes(result, name, fmt)
     legend = [
         f"Baseline: {name(result.baseline)}; paired two-sided t-test at alpha {settings.alpha}, "
         f"target power {settings.target}",
@@ -113,9 +113,15 @@ def render_power(result, fmt: str = "table", name: Callable[[str], str] | None =
         head = f"{legend[0]}\n\n{legend[1]} {legend[2]}\n\n"
     else:
         head = "\n".join(legend) + "\n\n"
-    notes = [f"{name(r.run)}, {r.measure}: {r.reason}\n" for r in result.rows if r.reason]
-    tail = "\n" + "".join(notes) if notes else ""
-    return head + grid(POWER_HEADERS, _power_rows(result, name), fmt) + tail
+    return (
+        head + grid(POWER_HEADERS, _power_rows(result, name), fmt) + _power_notes(result, name, fmt)
+    )
+
+
+def _power_notes(result, name: Callable[[str], str], fmt: str) -> str:
+    """Why a row's figures are undefined (or left out), one line a row, under the table."""
+    lines = [f"{name(r.run)}, {r.measure}: {r.reason}" for r in result.rows if r.reason]
+    return _note("\n".join(lines), fmt) if lines else ""
 
 
 def _power_latex(result) -> str:
@@ -230,14 +236,10 @@ def _orderings(rows, names: tuple[str, str], fmt: str) -> str:
 
 
 def _ties_every_run(rows, fmt: str) -> str:
-    """Why an ordering's kendall_tau or tau_ap is undefined, under its table."""
-    if all(o.kendall_tau is not None and o.tau_ap is not None for o in rows):
-        return ""
-    return _note(
-        f"{NONE}: undefined, one of the two orderings ties every run (their means are equal "
-        "on paper): there is no order to agree with",
-        fmt,
-    )
+    """Why an ordering's kendall_tau and tau_ap are undefined, under its table (each
+    reason once)."""
+    reasons = dict.fromkeys(o.reason for o in rows if o.reason is not None)
+    return "".join(_note(f"{NONE}: undefined, {reason}", fmt) for reason in reasons)
 
 
 def _negative_grades(j, fmt: str) -> str:
@@ -265,19 +267,7 @@ def _judgments(result, title: str, fmt: str, name: Callable[[str], str]) -> str:
     )
     row = [_count(j.both), _count(j.only_a), _count(j.only_b)]
     row += [_number(j.cohen_kappa, True), _number(j.weighted_kappa, True)]
-    undefined = [
-        name
-        for name, k in (("cohen_kappa", j.cohen_kappa), ("weighted kappa", j.weighted_kappa))
-        if k is None
-    ]
-    why = (
-        "no document is judged in both sets"
-        if not j.both
-        else "the documents judged in both carry one label, the same in both sets (no chance "
-        "agreement to correct for)"
-    )
-    note = _note(f"{' and '.join(undefined)} undefined: {why}", fmt) if undefined else ""
-    note += _negative_grades(j, fmt)
+    note = (_note(j.reason, fmt) if j.reason else "") + _negative_grades(j, fmt)
     rows = [
         [o.reference, _number(o.kendall_tau, True), _number(o.tau_ap, True)]
         for o in result.qrels_orderings

@@ -220,26 +220,35 @@ def section_notes(comparison, section, intervals: bool = True) -> list[str]:
     """What a reader of ``section`` must know about its tests, once: the section's own
     notes (a test that cannot reach alpha over its topics, pairs left out), why its
     intervals are n/a (``intervals``: the rendering shows them) and, per reason, the
-    comparisons whose p-value is undefined (n/a)."""
+    comparisons whose p-value or relative change is undefined (n/a)."""
     notes = list(getattr(section, "notes", ()))
     undefined_interval = getattr(section, "interval_undefined", None)
     if intervals and undefined_interval is not None:
         notes.append(f"Intervals n/a (undefined): {undefined_interval}.")
-    undefined: dict[str, dict] = {}
-    for name in ("comparisons", "pairs"):
-        frame = comparison.part(getattr(comparison, name), section.label)
-        if "p_undefined" not in frame.columns:
-            continue
-        for row in frame[frame["p_undefined"].notna()].to_dict(orient="records"):
-            against = row.get("other", row.get("baseline"))
-            key = (frozenset((row["run"], against)), row["measure"])  # a pair is listed once
-            text = f"{row['run']} vs {against} on {row['measure']}"
-            undefined.setdefault(row["p_undefined"], {}).setdefault(key, text)
-    for reason, found in undefined.items():
-        which = list(found.values())
-        shown = "; ".join(which[:5]) + (f"; and {len(which) - 5} more" if len(which) > 5 else "")
-        notes.append(f"p n/a (undefined, not significant): {reason} — {shown}.")
+    for column, lead in UNDEFINED_COLUMNS.items():
+        undefined: dict[str, dict] = {}
+        for name in ("comparisons", "pairs"):
+            frame = comparison.part(getattr(comparison, name), section.label)
+            if column not in frame.columns:
+                continue
+            for row in frame[frame[column].notna()].to_dict(orient="records"):
+                against = row.get("other", row.get("baseline"))
+                key = (frozenset((row["run"], against)), row["measure"])  # a pair once
+                text = f"{row['run']} vs {against} on {row['measure']}"
+                undefined.setdefault(row[column], {}).setdefault(key, text)
+        for reason, found in undefined.items():
+            which = list(found.values())
+            more = f"; and {len(which) - 5} more" if len(which) > 5 else ""
+            notes.append(f"{lead}: {reason} — {'; '.join(which[:5])}{more}.")
     return notes
+
+
+# the columns that say why a figure of a comparison is n/a, and how a section's note on
+# them begins
+UNDEFINED_COLUMNS = {
+    "p_undefined": "p n/a (undefined, not significant)",
+    "relative_change_undefined": "change n/a (undefined)",
+}
 
 
 def header_lines(comparison) -> list[str]:
