@@ -664,3 +664,16 @@ def test_a_folded_title_stays_above_the_panel_titles(figure_of):
     panel = figure.axes[0].title.get_window_extent(renderer)
     assert figure._suptitle.get_text().count("\n") >= 2
     assert heading.y0 > panel.y1  # above it: nothing drawn over the panel's title
+
+
+def test_a_relative_change_against_a_negative_baseline_is_n_a():
+    # utility: a run gaining 1.5 on every topic over a baseline of -1.0 read "-150.0%"
+    result = compare_scores(_frame({"a": [-1.0, -1.0], "b": [0.5, 0.5]}), samples=50)
+    (change,) = result.comparisons["relative_change"]
+    assert math.isnan(change)
+    assert result.comparisons["relative_change_undefined"].iloc[0] == (
+        "the baseline's mean is below 0"
+    )
+    assert "-150" not in result.render("table")
+    positive = compare_scores(_frame({"a": [0.5, 0.5], "b": [0.75, 0.75]}), samples=50)
+    assert positive.comparisons["relative_change"].iloc[0] == pytest.approx(50.0)

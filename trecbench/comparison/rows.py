@@ -182,9 +182,13 @@ COLUMNS = {
 
 def _relative(difference: float, base: float) -> tuple[float, str | None]:
     """100 * difference / base, in percent, and None; NaN (n/a) and why when base is 0 or
-    so small that the quotient overflows (a subnormal baseline mean)."""
+    so small that the quotient overflows (a subnormal baseline mean), or below 0 (utility,
+    a z-score: the quotient's sign would be the difference's reversed, -150% for a run
+    that gains on every topic)."""
     if not base:
         return math.nan, "the baseline's mean is 0"
+    if base < 0:
+        return math.nan, "the baseline's mean is below 0"
     with np.errstate(over="ignore"):
         change = 100 * difference / base
     if not math.isfinite(change):
