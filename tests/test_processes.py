@@ -210,3 +210,49 @@ def test_a_ctrl_c_as_a_worker_starts_leaves_no_worker(monkeypatch):
         for pid in started:
             if _alive(pid):
                 os.kill(pid, signal.SIGKILL)
+
+
+# `score --jobs 2 --report` in a subprocess, a signal sent to itself just after its first
+# fork, in the parent: where it lands as the pool forks its workers
+_SIGNALLED_AS_WORKERS_FORK = """
+import os, signal, sys, time
+from trecbench.cli import main
+
+number = getattr(signal, sys.argv[1])
+
+def signalled(sent=[]):
+    if not sent:
+        sent.append(number)
+        os.kill(os.getpid(), number)
+        time.sleep(0.2)  # whichever thread takes it, its handler runs before this returns
+
+os.register_at_fork(after_in_parent=signalled)
+sys.argv = ["trecbench", "score", "--jobs", "2", "--report", sys.argv[2], *sys.argv[3:]]
+main()
+"""
+
+
+@pytest.mark.skipif(not hasattr(os, "register_at_fork"), reason="forks its workers")
+@pytest.mark.parametrize("name", ["SIGTERM", "SIGHUP", "SIGINT"])
+def test_a_signal_as_the_workers_fork_ends_the_call(name, tmp_path):
+    """A SIGTERM or SIGHUP that landed while os.fork ran its after-fork callbacks raised
+    its SystemExit there, where Python ignores it ("Exception ignored in: <function
+    _releaseLock>"): the call went on, replaced the report and exited 0. The signals are
+    now blocked while the workers are forked, then delivered: the call ends with the
+    signal's code, replacing nothing and leaving no folder of its workers."""
+    import signal
+    import sys
+
+    report = tmp_path / "r.json"
+    report.write_text("OLD\n")
+    (tmp_path / "tmp").mkdir()
+    environment = {**os.environ, "TMPDIR": str(tmp_path / "tmp")}
+    done = subprocess.run(
+        [sys.executable, "-c", _SIGNALLED_AS_WORKERS_FORK, name, str(report), QRELS, *RUNS],
+        env=environment, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 128 + getattr(signal, name), done.stderr
+    assert report.read_text() == "OLD\n"
+    assert "Exception ignored" not in done.stderr
+    assert os.listdir(tmp_path / "tmp") == []
+    assert sorted(os.listdir(tmp_path)) == ["r.json", "tmp"]

@@ -67,19 +67,30 @@ def signals_held() -> Iterator[None]:
     from .publication import signals_held as handlers_held
 
     with handlers_held():
-        if not hasattr(signal, "pthread_sigmask"):
-            yield
-            return
-        # multiprocessing's resource tracker started first, if it was not: the thread that
-        # starts it has Ctrl-C unblocked afterwards, and the threads it starts inherit that
-        from multiprocessing import resource_tracker
+        if hasattr(signal, "pthread_sigmask"):
+            # multiprocessing's resource tracker started first, if it was not: the thread
+            # that starts it has Ctrl-C unblocked afterwards, and the threads it starts
+            # inherit that
+            from multiprocessing import resource_tracker
 
-        resource_tracker.ensure_running()
-        mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-        try:
+            resource_tracker.ensure_running()
+        with _blocked((signal.SIGINT,)):
             yield
-        finally:  # a Ctrl-C held meanwhile is delivered as the handlers come back
-            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+
+
+@contextmanager
+def _blocked(numbers: tuple[int, ...]) -> Iterator[None]:
+    """The signals ``numbers`` blocked in this thread's signal mask inside the block (and
+    in every thread and process started from it, which inherit the mask), unblocked after:
+    one sent meanwhile is delivered then. Nothing where threads have no mask (Windows)."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, numbers)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
 
 def _context():
@@ -111,7 +122,7 @@ def ordered_map(
         initargs=(os.getpid(), scratch, initializer, initargs),
     )
     try:
-        with _ctrl_c_held():  # the pool starts its workers here
+        with _workers_starting():  # the pool starts its workers here
             futures = [pool.submit(function, item) for item in items]
         for future in futures:
             yield future.result()
@@ -129,15 +140,25 @@ def ordered_map(
         shutil.rmtree(scratch, ignore_errors=True)
 
 
-def _ctrl_c_held():
-    """Ctrl-C held off while the pool starts its workers, then delivered: one that landed
-    after a worker started and before the pool noted it left that worker out of
-    :func:`_stop`, waiting for work, and multiprocessing's exit waited for it for ever. A
-    worker forked meanwhile inherits the holding handler until it ignores Ctrl-C
-    (:func:`_start_worker`). SIGTERM is not held: :func:`_stop` ends workers with it."""
+@contextmanager
+def _workers_starting() -> Iterator[None]:
+    """SIGINT, SIGTERM and SIGHUP held off while the pool forks its workers, then
+    delivered, once the pool holds every worker:
+
+    * in this process by handlers that note them (any of its threads may take a signal
+      the process is sent): a handler that raised (SIGTERM's ``SystemExit``) inside
+      ``os.fork`` raised in its after-fork callbacks, where Python ignores the exception,
+      and the call went on to exit 0; and a Ctrl-C that landed after a worker started and
+      before the pool noted it left that worker out of :func:`_stop`, waiting for work,
+      and multiprocessing's exit waited for it for ever;
+    * in the workers by the signal mask they inherit, until :func:`_start_worker` has set
+      their own handlers and unblocks them (a SIGTERM from :func:`_stop` meanwhile ends
+      the worker then, where an inherited handler would have noted it and gone on)."""
+    from .publication import HELD_OFF
     from .publication import signals_held as handlers_held
 
-    return handlers_held((signal.SIGINT,))
+    with handlers_held(), _blocked(HELD_OFF):
+        yield
 
 
 def _here(function, items, initializer, initargs) -> Iterator[Any]:
@@ -175,12 +196,16 @@ def _start_worker(
     """What every worker does first: end with its parent, leave Ctrl-C to it (and SIGTERM
     and SIGHUP to their default, ending quietly, whatever handlers it inherited), keep its
     temporary files in the parent's ``scratch`` folder (which the parent removes)."""
+    from .publication import HELD_OFF
+
     end_with_parent(parent)
     tempfile.tempdir = scratch
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for name in ("SIGTERM", "SIGHUP"):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):  # blocked as it was forked: a SIGTERM from
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, HELD_OFF)  # _stop meanwhile ends it now
     if initializer is not None:
         initializer(*initargs)
 
