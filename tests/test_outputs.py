@@ -650,3 +650,31 @@ def test_a_file_name_ending_in_a_slash_or_empty_and_a_folder_named_dash_are_refu
         assert message in err and "chose" not in err, command  # chose: --optimize searched
     assert (tmp_path / "reg").read_text() == "old\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["reg"]  # nothing made, no "-"
+
+
+@pytest.mark.parametrize("name", ["SIGINT", "SIGTERM"])
+def test_a_signal_as_a_staging_folder_is_made_leaves_nothing(name, tmp_path, monkeypatch):
+    """A signal that landed just after the staging folder was made, before the set had
+    noted it, left `.trecbench-stage.XXXX` behind (`fuse ... -o det/f.run`, exit 143):
+    the folder is now noted as it is made, and removed with the folder made for the
+    target."""
+    from trecbench import publication
+    from trecbench.signals import signals_end_the_call
+
+    make = publication.tempfile.mkdtemp
+
+    def signalled(*args, **kwargs):
+        path = make(*args, **kwargs)
+        if kwargs.get("prefix") == publication.STAGE_PREFIX:
+            signal.raise_signal(getattr(signal, name))
+        return path
+
+    monkeypatch.setattr(publication.tempfile, "mkdtemp", signalled)
+    expected = KeyboardInterrupt if name == "SIGINT" else SystemExit
+    with signals_end_the_call(), pytest.raises(expected):
+        write_file(tmp_path / "out" / "f.run", "x")
+    assert list(tmp_path.iterdir()) == []
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    monkeypatch.undo()
+    write_file(tmp_path / "out" / "f.run", "x")  # the folder's lock was released
+    assert [p.name for p in tmp_path.iterdir()] == ["out"]

@@ -256,3 +256,29 @@ def test_a_signal_as_the_workers_fork_ends_the_call(name, tmp_path):
     assert "Exception ignored" not in done.stderr
     assert os.listdir(tmp_path / "tmp") == []
     assert sorted(os.listdir(tmp_path)) == ["r.json", "tmp"]
+
+
+@pytest.mark.parametrize("name", ["SIGINT", "SIGTERM"])
+def test_a_signal_as_the_workers_folder_is_made_leaves_nothing(name, tmp_path, monkeypatch):
+    """A signal just after the workers' scratch folder was made, before the pool existed,
+    left `trecbench-workers-XXXX` in TMPDIR: it is now made with signals held, and removed
+    however the call ends."""
+    import signal
+    import tempfile
+
+    from trecbench.signals import signals_end_the_call
+
+    make = tempfile.mkdtemp
+
+    def signalled(*args, **kwargs):
+        path = make(*args, **kwargs)
+        if kwargs.get("prefix") == "trecbench-workers-":
+            signal.raise_signal(getattr(signal, name))
+        return path
+
+    monkeypatch.setattr(processes.tempfile, "mkdtemp", signalled)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    expected = KeyboardInterrupt if name == "SIGINT" else SystemExit
+    with signals_end_the_call(), pytest.raises(expected):
+        list(processes.ordered_map(abs, [1, 2], 2))
+    assert list(tmp_path.iterdir()) == []

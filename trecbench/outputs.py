@@ -249,7 +249,12 @@ class OutputSet:
             raise OutputError(f"{folder}: cannot write here ({error.strerror})") from None
         key = (info.st_dev, info.st_ino)
         if key not in self._stages:
-            self._stages[key] = publication.Stage(folder, holding_others=bool(self._stages))
+            holding_others = bool(self._stages)
+            # noted before anything is made, so that abort() undoes all open() did, whatever
+            # interrupts it (a signal between making the staging folder and noting it
+            # left the folder behind)
+            self._stages[key] = publication.Stage(folder)
+            self._stages[key].open(holding_others)
         return self._stages[key]
 
     def _make_parent(self, folder: Path) -> None:
@@ -264,12 +269,13 @@ class OutputSet:
             raise OutputError(f"{probe}: is not a directory")
         for created in reversed(missing):
             try:
-                created.mkdir()
+                with publication.signals_held():  # noted as it is made: abort() removes it
+                    created.mkdir()
+                    self._created.append(created)
             except FileExistsError:
                 continue
             except OSError as error:
                 raise OutputError(f"{created}: cannot create folder ({error.strerror})") from None
-            self._created.append(created)
 
     # -- committing
 

@@ -112,18 +112,21 @@ def ordered_map(
     if not can_start_children():
         yield from _here(function, items, initializer, initargs)
         return
-    # the workers' temporary files (a run's spill folder) go here, removed once they are
-    # ended: a worker stopped (SIGTERM) or killed does not remove its own
-    scratch = tempfile.mkdtemp(prefix="trecbench-workers-")
-    pool = ProcessPoolExecutor(
-        max_workers=jobs,
-        mp_context=_context(),
-        initializer=_start_worker,
-        initargs=(os.getpid(), scratch, initializer, initargs),
-    )
+    scratch = pool = None
     try:
-        with _workers_starting():  # the pool starts its workers here
-            futures = [pool.submit(function, item) for item in items]
+        # signals held from here: the scratch folder and the pool are noted as they are
+        # made, so that whatever ends the call removes the one and stops the other
+        with _workers_starting():
+            # the workers' temporary files (a run's spill folder) go here, removed once
+            # they are ended: a worker stopped (SIGTERM) or killed does not remove its own
+            scratch = tempfile.mkdtemp(prefix="trecbench-workers-")
+            pool = ProcessPoolExecutor(
+                max_workers=jobs,
+                mp_context=_context(),
+                initializer=_start_worker,
+                initargs=(os.getpid(), scratch, initializer, initargs),
+            )
+            futures = [pool.submit(function, item) for item in items]  # workers forked
         for future in futures:
             yield future.result()
     except BrokenProcessPool:
@@ -132,18 +135,20 @@ def ordered_map(
             "a worker process died (out of memory?): rerun with --jobs 1 or a smaller --memory"
         ) from None
     except BaseException:  # an item's error, Ctrl-C, or the caller stopped (GeneratorExit)
-        _stop(pool)  # nothing more is computed, and no worker is left behind
+        if pool is not None:
+            _stop(pool)  # nothing more is computed, and no worker is left behind
         raise
     else:
         pool.shutdown()
     finally:
-        shutil.rmtree(scratch, ignore_errors=True)
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
 
 
 @contextmanager
 def _workers_starting() -> Iterator[None]:
-    """SIGINT, SIGTERM and SIGHUP held off while the pool forks its workers, then
-    delivered, once the pool holds every worker:
+    """SIGINT, SIGTERM and SIGHUP held off while the pool is made and forks its workers,
+    then delivered, once the pool holds every worker:
 
     * in this process by handlers that note them (any of its threads may take a signal
       the process is sent): a handler that raised (SIGTERM's ``SystemExit``) inside

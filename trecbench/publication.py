@@ -62,27 +62,35 @@ _UNSUPPORTED = {errno.ENOLCK, errno.EBADF, errno.EINVAL, errno.EOPNOTSUPP, errno
 
 
 class FolderLock:
-    """An exclusive ``flock`` on a folder (``locked`` is False where the file system has
-    no locks: NFS without lockd, or not POSIX)."""
+    """An exclusive ``flock`` on a folder, taken by :meth:`acquire` (``locked`` is False
+    where the file system has no locks: NFS without lockd, or not POSIX)."""
 
-    def __init__(self, folder: Path, holding_others: bool):
+    def __init__(self, folder: Path):
         self.folder = folder
+        self.fd: int | None = None
+        self.locked = False
+
+    def acquire(self, holding_others: bool) -> None:
+        """Take the lock, waiting for another call's set (at most :data:`WAIT_HOLDING`
+        seconds when ``holding_others``). However it ends (an error, a signal),
+        :meth:`release` releases what it took."""
+        flags = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0)
         try:
-            flags = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0)
-            self.fd = os.open(folder, flags)
+            with signals_held():  # the descriptor noted as it is opened, for release()
+                self.fd = os.open(self.folder, flags)
         except OSError as error:
-            raise OutputError(f"{folder}: cannot write here ({error.strerror})") from None
+            raise OutputError(f"{self.folder}: cannot write here ({error.strerror})") from None
         info = os.fstat(self.fd)
         self.key = (info.st_dev, info.st_ino)
         with _held_guard:
             owner = _held.get(self.key)
         if owner == threading.get_ident():
-            os.close(self.fd)
-            raise OutputError(f"{folder}: another output set of this thread is writing here")
+            self.release()
+            raise OutputError(f"{self.folder}: another output set of this thread is writing here")
         try:
-            self.locked = _flock(self.fd, folder, WAIT_HOLDING if holding_others else None)
+            self.locked = _flock(self.fd, self.folder, WAIT_HOLDING if holding_others else None)
         except BaseException:
-            os.close(self.fd)
+            self.release()
             raise
         if self.locked:
             with _held_guard:
@@ -94,8 +102,9 @@ class FolderLock:
         if self.locked:
             with _held_guard:
                 _held.pop(self.key, None)
-        os.close(self.fd)  # closing the only descriptor releases the lock
-        self.fd = None
+        # forgotten before it is closed: a second call never closes a number reused since
+        fd, self.fd, self.locked = self.fd, None, False
+        os.close(fd)  # closing the only descriptor releases the lock
 
 
 def _flock(fd: int, folder: Path, timeout: float | None) -> bool:
@@ -128,21 +137,30 @@ def _flock(fd: int, folder: Path, timeout: float | None) -> bool:
 
 class Stage:
     """The staging folder of one output folder (which the caller has made): files are
-    created in it and renamed from it into the folder."""
+    created in it and renamed from it into the folder. Nothing is made until
+    :meth:`open`, so that the caller can note the stage first: :meth:`close` then undoes
+    whatever part of :meth:`open` ran, however it ended (a signal included)."""
 
-    def __init__(self, folder: Path, holding_others: bool):
+    def __init__(self, folder: Path):
         self.folder = folder
-        self.lock = FolderLock(folder, holding_others)
-        try:
-            if self.lock.locked:
-                recover(folder)  # what a killed process left, now that none can be staging
-            self.path = Path(tempfile.mkdtemp(prefix=STAGE_PREFIX, dir=folder))
-            (self.path / NEW).mkdir()
-        except OSError as error:
-            self.lock.release()
-            raise OutputError(f"{folder}: cannot write here ({error.strerror})") from None
+        self.lock = FolderLock(folder)
+        self.path: Path | None = None
         self.names: list[str] = []
         self.published: list[tuple[str, Path | None]] = []
+
+    def open(self, holding_others: bool) -> None:
+        """Lock the folder, finish what killed processes left in it, make the staging
+        folder."""
+        self.lock.acquire(holding_others)
+        try:
+            if self.lock.locked:
+                recover(self.folder)  # what a killed process left, now none can be staging
+            with signals_held():  # the folder noted as it is made: close() removes it
+                self.path = Path(tempfile.mkdtemp(prefix=STAGE_PREFIX, dir=self.folder))
+            (self.path / NEW).mkdir()
+        except OSError as error:
+            self.close()
+            raise OutputError(f"{self.folder}: cannot write here ({error.strerror})") from None
 
     def create(self, name: str) -> tuple[int, Path]:
         """A new file to stage as ``name``: its descriptor and path (mode 0666 less the
@@ -185,7 +203,8 @@ class Stage:
 
     def close(self) -> None:
         """Remove the staging folder and release the folder's lock."""
-        shutil.rmtree(self.path, ignore_errors=True)
+        if self.path is not None:
+            shutil.rmtree(self.path, ignore_errors=True)
         self.lock.release()
 
 
