@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextvars
 import os
 import queue
+import sys
 import threading
 from collections.abc import Callable, Iterator
 
@@ -73,12 +74,18 @@ class Prefetched:
                     raise item
                 yield item
         finally:
-            self.close()
+            ending = isinstance(sys.exc_info()[1], (KeyboardInterrupt, SystemExit))
+            self.close(wait=not ending)
 
-    def close(self) -> None:
-        """Stop the thread (after the item it is producing) and wait for it."""
+    def close(self, wait: bool = True) -> None:
+        """Stop the thread (after the item it is producing) and, unless ``wait`` is False,
+        wait for it. A process being ended (Ctrl-C, SIGTERM, SIGHUP) does not wait: the
+        thread may be blocked for good in the open() or read() of a FIFO or pipe no one
+        writes into (`validate` waited there until data came, the signal taken and
+        ignored); a daemon, it goes with the process, or stops at its next item."""
         self._stop.set()
-        self._thread.join()
+        if wait:
+            self._thread.join()
 
 
 def prefetched(items: Iterator) -> Iterator:
