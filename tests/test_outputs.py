@@ -678,3 +678,80 @@ def test_a_signal_as_a_staging_folder_is_made_leaves_nothing(name, tmp_path, mon
     monkeypatch.undo()
     write_file(tmp_path / "out" / "f.run", "x")  # the folder's lock was released
     assert [p.name for p in tmp_path.iterdir()] == ["out"]
+
+
+def _run_into(stdout_path: Path, mode: str, argv: list[str], monkeypatch) -> int:
+    """``trecbench ARGV`` with standard output opened on ``stdout_path`` in ``mode``
+    (``a``: ``>>``, ``r+``: ``1<>``), as the shell opens it."""
+    from trecbench.cli import run
+
+    with open(stdout_path, mode, encoding="utf-8") as stdout:
+        monkeypatch.setattr(sys, "stdout", stdout)
+        return run(argv)
+
+
+@pytest.mark.parametrize("mode", ["a", "r+"])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["fuse", "{a}", "{b}", "-o", "-"],
+        ["fuse", "{b}", "{link}", "-o", "-"],  # the input by another name
+        ["score", "{qrels}", "{a}"],  # the small path
+        ["score", "--format", "csv", "{qrels}", "{b}", "{a}"],
+        ["validate", "{a}"],
+        ["convert", "msmarco", "{tsv}", "-o", "-"],
+    ],
+)
+def test_standard_output_into_an_input_is_refused(argv, mode, tmp_path, monkeypatch, capsys):
+    """`fuse a.run b.run -o - >> a.run` appended the fused run to its input (`1<>a.run`
+    overwrote it), exit 0, where every file output naming an input is refused: refused
+    too now, in one line, before anything is written (GNU cat: "input file is output
+    file"). A regular file that is no input still takes the output."""
+    from conftest import ROOT
+
+    a, tsv = tmp_path / "a.run", tmp_path / "m.tsv"
+    a.write_bytes((ROOT / "runs" / "tfidf-char.run").read_bytes())
+    tsv.write_text("q1\td1\t1\nq1\td2\t2\n")
+    (tmp_path / "link.run").symlink_to(a)
+    paths = {
+        "a": a, "b": ROOT / "runs" / "tfidf-word.run", "link": tmp_path / "link.run",
+        "qrels": ROOT / "qrels" / "hpo-demo.qrels", "tsv": tsv,
+    }  # fmt: skip
+    argv = [arg.format(**paths) for arg in argv]
+    target = tsv if argv[0] == "convert" else a
+    before = target.read_bytes()
+    assert _run_into(target, mode, argv, monkeypatch) == 2
+    assert target.read_bytes() == before
+    name = next(arg for arg in argv if Path(arg).name in ("a.run", "link.run", "m.tsv"))
+    err = capsys.readouterr().err
+    assert err == f"trecbench: {name}: input file is standard output; refusing to write into it\n"
+    other = tmp_path / "other.txt"
+    other.write_text("")
+    assert _run_into(other, mode, argv, monkeypatch) == 0
+    assert other.stat().st_size > 0
+
+
+def test_standard_input_and_inputs_read_later_are_refused_as_standard_output(tmp_path):
+    """`score QRELS - < a.run >> a.run`; and a file read that the command line does not
+    name (a run a leaderboard's suite lists), refused as it is noted."""
+    from conftest import ROOT
+
+    from trecbench import standard_output
+
+    a = tmp_path / "a.run"
+    a.write_bytes((ROOT / "runs" / "tfidf-char.run").read_bytes())
+    qrels = str(ROOT / "qrels" / "hpo-demo.qrels")
+    with open(a, "rb") as stdin, open(a, "ab") as stdout:
+        done = subprocess.run(
+            [sys.executable, "-m", "trecbench", "score", qrels, "-"],
+            stdin=stdin, stdout=stdout, stderr=subprocess.PIPE, text=True, timeout=120,
+        )  # fmt: skip
+    assert done.returncode == 2
+    assert done.stderr == "trecbench: -: input file is standard output; refusing to write into it\n"
+    assert a.read_bytes() == (ROOT / "runs" / "tfidf-char.run").read_bytes()
+    with open(a, "a") as stdout, standard_output.noted(stdout), input_scope():
+        note_input(ROOT / "runs" / "tfidf-word.run")
+        with pytest.raises(OutputError, match="a.run: input file is standard output"):
+            note_input(a)
+    with input_scope():  # outside the command line nothing is refused
+        note_input(a)

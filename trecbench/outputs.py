@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO, ParamSpec, TypeVar
 
-from . import provenance, publication
+from . import provenance, publication, standard_output
 from .errors import OutputError
 from .naming import file_key
 from .plurals import first_few
@@ -74,7 +74,10 @@ def in_input_scope(function: Callable[P, R]) -> Callable[P, R]:
 
 
 def note_input(path: PathLike) -> None:
-    """Record ``path`` as an input of the current call (no-op outside :func:`input_scope`)."""
+    """Record ``path`` as an input of the current call (no-op outside :func:`input_scope`);
+    refuse it if the command line's standard output writes into it
+    (:func:`trecbench.standard_output.check_input`)."""
+    standard_output.check_input(path)
     scope = _inputs.get()
     if scope is None:
         return

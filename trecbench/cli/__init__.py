@@ -21,6 +21,7 @@ import click
 
 from ..errors import ExitCode, TrecbenchError, one_line, shortened
 from ..signals import signals_end_the_call
+from ..standard_output import noted
 from .group import WORKFLOW, _debug, _StdoutClosed, cli
 from .stdout import whole_writes
 
@@ -109,7 +110,7 @@ def run(args: Sequence[str] | None = None) -> int:
     """
     token = _debug.set(False)
     try:
-        with whole_writes(), signals_end_the_call(), warnings.catch_warnings():
+        with whole_writes(), noted(sys.stdout), signals_end_the_call(), warnings.catch_warnings():
             warnings.showwarning = partial(_show_warning, warnings.showwarning)
             code = _run(args)
             try:

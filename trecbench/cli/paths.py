@@ -12,6 +12,7 @@ from pathlib import Path
 
 import click
 
+from .. import standard_output
 from ..errors import InputError, OutputError
 
 
@@ -33,6 +34,7 @@ class InputFile(click.ParamType):
     def convert(self, value, param, ctx):
         path = os.fsdecode(value)
         if path == "-":
+            standard_output.check_input(path)
             return self.path_type(path)
         if os.path.isdir(path):
             raise InputError(path, None, "cannot read: Is a directory")
@@ -43,6 +45,7 @@ class InputFile(click.ParamType):
                 return self.path_type(path)
             reason = "broken symbolic link" if os.path.islink(path) else "No such file"
             raise InputError(path, None, f"cannot read: {reason}")
+        standard_output.check_input(path)
         return self.path_type(path)
 
 
