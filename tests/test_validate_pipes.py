@@ -94,3 +94,55 @@ def test_sigterm_ends_validate_waiting_for_a_fifos_writer(tmp_path):
     time.sleep(0.2)
     code, err = _ends_on(child, "SIGTERM")
     assert code == 128 + signal.SIGTERM, err
+
+
+def _pipe_holding(data: bytes) -> int:
+    """The read end of a pipe holding ``data`` (its writer closed)."""
+    read, write = os.pipe()
+    os.write(write, data)
+    os.close(write)
+    return read
+
+
+@pytest.mark.skipif(not os.path.isdir("/dev/fd"), reason="names pipes /dev/fd/N")
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["validate", "{p}", "{p}"],
+        ["validate", "{p}", "--qrels", "{p}"],
+        ["validate", "--qrels", "{p}", "--topics", "{p}"],
+        ["score", "{p}", "{p}"],
+    ],
+)
+def test_one_pipe_given_twice_is_refused(argv, tmp_path, capsys):
+    """`validate /dev/fd/3 /dev/fd/3 3< <(cat a.run)` validated the first and then said
+    `/dev/fd/3: error[R26]: empty file`, where `validate - -` is refused: a pipe, as
+    standard input, can be read once; told by the file's identity, as `-` is."""
+    from trecbench.cli import run
+
+    pipe = _pipe_holding(b"q1 Q0 a 1 2 t\n")
+    try:
+        name = f"/dev/fd/{pipe}"
+        code = run([arg.format(p=name) for arg in argv])
+    finally:
+        os.close(pipe)
+    out, err = capsys.readouterr()
+    assert (code, out) == (1, "")
+    assert f"trecbench: {'validate: ' if argv[0] == 'validate' else ''}{name}: a pipe, given" in err
+    assert err.count("\n") == 1
+
+
+@pytest.mark.skipif(not os.path.isdir("/dev/fd"), reason="names pipes /dev/fd/N")
+def test_two_pipes_and_one_file_twice_are_validated(tmp_path, capsys):
+    from trecbench.cli import run
+
+    run_file = tmp_path / "a.run"
+    run_file.write_bytes(b"q1 Q0 a 1 2 t\n")
+    pipes = [_pipe_holding(b"q1 Q0 a 1 2 t\n") for _ in range(2)]
+    try:
+        assert run(["validate", *(f"/dev/fd/{pipe}" for pipe in pipes)]) == 0
+        assert run(["validate", str(run_file), str(run_file)]) == 0  # read again: no pipe
+    finally:
+        for pipe in pipes:
+            os.close(pipe)
+    assert "OK: 2 file(s), 2 lines" in capsys.readouterr().out

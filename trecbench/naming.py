@@ -5,6 +5,7 @@ in memory (DataFrames, Arrow tables, dicts, records)."""
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Callable, Sequence
 from pathlib import PurePath
 from typing import Any
@@ -128,17 +129,32 @@ def repeated_file(paths: Sequence[str | os.PathLike]) -> tuple[str, str] | None:
     return None
 
 
-def reads_standard_input_twice(paths: Sequence) -> bool:
-    """Whether two of ``paths`` (other items ignored) read standard input: ``-``, and
-    ``/dev/stdin``, ``/dev/fd/0`` or the file it is redirected from; it can be read once."""
+def read_once_given_twice(paths: Sequence) -> str | None:
+    """Why ``paths`` (other items ignored) cannot be read, when two of them name a file
+    that can be read once: standard input (``-``, ``/dev/stdin``, ``/dev/fd/0`` or the
+    file it is redirected from), or a pipe or FIFO however it is named (``/dev/fd/3``
+    twice: the second would read as empty); None when none does. Told by the file's
+    identity (device, inode)."""
     stdin_key = file_key("-")
-    readers = [
-        path
-        for path in paths
-        if isinstance(path, (str, os.PathLike))
-        and (os.fspath(path) == "-" or (stdin_key is not None and file_key(path) == stdin_key))
-    ]
-    return len(readers) > 1
+    seen: set = set()
+    for path in paths:
+        if not isinstance(path, (str, os.PathLike)):
+            continue
+        info = examined(path)
+        if info is None:
+            continue  # it cannot be read: its reader says so
+        key = (info.st_dev, info.st_ino)
+        stdin = os.fspath(path) == "-" or key == stdin_key
+        if not (stdin or stat.S_ISFIFO(info.st_mode) or stat.S_ISSOCK(info.st_mode)):
+            continue  # a regular file is read again from its start
+        if key in seen:
+            if stdin:
+                return "standard input ('-', /dev/stdin) can be read once: give it once"
+            return (
+                f"{one_line(os.fspath(path))}: a pipe, given twice, can be read once: give it once"
+            )
+        seen.add(key)
+    return None
 
 
 def check_runs_once(paths: Sequence[str | os.PathLike]) -> None:

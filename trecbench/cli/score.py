@@ -328,13 +328,14 @@ def _page(evaluation, html_page, html_depth: int, grouping: tuple) -> tuple[str,
 
 def _check_targets(given: list, flags, html_page) -> None:
     """Refuse, before any work, an output that is one of the ``given`` inputs, and two of
-    them reading standard input."""
+    them reading standard input or one pipe."""
     from ..errors import UsageError
-    from ..naming import reads_standard_input_twice
+    from ..naming import read_once_given_twice
     from ..report import check_score_outputs
 
-    if reads_standard_input_twice(given):
-        raise UsageError("standard input ('-', /dev/stdin) can be read once: give it once")
+    read_twice = read_once_given_twice(given)
+    if read_twice is not None:
+        raise UsageError(read_twice)
 
     check_score_outputs(flags["report"], flags["manifest"], [g for g in given if g], html_page)
 

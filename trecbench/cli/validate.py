@@ -247,11 +247,13 @@ def _print_text(results, show: int) -> None:
 
 def _stdin_named(paths: list, count: int) -> tuple[tuple, object, object]:
     """RUNS (the first ``count`` of ``paths``), --qrels and --topics, with ``-`` read as
-    standard input, which can be read once."""
-    from ..naming import reads_standard_input_twice
+    standard input: it, or a pipe, can be read once (given twice, the second read as an
+    empty file)."""
+    from ..naming import read_once_given_twice
 
-    if reads_standard_input_twice(paths):
-        raise click.UsageError("standard input ('-', /dev/stdin) can be read once: give it once")
+    read_twice = read_once_given_twice(paths)
+    if read_twice is not None:
+        raise click.UsageError(read_twice)
     return tuple(paths[:count]), paths[count], paths[count + 1]
 
 

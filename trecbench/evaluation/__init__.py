@@ -27,7 +27,7 @@ from ..inputs import held
 from ..measures import NUM_REL
 from ..measures.names import requests
 from ..memory import Budget
-from ..naming import reads_standard_input_twice
+from ..naming import read_once_given_twice
 from ..trec_eval import compat as _compat
 from ..trec_eval import zscores as zscores_module
 from . import bounds, drill
@@ -159,8 +159,9 @@ def _evaluate(qrels, runs, measures, settings: EvalSettings, run_names, progress
     sources, names = inputs.split_runs(runs)
     if not sources:  # as compare refuses it: an evaluation of nothing lost its measures
         raise UsageError("nothing to evaluate: no run given")
-    if reads_standard_input_twice([qrels, *sources]):
-        raise UsageError("standard input ('-', /dev/stdin) can be read once: give it once")
+    read_twice = read_once_given_twice([qrels, *sources])
+    if read_twice is not None:
+        raise UsageError(read_twice)
     names = _named(sources, list(run_names) if run_names else names)
     requested, ordered, engines = _measures(measures, settings)
     # the engines decide, with the flags, whether run files may be read in blocks
