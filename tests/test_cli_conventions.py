@@ -671,3 +671,38 @@ def test_a_file_name_byte_that_is_not_utf8_reads_as_that_byte_on_stderr(tmp_path
     assert done.stderr.decode().endswith(
         f"wrote {tmp_path}/o\\xffx.run: 4950 documents, 56 topics\n"
     )
+
+
+# a Ctrl-C as the command line imports click (as the terminal sends it: SIGINT not ignored)
+_CTRL_C_AS_THE_CLI_IS_IMPORTED = """
+import os, signal, sys
+
+class CtrlC:
+    def find_spec(self, name, path=None, target=None):
+        if name == "click":
+            sys.meta_path.remove(self)
+            os.kill(os.getpid(), signal.SIGINT)
+        return None
+
+signal.signal(signal.SIGINT, signal.default_int_handler)
+sys.meta_path.insert(0, CtrlC())
+sys.argv = ["trecbench", "measures"]
+"""
+
+
+@pytest.mark.parametrize(
+    "start",
+    [
+        "import runpy; runpy.run_module('trecbench', run_name='__main__')",  # python -m
+        "from trecbench.__main__ import main; main()",  # the console script
+    ],
+)
+def test_a_ctrl_c_as_the_command_line_starts_is_one_line(start):
+    """A Ctrl-C in the first tenths of a second, while Python imported the command line,
+    printed the traceback of the import: it ends as any Ctrl-C, in one line, exit 130."""
+    done = subprocess.run(
+        [sys.executable, "-c", _CTRL_C_AS_THE_CLI_IS_IMPORTED + start],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert (done.returncode, done.stdout) == (130, "")
+    assert done.stderr == "trecbench: interrupted\n"

@@ -68,7 +68,7 @@ def test_wheel_holds_every_package_file(wheel):
     assert sorted(n for n in names if n.startswith("trecbench/")) == package_files()
     assert "trecbench/py.typed" in names
     metadata = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
-    assert "trecbench = trecbench.cli:main" in zipfile.ZipFile(wheel).read(metadata).decode()
+    assert "trecbench = trecbench.__main__:main" in zipfile.ZipFile(wheel).read(metadata).decode()
 
 
 def test_wheel_in_a_fresh_venv_scores_the_bundled_data(wheel, tmp_path):

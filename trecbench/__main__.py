@@ -1,6 +1,33 @@
-"""``python -m trecbench``."""
+"""``python -m trecbench``, and the ``trecbench`` console script (:func:`main`)."""
 
-from .cli import main
+import os
+import signal
+
+
+def main() -> None:
+    """Run the command line (:func:`trecbench.cli.main`), a Ctrl-C while it is imported
+    (a few hundredths of a second, tenths on a busy machine) ending it as one later does:
+    ``trecbench: interrupted``, exit 130, where Python printed the traceback of the
+    import. Only what Python does before this module runs (its own start-up) is left to
+    Python. A Ctrl-C ignored (a background job, ``nohup``) stays ignored."""
+    by_default = signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    if by_default:
+        signal.signal(signal.SIGINT, _interrupted_while_starting)
+    from .cli import main as run_command_line
+
+    if by_default:  # from here the command line's guard (trecbench.cli.run) takes Ctrl-C
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    run_command_line()
+
+
+def _interrupted_while_starting(number, frame) -> None:
+    """Nothing is open nor written yet: end at once, in one line, as any Ctrl-C ends."""
+    try:
+        os.write(2, b"trecbench: interrupted\n")
+    except OSError:
+        pass  # no stderr: the exit code says it
+    os._exit(128 + signal.SIGINT)
+
 
 if __name__ == "__main__":
     main()
