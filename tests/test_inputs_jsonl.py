@@ -215,6 +215,16 @@ def test_a_line_json_takes_but_arrow_refuses_says_why(tmp_path):
 
 
 @pytest.mark.parametrize("blocks", [False, True], ids=["whole", "blocks"])
+def test_a_tag_nested_too_deep_is_refused_at_its_line(blocks, tmp_path, monkeypatch):
+    # it was exit 70: the line-by-line reading ran out of Python's stack
+    run_file = tmp_path / "run.jsonl"
+    deep = GOOD.replace("}", ', "tag": ' + "[" * 1000 + "]" * 1000 + "}")
+    run_file.write_text("\n".join([GOOD.replace("d1", "d0"), GOOD, "", deep]) + "\n")
+    raised = _refused(run_file, blocks, monkeypatch)
+    assert str(raised.value) == f"{run_file}:4: JSON nested deeper than 100 levels"
+
+
+@pytest.mark.parametrize("blocks", [False, True], ids=["whole", "blocks"])
 def test_two_objects_on_a_line_are_refused_when_a_split_one_makes_the_count_even(
     blocks, tmp_path, monkeypatch
 ):

@@ -131,7 +131,10 @@ def test_trec_text_that_opens_as_json_is_read_as_trec_eval_reads_it(tmp_path, ca
 )
 def test_json_is_told_however_short_its_first_bytes_are_cut(text):
     data = b"\xef\xbb\xbf  \n" + text.encode()
-    told = {json_content(data[:end]) for end in range(len(b"\xef\xbb\xbf  \n{"), len(data) + 1)}
+    told = {
+        json_content(data[:end], "f.json")
+        for end in range(len(b"\xef\xbb\xbf  \n{"), len(data) + 1)
+    }
     assert None not in told
 
 
@@ -147,4 +150,27 @@ def test_json_is_told_however_short_its_first_bytes_are_cut(text):
     ],
 )
 def test_trec_text_is_no_json(text):
-    assert json_content(text) is None
+    assert json_content(text, "f.json") is None
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["score", "QRELS", "DEEP"], ["score", "DEEP", "RUN"], ["validate", "DEEP"],
+     ["validate", "--qrels", "DEEP", "RUN"]],
+)  # fmt: skip
+def test_json_nested_too_deep_is_refused_at_its_line_as_every_json_reader_refuses_it(
+    args, tmp_path, capsys
+):
+    # it was exit 70: Python's JSON parser, telling what the file is, ran out of stack
+    deep = tmp_path / "deep.json"
+    deep.write_text('{"a": 1}\n{"b": 2}\n' + "[" * 1000 + "]" * 1000 + "\n")
+    files = {"QRELS": QRELS, "RUN": RUN, "DEEP": str(deep)}
+    code, lines = _err(capsys, *[files.get(arg, arg) for arg in args])
+    assert (code, lines) == (2, [f"trecbench: {deep}:3: JSON nested deeper than 100 levels"])
+
+
+def test_trec_text_with_brackets_deeper_than_json_takes_is_still_trec_text(tmp_path, capsys):
+    # trec_eval takes 101 brackets for a qid: the JSON limit applies to no TREC text
+    run_file = tmp_path / "run"
+    run_file.write_text("[" * 101 + " Q0 d1 1 0.5 t\n")
+    assert run(["validate", str(run_file)]) == 0

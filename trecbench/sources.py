@@ -5,10 +5,10 @@
   by the content, not the name; size and sha256 of the bytes as stored taken while
   reading and remembered for the call's reports).
 * :func:`read_json` and :func:`read_jsonl` parse JSON and JSON lines with limits against
-  hostile input: nesting deeper than :data:`MAX_DEPTH`, integers longer than
-  :data:`MAX_DIGITS` digits, numbers beyond a double, ``NaN``/``Infinity`` (not JSON),
-  lone UTF-16 surrogates (not Unicode) and duplicate keys (a JSON reader silently keeps
-  the last) are refused with ``file:line: message``.
+  hostile input: nesting deeper than :data:`~trecbench.json_limits.MAX_DEPTH`, integers
+  longer than :data:`MAX_DIGITS` digits, numbers beyond a double, ``NaN``/``Infinity``
+  (not JSON), lone UTF-16 surrogates (not Unicode) and duplicate keys (a JSON reader
+  silently keeps the last) are refused with ``file:line: message``.
 * :class:`At` names a place in a parsed document (``test_cases[3].text``) and checks the
   type of the value there; its errors carry the file, the physical line (found in the text
   only when an error is raised) and the path.
@@ -28,16 +28,11 @@ from . import type_names
 from .compressions import compression_of
 from .errors import InputError, excerpt
 from .inputs import streams
+from .json_limits import STRING, check_depth, check_surrogates, line_at, too_deep
 from .text_encoding import UTF16_FILE, is_utf16
 
-MAX_DEPTH = 100  # converter inputs need fewer than 10 levels
 MAX_DIGITS = 100  # an integer id or score longer than this is a mistake
 
-# a JSON string (possessive: linear time on hostile input) or a bracket
-_STRING = re.compile(r'"(?:[^"\\]++|\\.)*+"', re.S)
-_NOT_STRUCTURE = re.compile(r"[^\[\]{}\n]++")
-_SURROGATE_HINT = re.compile(r"\\u[dD][89a-fA-F]")
-_ESCAPE = re.compile(r"\\(?:\\|u([0-9a-fA-F]{4}))")
 _SPACE = " \t\n\r"
 
 
@@ -79,11 +74,6 @@ def source_text(source: Content, invalid: str | None = None) -> str:
         line = source.data.count(b"\n", 0, exc.start) + 1
         raise InputError(source.path, line, invalid or f"not UTF-8: {exc.reason}") from None
     return text.removeprefix("\ufeff")
-
-
-def line_at(text: str, position: int) -> int:
-    """The 1-based line of a character position."""
-    return text.count("\n", 0, position) + 1
 
 
 # ---------------------------------------------------------------------------------------
@@ -178,79 +168,16 @@ def _token_line(text: str, token: str | None) -> int | None:
     if token is None:
         return None
     pattern = re.compile(rf"(?<![\w.+-]){re.escape(token)}(?![\w.])")
-    for match in pattern.finditer(_STRING.sub(lambda m: " " * len(m.group(0)), text)):
+    for match in pattern.finditer(STRING.sub(lambda m: " " * len(m.group(0)), text)):
         return line_at(text, match.start())
     return None
-
-
-def _check_depth(text: str, path: str, first_line: int = 1, *, per_line: bool) -> None:
-    """Refuse nesting deeper than :data:`MAX_DEPTH` (brackets outside strings). With
-    ``per_line`` (JSON lines) each line starts again at 0; a JSON document may put one
-    bracket per line, so there a newline must not reset the count."""
-    if text.count("[") + text.count("{") <= MAX_DEPTH:
-        return
-    structure = _NOT_STRUCTURE.sub("", _STRING.sub("", text))
-    if not per_line:
-        structure = structure.replace("\n", "")
-    depth = 0
-    for char in structure:
-        if char == "\n":
-            depth = 0
-            continue
-        depth += 1 if char in "[{" else -1
-        if depth > MAX_DEPTH:
-            break
-    else:
-        return
-    # locate it: walk the original text (only on this error path)
-    depth, line = 0, first_line
-    for match in re.finditer(r'"(?:[^"\\]++|\\.)*+"|[\[\]{}\n]', text):
-        char = match.group(0)
-        if char == "\n":
-            line += 1
-            if per_line:
-                depth = 0
-        elif char in "[{":
-            depth += 1
-            if depth > MAX_DEPTH:
-                break
-        elif char in "]}":
-            depth -= 1
-    raise InputError(path, line, f"JSON nested deeper than {MAX_DEPTH} levels")
-
-
-def _check_surrogates(text: str, path: str, first_line: int = 1) -> None:
-    """Refuse ``\\uD800``-``\\uDFFF`` escapes that do not form a surrogate pair."""
-    if not _SURROGATE_HINT.search(text):
-        return
-    pending = None  # a high surrogate waiting for its low half
-    for match in _ESCAPE.finditer(text):
-        unit = int(match.group(1), 16) if match.group(1) else None
-        if pending is not None:
-            if unit is not None and 0xDC00 <= unit <= 0xDFFF and match.start() == pending.end():
-                pending = None
-                continue
-            break
-        if unit is not None and 0xD800 <= unit <= 0xDBFF:
-            pending = match
-        elif unit is not None and 0xDC00 <= unit <= 0xDFFF:
-            pending = match
-            break
-    else:
-        if pending is None:
-            return
-    raise InputError(
-        path,
-        line_at(text, pending.start()) + first_line - 1,
-        f"lone surrogate {pending.group(0)} (not a Unicode character)",
-    )
 
 
 def parse_json(text: str, path: str, first_line: int = 1) -> Any:
     """Parse JSON text with the limits of this module; errors name ``path`` and the line
     (``first_line`` is the line the text starts at)."""
-    _check_depth(text, path, first_line, per_line=False)
-    _check_surrogates(text, path, first_line)
+    check_depth(text, path, first_line, per_line=False)
+    check_surrogates(text, path, first_line)
     return _decode(text, path, first_line)
 
 
@@ -267,7 +194,7 @@ def _decode(text: str, path: str, first_line: int) -> Any:
         line = None if line is None else line + first_line - 1
         raise InputError(path, line, exc.message) from None
     except RecursionError:  # a backstop: the depth check runs first
-        raise InputError(path, None, f"JSON nested deeper than {MAX_DEPTH} levels") from None
+        raise InputError(path, None, too_deep()) from None
 
 
 # ---------------------------------------------------------------------------------------
@@ -367,8 +294,8 @@ def parse_jsonl(text: str, path: str, blank: str | None = None) -> list[tuple[in
     """``(line number, value)`` of each non-blank line of JSON-lines text, parsed with the
     limits of this module (errors name ``path`` and the line); with ``blank``, a blank
     line is an error saying so (none follows a final newline)."""
-    _check_depth(text, path, per_line=True)
-    _check_surrogates(text, path)
+    check_depth(text, path, per_line=True)
+    check_surrogates(text, path)
     lines = text.split("\n")
     if lines[-1] == "":
         lines.pop()  # what follows the final newline

@@ -12,7 +12,8 @@ says nothing (standard input ``-``, ``/dev/fd/63``) by its content, a JSON objec
 * optionally ``rank`` (a JSON integer: trec_eval ignores it, the validator shows it) and
   ``tag`` (a JSON string, the run tag; ``run`` when absent, as for Parquet and tables).
 
-Any other key, a key given twice, bad JSON or a value of the wrong type is refused at its
+Any other key, a key given twice, bad JSON (or JSON nested deeper than
+:data:`~trecbench.json_limits.MAX_DEPTH`) or a value of the wrong type is refused at its
 line, ``file:line: message``; lines holding only white space are skipped, and so is a
 byte-order mark starting the file (one further on is refused). Lines are parsed by
 Arrow's JSON reader (no Python per line); only a chunk found wrong is read again line by
@@ -35,6 +36,7 @@ import pyarrow.compute as pc
 
 from .. import arrow, type_names
 from ..errors import InputError, shortened
+from ..json_limits import check_depth
 from ..text_encoding import UTF16_FILE, is_utf16
 from .formats import Whole
 from .streams import Source
@@ -194,6 +196,7 @@ def _raise_first_error(data: bytes, path: str, first_line: int) -> None:
         if number == 1:
             text = text.removeprefix("\ufeff")
         if text.strip(" \t\r"):
+            check_depth(text, path, number, per_line=True)  # Python's parser recurses
             problem = _line_problem(text)
             if problem is not None:
                 raise InputError(path, number, problem)

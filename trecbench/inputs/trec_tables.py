@@ -184,7 +184,11 @@ def unconverted(tokens: Tokens, kind: str) -> str | None:
     the file's first bytes, :func:`~.unconverted.json_content`), or three fields on every
     line (MS MARCO's runs, BEIR's qrels). None otherwise, and where the tokens read as a
     ``kind`` (trec_eval takes ``{"q1"}`` for a qid, and so does trecbench)."""
-    message = _unconverted_message(tokens, kind)
+    try:
+        message = _unconverted_message(tokens, kind)
+    except InputError:  # JSON nested too deep to tell: refused, unless it reads as TREC text
+        (run_table if kind == "run" else qrels_table)(tokens)
+        return None
     if message is None:
         return None
     try:
@@ -198,7 +202,7 @@ def _unconverted_message(tokens: Tokens, kind: str) -> str | None:
     """What :func:`unconverted` says of ``tokens`` whose reading as a ``kind`` failed."""
     if _three_fields(tokens):
         return columns_message(kind)
-    content = json_content(tokens.head)
+    content = json_content(tokens.head, tokens.path)
     return None if content is None else json_message(content, kind)
 
 

@@ -14,6 +14,8 @@ import json
 import re
 from codecs import BOM_UTF8
 
+from ..json_limits import check_depth
+
 # the "format" of the sidecar a conversion writes beside its files (docs/convert.md)
 SIDECAR_FORMAT = "trecbench-sidecar"
 CONVERT_DOCS = "docs/convert.md"
@@ -28,13 +30,14 @@ _SIDECAR_FIRST = re.compile(r'\s*\{\s*"format"\s*:\s*"(?P<format>[^"]*)"', re.AS
 _CUT_TOKEN = re.compile(r"[ \t\r\n]*(t(r(ue?)?)?|f(a(l(se?)?)?)?|n(u(ll?)?)?|-|[.eE][-+0-9.eE]*)?")
 
 
-def json_content(head: bytes) -> str | None:
-    """What a file whose first bytes are ``head`` (its first
+def json_content(head: bytes, path: str) -> str | None:
+    """What a file ``path`` whose first bytes are ``head`` (its first
     :data:`~trecbench.compressions.HEAD_BYTES`, or all of a shorter one) holds when they
     are JSON, whole or cut short there: ``"sidecar"`` (trecbench's sidecar),
     ``"document"`` (one JSON value) or ``"lines"`` (several, one after another: JSON
     lines); None when they are not: an object or an array first (past a byte order mark
-    and blanks), and JSON to their end."""
+    and blanks), and JSON to their end. JSON nested deeper than every JSON reader takes
+    is refused as they refuse it (:func:`~trecbench.json_limits.check_depth`)."""
     head = head.removeprefix(BOM_UTF8)
     if _JSON_FIRST.match(head) is None:
         return None
@@ -42,6 +45,7 @@ def json_content(head: bytes) -> str | None:
         text = codecs.getincrementaldecoder("utf-8")().decode(head)
     except UnicodeDecodeError:
         return None
+    check_depth(text, path, per_line=False)
     values = _json_values(text)
     if values is None:
         return None

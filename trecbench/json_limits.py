@@ -1,0 +1,95 @@
+"""What every JSON reader refuses before a JSON parser sees the text, once for the
+converters' and sidecars' readers (:mod:`trecbench.sources`), JSONL runs and the JSON
+told where TREC text is read (:mod:`trecbench.inputs`): nesting deeper than
+:data:`MAX_DEPTH` (Python's parser recurses, and a thousand brackets would exhaust its
+stack) and ``\\uD800``-``\\uDFFF`` escapes that form no surrogate pair (Python reads them
+as text no UTF-8 can hold). Each is an :class:`~trecbench.errors.InputError` at its line."""
+
+from __future__ import annotations
+
+import re
+
+from .errors import InputError
+
+MAX_DEPTH = 100  # trecbench's JSON inputs need fewer than 10 levels
+
+# a JSON string (possessive: linear time on hostile input) or a bracket
+STRING = re.compile(r'"(?:[^"\\]++|\\.)*+"', re.S)
+_NOT_STRUCTURE = re.compile(r"[^\[\]{}\n]++")
+_SURROGATE_HINT = re.compile(r"\\u[dD][89a-fA-F]")
+_ESCAPE = re.compile(r"\\(?:\\|u([0-9a-fA-F]{4}))")
+
+
+def line_at(text: str, position: int) -> int:
+    """The 1-based line of a character position."""
+    return text.count("\n", 0, position) + 1
+
+
+def check_depth(text: str, path: str, first_line: int = 1, *, per_line: bool) -> None:
+    """Refuse nesting deeper than :data:`MAX_DEPTH` (brackets outside strings) in JSON
+    text starting at line ``first_line`` of ``path``. With ``per_line`` (JSON lines)
+    each line starts again at 0; a JSON document may put one bracket per line, so there
+    a newline must not reset the count."""
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return
+    structure = _NOT_STRUCTURE.sub("", STRING.sub("", text))
+    if not per_line:
+        structure = structure.replace("\n", "")
+    depth = 0
+    for char in structure:
+        if char == "\n":
+            depth = 0
+            continue
+        depth += 1 if char in "[{" else -1
+        if depth > MAX_DEPTH:
+            break
+    else:
+        return
+    # locate it: walk the original text (only on this error path)
+    depth, line = 0, first_line
+    for match in re.finditer(r'"(?:[^"\\]++|\\.)*+"|[\[\]{}\n]', text):
+        char = match.group(0)
+        if char == "\n":
+            line += 1
+            if per_line:
+                depth = 0
+        elif char in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                break
+        elif char in "]}":
+            depth -= 1
+    raise InputError(path, line, too_deep())
+
+
+def too_deep() -> str:
+    """What is said of JSON nested deeper than :data:`MAX_DEPTH`."""
+    return f"JSON nested deeper than {MAX_DEPTH} levels"
+
+
+def check_surrogates(text: str, path: str, first_line: int = 1) -> None:
+    """Refuse ``\\uD800``-``\\uDFFF`` escapes that do not form a surrogate pair in JSON
+    text starting at line ``first_line`` of ``path``."""
+    if not _SURROGATE_HINT.search(text):
+        return
+    pending = None  # a high surrogate waiting for its low half
+    for match in _ESCAPE.finditer(text):
+        unit = int(match.group(1), 16) if match.group(1) else None
+        if pending is not None:
+            if unit is not None and 0xDC00 <= unit <= 0xDFFF and match.start() == pending.end():
+                pending = None
+                continue
+            break
+        if unit is not None and 0xD800 <= unit <= 0xDBFF:
+            pending = match
+        elif unit is not None and 0xDC00 <= unit <= 0xDFFF:
+            pending = match
+            break
+    else:
+        if pending is None:
+            return
+    raise InputError(
+        path,
+        line_at(text, pending.start()) + first_line - 1,
+        f"lone surrogate {pending.group(0)} (not a Unicode character)",
+    )
