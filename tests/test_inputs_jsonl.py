@@ -200,18 +200,25 @@ def test_validate_reads_a_jsonl_run(tmp_path, capsys):
     assert f"{run_file}:3" in out.out + out.err  # d1 listed twice in q1, at line 3
 
 
-def test_a_line_json_takes_but_arrow_refuses_says_why(tmp_path):
-    """A lone surrogate escape is JSON to Python's reader, not to Arrow's: the message
-    carries Arrow's reason (it said only "not a JSONL run")."""
+@pytest.mark.parametrize("blocks", [False, True], ids=["whole", "blocks"])
+@pytest.mark.parametrize("escape", ["\\ud800", "\\udc00x", "\\ud800\\u0041"])
+def test_a_lone_surrogate_escape_is_refused_at_its_line(escape, blocks, tmp_path, monkeypatch):
+    # JSON to Python's reader, not to Arrow's: it was refused at line 1 (the chunk's) in
+    # Arrow's words, "in row 2" (the third row, past a blank line)
     run_file = tmp_path / "run.jsonl"
-    run_file.write_text('{"qid": "q1", "docno": "\\ud800", "score": 1}\n')
-    qrels = tmp_path / "qrels"
-    qrels.write_text("q1 0 d1 1\n")
-    with pytest.raises(InputError) as raised:
-        evaluate(str(qrels), str(run_file), ["P.5"])
-    message = str(raised.value)
-    assert message.startswith(f"{run_file}:1: not a JSONL run Arrow can read: ")
-    assert "surrogate" in message and "\n" not in message
+    lone = GOOD.replace('"d1"', f'"d{escape}"')
+    run_file.write_text("\n".join([GOOD, "", GOOD.replace("d1", "d2"), lone]) + "\n")
+    raised = _refused(run_file, blocks, monkeypatch)
+    shown = escape[:6]
+    assert str(raised.value) == f"{run_file}:4: lone surrogate {shown} (not a Unicode character)"
+
+
+def test_validate_names_a_lone_surrogates_line(tmp_path, capsys):
+    run_file = tmp_path / "run.jsonl"
+    run_file.write_text("\n".join([GOOD, "", GOOD.replace('"d1"', '"d\\ud800"')]) + "\n")
+    assert run(["validate", str(run_file)]) == 2
+    shown = capsys.readouterr().err
+    assert shown == f"trecbench: {run_file}:3: lone surrogate \\ud800 (not a Unicode character)\n"
 
 
 @pytest.mark.parametrize("blocks", [False, True], ids=["whole", "blocks"])

@@ -13,9 +13,10 @@ says nothing (standard input ``-``, ``/dev/fd/63``) by its content, a JSON objec
   ``tag`` (a JSON string, the run tag; ``run`` when absent, as for Parquet and tables).
 
 Any other key, a key given twice, bad JSON (or JSON nested deeper than
-:data:`~trecbench.json_limits.MAX_DEPTH`) or a value of the wrong type is refused at its
-line, ``file:line: message``; lines holding only white space are skipped, and so is a
-byte-order mark starting the file (one further on is refused). Lines are parsed by
+:data:`~trecbench.json_limits.MAX_DEPTH`, or a lone surrogate escape) or a value of the
+wrong type is refused at its line, ``file:line: message``; lines holding only white
+space are skipped, and so is a byte-order mark starting the file (one further on is
+refused). Lines are parsed by
 Arrow's JSON reader (no Python per line); only a chunk found wrong is read again line by
 line, to name the first bad line. Read whole, in blocks of whole lines (``--memory``), on
 Dask (each file read whole by one worker) and by ``validate``. An entry of
@@ -36,7 +37,7 @@ import pyarrow.compute as pc
 
 from .. import arrow, type_names
 from ..errors import InputError, shortened
-from ..json_limits import check_depth
+from ..json_limits import check_depth, check_surrogates
 from ..text_encoding import UTF16_FILE, is_utf16
 from .formats import Whole
 from .streams import Source
@@ -92,8 +93,8 @@ def _parsed(data: bytes, path: str, first_line: int) -> tuple[pa.Table, pa.Chunk
         table, refused = None, str(exc).splitlines()[0] if str(exc) else type(exc).__name__
     if table is None or not _well_formed(table, len(lines)) or not _object_a_line(data, first_line):
         _raise_first_error(data, path, first_line)
-        # every line is well formed as JSON, yet Arrow refused them (a lone surrogate
-        # escape, a line beyond its block): its reason, so the line can be found
+        # every line is well formed as JSON, yet Arrow refused them (a line beyond its
+        # block): its reason, so the line can be found
         reason = f": {refused}" if refused else ""
         raise InputError(path, first_line, f"not a JSONL run Arrow can read{reason}")
     return _typed(table, lines), table.column("rank")
@@ -196,7 +197,9 @@ def _raise_first_error(data: bytes, path: str, first_line: int) -> None:
         if number == 1:
             text = text.removeprefix("\ufeff")
         if text.strip(" \t\r"):
-            check_depth(text, path, number, per_line=True)  # Python's parser recurses
+            # what Python's parser would take (a lone surrogate) or overflow its stack on
+            check_depth(text, path, number, per_line=True)
+            check_surrogates(text, path, number)
             problem = _line_problem(text)
             if problem is not None:
                 raise InputError(path, number, problem)
