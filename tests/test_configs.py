@@ -182,3 +182,31 @@ def test_a_long_measure_name_is_quoted_short(tmp_path):
     with pytest.raises(UsageError, match=r"measures: illegal measure .*3,0\d\d characters") as e:
         _config(tmp_path, text)
     assert len(str(e.value)) < 400 + len(str(tmp_path))  # a 3,105-character line before
+
+
+@pytest.mark.parametrize(
+    ("command", "name", "text", "shown"),
+    [
+        ("benchmark", "b.toml", 'qrels = "q"\n[modes.a]\nrun = "a\\u0000.run"\n',
+         r"modes/a/run: 'a\x00.run'"),
+        ("benchmark", "b.yaml", 'qrels: q\nmodes: {a: {run: r}}\noutput: "o\\0ut"\n',
+         r"output: 'o\x00ut'"),
+        ("benchmark", "b.toml", 'qrels = "q"\n[modes.a]\nrun = "r"\n[strata]\n'
+         'sidecar = "s\\u0000"\ngroup_by = "g"\n', r"strata/sidecar: 's\x00'"),
+        ("leaderboard", "s.toml", '[collections.c]\nqrels = "q\\u0000"\nruns = {a = "a"}\n',
+         r"collections/c/qrels: 'q\x00'"),
+        ("leaderboard", "s.toml", 'systems = ["a", "b\\u0000"]\n[collections.c]\nqrels = "q"\n'
+         'runs = "{system}.run"\n', r"collections/c/runs: 'b\x00.run'"),
+    ],
+)  # fmt: skip
+def test_a_nul_byte_in_a_configured_path_is_refused_naming_the_key(
+    command, name, text, shown, tmp_path, capsys
+):
+    # it was exit 70 (ValueError: embedded null byte) where the path was first used
+    from trecbench.cli import run
+
+    config = tmp_path / name
+    config.write_text(text)
+    assert run([command, str(config)]) == 1
+    error = capsys.readouterr().err
+    assert error == f"trecbench: {config}: {shown} holds a NUL byte: no path can\n"

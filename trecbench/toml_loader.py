@@ -1,5 +1,6 @@
 """TOML configurations (benchmark configurations, leaderboard suites) read one way:
-:func:`load_toml`; their relative paths start from :func:`config_folder`.
+:func:`load_toml`; their relative paths start from :func:`config_folder`, and every path
+a configuration gives (TOML or YAML) is made one by :func:`config_path`.
 
 A UTF-8 byte-order mark before the first key is skipped: editors on Windows write one,
 and in a configuration it carries no meaning (in a run or qrels it is an error, R23, for
@@ -17,7 +18,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .errors import InputError
+from .errors import InputError, UsageError, excerpt
 
 
 def load_toml(data: bytes, path: str | Path, what: str) -> dict[str, Any]:
@@ -64,3 +65,13 @@ def config_folder(path: str | Path) -> Path:
     if str(path).startswith(("/dev/", "/proc/")):  # a descriptor's name: its file's folder
         return Path(os.path.realpath(path)).parent
     return Path(path).parent
+
+
+def config_path(config: str | Path, base: Path, value: str, where: str) -> Path:
+    """The path ``value`` a configuration ``config`` gives at ``where`` (``modes/b/run``,
+    as its schema's errors name a key), from ``base`` (:func:`config_folder`). A NUL byte,
+    which no file name holds (the system refuses it), is refused as the schema refuses a
+    value: a usage error naming the file and the key."""
+    if "\0" in value:
+        raise UsageError(f"{config}: {where}: {excerpt(value)} holds a NUL byte: no path can")
+    return base / value

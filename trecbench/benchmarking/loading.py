@@ -16,7 +16,7 @@ from typing import Any
 
 from .. import outputs
 from ..errors import InputError, OutputError, TooFewSamplesError, UsageError, shortened
-from ..toml_loader import config_folder, piped
+from ..toml_loader import config_folder, config_path, piped
 from .settings import (
     COMPLETENESS,
     DEFAULT_PRESET,
@@ -46,8 +46,8 @@ def load_benchmark_config(path: str | os.PathLike) -> BenchmarkSettings:
     _check_schema(document, path)
     base = config_folder(path)
 
-    def resolve(value: str | None) -> Path | None:
-        return None if value is None else base / value
+    def resolve(value: str | None, where: str) -> Path | None:
+        return None if value is None else config_path(path, base, value, where)
 
     validation = document.get("validation", {})
     max_depth = validation.get("max_depth", RTASK_MAX_DEPTH)
@@ -62,14 +62,14 @@ def load_benchmark_config(path: str | os.PathLike) -> BenchmarkSettings:
     return BenchmarkSettings(
         path=path,
         name=document.get("name", path.stem),
-        qrels=resolve(document["qrels"]),
+        qrels=resolve(document["qrels"], "qrels"),
         modes=[
             _checked_fusion(_mode(name, spec, resolve, max_depth), "k" in spec, path)
             for name, spec in document["modes"].items()
         ],
         measures=document.get("measures"),
-        topics=resolve(document.get("topics")),
-        output=resolve(_output(document.get("output"), path)),
+        topics=resolve(document.get("topics"), "topics"),
+        output=resolve(_output(document.get("output"), path), "output"),
         meta={str(key): value for key, value in document.get("meta", {}).items()},
         profile=profile,
         max_depth=max_depth,
@@ -77,12 +77,12 @@ def load_benchmark_config(path: str | os.PathLike) -> BenchmarkSettings:
         targets=_targets(preset, targets.get("measures", {}), parsed, path),
         statistics=_statistics(statistics, document.get("statistics", {}), path),
         baseline=baseline,
-        strata=resolve(strata.get("sidecar")),
+        strata=resolve(strata.get("sidecar"), "strata/sidecar"),
         group_by=strata.get("group_by"),
         completeness=Completeness(**(dict(COMPLETENESS) | document.get("completeness", {}))),
-        routing=resolve(document.get("routing")),
+        routing=resolve(document.get("routing"), "routing"),
         maxontsim_formula=document.get("maxontsim_formula"),
-        ontology=resolve(document.get("ontology")),
+        ontology=resolve(document.get("ontology"), "ontology"),
     )
 
 
@@ -128,7 +128,7 @@ def _mode(name: str, spec: Mapping[str, Any], resolve, max_depth: int | None) ->
     return Mode(
         name=name,
         label=spec.get("label", name),
-        run=resolve(spec.get("run")),
+        run=resolve(spec.get("run"), f"modes/{name}/run"),
         fuse=None if fused is None else list(fused),
         method=spec.get("method", "rrf"),
         k=spec.get("k", 60),

@@ -18,10 +18,11 @@ Relative paths are relative to the suite's folder.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from ..errors import InputError, OutputError, UsageError
-from ..toml_loader import config_folder
+from ..toml_loader import config_folder, config_path
 
 SCHEMA = "leaderboard_suite"
 
@@ -74,14 +75,21 @@ def _check_schema(document: dict, path: Path) -> None:
         raise UsageError(f"{path}: {str(error).removeprefix(f'{SCHEMA}: ')}") from None
 
 
-def _runs(spec, systems: list[str] | None, base: Path, where: str) -> dict[str, Path]:
+def _runs(spec, systems: list[str] | None, resolve, where: str) -> dict[str, Path]:
+    """Each system's run, from the collection's ``runs`` (at ``where``): a pattern or a
+    table; ``resolve(value, key)`` makes a path of a value."""
     if isinstance(spec, str):
         if "{system}" not in spec:
             raise UsageError(f"{where}: a runs pattern names its file with {{system}}")
         if systems is None:
             raise UsageError(f"{where}: a runs pattern needs the suite's systems list")
-        return {system: base / spec.replace("{system}", system) for system in systems}
-    return {system: base / run for system, run in spec.items()}
+        return {system: resolve(spec.replace("{system}", system), "runs") for system in systems}
+    return {system: resolve(run, f"runs/{system}") for system, run in spec.items()}
+
+
+def _collection_path(path: Path, base: Path, collection: str, value: str, key: str) -> Path:
+    """The path ``value`` the suite ``path`` gives at a ``collection``'s ``key``."""
+    return config_path(path, base, value, f"collections/{collection}/{key}")
 
 
 def load_suite(path) -> Suite:
@@ -94,16 +102,17 @@ def load_suite(path) -> Suite:
     collections = []
     for name, spec in document["collections"].items():
         where = f"{path}: collections.{name}"
+        resolve = partial(_collection_path, path, base, name)
         strata = spec.get("strata")
         if bool(strata) != bool(spec.get("where")):
             raise UsageError(f"{where}: strata and where go together")
-        runs = _runs(spec["runs"], listed, base, where)
+        runs = _runs(spec["runs"], listed, resolve, where)
         collections.append(
             Collection(
                 name,
-                base / spec["qrels"],
+                resolve(spec["qrels"], "qrels"),
                 runs,
-                None if strata is None else base / strata,
+                None if strata is None else resolve(strata, "strata"),
                 {str(k): str(v) for k, v in spec.get("where", {}).items()},
             )
         )
