@@ -161,3 +161,73 @@ def test_a_line_column_is_taken_only_when_it_holds_line_numbers(tmp_path, lines,
     with pytest.raises(InputError) as raised:
         evaluate(str(qrels), str(path), ["P.5"])
     assert str(raised.value) == f"{path}:{cited}"
+
+
+def _parquet_with_bytes(path, columns: dict, mark: bytes, written: bytes) -> None:
+    """A Parquet file of ``columns`` whose one value ``mark`` is replaced by the bytes
+    ``written`` (plain pages: the value is stored as it is)."""
+    import pyarrow.parquet as pq
+
+    plain = {"compression": "NONE", "use_dictionary": False, "write_statistics": False}
+    pq.write_table(pa.table(columns), path, **plain)
+    data = path.read_bytes()
+    assert data.count(mark) == 1 and len(mark) == len(written)
+    path.write_bytes(data.replace(mark, written))
+
+
+@pytest.mark.parametrize(
+    ("kind", "column", "shown"),
+    [
+        ("run", "docno", r"docno b'd\xff\xfe2'"),
+        ("run", "qid", r"qid b'd\xff\xfe2'"),
+        ("run", "tag", r"tag b'd\xff\xfe2'"),
+        ("run", "score", r"score b'd\xff\xfe2'"),  # text scores: it was exit 70
+        ("qrels", "rel", r"relevance b'd\xff\xfe2'"),
+    ],
+)
+@pytest.mark.parametrize("blocks", [False, True], ids=["whole", "blocks"])
+def test_invalid_utf8_in_a_parquet_column_is_refused_naming_the_row(
+    tmp_path, kind, column, shown, blocks, monkeypatch
+):
+    # Parquet's reader does not check a string's UTF-8: score, validate and fuse took
+    # such an id, and fuse wrote a run score then refused (R23)
+    values = ["1", "1", "1"]
+    columns = {"qid": ["q1"] * 3, "docno": ["d1", "d2", "d3"]}
+    columns |= {"score": values, "tag": ["t"] * 3} if kind == "run" else {"rel": values}
+    columns[column] = [columns[column][0], "MARK", columns[column][2]]
+    path = tmp_path / "bad.parquet"
+    _parquet_with_bytes(path, columns, b"MARK", b"d\xff\xfe2")
+    qrels, run = (str(path), {"q1": {"d1": 1.0}}) if kind == "qrels" else (_QRELS, str(path))
+    if blocks:  # a batch a row: the bad one is the second batch's first
+        from trecbench import memory
+        from trecbench.inputs import parquet
+
+        monkeypatch.setattr(parquet, "BATCH_ROWS", 1)
+        for name, value in (
+            ("BLOCK_LINES", 1),
+            ("FEWEST_BLOCK_LINES", 1),
+            ("FEWEST_READ_BYTES", 1),
+        ):
+            monkeypatch.setattr(memory, name, value)
+    with pytest.raises(InputError) as raised:
+        evaluate(qrels, run, ["P.5"], memory=1 if blocks else None)
+    assert str(raised.value) == f"{path}: row 2: {shown} is invalid UTF-8"
+    assert raised.value.rule == "R23"
+
+
+_QRELS = {"q1": {"d1": 1}}
+
+
+def test_validate_and_fuse_refuse_a_parquet_run_holding_invalid_utf8(tmp_path, capsys):
+    from trecbench.cli import run
+
+    path = tmp_path / "bad.parquet"
+    columns = {"qid": ["q1", "q1"], "docno": ["d1", "MARK"], "score": [2.0, 1.0]}
+    _parquet_with_bytes(path, columns, b"MARK", b"d\xff\xfe2")
+    said = f"trecbench: {path}: row 2: docno b'd\\xff\\xfe2' is invalid UTF-8\n"
+    assert run(["validate", str(path)]) == 2  # it said OK
+    assert capsys.readouterr().err == said
+    other, fused = tmp_path / "a.run", tmp_path / "fused.run"
+    other.write_text("q1 Q0 d1 1 3 t\n")
+    assert run(["fuse", str(path), str(other), "-o", str(fused)]) == 2
+    assert capsys.readouterr().err == said and not fused.exists()

@@ -27,7 +27,8 @@ Ids are strings and are never inferred: string columns are kept as they are, int
 columns are written in decimal (and marked: scoring refuses them beside the other input's
 ids that no integer prints as, ``0123``); floating-point, boolean or mixed id columns are refused,
 because they show that something already inferred types (``001`` became 1, ``1e5`` became
-100000.0, ``NA`` became NaN) and the ids are lost. Scores must be finite numbers (or
+100000.0, ``NA`` became NaN) and the ids are lost; text that is not UTF-8 (a Parquet
+file's strings are read unchecked) is refused, as in TREC text. Scores must be finite numbers (or
 decimal text); grades integers (or integral numbers, or integer text) within
 ±:data:`~trecbench.inputs.trec_text.MAX_GRADE`. The first bad row is named in the error.
 """
@@ -91,6 +92,33 @@ def _refuse_nulls(values: pa.Array, what: str, origin: str, where: Where, hint: 
     if values.null_count:
         row = int(np.flatnonzero(arrow.to_numpy(values.is_null()))[0])
         raise InputError(origin, None, f"{where(row)}: {what} is missing{hint}")
+
+
+def _valid_utf8(values: pa.Array) -> bool:
+    try:
+        values.validate(full=True)  # every string's UTF-8, in one vectorised pass
+    except pa.ArrowInvalid:
+        return False
+    return True
+
+
+def _refuse_invalid_utf8(values: pa.Array, name: str, origin: str, where: Where) -> None:
+    """Refuse a string column holding a value that is not UTF-8 (a Parquet file's bytes
+    are not checked as they are read): as in TREC text (R23), a mis-encoded id never
+    matches its judgment, and every file written of it is unreadable. The first such
+    row is found by halving (on the error path only)."""
+    if _valid_utf8(values):
+        return
+    low, high = 0, len(values)  # the first bad value is in [low, high)
+    while high - low > 1:
+        middle = (low + high) // 2
+        if _valid_utf8(values.slice(low, middle - low)):
+            low = middle
+        else:
+            high = middle
+    written = pc.cast(values.slice(low, 1), pa.binary())[0].as_py()
+    message = f"{where(low)}: {name} {excerpt(written)} is invalid UTF-8"
+    raise InputError(origin, None, message, "R23")
 
 
 def is_text(kind: pa.DataType) -> bool:
@@ -157,6 +185,7 @@ def ids(
             "keep_default_na=False) so that ids like 001, 1e5 or NA stay as written",
         )
     _refuse_nulls(values, name, origin, where, " (NaN or None: was NA read as a missing value?)")
+    _refuse_invalid_utf8(values, name, origin, where)
     blank = pc.equal(pc.binary_length(values), 0)
     if not empty and pc.any(blank).as_py():  # no TREC file holds it, as JSONL refuses it
         row = int(np.flatnonzero(arrow.to_numpy(blank))[0])
@@ -171,6 +200,8 @@ def scores(values: pa.Array, origin: str, where: Where = row_named) -> pa.Array:
     nearest double, so a score beyond 2^53 is rounded as it would be in a TREC file."""
     values = _decoded(values)
     _refuse_nulls(values, "score", origin, where)
+    if _text(values):
+        _refuse_invalid_utf8(values, "score", origin, where)
     if _text(values) or pa.types.is_decimal(values.type):  # decimals: as their text reads
         good, numbers = parse_scores(pc.cast(values, pa.string()))
         if not good.all():
@@ -202,6 +233,7 @@ def grades(values: pa.Array, origin: str, where: Where = row_named) -> pa.Array:
     _refuse_nulls(values, "relevance", origin, where)
     kind = values.type
     if _text(values):
+        _refuse_invalid_utf8(values, "relevance", origin, where)
         parsed = parse_grades(pc.cast(values, pa.string()))
         bad = ~parsed.integer
         numbers = parsed.values
