@@ -56,3 +56,49 @@ def test_a_command_line_imports_only_its_own_command(argv, loaded):
     ).stdout
     commands = {"convert", "validate", "score", "compare", "fuse", "benchmark", "measures"}
     assert set(ast.literal_eval(out.splitlines()[-1])) & commands == loaded
+
+
+def _command(path: tuple[str, ...]) -> click.Command:
+    command = cli
+    for name in path:
+        command = command.commands[name]
+    return command
+
+
+FLOAT_OPTIONS = [
+    (path, param.name)
+    for path in COMMANDS[1:]
+    for param in _command(path).params
+    if isinstance(param.type, click.types.FloatParamType)
+]
+
+
+@pytest.mark.parametrize(("path", "name"), FLOAT_OPTIONS, ids=lambda p: str(p))
+def test_every_float_option_refuses_nan_and_infinities(path, name):
+    # click's FloatRange let nan through (nan compares false with every bound): score
+    # --unjudged-threshold nan switched the warning off
+    from trecbench.cli.shared_options import FiniteFloat
+
+    param = next(p for p in _command(path).params if p.name == name)
+    assert isinstance(param.type, FiniteFloat)
+    with pytest.raises(click.BadParameter, match="'nan' is not a finite number"):
+        param.type.convert("nan", param, None)
+    for written in ("inf", "-inf", "1e400"):  # out of the range, or not finite
+        with pytest.raises(click.BadParameter, match=f"{written}|inf"):
+            param.type.convert(written, param, None)
+
+
+def test_the_float_options_are_found():
+    found = {(" ".join(path), name) for path, name in FLOAT_OPTIONS}
+    assert {("score", "unjudged_threshold"), ("fuse", "k"), ("similarity", "rbo_p")} <= found
+
+
+def test_score_refuses_an_unjudged_threshold_of_nan(capsys):
+    from trecbench.cli import run
+
+    qrels, run_file = str(ROOT / "qrels" / "hpo-demo.qrels"), str(ROOT / "runs" / "tfidf-char.run")
+    assert run(["score", "--unjudged-threshold", "nan", qrels, run_file]) == 1
+    assert capsys.readouterr().err == (
+        "trecbench: score: Invalid value for '--unjudged-threshold': 'nan' is not a finite "
+        "number. (see 'trecbench score --help')\n"
+    )

@@ -24,6 +24,7 @@ from .paths import INPUT_FILE, OUTPUT_FOLDER, QRELS_INPUT
 from .progress import TaskProgress, wanted
 from .report_options import manifest_options
 from .shared_options import (
+    FiniteFloat,
     format_option,
     html_depth_option,
     measures_option,
@@ -195,7 +196,7 @@ def _drawn(outdir, plots: bool) -> bool:
 )
 @click.option(
     "--confidence",
-    type=click.FloatRange(0, 1, min_open=True, max_open=True),
+    type=FiniteFloat(0, 1, min_open=True, max_open=True),
     default=0.95,
     show_default=True,
     help="Level of the confidence intervals; 1 - confidence is the significance level.",
@@ -275,7 +276,7 @@ def _drawn(outdir, plots: bool) -> bool:
 @click.option(
     "--power",
     "target_power",
-    type=click.FloatRange(0, 1, min_open=True, max_open=True),
+    type=FiniteFloat(0, 1, min_open=True, max_open=True),
     default=None,
     metavar="TARGET",
     help="Add the power of each comparison with the baseline (all topics): effect size, "

@@ -12,7 +12,7 @@ import click
 from .evaluation_options import evaluation_options
 from .group import echo_input_warnings, echo_warning
 from .report_options import stack_options
-from .shared_options import format_option, measures_option, quiet_option
+from .shared_options import FiniteFloat, format_option, measures_option, quiet_option
 
 # trecbench.conclusions.render.FORMATS, repeated so that loading the CLI imports no numpy
 # (tests/test_power.py keeps both equal)
@@ -79,7 +79,7 @@ def conclusion_options(formats: tuple[str, ...]):
                 measures_option,
                 click.option(
                     "--alpha",
-                    type=click.FloatRange(0, 1, min_open=True, max_open=True),
+                    type=FiniteFloat(0, 1, min_open=True, max_open=True),
                     default=0.05,
                     show_default=True,
                     help="Significance level of the tests.",

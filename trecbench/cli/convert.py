@@ -9,6 +9,7 @@ import click
 from .convert_output import GroupOptions, finish
 from .group import Group, cli
 from .paths import DEPTH, OUTPUT_FOLDER, OUTPUT_FOLDER_OR_STDOUT, InputFile
+from .shared_options import FiniteFloat
 
 _EXISTING = InputFile(Path)
 
@@ -196,7 +197,7 @@ def code_chunk(detailed, outdir, runs_dir, name):
     help="Add N to PROVIDER's chunk line numbers (e.g. -1 for 1-based providers).",
 )
 @click.option(
-    "--iou", type=click.FloatRange(0, 1), help="Line IoU threshold (default: each item's own)."
+    "--iou", type=FiniteFloat(0, 1), help="Line IoU threshold (default: each item's own)."
 )
 @click.option(
     "--relevance",
@@ -207,7 +208,7 @@ def code_chunk(detailed, outdir, runs_dir, name):
 )
 @click.option(
     "--f1-threshold",
-    type=click.FloatRange(0, 1),
+    type=FiniteFloat(0, 1),
     default=0.3,
     show_default=True,
     help="token-f1: a chunk is relevant when its token F1 with the answer reaches this.",
@@ -255,7 +256,7 @@ def memorybench(source, line_offsets, iou, relevance, f1_threshold, outdir, runs
 )
 @click.option(
     "--fuzzy-threshold",
-    type=click.FloatRange(0, 100, min_open=True),
+    type=FiniteFloat(0, 100, min_open=True),
     default=90.0,
     show_default=True,
     help="--match chunks: rapidfuzz partial_ratio needed by the fuzzy step.",

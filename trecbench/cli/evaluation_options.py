@@ -7,6 +7,7 @@ import click
 
 from .paths import INPUT_FILE
 from .report_options import stack_options
+from .shared_options import FiniteFloat
 
 
 def evaluation_options(command):
@@ -58,7 +59,7 @@ def evaluation_options(command):
 
 unjudged_threshold_option = click.option(
     "--unjudged-threshold",
-    type=click.FloatRange(0, 1),
+    type=FiniteFloat(0, 1),
     default=0.5,
     show_default=True,
     help="A run is flagged as scored against qrels not its own (score warns, compare "

@@ -10,7 +10,7 @@ from ..plurals import counted
 from ..text_bytes import utf8
 from .group import cli, echo_input_warnings, echo_written
 from .paths import DEPTH, INPUT_FILE, OutputFile
-from .shared_options import quiet_option, runs_argument
+from .shared_options import FiniteFloat, quiet_option, runs_argument
 
 # fusion.METHODS and fusion.NORMS with ranx's aliases, repeated so that loading the CLI does
 # not import numpy; tests/test_fusion.py keeps them equal to the library's.
@@ -42,7 +42,7 @@ class RunOutput(OutputFile):
 )
 @click.option(
     "--k",
-    type=click.FloatRange(min=0),
+    type=FiniteFloat(min=0),
     default=60,
     show_default=True,
     help="RRF's constant k.",
@@ -58,7 +58,7 @@ class RunOutput(OutputFile):
     "-w",
     "--weight",
     "weights",
-    type=float,
+    type=FiniteFloat(),
     multiple=True,
     help="Weight of each run, in the order of RUNS (repeat once per run; rrf, combsum, wmnz).",
 )
@@ -95,7 +95,7 @@ class RunOutput(OutputFile):
 )
 @click.option(
     "--step",
-    type=float,
+    type=FiniteFloat(),
     default=0.1,
     show_default=True,
     help="Step of --optimize's weight grid (weights summing to 1).",

@@ -7,7 +7,7 @@ import click
 from .conclusion_options import FORMATS, conclusion_options, named_runs
 from .group import cli
 from .paths import INPUT_FILE, QRELS_INPUT
-from .shared_options import runs_argument
+from .shared_options import FiniteFloat, runs_argument
 
 
 @cli.command()
@@ -17,7 +17,7 @@ from .shared_options import runs_argument
 @click.option(
     "--power",
     "target",
-    type=click.FloatRange(0, 1, min_open=True, max_open=True),
+    type=FiniteFloat(0, 1, min_open=True, max_open=True),
     default=0.8,
     show_default=True,
     help="Target power (1 - beta) for the detectable difference and the topics needed.",

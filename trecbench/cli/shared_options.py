@@ -1,11 +1,13 @@
 """Click declarations several commands share, declared once: the RUNS argument, ``--names``
-as a comma-separated list, ``--format``, ``--html-depth``, ``-m`` and the resampling tests'
-options (``--test``, ``--correction``, ``--samples``, ``--seed``). Each command keeps its own
-help text where the meaning differs."""
+as a comma-separated list, ``--format``, ``--html-depth``, ``-m``, the resampling tests'
+options (``--test``, ``--correction``, ``--samples``, ``--seed``) and the type of every
+float option (:class:`FiniteFloat`). Each command keeps its own help text where the meaning
+differs."""
 
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 
 import click
@@ -17,6 +19,28 @@ from .report_options import stack_options
 # stats.CORRECTIONS, repeated so that loading the CLI imports no numpy
 # (tests/test_agree.py keeps them equal to the library's)
 CORRECTIONS = ("holm", "bonferroni", "bh", "none")
+
+
+class FiniteFloat(click.FloatRange):
+    """The type of every float option: a finite number, within the bounds given (none:
+    any finite number). click's ``FloatRange`` lets ``nan`` through (it compares false
+    with every bound: ``--unjudged-threshold nan`` switched the warning off) and ``inf``
+    where a bound is open-ended; both are refused as a bad value is (exit 1)."""
+
+    def __init__(self, min=None, max=None, min_open: bool = False, max_open: bool = False):
+        super().__init__(min, max, min_open=min_open, max_open=max_open)
+        if min is None and max is None:
+            self.name = "float"  # shown as FLOAT, as click's float type
+
+    def convert(self, value, param, ctx) -> float:
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number.", param, ctx)
+        return number
+
+    def _describe_range(self) -> str:  # the help's [x>=0]; nothing without bounds
+        return "" if self.min is None and self.max is None else super()._describe_range()
+
 
 runs_argument = click.argument("runs", nargs=-1, required=True, type=INPUT_FILE)
 

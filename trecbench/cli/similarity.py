@@ -5,14 +5,20 @@ from __future__ import annotations
 import click
 
 from .group import cli, echo_input_warnings, echo_warning
-from .shared_options import format_option, names_option, quiet_option, runs_argument
+from .shared_options import (
+    FiniteFloat,
+    format_option,
+    names_option,
+    quiet_option,
+    runs_argument,
+)
 
 
 @cli.command()
 @runs_argument
 @click.option(
     "--rbo-p",
-    type=float,
+    type=FiniteFloat(),
     default=0.9,
     show_default=True,
     help="RBO's persistence p in (0, 1): the higher, the deeper it looks (p = 0.9: the top "
