@@ -597,6 +597,15 @@ def test_cli_exit_codes_and_text(tmp_path, invoke):
     assert invoke(good, "--docid-regex", "(").exit_code == 1
 
 
+def test_an_empty_docid_regex_is_refused_not_ignored(tmp_path, invoke):
+    # it took the small path, which does not apply the pattern: OK, exit 0
+    good = tmp_path / "good.run"
+    good.write_bytes(OK_RUN)
+    result = invoke(good, "--docid-regex", "")
+    assert result.exit_code == 1
+    assert "--docid-regex: an empty pattern matches no docno" in result.output
+
+
 def test_cli_json(tmp_path, invoke):
     run = tmp_path / "r.run"
     run.write_bytes(b"1 Q0 a 1 2 t\n1 Q0 a 2 1 t\n")

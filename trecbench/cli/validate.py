@@ -101,7 +101,7 @@ def validate(
     runs, qrels, topics = _stdin_named([*runs, qrels, topics], len(runs))
     progress = _FileProgress() if wanted(quiet) else None
     small = (runs, qrels, topics, profile, max_depth, min_depth, tag_is_filename)
-    if not (docid_regex or fix_out) and _small_path(*small, fmt, show, progress):
+    if docid_regex is None and fix_out is None and _small_path(*small, fmt, show, progress):
         return
     open_input_scope(click.get_current_context())
     from .. import outputs
@@ -179,9 +179,15 @@ def _print_fixed(run, out, fixed: dict, summary: str) -> None:
 
 
 def _check_regex(v, docid_regex: str | None) -> None:
-    """Refuse a ``--docid-regex`` that the validator (``v``) cannot use, as a usage error."""
+    """Refuse a ``--docid-regex`` that the validator (``v``) cannot use, as a usage error,
+    and an empty one: it would match only an empty docno, which no run holds (R1), so
+    every line would fail R6; an unset shell variable (``--docid-regex "$PATTERN"``)
+    gives it, never a pattern meant."""
     if docid_regex is None:
         return
+    if not docid_regex:
+        message = "an empty pattern matches no docno (none is empty); give the pattern"
+        raise click.BadParameter(message, param_hint="--docid-regex")
     try:
         v.check_regex(docid_regex)
     except ValueError as error:
