@@ -188,15 +188,15 @@ def test_a_long_measure_name_is_quoted_short(tmp_path):
     ("command", "name", "text", "shown"),
     [
         ("benchmark", "b.toml", 'qrels = "q"\n[modes.a]\nrun = "a\\u0000.run"\n',
-         r"modes/a/run: 'a\x00.run'"),
+         r'modes/a/run: "a\u0000.run"'),
         ("benchmark", "b.yaml", 'qrels: q\nmodes: {a: {run: r}}\noutput: "o\\0ut"\n',
-         r"output: 'o\x00ut'"),
+         r'output: "o\u0000ut"'),
         ("benchmark", "b.toml", 'qrels = "q"\n[modes.a]\nrun = "r"\n[strata]\n'
-         'sidecar = "s\\u0000"\ngroup_by = "g"\n', r"strata/sidecar: 's\x00'"),
+         'sidecar = "s\\u0000"\ngroup_by = "g"\n', r'strata/sidecar: "s\u0000"'),
         ("leaderboard", "s.toml", '[collections.c]\nqrels = "q\\u0000"\nruns = {a = "a"}\n',
-         r"collections/c/qrels: 'q\x00'"),
+         r'collections/c/qrels: "q\u0000"'),
         ("leaderboard", "s.toml", 'systems = ["a", "b\\u0000"]\n[collections.c]\nqrels = "q"\n'
-         'runs = "{system}.run"\n', r"collections/c/runs: 'b\x00.run'"),
+         'runs = "{system}.run"\n', r'collections/c/runs: "b\u0000.run"'),
     ],
 )  # fmt: skip
 def test_a_nul_byte_in_a_configured_path_is_refused_naming_the_key(
@@ -210,3 +210,63 @@ def test_a_nul_byte_in_a_configured_path_is_refused_naming_the_key(
     assert run([command, str(config)]) == 1
     error = capsys.readouterr().err
     assert error == f"trecbench: {config}: {shown} holds a NUL byte: no path can\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ('qrels = true\n[modes.a]\nrun = "r"\n', "qrels: true is not of type 'string'"),
+        ("qrels: null\nmodes: {a: {run: r}}\n", "qrels: null is not of type 'string'"),
+        ('qrels = "q"\n[modes.a]\nrun = "r"\nlabel = {a = false}\n',
+         'modes/a/label: {"a": false} is not of type'),
+        ('qrels: q\nmodes: {a: {run: r}}\nstatistics: {test: "False"}\n',
+         "statistics/test: \"False\" is not one of"),
+        ('qrels = "q"\n[modes.a]\nrun = "r"\n[validation]\nprofile = "' + "p" * 300 + '"\n',
+         'validation/profile: "' + "p" * 40 + "…(300 characters)…" + "p" * 40 + '" is not'),
+    ],
+    ids=["toml true", "yaml null", "table", "text", "long text"],
+)  # fmt: skip
+def test_a_value_the_schema_refuses_is_quoted_as_the_configuration_spells_it(tmp_path, text, shown):
+    # Python's spellings: True, None, {'a': False}, 'False'
+    name = "c.toml" if " = " in text else "c.yaml"
+    with pytest.raises(UsageError) as refused:
+        _config(tmp_path, text, name)
+    assert str(refused.value).startswith(f"{tmp_path / name}: {shown}")
+
+
+@pytest.mark.parametrize(
+    ("name", "k", "shown"),
+    [
+        ("c.toml", "1e400", "modes/f/k: 1e400 overflows a double"),
+        ("c.toml", "1_0e400", "modes/f/k: 1_0e400 overflows a double"),
+        ("c.toml", "-1e400", "modes/f/k: -1e400 is less than the minimum of 0"),
+        ("c.toml", "inf", "modes/f/k: inf is not a finite number"),
+        ("c.yaml", "1.0e+400", "modes/f/k: 1.0e+400 overflows a double"),
+        ("c.yaml", ".inf", "modes/f/k: inf is not a finite number"),
+    ],
+)
+def test_a_number_beyond_a_double_is_said_to_overflow(tmp_path, name, k, shown):
+    # 1e400 was "inf is not a finite number": no infinity was written
+    if name.endswith(".toml"):
+        text = f'qrels = "q"\n[modes.a]\nrun = "r"\n[modes.f]\nfuse = ["a"]\nk = {k}\n'
+    else:
+        text = f"qrels: q\nmodes: {{a: {{run: r}}, f: {{fuse: [a], k: {k}}}}}\n"
+    with pytest.raises(UsageError) as refused:
+        _config(tmp_path, text, name)
+    assert str(refused.value) == f"{tmp_path / name}: {shown}"
+
+
+def test_an_unknown_stratum_is_quoted_short(tmp_path):
+    from conftest import ROOT
+
+    from trecbench.benchmarking import run_benchmark
+
+    (tmp_path / "q").write_text("q1 0 d1 1\n")
+    (tmp_path / "r").write_text("q1 Q0 d1 1 1 t\n")
+    sidecar = ROOT / "qrels" / "hpo-demo.sidecar.json"
+    text = f'qrels = "q"\n[modes.a]\nrun = "r"\n[strata]\nsidecar = "{sidecar}"\n'
+    settings = _config(tmp_path, text + f'group_by = "{"g" * 3000}"\n', "c.toml")
+    with pytest.raises(UsageError) as refused:  # the 3,000 characters, all of them
+        run_benchmark(settings)
+    assert "unknown stratum 'gggg" in str(refused.value)
+    assert "…(3,000 characters)…" in str(refused.value) and len(str(refused.value)) < 400

@@ -150,6 +150,24 @@ def _cut_text(value: str | bytes, limit: int) -> str:
     return f"{head[:-1]}…({len(value):,} {unit})…{body}{quote}"
 
 
+def json_excerpt(value: object, limit: int = EXCERPT_LIMIT) -> str:
+    """``value`` as JSON writes it, cut as :func:`excerpt` cuts a value: how a message
+    quotes a value of a configuration or JSON document, in the spelling it was written
+    in (``true``, ``null``, ``"False"``, ``"b\\u0000.run"``, not Python's ``True``,
+    ``None``, ``'False'``, ``'b\\x00.run'``). What JSON cannot hold (a YAML date inside a
+    list) as its text."""
+    import json
+
+    def text(part: object) -> str:
+        return json.dumps(part, ensure_ascii=False, default=str)
+
+    if isinstance(value, str) and len(value) > limit:  # quoted at both ends
+        half = limit // 2
+        head, tail = text(value[:half]), text(value[-half:])
+        return f"{head[:-1]}…({len(value):,} characters)…{tail[1:]}"
+    return shortened(text(value), limit)
+
+
 def int_text(value: int) -> str:
     """An int's decimal text; past the digits Python writes (``sys.int_info``'s limit,
     4,300: ``str(10**5000)`` raises ValueError), its scientific form (``1.000000E+5000``)."""

@@ -215,15 +215,19 @@ def validate_against_schema(obj: Any, schema_name: str) -> None:
 
 
 def _value_text(value: Any) -> str:
-    """A value a schema refused, as an error message quotes it: a date or time in ISO 8601,
-    anything else as :func:`~trecbench.errors.excerpt` shows it (cut short)."""
+    """A value a schema refused, as an error message quotes it: in the spelling of the
+    TOML, YAML or JSON it was read from (:func:`~trecbench.errors.json_excerpt`), a date or
+    time in ISO 8601."""
     import datetime
 
-    from .errors import excerpt
+    from .errors import json_excerpt, shortened
 
     if isinstance(value, (datetime.date, datetime.time)):
         return value.isoformat()
-    return excerpt(value)
+    if isinstance(value, float) and not math.isfinite(value):  # JSON has no spelling
+        # a number beyond a double as written (yaml_loader.WrittenFloat), else inf, nan
+        return shortened(getattr(value, "text", None) or repr(value))
+    return json_excerpt(value)
 
 
 # ---------------------------------------------------------------------------------------

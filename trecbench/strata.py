@@ -19,7 +19,7 @@ from typing import Any
 
 import pandas as pd
 
-from .errors import InputError, UsageError
+from .errors import InputError, UsageError, excerpt, excerpt_plain
 from .ids import STR
 from .plurals import first_few
 from .sources import At, read_json
@@ -142,10 +142,12 @@ def group_labels(qids: pd.Series, strata: pd.DataFrame | None, by: str) -> pd.Se
                              "the group of topics without a prefix")  # fmt: skip
         return prefix.where(prefix != "", MISSING).astype(STR)
     if strata is None:
-        raise UsageError(f"--group-by {by} needs --strata SIDECAR (or use {QID_PREFIX})")
+        raise UsageError(
+            f"--group-by {excerpt_plain(by)} needs --strata SIDECAR (or use {QID_PREFIX})"
+        )
     if by not in strata.columns or by == "qid":
         known = ", ".join([c for c in strata.columns if c != "qid"] + [QID_PREFIX])
-        raise UsageError(f"unknown stratum {by!r}; available: {known}")
+        raise UsageError(f"unknown stratum {excerpt(by)}; available: {known}")
     mapping = strata.drop_duplicates("qid").set_index("qid")[by]
     labels = qids.map(mapping).astype(STR)
     blank = (labels.str.strip() == "").fillna(False).astype(bool)  # strata given as a table

@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .errors import InputError, UsageError, excerpt
+from .errors import InputError, UsageError, json_excerpt
 
 
 def load_toml(data: bytes, path: str | Path, what: str) -> dict[str, Any]:
@@ -28,10 +28,12 @@ def load_toml(data: bytes, path: str | Path, what: str) -> dict[str, Any]:
         import tomllib
     else:  # pragma: no cover - Python 3.10
         import tomli as tomllib
-    from .yaml_loader import MAX_DEPTH, nesting_depth
+    from .yaml_loader import MAX_DEPTH, nesting_depth, read_float
 
     try:
-        document = tomllib.loads(data.decode("utf-8-sig"))
+        document = tomllib.loads(
+            data.decode("utf-8-sig"), parse_float=lambda text: read_float(float(text), text)
+        )
     except UnicodeDecodeError as error:
         raise InputError(str(path), None, f"not {what}: {error}") from None
     except tomllib.TOMLDecodeError as error:  # its line where errors are cited: file:line
@@ -73,5 +75,6 @@ def config_path(config: str | Path, base: Path, value: str, where: str) -> Path:
     which no file name holds (the system refuses it), is refused as the schema refuses a
     value: a usage error naming the file and the key."""
     if "\0" in value:
-        raise UsageError(f"{config}: {where}: {excerpt(value)} holds a NUL byte: no path can")
+        message = f"{json_excerpt(value)} holds a NUL byte: no path can"
+        raise UsageError(f"{config}: {where}: {message}")
     return base / value

@@ -18,6 +18,7 @@ RecursionError.
 
 from __future__ import annotations
 
+import math
 from functools import cache
 from typing import Any
 
@@ -26,6 +27,24 @@ from .errors import excerpt
 MAX_EXPANDED = 1_000_000  # nodes and scalar characters an expanded document may hold
 MAX_DEPTH = 64  # nesting levels (a configuration needs a handful; checkers recurse)
 _MERGE = "tag:yaml.org,2002:merge"
+
+
+class WrittenFloat(float):
+    """A number a configuration writes beyond a double's range (``1e400``): infinity, as
+    every reader reads it, and its ``text``, so that the message refusing it says it
+    overflows (as the run readers say of a score ``1e400``), not that ``inf`` was given."""
+
+    text: str
+
+
+def read_float(value: float, text: str) -> float:
+    """A TOML or YAML float ``value`` read from ``text``: a :class:`WrittenFloat` when the
+    text is a number too large for a double, else ``value``."""
+    if not math.isinf(value) or "inf" in text.lower():  # inf, -inf, YAML's .inf, .Inf
+        return value
+    written = WrittenFloat(value)
+    written.text = text
+    return written
 
 
 @cache
@@ -57,6 +76,12 @@ def _loader_class(text_keys: bool) -> type:
             if node is self.root:  # its merged keys are its own now, as constructed
                 _ids_as_text(node, self.id_keys)
 
+        def construct_yaml_float(self, node):
+            return read_float(super().construct_yaml_float(node), node.value)
+
+    BoundedSafeLoader.add_constructor(
+        "tag:yaml.org,2002:float", BoundedSafeLoader.construct_yaml_float
+    )
     return BoundedSafeLoader
 
 

@@ -17,6 +17,7 @@ from typing import Any
 from .. import outputs
 from ..errors import InputError, OutputError, TooFewSamplesError, UsageError, shortened
 from ..toml_loader import config_folder, config_path, piped
+from ..yaml_loader import WrittenFloat
 from .settings import (
     COMPLETENESS,
     DEFAULT_PRESET,
@@ -346,6 +347,8 @@ def _refuse_non_finite(value: Any, path: Path, where: str = "") -> None:
     as a target, weight or threshold: every mean would be marked ``≥ nan``."""
     if isinstance(value, float) and not math.isfinite(value):
         where = shortened(where or "(top level)")
+        if isinstance(value, WrittenFloat):  # 1e400: no infinity was written
+            raise UsageError(f"{path}: {where}: {shortened(value.text)} overflows a double")
         raise UsageError(f"{path}: {where}: {value!r} is not a finite number")
     if isinstance(value, Mapping):
         for key, item in value.items():
