@@ -516,6 +516,17 @@ def _latex_outside_tables_is_comments(latex: str) -> list[str]:
     return comments
 
 
+def _runs_on_two_topics(tmp_path, *rankings: str) -> list[str]:
+    """Runs r1, r2, ... ranking the documents of each of ``rankings`` on topics 1 and 2."""
+    runs = []
+    for number, docs in enumerate(rankings, 1):
+        name = f"r{number}"
+        lines = [f"{t} Q0 {doc} {rank} {9 - rank} {name}" for t in "12" for rank, doc in
+                 enumerate(docs.split())]  # fmt: skip
+        runs.append(_write(tmp_path / f"{name}.run", lines))
+    return runs
+
+
 def test_every_note_of_agree_latex_is_a_comment(tmp_path):
     # the kappas' and negative grades' notes were written bare into the body: their words
     # and 'cohen_kappa''s underscore broke the LaTeX
@@ -523,11 +534,7 @@ def test_every_note_of_agree_latex_is_a_comment(tmp_path):
     a = _write(tmp_path / "a.qrels", a_lines)
     overlapping = _write(tmp_path / "b.qrels", ["1 0 d1 1", "1 0 d2 1", "1 0 d3 -2"])
     apart = _write(tmp_path / "x.qrels", ["1 0 x9 1"])
-    runs = []
-    for name, docs in (("r1", "d1 d2 d3 d4"), ("r2", "d4 d3 d2 d1")):
-        lines = [f"{t} Q0 {doc} {rank} {9 - rank} {name}" for t in "12" for rank, doc in
-                 enumerate(docs.split())]  # fmt: skip
-        runs.append(_write(tmp_path / f"{name}.run", lines))
+    runs = _runs_on_two_topics(tmp_path, "d1 d2 d3 d4", "d4 d3 d2 d1")
     notes = {
         overlapping: "% left out of both kappas as unjudged: 1 document graded negative in A",
         apart: "% cohen_kappa and weighted kappa undefined: no document is judged in both sets",
@@ -548,11 +555,7 @@ def test_agree_json_says_why_a_tau_or_a_kappa_is_null(tmp_path):
     # judged in both) were null in the JSON with no reason, which the table gave
     a = _write(tmp_path / "a.qrels", ["1 0 d1 1", "1 0 d2 0", "2 0 d1 1", "2 0 d2 0"])
     apart = _write(tmp_path / "x.qrels", ["1 0 x9 1"])
-    runs = []
-    for name, docs in (("r1", "d1 d2"), ("r2", "d2 d1")):
-        lines = [f"{t} Q0 {doc} {rank} {9 - rank} {name}" for t in "12" for rank, doc in
-                 enumerate(docs.split())]  # fmt: skip
-        runs.append(_write(tmp_path / f"{name}.run", lines))
+    runs = _runs_on_two_topics(tmp_path, "d1 d2", "d2 d1")
     argv = ["agree", a, *runs, "-m", "P@1", "-m", "num_ret", "--qrels-b", apart]
     done = CliRunner().invoke(cli, [*argv, "--format", "json"])
     assert done.exit_code == 0, done.output

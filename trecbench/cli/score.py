@@ -226,9 +226,8 @@ def score(
     """Score RUNS against QRELS, exactly like trec_eval 9.0.8 (or 10.0: --compat 10.0).
 
     Accepts trec_eval's options (-q -c -n -l N -M N -J -N N -R F -T F -o -Z F -D L, -m
-    repeated)
-    and prints what trec_eval prints, byte for byte; --format table (or markdown, csv,
-    json) for other views. Without -m it computes the KPI preset (nDCG@10, MAP@100,
+    repeated) and prints what trec_eval prints, byte for byte; --format table (or
+    markdown, csv, json) for other views. Without -m it computes the KPI preset (nDCG@10, MAP@100,
     MRR@10, Recall@50, Recall@100, HitRate@10); `-m official` is trec_eval's own default.
     MRR@10 is reciprocal rank on the run cut at 10 (trec_eval -M 10 -m recip_rank),
     labelled recip_rank_cut_10 in trec_eval format.
