@@ -185,6 +185,10 @@ def test_distinct_ids_stay_distinct_in_every_format(qids, tag):
 
     qrels = pd.DataFrame({"qid": qids, "docno": "d", "rel": 1})
     frame = pd.DataFrame({"qid": qids, "docno": "d", "score": 1.0, "tag": tag})
+    if any("\0" in text for text in [*qids, tag]):  # C strings end there: refused as read
+        with pytest.raises(trecbench.InputError, match=r"holds a NUL \(R31\)"):
+            trecbench.evaluate(qrels, frame, ["P.1", "runid"])
+        return
     evaluation = trecbench.evaluate(qrels, frame, ["P.1", "runid"])
     ordered = sorted(qids, key=str.encode)
     if any(not C_BLANKS.isdisjoint(text) for text in [*qids, tag]):

@@ -37,7 +37,8 @@ def _nested(doc: JsonDocument, kind: str) -> tuple[pd.DataFrame, list[str]]:
     data = doc.root.expect_object(doc.value)
     if not data:
         raise doc.root.error(f"no query in the {kind} dict")
-    table = mappings.to_table(data, kind, doc.path, doc.line_of)  # empty ids refused there
+    # empty ids refused there; a NUL kept, as every id the conversion percent-escapes
+    table = mappings.to_table(data, kind, doc.path, doc.line_of, nul=True)
     value = "score" if kind == "run" else "rel"
     frame = to_pandas(table.select(["qid", "docno", value])).rename(columns={value: "value"})
     return frame, list(data)

@@ -39,6 +39,7 @@ from .. import arrow, type_names
 from ..errors import InputError, shortened
 from ..json_limits import check_depth, check_surrogates
 from ..text_encoding import UTF16_FILE, is_utf16
+from . import tables
 from .formats import Whole
 from .streams import Source
 from .trec_text import BOM as _BOM
@@ -97,7 +98,23 @@ def _parsed(data: bytes, path: str, first_line: int) -> tuple[pa.Table, pa.Chunk
         # block): its reason, so the line can be found
         reason = f": {refused}" if refused else ""
         raise InputError(path, first_line, f"not a JSONL run Arrow can read{reason}")
-    return _typed(table, lines), table.column("rank")
+    typed = _typed(table, lines)
+    _refuse_nul(typed, path)
+    return typed, table.column("rank")
+
+
+def _refuse_nul(table: pa.Table, path: str) -> None:
+    """Refuse an id holding a NUL at its line (R31), found as every table's is
+    (:func:`trecbench.inputs.tables.first_nul`)."""
+    for name in ("qid", "docno", "tag"):
+        start = 0
+        for chunk in table.column(name).chunks:
+            row = tables.first_nul(chunk)
+            if row is not None:
+                line = table.column("line")[start + row].as_py()
+                message = tables.nul_message(name, chunk[row].as_py())
+                raise InputError(path, line, message, "R31")
+            start += len(chunk)
 
 
 def _read_json(data: bytes) -> pa.Table:

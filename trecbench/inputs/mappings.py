@@ -76,11 +76,16 @@ def _numbers(values: list, what: str, origin: str, where, json_text: bool) -> pa
 
 
 def to_table(
-    mapping: Mapping, kind: str, origin: str = "dict", line_of: LineOf | None = None
+    mapping: Mapping,
+    kind: str,
+    origin: str = "dict",
+    line_of: LineOf | None = None,
+    nul: bool = False,
 ) -> pa.Table:
     """The typed ``kind`` table of ``{qid: {docno: score or grade}}``. ``line_of``: the
     line of the file ``origin`` where the value at a key path (``(qid,)`` or ``(qid,
-    docno)``) is, for the errors (a dict read from a JSON file)."""
+    docno)``) is, for the errors (a dict read from a JSON file); ``nul``: ids may hold a
+    NUL (:func:`trecbench.inputs.tables.ids`)."""
     located: list[tuple] = []  # the key path of the value an error names
 
     def where(row: int) -> str:
@@ -96,7 +101,8 @@ def to_table(
     try:
         json_text = line_of is not None  # read from a JSON file: its words in messages
         docnos, values, starts = _flattened(mapping, kind, origin, query, json_text)
-        return _typed(keys, kind, origin, docnos, values, starts, where, query, json_text)
+        flat = _flat_table(keys, kind, origin, docnos, values, starts, where, query, json_text)
+        return tables.typed(flat, kind, origin, where, nul=nul)
     except InputError as error:
         if error.line is not None or line_of is None or not located:
             raise
@@ -126,11 +132,12 @@ def _flattened(
     return docnos, values, np.concatenate(([0], np.cumsum(sizes)))
 
 
-def _typed(keys: list, kind, origin, docnos, values, starts, where, query, json_text) -> pa.Table:
-    """The typed table of the flattened dict, ``keys`` its qids (see :func:`to_table`)."""
+def _flat_table(keys: list, kind, origin, docnos, values, starts, where, query, json_text):
+    """The flattened dict as a table for :func:`tables.typed` to type, ``keys`` its qids
+    (see :func:`to_table`)."""
     qids = python_objects.python_ids(keys, "query id", origin, query, keys=True)
     rows = np.repeat(np.arange(len(keys)), np.diff(starts))
-    table = pa.table(
+    return pa.table(
         {
             "qid": qids.take(pa.array(rows, pa.int64())),
             "docno": python_objects.python_ids(docnos, "document id", origin, where, keys=True),
@@ -139,4 +146,3 @@ def _typed(keys: list, kind, origin, docnos, values, starts, where, query, json_
             ),
         }
     )
-    return tables.typed(table, kind, origin, where)

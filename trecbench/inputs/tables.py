@@ -35,6 +35,7 @@ decimal text); grades integers (or integral numbers, or integer text) within
 
 from __future__ import annotations
 
+import re
 from functools import partial
 
 import numpy as np
@@ -121,6 +122,43 @@ def _refuse_invalid_utf8(values: pa.Array, name: str, origin: str, where: Where)
     raise InputError(origin, None, message, "R23")
 
 
+_NUL = re.compile(b"\x00")
+
+
+def first_nul(values: pa.Array) -> int | None:
+    """The row of the first of the string ``values`` holding a NUL, or None: one search of
+    the column's bytes (no Python per row), the row then found among its offsets."""
+    data = values.buffers()[2] if len(values) else None
+    if data is None:
+        return None
+    width = np.int64 if pa.types.is_large_string(values.type) else np.int32
+    offsets = np.frombuffer(values.buffers()[1], width)[values.offset :][: len(values) + 1]
+    found = _NUL.search(memoryview(data), int(offsets[0]), int(offsets[-1]))
+    if found is None:
+        return None
+    # side="right": an empty value starting where the id does is not the row
+    return int(np.searchsorted(offsets, found.start(), side="right")) - 1
+
+
+def nul_message(name: str, value: str) -> str:
+    """What an error says of the id ``value`` (column ``name``) holding a NUL (R31)."""
+    read_as = excerpt(value.partition("\0")[0])
+    return (
+        f"{name} {excerpt(value)} holds a NUL (R31): trec_eval's and pytrec_eval's C "
+        f"strings end at a NUL, so they would read it as {read_as} (two ids as one, values "
+        "computed on other documents); rename it"
+    )
+
+
+def _refuse_nul(values: pa.Array, name: str, origin: str, where: Where) -> None:
+    """Refuse an id holding a NUL (R31): every reader of a table, a dict or records gives its
+    ids here, and JSONL its own (:func:`first_nul`)."""
+    row = first_nul(values)
+    if row is not None:
+        message = f"{where(row)}: {nul_message(name, values[row].as_py())}"
+        raise InputError(origin, None, message, "R31")
+
+
 def is_text(kind: pa.DataType) -> bool:
     return pa.types.is_string(kind) or pa.types.is_large_string(kind) or str(kind) == "string_view"
 
@@ -136,13 +174,16 @@ def _decoded(values: pa.Array) -> pa.Array:
     return values
 
 
-def _subtopics(values: pa.Array, name: str, origin: str, where: Where) -> pa.Array:
+def _subtopics(values: pa.Array, name: str, origin: str, where: Where, nul: bool) -> pa.Array:
     """A qrels' subtopic column as :func:`ids` reads it; one it cannot read (floats, a
     missing value: pandas makes a column float as soon as one value is missing) is kept
-    as missing values, refused by :func:`subtopics` only when a measure reads it."""
+    as missing values, refused by :func:`subtopics` only when a measure reads it. Text no
+    id may hold (not UTF-8, a NUL) is refused here, as in any other id."""
     try:
-        return ids(values, name, origin, where, empty=True)
-    except InputError:
+        return ids(values, name, origin, where, empty=True, nul=nul)
+    except InputError as error:
+        if error.rule is not None:  # text it cannot hold (not UTF-8, a NUL): refused now
+            raise
         return pa.nulls(len(values), pa.string())
 
 
@@ -165,11 +206,17 @@ def subtopics(table: pa.Table, origin: str) -> pa.Array | None:
 
 
 def ids(
-    values: pa.Array, name: str, origin: str, where: Where = row_named, empty: bool = False
+    values: pa.Array,
+    name: str,
+    origin: str,
+    where: Where = row_named,
+    empty: bool = False,
+    nul: bool = False,
 ) -> pa.Array:
     """A string id column (plain or large strings as they are; dictionary-encoded ones
     decoded); integers are written in decimal. An empty id is refused unless ``empty``
-    (a subtopic's: a label, not a field of a TREC line the measures read)."""
+    (a subtopic's: a label, not a field of a TREC line the measures read), one holding a
+    NUL unless ``nul`` (a converter's, percent-escaped before any C string holds it)."""
     values = _decoded(values)
     kind = values.type
     if pa.types.is_string(kind) or pa.types.is_large_string(kind):
@@ -186,6 +233,8 @@ def ids(
         )
     _refuse_nulls(values, name, origin, where, " (NaN or None: was NA read as a missing value?)")
     _refuse_invalid_utf8(values, name, origin, where)
+    if not nul:
+        _refuse_nul(values, name, origin, where)
     blank = pc.equal(pc.binary_length(values), 0)
     if not empty and pc.any(blank).as_py():  # no TREC file holds it, as JSONL refuses it
         row = int(np.flatnonzero(arrow.to_numpy(blank))[0])
@@ -303,13 +352,14 @@ def typed(
     where: Where = row_named,
     file: bool = False,
     first: int = 0,
+    nul: bool = False,
 ) -> pa.Table:
     """The typed ``kind`` (``"run"`` or ``"qrels"``) table of an Arrow table with any
     accepted column naming (see the module docstring). ``origin`` names the input in
     errors, ``where(row)`` a row; ``file``: the table was read from the file ``origin``
     (a column missing or named twice is then bad input, not a usage error); ``first``:
     the input's row the table starts at (a batch of a larger file: rows and lines are
-    numbered in the whole input)."""
+    numbered in the whole input); ``nul``: ids may hold a NUL (see :func:`ids`)."""
     if file and where is row_named:  # a file's rows from 1, as its duplicates cite them
         where = _file_row
     if first:
@@ -322,22 +372,22 @@ def typed(
     qid_name = _need(table, QID_NAMES, "query id", origin, file)
     doc_name = _need(table, DOCNO_NAMES, "document id", origin, file)
     columns = {
-        "qid": ids(column(qid_name), qid_name, origin, where),
-        "docno": ids(column(doc_name), doc_name, origin, where),
+        "qid": ids(column(qid_name), qid_name, origin, where, nul=nul),
+        "docno": ids(column(doc_name), doc_name, origin, where, nul=nul),
     }
     if kind == "run":
         score_name = _need(table, SCORE_NAMES, "score", origin, file)
         columns["score"] = scores(column(score_name), origin, where)
         tag_name = _pick(table, ("tag",), "run tag", origin, file)
         columns["tag"] = (
-            ids(column(tag_name), tag_name, origin, where)
+            ids(column(tag_name), tag_name, origin, where, nul=nul)
             if tag_name
             else pa.array([DEFAULT_TAG] * table.num_rows, pa.string())
         )
     else:
         subtopic_name = _pick(table, SUBTOPIC_NAMES, "subtopic (iteration)", origin, file)
         if subtopic_name:  # a qrels file's second column, in its place
-            subtopic = _subtopics(column(subtopic_name), subtopic_name, origin, where)
+            subtopic = _subtopics(column(subtopic_name), subtopic_name, origin, where, nul)
             columns = {"qid": columns["qid"], "iter": subtopic, "docno": columns["docno"]}
         rel_name = _need(table, REL_NAMES, "relevance", origin, file)
         columns["rel"] = grades(column(rel_name), origin, where)

@@ -271,7 +271,11 @@ CATALOGUE = (
            "characters, DEL, Unicode blanks and zero-width characters are what R23, R2 and R6 "
            "flag in a TREC file. `score` holds every id exactly, so its numbers are right and "
            "its JSON and CSV hold the id as it is: a warning under `lenient`, an error "
-           "elsewhere."),
+           "elsewhere. But for a NUL: every reader of a table, dict or records (`score`, "
+           "`validate`, the Python API) refuses an id holding one in one line naming its row "
+           "or line, as trec_eval's and pytrec_eval's C strings end there (`q\\0` would be "
+           "read as `q`: two topics as one, values computed on other documents, or "
+           "pytrec_eval aborting the process)."),
     _check("R32", "EEEE", "the run is what `trecbench convert` reads (JSON, or 3 fields on "
            "every line: an MS MARCO run)",
            "A JSON document (Phentrieve's test cases, code-chunk's results, a `{qid: {docno: "
