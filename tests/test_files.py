@@ -265,3 +265,94 @@ def test_a_field_of_thousands_of_characters_is_quoted_cut_in_one_short_line(tmp_
         assert len(message) < 300 and "…(5,00" in message, message
     # the count is the field's own characters, not its quotes' (5,002 before)
     assert "rank '999" in messages[0] and "…(5,000 characters)…" in messages[0]
+
+
+# subtopics 3 and 7 of topic 1 (a qrels file's second column): d1 relevant to 3, d2 to 7
+DIVERSITY = "1 3 d1 1\n1 7 d1 0\n1 7 d2 1\n"
+DIVERSITY_ROWS = [["1", "3", "d1", 1], ["1", "7", "d1", 0], ["1", "7", "d2", 1]]
+
+
+def _diversity_inputs(source):
+    import ir_datasets.formats
+    import ir_measures
+    import pandas as pd
+
+    rows = [(qid, docno, rel, iteration) for qid, iteration, docno, rel in DIVERSITY_ROWS]
+    return {
+        "TREC text": str(source),
+        "read_qrels": trecbench.read_qrels(source),
+        "ir_measures Qrel": [ir_measures.Qrel(*row) for row in rows],
+        "ir_datasets TrecQrel": [ir_datasets.formats.TrecQrel(*row) for row in rows],
+        "PyTerrier frame": pd.DataFrame(rows, columns=["qid", "docno", "label", "iteration"]),
+        "frame of iter integers": pd.DataFrame(
+            [(q, d, r, int(i)) for q, d, r, i in rows], columns=["qid", "docno", "rel", "iter"]
+        ),
+    }
+
+
+@pytest.mark.parametrize("name", ["out.qrels", "out.parquet"])
+def test_write_qrels_keeps_the_iteration_and_the_diversity_values(tmp_path, name):
+    """The iteration was written as 0 (TREC text: a DuplicateError on reading back) or
+    dropped (Parquet: alpha_nDCG@10 0.6309 instead of 1.0)."""
+    import pyarrow.parquet as pq
+
+    source = tmp_path / "div.qrels"
+    source.write_text(DIVERSITY)
+    run = {"1": {"d1": 2.0, "d2": 1.0}}
+    expected = trecbench.evaluate(str(source), run, ["alpha_nDCG@10"]).to_dict()
+    assert expected == {"1": {"alpha_nDCG@10": 1.0}}
+    out = tmp_path / name
+    for kind, qrels in _diversity_inputs(source).items():
+        trecbench.write_qrels(qrels, out)
+        if name.endswith(".parquet"):
+            assert pq.read_table(out).column_names == ["qid", "iter", "docno", "rel"], kind
+        else:
+            assert out.read_text() == DIVERSITY, kind
+        again = trecbench.read_qrels(out)[["qid", "iter", "docno", "rel"]]
+        assert again.values.tolist() == DIVERSITY_ROWS, kind
+        got = trecbench.evaluate(str(out), run, ["alpha_nDCG@10"]).to_dict()
+        assert got == expected, kind
+
+
+@pytest.mark.parametrize("name", ["out.qrels", "out.parquet"])
+def test_qrels_without_an_iteration_are_written_as_before(tmp_path, name):
+    import pyarrow.parquet as pq
+
+    out = tmp_path / name
+    trecbench.write_qrels({"1": {"d1": 1, "d2": 0}}, out)
+    if name.endswith(".parquet"):
+        assert pq.read_table(out).to_pylist() == [
+            {"qid": "1", "docno": "d1", "rel": 1},
+            {"qid": "1", "docno": "d2", "rel": 0},
+        ]
+    else:
+        assert out.read_text() == "1 0 d1 1\n1 0 d2 0\n"
+
+
+def test_an_iteration_that_is_no_id_or_no_field_is_refused(tmp_path):
+    import pandas as pd
+
+    from trecbench.errors import OutputError
+
+    floats = pd.DataFrame({"qid": ["1"], "docno": ["d"], "rel": [1], "iteration": [0.5]})
+    with pytest.raises(InputError, match="not ids"):
+        trecbench.write_qrels(floats, tmp_path / "a.qrels")
+    blank = pd.DataFrame({"qid": ["1"], "docno": ["d"], "rel": [1], "iter": ["a b"]})
+    with pytest.raises(OutputError, match="cannot hold the iter 'a b'"):
+        trecbench.write_qrels(blank, tmp_path / "b.qrels")
+    assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("name", ["jg.qrels", "jg.parquet"])
+def test_judgment_groups_round_trip_with_trec_eval_s_own_qrels(tmp_path, trec_eval_suite, name):
+    """qrels.123's judgment groups 0, 1, 2 (-R qrels_jg) survive writing: the values of
+    trec_eval's test out.test.qrels_jg are those of the written copy."""
+    source = trec_eval_suite / "qrels.123"
+    run = trec_eval_suite / "results.test"
+    out = tmp_path / name
+    trecbench.write_qrels(str(source), out)
+    measures = ["map_avgjg", "P_avgjg.10,100", "Rprec_mult_avgjg"]
+    options = {"rel_format": "qrels_jg"}
+    before = trecbench.evaluate(str(source), str(run), measures, **options).to_dict()
+    after = trecbench.evaluate(str(out), str(run), measures, **options).to_dict()
+    assert after == before and len(before) == 3

@@ -126,16 +126,15 @@ def _run_lines(columns: dict[str, pa.Array]) -> bytes:
 
 
 def qrels_bytes(qrels) -> bytes:
-    """Qrels in canonical TREC form: ``qid 0 docno rel``, space-separated."""
-    n = len(qrels)
+    """Qrels in canonical TREC form: ``qid iter docno rel``, space-separated; ``iter`` as
+    the qrels hold it (the subtopic of the diversity measures, the judgment group of
+    ``qrels_jg``), ``0`` when they have none."""
     ids = {what: _string_column(qrels, what) for what in ("qid", "docno")}
+    if "iter" in qrels.columns:
+        ids["iter"] = _string_column(qrels, "iter")
     check_text_ids(ids, "TREC qrels", "the qrels")
-    columns = [
-        ids["qid"],
-        pa.array(["0"] * n, pa.string()),
-        ids["docno"],
-        _integer_text(qrels, "rel"),
-    ]
+    iteration = ids.get("iter", pa.array(["0"] * len(qrels), pa.string()))
+    columns = [ids["qid"], iteration, ids["docno"], _integer_text(qrels, "rel")]
     return _text_lines(columns, " ")
 
 
@@ -173,15 +172,22 @@ def run_frame(run):
 
 
 def qrels_frame(qrels):
-    """``qrels`` as a DataFrame with :data:`QRELS_COLUMNS` (any input kind, see
-    :func:`trecbench.inputs.load_qrels`)."""
+    """``qrels`` as a DataFrame with :data:`QRELS_COLUMNS` and, when they have one, the
+    iteration ``iter`` (any input kind, see :func:`trecbench.inputs.load_qrels`): a
+    DataFrame with those columns and no iteration as given, anything else read (an
+    ``iteration`` column as ``iter``, refused unless it holds ids)."""
     import pandas as pd
 
+    from .inputs.tables import SUBTOPIC_NAMES, subtopics
+
     if isinstance(qrels, pd.DataFrame) and set(QRELS_COLUMNS) <= set(qrels.columns):
-        return qrels
+        if not set(SUBTOPIC_NAMES) & set(map(str, qrels.columns)):
+            return qrels
     from .inputs import load_qrels
 
-    return to_pandas(load_qrels(qrels).table)
+    loaded = load_qrels(qrels)
+    subtopics(loaded.table, loaded.origin)  # written: a column of floats or NaN refused
+    return to_pandas(loaded.table)
 
 
 def _parquet_bytes(frame, columns: dict[str, pa.DataType]) -> bytes:
@@ -216,12 +222,15 @@ def write_run(run, path: str | os.PathLike, inputs: Sequence[str | os.PathLike] 
 
 @outputs.in_input_scope
 def write_qrels(qrels, path: str | os.PathLike, inputs: Sequence[str | os.PathLike] = ()) -> None:
-    """Write qrels to ``path`` (atomic; never over an input): Parquet (qid, docno, rel)
-    when the name ends in ``.parquet``, else :func:`qrels_bytes`. ``qrels``: a DataFrame
-    with qid, docno, rel, or any qrels :func:`trecbench.inputs.load_qrels` reads."""
+    """Write qrels to ``path`` (atomic; never over an input): Parquet (qid, docno, rel,
+    and iter when the qrels have an iteration) when the name ends in ``.parquet``, else
+    :func:`qrels_bytes`. ``qrels``: a DataFrame with qid, docno, rel, or any qrels
+    :func:`trecbench.inputs.load_qrels` reads (:func:`qrels_frame`)."""
     frame = qrels_frame(qrels)
     if parquet_named(path):
-        data = _parquet_bytes(frame, {"qid": pa.string(), "docno": pa.string(), "rel": pa.int64()})
+        iteration = {"iter": pa.string()} if "iter" in frame.columns else {}
+        types = {"qid": pa.string(), **iteration, "docno": pa.string(), "rel": pa.int64()}
+        data = _parquet_bytes(frame, types)
     else:
         data = qrels_bytes(frame)
     outputs.write_file(path, data, inputs)
