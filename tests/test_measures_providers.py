@@ -324,6 +324,49 @@ def test_a_document_judged_per_subtopic_once(tmp_path):
     )
 
 
+def test_a_table_without_an_iteration_is_of_subtopic_0_duplicates_refused(tmp_path):
+    """A table with no iteration column judged a document twice: the last grade won for
+    the diversity measures (alpha_nDCG@10 0.6309 with grades 1, 0 and 1.0 with 0, 1),
+    where the same rows with iteration 0, or as TREC text, were refused. Now one path
+    (the iteration defaults to 0), a table's rows cited as its other errors cite them."""
+    pytest.importorskip("pyndeval")
+    import pandas as pd
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    run = {"1": {"d1": 2.0, "d2": 1.0}}
+    rows = {"qid": ["1"] * 3, "docno": ["d1", "d1", "d2"]}
+    twice = "duplicate docs d1 for topic 1 subtopic 0"
+    cases = [
+        (pd.DataFrame({**rows, "rel": [1, 0, 1]}), "qrels DataFrame: row 1", "row 0"),
+        (
+            pd.DataFrame({**rows, "rel": [0, 1, 1]}, index=[4, 5, 6]),
+            "qrels DataFrame: row 5",
+            "row 4",
+        ),
+        (
+            pd.DataFrame({**rows, "iteration": "0", "rel": [1, 0, 1]}),
+            "qrels DataFrame: row 1",
+            "row 0",
+        ),
+        (pa.table({**rows, "rel": [1, 0, 1]}), "qrels table: row 1", "row 0"),
+        (
+            [{"qid": "1", "docno": "d1", "rel": 1}, {"qid": "1", "docno": "d1", "rel": 0}],
+            "qrels records: record 1",
+            "record 0",
+        ),
+    ]
+    for qrels, second, first in cases:
+        with pytest.raises(trecbench.errors.DuplicateError) as error:
+            trecbench.evaluate(qrels, run, ["alpha_nDCG@10"])
+        assert str(error.value) == f"{second}: {twice} (first at {first})"
+    parquet = tmp_path / "q.parquet"
+    pq.write_table(pa.table({**rows, "rel": [1, 0, 1]}), parquet)
+    with pytest.raises(trecbench.errors.DuplicateError) as error:
+        trecbench.evaluate(str(parquet), run, ["alpha_nDCG@10"])
+    assert str(error.value) == f"{parquet}:2: {twice} (first on line 1)"  # as for P@1
+
+
 @pytest.mark.parametrize("seed", [1, 2])
 def test_diversity_qrels_frames_and_records_keep_their_subtopics(seed):
     """ir_measures' and PyTerrier's ``iteration`` is the subtopic, as a qrels file's second

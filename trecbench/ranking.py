@@ -342,12 +342,22 @@ def truncate(ranked: pa.Table, max_docs: int | None) -> pa.Table:
     return ranked.filter(pc.less_equal(ranked.column("rank"), arrow.scalar(max_docs)))
 
 
-def duplicate_error(path: str, qid: str, docno: str, first: int, second: int) -> DuplicateError:
-    """The error trec_eval's "duplicate docs" becomes, naming both lines (kept as
-    ``listing``: ``(qid, docno, first, second)``)."""
-    message = f"duplicate docs {docno} for topic {qid} (first on line {first})"
-    error = DuplicateError(path, second, message, "R7")
-    error.listing = qid, docno, first, second
+def duplicate_error(
+    path: str,
+    qid: str,
+    docno: str,
+    first: int,
+    second: int,
+    rule: str = "R7",
+    subtopic: str | None = None,
+) -> DuplicateError:
+    """The error trec_eval's "duplicate docs" becomes (a run's, R7; a judgment's, Q5, of a
+    ``subtopic`` for the diversity measures), naming both lines (kept as ``listing``:
+    ``(what is listed twice, first, second)``, for a table held in memory to cite its rows
+    instead: :func:`trecbench.inputs.held.renamed`)."""
+    what = f"docs {docno} for topic {qid}" + (f" subtopic {subtopic}" if subtopic else "")
+    error = DuplicateError(path, second, f"duplicate {what} (first on line {first})", rule)
+    error.listing = what, first, second
     return error
 
 

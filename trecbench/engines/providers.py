@@ -22,12 +22,14 @@ from contextlib import contextmanager, redirect_stderr
 from typing import Any
 
 import numpy as np
+import pyarrow as pa
 
 from .. import extras
-from ..errors import DuplicateError, ProviderWarning, UsageError, one_line
+from ..errors import ProviderWarning, UsageError, one_line
 from ..inputs.tables import subtopics
 from ..measures import Measure, registry, value_names
 from ..plurals import counted
+from ..ranking import duplicate_error
 from .interface import Settings
 
 NAME = "providers"
@@ -68,28 +70,20 @@ def _check_min_rel(measure: Measure, min_rel, max_rel) -> None:
         )
 
 
-def _refuse_duplicate_subtopic_judgments(table, path: str) -> None:
+def _refuse_duplicate_subtopic_judgments(table, subtopic, path: str) -> None:
     """A (topic, subtopic, document) judged twice is an error, as a duplicate (topic,
     document) is for the other measures (diversity qrels judge a document per subtopic)."""
     from .. import arrow
 
-    subtopic = table.column("iter") if "iter" in table.column_names else None
-    if subtopic is None:
-        return
     groups = arrow.Groups(arrow.row_keys(table.column("qid"), subtopic, table.column("docno")))
     repeated = np.flatnonzero(groups.counts > 1)
     if len(repeated):
         group = int(repeated[0])  # the first repeated key, in order of first appearance
         rows = groups.order[groups.starts[group] : groups.starts[group] + groups.counts[group]]
         row = int(rows[0])
-        qid, sub, docno = (table.column(name)[row].as_py() for name in ("qid", "iter", "docno"))
+        qid, docno = (table.column(name)[row].as_py() for name in ("qid", "docno"))
         first, second = (table.column("line")[int(r)].as_py() for r in rows[:2])
-        raise DuplicateError(
-            path,
-            second,
-            f"duplicate docs {docno} for topic {qid} subtopic {sub} (first on line {first})",
-            "Q5",
-        )
+        raise duplicate_error(path, qid, docno, first, second, "Q5", subtopic[row].as_py())
 
 
 @contextmanager
@@ -168,11 +162,13 @@ class Evaluator:
 
             table = self.truth.table
             iteration = subtopics(table, self.truth.path)
-            _refuse_duplicate_subtopic_judgments(table, self.truth.path)
+            if iteration is None:  # every judgment of subtopic 0, as a qrels file's 0
+                iteration = pa.repeat(pa.scalar("0", pa.string()), len(table))
+            _refuse_duplicate_subtopic_judgments(table, iteration, self.truth.path)
             return pd.DataFrame(
                 {
                     "query_id": table.column("qid").to_pylist(),
-                    "iteration": iteration.to_pylist() if iteration is not None else "0",
+                    "iteration": iteration.to_pylist(),
                     "doc_id": table.column("docno").to_pylist(),
                     "relevance": table.column("rel").to_pylist(),
                 }

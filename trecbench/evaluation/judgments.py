@@ -13,7 +13,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import arrow, inputs, ranking
-from ..errors import DuplicateError, TrecbenchError, UnevaluableTopicError, UsageError
+from ..errors import TrecbenchError, UnevaluableTopicError, UsageError
 from ..inputs.tables import subtopics
 from ..trec_eval import judgment_groups, prefs_files
 from ..trec_eval.compat import Compat
@@ -137,10 +137,7 @@ class Qrels:
         for position, qid in enumerate(qids):
             if duplicates and qid in self._duplicates:
                 docno, first, second = self._duplicates[qid]
-                message = f"duplicate docs {docno} for topic {qid} (first on line {first})"
-                error = DuplicateError(self.path, second, message, "Q5")
-                error.listing = qid, docno, first, second  # qrels held in memory: its rows
-                return position, error
+                return position, ranking.duplicate_error(self.path, qid, docno, first, second, "Q5")
             top, _, line = self.topics[qid]
             if unevaluable(position, top):
                 message = (

@@ -31,7 +31,7 @@ def renamed(error: InputError, source: object, origin: str) -> InputError:
     listing = getattr(error, "listing", None)
     if listing is None or "line" in getattr(source, "columns", ()):
         return error.moved(origin, error.line)
-    qid, docno, first, second = listing
+    what, first, second = listing
     index = source.index if hasattr(source, "iloc") else None  # a list's is a method
     if index is not None and not index.is_unique:  # a label would not tell the rows apart
         index = None
@@ -40,7 +40,7 @@ def renamed(error: InputError, source: object, origin: str) -> InputError:
     def row(line: int) -> str:
         return f"{noun} {index_label(index[line - 1]) if index is not None else line - 1}"
 
-    message = f"{row(second)}: duplicate docs {docno} for topic {qid} (first at {row(first)})"
+    message = f"{row(second)}: duplicate {what} (first at {row(first)})"
     return error.moved(origin, None, message)
 
 
