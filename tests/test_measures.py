@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import pytest
 
 import trecbench
@@ -63,11 +65,38 @@ def test_nicknames_and_trec_order():
     assert presentation_order(friendly) == friendly  # friendly names keep request order
 
 
-def test_first_parameter_list_wins_like_trec_eval():
-    assert [m.canonical for m in parse_measures(["P.5", "P.10"])] == ["P.5"]
-    assert [m.canonical for m in parse_measures(["P", "P.10"])] == ["P.10"]
-    # a friendly spelling is its own request
-    assert [m.canonical for m in parse_measures(["P.5", "P@10"])] == ["P.5", "P.10"]
+def test_each_request_keeps_its_parameters_but_under_trec_eval_s_rule():
+    """parse_measures computes every request as given (pytrec_eval's {'P.5', 'P.10'} is
+    both); trec_eval's -m rule, score's, keeps a family's first parameters, and says what
+    it left out."""
+    from trecbench.errors import FirstParametersWarning
+    from trecbench.measures.first_parameters import first_parameters
+
+    assert [m.canonical for m in parse_measures(["P.5", "P.10"])] == ["P.5", "P.10"]
+    assert [m.canonical for m in parse_measures({"P.10", "P.5", "P.20"})] == [
+        "P.5", "P.10", "P.20"
+    ]  # fmt: skip
+    cases = [
+        (
+            ["P.5", "P.10"],
+            ["P.5"],
+            "-m P.10 not computed: .* \\(P.5\\); for both, -m P.5,10 or -m P@10",
+        ),
+        (["ndcg.1=3", "ndcg.1=4"], ["ndcg.1=3"], "; for both, -m ndcg_1=4$"),
+        (["success.5", "success.10"], ["success.5"], "-m success.5,10 or -m success_10$"),
+    ]
+    for names, kept, said in cases:
+        with pytest.warns(FirstParametersWarning, match=said):
+            assert [m.canonical for m in first_parameters(parse_measures(names))] == kept
+    # a friendly spelling, or a label, is its own request; a bare family takes the list
+    # given, as in pytrec_eval ({'P', 'P.10'}: P_10 alone), unsaid
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert [m.canonical for m in first_parameters(parse_measures(["P", "P.10"]))] == ["P.10"]
+    for names in (["P.5", "P@10"], ["P.5", "P_10"], ["P.5", "P.5"]):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            assert len(first_parameters(parse_measures(names))) == len(set(names))
 
 
 @pytest.mark.parametrize("texts", ["", " ", ["map", ""], ["\t\n"]])

@@ -479,3 +479,80 @@ def test_setp_relative_is_a_bool_naming_one_of_its_two_families():
     # the family's own name has no such reading: relative=False would mean its opposite
     with pytest.raises(UsageError, match="relative must be one of True"):
         trecbench.parse_measure("set_relative_P(relative=False)")
+
+
+@pytest.mark.parametrize(
+    ("measures", "keys"),
+    [
+        ({"P.5", "P.10"}, {"P.5": "P_5", "P.10": "P_10"}),
+        (["ndcg_cut.5", "ndcg_cut.10"], {"ndcg_cut.5": "ndcg_cut_5", "ndcg_cut.10": "ndcg_cut_10"}),
+        (["P.5", "P_10"], {"P.5": "P_5", "P_10": "P_10"}),
+        (["P@5", "P@10"], {"P@5": "P_5", "P@10": "P_10"}),
+        ({"P.5,10", "P.20"}, {"P_5": "P_5", "P_10": "P_10", "P.20": "P_20"}),
+        (["recall.5", "recall.10"], {"recall.5": "recall_5", "recall.10": "recall_10"}),
+        ({"map_cut.10", "map_cut.5", "recip_rank"}, {  # trec_eval's printing order
+            "recip_rank": "recip_rank", "map_cut.5": "map_cut_5", "map_cut.10": "map_cut_10"
+        }),
+    ],
+)  # fmt: skip
+def test_every_spelling_of_a_family_gets_its_value_as_from_pytrec_eval(measures, keys):
+    """pytrec_eval.RelevanceEvaluator(qrels, {'P.5', 'P.10'}) gives both: one of them came
+    back (which one by PYTHONHASHSEED), and ['ndcg_cut.5', 'ndcg_cut.10'] lost the second
+    (trec_eval's -m rule, which is score's alone)."""
+    expected = _pytrec_eval(set(keys.values()))
+    evaluation = trecbench.evaluate(QRELS, RUN, measures)
+    assert list(evaluation.to_frame().columns) == list(keys)  # a set in one order
+    shaped = evaluation.to_dict()
+    assert shaped.keys() == expected.keys()
+    for qid, values in expected.items():
+        assert shaped[qid].keys() == keys.keys()
+        for name, label in keys.items():
+            assert shaped[qid][name] == pytest.approx(values[label], abs=1e-12), name
+
+
+def test_a_set_of_measures_is_read_in_one_order_whatever_the_hash_seed():
+    import os
+    import subprocess
+    import sys
+
+    probe = (
+        "import trecbench\n"
+        f"e = trecbench.evaluate({QRELS!r}, {RUN!r}, {{'P.5', 'P.10', 'ndcg_cut.10', 'map'}})\n"
+        "print(list(e.to_frame().columns))"
+    )
+    printed = set()
+    for seed in ("0", "1", "2", "3"):
+        environment = {**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(ROOT)}
+        done = subprocess.run(
+            [sys.executable, "-c", probe], capture_output=True, text=True, env=environment
+        )
+        assert done.returncode == 0, done.stderr
+        printed.add(done.stdout)
+    assert printed == {"['map', 'P.5', 'P.10', 'ndcg_cut.10']\n"}  # trec_eval's printing order
+
+
+@pytest.mark.parametrize("small", [True, False])
+def test_score_keeps_trec_eval_s_first_parameters_and_says_what_it_left_out(
+    tmp_path, capsys, small
+):
+    """trecbench score -m P.5 -m P.10 prints P_5 alone, as trec_eval 9.0.8 does, byte for
+    byte, but no longer silently: one warning line names what was left out and how to get
+    both (the small files' fast path too, which leaves the call to the general one)."""
+    if small:
+        qrels, run = tmp_path / "q", tmp_path / "r"
+        qrels.write_text("1 0 a 1\n1 0 b 0\n")
+        run.write_text("1 Q0 a 1 2.0 t\n1 Q0 b 2 1.0 t\n")
+        expected = "P_5                   \tall\t0.2000\n"
+    else:
+        qrels, run = QRELS, RUN
+        alone = cli_run(["score", "-m", "P.5", str(qrels), str(run)])
+        expected = capsys.readouterr().out
+        assert alone == 0 and expected.startswith("P_5 ")
+    assert cli_run(["score", "-m", "P.5", "-m", "P.10", str(qrels), str(run)]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == expected
+    assert captured.err == (
+        "trecbench: warning: FirstParametersWarning: -m P.10 not computed: trec_eval "
+        "computes P with the first parameters given only (P.5); for both, -m P.5,10 or "
+        "-m P@10\n"
+    )

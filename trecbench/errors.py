@@ -243,6 +243,12 @@ class ParameterDomainWarning(UserWarning):
     line)."""
 
 
+class FirstParametersWarning(UserWarning):
+    """A trec_eval spelling whose parameters trec_eval's ``-m`` rule replaced (``-m P.10``
+    after ``-m P.5``: not computed): ``trecbench score`` computes what trec_eval computes
+    and says so in one line (:mod:`trecbench.measures.first_parameters`)."""
+
+
 class TooFewSamplesError(UsageError):
     """Fewer resamples than a statistic needs at its level (a percentile interval whose
     tails hold no resample, a resampled p-value that cannot fall below alpha): refused,

@@ -29,6 +29,7 @@ from . import small_measures, small_text
 from .errors import TrecbenchError
 from .measure_requests import FAMILIES, plan_requests, requests_for
 from .measures import MEAN, NUM_REL, SUM, Measure, parse_measures, presentation_order, registry
+from .measures.first_parameters import first_parameters
 from .renderers import trec_format
 
 _NEARLY_ALL = 0.9  # evaluation.results.NEARLY_ALL: where an unjudged warning may be due
@@ -132,7 +133,8 @@ def _fast_measures(measures: list[str] | None) -> list[Measure] | None:
     with warnings.catch_warnings(record=True) as warned:
         warnings.simplefilter("always")
         try:
-            ordered = presentation_order(parse_measures(measures, "9.0.8"))
+            # trec_eval's -m rule, warned of (then declined: the general path says it)
+            ordered = presentation_order(first_parameters(parse_measures(measures, "9.0.8")))
         except (TrecbenchError, ValueError):
             return None  # the general path reports it
     if warned:

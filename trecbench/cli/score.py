@@ -416,6 +416,7 @@ def _settings(flags, local: dict, tie_bounds: bool, memory, jobs, drill_depth=No
         jobs=jobs,
         drill_depth=drill_depth,
         unjudged_bounds=unjudged_bounds,
+        first_parameters=True,  # trec_eval's -m rule, and a warning of what it leaves out
     )
 
 

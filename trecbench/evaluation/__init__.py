@@ -99,6 +99,7 @@ def evaluate(
     zscores=None,
     debug_level: int = 0,
     debug_query: str | None = None,
+    first_parameters: bool = False,
 ) -> Evaluation:
     """Evaluate one run or several against qrels, as trec_eval does (9.0.8 by default).
 
@@ -111,9 +112,11 @@ def evaluate(
     spelling) or the dict's keys, else by its file's stem made distinct by its parent
     folders (``a/bm25``, ``b/bm25``), else ``run1``, ``run2``... by its place.
     ``measures``: names in any spelling (see :func:`trecbench.measures.parse_measure`) or
-    trec_eval nicknames; None means the KPI preset. The other arguments are the fields of
-    :class:`EvalSettings` (trec_eval's flags, ``compat="10.0"``, ``tie_bounds``,
-    ``memory``, ``jobs``, ``drill_depth``, ``unjudged_bounds``, local measure
+    trec_eval nicknames, each computed as given (``{"P.5", "P.10"}``: both, as pytrec_eval
+    computes them; a set in the names' natural order); None means the KPI preset. The
+    other arguments are the fields of :class:`EvalSettings` (trec_eval's flags,
+    ``compat="10.0"``, ``tie_bounds``, ``memory``, ``jobs``, ``drill_depth``,
+    ``unjudged_bounds``, ``first_parameters``: trec_eval's ``-m`` rule, local measure
     ``options``);
     ``progress(label, done, total)`` is
     told how reading files (bytes) and scoring runs advance.
@@ -144,6 +147,7 @@ def evaluate(
         compat=compat, rel_format=rel_format, zscores=zscores, debug_level=debug_level,
         debug_query=debug_query, options=dict(options or {}), tie_bounds=tie_bounds,
         memory=memory, jobs=jobs, drill_depth=drill_depth, unjudged_bounds=unjudged_bounds,
+        first_parameters=first_parameters,
     )  # fmt: skip
     if names is not None and run_names is not None:
         raise UsageError("give names or run_names (its older spelling), not both")

@@ -27,6 +27,7 @@ from ..measures import (
     requests,
     split_names,
 )
+from ..measures.first_parameters import first_parameters
 from ..measures.trec_params import uncalculable
 from ..trec_eval import compat as _compat
 from ..trec_eval.compat import Compat
@@ -82,6 +83,8 @@ def _measures(measures, settings: EvalSettings) -> tuple[list[Measure], list[Mea
     """``(requested, ordered, engines)``: the measures as requested (any spelling, None:
     the KPI preset), in trec_eval's printing order, and the engine of each."""
     requested = parse_measures(measures, settings.compat)
+    if settings.first_parameters:  # trecbench score: trec_eval's -m rule, said
+        requested = first_parameters(requested)
     ordered = presentation_order(requested)
     _check_shared_gain_params(ordered, settings.version)
     engines = _engines(ordered, settings)
@@ -103,8 +106,7 @@ def _aliases(texts, requested: list[Measure], version: str) -> dict:
     -m nDCG@10``: computed once, shown under both): each name of ``texts`` (not a
     nickname) that :func:`parse_measures` folded into an equal measure asked before, keyed
     by that measure; or, a name of one value that a measure of several computes
-    (``P_5`` beside ``P.5,10``, folded by trec_eval's rule that the first parameters
-    win), keyed by ``(that measure, the value's label)``."""
+    (``P_5`` beside ``P.5,10``), keyed by ``(that measure, the value's label)``."""
     if texts is None:
         return {}
     known = {measure.requested for measure in requested}
@@ -119,7 +121,7 @@ def _aliases(texts, requested: list[Measure], version: str) -> dict:
         for name in dict.fromkeys(others):
             measure = parse_measure(name, version)
             key = by_meaning.get(measure) or _value_of(measure, requested)
-            if key is not None:  # else dropped by trec_eval's rules (-m P.5 -m P.10)
+            if key is not None:  # else dropped by trec_eval's -m rule (P.10 after P.5), said
                 aliases[key] = (*aliases.get(key, ()), name)
     return aliases
 

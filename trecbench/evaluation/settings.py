@@ -27,7 +27,9 @@ _FLAGS = (
 # typed flags, checked as given (the command line's are already): -M 2.5 kept 3
 # documents, judged_only="False" applied -J, relevance_level=1.5 judged nothing relevant
 _WHOLE = ("relevance_level", "max_docs", "num_docs", "debug_level")
-_YES_NO = ("complete", "judged_only", "float32", "tie_bounds", "unjudged_bounds")
+_YES_NO = (
+    "complete", "judged_only", "float32", "tie_bounds", "unjudged_bounds", "first_parameters",
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -51,6 +53,10 @@ class EvalSettings:
     precision-recall curve (:mod:`trecbench.evaluation.drill`; None: nothing kept).
     ``unjudged_bounds``: also keep each run's values with its unjudged documents judged
     relevant at the qrels' top grade (:mod:`trecbench.evaluation.bounds`).
+    ``first_parameters``: trec_eval's ``-m`` rule, a measure's first parameter list given
+    computed alone (``P.5`` and ``P.10``: ``P_5``), with a warning of what it leaves out
+    (:mod:`trecbench.measures.first_parameters`; ``trecbench score``'s); else every
+    request is computed as given, as pytrec_eval computes them.
 
     Raises :class:`~trecbench.errors.UsageError` for a setting trec_eval or trecbench
     refuses, whatever the inputs.
@@ -74,6 +80,7 @@ class EvalSettings:
     jobs: int | None = None
     drill_depth: int | None = None
     unjudged_bounds: bool = False
+    first_parameters: bool = False
 
     def __post_init__(self) -> None:
         # the version's own name ("9.0.8" for "9"): what the outputs record

@@ -11,6 +11,8 @@
   stated once, with its reason);
 * :mod:`.names` — :class:`~.names.Measure` (one requested measure) and the parsers of
   trec_eval, ir_measures, display and seed spellings;
+* :mod:`.first_parameters` — trec_eval's ``-m`` rule (a measure's first parameter list
+  wins), which ``trecbench score`` applies and says what it left out;
 * :mod:`.labels` — a parsed measure's labels and display names, span and better direction;
 * :mod:`.expression` — the reader of ``Name(key=value,...)@cutoff``;
 * :mod:`.trec_params` — trec_eval's parameter lists: C numbers, what trec_eval refuses,

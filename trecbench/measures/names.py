@@ -14,10 +14,11 @@
 with ``-M 10 -m recip_rank`` — and never the uncut ``recip_rank``. Its trec-style label is
 ``recip_rank_cut_10``, by analogy with ``ndcg_cut_10`` and ``map_cut_100``.
 
-:func:`parse_measures` applies trec_eval's ``-m`` rules to a list of names (nicknames, "the
-first parameter list given for a measure wins") and splits a name list at spaces
-(``-m 'nDCG@10 P@5'``, as ir_measures' command line does). Unknown names are answered with
-the nearest valid ones.
+:func:`parse_measures` reads a list of names (trec_eval's nicknames expanded), each request
+computed as given, as pytrec_eval computes them (``P.5`` and ``P.10`` are both; trec_eval's
+"the first parameter list given for a measure wins" is ``trecbench score``'s:
+:mod:`.first_parameters`), and splits a name list at spaces (``-m 'nDCG@10 P@5'``, as
+ir_measures' command line does). Unknown names are answered with the nearest valid ones.
 
 Numbers are checked against the domains the registry declares (:mod:`.params`): outside
 them, ir_measures and display spellings are refused (:class:`ParameterDomainError`) and
@@ -485,13 +486,15 @@ def split_names(text: str) -> list[str]:
 def parse_measures(
     texts: Iterable[str | Measure] | str | None, version: str | None = None
 ) -> list[Measure]:
-    """Parse a list of names (None: the KPI preset), in request order, without duplicates.
+    """Parse a list of names (None: the KPI preset; a set in a natural order of its
+    names, :func:`requests`), in request order, without duplicates.
 
-    Each string may hold several names separated by spaces. trec_eval's ``-m`` rules apply
-    to trec_eval spellings: nicknames (``official``, ``all_trec``, ``set``, ``all_prefs``,
-    ``prefs``, ``qrels_jg``) expand to their measures and, per measure, the first parameter
-    list given wins (``-m P.5 -m P.10`` computes only ``P_5``). ``version``: the trec_eval
-    reproduced (10.0's ``all_trec`` adds ``unj``, ``rbp`` and ``rbp_resid``; see
+    Each string may hold several names separated by spaces; trec_eval's nicknames
+    (``official``, ``all_trec``, ``set``, ``all_prefs``, ``prefs``, ``qrels_jg``) expand to
+    their measures. Each request is computed with its own parameters, as pytrec_eval
+    computes them (``P.5`` and ``P.10`` both); trec_eval's rule that a measure's first
+    parameter list wins is :func:`~.first_parameters.first_parameters`. ``version``: the
+    trec_eval reproduced (10.0's ``all_trec`` adds ``unj``, ``rbp`` and ``rbp_resid``; see
     :func:`parse_measure`).
     """
     if version is not None:
@@ -518,41 +521,22 @@ def parse_measures(
                     refused.append(error)
     if refused:  # trec_eval checks every name before any parameters: a usage error first
         raise min(refused, key=lambda error: error.exit_code)
-    first_params: dict[str, str | None] = {}
-    for measure in measures:
-        definition = measure.definition
-        if _minus_m(measure) and definition.trec_name is not None:
-            if first_params.get(measure.family) is None:
-                first_params[measure.family] = measure.params
-    result: dict[Measure, None] = {}  # equal measures once, in request order (hashed: linear)
-    for measure in measures:
-        if measure.family in first_params and _minus_m(measure):
-            if not measure.options:
-                measure = Measure(
-                    measure.family,
-                    first_params[measure.family],
-                    (),
-                    measure.requested,
-                    measure.trec_spelled,
-                )
-        result.setdefault(measure)
-    return list(result)
-
-
-def _minus_m(measure: Measure) -> bool:
-    """Whether trec_eval's ``-m`` rules apply to ``measure``: spelt as ``-m`` takes it."""
-    return measure.trec_spelled and not measure.labelled
+    return list(dict.fromkeys(measures))  # equal measures once, in request order
 
 
 def requests(texts: Iterable[Any] | Any | None) -> list[str | Measure]:
     """The measures asked for, as names and :class:`Measure` objects: None is the KPI
     preset, one name or measure a list of it, an ir_measures measure object (``nDCG@10``)
-    the name it prints; anything else, and an empty list, is refused."""
+    the name it prints; a set (pytrec_eval's idiom) in the natural order of the names
+    (``P.5`` before ``P.10``), never its hash order; anything else, and an empty list, is
+    refused."""
     if texts is None:
         return list(KPI_PRESET)
     one = isinstance(texts, (str, Measure, bytes, bytearray)) or _is_ir_measure(texts)
     if one or not isinstance(texts, Iterable):  # a number, bytes: refused below, named
         texts = [texts]
+    elif isinstance(texts, (set, frozenset)):
+        texts = sorted(texts, key=_natural)
     items: list[str | Measure] = []
     for item in texts:
         if _is_ir_measure(item):
@@ -566,6 +550,13 @@ def requests(texts: Iterable[Any] | Any | None) -> list[str | Measure]:
     if not items:  # an empty list would score nothing and say nothing
         raise UsageError("no measure asked: give one or more (or None for the KPI preset)")
     return items
+
+
+def _natural(item: object) -> list:
+    """The sort key of a measure's name, its numbers read as numbers: text and int in
+    turn, so that two keys compare part by part of one kind."""
+    parts = re.split(r"([0-9]+)", str(item))
+    return [int(part) if i % 2 else part for i, part in enumerate(parts)]
 
 
 def _is_ir_measure(item: object) -> bool:

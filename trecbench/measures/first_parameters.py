@@ -1,0 +1,83 @@
+"""trec_eval's ``-m`` rule for a measure asked with several parameter lists: the first list
+given wins, for every request of the family spelt as ``-m`` takes it (``-m P.5 -m P.10``
+computes ``P_5`` alone, ``-m P -m P.10`` ``P_10`` alone). ``trecbench score`` reproduces
+it, byte for byte, and says in one line which parameter list it left out and how to get
+it (:class:`~trecbench.errors.FirstParametersWarning`); a bare ``P`` taking the list given
+is what pytrec_eval does too, and goes unsaid. The Python API computes every request as
+given, as pytrec_eval does (:func:`~trecbench.measures.names.parse_measures`).
+"""
+
+from __future__ import annotations
+
+import warnings
+
+from ..errors import FirstParametersWarning, TrecbenchError
+from .labels import value_names
+from .names import Measure, parse_measure
+from .registry import LONG_CUTOFFS
+from .trec_params import long_cutoffs
+
+
+def minus_m(measure: Measure) -> bool:
+    """Whether trec_eval's ``-m`` rules apply to ``measure``: spelt as ``-m`` takes it (not
+    a label such as pytrec_eval's ``P_5``, nor another spelling)."""
+    return measure.trec_spelled and not measure.labelled and not measure.options
+
+
+def first_parameters(measures: list[Measure]) -> list[Measure]:
+    """``measures`` (as :func:`~trecbench.measures.names.parse_measures` gives them) under
+    trec_eval's rule: each request of a family spelt as ``-m`` takes it computed with the
+    family's first parameter list given, equal measures once. A parameter list the rule
+    leaves out is warned of, one line each."""
+    first: dict[str, str] = {}
+    for measure in measures:
+        if minus_m(measure) and measure.definition.trec_name is not None:
+            if measure.params is not None:
+                first.setdefault(measure.family, measure.params)
+    result: dict[Measure, None] = {}
+    for measure in measures:
+        params = first.get(measure.family)
+        if minus_m(measure) and params is not None and measure.params != params:
+            kept = Measure(measure.family, params, (), measure.requested, measure.trec_spelled)
+            if measure.params is not None:  # a list left out (a bare family takes the first)
+                warnings.warn(FirstParametersWarning(_left_out(measure, kept)), stacklevel=2)
+            measure = kept
+        result.setdefault(measure)
+    return list(result)
+
+
+def _left_out(measure: Measure, kept: Measure) -> str:
+    """That the rule left out ``measure``'s parameters for ``kept``'s, and how to have both."""
+    ways = []
+    if measure.definition.trec_params == LONG_CUTOFFS:
+        cutoffs = sorted(set(long_cutoffs(kept.params)) | set(long_cutoffs(measure.params)))
+        ways.append(f"-m {measure.family}.{','.join(map(str, cutoffs))}")
+    other = _other_spelling(measure)
+    if other is not None:
+        ways.append(f"-m {other}")
+    how = " or ".join(ways) if ways else "score it in a call of its own"
+    return (
+        f"-m {measure.requested or measure.canonical} not computed: trec_eval computes "
+        f"{measure.family} with the first parameters given only ({kept.canonical}); for "
+        f"both, {how}"
+    )
+
+
+def _other_spelling(measure: Measure) -> str | None:
+    """A name of ``measure``'s one value that the rule leaves alone: its display name
+    (``P@10``), else trec_eval's label (``ndcg_1=4``), when it reads back as the same
+    measure (``HitRate@10`` is not ``success.10``); None for a measure of several values."""
+    names = value_names(measure)
+    if names is None or len(names) != 1:
+        return None
+    label, display = names[0]
+    for name in dict.fromkeys((display, label)):
+        try:
+            with warnings.catch_warnings():  # its domain was warned of as it was asked
+                warnings.simplefilter("ignore")
+                spelled = parse_measure(name)
+        except TrecbenchError:
+            continue
+        if spelled == measure and not minus_m(spelled):
+            return name
+    return None
