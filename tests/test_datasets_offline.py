@@ -44,3 +44,61 @@ def test_the_cli_says_it_in_one_line_and_exits_2(capfd):
     assert captured.out == ""
     assert captured.err.count("\n") == 1 and "[INFO]" not in captured.err
     assert captured.err.startswith(f"trecbench: {DATASET}: ir_datasets must download")
+
+
+def test_a_small_download_is_named_with_the_path_where_a_copy_is_read(tmp_path):
+    """vaswani's qrels come from a file too small for ir_datasets' log to name: the error
+    said "put its files in HOME", naming none. Now the file and the path, and a copy put
+    there is read (in a process of its own: ir_datasets fixes its home when imported)."""
+    import os
+    import subprocess
+    import sys
+
+    probe = """
+import io, os, tarfile
+import requests
+def refuse(*args, **kwargs):
+    raise requests.exceptions.ConnectionError("Failed to resolve host (no network)")
+requests.get = refuse
+import trecbench
+try:
+    trecbench.load_qrels("irds:vaswani")
+except trecbench.InputError as error:
+    message = str(error)
+print(message)
+url, path = message.split("put a copy of ")[1].split(" (ir_datasets looks")[0].split(" at ")
+os.makedirs(os.path.dirname(path), exist_ok=True)
+with tarfile.open(path, "w:gz") as tar:  # npl.tar.gz holding its qrels, rlv-ass, alone
+    data = b"1\\n 7 9\\n   /\\n"
+    member = tarfile.TarInfo("rlv-ass")
+    member.size = len(data)
+    tar.addfile(member, io.BytesIO(data))
+print(trecbench.read_qrels("irds:vaswani")[["qid", "docno", "rel"]].values.tolist())
+"""
+    environment = {**os.environ, "IR_DATASETS_HOME": str(tmp_path), "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, env=environment
+    )
+    assert done.returncode == 0, done.stderr
+    message, read = done.stdout.splitlines()
+    assert message.startswith("irds:vaswani: ir_datasets must download this dataset's qrels")
+    npl = "http://ir.dcs.gla.ac.uk/resources/test_collections/npl/npl.tar.gz"
+    assert f"; put a copy of {npl} at {tmp_path}/vaswani/npl.tar.gz (" in message
+    assert read == "[['1', '7', 1], ['1', '9', 1]]"
+
+
+def test_without_a_download_to_name_the_dataset_s_page_is_named(monkeypatch):
+    """A failure that is no download's (the dataset's own reader) names where to look."""
+    import ir_datasets
+
+    def broken(self):  # a generator, as qrels_iter is: it fails when first read
+        raise OSError("disk on fire")
+        yield
+
+    qrels = ir_datasets.load("vaswani").qrels_handler()
+    monkeypatch.setattr(type(qrels), "qrels_iter", broken)
+    with pytest.raises(trecbench.InputError) as caught:
+        trecbench.load_qrels("irds:vaswani")
+    message = str(caught.value)
+    assert "(OSError: disk on fire); put its files (listed at " in message
+    assert "https://ir-datasets.com/vaswani.html) in " in message

@@ -4,7 +4,8 @@ reads them: the optional extra ``trecbench[datasets]`` installs ir_datasets.
 ir_datasets downloads a dataset's files on first use (into ``$IR_DATASETS_HOME``, by
 default ``~/.ir_datasets``) and reads them from there afterwards. Its log lines (usage
 agreements, download retries) are kept off stderr; when the download fails, the error
-says where ir_datasets looks for a local copy, which its log names.
+names the file and where ir_datasets looks for a local copy (its log names a large
+file's; a small file's is read off the failed download), else the dataset's page.
 """
 
 from __future__ import annotations
@@ -83,11 +84,18 @@ _LOCAL_COPY = re.compile(r"local copy of (\S+), you can symlink it here [^:]*: (
 
 
 def _unavailable(text: str, error: Exception, log, ir_datasets) -> InputError:
-    """One line: the dataset needs a download that failed, and where a local copy goes."""
+    """One line: the dataset needs a download that failed, and where a local copy goes:
+    the place ir_datasets' log names (a large file's), else the file the failed download
+    was to write (:func:`_failed_download`), else the dataset's page that lists them."""
     messages = [record.getMessage() for record in log]
-    places = [m for m in map(_LOCAL_COPY.search, messages) if m]
+    places = [(m[1], m[2]) for m in map(_LOCAL_COPY.search, messages) if m]
+    places += _failed_download(error, ir_datasets)
     home = ir_datasets.util.home_path()
-    where = f"a copy of {places[0][1]} at {places[0][2]}" if places else f"its files in {home}"
+    if places:
+        where = f"a copy of {places[0][0]} at {places[0][1]}"
+    else:
+        page = f"https://ir-datasets.com/{text.removeprefix(PREFIX).split('/')[0]}.html"
+        where = f"its files (listed at {page}) in {home}"
     reason = " ".join(f"{type(error).__name__}: {error}".split())
     reason = reason if len(reason) <= 80 else reason[:77] + "..."
     return InputError(
@@ -96,3 +104,22 @@ def _unavailable(text: str, error: Exception, log, ir_datasets) -> InputError:
         f"ir_datasets must download this dataset's qrels and could not ({reason}); "
         f"put {where} (ir_datasets looks under $IR_DATASETS_HOME, here {home})",
     )
+
+
+def _failed_download(error: Exception, ir_datasets) -> list[tuple[str, str]]:
+    """``(url, path)``: the file ir_datasets failed to download and where it keeps it, read
+    off the download that raised ``error`` (a small file, ``vaswani``'s ``npl.tar.gz``, is
+    never named in its log); none when the download had no place of its own (a temporary
+    file) or ir_datasets' downloader is not as this reads it."""
+    download_class = getattr(ir_datasets.util.download, "Download", None)
+    trace = error.__traceback__
+    while trace is not None:
+        frame = trace.tb_frame
+        download = frame.f_locals.get("self")
+        if download_class is not None and isinstance(download, download_class):
+            path = getattr(download, "_cache_path", None)
+            urls = [getattr(mirror, "url", None) for mirror in getattr(download, "mirrors", ())]
+            urls = [url for url in urls if isinstance(url, str)]
+            return [(urls[0], str(path))] if path is not None and urls else []
+        trace = trace.tb_next
+    return []
