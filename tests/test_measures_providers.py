@@ -550,6 +550,19 @@ def test_graded_rbp_without_a_positive_grade_scores_zero_not_nan(tmp_path):
     assert found["value"].tolist() == [0.0, 0.0]
 
 
+def test_nnrbp_on_a_topic_without_a_relevant_document_scores_0_as_the_others(tmp_path):
+    # pyndeval's nNRBP divides by its ideal, 0 there: printed "q2 -nan" and "all -nan",
+    # then (refusing every nan) stopped the call; its siblings and trec_eval give 0
+    pytest.importorskip("pyndeval")
+    qrels, run = tmp_path / "q", tmp_path / "r"
+    qrels.write_text("q1 1 d1 1\nq1 2 d2 1\nq2 1 d3 0\n")
+    run.write_text("q1 Q0 d1 1 2 r\nq1 Q0 d2 2 1 r\nq2 Q0 d3 1 1 r\n")
+    found = trecbench.evaluate(str(qrels), str(run), ["nNRBP", "alpha_nDCG@10"]).per_query
+    values = found.set_index(["measure", "qid"])["value"]
+    assert values["nNRBP"].to_dict() == {"q1": 1.0, "q2": 0.0}
+    assert values["alpha_nDCG@10"].to_dict() == {"q1": 1.0, "q2": 0.0}
+
+
 def test_a_warning_raised_in_worker_processes_is_said_by_the_caller_once(tmp_path):
     # --jobs 2 printed it once per worker; evaluate(..., jobs=2) let a caller catch none
     import subprocess

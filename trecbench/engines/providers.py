@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from .. import extras
 from ..errors import ProviderWarning, UsageError, one_line
@@ -147,6 +148,12 @@ class Evaluator:
                 raise extras.missing(MODULES[source], feature)
             self.by_provider.setdefault(self._group(source, measure), []).append(measure)
         self._evaluators: dict[tuple, object] = {}
+        # the qrels' topics without a relevant document (a positive grade)
+        relevant = pc.greater(rel, 0)
+        qid = truth.table.column("qid")
+        self._without_relevant = set(pc.unique(qid).to_pylist()) - set(
+            pc.unique(pc.filter(qid, relevant)).to_pylist()
+        )
 
     def _group(self, source: str, measure: Measure) -> tuple:
         """The evaluator ``measure`` is computed by: one per provider, and for pyndeval
@@ -211,10 +218,20 @@ class Evaluator:
                 except (ArithmeticError, AssertionError) as error:
                     raise _failed(group[0], measures, error) from None
             for measure in measures:
+                _no_relevant_scores_0(values[measure], qids, self._without_relevant)
                 _refuse_non_numbers(group[0], measure, values[measure], qids)
                 ((label, display),) = value_names(measure)
                 out[measure] = [(label, display, values[measure])]
         return out
+
+
+def _no_relevant_scores_0(values: np.ndarray, qids: list[str], without: set[str]) -> None:
+    """A provider's nan on a topic whose qrels hold no relevant document made 0, as trec_eval
+    scores such a topic and as a provider that gives it no value is scored: pyndeval's
+    nNRBP divides by its ideal there, 0 (alpha-nDCG, nERR-IA and the others give 0)."""
+    for index in np.flatnonzero(np.isnan(values)):
+        if qids[index] in without:
+            values[index] = 0.0
 
 
 def _refuse_non_numbers(provider: str, measure: Measure, values, qids: list[str]) -> None:
