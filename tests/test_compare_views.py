@@ -420,6 +420,16 @@ def test_a_normal_interval_past_the_measures_range_is_flagged():
     assert "†" not in inside.render("table")
 
 
+def test_an_interval_past_one_by_a_rounding_is_not_flagged():
+    # cwl_eval's INSQ over 1,000 relevant ranks is 1.0000000000000002 on every topic: its
+    # interval [1.0000, 1.0000] was marked as passing [0, 1], which the per-topic check,
+    # allowing a rounding's 1e-9, let through
+    rounded = 1.0000000000000002
+    frame = _frame({"base": [rounded, rounded], "run": [0.1, 0.2]}, "INSQ")
+    text = compare_scores(frame, samples=40).render("table")
+    assert "[1.0000, 1.0000]" in text and "†" not in text
+
+
 @pytest.mark.parametrize(
     "measure",
     ["ERR@10", "nERR@10", "Q", "SDCG@10", "RBP",

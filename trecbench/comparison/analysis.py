@@ -149,14 +149,14 @@ def compare_scores(
 def _refuse_out_of_range(per_query: pd.DataFrame) -> None:
     """Refuse a value outside [0, 1] of a measure the registry says lies in it (its span,
     :func:`trecbench.measures.span`): given scores (``compare_scores``) it cannot be right."""
-    from ..measures.labels import span
+    from ..measures.labels import past_unit_span, span
 
     for measure in per_query["measure"].unique().tolist():
         if span(measure) != 1.0:
             continue
         rows = per_query[per_query["measure"] == measure]
         values = rows["value"].to_numpy(dtype=np.float64)
-        outside = (values < -1e-9) | (values > 1 + 1e-9)  # beyond a rounding's reach
+        outside = past_unit_span(values, values)
         if outside.any():
             row = rows.iloc[int(np.flatnonzero(outside)[0])]
             raise UsageError(

@@ -63,6 +63,17 @@ def value_names(measure: Measure) -> list[tuple[str, str]] | None:
     return [(f"{definition.label_prefix}_{measure.params}", f"{shown}@{measure.params}")]
 
 
+# how far past [0, 1] a value of a measure that lies there may come by a double's rounding
+# (cwl_eval's BPM over 1,000 relevant ranks: 1 + 7e-16): not past its span
+SPAN_ROUNDING = 1e-9
+
+
+def past_unit_span(low: float, high: float) -> bool:
+    """Whether values from ``low`` to ``high`` pass [0, 1] by more than a rounding's reach
+    (:data:`SPAN_ROUNDING`); numbers or numpy arrays alike."""
+    return (low < -SPAN_ROUNDING) | (high > 1 + SPAN_ROUNDING)
+
+
 def span(name: str) -> float | None:
     """The width of the interval a topic's value of the measure named ``name`` lies in (1
     for [0, 1]); None when the registry states none (unbounded, or a name it does not

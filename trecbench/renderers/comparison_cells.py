@@ -446,10 +446,11 @@ PAST_RANGE_MARK = "†"
 
 
 def _past_range(measure: str, low: float, high: float) -> bool:
-    """Whether a normal interval passes [0, 1] for a measure whose values lie there."""
-    from ..measures import span
+    """Whether a normal interval passes [0, 1] for a measure whose values lie there (by
+    more than a double's rounding: cwl_eval's INSQ of 1.0000000000000002 is 1)."""
+    from ..measures.labels import past_unit_span, span
 
-    return span(measure) == 1.0 and (low < 0 or high > 1)
+    return span(measure) == 1.0 and past_unit_span(low, high)
 
 
 def welch_note(rows: list[list[str]]) -> str:
