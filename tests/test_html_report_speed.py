@@ -18,7 +18,7 @@ import pytest
 from trecbench import collector
 from trecbench.html_report import documents, page
 
-ODD = "a\x00b"  # an id with a NUL: never split or joined on one
+ODD = "a\x01b"  # an id with a control character: never split or joined on one
 
 
 def _run(rows):
