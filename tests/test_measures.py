@@ -80,14 +80,33 @@ def test_each_request_keeps_its_parameters_but_under_trec_eval_s_rule():
         (
             ["P.5", "P.10"],
             ["P.5"],
-            "-m P.10 not computed: .* \\(P.5\\); for both, -m P.5,10 or -m P@10",
+            "-m P.10 not computed: .* \\(P.5\\); for both, -m P.5,10 given first or -m P@10",
         ),
         (["ndcg.1=3", "ndcg.1=4"], ["ndcg.1=3"], "; for both, -m ndcg_1=4$"),
-        (["success.5", "success.10"], ["success.5"], "-m success.5,10 or -m success_10$"),
+        (
+            ["success.5", "success.10"],
+            ["success.5"],
+            "-m success.5,10 given first or -m success_10$",
+        ),
     ]
     for names, kept, said in cases:
         with pytest.warns(FirstParametersWarning, match=said):
             assert [m.canonical for m in first_parameters(parse_measures(names))] == kept
+    # names of one natural key (P.5, P.05) in the set's hash order no more
+    assert [m.requested for m in parse_measures({"P.5", "P.05"})] == ["P.05", "P.5"]
+    # nothing left out, nothing said: P_10 is printed ('P.10 not computed' was said)
+    for names in (["P.5,10", "P.10"], ["P.10", "P.010"], ["ndcg_cut.5,10", "ndcg_cut.10"]):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            first_parameters(parse_measures(names, repeats=True))
+    with pytest.warns(FirstParametersWarning, match="^-m P.5,10: P_10 not computed: "):
+        first_parameters(parse_measures(["P.5", "P.5,10"], repeats=True))
+    # the first -m spelling wins wherever another spelling of it stands (a P_5 before
+    # P.5 made P.10 the first list: P_5 and P_10 printed)
+    for names in (["P_5", "P.5", "P.10"], ["P.5", "P_5", "P.10"]):
+        with pytest.warns(FirstParametersWarning, match="-m P.10 not computed"):
+            kept = first_parameters(parse_measures(names, repeats=True))
+        assert [m.canonical for m in kept] == ["P.5"], names
     # a friendly spelling, or a label, is its own request; a bare family takes the list
     # given, as in pytrec_eval ({'P', 'P.10'}: P_10 alone), unsaid
     with warnings.catch_warnings():

@@ -553,6 +553,6 @@ def test_score_keeps_trec_eval_s_first_parameters_and_says_what_it_left_out(
     assert captured.out == expected
     assert captured.err == (
         "trecbench: warning: FirstParametersWarning: -m P.10 not computed: trec_eval "
-        "computes P with the first parameters given only (P.5); for both, -m P.5,10 or "
-        "-m P@10\n"
+        "computes P with the first parameters given only (P.5); for both, -m P.5,10 given "
+        "first or -m P@10\n"
     )

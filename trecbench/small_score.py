@@ -134,7 +134,8 @@ def _fast_measures(measures: list[str] | None) -> list[Measure] | None:
         warnings.simplefilter("always")
         try:
             # trec_eval's -m rule, warned of (then declined: the general path says it)
-            ordered = presentation_order(first_parameters(parse_measures(measures, "9.0.8")))
+            asked = parse_measures(measures, "9.0.8", repeats=True)
+            ordered = presentation_order(first_parameters(asked))
         except (TrecbenchError, ValueError):
             return None  # the general path reports it
     if warned:

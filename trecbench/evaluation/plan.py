@@ -82,9 +82,10 @@ def _check_shared_gain_params(measures: list[Measure], version: Compat) -> None:
 def _measures(measures, settings: EvalSettings) -> tuple[list[Measure], list[Measure], dict]:
     """``(requested, ordered, engines)``: the measures as requested (any spelling, None:
     the KPI preset), in trec_eval's printing order, and the engine of each."""
-    requested = parse_measures(measures, settings.compat)
     if settings.first_parameters:  # trecbench score: trec_eval's -m rule, said
-        requested = first_parameters(requested)
+        requested = first_parameters(parse_measures(measures, settings.compat, repeats=True))
+    else:
+        requested = parse_measures(measures, settings.compat)
     ordered = presentation_order(requested)
     _check_shared_gain_params(ordered, settings.version)
     engines = _engines(ordered, settings)

@@ -39,25 +39,40 @@ def first_parameters(measures: list[Measure]) -> list[Measure]:
         params = first.get(measure.family)
         if minus_m(measure) and params is not None and measure.params != params:
             kept = Measure(measure.family, params, (), measure.requested, measure.trec_spelled)
-            if measure.params is not None:  # a list left out (a bare family takes the first)
+            # a bare family takes the first list, as pytrec_eval's does: nothing lost
+            if measure.params is not None and _loses_values(measure, kept):
                 warnings.warn(FirstParametersWarning(_left_out(measure, kept)), stacklevel=2)
             measure = kept
         result.setdefault(measure)
     return list(result)
 
 
+def _loses_values(measure: Measure, kept: Measure) -> bool:
+    """Whether computing ``kept`` for ``measure`` leaves a value of it unprinted: a cutoff
+    family's cutoffs (``P.10`` beside ``P.5,10`` or ``P.010`` loses none), any other
+    family's parameter list other than the kept one."""
+    if measure.definition.trec_params == LONG_CUTOFFS:
+        return not set(long_cutoffs(measure.params)) <= set(long_cutoffs(kept.params))
+    return True
+
+
 def _left_out(measure: Measure, kept: Measure) -> str:
     """That the rule left out ``measure``'s parameters for ``kept``'s, and how to have both."""
-    ways = []
+    ways, what = [], f"-m {measure.requested or measure.canonical} not computed"
     if measure.definition.trec_params == LONG_CUTOFFS:
-        cutoffs = sorted(set(long_cutoffs(kept.params)) | set(long_cutoffs(measure.params)))
-        ways.append(f"-m {measure.family}.{','.join(map(str, cutoffs))}")
+        held = set(long_cutoffs(kept.params))
+        lost = sorted(set(long_cutoffs(measure.params)) - held)
+        if len(lost) < len(set(long_cutoffs(measure.params))):  # P.5,10 beside P.5: P_10
+            labels = ", ".join(f"{measure.family}_{c}" for c in lost)
+            what = f"-m {measure.requested or measure.canonical}: {labels} not computed"
+        cutoffs = sorted(held | set(lost))
+        ways.append(f"-m {measure.family}.{','.join(map(str, cutoffs))} given first")
     other = _other_spelling(measure)
     if other is not None:
         ways.append(f"-m {other}")
     how = " or ".join(ways) if ways else "score it in a call of its own"
     return (
-        f"-m {measure.requested or measure.canonical} not computed: trec_eval computes "
+        f"{what}: trec_eval computes "
         f"{measure.family} with the first parameters given only ({kept.canonical}); for "
         f"both, {how}"
     )

@@ -484,10 +484,14 @@ def split_names(text: str) -> list[str]:
 
 
 def parse_measures(
-    texts: Iterable[str | Measure] | str | None, version: str | None = None
+    texts: Iterable[str | Measure] | str | None,
+    version: str | None = None,
+    *,
+    repeats: bool = False,
 ) -> list[Measure]:
     """Parse a list of names (None: the KPI preset; a set in a natural order of its
-    names, :func:`requests`), in request order, without duplicates.
+    names, :func:`requests`), in request order, without duplicates (``repeats``: with
+    them, for trec_eval's rule, which reads every spelling where it stands).
 
     Each string may hold several names separated by spaces; trec_eval's nicknames
     (``official``, ``all_trec``, ``set``, ``all_prefs``, ``prefs``, ``qrels_jg``) expand to
@@ -521,6 +525,8 @@ def parse_measures(
                     refused.append(error)
     if refused:  # trec_eval checks every name before any parameters: a usage error first
         raise min(refused, key=lambda error: error.exit_code)
+    if repeats:
+        return measures
     return list(dict.fromkeys(measures))  # equal measures once, in request order
 
 
@@ -536,7 +542,7 @@ def requests(texts: Iterable[Any] | Any | None) -> list[str | Measure]:
     if one or not isinstance(texts, Iterable):  # a number, bytes: refused below, named
         texts = [texts]
     elif isinstance(texts, (set, frozenset)):
-        texts = sorted(texts, key=_natural)
+        texts = sorted(texts, key=lambda item: (_natural(item), str(item)))
     items: list[str | Measure] = []
     for item in texts:
         if _is_ir_measure(item):
