@@ -148,12 +148,7 @@ class Evaluator:
                 raise extras.missing(MODULES[source], feature)
             self.by_provider.setdefault(self._group(source, measure), []).append(measure)
         self._evaluators: dict[tuple, object] = {}
-        # the qrels' topics without a relevant document (a positive grade)
-        relevant = pc.greater(rel, 0)
-        qid = truth.table.column("qid")
-        self._without_relevant = set(pc.unique(qid).to_pylist()) - set(
-            pc.unique(pc.filter(qid, relevant)).to_pylist()
-        )
+        self._no_relevant: dict[int, set[str]] = {}
 
     def _group(self, source: str, measure: Measure) -> tuple:
         """The evaluator ``measure`` is computed by: one per provider, and for pyndeval
@@ -192,6 +187,16 @@ class Evaluator:
                 self._evaluators[group] = provider.evaluator(measures, self._qrels(group[0]))
         return self._evaluators[group]
 
+    def _without_relevant(self, level: int) -> set[str]:
+        """The qrels' topics without a document graded ``level`` or above."""
+        if level not in self._no_relevant:
+            qid, rel = self.truth.table.column("qid"), self.truth.table.column("rel")
+            relevant = pc.unique(pc.filter(qid, pc.greater_equal(rel, level)))
+            self._no_relevant[level] = set(pc.unique(qid).to_pylist()) - set(
+                relevant.to_pylist()
+            )
+        return self._no_relevant[level]
+
     def evaluate(self, ranked, qids: list[str]) -> dict[Measure, list[tuple]]:
         """Per measure, ``(label, display, values)`` with values aligned with ``qids``
         (topics a provider leaves out score 0, as ir_measures reports them)."""
@@ -218,7 +223,8 @@ class Evaluator:
                 except (ArithmeticError, AssertionError) as error:
                     raise _failed(group[0], measures, error) from None
             for measure in measures:
-                _no_relevant_scores_0(values[measure], qids, self._without_relevant)
+                level = self.irm[measure].params.get("rel", 1)
+                _no_relevant_scores_0(values[measure], qids, self._without_relevant(level))
                 _refuse_non_numbers(group[0], measure, values[measure], qids)
                 ((label, display),) = value_names(measure)
                 out[measure] = [(label, display, values[measure])]
