@@ -148,3 +148,34 @@ def test_convert_still_percent_escapes_a_nul(tmp_path):
     source.write_text(json.dumps({"q\x00": {"d\x00a": 1.0}}))
     conversion = trecbench.convert_dict(source)
     assert conversion.runs[0].table["qid"].tolist() == ["q%00"]
+
+
+@pytest.mark.parametrize("writer", ["qrels", "run"])
+def test_the_parquet_writers_refuse_what_no_reader_takes(writer, tmp_path):
+    # write_qrels and write_run wrote 'd\x00' to Parquet, which every reader then refused
+    from trecbench.errors import OutputError
+
+    target = tmp_path / "x.parquet"
+    if writer == "qrels":
+        frame = pd.DataFrame({"qid": ["q", "q"], "docno": ["d", "d\x00"], "rel": [1, 0]})
+        write = trecbench.write_qrels
+    else:
+        frame = pd.DataFrame(
+            {"qid": ["q"], "docno": ["d"], "rank": [1], "score": [1.0], "tag": ["t\x00"]}
+        )
+        write = trecbench.write_run
+    with pytest.raises(OutputError, match=r"holds a NUL \(R31\)"):
+        write(frame, target)
+    assert not target.exists()
+
+
+def test_a_duplicate_in_an_empty_subtopic_names_it():
+    # "duplicate docs d1 for topic 1": read as an ordinary duplicate, which the diversity
+    # measures allow in two subtopics
+    from trecbench.errors import DuplicateError
+
+    qrels = pd.DataFrame(
+        {"qid": ["1", "1"], "iter": ["", ""], "docno": ["d1", "d1"], "rel": [1, 0]}
+    )
+    with pytest.raises(DuplicateError, match="for topic 1 subtopic '' "):
+        trecbench.evaluate(qrels, {"1": {"d1": 1.0}}, ["alpha_nDCG@10"])

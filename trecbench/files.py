@@ -191,7 +191,10 @@ def qrels_frame(qrels):
 
 
 def _parquet_bytes(frame, columns: dict[str, pa.DataType]) -> bytes:
+    """The Parquet file of ``frame``'s ``columns``; a text value holding a NUL refused, as
+    every reader refuses it (R31): the file would not read back."""
     from .inputs.parquet import table_bytes
+    from .inputs.tables import first_nul, nul_message
 
     values = {
         name: _contiguous(
@@ -199,6 +202,10 @@ def _parquet_bytes(frame, columns: dict[str, pa.DataType]) -> bytes:
         )
         for name, kind in columns.items()
     }
+    for name, column in values.items():
+        row = first_nul(column) if pa.types.is_string(column.type) else None
+        if row is not None:
+            raise OutputError(f"row {row}: {nul_message(name, column[row].as_py())}")
     return table_bytes(pa.table(values))
 
 

@@ -355,7 +355,9 @@ def duplicate_error(
     ``subtopic`` for the diversity measures), naming both lines (kept as ``listing``:
     ``(what is listed twice, first, second)``, for a table held in memory to cite its rows
     instead: :func:`trecbench.inputs.held.renamed`)."""
-    what = f"docs {docno} for topic {qid}" + (f" subtopic {subtopic}" if subtopic else "")
+    # an empty subtopic (a table's iteration) named as such, not left unsaid
+    shown = "" if subtopic is None else f" subtopic {subtopic or repr(subtopic)}"
+    what = f"docs {docno} for topic {qid}{shown}"
     error = DuplicateError(path, second, f"duplicate {what} (first on line {first})", rule)
     error.listing = what, first, second
     return error
