@@ -192,9 +192,7 @@ class Evaluator:
         if level not in self._no_relevant:
             qid, rel = self.truth.table.column("qid"), self.truth.table.column("rel")
             relevant = pc.unique(pc.filter(qid, pc.greater_equal(rel, level)))
-            self._no_relevant[level] = set(pc.unique(qid).to_pylist()) - set(
-                relevant.to_pylist()
-            )
+            self._no_relevant[level] = set(pc.unique(qid).to_pylist()) - set(relevant.to_pylist())
         return self._no_relevant[level]
 
     def evaluate(self, ranked, qids: list[str]) -> dict[Measure, list[tuple]]:
