@@ -33,8 +33,8 @@ class InputFile(click.ParamType):
 
     def convert(self, value, param, ctx):
         path = os.fsdecode(value)
+        standard_output.check_input(path)  # a path it cannot examine passes
         if path == "-":
-            standard_output.check_input(path)
             return self.path_type(path)
         if os.path.isdir(path):
             raise InputError(path, None, "cannot read: Is a directory")
@@ -45,7 +45,6 @@ class InputFile(click.ParamType):
                 return self.path_type(path)
             reason = "broken symbolic link" if os.path.islink(path) else "No such file"
             raise InputError(path, None, f"cannot read: {reason}")
-        standard_output.check_input(path)
         return self.path_type(path)
 
 
