@@ -15,6 +15,8 @@ MAX_DEPTH = 100  # trecbench's JSON inputs need fewer than 10 levels
 
 # a JSON string (possessive: linear time on hostile input) or a bracket
 STRING = re.compile(r'"(?:[^"\\]++|\\.)*+"', re.S)
+# a string, a bracket or a line end: what locating the depth walks over
+_STRING_OR_STRUCTURE = re.compile(STRING.pattern + r"|[\[\]{}\n]", re.S)
 _NOT_STRUCTURE = re.compile(r"[^\[\]{}\n]++")
 _SURROGATE_HINT = re.compile(r"\\u[dD][89a-fA-F]")
 _ESCAPE = re.compile(r"\\(?:\\|u([0-9a-fA-F]{4}))")
@@ -47,7 +49,7 @@ def check_depth(text: str, path: str, first_line: int = 1, *, per_line: bool) ->
         return
     # locate it: walk the original text (only on this error path)
     depth, line = 0, first_line
-    for match in re.finditer(r'"(?:[^"\\]++|\\.)*+"|[\[\]{}\n]', text):
+    for match in _STRING_OR_STRUCTURE.finditer(text):
         char = match.group(0)
         if char == "\n":
             line += 1
