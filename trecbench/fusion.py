@@ -396,8 +396,9 @@ def fuse_tables(
     total)``: the steps of fusing (``fusing``: the runs' values, their documents matched,
     combined, ranked). Scores that tie at float32 against their order are warned of
     (:class:`~trecbench.errors.ParameterDomainWarning`)."""
-    settings = {"k": k, "norm": norm, "weights": weights, "depth": depth, "tag": tag}
-    fused, ties = fused_and_ties(runs, method, **settings, progress=progress)
+    fused, ties = fused_and_ties(
+        runs, method, k=k, norm=norm, weights=weights, depth=depth, tag=tag, progress=progress
+    )
     for message in ties.values():
         warnings.warn(ParameterDomainWarning(message), stacklevel=2)
     return fused
