@@ -40,32 +40,34 @@ def first_parameters(measures: list[Measure]) -> list[Measure]:
         if minus_m(measure) and params is not None and measure.params != params:
             kept = Measure(measure.family, params, (), measure.requested, measure.trec_spelled)
             # a bare family takes the first list, as pytrec_eval's does: nothing lost
-            if measure.params is not None and _loses_values(measure, kept):
-                warnings.warn(FirstParametersWarning(_left_out(measure, kept)), stacklevel=2)
+            lost = None if measure.params is None else _lost_cutoffs(measure, kept)
+            if lost != set() and measure.params is not None:
+                said = _left_out(measure, kept, lost)
+                warnings.warn(FirstParametersWarning(said), stacklevel=2)
             measure = kept
         result.setdefault(measure)
     return list(result)
 
 
-def _loses_values(measure: Measure, kept: Measure) -> bool:
-    """Whether computing ``kept`` for ``measure`` leaves a value of it unprinted: a cutoff
-    family's cutoffs (``P.10`` beside ``P.5,10`` or ``P.010`` loses none), any other
-    family's parameter list other than the kept one."""
-    if measure.definition.trec_params == LONG_CUTOFFS:
-        return not set(long_cutoffs(measure.params)) <= set(long_cutoffs(kept.params))
-    return True
+def _lost_cutoffs(measure: Measure, kept: Measure) -> set[int] | None:
+    """The cutoffs of ``measure`` that computing ``kept`` for it leaves unprinted (``P.10``
+    beside ``P.5,10`` or ``P.010`` loses none); None for a family without cutoffs, whose
+    parameter list other than the kept one is lost whole."""
+    if measure.definition.trec_params != LONG_CUTOFFS:
+        return None
+    return set(long_cutoffs(measure.params)) - set(long_cutoffs(kept.params))
 
 
-def _left_out(measure: Measure, kept: Measure) -> str:
-    """That the rule left out ``measure``'s parameters for ``kept``'s, and how to have both."""
+def _left_out(measure: Measure, kept: Measure, lost: set[int] | None) -> str:
+    """That the rule left out ``measure``'s parameters for ``kept``'s (``lost``: the
+    cutoffs, :func:`_lost_cutoffs`), and how to have both."""
     ways, what = [], f"-m {measure.requested or measure.canonical} not computed"
-    if measure.definition.trec_params == LONG_CUTOFFS:
-        held = set(long_cutoffs(kept.params))
-        lost = sorted(set(long_cutoffs(measure.params)) - held)
-        if len(lost) < len(set(long_cutoffs(measure.params))):  # P.5,10 beside P.5: P_10
-            labels = ", ".join(f"{measure.family}_{c}" for c in lost)
+    if lost is not None:
+        asked = set(long_cutoffs(measure.params))
+        if lost != asked:  # P.5,10 beside P.5: P_10
+            labels = ", ".join(f"{measure.family}_{c}" for c in sorted(lost))
             what = f"-m {measure.requested or measure.canonical}: {labels} not computed"
-        cutoffs = sorted(held | set(lost))
+        cutoffs = sorted(asked | set(long_cutoffs(kept.params)))
         ways.append(f"-m {measure.family}.{','.join(map(str, cutoffs))} given first")
     other = _other_spelling(measure)
     if other is not None:
