@@ -179,3 +179,23 @@ def test_an_id_no_pool_file_holds_is_refused_before_the_summary(tmp_path, capsys
     out, err = capsys.readouterr()
     assert out == "" and "a pool file cannot hold the qid 'q 1'" in err
     assert not (tmp_path / "p").exists()
+
+
+@pytest.mark.parametrize(
+    ("qrels_text", "code", "said"),
+    [
+        (b"q1 0 d1 1\r\nq1 0 d2 0\r\n", 0, "warning: q.qrels: warning[R24]: CRLF line ends"),
+        (b"q1 0 d1 1\n\n", 2, "q.qrels:2:line: error[Q2]: blank line"),
+        (b"", 2, "q.qrels: error[R26]: empty file"),
+    ],
+)
+def test_the_qrels_are_read_as_score_reads_them(tmp_path, capsys, qrels_text, code, said):
+    """Through score's gate: its warnings said, its errors in its words (they were read
+    without it: a CRLF file went unsaid, a blank line was refused in other words)."""
+    (tmp_path / "q.qrels").write_bytes(qrels_text)
+    (tmp_path / "a.run").write_text("q1 Q0 d1 1 2.0 t\nq1 Q0 d3 2 1.0 t\n")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(tmp_path)
+        assert run(["pool", "a.run", "--qrels", "q.qrels", "--depth", "5", "-o", "p.txt"]) == code
+    assert said in capsys.readouterr().err
+    assert (tmp_path / "p.txt").exists() == (code == 0)

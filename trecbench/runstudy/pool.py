@@ -105,14 +105,10 @@ def _judgments(qrels) -> pa.Table:
     """The qrels' table, refusing a document judged twice for a topic (as trec_eval does:
     which of its grades would count is not said)."""
     from ..errors import DuplicateError
-    from ..inputs import load_qrels
+    from ..evaluation.reading import load
 
-    loaded = load_qrels(qrels)
+    loaded = load(qrels, "qrels")  # through score's gate: its errors and warnings
     table = loaded.table
-    if table.num_rows == 0:  # as score refuses it: nothing judged is not a judgment
-        from ..errors import InputError
-
-        raise InputError(loaded.origin, None, "error[R26]: empty file", "R26")
     groups = arrow.Groups(arrow.row_keys(table.column("qid"), table.column("docno")))
     twice = np.flatnonzero(groups.counts > 1)
     if len(twice):
