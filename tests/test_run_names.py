@@ -137,8 +137,27 @@ def test_a_blank_run_name_is_refused(names):
 
 def test_similarity_refuses_a_blank_name_in_one_line(capsys):
     runs = [str(ROOT / "runs" / name) for name in ("tfidf-char.run", "tfidf-word.run")]
-    assert cli_run(["similarity", *runs, "--names", "x,"]) == 1
+    assert cli_run(["similarity", *runs, "--names", f"  ={runs[0]}"]) == 1
     assert "must not be blank" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", [["similarity"], ["pool", "--depth", "2"]])
+def test_names_means_name_equals_run_in_every_command(tmp_path, capsys, command):
+    """docs/cli-conventions.md: ``--names NAME=RUN`` in score, compare, similarity and
+    pool (similarity and pool took a comma-separated list: the documented spelling became
+    a run's name, ``a=runs/tfidf-char.run``)."""
+    runs = [str(ROOT / "runs" / name) for name in ("tfidf-char.run", "tfidf-word.run")]
+    output = ["-o", str(tmp_path / "pool.txt")] if command[0] == "pool" else []
+    named = [*command, *runs, *output, "--format", "json", "--names", f"char={runs[0]}"]
+    assert cli_run(named) == 0
+    said = json.loads(capsys.readouterr().out)
+    if "pairs" in said:  # similarity: the one pair's two runs
+        names = [said["pairs"][0]["a"], said["pairs"][0]["b"]]
+    else:
+        names = [contribution["run"] for contribution in said["runs"]]
+    assert names == ["char", "tfidf-word"]
+    assert cli_run([*command, *runs, *output, "--names", "a,b"]) == 1
+    assert "--names 'a,b': expected NAME=RUN" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(

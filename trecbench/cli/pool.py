@@ -69,7 +69,7 @@ def pool(runs, depth, qrels, level, unjudged_grade, names, output_format, output
     from .. import outputs
     from ..errors import UsageError
     from ..files import parquet_named
-    from ..naming import check_runs_once
+    from ..naming import check_runs_once, named_runs
     from ..plurals import counted
     from ..runstudy.pool import check_grade
     from ..runstudy.pool import pool as compute
@@ -88,6 +88,7 @@ def pool(runs, depth, qrels, level, unjudged_grade, names, output_format, output
     outputs.check_target(output, inputs)
     if parquet_named(output):  # (a .jsonl or .gz name is refused there: text it is not)
         raise UsageError(f"{output}: a pool file is TREC text (qid 0 docno), not Parquet")
+    names = named_runs(runs, names)
     settings = {"depth": depth, "qrels": qrels, "relevance_level": level, "names": names}
     with drawn(quiet) as progress:
         result = compute(list(runs), **settings, progress=progress)

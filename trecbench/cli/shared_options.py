@@ -45,11 +45,13 @@ class FiniteFloat(click.FloatRange):
 runs_argument = click.argument("runs", nargs=-1, required=True, type=INPUT_FILE)
 
 quiet_option = click.option("--quiet", is_flag=True, help="No progress on stderr.")
+# --names as score and compare take it (docs/cli-conventions.md: one meaning per flag)
 names_option = click.option(
     "--names",
-    default=None,
-    callback=lambda ctx, param, value: None if value is None else value.split(","),
-    help="Comma-separated run names (default: file stems).",
+    multiple=True,
+    metavar="NAME=RUN",
+    help="Name a run (repeatable; default: its file's stem, with parent folders when two "
+    "share one).",
 )
 
 # what a refusal of -m's value shows as a value to give

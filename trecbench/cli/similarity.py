@@ -57,12 +57,13 @@ def similarity(runs, rbo_p, overlap_k, depth, names, per_topic, output_format, q
       trecbench similarity runs/tfidf-word.run runs/tfidf-char.run
       trecbench similarity runs/tfidf-word.run runs/tfidf-char.run --rbo-p 0.98 -q
     """
-    from ..naming import check_runs_once
+    from ..naming import check_runs_once, named_runs
     from ..runstudy.similarity import similarity as compute
     from ..runstudy.text import similarity_text
     from .progress import drawn
 
     check_runs_once(runs)  # a run twice would be compared (counted) with itself
+    names = named_runs(runs, names)
     settings = {"names": names, "rbo_p": rbo_p, "overlap_k": overlap_k, "depth": depth}
     with drawn(quiet) as progress:
         result = compute(list(runs), **settings, progress=progress)
