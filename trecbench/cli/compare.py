@@ -14,9 +14,9 @@ from .. import extras, statistical_tests
 from ..errors import UsageError
 from ..text_bytes import utf8
 from .evaluation_options import (
+    compare_memory_option,
     evaluation_options,
     jobs_option,
-    memory_option,
     unjudged_threshold_option,
 )
 from .group import cli, echo_input_warnings, echo_warning, echo_written
@@ -271,7 +271,7 @@ def _drawn(outdir, plots: bool) -> bool:
     "(refused by default: usually the qrels of another run).",
 )
 @unjudged_threshold_option
-@memory_option
+@compare_memory_option
 @jobs_option
 @click.option(
     "--power",

@@ -76,13 +76,18 @@ def memory_budget_option(help: str):
     )
 
 
-memory_option = memory_budget_option(
+_MEMORY_HELP = (
     "Memory budget in MiB (default: half of the memory available). Runs longer than "
     "a block of lines are read and scored in blocks of whole topics; a run whose topics "
     "are scattered over the file and do not fit is spilled to a temporary folder (TMPDIR). "
-    "Runs are read whole with -R other than qrels, -Z, -D, --compat 10.0 or a measure only "
-    "trecbench's ports of trec_eval compute (dcg, ideal_dcg, yaap, rbp_resid, unj).",
+    "Runs are read whole with {options}a measure only trecbench's ports of trec_eval "
+    "compute (dcg, ideal_dcg, yaap, rbp_resid, unj)."
 )
+memory_option = memory_budget_option(
+    _MEMORY_HELP.format(options="-R other than qrels, -Z, -D, --compat 10.0 or ")
+)
+# compare has none of score's -R, -Z, -D, --compat
+compare_memory_option = memory_budget_option(_MEMORY_HELP.format(options=""))
 
 jobs_option = click.option(
     "--jobs",
