@@ -299,3 +299,16 @@ def test_runs_of_other_names_and_files_are_never_compared(reports, capsys):
     code, out = _diff(capsys, reports("a", "-m", "map", runs=(CHAR,)), reports("b", "-m", "map"))
     assert code == 1 and "value:" not in out
     assert out.splitlines()[0] == "likely cause: the runs differ: tfidf-char vs tfidf-word"
+
+
+@pytest.mark.parametrize(
+    "args", [["README.md"], ["--bogus", "README.md", "README.md"], ["--format", "x", "a", "b"]]
+)
+def test_a_usage_error_exits_2_as_gnu_diffs_trouble(capsys, args):
+    """diff's 1 means the reports differ: a usage error there would say they differ."""
+    assert run(["diff", *args]) == 2
+    assert capsys.readouterr().err.startswith("trecbench: diff: ")
+
+
+def test_other_commands_keep_exit_1_for_a_usage_error():
+    assert run(["similarity", "--bogus", "README.md"]) == 1

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import click
 
-from .group import cli
+from .group import AnswerInExitCode, cli
 from .paths import INPUT_FILE
 
 
-@cli.command()
+@cli.command(cls=AnswerInExitCode)
 @click.argument("report_a", type=INPUT_FILE)
 @click.argument("report_b", type=INPUT_FILE)
 @click.option(
@@ -27,8 +27,8 @@ def diff(ctx, report_a, report_b, output_format):
     precision, a mean or a topic's value (with the topics that moved most).
     The first line names the most likely cause.
 
-    Exits 0 when the evaluations are the same (versions may differ), 1 when they differ
-    (as diff does), 2 on bad input. See docs/runs.md.
+    Exits as diff does: 0 when the evaluations are the same (versions may differ), 1
+    when they differ, 2 on bad input or a usage error. See docs/runs.md.
 
     \b
     Examples:

@@ -63,6 +63,13 @@ class _Commands(Group):
             return super().invoke(ctx)
 
 
+class AnswerInExitCode(click.Command):
+    """A command whose exit code 1 is an answer (``diff``: the reports differ), so that
+    its usage errors exit 2 with the rest of its trouble, as GNU diff's do."""
+
+    usage_exit_code = ExitCode.INPUT
+
+
 class _StdoutClosed(Exception):
     """stdout's reader went away (click would exit 1 on it: :func:`run` exits 141)."""
 
@@ -72,7 +79,8 @@ def _our_codes():
     try:
         yield
     except click.UsageError as error:
-        error.exit_code = ExitCode.USAGE
+        command = error.ctx.command if error.ctx else None
+        error.exit_code = getattr(command, "usage_exit_code", ExitCode.USAGE)
         raise
     except BrokenPipeError as error:
         raise _StdoutClosed() from error
