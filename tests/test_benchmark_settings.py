@@ -206,3 +206,16 @@ def test_every_setting_refused_is_a_usage_error(tmp_path, top, table):
     with pytest.raises(UsageError) as raised:
         load_benchmark_config(config)
     assert raised.value.exit_code == 1 and str(raised.value).startswith(f"{config}: ")
+
+
+@pytest.mark.parametrize(
+    ("value", "mark"),
+    [(11 / 20 - 2**-53, "good"), (0.5499999999999998, "good"), (0.5499, "baseline"),
+     (0.45, "baseline"), (0.4499, "below-baseline"), (0.6, "strong")],
+)  # fmt: skip
+def test_a_mean_equal_on_paper_to_a_threshold_reaches_it(value, mark):
+    """11/20 summed in topic order is 0.5499999999999998, printed 0.5500: it is good,
+    not typical, whichever order its sum was taken in (reviewer 188)."""
+    from trecbench.benchmarking.settings import Target
+
+    assert Target((0.45, 0.5), 0.55, 0.6).mark(value) == mark

@@ -1070,3 +1070,20 @@ def test_compare_scores_refuses_empty_values_of_another_shape(empty, message):
         compare_scores(per_query, samples=100, empty=empty)
     filled = compare_scores(per_query, samples=100, empty={"b": {"num_rel": {"2": 1}}})
     assert filled.summary["mean"].tolist() == [1.5, 1.5]  # b's topic 2 counts 1, as a's
+
+
+def test_a_runs_mean_is_its_values_summed_in_topic_order_whatever_beside_it():
+    """numpy's ``mean(axis=0)`` sums pairwise in an order set by the matrix's shape: one
+    run alone and the same run beside another got means a few ulp apart, and a benchmark
+    target's mark changed with the modes configured (reviewer 188). The mean is trec_eval's
+    sum, in topic order, over the topics."""
+    ones, tenths = [1.0] * 10, [0.1] * 10
+    values = {"a": ones + tenths, "b": tenths + ones}
+    qids = [f"q{i:02d}" for i in range(20)]
+    rows = [(run, q, "m", v) for run, vs in values.items() for q, v in zip(qids, vs, strict=True)]
+    frame = pd.DataFrame(rows, columns=["run", "qid", "measure", "value"])
+    both = compare_scores(frame, samples=100).summary.set_index("run")["mean"]
+    alone = compare_scores(frame[frame["run"] == "a"], samples=100).summary
+    expected = {run: sum(vs) / 20 for run, vs in values.items()}  # summed in order
+    assert both["a"] == float(alone["mean"].iloc[0]) == expected["a"]
+    assert both["b"] == expected["b"]

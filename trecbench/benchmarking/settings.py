@@ -44,12 +44,17 @@ class Target:
     note: str = ""
 
     def mark(self, value: float) -> str:
-        """``below-baseline``, ``baseline``, ``good`` or ``strong``."""
-        if value < self.baseline[0]:
+        """``below-baseline``, ``baseline``, ``good`` or ``strong``. A mean equal on paper
+        to a threshold reaches it (:mod:`trecbench.rounding`): 11/20 summed as
+        0.5499999999999998 is 0.55, and printed so."""
+        from ..rounding import rounding_noise
+
+        reached = value + float(rounding_noise([value])[0])
+        if reached < self.baseline[0]:
             return "below-baseline"
-        if value < self.good:
+        if reached < self.good:
             return "baseline"
-        if self.strong is None or value < self.strong:
+        if self.strong is None or reached < self.strong:
             return "good"
         return "strong"
 
