@@ -142,6 +142,29 @@ def test_bad_case_files(tmp_path):
         read_cases(bad, Report())
 
 
+def test_a_cases_file_on_one_line_is_parsed_once(tmp_path, monkeypatch):
+    """Its first line, parsed to tell results given as cases, was all of it: a minified
+    file was parsed twice. A one-line result record is still told as results."""
+    import trecbench.convert.hpo_results as hpo_results
+    import trecbench.sources as sources
+
+    parsed = []
+
+    def counted(parse):
+        return lambda text, *args: parsed.append(text) or parse(text, *args)
+
+    monkeypatch.setattr(sources, "parse_json", counted(sources.parse_json))
+    monkeypatch.setattr(hpo_results, "parse_json", counted(hpo_results.parse_json))
+    expected, *_ = read_cases(write_json(tmp_path / "one.json", RICH), Report())
+    assert len(parsed) == 1
+    assert list(expected["qid"]) == ["a", "a", "b"]
+    terms = tmp_path / "terms.json"
+    terms.write_text('\n {"case_id": "0", "hpo_id": "HP:0000001"}\r\n\n')
+    with pytest.raises(InputError, match="JSON lines of results, not test cases"):
+        read_cases(terms, Report())
+    assert len(parsed) == 2
+
+
 def cases_text(*cases, metadata=None) -> str:
     """A test-case file laid out one key per line, as Phentrieve writes them."""
     document = {"metadata": metadata or {"language": "de"}, "test_cases": list(cases)}

@@ -33,7 +33,7 @@ from .text_encoding import UTF16_FILE, is_utf16
 
 MAX_DIGITS = 100  # an integer id or score longer than this is a mistake
 
-_SPACE = " \t\n\r"
+JSON_SPACE = " \t\n\r"  # JSON's white space (what may surround a value)
 
 
 # ---------------------------------------------------------------------------------------
@@ -278,7 +278,7 @@ def json_document(source: Content, text: str | None = None) -> JsonDocument:
     :func:`source_text`, when taken already). Nothing but blanks is an empty file, as
     score says of one, not JSON's "Expecting value"."""
     text = source_text(source) if text is None else text
-    if not text.strip(_SPACE):
+    if not text.strip(JSON_SPACE):
         raise InputError(source.path, None, "empty file")
     return JsonDocument(source, parse_json(text, source.path), text)
 
@@ -313,7 +313,7 @@ class _NotFound(Exception):
 
 
 def _skip(text: str, pos: int) -> int:
-    while pos < len(text) and text[pos] in _SPACE:
+    while pos < len(text) and text[pos] in JSON_SPACE:
         pos += 1
     return pos
 

@@ -24,7 +24,15 @@ import pandas as pd
 
 from ..errors import InputError, TrecbenchError, UsageError
 from ..ids import STR
-from ..sources import At, JsonDocument, json_document, read_source, source_text
+from ..sources import (
+    JSON_SPACE,
+    At,
+    Content,
+    JsonDocument,
+    json_document,
+    read_source,
+    source_text,
+)
 from ..strata import group_name_problem
 from .common import (
     Conversion,
@@ -45,6 +53,7 @@ from .hpo_results import (  # read_results and RESULT_FORMATS: also this module'
     chroma_rows,
     lines_of_results,
     read_results,
+    result_record,
     results_name,
     terms_rows,
 )
@@ -107,13 +116,7 @@ def read_cases(path: str | os.PathLike, report: Report, language: str | None = N
     """Parse a test-case file into ``(qrels rows, strata, qids in order, metadata, the
     input's record)``."""
     path = Path(path)
-    source = read_source(path, "cases")
-    text = source_text(source)
-    if lines_of_results(text):  # JSON's own words would be "Extra data" at line 2
-        raise InputError(
-            source.path, None, "JSON lines of results, not test cases: give it with --results"
-        )
-    doc = json_document(source, text)
+    doc = _cases_document(read_source(path, "cases"))
     check_cases(doc)
     data = doc.value
     if isinstance(data, dict):
@@ -150,6 +153,29 @@ def read_cases(path: str | os.PathLike, report: Report, language: str | None = N
     strata = pd.DataFrame(strata, dtype=STR)
     strata = strata[["qid"] + [c for c in STRATA_FIELDS if strata[c].notna().any()]]
     return expected, strata, qids, metadata, doc.source.record
+
+
+def _cases_document(source: Content) -> JsonDocument:
+    """The test cases' JSON; refused, saying so, when it is JSON lines of results
+    (:func:`lines_of_results`; JSON's own words would be "Extra data" at line 2).
+
+    Only JSON on several lines has its first line parsed alone to tell: on one line (past
+    JSON's white space), that line is the whole document, parsed once, and results when it
+    is a result record."""
+    text = source_text(source)
+    one_line = "\n" not in text.strip(JSON_SPACE)
+    if not one_line and lines_of_results(text):
+        raise _results_as_cases(source)
+    doc = json_document(source, text)
+    if one_line and result_record(doc.value):
+        raise _results_as_cases(source)
+    return doc
+
+
+def _results_as_cases(source: Content) -> InputError:
+    return InputError(
+        source.path, None, "JSON lines of results, not test cases: give it with --results"
+    )
 
 
 def _stratum(case: dict, place: At, field: str) -> str | None:

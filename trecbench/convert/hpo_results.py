@@ -70,7 +70,13 @@ def lines_of_results(text: str) -> bool:
         record = parse_json(_first_line(text), "")
     except InputError:
         return False
-    return isinstance(record, dict) and bool(_RECORD_KEYS & set(record))
+    return result_record(record)
+
+
+def result_record(value: Any) -> bool:
+    """Whether a JSON value is a terms.jsonl or cases.jsonl record (has one of a record's
+    keys)."""
+    return isinstance(value, dict) and bool(_RECORD_KEYS & set(value))
 
 
 def _test_cases(value: Any) -> bool:
