@@ -130,7 +130,8 @@ def refuse_rows(tokens: Tokens, bad: np.ndarray, rule: str, message: Callable[[i
 # what a line of three fields may be, and what reads it
 MSMARCO_HINT = " (an MS MARCO qid pid rank run? convert it with 'trecbench convert msmarco')"
 BEIR_HINT = " (a 3-column BEIR qrels? convert it with 'trecbench convert beir-qrels')"
-# the rule of a file that is what a converter reads (:func:`unconverted`), by kind
+# the rule of a file that is what a converter reads (:func:`unconverted`), by kind: the
+# readers' and the validator's
 UNCONVERTED_RULES = {"run": "R32", "qrels": "Q12"}
 
 

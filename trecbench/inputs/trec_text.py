@@ -52,6 +52,7 @@ from .trec_tables import MSMARCO_HINT as MSMARCO_HINT
 from .trec_tables import QRELS_FIELDS as QRELS_FIELDS
 from .trec_tables import RUN_FIELDS as RUN_FIELDS
 from .trec_tables import SCORE_PATTERN as SCORE_PATTERN
+from .trec_tables import UNCONVERTED_RULES as UNCONVERTED_RULES
 from .trec_tables import matches as matches
 from .trec_tables import other_kind as other_kind
 from .trec_tables import parse_grades as parse_grades

@@ -223,7 +223,6 @@ class Checker:
     kind = "run"
     field_names: tuple[str, ...] = RUN_FIELDS
     swapped_check = "R29"  # the check that says this file looks like the other kind
-    unconverted_check = "R32"  # ... that it is what `trecbench convert` reads
 
     def __init__(self, path: str, report: Collector):
         self.path, self.report = path, report
@@ -285,7 +284,7 @@ class Checker:
         three fields on every line) and no TREC text of this kind."""
         message = trec_text.unconverted(tokens, self.kind)
         if message is not None:
-            self.report.add(self.unconverted_check, None, None, message)
+            self.report.add(trec_text.UNCONVERTED_RULES[self.kind], None, None, message)
         return message is not None
 
     def _swapped(self, tokens: Tokens) -> bool:

@@ -22,7 +22,6 @@ class QrelsChecker(Checker):
     kind = "qrels"
     field_names = QRELS_FIELDS
     swapped_check = "Q11"
-    unconverted_check = "Q12"
 
     def __init__(self, path: str, report: Collector, relevance_level: int, collect_judged: bool):
         super().__init__(path, report)
