@@ -12,8 +12,9 @@ from conftest import ROOT
 
 from trecbench.cli import run
 from trecbench.errors import InputError
-from trecbench.inputs import trec_text
+from trecbench.inputs import trec_tables, trec_text
 from trecbench.inputs.unconverted import json_content
+from trecbench.json_limits import too_deep
 
 QRELS = str(ROOT / "qrels" / "hpo-demo.qrels")
 RUN = str(ROOT / "runs" / "tfidf-char.run")
@@ -167,6 +168,26 @@ def test_json_nested_too_deep_is_refused_at_its_line_as_every_json_reader_refuse
     files = {"QRELS": QRELS, "RUN": RUN, "DEEP": str(deep)}
     code, lines = _err(capsys, *[files.get(arg, arg) for arg in args])
     assert (code, lines) == (2, [f"trecbench: {deep}:3: JSON nested deeper than 100 levels"])
+
+
+def test_json_too_deep_to_tell_is_told_once(tmp_path, monkeypatch):
+    """Not told what it is, it was read with the wrapped reader, whose refusal told the
+    head's JSON again to raise the same error: the same error, now from one look."""
+    told = []
+
+    def json_content_counted(head, path):
+        told.append(path)
+        return json_content(head, path)
+
+    monkeypatch.setattr(trec_tables, "json_content", json_content_counted)
+    deep = tmp_path / "deep.json"
+    deep.write_text('{"a": 1}\n' + "[" * 1000 + "]" * 1000 + "\n")
+    for kind, keep in (("run", 6), ("qrels", 4)):
+        tokens = trec_text.tokenize_file(str(deep), keep=keep)
+        with pytest.raises(InputError) as refused:
+            trec_text.unconverted(tokens, kind)
+        assert (refused.value.line, refused.value.message) == (2, too_deep())
+    assert told == [str(deep)] * 2
 
 
 def test_trec_text_with_brackets_deeper_than_json_takes_is_still_trec_text(tmp_path, capsys):

@@ -188,15 +188,20 @@ def unconverted(tokens: Tokens, kind: str) -> str | None:
     try:
         message = _unconverted_message(tokens, kind)
     except InputError:  # JSON nested too deep to tell: refused, unless it reads as TREC text
-        (run_table if kind == "run" else qrels_table)(tokens)
-        return None
-    if message is None:
-        return None
+        if _reads_as(tokens, kind):
+            return None
+        raise
+    return None if message is None or _reads_as(tokens, kind) else message
+
+
+def _reads_as(tokens: Tokens, kind: str) -> bool:
+    """Whether ``tokens`` read as a ``kind``'s TREC text (by its reader without the
+    refusal of what a converter reads: what :func:`unconverted` tells is not asked again)."""
     try:
         _READERS[kind](tokens)
     except InputError:
-        return message
-    return None
+        return False
+    return True
 
 
 def _unconverted_message(tokens: Tokens, kind: str) -> str | None:
