@@ -226,21 +226,27 @@ def section_notes(comparison, section, intervals: bool = True) -> list[str]:
     if intervals and undefined_interval is not None:
         notes.append(f"Intervals n/a (undefined): {undefined_interval}.")
     for column, lead in UNDEFINED_COLUMNS.items():
-        undefined: dict[str, dict] = {}
-        for name in ("comparisons", "pairs"):
-            frame = comparison.part(getattr(comparison, name), section.label)
-            if column not in frame.columns:
-                continue
-            for row in frame[frame[column].notna()].to_dict(orient="records"):
-                against = row.get("other", row.get("baseline"))
-                key = (frozenset((row["run"], against)), row["measure"])  # a pair once
-                text = f"{row['run']} vs {against} on {row['measure']}"
-                undefined.setdefault(row[column], {}).setdefault(key, text)
-        for reason, found in undefined.items():
-            which = list(found.values())
+        for reason, which in _undefined_by_reason(comparison, section.label, column).items():
             more = f"; and {len(which) - 5} more" if len(which) > 5 else ""
             notes.append(f"{lead}: {reason} — {'; '.join(which[:5])}{more}.")
     return notes
+
+
+def _undefined_by_reason(comparison, label: str, column: str) -> dict[str, list[str]]:
+    """Per reason given in ``column`` (why a figure is n/a), the comparisons and pairs of
+    the section ``label`` it is given for (``run vs other on measure``), in order of
+    first appearance: each pair of runs once per measure, whichever way round."""
+    undefined: dict[str, dict] = {}
+    for name in ("comparisons", "pairs"):
+        frame = comparison.part(getattr(comparison, name), label)
+        if column not in frame.columns:
+            continue
+        for row in frame[frame[column].notna()].to_dict(orient="records"):
+            against = row.get("other", row.get("baseline"))
+            key = (frozenset((row["run"], against)), row["measure"])  # a pair once
+            text = f"{row['run']} vs {against} on {row['measure']}"
+            undefined.setdefault(row[column], {}).setdefault(key, text)
+    return {reason: list(found.values()) for reason, found in undefined.items()}
 
 
 # the columns that say why a figure of a comparison is n/a, and how a section's note on
