@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+from html.parser import HTMLParser
 
 import pytest
 from conftest import ROOT
@@ -111,3 +112,55 @@ def test_score_html_tie_bounds_show_compares_tie_sensitivity(pages):
     for title, section in _sections(compared).items():
         assert _ties(_sections(page).get(title, "")) == _ties(section), title
     assert "<h3>Tie sensitivity</h3>" in page
+
+
+class _TieTables(HTMLParser):
+    """Each tie sensitivity table of a page: its headings (with their scope) and rows."""
+
+    def __init__(self):
+        super().__init__()
+        self.tables, self._after_title, self._open, self._cell = [], False, False, None
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "table" and self._after_title:
+            self.tables.append({"headings": [], "rows": []})
+            self._after_title, self._open = False, True
+        elif tag == "tr" and self._open:
+            self._row = []
+        elif tag in ("th", "td") and self._open:
+            self._cell = (tag, dict(attrs).get("scope"), [])
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell[2].append(data)
+        elif data == "Tie sensitivity":
+            self._after_title = True
+
+    def handle_endtag(self, tag):
+        if tag == "table":
+            self._open = False
+        elif tag in ("th", "td") and self._cell is not None:
+            kind, scope, text = self._cell
+            self._row.append((kind, scope, "".join(text)))
+            self._cell = None
+        elif tag == "tr" and self._open:
+            table = self.tables[-1]
+            if all(kind == "th" for kind, _, _ in self._row):
+                table["headings"].append([(scope, text) for _, scope, text in self._row])
+            else:
+                table["rows"].append([text for _, _, text in self._row])
+            self._row = []
+
+
+def test_tie_sensitivity_tables_head_their_columns(pages):
+    # the tables had a <tbody> only: no heading said which column is the mean, the lowest,
+    # the highest or the reported order
+    expected = [("col", name) for name in ["Measure", "Run", "Mean", "Lowest", "Highest",
+                                          "Reported order"]]  # fmt: skip
+    for page in pages[:2]:
+        parser = _TieTables()
+        parser.feed(page)
+        assert parser.tables
+        for table in parser.tables:
+            assert table["headings"] == [expected]
+            assert table["rows"] and all(len(row) == len(expected) for row in table["rows"])

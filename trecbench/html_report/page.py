@@ -212,7 +212,8 @@ def _other_sections(comparison) -> list[dict]:
         if len(comparison.runs) > 1 and pairs:
             entry["pairs"] = [["", "Run", *comparison.measures], *pairs]
         entry["movers"] = cells.mover_lines(comparison, section.label, markdown=False)
-        entry["ties"] = cells.tie_rows(comparison, section.label)
+        ties = cells.tie_rows(comparison, section.label)
+        entry["ties"] = [cells.TIE_HEADER, *ties] if ties else None
         sections.append(entry)
     return sections
 

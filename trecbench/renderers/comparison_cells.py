@@ -414,6 +414,9 @@ def tie_rows(comparison, label: str) -> list[list[str]] | None:
     return rows
 
 
+# the columns of tie_rows, headed so in the Markdown report and the HTML page
+TIE_HEADER = ["Measure", "Run", "Mean", "Lowest", "Highest", "Reported order"]
+
 TIE_NOTE = (
     "lowest and highest mean over every order of tied documents (equal scores); "
     "the reported order is trec_eval's (ties by docno descending). 'fixed': no order "

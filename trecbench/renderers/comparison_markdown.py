@@ -87,8 +87,7 @@ def markdown(comparison) -> str:
                 common.TIE_NOTE[0].upper() + common.TIE_NOTE[1:] + ".",
                 "",
             ]
-            header = ["Measure", "Run", "Mean", "Lowest", "Highest", "Reported order"]
-            lines += markdown_table(header, ties, {2, 3, 4})
+            lines += markdown_table(common.TIE_HEADER, ties, {2, 3, 4})
         if several and section.kind != common.MACRO:
             lines += [
                 "",
