@@ -547,7 +547,7 @@ def test_every_note_of_agree_latex_is_a_comment(tmp_path):
         assert any(line.startswith(note) for line in comments), comments
         assert any("no better direction" in line for line in comments)  # num_ret's
         assert any("ties every run" in line for line in comments)
-        assert any(line.startswith("% – P@1: With 2 topics") for line in comments)
+        assert any(line.startswith("% -- P@1: With 2 topics") for line in comments)
 
 
 def test_agree_json_says_why_a_tau_or_a_kappa_is_null(tmp_path):
@@ -573,3 +573,26 @@ def test_agree_json_says_why_a_tau_or_a_kappa_is_null(tmp_path):
     table = CliRunner().invoke(cli, argv).stdout
     assert f"–: undefined, {ordering['reason']}" in " ".join(table.split())
     assert judgments["reason"] in table
+
+
+def test_agree_latex_shows_an_undefined_figure_as_latex_s_en_dash(tmp_path):
+    # agree's LaTeX wrote the character – where power's writes LaTeX's --; a run named –
+    # is a name, printed as it is
+    qrels = _write(tmp_path / "q.qrels", ["1 0 d1 1", "1 0 d2 0", "2 0 d1 1"])
+    runs = [
+        _write(tmp_path / f"{name}.run", [f"1 Q0 {first} 1 2 x", f"1 Q0 {second} 2 1 x",
+                                          "2 Q0 d1 1 1 x"])
+        for name, first, second in (("–", "d1", "d2"), ("b", "d2", "d1"))
+    ]  # fmt: skip
+    done = CliRunner().invoke(cli, ["agree", qrels, *runs, "-m", "P@1", "-m", "num_ret",
+                                    "--format", "latex"])  # fmt: skip
+    assert done.exit_code == 0, done.output
+    lines = done.stdout.splitlines()
+    assert r"– & 1.0000 & 1.5000 \\" in lines  # the run's name
+    assert r"P@1 & num\_ret & -- & -- \\" in lines  # the orderings' taus
+    assert r"P@1 & 1 & 0 & -- & -- \\" in lines  # the share, the smallest difference
+    assert "% --: undefined, one of the two orderings ties every run" in done.stdout
+    assert "% -- P@1: With 2 topics" in done.stdout
+    assert sum("–" in line for line in lines) == 1
+    table = CliRunner().invoke(cli, ["agree", qrels, *runs, "-m", "P@1", "-m", "num_ret"])
+    assert ["P@1", "1", "0", "–", "–"] in [line.split() for line in table.stdout.splitlines()]

@@ -308,6 +308,25 @@ def test_boards_follow_the_suite_counts_say_per_topic_and_summaries_are_refused(
     ]
 
 
+def test_latex_shows_a_system_not_ranked_as_latex_s_en_dash(tmp_path, capsys):
+    # num_ret has no better direction: its mean rank is no figure, shown as – in the table
+    # and Markdown but written as that character in LaTeX too, where agree and power write --
+    (tmp_path / "c.qrels").write_text("t1 0 d1 1\n")
+    (tmp_path / "A.run").write_text("t1 Q0 d1 1 2 A\n")
+    (tmp_path / "B.run").write_text("t1 Q0 d9 1 2 B\n")
+    suite = tmp_path / "s.toml"
+    suite.write_text(
+        'measures = ["num_ret"]\nsystems = ["A", "B"]\n'
+        '[collections.c]\nqrels = "c.qrels"\nruns = "{system}.run"\n'
+    )
+    assert run(["leaderboard", str(suite), "--format", "latex", "--quiet"]) == 0
+    latex = capsys.readouterr().out
+    assert r"A & 1.0000 & 1.0000 & -- & baseline & baseline \\" in latex.splitlines()
+    assert "–" not in latex
+    assert run(["leaderboard", str(suite), "--format", "markdown", "--quiet"]) == 0
+    assert "| A | 1.0000 | 1.0000 | – | baseline | baseline |" in capsys.readouterr().out
+
+
 def test_a_family_of_decimal_cutoffs_asked_whole_gets_a_board_per_value(tmp_path):
     # iprec_at_recall and Rprec_mult without their cutoffs have no one name each: the
     # boards' order, built from the names, ended in a TypeError (exit 70)

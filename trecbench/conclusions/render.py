@@ -1,9 +1,9 @@
 """Power and agreement results as a terminal table, Markdown, JSON and (power) LaTeX.
 
 Computation lives in :mod:`.power` and :mod:`.agree`; this module only formats. Numbers
-are shown with four decimals (JSON: full precision); an undefined figure is ``–`` (JSON:
-null) and its reason is listed under the table. Text read from an input (run names, qrels
-paths) is escaped reversibly where it is shown, as ``score`` escapes it
+are shown with four decimals (JSON: full precision); an undefined figure is ``–`` (LaTeX:
+``--``; JSON: null) and its reason is listed under the table. Text read from an input (run
+names, qrels paths) is escaped reversibly where it is shown, as ``score`` escapes it
 (:func:`~trecbench.renderers.escaping.escaper`).
 """
 
@@ -15,29 +15,33 @@ from collections.abc import Callable, Sequence
 from ..markdown_text import markdown_cell
 from ..plurals import counted
 from ..renderers.escaping import escaper
-from ..renderers.text_tables import aligned
+from ..renderers.text_tables import LATEX_UNDEFINED, UNDEFINED, aligned
 
 FORMATS = ("table", "markdown", "json", "latex")
-NONE = "–"
+
+
+def _none(fmt: str) -> str:
+    """An undefined figure as ``fmt``'s tables show it, for a note to name it so."""
+    return LATEX_UNDEFINED if fmt == "latex" else UNDEFINED
 
 
 def _number(value: float | None, signed: bool = False) -> str:
     if value is None:
-        return NONE
+        return UNDEFINED
     return f"{value:+.4f}" if signed else f"{value:.4f}"
 
 
 def _count(value: int | None) -> str:
-    return NONE if value is None else f"{value:,}"
+    return UNDEFINED if value is None else f"{value:,}"
 
 
 def grid(headers: Sequence[str], rows: Sequence[Sequence[str]], fmt: str) -> str:
     """Rows under headers: aligned columns (text left, numbers right), a Markdown table or a
     LaTeX (booktabs) tabular."""
     if fmt == "latex":
-        from ..renderers.comparison_text import booktabs, latex_escape
+        from ..renderers.comparison_text import booktabs, latex_cell, latex_escape
 
-        escaped = ([latex_escape(c) for c in row] for row in rows)
+        escaped = ([latex_cell(c) for c in row] for row in rows)
         columns = "l" + "r" * (len(headers) - 1)
         return "\n".join(booktabs(columns, [latex_escape(h) for h in headers], escaped)) + "\n"
     if fmt == "markdown":
@@ -48,7 +52,7 @@ def grid(headers: Sequence[str], rows: Sequence[Sequence[str]], fmt: str) -> str
 
 
 def _is_number(cell: str) -> bool:
-    return cell == NONE or cell.lstrip("+-").replace(".", "", 1).replace(",", "").isdigit()
+    return cell == UNDEFINED or cell.lstrip("+-").replace(".", "", 1).replace(",", "").isdigit()
 
 
 def _note(text: str, fmt: str) -> str:
@@ -125,11 +129,10 @@ def _power_notes(result, name: Callable[[str], str], fmt: str) -> str:
 
 
 def _power_latex(result) -> str:
-    from ..renderers.comparison_text import booktabs, latex_escape
+    from ..renderers.comparison_text import booktabs, latex_cell
 
     header = [r"$d_z$" if name == "d_z" else name for name in POWER_HEADERS]
-    rows = _power_rows(result, escaper("latex"))
-    rows = ([latex_escape(c) if c != NONE else "--" for c in row] for row in rows)
+    rows = ([latex_cell(c) for c in row] for row in _power_rows(result, escaper("latex")))
     columns = "ll" + "r" * (len(POWER_HEADERS) - 2)
     return "\n".join(booktabs(columns, header, rows)) + "\n"
 
@@ -218,7 +221,7 @@ def _discrimination_rows(result) -> list[list[str]]:
 def _unreachable_notes(result, fmt: str) -> str:
     """Why a measure's share is undefined (too few topics for the test), under its table."""
     return "".join(
-        _note(f"{NONE} {d.measure}: {d.reason}", fmt)
+        _note(f"{_none(fmt)} {d.measure}: {d.reason}", fmt)
         for d in result.discriminative_power
         if d.reason is not None
     )
@@ -239,7 +242,7 @@ def _ties_every_run(rows, fmt: str) -> str:
     """Why an ordering's kendall_tau and tau_ap are undefined, under its table (each
     reason once)."""
     reasons = dict.fromkeys(o.reason for o in rows if o.reason is not None)
-    return "".join(_note(f"{NONE}: undefined, {reason}", fmt) for reason in reasons)
+    return "".join(_note(f"{_none(fmt)}: undefined, {reason}", fmt) for reason in reasons)
 
 
 def _negative_grades(j, fmt: str) -> str:

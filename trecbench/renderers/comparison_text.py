@@ -17,10 +17,19 @@ from collections.abc import Iterable, Sequence
 from ..plurals import counted, exact_percent
 from . import comparison_cells as common
 from .comparison_markdown import markdown
-from .text_tables import aligned
+from .text_tables import LATEX_UNDEFINED, Undefined, aligned
 
 FORMATS = ("table", "markdown", "csv", "json", "latex")
-__all__ = ["FORMATS", "csv_text", "latex", "latex_escape", "markdown", "render", "terminal_table"]
+__all__ = [
+    "FORMATS",
+    "csv_text",
+    "latex",
+    "latex_cell",
+    "latex_escape",
+    "markdown",
+    "render",
+    "terminal_table",
+]
 
 
 def render(comparison, fmt: str = "table") -> str:
@@ -251,6 +260,12 @@ _LATEX_SPECIAL = {
 def latex_escape(text: str) -> str:
     """``text`` with LaTeX's special characters escaped."""
     return "".join(_LATEX_SPECIAL.get(char, char) for char in text)
+
+
+def latex_cell(text: str) -> str:
+    """A table cell's text as LaTeX: escaped (:func:`latex_escape`); an undefined figure
+    (:data:`~.text_tables.UNDEFINED`) as :data:`~.text_tables.LATEX_UNDEFINED`."""
+    return LATEX_UNDEFINED if isinstance(text, Undefined) else latex_escape(text)
 
 
 def booktabs(columns: str, header: Sequence[str], rows: Iterable[Sequence[str]]) -> list[str]:

@@ -6,6 +6,15 @@ from __future__ import annotations
 from .escaping import FIRST_STRONG_ISOLATE, POP_DIRECTIONAL_ISOLATE
 
 
+class Undefined(str):
+    """The text of a figure a table cannot show (undefined, or no figure there): a type of
+    its own, so that a LaTeX cell tells it from a name that reads the same."""
+
+
+UNDEFINED = Undefined("–")  # in text and Markdown; JSON: null
+LATEX_UNDEFINED = "--"  # LaTeX's own en dash: the character needs a UTF-8 input encoding
+
+
 def aligned(rows: list[list[str]], right: set[int]) -> list[str]:
     """Rows of cells padded to their column's width, two blanks apart, trailing blanks cut
     (columns in ``right`` right-aligned, the others left-aligned). The isolates around a

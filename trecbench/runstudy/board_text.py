@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from ..markdown_text import markdown_cell
 from ..renderers.escaping import escaper
-from ..renderers.text_tables import aligned, markdown_table
+from ..renderers.text_tables import UNDEFINED, aligned, markdown_table
 from .leaderboard import Leaderboard, MeasureBoard, PairedTest
 
 FORMATS = ("table", "markdown", "latex", "json", "html")
@@ -49,7 +49,7 @@ def _rows(board: MeasureBoard, name: Names) -> tuple[list[str], list[list[str]]]
                 name(system),
                 *cells,
                 f"{board.macro[s]:.4f}",
-                "–" if board.better is None else f"{board.mean_rank[s]:.2f}",
+                UNDEFINED if board.better is None else f"{board.mean_rank[s]:.2f}",
                 _p(board.over_collections[s]),
                 _p(board.over_topics[s]),
             ]
@@ -104,7 +104,7 @@ def _markdown(board: MeasureBoard) -> str:
 
 
 def _latex(board: MeasureBoard) -> str:
-    from ..renderers.comparison_text import booktabs, latex_escape
+    from ..renderers.comparison_text import booktabs, latex_cell, latex_escape
 
     name = escaper("latex")
     header, rows = _rows(board, name)
@@ -115,7 +115,7 @@ def _latex(board: MeasureBoard) -> str:
         *booktabs(
             "l" + "r" * (len(header) - 1),
             [latex_escape(cell) for cell in header],
-            ([latex_escape(cell) for cell in row] for row in rows),
+            ([latex_cell(cell) for cell in row] for row in rows),
         ),
         r"\end{table}",
     ]
