@@ -320,6 +320,30 @@ def test_renderers_escape_names_and_show_undefined_figures():
     assert grid(("a", "n"), [["x", "1"], ["yy", "10"]], "table") == "a    n\nx    1\nyy  10\n"
 
 
+def test_markdown_gives_each_reason_as_a_list_item():
+    # the reasons were lines one under the other: Markdown joined them into one paragraph
+    from trecbench.conclusions.power import PowerResult
+
+    settings = PowerSettings()
+    rows = (
+        power_row(np.array([0.1, 0.9]), settings, "x_1", "base", "P@5"),
+        power_row(np.zeros(3), settings, "same", "base", "P@5"),
+        power_row(np.zeros(3), settings, "1.", "base", "P@5"),
+    )
+    text = PowerResult(settings, "base", rows).render("markdown")
+    notes = text.split(" |\n\n")[-1].splitlines()
+    assert [line.split(": ")[0] for line in notes] == ["- x\\_1, P@5", "- same, P@5", "- 1\\., P@5"]
+    markdown = pytest.importorskip("markdown")
+    html = markdown.markdown(text, extensions=["tables"])
+    items = html.split("<ul>\n")[1].split("\n</ul>")[0].splitlines()
+    assert [item.split(": ")[0] for item in items] == [
+        "<li>x_1, P@5",
+        "<li>same, P@5",
+        "<li>1., P@5",
+    ]
+    assert all(item.endswith("</li>") for item in items)
+
+
 def test_latex_gives_the_reason_of_every_undefined_figure_as_a_comment(tmp_path):
     """power's LaTeX (compare --power's too) showed '--' with no reason."""
     from trecbench.conclusions.power import PowerResult, with_power

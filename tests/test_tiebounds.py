@@ -256,6 +256,25 @@ def test_score_prints_the_bounds_in_every_format(tmp_path, monkeypatch):
     assert names == {"P.1:tie_low", "P@1:tie_low"}  # under each spelling, as the scores
 
 
+def test_score_markdown_gives_each_measure_not_bounded_as_a_list_item(tmp_path):
+    # the reasons were lines one under the other: Markdown joined them into one paragraph
+    from click.testing import CliRunner
+
+    from trecbench.cli import _register, cli
+
+    _register()
+    (tmp_path / "run.run").write_text("q Q0 d1 1 0.5 t\nq Q0 d2 2 0.5 t\nq Q0 d3 3 0.1 t\n")
+    (tmp_path / "q.qrels").write_text("q 0 d1 1\nq 0 d3 0\n")
+    argv = ["score", "-m", "infAP", "-m", "Rndcg", "--tie-bounds", "--format", "markdown"]
+    done = CliRunner().invoke(cli, [*argv, str(tmp_path / "q.qrels"), str(tmp_path / "run.run")])
+    assert done.exit_code == 0, done.output
+    assert done.stdout.endswith(
+        " | not bounded | 1 |\n\n"
+        "- not bounded: Rndcg: not shown to be monotone in the order of tied documents\n"
+        "- not bounded: infAP: its estimate of unjudged documents is not monotone in the order\n"
+    )
+
+
 def _topic_values(qrels: pd.DataFrame, run, measures) -> tuple[list[str], dict]:
     """``(topics, label -> per-topic values)`` of ``run`` as :func:`trecbench.evaluate`
     scores it."""

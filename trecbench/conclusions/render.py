@@ -123,8 +123,11 @@ def render_power(result, fmt: str = "table", name: Callable[[str], str] | None =
 
 
 def _power_notes(result, name: Callable[[str], str], fmt: str) -> str:
-    """Why a row's figures are undefined (or left out), one line a row, under the table."""
+    """Why a row's figures are undefined (or left out), one line a row, under the table (in
+    Markdown a list item each: lines one under the other would join into one paragraph)."""
     lines = [f"{name(r.run)}, {r.measure}: {r.reason}" for r in result.rows if r.reason]
+    if fmt == "markdown":
+        lines = [f"- {markdown_cell(line)}" for line in lines]
     return _note("\n".join(lines), fmt) if lines else ""
 
 

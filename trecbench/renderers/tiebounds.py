@@ -75,14 +75,14 @@ def render(evaluation, output_format: str, names: str = "display") -> str:
         for run, measure, v, lo, hi, where, t, _ in rows
     ]
     reasons = sorted({f"{row[1]}: {row[7]}" for row in rows if row[7]})
+    notes = [f"not bounded: {reason}" for reason in reasons]
     right = {2, 3, 4, 6}
     if output_format == "markdown":
         lines = [f"**{TITLE}**", "", *markdown_table(header, cells, right)]
+        # a list item each: lines one under the other would join into one paragraph
+        lines += ["", *(f"- {note}" for note in notes)] if notes else []
     else:
-        lines = [TITLE, *aligned([header, *cells], right)]
-    if reasons:
-        lines += [""] if output_format == "markdown" else []
-        lines += [f"not bounded: {reason}" for reason in reasons]
+        lines = [TITLE, *aligned([header, *cells], right), *notes]
     return "\n".join(lines) + "\n"
 
 
