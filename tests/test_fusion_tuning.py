@@ -294,3 +294,41 @@ def test_candidates_whose_fused_scores_tie_at_float32_are_warned_of_once(tmp_pat
     assert [line for line in err if "warning" in line] == [
         f"trecbench: warning: ParameterDomainWarning: {said[0]}"
     ]
+
+
+def _write_runs(tmp_path, runs: dict[str, str]) -> list[str]:
+    """Run files named after ``runs``' keys, each of the lines ``qid docno score`` given."""
+    paths = []
+    for name, lines in runs.items():
+        rows = [line.split() for line in lines.splitlines()]
+        text = "".join(f"{q} Q0 {d} {r} {s} {name}\n" for r, (q, d, s) in enumerate(rows, 1))
+        (tmp_path / f"{name}.run").write_text(text)
+        paths.append(str(tmp_path / f"{name}.run"))
+    return paths
+
+
+_REMEDY = "give a normalisation such as min-max or a rank-based method (rrf)"
+
+
+def test_optimize_s_advice_leaves_out_the_weights_it_chose(tmp_path, capsys):
+    # scores beyond float32 under --optimize were told to "give smaller weights": the
+    # search chooses the weights (-w is refused) and its grid sums them to 1 at any --step
+    from trecbench.cli import run
+
+    (tmp_path / "q.qrels").write_text("1 0 d1 1\n1 0 d2 0\n1 0 d3 1\n2 0 d1 0\n2 0 d2 1\n")
+    runs = _write_runs(tmp_path, {
+        "a": "1 d1 6e38\n1 d2 5e38\n1 d3 4e38\n2 d2 3\n2 d1 2\n2 d3 1",
+        "b": "1 d3 6e38\n1 d2 5.5e38\n1 d1 4e38\n2 d1 3\n2 d3 2.9\n2 d2 1",
+    })  # fmt: skip
+    args = ["fuse", "--method", "combsum", "--norm", "none", "--optimize", "P@1", "--folds", "2"]
+    args += ["--qrels", str(tmp_path / "q.qrels"), *runs, "-o", str(tmp_path / "t.run")]
+    assert run(args) == 0
+    said = capsys.readouterr().err.splitlines()
+    warned = [line for line in said if "tie at float32" in line]
+    assert len(warned) == 2  # the search's candidates, then the fusion with the chosen ones
+    assert all(line.endswith(f"to keep the scores in range, {_REMEDY}") for line in warned)
+    # a sum beyond a double: wmnz adds the scores before it weighs them
+    huge = _write_runs(tmp_path, {"c": "1 d1 1.7e308\n1 d3 1", "d": "1 d1 1.7e308\n1 d2 1"})
+    args = ["fuse", "--method", "wmnz", "--norm", "none", "--optimize", "P@1", "--qrels"]
+    assert run([*args, str(tmp_path / "q.qrels"), *huge, "-o", str(tmp_path / "h.run")]) == 1
+    assert capsys.readouterr().err.endswith(f"(beyond a double's range): {_REMEDY}\n")

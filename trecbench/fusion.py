@@ -286,8 +286,8 @@ def _refuse_non_finite(fused: np.ndarray, qids: pa.Array, docnos: pa.Array, sett
 
 def _remedies(method: str, norm: str, weighted: bool) -> str:
     """What keeps the fused scores within a double, among what this call did not choose:
-    smaller weights; a normalisation that bounds the scores (min-max: within [0, 1]); a
-    method of ranks."""
+    smaller weights (where the caller gave them: --optimize's sum to 1 whatever its grid);
+    a normalisation that bounds the scores (min-max: within [0, 1]); a method of ranks."""
     ways = ["smaller weights"] if weighted else []
     if method in SCORE_BASED and norm in ("none", "max"):
         ways.append("a normalisation such as min-max")
@@ -390,15 +390,16 @@ def fuse_tables(
     depth: int | None = None,
     tag: str | None = None,
     progress: Progress | None = None,
+    searched: bool = False,
 ) -> pa.Table:
     """:func:`fuse` on runs already ranked by :func:`ranked_table`; returns a pyarrow table
     ``qid, docno, rank, score, tag`` in trec_eval's order. ``progress(label, done,
     total)``: the steps of fusing (``fusing``: the runs' values, their documents matched,
     combined, ranked). Scores that tie at float32 against their order are warned of
-    (:class:`~trecbench.errors.ParameterDomainWarning`)."""
-    fused, ties = fused_and_ties(
-        runs, method, k=k, norm=norm, weights=weights, depth=depth, tag=tag, progress=progress
-    )
+    (:class:`~trecbench.errors.ParameterDomainWarning`). ``searched``: as
+    :func:`fused_and_ties` takes it."""
+    settings = {"k": k, "norm": norm, "weights": weights, "depth": depth, "tag": tag}
+    fused, ties = fused_and_ties(runs, method, **settings, progress=progress, searched=searched)
     for message in ties.values():
         warnings.warn(ParameterDomainWarning(message), stacklevel=2)
     return fused
@@ -414,11 +415,14 @@ def fused_and_ties(
     depth: int | None = None,
     tag: str | None = None,
     progress: Progress | None = None,
+    searched: bool = False,
 ) -> tuple[pa.Table, dict[str, str]]:
     """:func:`fuse_tables` without its warnings: the fused table and what of it ties at
     float32 against its order, ``{kind: message}`` (``rrf ranks``: RRF's k;
     ``overflow``: scores beyond float32's range), for a caller that fuses many settings
-    and says each kind once (:func:`trecbench.runstudy.fusion_tuning.tune_fusion`)."""
+    and says each kind once (:func:`trecbench.runstudy.fusion_tuning.tune_fusion`).
+    ``searched``: the weights are a search's (``--optimize``'s grid, which sums them to
+    1), not the caller's: what the messages advise leaves them out."""
     if not runs:
         raise UsageError("nothing to fuse: no run given")
     method, norm, k, weight = checked_settings(method, norm, k, weights, len(runs), depth, tag)
@@ -439,7 +443,7 @@ def fused_and_ties(
     with np.errstate(over="ignore", invalid="ignore"):  # refused below, not warned about
         fused = _combine(method, groups, np.concatenate(values), np.concatenate(row_weights))
     first = arrow.array(groups.first)
-    settings = (method, norm, weights is not None)
+    settings = (method, norm, weights is not None and not searched)
     _refuse_non_finite(fused, qid.take(first), docno.take(first), settings)
     table = pa.table(
         {

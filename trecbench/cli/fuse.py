@@ -204,7 +204,8 @@ def _fused(runs, fusion: dict, tuning: dict, tag, progress):
         k, weights = tuned.best.k, tuned.best.weights or ()
     weights = list(weights) or None
     chosen = {"k": k, "norm": fusion["norm"], "weights": weights, "depth": fusion["depth"]}
-    fused = fuse_tables(tables, method, **chosen, tag=tag, progress=progress)
+    searched = tuned is not None  # the weights are the search's: no remedy names them
+    fused = fuse_tables(tables, method, **chosen, tag=tag, progress=progress, searched=searched)
     method = method_name(method)  # recorded as applied: RRF's k, the norm a default gave
     applied = {"k": k if method == "rrf" else None, "norm": norm_name(fusion["norm"], method)}
     settings = {"name": method, **chosen, **applied}

@@ -235,7 +235,7 @@ def _fused_candidates(tables, method: str, candidates: list[Candidate], search) 
     fused, tied = {}, {}
     for i, c in enumerate(candidates):
         settings = {"k": c.k, "norm": search.norm, "weights": c.weights, "depth": search.depth}
-        fused[str(i)], ties = fused_and_ties(tables, method, **settings)
+        fused[str(i)], ties = fused_and_ties(tables, method, **settings, searched=True)
         for kind, message in ties.items():
             tied.setdefault(kind, []).append((c.label(), message))
     for found in tied.values():
