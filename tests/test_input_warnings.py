@@ -2,16 +2,20 @@
 stderr (the validator's lenient gate: CRLF line ends, one line per file; a blank line...),
 each line once however often the call reads the file, the numbers on stdout unchanged.
 compare and score said them; power, agree, fuse, leaderboard, similarity, pool and
-benchmark said nothing."""
+benchmark said nothing. A library call's result carries the same lines (its
+``input_warnings``), whether or not a command's scope is open: only evaluate's did."""
 
 from __future__ import annotations
 
 import shutil
 from pathlib import Path
 
+import pandas as pd
 import pytest
 from conftest import ROOT
 
+import trecbench
+from trecbench import input_warnings
 from trecbench.cli import run
 
 QRELS = str(ROOT / "qrels" / "hpo-demo.qrels")
@@ -43,13 +47,13 @@ def _said(runs: list[str]) -> list[str]:
     ]
 
 
-def _suite(runs: list[str]) -> list[str]:
+def _suite(runs: list[str], qrels: str = QRELS) -> list[str]:
     """A leaderboard suite of the runs' folder: the demo's languages as collections."""
     suite = Path(runs[0]).parent / "suite.toml"
     sidecar = ROOT / "qrels" / "hpo-demo.sidecar.json"
     systems = ", ".join(f'"{name}"' for name in RUNS)
     collections = "".join(
-        f'[collections.{language}]\nqrels = "{QRELS}"\nruns = "{{system}}.run"\n'
+        f'[collections.{language}]\nqrels = "{qrels}"\nruns = "{{system}}.run"\n'
         f'strata = "{sidecar}"\nwhere = {{ language = "{language}" }}\n'
         for language in ("de", "en")
     )
@@ -123,3 +127,96 @@ def test_a_file_read_twice_is_said_once(tmp_path, capsys):
         "(read as LF; scores unaffected)"
     )
     assert sorted(warned) == sorted([*_said(runs), qrels_said])
+
+
+# A library call's result carries its input warnings (compare, power, agree... returned
+# none of them: a Python user never learned the qrels had CRLF line ends).
+API = {
+    "evaluate": lambda qrels, runs: trecbench.evaluate(qrels, runs, ["P@5"]),
+    "compare": lambda qrels, runs: trecbench.compare(qrels, runs, ["P@5"], samples=100),
+    "power": lambda qrels, runs: trecbench.power(qrels, runs[0], runs[1:], ["P@5"]),
+    # the qrels read once, the runs scored under them twice
+    "agree": lambda qrels, runs: trecbench.agree(qrels, runs, ["P@5"], qrels_b=qrels),
+    "fuse": lambda qrels, runs: trecbench.fuse(runs[:2], "combsum"),
+    "similarity": lambda qrels, runs: trecbench.similarity(runs[:2]),
+    "pool": lambda qrels, runs: trecbench.pool(runs[:2], depth=5, qrels=qrels),
+    "leaderboard": lambda qrels, runs: trecbench.leaderboard(_suite(runs, qrels)[0]),
+    # the qrels evaluated once per fold
+    "optimize_fusion": lambda qrels, runs: trecbench.optimize_fusion(runs[:2], qrels, "map"),
+}
+# in the order read: the qrels before the runs, or after them, or not read
+QRELS_FIRST = {"evaluate", "compare", "power", "pool", "leaderboard"}
+QRELS_LAST = {"agree", "optimize_fusion"}
+
+
+def _crlf_qrels(folder: Path) -> str:
+    crlf = folder / "crlf.qrels"
+    crlf.write_bytes(Path(QRELS).read_bytes().replace(b"\n", b"\r\n"))
+    return str(crlf)
+
+
+def _carried(result) -> tuple[str, ...]:
+    if isinstance(result, pd.DataFrame):  # fuse's run
+        return result.attrs["input_warnings"]
+    return result.input_warnings
+
+
+def _unprefixed(lines: list[str]) -> list[str]:
+    return [line.removeprefix("trecbench: warning: ") for line in lines]
+
+
+@pytest.mark.parametrize("entry_point", API)
+def test_every_api_result_carries_its_input_warnings(entry_point, tmp_path):
+    runs = _runs(tmp_path / "dirty", True)
+    qrels = _crlf_qrels(tmp_path)
+    qrels_said = (
+        f"{qrels}: warning[R24]: CRLF line ends on all 60 lines (read as LF; scores unaffected)"
+    )
+    said = _unprefixed(_said(runs))
+    if entry_point in QRELS_FIRST:
+        said = [qrels_said, *said]
+    elif entry_point in QRELS_LAST:
+        said = [*said, qrels_said]
+    assert list(_carried(API[entry_point](qrels, runs))) == said
+
+
+def test_the_result_carries_them_in_a_command_scope_too(tmp_path):
+    """Inside the CLI's scope the result carries the lines read, and the command still
+    has each of them to say once."""
+    runs = _runs(tmp_path / "dirty", True)
+    qrels = _crlf_qrels(tmp_path)
+    with input_warnings.kept():
+        comparison = trecbench.compare(qrels, runs, ["P@5"], samples=100)
+        said = input_warnings.unsaid()
+        assert input_warnings.unsaid() == []
+        again = trecbench.power(qrels, runs[0], runs[1:], ["P@5"])
+        assert input_warnings.unsaid() == []  # said already: not twice
+    assert comparison.warnings == []  # its own warnings: the CLI says both
+    assert list(comparison.input_warnings) == said
+    assert again.input_warnings == comparison.input_warnings
+    assert said[0].startswith(f"{qrels}: warning[R24]")  # in the order read: qrels first
+    assert said[1:] == _unprefixed(_said(runs))
+
+
+def test_a_benchmark_carries_them(tmp_path):
+    folder = tmp_path / "data" / "hpo-rtask"
+    shutil.copytree(ROOT / "data" / "hpo-rtask", folder)
+    shutil.copytree(ROOT / "qrels", tmp_path / "qrels")
+    qrels, run = folder / "hpo-rtask.qrels", folder / "lexical.run"
+    for path in (qrels, run):
+        path.write_bytes(path.read_bytes().replace(b"\n", b"\r\n"))
+    result = trecbench.run_benchmark(folder / "benchmark.toml")
+    assert result.input_warnings == (
+        f"{qrels}: warning[R24]: CRLF line ends on all 1415 lines (read as LF; scores unaffected)",
+        f"{run}: warning[R24]: CRLF line ends on all 5600 lines "
+        "(read as LF; scores unaffected; validate --fix normalises them)",
+    )
+
+
+def test_compare_says_each_line_once(tmp_path, capsys):
+    """The command says the lines of the gate once, its result's own warnings aside."""
+    runs = _runs(tmp_path / "dirty", True)
+    qrels = _crlf_qrels(tmp_path)
+    _, warned = _call(["compare", "-m", "P@5", "--format", "csv", qrels, *runs], capsys)
+    assert _unprefixed(warned)[0].startswith(f"{qrels}: warning[R24]")
+    assert warned[1:] == _said(runs)

@@ -62,7 +62,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from . import arrow, ranking
+from . import arrow, input_warnings, ranking
 from .errors import ParameterDomainWarning, UsageError, excerpt, one_line
 from .inputs.tables import carry_integer_ids
 from .plurals import counted
@@ -472,6 +472,7 @@ def _steps(progress: Progress | None, label: str, total: int) -> Callable[[], No
     return lambda: progress(label, next(done), total)
 
 
+@input_warnings.carried
 def fuse(
     runs,
     method: str = "rrf",

@@ -52,6 +52,7 @@ class Benchmark:
     qrels_validation: dict
     inputs: list[dict]
     qrels_table: Any = None  # the one parse of the qrels (the page's grades: not read again)
+    input_warnings: tuple[str, ...] = ()  # what its inputs warned: input_warnings.carried
 
     def section(self) -> dict:
         """The ``benchmark`` section of BenchmarkReport.json (schema ``benchmark_workflow``)."""

@@ -11,7 +11,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from .. import arrow, outputs
+from .. import arrow, input_warnings, outputs
 from .checks import InvalidRuns, Validated, check_fused, summary, validate_inputs
 from .completeness import completeness
 from .loading import load_benchmark_config
@@ -20,6 +20,7 @@ from .settings import ACTIONS, BenchmarkSettings
 
 
 @outputs.in_input_scope  # as compare and evaluate: what was read is not read again
+@input_warnings.carried
 def run_benchmark(config: BenchmarkSettings | str | os.PathLike, *, progress=None) -> Benchmark:
     """Validate, fuse, score and compare the modes of a benchmark configuration (see
     :mod:`trecbench.benchmarking`). Raises :class:`InvalidRuns` (exit 2) when the qrels or

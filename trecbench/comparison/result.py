@@ -97,6 +97,7 @@ class Comparison:
     unjudged_sensitivity: Any = None
     drill_downs: dict[str, Any] | None = None
     unjudged_values: list[tuple] | None = None
+    input_warnings: tuple[str, ...] = ()  # what its inputs warned: input_warnings.carried
 
     @property
     def statistics(self) -> StatsSettings:

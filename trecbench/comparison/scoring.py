@@ -11,7 +11,7 @@ from typing import Any
 
 import pandas as pd
 
-from .. import outputs
+from .. import input_warnings, outputs
 from ..errors import UsageError
 from ..inputs import QrelsInput, RunInput, named_runs
 from .analysis import compare_scores, scoreless
@@ -111,6 +111,7 @@ class ScoringSettings:
 
 @keywords_of(StatsSettings, ScoringSettings)
 @outputs.in_input_scope
+@input_warnings.carried
 def compare(
     qrels: QrelsInput | None,
     runs: RunInput | Sequence[RunInput] | Mapping[str, RunInput],

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import input_warnings
 from ..errors import InputError, UsageError
 from .agreement import cohen_kappa, kendall_tau, tau_ap
 from .discrimination import Discrimination, DiscriminationSettings, discriminative_power
@@ -73,6 +74,7 @@ class Agreement:
     qrels: str | None = None
     qrels_b: str | None = None
     warnings: tuple[str, ...] = ()
+    input_warnings: tuple[str, ...] = ()  # what its inputs warned: input_warnings.carried
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON document (keys ``kendall_tau``, ``tau_ap``, ``cohen_kappa``,
@@ -184,6 +186,7 @@ def _kappa_reason(both: int, kappa: float | None, weighted: float | None) -> str
     return f"{' and '.join(undefined)} undefined: {why}"
 
 
+@input_warnings.carried
 def agree(
     qrels,
     runs,

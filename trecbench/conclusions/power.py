@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import stats
+from .. import input_warnings, stats
 from ..errors import UsageError
 from ..rounding import rounding_noise
 from .scores import EvaluationFlags, check_level, source_name, topic_scores
@@ -81,6 +81,7 @@ class PowerResult:
     rows: tuple[PowerRow, ...]
     qrels: str | None = None
     warnings: tuple[str, ...] = field(default=())
+    input_warnings: tuple[str, ...] = ()  # what its inputs warned: input_warnings.carried
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON document: settings, baseline and one object per row."""
@@ -263,6 +264,7 @@ def _figures(
     return {"power": power, "mde": mde, "topics_needed": needed, "reason": reason}
 
 
+@input_warnings.carried
 def power(
     qrels,
     baseline,

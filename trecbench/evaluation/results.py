@@ -220,6 +220,12 @@ class Evaluation:
         outputs and reports record."""
         return self.settings.to_json()
 
+    @property
+    def input_warnings(self) -> tuple[str, ...]:
+        """What the validation gate warned of the qrels and runs (its ``warnings``), by
+        the name every API result gives them (:func:`trecbench.input_warnings.carried`)."""
+        return tuple(self.warnings)
+
     @cached_property
     def ontology(self) -> dict[str, Any]:
         """Provenance of the ontology MaxOntSim measures use with these settings

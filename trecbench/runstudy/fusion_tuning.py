@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .. import input_warnings
 from ..errors import ParameterDomainWarning, UsageError
 from ..plurals import first_few
 
@@ -61,6 +62,7 @@ class FusionTuning:
     held_out: float
     training: float
     seed: int
+    input_warnings: tuple[str, ...] = ()  # what its inputs warned: input_warnings.carried
 
     @property
     def folds(self) -> int:
@@ -201,6 +203,7 @@ class FusionSearch:
     depth: int | None = None
 
 
+@input_warnings.carried
 def optimize_fusion(
     runs,
     qrels,

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from .. import input_warnings
 from ..errors import InputError
 from ..plurals import first_few
 from .suite import Collection, Suite, load_suite
@@ -62,6 +63,7 @@ class Leaderboard:
     suite: Suite
     boards: list[MeasureBoard]
     warnings: list[str] = field(default_factory=list)  # systems lacking topics
+    input_warnings: tuple[str, ...] = ()  # what its inputs warned: input_warnings.carried
 
     def to_json(self) -> dict:
         """The JSON document of ``leaderboard --format json``."""
@@ -213,6 +215,7 @@ def _check_scored(collection: Collection, systems: list[str], scored: set[str]) 
     raise InputError(str(collection.strata or collection.qrels), None, message)
 
 
+@input_warnings.carried
 def leaderboard(suite, progress=None) -> Leaderboard:
     """The leaderboard of a suite (a :class:`Suite` or the path of its TOML file).
     ``progress(label, done, total)``: the reading and scoring of each collection, as

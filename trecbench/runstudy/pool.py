@@ -17,7 +17,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .. import arrow
+from .. import arrow, input_warnings
 from ..errors import UsageError
 from ..files import check_text_ids
 from . import ranked as ranked_runs
@@ -60,6 +60,7 @@ class Pool:
     docno: list[str]
     contributions: list[RunContribution]
     with_qrels: bool
+    input_warnings: tuple[str, ...] = ()  # what its inputs warned: input_warnings.carried
 
     def to_text(self, grade: str | None = None) -> str:
         """The pool as qrels-shaped lines ``qid 0 docno`` (`` grade`` appended when given)."""
@@ -120,6 +121,7 @@ def _judgments(qrels) -> pa.Table:
     return table
 
 
+@input_warnings.carried
 def pool(
     runs, *, depth: int = 100, qrels=None, relevance_level: int = 1, names=None, progress=None
 ) -> Pool:

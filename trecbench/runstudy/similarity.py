@@ -35,7 +35,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .. import arrow
+from .. import arrow, input_warnings
 from ..errors import NoOverlapError, UsageError
 from ..kendall import pair_counts
 from . import ranked as ranked_runs
@@ -101,6 +101,7 @@ class Similarity:
 
     settings: SimilaritySettings
     pairs: list[PairSimilarity]
+    input_warnings: tuple[str, ...] = ()  # what its inputs warned: input_warnings.carried
 
     def to_json(self) -> dict:
         """The JSON document of ``similarity --format json``."""
@@ -128,6 +129,7 @@ def _pair_json(pair: PairSimilarity) -> dict:
     }
 
 
+@input_warnings.carried
 def similarity(
     runs, *, names=None, rbo_p: float = 0.9, overlap_k: int = 10, depth=None, progress=None
 ):
