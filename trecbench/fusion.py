@@ -398,8 +398,10 @@ def fuse_tables(
     combined, ranked). Scores that tie at float32 against their order are warned of
     (:class:`~trecbench.errors.ParameterDomainWarning`). ``searched``: as
     :func:`fused_and_ties` takes it."""
-    settings = {"k": k, "norm": norm, "weights": weights, "depth": depth, "tag": tag}
-    fused, ties = fused_and_ties(runs, method, **settings, progress=progress, searched=searched)
+    fused, ties = fused_and_ties(
+        runs, method, k=k, norm=norm, weights=weights, depth=depth, tag=tag,
+        progress=progress, searched=searched,
+    )  # fmt: skip
     for message in ties.values():
         warnings.warn(ParameterDomainWarning(message), stacklevel=2)
     return fused
