@@ -194,3 +194,30 @@ def test_score_routing_goes_into_the_table_and_the_report(tmp_path):
     assert {"path": str(demo / "routing.jsonl"), "kind": "routing"}.items() <= next(
         r for r in document["inputs"] if r["kind"] == "routing"
     ).items()
+
+
+def test_what_the_log_and_the_judged_topics_do_not_share_is_warned_of(tmp_path, capsys):
+    """Reviewer 188: a log of 2 queries, one of them unjudged, beside 20 judged topics
+    gave rates 'over 2 queries' without a word. Neither side is an error (a query that
+    needs no retrieval may have no judgments): a warning names both."""
+    from trecbench import input_warnings
+    from trecbench.cli import run
+    from trecbench.routing import coverage
+
+    log = parse_routing_log(LOG, "log")
+    assert coverage(log, ["q1", "q2", "q3", "q4", "q5"]) is None
+    said = coverage(log, ["q1", "q2", "q3", "q4", "q6", "q7"])
+    assert said == (
+        "log: the routing log has no entry for 2 of the 6 judged topics ('q6', 'q7'); "
+        "1 entry for a query the qrels do not judge ('q5'): its rates are over its 5 queries"
+    )
+    with input_warnings.collected() as lines:
+        routing_metrics(log, samples=100, topics=["q1", "q2", "q3", "q4", "q6", "q7"])
+    assert lines == [said]
+    (tmp_path / "log.jsonl").write_text(LOG)
+    (tmp_path / "q.qrels").write_text("".join(f"q{i} 0 d 1\n" for i in (1, 2, 3, 4, 6, 7)))
+    (tmp_path / "r.run").write_text("q1 Q0 d 1 1.0 r\n")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(tmp_path)
+        assert run(["score", "--routing", "log.jsonl", "-m", "P.5", "q.qrels", "r.run"]) == 0
+    assert capsys.readouterr().err.count("no entry for 2 of the 6 judged topics") == 1

@@ -27,18 +27,21 @@ from __future__ import annotations
 import json
 import math
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from . import sources
-from .errors import InputError
+from . import input_warnings, sources
+from .errors import InputError, excerpt
+from .plurals import counted, first_few
 from .renderers.routing import render_routing  # where callers have found it
 
 __all__ = [
     "FIELDS",
     "RoutingLog",
+    "coverage",
     "parse_routing_log",
     "read_routing_log",
     "render_routing",
@@ -142,15 +145,40 @@ def _rate(hits: np.ndarray, samples: int, confidence: float, seed: int, scale: f
     }
 
 
+def coverage(log: RoutingLog, topics: Sequence[str]) -> str | None:
+    """What a routing log and the judged ``topics`` do not share, as a warning (None when
+    the log has an entry for each topic and none more): its rates are over the log's
+    queries, not the topics scored beside them. Neither is an error: a query that needs no
+    retrieval may have no judgments, and a log may cover a sample."""
+    logged, judged = set(log.qids), set(topics)
+    missing = [excerpt(qid) for qid in topics if qid not in logged]
+    unknown = [excerpt(qid) for qid in log.qids if qid not in judged]
+    if not missing and not unknown:
+        return None
+    parts = []
+    if missing:
+        some = f"{len(missing)} of the {counted(len(judged), 'judged topic')}"
+        parts.append(f"no entry for {some} ({first_few(missing)})")
+    if unknown:
+        which = "a query" if len(unknown) == 1 else "queries"
+        entries = counted(len(unknown), "entry", "entries")
+        parts.append(f"{entries} for {which} the qrels do not judge ({first_few(unknown)})")
+    rates = f"its rates are over its {counted(len(log), 'query', 'queries')}"
+    return f"{log.path}: the routing log has {'; '.join(parts)}: {rates}"
+
+
 def routing_metrics(
     log: RoutingLog | str | os.PathLike,
     *,
     samples: int = 10_000,
     seed: int = 0,
     confidence: float = 0.95,
+    topics: Sequence[str] | None = None,
 ) -> dict:
     """Routing accuracy (a share) and gate efficiency (a percentage) of a routing log, each
-    with a bootstrap percentile interval over queries, plus the gate's counts.
+    with a bootstrap percentile interval over queries, plus the gate's counts. With the
+    judged ``topics``, what the log and they do not share is kept as the log's input
+    warning (:func:`coverage`; :mod:`trecbench.input_warnings`).
 
     Returns a JSON-ready dict (the ``routing`` section of EvaluationReport and
     BenchmarkReport): ``queries``, ``routing_accuracy`` and ``gate_efficiency`` (``value``,
@@ -160,6 +188,8 @@ def routing_metrics(
     """
     if not isinstance(log, RoutingLog):
         log = read_routing_log(log)
+    if topics is not None and (warning := coverage(log, topics)) is not None:
+        input_warnings.keep([warning])
     routed = [i for i, expert in enumerate(log.optimal) if expert is not None]
     correct = np.array([log.chosen[i] == log.optimal[i] for i in routed], dtype=bool)
     ran, should = log.retrieval_ran, log.should_retrieve

@@ -44,7 +44,7 @@ def run_benchmark(config: BenchmarkSettings | str | os.PathLike, *, progress=Non
         options=config.measure_options,
     )
     comparison = _compare(config, evaluation, topics, progress)
-    routing = _routing(config)
+    routing = _routing(config, topics)
     # the qrels' and runs' records (checksums, counts) were taken while they were read
     inputs = [qrels.record, *(loaded[m.name].record for m in config.modes if m.run is not None)]
     inputs = _input_records(config, inputs)
@@ -227,8 +227,9 @@ def _qrels_flags(evaluation) -> list[dict]:
     ]
 
 
-def _routing(config: BenchmarkSettings) -> dict | None:
-    """The routing metrics of the configured log, with the statistics' resampling."""
+def _routing(config: BenchmarkSettings, topics: list[str]) -> dict | None:
+    """The routing metrics of the configured log, with the statistics' resampling (what
+    the log and the judged ``topics`` do not share said as its input warning)."""
     if config.routing is None:
         return None
     from ..routing import routing_metrics
@@ -239,6 +240,7 @@ def _routing(config: BenchmarkSettings) -> dict | None:
         samples=statistics.samples,
         seed=statistics.seed,
         confidence=statistics.confidence,
+        topics=topics,
     )
 
 

@@ -284,7 +284,8 @@ def score(
         text = _with_unjudged_bounds(text, evaluation, view)
     routed = None
     if routing is not None:
-        routed, text = _with_routing(text, routing, output_format)
+        routed, text = _with_routing(text, routing, output_format, evaluation.qrels_topics)
+        echo_input_warnings()  # what the log and the judged topics do not share
     extra_inputs = [(strata, "strata")] if strata is not None else []
     extra_inputs += [(routing, "routing")] if routing is not None else []
     page = _page(evaluation, html_page, html_depth, (strata, sidecar, group_by))
@@ -380,11 +381,12 @@ def _topics_named_all(evaluation, per_query: bool) -> list[str]:
     ]
 
 
-def _with_routing(text: str, routing, output_format: str) -> tuple[dict, str]:
-    """The routing log's metrics, and ``text`` followed by them in a table or Markdown."""
+def _with_routing(text: str, routing, output_format: str, topics) -> tuple[dict, str]:
+    """The routing log's metrics (against the judged ``topics``), and ``text`` followed by
+    them in a table or Markdown."""
     from ..routing import render_routing, routing_metrics
 
-    routed = routing_metrics(routing)
+    routed = routing_metrics(routing, topics=topics)
     if output_format in ("table", "markdown"):
         text += "\n" + render_routing(routed)
     return routed, text
