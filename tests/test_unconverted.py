@@ -110,6 +110,16 @@ def test_the_readers_say_it_without_the_validator(tmp_path):
     assert refused.value.rule == "Q12"
 
 
+@pytest.mark.parametrize(("option", "rule"), [([], "R32"), (["--qrels"], "Q12")])
+def test_a_dict_of_one_entry_on_one_line_is_json_not_three_fields(tmp_path, capsys, option, rule):
+    """``{"q1": {"a": 1.0}}`` splits into three fields: it was called an MS MARCO run (a
+    BEIR qrels), the converter named wrongly (reviewer 186)."""
+    path = tmp_path / "d.json"
+    path.write_text('{"q1": {"a": 1.0}}\n')
+    assert run(["validate", *option, str(path)]) == 2
+    assert f"error[{rule}]: a JSON document, not " in capsys.readouterr().out
+
+
 def test_trec_text_that_opens_as_json_is_read_as_trec_eval_reads_it(tmp_path, capsys):
     # trec_eval takes {"q1"} and [1] for qids: nothing to convert, and it scores
     (tmp_path / "qrels").write_text('{"q1"} 0 d1 1\n[1] 0 d2 1\n')

@@ -205,11 +205,12 @@ def _reads_as(tokens: Tokens, kind: str) -> bool:
 
 
 def _unconverted_message(tokens: Tokens, kind: str) -> str | None:
-    """What :func:`unconverted` says of ``tokens`` whose reading as a ``kind`` failed."""
-    if _three_fields(tokens):
-        return columns_message(kind)
+    """What :func:`unconverted` says of ``tokens`` whose reading as a ``kind`` failed:
+    JSON first, told by its first bytes (``{"q1": {"d1": 1.0}}`` is three fields too)."""
     content = json_content(tokens.head, tokens.path)
-    return None if content is None else json_message(content, kind)
+    if content is not None:
+        return json_message(content, kind)
+    return columns_message(kind) if _three_fields(tokens) else None
 
 
 def _three_fields(tokens: Tokens) -> bool:
