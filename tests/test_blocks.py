@@ -850,3 +850,33 @@ def test_a_signal_while_a_run_is_spilled_removes_the_spill(tmp_path, name):
     child.send_signal(getattr(signal, name))
     assert child.wait(timeout=60) == 128 + getattr(signal, name)
     assert list(spill.iterdir()) == []
+
+
+@pytest.mark.parametrize("scattered", [False, True])
+def test_ids_read_from_integers_stay_marked_in_blocks(tmp_path, tiny_blocks, scattered):
+    """A Parquet run of integer docnos beside qrels of '0000' is refused, whole or in
+    blocks: the blocks were rebuilt without the mark of ids read from integers (and a
+    spill dropped it too), so the refusal never came and the run scored 0 (reviewer 184)."""
+    import pyarrow.parquet as pq
+
+    from trecbench.inputs.tables import integer_ids
+
+    order = [(t, k) for k in range(20) for t in range(4)] if scattered else None
+    order = order or [(t, k) for t in range(4) for k in range(20)]
+    table = pa.table(
+        {
+            "qid": [f"q{t}" for t, _ in order],
+            "docno": pa.array([k for _, k in order], pa.int64()),
+            "score": [float(20 - k) for _, k in order],
+        }
+    )
+    run = tmp_path / "run.parquet"
+    pq.write_table(table, run)
+    qrels = tmp_path / "qrels"
+    qrels.write_text("".join(f"q{t} 0 {k:04d} 1\n" for t in range(4) for k in (0, 5)))
+    blocks = run_blocks.RunBlocks(run, 7, 7, spill_dir=tmp_path)
+    tables = [t for t in blocks if t is not None and t is not run_blocks.RESTART]
+    assert blocks.spilled == scattered and len(tables) > 1
+    assert all(integer_ids(t, "docno") and not integer_ids(t, "qid") for t in tables)
+    with pytest.raises(TrecbenchError, match="no integer prints as"):
+        evaluate(str(qrels), str(run), ["P.5"], memory=4096)

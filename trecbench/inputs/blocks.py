@@ -40,6 +40,7 @@ from .. import arrow
 from . import trec_text
 from .ir_metadata import recorded
 from .streams import Progress, Source
+from .tables import carry_integer_ids, integer_ids, with_integer_ids
 from .trec_tables import SCORE_TEXT
 
 RUN_COLUMNS = ("qid", "docno", "score", "tag", "line")
@@ -207,7 +208,8 @@ class RunBlocks:
             line += table.num_rows
             counts.add(piece)
             columns = [_typed(table.column(name), name) for name in self.columns]
-            yield piece._replace(table=pa.table(columns, self.columns))
+            typed = carry_integer_ids(table, pa.table(columns, self.columns))  # as whole
+            yield piece._replace(table=typed)
 
     @staticmethod
     def describe(table: pa.Table) -> _Piece:
@@ -225,8 +227,12 @@ class RunBlocks:
         parts = pa.schema([("part", pa.int32())])
         schema = pa.schema([(name, _TYPES[name]) for name in self.columns] + list(parts))
 
+        integers: set[str] = set()  # the marks of ids read from integers, which a spill
+        # drops: the blocks read back carry them as the tables written did
+
         def parted() -> Iterator[pa.RecordBatch]:
             for table in tables:
+                integers.update(r for r in ("qid", "docno") if integer_ids(table, r))
                 columns = [pc.cast(table.column(name), _TYPES[name]) for name in self.columns]
                 part = arrow.array(_partition(table.column("qid"), partitions))
                 yield from pa.table([*columns, part], schema=schema).to_batches()
@@ -254,12 +260,12 @@ class RunBlocks:
                 where = os.path.join(folder, str(part))
                 piece = ds.dataset(where, format="arrow").to_table(columns=list(self.columns))
                 if pending and held + piece.num_rows > self.spill_rows:
-                    yield _in_file_order(pending, self.columns)
+                    yield with_integer_ids(_in_file_order(pending, self.columns), [*integers])
                     pending, held = [], 0
                 pending.append(piece)
                 held += piece.num_rows
             if pending:
-                yield _in_file_order(pending, self.columns)
+                yield with_integer_ids(_in_file_order(pending, self.columns), [*integers])
 
 
 class Block(NamedTuple):
