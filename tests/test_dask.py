@@ -349,9 +349,29 @@ def test_a_scheduler_passes_the_check():
         cluster.close()
 
 
-def test_a_local_worker_that_ends_as_it_starts_is_a_worker_error(tmp_path):
+def test_a_local_cluster_leaves_nothing_in_the_temporary_folder(tmp_path, monkeypatch):
+    """Dask's scratch folder (dask-scratch-space, with its lock files) was left in TMPDIR
+    after every --dask local:N (reviewer 184): the cluster has one of its own, removed
+    as it closes."""
+    import tempfile
+
+    from trecbench.dask_cluster import close
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    connected = tbdask.connect("local:1")
+    assert connected.submit(sum, [1, 2]).result() == 3
+    assert [p.name.startswith("trecbench-dask-") for p in tmp_path.iterdir()] == [True]
+    close(connected)  # as score --dask closes it
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_local_worker_that_ends_as_it_starts_is_a_worker_error(tmp_path, monkeypatch):
     """It was `internal error (RuntimeError: Nanny failed to start.)`."""
+    import tempfile
+
     import dask
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
 
     from trecbench.errors import WorkerError
 
@@ -359,6 +379,7 @@ def test_a_local_worker_that_ends_as_it_starts_is_a_worker_error(tmp_path):
     with dask.config.set({"distributed.worker.preload": [str(tmp_path / "dies.py")]}):
         with pytest.raises(WorkerError, match=r"^--dask local:1: a local Dask worker process "):
             tbdask.connect("local:1")
+    assert not list(tmp_path.glob("trecbench-dask-*"))  # its scratch folder removed too
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes")

@@ -20,10 +20,13 @@ ends as it starts is a :class:`~trecbench.errors.WorkerError`.
 from __future__ import annotations
 
 import logging
+import shutil
 import socket
 import struct
+import tempfile
 import threading
 import time
+import weakref
 
 from .errors import UsageError, WorkerError
 from .extras import require
@@ -70,6 +73,14 @@ def close(client: Client) -> None:
         client.close()
         if cluster is not None:
             cluster.close()
+            _remove_scratch(cluster)
+
+
+def _remove_scratch(cluster) -> None:
+    """Remove a local cluster's scratch folder (:func:`_local_cluster`), now it is closed."""
+    remove = getattr(cluster, "trecbench_scratch", None)
+    if remove is not None:
+        remove()
 
 
 def _local_client(address: str) -> Client:
@@ -86,6 +97,7 @@ def _local_client(address: str) -> Client:
         elif cluster is not None:
             with signals_held():
                 cluster.close()
+                _remove_scratch(cluster)
         raise
     return client
 
@@ -110,24 +122,40 @@ def _local_cluster(address: str) -> LocalCluster:
         raise UsageError(
             f"--dask {address}: at most local:{cores}, one worker per core of this machine"
         )
+    # the workers' scratch folder, Dask's ``dask-scratch-space`` in TMPDIR by default, left
+    # there with its lock files: one of this cluster's own, removed when it closes (at
+    # exit at the latest)
+    scratch = tempfile.mkdtemp(prefix="trecbench-dask-")
     try:
-        return LocalCluster(
-            n_workers=workers,
-            threads_per_worker=1,
-            processes=True,
-            dashboard_address="127.0.0.1:0",
-            scheduler_kwargs={"dashboard": False},
-            # a task's failure (bad input) is raised again here and printed in one line:
-            # the workers' own log of it (ERROR, with a traceback) would say it twice
-            silence_logs=logging.CRITICAL,
-            # each worker process runs dask_setup as it starts
-            preload=[*dask.config.get("distributed.worker.preload", []), __name__],
-        )
-    except RuntimeError as exc:  # "Nanny failed to start.": the cluster is closed
+        with dask.config.set({"temporary-directory": scratch}):  # the scheduler's too
+            cluster = _started(workers)
+    except BaseException as exc:
+        shutil.rmtree(scratch, ignore_errors=True)
+        if not isinstance(exc, RuntimeError):
+            raise
+        # "Nanny failed to start.": the cluster is closed
         raise WorkerError(
             f"--dask {address}: a local Dask worker process ended as it started "
             f"(killed? out of memory?): {exc}"
         ) from None
+    cluster.trecbench_scratch = weakref.finalize(cluster, shutil.rmtree, scratch, True)
+    return cluster
+
+
+def _started(workers: int) -> LocalCluster:
+    """A local cluster of ``workers`` processes of one thread each."""
+    return LocalCluster(
+        n_workers=workers,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address="127.0.0.1:0",
+        scheduler_kwargs={"dashboard": False},
+        # a task's failure (bad input) is raised again here and printed in one line:
+        # the workers' own log of it (ERROR, with a traceback) would say it twice
+        silence_logs=logging.CRITICAL,
+        # each worker process runs dask_setup as it starts
+        preload=[*dask.config.get("distributed.worker.preload", []), __name__],
+    )
 
 
 def dask_setup(worker) -> None:
