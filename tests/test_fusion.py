@@ -568,3 +568,41 @@ def test_an_rrf_k_whose_ranks_tie_at_float32_is_flagged():
         trecbench.fuse([a, b], "rrf", k=60)
         # ranks 3 and 4 tie at this k, but the runs hold only ranks 1 to 3: no warning
         trecbench.fuse([a, b], "rrf", k=11936085)
+
+
+@pytest.mark.parametrize(
+    ("method", "runs", "expected"),
+    [
+        # the median of one value, 1e308: (x + x) / 2 overflowed
+        ("combmed", [{"q": {"big": 1e308, "s": 1.0}}, {"q": {"s": 2.0}}], {"big": 1e308, "s": 1.5}),
+        # the mean of 1.5e308 and 1e308: their sum overflowed
+        ("combanz", [{"q": {"a": 1.5e308}}, {"q": {"a": 1e308}}], {"a": 1.25e308}),
+        # below the overflow the same bits as the plain formula
+        ("combmed", [{"q": {"a": 0.1, "b": 3}}, {"q": {"a": 0.2}}], {"a": (0.1 + 0.2) / 2, "b": 3}),
+        ("combanz", [{"q": {"a": 0.1}}, {"q": {"a": 0.2}}], {"a": (0.1 + 0.2) / 2}),
+    ],
+)  # fmt: skip
+def test_a_median_or_mean_within_range_is_not_refused_for_its_sum(method, runs, expected):
+    """Reviewer 185: combmed and combanz refused finite results as 'inf (beyond a double's
+    range)' where the sum before the halving or the division overflowed."""
+    fused = trecbench.fuse(runs, method, norm="none")
+    assert dict(zip(fused["docno"], fused["score"], strict=True)) == expected
+
+
+def test_fused_scores_float32_reads_as_zero_against_their_order_are_flagged():
+    """Reviewer 185: weights of 1e-50 made every fused score 0 at float32 (trec_eval 9.x's
+    precision): the run was written in docno order, c above a, without a word."""
+    from trecbench.errors import ParameterDomainWarning
+
+    run = {"q": {"a": 3.0, "b": 2.0, "c": 1.0}}
+    with pytest.warns(ParameterDomainWarning) as said:
+        fused = trecbench.fuse([run, run], "combsum", norm="none", weights=[1e-50, 1e-50])
+    assert list(fused["docno"]) == ["c", "b", "a"]  # trec_eval 9.x's order of equal scores
+    assert str(said[0].message).startswith(
+        "fused scores within float32's smallest normal value (±1.2e-38) tie at float32 (as 0)"
+    )
+    assert str(said[0].message).endswith("give larger weights, a normalisation such as "
+                                         "min-max or a rank-based method (rrf)")  # fmt: skip
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # tiny, but float32 keeps them apart: no warning
+        trecbench.fuse([run, run], "combsum", norm="none", weights=[1e-30, 1e-30])

@@ -91,6 +91,7 @@ NORM_ALIASES = {"min_max": "min-max", "minmax": "min-max", "zmuv": "z-score", "z
 DEFAULT_NORM = "min-max"  # ranx's default for score-based methods
 FLOOR = 1e-9  # ranx's floor under every normalisation denominator
 FLOAT32_MAX = float(np.finfo(np.float32).max)
+FLOAT32_TINY = float(np.finfo(np.float32).tiny)  # its smallest normal value
 
 
 def method_name(method: str) -> str:
@@ -284,15 +285,18 @@ def _refuse_non_finite(fused: np.ndarray, qids: pa.Array, docnos: pa.Array, sett
         )
 
 
-def _remedies(method: str, norm: str, weighted: bool) -> str:
-    """What keeps the fused scores within a double, among what this call did not choose:
-    smaller weights (where the caller gave them: --optimize's sum to 1 whatever its grid);
-    a normalisation that bounds the scores (min-max: within [0, 1]); a method of ranks."""
-    ways = ["smaller weights"] if weighted else []
+def _remedies(method: str, norm: str, weighted: bool, weights: str = "smaller") -> str:
+    """What keeps the fused scores within range (a double's; float32's, where ``weights``
+    says which way they are out of it), among what this call did not choose: weights of
+    another size (where the caller gave them: --optimize's sum to 1 whatever its grid); a
+    normalisation that bounds the scores (min-max: within [0, 1]); a method of ranks."""
+    ways = [f"{weights} weights"] if weighted else []
     if method in SCORE_BASED and norm in ("none", "max"):
         ways.append("a normalisation such as min-max")
     if method in SCORE_BASED:
         ways.append("a rank-based method (rrf)")
+    if not ways:  # RRF of a huge k: its own warning names k
+        return "give a smaller k"
     return "give " + (", ".join(ways[:-1]) + " or " if len(ways) > 1 else "") + ways[-1]
 
 
@@ -318,17 +322,26 @@ def _combine(method: str, groups: arrow.Groups, values, weights) -> np.ndarray:
     total = groups.reduce(np.add, values)
     if method in ("combmnz", "isr"):
         return total * groups.counts
-    if method == "combanz":
-        return total / groups.counts
+    if method == "combanz":  # a mean: the sum may overflow where the mean does not
+        mean = total / groups.counts
+        over = ~np.isfinite(total)
+        if over.any():
+            counts = np.empty(len(values))
+            counts[groups.order] = np.repeat(groups.counts, groups.counts)
+            mean[over] = groups.reduce(np.add, values / counts)[over]
+        return mean
     if method == "wmnz":
         return total * groups.reduce(np.add, weights)
     # combmed: sort each group's values, average the two middle ones (one when odd)
     group = np.repeat(np.arange(len(groups.counts)), groups.counts)
     ordered = values[groups.order]
     ordered = ordered[np.lexsort((ordered, group))]
-    low = groups.starts + (groups.counts - 1) // 2
-    high = groups.starts + groups.counts // 2
-    return (ordered[low] + ordered[high]) / 2
+    low, high = (
+        ordered[groups.starts + (groups.counts - 1) // 2],
+        ordered[groups.starts + groups.counts // 2],
+    )
+    total = low + high  # a sum beyond a double's range: halves first (exact)
+    return np.where(np.isfinite(total), total / 2, low / 2 + high / 2)
 
 
 def ranked_run(
@@ -457,7 +470,9 @@ def fused_and_ties(
     )
     step()
     ranked = ranking.truncate(ranking.rank_run(table), depth)
-    ties["overflow"] = _float32_overflow(ranked, settings)
+    ties["overflow"] = _float32_out_of_range(ranked, settings, beyond=True)
+    if not ties.get("rrf ranks"):  # RRF of a huge k: said already
+        ties["underflow"] = _float32_out_of_range(ranked, settings, beyond=False)
     step()
     fused_table = ranked.select(["qid", "docno", "rank", "score", "tag"])
     found = {kind: message for kind, message in ties.items() if message is not None}
@@ -536,19 +551,21 @@ def _float32_rank_ties(k: float, deepest: int) -> str | None:
     )
 
 
-def _float32_overflow(ranked: pa.Table, settings) -> str | None:
-    """The warning (None: none is due) when fused scores beyond float32's range (about
-    ±3.4e38: ``--norm none`` or ``max``, huge weights) tie at float32, trec_eval 9.x's
-    precision, and so the ranking written (ties by docno) puts a smaller score above a
-    larger one. Equal scores in a tie are no contradiction: no warning. ``ranked``: the
-    fused run in trecbench's ranking; ``settings``: as :func:`_refuse_non_finite` takes
-    them."""
+def _float32_out_of_range(ranked: pa.Table, settings, beyond: bool) -> str | None:
+    """The warning (None: none is due) when fused scores out of float32's range tie at
+    float32, trec_eval 9.x's precision, and so the ranking written (ties by docno) puts a
+    smaller score above a larger one: ``beyond`` it (about ±3.4e38: ``--norm none`` or
+    ``max``, huge weights), or else within its smallest normal value (about ±1.2e-38: tiny
+    weights or scores, which float32 reads as 0 or with few bits). Equal scores in a tie
+    are no contradiction: no warning. ``ranked``: the fused run in trecbench's ranking;
+    ``settings``: as :func:`_refuse_non_finite` takes them."""
     score = arrow.to_numpy(ranked.column("score"))
     rank = arrow.to_numpy(ranked.column("rank"))
     # ranked as float32, descending: a larger double below within a topic is a float32 tie
     below = (rank[1:] != 1) & (score[1:] > score[:-1])
-    beyond = np.maximum(np.abs(score[1:]), np.abs(score[:-1])) > FLOAT32_MAX
-    pairs = np.flatnonzero(below & beyond)
+    size = np.maximum(np.abs(score[1:]), np.abs(score[:-1]))
+    out = size > FLOAT32_MAX if beyond else size < FLOAT32_TINY
+    pairs = np.flatnonzero(below & out)
     if not len(pairs):
         return None
     rows = np.union1d(pairs, pairs + 1)
@@ -560,12 +577,17 @@ def _float32_overflow(ranked: pa.Table, settings) -> str | None:
         f"topic {one_line(qids[first].as_py())}: {one_line(docnos[first].as_py())} {low!r} "
         f"above {one_line(docnos[first + 1].as_py())} {high!r}"
     )
+    where = (
+        f"beyond float32's range (±{FLOAT32_MAX:.2g})"
+        if beyond
+        else f"within float32's smallest normal value (±{FLOAT32_TINY:.2g})"
+    )
+    remedy = _remedies(*settings, weights="smaller" if beyond else "larger")
     return (
-        f"fused scores beyond float32's range (±{FLOAT32_MAX:.2g}) tie at float32 (as "
-        f"{float(as_float32(low)):g}), the precision trec_eval 9.x reads scores at, so it "
-        f"ranks them by docno: {counted(len(rows), 'document')} of "
-        f"{counted(topics, 'topic')} are ranked against their scores ({example}); to keep "
-        f"the scores in range, {_remedies(*settings)}"
+        f"fused scores {where} tie at float32 (as {float(as_float32(low)):g}), the "
+        f"precision trec_eval 9.x reads scores at, so it ranks them by docno: "
+        f"{counted(len(rows), 'document')} of {counted(topics, 'topic')} are ranked "
+        f"against their scores ({example}); to keep the scores in range, {remedy}"
     )
 
 
