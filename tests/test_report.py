@@ -576,3 +576,20 @@ def test_a_report_after_a_plain_score_has_the_ontology_checksum(tmp_path, monkey
     assert error is None and reported == plain
     sha = hashlib.sha256((tmp_path / "hp.obo").read_bytes()).hexdigest()
     assert json.loads((tmp_path / "r.json").read_bytes())["ontology"]["sha256"] == sha
+
+
+def test_a_run_of_text_measures_alone_is_in_the_report(tmp_path):
+    """``-m relstring`` (text per topic, no value) wrote ``"results": []``: the runs
+    scored were left out of the report (reviewer 185)."""
+    from trecbench.cli import run as cli_run
+
+    target = tmp_path / "r.json"
+    runs = [str(ROOT / "runs" / name) for name in ("tfidf-char.run", "tfidf-word.run")]
+    qrels = str(ROOT / "qrels" / "hpo-demo.qrels")
+    assert cli_run(["score", "--report", str(target), "-m", "relstring", qrels, *runs]) == 0
+    document = json.loads(target.read_text())
+    report.validate_against_schema(document, report.REPORT_SCHEMA)
+    assert document["results"] == [
+        {"run": name, "topics": 0, "aggregates": {}, "per_query": {}}
+        for name in ("tfidf-char", "tfidf-word")
+    ]

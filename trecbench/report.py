@@ -251,16 +251,17 @@ def _wide(frame: Any, index: str) -> dict:
 
 
 def _results(evaluation: Any) -> list[dict]:
-    """One entry per run: ``aggregates`` ``{measure: value}`` and ``per_query``
+    """One entry per run scored: ``aggregates`` ``{measure: value}`` and ``per_query``
     ``{qid: {measure: value}}`` with topics in trec_eval's byte-wise order (Python orders
     ``str`` by code point, which is UTF-8 byte order); measures named as printed (``-Z``:
-    ``ZP@5``, its values z-scores)."""
+    ``ZP@5``, its values z-scores). A run of text measures alone (``relstring``: ``score
+    --format json`` has their text) is listed with no value, not left out."""
     aggregates, per_query = (
         frame.astype({"run": str}).assign(measure=frame["measure"].map(evaluation.shown))
         for frame in (evaluation.aggregates, evaluation.per_query)
     )
     results = []
-    for run in dict.fromkeys(aggregates["run"]):
+    for run in (str(result.name) for result in evaluation.runs):
         table = _wide(per_query[per_query["run"] == run], "qid")
         agg = aggregates[aggregates["run"] == run].assign(key="all")
         results.append(
