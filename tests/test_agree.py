@@ -596,3 +596,13 @@ def test_agree_latex_shows_an_undefined_figure_as_latex_s_en_dash(tmp_path):
     assert sum("–" in line for line in lines) == 1
     table = CliRunner().invoke(cli, ["agree", qrels, *runs, "-m", "P@1", "-m", "num_ret"])
     assert ["P@1", "1", "0", "–", "–"] in [line.split() for line in table.stdout.splitlines()]
+
+
+def test_agrees_means_are_summed_in_topic_order():
+    """As compare's (stats.topic_mean): numpy's mean(axis=0) of one column sums pairwise,
+    so a mean moved in its last bits with the array's shape."""
+    from trecbench.conclusions.scores import TopicScores
+
+    values = np.array([1.0] * 10 + [0.1] * 10)[:, None, None]
+    scores = TopicScores(("a",), ("m",), tuple(f"q{i}" for i in range(20)), values)
+    assert scores.means()[0, 0] == sum([1.0] * 10 + [0.1] * 10) / 20 != values.mean()

@@ -245,6 +245,18 @@ def _tolerance(diffs: np.ndarray) -> np.ndarray:
     return 1e-9 * np.maximum(np.abs(diffs).mean(axis=0), 1e-300)
 
 
+def topic_mean(matrix: np.ndarray, weights=None) -> np.ndarray:
+    """Per column (per everything but the first axis), the mean over topics (the first
+    axis; with ``weights`` per topic, the weighted sum), summed in topic order as trec_eval
+    sums: ``mean(axis=0)`` sums pairwise along a contiguous axis, so one column's mean
+    moved in its last bits with the columns beside it. NaN where there is no topic."""
+    terms = matrix if weights is None else matrix * np.asarray(weights, np.float64)[:, None]
+    if not len(terms):
+        return np.full(terms.shape[1:], np.nan)
+    total = np.cumsum(terms, axis=0)[-1]
+    return total / len(terms) if weights is None else total
+
+
 def _weighted_mean(matrix: np.ndarray, weights) -> np.ndarray:
     if weights is None:
         return matrix.mean(axis=0)

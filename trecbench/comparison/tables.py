@@ -165,12 +165,6 @@ class View:
 
     def mean_of(self, matrix: np.ndarray) -> np.ndarray:
         """Per column, the mean over topics (macro: the strata's weighted sum), summed in
-        topic order as trec_eval sums: ``mean(axis=0)`` sums pairwise in an order that
-        depends on the matrix's shape, so a run's mean moved in its last bits with the
-        other runs and measures beside it (and a target's mark with it)."""
-        weights = self.weights
-        terms = matrix if weights is None else matrix * weights[:, None]
-        if not len(terms):
-            return np.full(terms.shape[1:], np.nan)
-        total = np.cumsum(terms, axis=0)[-1]
-        return total / len(terms) if weights is None else total
+        topic order (:func:`~trecbench.stats.topic_mean`): a run's mean, and a target's
+        mark, do not move with the runs and measures beside it."""
+        return stats.topic_mean(matrix, self.weights)

@@ -63,7 +63,9 @@ class TopicScores:
 
     def means(self) -> np.ndarray:
         """``runs x measures``: each run's mean over the topics."""
-        return self.values.mean(axis=0)
+        from ..stats import topic_mean
+
+        return topic_mean(self.values)  # in topic order, as compare's
 
 
 def topic_scores(
