@@ -336,10 +336,8 @@ def _combine(method: str, groups: arrow.Groups, values, weights) -> np.ndarray:
     group = np.repeat(np.arange(len(groups.counts)), groups.counts)
     ordered = values[groups.order]
     ordered = ordered[np.lexsort((ordered, group))]
-    low, high = (
-        ordered[groups.starts + (groups.counts - 1) // 2],
-        ordered[groups.starts + groups.counts // 2],
-    )
+    low = ordered[groups.starts + (groups.counts - 1) // 2]
+    high = ordered[groups.starts + groups.counts // 2]
     total = low + high  # a sum beyond a double's range: halves first (exact)
     return np.where(np.isfinite(total), total / 2, low / 2 + high / 2)
 

@@ -285,7 +285,6 @@ def score(
     routed = None
     if routing is not None:
         routed, text = _with_routing(text, routing, output_format, evaluation.qrels_topics)
-        echo_input_warnings()  # what the log and the judged topics do not share
     extra_inputs = [(strata, "strata")] if strata is not None else []
     extra_inputs += [(routing, "routing")] if routing is not None else []
     page = _page(evaluation, html_page, html_depth, (strata, sidecar, group_by))
@@ -387,6 +386,7 @@ def _with_routing(text: str, routing, output_format: str, topics) -> tuple[dict,
     from ..routing import render_routing, routing_metrics
 
     routed = routing_metrics(routing, topics=topics)
+    echo_input_warnings()  # what the log and the judged topics do not share
     if output_format in ("table", "markdown"):
         text += "\n" + render_routing(routed)
     return routed, text
