@@ -122,13 +122,12 @@ def _local_cluster(address: str) -> LocalCluster:
         raise UsageError(
             f"--dask {address}: at most local:{cores}, one worker per core of this machine"
         )
-    # the workers' scratch folder, Dask's ``dask-scratch-space`` in TMPDIR by default, left
-    # there with its lock files: one of this cluster's own, removed when it closes (at
-    # exit at the latest)
+    # the scheduler's and workers' scratch folder, Dask's ``dask-scratch-space`` in TMPDIR
+    # by default, left there with its lock files: one of this cluster's own, removed when
+    # it closes (at exit at the latest)
     scratch = tempfile.mkdtemp(prefix="trecbench-dask-")
     try:
-        with dask.config.set({"temporary-directory": scratch}):  # the scheduler's too
-            cluster = _started(workers)
+        cluster = _started(workers, scratch)
     except BaseException as exc:
         shutil.rmtree(scratch, ignore_errors=True)
         if not isinstance(exc, RuntimeError):
@@ -142,14 +141,17 @@ def _local_cluster(address: str) -> LocalCluster:
     return cluster
 
 
-def _started(workers: int) -> LocalCluster:
-    """A local cluster of ``workers`` processes of one thread each."""
+def _started(workers: int, scratch: str) -> LocalCluster:
+    """A local cluster of ``workers`` processes of one thread each, its scheduler's and
+    workers' folders in ``scratch`` (passed to each: Dask's process-wide configuration is
+    not this cluster's to set)."""
     return LocalCluster(
+        local_directory=scratch,
         n_workers=workers,
         threads_per_worker=1,
         processes=True,
         dashboard_address="127.0.0.1:0",
-        scheduler_kwargs={"dashboard": False},
+        scheduler_kwargs={"dashboard": False, "local_directory": scratch},
         # a task's failure (bad input) is raised again here and printed in one line:
         # the workers' own log of it (ERROR, with a traceback) would say it twice
         silence_logs=logging.CRITICAL,
