@@ -220,3 +220,14 @@ def test_compare_says_each_line_once(tmp_path, capsys):
     _, warned = _call(["compare", "-m", "P@5", "--format", "csv", qrels, *runs], capsys)
     assert _unprefixed(warned)[0].startswith(f"{qrels}: warning[R24]")
     assert warned[1:] == _said(runs)
+
+
+def test_an_evaluation_of_one_file_twice_carries_its_lines_once(tmp_path):
+    """Its ``warnings`` hold a copy per run read; ``input_warnings`` each line once, as
+    every other result's (reviewer 192)."""
+    qrels = _crlf_qrels(tmp_path)
+    run = tmp_path / "crlf.run"
+    run.write_bytes((ROOT / "runs" / "tfidf-word.run").read_bytes().replace(b"\n", b"\r\n"))
+    evaluation = trecbench.evaluate(qrels, [run, run], ["P.5"], run_names=["a", "b"])
+    assert len(evaluation.input_warnings) == 2  # the qrels' line and the run's
+    assert len(set(evaluation.input_warnings)) == 2

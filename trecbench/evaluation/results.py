@@ -224,7 +224,7 @@ class Evaluation:
     def input_warnings(self) -> tuple[str, ...]:
         """What the validation gate warned of the qrels and runs (its ``warnings``), by
         the name every API result gives them (:func:`trecbench.input_warnings.carried`)."""
-        return tuple(self.warnings)
+        return tuple(dict.fromkeys(self.warnings))  # a file read twice: its lines once
 
     @cached_property
     def ontology(self) -> dict[str, Any]:
