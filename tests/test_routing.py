@@ -209,7 +209,8 @@ def test_what_the_log_and_the_judged_topics_do_not_share_is_warned_of(tmp_path, 
     said = coverage(log, ["q1", "q2", "q3", "q4", "q6", "q7"])
     assert said == (
         "log: the routing log has no entry for 2 of the 6 judged topics ('q6', 'q7'); "
-        "1 entry for a query the qrels do not judge ('q5'): its rates are over its 5 queries"
+        "1 entry for a query the qrels do not judge ('q5'): its rates are over its entries, "
+        "not the judged topics"
     )
     with input_warnings.collected() as lines:
         routing_metrics(log, samples=100, topics=["q1", "q2", "q3", "q4", "q6", "q7"])

@@ -163,8 +163,10 @@ def coverage(log: RoutingLog, topics: Sequence[str]) -> str | None:
         which = "a query" if len(unknown) == 1 else "queries"
         entries = counted(len(unknown), "entry", "entries")
         parts.append(f"{entries} for {which} the qrels do not judge ({first_few(unknown)})")
-    rates = f"its rates are over its {counted(len(log), 'query', 'queries')}"
-    return f"{log.path}: the routing log has {'; '.join(parts)}: {rates}"
+    return (
+        f"{log.path}: the routing log has {'; '.join(parts)}: its rates are over its "
+        "entries, not the judged topics"
+    )
 
 
 def routing_metrics(
