@@ -606,3 +606,19 @@ def test_fused_scores_float32_reads_as_zero_against_their_order_are_flagged():
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # tiny, but float32 keeps them apart: no warning
         trecbench.fuse([run, run], "combsum", norm="none", weights=[1e-30, 1e-30])
+
+
+@pytest.mark.parametrize(
+    ("scores", "count"),
+    [
+        ({"z": 1e-50, "y": 1.7e-50, "x": 1.25e-50}, 3),  # z, y, x: none where it belongs
+        ({"c": 1.7e-50, "b": 1e-50, "a": 1.25e-50}, 2),  # c, b, a: c is in place
+        ({"z": 1e308, "y": 1.7e308, "x": 1.25e308}, 3),  # the same beyond the range
+    ],
+)
+def test_the_warning_counts_every_document_placed_against_its_score(scores, count):
+    """Reviewer 192: the neighbours out of order were counted, 2 of the 3 misplaced."""
+    from trecbench.errors import ParameterDomainWarning
+
+    with pytest.warns(ParameterDomainWarning, match=f" {count} documents of 1 topic are ranked"):
+        trecbench.fuse([{"q": scores}], "combmax", norm="none")

@@ -62,11 +62,10 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from . import arrow, input_warnings, ranking
+from . import arrow, fused_ties, input_warnings, ranking
 from .errors import ParameterDomainWarning, UsageError, excerpt, one_line
 from .inputs.tables import carry_integer_ids
-from .plurals import counted
-from .score_precision import as_float32, compares_float32
+from .score_precision import compares_float32
 from .trec_eval import compat as versions
 
 if TYPE_CHECKING:
@@ -90,8 +89,6 @@ NORMS = ("none", "min-max", "z-score", "max", "sum", "rank")
 NORM_ALIASES = {"min_max": "min-max", "minmax": "min-max", "zmuv": "z-score", "zscore": "z-score"}
 DEFAULT_NORM = "min-max"  # ranx's default for score-based methods
 FLOOR = 1e-9  # ranx's floor under every normalisation denominator
-FLOAT32_MAX = float(np.finfo(np.float32).max)
-FLOAT32_TINY = float(np.finfo(np.float32).tiny)  # its smallest normal value
 
 
 def method_name(method: str) -> str:
@@ -441,7 +438,7 @@ def fused_and_ties(
     method, norm, k, weight = checked_settings(method, norm, k, weights, len(runs), depth, tag)
     ties = {}
     if method == "rrf":
-        ties["rrf ranks"] = _float32_rank_ties(k, max(_deepest_rank(t) for t in runs))
+        ties["rrf ranks"] = fused_ties.rrf_ranks(k, max(_deepest_rank(t) for t in runs))
     step = _steps(progress, "fusing", 4)
     qids, docnos, values, row_weights = [], [], [], []
     for index, ranked in enumerate(runs):
@@ -468,9 +465,10 @@ def fused_and_ties(
     )
     step()
     ranked = ranking.truncate(ranking.rank_run(table), depth)
-    ties["overflow"] = _float32_out_of_range(ranked, settings, beyond=True)
+    ties["overflow"] = fused_ties.out_of_range(ranked, True, _remedies(*settings))
     if not ties.get("rrf ranks"):  # RRF of a huge k: said already
-        ties["underflow"] = _float32_out_of_range(ranked, settings, beyond=False)
+        remedy = _remedies(*settings, weights="larger")
+        ties["underflow"] = fused_ties.out_of_range(ranked, False, remedy)
     step()
     fused_table = ranked.select(["qid", "docno", "rank", "score", "tag"])
     found = {kind: message for kind, message in ties.items() if message is not None}
@@ -530,63 +528,6 @@ def _deepest_rank(ranked: pa.Table) -> int:
     if "rank" not in ranked.column_names or not ranked.num_rows:
         return ranked.num_rows
     return int(pc.max(ranked.column("rank")).as_py())
-
-
-def _float32_rank_ties(k: float, deepest: int) -> str | None:
-    """The warning (None: none is due) when RRF's ``1/(k + rank)`` of two neighbouring
-    ranks within ``deepest`` tie at float32, the precision trec_eval 9.x reads scores at:
-    it would rank those documents by docno, not as the runs do (a k of millions)."""
-    with np.errstate(divide="ignore"):
-        single = (1 / (k + np.arange(1, deepest + 1, dtype=np.float64))).astype(np.float32)
-    tied = np.flatnonzero(single[1:] == single[:-1])
-    if not len(tied):
-        return None
-    rank = int(tied[0]) + 1
-    return (
-        f"k {k:g}: RRF's scores of ranks {rank} and {rank + 1} tie at float32, the "
-        "precision trec_eval 9.x reads scores at: it ranks such documents by docno, "
-        "not as the runs do (a smaller k keeps the ranks apart)"
-    )
-
-
-def _float32_out_of_range(ranked: pa.Table, settings, beyond: bool) -> str | None:
-    """The warning (None: none is due) when fused scores out of float32's range tie at
-    float32, trec_eval 9.x's precision, and so the ranking written (ties by docno) puts a
-    smaller score above a larger one: ``beyond`` it (about ±3.4e38: ``--norm none`` or
-    ``max``, huge weights), or else within its smallest normal value (about ±1.2e-38: tiny
-    weights or scores, which float32 reads as 0 or with few bits). Equal scores in a tie
-    are no contradiction: no warning. ``ranked``: the fused run in trecbench's ranking;
-    ``settings``: as :func:`_refuse_non_finite` takes them."""
-    score = arrow.to_numpy(ranked.column("score"))
-    rank = arrow.to_numpy(ranked.column("rank"))
-    # ranked as float32, descending: a larger double below within a topic is a float32 tie
-    below = (rank[1:] != 1) & (score[1:] > score[:-1])
-    size = np.maximum(np.abs(score[1:]), np.abs(score[:-1]))
-    out = size > FLOAT32_MAX if beyond else size < FLOAT32_TINY
-    pairs = np.flatnonzero(below & out)
-    if not len(pairs):
-        return None
-    rows = np.union1d(pairs, pairs + 1)
-    qids, docnos = ranked.column("qid"), ranked.column("docno")
-    topics = len(pc.unique(qids.take(arrow.array(rows))))
-    first = int(pairs[0])
-    low, high = float(score[first]), float(score[first + 1])
-    example = (
-        f"topic {one_line(qids[first].as_py())}: {one_line(docnos[first].as_py())} {low!r} "
-        f"above {one_line(docnos[first + 1].as_py())} {high!r}"
-    )
-    where = (
-        f"beyond float32's range (±{FLOAT32_MAX:.2g})"
-        if beyond
-        else f"within float32's smallest normal value (±{FLOAT32_TINY:.2g})"
-    )
-    remedy = _remedies(*settings, weights="smaller" if beyond else "larger")
-    return (
-        f"fused scores {where} tie at float32 (as {float(as_float32(low)):g}), the "
-        f"precision trec_eval 9.x reads scores at, so it ranks them by docno: "
-        f"{counted(len(rows), 'document')} of {counted(topics, 'topic')} are ranked "
-        f"against their scores ({example}); to keep the scores in range, {remedy}"
-    )
 
 
 def run_frame(fused: pa.Table):
