@@ -98,7 +98,7 @@ def test_names_and_ids_are_nowhere_on_the_page_as_given(named):
     assert "x\ny" not in text and "x\\ny" not in text
     data = _data(text)
     assert data["runs"] == ["base%E2%80%AE", "x%0Ay", "x y"]
-    assert data["topics"] == ["q%E2%80%AE1", "q2", "q3"]
+    assert data["topics"] == ["q2", "q3", "q%E2%80%AE1"]  # in the order of the ids as read
     assert data["documents"]["q%E2%80%AE1"]["x y"][0][0] == "d%E2%80%AE1"
     assert "<li>Runs: base%E2%80%AE (baseline), x%0Ay, x y</li>" in text
     # the figures: a title naming the baseline, a legend's label, the hover's topics
@@ -176,25 +176,48 @@ def test_right_to_left_names_cannot_reorder_the_text_around_them(browser, tmp_pa
     assert two_at < one_at  # read left to right as written
 
 
-def test_text_columns_sort_by_code_point_as_python_does(browser, tmp_path):
-    # JavaScript's "<" compares UTF-16 units: q😀 (U+1F600, 0xD83D 0xDE00) came before
-    # qＡ (U+FF21) once the topics or the runs were sorted by a click
+def _texts(table, index: int) -> list[str]:
+    """Column ``index`` of ``table`` as its cells' text, the isolates U+2068, U+2069 too."""
+    script = (
+        "return Array.from(arguments[0].tBodies[0].rows, r => r.cells[arguments[1]].textContent)"
+    )
+    return table.parent.execute_script(script, table, index)
+
+
+def _sorted_texts(table, index: int) -> tuple[list[str], list[str]]:
+    """:func:`_sorted_by`, each cell's text as :func:`_texts` gives it."""
     from selenium.webdriver.common.by import By
 
-    ids = ["qz", "q\U0001f600", "q\uff21"]
-    qrels, *runs = _files(tmp_path, {"a.run": "a", "b.run": "b", "c.run": "c"}, ids)
+    header = table.find_elements(By.CSS_SELECTOR, "thead th")[index]
+    header.click()
+    ascending = _texts(table, index)
+    header.click()
+    return ascending, _texts(table, index)
+
+
+def test_text_columns_sort_by_code_point_as_python_does(browser, tmp_path):
+    # JavaScript's "<" compares UTF-16 units: q😀 (U+1F600, 0xD83D 0xDE00) came before
+    # qＡ (U+FF21) once the topics or the runs were sorted by a click; and the page sorted
+    # the ids as it shows them: an Arabic one after a Thai one (U+2068 before it), one
+    # starting with U+202E (%E2%80%AEz) before b; first and on a click
+    from selenium.webdriver.common.by import By
+
+    ids = ["qz", "q\U0001f600", "q\uff21", "\u0628" + "1", "\u0e01" + "1", f"{OVERRIDE}z", "b"]
+    qrels, *runs = _files(tmp_path, {f"{index}.run": "r" for index in range(len(ids))}, ids)
     page = tmp_path / "p.html"
     names = [
         flag for name, path in zip(ids, runs, strict=True) for flag in ("--names", f"{name}={path}")
     ]
     assert run(["score", "-m", "P.1", qrels, *runs, *names, "--html", str(page), "--quiet"]) == 0
-    assert _data(page.read_text(encoding="utf-8"))["topics"] == sorted(ids)  # the first order
+    shown = [isolated_text(name) for name in sorted(ids)]
+    assert _data(page.read_text(encoding="utf-8"))["topics"] == shown  # the first order
     browser.get(page.as_uri())
     topics = browser.find_element(By.ID, "topic-table")
-    ascending, descending = _sorted_by(topics, 0)
-    assert ascending == sorted(ids) and descending == sorted(ids, reverse=True)
-    ascending, descending = _sorted_by(browser.find_element(By.ID, "summary-table"), 1)
-    assert ascending == sorted(ids) and descending == sorted(ids, reverse=True)
+    assert _texts(topics, 0) == shown
+    tables = [(topics, 0), (browser.find_element(By.ID, "summary-table"), 1)]
+    pairs = browser.find_element(By.XPATH, "//h3[.='All pairs']/following::table[1]")
+    for table, index in [*tables, (pairs, 1)]:
+        assert _sorted_texts(table, index) == (shown, shown[::-1])
 
 
 @pytest.fixture(scope="module")
@@ -245,9 +268,9 @@ def test_names_that_start_as_numbers_sort_as_text_in_every_table(browser, number
 
 @pytest.fixture
 def board(tmp_path, capsys):
-    """leaderboard --format html's page (its path) of the systems 2-stage, 10-stage and
-    1e3<U+202E> over the collection c<LF>d."""
-    systems = ["2-stage", "10-stage", f"1e3{OVERRIDE}"]
+    """leaderboard --format html's page (its path) of the systems 2-stage, 10-stage,
+    1e3<U+202E> and 1e3z over the collection c<LF>d."""
+    systems = ["2-stage", "10-stage", f"1e3{OVERRIDE}", "1e3z"]
     _files(tmp_path, {f"{system}.run": "r" for system in systems}, ["t1", "t2", "t3"])
     listed = ", ".join(f'"{system}"' for system in systems).replace(OVERRIDE, "\\u202e")
     (tmp_path / "suite.toml").write_text(
@@ -269,13 +292,14 @@ def test_the_leaderboard_page_shows_names_as_its_markdown_does(board):
 
 
 def test_the_leaderboard_page_sorts_its_systems_as_text(browser, board):
-    # its system column sorted 10-stage after 2-stage, as the numbers 10 and 2
+    # its system column sorted 10-stage after 2-stage, as the numbers 10 and 2; and
+    # 1e3<U+202E> as shown, 1e3%E2%80%AE, before 1e3z
     from selenium.webdriver.common.by import By
 
     browser.get(board.as_uri())
-    shown = ["2-stage", "10-stage", "1e3%E2%80%AE"]
+    shown = ["10-stage", "1e3z", "1e3%E2%80%AE", "2-stage"]  # as read: U+202E after z
     ascending, descending = _sorted_by(browser.find_element(By.CSS_SELECTOR, "table"), 0)
-    assert ascending == sorted(shown) and descending == sorted(shown, reverse=True)
+    assert ascending == shown and descending == shown[::-1]
 
 
 def _block(text: str, title: str) -> str:

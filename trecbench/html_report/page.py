@@ -29,6 +29,15 @@ def _sort_key(value: Any) -> str:
     return ""
 
 
+def _code_point_places(names) -> dict[str, int]:
+    """Each of ``names`` (as read), as the page shows it -> its place in their code-point
+    order (Python's, trec_eval's), by which a table's column of them sorts (a cell's
+    ``data-order``): shown escaped and isolated (``%E2%80%AEz``, a U+2068 before an Arabic
+    name), a name no longer sorts as it reads (``%E2%80%AEz`` before ``b``, ``ب1`` after
+    ``ก1``)."""
+    return {_page_text(name): place for place, name in enumerate(sorted(set(names)))}
+
+
 def _summary_rows(comparison) -> list[list[tuple[str, str]]]:
     """The all-topics rows, one per measure and run: ``(text, sort key)`` per cell, the
     text as the Markdown report prints it."""
@@ -197,9 +206,22 @@ def _shown(comparison, values: dict, documents: dict, curves: dict | None):
     return cells.with_names_escaped(comparison, "html"), values, shown_documents, curves
 
 
-def _other_sections(comparison) -> list[dict]:
+def _best_run_places(comparison, label: str, places: dict[str, int]) -> list[int]:
+    """The place of each measure's best runs (a means table's last column, "a, b") in the
+    order of their runs' places, a measure without a best run ("n/a") last."""
+    means = comparison.part(comparison.summary, label).set_index(["measure", "run"])["mean"]
+    keys = []
+    for measure in comparison.measures:
+        best = cells.best_runs(means.loc[measure], comparison.runs, cells.direction_of(measure))
+        keys.append([places[run] for run in best] or [len(places)])
+    order = sorted(map(tuple, keys))
+    return [order.index(tuple(key)) for key in keys]
+
+
+def _other_sections(comparison, places: dict[str, int]) -> list[dict]:
     """Strata (means per stratum), movers, all pairs and tie sensitivity, as the Markdown
-    report's cells."""
+    report's cells; with the places of the means' best runs (``places``: each run's, see
+    :func:`_code_point_places`)."""
     sections = []
     for section in comparison.sections:
         entry = {
@@ -208,6 +230,7 @@ def _other_sections(comparison) -> list[dict]:
         }
         if section.label != "all":
             entry["means"] = cells.mean_cells(comparison, section.label, comparison.measures)
+            entry["best_places"] = _best_run_places(comparison, section.label, places)
         pairs = cells.pairs_rows(comparison, section.label, lambda text: text)
         if len(comparison.runs) > 1 and pairs:
             entry["pairs"] = [["", "Run", *comparison.measures], *pairs]
@@ -273,13 +296,16 @@ def _page(jinja2, comparison, drill: tuple, depth: int, title: str, preamble) ->
         curves = mean_curves(curves, comparison.queries)
     evaluation = comparison.evaluation or {}
     provenance = _provenance(comparison)  # of the texts as read: it shows them itself
+    # in code-point order of the names as read: the tables' first order and their sort
+    topics = [_page_text(qid) for qid in sorted(values)]
+    places = _code_point_places(comparison.runs)
     comparison, values, docs, curves = _shown(comparison, values, docs, curves)
     script, divs = _figures(comparison, values, curves)
     data = {
         "runs": comparison.runs,
         "baseline": comparison.baseline,
         "measures": comparison.measures,
-        "topics": sorted(values),
+        "topics": topics,
         "values": values,
         "documents": docs,
         "depth": depth if docs else 0,
@@ -312,7 +338,8 @@ def _page(jinja2, comparison, drill: tuple, depth: int, title: str, preamble) ->
                 "p adjusted",
             ],
             summary=_summary_rows(comparison),
-            sections=_other_sections(comparison),
+            run_places=places,
+            sections=_other_sections(comparison, places),
             # Bokeh's core only (no widgets, tables, WebGL or MathJax: 1.3 MB instead of 3.9)
             bokeh_js=Resources(mode="inline", components=["bokeh"]).render_js(),
             figure_script=script,

@@ -146,7 +146,7 @@ def _html(board: Leaderboard) -> str:
     tables = []
     for measure in board.boards:
         header, rows = _rows(measure, name)
-        keys = [_row_keys(measure, s, name) for s in range(len(measure.systems))]
+        keys = [_row_keys(measure, s) for s in range(len(measure.systems))]
         pairs = [list(zip(row, key, strict=True)) for row, key in zip(rows, keys, strict=True)]
         # names: how many headings name something (the system's, the collections'): they wrap
         tables.append({"title": _title(measure, name), "header": header, "rows": pairs,
@@ -157,8 +157,10 @@ def _html(board: Leaderboard) -> str:
     return page.render(title=title, legend=LEGEND, boards=tables)
 
 
-def _row_keys(board: MeasureBoard, s: int, name: Names) -> list[str]:
-    """What the cells of system ``s``'s row sort by: its name as shown, then numbers."""
+def _row_keys(board: MeasureBoard, s: int) -> list[str]:
+    """What the cells of system ``s``'s row sort by: its name's place in the code-point
+    order of the names as read (shown escaped and isolated, a name sorts otherwise), then
+    numbers."""
 
     def key(test: PairedTest | None) -> str:
         return "" if test is None or test.p_adjusted is None else repr(test.p_adjusted)
@@ -166,5 +168,6 @@ def _row_keys(board: MeasureBoard, s: int, name: Names) -> list[str]:
     means = [repr(float(v)) for v in board.means[s]]
     macro = repr(float(board.macro[s]))
     rank = "" if board.better is None else repr(float(board.mean_rank[s]))
-    return [name(board.systems[s]), *means, macro, rank,
+    place = sorted(board.systems).index(board.systems[s])
+    return [str(place), *means, macro, rank,
             key(board.over_collections[s]), key(board.over_topics[s])]  # fmt: skip

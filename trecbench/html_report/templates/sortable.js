@@ -2,6 +2,10 @@
 // else its text; empty cells last). A column whose header is of class "text" (ids, names)
 // sorts as text, by code point ("10-a" is no 10, "1e3" no 1000); another by the number
 // each cell starts with ("9.3667a": a mean and its significance letters), else as text.
+// A column of names or ids read from an input (runs, topics) sorts by each cell's
+// data-order, the name's place in the code-point order of the names as read: the page
+// shows them escaped and isolated (%E2%80%AEz, U+2068 before an Arabic name), which would
+// sort otherwise (%E2%80%AEz before b).
 // Every table.sortable at load; trecbenchSortable(table) for a table drawn later.
 window.trecbenchSortable = (function () {
   "use strict";
@@ -22,6 +26,8 @@ window.trecbenchSortable = (function () {
     rows.sort(function (a, b) {
       var x = cellKey(a.cells[index]), y = cellKey(b.cells[index]);
       if (x === "" || y === "") { return (x === "") - (y === ""); }  // last either way
+      var px = a.cells[index].getAttribute("data-order"), py = b.cells[index].getAttribute("data-order");
+      if (px !== null && py !== null) { return ascending ? px - py : py - px; }
       var nx = text ? NaN : parseFloat(x), ny = text ? NaN : parseFloat(y);
       var c = (!isNaN(nx) && !isNaN(ny)) ? nx - ny : byCodePoint(x, y);
       return ascending ? c : -c;
