@@ -334,6 +334,27 @@ def test_empty_cells_sort_last_in_either_direction(page):
         assert filled == sorted(filled, reverse=direction == "descending") and filled
 
 
+SUMMARY_KEYS = """
+return Array.from(document.querySelectorAll('#summary-table tbody tr'), function (row) {
+  return Array.from(row.cells, function (cell) { return [cell.textContent, cell.dataset.sort]; });
+});"""
+
+
+def test_every_number_of_the_summary_sorts_and_w_t_l_by_wins_then_fewer_losses(page):
+    # every W/T/L cell's key was "": its wins a numpy.int64, no int, the column never sorted
+    from selenium.webdriver.common.by import By
+
+    for row in page.execute_script(SUMMARY_KEYS):
+        numbers = row[2:4] if row[4][0] == "baseline" else row[2:]
+        assert all(float(key) == float(key) for _, key in numbers), row  # a number each
+    header = page.find_elements(By.CSS_SELECTOR, "#summary-table thead th")[6]
+    header.click()
+    shown = [row[6][0] for row in page.execute_script(SUMMARY_KEYS)]
+    records = [tuple(map(int, text.split("/"))) for text in shown if text]
+    assert shown[len(records) :] == [""] * len(MEASURES)  # the baseline's, last
+    assert records == sorted(records, key=lambda r: (r[0], -r[2])) and len(set(records)) > 2
+
+
 @pytest.fixture(scope="module")
 def halves_page(browser, tmp_path_factory):
     """A page whose values are exact halves at the fifth decimal: 1/32 = 0.03125."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from numbers import Real
 from typing import Any
 
 from ..collector import paused
@@ -24,9 +25,18 @@ def environment(jinja2):
 
 
 def _sort_key(value: Any) -> str:
-    if isinstance(value, (int, float)) and math.isfinite(value):
+    """What a cell of a number sorts by: the number (numpy's too: a count read from a frame
+    is a numpy.int64, no int, and W/T/L sorted by nothing), "" (last) for none."""
+    if isinstance(value, Real) and not isinstance(value, bool) and math.isfinite(value):
         return repr(float(value))
     return ""
+
+
+def _record_key(test) -> str:
+    """What a W/T/L cell sorts by: the wins, then the fewer losses (``wins - losses /
+    (topics + 1)``: the fraction below one, so it orders runs of equal wins alone)."""
+    topics = test["wins"] + test["ties"] + test["losses"]
+    return _sort_key(test["wins"] - test["losses"] / (topics + 1))
 
 
 def _code_point_places(names) -> dict[str, int]:
@@ -70,7 +80,7 @@ def _summary_rows(comparison) -> list[list[tuple[str, str]]]:
                         cells.change_text(test["relative_change"]),
                         _sort_key(test["relative_change"]),
                     ),
-                    (f"{test['wins']}/{test['ties']}/{test['losses']}", _sort_key(test["wins"])),
+                    (f"{test['wins']}/{test['ties']}/{test['losses']}", _record_key(test)),
                     (cells.p_text(test["p_value"]), _sort_key(test["p_value"])),
                     (
                         f"{cells.p_text(test['p_adjusted'])} {marker}".strip(),
