@@ -114,13 +114,19 @@ def test_long_run_names_wrap_in_the_tables_within_the_page(window, tmp_path, run
     assert numbers and all(lines == 1 for _, lines in numbers), numbers
 
 
-def test_the_demos_summary_keeps_its_numbers_and_headings_whole(window, tmp_path):
-    # in a window of 800 px p's 5.4e-06 broke at its hyphen, the intervals and differences
-    # over 2 and 3 lines, the heading "p adjusted" over 2: they scroll in the table's box
-    out = tmp_path / "demo"
+@pytest.fixture(scope="module")
+def demo_compare(tmp_path_factory):
+    """The page of ``compare qrels/hpo-demo.qrels runs/*.run``, the bundled demo's."""
+    out = tmp_path_factory.mktemp("demo")
     runs = [*DEMO_RUNS, str(ROOT / "runs" / "tfidf-word-parents.run")]
     assert run(["compare", QRELS, *runs, "-o", str(out), "--quiet"]) == 0
-    _fits(window, out / "report.html")
+    return out / "report.html"
+
+
+def test_the_demos_summary_keeps_its_numbers_and_headings_whole(window, demo_compare):
+    # in a window of 800 px p's 5.4e-06 broke at its hyphen, the intervals and differences
+    # over 2 and 3 lines, the heading "p adjusted" over 2: they scroll in the table's box
+    _fits(window, demo_compare)
     cells = [cell for cell in window.execute_script(CELL_LINES, SUMMARY_NUMBERS) if cell[0]]
     assert len(cells) > 50 and "p adjusted" in {text for text, _ in cells}
     assert [cell for cell in cells if cell[1] != 1] == []
@@ -133,6 +139,39 @@ def test_a_long_topic_id_wraps_in_the_topics_table(window, tmp_path):
     _fits(window, page)
     ((text, lines), _) = window.execute_script(CELL_LINES, "#topic-table td:first-child")
     assert text == qid and lines > 1
+
+
+# on paper: each table's boxes that clip it (not overflow: visible, its right edge short
+# of the table's), rows and figures that may split over two pages, what is shown of the
+# screen's controls
+PRINTED = """
+var clipped = [];
+document.querySelectorAll('table').forEach(function (table) {
+  var edge = table.getBoundingClientRect().right - 1;
+  for (var box = table.parentElement; box; box = box.parentElement) {
+    if (getComputedStyle(box).overflowX !== 'visible' && box.getBoundingClientRect().right < edge) {
+      clipped.push((table.id || table.className) + ' in ' + box.tagName + '.' + box.className);
+    }
+  } });
+var split = Array.from(document.querySelectorAll('tr, .figures .bk-Figure')).filter(function (e) {
+  return getComputedStyle(e).breakInside !== 'avoid'; }).map(function (e) { return e.tagName; });
+var shown = Array.from(document.querySelectorAll('#topic-search, #summary-table caption'));
+shown = shown.filter(function (e) { return e.getClientRects().length > 0; });
+return [clipped, split, shown.map(function (e) { return e.tagName; })];"""
+
+
+def test_on_paper_tables_are_whole_rows_and_figures_unsplit(browser, demo_compare):
+    # printed, the summary's last columns (p, p adjusted) were cut off by its scrolling box
+    # and figures and rows split over two pages; the paper's width: Letter's, at 96 dpi
+    _resized(browser, 724)
+    try:
+        _drawn(browser, demo_compare)
+        browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+        clipped, split, shown = browser.execute_script(PRINTED)
+    finally:
+        browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
+        _resized(browser, 1280)
+    assert (clipped, split, shown) == ([], [], [])
 
 
 @pytest.fixture(scope="module")
