@@ -1,6 +1,7 @@
 """report.html with hostile names and ids, in headless Chromium: a long baseline name folds
 the differences' title within its canvas, a long run name folds in the legends within the
-page, long docnos wrap inside the drill-down, topics and runs named like JavaScript's
+page, long docnos wrap inside the drill-down, every text has a contrast of 4.5:1 (WCAG
+AA), topics and runs named like JavaScript's
 Object.prototype members open as any other, and the means' axis never writes two runs'
 names alike."""
 
@@ -177,6 +178,48 @@ def test_long_docnos_wrap_and_every_column_stays_in_the_drill_down(browser, tmp_
         cells = row.find_elements(By.CSS_SELECTOR, "td.score, td.grade")
         assert [browser.execute_script(LINES, cell) for cell in cells] == [1, 1], row.text
     assert sum(len(row.find_elements(By.CSS_SELECTOR, "span.tie")) for row in rows) == 3
+
+
+# each element's own text shown whose contrast to the background it is drawn on (the
+# nearest that is not transparent) is under WCAG AA's 4.5:1: [class, text, ratio]
+LOW_CONTRAST = """
+function rgb(colour) { return colour.match(/[0-9.]+/g).map(Number); }
+function luminance(colour) {
+  var c = rgb(colour).slice(0, 3).map(function (v) { v /= 255;
+    return v <= 0.04045 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
+  return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
+}
+function background(element) {
+  for (; element; element = element.parentElement) {
+    var colour = getComputedStyle(element).backgroundColor;
+    if (rgb(colour)[3] !== 0) { return colour; }
+  }
+  return "rgb(255, 255, 255)";
+}
+return Array.from(document.querySelectorAll("body *")).filter(function (element) {
+  return element.getClientRects().length && Array.from(element.childNodes).some(function (n) {
+    return n.nodeType === Node.TEXT_NODE && n.nodeValue.trim(); });
+}).map(function (element) {
+  var a = luminance(getComputedStyle(element).color), b = luminance(background(element));
+  return [element.className, element.textContent.slice(0, 30),
+          (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05)];
+}).filter(function (shown) { return shown[2] < 4.5; });"""
+
+
+def test_every_text_of_the_page_and_drill_down_has_a_contrast_of_4_5(browser, tmp_path):
+    # "unjudged" was #999 on the panel's #fcfcfc (2.78:1), a rank beyond -M #767676
+    # (4.43:1): WCAG AA asks 4.5:1
+    (tmp_path / "q").write_text("q1 0 a 0\nq1 0 b 1\n")
+    # b tied with a as float32 and relevant; c unjudged; d unjudged and beyond -M 3
+    scores = (("a", "0.30000001"), ("b", "0.3"), ("c", "0.2"), ("d", "0.1"))
+    (tmp_path / "r.run").write_text("".join(f"q1 Q0 {d} 1 {s} r\n" for d, s in scores))
+    page = tmp_path / "grey.html"
+    args = ["score", "-m", "P.1", "-M", "3", str(tmp_path / "q"), str(tmp_path / "r.run")]
+    assert run([*args, "--html", str(page), "--quiet"]) == 0
+    panel = _open_topic(browser, page, "q1")
+    shown = browser.execute_script("return arguments[0].innerText", panel)
+    assert shown.count("unjudged") == 2 and "tie" in shown
+    assert browser.execute_script(LOW_CONTRAST) == []
 
 
 PROTOTYPE_IDS = ["__proto__", "constructor", "hasOwnProperty", "toString", "valueOf"]
