@@ -106,6 +106,31 @@ def test_it_loads_offline_without_errors_and_draws_its_figures(page):
     assert len(canvases) == 2 * len(MEASURES) + 1 and all(n > 0 for n in canvases)
 
 
+def test_each_figure_is_an_image_named_by_what_it_shows(page):
+    # a canvas says nothing to a screen reader: the figures had no text alternative
+    tree = page.execute_cdp_cmd("Accessibility.getFullAXTree", {})["nodes"]
+    images = [
+        node["name"]["value"]
+        for node in tree
+        if node.get("role", {}).get("value") == "image" and "name" in node
+    ]
+    runs = "tfidf-word, tfidf-char, tfidf-word-parents"
+    assert images == [
+        *[
+            text
+            for measure in MEASURES
+            for text in (
+                f"Chart: {measure}, each run's mean with its interval, a run a row ({runs}); "
+                "the numbers are in the summary table",
+                f"Chart: {measure}, per-topic difference of tfidf-char, tfidf-word-parents "
+                "against tfidf-word, sorted; the values are in the topics table",
+            )
+        ],
+        f"Chart: precision-recall curves of {runs}, the interpolated precision at the 11 "
+        "recall levels",
+    ]
+
+
 def test_the_summary_table_sorts_by_a_column(page):
     from selenium.webdriver.common.by import By
 

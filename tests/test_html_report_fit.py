@@ -153,7 +153,7 @@ document.querySelectorAll('table').forEach(function (table) {
       clipped.push((table.id || table.className) + ' in ' + box.tagName + '.' + box.className);
     }
   } });
-var split = Array.from(document.querySelectorAll('tr, .figures .bk-Figure')).filter(function (e) {
+var split = Array.from(document.querySelectorAll('tr, .figure')).filter(function (e) {
   return getComputedStyle(e).breakInside !== 'avoid'; }).map(function (e) { return e.tagName; });
 var shown = Array.from(document.querySelectorAll('#topic-search, #summary-table caption'));
 shown = shown.filter(function (e) { return e.getClientRects().length > 0; });

@@ -114,18 +114,24 @@ def _topic_values(comparison) -> dict:
     return values
 
 
-def _figures(comparison, values: dict, curves: dict | None) -> tuple[str, list[str]]:
-    """Bokeh's script and one div per figure."""
+def _figures(comparison, values: dict, curves: dict | None) -> tuple[str, list[tuple]]:
+    """Bokeh's script and, per figure, its div and its text alternative (a canvas has
+    none: a screen reader read nothing of the figures)."""
     from bokeh.embed import components
 
     from . import figures
 
     summary = comparison.part(comparison.summary, "all")
-    plots = []
+    plots, labels = [], []
     baseline = comparison.baseline
+    runs = ", ".join(comparison.runs)
     for measure in comparison.measures:
         rows = summary[summary["measure"] == measure].to_dict(orient="records")
         plots.append(figures.means_figure(measure, rows))
+        labels.append(
+            f"Chart: {measure}, each run's mean with its interval, a run a row ({runs}); "
+            "the numbers are in the summary table"
+        )
         series = {
             run: [
                 (qid, by_run[run][measure], by_run[baseline][measure])
@@ -137,10 +143,18 @@ def _figures(comparison, values: dict, curves: dict | None) -> tuple[str, list[s
         }
         if series:
             plots.append(figures.differences_figure(measure, baseline, series))
+            labels.append(
+                f"Chart: {measure}, per-topic difference of {', '.join(series)} against "
+                f"{baseline}, sorted; the values are in the topics table"
+            )
     if curves:
         plots.append(figures.precision_recall_figure(curves))
+        labels.append(
+            f"Chart: precision-recall curves of {', '.join(curves)}, the interpolated "
+            "precision at the 11 recall levels"
+        )
     script, divs = components(figures.rooted(plots))
-    return script, list(divs)
+    return script, list(zip(divs, labels, strict=True))
 
 
 def _data_block(document: dict) -> str:
