@@ -10,6 +10,7 @@ import subprocess
 from dataclasses import dataclass, field
 from importlib.metadata import version
 from pathlib import Path
+from types import SimpleNamespace
 
 import click
 import pandas as pd
@@ -42,6 +43,7 @@ class FakeEvaluation:
     options: dict = field(default_factory=lambda: {"complete": False, "max_docs": None})
     settings: EvalSettings = field(default_factory=EvalSettings)
     input_paths: list = field(default_factory=list)
+    runs: list = field(default_factory=lambda: [SimpleNamespace(name="alpha")])  # scored
     shown = Evaluation.shown  # a measure's name as printed (-Z: "Z" before it)
 
 
