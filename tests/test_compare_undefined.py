@@ -242,6 +242,29 @@ def test_every_test_runs_through_compare_and_validates(test):
         assert tests.loc["b", "p_value"] == pytest.approx(wilcoxon(d).pvalue, rel=1e-12)
 
 
+@pytest.mark.parametrize("test", list(statistical_tests.NAMES))
+def test_no_p_value_depends_on_the_order_the_runs_are_given_in(test):
+    # Tukey HSD's did (issue 198): compare a b c d and a d c b gave b against a 0.99600
+    # and 0.99201; agree's (stats.all_pairs_p) moved the same way
+    rng = np.random.default_rng(6)
+    values = {run: list(rng.integers(0, 4, 12) / 3) for run in "abcd"}
+    compared, matrices = [], []
+    for runs in ("abcd", "adcb", "dbca"):
+        frame = _frame({run: values[run] for run in runs})
+        result = compare_scores(frame, baseline="a", test=test, samples=300, seed=2)
+        pairs = result.pairs
+        compared.append({
+            tuple(sorted(pair)): p
+            for *pair, p in zip(pairs["run"], pairs["other"], pairs["p_value"], strict=True)
+        })  # fmt: skip
+        matrix = np.array([values[run] for run in runs]).T
+        by_name = np.argsort(list(runs))  # rows and columns back in the order a b c d
+        matrices.append(stats.all_pairs_p(matrix, test, 300, 2)[np.ix_(by_name, by_name)])
+    assert compared[1] == compared[0] and compared[2] == compared[0]
+    for other in matrices[1:]:
+        np.testing.assert_array_equal(other, matrices[0])
+
+
 # --- many runs: the all-pairs rows are bounded -------------------------------------------
 
 

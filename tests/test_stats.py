@@ -479,14 +479,48 @@ def _tukey_reference(values: np.ndarray, samples: int, seed: int) -> list[list[f
     ]
 
 
+def _in_canonical_order(values: np.ndarray) -> np.ndarray:
+    """The runs (columns) sorted by their values, the first topic's first (then the next
+    topic's): the order Tukey HSD's draws are dealt in, written without numpy's lexsort."""
+    order = sorted(range(values.shape[1]), key=lambda run: values[:, run].tolist())
+    return np.array(order, dtype=np.int64)
+
+
+def _tukey_expected(values: np.ndarray, samples: int, seed: int) -> np.ndarray:
+    """:func:`_tukey_reference` over the runs in :func:`_in_canonical_order`, put back in
+    the order given."""
+    order = _in_canonical_order(values)
+    back = np.argsort(order)
+    return np.array(_tukey_reference(values[:, order], samples, seed))[np.ix_(back, back)]
+
+
 def test_tukey_hsd_equals_a_plain_python_reference_on_seeded_cases():
     rng = np.random.default_rng(8)
     for n, k, samples, seed in [(5, 3, 200, 1), (8, 4, 150, 7), (3, 2, 300, 2), (12, 5, 90, 0)]:
         values = rng.random((n, k))
         values[:, 0] += 0.3  # one clearly better run
         got = tukey.tukey_hsd(values, samples, seed)
-        assert got == pytest.approx(np.array(_tukey_reference(values, samples, seed)), abs=1e-15)
+        assert got == pytest.approx(_tukey_expected(values, samples, seed), abs=1e-15)
         assert np.allclose(np.diag(got), 1.0) and np.allclose(got, got.T)
+        # runs given in that order: the draws and p-values are the ones they always were
+        order = _in_canonical_order(values)
+        expected = np.array(_tukey_reference(values[:, order], samples, seed))
+        assert (tukey.tukey_hsd(values[:, order], samples, seed) == expected).all()
+
+
+def test_tukey_hsd_does_not_depend_on_the_order_the_runs_are_given_in():
+    # compare's p for b against a was 0.99600 with runs a b c d and 0.99201 with a d c b:
+    # each draw's uniforms were dealt to the runs in the order given
+    rng = np.random.default_rng(11)
+    for n, k, samples, seed in [(6, 3, 200, 1), (12, 4, 300, 7), (4, 5, 100, 2)]:
+        values = rng.random((n, k)) if n != 12 else rng.integers(0, 3, (n, k)) / 2
+        values[:, 1] = values[:, 0]  # two runs that cannot be told apart
+        values[: n // 2, 2] = values[: n // 2, 0]  # one that ties them on the first topics
+        expected = tukey.tukey_hsd(values, samples, seed)
+        for order in itertools.permutations(range(k)):
+            order = np.array(order)
+            got = tukey.tukey_hsd(values[:, order], samples, seed)
+            assert (got == expected[np.ix_(order, order)]).all(), order
 
 
 def test_tukey_hsd_does_not_move_when_every_value_moves_alike():
@@ -495,7 +529,7 @@ def test_tukey_hsd_does_not_move_when_every_value_moves_alike():
     rng = np.random.default_rng(2)
     values = rng.random((12, 3))
     values[:, 0] += 0.15
-    expected = np.array(_tukey_reference(values, 300, 5))
+    expected = _tukey_expected(values, 300, 5)
     for offset in (0.0, 1e3, 1e6, 1e9):
         assert tukey.tukey_hsd(values + offset, 300, 5) == pytest.approx(expected, abs=1e-15)
 

@@ -10,6 +10,11 @@ range is at least the pair's observed ``|mean_i - mean_j|``: the observed assign
 as one draw, so p is never 0. As every pair is compared with the same maximum, the
 p-values hold for the family of all pairs of runs (no further correction). Seeded:
 ``numpy.random.default_rng([seed, 3])`` (:data:`trecbench.stats.TUKEY_STREAM`).
+
+A draw's uniforms are dealt to the runs by position, so :func:`tukey_hsd` deals them in
+an order of the runs' values (:func:`canonical_order`), not the order they are given in:
+the same runs given in another order, or under other names, get the same p-values (as
+with the bootstrap and randomisation tests, whose draws are per topic, shared by every run).
 """
 
 from __future__ import annotations
@@ -28,7 +33,8 @@ def tukey_ranges(
 
     Draw ``b`` orders topic ``t``'s values by ``argsort`` of ``runs`` uniforms, numbers
     ``(b * topics + t) * runs`` onwards of ``default_rng([seed, 3]).random()``: the
-    numbers depend on the seed and the sizes only.
+    numbers depend on the seed and the sizes only, and are dealt to the columns in the
+    order given (:func:`tukey_hsd` gives them in :func:`canonical_order`).
     """
     matrix = as_matrix(values)
     n, k = matrix.shape
@@ -47,6 +53,14 @@ def tukey_ranges(
     return out
 
 
+def canonical_order(matrix: np.ndarray) -> np.ndarray:
+    """The columns of ``matrix`` (topics x runs) sorted by their values, the first topic's
+    first, ties by the next topic's: an order that depends on what the runs scored, not
+    on how they are given. Columns it cannot tell apart are equal, so either order of
+    them is the same matrix."""
+    return np.lexsort(matrix[::-1])
+
+
 def tukey_hsd(values, samples: int = 10_000, seed: int = 0, weights=None) -> np.ndarray:
     """Randomised Tukey HSD (Carterette, TOIS 2012) over the runs (columns) of
     ``values`` (topics x runs): a ``runs x runs`` matrix of family-wise p-values.
@@ -54,9 +68,12 @@ def tukey_hsd(values, samples: int = 10_000, seed: int = 0, weights=None) -> np.
     The p of runs ``i`` and ``j`` is ``(count + 1) / (samples + 1)``: ``count`` draws of
     :func:`tukey_ranges` whose range is at least ``|mean_i - mean_j|`` (the observed
     assignment counts as one draw). ``weights`` (:func:`macro_weights`) make the means
-    macro means. The diagonal is 1.
+    macro means. The diagonal is 1. The draws are made over the runs in
+    :func:`canonical_order` and the p-values put back in the order given.
     """
     matrix = as_matrix(values)
+    order = canonical_order(matrix)
+    matrix = matrix[:, order]
     n = matrix.shape[0]
     w = np.full(n, 1 / n) if weights is None else np.asarray(weights, dtype=np.float64)
     # each topic centred on its mean: permuting within a topic keeps it, so the ranges and
@@ -68,7 +85,8 @@ def tukey_hsd(values, samples: int = 10_000, seed: int = 0, weights=None) -> np.
     gaps = np.abs(means[:, None] - means[None, :])
     tolerance = 1e-9 * max(float(np.abs(matrix).mean()), 1e-300)
     count = samples - np.searchsorted(ranges, gaps - tolerance, side="left")
-    return (count + 1) / (samples + 1)
+    given = np.argsort(order)  # column j of the input is column given[j] of the draws'
+    return ((count + 1) / (samples + 1))[np.ix_(given, given)]
 
 
 def tukey_pairs(paired: Paired) -> np.ndarray:
