@@ -64,6 +64,29 @@ def test_hand_worked_example():
     assert metrics["queries"] == 5
 
 
+def test_the_intervals_do_not_depend_on_the_order_of_the_log_s_lines():
+    # the same 30 lines reversed gave routing accuracy [0.6333, 0.9333] for [0.6667,
+    # 0.9333]: the resamples drew the queries in the file's order
+    rng = np.random.default_rng(1)
+    lines = [
+        _line(f"t{q}", "a", "a" if (q * 7) % 10 < 8 else "b", True, bool(q % 3))
+        for q in range(1, 31)
+    ]
+    lines.append(_line("é", "a", "a", False, False))  # after every ASCII qid, byte-wise
+    found = []
+    for _ in range(4):
+        log = parse_routing_log("\n".join(lines) + "\n")
+        found.append(routing_metrics(log, samples=500, seed=2))
+        lines = list(rng.permutation(lines))
+    assert all(metrics == found[0] for metrics in found[1:])
+    # the queries resampled in the byte-wise order of their qids, as compare's topics
+    qids = sorted([f"t{q}" for q in range(1, 31)] + ["é"], key=str.encode)
+    right = [1.0 if q == "é" or (int(q[1:]) * 7) % 10 < 8 else 0.0 for q in qids]
+    _, low, high = stats.bootstrap_ci(np.array(right), 500, 0.95, 2)
+    accuracy = found[0]["routing_accuracy"]
+    assert (accuracy["ci_low"], accuracy["ci_high"]) == (float(low[0]), float(high[0]))
+
+
 def test_intervals_are_trecbench_stats_bootstrap_of_the_indicators():
     metrics = routing_metrics(parse_routing_log(LOG), samples=2000, seed=3, confidence=0.9)
     _, low, high = stats.bootstrap_ci(np.array([1.0, 0.0, 1.0, 1.0]), 2000, 0.9, 3)

@@ -19,7 +19,8 @@ gate fields are booleans. Other keys are allowed and ignored; a qid may appear o
   (:func:`reranking_improvement`; undefined when the baseline is 0).
 
 Both rates come with bootstrap percentile intervals over queries from
-:func:`trecbench.stats.bootstrap_ci` (seeded; recorded in ``settings``).
+:func:`trecbench.stats.bootstrap_ci` (seeded; recorded in ``settings``), the queries taken
+in their qids' byte-wise order (as ``compare`` takes topics), not the log's line order.
 """
 
 from __future__ import annotations
@@ -178,7 +179,8 @@ def routing_metrics(
     topics: Sequence[str] | None = None,
 ) -> dict:
     """Routing accuracy (a share) and gate efficiency (a percentage) of a routing log, each
-    with a bootstrap percentile interval over queries, plus the gate's counts. With the
+    with a bootstrap percentile interval over queries (resampled in the qids' byte-wise
+    order, whatever the order of the log's lines), plus the gate's counts. With the
     judged ``topics``, what the log and they do not share is kept as the log's input
     warning (:func:`coverage`; :mod:`trecbench.input_warnings`).
 
@@ -192,9 +194,13 @@ def routing_metrics(
         log = read_routing_log(log)
     if topics is not None and (warning := coverage(log, topics)) is not None:
         input_warnings.keep([warning])
-    routed = [i for i, expert in enumerate(log.optimal) if expert is not None]
+    # the queries in trec_eval's byte-wise order of qids (Python's order of str: code
+    # points, UTF-8's byte order), as compare orders topics: a resample draws positions,
+    # so the intervals then depend on the log's entries, not on the order of its lines
+    by_qid = sorted(range(len(log)), key=log.qids.__getitem__)
+    routed = [i for i in by_qid if log.optimal[i] is not None]
     correct = np.array([log.chosen[i] == log.optimal[i] for i in routed], dtype=bool)
-    ran, should = log.retrieval_ran, log.should_retrieve
+    ran, should = log.retrieval_ran[by_qid], log.should_retrieve[by_qid]
     saved = ~ran & ~should
 
     def counts(experts) -> dict[str, int]:
