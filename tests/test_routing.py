@@ -219,6 +219,30 @@ def test_score_routing_goes_into_the_table_and_the_report(tmp_path):
     ).items()
 
 
+@pytest.mark.parametrize("output_format", ["table", "markdown"])
+def test_score_routing_says_how_its_intervals_were_drawn(tmp_path, output_format):
+    # score --routing has no --samples or --seed: its table showed intervals without the
+    # fixed 10,000 resamples and seed 0 behind them (only --report recorded them)
+    from click.testing import CliRunner
+
+    from trecbench.cli import _register, cli
+
+    _register()
+    (tmp_path / "log.jsonl").write_text(LOG)
+    (tmp_path / "q.qrels").write_text("".join(f"q{i} 0 d 1\n" for i in range(1, 6)))
+    (tmp_path / "r.run").write_text("q1 Q0 d 1 1.0 r\n")
+    report = tmp_path / "report.json"
+    args = ["score", str(tmp_path / "q.qrels"), str(tmp_path / "r.run"), "-m", "P.5"]
+    args += ["--routing", str(tmp_path / "log.jsonl"), "--report", str(report)]
+    result = CliRunner().invoke(cli, [*args, "--format", output_format])
+    assert result.exit_code == 0, result.output
+    gate = next(line for line in result.output.splitlines() if "| Gate decisions |" in line)
+    note = "Intervals: bootstrap percentile over queries, 10,000 resamples, seed 0"
+    assert f"{gate}\n\n{note}\n" in result.output  # a paragraph of its own under the table
+    settings = json.loads(report.read_text())["routing"]["settings"]
+    assert (settings["samples"], settings["seed"]) == (10_000, 0)
+
+
 def test_what_the_log_and_the_judged_topics_do_not_share_is_warned_of(tmp_path, capsys):
     """Reviewer 188: a log of 2 queries, one of them unjudged, beside 20 judged topics
     gave rates 'over 2 queries' without a word. Neither side is an error (a query that

@@ -31,3 +31,14 @@ def render_routing(metrics: dict) -> str:
         f"needed), {gate['unneeded']} unneeded (ran but not needed) |",
     ]
     return "\n".join(lines) + "\n"
+
+
+def resampling_note(metrics: dict) -> str:
+    """How the routing table's intervals were drawn, a line for under the table where
+    nothing beside it says (``score --routing`` has no ``--samples`` or ``--seed``: it
+    draws a fixed 10,000 resamples with seed 0; ``--report`` records them too)."""
+    settings = metrics["settings"]
+    return (
+        f"Intervals: {settings['interval']} over queries, {settings['samples']:,} resamples, "
+        f"seed {settings['seed']}\n"
+    )
