@@ -146,7 +146,7 @@ def test_the_benchmark_page_shows_its_name_and_modes_as_the_markdown_does(tmp_pa
     assert OVERRIDE not in text and "\\u202e" not in text.lower()
     assert "<title>trecbench benchmark: trec%E2%80%AEdl</title>" in text
     label = f"{FIRST_STRONG_ISOLATE}\u05e9\u05dc\u05d5\u05dd{POP_DIRECTIONAL_ISOLATE}"
-    assert f"| {label} (baseline) |" in text  # the benchmark's block, its KPI table
+    assert f">{label} (baseline)</th>" in text  # the benchmark's part, its KPI table
 
 
 # where each of two characters of the difference's header in the topic table is drawn

@@ -131,14 +131,15 @@ class Benchmark:
         actions), then compare's tables and figures with the modes as runs and the
         drill-down to each mode's top ``depth`` documents. Written to ``path`` if given."""
         from ..html_report import comparison_html
-        from ..renderers.benchmark import markdown
+        from ..renderers.benchmark import rtask_blocks
         from ..renderers.escaping import escaper
 
         runs = {result.mode.name: result.table for result in self.modes}
         qrels = self.qrels_table if self.qrels_table is not None else str(self.config.qrels)
-        # the R-task part in a block of plain text: input text as the page shows it (not
-        # Markdown-escaped; escaped reversibly, isolated where right to left)
-        preamble = markdown(self, False, escape=escaper("html"))
+        # the R-task part's tables, lists and headings as the Markdown's, as HTML: input
+        # text as the page shows it (not Markdown-escaped; escaped reversibly, isolated
+        # where right to left)
+        preamble = rtask_blocks(self, escape=escaper("html"))
         page = comparison_html(
             self.comparison, runs=runs, qrels=dict.fromkeys(runs, qrels), depth=depth,
             title=f"trecbench benchmark: {self.config.name}", preamble=preamble,

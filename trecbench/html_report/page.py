@@ -272,7 +272,7 @@ def comparison_html(
     qrels=None,
     depth: int = DEPTH,
     title: str = "trecbench comparison",
-    preamble: str | None = None,
+    preamble: list | None = None,
     kept=None,
 ) -> str:
     """The page of ``comparison`` (a :class:`~trecbench.comparison.Comparison`); the
@@ -281,8 +281,9 @@ def comparison_html(
     :class:`~trecbench.evaluation.drill.DrillDown`} of ``depth`` documents), else read and
     ranked here from ``runs`` ({run: path or table}), each graded by its ``qrels`` ({run:
     path or table}), as the comparison's runs were scored (its ``evaluation``: -l, -M,
-    -J, the trec_eval version). ``preamble``: text shown first (benchmark's R-task
-    tables)."""
+    -J, the trec_eval version). ``preamble``: the blocks shown first
+    (:mod:`trecbench.renderers.blocks`: the benchmark's R-task part), their input text
+    escaped as the page shows it (:func:`~trecbench.renderers.escaping.isolated_text`)."""
     jinja2 = require("jinja2", "the HTML report")
     require("bokeh", "the HTML report")
     # half a million small lists and dicts on 5,000 topics: see trecbench.collector
@@ -313,6 +314,7 @@ def _page(jinja2, comparison, drill: tuple, depth: int, title: str, preamble) ->
     from bokeh.resources import Resources
 
     from ..evaluation.drill import mean_curves
+    from . import blocks
 
     values = _topic_values(comparison)
     docs, curves = drill
@@ -346,7 +348,7 @@ def _page(jinja2, comparison, drill: tuple, depth: int, title: str, preamble) ->
         .get_template("comparison.html.j2")
         .render(
             title=_page_text(title),
-            preamble=preamble,
+            preamble=blocks.shown(preamble or []),
             conclusions=_conclusions(comparison),
             header=cells.header_lines(comparison),
             legend=cells.legend_text(comparison, markdown=False),

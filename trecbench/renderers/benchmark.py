@@ -1,11 +1,13 @@
 """A benchmark (:class:`trecbench.benchmarking.Benchmark`) as Markdown: the R-task part (KPI
 table against the targets, reranking improvements, completeness with its recovery
 actions, routing), then compare's statistics one heading level down. The R-task part alone
-is what ``trecbench benchmark`` prints and report.html's preamble.
+is what ``trecbench benchmark`` prints; report.html shows it first, as HTML: both render
+the same blocks (:func:`rtask_blocks`, :mod:`trecbench.renderers.blocks`).
 
 Reads the result object only: its settings (``bench.config``), KPIs, modes and comparison.
 Text from the inputs (the benchmark's name, paths, mode labels and names, qids) is escaped
-reversibly as in every Markdown output (:mod:`trecbench.renderers.escaping`).
+reversibly as in every Markdown output (:mod:`trecbench.renderers.escaping`); in the
+page's blocks as the page shows it (:func:`rtask_blocks`'s ``escape``).
 """
 
 from __future__ import annotations
@@ -15,6 +17,22 @@ from collections.abc import Mapping
 from ..measures import but_counts
 from ..plurals import counted as plural_count
 from ..plurals import exact_percent, percent_beside
+from . import blocks
+from .blocks import (
+    CODE,
+    NAMES,
+    NUMBERS,
+    PLAIN,
+    STRONG,
+    Column,
+    Heading,
+    Items,
+    Paragraph,
+    Span,
+    Table,
+    cell,
+    line,
+)
 from .escaping import escaper
 
 _escape = escaper("markdown")
@@ -26,81 +44,101 @@ SHOWN_MARKS = {"below-baseline": "under-typical", "baseline": "typical", "good":
 FLAGS_SHOWN = 10  # topic ids listed per kind of qrels problem
 
 
-def markdown(bench, statistics: bool = True, escape=_escape) -> str:
-    """BenchmarkComparison.md of ``bench``; without ``statistics``, the R-task part only.
-    ``escape``: how input text is shown (Markdown's escaping; report.html's preamble, a
-    block of plain text, shows it as :func:`~trecbench.renderers.escaping.isolated_text`
-    does: ``bm25_rm3``, not ``bm25\\_rm3``)."""
-    labels = {result.mode.name: escape(result.mode.label) for result in bench.modes}
-    lines = [*_header(bench, labels, escape), *_kpi_table(bench, labels), *_targets(bench)]
-    lines += _reranking(bench, labels)
-    lines += _completeness(bench, labels, escape)
-    if bench.routing is not None:
-        from .routing import render_routing
-
-        routing = render_routing(bench.routing).rstrip()
-        lines += ["", f"## Routing ({bench.config.routing})", "", routing]
+def markdown(bench, statistics: bool = True) -> str:
+    """BenchmarkComparison.md of ``bench``; without ``statistics``, the R-task part only."""
+    text = blocks.markdown(rtask_blocks(bench))
     if statistics:
         # compare's own text (its title dropped), one heading level down
-        lines += ["", "## Statistics", ""]
-        lines += [
-            "#" + line if line.startswith("#") else line
-            for line in bench.comparison.markdown().split("\n")[2:]
-        ]
-    return "\n".join(lines).rstrip("\n") + "\n"
+        shown = bench.comparison.markdown().split("\n")[2:]
+        text += "\n\n## Statistics\n\n" + "\n".join(
+            "#" + row if row.startswith("#") else row for row in shown
+        )
+    return text.rstrip("\n") + "\n"
 
 
-def _header(bench, labels: Mapping[str, str], escape) -> list[str]:
+def rtask_blocks(bench, escape=_escape) -> list[blocks.Block]:
+    """The R-task part of ``bench`` as blocks: its header, KPI table, targets, reranking,
+    completeness with the recovery actions and routing. ``escape``: how input text is
+    shown (Markdown's escaping; report.html's is
+    :func:`~trecbench.renderers.escaping.isolated_text`: ``bm25_rm3``, not ``bm25\\_rm3``)."""
+    labels = {result.mode.name: escape(result.mode.label) for result in bench.modes}
+    parts = [*_header(bench, labels, escape), *_kpis(bench, labels), *_targets(bench)]
+    parts += _reranking(bench, labels)
+    parts += _completeness(bench, labels, escape)
+    if bench.routing is not None:
+        from .routing import routing_table
+
+        heading = Heading(2, f"Routing ({escape(bench.config.routing)})")
+        parts += [heading, routing_table(bench.routing)]
+    return parts
+
+
+def _names(bench, modes) -> tuple[str, ...]:
+    """The labels of ``modes`` as read: what a cell showing them sorts by on the page."""
+    read = {result.mode.name: result.mode.label for result in bench.modes}
+    return tuple(read[mode] for mode in modes)
+
+
+def _header(bench, labels: Mapping[str, str], escape) -> list[blocks.Block]:
     config = bench.config
     tests = config.statistics
     baseline = labels[bench.comparison.baseline]
-    return [
-        f"# Benchmark: {escape(config.name)}",
-        "",
-        f"- Qrels: {escape(config.qrels)} "
+    items = [
+        f"Qrels: {escape(config.qrels)} "
         f"({plural_count(len(bench.comparison.queries), 'topic')}); every qrels topic counts, a "
         f"mode without results for one scores 0 on it{but_counts(bench.comparison.measures)} "
         "(trec_eval -c)",
-        "- Modes: "
+        "Modes: "
         + "; ".join(f"{labels[r.mode.name]} = {escape(r.mode.describe())}" for r in bench.modes),
-        f"- Validation: profile {bench.profile}, at most {config.max_depth} documents per topic",
-        f"- Targets: {config.preset}; significance: {tests.test} test against {baseline}, "
+        f"Validation: profile {bench.profile}, at most {config.max_depth} documents per topic",
+        f"Targets: {config.preset}; significance: {tests.test} test against {baseline}, "
         f"{'family-wise' if tests.registered.family_wise else tests.correction} correction, "
         f"adjusted p < {tests.alpha:g}; "
         f"{tests.samples:,} bootstrap samples, seed {tests.seed}",
     ]
+    return [
+        Heading(1, f"Benchmark: {escape(config.name)}"),
+        Items(tuple(line(item) for item in items)),
+    ]
 
 
-def _kpi_table(bench, labels: Mapping[str, str]) -> list[str]:
+def _kpis(bench, labels: Mapping[str, str]) -> list[blocks.Block]:
+    """The KPI table (each mode's mean, the best bold, against the targets) and its
+    legend."""
     runs, baseline = bench.comparison.runs, bench.comparison.baseline
     titles = [f"{labels[mode]} (baseline)" if mode == baseline else labels[mode] for mode in runs]
-    lines = [
-        "",
-        "## KPIs",
-        "",
-        "| Metric | " + " | ".join(titles) + " | Best Mode |",
-        "|---|" + "---:|" * len(runs) + "---|",
-    ]
+    columns = (
+        Column("Metric"),
+        *(Column(title, NUMBERS, title_is_name=True) for title in titles),
+        Column("Best Mode", NAMES),
+    )
     counts = _counts(bench)
+    rows = []
     for row in bench.kpis:
-        cells = [_cell(row["values"][mode], mode in row["best"]) for mode in runs]
         best = ", ".join(labels[mode] for mode in row["best"]) or "n/a"
         name = row["measure"] + (" (per-topic mean)" if row["measure"] in counts else "")
-        lines.append(f"| {name} | " + " | ".join(cells) + f" | {best} |")
-    counted = (
-        f" A count's mean is per topic: {', '.join(sorted(counts))} in reports/ and in "
-        "`trecbench score` are sums over the topics, as trec_eval's."
-        if counts
-        else ""
+        rows.append(
+            (
+                cell(name),
+                *(cell(_kpi_text(row["values"][mode], mode in row["best"])) for mode in runs),
+                cell(best, _names(bench, row["best"])),
+            )
+        )
+    legend = line(
+        "Legend: ",
+        Span("bold", STRONG),
+        " = best mean; under-typical / typical / good / strong = the mean against the targets "
+        "below (typical: the range a typical BM25 run reaches; the baseline mode is the "
+        "configured one); ▲/▼ = significantly better/worse than the baseline mode (adjusted p "
+        f"< {bench.config.statistics.alpha:g}).",
     )
-    return [
-        *lines,
-        "",
-        "Legend: **bold** = best mean; under-typical / typical / good / strong = the mean "
-        "against the targets below (typical: the range a typical BM25 run reaches; the "
-        "baseline mode is the configured one); ▲/▼ = significantly better/worse than the "
-        f"baseline mode (adjusted p < {bench.config.statistics.alpha:g}).{counted}",
-    ]
+    if counts:
+        legend += line(
+            f" A count's mean is per topic: {', '.join(sorted(counts))} in reports/ and in ",
+            Span("trecbench score", CODE),
+            " are sums over the topics, as trec_eval's.",
+        )
+    return [Heading(2, "KPIs"), Table(columns, tuple(rows)), Paragraph(legend)]
 
 
 def _counts(bench) -> set[str]:
@@ -111,61 +149,72 @@ def _counts(bench) -> set[str]:
     return {c.display for c in bench.evaluation.columns if c.summary in COUNTS}
 
 
-def _cell(entry: dict, best: bool) -> str:
-    text = f"{entry['mean']:.4f}"
-    if best:
-        text = f"**{text}**"
+def _kpi_text(entry: dict, best: bool) -> tuple[Span, ...]:
+    """A mode's mean (strong where it is the best), its target level and its significance
+    mark."""
+    marks = ""
     if entry["mark"]:
-        text += f" {SHOWN_MARKS[entry['mark']]}"
+        marks += f" {SHOWN_MARKS[entry['mark']]}"
     if entry.get("significant"):
-        text += " ▲" if entry["difference"] > 0 else " ▼"
-    return text
+        marks += " ▲" if entry["difference"] > 0 else " ▼"
+    mean = Span(f"{entry['mean']:.4f}", STRONG if best else PLAIN)
+    return (mean, Span(marks)) if marks else (mean,)
 
 
-def _targets(bench) -> list[str]:
+def _targets(bench) -> list[blocks.Block]:
     targets = bench.config.targets
     if not targets:
         return []
-    lines = ["", "| Target | Typical (BM25) | Good | Strong |", "|---|---|---:|---:|"]
+    rows = []
     for measure, target in targets.items():
         if measure in bench.comparison.measures:
             low, high = target.baseline
             span = f"{low:g}" if low == high else f"{low:g}-{high:g}"
             strong = "n/a" if target.strong is None else f"≥ {target.strong:g}"
-            lines.append(f"| {measure} | {span} | ≥ {target.good:g} | {strong} |")
-    return lines
+            rows.append(tuple(map(cell, (measure, span, f"≥ {target.good:g}", strong))))
+    columns = (
+        Column("Target"),
+        Column("Typical (BM25)", NUMBERS, left_in_markdown=True),
+        Column("Good", NUMBERS),
+        Column("Strong", NUMBERS),
+    )
+    return [Table(columns, tuple(rows), sortable=False)]
 
 
-def _reranking(bench, labels: Mapping[str, str]) -> list[str]:
+def _reranking(bench, labels: Mapping[str, str]) -> list[blocks.Block]:
     if not bench.reranking:
         return []
-    lines = [
-        "",
-        "## Reranking improvement",
-        "",
-        "| Mode | Reranks | Measure | Before | After | Improvement |",
-        "|---|---|---|---:|---:|---:|",
-    ]
+    columns = (
+        Column("Mode", NAMES),
+        Column("Reranks", NAMES),
+        Column("Measure"),
+        *(Column(title, NUMBERS) for title in ("Before", "After", "Improvement")),
+    )
+    rows = []
     for row in bench.reranking:
         change = "n/a" if row["improvement"] is None else f"{row['improvement']:+.1f}%"
-        lines.append(
-            f"| {labels[row['mode']]} | {labels[row['reranks']]} | {row['measure']} | "
-            f"{row['baseline']:.4f} | {row['reranked']:.4f} | {change} |"
+        rows.append(
+            (
+                cell(labels[row["mode"]], _names(bench, [row["mode"]])),
+                cell(labels[row["reranks"]], _names(bench, [row["reranks"]])),
+                cell(row["measure"]),
+                *map(cell, (f"{row['baseline']:.4f}", f"{row['reranked']:.4f}", change)),
+            )
         )
-    return lines
+    return [Heading(2, "Reranking improvement"), Table(columns, tuple(rows))]
 
 
-def _completeness(bench, labels: Mapping[str, str], escape) -> list[str]:
+def _completeness(bench, labels: Mapping[str, str], escape) -> list[blocks.Block]:
     settings = bench.config.completeness
     at = settings.unjudged_at
-    lines = [
-        "",
-        "## Completeness",
-        "",
-        f"| Mode | Coverage | Judged depth (median, min) | Unjudged in top {at} | Status |",
-        "|---|---:|---:|---:|---|",
-    ]
-    actions = []
+    columns = (
+        Column("Mode", NAMES),
+        Column("Coverage", NUMBERS),
+        Column("Judged depth (median, min)", NUMBERS),
+        Column(f"Unjudged in top {at}", NUMBERS),
+        Column("Status"),
+    )
+    rows, actions = [], []
     for result in bench.modes:
         info, label = result.completeness, labels[result.mode.name]
         problems = info["problems"]
@@ -176,28 +225,35 @@ def _completeness(bench, labels: Mapping[str, str], escape) -> list[str]:
         )
         coverage = percent_beside(info["coverage"], settings.min_coverage)
         unjudged = percent_beside(info["unjudged"], settings.max_unjudged)
-        lines.append(
-            f"| {label} | {info['topics']}/{info['qrels_topics']} ({coverage}) | "
-            f"{info['pool_depth']['median']:g} (min {info['pool_depth']['min']}) | "
-            f"{unjudged} | {status} |"
+        depth = info["pool_depth"]
+        rows.append(
+            (
+                cell(label, _names(bench, [result.mode.name])),
+                cell(f"{info['topics']}/{info['qrels_topics']} ({coverage})"),
+                cell(f"{depth['median']:g} (min {depth['min']})"),
+                cell(unjudged),
+                cell(status),
+            )
         )
-        actions += [f"- {label}: {problem['check']} → {problem['action']}" for problem in problems]
+        actions += [f"{label}: {problem['check']} → {problem['action']}" for problem in problems]
     actions += _qrels_actions(bench.qrels_flags, escape)
-    lines += [
-        "",
+    thresholds = (
         f"Thresholds: coverage ≥ {exact_percent(settings.min_coverage)}, median judged depth "
         f"≥ {settings.min_pool_depth} (a topic judged to its end counts as deep enough), "
         f"unjudged ≤ {exact_percent(settings.max_unjudged)} of the top {at} (judged: a qrels "
-        "grade ≥ 0).",
-        "",
-        "### Problems and recovery actions (TREC R-task reference)",
-        "",
+        "grade ≥ 0)."
+    )
+    return [
+        Heading(2, "Completeness"),
+        Table(columns, tuple(rows)),
+        Paragraph(line(thresholds)),
+        Heading(3, "Problems and recovery actions (TREC R-task reference)"),
+        Items(tuple(line(action) for action in actions or ["none"])),
     ]
-    return lines + (actions or ["- none"])
 
 
 def _qrels_actions(flags: list[dict], escape) -> list[str]:
-    """One line per kind of qrels problem: its topics and the flag's recovery action."""
+    """One item per kind of qrels problem: its topics and the flag's recovery action."""
     flagged: dict[str, list[dict]] = {}
     for flag in flags:
         flagged.setdefault(flag["reason"], []).append(flag)
@@ -206,5 +262,5 @@ def _qrels_actions(flags: list[dict], escape) -> list[str]:
         qids = [escape(flag["qid"]) for flag in same]
         shown = ", ".join(qids[:FLAGS_SHOWN]) + (", ..." if len(qids) > FLAGS_SHOWN else "")
         what = "without a relevant document" if reason == "no_relevant" else "with negative grades"
-        lines.append(f"- qrels: {len(qids)} topic(s) {what} ({shown}) → {same[0]['action']}")
+        lines.append(f"qrels: {len(qids)} topic(s) {what} ({shown}) → {same[0]['action']}")
     return lines

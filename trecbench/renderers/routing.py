@@ -1,17 +1,25 @@
-"""The routing metrics of :func:`trecbench.routing.routing_metrics` as a small Markdown
-table (also readable as plain text): ``trecbench score --routing`` prints it, the benchmark's
-Markdown shows it under its own heading."""
+"""The routing metrics of :func:`trecbench.routing.routing_metrics` as a small table: as
+Markdown (also readable as plain text), ``trecbench score --routing`` prints it; the
+benchmark shows it under its own heading, in its Markdown and on its page
+(:mod:`trecbench.renderers.blocks`)."""
 
 from __future__ import annotations
 
 from ..plurals import counted, exact_percent
+from .blocks import Column, Table, cell, markdown
 
 
 def render_routing(metrics: dict) -> str:
     """The routing metrics as a small Markdown table (also readable as plain text)."""
+    return markdown([routing_table(metrics)]) + "\n"
+
+
+def routing_table(metrics: dict) -> Table:
+    """The routing metrics as a table: each metric's value with its interval, the gate's
+    decisions."""
     level = exact_percent(metrics["settings"]["confidence"])
 
-    def cell(rate: dict, unit: str) -> str:
+    def value(rate: dict, unit: str) -> str:
         if rate["value"] is None:
             return "n/a"
         digits = 1 if unit == "%" else 4
@@ -22,15 +30,17 @@ def render_routing(metrics: dict) -> str:
         )
 
     gate = metrics["gate"]
-    lines = [
-        f"| Routing metric | Value [{level} CI] |",
-        "|---|---|",
-        f"| Routing accuracy | {cell(metrics['routing_accuracy'], '')} |",
-        f"| Gate efficiency | {cell(metrics['gate_efficiency'], '%')} |",
-        f"| Gate decisions | {gate['saved']} saved, {gate['missed']} missed (skipped but "
-        f"needed), {gate['unneeded']} unneeded (ran but not needed) |",
+    decisions = (
+        f"{gate['saved']} saved, {gate['missed']} missed (skipped but needed), "
+        f"{gate['unneeded']} unneeded (ran but not needed)"
+    )
+    rows = [
+        ("Routing accuracy", value(metrics["routing_accuracy"], "")),
+        ("Gate efficiency", value(metrics["gate_efficiency"], "%")),
+        ("Gate decisions", decisions),
     ]
-    return "\n".join(lines) + "\n"
+    columns = (Column("Routing metric"), Column(f"Value [{level} CI]"))
+    return Table(columns, tuple((cell(name), cell(text)) for name, text in rows), sortable=False)
 
 
 def resampling_note(metrics: dict) -> str:

@@ -1,0 +1,64 @@
+"""The blocks of a document (:mod:`trecbench.renderers.blocks`: the benchmark's R-task
+part) as the page's template renders them: headings one level down (the page's title is
+its only ``h1``), tables with each column's classes (page.css: names wrap anywhere,
+numbers right-aligned and unwrapped; sortable.js: a column of text sorts by code point)
+and each name's place in the code-point order of the names as read (a cell's
+``data-order``, as the page's other tables sort their names)."""
+
+from __future__ import annotations
+
+from ..renderers.blocks import NAMES, NUMBERS, Heading, Items, Paragraph, Table
+
+
+def shown(blocks) -> list[dict]:
+    """``blocks`` as the template renders them: a dict per block, its ``kind`` one of
+    ``heading`` (``level``, ``text``), ``paragraph`` (``text``: spans), ``items``
+    (``entries``: lines) and ``table`` (``head``: ``(title, class)`` per column; ``rows``:
+    ``(spans, class, order)`` per cell; ``sortable``)."""
+    page = []
+    for block in blocks:
+        if isinstance(block, Heading):
+            page.append({"kind": "heading", "level": block.level + 1, "text": block.text})
+        elif isinstance(block, Paragraph):
+            page.append({"kind": "paragraph", "text": block.text})
+        elif isinstance(block, Items):
+            page.append({"kind": "items", "entries": block.items})
+        elif isinstance(block, Table):
+            page.append(_table(block))
+    return page
+
+
+def _table(table: Table) -> dict:
+    head = [(column.title, _heading_class(column)) for column in table.columns]
+    cell_classes = [
+        {NAMES: "text name", NUMBERS: ""}.get(column.holds, "text") for column in table.columns
+    ]
+    orders = [
+        _places([row[index].names for row in table.rows]) if column.holds == NAMES else {}
+        for index, column in enumerate(table.columns)
+    ]
+    rows = [
+        [
+            (cell.text, cell_classes[index], orders[index].get(cell.names))
+            for index, cell in enumerate(row)
+        ]
+        for row in table.rows
+    ]
+    return {"kind": "table", "head": head, "rows": rows, "sortable": table.sortable}
+
+
+def _heading_class(column) -> str:
+    """A heading's classes: ``text`` over a column sorted as text, ``name`` where the
+    heading is a name read from an input (it wraps anywhere; the page's own headings
+    never wrap)."""
+    classes = {NAMES: ["text", "name"], NUMBERS: []}.get(column.holds, ["text"])
+    if column.title_is_name and "name" not in classes:
+        classes.append("name")
+    return " ".join(classes)
+
+
+def _places(names: list[tuple[str, ...]]) -> dict[tuple[str, ...], int]:
+    """Each cell's names (as read) -> its place in their code-point order, name by name; a
+    cell without a name ("n/a") last."""
+    order = sorted(set(names), key=lambda shown: (not shown, shown))
+    return {shown: place for place, shown in enumerate(order)}
