@@ -203,8 +203,9 @@ def test_a_malformed_preferences_line_is_named(tmp_path, rel_format, text, error
     ("text", "error"),
     [
         ("q1 map 0.2 0.1\nq1 P_5 0.3\n", r"z:2: expected 4 fields \(qid measure mean stddev\)"),
-        ("q1 map 0.2 0.1\nq1 P_5 abc 0.1\n", "z:2: mean 'abc' is not a number"),
-        ("q1 map 0.2 0.1\nq1 P_5 0.3 x\n", "z:2: stddev 'x' is not a number"),
+        ("q1 map 0.2 0.1\nq1 P_5 abc 0.1\n", "z:2: mean 'abc' is not a decimal number"),
+        ("q1 map 0.2 0.1\nq1 P_5 0.3 x\n", "z:2: stddev 'x' is not a decimal number"),
+        ("q1 map 0x10 0.1\n", "z:1: mean '0x10' is not a decimal number, nan or inf"),
     ],
 )
 def test_a_malformed_zscores_line_is_named(tmp_path, text, error):
@@ -213,6 +214,26 @@ def test_a_malformed_zscores_line_is_named(tmp_path, text, error):
     (tmp_path / "run").write_text(RUN)
     with pytest.raises(InputError, match=error):
         evaluate(tmp_path / "qrels", tmp_path / "run", ["map"], zscores=tmp_path / "z")
+
+
+@pytest.mark.parametrize("mean", ["1e400", "inf", "-Infinity", "nan"])
+def test_a_mean_atof_reads_as_no_number_is_printed_as_trec_eval_prints_it_and_warned_of(
+    tmp_path, capsys, mean
+):
+    """trec_eval 9.0.8 prints Zmap -inf (nan) for a mean of 1e400 or inf (nan): its own
+    suite's file has nan means. trecbench refused 1e400 ('is not a number') and printed
+    inf without a word (reviewer 194): one rule for every spelling, and a warning."""
+    from trecbench.cli import run
+
+    (tmp_path / "z").write_text(f"q1 map {mean} 1\nq2 map 0.5 1\n")
+    (tmp_path / "qrels").write_text(QRELS)
+    (tmp_path / "run").write_text(RUN)
+    paths = [str(tmp_path / name) for name in ("qrels", "run")]
+    assert run(["score", "-q", "-Z", str(tmp_path / "z"), "-m", "map", *paths]) == 0
+    out, err = capsys.readouterr()
+    shown = "nan" if mean == "nan" else ("inf" if mean.startswith("-") else "-inf")
+    assert out.splitlines()[0].split() == ["Zmap", "q1", shown]
+    assert "a mean or stddev that is nan or infinite on 1 line (the first: line 1)" in err
 
 
 def test_an_empty_zscores_file_is_refused_as_trec_eval_does(tmp_path):

@@ -2,7 +2,8 @@
 
 The file has lines ``qid measure mean stddev`` (four whitespace-separated fields; blank
 lines are fatal, as everywhere in trec_eval; mean and stddev are decimal numbers, ``nan``
-or ``inf``). Every per-topic value is converted — counts
+or ``inf``, a number beyond a double's range an infinity, as C's atof reads them; lines
+whose mean or stddev is no finite number are warned of). Every per-topic value is converted — counts
 too — using the line of its topic and printed label (``P_10``, ``utility_2,-1,0,0``); a
 value without a line, or with a zero stddev and a value other than the mean, becomes
 -1000000 (``MISSING_ZSCORE_VALUE``). Averages are then taken over the converted values
@@ -50,21 +51,10 @@ def read_zscores(path) -> ZScores:
         raise InputError(str(path), None, "empty z-scores file")
     check_fields(tokens, ("qid", "measure", "mean", "stddev"), "Z1")
     qid, measure, mean, stddev = tokens.fields[:4]
-    numbers = []
-    for column, name in ((mean, "mean"), (stddev, "stddev")):
-        good, values = trec_text.parse_scores(column)
-        special = trec_text.matches(column, SPECIAL_PATTERN)  # atof reads these too
-        if special.any():
-            texts = column.to_pylist()
-            for row in np.flatnonzero(special):
-                values[row] = float(texts[row])
-        trec_text.refuse_rows(
-            tokens,
-            ~(good | special) | (good & np.isnan(values)),
-            "Z2",
-            lambda row, name=name, column=column: f"{name} {column[row].as_py()!r} is not a number",
-        )
-        numbers.append(values)
+    numbers = [
+        _numbers(tokens, column, name) for column, name in ((mean, "mean"), (stddev, "stddev"))
+    ]
+    _warn_of_undefined(tokens, numbers)
     qids = [q.encode() for q in pc.cast(qid, "string").to_pylist()]
     names = [m.encode() for m in pc.cast(measure, "string").to_pylist()]
     order = sorted(range(len(qids)), key=lambda i: (qids[i], names[i]))
@@ -77,6 +67,45 @@ def read_zscores(path) -> ZScores:
         table.means.append(float(numbers[0][i]))
         table.stddevs.append(float(numbers[1][i]))
     return table
+
+
+def _numbers(tokens, column, name: str) -> np.ndarray:
+    """A column of means or stddevs read as C's atof reads them (trec_eval's reader): a
+    decimal number (one beyond a double's range is an infinity, as ``inf`` is), ``nan``
+    or ``inf``; anything else (``0x10``, ``1.5abc``, which atof reads in part) is refused,
+    Z2, in one line naming it."""
+    good, values = trec_text.parse_scores(column)
+    special = trec_text.matches(column, SPECIAL_PATTERN)
+    overflow = good & np.isnan(values)  # a decimal number beyond a double: atof's HUGE_VAL
+    texts = column.to_pylist()
+    for row in np.flatnonzero(special | overflow):
+        values[row] = float(texts[row])
+    trec_text.refuse_rows(
+        tokens,
+        ~(good | special),
+        "Z2",
+        lambda row: f"{name} {column[row].as_py()!r} is not a decimal number, nan or inf",
+    )
+    return values
+
+
+def _warn_of_undefined(tokens, numbers: list[np.ndarray]) -> None:
+    """Say, as the file's input warning, which lines have a mean or stddev that is NaN or
+    infinite: trec_eval reads and prints them (its own test suite's file has ``nan``
+    means), and so does trecbench, byte for byte, but the z-scores of their topic and
+    measure are then no numbers (nan, -inf)."""
+    from .. import input_warnings
+    from ..plurals import counted
+
+    lines = np.flatnonzero(~(np.isfinite(numbers[0]) & np.isfinite(numbers[1])))
+    if len(lines):
+        first = int(tokens.line[lines[0]])
+        input_warnings.keep([
+            f"{tokens.path}: a mean or stddev that is nan or infinite on "
+            f"{counted(len(lines), 'line')} (the first: line {first}): their topics' "
+            "z-scores of those measures are printed as trec_eval prints them (nan, inf), "
+            "no numbers"
+        ])  # fmt: skip
 
 
 def _search(keys: list[bytes], key: bytes, start: int, end: int) -> int | None:
