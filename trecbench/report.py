@@ -386,16 +386,32 @@ def build_manifest(
 
 def evaluation_provenance(evaluation: Any) -> tuple[list[tuple[str, str]], dict | None]:
     """``(path, kind)`` of an evaluation's input files (qrels, runs, the ``--ontology``
-    file if one was given) and the ontology's provenance (``release``, ``source``,
+    file if one was given, the ``-Z`` z-scores file, whose means and deviations every
+    value is converted with) and the ontology's provenance (``release``, ``source``,
     ``sha256``, ``formula``) when a MaxOntSim measure was computed, else None."""
     inputs = list(evaluation.input_paths)
-    ontology_file = evaluation.settings.ontology
-    if ontology_file:
-        inputs.append((ontology_file, "ontology"))
+    settings = evaluation.settings
+    for path, kind in ((settings.ontology, "ontology"), (settings.zscores, "zscores")):
+        if path:
+            inputs.append((path, kind))
     ontology = None
     if any(m.family == "MaxOntSim" for m in evaluation.measures):
         ontology = evaluation.ontology
     return inputs, ontology
+
+
+def evaluation_records(evaluation: Any) -> list[dict]:
+    """The file records of an evaluation's inputs (:func:`evaluation_provenance`'s): as
+    taken when the evaluation read them (:attr:`Evaluation.input_records
+    <trecbench.evaluation.Evaluation>`), else taken now (:func:`input_record`)."""
+    known = evaluation.input_records
+    files, _ = evaluation_provenance(evaluation)
+    return [
+        {"path": path, "kind": kind, **known[path, kind]}
+        if (path, kind) in known
+        else input_record(path, kind)
+        for path, kind in files
+    ]
 
 
 def check_score_outputs(

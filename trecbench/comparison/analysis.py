@@ -294,6 +294,7 @@ def from_evaluation(
     from ..evaluation.drill import curve_options
     from ..measures.registry import MEAN, RUNID
     from ..plurals import counted
+    from ..report import evaluation_records
     from .tables import strata_map
 
     means = [c.display for c in evaluation.columns if c.summary == MEAN]
@@ -339,10 +340,8 @@ def from_evaluation(
             f"the page pairs the runs on the {shared} every run holds: its means are not "
             "score's, which are over each run's own topics (with -c, over every qrels topic)"
         )
-    records = evaluation.input_records.items()
-    comparison.inputs = [
-        {"path": path, "kind": kind, **(record or {})} for (path, kind), record in records
-    ]
+    # every file a number was computed from: the ontology and a -Z file too
+    comparison.inputs = evaluation_records(evaluation)
     comparison.run_inputs = {run.name: run.path for run in evaluation.runs if run.path}
     comparison.keep_drill_downs(evaluation.runs)
     # what the page's drill-down ranks and scores with, read again (not kept): -l, -M,

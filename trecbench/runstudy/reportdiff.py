@@ -20,6 +20,17 @@ from ..renderers.escaping import escape_text
 
 KINDS = ("EvaluationReport", "BenchmarkReport")
 MOVERS = 5  # topics listed per run and measure whose values moved most
+# how the likely cause names an input of each kind the reports record (by its option)
+INPUT_WORDS = {
+    "qrels": "the qrels differ",
+    "run": "a run file differs",
+    "zscores": "the z-scores file (-Z) differs",
+    "ontology": "the ontology (--ontology) differs",
+    "strata": "the strata sidecar (--strata) differs",
+    "routing": "the routing log (--routing) differs",
+    "config": "the benchmark configuration differs",
+    "topics": "the topics file differs",
+}
 
 
 @dataclass(frozen=True)
@@ -382,13 +393,15 @@ def _cause(inputs, options, versions, measures, spellings, runs, topics, values)
     escaped reversibly, :func:`~trecbench.renderers.escaping.escape_text`)."""
     # a run file only one report holds is a run only one holds: said as such below
     held = [(x, y) for x, y in inputs if (x and y) or (x or y)["kind"] != "run" or not runs]
-    for kind, words in (("qrels", "the qrels differ"), ("run", "a run file differs")):
+    for kind in ("qrels", "run"):
         for x, y in held:
             if (x or y)["kind"] == kind:
-                return f"{words}: {_input_words(x)} vs {_input_words(y)}"
+                return f"{INPUT_WORDS[kind]}: {_input_words(x)} vs {_input_words(y)}"
     for x, y in held:
-        if (x or y)["kind"] != "run":
-            return f"an input differs: {_input_words(x)} vs {_input_words(y)}"
+        kind = (x or y)["kind"]
+        if kind != "run":
+            words = INPUT_WORDS.get(kind, "an input differs")
+            return f"{words}: {_input_words(x)} vs {_input_words(y)}"
     if options:
         changed = list(options.items())[:3]
         shown = "; ".join(f"{k} {written(x)} vs {written(y)}" for k, (x, y) in changed)

@@ -1,0 +1,64 @@
+"""What the reproducibility records hold of every choice that changes a number: the -Z
+file among the inputs, -N, -Z and -D on score's page, the versions of the packages that
+compute the measures, score's tie and unjudged bounds (reviewer 196)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import pytest
+
+from trecbench import report
+from trecbench.cli import run
+
+QRELS = "q1 0 d1 1\nq2 0 d2 1\n"
+RUN = "q1 Q0 d1 1 2 r\nq1 Q0 d3 2 1 r\nq2 Q0 d3 1 2 r\nq2 Q0 d2 2 1 r\n"
+Z_FILES = ("q1 P_1 0.5 0.1\nq2 P_1 0.5 0.1\n", "q1 P_1 0.2 0.1\nq2 P_1 0.2 0.1\n")
+
+
+@pytest.fixture
+def folder(tmp_path, monkeypatch):
+    (tmp_path / "q.qrels").write_text(QRELS)
+    (tmp_path / "a.run").write_text(RUN)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def _score(capsys, *args: str) -> None:
+    assert run(["score", "q.qrels", "a.run", *args]) == 0
+    capsys.readouterr()
+
+
+def _read(path) -> dict:
+    return json.loads(open(path, encoding="utf-8").read())
+
+
+def test_the_z_scores_file_is_an_input_with_its_checksum(folder, capsys):
+    (folder / "z.txt").write_text(Z_FILES[0])
+    _score(capsys, "-m", "P.1", "-Z", "z.txt", "--report", "r.json", "--manifest", "m.json")
+    sha = hashlib.sha256(Z_FILES[0].encode()).hexdigest()
+    document = _read("r.json")
+    report.validate_against_schema(document, report.REPORT_SCHEMA)
+    wanted = {"path": "z.txt", "kind": "zscores", "size": len(Z_FILES[0]), "sha256": sha}
+    assert wanted in document["inputs"]
+    assert wanted in _read("m.json")["inputs"]
+
+
+def test_the_z_scores_file_is_among_the_pages_inputs(folder):
+    from trecbench import evaluate
+    from trecbench.comparison import from_evaluation
+
+    (folder / "z.txt").write_text(Z_FILES[0])
+    evaluation = evaluate("q.qrels", "a.run", ["P.1"], zscores="z.txt")
+    kinds = {item["kind"]: item for item in from_evaluation(evaluation).inputs}
+    assert kinds["zscores"]["sha256"] == hashlib.sha256(Z_FILES[0].encode()).hexdigest()
+
+
+def test_diff_names_another_z_scores_file_as_the_cause(folder, capsys):
+    for name, text in zip(("s1.json", "s2.json"), Z_FILES, strict=True):
+        (folder / "z.txt").write_text(text)
+        _score(capsys, "-m", "P.1", "-Z", "z.txt", "--report", name)
+    assert run(["diff", "s1.json", "s2.json"]) == 1
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.startswith("likely cause: the z-scores file (-Z) differs: z.txt (30 bytes")
