@@ -62,3 +62,27 @@ def test_diff_names_another_z_scores_file_as_the_cause(folder, capsys):
     assert run(["diff", "s1.json", "s2.json"]) == 1
     first = capsys.readouterr().out.splitlines()[0]
     assert first.startswith("likely cause: the z-scores file (-Z) differs: z.txt (30 bytes")
+
+
+@pytest.mark.parametrize(
+    ("flag", "value", "recorded", "said"),
+    [
+        ("num_docs", 10, {"num_docs": 10}, "-N 10"),
+        ("zscores", "z.txt", {"zscores": "z.txt"}, "-Z z.txt"),
+        ("debug_query", "q1", {"debug_level": 0, "debug_query": "q1"}, "-D 0.q1"),
+    ],
+)
+def test_score_pages_evaluation_records_n_z_and_d(folder, flag, value, recorded, said):
+    """-N, -Z and -D level.qid change the page's numbers: its provenance records them (its
+    evaluation block, as the report's options do), its header says them ("Scored with"),
+    and its report stays in its schema."""
+    from trecbench import evaluate
+    from trecbench.comparison import from_evaluation
+
+    (folder / "z.txt").write_text(Z_FILES[0])
+    measure = "P.1" if flag == "zscores" else "utility.0,0,0,1"  # z.txt's measure
+    evaluation = evaluate("q.qrels", "a.run", [measure], **{flag: value})
+    comparison = from_evaluation(evaluation)
+    assert comparison.evaluation.items() >= recorded.items()
+    assert f"Scored with {said} (as trecbench score)" in comparison.markdown()
+    report.validate_against_schema(comparison.report(), "benchmark_report")

@@ -291,7 +291,6 @@ def from_evaluation(
     (:class:`StatsSettings`: 10,000 resamples, seed 0), so that the same runs have the same
     intervals on both pages; its ``missing`` is the one above. Where the runs were scored
     with tie bounds (``score --tie-bounds``), the page has compare's tie sensitivity."""
-    from ..evaluation.drill import curve_options
     from ..measures.registry import MEAN, RUNID
     from ..plurals import counted
     from ..report import evaluation_records
@@ -344,14 +343,15 @@ def from_evaluation(
     comparison.inputs = evaluation_records(evaluation)
     comparison.run_inputs = {run.name: run.path for run in evaluation.runs if run.path}
     comparison.keep_drill_downs(evaluation.runs)
-    # what the page's drill-down ranks and scores with, read again (not kept): -l, -M,
-    # -J, -c, and trec_eval 10.0's ranking and curve where the runs were scored so
+    # every flag the runs were scored with, as score's report records them (-N, -Z and
+    # -D level.qid change the page's numbers too); the drill-down ranks and scores with
+    # those of its curve (-l, -M, -J, -c, trec_eval 10.0's ranking) and -R (prefs grade
+    # no document: no drill-down)
     settings = evaluation.settings
     ontology = None if settings.ontology is None else os.fspath(settings.ontology)
-    comparison.evaluation = curve_options(settings) | {
+    comparison.evaluation = settings.flags() | {
         "maxontsim_formula": settings.maxontsim_formula,
         "ontology": ontology,
-        "rel_format": settings.rel_format,  # -R prefs grades no document: no drill-down
     }
     comparison.scoreless = scoreless([evaluation.flagged], comparison.queries)
     return comparison

@@ -164,7 +164,12 @@ class EvalSettings:
         """Whether ``-D`` asks for traces or one topic."""
         return self.debug_level > 0 or self.debug_query is not None
 
+    def flags(self) -> dict[str, Any]:
+        """trec_eval's flags by name, each of which can change a number (``-N``, ``-Z``
+        and ``-D level.qid`` too): what every record of the evaluation writes down."""
+        return {name: getattr(self, name) for name in _FLAGS}
+
     def to_json(self) -> dict[str, Any]:
         """The flags and the local options by name: what the JSON outputs and reports show
         as ``options``."""
-        return {name: getattr(self, name) for name in _FLAGS} | self.options
+        return self.flags() | self.options

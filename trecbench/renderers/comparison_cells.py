@@ -14,6 +14,7 @@ from typing import Any
 import pandas as pd
 
 from ..plurals import exact_percent, first_few
+from ..trec_eval.compat import DEFAULT as DEFAULT_COMPAT
 from .escaping import escaper
 
 # the kinds of trecbench.comparison.Section
@@ -60,7 +61,7 @@ def with_names_escaped(comparison, output_format: str):
         "scoreless": None if comparison.scoreless is None else topics(comparison.scoreless),
         "run_qrels": each(comparison.run_qrels, escaped),
         "ontology": _escaped_record(comparison.ontology, ("release", "source"), escaped),
-        "evaluation": _escaped_record(comparison.evaluation, ("ontology",), escaped),
+        "evaluation": _escaped_record(comparison.evaluation, READ_TEXTS, escaped),
         "warnings": [_escaped_warning(warning, escaped) for warning in comparison.warnings],
     }
     qids = {qid: escaped(qid) for qid in comparison.queries}
@@ -86,6 +87,11 @@ def _escaped_warning(warning: str, escaped) -> str:
     method) shows its run's name and qrels path by ``escaped``; prose is kept as it is."""
     text = getattr(warning, "text", None)
     return warning if text is None else text(escaped)
+
+
+# the texts of a comparison's ``evaluation`` read from the command line's inputs: paths
+# and a topic id, escaped as every other input text
+READ_TEXTS = ("ontology", "zscores", "debug_query")
 
 
 def _escaped_record(record: Mapping | None, keys: tuple[str, ...], escaped) -> dict | None:
@@ -206,6 +212,18 @@ def flag_text(evaluation: Mapping[str, Any]) -> str:
         flags.append(f"-M {evaluation['max_docs']}")
     if evaluation.get("judged_only"):
         flags.append("-J")
+    # score's own flags, recorded where a comparison is made of score's evaluation
+    if evaluation.get("num_docs") is not None:
+        flags.append(f"-N {evaluation['num_docs']}")
+    if evaluation.get("rel_format", "qrels") != "qrels":
+        flags.append(f"-R {evaluation['rel_format']}")
+    if evaluation.get("zscores") is not None:
+        flags.append(f"-Z {evaluation['zscores']}")
+    if evaluation.get("debug_level") or evaluation.get("debug_query") is not None:
+        topic = evaluation.get("debug_query")
+        flags.append(f"-D {evaluation.get('debug_level', 0)}{'' if topic is None else '.' + topic}")
+    if evaluation.get("compat", DEFAULT_COMPAT) != DEFAULT_COMPAT:
+        flags.append(f"--compat {evaluation['compat']}")
     for key in ("maxontsim_formula", "ontology"):
         if evaluation.get(key) is not None:
             flags.append(f"--{key.replace('_', '-')} {evaluation[key]}")
