@@ -86,3 +86,39 @@ def test_score_pages_evaluation_records_n_z_and_d(folder, flag, value, recorded,
     assert comparison.evaluation.items() >= recorded.items()
     assert f"Scored with {said} (as trecbench score)" in comparison.markdown()
     report.validate_against_schema(comparison.report(), "benchmark_report")
+
+
+def test_the_versions_of_the_providers_packages_are_recorded(folder, capsys):
+    """SDCG (cwl_eval) and alpha_nDCG (pyndeval) are computed by their providers'
+    packages: the report and the manifest record those packages' versions."""
+    from importlib.metadata import version
+
+    _score(
+        capsys, "-m", "SDCG@2", "-m", "alpha_nDCG@2", "--report", "p.json", "--manifest", "m.json"
+    )
+    for name in ("p.json", "m.json"):
+        packages = _read(name)["environment"]["packages"]
+        for distribution in ("cwl-eval", "pyndeval", "pytrec-eval-terrier", "ir-measures"):
+            assert packages[distribution] == version(distribution), (name, distribution)
+
+
+def test_every_provider_named_by_the_registry_has_its_package_recorded():
+    """The packages are derived from the registry's provider facts, not listed by hand."""
+    from trecbench.engines import providers
+    from trecbench.measures import registry
+
+    sources = {definition.source for definition in registry.definitions()}
+    assert providers.MODULES.keys() <= sources
+    assert providers.distributions() == ["cwl-eval", "pyndeval"]
+    assert set(providers.distributions()) <= set(report.environment()["packages"])
+
+
+def test_the_docs_name_every_package_a_report_records():
+    from conftest import ROOT
+
+    line = next(
+        line
+        for line in (ROOT / "docs" / "reports.md").read_text().splitlines()
+        if line.startswith("| `environment` |") and "`packages` maps" in line
+    )
+    assert [name for name in report.environment()["packages"] if name not in line] == []

@@ -27,9 +27,11 @@ from . import __version__
 from .errors import InputError
 from .naming import examined
 
-# Distributions whose versions can change a number or a file trecbench writes.
+# Distributions whose versions can change a number or a file trecbench writes (with the
+# packages of ir_measures' providers, which the reports add: trecbench.report.environment);
+# ir-datasets serves the qrels of a dataset id
 PACKAGES = ("numpy", "pandas", "pyarrow", "pytrec-eval-terrier", "ir-measures", "click")
-OPTIONAL_PACKAGES = ("hpo3", "scipy", "matplotlib")
+OPTIONAL_PACKAGES = ("hpo3", "scipy", "matplotlib", "ir-datasets")
 
 _BLOCK = 1 << 20
 
@@ -194,18 +196,20 @@ def _version(distribution: str) -> str | None:
         return None
 
 
-def environment() -> dict:
-    """Python, platform and package versions (from package metadata: nothing is imported).
+def environment(more: tuple[str, ...] = ()) -> dict:
+    """Python, platform and the versions of :data:`PACKAGES`, :data:`OPTIONAL_PACKAGES`
+    and the distributions ``more`` (from package metadata: nothing is imported).
 
     Optional packages that are not installed are recorded as ``null``.
     """
+    names = dict.fromkeys(PACKAGES + OPTIONAL_PACKAGES + tuple(more))
     return {
         "python": platform.python_version(),
         "implementation": platform.python_implementation(),
         "platform": platform.platform(),
         "machine": platform.machine(),
         "trecbench": __version__,
-        "packages": {name: _version(name) for name in PACKAGES + OPTIONAL_PACKAGES},
+        "packages": {name: _version(name) for name in names},
     }
 
 

@@ -37,7 +37,6 @@ from .provenance import (  # noqa: F401 - re-exported: the reports' small pieces
     OPTIONAL_PACKAGES,
     PACKAGES,
     bytes_record,
-    environment,
     file_digest,
     git_commit,
     utc_now,
@@ -115,6 +114,16 @@ def input_record(
         size, sha256 = file_digest(path)
     record: dict[str, Any] = {"path": str(path), "kind": kind, "size": size, "sha256": sha256}
     return record | dict(counts) if kind in ("run", "qrels") else record
+
+
+def environment() -> dict:
+    """Python, platform and package versions, as every report and page records them
+    (:func:`trecbench.provenance.environment`): the packages that can change a number,
+    those of the measure providers ir_measures calls among them
+    (:func:`trecbench.engines.providers.distributions`: cwl-eval, pyndeval)."""
+    from .engines.providers import distributions
+
+    return provenance.environment(tuple(distributions()))
 
 
 def parse_meta(pairs: Iterable[str]) -> dict[str, str]:

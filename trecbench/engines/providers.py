@@ -41,6 +41,18 @@ SOURCES = (*MODULES, "compat", "accuracy")  # the providers this engine calls
 FAMILIES = [d.name for d in registry.definitions() if d.source in SOURCES and d.name != "RBP"]
 
 
+def distributions() -> list[str]:
+    """The distributions that compute the measures of the providers the registry names (a
+    family's ``source``, a variant's parameter's too), each provider's module's
+    (:data:`MODULES`, :data:`trecbench.extras.PACKAGES`): ``cwl-eval``, ``pyndeval``;
+    ir_measures' own providers (compat, accuracy) are ``ir-measures``'. The reports
+    record their versions, which can change the numbers."""
+    named = set()
+    for definition in registry.definitions():
+        named |= {definition.source, *(p.source for p in definition.params if p.source)}
+    return sorted({extras.PACKAGES[MODULES[source]][0] for source in named & MODULES.keys()})
+
+
 def _irm_measure(measure: Measure, relevance_level: int, largest_grade: int):
     """The ir_measures measure object for ``measure`` (defaults filled in as documented)."""
     import ir_measures
