@@ -312,3 +312,72 @@ def test_a_usage_error_exits_2_as_gnu_diffs_trouble(capsys, args):
 
 def test_other_commands_keep_exit_1_for_a_usage_error():
     assert run(["similarity", "--bogus", "README.md"]) == 1
+
+
+@pytest.fixture
+def comparisons(tmp_path, capsys):
+    """compare's reports (--format json) of the bundled demo's two runs, named by what
+    was changed."""
+
+    def comparison(name: str, *args: str) -> str:
+        runs = [str(ROOT / "runs" / f"{stem}.run") for stem in ("tfidf-word", "tfidf-char")]
+        assert run(["compare", QRELS, *runs, "-m", "P.5", "--format", "json", *args]) == 0
+        path = tmp_path / f"{name}.json"
+        path.write_text(capsys.readouterr().out)
+        return str(path)
+
+    return comparison
+
+
+def test_another_target_power_is_an_option_and_its_values_differ(comparisons, capsys):
+    # compare --power 0.8 vs 0.9: diff said "the evaluations are the same" (exit 0),
+    # though the smallest detectable difference and the topics needed moved
+    a, b = comparisons("a", "--power", "0.8"), comparisons("b", "--power", "0.9")
+    code, out = _diff(capsys, a, b)
+    assert code == 1
+    lines = out.splitlines()
+    assert lines[0] == "likely cause: the options differ: power.target 0.8 vs 0.9"
+    assert "power: tfidf-char P@5 topics_needed 48 -> 64" in lines
+    assert any(line.startswith("power: tfidf-char P@5 mde 0.0328 -> ") for line in lines)
+    code, out = _diff(capsys, a, b, "--format", "json")
+    changed = {(c["section"], c["field"]): c for c in json.loads(out)["sections"]}
+    needed = changed["power", "topics_needed"]
+    assert (needed["run"], needed["a"], needed["b"]) == ("tfidf-char", 48, 64)
+
+
+@pytest.mark.parametrize(
+    ("asked", "said"),
+    [
+        (["--unjudged-bounds"], "option: unjudged_bounds false -> true"),
+        (["--power", "0.8"], "option: power.target null -> 0.8"),
+    ],
+)
+def test_a_section_only_one_comparison_holds_is_its_option(comparisons, capsys, asked, said):
+    code, out = _diff(capsys, comparisons("a"), comparisons("b", *asked))
+    assert code == 1
+    assert said in out.splitlines()
+
+
+@pytest.mark.parametrize(
+    ("where", "said"),
+    [
+        (("results", 0, "summary", 1, "tie_high"), "tie bounds: tfidf-char P@5 high "),
+        (("unjudged_bounds", "rows", 1, "high"), "unjudged bounds: tfidf-char P@5 high "),
+    ],
+)
+def test_a_bound_that_moved_alone_is_a_difference(comparisons, tmp_path, capsys, where, said):
+    # the same options and means: a bound alone moved (another library's version, say)
+    a = comparisons("a", "--unjudged-bounds")
+    report = json.loads(open(a).read())
+    row = report
+    for step in where[:-1]:
+        row = row[step]
+    assert row["run"] == "tfidf-char"
+    row[where[-1]] += 0.25
+    b = tmp_path / "b.json"
+    b.write_text(json.dumps(report))
+    code, out = _diff(capsys, a, str(b))
+    assert code == 1
+    lines = out.splitlines()
+    assert lines[0] == "likely cause: the values differ with the same inputs, options and versions"
+    assert any(line.startswith(said) for line in lines[1:]), out

@@ -5,7 +5,10 @@ spellings and values); :func:`diff_reports` lists what differs and names the mos
 cause first, in this order: the qrels, a run file, the options, the measures asked for,
 trecbench's or a library's version. Values differ when their printed text (four decimals,
 as trec_eval prints them) differs: a run's mean, or its value on a topic both reports hold
-(a mean can stay while topics move); topics only one report holds are listed too.
+(a mean can stay while topics move); topics only one report holds are listed too, and so
+are the values of the sections beside the means (:data:`SECTIONS`: a comparison's power,
+unjudged bounds and tie bounds), whose options (``power.target``, ``unjudged_bounds``,
+``tie_bounds``) are compared with the others.
 """
 
 from __future__ import annotations
@@ -19,6 +22,9 @@ from ..errors import InputError
 from ..renderers.escaping import escape_text
 
 KINDS = ("EvaluationReport", "BenchmarkReport")
+# the sections of values beside the means, by what the diff calls them: per run and
+# measure, a row of fields (compare --power, --unjudged-bounds, the tie bounds)
+SECTIONS = ("power", "unjudged_bounds", "tie_bounds")
 MOVERS = 5  # topics listed per run and measure whose values moved most
 # how the likely cause names an input of each kind the reports record (by its option)
 INPUT_WORDS = {
@@ -47,6 +53,22 @@ class ReportView:
     spellings: dict[str, str]  # canonical name -> the spelling(s) it was asked by
     values: dict[str, dict[str, float | None]]
     per_query: dict[str, dict[str, dict[str, float | None]]]
+    # section (SECTIONS) -> (run, measure) -> {field: value}: only the sections it holds
+    sections: dict[str, dict[tuple[str, str], dict[str, Any]]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class SectionChange:
+    """A value of a section beside the means (:data:`SECTIONS`) that differs: ``field``
+    of the row of ``run`` and ``measure`` (a number by its printed text, four decimals;
+    anything else as it is)."""
+
+    section: str
+    run: str
+    measure: str
+    field: str
+    a: Any
+    b: Any
 
 
 @dataclass(frozen=True)
@@ -88,13 +110,15 @@ class ReportDiff:
     topics: list[TopicsChange]
     values: list[ValueChange]
     cause: str | None
+    sections: list[SectionChange] = field(default_factory=list)
 
     @property
     def same(self) -> bool:
         """Whether the evaluations are the same: same inputs, options, measures, runs,
-        topics and printed values, means and per topic (versions alone may differ)."""
+        topics and printed values, means, per topic and in the sections beside the means
+        (versions alone may differ)."""
         differences = (self.inputs, self.options, self.measures, self.spellings, self.runs)
-        return not (any(differences) or self.topics or self.values)
+        return not (any(differences) or self.topics or self.values or self.sections)
 
     def to_json(self) -> dict:
         """The JSON document of ``diff --format json``."""
@@ -122,6 +146,17 @@ class ReportDiff:
                     "movers": [{"qid": q, "change": d} for q, d in c.movers],
                 }
                 for c in self.values
+            ],
+            "sections": [
+                {
+                    "section": c.section,
+                    "run": c.run,
+                    "measure": c.measure,
+                    "field": c.field,
+                    "a": c.a,
+                    "b": c.b,
+                }
+                for c in self.sections
             ],
         }
 
@@ -209,10 +244,28 @@ def _benchmark_view(path: str, report: dict) -> ReportView:
     measures = list(settings.get("measures") or [])
     options = {f"evaluation.{k}": v for k, v in (report.get("evaluation") or {}).items()}
     options |= {k: v for k, v in settings.items() if k != "measures"}
+    power = report.get("power")  # compare --power: its alpha and target power
+    options |= {f"power.{k}": v for k, v in ((power or {}).get("settings") or {}).items()}
+    options["unjudged_bounds"] = "unjudged_bounds" in report  # compare --unjudged-bounds
     overall = next((r for r in report.get("results", []) if r.get("kind") == "all"), {})
     values: dict[str, dict] = {}
     for row in overall.get("summary", []):
         values.setdefault(row["run"], {})[row["measure"]] = row.get("mean")
+    ties = [
+        {
+            "run": row["run"],
+            "measure": row["measure"],
+            "low": row.get("tie_low"),
+            "high": row.get("tie_high"),
+        }
+        for row in overall.get("summary", [])
+        if "tie_low" in row or "tie_high" in row
+    ]
+    rows = {
+        "power": (power or {}).get("rows"),
+        "unjudged_bounds": (report.get("unjudged_bounds") or {}).get("rows"),
+        "tie_bounds": ties if settings.get("tie_bounds") else None,
+    }
     return ReportView(
         path,
         report["type"],
@@ -223,7 +276,19 @@ def _benchmark_view(path: str, report: dict) -> ReportView:
         {m: m for m in measures},
         values,
         dict(report.get("per_query") or {}),
+        {section: _keyed(found) for section, found in rows.items() if found is not None},
     )
+
+
+def _keyed(rows: list[dict]) -> dict[tuple[str, str], dict[str, Any]]:
+    """A section's rows by run and measure, each with its other fields (the baseline a
+    row compares with is the report's: an option)."""
+    return {
+        (row["run"], row["measure"]): {
+            k: v for k, v in row.items() if k not in ("run", "measure", "baseline")
+        }
+        for row in rows
+    }
 
 
 def _paired_inputs(a: list[dict], b: list[dict]) -> list[tuple[dict | None, dict | None]]:
@@ -337,6 +402,31 @@ def _value_changes(a: ReportView, b: ReportView) -> list[ValueChange]:
     return changes
 
 
+def _section_changes(a: ReportView, b: ReportView) -> list[SectionChange]:
+    """Every field of a section both reports hold whose value differs, on the runs they
+    share (a section only one holds differs in its option: said there)."""
+    paired = dict(_paired_runs(a, b))
+    changes = []
+    for section in [name for name in SECTIONS if name in a.sections and name in b.sections]:
+        for (run, measure), x in a.sections[section].items():
+            y = b.sections[section].get((paired.get(run), measure))
+            if y is None:
+                continue
+            label = _label(run, paired[run])
+            changes += [
+                SectionChange(section, label, measure, name, x.get(name), y.get(name))
+                for name in dict.fromkeys([*x, *y])
+                if _field_text(x.get(name)) != _field_text(y.get(name))
+            ]
+    return changes
+
+
+def _field_text(value: Any) -> str:
+    """A section's value as compared: a fraction by its printed text, four decimals (as
+    the means), anything else (a count, a flag, a reason) as the report writes it."""
+    return _printed(value) if isinstance(value, float) else written(value)
+
+
 def _moved(a: dict, b: dict, measure: str) -> list[tuple[str, float | None]]:
     """The topics both hold whose printed values of ``measure`` differ, the largest change
     first (a change to or from null first of all)."""
@@ -370,11 +460,13 @@ def diff_reports(path_a: str, path_b: str) -> ReportDiff:
     runs = (list(a.values), list(b.values)) if set(a.values) != set(b.values) else None
     topics = _topic_changes(a, b)
     values = _value_changes(a, b)
-    parts = (inputs, options, versions, measures, spellings, runs, topics, values)
-    cause = _cause(*parts) if any(parts) else None
+    sections = _section_changes(a, b)
+    parts = (inputs, options, versions, measures, spellings, runs, topics, values, sections)
+    cause = _cause(*parts[:-1]) if any(parts) else None
     return ReportDiff(
-        a, b, inputs, options, versions, measures, spellings, runs, topics, values, cause
-    )
+        a, b, inputs, options, versions, measures, spellings, runs, topics, values, cause,
+        sections,
+    )  # fmt: skip
 
 
 def written(value: Any) -> str:

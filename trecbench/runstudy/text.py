@@ -105,6 +105,10 @@ def diff_text(result: ReportDiff, output_format: str) -> str:
     for change in result.values:
         run, numbers = escape_text(change.run), f"{_printed(change.a)} -> {_printed(change.b)}"
         lines.append(f"value: {run} {change.measure} {numbers}{_movers(change)}")
+    for change in result.sections:
+        values = f"{_field(change.a)} -> {_field(change.b)}"
+        name = change.section.replace("_", " ")
+        lines.append(f"{name}: {escape_text(change.run)} {change.measure} {change.field} {values}")
     lines += _pairs("version", result.versions)
     return "\n".join(lines) + "\n"
 
@@ -134,6 +138,12 @@ def _qids(qids: list[str]) -> str:
 
 def _printed(value) -> str:
     return "-" if value is None else f"{value:.4f}"
+
+
+def _field(value) -> str:
+    """A section's value: a fraction with four decimals, anything else as the reports
+    write it (``48``, ``true``, ``null``, a reason's text)."""
+    return f"{value:.4f}" if isinstance(value, float) else written(value)
 
 
 def _input_line(item) -> str:
