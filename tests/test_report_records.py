@@ -122,3 +122,42 @@ def test_the_docs_name_every_package_a_report_records():
         if line.startswith("| `environment` |") and "`packages` maps" in line
     )
     assert [name for name in report.environment()["packages"] if name not in line] == []
+
+
+def test_score_reports_its_tie_and_unjudged_bounds_as_its_json_prints_them(folder, capsys):
+    """score --tie-bounds and --unjudged-bounds printed bounds the report left out."""
+    asked = ["-m", "P.1", "-m", "ndcg", "--tie-bounds", "--unjudged-bounds"]
+    assert run(["score", "q.qrels", "a.run", *asked, "--format", "json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    _score(capsys, *asked, "--report", "r.json")
+    document = _read("r.json")
+    report.validate_against_schema(document, report.REPORT_SCHEMA)
+    # named as the report names its values (display names), not as score --format json
+    ties, shown = document["results"][0]["tie_bounds"], printed["runs"][0]["tie_bounds"]
+    assert list(ties["measures"]) == list(document["results"][0]["aggregates"]) == ["P@1", "nDCG"]
+    assert list(ties["measures"].values()) == list(shown["measures"].values())
+    assert ties["tied_topics"] == shown["tied_topics"]
+    assert document["unjudged_bounds"] == printed["unjudged_bounds"]
+    first = document["unjudged_bounds"][0]
+    assert (first["measure"], first["high"], first["unjudged"]) == ("P@1", 1.0, 0.5)
+    _score(capsys, "-m", "P.1", "-m", "ndcg", "--report", "plain.json")
+    assert "tie_bounds" not in _read("plain.json")["results"][0]
+    assert "unjudged_bounds" not in _read("plain.json")
+
+
+def test_diff_reads_scores_bounds_and_their_options(folder, capsys):
+    asked = ["-m", "P.1", "--tie-bounds", "--unjudged-bounds"]
+    _score(capsys, *asked, "--report", "a.json")
+    _score(capsys, "-m", "P.1", "--report", "plain.json")
+    assert run(["diff", "plain.json", "a.json"]) == 1
+    assert capsys.readouterr().out.splitlines()[0] == (
+        "likely cause: the options differ: tie_bounds false vs true; unjudged_bounds false vs true"
+    )
+    document = _read("a.json")
+    document["results"][0]["tie_bounds"]["measures"]["P@1"]["high"] = 0.75
+    document["unjudged_bounds"][0]["high"] = 0.75
+    (folder / "b.json").write_text(json.dumps(document))
+    assert run(["diff", "a.json", "b.json"]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert "unjudged bounds: a P@1 high 1.0000 -> 0.7500" in lines
+    assert "tie bounds: a P@1 high 0.5000 -> 0.7500" in lines

@@ -264,23 +264,29 @@ def _results(evaluation: Any) -> list[dict]:
     ``{qid: {measure: value}}`` with topics in trec_eval's byte-wise order (Python orders
     ``str`` by code point, which is UTF-8 byte order); measures named as printed (``-Z``:
     ``ZP@5``, its values z-scores). A run of text measures alone (``relstring``: ``score
-    --format json`` has their text) is listed with no value, not left out."""
+    --format json`` has their text) is listed with no value, not left out. Scored with
+    tie bounds (``score --tie-bounds``), each run's ``tie_bounds`` as ``score --format
+    json`` writes them (:func:`trecbench.renderers.tiebounds.json_entry`)."""
+    from .renderers.tiebounds import json_entry
+
     aggregates, per_query = (
         frame.astype({"run": str}).assign(measure=frame["measure"].map(evaluation.shown))
         for frame in (evaluation.aggregates, evaluation.per_query)
     )
     results = []
-    for run in (str(result.name) for result in evaluation.runs):
+    for result in evaluation.runs:
+        run = str(result.name)
         table = _wide(per_query[per_query["run"] == run], "qid")
         agg = aggregates[aggregates["run"] == run].assign(key="all")
-        results.append(
-            {
-                "run": run,
-                "topics": len(table),
-                "aggregates": _wide(agg, "key").get("all", {}),
-                "per_query": table,
-            }
-        )
+        entry = {
+            "run": run,
+            "topics": len(table),
+            "aggregates": _wide(agg, "key").get("all", {}),
+            "per_query": table,
+        }
+        if evaluation.settings.tie_bounds:
+            entry["tie_bounds"] = json_safe(json_entry(result, evaluation))
+        results.append(entry)
     return results
 
 
@@ -316,6 +322,7 @@ def build_evaluation_report(
     groups: Mapping[str, Any] | None = None,
     warnings: Sequence[str] = (),
     routing: Mapping[str, Any] | None = None,
+    unjudged_bounds: Sequence[Mapping[str, Any]] | None = None,
 ) -> dict:
     """The EvaluationReport of an evaluation (schema ``evaluation_report``).
 
@@ -330,7 +337,9 @@ def build_evaluation_report(
     measures; ``groups`` are grouped means (:func:`trecbench.renderers.strata.groups_document`);
     ``warnings`` what the command warned about the grouping and the qrels (small groups,
     found-only qrels); ``routing`` the metrics of a routing log
-    (:func:`trecbench.routing.routing_metrics`).
+    (:func:`trecbench.routing.routing_metrics`); ``unjudged_bounds`` the rows of ``score
+    --unjudged-bounds`` (:meth:`trecbench.conclusions.unjudged.UnjudgedBound.to_json`).
+    Tie bounds, kept by the evaluation, are in its results.
     """
     report: dict[str, Any] = {
         "type": "EvaluationReport",
@@ -356,6 +365,8 @@ def build_evaluation_report(
         report["warnings"] = list(warnings)
     if routing is not None:
         report["routing"] = json_safe(dict(routing))
+    if unjudged_bounds is not None:
+        report["unjudged_bounds"] = [json_safe(dict(row)) for row in unjudged_bounds]
     return report
 
 
@@ -464,6 +475,7 @@ def write_score_outputs(
     warnings: Sequence[str] = (),
     routing: Mapping[str, Any] | None = None,
     html: tuple[str | os.PathLike, str] | None = None,
+    unjudged_bounds: Sequence[Mapping[str, Any]] | None = None,
 ) -> None:
     """Write the ``--report``, ``--manifest`` and/or ``--html`` page (``(path, page)``)
     of a finished evaluation.
@@ -473,8 +485,9 @@ def write_score_outputs(
     :func:`input_record`, e.g. a strata sidecar). ``outputs`` are other files the command
     already wrote, listed in the manifest with their checksums. ``ontology`` provenance
     defaults to the MaxOntSim ontology's when a MaxOntSim measure was computed; ``groups``
-    are grouped means, ``warnings`` the command's warnings about them and ``routing``
-    routing metrics, for the report (see :func:`build_evaluation_report`). Both files are
+    are grouped means, ``warnings`` the command's warnings about them, ``routing``
+    routing metrics and ``unjudged_bounds`` the unjudged bounds' rows, for the report
+    (see :func:`build_evaluation_report`). Both files are
     written atomically and committed together: none is replaced unless all could be
     prepared, and none may be an input; the manifest lists the page. Does nothing when no
     path is given.
@@ -507,6 +520,7 @@ def write_score_outputs(
             groups=groups,
             warnings=warnings,
             routing=routing,
+            unjudged_bounds=unjudged_bounds,
         )
         data = json_bytes(document)
         files.append((report, data))

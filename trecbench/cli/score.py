@@ -281,8 +281,7 @@ def score(
     _warn(notes)
     _warn(_text_measures_left_out(evaluation, output_format))
     text = render_score(evaluation, view, grouped)
-    if unjudged_bounds:
-        text = _with_unjudged_bounds(text, evaluation, view)
+    bounded, text = _with_unjudged_bounds(text, evaluation, view, unjudged_bounds)
     routed = None
     if routing is not None:
         routed, text = _with_routing(text, routing, output_format, evaluation.qrels_topics)
@@ -301,6 +300,7 @@ def score(
         warnings=notes,
         routing=routed,
         html=page,
+        unjudged_bounds=bounded,
     )
     if html_page is not None:
         echo_written(html_page)
@@ -473,25 +473,26 @@ def _evaluation(qrels, runs, run_names, flags, settings, view, dask_address, htm
             close(client)
 
 
-def _with_unjudged_bounds(text: str, evaluation, view) -> str:
-    """``text`` followed by the unjudged bounds the scoring kept (in JSON: inside its
+def _with_unjudged_bounds(text: str, evaluation, view, wanted: bool) -> tuple[list | None, str]:
+    """The unjudged bounds the scoring kept, when ``wanted`` (--unjudged-bounds), as the
+    report's rows (else None), and ``text`` followed by them (in JSON: inside its
     document)."""
-    from ..conclusions.unjudged import evaluation_bounds
+    if not wanted:
+        return None, text
+    from ..conclusions.unjudged import evaluation_bounds, render_bounds
+    from ..renderers.trec_format import json_text
 
     bounds = evaluation_bounds(evaluation)
+    rows = [bound.to_json() for bound in bounds]
     if view.output_format != "json":
-        from ..conclusions.unjudged import render_bounds
-
         asked = {
             c.display: [evaluation.shown(n) for n in c.names(view.labels)]
             for c in evaluation.columns
         }
-        return text + view.separator + render_bounds(bounds, view.output_format, asked)
-    from ..renderers.trec_format import json_text
-
+        return rows, text + view.separator + render_bounds(bounds, view.output_format, asked)
     document = json.loads(text)
-    document["unjudged_bounds"] = [bound.to_json() for bound in bounds]
-    return json_text(document)  # as plain --format json writes it
+    document["unjudged_bounds"] = rows
+    return rows, json_text(document)  # as plain --format json writes it
 
 
 def _debug(text: str | None) -> tuple[int, str | None]:

@@ -7,8 +7,8 @@ trecbench's or a library's version. Values differ when their printed text (four 
 as trec_eval prints them) differs: a run's mean, or its value on a topic both reports hold
 (a mean can stay while topics move); topics only one report holds are listed too, and so
 are the values of the sections beside the means (:data:`SECTIONS`: a comparison's power,
-unjudged bounds and tie bounds), whose options (``power.target``, ``unjudged_bounds``,
-``tie_bounds``) are compared with the others.
+unjudged bounds and tie bounds, score's unjudged and tie bounds), whose options
+(``power.target``, ``unjudged_bounds``, ``tie_bounds``) are compared with the others.
 """
 
 from __future__ import annotations
@@ -226,6 +226,19 @@ def _evaluation_view(path: str, report: dict) -> ReportView:
     twice = next((name for i, name in enumerate(names) if name in names[:i]), None)
     if twice is not None:
         raise InputError(path, None, f"results: the run {twice!r} is listed twice")
+    # score --tie-bounds and --unjudged-bounds: options, and sections of values
+    ties = [
+        {"run": r["run"], "measure": name, "tied_topics": r["tie_bounds"]["tied_topics"], **entry}
+        for r in results
+        if "tie_bounds" in r
+        for name, entry in r["tie_bounds"]["measures"].items()
+    ]
+    options["tie_bounds"] = any("tie_bounds" in r for r in results)
+    options["unjudged_bounds"] = "unjudged_bounds" in report
+    rows = {
+        "tie_bounds": ties if options["tie_bounds"] else None,
+        "unjudged_bounds": report.get("unjudged_bounds"),
+    }
     return ReportView(
         path,
         report["type"],
@@ -236,6 +249,7 @@ def _evaluation_view(path: str, report: dict) -> ReportView:
         spellings,
         {r["run"]: dict(r.get("aggregates") or {}) for r in results},
         {r["run"]: dict(r.get("per_query") or {}) for r in results},
+        {section: _keyed(found) for section, found in rows.items() if found is not None},
     )
 
 
