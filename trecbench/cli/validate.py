@@ -172,7 +172,8 @@ def _print_fixed(run, out, fixed: dict, summary: str) -> None:
     from ..renderers.escaping import escape_text
 
     run, out = escape_text(run), escape_text(out)
-    click.echo(f"{run}: wrote the canonical run to {out}; changes:")
+    said = "changes:" if fixed["changes"] else "no changes"  # the run was canonical
+    click.echo(f"{run}: wrote the canonical run to {out}; {said}")
     for change in fixed["changes"]:
         click.echo(f"  {change['text']}")
     click.echo(f"{out}: {summary}")

@@ -21,6 +21,7 @@ from .api import validate_run, validate_tokens
 from .checker import classify, pair_text
 from .findings import Finding, ValidationResult
 from .rules import FIXABLE, PROFILE_DEPTH, Default, resolve_depth, rule_sort_key
+from .topic_order import ascending
 
 
 class UnfixableError(TrecbenchError):
@@ -104,8 +105,9 @@ def fix_run(
 ) -> list[Change]:
     """Write the canonical form of a run to ``out`` and return every change made.
 
-    Canonical: tab-separated ``qid Q0 docno rank score tag``; topics in byte-wise qid
-    order, documents in trec_eval order (score desc as float32, docno desc); the first
+    Canonical: tab-separated ``qid Q0 docno rank score tag``; topics in the run's order
+    when it is ascending (numerically or byte-wise: R20), else in byte-wise qid order;
+    documents in trec_eval order (score desc as float32, docno desc); the first
     occurrence of a duplicate kept; at most ``max_depth`` documents per topic (default: the
     profile's); ranks 1..n; scores in the shortest text that reads back as the same double.
     Blank, comment and header lines and tokens after the tag are dropped; an ir_metadata
@@ -195,7 +197,7 @@ def _fix(
     dropped = np.setdiff1d(np.arange(ranked.num_rows), first)
     duplicates = np.sort(arrow.to_numpy(ranked.column("line"))[dropped])
     deduped = rank_run(ranked.take(arrow.array(np.sort(first))).drop_columns(["rank"]))
-    final = truncate(deduped, max_depth)
+    final = _in_run_topic_order(truncate(deduped, max_depth), qid)
     cut = np.sort(
         arrow.to_numpy(
             pc.filter(
@@ -254,6 +256,18 @@ def _fix(
     changes = [c for c in candidates if c.count]
     _write_verified(to_pandas(final), block, out, path, settings)
     return changes
+
+
+def _in_run_topic_order(ranked: pa.Table, qid: pa.Array) -> pa.Table:
+    """``ranked`` (topics in byte-wise order, each in trec_eval's) with its topics in the
+    order the run lists them (``qid``: its rows' in file order) when that is an ascending
+    order R20 accepts (numeric: ``1, 2, 10``): --fix changes no order no rule flags.
+    Otherwise (topics in neither order, or split) the byte-wise order, trec_eval's."""
+    listed = pc.unique(qid)  # in the order of first appearance
+    if ranked.num_rows == 0 or not ascending(listed.to_pylist()):
+        return ranked
+    place = arrow.to_numpy(pc.index_in(ranked.column("qid"), value_set=listed))
+    return ranked.take(arrow.array(np.argsort(place, kind="stable")))
 
 
 def _without_bom(data: bytes) -> tuple[bytes, list[Change]]:

@@ -192,7 +192,10 @@ CATALOGUE = (
            "without compression suffixes, with or without its extension (`bm25` and "
            "`bm25.run` both name `bm25.run.gz`)."),
     _check("R20.order", "IIII", "topics not in ascending order (numeric or byte-wise)",
-           "Harmless to trec_eval; noted once per file."),
+           "Harmless to trec_eval; noted once per file. Either order is ascending: numeric "
+           "when every qid is ASCII digits (`1, 2, 10`), byte-wise otherwise or as well "
+           "(`1, 10, 2`, trec_eval's own); the finding is where the topics leave both. "
+           "`--fix` keeps an ascending order and writes any other byte-wise."),
     _check("R20.split", "WWWW", "topic split into non-contiguous blocks",
            "A topic that comes back after other topics is often a concatenation mistake; its "
            "documents are still one topic to trec_eval."),

@@ -22,6 +22,7 @@ from . import wording
 from .checker import first_per_segment, segment_starts
 from .cross_checks import count_unjudged
 from .findings import Collector, QrelsInfo
+from .topic_order import Descent, TopicOrder, is_digits, numeric_key
 
 
 @dataclass
@@ -88,7 +89,7 @@ class TopicChecks:
         self.first_line: dict[str, int] = {}
         self.split_reported: set[str] = set()
         self.last_block_qid: str | None = None
-        self.order_reported = False
+        self.order = TopicOrder()  # R20.order, said once
         self.unjudged = (0, 0)  # unjudged and all documents in the top 10 of judged topics
         self.last_score: dict[str, float] = {}  # per topic, for R13 across chunks
         self.reported: dict[str, set[str]] = {}  # per check, topics already reported
@@ -164,20 +165,26 @@ class TopicChecks:
                 f"topic {name} comes back after other topics (first at line "
                 f"{int(first)}); list each topic in one block",
             )
-        if self.order_reported:
+        if self.order.said:
             return
         previous = [self.last_block_qid] if self.last_block_qid is not None else []
         self.last_block_qid = names[block_codes[-1]]
-        descending = _first_descent(previous, names, block_codes)
-        if descending is not None:
-            self.order_reported = True
-            at = descending - len(previous)  # a block of this batch; the one before it
+        ids = previous + names
+        digits = all(is_digits(qid) for qid in ids)
+
+        def descent(key: Callable) -> Descent | None:
+            at = _first_descent([key(qid) for qid in ids], len(previous), block_codes)
+            if at is None:
+                return None
+            at -= len(previous)  # a block of this batch; the one before it
             before = names[block_codes[at - 1]] if at > 0 else previous[0]
+            return Descent(int(block_lines[at]), names[block_codes[at]], before)
+
+        numeric = descent(numeric_key) if digits and self.order.digits else None
+        found = self.order.add(digits, numeric, descent(str.encode))
+        if found is not None:
             self.report.add(
-                "R20.order",
-                int(block_lines[at]),
-                "qid",
-                wording.descending_topic(names[block_codes[at]], before),
+                "R20.order", found.line, "qid", wording.descending_topic(found.topic, found.before)
             )
 
     def _depth(self, rows: Rows, position, segment, qname) -> None:
@@ -352,18 +359,12 @@ class TopicChecks:
             self.tied[key] = {}
 
 
-def _first_descent(previous: list[str], names: list[str], codes: np.ndarray) -> int | None:
-    """Index of the first id smaller than its predecessor (numerically if all are digits)
-    in ``previous`` followed by the ids of ``codes`` (indices into ``names``, which they
-    all appear in)."""
-    ids = previous + names
-    if all(s.isdigit() and s.isascii() for s in ids):
-        keys: list = [int(s) for s in ids]
-    else:
-        keys = [s.encode() for s in ids]
-    rank = np.empty(len(ids), np.int64)  # each id's place in ascending order (ties equal)
-    ordered = sorted(range(len(ids)), key=keys.__getitem__)
+def _first_descent(keys: list, previous: int, codes: np.ndarray) -> int | None:
+    """Index of the first key smaller than its predecessor in the ``previous`` first of
+    ``keys`` followed by the keys of ``codes`` (indices into the rest)."""
+    rank = np.empty(len(keys), np.int64)  # each key's place in ascending order (ties equal)
+    ordered = sorted(range(len(keys)), key=keys.__getitem__)
     rank[ordered] = np.cumsum([0] + [keys[a] != keys[b] for a, b in itertools.pairwise(ordered)])
-    sequence = np.concatenate([rank[: len(previous)], rank[len(previous) :][codes]])
+    sequence = np.concatenate([rank[:previous], rank[previous:][codes]])
     down = np.flatnonzero(sequence[1:] < sequence[:-1])
     return int(down[0]) + 1 if len(down) else None

@@ -19,9 +19,8 @@ that is not plain, a topic in several blocks, more than 100 run tags, a rank of 
 
 A file of at most 1 MiB is one chunk to the general path, whose run checker checks the
 topics but the last, then the last (it could go on in the next chunk): two calls of
-:class:`~.run_topics.TopicChecks`, whose "is this call in score order" (R15's pairs) and
-"are all topic ids numbers" (R20.order) are per call; :func:`_calls` splits the topics
-likewise.
+:class:`~.run_topics.TopicChecks`, whose "is this call in score order" (R15's pairs) is
+per call; :func:`_calls` splits the topics likewise.
 """
 
 from __future__ import annotations
@@ -44,6 +43,7 @@ from .cross_checks import (
 )
 from .findings import DEFAULT_LIMIT, Collector, QrelsInfo, ValidationResult
 from .rules import TAG_PATTERN
+from .topic_order import out_of_order
 
 _MOST_TAGS = 100  # the general path checks at most 100 new tags per chunk
 _RANK_DIGITS = 18  # a longer rank is not an int64 to the general path (R10)
@@ -229,21 +229,12 @@ def _tags(report: Collector, tag: tuple[str, ...], tags: list[str], expected: st
 
 
 def _order(report: Collector, blocks: list) -> None:
-    """R20.order: the first topic whose id is below the one before, compared as numbers
-    when every id of the general path's call is one (else byte-wise)."""
-    previous: list[str] = []
-    for call in _calls(blocks):
-        ids = previous + [name for name, _, _ in call]
-        numbers = all(s.isdigit() for s in ids)  # ASCII: [0-9]+
-        keys = [int(s) for s in ids] if numbers else ids
-        down = next((i for i in range(1, len(keys)) if keys[i] < keys[i - 1]), None)
-        if down is not None:
-            _, start, _ = call[down - len(previous)]
-            report.add(
-                "R20.order", start + 1, "qid", wording.descending_topic(ids[down], ids[down - 1])
-            )
-            return
-        previous = ids[-1:]
+    """R20.order: where the topics leave both ascending orders (:mod:`.topic_order`)."""
+    found = out_of_order([name for name, _, _ in blocks], [start + 1 for _, start, _ in blocks])
+    if found is not None:
+        report.add(
+            "R20.order", found.line, "qid", wording.descending_topic(found.topic, found.before)
+        )
 
 
 def _count_unjudged(run: _Run, call: list, info: QrelsInfo, judged: set, counts: list) -> None:
