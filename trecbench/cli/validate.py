@@ -30,6 +30,16 @@ PROFILES = ("default", "strict", "lenient", "rtask")
 )
 @click.option("--min-depth", type=click.IntRange(min=1), help="Fewest documents per topic (R9).")
 @click.option("--docid-regex", help="Pattern every docno must match in full (R6).")
+@click.option(
+    "-l",
+    "--relevance-level",
+    "relevance_level",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Minimum grade counted as relevant, as score's -l: qrels topics with no grade "
+    "reaching it are Q7.",
+)
 @click.option("--tag-is-filename", is_flag=True, help="The run tag must equal the file name (R19).")
 @click.option(
     "--profile",
@@ -73,6 +83,7 @@ def validate(
     max_depth,
     min_depth,
     docid_regex,
+    relevance_level,
     tag_is_filename,
     profile,
     fmt,
@@ -92,6 +103,7 @@ def validate(
     Examples:
       trecbench validate runs/tfidf-char.run --qrels qrels/hpo-demo.qrels
       trecbench validate --qrels qrels/hpo-demo.qrels
+      trecbench validate --qrels qrels.txt -l 2      # Q7: topics without a grade 2 or more
       trecbench validate run.txt --profile strict --format json
       trecbench validate run.txt --qrels qrels.txt --profile rtask
       trecbench validate run.txt --fix run.fixed.tsv --fix-tag myrun
@@ -100,7 +112,7 @@ def validate(
     _check_arguments(runs, qrels, fix_out, fix_tag)
     runs, qrels, topics = _stdin_named([*runs, qrels, topics], len(runs))
     progress = _FileProgress() if wanted(quiet) else None
-    small = (runs, qrels, topics, profile, max_depth, min_depth, tag_is_filename)
+    small = (runs, qrels, topics, profile, max_depth, min_depth, tag_is_filename, relevance_level)
     if docid_regex is None and fix_out is None and _small_path(*small, fmt, show, progress):
         return
     open_input_scope(click.get_current_context())
@@ -128,6 +140,7 @@ def validate(
                 max_depth=depth,
                 min_depth=min_depth,
                 docid_regex=docid_regex,
+                relevance_level=relevance_level,
                 progress=progress,
                 read_progress=None if progress is None else progress.read,
                 memory=memory,
@@ -196,7 +209,17 @@ def _check_regex(v, docid_regex: str | None) -> None:
 
 
 def _small_path(
-    runs, qrels, topics, profile, max_depth, min_depth, tag_is_filename, fmt, show, progress
+    runs,
+    qrels,
+    topics,
+    profile,
+    max_depth,
+    min_depth,
+    tag_is_filename,
+    relevance_level,
+    fmt,
+    show,
+    progress,
 ) -> bool:
     """Whether the small path (:mod:`trecbench.validation.small`: small plain files, no
     Arrow) took the call, and printed what the general path would; exit 2 on errors.
@@ -207,7 +230,7 @@ def _small_path(
     from ..validation.small import SmallSettings, validate_small
 
     depth = PROFILES[profile].max_depth if max_depth is None else max_depth
-    settings = SmallSettings(profile, depth, min_depth, tag_is_filename)
+    settings = SmallSettings(profile, depth, min_depth, tag_is_filename, relevance_level)
     results = validate_small(runs, qrels, settings, topics)
     if results is None:
         return False

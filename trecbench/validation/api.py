@@ -245,7 +245,9 @@ def validate_qrels(
     :func:`validate_run`), streaming it chunk by chunk, or qrels held in memory (as
     :func:`validate_run`).
 
-    The result's ``qrels_info`` is what runs are checked against (None when the file could
+    ``relevance_level``: the least grade counted relevant, as ``score``'s ``-l``: a topic
+    whose grades all fall below it is Q7. The result's ``qrels_info`` is what runs are
+    checked against (None when the file could
     not be read as qrels); with ``collect_judged`` it also holds the judged pairs that the
     run check X4 (unjudged documents in the top 10) needs.
     """
@@ -268,6 +270,7 @@ def validate_files(
     max_depth: int | None | Default = PROFILE_DEPTH,
     min_depth: int | None = None,
     docid_regex: str | None = None,
+    relevance_level: int = 1,
     progress: Progress | None = None,
     memory: int | None = None,
     read_progress: ReadProgress | None = None,
@@ -276,13 +279,20 @@ def validate_files(
 
     Runs are checked against the qrels only when the qrels could be read as qrels. A run
     may be an open :class:`~trecbench.inputs.streams.Source`, as for :func:`validate_run`.
+    ``relevance_level``: the least grade counted relevant (Q7), as :func:`validate_qrels`.
     ``memory``, ``progress``, ``read_progress``: see :func:`validate_run`.
     """
     results = []
     told = {"progress": progress, "read_progress": read_progress, "memory": memory}
     info = None
     if qrels is not None:
-        result = validate_qrels(qrels, profile=profile, collect_judged=bool(runs), **told)
+        result = validate_qrels(
+            qrels,
+            profile=profile,
+            relevance_level=relevance_level,
+            collect_judged=bool(runs),
+            **told,
+        )
         results.append(result)
         info = result.qrels_info
     if isinstance(topics, (str, os.PathLike)):

@@ -47,7 +47,6 @@ from .topic_order import out_of_order
 
 _MOST_TAGS = 100  # the general path checks at most 100 new tags per chunk
 _RANK_DIGITS = 18  # a longer rank is not an int64 to the general path (R10)
-_RELEVANT = 1  # validate reads qrels at relevance level 1 (Q7)
 _TEXT = re.compile(rb"[ -~\t\n\r\v\f]+")  # a topics file of printable ASCII
 
 
@@ -59,6 +58,7 @@ class SmallSettings:
     max_depth: int | None
     min_depth: int | None = None
     tag_is_filename: bool = False
+    relevance_level: int = 1  # the least grade counted relevant (Q7)
     limit: int = DEFAULT_LIMIT
 
 
@@ -137,12 +137,10 @@ def _qrels(path: str, settings: SmallSettings) -> tuple[ValidationResult, set] |
         seen[qid, docno] = (number, grade)
         first.setdefault(qid, number)
         best[qid] = max(best.get(qid, 0), int(grade))
-    unjudged = [q for q, grade in best.items() if grade < _RELEVANT]
+    level = settings.relevance_level
+    unjudged = [q for q, grade in best.items() if grade < level]
     report.add_many(
-        "Q7",
-        [first[q] for q in unjudged],
-        "qid",
-        lambda i: wording.no_relevant(unjudged[i], _RELEVANT),
+        "Q7", [first[q] for q in unjudged], "qid", lambda i: wording.no_relevant(unjudged[i], level)
     )
     counts = report.counts(lines=len(lines), records=len(lines), topics=len(best))
     info = QrelsInfo(set(best))
