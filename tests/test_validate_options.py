@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
+import gzip
+
 import pytest
 
 from trecbench.cli import run
-from trecbench.validation import validate_files, validate_qrels
+from trecbench.validation import validate_files, validate_qrels, validate_run
 
 
 def call(capsys, *args) -> tuple[int, str, str]:
@@ -46,3 +48,77 @@ def test_a_relevance_level_below_1_is_refused_as_score_refuses_it(tmp_path, caps
     (tmp_path / "lv.qrels").write_text("1 0 a 1\n")
     code, _, err = call(capsys, "validate", "--qrels", tmp_path / "lv.qrels", "-l", "0")
     assert code == 1 and "0 is not in the range x>=1" in err
+
+
+RUN = "1 Q0 d1 1 3 t\n1 Q0 d3 2 2 t\n1 Q0 D2 3 1 t\n2 Q0 0042 1 1 t\n"
+
+
+def _r6(result) -> list[tuple[int, str, str]]:
+    return [(f.line, f.severity, f.message) for f in result.findings if f.rule == "R6"]
+
+
+NOT_LISTED = [
+    (2, "error", "docno 'd3' is not in --docids"),
+    (3, "error", "docno 'D2' is not in --docids"),  # case counts
+    (4, "error", "docno '0042' is not in --docids"),  # and so do zeros: '42' is listed
+]
+
+
+@pytest.mark.parametrize("compressed", [False, True])
+def test_docids_lists_the_docnos_a_run_may_hold(tmp_path, compressed):
+    """The spec's R6 is 'docid matches --docid-regex / list': there was no list."""
+    path = tmp_path / "r.run"
+    path.write_text(RUN)
+    text = b"\xef\xbb\xbfd1\r\n\n  d2\t\n42\nd1\n"  # a BOM, CRLF, blanks, a repeat
+    docids = tmp_path / ("ids.txt.gz" if compressed else "ids.txt")
+    docids.write_bytes(gzip.compress(text) if compressed else text)
+    assert _r6(validate_run(path, docids=docids)) == NOT_LISTED
+    assert _r6(validate_run(path, docids=["d1", "d2", "42"])) == NOT_LISTED
+    lenient = validate_run(path, docids=docids, profile="lenient")
+    assert [severity for _, severity, _ in _r6(lenient)] == ["warning"] * 3
+    assert not _r6(validate_run(path, docids=["d1", "d2", "d3", "D2", "0042"]))
+
+
+def test_docids_on_the_command_line_and_with_fix(tmp_path, capsys):
+    path, docids = tmp_path / "r.run", tmp_path / "ids.txt"
+    path.write_text(RUN)
+    docids.write_text("d1\nd2\n42\n")
+    code, out, _ = call(capsys, "validate", path, "--docids", docids)
+    assert code == 2
+    assert f"{path}:2:docno: error[R6]: docno 'd3' is not in --docids" in out.splitlines()
+    assert "3 error(s)" in out
+    code, _, err = call(capsys, "validate", path, "--docids", docids, "--fix", tmp_path / "f")
+    assert code == 2 and "--fix cannot repair R6" in err
+    docids.write_text("d1\nd3\nD2\n0042\n")
+    assert call(capsys, "validate", path, "--docids", docids)[0] == 0
+
+
+@pytest.mark.parametrize(
+    ("text", "error"),
+    [
+        (b"d1\nd 2\n", "ids.txt:2: two fields or more: give one docid per line"),
+        (b"d1\na\x00b\n", "ids.txt:2: NUL byte in a docid"),
+        (b"\n \n", "ids.txt: no docids found"),
+        (b"d1\n\xffx\n", "ids.txt:2: invalid UTF-8"),
+    ],
+)
+def test_a_docids_file_that_is_no_list_of_ids_is_refused_at_its_line(
+    tmp_path, capsys, monkeypatch, text, error
+):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "r.run").write_text(RUN)
+    (tmp_path / "ids.txt").write_bytes(text)
+    code, _, err = call(capsys, "validate", "r.run", "--docids", "ids.txt")
+    assert code == 2 and err.startswith(f"trecbench: {error}"), err
+
+
+def test_docids_are_found_exactly_when_their_hashes_collide(monkeypatch):
+    """A 64-bit hash finds the listed id; the string decides (ids compared exactly)."""
+    import numpy as np
+    import pyarrow as pa
+
+    from trecbench.validation import docids as module
+
+    monkeypatch.setattr(module, "string_hash", lambda values: np.zeros(len(values), np.uint64))
+    listed = module.DocidList(pa.array(["a", "b", "c"]))
+    assert listed.missing(pa.array(["c", "x", "a", "b"])).tolist() == [False, True, False, False]

@@ -31,6 +31,11 @@ PROFILES = ("default", "strict", "lenient", "rtask")
 @click.option("--min-depth", type=click.IntRange(min=1), help="Fewest documents per topic (R9).")
 @click.option("--docid-regex", help="Pattern every docno must match in full (R6).")
 @click.option(
+    "--docids",
+    type=INPUT_FILE,
+    help="The docids a run may hold, one per line, plain or compressed (R6: compared exactly).",
+)
+@click.option(
     "-l",
     "--relevance-level",
     "relevance_level",
@@ -83,6 +88,7 @@ def validate(
     max_depth,
     min_depth,
     docid_regex,
+    docids,
     relevance_level,
     tag_is_filename,
     profile,
@@ -105,15 +111,17 @@ def validate(
       trecbench validate --qrels qrels/hpo-demo.qrels
       trecbench validate --qrels qrels.txt -l 2      # Q7: topics without a grade 2 or more
       trecbench validate run.txt --profile strict --format json
+      trecbench validate run.txt --docids collection-ids.txt.gz
       trecbench validate run.txt --qrels qrels.txt --profile rtask
       trecbench validate run.txt --fix run.fixed.tsv --fix-tag myrun
       cat run.txt | trecbench validate -
     """
     _check_arguments(runs, qrels, fix_out, fix_tag)
-    runs, qrels, topics = _stdin_named([*runs, qrels, topics], len(runs))
+    runs, qrels, topics, docids = _stdin_named([*runs, qrels, topics, docids], len(runs))
     progress = _FileProgress() if wanted(quiet) else None
     small = (runs, qrels, topics, profile, max_depth, min_depth, tag_is_filename, relevance_level)
-    if docid_regex is None and fix_out is None and _small_path(*small, fmt, show, progress):
+    general = docid_regex is not None or docids is not None or fix_out is not None
+    if not general and _small_path(*small, fmt, show, progress):
         return
     open_input_scope(click.get_current_context())
     from .. import outputs
@@ -122,12 +130,13 @@ def validate(
     from ..validation import report
 
     if fix_out is not None:  # before the validation: an input is never the fixed run
-        outputs.check_target(fix_out, [*runs, qrels, topics])
+        outputs.check_target(fix_out, [*runs, qrels, topics, docids])
     _check_regex(v, docid_regex)
     depth = v.PROFILE_DEPTH if max_depth is None else max_depth
     with contextlib.ExitStack() as held:
         try:
             ids = v.read_topics(topics) if topics else None
+            listed = v.read_docids(docids) if docids else None
             # spooled: the fix rewrites the bytes that were validated, from memory, without
             # reading the file (or pipe) again
             source = None if fix_out is None else held.enter_context(Source(runs[0], spool=True))
@@ -140,6 +149,7 @@ def validate(
                 max_depth=depth,
                 min_depth=min_depth,
                 docid_regex=docid_regex,
+                docids=listed,
                 relevance_level=relevance_level,
                 progress=progress,
                 read_progress=None if progress is None else progress.read,
@@ -162,9 +172,10 @@ def validate(
                 max_depth=depth,
                 min_depth=min_depth,
                 docid_regex=docid_regex,
+                docids=listed,
             )
             verify = _Verify(checks, results[0].qrels_info if qrels else None, tag_is_filename)
-            others = (qrels, topics)
+            others = (qrels, topics, docids)
             try:
                 fixed = _fix(v, source, others, fix_out, fix_tag, profile, depth, results, verify)
             except Exception:
@@ -275,16 +286,16 @@ def _print_text(results, show: int) -> None:
     click.echo(report.summary_line(results))
 
 
-def _stdin_named(paths: list, count: int) -> tuple[tuple, object, object]:
-    """RUNS (the first ``count`` of ``paths``), --qrels and --topics, with ``-`` read as
-    standard input: it, or a pipe, can be read once (given twice, the second read as an
-    empty file)."""
+def _stdin_named(paths: list, count: int) -> tuple:
+    """RUNS (the first ``count`` of ``paths``), --qrels, --topics and --docids, with ``-``
+    read as standard input: it, or a pipe, can be read once (given twice, the second read
+    as an empty file)."""
     from ..naming import read_once_given_twice
 
     read_twice = read_once_given_twice(paths)
     if read_twice is not None:
         raise click.UsageError(read_twice)
-    return tuple(paths[:count]), paths[count], paths[count + 1]
+    return tuple(paths[:count]), *paths[count:]
 
 
 class _Verify:
@@ -336,7 +347,7 @@ class _FileProgress:
 
 def _fix(v, source, others, out, tag, profile, max_depth, results, verify) -> dict:
     """Write the fixed run (verified by ``verify``); what it changed, for the report."""
-    others = [p for p in others if p]  # qrels and topics (the run itself fix_run protects)
+    others = [p for p in others if p]  # qrels, topics, docids (fix_run protects the run)
     changes = v.fix_run(
         source,
         out,

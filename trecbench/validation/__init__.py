@@ -10,7 +10,8 @@ Where things are:
 * :mod:`.checker`: what run and qrels checkers share (encoding, comments, headers,
   duplicates); :mod:`.runs` and :mod:`.run_topics`: the run checker and its per-topic
   checks; :mod:`.qrels`: the qrels checker; :mod:`.cross_checks`: a run against
-  ``--topics``, qrels, its file name and ``--min-depth``;
+  ``--topics``, qrels, its file name and ``--min-depth``; :mod:`.docids`: ``--docids``
+  (R6); :mod:`.topic_order`: R20.order's verdict, for both paths and ``--fix``;
 * :mod:`.small`: the same findings for small plain files, with Python lists (no Arrow,
   no numpy; ``validate``'s small-input path); :mod:`.wording`: what both paths' findings
   say;
@@ -39,6 +40,8 @@ _HOMES = {
     "validate_run": "api",
     "validate_tokens": "api",
     "file_name": "cross_checks",
+    "DocidList": "docids",
+    "read_docids": "docids",
     "run_name": "cross_checks",
     "qrels_info": "cross_checks",
     "DEFAULT_LIMIT": "findings",

@@ -14,6 +14,7 @@ from ..inputs.streams import File, Source, path_of
 from ..inputs.trec_text import Tokens
 from .checker import Checker
 from .cross_checks import file_name
+from .docids import DocidList, Docids, docid_list
 from .findings import DEFAULT_LIMIT, Collector, Finding, QrelsInfo, ValidationResult
 from .qrels import QrelsChecker
 from .reader import CHUNK_BYTES, read_topics, stream
@@ -37,6 +38,7 @@ def _run_checker(
     min_depth: int | None,
     docid_regex: str | None,
     expected_tag: str | None,
+    docids: Docids | DocidList | None,
 ) -> RunChecker:
     if isinstance(topics, (str, os.PathLike)):
         topics = read_topics(topics)
@@ -49,6 +51,7 @@ def _run_checker(
         qrels=qrels,
         docid_regex=docid_regex,
         expected_tag=expected_tag,
+        docids=None if docids is None else docid_list(docids),
     )
 
 
@@ -76,6 +79,7 @@ class TokenChecker:
         docid_regex: str | None = None,
         expected_tag: str | None = None,
         relevance_level: int = 1,
+        docids: Docids | DocidList | None = None,
     ):
         self.report = Collector(path, profile, limit)
         self.checker: Checker
@@ -94,6 +98,7 @@ class TokenChecker:
                 min_depth=min_depth,
                 docid_regex=docid_regex,
                 expected_tag=expected_tag,
+                docids=docids,
             )
         else:
             raise ValueError(f"kind must be 'run' or 'qrels', not {kind!r}")
@@ -123,7 +128,7 @@ def check_tokens(tokens: Tokens, kind: str, **options) -> list[Finding]:
     with ``profile="lenient"``: any error means trec_eval would fail or compute wrong
     numbers on this input. Options (as :func:`validate_tokens`): ``profile``,
     ``max_depth`` (default: the profile's), ``topics``, ``limit``, ``min_depth``,
-    ``docid_regex``, ``expected_tag`` (runs), ``relevance_level`` (qrels).
+    ``docid_regex``, ``docids``, ``expected_tag`` (runs), ``relevance_level`` (qrels).
     """
     return validate_tokens(tokens, kind, **options).findings
 
@@ -159,6 +164,7 @@ def validate_run(
     max_depth: int | None | Default = PROFILE_DEPTH,
     min_depth: int | None = None,
     docid_regex: str | None = None,
+    docids: Docids | DocidList | None = None,
     expected_tag: str | None = None,
     limit: int = DEFAULT_LIMIT,
     chunk_bytes: int = CHUNK_BYTES,
@@ -179,7 +185,9 @@ def validate_run(
     qrels raises :class:`InputError`). ``topics``: a topics file or a list of ids (R4,
     R5). ``max_depth``: the most documents per topic (R8; default: the profile's, 1,000
     or 100 for ``rtask``; None: no limit).
-    ``min_depth`` (R9), ``docid_regex`` (R6), ``expected_tag`` (R19). At most ``limit``
+    ``min_depth`` (R9), ``docid_regex`` (R6), ``docids`` (R6: a file of docids, one per
+    line, plain or compressed, or the docids as strings; a docno not among them, compared
+    exactly, is R6), ``expected_tag`` (R19). At most ``limit``
     findings are kept per check; ``counts`` has the totals. ``progress(path, lines)`` is
     called after each chunk with the physical lines read so far, ``read_progress(path,
     done, total)`` as the file's bytes are read (``total``: its size, None for a pipe; not
@@ -203,6 +211,7 @@ def validate_run(
         min_depth=min_depth,
         docid_regex=docid_regex,
         expected_tag=expected_tag,
+        docids=docids,
     )
     _bound(checker, memory)
     _check(checker, path, tokens, 6, chunk_bytes, progress, read_progress)
@@ -270,6 +279,7 @@ def validate_files(
     max_depth: int | None | Default = PROFILE_DEPTH,
     min_depth: int | None = None,
     docid_regex: str | None = None,
+    docids: Docids | DocidList | None = None,
     relevance_level: int = 1,
     progress: Progress | None = None,
     memory: int | None = None,
@@ -280,6 +290,7 @@ def validate_files(
     Runs are checked against the qrels only when the qrels could be read as qrels. A run
     may be an open :class:`~trecbench.inputs.streams.Source`, as for :func:`validate_run`.
     ``relevance_level``: the least grade counted relevant (Q7), as :func:`validate_qrels`.
+    ``docids`` (a file or strings) is read once for every run.
     ``memory``, ``progress``, ``read_progress``: see :func:`validate_run`.
     """
     results = []
@@ -297,6 +308,8 @@ def validate_files(
         info = result.qrels_info
     if isinstance(topics, (str, os.PathLike)):
         topics = read_topics(topics)
+    if docids is not None:  # read once for every run
+        docids = docid_list(docids)
     for run in runs:
         expected = file_name(path_of(run)) if tag_is_filename else None
         results.append(
@@ -308,6 +321,7 @@ def validate_files(
                 max_depth=max_depth,
                 min_depth=min_depth,
                 docid_regex=docid_regex,
+                docids=docids,
                 expected_tag=expected,
                 **told,
             )

@@ -130,9 +130,11 @@ CATALOGUE = (
            "Every topic must be answered: trec_eval skips a topic the run lacks (or scores it "
            "0 with `-c`), which changes the mean."),
     _check("R6", "EEWE", "docno with a Unicode blank, zero-width, C1 control or other "
-           "invisible char, or not matching `--docid-regex`",
+           "invisible char, not matching `--docid-regex`, or not in `--docids`",
            "Document ids are opaque strings compared byte for byte: an invisible character "
-           "makes a different document that no judgment matches."),
+           "makes a different document that no judgment matches. `--docids FILE` lists the "
+           "collection's ids, one per line: a docno not among them (compared exactly, case "
+           "and leading zeros included) is no document of the collection."),
     _check("R7", "EEEE", "duplicate docno within a topic (also beyond the depth cut, across "
            "blocks)",
            "trec_eval stops with 'duplicate docs' (exit 4). Both lines are named.",

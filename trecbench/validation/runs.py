@@ -18,6 +18,7 @@ from ..inputs.trec_text import Tokens
 from . import wording
 from .checker import Checker, classify, segment_starts
 from .cross_checks import against_qrels, against_topics, tag_names_file, too_shallow
+from .docids import DocidList
 from .findings import Collector, QrelsInfo
 from .rules import TAG_PATTERN
 from .run_topics import Rows, TopicChecks
@@ -37,12 +38,14 @@ class RunChecker(Checker):
         qrels: QrelsInfo | None,
         docid_regex: str | None,
         expected_tag: str | None,
+        docids: DocidList | None = None,
     ):
         super().__init__(path, report)
         self.min_depth = min_depth
         self.topics = None if topics is None else list(dict.fromkeys(topics))
         self.qrels = qrels
         self.docid_regex = docid_regex
+        self.docids = docids
         self.expected_tag = expected_tag
         self.carry: Rows | None = None
         self.first_tag: str | None = None
@@ -135,6 +138,13 @@ class RunChecker(Checker):
                 ~trec_text.matches(docno, f"^(?:{self.docid_regex})$"),
                 "docno",
                 lambda r: f"docno {docno[r].as_py()!r} does not match --docid-regex",
+            )
+        if self.docids is not None:
+            flag(
+                "R6",
+                self.docids.missing(docno),
+                "docno",
+                lambda r: f"docno {docno[r].as_py()!r} is not in --docids",
             )
         ranks = trec_text.parse_ranks(rank)
         good_rank = arrow.to_numpy(ranks.is_valid())

@@ -15,7 +15,7 @@ order and with its words (:mod:`.wording`, :mod:`.cross_checks`), into the same
 It declines (None: the general path takes the call) what it does not mirror: any file
 that is not plain, a topic in several blocks, more than 100 run tags, a rank of more than
 18 digits, a score beyond float32's range, a topics file that is not printable ASCII.
-``validate`` gives it no call with ``--docid-regex`` or ``--fix``.
+``validate`` gives it no call with ``--docid-regex``, ``--docids`` or ``--fix``.
 
 A file of at most 1 MiB is one chunk to the general path, whose run checker checks the
 topics but the last, then the last (it could go on in the next chunk): two calls of
