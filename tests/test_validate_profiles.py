@@ -174,3 +174,22 @@ def test_score_caps_repeated_errors_and_warnings(tmp_path, monkeypatch):
         "trecbench: warning: run: warning[R24]: CRLF line ends on all 30 lines (read as LF; "
         "scores unaffected; validate --fix normalises them)"
     ]
+
+
+@pytest.mark.parametrize(
+    ("profile", "severity"), [("strict", W), ("default", I), ("lenient", I), ("rtask", I)]
+)
+def test_a_grade_with_a_leading_plus_is_read_and_flagged_by_strict(profile, severity):
+    """'1 0 a +1' passed --profile strict without a word, while the spec's grade grammar
+    is ^-?\\d+$ (and a run's rank +1 is R10): read as atol reads it, flagged."""
+    tokens = tokenize(b"1 0 a +1\n1 0 b 1\n1 0 c -1\n1 0 d +007\n", "q")
+    result = validate_tokens(tokens, "qrels", profile=profile)
+    assert result.ok
+    assert [(f.rule, f.severity, f.line, f.field) for f in result.findings if f.rule == "Q3"] == [
+        ("Q3", severity, 1, "rel"),
+        ("Q3", severity, 4, "rel"),
+    ]
+    assert result.findings[-1].message == (
+        "grade +007 has a leading '+', outside the grade grammar ^-?[0-9]+$ (trec_eval's atol, "
+        "and trecbench, read it as 7)"
+    )

@@ -27,7 +27,7 @@ NOT_ON_PLAIN_FILES = {  # printable ASCII, one separator, 6 or 4 fields, numbers
     "R25.newline", "R26", "R27", "R28", "R29", "R30", "R30.malformed",
     "R31",  # ids of JSONL and Parquet rows only
     "R32", "Q12",  # JSON or 3 fields a line: what convert reads
-    "Q1", "Q2", "Q3", "Q4", "Q6", "Q8.comment", "Q8.fatal", "Q9", "Q10", "Q11",
+    "Q1", "Q2", "Q3", "Q3.plus", "Q4", "Q6", "Q8.comment", "Q8.fatal", "Q9", "Q10", "Q11",
     "X5",  # plain grades are never negative
 }  # fmt: skip
 DECLINED = {

@@ -27,7 +27,7 @@ SCORE_TEXT = "score_text"
 
 # ASCII grammars: Python's float()/int() would accept nan, inf, 1_000, Unicode digits.
 SCORE_PATTERN = r"^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$"
-REL_PATTERN = r"^[+-]?[0-9]+$"  # C's atol reads "+1" as 1 (trec_eval accepts it)
+REL_PATTERN = r"^[+-]?[0-9]+$"  # atol reads "+1" as 1, trec_eval too (validate: Q3.plus)
 
 
 # ---------------------------------------------------------------------------------------

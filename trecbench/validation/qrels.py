@@ -102,6 +102,17 @@ class QrelsChecker(Checker):
                 "reads 1.5 as 1 and abc as 0)"
             ),
         )
+        plus = np.flatnonzero(integer & arrow.to_numpy(pc.starts_with(rel, "+")))
+
+        def plus_message(i: int) -> str:
+            text = rel[int(plus[i])].as_py()
+            read = text[1:].lstrip("0") or "0"
+            return (
+                f"grade {excerpt_plain(text)} has a leading '+', outside the grade grammar "
+                f"^-?[0-9]+$ (trec_eval's atol, and trecbench, read it as {excerpt_plain(read)})"
+            )
+
+        add("Q3.plus", line[plus], "rel", plus_message)
         huge = np.flatnonzero(too_big)
         add(
             "Q4",

@@ -299,6 +299,12 @@ CATALOGUE = (
            "truncates silently)",
            "trec_eval reads grades with `atol`: `1.5` becomes 1 and `abc` 0, without a "
            "message."),
+    _check("Q3.plus", "IWII", "grade with a leading `+` (`+1`), outside the grade "
+           "grammar `^-?\\d+$`",
+           "trecbench reads `+1` as the grade 1, as trec_eval's `atol` does, so no number "
+           "changes; but the grammar of a grade (validator-rules.md: `^-?\\d+$`, as a run's "
+           "rank has no sign: R10) has no `+`, and a stricter reader may refuse the line: a "
+           "warning under `strict`, a note elsewhere."),
     _check("Q4", "EEEE", "grade beyond ±1,000,000 (trec_eval's nDCG would run for hours)",
            "trec_eval sizes its gain arrays by the largest grade."),
     _check("Q5", "EEEE", "duplicate (qid, docno), same or conflicting grade",
