@@ -25,6 +25,7 @@ Dask (each file read whole by one worker) and by ``validate``. An entry of
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from collections.abc import Iterator
@@ -43,7 +44,7 @@ from . import tables
 from .formats import Whole
 from .streams import Source
 from .trec_text import BOM as _BOM
-from .trec_text import Tokens, iter_byte_chunks
+from .trec_text import Tokens, iter_byte_chunks, physical_lines
 
 KEYS = ("qid", "docno", "score", "rank", "tag")
 _SCHEMA = pa.schema(
@@ -69,12 +70,14 @@ def read_blocks(source: Source, reading: Any) -> Iterator[pa.Table]:
 
 def validate_tokens(source: Source, kind: str, keep: int, chunk_bytes: int) -> Iterator[Tokens]:
     """The tokens of the TREC text each chunk stands for (each row at its line, the
-    ``rank`` given or the place in trec_eval's order), for the validator."""
+    ``rank`` given or the place in trec_eval's order), for the validator; its physical
+    lines are the chunk's, blank ones too (a row is at its physical line)."""
     from .parquet import table_tokens
 
     for chunk, first_line in iter_byte_chunks(source, chunk_bytes):
         table, rank = _parsed(chunk, source.path, first_line)
-        yield table_tokens(table, "run", source.path, rank)
+        tokens = table_tokens(table, "run", source.path, rank)
+        yield dataclasses.replace(tokens, n_physical_lines=physical_lines(chunk))
 
 
 def _table(data: bytes, path: str, first_line: int) -> pa.Table:

@@ -250,6 +250,11 @@ def _tokenize_general(
     return counts, fields, lines
 
 
+def physical_lines(data: bytes) -> int:
+    """The lines of ``data`` (whole lines, the last with or without its newline)."""
+    return data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
+
+
 def tokenize(
     data: bytes,
     path: str = "<bytes>",
@@ -270,7 +275,7 @@ def tokenize(
     buf = np.frombuffer(data, dtype=np.uint8)
     head = data[:HEAD_BYTES] if first_line == 1 else b""
     ends_with_newline = data.endswith(b"\n")
-    n_physical = data.count(b"\n") + (0 if ends_with_newline or not data else 1)
+    n_physical = physical_lines(data)
     bad_lines = np.empty(0, np.int64)
     if not data.isascii():
         try:
