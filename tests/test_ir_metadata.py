@@ -174,7 +174,7 @@ def test_validate_notes_the_block_and_checks_the_body_as_usual(with_block, capsy
     out = capsys.readouterr().out
     # trec_eval 9.0.8 stops at the block ('Malformed line 1', exit 2; checked with the
     # binary), 10.0 skips it: a warning, a note under lenient
-    found = f"{with_block}:1:-: warning[R30]: ir_metadata block (lines 1-7) read as metadata; "
+    found = f"{with_block}:1:line: warning[R30]: ir_metadata block (lines 1-7) read as metadata; "
     assert found + "trec_eval 9.0.8 cannot read the file ('Malformed line 1')" in out
     assert "R1]" not in out and "R22" not in out and "R25" not in out
     assert run(["validate", "--profile", "strict", str(with_block)]) == 0
@@ -194,7 +194,7 @@ def test_a_malformed_block_is_an_error_at_its_line(tmp_path, capsys, block, line
     path = tmp_path / "bad.run"
     path.write_bytes(block + RUN.read_bytes())
     assert run(["validate", str(path)]) == 2
-    assert f"{path}:{line}:-: error[R30]" in capsys.readouterr().out
+    assert f"{path}:{line}:line: error[R30]" in capsys.readouterr().out
     assert run(["score", str(QRELS), str(path)]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"trecbench: {path}:{line}") or f"{path}:{line}:" in err
@@ -513,7 +513,7 @@ def test_a_file_of_a_block_alone_has_no_run_lines(tmp_path, capsys, newline):
     lines = capsys.readouterr().out.splitlines()
     expected = [
         f"{path}: error[R9]: no data lines",
-        f"{path}:1:-: warning[R30]: ir_metadata block (lines 1-3) read as metadata; trec_eval "
+        f"{path}:1:line: warning[R30]: ir_metadata block (lines 1-3) read as metadata; trec_eval "
         "9.0.8 cannot read the file ('Malformed line 1'), 10.0 and trecbench skip the block",
     ]
     if not newline:
@@ -597,7 +597,7 @@ def test_a_block_past_a_bound_is_a_finding_of_validate_and_refused_by_score(
     too_long = f"an ir_metadata block longer than {named}, the most read"
     assert run(["validate", str(path)]) == 2
     out, err = capsys.readouterr()
-    assert f"{path}:1:-: error[R30]: {too_long}" in out.splitlines()
+    assert f"{path}:1:line: error[R30]: {too_long}" in out.splitlines()
     assert f"{path}:9:docno: error[R7]: duplicate docno d1 in topic 301" in out
     assert err == ""
     for chunk_bytes in (40, 1 << 20):  # streamed or in one chunk: alike

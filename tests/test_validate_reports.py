@@ -27,3 +27,28 @@ def test_a_jsonl_runs_lines_are_its_physical_lines(tmp_path, capsys):
     )
     # a chunk at a time (a line each), the same
     assert validate_run(path, chunk_bytes=8).counts == result.counts
+
+
+# validate.md: "FIELD is qid, q0, docno, rank, score, tag (iter, rel in qrels) or line"
+FIELDS = {"qid", "q0", "docno", "rank", "score", "tag", "iter", "rel", "line"}
+BLOCK = "# ir_metadata.start\n# tag: t\n# ir_metadata.end\n"
+
+
+def test_every_finding_at_a_line_names_a_field_validate_md_lists(tmp_path, capsys):
+    """R30 printed `run:1:-: warning[R30]`, a FIELD validate.md does not name."""
+    runs = {
+        "block.run": BLOCK + "1 Q0 a 1 1 t\n",
+        "bad_block.run": BLOCK.replace("tag: t", "tag: [") + "1 Q0 a 1 1 t\n",
+        "odd.run": "1 QO a x nan t z\n\n# c\n1 Q0 a 2 1 t\r\n2 Q0 b 1 2 t \n1 Q0 c 0 3 t",
+    }
+    for name, text in runs.items():
+        (tmp_path / name).write_text(text)
+    qrels = tmp_path / "q.qrels"
+    qrels.write_text("1 0 a x\n1 0 a 1\n# c\n3 0 b +1\n\n")
+    code, out = call(capsys, "validate", *sorted(tmp_path.glob("*.run")), "--qrels", qrels)
+    assert code == 2
+    shown = [line.split(": ", 1)[0].split(":") for line in out.splitlines()[:-1]]
+    at_lines = [where for where in shown if len(where) == 3]
+    assert {"R30"} <= {line.split("[")[1].split("]")[0] for line in out.splitlines()[:-1]}
+    assert len(at_lines) > 10 and {field for *_, field in at_lines} <= FIELDS, at_lines
+    assert f"{tmp_path / 'block.run'}:1:line: warning[R30]" in out

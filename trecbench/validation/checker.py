@@ -257,14 +257,15 @@ class Checker:
     def _ir_metadata(self, found) -> None:
         """A run's ir_metadata block: noted (R30), or bad at its line (R30.malformed)."""
         if found.error is not None:
-            self.report.add("R30.malformed", found.error.line, None, found.error.message)
+            # FIELD "line": a line of the block, no field of a run line
+            self.report.add("R30.malformed", found.error.line, "line", found.error.message)
         else:
             lines = f"lines 1-{found.lines}"
             message = (
                 f"ir_metadata block ({lines}) read as metadata; trec_eval 9.0.8 cannot read "
                 "the file ('Malformed line 1'), 10.0 and trecbench skip the block"
             )
-            self.report.add("R30", 1, None, message)
+            self.report.add("R30", 1, "line", message)
 
     def _head(self, tokens: Tokens) -> bool:
         head, add = tokens.head, self.report.add
