@@ -260,7 +260,10 @@ def test_finding_format_and_messages():
     )
     hints = {f.rule: f.message for f in findings(b"01 Q0 a 1 2 t\n", topics=["1"])}
     assert hints["R4"] == "topic '01' is not in --topics (did you mean '1'?)"
-    assert hints["R5"] == "topic '1' of --topics has no document in the run (did you mean '01'?)"
+    assert hints["R5"] == (
+        "topic '1' of --topics has no document in the run (did you mean '01'?): trec_eval "
+        "skips it, or scores it 0 with -c when the qrels judge it"
+    )
 
 
 def test_tricky_ids_are_valid_and_round_trip(tmp_path):

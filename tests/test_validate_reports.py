@@ -52,3 +52,16 @@ def test_every_finding_at_a_line_names_a_field_validate_md_lists(tmp_path, capsy
     assert {"R30"} <= {line.split("[")[1].split("]")[0] for line in out.splitlines()[:-1]}
     assert len(at_lines) > 10 and {field for *_, field in at_lines} <= FIELDS, at_lines
     assert f"{tmp_path / 'block.run'}:1:line: warning[R30]" in out
+
+
+def test_r5_advises_minus_c_as_x2_does(tmp_path):
+    """The spec's R5: 'all topics covered (advise -c)'; R5 said only 'no document'."""
+    path, topics = tmp_path / "r.run", tmp_path / "topics.txt"
+    path.write_text("1 Q0 a 1 1 t\n")
+    topics.write_text("1\n2\n")
+    (finding,) = validate_run(path, topics=topics).findings
+    assert (finding.rule, finding.severity, finding.line) == ("R5", "error", None)
+    assert finding.message == (
+        "topic '2' of --topics has no document in the run: trec_eval skips it, or scores it "
+        "0 with -c when the qrels judge it"
+    )

@@ -134,7 +134,8 @@ def against_topics(
         None,
         lambda i: (
             f"topic {missing[i]!r} of --topics has no document in the run"
-            f"{near_miss(missing[i], near_run)}"
+            f"{near_miss(missing[i], near_run)}: trec_eval skips it, or scores it 0 with -c "
+            "when the qrels judge it"
         ),
     )
 
