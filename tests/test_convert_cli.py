@@ -273,3 +273,29 @@ def test_the_printed_compare_command_runs(tmp_path, monkeypatch):
 
 def run_cli_raw(*args):
     return CliRunner().invoke(cli, [*map(str, args)])
+
+
+TOO_LARGE = "is too large: ranks go up to 9223372036854775807 (a C long, as trec_eval reads them)"
+
+
+def test_a_rank_beyond_a_c_long_is_too_large_in_msmarco_and_terms_alike(
+    tmp_path, monkeypatch, capsys
+):
+    """msmarco said "rank '9223372036854775808' is not a positive integer (ranks start at
+    1)"; terms.jsonl took the rank. Both read ranks up to the largest C long, as R10."""
+    run = tmp_path / "run.tsv"
+    run.write_text("1\tp1\t1\n1\tp2\t9223372036854775808\n")
+    code, err = run_main(monkeypatch, capsys, "msmarco", run, "-o", tmp_path / "m")
+    assert (code, err) == (2, f"trecbench: {run}:2: rank '9223372036854775808' {TOO_LARGE}\n")
+    run.write_text("1\tp1\t9223372036854775807\n1\tp2\t1\n")  # the largest: a rank
+    assert run_main(monkeypatch, capsys, "msmarco", run, "-o", tmp_path / "m")[0] == 0
+    run.write_text("1\tp1\t0\n")
+    assert run_main(monkeypatch, capsys, "msmarco", run, "-o", tmp_path / "m")[1].endswith(
+        "rank '0' is not a positive integer (ranks start at 1)\n"
+    )
+    cases = tmp_path / "cases.json"
+    cases.write_text(json.dumps([{"case_id": "0", "text": "x", "expected_hpo_ids": []}]))
+    terms = tmp_path / "terms.jsonl"
+    terms.write_text('{"case_id": "0", "hpo_id": "HP:0000001", "rank": 9223372036854775808}\n')
+    code, err = run_main(monkeypatch, capsys, "hpo", cases, "--results", terms, "-o", tmp_path)
+    assert (code, err) == (2, f"trecbench: {terms}:1: rank: 9223372036854775808 {TOO_LARGE}\n")

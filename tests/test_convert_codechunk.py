@@ -205,6 +205,10 @@ def _entries(tmp_path, mutate):
         (lambda d: d[0]["queryResults"][0]["retrievedChunks"][1].update(rank=0),
          r"\[0\].queryResults\[0\].retrievedChunks\[1\].rank: expected an integer of at least "
          r"1, found 0"),
+        # a rank beyond a C long, as msmarco's and terms.jsonl's
+        (lambda d: d[0]["queryResults"][0]["retrievedChunks"][1].update(rank=2**63),
+         r"\[0\].queryResults\[0\].retrievedChunks\[1\].rank: 9223372036854775808 is too "
+         r"large: ranks go up to 9223372036854775807"),
         (lambda d: d[0]["queryResults"][0]["retrievedChunks"][1].update(score="0.9"),
          r"\[0\].queryResults\[0\].retrievedChunks\[1\].score: expected a number"),
         (lambda d: d[0]["queryResults"][0].pop("retrievedChunks"),

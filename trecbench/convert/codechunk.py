@@ -159,9 +159,7 @@ def _read_query(found: _Read, here, query, chunker: str, repo: str) -> None:
     for position, chunk in enumerate(chunks):
         place = here / "retrievedChunks" / position
         chunk = place.expect_object(chunk)
-        rank = chunk.get("rank")
-        ranks.check(place, rank)
-        rank = position + 1 if rank is None else (place / "rank").expect_integer(rank, 1)
+        rank = ranks.read(place, chunk.get("rank"), position + 1)
         score = (place / "score").expect_number(chunk.get("score"))
         docno = (place / "id").expect_id(chunk.get("id"))
         found.retrieved.append((chunker, repo, qid, docno, rank, score))

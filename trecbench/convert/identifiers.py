@@ -14,6 +14,7 @@ from ..compressions import without_suffixes
 from ..errors import UsageError
 from ..ids import STR, escape_series
 from ..sources import At
+from ..trec_eval.clib import LONG_MAX
 from .model import Findings
 
 _TAG_OK = re.compile(r"[^A-Za-z0-9_.-]+")
@@ -185,14 +186,30 @@ def escaped(ids: Iterable[str]) -> list[str]:
     return values.tolist()
 
 
+# what a converter says of a rank beyond the largest C long: ranks are read as trec_eval
+# and ``validate`` (R10) read them
+RANK_TOO_LARGE = f"is too large: ranks go up to {LONG_MAX} (a C long, as trec_eval reads them)"
+
+
 class RankPolicy:
     """Whether the records of one list give their ``rank`` (the first decides): a list
     that gives some and not others would order some by rank and others by position,
     which no producer meant. ``check(at, rank)`` raises at the first record that
-    differs."""
+    differs; :meth:`read` also reads the rank."""
 
     def __init__(self, what: str):
         self.what, self.given, self.first = what, None, None
+
+    def read(self, at, rank, position: int) -> int:
+        """The rank of the record at ``at``: ``rank``, an integer from 1 to the largest C
+        long (:data:`RANK_TOO_LARGE`), or ``position`` when the list gives no ranks."""
+        self.check(at, rank)
+        if rank is None:
+            return position
+        value = (at / "rank").expect_integer(rank, 1)
+        if value > LONG_MAX:
+            raise (at / "rank").error(f"{value} {RANK_TOO_LARGE}")
+        return value
 
     def check(self, at, rank) -> None:
         given = rank is not None

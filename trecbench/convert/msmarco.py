@@ -1,8 +1,9 @@
 """MS MARCO runs: three columns ``qid pid rank`` (tab-separated, plain or compressed) → a TREC run.
 
-The producer's order is the rank (1-based; documents sharing a rank keep file order and are
-counted); there are no scores, so the sidecar's ``original_scores`` is null. MS MARCO's
-qrels are TREC qrels already (``qid 0 pid 1``).
+The producer's order is the rank (1-based, at most the largest C long as trec_eval reads
+ranks; documents sharing a rank keep file order and are counted); there are no scores, so
+the sidecar's ``original_scores`` is null. MS MARCO's qrels are TREC qrels already (``qid
+0 pid 1``).
 """
 
 from __future__ import annotations
@@ -11,10 +12,12 @@ import os
 
 import numpy as np
 import pandas as pd
+import pyarrow.compute as pc
 
 from ..ids import STR
 from ..inputs import trec_text
 from .common import Conversion, Report, ranked_run, single_input_names
+from .identifiers import RANK_TOO_LARGE
 from .textfiles import read_fields
 
 COLUMNS = ("qid", "pid", "rank")
@@ -32,11 +35,16 @@ def convert_msmarco(
     fields = read_fields(path, "msmarco run", COLUMNS)
     qid, pid, rank = fields.columns
     ranks = trec_text.parse_ranks(rank)
-    values = np.asarray(ranks.fill_null(0))
-    fields.first(
-        ~np.asarray(ranks.is_valid()) | (values < 1),
-        lambda row: f"rank {rank[row].as_py()!r} is not a positive integer (ranks start at 1)",
-    )
+    values, valid = np.asarray(ranks.fill_null(0)), np.asarray(ranks.is_valid())
+    too_large = ~valid & np.asarray(pc.ascii_is_decimal(rank))  # digits beyond a C long
+
+    def bad_rank(row: int) -> str:
+        shown = repr(rank[row].as_py())
+        if too_large[row]:
+            return f"rank {shown} {RANK_TOO_LARGE}"
+        return f"rank {shown} is not a positive integer (ranks start at 1)"
+
+    fields.first(~valid | (values < 1), bad_rank)
     frame = pd.DataFrame(
         {
             "qid": qid.to_pandas(types_mapper=lambda _: STR),
