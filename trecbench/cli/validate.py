@@ -135,22 +135,16 @@ def validate(
     depth = v.PROFILE_DEPTH if max_depth is None else max_depth
     with contextlib.ExitStack() as held:
         try:
-            ids = v.read_topics(topics) if topics else None
-            listed = v.read_docids(docids) if docids else None
+            run_checks = _run_checks(v, profile, topics, depth, min_depth, docid_regex, docids)
             # spooled: the fix rewrites the bytes that were validated, from memory, without
             # reading the file (or pipe) again
             source = None if fix_out is None else held.enter_context(Source(runs[0], spool=True))
             results = v.validate_files(
                 runs if source is None else [source],
                 qrels=qrels,
-                profile=profile,
                 tag_is_filename=tag_is_filename,
-                topics=ids,
-                max_depth=depth,
-                min_depth=min_depth,
-                docid_regex=docid_regex,
-                docids=listed,
                 relevance_level=relevance_level,
+                **run_checks,
                 progress=progress,
                 read_progress=None if progress is None else progress.read,
                 memory=memory,
@@ -164,16 +158,7 @@ def validate(
         if fmt == "text":
             _print_text(results, show)
         if source is not None:  # the exit code is then the fixed run's, not the input's
-            checks = partial(
-                v.validate_tokens,
-                kind="run",
-                profile=profile,
-                topics=ids,
-                max_depth=depth,
-                min_depth=min_depth,
-                docid_regex=docid_regex,
-                docids=listed,
-            )
+            checks = partial(v.validate_tokens, kind="run", **run_checks)
             verify = _Verify(checks, results[0].qrels_info if qrels else None, tag_is_filename)
             others = (qrels, topics, docids)
             try:
@@ -189,6 +174,19 @@ def validate(
             _print_fixed(runs[0], fix_out, fixed, report.summary_line([verify.result]))
     if failed:
         raise SystemExit(ExitCode.INPUT)  # the exit code of a malformed input everywhere
+
+
+def _run_checks(v, profile, topics, max_depth, min_depth, docid_regex, docids) -> dict:
+    """The options of a run's checks, the input's and (``--fix``) the fixed run's alike,
+    with ``--topics`` and ``--docids`` read once (by the validator ``v``)."""
+    return {
+        "profile": profile,
+        "topics": v.read_topics(topics) if topics else None,
+        "max_depth": max_depth,
+        "min_depth": min_depth,
+        "docid_regex": docid_regex,
+        "docids": v.read_docids(docids) if docids else None,
+    }
 
 
 def _print_fixed(run, out, fixed: dict, summary: str) -> None:
