@@ -381,3 +381,28 @@ def test_a_bound_that_moved_alone_is_a_difference(comparisons, tmp_path, capsys,
     lines = out.splitlines()
     assert lines[0] == "likely cause: the values differ with the same inputs, options and versions"
     assert any(line.startswith(said) for line in lines[1:]), out
+
+
+@pytest.mark.parametrize("asked", [["--tie-bounds"], ["--unjudged-bounds"], []])
+def test_what_an_older_report_does_not_record_is_no_difference(reports, tmp_path, capsys, asked):
+    """Reviewer 201: a report of 916af7b (no bounds option, no -Z file among its inputs)
+    against today's of the same command: diff blamed 'tie_bounds false vs true' and 'the
+    z-scores file (-Z) differs: none vs z', exit 1. Not recorded there is no difference;
+    recorded on both sides it still is."""
+    z = tmp_path / "z"
+    topics = sorted({line.split()[0] for line in open(QRELS) if line.strip()})
+    z.write_text("".join(f"{q} map 0.3 0.2\n" for q in topics))
+    new = reports("new", "-m", "map", "-Z", str(z), *asked)
+    old = json.loads(open(new).read())
+    for key in ("tie_bounds", "unjudged_bounds"):
+        del old["options"][key]
+    old["inputs"] = [item for item in old["inputs"] if item["kind"] != "zscores"]
+    old.pop("unjudged_bounds", None)
+    for result in old["results"]:
+        result.pop("tie_bounds", None)
+    (tmp_path / "old.json").write_text(json.dumps(old))
+    assert _diff(capsys, str(tmp_path / "old.json"), new) == (0, "the evaluations are the same\n")
+    plain = reports("plain", "-m", "map", "-Z", str(z))
+    if asked:
+        code, out = _diff(capsys, plain, new)
+        assert code == 1 and f"{asked[0][2:].replace('-', '_')} false vs true" in out

@@ -350,7 +350,15 @@ def build_evaluation_report(
         # the version reproduced: --compat (trecbench.trec_eval.compat), 9.0.8 by default
         "trec_eval_semantics": evaluation.settings.compat,
         "environment": environment(),
-        "options": json_safe(dict(evaluation.options if options is None else options)),
+        # which bounds were asked for, said whether or not any were found: a report
+        # that does not say (older ones) is not compared on them (trecbench diff)
+        "options": json_safe(
+            dict(evaluation.options if options is None else options)
+            | {
+                "tie_bounds": bool(evaluation.settings.tie_bounds),
+                "unjudged_bounds": unjudged_bounds is not None,
+            }
+        ),
         "meta": {str(key): str(value) for key, value in (meta or {}).items()},
         "measures": _measure_records(evaluation),
         "inputs": list(inputs),

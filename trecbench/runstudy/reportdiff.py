@@ -233,10 +233,10 @@ def _evaluation_view(path: str, report: dict) -> ReportView:
         if "tie_bounds" in r
         for name, entry in r["tie_bounds"]["measures"].items()
     ]
-    options["tie_bounds"] = any("tie_bounds" in r for r in results)
-    options["unjudged_bounds"] = "unjudged_bounds" in report
+    # the bounds asked for, as the report records them (an older report does not say:
+    # it is not compared on them, see _recorded_changes)
     rows = {
-        "tie_bounds": ties if options["tie_bounds"] else None,
+        "tie_bounds": ties if options.get("tie_bounds") else None,
         "unjudged_bounds": report.get("unjudged_bounds"),
     }
     return ReportView(
@@ -364,6 +364,37 @@ def _changed(a: dict, b: dict) -> dict[str, tuple]:
     }
 
 
+# options an EvaluationReport records since score --report holds the bounds (d00ab8b)
+_RECORDED_LATER = ("tie_bounds", "unjudged_bounds")
+
+
+def _recorded_changes(a: dict, b: dict) -> dict[str, tuple]:
+    """:func:`_changed` of the options, less one that an older report does not record
+    (:data:`_RECORDED_LATER`): not recorded there is no difference."""
+    return {
+        key: change
+        for key, change in _changed(a, b).items()
+        if key not in _RECORDED_LATER or (key in a and key in b)
+    }
+
+
+# the option that names the file of an input kind recorded only by newer reports
+_NAMED_BY = {"zscores": "zscores", "ontology": "ontology"}
+
+
+def _recorded_inputs(pairs: list[tuple], a: dict, b: dict) -> list[tuple]:
+    """The paired inputs that differ, less a file one report does not record where both
+    name the same file in their options (an older report's -Z file): not recorded there
+    is no difference."""
+
+    def unrecorded(x, y) -> bool:
+        item = x or y
+        option = _NAMED_BY.get(item["kind"])
+        return (x is None or y is None) and option is not None and a.get(option) == b.get(option)
+
+    return [(x, y) for x, y in pairs if not unrecorded(x, y)]
+
+
 def _paired_runs(a: ReportView, b: ReportView) -> list[tuple[str, str]]:
     """Runs both reports hold, paired as their files are (:func:`_matched`): by name, then
     by the file they were read from (a run renamed); never a run with another."""
@@ -465,8 +496,8 @@ def diff_reports(path_a: str, path_b: str) -> ReportDiff:
         article = "an" if b.kind[0] in "AEIOU" else "a"
         message = f"this is {article} {b.kind}, {path_a} is not: only reports of one kind compare"
         raise InputError(path_b, 1, message)
-    inputs = _paired_inputs(a.inputs, b.inputs)
-    options = _changed(a.options, b.options)
+    inputs = _recorded_inputs(_paired_inputs(a.inputs, b.inputs), a.options, b.options)
+    options = _recorded_changes(a.options, b.options)
     versions = _changed(a.versions, b.versions)
     # the order of -m or of the runs given is no difference between the evaluations
     measures = (a.measures, b.measures) if set(a.measures) != set(b.measures) else None
