@@ -5,6 +5,7 @@ test_trec_eval_fixtures.py and test_score_suite.py."""
 
 from __future__ import annotations
 
+import json
 import math
 import subprocess
 import sys
@@ -398,3 +399,36 @@ def test_an_unknown_measure_is_named_before_another_s_bad_parameters(tmp_path, c
     assert run(["score", "-m", bad, "-m", "foo", *files]) == 1
     assert "illegal measure 'foo'" in capsys.readouterr().err
     assert run(["score", "-m", bad, *files]) == 2  # alone: trec_eval's exit 2
+
+
+def test_unjudged_bounds_under_z_are_named_as_the_scores_are(tmp_path, capsys):
+    """Reviewer 201: with -Z the bounds' rows said P@2 (a P@2 of 1.3) beside ZP@2 in the
+    scores, the report's aggregates and its tie bounds."""
+    from trecbench.cli import run
+
+    (tmp_path / "q").write_text("1 0 d1 1\n2 0 d1 1\n")
+    (tmp_path / "r").write_text("1 Q0 d1 1 3 r\n1 Q0 dx 2 2 r\n2 Q0 d1 1 3 r\n")
+    (tmp_path / "z").write_text("1 P_2 0.5 0.25\n2 P_2 0.2 0.5\nzz P_2 0 1\n")
+    paths = [str(tmp_path / name) for name in ("q", "r")]
+    report = tmp_path / "u.json"
+    args = ["score", "-Z", str(tmp_path / "z"), "-m", "P.2", "--unjudged-bounds", *paths]
+    assert run([*args, "--report", str(report)]) == 0
+    assert "r    ZP@2     0.3000       1.3000  33.3%" in capsys.readouterr().out
+    document = json.loads(report.read_text())
+    assert [row["measure"] for row in document["unjudged_bounds"]] == ["ZP@2"]
+    assert run([*args, "--format", "csv"]) == 0
+    assert "r,all,ZP.2:unjudged_high,ZP@2:unjudged_high,1.3" in capsys.readouterr().out
+
+
+def test_z_scores_that_sum_to_nan_say_no_numpy_warning(tmp_path, capsys):
+    """Reviewer 201: inf + -inf in the summary's sum printed numpy's 'RuntimeWarning:
+    invalid value encountered in accumulate'; the value is trec_eval's (-nan)."""
+    from trecbench.cli import run
+
+    (tmp_path / "q").write_text("1 0 d1 1\n2 0 d1 1\n")
+    (tmp_path / "r").write_text("1 Q0 d1 1 3 r\n2 Q0 d1 1 3 r\n")
+    (tmp_path / "z").write_text("1 map 0 1e-320\n2 map 1e308 1e-10\nzz map 0 1\n")
+    paths = [str(tmp_path / name) for name in ("q", "r")]
+    assert run(["score", "-Z", str(tmp_path / "z"), "-m", "map", *paths]) == 0
+    out, err = capsys.readouterr()
+    assert out.split() == ["Zmap", "all", "-nan"] and "RuntimeWarning" not in err

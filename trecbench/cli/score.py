@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import click
@@ -483,13 +484,15 @@ def _with_unjudged_bounds(text: str, evaluation, view, wanted: bool) -> tuple[li
     from ..renderers.trec_format import json_text
 
     bounds = evaluation_bounds(evaluation)
-    rows = [bound.to_json() for bound in bounds]
+    # named as printed (-Z: ZP@2, its values z-scores), as the scores and the report are
+    shown = [dataclasses.replace(b, measure=evaluation.shown(b.measure)) for b in bounds]
+    rows = [bound.to_json() for bound in shown]
     if view.output_format != "json":
         asked = {
-            c.display: [evaluation.shown(n) for n in c.names(view.labels)]
+            evaluation.shown(c.display): [evaluation.shown(n) for n in c.names(view.labels)]
             for c in evaluation.columns
         }
-        return rows, text + view.separator + render_bounds(bounds, view.output_format, asked)
+        return rows, text + view.separator + render_bounds(shown, view.output_format, asked)
     document = json.loads(text)
     document["unjudged_bounds"] = rows
     return rows, json_text(document)  # as plain --format json writes it

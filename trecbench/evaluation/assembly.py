@@ -289,7 +289,8 @@ def _summarise(
         return denominator
     if kind == STRING:
         return None
-    total = float(np.cumsum(values)[-1]) if len(values) else 0.0
+    with np.errstate(invalid="ignore", over="ignore"):  # -Z's inf + -inf: nan, as in C
+        total = float(np.cumsum(values)[-1]) if len(values) else 0.0
     if kind == NUM_REL and complete:
         return positive_judgments
     if kind in (SUM, NUM_REL):
