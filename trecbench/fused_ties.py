@@ -36,7 +36,7 @@ def rrf_ranks(k: float, deepest: int) -> str | None:
     )
 
 
-def out_of_range(ranked: pa.Table, beyond: bool, remedy: str) -> str | None:
+def out_of_range(ranked: pa.Table, remedy: str, *, beyond: bool) -> str | None:
     """The warning (None: none is due) when fused scores out of float32's range tie at
     float32, trec_eval 9.x's precision, and so the ranking written (ties by docno) puts a
     smaller score above a larger one: ``beyond`` it (about ±3.4e38: ``--norm none`` or

@@ -40,9 +40,10 @@ scores keep full double precision. No intermediate value overflows: the normalis
 are computed on each topic's scores divided by a power of two at least their largest
 magnitude (exact, so the values are those of the formulas bit for bit), and a fused score
 beyond a double's range (huge weights, scores near 1e308 under ``none``) is refused in one
-line rather than written as ``inf`` or ``nan``; fused scores beyond float32's range
-(±3.4e38), which trec_eval 9.x reads as infinity and so ranks by docno, are warned of
-where that ranking puts a smaller score above a larger one. Everything is vectorised:
+line rather than written as ``inf`` or ``nan``; fused scores out of float32's range
+(beyond ±3.4e38, read as infinity; within ±1.2e-38, read as 0 or with few bits), which
+trec_eval 9.x then ranks by docno, are warned of where that ranking puts a smaller score
+above a larger one (:mod:`trecbench.fused_ties`). Everything is vectorised:
 per-topic normalisation is a ``reduceat`` over topic blocks, and the documents of all runs
 are grouped once by (topic, document).
 """
@@ -282,12 +283,13 @@ def _refuse_non_finite(fused: np.ndarray, qids: pa.Array, docnos: pa.Array, sett
         )
 
 
-def _remedies(method: str, norm: str, weighted: bool, weights: str = "smaller") -> str:
-    """What keeps the fused scores within range (a double's; float32's, where ``weights``
-    says which way they are out of it), among what this call did not choose: weights of
-    another size (where the caller gave them: --optimize's sum to 1 whatever its grid); a
-    normalisation that bounds the scores (min-max: within [0, 1]); a method of ranks."""
-    ways = [f"{weights} weights"] if weighted else []
+def _remedies(method: str, norm: str, weighted: bool, weight_size: str = "smaller") -> str:
+    """What keeps the fused scores within range (a double's; float32's, where
+    ``weight_size``, smaller or larger, says which way they are out of it), among what
+    this call did not choose: weights of that size (where the caller gave them:
+    --optimize's sum to 1 whatever its grid); a normalisation that bounds the scores
+    (min-max: within [0, 1]); a method of ranks."""
+    ways = [f"{weight_size} weights"] if weighted else []
     if method in SCORE_BASED and norm in ("none", "max"):
         ways.append("a normalisation such as min-max")
     if method in SCORE_BASED:
@@ -429,7 +431,8 @@ def fused_and_ties(
 ) -> tuple[pa.Table, dict[str, str]]:
     """:func:`fuse_tables` without its warnings: the fused table and what of it ties at
     float32 against its order, ``{kind: message}`` (``rrf ranks``: RRF's k;
-    ``overflow``: scores beyond float32's range), for a caller that fuses many settings
+    ``overflow``: scores beyond float32's range; ``underflow``: within its smallest normal
+    value; :mod:`trecbench.fused_ties`), for a caller that fuses many settings
     and says each kind once (:func:`trecbench.runstudy.fusion_tuning.tune_fusion`).
     ``searched``: the weights are a search's (``--optimize``'s grid, which sums them to
     1), not the caller's: what the messages advise leaves them out."""
@@ -465,10 +468,10 @@ def fused_and_ties(
     )
     step()
     ranked = ranking.truncate(ranking.rank_run(table), depth)
-    ties["overflow"] = fused_ties.out_of_range(ranked, True, _remedies(*settings))
+    ties["overflow"] = fused_ties.out_of_range(ranked, _remedies(*settings), beyond=True)
     if not ties.get("rrf ranks"):  # RRF of a huge k: said already
-        remedy = _remedies(*settings, weights="larger")
-        ties["underflow"] = fused_ties.out_of_range(ranked, False, remedy)
+        remedy = _remedies(*settings, weight_size="larger")
+        ties["underflow"] = fused_ties.out_of_range(ranked, remedy, beyond=False)
     step()
     fused_table = ranked.select(["qid", "docno", "rank", "score", "tag"])
     found = {kind: message for kind, message in ties.items() if message is not None}

@@ -20,7 +20,7 @@ from ..renderers.text_tables import LATEX_UNDEFINED, UNDEFINED, aligned
 FORMATS = ("table", "markdown", "json", "latex")
 
 
-def _none(fmt: str) -> str:
+def _undefined_mark(fmt: str) -> str:
     """An undefined figure as ``fmt``'s tables show it, for a note to name it so."""
     return LATEX_UNDEFINED if fmt == "latex" else UNDEFINED
 
@@ -224,7 +224,7 @@ def _discrimination_rows(result) -> list[list[str]]:
 def _unreachable_notes(result, fmt: str) -> str:
     """Why a measure's share is undefined (too few topics for the test), under its table."""
     return "".join(
-        _note(f"{_none(fmt)} {d.measure}: {d.reason}", fmt)
+        _note(f"{_undefined_mark(fmt)} {d.measure}: {d.reason}", fmt)
         for d in result.discriminative_power
         if d.reason is not None
     )
@@ -245,7 +245,7 @@ def _ties_every_run(rows, fmt: str) -> str:
     """Why an ordering's kendall_tau and tau_ap are undefined, under its table (each
     reason once)."""
     reasons = dict.fromkeys(o.reason for o in rows if o.reason is not None)
-    return "".join(_note(f"{_none(fmt)}: undefined, {reason}", fmt) for reason in reasons)
+    return "".join(_note(f"{_undefined_mark(fmt)}: undefined, {reason}", fmt) for reason in reasons)
 
 
 def _negative_grades(j, fmt: str) -> str:

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from ..plurals import first_few
+from ..stats import topic_mean
 
 
 def check_level(name: str, value, above: float = 0.0) -> None:
@@ -62,10 +63,9 @@ class TopicScores:
     warnings: tuple[str, ...] = ()
 
     def means(self) -> np.ndarray:
-        """``runs x measures``: each run's mean over the topics."""
-        from ..stats import topic_mean
-
-        return topic_mean(self.values)  # in topic order, as compare's
+        """``runs x measures``: each run's mean over the topics (summed in topic order, as
+        compare's: :func:`~trecbench.stats.topic_mean`)."""
+        return topic_mean(self.values)
 
 
 def topic_scores(

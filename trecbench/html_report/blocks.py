@@ -30,9 +30,7 @@ def shown(blocks) -> list[dict]:
 
 def _table(table: Table) -> dict:
     head = [(column.title, _heading_class(column)) for column in table.columns]
-    cell_classes = [
-        {NAMES: "text name", NUMBERS: ""}.get(column.holds, "text") for column in table.columns
-    ]
+    cell_classes = [" ".join(_classes(column)) for column in table.columns]
     orders = [
         _places([row[index].names for row in table.rows]) if column.holds == NAMES else {}
         for index, column in enumerate(table.columns)
@@ -51,14 +49,20 @@ def _heading_class(column) -> str:
     """A heading's classes: ``text`` over a column sorted as text, ``name`` where the
     heading is a name read from an input (it wraps anywhere; the page's own headings
     never wrap)."""
-    classes = {NAMES: ["text", "name"], NUMBERS: []}.get(column.holds, ["text"])
+    classes = _classes(column)
     if column.title_is_name and "name" not in classes:
         classes.append("name")
     return " ".join(classes)
 
 
+def _classes(column) -> list[str]:
+    """The classes of a column's cells by what it holds: names (``text name``: sorted as
+    text, wrapping anywhere), numbers (none), other text (``text``)."""
+    return {NAMES: ["text", "name"], NUMBERS: []}.get(column.holds, ["text"])
+
+
 def _places(names: list[tuple[str, ...]]) -> dict[tuple[str, ...], int]:
     """Each cell's names (as read) -> its place in their code-point order, name by name; a
     cell without a name ("n/a") last."""
-    order = sorted(set(names), key=lambda shown: (not shown, shown))
-    return {shown: place for place, shown in enumerate(order)}
+    order = sorted(set(names), key=lambda read: (not read, read))
+    return {read: place for place, read in enumerate(order)}

@@ -378,8 +378,8 @@ def _recorded_changes(a: dict, b: dict) -> dict[str, tuple]:
     }
 
 
-# the option that names the file of an input kind recorded only by newer reports
-_NAMED_BY = {"zscores": "zscores", "ontology": "ontology"}
+# input kinds recorded only by newer reports, each named by the option of its name
+_NAMED_BY_OPTION = ("zscores", "ontology")
 
 
 def _recorded_inputs(pairs: list[tuple], a: dict, b: dict) -> list[tuple]:
@@ -388,9 +388,8 @@ def _recorded_inputs(pairs: list[tuple], a: dict, b: dict) -> list[tuple]:
     is no difference."""
 
     def unrecorded(x, y) -> bool:
-        item = x or y
-        option = _NAMED_BY.get(item["kind"])
-        return (x is None or y is None) and option is not None and a.get(option) == b.get(option)
+        kind = (x or y)["kind"]
+        return (x is None or y is None) and kind in _NAMED_BY_OPTION and a.get(kind) == b.get(kind)
 
     return [(x, y) for x, y in pairs if not unrecorded(x, y)]
 
@@ -461,12 +460,12 @@ def _section_changes(a: ReportView, b: ReportView) -> list[SectionChange]:
             changes += [
                 SectionChange(section, label, measure, name, x.get(name), y.get(name))
                 for name in dict.fromkeys([*x, *y])
-                if _field_text(x.get(name)) != _field_text(y.get(name))
+                if field_text(x.get(name)) != field_text(y.get(name))
             ]
     return changes
 
 
-def _field_text(value: Any) -> str:
+def field_text(value: Any) -> str:
     """A section's value as compared: a fraction by its printed text, four decimals (as
     the means), anything else (a count, a flag, a reason) as the report writes it."""
     return _printed(value) if isinstance(value, float) else written(value)

@@ -12,7 +12,7 @@ from ..plurals import counted
 from ..renderers.escaping import escape_text
 from ..renderers.text_tables import aligned
 from .pool import Pool
-from .reportdiff import MOVERS, ReportDiff, asked_as, written
+from .reportdiff import MOVERS, ReportDiff, asked_as, field_text, written
 from .similarity import STATISTICS, Similarity
 
 FORMATS = ("table", "json")
@@ -106,7 +106,7 @@ def diff_text(result: ReportDiff, output_format: str) -> str:
         run, numbers = escape_text(change.run), f"{_printed(change.a)} -> {_printed(change.b)}"
         lines.append(f"value: {run} {change.measure} {numbers}{_movers(change)}")
     for change in result.sections:
-        values = f"{_field(change.a)} -> {_field(change.b)}"
+        values = f"{field_text(change.a)} -> {field_text(change.b)}"
         name = change.section.replace("_", " ")
         lines.append(f"{name}: {escape_text(change.run)} {change.measure} {change.field} {values}")
     lines += _pairs("version", result.versions)
@@ -138,12 +138,6 @@ def _qids(qids: list[str]) -> str:
 
 def _printed(value) -> str:
     return "-" if value is None else f"{value:.4f}"
-
-
-def _field(value) -> str:
-    """A section's value: a fraction with four decimals, anything else as the reports
-    write it (``48``, ``true``, ``null``, a reason's text)."""
-    return f"{value:.4f}" if isinstance(value, float) else written(value)
 
 
 def _input_line(item) -> str:
