@@ -432,3 +432,15 @@ def test_z_scores_that_sum_to_nan_say_no_numpy_warning(tmp_path, capsys):
     assert run(["score", "-Z", str(tmp_path / "z"), "-m", "map", *paths]) == 0
     out, err = capsys.readouterr()
     assert out.split() == ["Zmap", "all", "-nan"] and "RuntimeWarning" not in err
+
+
+def test_evaluate_carries_the_z_files_warning(tmp_path):
+    """Reviewer 202: the -Z file's warning was said by score but not carried by the
+    library's Evaluation (docs/python-api.md says its input warnings are)."""
+    (tmp_path / "z").write_text("q1 map nan 1\nq2 map 0.5 1\n")
+    (tmp_path / "qrels").write_text(QRELS)
+    (tmp_path / "run").write_text(RUN)
+    evaluation = evaluate(tmp_path / "qrels", tmp_path / "run", ["map"], zscores=tmp_path / "z")
+    assert [line.split(": ", 1)[1][:40] for line in evaluation.input_warnings] == [
+        "a mean or stddev that is nan or infinite"
+    ]

@@ -72,12 +72,12 @@ def close(client: Client) -> None:
         cluster = client.cluster  # None for a client of a scheduler's address
         client.close()
         if cluster is not None:
-            cluster.close()
-            _remove_scratch(cluster)
+            _close_cluster(cluster)
 
 
-def _remove_scratch(cluster) -> None:
-    """Remove a local cluster's scratch folder (:func:`_local_cluster`), now it is closed."""
+def _close_cluster(cluster) -> None:
+    """Close a local cluster and remove its scratch folder (:func:`_local_cluster`)."""
+    cluster.close()
     remove = getattr(cluster, "trecbench_scratch", None)
     if remove is not None:
         remove()
@@ -96,8 +96,7 @@ def _local_client(address: str) -> Client:
             close(client)
         elif cluster is not None:
             with signals_held():
-                cluster.close()
-                _remove_scratch(cluster)
+                _close_cluster(cluster)
         raise
     return client
 

@@ -58,7 +58,7 @@ def keep(lines: Iterable[str]) -> None:
         for line in lines:
             said.setdefault(line, False)
     for collecting in _collecting.get():
-        collecting += [line for line in dict.fromkeys(lines) if line not in collecting]
+        collecting.extend(line for line in dict.fromkeys(lines) if line not in collecting)
 
 
 @contextlib.contextmanager

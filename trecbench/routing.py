@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from . import input_warnings, sources
+from . import sources
 from .errors import InputError, excerpt
 from .plurals import counted, first_few
 from .renderers.routing import render_routing  # where callers have found it
@@ -176,13 +176,11 @@ def routing_metrics(
     samples: int = 10_000,
     seed: int = 0,
     confidence: float = 0.95,
-    topics: Sequence[str] | None = None,
 ) -> dict:
     """Routing accuracy (a share) and gate efficiency (a percentage) of a routing log, each
     with a bootstrap percentile interval over queries (resampled in the qids' byte-wise
-    order, whatever the order of the log's lines), plus the gate's counts. With the
-    judged ``topics``, what the log and they do not share is kept as the log's input
-    warning (:func:`coverage`; :mod:`trecbench.input_warnings`).
+    order, whatever the order of the log's lines), plus the gate's counts. What the log
+    and the judged topics do not share is :func:`coverage`'s to say.
 
     Returns a JSON-ready dict (the ``routing`` section of EvaluationReport and
     BenchmarkReport): ``queries``, ``routing_accuracy`` and ``gate_efficiency`` (``value``,
@@ -192,8 +190,6 @@ def routing_metrics(
     """
     if not isinstance(log, RoutingLog):
         log = read_routing_log(log)
-    if topics is not None and (warning := coverage(log, topics)) is not None:
-        input_warnings.keep([warning])
     # the queries in trec_eval's byte-wise order of qids (Python's order of str: code
     # points, UTF-8's byte order), as compare orders topics: a resample draws positions,
     # so the intervals then depend on the log's entries, not on the order of its lines

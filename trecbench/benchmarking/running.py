@@ -232,15 +232,14 @@ def _routing(config: BenchmarkSettings, topics: list[str]) -> dict | None:
     the log and the judged ``topics`` do not share said as its input warning)."""
     if config.routing is None:
         return None
-    from ..routing import routing_metrics
+    from ..routing import coverage, read_routing_log, routing_metrics
 
+    log = read_routing_log(config.routing)
+    warning = coverage(log, topics)
+    input_warnings.keep([] if warning is None else [warning])  # the log's, said and carried
     statistics = config.statistics
     return routing_metrics(
-        config.routing,
-        samples=statistics.samples,
-        seed=statistics.seed,
-        confidence=statistics.confidence,
-        topics=topics,
+        log, samples=statistics.samples, seed=statistics.seed, confidence=statistics.confidence
     )
 
 

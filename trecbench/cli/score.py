@@ -387,10 +387,13 @@ def _with_routing(text: str, routing, output_format: str, topics) -> tuple[dict,
     fixed 10,000 resamples and seed 0), and ``text`` followed by them in a table or
     Markdown, how the intervals were drawn said under it."""
     from ..renderers.routing import resampling_note
-    from ..routing import render_routing, routing_metrics
+    from ..routing import coverage, read_routing_log, render_routing, routing_metrics
 
-    routed = routing_metrics(routing, topics=topics)
-    echo_input_warnings()  # what the log and the judged topics do not share
+    log = read_routing_log(routing)
+    warning = coverage(log, topics)  # what the log and the judged topics do not share
+    if warning is not None:
+        echo_warning(warning)
+    routed = routing_metrics(log)
     if output_format in ("table", "markdown"):
         text += "\n" + render_routing(routed) + "\n" + resampling_note(routed)
     return routed, text

@@ -45,7 +45,8 @@ class FiniteFloat(click.FloatRange):
 runs_argument = click.argument("runs", nargs=-1, required=True, type=INPUT_FILE)
 
 quiet_option = click.option("--quiet", is_flag=True, help="No progress on stderr.")
-# --names as score and compare take it (docs/cli-conventions.md: one meaning per flag)
+# --names NAME=RUN as score takes it (docs/cli-conventions.md: one meaning per flag); a
+# RUN must be one of the runs given (compare's may also add a run of its own)
 names_option = click.option(
     "--names",
     multiple=True,

@@ -1,4 +1,5 @@
-"""MS MARCO runs: three columns ``qid pid rank`` (tab-separated, plain or compressed) → a TREC run.
+"""MS MARCO runs: three columns ``qid pid rank`` (tab-separated, plain or compressed) → a
+TREC run.
 
 The producer's order is the rank (1-based, at most the largest C long as trec_eval reads
 ranks; documents sharing a rank keep file order and are counted); there are no scores, so

@@ -206,7 +206,8 @@ def _evaluate(qrels, runs, measures, settings: EvalSettings, run_names, progress
         sources, names, plan, budget.with_qrels(len(truth.table)), read_whole, checksums
     )
     evaluation = Evaluation(
-        requested, [], [], settings, loaded.path, flagged, list(loaded.warnings), loaded.record,
+        requested, [], [], settings, loaded.path, flagged,
+        [*loaded.warnings, *(z_table.warnings if z_table is not None else ())], loaded.record,
         truth.qids, _relevant_counts(truth, ordered, settings),
     )  # fmt: skip
     done = _scored(scoring, workers, progress, ahead)

@@ -3,11 +3,11 @@
 The file has lines ``qid measure mean stddev`` (four whitespace-separated fields; blank
 lines are fatal, as everywhere in trec_eval; mean and stddev are decimal numbers, ``nan``
 or ``inf``, a number beyond a double's range an infinity, as C's atof reads them; lines
-whose mean or stddev is no finite number are warned of). Every per-topic value is converted — counts
-too — using the line of its topic and printed label (``P_10``, ``utility_2,-1,0,0``); a
-value without a line, or with a zero stddev and a value other than the mean, becomes
--1000000 (``MISSING_ZSCORE_VALUE``). Averages are then taken over the converted values
-and everything is printed with a ``Z`` prefix and four decimals.
+whose mean or stddev is no finite number are warned of). Every per-topic value is
+converted — counts too — using the line of its topic and printed label (``P_10``,
+``utility_2,-1,0,0``); a value without a line, or with a zero stddev and a value other
+than the mean, becomes -1000000 (``MISSING_ZSCORE_VALUE``). Averages are then taken over
+the converted values and everything is printed with a ``Z`` prefix and four decimals.
 
 trec_eval finds the lines with a binary search that may look one entry past a topic's
 last measure — at the first measure of the next topic in its sorted table (convert_zscores.c,
@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow.compute as pc
 
+from .. import input_warnings
 from ..errors import InputError
 from ..inputs import trec_text
 from .prefs_files import check_fields
@@ -42,6 +43,7 @@ class ZScores:
     means: list[float]
     stddevs: list[float]
     path: str = ""
+    warnings: tuple[str, ...] = ()  # what its reading warned of (:func:`_undefined`)
 
 
 def read_zscores(path) -> ZScores:
@@ -54,11 +56,12 @@ def read_zscores(path) -> ZScores:
     numbers = [
         _numbers(tokens, column, name) for column, name in ((mean, "mean"), (stddev, "stddev"))
     ]
-    _warn_of_undefined(tokens, numbers)
+    warnings = _undefined(tokens, numbers)
+    input_warnings.keep(warnings)  # said by the command; the evaluation carries them too
     qids = [q.encode() for q in pc.cast(qid, "string").to_pylist()]
     names = [m.encode() for m in pc.cast(measure, "string").to_pylist()]
     order = sorted(range(len(qids)), key=lambda i: (qids[i], names[i]))
-    table = ZScores([], [], [], [], [], str(path))
+    table = ZScores([], [], [], [], [], str(path), warnings)
     for i in order:
         if not table.qids or table.qids[-1] != qids[i]:
             table.qids.append(qids[i])
@@ -89,23 +92,22 @@ def _numbers(tokens, column, name: str) -> np.ndarray:
     return values
 
 
-def _warn_of_undefined(tokens, numbers: list[np.ndarray]) -> None:
-    """Say, as the file's input warning, which lines have a mean or stddev that is NaN or
-    infinite: trec_eval reads and prints them (its own test suite's file has ``nan``
-    means), and so does trecbench, byte for byte, but the z-scores of their topic and
-    measure are then no numbers (nan, -inf)."""
-    from .. import input_warnings
+def _undefined(tokens, numbers: list[np.ndarray]) -> tuple[str, ...]:
+    """The file's input warning (none or one line) naming the lines whose mean or stddev
+    is NaN or infinite: trec_eval reads and prints them (its own test suite's file has
+    ``nan`` means), and so does trecbench, byte for byte, but the z-scores of their topic
+    and measure are then no numbers (nan, -inf)."""
     from ..plurals import counted
 
     lines = np.flatnonzero(~(np.isfinite(numbers[0]) & np.isfinite(numbers[1])))
-    if len(lines):
-        first = int(tokens.line[lines[0]])
-        input_warnings.keep([
-            f"{tokens.path}: a mean or stddev that is nan or infinite on "
-            f"{counted(len(lines), 'line')} (the first: line {first}): their topics' "
-            "z-scores of those measures are printed as trec_eval prints them (nan, inf), "
-            "no numbers"
-        ])  # fmt: skip
+    if not len(lines):
+        return ()
+    first = int(tokens.line[lines[0]])
+    return (
+        f"{tokens.path}: a mean or stddev that is nan or infinite on "
+        f"{counted(len(lines), 'line')} (the first: line {first}): their topics' z-scores "
+        "of those measures are printed as trec_eval prints them (nan, inf), no numbers",
+    )
 
 
 def _search(keys: list[bytes], key: bytes, start: int, end: int) -> int | None:

@@ -26,11 +26,11 @@ from ..ranking import string_hash
 from ..sources import read_source, source_text
 
 Docids = str | os.PathLike | Iterable[str]
-_C_SPACE = " \t\r\v\f"  # where a run's fields end (trec_eval's C white space)
 
 
 class DocidList:
-    """Distinct docids, and :meth:`missing` to tell the docnos that are not among them."""
+    """Docids (one listed twice is found as once), and :meth:`missing` to tell the docnos
+    that are not among them."""
 
     def __init__(self, ids: pa.Array):
         self.ids = ids.cast(pa.large_string())  # a docid listed twice is found as once
@@ -85,9 +85,12 @@ def read_docids(path: str | os.PathLike) -> DocidList:
     a file without any id, is an error at its line."""
     source = read_source(path, "docids")
     text = source_text(source, "invalid UTF-8")  # UTF-16 refused too
-    ids = pc.utf8_trim(trec_text.raw_lines(text.encode()), _C_SPACE + "\n")
+    ids = pc.utf8_trim(trec_text.raw_lines(text.encode()), trec_text.C_SPACE + "\n")
     for pattern, problem in (
-        (f"[{_C_SPACE}]", "two fields or more: give one docid per line (no docid holds a blank)"),
+        (
+            f"[{trec_text.C_SPACE}]",
+            "two fields or more: give one docid per line (no docid holds a blank)",
+        ),
         (r"\x00", "NUL byte in a docid"),
     ):
         found = np.flatnonzero(trec_text.matches(ids, pattern))

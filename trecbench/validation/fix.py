@@ -105,8 +105,9 @@ def fix_run(
 ) -> list[Change]:
     """Write the canonical form of a run to ``out`` and return every change made.
 
-    Canonical: tab-separated ``qid Q0 docno rank score tag``; topics in the run's order
-    when it is ascending (numerically or byte-wise: R20), else in byte-wise qid order;
+    Canonical: tab-separated ``qid Q0 docno rank score tag``; topics in the order they
+    first appear when that is ascending (numerically or byte-wise: R20; a split topic
+    joined at its first block), else in byte-wise qid order;
     documents in trec_eval order (score desc as float32, docno desc); the first
     occurrence of a duplicate kept; at most ``max_depth`` documents per topic (default: the
     profile's); ranks 1..n; scores in the shortest text that reads back as the same double.
@@ -260,9 +261,9 @@ def _fix(
 
 def _in_run_topic_order(ranked: pa.Table, qid: pa.Array) -> pa.Table:
     """``ranked`` (topics in byte-wise order, each in trec_eval's) with its topics in the
-    order the run lists them (``qid``: its rows' in file order) when that is an ascending
-    order R20 accepts (numeric: ``1, 2, 10``): --fix changes no order no rule flags.
-    Otherwise (topics in neither order, or split) the byte-wise order, trec_eval's."""
+    order they first appear in (``qid``: its rows' in file order; a split topic joined at
+    its first block) when that is an ascending order R20 accepts (numeric: ``1, 2, 10``):
+    --fix changes no order no rule flags. Otherwise the byte-wise order, trec_eval's."""
     listed = pc.unique(qid)  # in the order of first appearance
     if ranked.num_rows == 0 or not ascending(listed.to_pylist()):
         return ranked
