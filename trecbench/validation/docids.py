@@ -5,9 +5,10 @@ The file is read once through the readers' one way in (:func:`trecbench.sources.
 read_source`: plain or compressed, told by the content; a pipe works) and split as a
 run's fields are (at C's white space: a no-break space is part of an id). A collection's
 list can hold millions of ids, and a run is checked chunk by chunk: the ids are kept in
-one Arrow array with a sorted 64-bit hash of each, so that a chunk's docnos are found by
-a binary search, then compared with the listed string (ids are strings, compared byte
-for byte: a hash alone could take one for another).
+one Arrow array with a sorted 64-bit hash of each (:class:`trecbench.ranking.HashIndex`,
+as a run's rows are matched), so that a chunk's docnos are found by a binary search,
+then compared with the listed strings (ids are strings, compared byte for byte: a hash
+alone could take one for another).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import pyarrow.compute as pc
 from .. import arrow
 from ..errors import InputError
 from ..inputs import trec_text
-from ..ranking import string_hash
+from ..ranking import HashIndex, string_hash, take_rows
 from ..sources import read_source, source_text
 
 Docids = str | os.PathLike | Iterable[str]
@@ -33,37 +34,19 @@ class DocidList:
     that are not among them."""
 
     def __init__(self, ids: pa.Array):
-        self.ids = ids.cast(pa.large_string())  # a docid listed twice is found as once
-        keys = string_hash(self.ids)
-        self.order = np.argsort(keys)  # equal keys side by side, in any order
-        self.keys = keys[self.order]
+        self.ids = ids.cast(pa.large_string())
+        self.index = HashIndex(string_hash(self.ids))
 
     def missing(self, docno: pa.Array) -> np.ndarray:
         """A boolean per docno: True where it is not in the list."""
-        if not len(self.ids):
-            return np.ones(len(docno), bool)
         docno = docno.cast(pa.large_string())
-        keys = string_hash(docno)
-        by_key = np.argsort(keys)  # searched in order: 5 times faster in a long list
-        at = np.empty(len(keys), np.int64)
-        at[by_key] = np.searchsorted(self.keys, keys[by_key])
-        at = np.minimum(at, len(self.keys) - 1)
-        candidate = self.ids.take(arrow.array(self.order[at]))
-        same = arrow.to_numpy(pc.fill_null(pc.equal(candidate, docno), False))
-        listed = (self.keys[at] == keys) & same
-        # a docno whose hash is a listed id's, but not its string: another listed id may
-        # share the hash (rare as a 64-bit collision), among the next ones in sorted order
-        for row in np.flatnonzero((self.keys[at] == keys) & ~same):
-            listed[row] = self._listed_after(int(at[row]), docno[int(row)].as_py())
+        # every listed id of the docno's hash is a candidate (ids may share a hash): the
+        # string decides
+        which, rows = self.index.lookup(string_hash(docno))
+        same = pc.equal(take_rows(self.ids, rows), take_rows(docno, which))
+        listed = np.zeros(len(docno), bool)
+        listed[which[arrow.to_numpy(pc.fill_null(same, False))]] = True
         return ~listed
-
-    def _listed_after(self, at: int, docid: str) -> bool:
-        key, stop = self.keys[at], len(self.keys)
-        while at + 1 < stop and self.keys[at + 1] == key:
-            at += 1
-            if self.ids[int(self.order[at])].as_py() == docid:
-                return True
-        return False
 
 
 def docid_list(docids: Docids | DocidList) -> DocidList:
