@@ -150,7 +150,14 @@ def test_a_rank_up_to_the_largest_long_is_a_rank_and_beyond_it_says_so(tmp_path)
     assert not [f for f in validate_run(path).findings if f.rule == "R10"]
     path.write_text("1 Q0 d1 9223372036854775808 5 t\n")
     (found,) = [f for f in validate_run(path).findings if f.rule == "R10"]
-    assert "beyond the largest C long" in found.message == _bad_rank("9223372036854775808")
+    assert (
+        found.message
+        == _bad_rank("9223372036854775808")
+        == (
+            "rank '9223372036854775808' is too large: ranks go up to 9223372036854775807 "
+            "(a C long, as trec_eval reads them)"
+        )
+    )
     assert _bad_rank("-1") == "rank '-1' is not a non-negative integer"
 
 

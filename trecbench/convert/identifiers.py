@@ -13,6 +13,7 @@ import pandas as pd
 from ..compressions import without_suffixes
 from ..errors import UsageError
 from ..ids import STR, escape_series
+from ..inputs import trec_text
 from ..sources import At
 from ..trec_eval.clib import LONG_MAX
 from .model import Findings
@@ -186,11 +187,6 @@ def escaped(ids: Iterable[str]) -> list[str]:
     return values.tolist()
 
 
-# what a converter says of a rank beyond the largest C long: ranks are read as trec_eval
-# and ``validate`` (R10) read them
-RANK_TOO_LARGE = f"is too large: ranks go up to {LONG_MAX} (a C long, as trec_eval reads them)"
-
-
 class RankPolicy:
     """Whether the records of one list give their ``rank`` (the first decides): a list
     that gives some and not others would order some by rank and others by position,
@@ -202,13 +198,14 @@ class RankPolicy:
 
     def read(self, at, rank, position: int) -> int:
         """The rank of the record at ``at``: ``rank``, an integer from 1 to the largest C
-        long (:data:`RANK_TOO_LARGE`), or ``position`` when the list gives no ranks."""
+        long (as trec_eval and ``validate``, R10, read ranks), or ``position`` when the
+        list gives no ranks."""
         self.check(at, rank)
         if rank is None:
             return position
         value = (at / "rank").expect_integer(rank, 1)
         if value > LONG_MAX:
-            raise (at / "rank").error(f"{value} {RANK_TOO_LARGE}")
+            raise (at / "rank").error(trec_text.rank_too_large(str(value)))
         return value
 
     def check(self, at, rank) -> None:

@@ -18,7 +18,6 @@ import pyarrow.compute as pc
 from ..ids import STR
 from ..inputs import trec_text
 from .common import Conversion, Report, ranked_run, single_input_names
-from .identifiers import RANK_TOO_LARGE
 from .textfiles import read_fields
 
 COLUMNS = ("qid", "pid", "rank")
@@ -42,7 +41,7 @@ def convert_msmarco(
     def bad_rank(row: int) -> str:
         shown = repr(rank[row].as_py())
         if too_large[row]:
-            return f"rank {shown} {RANK_TOO_LARGE}"
+            return f"rank {trec_text.rank_too_large(shown)}"
         return f"rank {shown} is not a positive integer (ranks start at 1)"
 
     fields.first(~valid | (values < 1), bad_rank)

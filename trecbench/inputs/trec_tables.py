@@ -96,6 +96,14 @@ def parse_ranks(rank: pa.Array) -> pa.Array:
     return pc.cast(kept, pa.int64())
 
 
+def rank_too_large(shown: str) -> str:
+    """What the converters and the validator (R10) say of a rank ``shown``
+    (as the message shows it) that :func:`parse_ranks` refuses for its size alone."""
+    return (
+        f"{shown} is too large: ranks go up to {_LONG_MAX_TEXT} (a C long, as trec_eval reads them)"
+    )
+
+
 # trec_eval 9.0.8 allocates per grade level: a grade of 5,000,000 makes its nDCG run for hours
 MAX_GRADE = 1_000_000
 

@@ -59,6 +59,7 @@ from .trec_tables import parse_grades as parse_grades
 from .trec_tables import parse_ranks as parse_ranks
 from .trec_tables import parse_scores as parse_scores
 from .trec_tables import qrels_table as qrels_table
+from .trec_tables import rank_too_large as rank_too_large
 from .trec_tables import refuse_rows as refuse_rows
 from .trec_tables import run_table as run_table
 from .trec_tables import swapped_message as swapped_message

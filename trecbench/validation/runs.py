@@ -245,7 +245,7 @@ def _held_back(codes: np.ndarray, most: int) -> int:
 
 def _bad_rank(value: str) -> str:
     if value.isascii() and value.isdecimal():  # digits all, but too many of them
-        return f"rank {excerpt(value)} is beyond the largest C long, 9223372036854775807"
+        return f"rank {trec_text.rank_too_large(excerpt(value))}"
     return f"rank {excerpt(value)} is not a non-negative integer"
 
 
