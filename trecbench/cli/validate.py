@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import contextlib
 import os
+from dataclasses import dataclass
 from functools import partial
+from typing import TYPE_CHECKING
 
 import click
 
@@ -13,6 +15,10 @@ from .evaluation_options import memory_budget_option
 from .group import cli, open_input_scope
 from .paths import DEPTH, INPUT_FILE, OUTPUT_FILE
 from .progress import StderrProgress, wanted
+
+if TYPE_CHECKING:
+    from ..validation import DocidList
+    from ..validation.rules import Default
 
 # the library's profiles, named here so that `--help` does not import the validator
 PROFILES = ("default", "strict", "lenient", "rtask")
@@ -135,7 +141,7 @@ def validate(
     depth = v.PROFILE_DEPTH if max_depth is None else max_depth
     with contextlib.ExitStack() as held:
         try:
-            run_checks = _run_checks(v, profile, topics, depth, min_depth, docid_regex, docids)
+            run_checks = _RunChecks.read(v, profile, topics, depth, min_depth, docid_regex, docids)
             # spooled: the fix rewrites the bytes that were validated, from memory, without
             # reading the file (or pipe) again
             source = None if fix_out is None else held.enter_context(Source(runs[0], spool=True))
@@ -144,7 +150,7 @@ def validate(
                 qrels=qrels,
                 tag_is_filename=tag_is_filename,
                 relevance_level=relevance_level,
-                **run_checks,
+                **run_checks.options(),
                 progress=progress,
                 read_progress=None if progress is None else progress.read,
                 memory=memory,
@@ -158,7 +164,7 @@ def validate(
         if fmt == "text":
             _print_text(results, show)
         if source is not None:  # the exit code is then the fixed run's, not the input's
-            checks = partial(v.validate_tokens, kind="run", **run_checks)
+            checks = partial(v.validate_tokens, kind="run", **run_checks.options())
             verify = _Verify(checks, results[0].qrels_info if qrels else None, tag_is_filename)
             others = (qrels, topics, docids)
             try:
@@ -176,17 +182,35 @@ def validate(
         raise SystemExit(ExitCode.INPUT)  # the exit code of a malformed input everywhere
 
 
-def _run_checks(v, profile, topics, max_depth, min_depth, docid_regex, docids) -> dict:
-    """The options of a run's checks, the input's and (``--fix``) the fixed run's alike,
-    with ``--topics`` and ``--docids`` read once (by the validator ``v``)."""
-    return {
-        "profile": profile,
-        "topics": v.read_topics(topics) if topics else None,
-        "max_depth": max_depth,
-        "min_depth": min_depth,
-        "docid_regex": docid_regex,
-        "docids": v.read_docids(docids) if docids else None,
-    }
+@dataclass(frozen=True)
+class _RunChecks:
+    """The settings of a run's checks, the input's and (``--fix``) the fixed run's alike,
+    with ``--topics`` and ``--docids`` read once."""
+
+    profile: str
+    topics: list[str] | None
+    max_depth: int | Default  # the profile's depth by default
+    min_depth: int | None
+    docid_regex: str | None
+    docids: DocidList | None
+
+    @classmethod
+    def read(cls, v, profile, topics, max_depth, min_depth, docid_regex, docids) -> _RunChecks:
+        """The settings of the command's options, the files read by the validator ``v``."""
+        topic_ids = v.read_topics(topics) if topics else None
+        docid_list = v.read_docids(docids) if docids else None
+        return cls(profile, topic_ids, max_depth, min_depth, docid_regex, docid_list)
+
+    def options(self) -> dict:
+        """The settings as the validator's keyword arguments."""
+        return {
+            "profile": self.profile,
+            "topics": self.topics,
+            "max_depth": self.max_depth,
+            "min_depth": self.min_depth,
+            "docid_regex": self.docid_regex,
+            "docids": self.docids,
+        }
 
 
 def _print_fixed(run, out, fixed: dict, summary: str) -> None:
