@@ -406,3 +406,55 @@ def test_what_an_older_report_does_not_record_is_no_difference(reports, tmp_path
     if asked:
         code, out = _diff(capsys, plain, new)
         assert code == 1 and f"{asked[0][2:].replace('-', '_')} false vs true" in out
+
+
+RTASK = ROOT / "data" / "hpo-rtask"
+
+
+def test_routing_metrics_are_compared_with_their_settings(reports, tmp_path, capsys):
+    # score --routing LOG --report: two reports whose intervals or gate counts differ were
+    # "the same" (exit 0); the routing section is now compared, its settings as options
+    rtask = {"qrels": str(RTASK / "hpo-rtask.qrels"), "runs": (str(RTASK / "lexical.run"),)}
+    a = reports("a", "--routing", str(RTASK / "routing.jsonl"), **rtask)
+    report = json.loads(open(a).read())
+    report["routing"]["routing_accuracy"]["ci_high"] -= 0.05
+    report["routing"]["gate"]["saved"] += 1
+    moved = tmp_path / "moved.json"
+    moved.write_text(json.dumps(report))
+    code, out = _diff(capsys, a, str(moved))
+    lines = out.splitlines()
+    assert code == 1
+    assert lines[0] == "likely cause: the values differ with the same inputs, options and versions"
+    assert lines[1:] == [
+        "routing: routing_accuracy ci_high 0.9333 -> 0.8833",
+        "routing: gate saved 0 -> 1",
+    ]
+    code, out = _diff(capsys, a, str(moved), "--format", "json")
+    changed = json.loads(out)["sections"][1]
+    assert changed == {
+        "section": "routing",
+        "run": None,
+        "measure": "gate",
+        "field": "saved",
+        "a": 0,
+        "b": 1,
+    }
+    report["routing"]["settings"]["samples"] = 500
+    moved.write_text(json.dumps(report))
+    assert "option: routing.samples 10000 -> 500" in _diff(capsys, a, str(moved))[1].splitlines()
+    code, out = _diff(capsys, reports("none", **rtask), a)
+    assert code == 1 and "option: routing false -> true" in out.splitlines()
+
+
+def test_benchmark_reports_compare_their_routing_metrics(tmp_path, capsys):
+    out = tmp_path / "o"
+    assert run(["benchmark", str(RTASK / "benchmark.toml"), "-o", str(out), "--quiet"]) == 0
+    capsys.readouterr()
+    a = out / "BenchmarkReport.json"
+    report = json.loads(a.read_text())
+    report["benchmark"]["routing"]["gate_efficiency"]["value"] += 1
+    b = tmp_path / "b.json"
+    b.write_text(json.dumps(report))
+    code, text = _diff(capsys, str(a), str(b))
+    assert code == 1 and "routing: gate_efficiency value 0.0000 -> 1.0000" in text.splitlines()
+    shutil.rmtree(out)

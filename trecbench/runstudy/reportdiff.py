@@ -7,8 +7,9 @@ trecbench's or a library's version. Values differ when their printed text (four 
 as trec_eval prints them) differs: a run's mean, or its value on a topic both reports hold
 (a mean can stay while topics move); topics only one report holds are listed too, and so
 are the values of the sections beside the means (:data:`SECTIONS`: a comparison's power,
-unjudged bounds and tie bounds, score's unjudged and tie bounds), whose options
-(``power.target``, ``unjudged_bounds``, ``tie_bounds``) are compared with the others.
+unjudged bounds and tie bounds, score's unjudged and tie bounds, either's routing
+metrics), whose options (``power.target``, ``unjudged_bounds``, ``tie_bounds``,
+``routing`` and ``routing.samples``...) are compared with the others.
 """
 
 from __future__ import annotations
@@ -23,8 +24,10 @@ from ..renderers.escaping import escape_text
 
 KINDS = ("EvaluationReport", "BenchmarkReport")
 # the sections of values beside the means, by what the diff calls them: per run and
-# measure, a row of fields (compare --power, --unjudged-bounds, the tie bounds)
-SECTIONS = ("power", "unjudged_bounds", "tie_bounds")
+# measure, a row of fields (compare --power, --unjudged-bounds, the tie bounds); the
+# routing log's metrics (score --routing, a benchmark's), a row per metric, of no run
+SECTIONS = ("power", "unjudged_bounds", "tie_bounds", "routing")
+ROUTING_ROWS = ("routing_accuracy", "gate_efficiency", "gate")
 MOVERS = 5  # topics listed per run and measure whose values moved most
 # how the likely cause names an input of each kind the reports record (by its option)
 INPUT_WORDS = {
@@ -54,17 +57,19 @@ class ReportView:
     values: dict[str, dict[str, float | None]]
     per_query: dict[str, dict[str, dict[str, float | None]]]
     # section (SECTIONS) -> (run, measure) -> {field: value}: only the sections it holds
-    sections: dict[str, dict[tuple[str, str], dict[str, Any]]] = field(default_factory=dict)
+    # (run None: a section of the whole report, the routing metrics)
+    sections: dict[str, dict[tuple[str | None, str], dict[str, Any]]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
 class SectionChange:
     """A value of a section beside the means (:data:`SECTIONS`) that differs: ``field``
     of the row of ``run`` and ``measure`` (a number by its printed text, four decimals;
-    anything else as it is)."""
+    anything else as it is); ``run`` None in a section of no run (the routing metrics,
+    ``measure`` their row: ``routing_accuracy``, ``gate_efficiency``, ``gate``)."""
 
     section: str
-    run: str
+    run: str | None
     measure: str
     field: str
     a: Any
@@ -221,6 +226,7 @@ def _evaluation_view(path: str, report: dict) -> ReportView:
     columns = [c["name"] for m in report.get("measures", []) for c in m.get("columns", [])]
     options = dict(report.get("options") or {})
     options["trec_eval_semantics"] = report.get("trec_eval_semantics")
+    options |= _routing_options(report.get("routing"))
     results = report.get("results", [])
     names = [r["run"] for r in results]
     twice = next((name for i, name in enumerate(names) if name in names[:i]), None)
@@ -238,6 +244,7 @@ def _evaluation_view(path: str, report: dict) -> ReportView:
     rows = {
         "tie_bounds": ties if options.get("tie_bounds") else None,
         "unjudged_bounds": report.get("unjudged_bounds"),
+        "routing": _routing_rows(report.get("routing")),
     }
     return ReportView(
         path,
@@ -261,6 +268,8 @@ def _benchmark_view(path: str, report: dict) -> ReportView:
     power = report.get("power")  # compare --power: its alpha and target power
     options |= {f"power.{k}": v for k, v in ((power or {}).get("settings") or {}).items()}
     options["unjudged_bounds"] = "unjudged_bounds" in report  # compare --unjudged-bounds
+    routing = (report.get("benchmark") or {}).get("routing")
+    options |= _routing_options(routing)
     overall = next((r for r in report.get("results", []) if r.get("kind") == "all"), {})
     values: dict[str, dict] = {}
     for row in overall.get("summary", []):
@@ -279,6 +288,7 @@ def _benchmark_view(path: str, report: dict) -> ReportView:
         "power": (power or {}).get("rows"),
         "unjudged_bounds": (report.get("unjudged_bounds") or {}).get("rows"),
         "tie_bounds": ties if settings.get("tie_bounds") else None,
+        "routing": _routing_rows(routing),
     }
     return ReportView(
         path,
@@ -294,7 +304,22 @@ def _benchmark_view(path: str, report: dict) -> ReportView:
     )
 
 
-def _keyed(rows: list[dict]) -> dict[tuple[str, str], dict[str, Any]]:
+def _routing_options(routing: dict | None) -> dict:
+    """Whether a report holds a routing log's metrics (``routing``), and the settings of
+    their intervals (``routing.samples``, ``routing.seed``...) where it does."""
+    settings = (routing or {}).get("settings") or {}
+    return {"routing": routing is not None} | {f"routing.{k}": v for k, v in settings.items()}
+
+
+def _routing_rows(routing: dict | None) -> list[dict] | None:
+    """The routing metrics as a section's rows of no run: each rate's ``value``,
+    ``ci_low``, ``ci_high`` and ``queries``, and the gate's counts."""
+    if routing is None:
+        return None
+    return [{"run": None, "measure": name, **routing[name]} for name in ROUTING_ROWS]
+
+
+def _keyed(rows: list[dict]) -> dict[tuple[str | None, str], dict[str, Any]]:
     """A section's rows by run and measure, each with its other fields (the baseline a
     row compares with is the report's: an option)."""
     return {
@@ -417,7 +442,7 @@ def _runs_of(view: ReportView) -> list[dict]:
     ]
 
 
-def _label(run_a: str, run_b: str) -> str:
+def _label(run_a: str | None, run_b: str | None) -> str | None:
     return run_a if run_a == run_b else f"{run_a} -> {run_b}"
 
 
@@ -449,7 +474,8 @@ def _value_changes(a: ReportView, b: ReportView) -> list[ValueChange]:
 def _section_changes(a: ReportView, b: ReportView) -> list[SectionChange]:
     """Every field of a section both reports hold whose value differs, on the runs they
     share (a section only one holds differs in its option: said there)."""
-    paired = dict(_paired_runs(a, b))
+    paired: dict[str | None, str | None] = dict(_paired_runs(a, b))
+    paired[None] = None  # the rows of no run (the routing metrics) pair with each other
     changes = []
     for section in [name for name in SECTIONS if name in a.sections and name in b.sections]:
         for (run, measure), x in a.sections[section].items():

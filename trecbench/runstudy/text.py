@@ -108,7 +108,10 @@ def diff_text(result: ReportDiff, output_format: str) -> str:
     for change in result.sections:
         values = f"{field_text(change.a)} -> {field_text(change.b)}"
         name = change.section.replace("_", " ")
-        lines.append(f"{name}: {escape_text(change.run)} {change.measure} {change.field} {values}")
+        row = (
+            change.measure if change.run is None else f"{escape_text(change.run)} {change.measure}"
+        )
+        lines.append(f"{name}: {row} {change.field} {values}")
     lines += _pairs("version", result.versions)
     return "\n".join(lines) + "\n"
 
