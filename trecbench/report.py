@@ -432,14 +432,15 @@ def evaluation_records(evaluation: Any) -> list[dict]:
     """The file records of an evaluation's inputs (:func:`evaluation_provenance`'s): as
     taken when the evaluation read them (:attr:`Evaluation.input_records
     <trecbench.evaluation.Evaluation>`), else taken now (:func:`input_record`)."""
-    known = evaluation.input_records
     files, _ = evaluation_provenance(evaluation)
-    return [
-        {"path": path, "kind": kind, **known[path, kind]}
-        if (path, kind) in known
-        else input_record(path, kind)
-        for path, kind in files
-    ]
+    return [recorded(evaluation.input_records, spec) for spec in files]
+
+
+def recorded(known: Mapping, spec: tuple) -> dict:
+    """The record of the input ``spec`` (``(path, kind)``, or with its table, as
+    :func:`input_record` takes it): the one ``known`` holds, taken when an evaluation
+    read the file (``Evaluation.input_records``), else taken now."""
+    return known.get(tuple(spec[:2])) or input_record(*spec)
 
 
 def check_score_outputs(
@@ -508,8 +509,8 @@ def write_score_outputs(
     inputs, computed = evaluation_provenance(evaluation)
     inputs += extra_inputs
     ontology = computed if ontology is None else ontology
-    known = getattr(evaluation, "input_records", {})  # taken when the evaluation read them
-    records = [known.get(tuple(spec[:2])) or input_record(*spec) for spec in inputs]
+    known = getattr(evaluation, "input_records", {})
+    records = [recorded(known, spec) for spec in inputs]
     protected = [spec[0] for spec in inputs] + list(outputs)
     experiment_id = str(uuid.uuid4())
     files: list[tuple[str | os.PathLike, bytes]] = []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 from dataclasses import dataclass
 from functools import partial
@@ -202,15 +203,9 @@ class _RunChecks:
         return cls(profile, topic_ids, max_depth, min_depth, docid_regex, docid_list)
 
     def options(self) -> dict:
-        """The settings as the validator's keyword arguments."""
-        return {
-            "profile": self.profile,
-            "topics": self.topics,
-            "max_depth": self.max_depth,
-            "min_depth": self.min_depth,
-            "docid_regex": self.docid_regex,
-            "docids": self.docids,
-        }
+        """The settings as the validator's keyword arguments (not ``asdict``: it would
+        copy the docid list)."""
+        return {field.name: getattr(self, field.name) for field in dataclasses.fields(self)}
 
 
 def _print_fixed(run, out, fixed: dict, summary: str) -> None:

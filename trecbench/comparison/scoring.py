@@ -271,7 +271,7 @@ def _unjudged_warnings(evaluations, threshold: float, allow: bool) -> list[str]:
 def _record_provenance(comparison: Comparison, evaluations, strata) -> None:
     """The inputs (with checksums), each run's file, qrels and unjudged documents and the
     ontology, from the evaluations that scored the runs."""
-    from ..report import evaluation_provenance, input_record
+    from ..report import evaluation_provenance, recorded
 
     files: list = []
     for evaluation, _ in evaluations:
@@ -283,7 +283,7 @@ def _record_provenance(comparison: Comparison, evaluations, strata) -> None:
     known: dict = {}
     for evaluation, _ in evaluations:
         known |= evaluation.input_records  # taken when the evaluation read them
-    comparison.inputs = [known.get(spec) or input_record(*spec) for spec in files]
+    comparison.inputs = [recorded(known, spec) for spec in files]
     results = [(run, e) for e, _ in evaluations for run in e.runs]
     comparison.run_inputs = {run.name: run.path for run, _ in results}
     comparison.keep_drill_downs([run for run, _ in results])
