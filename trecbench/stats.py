@@ -257,12 +257,6 @@ def topic_mean(matrix: np.ndarray, weights=None) -> np.ndarray:
     return total / len(terms) if weights is None else total
 
 
-def _weighted_mean(matrix: np.ndarray, weights) -> np.ndarray:
-    if weights is None:
-        return matrix.mean(axis=0)
-    return (matrix * np.asarray(weights, dtype=np.float64)[:, None]).sum(axis=0)
-
-
 def bootstrap_p(diffs, resampled_means: np.ndarray, weights=None, strata=None) -> np.ndarray:
     """Two-sided paired bootstrap p-value per column of ``diffs`` (queries x columns).
 
@@ -281,7 +275,7 @@ def bootstrap_p(diffs, resampled_means: np.ndarray, weights=None, strata=None) -
     matrix = as_matrix(diffs)
     if strata is not None and stratum_of_one(strata):
         return np.full(matrix.shape[1], np.nan)
-    observed = _weighted_mean(matrix, weights)
+    observed = topic_mean(matrix, weights)  # the mean compare prints
     extreme = np.abs(resampled_means - observed) >= np.abs(observed) - _tolerance(matrix)
     p = (extreme.sum(axis=0) + 1) / (resampled_means.shape[0] + 1)
     return np.where(constant(matrix, strata), np.nan, p)
