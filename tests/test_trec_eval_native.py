@@ -444,3 +444,29 @@ def test_evaluate_carries_the_z_files_warning(tmp_path):
     assert [line.split(": ", 1)[1][:40] for line in evaluation.input_warnings] == [
         "a mean or stddev that is nan or infinite"
     ]
+
+
+@pytest.mark.parametrize(
+    "means, v9, v10",
+    [
+        # the reference builds' outputs: 9.0.8 keeps the NaN added, 10.0 the NaN summed
+        (("nan", "-nan", "0.5"), "-nan", "nan"),
+        (("-nan", "nan", "0.5"), "nan", "-nan"),
+        (("-inf", "inf", "nan"), "nan", "-nan"),  # inf + -inf first: the hardware's -nan
+        (("-inf", "inf", "0.5"), "-nan", "-nan"),
+    ],
+)
+def test_z_scores_all_line_keeps_the_nan_sign_of_each_version(tmp_path, capsys, means, v9, v10):
+    """The known-not-done item of the last note: NaN z-scores of both signs summed gave
+    10.0's sign under 9.0.8 (numpy's sum keeps the first NaN, 9.0.8's the last)."""
+    from trecbench.cli import run
+
+    (tmp_path / "q").write_text("q1 0 d1 1\nq2 0 d1 1\nq3 0 d1 1\n")
+    (tmp_path / "r").write_text("q1 Q0 d1 1 1 t\nq2 Q0 d1 1 1 t\nq3 Q0 d1 1 1 t\n")
+    lines = [f"q{i} P_1 {mean} 1\n" for i, mean in enumerate(means, 1)]
+    (tmp_path / "z").write_text("".join(lines))
+    paths = [str(tmp_path / name) for name in ("q", "r")]
+    for version, expected in (("9.0.8", v9), ("10.0", v10)):
+        args = ["score", "--compat", version, "-Z", str(tmp_path / "z"), "-m", "P.1", *paths]
+        assert run(args) == 0
+        assert capsys.readouterr().out.split() == ["ZP_1", "all", expected]

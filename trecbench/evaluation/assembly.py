@@ -291,6 +291,8 @@ def _summarise(
         return None
     with np.errstate(invalid="ignore", over="ignore"):  # -Z's inf + -inf: nan, as in C
         total = float(np.cumsum(values)[-1]) if len(values) else 0.0
+    if math.isnan(total) and settings.version.last_nan_kept:
+        total = _last_nan(values, total)
     if kind == NUM_REL and complete:
         return positive_judgments
     if kind in (SUM, NUM_REL):
@@ -299,6 +301,14 @@ def _summarise(
         total += (denominator - n_evaluated) * math.log(MIN_GEO_MEAN)
         return math.exp(total / denominator)
     return total / denominator  # MEAN
+
+
+def _last_nan(values, total: float) -> float:
+    """The NaN 9.0.8's sum ends with (:attr:`~trecbench.trec_eval.compat.Compat.last_nan_kept`):
+    the last NaN added, its sign printed (``-nan``); numpy's sum keeps the first. Without
+    a NaN among ``values`` (inf + -inf) both are the hardware's NaN: ``total``."""
+    nans = np.flatnonzero(np.isnan(values))
+    return math.copysign(math.nan, values[nans[-1]]) if len(nans) else total
 
 
 def _topic_flags(name, run_qids, qrels_qids, evaluated, complete) -> list[FlaggedTopic]:

@@ -18,6 +18,10 @@ from; ``10.0`` is upstream's current release (usnistgov/trec_eval, tag v10.0, pr
   with ``#``); ``-`` reads the run from standard input;
 * ``ndcg``, ``dcg`` and ``ideal_dcg`` share one parameter list (10.0 crashes when two of them
   are requested and one has parameters: trecbench refuses that).
+* a sum meeting a second NaN (``-Z``'s z-scores of ``nan`` or ``-nan`` means) keeps the NaN
+  added in 9.0.8's build and the NaN summed so far in 10.0's: an ``all`` line of z-scores
+  ``nan`` then ``-nan`` prints ``-nan`` in 9.0.8 and ``nan`` in 10.0 (the reference builds;
+  which operand x86's addition keeps is the compiler's choice).
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ class Compat:
     integer_gain_names: bool  # gain maps skip non-integer grades
     topics_from_qrels: bool  # -c placeholder rankings; a missing topic is fatal without -c
     comments: bool  # '#' lines in runs and qrels
+    last_nan_kept: bool  # a sum meeting a second NaN keeps the one added (its sign)
 
 
 V9 = Compat(
@@ -48,6 +53,7 @@ V9 = Compat(
     integer_gain_names=False,
     topics_from_qrels=False,
     comments=False,
+    last_nan_kept=True,
 )
 V10 = Compat(
     version="10.0",
@@ -57,6 +63,7 @@ V10 = Compat(
     integer_gain_names=True,
     topics_from_qrels=True,
     comments=True,
+    last_nan_kept=False,
 )
 COMPATS = {c.version: c for c in (V9, V10)}
 DEFAULT = V9.version
