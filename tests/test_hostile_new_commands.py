@@ -238,7 +238,7 @@ def test_leaderboard_ranks_no_one_on_a_count_without_a_better_direction(folder, 
         (lambda t: t.power("q.qrels", "a.run", ["b.run"], "P@3", alpha="0.05"), "alpha must be"),
         (
             lambda t: t.power("q.qrels", "a.run", ["b.run"], "P@3", target_power=0.01),
-            "between 0.05",
+            "must be above alpha",
         ),
         (
             lambda t: t.agree("q.qrels", ["a.run", "b.run"], "P@3", seed=-1),

@@ -201,6 +201,12 @@ def test_settings_are_checked(alpha, target):
         PowerSettings(alpha, target)
 
 
+def test_a_target_power_at_alpha_names_alpha_as_its_bound():
+    """Reviewer 208: "must be between 0.05 and 1, not 0.05" beside --help's 0<x<1."""
+    with pytest.raises(UsageError, match=r"must be above alpha \(0.05\) and below 1, not 0.05"):
+        PowerSettings(0.05, 0.05)
+
+
 def test_api_uses_evaluate_per_topic_values():
     result = trecbench.power(
         QRELS,

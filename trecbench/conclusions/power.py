@@ -51,7 +51,7 @@ class PowerSettings:
 
     def __post_init__(self):
         check_level("alpha", self.alpha)
-        check_level("the target power", self.target, self.alpha)  # above alpha: else no test
+        check_level("the target power", self.target, self.alpha, "alpha")  # else no test
 
 
 @dataclass(frozen=True)

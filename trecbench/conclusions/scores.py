@@ -20,14 +20,16 @@ from ..plurals import first_few
 from ..stats import topic_mean
 
 
-def check_level(name: str, value, above: float = 0.0) -> None:
-    """Refuse a level (alpha, a target power) that is not a real number in (above, 1)."""
+def check_level(name: str, value, above: float = 0.0, above_name: str = "") -> None:
+    """Refuse a level (alpha, a target power) that is not a real number in (above, 1);
+    ``above_name``: what ``above`` is (the target power must exceed alpha)."""
     import numbers
 
     from ..errors import UsageError
 
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or not above < value < 1:
-        raise UsageError(f"{name} must be between {above:g} and 1, not {value!r}")
+        low = f"{above_name} ({above:g})" if above_name else f"{above:g}"
+        raise UsageError(f"{name} must be above {low} and below 1, not {value!r}")
 
 
 def source_name(source) -> str | None:
