@@ -85,3 +85,56 @@ def test_a_topic_valued_twice_is_refused_as_compare_refuses_it(tmp_path, monkeyp
         topic_scores(QRELS, runs, ["nDCG@10"], EvaluationFlags())
     assert str(found.value) == str(expected.value)
     assert "two values of nDCG@10 for topic" in str(found.value)
+
+
+def _undefined_on_t2(tmp_path) -> list[str]:
+    """``[qrels, run a, run b]``: under ``-J -M 1`` nothing judged is left in either run's
+    cut on t2 (u1 unjudged), where trec_eval 9.0.8 prints -nan for iprec_at_recall.0.00
+    and 11pt_avg (and for ``all``); both runs have results for every topic."""
+    files = {
+        "q.qrels": "t1 0 r1 1\nt1 0 n1 0\nt2 0 r2 1\nt3 0 r3 1\nt3 0 n3 0\n",
+        "a.run": "t1 Q0 r1 1 3 a\nt1 Q0 n1 2 2 a\nt2 Q0 u1 1 3 a\nt2 Q0 u2 2 2 a\n"
+        "t3 Q0 n3 1 3 a\nt3 Q0 r3 2 2 a\n",
+        "b.run": "t1 Q0 n1 1 3 b\nt1 Q0 r1 2 2 b\nt2 Q0 u1 1 3 b\nt2 Q0 r2 2 2 b\n"
+        "t3 Q0 r3 1 3 b\nt3 Q0 n3 2 2 b\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    return [str(tmp_path / name) for name in files]
+
+
+@pytest.mark.parametrize("measure", ["iprec_at_recall.0.00", "11pt_avg"])
+def test_a_value_undefined_on_a_topic_the_run_has_is_refused_as_compare_does(tmp_path, measure):
+    # power and agree filled it as a topic the run lacks: agree's mean of a was
+    # (1 + 0 + 0) / 3 where trec_eval prints -nan, and asked for it alone, both said
+    # "a: no results for 1 of the 3 topics (t2)" of a run with results for t2
+    from click.testing import CliRunner
+
+    from trecbench.cli import cli
+
+    qrels, a, b = _undefined_on_t2(tmp_path)
+    flags = ["-J", "-M", "1", "-m", measure]
+    evaluation = trecbench.evaluate(qrels, [a, b], [measure], judged_only=True, max_docs=1)
+    assert all("t2" in run.qids for run in evaluation.runs)
+    compared = CliRunner().invoke(cli, ["compare", qrels, a, b, *flags])
+    assert isinstance(compared.exception, UsageError) and compared.exit_code == 1
+    assert "is undefined for 't2'" in str(compared.exception)
+    for argv in (["power", qrels, a, b, *flags, "-m", "P@1"], ["agree", qrels, a, b, *flags]):
+        done = CliRunner().invoke(cli, argv)
+        assert (done.exit_code, done.output) == (1, ""), done.output
+        assert str(done.exception) == str(compared.exception)
+    settings = EvaluationFlags(judged_only=True, max_docs=1)
+    with pytest.raises(UsageError, match=r"^run 'a': .* is undefined for 't2'$"):
+        topic_scores(qrels, [a, b], [measure, "P@1"], settings)
+
+
+def test_an_infinite_value_is_refused_in_compares_words(tmp_path):
+    # utility's coefficients near 1e308 make -inf and NaN (inf - inf) on the topics: the
+    # first in run, topic order, as compare names it
+    qrels, a, b = _undefined_on_t2(tmp_path)
+    measure = "utility.1e308,-1e308,0,0"
+    with pytest.raises(UsageError) as expected:
+        trecbench.compare(qrels, [a, b], [measure])
+    with pytest.raises(UsageError) as found:
+        topic_scores(qrels, [a, b], [measure], EvaluationFlags())
+    assert str(found.value) == str(expected.value)

@@ -1,13 +1,18 @@
 """What a run without results for a topic scores on it when every topic counts
 (``missing="zero"``, trec_eval -c): 0, but for the measures whose value on such a topic is
 a count of the qrels (:meth:`trecbench.Evaluation.empty_values`: ``num_rel``, which
-filled with 0 made runs that lack topics differ on a count every run shares)."""
+filled with 0 made runs that lack topics differ on a count every run shares). A value a
+run has but that is undefined (NaN: ``-J`` leaving nothing judged in the cut) is no absent
+one: it is refused, in :func:`not_finite`'s words."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 
 import numpy as np
+
+from ..errors import UsageError
 
 # run -> measure -> qid -> the value of that run on a topic it has no results for
 EmptyValues = Mapping[str, Mapping[str, Mapping[str, float]]]
@@ -16,10 +21,9 @@ EmptyValues = Mapping[str, Mapping[str, Mapping[str, float]]]
 def checked_empty(empty) -> dict[str, dict[str, dict[str, float]]]:
     """``empty`` (:data:`EmptyValues`, or None) as plain dicts of finite floats; anything
     else refused (:class:`UsageError`): it is a keyword of ``compare_scores``."""
-    import math
     import numbers
 
-    from ..errors import UsageError, excerpt
+    from ..errors import excerpt
 
     if empty is None:
         return {}
@@ -42,6 +46,13 @@ def checked_empty(empty) -> dict[str, dict[str, dict[str, float]]]:
                 str(qid): float(value) for qid, value in values.items()
             }
     return checked
+
+
+def not_finite(run: str, measure: str, qid: str, value: float) -> UsageError:
+    """The refusal of a run's per-topic value that is undefined (NaN) or infinite: compare,
+    power and agree take no such value for a number (nor fill it as an absent topic)."""
+    shown = "undefined" if math.isnan(value) else value
+    return UsageError(f"run {run!r}: {measure} is {shown} for {qid!r}")
 
 
 def fill_absent(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
@@ -13,7 +12,7 @@ import pandas as pd
 from .. import statistical_tests, stats
 from ..errors import UsageError
 from . import significance
-from .absent import EmptyValues, checked_empty, fill_absent
+from .absent import EmptyValues, checked_empty, fill_absent, not_finite
 from .keywords import keywords_of, refuse_unknown, settings_from
 from .overflow import refuse_overflow
 from .result import Comparison
@@ -172,8 +171,7 @@ def _checked(per_query: pd.DataFrame, baseline: str | None):
     finite = np.isfinite(per_query["value"].to_numpy(dtype=np.float64))
     if not finite.all():
         row = per_query[~finite].iloc[0]
-        value = "undefined" if math.isnan(row["value"]) else row["value"]
-        raise UsageError(f"run {row['run']!r}: {row['measure']} is {value} for {row['qid']!r}")
+        raise not_finite(row["run"], row["measure"], row["qid"], row["value"])
     _refuse_out_of_range(per_query)
     # unique() keeps the order of first appearance, as dict.fromkeys would, without
     # iterating element by element over Arrow-backed strings (~1 s on 20 x 10,000 rows)

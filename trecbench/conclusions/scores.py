@@ -5,6 +5,8 @@ The values come from :func:`trecbench.evaluate` (no scoring here). Topics are th
 qrels and a run without results for a topic scores 0 on it, but ``num_rel`` its count of
 the qrels (trec_eval ``-c``, compare's
 default ``missing="zero"``), so every run is paired with every other on the same topics.
+A value undefined (or infinite) on a topic the run has results for is refused, as compare
+refuses it: it is no absent topic's 0.
 """
 
 from __future__ import annotations
@@ -95,20 +97,48 @@ def topic_scores(
     evaluation.refuse_summaries("power and agreement are")
     topics = sorted(evaluation.qrels_topics)
     shown, values = _values(evaluation, list(named), topics)
+    present = _present(evaluation, list(named), topics)
+    _refuse_not_finite(values, present, list(named), shown, topics)
     warnings = tuple(
         run.unjudged.message(run.name, evaluation.qrels_path) for run in evaluation.unjudged_runs()
-    ) + _missing_topics(list(named), shown, topics, values, source_name(qrels))
+    ) + _missing_topics(list(named), shown, topics, present, source_name(qrels))
     from ..comparison.absent import fill_absent
     from ..comparison.overflow import refuse_overflow
 
     empty = dict.fromkeys(named, evaluation.empty_values())  # 0, as trec_eval -c, but num_rel
-    fill_absent(values, np.isnan(values), list(named), shown, topics, empty)
+    absent = np.broadcast_to(~present[:, :, np.newaxis], values.shape)
+    fill_absent(values, absent, list(named), shown, topics, empty)
     refuse_overflow(values, shown)
     return TopicScores(tuple(named), shown, tuple(topics), values, warnings)
 
 
+def _present(evaluation, runs: list[str], topics: list[str]) -> np.ndarray:
+    """``topics x runs``: True where the run has results for the topic (whatever its
+    values: a measure may be undefined there)."""
+    present = np.zeros((len(topics), len(runs)), dtype=bool)
+    row_of = {qid: row for row, qid in enumerate(topics)}
+    for run in evaluation.runs:
+        rows = [row_of[qid] for qid in run.qids if qid in row_of]
+        present[rows, runs.index(run.name)] = True
+    return present
+
+
+def _refuse_not_finite(
+    values: np.ndarray, present: np.ndarray, runs: list[str], measures, topics: list[str]
+) -> None:
+    """Refuse, as compare does, a value undefined (NaN: ``-J`` leaving nothing judged in
+    the cut) or infinite on a topic the run has results for: counting it 0, as a topic the
+    run lacks, would make a mean trec_eval prints as -nan a number."""
+    from ..comparison.absent import not_finite
+
+    refused = ~np.isfinite(values) & present[:, :, np.newaxis]
+    if refused.any():  # the first in run, topic, measure order
+        r, t, m = np.argwhere(refused.transpose(1, 0, 2))[0]
+        raise not_finite(runs[r], measures[m], topics[t], float(values[t, r, m]))
+
+
 def _missing_topics(
-    runs: list[str], measures, topics: list[str], values: np.ndarray, qrels: str | None
+    runs: list[str], measures, topics: list[str], present: np.ndarray, qrels: str | None
 ) -> tuple[str, ...]:
     """A warning per run without results for some of the topics of ``qrels`` (its path;
     agree's second judgments are others): they count 0 in its means (trec_eval's mean,
@@ -118,7 +148,7 @@ def _missing_topics(
     judged = f"the {len(topics)} topics of {qrels}" if qrels else f"the qrels' {len(topics)} topics"
     warnings = []
     for r, run in enumerate(runs):
-        absent = [topics[t] for t in np.flatnonzero(np.isnan(values[:, r, :]).all(axis=1))]
+        absent = [topics[t] for t in np.flatnonzero(~present[:, r])]
         if absent:
             shown = first_few(absent)
             warnings.append(
