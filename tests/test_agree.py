@@ -289,6 +289,23 @@ def test_tukey_hsd_is_family_wise_and_not_corrected_again():
     assert 0 < found.significant < 6
 
 
+def test_the_json_records_the_correction_applied_as_the_text_says_it():
+    # --test tukey --format json recorded the default "correction": "holm", which the
+    # family-wise test does not get (the text said "correction none: family-wise")
+    args = ["agree", QRELS, *RUNS, "-m", "P@5"]
+    for test, correction, family_wise in (("tukey", "none", True), ("t", "holm", False)):
+        argv = [*args, "--test", test, "--samples", "100"]
+        settings = json.loads(CliRunner().invoke(cli, [*argv, "--format", "json"]).output)[
+            "settings"
+        ]
+        assert (settings["correction"], settings["family_wise"]) == (correction, family_wise)
+        text = CliRunner().invoke(cli, argv).output
+        said = (
+            f"correction {correction}: family-wise)" if family_wise else f"correction {correction})"
+        )
+        assert said in text
+
+
 def test_agree_latex_holds_the_same_numbers_as_json():
     args = ["agree", QRELS, *RUNS, "-m", "nDCG@10", "-m", "MRR@10"]
     document = json.loads(CliRunner().invoke(cli, [*args, "--format", "json"]).output)

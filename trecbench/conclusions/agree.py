@@ -80,7 +80,7 @@ class Agreement:
         """The JSON document (keys ``kendall_tau``, ``tau_ap``, ``cohen_kappa``,
         ``discriminative_power``)."""
         return {
-            "settings": asdict(self.settings),
+            "settings": self.settings.record(),
             "qrels": self.qrels,
             "qrels_b": self.qrels_b,
             "runs": list(self.runs),

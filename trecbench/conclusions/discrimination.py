@@ -12,8 +12,9 @@ already (randomised Tukey HSD, Carterette 2012) gets no correction on top.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from itertools import combinations
+from typing import Any
 
 import numpy as np
 
@@ -42,6 +43,25 @@ class DiscriminationSettings:
         # let the test's p-values fall below alpha (there is no interval here)
         StatsSettings(self.test, self.correction, seed=self.seed)
         refuse_too_few(self.samples, self.alpha, interval=False, test=self.test)
+
+    @property
+    def family_wise(self) -> bool:
+        """The test's p-values hold for all pairs already (Tukey HSD): none is corrected."""
+        return statistical_tests.get(self.test).family_wise
+
+    @property
+    def applied_correction(self) -> str:
+        """The correction the p-values get: ``none`` for a family-wise test, whatever
+        ``correction`` says (the CLI refuses one given with it)."""
+        return "none" if self.family_wise else self.correction
+
+    def record(self) -> dict[str, Any]:
+        """The JSON's ``settings``: the correction applied, and ``family_wise`` (as
+        compare's report has it)."""
+        return asdict(self) | {
+            "correction": self.applied_correction,
+            "family_wise": self.family_wise,
+        }
 
 
 def pairs(runs: int) -> list[tuple[int, int]]:
@@ -91,9 +111,7 @@ def discriminative_power(
     )
     if unreachable is not None:
         return Discrimination(measure, count, 0, None, None, unreachable)
-    p = pair_p_values(values, settings)
-    family_wise = statistical_tests.get(settings.test).family_wise
-    adjusted = p if family_wise else stats.adjust(p, settings.correction)
+    adjusted = stats.adjust(pair_p_values(values, settings), settings.applied_correction)
     significant = np.nan_to_num(adjusted, nan=1.0) < settings.alpha
     differences = np.abs(pair_differences(values).mean(axis=0))
     smallest = float(differences[significant].min()) if significant.any() else None

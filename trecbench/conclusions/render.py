@@ -162,7 +162,7 @@ def render_agreement(result, fmt: str = "table") -> str:
     from ..statistical_tests import SAMPLES, get
 
     test = get(settings.test)
-    correction = "none: family-wise" if test.family_wise else settings.correction
+    correction = settings.applied_correction + (": family-wise" if settings.family_wise else "")
     drawn = (
         f", {settings.samples:,} samples, seed {settings.seed}" if SAMPLES in test.options else ""
     )
