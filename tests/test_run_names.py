@@ -223,3 +223,28 @@ def test_a_default_name_is_a_plain_file_name_whatever_the_input_is_called():
         (".x.tsv", ".x"),
     ):
         assert input_stem(path) == expected and check_name(input_stem(path)) == expected
+
+
+def test_a_string_of_names_is_refused_in_every_call_that_names_runs(tmp_path):
+    """names='xy' named two runs 'x' and 'y' (a str is a sequence of its characters), and
+    names='bm25' for one run said "4 name(s) for 1 run(s)"."""
+    from trecbench.naming import run_names
+
+    runs = [RUN, RUN]
+    message = r"names='xy': give a list of names, one per run, not a str"
+    calls = [
+        lambda: trecbench.evaluate(QRELS, runs, ["P_5"], names="xy"),
+        lambda: trecbench.evaluate(QRELS, runs, ["P_5"], run_names="xy"),
+        lambda: trecbench.pool(runs, depth=5, names="xy"),
+        lambda: trecbench.similarity(runs, names="xy"),
+        lambda: run_names(runs, "xy"),
+    ]
+    for call in calls:
+        with pytest.raises(UsageError, match=message):
+            call()
+    with pytest.raises(UsageError, match=r"names=b'xy': .* not a bytes"):
+        run_names(runs, b"xy")
+    with pytest.raises(UsageError, match=r"names='bm25': give a list of names"):
+        trecbench.evaluate(QRELS, RUN, ["P_5"], names="bm25")
+    named = trecbench.evaluate(QRELS, runs, ["P_5"], names=("x", "y")).to_frame()
+    assert list(named.index) == ["x", "y"]  # any other sequence, as before

@@ -70,6 +70,16 @@ def _utf8(name: str) -> str:
     return "".join(f"%{ord(c) - 0xDC00:02X}" if "\udc80" <= c <= "\udcff" else c for c in name)
 
 
+def listed_names(names: Sequence[str] | None) -> list[str] | None:
+    """``names`` given for runs as a list (None stays None). A string is refused: it is a
+    sequence of its characters (``names='xy'`` named two runs ``x`` and ``y``), and read
+    as one name it would mean one thing for one run and another for several."""
+    if isinstance(names, (str, bytes, bytearray)):
+        kind = type(names).__name__
+        raise UsageError(f"names={names!r}: give a list of names, one per run, not a {kind}")
+    return None if names is None else list(names)
+
+
 def run_names(sources: Sequence[Any], names: Sequence[str] | None = None) -> list[str]:
     """The display name of each run of ``sources``; two runs never share a name.
 
@@ -77,7 +87,7 @@ def run_names(sources: Sequence[Any], names: Sequence[str] | None = None) -> lis
     ['a/bm25', 'b/bm25', 'dense', 'run4']
     """
     if names is not None:
-        names = [str(name) for name in names]
+        names = [str(name) for name in listed_names(names)]
         if len(names) != len(sources):
             raise UsageError(f"{len(names)} name(s) for {len(sources)} run(s): give one per run")
     else:

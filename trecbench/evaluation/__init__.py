@@ -27,7 +27,7 @@ from ..inputs import held
 from ..measures import NUM_REL
 from ..measures.names import requests
 from ..memory import Budget
-from ..naming import read_once_given_twice
+from ..naming import listed_names, read_once_given_twice
 from ..trec_eval import compat as _compat
 from ..trec_eval import zscores as zscores_module
 from . import bounds, drill
@@ -166,7 +166,8 @@ def _evaluate(qrels, runs, measures, settings: EvalSettings, run_names, progress
     read_twice = read_once_given_twice([qrels, *sources])
     if read_twice is not None:
         raise UsageError(read_twice)
-    names = _named(sources, list(run_names) if run_names else names)
+    given = listed_names(run_names)
+    names = _named(sources, given if given else names)
     requested, ordered, engines = _measures(measures, settings)
     # the engines decide, with the flags, whether run files may be read in blocks
     read_whole = _read_whole(settings, engines)
