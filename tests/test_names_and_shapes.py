@@ -556,3 +556,61 @@ def test_score_keeps_trec_eval_s_first_parameters_and_says_what_it_left_out(
         "computes P with the first parameters given only (P.5); for both, -m P.5,10 given "
         "first or -m P@10\n"
     )
+
+
+GRADED_QRELS = "1 0 a 1\n1 0 b 2\n1 0 c 0\n"
+GRADED_RUN = "1 Q0 a 1 3 r\n1 Q0 c 2 2 r\n1 Q0 b 3 1 r\n"
+
+
+def _graded(tmp_path):
+    ir_measures = pytest.importorskip("ir_measures")
+    (tmp_path / "q").write_text(GRADED_QRELS)
+    (tmp_path / "r").write_text(GRADED_RUN)
+    qrels = list(ir_measures.read_trec_qrels(str(tmp_path / "q")))
+    return ir_measures, qrels, list(ir_measures.read_trec_run(str(tmp_path / "r")))
+
+
+def test_an_ir_measures_object_means_every_parameter_it_was_given(tmp_path):
+    """P(rel=1)@2 prints P@2 (ir_measures leaves out a parameter equal to its default):
+    read as what it printed, relevance_level=2 was applied (0.0, ir_measures 0.5), and
+    beside P(rel=2)@2 two measures gave one number. A printed name that means another
+    measure here gives way to the spelling with every parameter; no two measures share
+    one name."""
+    ir_measures, qrels, run = _graded(tmp_path)
+    from ir_measures import RR, P
+
+    objects = [P(rel=1) @ 2, P(rel=2) @ 2, RR(rel=1) @ 2, P @ 2]
+    theirs = ir_measures.calc_aggregate(objects, qrels, run)
+    assert [theirs[m] for m in objects] == [0.5, 0.0, 1.0, 0.5]
+    ours = trecbench.evaluate(qrels, run, objects, relevance_level=2).to_frame()
+    assert ours.iloc[0].to_dict() == {
+        "P(rel=1)@2": 0.5, "P(rel=2)@2": 0.0, "RR(rel=1)@2": 1.0, "P@2": 0.0  # P@2: -l 2
+    }  # fmt: skip
+    spelt = trecbench.evaluate(qrels, run, ["P(rel=1)@2"], relevance_level=2).to_frame()
+    assert spelt.iloc[0].to_dict() == {"P(rel=1)@2": 0.5}
+    assert trecbench.parse_measure(P(rel=1) @ 2) == trecbench.parse_measure("P(rel=1)@2")
+    # what it prints, where that means the same measure here (judged_only=False is so)
+    plain = trecbench.evaluate(qrels, run, [P(judged_only=False) @ 2]).to_frame()
+    assert list(plain.columns) == ["P@2"]
+
+
+def test_ir_measures_objects_take_numpy_numbers_as_their_values(tmp_path):
+    """numpy 2 prints np.float64(0.5), which was refused ("p must be a literal value");
+    ir_measures computes it. A numpy integer is its int, as relevance_level takes one
+    (ir_measures' own check refuses rel=np.int64(2)); a numpy bool stays refused where a
+    bool is."""
+    np = pytest.importorskip("numpy")
+    ir_measures, qrels, run = _graded(tmp_path)
+    from ir_measures import RBP, P
+
+    theirs = ir_measures.calc_aggregate([RBP(p=0.5, rel=1), P(rel=2) @ 5], qrels, run)
+    objects = [RBP(p=np.float64(0.5), rel=1), P(rel=np.int64(2)) @ 5]
+    ours = trecbench.evaluate(qrels, run, objects).to_frame().iloc[0].to_dict()
+    assert ours == pytest.approx({"RBP(p=0.5,rel=1)": theirs[RBP(p=0.5, rel=1)], "P(rel=2)@5": 0.2})
+    assert theirs[P(rel=2) @ 5] == 0.2
+    from trecbench.errors import UsageError
+
+    with pytest.raises(UsageError, match=r"'P\(rel=True\)@5': rel must be int, got True"):
+        trecbench.parse_measure(P(rel=np.True_) @ 5)
+    with pytest.raises(UsageError, match=r"'P\(foo=1\)@5': P has no parameter 'foo'"):
+        trecbench.parse_measure(P(foo=1) @ 5)  # its repr raises KeyError: a traceback

@@ -14,7 +14,9 @@
 * :mod:`.first_parameters` — trec_eval's ``-m`` rule (a measure's first parameter list
   wins), which ``trecbench score`` applies and says what it left out;
 * :mod:`.labels` — a parsed measure's labels and display names, span and better direction;
-* :mod:`.expression` — the reader of ``Name(key=value,...)@cutoff``;
+* :mod:`.expression` — the reader of ``Name(key=value,...)@cutoff``, and of several names
+  in one ``-m`` value; :mod:`.irm_objects` — ir_measures' measure objects, spelt with every
+  parameter they hold;
 * :mod:`.trec_params` — trec_eval's parameter lists: C numbers, what trec_eval refuses,
   the numbers' domain checks;
 * :mod:`.listing` — the table ``trecbench measures`` prints and ``docs/measures.md`` holds.

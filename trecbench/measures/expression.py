@@ -6,6 +6,7 @@ Python's parser would read it too, but it prints warnings about the user's text
 measure name holds. Values are numbers, quoted strings without escapes, ``True``,
 ``False``, ``None`` and maps of those (``gains={1:2,2:5}``); the cutoff is a number, or
 left as the text given so that the caller can say what a cutoff must be.
+:func:`split_names` splits a ``-m`` value holding several names at its spaces.
 """
 
 from __future__ import annotations
@@ -139,3 +140,26 @@ def _map(tokens: _Tokens, key: str) -> dict:
                 break
             raise ExpressionError(f"{key} must be a literal value")
     return pairs
+
+
+def split_names(text: str) -> list[str]:
+    """Split a ``-m`` value at spaces outside parentheses and quotes."""
+    names, depth, quote, current = [], 0, "", []
+    for char in text:
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif char.isspace() and depth == 0:
+            if current:
+                names.append("".join(current))
+                current = []
+            continue
+        current.append(char)
+    if current:
+        names.append("".join(current))
+    return names

@@ -17,8 +17,10 @@ with ``-M 10 -m recip_rank`` — and never the uncut ``recip_rank``. Its trec-st
 :func:`parse_measures` reads a list of names (trec_eval's nicknames expanded), each request
 computed as given, as pytrec_eval computes them (``P.5`` and ``P.10`` are both; trec_eval's
 "the first parameter list given for a measure wins" is ``trecbench score``'s:
-:mod:`.first_parameters`), and splits a name list at spaces (``-m 'nDCG@10 P@5'``, as
-ir_measures' command line does). Unknown names are answered with the nearest valid ones.
+:mod:`.first_parameters`), and splits a name list
+at spaces (``-m 'nDCG@10 P@5'``, as ir_measures' command line does). Unknown names are
+answered with the nearest valid ones; an ir_measures measure object means what its
+parameters say, those equal to ir_measures' defaults included (:mod:`.irm_objects`).
 
 Numbers are checked against the domains the registry declares (:mod:`.params`): outside
 them, ir_measures and display spellings are refused (:class:`ParameterDomainError`) and
@@ -45,7 +47,8 @@ from ..errors import (
 from ..trec_eval import compat
 from . import registry
 from .catalog import ALL_TREC, KPI_PRESET, NICKNAMES
-from .expression import ExpressionError, parse_expression
+from .expression import ExpressionError, parse_expression, split_names
+from .irm_objects import explicit_spelling, is_ir_measure, printed
 from .registry import (
     FLOAT_CUTOFF,
     FLOAT_CUTOFFS,
@@ -395,7 +398,7 @@ def parse_measure(text: str, version: str | None = None) -> Measure:
     2) for parameters trec_eval refuses; trec_eval spellings outside a domain are computed
     as trec_eval computes them, with a :class:`ParameterDomainWarning`.
     """
-    text = str(text) if _is_ir_measure(text) else text  # as evaluate takes it
+    text = _ir_measure_name(text) if is_ir_measure(text) else text  # as evaluate takes it
     if not isinstance(text, str):
         raise UsageError(f"measure {text!r} ({type(text).__name__}): give a name (str)")
     try:
@@ -460,29 +463,6 @@ def _check_domains(measure: Measure) -> None:
         warnings.warn(ParameterDomainWarning(message), stacklevel=4)
 
 
-def split_names(text: str) -> list[str]:
-    """Split a ``-m`` value at spaces outside parentheses and quotes."""
-    names, depth, quote, current = [], 0, "", []
-    for char in text:
-        if quote:
-            quote = "" if char == quote else quote
-        elif char in "'\"":
-            quote = char
-        elif char in "([{":
-            depth += 1
-        elif char in ")]}":
-            depth -= 1
-        elif char.isspace() and depth == 0:
-            if current:
-                names.append("".join(current))
-                current = []
-            continue
-        current.append(char)
-    if current:
-        names.append("".join(current))
-    return names
-
-
 def parse_measures(
     texts: Iterable[str | Measure] | str | None,
     version: str | None = None,
@@ -533,20 +513,19 @@ def parse_measures(
 def requests(texts: Iterable[Any] | Any | None) -> list[str | Measure]:
     """The measures asked for, as names and :class:`Measure` objects: None is the KPI
     preset, one name or measure a list of it, an ir_measures measure object (``nDCG@10``)
-    the name it prints; a set (pytrec_eval's idiom) in the natural order of the names
-    (``P.5`` before ``P.10``), never its hash order; anything else, and an empty list, is
-    refused."""
+    its name (:func:`_ir_measure_name`); a set (pytrec_eval's idiom) in the natural order
+    of the names (``P.5`` before ``P.10``), never its hash order; anything else, and an
+    empty list, is refused."""
     if texts is None:
         return list(KPI_PRESET)
-    one = isinstance(texts, (str, Measure, bytes, bytearray)) or _is_ir_measure(texts)
+    one = isinstance(texts, (str, Measure, bytes, bytearray)) or is_ir_measure(texts)
     if one or not isinstance(texts, Iterable):  # a number, bytes: refused below, named
         texts = [texts]
-    elif isinstance(texts, (set, frozenset)):
-        texts = sorted(texts, key=lambda item: (_natural(item), str(item)))
+    texts_named = [_ir_measure_name(item) if is_ir_measure(item) else item for item in texts]
+    if isinstance(texts, (set, frozenset)):
+        texts_named.sort(key=lambda item: (_natural(item), str(item)))
     items: list[str | Measure] = []
-    for item in texts:
-        if _is_ir_measure(item):
-            item = str(item)
+    for item in texts_named:
         if not isinstance(item, (str, Measure)):
             raise UsageError(
                 f"measure {item!r} ({type(item).__name__}): give names (str), trecbench "
@@ -558,19 +537,28 @@ def requests(texts: Iterable[Any] | Any | None) -> list[str | Measure]:
     return items
 
 
+def _ir_measure_name(item: Any) -> str:
+    """The name an ir_measures measure object is asked by: the name it prints when that
+    means the measure its parameters make, else its spelling with every parameter it
+    holds (:mod:`.irm_objects`: ``P(rel=1)@2`` prints ``P@2``, which here counts the
+    call's relevance_level as relevant); one name never stands for two measures."""
+    shown, explicit = printed(item), explicit_spelling(item)
+    if shown is None or shown == explicit:
+        return explicit
+    with warnings.catch_warnings():  # said when the name is read, if it is the one kept
+        warnings.simplefilter("ignore")
+        try:
+            same = _parse(shown, None) == _parse(explicit, None)
+        except TrecbenchError:  # refused, naming what it was given, when it is read
+            return explicit
+    return shown if same else explicit
+
+
 def _natural(item: object) -> list:
     """The sort key of a measure's name, its numbers read as numbers: text and int in
     turn, so that two keys compare part by part of one kind."""
     parts = re.split(r"([0-9]+)", str(item))
     return [int(part) if i % 2 else part for i, part in enumerate(parts)]
-
-
-def _is_ir_measure(item: object) -> bool:
-    """Whether ``item`` is an ir_measures measure (``nDCG@10``); ir_measures not imported."""
-    return any(
-        cls.__module__ == "ir_measures.measures.base" and cls.__name__ == "Measure"
-        for cls in type(item).__mro__
-    )
 
 
 def trec_mode(measures: Iterable[Measure]) -> bool:
