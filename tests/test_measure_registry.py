@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -125,6 +126,31 @@ def test_bad_names_say_what_is_wrong(text, message):
     with pytest.raises(UsageError) as error:
         parse_measure(text)
     assert message in str(error.value) and error.value.exit_code == 1
+
+
+def test_every_cutoff_a_bare_name_is_told_to_take_is_one_it_takes():
+    """score -m IPrec said "e.g. 'IPrec@10'", which is refused (recall level in [0, 1]):
+    each hint's example comes from the measure's definition and reads back as it."""
+    hints = {}
+    for definition in registry.definitions():
+        if not definition.cutoff_required:
+            continue
+        spellings = (
+            definition.name,
+            definition.display,
+            definition.ir_measures,
+            *definition.aliases,
+        )
+        for name in filter(None, spellings):
+            try:
+                parse_measure(name)
+            except UsageError as error:
+                example = re.search(r"needs a cutoff, e\.g\. '(.+)'$", str(error))
+                if example is not None:
+                    hints[name] = example[1]
+    assert hints["IPrec"] == "IPrec@0.5" and hints["HitRate"] == "HitRate@10"
+    for name, example in hints.items():
+        assert parse_measure(example) == parse_measure(f"{name}@{example.partition('@')[2]}")
 
 
 def test_the_documented_suggestion():

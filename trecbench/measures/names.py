@@ -280,7 +280,15 @@ def _resolve(name: str, params: dict[str, Any], has_cutoff: bool, text: str) -> 
     shown = candidates[0].display or candidates[0].ir_measures or candidates[0].name
     if has_cutoff:
         raise UsageError(f"illegal measure '{text}': {shown} takes no cutoff")
-    raise UsageError(f"measure '{text}' needs a cutoff, e.g. '{shown}@10'")
+    example = f"{shown}@{_cutoff_example(candidates[0])}"
+    raise UsageError(f"measure '{text}' needs a cutoff, e.g. '{example}'")
+
+
+def _cutoff_example(definition: Definition) -> int | float:
+    """A cutoff ``definition`` takes, for a message's example: 10 where its domain holds
+    it (a rank), else the middle one of its trec_eval defaults (``IPrec@0.5``)."""
+    defaults = definition.trec_defaults
+    return next(k for k in (10, *defaults[len(defaults) // 2 :]) if definition.numbers.contains(k))
 
 
 def _preset(candidates: list[Definition], name: str) -> Definition | None:
