@@ -614,3 +614,27 @@ def test_ir_measures_objects_take_numpy_numbers_as_their_values(tmp_path):
         trecbench.parse_measure(P(rel=np.True_) @ 5)
     with pytest.raises(UsageError, match=r"'P\(foo=1\)@5': P has no parameter 'foo'"):
         trecbench.parse_measure(P(foo=1) @ 5)  # its repr raises KeyError: a traceback
+
+
+@pytest.mark.parametrize(
+    ("measures", "keys"),
+    [
+        ({"P", "P.10"}, {"P.10": "P_10"}),
+        (["P", "P_10"], {"P_10": "P_10"}),
+        (["P.5", "P", "P.10"], {"P.5": "P_5", "P.10": "P_10"}),
+        (["set_F", "set_F.0.5"], {"set_F.0.5": "set_F"}),  # pytrec_eval's label
+    ],
+)
+def test_a_bare_family_takes_the_parameter_lists_given_as_pytrec_eval_reads_it(measures, keys):
+    """pytrec_eval's {'P', 'P.10'} gives P_10 alone, as trec_eval's and trecbench score's
+    -m P -m P.10 do; evaluate gave P_5 ... P_1000 too. Spelt otherwise (P@10), or with
+    other parameters (P(rel=2)@5), the bare name keeps its defaults."""
+    theirs = _pytrec_eval(measures)
+    shaped = trecbench.evaluate(QRELS, RUN, measures).to_dict()
+    for qid, values in theirs.items():
+        assert set(values) == set(keys.values()) and set(shaped[qid]) == set(keys)
+        for name, label in keys.items():
+            assert shaped[qid][name] == pytest.approx(values[label], abs=1e-12), name
+    for kept in (["P", "P@10"], ["P", "P(rel=2)@5"]):
+        columns = trecbench.evaluate(QRELS, RUN, kept).to_frame().columns
+        assert "P_1000" in columns

@@ -4,7 +4,8 @@ computes ``P_5`` alone, ``-m P -m P.10`` ``P_10`` alone). ``trecbench score`` re
 it, byte for byte, and says in one line which parameter list it left out and how to get
 it (:class:`~trecbench.errors.FirstParametersWarning`); a bare ``P`` taking the list given
 is what pytrec_eval does too, and goes unsaid. The Python API computes every request as
-given, as pytrec_eval does (:func:`~trecbench.measures.names.parse_measures`).
+given, as pytrec_eval does (:func:`~trecbench.measures.names.parse_measures`: a bare ``P``
+there takes the lists given too).
 """
 
 from __future__ import annotations

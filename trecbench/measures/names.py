@@ -15,9 +15,9 @@ with ``-M 10 -m recip_rank`` — and never the uncut ``recip_rank``. Its trec-st
 ``recip_rank_cut_10``, by analogy with ``ndcg_cut_10`` and ``map_cut_100``.
 
 :func:`parse_measures` reads a list of names (trec_eval's nicknames expanded), each request
-computed as given, as pytrec_eval computes them (``P.5`` and ``P.10`` are both; trec_eval's
-"the first parameter list given for a measure wins" is ``trecbench score``'s:
-:mod:`.first_parameters`), and splits a name list
+computed as given, as pytrec_eval computes them (``P.5`` and ``P.10`` are both, and a bare
+``P`` beside ``P.10`` takes that list; trec_eval's "the first parameter list given for a
+measure wins" is ``trecbench score``'s: :mod:`.first_parameters`), and splits a name list
 at spaces (``-m 'nDCG@10 P@5'``, as ir_measures' command line does). Unknown names are
 answered with the nearest valid ones; an ir_measures measure object means what its
 parameters say, those equal to ir_measures' defaults included (:mod:`.irm_objects`).
@@ -484,7 +484,8 @@ def parse_measures(
     Each string may hold several names separated by spaces; trec_eval's nicknames
     (``official``, ``all_trec``, ``set``, ``all_prefs``, ``prefs``, ``qrels_jg``) expand to
     their measures. Each request is computed with its own parameters, as pytrec_eval
-    computes them (``P.5`` and ``P.10`` both); trec_eval's rule that a measure's first
+    computes them (``P.5`` and ``P.10`` both; a bare ``P`` beside them takes their lists,
+    :func:`_lists_given`); trec_eval's rule that a measure's first
     parameter list wins is :func:`~.first_parameters.first_parameters`. ``version``: the
     trec_eval reproduced (10.0's ``all_trec`` adds ``unj``, ``rbp`` and ``rbp_resid``; see
     :func:`parse_measure`).
@@ -515,7 +516,20 @@ def parse_measures(
         raise min(refused, key=lambda error: error.exit_code)
     if repeats:
         return measures
-    return list(dict.fromkeys(measures))  # equal measures once, in request order
+    return _lists_given(list(dict.fromkeys(measures)))  # equal measures once, in order
+
+
+def _lists_given(measures: list[Measure]) -> list[Measure]:
+    """``measures`` but each bare trec_eval family name (``P``) whose family is asked with
+    a parameter list spelt as trec_eval or pytrec_eval spells it (``P.10``, ``P_10``): a
+    bare name takes the lists given, its defaults when none is, as trec_eval reads ``-m P
+    -m P.10`` and pytrec_eval ``{"P", "P.10"}`` (``P_10`` alone)."""
+    listed = {m.family for m in measures if m.trec_spelled and m.params and not m.options}
+    return [
+        m
+        for m in measures
+        if not (m.trec_spelled and m.params is None and not m.options and m.family in listed)
+    ]
 
 
 def requests(texts: Iterable[Any] | Any | None) -> list[str | Measure]:
