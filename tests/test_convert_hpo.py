@@ -190,6 +190,11 @@ def cases_text(*cases, metadata=None) -> str:
         ({"text": "x", "expected_hpo_ids": ["HP:\u0661\u0662\u0663\u0664\u0665\u0666\u0667"]},
          r"does not match"),  # Arabic-Indic digits: \d would take them, [0-9] does not
         ({"text": "x", "expected_hpo_ids": [], "language": "klingon"}, r"language: 'klingon'"),
+        # Python's $ matches before a final newline, JSON Schema's (ECMA-262's) does not: it
+        # was written as a relevant document HP:0001250%0A, a perfect run's MAP 0.5
+        ({"text": "x", "expected_hpo_ids": ["HP:0001250\n"]},
+         r"c.json:16: test_cases\[1\].expected_hpo_ids\[0\]: 'HP:0001250\\n' does not match "
+         r"'\^HP:\[0-9\]\{7\}\$'"),
     ],
 )  # fmt: skip
 def test_the_phentrieve_schema_is_enforced_with_the_line(tmp_path, case, message):
@@ -665,6 +670,19 @@ def test_an_hpo_domain_no_group_can_have_is_refused_at_its_line(
     field = "test_cases[1].hpo_domain" if rich else "[1].hpo_domain"
     assert capsys.readouterr().err == f"trecbench: {path}:{line}: {field}: {problem}\n"
     assert not out.exists()
+
+
+def test_a_trailing_newline_in_an_hpo_id_is_refused_on_the_command_line(tmp_path, capsys):
+    from trecbench.cli import run
+
+    path = tmp_path / "nl.json"
+    path.write_text('[{"text": "Epilepsie", "expected_hpo_ids": ["HP:0001250\\n", "HP:0001250"]}]')
+    assert run(["convert", "hpo", str(path), "--no-id-check", "-o", str(tmp_path / "o")]) == 2
+    assert capsys.readouterr().err == (
+        f"trecbench: {path}:1: [0].expected_hpo_ids[0]: 'HP:0001250\\n' does not match "
+        "'^HP:[0-9]{7}$'\n"
+    )
+    assert not (tmp_path / "o").exists()
 
 
 @pytest.mark.parametrize("language", ["", " ", "(none)"])

@@ -292,6 +292,63 @@ def test_schemas_are_valid_draft_2020_12():
         jsonschema.Draft202012Validator.check_schema(report.load_schema(name))
 
 
+# a value each pattern of the shipped schemas takes (a new pattern needs one here)
+PATTERN_SAMPLES = {
+    "^[A-Za-z0-9_.-]{1,25}$": "bm25",
+    "^[0-9a-f]{64}$": "0" * 64,
+    "^[0-9a-f]{40}([0-9a-f]{24})?$": "a" * 40,
+    "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?Z$": "2024-01-01T00:00:00Z",
+    "^[A-Za-z_][A-Za-z0-9_.\\-]*$": "key",
+    "^[^\\s]+$": "x",
+    "^HP:[0-9]{7}$": "HP:0001250",
+}
+
+
+def _patterns(value) -> list[str]:
+    """Every ``pattern`` of a schema, at any depth."""
+    if isinstance(value, list):
+        return [p for item in value for p in _patterns(item)]
+    if not isinstance(value, dict):
+        return []
+    own = [value["pattern"]] if isinstance(value.get("pattern"), str) else []
+    return own + [p for item in value.values() for p in _patterns(item)]
+
+
+def test_schema_patterns_end_where_json_schema_says_before_no_newline():
+    # jsonschema searches with Python's re, whose $ also matches before a final newline:
+    # "HP:0001250\n" passed ^HP:[0-9]{7}$ (ECMA-262's $, JSON Schema's, does not match)
+    names = [p.name.removesuffix(".schema.json") for p in report._schema_files().iterdir()]
+    found = {p for name in names for p in _patterns(report.load_schema(name))}
+    assert found == set(PATTERN_SAMPLES)
+    for name in names:  # which schema_validator does not read as ECMA-262
+        assert '"patternProperties"' not in json.dumps(report.load_schema(name)), name
+    for pattern, sample in PATTERN_SAMPLES.items():
+        validator = report.schema_validator({"type": "string", "pattern": pattern})
+        assert validator.is_valid(sample), pattern
+        for bad in (sample + "\n", sample + "\n\n", "\n" + sample):
+            assert not validator.is_valid(bad), (pattern, bad)
+    assert report.ecma_pattern(r"^a$|[$]\$$") == r"^a\Z|[$]\$\Z"
+    manifest = report.build_manifest(["x"], [], [], {}, "exp-7")
+    manifest["git"] = {"commit": "a" * 40 + "\n", "dirty": False}
+    with pytest.raises(OutputError, match=r'git/commit: "a{40}\\n" does not match'):
+        report.validate_against_schema(manifest, report.MANIFEST_SCHEMA)
+
+
+def test_a_pattern_reached_through_a_whole_schema_ref_is_read_as_json_schema(tmp_path, monkeypatch):
+    # a $ref to a whole schema (benchmark_report's to benchmark_workflow) followed its
+    # $schema to jsonschema's own validator, which reads $ as Python's re does
+    dialect = "https://json-schema.org/draft/2020-12/schema"
+    for name, schema in (
+        ("outer", {"$schema": dialect, "$id": "urn:t:outer", "$ref": "urn:t:inner"}),
+        ("inner", {"$schema": dialect, "$id": "urn:t:inner", "pattern": "^a$"}),
+    ):
+        (tmp_path / f"{name}.schema.json").write_text(json.dumps(schema))
+    monkeypatch.setattr(report, "_schema_files", lambda: tmp_path)
+    report.validate_against_schema("a", "outer")
+    with pytest.raises(OutputError, match=r"outer: \(top level\): \"a\\n\" does not match"):
+        report.validate_against_schema("a\n", "outer")
+
+
 # --- write_score_outputs ------------------------------------------------------------------
 
 

@@ -100,11 +100,9 @@ def _path_language(path: Path) -> tuple[str | None, str]:
 def check_cases(doc: JsonDocument) -> None:
     """Check test cases against the shipped schema; the first problem (in file order)
     becomes an error naming its line and path."""
-    import jsonschema
+    from ..report import load_schema, schema_validator
 
-    from ..report import load_schema
-
-    validator = jsonschema.Draft202012Validator(load_schema(CASES_SCHEMA))
+    validator = schema_validator(load_schema(CASES_SCHEMA))
     errors = list(validator.iter_errors(doc.value))
     if errors:
         key = lambda e: [(isinstance(s, str), s) for s in e.absolute_path]  # noqa: E731
