@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 
 import pytest
 
@@ -329,3 +330,32 @@ def test_a_run_deeper_than_validate_takes_is_written_and_said_so(tmp_path):
         "deep.run: 1 topic(s) hold more than 1000 documents (R8: validate refuses it as a "
         "TREC submission; trec_eval scores every document)"
     )
+
+
+@pytest.mark.parametrize(
+    ("rows", "refused"),
+    [
+        # every judgment of q1 negative: trec_eval 9.0.8 crashes on it wherever it comes
+        ("q0\td1\t1\nq1\td1\t-2\n", "query 'q1' has only negative judgments (largest -2), "
+         "which trec_eval 9.0.8 cannot evaluate (it crashes)"),
+        # the first (the only) topic graded -1: trec_eval stops, exit 4
+        ("q1\td1\t-1\n", "query 'q1' has only negative judgments (largest -1), which "
+         "trec_eval 9.0.8 cannot evaluate (it stops)"),
+        ("q1\td1\t-1\nq2\td1\t1\n", "query 'q1' has only negative judgments (largest -1), "
+         "which trec_eval 9.0.8 cannot evaluate (it stops)"),
+        # a later topic graded -1: a run of every query scores it 0 (map 0.5), as with a run
+        ("q0\td1\t1\nq1\td1\t-1\n", None),
+    ],
+)  # fmt: skip
+def test_beir_qrels_alone_trec_eval_cannot_evaluate_are_refused(tmp_path, rows, refused):
+    # written with exit 0, the sidecar saying they "score 0 and count": trec_eval crashed
+    tsv = tmp_path / "neg.tsv"
+    tsv.write_text("query-id\tcorpus-id\tscore\n" + rows)
+    conversion = convert_beir_qrels(tsv)
+    if refused is None:
+        write_conversion(conversion, tmp_path / "out", inputs=[tsv])
+        assert conversion.qrels_info["neg"]["none_relevant"] == ["q1"]
+        return
+    with pytest.raises(InputError, match=re.escape(f"{tsv}: qrels neg: {refused}")):
+        write_conversion(conversion, tmp_path / "out", inputs=[tsv])
+    assert not (tmp_path / "out").exists()

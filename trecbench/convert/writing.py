@@ -20,8 +20,10 @@ from .sidecar import json_text, sidecar_dict
 
 def check_judgeable(conversion: Conversion) -> None:
     """Refuse, naming the input, what would make an invalid or unscorable output: an empty
-    qrels or run, a run with no query in its qrels, or a run query whose judgments are all
-    negative (trec_eval 9.0.8 cannot evaluate it)."""
+    qrels or run, a run with no query in its qrels, or a query whose judgments are all
+    negative where trec_eval 9.0.8 cannot evaluate it: among a run's queries, or, for
+    qrels no run of the conversion is judged by, among all of theirs (a run of every
+    judged query, as BEIR retrieves for every query)."""
     source = conversion.source
     for name, table in conversion.qrels.items():
         if table.empty:
@@ -32,23 +34,33 @@ def check_judgeable(conversion: Conversion) -> None:
             raise InputError(run.source or source, None, f"run {run.tag}: no retrieved document")
         if run.qrels is None:
             continue
-        qrels = conversion.qrels[run.qrels]
         asked = set(run.table["qid"])
-        if asked.isdisjoint(qrels["qid"]):
+        if asked.isdisjoint(conversion.qrels[run.qrels]["qid"]):
             raise InputError(
                 source, None, f"run {run.tag} has no query in common with qrels {run.qrels}"
             )
-        best = qrels[qrels["qid"].isin(asked)].groupby("qid")["rel"].max()
-        # in trec_eval's order of topics (byte-wise): it evaluates a later one graded -1
-        for position, (qid, grade) in enumerate(sorted(best.items())):
-            outcome = unevaluable(position, int(grade))
-            if outcome is not None:
-                raise InputError(
-                    conversion.qrels_sources.get(run.qrels, source),
-                    None,
-                    f"qrels {run.qrels}: query {qid!r} has only negative judgments (largest "
-                    f"{int(grade)}), which trec_eval 9.0.8 cannot evaluate (it {outcome})",
-                )
+        _check_negative(conversion, run.qrels, asked)
+    judging = {run.qrels for run in conversion.runs}
+    for name, table in conversion.qrels.items():
+        if name not in judging:
+            _check_negative(conversion, name, set(table["qid"]))
+
+
+def _check_negative(conversion: Conversion, name: str, asked: set[str]) -> None:
+    """Refuse a query of ``asked`` whose judgments in qrels ``name`` are all negative and
+    that trec_eval 9.0.8 cannot evaluate when given those queries."""
+    qrels = conversion.qrels[name]
+    best = qrels[qrels["qid"].isin(asked)].groupby("qid")["rel"].max()
+    # in trec_eval's order of topics (byte-wise): it evaluates a later one graded -1
+    for position, (qid, grade) in enumerate(sorted(best.items())):
+        outcome = unevaluable(position, int(grade))
+        if outcome is not None:
+            raise InputError(
+                conversion.qrels_sources.get(name, conversion.source),
+                None,
+                f"qrels {name}: query {qid!r} has only negative judgments (largest "
+                f"{int(grade)}), which trec_eval 9.0.8 cannot evaluate (it {outcome})",
+            )
 
 
 def compare_command(conversion: Conversion, paths: dict[str, Path]) -> str | None:
