@@ -697,3 +697,32 @@ def test_a_language_no_group_can_have_is_refused(tmp_path, capsys, language):
     assert code == 1
     assert capsys.readouterr().err.startswith(f"trecbench: --language {language!r}: ")
     assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("hpo_id", "outcome"),
+    [
+        ("HP:0000252", "HP:0000252"),
+        (5, "5"),  # an integer is its decimal text (an unknown HPO id: reported, not fatal)
+        (0, "0"),
+        (None, "chunk-HP:0001250"),  # null, as the key left out: the Chroma id
+        ("", r"metadatas\[0\]\[0\].hpo_id: expected a non-empty string id, found a string"),
+        (False, r"metadatas\[0\]\[0\].hpo_id: expected a non-empty string id, found a bool"),
+        (True, r"metadatas\[0\]\[0\].hpo_id: expected a non-empty string id, found a bool"),
+    ],
+)
+def test_a_chroma_hpo_id_is_read_as_every_id(tmp_path, hpo_id, outcome):
+    # "", 0 and false were taken as absent: the Chroma id became the docno, silently
+    cases = write_json(tmp_path / "cases.json", RICH)
+    result = chroma_result(["HP:0001250"], [0.1])
+    result["metadatas"][0][0]["hpo_id"] = hpo_id
+    path = write_json(tmp_path / "chroma.json", {"a": result})
+    if outcome.startswith("metadatas"):
+        with pytest.raises(InputError, match=f"^{path}:1: a.{outcome}"):
+            convert_hpo(cases, [path], check_ids=False)
+        return
+    (run,) = convert_hpo(cases, [path], check_ids=False).runs
+    assert run.table["docno"].tolist() == [outcome]
+    del result["metadatas"][0][0]["hpo_id"]
+    (run,) = convert_hpo(cases, [write_json(path, {"a": result})], check_ids=False).runs
+    assert run.table["docno"].tolist() == ["chunk-HP:0001250"]

@@ -240,11 +240,12 @@ def _chroma_one(result: Any, at: At, batch_index: int | None = None) -> list[tup
     for position, (chunk_id, meta) in enumerate(zip(ids, metadatas, strict=True)):
         docno = chunk_id
         if meta is not None:
-            meta = (at / "metadatas" / batch_index / position).expect_object(meta)
-            if meta.get("hpo_id"):
-                docno = (at / "metadatas" / batch_index / position / "hpo_id").expect_id(
-                    meta["hpo_id"]
-                )
+            place = at / "metadatas" / batch_index / position
+            meta = place.expect_object(meta)
+            # an id as every id is read ("" and false refused, 7 is "7"); none (the key
+            # left out, or null) leaves the Chroma id
+            if meta.get("hpo_id") is not None:
+                docno = (place / "hpo_id").expect_id(meta["hpo_id"])
         if similarities is not None:
             score = (at / "similarities" / batch_index / position).expect_number(
                 similarities[position]
