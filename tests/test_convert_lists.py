@@ -244,3 +244,19 @@ def test_ids_minus_zero_and_zero_stay_apart(tmp_path):
     source.write_text('{"gold_docs": [["0"]], "retrieved_chunks": [[-0, 0]]}')
     (run,) = convert_lists(source).runs
     assert run.table["docno"].tolist() == ["-0", "0"]
+
+
+@pytest.mark.parametrize(
+    ("key", "place"),
+    [("query_id", "query_id"), ("queries", "queries"), ("query ids\n", '["query ids\\n"]')],
+)
+def test_an_unknown_key_is_refused_naming_it(tmp_path, key, place):
+    # a misspelt "query_id" was ignored: the queries were numbered by position, silently
+    path = tmp_path / "typo.json"
+    path.write_text(json.dumps({**EXAMPLE, key: ["a", "b", "c"]}))
+    with pytest.raises(InputError) as error:
+        convert_lists(path)
+    assert str(error.value) == (
+        f"{path}:1: {place}: unknown key (a lists file holds gold_docs, retrieved_chunks and "
+        "optionally query_ids)"
+    )

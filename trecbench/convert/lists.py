@@ -2,6 +2,7 @@
 
 Input: ``{"gold_docs": [[...], ...], "retrieved_chunks": [[...], ...], "query_ids"?: [...]}``,
 lists aligned by position; the qid is the position (0-based) when ``query_ids`` is absent.
+Any other key is refused (a misspelt ``query_ids`` would number the queries silently).
 
 ``match="ids"`` (default): the entries are ids; a retrieved id is relevant when it equals a
 gold id (what remem's Recall@k computes). ``match="chunks"``: the entries are texts; each
@@ -34,6 +35,7 @@ from .common import (
 )
 
 MATCHES = ("ids", "chunks")
+LIST_KEYS = ("gold_docs", "retrieved_chunks", "query_ids")
 
 
 def _lists(at: At, value, texts: bool) -> list[list[str]]:
@@ -128,6 +130,12 @@ def convert_lists(
     texts = match == "chunks"
     gold = _lists(doc.root / "gold_docs", data.get("gold_docs"), texts)
     retrieved = _lists(doc.root / "retrieved_chunks", data.get("retrieved_chunks"), texts)
+    # after the keys it needs: a missing one is said with the keys the object has
+    unknown = [key for key in data if key not in LIST_KEYS]
+    if unknown:  # a misspelt query_ids would number the queries by position
+        raise (doc.root / unknown[0]).error(
+            "unknown key (a lists file holds gold_docs, retrieved_chunks and optionally query_ids)"
+        )
     if len(gold) != len(retrieved):
         raise doc.root.error(
             f"{len(gold)} gold_docs lists but {len(retrieved)} retrieved_chunks lists"
