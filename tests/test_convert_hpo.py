@@ -685,7 +685,7 @@ def test_a_trailing_newline_in_an_hpo_id_is_refused_on_the_command_line(tmp_path
     assert not (tmp_path / "o").exists()
 
 
-@pytest.mark.parametrize("language", ["", " ", "(none)"])
+@pytest.mark.parametrize("language", ["", " ", "(none)", "klingon", "it", "de\n"])
 def test_a_language_no_group_can_have_is_refused(tmp_path, capsys, language):
     from trecbench.cli import run
 
@@ -697,6 +697,29 @@ def test_a_language_no_group_can_have_is_refused(tmp_path, capsys, language):
     assert code == 1
     assert capsys.readouterr().err.startswith(f"trecbench: --language {language!r}: ")
     assert not out.exists()
+
+
+def test_the_languages_are_the_schemas_whatever_gives_them(tmp_path):
+    # the path rule inferred 'it' and 'pt' and --language took any name, where the schema
+    # refused a case's or the metadata's "it"
+    from trecbench.convert.hpo import LANGUAGE_WORDS, languages
+
+    assert languages() == ("de", "en", "fr", "es", "nl")
+    assert sorted(set(LANGUAGE_WORDS.values())) == sorted(languages())
+    for word in ("italian", "portuguese"):
+        path = write_json(
+            tmp_path / f"570terms_{word}.json", [{"text": "x", "expected_hpo_ids": []}]
+        )
+        assert "language" not in read_cases(path, Report())[1]
+    meta = tmp_path / "meta.json"
+    meta.write_text(cases_text(metadata={"language": "it"}))
+    with pytest.raises(InputError, match=r"metadata.language: 'it' is not one of"):
+        read_cases(meta, Report())
+    with pytest.raises(UsageError, match=r"--language 'it': not a language of the test cases' "
+                       r"schema \(de, en, fr, es, nl\)"):  # fmt: skip
+        read_cases(write_json(tmp_path / "c.json", []), Report(), language="it")
+    meta.write_text(cases_text({"text": "x", "expected_hpo_ids": []}))
+    assert read_cases(meta, Report(), language="nl")[1]["language"].tolist() == ["nl"]
 
 
 @pytest.mark.parametrize(

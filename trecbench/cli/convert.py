@@ -101,7 +101,9 @@ def convert(ctx: click.Context, metadata: Path | None) -> None:
     type=click.Choice(["terms", "cases", "chroma"]),
     help="Format of the results (default: detected).",
 )
-@click.option("--language", help="Language stratum when the cases do not say.")
+@click.option(
+    "--language", help="Language stratum when the cases do not say: de, en, fr, es or nl."
+)
 @click.option(
     "--ontology",
     type=_EXISTING,

@@ -69,15 +69,15 @@ STRATA_FIELDS = ("language", "difficulty", "category", "hpo_domain")
 GRADINGS = ("ontology",)
 GRADES = {"exact": 2, "parent": 1, "child": 1}
 # Folder or file-name words that name the benchmark's language (Phentrieve keeps each
-# language's cases in its own folder, e.g. ``german/``, or names it: 570terms_german.json).
+# language's cases in its own folder, e.g. ``german/``, or names it: 570terms_german.json):
+# one for each language the schema's ``language`` takes (:func:`languages`), the one rule
+# of the language stratum, whether a case, the metadata, --language or the path gives it.
 LANGUAGE_WORDS = {
     "german": "de",
     "english": "en",
     "french": "fr",
     "spanish": "es",
-    "italian": "it",
     "dutch": "nl",
-    "portuguese": "pt",
 }
 
 
@@ -95,6 +95,14 @@ def _path_language(path: Path) -> tuple[str | None, str]:
     if not found:
         return None, ""
     return found[0], f"language {found[0]!r} inferred from the file's path"
+
+
+def languages() -> tuple[str, ...]:
+    """The languages a case, the metadata and ``--language`` may name: the test-case
+    schema's (``$defs.language``)."""
+    from ..report import load_schema
+
+    return tuple(load_schema(CASES_SCHEMA)["$defs"]["language"]["enum"])
 
 
 def check_cases(doc: JsonDocument) -> None:
@@ -122,10 +130,11 @@ def read_cases(path: str | os.PathLike, report: Report, language: str | None = N
         at = doc.root / "test_cases"
     else:
         metadata, cases, at = {}, data, doc.root
-    if language is not None:  # given, it is every case's group: one a sidecar can hold
-        problem = group_name_problem("language", language, "leave --language out")
-        if problem is not None:
-            raise UsageError(f"--language {language!r}: {problem}")
+    if language is not None and language not in languages():
+        raise UsageError(
+            f"--language {language!r}: not a language of the test cases' schema "
+            f"({', '.join(languages())})"
+        )
     default_language = metadata.get("language") if language is None else language
     if default_language is None:
         default_language, inferred = _path_language(path)
