@@ -749,3 +749,37 @@ def test_a_chroma_hpo_id_is_read_as_every_id(tmp_path, hpo_id, outcome):
     del result["metadatas"][0][0]["hpo_id"]
     (run,) = convert_hpo(cases, [write_json(path, {"a": result})], check_ids=False).runs
     assert run.table["docno"].tolist() == ["chunk-HP:0001250"]
+
+
+def test_the_sidecar_names_every_case_as_written(tmp_path):
+    # failed and not_evaluable cases, the producer's gold and unknown queries were listed
+    # as "c 9" where every other entry (and the files) say c%209
+    cases = write_json(
+        tmp_path / "cases.json",
+        [{"case_id": f"c {i}", "text": "x", "expected_hpo_ids": ["HP:0001250"]} for i in (1, 8, 9)],
+    )
+    records = write_jsonl(
+        tmp_path / "cases.jsonl",
+        [
+            {"case_id": "c 1", "status": "complete", "retrieved_hpo_ids": ["HP:0001250"],
+             "expected_hpo_ids": ["HP:0000118 x"]},
+            {"case_id": "c 9", "status": "failed", "error": "timeout"},
+            {"case_id": "c 8", "status": "not_evaluable"},
+            {"case_id": "x 2", "status": "complete", "retrieved_hpo_ids": ["HP:0001250"]},
+        ],
+    )  # fmt: skip
+    report = convert_hpo(cases, [records], tags=["dense"], check_ids=False).report
+    named = {
+        entry["reason"].split(" (")[0]: {key: entry[key] for key in entry if key != "reason"}
+        for entry in report.dropped + report.repaired
+        if "percent-escaped" not in entry["reason"]
+    }
+    assert named == {
+        "failed case": {"qid": "c%209", "line": 2, "error": "timeout"},
+        "case marked not_evaluable by the producer": {"qid": "c%208", "line": 3},
+        "run query not among the test cases": {"run": "dense", "qid": "x%202"},
+        "producer's gold ids differ from the test cases": {
+            "run": "dense", "qid": "c%201", "producer_only": ["HP:0000118%20x"],
+            "test_cases_only": ["HP:0001250"],
+        },
+    }  # fmt: skip

@@ -362,7 +362,7 @@ def _result_rows(kind: str, doc, tag: str, expected: pd.DataFrame, qids, report:
         check_gold(gold, expected, rows, tag, report, retrieved_only=False)
     else:
         rows, answered = chroma_rows(doc, qids)
-    unknown = sorted(set(answered) - set(qids))
+    unknown = escaped(sorted(set(answered) - set(qids)))
     report.drop(
         f"run query not among the test cases ({tag}; kept, but no measure counts it)",
         ({"run": tag, "qid": q} for q in unknown),

@@ -21,7 +21,7 @@ from ..sources import (
     read_source,
     source_text,
 )
-from .common import Report, input_stem, output_name, refuse_repeat
+from .common import Report, escaped, input_stem, output_name, refuse_repeat
 from .identifiers import RankPolicy
 
 RESULT_FORMATS = ("terms", "cases", "chroma")
@@ -167,9 +167,16 @@ def cases_rows(
         if record.get("expected_hpo_ids") is not None:
             ids = (at / "expected_hpo_ids").expect_ids(record["expected_hpo_ids"])
             expected[qid] = set(ids)
-    report.drop("failed case (no results; -c counts it as 0)", failed)
-    report.drop("case marked not_evaluable by the producer", not_evaluable)
+    report.drop("failed case (no results; -c counts it as 0)", _as_written(failed))
+    report.drop("case marked not_evaluable by the producer", _as_written(not_evaluable))
     return pd.DataFrame(rows, columns=["qid", "docno", "order", "score"]), expected, complete
+
+
+def _as_written(items: list[dict]) -> list[dict]:
+    """``items`` naming their ``qid`` as it is written (escaped), as every other entry of
+    the sidecar names a query."""
+    qids = escaped(item["qid"] for item in items)
+    return [{**item, "qid": qid} for item, qid in zip(items, qids, strict=True)]
 
 
 def check_gold(
@@ -196,13 +203,13 @@ def check_gold(
                 {
                     "run": tag,
                     "qid": qid,
-                    "producer_only": sorted(producer - expected),
-                    "test_cases_only": sorted(expected - producer),
+                    "producer_only": escaped(sorted(producer - expected)),
+                    "test_cases_only": escaped(sorted(expected - producer)),
                 }
             )
     report.repair(
         f"producer's gold ids differ from the test cases ({tag}; the test cases are used)",
-        differences,
+        _as_written(differences),
     )
 
 
