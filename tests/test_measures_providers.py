@@ -3,11 +3,11 @@
 Seeded random graded cases without ties (so a provider's own tie rule cannot matter):
 trecbench's values per topic equal gdeval's (nDCG(dcg='exp-log2')@k, ERR@k, and nERR@k as
 gdeval's ERR of the run over gdeval's ERR of the ideal ranking; gdeval prints 5 decimals),
-ir_measures' judged provider (Judged@k), cwl_eval (RBP, binary and graded), and, for the
+ir_measures' judged provider (Judged@k), cwl_eval (RBP, binary and graded, on runs of
+at most 1000 documents and p^1000 nil: test_cwl_horizon.py pins the rest), and, for the
 measures trecbench computes through the providers themselves, ir_measures' own
 ``iter_calc`` (a check of the plumbing: topics, parameters, defaults). On tied runs, the
-providers engine must give what the provider gives on the run ranked trecbench's way.
-"""
+providers engine must give what the provider gives on the run ranked trecbench's way."""
 
 from __future__ import annotations
 

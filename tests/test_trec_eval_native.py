@@ -119,7 +119,7 @@ def test_partial_evaluation_where_trec_eval_stops(tmp_path):
 def test_measures_by_version():
     assert "rbp" in {m.family for m in parse_measures(["all_trec"], "10.0")}
     assert "rbp" not in {m.family for m in parse_measures(["all_trec"], "9.0.8")}
-    # outside 10.0's -m syntax, rbp is ir_measures' RBP (cwl_eval); unj does not exist
+    # outside 10.0's -m syntax, rbp is ir_measures' spelling RBP; unj does not exist
     assert parse_measures(["rbp"], "9.0.8")[0].family == "RBP"
     with pytest.raises(UsageError):
         parse_measures(["unj.5"], "9.0.8")

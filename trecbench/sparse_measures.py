@@ -283,7 +283,8 @@ def _beyond_trec_eval(ranking: SparseRanking, family: str, k, level: int) -> np.
     """Measures trec_eval 9.0.8 lacks, on the same sparse view (see the module docstring).
 
     Judged@k (ir_measures' judged provider), nDCG(dcg='exp-log2')@k, ERR@k and nERR@k
-    (gdeval), RBP (cwl_eval), Q-measure (Sakai; the RAG spec's formula).
+    (gdeval), RBP (Moffat & Zobel's formula, every rank), Q-measure (Sakai; the RAG spec's
+    formula).
     """
     n = ranking.n_topics
     topic, pos, rel = ranking.hit_topic, ranking.hit_pos, ranking.hit_rel

@@ -140,5 +140,5 @@ registry.register_engine(
     [family for family in REQUEST_FAMILIES if registry.find(family)] + ["RBP", "Q"],
     supports=supports,
     description="vectorised (numpy): trec_eval's numbers for its families, bit for bit, "
-    "and the measures beyond trec_eval equal to their providers'",
+    "and the measures beyond trec_eval equal to their providers' (RBP: its formula's)",
 )

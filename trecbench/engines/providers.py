@@ -10,7 +10,10 @@ has, it can only reproduce trecbench's order.
 
 Parameters follow ir_measures; ``rel`` left unset is the call's relevance level and
 ``max_rel`` left unset (C/W/L measures) the largest grade in the qrels. Diversity measures
-read the subtopic from the qrels' second column (ndeval's format).
+read the subtopic from the qrels' second column (ndeval's format). cwl_eval reads each
+topic's top :data:`~trecbench.measures.params.CWL_HORIZON` ranks: the registry keeps
+cutoffs within them, and a measure without one is warned of where a document past them
+has a gain (:func:`_past_horizon`), which its value leaves out.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from .. import extras
 from ..errors import ProviderWarning, UsageError, one_line
 from ..inputs.tables import subtopics
 from ..measures import Measure, registry, value_names
+from ..measures.params import CWL_HORIZON
 from ..plurals import counted
 from ..ranking import duplicate_error
 from .interface import Settings
@@ -37,8 +41,7 @@ NAME = "providers"
 # ir_measures provider -> the module it needs (the providers extra installs both)
 MODULES = {"cwl_eval": "cwl", "pyndeval": "pyndeval"}
 SOURCES = (*MODULES, "compat", "accuracy")  # the providers this engine calls
-# RBP is vectorised (trecbench.engines.fast) and tested equal to cwl_eval
-FAMILIES = [d.name for d in registry.definitions() if d.source in SOURCES and d.name != "RBP"]
+FAMILIES = [d.name for d in registry.definitions() if d.source in SOURCES]
 
 
 def distributions() -> list[str]:
@@ -213,6 +216,7 @@ class Evaluator:
         from .pytrec_eval import ranked_to_dict
 
         run = {q: docs for q, docs in ranked_to_dict(ranked, qids).items() if docs}
+        _warn_past_horizon(self.measures, run, self.truth.as_dict)
         position = {q: i for i, q in enumerate(qids)}
         out: dict[Measure, list[tuple]] = {}
         for group, measures in self.by_provider.items():
@@ -239,6 +243,38 @@ class Evaluator:
                 ((label, display),) = value_names(measure)
                 out[measure] = [(label, display, values[measure])]
         return out
+
+
+def _warn_past_horizon(measures, run: dict, qrels: dict) -> None:
+    """Warn of each cwl_eval measure without a cutoff (INST, INSQ, NERR10, NERR11) whose
+    value leaves out a document with a gain: cwl_eval reads a topic's top
+    :data:`CWL_HORIZON` ranks, so that document counts nothing. The value is still the
+    provider's, as ir_measures gives it; a document past them without a gain changes
+    nothing (cwl_eval pads shorter rankings with gainless ones)."""
+    uncut = [
+        m for m in measures if m.definition.source == "cwl_eval" and m.definition.cutoff is None
+    ]
+    tails = {q: list(docs)[CWL_HORIZON:] for q, docs in run.items() if len(docs) > CWL_HORIZON}
+    for measure in uncut if tails else ():
+        # ir_measures' gain: the grade (below 0: 0) clipped to [min_rel, max_rel], less min_rel
+        least = measure.option("min_rel")
+        found = []
+        for qid, past in tails.items():
+            judged = qrels.get(qid, {})
+            gained = (i for i, d in enumerate(past) if d in judged and max(judged[d], 0) > least)
+            index = next(gained, None)
+            if index is not None:
+                found.append((qid, past[index], CWL_HORIZON + 1 + index))
+        if found:
+            qid, docno, rank = found[0]
+            more = f" (and in {counted(len(found) - 1, 'other topic')})" if len(found) > 1 else ""
+            warnings.warn(
+                f"{_named([measure])}: cwl_eval reads the top {CWL_HORIZON} ranks of a topic: "
+                f"document {one_line(docno)} of topic {one_line(qid)}, at rank {rank}, has a "
+                f"gain and counts nothing{more}",
+                ProviderWarning,
+                stacklevel=3,
+            )
 
 
 def _no_relevant_scores_0(values: np.ndarray, qids: list[str], without: set[str]) -> None:

@@ -17,6 +17,8 @@ from .catalog import (
 from .params import (
     ALPHA,
     BETA_NRBP,
+    CWL_CUTOFF,
+    CWL_HORIZON,
     DIVERSITY_CUTOFF,
     JUDGED_ONLY,
     MAX_REL,
@@ -136,10 +138,12 @@ _irm(
     citation=CHAPELLE,
     notes="gdeval's ERR of the run over gdeval's ERR of the ideal ranking",
 )
+# RBP is ir_measures' measure, but its number is the published formula's, not its
+# provider's (the notes say where and by how much they differ)
 _irm(
     "RBP",
     "rank-biased precision: (1-p) sum p^(i-1) gain_i over the whole ranking",
-    "cwl_eval",
+    LOCAL,
     params=(
         persistence(0.8),
         Param(
@@ -152,27 +156,47 @@ _irm(
         MAX_REL,
     ),
     citation=MOFFAT_ZOBEL,
-    notes="cwl_eval's RBP; without rel the gain is the grade scaled to [0, 1] by max_rel "
-    "(the scaling ir_measures applies to cwl_eval's graded measures)",
+    notes="Moffat & Zobel's formula, every rank counted. ir_measures' RBP (cwl_eval) "
+    f"differs: it reads the top {CWL_HORIZON} ranks and divides by 1 - p^{CWL_HORIZON} "
+    "(its weights summing to 1 over them), so it is this RBP of the ranking cut at "
+    f"{CWL_HORIZON} over 1 - p^{CWL_HORIZON}: higher by p^{CWL_HORIZON}/(1 - "
+    f"p^{CWL_HORIZON}), below 1e-12 for p <= 0.97, 4.3e-5 at p=0.99, 58% at p=0.999 (0.001 "
+    "where ir_measures gives 0.0015815 for one relevant document at rank 1). Without rel "
+    "the gain is the grade scaled to [0, 1] by max_rel (the scaling ir_measures applies to "
+    "cwl_eval's graded measures)",
+    checked=f"cwl_eval (ir_measures' provider) on the top {CWL_HORIZON} ranks, times "
+    f"1 - p^{CWL_HORIZON}",
 )
-_irm(
+
+
+def _cwl(name, description, note="", **fields):
+    """A measure cwl_eval computes: its cutoff, when it has one, within cwl_eval's
+    horizon, and the horizon stated in its notes (docs/measures.md shows them)."""
+    if fields.get("cutoff") == INT_CUTOFF:
+        fields.setdefault("numbers", CWL_CUTOFF)
+    horizon = (
+        f"cwl_eval reads each topic's top {CWL_HORIZON} ranks (ir_measures' max_n): its "
+        f"weights are normalised over them and a document past rank {CWL_HORIZON} counts "
+        "nothing"
+    )
+    _irm(name, description, "cwl_eval", notes=f"{note}{horizon}", **fields)
+
+
+_cwl(
     "INST",
     "INST: adaptive user model with a gain goal T",
-    "cwl_eval",
     params=(T_GOAL, MIN_REL, MAX_REL),
     citation="Bailey, Moffat, Scholer & Thomas, User variability and IR evaluation, SIGIR 2015",
 )
-_irm(
+_cwl(
     "INSQ",
     "INSQ: conditional continuation with a gain goal T",
-    "cwl_eval",
     params=(T_GOAL, MIN_REL, MAX_REL),
     citation="Moffat, Scholer & Thomas, Models and metrics, ADCS 2012",
 )
-_irm(
+_cwl(
     "SDCG",
     "scaled DCG at k: nDCG assuming k fully relevant documents exist",
-    "cwl_eval",
     cutoff=INT_CUTOFF,
     cutoff_required=True,
     params=(
@@ -184,33 +208,31 @@ _irm(
     citation=JARVELIN,
 )
 for _eq in (8, 9):
-    _irm(
+    _cwl(
         f"NERR{_eq}",
         f"not (but nearly) ERR, equation {_eq}, truncated at k",
-        "cwl_eval",
         cutoff=INT_CUTOFF,
         cutoff_required=True,
         params=(MIN_REL, MAX_REL),
         citation=AZZOPARDI_2021,
     )
-_irm(
+_cwl(
     "NERR10",
     "not (but nearly) ERR, equation 10 (RBP patience p)",
-    "cwl_eval",
+    note="Like ir_measures' RBP and unlike trecbench's (see RBP), its ranks weighted by p "
+    "stop at cwl_eval's horizon: ",
     params=(persistence(0.9), MIN_REL, MAX_REL),
     citation=AZZOPARDI_2021,
 )
-_irm(
+_cwl(
     "NERR11",
     "not (but nearly) ERR, equation 11 (INST goal T)",
-    "cwl_eval",
     params=(T_GOAL, MIN_REL, MAX_REL),
     citation=AZZOPARDI_2021,
 )
-_irm(
+_cwl(
     "BPM",
     "Bejeweled player model at k",
-    "cwl_eval",
     cutoff=INT_CUTOFF,
     cutoff_required=True,
     params=(T_GOAL, MIN_REL, MAX_REL),

@@ -20,6 +20,15 @@ CUTOFF = Domain(1, LONG_MAX, what="the cutoff", reason="a rank; trec_eval reads 
 DIVERSITY_CUTOFF = Domain(
     1, 20, what="the cutoff", reason="a rank; ndeval evaluates the top 20 ranks at most"
 )
+# ir_measures' cwl_eval provider ranks with RankingMaker(..., max_n=1000), cwl_eval's
+# default: each topic's ranking cut (or padded with gainless documents) to 1000 ranks
+CWL_HORIZON = 1000
+CWL_CUTOFF = Domain(
+    1,
+    CWL_HORIZON,
+    what="the cutoff",
+    reason=f"a rank; cwl_eval evaluates the top {CWL_HORIZON} ranks at most",
+)
 RECALL_LEVEL = Domain(0, 1, what="the recall level", reason="a fraction of the relevant documents")
 MULTIPLIER = Domain(
     0, math.inf, low_open=True, what="the multiplier", reason="precision after R x m documents"

@@ -89,7 +89,8 @@ _ported(
     "rbp",
     "rank-biased precision (10.0): (1 - p) sum gain p^(i-1), gains rescaled to [0, 1]",
     citation=MOFFAT_ZOBEL,
-    notes="trec_eval 10.0's rbp (p=0.9; rbp.p=0.8,1=3); ir_measures' RBP is cwl_eval's",
+    notes="trec_eval 10.0's rbp (p=0.9; rbp.p=0.8,1=3); ir_measures' spelling RBP is the "
+    "RBP family (ir_measures' gains and parameters)",
     **_RBP,
 )
 _ported(

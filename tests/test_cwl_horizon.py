@@ -1,0 +1,138 @@
+"""cwl_eval's horizon: ir_measures' cwl_eval provider reads a topic's top 1000 ranks
+(``RankingMaker(..., max_n=1000)``). The measures it computes keep their cutoffs within
+them, and say so; a measure without a cutoff warns where a document past them has a gain;
+RBP, trecbench's own formula over every rank, differs from ir_measures' RBP by the factor
+its docs state, pinned here on both sides.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import trecbench
+from trecbench.errors import ParameterDomainError, ProviderWarning
+from trecbench.measures import parse_measure, registry
+
+ir_measures = pytest.importorskip("ir_measures")
+
+CUT = ["SDCG", "NERR8", "NERR9", "BPM"]  # cwl_eval's measures with a cutoff
+UNCUT = ["INST", "INSQ", "NERR10", "NERR11"]  # and without one
+
+
+def _files(tmp_path, qrels: str, run: str):
+    (tmp_path / "q").write_text(qrels)
+    (tmp_path / "r").write_text(run)
+    return str(tmp_path / "q"), str(tmp_path / "r")
+
+
+def _deep_run(depth: int, relevant_at: int):
+    """One topic of ``depth`` documents, ``d{relevant_at}`` the one judged relevant."""
+    run = "".join(f"1 Q0 d{i} {i + 1} {depth - i} r\n" for i in range(depth))
+    return f"1 0 d{relevant_at} 1\n", run
+
+
+@pytest.mark.parametrize("family", CUT)
+def test_cwl_cutoffs_stop_at_the_1000_ranks_cwl_eval_reads(family):
+    # SDCG@1000, @2000 and @5000 printed 0.0081240 alike (cwl_eval reads 1000 ranks)
+    assert parse_measure(f"{family}@1000").k == 1000
+    with pytest.raises(ParameterDomainError, match=r"must be in \[1, 1000\] .*top 1000 ranks"):
+        parse_measure(f"{family}@1001")
+
+
+def test_score_refuses_sdcg_past_the_horizon_in_one_line(tmp_path, capsys):
+    from trecbench.cli import run
+
+    qrels, results = _files(tmp_path, "1 0 a 1\n", "1 Q0 a 1 1 r\n")
+    assert run(["score", "-m", "SDCG@1000 SDCG@2000", qrels, results]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and "SDCG@2000" in err and "1000" in err
+
+
+@pytest.mark.parametrize("family", CUT + UNCUT)
+def test_every_cwl_measure_states_the_horizon(family):
+    definition = registry.get(family)
+    assert definition.source == "cwl_eval"
+    assert "top 1000 ranks" in definition.notes and "past rank 1000 counts nothing" in (
+        definition.notes
+    )
+
+
+def test_a_gaining_document_past_rank_1000_is_warned_of(tmp_path):
+    pytest.importorskip("cwl")
+    qrels, results = _files(tmp_path, *_deep_run(1200, 1100))
+    names = ["INST", "NERR10(p=0.999)", "SDCG@1000"]
+    with pytest.warns(ProviderWarning) as said:
+        found = trecbench.evaluate(qrels, results, names).aggregates
+    assert [str(w.message) for w in said] == [
+        f"{name}: cwl_eval reads the top 1000 ranks of a topic: document d1100 of topic 1, "
+        "at rank 1101, has a gain and counts nothing"
+        for name in names[:2]
+    ]
+    # the provider's values, as ir_measures gives them: the document counts nothing
+    assert found.set_index("measure")["value"].tolist() == [0.0, 0.0, 0.0]
+
+
+@pytest.mark.parametrize(("depth", "relevant_at"), [(1200, 999), (1000, 999)])
+def test_nothing_is_warned_of_when_no_gain_lies_past_rank_1000(tmp_path, depth, relevant_at):
+    pytest.importorskip("cwl")
+    qrels, results = _files(tmp_path, *_deep_run(depth, relevant_at))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        trecbench.evaluate(qrels, results, UNCUT)
+
+
+# ---------------------------------------------------------------------------------------
+# RBP: Moffat & Zobel's formula; ir_measures' (cwl_eval's) reads 1000 ranks and rescales
+
+
+def _irm_rbp(p: float, qrels: dict, run: dict) -> dict[str, float]:
+    measure = ir_measures.RBP(p=p, rel=1)
+    return {m.query_id: m.value for m in ir_measures.cwl_eval.iter_calc([measure], qrels, run)}
+
+
+def test_rbp_pins_both_numbers_at_p_0_999():
+    """The reviewer's case: trecbench 0.001, ir_measures 0.0015815 (= 0.001 / (1 -
+    0.999^1000)), as docs/measures.md and RBP's definition state."""
+    pytest.importorskip("cwl")
+    qrels, run = {"1": {"a": 1}}, {"1": {"a": 3.0, "b": 2.0}}
+    ours = trecbench.evaluate(qrels, run, ["RBP(p=0.999,rel=1)"]).per_query["value"].tolist()
+    assert ours == [pytest.approx(0.001, rel=1e-12)]
+    theirs = _irm_rbp(0.999, qrels, run)["1"]
+    assert round(theirs, 7) == 0.0015815
+    assert theirs == pytest.approx(0.001 / (1 - 0.999**1000), rel=1e-12)
+
+
+@pytest.mark.parametrize("p", [0.8, 0.99, 0.999])
+@pytest.mark.parametrize("seed", range(2))
+def test_ir_measures_rbp_is_ours_cut_at_1000_over_one_minus_p_to_the_1000(p, seed):
+    pytest.importorskip("cwl")
+    rng = np.random.default_rng(seed)
+    qrels, run = {}, {}
+    for topic in ("1", "2", "3"):
+        depth = int(rng.integers(5, 1500))
+        docs = [f"{topic}-{i}" for i in range(depth)]
+        qrels[topic] = {d: int(g) for d in docs if (g := rng.integers(0, 4)) or rng.random() < 0.3}
+        run[topic] = {d: float(depth - i) for i, d in enumerate(docs)}
+    cut = {q: dict(list(docs.items())[:1000]) for q, docs in run.items()}
+    name = f"RBP(p={p},rel=1)"
+    whole = trecbench.evaluate(qrels, run, [name]).per_query.set_index("qid")["value"]
+    ours = trecbench.evaluate(qrels, cut, [name]).per_query.set_index("qid")["value"]
+    theirs = _irm_rbp(p, qrels, run)
+    for topic in run:
+        assert theirs[topic] == pytest.approx(ours[topic] / (1 - p**1000), rel=1e-12)
+        if len(run[topic]) <= 1000:
+            assert whole[topic] == ours[topic]
+
+
+def test_rbp_is_checked_against_its_formula_not_claimed_equal_to_cwl_eval():
+    from trecbench.measures import listing
+
+    definition = registry.get("RBP")
+    assert definition.source == "local"  # the published formula, trecbench's number
+    assert "1 - p^1000" in definition.notes and "0.0015815" in definition.notes
+    (row,) = [r for r in listing.rows() if r["name"] == "RBP"]
+    assert row["source"].startswith("cwl_eval") and "1 - p^1000" in row["source"]
+    assert "NERR10" not in row["notes"] and "see RBP" in registry.get("NERR10").notes
