@@ -56,6 +56,14 @@ __all__ = [
     "supports_request",
 ]
 ERR_MAX_GRADE = 4  # gdeval's MAX_JUDGMENT: ERR's stop probability is (2^g - 1) / 2^4
+# nDCG(dcg='exp-log2')'s gains 2^g - 1 are scaled by 2^-s in a topic whose top grade is
+# EXP_GAIN_GRADE + s (s > 0): 2^1024 and beyond overflow a double (nan), and scaled ones
+# sum below its largest however many there are. A power of two changes no rounding of
+# the gains, their sums or DCG over the ideal DCG (only terms below a double's normal
+# range round otherwise, and the ideal DCG, at least 2^959, leaves them nothing to move):
+# the value is the one doubles of unbounded range give; topics graded at most
+# EXP_GAIN_GRADE are computed as they always were
+EXP_GAIN_GRADE = 960
 
 
 @dataclass
@@ -279,6 +287,12 @@ def _err_terms(topic: np.ndarray, pos: np.ndarray, grade: np.ndarray) -> np.ndar
     return r * np.exp(before) / (pos + 1).astype(np.float64)
 
 
+def _exp_gains(grade: np.ndarray, shift: np.ndarray) -> np.ndarray:
+    """The gains 2^grade - 1 scaled by 2^-shift (see :data:`EXP_GAIN_GRADE`); unscaled,
+    ``2^grade - 1.0`` as ever, where ``shift`` is 0."""
+    return np.exp2(grade - shift) - np.exp2(-shift)
+
+
 def _beyond_trec_eval(ranking: SparseRanking, family: str, k, level: int) -> np.ndarray:
     """Measures trec_eval 9.0.8 lacks, on the same sparse view (see the module docstring).
 
@@ -314,19 +328,23 @@ def _beyond_trec_eval(ranking: SparseRanking, family: str, k, level: int) -> np.
         ideal_terms = _err_terms(i_topic, i_pos, i_grade)
         return _safe_divide(err, _segment_totals(ranking, ideal_terms, i_topic, i_pos, limit))
     if family == "ndcg_exp":  # gains 2^grade - 1 (gdeval; the TREC R-task reference)
-        gain = rel > 0
-        g_topic, g_pos = topic[gain], pos[gain]
-        terms = (np.exp2(rel[gain].astype(np.float64)) - 1.0) / log2_ranks(
-            int(g_pos.max(initial=-1)) + 1
-        )[g_pos]
-        dcg = _segment_totals(ranking, terms, g_topic, g_pos, limit)
         positive = ranking.judged_rel > 0
         i_topic, i_pos, i_grade = _ideal_order(
             ranking.judged_topic[positive], ranking.judged_rel[positive]
         )
-        ideal = (np.exp2(i_grade.astype(np.float64)) - 1.0) / log2_ranks(
-            int(i_pos.max(initial=-1)) + 1
-        )[i_pos]
+        top = np.zeros(n, dtype=np.int64)
+        np.maximum.at(top, i_topic, i_grade)
+        shift = np.maximum(top - EXP_GAIN_GRADE, 0)
+        gain = rel > 0
+        g_topic, g_pos = topic[gain], pos[gain]
+        terms = (
+            _exp_gains(rel[gain], shift[g_topic])
+            / log2_ranks(int(g_pos.max(initial=-1)) + 1)[g_pos]
+        )
+        dcg = _segment_totals(ranking, terms, g_topic, g_pos, limit)
+        ideal = (
+            _exp_gains(i_grade, shift[i_topic]) / log2_ranks(int(i_pos.max(initial=-1)) + 1)[i_pos]
+        )
         return _safe_divide(dcg, _segment_totals(ranking, ideal, i_topic, i_pos, limit))
     if family == "RBP":  # (1 - p) sum p^pos gain; binary at ``level`` or grade / max_rel
         p, max_rel = k
