@@ -1,5 +1,7 @@
 """Gains 2^grade: nDCG(dcg='exp-log2')@k on grades whose gain is beyond a double (2^1024
-and up: it printed -nan under numpy's overflow warnings), checked against exact fractions.
+and up: it printed -nan under numpy's overflow warnings), checked against exact fractions;
+ERR@k and nERR@k, which gdeval defines up to grade 4, refused at the qrels line of the
+first grade above it.
 """
 
 from __future__ import annotations
@@ -11,6 +13,13 @@ from fractions import Fraction
 import pytest
 
 import trecbench
+from trecbench.errors import ExitCode, UnevaluableTopicError
+
+
+def _files(tmp_path, qrels: str, run: str):
+    (tmp_path / "q").write_text(qrels)
+    (tmp_path / "r").write_text(run)
+    return str(tmp_path / "q"), str(tmp_path / "r")
 
 
 def _exact_ndcg(ranked: list[int], judged: list[int], k: int) -> Fraction:
@@ -68,3 +77,26 @@ def test_grades_a_double_holds_are_computed_as_ever():
 
     want = dcg([7, 958, 1, 960]) / dcg([960, 958, 7, 1])
     assert _ours(qrels, order, 10) == {"1": want}
+
+
+def test_err_above_grade_4_is_refused_at_the_first_such_qrels_line(tmp_path, capsys):
+    from trecbench.cli import run
+
+    # topic 3 (line 1) is no topic of the run: its grade is not read; topic 1 is the first
+    # evaluated (trec_eval's order, as a run read in blocks meets it), its first grade
+    # above 4 at line 5
+    qrels, results = _files(
+        tmp_path,
+        "3 0 c 9\n2 0 z 1\n2 0 b 6\n1 0 z 1\n1 0 a 7\n1 0 b 5\n",
+        "1 Q0 a 1 2 r\n1 Q0 b 2 1 r\n2 Q0 b 1 1 r\n",
+    )
+    with pytest.raises(UnevaluableTopicError) as raised:
+        trecbench.evaluate(qrels, results, ["ERR@5"])
+    assert (raised.value.path, raised.value.line) == (qrels, 5)
+    assert run(["score", "-m", "ERR@5 nERR@3 P@5", qrels, results]) == ExitCode.DUPLICATE == 4
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == (
+        f"trecbench: {qrels}:5: ERR@5, nERR@3: grade 7 is above 4, the largest grade "
+        "gdeval's ERR is defined for (gdeval refuses such qrels too)\n"
+    )

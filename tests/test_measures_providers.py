@@ -143,7 +143,7 @@ def test_gdeval_measures(seed, k, tmp_path):
 
 def test_err_refuses_grades_gdeval_does_not_define():
     qrels, run = tie_free_case(0, max_grade=5)
-    with pytest.raises(trecbench.errors.UsageError, match="above 4"):
+    with pytest.raises(trecbench.errors.UnevaluableTopicError, match="above 4"):
         trecbench.evaluate(qrels, run, ["ERR@10"])
 
 

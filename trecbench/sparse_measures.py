@@ -47,6 +47,7 @@ from .measure_requests import (
 __all__ = [
     "CUTOFF_FAMILIES",
     "ERR_MAX_GRADE",
+    "GradeAboveErrError",
     "REQUEST_FAMILIES",
     "SparseRanking",
     "compute",
@@ -64,6 +65,12 @@ ERR_MAX_GRADE = 4  # gdeval's MAX_JUDGMENT: ERR's stop probability is (2^g - 1) 
 # the value is the one doubles of unbounded range give; topics graded at most
 # EXP_GAIN_GRADE are computed as they always were
 EXP_GAIN_GRADE = 960
+
+
+class GradeAboveErrError(ValueError):
+    """A judgment of an evaluated topic graded above :data:`ERR_MAX_GRADE`, which gdeval's
+    ERR has no stop probability for (gdeval refuses such qrels): the engine names the
+    first such judgment of the qrels (the sparse view holds no lines)."""
 
 
 @dataclass
@@ -308,14 +315,8 @@ def _beyond_trec_eval(ranking: SparseRanking, family: str, k, level: int) -> np.
         judged = np.bincount(topic[pos < limit], minlength=n).astype(np.float64)
         return _safe_divide(judged, np.minimum(num_ret, limit))
     if family in ("ERR", "nERR"):
-        for grades in (rel, ranking.judged_rel):
-            if len(grades) and grades.max() > ERR_MAX_GRADE:
-                from .errors import UsageError
-
-                raise UsageError(
-                    f"{family}@{k}: grade {int(grades.max())} is above {ERR_MAX_GRADE}, the "
-                    "largest grade gdeval's ERR is defined for"
-                )
+        if len(ranking.judged_rel) and ranking.judged_rel.max() > ERR_MAX_GRADE:
+            raise GradeAboveErrError(f"{family}@{k}")
         gain = rel > 0
         terms = _err_terms(topic[gain], pos[gain], rel[gain])
         err = _segment_totals(ranking, terms, topic[gain], pos[gain], limit)

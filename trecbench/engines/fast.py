@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..errors import UnevaluableTopicError
 from ..kernels import segment_cumsum
 from ..measures import registry
 from ..sparse_measures import (
     CUTOFF_FAMILIES,
+    ERR_MAX_GRADE,
     REQUEST_FAMILIES,
+    GradeAboveErrError,
     SparseRanking,
     compute,
     plan_requests,
@@ -57,6 +60,12 @@ class Evaluator:
         aligned with ``qids`` (sorted), from a ranked table in trec_eval order (``qid``,
         ``docno``, 1-based ``rank``; one block per topic, as
         :func:`trecbench.ranking.rank_run` makes it) or a RankedRun."""
+        try:
+            return self._evaluate(ranked, qids)
+        except GradeAboveErrError:
+            raise self._grade_above_err(qids) from None
+
+    def _evaluate(self, ranked, qids: list[str]) -> dict:
         import pyarrow.compute as pc
 
         from .. import arrow, ranking
@@ -74,6 +83,34 @@ class Evaluator:
         rows = np.flatnonzero(arrow.to_numpy(judged) & (topic >= 0))
         hit_docnos = ranking.take_rows(docnos, rows)
         return self._compute(len(qids), topic, pos, rows, hit_docnos, self.truth.judgments(qids))
+
+    def _grade_above_err(self, qids: list[str]) -> UnevaluableTopicError:
+        """The error of ERR@k or nERR@k on judgments graded above :data:`ERR_MAX_GRADE`,
+        at the qrels line of the first such judgment of the first topic of ``qids`` (in
+        trec_eval's order, as a run read in blocks finds it too) that has one. Exit 4: a
+        measure the judgments cannot give, as trec_eval's measures that -R's format cannot
+        give."""
+        import pyarrow.compute as pc
+
+        from .. import arrow
+
+        table = self.truth.table
+        qid = table.column("qid")
+        found = pc.index_in(qid, value_set=arrow.array(qids, qid.type))
+        topic = arrow.to_numpy(pc.fill_null(found, arrow.scalar(-1, found.type)))
+        grade, line = (arrow.to_numpy(table.column(name)) for name in ("rel", "line"))
+        rows = np.flatnonzero((topic >= 0) & (grade > ERR_MAX_GRADE))
+        row = rows[np.lexsort((line[rows], topic[rows]))[0]]
+        names = ", ".join(
+            measure.requested or measure.canonical
+            for measure, _, requests in self.plan
+            if any(kind in ("ERR", "nERR") for kind, _ in requests)
+        )
+        message = (
+            f"{names}: grade {grade[row]} is above {ERR_MAX_GRADE}, the largest grade "
+            "gdeval's ERR is defined for (gdeval refuses such qrels too)"
+        )
+        return UnevaluableTopicError(self.truth.path, int(line[row]), message)
 
     def _evaluate_ranked_run(self, ranked, qids):
         """The same from a :class:`trecbench.ranking.RankedRun`: no row is moved; each

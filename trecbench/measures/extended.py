@@ -126,7 +126,8 @@ _irm(
     cutoff=INT_CUTOFF,
     cutoff_required=True,
     citation=CHAPELLE,
-    notes="gdeval.pl's definition (grades above 4 are refused, as gdeval does)",
+    notes="gdeval.pl's definition (grades above 4 are refused at their qrels line, as "
+    "gdeval refuses them)",
 )
 _irm(
     "nERR",
