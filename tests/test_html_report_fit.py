@@ -116,20 +116,43 @@ def test_long_run_names_wrap_in_the_tables_within_the_page(window, tmp_path, run
 
 @pytest.fixture(scope="module")
 def demo_compare(tmp_path_factory):
-    """The page of ``compare qrels/hpo-demo.qrels runs/*.run``, the bundled demo's."""
+    """The page of ``compare qrels/hpo-demo.qrels runs/*.run``, the bundled demo's, by
+    language (its strata's means tables, all pairs and tie sensitivity per section)."""
     out = tmp_path_factory.mktemp("demo")
     runs = [*DEMO_RUNS, str(ROOT / "runs" / "tfidf-word-parents.run")]
-    assert run(["compare", QRELS, *runs, "-o", str(out), "--quiet"]) == 0
+    strata = ["--strata", str(ROOT / "qrels" / "hpo-demo.sidecar.json"), "--group-by", "language"]
+    assert run(["compare", QRELS, *runs, *strata, "-o", str(out), "--quiet"]) == 0
     return out / "report.html"
 
 
-def test_the_demos_summary_keeps_its_numbers_and_headings_whole(window, demo_compare):
+# each cell of a table's body that shows numbers (starts with one: a mean, an interval, a
+# mean and its significance letters) but the first column's (topic ids): [the heading the
+# table is under, its text, its lines, its alignment]
+NUMBER_CELLS = """
+return Array.from(document.querySelectorAll('tbody td:not(:first-child)')).filter(function (cell) {
+  return /^[-+\u2212]?[0-9]/.test(cell.textContent); }).map(function (cell) {
+  var heading = cell.closest('.scroll');
+  while (heading && !/^H[23]$/.test(heading.tagName)) { heading = heading.previousElementSibling; }
+  var range = document.createRange(); range.selectNodeContents(cell);
+  var lines = range.getBoundingClientRect().height / parseFloat(getComputedStyle(cell).lineHeight);
+  return [heading ? heading.textContent : '', cell.textContent, Math.round(lines),
+          getComputedStyle(cell).textAlign]; });"""
+
+
+def test_the_demos_tables_keep_their_numbers_and_headings_whole(window, demo_compare):
     # in a window of 800 px p's 5.4e-06 broke at its hyphen, the intervals and differences
     # over 2 and 3 lines, the heading "p adjusted" over 2: they scroll in the table's box
     _fits(window, demo_compare)
     cells = [cell for cell in window.execute_script(CELL_LINES, SUMMARY_NUMBERS) if cell[0]]
     assert len(cells) > 50 and "p adjusted" in {text for text, _ in cells}
     assert [cell for cell in cells if cell[1] != 1] == []
+    # so do the other tables' numbers, right-aligned: the strata's means ("0.0283 [0.0000,"
+    # over "0.0849]", left-aligned, even at 1280 px), all pairs and tie sensitivity
+    cells = window.execute_script(NUMBER_CELLS)
+    headings = {heading for heading, *_ in cells}
+    assert {"All pairs", "Tie sensitivity", "language = de (28 topics)"} <= headings
+    assert any(heading.startswith("Macro over language") for heading in headings)
+    assert [cell for cell in cells if cell[2:] != [1, "right"]] == []
 
 
 def test_a_long_topic_id_wraps_in_the_topics_table(window, tmp_path):
