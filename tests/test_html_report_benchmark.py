@@ -211,3 +211,52 @@ def test_the_pages_benchmark_part_fits_a_window_of_800_px(browser, written):
         _fits(browser, written / "report.html", BOXES + ", h4")
     finally:
         _resized(browser, 1280)
+
+
+def test_a_name_cell_without_a_name_sorts_last_either_way(browser, tmp_path):
+    # the KPI table's "n/a" (num_ret: no direction, no best mode) came first once the
+    # best modes were sorted descending: its place was after every mode's
+    from trecbench.benchmarking import run_benchmark
+
+    (tmp_path / "q.qrels").write_text("".join(f"t{i} 0 A 1\n" for i in range(4)))
+    retrieved = {"a": "A", "b": "B A", "c": "B"}
+    for mode, documents in retrieved.items():
+        lines = (
+            f"t{i} Q0 {docno} {rank} {9 - rank} {mode}\n"
+            for i in range(4)
+            for rank, docno in enumerate(documents.split(), 1)
+        )
+        (tmp_path / f"{mode}.run").write_text("".join(lines))
+    modes = "".join(f'[modes.{mode}]\nrun = "{mode}.run"\n' for mode in retrieved)
+    config = tmp_path / "c.toml"
+    config.write_text(f'qrels = "q.qrels"\nmeasures = ["P@1", "num_ret", "P@2"]\n{modes}')
+    page = tmp_path / "page.html"
+    page.write_text(run_benchmark(config).to_html(), encoding="utf-8")
+    browser.get(page.as_uri())
+    best = browser.find_elements("css selector", "#benchmark ~ .scroll table thead th")[4]
+    orders = []
+    for _ in range(2):
+        best.click()
+        orders.append(browser.execute_script(COLUMN, 0, 4))
+    assert orders == [["a", "a, b", "n/a"], ["a, b", "a", "n/a"]]  # by P@1, P@2, num_ret
+
+
+def test_a_name_cell_without_a_name_sorts_as_an_empty_one():
+    # in a column of names a cell sorts by its names' place (data-order); without a name
+    # by none: an empty data-sort, last either way (sortable.js), not after every name
+    from trecbench.html_report.blocks import shown
+    from trecbench.renderers.blocks import NAMES, NUMBERS, Column, Table, cell
+
+    columns = (Column("Best", NAMES), Column("Mean", NUMBERS))
+    rows = (
+        (cell("n/a"), cell("1")),
+        (cell("y", ("y",)), cell("2")),
+        (cell("x", ("x",)), cell("3")),
+    )
+    ((table),) = shown([Table(columns, rows)])
+    assert [row[0][2] for row in table["rows"]] == [
+        {"data-sort": ""},
+        {"data-order": "1"},
+        {"data-order": "0"},
+    ]
+    assert [row[1][2] for row in table["rows"]] == [{}, {}, {}]

@@ -266,6 +266,26 @@ def test_names_that_start_as_numbers_sort_as_text_in_every_table(browser, number
     assert texts == [["Measure", "Run"], *sections, ["Topic"]]
 
 
+def test_a_measure_without_a_best_run_sorts_last_either_way(browser, numbered):
+    # its "n/a" (num_ret: no direction, no best run) came first once the best runs were
+    # sorted descending: its place was after every run's
+    from selenium.webdriver.common.by import By
+
+    folder = numbered.parent.parent
+    runs = [str(folder / f"{name}.run") for name in ("2-stage", "10-stage", "1e3-run")]
+    out = folder / "no-best"
+    measures = ["-m", "P@1", "-m", "num_ret", "-m", "P@3"]
+    args = ["compare", str(folder / "q"), *runs, *measures, "--group-by", "qid-prefix"]
+    assert run([*args, "-o", str(out), "--quiet"]) == 0
+    browser.get((out / "report.html").as_uri())
+    means = browser.find_elements(By.CSS_SELECTOR, "table.sortable")[2]  # the macro section's
+    ascending, descending = _sorted_by(means, len(runs) + 1)
+    assert (ascending, descending) == (
+        ["10-stage", "2-stage", "n/a"],
+        ["2-stage", "10-stage", "n/a"],
+    )
+
+
 @pytest.fixture
 def board(tmp_path, capsys):
     """leaderboard --format html's page (its path) of the systems 2-stage, 10-stage,

@@ -14,7 +14,7 @@ def shown(blocks) -> list[dict]:
     """``blocks`` as the template renders them: a dict per block, its ``kind`` one of
     ``heading`` (``level``, ``text``), ``paragraph`` (``text``: spans), ``items``
     (``entries``: lines) and ``table`` (``head``: ``(title, class)`` per column; ``rows``:
-    ``(spans, class, order)`` per cell; ``sortable``)."""
+    ``(spans, class, attributes)`` per cell, its attributes those it sorts by; ``sortable``)."""
     page = []
     for block in blocks:
         if isinstance(block, Heading):
@@ -32,12 +32,12 @@ def _table(table: Table) -> dict:
     head = [(column.title, _heading_class(column)) for column in table.columns]
     cell_classes = [" ".join(_classes(column)) for column in table.columns]
     orders = [
-        _places([row[index].names for row in table.rows]) if column.holds == NAMES else {}
+        _places([row[index].names for row in table.rows]) if column.holds == NAMES else None
         for index, column in enumerate(table.columns)
     ]
     rows = [
         [
-            (cell.text, cell_classes[index], orders[index].get(cell.names))
+            (cell.text, cell_classes[index], _sorted_by(cell, orders[index]))
             for index, cell in enumerate(row)
         ]
         for row in table.rows
@@ -62,7 +62,17 @@ def _classes(column) -> list[str]:
 
 
 def _places(names: list[tuple[str, ...]]) -> dict[tuple[str, ...], int]:
-    """Each cell's names (as read) -> its place in their code-point order, name by name; a
-    cell without a name ("n/a") last."""
-    order = sorted(set(names), key=lambda read: (not read, read))
-    return {read: place for place, read in enumerate(order)}
+    """Each cell's names (as read) -> its place in their code-point order, name by name
+    (a cell without a name has none)."""
+    return {read: place for place, read in enumerate(sorted(set(names) - {()}))}
+
+
+def _sorted_by(cell, places: dict[tuple[str, ...], int] | None) -> dict[str, str]:
+    """The attributes a cell sorts by (sortable.js): in a column of names, its names' place
+    (``data-order``), or an empty ``data-sort`` for a cell without a name ("n/a"), which
+    sorts last either way, as an empty cell; none in another column."""
+    if places is None:
+        return {}
+    if not cell.names:
+        return {"data-sort": ""}
+    return {"data-order": str(places[cell.names])}

@@ -230,16 +230,17 @@ def _shown(comparison, values: dict, documents: dict, curves: dict | None):
     return cells.with_names_escaped(comparison, "html"), values, shown_documents, curves
 
 
-def _best_run_places(comparison, label: str, places: dict[str, int]) -> list[int]:
+def _best_run_places(comparison, label: str, places: dict[str, int]) -> list[int | None]:
     """The place of each measure's best runs (a means table's last column, "a, b") in the
-    order of their runs' places, a measure without a best run ("n/a") last."""
+    order of their runs' places; none for a measure without a best run ("n/a": the page
+    sorts it last either way, as an empty cell)."""
     means = comparison.part(comparison.summary, label).set_index(["measure", "run"])["mean"]
     keys = []
     for measure in comparison.measures:
         best = cells.best_runs(means.loc[measure], comparison.runs, cells.direction_of(measure))
-        keys.append([places[run] for run in best] or [len(places)])
-    order = sorted(map(tuple, keys))
-    return [order.index(tuple(key)) for key in keys]
+        keys.append(tuple(places[run] for run in best))
+    order = sorted(set(keys) - {()})
+    return [order.index(key) if key else None for key in keys]
 
 
 def _other_sections(comparison, places: dict[str, int]) -> list[dict]:
