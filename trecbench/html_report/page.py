@@ -316,6 +316,7 @@ def _page(jinja2, comparison, drill: tuple, depth: int, title: str, preamble) ->
 
     from ..evaluation.drill import mean_curves
     from . import blocks
+    from .figures import MIN_WIDTH
 
     values = _topic_values(comparison)
     docs, curves = drill
@@ -370,6 +371,7 @@ def _page(jinja2, comparison, drill: tuple, depth: int, title: str, preamble) ->
             # Bokeh's core only (no widgets, tables, WebGL or MathJax: 1.3 MB instead of 3.9)
             bokeh_js=Resources(mode="inline", components=["bokeh"]).render_js(),
             figure_script=script,
+            figure_print_width=MIN_WIDTH,
             figures=divs,
             data=_data_block(data),
             provenance=json.dumps(provenance, indent=1, ensure_ascii=False),
