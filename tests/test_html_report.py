@@ -173,6 +173,13 @@ def test_a_topic_opens_on_its_documents_and_grades(page):
     expected = data["documents"]["en-21"][data["runs"][0]][0]
     grade = "unjudged" if expected[2] is None else str(expected[2])
     assert [first[1].text, first[3].text] == [expected[0], grade]
+    # each heading aligned as its column: "Document" stood right over the ids, left
+    aligned = (
+        "return Array.from(arguments[0].rows[arguments[1]].cells,"
+        " cell => getComputedStyle(cell).textAlign)"
+    )
+    headings, cells = (page.execute_script(aligned, tables[0], row) for row in (0, 1))
+    assert headings == cells == ["left", "left", "right", "right"]
 
 
 def test_precision_recall_curves_equal_trec_eval_and_are_plotted(report):

@@ -12,7 +12,7 @@ from html.parser import HTMLParser
 import pytest
 from conftest import ROOT
 from test_html_report import _drawn
-from test_html_report_fit import BOXES, _fits, _resized
+from test_html_report_fit import BOXES, CELL_LINES, _fits, _resized
 
 from trecbench.cli import run
 from trecbench.renderers.escaping import isolated_text
@@ -193,6 +193,9 @@ def test_the_pages_benchmark_tables_in_chromium(browser, written):
     assert numbers and all(align == "right" and space == "nowrap" for *_, align, space in numbers)
     status = [align for text, _, align, _ in completeness if text.startswith("incomplete:")]
     assert status == ["left"]
+    # a mode's name whole: "Lexical+Rerank" broke mid-word beside the wide Status column
+    names = page.execute_script(CELL_LINES, "#benchmark ~ .scroll td.name")
+    assert len(names) > 10 and [cell for cell in names if cell[1] != 1] == []
     # sorted by a mode's means, then by the modes' names (code point order)
     headings = page.find_elements("css selector", "#benchmark ~ .scroll table thead th")
     headings[2].click()  # Vector-Only's means, ascending
