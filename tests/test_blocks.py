@@ -782,17 +782,29 @@ def test_described_blocks_tell_the_stretches_scoring_would_find(topics, count, t
         assert starts.tolist() == found_starts.tolist() and qids == found_qids.to_pylist()
 
 
+_RANKED = [("q1", f"d{i}", 1.0 / (i + 1)) for i in range(20)]
+
+
 @pytest.mark.parametrize(
-    "rows",
+    ("rows", "said"),
     [
-        [("q1", f"d{i}", 1.0 / (i + 1)) for i in range(20)] + [("q2", "d0", float("nan"))],
-        [("q1", f"d{i}", 1.0 / (i + 1)) for i in range(20)] + [("q2", "d0", 2.0)] * 2,
+        (_RANKED + [("q2", "d0", float("nan"))], "row 21: score nan is not finite"),
+        (
+            _RANKED + [("q2", "d0", 2.0)] * 2,
+            "row 22: duplicate docs d0 for topic q2 (first at row 21)",
+        ),
+        # topics scattered: spilled to disk, the rows cited all the same
+        (
+            [("q2", "d0", 2.0), *_RANKED, ("q2", "d0", 2.0)],
+            "row 22: duplicate docs d0 for topic q2 (first at row 1)",
+        ),
     ],
-    ids=["nan score", "duplicate"],
+    ids=["nan score", "duplicate", "duplicate spilled"],
 )
-def test_a_parquet_run_in_blocks_names_rows_as_read_whole(rows, tmp_path, monkeypatch):
-    """A Parquet run is read in batches; its errors name the row and line in the file, as
-    when it is read whole (they were counted from each batch's start)."""
+def test_a_parquet_run_in_blocks_names_rows_as_read_whole(rows, said, tmp_path, monkeypatch):
+    """A Parquet run is read in batches; its errors name the row in the file, as when it
+    is read whole (they were counted from each batch's start). A duplicate named it as a
+    line (`run.parquet:22: ... (first on line 21)`) where the others say `row 21`."""
     import pyarrow.parquet as pq
 
     qid, docno, score = zip(*rows, strict=True)
@@ -801,11 +813,17 @@ def test_a_parquet_run_in_blocks_names_rows_as_read_whole(rows, tmp_path, monkey
     (tmp_path / "qrels").write_text("q1 0 d1 1\nq2 0 d0 1\n")
     qrels = str(tmp_path / "qrels")
     whole = _outcome(lambda: _whole(monkeypatch, qrels, str(run)))
-    assert whole[1].endswith(("row 21: score nan is not finite", "(first on line 21)"))
+    assert whole[1] == f"{run}: {said}"
     monkeypatch.setattr(memory, "BLOCK_LINES", 7)
     monkeypatch.setattr(memory, "FEWEST_BLOCK_LINES", 7)
     monkeypatch.setattr(parquet_format, "BATCH_ROWS", 6)  # batches of 6 rows
+    spilled = []
+    original = run_blocks.RunBlocks._spilled
+    monkeypatch.setattr(
+        run_blocks.RunBlocks, "_spilled", lambda *a: spilled.append(1) or original(*a)
+    )
     assert _outcome(lambda: evaluate(qrels, str(run), memory=1)) == whole
+    assert bool(spilled) == (rows[0] == rows[-1])  # the scattered topics went through a spill
 
 
 @pytest.mark.parametrize("name", ["SIGTERM", "SIGHUP"])

@@ -141,13 +141,11 @@ def test_a_kind_a_format_does_not_hold_is_refused():
 @pytest.mark.parametrize(
     ("lines", "cited"),
     [
-        (
-            [0, 0, 0],
-            "2: duplicate docs d1 for topic q1 (first on line 1)",
-        ),  # was 9223372036854775807
-        ([5, -3, 0], "2: duplicate docs d1 for topic q1 (first on line 1)"),  # was 5 ... line -3
-        ([4, 4, 9], "2: duplicate docs d1 for topic q1 (first on line 1)"),  # one line, two rows
-        ([7, 3, 9], "7: duplicate docs d1 for topic q1 (first on line 3)"),  # lines, sorted anew
+        # the rows numbered instead (they were said to be lines: ":2: ... (first on line 1)")
+        ([0, 0, 0], ": row 2: duplicate docs d1 for topic q1 (first at row 1)"),  # was 2**63 - 1
+        ([5, -3, 0], ": row 2: duplicate docs d1 for topic q1 (first at row 1)"),  # was line -3
+        ([4, 4, 9], ": row 2: duplicate docs d1 for topic q1 (first at row 1)"),  # one line, 2 rows
+        ([7, 3, 9], ":7: duplicate docs d1 for topic q1 (first on line 3)"),  # lines, sorted anew
     ],
 )
 def test_a_line_column_is_taken_only_when_it_holds_line_numbers(tmp_path, lines, cited):
@@ -160,7 +158,7 @@ def test_a_line_column_is_taken_only_when_it_holds_line_numbers(tmp_path, lines,
     qrels.write_text("q1 0 d1 1\n")
     with pytest.raises(InputError) as raised:
         evaluate(str(qrels), str(path), ["P.5"])
-    assert str(raised.value) == f"{path}:{cited}"
+    assert str(raised.value) == f"{path}{cited}"
 
 
 def _parquet_with_bytes(path, columns: dict, mark: bytes, written: bytes) -> None:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from .. import provenance
 from ..errors import DuplicateError, InputError, InputWarning, UsageError
 from ..inputs import held
+from ..inputs.tables import duplicate_cited, lines_are_rows
 from ..memory import Budget
 from ..plurals import first_few
 from .assembly import _run_result
@@ -85,8 +86,10 @@ class _Runs:
         try:
             result, columns, flags = _evaluate_run(run.table, name, run.path, plan, tie_bounds)
         except DuplicateError as error:
-            if run.path is not None or error.rule != "R7":
-                raise  # a run file's, or the qrels' (Q5)
+            if error.rule != "R7":
+                raise  # the qrels' (Q5)
+            if run.path is not None:
+                raise _in_rows(error, lines_are_rows(run.table)) from None
             raise held.renamed(error, source, label) from None
         result.record = run.record
         return result, columns, flags, list(run.warnings)
@@ -206,6 +209,18 @@ def _evaluate_blocks(
             counted("scoring topics", topics, None)
     if not blocks.record["lines"]:
         raise InputError(path, None, "empty run file")
-    result, columns, flags = _run_result(scored, name, path, blocks.runid, plan, tie_bounds)
+    try:
+        result, columns, flags = _run_result(scored, name, path, blocks.runid, plan, tie_bounds)
+    except DuplicateError as error:
+        raise (_in_rows(error, blocks.lines_are_rows) if error.rule == "R7" else error) from None
     result.record = blocks.record
     return result, columns, flags, blocks.warnings
+
+
+def _in_rows(error: DuplicateError, rows: bool) -> DuplicateError:
+    """``error``, a document a run file lists twice, citing the file's rows where its
+    lines are its rows (``rows``: a Parquet file's, as its other errors cite them)."""
+    if not rows:
+        return error
+    _, first, second = error.listing
+    return duplicate_cited(error, error.path, second, first, (True, True))

@@ -40,7 +40,7 @@ from .. import arrow
 from . import trec_text
 from .ir_metadata import recorded
 from .streams import Progress, Source
-from .tables import carry_integer_ids, integer_ids, with_integer_ids
+from .tables import carry_integer_ids, integer_ids, lines_are_rows, with_integer_ids
 from .trec_tables import SCORE_TEXT
 
 RUN_COLUMNS = ("qid", "docno", "score", "tag", "line")
@@ -123,6 +123,9 @@ class RunBlocks:
         self.warnings: list[str] = []
         self.ir_metadata: dict[str, Any] | None = None  # set by the format's block reader
         self.spilled = False  # whether the topics came through a spill
+        # whether the lines are the file's rows (Parquet's: tables.lines_are_rows), which
+        # errors then cite; told by the tables read (_pieces)
+        self.lines_are_rows = True
         self._stopped = False
 
     def resize(self, whole_rows: int, spill_rows: int) -> None:
@@ -200,6 +203,7 @@ class RunBlocks:
             if not isinstance(piece, _Piece):
                 piece = _described(piece)
             table = piece.table
+            self.lines_are_rows = self.lines_are_rows and lines_are_rows(table)
             if "line" not in table.column_names:
                 numbers = np.arange(line + 1, line + table.num_rows + 1, dtype=np.int64)
                 table = table.append_column("line", arrow.array(numbers))

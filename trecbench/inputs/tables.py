@@ -43,7 +43,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import arrow
-from ..errors import InputError, UsageError, excerpt, excerpt_plain, shortened
+from ..errors import DuplicateError, InputError, UsageError, excerpt, excerpt_plain, shortened
 from .python_objects import ARROW_REFUSALS, Where, from_python, index_label, row_named
 from .trec_tables import MAX_GRADE, parse_grades, parse_scores
 
@@ -319,20 +319,20 @@ def _shown(value: pa.Scalar) -> str:
     return excerpt_plain(str(value.as_py()))
 
 
-def _lines(table: pa.Table, first: int) -> pa.Array:
+def _given_lines(table: pa.Table) -> pa.Array | None:
     """The ``line`` column if it holds line numbers (integers from 1, no nulls, within
-    int64, each once: a table read from a file, sorted anew or not), else the rows
-    numbered from ``first + 1`` (a message citing line 0, or -3, or one line for two rows
-    would point nowhere)."""
+    int64, each once: a table read from a file, sorted anew or not), else None: the rows
+    are numbered instead (a message citing line 0, or -3, or one line for two rows would
+    point nowhere)."""
     given = table.column("line") if "line" in table.column_names else None
     if given is not None and pa.types.is_integer(given.type) and not given.null_count:
         try:
             lines = pc.cast(given, pa.int64()).combine_chunks()
         except pa.ArrowInvalid:  # uint64 beyond int64: not line numbers
-            lines = None
-        if lines is not None and _line_numbers(arrow.to_numpy(lines)):
+            return None
+        if _line_numbers(arrow.to_numpy(lines)):
             return lines
-    return arrow.array(np.arange(first + 1, first + table.num_rows + 1, dtype=np.int64))
+    return None
 
 
 def _line_numbers(values: np.ndarray) -> bool:
@@ -391,8 +391,14 @@ def typed(
             columns = {"qid": columns["qid"], "iter": subtopic, "docno": columns["docno"]}
         rel_name = _need(table, REL_NAMES, "relevance", origin, file)
         columns["rel"] = grades(column(rel_name), origin, where)
-    columns["line"] = _lines(table, first)
+    lines = _given_lines(table)
+    rows = lines is None
+    if rows:  # numbered from the input's row the table starts at
+        lines = arrow.array(np.arange(first + 1, first + table.num_rows + 1, dtype=np.int64))
+    columns["line"] = lines
     typed = pa.table(columns)
+    if file and rows:  # a file's rows, not lines: its duplicates cite them as rows
+        typed = _marked(typed, ["line"], ROW_LINES)
     integers = [  # read from integers here, or marked so by an earlier reading
         role
         for role, name in (("qid", qid_name), ("docno", doc_name))
@@ -407,11 +413,47 @@ def typed(
 INTEGER_IDS = {b"trecbench": b"ids read from integers"}
 
 
+# field metadata of the line column of a table read from a file without lines of its own
+# (Parquet's: see typed): its lines are the file's rows, which its errors cite as rows
+ROW_LINES = {b"trecbench": b"lines are the file's rows"}
+
+
+def lines_are_rows(table: pa.Table) -> bool:
+    """Whether ``table``'s lines are the rows of the file it was read from (:data:`ROW_LINES`)."""
+    names = table.schema.names
+    return "line" in names and table.schema.field("line").metadata == ROW_LINES
+
+
+def duplicate_cited(
+    error: DuplicateError,
+    path: str,
+    second: int,
+    first: int,
+    rows: tuple[bool, bool],
+    first_in: str | None = None,
+) -> DuplicateError:
+    """``error``, a document a run lists twice (its ``listing``), told at ``path``'s
+    ``second`` listing, the ``first`` in ``first_in`` (None: the same file), each cited
+    as a row where its file's lines are its rows (``rows``: the second's, the first's;
+    :func:`lines_are_rows`), as a Parquet file's other errors cite them, else as a line."""
+    what = error.listing[0]
+    earlier = f"at row {first}" if rows[1] else f"on line {first}"
+    message = f"duplicate {what} (first {earlier}{f' of {first_in}' if first_in else ''})"
+    if rows[0]:
+        return error.moved(path, None, f"row {second}: {message}")
+    return error.moved(path, second, message)
+
+
 def with_integer_ids(table: pa.Table, roles: list[str]) -> pa.Table:
     """``table`` with its ``roles`` columns (``qid``, ``docno``) marked as read from
     integers (:data:`INTEGER_IDS`)."""
+    return _marked(table, roles, INTEGER_IDS)
+
+
+def _marked(table: pa.Table, names: list[str], metadata: dict) -> pa.Table:
+    """``table`` with the field metadata ``metadata`` on its ``names`` columns."""
     fields = [
-        field.with_metadata(INTEGER_IDS) if field.name in roles else field for field in table.schema
+        field.with_metadata(metadata) if field.name in names else field for field in table.schema
     ]
     return pa.Table.from_arrays(table.columns, schema=pa.schema(fields))
 
