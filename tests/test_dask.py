@@ -4,6 +4,7 @@ warnings, flagged topics, records, errors; from TREC files, Dask DataFrames and 
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 
@@ -242,8 +243,6 @@ def test_a_shard_split_into_row_groups_names_rows_in_the_file(tmp_path, client, 
     """Dask reads a large shard as one partition per row group, each indexed from 0: an
     error names the row in the file, as one process does (it named row 5 of row 25; rows
     count from 1, as lines)."""
-    import functools
-
     from trecbench.errors import InputError
 
     n = 30
@@ -407,25 +406,40 @@ def test_a_run_that_is_no_regular_file_is_refused_before_it_is_opened(kind, tmp_
 @pytest.mark.parametrize("suffix", [".run", ".parquet"])
 def test_a_document_in_two_shards_names_each_shard_and_line(suffix, tmp_path, client):
     """It was reported at `run1:9223372036854775807`, no shard named (both listings on
-    line 2 of their files)."""
+    line 2 of their files). A Parquet file's rows are cited as rows, as its other errors
+    cite them, and as one process cites them (they were called lines)."""
     from trecbench.errors import DuplicateError
 
-    (tmp_path / "qrels").write_text("1 0 a 1\n1 0 b 1\n")
-    (tmp_path / "shards").mkdir()
-    shards = {"s1": [("1", "a", 3.0), ("1", "b", 2.0)], "s2": [("1", "x", 1.0), ("1", "b", 0.5)]}
-    for name, rows in shards.items():
-        path = tmp_path / "shards" / f"{name}{suffix}"
+    def write(path, rows):
         if suffix == ".run":
             path.write_text("".join(f"{q} Q0 {d} 1 {s} t\n" for q, d, s in rows))
         else:
             columns = {"qid": [r[0] for r in rows], "docno": [r[1] for r in rows]}
             pq.write_table(pa.table({**columns, "score": [r[2] for r in rows]}), path)
+
+    qrels = str(tmp_path / "qrels")
+    (tmp_path / "qrels").write_text("1 0 a 1\n1 0 b 1\n")
+    (tmp_path / "shards").mkdir()
+    shards = {"s1": [("1", "a", 3.0), ("1", "b", 2.0)], "s2": [("1", "x", 1.0), ("1", "b", 0.5)]}
+    for name, rows in shards.items():
+        write(tmp_path / "shards" / f"{name}{suffix}", rows)
     first, second = (str(tmp_path / "shards" / f"{name}{suffix}") for name in shards)
     with pytest.raises(DuplicateError) as raised:
-        tbdask.evaluate(str(tmp_path / "qrels"), str(tmp_path / "shards"), client=client)
-    assert str(raised.value) == (
-        f"{second}:2: duplicate docs b for topic 1 (first on line 2 of {first})"
-    )
+        tbdask.evaluate(qrels, str(tmp_path / "shards"), client=client)
+    said = {
+        ".run": f"{second}:2: duplicate docs b for topic 1 (first on line 2 of {first})",
+        ".parquet": f"{second}: row 2: duplicate docs b for topic 1 (first at row 2 of {first})",
+    }
+    assert str(raised.value) == said[suffix]
+    one = tmp_path / f"one{suffix}"
+    write(one, [("1", "a", 3.0), ("1", "b", 2.0), ("1", "a", 1.0)])
+    with pytest.raises(DuplicateError) as in_one_process:
+        evaluate(qrels, str(one))
+    with pytest.raises(DuplicateError) as on_dask:
+        tbdask.evaluate(qrels, str(one), client=client)
+    cited = {".run": ":3: duplicate", ".parquet": ": row 3: duplicate"}[suffix]
+    assert str(on_dask.value) == str(in_one_process.value)
+    assert str(on_dask.value).startswith(f"{one}{cited} docs a for topic 1 (first ")
 
 
 def test_a_jsonl_run_is_read_by_the_workers(client, tmp_path):
@@ -513,3 +527,43 @@ def test_the_report_records_a_parquet_run_and_every_file_of_a_glob(tmp_path, cli
     assert paths == [str(tmp_path / "t" / name) for name in ("a.run", "b.run")]
     records = evaluation.input_records
     assert [records[(path, "run")]["lines"] for path in paths] == [1, 1]
+
+
+def test_a_parquet_run_is_recorded_as_its_partitions_are_read(tmp_path, client, monkeypatch):
+    """A Parquet run on Dask had no record of its own: the report read the file again
+    after scoring (report.input_record) and its record lacked the run's `name`, which one
+    process and a TREC text file on Dask record. Each file of a Parquet glob too."""
+    from trecbench import report
+
+    qrels = str(tmp_path / "q")
+    (tmp_path / "q").write_text("q1 0 d1 1\nq2 0 d2 1\n")
+    (tmp_path / "shards").mkdir()
+    rows = {  # several row groups a file: several partitions, their topics and tags joined
+        "a": {"qid": ["q1", "q2", "q1", "q3"], "docno": ["d1", "d2", "d3", "d1"],
+              "score": [2.0, 1.0, 1.0, 0.5], "tag": ["x", "t", "t", "s"]},
+        "b": {"qid": ["q2", "q2"], "docno": ["d4", "d9"], "score": [1.0, 0.5], "tag": ["y", "z"]},
+    }  # fmt: skip
+    for name, columns in rows.items():
+        pq.write_table(pa.table(columns), tmp_path / "shards" / f"{name}.parquet", row_group_size=2)
+
+    # a partition per row group (what Dask does for a file beyond its blocksize)
+    monkeypatch.setattr(
+        dd, "read_parquet", functools.partial(dd.read_parquet, split_row_groups=True)
+    )
+    assert dd.read_parquet(str(tmp_path / "shards" / "a.parquet")).npartitions == 2
+
+    def refused(*args, **kwargs):
+        raise AssertionError(f"read again for its record: {args}")
+
+    files = [str(tmp_path / "shards" / f"{name}.parquet") for name in rows]
+    for run in (files[0], str(tmp_path / "shards" / "*.parquet")):
+        on_dask = tbdask.evaluate(qrels, run, ["P.5"], client=client)
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(report, "input_record", refused)
+            recorded = report.evaluation_records(on_dask)
+        name = on_dask.runs[0].name
+        for path in files if "*" in run else files[:1]:
+            # as one process records the file (its name: the run's)
+            expected = evaluate(qrels, path, ["P.5"]).input_records[(path, "run")]
+            assert on_dask.input_records[(path, "run")] == expected | {"name": name}
+            assert {**expected, "name": name} in recorded

@@ -27,21 +27,20 @@ from __future__ import annotations
 
 import glob
 import os
-import re
 import threading
 from collections.abc import Mapping, Sequence
 from itertools import accumulate
-from typing import Any
+from typing import Any, NamedTuple
 
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from . import outputs
+from . import outputs, provenance
 from .errors import DuplicateError, InputError, UsageError
 from .evaluation.integer_ids import lost_zero, refuse
 from .extras import require
 from .inputs import held
-from .inputs.tables import integer_ids, with_integer_ids
+from .inputs.tables import duplicate_cited, integer_ids, lines_are_rows, with_integer_ids
 
 require("dask", "trecbench.dask (score --dask)")  # one line naming the extra when missing
 require("distributed", "trecbench.dask (score --dask)")
@@ -55,6 +54,7 @@ RUN_COLUMNS = ("qid", "docno", "score", "tag", "line")
 _ID_ROLES = ("qid", "docno")
 _FRAME = "run DataFrame"  # what the workers name a Dask DataFrame run in its errors
 _INTEGERS = "trecbench integer ids"  # a partition's attrs: its id columns read from integers
+_ROWS = "trecbench rows"  # a partition's attrs: its lines are its file's rows (lines_are_rows)
 SHARD_BITS = 40  # lines of a run's file: below 2**40; files of a run: below 2**23
 # trec_eval's code (pytrec_eval) keeps state between calls: one partition at a time is
 # scored per process (a worker with several threads scores them in turn)
@@ -109,21 +109,22 @@ class DaskRun:
         lines, runid, records, warnings = _combined(facts)
         if not lines:
             raise InputError(label, None, "empty run" + (" file" if self.files else ""))
-        _refuse_lost_zeros(truth, [ids for *_, ids in facts], label)
+        _refuse_lost_zeros(truth, [found.ids for found in facts], label)
         try:
             result, columns, flags = _run_result(blocks, name, self.path, runid, plan, tie_bounds)
         except DuplicateError as error:
-            moved = _in_shards(error, self.files) if self.files else _named_frame(error, label)
-            raise moved from None
+            if self.files is None:
+                raise _named_frame(error, label) from None
+            raise _in_files(error, self.files, [found.rows for found in facts]) from None
         result.record = records[0] if len(records) == 1 else None
         if self.files is not None and len(self.files) > 1:  # each file in the records
             result.files, result.file_records = list(self.files), records
         return result, columns, flags, warnings
 
     def _typed(self, qrels_integers: tuple[str, ...]):
-        """The run's typed rows as a Dask DataFrame, and per partition ``(lines, last tag,
-        provenance record, warnings, ids)`` (delayed; ``ids``: :func:`_id_facts` against
-        the qrels' id columns ``qrels_integers``, read from integers)."""
+        """The run's typed rows as a Dask DataFrame, and the :class:`_Facts` of each file
+        (of the frame, when the run is one: no record), delayed (``ids`` against the
+        qrels' id columns ``qrels_integers``, read from integers)."""
         if self.files is None:
             sources = [(self.data, _FRAME, False)]
         elif all(_partitioned(path) for path in self.files):
@@ -136,17 +137,28 @@ class DaskRun:
             sources = None
         if sources is not None:
             offsets = _offsets([frame for frame, _, _ in sources])
-            typed = dd.concat(
-                [
-                    frame.map_partitions(
-                        _typed_frame, at, origin, file, shard, meta=_META, enforce_metadata=False
-                    )
-                    for shard, ((frame, origin, file), at) in enumerate(
-                        zip(sources, offsets, strict=True)
-                    )
-                ]
-            )
-            facts = [dask.delayed(_facts)(part, qrels_integers) for part in typed.to_delayed()]
+            frames = [
+                frame.map_partitions(
+                    _typed_frame, at, origin, file, shard, meta=_META, enforce_metadata=False
+                )
+                for shard, ((frame, origin, file), at) in enumerate(
+                    zip(sources, offsets, strict=True)
+                )
+            ]
+            typed = dd.concat(frames)
+            # a file's facts are joined on a worker from those of its partitions (their
+            # topics and tags stay there), which takes the file's checksum too
+            counted, checksums = self.files is not None, provenance.checksums_taken()
+            parts = [
+                dask.delayed(_facts)(part, qrels_integers, counted) for part in typed.to_delayed()
+            ]
+            ends = accumulate(frame.npartitions for frame in frames)
+            facts = [
+                dask.delayed(_joined_facts)(
+                    parts[end - frame.npartitions : end], origin if file else None, checksums
+                )
+                for frame, (_, origin, file), end in zip(frames, sources, ends, strict=True)
+            ]
             return typed, facts
         read = [
             dask.delayed(_read_text, nout=2)(path, shard, qrels_integers)
@@ -249,15 +261,43 @@ def _typed_frame(part, offsets, origin: str, file: bool, shard: int, partition_i
 
 
 def _marked(frame, table: pa.Table):
-    """``frame`` noting which of ``table``'s id columns were read from integers (pandas
-    keeps ``attrs``, where the Arrow field metadata that marks them is lost)."""
+    """``frame`` noting which of ``table``'s id columns were read from integers, and
+    whether its lines are its file's rows (pandas keeps ``attrs``, where the Arrow field
+    metadata that marks them is lost)."""
     frame.attrs[_INTEGERS] = tuple(r for r in _ID_ROLES if integer_ids(table, r))
+    frame.attrs[_ROWS] = lines_are_rows(table)
     return frame
+
+
+class _Facts(NamedTuple):
+    """What the client needs of a file of a run (of a run's frame) beside its scores:
+    its ``lines``, its last ``tag``, its provenance ``record`` (None: a frame), the
+    ``warnings`` of its reading, its ``ids`` (:func:`_id_facts`), and whether its lines
+    are its rows (``rows``: :func:`~trecbench.inputs.tables.lines_are_rows`)."""
+
+    lines: int
+    tag: str | None
+    record: dict | None
+    warnings: list[str]
+    ids: tuple
+    rows: bool
+
+
+class _PartFacts(NamedTuple):
+    """:class:`_Facts` of one partition, without a record; ``qids`` and ``tags``: its
+    distinct ones, from which its file's record counts them (None: a frame's)."""
+
+    lines: int
+    tag: str | None
+    ids: tuple
+    rows: bool
+    qids: frozenset | None
+    tags: frozenset | None
 
 
 def _read_text(path: str, shard: int = 0, qrels_integers: tuple[str, ...] = ()):
     """A file of any format read whole as ``trecbench score`` reads it: the typed rows
-    and ``(lines, last tag, provenance record, warnings, ids)`` (:func:`_id_facts`)."""
+    and its :class:`_Facts`."""
     from .evaluation import load
 
     loaded = load(path, "run")
@@ -267,7 +307,8 @@ def _read_text(path: str, shard: int = 0, qrels_integers: tuple[str, ...] = ()):
 
         table = table.append_column("line", pa.array(np.arange(1, len(table) + 1)))
     ids = _id_facts(table, qrels_integers)
-    facts = (len(table), _last_tag(table), loaded.record, list(loaded.warnings), ids)
+    rows = lines_are_rows(table)
+    facts = _Facts(len(table), _last_tag(table), loaded.record, list(loaded.warnings), ids, rows)
     return _frame(table, shard), facts
 
 
@@ -279,10 +320,61 @@ def _last_tag(table) -> str | None:
     return last.as_py() if hasattr(last, "as_py") else str(last)
 
 
-def _facts(part, qrels_integers: tuple[str, ...]) -> tuple:
+def _facts(part, qrels_integers: tuple[str, ...], counted: bool) -> _PartFacts:
+    """The :class:`_PartFacts` of a typed partition (``counted``: its distinct topics and
+    tags too: it is part of a file)."""
     ids = pa.table({role: pa.array(part[role]) for role in _ID_ROLES})
     ids = _id_facts(with_integer_ids(ids, list(part.attrs.get(_INTEGERS, ()))), qrels_integers)
-    return len(part), _last_tag(part), None, [], ids
+    seen = [frozenset(part[name].unique()) if counted else None for name in ("qid", "tag")]
+    return _PartFacts(len(part), _last_tag(part), ids, part.attrs.get(_ROWS, False), *seen)
+
+
+def _joined_facts(parts: list[_PartFacts], path: str | None, checksums: bool) -> _Facts:
+    """The :class:`_Facts` of a file (``path``; None: a frame) from those of its
+    partitions, in order: its record as one process records the file (``checksums``:
+    whether the call takes them, :func:`_file_digest`)."""
+    lines = sum(part.lines for part in parts)
+    tags = [part.tag for part in parts if part.lines]
+    tag = tags[-1] if tags else None
+    record = None
+    if path is not None:
+        topics = frozenset().union(*(part.qids for part in parts))
+        all_tags = frozenset().union(*(part.tags for part in parts))
+        counts = {
+            "lines": lines,
+            "topics": len(topics),
+            "run_tag": tag,
+            "run_tags": sorted(all_tags),
+        }
+        record = {"path": path, "kind": "run", **_file_digest(path, checksums), **counts}
+    ids = _joined_ids([part.ids for part in parts])
+    return _Facts(lines, tag, record, [], ids, all(part.rows for part in parts))
+
+
+def _joined_ids(found: list[tuple]) -> tuple:
+    """:func:`_id_facts` of a file from those of its partitions, in order: the roles any
+    read from integers, and each role's first id that no integer prints as."""
+    integers = tuple(role for role in _ID_ROLES if any(role in ints for ints, _ in found))
+    lost: dict[str, str] = {}
+    for _, examples in found:
+        for role, example in examples.items():
+            lost.setdefault(role, example)
+    return integers, lost
+
+
+def _file_digest(path: str, checksums: bool) -> dict:
+    """``size`` and ``sha256`` of a file the workers read in row groups (not all its
+    bytes, nor in order: its checksum is taken by reading it through, as one process
+    takes a Parquet file's read in blocks); without ``checksums`` (a call that records no
+    file) its size, nothing read."""
+    try:
+        if not checksums:
+            return {"size": os.stat(path).st_size, "sha256": None}
+        with provenance.taking_checksums(True):
+            size, sha256 = provenance.file_digest(path)
+    except OSError as exc:
+        raise InputError(path, None, f"cannot read: {exc.strerror or exc}") from None
+    return {"size": size, "sha256": sha256}
 
 
 def _id_facts(table: pa.Table, qrels_integers: tuple[str, ...]) -> tuple:
@@ -315,12 +407,12 @@ def _named_frame(error: InputError, label: str) -> InputError:
     return error.moved(label, error.line)
 
 
-def _combined(facts: list[tuple]) -> tuple[int, str, list, list[str]]:
-    """Lines, runid (the last line's tag), file records and warnings of the parts."""
-    lines = sum(count for count, *_ in facts)
-    tags = [tag for count, tag, *_ in facts if count]
-    records = [record for _, _, record, *_ in facts if record is not None]
-    warnings = [warning for _, _, _, found, _ in facts for warning in found]
+def _combined(facts: list[_Facts]) -> tuple[int, str, list, list[str]]:
+    """Lines, runid (the last line's tag), file records and warnings of the files."""
+    lines = sum(found.lines for found in facts)
+    tags = [found.tag for found in facts if found.lines]
+    records = [found.record for found in facts if found.record is not None]
+    warnings = [warning for found in facts for warning in found.warnings]
     return lines, tags[-1] if tags else "", records, warnings
 
 
@@ -337,19 +429,18 @@ def _refuse_lost_zeros(truth, ids: list[tuple], label: str) -> None:
             refuse(truth.path, label, role, example)
 
 
-def _in_shards(error: DuplicateError, files: list[str] | None) -> DuplicateError:
-    """``error`` naming the file and line within it of each listing (lines numbered
-    across files: :func:`_frame`)."""
-    found = re.search(r" \(first on line (\d+)\)$", error.message)
-    if not files or len(files) < 2 or found is None or error.line is None:
+def _in_files(error: DuplicateError, files: list[str], rows: list[bool]) -> DuplicateError:
+    """``error``, a document the run's ``files`` list twice, naming the file of each
+    listing and its line within it (lines numbered across files: :func:`_frame`), or its
+    row where the file's lines are its rows (``rows``, per file: Parquet's, as its other
+    errors cite them); the qrels' as it is."""
+    if error.rule != "R7":
         return error
-    first, second = (
-        divmod(int(found.group(1)), 1 << SHARD_BITS),
-        divmod(error.line, 1 << SHARD_BITS),
-    )
-    where = f" of {files[first[0]]}" if first[0] != second[0] else ""
-    message = f"{error.message[: found.start()]} (first on line {first[1]}{where})"
-    return error.moved(files[second[0]], second[1], message)
+    _, first, second = error.listing
+    (first_file, first), (file, second) = (divmod(n, 1 << SHARD_BITS) for n in (first, second))
+    first_in = files[first_file] if first_file != file else None
+    cited = (rows[file], rows[first_file])
+    return duplicate_cited(error, files[file], second, first, cited, first_in)
 
 
 def _offsets(frames: list) -> list[list[int]]:
