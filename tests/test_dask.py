@@ -567,3 +567,26 @@ def test_a_parquet_run_is_recorded_as_its_partitions_are_read(tmp_path, client, 
             expected = evaluate(qrels, path, ["P.5"]).input_records[(path, "run")]
             assert on_dask.input_records[(path, "run")] == expected | {"name": name}
             assert {**expected, "name": name} in recorded
+
+
+def test_a_drill_down_keeps_the_scores_as_the_run_file_writes_them(tmp_path, client):
+    """score --dask --html showed `5.0` and `1.5` where the file writes `5.00` and `1.50`
+    (as the page shows them without --dask): the workers did not keep the scores' text."""
+    qrels = str(tmp_path / "qrels")
+    (tmp_path / "qrels").write_text("q1 0 d1 1\nq1 0 d2 0\nq2 0 d3 1\n")
+    run = tmp_path / "run"
+    run.write_text("q1 Q0 d1 1 5.00 t\nq1 Q0 d2 2 1.50 t\n")
+    shown = [
+        scored(qrels, str(run), ["P.2"], drill_depth=5).runs[0].drill_down.documents.to_pylist()
+        for scored in (evaluate, functools.partial(tbdask.evaluate, client=client))
+    ]
+    assert [row["score_text"] for row in shown[1]] == ["5.00", "1.50"]
+    assert shown[1] == shown[0]
+    # beside a Parquet file (read whole by a worker, as one process reads it): numbers
+    (tmp_path / "mixed").mkdir()
+    (tmp_path / "mixed" / "a.run").write_text(run.read_text())
+    table = pa.table({"qid": ["q2"], "docno": ["d3"], "score": [0.25]})
+    pq.write_table(table, tmp_path / "mixed" / "b.parquet")
+    mixed = tbdask.evaluate(qrels, str(tmp_path / "mixed"), ["P.2"], drill_depth=5, client=client)
+    documents = mixed.runs[0].drill_down.documents
+    assert documents.column("score_text").to_pylist() == ["5.00", "1.50", None]

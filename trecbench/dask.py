@@ -41,6 +41,7 @@ from .evaluation.integer_ids import lost_zero, refuse
 from .extras import require
 from .inputs import held
 from .inputs.tables import duplicate_cited, integer_ids, lines_are_rows, with_integer_ids
+from .inputs.trec_tables import SCORE_TEXT
 
 require("dask", "trecbench.dask (score --dask)")  # one line naming the extra when missing
 require("distributed", "trecbench.dask (score --dask)")
@@ -87,7 +88,9 @@ class DaskRun:
 
         client = self.client or Client.current()
         truth = plan.truth
-        typed, facts = self._typed(tuple(r for r in _ID_ROLES if integer_ids(truth.table, r)))
+        qrels_integers = tuple(r for r in _ID_ROLES if integer_ids(truth.table, r))
+        # a report's drill-down shows the scores as a file writes them, as in one process
+        typed, facts = self._typed(qrels_integers, score_text=plan.drill is not None)
         parts = self.partitions or typed.npartitions
         shuffled = typed.shuffle("qid", npartitions=parts, shuffle_method="tasks")
         # a key of its own each call (hash=False): equal data scattered again by a later
@@ -121,10 +124,11 @@ class DaskRun:
             result.files, result.file_records = list(self.files), records
         return result, columns, flags, warnings
 
-    def _typed(self, qrels_integers: tuple[str, ...]):
+    def _typed(self, qrels_integers: tuple[str, ...], score_text: bool = False):
         """The run's typed rows as a Dask DataFrame, and the :class:`_Facts` of each file
         (of the frame, when the run is one: no record), delayed (``ids`` against the
-        qrels' id columns ``qrels_integers``, read from integers)."""
+        qrels' id columns ``qrels_integers``, read from integers). ``score_text``: a TREC
+        text file's scores as written kept too (Parquet and frames hold numbers)."""
         if self.files is None:
             sources = [(self.data, _FRAME, False)]
         elif all(_partitioned(path) for path in self.files):
@@ -161,10 +165,11 @@ class DaskRun:
             ]
             return typed, facts
         read = [
-            dask.delayed(_read_text, nout=2)(path, shard, qrels_integers)
+            dask.delayed(_read_text, nout=2)(path, shard, qrels_integers, score_text)
             for shard, path in enumerate(self.files)
         ]
-        typed = dd.from_delayed([frame for frame, _ in read], meta=_META, verify_meta=False)
+        meta = _empty_frame(score_text)
+        typed = dd.from_delayed([frame for frame, _ in read], meta=meta, verify_meta=False)
         return typed, [facts for _, facts in read]
 
 
@@ -200,39 +205,43 @@ def evaluate(
 # on the workers
 
 
-def _empty_frame():
+def _empty_frame(score_text: bool = False):
+    """A typed partition without rows (``score_text``: with the scores as written)."""
     import pandas as pd
 
     text = pd.StringDtype("pyarrow")
-    return pd.DataFrame(
-        {
-            "qid": pd.Series([], dtype=text),
-            "docno": pd.Series([], dtype=text),
-            "score": pd.Series([], dtype="float64"),
-            "tag": pd.Series([], dtype=text),
-            "line": pd.Series([], dtype="int64"),
-        }
-    )
+    columns = {
+        "qid": pd.Series([], dtype=text),
+        "docno": pd.Series([], dtype=text),
+        "score": pd.Series([], dtype="float64"),
+        "tag": pd.Series([], dtype=text),
+        "line": pd.Series([], dtype="int64"),
+    }
+    return pd.DataFrame(columns | ({SCORE_TEXT: pd.Series([], dtype=text)} if score_text else {}))
 
 
 _META = _empty_frame()  # the typed partitions' columns
 
 
-def _frame(table: pa.Table, shard: int = 0):
+def _frame(table: pa.Table, shard: int = 0, score_text: bool = False):
     """A typed run table as a pandas partition (string ids stay Arrow strings); its lines
     numbered across the run's files: line ``n`` of file ``shard`` as
     ``shard << SHARD_BITS | n``, so that lines of two files never share a number (a document
-    listed in two files was reported at line 2**63 - 1) and sort in the files' order."""
+    listed in two files was reported at line 2**63 - 1) and sort in the files' order.
+    ``score_text``: with the scores as written (null where the format holds numbers)."""
     from .inputs import to_pandas
 
+    names = (*RUN_COLUMNS, SCORE_TEXT) if score_text else RUN_COLUMNS
+    if score_text and SCORE_TEXT not in table.column_names:
+        table = table.append_column(SCORE_TEXT, pa.nulls(table.num_rows, pa.string()))
     plain = pa.table(
         {
             name: table.column(name).cast(pa.string())
-            if name in ("qid", "docno", "tag")
+            if name in ("qid", "docno", "tag", SCORE_TEXT)
             else pc.add(table.column(name), shard << SHARD_BITS)
             if name == "line" and shard
             else table.column(name)
-            for name in RUN_COLUMNS
+            for name in names
         }
     )
     return to_pandas(plain)
@@ -295,12 +304,14 @@ class _PartFacts(NamedTuple):
     tags: frozenset | None
 
 
-def _read_text(path: str, shard: int = 0, qrels_integers: tuple[str, ...] = ()):
+def _read_text(
+    path: str, shard: int = 0, qrels_integers: tuple[str, ...] = (), score_text: bool = False
+):
     """A file of any format read whole as ``trecbench score`` reads it: the typed rows
-    and its :class:`_Facts`."""
+    (``score_text``: with the scores as written) and its :class:`_Facts`."""
     from .evaluation import load
 
-    loaded = load(path, "run")
+    loaded = load(path, "run", score_text=score_text)
     table = loaded.table
     if "line" not in table.column_names:  # a regular file: row i is line i + 1
         import numpy as np
@@ -309,7 +320,7 @@ def _read_text(path: str, shard: int = 0, qrels_integers: tuple[str, ...] = ()):
     ids = _id_facts(table, qrels_integers)
     rows = lines_are_rows(table)
     facts = _Facts(len(table), _last_tag(table), loaded.record, list(loaded.warnings), ids, rows)
-    return _frame(table, shard), facts
+    return _frame(table, shard, score_text), facts
 
 
 def _last_tag(table) -> str | None:
