@@ -14,8 +14,10 @@ import base64
 import datetime
 import json
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from ..errors import InputError, excerpt_plain, int_text, one_line
@@ -219,12 +221,50 @@ def _written(value: Any) -> str:
 
 
 def block_text(metadata: dict[str, Any]) -> str:
-    """``metadata`` as an ir_metadata block, to write at the top of a run."""
+    """``metadata`` as an ir_metadata block, to write at the top of a run: each text reads
+    back as the same text, under YAML 1.1 (PyYAML, trecbench) and 1.2 (the version the
+    ir_metadata schema names; ruamel.yaml, repro_eval), and no line break of any reader is
+    written raw (see :func:`_block_dumper`)."""
     import yaml
 
-    text = yaml.safe_dump(metadata, sort_keys=False, allow_unicode=True)
-    body = "".join(f"# {line}\n" if line else "#\n" for line in text.splitlines())
+    text = yaml.dump(metadata, Dumper=_block_dumper(), sort_keys=False, allow_unicode=True)
+    # lines end at "\n" only, as the readers' (str.splitlines() also ends one at U+2028)
+    lines = text.removesuffix("\n").split("\n")
+    body = "".join(f"# {line}\n" if line else "#\n" for line in lines)
     return f"{START.decode()}\n{body}{END.decode()}\n"
+
+
+# a plain scalar that YAML 1.2's core schema reads as null, a boolean or a number
+# (https://yaml.org/spec/1.2.2/#1032-tag-resolution); YAML 1.1 reads `1e3`, `0o17`, `008`
+# and `.5` as text, so PyYAML writes them plain, and a YAML 1.2 reader saw numbers
+_YAML_1_2_NOT_TEXT = re.compile(
+    r"null|Null|NULL|~|true|True|TRUE|false|False|FALSE"
+    r"|[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+"
+    r"|[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?"
+    r"|[-+]?\.(inf|Inf|INF)|\.(nan|NaN|NAN)"
+)
+
+
+@cache
+def _block_dumper() -> type:
+    """PyYAML's ``SafeDumper`` writing text that YAML 1.2 reads as something else quoted,
+    and text with a character that is not printable (a line break of any reader: \\n,
+    \\r, U+0085, U+2028, U+2029; a control, a tab, NUL) double-quoted, where YAML escapes
+    each (``\\L``, ``\\r``, ``\\0``): the block's lines are the file's lines."""
+    import yaml
+
+    class BlockDumper(yaml.SafeDumper):
+        def represent_str(self, data):
+            if not data.isprintable():
+                style = '"'
+            elif _YAML_1_2_NOT_TEXT.fullmatch(data):
+                style = "'"
+            else:
+                return super().represent_str(data)
+            return self.represent_scalar("tag:yaml.org,2002:str", data, style=style)
+
+    BlockDumper.add_representer(str, BlockDumper.represent_str)
+    return BlockDumper
 
 
 def recorded(metadata: dict[str, Any] | None) -> dict[str, Any]:

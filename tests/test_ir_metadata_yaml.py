@@ -1,0 +1,159 @@
+"""ir_metadata blocks as YAML: written so that every reader reads back the same text (YAML
+1.1 and 1.2, the TREC readers' lines), read with messages at the file's lines, refused when
+a value cannot be read or two keys are one in the reports' JSON."""
+
+from __future__ import annotations
+
+import os
+import re
+
+import pytest
+import yaml
+from conftest import ROOT
+
+import trecbench
+from trecbench.cli import run
+from trecbench.inputs import ir_metadata
+
+LINE = b"301 Q0 d1 1 2.5 bm25\n"
+# what some reader takes for the end of a line: TREC text's and trec_eval's \n; YAML 1.1's
+# (PyYAML's) \r, U+0085, U+2028, U+2029; Python's str.splitlines() \x0b, \x0c, \x1c-\x1e
+LINE_ENDS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+HOSTILE = [
+    "lab\u2028two",
+    "a\rb",
+    "a\r\nb",
+    "\n",
+    "x\x0by\x0cz",
+    "\x1c\x1d\x1e",
+    "next\x85line",
+    "p\u2029q",
+    "nul\x00byte",
+    "tab\there",
+    "  lead and trail  ",
+    "# ir_metadata.end",
+    "\n# ir_metadata.end\n",
+    "ir_metadata.end",
+    "k: 60 # not a comment",
+    "'\"\\",
+    "\ufeffbom",
+    "\x7f\x9f\xa0\u3000\u200b",
+    "emoji \U0001f600",
+    " ".join(["long"] * 30) + "\u2028" + " ".join(["words"] * 30),
+]
+_EXAMPLES = int(os.environ.get("TRECBENCH_HOSTILE_EXAMPLES", "60"))
+
+
+def _round_trip(metadata: dict) -> dict:
+    """``metadata`` written as a block atop a run and read back; the block's lines are
+    lines to every reader: none holds a line end but its own \\n."""
+    text = ir_metadata.block_text(metadata)
+    lines = text.split("\n")[:-1]
+    assert all(line.startswith("#") for line in lines)
+    assert not any(end in line for line in lines for end in LINE_ENDS)
+    block = ir_metadata.find_block(text.encode() + LINE, "run")
+    assert (block.lines, block.size) == (len(lines), len(text.encode()))
+    return ir_metadata.parse(block, "run")
+
+
+@pytest.mark.parametrize("value", HOSTILE)
+def test_hostile_text_is_written_on_the_blocks_lines_and_reads_back_as_itself(value):
+    # `team: "lab\u2028two"` read back as 'lab two': PyYAML wrote U+2028 raw and
+    # str.splitlines() broke the line there, giving the rest a "# " of its own
+    metadata = {"actor": {"team": value}, value: [value], "tag": value}
+    assert _round_trip(metadata) == metadata
+
+
+def test_any_text_reads_back_as_itself():
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    characters = st.sampled_from(LINE_ENDS + "\x00\t #:'\"\\-?[]{}&*!|>%@` a1.e") | st.characters()
+    text = st.text(characters, max_size=40)
+
+    @settings(
+        max_examples=_EXAMPLES,
+        derandomize=True,
+        database=None,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow],
+    )
+    @given(st.dictionaries(text, text | st.lists(text, max_size=3), max_size=4))
+    def check(metadata):
+        assert _round_trip(metadata) == metadata
+
+    check()
+
+
+def test_fuse_writes_a_team_with_a_line_separator_as_given(tmp_path):
+    about = tmp_path / "about.yaml"
+    about.write_text('actor:\n  team: "lab\\u2028two"\n')
+    runs = [str(ROOT / "runs" / "tfidf-char.run"), str(ROOT / "runs" / "tfidf-word.run")]
+    fused = tmp_path / "f.run"
+    assert run(["fuse", "--ir-metadata", str(about), *runs, "-o", str(fused)]) == 0
+    assert trecbench.load_run(str(fused)).ir_metadata["actor"] == {"team": "lab\u2028two"}
+
+
+# -- YAML 1.2 (the version the ir_metadata schema names; ruamel.yaml, repro_eval) -----------
+
+# the core schema's tag resolution of plain scalars, YAML 1.2.2 section 10.3.2
+# (https://yaml.org/spec/1.2.2/#1032-tag-resolution); a plain scalar matching none is text
+CORE_SCHEMA = {
+    "null": r"null|Null|NULL|~|",
+    "bool": r"true|True|TRUE|false|False|FALSE",
+    "int": r"[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+",
+    "float": r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?"
+    r"|[-+]?(\.inf|\.Inf|\.INF)|\.nan|\.NaN|\.NAN",
+}
+# text that YAML 1.1 (PyYAML) reads as text and YAML 1.2 as a number or null, or the reverse
+NOT_TEXT_IN_ONE_VERSION = [
+    "1e3", "2e-5", "1E3", "+1e3", "0o17", "0o7", "008", "09", ".5", ".5e3", "1.e3", "+.5",
+    "-0", "0x1F", "0b101", "1_000", "1:30", "yes", "No", "on", "OFF", "y", "~", "null",
+    "True", "FALSE", ".inf", "-.Inf", ".NaN", "2022-01-01", "1.50", "=", "<<", "",
+]  # fmt: skip
+
+
+def _yaml_1_2_text(block_text: str) -> None:
+    """Every plain scalar of the YAML in ``block_text`` (a block as written) is text when
+    YAML 1.2's core schema resolves it."""
+    lines = block_text.split("\n")[1:-2]
+    document = yaml.compose("\n".join(line[2:] if line != "#" else "" for line in lines))
+    nodes = [document]
+    while nodes:
+        node = nodes.pop()
+        if isinstance(node, yaml.MappingNode):
+            nodes.extend(part for pair in node.value for part in pair)
+        elif isinstance(node, yaml.SequenceNode):
+            nodes.extend(node.value)
+        elif node.style is None and node.tag == "tag:yaml.org,2002:str":
+            for kind, pattern in CORE_SCHEMA.items():
+                assert not re.fullmatch(pattern, node.value), f"{node.value!r}: {kind}"
+
+
+@pytest.mark.parametrize("value", NOT_TEXT_IN_ONE_VERSION)
+def test_text_is_text_to_yaml_1_1_and_1_2_readers(value):
+    # PyYAML wrote `tag: 0o17` and `1e3` plain: text to YAML 1.1, 15 and 1000.0 to 1.2
+    metadata = {"tag": value, "actor": {"team": value}, value: [value]}
+    text = ir_metadata.block_text(metadata)
+    _yaml_1_2_text(text)
+    assert _round_trip(metadata) == metadata
+    lines = "\n".join(line[2:] for line in text.split("\n")[1:-2])
+    assert yaml.safe_load(lines) == metadata  # PyYAML alone, without trecbench's id keys
+
+
+@pytest.mark.parametrize(("command", "tag"), [("fuse", "1e3"), ("convert", "0o17")])
+def test_a_run_tag_that_yaml_1_2_reads_as_a_number_is_written_quoted(tmp_path, command, tag):
+    about = tmp_path / "about.yaml"
+    about.write_text("actor:\n  team: lab\n")
+    out = tmp_path / "out"
+    if command == "fuse":
+        runs = [str(ROOT / "runs" / "tfidf-char.run"), str(ROOT / "runs" / "tfidf-word.run")]
+        argv, written = ["fuse", "--ir-metadata", str(about), *runs, "-o", str(out)], out
+    else:
+        source = ROOT / "data" / "convert" / "msmarco-run.tsv"
+        argv = ["convert", "--ir-metadata", str(about), "msmarco", str(source), "-o", str(out)]
+        written = out / f"{tag}.run"
+    assert run([*argv, "--tag", tag]) == 0
+    text = written.read_text()
+    assert f"\n# tag: '{tag}'\n" in text
+    _yaml_1_2_text(text[: text.index("# ir_metadata.end\n") + len("# ir_metadata.end\n")])
