@@ -13,6 +13,7 @@ from conftest import ROOT
 
 import trecbench
 from trecbench.cli import run
+from trecbench.errors import InputError
 from trecbench.inputs import ir_metadata
 
 LINE = b"301 Q0 d1 1 2.5 bm25\n"
@@ -157,3 +158,48 @@ def test_a_run_tag_that_yaml_1_2_reads_as_a_number_is_written_quoted(tmp_path, c
     text = written.read_text()
     assert f"\n# tag: '{tag}'\n" in text
     _yaml_1_2_text(text[: text.index("# ir_metadata.end\n") + len("# ir_metadata.end\n")])
+
+
+# -- messages at the file's lines ----------------------------------------------------------
+
+
+def _refused(block: bytes) -> InputError:
+    with pytest.raises(InputError) as caught:
+        ir_metadata.parse(ir_metadata.find_block(block + LINE, "r.run"), "r.run")
+    assert "\n" not in str(caught.value) and "<unicode string>" not in str(caught.value)
+    return caught.value
+
+
+@pytest.mark.parametrize(
+    ("block", "line", "message"),
+    [
+        # "(first on line 1)": the line in the YAML, not in the file
+        (
+            b"# ir_metadata.start\n# actor:\n#   team: x\n# tag: t\n# actor: y\n"
+            b"# ir_metadata.end\n",
+            5,
+            "duplicate key 'actor' (first on line 2)",
+        ),
+        # PyYAML counts a lone CR and U+2028 as line ends; the readers do not
+        (
+            b"# ir_metadata.start\n# a: 'x\ry'\n# b: 1\n# b: 2\n# ir_metadata.end\n",
+            4,
+            "duplicate key 'b' (first on line 3)",
+        ),
+        (
+            b'# ir_metadata.start\n# a: "x\xe2\x80\xa8y"\n# b: 1\n# b: 2\n# ir_metadata.end\n',
+            4,
+            "duplicate key 'b' (first on line 3)",
+        ),
+        # a NUL on line 3 was refused at line 2, "in "<unicode string>", position 10"
+        (
+            b"# ir_metadata.start\n# a: 1\n# b: x\x00\n# ir_metadata.end\n",
+            3,
+            "unacceptable character U+0000",
+        ),
+    ],
+)
+def test_messages_name_the_files_lines(block, line, message):
+    error = _refused(block)
+    assert error.line == line
+    assert message in str(error)

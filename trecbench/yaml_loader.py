@@ -10,7 +10,9 @@ itself is refused too. A mapping key given twice is refused with both lines, as 
 TOML configurations are (PyYAML keeps the last silently); in a configuration, a key YAML
 reads as something else than text (``1:``, ``no:``, ``on:``) is refused with its line:
 JSON and TOML keys are text, and a mode named ``no`` read as ``False`` was an internal
-error.
+error. The lines messages name (:func:`error_line`, "first on line")
+are counted at ``\n`` only, as the run readers count a file's lines (PyYAML's own count
+also breaks at ``\r``, U+0085, U+2028 and U+2029).
 Nesting is bounded (:data:`MAX_DEPTH`) in YAML as in TOML (:func:`nesting_depth`): the
 schema check and the parsers recurse, and thousands of brackets ended in an internal
 RecursionError.
@@ -60,10 +62,10 @@ def _loader_class(text_keys: bool) -> type:
             _check_expanded_size(node, MAX_EXPANDED + 2 * len(self.buffer))
             return node
 
-        def __init__(self, stream, id_keys: frozenset[str] = frozenset()):
+        def __init__(self, stream, id_keys: frozenset[str] = frozenset(), first_line: int = 1):
             super().__init__(stream)
             self.keys_checked: set[int] = set()
-            self.id_keys, self.root = id_keys, None
+            self.id_keys, self.root, self.first_line = id_keys, None, first_line
 
         def flatten_mapping(self, node):
             # a mapping's keys checked as written, before its merge keys add theirs: a
@@ -89,7 +91,7 @@ def _check_keys(loader: Any, node: Any, text_keys: bool) -> None:
     """Refuse a key given twice in ``node`` and, with ``text_keys``, one that is not text."""
     import yaml
 
-    first_seen: dict[Any, int] = {}
+    first_seen: dict[Any, Any] = {}
     for key_node, _ in node.value:
         if key_node.tag == _MERGE:  # `<<: *base` merges; keys written out win, by design
             continue
@@ -104,17 +106,41 @@ def _check_keys(loader: Any, node: Any, text_keys: bool) -> None:
                 key_node.start_mark,
             )
         try:
-            earlier = first_seen.get(key)
+            earlier = first_seen.setdefault(key, key_node)
         except TypeError:  # an unhashable key: the base class refuses it with its line
             continue
-        first_seen[key] = key_node.start_mark.line
-        if earlier is not None:  # on its line too: `{b: 1, b: 2}` was read as {b: 2}
+        if earlier is not key_node:  # on its line too: `{b: 1, b: 2}` was read as {b: 2}
             raise yaml.constructor.ConstructorError(
                 None,
                 None,
-                f"duplicate key {excerpt(key)} (first on line {earlier + 1})",
+                f"duplicate key {excerpt(key)} (first on line {_line_of(loader, earlier)})",
                 key_node.start_mark,
             )
+
+
+def _line_of(loader: Any, node: Any) -> int:
+    """The line in the file where ``node`` starts (the loader's text begins at the file's
+    line ``loader.first_line``), counted at ``\\n`` only."""
+    return loader.first_line + loader.buffer.count("\n", 0, node.start_mark.index)
+
+
+def error_line(error: Exception, text: str, first_line: int = 1) -> int:
+    """The line in the file of the YAML ``error`` raised reading ``text`` (which begins at
+    the file's line ``first_line``), counted at ``\\n`` only; ``first_line`` when the error
+    has no place."""
+    mark = getattr(error, "problem_mark", None)
+    index = mark.index if mark is not None else getattr(error, "position", None)
+    return first_line + text.count("\n", 0, index) if index is not None else first_line
+
+
+def error_problem(error: Exception) -> str:
+    """What the YAML ``error`` says is wrong, on one line without PyYAML's "in <unicode
+    string>" place (messages give the file's line)."""
+    import yaml
+
+    if isinstance(error, yaml.reader.ReaderError) and isinstance(error.character, int):
+        return f"unacceptable character U+{error.character:04X}: {error.reason}"
+    return getattr(error, "problem", None) or str(error)
 
 
 def _children(node: Any) -> list:
@@ -189,17 +215,20 @@ def nesting_depth(value: Any) -> int:
     return deepest
 
 
-def load_yaml(text: str, text_keys: bool = False, id_keys: frozenset[str] = frozenset()) -> Any:
+def load_yaml(
+    text: str, text_keys: bool = False, id_keys: frozenset[str] = frozenset(), first_line: int = 1
+) -> Any:
     """One YAML document read with :class:`BoundedSafeLoader`; raises ``yaml.YAMLError``
     (with a ``problem_mark`` where it has a line) for what it refuses. ``text_keys``: a
     key read as anything but text is refused (a configuration, whose JSON and TOML forms
     have text keys; an ir_metadata block may well say ``2022:``). ``id_keys``: keys of the
     document's top mapping whose values are ids, kept as written when YAML would read them
     as another type (a run's ``tag: 007`` is the tag ``007``, not the octal number 7),
-    written in it or merged into it (``<<: *base``)."""
+    written in it or merged into it (``<<: *base``). ``first_line``: the file's line the
+    text begins at, for the lines a message names (see :func:`error_line`)."""
     import yaml
 
-    loader = _loader_class(text_keys)(text, id_keys)
+    loader = _loader_class(text_keys)(text, id_keys, first_line)
     try:
         loader.root = loader.get_single_node()
         if loader.root is None:

@@ -134,14 +134,12 @@ def _mapping(text: str, path: str, first_line: int) -> dict[str, Any]:
     """YAML ``text`` (read with the bounded loader) as a mapping, errors at their line."""
     import yaml
 
-    from ..yaml_loader import load_yaml
+    from ..yaml_loader import error_line, error_problem, load_yaml
 
     try:
-        value = load_yaml(text, id_keys=_ID_KEYS) if text.strip() else {}
+        value = load_yaml(text, id_keys=_ID_KEYS, first_line=first_line) if text.strip() else {}
     except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        line = first_line + mark.line if mark is not None else first_line
-        problem = getattr(error, "problem", None) or str(error)
+        line, problem = error_line(error, text, first_line), error_problem(error)
         raise InputError(path, line, f"ir_metadata: not valid YAML: {problem}") from None
     if not isinstance(value, dict):
         raise InputError(path, first_line, "ir_metadata: the YAML is not a mapping")
