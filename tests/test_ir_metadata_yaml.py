@@ -4,6 +4,7 @@ a value cannot be read or two keys are one in the reports' JSON."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 
@@ -203,3 +204,43 @@ def test_messages_name_the_files_lines(block, line, message):
     error = _refused(block)
     assert error.line == line
     assert message in str(error)
+
+
+# -- keys one in JSON ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("1", '"1"'),
+        ("'true'", "true"),
+        ("null", '"null"'),
+        ("1.5", '"1.5"'),
+        ("2022-01-01", '"2022-01-01"'),
+        (".nan", "NaN"),
+    ],
+)
+def test_keys_that_are_one_key_in_json_are_refused_at_their_line(first, second):
+    # {1: x, "1": y} was recorded in the report's JSON as "1" twice: a reader kept one
+    block = f"# ir_metadata.start\n# m:\n#   {first}: x\n#   {second}: y\n# ir_metadata.end\n"
+    error = _refused(block.encode())
+    assert error.line == 4
+    assert "(line 3)" in str(error) and "one key in JSON" in str(error)
+
+
+def test_keys_that_are_one_key_in_json_through_a_merge_are_refused():
+    block = b'# ir_metadata.start\n# b: &b {1: x}\n# m: {<<: *b, "1": y}\n# ir_metadata.end\n'
+    error = _refused(block)
+    assert error.line == 3 and 'keys 1 (line 2) and "1" are one key in JSON' in str(error)
+    # a key written out over a merged one it equals is the merge key's design, not a clash
+    block = b"# ir_metadata.start\n# b: &b {1: x}\n# m: {<<: *b, 1: y}\n# ir_metadata.end\n"
+    read = ir_metadata.parse(ir_metadata.find_block(block + LINE, "r"), "r")
+    assert read["m"] == {1: "y"}
+
+
+def test_keys_json_writes_apart_are_recorded_apart():
+    # a NaN key was written as NaN (out of JSON): "cannot write JSON"
+    block = b"# ir_metadata.start\n# .nan: 1\n# 1: 2\n# false: 3\n# ir_metadata.end\n"
+    metadata = ir_metadata.parse(ir_metadata.find_block(block + LINE, "r"), "r")
+    recorded = json.dumps(ir_metadata.recorded(metadata), allow_nan=False)
+    assert json.loads(recorded) == {"ir_metadata": {"NaN": 1, "1": 2, "false": 3}}

@@ -1,13 +1,14 @@
 """Values as JSON holds them, one way for every JSON trecbench writes (reports, ``score
 --format json``, a run's ir_metadata in its record): NaN and infinities null (an undefined
 value), paths text, tuples lists, sets sorted lists, numpy numbers Python's, dates and
-times ISO 8601, bytes (YAML's ``!!binary``) base64, keys JSON cannot hold as text; any
-other object as its text."""
+times ISO 8601, bytes (YAML's ``!!binary``) base64, keys JSON cannot hold as text (a NaN
+key ``"NaN"``); any other object as its text."""
 
 from __future__ import annotations
 
 import base64
 import datetime
+import json
 import math
 import os
 from collections.abc import Mapping
@@ -44,5 +45,14 @@ def json_safe(value: Any) -> Any:
     return str(value)
 
 
+def json_key(key: Any) -> str:
+    """The text JSON writes for the mapping key ``key`` once :func:`json_safe` has made
+    it what JSON can hold: ``1`` and ``"1"`` are both ``"1"``, ``true`` is ``"true"``."""
+    key = _key(key)
+    return key if isinstance(key, str) else json.dumps(key)
+
+
 def _key(key: Any) -> Any:
+    if isinstance(key, float) and not math.isfinite(key):  # JSON has no NaN key, as no NaN
+        return json.dumps(key)  # as Python's JSON writes it where allowed: "NaN", "Infinity"
     return key if key is None or isinstance(key, (str, int, float, bool)) else str(json_safe(key))

@@ -10,9 +10,10 @@ itself is refused too. A mapping key given twice is refused with both lines, as 
 TOML configurations are (PyYAML keeps the last silently); in a configuration, a key YAML
 reads as something else than text (``1:``, ``no:``, ``on:``) is refused with its line:
 JSON and TOML keys are text, and a mode named ``no`` read as ``False`` was an internal
-error. The lines messages name (:func:`error_line`, "first on line")
-are counted at ``\n`` only, as the run readers count a file's lines (PyYAML's own count
-also breaks at ``\r``, U+0085, U+2028 and U+2029).
+error; keys that are one key once written as JSON (``1:`` and ``"1":``, both ``"1"``)
+are refused too, as a JSON key given twice. The lines messages name (:func:`error_line`,
+"first on line") are counted at ``\n`` only, as the run readers count a file's lines
+(PyYAML's own count also breaks at ``\r``, U+0085, U+2028 and U+2029).
 Nesting is bounded (:data:`MAX_DEPTH`) in YAML as in TOML (:func:`nesting_depth`): the
 schema check and the parsers recurse, and thousands of brackets ended in an internal
 RecursionError.
@@ -24,7 +25,7 @@ import math
 from functools import cache
 from typing import Any
 
-from .errors import excerpt
+from .errors import excerpt, excerpt_plain, one_line
 
 MAX_EXPANDED = 1_000_000  # nodes and scalar characters an expanded document may hold
 MAX_DEPTH = 64  # nesting levels (a configuration needs a handful; checkers recurse)
@@ -75,6 +76,7 @@ def _loader_class(text_keys: bool) -> type:
                 self.keys_checked.add(id(node))
                 _check_keys(self, node, text_keys)
             super().flatten_mapping(node)
+            _check_json_keys(self, node)  # merged keys too: `<<: {1: a}` beside `"1": b`
             if node is self.root:  # its merged keys are its own now, as constructed
                 _ids_as_text(node, self.id_keys)
 
@@ -116,6 +118,40 @@ def _check_keys(loader: Any, node: Any, text_keys: bool) -> None:
                 f"duplicate key {excerpt(key)} (first on line {_line_of(loader, earlier)})",
                 key_node.start_mark,
             )
+
+
+def _check_json_keys(loader: Any, node: Any) -> None:
+    """Refuse two keys of the flattened mapping ``node`` that are two keys to Python (to
+    the parsed mapping) but one once written as JSON, whose keys are text (``1:`` and
+    ``"1":``): a report's JSON would hold the key twice and its readers keep one value.
+    Keys Python takes as one are a duplicate (refused) or a merged key overridden."""
+    import yaml
+
+    from .json_values import json_key
+
+    first_as_json: dict[str, tuple[Any, Any]] = {}
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node, deep=True)
+        try:
+            hash(key)
+        except TypeError:  # an unhashable key: the base class refuses it with its line
+            continue
+        earlier, earlier_node = first_as_json.setdefault(json_key(key), (key, key_node))
+        if earlier is not key and earlier != key:
+            raise yaml.constructor.ConstructorError(
+                None,
+                None,
+                f"keys {_as_written(earlier_node)} (line {_line_of(loader, earlier_node)}) "
+                f"and {_as_written(key_node)} are one key in JSON, whose keys are text: give "
+                "one of them another name",
+                key_node.start_mark,
+            )
+
+
+def _as_written(node: Any) -> str:
+    """The scalar ``node`` as a message quotes it: plain as written, quoted with quotes."""
+    text = excerpt_plain(one_line(node.value))
+    return text if node.style is None else f'"{text}"'
 
 
 def _line_of(loader: Any, node: Any) -> int:
