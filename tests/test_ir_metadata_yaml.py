@@ -16,6 +16,7 @@ import trecbench
 from trecbench.cli import run
 from trecbench.errors import InputError
 from trecbench.inputs import ir_metadata
+from trecbench.yaml_loader import load_yaml
 
 LINE = b"301 Q0 d1 1 2.5 bm25\n"
 # what some reader takes for the end of a line: TREC text's and trec_eval's \n; YAML 1.1's
@@ -206,7 +207,7 @@ def test_messages_name_the_files_lines(block, line, message):
     assert message in str(error)
 
 
-# -- keys one in JSON ---------------------------------------
+# -- keys one in JSON; values YAML cannot construct ---------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -244,3 +245,26 @@ def test_keys_json_writes_apart_are_recorded_apart():
     metadata = ir_metadata.parse(ir_metadata.find_block(block + LINE, "r"), "r")
     recorded = json.dumps(ir_metadata.recorded(metadata), allow_nan=False)
     assert json.loads(recorded) == {"ir_metadata": {"NaN": 1, "1": 2, "false": 3}}
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("2022-02-30", "'2022-02-30' is not a valid !!timestamp (day is out of range"),
+        ("2022-01-01 25:00:00", "is not a valid !!timestamp (hour must be in 0..23)"),
+        ("!!int x", "'x' is not a valid !!int"),
+        ("!!int 0b2", "'0b2' is not a valid !!int"),
+        ("!!float x", "'x' is not a valid !!float"),
+        ("!!bool maybe", "'maybe' is not a valid !!bool"),
+        ("!!timestamp x", "'x' is not a valid !!timestamp"),
+        ("9" * 5000, "is not a valid !!int (more than the 4,300 digits Python reads)"),
+    ],
+)
+def test_a_value_yaml_cannot_construct_is_refused_at_its_line(value, message):
+    # each was an internal error (ValueError, KeyError, AttributeError)
+    block = f"# ir_metadata.start\n# a: 1\n# b: {value}\n# ir_metadata.end\n".encode()
+    error = _refused(block)
+    assert error.line == 3
+    assert message in str(error)
+    with pytest.raises(yaml.YAMLError):  # a configuration's YAML too
+        load_yaml(f"b: {value}\n", text_keys=True)

@@ -11,9 +11,11 @@ TOML configurations are (PyYAML keeps the last silently); in a configuration, a 
 reads as something else than text (``1:``, ``no:``, ``on:``) is refused with its line:
 JSON and TOML keys are text, and a mode named ``no`` read as ``False`` was an internal
 error; keys that are one key once written as JSON (``1:`` and ``"1":``, both ``"1"``)
-are refused too, as a JSON key given twice. The lines messages name (:func:`error_line`,
-"first on line") are counted at ``\n`` only, as the run readers count a file's lines
-(PyYAML's own count also breaks at ``\r``, U+0085, U+2028 and U+2029).
+are refused too, as a JSON key given twice. A value YAML cannot construct (``2022-02-30``,
+``!!int x``, an integer past the 4,300 digits Python reads) is refused at its line, not
+raised as Python's error. The lines messages name (:func:`error_line`, "first on line")
+are counted at ``\n`` only, as the run readers count a file's lines (PyYAML's own count
+also breaks at ``\r``, U+0085, U+2028 and U+2029).
 Nesting is bounded (:data:`MAX_DEPTH`) in YAML as in TOML (:func:`nesting_depth`): the
 schema check and the parsers recurse, and thousands of brackets ended in an internal
 RecursionError.
@@ -22,6 +24,7 @@ RecursionError.
 from __future__ import annotations
 
 import math
+import sys
 from functools import cache
 from typing import Any
 
@@ -82,6 +85,17 @@ def _loader_class(text_keys: bool) -> type:
 
         def construct_yaml_float(self, node):
             return read_float(super().construct_yaml_float(node), node.value)
+
+        def construct_object(self, node, deep=False):
+            try:
+                return super().construct_object(node, deep)
+            except (ValueError, KeyError, AttributeError) as error:
+                if not isinstance(node, yaml.ScalarNode):
+                    raise
+                # PyYAML's constructors raise Python's errors for a scalar they cannot read
+                raise yaml.constructor.ConstructorError(
+                    None, None, _unreadable(node, error), node.start_mark
+                ) from None
 
     BoundedSafeLoader.add_constructor(
         "tag:yaml.org,2002:float", BoundedSafeLoader.construct_yaml_float
@@ -152,6 +166,21 @@ def _as_written(node: Any) -> str:
     """The scalar ``node`` as a message quotes it: plain as written, quoted with quotes."""
     text = excerpt_plain(one_line(node.value))
     return text if node.style is None else f'"{text}"'
+
+
+def _unreadable(node: Any, error: Exception) -> str:
+    """Why the scalar ``node`` could not be constructed (``error``, raised by PyYAML's
+    constructor as a Python error), for a one-line message."""
+    kind = node.tag.rsplit(":", 1)[-1]
+    digits = node.value.lstrip("+-").replace("_", "")
+    if kind == "int" and digits.isdigit() and len(digits) > sys.get_int_max_str_digits():
+        reason = f" (more than the {sys.get_int_max_str_digits():,} digits Python reads)"
+    elif isinstance(error, ValueError) and str(error):
+        reason = f" ({str(error)})"
+    else:
+        reason = ""
+    plain = "; quote it to keep it as text" if node.style is None else ""
+    return f"{excerpt(node.value)} is not a valid !!{kind}{reason}{plain}"
 
 
 def _line_of(loader: Any, node: Any) -> int:
