@@ -26,6 +26,7 @@ from trecbench.evaluation import Column, Evaluation, FlaggedTopic
 from trecbench.evaluation.settings import EvalSettings
 from trecbench.inputs import parse_run, trec_text
 from trecbench.measures import parse_measure
+from trecbench.schema_patterns import ecma_pattern
 
 RUN_TEXT = "10 Q0 d1 1 2.0 alpha\n10 Q0 d2 2 1.0 alpha\n\n9 Q0 d1 1 3.0 beta\n"
 QRELS_TEXT = "9 0 d1 1\n10 0 d2 1\n11 0 d3 1\n"
@@ -327,7 +328,7 @@ def test_schema_patterns_end_where_json_schema_says_before_no_newline():
         assert validator.is_valid(sample), pattern
         for bad in (sample + "\n", sample + "\n\n", "\n" + sample):
             assert not validator.is_valid(bad), (pattern, bad)
-    assert report.ecma_pattern(r"^a$|[$]\$$") == r"^a\Z|[$]\$\Z"
+    assert ecma_pattern(r"^a$|[$]\$$") == r"^a\Z|[$]\$\Z"
     manifest = report.build_manifest(["x"], [], [], {}, "exp-7")
     manifest["git"] = {"commit": "a" * 40 + "\n", "dirty": False}
     with pytest.raises(OutputError, match=r'git/commit: "a{40}\\n" does not match'):

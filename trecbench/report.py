@@ -42,6 +42,7 @@ from .provenance import (  # noqa: F401 - re-exported: the reports' small pieces
     git_commit,
     utc_now,
 )
+from .schema_patterns import ecma_pattern
 from .text_bytes import utf8
 
 REPORT_SCHEMA = "evaluation_report"
@@ -188,30 +189,12 @@ def load_schema(name: str) -> dict:
     return json.loads(_schema_files().joinpath(f"{name}.schema.json").read_text("utf-8"))
 
 
-@functools.cache
-def ecma_pattern(pattern: str) -> str:
-    """``pattern`` (a JSON Schema ``pattern``, ECMA-262) as a Python regular expression
-    whose ``$`` means what ECMA-262's does: the end of the text. Python's ``$`` also
-    matches before a final newline, so ``^HP:[0-9]{7}$`` would take ``"HP:0001250\\n"``.
-    Every ``$`` outside a character class and not escaped becomes ``\\Z``."""
-    out, in_class, characters = [], False, iter(pattern)
-    for character in characters:
-        if character == "\\":
-            out.append(character + next(characters, ""))
-        elif in_class:
-            in_class = character != "]"
-            out.append(character)
-        else:
-            in_class = character == "["
-            out.append(r"\Z" if character == "$" else character)
-    return "".join(out)
-
-
 def schema_validator(schema: dict, **options: Any):
     """A Draft 2020-12 validator of ``schema`` (``options`` as ``jsonschema`` takes them)
-    that reads ``pattern`` as JSON Schema means it (ECMA-262's ``$``,
-    :func:`ecma_pattern`); every shipped schema is checked through it. (No shipped schema
-    uses ``patternProperties``, which would keep Python's reading: a test says so.)"""
+    that reads ``pattern`` as JSON Schema means it, as ECMA-262 does
+    (:func:`~trecbench.schema_patterns.ecma_pattern`); every shipped schema is checked
+    through it. (No shipped schema uses ``patternProperties``, which would keep Python's
+    reading: a test says so.)"""
     return _ecma_validator()(schema, **options)
 
 
