@@ -282,3 +282,33 @@ def test_a_query_without_retrieved_chunks_is_reported(tmp_path):
     assert "r1/0" not in set(conversion.runs[0].table["qid"])
     (drop,) = [d for d in conversion.report.dropped if d["reason"].startswith("query without")]
     assert (drop["run"], drop["qid"]) == ("ast", "r1/0")
+
+
+def test_the_sidecar_names_queries_and_chunks_as_written(tmp_path):
+    # the producer's metrics were keyed by the taskId as read ("r/1 a") and the repaired
+    # chunk ids named as read, where the qrels and the run write r/1%20a and r/p%20q.py:3-4
+    entries = [{"chunker": "ast", "repo": "r", "config": {}, "queryResults": [{
+        "taskId": "r/1 a", "metrics": {"recall": 1},
+        "retrievedChunks": [{"id": "/x/y z.py:1-2", "score": 1},
+                            {"id": "p q.py:3-4", "score": 0.5}],
+        "relevantChunkIds": ["p q.py:3-4"],
+    }]}]  # fmt: skip
+    path = tmp_path / "detailed.json"
+    path.write_text(json.dumps(entries))
+    conversion = convert_codechunk(path)
+    (run,) = conversion.runs
+    assert run.table[["qid", "docno"]].values.tolist() == [
+        ["r/1%20a", "/x/y%20z.py:1-2"],
+        ["r/1%20a", "r/p%20q.py:3-4"],
+    ]
+    assert conversion.provenance["producer_metrics"] == {"ast": {"r/1%20a": {"recall": 1}}}
+    named = [
+        {key: value for key, value in entry.items() if key != "reason"}
+        for entry in conversion.report.repaired
+        if "percent-escaped" not in entry["reason"]
+    ]
+    assert named == [
+        {"id": "/x/y%20z.py:1-2"},  # kept unchanged: outside its repo folder
+        {"from": "p q.py:3-4", "to": "r/p%20q.py:3-4"},  # the run's
+        {"from": "p q.py:3-4", "to": "r/p%20q.py:3-4"},  # the qrels'
+    ]

@@ -260,3 +260,22 @@ def test_an_unknown_key_is_refused_naming_it(tmp_path, key, place):
         f"{path}:1: {place}: unknown key (a lists file holds gold_docs, retrieved_chunks and "
         "optionally query_ids)"
     )
+
+
+def test_the_sidecar_names_each_query_as_written(tmp_path):
+    # a repeated gold document and the assignments named the query "q 1" where the qrels,
+    # the run and every other entry say q%201
+    data = {
+        "gold_docs": [["alpha beta", "alpha beta"]],
+        "retrieved_chunks": [["alpha beta", "x"]],
+        "query_ids": ["q 1"],
+    }
+    conversion = convert_lists(write(tmp_path, data), match="chunks")
+    assert conversion.runs[0].table["qid"].unique().tolist() == ["q%201"]
+    (dropped,) = conversion.report.dropped
+    assert dropped == {
+        "reason": "duplicate gold document in a query (same text; counted once)",
+        "qid": "q%201",
+        "gold": 1,
+    }
+    assert list(conversion.sections["matching"]["assignments"]) == ["q%201"]

@@ -495,3 +495,34 @@ def test_an_empty_or_write_ahead_log_results_db(tmp_path):
     (tmp_path / "wal.db-wal").write_bytes(b"")  # a log beside it: rows may be there
     with pytest.raises(InputError, match="write-ahead log"):
         read_results(wal)
+
+
+def test_the_report_names_queries_and_documents_as_written(tmp_path):
+    # every entry of one result named its query as read ("q 1") and a chunk's made-up or
+    # unlocated docno as read, where the qrels and the run write q%201 and a%20b.py:1-2
+    unnamed = {"content": "x", "score": 0.5,
+               "metadata": {"filepath": "a b.py", "startLine": 1, "endLine": 2}}  # fmt: skip
+    truth = {"file": "a b.py", "startLine": 0, "endLine": 5}
+    conversion = convert_memorybench(
+        export(tmp_path, [
+            item("q 1", [unnamed], relevantIds=[" c 1", ""]),
+            item("q 2", [ctx("c 9")], groundTruth=truth),
+            item("q 3", [ctx("c1")]),
+        ])
+    )  # fmt: skip
+    (run,) = conversion.runs
+    assert run.table["qid"].unique().tolist() == ["q%201", "q%202", "q%203"]
+    assert "a%20b.py:1-2" in run.table["docno"].tolist()
+    named = [
+        {key: value for key, value in entry.items() if key != "reason"}
+        for entry in conversion.report.dropped + conversion.report.repaired
+        if "percent-escaped" not in entry["reason"] and "qid" in entry
+    ]
+    assert named == [
+        {"run": "p", "qid": "q%201", "position": 1},  # the empty explicit id
+        {"run": "p", "qid": "q%203"},  # not judged
+        {"qid": "q%203"},  # so without a relevant document
+        {"run": "p", "qid": "q%201", "docno": "a%20b.py:1-2"},  # named by its lines
+        {"run": "p", "qid": "q%201", "id": " c 1"},  # blanks removed: the id as read
+        {"run": "p", "qid": "q%202", "docno": "c%209"},  # no file/lines
+    ]

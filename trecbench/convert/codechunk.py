@@ -22,6 +22,7 @@ from ..sources import read_json
 from .common import (
     Conversion,
     Report,
+    escaped,
     make_qrels,
     qrels_summary,
     ranked_run,
@@ -36,7 +37,8 @@ def normalise_ids(ids: pd.Series, repo: pd.Series, report: Report) -> pd.Series:
 
     The repo folder is located as the first ``/<repo>/`` in the path. Ids already relative
     (not starting with ``/``) get ``<repo>/`` prepended unless they start with it. An
-    absolute id without its repo folder is kept as it is and reported.
+    absolute id without its repo folder is kept as it is and reported; the report names
+    each resulting id as the files write it (escaped), a changed one's ``from`` as read.
     """
     ids = ids.astype(STR)
     repo = repo.astype(STR)
@@ -58,11 +60,11 @@ def normalise_ids(ids: pd.Series, repo: pd.Series, report: Report) -> pd.Series:
             placed[chunk_id] = out[-1]
     report.repair(
         "absolute chunk id outside its repo folder (kept unchanged)",
-        ({"id": i} for i in dict.fromkeys(stray)),
+        ({"id": i} for i in escaped(dict.fromkeys(stray))),
     )
     report.repair(
         "relative chunk id: its repo folder prepended",
-        ({"from": a, "to": b} for a, b in placed.items()),
+        ({"from": a, "to": b} for a, b in zip(placed, escaped(placed.values()), strict=True)),
     )
     return pd.Series(out, index=ids.index, dtype=STR)
 
@@ -112,13 +114,17 @@ def convert_codechunk(detailed: str | os.PathLike, *, name: str | None = None) -
         provenance={
             "inputs": [doc.source.record],
             "config": found.config,
-            "producer_metrics": {
-                chunker: {q: m for c, q, m in found.producer if c == chunker}
-                for chunker in found.chunkers
-            },
+            "producer_metrics": _producer_metrics(found),
         },
         qrels_info=info,
     )
+
+
+def _producer_metrics(found: _Read) -> dict:
+    """The producer's metrics per chunker, by query as the files write it (escaped)."""
+    chunkers, qids, metrics = zip(*found.producer, strict=True)
+    named = list(zip(chunkers, escaped(qids), metrics, strict=True))
+    return {chunker: {q: m for c, q, m in named if c == chunker} for chunker in found.chunkers}
 
 
 def _read_entries(doc, report: Report) -> _Read:

@@ -27,6 +27,7 @@ from .chunks import FUZZY_THRESHOLD, RULES, assign
 from .common import (
     Conversion,
     Report,
+    escaped,
     make_qrels,
     qrels_summary,
     ranked_run,
@@ -54,14 +55,19 @@ def _lists(at: At, value, texts: bool) -> list[list[str]]:
 def _matched(
     qids: list[str], gold: list[list[str]], retrieved: list[list[str]], fuzzy, report: Report
 ) -> tuple[list, list, dict]:
-    """Qrels rows, run rows and the sidecar's ``matching`` section of chunk matching."""
+    """Qrels rows, run rows and the sidecar's ``matching`` section of chunk matching; the
+    sidecar names each query as the files write it (escaped)."""
     gold_rows, run_rows, assignments = [], [], {}
     counts = dict.fromkeys((*RULES, "repeat", "ambiguous", "unmatched"), 0)
-    for qid, documents, chunks in zip(qids, gold, retrieved, strict=True):
+    for qid, written, documents, chunks in zip(qids, escaped(qids), gold, retrieved, strict=True):
         unique = list(dict.fromkeys(documents))
         report.drop(
             "duplicate gold document in a query (same text; counted once)",
-            ({"qid": qid, "gold": j} for j, t in enumerate(documents) if documents.index(t) != j),
+            (
+                {"qid": written, "gold": j}
+                for j, t in enumerate(documents)
+                if documents.index(t) != j
+            ),
         )
         gold_rows += [(qid, f"gold-{documents.index(text)}", 1) for text in unique]
         result = assign(unique, chunks, fuzzy)
@@ -76,7 +82,7 @@ def _matched(
                 counts["ambiguous"] += bool(item.also)
                 docno = f"chunk-{item.chunk}" if item.repeat else f"gold-{item.gold}"
             run_rows.append((qid, docno, item.chunk, float("nan")))
-        assignments[qid] = [item.as_dict() for item in result if item.gold is not None]
+        assignments[written] = [item.as_dict() for item in result if item.gold is not None]
     section = {
         "mode": "chunks",
         "rules": (

@@ -41,7 +41,7 @@ from typing import Any
 import pandas as pd
 
 from ..errors import InputError
-from ..ids import STR
+from ..ids import STR, escape_id
 from ..sources import At, Content, Rows, described, json_document, parse_json, read_source
 from .common import (
     Conversion,
@@ -334,11 +334,12 @@ def _collect(
     repo = one.meta.get("repo")
     collected.strata[qid] = None if repo is None else (at / "metadata" / "repo").expect_id(repo)
     chunks, scores, made_up = _chunks(one.result.get("retrievedContext"), at)
-    where = {"run": run.run_tag, "qid": qid}
-    named = [{**where, "docno": docno} for docno in made_up]
+    # the sidecar names the query and documents as the files write them (escaped)
+    where = {"run": run.run_tag, "qid": escape_id(qid)}
+    named = [{**where, "docno": escape_id(docno)} for docno in made_up]
     report.repair("retrieved chunk without id, named file:startLine-endLine", named)
     offset = judging.offset(one.provider)
-    outcome = judge(judging, offset, one.result, one.meta, chunks, at, report, where)
+    outcome = judge(judging, offset, one.result, one.meta, chunks, at, report, where, qid)
     run.qids.append(qid)
     run.strategies[outcome.strategy] += 1
     run.found_only += outcome.found_only

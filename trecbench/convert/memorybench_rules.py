@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import UsageError
+from ..ids import escape_id
 from ..sources import At
 from .common import Report
 
@@ -232,7 +233,7 @@ def _location(
     rows, no_location = [], []
     for chunk in chunks:
         if chunk.location is None:
-            no_location.append({**where, "docno": chunk.docno})
+            no_location.append({**where, "docno": escape_id(chunk.docno)})
             rows.append((chunk.docno, 0))
             continue
         chunk_file, start, end = chunk.location
@@ -253,10 +254,11 @@ def judge(
     at: At,
     report: Report,
     where: dict,
+    item_id: str,
 ) -> _Judged:
-    """The judgments of one result by the requested strategy (``auto``: the first that
-    applies, in memorybench's priority order); ``offset`` is added to its provider's chunk
-    lines."""
+    """The judgments of one result (its ``item_id`` as read) by the requested strategy
+    (``auto``: the first that applies, in memorybench's priority order); ``offset`` is added
+    to its provider's chunk lines, ``where`` names the result in the report's entries."""
     order = STRATEGIES if judging.relevance == AUTO else (judging.relevance,)
     for strategy in order:
         if strategy == "explicit":
@@ -269,7 +271,7 @@ def judge(
                 evidence = meta.get("evidence")
                 rows = [(c.docno, int(locomo_relevant(evidence, c))) for c in chunks]
             elif benchmark == "longmemeval":
-                rows = [(c.docno, int(longmemeval_relevant(where["qid"], meta, c))) for c in chunks]
+                rows = [(c.docno, int(longmemeval_relevant(item_id, meta, c))) for c in chunks]
             else:
                 continue
             total = pack_total(meta)
