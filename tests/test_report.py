@@ -21,12 +21,12 @@ from conftest import ROOT
 from trecbench import report
 from trecbench.cli import _register, cli
 from trecbench.cli.report_options import report_options
+from trecbench.ecma_regex import ecma_pattern
 from trecbench.errors import InputError, OutputError, UsageError
 from trecbench.evaluation import Column, Evaluation, FlaggedTopic
 from trecbench.evaluation.settings import EvalSettings
 from trecbench.inputs import parse_run, trec_text
 from trecbench.measures import parse_measure
-from trecbench.schema_patterns import ecma_pattern
 
 RUN_TEXT = "10 Q0 d1 1 2.0 alpha\n10 Q0 d2 2 1.0 alpha\n\n9 Q0 d1 1 3.0 beta\n"
 QRELS_TEXT = "9 0 d1 1\n10 0 d2 1\n11 0 d3 1\n"

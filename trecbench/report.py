@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__, provenance
+from .ecma_regex import ecma_pattern
 from .errors import OutputError, UsageError
 from .json_values import json_safe
 from .provenance import (  # noqa: F401 - re-exported: the reports' small pieces
@@ -42,7 +43,6 @@ from .provenance import (  # noqa: F401 - re-exported: the reports' small pieces
     git_commit,
     utc_now,
 )
-from .schema_patterns import ecma_pattern
 from .text_bytes import utf8
 
 REPORT_SCHEMA = "evaluation_report"
@@ -192,7 +192,7 @@ def load_schema(name: str) -> dict:
 def schema_validator(schema: dict, **options: Any):
     """A Draft 2020-12 validator of ``schema`` (``options`` as ``jsonschema`` takes them)
     that reads ``pattern`` as JSON Schema means it, as ECMA-262 does
-    (:func:`~trecbench.schema_patterns.ecma_pattern`); every shipped schema is checked
+    (:func:`~trecbench.ecma_regex.ecma_pattern`); every shipped schema is checked
     through it. (No shipped schema uses ``patternProperties``, which would keep Python's
     reading: a test says so.)"""
     return _ecma_validator()(schema, **options)

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..ecma_regex import ecma_pattern
 from ..errors import UsageError
 from ..ids import escape_id
 from ..sources import At
@@ -24,10 +25,9 @@ NONE = "none"
 _CTXID = re.compile(r"^\[CTXID:([^\]]+)\]\s*")
 _DIALOG_ID = re.compile(r"D\d+:\d+")
 _TURN_SUFFIX = re.compile(r"_(\d+)$")
-# JavaScript's \s (memorybench tokenises in TypeScript) and its ASCII-only \w
-_JS_SPACE = "\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
-_JS_NOT_WORD = re.compile(f"[^A-Za-z0-9_{_JS_SPACE}]")
-_JS_SPLIT = re.compile(f"[{_JS_SPACE}]+")
+# memorybench tokenises in TypeScript: JavaScript's \s, and its ASCII-only \w
+_JS_NOT_WORD = re.compile(ecma_pattern(r"[^\w\s]"))
+_JS_SPLIT = re.compile(ecma_pattern(r"\s+"))
 
 
 def normalise_path(text: str) -> str:

@@ -10,7 +10,7 @@ import subprocess
 import pytest
 
 from trecbench import report
-from trecbench.schema_patterns import ecma_pattern
+from trecbench.ecma_regex import ecma_pattern
 
 # (pattern, text, whether ECMA-262's RegExp.prototype.test finds the pattern in the text):
 # each expectation from ECMA-262's definitions (22.2.2.9 CharacterClassEscape: \d [0-9],

@@ -1,8 +1,9 @@
-"""A JSON Schema ``pattern`` (an ECMA-262 regular expression) as a Python one.
+"""ECMA-262 (JavaScript) regular expressions as Python's ``re`` reads them.
 
-``jsonschema`` searches a ``pattern`` with Python's ``re``, whose pieces below mean other
-things than ECMA-262's, so :mod:`trecbench.report` searches :func:`ecma_pattern`'s
-translation instead:
+A JSON Schema ``pattern`` is one (``jsonschema`` would search it with ``re`` as it is:
+:mod:`trecbench.report` searches :func:`ecma_pattern`'s translation instead), and so are
+the expressions memorybench tokenises with (:mod:`trecbench.convert.memorybench_rules`).
+Python's pieces below mean other things than ECMA-262's:
 
 - ``$`` is the end of the text (Python's also matches before a final newline);
 - ``.`` is any character but the line terminators ``\\n \\r \\u2028 \\u2029`` (Python's
@@ -15,10 +16,10 @@ translation instead:
   member and runs on to the next ``]``).
 
 An escaped letter the two read differently or only one reads (``\\A``, ``\\Z``, ``\\a``,
-``\\c``, ``\\p``, ``\\k``) is refused, so a pattern is translated or refused, never read
-as Python means it. Syntax only one of them has (named groups, inline flags) is left to
-``re``, which refuses ECMA-262's; no shipped schema uses any (a test says which
-patterns they hold).
+``\\c``, ``\\p``, ``\\k``) is refused (``ValueError``) rather than read as Python means
+it. Other syntax only one of them has is not translated: ECMA-262's (named groups
+``(?<name>``, ``\\u{...}``) ``re`` refuses, Python's (inline flags, ``(?P<name>``) it
+would read as its own. No shipped schema uses any (a test lists their patterns).
 """
 
 from __future__ import annotations
@@ -57,8 +58,9 @@ _SET_OPERATORS = frozenset("[&~|")
 
 @functools.cache
 def ecma_pattern(pattern: str) -> str:
-    """``pattern``, a JSON Schema ``pattern`` (ECMA-262), as a Python regular expression
-    that matches the same texts (the module's docstring lists what is translated).
+    """``pattern``, an ECMA-262 regular expression (a JSON Schema ``pattern``), as a
+    Python one that matches the same texts (the module's docstring lists what is
+    translated).
 
     Raises ``ValueError`` for an escaped letter the two read differently."""
     out, at = [], 0
