@@ -1,0 +1,193 @@
+"""A report file as what ``trecbench diff`` compares: an EvaluationReport or a
+BenchmarkReport read into one :class:`ReportView` (its inputs, options, versions, measure
+spellings, values, and the sections of values beside the means).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import InputError
+
+KINDS = ("EvaluationReport", "BenchmarkReport")
+# the sections of values beside the means, by what the diff calls them: per run and
+# measure, a row of fields (compare --power, --unjudged-bounds, the tie bounds); the
+# routing log's metrics (score --routing, a benchmark's), a row per metric, of no run
+SECTIONS = ("power", "unjudged_bounds", "tie_bounds", "routing")
+ROUTING_ROWS = ("routing_accuracy", "gate_efficiency", "gate")
+
+
+@dataclass(frozen=True)
+class ReportView:
+    """What a report says about its evaluation, whichever kind it is: ``values`` and
+    ``per_query`` are ``{run: {measure: mean}}`` and ``{run: {qid: {measure: value}}}``."""
+
+    path: str
+    kind: str
+    inputs: list[dict]
+    options: dict
+    versions: dict
+    measures: list[str]
+    spellings: dict[str, str]  # canonical name -> the spelling(s) it was asked by
+    values: dict[str, dict[str, float | None]]
+    per_query: dict[str, dict[str, dict[str, float | None]]]
+    # section (SECTIONS) -> (run, measure) -> {field: value}: only the sections it holds
+    # (run None: a section of the whole report, the routing metrics)
+    sections: dict[str, dict[tuple[str | None, str], dict[str, Any]]] = field(default_factory=dict)
+
+
+def read_view(path: str) -> ReportView:
+    """A report file as a :class:`ReportView`; anything but an EvaluationReport or a
+    BenchmarkReport is bad input (exit 2)."""
+    from ..errors import OutputError
+    from ..report import validate_against_schema
+    from ..sources import read_json
+
+    try:
+        document = read_json(path, "report")
+    except InputError as error:
+        if not error.message.startswith("invalid JSON"):
+            raise
+        raise InputError(
+            error.path, error.line, f"{error.message}: diff compares two reports (JSON: "
+            "score --report, benchmark's BenchmarkReport.json), not runs or qrels",
+        ) from None  # fmt: skip
+    report = document.root.expect_object(document.value)
+    kind = report.get("type")
+    if kind not in KINDS:
+        what = "it has no type" if kind is None else f"its type is {kind!r}"
+        raise InputError(path, 1, f"not an EvaluationReport or a BenchmarkReport ({what})")
+    schema = "evaluation_report" if kind == "EvaluationReport" else "benchmark_report"
+    try:
+        validate_against_schema(report, schema)
+    except OutputError as error:
+        raise InputError(path, None, f"does not match the {kind} schema: {error}") from None
+    reader = _evaluation_view if kind == "EvaluationReport" else _benchmark_view
+    return reader(path, report)
+
+
+def _versions(report: dict) -> dict:
+    environment = report.get("environment") or {}
+    versions = {"trecbench": (report.get("tool") or {}).get("version")}
+    versions |= {name: v for name, v in (environment.get("packages") or {}).items()}
+    return versions | {"python": environment.get("python")}
+
+
+def _inputs(report: dict) -> list[dict]:
+    keep = ("path", "kind", "size", "sha256", "name")  # name: the run a run file is scored as
+    return [{key: item.get(key) for key in keep} for item in report.get("inputs", [])]
+
+
+def _evaluation_view(path: str, report: dict) -> ReportView:
+    spellings: dict[str, str] = {}  # canonical name -> how it was asked (", " between two)
+    for m in report.get("measures", []):
+        asked = spellings.get(m["canonical"])
+        spellings[m["canonical"]] = (
+            m["requested"] if asked is None else f"{asked}, {m['requested']}"
+        )
+    columns = [c["name"] for m in report.get("measures", []) for c in m.get("columns", [])]
+    options = dict(report.get("options") or {})
+    options["trec_eval_semantics"] = report.get("trec_eval_semantics")
+    options |= _routing_options(report.get("routing"))
+    results = report.get("results", [])
+    names = [r["run"] for r in results]
+    twice = next((name for i, name in enumerate(names) if name in names[:i]), None)
+    if twice is not None:
+        raise InputError(path, None, f"results: the run {twice!r} is listed twice")
+    # score --tie-bounds and --unjudged-bounds: options, and sections of values
+    ties = [
+        {"run": r["run"], "measure": name, "tied_topics": r["tie_bounds"]["tied_topics"], **entry}
+        for r in results
+        if "tie_bounds" in r
+        for name, entry in r["tie_bounds"]["measures"].items()
+    ]
+    # the bounds asked for, as the report records them (an older report does not say:
+    # it is not compared on them, see _recorded_changes)
+    rows = {
+        "tie_bounds": ties if options.get("tie_bounds") else None,
+        "unjudged_bounds": report.get("unjudged_bounds"),
+        "routing": _routing_rows(report.get("routing")),
+    }
+    return ReportView(
+        path,
+        report["type"],
+        _inputs(report),
+        options,
+        _versions(report),
+        columns,
+        spellings,
+        {r["run"]: dict(r.get("aggregates") or {}) for r in results},
+        {r["run"]: dict(r.get("per_query") or {}) for r in results},
+        {section: _keyed(found) for section, found in rows.items() if found is not None},
+    )
+
+
+def _benchmark_view(path: str, report: dict) -> ReportView:
+    settings = dict(report.get("settings") or {})
+    measures = list(settings.get("measures") or [])
+    options = {f"evaluation.{k}": v for k, v in (report.get("evaluation") or {}).items()}
+    options |= {k: v for k, v in settings.items() if k != "measures"}
+    power = report.get("power")  # compare --power: its alpha and target power
+    options |= {f"power.{k}": v for k, v in ((power or {}).get("settings") or {}).items()}
+    options["unjudged_bounds"] = "unjudged_bounds" in report  # compare --unjudged-bounds
+    routing = (report.get("benchmark") or {}).get("routing")
+    options |= _routing_options(routing)
+    overall = next((r for r in report.get("results", []) if r.get("kind") == "all"), {})
+    values: dict[str, dict] = {}
+    for row in overall.get("summary", []):
+        values.setdefault(row["run"], {})[row["measure"]] = row.get("mean")
+    ties = [
+        {
+            "run": row["run"],
+            "measure": row["measure"],
+            "low": row.get("tie_low"),
+            "high": row.get("tie_high"),
+        }
+        for row in overall.get("summary", [])
+        if "tie_low" in row or "tie_high" in row
+    ]
+    rows = {
+        "power": (power or {}).get("rows"),
+        "unjudged_bounds": (report.get("unjudged_bounds") or {}).get("rows"),
+        "tie_bounds": ties if settings.get("tie_bounds") else None,
+        "routing": _routing_rows(routing),
+    }
+    return ReportView(
+        path,
+        report["type"],
+        _inputs(report),
+        options,
+        _versions(report),
+        measures,
+        {m: m for m in measures},
+        values,
+        dict(report.get("per_query") or {}),
+        {section: _keyed(found) for section, found in rows.items() if found is not None},
+    )
+
+
+def _routing_options(routing: dict | None) -> dict:
+    """Whether a report holds a routing log's metrics (``routing``), and the settings of
+    their intervals (``routing.samples``, ``routing.seed``...) where it does."""
+    settings = (routing or {}).get("settings") or {}
+    return {"routing": routing is not None} | {f"routing.{k}": v for k, v in settings.items()}
+
+
+def _routing_rows(routing: dict | None) -> list[dict] | None:
+    """The routing metrics as a section's rows of no run: each rate's ``value``,
+    ``ci_low``, ``ci_high`` and ``queries``, and the gate's counts."""
+    if routing is None:
+        return None
+    return [{"run": None, "measure": name, **routing[name]} for name in ROUTING_ROWS]
+
+
+def _keyed(rows: list[dict]) -> dict[tuple[str | None, str], dict[str, Any]]:
+    """A section's rows by run and measure, each with its other fields (the baseline a
+    row compares with is the report's: an option)."""
+    return {
+        (row["run"], row["measure"]): {
+            k: v for k, v in row.items() if k not in ("run", "measure", "baseline")
+        }
+        for row in rows
+    }
