@@ -458,3 +458,16 @@ def test_benchmark_reports_compare_their_routing_metrics(tmp_path, capsys):
     code, text = _diff(capsys, str(a), str(b))
     assert code == 1 and "routing: gate_efficiency value 0.0000 -> 1.0000" in text.splitlines()
     shutil.rmtree(out)
+
+
+def test_a_bound_turned_n_a_is_a_difference(reports, tmp_path, capsys):
+    # a row's fields differ, not its values: bounds on one side, a reason on the other
+    a = reports("a", "-m", "P.5", "--tie-bounds")
+    report = json.loads(open(a).read())
+    report["results"][0]["tie_bounds"]["measures"]["P@5"] = {"reason": "not bounded"}
+    b = tmp_path / "b.json"
+    b.write_text(json.dumps(report))
+    code, out = _diff(capsys, a, str(b))
+    assert code == 1
+    assert 'tie bounds: tfidf-word P@5 reason null -> "not bounded"' in out.splitlines()
+    assert "tie bounds: tfidf-word P@5 low 0.0571 -> null" in out.splitlines()

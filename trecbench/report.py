@@ -366,11 +366,12 @@ def build_evaluation_report(
     ``experiment_id`` links the report to its manifest, ``meta`` repeats the user's
     ``--meta`` pairs (model, parameters) so the report stands alone; ``ontology``
     (``release``, ``source``, ``sha256``) records the ontology behind ontology-aware
-    measures; ``groups`` are grouped means (:func:`trecbench.renderers.strata.groups_document`);
-    ``warnings`` what the command warned about the grouping and the qrels (small groups,
-    found-only qrels); ``routing`` the metrics of a routing log
-    (:func:`trecbench.routing.routing_metrics`); ``unjudged_bounds`` the rows of ``score
-    --unjudged-bounds`` (:meth:`trecbench.conclusions.unjudged.UnjudgedBound.to_json`).
+    measures; ``groups`` are grouped means (:func:`trecbench.renderers.strata.groups_document`),
+    by the fields the options' ``group_by`` lists; ``warnings`` what the command warned
+    about the grouping and the qrels (small groups, found-only qrels); ``routing`` the
+    metrics of a routing log (:func:`trecbench.routing.routing_metrics`);
+    ``unjudged_bounds`` the rows of ``score --unjudged-bounds``
+    (:meth:`trecbench.conclusions.unjudged.UnjudgedBound.to_json`).
     Tie bounds, kept by the evaluation, are in its results.
     """
     report: dict[str, Any] = {
@@ -383,12 +384,14 @@ def build_evaluation_report(
         "trec_eval_semantics": evaluation.settings.compat,
         "environment": environment(),
         # which bounds were asked for, said whether or not any were found: a report
-        # that does not say (older ones) is not compared on them (trecbench diff)
+        # that does not say (older ones) is not compared on them (trecbench diff); and
+        # the fields the means are grouped by (score --group-by), [] for none
         "options": json_safe(
             dict(evaluation.options if options is None else options)
             | {
                 "tie_bounds": bool(evaluation.settings.tie_bounds),
                 "unjudged_bounds": unjudged_bounds is not None,
+                "group_by": list(groups or {}),
             }
         ),
         "meta": {str(key): str(value) for key, value in (meta or {}).items()},

@@ -25,7 +25,7 @@ def diff(ctx, report_a, report_b, output_format):
     inputs differ (sha256 and size), which options, measure spellings and versions, and
     which topics only one report holds, and which values differ beyond the printed
     precision, a mean or a topic's value (with the topics that moved most), and their
-    power, unjudged bounds and tie bounds.
+    power, unjudged bounds, tie bounds, routing metrics and grouped means.
     The first line names the most likely cause.
 
     Exits as diff does: 0 when the evaluations are the same (versions may differ), 1

@@ -7,9 +7,10 @@ trecbench's or a library's version. Values differ when their printed text (four 
 as trec_eval prints them) differs: a run's mean, or its value on a topic both reports hold
 (a mean can stay while topics move); topics only one report holds are listed too, and so
 are the values of the sections beside the means (:data:`SECTIONS`: a comparison's power,
-unjudged bounds and tie bounds, score's unjudged and tie bounds, either's routing
-metrics), whose options (``power.target``, ``unjudged_bounds``, ``tie_bounds``,
-``routing`` and ``routing.samples``...) are compared with the others.
+unjudged bounds and tie bounds, score's unjudged and tie bounds and grouped means,
+either's routing metrics), whose options (``power.target``, ``unjudged_bounds``,
+``tie_bounds``, ``routing`` and ``routing.samples``, ``group_by``...) are compared with
+the others.
 """
 
 from __future__ import annotations
@@ -213,14 +214,24 @@ def _changed(a: dict, b: dict) -> dict[str, tuple]:
 _RECORDED_LATER = ("tie_bounds", "unjudged_bounds")
 
 
+# options whose order is no difference: --group-by's fields (the same grouped means)
+_UNORDERED = ("group_by",)
+
+
 def _recorded_changes(a: dict, b: dict) -> dict[str, tuple]:
     """:func:`_changed` of the options, less one that an older report does not record
-    (:data:`_RECORDED_LATER`): not recorded there is no difference."""
+    (:data:`_RECORDED_LATER`): not recorded there is no difference; nor is the order of
+    the fields of :data:`_UNORDERED`."""
     return {
-        key: change
-        for key, change in _changed(a, b).items()
-        if key not in _RECORDED_LATER or (key in a and key in b)
+        key: (x, y)
+        for key, (x, y) in _changed(a, b).items()
+        if (key not in _RECORDED_LATER or (key in a and key in b))
+        and not (key in _UNORDERED and _same_items(x, y))
     }
+
+
+def _same_items(x: Any, y: Any) -> bool:
+    return isinstance(x, list) and isinstance(y, list) and sorted(x) == sorted(y)
 
 
 # input kinds recorded only by newer reports, each named by the option of its name
@@ -293,7 +304,8 @@ def _value_changes(a: ReportView, b: ReportView) -> list[ValueChange]:
 
 def _section_changes(a: ReportView, b: ReportView) -> list[SectionChange]:
     """Every field of a section both reports hold whose value differs, on the runs they
-    share (a section only one holds differs in its option: said there)."""
+    share (a section only one holds differs in its option: said there; so does a group
+    only one holds, :data:`_BY_GROUP`)."""
     paired: dict[str | None, str | None] = dict(_paired_runs(a, b))
     paired[None] = None  # the rows of no run (the routing metrics) pair with each other
     changes = []
@@ -303,12 +315,22 @@ def _section_changes(a: ReportView, b: ReportView) -> list[SectionChange]:
             if y is None:
                 continue
             label = _label(run, paired[run])
+            names = [
+                n
+                for n in dict.fromkeys([*x, *y])
+                if section not in _BY_GROUP or (n in x and n in y)
+            ]
             changes += [
                 SectionChange(section, label, measure, name, x.get(name), y.get(name))
-                for name in dict.fromkeys([*x, *y])
+                for name in names
                 if field_text(x.get(name)) != field_text(y.get(name))
             ]
     return changes
+
+
+# sections of a field per group: a group only one report holds is one of a grouping only
+# one has (said by the option group_by) or of another strata sidecar (said as an input)
+_BY_GROUP = ("groups",)
 
 
 def field_text(value: Any) -> str:

@@ -12,10 +12,12 @@ from ..errors import InputError
 
 KINDS = ("EvaluationReport", "BenchmarkReport")
 # the sections of values beside the means, by what the diff calls them: per run and
-# measure, a row of fields (compare --power, --unjudged-bounds, the tie bounds); the
-# routing log's metrics (score --routing, a benchmark's), a row per metric, of no run
-SECTIONS = ("power", "unjudged_bounds", "tie_bounds", "routing")
+# measure, a row of fields (compare --power, --unjudged-bounds, the tie bounds, score's
+# grouped means); the routing log's metrics (score --routing, a benchmark's), a row per
+# metric, of no run
+SECTIONS = ("power", "unjudged_bounds", "tie_bounds", "routing", "groups")
 ROUTING_ROWS = ("routing_accuracy", "gate_efficiency", "gate")
+GROUP_MEANS = ("macro", "micro", "spread")  # score --group-by's means over the groups
 
 
 @dataclass(frozen=True)
@@ -90,6 +92,10 @@ def _evaluation_view(path: str, report: dict) -> ReportView:
     options = dict(report.get("options") or {})
     options["trec_eval_semantics"] = report.get("trec_eval_semantics")
     options |= _routing_options(report.get("routing"))
+    groups = report.get("groups")
+    # score's grouped means came with --group-by (abaa549): a report that does not
+    # record group_by (older ones) says what it grouped by in its groups
+    options.setdefault("group_by", list(groups or {}))
     results = report.get("results", [])
     names = [r["run"] for r in results]
     twice = next((name for i, name in enumerate(names) if name in names[:i]), None)
@@ -108,6 +114,7 @@ def _evaluation_view(path: str, report: dict) -> ReportView:
         "tie_bounds": ties if options.get("tie_bounds") else None,
         "unjudged_bounds": report.get("unjudged_bounds"),
         "routing": _routing_rows(report.get("routing")),
+        "groups": _group_rows(groups),
     }
     return ReportView(
         path,
@@ -180,6 +187,23 @@ def _routing_rows(routing: dict | None) -> list[dict] | None:
     if routing is None:
         return None
     return [{"run": None, "measure": name, **routing[name]} for name in ROUTING_ROWS]
+
+
+def _group_rows(groups: dict | None) -> list[dict] | None:
+    """score --group-by's grouped means as a section's rows, one per run and measure (and
+    ``n``, the sizes): a field per group (``lang=de``) and per mean over the groups
+    (``lang:macro``, ``lang:micro``, ``lang:spread``), named as score prints them."""
+    if groups is None:
+        return None
+    rows: dict[tuple[str, str], dict[str, Any]] = {}
+    for by, runs in groups.items():
+        for run, entry in runs.items():
+            parts = [(f"{by}={group}", values) for group, values in entry["groups"].items()]
+            parts += [(f"{by}:{mean}", entry.get(mean) or {}) for mean in GROUP_MEANS]
+            for name, values in parts:
+                for measure, value in values.items():
+                    rows.setdefault((run, measure), {"run": run, "measure": measure})[name] = value
+    return list(rows.values())
 
 
 def _keyed(rows: list[dict]) -> dict[tuple[str | None, str], dict[str, Any]]:

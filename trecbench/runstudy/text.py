@@ -111,7 +111,7 @@ def diff_text(result: ReportDiff, output_format: str) -> str:
         row = (
             change.measure if change.run is None else f"{escape_text(change.run)} {change.measure}"
         )
-        lines.append(f"{name}: {row} {change.field} {values}")
+        lines.append(f"{name}: {row} {escape_text(change.field)} {values}")
     lines += _pairs("version", result.versions)
     return "\n".join(lines) + "\n"
 

@@ -1,0 +1,117 @@
+"""diff of two score reports' grouped means (--strata, --group-by): the grouping is an
+option, the grouped values a section; an older report's grouping is read from its groups."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import ROOT
+
+from trecbench.cli import run
+
+QRELS = str(ROOT / "qrels" / "hpo-demo.qrels")
+RUN = str(ROOT / "runs" / "tfidf-word.run")
+SIDECAR = str(ROOT / "qrels" / "hpo-demo.sidecar.json")
+
+
+@pytest.fixture
+def grouped(tmp_path, capsys):
+    """A score report of the demo's run with the means grouped by ``fields`` of
+    ``strata``."""
+
+    def report(name: str, *fields: str, strata: str = SIDECAR) -> str:
+        path = str(tmp_path / f"{name}.json")
+        grouping = [arg for by in fields for arg in ("--group-by", by)]
+        assert run(["score", "-m", "P.5", "--strata", strata, *grouping, "--report", path,
+                    QRELS, RUN]) == 0  # fmt: skip
+        capsys.readouterr()
+        return path
+
+    return report
+
+
+def _diff(capsys, a, b, *options) -> tuple[int, str]:
+    code = run(["diff", a, b, *options])
+    return code, capsys.readouterr().out
+
+
+def _older(path: str, tmp_path) -> str:
+    """The report at ``path`` as one written before score recorded ``group_by``."""
+    report = json.loads(open(path).read())
+    del report["options"]["group_by"]
+    older = tmp_path / f"older-{len(list(tmp_path.iterdir()))}.json"
+    older.write_text(json.dumps(report))
+    return str(older)
+
+
+def test_the_fields_grouped_by_are_recorded(grouped):
+    report = json.loads(open(grouped("a", "language", "difficulty")).read())
+    assert report["options"]["group_by"] == ["language", "difficulty"]
+    assert list(report["groups"]) == ["language", "difficulty"]
+
+
+def test_another_group_by_is_an_option(grouped, tmp_path, capsys):
+    """Reviewer 218: --group-by lang vs --group-by size, the same strata file: diff said
+    "the evaluations are the same" (exit 0) of lang:macro 0.2500 vs size:macro 0.5000."""
+    a, b = grouped("a", "language"), grouped("b", "difficulty")
+    code, out = _diff(capsys, a, b)
+    assert code == 1
+    lines = out.splitlines()
+    assert lines[0] == 'likely cause: the options differ: group_by ["language"] vs ["difficulty"]'
+    # the groups of one grouping are not the other's: said by the option alone
+    assert lines[1:] == ['option: group_by ["language"] -> ["difficulty"]']
+    # older reports (no group_by recorded) say it by their groups
+    code, out = _diff(capsys, _older(a, tmp_path), _older(b, tmp_path))
+    assert code == 1 and 'option: group_by ["language"] -> ["difficulty"]' in out.splitlines()
+
+
+def test_an_older_report_of_the_same_grouping_is_the_same(grouped, tmp_path, capsys):
+    a = grouped("a", "language")
+    assert _diff(capsys, _older(a, tmp_path), a) == (0, "the evaluations are the same\n")
+    plain = tmp_path / "plain.json"
+    assert run(["score", "-m", "P.5", "--report", str(plain), QRELS, RUN]) == 0
+    capsys.readouterr()
+    assert json.loads(plain.read_text())["options"]["group_by"] == []
+    assert _diff(capsys, _older(str(plain), tmp_path), str(plain))[0] == 0
+    code, out = _diff(capsys, str(plain), a)
+    assert code == 1 and 'option: group_by [] -> ["language"]' in out.splitlines()
+
+
+def test_the_order_of_the_fields_is_no_difference(grouped, capsys):
+    a, b = grouped("a", "language", "difficulty"), grouped("b", "difficulty", "language")
+    assert _diff(capsys, a, b) == (0, "the evaluations are the same\n")
+
+
+def test_grouped_means_that_differ_are_listed(grouped, tmp_path, capsys):
+    # the same field of another sidecar: every topic in one language, the means move
+    sidecar = json.loads(open(SIDECAR).read())
+    for fields in sidecar["strata"]["queries"].values():
+        fields["language"] = "en"
+    other = tmp_path / "one-language.sidecar.json"
+    other.write_text(json.dumps(sidecar))
+    a, b = grouped("a", "language"), grouped("b", "language", strata=str(other))
+    code, out = _diff(capsys, a, b)
+    assert code == 1
+    lines = out.splitlines()
+    assert lines[0].startswith("likely cause: the strata sidecar (--strata) differs: ")
+    groups = json.loads(open(a).read())["groups"]["language"]["tfidf-word"]
+    english = groups["groups"]["en"]
+    # one group: every topic, its mean the run's
+    result = json.loads(open(b).read())["results"][0]
+    mean, topics = result["aggregates"]["P@5"], len(result["per_query"])
+    assert f"groups: tfidf-word n language:macro {len(groups['groups'])} -> 1" in lines
+    assert f"groups: tfidf-word n language=en {english['n']} -> {topics}" in lines
+    assert f"groups: tfidf-word P@5 language=en {english['P@5']:.4f} -> {mean:.4f}" in lines
+    # a group only one grouping holds (de) is not compared with nothing
+    assert not any("language=de" in line for line in lines)
+    code, out = _diff(capsys, a, b, "--format", "json")
+    changed = {(c["measure"], c["field"]): c for c in json.loads(out)["sections"]}
+    assert changed["n", "language:macro"] == {
+        "section": "groups",
+        "run": "tfidf-word",
+        "measure": "n",
+        "field": "language:macro",
+        "a": len(groups["groups"]),
+        "b": 1,
+    }
