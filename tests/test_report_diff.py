@@ -471,3 +471,38 @@ def test_a_bound_turned_n_a_is_a_difference(reports, tmp_path, capsys):
     assert code == 1
     assert 'tie bounds: tfidf-word P@5 reason null -> "not bounded"' in out.splitlines()
     assert "tie bounds: tfidf-word P@5 low 0.0571 -> null" in out.splitlines()
+
+
+def test_each_runs_own_qrels_pair_through_the_run(tmp_path, capsys):
+    """Reviewer 218: compare --run-qrels a.run qa.qrels --run-qrels b.run qb.qrels against
+    the same runs given in the other order: diff paired the qrels by position and said
+    "the qrels differ: qa.qrels vs qb.qrels" (exit 1), though no run's qrels or value
+    differed. A run's qrels pair with its qrels in the other report."""
+    files = {
+        "a.run": "1 Q0 d1 1 2 a\n1 Q0 d9 2 1 a\n2 Q0 d2 1 1 a\n",
+        "b.run": "1 Q0 d9 1 2 b\n1 Q0 d1 2 1 b\n2 Q0 d3 1 1 b\n",
+        "qa.qrels": "1 0 d1 1\n2 0 d2 1\n",
+        "qb.qrels": "1 0 d1 1\n2 0 d3 1\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+
+    def comparison(name: str, *pairs: tuple[str, str]) -> str:
+        given = [
+            arg for pair in pairs for arg in ("--run-qrels", *(str(tmp_path / f) for f in pair))
+        ]
+        assert run(["compare", "-m", "map", *given, "--baseline", "a", "--format", "json"]) == 0
+        (tmp_path / name).write_text(capsys.readouterr().out)
+        return str(tmp_path / name)
+
+    a = comparison("x.json", ("a.run", "qa.qrels"), ("b.run", "qb.qrels"))
+    b = comparison("y.json", ("b.run", "qb.qrels"), ("a.run", "qa.qrels"))
+    assert _diff(capsys, a, b) == (0, "the evaluations are the same\n")
+    # each run scored with the other's qrels: the qrels of a run differ, both of them
+    swapped = comparison("z.json", ("a.run", "qb.qrels"), ("b.run", "qa.qrels"))
+    code, out = _diff(capsys, a, swapped)
+    lines = out.splitlines()
+    assert code == 1 and lines[0].startswith(f"likely cause: the qrels differ: {tmp_path}/qa.qrels")
+    assert [line.split()[2] for line in lines if line.startswith("input (qrels)")] == [
+        f"{tmp_path}/qa.qrels", f"{tmp_path}/qb.qrels",
+    ]  # fmt: skip

@@ -151,18 +151,40 @@ def _printed(value: float | None) -> str:
     return "null" if value is None else f"{value:.4f}"
 
 
-def _paired_inputs(a: list[dict], b: list[dict]) -> list[tuple[dict | None, dict | None]]:
+def _paired_inputs(a: ReportView, b: ReportView) -> list[tuple[dict | None, dict | None]]:
     """Inputs that differ, paired by kind: run files by the run they are scored as, then
-    by content (the same runs in another order pair with themselves), the rest by
+    by content (the same runs in another order pair with themselves); qrels by the runs
+    scored with them, where the reports say (:func:`_qrels_of_runs`); the rest by
     position among that kind (a file given under another name still pairs with its
     counterpart)."""
     pairs = []
-    for kind in dict.fromkeys([i["kind"] for i in a + b]):
-        left = [i for i in a if i["kind"] == kind]
-        right = [i for i in b if i["kind"] == kind]
-        for x, y in _matched(left, right) if kind == "run" else _by_position(left, right):
+    through_runs = _qrels_of_runs(a, b)
+    for kind in dict.fromkeys([i["kind"] for i in a.inputs + b.inputs]):
+        left = [i for i in a.inputs if i["kind"] == kind]
+        right = [i for i in b.inputs if i["kind"] == kind]
+        if kind == "run":
+            paired = _matched(left, right)
+        elif kind == "qrels":
+            left = [x for x in left if not any(x is p for p, _ in through_runs)]
+            right = [y for y in right if not any(y is q for _, q in through_runs)]
+            paired = through_runs + _by_position(left, right)
+        else:
+            paired = _by_position(left, right)
+        for x, y in paired:
             if x is None or y is None or (x["sha256"], x["size"]) != (y["sha256"], y["size"]):
                 pairs.append((x, y))
+    return pairs
+
+
+def _qrels_of_runs(a: ReportView, b: ReportView) -> list[tuple[dict, dict]]:
+    """The qrels of each run both reports hold (:func:`_paired_runs`) paired, once each:
+    compare --run-qrels gives each run its own, in any order (a run's qrels in the other
+    report are its own, not the ones given in its place)."""
+    pairs: list[tuple[dict, dict]] = []
+    for run_a, run_b in _paired_runs(a, b):
+        x, y = a.run_qrels.get(run_a), b.run_qrels.get(run_b)
+        if x is not None and y is not None and not any(x is p and y is q for p, q in pairs):
+            pairs.append((x, y))
     return pairs
 
 
@@ -363,7 +385,7 @@ def diff_reports(path_a: str, path_b: str) -> ReportDiff:
         article = "an" if b.kind[0] in "AEIOU" else "a"
         message = f"this is {article} {b.kind}, {path_a} is not: only reports of one kind compare"
         raise InputError(path_b, 1, message)
-    inputs = _recorded_inputs(_paired_inputs(a.inputs, b.inputs), a.options, b.options)
+    inputs = _recorded_inputs(_paired_inputs(a, b), a.options, b.options)
     options = _recorded_changes(a.options, b.options)
     versions = _changed(a.versions, b.versions)
     # the order of -m or of the runs given is no difference between the evaluations

@@ -37,6 +37,9 @@ class ReportView:
     # section (SECTIONS) -> (run, measure) -> {field: value}: only the sections it holds
     # (run None: a section of the whole report, the routing metrics)
     sections: dict[str, dict[tuple[str | None, str], dict[str, Any]]] = field(default_factory=dict)
+    # run -> the qrels input (of ``inputs``) it was scored with, where the report says
+    # (a comparison's runs[].qrels: compare --run-qrels gives each run its own)
+    run_qrels: dict[str, dict] = field(default_factory=dict)
 
 
 def read_view(path: str) -> ReportView:
@@ -140,6 +143,11 @@ def _benchmark_view(path: str, report: dict) -> ReportView:
     options["unjudged_bounds"] = "unjudged_bounds" in report  # compare --unjudged-bounds
     routing = (report.get("benchmark") or {}).get("routing")
     options |= _routing_options(routing)
+    inputs = _inputs(report)
+    qrels = {item["path"]: item for item in inputs if item["kind"] == "qrels"}
+    run_qrels = {
+        run["name"]: qrels[run["qrels"]] for run in report["runs"] if run.get("qrels") in qrels
+    }
     overall = next((r for r in report.get("results", []) if r.get("kind") == "all"), {})
     values: dict[str, dict] = {}
     for row in overall.get("summary", []):
@@ -163,7 +171,7 @@ def _benchmark_view(path: str, report: dict) -> ReportView:
     return ReportView(
         path,
         report["type"],
-        _inputs(report),
+        inputs,
         options,
         _versions(report),
         measures,
@@ -171,6 +179,7 @@ def _benchmark_view(path: str, report: dict) -> ReportView:
         values,
         dict(report.get("per_query") or {}),
         {section: _keyed(found) for section, found in rows.items() if found is not None},
+        run_qrels,
     )
 
 
