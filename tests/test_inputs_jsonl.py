@@ -133,6 +133,9 @@ def _refused(run_file, blocks: bool, monkeypatch) -> pytest.ExceptionInfo:
          "qid, docno, score and optionally rank and tag)"),
         ('{"qid": "q1", "docno": "d2", "score": 1', "bad JSON: Expecting ',' delimiter at "
          "column 40"),
+        # json's message ends in "at": it said "Unterminated string starting at at column 49"
+        ('{"qid": "q1", "docno": "d2", "score": 1, "tag": "t}', "bad JSON: Unterminated string "
+         "starting at column 49"),
         ('{"qid": "q1", "qid": "q2", "docno": "d2", "score": 1}', "bad JSON: key 'qid' given "
          "twice"),
         ('["q1", "d2", 1]', 'not a JSON object but the array ["q1", "d2", 1]'),

@@ -294,6 +294,22 @@ def test_a_run_given_for_a_report_says_what_diff_takes(capsys):
     assert "not runs or qrels" in capsys.readouterr().err
 
 
+def test_a_truncated_report_is_refused_at_its_line_and_column(reports, tmp_path, capsys):
+    # it said "invalid JSON: Unterminated string starting at: diff compares two reports":
+    # json's message ends in "at", as if the string started at "diff compares"
+    text = open(reports("a")).read()
+    cut = tmp_path / "cut.json"
+    cut.write_text(text[: text.index('"inputs"') + 4])
+    line = text[: text.index('"inputs"')].count("\n") + 1
+    column = len(text[: text.index('"inputs"')].rsplit("\n", 1)[-1]) + 1
+    assert run(["diff", str(cut), str(cut)]) == 2
+    assert capsys.readouterr().err == (
+        f"trecbench: {cut}:{line}: invalid JSON: Unterminated string starting at column "
+        f"{column}; diff compares two reports (JSON: score --report, benchmark's "
+        "BenchmarkReport.json), not runs or qrels\n"
+    )
+
+
 def test_runs_of_other_names_and_files_are_never_compared(reports, capsys):
     # one run each, of other names and files: tfidf-char was compared with tfidf-word-parents
     code, out = _diff(capsys, reports("a", "-m", "map", runs=(CHAR,)), reports("b", "-m", "map"))

@@ -32,7 +32,10 @@ def refused(tmp_path, text: str, name: str = "in.json") -> str:
         ('{"score": -Infinity}', "in.json:1: -Infinity is not a JSON number"),
         ('{"score": 1e999}', "in.json:1: number 1e999 is beyond a double"),
         ('{"q1": 1, "q1": 2}', "in.json:1: duplicate key 'q1' in an object"),
-        ('{"a": [1, 2}', "in.json:1: invalid JSON: Expecting ',' delimiter"),
+        ('{"a": [1, 2}', "in.json:1: invalid JSON: Expecting ',' delimiter at column 12"),
+        # it said "Unterminated string starting at" and no more: at what?
+        ('{"a":\n  "b', "in.json:2: invalid JSON: Unterminated string starting at column 3"),
+        ('["a\tb"]', "in.json:1: invalid JSON: Invalid control character at column 4"),
         ("", "in.json: empty file"),  # was "in.json:1: invalid JSON: Expecting value"
         (" \n\n", "in.json: empty file"),
     ],

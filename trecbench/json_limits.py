@@ -3,10 +3,12 @@ converters' and sidecars' readers (:mod:`trecbench.sources`), JSONL runs and the
 told where TREC text is read (:mod:`trecbench.inputs`): nesting deeper than
 :data:`MAX_DEPTH` (Python's parser recurses, and a thousand brackets would exhaust its
 stack) and ``\\uD800``-``\\uDFFF`` escapes that form no surrogate pair (Python reads them
-as text no UTF-8 can hold). Each is an :class:`~trecbench.errors.InputError` at its line."""
+as text no UTF-8 can hold). Each is an :class:`~trecbench.errors.InputError` at its line;
+what the parser then refuses each says alike (:func:`parser_message`)."""
 
 from __future__ import annotations
 
+import json
 import re
 
 from .errors import InputError
@@ -20,6 +22,13 @@ _STRING_OR_STRUCTURE = re.compile(STRING.pattern + r"|[\[\]{}\n]", re.S)
 _NOT_STRUCTURE = re.compile(r"[^\[\]{}\n]++")
 _SURROGATE_HINT = re.compile(r"\\u[dD][89a-fA-F]")
 _ESCAPE = re.compile(r"\\(?:\\|u([0-9a-fA-F]{4}))")
+
+
+def parser_message(error: json.JSONDecodeError) -> str:
+    """What the JSON parser refused, and its column (the line is the caller's to say):
+    ``Unterminated string starting at column 17``, ``Expecting value at column 5``
+    (some of json's messages end in "at", its position left for ``str()`` to add)."""
+    return f"{error.msg.removesuffix(' at')} at column {error.colno}"
 
 
 def line_at(text: str, position: int) -> int:

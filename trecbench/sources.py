@@ -28,7 +28,7 @@ from . import type_names
 from .compressions import compression_of
 from .errors import InputError, excerpt
 from .inputs import streams
-from .json_limits import STRING, check_depth, check_surrogates, line_at, too_deep
+from .json_limits import STRING, check_depth, check_surrogates, line_at, parser_message, too_deep
 from .text_encoding import UTF16_FILE, is_utf16
 
 MAX_DIGITS = 100  # an integer id or score longer than this is a mistake
@@ -185,7 +185,8 @@ def _decode(text: str, path: str, first_line: int) -> Any:
     try:
         return _DECODER.decode(text)
     except json.JSONDecodeError as exc:
-        raise InputError(path, exc.lineno + first_line - 1, f"invalid JSON: {exc.msg}") from None
+        line = exc.lineno + first_line - 1
+        raise InputError(path, line, f"invalid JSON: {parser_message(exc)}") from None
     except _Refused as exc:
         if exc.key is not None:
             line = _duplicate_key_line(text, exc.key)

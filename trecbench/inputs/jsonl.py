@@ -38,7 +38,7 @@ import pyarrow.compute as pc
 
 from .. import arrow, type_names
 from ..errors import InputError, shortened
-from ..json_limits import check_depth, check_surrogates
+from ..json_limits import check_depth, check_surrogates, parser_message
 from ..text_encoding import UTF16_FILE, is_utf16
 from . import tables
 from .formats import Whole
@@ -262,7 +262,7 @@ def _line_problem(text: str) -> str | None:
         numbers = {"parse_float": _number, "parse_int": partial(_number, kind=int)}
         value = json.loads(text, object_pairs_hook=_pairs, **numbers)
     except json.JSONDecodeError as exc:
-        return f"bad JSON: {exc.msg} at column {exc.colno}"
+        return f"bad JSON: {parser_message(exc)}"
     except ValueError as exc:  # a key twice
         return f"bad JSON: {exc}"
     if not isinstance(value, dict):

@@ -55,7 +55,7 @@ def read_view(path: str) -> ReportView:
         if not error.message.startswith("invalid JSON"):
             raise
         raise InputError(
-            error.path, error.line, f"{error.message}: diff compares two reports (JSON: "
+            error.path, error.line, f"{error.message}; diff compares two reports (JSON: "
             "score --report, benchmark's BenchmarkReport.json), not runs or qrels",
         ) from None  # fmt: skip
     report = document.root.expect_object(document.value)
