@@ -227,7 +227,9 @@ def test_every_test_runs_through_compare_and_validates(test):
     if test == "tukey":  # family-wise already: not corrected again; seeded and recorded
         assert (result.pairs["p_value"] == result.pairs["p_adjusted"]).all()
         assert result.settings["names"]["correction"] == "family-wise"
-        assert "(--correction holm is not applied)" in " ".join(result.render("table").split())
+        assert "(--correction holm adjusts the Welch t-test's p-values only)" in " ".join(
+            result.render("table").split()
+        )
         frame = _frame(values).pivot(index="qid", columns="run", values="value")
         expected = tukey.tukey_hsd(frame[list("abc")].to_numpy(), 300, 2)
         assert pairs.loc[("a", "c"), "p_value"] == expected[0, 2]

@@ -314,7 +314,7 @@ def header_lines(comparison) -> list[str]:
     if len(comparison.runs) > 1:
         adjusted = (
             "its p-values are family-wise over all pairs of runs of a measure "
-            f"(--correction {settings.correction} is not applied)"
+            f"(--correction {settings.correction} adjusts the Welch t-test's p-values only)"
             if settings.registered.family_wise
             else f"p-values adjusted with {settings.correction_name} over all "
             "comparisons of a section"
