@@ -594,6 +594,28 @@ def test_an_ir_measures_object_means_every_parameter_it_was_given(tmp_path):
     assert list(plain.columns) == ["P@2"]
 
 
+@pytest.mark.filterwarnings("ignore::trecbench.errors.ProviderWarning")  # no subtopics
+@pytest.mark.parametrize(
+    "name", ["RR@2", "AP_IA", "P_IA@2", "ERR_IA@2", "nERR_IA@2", "alpha_nDCG@2", "alpha_DCG@2"]
+)
+def test_a_parameter_at_ir_measures_default_that_the_measure_lacks_changes_nothing(tmp_path, name):
+    """RR(judged_only=False)@5 was refused ("RR@k (MRR) has no parameter 'judged_only'"),
+    where ir_measures computes RR@5: at ir_measures' default, a parameter the measure
+    lacks here changes nothing and is left out. Another value stays refused, and rel=1
+    stays (unset, rel is the call's relevance_level)."""
+    ir_measures, qrels, run = _graded(tmp_path)
+    plain = ir_measures.parse_measure(name)
+    given = trecbench.evaluate(qrels, run, [plain(judged_only=False)]).to_frame()
+    assert given.equals(trecbench.evaluate(qrels, run, [plain]).to_frame())
+    theirs = ir_measures.calc_aggregate([plain(judged_only=False)], qrels, run)
+    assert given.iloc[0].to_dict() == pytest.approx({name: theirs[plain]})
+    with_rel = [plain(rel=1, judged_only=False)], [plain(rel=1)]
+    kept = [trecbench.evaluate(qrels, run, m, relevance_level=2).to_frame() for m in with_rel]
+    assert kept[0].equals(kept[1]) and "rel=1" in kept[0].columns[0]
+    with pytest.raises(trecbench.errors.UsageError, match="has no parameter 'judged_only'"):
+        trecbench.parse_measure(plain(judged_only=True))
+
+
 def test_ir_measures_objects_take_numpy_numbers_as_their_values(tmp_path):
     """numpy 2 prints np.float64(0.5), which was refused ("p must be a literal value");
     ir_measures computes it. A numpy integer is its int, as relevance_level takes one

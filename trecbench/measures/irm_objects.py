@@ -4,13 +4,19 @@ given, without importing ir_measures.
 An object prints without the parameters equal to ir_measures' own defaults (``P(rel=1)@2``
 prints ``P@2``), and here such a parameter may mean something else unset (``rel`` unset
 is the call's ``relevance_level``): :func:`explicit_spelling` writes every parameter the
-object holds, so that an object means what its explicit string spelling means.
+object holds, so that an object means what its explicit string spelling means — but
+for a parameter at ir_measures' default that the measure it means here does not take
+(``RR(judged_only=False)@5``: MRR@5 has no ``judged_only``), which changes nothing and is
+left out (:func:`name_of`).
 """
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable, Collection
 from typing import Any
+
+from ..errors import TrecbenchError
 
 
 def is_ir_measure(item: object) -> bool:
@@ -30,10 +36,63 @@ def printed(measure: Any) -> str | None:
         return None
 
 
-def explicit_spelling(measure: Any) -> str:
-    """``Name(key=value,...)@cutoff`` with every parameter ``measure`` was given, numpy
-    scalars as their Python values (``np.float64(0.5)`` prints so under numpy 2)."""
-    params = {key: _python_value(value) for key, value in measure.params.items()}
+def name_of(measure: Any, meaning: Callable[[str], Any]) -> str:
+    """The name an ir_measures measure object is asked by: the name it prints when that
+    means the measure its parameters make, else its spelling with every parameter it
+    holds (``P(rel=1)@2`` prints ``P@2``, which here counts the call's relevance_level as
+    relevant); one name never stands for two measures. ``meaning``: the measure a
+    spelling means here (a trecbench ``Measure``), raising TrecbenchError if refused."""
+    explicit = explicit_spelling(measure, _changing_nothing(measure, meaning))
+    shown = printed(measure)
+    if shown is None or shown == explicit:
+        return explicit
+    try:
+        same = meaning(shown) == meaning(explicit)
+    except TrecbenchError:  # refused, naming what it was given, when it is read
+        return explicit
+    return shown if same else explicit
+
+
+def _changing_nothing(measure: Any, meaning: Callable[[str], Any]) -> set[str]:
+    """The parameters ``measure`` holds at ir_measures' own default for it that the
+    measure it means here does not take (``RR(judged_only=False)@5``): ir_measures
+    computes them as unset, and so does trecbench. Never ``rel`` (unset here, it is the
+    call's relevance_level) nor a parameter trecbench's definition takes."""
+    supported = getattr(measure, "SUPPORTED_PARAMS", {})
+    at_default = {
+        key
+        for key, value in measure.params.items()
+        if key not in ("rel", measure.AT_PARAM)
+        and key in supported
+        and _same_value(_python_value(value), supported[key].default)
+    }
+    if not at_default:
+        return set()
+    try:
+        definition = meaning(explicit_spelling(measure, at_default)).definition
+    except TrecbenchError:  # refused as given, naming every parameter, when it is read
+        return set()
+    return {key for key in at_default if definition.param(key) is None}
+
+
+def _same_value(value: Any, default: Any) -> bool:
+    """Whether ``value`` is ``default``: equal, and a bool only where a bool is (1 is
+    not ir_measures' ``judged_only=False``'s kind, whatever ``1 == True`` says)."""
+    if isinstance(value, bool) != isinstance(default, bool):
+        return False
+    try:
+        return bool(value == default)
+    except (TypeError, ValueError):  # a value whose == is not a truth (an array)
+        return False
+
+
+def explicit_spelling(measure: Any, left_out: Collection[str] = ()) -> str:
+    """``Name(key=value,...)@cutoff`` with every parameter ``measure`` was given but
+    those ``left_out``, numpy scalars as their Python values (``np.float64(0.5)`` prints
+    so under numpy 2)."""
+    params = {
+        key: _python_value(value) for key, value in measure.params.items() if key not in left_out
+    }
     text = measure.__name__
     at = measure.AT_PARAM  # what @ sets: cutoff, or IPrec's recall
     shown = [f"{key}={_literal(value)}" for key, value in params.items() if key != at]

@@ -48,7 +48,7 @@ from ..trec_eval import compat
 from . import registry
 from .catalog import ALL_TREC, KPI_PRESET, NICKNAMES
 from .expression import ExpressionError, parse_expression, split_names
-from .irm_objects import explicit_spelling, is_ir_measure, printed
+from .irm_objects import is_ir_measure, name_of
 from .registry import (
     FLOAT_CUTOFF,
     FLOAT_CUTOFFS,
@@ -560,20 +560,15 @@ def requests(texts: Iterable[Any] | Any | None) -> list[str | Measure]:
 
 
 def _ir_measure_name(item: Any) -> str:
-    """The name an ir_measures measure object is asked by: the name it prints when that
-    means the measure its parameters make, else its spelling with every parameter it
-    holds (:mod:`.irm_objects`: ``P(rel=1)@2`` prints ``P@2``, which here counts the
-    call's relevance_level as relevant); one name never stands for two measures."""
-    shown, explicit = printed(item), explicit_spelling(item)
-    if shown is None or shown == explicit:
-        return explicit
-    with warnings.catch_warnings():  # said when the name is read, if it is the one kept
+    """The name an ir_measures measure object is asked by (:func:`.irm_objects.name_of`)."""
+    return name_of(item, _parse_quietly)
+
+
+def _parse_quietly(text: str) -> Measure:
+    """The measure ``text`` means, its warnings said when the name kept is read."""
+    with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        try:
-            same = _parse(shown, None) == _parse(explicit, None)
-        except TrecbenchError:  # refused, naming what it was given, when it is read
-            return explicit
-    return shown if same else explicit
+        return _parse(text, None)
 
 
 def _natural(item: object) -> list:
