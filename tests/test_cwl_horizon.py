@@ -67,12 +67,62 @@ def test_a_gaining_document_past_rank_1000_is_warned_of(tmp_path):
     with pytest.warns(ProviderWarning) as said:
         found = trecbench.evaluate(qrels, results, names).aggregates
     assert [str(w.message) for w in said] == [
-        f"{name}: cwl_eval reads the top 1000 ranks of a topic: document d1100 of topic 1, "
-        "at rank 1101, has a gain and counts nothing"
-        for name in names[:2]
+        "r: INST, NERR10(p=0.999): cwl_eval reads the top 1000 ranks of a topic: document "
+        "d1100 of topic 1, at rank 1101, has a gain and counts nothing"
     ]
+    # located at the caller's line, not inside trecbench (stacklevel=3 named scoring.py)
+    assert said[0].filename == __file__
     # the provider's values, as ir_measures gives them: the document counts nothing
     assert found.set_index("measure")["value"].tolist() == [0.0, 0.0, 0.0]
+
+
+def _horizon_case(tmp_path) -> tuple[str, list[str]]:
+    """8 topics of 1100 documents, d1050 judged relevant in t2 and t7 (past rank 1000),
+    d3 in every topic; two runs (r, and its copy c) with the same offending documents."""
+    topics = [f"t{i}" for i in range(1, 9)]
+    qrels = "".join(f"{t} 0 d1050 1\n" for t in ("t2", "t7"))
+    qrels += "".join(f"{t} 0 d3 1\n" for t in topics)
+    run = "".join(f"{t} Q0 d{i} {i + 1} {2000 - i} r\n" for t in topics for i in range(1100))
+    qrels_path, run_path = _files(tmp_path, qrels, run)
+    (tmp_path / "c").write_text(run)
+    return qrels_path, [run_path, str(tmp_path / "c")]
+
+
+HORIZON = (
+    "{run}: INST, INSQ: cwl_eval reads the top 1000 ranks of a topic: document d1050 of "
+    "topic t2, at rank 1051, has a gain and counts nothing (and in 1 other topic)"
+)
+
+
+@pytest.mark.parametrize("path", ["whole", "blocks", "jobs"])
+def test_the_horizon_is_said_once_per_run_naming_it_on_every_path(tmp_path, monkeypatch, path):
+    """One line per block (t2, then t7, no count) under a small --memory where one run
+    held whole said one (t2, and 1 other topic), a line per measure, and no line named the
+    run: two runs with the same document said one. Now one line per run, its measures
+    that found the same together, whole, in blocks or in worker processes (-j)."""
+    pytest.importorskip("cwl")
+    from trecbench import memory
+    from trecbench.evaluation import runs as scored_runs
+    from trecbench.inputs import blocks
+
+    qrels, runs = _horizon_case(tmp_path)
+    options = {"whole": {}, "blocks": {"memory": 1}, "jobs": {"jobs": 2}}[path]
+    if path == "blocks":  # a block a topic
+        monkeypatch.setattr(memory, "BLOCK_LINES", 1000)
+        monkeypatch.setattr(memory, "READ_BYTES", 20000)
+        monkeypatch.setattr(blocks, "READ_BYTES", 20000)
+    scored, score_block = [], scored_runs._score_block
+    monkeypatch.setattr(
+        scored_runs, "_score_block", lambda *a, **k: scored.append(1) or score_block(*a, **k)
+    )
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        trecbench.evaluate(qrels, runs, ["INST", "INSQ"], **options)
+    assert len(scored) == {"whole": 2, "blocks": 16, "jobs": 0}[path]  # in this process
+    assert [str(w.message) for w in said if w.category is ProviderWarning] == [
+        HORIZON.format(run="r"),
+        HORIZON.format(run="c"),
+    ]
 
 
 @pytest.mark.parametrize(("depth", "relevant_at"), [(1200, 999), (1000, 999)])

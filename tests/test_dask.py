@@ -590,3 +590,25 @@ def test_a_drill_down_keeps_the_scores_as_the_run_file_writes_them(tmp_path, cli
     mixed = tbdask.evaluate(qrels, str(tmp_path / "mixed"), ["P.2"], drill_depth=5, client=client)
     documents = mixed.runs[0].drill_down.documents
     assert documents.column("score_text").to_pylist() == ["5.00", "1.50", None]
+
+
+def test_the_cwl_horizon_is_said_once_per_run_over_its_partitions(tmp_path, client):
+    """Said by each partition's engine, it was a line per partition (t2, then t7, no
+    count) without the run's name; now the client says one line per run, as one process
+    does (test_cwl_horizon.py)."""
+    import warnings
+
+    pytest.importorskip("cwl")
+    from test_cwl_horizon import HORIZON, _horizon_case
+
+    from trecbench.errors import ProviderWarning
+
+    qrels, runs = _horizon_case(tmp_path)
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        on_dask = [tbdask.DaskRun(run, client, partitions=4) for run in runs]  # two runs
+        evaluate(qrels, on_dask, ["INST", "INSQ"])
+    assert [str(w.message) for w in said if w.category is ProviderWarning] == [
+        HORIZON.format(run="r"),
+        HORIZON.format(run="c"),
+    ]

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from .. import ranking, tiebounds
+from ..engines.providers import warn_past_horizon
 from ..errors import NoOverlapError, TrecbenchError
 from ..measures import GEOMETRIC, NUM_Q, NUM_REL, RUNID, STRING, SUM
 from . import bounds
@@ -68,6 +69,7 @@ def _run_result(blocks: list[_Block], name, path, runid, plan: _Plan, tie_bounds
         if columns is not None:
             error.partial_columns = columns
         raise error
+    warn_past_horizon(name, [block.past_horizon for block in scored])
     counted = [block.unjudged for block in scored if block.unjudged is not None]
     unjudged = None
     if counted:

@@ -11,7 +11,7 @@ import numpy as np
 import pyarrow as pa
 
 from .. import arrow, ranking, tiebounds
-from ..engines import META, NATIVE, PYTREC_EVAL
+from ..engines import META, NATIVE, PROVIDERS, PYTREC_EVAL
 from ..errors import TrecbenchError
 from ..measures import STRING, Measure
 from ..score_precision import compares_float32
@@ -196,6 +196,8 @@ class _Block:
     values of the best and the worst order (None: no tie group mixes keys), ``ties`` and
     ``tied_topics``. ``top`` and ``curve``: what a report's drill-down keeps
     (:mod:`.drill`); ``highs``: what the unjudged bounds keep (:func:`_high_blocks`).
+    ``past_horizon``: the providers engine's topics with a gain past cwl_eval's horizon,
+    per measure (:func:`trecbench.engines.providers.warn_past_horizon` says the run's).
     """
 
     run_qids: list[str]
@@ -215,6 +217,7 @@ class _Block:
     top: pa.Table | None = None
     curve: _Block | None = None
     highs: dict = field(default_factory=dict)
+    past_horizon: dict = field(default_factory=dict)
 
 
 def _score_block(
@@ -285,6 +288,8 @@ def _score_block(
             block.traces = _traces(native, plan, measured)
         if native is not None and native.failed_at is not None:
             block.failure = measured[native.failed_at], native.error, native.trailing
+        if checks and PROVIDERS in plan.groups:  # this order's, with these judgments
+            block.past_horizon = plan.evaluator(PROVIDERS).past_horizon
     except Exception as error:  # noqa: BLE001 - raised in trec_eval's order (_run_result)
         block.error = error
     if check_duplicates:
