@@ -125,6 +125,26 @@ def test_the_horizon_is_said_once_per_run_naming_it_on_every_path(tmp_path, monk
     ]
 
 
+def test_the_horizon_is_said_in_the_house_format_on_dask_workers(tmp_path, capfd):
+    """--dask local:1 printed it Python's way from the worker process
+    (``.../scoring.py:102: ProviderWarning: ...`` and the source line under it), as it
+    printed pyndeval's note of qrels without subtopics: the workers' warnings are now
+    said by the calling process, each in one line."""
+    pytest.importorskip("cwl")
+    pytest.importorskip("pyndeval")
+    pytest.importorskip("dask.distributed")
+    from trecbench.cli import run
+
+    qrels, runs = _horizon_case(tmp_path)
+    assert run(["score", "--dask", "local:1", "-m", "INST INSQ alpha_nDCG@5", qrels, *runs]) == 0
+    err = capfd.readouterr().err.splitlines()
+    assert all(line.startswith("trecbench: warning: ") for line in err), err
+    assert "trecbench: warning: ProviderWarning: alpha_nDCG@5: every topic" in err[0]
+    assert [line for line in err if "cwl_eval" in line] == [
+        f"trecbench: warning: ProviderWarning: {HORIZON.format(run=name)}" for name in "rc"
+    ]
+
+
 @pytest.mark.parametrize(("depth", "relevant_at"), [(1200, 999), (1000, 999)])
 def test_nothing_is_warned_of_when_no_gain_lies_past_rank_1000(tmp_path, depth, relevant_at):
     pytest.importorskip("cwl")

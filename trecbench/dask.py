@@ -85,6 +85,7 @@ class DaskRun:
         """``(result, columns, flagged topics, warnings)``, as ``trecbench.evaluate``
         computes them for a run in one process (see the module docstring)."""
         from .evaluation import _run_result
+        from .evaluation.runs import said_again, warn_again
 
         client = self.client or Client.current()
         truth = plan.truth
@@ -104,11 +105,15 @@ class DaskRun:
         # a frame held in memory named as one process names it: several are each a frame
         label = self.path or (", ".join(self.files) if self.files else held.named(name, _FRAME))
         try:
-            blocks, facts = dask.compute(scored, facts)
-        except InputError as error:
-            if self.files is not None or error.path != _FRAME:
+            outcomes, facts = dask.compute(scored, facts)
+        except Exception as error:
+            warn_again(error.__dict__.get("said", ()))  # a partition's, raised before it
+            if not isinstance(error, InputError) or self.files is not None:
+                raise
+            if error.path != _FRAME:
                 raise
             raise _named_frame(error, label) from None
+        blocks = list(said_again(iter(outcomes)))  # the engines' warnings said here
         lines, runid, records, warnings = _combined(facts)
         if not lines:
             raise InputError(label, None, "empty run" + (" file" if self.files else ""))
@@ -398,12 +403,15 @@ def _id_facts(table: pa.Table, qrels_integers: tuple[str, ...]) -> tuple:
 
 
 def _score_partition(part, plan, tie_bounds: bool):
-    """One partition of whole topics scored with the engines of one process."""
+    """One partition of whole topics scored with the engines of one process, and the
+    warnings they raised, for the client to say (a worker's own stderr would print them
+    Python's way, the source line under them)."""
     from .evaluation import _score_block
+    from .evaluation.runs import with_warnings
 
     table = pa.Table.from_pandas(part, preserve_index=False)
     with _SCORING:
-        return _score_block(table, plan, tie_bounds)
+        return with_warnings(_score_block, table, plan, tie_bounds)
 
 
 # ---------------------------------------------------------------------------------------

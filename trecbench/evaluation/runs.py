@@ -134,11 +134,18 @@ def _score_in_worker(index: int) -> tuple:
     said by the calling process (:func:`said_again`), not printed by each worker, where a
     caller catching them never saw them."""
     runs, tie_bounds = _worker
+    with provenance.taking_checksums(runs.checksums):
+        return with_warnings(runs.score, index, tie_bounds)
+
+
+def with_warnings(call, *args) -> tuple:
+    """``(call(*args), the warnings it raised)``, for another process (a worker, a Dask
+    worker) to hand its warnings to the calling one, which says them
+    (:func:`said_again`, :func:`warn_again`); an error carries those raised before it."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            with provenance.taking_checksums(runs.checksums):
-                outcome = runs.score(index, tie_bounds)
+            outcome = call(*args)
         except BaseException as error:  # its warnings go with it (a run may warn, then fail)
             error.__dict__["said"] = _recorded(caught)
             raise
@@ -160,13 +167,14 @@ def said_again(scored: Iterator[tuple]) -> Iterator[tuple]:
         except StopIteration:
             return
         except BaseException as error:
-            _warn_again(error.__dict__.get("said", ()))
+            warn_again(error.__dict__.get("said", ()))
             raise
-        _warn_again(said)
+        warn_again(said)
         yield outcome
 
 
-def _warn_again(said) -> None:
+def warn_again(said) -> None:
+    """Raise here the warnings :func:`with_warnings` recorded in another process."""
     for message, category in said:
         warnings.warn(message, category, stacklevel=3)
 
