@@ -69,8 +69,9 @@ EXP_GAIN_GRADE = 960
 
 class GradeAboveErrError(ValueError):
     """A judgment of an evaluated topic graded above :data:`ERR_MAX_GRADE`, which gdeval's
-    ERR has no stop probability for (gdeval refuses such qrels): the engine names the
-    first such judgment of the qrels (the sparse view holds no lines)."""
+    ERR has no stop probability for (gdeval refuses such qrels). It carries no text: the
+    engine's error names the measures asked and the first such judgment's qrels line
+    (the sparse view holds neither)."""
 
 
 @dataclass
@@ -316,7 +317,7 @@ def _beyond_trec_eval(ranking: SparseRanking, family: str, k, level: int) -> np.
         return _safe_divide(judged, np.minimum(num_ret, limit))
     if family in ("ERR", "nERR"):
         if len(ranking.judged_rel) and ranking.judged_rel.max() > ERR_MAX_GRADE:
-            raise GradeAboveErrError(f"{family}@{k}")
+            raise GradeAboveErrError
         gain = rel > 0
         terms = _err_terms(topic[gain], pos[gain], rel[gain])
         err = _segment_totals(ranking, terms, topic[gain], pos[gain], limit)
