@@ -639,6 +639,19 @@ def test_ir_measures_objects_take_numpy_numbers_as_their_values(tmp_path):
 
 
 @pytest.mark.parametrize(
+    "measures", [["P", "P.10"], ["P.10", "P"], ["P", "P.5,10"], ["ndcg_cut", "ndcg_cut.5"]]
+)
+def test_score_s_first_parameters_keys_a_value_by_the_measure_computed(measures):
+    """first_parameters=True (score's -m rule) keyed P@10's value of ['P', 'P.10'] as
+    'P' (the bare name, first) and 'P.10' both; without it, and in pytrec_eval, it is
+    'P.10' alone. A bare name takes the list given under either rule: the same keys."""
+    as_given = trecbench.evaluate(QRELS, RUN, measures).to_frame()
+    first = trecbench.evaluate(QRELS, RUN, measures, first_parameters=True).to_frame()
+    assert list(first.columns) == list(as_given.columns) and first.equals(as_given)
+    assert "P" not in first.columns and "ndcg_cut" not in first.columns
+
+
+@pytest.mark.parametrize(
     ("measures", "keys"),
     [
         ({"P", "P.10"}, {"P.10": "P_10"}),

@@ -30,17 +30,18 @@ def first_parameters(measures: list[Measure]) -> list[Measure]:
     trec_eval's rule: each request of a family spelt as ``-m`` takes it computed with the
     family's first parameter list given, equal measures once. A parameter list the rule
     leaves out is warned of, one line each."""
-    first: dict[str, str] = {}
+    first: dict[str, Measure] = {}  # per family, the request that gave the first list
     for measure in measures:
         if minus_m(measure) and measure.definition.trec_name is not None:
             if measure.params is not None:
-                first.setdefault(measure.family, measure.params)
+                first.setdefault(measure.family, measure)
     result: dict[Measure, None] = {}
     for measure in measures:
-        params = first.get(measure.family)
-        if minus_m(measure) and params is not None and measure.params != params:
-            kept = Measure(measure.family, params, (), measure.requested, measure.trec_spelled)
-            # a bare family takes the first list, as pytrec_eval's does: nothing lost
+        kept = first.get(measure.family)
+        if minus_m(measure) and kept is not None and measure.params != kept.params:
+            # named as the list it computes was asked (P beside P.10: P.10, as pytrec_eval
+            # keys it), not by a spelling that asked another; a bare family takes the
+            # first list, as pytrec_eval's does: nothing lost
             lost = None if measure.params is None else _lost_cutoffs(measure, kept)
             if lost != set() and measure.params is not None:
                 said = _left_out(measure, kept, lost)
