@@ -7,6 +7,7 @@ import json
 
 import pytest
 from conftest import ROOT
+from test_report_diff import _diff
 
 from trecbench.cli import run
 
@@ -29,11 +30,6 @@ def grouped(tmp_path, capsys):
         return path
 
     return report
-
-
-def _diff(capsys, a, b, *options) -> tuple[int, str]:
-    code = run(["diff", a, b, *options])
-    return code, capsys.readouterr().out
 
 
 def _older(path: str, tmp_path) -> str:
