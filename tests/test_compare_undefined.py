@@ -227,7 +227,7 @@ def test_every_test_runs_through_compare_and_validates(test):
     if test == "tukey":  # family-wise already: not corrected again; seeded and recorded
         assert (result.pairs["p_value"] == result.pairs["p_adjusted"]).all()
         assert result.settings["names"]["correction"] == "family-wise"
-        assert "(--correction holm adjusts the Welch t-test's p-values only)" in " ".join(
+        assert "(the Welch t-test's p-values are adjusted with Holm)" in " ".join(
             result.render("table").split()
         )
         frame = _frame(values).pivot(index="qid", columns="run", values="value")

@@ -180,7 +180,8 @@ def samples_checked():
 
 def refuse_correction_of_family_wise(test: str) -> None:
     """A family-wise test (Tukey HSD) is not corrected again: a --correction given with it
-    would be silently ignored, so it is refused."""
+    would not change its p-values (compare adjusts only its Welch view's with the default,
+    Holm), so it is refused."""
     from ..errors import UsageError
     from ..statistical_tests import get
     from .group import given

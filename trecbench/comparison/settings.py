@@ -102,6 +102,12 @@ class StatsSettings:
             return "family-wise"
         return CORRECTION_NAMES[self.correction]
 
+    @property
+    def welch_correction_name(self) -> str:
+        """How the independent view's Welch p-values are adjusted: with ``correction``,
+        whatever the paired test (a family-wise one's own p-values are not adjusted)."""
+        return CORRECTION_NAMES[self.correction]
+
     def record(self, baseline: str, measures: list[str], group_by: list[str], tied: bool):
         """The report's ``settings`` (schema ``benchmark_report``)."""
         seed = int(self.seed)

@@ -314,7 +314,7 @@ def header_lines(comparison) -> list[str]:
     if len(comparison.runs) > 1:
         adjusted = (
             "its p-values are family-wise over all pairs of runs of a measure "
-            f"(--correction {settings.correction} adjusts the Welch t-test's p-values only)"
+            f"(the Welch t-test's p-values are adjusted with {settings.welch_correction_name})"
             if settings.registered.family_wise
             else f"p-values adjusted with {settings.correction_name} over all "
             "comparisons of a section"
