@@ -121,6 +121,28 @@ def test_duplicate_keys_are_refused_with_both_lines(tmp_path, text, line, key):
         _config(tmp_path, text)
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # U+2028 in a value: PyYAML counts it as a line break ("c.yaml:4:", of 3 lines)
+        (
+            'qrels: "q\u2028x"\nmodes: {a: {run: r}}\nqrels: p\n',
+            "c.yaml:3: not valid YAML: duplicate key 'qrels' (first on line 1)",
+        ),
+        # a control character: no line, and PyYAML's 'in "<unicode string>"' on a 2nd line
+        (
+            "qrels: q\nmodes: {a: {run: \x07r}}\n",
+            "c.yaml:2: not valid YAML: unacceptable character U+0007: special characters "
+            "are not allowed",
+        ),
+    ],
+)
+def test_yaml_errors_name_the_line_counted_at_newlines_only(tmp_path, text, expected):
+    with pytest.raises(InputError) as raised:
+        _config(tmp_path, text)
+    assert str(raised.value) == f"{tmp_path}/{expected}"
+
+
 @pytest.mark.parametrize("value", [".nan", ".inf", "-.inf"])
 def test_non_finite_targets_are_refused_in_yaml(tmp_path, value):
     text = HEAD + f"targets: {{measures: {{nDCG@10: {{baseline: [0.1, 0.2], good: {value}}}}}}}\n"

@@ -283,15 +283,21 @@ def _yaml_document(data: bytes, path: Path, refused: str) -> Any:
     """A YAML configuration's document (keys read as text only)."""
     import yaml
 
-    from ..yaml_loader import load_yaml
+    from ..yaml_loader import error_line, error_problem, load_yaml
 
     try:
-        return load_yaml(data.decode("utf-8"), text_keys=True)
-    except (UnicodeDecodeError, yaml.YAMLError) as error:
-        where = getattr(error, "problem_mark", None)
-        line = where.line + 1 if where is not None else None
-        problem = getattr(error, "problem", None) or str(error)
-        raise InputError(str(path), line, f"{refused}: {shortened(problem)}") from None
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise InputError(str(path), None, f"{refused}: {shortened(str(error))}") from None
+    try:
+        return load_yaml(text, text_keys=True)
+    except yaml.YAMLError as error:
+        # lines counted at "\n" as everywhere else (PyYAML's also break at U+2028, ...);
+        # an error without a place (nesting too deep for PyYAML's recursion) names none
+        placed = isinstance(error, (yaml.MarkedYAMLError, yaml.reader.ReaderError))
+        line = error_line(error, text) if placed else None
+        message = f"{refused}: {shortened(error_problem(error))}"
+        raise InputError(str(path), line, message) from None
 
 
 def _check_schema(document: Any, path: Path) -> None:
