@@ -145,6 +145,34 @@ def test_the_horizon_is_said_in_the_house_format_on_dask_workers(tmp_path, capfd
     ]
 
 
+def test_the_horizon_is_found_by_a_pure_function_of_the_ranked_run():
+    """The providers' evaluator kept the last call's findings (``past_horizon``), read by
+    scoring right after it: now a function of the run as the engine gets it."""
+    pa = pytest.importorskip("pyarrow")
+    from trecbench.engines import providers
+
+    measures = [parse_measure(name) for name in ("INST", "SDCG@10", "NERR10(p=0.999)")]
+    docs = [f"d{i}" for i in range(1200)]
+    ranked = pa.table({"qid": ["1"] * 1200 + ["2"] * 3, "docno": docs + docs[:3]})
+    qrels = {"1": {"d1100": 1, "d1150": 2}, "2": {"d0": 1}}
+    found = [("1", "d1100", 1101)]
+    expected = {measures[0]: found, measures[2]: found}
+    assert providers.past_horizon(ranked, ["1", "2"], measures, qrels) == expected
+    assert providers.past_horizon(ranked, ["1", "2"], measures[1:2], qrels) == {}
+
+
+def test_the_horizon_is_that_of_the_run_the_provider_gets_under_minus_j(tmp_path):
+    # with -J the document at rank 1101 is the only one judged: cwl_eval reads it at
+    # rank 1, where it counts, and there is nothing to warn of (the findings are those of
+    # the run -J leaves, as the provider's value is)
+    pytest.importorskip("cwl")
+    qrels, results = _files(tmp_path, *_deep_run(1200, 1100))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        found = trecbench.evaluate(qrels, results, ["INST"], judged_only=True).aggregates
+    assert found["value"].tolist()[0] > 0
+
+
 @pytest.mark.parametrize(("depth", "relevant_at"), [(1200, 999), (1000, 999)])
 def test_nothing_is_warned_of_when_no_gain_lies_past_rank_1000(tmp_path, depth, relevant_at):
     pytest.importorskip("cwl")

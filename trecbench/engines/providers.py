@@ -12,17 +12,16 @@ Parameters follow ir_measures; ``rel`` left unset is the call's relevance level 
 ``max_rel`` left unset (C/W/L measures) the largest grade in the qrels. Diversity measures
 read the subtopic from the qrels' second column (ndeval's format). cwl_eval reads each
 topic's top :data:`~trecbench.measures.params.CWL_HORIZON` ranks: the registry keeps
-cutoffs within them, and of a measure without one the evaluator keeps the topics where a
-document past them has a gain (:func:`_past_horizon`), which its value leaves out; the
-run's result, assembled from every block of its topics, says them in one line
-(:func:`warn_past_horizon`).
+cutoffs within them, and of a measure without one :func:`past_horizon` finds the topics
+where a document past them has a gain, which its value leaves out; the run's result,
+assembled from every block of its topics, says them in one line
+(:func:`trecbench.evaluation.assembly.warn_past_horizon`).
 """
 
 from __future__ import annotations
 
 import io
 import logging
-import sys
 import warnings
 from contextlib import contextmanager, redirect_stderr
 from typing import Any
@@ -167,12 +166,6 @@ class Evaluator:
             self.by_provider.setdefault(self._group(source, measure), []).append(measure)
         self._evaluators: dict[tuple, object] = {}
         self._no_relevant: dict[int, set[str]] = {}
-        self._uncut = [
-            m for m in measures if m.definition.source == "cwl_eval" and m.definition.cutoff is None
-        ]
-        # of the last call of evaluate: per measure of cwl_eval without a cutoff, the
-        # topics where a document past its horizon has a gain (:func:`_past_horizon`)
-        self.past_horizon: dict[Measure, list[tuple[str, str, int]]] = {}
 
     def _group(self, source: str, measure: Measure) -> tuple:
         """The evaluator ``measure`` is computed by: one per provider, and for pyndeval
@@ -225,7 +218,6 @@ class Evaluator:
         from .pytrec_eval import ranked_to_dict
 
         run = {q: docs for q, docs in ranked_to_dict(ranked, qids).items() if docs}
-        self.past_horizon = _past_horizon(self._uncut, run, self.truth.as_dict)
         position = {q: i for i, q in enumerate(qids)}
         out: dict[Measure, list[tuple]] = {}
         for group, measures in self.by_provider.items():
@@ -254,18 +246,33 @@ class Evaluator:
         return out
 
 
-def _past_horizon(uncut: list[Measure], run: dict, qrels: dict) -> dict[Measure, list[tuple]]:
-    """Per measure of cwl_eval without a cutoff (INST, INSQ, NERR10, NERR11) in
-    ``uncut``, ``(topic, document, rank)`` of each topic whose first document with a gain
-    past :data:`CWL_HORIZON` its value leaves out: cwl_eval reads a topic's top ranks
-    alone, so that document counts nothing. The value is still the provider's, as
-    ir_measures gives it; a document past them without a gain changes nothing (cwl_eval
-    pads shorter rankings with gainless ones)."""
-    if not uncut:  # no topic sliced for measures with a cutoff alone (SDCG@k)
+def uncut(measures: list[Measure]) -> list[Measure]:
+    """The measures of cwl_eval without a cutoff among ``measures`` (INST, INSQ, NERR10,
+    NERR11): those whose value leaves out what lies past :data:`CWL_HORIZON`."""
+    return [
+        m for m in measures if m.definition.source == "cwl_eval" and m.definition.cutoff is None
+    ]
+
+
+def past_horizon(
+    ranked, qids: list[str], measures: list[Measure], qrels: dict
+) -> dict[Measure, list[tuple[str, str, int]]]:
+    """Per measure of :func:`uncut` ``measures``, ``(topic, document, rank)`` of each topic
+    of ``ranked`` (the run of topics ``qids`` as :class:`Evaluator` gets it) whose first
+    document with a gain (``qrels``: ``{qid: {docno: grade}}``) past :data:`CWL_HORIZON`
+    its value leaves out: cwl_eval reads a topic's top ranks alone, so that document
+    counts nothing. The value is still the provider's, as ir_measures gives it; a
+    document past them without a gain changes nothing (cwl_eval pads shorter rankings
+    with gainless ones)."""
+    from .pytrec_eval import ranked_to_dict
+
+    uncut_measures = uncut(measures)
+    if not uncut_measures:  # no topic sliced for measures with a cutoff alone (SDCG@k)
         return {}
+    run = ranked_to_dict(ranked, qids)
     tails = {q: list(docs)[CWL_HORIZON:] for q, docs in run.items() if len(docs) > CWL_HORIZON}
     found: dict[Measure, list[tuple]] = {}
-    for measure in uncut if tails else ():
+    for measure in uncut_measures if tails else ():
         # ir_measures' gain: the grade (below 0: 0) clipped to [min_rel, max_rel], less min_rel
         least = measure.option("min_rel")
         for qid, past in tails.items():
@@ -275,40 +282,6 @@ def _past_horizon(uncut: list[Measure], run: dict, qrels: dict) -> dict[Measure,
             if index is not None:
                 found.setdefault(measure, []).append((qid, past[index], CWL_HORIZON + 1 + index))
     return found
-
-
-def warn_past_horizon(run: str, blocks: list[dict[Measure, list[tuple]]]) -> None:
-    """Say, in one line for the measures that found the same, where a document with a
-    gain lies past cwl_eval's horizon in ``run`` (its name), of the ``past_horizon`` the
-    evaluator kept for each block of its topics: the first topic and how many others, the
-    same whether the run was scored whole, in blocks, by a worker or on Dask."""
-    found: dict[Measure, list[tuple]] = {}
-    for block in blocks:
-        for measure, topics in block.items():
-            found.setdefault(measure, []).extend(topics)
-    alike: dict[tuple, list[Measure]] = {}
-    for measure, topics in found.items():
-        alike.setdefault(tuple(sorted(topics)), []).append(measure)
-    for topics, measures in alike.items():
-        qid, docno, rank = topics[0]
-        more = f" (and in {counted(len(topics) - 1, 'other topic')})" if len(topics) > 1 else ""
-        warnings.warn(
-            f"{one_line(run)}: {_named(measures)}: cwl_eval reads the top {CWL_HORIZON} ranks "
-            f"of a topic: document {one_line(docno)} of topic {one_line(qid)}, at rank {rank}, "
-            f"has a gain and counts nothing{more}",
-            ProviderWarning,
-            stacklevel=_outside_trecbench(),
-        )
-
-
-def _outside_trecbench() -> int:
-    """The ``stacklevel`` of the first caller outside trecbench (a script's
-    ``trecbench.evaluate``), for the warning the caller of this function raises to be
-    located there, wherever in the package the run's result was assembled."""
-    frame, level = sys._getframe(2), 2
-    while frame is not None and frame.f_globals.get("__name__", "").startswith("trecbench"):
-        frame, level = frame.f_back, level + 1
-    return level
 
 
 def _no_relevant_scores_0(values: np.ndarray, qids: list[str], without: set[str]) -> None:

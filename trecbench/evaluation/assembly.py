@@ -6,15 +6,18 @@ the topics worth a warning."""
 from __future__ import annotations
 
 import math
+import sys
+import warnings
 from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
 from .. import ranking, tiebounds
-from ..engines.providers import warn_past_horizon
-from ..errors import NoOverlapError, TrecbenchError
-from ..measures import GEOMETRIC, NUM_Q, NUM_REL, RUNID, STRING, SUM
+from ..errors import NoOverlapError, ProviderWarning, TrecbenchError, one_line
+from ..measures import GEOMETRIC, NUM_Q, NUM_REL, RUNID, STRING, SUM, Measure
+from ..measures.params import CWL_HORIZON
+from ..plurals import counted
 from . import bounds
 from .drill import DrillDown, joined, topic_curves
 from .plan import _Plan, _plan_topics, _TopicPlan
@@ -91,6 +94,42 @@ def _run_result(blocks: list[_Block], name, path, runid, plan: _Plan, tie_bounds
     if plan.bounds is not None:
         result.unjudged_high = _high_end(blocks, result, plan)
     return result, columns, flags
+
+
+def warn_past_horizon(run: str, blocks: list[dict[Measure, list[tuple]]]) -> None:
+    """Say, in one line for the measures that found the same, where a document with a
+    gain lies past cwl_eval's horizon in ``run`` (its name), of the ``past_horizon`` of
+    each block of its topics (:func:`trecbench.engines.providers.past_horizon`): the first
+    topic and how many others, the same whether the run was scored whole, in blocks, by a
+    worker or on Dask."""
+    found: dict[Measure, list[tuple]] = {}
+    for block in blocks:
+        for measure, topics in block.items():
+            found.setdefault(measure, []).extend(topics)
+    alike: dict[tuple, list[Measure]] = {}
+    for measure, topics in found.items():
+        alike.setdefault(tuple(sorted(topics)), []).append(measure)
+    for topics, measures in alike.items():
+        qid, docno, rank = topics[0]
+        more = f" (and in {counted(len(topics) - 1, 'other topic')})" if len(topics) > 1 else ""
+        named = ", ".join(m.requested or m.family for m in measures)
+        warnings.warn(
+            f"{one_line(run)}: {named}: cwl_eval reads the top {CWL_HORIZON} ranks of a "
+            f"topic: document {one_line(docno)} of topic {one_line(qid)}, at rank {rank}, "
+            f"has a gain and counts nothing{more}",
+            ProviderWarning,
+            stacklevel=_outside_trecbench(),
+        )
+
+
+def _outside_trecbench() -> int:
+    """The ``stacklevel`` of the first caller outside trecbench (a script's
+    ``trecbench.evaluate``), for the warning the caller of this function raises to be
+    located there, wherever in the package the run's result was assembled."""
+    frame, level = sys._getframe(2), 2
+    while frame is not None and frame.f_globals.get("__name__", "").startswith("trecbench"):
+        frame, level = frame.f_back, level + 1
+    return level
 
 
 def _drill_down(blocks: list[_Block], name, path, runid, plan: _Plan) -> DrillDown:

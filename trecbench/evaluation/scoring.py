@@ -95,12 +95,33 @@ def _produced(ranked, qids, plan: _Plan, engines: list[str]) -> dict:
     for engine_name in first:  # trec_eval's code applies -J itself
         produced.update(plan.evaluator(engine_name).evaluate(ranked, qids))
     rest = [n for n in engines if n not in first]
-    settings = plan.settings
-    if rest and settings.judged_only and settings.rel_format not in PREFS_FORMATS:
-        ranked = ranking.judged_only(ranked, plan.truth.table)
+    if rest:
+        ranked = _judged_only(ranked, plan)
     for engine_name in rest:
         produced.update(plan.evaluator(engine_name).evaluate(ranked, qids))
     return produced
+
+
+def _judged_only(ranked, plan: _Plan):
+    """``ranked`` (a table in trec_eval order) as the engines that leave ``-J`` to
+    trecbench get it: with ``-J``, its judged documents alone (not with preferences)."""
+    settings = plan.settings
+    if settings.judged_only and settings.rel_format not in PREFS_FORMATS:
+        return ranking.judged_only(ranked, plan.truth.table)
+    return ranked
+
+
+def _past_horizon(ranked_run: ranking.RankedRun, plan: _Plan) -> dict:
+    """The providers engine's topics with a gain past cwl_eval's horizon, per measure
+    (:func:`trecbench.engines.providers.past_horizon`), in ``ranked_run`` as that engine
+    gets it (a table, ``-J`` applied): ranked again for the measures it concerns alone."""
+    from ..engines.providers import past_horizon, uncut
+
+    measures = uncut(plan.groups[PROVIDERS])
+    if not measures:
+        return {}
+    ranked = _judged_only(ranked_run.table(), plan)
+    return past_horizon(ranked, ranked_run.qids, measures, plan.truth.as_dict)
 
 
 def _measure(ranked, qids, plan: _Plan, produced=None) -> tuple:
@@ -197,7 +218,7 @@ class _Block:
     ``tied_topics``. ``top`` and ``curve``: what a report's drill-down keeps
     (:mod:`.drill`); ``highs``: what the unjudged bounds keep (:func:`_high_blocks`).
     ``past_horizon``: the providers engine's topics with a gain past cwl_eval's horizon,
-    per measure (:func:`trecbench.engines.providers.warn_past_horizon` says the run's).
+    per measure (:func:`_past_horizon`; :func:`.assembly.warn_past_horizon` says the run's).
     """
 
     run_qids: list[str]
@@ -289,7 +310,7 @@ def _score_block(
         if native is not None and native.failed_at is not None:
             block.failure = measured[native.failed_at], native.error, native.trailing
         if checks and PROVIDERS in plan.groups:  # this order's, with these judgments
-            block.past_horizon = plan.evaluator(PROVIDERS).past_horizon
+            block.past_horizon = _past_horizon(ranked_run, plan)
     except Exception as error:  # noqa: BLE001 - raised in trec_eval's order (_run_result)
         block.error = error
     if check_duplicates:
