@@ -60,20 +60,46 @@ def test_every_cwl_measure_states_the_horizon(family):
     )
 
 
-def test_a_gaining_document_past_rank_1000_is_warned_of(tmp_path):
+WARNED = (
+    "{run}: INST, NERR10(p=0.999): cwl_eval reads the top 1000 ranks of a topic: document "
+    "d1100 of topic 1, at rank 1101, has a gain and counts nothing"
+)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_gaining_document_past_rank_1000_is_warned_of(tmp_path, jobs):
     pytest.importorskip("cwl")
     qrels, results = _files(tmp_path, *_deep_run(1200, 1100))
+    (tmp_path / "c").write_bytes((tmp_path / "r").read_bytes())
+    runs = [results] if jobs == 1 else [results, str(tmp_path / "c")]
     names = ["INST", "NERR10(p=0.999)", "SDCG@1000"]
     with pytest.warns(ProviderWarning) as said:
-        found = trecbench.evaluate(qrels, results, names).aggregates
-    assert [str(w.message) for w in said] == [
-        "r: INST, NERR10(p=0.999): cwl_eval reads the top 1000 ranks of a topic: document "
-        "d1100 of topic 1, at rank 1101, has a gain and counts nothing"
-    ]
-    # located at the caller's line, not inside trecbench (stacklevel=3 named scoring.py)
-    assert said[0].filename == __file__
+        found = trecbench.evaluate(qrels, runs, names, jobs=jobs).aggregates
+    assert [str(w.message) for w in said] == [WARNED.format(run=r) for r in "rc"[: len(runs)]]
+    # located at the caller's line, not inside trecbench (stacklevel=3 named scoring.py;
+    # with -j 2, raised again from the workers, evaluation/__init__.py)
+    assert {w.filename for w in said} == {__file__}
     # the provider's values, as ir_measures gives them: the document counts nothing
-    assert found.set_index("measure")["value"].tolist() == [0.0, 0.0, 0.0]
+    assert found["value"].tolist() == [0.0, 0.0, 0.0] * len(runs)
+
+
+def test_the_horizon_is_located_in_a_module_whose_name_starts_with_trecbench(tmp_path):
+    # a module of the user's named trecbench_utils was taken for trecbench's own
+    import importlib.util
+
+    pytest.importorskip("cwl")
+    qrels, results = _files(tmp_path, *_deep_run(1200, 1100))
+    source = tmp_path / "trecbench_utils.py"
+    source.write_text(
+        "import trecbench\n\n\ndef score(qrels, run):\n"
+        "    return trecbench.evaluate(qrels, run, ['INST'])\n"
+    )
+    spec = importlib.util.spec_from_file_location("trecbench_utils", source)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    with pytest.warns(ProviderWarning) as said:
+        module.score(qrels, results)
+    assert [(w.filename, w.lineno) for w in said] == [(str(source), 5)]
 
 
 def _horizon_case(tmp_path) -> tuple[str, list[str]]:

@@ -118,18 +118,25 @@ def warn_past_horizon(run: str, blocks: list[dict[Measure, list[tuple]]]) -> Non
             f"topic: document {one_line(docno)} of topic {one_line(qid)}, at rank {rank}, "
             f"has a gain and counts nothing{more}",
             ProviderWarning,
-            stacklevel=_outside_trecbench(),
+            stacklevel=outside_trecbench(),
         )
 
 
-def _outside_trecbench() -> int:
+def outside_trecbench() -> int:
     """The ``stacklevel`` of the first caller outside trecbench (a script's
     ``trecbench.evaluate``), for the warning the caller of this function raises to be
-    located there, wherever in the package the run's result was assembled."""
+    located there, wherever in the package it is raised: where the run's result was
+    assembled, or where a worker's warnings are raised again
+    (:func:`trecbench.evaluation.runs.warn_again`). A module of the user's named
+    ``trecbench_utils`` is outside."""
     frame, level = sys._getframe(2), 2
-    while frame is not None and frame.f_globals.get("__name__", "").startswith("trecbench"):
+    while frame is not None and _in_trecbench(frame.f_globals.get("__name__", "")):
         frame, level = frame.f_back, level + 1
     return level
+
+
+def _in_trecbench(module: str) -> bool:
+    return module == "trecbench" or module.startswith("trecbench.")
 
 
 def _drill_down(blocks: list[_Block], name, path, runid, plan: _Plan) -> DrillDown:

@@ -15,7 +15,7 @@ from ..inputs import held
 from ..inputs.tables import duplicate_cited, lines_are_rows
 from ..memory import Budget
 from ..plurals import first_few
-from .assembly import _run_result
+from .assembly import _run_result, outside_trecbench
 from .integer_ids import refuse_lost_zeros
 from .plan import _Plan
 from .reading import _BlocksAhead, _in_blocks, _is_stdin, _read_blocks, load
@@ -174,9 +174,11 @@ def said_again(scored: Iterator[tuple]) -> Iterator[tuple]:
 
 
 def warn_again(said) -> None:
-    """Raise here the warnings :func:`with_warnings` recorded in another process."""
+    """Raise here the warnings :func:`with_warnings` recorded in another process, located
+    at the first caller outside trecbench, as a warning of the run's result said in this
+    process is."""
     for message, category in said:
-        warnings.warn(message, category, stacklevel=3)
+        warnings.warn(message, category, stacklevel=outside_trecbench())
 
 
 def _evaluate_run(table, name, path, plan: _Plan, tie_bounds=False):
