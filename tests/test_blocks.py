@@ -898,3 +898,13 @@ def test_ids_read_from_integers_stay_marked_in_blocks(tmp_path, tiny_blocks, sca
     assert all(integer_ids(t, "docno") and not integer_ids(t, "qid") for t in tables)
     with pytest.raises(TrecbenchError, match="no integer prints as"):
         evaluate(str(qrels), str(run), ["P.5"], memory=4096)
+
+
+def test_a_runs_counts_are_one_class_for_its_blocks_and_its_dask_partitions():
+    # trecbench.dask counted a file's partitions with its own twin of the blocks' counts
+    counts = run_blocks.Counts()
+    counts.add(3, ["2", "1"], ["b", "a"], "a")
+    counts.add(0, [], [], "")  # an empty piece (a partition without rows) counts nothing
+    counts.add(2, ["1", "3"], ["c"], "c")
+    assert counts.record() == {"lines": 5, "topics": 3, "run_tag": "c", "run_tags": ["a", "b", "c"]}
+    assert run_blocks.Counts().record()["run_tag"] is None

@@ -40,6 +40,7 @@ from .errors import DuplicateError, InputError, UsageError
 from .evaluation.integer_ids import lost_zero, refuse
 from .extras import require
 from .inputs import held
+from .inputs.blocks import Counts
 from .inputs.tables import duplicate_cited, integer_ids, lines_are_rows, with_integer_ids
 from .inputs.trec_tables import SCORE_TEXT
 
@@ -349,22 +350,14 @@ def _joined_facts(parts: list[_PartFacts], path: str | None, checksums: bool) ->
     """The :class:`_Facts` of a file (``path``; None: a frame) from those of its
     partitions, in order: its record as one process records the file (``checksums``:
     whether the call takes them, :func:`_file_digest`)."""
-    lines = sum(part.lines for part in parts)
-    tags = [part.tag for part in parts if part.lines]
-    tag = tags[-1] if tags else None
+    counts = Counts()
+    for part in parts:  # a frame's parts count no topics nor tags (no record)
+        counts.add(part.lines, part.qids or (), part.tags or (), part.tag)
     record = None
     if path is not None:
-        topics = frozenset().union(*(part.qids for part in parts))
-        all_tags = frozenset().union(*(part.tags for part in parts))
-        counts = {
-            "lines": lines,
-            "topics": len(topics),
-            "run_tag": tag,
-            "run_tags": sorted(all_tags),
-        }
-        record = {"path": path, "kind": "run", **_file_digest(path, checksums), **counts}
+        record = {"path": path, "kind": "run", **_file_digest(path, checksums), **counts.record()}
     ids = _joined_ids([part.ids for part in parts])
-    return _Facts(lines, tag, record, [], ids, all(part.rows for part in parts))
+    return _Facts(counts.lines, counts.last_tag, record, [], ids, all(p.rows for p in parts))
 
 
 def _joined_ids(found: list[tuple]) -> tuple:
@@ -383,14 +376,13 @@ def _file_digest(path: str, checksums: bool) -> dict:
     bytes, nor in order: its checksum is taken by reading it through, as one process
     takes a Parquet file's read in blocks); without ``checksums`` (a call that records no
     file) its size, nothing read."""
+    if checksums:  # taken: readers take them unless told not to, and a worker is not told
+        size, sha256 = provenance.file_digest(path)  # an OSError is an InputError
+        return {"size": size, "sha256": sha256}
     try:
-        if not checksums:
-            return {"size": os.stat(path).st_size, "sha256": None}
-        with provenance.taking_checksums(True):
-            size, sha256 = provenance.file_digest(path)
+        return {"size": os.stat(path).st_size, "sha256": None}
     except OSError as exc:
         raise InputError(path, None, f"cannot read: {exc.strerror or exc}") from None
-    return {"size": size, "sha256": sha256}
 
 
 def _id_facts(table: pa.Table, qrels_integers: tuple[str, ...]) -> tuple:

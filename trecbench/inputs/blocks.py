@@ -28,7 +28,7 @@ import itertools
 import os
 import tempfile
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 from typing import Any, NamedTuple, Protocol
 
@@ -151,14 +151,14 @@ class RunBlocks:
         """The blocks of :meth:`__iter__`, each with its topics' stretches where the
         tables read told them (see :class:`Block`)."""
         with Source(self.path, self.progress) as source:
-            counts = _Counts()
+            counts = Counts()
             pieces = self._pieces(source, counts)
             try:
                 yield from _topic_blocks(pieces, self.rows, _near_end(source, counts, self.rows))
             except NotContiguous:
                 yield RESTART  # the blocks yielded so far are void
                 pieces.close()  # its reader stops before the file is read again
-                counts = _Counts()
+                counts = Counts()
                 tables = (piece.table for piece in self._pieces(source, counts))
                 for table in self._scattered(tables, partial(counts.lines_estimate, source)):
                     yield Block(table)
@@ -191,7 +191,7 @@ class RunBlocks:
         self.spilled = True
         yield from self._spilled(itertools.chain(_emptied(held), tables), max(estimate(), lines))
 
-    def _pieces(self, source: Source, counts: _Counts) -> Iterator[_Piece]:
+    def _pieces(self, source: Source, counts: Counts) -> Iterator[_Piece]:
         """The run's rows from its start, in typed tables (:attr:`columns`) with their
         physical line numbers, each described (:func:`_described`), as the file's format
         reads it in blocks (:mod:`~trecbench.inputs.formats`)."""
@@ -210,7 +210,7 @@ class RunBlocks:
             if self.score_text and SCORE_TEXT not in table.column_names:  # no text: numbers
                 table = table.append_column(SCORE_TEXT, pa.nulls(table.num_rows, pa.string()))
             line += table.num_rows
-            counts.add(piece)
+            counts.add(table.num_rows, piece.stretch, piece.tags, piece.last_tag)
             columns = [_typed(table.column(name), name) for name in self.columns]
             typed = carry_integer_ids(table, pa.table(columns, self.columns))  # as whole
             yield piece._replace(table=typed)
@@ -304,8 +304,9 @@ def _described(table: pa.Table) -> _Piece:
     return _Piece(table, starts, stretch.to_pylist(), arrow.distinct(tags).to_pylist(), last_tag)
 
 
-class _Counts:
-    """The provenance counts of a run read in pieces: lines, topics, run tags."""
+class Counts:
+    """The provenance counts of a run read in pieces (the blocks of a file, the partitions
+    of a file on Dask): lines, topics, run tags, as :meth:`record` gives them."""
 
     def __init__(self) -> None:
         self.lines = 0
@@ -313,13 +314,15 @@ class _Counts:
         self.tags: set[str] = set()
         self.last_tag = ""
 
-    def add(self, piece: _Piece) -> None:
-        if not piece.table.num_rows:
+    def add(self, lines: int, qids: Iterable[str], tags: Iterable[str], last_tag: str) -> None:
+        """The next piece of the run, in file order: its number of ``lines``, its topics
+        ``qids``, its run ``tags`` and its last line's tag ``last_tag``."""
+        if not lines:
             return
-        self.lines += piece.table.num_rows
-        self.qids.update(piece.stretch)
-        self.tags.update(piece.tags)
-        self.last_tag = piece.last_tag
+        self.lines += lines
+        self.qids.update(qids)
+        self.tags.update(tags)
+        self.last_tag = last_tag
 
     def lines_estimate(self, source: Source) -> int:
         """How many lines the whole file has, from the lines and bytes read so far."""
@@ -328,6 +331,7 @@ class _Counts:
         return -(-self.lines * source.total // source.bytes_read)
 
     def record(self) -> dict[str, Any]:
+        """The counts of the run's record (:func:`trecbench.report.input_record`)."""
         return {
             "lines": self.lines,
             "topics": len(self.qids),
@@ -373,7 +377,7 @@ def _concat(pieces: list[pa.Table]) -> pa.Table:
     return pieces[0] if len(pieces) == 1 else pa.concat_tables(pieces)
 
 
-def _near_end(source: Source, counts: _Counts, rows: int) -> Callable[[], bool]:
+def _near_end(source: Source, counts: Counts, rows: int) -> Callable[[], bool]:
     """Whether fewer than ``rows`` lines are left to come, told from the bytes read
     (asked after each table). The last block is scored once the file is read, on one core
     while the other idles: cut there at every table, it is a table's lines, not a block's
