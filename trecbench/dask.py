@@ -41,7 +41,13 @@ from .evaluation.integer_ids import lost_zero, refuse
 from .extras import require
 from .inputs import held
 from .inputs.blocks import Counts
-from .inputs.tables import duplicate_cited, integer_ids, lines_are_rows, with_integer_ids
+from .inputs.tables import (
+    FILE_LINE_BITS,
+    duplicate_in_files,
+    integer_ids,
+    lines_are_rows,
+    with_integer_ids,
+)
 from .inputs.trec_tables import SCORE_TEXT
 
 require("dask", "trecbench.dask (score --dask)")  # one line naming the extra when missing
@@ -57,7 +63,6 @@ _ID_ROLES = ("qid", "docno")
 _FRAME = "run DataFrame"  # what the workers name a Dask DataFrame run in its errors
 _INTEGERS = "trecbench integer ids"  # a partition's attrs: its id columns read from integers
 _ROWS = "trecbench rows"  # a partition's attrs: its lines are its file's rows (lines_are_rows)
-SHARD_BITS = 40  # lines of a run's file: below 2**40; files of a run: below 2**23
 # trec_eval's code (pytrec_eval) keeps state between calls: one partition at a time is
 # scored per process (a worker with several threads scores them in turn)
 _SCORING = threading.Lock()
@@ -124,7 +129,8 @@ class DaskRun:
         except DuplicateError as error:
             if self.files is None:
                 raise _named_frame(error, label) from None
-            raise _in_files(error, self.files, [found.rows for found in facts]) from None
+            rows = [found.rows for found in facts]
+            raise duplicate_in_files(error, files=self.files, rows=rows) from None
         result.record = records[0] if len(records) == 1 else None
         if self.files is not None and len(self.files) > 1:  # each file in the records
             result.files, result.file_records = list(self.files), records
@@ -232,7 +238,7 @@ _META = _empty_frame()  # the typed partitions' columns
 def _frame(table: pa.Table, shard: int = 0, score_text: bool = False):
     """A typed run table as a pandas partition (string ids stay Arrow strings); its lines
     numbered across the run's files: line ``n`` of file ``shard`` as
-    ``shard << SHARD_BITS | n``, so that lines of two files never share a number (a document
+    ``shard << FILE_LINE_BITS | n``, so that lines of two files never share a number (a document
     listed in two files was reported at line 2**63 - 1) and sort in the files' order.
     ``score_text``: with the scores as written (null where the format holds numbers)."""
     from .inputs import to_pandas
@@ -244,7 +250,7 @@ def _frame(table: pa.Table, shard: int = 0, score_text: bool = False):
         {
             name: table.column(name).cast(pa.string())
             if name in ("qid", "docno", "tag", SCORE_TEXT)
-            else pc.add(table.column(name), shard << SHARD_BITS)
+            else pc.add(table.column(name), shard << FILE_LINE_BITS)
             if name == "line" and shard
             else table.column(name)
             for name in names
@@ -438,20 +444,6 @@ def _refuse_lost_zeros(truth, ids: list[tuple], label: str) -> None:
     for _, lost in ids:
         for role, example in lost.items():
             refuse(truth.path, label, role, example)
-
-
-def _in_files(error: DuplicateError, files: list[str], rows: list[bool]) -> DuplicateError:
-    """``error``, a document the run's ``files`` list twice, naming the file of each
-    listing and its line within it (lines numbered across files: :func:`_frame`), or its
-    row where the file's lines are its rows (``rows``, per file: Parquet's, as its other
-    errors cite them); the qrels' as it is."""
-    if error.rule != "R7":
-        return error
-    _, first, second = error.listing
-    (first_file, first), (file, second) = (divmod(n, 1 << SHARD_BITS) for n in (first, second))
-    first_in = files[first_file] if first_file != file else None
-    cited = (rows[file], rows[first_file])
-    return duplicate_cited(error, files[file], second, first, cited, first_in)
 
 
 def _offsets(frames: list) -> list[list[int]]:

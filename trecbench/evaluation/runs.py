@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from .. import provenance
 from ..errors import DuplicateError, InputError, InputWarning, UsageError
 from ..inputs import held
-from ..inputs.tables import duplicate_cited, lines_are_rows
+from ..inputs.tables import duplicate_in_files, lines_are_rows
 from ..memory import Budget
 from ..plurals import first_few
 from .assembly import _run_result, outside_trecbench
@@ -89,7 +89,8 @@ class _Runs:
             if error.rule != "R7":
                 raise  # the qrels' (Q5)
             if run.path is not None:
-                raise _in_rows(error, lines_are_rows(run.table)) from None
+                rows = [lines_are_rows(run.table)]
+                raise duplicate_in_files(error, files=[error.path], rows=rows) from None
             raise held.renamed(error, source, label) from None
         result.record = run.record
         return result, columns, flags, list(run.warnings)
@@ -222,15 +223,7 @@ def _evaluate_blocks(
     try:
         result, columns, flags = _run_result(scored, name, path, blocks.runid, plan, tie_bounds)
     except DuplicateError as error:
-        raise (_in_rows(error, blocks.lines_are_rows) if error.rule == "R7" else error) from None
+        rows = [blocks.lines_are_rows]
+        raise duplicate_in_files(error, files=[error.path], rows=rows) from None
     result.record = blocks.record
     return result, columns, flags, blocks.warnings
-
-
-def _in_rows(error: DuplicateError, rows: bool) -> DuplicateError:
-    """``error``, a document a run file lists twice, citing the file's rows where its
-    lines are its rows (``rows``: a Parquet file's, as its other errors cite them)."""
-    if not rows:
-        return error
-    _, first, second = error.listing
-    return duplicate_cited(error, error.path, second, first, (True, True))

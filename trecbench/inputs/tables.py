@@ -424,24 +424,30 @@ def lines_are_rows(table: pa.Table) -> bool:
     return "line" in names and table.schema.field("line").metadata == ROW_LINES
 
 
-def duplicate_cited(
-    error: DuplicateError,
-    path: str,
-    second: int,
-    first: int,
-    rows: tuple[bool, bool],
-    first_in: str | None = None,
+# a run of several files numbers its lines across them (trecbench.dask): line n of its
+# file i is i << FILE_LINE_BITS | n (files' lines: below 2**40; a run's files: below 2**23)
+FILE_LINE_BITS = 40
+
+
+def duplicate_in_files(
+    error: DuplicateError, *, files: list[str], rows: list[bool]
 ) -> DuplicateError:
-    """``error``, a document a run lists twice (its ``listing``), told at ``path``'s
-    ``second`` listing, the ``first`` in ``first_in`` (None: the same file), each cited
-    as a row where its file's lines are its rows (``rows``: the second's, the first's;
-    :func:`lines_are_rows`), as a Parquet file's other errors cite them, else as a line."""
-    what = error.listing[0]
-    earlier = f"at row {first}" if rows[1] else f"on line {first}"
-    message = f"duplicate {what} (first {earlier}{f' of {first_in}' if first_in else ''})"
-    if rows[0]:
-        return error.moved(path, None, f"row {second}: {message}")
-    return error.moved(path, second, message)
+    """``error``, a document a run of ``files`` (one, or the files its lines are numbered
+    across: :data:`FILE_LINE_BITS`) lists twice, told at its second listing in its file,
+    the first's file named when it is another, each listing cited as a row where its
+    file's lines are its rows (``rows``, per file: :func:`lines_are_rows`), as a Parquet
+    file's other errors cite them, else as a line; the qrels' (not a run's ``R7``) as it
+    is."""
+    if error.rule != "R7":
+        return error
+    what, first, second = error.listing
+    (first_file, first), (file, second) = (divmod(n, 1 << FILE_LINE_BITS) for n in (first, second))
+    earlier = f"at row {first}" if rows[first_file] else f"on line {first}"
+    elsewhere = f" of {files[first_file]}" if first_file != file else ""
+    message = f"duplicate {what} (first {earlier}{elsewhere})"
+    if rows[file]:
+        return error.moved(files[file], None, f"row {second}: {message}")
+    return error.moved(files[file], second, message)
 
 
 def with_integer_ids(table: pa.Table, roles: list[str]) -> pa.Table:
