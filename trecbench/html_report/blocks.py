@@ -32,12 +32,12 @@ def _table(table: Table) -> dict:
     head = [(column.title, _heading_class(column)) for column in table.columns]
     cell_classes = [" ".join(_classes(column)) for column in table.columns]
     orders = [
-        _places([row[index].names for row in table.rows]) if column.holds == NAMES else None
+        places([row[index].names for row in table.rows]) if column.holds == NAMES else None
         for index, column in enumerate(table.columns)
     ]
     rows = [
         [
-            (cell.text, cell_classes[index], _sorted_by(cell, orders[index]))
+            (cell.text, cell_classes[index], sorted_by(cell.names, orders[index]))
             for index, cell in enumerate(row)
         ]
         for row in table.rows
@@ -61,18 +61,20 @@ def _classes(column) -> list[str]:
     return {NAMES: ["text", "name"], NUMBERS: []}.get(column.holds, ["text"])
 
 
-def _places(names: list[tuple[str, ...]]) -> dict[tuple[str, ...], int]:
-    """Each cell's names (as read) -> its place in their code-point order, name by name
-    (a cell without a name has none)."""
+def places(names: list[tuple]) -> dict[tuple, int]:
+    """Each cell's names (as read, or their places in the code-point order of the names
+    as read) -> its place in their code-point order, name by name (a cell without a name
+    has none)."""
     return {read: place for place, read in enumerate(sorted(set(names) - {()}))}
 
 
-def _sorted_by(cell, places: dict[tuple[str, ...], int] | None) -> dict[str, str]:
-    """The attributes a cell sorts by (sortable.js): in a column of names, its names' place
+def sorted_by(names: tuple, order: dict[tuple, int] | None) -> dict[str, str]:
+    """The attributes a cell of ``names`` sorts by (sortable.js; rendered by ``xmlattr``):
+    in a column of names (``order``: :func:`places` of its cells), its names' place
     (``data-order``), or an empty ``data-sort`` for a cell without a name ("n/a"), which
-    sorts last either way, as an empty cell; none in another column."""
-    if places is None:
+    sorts last either way, as an empty cell; none in another column (``order`` None)."""
+    if order is None:
         return {}
-    if not cell.names:
+    if not names:
         return {"data-sort": ""}
-    return {"data-order": str(places[cell.names])}
+    return {"data-order": str(order[names])}

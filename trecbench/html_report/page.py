@@ -12,6 +12,7 @@ from ..extras import require
 from ..plurals import counted
 from ..renderers import comparison_cells as cells
 from ..renderers.escaping import escaper
+from . import blocks
 
 DEPTH = 20  # documents per run and topic in the drill-down (--html-depth)
 # how the page shows a text read from an input (see _shown)
@@ -230,17 +231,18 @@ def _shown(comparison, values: dict, documents: dict, curves: dict | None):
     return cells.with_names_escaped(comparison, "html"), values, shown_documents, curves
 
 
-def _best_run_places(comparison, label: str, places: dict[str, int]) -> list[int | None]:
-    """The place of each measure's best runs (a means table's last column, "a, b") in the
-    order of their runs' places; none for a measure without a best run ("n/a": the page
-    sorts it last either way, as an empty cell)."""
+def _best_runs_sorted_by(comparison, label: str, places: dict[str, int]) -> list[dict]:
+    """The attributes each measure's best runs (a means table's last column, "a, b") sort
+    by, as a column of names in the document's blocks (:func:`.blocks.sorted_by`): their
+    place in the order of their runs' places; none for a measure without a best run
+    ("n/a": the page sorts it last either way, as an empty cell)."""
     means = comparison.part(comparison.summary, label).set_index(["measure", "run"])["mean"]
     keys = []
     for measure in comparison.measures:
         best = cells.best_runs(means.loc[measure], comparison.runs, cells.direction_of(measure))
         keys.append(tuple(places[run] for run in best))
-    order = sorted(set(keys) - {()})
-    return [order.index(key) if key else None for key in keys]
+    order = blocks.places(keys)
+    return [blocks.sorted_by(key, order) for key in keys]
 
 
 def _other_sections(comparison, places: dict[str, int]) -> list[dict]:
@@ -255,7 +257,7 @@ def _other_sections(comparison, places: dict[str, int]) -> list[dict]:
         }
         if section.label != "all":
             entry["means"] = cells.mean_cells(comparison, section.label, comparison.measures)
-            entry["best_places"] = _best_run_places(comparison, section.label, places)
+            entry["best_sorted_by"] = _best_runs_sorted_by(comparison, section.label, places)
         pairs = cells.pairs_rows(comparison, section.label, lambda text: text)
         if len(comparison.runs) > 1 and pairs:
             entry["pairs"] = [["", "Run", *comparison.measures], *pairs]
@@ -315,7 +317,6 @@ def _page(jinja2, comparison, drill: tuple, depth: int, title: str, preamble) ->
     from bokeh.resources import Resources
 
     from ..evaluation.drill import mean_curves
-    from . import blocks
     from .figures import MIN_WIDTH
 
     values = _topic_values(comparison)
