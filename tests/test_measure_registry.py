@@ -329,3 +329,14 @@ def test_a_new_measure_is_data_and_one_registration(tmp_path, monkeypatch):
         "toy                   \tall\t0.5000",
     ]
     monkeypatch.setattr(registry, "_index", None)
+
+
+def test_a_cutoff_hint_falls_back_to_10_where_the_domain_holds_no_candidate():
+    # an unguarded next(): a definition whose domain holds neither 10 nor a default
+    # raised StopIteration (an internal error) where a usage error was being worded
+    from types import SimpleNamespace
+
+    from trecbench.measures.names import _cutoff_example
+
+    nothing = SimpleNamespace(contains=lambda k: False)
+    assert _cutoff_example(SimpleNamespace(trec_defaults=(5, 100), numbers=nothing)) == 10

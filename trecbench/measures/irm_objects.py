@@ -3,7 +3,7 @@ given, without importing ir_measures.
 
 An object prints without the parameters equal to ir_measures' own defaults (``P(rel=1)@2``
 prints ``P@2``), and here such a parameter may mean something else unset (``rel`` unset
-is the call's ``relevance_level``): :func:`explicit_spelling` writes every parameter the
+is the call's ``relevance_level``): :func:`_explicit_spelling` writes every parameter the
 object holds, so that an object means what its explicit string spelling means — but
 for a parameter at ir_measures' default that the measure it means here does not take
 (``RR(judged_only=False)@5``: MRR@5 has no ``judged_only``), which changes nothing and is
@@ -27,7 +27,7 @@ def is_ir_measure(item: object) -> bool:
     )
 
 
-def printed(measure: Any) -> str | None:
+def _printed(measure: Any) -> str | None:
     """What ``measure`` prints, or None when it cannot print (ir_measures' repr raises
     KeyError for a parameter it does not know: its explicit spelling then names it)."""
     try:
@@ -42,8 +42,8 @@ def name_of(measure: Any, meaning: Callable[[str], Any]) -> str:
     holds (``P(rel=1)@2`` prints ``P@2``, which here counts the call's relevance_level as
     relevant); one name never stands for two measures. ``meaning``: the measure a
     spelling means here (a trecbench ``Measure``), raising TrecbenchError if refused."""
-    explicit = explicit_spelling(measure, _changing_nothing(measure, meaning))
-    shown = printed(measure)
+    explicit = _explicit_spelling(measure, _changing_nothing(measure, meaning))
+    shown = _printed(measure)
     if shown is None or shown == explicit:
         return explicit
     try:
@@ -69,7 +69,7 @@ def _changing_nothing(measure: Any, meaning: Callable[[str], Any]) -> set[str]:
     if not at_default:
         return set()
     try:
-        definition = meaning(explicit_spelling(measure, at_default)).definition
+        definition = meaning(_explicit_spelling(measure, at_default)).definition
     except TrecbenchError:  # refused as given, naming every parameter, when it is read
         return set()
     return {key for key in at_default if definition.param(key) is None}
@@ -86,7 +86,7 @@ def _same_value(value: Any, default: Any) -> bool:
         return False
 
 
-def explicit_spelling(measure: Any, left_out: Collection[str] = ()) -> str:
+def _explicit_spelling(measure: Any, left_out: Collection[str] = ()) -> str:
     """``Name(key=value,...)@cutoff`` with every parameter ``measure`` was given but
     those ``left_out``, numpy scalars as their Python values (``np.float64(0.5)`` prints
     so under numpy 2)."""

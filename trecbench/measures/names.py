@@ -286,9 +286,11 @@ def _resolve(name: str, params: dict[str, Any], has_cutoff: bool, text: str) -> 
 
 def _cutoff_example(definition: Definition) -> int | float:
     """A cutoff ``definition`` takes, for a message's example: 10 where its domain holds
-    it (a rank), else the middle one of its trec_eval defaults (``IPrec@0.5``)."""
+    it (a rank), else the middle one of its trec_eval defaults (``IPrec@0.5``); 10 when
+    it holds none of them, as every hint said before the domains were read."""
     defaults = definition.trec_defaults
-    return next(k for k in (10, *defaults[len(defaults) // 2 :]) if definition.numbers.contains(k))
+    taken = (k for k in (10, *defaults[len(defaults) // 2 :]) if definition.numbers.contains(k))
+    return next(taken, 10)
 
 
 def _preset(candidates: list[Definition], name: str) -> Definition | None:
@@ -524,12 +526,10 @@ def _lists_given(measures: list[Measure]) -> list[Measure]:
     a parameter list spelt as trec_eval or pytrec_eval spells it (``P.10``, ``P_10``): a
     bare name takes the lists given, its defaults when none is, as trec_eval reads ``-m P
     -m P.10`` and pytrec_eval ``{"P", "P.10"}`` (``P_10`` alone)."""
+    from .first_parameters import minus_m  # (it imports this module)
+
     listed = {m.family for m in measures if m.trec_spelled and m.params and not m.options}
-    return [
-        m
-        for m in measures
-        if not (m.trec_spelled and m.params is None and not m.options and m.family in listed)
-    ]
+    return [m for m in measures if not (minus_m(m) and m.params is None and m.family in listed)]
 
 
 def requests(texts: Iterable[Any] | Any | None) -> list[str | Measure]:
