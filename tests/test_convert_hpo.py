@@ -783,3 +783,14 @@ def test_the_sidecar_names_every_case_as_written(tmp_path):
             "test_cases_only": ["HP:0001250"],
         },
     }  # fmt: skip
+
+
+def test_the_language_help_names_the_schemas_languages_read_once():
+    # the help hard-codes them; languages() parsed the schema's JSON at each call
+    from trecbench.cli.convert import convert
+    from trecbench.convert import hpo
+
+    (option,) = [p for p in convert.commands["hpo"].params if p.name == "language"]
+    *most, last = hpo.languages()
+    assert option.help.endswith(f": {', '.join(most)} or {last}.")
+    assert hpo.languages() is hpo.languages()

@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import os
 from collections.abc import Mapping
+from functools import cache
 from pathlib import Path
 
 import pandas as pd
@@ -97,9 +98,10 @@ def _path_language(path: Path) -> tuple[str | None, str]:
     return found[0], f"language {found[0]!r} inferred from the file's path"
 
 
+@cache
 def languages() -> tuple[str, ...]:
     """The languages a case, the metadata and ``--language`` may name: the test-case
-    schema's (``$defs.language``)."""
+    schema's (``$defs.language``), read once."""
     from ..report import load_schema
 
     return tuple(load_schema(CASES_SCHEMA)["$defs"]["language"]["enum"])
