@@ -59,6 +59,14 @@ def write_tenths(folder: Path, relevant_in_top_10: dict[str, list[int]], prefix=
     return folder
 
 
+def diff_reports(capsys, a: str, b: str, *options: str) -> tuple[int, str]:
+    """``trecbench diff`` of the reports ``a`` and ``b``: its exit code and what it printed."""
+    from trecbench.cli import run
+
+    code = run(["diff", a, b, *options])
+    return code, capsys.readouterr().out
+
+
 @pytest.fixture(scope="module")
 def browser():
     """Debian's headless Chromium (Selenium), the network blocked: the pages' tests."""

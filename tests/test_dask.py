@@ -599,11 +599,11 @@ def test_the_cwl_horizon_is_said_once_per_run_over_its_partitions(tmp_path, clie
     import warnings
 
     pytest.importorskip("cwl")
-    from test_cwl_horizon import HORIZON, _horizon_case
+    from cwl_horizon_case import HORIZON, horizon_case
 
     from trecbench.errors import ProviderWarning
 
-    qrels, runs = _horizon_case(tmp_path)
+    qrels, runs = horizon_case(tmp_path)
     with warnings.catch_warnings(record=True) as said:
         warnings.simplefilter("always")
         on_dask = [tbdask.DaskRun(run, client, partitions=4) for run in runs]  # two runs

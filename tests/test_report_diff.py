@@ -6,7 +6,7 @@ import json
 import shutil
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, diff_reports
 
 from trecbench.cli import run
 
@@ -27,13 +27,8 @@ def reports(tmp_path, capsys):
     return report
 
 
-def _diff(capsys, a, b, *options) -> tuple[int, str]:
-    code = run(["diff", a, b, *options])
-    return code, capsys.readouterr().out
-
-
 def test_the_same_evaluation_twice_is_the_same(reports, capsys):
-    code, out = _diff(capsys, reports("a"), reports("b"))
+    code, out = diff_reports(capsys, reports("a"), reports("b"))
     assert (code, out) == (0, "the evaluations are the same\n")
 
 
@@ -43,7 +38,7 @@ def test_other_qrels_are_named_first(reports, tmp_path, capsys):
     qrels.write_text("\n".join(lines[:-5]) + "\n")
     # other qrels *and* another option and run: the qrels still come first
     other = reports("b", "-l", "2", qrels=str(qrels), runs=(str(ROOT / "runs/tfidf-char.run"),))
-    code, out = _diff(capsys, reports("a"), other)
+    code, out = diff_reports(capsys, reports("a"), other)
     assert code == 1
     first = out.splitlines()[0]
     assert first.startswith("likely cause: the qrels differ: ")
@@ -53,7 +48,7 @@ def test_other_qrels_are_named_first(reports, tmp_path, capsys):
 
 def test_an_option_is_written_as_the_reports_write_it(reports, capsys):
     # a flag is JSON's true/false, as in diff's JSON and the reports, not Python's True
-    code, out = _diff(capsys, reports("a"), reports("b", "-c", "-M", "5"))
+    code, out = diff_reports(capsys, reports("a"), reports("b", "-c", "-M", "5"))
     assert code == 1
     lines = out.splitlines()
     assert (
@@ -63,7 +58,7 @@ def test_an_option_is_written_as_the_reports_write_it(reports, capsys):
 
 
 def test_an_option_and_the_values_it_moved(reports, capsys):
-    code, out = _diff(capsys, reports("a"), reports("b", "-l", "2"))
+    code, out = diff_reports(capsys, reports("a"), reports("b", "-l", "2"))
     assert code == 1
     lines = out.splitlines()
     assert lines[0] == "likely cause: the options differ: relevance_level 1 vs 2"
@@ -75,7 +70,7 @@ def test_an_option_and_the_values_it_moved(reports, capsys):
 def test_measure_spellings_and_json(reports, tmp_path, capsys):
     a = reports("a", "-m", "ndcg_cut.10")
     b = reports("b", "-m", "nDCG@10")
-    code, out = _diff(capsys, a, b, "--format", "json")
+    code, out = diff_reports(capsys, a, b, "--format", "json")
     document = json.loads(out)
     assert code == 1 and document["same"] is False
     # keyed by the measure, not by a spelling ("nDCG@10: None vs ndcg_cut.10" read as if
@@ -84,7 +79,7 @@ def test_measure_spellings_and_json(reports, tmp_path, capsys):
         "the measures asked for differ: ndcg_cut.10 asked as ndcg_cut.10 vs nDCG@10"
     )
     assert document["spellings"] == {"ndcg_cut.10": {"a": "ndcg_cut.10", "b": "nDCG@10"}}
-    code, out = _diff(capsys, a, b)
+    code, out = diff_reports(capsys, a, b)
     assert "measure spelling: ndcg_cut.10 asked as ndcg_cut.10 -> nDCG@10\n" in out
     empty = tmp_path / "e.json"  # no "type": it said "(None)"
     empty.write_text("{}")
@@ -107,7 +102,7 @@ def test_a_changed_run_file_with_moved_topics(reports, tmp_path, capsys):
     }
     changed = tmp_path / "tfidf-word.run"
     changed.write_text("\n".join(moved.get(line, line) for line in text) + "\n")
-    code, out = _diff(capsys, a, reports("b", runs=(str(changed),)))
+    code, out = diff_reports(capsys, a, reports("b", runs=(str(changed),)))
     assert code == 1
     assert out.splitlines()[0].startswith(f"likely cause: a run file differs: {RUN} (102592 bytes")
     # the run keeps its name (its file's stem) although its path changed; its topic moved
@@ -120,7 +115,7 @@ def test_versions_alone_do_not_make_evaluations_differ(reports, tmp_path, capsys
     b["tool"]["version"] = "9.9.9"
     later = tmp_path / "later.json"
     later.write_text(json.dumps(b))
-    code, out = _diff(capsys, reports("a"), str(later))
+    code, out = diff_reports(capsys, reports("a"), str(later))
     assert code == 0
     assert out == 'the evaluations are the same\nversion: trecbench "0.1.0" -> "9.9.9"\n'
 
@@ -139,7 +134,7 @@ def test_benchmark_reports_compare_their_modes(tmp_path, capsys):
     report["per_query"]["vector"]["de-01"][row["measure"]] = 0.5
     b = tmp_path / "b.json"
     b.write_text(json.dumps(report))
-    code, out = _diff(capsys, str(a), str(b))
+    code, out = diff_reports(capsys, str(a), str(b))
     assert code == 1
     assert f"value: vector {row['measure']} " in out
     assert "(moved most: de-01 +0.5000)" in out
@@ -164,7 +159,7 @@ def test_a_run_named_with_a_line_break_stays_on_its_line(reports, tmp_path, caps
     hostile = tmp_path / "tfidf\nword.run"
     shutil.copy(RUN, hostile)
     a, b = reports("a", runs=(str(hostile),)), reports("b", "-l", "2", runs=(str(hostile),))
-    code, out = _diff(capsys, a, b)
+    code, out = diff_reports(capsys, a, b)
     assert code == 1
     value = "value: tfidf%0Aword MAP@100 0.2329 -> 0.0000"
     assert any(line.startswith(value) for line in out.splitlines())
@@ -178,7 +173,7 @@ def test_a_run_path_with_a_line_break_stays_on_its_line(reports, tmp_path, capsy
     with hostile.open("a") as more:
         more.write("de-01\tQ0\tHP:none\t999\t-1\ttfidf-word\n")  # a document more
     b = reports("b", runs=(str(hostile),))
-    code, out = _diff(capsys, a, b)
+    code, out = diff_reports(capsys, a, b)
     assert code == 1
     lines = out.splitlines()
     assert lines[0].startswith(f"likely cause: a run file differs: {tmp_path}/tfidf%0Aword.run (")
@@ -203,7 +198,7 @@ def test_topics_that_move_under_an_unmoved_mean_are_a_difference(reports, tmp_pa
         values = per_query[low]["nDCG@10"], per_query[high]["nDCG@10"]
         per_query[low]["nDCG@10"], per_query[high]["nDCG@10"] = values[::-1]
 
-    code, out = _diff(capsys, a, _edited(a, tmp_path, swap))
+    code, out = diff_reports(capsys, a, _edited(a, tmp_path, swap))
     assert code == 1
     assert out.startswith("likely cause: the values differ with the same inputs")
     value = next(line for line in out.splitlines() if line.startswith("value: "))
@@ -217,12 +212,12 @@ def test_a_topic_only_one_report_holds_is_a_difference(reports, tmp_path, capsys
     a = reports("a")
     dropped = next(iter(json.loads(open(a).read())["results"][0]["per_query"]))
     b = _edited(a, tmp_path, lambda per_query: per_query.pop(dropped))
-    code, out = _diff(capsys, a, b)
+    code, out = diff_reports(capsys, a, b)
     assert code == 1
     lines = out.splitlines()
     assert lines[0] == "likely cause: the topics differ: tfidf-word has 1 only in a, 0 only in b"
     assert f"topics: tfidf-word only in a: {dropped}" in lines
-    code, out = _diff(capsys, a, b, "--format", "json")
+    code, out = diff_reports(capsys, a, b, "--format", "json")
     document = json.loads(out)
     assert code == 1 and document["same"] is False
     assert document["topics"] == [{"run": "tfidf-word", "only_a": [dropped], "only_b": []}]
@@ -234,7 +229,7 @@ def test_a_topic_value_turned_null_is_counted_among_the_moved(reports, tmp_path,
     def null_one(per_query):
         per_query[next(iter(per_query))]["MAP@100"] = None
 
-    code, out = _diff(capsys, a, _edited(a, tmp_path, null_one), "--format", "json")
+    code, out = diff_reports(capsys, a, _edited(a, tmp_path, null_one), "--format", "json")
     document = json.loads(out)
     assert code == 1
     (change,) = [v for v in document["values"] if v["measure"] == "MAP@100"]
@@ -251,7 +246,7 @@ def test_a_move_smaller_than_the_printed_digits_is_not_shown_as_zero(reports, tm
         per_query[qid]["nDCG@10"] = value
         sides.append(tmp_path / f"{name}.json")
         sides[-1].write_text(json.dumps(report))
-    code, out = _diff(capsys, *map(str, sides))
+    code, out = diff_reports(capsys, *map(str, sides))
     assert code == 1
     moved = next(line for line in out.splitlines() if "nDCG@10" in line)
     assert moved.endswith(f"(moved most: {qid} +2.0e-05)")
@@ -266,7 +261,7 @@ def test_runs_are_paired_by_name_and_others_are_only_in_one(reports, capsys):
     # tfidf-word is in both: it was compared with tfidf-word-parents, tfidf-char with it
     a = reports("a", "-m", "map", runs=(CHAR, RUN))
     b = reports("b", "-m", "map", runs=(RUN, PARENTS))
-    code, out = _diff(capsys, a, b)
+    code, out = diff_reports(capsys, a, b)
     assert code == 1
     assert out.splitlines()[0] == (
         "likely cause: the runs differ: tfidf-char, tfidf-word vs tfidf-word, tfidf-word-parents"
@@ -278,13 +273,13 @@ def test_runs_are_paired_by_name_and_others_are_only_in_one(reports, capsys):
 def test_the_order_of_the_runs_or_the_measures_is_no_difference(reports, capsys):
     a = reports("a", "-m", "map", "-m", "P.5", runs=(CHAR, RUN))
     b = reports("b", "-m", "P.5", "-m", "map", runs=(RUN, CHAR))
-    assert _diff(capsys, a, b) == (0, "the evaluations are the same\n")
+    assert diff_reports(capsys, a, b) == (0, "the evaluations are the same\n")
 
 
 def test_a_renamed_run_pairs_with_its_file(reports, capsys):
     a = reports("a", "-m", "map", runs=(CHAR,))
     b = reports("b", "-m", "map", "--names", f"char={CHAR}", runs=(CHAR,))
-    code, out = _diff(capsys, a, b)
+    code, out = diff_reports(capsys, a, b)
     assert out.splitlines()[0] == "likely cause: the runs differ: tfidf-char vs char"
     assert "value:" not in out  # the same file, the same values
 
@@ -312,7 +307,9 @@ def test_a_truncated_report_is_refused_at_its_line_and_column(reports, tmp_path,
 
 def test_runs_of_other_names_and_files_are_never_compared(reports, capsys):
     # one run each, of other names and files: tfidf-char was compared with tfidf-word-parents
-    code, out = _diff(capsys, reports("a", "-m", "map", runs=(CHAR,)), reports("b", "-m", "map"))
+    code, out = diff_reports(
+        capsys, reports("a", "-m", "map", runs=(CHAR,)), reports("b", "-m", "map")
+    )
     assert code == 1 and "value:" not in out
     assert out.splitlines()[0] == "likely cause: the runs differ: tfidf-char vs tfidf-word"
 
@@ -349,13 +346,13 @@ def test_another_target_power_is_an_option_and_its_values_differ(comparisons, ca
     # compare --power 0.8 vs 0.9: diff said "the evaluations are the same" (exit 0),
     # though the smallest detectable difference and the topics needed moved
     a, b = comparisons("a", "--power", "0.8"), comparisons("b", "--power", "0.9")
-    code, out = _diff(capsys, a, b)
+    code, out = diff_reports(capsys, a, b)
     assert code == 1
     lines = out.splitlines()
     assert lines[0] == "likely cause: the options differ: power.target 0.8 vs 0.9"
     assert "power: tfidf-char P@5 topics_needed 48 -> 64" in lines
     assert any(line.startswith("power: tfidf-char P@5 mde 0.0328 -> ") for line in lines)
-    code, out = _diff(capsys, a, b, "--format", "json")
+    code, out = diff_reports(capsys, a, b, "--format", "json")
     changed = {(c["section"], c["field"]): c for c in json.loads(out)["sections"]}
     needed = changed["power", "topics_needed"]
     assert (needed["run"], needed["a"], needed["b"]) == ("tfidf-char", 48, 64)
@@ -369,7 +366,7 @@ def test_another_target_power_is_an_option_and_its_values_differ(comparisons, ca
     ],
 )
 def test_a_section_only_one_comparison_holds_is_its_option(comparisons, capsys, asked, said):
-    code, out = _diff(capsys, comparisons("a"), comparisons("b", *asked))
+    code, out = diff_reports(capsys, comparisons("a"), comparisons("b", *asked))
     assert code == 1
     assert said in out.splitlines()
 
@@ -392,7 +389,7 @@ def test_a_bound_that_moved_alone_is_a_difference(comparisons, tmp_path, capsys,
     row[where[-1]] += 0.25
     b = tmp_path / "b.json"
     b.write_text(json.dumps(report))
-    code, out = _diff(capsys, a, str(b))
+    code, out = diff_reports(capsys, a, str(b))
     assert code == 1
     lines = out.splitlines()
     assert lines[0] == "likely cause: the values differ with the same inputs, options and versions"
@@ -417,10 +414,13 @@ def test_what_an_older_report_does_not_record_is_no_difference(reports, tmp_path
     for result in old["results"]:
         result.pop("tie_bounds", None)
     (tmp_path / "old.json").write_text(json.dumps(old))
-    assert _diff(capsys, str(tmp_path / "old.json"), new) == (0, "the evaluations are the same\n")
+    assert diff_reports(capsys, str(tmp_path / "old.json"), new) == (
+        0,
+        "the evaluations are the same\n",
+    )
     plain = reports("plain", "-m", "map", "-Z", str(z))
     if asked:
-        code, out = _diff(capsys, plain, new)
+        code, out = diff_reports(capsys, plain, new)
         assert code == 1 and f"{asked[0][2:].replace('-', '_')} false vs true" in out
 
 
@@ -437,7 +437,7 @@ def test_routing_metrics_are_compared_with_their_settings(reports, tmp_path, cap
     report["routing"]["gate"]["saved"] += 1
     moved = tmp_path / "moved.json"
     moved.write_text(json.dumps(report))
-    code, out = _diff(capsys, a, str(moved))
+    code, out = diff_reports(capsys, a, str(moved))
     lines = out.splitlines()
     assert code == 1
     assert lines[0] == "likely cause: the values differ with the same inputs, options and versions"
@@ -445,7 +445,7 @@ def test_routing_metrics_are_compared_with_their_settings(reports, tmp_path, cap
         "routing: routing_accuracy ci_high 0.9333 -> 0.8833",
         "routing: gate saved 0 -> 1",
     ]
-    code, out = _diff(capsys, a, str(moved), "--format", "json")
+    code, out = diff_reports(capsys, a, str(moved), "--format", "json")
     changed = json.loads(out)["sections"][1]
     assert changed == {
         "section": "routing",
@@ -457,8 +457,11 @@ def test_routing_metrics_are_compared_with_their_settings(reports, tmp_path, cap
     }
     report["routing"]["settings"]["samples"] = 500
     moved.write_text(json.dumps(report))
-    assert "option: routing.samples 10000 -> 500" in _diff(capsys, a, str(moved))[1].splitlines()
-    code, out = _diff(capsys, reports("none", **rtask), a)
+    assert (
+        "option: routing.samples 10000 -> 500"
+        in diff_reports(capsys, a, str(moved))[1].splitlines()
+    )
+    code, out = diff_reports(capsys, reports("none", **rtask), a)
     assert code == 1 and "option: routing false -> true" in out.splitlines()
 
 
@@ -471,7 +474,7 @@ def test_benchmark_reports_compare_their_routing_metrics(tmp_path, capsys):
     report["benchmark"]["routing"]["gate_efficiency"]["value"] += 1
     b = tmp_path / "b.json"
     b.write_text(json.dumps(report))
-    code, text = _diff(capsys, str(a), str(b))
+    code, text = diff_reports(capsys, str(a), str(b))
     assert code == 1 and "routing: gate_efficiency value 0.0000 -> 1.0000" in text.splitlines()
     shutil.rmtree(out)
 
@@ -483,7 +486,7 @@ def test_a_bound_turned_n_a_is_a_difference(reports, tmp_path, capsys):
     report["results"][0]["tie_bounds"]["measures"]["P@5"] = {"reason": "not bounded"}
     b = tmp_path / "b.json"
     b.write_text(json.dumps(report))
-    code, out = _diff(capsys, a, str(b))
+    code, out = diff_reports(capsys, a, str(b))
     assert code == 1
     assert 'tie bounds: tfidf-word P@5 reason null -> "not bounded"' in out.splitlines()
     assert "tie bounds: tfidf-word P@5 low 0.0571 -> null" in out.splitlines()
@@ -513,10 +516,10 @@ def test_each_runs_own_qrels_pair_through_the_run(tmp_path, capsys):
 
     a = comparison("x.json", ("a.run", "qa.qrels"), ("b.run", "qb.qrels"))
     b = comparison("y.json", ("b.run", "qb.qrels"), ("a.run", "qa.qrels"))
-    assert _diff(capsys, a, b) == (0, "the evaluations are the same\n")
+    assert diff_reports(capsys, a, b) == (0, "the evaluations are the same\n")
     # each run scored with the other's qrels: the qrels of a run differ, both of them
     swapped = comparison("z.json", ("a.run", "qb.qrels"), ("b.run", "qa.qrels"))
-    code, out = _diff(capsys, a, swapped)
+    code, out = diff_reports(capsys, a, swapped)
     lines = out.splitlines()
     assert code == 1 and lines[0].startswith(f"likely cause: the qrels differ: {tmp_path}/qa.qrels")
     assert [line.split()[2] for line in lines if line.startswith("input (qrels)")] == [

@@ -6,8 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import ROOT
-from test_report_diff import _diff
+from conftest import ROOT, diff_reports
 
 from trecbench.cli import run
 
@@ -51,32 +50,32 @@ def test_another_group_by_is_an_option(grouped, tmp_path, capsys):
     """Reviewer 218: --group-by lang vs --group-by size, the same strata file: diff said
     "the evaluations are the same" (exit 0) of lang:macro 0.2500 vs size:macro 0.5000."""
     a, b = grouped("a", "language"), grouped("b", "difficulty")
-    code, out = _diff(capsys, a, b)
+    code, out = diff_reports(capsys, a, b)
     assert code == 1
     lines = out.splitlines()
     assert lines[0] == 'likely cause: the options differ: group_by ["language"] vs ["difficulty"]'
     # the groups of one grouping are not the other's: said by the option alone
     assert lines[1:] == ['option: group_by ["language"] -> ["difficulty"]']
     # older reports (no group_by recorded) say it by their groups
-    code, out = _diff(capsys, _older(a, tmp_path), _older(b, tmp_path))
+    code, out = diff_reports(capsys, _older(a, tmp_path), _older(b, tmp_path))
     assert code == 1 and 'option: group_by ["language"] -> ["difficulty"]' in out.splitlines()
 
 
 def test_an_older_report_of_the_same_grouping_is_the_same(grouped, tmp_path, capsys):
     a = grouped("a", "language")
-    assert _diff(capsys, _older(a, tmp_path), a) == (0, "the evaluations are the same\n")
+    assert diff_reports(capsys, _older(a, tmp_path), a) == (0, "the evaluations are the same\n")
     plain = tmp_path / "plain.json"
     assert run(["score", "-m", "P.5", "--report", str(plain), QRELS, RUN]) == 0
     capsys.readouterr()
     assert json.loads(plain.read_text())["options"]["group_by"] == []
-    assert _diff(capsys, _older(str(plain), tmp_path), str(plain))[0] == 0
-    code, out = _diff(capsys, str(plain), a)
+    assert diff_reports(capsys, _older(str(plain), tmp_path), str(plain))[0] == 0
+    code, out = diff_reports(capsys, str(plain), a)
     assert code == 1 and 'option: group_by [] -> ["language"]' in out.splitlines()
 
 
 def test_the_order_of_the_fields_is_no_difference(grouped, capsys):
     a, b = grouped("a", "language", "difficulty"), grouped("b", "difficulty", "language")
-    assert _diff(capsys, a, b) == (0, "the evaluations are the same\n")
+    assert diff_reports(capsys, a, b) == (0, "the evaluations are the same\n")
 
 
 def test_grouped_means_that_differ_are_listed(grouped, tmp_path, capsys):
@@ -87,7 +86,7 @@ def test_grouped_means_that_differ_are_listed(grouped, tmp_path, capsys):
     other = tmp_path / "one-language.sidecar.json"
     other.write_text(json.dumps(sidecar))
     a, b = grouped("a", "language"), grouped("b", "language", strata=str(other))
-    code, out = _diff(capsys, a, b)
+    code, out = diff_reports(capsys, a, b)
     assert code == 1
     lines = out.splitlines()
     assert lines[0].startswith("likely cause: the strata sidecar (--strata) differs: ")
@@ -101,7 +100,7 @@ def test_grouped_means_that_differ_are_listed(grouped, tmp_path, capsys):
     assert f"groups: tfidf-word P@5 language=en {english['P@5']:.4f} -> {mean:.4f}" in lines
     # a group only one grouping holds (de) is not compared with nothing
     assert not any("language=de" in line for line in lines)
-    code, out = _diff(capsys, a, b, "--format", "json")
+    code, out = diff_reports(capsys, a, b, "--format", "json")
     changed = {(c["measure"], c["field"]): c for c in json.loads(out)["sections"]}
     assert changed["n", "language:macro"] == {
         "section": "groups",
