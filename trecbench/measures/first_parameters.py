@@ -14,15 +14,9 @@ import warnings
 
 from ..errors import FirstParametersWarning, TrecbenchError
 from .labels import value_names
-from .names import Measure, parse_measure
+from .names import Measure, minus_m, parse_measure
 from .registry import LONG_CUTOFFS
 from .trec_params import long_cutoffs
-
-
-def minus_m(measure: Measure) -> bool:
-    """Whether trec_eval's ``-m`` rules apply to ``measure``: spelt as ``-m`` takes it (not
-    a label such as pytrec_eval's ``P_5``, nor another spelling)."""
-    return measure.trec_spelled and not measure.labelled and not measure.options
 
 
 def first_parameters(measures: list[Measure]) -> list[Measure]:

@@ -521,13 +521,17 @@ def parse_measures(
     return _lists_given(list(dict.fromkeys(measures)))  # equal measures once, in order
 
 
+def minus_m(measure: Measure) -> bool:
+    """Whether trec_eval's ``-m`` rules apply to ``measure``: spelt as ``-m`` takes it (not
+    a label such as pytrec_eval's ``P_5``, nor another spelling)."""
+    return measure.trec_spelled and not measure.labelled and not measure.options
+
+
 def _lists_given(measures: list[Measure]) -> list[Measure]:
     """``measures`` but each bare trec_eval family name (``P``) whose family is asked with
     a parameter list spelt as trec_eval or pytrec_eval spells it (``P.10``, ``P_10``): a
     bare name takes the lists given, its defaults when none is, as trec_eval reads ``-m P
     -m P.10`` and pytrec_eval ``{"P", "P.10"}`` (``P_10`` alone)."""
-    from .first_parameters import minus_m  # (it imports this module)
-
     listed = {m.family for m in measures if m.trec_spelled and m.params and not m.options}
     return [m for m in measures if not (minus_m(m) and m.params is None and m.family in listed)]
 
