@@ -57,6 +57,12 @@ def test_a_merged_mapping_with_a_merge_of_its_own_is_read_as_written():
     assert load_yaml(text, text_keys=True) == yaml.safe_load(text) == expected
 
 
+def test_an_unreadable_tagged_value_in_a_configuration_is_refused_at_its_line(tmp_path):
+    # `!!int ""`: PyYAML's IndexError, an internal error
+    with pytest.raises(InputError, match=r"c\.yaml:3: not valid YAML: '' is not a valid !!int"):
+        _config(tmp_path, HEAD + 'meta: {a: !!int ""}\n')
+
+
 def test_the_bound_counts_the_expansion_not_the_document():
     # one long scalar repeated: few nodes, many characters
     long = "x" * 1000

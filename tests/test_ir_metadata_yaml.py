@@ -258,13 +258,57 @@ def test_keys_json_writes_apart_are_recorded_apart():
         ("!!bool maybe", "'maybe' is not a valid !!bool"),
         ("!!timestamp x", "'x' is not a valid !!timestamp"),
         ("9" * 5000, "is not a valid !!int (more than the 4,300 digits Python reads)"),
+        ('!!int ""', "'' is not a valid !!int"),
+        ("!!int", "'' is not a valid !!int"),
+        ("!!int +", "'+' is not a valid !!int"),
+        ("!!int +_", "'+_' is not a valid !!int"),
+        ("!!float _", "'_' is not a valid !!float"),
+        ("!!float ''", "'' is not a valid !!float"),
     ],
 )
 def test_a_value_yaml_cannot_construct_is_refused_at_its_line(value, message):
-    # each was an internal error (ValueError, KeyError, AttributeError)
+    # each was an internal error (ValueError, KeyError, AttributeError; IndexError when
+    # no digit is left of a tagged `!!int ""`)
     block = f"# ir_metadata.start\n# a: 1\n# b: {value}\n# ir_metadata.end\n".encode()
     error = _refused(block)
     assert error.line == 3
     assert message in str(error)
     with pytest.raises(yaml.YAMLError):  # a configuration's YAML too
         load_yaml(f"b: {value}\n", text_keys=True)
+
+
+TAGS = ["!!int", "!!float", "!!bool", "!!null", "!!str", "!!timestamp", "!!binary"]
+TAGS += ["!!omap", "!!pairs", "!!set", "!!map", "!!seq", "!!merge", "!!value", "!x", ""]
+UNREADABLE = ["", '""', "''", '"+"', '"-"', "+_", "_", "-_", '"+."', '"._"', '":"', '"1:_"']
+UNREADABLE += ['"0x"', '"-0b"', '"0o"', '"1e1_"', '"=="', '"\\0"', '"0x\u0661"', "2022-02-30"]
+UNREADABLE += ["0001-01-01 00:00:00+05:00", "2022-01-01 1:2:3.", "[]", "{}", "[1]", "{a: 1}"]
+
+
+@pytest.mark.parametrize("tag", TAGS)
+def test_any_tag_on_any_value_is_read_or_refused_as_yaml(tag):
+    # `!!int ""` raised PyYAML's IndexError: an internal error, exit 70
+    for value in UNREADABLE:
+        for text in (f"a: {tag} {value}\n", f"{tag} {value}: 1\n", f"- [{tag} {value}]\n"):
+            for text_keys in (False, True):
+                try:
+                    load_yaml(text, text_keys=text_keys, id_keys=frozenset({"a"}))
+                except yaml.YAMLError:
+                    pass
+
+
+@pytest.mark.parametrize(
+    ("value", "advice", "as_advised"),
+    [
+        ("2022-02-30", "quote it", "'2022-02-30'"),
+        ("!!int x", "drop the tag !!int", "x"),
+        ("!!int 'x'", "drop the tag !!int", "'x'"),  # quoted, still an int: refused
+        ('!!float ""', "drop the tag !!float", '""'),
+        ("!!timestamp 2022-02-30", "drop the tag !!timestamp and quote it", "'2022-02-30'"),
+    ],
+)
+def test_the_advice_keeps_the_value_as_text(value, advice, as_advised):
+    # a tagged value was told to be quoted, and `!!int 'x'` is refused as `!!int x` is
+    with pytest.raises(yaml.YAMLError) as error:
+        load_yaml(f"a: {value}\n")
+    assert f"; {advice} to keep it as text" in str(error.value)
+    assert isinstance(load_yaml(f"a: {as_advised}\n")["a"], str)

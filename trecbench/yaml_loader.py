@@ -11,11 +11,12 @@ TOML configurations are (PyYAML keeps the last silently); in a configuration, a 
 reads as something else than text (``1:``, ``no:``, ``on:``) is refused with its line:
 JSON and TOML keys are text, and a mode named ``no`` read as ``False`` was an internal
 error; keys that are one key once written as JSON (``1:`` and ``"1":``, both ``"1"``)
-are refused too, as a JSON key given twice. A value YAML cannot construct (``2022-02-30``,
-``!!int x``, an integer past the 4,300 digits Python reads) is refused at its line, not
-raised as Python's error. The lines messages name (:func:`error_line`, "first on line")
-are counted at ``\n`` only, as the run readers count a file's lines (PyYAML's own count
-also breaks at ``\r``, U+0085, U+2028 and U+2029).
+are refused too, as a JSON key given twice. A value
+YAML cannot construct (``2022-02-30``, ``!!int x``, ``!!int ""``, an integer past the 4,300
+digits Python reads) is refused at its line, not raised as Python's error. The lines
+messages name (:func:`error_line`, "first on line") are counted at ``\n`` only, as the run
+readers count a file's lines (PyYAML's own count also breaks at ``\r``, U+0085, U+2028
+and U+2029).
 Nesting is bounded (:data:`MAX_DEPTH`) in YAML as in TOML (:func:`nesting_depth`): the
 schema check and the parsers recurse, and thousands of brackets ended in an internal
 RecursionError.
@@ -69,7 +70,15 @@ def _loader_class(text_keys: bool) -> type:
         def __init__(self, stream, id_keys: frozenset[str] = frozenset(), first_line: int = 1):
             super().__init__(stream)
             self.keys_checked: set[int] = set()
+            self.tagged: set[int] = set()  # scalars written with a tag (`!!int x`)
             self.id_keys, self.root, self.first_line = id_keys, None, first_line
+
+        def compose_scalar_node(self, anchor):
+            tagged = self.peek_event().tag not in (None, "!")
+            node = super().compose_scalar_node(anchor)
+            if tagged:
+                self.tagged.add(id(node))
+            return node
 
         def flatten_mapping(self, node):
             # a mapping's keys checked as written, before its merge keys add theirs: a
@@ -89,12 +98,13 @@ def _loader_class(text_keys: bool) -> type:
         def construct_object(self, node, deep=False):
             try:
                 return super().construct_object(node, deep)
-            except (ValueError, KeyError, AttributeError) as error:
+            except (ValueError, LookupError, AttributeError) as error:
                 if not isinstance(node, yaml.ScalarNode):
                     raise
                 # PyYAML's constructors raise Python's errors for a scalar they cannot read
+                # (an IndexError for `!!int ""`, `!!int +`, `!!float _`: no digit left)
                 raise yaml.constructor.ConstructorError(
-                    None, None, _unreadable(node, error), node.start_mark
+                    None, None, _unreadable(self, node, error), node.start_mark
                 ) from None
 
     BoundedSafeLoader.add_constructor(
@@ -168,9 +178,11 @@ def _as_written(node: Any) -> str:
     return text if node.style is None else f'"{text}"'
 
 
-def _unreadable(node: Any, error: Exception) -> str:
+def _unreadable(loader: Any, node: Any, error: Exception) -> str:
     """Why the scalar ``node`` could not be constructed (``error``, raised by PyYAML's
-    constructor as a Python error), for a one-line message."""
+    constructor as a Python error), for a one-line message, and how to keep it as text:
+    quoted when YAML read its plain text so, without its tag when it has one (quoted,
+    ``!!int 'x'`` is still an int)."""
     kind = node.tag.rsplit(":", 1)[-1]
     digits = node.value.lstrip("+-").replace("_", "")
     if kind == "int" and digits.isdigit() and len(digits) > sys.get_int_max_str_digits():
@@ -179,8 +191,16 @@ def _unreadable(node: Any, error: Exception) -> str:
         reason = f" ({str(error)})"
     else:
         reason = ""
-    plain = "; quote it to keep it as text" if node.style is None else ""
-    return f"{excerpt(node.value)} is not a valid !!{kind}{reason}{plain}"
+    read_as_tagged = node.style is None and node.tag == loader.resolve(
+        type(node), node.value, (True, False)
+    )
+    if id(node) not in loader.tagged:
+        advice = "quote it"
+    elif read_as_tagged:  # `!!timestamp 2022-02-30`: without its tag still a date
+        advice = f"drop the tag !!{kind} and quote it"
+    else:
+        advice = f"drop the tag !!{kind}"
+    return f"{excerpt(node.value)} is not a valid !!{kind}{reason}; {advice} to keep it as text"
 
 
 def _line_of(loader: Any, node: Any) -> int:
