@@ -57,6 +57,25 @@ def test_a_merged_mapping_with_a_merge_of_its_own_is_read_as_written():
     assert load_yaml(text, text_keys=True) == yaml.safe_load(text) == expected
 
 
+@pytest.mark.parametrize("key", ["x", "long key"])
+def test_merged_mappings_earlier_in_the_list_win(key):
+    # the YAML merge key: "keys in mapping nodes earlier in the sequence override keys
+    # specified in later mapping nodes"; PyYAML compared the ids of the keys' texts, so
+    # `x` (one interned text) followed it and `long key` read 'second'
+    text = f"b: &b {{{key}: first}}\nc: &c {{{key}: second}}\nm: {{<<: [*b, *c]}}\n"
+    assert load_yaml(text)["m"] == {key: "first"}
+    # a merged mapping's own key over the one it merged, as it reads itself
+    text = f"a: &a {{{key}: 1, y: 1}}\nb: &b {{<<: *a, {key}: 2}}\nm: {{<<: [*b, *a]}}\n"
+    assert load_yaml(text)["m"] == load_yaml(text)["b"] == {key: 2, "y": 1}
+
+
+def test_merged_keys_one_in_json_are_refused_and_equal_ones_merged():
+    with pytest.raises(yaml.YAMLError, match='keys 1 .* and "1" are one key in JSON'):
+        load_yaml('m: {<<: [{1: a}, {"1": b}]}\n')
+    assert load_yaml("m: {<<: [{1: a}, {1.0: b}], z: 0}\n") == {"m": {1: "a", "z": 0}}
+    assert load_yaml("=: 1\n") == yaml.safe_load("=: 1\n") == {"=": 1}  # YAML's value key
+
+
 def test_an_unreadable_tagged_value_in_a_configuration_is_refused_at_its_line(tmp_path):
     # `!!int ""`: PyYAML's IndexError, an internal error
     with pytest.raises(InputError, match=r"c\.yaml:3: not valid YAML: '' is not a valid !!int"):

@@ -11,7 +11,8 @@ TOML configurations are (PyYAML keeps the last silently); in a configuration, a 
 reads as something else than text (``1:``, ``no:``, ``on:``) is refused with its line:
 JSON and TOML keys are text, and a mode named ``no`` read as ``False`` was an internal
 error; keys that are one key once written as JSON (``1:`` and ``"1":``, both ``"1"``)
-are refused too, as a JSON key given twice. A value
+are refused too, as a JSON key given twice. Merge keys follow the YAML specification
+(:func:`_merge_in_order`): in ``<<: [*a, *b]`` a key of ``a`` wins over ``b``'s. A value
 YAML cannot construct (``2022-02-30``, ``!!int x``, ``!!int ""``, an integer past the 4,300
 digits Python reads) is refused at its line, not raised as Python's error. The lines
 messages name (:func:`error_line`, "first on line") are counted at ``\n`` only, as the run
@@ -34,6 +35,8 @@ from .errors import excerpt, excerpt_plain, one_line
 MAX_EXPANDED = 1_000_000  # nodes and scalar characters an expanded document may hold
 MAX_DEPTH = 64  # nesting levels (a configuration needs a handful; checkers recurse)
 _MERGE = "tag:yaml.org,2002:merge"
+_VALUE = "tag:yaml.org,2002:value"
+_TEXT = "tag:yaml.org,2002:str"
 
 
 class WrittenFloat(float):
@@ -81,13 +84,16 @@ def _loader_class(text_keys: bool) -> type:
             return node
 
         def flatten_mapping(self, node):
+            for key_node, _ in node.value:  # `=:` is the key '=', as PyYAML reads it
+                if key_node.tag == _VALUE:
+                    key_node.tag = _TEXT
             # a mapping's keys checked as written, before its merge keys add theirs: a
             # merged mapping with a `<<` of its own is flattened first, and its keys then
             # read as given twice (`b: &b {<<: *a, tag: 3}` under `<<: *b`)
             if id(node) not in self.keys_checked:
                 self.keys_checked.add(id(node))
                 _check_keys(self, node, text_keys)
-            super().flatten_mapping(node)
+            _merge_in_order(self, node)
             _check_json_keys(self, node)  # merged keys too: `<<: {1: a}` beside `"1": b`
             if node is self.root:  # its merged keys are its own now, as constructed
                 _ids_as_text(node, self.id_keys)
@@ -176,6 +182,57 @@ def _as_written(node: Any) -> str:
     """The scalar ``node`` as a message quotes it: plain as written, quoted with quotes."""
     text = excerpt_plain(one_line(node.value))
     return text if node.style is None else f'"{text}"'
+
+
+def _merge_in_order(loader: Any, node: Any) -> None:
+    """Flatten the mapping ``node``'s merge keys (``<<: *a``, ``<<: [*a, *b]``) into its
+    pairs as the YAML merge key is specified: a key of a mapping earlier in the list over
+    the same key of a later one, its own keys over all (they come last: constructing the
+    mapping keeps the last value, in the first one's place). Keys are one when Python finds
+    them equal; PyYAML 6 compared the ids of their texts, so ``x`` (interned) followed the
+    specification and ``long key`` did not."""
+    merged: dict[Any, tuple[Any, Any]] = {}
+    own = []
+    for key_node, value_node in node.value:
+        if key_node.tag != _MERGE:
+            own.append((key_node, value_node))
+            continue
+        for source in _merge_sources(node, value_node):
+            loader.flatten_mapping(source)
+            # within a flattened source its own key comes after the merged one it overrides
+            effective = {_key_of(loader, pair[0]): pair for pair in source.value}
+            for key, pair in effective.items():
+                merged.setdefault(key, pair)
+    if len(own) < len(node.value):
+        node.value = list(merged.values()) + own
+
+
+def _merge_sources(node: Any, value_node: Any) -> list:
+    """The mappings the merge key of ``node`` whose value is ``value_node`` merges, in
+    order; refused as PyYAML refuses them when they are not mappings."""
+    import yaml
+
+    sources = value_node.value if isinstance(value_node, yaml.SequenceNode) else [value_node]
+    for source in sources:
+        if not isinstance(source, yaml.MappingNode):
+            raise yaml.constructor.ConstructorError(
+                "while constructing a mapping",
+                node.start_mark,
+                f"expected a mapping or list of mappings for merging, but found {source.id}",
+                source.start_mark,
+            )
+    return sources
+
+
+def _key_of(loader: Any, key_node: Any) -> Any:
+    """The key ``key_node`` is, as a mapping being merged compares it; an unhashable one
+    (left for the base class to refuse with its line) is only equal to itself."""
+    key = loader.construct_object(key_node, deep=True)
+    try:
+        hash(key)
+    except TypeError:
+        return key_node
+    return key
 
 
 def _unreadable(loader: Any, node: Any, error: Exception) -> str:
