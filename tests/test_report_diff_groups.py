@@ -110,3 +110,25 @@ def test_grouped_means_that_differ_are_listed(grouped, tmp_path, capsys):
         "a": len(groups["groups"]),
         "b": 1,
     }
+
+
+def test_each_group_is_named_as_score_prints_it(tmp_path, capsys):
+    """Reviewer 224: the field ``a``'s group ``b=c`` and the field ``a=b``'s group ``c``
+    were both ``a=b=c`` (one change lost), and diff printed ``a=b:macro`` where score
+    prints ``a%3Db:macro``."""
+    strata = tmp_path / "s.json"
+    strata.write_text('{"strata": {"queries": {"1": {"a": "b=c", "a=b": "x"}, '
+                      '"2": {"a": "y", "a=b": "c"}}}}')  # fmt: skip
+    (tmp_path / "r.run").write_text("1 Q0 d1 1 1 t\n2 Q0 d1 1 1 t\n")
+    printed: set[str] = set()
+    for name, relevant in (("a", 1), ("b", 0)):  # topic 1's document judged otherwise
+        (tmp_path / f"{name}.qrels").write_text(f"1 0 d1 {relevant}\n2 0 d1 1\n")
+        assert run(["score", "-m", "P.5", "--strata", str(strata), "--group-by", "a",
+                    "--group-by", "a=b", "--report", str(tmp_path / f"{name}.json"),
+                    str(tmp_path / f"{name}.qrels"), str(tmp_path / "r.run")]) == 0  # fmt: skip
+        lines = capsys.readouterr().out.splitlines()
+        printed |= {line.split("\t")[1] for line in lines if "\t" in line}
+    code, out = _diff(capsys, str(tmp_path / "a.json"), str(tmp_path / "b.json"))
+    places = {line.split()[3] for line in out.splitlines() if line.startswith("groups: r P@5")}
+    assert code == 1 and places <= printed
+    assert {"a=b=c", "a%3Db=x", "a:macro", "a%3Db:macro"} <= places

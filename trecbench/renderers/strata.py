@@ -8,7 +8,7 @@ import math
 import pandas as pd
 
 from ..strata import MIN_GROUP_SIZE, undefined_notes
-from .escaping import escape_text, escaper
+from .escaping import escape_text, escaper, group_place
 from .text_tables import aligned, csv_line, markdown_table
 
 
@@ -116,10 +116,10 @@ def render_groups(
                     title = f"{escape_text(run)}: grouped by {escape_text(by)}"
                     out.write(f"# {title} (macro = mean of the group means)\n")
                     current = run
-                field, value = by, group  # csv quotes what it must
                 if output_format == "trec":  # where the qid goes: one field, no blanks
-                    field, value = escape_text(by, " ="), escape_text(group, " ")
-                where = f"{field}={value}" if kind == "group" else f"{field}:{kind}"
+                    where = group_place(by, kind, group)
+                else:  # csv quotes what it must
+                    where = f"{by}={group}" if kind == "group" else f"{by}:{kind}"
                 why = part["undefined"].iloc[0]
                 not_applicable = not pd.isna(why)
                 if output_format == "trec" and not_applicable:

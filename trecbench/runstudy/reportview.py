@@ -201,14 +201,17 @@ def _routing_rows(routing: dict | None) -> list[dict] | None:
 def _group_rows(groups: dict | None) -> list[dict] | None:
     """score --group-by's grouped means as a section's rows, one per run and measure (and
     ``n``, the sizes): a field per group (``lang=de``) and per mean over the groups
-    (``lang:macro``, ``lang:micro``, ``lang:spread``), named as score prints them."""
+    (``lang:macro``, ``lang:micro``, ``lang:spread``), named as score's trec text prints
+    them (:func:`~trecbench.renderers.escaping.group_place`: escaped, one name a place)."""
+    from ..renderers.escaping import group_place
+
     if groups is None:
         return None
     rows: dict[tuple[str, str], dict[str, Any]] = {}
     for by, runs in groups.items():
         for run, entry in runs.items():
-            parts = [(f"{by}={group}", values) for group, values in entry["groups"].items()]
-            parts += [(f"{by}:{mean}", entry.get(mean) or {}) for mean in GROUP_MEANS]
+            parts = [(group_place(by, "group", g), values) for g, values in entry["groups"].items()]
+            parts += [(group_place(by, mean), entry.get(mean) or {}) for mean in GROUP_MEANS]
             for name, values in parts:
                 for measure, value in values.items():
                     rows.setdefault((run, measure), {"run": run, "measure": measure})[name] = value

@@ -111,7 +111,9 @@ def diff_text(result: ReportDiff, output_format: str) -> str:
         row = (
             change.measure if change.run is None else f"{escape_text(change.run)} {change.measure}"
         )
-        lines.append(f"{name}: {row} {escape_text(change.field)} {values}")
+        # a group's place is named as score prints it, escaped already (group_place)
+        field = change.field if change.section == "groups" else escape_text(change.field)
+        lines.append(f"{name}: {row} {field} {values}")
     lines += _pairs("version", result.versions)
     return "\n".join(lines) + "\n"
 
