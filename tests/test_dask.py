@@ -612,3 +612,31 @@ def test_the_cwl_horizon_is_said_once_per_run_over_its_partitions(tmp_path, clie
         HORIZON.format(run="r"),
         HORIZON.format(run="c"),
     ]
+
+
+def test_a_warning_of_the_engines_is_said_once_per_call_as_in_one_process(tmp_path):
+    """Reviewer 224: --dask local:2 said the subtopic warning once per run (pandas,
+    building the second run's frames, made Python forget it was said); one process and -j
+    say it once. Workers in processes: threads of this one did not show it."""
+    import warnings
+    from pathlib import Path
+
+    from trecbench.dask_cluster import close
+
+    (tmp_path / "q.qrels").write_text("1 0 d1 1\n")
+    runs = [str(tmp_path / "a.run"), str(tmp_path / "b.run")]
+    for path in runs:
+        Path(path).write_text("1 Q0 d1 1 1 t\n")
+    said = {}
+    connected = tbdask.connect("local:1")
+    try:
+        on_dask = [tbdask.DaskRun(path, connected) for path in runs]
+        for where, sources in (("one process", runs), ("dask", on_dask)):
+            # the module's client is the current one, which dask.compute would use
+            with connected.as_current(), warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("default")  # as on the command line: a line once
+                evaluate(str(tmp_path / "q.qrels"), sources, ["alpha_nDCG@5"])
+            said[where] = [str(w.message) for w in caught if "subtopic" in str(w.message)]
+    finally:
+        close(connected)
+    assert len(said["one process"]) == 1 and said["dask"] == said["one process"]

@@ -28,6 +28,7 @@ from __future__ import annotations
 import glob
 import os
 import threading
+import weakref
 from collections.abc import Mapping, Sequence
 from itertools import accumulate
 from typing import Any, NamedTuple
@@ -66,6 +67,9 @@ _ROWS = "trecbench rows"  # a partition's attrs: its lines are its file's rows (
 # trec_eval's code (pytrec_eval) keeps state between calls: one partition at a time is
 # scored per process (a worker with several threads scores them in turn)
 _SCORING = threading.Lock()
+# the workers' warnings said in a call (by its plan): pandas, building a run's frames here,
+# enters warnings.catch_warnings, which forgets the lines said: two runs said one twice
+_RELAYED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 class DaskRun:
@@ -119,7 +123,11 @@ class DaskRun:
             if error.path != _FRAME:
                 raise
             raise _named_frame(error, label) from None
-        blocks = list(said_again(iter(outcomes)))  # the engines' warnings said here
+        said = _RELAYED.setdefault(plan, set())  # the engines' warnings said here, once a call
+        blocks = list(
+            said_again((block, [w for w in ws if w not in said]) for block, ws in outcomes)
+        )
+        said.update(w for _, ws in outcomes for w in ws)
         lines, runid, records, warnings = _combined(facts)
         if not lines:
             raise InputError(label, None, "empty run" + (" file" if self.files else ""))
