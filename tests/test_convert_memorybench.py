@@ -526,3 +526,31 @@ def test_the_report_names_queries_and_documents_as_written(tmp_path):
         {"run": "p", "qid": "q%201", "id": " c 1"},  # blanks removed: the id as read
         {"run": "p", "qid": "q%202", "docno": "c%209"},  # no file/lines
     ]
+
+
+@pytest.mark.parametrize(
+    ("metadata", "said"),
+    [
+        ('{\n  "relevantIds":\n  ["c2", ]\n}', "Expecting value at line 3 column 10"),
+        ('{"relevantIds": ["c2", ]}', "Expecting value at column 24"),  # one line: no line
+    ],
+)
+def test_invalid_json_in_a_cell_of_several_lines_names_its_line_in_the_cell(
+    tmp_path, metadata, said
+):
+    # a cell has no line of the file: "Expecting value at column 8" said nothing of the
+    # cell's line 3
+    db = tmp_path / "results.db"
+    values = {"run_id": "r1", "benchmark": "repoeval", "provider": "p", "item_id": "i/1",
+              "retrieved_context": '[{"id": "c2", "content": "x", "score": 1}]',
+              "metadata": metadata}  # fmt: skip
+    with sqlite3.connect(db) as connection:
+        connection.execute(f"create table results({', '.join(values)})")
+        connection.execute(f"insert into results values ({', '.join('?' * len(values))})",
+                           list(values.values()))  # fmt: skip
+    connection.close()
+    with pytest.raises(InputError) as raised:
+        convert_memorybench(db)
+    assert str(raised.value).endswith(
+        f"results.db: row 1 (rowid 1): metadata: invalid JSON: {said}"
+    )

@@ -24,11 +24,14 @@ _SURROGATE_HINT = re.compile(r"\\u[dD][89a-fA-F]")
 _ESCAPE = re.compile(r"\\(?:\\|u([0-9a-fA-F]{4}))")
 
 
-def parser_message(error: json.JSONDecodeError) -> str:
+def parser_message(error: json.JSONDecodeError, cell: bool = False) -> str:
     """What the JSON parser refused, and its column (the line is the caller's to say):
     ``Unterminated string starting at column 17``, ``Expecting value at column 5``
-    (some of json's messages end in "at", its position left for ``str()`` to add)."""
-    return f"{error.msg.removesuffix(' at')} at column {error.colno}"
+    (some of json's messages end in "at", its position left for ``str()`` to add).
+    ``cell``: the text is a value in a file (a database's cell), not lines of it, so no
+    caller says its line: a text of several lines says it (``at line 3 column 8``)."""
+    line = f"line {error.lineno} " if cell and "\n" in error.doc else ""
+    return f"{error.msg.removesuffix(' at')} at {line}column {error.colno}"
 
 
 def line_at(text: str, position: int) -> int:

@@ -173,20 +173,22 @@ def _token_line(text: str, token: str | None) -> int | None:
     return None
 
 
-def parse_json(text: str, path: str, first_line: int = 1) -> Any:
+def parse_json(text: str, path: str, first_line: int = 1, cell: bool = False) -> Any:
     """Parse JSON text with the limits of this module; errors name ``path`` and the line
-    (``first_line`` is the line the text starts at)."""
+    (``first_line`` is the line the text starts at). ``cell``: the text is a value in
+    ``path`` (a database's cell), whose lines are not the file's: the parser's message
+    says the line within it (:func:`~trecbench.json_limits.parser_message`)."""
     check_depth(text, path, first_line, per_line=False)
     check_surrogates(text, path, first_line)
-    return _decode(text, path, first_line)
+    return _decode(text, path, first_line, cell)
 
 
-def _decode(text: str, path: str, first_line: int) -> Any:
+def _decode(text: str, path: str, first_line: int, cell: bool = False) -> Any:
     try:
         return _DECODER.decode(text)
     except json.JSONDecodeError as exc:
         line = exc.lineno + first_line - 1
-        raise InputError(path, line, f"invalid JSON: {parser_message(exc)}") from None
+        raise InputError(path, line, f"invalid JSON: {parser_message(exc, cell)}") from None
     except _Refused as exc:
         if exc.key is not None:
             line = _duplicate_key_line(text, exc.key)

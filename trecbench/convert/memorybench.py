@@ -133,7 +133,7 @@ def _json_column(text: Any, at: At) -> Any:
     if not isinstance(text, str):
         raise at.error(f"expected JSON text, found {described(text)}")
     try:
-        return parse_json(text, at.doc.path)
+        return parse_json(text, at.doc.path, cell=True)
     except InputError as exc:
         raise at.error(exc.message) from None
 
