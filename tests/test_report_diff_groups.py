@@ -128,7 +128,7 @@ def test_each_group_is_named_as_score_prints_it(tmp_path, capsys):
                     str(tmp_path / f"{name}.qrels"), str(tmp_path / "r.run")]) == 0  # fmt: skip
         lines = capsys.readouterr().out.splitlines()
         printed |= {line.split("\t")[1] for line in lines if "\t" in line}
-    code, out = _diff(capsys, str(tmp_path / "a.json"), str(tmp_path / "b.json"))
+    code, out = diff_reports(capsys, str(tmp_path / "a.json"), str(tmp_path / "b.json"))
     places = {line.split()[3] for line in out.splitlines() if line.startswith("groups: r P@5")}
     assert code == 1 and places <= printed
     assert {"a=b=c", "a%3Db=x", "a:macro", "a%3Db:macro"} <= places
