@@ -632,11 +632,28 @@ def test_a_warning_of_the_engines_is_said_once_per_call_as_in_one_process(tmp_pa
     try:
         on_dask = [tbdask.DaskRun(path, connected) for path in runs]
         for where, sources in (("one process", runs), ("dask", on_dask)):
-            # the module's client is the current one, which dask.compute would use
-            with connected.as_current(), warnings.catch_warnings(record=True) as caught:
+            with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("default")  # as on the command line: a line once
                 evaluate(str(tmp_path / "q.qrels"), sources, ["alpha_nDCG@5"])
             said[where] = [str(w.message) for w in caught if "subtopic" in str(w.message)]
     finally:
         close(connected)
     assert len(said["one process"]) == 1 and said["dask"] == said["one process"]
+
+
+def test_a_run_is_scored_on_the_client_it_was_given(tmp_path, client):
+    """Fixer 226: a DaskRun given a client computed on whichever client was current (its
+    plan scattered to one, its partitions computed on another: "lost dependencies")."""
+    qrels_text, run_text = random_case(9100, n_topics=4)
+    (tmp_path / "qrels").write_text(qrels_text)
+    (tmp_path / "run").write_text(run_text)
+    qrels, run = str(tmp_path / "qrels"), str(tmp_path / "run")
+    other = distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None
+    )
+    try:
+        with distributed.Client(other) as current, current.as_current():
+            there = _outcome(lambda: evaluate(qrels, tbdask.DaskRun(run, client), ["map"]))
+    finally:
+        other.close()
+    assert there == _outcome(lambda: evaluate(qrels, run, ["map"]))

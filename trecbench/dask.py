@@ -115,7 +115,8 @@ class DaskRun:
         # a frame held in memory named as one process names it: several are each a frame
         label = self.path or (", ".join(self.files) if self.files else held.named(name, _FRAME))
         try:
-            outcomes, facts = dask.compute(scored, facts)
+            with client.as_current():  # the client given, not whichever one is current
+                outcomes, facts = dask.compute(scored, facts)
         except Exception as error:
             warn_again(error.__dict__.get("said", ()))  # a partition's, raised before it
             if not isinstance(error, InputError) or self.files is not None:
