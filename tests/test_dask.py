@@ -641,19 +641,27 @@ def test_a_warning_of_the_engines_is_said_once_per_call_as_in_one_process(tmp_pa
     assert len(said["one process"]) == 1 and said["dask"] == said["one process"]
 
 
-def test_a_run_is_scored_on_the_client_it_was_given(tmp_path, client):
+@pytest.mark.parametrize("suffix", ["", ".parquet"])
+def test_a_run_is_scored_on_the_client_it_was_given(suffix, tmp_path, client):
     """Fixer 226: a DaskRun given a client computed on whichever client was current (its
-    plan scattered to one, its partitions computed on another: "lost dependencies")."""
+    plan scattered to one, its partitions computed on another: "lost dependencies");
+    reviewer 228: Parquet files' partition lengths were still computed there."""
     qrels_text, run_text = random_case(9100, n_topics=4)
     (tmp_path / "qrels").write_text(qrels_text)
-    (tmp_path / "run").write_text(run_text)
-    qrels, run = str(tmp_path / "qrels"), str(tmp_path / "run")
+    run = tmp_path / f"run{suffix}"
+    if suffix:
+        pq.write_table(pa.Table.from_pandas(_frame(run_text), preserve_index=False), run)
+    else:
+        run.write_text(run_text)
+    qrels, run = str(tmp_path / "qrels"), str(run)
     other = distributed.LocalCluster(
         n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None
     )
     try:
         with distributed.Client(other) as current, current.as_current():
-            there = _outcome(lambda: evaluate(qrels, tbdask.DaskRun(run, client), ["map"]))
+            with distributed.get_task_stream(client=current) as elsewhere:
+                there = _outcome(lambda: evaluate(qrels, tbdask.DaskRun(run, client), ["map"]))
     finally:
         other.close()
+    assert elsewhere.data == []
     assert there == _outcome(lambda: evaluate(qrels, run, ["map"]))

@@ -100,30 +100,32 @@ class DaskRun:
         client = self.client or Client.current()
         truth = plan.truth
         qrels_integers = tuple(r for r in _ID_ROLES if integer_ids(truth.table, r))
-        # a report's drill-down shows the scores as a file writes them, as in one process
-        typed, facts = self._typed(qrels_integers, score_text=plan.drill is not None)
-        parts = self.partitions or typed.npartitions
-        shuffled = typed.shuffle("qid", npartitions=parts, shuffle_method="tasks")
-        # a key of its own each call (hash=False): equal data scattered again by a later
-        # call must not share the key of data a finished call lets go of
-        shared = client.scatter(plan, broadcast=True, hash=False)
-        scored = [
-            dask.delayed(_score_partition)(part, shared, tie_bounds)
-            for part in shuffled.to_delayed()
-        ]
         name = name or self.path or "run1"
         # a frame held in memory named as one process names it: several are each a frame
         label = self.path or (", ".join(self.files) if self.files else held.named(name, _FRAME))
-        try:
-            with client.as_current():  # the client given, not whichever one is current
+        # everything computed on the client given, not whichever one is current: the
+        # partitions' lengths of Parquet files (in _typed) too
+        with client.as_current():
+            # a report's drill-down shows the scores as a file writes them, as in one process
+            typed, facts = self._typed(qrels_integers, score_text=plan.drill is not None)
+            parts = self.partitions or typed.npartitions
+            shuffled = typed.shuffle("qid", npartitions=parts, shuffle_method="tasks")
+            # a key of its own each call (hash=False): equal data scattered again by a later
+            # call must not share the key of data a finished call lets go of
+            shared = client.scatter(plan, broadcast=True, hash=False)
+            scored = [
+                dask.delayed(_score_partition)(part, shared, tie_bounds)
+                for part in shuffled.to_delayed()
+            ]
+            try:
                 outcomes, facts = dask.compute(scored, facts)
-        except Exception as error:
-            warn_again(error.__dict__.get("said", ()))  # a partition's, raised before it
-            if not isinstance(error, InputError) or self.files is not None:
-                raise
-            if error.path != _FRAME:
-                raise
-            raise _named_frame(error, label) from None
+            except Exception as error:
+                warn_again(error.__dict__.get("said", ()))  # a partition's, raised before it
+                if not isinstance(error, InputError) or self.files is not None:
+                    raise
+                if error.path != _FRAME:
+                    raise
+                raise _named_frame(error, label) from None
         said = _RELAYED.setdefault(plan, set())  # the engines' warnings said here, once a call
         blocks = list(
             said_again((block, [w for w in ws if w not in said]) for block, ws in outcomes)
