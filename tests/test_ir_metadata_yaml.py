@@ -304,6 +304,13 @@ def test_any_tag_on_any_value_is_read_or_refused_as_yaml(tag):
         ("!!int 'x'", "drop the tag !!int", "'x'"),  # quoted, still an int: refused
         ('!!float ""', "drop the tag !!float", '""'),
         ("!!timestamp 2022-02-30", "drop the tag !!timestamp and quote it", "'2022-02-30'"),
+        # reviewer 228: untagged, each was not text (True, 1.5, 1, None, a date, inf)
+        ("!!int yes", "drop the tag !!int and quote it", "'yes'"),
+        ("!!int 1.5", "drop the tag !!int and quote it", "'1.5'"),
+        ("!!bool 1", "drop the tag !!bool and quote it", "'1'"),
+        ("!!int ~", "drop the tag !!int and quote it", "'~'"),
+        ("!!float 2022-01-01", "drop the tag !!float and quote it", "'2022-01-01'"),
+        ("!!int .inf", "drop the tag !!int and quote it", "'.inf'"),
     ],
 )
 def test_the_advice_keeps_the_value_as_text(value, advice, as_advised):

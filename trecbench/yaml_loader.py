@@ -238,8 +238,9 @@ def _key_of(loader: Any, key_node: Any) -> Any:
 def _unreadable(loader: Any, node: Any, error: Exception) -> str:
     """Why the scalar ``node`` could not be constructed (``error``, raised by PyYAML's
     constructor as a Python error), for a one-line message, and how to keep it as text:
-    quoted when YAML read its plain text so, without its tag when it has one (quoted,
-    ``!!int 'x'`` is still an int)."""
+    quoted when YAML read its plain text so; without its tag when it has one (quoted,
+    ``!!int 'x'`` is still an int), and quoted too when its plain text untagged is not
+    text (``!!int yes`` would be true)."""
     kind = node.tag.rsplit(":", 1)[-1]
     digits = node.value.lstrip("+-").replace("_", "")
     if kind == "int" and digits.isdigit() and len(digits) > sys.get_int_max_str_digits():
@@ -248,12 +249,12 @@ def _unreadable(loader: Any, node: Any, error: Exception) -> str:
         reason = f" ({str(error)})"
     else:
         reason = ""
-    read_as_tagged = node.style is None and node.tag == loader.resolve(
-        type(node), node.value, (True, False)
-    )
+    # what its plain text is read as untagged: `!!timestamp 2022-02-30` still a date,
+    # `!!int yes` a boolean, `!!int 1.5` a float, `!!int ~` nothing
+    untagged = loader.resolve(type(node), node.value, (True, False))
     if id(node) not in loader.tagged:
         advice = "quote it"
-    elif read_as_tagged:  # `!!timestamp 2022-02-30`: without its tag still a date
+    elif node.style is None and untagged != _TEXT:
         advice = f"drop the tag !!{kind} and quote it"
     else:
         advice = f"drop the tag !!{kind}"
