@@ -498,6 +498,16 @@ def test_what_a_provider_prints_is_a_warning_naming_the_measures(tmp_path, capfd
     assert capfd.readouterr().err == ""
 
 
+def test_what_a_provider_prints_is_located_at_the_caller(tmp_path):
+    # reviewer 228: raised with stacklevel=2 from a @contextmanager, it was located at
+    # contextlib.py (Dask and -j, raising it again, located it at the caller's line)
+    pytest.importorskip("pyndeval")
+    qrels, base, _ = _pia_case(tmp_path)
+    with pytest.warns(ProviderWarning) as caught:
+        trecbench.evaluate(qrels, base, ["P_IA@10"])
+    assert {w.filename for w in caught} == {__file__}
+
+
 @pytest.mark.parametrize("name", ["INST", "INSQ", "SDCG@10", "NERR8@10"])
 def test_cwl_eval_on_qrels_without_a_positive_grade_is_a_one_line_error(tmp_path, name):
     # "internal error (AssertionError: min_rel must be less than max_rel) ... report it"

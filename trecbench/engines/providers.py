@@ -31,6 +31,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import extras
+from ..callers import outside_trecbench
 from ..errors import ProviderWarning, UsageError, one_line
 from ..inputs.tables import subtopics
 from ..measures import Measure, registry, value_names
@@ -136,7 +137,9 @@ def _said_as_warning(measures):
                 "every topic of the qrels has one subtopic (the qrels' iter field): "
                 "intent-aware and novelty measures need diversity qrels"
             )
-        warnings.warn(f"{_named(measures)}: {text}", ProviderWarning, stacklevel=2)
+        warnings.warn(
+            f"{_named(measures)}: {text}", ProviderWarning, stacklevel=outside_trecbench()
+        )
 
 
 class Evaluator:

@@ -6,7 +6,6 @@ the topics worth a warning."""
 from __future__ import annotations
 
 import math
-import sys
 import warnings
 from dataclasses import replace
 from typing import Any
@@ -14,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from .. import ranking, tiebounds
+from ..callers import outside_trecbench
 from ..errors import NoOverlapError, ProviderWarning, TrecbenchError, one_line
 from ..measures import GEOMETRIC, NUM_Q, NUM_REL, RUNID, STRING, SUM, Measure
 from ..measures.params import CWL_HORIZON
@@ -120,23 +120,6 @@ def warn_past_horizon(run: str, blocks: list[dict[Measure, list[tuple]]]) -> Non
             ProviderWarning,
             stacklevel=outside_trecbench(),
         )
-
-
-def outside_trecbench() -> int:
-    """The ``stacklevel`` of the first caller outside trecbench (a script's
-    ``trecbench.evaluate``), for the warning the caller of this function raises to be
-    located there, wherever in the package it is raised: where the run's result was
-    assembled, or where a worker's warnings are raised again
-    (:func:`trecbench.evaluation.runs.warn_again`). A module of the user's named
-    ``trecbench_utils`` is outside."""
-    frame, level = sys._getframe(2), 2
-    while frame is not None and _in_trecbench(frame.f_globals.get("__name__", "")):
-        frame, level = frame.f_back, level + 1
-    return level
-
-
-def _in_trecbench(module: str) -> bool:
-    return module == "trecbench" or module.startswith("trecbench.")
 
 
 def _drill_down(blocks: list[_Block], name, path, runid, plan: _Plan) -> DrillDown:

@@ -10,12 +10,13 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from .. import provenance
+from ..callers import outside_trecbench
 from ..errors import DuplicateError, InputError, InputWarning, UsageError
 from ..inputs import held
 from ..inputs.tables import duplicate_in_files, lines_are_rows
 from ..memory import Budget
 from ..plurals import first_few
-from .assembly import _run_result, outside_trecbench
+from .assembly import _run_result
 from .integer_ids import refuse_lost_zeros
 from .plan import _Plan
 from .reading import _BlocksAhead, _in_blocks, _is_stdin, _read_blocks, load
