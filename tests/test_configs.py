@@ -57,6 +57,22 @@ def test_a_merged_mapping_with_a_merge_of_its_own_is_read_as_written():
     assert load_yaml(text, text_keys=True) == yaml.safe_load(text) == expected
 
 
+@pytest.mark.parametrize(
+    "text", ["c: {<<: {x: 1}, <<: {y: 2}}\n", "a: &a {x: 1}\nc:\n  <<: *a\n  <<: {x: 2}\n"]
+)
+def test_a_merge_key_given_twice_is_refused_at_its_line(text):
+    # reviewer 228: the second `<<` was merged after the first, silently
+    with pytest.raises(yaml.YAMLError) as raised:
+        load_yaml(text)
+    first = text.count("\n", 0, text.index("<<")) + 1
+    second = text.count("\n", 0, text.rindex("<<")) + 1
+    assert raised.value.problem == (
+        f"merge key << given twice (first on line {first}): "
+        "merge several mappings with one, as <<: [*a, *b]"
+    )
+    assert raised.value.problem_mark.line + 1 == second
+
+
 @pytest.mark.parametrize("key", ["x", "long key"])
 def test_merged_mappings_earlier_in_the_list_win(key):
     # the YAML merge key: "keys in mapping nodes earlier in the sequence override keys

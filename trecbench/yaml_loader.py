@@ -126,6 +126,16 @@ def _check_keys(loader: Any, node: Any, text_keys: bool) -> None:
     first_seen: dict[Any, Any] = {}
     for key_node, _ in node.value:
         if key_node.tag == _MERGE:  # `<<: *base` merges; keys written out win, by design
+            # a second `<<` was merged after the first, silently: one merge key of a list
+            earlier = first_seen.setdefault(_MERGE, key_node)
+            if earlier is not key_node:
+                raise yaml.constructor.ConstructorError(
+                    None,
+                    None,
+                    f"merge key << given twice (first on line {_line_of(loader, earlier)}): "
+                    "merge several mappings with one, as <<: [*a, *b]",
+                    key_node.start_mark,
+                )
             continue
         key = loader.construct_object(key_node, deep=True)
         if text_keys and not isinstance(key, str):  # as a JSON or TOML configuration's
