@@ -665,3 +665,33 @@ def test_a_run_is_scored_on_the_client_it_was_given(suffix, tmp_path, client):
         other.close()
     assert elsewhere.data == []
     assert there == _outcome(lambda: evaluate(qrels, run, ["map"]))
+
+
+def test_a_failing_runs_warnings_said_already_in_the_call_are_not_said_again(
+    tmp_path, client, monkeypatch
+):
+    """Reviewer 228: a run failing on Dask relayed its partitions' warnings without the
+    filter of those said already in the call (an earlier run's): said twice."""
+    import warnings
+
+    from trecbench import evaluation
+
+    qrels_text, run_text = random_case(9300, n_topics=3)
+    (tmp_path / "qrels").write_text(qrels_text)
+    for name in ("a", "b"):
+        (tmp_path / name).write_text(run_text)
+    scored, real = [], evaluation._score_block
+
+    def warning_then_failing(table, plan, tie_bounds):
+        warnings.warn("the same warning", UserWarning, stacklevel=1)
+        scored.append(table)
+        if len(scored) > 1:  # the second run
+            raise InputError("b", None, "failed")
+        return real(table, plan, tie_bounds)
+
+    monkeypatch.setattr(evaluation, "_score_block", warning_then_failing)
+    runs = [tbdask.DaskRun(str(tmp_path / name), client, partitions=1) for name in "ab"]
+    with warnings.catch_warnings(record=True) as caught, pytest.raises(InputError):
+        warnings.simplefilter("always")
+        evaluate(str(tmp_path / "qrels"), runs, ["map"])
+    assert [str(w.message) for w in caught] == ["the same warning"]

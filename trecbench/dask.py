@@ -120,7 +120,10 @@ class DaskRun:
             try:
                 outcomes, facts = dask.compute(scored, facts)
             except Exception as error:
-                warn_again(error.__dict__.get("said", ()))  # a partition's, raised before it
+                # a partition's warnings, raised before it: those not said yet in the call
+                said, relayed = error.__dict__.get("said", ()), _RELAYED.setdefault(plan, set())
+                warn_again([w for w in said if w not in relayed])
+                relayed.update(said)
                 if not isinstance(error, InputError) or self.files is not None:
                     raise
                 if error.path != _FRAME:
