@@ -312,10 +312,18 @@ def header_lines(comparison) -> list[str]:
         f"({settings.samples:,} resamples, seed {settings.seed})"
     )
     if len(comparison.runs) > 1:
+        # "adjusted with no correction" said of no adjustment: they are not adjusted
+        welch = (
+            "not adjusted"
+            if settings.correction == "none"
+            else f"adjusted with {settings.welch_correction_name}"
+        )
         adjusted = (
             "its p-values are family-wise over all pairs of runs of a measure "
-            f"(the Welch t-test's p-values are adjusted with {settings.welch_correction_name})"
+            f"(the Welch t-test's p-values are {welch})"
             if settings.registered.family_wise
+            else "p-values not adjusted"
+            if settings.correction == "none"
             else f"p-values adjusted with {settings.correction_name} over all "
             "comparisons of a section"
         )
