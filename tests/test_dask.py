@@ -695,3 +695,35 @@ def test_a_failing_runs_warnings_said_already_in_the_call_are_not_said_again(
         warnings.simplefilter("always")
         evaluate(str(tmp_path / "qrels"), runs, ["map"])
     assert [str(w.message) for w in caught] == ["the same warning"]
+
+
+def test_integer_ids_of_one_file_of_a_run_name_that_file(tmp_path, client):
+    """Reviewer 230: a glob's refusal named every file ("a.parquet, b.parquet: its query
+    ids are integers"), where one held strings."""
+    pd.DataFrame({"qid": ["2"], "docno": ["d4"], "score": [3.0]}).to_parquet(tmp_path / "a.parquet")
+    pd.DataFrame({"qid": [1], "docno": ["d1"], "score": [1.0]}).to_parquet(tmp_path / "b.parquet")
+    (tmp_path / "q.qrels").write_text("01 0 d1 1\n2 0 d4 1\n")
+    with pytest.raises(InputError, match="its query ids are integers") as raised:
+        tbdask.evaluate(str(tmp_path / "q.qrels"), str(tmp_path / "*.parquet"), client=client)
+    assert raised.value.path == str(tmp_path / "b.parquet")
+
+
+def test_a_closed_client_is_refused_in_one_line(tmp_path):
+    """Reviewer 230: a closed client raised distributed's AttributeError for a text run
+    and ClosedClientError for Parquet."""
+    from trecbench.errors import UsageError
+
+    (tmp_path / "q.qrels").write_text("1 0 d1 1\n")
+    (tmp_path / "r.run").write_text("1 Q0 d1 1 1 t\n")
+    pd.DataFrame({"qid": ["1"], "docno": ["d1"], "score": [1.0]}).to_parquet(tmp_path / "r.parquet")
+    cluster = distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None
+    )
+    closed = distributed.Client(cluster)
+    closed.close()
+    try:
+        for run in ("r.run", "r.parquet"):
+            with pytest.raises(UsageError, match="its Dask client is closed"):
+                tbdask.evaluate(str(tmp_path / "q.qrels"), str(tmp_path / run), client=closed)
+    finally:
+        cluster.close()

@@ -98,6 +98,8 @@ class DaskRun:
         from .evaluation.runs import said_again, warn_again
 
         client = self.client or Client.current()
+        if client.status in ("closing", "closed"):  # else distributed's AttributeError
+            raise UsageError(f"{self!r}: its Dask client is closed: give an open one")
         truth = plan.truth
         qrels_integers = tuple(r for r in _ID_ROLES if integer_ids(truth.table, r))
         name = name or self.path or "run1"
@@ -137,7 +139,7 @@ class DaskRun:
         lines, runid, records, warnings = _combined(facts)
         if not lines:
             raise InputError(label, None, "empty run" + (" file" if self.files else ""))
-        _refuse_lost_zeros(truth, [found.ids for found in facts], label)
+        _refuse_lost_zeros(truth, [found.ids for found in facts], self.files or [label])
         try:
             result, columns, flags = _run_result(blocks, name, self.path, runid, plan, tie_bounds)
         except DuplicateError as error:
@@ -447,17 +449,20 @@ def _combined(facts: list[_Facts]) -> tuple[int, str, list, list[str]]:
     return lines, tags[-1] if tags else "", records, warnings
 
 
-def _refuse_lost_zeros(truth, ids: list[tuple], label: str) -> None:
-    """:func:`trecbench.evaluation.integer_ids.refuse_lost_zeros` from the parts' id facts
-    (:func:`_id_facts`): the run's rows stay on the workers."""
+def _refuse_lost_zeros(truth, ids: list[tuple], places: list[str]) -> None:
+    """:func:`trecbench.evaluation.integer_ids.refuse_lost_zeros` from the id facts
+    (:func:`_id_facts`) of each file of the run (``places``: their paths; a frame's name),
+    naming the file at fault: the run's rows stay on the workers."""
     for role in _ID_ROLES:  # in order: the query ids first, as one process says
-        if any(role in integers for integers, _ in ids) and not integer_ids(truth.table, role):
-            example = lost_zero(truth.table.column(role))
+        if integer_ids(truth.table, role):
+            continue
+        for (integers, _), place in zip(ids, places, strict=True):
+            example = lost_zero(truth.table.column(role)) if role in integers else None
             if example is not None:
-                refuse(label, truth.path, role, example)
-    for _, lost in ids:
+                refuse(place, truth.path, role, example)
+    for (_, lost), place in zip(ids, places, strict=True):
         for role, example in lost.items():
-            refuse(truth.path, label, role, example)
+            refuse(truth.path, place, role, example)
 
 
 def _offsets(frames: list) -> list[list[int]]:
