@@ -196,6 +196,13 @@ def test_the_pages_benchmark_tables_in_chromium(browser, written):
     # a mode's name whole: "Lexical+Rerank" broke mid-word beside the wide Status column
     names = page.execute_script(CELL_LINES, "#benchmark ~ .scroll td.name")
     assert len(names) > 10 and [cell for cell in names if cell[1] != 1] == []
+    # by the page's CSS, not by a class its script adds: whole with scripts off too
+    # (reviewer 231: "Lexical+Rera" / "nk" without JavaScript)
+    wraps = page.execute_script(
+        "return Array.from(document.querySelectorAll('#benchmark ~ .scroll td.name'))"
+        ".map(c => [c.className, getComputedStyle(c).overflowWrap])"
+    )
+    assert [w for w in wraps if "long-words" in w[0] or w[1] != "break-word"] == []
     # sorted by a mode's means, then by the modes' names (code point order)
     headings = page.find_elements("css selector", "#benchmark ~ .scroll table thead th")
     headings[2].click()  # Vector-Only's means, ascending

@@ -1,9 +1,9 @@
-// A name read from an input (class "name": a run's, a topic's, a mode's) wraps anywhere in
-// its table cell (page.css), so that an id of 300 characters cannot widen the page; but
-// a table gives such a column little of the room it has (the width each column may lose
-// to wrapping, 6em), and at 1,280 px "Lexical+Rerank" broke mid-word beside a wide
-// column of text. A name whose words are all of at most 20 characters keeps its words
-// whole (class "whole-words"): the table makes room for them, or scrolls in its box.
+// A name read from an input (class "name": a run's, a topic's, a mode's) with a word of
+// more than 20 characters wraps anywhere in its table cell (class "long-words", set
+// here), so that an id of 300 characters cannot widen the page. Others keep their words
+// whole (page.css, without scripts too: at 1,280 px "Lexical+Rerank" had broken mid-word
+// beside a wide column of text, a table giving such a column little of the room it has):
+// the table makes room for them, or scrolls in its box.
 // Every .name at load; trecbenchWholeWords(element) for those drawn later.
 window.trecbenchWholeWords = (function () {
   "use strict";
@@ -11,7 +11,7 @@ window.trecbenchWholeWords = (function () {
   function short(word) { return Array.from(word).length <= LONGEST; }
   function wholeWords(root) {
     Array.prototype.forEach.call(root.querySelectorAll(".name"), function (cell) {
-      cell.classList.toggle("whole-words", cell.textContent.split(/\s+/).every(short));
+      cell.classList.toggle("long-words", !cell.textContent.split(/\s+/).every(short));
     });
   }
   wholeWords(document);
