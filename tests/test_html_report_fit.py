@@ -247,6 +247,21 @@ def test_printed_from_a_wide_window_the_figures_fit_the_paper(browser, demo_comp
     assert [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"] == []
 
 
+def test_two_beforeprints_leave_one_paper_copy_of_each_figure(browser, demo_compare):
+    # reviewer 231: a second beforeprint without an afterprint between added the copies
+    # again (three shown per figure in print media)
+    page = _drawn(browser, demo_compare)
+    counts = page.execute_script(
+        "window.dispatchEvent(new Event('beforeprint'));"
+        "window.dispatchEvent(new Event('beforeprint'));"
+        "var copies = Array.from(document.querySelectorAll('.figure')).map("
+        "  function (f) { return f.querySelectorAll('canvas.on-paper').length; });"
+        "window.dispatchEvent(new Event('afterprint'));"
+        "return [copies, document.querySelectorAll('canvas.on-paper').length];"
+    )
+    assert len(counts[0]) > 3 and set(counts[0]) == {1} and counts[1] == 0, counts
+
+
 @pytest.fixture(scope="module")
 def many_measures(tmp_path_factory):
     """The demo's page of 16 measures: its all-pairs table is some 1,500 px wide."""

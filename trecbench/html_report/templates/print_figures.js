@@ -21,9 +21,13 @@
     box.style.width = width;
     views.forEach(function (view) { view.invalidate_layout(); view.repaint(); });
   }
+  function removeCopies() {
+    Array.prototype.forEach.call(box.querySelectorAll("canvas.on-paper"), function (copy) { copy.remove(); });
+  }
   window.addEventListener("beforeprint", function () {
     var views = figureViews();
     if (!views.length) { return; }
+    removeCopies();  // a second beforeprint without an afterprint between drew them twice
     laidOut(views, box.getAttribute("data-print-width") + "px");
     views.forEach(function (view) {
       var drawn = view.export("png").canvas, copy = document.createElement("canvas");
@@ -36,7 +40,7 @@
     });
   });
   window.addEventListener("afterprint", function () {
-    Array.prototype.forEach.call(box.querySelectorAll("canvas.on-paper"), function (copy) { copy.remove(); });
+    removeCopies();
     laidOut(figureViews(), "");
   });
 }());
