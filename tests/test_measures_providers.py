@@ -509,17 +509,39 @@ def test_what_a_provider_prints_is_located_at_the_caller(tmp_path):
 
 
 @pytest.mark.parametrize("name", ["INST", "INSQ", "SDCG@10", "NERR8@10"])
-def test_cwl_eval_on_qrels_without_a_positive_grade_is_a_one_line_error(tmp_path, name):
-    # "internal error (AssertionError: min_rel must be less than max_rel) ... report it"
+def test_cwl_eval_on_qrels_without_a_positive_grade_is_refused_at_the_qrels(tmp_path, name):
+    # "internal error (AssertionError: min_rel must be less than max_rel) ... report it",
+    # then a usage error (exit 1) naming no file: the measure's name is fine, the qrels
+    # cannot give it (exit 4, as ERR@k on a grade above 4)
+    from trecbench.cli import run as cli
+
     qrels, run = tmp_path / "q", tmp_path / "r"
-    qrels.write_text("q1 0 d1 0\nq1 0 d2 0\n")
+    qrels.write_text("q1 0 d1 -1\nq1 0 d2 0\nq1 0 d4 0\n")
     run.write_text("q1 Q0 d1 1 2 n\nq1 Q0 d3 2 1 n\n")
-    with pytest.raises(UsageError) as raised:
+    with pytest.raises(trecbench.errors.UnevaluableTopicError) as raised:
         trecbench.evaluate(str(qrels), str(run), [name])
     assert str(raised.value) == (
-        f"{name}: ir_measures' cwl_eval provider cannot compute it on these inputs "
-        "(AssertionError: min_rel must be less than max_rel): its value is undefined there"
+        f"{qrels}: {name}: min_rel=0 (its default) must be below max_rel, which is the "
+        "largest grade in the qrels when not given: 0 (line 2); no document can have a gain"
     )
+    assert cli(["score", "-m", name, str(qrels), str(run)]) == 4
+
+
+def test_min_rel_at_the_largest_grade_is_refused_naming_it_and_its_line(tmp_path):
+    from trecbench.cli import run as cli
+
+    qrels, run = tmp_path / "q", tmp_path / "r"
+    qrels.write_text("q1 0 d1 1\nq1 0 d2 3\nq2 0 d1 3\n")
+    run.write_text("q1 Q0 d1 1 2 n\nq1 Q0 d2 2 1 n\n")
+    name = "BPM(T=2.0,min_rel=5)@5"
+    with pytest.raises(trecbench.errors.UnevaluableTopicError) as raised:
+        trecbench.evaluate(str(qrels), str(run), ["INST(min_rel=2)", name])
+    assert str(raised.value) == (
+        f"{qrels}: {name}: min_rel=5 must be below max_rel, which is the largest grade in "
+        "the qrels when not given: 3 (line 2); no document can have a gain"
+    )
+    assert cli(["score", "-m", name, str(qrels), str(run)]) == 4
+    assert cli(["score", "-m", "INST(min_rel=2)", str(qrels), str(run)]) == 0
 
 
 def test_inst_overflowing_in_cwl_eval_is_refused_naming_it_not_printed_as_nan(tmp_path):
@@ -538,8 +560,9 @@ def test_inst_overflowing_in_cwl_eval_is_refused_naming_it_not_printed_as_nan(tm
         warnings.simplefilter("error", RuntimeWarning)
         found = trecbench.evaluate(str(qrels), str(run), ["INST"]).per_query
         assert found.set_index("qid")["value"][["q1", "q3"]].tolist() == [1.0, 1.0]
-        with pytest.raises(UsageError) as raised:
+        with pytest.raises(trecbench.errors.UnevaluableTopicError) as raised:
             trecbench.evaluate(str(qrels), str(run), ["INST", "INST(T=0.01)"])
+    assert raised.value.exit_code == 4  # the name is fine: no usage error (exit 1)
     assert str(raised.value) == (
         "INST(T=0.01): ir_measures' cwl_eval provider gives nan on topic q1 (and 1 other "
         "topic), which is no number: nothing of it is printed"

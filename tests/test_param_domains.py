@@ -328,7 +328,11 @@ def test_min_rel_at_or_above_the_qrels_largest_grade_is_refused_in_one_line():
 
     import trecbench
 
-    with pytest.raises(trecbench.ParameterDomainError, match="min_rel=5 must be below max_rel=1"):
+    with pytest.raises(
+        trecbench.errors.UnevaluableTopicError,
+        match=r"min_rel=5 must be below max_rel, which is the largest grade in the qrels when "
+        r"not given: 1 \(line 1\)",
+    ):
         trecbench.evaluate(
             str(ROOT / "qrels" / "hpo-demo.qrels"),
             str(ROOT / "runs" / "tfidf-word.run"),

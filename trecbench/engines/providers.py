@@ -32,7 +32,7 @@ import pyarrow.compute as pc
 
 from .. import extras
 from ..callers import outside_trecbench
-from ..errors import ProviderWarning, UsageError, one_line
+from ..errors import ProviderWarning, UnevaluableTopicError, UsageError, one_line
 from ..inputs.tables import subtopics
 from ..measures import Measure, registry, value_names
 from ..measures.params import CWL_HORIZON
@@ -70,23 +70,37 @@ def _irm_measure(measure: Measure, relevance_level: int, largest_grade: int):
         params["rel"] = relevance_level
     if "max_rel" in names and params.get("max_rel") is None:
         params["max_rel"] = largest_grade
-    if "min_rel" in names and params.get("min_rel") is not None:
-        _check_min_rel(measure, params["min_rel"], params.get("max_rel"))
     if measure.params is not None:
         params["cutoff"] = int(measure.params)
     return ir_measures.measures.registry[definition.ir_measures](**params)
 
 
-def _check_min_rel(measure: Measure, min_rel, max_rel) -> None:
-    """min_rel below max_rel (taken from the qrels' largest grade when not given): at or
-    above it the C/W/L measures divide by zero (an internal error in cwl_eval)."""
-    from ..errors import ParameterDomainError
-
-    if max_rel is not None and min_rel >= max_rel:
-        raise ParameterDomainError(
-            f"{measure.requested}: min_rel={min_rel} must be below max_rel={max_rel} "
-            "(the largest grade in the qrels when max_rel is not given)"
-        )
+def _refuse_min_rel_at_largest_grade(measures: list[Measure], table, path: str) -> None:
+    """min_rel (0 when not given) below max_rel taken from the qrels' largest grade: at
+    or above it no document has a gain and cwl_eval divides by zero or fails its
+    assertion (an internal error). Refused naming the qrels, the measure and the largest
+    grade with its first line, exit 4: a measure the judgments cannot give (a max_rel
+    given with min_rel is checked when the name is read, exit 1)."""
+    undefined = [
+        m for m in measures if "min_rel" in {p.name for p in m.definition.params}
+        and m.option("max_rel") is None
+    ]  # fmt: skip
+    if not undefined or not len(table):
+        return
+    grades = table.column("rel").to_numpy()
+    largest = int(grades.max())
+    for measure in undefined:
+        least = measure.option("min_rel")
+        if least >= largest:
+            given = "" if "min_rel" in dict(measure.options) else " (its default)"
+            line = int(table.column("line").to_numpy()[grades == largest].min())
+            raise UnevaluableTopicError(
+                path,
+                None,
+                f"{_named([measure])}: min_rel={least}{given} must be below max_rel, which "
+                f"is the largest grade in the qrels when not given: {largest} (line {line}); "
+                "no document can have a gain",
+            )
 
 
 def _refuse_duplicate_subtopic_judgments(table, subtopic, path: str) -> None:
@@ -155,6 +169,7 @@ class Evaluator:
         self.truth = truth
         self.measures = measures
         rel = truth.table.column("rel")
+        _refuse_min_rel_at_largest_grade(measures, truth.table, truth.path)
         largest = int(np.max(rel.to_numpy())) if len(rel) else 1
         self.irm = {m: _irm_measure(m, truth.relevance_level, largest) for m in measures}
         # measures per provider and, for pyndeval, per parameters but the cutoff: ndeval
@@ -236,9 +251,8 @@ class Evaluator:
                         index = position.get(metric.query_id)
                         for measure in which.get(metric.measure, ()) if index is not None else ():
                             values[measure][index] = metric.value
-                # accuracy's 0/0 (every document retrieved relevant); cwl_eval's assertion
-                # that min_rel < max_rel (no positive grade in the qrels)
-                except (ArithmeticError, AssertionError) as error:
+                # accuracy's 0/0 (every document retrieved relevant)
+                except ArithmeticError as error:
                     raise _failed(group[0], measures, error) from None
             for measure in measures:
                 level = self.irm[measure].params.get("rel", 1)
@@ -300,14 +314,17 @@ def _refuse_non_numbers(provider: str, measure: Measure, values, qids: list[str]
     """A provider's value that is no number (nan, inf) refused, naming the measure and the
     first such topic. cwl_eval's INST gives nan where its continuation, above 1 for T < 1/4,
     multiplied over the ranks of many fully relevant documents overflows: the value is a
-    weighted mean of gains in [0, 1], but not one cwl_eval's doubles can hold."""
+    weighted mean of gains in [0, 1], but not one cwl_eval's doubles can hold. Exit 4, a
+    measure these judgments and this run cannot give (the measure's name in the place of a
+    file, as plan.py's measures that -R's format cannot give): the name is no usage error."""
     (where,) = np.nonzero(~np.isfinite(values))
     if len(where):
         more = f" (and {counted(len(where) - 1, 'other topic')})" if len(where) > 1 else ""
-        raise UsageError(
-            f"{_named([measure])}: ir_measures' {provider} provider gives {values[where[0]]} "
-            f"on topic {one_line(qids[where[0]])}{more}, which is no number: nothing of it "
-            "is printed"
+        raise UnevaluableTopicError(
+            _named([measure]),
+            None,
+            f"ir_measures' {provider} provider gives {values[where[0]]} on topic "
+            f"{one_line(qids[where[0]])}{more}, which is no number: nothing of it is printed",
         )
 
 
