@@ -655,7 +655,10 @@ def test_a_run_is_scored_on_the_client_it_was_given(suffix, tmp_path, client):
         run.write_text(run_text)
     qrels, run = str(tmp_path / "qrels"), str(run)
     other = distributed.LocalCluster(
-        n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None
+        n_workers=1,
+        threads_per_worker=1,
+        processes=False,
+        dashboard_address="127.0.0.1:0",  # a second cluster: 8787 is the module's
     )
     try:
         with distributed.Client(other) as current, current.as_current():
@@ -717,7 +720,10 @@ def test_a_closed_client_is_refused_in_one_line(tmp_path):
     (tmp_path / "r.run").write_text("1 Q0 d1 1 1 t\n")
     pd.DataFrame({"qid": ["1"], "docno": ["d1"], "score": [1.0]}).to_parquet(tmp_path / "r.parquet")
     cluster = distributed.LocalCluster(
-        n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None
+        n_workers=1,
+        threads_per_worker=1,
+        processes=False,
+        dashboard_address="127.0.0.1:0",  # a second cluster: 8787 is the module's
     )
     closed = distributed.Client(cluster)
     closed.close()
