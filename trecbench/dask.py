@@ -123,19 +123,14 @@ class DaskRun:
                 outcomes, facts = dask.compute(scored, facts)
             except Exception as error:
                 # a partition's warnings, raised before it: those not said yet in the call
-                said, relayed = error.__dict__.get("said", ()), _RELAYED.setdefault(plan, set())
-                warn_again([w for w in said if w not in relayed])
-                relayed.update(said)
+                warn_again(_unsaid(plan, error.__dict__.get("said", ())))
                 if not isinstance(error, InputError) or self.files is not None:
                     raise
                 if error.path != _FRAME:
                     raise
                 raise _named_frame(error, label) from None
-        said = _RELAYED.setdefault(plan, set())  # the engines' warnings said here, once a call
-        blocks = list(
-            said_again((block, [w for w in ws if w not in said]) for block, ws in outcomes)
-        )
-        said.update(w for _, ws in outcomes for w in ws)
+        # the engines' warnings said here, once a call
+        blocks = list(said_again((block, _unsaid(plan, ws)) for block, ws in outcomes))
         lines, runid, records, warnings = _combined(facts)
         if not lines:
             raise InputError(label, None, "empty run" + (" file" if self.files else ""))
@@ -447,6 +442,15 @@ def _combined(facts: list[_Facts]) -> tuple[int, str, list, list[str]]:
     records = [found.record for found in facts if found.record is not None]
     warnings = [warning for found in facts for warning in found.warnings]
     return lines, tags[-1] if tags else "", records, warnings
+
+
+def _unsaid(plan, said) -> list:
+    """The warnings of ``said`` (a partition's) not yet said in the call scoring with
+    ``plan``, each now counted as said (:data:`_RELAYED`)."""
+    relayed = _RELAYED.setdefault(plan, set())
+    unsaid = [warning for warning in dict.fromkeys(said) if warning not in relayed]
+    relayed.update(unsaid)
+    return unsaid
 
 
 def _refuse_lost_zeros(truth, ids: list[tuple], places: list[str]) -> None:
