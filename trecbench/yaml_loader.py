@@ -171,10 +171,8 @@ def _check_json_keys(loader: Any, node: Any) -> None:
 
     first_as_json: dict[str, tuple[Any, Any]] = {}
     for key_node, _ in node.value:
-        key = loader.construct_object(key_node, deep=True)
-        try:
-            hash(key)
-        except TypeError:  # an unhashable key: the base class refuses it with its line
+        key = _key_of(loader, key_node)
+        if key is key_node:  # an unhashable key: the base class refuses it with its line
             continue
         earlier, earlier_node = first_as_json.setdefault(json_key(key), (key, key_node))
         if earlier is not key and earlier != key:
