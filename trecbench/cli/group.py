@@ -97,8 +97,9 @@ def _our_codes():
 def cli(ctx: click.Context, debug: bool) -> None:
     """trecbench: convert, validate, score and compare retrieval runs, exactly like trec_eval.
 
-    Exit codes: 0 success, 1 usage error, 2 bad input or output, 4 duplicate documents,
-    7 no common topic, 70 unexpected error (see docs/cli-conventions.md).
+    Exit codes: 0 success, 1 usage error (and `diff`: the reports differ), 2 bad input
+    or output, 4 duplicate documents or a measure the inputs cannot give, 7 no common
+    topic, 70 unexpected error, 130 interrupted (see docs/cli-conventions.md).
 
     \b
     Examples:
