@@ -11,6 +11,7 @@ each stratum in one compact table, and the topic movers, tie bounds and the unpa
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Iterable, Sequence
 
 # this module reads a Comparison, never imports trecbench.comparison: data flows one way
@@ -254,12 +255,21 @@ _LATEX_SPECIAL = {
     "|": r"\textbar{}",
     "<": r"\textless{}",
     ">": r"\textgreater{}",
+    # and these as quotation marks (` as ‘, `` as “, " as ”, !` as ¡): the straight ones;
+    # " from the typewriter font, the one OT1 font that has it (\textquotedbl is T1's)
+    "`": r"\textasciigrave{}",
+    '"': r"{\ttfamily\char34}",
 }
+# a character LaTeX joins with the next one like it (-- as an en dash, '' as ”, ,, as „
+# in T1); a lone ' stays the apostrophe ’ of the notes' prose and of a name alike
+_LIGATURES = re.compile(r"([-,'])(?=\1)")
 
 
 def latex_escape(text: str) -> str:
-    """``text`` with LaTeX's special characters escaped."""
-    return "".join(_LATEX_SPECIAL.get(char, char) for char in text)
+    """``text`` with LaTeX's special characters escaped, so that it prints as given with
+    the default (OT1) and the T1 fonts alike (checked with pdflatex)."""
+    escaped = "".join(_LATEX_SPECIAL.get(char, char) for char in text)
+    return _LIGATURES.sub(r"\1{}", escaped)
 
 
 def latex_cell(text: str) -> str:

@@ -43,6 +43,16 @@ def group_place(by: str, kind: str, group=None) -> str:
     return f"{field}={escape_text(group, ' ')}" if kind == "group" else f"{field}:{kind}"
 
 
+def unlike(escaped: str, labels) -> str:
+    """An input's ``escaped`` text (:func:`escape_text`) told apart from the output's own
+    ``labels`` (a summary row's ``all`` or ``(macro)``): one that reads as a label gets its
+    first character as ``%XX``, as escaping writes it (:func:`urllib.parse.unquote` gives
+    the text back; a ``%`` of the text itself is already ``%25``)."""
+    if escaped not in labels:
+        return escaped
+    return "".join(f"%{byte:02X}" for byte in escaped[0].encode()) + escaped[1:]
+
+
 def _quoted(character: str) -> str:
     from urllib.parse import quote  # only for text to escape
 

@@ -8,7 +8,7 @@ import math
 import pandas as pd
 
 from ..strata import MIN_GROUP_SIZE, undefined_notes
-from .escaping import escape_text, escaper, group_place
+from .escaping import escape_text, escaper, group_place, unlike
 from .text_tables import aligned, csv_line, markdown_table
 
 
@@ -64,8 +64,13 @@ def _mean_text(value: float) -> str:
     return "-nan" if math.isnan(value) else f"{value:.4f}"
 
 
-def _label(kind: str, group) -> str:
-    return str(group) if kind == "group" else f"({kind})"
+# the labels of the rows over the groups; a group of that name is told apart from them
+_SUMMARIES = ("(macro)", "(micro)", "(spread)")
+
+
+def _label(kind: str, group, escaped) -> str:
+    """The group column's text: a group's (escaped), or the summary's label."""
+    return unlike(escaped(group), _SUMMARIES) if kind == "group" else f"({kind})"
 
 
 def _wide(
@@ -83,7 +88,7 @@ def _wide(
         values = part.set_index("measure")["value"]
         undefined = not pd.isna(part["undefined"].iloc[0])
         rows.append(
-            [escaped(run), escaped(_label(kind, group))]
+            [escaped(run), _label(kind, group, escaped)]
             + [str(int(part["n"].iloc[0]))]
             + ["n/a" if undefined else _mean_text(values[m]) for m, _ in shown]
         )

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 from ..plurals import counted
-from ..renderers.escaping import escape_text
+from ..renderers.escaping import escape_text, unlike
 from ..renderers.text_tables import aligned
 from .pool import Pool
 from .reportdiff import MOVERS, ReportDiff, asked_as, field_text, written
@@ -28,7 +28,8 @@ def _number(value) -> str:
 
 def similarity_text(result: Similarity, output_format: str, per_topic: bool = False) -> str:
     """``similarity``'s output: one row per pair (its means over topics), with
-    ``per_topic`` each topic's row before the pair's ``all`` row; or the JSON document."""
+    ``per_topic`` each topic's row before the pair's ``all`` row (a topic named ``all``
+    as ``%61ll``, :func:`~trecbench.renderers.escaping.unlike`); or the JSON document."""
     if output_format == "json":
         return json.dumps(result.to_json(), indent=2, ensure_ascii=False) + "\n"
     k = result.settings.overlap_k
@@ -41,7 +42,9 @@ def similarity_text(result: Similarity, output_format: str, per_topic: bool = Fa
             for t, qid in enumerate(pair.qids):
                 values = [pair.values[name][t] for name in STATISTICS]
                 numbers = [_number(None if v != v else float(v)) for v in values]
-                rows.append([*names, escape_text(qid), *numbers, str(pair.shared[t])])
+                rows.append(
+                    [*names, unlike(escape_text(qid), ("all",)), *numbers, str(pair.shared[t])]
+                )
         mean = pair.mean()
         numbers = [_number(mean[name]) for name in STATISTICS]
         rows.append([*names, "all", *numbers, str(int(pair.shared.sum()))])
