@@ -471,17 +471,25 @@ def _pia_case(tmp_path) -> tuple[str, str, str]:
     return str(qrels), str(base), str(new)
 
 
-def test_a_provider_failing_on_a_run_is_a_one_line_error(tmp_path):
+def test_a_provider_failing_on_a_run_is_a_one_line_error_exit_4(tmp_path, capsys):
     # ir_measures' accuracy provider divides 0 by 0 on a topic whose retrieved documents are
-    # all relevant: "internal error (ZeroDivisionError ...). Please report it", exit 70
+    # all relevant: "internal error (ZeroDivisionError ...). Please report it", exit 70;
+    # then a usage error (exit 1), though the name is fine: the inputs cannot give it, exit
+    # 4 as the provider's other refusals (min_rel at the largest grade, a value no number)
+    from trecbench.cli import run as cli
+
     qrels, base, new = _pia_case(tmp_path)
     assert trecbench.evaluate(qrels, base, ["Accuracy"]).aggregates["value"].tolist() == [0.5]
-    with pytest.raises(UsageError) as raised:
+    with pytest.raises(trecbench.errors.UnevaluableTopicError) as raised:
         trecbench.evaluate(qrels, new, ["Accuracy"])
-    assert str(raised.value) == (
+    message = (
         "Accuracy: ir_measures' accuracy provider cannot compute it on these inputs "
         "(ZeroDivisionError: float division by zero): its value is undefined there"
     )
+    assert str(raised.value) == message
+    capsys.readouterr()
+    assert cli(["score", "-m", "Accuracy", qrels, new]) == 4
+    assert capsys.readouterr() == ("", f"trecbench: {message}\n")
 
 
 def test_what_a_provider_prints_is_a_warning_naming_the_measures(tmp_path, capfd):

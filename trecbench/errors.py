@@ -87,7 +87,8 @@ class DuplicateError(InputError):
 class UnevaluableTopicError(InputError):
     """A topic trec_eval 9.0.8 cannot evaluate: every judgment negative (exit 4 or a crash);
     also a measure the judgments cannot give (ERR@k on a grade above 4, a C/W/L measure's
-    min_rel not below the qrels' largest grade, a provider's value that is no number)."""
+    min_rel not below the qrels' largest grade, a provider's value that is no number or
+    a provider that cannot compute it: accuracy's 0/0)."""
 
     exit_code = ExitCode.DUPLICATE
 

@@ -32,7 +32,7 @@ import pyarrow.compute as pc
 
 from .. import extras
 from ..callers import outside_trecbench
-from ..errors import ProviderWarning, UnevaluableTopicError, UsageError, one_line
+from ..errors import ProviderWarning, UnevaluableTopicError, one_line
 from ..inputs.tables import subtopics
 from ..measures import Measure, registry, value_names
 from ..measures.params import CWL_HORIZON
@@ -328,12 +328,16 @@ def _refuse_non_numbers(provider: str, measure: Measure, values, qids: list[str]
         )
 
 
-def _failed(provider: str, measures, error: Exception) -> UsageError:
+def _failed(provider: str, measures, error: Exception) -> UnevaluableTopicError:
     """The error of a provider that cannot compute its measures on these qrels and this
-    run: their value is undefined there, and nothing of it is printed."""
-    return UsageError(
-        f"{_named(measures)}: ir_measures' {provider} provider cannot compute it on these "
-        f"inputs ({type(error).__name__}: {error}): its value is undefined there"
+    run: their value is undefined there, and nothing of it is printed. Exit 4 with the
+    measures' names in a file's place, as :func:`_refuse_non_numbers`: the names are fine,
+    these inputs cannot give them (no usage error)."""
+    return UnevaluableTopicError(
+        _named(measures),
+        None,
+        f"ir_measures' {provider} provider cannot compute it on these inputs "
+        f"({type(error).__name__}: {error}): its value is undefined there",
     )
 
 
