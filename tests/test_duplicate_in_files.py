@@ -44,3 +44,10 @@ def test_the_places_are_named_and_the_qrels_duplicate_is_left_as_it_is():
         duplicate_in_files(error, ["r"], [True])  # type: ignore[misc]
     qrels = duplicate_error("q", "1", "d", 2, 5, rule="Q5")
     assert duplicate_in_files(qrels, files=["r"], rows=[True]) is qrels
+
+
+def test_the_qrels_duplicate_is_cited_as_its_file_counts_when_told_its_rule():
+    qrels = duplicate_error("q.parquet", "1", "d", 2, 5, rule="Q5")
+    cited = duplicate_in_files(qrels, files=["q.parquet"], rows=[True], rule="Q5")
+    assert str(cited) == "q.parquet: row 5: duplicate docs d for topic 1 (first at row 2)"
+    assert cited.rule == "Q5" and cited.exit_code == 4

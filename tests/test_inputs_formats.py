@@ -229,3 +229,57 @@ def test_validate_and_fuse_refuse_a_parquet_run_holding_invalid_utf8(tmp_path, c
     other.write_text("q1 Q0 d1 1 3 t\n")
     assert run(["fuse", str(path), str(other), "-o", str(fused)]) == 2
     assert capsys.readouterr().err == said and not fused.exists()
+
+
+def _parquet(path, columns: dict) -> str:
+    import pyarrow.parquet as pq
+
+    pq.write_table(pa.table(columns), path)
+    return str(path)
+
+
+def test_a_duplicate_in_parquet_qrels_is_cited_by_its_rows(tmp_path):
+    # "q.parquet:3: duplicate docs d1 for topic q1 (first on line 1)", where a Parquet
+    # run's says "row 3: ... (first at row 1)": a Parquet file has rows, not lines
+    judged = {"qid": ["q1"] * 3, "iter": ["0"] * 3, "docno": ["d1", "d2", "d1"], "rel": [1, 0, 1]}
+    qrels = _parquet(tmp_path / "q.parquet", judged)
+    run = tmp_path / "r"
+    run.write_text("q1 Q0 d1 1 2 r\nq1 Q0 d2 2 1 r\n")
+    for measure, subtopic in (("P.5", ""), ("alpha_nDCG@5", " subtopic 0")):
+        with pytest.raises(InputError) as raised:
+            evaluate(qrels, str(run), [measure])
+        assert raised.value.exit_code == 4
+        assert str(raised.value) == (
+            f"{qrels}: row 3: duplicate docs d1 for topic q1{subtopic} (first at row 1)"
+        )
+
+
+def test_validate_cites_the_rows_of_a_parquet_file_as_rows(tmp_path):
+    # R7, R11.unique, R20.split and Q5 said "(first at line 1)" of a Parquet file's rows
+    from trecbench.validation import validate_qrels, validate_run
+
+    ranked = {
+        "qid": ["q1", "q1", "q2", "q1"],
+        "docno": ["d1", "d1", "d3", "d4"],
+        "rank": [1, 1, 1, 3],
+        "score": [3.0, 2.0, 1.0, 1.0],
+    }
+    found = validate_run(_parquet(tmp_path / "r.parquet", ranked)).findings
+    said = [(f.rule, f.line, f.message) for f in found]
+    for citing in [
+        ("R7", 2, "duplicate docno d1 in topic q1 (first at row 1); trec_eval stops with "
+                  "'duplicate docs' (exit 4)"),
+        ("R11", 2, "rank 1 appears twice in topic q1 (also row 1)"),
+        ("R20", 4, "topic q1 comes back after other topics (first at row 1); list each topic "
+                   "in one block"),
+    ]:  # fmt: skip
+        assert citing in said
+    judged = {"qid": ["q1"] * 2, "iter": ["0"] * 2, "docno": ["d1", "d1"], "rel": [1, 0]}
+    (duplicate,) = validate_qrels(_parquet(tmp_path / "q.parquet", judged)).findings
+    assert (duplicate.line, duplicate.message) == (
+        2, "duplicate judgment of d1 for topic q1 (first at row 1; conflicting grades 1 and 0)"
+    )  # fmt: skip
+    text = tmp_path / "q.txt"  # TREC text's lines stay lines
+    text.write_text("q1 0 d1 1\nq1 0 d1 0\n")
+    (duplicate,) = validate_qrels(str(text)).findings
+    assert duplicate.message.endswith("(first at line 1; conflicting grades 1 and 0)")

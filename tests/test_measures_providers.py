@@ -364,7 +364,8 @@ def test_a_table_without_an_iteration_is_of_subtopic_0_duplicates_refused(tmp_pa
     pq.write_table(pa.table({**rows, "rel": [1, 0, 1]}), parquet)
     with pytest.raises(trecbench.errors.DuplicateError) as error:
         trecbench.evaluate(str(parquet), run, ["alpha_nDCG@10"])
-    assert str(error.value) == f"{parquet}:2: {twice} (first on line 1)"  # as for P@1
+    # a Parquet file's rows, as for P@1 (it said ":2: ... (first on line 1)")
+    assert str(error.value) == f"{parquet}: row 2: {twice} (first at row 1)"
 
 
 @pytest.mark.parametrize("seed", [1, 2])

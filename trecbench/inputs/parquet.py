@@ -134,6 +134,7 @@ def table_tokens(
         fields=[text(values) for values in fields],
         n_physical_lines=rows,
         table=True,
+        rows=tables.lines_are_rows(table),
     )
 
 

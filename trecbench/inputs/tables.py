@@ -430,15 +430,16 @@ FILE_LINE_BITS = 40
 
 
 def duplicate_in_files(
-    error: DuplicateError, *, files: list[str], rows: list[bool]
+    error: DuplicateError, *, files: list[str], rows: list[bool], rule: str = "R7"
 ) -> DuplicateError:
     """``error``, a document a run of ``files`` (one, or the files its lines are numbered
     across: :data:`FILE_LINE_BITS`) lists twice, told at its second listing in its file,
     the first's file named when it is another, each listing cited as a row where its
     file's lines are its rows (``rows``, per file: :func:`lines_are_rows`), as a Parquet
-    file's other errors cite them, else as a line; the qrels' (not a run's ``R7``) as it
-    is."""
-    if error.rule != "R7":
+    file's other errors cite them, else as a line. Of ``rule``: a run's ``R7`` unless told;
+    another's as it is (the qrels' ``Q5``, told where the qrels are judged, passes a run's
+    untouched)."""
+    if error.rule != rule:
         return error
     what, first, second = error.listing
     (first_file, first), (file, second) = (divmod(n, 1 << FILE_LINE_BITS) for n in (first, second))

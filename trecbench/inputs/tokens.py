@@ -30,7 +30,8 @@ class Tokens:
     file's field separator (tab or space) the spacing check compared with. ``table`` marks
     the tokens of a table's rows (JSONL, Parquet, one held in memory): their ids were never
     split at blanks nor scanned as bytes, so the validator checks each id's characters
-    itself (R31).
+    itself (R31); ``rows`` marks a table whose lines are its file's rows (Parquet's:
+    :func:`~.tables.lines_are_rows`), which findings citing another line cite as rows.
     """
 
     path: str
@@ -53,6 +54,7 @@ class Tokens:
     # the ir_metadata block atop a run (inputs.ir_metadata.Found), when the tokens start it
     ir_metadata: Any = None
     table: bool = False
+    rows: bool = False
 
     def __len__(self) -> int:
         return len(self.line)

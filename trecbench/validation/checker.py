@@ -234,10 +234,14 @@ class Checker:
         # a fatal whole-file problem (UTF-16, double gzip, what convert reads, swapped)
         self.stopped = False
         self.seen_keys = HashSet()  # (qid, docno) keys of earlier chunks
+        # what the file's line numbers are, as a finding citing another one names it
+        self.unit = "line"
 
     def feed(self, tokens: Tokens) -> None:
         if self.stopped:
             return
+        if tokens.rows:  # a Parquet file's rows: it has no lines
+            self.unit = "row"
         if tokens.n_physical_lines:
             starts = self.physical == 0
             self.physical += tokens.n_physical_lines

@@ -143,7 +143,7 @@ class QrelsChecker(Checker):
         def duplicate(i: int) -> str:
             a, b = rel[int(first[i])].as_py(), rel[int(second[i])].as_py()
             topic, docid = names[codes[second[i]]], docno[int(second[i])].as_py()
-            return wording.duplicate_judgment(docid, topic, line[first[i]], a, b)
+            return wording.duplicate_judgment(docid, topic, line[first[i]], a, b, self.unit)
 
         add("Q5", line[second], "docno", duplicate)
         add(

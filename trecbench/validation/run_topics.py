@@ -73,7 +73,9 @@ class TopicChecks:
     """R7, R8, R11, R13-R15, R20 and X4's counts over whole topic blocks.
 
     ``duplicates_of``: the checker's lookup of repeated (qid, docno) pairs, which also
-    remembers the keys of earlier chunks (:meth:`.checker.Checker._duplicates_of`).
+    remembers the keys of earlier chunks (:meth:`.checker.Checker._duplicates_of`);
+    ``unit``: what the checker's line numbers are ("row" in a Parquet file), as a finding
+    citing another one names it (:attr:`.checker.Checker.unit`, known once it is fed).
     """
 
     def __init__(
@@ -82,9 +84,10 @@ class TopicChecks:
         max_depth: int | None,
         qrels: QrelsInfo | None,
         duplicates_of: Callable,
+        unit: Callable[[], str],
     ):
         self.report, self.max_depth, self.qrels = report, max_depth, qrels
-        self.duplicates_of = duplicates_of
+        self.duplicates_of, self.unit = duplicates_of, unit
         self.counts_by_topic: dict[str, int] = {}
         self.first_line: dict[str, int] = {}
         self.split_reported: set[str] = set()
@@ -162,7 +165,7 @@ class TopicChecks:
                 "R20.split",
                 int(block_lines[block]),
                 "qid",
-                f"topic {name} comes back after other topics (first at line "
+                f"topic {name} comes back after other topics (first at {self.unit()} "
                 f"{int(first)}); list each topic in one block",
             )
         if self.order.said:
@@ -208,7 +211,10 @@ class TopicChecks:
             rows.line[second],
             "docno",
             lambda i: wording.duplicate_docno(
-                rows.docno[int(second[i])].as_py(), qname[segment[second[i]]], rows.line[first[i]]
+                rows.docno[int(second[i])].as_py(),
+                qname[segment[second[i]]],
+                rows.line[first[i]],
+                self.unit(),
             ),
         )
         self.report.add_many(
@@ -243,7 +249,7 @@ class TopicChecks:
             if bad_start[k]:
                 return wording.bad_rank_start(name, rank)
             if duplicate[k]:
-                return wording.repeated_rank(name, rank, rows.line[order[k - 1]])
+                return wording.repeated_rank(name, rank, rows.line[order[k - 1]], self.unit())
             return wording.rank_gap(name, int(ranks[k - 1]), rank)
 
         for key, problem in (("R11.unique", duplicate), ("R11.sequence", bad_start | gap)):

@@ -50,7 +50,7 @@ class RunChecker(Checker):
         self.carry: Rows | None = None
         self.first_tag: str | None = None
         self.tags_seen: set[str] = set()
-        self.blocks = TopicChecks(report, max_depth, qrels, self._duplicates_of)
+        self.blocks = TopicChecks(report, max_depth, qrels, self._duplicates_of, lambda: self.unit)
 
     @property
     def topic_count(self) -> int:

@@ -51,9 +51,10 @@ def too_deep(topic: str, depth: int) -> str:
     )
 
 
-def duplicate_docno(docno: str, topic: str, first_line: int) -> str:
+def duplicate_docno(docno: str, topic: str, first_line: int, unit: str = "line") -> str:
+    """R7; ``unit``: what the file's line numbers are ("row" in a Parquet file)."""
     return (
-        f"duplicate docno {docno} in topic {topic} (first at line {first_line}); trec_eval "
+        f"duplicate docno {docno} in topic {topic} (first at {unit} {first_line}); trec_eval "
         "stops with 'duplicate docs' (exit 4)"
     )
 
@@ -63,8 +64,9 @@ def bad_rank_start(topic: str, rank: int) -> str:
     return f"ranks of topic {topic} start at {rank}, not 1{base}"
 
 
-def repeated_rank(topic: str, rank: int, other_line: int) -> str:
-    return f"rank {rank} appears twice in topic {topic} (also line {other_line})"
+def repeated_rank(topic: str, rank: int, other_line: int, unit: str = "line") -> str:
+    """R11.unique; ``unit`` as :func:`duplicate_docno`'s."""
+    return f"rank {rank} appears twice in topic {topic} (also {unit} {other_line})"
 
 
 def rank_gap(topic: str, before: int, rank: int) -> str:
@@ -113,10 +115,15 @@ def descending_topic(topic: str, before: str) -> str:
     return f"topic {topic} after {before}: topics are not in ascending order"
 
 
-def duplicate_judgment(docno: str, topic: str, first_line: int, a: str, b: str) -> str:
-    """Q5 of two judgments of one document, graded ``a`` then ``b`` (as written)."""
+def duplicate_judgment(
+    docno: str, topic: str, first_line: int, a: str, b: str, unit: str = "line"
+) -> str:
+    """Q5 of two judgments of one document, graded ``a`` then ``b`` (as written);
+    ``unit`` as :func:`duplicate_docno`'s."""
     grade = f"same grade {a}" if a == b else f"conflicting grades {a} and {b}"
-    return f"duplicate judgment of {docno} for topic {topic} (first at line {first_line}; {grade})"
+    return (
+        f"duplicate judgment of {docno} for topic {topic} (first at {unit} {first_line}; {grade})"
+    )
 
 
 def no_relevant(topic: str, level: int) -> str:
