@@ -282,7 +282,7 @@ def test_tukey_hsd_is_family_wise_and_not_corrected_again():
     """Randomised Tukey HSD (compare --test tukey): its p-values hold for the family of
     all pairs already, so discriminative power applies no correction on top."""
     values = np.random.default_rng(0).random((10, 4)) + np.array([0, 0.05, 0.3, 0.6])
-    settings = DiscriminationSettings(test="tukey", correction="bonferroni", samples=999, seed=3)
+    settings = DiscriminationSettings(test="tukey", samples=999, seed=3)
     p = stats.all_pairs_p(values, "tukey", 999, 3)[np.triu_indices(4, 1)]
     found = discriminative_power(values, "m", settings)
     assert found.significant == int((p < 0.05).sum())

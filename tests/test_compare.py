@@ -307,8 +307,14 @@ def test_cli_choices_and_defaults_are_the_library_s():
     assert tuple(TEST_NAMES) == stats.TESTS and tuple(CORRECTION_NAMES) == stats.CORRECTIONS
     defaults = {param.name: param.default for param in command.params}
     library = inspect.signature(compare).parameters
-    for name in ("test", "correction", "samples", "seed", "confidence", "missing", "movers"):
+    for name in ("test", "samples", "seed", "confidence", "missing", "movers"):
         assert defaults[name] == library[name].default, name
+    # the library's correction is unset unless given (refused with a family-wise test),
+    # Holm then; the CLI passes its default as unset (cli.shared_options.given_correction)
+    assert (defaults["correction"], library["correction"].default) == (
+        stats.DEFAULT_CORRECTION,
+        None,
+    )
     assert defaults["movers"] == MOVERS
     assert defaults["unjudged_threshold"] == library["unjudged_threshold"].default
     assert defaults["plot_order"] == inspect.signature(plot_files).parameters["order"].default

@@ -52,6 +52,34 @@ def test_a_settings_field_given_as_keyword_is_validated_as_the_value_is():
         ScoringSettings(unjudged_threshold=True)  # a number to Python, not a share
 
 
+def test_a_correction_given_with_a_family_wise_test_is_refused_by_the_library_too():
+    # the CLI refused --correction with --test tukey; the library took it: agree recorded
+    # "correction": "none", compare adjusted its Welch view with it
+    import trecbench
+    from trecbench.conclusions.discrimination import DiscriminationSettings
+
+    refused = r"^test tukey is family-wise over all pairs: .* leave the correction out$"
+    runs = [RUNS / "tfidf-char.run", RUNS / "tfidf-word.run"]
+    for call in (
+        lambda: StatsSettings("tukey", "holm"),
+        lambda: compare_scores(_frame(), test="tukey", correction="none", samples=60),
+        lambda: compare_scores(_frame(), statistics=StatsSettings(correction="bh"), test="tukey"),
+        lambda: DiscriminationSettings(test="tukey", correction="bonferroni"),
+        lambda: trecbench.agree(QRELS, runs, "P@5", test="tukey", correction="holm"),
+        lambda: trecbench.compare(QRELS, runs, "P@5", test="tukey", correction="holm"),
+    ):
+        with pytest.raises(UsageError, match=refused):
+            call()
+    # left unset: Holm where a correction applies (the Welch view's, for Tukey HSD)
+    default = compare_scores(_frame(), statistics=StatsSettings(), test="tukey", samples=60)
+    assert (default.settings["correction"], default.settings["names"]["correction"]) == (
+        "holm",
+        "family-wise",
+    )
+    assert DiscriminationSettings(test="tukey").record()["correction"] == "none"
+    assert DiscriminationSettings().record()["correction"] == "holm"
+
+
 def test_signatures_show_every_settings_field_with_its_default():
     for function, kinds in ((compare, (StatsSettings, ScoringSettings)),
                             (compare_scores, (StatsSettings,))):  # fmt: skip

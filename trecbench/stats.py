@@ -77,6 +77,7 @@ from .rounding import rounding_noise
 
 TESTS = statistical_tests.NAMES
 CORRECTIONS = ("holm", "bonferroni", "bh", "none")
+DEFAULT_CORRECTION = "holm"  # where none is given (a family-wise test's p-values get none)
 
 # Samples drawn per block: large enough for BLAS to pay off, small enough that the
 # (BLOCK x queries) count matrix stays a few tens of MB for 10,000 queries.

@@ -76,7 +76,7 @@ def load_benchmark_config(path: str | os.PathLike) -> BenchmarkSettings:
         max_depth=max_depth,
         preset=preset,
         targets=_targets(preset, targets.get("measures", {}), parsed, path),
-        statistics=_statistics(statistics, document.get("statistics", {}), path),
+        statistics=_statistics(statistics, path),
         baseline=baseline,
         strata=resolve(strata.get("sidecar"), "strata/sidecar"),
         group_by=strata.get("group_by"),
@@ -102,25 +102,24 @@ def _output(value, path: Path):
     return value
 
 
-def _statistics(statistics: dict[str, Any], given: Mapping[str, Any], path: Path):
+def _statistics(statistics: dict[str, Any], path: Path):
     """compare's typed statistics settings; too few resamples for the level (a bound the
     schema cannot say: it depends on the confidence) are refused naming the file, and so
-    is a ``correction`` ``given`` with a family-wise test (it would not be applied)."""
+    is a ``correction`` given with a family-wise test (it would not be applied), by the
+    settings' one rule, naming the key (:data:`STATISTICS` leaves it unset)."""
     from ..comparison.settings import StatsSettings
+    from ..statistical_tests import refuse_correction_of_family_wise
 
+    try:  # the test is one the schema lists
+        refuse_correction_of_family_wise(statistics["test"], statistics["correction"])
+    except UsageError as error:
+        raise _setting_error(path, f"statistics.correction: {error}") from None
     try:
-        settings = StatsSettings(**statistics)
+        return StatsSettings(**statistics)
     except TooFewSamplesError as error:
         raise TooFewSamplesError(f"{path}: statistics: {error}") from None
     except UsageError as error:
         raise _setting_error(path, f"statistics: {error}") from None
-    if settings.registered.family_wise and "correction" in given:
-        raise _setting_error(
-            path,
-            f"statistics.correction: test {settings.test} is family-wise over all pairs: its "
-            "p-values are not corrected again; leave the correction out",
-        )
-    return settings
 
 
 def _mode(name: str, spec: Mapping[str, Any], resolve, max_depth: int | None) -> Mode:

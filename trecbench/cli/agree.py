@@ -9,7 +9,7 @@ from .conclusion_options import FORMATS, conclusion_options, named_runs
 from .group import cli
 from .paths import QRELS_INPUT
 from .shared_options import (
-    refuse_correction_of_family_wise,
+    given_correction,
     resampling_options,
     runs_argument,
     samples_checked,
@@ -56,7 +56,7 @@ def agree(qrels, runs, qrels_b, test, correction, samples, seed, shared):
     """
     from ..conclusions.agree import agree as run_agree
 
-    refuse_correction_of_family_wise(test)
+    correction = given_correction(test, correction)
     with samples_checked(), shared.progress() as progress:  # settings checked first
         result = run_agree(
             qrels,

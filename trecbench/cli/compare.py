@@ -26,9 +26,9 @@ from .report_options import manifest_options
 from .shared_options import (
     FiniteFloat,
     format_option,
+    given_correction,
     html_depth_option,
     measures_option,
-    refuse_correction_of_family_wise,
     resampling_options,
     samples_checked,
 )
@@ -141,9 +141,9 @@ def _typed_settings(command):
     ):  # fmt: skip
         from ..comparison import ScoringSettings, StatsSettings
 
+        correction = given_correction(test, correction)
         with samples_checked():
             statistics = StatsSettings(test, correction, samples, seed, confidence, missing, movers)
-        refuse_correction_of_family_wise(statistics.test)
         scoring = ScoringSettings(
             relevance_level=1 if level is None else level, max_docs=max_docs,
             judged_only=judged,

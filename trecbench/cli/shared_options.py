@@ -178,16 +178,14 @@ def samples_checked():
         raise click.BadParameter(str(error), param_hint="'--samples'") from None
 
 
-def refuse_correction_of_family_wise(test: str) -> None:
-    """A family-wise test (Tukey HSD) is not corrected again: a --correction given with it
-    would not change its p-values (compare adjusts only its Welch view's with the default,
-    Holm), so it is refused."""
-    from ..errors import UsageError
-    from ..statistical_tests import get
+def given_correction(test: str, correction: str) -> str | None:
+    """``--correction`` as the library takes it: None where it was not given (its default,
+    Holm, is the library's), refused with a family-wise ``--test`` (Tukey HSD) by the
+    library's one rule (:func:`trecbench.statistical_tests.refuse_correction_of_family_wise`),
+    naming the option where the settings would name none."""
+    from ..statistical_tests import refuse_correction_of_family_wise
     from .group import given
 
-    if get(test).family_wise and given("correction"):
-        raise UsageError(
-            f"--test {test} is family-wise over all pairs: its p-values are not corrected "
-            "again; leave --correction out"
-        )
+    chosen = correction if given("correction") else None
+    refuse_correction_of_family_wise(test, chosen, "--correction")
+    return chosen

@@ -103,12 +103,7 @@ class Comparison:
     def statistics(self) -> StatsSettings:
         """How it was tested, typed: the :class:`StatsSettings` its ``settings`` (the
         report's JSON record of them) were written from."""
-        record = self.settings
-        return StatsSettings(
-            *(record[name] for name in ("test", "correction", "samples", "seed", "confidence")),
-            missing=record["missing"],
-            movers=record["movers"],
-        )
+        return StatsSettings.from_record(self.settings)
 
     @property
     def tie_bounded(self) -> bool:
@@ -286,7 +281,7 @@ class Comparison:
         return (
             f"Comparison(runs={_few(self.runs)}, baseline={self.baseline!r}, "
             f"measures={_few(self.measures)}, topics={len(self.queries)}, "
-            f"test={self.statistics.test!r}, correction={self.statistics.correction!r})"
+            f"test={self.statistics.test!r}, correction={self.statistics.resolved_correction!r})"
         )
 
     def __repr__(self) -> str:

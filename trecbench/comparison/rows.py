@@ -104,7 +104,7 @@ def comparison_rows(
     welch = [np.full(len(compared), np.nan)] * 3
     if not macro:
         welch = list(stats.welch_t_test(flat[:, left], flat[:, right]))
-    welch_adjusted = stats.adjust(welch[2], statistics.correction)
+    welch_adjusted = stats.adjust(welch[2], statistics.resolved_correction)
     label = {"stratum": section.label}
     rows, movers = [], []
     for k, (m, r) in enumerate(compared):

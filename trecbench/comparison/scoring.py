@@ -147,7 +147,8 @@ def compare(
 
     * ``statistics`` (:class:`StatsSettings`): ``test``: ``t`` | ``bootstrap`` |
       ``randomization`` | ...; ``correction``: ``holm`` | ``bonferroni`` | ``bh`` |
-      ``none``, applied over all comparisons of a section; ``samples`` bootstrap (and
+      ``none``, applied over all comparisons of a section (unset: Holm; refused with the
+      family-wise ``tukey``, whose Welch view then takes Holm); ``samples`` bootstrap (and
       randomisation) resamples drawn from ``seed``; ``confidence``; ``missing``: ``zero``
       (trec_eval ``-c``) or ``drop``; ``movers``: topics listed per direction.
     * ``scoring`` (:class:`ScoringSettings`): :func:`trecbench.evaluate`'s options

@@ -49,15 +49,18 @@ class StatsSettings:
     configuration) and checked here; every part of the analysis reads it.
 
     ``test``: a name of :data:`trecbench.statistical_tests.TESTS`; ``correction``: one of
-    :data:`trecbench.stats.CORRECTIONS`; ``samples`` resamples (and permutations) drawn
-    from ``seed``, at least what the intervals at ``confidence`` (alpha = 1 -
-    confidence) need (:mod:`trecbench.resampling_bounds`: ``2 / alpha``);
+    :data:`trecbench.stats.CORRECTIONS`, or None (not given: Holm, see
+    :attr:`resolved_correction`), refused with a family-wise test
+    (:func:`trecbench.statistical_tests.refuse_correction_of_family_wise`); ``samples``
+    resamples (and permutations) drawn from ``seed``, at least what the intervals at
+    ``confidence`` (alpha = 1 - confidence) need (:mod:`trecbench.resampling_bounds`:
+    ``2 / alpha``);
     ``missing``: ``zero`` or ``drop`` (see :mod:`trecbench.comparison`); ``movers``:
     topics listed per run, measure and direction.
     """
 
     test: str = "t"
-    correction: str = "holm"
+    correction: str | None = None
     samples: int = 10_000
     seed: int = 0
     confidence: float = 0.95
@@ -66,9 +69,10 @@ class StatsSettings:
 
     def __post_init__(self) -> None:
         statistical_tests.get(self.test)  # an unknown test is refused, naming the known ones
-        if self.correction not in stats.CORRECTIONS:
+        if self.correction is not None and self.correction not in stats.CORRECTIONS:
             known = ", ".join(stats.CORRECTIONS)
             raise UsageError(f"unknown correction {self.correction!r}; choose one of {known}")
+        statistical_tests.refuse_correction_of_family_wise(self.test, self.correction)
         for name in ("seed", "movers"):
             value = getattr(self, name)
             if not isinstance(value, numbers.Integral) or isinstance(value, bool) or value < 0:
@@ -88,6 +92,12 @@ class StatsSettings:
         return round(1 - self.confidence, 12)
 
     @property
+    def resolved_correction(self) -> str:
+        """The correction given, else the default, Holm: what a test's p-values are
+        adjusted with (not a family-wise test's: the Welch view's, then)."""
+        return self.correction or stats.DEFAULT_CORRECTION
+
+    @property
     def registered(self) -> statistical_tests.StatisticalTest:
         return statistical_tests.get(self.test)
 
@@ -100,13 +110,26 @@ class StatsSettings:
         """How the p-values are adjusted: a family-wise test's are not adjusted again."""
         if self.registered.family_wise:
             return "family-wise"
-        return CORRECTION_NAMES[self.correction]
+        return CORRECTION_NAMES[self.resolved_correction]
 
     @property
     def welch_correction_name(self) -> str:
         """How the independent view's Welch p-values are adjusted: with ``correction``,
         whatever the paired test (a family-wise one's own p-values are not adjusted)."""
-        return CORRECTION_NAMES[self.correction]
+        return CORRECTION_NAMES[self.resolved_correction]
+
+    @classmethod
+    def from_record(cls, record: dict) -> StatsSettings:
+        """The settings a report's ``settings`` (:meth:`record`) were written from."""
+        # a family-wise test's recorded correction is its Welch view's, the default: one
+        # given with the test is refused
+        return cls(
+            record["test"],
+            None if record["family_wise"] else record["correction"],
+            *(record[name] for name in ("samples", "seed", "confidence")),
+            missing=record["missing"],
+            movers=record["movers"],
+        )
 
     def record(self, baseline: str, measures: list[str], group_by: list[str], tied: bool):
         """The report's ``settings`` (schema ``benchmark_report``)."""
@@ -115,7 +138,7 @@ class StatsSettings:
             "baseline": baseline,
             "measures": measures,
             "test": self.test,
-            "correction": self.correction,
+            "correction": self.resolved_correction,
             "samples": int(self.samples),
             "seed": seed,
             "confidence": float(self.confidence),

@@ -93,6 +93,6 @@ def adjusted_and_significant(
     if statistics.registered.family_wise:
         adjusted = p.copy()
     else:
-        adjusted = stats.adjust(p, statistics.correction)
+        adjusted = stats.adjust(p, statistics.resolved_correction)
     reachable = section.smallest_p is None or section.smallest_p < statistics.alpha
     return adjusted, (adjusted < statistics.alpha) & reachable

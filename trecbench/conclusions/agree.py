@@ -195,7 +195,7 @@ def agree(
     qrels_b=None,
     alpha: float = 0.05,
     test: str = "t",
-    correction: str = "holm",
+    correction: str | None = None,
     samples: int = 10_000,
     seed: int = 0,
     relevance_level: int = 1,
@@ -211,7 +211,8 @@ def agree(
 
     Per pair of measures (the earlier one the reference): Kendall's τ-b and τ_AP of the
     systems' orderings by mean. Per measure: discriminative power under ``test`` and
-    ``correction`` at ``alpha`` (resampling tests: ``samples``, ``seed``). With
+    ``correction`` at ``alpha`` (resampling tests: ``samples``, ``seed``; ``correction``
+    default Holm, refused with the family-wise ``tukey``: :class:`DiscriminationSettings`). With
     ``qrels_b``: Cohen's κ of the two sets of judgments (binary at ``relevance_level``),
     linearly weighted κ on the grades, and per measure τ-b and τ_AP of the ordering
     under ``qrels_b`` against the one under ``qrels``. ``progress(label, done, total)``

@@ -24,12 +24,13 @@ from .. import statistical_tests, stats
 @dataclass(frozen=True)
 class DiscriminationSettings:
     """Significance level, test (a name of :mod:`trecbench.statistical_tests`), correction (one of
-    :data:`trecbench.stats.CORRECTIONS`), and resamples and seed of the resampling tests (at
+    :data:`trecbench.stats.CORRECTIONS`, or None: not given, Holm; refused with a family-wise
+    test, as compare refuses it), and resamples and seed of the resampling tests (at
     least ``floor(1 / alpha)`` for a test that resamples: :mod:`trecbench.resampling_bounds`)."""
 
     alpha: float = 0.05
     test: str = "t"
-    correction: str = "holm"
+    correction: str | None = None
     samples: int = 10_000
     seed: int = 0
 
@@ -39,7 +40,8 @@ class DiscriminationSettings:
         from .scores import check_level
 
         check_level("alpha", self.alpha)
-        # the test, correction and seed as compare checks them; the resamples need only
+        # the test, correction (none given with a family-wise test) and seed as compare
+        # checks them; the resamples need only
         # let the test's p-values fall below alpha (there is no interval here)
         StatsSettings(self.test, self.correction, seed=self.seed)
         refuse_too_few(self.samples, self.alpha, interval=False, test=self.test)
@@ -51,9 +53,9 @@ class DiscriminationSettings:
 
     @property
     def applied_correction(self) -> str:
-        """The correction the p-values get: ``none`` for a family-wise test, whatever
-        ``correction`` says (the CLI refuses one given with it)."""
-        return "none" if self.family_wise else self.correction
+        """The correction the p-values get: ``none`` for a family-wise test (which takes
+        none given), else the one given or the default, Holm."""
+        return "none" if self.family_wise else self.correction or stats.DEFAULT_CORRECTION
 
     def record(self) -> dict[str, Any]:
         """The JSON's ``settings``: the correction applied, and ``family_wise`` (as

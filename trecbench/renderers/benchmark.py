@@ -92,7 +92,8 @@ def _header(bench, labels: Mapping[str, str], escape) -> list[blocks.Block]:
         + "; ".join(f"{labels[r.mode.name]} = {escape(r.mode.describe())}" for r in bench.modes),
         f"Validation: profile {bench.profile}, at most {config.max_depth} documents per topic",
         f"Targets: {config.preset}; significance: {tests.test} test against {baseline}, "
-        f"{'family-wise' if tests.registered.family_wise else tests.correction} correction, "
+        f"{'family-wise' if tests.registered.family_wise else tests.resolved_correction} "
+        "correction, "
         f"adjusted p < {tests.alpha:g}; "
         f"{tests.samples:,} bootstrap samples, seed {tests.seed}",
     ]

@@ -315,7 +315,7 @@ def header_lines(comparison) -> list[str]:
         # "adjusted with no correction" said of no adjustment: they are not adjusted
         welch = (
             "not adjusted"
-            if settings.correction == "none"
+            if settings.resolved_correction == "none"
             else f"adjusted with {settings.welch_correction_name}"
         )
         adjusted = (
@@ -323,7 +323,7 @@ def header_lines(comparison) -> list[str]:
             f"(the Welch t-test's p-values are {welch})"
             if settings.registered.family_wise
             else "p-values not adjusted"
-            if settings.correction == "none"
+            if settings.resolved_correction == "none"
             else f"p-values adjusted with {settings.correction_name} over all "
             "comparisons of a section"
         )
