@@ -309,6 +309,32 @@ def test_the_sidecar_names_queries_and_chunks_as_written(tmp_path):
     ]
     assert named == [
         {"id": "/x/y%20z.py:1-2"},  # kept unchanged: outside its repo folder
-        {"from": "p q.py:3-4", "to": "r/p%20q.py:3-4"},  # the run's
-        {"from": "p q.py:3-4", "to": "r/p%20q.py:3-4"},  # the qrels'
+        {"from": "p q.py:3-4", "to": "r/p%20q.py:3-4"},  # the run's and the qrels', once
+    ]
+
+
+def test_a_chunk_id_repaired_in_the_run_and_the_qrels_is_listed_once(tmp_path):
+    # "relative chunk id: its repo folder prepended" was listed (and counted) once for the
+    # run and again for the qrels, "absolute chunk id outside its repo folder" likewise
+    def query(repo: str) -> dict:
+        return {
+            "taskId": f"{repo}/1",
+            "retrievedChunks": [{"id": "p.py:3-4", "score": 1}, {"id": "/y/b.py:1-2", "score": 0}],
+            "relevantChunkIds": ["p.py:3-4", "/y/b.py:1-2"],
+        }
+
+    entries = [{"chunker": "ast", "repo": r, "queryResults": [query(r)]} for r in ("r", "s")]
+    path = tmp_path / "detailed.json"
+    path.write_text(json.dumps(entries))
+    report = convert_codechunk(path).report
+    placed, outside = (
+        "relative chunk id: its repo folder prepended",
+        "absolute chunk id outside its repo folder (kept unchanged)",
+    )
+    assert report.counts == {placed: 2, outside: 1}
+    assert report.repaired == [
+        {"reason": outside, "id": "/y/b.py:1-2"},
+        # one per repo it is placed in (keyed by the id as read, the first was left out)
+        {"reason": placed, "from": "p.py:3-4", "to": "r/p.py:3-4"},
+        {"reason": placed, "from": "p.py:3-4", "to": "s/p.py:3-4"},
     ]

@@ -38,14 +38,15 @@ def normalise_ids(ids: pd.Series, repo: pd.Series, report: Report) -> pd.Series:
     The repo folder is located as the first ``/<repo>/`` in the path. Ids already relative
     (not starting with ``/``) get ``<repo>/`` prepended unless they start with it. An
     absolute id without its repo folder is kept as it is and reported; the report names
-    each resulting id as the files write it (escaped), a changed one's ``from`` as read.
+    each resulting id as the files write it (escaped), a changed one's ``from`` as read,
+    each repair once (a relative id per repo it is placed in).
     """
     ids = ids.astype(STR)
     repo = repo.astype(STR)
     # one pass over plain strings: a masked assignment of a list to a string Series ended
     # in "TypeError: only integer scalar arrays can be converted to a scalar index" under
     # pandas 3.0 (its Arrow-backed default string arrays)
-    out, stray, placed = [], [], {}
+    out, stray, placed = [], [], {}  # placed: (id as read, as written) -> None
     for chunk_id, folder in zip(ids.tolist(), repo.tolist(), strict=True):
         found = chunk_id.find(f"/{folder}/")
         if found >= 0:
@@ -57,14 +58,17 @@ def normalise_ids(ids: pd.Series, repo: pd.Series, report: Report) -> pd.Series:
             out.append(chunk_id)
         else:
             out.append(f"{folder}/{chunk_id}")
-            placed[chunk_id] = out[-1]
+            placed[chunk_id, out[-1]] = None
     report.repair(
         "absolute chunk id outside its repo folder (kept unchanged)",
         ({"id": i} for i in escaped(dict.fromkeys(stray))),
     )
     report.repair(
         "relative chunk id: its repo folder prepended",
-        ({"from": a, "to": b} for a, b in zip(placed, escaped(placed.values()), strict=True)),
+        (
+            {"from": read, "to": written}
+            for (read, _), written in zip(placed, escaped(b for _, b in placed), strict=True)
+        ),
     )
     return pd.Series(out, index=ids.index, dtype=STR)
 
@@ -180,9 +184,13 @@ def _per_chunker(found: _Read, name: str, report: Report):
     runs_frame = pd.DataFrame(
         found.retrieved, columns=["chunker", "repo", "qid", "docno", "order", "score"]
     )
-    runs_frame["docno"] = normalise_ids(runs_frame["docno"], runs_frame["repo"], report)
     rel_frame = pd.DataFrame(found.relevant, columns=["chunker", "repo", "qid", "docno"])
-    rel_frame["docno"] = normalise_ids(rel_frame["docno"], rel_frame["repo"], report)
+    # the runs' and the qrels' ids normalised at once: an id both hold is one repair,
+    # listed once in the sidecar (it was listed for each)
+    both = pd.concat([runs_frame[["docno", "repo"]], rel_frame[["docno", "repo"]]])
+    docnos = normalise_ids(both["docno"], both["repo"], report).to_numpy()
+    runs_frame["docno"] = pd.Series(docnos[: len(runs_frame)], runs_frame.index, dtype=STR)
+    rel_frame["docno"] = pd.Series(docnos[len(runs_frame) :], rel_frame.index, dtype=STR)
 
     qrels, runs, info = {}, [], {}
     for chunker in found.chunkers:
