@@ -34,6 +34,15 @@ def parser_message(error: json.JSONDecodeError, cell: bool = False) -> str:
     return f"{error.msg.removesuffix(' at')} at {line}column {error.colno}"
 
 
+def in_cell(message: str, text: str, line: int) -> str:
+    """``message`` of what is refused at ``line`` of JSON ``text`` that is a value in a
+    file (a database's cell), whose lines are not the file's: the line said as
+    :func:`parser_message` says a syntax error's, when the text has several (``duplicate
+    key 'a' in an object (...) at line 3``). Only the line: the parser gives no position
+    for what trecbench refuses itself, located by its own scan of the text."""
+    return f"{message} at line {line}" if "\n" in text else message
+
+
 def line_at(text: str, position: int) -> int:
     """The 1-based line of a character position."""
     return text.count("\n", 0, position) + 1

@@ -28,7 +28,15 @@ from . import type_names
 from .compressions import compression_of
 from .errors import InputError, excerpt
 from .inputs import streams
-from .json_limits import STRING, check_depth, check_surrogates, line_at, parser_message, too_deep
+from .json_limits import (
+    STRING,
+    check_depth,
+    check_surrogates,
+    in_cell,
+    line_at,
+    parser_message,
+    too_deep,
+)
 from .text_encoding import UTF16_FILE, is_utf16
 
 MAX_DIGITS = 100  # an integer id or score longer than this is a mistake
@@ -176,18 +184,25 @@ def _token_line(text: str, token: str | None) -> int | None:
 def parse_json(text: str, path: str, first_line: int = 1, cell: bool = False) -> Any:
     """Parse JSON text with the limits of this module; errors name ``path`` and the line
     (``first_line`` is the line the text starts at). ``cell``: the text is a value in
-    ``path`` (a database's cell), whose lines are not the file's: the parser's message
-    says the line within it (:func:`~trecbench.json_limits.parser_message`)."""
-    check_depth(text, path, first_line, per_line=False)
-    check_surrogates(text, path, first_line)
-    return _decode(text, path, first_line, cell)
+    ``path`` (a database's cell), whose lines are not the file's: every refusal's message
+    says the line within it, the error none (:func:`~trecbench.json_limits.parser_message`,
+    :func:`~trecbench.json_limits.in_cell`)."""
+    try:
+        check_depth(text, path, first_line, per_line=False)
+        check_surrogates(text, path, first_line)
+        return _decode(text, path, first_line, cell)
+    except InputError as error:
+        if not cell or error.line is None:
+            raise
+        raise InputError(path, None, in_cell(error.message, text, error.line)) from None
 
 
 def _decode(text: str, path: str, first_line: int, cell: bool = False) -> Any:
     try:
         return _DECODER.decode(text)
     except json.JSONDecodeError as exc:
-        line = exc.lineno + first_line - 1
+        # a cell's line is said by the parser's message, before the column
+        line = None if cell else exc.lineno + first_line - 1
         raise InputError(path, line, f"invalid JSON: {parser_message(exc, cell)}") from None
     except _Refused as exc:
         if exc.key is not None:
