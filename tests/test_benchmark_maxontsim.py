@@ -176,3 +176,14 @@ def test_settings_built_in_python_refuse_an_unknown_formula(tmp_path):
             modes=[Mode("a", "a", run=tmp_path / "r")],
             maxontsim_formula="resnik",
         )
+
+
+def test_a_configured_ontology_without_the_root_is_refused(files, capsys):
+    """An ontology of no HPO (no HP:0000001) made every MaxOntSim credit 0, exit 0."""
+    from trecbench.cli import run
+
+    (files / "go.obo").write_text("[Term]\nid: GO:0000001\nname: a\n")
+    config = _config(files, 'ontology = "go.obo"\n')
+    assert run(["benchmark", str(config), "-o", str(files / "out")]) == 2
+    refused = f"trecbench: {files / 'go.obo'}: no HP:0000001 root: not an HPO ontology\n"
+    assert capsys.readouterr().err == refused

@@ -312,3 +312,63 @@ def test_obographs_cycles_and_duplicates_are_refused(tmp_path):
     path.write_text(json.dumps(doc))
     with pytest.raises(InputError, match=r"nodes\[9\]: class 'HP:0000003' defined twice"):
         load_ontology(path)
+
+
+# An ontology without the root HP:0000001 (a GO file, a fragment of HPO) was read as one
+# with no active term: every MaxOntSim credit 0, exit 0. Now refused in one line.
+_NO_ROOT = "[Term]\nid: HP:0000002\nname: x\n\n[Term]\nid: HP:0000003\nis_a: HP:0000002\n"
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "message"),
+    [
+        ("noroot.obo", _NO_ROOT, r"^noroot\.obo: no HP:0000001 root: not an HPO ontology$"),
+        ("go.obo", "[Term]\nid: GO:0000001\nname: a\n", r"^go\.obo: no HP:0000001 root: "),
+        (
+            "old.obo",
+            OBO.replace("name: All\n", "name: All\nis_obsolete: true\n", 1),
+            r"^old\.obo: no HP:0000001 root \(it is marked obsolete\): not an HPO ontology$",
+        ),
+    ],
+)
+def test_an_ontology_without_the_root_is_refused(tmp_path, monkeypatch, name, text, message):
+    monkeypatch.chdir(tmp_path)
+    Path(name).write_text(text)
+    with pytest.raises(InputError, match=message):
+        load_ontology(name)
+
+
+def test_obographs_without_the_root_are_refused(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    path = _obographs(Path("hp.json"))
+    doc = json.loads(path.read_text())
+    doc["graphs"][0]["nodes"].pop(0)  # the root's node; its edges stay, dangling
+    path.write_text(json.dumps(doc))
+    with pytest.raises(InputError, match=r"^hp\.json: no HP:0000001 root: not an HPO ontology$"):
+        load_ontology(path)
+
+
+def test_terms_left_out_of_the_active_set_are_warned_of(obo_file, tmp_path):
+    """HP:0000008's is_a names an id the file does not define: left out without a word."""
+    from trecbench import input_warnings
+
+    orphan = OBO.index("id: HP:0000008")
+    warning = (
+        f"{obo_file}: 1 is_a edge to an id the file does not define, left out (the first: "
+        f"'HP:0000008' is_a 'HP:0001234', line {OBO[:orphan].count(chr(10)) + 3}); 1 term "
+        "without an is_a path to HP:0000001: unknown to MaxOntSim (0 against any other id; "
+        f"the first: 'HP:0000008', line {OBO[:orphan].count(chr(10))})"
+    )
+    assert parse_obo(obo_file).warnings == (warning,)
+    for _ in range(2):  # read once, cached; carried by every call
+        with input_warnings.collected() as said:
+            load_ontology(obo_file)
+        assert said == [warning]
+    onto = parse_obographs(_obographs(tmp_path / "hp.json"))
+    assert len(onto.warnings) == 1
+    assert "1 is_a edge to an id the file does not define" in onto.warnings[0]
+    assert "1 term without an is_a path" in onto.warnings[0]
+    # a complete file says nothing
+    complete = tmp_path / "complete.obo"
+    complete.write_text(OBO[: OBO.index("[Term]\nid: HP:0000008")])
+    assert parse_obo(complete).warnings == ()

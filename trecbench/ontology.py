@@ -11,6 +11,9 @@ reachable from the root ``HP:0000001`` by ``is_a`` edges:
 * obsolete terms, alternate ids and anything else outside that set are *unknown* to the
   similarity measures (see ``docs``: maxontsim).
 
+A user's file without that root is refused; what it leaves out of the set (is_a edges to
+ids it does not define, terms with no path to the root) is said as its input warning.
+
 Every ontology carries ``release``, ``source`` and ``sha256`` so reports can say exactly
 which HPO a number was computed with.
 """
@@ -26,8 +29,9 @@ from typing import Any
 
 import numpy as np
 
-from . import extras, outputs, provenance
+from . import extras, input_warnings, outputs, provenance
 from .errors import InputError, excerpt
+from .plurals import counted
 from .sources import Content, JsonDocument, json_document, read_source, source_text
 
 ROOT = "HP:0000001"
@@ -45,7 +49,10 @@ class Ontology:
     to :data:`ROOT`; the ancestors of term ``i`` are
     ``anc_idx[anc_ptr[i]:anc_ptr[i + 1]]`` (CSR layout, ``i`` included), which lets
     :mod:`trecbench.engines.maxontsim` intersect thousands of ancestor sets at once.
+    ``warnings``: what reading a user's file found and left out (its input warnings).
     """
+
+    warnings: tuple[str, ...] = ()
 
     def __init__(
         self,
@@ -288,9 +295,17 @@ def _from_hpo3() -> Ontology:
     )
 
 
-def _file_ontology(source: Content, parents, labels, obsolete, replaced, synonyms, release):
-    """An :class:`Ontology` parsed from a user's file, with the file's checksum."""
-    return Ontology(
+def _file_ontology(
+    source: Content, parents, labels, obsolete, replaced, synonyms, release, line_of
+):
+    """An :class:`Ontology` parsed from a user's file, with the file's checksum and its
+    warnings (:func:`_left_out`; ``line_of(term, parent)``: the line of the term's is_a
+    edge to ``parent``, of its definition when ``parent`` is None). A file without the
+    root is refused: every term of it would be unknown, and every MaxOntSim credit 0."""
+    if ROOT not in parents:
+        marked = " (it is marked obsolete)" if ROOT in obsolete else ""
+        raise InputError(source.path, None, f"no {ROOT} root{marked}: not an HPO ontology")
+    ontology = Ontology(
         parents,
         labels,
         obsolete=obsolete,
@@ -300,6 +315,38 @@ def _file_ontology(source: Content, parents, labels, obsolete, replaced, synonym
         source=source.path,
         sha256=source.record["sha256"],
     )
+    ontology.warnings = _left_out(source.path, parents, set(obsolete), ontology, line_of)
+    input_warnings.keep(ontology.warnings)
+    return ontology
+
+
+def _left_out(path: str, parents, obsolete: set[str], ontology: Ontology, line_of):
+    """The file's input warning (none or one line) when it leaves something out of the
+    active terms without a word otherwise: is_a edges to an id it does not define (a
+    truncated file, or one of another release), and terms that reach no root by is_a
+    (not active: unknown to MaxOntSim, whose depths are distances from the root)."""
+
+    def where(term: str, parent: str | None) -> str:
+        line = line_of(term, parent)
+        return "" if line is None else f", line {line}"
+
+    defined = parents.keys() | obsolete
+    dangling = [(t, p) for t, ps in parents.items() for p in ps if p not in defined]
+    unreached = [term for term in parents if term not in ontology]
+    parts = []
+    if dangling:
+        term, parent = dangling[0]
+        parts.append(
+            f"{counted(len(dangling), 'is_a edge')} to an id the file does not define, left "
+            f"out (the first: {excerpt(term)} is_a {excerpt(parent)}{where(term, parent)})"
+        )
+    if unreached:
+        parts.append(
+            f"{counted(len(unreached), 'term')} without an is_a path to {ROOT}: unknown to "
+            f"MaxOntSim (0 against any other id; the first: {excerpt(unreached[0])}"
+            f"{where(unreached[0], None)})"
+        )
+    return (f"{path}: {'; '.join(parts)}",) if parts else ()
 
 
 def _obo_value(value: str) -> str:
@@ -397,7 +444,10 @@ def _obo(source: Content) -> Ontology:
     cycle = _is_a_cycle(parents)
     if cycle is not None:
         raise InputError(path, edge_lines.get((cycle[-2], cycle[-1])), _cycle_message(cycle))
-    return _file_ontology(source, parents, labels, obsolete, replaced, synonyms, release)
+    return _file_ontology(
+        source, parents, labels, obsolete, replaced, synonyms, release,
+        lambda term, parent: edge_lines.get((term, parent), defined[term]),
+    )  # fmt: skip
 
 
 def _json_id(iri: str) -> str | None:
@@ -486,7 +536,14 @@ def _obographs(doc: JsonDocument) -> Ontology:
     cycle = _is_a_cycle(parents)
     if cycle is not None:
         raise edge_places[cycle[-2], cycle[-1]].error(_cycle_message(cycle))
-    return _file_ontology(doc.source, parents, labels, obsolete, replaced, synonyms, release)
+
+    def line_of(term: str, parent: str | None) -> int | None:
+        place = at / "nodes" / defined[term] if parent is None else edge_places[term, parent]
+        return doc.line_of(place.where)
+
+    return _file_ontology(
+        doc.source, parents, labels, obsolete, replaced, synonyms, release, line_of
+    )
 
 
 _CACHE: dict[tuple, Ontology] = {}
@@ -518,4 +575,5 @@ def load_ontology(path: str | os.PathLike | None = None) -> Ontology:
             source = read_source(path, "ontology")  # read once: sniffed, parsed, hashed
             is_json = source.data[:4096].lstrip().startswith(b"{")
             _CACHE[key] = _obographs(json_document(source)) if is_json else _obo(source)
+    input_warnings.keep(_CACHE[key].warnings)  # said in every call, though read in one
     return _CACHE[key]
