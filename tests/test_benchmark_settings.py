@@ -77,7 +77,7 @@ def test_settings_built_in_python_are_checked_as_a_file_is():
     # are both 'lexlink.run')
     with pytest.raises(
         UsageError,
-        match=r"twice \('a' and 'b' are one file: 'x.run' and 'sub/../x.run'\)$",
+        match=r"^bench.toml: modes 'a' and 'b' are one run file \('x.run' and 'sub/../x.run'\)",
     ):
         _settings(modes=one_file)
     zero = [
@@ -87,6 +87,26 @@ def test_settings_built_in_python_are_checked_as_a_file_is():
     ]
     with pytest.raises(UsageError, match=r"bench.toml: mode 'h': the weights are all 0"):
         _settings(modes=zero)
+
+
+@pytest.mark.parametrize("second", ["./r.run", "r.run", "link.run", "hard.run"])
+def test_two_modes_of_one_run_file_are_refused(tmp_path, second):
+    """Two modes of one run file (any spelling, a link) compared the run with itself,
+    exit 0, where compare refuses it and a fusion of the two was refused."""
+    (tmp_path / "r.run").write_text("q Q0 d 1 1 t\n")
+    (tmp_path / "link.run").symlink_to("r.run")
+    (tmp_path / "hard.run").hardlink_to(tmp_path / "r.run")
+    config = tmp_path / "same.yaml"
+    config.write_text(f"qrels: q\nmodes:\n  one: {{run: r.run}}\n  two: {{run: {second}}}\n")
+    one, other = tmp_path / "r.run", tmp_path / second
+    named = f"'{one}'" if one == other else f"'{one}' and '{other}'"
+    message = (
+        f"{config}: modes 'one' and 'two' are one run file ({named}): the run would be "
+        "compared with itself; give it once"
+    )
+    with pytest.raises(UsageError) as refused:
+        load_benchmark_config(config)
+    assert str(refused.value) == message
 
 
 def test_the_commands_options_go_into_the_settings(tmp_path):

@@ -184,7 +184,8 @@ class BenchmarkSettings:
     ``--ontology`` take them (None: ``hybrid``, hpo3's bundled release).
 
     Raises :class:`~trecbench.errors.UsageError`, naming the configuration file, for modes
-    that refer to unknown modes, to themselves or to each other in a circle, a baseline
+    that refer to unknown modes, to themselves or to each other in a circle, two modes of
+    one run file, a baseline
     that is no mode, a validator profile that does not exist and an unknown MaxOntSim
     formula.
     """
@@ -258,25 +259,33 @@ class BenchmarkSettings:
 BenchmarkConfig = BenchmarkSettings  # the name of earlier versions
 
 
-def _check_fusion(mode: Mode, known: dict[str, Mode], path: Path) -> None:
-    """A fusion names each mode once, and each run file once (two modes of one file would
-    fuse the run with itself), and its weights are not all 0."""
+def _check_runs_once(modes: list[Mode], path: Path) -> None:
+    """Each run file is one mode's: two modes of one file (however spelt: a link, ``./``)
+    would compare the run with itself, or fuse it with itself, as ``compare`` refuses a
+    run given twice. A file is told by its identity (:func:`~trecbench.naming.file_key`),
+    one that cannot be examined by its resolved path (its reader says why later)."""
+    from ..naming import file_key
+
+    files: dict[object, Mode] = {}
+    for mode in modes:
+        if mode.run is None:
+            continue
+        first = files.setdefault(file_key(mode.run) or mode.run.resolve(), mode)
+        if first is not mode:
+            one, other = str(first.run), str(mode.run)
+            named = excerpt(one) if one == other else f"{excerpt(one)} and {excerpt(other)}"
+            raise UsageError(
+                f"{path}: modes {first.name!r} and {mode.name!r} are one run file ({named}): "
+                "the run would be compared with itself; give it once"
+            )
+
+
+def _check_fusion(mode: Mode, path: Path) -> None:
+    """A fusion names each mode once, and its weights are not all 0."""
     fused = mode.fuse or []
     twice = next((m for i, m in enumerate(fused) if m in fused[:i]), None)
     if twice is not None:
         raise UsageError(f"{path}: mode {mode.name!r} fuses {excerpt(twice)} twice")
-    files: dict[Path, str] = {}
-    for name in fused:
-        run = known[name].run if name in known else None
-        if run is not None:
-            first = files.setdefault(run.resolve(), name)
-            if first != name:
-                one, other = str(known[first].run), str(run)
-                named = excerpt(one) if one == other else f"{excerpt(one)} and {excerpt(other)}"
-                raise UsageError(
-                    f"{path}: mode {mode.name!r} fuses one run file twice ({excerpt(first)} "
-                    f"and {excerpt(name)} are one file: {named})"
-                )
     if mode.weights is not None and not any(mode.weights):
         raise UsageError(f"{path}: mode {mode.name!r}: the weights are all 0")
 
@@ -295,9 +304,9 @@ def _check_fusion_depths(modes: list[Mode], max_depth: int, path: Path) -> None:
 
 def _check_references(modes: list[Mode], path: Path) -> None:
     """Refuse two modes of one label (the tables would show two columns of one name: the
-    labels are compared as shown, blanks collapsed), a fusion of one run twice (a mode
-    named twice, or two modes of one run file), weights that are all 0, and unknown,
-    self- and circular references."""
+    labels are compared as shown, blanks collapsed), two modes of one run file, a fusion
+    of one mode twice, weights that are all 0, and unknown, self- and circular
+    references."""
     known = {mode.name: mode for mode in modes}
     labels: dict[str, str] = {}
     for mode in modes:
@@ -305,7 +314,8 @@ def _check_references(modes: list[Mode], path: Path) -> None:
         if other != mode.name:
             shown = excerpt(mode.label)
             raise UsageError(f"{path}: modes {other!r} and {mode.name!r} have one label {shown}")
-        _check_fusion(mode, known, path)
+        _check_fusion(mode, path)
+    _check_runs_once(modes, path)
     for mode in modes:
         for other in [*(mode.fuse or []), *([mode.reranks] if mode.reranks else [])]:
             if other not in known:
