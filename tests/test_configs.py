@@ -146,6 +146,30 @@ def test_a_byte_order_mark_before_a_toml_configuration_is_skipped(tmp_path):
         assert dataclasses.replace(load(marked), path=plain) == load(plain)
 
 
+_LATIN1 = ":3: not UTF-8: invalid continuation byte"
+_UTF16 = ": the file is UTF-16; save it as UTF-8"
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "message"),
+    [
+        ("c.yaml", HEAD.encode() + b"name: caf\xe9\n", _LATIN1),
+        ("c.toml", b'qrels = "q"\n\n# caf\xe9\n', _LATIN1),
+        ("c.yaml", HEAD.encode("utf-16"), _UTF16),
+        ("c.toml", 'qrels = "q"\n'.encode("utf-16"), _UTF16),
+    ],
+    ids=["latin-1 yaml", "latin-1 toml", "utf-16 yaml", "utf-16 toml"],
+)
+def test_text_that_is_not_utf8_is_refused_as_every_reader_refuses_it(tmp_path, name, data, message):
+    # Python's codec message was quoted, with a byte position: "not valid YAML: 'utf-8'
+    # codec can't decode byte 0xe9 in position 51: invalid continuation byte"
+    path = tmp_path / name
+    path.write_bytes(data)
+    with pytest.raises(InputError) as refused:
+        load_benchmark_config(path)
+    assert str(refused.value) == f"{path}{message}"
+
+
 @pytest.mark.parametrize(
     ("text", "line", "key"),
     [

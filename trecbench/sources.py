@@ -37,7 +37,7 @@ from .json_limits import (
     parser_message,
     too_deep,
 )
-from .text_encoding import UTF16_FILE, is_utf16
+from .text_encoding import utf8_text
 
 MAX_DIGITS = 100  # an integer id or score longer than this is a mistake
 
@@ -70,18 +70,10 @@ def read_source(path: str | os.PathLike, kind: str) -> Content:
 
 
 def source_text(source: Content, invalid: str | None = None) -> str:
-    """The content as text, without a UTF-8 byte-order mark (harmless here, but kept it
-    would join the first id or header). A UTF-16 file is refused as score refuses one;
-    other bytes that are not UTF-8 are an error at their line saying ``invalid``
-    (default: ``not UTF-8`` and the decoder's reason)."""
-    if is_utf16(source.data):
-        raise InputError(source.path, None, UTF16_FILE)
-    try:
-        text = source.data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = source.data.count(b"\n", 0, exc.start) + 1
-        raise InputError(source.path, line, invalid or f"not UTF-8: {exc.reason}") from None
-    return text.removeprefix("\ufeff")
+    """The content as text (:func:`~trecbench.text_encoding.utf8_text`: a byte-order mark
+    dropped, UTF-16 refused, a byte that is not UTF-8 refused at its line saying
+    ``invalid``)."""
+    return utf8_text(source.data, source.path, invalid)
 
 
 # ---------------------------------------------------------------------------------------

@@ -19,23 +19,24 @@ from pathlib import Path
 from typing import Any
 
 from .errors import InputError, UsageError, json_excerpt
+from .text_encoding import utf8_text
 
 
 def load_toml(data: bytes, path: str | Path, what: str) -> dict[str, Any]:
-    """The document of a TOML file's bytes; anything but valid UTF-8 TOML is refused as
-    ``path: not WHAT: ...`` (``what``: "valid TOML", "a valid TOML suite")."""
+    """The document of a TOML file's bytes; anything but valid TOML is refused as
+    ``path:line: not WHAT: ...`` (``what``: "valid TOML", "a valid TOML suite"), text that
+    is not UTF-8 as every reader of text refuses it (:func:`~.text_encoding.utf8_text`)."""
     if sys.version_info >= (3, 11):
         import tomllib
     else:  # pragma: no cover - Python 3.10
         import tomli as tomllib
     from .yaml_loader import MAX_DEPTH, nesting_depth, read_float
 
+    text = utf8_text(data, str(path))  # UTF-16, or a byte not UTF-8: at its line
     try:
         document = tomllib.loads(
-            data.decode("utf-8-sig"), parse_float=lambda text: read_float(float(text), text)
+            text, parse_float=lambda written: read_float(float(written), written)
         )
-    except UnicodeDecodeError as error:
-        raise InputError(str(path), None, f"not {what}: {error}") from None
     except tomllib.TOMLDecodeError as error:  # its line where errors are cited: file:line
         found = re.fullmatch(r"(.*) \(at line (\d+), column (\d+)\)", str(error), re.DOTALL)
         if found is None:

@@ -282,12 +282,10 @@ def _yaml_document(data: bytes, path: Path, refused: str) -> Any:
     """A YAML configuration's document (keys read as text only)."""
     import yaml
 
+    from ..text_encoding import utf8_text
     from ..yaml_loader import error_line, error_problem, load_yaml
 
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise InputError(str(path), None, f"{refused}: {shortened(str(error))}") from None
+    text = utf8_text(data, str(path))  # UTF-16, or a byte not UTF-8: at its line
     try:
         return load_yaml(text, text_keys=True)
     except yaml.YAMLError as error:
