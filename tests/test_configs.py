@@ -329,6 +329,7 @@ def test_a_value_the_schema_refuses_is_quoted_as_the_configuration_spells_it(tmp
         ("c.toml", "-1e400", "modes/f/k: -1e400 is less than the minimum of 0"),
         ("c.toml", "inf", "modes/f/k: inf is not a finite number"),
         ("c.yaml", "1.0e+400", "modes/f/k: 1.0e+400 overflows a double"),
+        ("c.yaml", "1e400", "modes/f/k: 1e400 overflows a double"),  # YAML 1.1 reads text
         ("c.yaml", ".inf", "modes/f/k: inf is not a finite number"),
     ],
 )
@@ -341,6 +342,36 @@ def test_a_number_beyond_a_double_is_said_to_overflow(tmp_path, name, k, shown):
     with pytest.raises(UsageError) as refused:
         _config(tmp_path, text, name)
     assert str(refused.value) == f"{tmp_path / name}: {shown}"
+
+
+@pytest.mark.parametrize(
+    ("setting", "shown"),
+    [
+        ("statistics: {confidence: 9e-1}", "statistics/confidence: 9e-1 is read as text by "
+         "YAML 1.1; write 9.0e-1 or 0.9"),
+        ("statistics: {samples: 1E4}", "statistics/samples: 1E4 is read as text by YAML 1.1; "
+         "write 10000"),
+        ("completeness: {max_unjudged: .5e0}", "completeness/max_unjudged: .5e0 is read as "
+         "text by YAML 1.1; write 0.5e+0 or 0.5"),
+        ("completeness: {max_unjudged: -1.e5}", "completeness/max_unjudged: -1.e5 is read as "
+         "text by YAML 1.1; write -1.0e+5 or -100000.0"),
+        ("completeness: {max_unjudged: 1e-20}", "completeness/max_unjudged: 1e-20 is read as "
+         "text by YAML 1.1; write 1.0e-20"),
+    ],
+)  # fmt: skip
+def test_a_yaml_12_number_read_as_text_is_said_so(tmp_path, setting, shown):
+    # it was quoted as text, '"9e-1" is not of type 'number'', as if the file said "9e-1"
+    with pytest.raises(UsageError) as refused:
+        _config(tmp_path, f"{HEAD}{setting}\n")
+    assert str(refused.value) == f"{tmp_path / 'c.yaml'}: {shown}"
+
+
+def test_a_yaml_12_number_is_text_where_text_is_taken(tmp_path):
+    settings = _config(tmp_path, "qrels: q\nmodes: {a: {run: r, label: 1e5}}\nmeta: {v: 2e3}\n")
+    assert settings.mode("a").label == "1e5" and settings.meta == {"v": "2e3"}
+    # quoted, it is text as written: no hint
+    with pytest.raises(UsageError, match=r"statistics/seed: \"1e5\" is not of type 'integer'"):
+        _config(tmp_path, 'qrels: q\nmodes: {a: {run: r}}\nstatistics: {seed: "1e5"}\n')
 
 
 def test_an_unknown_stratum_is_quoted_short(tmp_path):

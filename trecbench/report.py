@@ -44,6 +44,7 @@ from .provenance import (  # noqa: F401 - re-exported: the reports' small pieces
     utc_now,
 )
 from .text_bytes import utf8
+from .yaml_loader import NumberAsText
 
 REPORT_SCHEMA = "evaluation_report"
 MANIFEST_SCHEMA = "experiment_manifest"
@@ -252,6 +253,8 @@ def validate_against_schema(obj: Any, schema_name: str) -> None:
         message, shown = error.message, repr(error.instance)
         if message.startswith(shown):  # a YAML date as 2024-01-01, not datetime.date(...)
             message = _value_text(error.instance) + message[len(shown) :]
+        if error.validator == "type" and isinstance(error.instance, NumberAsText):
+            message = error.instance.refusal(error.validator_value) or message  # 9e-1
         raise OutputError(f"{schema_name}: {where}: {message}")
 
 

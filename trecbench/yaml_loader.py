@@ -17,7 +17,9 @@ YAML cannot construct (``2022-02-30``, ``!!int x``, ``!!int ""``, an integer pas
 digits Python reads) is refused at its line, not raised as Python's error. The lines
 messages name (:func:`error_line`, "first on line") are counted at ``\n`` only, as the run
 readers count a file's lines (PyYAML's own count also breaks at ``\r``, U+0085, U+2028
-and U+2029).
+and U+2029). In a configuration, a plain scalar YAML 1.1 reads as text that YAML 1.2, JSON
+and TOML read as a number (``9e-1``) is :class:`NumberAsText`, for the message refusing it
+where a number is expected.
 Nesting is bounded (:data:`MAX_DEPTH`) in YAML as in TOML (:func:`nesting_depth`): the
 schema check and the parsers recurse, and thousands of brackets ended in an internal
 RecursionError.
@@ -26,6 +28,7 @@ RecursionError.
 from __future__ import annotations
 
 import math
+import re
 import sys
 from functools import cache
 from typing import Any
@@ -55,6 +58,40 @@ def read_float(value: float, text: str) -> float:
     written = WrittenFloat(value)
     written.text = text
     return written
+
+
+# a YAML 1.2 (JSON, TOML) float with an exponent; YAML 1.1's needs a dot and a signed one
+_EXPONENT_FORM = re.compile(r"([-+]?)(\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE]([-+]?)([0-9]+)")
+
+
+class NumberAsText(str):
+    """A plain scalar of a configuration that YAML 1.1 (PyYAML) reads as text and YAML 1.2,
+    JSON and TOML as a number: an exponent without a dot or a sign (``9e-1``, ``1e400``,
+    ``1.5e3``). Text where text is taken; where a number is expected, :meth:`refusal`
+    says why it is not one and how to write it."""
+
+    def refusal(self, expected: str | list[str]) -> str | None:
+        """Why the schema refused this text where it expected ``expected`` (a JSON Schema
+        type or list of them), or None when no number was expected."""
+        types = [expected] if isinstance(expected, str) else list(expected)
+        if "number" not in types and "integer" not in types:
+            return None
+        value = float(self)
+        if math.isinf(value):  # as a TOML 1e400 and a YAML 1.0e+400 are refused
+            return f"{self} overflows a double"
+        if "number" not in types and value.is_integer():
+            spelt = f"{int(value)}"
+        else:
+            sign, mantissa, exponent_sign, exponent = _EXPONENT_FORM.fullmatch(self).groups()
+            mantissa = f"0{mantissa}" if mantissa.startswith(".") else mantissa
+            if "." not in mantissa:
+                mantissa += ".0"
+            elif mantissa.endswith("."):
+                mantissa += "0"
+            spelt = f"{sign}{mantissa}e{exponent_sign or '+'}{exponent}"
+            decimal = repr(value)
+            spelt += f" or {decimal}" if "e" not in decimal else ""
+        return f"{self} is read as text by YAML 1.1; write {spelt}"
 
 
 @cache
@@ -101,6 +138,13 @@ def _loader_class(text_keys: bool) -> type:
         def construct_yaml_float(self, node):
             return read_float(super().construct_yaml_float(node), node.value)
 
+        def construct_yaml_str(self, node):
+            text = super().construct_yaml_str(node)
+            plain = node.style is None and id(node) not in self.tagged
+            if text_keys and plain and _EXPONENT_FORM.fullmatch(text):
+                return NumberAsText(text)
+            return text
+
         def construct_object(self, node, deep=False):
             try:
                 return super().construct_object(node, deep)
@@ -116,6 +160,7 @@ def _loader_class(text_keys: bool) -> type:
     BoundedSafeLoader.add_constructor(
         "tag:yaml.org,2002:float", BoundedSafeLoader.construct_yaml_float
     )
+    BoundedSafeLoader.add_constructor(_TEXT, BoundedSafeLoader.construct_yaml_str)
     return BoundedSafeLoader
 
 
