@@ -659,6 +659,34 @@ def test_a_family_of_decimal_cutoffs_asked_whole_is_benchmarked(tmp_path):
     assert "| iprec_at_recall_0.10 | 0.1-0.2 | ≥ 0.3 |" in run_benchmark(path).markdown()
 
 
+@pytest.mark.parametrize(
+    ("measures", "spellings", "shown"),
+    [
+        ('["nDCG@10", "ndcg_cut.10"]', "nDCG@10 and ndcg_cut.10", "nDCG@10"),
+        ('["P", "P@10"]', "P_10 and P@10", "P@10"),
+        (
+            '["iprec_at_recall", "IPrec@0.5"]',
+            "iprec_at_recall_0.50 and IPrec@0.5",
+            "iprec_at_recall_0.50",
+        ),
+    ],
+)
+def test_a_measure_asked_by_two_spellings_is_refused(tmp_path, capsys, measures, spellings, shown):
+    # merged into one without a word, where compare refuses it
+    from trecbench.cli import run
+
+    b = "t1 Q0 B 1 2 b\nt1 Q0 A 2 1 b\n"
+    head = f"measures = {measures}\n"
+    path = _two_modes(tmp_path, "t1 0 A 1\n", "t1 Q0 A 1 2 a\n", b, head)
+    out = tmp_path / "out"
+    assert run(["benchmark", str(path), "-o", str(out), "--quiet"]) == 1
+    assert capsys.readouterr().err == (
+        f"trecbench: {path}: measures: {spellings} are one measure ({shown}): "
+        "benchmark shows and tests each measure once, by that name; ask it by one spelling\n"
+    )
+    assert not out.exists()
+
+
 def test_a_missing_topic_keeps_num_rel_at_the_measure_s_own_level(tmp_path):
     # NumRel(rel=2) of a topic a run lacks was filled with its count at -l (1): 2 for 0
     (tmp_path / "q.qrels").write_text("1 0 d1 1\n1 0 d2 1\n2 0 d1 2\n2 0 d4 1\n3 0 d5 1\n")

@@ -43,6 +43,7 @@ def run_benchmark(config: BenchmarkSettings | str | os.PathLike, *, progress=Non
         run_names=names,
         options=config.measure_options,
     )
+    _check_spelt_once(config, evaluation)
     comparison = _compare(config, evaluation, topics, progress)
     routing = _routing(config, topics)
     # the qrels' and runs' records (checksums, counts) were taken while they were read
@@ -140,6 +141,19 @@ def _mode_results(
     if lines:
         raise InvalidRuns(lines)
     return results
+
+
+def _check_spelt_once(config: BenchmarkSettings, evaluation) -> None:
+    """Refuse a measure the configuration asks by two spellings (``nDCG@10`` and
+    ``ndcg_cut.10``), as compare refuses it: the tables show and test each measure once,
+    by one name (a spelling asked would vanish). Told by the evaluation, which alone knows
+    every value a measure gives (``iprec_at_recall`` and ``IPrec@0.5``)."""
+    from ..errors import UsageError
+
+    try:
+        evaluation.refuse_two_spellings("benchmark")
+    except UsageError as error:
+        raise UsageError(f"{config.path}: measures: {error}") from None
 
 
 def _compare(config: BenchmarkSettings, evaluation, topics: list[str], progress):
