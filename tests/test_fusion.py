@@ -177,6 +177,46 @@ def test_weighted_rrf_equals_ranx_weighted_sum_of_rrf_scores(runs, ranx_results)
     _assert_same(_as_dict(fused), ranx_results[len(CASES)])
 
 
+def _compiled_ranx_sum_and_zmuv(scores: dict) -> dict:
+    """ranx's sum and zmuv normalisations of one topic's ``{docno: score}`` as compiled ranx
+    computes them (ranx/normalization/sum_norm.py, zmuv_norm.py): the scores in ranx's
+    order (the doubles descending, as ``Run`` sorts them), every sum from 0, one term after
+    the other (the builtin ``sum``; numba's ``np.mean`` and ``np.var``, numba/np/arraymath.py,
+    are such loops, and ``np.std`` is ``var ** 0.5``). Run without numba, as
+    :func:`ranx_results` runs it, ranx takes numpy's mean and sd, which add in pairs."""
+    values = sorted(scores.values(), reverse=True)
+    n, low = len(values), min(values)
+    total = 0.0
+    for value in values:
+        total += value
+    mean, squares = total / n, 0.0
+    for value in values:
+        squares += (value - mean) * (value - mean)
+    sd = (squares / n) ** 0.5
+    return {
+        "sum": {d: (s - low) / max(total - low * n, 1e-9) for d, s in scores.items()},
+        "z-score": {d: (s - mean) / max(sd, 1e-9) for d, s in scores.items()},
+    }
+
+
+# reviewer 233's topic, where np.add.reduceat's order of addition gave other last bits
+# (0.5295857988165681, 0.8282899485918924); ranx 0.3.21, compiled, gives these
+REVIEWED = {"d0": 6.46, "d1": 7.26, "d2": 0.1}
+COMPILED_RANX_D1 = {"sum": 0.5295857988165682, "z-score": 0.8282899485918922}
+# scores that tie at float32 (ranked c, b, a by docno) are added in ranx's order, c, a, b
+FLOAT32_TIE = {"c": 7.3, "a": 1.00000005, "b": 1.0}
+
+
+@pytest.mark.parametrize("norm", ["sum", "z-score"])
+def test_sum_and_z_score_normalisations_are_compiled_ranx_bit_for_bit(runs, norm):
+    assert _compiled_ranx_sum_and_zmuv(REVIEWED)[norm]["d1"] == COMPILED_RANX_D1[norm]
+    topics = [REVIEWED, FLOAT32_TIE] + [docs for run in runs for docs in run.values()]
+    for scores in topics:
+        fused = trecbench.fuse([{"q": scores}], "combsum", norm=norm)
+        ours = dict(zip(fused["docno"], fused["score"], strict=True))
+        assert ours == _compiled_ranx_sum_and_zmuv(scores)[norm], scores
+
+
 def test_rrf_by_hand_and_trec_eval_order():
     a = pd.DataFrame({"qid": ["1", "1", "1"], "docno": ["x", "y", "z"], "score": [3.0, 2.0, 1.0]})
     b = pd.DataFrame({"qid": ["1", "1"], "docno": ["y", "w"], "score": [0.9, 0.4]})

@@ -43,9 +43,11 @@ beyond a double's range (huge weights, scores near 1e308 under ``none``) is refu
 line rather than written as ``inf`` or ``nan``; fused scores out of float32's range
 (beyond ±3.4e38, read as infinity; within ±1.2e-38, read as 0 or with few bits), which
 trec_eval 9.x then ranks by docno, are warned of where that ranking puts a smaller score
-above a larger one (:mod:`trecbench.fused_ties`). Everything is vectorised:
-per-topic normalisation is a ``reduceat`` over topic blocks, and the documents of all runs
-are grouped once by (topic, document).
+above a larger one (:mod:`trecbench.fused_ties`). A topic's sums (``sum``; ``z-score``'s
+mean and sd) add its scores one after the other in ranx's order, so that the values are
+ranx's bit for bit (:func:`sums_in_order`). Everything is vectorised: a topic's extremes
+are a ``reduceat`` over topic blocks, and the documents of all runs are grouped once by
+(topic, document).
 """
 
 from __future__ import annotations
@@ -247,11 +249,45 @@ def normalise(scores: np.ndarray, ranks: np.ndarray, starts: np.ndarray, norm: s
         return over(scores - low[block], np.maximum.reduceat(scores, starts) - low)
     if norm == "max":
         return over(scores, np.maximum.reduceat(scores, starts))
-    total = np.add.reduceat(scores, starts)
+    order = _ranx_order(scores, block)
+    total = sums_in_order(scores[order], starts, lengths)
     if norm == "sum":
         return over(scores - low[block], total - low * lengths)
     deviation = scores - (total / lengths)[block]
-    return over(deviation, np.sqrt(np.add.reduceat(deviation * deviation, starts) / lengths))
+    squares = (deviation * deviation)[order]
+    return over(deviation, np.sqrt(sums_in_order(squares, starts, lengths) / lengths))
+
+
+def _ranx_order(scores: np.ndarray, block: np.ndarray) -> slice | np.ndarray:
+    """The rows in the order ranx adds a topic's scores: the doubles descending. A ranked
+    run is in that order but where scores tie only at float32 (1.00000005 and 1, ranked by
+    docno); only then are its rows sorted again."""
+    if not ((np.diff(scores) > 0) & (np.diff(block) == 0)).any():
+        return slice(None)
+    return np.lexsort((-scores, block))
+
+
+def sums_in_order(values: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """The sum of each block of rows (``lengths[i]`` rows from ``starts[i]``), added one
+    row after the other from 0 as ranx's loops add, so that the last bit is ranx's too
+    (``np.add.reduceat`` adds in pairs: its last bit differs). Vectorised: the blocks of
+    at most √rows rows advance one position at a time, all at once; each longer block
+    (fewer than √rows of them) is summed by a running sum (``np.cumsum`` adds in order)."""
+    sums = np.zeros(len(starts))
+    longest = math.isqrt(len(values))
+    for block in np.flatnonzero(lengths > longest):
+        start = starts[block]
+        # + 0.0: ranx's sum starts at 0, so that a sum of -0.0s is 0.0
+        sums[block] = np.cumsum(values[start : start + lengths[block]])[-1] + 0.0
+    short = np.flatnonzero(lengths <= longest)
+    short = short[np.argsort(-lengths[short], kind="stable")]  # the longest first
+    # at each position, the blocks that reach it are the first `count` of them
+    deepest = int(lengths[short].max(initial=0))
+    reach = np.searchsorted(-lengths[short], -np.arange(deepest), side="left")
+    for position, count in enumerate(reach):
+        blocks = short[:count]
+        sums[blocks] += values[starts[blocks] + position]
+    return sums
 
 
 def _over_floored(numerator, denominator, scale, block) -> np.ndarray:
