@@ -43,11 +43,12 @@ beyond a double's range (huge weights, scores near 1e308 under ``none``) is refu
 line rather than written as ``inf`` or ``nan``; fused scores out of float32's range
 (beyond ±3.4e38, read as infinity; within ±1.2e-38, read as 0 or with few bits), which
 trec_eval 9.x then ranks by docno, are warned of where that ranking puts a smaller score
-above a larger one (:mod:`trecbench.fused_ties`). A topic's sums (``sum``; ``z-score``'s
-mean and sd) add its scores one after the other in ranx's order, so that the values are
-ranx's bit for bit (:func:`sums_in_order`). Everything is vectorised: a topic's extremes
-are a ``reduceat`` over topic blocks, and the documents of all runs are grouped once by
-(topic, document).
+above a larger one (:mod:`trecbench.fused_ties`). Every sum adds one term after the other
+in ranx's order, so that the values are ranx's bit for bit (:func:`sums_in_order`): a
+topic's sums (``sum``; ``z-score``'s mean and sd) its scores, the doubles descending; a
+document's its runs' values, in the order the runs are given. Everything is vectorised:
+a topic's extremes are a ``reduceat`` over topic blocks, and the documents of all runs
+are grouped once by (topic, document).
 """
 
 from __future__ import annotations
@@ -347,14 +348,15 @@ def _values(ranked: pa.Table, method: str, norm: str, k: float) -> np.ndarray:
 
 
 def _combine(method: str, groups: arrow.Groups, values, weights) -> np.ndarray:
-    """The fused score of every group of (topic, document) rows."""
+    """The fused score of every group of (topic, document) rows (a group's rows in the
+    runs' order: its sums add them as ranx does)."""
     if method in ("rrf", "combsum"):
-        return groups.reduce(np.add, values * weights)
+        return _group_sums(groups, values * weights)
     if method == "combmax":
         return groups.reduce(np.maximum, values)
     if method == "combmin":
         return groups.reduce(np.minimum, values)
-    total = groups.reduce(np.add, values)
+    total = _group_sums(groups, values)
     if method in ("combmnz", "isr"):
         return total * groups.counts
     if method == "combanz":  # a mean: the sum may overflow where the mean does not
@@ -363,10 +365,10 @@ def _combine(method: str, groups: arrow.Groups, values, weights) -> np.ndarray:
         if over.any():
             counts = np.empty(len(values))
             counts[groups.order] = np.repeat(groups.counts, groups.counts)
-            mean[over] = groups.reduce(np.add, values / counts)[over]
+            mean[over] = _group_sums(groups, values / counts)[over]
         return mean
     if method == "wmnz":
-        return total * groups.reduce(np.add, weights)
+        return total * _group_sums(groups, weights)
     # combmed: sort each group's values, average the two middle ones (one when odd)
     group = np.repeat(np.arange(len(groups.counts)), groups.counts)
     ordered = values[groups.order]
@@ -375,6 +377,11 @@ def _combine(method: str, groups: arrow.Groups, values, weights) -> np.ndarray:
     high = ordered[groups.starts + groups.counts // 2]
     total = low + high  # a sum beyond a double's range: halves first (exact)
     return np.where(np.isfinite(total), total / 2, low / 2 + high / 2)
+
+
+def _group_sums(groups: arrow.Groups, values: np.ndarray) -> np.ndarray:
+    """Each group's sum of ``values``, added in the order of its rows (:func:`sums_in_order`)."""
+    return sums_in_order(values[groups.order], groups.starts, groups.counts)
 
 
 def ranked_run(
