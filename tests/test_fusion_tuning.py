@@ -66,12 +66,33 @@ def test_the_weight_grid_is_the_simplex():
         ({"method": "combsum", "step": 0.0}, "must divide 1"),
         ({"method": "combsum", "step": float("nan")}, "must divide 1"),
         ({"method": "combsum", "step": -0.5}, "must divide 1"),
-        ({"folds": 1}, "--folds must be from 2"),
+        ({"folds": 1}, "folds must be an integer of 2 or more, not 1"),
     ],
 )
 def test_what_cannot_be_tuned_is_refused(kwargs, message):
     with pytest.raises(UsageError, match=message):
         optimize_fusion(RUNS, QRELS, "nDCG@10", **kwargs)
+
+
+def test_numpy_integers_are_taken_and_bad_settings_refused_before_any_run_is_read():
+    """Reviewer 233: seed=np.int64(2) and folds=np.int64(3) were refused as "--seed must
+    be a non-negative integer" (an option a Python caller has not), after every candidate
+    had been fused and scored."""
+    plain = optimize_fusion(RUNS, QRELS, "nDCG@10", folds=3, seed=2)
+    tuned = optimize_fusion(RUNS, QRELS, "nDCG@10", folds=np.int64(3), seed=np.int64(2))
+    assert (tuned.fold == plain.fold).all() and tuned.held_out == plain.held_out
+    assert type(tuned.to_json()["seed"]) is int and tuned.to_json()["seed"] == 2
+    missing = ["no-such-a.run", "no-such-b.run"]  # read, they would be refused for that
+    for kwargs, message in (
+        ({"seed": -1}, "seed must be a non-negative integer, not -1"),
+        ({"seed": True}, "seed must be a non-negative integer, not True"),
+        ({"seed": 1.5}, "seed must be a non-negative integer, not 1.5"),
+        ({"folds": np.int64(1)}, "folds must be an integer of 2 or more, not np.int64(1)"),
+        ({"folds": 2.0}, "folds must be an integer of 2 or more, not 2.0"),
+    ):
+        with pytest.raises(UsageError) as refused:
+            optimize_fusion(missing, QRELS, "nDCG@10", **kwargs)
+        assert str(refused.value) == message
 
 
 def test_cli_writes_the_run_fused_with_the_chosen_parameters(tmp_path, capsys):
@@ -231,7 +252,7 @@ def test_fewer_topics_than_five_take_one_fold_each_unless_asked(tmp_path):
         runs.append(str(path))
     tuned = optimize_fusion(runs, str(qrels), "P@1", "combsum", step=0.5)
     assert tuned.folds == 3 and tuned.to_json()["folds"] == 3
-    with pytest.raises(UsageError, match=r"--folds must be from 2 to the number of topics"):
+    with pytest.raises(UsageError, match=r"^folds must be from 2 to the number of topics"):
         optimize_fusion(runs, str(qrels), "P@1", "combsum", step=0.5, folds=4)
 
 

@@ -116,7 +116,7 @@ def test_optimize_fusion_refuses_a_negative_seed(folder):
     from trecbench.errors import UsageError
     from trecbench.runstudy.fusion_tuning import optimize_fusion
 
-    with pytest.raises(UsageError, match="--seed must be a non-negative integer"):
+    with pytest.raises(UsageError, match="^seed must be a non-negative integer"):
         optimize_fusion(["a.run", "b.run"], "q.qrels", "P@3", folds=2, seed=-1)
 
 

@@ -195,12 +195,16 @@ def _fused(runs, fusion: dict, tuning: dict, tag, progress):
     ir_metadata block records them. ``fusion``: method, k, norm, weights, depth;
     ``tuning``: --optimize's measure, qrels, folds, seed and step."""
     from ..fusion import fuse_tables, method_name, norm_name, ranked_tables
+    from ..runstudy.fusion_tuning import FusionSearch
 
-    tables = ranked_tables([str(run) for run in runs], progress)  # read once: searched, fused
     method, k, weights = fusion["method"], fusion["k"], fusion["weights"]
-    tuned = None
-    if tuning["measure"] is not None:
-        tuned = _optimised(tables, method, fusion["norm"], fusion["depth"], tuning)
+    search = tuned = None
+    if tuning["measure"] is not None:  # its settings checked before the runs are read
+        given = {"folds": tuning["folds"], "seed": tuning["seed"], "step": tuning["step"]}
+        search = FusionSearch(method, fusion["norm"], **given, depth=fusion["depth"])
+    tables = ranked_tables([str(run) for run in runs], progress)  # read once: searched, fused
+    if search is not None:
+        tuned = _optimised(tables, search, tuning)
         k, weights = tuned.best.k, tuned.best.weights or ()
     weights = list(weights) or None
     chosen = {"k": k, "norm": fusion["norm"], "weights": weights, "depth": fusion["depth"]}
@@ -256,15 +260,15 @@ def _check_given(method: str, optimize: str | None, weighted: bool) -> None:
         raise UsageError("--step is the grid of weights --optimize searches; rrf's is k's grid")
 
 
-def _optimised(tables, method, norm, depth, tuning: dict):
+def _optimised(tables, search, tuning: dict):
     """The :class:`~trecbench.runstudy.fusion_tuning.FusionTuning` of
-    :func:`~trecbench.runstudy.fusion_tuning.tune_fusion` on the ranked runs, said on
+    :func:`~trecbench.runstudy.fusion_tuning.tune_fusion` on the ranked runs with
+    ``search`` (a :class:`~trecbench.runstudy.fusion_tuning.FusionSearch`), said on
     stderr with the held-out score; ``tuning`` as :func:`_fused` takes it."""
     from ..errors import one_line
-    from ..runstudy.fusion_tuning import FusionSearch, tune_fusion
+    from ..runstudy.fusion_tuning import tune_fusion
 
-    seed, qrels = tuning["seed"], tuning["qrels"]
-    search = FusionSearch(method, norm, tuning["folds"], seed, step=tuning["step"], depth=depth)
+    seed, qrels = search.seed, tuning["qrels"]
     tuned = tune_fusion(tables, qrels, tuning["measure"], search)
     click.echo(
         f"chose {tuned.best.label()} for {tuned.measure} on {one_line(str(qrels))}: held-out "

@@ -125,21 +125,24 @@ def _compositions(parts: int, n_runs: int):
         yield tuple(edges[i + 1] - edges[i] - 1 for i in range(n_runs))
 
 
+def _whole(value) -> bool:
+    """Whether ``value`` is an integer of any kind (a numpy one too), not a bool."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
 def _folds(n_topics: int, folds: int, seed: int) -> np.ndarray:
+    """Each topic's fold, ``folds`` of them as even as can be, shuffled with ``seed``
+    (:class:`FusionSearch` checked both; the topics bound the folds)."""
     if n_topics < 2:
         raise UsageError(
             "--optimize cross-validates over topics: it needs 2 or more topics of the runs "
             f"in the qrels, not {n_topics}"
         )
-    if isinstance(folds, bool) or not isinstance(folds, int) or not 2 <= folds <= n_topics:
+    if folds > n_topics:
         from ..plurals import counted
 
         topics = counted(n_topics, "topic")
-        raise UsageError(
-            f"--folds must be from 2 to the number of topics ({topics}), not {folds!r}"
-        )
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise UsageError(f"--seed must be a non-negative integer, not {seed!r}")
+        raise UsageError(f"folds must be from 2 to the number of topics ({topics}), not {folds!r}")
     order = np.random.default_rng(seed).permutation(n_topics)
     fold = np.empty(n_topics, np.int64)
     fold[order] = np.arange(n_topics) % folds
@@ -201,6 +204,17 @@ class FusionSearch:
     k_grid: tuple = K_GRID
     step: float = 0.1
     depth: int | None = None
+
+    def __post_init__(self) -> None:
+        """``folds`` and ``seed`` checked before any candidate is fused (an integer of any
+        kind: a numpy one too); the number of topics bounds the folds once it is known."""
+        if self.folds is not None and (not _whole(self.folds) or self.folds < 2):
+            raise UsageError(f"folds must be an integer of 2 or more, not {self.folds!r}")
+        if not _whole(self.seed) or self.seed < 0:
+            raise UsageError(f"seed must be a non-negative integer, not {self.seed!r}")
+        for name in ("folds", "seed"):  # as a Python int: recorded in JSON
+            value = getattr(self, name)
+            object.__setattr__(self, name, None if value is None else int(value))
 
 
 @input_warnings.carried
