@@ -296,7 +296,7 @@ def test_topics_need_not_agree():
         ({"method": "wmnz"}, "wmnz needs one weight per run"),
         ({"method": "rrf", "k": -1}, "k must be a finite number >= 0"),
         # said "a finite number >= -inf"
-        ({"method": "combsum", "weights": [float("nan"), 1.0]}, "finite number, not nan"),
+        ({"method": "combsum", "weights": [float("nan"), 1.0]}, "finite number >= 0, not nan"),
         ({"method": "rrf", "depth": 0}, "depth must be a positive integer"),
         ({"tag": "a b"}, "the run tag must be one word without spaces, not 'a b'"),
         ({"tag": "a\nb"}, "the run tag must be one word"),  # was written as is: an invalid run
@@ -412,7 +412,7 @@ def _direct(runs, norm: str, weights) -> dict:
 # and order are what is checked here
 @pytest.mark.filterwarnings("ignore::trecbench.errors.ParameterDomainWarning")
 @pytest.mark.parametrize("norm", ["z-score", "min-max", "sum"])
-@pytest.mark.parametrize("weights", [[1, 1], [1e30, 3e29], [1e300, 3e299], [2.0, -1.0]])
+@pytest.mark.parametrize("weights", [[1, 1], [1e30, 3e29], [1e300, 3e299], [2.0, 0.5]])
 def test_fused_order_and_scores_on_extreme_inputs_match_a_direct_computation(norm, weights):
     fused = trecbench.fuse(_EXTREME, "combsum", norm=norm, weights=weights)
     assert np.isfinite(fused["score"]).all()
@@ -596,6 +596,26 @@ def test_normalised_scores_near_the_largest_doubles_are_the_formulas_bit_for_bit
             low, high = scores.min(), scores.max()
             expected = scores / max(high, 1e-9) if norm == "max" else (scores - low) / (high - low)
             assert [got[f"d{i}"] for i in range(4)] == expected.tolist(), (norm, scores)
+
+
+def test_a_negative_weight_is_refused(tmp_path, capsys):
+    """Reviewer 233: -w 1 -w -1 ranked the document first in both runs at 0, below one
+    only the first run retrieved; accepted without a word (ranx accepts them too)."""
+    from trecbench.cli import run as main
+
+    runs = [{"q": {"a": 2.0, "b": 1.0}}, {"q": {"a": 2.0, "c": 1.0}}]
+    for method in ("combsum", "wmnz", "rrf"):
+        with pytest.raises(UsageError) as refused:
+            trecbench.fuse(runs, method, weights=[1, -1])
+        assert str(refused.value) == "a weight must be a finite number >= 0, not -1"
+    paths = [tmp_path / "a.run", tmp_path / "b.run"]
+    paths[0].write_text("q Q0 a 1 2 a\nq Q0 b 2 1 a\n")
+    paths[1].write_text("q Q0 a 1 2 b\nq Q0 c 2 1 b\n")
+    args = ["fuse", "--method", "wmnz", "-w", "1", "-w", "-1", *map(str, paths), "-o", "-"]
+    assert main(args) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.count("\n") == 1 and "'-w' / '--weight': -1.0 is not in the range x>=0" in err
 
 
 def test_api_weights_and_depth_of_other_types():

@@ -154,7 +154,9 @@ def _weights(weights, n_runs: int, method: str) -> np.ndarray:
     weights = list(weights)
     if len(weights) != n_runs:
         raise UsageError(f"{len(weights)} weight(s) for {n_runs} run(s): give one per run")
-    checked = np.array([check_number("a weight", w, -math.inf) for w in weights], np.float64)
+    # a weight is a run's share of the fused score: below 0, the documents a run ranks
+    # highest would lose the most, falling below those it never retrieved
+    checked = np.array([check_number("a weight", w, 0) for w in weights], np.float64)
     if not checked.any():
         raise UsageError("the weights are all 0: every fused score would be 0")
     return checked
@@ -551,9 +553,9 @@ def fuse(
     ``combmin``, ``combmed``, ``combanz``, ``wmnz`` (ranx's names ``sum``, ``wsum``,
     ``mnz``, ``max``, ``min``, ``med``, ``anz`` are accepted). ``norm``: the per-topic score
     normalisation of score-based methods, ``min-max`` (default), ``z-score`` (``zmuv``),
-    ``max``, ``sum``, ``rank`` or ``none``. ``weights``: one per run (``rrf``, ``combsum``,
-    ``wmnz``). ``depth``: documents kept per topic (default: all). ``tag``:
-    the run tag (default: the method's name). ``progress(label, done, total)``: reading
+    ``max``, ``sum``, ``rank`` or ``none``. ``weights``: one per run, each ``>= 0``, not all
+    0 (``rrf``, ``combsum``, ``wmnz``). ``depth``: documents kept per topic (default: all).
+    ``tag``: the run tag (default: the method's name). ``progress(label, done, total)``: reading
     (bytes of each file) and fusing (steps), as ``trecbench fuse`` draws them.
 
     Returns a DataFrame ``qid, q0, docno, rank, score, tag`` in trec_eval's order (write it

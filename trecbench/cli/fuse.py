@@ -58,7 +58,7 @@ class RunOutput(OutputFile):
     "-w",
     "--weight",
     "weights",
-    type=FiniteFloat(),
+    type=FiniteFloat(min=0),
     multiple=True,
     help="Weight of each run, in the order of RUNS (repeat once per run; rrf, combsum, wmnz).",
 )
