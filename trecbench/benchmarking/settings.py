@@ -11,6 +11,7 @@ modes (:class:`Mode`), the targets (:class:`Target`, :data:`PRESETS`), the stati
 from __future__ import annotations
 
 import dataclasses
+import numbers
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -281,12 +282,18 @@ def _check_runs_once(modes: list[Mode], path: Path) -> None:
 
 
 def _check_fusion(mode: Mode, path: Path) -> None:
-    """A fusion names each mode once, and its weights are not all 0."""
+    """A fusion names each mode once, and its weights are not negative nor all 0 (as
+    :func:`trecbench.fuse` refuses them: before any run is read)."""
     fused = mode.fuse or []
     twice = next((m for i, m in enumerate(fused) if m in fused[:i]), None)
     if twice is not None:
         raise UsageError(f"{path}: mode {mode.name!r} fuses {excerpt(twice)} twice")
-    if mode.weights is not None and not any(mode.weights):
+    if mode.weights is None:
+        return
+    negative = next((w for w in mode.weights if isinstance(w, numbers.Real) and w < 0), None)
+    if negative is not None:
+        raise UsageError(f"{path}: mode {mode.name!r}: a weight must be >= 0, not {negative!r}")
+    if not any(mode.weights):
         raise UsageError(f"{path}: mode {mode.name!r}: the weights are all 0")
 
 
