@@ -418,3 +418,43 @@ def test_a_jsonl_rank_beyond_64_bits_is_said_to_be_so_in_one_short_line(
     assert message.startswith(f"{run_file}:53: rank {rank[:20]}")
     assert message.endswith(" is beyond 64 bits") and "\n" not in message
     assert len(message) < len(str(run_file)) + 400
+
+
+def test_ranks_a_jsonl_run_does_not_give_are_never_checked(tmp_path):
+    """A row without ``rank`` stands at its place in trec_eval's order: no rank finding
+    can come of it. Made up per chunk, a topic's ranks restarted at 1 in each chunk (and
+    in the last line's, without a newline): R11 'rank 1 appears twice', and R14 against
+    a later chunk's scores."""
+    from trecbench.validation import validate_run
+
+    two = tmp_path / "two.jsonl"
+    two.write_text('{"qid":"q1","docno":"a","score":2.0}\n{"qid":"q1","docno":"b","score":1.0}')
+    assert validate_run(two, profile="rtask").findings == []
+    falling = tmp_path / "falling.jsonl"
+    rows = [{"qid": f"q{i // 40}", "docno": f"d{i}", "score": 1000.0 - i} for i in range(200)]
+    falling.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    for chunk_bytes in (100, 999, 1 << 20):
+        assert validate_run(falling, profile="strict", chunk_bytes=chunk_bytes).findings == []
+
+
+def test_the_ranks_a_jsonl_run_gives_are_checked_beside_rows_without_one(tmp_path):
+    """A topic with a row without ``rank`` cannot be numbered 1..n (no R11); the ranks
+    given are still compared with their scores (R14), whatever the chunks."""
+    from trecbench.validation import validate_run
+
+    path = tmp_path / "mixed.jsonl"
+    rows = [{"qid": "q1", "docno": "a", "score": 1.0, "rank": 1},
+            {"qid": "q1", "docno": "b", "score": 5.0},
+            {"qid": "q1", "docno": "c", "score": 3.0, "rank": 2}]  # fmt: skip
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    for chunk_bytes in (60, 1 << 20):
+        found = validate_run(path, profile="strict", chunk_bytes=chunk_bytes).findings
+        assert [(f.rule, f.line) for f in found if f.rule in ("R11", "R14")] == [("R14", 3)]
+    # a Parquet run's rank column with a null alike (its ranks were all made up then)
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    columns = {name: [row.get(name) for row in rows] for name in ("qid", "docno", "score", "rank")}
+    pq.write_table(pa.table(columns), tmp_path / "mixed.parquet")
+    found = validate_run(tmp_path / "mixed.parquet", profile="strict").findings
+    assert [(f.rule, f.line) for f in found if f.rule in ("R11", "R14")] == [("R14", 3)]

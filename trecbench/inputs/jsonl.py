@@ -70,8 +70,9 @@ def read_blocks(source: Source, reading: Any) -> Iterator[pa.Table]:
 
 def validate_tokens(source: Source, kind: str, keep: int, chunk_bytes: int) -> Iterator[Tokens]:
     """The tokens of the TREC text each chunk stands for (each row at its line, the
-    ``rank`` given or the place in trec_eval's order), for the validator; its physical
-    lines are the chunk's, blank ones too (a row is at its physical line)."""
+    ``rank`` given or, where none is, the place in trec_eval's order within the chunk,
+    which the rank rules do not check: ``Tokens.rank_given``), for the validator; its
+    physical lines are the chunk's, blank ones too (a row is at its physical line)."""
     from .parquet import table_tokens
 
     for chunk, first_line in iter_byte_chunks(source, chunk_bytes):

@@ -108,22 +108,16 @@ def table_tokens(
 ) -> Tokens:
     """A typed ``kind`` table read from ``path`` as the tokens of the TREC text it stands
     for: each row at its ``line`` with the fields trec_eval would read: ``qid Q0 docno
-    rank score tag`` (``given_rank`` when it is integers without nulls, else the place in
-    trec_eval's order within the topic; the score as the shortest text that reads back to
-    the same double) or ``qid 0 docno rel``."""
+    rank score tag`` (the score as the shortest text that reads back to the same double;
+    the rank as :func:`_given_ranks` says) or ``qid 0 docno rel``."""
     rows = table.num_rows
-
-    def text(values) -> pa.Array:
-        values = pc.cast(values, pa.string())
-        return values.combine_chunks() if isinstance(values, pa.ChunkedArray) else values
 
     def constant(value: str) -> pa.Array:
         return pa.array(np.full(rows, value, dtype=object), pa.string())
 
+    rank_given = None
     if kind == "run":
-        given = given_rank
-        ranked = given is not None and pa.types.is_integer(given.type) and not given.null_count
-        rank = text(given) if ranked else text(arrow.array(_ranks(table)))
+        rank, rank_given = _given_ranks(table, given_rank)
         fields = [table["qid"], constant("Q0"), table["docno"], rank, table["score"], table["tag"]]
     else:
         fields = [table["qid"], constant("0"), table["docno"], table["rel"]]
@@ -131,11 +125,30 @@ def table_tokens(
         path=path,
         line=arrow.to_numpy(table["line"].combine_chunks()).astype(np.int64),
         nfields=np.full(rows, len(fields), dtype=np.int64),
-        fields=[text(values) for values in fields],
+        fields=[_text(values) for values in fields],
         n_physical_lines=rows,
         table=True,
         rows=tables.lines_are_rows(table),
+        rank_given=rank_given,
     )
+
+
+def _text(values) -> pa.Array:
+    values = pc.cast(values, pa.string())
+    return values.combine_chunks() if isinstance(values, pa.ChunkedArray) else values
+
+
+def _given_ranks(table: pa.Table, given: pa.ChunkedArray | None) -> tuple:
+    """Each row's rank (the ``given`` integer; where there is none, a null or a column
+    not of integers, the row's place in trec_eval's order within its topic) and where
+    one was given (None: on every row; see :attr:`Tokens.rank_given`)."""
+    if given is not None and pa.types.is_integer(given.type) and not given.null_count:
+        return given, None
+    made_up = arrow.array(_ranks(table))
+    if given is None or not pa.types.is_integer(given.type):
+        return made_up, np.zeros(table.num_rows, bool)
+    valid = given.is_valid()
+    return pc.if_else(valid, _text(given), _text(made_up)), arrow.to_numpy(valid)
 
 
 def _ranks(table: pa.Table) -> np.ndarray:

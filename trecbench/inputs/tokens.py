@@ -32,6 +32,10 @@ class Tokens:
     split at blanks nor scanned as bytes, so the validator checks each id's characters
     itself (R31); ``rows`` marks a table whose lines are its file's rows (Parquet's:
     :func:`~.tables.lines_are_rows`), which findings citing another line cite as rows.
+    ``rank_given`` (a table's tokens only) says per row whether the table gave its rank
+    (None: every row did); a row without one has its place in trec_eval's order within the
+    tokens, which the rank rules (R11, R14) do not check: a table read in chunks (JSONL)
+    could only number each chunk's part of a topic on its own.
     """
 
     path: str
@@ -55,6 +59,7 @@ class Tokens:
     ir_metadata: Any = None
     table: bool = False
     rows: bool = False
+    rank_given: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.line)
@@ -70,6 +75,8 @@ class Tokens:
             "nfields": self.nfields[keep],
             "fields": [column.filter(keep) for column in self.fields],
         }
+        if self.rank_given is not None:
+            changes["rank_given"] = self.rank_given[keep]
         for item in dataclasses.fields(self):
             value = getattr(self, item.name)
             if item.name.endswith("_lines") and isinstance(value, np.ndarray):

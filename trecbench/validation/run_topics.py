@@ -31,7 +31,7 @@ class Rows:
 
     qid: pa.Array
     docno: pa.Array
-    rank: np.ndarray  # -1 where the rank is not an integer
+    rank: np.ndarray  # -1 where the rank is not an integer, or the line gave none
     score: np.ndarray  # float64, NaN where the score is not a number
     line: np.ndarray
 

@@ -108,16 +108,22 @@ class RunChecker(Checker):
                 "(a tag with a space?)"
             ),
         )
+        rank_given = tokens.rank_given
         if not data.all():
             index = arrow.array(np.flatnonzero(data))
             fields = [f.take(index) for f in fields[:6]]
             line = tokens.line[data]
+            rank_given = None if rank_given is None else rank_given[data]
         else:
             fields, line = fields[:6], tokens.line
         if len(line):
-            self._fields(fields, line)
+            self._fields(fields, line, rank_given)
 
-    def _fields(self, fields: list[pa.Array], line: np.ndarray) -> None:
+    def _fields(
+        self, fields: list[pa.Array], line: np.ndarray, rank_given: np.ndarray | None
+    ) -> None:
+        """The per-line rules of the data lines' ``fields``, then their topic blocks to
+        :class:`TopicChecks` (``rank_given``: :attr:`Tokens.rank_given`)."""
         qid, q0, docno, rank, score, tag = fields
         add = self.report.add_many
 
@@ -174,6 +180,8 @@ class RunChecker(Checker):
         )
         self._tags(tag, line)
         ranks = arrow.to_numpy(pc.fill_null(ranks, arrow.scalar(-1)))
+        if rank_given is not None:  # a made-up rank is no rank to check (as one not valid)
+            ranks = np.where(rank_given, ranks, -1)
         rows = Rows(qid, docno, ranks, scores, line)
         fed = len(rows)
         if self.carry is not None:
