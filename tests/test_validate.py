@@ -484,7 +484,7 @@ def test_qrels_cross_checks_and_unjudged(tmp_path):
     assert ("X1", 4) in got
     # topic 1 retrieves a (judged), x (unjudged), b (judged); topic 3 has no judgments
     assert got[("X4", None)] == (
-        "1 of 3 documents in the top 10 of judged topics are unjudged (33.3%)"
+        "1 of 3 documents in the top 10 of judged topics are unjudged (33.3 percent)"
     )
 
 

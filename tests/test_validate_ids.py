@@ -173,6 +173,34 @@ def test_a_line_break_an_id_puts_in_a_message_is_escaped_in_the_text_report(tmp_
     assert document["findings"][1]["message"].startswith(f"duplicate docno {docno} in")
 
 
+def test_ids_in_the_text_report_are_escaped_reversibly_and_json_holds_them_as_they_are(
+    tmp_path, capsys
+):
+    """Every id a finding quotes prints as every output prints a text read from an input:
+    ``%`` and controls as ``%XX`` (a qrels topic ``q1`` + U+0001 printed raw read as
+    ``q1`` on screen; a topic ``q%41`` read as the escape of ``qA``); the path is escaped
+    once, as before; JSON holds the message as it is, which ``unquote`` gives back."""
+    from urllib.parse import unquote
+
+    qrels = tmp_path / "a%b.qrels"
+    qrels.write_bytes(b"q1 0 a 1\nq1\x01 0 b 0\n")
+    assert run(["validate", "--qrels", str(qrels)]) == 2  # R23: the control character
+    (q7,) = [line for line in capsys.readouterr().out.splitlines() if "[Q7]" in line]
+    escaped_path = str(qrels).replace("%", "%25")
+    assert q7 == f"{escaped_path}:2:qid: warning[Q7]: topic q1%01 has no relevant document " \
+        "(grade >= 1): it scores 0 on every measure"  # fmt: skip
+    percent = tmp_path / "p.run"
+    percent.write_text("q%41 Q0 a 1 1 t\nq%41 Q0 b 2 1 t\n")
+    assert run(["validate", str(percent)]) == 0
+    (r15,) = capsys.readouterr().out.splitlines()[:-1]
+    message = r15.split(": warning[R15]: ")[1]
+    assert message.startswith("all 2 documents of topic q%2541 have the same score")
+    assert run(["validate", "--format", "json", str(percent)]) == 0
+    (document,) = json.loads(capsys.readouterr().out)
+    assert document["findings"][0]["message"] == unquote(message)
+    assert "topic q%41 have" in unquote(message)
+
+
 def test_the_first_look_skips_only_columns_of_printable_ascii():
     """R31 runs its regex only on a column with a byte outside 0x21-0x7E: the look reads
     the bytes of the rows given (a slice's, a large string's), never its neighbours'."""

@@ -205,7 +205,7 @@ def against_qrels(
             None,
             None,
             f"{count} of {total} documents in the top 10 of judged topics are unjudged "
-            f"({100 * count / total:.1f}%)",
+            f"({100 * count / total:.1f} percent)",
         )
 
 

@@ -18,18 +18,6 @@ if TYPE_CHECKING:  # the small path (.small) collects findings without numpy or 
 DEFAULT_LIMIT = 1000  # findings kept per check and file; totals are always counted
 
 
-def without_line_breaks(message: str) -> str:
-    """``message`` as one line of a report. Only a message quoting an id of a table
-    (JSONL, Parquet, a DataFrame) as it is can hold a line break (R31's own shows the id
-    with ``repr``); in such a message LF, CR and every ``%`` become ``%XX``, so that
-    :func:`urllib.parse.unquote` gives it back. A message without a line break is left
-    as it is: ids print as they are (the CLI's ``one_line``, for error messages, escapes
-    every control character instead, readably but not reversibly)."""
-    if "\n" not in message and "\r" not in message:
-        return message
-    return message.replace("%", "%25").replace("\n", "%0A").replace("\r", "%0D")
-
-
 @dataclass(frozen=True)
 class Finding:
     """One problem: rule id, severity, physical line (None: whole file), field, message."""
@@ -44,12 +32,15 @@ class Finding:
 
     def format(self) -> str:
         """``FILE:LINE:FIELD: severity[RULE]: message`` (``FILE: ...`` for whole-file ones),
-        one line: the file's path escaped as every output escapes a path
-        (:func:`~trecbench.renderers.escaping.escape_text`), the message as
-        :func:`without_line_breaks` says."""
+        one line: the file's path and the message escaped as every output escapes a text
+        read from an input (:func:`~trecbench.renderers.escaping.escape_text`: ``%``, line
+        breaks, other controls and blanks but the space as ``%XX``), so that the ids a
+        message quotes print reversibly and never as other ids or lines do. A message's
+        own words hold no ``%`` (X4 says ``percent``): :func:`urllib.parse.unquote` gives
+        the message back as it is, as JSON holds it."""
         path = escape_text(self.path)
         where = path if self.line is None else f"{path}:{self.line}:{self.field or '-'}"
-        return f"{where}: {self.severity}[{self.rule}]: {without_line_breaks(self.message)}"
+        return f"{where}: {self.severity}[{self.rule}]: {escape_text(self.message)}"
 
     def to_dict(self) -> dict:
         return {
