@@ -188,13 +188,21 @@ def test_validate_notes_the_block_and_checks_the_body_as_usual(with_block, capsy
     [
         (BLOCK.replace(b"#   retrieval:", b"# retrieval: [unclosed"), 5),
         (BLOCK.replace(b"# ir_metadata.end\n", b""), 7),
+        (b"# ir_metadata.start\n# tag: a\n# tag: b\n# ir_metadata.end\n", 3),  # a key twice
+        (b"# ir_metadata.start\n# - a list\n# ir_metadata.end\n", 2),  # no mapping
     ],
 )
 def test_a_malformed_block_is_an_error_at_its_line(tmp_path, capsys, block, line):
+    """... and, being no metadata, its lines are checked as trec_eval 9.x reads them
+    (R1, R22), whatever makes it malformed (only a block without its end marker was)."""
     path = tmp_path / "bad.run"
     path.write_bytes(block + RUN.read_bytes())
     assert run(["validate", str(path)]) == 2
     assert f"{path}:{line}:line: error[R30]" in capsys.readouterr().out
+    findings = trecbench.validate_run(path).findings
+    block_lines = list(range(1, block.count(b"\n") + 1))
+    assert [f.line for f in findings if f.rule == "R22"] == block_lines
+    assert [f.line for f in findings if f.rule == "R1"] == block_lines  # each too short
     assert run(["score", str(QRELS), str(path)]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"trecbench: {path}:{line}") or f"{path}:{line}:" in err

@@ -45,9 +45,10 @@ class Block:
 @dataclass(frozen=True)
 class Found:
     """What the top of a run held: the block's ``lines`` and the ``size`` in bytes they
-    take (taken out of the run; 0 when its end could not be found) and its ``value``, or
-    the ``error`` that makes it bad input (``score`` raises it, ``validate`` reports it at
-    its line)."""
+    take (taken out of the run) and its ``value``; or the ``error`` that makes it bad input
+    (``score`` raises it, ``validate`` reports it at its line), with ``lines`` and
+    ``size`` 0: no metadata, the block's lines stay run lines, as trec_eval 9.x reads
+    them."""
 
     lines: int
     value: dict[str, Any] | None = None
@@ -57,18 +58,15 @@ class Found:
 
 def split(data: bytes, path: str) -> Found | None:
     """What the top of ``data`` (a run's first lines) holds: None when it starts with no
-    ir_metadata block; a block without its end marker takes nothing (its lines stay run
-    lines, the error is reported)."""
+    ir_metadata block; a malformed block (without its end marker, not YAML, not a
+    mapping...) takes nothing (its lines stay run lines, the error is reported)."""
     if not starts_with_block(data[: len(START) + 64]):
         return None
     try:
         block = find_block(data, path)
-    except InputError as error:
-        return Found(0, None, error)
-    try:
         return Found(block.lines, parse(block, path), size=block.size)
     except InputError as error:
-        return Found(block.lines, None, error, block.size)
+        return Found(0, None, error)
 
 
 def starts_with_block(head: bytes) -> bool:

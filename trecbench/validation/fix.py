@@ -304,10 +304,8 @@ def _block_apart(
     (dropped). A ``--fix-tag`` the block's ``tag`` contradicts is refused."""
     tokens = trec_text.tokenize_run_start(data, path)
     found = tokens.ir_metadata
-    if found is None or found.error is not None:
-        # the whole text's tokens are those made, but past a malformed block's size
-        whole = trec_text.tokenize(data, path) if found and found.size else tokens
-        return b"", replace(whole, ir_metadata=None), []
+    if found is None or found.error is not None:  # a malformed block: its lines tokenized
+        return b"", replace(tokens, ir_metadata=None), []
     if files.parquet_named(out):
         shown = tuple(range(1, min(found.lines, settings.shown) + 1))
         what = "dropped the ir_metadata block (a Parquet run holds none)"

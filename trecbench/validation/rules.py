@@ -261,7 +261,7 @@ CATALOGUE = (
            "which holds none, drops it and says so)"),
     _check("R30.malformed", "EEEE", "ir_metadata block without its end marker, with a "
            "line that is not a `#` line, longer than the most read (100,000 lines or 64 "
-           "MiB), or whose YAML is not a mapping",
+           "MiB), or whose YAML is not valid (a key twice) or not a mapping",
            "A block that cannot be read as metadata: `validate` reports it at its line and "
            "checks the rest of the run, the block's lines as trec_eval 9.x reads them; "
            "`score` refuses the run in one line at the line."),
