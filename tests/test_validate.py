@@ -1108,3 +1108,25 @@ def test_a_tag_names_its_file_with_or_without_the_extension(tmp_path, name, tag,
     run.write_bytes(gzip.compress(text) if name.endswith(".gz") else text)
     (result,) = validate_files([str(run)], tag_is_filename=True)
     assert ("R19" not in [f.rule for f in result.findings]) == ok
+
+
+def test_a_duplicate_across_chunks_of_a_split_topic_names_its_later_line_as_r7_says(tmp_path):
+    """Within a chunk R7 names both lines; for a topic split into blocks met in different
+    chunks only the later one (the earlier chunks' keys are hashes, without lines), as
+    the rule's text and docs/validate.md's Streaming section say: they said 'Both lines
+    are named' of every duplicate."""
+    lines = [f"q{t} Q0 d{i} {i + 1} {100 - i} t" for t in (1, 2) for i in range(20)]
+    path = tmp_path / "split.run"
+    path.write_text("\n".join([*lines, "q1 Q0 d3 21 1 t"]) + "\n")
+    found = {
+        chunk: [(f.line, f.message) for f in validate_run(path, chunk_bytes=chunk).findings
+                if f.rule == "R7"]
+        for chunk in (100, 1 << 20)
+    }  # fmt: skip
+    assert found[1 << 20] == [(41, "duplicate docno d3 in topic q1 (first at line 4); "
+                                   "trec_eval stops with 'duplicate docs' (exit 4)")]  # fmt: skip
+    assert found[100] == [(41, "duplicate docno d3 in topic q1 (listed in an earlier block of "
+                               "the topic)")]  # fmt: skip
+    assert "the later line alone, 'listed in an earlier block of the topic'" in CHECKS["R7"].doc
+    streaming = (Path(__file__).parents[1] / "docs" / "validate.md").read_text()
+    assert "named at its later line only" in " ".join(streaming.split())
