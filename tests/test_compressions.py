@@ -136,7 +136,7 @@ def test_lz4_legacy_on_standard_input_is_one_line(tmp_path):
     legacy = _lz4_legacy(RUN)
     scored = _trecbench(tmp_path, "score", "-m", "P.1", "qrels.txt", "-", stdin=legacy)
     assert (scored.returncode, scored.stdout) == (2, b"")
-    assert scored.stderr.decode() == f"trecbench: -: {LEGACY_REFUSAL}\n"
+    assert scored.stderr.decode() == f"trecbench: -: error[R27]: {LEGACY_REFUSAL}\n"
     validated = _trecbench(tmp_path, "validate", "-", stdin=legacy)
     assert validated.returncode == 2
     assert validated.stdout.decode().splitlines()[0] == f"-: error[R27]: {LEGACY_REFUSAL}"

@@ -614,4 +614,4 @@ def test_a_block_past_a_bound_is_a_finding_of_validate_and_refused_by_score(
         assert {("R30.malformed", 1), ("R7", 9)} <= keys
     assert run(["score", str(qrels), str(path)]) != 0
     out, err = capsys.readouterr()
-    assert (out, err) == ("", f"trecbench: {path}:1: {too_long}\n")
+    assert (out, err) == ("", f"trecbench: {path}:1: error[R30]: {too_long}\n")

@@ -344,6 +344,29 @@ def test_gzip_truncated_and_double(tmp_path):
     assert triples(validate_run(double).findings) == {("R27", E, None)}
 
 
+def test_score_says_the_rule_of_what_it_refuses_while_reading_as_validate_does(tmp_path, capsys):
+    """A truncated gzip stream (R27) and a malformed ir_metadata block (R30) stop score
+    with ``file:line: error[RULE]: message`` (docs/score.md), as a doubly gzipped file
+    did: they lacked the rule. The Python API's message is unchanged."""
+    from trecbench.cli import run
+
+    qrels = tmp_path / "q.txt"
+    qrels.write_bytes(b"q1 0 a 1\n")
+    truncated = tmp_path / "t.run.gz"
+    truncated.write_bytes(gzip.compress(OK_RUN * 500)[:-20])
+    listed = tmp_path / "m.run"
+    listed.write_bytes(b"# ir_metadata.start\n# - a\n# ir_metadata.end\n" + OK_RUN)
+    for path, said in [
+        (truncated, f"{truncated}: error[R27]: corrupt or truncated gzip data: "),
+        (listed, f"{listed}:2: error[R30]: ir_metadata: the YAML is not a mapping\n"),
+    ]:
+        assert run(["score", str(qrels), str(path)]) == 2
+        assert capsys.readouterr().err.startswith(f"trecbench: {said}")
+        with pytest.raises(InputError) as raised:
+            trecbench.load_run(str(path))
+        assert not str(raised.value).split(": ", 1)[1].startswith("error[")
+
+
 @pytest.mark.parametrize("kind", ["run", "qrels"])
 def test_compressed_parquet_is_one_r27_finding_not_a_screen_of_trec_text_ones(tmp_path, kind):
     # read as TREC text: R1 "expected 6 fields", R23 "NUL byte", ... for a Parquet file,
@@ -373,7 +396,7 @@ def test_compressed_parquet_is_one_r27_finding_not_a_screen_of_trec_text_ones(tm
     assert (
         done.stderr
         == (
-            f"trecbench: {packed}: the file is compressed Parquet: Parquet "
+            f"trecbench: {packed}: error[R27]: the file is compressed Parquet: Parquet "
             "compresses its own columns; give the .parquet file as it is, not compressed again\n"
         ).encode()
     )

@@ -56,24 +56,47 @@ class UsageError(TrecbenchError):
 
 
 class InputError(TrecbenchError):
-    """An input file cannot be read or is malformed at a given line."""
+    """An input file cannot be read or is malformed at a given line.
+
+    ``rule``: the validator's rule it breaks, if any; ``finding``: ``validate`` reports it
+    as a finding of that rule (a truncated gzip stream, R27; a malformed ir_metadata
+    block, R30), so the CLI says it as validate and score's gate say their errors
+    (:meth:`cli_line`)."""
 
     exit_code = ExitCode.INPUT
 
-    def __init__(self, path: str, line: int | None, message: str, rule: str | None = None):
+    def __init__(
+        self,
+        path: str,
+        line: int | None,
+        message: str,
+        rule: str | None = None,
+        *,
+        finding: bool = False,
+    ):
         self.path = str(path)
         self.line = line
         self.message = message
         self.rule = rule
+        self.finding = finding
         where = f"{self.path}:{line}" if line is not None else self.path
         super().__init__(f"{where}: {message}")
+
+    def cli_line(self) -> str:
+        """The error as the CLI prints it: ``file:line: message``, or for a ``finding``
+        ``file:line: error[RULE]: message``, as docs/score.md promises of a refused input."""
+        if not self.finding:
+            return str(self)
+        where = f"{self.path}:{self.line}" if self.line is not None else self.path
+        return f"{where}: error[{self.rule}]: {self.message}"
 
     def moved(self, path: str, line: int | None, message: str | None = None) -> InputError:
         """This error, of its kind, told of another place (``path``, ``line``: a run held
         in memory by its name, a shard's own line) and, when given, in other words; what
         it carries besides (the runs scored before it: ``partial``) kept. For the kinds
         built as this one is (not a validation's several findings)."""
-        moved = type(self)(path, line, self.message if message is None else message, self.rule)
+        text = self.message if message is None else message
+        moved = type(self)(path, line, text, self.rule, finding=self.finding)
         moved.__dict__.update({k: v for k, v in vars(self).items() if k not in vars(moved)})
         return moved
 

@@ -19,7 +19,7 @@ from typing import NoReturn
 
 import click
 
-from ..errors import ExitCode, TrecbenchError, one_line, shortened
+from ..errors import ExitCode, InputError, TrecbenchError, one_line, shortened
 from ..signals import signals_end_the_call
 from ..standard_output import noted
 from .group import WORKFLOW, _debug, _StdoutClosed, cli
@@ -163,7 +163,8 @@ def _run(args: Sequence[str] | None) -> int:
         echo_line("interrupted")
         return ExitCode.INTERRUPTED
     except TrecbenchError as error:
-        for line in getattr(error, "lines", None) or [str(error)]:  # several findings
+        whole = error.cli_line() if isinstance(error, InputError) else str(error)
+        for line in getattr(error, "lines", None) or [whole]:  # several findings
             echo_line(line)
         return error.exit_code
     except SystemExit as error:  # a command's own exit code, or a signal (outputs.py)

@@ -65,8 +65,8 @@ def split(data: bytes, path: str) -> Found | None:
     try:
         block = find_block(data, path)
         return Found(block.lines, parse(block, path), size=block.size)
-    except InputError as error:
-        return Found(0, None, error)
+    except InputError as error:  # validate's R30.malformed, said so by score too
+        return Found(0, None, InputError(path, error.line, error.message, "R30", finding=True))
 
 
 def starts_with_block(head: bytes) -> bool:

@@ -171,9 +171,8 @@ class _Decompressed(ReadOnly):
         except InputError:
             raise
         except self.errors as exc:
-            raise InputError(
-                self.path, None, f"corrupt or truncated {self.compression} data: {exc}", "R27"
-            ) from None
+            message = f"corrupt or truncated {self.compression} data: {exc}"
+            raise InputError(self.path, None, message, "R27", finding=True) from None
 
 
 class _ReadAhead(ReadOnly):
@@ -390,7 +389,7 @@ class Source:
         :class:`InputError` R27)."""
         refusal = self.compression and NAMED[self.compression].refusal
         if refusal:
-            raise InputError(self.path, None, refusal, "R27")
+            raise InputError(self.path, None, refusal, "R27", finding=True)
         raw = self._rewound_raw()
         if self.compression is None:
             return raw
@@ -434,7 +433,7 @@ class Source:
         while rest is not None and (block := rest.read(_SPOOL_BLOCK)):
             size, tail = size + len(block), (tail + block)[-PARQUET_TAIL_BYTES:]
         if parquet_laid_out(Ends(content, tail, size)):
-            raise InputError(self.path, None, COMPRESSED_PARQUET, "R27")
+            raise InputError(self.path, None, COMPRESSED_PARQUET, "R27", finding=True)
 
     @property
     def bytes_read(self) -> int:
