@@ -458,3 +458,44 @@ def test_the_ranks_a_jsonl_run_gives_are_checked_beside_rows_without_one(tmp_pat
     pq.write_table(pa.table(columns), tmp_path / "mixed.parquet")
     found = validate_run(tmp_path / "mixed.parquet", profile="strict").findings
     assert [(f.rule, f.line) for f in found if f.rule in ("R11", "R14")] == [("R14", 3)]
+
+
+@pytest.mark.parametrize("blocks", [False, True], ids=["whole", "blocks"])
+def test_score_refuses_a_run_file_without_rows_with_validates_rule(
+    blocks, tmp_path, monkeypatch, capsys
+):
+    """An empty JSONL or Parquet file, or JSONL of blank lines only, is refused by score
+    as validate refuses it, ``file: error[RULE]: message`` (R26, R9; docs/score.md):
+    score said 'empty run file' without a rule."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from trecbench.validation import validate_run
+
+    qrels = tmp_path / "q.txt"
+    qrels.write_text("q1 0 d 1\n")
+    (tmp_path / "empty.jsonl").write_bytes(b"")
+    (tmp_path / "blank.jsonl").write_bytes(b"\n \n" * (3000 if blocks else 1))
+    columns = {"qid": pa.array([], pa.string()), "docno": pa.array([], pa.string())}
+    pq.write_table(pa.table(columns | {"score": pa.array([], pa.float64())}),
+                   tmp_path / "empty.parquet")  # fmt: skip
+    if blocks:
+        monkeypatch.setattr(memory, "BLOCK_LINES", 50)
+        monkeypatch.setattr(memory, "FEWEST_BLOCK_LINES", 50)
+        monkeypatch.setattr(memory, "FEWEST_READ_BYTES", 2000)
+    in_blocks, original = [], jsonl.read_blocks
+    monkeypatch.setattr(jsonl, "read_blocks", lambda *a: in_blocks.append(1) or original(*a))
+    for name, rule, message in [("empty.jsonl", "R26", "empty file"),
+                                ("blank.jsonl", "R9", "no data lines"),
+                                ("empty.parquet", "R26", "empty file")]:  # fmt: skip
+        path = tmp_path / name
+        (finding,) = validate_run(path).findings
+        assert (finding.rule, finding.message) == (rule, message)
+        memory_options = ["--memory", "1"] if blocks else []
+        assert run(["score", *memory_options, str(qrels), str(path)]) == 2
+        assert capsys.readouterr().err == f"trecbench: {path}: error[{rule}]: {message}\n"
+    assert in_blocks == ([1] if blocks else [])  # the blank lines' file, in blocks
+    empty_qrels = tmp_path / "qrels.parquet"
+    pq.write_table(pa.table(columns | {"rel": pa.array([], pa.int64())}), empty_qrels)
+    assert run(["score", str(empty_qrels), str(tmp_path / "empty.parquet")]) == 2
+    assert capsys.readouterr().err == f"trecbench: {empty_qrels}: error[R26]: empty file\n"

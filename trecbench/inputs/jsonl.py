@@ -56,29 +56,47 @@ _MOST_BLOCK = 64 << 20
 DEFAULT_TAG = "run"
 
 
-def read_whole(source: Source, kind: str, **_: Any) -> Whole:
+def read_whole(source: Source, kind: str, *, check: Any = None, **_: Any) -> Whole:
     """The run as a typed table ``qid, docno, score, tag, line`` (TREC text's options do
-    not apply)."""
-    return Whole(_table(source.read(), source.path, 1))
+    not apply); a file without a row goes to ``check`` (score's gate), which refuses it
+    as validate does: empty (R26), or blank lines only (R9)."""
+    data = source.read()
+    table = _table(data, source.path, 1)
+    if check is None or table.num_rows:
+        return Whole(table)
+    return Whole(table, tuple(check(_tokens(data, source.path, 1), kind)))
 
 
 def read_blocks(source: Source, reading: Any) -> Iterator[pa.Table]:
-    """The run's typed tables, each of about ``reading.read_bytes`` bytes of whole lines."""
+    """The run's typed tables, each of about ``reading.read_bytes`` bytes of whole lines;
+    a file without a row goes to ``reading.check`` as in :func:`read_whole`."""
+    lines = rows = 0
     for chunk, first_line in iter_byte_chunks(source, reading.read_bytes):
-        yield _table(chunk, source.path, first_line)
+        table = _table(chunk, source.path, first_line)
+        lines, rows = lines + physical_lines(chunk), rows + table.num_rows
+        yield table
+    if not rows and reading.check is not None:
+        check = reading.check(source.path)
+        check.feed(dataclasses.replace(_tokens(b"", source.path, 1), n_physical_lines=lines))
+        reading.warnings = list(check.finish())
 
 
 def validate_tokens(source: Source, kind: str, keep: int, chunk_bytes: int) -> Iterator[Tokens]:
-    """The tokens of the TREC text each chunk stands for (each row at its line, the
-    ``rank`` given or, where none is, the place in trec_eval's order within the chunk,
-    which the rank rules do not check: ``Tokens.rank_given``), for the validator; its
-    physical lines are the chunk's, blank ones too (a row is at its physical line)."""
+    """The tokens of the TREC text each chunk stands for, for the validator."""
+    for chunk, first_line in iter_byte_chunks(source, chunk_bytes):
+        yield _tokens(chunk, source.path, first_line)
+
+
+def _tokens(data: bytes, path: str, first_line: int) -> Tokens:
+    """The tokens of the TREC text whole lines ``data`` stand for (each row at its line,
+    the ``rank`` given or, where none is, the place in trec_eval's order within ``data``,
+    which the rank rules do not check: ``Tokens.rank_given``); their physical lines are
+    those of ``data``, blank ones too (a row is at its physical line)."""
     from .parquet import table_tokens
 
-    for chunk, first_line in iter_byte_chunks(source, chunk_bytes):
-        table, rank = _parsed(chunk, source.path, first_line)
-        tokens = table_tokens(table, "run", source.path, rank)
-        yield dataclasses.replace(tokens, n_physical_lines=physical_lines(chunk))
+    table, rank = _parsed(data, path, first_line)
+    tokens = table_tokens(table, "run", path, rank)
+    return dataclasses.replace(tokens, n_physical_lines=physical_lines(data))
 
 
 def _table(data: bytes, path: str, first_line: int) -> pa.Table:

@@ -42,9 +42,14 @@ def to_table(source: Source, kind: str) -> pa.Table:
     return tables.typed(_read(source), kind, source.path, file=True)
 
 
-def read_whole(source: Source, kind: str, **_: Any) -> Whole:
-    """The file as its typed ``kind`` table (the TREC text options do not apply)."""
-    return Whole(to_table(source, kind))
+def read_whole(source: Source, kind: str, *, check: Any = None, **_: Any) -> Whole:
+    """The file as its typed ``kind`` table (the TREC text options do not apply); one
+    without a row goes to ``check`` (score's gate), which refuses it as validate does
+    (R26)."""
+    table = to_table(source, kind)
+    if check is None or table.num_rows:
+        return Whole(table)
+    return Whole(table, tuple(check(table_tokens(table, kind, source.path), kind)))
 
 
 def read_blocks(source: Source, reading: Any = None) -> Iterator[pa.Table]:
