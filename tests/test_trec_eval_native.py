@@ -237,6 +237,22 @@ def test_a_mean_atof_reads_as_no_number_is_printed_as_trec_eval_prints_it_and_wa
     assert "a mean or stddev that is nan or infinite on 1 line (the first: line 1)" in err
 
 
+def test_z_scores_of_minus_zero_alone_sum_to_zero_as_trec_eval_sums_them(tmp_path, capsys):
+    """trec_eval 9.0.8 and 10.0 print "ZP_5 q1 -0.0000" and "ZP_5 all 0.0000": their sum
+    starts at 0.0, and 0.0 + -0.0 is 0.0; trecbench's began at the first value and printed
+    the all line -0.0000 (reviewer 234)."""
+    from trecbench.cli import run
+
+    (tmp_path / "z").write_text("q1 P_5 0.2 -1\n")
+    (tmp_path / "qrels").write_text("q1 0 d1 1\n")
+    (tmp_path / "run").write_text("q1 Q0 d1 1 1 t\n")
+    paths = [str(tmp_path / name) for name in ("z", "qrels", "run")]
+    for compat in ("9.0.8", "10.0"):
+        assert run(["score", "--compat", compat, "-q", "-m", "P.5", "-Z", *paths]) == 0
+        lines = [line.split() for line in capsys.readouterr().out.splitlines()]
+        assert lines == [["ZP_5", "q1", "-0.0000"], ["ZP_5", "all", "0.0000"]]
+
+
 def test_an_empty_zscores_file_is_refused_as_trec_eval_does(tmp_path):
     # trec_eval 9.0.8 -Z empty: "Cannot read zscores file 'empty'", exit 255
     (tmp_path / "empty").write_text("")

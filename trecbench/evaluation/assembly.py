@@ -321,7 +321,8 @@ def _summarise(
     if kind == STRING:
         return None
     with np.errstate(invalid="ignore", over="ignore"):  # -Z's inf + -inf: nan, as in C
-        total = float(np.cumsum(values)[-1]) if len(values) else 0.0
+        # in order from 0.0, as trec_eval's loop: z-scores of -0.0 alone sum to 0.0
+        total = 0.0 + float(np.cumsum(values)[-1]) if len(values) else 0.0
     if math.isnan(total) and settings.version.last_nan_kept:
         total = _last_nan(values, total)
     if kind == NUM_REL and complete:

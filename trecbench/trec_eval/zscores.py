@@ -166,6 +166,6 @@ def _crash(table: ZScores, what: str) -> InputError:
         table.path,
         None,
         f"{what} sorts after every line of the file: trec_eval's search for it reads past "
-        "the end of its table and crashes (9.0.8 and 10.0; a segmentation fault); give it "
-        "a line, or one that sorts after it",
+        "the end of its table, whose outcome is undefined (9.0.8 and 10.0: a segmentation "
+        "fault, or a value of the memory beyond); give it a line, or one that sorts after it",
     )
