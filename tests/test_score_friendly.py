@@ -316,6 +316,14 @@ def test_settings_pytrec_eval_cannot_take_are_refused(args, example, monkeypatch
     assert (stdout, code) == (b"", 1) and message
 
 
+def test_a_negative_collection_size_is_refused(example, monkeypatch):
+    # trec_eval takes -N -5, and utility.0,0,0,1 printed -6 non-relevant documents not
+    # retrieved (reviewer 234): no collection holds fewer than 0 documents
+    args = ["-N", "-5", "-m", "utility.0,0,0,1", "qrels", "run"]
+    stdout, message, code = run_score(args, example, monkeypatch)
+    assert (stdout, code) == (b"", 1) and "-N -5: a collection's number of documents" in message
+
+
 @pytest.mark.parametrize("engine", ["auto", "pytrec_eval", "fast"])
 def test_level_below_one_is_refused_whatever_the_engine(engine, example, monkeypatch):
     # local measures alone could compute it; one answer for every engine instead

@@ -123,9 +123,12 @@ class EvalSettings:
                 f"-l {self.relevance_level}: levels below 1 are not supported (pytrec_eval, "
                 "which computes trec_eval's measures, refuses them)"
             )
-        if self.num_docs is not None and not -(2**63) <= self.num_docs < 2**63:
+        if self.num_docs is not None and not 0 <= self.num_docs < 2**63:
+            # trec_eval takes any long, and utility then counts the collection's documents
+            # neither retrieved nor relevant below 0
             raise UsageError(
-                f"-N {self.num_docs}: beyond trec_eval's 64-bit count (+-{2**63 - 1:,})"
+                f"-N {self.num_docs}: a collection's number of documents, from 0 to "
+                f"trec_eval's 64-bit count ({2**63 - 1:,})"
             )
         if self.max_docs is not None and self.max_docs < 1:
             # trec_eval would evaluate empty rankings, which pytrec_eval cannot (it crashes)
