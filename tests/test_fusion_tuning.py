@@ -256,6 +256,23 @@ def test_fewer_topics_than_five_take_one_fold_each_unless_asked(tmp_path):
         optimize_fusion(runs, str(qrels), "P@1", "combsum", step=0.5, folds=4)
 
 
+@pytest.mark.parametrize(
+    ("folds", "message"),
+    [
+        ("1", "--folds must be an integer of 2 or more, not 1"),
+        ("100", "--folds must be from 2 to the number of topics (56 topics), not 100"),
+    ],
+)
+def test_the_command_names_the_folds_option_it_refuses(capsys, folds, message):
+    # the library's check, moved before the runs are read, said "folds must ..." to the
+    # command line (reviewer 245), where click names every other option
+    from trecbench.cli import run
+
+    args = ["fuse", "--optimize", "nDCG@10", "--qrels", QRELS, "--folds", folds, *RUNS]
+    assert run([*args, "-o", "-"]) == 1
+    assert capsys.readouterr().err == f"trecbench: {message}\n"
+
+
 def test_means_equal_on_paper_choose_the_first_candidate():
     from trecbench.runstudy.fusion_tuning import _best
 

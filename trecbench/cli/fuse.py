@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from contextlib import contextmanager
 
 import click
 
@@ -201,7 +202,8 @@ def _fused(runs, fusion: dict, tuning: dict, tag, progress):
     search = tuned = None
     if tuning["measure"] is not None:  # its settings checked before the runs are read
         given = {"folds": tuning["folds"], "seed": tuning["seed"], "step": tuning["step"]}
-        search = FusionSearch(method, fusion["norm"], **given, depth=fusion["depth"])
+        with _named_options():
+            search = FusionSearch(method, fusion["norm"], **given, depth=fusion["depth"])
     tables = ranked_tables([str(run) for run in runs], progress)  # read once: searched, fused
     if search is not None:
         tuned = _optimised(tables, search, tuning)
@@ -260,6 +262,20 @@ def _check_given(method: str, optimize: str | None, weighted: bool) -> None:
         raise UsageError("--step is the grid of weights --optimize searches; rrf's is k's grid")
 
 
+@contextmanager
+def _named_options():
+    """The library's refusal of its ``folds`` or ``seed`` said of the option given:
+    ``--folds must be ...``, as click names the others."""
+    from ..errors import UsageError
+
+    try:
+        yield
+    except UsageError as error:
+        if str(error).startswith(("folds ", "seed ")):
+            raise UsageError(f"--{error}") from None
+        raise
+
+
 def _optimised(tables, search, tuning: dict):
     """The :class:`~trecbench.runstudy.fusion_tuning.FusionTuning` of
     :func:`~trecbench.runstudy.fusion_tuning.tune_fusion` on the ranked runs with
@@ -269,7 +285,8 @@ def _optimised(tables, search, tuning: dict):
     from ..runstudy.fusion_tuning import tune_fusion
 
     seed, qrels = search.seed, tuning["qrels"]
-    tuned = tune_fusion(tables, qrels, tuning["measure"], search)
+    with _named_options():
+        tuned = tune_fusion(tables, qrels, tuning["measure"], search)
     click.echo(
         f"chose {tuned.best.label()} for {tuned.measure} on {one_line(str(qrels))}: held-out "
         f"{tuned.held_out:.4f} ({tuned.folds}-fold, seed {seed}; training {tuned.training:.4f}, "
