@@ -206,6 +206,18 @@ def test_a_parquet_shard_lacking_a_column_is_bad_input(tmp_path, client):
         tbdask.evaluate(str(tmp_path / "qrels"), str(shard), client=client)
 
 
+def test_an_empty_parquet_run_is_refused_as_in_one_process(tmp_path, client):
+    """'empty run file' on Dask, where one process says validate's R26 (reviewer 245)."""
+    (tmp_path / "qrels").write_text("q1 0 d1 1\n")
+    empty = tmp_path / "empty.parquet"
+    columns = {"qid": pa.array([], pa.string()), "docno": pa.array([], pa.string())}
+    pq.write_table(pa.table({**columns, "score": pa.array([], pa.float64())}), empty)
+    for scored in (functools.partial(tbdask.evaluate, client=client), evaluate):
+        with pytest.raises(InputError) as raised:
+            scored(str(tmp_path / "qrels"), str(empty))
+        assert raised.value.cli_line() == f"{empty}: error[R26]: empty file"
+
+
 def test_a_local_cluster_does_not_log_what_it_raises(capfd):
     """A task's failure on a local cluster is raised in the client (and printed there in
     one line); the workers log nothing of it: no second report, no traceback."""

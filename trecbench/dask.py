@@ -132,8 +132,10 @@ class DaskRun:
         # the engines' warnings said here, once a call
         blocks = list(said_again((block, _unsaid(plan, ws)) for block, ws in outcomes))
         lines, runid, records, warnings = _combined(facts)
-        if not lines:
-            raise InputError(label, None, "empty run" + (" file" if self.files else ""))
+        if not lines:  # files as validate and one process refuse them (R26)
+            if self.files:
+                raise InputError(label, None, "empty file", "R26", finding=True)
+            raise InputError(label, None, "empty run")
         _refuse_lost_zeros(truth, [found.ids for found in facts], self.files or [label])
         try:
             result, columns, flags = _run_result(blocks, name, self.path, runid, plan, tie_bounds)
