@@ -88,7 +88,7 @@ def test_settings_built_in_python_are_checked_as_a_file_is():
     with pytest.raises(UsageError, match=r"bench.toml: mode 'h': the weights are all 0"):
         _settings(modes=zero)
     negative = [*zero[:2], Mode("h", "H", fuse=["a", "b"], method="combsum", weights=[1, -1])]
-    # refused only once the fusion ran, after every run was read and scored
+    # refused with the settings: it was refused only once the fusion ran, every run read
     with pytest.raises(UsageError, match=r"bench.toml: mode 'h': a weight must be >= 0, not -1"):
         _settings(modes=negative)
 

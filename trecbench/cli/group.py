@@ -97,9 +97,10 @@ def _our_codes():
 def cli(ctx: click.Context, debug: bool) -> None:
     """trecbench: convert, validate, score and compare retrieval runs, exactly like trec_eval.
 
-    Exit codes: 0 success, 1 usage error (and `diff`: the reports differ), 2 bad input
-    or output, 4 duplicate documents or a measure the inputs cannot give, 7 no common
-    topic, 70 unexpected error, 130 interrupted (see docs/cli-conventions.md).
+    Exit codes: 0 success, 1 usage error (`diff`: the reports differ; its usage errors
+    exit 2), 2 bad input or output, 4 duplicate documents or a measure the inputs cannot
+    give, 7 no common topic, 70 unexpected error, 130 interrupted, 141 standard output's
+    reader went away (see docs/cli-conventions.md).
 
     \b
     Examples:
