@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from collections import deque
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -546,6 +547,8 @@ def _obographs(doc: JsonDocument) -> Ontology:
     )
 
 
+# hpo3's release and regular files, by path, size and modification time, for the
+# process's life (a file that can be read once is kept for its call: load_ontology)
 _CACHE: dict[tuple, Ontology] = {}
 
 
@@ -553,11 +556,14 @@ def load_ontology(path: str | os.PathLike | None = None) -> Ontology:
     """The ontology for ``--ontology``: hpo3's bundled release when ``path`` is None, else
     ``hp.obo`` or ``hp.json`` (chosen by the file's first non-blank character).
 
-    Cached per process (keyed by path, size and modification time), so scoring several runs
-    builds the ontology once. Never touches the network.
+    Cached per process (a regular file keyed by path, size and modification time), so
+    scoring several runs builds the ontology once. A file that can be read only once (a
+    FIFO, ``<(zcat hp.obo.gz)``) is read once per call (the call's input scope,
+    :func:`trecbench.provenance.read_in_call`): every evaluation of the call, and each
+    worker process, takes what was read. Never touches the network.
     """
     if path is None:
-        key: tuple = ("hpo3",)
+        loaded = _cached(("hpo3",), _from_hpo3)
     else:
         outputs.note_input(path)
         p = Path(path)
@@ -565,15 +571,26 @@ def load_ontology(path: str | os.PathLike | None = None) -> Ontology:
             st = p.stat()
         except OSError as exc:
             raise InputError(str(path), None, f"cannot read ontology: {exc}") from exc
-        key = (str(p.resolve()), st.st_size, st.st_mtime_ns)
+        if stat.S_ISREG(st.st_mode):
+            key = (str(p.resolve()), st.st_size, st.st_mtime_ns)
+            loaded = _cached(key, lambda: _read(path))
+        else:  # its modification time changes as it is written: no key of the process's
+            loaded = provenance.read_in_call(path, "ontology", lambda: _read(path))
+    input_warnings.keep(loaded.warnings)  # said in every call, though read in one
+    return loaded
+
+
+def _cached(key: tuple, read) -> Ontology:
+    """The ontology cached under ``key``, read (``read()``) the first time."""
     # one built without its checksum (score without a report) is not one a report may use
     key += (provenance.checksums_taken(),)
     if key not in _CACHE:
-        if path is None:
-            _CACHE[key] = _from_hpo3()
-        else:
-            source = read_source(path, "ontology")  # read once: sniffed, parsed, hashed
-            is_json = source.data[:4096].lstrip().startswith(b"{")
-            _CACHE[key] = _obographs(json_document(source)) if is_json else _obo(source)
-    input_warnings.keep(_CACHE[key].warnings)  # said in every call, though read in one
+        _CACHE[key] = read()
     return _CACHE[key]
+
+
+def _read(path: str | os.PathLike) -> Ontology:
+    """A user's ontology file read once: sniffed, parsed, hashed."""
+    source = read_source(path, "ontology")
+    is_json = source.data[:4096].lstrip().startswith(b"{")
+    return _obographs(json_document(source)) if is_json else _obo(source)

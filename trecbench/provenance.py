@@ -8,7 +8,9 @@ Inputs are read once. A reader wraps the raw bytes of a file in a :class:`Digest
 parses them, and :func:`remember` keeps the result (size, sha256 and whatever the reader
 counted) for the current call; :func:`file_digest` and the reports then take the checksum
 from there instead of reading the file again, which a FIFO or a pipe (``<(...)``) could not
-give twice. Only a file no reader of the call has read is read here, once.
+give twice. Only a file no reader of the call has read is read here, once. What a reader
+made of a file that can be read only once is kept for the call as well
+(:func:`read_in_call`: the ``--ontology`` every evaluation of a call reads).
 """
 
 from __future__ import annotations
@@ -19,9 +21,9 @@ import hashlib
 import os
 import platform
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, TypeVar
 
 from . import __version__
 from .errors import InputError
@@ -40,6 +42,14 @@ _records: contextvars.ContextVar[dict | None] = contextvars.ContextVar(
     "trecbench_input_records", default=None
 )
 
+
+# what the readers of the current call made of a file that can be read only once (a FIFO,
+# a pipe), by its identity and what it was read as (see read_in_call)
+_read_once: contextvars.ContextVar[dict | None] = contextvars.ContextVar(
+    "trecbench_read_once", default=None
+)
+
+T = TypeVar("T")
 
 # whether the readers of the current call take the sha256 of what they read
 _checksums: contextvars.ContextVar[bool] = contextvars.ContextVar(
@@ -91,17 +101,53 @@ class Digest:
 
 @contextlib.contextmanager
 def record_scope() -> Iterator[None]:
-    """Keep what the readers inside the block record (nested scopes join the outermost).
+    """Keep what the readers inside the block record, and what they made of a file that can
+    be read once (:func:`read_in_call`); nested scopes join the outermost.
 
     Opened with every call's input scope (:func:`trecbench.outputs.input_scope`)."""
     if _records.get() is not None:
         yield
         return
-    token = _records.set({})
+    token, read_token = _records.set({}), _read_once.set({})
     try:
         yield
     finally:
+        _read_once.reset(read_token)
         _records.reset(token)
+
+
+def read_in_call(path: str | os.PathLike, kind: str, read: Callable[[], T]) -> T:
+    """``read()``, what a reader makes of ``path`` as ``kind`` (``"ontology"``), made once
+    in the current call (:func:`record_scope`) when the file can be read only once (a
+    FIFO, a pipe, a terminal: not a regular file): a second reader of the call gets what
+    the first made of it, where opening the file again would wait for a writer for good.
+    A regular file (its reader may cache it: it is read again from its start), or one
+    read outside a call, is read by each."""
+    info = examined(path)
+    kept = _read_once.get()
+    if kept is None or info is None or stat.S_ISREG(info.st_mode):
+        return read()
+    key = (info.st_dev, info.st_ino, kind)
+    if key not in kept:
+        kept[key] = read()
+    return kept[key]
+
+
+def read_so_far() -> dict:
+    """What :func:`read_in_call` kept in the current call, for a worker process to take
+    (:func:`reading_as`): it cannot open again a file its parent read once."""
+    return dict(_read_once.get() or {})
+
+
+@contextlib.contextmanager
+def reading_as(read: dict) -> Iterator[None]:
+    """Inside the block, :func:`read_in_call` finds what a call read so far (``read``, its
+    :func:`read_so_far`): a worker process scoring for its parent's call."""
+    token = _read_once.set(dict(read))
+    try:
+        yield
+    finally:
+        _read_once.reset(token)
 
 
 def identity(path: str | os.PathLike) -> tuple | None:

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import input_warnings
+from .. import input_warnings, outputs
 from ..errors import InputError, UsageError
 from .agreement import cohen_kappa, kendall_tau, tau_ap
 from .discrimination import Discrimination, DiscriminationSettings, discriminative_power
@@ -186,6 +186,7 @@ def _kappa_reason(both: int, kappa: float | None, weighted: float | None) -> str
     return f"{' and '.join(undefined)} undefined: {why}"
 
 
+@outputs.in_input_scope  # as compare: a file read once (a FIFO --ontology) is not read again
 @input_warnings.carried
 def agree(
     qrels,

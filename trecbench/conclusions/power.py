@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import input_warnings, stats
+from .. import input_warnings, outputs, stats
 from ..errors import UsageError
 from ..rounding import rounding_noise
 from .scores import EvaluationFlags, check_level, source_name, topic_scores
@@ -264,6 +264,7 @@ def _figures(
     return {"power": power, "mde": mde, "topics_needed": needed, "reason": reason}
 
 
+@outputs.in_input_scope  # as compare: a file read once (a FIFO --ontology) is not read again
 @input_warnings.carried
 def power(
     qrels,

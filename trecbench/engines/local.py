@@ -45,6 +45,9 @@ class LocalMeasure:
 
     family: str
     compute: Callable
+    # what the family reads besides the run and the qrels (MaxOntSim: its ontology), given
+    # the settings: read before any run is scored (:func:`read_inputs`)
+    read: Callable[[Settings], object] | None = None
 
     @property
     def definition(self) -> registry.Definition:
@@ -67,10 +70,13 @@ _REGISTRY: dict[str, LocalMeasure] = {}
 _plugins_loaded = False
 
 
-def register(family: str, compute: Callable) -> None:
+def register(
+    family: str, compute: Callable, read: Callable[[Settings], object] | None = None
+) -> None:
     """Register the compute function of a local family described in the measure catalog
-    (:mod:`trecbench.measures.catalog`: its spellings, parameters and description)."""
-    _REGISTRY[family] = LocalMeasure(family, compute)
+    (:mod:`trecbench.measures.catalog`: its spellings, parameters and description), and
+    ``read``, what it reads besides the run and the qrels (:func:`read_inputs`)."""
+    _REGISTRY[family] = LocalMeasure(family, compute, read)
     registry.register_engine(NAME, __name__, [family], supports=_supports)
 
 
@@ -102,6 +108,18 @@ def families() -> list[LocalMeasure]:
     """Registered families, in registration order."""
     _load_plugins()
     return list(_REGISTRY.values())
+
+
+def read_inputs(measures: list[Measure], settings: Settings) -> None:
+    """Read now what the ``measures`` read besides the runs and the qrels (MaxOntSim: its
+    ontology), in this process, before worker processes are started: a file that can be
+    read only once (a FIFO) is read here and handed to them
+    (:func:`trecbench.provenance.read_so_far`), where each would wait on it for good."""
+    _load_plugins()
+    for family in dict.fromkeys(measure.family for measure in measures):
+        reader = _REGISTRY[family].read if family in _REGISTRY else None
+        if reader is not None:
+            reader(settings)
 
 
 def _supports(measure: Measure) -> bool:

@@ -160,4 +160,4 @@ def max_ont_sim(ranked: pd.DataFrame, qrels: pd.DataFrame, k: int, settings: Set
     return result
 
 
-local.register("MaxOntSim", max_ont_sim)
+local.register("MaxOntSim", max_ont_sim, lambda settings: load_ontology(settings.ontology))

@@ -253,6 +253,8 @@ def _scored(runs: _Runs, workers: int, progress, ahead) -> Iterator[tuple]:
 
     for source in runs.sources:
         outputs.note_input(source)  # read by the workers: inputs of this call all the same
+    runs.plan.read_inputs()  # a FIFO --ontology read here once, handed to every worker
+    runs.read = provenance.read_so_far()
     scored = processes.ordered_map(_score_in_worker, range(len(runs.sources)), workers,
                                    _start_worker, (runs, tie_bounds))  # fmt: skip
     return said_again(scored)

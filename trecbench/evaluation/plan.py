@@ -9,7 +9,7 @@ import warnings
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..engines import META, NATIVE, assign, engine_module
+from ..engines import LOCAL, META, NATIVE, assign, engine_module
 from ..engines.native import RECALL_CUTOFFS, TRACED, labels_of
 from ..errors import (
     MissingTopicError,
@@ -224,6 +224,13 @@ class _Plan:
                 self.truth, self.groups[name], self.engine_settings, **extra
             )
         return self._evaluators[name]
+
+    def read_inputs(self) -> None:
+        """Read in this process what the measures read besides the runs and the qrels
+        (MaxOntSim's ontology), before worker processes score the runs
+        (:func:`trecbench.engines.local.read_inputs`)."""
+        if LOCAL in self.groups:
+            engine_module(LOCAL).read_inputs(self.groups[LOCAL], self.engine_settings)
 
     @property
     def table_needed(self) -> bool:

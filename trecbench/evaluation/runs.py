@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import warnings
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .. import provenance
 from ..callers import outside_trecbench
@@ -60,6 +60,9 @@ class _Runs:
     budget: Budget
     read_whole: str | None  # why run files are read whole (:func:`_read_whole`)
     checksums: bool = True  # whether the files' checksums are taken (in worker processes too)
+    # what the call read of files that can be read once (a FIFO --ontology): a worker
+    # process takes it, never opens them (provenance.read_so_far)
+    read: dict = field(default_factory=dict)
 
     def score(self, index: int, tie_bounds: bool, progress=None, ahead=None) -> tuple:
         """``(result, columns, flagged topics, warnings)`` of run ``index``."""
@@ -136,7 +139,7 @@ def _score_in_worker(index: int) -> tuple:
     said by the calling process (:func:`said_again`), not printed by each worker, where a
     caller catching them never saw them."""
     runs, tie_bounds = _worker
-    with provenance.taking_checksums(runs.checksums):
+    with provenance.taking_checksums(runs.checksums), provenance.reading_as(runs.read):
         return with_warnings(runs.score, index, tie_bounds)
 
 
