@@ -167,6 +167,15 @@ def read_once_given_twice(paths: Sequence) -> str | None:
     return None
 
 
+def check_read_once(paths: Sequence) -> None:
+    """Refuse (:class:`UsageError`) two of ``paths``, in any roles (runs, qrels, a second
+    set of qrels), naming one file that can be read once (:func:`read_once_given_twice`):
+    its second reader would read it as empty, or wait for a writer for good."""
+    read_twice = read_once_given_twice(paths)
+    if read_twice is not None:
+        raise UsageError(read_twice)
+
+
 def check_runs_once(paths: Sequence[str | os.PathLike]) -> None:
     """Refuse a run file given twice, or spelt two ways: it would be compared with
     itself (or counted twice)."""

@@ -330,14 +330,10 @@ def _page(evaluation, html_page, html_depth: int, grouping: tuple) -> tuple[str,
 def _check_targets(given: list, flags, html_page) -> None:
     """Refuse, before any work, an output that is one of the ``given`` inputs, and two of
     them reading standard input or one pipe."""
-    from ..errors import UsageError
-    from ..naming import read_once_given_twice
+    from ..naming import check_read_once
     from ..report import check_score_outputs
 
-    read_twice = read_once_given_twice(given)
-    if read_twice is not None:
-        raise UsageError(read_twice)
-
+    check_read_once(given)
     check_score_outputs(flags["report"], flags["manifest"], [g for g in given if g], html_page)
 
 

@@ -27,7 +27,7 @@ from ..inputs import held
 from ..measures import NUM_REL
 from ..measures.names import requests
 from ..memory import Budget
-from ..naming import listed_names, read_once_given_twice
+from ..naming import check_read_once, listed_names
 from ..trec_eval import compat as _compat
 from ..trec_eval import zscores as zscores_module
 from . import bounds, drill
@@ -163,9 +163,7 @@ def _evaluate(qrels, runs, measures, settings: EvalSettings, run_names, progress
     sources, names = inputs.split_runs(runs)
     if not sources:  # as compare refuses it: an evaluation of nothing lost its measures
         raise UsageError("nothing to evaluate: no run given")
-    read_twice = read_once_given_twice([qrels, *sources])
-    if read_twice is not None:
-        raise UsageError(read_twice)
+    check_read_once([qrels, *sources])
     given = listed_names(run_names)
     names = _named(sources, given if given else names)
     requested, ordered, engines = _measures(measures, settings)
