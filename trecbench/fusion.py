@@ -165,16 +165,19 @@ def _weights(weights, n_runs: int, method: str) -> np.ndarray:
 _WEIGH_INSTEAD = f"to weigh a run more, give it a weight (-w, with {', '.join(WEIGHTED)})"
 
 
-def _check_distinct_files(runs) -> None:
+def check_distinct_files(runs, others: Sequence = ()) -> None:
     """Refuse a run file given twice (by any path: a link too; standard input ``-`` twice),
-    before anything is read: fused with itself it would weigh double without a word."""
-    from .naming import repeated_file
+    before anything is read: fused with itself it would weigh double without a word; and
+    one pipe or standard input both a run and one of ``others`` (the qrels of a search,
+    an ir_metadata file): it can be read once."""
+    from .naming import check_read_once, repeated_file
 
     repeated = repeated_file([run for run in runs if isinstance(run, (str, os.PathLike))])
     if repeated is not None:
         path, first = repeated
         also = "" if first == path else f" (also as {one_line(first)})"
         raise UsageError(f"{one_line(path)}: this run is given twice{also}; {_WEIGH_INSTEAD}")
+    check_read_once([*runs, *others])
 
 
 def ranked_tables(runs, progress: Progress | None = None) -> list[pa.Table]:
@@ -186,7 +189,7 @@ def ranked_tables(runs, progress: Progress | None = None) -> list[pa.Table]:
     from .evaluation.integer_ids import refuse_lost_zeros_among
     from .inputs import held
 
-    _check_distinct_files(runs)
+    check_distinct_files(runs)
     tables, files = [], {}  # files: index of a run read from a file -> its name
     for number, run in enumerate(runs, 1):
         with held.naming(run, f"run{number}"):  # as trecbench.naming.run_names names it

@@ -158,7 +158,7 @@ def fuse(
     from .. import outputs
     from ..errors import UsageError
     from ..files import parquet_named, run_bytes
-    from ..fusion import check_tag
+    from ..fusion import check_distinct_files, check_tag
     from .progress import drawn
 
     if output != "-":  # before the fusion: an input is never the output
@@ -170,6 +170,7 @@ def fuse(
     check_tag(tag)  # before --optimize's search, not after it
     if optimize is not None and qrels is None:
         raise UsageError("--optimize needs --qrels: the judgments it chooses on")
+    check_distinct_files(runs, [qrels, metadata])  # before a run is read
     with drawn(quiet) as progress:
         fusion = {"method": method, "k": k, "norm": norm, "weights": weights, "depth": depth}
         tuning = {"measure": optimize, "qrels": qrels, "folds": folds, "seed": seed, "step": step}

@@ -266,8 +266,11 @@ def _read_once(qrels, qrels_b, runs) -> tuple:
     reader takes as it is), the runs by the names every command gives them."""
     from ..evaluation.reading import load
     from ..inputs import named_runs
+    from ..naming import check_read_once
 
-    loaded_runs = {name: load(run, "run") for name, run in named_runs(runs).items()}
+    named = named_runs(runs)
+    check_read_once([qrels, qrels_b, *named.values()])  # one pipe in two roles: read once
+    loaded_runs = {name: load(run, "run") for name, run in named.items()}
     return load(qrels, "qrels"), load(qrels_b, "qrels"), loaded_runs
 
 

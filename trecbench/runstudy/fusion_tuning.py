@@ -237,9 +237,10 @@ def optimize_fusion(
     >>> tuned = optimize_fusion(["a.run", "b.run"], "dev.qrels", "nDCG@10")  # doctest: +SKIP
     >>> tuned.best.k, tuned.held_out  # doctest: +SKIP
     """
-    from ..fusion import ranked_tables
+    from ..fusion import check_distinct_files, ranked_tables
 
     search = FusionSearch(method, norm, folds, seed, tuple(k_grid), step, depth)
+    check_distinct_files(runs, [qrels])  # before a run is read: one pipe is read once
     return tune_fusion(ranked_tables(runs), qrels, measure, search)
 
 

@@ -134,12 +134,13 @@ def pool(
     """
     from ..conclusions.scores import source_name
     from ..inputs import split_runs
-    from ..naming import run_names
+    from ..naming import check_read_once, run_names
 
     settings = PoolSettings(depth, relevance_level)
     sources, given = split_runs(runs)
     if not sources:
         raise UsageError("nothing to pool: no run given")
+    check_read_once([*sources, qrels])  # one pipe as a run and the qrels: read once
     labels = run_names(sources, names if names is not None else given)
     judged = _judgments(qrels) if qrels is not None else None
     against = None if judged is None else (judged, source_name(qrels) or "the qrels")

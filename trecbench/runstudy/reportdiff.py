@@ -16,11 +16,12 @@ the others.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from math import inf
 from typing import Any
 
 from ..errors import InputError
+from ..naming import read_once_given_twice
 from ..renderers.escaping import escape_text
 from .reportview import SECTIONS, ReportView, read_view
 
@@ -380,7 +381,11 @@ def diff_reports(path_a: str, path_b: str) -> ReportDiff:
     >>> result.cause  # doctest: +SKIP
     'the qrels differ: ...'
     """
-    a, b = read_view(path_a), read_view(path_b)
+    a = read_view(path_a)
+    # one pipe or standard input named twice (`diff - -`) is read once and is the same as
+    # itself, as GNU diff has it and as a regular file given twice is: read again it was empty
+    once = read_once_given_twice([path_a, path_b]) is not None
+    b = replace(a, path=path_b) if once else read_view(path_b)
     if a.kind != b.kind:
         article = "an" if b.kind[0] in "AEIOU" else "a"
         message = f"this is {article} {b.kind}, {path_a} is not: only reports of one kind compare"
