@@ -14,6 +14,7 @@ reason) below two pairs or when the differences do not vary.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -141,24 +142,26 @@ def _stratum(collection: Collection, read: dict) -> set[str] | None:
 
 
 def _per_query(
-    collection: Collection, systems: list[str], measures: list[str], read: dict, progress
+    collection: Collection, suite: Suite, read: dict, shared: set, progress
 ) -> tuple[pd.DataFrame, dict[str, int], dict[str, bool]]:
     """``run, qid, measure, value`` of every system on the collection (its stratum),
     each topic's judgments as one number (:func:`_judgments`) and the measures' values
-    in the suite's order (:func:`_shown`). Collections of one qrels
-    file and the same runs (strata of one collection) share one evaluation: ``read`` keeps
-    what the suite has read, so that each input is read once. ``progress``: as
+    in the suite's order (:func:`_shown`). ``read`` keeps what the suite has read, so that
+    each input is read once: the evaluation of one qrels file and the same runs (strata of
+    one collection) is shared, a qrels file is loaded once, and so is a run file that
+    several evaluations score (``shared``: :func:`_shared_runs`). ``progress``: as
     :func:`leaderboard` takes it."""
-    from .. import provenance
     from ..evaluation import evaluate
-    from ..evaluation.reading import load
 
-    runs = {system: str(collection.runs[system]) for system in systems}
-    paths = [collection.qrels, *(collection.runs[s] for s in systems)]
-    key = tuple(provenance.identity(path) or str(path.resolve()) for path in paths)
+    systems = suite.systems
+    key = _evaluation_key(collection, systems)
     if key not in read:
-        qrels = load(str(collection.qrels), "qrels", progress=progress)
-        evaluation = evaluate(qrels, runs, measures, progress=progress)
+        qrels = _loaded(collection.qrels, "qrels", read, progress)
+        runs = {
+            system: _loaded(path, "run", read, progress) if _identity(path) in shared else str(path)
+            for system, path in ((s, collection.runs[s]) for s in systems)
+        }
+        evaluation = evaluate(qrels, runs, suite.measures, progress=progress)
         frame = evaluation.per_query
         read[key] = (frame[frame["qid"] != "all"], _judgments(qrels.table), _shown(evaluation))
     frame, judgments, shown = read[key]
@@ -167,6 +170,57 @@ def _per_query(
         frame = frame[frame["qid"].isin(topics)]
     _check_scored(collection, systems, set(frame["run"]))
     return frame.astype({"run": str, "qid": str, "measure": str}), judgments, shown
+
+
+def _identity(path) -> tuple | str:
+    """Which file ``path`` is (:func:`trecbench.provenance.identity`; its resolved path
+    where it cannot be examined: its reader says why)."""
+    from .. import provenance
+
+    return provenance.identity(path) or str(path.resolve())
+
+
+def _evaluation_key(collection: Collection, systems: list[str]) -> tuple:
+    """What an evaluation of the collection scores: its qrels' and runs' identities."""
+    return tuple(_identity(p) for p in [collection.qrels, *(collection.runs[s] for s in systems)])
+
+
+def _shared_runs(suite: Suite) -> set:
+    """The identities of the run files that two evaluations of the suite or more score
+    (collections of other qrels, or of other runs, that name one file): loaded once for
+    them all, where a FIFO could not be opened twice. A run file of one evaluation is
+    left to it (read in blocks or by worker processes, as ``score`` reads it)."""
+    evaluations = {_evaluation_key(collection, suite.systems) for collection in suite.collections}
+    counts = Counter(identity for key in evaluations for identity in set(key[1:]))
+    return {identity for identity, count in counts.items() if count > 1}
+
+
+def _loaded(path, kind: str, read: dict, progress):
+    """The run or qrels file ``path``, loaded once for the suite (``read`` keeps it by the
+    file's identity)."""
+    from ..evaluation.reading import load
+
+    key = (kind, _identity(path))
+    if key not in read:
+        read[key] = load(str(path), kind, progress=progress)
+    return read[key]
+
+
+def _check_read_once(suite: Suite) -> None:
+    """Refuse a pipe or FIFO the suite names in two roles (qrels, a run, strata): each
+    role's file is read once, and it can be read once."""
+    from ..naming import check_read_once
+
+    named: dict = {}
+    for c in suite.collections:
+        for role, path in (
+            ("qrels", c.qrels),
+            ("strata", c.strata),
+            *(("run", c.runs[s]) for s in suite.systems),
+        ):
+            if path is not None:
+                named.setdefault((role, _identity(path)), path)
+    check_read_once(list(named.values()))
 
 
 def _judgments(qrels) -> dict[str, int]:
@@ -226,10 +280,10 @@ def leaderboard(suite, progress=None) -> Leaderboard:
     """
     if not isinstance(suite, Suite):
         suite = load_suite(suite)
+    _check_read_once(suite)
     read: dict = {}
-    scored = [
-        _per_query(c, suite.systems, suite.measures, read, progress) for c in suite.collections
-    ]
+    shared = _shared_runs(suite)
+    scored = [_per_query(c, suite, read, shared, progress) for c in suite.collections]
     frames = [frame for frame, _, _ in scored]
     _check_disjoint(suite, frames, [judgments for _, judgments, _ in scored])
     shown = scored[0][2]
