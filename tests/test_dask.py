@@ -218,6 +218,39 @@ def test_an_empty_parquet_run_is_refused_as_in_one_process(tmp_path, client):
         assert raised.value.cli_line() == f"{empty}: error[R26]: empty file"
 
 
+def test_an_ontology_is_read_once_and_warned_of_once_on_dask(tmp_path, client):
+    """Dask's workers loaded --ontology by its path: a FIFO waited for good for a second
+    writer, and what the file leaves out (is_a to an id it lacks) was said by no one
+    (reviewer 245). The client reads it, says it and hands it to the workers."""
+    from test_ontology import OBO
+    from test_ontology_read_once import _within_one_feed
+
+    text = OBO + "\n[Term]\nid: HP:0000099\nname: orphan\nis_a: HP:0009999\n"
+    (tmp_path / "hp.obo").write_text(text)
+    (tmp_path / "q").write_text("q1 0 HP:0000004 1\n")
+    runs = {}  # a list of paths is one run's files on Dask
+    for name, term in (("a", "HP:0000099"), ("b", "HP:0000004")):
+        (tmp_path / f"{name}.run").write_text(f"q1 Q0 {term} 1 1 {name}\n")
+        runs[name] = str(tmp_path / f"{name}.run")
+    fifo = tmp_path / "p"
+    os.mkfifo(fifo)
+    filed = evaluate(
+        str(tmp_path / "q"), runs, ["MaxOntSim@1"], options={"ontology": str(tmp_path / "hp.obo")}
+    )
+
+    def piped():
+        options = {"ontology": str(fifo)}
+        return tbdask.evaluate(
+            str(tmp_path / "q"), runs, ["MaxOntSim@1"], options=options, client=client
+        )
+
+    scored = _within_one_feed(piped, fifo, text)
+    assert [r.summary for r in scored.runs] == [r.summary for r in filed.runs]
+    assert [r.summary["maxontsim_1"] for r in filed.runs] == [0.0, 1.0]
+    (warning,) = scored.input_warnings
+    assert warning.startswith(f"{fifo}: 2 is_a edges to an id the file does not define")
+
+
 def test_a_local_cluster_does_not_log_what_it_raises(capfd):
     """A task's failure on a local cluster is raised in the client (and printed there in
     one line); the workers log nothing of it: no second report, no traceback."""

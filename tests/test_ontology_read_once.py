@@ -138,3 +138,14 @@ def test_score_with_a_fifo_ontology_and_two_runs_ends(files):
     assert piped.returncode == 0, piped.stderr
     assert piped.stdout == _score(files, "hp.obo").stdout
     assert piped.stdout.count("\tall\t") == 2
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_what_the_ontology_leaves_out_is_carried_by_the_evaluation(files, jobs):
+    # said by the command, yet missing from the library's Evaluation (and lost with -j 2,
+    # whose workers loaded the ontology): it is read once, before the runs, in the call
+    runs = [str(files / name) for name in RUNS]
+    options = {"ontology": files / "hp.obo"}
+    scored = evaluate(files / "h.qrels", runs, ["MaxOntSim@1"], options=options, jobs=jobs)
+    (warning,) = scored.input_warnings
+    assert warning.startswith(f"{files / 'hp.obo'}: 1 is_a edge to an id the file does not")

@@ -30,6 +30,7 @@ import os
 import threading
 import weakref
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from itertools import accumulate
 from typing import Any, NamedTuple
 
@@ -114,7 +115,10 @@ class DaskRun:
             shuffled = typed.shuffle("qid", npartitions=parts, shuffle_method="tasks")
             # a key of its own each call (hash=False): equal data scattered again by a later
             # call must not share the key of data a finished call lets go of
-            shared = client.scatter(plan, broadcast=True, hash=False)
+            # what the call read of a file that can be read once (a FIFO --ontology: read
+            # before the runs, trecbench.evaluate), handed to the workers
+            read = provenance.read_so_far()
+            shared = client.scatter(_Shared(plan, read), broadcast=True, hash=False)
             scored = [
                 dask.delayed(_score_partition)(part, shared, tie_bounds)
                 for part in shuffled.to_delayed()
@@ -413,7 +417,16 @@ def _id_facts(table: pa.Table, qrels_integers: tuple[str, ...]) -> tuple:
     return integers, {role: example for role, example in lost.items() if example is not None}
 
 
-def _score_partition(part, plan, tie_bounds: bool):
+@dataclass(frozen=True)
+class _Shared:
+    """What every partition's scoring takes: the plan, and what the client's call read of
+    files that can be read once (:func:`trecbench.provenance.read_so_far`)."""
+
+    plan: Any
+    read: dict
+
+
+def _score_partition(part, shared: _Shared, tie_bounds: bool):
     """One partition of whole topics scored with the engines of one process, and the
     warnings they raised, for the client to say (a worker's own stderr would print them
     Python's way, the source line under them)."""
@@ -421,8 +434,8 @@ def _score_partition(part, plan, tie_bounds: bool):
     from .evaluation.runs import with_warnings
 
     table = pa.Table.from_pandas(part, preserve_index=False)
-    with _SCORING:
-        return with_warnings(_score_block, table, plan, tie_bounds)
+    with _SCORING, provenance.reading_as(shared.read):
+        return with_warnings(_score_block, table, shared.plan, tie_bounds)
 
 
 # ---------------------------------------------------------------------------------------

@@ -204,9 +204,13 @@ def _evaluate(qrels, runs, measures, settings: EvalSettings, run_names, progress
     scoring = _Runs(
         sources, names, plan, budget.with_qrels(len(truth.table)), read_whole, checksums
     )
+    # what the measures read besides the runs and qrels (MaxOntSim's ontology), read here
+    # once for every run, worker and Dask partition: its input warnings carried
+    with input_warnings.collected() as measured:
+        plan.read_inputs()
+    read_aside = (*loaded.warnings, *(z_table.warnings if z_table is not None else ()), *measured)
     evaluation = Evaluation(
-        requested, [], [], settings, loaded.path, flagged,
-        [*loaded.warnings, *(z_table.warnings if z_table is not None else ())], loaded.record,
+        requested, [], [], settings, loaded.path, flagged, list(read_aside), loaded.record,
         truth.qids, _relevant_counts(truth, ordered, settings),
     )  # fmt: skip
     done = _scored(scoring, workers, progress, ahead)
@@ -251,8 +255,7 @@ def _scored(runs: _Runs, workers: int, progress, ahead) -> Iterator[tuple]:
 
     for source in runs.sources:
         outputs.note_input(source)  # read by the workers: inputs of this call all the same
-    runs.plan.read_inputs()  # a FIFO --ontology read here once, handed to every worker
-    runs.read = provenance.read_so_far()
+    runs.read = provenance.read_so_far()  # a FIFO --ontology read once, for every worker
     scored = processes.ordered_map(_score_in_worker, range(len(runs.sources)), workers,
                                    _start_worker, (runs, tie_bounds))  # fmt: skip
     return said_again(scored)
