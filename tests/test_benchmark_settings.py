@@ -85,12 +85,22 @@ def test_settings_built_in_python_are_checked_as_a_file_is():
         Mode("b", "B", run=Path("b")),
         Mode("h", "H", fuse=["a", "b"], method="combsum", weights=[0, 0.0]),
     ]
-    with pytest.raises(UsageError, match=r"bench.toml: mode 'h': the weights are all 0"):
+    with pytest.raises(UsageError, match=r"bench.toml: modes.h: the weights are all 0"):
         _settings(modes=zero)
-    negative = [*zero[:2], Mode("h", "H", fuse=["a", "b"], method="combsum", weights=[1, -1])]
-    # refused with the settings: it was refused only once the fusion ran, every run read
-    with pytest.raises(UsageError, match=r"bench.toml: mode 'h': a weight must be >= 0, not -1"):
-        _settings(modes=negative)
+    # each refused with the settings, as a configuration's are: only a negative weight and
+    # all-0 weights were, by a copy of two of fuse's rules (reviewer 246)
+    refused = [
+        ({"weights": [1, -1]}, r"a weight must be a finite number >= 0, not -1"),
+        ({"weights": [1]}, r"1 weight\(s\) for 2 run\(s\)"),
+        ({"method": "rrf", "k": -5}, r"k must be"),
+        ({"norm": "bogus"}, r"bogus"),
+        ({"method": "nope"}, r"nope"),
+        ({"depth": 0}, r"depth must be a positive integer, not 0"),
+    ]
+    for fields, message in refused:
+        fusion = Mode("h", "H", fuse=["a", "b"], **{"method": "combsum", **fields})
+        with pytest.raises(UsageError, match=rf"^bench.toml: modes.h: .*{message}"):
+            _settings(modes=[*zero[:2], fusion])
 
 
 @pytest.mark.parametrize("second", ["./r.run", "r.run", "link.run", "hard.run"])

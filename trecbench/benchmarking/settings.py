@@ -11,7 +11,6 @@ modes (:class:`Mode`), the targets (:class:`Target`, :data:`PRESETS`), the stati
 from __future__ import annotations
 
 import dataclasses
-import numbers
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -103,9 +102,10 @@ class Completeness:
         return dataclasses.asdict(self)
 
 
-# The defaults as a configuration spells them (the schema's ``completeness`` and
-# ``statistics`` tables); the statistics' are StatsSettings' (a test keeps them equal):
-# the correction unset, Holm unless given (a family-wise test takes none given)
+# The defaults of the schema's ``completeness`` and ``statistics`` tables, as the loader
+# fills them in; the statistics' are StatsSettings' (a test keeps them equal): the
+# correction None, as no configuration writes it (Holm unless given; a family-wise test
+# takes none given)
 COMPLETENESS = Completeness().to_json()
 STATISTICS = {"test": "t", "correction": None, "samples": 10_000, "seed": 0, "confidence": 0.95}
 
@@ -282,19 +282,24 @@ def _check_runs_once(modes: list[Mode], path: Path) -> None:
 
 
 def _check_fusion(mode: Mode, path: Path) -> None:
-    """A fusion names each mode once, and its weights are not negative nor all 0 (as
-    :func:`trecbench.fuse` refuses them: before any run is read)."""
+    """A fusion names each mode once, and its settings are those :func:`trecbench.fuse`
+    takes (:func:`trecbench.fusion.checked_settings`: method, norm, k, a weight per run
+    neither negative nor all 0, depth, tag), refused naming the mode before any run is
+    read, as a configuration's are."""
+    from ..fusion import checked_settings
+
     fused = mode.fuse or []
     twice = next((m for i, m in enumerate(fused) if m in fused[:i]), None)
     if twice is not None:
         raise UsageError(f"{path}: mode {mode.name!r} fuses {excerpt(twice)} twice")
-    if mode.weights is None:
+    if mode.fuse is None:
         return
-    negative = next((w for w in mode.weights if isinstance(w, numbers.Real) and w < 0), None)
-    if negative is not None:
-        raise UsageError(f"{path}: mode {mode.name!r}: a weight must be >= 0, not {negative!r}")
-    if not any(mode.weights):
-        raise UsageError(f"{path}: mode {mode.name!r}: the weights are all 0")
+    try:
+        checked_settings(
+            mode.method, mode.norm, mode.k, mode.weights, len(fused), mode.depth, mode.run_tag
+        )
+    except UsageError as error:
+        raise UsageError(f"{path}: modes.{mode.name}: {error}") from None
 
 
 def _check_fusion_depths(modes: list[Mode], max_depth: int, path: Path) -> None:
@@ -312,7 +317,7 @@ def _check_fusion_depths(modes: list[Mode], max_depth: int, path: Path) -> None:
 def _check_references(modes: list[Mode], path: Path) -> None:
     """Refuse two modes of one label (the tables would show two columns of one name: the
     labels are compared as shown, blanks collapsed), two modes of one run file, a fusion
-    of one mode twice, weights that are all 0, and unknown, self- and circular
+    of one mode twice or with settings ``fuse`` refuses, and unknown, self- and circular
     references."""
     known = {mode.name: mode for mode in modes}
     labels: dict[str, str] = {}
