@@ -79,7 +79,9 @@ class NumberAsText(str):
         value = float(self)
         if math.isinf(value):  # as a TOML 1e400 and a YAML 1.0e+400 are refused
             return f"{self} overflows a double"
-        if "number" not in types and value.is_integer():
+        if "number" not in types:  # an integer is expected: a fraction is none at all
+            if not value.is_integer():
+                return f"{self} is not an integer"
             spelt = f"{int(value)}"
         else:
             sign, mantissa, exponent_sign, exponent = _EXPONENT_FORM.fullmatch(self).groups()
