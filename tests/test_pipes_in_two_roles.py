@@ -65,6 +65,8 @@ REFUSED = "trecbench: p: a pipe, given twice, can be read once: give it once\n"
         ["agree", "p", "a.run", "b.run", "c.run", "--qrels-b", "p", "-m", "P@5"],
         ["fuse", "b.run", "p", "--optimize", "P@5", "--qrels", "p", "-o", "f.run"],
         ["fuse", "a.run", "p", "--ir-metadata", "p", "-o", "f.run"],
+        # validate said it in click's words, the command named and its --help after it
+        ["validate", "p", "--qrels", "p"],
     ],
 )
 def test_a_fifo_in_two_roles_is_refused_before_it_is_read(args, folder, capsys):

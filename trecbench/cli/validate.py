@@ -307,11 +307,9 @@ def _stdin_named(paths: list, count: int) -> tuple:
     """RUNS (the first ``count`` of ``paths``), --qrels, --topics and --docids, with ``-``
     read as standard input: it, or a pipe, can be read once (given twice, the second read
     as an empty file)."""
-    from ..naming import read_once_given_twice
+    from ..naming import check_read_once
 
-    read_twice = read_once_given_twice(paths)
-    if read_twice is not None:
-        raise click.UsageError(read_twice)
+    check_read_once(paths)  # in score's words
     return tuple(paths[:count]), *paths[count:]
 
 
