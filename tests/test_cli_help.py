@@ -102,3 +102,15 @@ def test_score_refuses_an_unjudged_threshold_of_nan(capsys):
         "trecbench: score: Invalid value for '--unjudged-threshold': 'nan' is not a finite "
         "number. (see 'trecbench score --help')\n"
     )
+
+
+def test_the_top_help_lists_every_exit_code():
+    # the list was mended twice in one day by hand (130, 141, diff's usage errors)
+    from click.testing import CliRunner
+
+    from trecbench.cli import cli
+    from trecbench.errors import ExitCode
+
+    text = " ".join(CliRunner().invoke(cli, ["--help"]).output.split())
+    listed = text[text.index("Exit codes:") : text.index("(see docs/cli-conventions.md)")]
+    assert [int(n) for n in re.findall(r"(?<![\w-])(\d+) ", listed)] == [int(c) for c in ExitCode]

@@ -7,7 +7,7 @@ import math
 
 import pandas as pd
 
-from ..strata import MIN_GROUP_SIZE, undefined_notes
+from ..strata import KINDS, MIN_GROUP_SIZE, undefined_notes
 from .escaping import escape_text, escaper, group_place, unlike
 from .text_tables import aligned, csv_line, markdown_table
 
@@ -65,7 +65,7 @@ def _mean_text(value: float) -> str:
 
 
 # the labels of the rows over the groups; a group of that name is told apart from them
-_SUMMARIES = ("(macro)", "(micro)", "(spread)")
+_SUMMARIES = tuple(f"({kind})" for kind in KINDS if kind != "group")
 
 
 def _label(kind: str, group, escaped) -> str:
