@@ -33,11 +33,10 @@ import pyarrow.compute as pc
 from .. import extras
 from ..callers import outside_trecbench
 from ..errors import ProviderWarning, UnevaluableTopicError, one_line
-from ..inputs.tables import duplicate_in_files, lines_are_rows, subtopics
+from ..inputs.tables import judged_twice, subtopics
 from ..measures import Measure, registry, value_names
 from ..measures.params import CWL_HORIZON
 from ..plurals import counted
-from ..ranking import duplicate_error
 from .interface import Settings
 
 NAME = "providers"
@@ -116,9 +115,7 @@ def _refuse_duplicate_subtopic_judgments(table, subtopic, path: str) -> None:
         row = int(rows[0])
         qid, docno = (table.column(name)[row].as_py() for name in ("qid", "docno"))
         first, second = (table.column("line")[int(r)].as_py() for r in rows[:2])
-        error = duplicate_error(path, qid, docno, first, second, "Q5", subtopic[row].as_py())
-        rows = [lines_are_rows(table)]
-        raise duplicate_in_files(error, files=[path], rows=rows, rule="Q5")
+        raise judged_twice(table, path, qid, docno, first, second, subtopic[row].as_py())
 
 
 @contextmanager

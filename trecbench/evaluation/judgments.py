@@ -14,7 +14,7 @@ import pyarrow.compute as pc
 
 from .. import arrow, inputs, ranking
 from ..errors import TrecbenchError, UnevaluableTopicError, UsageError
-from ..inputs.tables import duplicate_in_files, lines_are_rows, subtopics
+from ..inputs.tables import judged_twice, subtopics
 from ..trec_eval import judgment_groups, prefs_files
 from ..trec_eval.compat import Compat
 from ..trec_eval.negative_topics import unevaluable
@@ -137,9 +137,7 @@ class Qrels:
         for position, qid in enumerate(qids):
             if duplicates and qid in self._duplicates:
                 docno, first, second = self._duplicates[qid]
-                error = ranking.duplicate_error(self.path, qid, docno, first, second, "Q5")
-                rows = [lines_are_rows(self.table)]
-                return position, duplicate_in_files(error, files=[self.path], rows=rows, rule="Q5")
+                return position, judged_twice(self.table, self.path, qid, docno, first, second)
             top, _, line = self.topics[qid]
             if unevaluable(position, top):
                 message = (

@@ -429,6 +429,18 @@ def lines_are_rows(table: pa.Table) -> bool:
 FILE_LINE_BITS = 40
 
 
+def judged_twice(
+    table: pa.Table, path: str, qid: str, docno: str, first: int, second: int, subtopic=None
+) -> DuplicateError:
+    """A document the qrels ``table`` read from ``path`` judge twice (Q5; of a ``subtopic``
+    for the diversity measures), at its ``first`` and ``second`` line, cited as rows where
+    the table's lines are its file's rows (:func:`duplicate_in_files`)."""
+    from ..ranking import duplicate_error
+
+    error = duplicate_error(path, qid, docno, first, second, "Q5", subtopic)
+    return duplicate_in_files(error, files=[path], rows=[lines_are_rows(table)], rule="Q5")
+
+
 def duplicate_in_files(
     error: DuplicateError, *, files: list[str], rows: list[bool], rule: str = "R7"
 ) -> DuplicateError:
