@@ -117,8 +117,8 @@ class DaskRun:
             # call must not share the key of data a finished call lets go of
             # what the call read of a file that can be read once (a FIFO --ontology: read
             # before the runs, trecbench.evaluate), handed to the workers
-            read = provenance.read_so_far()
-            shared = client.scatter(_Shared(plan, read), broadcast=True, hash=False)
+            read_once = provenance.read_so_far()
+            shared = client.scatter(_Shared(plan, read_once), broadcast=True, hash=False)
             scored = [
                 dask.delayed(_score_partition)(part, shared, tie_bounds)
                 for part in shuffled.to_delayed()
@@ -423,7 +423,7 @@ class _Shared:
     files that can be read once (:func:`trecbench.provenance.read_so_far`)."""
 
     plan: Any
-    read: dict
+    read_once: dict
 
 
 def _score_partition(part, shared: _Shared, tie_bounds: bool):
@@ -434,7 +434,7 @@ def _score_partition(part, shared: _Shared, tie_bounds: bool):
     from .evaluation.runs import with_warnings
 
     table = pa.Table.from_pandas(part, preserve_index=False)
-    with _SCORING, provenance.reading_as(shared.read):
+    with _SCORING, provenance.reading_as(shared.read_once):
         return with_warnings(_score_block, table, shared.plan, tie_bounds)
 
 

@@ -255,7 +255,7 @@ def _scored(runs: _Runs, workers: int, progress, ahead) -> Iterator[tuple]:
 
     for source in runs.sources:
         outputs.note_input(source)  # read by the workers: inputs of this call all the same
-    runs.read = provenance.read_so_far()  # a FIFO --ontology read once, for every worker
+    runs.read_once = provenance.read_so_far()  # a FIFO --ontology read once, for every worker
     scored = processes.ordered_map(_score_in_worker, range(len(runs.sources)), workers,
                                    _start_worker, (runs, tie_bounds))  # fmt: skip
     return said_again(scored)

@@ -62,7 +62,7 @@ class _Runs:
     checksums: bool = True  # whether the files' checksums are taken (in worker processes too)
     # what the call read of files that can be read once (a FIFO --ontology): a worker
     # process takes it, never opens them (provenance.read_so_far)
-    read: dict = field(default_factory=dict)
+    read_once: dict = field(default_factory=dict)
 
     def score(self, index: int, tie_bounds: bool, progress=None, ahead=None) -> tuple:
         """``(result, columns, flagged topics, warnings)`` of run ``index``."""
@@ -139,7 +139,7 @@ def _score_in_worker(index: int) -> tuple:
     said by the calling process (:func:`said_again`), not printed by each worker, where a
     caller catching them never saw them."""
     runs, tie_bounds = _worker
-    with provenance.taking_checksums(runs.checksums), provenance.reading_as(runs.read):
+    with provenance.taking_checksums(runs.checksums), provenance.reading_as(runs.read_once):
         return with_warnings(runs.score, index, tie_bounds)
 
 
