@@ -225,3 +225,26 @@ def test_float32_off_leaves_preference_levels_as_the_version_holds_them(tmp_path
         result = trecbench.evaluate(prefs, run, ["prefs_num_prefs_poss"], rel_format="prefs",
                                     **settings)  # fmt: skip
         assert result.per_query["value"].item() == possible
+
+
+@pytest.mark.parametrize(
+    ("prefs", "message"),
+    [
+        # trec_eval: "Internal docid 0 occurs with different rel_level in same jsg", exit 4
+        ("q1 a s1 d1 2\nq1 a s1 d2 1\nq1 a s1 d1 0\n",
+         "docid 0 occurs with different rel_level in same jsg"),
+        ("q1 a s1 d1 2\nq1 a s1 d2 1\nq1 a s2 d2 2\nq1 a s2 d1 1\n",
+         "preferences contradict each other within a judgment group"),
+    ],
+)  # fmt: skip
+def test_preferences_trec_eval_stops_on_are_said_of_their_file_and_topic(
+    tmp_path, monkeypatch, capsys, prefs, message
+):
+    # they named neither (reviewer 248): "trecbench: docid 0 occurs with ..."
+    from trecbench.cli import run
+
+    (tmp_path / "prefs").write_text(prefs)
+    (tmp_path / "run").write_text("q1 Q0 d1 1 2.0 r\nq1 Q0 d2 2 1.0 r\n")
+    monkeypatch.chdir(tmp_path)
+    assert run(["score", "-R", "prefs", "-m", "prefs", "prefs", "run"]) == 4
+    assert capsys.readouterr().err.startswith(f"trecbench: prefs: topic q1: {message}")

@@ -104,7 +104,7 @@ class Evaluator:
     wants_table = True
 
     def __init__(self, truth, measures: list[Measure], settings: Settings, requested=()):
-        self.judgments = truth.table
+        self.judgments, self.judgments_path = truth.table, truth.path
         self.measures = measures
         order = registry.trec_order()
         known = sorted((m for m in requested if m.family in order), key=lambda m: order[m.family])
@@ -263,8 +263,10 @@ class Evaluator:
             docnos, scores = by_topic.get(qid, ([], np.zeros(0)))
             try:
                 counts = counter.count(qid, docnos, scores, self._prefs[qid])
-            except PrefsError as error:
-                result.failed_at, result.error = t, error
+            except PrefsError as error:  # said of the preferences' file and topic
+                located = PrefsError(f"{self.judgments_path}: topic {qid}: {error}")
+                located.trace = error.trace
+                result.failed_at, result.error = t, located
                 if self.debug_level >= 3:
                     result.trailing = f"Debug: Form_prefs starting query '{qid}'\n" + error.trace
                 break
