@@ -365,3 +365,22 @@ def test_a_system_lacking_topics_others_have_is_warned_of(tmp_path, capsys):
     assert board.boards[0].means.tolist() == [[1.0], [0.0]]  # B: t1 only
     assert run(["leaderboard", "--quiet", str(suite)]) == 0
     assert f"trecbench: warning: {expected}\n" in capsys.readouterr().err
+
+
+def test_every_format_says_why_a_test_is_n_a(tmp_path, capsys):
+    # LaTeX printed n/a without the reasons the other formats give (reviewer 247)
+    (tmp_path / "c1.qrels").write_text("q1 0 d1 1\nq1 0 d2 0\nq2 0 d3 1\nq2 0 d4 1\n")
+    run_x = "q1 Q0 d1 1 3 x\nq1 Q0 d2 2 2 x\nq2 Q0 d3 1 1 x\n"
+    (tmp_path / "x.run").write_text(run_x)
+    (tmp_path / "z.run").write_text(run_x.replace(" x\n", " z\n"))
+    suite = tmp_path / "t.toml"
+    suite.write_text(
+        'measures = ["P@1"]\nsystems = ["x", "z"]\n[collections.a]\n'
+        f'qrels = "{tmp_path / "c1.qrels"}"\nruns = "{tmp_path}/{{system}}.run"\n'
+    )
+    reasons = ["z over collections: no test (fewer than 2 pairs)",
+               "z over topics: no test (the differences do not vary)"]  # fmt: skip
+    for output_format in ("table", "markdown", "latex"):
+        assert run(["leaderboard", str(suite), "--format", output_format, "--quiet"]) == 0
+        out = capsys.readouterr().out
+        assert all(reason in out for reason in reasons), output_format

@@ -118,6 +118,8 @@ def _latex(board: MeasureBoard) -> str:
             ([latex_cell(cell) for cell in row] for row in rows),
         ),
         r"\end{table}",
+        # why a test is n/a, as power's and agree's LaTeX say theirs: comments under it
+        *(f"% {note}" for note in _notes(board, name)),
     ]
     return "\n".join(lines) + "\n"
 
