@@ -502,7 +502,9 @@ def test_a_correction_given_with_a_family_wise_test_is_refused(capsys, command):
     # agree took --correction holm with tukey and said "correction none: family-wise"
     qrels, runs = str(ROOT / "qrels" / "hpo-demo.qrels"), sorted((ROOT / "runs").glob("*.run"))
     args = [command, qrels, *map(str, runs), "--test", "tukey", "--correction", "bonferroni"]
-    _refused(args, capsys, 1, "leave --correction out")
+    # f63b921 said "test tukey" here, naming the test by the library's word (reviewer 249)
+    message = "trecbench: --test tukey is family-wise over all pairs: its p-values are not "
+    _refused(args, capsys, 1, message + "corrected again; leave --correction out\n")
 
 
 def test_compare_plots_a_run_from_standard_input(tmp_path):

@@ -135,21 +135,22 @@ def get(name: str) -> StatisticalTest:
 
 
 def refuse_correction_of_family_wise(
-    test: str, correction: str | None, spelt: str = "the correction"
+    test: str, correction: str | None, spelt: tuple[str, str] = ("test", "the correction")
 ) -> None:
     """The one rule of every front end (compare's and agree's settings, so the library,
     their commands, a benchmark configuration): a ``correction`` given (None: left at its
     default) with a family-wise ``test`` (Tukey HSD) is refused, a
     :class:`~trecbench.errors.UsageError`. Its p-values hold for all pairs already and are
     not corrected again (compare adjusts only its Welch view's, with the default, Holm):
-    one asked for would not be applied. ``spelt``: the correction as the caller's users
-    give it (``--correction``)."""
+    one asked for would not be applied. ``spelt``: the test and the correction as the
+    caller's users give them (``("--test", "--correction")``)."""
     if correction is not None and get(test).family_wise:
         from .errors import UsageError
 
+        named_test, named_correction = spelt
         raise UsageError(
-            f"test {test} is family-wise over all pairs: its p-values are not corrected "
-            f"again; leave {spelt} out"
+            f"{named_test} {test} is family-wise over all pairs: its p-values are not "
+            f"corrected again; leave {named_correction} out"
         )
 
 

@@ -187,5 +187,5 @@ def given_correction(test: str, correction: str) -> str | None:
     from .group import given
 
     chosen = correction if given("correction") else None
-    refuse_correction_of_family_wise(test, chosen, "--correction")
+    refuse_correction_of_family_wise(test, chosen, ("--test", "--correction"))
     return chosen
