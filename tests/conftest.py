@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 import shutil
+import signal
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -91,3 +95,30 @@ def browser():
     yield driver
     driver.quit()
     shutil.rmtree(profile, ignore_errors=True)
+
+
+class FifoOpenedAgain(BaseException):
+    """A call still running at its deadline (:func:`fifo_deadline`): it waits in a second
+    open of a FIFO."""
+
+
+@contextlib.contextmanager
+def fifo_deadline(folder: Path, seconds: int) -> Iterator[None]:
+    """Inside the block, a call still running after ``seconds`` is interrupted (SIGALRM
+    ends a wait in ``open()``; a thread waiting on a FIFO of ``folder`` is given its end),
+    so that a FIFO opened a second time fails the test instead of hanging it."""
+
+    def expired(signum, frame):
+        for fifo in folder.iterdir():  # a reader waiting on one reads it empty, and ends
+            if fifo.is_fifo():
+                with contextlib.suppress(OSError):  # no reader waits on it
+                    os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+        raise FifoOpenedAgain(f"still running after {seconds} s: a FIFO opened again")
+
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)

@@ -7,12 +7,11 @@ twice. A FIFO named in two roles (qrels and a run) is refused, as score refuses 
 from __future__ import annotations
 
 import os
-import signal
 import threading
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, fifo_deadline
 from test_read_once import opened  # noqa: F401 - a fixture
 
 from trecbench.errors import UsageError
@@ -47,10 +46,6 @@ runs = {{a = "{run}", b = "reranked.run"}}
 """
 
 
-class Expired(BaseException):
-    """A call still running after :data:`WAIT`: it waits in a second open of a FIFO."""
-
-
 @pytest.fixture
 def folder(tmp_path) -> Path:
     """The R-task demo's qrels (whole and per language), runs and strata; a call still
@@ -65,20 +60,8 @@ def folder(tmp_path) -> Path:
         (tmp_path / f"{system}.run").write_bytes((RTASK / f"{system}.run").read_bytes())
     (tmp_path / "side.json").write_bytes(SIDECAR.read_bytes())
 
-    def expired(signum, frame):
-        for fifo in tmp_path.iterdir():  # a reader waiting on one reads it empty, and ends
-            if fifo.is_fifo():
-                try:
-                    os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
-                except OSError:
-                    pass  # no reader waits on it
-        raise Expired(f"still running after {WAIT} s: a FIFO opened again")
-
-    previous = signal.signal(signal.SIGALRM, expired)
-    signal.alarm(WAIT)
-    yield tmp_path
-    signal.alarm(0)
-    signal.signal(signal.SIGALRM, previous)
+    with fifo_deadline(tmp_path, WAIT):
+        yield tmp_path
 
 
 def _board(folder: Path, text: str) -> list[dict]:

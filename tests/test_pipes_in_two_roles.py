@@ -8,13 +8,13 @@ reading it as an empty file (standard input: ``diff - -`` said ``-: empty file``
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import sys
 import threading
 from pathlib import Path
 
 import pytest
+from conftest import fifo_deadline
 
 from trecbench import agree, optimize_fusion, pool
 from trecbench.cli import run
@@ -30,10 +30,6 @@ RUNS = {
 }
 
 
-class Expired(BaseException):
-    """A command still running after :data:`WAIT`: it waits in a second open of a FIFO."""
-
-
 @pytest.fixture
 def folder(tmp_path, monkeypatch) -> Path:
     """The qrels, the runs and a FIFO ``p`` in the working folder; a call still running
@@ -44,15 +40,8 @@ def folder(tmp_path, monkeypatch) -> Path:
         (tmp_path / name).write_text(text)
     os.mkfifo(tmp_path / "p")
     monkeypatch.chdir(tmp_path)
-
-    def expired(signum, frame):
-        raise Expired(f"still running after {WAIT} s: a FIFO opened again")
-
-    previous = signal.signal(signal.SIGALRM, expired)
-    signal.alarm(WAIT)
-    yield tmp_path
-    signal.alarm(0)
-    signal.signal(signal.SIGALRM, previous)
+    with fifo_deadline(tmp_path, WAIT):
+        yield tmp_path
 
 
 REFUSED = "trecbench: p: a pipe, given twice, can be read once: give it once\n"
