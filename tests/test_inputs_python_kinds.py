@@ -119,3 +119,16 @@ def test_a_grade_far_beyond_the_limit_is_shown_shortened():
         "…(401 characters)…0000000000000000000000000000000000000000 is beyond +-1,000,000 "
         "(trec_eval's nDCG would run for hours)"
     )
+
+
+@pytest.mark.parametrize("written", ["0123", "+5"])
+def test_ids_integers_lost_are_said_lost_as_they_were_written(written):
+    # '+5' was said to have lost its "leading zeros" (reviewer 247)
+    import trecbench
+
+    run = pd.DataFrame({"qid": [int(written)], "docno": ["d1"], "score": [1.0]})
+    with pytest.raises(InputError) as raised:
+        trecbench.evaluate({written: {"d1": 1}}, run, ["P@1"])
+    message = str(raised.value)
+    assert f"such as {written!r} that no integer prints as" in message
+    assert "lost how the ids were written (a leading zero, a sign)" in message

@@ -44,8 +44,9 @@ def refuse(numbers_origin: str, text_origin: str, role: str, example: str) -> No
         numbers_origin,
         None,
         f"its {what}s are integers (written in decimal), while {text_origin} has "
-        f"{what}s such as {example!r} that no integer prints as: the integers lost their "
-        "leading zeros; read the ids as text (pandas: dtype=str)",
+        f"{what}s such as {example!r} that no integer prints as: the integers lost how "
+        "the ids were written (a leading zero, a sign); read the ids as text (pandas: "
+        "dtype=str)",
     )
 
 
