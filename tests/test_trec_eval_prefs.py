@@ -248,3 +248,17 @@ def test_preferences_trec_eval_stops_on_are_said_of_their_file_and_topic(
     monkeypatch.chdir(tmp_path)
     assert run(["score", "-R", "prefs", "-m", "prefs", "prefs", "run"]) == 4
     assert capsys.readouterr().err.startswith(f"trecbench: prefs: topic q1: {message}")
+
+
+def test_a_document_the_run_lists_twice_is_not_blamed_on_the_preferences(
+    tmp_path, monkeypatch, capsys
+):
+    # 3843063 named the preferences file for every stop: the run's duplicate too
+    # (reviewer 250); trec_eval: "trec_eval.form_prefs_counts: duplicate docs d1", exit 4
+    from trecbench.cli import run
+
+    (tmp_path / "prefs").write_text("q1 a s1 d1 2\nq1 a s1 d2 1\n")
+    (tmp_path / "run").write_text("q1 Q0 d1 1 2.0 r\nq1 Q0 d1 2 1.0 r\n")
+    monkeypatch.chdir(tmp_path)
+    assert run(["score", "-R", "prefs", "-m", "prefs_simp", "prefs", "run"]) == 4
+    assert "prefs:" not in capsys.readouterr().err

@@ -263,10 +263,11 @@ class Evaluator:
             docnos, scores = by_topic.get(qid, ([], np.zeros(0)))
             try:
                 counts = counter.count(qid, docnos, scores, self._prefs[qid])
-            except PrefsError as error:  # said of the preferences' file and topic
-                located = PrefsError(f"{self.judgments_path}: topic {qid}: {error}")
-                located.trace = error.trace
-                result.failed_at, result.error = t, located
+            except PrefsError as error:  # the preferences' fault said of their file, topic
+                if not error.of_run:
+                    located = PrefsError(f"{self.judgments_path}: topic {qid}: {error}")
+                    located.trace, error = error.trace, located
+                result.failed_at, result.error = t, error
                 if self.debug_level >= 3:
                     result.trailing = f"Debug: Form_prefs starting query '{qid}'\n" + error.trace
                 break

@@ -36,6 +36,7 @@ class PrefsError(TrecbenchError):
 
     exit_code = 4
     trace = ""
+    of_run = False  # a document the run lists twice: no fault of the preferences' file
 
 
 @dataclass
@@ -227,7 +228,9 @@ class PrefsCounter:
         previous = None
         for docno in sorted(d.encode() for d in ranked):
             if docno == previous:
-                raise PrefsError(f"duplicate docs {docno.decode()}")
+                error = PrefsError(f"duplicate docs {docno.decode()}")
+                error.of_run = True  # the run's listing, not the preferences'
+                raise error
             previous = docno
         if self.debug_level >= 5:
             trace.append(self._dump_docno_buffer(len(kept), "After -M, ranks"))
