@@ -353,6 +353,10 @@ def test_a_number_beyond_a_double_is_said_to_overflow(tmp_path, name, k, shown):
          "write 10000"),
         # no number to suggest where an integer is expected (0.5 is refused too)
         ("statistics: {samples: 5e-1}", "statistics/samples: 5e-1 is not an integer"),
+        # as written, not as the double: 1e-400 is no 0, 1.00000000000000001e1 no 10
+        ("statistics: {samples: 1e-400}", "statistics/samples: 1e-400 is not an integer"),
+        ("statistics: {samples: 1.00000000000000001e1}",
+         "statistics/samples: 1.00000000000000001e1 is not an integer"),
         ("completeness: {max_unjudged: .5e0}", "completeness/max_unjudged: .5e0 is read as "
          "text by YAML 1.1; write 0.5e+0 or 0.5"),
         ("completeness: {max_unjudged: -1.e5}", "completeness/max_unjudged: -1.e5 is read as "

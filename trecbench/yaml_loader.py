@@ -30,6 +30,7 @@ from __future__ import annotations
 import math
 import re
 import sys
+from decimal import Decimal
 from functools import cache
 from typing import Any
 
@@ -80,9 +81,10 @@ class NumberAsText(str):
         if math.isinf(value):  # as a TOML 1e400 and a YAML 1.0e+400 are refused
             return f"{self} overflows a double"
         if "number" not in types:  # an integer is expected: a fraction is none at all
-            if not value.is_integer():
+            exact = Decimal(self)  # as written: 1e-400 is no 0, whatever the double
+            if exact != exact.to_integral_value():
                 return f"{self} is not an integer"
-            spelt = f"{int(value)}"
+            spelt = f"{int(exact)}"
         else:
             sign, mantissa, exponent_sign, exponent = _EXPONENT_FORM.fullmatch(self).groups()
             mantissa = f"0{mantissa}" if mantissa.startswith(".") else mantissa
