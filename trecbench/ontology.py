@@ -317,8 +317,7 @@ def _file_ontology(
         sha256=source.record["sha256"],
     )
     ontology.warnings = _left_out(source.path, parents, set(obsolete), ontology, line_of)
-    input_warnings.keep(ontology.warnings)
-    return ontology
+    return ontology  # its warnings kept by load_ontology, in every call, cached or not
 
 
 def _left_out(path: str, parents, obsolete: set[str], ontology: Ontology, line_of):
