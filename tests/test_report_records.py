@@ -80,7 +80,8 @@ def test_score_pages_evaluation_records_n_z_and_d(folder, flag, value, recorded,
     from trecbench.comparison import from_evaluation
 
     (folder / "z.txt").write_text(Z_FILES[0])
-    measure = "P.1" if flag == "zscores" else "utility.0,0,0,1"  # z.txt's measure
+    # z.txt's measure; utility's fourth coefficient counts with -N only
+    measure = "utility.0,0,0,1" if flag == "num_docs" else "P.1"
     evaluation = evaluate("q.qrels", "a.run", [measure], **{flag: value})
     comparison = from_evaluation(evaluation)
     assert comparison.evaluation.items() >= recorded.items()

@@ -324,6 +324,39 @@ def test_a_negative_collection_size_is_refused(example, monkeypatch):
     assert (stdout, code) == (b"", 1) and "-N -5: a collection's number of documents" in message
 
 
+@pytest.mark.parametrize(
+    "flags, said",
+    [
+        # trec_eval counts from a collection of 0 documents: q1's 4 retrieved-or-relevant
+        # documents gave it -4 non-relevant documents not retrieved (the run's -2.5)
+        ([], "utility.0,0,0,1: its fourth coefficient weighs the documents neither retrieved"),
+        (["-N", "0"], "utility.0,0,0,1: its fourth coefficient"),
+        # q1 retrieves d2, d1, d3, d5 and judges d1, d3 relevant: 4 documents, more than 3
+        (["-N", "3"], "-N 3: fewer documents than topic q1 retrieves or judges relevant (4)"),
+    ],
+)
+def test_utility_counting_documents_outside_the_collection_is_refused(
+    flags, said, example, monkeypatch
+):
+    args = [*flags, "-m", "utility.0,0,0,1", "qrels", "run"]
+    stdout, message, code = run_score(args, example, monkeypatch)
+    assert (stdout, code) == (b"", 1) and said in message
+
+
+def test_utility_counts_the_rest_of_a_collection_large_enough(example, monkeypatch):
+    # trec_eval 9.0.8 -q -N 4 -m utility.0,0,0,1: q1 0.0000 (4 + 2 - 4 - 2), q2 3.0000
+    # (4 + 0 - 1 - 0), all 1.5000; a coefficient of 0 needs no -N (trec_eval's default)
+    args = ["-q", "-N", "4", "-m", "utility.0,0,0,1", "qrels", "run"]
+    stdout, _, code = run_score(args, example, monkeypatch)
+    assert code == 0
+    assert [line.split("\t")[1:] for line in stdout.decode().splitlines()] == [
+        ["q1", "0.0000"], ["q2", "3.0000"], ["all", "1.5000"],
+    ]  # fmt: skip
+    # trec_eval 9.0.8 -m utility.1,-1,0,0: q1 2 - 2, q2 0 - 1: all -0.5000
+    stdout, _, code = run_score(["-m", "utility.1,-1,0,0", "qrels", "run"], example, monkeypatch)
+    assert (code, stdout.decode().split()) == (0, ["utility_1,-1,0,0", "all", "-0.5000"])
+
+
 @pytest.mark.parametrize("engine", ["auto", "pytrec_eval", "fast"])
 def test_level_below_one_is_refused_whatever_the_engine(engine, example, monkeypatch):
     # local measures alone could compute it; one answer for every engine instead

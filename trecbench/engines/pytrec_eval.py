@@ -14,6 +14,7 @@ from functools import partial
 import numpy as np
 
 from .. import ranking
+from ..errors import UsageError
 from ..measures import (
     FLOAT_CUTOFFS,
     LONG_CUTOFFS,
@@ -99,11 +100,21 @@ def engine_keys(measure: Measure, engine_labels: list[str]) -> list[str]:
 _UTILITY_COUNTS = ("num_ret", "num_rel", "num_rel_ret")
 
 
-def _utility(measure: Measure, values: dict[str, np.ndarray], num_docs: int) -> np.ndarray:
-    """trec_eval's utility with ``-N``, in its exact operation order (m_utility.c)."""
+def _utility(measure: Measure, values: dict[str, np.ndarray], num_docs: int, qids) -> np.ndarray:
+    """trec_eval's utility with ``-N``, in its exact operation order (m_utility.c); refused
+    where the fourth coefficient weighs a count of documents neither retrieved nor relevant
+    that ``-N`` makes negative (a topic retrieving or judging more documents than that)."""
     p = [c_atof(x) for x in (measure.params or "1,-1,0,0").split(",")]
     ret, rel, rel_ret = (values[n].astype(np.int64) for n in _UTILITY_COUNTS)
-    rest = (num_docs + rel_ret - ret - rel).astype(np.float64)
+    rest = num_docs + rel_ret - ret - rel
+    if p[3] != 0.0 and (rest < 0).any():
+        at = int(np.argmax(rest < 0))
+        raise UsageError(
+            f"-N {num_docs}: fewer documents than topic {qids[at]} retrieves or judges "
+            f"relevant ({num_docs - rest[at]:,}), which {measure.requested or measure.canonical} "
+            "counts the rest of"
+        )
+    rest = rest.astype(np.float64)
     return p[0] * rel_ret + p[1] * (ret - rel_ret) + p[2] * (rel - rel_ret) + p[3] * rest
 
 
@@ -157,7 +168,7 @@ class _Group:
             for label in labels
         }
         for measure in self.utility:
-            values[measure.family] = _utility(measure, values, self.num_docs)
+            values[measure.family] = _utility(measure, values, self.num_docs, qids)
         return labels, values
 
 

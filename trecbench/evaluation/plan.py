@@ -16,6 +16,7 @@ from ..errors import (
     TrecbenchError,
     TrecEvalUndefinedWarning,
     UnevaluableTopicError,
+    UsageError,
 )
 from ..measures import (
     NICKNAMES,
@@ -28,7 +29,7 @@ from ..measures import (
     split_names,
 )
 from ..measures.first_parameters import first_parameters
-from ..measures.trec_params import uncalculable
+from ..measures.trec_params import uncalculable, weighs_unseen
 from ..trec_eval import compat as _compat
 from ..trec_eval.compat import Compat
 from .settings import EvalSettings
@@ -79,6 +80,21 @@ def _check_shared_gain_params(measures: list[Measure], version: Compat) -> None:
         )
 
 
+def _check_collection_size(measures: list[Measure], num_docs: int | None) -> None:
+    """Refuse utility weighing the documents neither retrieved nor relevant without ``-N``:
+    trec_eval counts them from a collection of 0 documents, below 0 for every topic that
+    retrieves or judges one (a count outside its meaning)."""
+    if num_docs:
+        return
+    for measure in measures:
+        if weighs_unseen(measure.definition, measure.params):
+            raise UsageError(
+                f"{measure.requested or measure.canonical}: its fourth coefficient weighs the "
+                "documents neither retrieved nor relevant, which need -N (the number of "
+                "documents in the collection) to be counted"
+            )
+
+
 def _measures(measures, settings: EvalSettings) -> tuple[list[Measure], list[Measure], dict]:
     """``(requested, ordered, engines)``: the measures as requested (any spelling, None:
     the KPI preset), in trec_eval's printing order, and the engine of each."""
@@ -88,6 +104,7 @@ def _measures(measures, settings: EvalSettings) -> tuple[list[Measure], list[Mea
         requested = parse_measures(measures, settings.compat)
     ordered = presentation_order(requested)
     _check_shared_gain_params(ordered, settings.version)
+    _check_collection_size(ordered, settings.num_docs)
     engines = _engines(ordered, settings)
     if any(m.family == "rbp" and engines[m] == NATIVE for m in ordered):
         warnings.warn(TrecEvalUndefinedWarning(RBP_LEFTOVERS), stacklevel=2)

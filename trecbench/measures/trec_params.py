@@ -75,6 +75,15 @@ def uncalculable(definition: Definition, params: str | None) -> UncalculableMeas
     return None
 
 
+def weighs_unseen(definition: Definition, params: str | None) -> bool:
+    """Whether utility's fourth coefficient is not 0: it then weighs the documents neither
+    retrieved nor relevant, which only ``-N`` (the collection's size) lets anyone count."""
+    if definition.name != "utility" or params is None:
+        return False
+    coefficients = params.split(",")
+    return len(coefficients) == 4 and c_atof(coefficients[3]) != 0.0
+
+
 def numbers_outside(definition: Definition, params: str | None) -> list[str]:
     """What is wrong with the numbers of ``params`` (a trec_eval parameter list, or the
     cutoff of another family) by the family's domains: one line each, none when right."""
