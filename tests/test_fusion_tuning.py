@@ -74,6 +74,20 @@ def test_what_cannot_be_tuned_is_refused(kwargs, message):
         optimize_fusion(RUNS, QRELS, "nDCG@10", **kwargs)
 
 
+def test_the_library_names_its_own_parameters_not_the_cli_s():
+    """optimize_fusion said "--optimize chooses how runs are fused" and "--step 1e-300 over
+    2 runs", options a Python caller has not; the CLI names them (tests below)."""
+    for args, kwargs, message in (
+        (RUNS[:1], {}, "optimize_fusion chooses how runs are fused: give two runs or more"),
+        (RUNS, {"method": "combsum", "step": 1e-300}, "step 1e-300 over 2 runs makes about"),
+        (RUNS, {"folds": 2}, "optimize_fusion needs a measure with one number per topic"),
+    ):
+        measure = "P.1,5" if "folds" in kwargs else "nDCG@10"
+        with pytest.raises(UsageError) as refused:
+            optimize_fusion(args, QRELS, measure, **kwargs)
+        assert str(refused.value).startswith(message) and "--" not in str(refused.value)
+
+
 def test_numpy_integers_are_taken_and_bad_settings_refused_before_any_run_is_read():
     """Reviewer 233: seed=np.int64(2) and folds=np.int64(3) were refused as "--seed must
     be a non-negative integer" (an option a Python caller has not), after every candidate

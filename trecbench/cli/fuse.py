@@ -265,15 +265,20 @@ def _check_given(method: str, optimize: str | None, weighted: bool) -> None:
 
 @contextmanager
 def _named_options():
-    """The library's refusal of its ``folds`` or ``seed`` said of the option given:
-    ``--folds must be ...``, as click names the others."""
+    """The library's refusals said of the options given, as click names the others:
+    ``folds must be ...`` as ``--folds must be ...``, ``optimize_fusion ...`` as
+    ``--optimize ...``, "optimizing" as "--optimize"."""
     from ..errors import UsageError
 
     try:
         yield
     except UsageError as error:
-        if str(error).startswith(("folds ", "seed ")):
-            raise UsageError(f"--{error}") from None
+        said = str(error)
+        if said.startswith(("folds ", "seed ", "step ")):
+            raise UsageError(f"--{said}") from None
+        if said.startswith("optimize_fusion"):
+            said = said.replace("optimize_fusion", "--optimize", 1)
+            raise UsageError(said.replace("without optimizing", "without --optimize")) from None
         raise
 
 

@@ -108,7 +108,7 @@ def grid(method: str, n_runs: int, k_grid=K_GRID, step: float = 0.1) -> list[Can
             # a short line: the digits of a count of 10^600 are no help
             shown = f"{count:,}" if count < 10**15 else f"about 2^{count.bit_length() - 1}"
             raise UsageError(
-                f"--step {step:g} over {n_runs} runs makes {shown} weightings to score "
+                f"step {step:g} over {n_runs} runs makes {shown} weightings to score "
                 f"(at most {MAX_CANDIDATES:,}): take a larger step"
             )
         return [
@@ -135,7 +135,7 @@ def _folds(n_topics: int, folds: int, seed: int) -> np.ndarray:
     (:class:`FusionSearch` checked both; the topics bound the folds)."""
     if n_topics < 2:
         raise UsageError(
-            "--optimize cross-validates over topics: it needs 2 or more topics of the runs "
+            "optimize_fusion cross-validates over topics: it needs 2 or more topics of the runs "
             f"in the qrels, not {n_topics}"
         )
     if folds > n_topics:
@@ -185,9 +185,9 @@ def _check_candidates_differ(values: np.ndarray, qrels, measure: str) -> None:
         mean = float(values[0].mean())
         judged = one_line(source_name(qrels) or "the qrels")
         raise UsageError(
-            f"--optimize: every candidate scores the same {measure} on every topic of "
+            f"optimize_fusion: every candidate scores the same {measure} on every topic of "
             f"{judged} (mean {mean:.4f}): there is nothing to choose; fuse without "
-            "--optimize, with a k or weights of your own"
+            "optimizing, with a k or weights of your own"
         )
 
 
@@ -277,7 +277,7 @@ def tune_fusion(tables, qrels, measure: str, search: FusionSearch) -> FusionTuni
 
     method = method_name(search.method)
     if len(tables) < 2:
-        raise UsageError("--optimize chooses how runs are fused: give two runs or more")
+        raise UsageError("optimize_fusion chooses how runs are fused: give two runs or more")
     candidates = grid(method, len(tables), search.k_grid, search.step)
     fused = _fused_candidates(tables, method, candidates, search)
     per_query = _evaluated(qrels, fused, measure)
@@ -285,14 +285,14 @@ def tune_fusion(tables, qrels, measure: str, search: FusionSearch) -> FusionTuni
     if len(columns) != 1:
         named = ", ".join(map(str, columns[:4])) + (", ..." if len(columns) > 4 else "")
         got = f"it gives {named}" if columns else "it gives no number per topic"
-        raise UsageError(f"--optimize needs a measure with one number per topic: {got}")
+        raise UsageError(f"optimize_fusion needs a measure with one number per topic: {got}")
     wide = per_query.pivot(index="qid", columns="run", values="value")
     values = wide[[str(i) for i in range(len(candidates))]].to_numpy(np.float64).T
     qids = [str(q) for q in wide.index]
     direction = better(columns[0])
     if direction is None:
         raise UsageError(
-            f"--optimize needs a measure with a better direction, not {columns[0]} (a count "
+            f"optimize_fusion needs a measure with a better direction, not {columns[0]} (a count "
             "or a diagnostic: more of it is not better)"
         )
     higher = direction == "higher"
