@@ -192,6 +192,9 @@ def test_schema_enums_cli_choices_and_analysis_are_the_registry_s():
     config = json.loads((SCHEMAS / "benchmark_config.schema.json").read_text())
     assert report["properties"]["settings"]["properties"]["test"]["enum"] == names
     assert config["properties"]["statistics"]["properties"]["test"]["enum"] == names
+    corrections = list(statistical_tests.CORRECTIONS)
+    assert report["properties"]["settings"]["properties"]["correction"]["enum"] == corrections
+    assert config["properties"]["statistics"]["properties"]["correction"]["enum"] == corrections
     assert list(TESTS) == names == list(stats.TESTS)
     assert list(TEST_NAMES) == names == list(MACRO_TEST_NAMES)
     for name, test in statistical_tests.TESTS.items():

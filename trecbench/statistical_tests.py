@@ -1,4 +1,5 @@
-"""The paired significance tests of ``trecbench compare``, described once.
+"""The paired significance tests of ``trecbench compare``, and the corrections of their
+p-values (:data:`CORRECTIONS`), described once.
 
 Each :class:`StatisticalTest` says what a test is called (``--test`` value, its name in
 reports), which options apply to it, where its function lives and the smallest p-value it
@@ -122,6 +123,17 @@ TESTS: dict[str, StatisticalTest] = {
     )
 }
 NAMES = tuple(TESTS)
+
+# the corrections of several p-values for multiple comparisons (``--correction``), by the
+# name a report gives each; Holm where none is given (a family-wise test's p-values get none)
+CORRECTIONS = {
+    "holm": "Holm",
+    "bonferroni": "Bonferroni",
+    "bh": "Benjamini-Hochberg",
+    "none": "no correction",
+}
+CORRECTION_CHOICES = tuple(CORRECTIONS)
+DEFAULT_CORRECTION = "holm"
 
 
 def get(name: str) -> StatisticalTest:

@@ -76,8 +76,8 @@ from .resampling_bounds import refuse_too_few
 from .rounding import rounding_noise
 
 TESTS = statistical_tests.NAMES
-CORRECTIONS = ("holm", "bonferroni", "bh", "none")
-DEFAULT_CORRECTION = "holm"  # where none is given (a family-wise test's p-values get none)
+CORRECTIONS = statistical_tests.CORRECTION_CHOICES
+DEFAULT_CORRECTION = statistical_tests.DEFAULT_CORRECTION
 
 # Samples drawn per block: large enough for BLAS to pay off, small enough that the
 # (BLOCK x queries) count matrix stays a few tens of MB for 10,000 queries.
@@ -455,7 +455,7 @@ def effect_size(diffs) -> np.ndarray:
         return np.where(constant(matrix), np.nan, matrix.mean(axis=0) / sd)
 
 
-def adjust(pvalues, method: str = "holm") -> np.ndarray:
+def adjust(pvalues, method: str = DEFAULT_CORRECTION) -> np.ndarray:
     """Adjust p-values for multiple comparisons: ``holm``, ``bonferroni``, ``bh`` or ``none``.
 
     NaN entries are ignored (they neither count towards the number of comparisons nor get

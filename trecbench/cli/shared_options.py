@@ -12,13 +12,12 @@ import os
 
 import click
 
-from ..statistical_tests import NAMES as TESTS  # the registry: numpy-free
+# the registry: numpy-free
+from ..statistical_tests import CORRECTION_CHOICES as CORRECTIONS
+from ..statistical_tests import DEFAULT_CORRECTION
+from ..statistical_tests import NAMES as TESTS
 from .paths import INPUT_FILE
 from .report_options import stack_options
-
-# stats.CORRECTIONS, repeated so that loading the CLI imports no numpy
-# (tests/test_agree.py keeps them equal to the library's)
-CORRECTIONS = ("holm", "bonferroni", "bh", "none")
 
 
 class FiniteFloat(click.FloatRange):
@@ -151,7 +150,7 @@ def resampling_options(*, test: str, correction: str, samples: str, seed: str):
                 click.option(
                     "--correction",
                     type=click.Choice(CORRECTIONS),
-                    default="holm",
+                    default=DEFAULT_CORRECTION,
                     help=correction,
                     **shown,
                 ),

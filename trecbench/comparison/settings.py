@@ -19,12 +19,7 @@ MACRO_TEST_NAMES = {
     name: test.macro_label or f"none: the {test.label} has no form for macro means"
     for name, test in statistical_tests.TESTS.items()
 }
-CORRECTION_NAMES = {
-    "holm": "Holm",
-    "bonferroni": "Bonferroni",
-    "bh": "Benjamini-Hochberg",
-    "none": "no correction",
-}
+CORRECTION_NAMES = statistical_tests.CORRECTIONS
 HIGHER, LOWER = "higher", "lower"
 MOVERS = 5  # topics listed per run, measure and direction
 
