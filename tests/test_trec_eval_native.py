@@ -237,6 +237,25 @@ def test_a_mean_atof_reads_as_no_number_is_printed_as_trec_eval_prints_it_and_wa
     assert "a mean or stddev that is nan or infinite on 1 line (the first: line 1)" in err
 
 
+def test_a_z_score_beyond_a_double_s_range_is_warned_of(tmp_path, capsys):
+    """trec_eval 9.0.8 -q -Z z -m P.1: (1 - -1) / 1e-320 overflows, "ZP_1 q1 inf" and
+    "ZP_1 all inf"; trecbench printed the same without a word (a known item of the notes):
+    printed alike, and warned of as no number."""
+    from trecbench.cli import run
+
+    (tmp_path / "z").write_text("q1 P_1 -1 1e-320\nq2 P_1 -1 1e-320\nq3 P_1 0.5 1\n")
+    (tmp_path / "qrels").write_text("q1 0 d1 1\nq2 0 d1 1\nq3 0 d1 1\n")
+    (tmp_path / "run").write_text("q1 Q0 d1 1 1 t\nq2 Q0 d1 1 1 t\nq3 Q0 d1 1 1 t\n")
+    paths = [str(tmp_path / name) for name in ("z", "qrels", "run")]
+    assert run(["score", "-q", "-m", "P.1", "-Z", *paths]) == 0
+    out, err = capsys.readouterr()
+    assert [line.split()[1:] for line in out.splitlines()] == [
+        ["q1", "inf"], ["q2", "inf"], ["q3", "0.5000"], ["all", "inf"],
+    ]  # fmt: skip
+    assert f"{paths[0]}: the z-score of P_1 for topic q1 and 1 more is beyond a double's" in err
+    assert err.count("\n") == 1  # the finite z-score of q3 is not
+
+
 def test_z_scores_of_minus_zero_alone_sum_to_zero_as_trec_eval_sums_them(tmp_path, capsys):
     """trec_eval 9.0.8 and 10.0 print "ZP_5 q1 -0.0000" and "ZP_5 all 0.0000": their sum
     starts at 0.0, and 0.0 + -0.0 is 0.0; trecbench's began at the first value and printed

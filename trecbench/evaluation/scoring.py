@@ -5,6 +5,7 @@ tied documents (tie bounds). :mod:`.assembly` makes a run's result of its blocks
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -190,12 +191,18 @@ def _traces(native, plan: _Plan, qids: list[str]) -> list[str]:
 
 
 def _convert_to_zscores(values: dict[str, np.ndarray], qids, table) -> None:
-    """``-Z``: every per-topic value as a z-score (:mod:`trecbench.trec_eval.zscores`)."""
+    """``-Z``: every per-topic value as a z-score (:mod:`trecbench.trec_eval.zscores`);
+    those that overflow a double from finite numbers (a stddev too small for the value's
+    distance from the mean) warned of, as trec_eval prints them (inf)."""
     labels = list(values)
+    overflows = []
     for t, qid in enumerate(qids):
-        converted = zscores_module.convert(table, qid, labels, [values[lb][t] for lb in labels])
-        for label, value in zip(labels, converted, strict=True):
-            values[label][t] = value
+        given = [values[lb][t] for lb in labels]
+        converted = zscores_module.convert(table, qid, labels, given, overflows)
+        for label, z in zip(labels, converted, strict=True):
+            values[label][t] = z
+    if overflows:
+        warnings.warn(zscores_module.overflow_warning(table, overflows), stacklevel=2)
 
 
 # ---------------------------------------------------------------------------------------

@@ -18,13 +18,14 @@ segmentation fault): :func:`convert` refuses that topic or measure, naming it.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 import pyarrow.compute as pc
 
 from .. import input_warnings
-from ..errors import InputError
+from ..errors import InputError, TrecEvalUndefinedWarning
 from ..inputs import trec_text
 from .prefs_files import check_fields
 
@@ -131,9 +132,13 @@ class _PastTheTable(Exception):
     """trec_eval's search reads past the end of the table (it crashes)."""
 
 
-def convert(table: ZScores, qid: str, labels: list[str], values: list[float]) -> list[float]:
+def convert(
+    table: ZScores, qid: str, labels: list[str], values: list[float], overflows: list | None = None
+) -> list[float]:
     """One topic's values (``labels`` their printed names) as z-scores; an
-    :class:`InputError` where trec_eval's search reads past the table (see the module)."""
+    :class:`InputError` where trec_eval's search reads past the table (see the module).
+    ``overflows`` gets ``(qid, label)`` of each z-score beyond a double's range from
+    finite numbers (:func:`overflow_warning`)."""
     try:
         where = _search(table.qids, qid.encode(), 0, len(table.qids))
     except _PastTheTable:
@@ -156,9 +161,27 @@ def convert(table: ZScores, qid: str, labels: list[str], values: list[float]) ->
         mean, stddev = float(table.means[found]), float(table.stddevs[found])
         if stddev:
             out.append((float(value) - mean) / stddev)
+            finite = math.isfinite(value) and math.isfinite(mean) and math.isfinite(stddev)
+            if overflows is not None and finite and not math.isfinite(out[-1]):
+                overflows.append((qid, label))
         else:
             out.append(0.0 if value == mean else MISSING)
     return out
+
+
+def overflow_warning(table: ZScores, found: list[tuple[str, str]]) -> TrecEvalUndefinedWarning:
+    """The warning of z-scores that are no numbers although their value, mean and stddev
+    are (``found``: their topics and labels): the quotient overflows a double, and
+    trec_eval prints inf. Lines whose mean or stddev is no number are warned of when read."""
+    from ..plurals import counted
+
+    (qid, label), more = found[0], len(found) - 1
+    others = f" and {counted(more, 'more')}" if more else ""
+    return TrecEvalUndefinedWarning(
+        f"{table.path}: the z-score of {label} for topic {qid}{others} is beyond a double's "
+        "range (a stddev too small for the value's distance from the mean): printed as "
+        "trec_eval prints it (inf), no number"
+    )
 
 
 def _crash(table: ZScores, what: str) -> InputError:
