@@ -25,7 +25,7 @@ from trecbench.convert.common import (
 )
 from trecbench.errors import InputError, OutputError, UsageError
 from trecbench.inputs import parse_run, read_qrels, read_run
-from trecbench.ranking import rank_run
+from trecbench.ranking import rank_table
 
 
 def rows(data):
@@ -67,7 +67,7 @@ def test_trec_eval_ranking_reproduces_producer_order(tmp_path):
     from trecbench.files import write_run
 
     write_run(run.table, path)
-    ranked = rank_run(parse_run(path)).column("docno").to_pylist()
+    ranked = rank_table(parse_run(path)).column("docno").to_pylist()
     assert ranked == docs
     assert run.stats["score_inversions"] > 0
 

@@ -232,7 +232,7 @@ def test_a_byte_order_mark_is_not_part_of_the_first_line(tmp_path):
 def test_msmarco_three_column_run(tmp_path):
     """Issue 13.5: MS MARCO's ``qid pid rank`` runs; trec_eval ranks the result the same."""
     from trecbench.inputs import parse_run
-    from trecbench.ranking import rank_run
+    from trecbench.ranking import rank_table
 
     path = tmp_path / "run.dev.small.tsv"
     path.write_text("2\t7067032\t1\n2\t7067056\t2\n2\t10\t2\n1\t5\t1\n1\t5\t3\n")
@@ -254,7 +254,8 @@ def test_msmarco_three_column_run(tmp_path):
     from trecbench.files import write_run
 
     write_run(run.table, out)
-    assert rank_run(parse_run(out)).column("docno").to_pylist() == ["5", "7067032", "7067056", "10"]
+    ranked = rank_table(parse_run(out)).column("docno").to_pylist()
+    assert ranked == ["5", "7067032", "7067056", "10"]
     for text, message in (
         ("1\t5\t0\n", "run.dev.small.tsv:1: rank '0' is not a positive integer"),
         ("1\t5\n", "run.dev.small.tsv:1: expected 3 fields"),

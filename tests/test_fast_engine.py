@@ -301,7 +301,7 @@ def test_order_run_matches_a_naive_sort(seed, float32):
     order = ranking.order_run(table, float32)
     assert order.order.tolist() == expected
     assert [order.qids[t].as_py() for t in order.topic] == [qid[i] for i in expected]
-    ranked = ranking.rank_run(table, float32)
+    ranked = ranking.rank_table(table, float32)
     assert ranked["line"].to_pylist() == [i + 1 for i in expected]
 
 

@@ -30,7 +30,7 @@ _EXPORTS = {
     "parse_measure": "measures",
     "parse_measures": "measures",
     "KPI_PRESET": "measures",
-    "rank_run": "ranking",
+    "rank_run": "inputs",
     "build_evaluation_report": "report",
     "build_manifest": "report",
     "compare": "comparison",

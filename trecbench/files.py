@@ -16,7 +16,7 @@ import pyarrow.compute as pc
 
 from . import arrow, outputs
 from .errors import OutputError, UsageError, one_line
-from .inputs import to_pandas
+from .inputs import rank_run, to_pandas
 
 RUN_COLUMNS = ("qid", "docno", "rank", "score", "tag")
 QRELS_COLUMNS = ("qid", "docno", "rel")
@@ -165,10 +165,7 @@ def run_frame(run):
 
     if isinstance(run, pd.DataFrame) and set(RUN_COLUMNS) <= set(run.columns):
         return run
-    from .inputs import load_run
-    from .ranking import rank_run
-
-    return to_pandas(rank_run(load_run(run).table))
+    return to_pandas(rank_run(run))
 
 
 def qrels_frame(qrels):

@@ -515,7 +515,7 @@ def fused_and_ties(
         }
     )
     step()
-    ranked = ranking.truncate(ranking.rank_run(table), depth)
+    ranked = ranking.truncate(ranking.rank_table(table), depth)
     ties["overflow"] = fused_ties.out_of_range(ranked, _remedies(*settings), beyond=True)
     if not ties.get("rrf ranks"):  # RRF of a huge k: said already
         remedy = _remedies(*settings, weight_size="larger")

@@ -4,7 +4,7 @@ Per topic, documents are ordered by score descending, ties broken by docno desce
 compared byte-wise (``strcmp``: ``D9`` before ``D10``); the rank column of the file plays no
 part. trec_eval 9.x holds scores as 32-bit floats, so scores equal at float32 precision
 tie (:mod:`trecbench.score_precision`: when, and the scores so compared). Every engine
-consumes the table :func:`rank_run` returns; none re-sorts.
+consumes the table :func:`rank_table` returns; none re-sorts.
 """
 
 from __future__ import annotations
@@ -20,11 +20,14 @@ from .errors import DuplicateError
 from .score_precision import comparable_scores
 
 
-def rank_run(run_table: pa.Table, float32: bool = True) -> pa.Table:
-    """The run sorted by qid, then score desc (float32 when ``float32``), then docno desc.
+def rank_table(run_table: pa.Table, float32: bool = True) -> pa.Table:
+    """The typed run table (string ids, finite scores: as :mod:`trecbench.inputs` reads
+    every run) sorted by qid, then score desc (float32 when ``float32``), then docno desc.
 
     Returns the input's columns in that order with ``rank`` recomputed (int64, 1-based
     within each topic). Topics come in byte-wise qid order, as trec_eval prints them.
+    Any other run goes through :func:`trecbench.inputs.rank_run` (a NaN score compares
+    false with every score and would be left where it stands).
     """
     order = order_run(run_table, float32)
     ranked = run_table if order.identity else run_table.take(arrow.array(order.order))
@@ -74,7 +77,7 @@ class RankedRun:
 
     ``rows`` are the input rows in ranked order, ``topic`` their index in ``qids`` and
     ``position`` their 0-based rank within the topic. :meth:`table` materialises what
-    ``truncate(rank_run(...).filter(topics), max_docs)`` returns, for engines that need a
+    ``truncate(rank_table(...).filter(topics), max_docs)`` returns, for engines that need a
     table; the fast engine reads the arrays directly.
     """
 
@@ -232,7 +235,7 @@ def _descending_key(scores: np.ndarray) -> np.ndarray:
 
 
 def order_run(run_table: pa.Table, float32: bool = True, stretches=None) -> RunOrder:
-    """trec_eval's order of ``run_table`` (see :func:`rank_run`) as a :class:`RunOrder`.
+    """trec_eval's order of ``run_table`` (see :func:`rank_table`) as a :class:`RunOrder`.
 
     Sorting is skipped when the rows already come in that order within each topic (as
     written by most systems), and topics are then only re-sequenced; ties on the score are

@@ -1,7 +1,7 @@
 """Engines: code that computes measures on a ranked run.
 
 Every engine consumes the same input — the run ranked once by
-:func:`trecbench.ranking.rank_run`, restricted to the evaluated topics — and returns
+:func:`trecbench.ranking.rank_table`, restricted to the evaluated topics — and returns
 per-topic values. Each engine module registers the measure families it computes with
 :func:`trecbench.measures.registry.register_engine` when imported (this package imports them
 in order of preference) and has an ``Evaluator(truth, measures, settings)`` whose

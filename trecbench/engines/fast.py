@@ -59,7 +59,7 @@ class Evaluator:
         """Per measure, ``(label, display, values)`` for each of its values, ``values``
         aligned with ``qids`` (sorted), from a ranked table in trec_eval order (``qid``,
         ``docno``, 1-based ``rank``; one block per topic, as
-        :func:`trecbench.ranking.rank_run` makes it) or a RankedRun."""
+        :func:`trecbench.ranking.rank_table` makes it) or a RankedRun."""
         try:
             return self._evaluate(ranked, qids)
         except GradeAboveErrError:

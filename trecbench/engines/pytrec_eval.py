@@ -3,7 +3,7 @@
 The raw ``pytrec_eval_ext.RelevanceEvaluator`` accepts every trec_eval parameter string
 (``P.5,10``, ``iprec_at_recall..10``, ``ndcg.1=3,2=9``); the Python wrapper's measure
 rewriting does not, so it is bypassed. pytrec_eval sorts documents itself, so the scores
-handed to it encode the order :func:`trecbench.ranking.rank_run` decided (``n - position``,
+handed to it encode the order :func:`trecbench.ranking.rank_table` decided (``n - position``,
 strictly decreasing, exact in float32): its sort can only reproduce that order.
 """
 

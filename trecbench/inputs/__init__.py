@@ -311,3 +311,23 @@ def parse_run(source: RunInput) -> pa.Table:
 def parse_qrels(source: QrelsInput) -> pa.Table:
     """Qrels as their typed pyarrow table."""
     return load_qrels(source).table
+
+
+def rank_run(source: RunInput, float32: bool = True) -> pa.Table:
+    """A run (any input kind, see :func:`load_run`) in trec_eval's order, as every
+    measure sees it: topics in byte-wise qid order (``10`` before ``9``, integer ids
+    read as their decimal text), each by score descending (compared as float32 when
+    ``float32``, as trec_eval 9.x holds scores; as doubles otherwise), ties by docno
+    descending byte-wise. The typed run table (``qid, docno, score, tag`` and, for a run
+    held in memory, ``line``: the row each came from) with ``rank`` 1..n per topic; a
+    score that is not a finite number is refused as every reader refuses it.
+
+    >>> rank_run({"q": {"d1": 1.0, "d2": 2.0}}).column("docno").to_pylist()
+    ['d2', 'd1']
+    """
+    from ..ranking import rank_table
+
+    kind = getattr(getattr(float32, "dtype", None), "kind", None)  # numpy's bool too
+    if not isinstance(float32, bool) and kind != "b":
+        raise UsageError(f"float32 must be True or False, not {float32!r}")
+    return rank_table(load_run(source).table, bool(float32))

@@ -61,7 +61,7 @@ def count_unjudged(
     import pyarrow.compute as pc
 
     from .. import arrow
-    from ..ranking import rank_run
+    from ..ranking import rank_table
     from .checker import pair_text
 
     in_qrels = np.array([n in qrels.topics for n in names], bool)
@@ -72,7 +72,7 @@ def count_unjudged(
     table = pa.table(
         {"qid": qid.take(index), "docno": docno.take(index), "score": arrow.array(score[keep])}
     )
-    ranked = rank_run(table)
+    ranked = rank_table(table)
     # a mask, not an expression: filtering by expression loads pyarrow.dataset (pandas)
     top = ranked.filter(pc.less_equal(ranked.column("rank"), arrow.scalar(10)))
     keys = pair_text(top.column("qid"), top.column("docno"))

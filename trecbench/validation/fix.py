@@ -16,7 +16,7 @@ from ..errors import ExitCode, InputError, TrecbenchError, UsageError, excerpt
 from ..inputs import to_pandas, trec_text
 from ..inputs.formats import TREC_TEXT
 from ..inputs.streams import File, Source, path_of
-from ..ranking import rank_run, truncate
+from ..ranking import rank_table, truncate
 from .api import validate_run, validate_tokens
 from .checker import classify, pair_text
 from .findings import Finding, ValidationResult
@@ -191,13 +191,13 @@ def _fix(
             "rank": rank,
         }
     )
-    ranked = rank_run(table)
+    ranked = rank_table(table)
     pair = pair_text(ranked.column("qid"), ranked.column("docno")).combine_chunks()
     codes = arrow.to_numpy(pc.dictionary_encode(pair).indices)
     _, first = np.unique(codes, return_index=True)
     dropped = np.setdiff1d(np.arange(ranked.num_rows), first)
     duplicates = np.sort(arrow.to_numpy(ranked.column("line"))[dropped])
-    deduped = rank_run(ranked.take(arrow.array(np.sort(first))).drop_columns(["rank"]))
+    deduped = rank_table(ranked.take(arrow.array(np.sort(first))).drop_columns(["rank"]))
     final = _in_run_topic_order(truncate(deduped, max_depth), qid)
     cut = np.sort(
         arrow.to_numpy(
