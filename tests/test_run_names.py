@@ -248,3 +248,20 @@ def test_a_string_of_names_is_refused_in_every_call_that_names_runs(tmp_path):
         trecbench.evaluate(QRELS, RUN, ["P_5"], names="bm25")
     named = trecbench.evaluate(QRELS, runs, ["P_5"], names=("x", "y")).to_frame()
     assert list(named.index) == ["x", "y"]  # any other sequence, as before
+
+
+def test_names_are_any_sequence_and_what_is_none_is_refused_in_one_line():
+    """names=np.array([...]) or a pandas Series raised "the truth value ... is ambiguous"
+    (``names or run_names``); a set (no order), a mapping or a number named nothing."""
+    import numpy as np
+    import pandas as pd
+
+    runs = [RUN, RUN]
+    for names in (np.array(["x", "y"]), pd.Series(["x", "y"]), iter(["x", "y"])):
+        named = trecbench.evaluate(QRELS, runs, ["P_5"], names=names).to_frame()
+        assert list(named.index) == ["x", "y"]
+    named = trecbench.evaluate(QRELS, runs, ["P_5"], run_names=np.array(["u", "v"]))
+    assert list(named.to_frame().index) == ["u", "v"]
+    for names, kind in (({"x", "y"}, "a set"), ({"x": 1, "y": 2}, "a dict"), (5, "an int")):
+        with pytest.raises(UsageError, match=rf"names=.*: give a list of names, .* not {kind}$"):
+            trecbench.evaluate(QRELS, runs, ["P_5"], names=names)

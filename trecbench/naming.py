@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from pathlib import PurePath
 from typing import Any
 
 from .compressions import without_suffixes
-from .errors import UsageError, one_line
+from .errors import UsageError, excerpt, one_line
 from .text_bytes import encodable
+from .type_names import with_article
 
 # what a JSONL run is named (told by its name, or standard input's by its content:
 # trecbench.inputs.formats)
@@ -71,13 +73,19 @@ def _utf8(name: str) -> str:
 
 
 def listed_names(names: Sequence[str] | None) -> list[str] | None:
-    """``names`` given for runs as a list (None stays None). A string is refused: it is a
-    sequence of its characters (``names='xy'`` named two runs ``x`` and ``y``), and read
-    as one name it would mean one thing for one run and another for several."""
-    if isinstance(names, (str, bytes, bytearray)):
-        kind = type(names).__name__
-        raise UsageError(f"names={names!r}: give a list of names, one per run, not a {kind}")
-    return None if names is None else list(names)
+    """``names`` given for runs as a list (None stays None): any sequence, a numpy array
+    or a pandas Series too. A string is refused: it is a sequence of its characters
+    (``names='xy'`` named two runs ``x`` and ``y``), and read as one name it would mean
+    one thing for one run and another for several; so are a set (no order to pair it
+    with the runs), a mapping and what holds no names at all (a number)."""
+    if names is None:
+        return None
+    if isinstance(names, (str, bytes, bytearray, AbstractSet, Mapping)) or not isinstance(
+        names, Iterable
+    ):
+        kind = with_article(type(names).__name__)
+        raise UsageError(f"names={excerpt(names)}: give a list of names, one per run, not {kind}")
+    return list(names)
 
 
 def run_names(sources: Sequence[Any], names: Sequence[str] | None = None) -> list[str]:

@@ -151,7 +151,8 @@ def evaluate(
     )  # fmt: skip
     if names is not None and run_names is not None:
         raise UsageError("give names or run_names (its older spelling), not both")
-    return _evaluate(qrels, runs, measures, settings, names or run_names, progress)
+    given = names if names is not None else run_names  # an array has no truth value
+    return _evaluate(qrels, runs, measures, settings, given, progress)
 
 
 def _evaluate(qrels, runs, measures, settings: EvalSettings, run_names, progress) -> Evaluation:
