@@ -8,6 +8,7 @@ import random
 import pytest
 
 from trecbench.cli import run
+from trecbench.errors import UsageError
 from trecbench.runstudy.pool import pool
 
 
@@ -199,3 +200,20 @@ def test_the_qrels_are_read_as_score_reads_them(tmp_path, capsys, qrels_text, co
         assert run(["pool", "a.run", "--qrels", "q.qrels", "--depth", "5", "-o", "p.txt"]) == code
     assert said in capsys.readouterr().err
     assert (tmp_path / "p.txt").exists() == (code == 0)
+
+
+def test_numpy_integers_are_taken_as_evaluate_takes_them():
+    """depth=np.int64(1) was refused ("must be a positive integer ..., not np.int64(1)");
+    the settings hold Python's ints, which JSON writes. Pooled at depth 1 by hand: each
+    run's top document (score descending, docno descending)."""
+    import numpy as np
+
+    runs = [{"q": {"a": 2.0, "b": 1.0}}, {"q": {"a": 1.0, "c": 1.0}}]
+    result = pool(runs, depth=np.int64(1), relevance_level=np.int32(2))
+    assert result.docno == ["a", "c"]
+    settings = json.loads(json.dumps(result.to_json()))["settings"]
+    assert settings == {"depth": 1, "relevance_level": 2}
+    with pytest.raises(UsageError, match=r"pool depth must be a positive integer .*, not 1.5"):
+        pool(runs, depth=1.5)
+    with pytest.raises(UsageError, match=r"pool depth must be a positive integer .*, not True"):
+        pool(runs, depth=True)

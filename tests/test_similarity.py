@@ -254,3 +254,17 @@ def test_runs_without_a_topic_in_common_have_no_similarity(tmp_path, capsys):
     assert capsys.readouterr().err == (
         "trecbench: no two of the 3 runs have a topic in common: no similarity to measure\n"
     )
+
+
+def test_numpy_numbers_are_taken_and_held_as_pythons():
+    """overlap_k=np.int64(2) and rbo_p=np.float32(.5) were refused; JSON writes neither.
+    By hand: the top 2 of a are {a, b}, of b {b, c}: Jaccard 1/3."""
+    import numpy as np
+
+    a, b = {"q": {"a": 2.0, "b": 1.0}}, {"q": {"b": 1.0, "c": 1.0}}
+    result = similarity({"a": a, "b": b}, rbo_p=np.float32(0.5), overlap_k=np.int64(2))
+    settings = json.loads(json.dumps(result.to_json()))["settings"]
+    assert settings == {"rbo_p": 0.5, "overlap_k": 2, "depth": None}
+    assert result.pairs[0].values["overlap"].tolist() == [pytest.approx(1 / 3)]
+    kept = similarity({"a": a, "b": b}, depth=np.uint8(1)).to_json()["settings"]
+    assert kept["depth"] == 1 and type(kept["depth"]) is int

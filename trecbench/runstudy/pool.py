@@ -33,8 +33,10 @@ class PoolSettings:
     relevance_level: int = 1
 
     def __post_init__(self):
-        ranked_runs.check_count("pool depth", self.depth)
-        ranked_runs.check_count("pool relevance level", self.relevance_level)
+        depth = ranked_runs.check_count("pool depth", self.depth)
+        level = ranked_runs.check_count("pool relevance level", self.relevance_level)
+        object.__setattr__(self, "depth", depth)
+        object.__setattr__(self, "relevance_level", level)
 
 
 @dataclass(frozen=True)

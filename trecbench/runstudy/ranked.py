@@ -5,6 +5,8 @@ ranked copy of every column of a 7M-line run took as long as reading it)."""
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -16,11 +18,14 @@ from ..inputs.tables import carry_integer_ids
 from ..trec_eval.clib import LONG_MAX  # ranks are 64-bit integers, in Arrow as in trec_eval
 
 
-def check_count(name: str, value) -> None:
-    """Refuse a depth or cutoff that is not a whole number from 1 to :data:`LONG_MAX`
-    (beyond it Arrow cannot compare it with a rank)."""
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= LONG_MAX:
+def check_count(name: str, value) -> int:
+    """``value`` as a Python int; refused if it is not a whole number from 1 to
+    :data:`LONG_MAX` (beyond it Arrow cannot compare it with a rank). numpy's integers are
+    taken, as evaluate takes them (and made Python's: JSON writes no numpy integer)."""
+    whole = isinstance(value, numbers.Integral) and not isinstance(value, bool)
+    if not whole or not 1 <= value <= LONG_MAX:
         raise UsageError(f"the {name} must be a positive integer up to {LONG_MAX}, not {value!r}")
+    return int(value)
 
 
 def load_ranked(source, depth: int | None = None, progress=None, name=None) -> pa.Table:

@@ -29,6 +29,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
+import numbers
 from dataclasses import asdict, dataclass
 
 import numpy as np
@@ -54,11 +55,13 @@ class SimilaritySettings:
 
     def __post_init__(self):
         p = self.rbo_p
-        if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 < p < 1:
+        if isinstance(p, bool) or not isinstance(p, numbers.Real) or not 0 < p < 1:
             raise UsageError(f"--rbo-p must be in (0, 1) (a persistence), not {p!r}")
-        ranked_runs.check_count("overlap k", self.overlap_k)
+        # numpy's numbers taken, made Python's (JSON writes neither np.float32 nor np.int64)
+        object.__setattr__(self, "rbo_p", float(p))
+        object.__setattr__(self, "overlap_k", ranked_runs.check_count("overlap k", self.overlap_k))
         if self.depth is not None:
-            ranked_runs.check_count("depth", self.depth)
+            object.__setattr__(self, "depth", ranked_runs.check_count("depth", self.depth))
 
 
 # up to this many pairs of shared documents (per pair of runs, over all topics: about 3 ms,
