@@ -487,3 +487,13 @@ def test_differences_equal_on_paper_give_the_undefined_rows(tmp_path):
     row = power_row(zero, PowerSettings(alpha=0.1, target=0.5), "r2", "r0", "MRR@10")
     assert (row.mean_difference, row.effect_size, row.topics_needed) == (0.0, 0.0, None)
     assert "mean difference 0" in row.reason
+
+
+@pytest.mark.parametrize("runs", [[], (), {}])
+def test_no_run_beside_the_baseline_is_refused_as_the_command_line_refuses_it(runs):
+    """power(qrels, baseline, [], ...) returned an empty result, no error, no warning
+    (the command line requires RUNS...); {} was read as one empty run."""
+    with pytest.raises(UsageError, match="nothing to compare with the baseline: give at least"):
+        trecbench.power(QRELS, RUNS["tfidf-word"], runs, ["P@5"])
+    with pytest.raises(UsageError, match="nothing to compare with the baseline"):
+        trecbench.power(QRELS, {"base": RUNS["tfidf-word"]}, runs, ["P@5"])

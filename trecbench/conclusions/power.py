@@ -302,6 +302,10 @@ def power(
     sources, names = split_runs(runs)
     if len(base_sources) != 1:
         raise UsageError("give one baseline run")
+    # {} is one empty run to split_runs; here, as [], no run beside the baseline (the
+    # command line's RUNS... is required): refused rather than an empty result
+    if not sources or (isinstance(runs, Mapping) and not runs):
+        raise UsageError("nothing to compare with the baseline: give at least one run")
     if (base_names is None) != (names is None):
         raise UsageError("name the baseline and the runs alike: all in dicts, or none")
     everything = base_sources + sources
