@@ -360,3 +360,23 @@ def test_beir_qrels_alone_trec_eval_cannot_evaluate_are_refused(tmp_path, rows, 
     with pytest.raises(InputError, match=re.escape(f"{tsv}: qrels neg: {refused}")):
         write_conversion(conversion, tmp_path / "out", inputs=[tsv])
     assert not (tmp_path / "out").exists()
+
+
+def test_an_escaped_id_is_listed_once_however_many_rows_hold_it(tmp_path, capsys):
+    # 'q 1' on each of its 1,001 rows was listed 1,001 times: the list, capped at 1,000,
+    # held one change 1,000 times and lost 'q 2'; the count said 1002 for two ids
+    from trecbench.cli import run
+
+    source = tmp_path / "m.json"
+    source.write_text(
+        json.dumps({"q 1": {f"d{i}": i / 10 for i in range(1001)}, "q 2": {"d1": 1.0}})
+    )
+    assert run(["convert", "dict", str(source), "-o", str(tmp_path / "out")]) == 0
+    reason = "qid percent-escaped (reversible; trecbench.ids.unescape_id)"
+    assert f"  2 × {reason}\n" in capsys.readouterr().out
+    report = json.loads((tmp_path / "out" / "m.sidecar.json").read_text())["report"]
+    assert report["repaired"] == [
+        {"reason": reason, "run": "m", "from": "q 1", "to": "q%201"},
+        {"reason": reason, "run": "m", "from": "q 2", "to": "q%202"},
+    ]
+    assert report["counts"][reason] == 2

@@ -161,7 +161,9 @@ def escape_ids(
     frame: pd.DataFrame, columns: Sequence[str], report: Findings, owner: dict
 ) -> pd.DataFrame:
     """Ids as strings (``StringDtype``) made valid for TREC files by the one reversible
-    escaping (:func:`trecbench.ids.escape_id`); each change is reported with ``owner``.
+    escaping (:func:`trecbench.ids.escape_id`); each id changed is reported once with
+    ``owner`` (in order of first row), however many rows hold it: a query's id repeated
+    on each of its documents' rows would otherwise fill the capped list with one change.
 
     Empty ids are refused earlier, where the input location is known.
     """
@@ -170,12 +172,11 @@ def escape_ids(
         values, changed = escape_series(frame[column])
         if changed.any():
             original = frame[column].astype(STR)[changed]
+            # the escaping is a function of the id: a distinct original is a distinct change
+            changes = dict(zip(original, values[changed], strict=True))
             report.repair(
                 f"{column} percent-escaped (reversible; trecbench.ids.unescape_id)",
-                (
-                    {**owner, "from": a, "to": b}
-                    for a, b in zip(original, values[changed], strict=True)
-                ),
+                ({**owner, "from": a, "to": b} for a, b in changes.items()),
             )
         frame[column] = values
     return frame
