@@ -1,9 +1,10 @@
-"""One pipe or FIFO (or standard input) given in two roles is read once: pool, agree and
-fuse refuse it before anything is read, as score, validate and compare do (``p: a pipe,
-given twice, can be read once: give it once``, exit 1), and diff reads it once and finds
-it the same as itself, as GNU diff does (``diff - -``) and as a report file given twice
-is. Before, each opened it a second time: waiting for good for a writer (a FIFO), or
-reading it as an empty file (standard input: ``diff - -`` said ``-: empty file``)."""
+"""One pipe or FIFO (or standard input) given in two roles is read once: pool, agree,
+fuse and every convert subcommand refuse it before anything is read, as score, validate
+and compare do (``p: a pipe, given twice, can be read once: give it once``, exit 1), and
+diff reads it once and finds it the same as itself, as GNU diff does (``diff - -``) and
+as a report file given twice is. Before, each opened it a second time: waiting for good
+for a writer (a FIFO), or reading it as an empty file (standard input: ``diff - -`` said
+``-: empty file``)."""
 
 from __future__ import annotations
 
@@ -64,11 +65,41 @@ def test_a_fifo_in_two_roles_is_refused_before_it_is_read(args, folder, capsys):
     assert not (folder / "pool.txt").exists() and not (folder / "f.run").exists()
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        # every convert subcommand, each of its inputs and convert's --ir-metadata: the
+        # second open() waited for good for a writer
+        ["dict", "p", "--qrels-json", "p"],
+        ["dict", "p", "--beir-qrels", "p"],
+        ["hpo", "p", "--results", "p"],
+        ["hpo", "a.run", "--results", "p", "--results", "p"],
+        ["hpo", "p", "--ontology", "p"],
+        ["--ir-metadata", "p", "hpo", "a.run", "--results", "p"],
+        ["--ir-metadata", "p", "code-chunk", "p"],
+        ["--ir-metadata", "p", "memorybench", "p"],
+        ["--ir-metadata", "p", "lists", "p"],
+        ["--ir-metadata", "p", "dict", "p"],
+        ["--ir-metadata", "p", "msmarco", "p"],
+        ["--ir-metadata", "p", "beir-qrels", "p"],
+    ],
+)
+def test_convert_refuses_a_fifo_in_two_roles_before_it_is_read(args, folder, capsys):
+    assert run(["convert", *args, "-o", "out"]) == 1
+    assert capsys.readouterr().err == REFUSED
+    assert not (folder / "out").exists()
+
+
 def test_the_library_refuses_it_too(folder):
+    from trecbench.convert.dicts import convert_dict
+    from trecbench.convert.hpo import convert_hpo
+
     for call in (
         lambda: pool(["b.run", "p"], qrels="p"),
         lambda: agree("p", ["a.run", "b.run"], ["P@5"], qrels_b="p"),
         lambda: optimize_fusion(["b.run", "p"], "p", "P@5"),
+        lambda: convert_dict("p", qrels_json="p"),
+        lambda: convert_hpo("p", ["p"]),
     ):
         with pytest.raises(UsageError, match="a pipe, given twice, can be read once"):
             call()
@@ -86,11 +117,14 @@ def test_diff_reads_a_fifo_given_twice_once(folder, capsys):
 
 
 def _with_stdin(args: list[str], stdin: Path, folder: Path) -> subprocess.CompletedProcess:
+    # this checkout's trecbench, not one installed elsewhere: the working folder is not it
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
     with stdin.open("rb") as given:
         return subprocess.run(
             [sys.executable, "-m", "trecbench", *args],
             stdin=given,
             cwd=folder,
+            env=env,
             capture_output=True,
             text=True,
             timeout=WAIT,
@@ -108,3 +142,20 @@ def test_standard_input_twice_is_read_once_or_refused(folder):
     assert refused.stderr == (
         "trecbench: standard input ('-', /dev/stdin) can be read once: give it once\n"
     )
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["dict", "-", "--qrels-json", "/dev/stdin"],  # was: /dev/stdin: empty file
+        ["hpo", "-", "--results", "-"],  # was: -: empty file
+        ["--ir-metadata", "-", "msmarco", "-"],  # was: -:1: expected 3 fields
+    ],
+)
+def test_convert_refuses_standard_input_twice(args, folder):
+    refused = _with_stdin(["convert", *args, "-o", "out"], folder / "q.qrels", folder)
+    assert (refused.returncode, refused.stdout) == (1, "")
+    assert refused.stderr == (
+        "trecbench: standard input ('-', /dev/stdin) can be read once: give it once\n"
+    )
+    assert not (folder / "out").exists()

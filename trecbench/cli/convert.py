@@ -37,6 +37,19 @@ def _depth(function):
     )
 
 
+def _inputs(*paths: Path | None) -> list[Path]:
+    """The subcommand's input files given (None: an option not given), refused before any
+    is read when two of them, or one and ``convert --ir-metadata``, name a file that can
+    be read once (standard input, a pipe): the second reader would read it as empty, or
+    wait for a writer for good (:func:`trecbench.naming.check_read_once`, as score's)."""
+    from ..naming import check_read_once
+
+    given = [path for path in paths if path is not None]
+    shared = click.get_current_context().find_object(GroupOptions)
+    check_read_once([*given, None if shared is None else shared.ir_metadata])
+    return given
+
+
 def _pairs(values, option: str) -> dict[str, int]:
     """``{KEY: N}`` from repeated ``KEY=N`` option values."""
     pairs = {}
@@ -154,6 +167,7 @@ def hpo(
 
     if grades and not graded:
         raise click.UsageError("--grade needs --graded ontology")
+    inputs = _inputs(cases, *results, ontology)
     conversion = convert_hpo(
         cases,
         list(results),
@@ -167,7 +181,7 @@ def hpo(
         graded=graded,
         grades=_pairs(grades, "--grade"),
     )
-    finish(conversion, outdir, [cases, *results, *([ontology] if ontology else [])], runs_dir)
+    finish(conversion, outdir, inputs, runs_dir)
 
 
 @convert.command("code-chunk")
@@ -186,7 +200,8 @@ def code_chunk(detailed, outdir, runs_dir, name):
     """
     from ..convert.codechunk import convert_codechunk
 
-    finish(convert_codechunk(detailed, name=name), outdir, [detailed], runs_dir)
+    inputs = _inputs(detailed)
+    finish(convert_codechunk(detailed, name=name), outdir, inputs, runs_dir)
 
 
 @convert.command("memorybench")
@@ -232,6 +247,7 @@ def memorybench(source, line_offsets, iou, relevance, f1_threshold, outdir, runs
     """
     from ..convert.memorybench import convert_memorybench
 
+    inputs = _inputs(source)
     conversion = convert_memorybench(
         source,
         name=name,
@@ -240,7 +256,7 @@ def memorybench(source, line_offsets, iou, relevance, f1_threshold, outdir, runs
         relevance=relevance,
         f1_threshold=f1_threshold,
     )
-    finish(conversion, outdir, [source], runs_dir)
+    finish(conversion, outdir, inputs, runs_dir)
 
 
 @convert.command("lists")
@@ -282,6 +298,7 @@ def lists(source, tag, match, fuzzy_threshold, no_fuzzy, depth, outdir, runs_dir
     """
     from ..convert.lists import convert_lists
 
+    inputs = _inputs(source)
     conversion = convert_lists(
         source,
         name=name,
@@ -290,7 +307,7 @@ def lists(source, tag, match, fuzzy_threshold, no_fuzzy, depth, outdir, runs_dir
         match=match,
         fuzzy_threshold=None if no_fuzzy else fuzzy_threshold,
     )
-    finish(conversion, outdir, [source], runs_dir)
+    finish(conversion, outdir, inputs, runs_dir)
 
 
 @convert.command("dict")
@@ -314,10 +331,10 @@ def dict_(run, qrels_json, beir_qrels, tag, depth, outdir, runs_dir, name):
     """
     from ..convert.dicts import convert_dict
 
+    inputs = _inputs(run, qrels_json, beir_qrels)
     conversion = convert_dict(
         run, qrels_json=qrels_json, beir_qrels=beir_qrels, name=name, tag=tag, depth=depth
     )
-    inputs = [p for p in (run, qrels_json, beir_qrels) if p is not None]
     finish(conversion, outdir, inputs, runs_dir)
 
 
@@ -340,8 +357,9 @@ def msmarco(run, tag, depth, outdir, runs_dir, name):
     """
     from ..convert.msmarco import convert_msmarco
 
+    inputs = _inputs(run)
     conversion = convert_msmarco(run, name=name, tag=tag, depth=depth)
-    finish(conversion, outdir, [run], runs_dir)
+    finish(conversion, outdir, inputs, runs_dir)
 
 
 @convert.command("beir-qrels")
@@ -356,4 +374,5 @@ def beir_qrels(qrels, outdir, runs_dir, name):
     """
     from ..convert.beir import convert_beir_qrels
 
-    finish(convert_beir_qrels(qrels, name=name), outdir, [qrels], runs_dir)
+    inputs = _inputs(qrels)
+    finish(convert_beir_qrels(qrels, name=name), outdir, inputs, runs_dir)

@@ -16,6 +16,7 @@ import pandas as pd
 
 from ..errors import UsageError
 from ..inputs import mappings, to_pandas
+from ..naming import check_read_once
 from ..score_precision import as_float32
 from ..sources import JsonDocument, read_json
 from .beir import read_beir_qrels
@@ -57,6 +58,7 @@ def convert_dict(
     compressed) to TREC files."""
     if qrels_json is not None and beir_qrels is not None:
         raise UsageError("give --qrels-json or --beir-qrels, not both")
+    check_read_once([run, qrels_json, beir_qrels])  # one pipe twice: its second read is empty
     report = Report()
     has_qrels = qrels_json is not None or beir_qrels is not None
     # the run file's name names the conversion too when there are no qrels to name it

@@ -25,6 +25,7 @@ import pandas as pd
 
 from ..errors import InputError, TrecbenchError, UsageError
 from ..ids import STR
+from ..naming import check_read_once
 from ..sources import (
     JSON_SPACE,
     At,
@@ -283,6 +284,7 @@ def convert_hpo(
     tags = list(tags)
     if tags and len(tags) != len(results):
         raise UsageError(f"{len(tags)} --tag for {len(results)} --results")
+    check_read_once([cases, *results, ontology])  # one pipe twice: its second read is empty
     report = Report()
     name = default_name(cases, report) if name is None else name
     expected, strata, qids, metadata, record = read_cases(cases, report, language)
