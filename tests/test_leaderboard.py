@@ -193,6 +193,25 @@ def _suite_of_both_languages(tmp_path, second_where: str) -> str:
     return str(suite)
 
 
+@pytest.mark.parametrize(
+    ("where", "problem"),
+    [
+        # TOML's true became the text 'True' (no stratum "true" matched it), 1e0 became
+        # '1.0' (the stratum "1e0" unmatched, a stratum "1.0" matched)
+        ("true", "read as the boolean true, not as written: quote it"),
+        ("1e0", "read as the number 1.0, not as written: quote it"),
+        ("2", "read as the number 2, not as written: quote it"),
+        ('["en"]', "a list: a strata value is one piece of text"),
+    ],
+)
+def test_a_where_value_that_is_not_text_is_refused(tmp_path, capsys, where, problem):
+    suite = _suite_of_both_languages(tmp_path, f"where = {{ language = {where} }}")
+    assert run(["leaderboard", suite]) == 1
+    assert capsys.readouterr().err == (
+        f"trecbench: {suite}: collections.en.where.language: {problem}\n"
+    )
+
+
 def test_collections_sharing_a_topic_of_one_qrels_are_refused(tmp_path, capsys):
     # both collections keep the German topics: each was counted twice in the test over
     # topics, its p-value too small
@@ -384,3 +403,17 @@ def test_every_format_says_why_a_test_is_n_a(tmp_path, capsys):
         assert run(["leaderboard", str(suite), "--format", output_format, "--quiet"]) == 0
         out = capsys.readouterr().out
         assert all(reason in out for reason in reasons), output_format
+
+
+def test_the_schema_takes_text_where_values_only():
+    # it took numbers and booleans, which the suite then matched by Python's spelling
+    from trecbench.errors import OutputError
+    from trecbench.report import validate_against_schema
+
+    suite = {"collections": {"c": {"qrels": "q", "runs": "{system}", "strata": "s"}}}
+    suite["collections"]["c"]["where"] = {"g": "true"}
+    validate_against_schema(suite, "leaderboard_suite")
+    for value in (True, 1.0, 1):
+        suite["collections"]["c"]["where"] = {"g": value}
+        with pytest.raises(OutputError, match="collections/c/where/g: .* is not of type 'string'"):
+            validate_against_schema(suite, "leaderboard_suite")

@@ -3,8 +3,8 @@ types: ``null``, ``a string``, ``a number``, ``a boolean``, ``an array``, ``an o
 one for a value held in memory (Python's: ``None``, ``text``, ``a bool``, ``bytes``, ``a
 dict``, ``a tuple``). Every message that names a value's type takes its words here: the
 converters' JSON and SQLite values, JSONL runs, dicts read from JSON or given in memory,
-records and object columns. Standard library only, as the messages it serves are raised
-on paths that import no numpy."""
+records and object columns, a configuration's value that must be text. Standard library
+only, as the messages it serves are raised on paths that import no numpy."""
 
 from __future__ import annotations
 
@@ -58,3 +58,24 @@ def python_type(value: object) -> str:
 def with_article(noun: str) -> str:
     """``noun`` after its indefinite article: ``an array``, ``a string``, ``an int64``."""
     return f"{'an' if noun[0] in 'aeiouAEIOU' else 'a'} {noun}"
+
+
+def not_text(value: object, what: str) -> str | None:
+    """Why a configuration's value that is text, kept as written (``what``: ``a meta
+    value``, ``a strata value``), is not, or None when it is text: a number, boolean,
+    date or time its parser made of what was written (TOML ``1.10`` is 1.1, ``1e0`` 1.0,
+    YAML ``010`` 8, ``yes`` True; its text is lost, so it is to be quoted), nothing (YAML
+    ``key:``), a table or a list."""
+    if isinstance(value, str):
+        return None
+    if isinstance(value, bool):
+        return f"read as the boolean {str(value).lower()}, not as written: quote it"
+    if isinstance(value, (int, float)):
+        return f"read as the number {value!r}, not as written: quote it"
+    if value is None:
+        return "empty: give it a value, in quotes"
+    if isinstance(value, (Mapping, list)):
+        kind = "table" if isinstance(value, Mapping) else "list"
+        return f"a {kind}: {what} is one piece of text"
+    # a date or a time (TOML and YAML read 2024-01-01 so)
+    return f"read as the {type(value).__name__} {value}, not as written: quote it"

@@ -17,6 +17,7 @@ from typing import Any
 from .. import outputs
 from ..errors import InputError, OutputError, TooFewSamplesError, UsageError, shortened
 from ..toml_loader import config_folder, config_path, piped
+from ..type_names import not_text
 from ..yaml_loader import WrittenFloat
 from .settings import (
     COMPLETENESS,
@@ -329,20 +330,9 @@ def _check_meta(document: Any, path: Path) -> None:
     recorded as something else than was written."""
     meta = document.get("meta") if isinstance(document, Mapping) else None
     for key, value in meta.items() if isinstance(meta, Mapping) else ():
-        if isinstance(value, str):
-            continue
-        if isinstance(value, bool):
-            problem = f"read as the boolean {str(value).lower()}, not as written: quote it"
-        elif isinstance(value, (int, float)):
-            problem = f"read as the number {value!r}, not as written: quote it"
-        elif value is None:
-            problem = "empty: give it a value, in quotes"
-        elif isinstance(value, (Mapping, list)):
-            kind = "table" if isinstance(value, Mapping) else "list"
-            problem = f"a {kind}: a meta value is one piece of text"
-        else:  # a date or a time (TOML and YAML read 2024-01-01 so)
-            problem = f"read as the {type(value).__name__} {value}, not as written: quote it"
-        raise UsageError(f"{path}: meta.{key}: {problem}")
+        problem = not_text(value, "a meta value")
+        if problem is not None:
+            raise UsageError(f"{path}: meta.{key}: {problem}")
 
 
 def _refuse_non_finite(value: Any, path: Path, where: str = "") -> None:

@@ -17,12 +17,14 @@ Relative paths are relative to the suite's folder.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
 from ..errors import InputError, OutputError, UsageError
 from ..toml_loader import config_folder, config_path
+from ..type_names import not_text
 
 SCHEMA = "leaderboard_suite"
 
@@ -69,10 +71,24 @@ def _document(path: Path) -> dict:
 def _check_schema(document: dict, path: Path) -> None:
     from ..report import validate_against_schema
 
+    _check_where(document, path)
     try:
         validate_against_schema(document, SCHEMA)
     except OutputError as error:  # a setting, as benchmark's configuration: a usage error
         raise UsageError(f"{path}: {str(error).removeprefix(f'{SCHEMA}: ')}") from None
+
+
+def _check_where(document: dict, path: Path) -> None:
+    """A ``where`` value is text, matched as written against the strata's values (text,
+    never inferred): a number or boolean TOML made of it (``true``, ``1e0``) would match
+    its Python spelling (``True``, ``1.0``), never the stratum ``true`` or ``1e0``."""
+    collections = document.get("collections")
+    for name, spec in collections.items() if isinstance(collections, Mapping) else ():
+        where = spec.get("where") if isinstance(spec, Mapping) else None
+        for key, value in where.items() if isinstance(where, Mapping) else ():
+            problem = not_text(value, "a strata value")
+            if problem is not None:
+                raise UsageError(f"{path}: collections.{name}.where.{key}: {problem}")
 
 
 def _runs(spec, systems: list[str] | None, resolve, where: str) -> dict[str, Path]:
@@ -113,7 +129,7 @@ def load_suite(path) -> Suite:
                 resolve(spec["qrels"], "qrels"),
                 runs,
                 None if strata is None else resolve(strata, "strata"),
-                {str(k): str(v) for k, v in spec.get("where", {}).items()},
+                dict(spec.get("where", {})),  # text: _check_where
             )
         )
     systems = list(listed) if listed else list(collections[0].runs)
