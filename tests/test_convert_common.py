@@ -241,7 +241,7 @@ def test_convert_refuses_a_tag_or_name_it_would_change(tmp_path, capsys, options
 
 RENAMED = (
     "input file's name changed into the outputs' name (leading dots dropped: no output "
-    "is a hidden file)"
+    "is a hidden file; 'input' when nothing is left)"
 )
 
 RETAGGED = (
@@ -333,6 +333,27 @@ def test_every_output_of_a_dotted_input_takes_the_stem_without_its_dots(tmp_path
     assert sidecar["name"] == "x"
     assert {"reason": RENAMED, "from": ".x", "to": "x"} in sidecar["report"]["repaired"]
     assert f"1 × {RENAMED}" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("file", "stem"), [("...json", ".."), ("..tsv", "."), ("..json.gz", "."), ("...", "...")]
+)
+def test_an_input_named_by_dots_alone_writes_input_and_says_so(tmp_path, capsys, file, stem):
+    # ...json wrote input.run and input.sidecar.json with report.repaired empty, where
+    # .x.json's x was reported: nothing said where the name came from
+    import gzip
+
+    from trecbench.cli import run
+
+    text = b'{"q1": {"d1": 0.5}}'
+    (tmp_path / file).write_bytes(gzip.compress(text) if file.endswith(".gz") else text)
+    out = tmp_path / "out"
+    assert run(["convert", "dict", str(tmp_path / file), "-o", str(out)]) == 0
+    assert sorted(path.name for path in out.iterdir()) == ["input.run", "input.sidecar.json"]
+    sidecar = json.loads((out / "input.sidecar.json").read_text())
+    # the name and the tag alike: input (no retagging to report)
+    assert sidecar["report"]["repaired"] == [{"reason": RENAMED, "from": stem, "to": "input"}]
+    assert f"  1 × {RENAMED}\n" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize(

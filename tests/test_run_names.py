@@ -214,15 +214,17 @@ def test_a_zstd_run_scored_is_named_by_its_stem(tmp_path):
 
 def test_a_default_name_is_a_plain_file_name_whatever_the_input_is_called():
     # convert msmarco ..tsv: "--name '.' is not a plain file name", no --name given
-    from trecbench.convert.identifiers import check_name, input_stem
+    from trecbench.convert.common import Report
+    from trecbench.convert.identifiers import check_name, default_name
 
     for path, expected in (
         ("..tsv", "input"),
         ("d/..gz", "input"),
         ("a.tsv", "a"),
-        (".x.tsv", ".x"),
+        (".x.tsv", "x"),
     ):
-        assert input_stem(path) == expected and check_name(input_stem(path)) == expected
+        name = default_name(path, Report())
+        assert name == expected and check_name(name) == expected
 
 
 def test_a_string_of_names_is_refused_in_every_call_that_names_runs(tmp_path):

@@ -112,13 +112,13 @@ def refuse_repeat(first: dict, key: Hashable, record: At, field: str | None, wha
 
 
 def input_stem(path: str | os.PathLike) -> str:
-    """A default name from an input path: its file name without its compression suffixes
-    and extension (``input`` when nothing, ``.`` or ``..`` is left: ``..tsv``);
-    ``stdin`` for standard input's ``-`` (``-.run`` reads as an option to every command)."""
+    """An input path's stem, which names its outputs (:func:`output_name`): its file name
+    without its compression suffixes and extension, as written (``..tsv``: ``.``;
+    ``...json``: ``..``); ``stdin`` for standard input's ``-`` (``-.run`` reads as an
+    option to every command)."""
     if os.fspath(path) == "-":
         return "stdin"
-    stem = Path(without_suffixes(Path(path).name)).stem
-    return "input" if stem in ("", ".", "..") else stem
+    return Path(without_suffixes(Path(path).name)).stem
 
 
 def default_name(path: str | os.PathLike, report: Findings) -> str:
@@ -132,13 +132,14 @@ def output_name(stem: str, report: Findings) -> str:
     """The one rule for a default output name made from an input's ``stem``: the stem as
     the user wrote it (a file name may hold blanks and be long), without leading dots, as
     a default tag drops them (:func:`clean_tag`), so that ``.x.json`` writes ``x.qrels``,
-    ``x.sidecar.json`` and ``x.run``, no hidden file; ``input`` when nothing is left. A
-    stem changed so is reported (``from``, ``to``), as a chunker's changed tag is."""
+    ``x.sidecar.json`` and ``x.run``, no hidden file; ``input`` when nothing is left
+    (``...json``, ``..tsv``: ``.``, ``..``, no file name). A stem changed either way is
+    reported (``from``, ``to``), as a chunker's changed tag is."""
     name = stem.lstrip(".") or "input"
     if name != stem:
         report.repair(
             "input file's name changed into the outputs' name (leading dots dropped: no "
-            "output is a hidden file)",
+            "output is a hidden file; 'input' when nothing is left)",
             [{"from": stem, "to": name}],
         )
     return name
