@@ -299,3 +299,29 @@ def test_a_rank_beyond_a_c_long_is_too_large_in_msmarco_and_terms_alike(
     terms.write_text('{"case_id": "0", "hpo_id": "HP:0000001", "rank": 9223372036854775808}\n')
     code, err = run_main(monkeypatch, capsys, "hpo", cases, "--results", terms, "-o", tmp_path)
     assert (code, err) == (2, f"trecbench: {terms}:1: rank: 9223372036854775808 {TOO_LARGE}\n")
+
+
+@pytest.mark.parametrize(
+    ("converter", "data", "default"),
+    [
+        ("code-chunk", "code-chunk-detailed.json", "codechunk"),
+        ("memorybench", "memorybench-export.json", "memorybench"),
+    ],
+)
+def test_code_chunk_and_memorybench_are_named_after_their_format(
+    tmp_path, converter, data, default
+):
+    # docs/convert.md said every output was named after its input file: these two name
+    # their qrels and sidecar after their format unless --name is given
+    from conftest import ROOT
+
+    source = tmp_path / "my-export.json"
+    source.write_bytes((ROOT / "data" / "convert" / data).read_bytes())
+    for options, name in (([], default), (["--name", "mine"], "mine")):
+        out = tmp_path / name
+        assert run_cli(converter, source, "-o", out, *options).exit_code == 0
+        written = sorted(path.name for path in out.iterdir())
+        assert f"{name}.sidecar.json" in written
+        qrels = [file for file in written if file.endswith(".qrels")]
+        assert qrels and all(file.startswith(f"{name}-") for file in qrels)
+        assert not any(file.startswith("my-export") for file in written)
