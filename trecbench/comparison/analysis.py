@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 
 import numpy as np
@@ -13,6 +13,7 @@ from .. import statistical_tests, stats
 from ..errors import UsageError
 from . import significance
 from .absent import EmptyValues, checked_empty, fill_absent, not_finite
+from .given import given_baseline, given_queries, given_values
 from .keywords import keywords_of, refuse_unknown, settings_from
 from .overflow import refuse_overflow
 from .result import Comparison
@@ -86,7 +87,7 @@ def _stage(advance: Callable[[int], None] | None, offset: int) -> stats.Progress
 
 @keywords_of(StatsSettings)
 def compare_scores(
-    per_query: pd.DataFrame,
+    per_query: pd.DataFrame | Iterable[Mapping],
     *,
     queries: Sequence[str] | None = None,
     baseline: str | None = None,
@@ -99,12 +100,16 @@ def compare_scores(
     **settings,
 ) -> Comparison:
     """Statistics over per-query values (``run, qid, measure, value``; see
-    :func:`~trecbench.comparison.compare`).
+    :func:`~trecbench.comparison.compare`): a DataFrame or records, its columns also named
+    as PyTerrier (``name``) and ir_measures (``query_id``) name them, its ids read as every
+    input's are (:mod:`trecbench.comparison.given`: strings, integers in decimal; missing,
+    float and mixed ids refused), its values numbers.
 
     ``queries`` are the topics that count with ``missing="zero"`` (the qrels topics);
-    default: every qid in ``per_query``. ``strata`` maps qid to a stratum value (the field
-    named ``group_by``), or field to such a mapping (several groupings); topics without a
-    value are left out of that field's sections, not out of the overall analysis.
+    default: every qid in ``per_query``. ``baseline``: a run's name (default: the first
+    run). ``strata`` maps qid to a stratum value (the field named ``group_by``), or field
+    to such a mapping (several groupings); topics without a value are left out of that
+    field's sections, not out of the overall analysis.
     ``bounds`` (``run, qid, measure, low, high``) are per-topic tie bounds
     (:attr:`trecbench.Evaluation.tie_bounds_per_query`). ``empty``: per run, measure and
     topic, what the run scores on a topic it has no results for with ``missing="zero"``,
@@ -116,7 +121,9 @@ def compare_scores(
     statistics = settings_from(StatsSettings, statistics, settings)
     refuse_unknown("compare_scores", settings)
     fields, group_fields = strata_fields(strata, group_by)
-    per_query, runs, measures, baseline = _checked(per_query, baseline)
+    given = given_values(per_query, "per_query")
+    per_query, runs, measures, baseline = _checked(given.frame, given_baseline(baseline))
+    queries = given_queries(queries, given)
     universe, absent = _topics(per_query, runs, queries, statistics.missing)
     empty = checked_empty(empty)
     cube, tie_cubes = _cubes(per_query, bounds, runs, measures, universe, empty)
@@ -165,9 +172,9 @@ def _refuse_out_of_range(per_query: pd.DataFrame) -> None:
 
 
 def _checked(per_query: pd.DataFrame, baseline: str | None):
-    """``(per_query with string ids, runs, measures, the baseline)``; undefined or
-    infinite values, no values at all and an unknown baseline refused."""
-    per_query = per_query.astype({"run": str, "qid": str, "measure": str})
+    """``(per_query, runs, measures, the baseline)`` of values read
+    (:func:`~.given.given_values`); undefined or infinite values, no values at all and an
+    unknown baseline refused."""
     finite = np.isfinite(per_query["value"].to_numpy(dtype=np.float64))
     if not finite.all():
         row = per_query[~finite].iloc[0]
@@ -241,7 +248,7 @@ def _topics(per_query: pd.DataFrame, runs, queries, missing: str):
         for run, frame in per_query.groupby("run", sort=False)
     }
     every = per_query["qid"].unique().tolist() if queries is None else queries
-    topics = sorted(set(map(str, every)))
+    topics = sorted(set(every))
     absent = {run: [qid for qid in topics if qid not in evaluated[run]] for run in runs}
     universe = topics
     if missing == "drop":
@@ -259,7 +266,7 @@ def _cubes(per_query, bounds, runs, measures, universe, empty: EmptyValues | Non
     fill_absent(cube, absent_pairs, runs, measures, universe, empty)
     if bounds is None:
         return cube, None
-    bounds = bounds.astype({"run": str, "qid": str, "measure": str})
+    bounds = given_values(bounds, "bounds", ("low", "high")).frame
     tie_cubes = tuple(
         values_cube(bounds, runs, measures, universe, side) for side in ("low", "high")
     )

@@ -69,10 +69,12 @@ def _column_error(origin: str, file: bool, message: str) -> InputError | UsageEr
     return InputError(origin, None, message) if file else UsageError(f"{origin}: {message}")
 
 
-def _pick(
-    table: pa.Table, names: tuple[str, ...], role: str, origin: str, file: bool
+def pick_column(
+    columns: list[str], names: tuple[str, ...], role: str, origin: str, file: bool = False
 ) -> str | None:
-    present = [name for name in names if name in table.column_names]
+    """Which of ``columns`` names the ``role`` (one of ``names``), or None; two of them
+    are ambiguous and refused (for a table read from a ``file``: bad input)."""
+    present = [name for name in names if name in columns]
     if "docno" in present and "docid" in present:
         present.remove("docid")  # PyTerrier's frames: docid is Terrier's internal number
     if len(present) > 1:
@@ -80,11 +82,15 @@ def _pick(
     return present[0] if present else None
 
 
-def _need(table: pa.Table, names: tuple[str, ...], role: str, origin: str, file: bool) -> str:
-    name = _pick(table, names, role, origin, file)
+def need_column(
+    columns: list[str], names: tuple[str, ...], role: str, origin: str, file: bool = False
+) -> str:
+    """:func:`pick_column`'s column, which must be there: none is refused naming ``names``
+    and the columns there are."""
+    name = pick_column(columns, names, role, origin, file)
     if name is None:
-        columns = shortened(", ".join(map(str, table.column_names)))
-        message = f"no {role} column (one of {', '.join(names)}); columns: {columns}"
+        shown = shortened(", ".join(map(str, columns)))
+        message = f"no {role} column (one of {', '.join(names)}); columns: {shown}"
         raise _column_error(origin, file, message)
     return name
 
@@ -242,15 +248,18 @@ def ids(
     return values
 
 
-def scores(values: pa.Array, origin: str, where: Where = row_named) -> pa.Array:
-    """float64 scores: numbers, or text that is an ASCII decimal number; all finite.
+def scores(
+    values: pa.Array, origin: str, where: Where = row_named, name: str = "score"
+) -> pa.Array:
+    """float64 scores (or another role's numbers, ``name``: a per-query value): numbers,
+    or text that is an ASCII decimal number; all finite.
 
     Integers of any width are taken as trec_eval takes their decimal text (``atof``): the
     nearest double, so a score beyond 2^53 is rounded as it would be in a TREC file."""
     values = _decoded(values)
-    _refuse_nulls(values, "score", origin, where)
+    _refuse_nulls(values, name, origin, where)
     if _text(values):
-        _refuse_invalid_utf8(values, "score", origin, where)
+        _refuse_invalid_utf8(values, name, origin, where)
     if _text(values) or pa.types.is_decimal(values.type):  # decimals: as their text reads
         good, numbers = parse_scores(pc.cast(values, pa.string()))
         if not good.all():
@@ -258,20 +267,20 @@ def scores(values: pa.Array, origin: str, where: Where = row_named) -> pa.Array:
             shown = _shown(values[row])
             infinite = str(values[row].as_py()).lstrip("+-").lower() in ("inf", "infinity")
             what = "is not finite" if infinite else "is not a number"  # Decimal('Infinity')
-            raise InputError(origin, None, f"{where(row)}: score {shown} {what}")
+            raise InputError(origin, None, f"{where(row)}: {name} {shown} {what}")
     elif pa.types.is_integer(values.type):
         numbers = arrow.to_numpy(values).astype(np.float64)  # rounds to nearest, as atof
     elif pa.types.is_floating(values.type):
         numbers = arrow.to_numpy(pc.cast(values, pa.float64()))
     else:
-        raise InputError(origin, None, f"score column has type {values.type}: expected numbers")
+        raise InputError(origin, None, f"{name} column has type {values.type}: expected numbers")
     finite = np.isfinite(numbers)
     if not finite.all():
         row = int(np.flatnonzero(~finite)[0])
         if _text(values):  # a number written beyond a double's range, named as written
-            message = f"score {_shown(values[row])} overflows a double"
+            message = f"{name} {_shown(values[row])} overflows a double"
         else:
-            message = f"score {numbers[row]} is not finite"
+            message = f"{name} {numbers[row]} is not finite"
         raise InputError(origin, None, f"{where(row)}: {message}")
     return arrow.array(numbers)
 
@@ -369,27 +378,29 @@ def typed(
     def column(name: str) -> pa.Array:
         return table.column(name).combine_chunks()
 
-    qid_name = _need(table, QID_NAMES, "query id", origin, file)
-    doc_name = _need(table, DOCNO_NAMES, "document id", origin, file)
+    qid_name = need_column(table.column_names, QID_NAMES, "query id", origin, file)
+    doc_name = need_column(table.column_names, DOCNO_NAMES, "document id", origin, file)
     columns = {
         "qid": ids(column(qid_name), qid_name, origin, where, nul=nul),
         "docno": ids(column(doc_name), doc_name, origin, where, nul=nul),
     }
     if kind == "run":
-        score_name = _need(table, SCORE_NAMES, "score", origin, file)
+        score_name = need_column(table.column_names, SCORE_NAMES, "score", origin, file)
         columns["score"] = scores(column(score_name), origin, where)
-        tag_name = _pick(table, ("tag",), "run tag", origin, file)
+        tag_name = pick_column(table.column_names, ("tag",), "run tag", origin, file)
         columns["tag"] = (
             ids(column(tag_name), tag_name, origin, where, nul=nul)
             if tag_name
             else pa.array([DEFAULT_TAG] * table.num_rows, pa.string())
         )
     else:
-        subtopic_name = _pick(table, SUBTOPIC_NAMES, "subtopic (iteration)", origin, file)
+        subtopic_name = pick_column(
+            table.column_names, SUBTOPIC_NAMES, "subtopic (iteration)", origin, file
+        )
         if subtopic_name:  # a qrels file's second column, in its place
             subtopic = _subtopics(column(subtopic_name), subtopic_name, origin, where, nul)
             columns = {"qid": columns["qid"], "iter": subtopic, "docno": columns["docno"]}
-        rel_name = _need(table, REL_NAMES, "relevance", origin, file)
+        rel_name = need_column(table.column_names, REL_NAMES, "relevance", origin, file)
         columns["rel"] = grades(column(rel_name), origin, where)
     lines = _given_lines(table)
     rows = lines is None
@@ -491,10 +502,14 @@ def integer_ids(table: pa.Table, role: str) -> bool:
     return role in names and table.schema.field(role).metadata == INTEGER_IDS
 
 
-def frame_table(frame, origin: str) -> tuple[pa.Table, Where]:
+def frame_table(
+    frame, origin: str, *, ids: tuple[str, ...] = (), numbers: tuple[str, ...] = ()
+) -> tuple[pa.Table, Where]:
     """An Arrow table of a pandas DataFrame's columns (each converted on its own, so that
     a column of mixed types is named) and a ``where`` that cites the frame's index (its
-    positions when two rows share a label: ``pd.concat`` keeps the labels)."""
+    positions when two rows share a label: ``pd.concat`` keeps the labels). ``ids`` and
+    ``numbers``: columns read as ids, and as numbers, besides a run's and a qrels' (a
+    per-query table's run and value)."""
     index = frame.index
 
     def labelled(row: int) -> str:
@@ -502,16 +517,17 @@ def frame_table(frame, origin: str) -> tuple[pa.Table, Where]:
 
     where = labelled if index.is_unique else row_named
 
-    read = QID_NAMES + DOCNO_NAMES + REL_NAMES + ("tag", "line")
+    numbers = SCORE_NAMES + REL_NAMES + numbers
+    read = QID_NAMES + DOCNO_NAMES + REL_NAMES + ("tag", "line") + ids + numbers
     columns = {}
     for position, name in enumerate(map(str, frame.columns)):
         if name in columns and name in read:
             raise UsageError(f"{origin}: two columns are named {excerpt(name)}; keep one")
         column = frame.iloc[:, position]
-        numbers = name in SCORE_NAMES + REL_NAMES
-        if numbers and column.dtype == object:  # Python numbers: read as a dict's are
+        number = name in numbers
+        if number and column.dtype == object:  # Python numbers: read as a dict's are
             values = column.where(column.notna(), None).tolist()  # NaN, NA: missing
-            columns[name] = from_python(values, name, origin, where, numbers)
+            columns[name] = from_python(values, name, origin, where, number)
             continue
         try:
             columns[name] = pa.Array.from_pandas(column)
@@ -519,5 +535,5 @@ def frame_table(frame, origin: str) -> tuple[pa.Table, Where]:
         # (complex): read as a dict's values are, or refused naming the row
         except (UnicodeEncodeError, OverflowError, *ARROW_REFUSALS):
             if name in read:
-                columns[name] = from_python(column.tolist(), name, origin, where, numbers)
+                columns[name] = from_python(column.tolist(), name, origin, where, number)
     return pa.table(columns) if columns else pa.table({}), where

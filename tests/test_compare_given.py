@@ -1,0 +1,110 @@
+"""compare_scores' per-query values, queries and baseline as users bring them:
+PyTerrier's and ir_measures' columns, records, ids never inferred (as the readers read
+them), values numbers. Means are worked by hand."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from trecbench.comparison import compare_scores
+from trecbench.errors import InputError, UsageError
+
+# run a: 0.2, 0.4, 0.6 (mean 0.4); run b: 0.4, 0.4, 0.8 (mean 1.6 / 3)
+BASE = pd.DataFrame(
+    {
+        "run": ["a"] * 3 + ["b"] * 3,
+        "qid": ["1", "2", "3"] * 2,
+        "measure": "P@5",
+        "value": [0.2, 0.4, 0.6, 0.4, 0.4, 0.8],
+    }
+)
+MEANS = {"a": 0.4, "b": 1.6 / 3}
+
+
+def _means(comparison, stratum: str = "all") -> dict[str, float]:
+    rows = comparison.part(comparison.summary, stratum)
+    return dict(zip(rows["run"], rows["mean"], strict=True))
+
+
+def _assert_means(comparison, expected: dict[str, float], stratum: str = "all") -> None:
+    assert _means(comparison, stratum) == pytest.approx(expected, rel=1e-12)
+
+
+def test_pyterrier_and_ir_measures_columns_and_records_are_read():
+    import ir_measures
+
+    pyterrier = BASE.rename(columns={"run": "name"})  # Experiment(perquery=True)
+    _assert_means(compare_scores(pyterrier, samples=40), MEANS)
+    # ir_measures' results: query_id, its measure objects, value (and no run: added)
+    measure = ir_measures.parse_measure("P@5")
+    metrics = [
+        ir_measures.Metric(qid, measure, value)
+        for qid, value in zip(BASE["qid"], BASE["value"], strict=True)
+    ]
+    frame = pd.DataFrame(metrics).assign(run=BASE["run"])
+    comparison = compare_scores(frame, samples=40)
+    assert comparison.measures == ["P@5"]
+    _assert_means(comparison, MEANS)
+    _assert_means(compare_scores(BASE.to_dict("records"), samples=40), MEANS)
+    # decimal text is a number, as in a run's scores
+    _assert_means(compare_scores(BASE.assign(value=BASE["value"].map(str)), samples=40), MEANS)
+
+
+@pytest.mark.parametrize(
+    ("given", "error", "message"),
+    [
+        (BASE.drop(columns="run"), UsageError, r"no run column \(one of run, name\); columns: qid"),
+        (BASE.rename(columns={"qid": "topic"}), UsageError, "no query id column .*query_id"),
+        (BASE.assign(name="x"), UsageError, r"columns \['run', 'name'\] all name the run"),
+        (BASE.assign(value=["a"] + ["0.4"] * 5), InputError, "row 0: value a is not a number"),
+        (BASE.assign(value=True), InputError, "value column has type bool: expected numbers"),
+        (BASE.assign(measure=["P@5", None, "P@5"] * 2), InputError, "row 1: measure is missing"),
+        ({"a": {"1": 0.5}}, UsageError, "a DataFrame .*not a dict"),
+    ],
+)
+def test_what_is_no_per_query_table_is_refused_in_one_line(given, error, message):
+    with pytest.raises(error, match=message):
+        compare_scores(given, samples=40)
+
+
+@pytest.mark.parametrize(
+    ("qids", "message"),
+    [
+        (["1", None, "3"], "row 1: qid is missing"),  # was the stratum 'nan', scored 0
+        ([1.0, np.nan, 3.0], "has type double: ids must be strings .*dtype=str"),
+        ([1.0, 2.0, 3.0], "has type double: ids must be strings .*dtype=str"),  # were '1.0'
+        ([1, "2", 3], "row 1: qid '2' is text, not an integer as in row 0"),
+    ],
+)
+def test_missing_float_and_mixed_qids_are_refused_as_the_readers_refuse_them(qids, message):
+    with pytest.raises(InputError, match=message):
+        compare_scores(BASE.assign(qid=qids * 2), samples=40)
+
+
+def test_integer_qids_are_written_in_decimal_and_refused_beside_queries_they_lost():
+    integers = BASE.assign(qid=[1, 2, 3] * 2)
+    # topic 4 counts 0 for both runs: a (0.2 + 0.4 + 0.6 + 0) / 4, b 1.6 / 4
+    comparison = compare_scores(integers, queries=["1", "2", "3", "4"], samples=40)
+    assert comparison.queries == ["1", "2", "3", "4"]
+    _assert_means(comparison, {"a": 0.3, "b": 0.4})
+    with pytest.raises(InputError, match="such as '001' .*lost how the ids were written"):
+        compare_scores(integers, queries=["001", "002", "003"], samples=40)
+    with pytest.raises(InputError, match="^queries: .*per_query has query ids such as '01'"):
+        compare_scores(BASE.assign(qid=["01", "2", "3"] * 2), queries=[1, 2, 3], samples=40)
+    with pytest.raises(InputError, match="item 0: query id 1.0 is a float"):
+        compare_scores(BASE, queries=[1.0, 2.0, 3.0], samples=40)
+
+
+def test_integer_run_names_and_baseline_are_written_in_decimal():
+    integers = BASE.assign(run=[1] * 3 + [2] * 3)
+    comparison = compare_scores(integers, baseline=2, samples=40)
+    assert comparison.baseline == "2" and comparison.runs == ["1", "2"]
+    # the difference against the baseline 2 (b): a - b = 0.4 - 1.6 / 3
+    difference = comparison.part(comparison.comparisons, "all")["difference"]
+    assert difference.tolist() == pytest.approx([0.4 - 1.6 / 3], rel=1e-12)
+    with pytest.raises(UsageError, match="baseline names a run: text .*not a float"):
+        compare_scores(integers, baseline=2.0, samples=40)
+    with pytest.raises(InputError, match="run column has type double"):
+        compare_scores(BASE.assign(run=[1.0] * 3 + [2.0] * 3), samples=40)

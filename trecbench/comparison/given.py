@@ -1,0 +1,147 @@
+"""Per-query values given to :func:`~trecbench.comparison.compare_scores` (and its tie
+bounds, and its ``queries`` and ``baseline``) read as the readers read a run's table
+(:mod:`trecbench.inputs.tables`): columns named as trecbench, PyTerrier or ir_measures
+name them; ids are strings, never inferred (integers written in decimal, refused beside
+ids no integer prints as; floats, missing and mixed ids refused with the readers' hint);
+values are numbers (or decimal text), anything else refused naming its row."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from .. import arrow
+from ..errors import InputError, UsageError
+from ..inputs.python_objects import Where, python_ids
+from ..inputs.tables import QID_NAMES, frame_table, ids, need_column, scores, with_integer_ids
+from ..type_names import python_type
+
+# PyTerrier's Experiment(perquery=True) names the run "name"; ir_measures' per-query
+# results (iter_calc) name the topic "query_id" and hold no run
+RUN_NAMES = ("run", "name")
+MEASURE_NAMES = ("measure",)
+VALUE_NAMES = ("value",)
+SHAPE = "a DataFrame (or records) of run, qid, measure, value"
+
+
+@dataclass(frozen=True)
+class Given:
+    """``frame``: ``run, qid, measure`` as strings and the number columns as float64
+    (undefined values NaN, for the caller to refuse in its words); ``integer_qids``:
+    the qids were integers (written in decimal)."""
+
+    frame: pd.DataFrame
+    integer_qids: bool
+
+
+def given_values(given, origin: str, numbers: Sequence[str] = VALUE_NAMES) -> Given:
+    """``given`` (a DataFrame, or records: dicts or named tuples such as ir_measures'
+    results) as a :class:`Given` with the columns ``numbers``; ``origin`` names it in
+    errors (the argument's name)."""
+    frame = _frame(given, origin)
+    columns = [str(name) for name in frame.columns]
+    run = need_column(columns, RUN_NAMES, "run", origin)
+    qid = need_column(columns, QID_NAMES, "query id", origin)
+    measure = need_column(columns, MEASURE_NAMES, "measure", origin)
+    named = [need_column(columns, (name,), name, origin) for name in numbers]
+    read = [i for i, name in enumerate(columns) if name in (run, qid, *named)]
+    table, where = frame_table(frame.iloc[:, read], origin, ids=(run,), numbers=tuple(named))
+    qids = table.column(qid).combine_chunks()
+    # a NUL is no C string's end here: the values are scored already (no trec_eval reads
+    # these ids), and the outputs escape it
+    out = {
+        "run": ids(table.column(run).combine_chunks(), run, origin, where, nul=True).to_pandas(),
+        "qid": ids(qids, qid, origin, where, nul=True).to_pandas(),
+        # measures as text: ir_measures' results hold its measure objects (P@5)
+        "measure": _measures(frame.iloc[:, columns.index(measure)], origin, where),
+    }
+    for name in named:
+        out[name] = _numbers(table.column(name).combine_chunks(), name, origin, where)
+    return Given(pd.DataFrame(out), _integers(qids))
+
+
+def _frame(given, origin: str) -> pd.DataFrame:
+    """``given`` as a DataFrame: itself, or its records as ``pandas.DataFrame`` makes them."""
+    if isinstance(given, pd.DataFrame):
+        return given
+    text = isinstance(given, (str, bytes, os.PathLike))
+    if text or isinstance(given, Mapping) or not isinstance(given, Iterable):
+        raise UsageError(f"{origin}: {SHAPE}, not {python_type(given)}")
+    records = list(given)
+    try:
+        return pd.DataFrame(records)
+    except (TypeError, ValueError) as error:  # records of no common shape
+        raise UsageError(f"{origin}: {SHAPE}; these records are not rows: {error}") from None
+
+
+def _measures(column: pd.Series, origin: str, where: Where) -> np.ndarray:
+    """A measure column's names as text, a missing one refused at its row."""
+    try:  # each distinct measure made text once: a table holds few, in many rows
+        codes, names = pd.factorize(column, use_na_sentinel=True)
+    except TypeError:  # a value that is no name (unhashable): its text, row by row
+        names = column.to_numpy(dtype=object)
+        codes = np.where(column.isna().to_numpy(), -1, np.arange(len(column)))
+    missing = codes < 0
+    if missing.any():
+        row = int(np.flatnonzero(missing)[0])
+        raise InputError(origin, None, f"{where(row)}: measure is missing")
+    return np.array([str(name) for name in names], dtype=object)[codes]
+
+
+def _numbers(values: pa.Array, name: str, origin: str, where: Where) -> np.ndarray:
+    """float64 values of a number column: numbers as they are (a missing one NaN, which the
+    caller refuses naming its run, measure and topic); text read as decimal numbers, and
+    any other value refused at its row, as a run's scores are."""
+    if pa.types.is_integer(values.type) or pa.types.is_floating(values.type):
+        return arrow.to_numpy(pc.cast(values, pa.float64()).fill_null(np.nan))
+    return arrow.to_numpy(scores(values, origin, where, name=name))
+
+
+def _integers(values: pa.Array) -> bool:
+    """Whether an id column (that :func:`~trecbench.inputs.tables.ids` took) holds integers."""
+    kind = values.type
+    return pa.types.is_integer(kind.value_type if pa.types.is_dictionary(kind) else kind)
+
+
+def given_queries(queries, given: Given) -> list[str] | None:
+    """``queries`` (the topics that count) as strings, read as the qids are: text or
+    integers (in decimal), refused beside the qids where integers on either side lost how
+    the other's ids are written (``007``); None stays None."""
+    from ..evaluation.integer_ids import refuse_lost_zeros
+
+    if queries is None:
+        return None
+
+    def where(row: int) -> str:
+        return f"item {row}"
+
+    values = python_ids(list(queries), "query id", "queries", where)
+    integer = _integers(values)
+    values = ids(values, "query id", "queries", where, nul=True)
+    if given.integer_qids or integer:
+        qids = pa.array(given.frame["qid"].unique(), pa.string())
+        marked = _marked(qids, given.integer_qids), _marked(values, integer)
+        refuse_lost_zeros(marked[0], "per_query", marked[1], "queries")
+    return values.to_pylist()
+
+
+def _marked(qids: pa.Array, integers: bool) -> pa.Table:
+    """A table of ``qids``, marked as read from integers where they were."""
+    table = pa.table({"qid": qids})
+    return with_integer_ids(table, ["qid"]) if integers else table
+
+
+def given_baseline(baseline) -> str | None:
+    """The baseline run's name: text, or an integer (written in decimal, as an integer
+    run column is); None: the first run."""
+    if baseline is None or isinstance(baseline, str):
+        return baseline
+    if isinstance(baseline, (int, np.integer)) and not isinstance(baseline, (bool, np.bool_)):
+        return str(int(baseline))
+    raise UsageError(f"baseline names a run: text (or an integer), not {python_type(baseline)}")
