@@ -1,8 +1,11 @@
-"""compare_scores' per-query values, queries and baseline as users bring them:
+"""compare_scores' per-query values, queries, baseline and strata as users bring them:
 PyTerrier's and ir_measures' columns, records, ids never inferred (as the readers read
-them), values numbers. Means are worked by hand."""
+them), values numbers; strata mappings of every shape, missing values in ``(none)``.
+Means are worked by hand."""
 
 from __future__ import annotations
+
+import json
 
 import numpy as np
 import pandas as pd
@@ -108,3 +111,48 @@ def test_integer_run_names_and_baseline_are_written_in_decimal():
         compare_scores(integers, baseline=2.0, samples=40)
     with pytest.raises(InputError, match="run column has type double"):
         compare_scores(BASE.assign(run=[1.0] * 3 + [2.0] * 3), samples=40)
+
+
+@pytest.mark.parametrize("missing", [None, float("nan"), pd.NA])
+def test_a_topic_without_a_stratum_is_in_none_as_in_a_sidecar(tmp_path, missing):
+    strata = {"1": "x", "2": missing, "3": "y"}
+    comparison = compare_scores(BASE, strata=strata, group_by="lang", samples=40)
+    assert comparison.stratum_labels == ["all", "lang:macro", "lang=(none)", "lang=x", "lang=y"]
+    _assert_means(comparison, {"a": 0.4, "b": 0.4}, "lang=(none)")  # topic 2
+    # macro: each stratum counts the same, a (0.2 + 0.4 + 0.6) / 3, b (0.4 + 0.4 + 0.8) / 3
+    _assert_means(comparison, MEANS, "lang:macro")
+    sidecar = tmp_path / "s.json"
+    queries = {"1": {"lang": "x"}, "2": {"lang": None}, "3": {"lang": "y"}}
+    sidecar.write_text(json.dumps({"strata": {"fields": ["lang"], "queries": queries}}))
+    from_file = compare_scores(BASE, strata=sidecar, group_by="lang", samples=40)
+    assert from_file.stratum_labels == comparison.stratum_labels
+    assert from_file.strata == comparison.strata == {"lang": {"1": "x", "2": "(none)", "3": "y"}}
+
+
+def test_a_per_topic_mapping_is_read_as_the_sidecar_s_own_shape():
+    per_topic = {"1": {"lang": "x"}, "2": {"lang": "x"}, "3": {"lang": "y", "other": "p"}}
+    comparison = compare_scores(BASE, strata=per_topic, group_by="lang", samples=40)
+    assert comparison.stratum_labels == ["all", "lang:macro", "lang=x", "lang=y"]
+    _assert_means(comparison, {"a": 0.3, "b": 0.4}, "lang=x")  # topics 1 and 2
+    _assert_means(comparison, {"a": 0.6, "b": 0.8}, "lang=y")
+    # the field left out of a topic's mapping: no value, as in a sidecar
+    other = compare_scores(BASE, strata=per_topic, group_by="other", samples=40)
+    assert other.strata == {"other": {"1": "(none)", "2": "(none)", "3": "p"}}
+    with pytest.raises(UsageError, match="keys are topics .*give group_by naming the field"):
+        compare_scores(BASE, strata=per_topic, samples=40)
+
+
+@pytest.mark.parametrize(
+    ("strata", "group_by", "message"),
+    [
+        ({"1": "x", "2": "x", "3": "y"}, ["lang", "other"], "group_by names 2 fields"),
+        ({"lang": {"1": "x"}}, "other", "group_by 'other': no such field in strata"),
+        ({"1": "x", "2": {"lang": "x"}}, "lang", "not a mix of values and mappings"),
+        ({"9": "x"}, "lang", "'lang' gives none of the topics compared a stratum"),
+        ({"1": "x", "2": " ", "3": "y"}, "lang", "topic '2': blank group name ' '"),
+        (None, "lang", "needs --strata"),
+    ],
+)
+def test_strata_that_would_be_ignored_or_misread_are_refused(strata, group_by, message):
+    with pytest.raises(UsageError, match=message):
+        compare_scores(BASE, strata=strata, group_by=group_by, samples=40)

@@ -95,10 +95,10 @@ def group_name_problem(field: str, value: str, absent: str | None = None) -> str
     writes into a sidecar with it, so that ``score --strata`` takes every sidecar written."""
     if value == MISSING:
         return f"{MISSING} names the topics without a {field}"
-    return _blank_group(field, value, absent)
+    return blank_group(field, value, absent)
 
 
-def _blank_group(field: str, value: str, absent: str | None = None) -> str | None:
+def blank_group(field: str, value: str, absent: str | None = None) -> str | None:
     """Why ``value`` cannot name a group of ``field`` (an empty or blank name would print as
     no label at all), or None."""
     if value.strip():
@@ -154,7 +154,7 @@ def group_labels(qids: pd.Series, strata: pd.DataFrame | None, by: str) -> pd.Se
     if blank.any():
         qid = qids[blank].iloc[0]
         raise UsageError(
-            f"--group-by {by}: topic {qid!r}: {_blank_group(by, labels[blank].iloc[0])}"
+            f"--group-by {by}: topic {qid!r}: {blank_group(by, labels[blank].iloc[0])}"
         )
     if len(labels) and labels.isna().all():  # every topic in "(none)": a section repeated
         topics = f"none of these {len(qids.unique())} topics"

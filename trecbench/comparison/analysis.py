@@ -20,7 +20,7 @@ from .result import Comparison
 from .rows import COLUMNS, comparison_rows, pair_rows, summary_rows
 from .settings import StatsSettings
 from .significance import pair_tests, pairs_left_out, tested_section
-from .tables import Section, SectionPart, View, sections_of, strata_fields, values_cube
+from .tables import Section, SectionPart, View, sections_of, strata_map, values_cube
 
 Progress = Callable[[int, int], None]
 
@@ -91,7 +91,7 @@ def compare_scores(
     *,
     queries: Sequence[str] | None = None,
     baseline: str | None = None,
-    strata: Mapping | None = None,
+    strata: Mapping | pd.DataFrame | str | os.PathLike | None = None,
     group_by: str | Sequence[str] | None = None,
     progress: Progress | None = None,
     bounds: pd.DataFrame | None = None,
@@ -107,9 +107,13 @@ def compare_scores(
 
     ``queries`` are the topics that count with ``missing="zero"`` (the qrels topics);
     default: every qid in ``per_query``. ``baseline``: a run's name (default: the first
-    run). ``strata`` maps qid to a stratum value (the field named ``group_by``), or field
-    to such a mapping (several groupings); topics without a value are left out of that
-    field's sections, not out of the overall analysis.
+    run). ``strata`` (:func:`~trecbench.comparison.tables.strata_map`): a sidecar path or
+    the table :func:`trecbench.load_strata` reads, with ``group_by`` naming its fields (or
+    ``group_by="qid-prefix"`` alone); or a mapping of qid to a stratum value (the field
+    named ``group_by``), of field to such a mapping (several groupings), or the sidecar's
+    per-topic ``{qid: {field: value}}`` (``group_by`` naming its fields). A topic held
+    without a value (None, NaN, NA) is in ``(none)``, as a sidecar's; topics a mapping
+    does not hold are left out of that field's sections, not out of the overall analysis.
     ``bounds`` (``run, qid, measure, low, high``) are per-topic tie bounds
     (:attr:`trecbench.Evaluation.tie_bounds_per_query`). ``empty``: per run, measure and
     topic, what the run scores on a topic it has no results for with ``missing="zero"``,
@@ -120,11 +124,12 @@ def compare_scores(
     """
     statistics = settings_from(StatsSettings, statistics, settings)
     refuse_unknown("compare_scores", settings)
-    fields, group_fields = strata_fields(strata, group_by)
     given = given_values(per_query, "per_query")
     per_query, runs, measures, baseline = _checked(given.frame, given_baseline(baseline))
     queries = given_queries(queries, given)
     universe, absent = _topics(per_query, runs, queries, statistics.missing)
+    fields = strata_map(strata, group_by, universe)
+    group_fields = list(fields or {})
     empty = checked_empty(empty)
     cube, tie_cubes = _cubes(per_query, bounds, runs, measures, universe, empty)
     refuse_overflow(cube, measures)
@@ -299,7 +304,6 @@ def from_evaluation(
     from ..measures.registry import MEAN, RUNID
     from ..plurals import counted
     from ..report import evaluation_records
-    from .tables import strata_map
 
     means = [c.display for c in evaluation.columns if c.summary == MEAN]
     # the run's tag needs no word: the page names its runs

@@ -71,17 +71,62 @@ class SectionPart:
     strata: np.ndarray | None  # per topic its stratum (macro sections only)
 
 
-def strata_fields(strata, group_by) -> tuple[dict[str, dict[str, str]] | None, list[str]]:
-    """``({field: {qid: value}}, fields)`` from ``{qid: value}`` (named ``group_by``,
-    default ``stratum``) or ``{field: {qid: value}}``."""
-    if strata is None:
-        return None, []
-    if strata and all(isinstance(value, Mapping) for value in strata.values()):
-        fields = {str(f): {str(q): str(v) for q, v in m.items()} for f, m in strata.items()}
+def strata_fields(strata: Mapping, group_by) -> dict[str, dict[str, str]]:
+    """``{field: {qid: stratum}}`` of a mapping: ``{qid: value}`` (one field, named
+    ``group_by``, default ``stratum``), ``{field: {qid: value}}`` (several; ``group_by``
+    picks some) or a sidecar's per-topic ``{qid: {field: value}}`` (``group_by`` naming
+    its fields). A topic held without a value (None, NaN, NA; the field left out of its
+    own mapping) is in ``(none)``, as a sidecar's is (:data:`trecbench.strata.MISSING`);
+    a blank value is refused, as in a sidecar."""
+    wanted = [group_by] if isinstance(group_by, str) else list(group_by or [])
+    wanted = list(dict.fromkeys(wanted))
+    nested = [isinstance(value, Mapping) for value in strata.values()]
+    if any(nested) and not all(nested):
+        raise UsageError(
+            "strata: {qid: value}, {field: {qid: value}} or {qid: {field: value}}, not a mix "
+            "of values and mappings"
+        )
+    if strata and all(nested):
+        by_field = _nested_fields(strata, wanted)
+    elif len(wanted) > 1:
+        raise UsageError(
+            f"group_by names {len(wanted)} fields ({', '.join(wanted)}), and a {{qid: value}} "
+            "mapping holds one: give {field: {qid: value}}"
+        )
     else:
-        name = group_by if isinstance(group_by, str) else (list(group_by or []) or ["stratum"])[0]
-        fields = {str(name): {str(q): str(v) for q, v in strata.items()}}
-    return fields, list(fields)
+        by_field = {wanted[0] if wanted else "stratum": strata}
+    return {
+        str(field): {str(qid): _stratum(field, qid, value) for qid, value in mapping.items()}
+        for field, mapping in by_field.items()
+    }
+
+
+def _nested_fields(strata: Mapping, wanted: list[str]) -> dict:
+    """The fields ``wanted`` (default: every one) of ``{field: {qid: value}}``, or of the
+    sidecar's per-topic ``{qid: {field: value}}`` when ``wanted`` are its inner keys."""
+    if not wanted or all(field in strata for field in wanted):
+        return {field: strata[field] for field in wanted or strata}
+    held = {field for values in strata.values() for field in values}
+    unknown = [field for field in wanted if field not in held]
+    if unknown:
+        raise UsageError(
+            f"group_by {unknown[0]!r}: no such field in strata, neither {{field: {{qid: "
+            "value}} nor {qid: {field: value}}"
+        )
+    return {field: {qid: values.get(field) for qid, values in strata.items()} for field in wanted}
+
+
+def _stratum(field, qid, value) -> str:
+    """A topic's stratum: its value as text; no value, ``(none)``; a blank one refused."""
+    from ..strata import MISSING, blank_group
+
+    if value is None or (pd.api.types.is_scalar(value) and pd.isna(value)):
+        return MISSING
+    label = str(value)
+    problem = blank_group(str(field), label, "give None")
+    if problem is not None:
+        raise UsageError(f"strata: topic {qid!r}: {problem}")
+    return label
 
 
 def _interval_undefined(topics: int, strata: np.ndarray | None = None) -> str | None:
@@ -125,14 +170,14 @@ def sections_of(universe: list[str], fields: dict[str, dict[str, str]] | None) -
 
 
 def strata_map(strata, group_by, topics: list[str]) -> dict[str, dict[str, str]] | None:
-    """field -> topic -> stratum: a given mapping, or :func:`trecbench.strata.group_labels`
+    """field -> topic -> stratum: a given mapping (:func:`strata_fields`; a field giving
+    none of the ``topics`` a stratum refused), or :func:`trecbench.strata.group_labels`
     of the topics per ``group_by`` field (a field of the sidecar ``strata``, a path or the
     table :func:`~trecbench.strata.read_sidecar` read, or ``qid-prefix``; topics without a
     value: ``(none)``)."""
     fields = [group_by] if isinstance(group_by, str) else list(group_by or [])
     if isinstance(strata, Mapping):
-        mapping, _ = strata_fields(strata, fields[0] if fields else None)
-        return mapping
+        return _held(strata_fields(strata, group_by), topics, not fields)
     if not fields:
         if strata is not None:
             raise UsageError("--strata needs --group-by FIELD (which stratum to compare by)")
@@ -145,6 +190,28 @@ def strata_map(strata, group_by, topics: list[str]) -> dict[str, dict[str, str]]
         name: dict(zip(topics, group_labels(series, frame, name).astype(str), strict=True))
         for name in dict.fromkeys(fields)
     }
+
+
+def _held(
+    fields: dict[str, dict[str, str]], topics: list[str], unnamed: bool
+) -> dict[str, dict[str, str]]:
+    """``fields``, each giving a stratum to one of ``topics`` at least (else refused, as a
+    sidecar of other topics is: no section would say so). ``unnamed``: no group_by named
+    the fields, so a per-topic ``{qid: {field: value}}`` was read as ``{field: {qid:
+    value}}``, its topics as fields: the refusal says what to give."""
+    for field, mapping in fields.items():
+        if not topics or any(qid in mapping for qid in topics):
+            continue
+        if unnamed and field in topics:
+            raise UsageError(
+                f"strata: its keys are topics ({field!r}), each mapping fields to values (a "
+                "sidecar's per-topic {qid: {field: value}}): give group_by naming the field"
+            )
+        raise UsageError(
+            f"strata: {field!r} gives none of the topics compared a stratum (e.g. "
+            f"{topics[0]!r} has none)"
+        )
+    return fields
 
 
 @dataclass
