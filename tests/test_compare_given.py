@@ -1,7 +1,7 @@
 """compare_scores' per-query values, queries, baseline and strata as users bring them:
 PyTerrier's and ir_measures' columns, records, ids never inferred (as the readers read
-them), values numbers; strata mappings of every shape, missing values in ``(none)``.
-Means are worked by hand."""
+them), values numbers; strata mappings of every shape, missing values in ``(none)``; and
+compare's strata given as a table. Means are worked by hand."""
 
 from __future__ import annotations
 
@@ -11,8 +11,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import trecbench
 from trecbench.comparison import compare_scores
 from trecbench.errors import InputError, UsageError
+from trecbench.report import validate_against_schema
 
 # run a: 0.2, 0.4, 0.6 (mean 0.4); run b: 0.4, 0.4, 0.8 (mean 1.6 / 3)
 BASE = pd.DataFrame(
@@ -156,3 +158,20 @@ def test_a_per_topic_mapping_is_read_as_the_sidecar_s_own_shape():
 def test_strata_that_would_be_ignored_or_misread_are_refused(strata, group_by, message):
     with pytest.raises(UsageError, match=message):
         compare_scores(BASE, strata=strata, group_by=group_by, samples=40)
+
+
+def test_compare_with_strata_given_as_a_table_records_no_strata_file(tmp_path):
+    qrels = {"1": {"d": 1}, "2": {"d": 1}, "3": {"d": 1}}
+    # P@1: a 1, 0, 1; b 0, 1, 1
+    runs = {"a": {"1": {"d": 1.0}, "2": {"e": 1.0}, "3": {"d": 1.0}}}
+    runs["b"] = {"1": {"e": 1.0}, "2": {"d": 1.0}, "3": {"d": 1.0}}
+    sidecar = tmp_path / "s.sidecar.json"
+    queries = {"1": {"lang": "x"}, "2": {"lang": "x"}, "3": {"lang": "y"}}
+    sidecar.write_text(json.dumps({"strata": {"fields": ["lang"], "queries": queries}}))
+    table = trecbench.load_strata(sidecar)
+    comparison = trecbench.compare(qrels, runs, ["P@1"], strata=table, group_by="lang", samples=40)
+    _assert_means(comparison, {"a": 0.5, "b": 0.5}, "lang=x")
+    _assert_means(comparison, {"a": 0.75, "b": 0.75}, "lang:macro")  # (0.5 + 1) / 2
+    assert [record["kind"] for record in comparison.inputs] == []  # in memory: no file
+    assert comparison.report()["strata"] == {"lang": {"1": "x", "2": "x", "3": "y"}}
+    validate_against_schema(comparison.report(), "benchmark_report")

@@ -136,10 +136,12 @@ def compare(
     whose chunk ids differ; ``qrels`` may then be None); topics are paired by qid across
     runs. ``measures``: any spelling :func:`trecbench.measures.parse_measure` accepts;
     default the KPI preset. ``baseline``: a run name (default: the first run).
-    ``strata``: a converter sidecar path, with ``group_by`` naming its field(s) (or
-    ``group_by="qid-prefix"`` without sidecar: the qid up to its last ``/``), or a mapping
-    ``{qid: value}``. ``progress(label, done, total)`` is told how reading the files,
-    scoring the runs (see :func:`trecbench.evaluate`) and resampling (label
+    ``strata``: a converter sidecar path or the table :func:`trecbench.load_strata` reads,
+    with ``group_by`` naming its field(s) (or ``group_by="qid-prefix"`` without sidecar:
+    the qid up to its last ``/``), or a mapping as :func:`compare_scores` takes it
+    (``{qid: value}``, ``{field: {qid: value}}``, ``{qid: {field: value}}``; a missing
+    value is the stratum ``(none)``). ``progress(label, done, total)`` is told how reading
+    the files, scoring the runs (see :func:`trecbench.evaluate`) and resampling (label
     ``resampling``) advance.
 
     The settings are two typed values, given whole or field by field as keywords (which
@@ -271,7 +273,9 @@ def _unjudged_warnings(evaluations, threshold: float, allow: bool) -> list[str]:
 
 def _record_provenance(comparison: Comparison, evaluations, strata) -> None:
     """The inputs (with checksums), each run's file, qrels and unjudged documents and the
-    ontology, from the evaluations that scored the runs."""
+    ontology, from the evaluations that scored the runs; the strata's sidecar when they
+    were read from one (strata given as a table or a mapping are no file: the report's
+    ``strata`` holds them)."""
     from ..report import evaluation_provenance, recorded
 
     files: list = []
@@ -279,7 +283,7 @@ def _record_provenance(comparison: Comparison, evaluations, strata) -> None:
         found, ontology = evaluation_provenance(evaluation)
         files += [spec for spec in found if spec not in files]
         comparison.ontology = comparison.ontology or ontology
-    if strata is not None and not isinstance(strata, Mapping):
+    if isinstance(strata, (str, os.PathLike)):
         files.append((strata, "strata"))
     known: dict = {}
     for evaluation, _ in evaluations:
