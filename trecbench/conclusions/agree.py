@@ -232,7 +232,7 @@ def agree(
         for i, j in combinations(range(len(scores.measures)), 2)
     )
     powers = tuple(
-        discriminative_power(scores.values[:, :, m], measure, settings)
+        discriminative_power(scores.values[:, :, m], measure, settings, scores.runs)
         for m, measure in enumerate(scores.measures)
     )
     judgments, qrels_orderings, warnings = None, (), scores.warnings

@@ -12,6 +12,7 @@ already (randomised Tukey HSD, Carterette 2012) gets no correction on top.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from itertools import combinations
 from typing import Any
@@ -88,7 +89,9 @@ class Discrimination:
     """One measure's discriminative power over ``pairs`` pairs of runs: ``significant`` of
     them at α (adjusted p below α), their share ``discriminative_power`` and the smallest
     absolute difference of means among them (None when none is significant). With too
-    few topics for the test to reach α the share is None and ``reason`` says why."""
+    few topics for the test to reach α the share is None and ``reason`` says why. ``undefined_pairs``: the pairs the
+    test gives no p-value (constant differences: compare's ``p n/a``), counted not
+    significant, as compare counts them; ``reason`` then says which and why."""
 
     measure: str
     pairs: int
@@ -96,27 +99,69 @@ class Discrimination:
     discriminative_power: float | None
     smallest_significant_difference: float | None
     reason: str | None = None
+    undefined_pairs: int = 0
 
 
 def discriminative_power(
-    values: np.ndarray, measure: str, settings: DiscriminationSettings
+    values: np.ndarray,
+    measure: str,
+    settings: DiscriminationSettings,
+    runs: Sequence[str] | None = None,
 ) -> Discrimination:
-    """Discriminative power of ``measure`` from its ``topics x runs`` values."""
-    topics, runs = values.shape
-    count = len(pairs(runs))
+    """Discriminative power of ``measure`` from its ``topics x runs`` values (``runs``:
+    their names, for the pairs a reason names; default ``run 1``, ``run 2``...)."""
+    topics, n_runs = values.shape
+    count = len(pairs(n_runs))
     if count == 0:
         return Discrimination(measure, count, 0, None, None)
     # as compare says it: no pair is significant below 2 topics, nor where the test's
     # smallest honest p is not below alpha
     unreachable = statistical_tests.out_of_reach(
-        settings.test, topics, settings.alpha, settings.samples, runs
+        settings.test, topics, settings.alpha, settings.samples, n_runs
     )
     if unreachable is not None:
         return Discrimination(measure, count, 0, None, None, unreachable)
-    adjusted = stats.adjust(pair_p_values(values, settings), settings.applied_correction)
+    p = pair_p_values(values, settings)
+    undefined = np.flatnonzero(np.isnan(p))
+    why_undefined = None
+    if undefined.size:
+        names = list(runs) if runs is not None else [f"run {r + 1}" for r in range(n_runs)]
+        why_undefined = undefined_pairs_reason(values, undefined, settings.test, names, count)
+    adjusted = stats.adjust(p, settings.applied_correction)
+    # a pair without a p-value is not significant, as compare marks it (why_undefined)
     significant = np.nan_to_num(adjusted, nan=1.0) < settings.alpha
     differences = np.abs(pair_differences(values).mean(axis=0))
     smallest = float(differences[significant].min()) if significant.any() else None
     return Discrimination(
-        measure, count, int(significant.sum()), float(significant.mean()), smallest
+        measure,
+        count,
+        int(significant.sum()),
+        float(significant.mean()),
+        smallest,
+        why_undefined,
+        int(undefined.size),
+    )
+
+
+def undefined_pairs_reason(
+    values: np.ndarray, undefined: np.ndarray, test: str, runs: Sequence[str], count: int
+) -> str:
+    """Which of the ``count`` pairs (:func:`pairs` order) test ``test`` gives no p-value,
+    ``undefined`` their indices, and why, in compare's words for the same pairs (its
+    note's lead, ``p n/a (undefined, not significant)``, and its reason per pair)."""
+    from ..comparison.significance import _undefined_reason
+    from ..plurals import first_few
+    from ..renderers.comparison_cells import UNDEFINED_COLUMNS
+
+    differences = pair_differences(values)
+    every = pairs(values.shape[1])
+    by_reason: dict[str, list[str]] = {}
+    for k in undefined:
+        i, j = every[k]
+        reason = _undefined_reason(test, differences[:, k], None)
+        by_reason.setdefault(reason, []).append(f"{runs[i]} vs {runs[j]}")
+    said = "; ".join(f"{reason} — {first_few(named)}" for reason, named in by_reason.items())
+    return (
+        f"{UNDEFINED_COLUMNS['p_undefined']} for {undefined.size} of {count} pairs: {said}; "
+        "the share counts them as not significant."
     )

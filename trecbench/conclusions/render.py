@@ -170,7 +170,7 @@ def render_agreement(result, fmt: str = "table") -> str:
         f"\n{title}Discriminative power: pairs of runs significantly different at alpha "
         f"{settings.alpha} ({settings.test} test{drawn}, correction {correction})\n\n",
         grid(DISCRIMINATION_HEADERS, _discrimination_rows(result), fmt),
-        _unreachable_notes(result, fmt),
+        _discrimination_notes(result, fmt),
     ]
     if result.judgments is not None:
         parts.append(_judgments(result, title, fmt, name))
@@ -221,13 +221,15 @@ def _discrimination_rows(result) -> list[list[str]]:
     ]
 
 
-def _unreachable_notes(result, fmt: str) -> str:
-    """Why a measure's share is undefined (too few topics for the test), under its table."""
-    return "".join(
-        _note(f"{_undefined_mark(fmt)} {d.measure}: {d.reason}", fmt)
-        for d in result.discriminative_power
-        if d.reason is not None
-    )
+def _discrimination_notes(result, fmt: str) -> str:
+    """Why a measure's share is undefined (too few topics or resamples for the test), or
+    which of its pairs have no p-value (counted not significant), under its table."""
+    notes = []
+    for d in result.discriminative_power:
+        if d.reason is not None:  # the share is a figure (–) only where the test reaches α
+            mark = f"{_undefined_mark(fmt)} " if d.discriminative_power is None else ""
+            notes.append(_note(f"{mark}{d.measure}: {d.reason}", fmt))
+    return "".join(notes)
 
 
 def _orderings(rows, names: tuple[str, str], fmt: str) -> str:
