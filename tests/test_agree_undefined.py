@@ -1,5 +1,6 @@
 """agree's discriminative power where a pair has no p-value (differences that do not
-vary): hand-worked P@10 cases (k relevant documents in the top 10: P@10 = k/10) against scipy's
+vary), and where the resamples and the correction over the pairs put alpha out of reach:
+hand-worked P@10 cases (k relevant documents in the top 10: P@10 = k/10) against scipy's
 ttest_rel and statsmodels' corrections."""
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from click.testing import CliRunner
 from conftest import write_tenths
 
 import trecbench
+from trecbench import statistical_tests
 from trecbench.cli import cli
 from trecbench.conclusions.discrimination import DiscriminationSettings, discriminative_power
 
@@ -115,3 +117,76 @@ def test_a_pair_with_a_p_value_gives_no_reason():
     values = np.array([[0.1, 0.5], [0.2, 0.4], [0.3, 0.9], [0.2, 0.3], [0.1, 0.8], [0.4, 0.6]])
     found = discriminative_power(values, "m", DiscriminationSettings(correction="none"))
     assert (found.reason, found.undefined_pairs) == (None, 0)
+
+
+@pytest.mark.parametrize("method", ["holm", "bonferroni", "bh", "none"])
+@pytest.mark.parametrize(("p", "family"), [(1 / 21, 6), (1 / 101, 3), (0.2, 10), (0.01, 1)])
+def test_the_smallest_adjusted_p_is_statsmodels(method, p, family):
+    from statsmodels.stats.multitest import multipletests
+
+    if method == "none":
+        expected = p
+    else:
+        name = {"holm": "holm", "bonferroni": "bonferroni", "bh": "fdr_bh"}[method]
+        expected = multipletests(np.full(family, p), method=name)[1].min()
+    assert statistical_tests.smallest_adjusted_p(p, method, family) == pytest.approx(expected)
+
+
+# 20 topics, 4 runs far apart: 2^20 sign patterns > 20 samples, so the test draws them
+FAR_APART = np.random.default_rng(5).random((20, 4)) * 0.1 + np.array([0.0, 0.3, 0.6, 0.9])
+
+
+def test_too_few_resamples_for_holm_over_the_pairs_give_no_share_but_a_reason():
+    # --samples 20: p >= 1/21 and Holm over 6 pairs lifts the smallest to 6/21 = 0.286;
+    # the share was 0.0000, printed as a finding
+    from statsmodels.stats.multitest import multipletests
+
+    assert multipletests(np.full(6, 1 / 21), method="holm")[1].min() >= 0.05
+    settings = DiscriminationSettings(test="randomization", samples=20)
+    found = discriminative_power(FAR_APART, "P@10", settings)
+    assert (found.pairs, found.significant, found.discriminative_power) == (6, 0, None)
+    assert found.reason == (
+        "With 20 resamples the randomisation (sign-flip permutation) test's p is at least "
+        "1/(20 + 1) = 0.0476, and the Holm correction over 6 p-values makes the smallest "
+        "adjusted p 6 × 0.0476 = 0.286: none can fall below alpha = 0.05. Nothing is "
+        "marked significant here."
+    )
+    # no correction, or Benjamini-Hochberg (its smallest adjusted p stays 1/21): reachable
+    for correction in ("none", "bh"):
+        settings = DiscriminationSettings(test="randomization", samples=20, correction=correction)
+        found = discriminative_power(FAR_APART, "P@10", settings)
+        assert found.reason is None and found.discriminative_power == 1.0
+
+
+def test_an_exact_test_s_smallest_p_times_the_pairs_is_out_of_reach_too():
+    # 6 topics: the exact sign-flip test's smallest p is 2/2^6 = 0.03125, below 0.05, but
+    # Holm over 6 pairs makes it 0.1875; the bootstrap's is 1/(samples + 1)
+    values = FAR_APART[:6]
+    found = discriminative_power(values, "m", DiscriminationSettings(test="randomization"))
+    assert found.discriminative_power is None
+    assert found.reason.startswith(
+        "With 6 topics the randomisation (sign-flip permutation) test's p is at least 2/2^6 "
+        "= 0.0312, and the Holm correction over 6 p-values makes the smallest adjusted p "
+        "6 × 0.0312 = 0.188"
+    )
+    boot = DiscriminationSettings(test="bootstrap", samples=100, correction="bonferroni")
+    assert "1/(100 + 1) = 0.0099" in discriminative_power(FAR_APART, "m", boot).reason
+    # the t-test's p has no floor it cannot go below: Holm over its pairs says nothing
+    assert discriminative_power(values, "m", DiscriminationSettings()).reason is None
+
+
+def test_the_family_is_the_pairs_with_a_p_value():
+    # 3 of 6 pairs undefined (constant differences): Holm over the other 3 at 1/101 each
+    # reaches 3/101 < 0.05, so the share is a figure (over 6 pairs it would not be)
+    values = np.column_stack([FAR_APART[:, 0], FAR_APART[:, 0] + 0.1, FAR_APART[:, 0] + 0.2,
+                              FAR_APART[:, 0] ** 2 + 0.5])  # fmt: skip
+    settings = DiscriminationSettings(test="bootstrap", samples=100)
+    found = discriminative_power(values, "m", settings)
+    assert found.undefined_pairs == 3 and found.discriminative_power is not None
+
+
+def test_the_cli_prints_the_reason_for_too_few_resamples(tmp_path):
+    counts = {f"r{r}": [min(10, 3 * r + t % 2) for t in range(20)] for r in range(4)}
+    found = _agree_json(tmp_path, counts, "--test", "randomization", "--samples", "20")
+    assert found["discriminative_power"] is None
+    assert found["reason"].startswith("With 20 resamples")

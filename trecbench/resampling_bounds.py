@@ -19,7 +19,10 @@ Below these counts a statistic cannot mean what it says, so settings refuse them
   ``1 / (B + 1) < alpha``: **B > 1 / alpha - 1**, the smallest such B being
   ``floor(1 / alpha)`` (20 at alpha = 0.05). This is the bound per comparison: a
   correction over ``m`` comparisons asks for more (Bonferroni's ``m / alpha``), which
-  settings built before the comparisons are known cannot check.
+  settings built before the comparisons are known cannot check; the analysis can, once
+  it knows the p-values corrected together:
+  :func:`trecbench.statistical_tests.out_of_reach` with ``correction`` and ``family``
+  (agree's discriminative power says so in place of a share).
 
 Levels are taken as the decimals they are written as (``0.05``, not the binary float
 nearest to it), rounded to 12 places as :attr:`StatsSettings.alpha

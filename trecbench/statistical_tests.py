@@ -202,20 +202,54 @@ def samples_drawn(name: str, topics: int, samples: int) -> bool:
     return SAMPLES in test.options and not (test.exact_below and 2**topics <= samples)
 
 
+def smallest_adjusted_p(p: float, correction: str, family: int) -> float:
+    """The smallest adjusted p-value ``correction`` (a key of :data:`CORRECTIONS`) can
+    give in a family of ``family`` p-values none of which is below ``p``: Holm's step-down
+    and Bonferroni multiply the smallest p by ``family`` (capped at 1); Benjamini-Hochberg
+    leaves it where it is when all are equal (its ``family / family``), as no correction
+    does."""
+    if correction in ("holm", "bonferroni"):
+        return min(1.0, p * family)
+    return p
+
+
+def certain_smallest_p(name: str, topics: int, samples: int, runs: int = 2) -> float:
+    """The smallest p-value test ``name`` gives at all over ``topics`` topics, whatever
+    the differences: :func:`smallest_p` for a test that computes its p from the sign
+    patterns or permutations (or draws them), ``1 / (samples + 1)`` for the bootstrap,
+    nothing (0) for the t-test, whose smaller p-values rest on an assumption
+    (:attr:`StatisticalTest.rests_on`) but are printed all the same."""
+    if get(name).rests_on is None:
+        return smallest_p(name, topics, samples, runs)
+    return 1 / (samples + 1) if samples_drawn(name, topics, samples) else 0.0
+
+
 def out_of_reach(
-    name: str, topics: int, alpha: float, samples: int, runs: int = 2, label: str | None = None
+    name: str,
+    topics: int,
+    alpha: float,
+    samples: int,
+    runs: int = 2,
+    label: str | None = None,
+    correction: str = "none",
+    family: int = 1,
 ) -> str | None:
     """Why no pair of ``runs`` runs can be significant at ``alpha`` under test ``name``
-    over ``topics`` topics: fewer than 2 topics, or the smallest p the test can honestly
-    give (:func:`smallest_p`) not below alpha; None when alpha is within reach. The one
-    wording of compare's section notes and agree's discriminative power; ``label``: the
-    test's name in it (default its :attr:`StatisticalTest.label`; compare's macro
-    sections name their form)."""
+    over ``topics`` topics: fewer than 2 topics, the smallest p the test can honestly
+    give (:func:`smallest_p`) not below alpha, or ``correction`` over a ``family`` of
+    that many p-values lifting the smallest p the test gives at all
+    (:func:`certain_smallest_p`) to alpha or above (:func:`smallest_adjusted_p`: 20
+    resamples, p >= 1/21, and Holm over 6 pairs, >= 6/21); None when alpha is within
+    reach. The one wording of compare's section notes and agree's discriminative power;
+    ``label``: the test's name in it (default its :attr:`StatisticalTest.label`;
+    compare's macro sections name their form)."""
     if topics < 2:
         return "With fewer than 2 topics no paired test is defined: no p-value."
     floor = smallest_p(name, topics, samples, runs)
     if floor < alpha:
-        return None
+        return _corrected_out_of_reach(
+            name, topics, alpha, samples, runs, label, correction, family
+        )
     test = get(name)
     label = label or test.label
     if test.rests_on is None:
@@ -232,13 +266,55 @@ def out_of_reach(
     )
 
 
+def _corrected_out_of_reach(
+    name: str,
+    topics: int,
+    alpha: float,
+    samples: int,
+    runs: int,
+    label: str | None,
+    correction: str,
+    family: int,
+) -> str | None:
+    """:func:`out_of_reach`'s words where the correction puts alpha out of reach, else None."""
+    from .plurals import counted
+
+    floor = certain_smallest_p(name, topics, samples, runs)
+    adjusted = smallest_adjusted_p(floor, correction, family)
+    if floor <= 0 or adjusted < alpha:
+        return None
+    test = get(name)
+    label = label or test.label
+    if samples_drawn(name, topics, samples) and floor == 1 / (samples + 1):
+        why = f"With {samples:,} resamples the {label}'s p is at least 1/({samples:,} + 1)"
+    else:
+        fraction = _floor_fraction(test, topics, runs)
+        why = f"With {topics} topics the {label}'s p is at least {fraction}"
+    product = family * floor
+    lifted = (
+        f"the smallest adjusted p {family} × {floor:.3g} = {product:.3g}"
+        if product < 1
+        else f"every adjusted p 1 ({family} × {floor:.3g} is 1 or more)"
+    )
+    return (
+        f"{why} = {floor:.3g}, and the {CORRECTIONS[correction]} correction over "
+        f"{counted(family, 'p-value')} makes {lifted}: none can fall below alpha = "
+        f"{alpha:g}. Nothing is marked significant here."
+    )
+
+
+def _floor_fraction(test: StatisticalTest, topics: int, runs: int) -> str:
+    """The exact smallest p of :func:`smallest_p` as a fraction (Tukey HSD's, the sign-flip
+    test's)."""
+    return f"{runs}!/{runs}!^{topics}" if test.family_wise else f"2/2^{topics}"
+
+
 def _floor_reason(test: StatisticalTest, topics: int, runs: int) -> str:
     # not 1/(samples + 1): settings refuse samples that keep it from alpha
+    fraction = _floor_fraction(test, topics, runs)
     if test.family_wise:
-        return (
-            f"{runs}!/{runs}!^{topics}: the same permutation of every topic keeps the means' range"
-        )
+        return f"{fraction}: the same permutation of every topic keeps the means' range"
     return (
-        f"2/2^{topics}: the exact sign-flip test's smallest p, below which no test that "
+        f"{fraction}: the exact sign-flip test's smallest p, below which no test that "
         "assumes nothing of the differences' distribution can go"
     )

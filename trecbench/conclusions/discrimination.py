@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
+from functools import partial
 from itertools import combinations
 from typing import Any
 
@@ -89,7 +90,8 @@ class Discrimination:
     """One measure's discriminative power over ``pairs`` pairs of runs: ``significant`` of
     them at α (adjusted p below α), their share ``discriminative_power`` and the smallest
     absolute difference of means among them (None when none is significant). With too
-    few topics for the test to reach α the share is None and ``reason`` says why. ``undefined_pairs``: the pairs the
+    few topics, or too few resamples for the correction over the pairs, for the test to
+    reach α the share is None and ``reason`` says why. ``undefined_pairs``: the pairs the
     test gives no p-value (constant differences: compare's ``p n/a``), counted not
     significant, as compare counts them; ``reason`` then says which and why."""
 
@@ -116,9 +118,10 @@ def discriminative_power(
         return Discrimination(measure, count, 0, None, None)
     # as compare says it: no pair is significant below 2 topics, nor where the test's
     # smallest honest p is not below alpha
-    unreachable = statistical_tests.out_of_reach(
-        settings.test, topics, settings.alpha, settings.samples, n_runs
+    reach = partial(
+        statistical_tests.out_of_reach, settings.test, topics, settings.alpha, settings.samples
     )
+    unreachable = reach(n_runs)
     if unreachable is not None:
         return Discrimination(measure, count, 0, None, None, unreachable)
     p = pair_p_values(values, settings)
@@ -127,6 +130,12 @@ def discriminative_power(
     if undefined.size:
         names = list(runs) if runs is not None else [f"run {r + 1}" for r in range(n_runs)]
         why_undefined = undefined_pairs_reason(values, undefined, settings.test, names, count)
+    # the correction adjusts the defined p-values only (stats.adjust): they are its family
+    family = count - undefined.size
+    unreachable = reach(n_runs, correction=settings.applied_correction, family=family)
+    if unreachable is not None:
+        reason = " ".join(filter(None, (unreachable, why_undefined)))
+        return Discrimination(measure, count, 0, None, None, reason, int(undefined.size))
     adjusted = stats.adjust(p, settings.applied_correction)
     # a pair without a p-value is not significant, as compare marks it (why_undefined)
     significant = np.nan_to_num(adjusted, nan=1.0) < settings.alpha
