@@ -10,9 +10,9 @@ Both are plain dicts that match the JSON Schemas shipped in ``trecbench/schemas/
 are built to match by construction; :func:`validate_against_schema` checks them (the tests
 validate every generated shape), importing ``jsonschema`` only then.
 
-The small pieces (:func:`input_record`, :func:`environment`, :func:`git_commit`,
-:func:`write_json`, :func:`bytes_record`, :func:`parse_meta`) are meant to be reused by
-other reports.
+The small pieces (:func:`input_record`, :func:`tool`, :func:`environment`,
+:func:`git_commit`, :func:`write_json`, :func:`bytes_record`, :func:`parse_meta`,
+:func:`evaluation_records`) are meant to be reused by other reports.
 """
 
 from __future__ import annotations
@@ -117,6 +117,12 @@ def input_record(
         size, sha256 = file_digest(path)
     record: dict[str, Any] = {"path": str(path), "kind": kind, "size": size, "sha256": sha256}
     return record | dict(counts) if kind in ("run", "qrels") else record
+
+
+def tool() -> dict:
+    """``{"name": "trecbench", "version": ...}``: what wrote a report, as every report
+    records it."""
+    return {"name": "trecbench", "version": __version__}
 
 
 def environment() -> dict:
@@ -382,7 +388,7 @@ def build_evaluation_report(
         "schema_version": SCHEMA_VERSION,
         "created": utc_now(),
         "experiment_id": experiment_id,
-        "tool": {"name": "trecbench", "version": __version__},
+        "tool": tool(),
         # the version reproduced: --compat (trecbench.trec_eval.compat), 9.0.8 by default
         "trec_eval_semantics": evaluation.settings.compat,
         "environment": environment(),
@@ -466,12 +472,19 @@ def evaluation_provenance(evaluation: Any) -> tuple[list[tuple[str, str]], dict 
     return inputs, ontology
 
 
-def evaluation_records(evaluation: Any) -> list[dict]:
-    """The file records of an evaluation's inputs (:func:`evaluation_provenance`'s): as
-    taken when the evaluation read them (:attr:`Evaluation.input_records
+def evaluation_records(*evaluations: Any) -> list[dict]:
+    """The file records of the inputs of one evaluation or several (those of
+    :func:`evaluation_provenance`, each file once, in the order the evaluations read them:
+    agree's runs under two qrels, compare's runs each with its own): as taken when an
+    evaluation read them (:attr:`Evaluation.input_records
     <trecbench.evaluation.Evaluation>`), else taken now (:func:`input_record`)."""
-    files, _ = evaluation_provenance(evaluation)
-    return [recorded(evaluation.input_records, spec) for spec in files]
+    files: list = []
+    known: dict = {}
+    for evaluation in evaluations:
+        found, _ = evaluation_provenance(evaluation)
+        files += [spec for spec in found if spec not in files]
+        known |= evaluation.input_records
+    return [recorded(known, spec) for spec in files]
 
 
 def recorded(known: Mapping, spec: tuple) -> dict:

@@ -21,7 +21,14 @@ from .. import input_warnings, outputs
 from ..errors import InputError, UsageError
 from .agreement import cohen_kappa, kendall_tau, tau_ap
 from .discrimination import Discrimination, DiscriminationSettings, discriminative_power
-from .scores import EvaluationFlags, TopicScores, source_name, topic_scores
+from .scores import (
+    EvaluationFlags,
+    Provenance,
+    TopicScores,
+    provenance,
+    source_name,
+    topic_scores,
+)
 
 
 @dataclass(frozen=True)
@@ -75,11 +82,14 @@ class Agreement:
     qrels_b: str | None = None
     warnings: tuple[str, ...] = ()
     input_warnings: tuple[str, ...] = ()  # what its inputs warned: input_warnings.carried
+    provenance: Provenance | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON document (keys ``kendall_tau``, ``tau_ap``, ``cohen_kappa``,
-        ``discriminative_power``)."""
-        return {
+        ``discriminative_power``), after the tool, versions, evaluation flags and input
+        files with their checksums (:meth:`Provenance.record`, when known)."""
+        document = {} if self.provenance is None else self.provenance.record()
+        return document | {
             "settings": self.settings.record(),
             "qrels": self.qrels,
             "qrels_b": self.qrels_b,
@@ -235,7 +245,7 @@ def agree(
         discriminative_power(scores.values[:, :, m], measure, settings, scores.runs)
         for m, measure in enumerate(scores.measures)
     )
-    judgments, qrels_orderings, warnings = None, (), scores.warnings
+    judgments, qrels_orderings, warnings, scored = None, (), scores.warnings, (scores,)
     if qrels_b is not None:
         judgments = judgment_agreement(qrels, qrels_b, relevance_level)
         sources = dict(zip(scores.runs, _sources(runs), strict=True))
@@ -246,6 +256,7 @@ def agree(
             for m, measure in enumerate(scores.measures)
         )
         warnings += other.warnings
+        scored += (other,)
     return Agreement(
         settings,
         scores.runs,
@@ -258,6 +269,7 @@ def agree(
         source_name(qrels),
         source_name(qrels_b),
         warnings,
+        provenance=provenance(*scored),
     )
 
 

@@ -37,7 +37,14 @@ import numpy as np
 from .. import input_warnings, outputs, stats
 from ..errors import UsageError
 from ..rounding import rounding_noise
-from .scores import EvaluationFlags, check_level, source_name, topic_scores
+from .scores import (
+    EvaluationFlags,
+    Provenance,
+    check_level,
+    provenance,
+    source_name,
+    topic_scores,
+)
 
 MAX_TOPICS = 1e9  # beyond this many topics a search for n stops: "not reachable"
 
@@ -74,7 +81,9 @@ class PowerRow:
 
 @dataclass(frozen=True)
 class PowerResult:
-    """Every run against the baseline on every measure, with the settings used."""
+    """Every run against the baseline on every measure, with the settings used and
+    (``provenance``) what the runs were scored from and with; None in ``compare
+    --power``'s, whose report records it."""
 
     settings: PowerSettings
     baseline: str
@@ -82,10 +91,14 @@ class PowerResult:
     qrels: str | None = None
     warnings: tuple[str, ...] = field(default=())
     input_warnings: tuple[str, ...] = ()  # what its inputs warned: input_warnings.carried
+    provenance: Provenance | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON document: settings, baseline and one object per row."""
-        return {
+        """The JSON document: the tool, versions, evaluation flags and input files with
+        their checksums (:meth:`Provenance.record`, when known), settings, baseline and
+        one object per row."""
+        document = {} if self.provenance is None else self.provenance.record()
+        return document | {
             "settings": asdict(self.settings),
             "baseline": self.baseline,
             "qrels": self.qrels,
@@ -316,7 +329,14 @@ def power(
     scores = topic_scores(qrels, everything, measures, flags, progress)
     values = scores.values
     rows = power_rows(values, scores.runs, scores.measures, settings)
-    return PowerResult(settings, scores.runs[0], rows, source_name(qrels), scores.warnings)
+    return PowerResult(
+        settings,
+        scores.runs[0],
+        rows,
+        source_name(qrels),
+        scores.warnings,
+        provenance=provenance(scores),
+    )
 
 
 def power_rows(values: np.ndarray, runs: Sequence[str], measures: Sequence[str], settings):

@@ -56,15 +56,59 @@ class EvaluationFlags:
 
 
 @dataclass(frozen=True)
+class Provenance:
+    """What a power or agreement result was computed from, as compare's report records it:
+    the settings the runs were scored with (``evaluation``: the evaluation's
+    :attr:`~trecbench.evaluation.Evaluation.options`, trec_eval's flags ``-l``, ``-M``,
+    ``-J``... and MaxOntSim's options, as score's report records them), each input file's
+    record (path, size, sha256, lines, topics; a run's name and tags: ``inputs``) and the
+    ontology of a MaxOntSim measure (None without one)."""
+
+    evaluation: dict[str, Any]
+    inputs: tuple[dict[str, Any], ...]
+    ontology: dict[str, Any] | None = None
+
+    def record(self) -> dict[str, Any]:
+        """The JSON's ``tool``, ``environment`` (versions), ``evaluation``, ``inputs`` and,
+        with one, ``ontology``: the keys of compare's report
+        (:meth:`trecbench.comparison.Comparison.report`)."""
+        from ..json_values import json_safe
+        from ..report import environment, tool
+
+        document = {
+            "tool": tool(),
+            "environment": environment(),
+            "evaluation": self.evaluation,
+            "inputs": list(self.inputs),
+        }
+        return json_safe(document | ({} if self.ontology is None else {"ontology": self.ontology}))
+
+
+def provenance(*scores: TopicScores) -> Provenance:
+    """The :class:`Provenance` of results computed from ``scores`` (each with the
+    evaluation that scored it; the first's settings, which every one shares)."""
+    from ..report import evaluation_provenance, evaluation_records
+
+    evaluations = [s.evaluation for s in scores]
+    ontologies = (evaluation_provenance(e)[1] for e in evaluations)
+    ontology = next((found for found in ontologies if found is not None), None)
+    records = tuple(evaluation_records(*evaluations))
+    return Provenance(dict(evaluations[0].options), records, ontology)
+
+
+@dataclass(frozen=True)
 class TopicScores:
     """``values[t, r, m]``: run ``runs[r]``'s value of ``measures[m]`` on ``topics[t]``.
-    ``warnings``: runs that look scored against qrels not their own."""
+    ``warnings``: runs that look scored against qrels not their own; ``evaluation``: the
+    :class:`~trecbench.evaluation.Evaluation` they come from (its inputs' records:
+    :func:`provenance`)."""
 
     runs: tuple[str, ...]
     measures: tuple[str, ...]
     topics: tuple[str, ...]
     values: np.ndarray
     warnings: tuple[str, ...] = ()
+    evaluation: Any = None
 
     def means(self) -> np.ndarray:
         """``runs x measures``: each run's mean over the topics (summed in topic order, as
@@ -109,7 +153,7 @@ def topic_scores(
     absent = np.broadcast_to(~present[:, :, np.newaxis], values.shape)
     fill_absent(values, absent, list(named), shown, topics, empty)
     refuse_overflow(values, shown)
-    return TopicScores(tuple(named), shown, tuple(topics), values, warnings)
+    return TopicScores(tuple(named), shown, tuple(topics), values, warnings, evaluation)
 
 
 def _present(evaluation, runs: list[str], topics: list[str]) -> np.ndarray:

@@ -1,0 +1,91 @@
+"""power's and agree's JSON record what compare's report records of how the numbers were
+made: the tool and package versions, the evaluation's flags (-l, -M, -J) and every input
+file with its sha256 (checked against hashlib and importlib.metadata, not trecbench)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from importlib import metadata
+from pathlib import Path
+
+from click.testing import CliRunner
+from conftest import write_tenths
+
+import trecbench
+from trecbench.cli import cli
+
+COUNTS = {"r0": [1, 2, 3, 4, 5, 2], "r1": [3, 2, 5, 6, 5, 4], "r2": [1, 0, 3, 2, 6, 2]}
+
+
+def _json(*argv: str) -> dict:
+    done = CliRunner().invoke(cli, [*argv, "--format", "json"])
+    assert done.exit_code == 0, done.output
+    return json.loads(done.stdout)
+
+
+def _files(folder: Path) -> tuple[str, list[str]]:
+    write_tenths(folder, COUNTS)
+    return str(folder / "q.qrels"), [str(folder / f"{run}.run") for run in COUNTS]
+
+
+def _checked_inputs(document: dict, files: dict[str, str | None]) -> None:
+    """``document``'s ``inputs`` are ``files`` (path: run name, None for qrels), in order,
+    each with the size and sha256 of its bytes."""
+    inputs = document["inputs"]
+    assert [record["path"] for record in inputs] == list(files)
+    for record in inputs:
+        data = Path(record["path"]).read_bytes()
+        assert record["sha256"] == hashlib.sha256(data).hexdigest()
+        assert record["size"] == len(data)
+        assert record.get("name") == files[record["path"]]
+        assert record["kind"] == ("qrels" if files[record["path"]] is None else "run")
+
+
+def _checked_versions(document: dict) -> None:
+    assert document["tool"] == {"name": "trecbench", "version": trecbench.__version__}
+    packages = document["environment"]["packages"]
+    assert packages["numpy"] == metadata.version("numpy")
+    assert packages["scipy"] == metadata.version("scipy")
+
+
+def test_power_json_records_the_flags_versions_and_checksums(tmp_path):
+    # settings was {"alpha": 0.05, "target": 0.8} with and without -M 3 -J, whose rows
+    # differ; no versions, no checksums, no run paths
+    qrels, runs = _files(tmp_path)
+    plain = _json("power", qrels, *runs, "-m", "P@10")
+    cut = _json("power", qrels, *runs, "-m", "P@10", "-M", "3", "-J", "-l", "1")
+    assert plain["rows"] != cut["rows"]
+    assert (plain["evaluation"]["max_docs"], plain["evaluation"]["judged_only"]) == (None, False)
+    assert (cut["evaluation"]["max_docs"], cut["evaluation"]["judged_only"]) == (3, True)
+    _checked_versions(cut)
+    _checked_inputs(cut, {qrels: None} | {run: Path(run).stem for run in runs})
+    # the same record compare's report keeps of the same flags
+    compared = _json("compare", qrels, *runs, "-m", "P@10", "-M", "3", "-J")
+    assert compared["evaluation"].items() <= cut["evaluation"].items()
+    assert compared["tool"] == cut["tool"]
+    assert compared["environment"].keys() == cut["environment"].keys()
+
+
+def test_agree_json_records_both_judgments_and_the_flags(tmp_path):
+    qrels, runs = _files(tmp_path)
+    second = tmp_path / "b.qrels"
+    second.write_text("".join(line.replace(" 0 R1 1", " 0 R1 0") + "\n" for line in
+                              Path(qrels).read_text().splitlines()))  # fmt: skip
+    document = _json("agree", qrels, *runs, "-m", "P@10", "-l", "1", "-M", "5",
+                     "--qrels-b", str(second))  # fmt: skip
+    evaluation = document["evaluation"]
+    assert (evaluation["max_docs"], evaluation["relevance_level"]) == (5, 1)
+    _checked_versions(document)
+    files = {qrels: None} | {run: Path(run).stem for run in runs} | {str(second): None}
+    _checked_inputs(document, files)
+
+
+def test_compare_power_s_rows_stay_without_a_second_record(tmp_path):
+    # compare's report records the inputs once; its power part keeps its keys
+    from trecbench.report import validate_against_schema
+
+    qrels, runs = _files(tmp_path)
+    report = _json("compare", qrels, *runs, "-m", "P@10", "--power", "0.8")
+    assert set(report["power"]) == {"settings", "baseline", "qrels", "rows"}
+    validate_against_schema(report, "benchmark_report")
