@@ -190,3 +190,18 @@ def test_the_cli_prints_the_reason_for_too_few_resamples(tmp_path):
     found = _agree_json(tmp_path, counts, "--test", "randomization", "--samples", "20")
     assert found["discriminative_power"] is None
     assert found["reason"].startswith("With 20 resamples")
+
+
+@pytest.mark.parametrize(("fmt", "shown"), [("table", "r%1B0"), ("markdown", r"r%2A\_0")])
+def test_the_note_names_the_runs_as_the_tables_show_them(tmp_path, fmt, shown):
+    # a run's name is input text: the note shows it escaped, as the means' table does
+    raw = {"table": "r\x1b0", "markdown": "r*_0"}[fmt]
+    counts = {raw: CONSTANT["r0"], "b": CONSTANT["r1"], "c": [1, 5, 2, 6, 3, 1]}
+    write_tenths(tmp_path, counts)
+    runs = [str(tmp_path / f"{run}.run") for run in counts]
+    argv = ["agree", str(tmp_path / "q.qrels"), *runs, "-m", "P@10", "--format", fmt]
+    done = CliRunner().invoke(cli, argv)
+    assert done.exit_code == 0, done.output
+    assert f"— {shown} vs b;" in done.stdout and raw not in done.stdout
+    assert any(line.split("|")[1].strip() == shown for line in done.stdout.splitlines()
+               if line.startswith("|")) or f"\n{shown} " in done.stdout  # fmt: skip

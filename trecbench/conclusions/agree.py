@@ -100,7 +100,7 @@ class Agreement:
                 for m, measure in enumerate(self.measures)
             ],
             "measure_orderings": [asdict(o) for o in self.measure_orderings],
-            "discriminative_power": [asdict(d) for d in self.discriminative_power],
+            "discriminative_power": [d.record() for d in self.discriminative_power],
             "judgments": None if self.judgments is None else asdict(self.judgments),
             "qrels_orderings": [asdict(o) for o in self.qrels_orderings],
         }

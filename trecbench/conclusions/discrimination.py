@@ -12,7 +12,7 @@ already (randomised Tukey HSD, Carterette 2012) gets no correction on top.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from functools import partial
 from itertools import combinations
@@ -91,17 +91,54 @@ class Discrimination:
     them at α (adjusted p below α), their share ``discriminative_power`` and the smallest
     absolute difference of means among them (None when none is significant). With too
     few topics, or too few resamples for the correction over the pairs, for the test to
-    reach α the share is None and ``reason`` says why. ``undefined_pairs``: the pairs the
-    test gives no p-value (constant differences: compare's ``p n/a``), counted not
-    significant, as compare counts them; ``reason`` then says which and why."""
+    reach α the share is None and ``unreachable`` says why. ``undefined``: the pairs
+    ``(run, other)`` the test gives no p-value (constant differences: compare's ``p n/a``),
+    by why, in compare's words; they count as not significant, as compare counts them.
+    :attr:`reason` says both."""
 
     measure: str
     pairs: int
     significant: int
     discriminative_power: float | None
     smallest_significant_difference: float | None
-    reason: str | None = None
-    undefined_pairs: int = 0
+    unreachable: str | None = None
+    undefined: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
+
+    @property
+    def undefined_pairs(self) -> int:
+        """How many pairs have no p-value."""
+        return sum(len(named) for _, named in self.undefined)
+
+    @property
+    def reason(self) -> str | None:
+        """Why the share is None, and which pairs have no p-value and why (None: neither)."""
+        return self.explained()
+
+    def explained(self, name: Callable[[str], str] = str) -> str | None:
+        """:attr:`reason`, each run's name shown by ``name`` (as a format escapes it)."""
+        parts = [self.unreachable]
+        if self.undefined:
+            from ..plurals import first_few
+            from ..renderers.comparison_cells import UNDEFINED_COLUMNS
+
+            said = "; ".join(
+                f"{why} — {first_few([f'{name(a)} vs {name(b)}' for a, b in named])}"
+                for why, named in self.undefined
+            )
+            parts.append(
+                f"{UNDEFINED_COLUMNS['p_undefined']} for {self.undefined_pairs} of "
+                f"{self.pairs} pairs: {said}; the share counts them as not significant."
+            )
+        return " ".join(filter(None, parts)) or None
+
+    def record(self) -> dict[str, Any]:
+        """The JSON's object: the figures, ``reason`` and ``undefined_pairs``."""
+        kept = {key: value for key, value in asdict(self).items() if key in _RECORDED}
+        return kept | {"reason": self.reason, "undefined_pairs": self.undefined_pairs}
+
+
+_RECORDED = ("measure", "pairs", "significant", "discriminative_power",
+             "smallest_significant_difference")  # fmt: skip
 
 
 def discriminative_power(
@@ -125,19 +162,15 @@ def discriminative_power(
     if unreachable is not None:
         return Discrimination(measure, count, 0, None, None, unreachable)
     p = pair_p_values(values, settings)
-    undefined = np.flatnonzero(np.isnan(p))
-    why_undefined = None
-    if undefined.size:
-        names = list(runs) if runs is not None else [f"run {r + 1}" for r in range(n_runs)]
-        why_undefined = undefined_pairs_reason(values, undefined, settings.test, names, count)
+    names = list(runs) if runs is not None else [f"run {r + 1}" for r in range(n_runs)]
+    undefined = undefined_pairs(values, np.isnan(p), settings.test, names)
     # the correction adjusts the defined p-values only (stats.adjust): they are its family
-    family = count - undefined.size
+    family = int(np.isfinite(p).sum())
     unreachable = reach(n_runs, correction=settings.applied_correction, family=family)
     if unreachable is not None:
-        reason = " ".join(filter(None, (unreachable, why_undefined)))
-        return Discrimination(measure, count, 0, None, None, reason, int(undefined.size))
+        return Discrimination(measure, count, 0, None, None, unreachable, undefined)
     adjusted = stats.adjust(p, settings.applied_correction)
-    # a pair without a p-value is not significant, as compare marks it (why_undefined)
+    # a pair without a p-value is not significant, as compare marks it (undefined)
     significant = np.nan_to_num(adjusted, nan=1.0) < settings.alpha
     differences = np.abs(pair_differences(values).mean(axis=0))
     smallest = float(differences[significant].min()) if significant.any() else None
@@ -147,30 +180,23 @@ def discriminative_power(
         int(significant.sum()),
         float(significant.mean()),
         smallest,
-        why_undefined,
-        int(undefined.size),
+        undefined=undefined,
     )
 
 
-def undefined_pairs_reason(
-    values: np.ndarray, undefined: np.ndarray, test: str, runs: Sequence[str], count: int
-) -> str:
-    """Which of the ``count`` pairs (:func:`pairs` order) test ``test`` gives no p-value,
-    ``undefined`` their indices, and why, in compare's words for the same pairs (its
-    note's lead, ``p n/a (undefined, not significant)``, and its reason per pair)."""
+def undefined_pairs(
+    values: np.ndarray, undefined: np.ndarray, test: str, runs: Sequence[str]
+) -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:
+    """The pairs (:func:`pairs` order) where ``undefined`` is true, named ``(run, other)``,
+    by why test ``test`` gives them no p-value: compare's reason for the same pair."""
+    if not undefined.any():
+        return ()
     from ..comparison.significance import _undefined_reason
-    from ..plurals import first_few
-    from ..renderers.comparison_cells import UNDEFINED_COLUMNS
 
     differences = pair_differences(values)
-    every = pairs(values.shape[1])
-    by_reason: dict[str, list[str]] = {}
-    for k in undefined:
-        i, j = every[k]
-        reason = _undefined_reason(test, differences[:, k], None)
-        by_reason.setdefault(reason, []).append(f"{runs[i]} vs {runs[j]}")
-    said = "; ".join(f"{reason} — {first_few(named)}" for reason, named in by_reason.items())
-    return (
-        f"{UNDEFINED_COLUMNS['p_undefined']} for {undefined.size} of {count} pairs: {said}; "
-        "the share counts them as not significant."
-    )
+    by_reason: dict[str, list[tuple[str, str]]] = {}
+    for k, (i, j) in enumerate(pairs(values.shape[1])):
+        if undefined[k]:
+            why = _undefined_reason(test, differences[:, k], None)
+            by_reason.setdefault(why, []).append((runs[i], runs[j]))
+    return tuple((why, tuple(named)) for why, named in by_reason.items())

@@ -224,11 +224,11 @@ def _discrimination_rows(result) -> list[list[str]]:
 def _discrimination_notes(result, fmt: str) -> str:
     """Why a measure's share is undefined (too few topics or resamples for the test), or
     which of its pairs have no p-value (counted not significant), under its table."""
-    notes = []
+    notes, name = [], escaper(fmt)
     for d in result.discriminative_power:
         if d.reason is not None:  # the share is a figure (–) only where the test reaches α
             mark = f"{_undefined_mark(fmt)} " if d.discriminative_power is None else ""
-            notes.append(_note(f"{mark}{d.measure}: {d.reason}", fmt))
+            notes.append(_note(f"{mark}{d.measure}: {d.explained(name)}", fmt))
     return "".join(notes)
 
 
