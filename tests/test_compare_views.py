@@ -64,6 +64,21 @@ def test_movers_and_wins_ties_losses_hand_counted():
     assert lower.movers.set_index("kind").loc["gain", "qid"] == "t02"
 
 
+def test_movers_zero_leaves_the_section_out_never_saying_no_topic_moved():
+    # --movers 0 printed "no topic moved" under a run that gains on 3 of 4 topics
+    values = {"base": [0.0, 0.0, 0.0, 0.0], "run": [0.3, 0.4, 0.3, 0.0]}
+    asked = compare_scores(_frame(values), samples=40, movers=0)
+    assert asked.movers.empty
+    table = asked.render("table")
+    assert "Topic movers" not in table and "no topic moved" not in table
+    assert "Topic movers" not in asked.markdown()
+    # asked for and none moved: the text says so (hand count: every difference is 0)
+    still = compare_scores(_frame({"base": [0.2, 0.4], "run": [0.2, 0.4]}), samples=40)
+    assert "Topic movers against base (all topics)\n  no topic moved\n" in still.render("table")
+    shown = compare_scores(_frame(values), samples=40, movers=2).render("table")
+    assert "gains:  t01 +0.4000 (0.0000→0.4000); t00 +0.3000 (0.0000→0.3000)" in shown
+
+
 def test_moves_equal_on_paper_are_in_topic_order():
     # 0.7 - 0.6, 0.8 - 0.7 and 0.9 - 0.8 are +0.1 each, but not as doubles: t02 came
     # before t01

@@ -256,7 +256,8 @@ def _drawn(outdir, plots: bool) -> bool:
     type=click.IntRange(min=0),
     default=5,
     show_default=True,
-    help="Topics with the largest gains and losses listed per run and measure.",
+    help="Topics with the largest gains and losses listed per run and measure (0: no "
+    "movers section).",
 )
 @click.option(
     "--no-tie-bounds",

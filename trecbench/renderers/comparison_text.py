@@ -175,7 +175,8 @@ def terminal_table(comparison) -> str:
                 for note in common.section_notes(comparison, stratum, intervals=False)
                 for part in _wrap(f"{stratum.value}: {note}")
             ]
-    if several:
+    # --movers 0 lists no topic: no section (as the Markdown), not "no topic moved"
+    if several and comparison.statistics.movers > 0:
         lines += ["", f"Topic movers against {comparison.baseline} (all topics)"]
         movers = common.mover_lines(comparison, common.ALL, markdown=False) or ["  no topic moved"]
         lines += [part for line in movers for part in _wrap(line, " " * 10)]
