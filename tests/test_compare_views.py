@@ -9,6 +9,8 @@ import io
 import json
 import math
 import re
+import statistics
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -156,6 +158,51 @@ def test_welch_and_normal_intervals_are_scipy_s():
     text = result.render("table")
     assert "Independent-samples view (weaker design: ignores that the runs answer the same" in text
     assert f"{expected.pvalue:.4f}" in text
+
+
+def test_an_undefined_welch_test_says_why_in_every_format():
+    # both runs constant per run (+0.3 on every topic): Welch t/df/p were n/a with no reason
+    values = {"base": [0.2] * 6, "run": [0.5] * 6, "other": [0.1, 0.3, 0.2, 0.4, 0.2, 0.3]}
+    # by hand: both variances are 0 (Python's statistics sums exactly; scipy's mean of six
+    # 0.2s is off by a rounding and its t came out 2.4e16, p 2e-81)
+    assert statistics.variance(values["run"]) == statistics.variance(values["base"]) == 0
+    result = compare_scores(_frame(values), samples=40, baseline="base")
+    rows = result.comparisons.set_index("run")
+    reason = (
+        "both runs' values are constant: Welch's t = difference / sqrt(sd1²/n1 + sd2²/n2) "
+        "divides by 0"
+    )
+    assert rows.loc["run", "welch_undefined"] == reason
+    assert math.isnan(rows.loc["run", "welch_p"]) and math.isnan(rows.loc["run", "welch_t"])
+    # one side varies: defined (scipy's p), no reason
+    with warnings.catch_warnings():  # scipy's "catastrophic cancellation" of base's
+        warnings.simplefilter("ignore", RuntimeWarning)
+        expected = sps.ttest_ind(values["other"], values["base"], equal_var=False).pvalue
+    assert rows.loc["other", "welch_p"] == pytest.approx(expected, rel=1e-10)
+    assert pd.isna(rows.loc["other", "welch_undefined"])
+    note = f"Welch t, df and p n/a (undefined): {reason} — run vs base on P@5."
+    for text in (result.render("table"), result.markdown()):
+        flat = " ".join(text.split())
+        assert flat.count(note) == 1 and flat.index(note) > flat.index("Welch t-test against")
+    report = result.report()
+    validate_against_schema(report, "benchmark_report")
+    records = {r["run"]: r for r in report["results"][0]["comparisons"]}
+    assert records["run"]["welch_undefined"] == reason and records["run"]["welch_p"] is None
+    assert records["other"]["welch_undefined"] is None
+    (record,) = [r for r in csv.DictReader(io.StringIO(result.render("csv"))) if r["run"] == "run"]
+    assert record["welch_undefined"] == reason and record["welch_p"] == ""
+    # one topic, and a macro section (no independent-samples view of means of strata)
+    one = compare_scores(_frame({"base": [0.2], "run": [0.4]}), samples=40)
+    assert one.comparisons["welch_undefined"].tolist() == ["fewer than 2 topics"]
+    grouped = compare_scores(
+        _frame({"base": [0.2, 0.4, 0.6, 0.2], "run": [0.4, 0.4, 1.0, 0.6]}),
+        samples=40,
+        strata={"t00": "x", "t01": "x", "t02": "y", "t03": "y"},
+    )
+    reasons = grouped.comparisons.set_index("stratum")["welch_undefined"]
+    assert pd.isna(reasons["all"])
+    assert reasons[grouped.sections[1].label].startswith("the independent-samples view is of")
+    validate_against_schema(grouped.report(), "benchmark_report")
 
 
 def test_macro_sections_are_the_mean_of_strata_means_with_weighted_tests():

@@ -42,7 +42,9 @@ class Comparison:
     difference, ci_low, ci_high (interval of the difference), relative_change (percent of
     the baseline mean; NaN when that is 0), effect_size (d_z), p_value, p_adjusted,
     significant (p_adjusted < alpha), wins, ties, losses (topics), welch_t, welch_df,
-    welch_p, welch_p_adjusted (independent two-sample Welch t-test: the weaker design).
+    welch_p, welch_p_adjusted (independent two-sample Welch t-test: the weaker design),
+    p_undefined, relative_change_undefined, welch_undefined (why p_value, relative_change,
+    the Welch figures are NaN; None where they are defined).
     ``pairs`` (every pair of runs): stratum, run, other, measure, difference (run − other),
     p_value, p_adjusted (over all pairs of the section), significant, winner.
     ``movers``: stratum, run, baseline, measure, kind (``gain``/``loss``), rank, qid,

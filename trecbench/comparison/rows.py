@@ -9,7 +9,7 @@ import numpy as np
 from .. import stats
 from ..rounding import equal_on_paper
 from .settings import StatsSettings, better_first
-from .significance import adjusted_and_significant
+from .significance import adjusted_and_significant, welch_undefined
 from .tables import Section, View
 
 
@@ -105,6 +105,7 @@ def comparison_rows(
     if not macro:
         welch = list(stats.welch_t_test(flat[:, left], flat[:, right]))
     welch_adjusted = stats.adjust(welch[2], statistics.resolved_correction)
+    welch_why = welch_undefined(welch[2], flat[:, left], flat[:, right], macro)
     label = {"stratum": section.label}
     rows, movers = [], []
     for k, (m, r) in enumerate(compared):
@@ -134,6 +135,7 @@ def comparison_rows(
                 "welch_p_adjusted": welch_adjusted[k],
                 "p_undefined": why[k],
                 "relative_change_undefined": change_undefined,
+                "welch_undefined": welch_why[k],
             }
         )
         if not macro:  # a macro section has the same topics as the whole: movers there
@@ -172,7 +174,8 @@ COLUMNS = {
     "comparisons": ["stratum", "run", "baseline", "measure", "queries", "difference", "ci_low",
                     "ci_high", "relative_change", "effect_size", "p_value", "p_adjusted",
                     "significant", "wins", "ties", "losses", "welch_t", "welch_df", "welch_p",
-                    "welch_p_adjusted", "p_undefined", "relative_change_undefined"],
+                    "welch_p_adjusted", "p_undefined", "relative_change_undefined",
+                    "welch_undefined"],
     "pairs": ["stratum", "run", "other", "measure", "difference", "p_value", "p_adjusted",
               "significant", "winner", "p_undefined"],
     "movers": ["stratum", "run", "baseline", "measure", "kind", "rank", "qid",

@@ -78,6 +78,32 @@ def _undefined_reason(name: str, diffs: np.ndarray, strata) -> str:
     return "the test is undefined for these differences"
 
 
+# why the independent-samples (Welch) view gives no t, df or p in a macro section, and
+# where neither run's values vary (the t-test's statistic as statistical_tests words it)
+WELCH_MACRO = "the independent-samples view is of topics, not of macro means"
+WELCH_CONSTANT = (
+    "both runs' values are constant: Welch's t = difference / sqrt(sd1²/n1 + sd2²/n2) divides by 0"
+)
+
+
+def welch_undefined(welch_p: np.ndarray, run_values, base_values, macro: bool) -> list:
+    """Why each Welch t-test against the baseline gave no p (``welch_p`` NaN; None where
+    it is defined); ``run_values`` and ``base_values``: topics x comparisons."""
+    if macro:
+        return [WELCH_MACRO] * len(welch_p)
+    if run_values.shape[0] < 2:
+        return [FEWER_THAN_TWO] * len(welch_p)
+    neither_varies = stats.constant(run_values) & stats.constant(base_values)
+    return [
+        None
+        if not np.isnan(p)
+        else WELCH_CONSTANT
+        if flat
+        else "the test is undefined for these values"
+        for p, flat in zip(welch_p, neither_varies, strict=True)
+    ]
+
+
 def pairs_left_out(runs: int) -> str:
     return (
         f"All pairs: not listed for {runs} runs (over {PAIRS_RUNS}: the table would grow "

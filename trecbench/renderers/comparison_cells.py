@@ -243,8 +243,16 @@ def section_notes(comparison, section, intervals: bool = True) -> list[str]:
     undefined_interval = getattr(section, "interval_undefined", None)
     if intervals and undefined_interval is not None:
         notes.append(f"Intervals n/a (undefined): {undefined_interval}.")
-    for column, lead in UNDEFINED_COLUMNS.items():
-        for reason, which in _undefined_by_reason(comparison, section.label, column).items():
+    return notes + undefined_notes(comparison, section.label, UNDEFINED_COLUMNS)
+
+
+def undefined_notes(comparison, label: str, columns: Mapping[str, str]) -> list[str]:
+    """Per column of ``columns`` (why a figure is n/a -> how its note begins) and reason,
+    one note naming the comparisons of section ``label`` it is given for (five, then how
+    many more)."""
+    notes = []
+    for column, lead in columns.items():
+        for reason, which in _undefined_by_reason(comparison, label, column).items():
             more = f"; and {len(which) - 5} more" if len(which) > 5 else ""
             notes.append(f"{lead}: {reason} — {'; '.join(which[:5])}{more}.")
     return notes
@@ -476,7 +484,7 @@ def welch_rows(comparison, label: str) -> list[list[str]]:
     return rows
 
 
-# marks a normal interval that passes its measure's range, [0, 1] (said by welch_note)
+# marks a normal interval that passes its measure's range, [0, 1] (said by welch_notes)
 PAST_RANGE_MARK = "†"
 
 
@@ -488,15 +496,23 @@ def _past_range(measure: str, low: float, high: float) -> bool:
     return span(measure) == 1.0 and past_unit_span(low, high)
 
 
-def welch_note(rows: list[list[str]]) -> str:
-    """The footnote of :func:`welch_rows` when an interval is marked ("" otherwise): a
-    value no mean of the measure can take is flagged, not read as a bound."""
+# the column that says why a comparison's Welch t, df and p are n/a, and how the
+# independent-samples view's note on it begins
+WELCH_UNDEFINED_COLUMNS = {"welch_undefined": "Welch t, df and p n/a (undefined)"}
+
+
+def welch_notes(comparison, label: str, rows: list[list[str]]) -> list[str]:
+    """The footnotes of :func:`welch_rows` of section ``label``: what a marked interval
+    means (a value no mean of the measure can take is flagged, not read as a bound), then
+    why the Welch t-test is n/a where it is."""
+    notes = undefined_notes(comparison, label, WELCH_UNDEFINED_COLUMNS)
     if not any(row[3].endswith(PAST_RANGE_MARK) for row in rows):
-        return ""
-    return (
+        return notes
+    past = (
         f"{PAST_RANGE_MARK} the interval passes the measure's range, [0, 1]: a normal "
         "approximation on these topics, which no mean of the measure can reach"
     )
+    return [past, *notes]
 
 
 def welch_title(comparison) -> str:

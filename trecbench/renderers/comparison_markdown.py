@@ -99,8 +99,8 @@ def markdown(comparison) -> str:
             header = ["Measure", "Run", "Mean", "Normal CI", "Welch t", "df", "p", "p adjusted"]
             rows = common.welch_rows(comparison, section.label)
             lines += markdown_table(header, rows, {2, 4, 5, 6, 7})
-            if note := common.welch_note(rows):
-                lines += ["", note]
+            for note in common.welch_notes(comparison, section.label, rows):
+                lines += ["", markdown_cell(note)]
         if len(comparison.runs) > 2:
             lines += [
                 "",

@@ -194,8 +194,11 @@ def terminal_table(comparison) -> str:
         header = ["measure", "run", "mean", "normal CI", "Welch t", "df", "p", "p adjusted"]
         rows = common.welch_rows(comparison, common.ALL)
         lines += aligned([header, *rows], {2, 4, 5, 6, 7})
-        if note := common.welch_note(rows):
-            lines += _wrap(note)
+        lines += [
+            part
+            for note in common.welch_notes(comparison, common.ALL, rows)
+            for part in _wrap(note)
+        ]
     if len(comparison.runs) > 2:
         for section in comparison.sections:
             if section.kind == common.STRATUM:
