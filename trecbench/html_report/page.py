@@ -82,9 +82,9 @@ def _summary_rows(comparison) -> list[list[tuple[str, str]]]:
                         _sort_key(test["relative_change"]),
                     ),
                     (f"{test['wins']}/{test['ties']}/{test['losses']}", _record_key(test)),
-                    (cells.p_text(test["p_value"]), _sort_key(test["p_value"])),
+                    (cells.p_text(test["p_value"], alpha), _sort_key(test["p_value"])),
                     (
-                        f"{cells.p_text(test['p_adjusted'])} {marker}".strip(),
+                        f"{cells.p_text(test['p_adjusted'], alpha)} {marker}".strip(),
                         _sort_key(test["p_adjusted"]),
                     ),
                 ]

@@ -16,6 +16,7 @@ import pandas as pd
 from ..plurals import exact_percent, first_few
 from ..trec_eval.compat import DEFAULT as DEFAULT_COMPAT
 from .escaping import escaper
+from .text_tables import p_text as tables_p_text
 
 # the kinds of trecbench.comparison.Section
 ALL, MACRO, STRATUM = "all", "macro", "stratum"
@@ -122,10 +123,10 @@ def difference_text(row: Mapping) -> str:
     return f"{signed_text(row['difference'])} [{low}, {high}]"
 
 
-def p_text(value: float) -> str:
-    if not math.isfinite(value):
-        return "n/a"
-    return f"{value:.4f}" if value >= 1e-4 else f"{value:.1e}"
+def p_text(value: float, alpha: float) -> str:
+    """A p-value of a comparison made at ``alpha``: never rounded across the levels its
+    stars mark (:func:`star_levels`; :func:`~.text_tables.p_text`)."""
+    return tables_p_text(value, star_levels(alpha))
 
 
 def change_text(value: float) -> str:
@@ -152,10 +153,15 @@ def direction_of(measure: str) -> str | None:
     return better(measure)
 
 
+def star_levels(alpha: float) -> tuple[float, float, float]:
+    """The adjusted p-values below which a comparison gets one, two, three stars."""
+    return alpha, alpha / 5, alpha / 50
+
+
 def star_text(p: float, alpha: float) -> str:
-    if not (math.isfinite(p) and p < alpha):
+    if not math.isfinite(p):
         return ""
-    return "*" * (1 + (p < alpha / 5) + (p < alpha / 50))
+    return "*" * sum(p < level for level in star_levels(alpha))
 
 
 def marker_text(row: Mapping, alpha: float, better: str | None) -> str:
@@ -384,10 +390,11 @@ def legend_text(comparison, markdown: bool) -> str:
     level = exact_percent(comparison.statistics.confidence)
     star = r"\*" if markdown else "*"
     best = "**bold** = best mean of the measure; " if markdown else ""
+    one, two, three = star_levels(alpha)
     return (
         f"Legend: {best}[a, b] = {level} confidence interval; +x% = change relative to the "
         "baseline; ▲/▼ = significantly better/worse than the baseline, adjusted p < "
-        f"{alpha:g} ({star}), < {alpha / 5:g} ({star * 2}), < {alpha / 50:g} ({star * 3}); "
+        f"{one:g} ({star}), < {two:g} ({star * 2}), < {three:g} ({star * 3}); "
         "W/T/L = topics where the run is better / equal / worse. Higher is better unless "
         "a measure says lower is better; counts without a better direction (num_ret, "
         "num_rel) get ↑/↓ (significantly higher/lower) and no best run."
@@ -472,11 +479,12 @@ def welch_rows(comparison, label: str) -> list[list[str]]:
             cells = [measure, run, number_text(row["mean"]), interval]
             if run != comparison.baseline and (measure, run) in tests.index:
                 test = tests.loc[(measure, run)]
+                alpha = comparison.statistics.alpha
                 cells += [
                     number_text(test["welch_t"], 3),
                     number_text(test["welch_df"], 1),
-                    p_text(test["welch_p"]),
-                    p_text(test["welch_p_adjusted"]),
+                    p_text(test["welch_p"], alpha),
+                    p_text(test["welch_p_adjusted"], alpha),
                 ]
             else:
                 cells += ["", "", "", ""]

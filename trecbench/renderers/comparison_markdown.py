@@ -41,8 +41,8 @@ def _md_differences(comparison, section) -> list[str]:
             ]
         marker = common.marker_text(row, settings.alpha, common.direction_of(row["measure"]))
         cells += [
-            common.p_text(row["p_value"]),
-            f"{common.p_text(row['p_adjusted'])}{' ' + marker if marker else ''}",
+            common.p_text(row["p_value"], settings.alpha),
+            f"{common.p_text(row['p_adjusted'], settings.alpha)}{' ' + marker if marker else ''}",
         ]
         rows.append(cells)
     return markdown_table(header, rows, set(range(2, len(header))))

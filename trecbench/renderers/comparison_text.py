@@ -102,7 +102,7 @@ def _section_table(comparison, section) -> list[str]:
                 if section.kind != common.MACRO:
                     cells.append(f"{test['wins']}/{test['ties']}/{test['losses']}")
                 marker = common.marker_text(test, alpha, common.direction_of(measure))
-                cells.append(f"{common.p_text(test['p_adjusted'])} {marker}")
+                cells.append(f"{common.p_text(test['p_adjusted'], alpha)} {marker}")
             rows.append(cells + [""] * (len(header) - len(cells)))
     right = {2, 4, 6, 7} if section.kind != common.MACRO else {2, 4, 6}
     return aligned(rows, right)

@@ -1,7 +1,11 @@
 """Tables of text cells, written once for every renderer: aligned for a terminal, as
-Markdown (the columns in ``right`` right-aligned in both), and CSV records."""
+Markdown (the columns in ``right`` right-aligned in both), and CSV records; a p-value's
+cell (:func:`p_text`), printed alike by every table that shows one."""
 
 from __future__ import annotations
+
+import math
+from collections.abc import Iterable
 
 from .escaping import FIRST_STRONG_ISOLATE, POP_DIRECTIONAL_ISOLATE
 
@@ -56,3 +60,22 @@ def _csv_cell(cell) -> str:
     if any(c in text for c in ',"\r\n'):
         return '"' + text.replace('"', '""') + '"'
     return text
+
+
+def p_text(value: float, levels: Iterable[float] = ()) -> str:
+    """A p-value as every table prints it: 4 decimals (``0.0123``), below 0.0001 two
+    significant digits in scientific notation (``5.4e-06``), ``n/a`` when undefined; with
+    more digits where that rounding would put the text on the other side of one of
+    ``levels`` (the levels its stars mark) than p is: 1/1001 prints ``0.000999``, never
+    ``0.0010`` beside ``***`` (p < 0.001), and 0.04996 ``0.04996``, never ``0.0500 *``.
+    Exact p-values, as IR's statistical reporting asks (Sakai, SIGIR Forum 2014), rather
+    than ``<0.001``, which would hide a resampled test's floor (1/(B + 1))."""
+    if not math.isfinite(value):
+        return "n/a"
+    thresholds = tuple(levels)
+    # 17 significant digits at most: the double itself, on p's side of every level
+    for more in range(16):
+        text = f"{value:.{4 + more}f}" if value >= 1e-4 else f"{value:.{1 + more}e}"
+        if all((float(text) < level) == (value < level) for level in thresholds):
+            return text
+    return repr(value)

@@ -11,10 +11,11 @@ from collections.abc import Callable
 
 from ..markdown_text import markdown_cell
 from ..renderers.escaping import escaper
-from ..renderers.text_tables import UNDEFINED, aligned, markdown_table
+from ..renderers.text_tables import UNDEFINED, aligned, markdown_table, p_text
 from .leaderboard import Leaderboard, MeasureBoard, PairedTest
 
 FORMATS = ("table", "markdown", "latex", "json", "html")
+ALPHA = 0.05  # the adjusted p below which a test is starred (LEGEND says it)
 
 
 def _p(test: PairedTest | None) -> str:
@@ -22,8 +23,8 @@ def _p(test: PairedTest | None) -> str:
         return "baseline"
     if test.p_adjusted is None:
         return "n/a"
-    mark = "*" if test.p_adjusted < 0.05 else ""
-    return f"{test.p_adjusted:.3g}{mark}"
+    mark = "*" if test.p_adjusted < ALPHA else ""
+    return f"{p_text(test.p_adjusted, (ALPHA,))}{mark}"
 
 
 Names = Callable[[str], str]  # how a format shows a system's or a collection's name
@@ -71,7 +72,7 @@ def _notes(board: MeasureBoard, name: Names) -> list[str]:
 
 LEGEND = (
     "means per collection with the system's rank in brackets; p: paired t-test against the "
-    "baseline, Holm-adjusted over systems (* below 0.05); n/a: the test is undefined"
+    f"baseline, Holm-adjusted over systems (* below {ALPHA:g}); n/a: the test is undefined"
 )
 
 
