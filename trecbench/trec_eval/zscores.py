@@ -172,7 +172,8 @@ def convert(
 def overflow_warning(table: ZScores, found: list[tuple[str, str]]) -> TrecEvalUndefinedWarning:
     """The warning of z-scores that are no numbers although their value, mean and stddev
     are (``found``: their topics and labels): the quotient overflows a double, and
-    trec_eval prints inf. Lines whose mean or stddev is no number are warned of when read."""
+    trec_eval prints inf or -inf. A mean or stddev that is no number is warned of when
+    read."""
     from ..plurals import counted
 
     (qid, label), more = found[0], len(found) - 1
@@ -180,7 +181,7 @@ def overflow_warning(table: ZScores, found: list[tuple[str, str]]) -> TrecEvalUn
     return TrecEvalUndefinedWarning(
         f"{table.path}: the z-score of {label} for topic {qid}{others} is beyond a double's "
         "range (a stddev too small for the value's distance from the mean): printed as "
-        "trec_eval prints it (inf), no number"
+        "trec_eval prints it (inf or -inf), no number"
     )
 
 
