@@ -146,7 +146,7 @@ def test_too_few_resamples_for_holm_over_the_pairs_give_no_share_but_a_reason():
     found = discriminative_power(FAR_APART, "P@10", settings)
     assert (found.pairs, found.significant, found.discriminative_power) == (6, 0, None)
     assert found.reason == (
-        "With 20 resamples the randomisation (sign-flip permutation) test's p is at least "
+        "With 20 resamples the randomisation (sign-flip permutation) test gives no p below "
         "1/(20 + 1) = 0.0476, and the Holm correction over 6 p-values makes the smallest "
         "adjusted p 6 × 0.0476 = 0.286: none can fall below alpha = 0.05. Nothing is "
         "marked significant here."
@@ -165,7 +165,7 @@ def test_an_exact_test_s_smallest_p_times_the_pairs_is_out_of_reach_too():
     found = discriminative_power(values, "m", DiscriminationSettings(test="randomization"))
     assert found.discriminative_power is None
     assert found.reason.startswith(
-        "With 6 topics the randomisation (sign-flip permutation) test's p is at least 2/2^6 "
+        "With 6 topics the randomisation (sign-flip permutation) test gives no p below 2/2^6 "
         "= 0.0312, and the Holm correction over 6 p-values makes the smallest adjusted p "
         "6 × 0.0312 = 0.188"
     )

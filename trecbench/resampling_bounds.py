@@ -22,7 +22,8 @@ Below these counts a statistic cannot mean what it says, so settings refuse them
   settings built before the comparisons are known cannot check; the analysis can, once
   it knows the p-values corrected together:
   :func:`trecbench.statistical_tests.out_of_reach` with ``correction`` and ``family``
-  (agree's discriminative power says so in place of a share).
+  (agree's discriminative power says so in place of a share, compare in a note per
+  family of a section: :func:`trecbench.comparison.significance.corrected_section`).
 
 Levels are taken as the decimals they are written as (``0.05``, not the binary float
 nearest to it), rounded to 12 places as :attr:`StatsSettings.alpha

@@ -233,6 +233,7 @@ def out_of_reach(
     label: str | None = None,
     correction: str = "none",
     family: int = 1,
+    family_name: str | None = None,
 ) -> str | None:
     """Why no pair of ``runs`` runs can be significant at ``alpha`` under test ``name``
     over ``topics`` topics: fewer than 2 topics, the smallest p the test can honestly
@@ -242,13 +243,15 @@ def out_of_reach(
     resamples, p >= 1/21, and Holm over 6 pairs, >= 6/21); None when alpha is within
     reach. The one wording of compare's section notes and agree's discriminative power;
     ``label``: the test's name in it (default its :attr:`StatisticalTest.label`;
-    compare's macro sections name their form)."""
+    compare's macro sections name their form); ``family_name``: what the family's p-values
+    are of, where a caller corrects several families (compare: "the comparisons with the
+    baseline", "the all-pairs view"), so the words say which one marks nothing."""
     if topics < 2:
         return "With fewer than 2 topics no paired test is defined: no p-value."
     floor = smallest_p(name, topics, samples, runs)
     if floor < alpha:
         return _corrected_out_of_reach(
-            name, topics, alpha, samples, runs, label, correction, family
+            name, topics, alpha, samples, runs, label, correction, (family, family_name)
         )
     test = get(name)
     label = label or test.label
@@ -274,32 +277,38 @@ def _corrected_out_of_reach(
     runs: int,
     label: str | None,
     correction: str,
-    family: int,
+    named_family: tuple[int, str | None],
 ) -> str | None:
-    """:func:`out_of_reach`'s words where the correction puts alpha out of reach, else None."""
+    """:func:`out_of_reach`'s words where the correction puts alpha out of reach, else None
+    (``named_family``: its ``family`` and ``family_name``)."""
     from .plurals import counted
 
+    family, family_name = named_family
     floor = certain_smallest_p(name, topics, samples, runs)
     adjusted = smallest_adjusted_p(floor, correction, family)
     if floor <= 0 or adjusted < alpha:
         return None
     test = get(name)
     label = label or test.label
+    # "gives no p below", not "the {label}'s p": a macro form's label ends in "differences"
     if samples_drawn(name, topics, samples) and floor == 1 / (samples + 1):
-        why = f"With {samples:,} resamples the {label}'s p is at least 1/({samples:,} + 1)"
+        why = f"With {samples:,} resamples the {label} gives no p below 1/({samples:,} + 1)"
     else:
         fraction = _floor_fraction(test, topics, runs)
-        why = f"With {topics} topics the {label}'s p is at least {fraction}"
+        why = f"With {topics} topics the {label} gives no p below {fraction}"
     product = family * floor
     lifted = (
         f"the smallest adjusted p {family} × {floor:.3g} = {product:.3g}"
         if product < 1
         else f"every adjusted p 1 ({family} × {floor:.3g} is 1 or more)"
     )
+    over, marked = counted(family, "p-value"), ". Nothing is marked significant here."
+    if family_name is not None:
+        over = f"the {over} of {family_name}"
+        marked = f", and nothing in {family_name} is marked significant."
     return (
-        f"{why} = {floor:.3g}, and the {CORRECTIONS[correction]} correction over "
-        f"{counted(family, 'p-value')} makes {lifted}: none can fall below alpha = "
-        f"{alpha:g}. Nothing is marked significant here."
+        f"{why} = {floor:.3g}, and the {CORRECTIONS[correction]} correction over {over} "
+        f"makes {lifted}: none can fall below alpha = {alpha:g}{marked}"
     )
 
 

@@ -76,6 +76,11 @@ def _analyse(
     result["comparisons"], result["movers"] = comparison_rows(
         view, boot, compared, tested, qids, runs, measures, baseline, statistics, section
     )
+    # each family is corrected apart (stats.adjust over every measure's p-values at once)
+    families = {significance.BASELINE_FAMILY: p[chosen]}
+    if every:
+        families[significance.PAIRS_FAMILY] = p
+    section = significance.corrected_section(section, statistics, n_runs, families)
     if not every:
         section = replace(section, notes=(*section.notes, pairs_left_out(n_runs)))
     return result, section

@@ -31,6 +31,40 @@ def tested_section(section: Section, statistics: StatsSettings, runs: int) -> Se
     return replace(section, smallest_p=floor, notes=() if note is None else (note,))
 
 
+# the families of p-values compare corrects apart in a section (every measure's together),
+# as a correction's note names them
+BASELINE_FAMILY = "the comparisons with the baseline"
+PAIRS_FAMILY = "the all-pairs view"
+
+
+def corrected_section(
+    section: Section, statistics: StatsSettings, runs: int, families: dict[str, np.ndarray]
+) -> Section:
+    """``section`` (from :func:`tested_section`) with a note for each family of p-values
+    (``families``: its name and p-values, NaN where undefined) whose correction puts
+    alpha out of reach although the test alone does not: with 40 resamples a p is at
+    least 1/41, and Holm over 3 p-values lifts the smallest adjusted p to 3/41, above
+    0.05 (:func:`~trecbench.statistical_tests.out_of_reach`). The correction adjusts the
+    defined p-values only (:func:`trecbench.stats.adjust`): they are the family's size.
+    A family-wise test's p-values are not corrected: it gets no such note."""
+    alpha = statistics.alpha
+    if section.smallest_p is None or section.smallest_p >= alpha:
+        return section  # no test here, or tested_section's note says it all
+    if statistics.registered.family_wise:
+        return section
+    label = statistics.label(macro=section.kind == MACRO)
+    notes = [
+        statistical_tests.out_of_reach(
+            statistics.test, section.topics, alpha, statistics.samples, runs, label,
+            correction=statistics.resolved_correction,
+            family=int(np.isfinite(p).sum()),
+            family_name=name,
+        )
+        for name, p in families.items()
+    ]  # fmt: skip
+    return replace(section, notes=(*section.notes, *filter(None, notes)))
+
+
 def pair_tests(
     view: View, pairs, boot, statistics: StatsSettings, progress
 ) -> tuple[np.ndarray, list]:
