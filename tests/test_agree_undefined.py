@@ -205,3 +205,34 @@ def test_the_note_names_the_runs_as_the_tables_show_them(tmp_path, fmt, shown):
     assert f"— {shown} vs b;" in done.stdout and raw not in done.stdout
     assert any(line.split("|")[1].strip() == shown for line in done.stdout.splitlines()
                if line.startswith("|")) or f"\n{shown} " in done.stdout  # fmt: skip
+
+
+def test_agree_reads_compare_s_reason_through_its_public_name():
+    # agree imported compare's private _undefined_reason; the reasons, hand-worked
+    import ast
+    from pathlib import Path
+
+    import trecbench.conclusions.discrimination as discrimination
+    from trecbench.comparison.significance import undefined_p_reason
+
+    constant = np.array([0.1, 0.1, 0.1])
+    assert undefined_p_reason("t", constant) == (
+        "the per-topic differences do not vary: t = mean / (sd / sqrt(n)) divides by their sd, 0"
+    )
+    assert undefined_p_reason("wilcoxon", np.zeros(4)) == "every per-topic difference is 0"
+    assert undefined_p_reason("bootstrap", np.array([0.3])) == "fewer than 2 topics"
+    # a macro section: strata of 2 topics each, differences constant within each
+    strata = np.array(["a", "a", "b", "b"])
+    assert undefined_p_reason("t", np.array([0.1, 0.1, 0.3, 0.3]), strata) == (
+        "the per-topic differences do not vary within every stratum: t = mean / (sd / "
+        "sqrt(n)) divides by their sd, 0"
+    )
+    tree = ast.parse(Path(discrimination.__file__).read_text(encoding="utf-8"))
+    imported = [
+        alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.level
+        for alias in node.names
+    ]
+    assert undefined_p_reason.__name__ in imported
+    assert not [name for name in imported if name.startswith("_")]

@@ -91,12 +91,16 @@ def pair_tests(
     why: list[str | None] = [None] * len(pairs)
     for k in undefined:
         diffs = view.flat[:, left[k]] - view.flat[:, right[k]]
-        why[k] = _undefined_reason(name, diffs, view.part.strata)
+        why[k] = undefined_p_reason(name, diffs, view.part.strata)
     return p, why
 
 
-def _undefined_reason(name: str, diffs: np.ndarray, strata) -> str:
-    """Why test ``name`` gives no p-value for these per-topic differences."""
+def undefined_p_reason(name: str, diffs: np.ndarray, strata=None) -> str:
+    """Why test ``name`` (a key of :data:`trecbench.statistical_tests.TESTS`) gives no
+    p-value for a pair whose per-topic differences are ``diffs`` (one a topic): in the
+    words compare's outputs give as the pair's ``p_undefined`` and agree's
+    discriminative power gives for such a pair. ``strata`` (one label a topic): the
+    pair is tested in a macro section, by the test's macro form; None: over the topics."""
     test = statistical_tests.get(name)
     if diffs.size < 2:
         return FEWER_THAN_TWO

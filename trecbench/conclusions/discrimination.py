@@ -191,12 +191,12 @@ def undefined_pairs(
     by why test ``test`` gives them no p-value: compare's reason for the same pair."""
     if not undefined.any():
         return ()
-    from ..comparison.significance import _undefined_reason
+    from ..comparison.significance import undefined_p_reason
 
     differences = pair_differences(values)
     by_reason: dict[str, list[tuple[str, str]]] = {}
     for k, (i, j) in enumerate(pairs(values.shape[1])):
         if undefined[k]:
-            why = _undefined_reason(test, differences[:, k], None)
+            why = undefined_p_reason(test, differences[:, k])
             by_reason.setdefault(why, []).append((runs[i], runs[j]))
     return tuple((why, tuple(named)) for why, named in by_reason.items())
