@@ -89,3 +89,25 @@ def test_compare_power_s_rows_stay_without_a_second_record(tmp_path):
     report = _json("compare", qrels, *runs, "-m", "P@10", "--power", "0.8")
     assert set(report["power"]) == {"settings", "baseline", "qrels", "rows"}
     validate_against_schema(report, "benchmark_report")
+
+
+def test_every_report_takes_its_tool_record_from_one_place(tmp_path, monkeypatch):
+    # compare's report and convert's ir_metadata wrote {"name": "trecbench", ...} inline:
+    # a second spelling of report.tool() to keep equal by hand
+    import trecbench.report
+
+    patched = {"name": "trecbench", "version": "0+one-place"}
+    monkeypatch.setattr(trecbench.report, "tool", lambda: dict(patched))
+    qrels, runs = _files(tmp_path)
+    assert _json("compare", qrels, *runs, "-m", "P@10")["tool"] == patched
+    assert _json("power", qrels, *runs, "-m", "P@10")["tool"] == patched
+    about = tmp_path / "about.yaml"
+    about.write_text("actor:\n  team: lab\n")
+    source = Path(__file__).resolve().parents[1] / "data" / "convert" / "msmarco-run.tsv"
+    out = tmp_path / "out"
+    argv = ["convert", "--ir-metadata", str(about), "msmarco", str(source), "-o", str(out)]
+    assert CliRunner().invoke(cli, argv).exit_code == 0
+    (written,) = out.glob("*.run")
+    metadata = trecbench.load_run(str(written)).ir_metadata
+    assert metadata["method"]["conversion"]["tool"] == patched
+

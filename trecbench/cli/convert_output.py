@@ -89,9 +89,10 @@ def _with_metadata(conversion, inputs):
         return conversion
     import dataclasses
 
-    from .. import __version__, provenance
+    from .. import provenance
     from ..errors import InputError
     from ..inputs import ir_metadata
+    from ..report import tool
 
     description = ir_metadata.read_file(given)
     stray = [run.tag for run in conversion.runs if str(description.get("tag", run.tag)) != run.tag]
@@ -108,9 +109,8 @@ def _with_metadata(conversion, inputs):
         for path in inputs
     ]
     # the run's implementation is the system that made it, not trecbench: that converted it
-    tool = {"name": "trecbench", "version": __version__}
     known = {
-        "method": {"conversion": {"converter": conversion.converter, "tool": tool}},
+        "method": {"conversion": {"converter": conversion.converter, "tool": tool()}},
         "data": {"converted": sources},
     }
     try:

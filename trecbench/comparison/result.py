@@ -141,9 +141,8 @@ class Comparison:
         ``experiment_id`` links it to its ExperimentManifest; ``meta`` repeats the user's
         ``--meta`` pairs so the report stands alone.
         """
-        from .. import __version__
         from ..json_values import json_safe
-        from ..report import environment, utc_now
+        from ..report import environment, tool, utc_now
 
         results = []
         for section in self.sections:
@@ -174,7 +173,7 @@ class Comparison:
             "schema_version": SCHEMA_VERSION,
             "created": utc_now(),
             "experiment_id": experiment_id,
-            "tool": {"name": "trecbench", "version": __version__},
+            "tool": tool(),
             "environment": environment(),
             "meta": {str(key): str(value) for key, value in (meta or {}).items()},
             "settings": self.settings,
