@@ -111,3 +111,23 @@ def test_every_report_takes_its_tool_record_from_one_place(tmp_path, monkeypatch
     metadata = trecbench.load_run(str(written)).ir_metadata
     assert metadata["method"]["conversion"]["tool"] == patched
 
+
+def test_compare_records_each_evaluation_s_inputs_then_the_strata_sidecar(tmp_path):
+    # r2 judged by its own qrels (a second evaluation): the files each evaluation read,
+    # in order, then the sidecar the strata came from; sizes and sha256 as hashlib reads
+    # the bytes
+    qrels, runs = _files(tmp_path)
+    own = tmp_path / "own.qrels"
+    own.write_bytes(Path(qrels).read_bytes().replace(b" 0 R1 1", b" 0 R1 0"))
+    sidecar = tmp_path / "s.sidecar.json"
+    queries = {f"T{q}": {"g": "x" if q < 3 else "y"} for q in range(6)}
+    sidecar.write_text(json.dumps({"strata": {"fields": ["g"], "queries": queries}}))
+    document = _json("compare", qrels, *runs[:2], "--run-qrels", runs[2], str(own), "-m",
+                     "P@10", "--strata", str(sidecar), "--group-by", "g")  # fmt: skip
+    *read, strata = document["inputs"]
+    assert [record["path"] for record in read] == [qrels, *runs[:2], str(own), runs[2]]
+    assert [record["kind"] for record in read] == ["qrels", "run", "run", "qrels", "run"]
+    assert (strata["path"], strata["kind"]) == (str(sidecar), "strata")
+    for record in document["inputs"]:
+        data = Path(record["path"]).read_bytes()
+        assert (record["size"], record["sha256"]) == (len(data), hashlib.sha256(data).hexdigest())

@@ -276,19 +276,14 @@ def _record_provenance(comparison: Comparison, evaluations, strata) -> None:
     ontology, from the evaluations that scored the runs; the strata's sidecar when they
     were read from one (strata given as a table or a mapping are no file: the report's
     ``strata`` holds them)."""
-    from ..report import evaluation_provenance, recorded
+    from ..report import evaluation_provenance, evaluation_records, input_record
 
-    files: list = []
-    for evaluation, _ in evaluations:
-        found, ontology = evaluation_provenance(evaluation)
-        files += [spec for spec in found if spec not in files]
-        comparison.ontology = comparison.ontology or ontology
-    if isinstance(strata, (str, os.PathLike)):
-        files.append((strata, "strata"))
-    known: dict = {}
-    for evaluation, _ in evaluations:
-        known |= evaluation.input_records  # taken when the evaluation read them
-    comparison.inputs = [recorded(known, spec) for spec in files]
+    scored = [evaluation for evaluation, _ in evaluations]
+    for evaluation in scored:
+        comparison.ontology = comparison.ontology or evaluation_provenance(evaluation)[1]
+    comparison.inputs = evaluation_records(*scored)
+    if isinstance(strata, (str, os.PathLike)):  # read by compare, not by an evaluation
+        comparison.inputs.append(input_record(strata, "strata"))
     results = [(run, e) for e, _ in evaluations for run in e.runs]
     comparison.run_inputs = {run.name: run.path for run, _ in results}
     comparison.keep_drill_downs([run for run, _ in results])
