@@ -19,6 +19,13 @@ def first_few(items: list[str], limit: int = 5) -> str:
     return ", ".join(items[:limit]) + (", ..." if len(items) > limit else "")
 
 
+def few_reprs(names: list[str], shown: int = 6) -> str:
+    """``['a', 'b', ...]`` with at most ``shown`` names and a count of the rest, as a
+    result's ``repr`` lists its runs and measures."""
+    more = f", ... {len(names) - shown} more" if len(names) > shown else ""
+    return "[" + ", ".join(map(repr, names[:shown])) + more + "]"
+
+
 def exact_percent(share: float) -> str:
     """A threshold or a confidence level as a percentage, exactly as set: the decimal the
     float reads as, moved two places (0.4285: ``42.85%``, 0.995: ``99.5%``, 0.001:

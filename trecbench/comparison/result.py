@@ -277,11 +277,11 @@ class Comparison:
         return self.summary.merge(tests, on=["stratum", "run", "measure"], how="left")
 
     def _describe(self) -> str:
-        from ..evaluation import _few
+        from ..plurals import few_reprs
 
         return (
-            f"Comparison(runs={_few(self.runs)}, baseline={self.baseline!r}, "
-            f"measures={_few(self.measures)}, topics={len(self.queries)}, "
+            f"Comparison(runs={few_reprs(self.runs)}, baseline={self.baseline!r}, "
+            f"measures={few_reprs(self.measures)}, topics={len(self.queries)}, "
             f"test={self.statistics.test!r}, correction={self.statistics.resolved_correction!r})"
         )
 

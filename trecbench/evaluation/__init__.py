@@ -55,7 +55,6 @@ from .results import (
     FlaggedTopic,
     RunResult,
     Unjudged,
-    _few,  # noqa: F401
 )
 from .runs import PARALLEL_BYTES, _Runs, _score_in_worker, _start_worker, _workers, said_again
 from .scoring import (

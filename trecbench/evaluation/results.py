@@ -15,6 +15,7 @@ import numpy as np
 from .. import tiebounds
 from ..errors import PerTopicWarning, UsageError
 from ..measures import GEOMETRIC, NUM_REL, RUNID, STRING, Measure
+from ..plurals import few_reprs
 from .settings import EvalSettings
 
 if TYPE_CHECKING:
@@ -460,8 +461,8 @@ class Evaluation:
             )
 
     def _describe(self) -> str:
-        runs = _few([run.name for run in self.runs])
-        measures = _few(list(dict.fromkeys(c.display for c in self.columns)))
+        runs = few_reprs([run.name for run in self.runs])
+        measures = few_reprs(list(dict.fromkeys(c.display for c in self.columns)))
         topics = {len(run.qids) for run in self.runs}
         about = f", topics={topics.pop()}" if len(topics) == 1 else ""
         return f"Evaluation(runs={runs}, measures={measures}{about})"
@@ -498,12 +499,6 @@ class Evaluation:
             taken += [(run.path, run.record)] if run.record and not run.file_records else []
             records |= {(path, "run"): record | {"name": run.name} for path, record in taken}
         return records
-
-
-def _few(names: list[str], shown: int = 6) -> str:
-    """``['a', 'b', ...]`` with at most ``shown`` names and a count of the rest."""
-    more = f", ... {len(names) - shown} more" if len(names) > shown else ""
-    return "[" + ", ".join(map(repr, names[:shown])) + more + "]"
 
 
 def _shown(column: Column, values: np.ndarray) -> np.ndarray:
