@@ -16,6 +16,7 @@ from .measures import (
     LONG_CUTOFFS,
     display_name,
     float_cutoffs,
+    level_key,
     registry,
     value_names,
 )
@@ -200,9 +201,9 @@ def planned(compute_level, plan: list[tuple], levels: dict) -> dict:
 
 def _names(measure, requests: list[Request]) -> list[tuple[str, str]]:
     """:func:`value_names`, and for trec_eval's default recall levels (which it leaves to
-    the engine) trec_eval's labels of them (``append_float``: ``%3.2f``)."""
+    the engine) their :func:`~trecbench.measures.level_key`."""
     names = value_names(measure)
     if names is None:
-        labels = [f"{measure.family}_{level:3.2f}" for _, level in requests]
+        labels = [level_key(measure.family, level) for _, level in requests]
         names = [(label, display_name(label)) for label in labels]
     return names

@@ -30,6 +30,7 @@ from ..measures import (
     c_atof,
     display_name,
     float_cutoffs,
+    level_key,
     registry,
     value_names,
 )
@@ -74,7 +75,7 @@ def labels_of(measure: Measure) -> list[str]:
     if kind == LONG_CUTOFFS:
         return [f"{measure.family}_{k}" for k in measure.cutoffs]
     if kind == FLOAT_CUTOFFS:
-        return [f"{measure.family}_{p:3.2f}" for p in percents(measure)]
+        return [level_key(measure.family, p) for p in percents(measure)]
     return [measure.family]
 
 

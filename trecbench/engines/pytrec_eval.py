@@ -9,6 +9,7 @@ strictly decreasing, exact in float32): its sort can only reproduce that order.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import partial
 
 import numpy as np
@@ -62,12 +63,24 @@ def measure_strings(measures: list[Measure]) -> dict[str, str]:
             strings[family] = f"{family}.{','.join(map(str, cutoffs))}"
         elif group[0].definition.trec_params == FLOAT_CUTOFFS and None not in params:
             levels = sorted({v for m in group for v in float_cutoffs(m.params)})
+            if len({f"{v:3.2f}" for v in levels}) < len(levels):
+                raise MeasureParameterError(f"{family}: two levels share a label")
             strings[family] = f"{family}.{','.join(map(repr, levels))}"
         else:
             raise MeasureParameterError(
                 f"{family}: conflicting parameters {sorted(p or '' for p in params)}"
             )
     return strings
+
+
+def _level_parts(measure: Measure) -> list[Measure]:
+    """``measure`` as pytrec_eval computes it: a float cutoff family given levels one
+    level at a time (it keys a level's value by trec_eval's ``%3.2f`` label, which two
+    levels may share: 0.3 and 0.3015; parts without a shared label join one evaluator
+    again, :func:`_fits`), any other measure whole."""
+    if measure.definition.trec_params != FLOAT_CUTOFFS or measure.params is None:
+        return [measure]
+    return [replace(measure, params=repr(level)) for level in float_cutoffs(measure.params)]
 
 
 def _fits(group: list[Measure], measure: Measure) -> bool:
@@ -186,19 +199,23 @@ class Evaluator:
     def __init__(self, truth, measures: list[Measure], settings: Settings):
         self.measures = measures
         self._groups: dict[tuple, list[Measure]] = {}
-        for measure in measures:
+        # per measure, its parts (_level_parts) with the key of the group computing each
+        self._parts: dict[Measure, list[tuple[tuple, Measure]]] = {}
+        for measure in dict.fromkeys(measures):  # an equal measure twice: computed once
             rel = measure.option("rel")
             setting = (
                 truth.relevance_level if rel is None else truth.level(rel),
                 bool(settings.judged_only or measure.option("judged_only")),
                 dict(measure.options).get("gains"),
             )
-            # one evaluator takes one parameter string per family: nDCG beside ndcg.1=0,2=1,
-            # or SetF beside SetF(beta=0.5), each take one of their own
-            layer = 0
-            while not _fits(self._groups.get((*setting, layer), []), measure):
-                layer += 1
-            self._groups.setdefault((*setting, layer), []).append(measure)
+            for part in _level_parts(measure):
+                # one evaluator takes one parameter string per family: nDCG beside
+                # ndcg.1=0,2=1, or SetF beside SetF(beta=0.5), each take one of their own
+                layer = 0
+                while not _fits(self._groups.get((*setting, layer), []), part):
+                    layer += 1
+                self._groups.setdefault((*setting, layer), []).append(part)
+                self._parts.setdefault(measure, []).append(((*setting, layer), part))
         self._truth = truth
         self._num_docs = settings.num_docs
         # trec_eval 10.0 (--compat 10.0): pytrec_eval gets the run ranked the 10.0 way; its
@@ -226,16 +243,20 @@ class Evaluator:
         aligned with ``qids`` (``ranked``: a table in trec_eval order, one block per
         topic)."""
         run_dict = ranked_to_dict(ranked, qids)
+        computed = {key: self._group(key).evaluate(run_dict, qids) for key in self._groups}
         out: dict[Measure, list[tuple]] = {}
-        for key, measures in self._groups.items():
-            labels, values = self._group(key).evaluate(run_dict, qids)
-            for measure in measures:
-                keys = engine_keys(measure, labels)
-                names = value_names(measure) or [(k, k) for k in keys]
-                out[measure] = [
-                    (label, display, values[k])
-                    for (label, display), k in zip(names, keys, strict=True)
-                ]
+        for measure, parts in self._parts.items():
+            keys, arrays = [], []
+            for key, part in parts:
+                labels, values = computed[key]
+                part_keys = engine_keys(part, labels)
+                keys += part_keys
+                arrays += [values[k] for k in part_keys]
+            names = value_names(measure) or [(k, k) for k in keys]
+            out[measure] = [
+                (label, display, array)
+                for (label, display), array in zip(names, arrays, strict=True)
+            ]
         return out
 
 

@@ -14,7 +14,7 @@ import numpy as np
 
 from .. import tiebounds
 from ..errors import PerTopicWarning, UsageError
-from ..measures import GEOMETRIC, NUM_REL, RUNID, STRING, Measure
+from ..measures import GEOMETRIC, NUM_REL, RUNID, STRING, Measure, trec_label
 from ..plurals import few_reprs
 from .settings import EvalSettings
 
@@ -27,10 +27,13 @@ LABELS = ("asked", "display", "trec")
 
 @dataclass(frozen=True)
 class Column:
-    """One reported value: its trec_eval label (``P_5``, ``recip_rank_cut_10``), display
+    """One reported value: its label (``P_5``, ``recip_rank_cut_10``: trec_eval's, but
+    for a float level trec_eval's ``%3.2f`` does not spell in full, which two levels may
+    share: ``iprec_at_recall_0.3015``, printed as :attr:`trec_label` says), display
     name (``P@5``, ``MRR@10``), the measure it belongs to, the engine that computed it and
     the name the user ``asked`` it by (the measure as spelled, when it gives this one value;
-    its display name among several, as ``recall.10,100``'s)."""
+    its display name among several, as ``recall.10,100``'s). The label keys its values:
+    no two columns of an evaluation share one."""
 
     label: str
     display: str
@@ -42,7 +45,7 @@ class Column:
     def name(self, labels: str = "asked") -> str:
         """Its name under ``labels``: ``asked``, ``display`` or ``trec`` (trec_eval's)."""
         if labels == "trec":  # asked once per printed line: no dict built per call
-            return self.label
+            return self.trec_label
         if labels == "display":
             return self.display
         if labels == "asked":
@@ -54,6 +57,11 @@ class Column:
         call (``-m ndcg_cut.10 -m nDCG@10``: one value, two names), else its :meth:`name`."""
         first = self.name(labels)
         return (first, *self.also) if labels == "asked" else (first,)
+
+    @cached_property
+    def trec_label(self) -> str:
+        """What trec_eval prints for it (``iprec_at_recall_0.30`` for the level 0.3015)."""
+        return trec_label(self.measure, self.label)
 
     @cached_property
     def summary(self) -> str:

@@ -190,15 +190,18 @@ def _traces(native, plan: _Plan, qids: list[str]) -> list[str]:
     return texts
 
 
-def _convert_to_zscores(values: dict[str, np.ndarray], qids, table) -> None:
-    """``-Z``: every per-topic value as a z-score (:mod:`trecbench.trec_eval.zscores`);
+def _convert_to_zscores(values: dict[str, np.ndarray], qids, table, columns) -> None:
+    """``-Z``: every per-topic value as a z-score (:mod:`trecbench.trec_eval.zscores`),
+    looked up by the name trec_eval prints for it (its ``columns``' :attr:`Column.trec_label`);
     those that overflow a double from finite numbers (a stddev too small for the value's
     distance from the mean) warned of, as trec_eval prints them (inf)."""
     labels = list(values)
+    printed = {column.label: column.trec_label for column in columns}
+    names = [printed.get(label, label) for label in labels]
     overflows = []
     for t, qid in enumerate(qids):
         given = [values[lb][t] for lb in labels]
-        converted = zscores_module.convert(table, qid, labels, given, overflows)
+        converted = zscores_module.convert(table, qid, names, given, overflows)
         for label, z in zip(labels, converted, strict=True):
             values[label][t] = z
     if overflows:
@@ -415,7 +418,7 @@ def _measure_block(table, ranked_run, lead, placeholders, plan: _Plan):
         rows = np.flatnonzero(np.isin(np.array(qids, dtype=object), placeholders))
         placeholder.clear(values, strings, rows)
     if plan.zscores is not None:
-        _convert_to_zscores(values, qids, plan.zscores)
+        _convert_to_zscores(values, qids, plan.zscores, columns)
     return columns, values, strings, native
 
 

@@ -28,7 +28,15 @@ from __future__ import annotations
 
 from . import catalog, extended, ported, registry
 from .catalog import KPI_PRESET, NICKNAMES
-from .labels import better, display_name, param_label, span, value_names
+from .labels import (
+    better,
+    display_name,
+    level_key,
+    param_label,
+    span,
+    trec_label,
+    value_names,
+)
 from .names import (
     Measure,
     parse_measure,
@@ -100,6 +108,7 @@ __all__ = [
     "define",
     "display_name",
     "float_cutoffs",
+    "level_key",
     "long_cutoffs",
     "param_label",
     "parse_measure",
@@ -109,6 +118,7 @@ __all__ = [
     "registry",
     "requests",
     "split_names",
+    "trec_label",
     "trec_mode",
     "but_counts",
     "value_names",

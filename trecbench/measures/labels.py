@@ -38,6 +38,34 @@ def param_label(measure: Measure, engine_label: str) -> str:
     return engine_label
 
 
+def level_label(family: str, level: float) -> str:
+    """trec_eval's printed label of one level of a float cutoff family (``append_float``:
+    ``%3.2f``): two levels may share it (0.3 and 0.3015 both print ``_0.30``)."""
+    return f"{family}_{level:3.2f}"
+
+
+def level_key(family: str, level: float) -> str:
+    """The name a level's value is kept and shown under (its label, its display name):
+    trec_eval's label where that reads back as the level (``iprec_at_recall_0.30``), else
+    the level in full (``iprec_at_recall_0.3015``), so that two levels never share one."""
+    printed = f"{level:3.2f}"
+    return f"{family}_{printed if float(printed) == level else repr(level)}"
+
+
+def trec_label(measure: Measure, key: str) -> str:
+    """What trec_eval prints for the value of ``measure`` named ``key`` (a label of
+    :func:`value_names`): a float level's :func:`level_label` (``iprec_at_recall_0.3015``
+    prints ``iprec_at_recall_0.30``), any other label as it is."""
+    prefix = measure.family + "_"
+    if measure.definition.trec_params != FLOAT_CUTOFFS or not key.startswith(prefix):
+        return key
+    try:
+        level = float(key[len(prefix) :])
+    except ValueError:  # an ir_measures spelling (IPrec(rel=2)@0.3): trec_eval has none
+        return key
+    return level_label(measure.family, level)
+
+
 def value_names(measure: Measure) -> list[tuple[str, str]] | None:
     """``(label, display)`` of each value a measure produces, or None when only the engine
     knows them (trec_eval's float cutoff families list the levels it computed)."""
@@ -53,7 +81,7 @@ def value_names(measure: Measure) -> list[tuple[str, str]] | None:
         elif kind == FLOAT_CUTOFFS:
             if measure.params is None:
                 return None  # the engine knows the default levels
-            labels = [f"{measure.family}_{v:3.2f}" for v in float_cutoffs(measure.params)]
+            labels = [level_key(measure.family, v) for v in float_cutoffs(measure.params)]
         else:
             labels = [param_label(measure, measure.family)]
         return [(label, display_name(label)) for label in labels]

@@ -224,7 +224,7 @@ def render_json(
                 "requested": c.measure.requested or c.measure.canonical,
                 "canonical": c.measure.canonical,
                 "provider": c.engine,
-                "label": c.label,
+                "label": c.name("trec"),
                 "display": c.display,
             }
             for c in evaluation.columns
