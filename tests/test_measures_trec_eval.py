@@ -107,3 +107,19 @@ def test_rel_parameter_on_both_engines(engine):
         label = names[column.measure.requested]
         for index, qid in enumerate(run.qids):
             assert f"{run.values[column.label][index]:6.4f}" == expected[(label, qid)].strip()
+
+
+def test_num_rel_with_its_own_rel_under_c_counts_at_that_grade(tmp_path):
+    """``-c`` counts a topic the run lacks: trec_eval's ``num_rel`` sums every judgment
+    above 0 whatever ``-l`` (its quirk, kept: 8 below, as trec_eval -c -l3 -m num_rel
+    prints), but ``NumRel(rel=3)`` means the judgments at grade 3 or above, by hand 4 (a:
+    2, b, which the run lacks: 1, c: 1)."""
+    qrels = ["a 0 d1 1", "a 0 d2 2", "a 0 d3 3", "a 0 d4 3", "b 0 d1 3", "b 0 d2 1"]
+    qrels += ["c 0 d1 0", "c 0 d2 3", "c 0 d3 2"]
+    (tmp_path / "q").write_text("\n".join(qrels) + "\n")
+    (tmp_path / "r").write_text("a Q0 d1 1 2 r\na Q0 d9 2 1 r\nc Q0 d2 1 1 r\n")
+    result = trecbench.evaluate(
+        tmp_path / "q", tmp_path / "r", ["num_rel", "NumRel(rel=3)"], complete=True,
+        relevance_level=3,
+    )  # fmt: skip
+    assert result.runs[0].summary == {"num_rel": 8, "NumRel(rel=3)": 4}

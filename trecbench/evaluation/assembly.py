@@ -80,7 +80,7 @@ def _run_result(blocks: list[_Block], name, path, runid, plan: _Plan, tie_bounds
         unjudged = Unjudged(depth, *(sum(column) for column in zip(*counted, strict=True)))
 
     def summarise(column: Column, per_topic) -> Any:
-        judged = len(truth.qids), truth.positive_judgments
+        judged = len(truth.qids), _judged_relevant(truth, column)
         return _summarise(column, per_topic, len(qids), judged, settings, runid)
 
     summary = {c.label: summarise(c, values.get(c.label)) for c in columns}
@@ -304,12 +304,27 @@ def _assembled(blocks: list[_Block], qids: list[str], part) -> dict:
     return out
 
 
+def _judged_relevant(truth, column: Column) -> int | None:
+    """What a ``num_rel`` column sums to under ``-c`` (None for any other column): for
+    trec_eval's ``num_rel`` every judgment above 0 in the qrels, whatever ``-l`` (its
+    quirk, reproduced); for a measure given its own ``rel`` (``NumRel(rel=3)``, which
+    trec_eval cannot spell) the judgments at that grade or above, topic by topic as its
+    values are counted, the topics the run lacks included."""
+    if column.summary != NUM_REL:
+        return None
+    rel = column.measure.option("rel")
+    if rel is None:
+        return truth.positive_judgments
+    return sum(truth.relevant_counts(rel).values())
+
+
 def _summarise(
-    column: Column, values, n_evaluated: int, judged: tuple[int, int], settings: EvalSettings,
-    runid,
+    column: Column, values, n_evaluated: int, judged: tuple[int, int | None],
+    settings: EvalSettings, runid,
 ):  # fmt: skip
     """trec_eval's summary value: sequential sums (its accumulation order), ``-c`` rules
-    (``judged``: the qrels' topics and their judgments above 0)."""
+    (``judged``: the qrels' topics and, for a ``num_rel`` column, the judgments it sums
+    to: :func:`_judged_relevant`)."""
     kind = column.summary
     complete = settings.complete
     qrels_topics, positive_judgments = judged
