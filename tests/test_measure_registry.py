@@ -153,6 +153,38 @@ def test_every_cutoff_a_bare_name_is_told_to_take_is_one_it_takes():
         assert parse_measure(example) == parse_measure(f"{name}@{example.partition('@')[2]}")
 
 
+# a family of trec_eval's cutoff lists given keyword parameters but no cutoff: its
+# default cutoffs would give several values with one name (it crashed, exit 70)
+NO_CUTOFF = [
+    "Success(rel=2)", "Success(rel=1)", "Success(judged_only=True)",
+    "Success(judged_only=False)", "success(rel=2)", "relative_P(rel=2)", "Rprec_mult(rel=2)",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("text", NO_CUTOFF)
+def test_cutoff_lists_with_keyword_parameters_need_a_cutoff(text, tmp_path, capsys):
+    from trecbench.cli import run
+
+    with pytest.raises(UsageError) as error:
+        parse_measure(text)
+    message = str(error.value)
+    example = re.search(r"needs a cutoff,.* e\.g\. '(.+)'$", message)[1]
+    parse_measure(example)  # the example given reads as a measure
+    (tmp_path / "q").write_text("1 0 d1 2\n")
+    (tmp_path / "r").write_text("1 Q0 d1 1 1 r\n")
+    for command in (["score", "-m", text, str(tmp_path / "q"), str(tmp_path / "r")],
+                    ["measures", text]):  # fmt: skip
+        assert run(command) == 1
+        assert capsys.readouterr().err == f"trecbench: {message}\n"
+    if text.startswith("Success"):  # ir_measures' name: it refuses it too (no cutoff)
+        measure = ir_measures.parse_measure(text)
+        with pytest.raises(AssertionError, match="invalid param cutoff"):
+            ir_measures.calc_aggregate([measure], [ir_measures.Qrel("1", "d1", 2)], [])
+        if "=False" not in text:  # judged_only=False, its default: the object prints Success
+            with pytest.raises(UsageError, match="needs a cutoff"):
+                trecbench.evaluate(tmp_path / "q", tmp_path / "r", [measure])
+
+
 def test_the_documented_suggestion():
     with pytest.raises(UsageError) as error:
         parse_measure("nDGC@10")
@@ -336,7 +368,7 @@ def test_a_cutoff_hint_falls_back_to_10_where_the_domain_holds_no_candidate():
     # raised StopIteration (an internal error) where a usage error was being worded
     from types import SimpleNamespace
 
-    from trecbench.measures.names import _cutoff_example
+    from trecbench.measures.suggestions import cutoff_example
 
     nothing = SimpleNamespace(contains=lambda k: False)
-    assert _cutoff_example(SimpleNamespace(trec_defaults=(5, 100), numbers=nothing)) == 10
+    assert cutoff_example(SimpleNamespace(trec_defaults=(5, 100), numbers=nothing)) == 10

@@ -380,8 +380,14 @@ _trec(
 _trec(
     "gm_bpref", "bpref summarised by its geometric mean (floor 1e-5)", summary=GEOMETRIC, params=()
 )
+# the families of cutoff lists without an @k spelling take no keyword parameters: without
+# a cutoff they would name several values alike (names.py refuses them: needs a cutoff)
 _trec(
-    "Rprec_mult", "precision after R x m documents", trec_params=FLOAT_CUTOFFS, numbers=MULTIPLIER
+    "Rprec_mult",
+    "precision after R x m documents",
+    trec_params=FLOAT_CUTOFFS,
+    numbers=MULTIPLIER,
+    params=(),
 )
 _trec(
     "utility",
@@ -456,12 +462,14 @@ _trec(
     "P@k divided by the best P@k possible",
     trec_params=LONG_CUTOFFS,
     trec_defaults=STANDARD_CUTOFFS,
+    params=(),  # as Rprec_mult's
 )
 _trec(
     "success",
     "1 if a relevant document is in the top k",
     trec_params=LONG_CUTOFFS,
     trec_defaults=(1, 5, 10),
+    params=(),  # as Rprec_mult's; with a cutoff its keyword parameters are HitRate's
 )
 
 

@@ -57,7 +57,7 @@ from .registry import (
     LONG_CUTOFFS,
     Definition,
 )
-from .suggestions import did_you_mean
+from .suggestions import cutoff_example, did_you_mean, needs_cutoff
 from .trec_params import (
     MeasureParameterError,
     c_atof,
@@ -280,17 +280,8 @@ def _resolve(name: str, params: dict[str, Any], has_cutoff: bool, text: str) -> 
     shown = candidates[0].display or candidates[0].ir_measures or candidates[0].name
     if has_cutoff:
         raise UsageError(f"illegal measure '{text}': {shown} takes no cutoff")
-    example = f"{shown}@{_cutoff_example(candidates[0])}"
+    example = f"{shown}@{cutoff_example(candidates[0])}"
     raise UsageError(f"measure '{text}' needs a cutoff, e.g. '{example}'")
-
-
-def _cutoff_example(definition: Definition) -> int | float:
-    """A cutoff ``definition`` takes, for a message's example: 10 where its domain holds
-    it (a rank), else the middle one of its trec_eval defaults (``IPrec@0.5``); 10 when
-    it holds none of them, as every hint said before the domains were read."""
-    defaults = definition.trec_defaults
-    taken = (k for k in (10, *defaults[len(defaults) // 2 :]) if definition.numbers.contains(k))
-    return next(taken, 10)
 
 
 def _preset(candidates: list[Definition], name: str) -> Definition | None:
@@ -392,6 +383,8 @@ def _parse_named(text: str) -> Measure:
         trec_text = repr(float(params.pop("beta")))
     asked = f"{name}@k" if cutoff is not None else name
     named = name if name == definition.name else f"{asked} ({definition.name})"
+    if params and cutoff is None and definition.trec_params in (LONG_CUTOFFS, FLOAT_CUTOFFS):
+        raise UsageError(needs_cutoff(name, text, definition, _parse_named))
     options = _options(definition, params, text, named)
     params_text = trec_text or _cutoff_text(definition, cutoff, text)
     return Measure(definition.name, params_text, options, text)

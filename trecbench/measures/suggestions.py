@@ -2,10 +2,11 @@
 names, the user's parameters kept where they are valid for the name suggested, and, for a
 name that ends in ``_<digits>`` (``ndcg_10``, which trec_eval and trecbench refuse), its
 cut family at that cutoff first, as a label and as a display name (``ndcg_cut_10``,
-``nDCG@10``).
+``nDCG@10``); and the cutoff a name that needs one takes (:func:`cutoff_example`,
+:func:`needs_cutoff`).
 
-The parser is handed in (:func:`did_you_mean`'s ``parse``) by :mod:`.names`, which calls
-this module when a name is refused."""
+The parser is handed in (``parse``) by :mod:`.names`, which calls this module when a name
+is refused."""
 
 from __future__ import annotations
 
@@ -81,3 +82,33 @@ def _valid(spelling: str, parse: Callable[[str], Any]) -> Any:
     except TrecbenchError:
         return None
     return None if numbers_outside(measure.definition, measure.params) else measure
+
+
+def cutoff_example(definition) -> int | float:
+    """A cutoff ``definition`` takes, for a message's example: 10 where its domain holds
+    it (a rank), else the middle one of its trec_eval defaults (``IPrec@0.5``); 10 when
+    it holds none of them, as every hint said before the domains were read."""
+    defaults = definition.trec_defaults
+    taken = (k for k in (10, *defaults[len(defaults) // 2 :]) if definition.numbers.contains(k))
+    return next(taken, 10)
+
+
+def needs_cutoff(name: str, text: str, definition, parse: Callable[[str], Any]) -> str:
+    """The refusal of ``text``: a family of trec_eval's cutoff lists (``success``,
+    ``relative_P``, ``Rprec_mult``), whose defaults give several values, given keyword
+    parameters but no cutoff (``name``: the name it was given by); refused as
+    ``P(rel=2)`` is and as ir_measures refuses ``Success(rel=2)``: no name would tell
+    those values apart. Its example is ``text`` with a cutoff where ``name`` takes one
+    (``Success(rel=2)@10``; a parameter ``parse`` refuses there is refused first), else
+    trec_eval's spelling, which takes no keyword parameters (``relative_P.10``)."""
+    k = cutoff_example(definition)
+    try:
+        parse(f"{name}@{k}")
+    except TrecbenchError:
+        return (
+            f"measure '{text}' needs a cutoff, which {definition.name} takes in trec_eval's "
+            "spelling alone, without keyword parameters (-l and -J for rel and judged_only): "
+            f"e.g. '{definition.name}.{k}'"
+        )
+    parse(f"{text}@{k}")  # Success(rel=0): its own refusal
+    return f"measure '{text}' needs a cutoff, e.g. '{text}@{k}'"
