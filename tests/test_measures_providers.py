@@ -464,6 +464,24 @@ def test_an_unreadable_subtopic_column_stops_only_the_measures_that_read_it():
             trecbench.evaluate(qrels, run, measures, **options)
 
 
+def test_a_provider_failing_on_a_topic_names_it(tmp_path):
+    # topic 2's retrieved documents are all relevant (0/0), topic 1's are not: ir_measures
+    # fails on topic 2 alone, and the refusal names it (docs/measures.md says it does)
+    qrels = [("1", "a", 1), ("1", "b", 0), ("2", "a", 1), ("2", "b", 1), ("2", "c", 0)]
+    run = {qid: {"a": 2.0, "b": 1.0} for qid in ("1", "2")}
+    records = [ir_measures.Qrel(q, d, r) for q, d, r in qrels]
+    for qid, fails in (("1", False), ("2", True)):
+        alone = [ir_measures.ScoredDoc(qid, d, s) for d, s in run[qid].items()]
+        if fails:
+            with pytest.raises(ZeroDivisionError):
+                ir_measures.calc_aggregate([ir_measures.Accuracy], records, alone)
+        else:
+            ir_measures.calc_aggregate([ir_measures.Accuracy], records, alone)
+    (tmp_path / "q").write_text("".join(f"{q} 0 {d} {r}\n" for q, d, r in qrels))
+    with pytest.raises(trecbench.errors.UnevaluableTopicError, match="on topic 2 "):
+        trecbench.evaluate(tmp_path / "q", run, ["Accuracy"])
+
+
 def _pia_case(tmp_path) -> tuple[str, str, str]:
     qrels, base, new = tmp_path / "q", tmp_path / "base.run", tmp_path / "new.run"
     qrels.write_text("q1 0 d1 1\nq2 0 d1 1\n")
@@ -484,7 +502,7 @@ def test_a_provider_failing_on_a_run_is_a_one_line_error_exit_4(tmp_path, capsys
     with pytest.raises(trecbench.errors.UnevaluableTopicError) as raised:
         trecbench.evaluate(qrels, new, ["Accuracy"])
     message = (
-        "Accuracy: ir_measures' accuracy provider cannot compute it on these inputs "
+        "Accuracy: ir_measures' accuracy provider cannot compute it on topic q1 "
         "(ZeroDivisionError: float division by zero): its value is undefined there"
     )
     assert str(raised.value) == message

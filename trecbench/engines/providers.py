@@ -221,6 +221,17 @@ class Evaluator:
                 self._evaluators[group] = provider.evaluator(measures, self._qrels(group[0]))
         return self._evaluators[group]
 
+    def _failing_topic(self, group: tuple, run: dict) -> str | None:
+        """The first topic of ``run`` the provider of ``group`` fails on alone (its error
+        names none; the topics' values are independent), None if none does."""
+        for qid, docs in run.items():
+            try:
+                for _ in self._evaluator(group).iter_calc({qid: docs}):
+                    pass
+            except ArithmeticError:
+                return qid
+        return None
+
     def _without_relevant(self, level: int) -> set[str]:
         """The qrels' topics without a document graded ``level`` or above."""
         if level not in self._no_relevant:
@@ -252,7 +263,8 @@ class Evaluator:
                             values[measure][index] = metric.value
                 # accuracy's 0/0 (every document retrieved relevant)
                 except ArithmeticError as error:
-                    raise _failed(group[0], measures, error) from None
+                    topic = self._failing_topic(group, run)
+                    raise _failed(group[0], measures, error, topic) from None
             for measure in measures:
                 level = self.irm[measure].params.get("rel", 1)
                 _no_relevant_scores_0(values[measure], qids, self._without_relevant(level))
@@ -327,15 +339,17 @@ def _refuse_non_numbers(provider: str, measure: Measure, values, qids: list[str]
         )
 
 
-def _failed(provider: str, measures, error: Exception) -> UnevaluableTopicError:
+def _failed(provider: str, measures, error: Exception, topic: str | None) -> UnevaluableTopicError:
     """The error of a provider that cannot compute its measures on these qrels and this
-    run: their value is undefined there, and nothing of it is printed. Exit 4 with the
-    measures' names in a file's place, as :func:`_refuse_non_numbers`: the names are fine,
-    these inputs cannot give them (no usage error)."""
+    run (on ``topic``, the first it fails on: None when it fails on none alone): their
+    value is undefined there, and nothing of it is printed. Exit 4 with the measures'
+    names in a file's place, as :func:`_refuse_non_numbers`: the names are fine, these
+    inputs cannot give them (no usage error)."""
+    where = "these inputs" if topic is None else f"topic {one_line(topic)}"
     return UnevaluableTopicError(
         _named(measures),
         None,
-        f"ir_measures' {provider} provider cannot compute it on these inputs "
+        f"ir_measures' {provider} provider cannot compute it on {where} "
         f"({type(error).__name__}: {error}): its value is undefined there",
     )
 
