@@ -433,6 +433,7 @@ TINY_RUN = "q1 Q0 d1 1 3.0 r\nq1 Q0 d2 2 2.0 r\nq2 Q0 d3 1 1.0 r\n"
         "SetP(relative=False)",  # was: SetP (set_P) has no parameter 'relative'
         "SetRelP(relative=True)",  # was: SetRelP (set_relative_P) has no parameter ...
         "SetRelP(relative=False)",  # was: relative must be one of True (ir_measures: SetP)
+        "RR(judged_only=False)@5",  # was: RR@k (MRR) has no parameter 'judged_only'
     ],
 )
 def test_ir_measures_parameters_score_what_ir_measures_scores(tmp_path, capsys, name):
@@ -448,6 +449,33 @@ def test_ir_measures_parameters_score_what_ir_measures_scores(tmp_path, capsys, 
     assert cli_run(["score", "-m", name, str(tmp_path / "q.qrels"), str(tmp_path / "r.run")]) == 0
     (line,) = capsys.readouterr().out.splitlines()
     assert line.split()[1:] == ["all", f"{want:.4f}"]
+
+
+def test_a_parameter_at_ir_measures_default_reads_alike_as_text_and_as_object():
+    """The parameters of ir_measures' a family leaves out at their ir_measures default
+    (its registry entry's ir_measures_unset) are ir_measures' own, with that default;
+    given so, the string and the object mean one measure (the string was refused), given
+    another value both are refused."""
+    ir_measures = pytest.importorskip("ir_measures")
+    from trecbench.errors import UsageError
+    from trecbench.measures import registry
+
+    unset = [d for d in registry.definitions() if d.ir_measures_unset]
+    assert {d.name for d in unset} >= {"MRR", "ERR_IA", "alpha_nDCG", "P_IA", "AP_IA"}
+    for definition in unset:
+        name = definition.ir_measures or definition.name
+        at = "@5" if definition.cutoff else ""
+        for key, default in definition.ir_measures_unset:
+            supported = ir_measures.parse_measure(name + at).SUPPORTED_PARAMS
+            assert supported[key].default == default, (name, key)
+            text = f"{name}({key}={default!r}){at}"
+            measure = trecbench.parse_measure(text)
+            assert measure == trecbench.parse_measure(ir_measures.parse_measure(text))
+            assert (
+                measure == trecbench.parse_measure(name + at) and measure.family == definition.name
+            )
+            with pytest.raises(UsageError, match=f"has no parameter '{key}'"):
+                trecbench.parse_measure(f"{name}({key}={not default!r}){at}")
 
 
 def test_sdcg_refuses_a_dcg_its_provider_lacks_naming_the_one_it_has():

@@ -62,6 +62,7 @@ _local(
     "(recip_rank with -M k; under -J the top k judged documents)",
     label="recip_rank_cut",
     ir_measures="RR",
+    ir_measures_unset=(("judged_only", False),),
     notes="trec_eval's recip_rank on the run cut at k (-M k); under -J, like P@k and "
     "nDCG@k, the judged documents cut at k (trec_eval's -M k -J cuts first: docs/"
     "trec-eval.md); ir_measures' RR@k comes from the msmarco provider, which breaks ties "
@@ -260,8 +261,10 @@ _irm(
 
 # diversity: pyndeval's measures, on qrels with a subtopic in the second column (ndeval's
 # format); "at k" ones take a required cutoff. No judged_only, which ir_measures names for
-# them: its pyndeval provider fails on it ('generator' object is not subscriptable)
+# some of them: its pyndeval provider fails on it ('generator' object is not
+# subscriptable) but at its default, False, which changes nothing
 _AT_K = {"cutoff": INT_CUTOFF, "cutoff_required": True, "numbers": DIVERSITY_CUTOFF}
+_JUDGED_ONLY_UNSET = {"ir_measures_unset": (("judged_only", False),)}
 _ALPHA = (REL, ALPHA)
 _NRBP = (REL, ALPHA, BETA_NRBP)
 _IA = (REL,)
@@ -270,25 +273,40 @@ for _name, _what, _params, _fields in (
         "alpha_DCG",
         "alpha-DCG at k: DCG with gains discounted by subtopic redundancy",
         _ALPHA,
-        {"citation": CLARKE_2008, "aliases": ("α_DCG",), **_AT_K},
+        {"citation": CLARKE_2008, "aliases": ("α_DCG",), **_AT_K, **_JUDGED_ONLY_UNSET},
     ),
     (
         "alpha_nDCG",
         "alpha-nDCG at k: alpha-DCG over its greedy ideal",
         _ALPHA,
-        {"citation": CLARKE_2008, "aliases": ("α_nDCG",), **_AT_K},
+        {"citation": CLARKE_2008, "aliases": ("α_nDCG",), **_AT_K, **_JUDGED_ONLY_UNSET},
     ),
-    ("ERR_IA", "intent-aware ERR at k (mean over subtopics)", _IA, {"citation": CHAPELLE, **_AT_K}),
+    (
+        "ERR_IA",
+        "intent-aware ERR at k (mean over subtopics)",
+        _IA,
+        {"citation": CHAPELLE, **_AT_K, **_JUDGED_ONLY_UNSET},
+    ),
     (
         "nERR_IA",
         "intent-aware ERR at k, normalised by its ideal",
         _IA,
-        {"citation": CHAPELLE, **_AT_K},
+        {"citation": CHAPELLE, **_AT_K, **_JUDGED_ONLY_UNSET},
     ),
     ("NRBP", "novelty- and rank-biased precision", _NRBP, {"citation": CLARKE_2009}),
     ("nNRBP", "NRBP normalised by its ideal", _NRBP, {"citation": CLARKE_2009}),
-    ("AP_IA", "intent-aware AP (mean over subtopics)", _IA, {"aliases": ("MAP_IA",)}),
-    ("P_IA", "intent-aware precision at k (mean over subtopics)", _IA, _AT_K),
+    (
+        "AP_IA",
+        "intent-aware AP (mean over subtopics)",
+        _IA,
+        {"aliases": ("MAP_IA",), **_JUDGED_ONLY_UNSET},
+    ),
+    (
+        "P_IA",
+        "intent-aware precision at k (mean over subtopics)",
+        _IA,
+        {**_AT_K, **_JUDGED_ONLY_UNSET},
+    ),  # fmt: skip
     (
         "StRecall",
         "subtopic recall at k: fraction of the subtopics covered in the top k",

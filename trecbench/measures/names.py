@@ -316,6 +316,8 @@ def _options(definition: Definition, params: dict[str, Any], text: str, named: s
     options = []
     for key, value in sorted(params.items()):
         param = definition.param(key)
+        if param is None and definition.unset_in_ir_measures(key, value):
+            continue  # RR(judged_only=False)@5: ir_measures' default, changing nothing
         if param is None:
             known = ", ".join(p.name for p in definition.params) or "none"
             raise UsageError(

@@ -224,6 +224,11 @@ class Definition:
     # ir_measures' name for that measure with them preset (SetRelP = SetP(relative=True)),
     # and with other values the measure they make (SetRelP(relative=False) is SetP)
     ir_measures_when: tuple[tuple[str, Any], ...] = ()
+    # ir_measures' parameters of its measure that this family does not take, each with the
+    # value ir_measures gives it by default: given that value it changes nothing and is
+    # left out (RR(judged_only=False)@5 is MRR@5, as ir_measures computes it; the object
+    # alike: irm_objects), given another it is refused
+    ir_measures_unset: tuple[tuple[str, Any], ...] = ()
     display: str | None = None  # display name: nDCG -> nDCG@10
     aliases: tuple[str, ...] = ()  # more names, case-insensitive (seed spellings, ...)
     trec_eval: tuple[str, ...] = ()  # trec_eval versions that have it
@@ -257,6 +262,14 @@ class Definition:
 
     def param(self, name: str) -> Param | None:
         return next((p for p in self.params if p.name == name), None)
+
+    def unset_in_ir_measures(self, name: str, value: Any) -> bool:
+        """Whether ``name=value`` is one of :attr:`ir_measures_unset` at its default (of
+        its type: 0 is not ``judged_only=False``)."""
+        return any(
+            key == name and type(value) is type(default) and value == default
+            for key, default in self.ir_measures_unset
+        )
 
 
 @dataclass(frozen=True)
