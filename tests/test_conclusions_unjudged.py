@@ -133,6 +133,23 @@ def test_a_measure_with_parameters_is_bounded_at_its_cutoff(tmp_path):
     assert [b.unjudged for b in labelled] == [b.unjudged for b in plain] == [0.7, 0.7]
 
 
+@pytest.mark.parametrize("complete", [False, True])
+def test_num_rel_with_its_own_rel_is_bounded_at_its_grade(tmp_path, complete):
+    # by hand: judgments at 3 or above a: 2, b (not in the run): 1, c: 1; at 2 or above
+    # a: 3, b: 1, c: 2; above 0 a: 4, b: 2, c: 2. The run's one unjudged document (d9, in
+    # a) judged at the top grade, 3, adds 1 to each. -c counts b (num_rel: trec_eval's
+    # quirk, every judgment above 0); NumRel(rel=3) under -c had high 9, num_rel's
+    qrels = tmp_path / "q"
+    qrels.write_text("a 0 d1 1\na 0 d2 2\na 0 d3 3\na 0 d4 3\nb 0 d1 3\nb 0 d2 1\n"
+                     "c 0 d1 0\nc 0 d2 3\nc 0 d3 2\n")  # fmt: skip
+    run = tmp_path / "r"
+    run.write_text("a Q0 d1 1 2 r\na Q0 d9 2 1 r\nc Q0 d2 1 1 r\n")
+    names = ["num_rel", "NumRel(rel=3)", "NumRel(rel=2)"]
+    bounds = unjudged_bounds(str(qrels), [str(run)], names, complete=complete)
+    expected = [(8, 9), (4, 5), (6, 7)] if complete else [(6, 7), (3, 4), (5, 6)]
+    assert [(b.low, b.high) for b in bounds] == expected
+
+
 def test_score_json_with_the_bounds_is_plain_score_json_with_one_key_more(capsys, tmp_path):
     # the bounds' document was written with two blanks of indent and non-ASCII as is,
     # plain --format json with one and non-ASCII escaped; now both are written alike

@@ -176,32 +176,35 @@ def bound_rows(evaluation, topics=None) -> list[tuple[str, str, float, float, fl
         )
         for run in evaluation.runs
         for column, low, high, share in bound_values(
-            run, evaluation.columns, evaluation.settings, topics
+            run, evaluation.columns, evaluation.settings, topics, evaluation.relevant_counts
         )
     ]  # fmt: skip
 
 
-def bound_values(run: RunResult, columns, settings: EvalSettings, topics=None) -> list[tuple]:
+def bound_values(
+    run: RunResult, columns, settings: EvalSettings, topics=None, relevant_counts=None
+) -> list[tuple]:
     """``(column, low, high, unjudged share)`` of each bounded column of ``run`` (scored
     with ``settings`` and :attr:`~EvalSettings.unjudged_bounds`): over its own topics,
     summarised as ``settings`` say (``low`` is its summary value); or over ``topics``
     only, each counting (a topic the run lacks: 0, trec_eval ``-c``), as a comparison's
-    means over its topics are."""
+    means over its topics are. ``relevant_counts``: the evaluation's, for the ``num_rel``
+    columns given their own ``rel``."""
     high_end = run.unjudged_high
     complete = settings.complete if topics is None else True
     wanted = high_end.positives if topics is None else set(topics) & set(high_end.positives)
     keep = np.array([i for i, qid in enumerate(run.qids) if qid in wanted], np.int64)
-    counts = len(wanted), sum(high_end.positives[qid] for qid in wanted)
     settings = replace(settings, complete=complete)
     rows = []
     for column in bounds.bounded(columns):
         depth = bounds.column_depth(column)
         added = int(high_end.unjudged[depth][keep].sum())
         looked = int(high_end.looked[depth][keep].sum())
+        relevant, least = _bound_relevant(column, high_end.positives, relevant_counts, wanted)
 
-        def summary(values, added: int, column=column) -> float:
+        def summary(values, added: int, column=column, relevant=relevant, least=least) -> float:
             per_topic = None if values is None else values[keep]
-            judged = counts[0], counts[1] + (added if high_end.grade > 0 else 0)
+            judged = len(wanted), relevant + (added if high_end.grade >= least else 0)
             return float(_summarise(column, per_topic, len(keep), judged, settings, run.runid))
 
         if topics is None:
@@ -212,6 +215,18 @@ def bound_values(run: RunResult, columns, settings: EvalSettings, topics=None) -
         high = low if scored is None else summary(scored, added)
         rows.append((column, low, high, added / max(looked, 1)))
     return rows
+
+
+def _bound_relevant(column: Column, positives, relevant_counts, wanted) -> tuple[int, int]:
+    """What a ``num_rel`` column sums to under ``-c`` over the ``wanted`` topics, as
+    :func:`_judged_relevant` says (``positives``: per topic its judgments above 0, what
+    trec_eval's num_rel and any other column, whose summary reads none, get), and the
+    least grade at which an unjudged document judged at the qrels' top grade adds to it."""
+    rel = column.measure.option("rel")
+    if column.summary != NUM_REL or rel is None:
+        return sum(positives[qid] for qid in wanted), 1
+    counts = relevant_counts[rel]
+    return sum(counts.get(qid, 0) for qid in wanted), rel
 
 
 def _run_topics(blocks: list[_Block], run_qids: list[str], plan: _Plan, label) -> _TopicPlan:
