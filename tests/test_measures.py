@@ -63,6 +63,13 @@ def test_nicknames_and_trec_order():
     assert [m.family for m in ordered] == ["runid", "map", "P"]
     friendly = parse_measures(["P@5", "MAP@100"])
     assert presentation_order(friendly) == friendly  # friendly names keep request order
+    # docs/measures.md: trec_eval's order when every name is spelt its way (trec_eval -m
+    # ndcg_cut.5 -m Rprec -m num_q prints num_q, Rprec, ndcg_cut_5); a mix keeps the
+    # order asked
+    spelled = parse_measures(["ndcg_cut.5 Rprec num_q"])
+    assert [m.requested for m in presentation_order(spelled)] == ["num_q", "Rprec", "ndcg_cut.5"]
+    mixed = parse_measures(["ndcg_cut.5 Rprec num_q P@5"])
+    assert presentation_order(mixed) == mixed
 
 
 def test_each_request_keeps_its_parameters_but_under_trec_eval_s_rule():
