@@ -46,14 +46,14 @@ def tiny_blocks(monkeypatch):
     monkeypatch.setattr(memory, "READ_BYTES", 300)
     monkeypatch.setattr(run_blocks, "READ_BYTES", 300)  # RunBlocks made without a budget
     scored = []
-    original = evaluation_module._score_block
+    original = evaluation_module.score_block
 
     def counting(table, *args, **kwargs):
         scored.append(table.num_rows)
         return original(table, *args, **kwargs)
 
     # where the runs' blocks are scored (trecbench.evaluation.runs)
-    monkeypatch.setattr(evaluation_module.runs, "_score_block", counting)
+    monkeypatch.setattr(evaluation_module.runs, "score_block", counting)
     return scored
 
 

@@ -120,9 +120,9 @@ def test_the_horizon_is_said_once_per_run_naming_it_on_every_path(tmp_path, monk
         monkeypatch.setattr(memory, "BLOCK_LINES", 1000)
         monkeypatch.setattr(memory, "READ_BYTES", 20000)
         monkeypatch.setattr(blocks, "READ_BYTES", 20000)
-    scored, score_block = [], scored_runs._score_block
+    scored, score_block = [], scored_runs.score_block
     monkeypatch.setattr(
-        scored_runs, "_score_block", lambda *a, **k: scored.append(1) or score_block(*a, **k)
+        scored_runs, "score_block", lambda *a, **k: scored.append(1) or score_block(*a, **k)
     )
     with warnings.catch_warnings(record=True) as said:
         warnings.simplefilter("always")

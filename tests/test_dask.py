@@ -728,7 +728,7 @@ def test_a_failing_runs_warnings_said_already_in_the_call_are_not_said_again(
     (tmp_path / "qrels").write_text(qrels_text)
     for name in ("a", "b"):
         (tmp_path / name).write_text(run_text)
-    scored, real = [], evaluation._score_block
+    scored, real = [], evaluation.score_block
 
     def warning_then_failing(table, plan, tie_bounds):
         warnings.warn("the same warning", UserWarning, stacklevel=1)
@@ -737,7 +737,7 @@ def test_a_failing_runs_warnings_said_already_in_the_call_are_not_said_again(
             raise InputError("b", None, "failed")
         return real(table, plan, tie_bounds)
 
-    monkeypatch.setattr(evaluation, "_score_block", warning_then_failing)
+    monkeypatch.setattr(evaluation, "score_block", warning_then_failing)
     runs = [tbdask.DaskRun(str(tmp_path / name), client, partitions=1) for name in "ab"]
     with warnings.catch_warnings(record=True) as caught, pytest.raises(InputError):
         warnings.simplefilter("always")

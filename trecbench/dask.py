@@ -95,7 +95,7 @@ class DaskRun:
     def score_run(self, plan, tie_bounds: bool, name: str | None):
         """``(result, columns, flagged topics, warnings)``, as ``trecbench.evaluate``
         computes them for a run in one process (see the module docstring)."""
-        from .evaluation import _run_result
+        from .evaluation import run_result
         from .evaluation.runs import said_again, warn_again
 
         client = self.client or Client.current()
@@ -142,7 +142,7 @@ class DaskRun:
             raise InputError(label, None, "empty run")
         _refuse_lost_zeros(truth, [found.ids for found in facts], self.files or [label])
         try:
-            result, columns, flags = _run_result(blocks, name, self.path, runid, plan, tie_bounds)
+            result, columns, flags = run_result(blocks, name, self.path, runid, plan, tie_bounds)
         except DuplicateError as error:
             if self.files is None:
                 raise _named_frame(error, label) from None
@@ -430,12 +430,12 @@ def _score_partition(part, shared: _Shared, tie_bounds: bool):
     """One partition of whole topics scored with the engines of one process, and the
     warnings they raised, for the client to say (a worker's own stderr would print them
     Python's way, the source line under them)."""
-    from .evaluation import _score_block
+    from .evaluation import score_block
     from .evaluation.runs import with_warnings
 
     table = pa.Table.from_pandas(part, preserve_index=False)
     with _SCORING, provenance.reading_as(shared.read_once):
-        return with_warnings(_score_block, table, shared.plan, tie_bounds)
+        return with_warnings(score_block, table, shared.plan, tie_bounds)
 
 
 # ---------------------------------------------------------------------------------------

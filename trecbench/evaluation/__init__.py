@@ -32,11 +32,11 @@ from ..trec_eval import compat as _compat
 from ..trec_eval import zscores as zscores_module
 from . import bounds, drill
 
-# the private names marked F401: other modules and tests use them from here (dask.py,
-# comparison.py, tests/test_blocks.py)
+# the names marked F401: dask.py scores its partitions with them, and tests/test_blocks.py
+# reaches them from here
 from .assembly import (
     MIN_GEO_MEAN,
-    _run_result,  # noqa: F401
+    run_result,  # noqa: F401
 )
 from .gate import ValidationFailed, forgotten_qrels
 from .judgments import Preferences, Qrels, load_judgments
@@ -58,8 +58,8 @@ from .results import (
 )
 from .runs import PARALLEL_BYTES, _Runs, _score_in_worker, _start_worker, _workers, said_again
 from .scoring import (
-    _score_block,  # noqa: F401
     evaluated_depth,
+    score_block,  # noqa: F401
 )
 from .settings import REL_FORMATS, EvalSettings
 

@@ -45,7 +45,7 @@ def _stopped_run(name, path, runid, qids, values, strings, stop: int, **extra) -
     )
 
 
-def _run_result(blocks: list[_Block], name, path, runid, plan: _Plan, tie_bounds=False):
+def run_result(blocks: list[_Block], name, path, runid, plan: _Plan, tie_bounds=False):
     """One run's :class:`RunResult`, columns and flagged topics from the blocks its
     topics were scored in (one for a run held whole), with trec_eval's errors in
     trec_eval's order (the topics before the one trec_eval stops at are the error's
@@ -64,7 +64,7 @@ def _run_result(blocks: list[_Block], name, path, runid, plan: _Plan, tie_bounds
     traces = scored[0].traces if len(scored) == 1 else None  # -D: runs held whole
     if stops:
         stop, error, trailing = min(stops, key=lambda found: found[0])
-        # measured: every topic before the stop (see _score_block)
+        # measured: every topic before the stop (see score_block)
         error.partial_run = _stopped_run(
             name, path, runid, qids, values, strings, stop,
             traces=traces[:stop] if traces is not None else None, trailing=trailing,
@@ -126,7 +126,7 @@ def _drill_down(blocks: list[_Block], name, path, runid, plan: _Plan) -> DrillDo
     """The run's :class:`DrillDown` from what its blocks kept: the curve per topic as the
     run scored for iprec_at_recall alone would have it (its blocks assembled as any)."""
     curves = plan.drill.curves
-    result, _, _ = _run_result([block.curve for block in blocks], name, path, runid, curves)
+    result, _, _ = run_result([block.curve for block in blocks], name, path, runid, curves)
     curve = topic_curves(result)
     documents = joined([block.top for block in blocks])  # graded by the caller: drill.grade
     return DrillDown(plan.drill.depth, documents, curve)
@@ -144,7 +144,7 @@ def _high_end(blocks: list[_Block], result: RunResult, plan: _Plan) -> bounds.Hi
         if kept[0].highs[depth][0] is not None:
             parts = [block.highs[depth][0] if block.highs else _Block(block.run_qids)
                      for block in blocks]  # fmt: skip
-            high, _, _ = _run_result(parts, result.name, result.path, result.runid, again)
+            high, _, _ = run_result(parts, result.name, result.path, result.runid, again)
             values[depth] = high.values
         looked[depth], unjudged[depth] = _counted(kept, depth, place)
     positives, grade = plan.bounds.positives, plan.bounds.grade

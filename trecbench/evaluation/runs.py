@@ -16,11 +16,11 @@ from ..inputs import held
 from ..inputs.tables import duplicate_in_files, lines_are_rows
 from ..memory import Budget
 from ..plurals import first_few
-from .assembly import _run_result
+from .assembly import run_result
 from .integer_ids import refuse_lost_zeros
 from .plan import _Plan
 from .reading import _BlocksAhead, _in_blocks, _is_stdin, _read_blocks, load
-from .scoring import _Block, _score_block
+from .scoring import _Block, score_block
 
 # run files smaller than this in all are scored in this process: starting workers costs
 # more than it saves
@@ -187,12 +187,12 @@ def warn_again(said) -> None:
 
 
 def _evaluate_run(table, name, path, plan: _Plan, tie_bounds=False):
-    """A run held whole, in any setting: one block of all its topics (:func:`_score_block`
-    with ``whole``), its errors decided as for a run in blocks (:func:`_run_result`);
+    """A run held whole, in any setting: one block of all its topics (:func:`score_block`
+    with ``whole``), its errors decided as for a run in blocks (:func:`run_result`);
     ``(result, columns, flags)``."""
     runid = table.column("tag")[table.num_rows - 1].as_py() if table.num_rows else ""
-    block = _score_block(table, plan, tie_bounds, whole=path or name)
-    return _run_result([block], name, path, runid, plan, tie_bounds)
+    block = score_block(table, plan, tie_bounds, whole=path or name)
+    return run_result([block], name, path, runid, plan, tie_bounds)
 
 
 def _evaluate_blocks(
@@ -217,7 +217,7 @@ def _evaluate_blocks(
             topics = 0
             continue
         refuse_lost_zeros(plan.truth.table, plan.truth.path, block.table, path)
-        scored.append(_score_block(block.table, plan, tie_bounds, stretches=block.stretches))
+        scored.append(score_block(block.table, plan, tie_bounds, stretches=block.stretches))
         del block
         if counted is not None:
             topics += len(scored[-1].run_qids)
@@ -225,7 +225,7 @@ def _evaluate_blocks(
     if not blocks.record["lines"]:
         raise InputError(path, None, "empty run file")
     try:
-        result, columns, flags = _run_result(scored, name, path, blocks.runid, plan, tie_bounds)
+        result, columns, flags = run_result(scored, name, path, blocks.runid, plan, tie_bounds)
     except DuplicateError as error:
         rows = [blocks.lines_are_rows]
         raise duplicate_in_files(error, files=[error.path], rows=rows) from None

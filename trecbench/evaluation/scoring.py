@@ -1,5 +1,5 @@
 """Scoring a block of whole topics (a run held whole, or any part of one): ranked once,
-every engine of the plan on its measured topics (:func:`_score_block`), ``-Z``'s z-scores,
+every engine of the plan on its measured topics (:func:`score_block`), ``-Z``'s z-scores,
 ``-D``'s traces, the documents without judgment and the values of the extreme orders of
 tied documents (tie bounds). :mod:`.assembly` makes a run's result of its blocks."""
 
@@ -214,7 +214,7 @@ def _convert_to_zscores(values: dict[str, np.ndarray], qids, table, columns) -> 
 
 @dataclass
 class _Block:
-    """What scoring one block of whole topics gives (:func:`_score_block`).
+    """What scoring one block of whole topics gives (:func:`score_block`).
 
     ``run_qids``: the block's distinct topics; ``qids``: those measured (in the qrels,
     sorted, not the ones trec_eval stops at), which ``values``, ``strings`` and ``traces``
@@ -251,7 +251,7 @@ class _Block:
     past_horizon: dict = field(default_factory=dict)
 
 
-def _score_block(
+def score_block(
     table,
     plan: _Plan,
     tie_bounds=False,
@@ -262,7 +262,7 @@ def _score_block(
 ) -> _Block:
     """A :class:`_Block` of ``table``, a run or any part of one that holds whole topics;
     the run's errors are decided over all its blocks, in trec_eval's order
-    (:func:`_run_result`). ``checks=False`` (an extreme order of tie bounds, only its
+    (:func:`run_result`). ``checks=False`` (an extreme order of tie bounds, only its
     values wanted): no duplicate check and no unjudged count.
 
     ``whole``: the run's label (its path, else its name) when ``table`` is all of it (any
@@ -293,7 +293,7 @@ def _score_block(
     if checks and plan.drill is not None:  # from this read: the report reads no run again
         block.top = top_rows(table, order, _float32(plan), plan.drill.depth)
         # the curve's plan compares scores as this one does: the run is ranked once
-        block.curve = _score_block(
+        block.curve = score_block(
             table, plan.drill.curves, whole=whole, checks=False, stretches=stretches,
             order=order,
         )  # fmt: skip
@@ -321,7 +321,7 @@ def _score_block(
             block.failure = measured[native.failed_at], native.error, native.trailing
         if checks and PROVIDERS in plan.groups:  # this order's, with these judgments
             block.past_horizon = _past_horizon(ranked_run, plan)
-    except Exception as error:  # noqa: BLE001 - raised in trec_eval's order (_run_result)
+    except Exception as error:  # noqa: BLE001 - raised in trec_eval's order (run_result)
         block.error = error
     if check_duplicates:
         block.duplicate = _earliest(ranked_run.first_duplicate(), block.duplicate)
@@ -345,7 +345,7 @@ def _score_block(
 
 
 def _measured_in_part(block: _Block, table, order, plan: _Plan, checks: bool) -> tuple:
-    """``(measured topics, lead)`` of a part of a run (see :func:`_score_block`); with
+    """``(measured topics, lead)`` of a part of a run (see :func:`score_block`); with
     ``checks``, the block's duplicate in the topics its judgments stop trec_eval at."""
     truth, lead = plan.truth, None
     measured = sorted(q for q in block.run_qids if q in truth.topics)
@@ -390,7 +390,7 @@ def _high_blocks(table, order, ranked_run, columns, plan: _Plan, whole, stretche
         looked, unjudged, added = bounds.counted(ranked_run, plan.truth, depth)
         high = None
         if depth in scored:
-            high = _score_block(
+            high = score_block(
                 table, bounds.completed(plan, ranked_run, added), whole=whole, checks=False,
                 stretches=stretches, order=order,
             )  # fmt: skip
@@ -468,7 +468,7 @@ def _extremes(block: _Block, table, order, judgments, matched, plan: _Plan):
     block.ties, block.tied_topics = orders.ties, orders.tied_topics
 
     def scored(alternative) -> tuple[list[str], dict]:
-        part = _score_block(alternative, plan, checks=False)
+        part = score_block(alternative, plan, checks=False)
         if part.error is not None:
             raise part.error
         return part.qids, part.values
