@@ -76,6 +76,10 @@ DEFAULT_CHUNK_BYTES = 64 << 20
 # tens of bytes a line, and a line may be one byte (a 10 MB run of newlines, read at once,
 # peaked at 367 MB under --memory 256); what is kept of a chunk is its fields
 WHOLE_CHUNK_BYTES = 1 << 20
+# the most fields a line of text read by the fast path may hold: Arrow's CSV reader costs
+# some kilobytes a column, so a line of 200,000 fields took a gigabyte (the general path's
+# cost follows the bytes); a regular run has 6, qrels 4
+MOST_FAST_FIELDS = 64
 # what separates fields within a line (C isspace but the newline, as trec_eval reads them)
 C_SPACE = " \t\r\v\f"
 # C0 controls and DEL that are not whitespace to trec_eval (NUL is reported on its own)
@@ -177,8 +181,11 @@ def _invalid_utf8_lines(data: bytes, starts: np.ndarray) -> np.ndarray:
 
 def _tokenize_fast(data: bytes, sep: bytes, keep: int) -> tuple[int, list[pa.Array]] | None:
     """Field count and first ``keep`` fields of regular ``data`` (see
-    :func:`~trecbench.inputs.trec_regular.read_regular`)."""
+    :func:`~trecbench.inputs.trec_regular.read_regular`); None for text that is not
+    regular, or whose first line holds more than :data:`MOST_FAST_FIELDS` fields."""
     ncols = data[: data.find(b"\n")].count(sep) + 1
+    if ncols > MOST_FAST_FIELDS:
+        return None
     # one block: columns come as one chunk each, no copy to combine them (and small default
     # blocks are several times slower); every column is read, to see any empty field
     table = read_regular(io.BytesIO(data), sep, ncols, len(data) + 1)
