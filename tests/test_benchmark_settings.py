@@ -187,14 +187,15 @@ def test_a_configuration_output_of_dash_or_nothing_is_refused(tmp_path, output):
 @pytest.mark.parametrize(
     ("name", "meta", "problem"),
     [
-        # recorded as str(value): "1.1" for 1.10, "8" for YAML's 010, "True" for true
+        # recorded as str(value): "1.1" for 1.10, "True" for true (YAML's 010 and yes,
+        # which YAML 1.2 reads otherwise, are refused at their line: tests/test_configs.py)
         ("b.toml", "[meta]\nversion = 1.10\n",
          "meta.version: read as the number 1.1, not as written: quote it"),
         ("b.toml", "[meta]\nflag = true\n",
          "meta.flag: read as the boolean true, not as written: quote it"),
-        ("b.yaml", "meta: {model: 010}\n",
-         "meta.model: read as the number 8, not as written: quote it"),
-        ("b.yaml", "meta: {cached: yes}\n",
+        ("b.yaml", "meta: {model: 1.50}\n",
+         "meta.model: read as the number 1.5, not as written: quote it"),
+        ("b.yaml", "meta: {cached: True}\n",
          "meta.cached: read as the boolean true, not as written: quote it"),
         # "read as a NoneType (a dict), not as written: quote it"
         ("b.yaml", "meta: {model: }\n", "meta.model: empty: give it a value, in quotes"),

@@ -380,6 +380,97 @@ def test_a_yaml_12_number_is_text_where_text_is_taken(tmp_path):
         _config(tmp_path, 'qrels: q\nmodes: {a: {run: r}}\nstatistics: {seed: "1e5"}\n')
 
 
+# plain scalars YAML 1.1 (PyYAML) reads as a number or a boolean and YAML 1.2's core
+# schema (https://yaml.org/spec/1.2.2/#1032-tag-resolution) otherwise, each reading by
+# hand: the octal 8 and the decimal 10, base 60 (1*60+40), binary, underscores, a signed
+# hex number (1.2's hex has no sign), the booleans 1.2 does not know
+_READ_OTHERWISE = [
+    ("010", "8 by YAML 1.1 and as 10 by YAML 1.2: write 8 or 10"),
+    ("1:40", "100 by YAML 1.1 and as text by YAML 1.2: write 100"),
+    ("1:00", "60 by YAML 1.1 and as text by YAML 1.2: write 60"),
+    ("0b101", "5 by YAML 1.1 and as text by YAML 1.2: write 5"),
+    ("1_0", "10 by YAML 1.1 and as text by YAML 1.2: write 10"),
+    ("-0x10", "-16 by YAML 1.1 and as text by YAML 1.2: write -16"),
+    ("1_0.5", "10.5 by YAML 1.1 and as text by YAML 1.2: write 10.5"),
+    ("1:30.5", "90.5 by YAML 1.1 and as text by YAML 1.2: write 90.5"),
+    ("yes", "true by YAML 1.1 and as text by YAML 1.2: write true"),
+    ("Off", "false by YAML 1.1 and as text by YAML 1.2: write false"),
+]
+
+
+@pytest.mark.parametrize(("value", "readings"), _READ_OTHERWISE)
+@pytest.mark.parametrize(
+    "where",
+    [
+        "statistics: {{seed: {}}}",
+        "statistics: {{samples: {}}}",
+        "modes: {{a: {{run: r, label: {}}}}}",
+        "modes: {{a: {{run: r}}, f: {{fuse: [a], weights: [1, {}]}}}}",
+        "meta: {{model: {}}}",
+    ],
+)
+def test_a_yaml_11_value_yaml_12_reads_otherwise_is_refused_at_its_line(
+    tmp_path, value, readings, where
+):
+    # statistics: {seed: 010, samples: 1:40} ran with seed 8 and 100 samples; a label 010
+    # was refused as "8 is not of type 'string'", 1:00 as 60, yes as true
+    text = f"qrels: q\nmodes: {{a: {{run: r}}}}\n{where.format(value)}\n"
+    if where.startswith("modes"):
+        text = f"qrels: q\n{where.format(value)}\n"
+    line = text.count("\n")
+    with pytest.raises(InputError) as refused:
+        _config(tmp_path, text)
+    assert str(refused.value) == (
+        f"{tmp_path / 'c.yaml'}:{line}: not valid YAML: {value} is read as {readings}, or "
+        "quote it to keep it as text"
+    )
+
+
+@pytest.mark.parametrize("value", [value for value, _ in _READ_OTHERWISE])
+def test_a_quoted_or_tagged_value_is_read_as_written(tmp_path, value):
+    settings = _config(tmp_path, f"qrels: q\nmodes: {{a: {{run: r, label: '{value}'}}}}\n")
+    assert settings.mode("a").label == value
+    # a tag says which reading is meant: YAML 1.1's octal 8
+    settings = _config(tmp_path, f"{HEAD}statistics: {{seed: !!int 010}}\n")
+    assert settings.statistics.seed == 8
+
+
+@pytest.mark.parametrize(
+    ("value", "seed"),
+    # one number to YAML 1.1 and 1.2 (JSON reads none of them; TOML reads 0x10 as 16)
+    [("0x10", 16), ("007", 7), ("+1", 1), ("00", 0), ("-0", 0)],
+)
+def test_a_number_both_yaml_versions_read_alike_is_taken_and_quoted_as_written(
+    tmp_path, value, seed
+):
+    assert _config(tmp_path, f"{HEAD}statistics: {{seed: {value}}}\n").statistics.seed == seed
+    # a label 0x10 was refused as "16 is not of type 'string'"
+    with pytest.raises(UsageError) as refused:
+        _config(tmp_path, f"qrels: q\nmodes: {{a: {{run: r, label: {value}}}}}\n")
+    assert str(refused.value) == (
+        f"{tmp_path / 'c.yaml'}: modes/a/label: {value} is not of type 'string'"
+    )
+
+
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    # text to YAML 1.1, numbers to YAML 1.2: a leading zero before 8 or 9, its octal, a
+    # signed fraction without a digit before the dot
+    [("08", "write 8"), ("0o17", "write 15"), ("-.5", "write -0.5"), ("+.5", "write 0.5")],
+)
+def test_another_yaml_12_number_read_as_text_is_said_so(tmp_path, value, shown):
+    # it was '"08" is not of type 'number'', as if the file said "08"
+    with pytest.raises(UsageError) as refused:
+        _config(tmp_path, f"{HEAD}completeness: {{max_unjudged: {value}}}\n")
+    assert str(refused.value) == (
+        f"{tmp_path / 'c.yaml'}: completeness/max_unjudged: {value} is read as text by "
+        f"YAML 1.1; {shown}"
+    )
+    # where text is taken, text as written
+    settings = _config(tmp_path, f"qrels: q\nmodes: {{a: {{run: r, label: {value}}}}}\n")
+    assert settings.mode("a").label == value
+
+
 def test_an_unknown_stratum_is_quoted_short(tmp_path):
     from conftest import ROOT
 

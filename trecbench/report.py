@@ -44,7 +44,7 @@ from .provenance import (  # noqa: F401 - re-exported: the reports' small pieces
     utc_now,
 )
 from .text_bytes import utf8
-from .yaml_loader import NumberAsText
+from .yaml_loader import NumberAsText, WrittenInt
 
 REPORT_SCHEMA = "evaluation_report"
 MANIFEST_SCHEMA = "experiment_manifest"
@@ -277,6 +277,8 @@ def _value_text(value: Any) -> str:
     if isinstance(value, float) and not math.isfinite(value):  # JSON has no spelling
         # a number beyond a double as written (yaml_loader.WrittenFloat), else inf, nan
         return shortened(getattr(value, "text", None) or repr(value))
+    if isinstance(value, WrittenInt):  # 0x10, not 16
+        return shortened(value.text)
     return json_excerpt(value)
 
 

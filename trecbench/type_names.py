@@ -64,7 +64,7 @@ def not_text(value: object, what: str) -> str | None:
     """Why a configuration's value that is text, kept as written (``what``: ``a meta
     value``, ``a strata value``), is not, or None when it is text: a number, boolean,
     date or time its parser made of what was written (TOML ``1.10`` is 1.1, ``1e0`` 1.0,
-    YAML ``010`` 8, ``yes`` True; its text is lost, so it is to be quoted), nothing (YAML
+    YAML ``1.50`` 1.5, ``True`` True; its text is lost, so it is to be quoted), nothing (YAML
     ``key:``), a table or a list."""
     if isinstance(value, str):
         return None

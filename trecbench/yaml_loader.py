@@ -17,9 +17,12 @@ YAML cannot construct (``2022-02-30``, ``!!int x``, ``!!int ""``, an integer pas
 digits Python reads) is refused at its line, not raised as Python's error. The lines
 messages name (:func:`error_line`, "first on line") are counted at ``\n`` only, as the run
 readers count a file's lines (PyYAML's own count also breaks at ``\r``, U+0085, U+2028
-and U+2029). In a configuration, a plain scalar YAML 1.1 reads as text that YAML 1.2, JSON
-and TOML read as a number (``9e-1``) is :class:`NumberAsText`, for the message refusing it
-where a number is expected.
+and U+2029). In a configuration, a plain scalar YAML 1.1 reads as text that YAML 1.2 reads
+as a number (``9e-1``, ``08``) is :class:`NumberAsText`, for the message refusing it where
+a number is expected; one YAML 1.1 reads as a number or a boolean that YAML 1.2 reads
+otherwise (``010``, ``1:40``, ``0b101``, ``1_0``, ``yes``) is refused at its line
+(:mod:`trecbench.yaml_versions`), and an integer spelt otherwise than in decimals
+(``0x10``) is a :class:`WrittenInt`, quoted as written.
 Nesting is bounded (:data:`MAX_DEPTH`) in YAML as in TOML (:func:`nesting_depth`): the
 schema check and the parsers recurse, and thousands of brackets ended in an internal
 RecursionError.
@@ -34,7 +37,9 @@ from decimal import Decimal
 from functools import cache
 from typing import Any
 
-from .errors import excerpt, excerpt_plain, one_line
+from .errors import excerpt, excerpt_plain, int_text, one_line
+from .yaml_versions import disagreement, number_in_yaml_1_2, yaml_1_2_value
+from .yaml_versions import spelt as yaml_spelt
 
 MAX_EXPANDED = 1_000_000  # nodes and scalar characters an expanded document may hold
 MAX_DEPTH = 64  # nesting levels (a configuration needs a handful; checkers recurse)
@@ -66,10 +71,12 @@ _EXPONENT_FORM = re.compile(r"([-+]?)(\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE]([-+]?)([
 
 
 class NumberAsText(str):
-    """A plain scalar of a configuration that YAML 1.1 (PyYAML) reads as text and YAML 1.2,
-    JSON and TOML as a number: an exponent without a dot or a sign (``9e-1``, ``1e400``,
-    ``1.5e3``). Text where text is taken; where a number is expected, :meth:`refusal`
-    says why it is not one and how to write it."""
+    """A plain scalar of a configuration that YAML 1.1 (PyYAML) reads as text and YAML 1.2
+    as a number (:func:`~trecbench.yaml_versions.number_in_yaml_1_2`): an exponent without
+    a dot or a sign (``9e-1``, ``1e400``, ``1.5e3``), which JSON and TOML read as numbers
+    too, a leading zero before an 8 or a 9 (``08``), ``0o17``, ``-.5``. Text where text
+    is taken; where a number is expected, :meth:`refusal` says why it is not one and how
+    to write it."""
 
     def refusal(self, expected: str | list[str]) -> str | None:
         """Why the schema refused this text where it expected ``expected`` (a JSON Schema
@@ -77,25 +84,36 @@ class NumberAsText(str):
         types = [expected] if isinstance(expected, str) else list(expected)
         if "number" not in types and "integer" not in types:
             return None
-        value = float(self)
-        if math.isinf(value):  # as a TOML 1e400 and a YAML 1.0e+400 are refused
+        value = yaml_1_2_value(self)
+        if isinstance(value, float) and math.isinf(value):  # as TOML's 1e400 is refused
             return f"{self} overflows a double"
+        # as written: 1e-400 is no 0, whatever the double
+        exact = Decimal(self) if isinstance(value, float) else Decimal(value)
         if "number" not in types:  # an integer is expected: a fraction is none at all
-            exact = Decimal(self)  # as written: 1e-400 is no 0, whatever the double
             if exact != exact.to_integral_value():
                 return f"{self} is not an integer"
-            spelt = f"{int(exact)}"
-        else:
-            sign, mantissa, exponent_sign, exponent = _EXPONENT_FORM.fullmatch(self).groups()
+            spelt = int_text(int(exact))
+        elif isinstance(value, float) and (exponent := _EXPONENT_FORM.fullmatch(self)):
+            sign, mantissa, exponent_sign, digits = exponent.groups()
             mantissa = f"0{mantissa}" if mantissa.startswith(".") else mantissa
             if "." not in mantissa:
                 mantissa += ".0"
             elif mantissa.endswith("."):
                 mantissa += "0"
-            spelt = f"{sign}{mantissa}e{exponent_sign or '+'}{exponent}"
+            spelt = f"{sign}{mantissa}e{exponent_sign or '+'}{digits}"
             decimal = repr(value)
             spelt += f" or {decimal}" if "e" not in decimal else ""
+        else:  # 08 and 0o17 as 8 and 15, -.5 as -0.5
+            spelt = yaml_spelt(value)
         return f"{self} is read as text by YAML 1.1; write {spelt}"
+
+
+class WrittenInt(int):
+    """An integer of a configuration spelt otherwise than in decimals (``0x10``, ``007``,
+    ``+1``), which YAML 1.1 and 1.2 read alike, and its ``text``: a message refusing it
+    quotes it as written, not as 16."""
+
+    text: str
 
 
 @cache
@@ -115,6 +133,7 @@ def _loader_class(text_keys: bool) -> type:
             super().__init__(stream)
             self.keys_checked: set[int] = set()
             self.tagged: set[int] = set()  # scalars written with a tag (`!!int x`)
+            self.key_nodes: set[int] = set()  # the mappings' keys, as _check_keys read them
             self.id_keys, self.root, self.first_line = id_keys, None, first_line
 
         def compose_scalar_node(self, anchor):
@@ -140,14 +159,41 @@ def _loader_class(text_keys: bool) -> type:
                 _ids_as_text(node, self.id_keys)
 
         def construct_yaml_float(self, node):
-            return read_float(super().construct_yaml_float(node), node.value)
+            value = read_float(super().construct_yaml_float(node), node.value)
+            return self.as_yaml_1_2_reads(node, value)
+
+        def construct_yaml_int(self, node):
+            value = self.as_yaml_1_2_reads(node, super().construct_yaml_int(node))
+            if not self.in_configuration(node) or node.value == int_text(value):
+                return value
+            written = WrittenInt(value)  # 0x10, 007, +1: quoted so
+            written.text = node.value
+            return written
+
+        def construct_yaml_bool(self, node):
+            return self.as_yaml_1_2_reads(node, super().construct_yaml_bool(node))
 
         def construct_yaml_str(self, node):
             text = super().construct_yaml_str(node)
-            plain = node.style is None and id(node) not in self.tagged
-            if text_keys and plain and _EXPONENT_FORM.fullmatch(text):
+            if self.in_configuration(node) and number_in_yaml_1_2(text):
                 return NumberAsText(text)
             return text
+
+        def in_configuration(self, node) -> bool:
+            """Whether ``node`` is a plain scalar of a configuration, untagged (a value
+            or a key)."""
+            return text_keys and node.style is None and id(node) not in self.tagged
+
+        def as_yaml_1_2_reads(self, node, value):
+            """``value``, which YAML 1.1 read ``node`` as; in a configuration, refused at
+            its line when YAML 1.2 reads the plain scalar otherwise (``010``, ``yes``),
+            but as a key, which is refused as no text at all (:func:`_check_keys`)."""
+            if not self.in_configuration(node) or id(node) in self.key_nodes:
+                return value
+            problem = disagreement(node.value, value)
+            if problem is not None:
+                raise yaml.constructor.ConstructorError(None, None, problem, node.start_mark)
+            return value
 
         def construct_object(self, node, deep=False):
             try:
@@ -165,6 +211,10 @@ def _loader_class(text_keys: bool) -> type:
         "tag:yaml.org,2002:float", BoundedSafeLoader.construct_yaml_float
     )
     BoundedSafeLoader.add_constructor(_TEXT, BoundedSafeLoader.construct_yaml_str)
+    BoundedSafeLoader.add_constructor("tag:yaml.org,2002:int", BoundedSafeLoader.construct_yaml_int)
+    BoundedSafeLoader.add_constructor(
+        "tag:yaml.org,2002:bool", BoundedSafeLoader.construct_yaml_bool
+    )
     return BoundedSafeLoader
 
 
@@ -186,6 +236,7 @@ def _check_keys(loader: Any, node: Any, text_keys: bool) -> None:
                     key_node.start_mark,
                 )
             continue
+        loader.key_nodes.add(id(key_node))
         key = loader.construct_object(key_node, deep=True)
         if text_keys and not isinstance(key, str):  # as a JSON or TOML configuration's
             raise yaml.constructor.ConstructorError(

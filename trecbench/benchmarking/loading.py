@@ -326,8 +326,9 @@ def _check_modes(document: Any, path: Path) -> None:
 
 def _check_meta(document: Any, path: Path) -> None:
     """Metadata values are text, written as given: a number or boolean the file's parser
-    made of them (TOML ``1.10`` is 1.1, YAML ``010`` is 8, ``yes`` is True) would be
-    recorded as something else than was written."""
+    made of them (TOML ``1.10`` is 1.1, YAML ``1.50`` is 1.5, ``True`` is True) would be
+    recorded as something else than was written (YAML's ``010`` and ``yes``, read otherwise
+    by YAML 1.2, are refused at their line as the file is read)."""
     meta = document.get("meta") if isinstance(document, Mapping) else None
     for key, value in meta.items() if isinstance(meta, Mapping) else ():
         problem = not_text(value, "a meta value")

@@ -14,13 +14,13 @@ import base64
 import datetime
 import json
 import math
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 from ..errors import InputError, excerpt_plain, int_text, one_line
+from ..yaml_versions import NOT_TEXT
 
 START = b"# ir_metadata.start"
 END = b"# ir_metadata.end"
@@ -230,17 +230,6 @@ def block_text(metadata: dict[str, Any]) -> str:
     return f"{START.decode()}\n{body}{END.decode()}\n"
 
 
-# a plain scalar that YAML 1.2's core schema reads as null, a boolean or a number
-# (https://yaml.org/spec/1.2.2/#1032-tag-resolution); YAML 1.1 reads `1e3`, `0o17`, `008`
-# and `.5` as text, so PyYAML writes them plain, and a YAML 1.2 reader saw numbers
-_YAML_1_2_NOT_TEXT = re.compile(
-    r"null|Null|NULL|~|true|True|TRUE|false|False|FALSE"
-    r"|[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+"
-    r"|[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?"
-    r"|[-+]?\.(inf|Inf|INF)|\.(nan|NaN|NAN)"
-)
-
-
 @cache
 def _block_dumper() -> type:
     """PyYAML's ``SafeDumper`` writing text that YAML 1.2 reads as something else quoted,
@@ -253,7 +242,7 @@ def _block_dumper() -> type:
         def represent_str(self, data):
             if not data.isprintable():
                 style = '"'
-            elif _YAML_1_2_NOT_TEXT.fullmatch(data):
+            elif NOT_TEXT.fullmatch(data):  # PyYAML writes 1e3, 0o17, 008 plain: text to it
                 style = "'"
             else:
                 return super().represent_str(data)
