@@ -1087,6 +1087,67 @@ def test_ids_that_differ_in_bytes_that_are_not_utf8_are_not_duplicates(tmp_path)
     assert "a\\xff" in next(f.message for f in result.findings if f.rule == "R7")
 
 
+def _cut_gzip(path: Path, text: bytes) -> Path:
+    """``text`` gzipped into ``path``, the second half of the compressed stream cut off."""
+    data = gzip.compress(text)
+    path.write_bytes(data[: len(data) // 2])
+    return path
+
+
+def _long_file(topics: list[str], qrels: bool = False) -> bytes:
+    """A run (or qrels, each grade 1) of 20,000 documents a topic, their docnos random:
+    gzipped and cut halfway, a run of q1, q2 and q3 holds q1 and part of q2."""
+    rng = random.Random(0)
+    lines = (
+        (topic.encode(), rng.getrandbits(64), rank) for topic in topics for rank in range(20_000)
+    )
+    if qrels:
+        return b"".join(b"%s 0 d%016x 1\n" % (qid, docno) for qid, docno, _ in lines)
+    line = b"%s Q0 d%016x %d %d t\n"
+    return b"".join(line % (qid, docno, rank + 1, 99_999 - rank) for qid, docno, rank in lines)
+
+
+@pytest.mark.parametrize(("chunk_bytes", "lines"), [(64 << 10, 28_129), (4 << 20, 0)])
+def test_a_run_cut_short_says_nothing_of_what_it_lacks(tmp_path, chunk_bytes, lines):
+    # the run's topics it broke off before were said missing from it (X2, the rtask
+    # profile's errors; R5), the topic it broke off in too shallow (R9.shallow); in one
+    # chunk, it breaks off before any line is checked
+    qrels, topics = tmp_path / "q.qrels", tmp_path / "topics.txt"
+    qrels.write_text("q1 0 d1 1\nq2 0 d1 1\nq3 0 d1 1\n")
+    topics.write_text("q1\nq2\nq3\n")
+    run = _cut_gzip(tmp_path / "r.run.gz", _long_file(["q1", "q2", "q3"]))
+    checks = dict(qrels=qrels, topics=topics, min_depth=20_000, max_depth=None)
+    for profile in ("default", "rtask"):
+        result = validate_run(run, profile=profile, chunk_bytes=chunk_bytes, **checks)
+        assert result.counts["lines"] == lines
+        assert {f.rule for f in result.findings} == {"R27"}
+    whole = tmp_path / "r.run"  # the checks, on a whole run with q4 for q3
+    whole.write_bytes(_long_file(["q1", "q2", "q4"]))
+    result = validate_run(whole, **checks)
+    assert {f.rule for f in result.findings} == {"R4", "R5", "X1", "X2", "X4"}
+
+
+def test_qrels_cut_short_are_no_measure_of_a_run(tmp_path):
+    # the run's topics were said not in the qrels (X1), none in both (X3); qrels topics
+    # without a grade 2 (Q7): the rest of a topic may be in the part never read
+    run = tmp_path / "r.run"
+    run.write_bytes(b"q1 Q0 d1 1 1 t\nq2 Q0 d1 1 1 t\n")
+    six_topics = [f"q{topic}" for topic in range(1, 7)]
+    qrels = _cut_gzip(tmp_path / "q.qrels.gz", _long_file(six_topics, qrels=True))
+    qrels_result, run_result = validate_files([run], qrels=qrels, relevance_level=2)
+    assert [f.rule for f in qrels_result.findings] == ["R27"]
+    assert run_result.findings == []
+    # in chunks of 64 KB, q1, q2 and part of q3 are read before it breaks off: no Q7
+    qrels_result = validate_qrels(qrels, relevance_level=2, chunk_bytes=64 << 10)
+    assert [f.rule for f in qrels_result.findings] == ["R27"]
+    assert qrels_result.counts["lines"] > 40_000
+    whole = tmp_path / "q.qrels"  # the checks, on whole qrels
+    whole.write_bytes(_long_file(six_topics, qrels=True))
+    qrels_result, run_result = validate_files([run], qrels=whole, relevance_level=2)
+    assert [f.rule for f in qrels_result.findings] == ["Q7"] * 6
+    assert {f.rule for f in run_result.findings} == {"X2", "X4"}
+
+
 def test_a_small_truncated_gzip_is_truncated_not_empty(tmp_path):
     # half of its data inflates: R27 says what is wrong; R26 "empty file" was false
     data = gzip.compress(b"".join(b"q1 Q0 d%d 1 1 t\n" % i for i in range(500)))

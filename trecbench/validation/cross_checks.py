@@ -112,9 +112,14 @@ def _numbers(text: str, path: str | os.PathLike) -> list[str]:
 
 
 def against_topics(
-    report: Collector, topics: list[str], counts: dict[str, int], first: dict[str, int]
+    report: Collector,
+    topics: list[str],
+    counts: dict[str, int],
+    first: dict[str, int],
+    whole: bool = True,
 ) -> None:
-    """R4 (run topics not in ``topics``) and R5 (``topics`` the run lacks).
+    """R4 (run topics not in ``topics``) and, of a ``whole`` run (not cut short: R27), R5
+    (``topics`` the run lacks).
 
     ``counts`` and ``first``: documents and first line of each run topic."""
     known = set(topics)
@@ -126,6 +131,8 @@ def against_topics(
         "qid",
         lambda i: f"topic {unknown[i]!r} is not in --topics{near_miss(unknown[i], near)}",
     )
+    if not whole:
+        return
     near_run = {normal_id(q): q for q in counts}
     missing = [t for t in topics if t not in counts]
     report.add_many(
@@ -163,8 +170,13 @@ def against_qrels(
     counts: dict[str, int],
     first: dict[str, int],
     unjudged: tuple[int, int],
+    whole: bool = True,
 ) -> None:
-    """X1-X5 of a whole run (``unjudged``: X4's counts from :func:`count_unjudged`)."""
+    """X1-X5 of a run (``unjudged``: X4's counts from :func:`count_unjudged`). Against
+    qrels cut short (R27) none: any topic may be judged in the part never read; of a run
+    cut short (not ``whole``) X1 alone: the topics read that the qrels lack."""
+    if not qrels.complete:
+        return
     judged = qrels.topics
     near = {normal_id(t): t for t in judged}
     absent = [q for q in counts if q not in judged]
@@ -177,6 +189,8 @@ def against_qrels(
             f"{near_miss(absent[i], near)}"
         ),
     )
+    if not whole:  # which topics trec_eval evaluates, and in what order, is not known
+        return
     fatal = _unevaluable(counts, judged, qrels.negative_only)
     report.add_many(
         "X5",

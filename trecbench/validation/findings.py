@@ -62,6 +62,8 @@ class QrelsInfo:
     judged: pa.Array | None = None  # "qid\tdocno" of non-negative judgments
     # topics whose every grade is negative -> their largest grade
     negative_only: dict[str, int] = field(default_factory=dict)
+    # False when the qrels file broke off (R27): a topic may be in the part never read
+    complete: bool = True
 
 
 @dataclass

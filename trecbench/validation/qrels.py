@@ -172,6 +172,8 @@ class QrelsChecker(Checker):
         if self.stopped:
             return
         self._finish_file()
+        if self.cut_short:  # broke off (R27): the rest of a topic, the last line, unread
+            return
         if self.physical and self.read_as_data == 0:
             self.report.add("R9.empty", None, None, "no judgments")
         if self.last_record_line >= 0 and self.last_comment_line == self.last_record_line:
@@ -212,4 +214,4 @@ class QrelsChecker(Checker):
                 pa.concat_arrays(self.judged) if self.judged else arrow.array([], pa.large_string())
             )
         negative = {q: g for q, g in self.max_grade.items() if NO_GRADE < g < 0}
-        return QrelsInfo(set(self.max_grade), judged, negative)
+        return QrelsInfo(set(self.max_grade), judged, negative, complete=not self.cut_short)

@@ -240,7 +240,9 @@ CATALOGUE = (
     _check("R26", "EEEE", "empty file", "Nothing to evaluate."),
     _check("R27", "EEEE", "truncated, corrupt or doubly gzipped file, lz4 legacy format, or "
            "compressed Parquet",
-           "A `.gz` that ends early must never pass as a shorter valid file; a Parquet file "
+           "A `.gz` that ends early must never pass as a shorter valid file, nor be said to "
+           "lack what the part never read may hold (no R5, R9 or X2-X5 of a run cut "
+           "short, no X1-X5 against qrels cut short, no Q7 or Q10 of them); a Parquet file "
            "is read as it is (it compresses its own columns), not compressed again; lz4's "
            "legacy format (`lz4 -l`) is told by its magic but not read (Arrow reads lz4 "
            "frames only), rather than read as text that fails on every line."),

@@ -220,15 +220,18 @@ class RunChecker(Checker):
         self.carry = None
         self.blocks.finish()
         self._finish_file()
-        if self.physical and self.read_as_data == 0:
+        # a run cut short (R27) may hold the rest of its last topic, and other topics, in
+        # the part never read: what it lacks is not said
+        whole = not self.cut_short
+        if self.physical and self.read_as_data == 0 and whole:
             self.report.add("R9.empty", None, None, "no data lines")
         counts, first = self.blocks.counts_by_topic, self.blocks.first_line
-        if self.min_depth is not None:
+        if self.min_depth is not None and whole:
             too_shallow(self.report, self.min_depth, counts, first)
         if self.topics is not None:
-            against_topics(self.report, self.topics, counts, first)
+            against_topics(self.report, self.topics, counts, first, whole)
         if self.qrels is not None:
-            against_qrels(self.report, self.qrels, counts, first, self.blocks.unjudged)
+            against_qrels(self.report, self.qrels, counts, first, self.blocks.unjudged, whole)
 
 
 def _held_back(codes: np.ndarray, most: int) -> int:
