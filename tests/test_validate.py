@@ -1214,3 +1214,52 @@ def test_a_duplicate_across_chunks_of_a_split_topic_names_its_later_line_as_r7_s
     assert "the later line alone, 'listed in an earlier block of the topic'" in CHECKS["R7"].doc
     streaming = (Path(__file__).parents[1] / "docs" / "validate.md").read_text()
     assert "named at its later line only" in " ".join(streaming.split())
+
+
+def _messages(path: Path, qrels: Path | None = None, small: bool = False, **checks) -> list:
+    """``(file name, line, rule, message)`` of each finding of the general path, or of the
+    small path (:mod:`trecbench.validation.small`, what validate takes for small plain
+    files), which must take it."""
+    if small:
+        from trecbench.validation.small import SmallSettings, validate_small
+
+        depth = checks.get("max_depth", 1000)
+        settings = SmallSettings("default", depth, checks.get("min_depth"))
+        results = validate_small([path], qrels, settings)
+    else:
+        results = validate_files([path], qrels=qrels, **checks)
+    return [
+        (Path(result.path).name, finding.line, finding.rule, finding.message)
+        for result in results
+        for finding in result.findings
+        if finding.rule != "X4"
+    ]
+
+
+@pytest.mark.parametrize("small", [True, False])
+def test_a_duplicate_names_the_first_line_of_its_document(tmp_path, small):
+    # the third d1 was "(first at line 2)", the line before it: the first is line 1
+    run, qrels = tmp_path / "r.run", tmp_path / "q.qrels"
+    run.write_bytes(b"q1 Q0 d1 1 3 t\nq1 Q0 d2 2 2 t\nq1 Q0 d1 3 1 t\nq1 Q0 d1 4 0 t\n")
+    qrels.write_bytes(b"q1 0 d1 2\nq1 0 d2 1\nq1 0 d1 1\nq1 0 d1 0\n")
+    stops = "; trec_eval stops with 'duplicate docs' (exit 4)"
+    assert _messages(run, qrels, small) == [
+        ("q.qrels", 3, "Q5", "duplicate judgment of d1 for topic q1 (first at line 1; "
+         "conflicting grades 2 and 1)"),
+        ("q.qrels", 4, "Q5", "duplicate judgment of d1 for topic q1 (first at line 1; "
+         "conflicting grades 2 and 0)"),
+        ("r.run", 3, "R7", f"duplicate docno d1 in topic q1 (first at line 1){stops}"),
+        ("r.run", 4, "R7", f"duplicate docno d1 in topic q1 (first at line 1){stops}"),
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize("small", [True, False])
+def test_depths_of_one_document_are_said_in_the_singular(tmp_path, small):
+    # "topic q2 has 1 documents", "more than 1 documents"
+    run = tmp_path / "r.run"
+    run.write_bytes(b"q1 Q0 d1 1 2 t\nq1 Q0 d2 2 1 t\nq2 Q0 d1 1 1 t\n")
+    assert _messages(run, None, small, min_depth=2, max_depth=1) == [
+        ("r.run", 2, "R8", "topic q1 has more than 1 document (--max-depth 1); trec_eval "
+         "scores them all unless run with -M1"),
+        ("r.run", 3, "R9", "topic q2 has 1 document, fewer than --min-depth 2"),
+    ]  # fmt: skip

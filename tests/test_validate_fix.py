@@ -83,7 +83,7 @@ def test_validate_reads_standard_input(args, tmp_path):
     command = [sys.executable, "-m", "trecbench", "validate", *args]
     done = subprocess.run(command, input=data, capture_output=True, check=False)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.decode().startswith("OK: 1 file(s), 1 lines")
+    assert done.stdout.decode().startswith("OK: 1 file(s), 1 line:")
     twice = subprocess.run(
         [*command[: -len(args)], "-", "--qrels", "-"], input=data, capture_output=True, check=False
     )

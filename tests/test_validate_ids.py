@@ -97,7 +97,7 @@ def test_the_cli_names_file_line_field_and_reason_and_fails(tmp_path, capsys):
     assert run(["validate", str(path)]) == 2
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith(f"{path}:1:docno: error[R31]: docno 'a\\nb' holds a line feed")
-    assert out[1].startswith("FAILED: 1 file(s), 1 lines: 1 error(s)")
+    assert out[1].startswith("FAILED: 1 file(s), 1 line: 1 error(s)")
 
 
 def test_flagged_exactly_where_a_trec_file_would_be(tmp_path):

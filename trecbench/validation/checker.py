@@ -106,22 +106,30 @@ def first_per_segment(rows: np.ndarray, segment: np.ndarray) -> np.ndarray:
 
 
 def duplicate_pairs(keys: np.ndarray, docno: pa.Array, codes: np.ndarray, line: np.ndarray):
-    """Sorted keys and the row pairs (earlier, later) holding the same (qid, docno).
+    """Sorted keys and the row pairs (first, later) holding the same (qid, docno).
 
     Sorting plain keys is cheap; only rows whose key repeats are sorted with their index.
-    Each later occurrence is paired with the one before it, ordered by the later's line.
+    Each later occurrence is paired with the first of the chunk (a third with the first,
+    not the second), ordered by the later's line.
     """
     ordered = np.sort(keys)
     repeated = ordered[1:][ordered[1:] == ordered[:-1]]
     if not len(repeated):
         return ordered, np.empty(0, np.int64), np.empty(0, np.int64)
     rows = np.flatnonzero(np.isin(keys, repeated))
-    rows = rows[np.argsort(keys[rows], kind="stable")]
+    rows = rows[np.lexsort((line[rows], keys[rows]))]  # a key's rows in line order
     pair = np.flatnonzero(keys[rows[1:]] == keys[rows[:-1]])
-    first, second = rows[pair], rows[pair + 1]
-    # confirm: a 64-bit hash collision must not invent a duplicate
-    same = arrow.to_numpy(pc.equal(docno.take(arrow.array(first)), docno.take(arrow.array(second))))
-    same &= codes[first] == codes[second]
+    before, second = rows[pair], rows[pair + 1]
+    key_starts = np.flatnonzero(np.r_[True, keys[rows[1:]] != keys[rows[:-1]]])
+    first = rows[key_starts[np.searchsorted(key_starts, pair, "right") - 1]]
+
+    def same_pair(earlier: np.ndarray) -> np.ndarray:
+        # confirmed: a 64-bit hash collision must not invent a duplicate
+        texts = (docno.take(arrow.array(part)) for part in (earlier, second))
+        return arrow.to_numpy(pc.equal(*texts)) & (codes[earlier] == codes[second])
+
+    same = same_pair(before)
+    first = np.where(same_pair(first), first, before)  # a colliding first: the one before
     first, second = first[same], second[same]
     later = np.argsort(line[second], kind="stable")
     return ordered, first[later], second[later]

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from ..compressions import without_suffixes
 from ..errors import InputError
 from ..trec_eval.negative_topics import STOPS, unevaluable
+from . import wording
 from .findings import Collector, QrelsInfo
 
 # a line's first field: fields end at C's white space (trecbench.inputs.trec_text.C_SPACE,
@@ -233,10 +234,7 @@ def too_shallow(
         "R9.shallow",
         [first[q] for q in shallow],
         "qid",
-        lambda i: (
-            f"topic {shallow[i]} has {counts[shallow[i]]} documents, fewer than "
-            f"--min-depth {min_depth}"
-        ),
+        lambda i: wording.too_shallow(shallow[i], counts[shallow[i]], min_depth),
     )
 
 

@@ -6,6 +6,7 @@ import json
 from collections import Counter
 from collections.abc import Callable, Sequence
 
+from ..plurals import counted
 from ..renderers.escaping import escape_text
 from .findings import ValidationResult
 from .rules import CHECKS, SEVERITIES, rule_sort_key
@@ -47,7 +48,7 @@ def summary_line(results: Sequence[ValidationResult]) -> str:
     lines = sum(r.counts["lines"] for r in results)
     verdict = "FAILED" if totals["error"] else "OK"
     return (
-        f"{verdict}: {len(results)} file(s), {lines} lines: {totals['error']} error(s), "
+        f"{verdict}: {len(results)} file(s), {counted(lines, 'line')}: {totals['error']} error(s), "
         f"{totals['warning']} warning(s), {totals['info']} info"
     )
 

@@ -137,7 +137,8 @@ CATALOGUE = (
            "and leading zeros included) is no document of the collection."),
     _check("R7", "EEEE", "duplicate docno within a topic (also beyond the depth cut, across "
            "blocks)",
-           "trec_eval stops with 'duplicate docs' (exit 4). Both lines are named, but for "
+           "trec_eval stops with 'duplicate docs' (exit 4). Each repeat is named with the "
+           "document's first line (a third d1 with the first, not the second), but for "
            "a topic split into blocks that the streaming reader meets in different chunks "
            "(R20): the later line alone, 'listed in an earlier block of the topic' (of "
            "earlier chunks only a 64-bit hash of each qid and docno is kept, no line).",

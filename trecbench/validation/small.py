@@ -134,7 +134,7 @@ def _qrels(path: str, settings: SmallSettings) -> tuple[ValidationResult, set] |
         if before is not None:
             message = wording.duplicate_judgment(docno, qid, before[0], before[1], grade)
             report.add("Q5", number, "docno", message)
-        seen[qid, docno] = (number, grade)
+        seen.setdefault((qid, docno), (number, grade))
         first.setdefault(qid, number)
         best[qid] = max(best.get(qid, 0), int(grade))
     level = settings.relevance_level
@@ -274,13 +274,14 @@ class _TopicChecks:
             self.report.add("R8", line, "docno", wording.too_deep(name, self.max_depth))
 
     def _duplicates(self, name: str, rows: range) -> None:
-        last: dict[str, int] = {}
+        first: dict[str, int] = {}
         for i in rows:
             docno = self.run.docno[i]
-            if docno in last:
-                message = wording.duplicate_docno(docno, name, last[docno] + 1)
+            if docno in first:
+                message = wording.duplicate_docno(docno, name, first[docno] + 1)
                 self.report.add("R7", i + 1, "docno", message)
-            last[docno] = i
+            else:
+                first[docno] = i
 
     def _ranks(self, name: str, rows: range, by_rank: list[int]) -> None:
         """R11: the first repeated rank, the first bad start or gap (ranks sorted)."""

@@ -8,6 +8,7 @@ the words come from here, so that both print the same bytes. Standard library on
 from __future__ import annotations
 
 from ..errors import excerpt, excerpt_plain
+from ..plurals import counted
 
 
 def show(value: float) -> str:
@@ -46,9 +47,14 @@ def tag_not_name(value: str, expected: str) -> str:
 
 def too_deep(topic: str, depth: int) -> str:
     return (
-        f"topic {topic} has more than {depth} documents (--max-depth {depth}); trec_eval "
-        f"scores them all unless run with -M{depth}"
+        f"topic {topic} has more than {counted(depth, 'document')} (--max-depth {depth}); "
+        f"trec_eval scores them all unless run with -M{depth}"
     )
+
+
+def too_shallow(topic: str, documents: int, depth: int) -> str:
+    """R9.shallow of a topic of ``documents`` documents, fewer than ``depth``."""
+    return f"topic {topic} has {counted(documents, 'document')}, fewer than --min-depth {depth}"
 
 
 def duplicate_docno(docno: str, topic: str, first_line: int, unit: str = "line") -> str:
