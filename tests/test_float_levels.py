@@ -116,7 +116,17 @@ def test_json_and_python_key_each_level(inputs, capsys):
     assert document["runs"][0]["aggregates"] == pytest.approx(
         {"iprec_at_recall_0.30": 1.0, "iprec_at_recall_0.3015": 0.91666667}
     )
-    assert [m["label"] for m in document["measures"]] == ["iprec_at_recall_0.30"] * 2
+    # each measure's label finds its values (it said iprec_at_recall_0.30 for both)
+    labels = [m["label"] for m in document["measures"]]
+    assert labels == ["iprec_at_recall_0.30", "iprec_at_recall_0.3015"]
     frame = trecbench.evaluate("q", "r", ["Rprec_mult.0.3", "Rprec_mult.0.3049"]).to_frame()
     # Rprec_mult_0.30 all lines of trec_eval 9.0.8 above: 1.0000 and 0.9839
     assert frame.round(4).iloc[0].to_dict() == {"Rprec_mult.0.3": 1.0, "Rprec_mult.0.3049": 0.9839}
+
+
+def test_a_table_under_trec_eval_s_labels_names_each_level_apart(inputs, capsys):
+    # its header read iprec_at_recall_0.30 twice, over 1.0000 and 0.9167 (reviewer 264)
+    header, row = _out(capsys, "--format", "table", "--labels", "trec",
+                       "-m", "iprec_at_recall.0.3,0.3015", "q", "r").splitlines()  # fmt: skip
+    assert header.split() == ["run", "topics", "iprec_at_recall_0.30", "iprec_at_recall_0.3015"]
+    assert row.split() == ["r", "2", "1.0000", "0.9167"]

@@ -110,3 +110,19 @@ def test_float32_is_a_yes_or_no(float32):
 def test_what_is_not_a_run_is_refused_in_one_line():
     with pytest.raises(UsageError, match="cannot read a run from an int"):
         trecbench.rank_run(5)
+
+
+def test_a_file_ranks_to_one_shape_whichever_reader_read_it(tmp_path):
+    # two spaces between fields send a file to the general tokenizer, whose table kept
+    # Q0, rank and line as large strings: rank_run's shape followed the file's spacing
+    (tmp_path / "two").write_text("1 Q0 a 7  1.0 t\n1 Q0 b 3 2.0 t\n")
+    (tmp_path / "one").write_text("1 Q0 a 7 1.0 t\n1 Q0 b 3 2.0 t\n")
+    shapes = set()
+    for name in ("two", "one"):
+        ranked = trecbench.rank_run(str(tmp_path / name))
+        assert ranked.column("docno").to_pylist() == ["b", "a"]  # 2.0 before 1.0
+        shapes.add(tuple((field.name, str(field.type)) for field in ranked.schema))
+    assert shapes == {
+        (("qid", "string"), ("docno", "string"), ("score", "double"), ("tag", "string"),
+         ("rank", "int64")),
+    }  # fmt: skip

@@ -343,7 +343,7 @@ def _measure_records(evaluation: Any) -> list[dict]:
             "columns": [
                 {
                     "name": evaluation.shown(column.display),
-                    "trec_eval": evaluation.shown(column.name("trec")),  # -Z: ZP_5, as printed
+                    "trec_eval": evaluation.shown(column.trec_label),  # -Z: ZP_5, as printed
                     "engine": column.engine,
                 }
                 for column in evaluation.columns

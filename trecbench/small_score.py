@@ -48,6 +48,10 @@ class _Column(NamedTuple):
     def name(self, labels: str) -> str:
         return self.label
 
+    @property
+    def trec_label(self) -> str:  # the small path's measures print their labels in full
+        return self.label
+
 
 class _Run(NamedTuple):
     """What :mod:`trecbench.renderers.trec_format` reads of one run's result."""

@@ -43,9 +43,11 @@ class Column:
     also: tuple[str, ...] = ()  # other spellings of it asked in the same call
 
     def name(self, labels: str = "asked") -> str:
-        """Its name under ``labels``: ``asked``, ``display`` or ``trec`` (trec_eval's)."""
+        """Its name under ``labels``: ``asked``, ``display`` or ``trec`` (trec_eval's, as
+        :attr:`label` spells it: in full where trec_eval's ``%3.2f`` would give two
+        columns one name; trec text prints :attr:`trec_label`)."""
         if labels == "trec":  # asked once per printed line: no dict built per call
-            return self.trec_label
+            return self.label
         if labels == "display":
             return self.display
         if labels == "asked":

@@ -325,9 +325,20 @@ def rank_run(source: RunInput, float32: bool = True) -> pa.Table:
     >>> rank_run({"q": {"d1": 1.0, "d2": 2.0}}).column("docno").to_pylist()
     ['d2', 'd1']
     """
+    import pyarrow.compute as pc
+
     from ..ranking import rank_table
 
     kind = getattr(getattr(float32, "dtype", None), "kind", None)  # numpy's bool too
     if not isinstance(float32, bool) and kind != "b":
         raise UsageError(f"float32 must be True or False, not {float32!r}")
-    return rank_table(load_run(source).table, bool(float32))
+    table = load_run(source).table
+    # the readers' tables differ beyond these (a file read by the general tokenizer keeps
+    # its Q0, rank and line columns, as large strings): one shape, whichever reader read it
+    held = not isinstance(source, (str, os.PathLike))
+    names = ("qid", "docno", "score", "tag", "line") if held else ("qid", "docno", "score", "tag")
+    kept = table.select([name for name in names if name in table.column_names])
+    for at, name in enumerate(kept.column_names):
+        if name in ("qid", "docno", "tag"):
+            kept = kept.set_column(at, name, pc.cast(kept.column(name), pa.string()))
+    return rank_table(kept, bool(float32))

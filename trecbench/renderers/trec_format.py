@@ -66,7 +66,7 @@ def trec_text(evaluation, run, *, per_query: bool = False, summary: bool = True,
             continue
         qid = _field(qid, "qid")
         for column in columns:
-            name = column.name(names)  # one line a measure, as trec_eval prints
+            name = _printed(column, names)  # one line a measure, as trec_eval prints
             if column.summary == STRING:
                 text = run.strings[column.label][index]
                 lines.append(f"{name:<22}\t{qid}\t'{text}'\n")
@@ -77,13 +77,19 @@ def trec_text(evaluation, run, *, per_query: bool = False, summary: bool = True,
         return "".join(lines) + run.trailing
     if summary:
         for column in columns:
-            name = column.name(names)
+            name = _printed(column, names)
             if column.summary == RUNID:
                 lines.append(f"{name:<22}\tall\t{_field(run.runid, 'run tag')}\n")
             elif column.summary != STRING:
                 value = run.summary[column.label]
                 lines.append(f"{prefix}{name:<22}\tall\t{_number(column, value, z)}\n")
     return "".join(lines)
+
+
+def _printed(column, names: str) -> str:
+    """A column's name on a line of trec text: trec_eval's own under ``trec``
+    (``iprec_at_recall_0.30`` for the levels 0.3 and 0.3015 alike), else :meth:`name`'s."""
+    return column.trec_label if names == "trec" else column.name(names)
 
 
 def render_trec(evaluation, *, per_query=False, summary=True, names="trec") -> str:
