@@ -187,8 +187,10 @@ def _loader_class(text_keys: bool) -> type:
         def as_yaml_1_2_reads(self, node, value):
             """``value``, which YAML 1.1 read ``node`` as; in a configuration, refused at
             its line when YAML 1.2 reads the plain scalar otherwise (``010``, ``yes``),
-            but as a key, which is refused as no text at all (:func:`_check_keys`)."""
-            if not self.in_configuration(node) or id(node) in self.key_nodes:
+            but as a key, which is refused as no text at all (:func:`_check_keys`). A tag
+            does not settle it (YAML 1.2 reads `!!int 010` as 10, YAML 1.1 as 8)."""
+            plain = text_keys and node.style is None
+            if not plain or id(node) in self.key_nodes:
                 return value
             problem = disagreement(node.value, value)
             if problem is not None:
