@@ -116,11 +116,65 @@ class WrittenInt(int):
     text: str
 
 
+class _VersionReadings:
+    """The constructors of a configuration's plain scalars (``text_keys``: the loader
+    reads one) as YAML 1.1 and 1.2 both read them: a number or boolean the two read apart
+    refused at its line (:func:`~.yaml_versions.disagreement`), a number spelt otherwise
+    than in decimals kept with its text (:class:`WrittenInt`), text YAML 1.2 reads as a
+    number marked (:class:`NumberAsText`). Mixed in before ``yaml.SafeLoader``, whose
+    constructors it extends."""
+
+    text_keys = False
+    tagged: set[int]
+    key_nodes: set[int]
+
+    def construct_yaml_float(self, node):
+        value = read_float(super().construct_yaml_float(node), node.value)
+        return self.as_yaml_1_2_reads(node, value)
+
+    def construct_yaml_int(self, node):
+        value = self.as_yaml_1_2_reads(node, super().construct_yaml_int(node))
+        if not self.in_configuration(node) or node.value == int_text(value):
+            return value
+        written = WrittenInt(value)  # 0x10, 007, +1: quoted so
+        written.text = node.value
+        return written
+
+    def construct_yaml_bool(self, node):
+        return self.as_yaml_1_2_reads(node, super().construct_yaml_bool(node))
+
+    def construct_yaml_str(self, node):
+        text = super().construct_yaml_str(node)
+        if self.in_configuration(node) and number_in_yaml_1_2(text):
+            return NumberAsText(text)
+        return text
+
+    def in_configuration(self, node) -> bool:
+        """Whether ``node`` is a plain scalar of a configuration, untagged (a value
+        or a key)."""
+        return self.text_keys and node.style is None and id(node) not in self.tagged
+
+    def as_yaml_1_2_reads(self, node, value):
+        """``value``, which YAML 1.1 read ``node`` as; in a configuration, refused at
+        its line when YAML 1.2 reads the plain scalar otherwise (``010``, ``yes``),
+        but as a key, which is refused as no text at all (:func:`_check_keys`). A tag
+        does not settle it (YAML 1.2 reads `!!int 010` as 10, YAML 1.1 as 8)."""
+        plain = self.text_keys and node.style is None
+        if not plain or id(node) in self.key_nodes:
+            return value
+        problem = disagreement(node.value, value)
+        if problem is not None:
+            import yaml
+
+            raise yaml.constructor.ConstructorError(None, None, problem, node.start_mark)
+        return value
+
+
 @cache
 def _loader_class(text_keys: bool) -> type:
     import yaml
 
-    class BoundedSafeLoader(yaml.SafeLoader):
+    class BoundedSafeLoader(_VersionReadings, yaml.SafeLoader):
         """``yaml.SafeLoader`` that bounds what aliases expand to and refuses duplicate keys
         (and, with ``text_keys``, keys that are not text)."""
 
@@ -158,45 +212,6 @@ def _loader_class(text_keys: bool) -> type:
             if node is self.root:  # its merged keys are its own now, as constructed
                 _ids_as_text(node, self.id_keys)
 
-        def construct_yaml_float(self, node):
-            value = read_float(super().construct_yaml_float(node), node.value)
-            return self.as_yaml_1_2_reads(node, value)
-
-        def construct_yaml_int(self, node):
-            value = self.as_yaml_1_2_reads(node, super().construct_yaml_int(node))
-            if not self.in_configuration(node) or node.value == int_text(value):
-                return value
-            written = WrittenInt(value)  # 0x10, 007, +1: quoted so
-            written.text = node.value
-            return written
-
-        def construct_yaml_bool(self, node):
-            return self.as_yaml_1_2_reads(node, super().construct_yaml_bool(node))
-
-        def construct_yaml_str(self, node):
-            text = super().construct_yaml_str(node)
-            if self.in_configuration(node) and number_in_yaml_1_2(text):
-                return NumberAsText(text)
-            return text
-
-        def in_configuration(self, node) -> bool:
-            """Whether ``node`` is a plain scalar of a configuration, untagged (a value
-            or a key)."""
-            return text_keys and node.style is None and id(node) not in self.tagged
-
-        def as_yaml_1_2_reads(self, node, value):
-            """``value``, which YAML 1.1 read ``node`` as; in a configuration, refused at
-            its line when YAML 1.2 reads the plain scalar otherwise (``010``, ``yes``),
-            but as a key, which is refused as no text at all (:func:`_check_keys`). A tag
-            does not settle it (YAML 1.2 reads `!!int 010` as 10, YAML 1.1 as 8)."""
-            plain = text_keys and node.style is None
-            if not plain or id(node) in self.key_nodes:
-                return value
-            problem = disagreement(node.value, value)
-            if problem is not None:
-                raise yaml.constructor.ConstructorError(None, None, problem, node.start_mark)
-            return value
-
         def construct_object(self, node, deep=False):
             try:
                 return super().construct_object(node, deep)
@@ -209,6 +224,7 @@ def _loader_class(text_keys: bool) -> type:
                     None, None, _unreadable(self, node, error), node.start_mark
                 ) from None
 
+    BoundedSafeLoader.text_keys = text_keys
     BoundedSafeLoader.add_constructor(
         "tag:yaml.org,2002:float", BoundedSafeLoader.construct_yaml_float
     )
