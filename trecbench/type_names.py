@@ -55,6 +55,13 @@ def python_type(value: object) -> str:
     return with_article("dict" if isinstance(value, Mapping) else kind.__name__)
 
 
+def yes_or_no(value: object) -> bool | None:
+    """``value`` as a flag's True or False (Python's bool, numpy's too), or None when it
+    is something else (1, "yes"): a flag given a number is refused, not read as true."""
+    kind = getattr(getattr(value, "dtype", None), "kind", None)
+    return bool(value) if isinstance(value, bool) or kind == "b" else None
+
+
 def with_article(noun: str) -> str:
     """``noun`` after its indefinite article: ``an array``, ``a string``, ``an int64``."""
     return f"{'an' if noun[0] in 'aeiouAEIOU' else 'a'} {noun}"

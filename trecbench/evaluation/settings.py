@@ -17,6 +17,7 @@ from ..errors import UsageError
 from ..maxontsim_formulas import resolve_formula
 from ..trec_eval import compat as _compat
 from ..trec_eval.compat import Compat
+from ..type_names import yes_or_no
 
 REL_FORMATS = ("qrels", "prefs", "qrels_prefs", "qrels_jg")
 # trec_eval's flags, in the order the JSON outputs list them (before the local options)
@@ -104,10 +105,10 @@ class EvalSettings:
             object.__setattr__(self, name, int(value))
         for name in _YES_NO:
             value = getattr(self, name)
-            kind = getattr(getattr(value, "dtype", None), "kind", None)
-            if not isinstance(value, bool) and kind != "b":
+            flag = yes_or_no(value)
+            if flag is None:
                 raise UsageError(f"{name} must be True or False, not {value!r}")
-            object.__setattr__(self, name, bool(value))
+            object.__setattr__(self, name, flag)
 
     def _check(self) -> None:
         if self.rel_format not in REL_FORMATS:

@@ -37,7 +37,7 @@ import pyarrow as pa
 
 from .. import arrow
 from ..errors import UsageError
-from ..type_names import python_type
+from ..type_names import python_type, yes_or_no
 from . import ir_metadata
 from .streams import Progress, Source
 
@@ -329,8 +329,8 @@ def rank_run(source: RunInput, float32: bool = True) -> pa.Table:
 
     from ..ranking import rank_table
 
-    kind = getattr(getattr(float32, "dtype", None), "kind", None)  # numpy's bool too
-    if not isinstance(float32, bool) and kind != "b":
+    flag = yes_or_no(float32)  # numpy's bool too
+    if flag is None:
         raise UsageError(f"float32 must be True or False, not {float32!r}")
     table = load_run(source).table
     # the readers' tables differ beyond these (a file read by the general tokenizer keeps
@@ -341,4 +341,4 @@ def rank_run(source: RunInput, float32: bool = True) -> pa.Table:
     for at, name in enumerate(kept.column_names):
         if name in ("qid", "docno", "tag"):
             kept = kept.set_column(at, name, pc.cast(kept.column(name), pa.string()))
-    return rank_table(kept, bool(float32))
+    return rank_table(kept, flag)
