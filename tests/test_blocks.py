@@ -777,9 +777,27 @@ def test_described_blocks_tell_the_stretches_scoring_would_find(topics, count, t
     run.write_text("\n".join(rows) + "\n")
     blocks = list(run_blocks.RunBlocks(run, 500, 10**6, read_bytes=1000).described())
     assert sum(block.table.num_rows for block in blocks) == len(rows) and len(blocks) > 3
-    for table, (starts, qids) in blocks:
-        found_starts, found_qids = arrow.stretches(table.column("qid"))
+    for block in blocks:
+        starts, qids = block.stretches
+        found_starts, found_qids = arrow.stretches(block.table.column("qid"))
         assert starts.tolist() == found_starts.tolist() and qids == found_qids.to_pylist()
+
+
+def test_blocks_read_for_scoring_come_with_their_docnos_hashed(tmp_path):
+    """The thread reading ahead hashes each block's docnos (scoring's duplicate check and
+    judgment lookup then hash none): the hashes of the block's own rows, in order."""
+    from trecbench.evaluation.reading import _hashed
+    from trecbench.hash_index import string_hash
+
+    rows = [f"q{q} Q0 d{(q * 7 + d) % 50} {d} 1 t" for q in range(30) for d in range(40)]
+    run = tmp_path / "run"
+    run.write_text("\n".join(rows) + "\n")
+    described = run_blocks.RunBlocks(run, 500, 10**6, read_bytes=1000).described()
+    blocks = list(_hashed(described))
+    assert len(blocks) > 2 and sum(len(b.docno_hashes) for b in blocks) == len(rows)
+    for block in blocks:
+        expected = string_hash(block.table.column("docno"))
+        assert block.docno_hashes.tolist() == expected.tolist()
 
 
 _RANKED = [("q1", f"d{i}", 1.0 / (i + 1)) for i in range(20)]

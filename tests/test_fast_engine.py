@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pyarrow as pa
 import pytest
 
 from tests.random_cases import random_case
@@ -381,15 +382,15 @@ def test_find_duplicate_matches_a_naive_check(seed):
 def test_string_hash_depends_only_on_the_bytes():
     import pyarrow as pa
 
-    from trecbench import ranking
+    from trecbench import hash_index
 
     words = ["", "a", "ab", "abcdefgh", "abcdefghi", "abcdefgh" * 3, "é", "1e5", "x" * 17]
     whole = pa.array(words * 3, pa.string())
     pieces = pa.chunked_array([whole.slice(0, 5), whole.slice(5, 11), whole.slice(16)])
     large = whole.cast(pa.large_string())
-    for hashes in (ranking.string_hash(pieces), ranking.string_hash(large)):
-        assert hashes.tolist() == ranking.string_hash(whole).tolist()
-    first = ranking.string_hash(whole)[: len(words)]
+    for hashes in (hash_index.string_hash(pieces), hash_index.string_hash(large)):
+        assert hashes.tolist() == hash_index.string_hash(whole).tolist()
+    first = hash_index.string_hash(whole)[: len(words)]
     assert len(set(first.tolist())) == len(words)
 
 
@@ -633,17 +634,17 @@ def test_duplicates_in_a_regular_run_name_their_lines(tmp_path):
 
 
 def test_hash_index_finds_every_row_with_the_same_hash_bits():
-    from trecbench import ranking
+    from trecbench import hash_index
 
     # 8 rows: shift is 3 bits, so keys differing only in the low 3 bits collide
     keys = np.array([0x100, 0x101, 0x200, 0x300, 0x307, 0x400, 0x500, 0x600], np.uint64)
-    index = ranking.HashIndex(keys.copy())
+    index = hash_index.HashIndex(keys.copy())
     colliding = sorted(index.row_at(index.colliding_positions()).tolist())
     assert colliding == [0, 1, 3, 4]  # candidates only: callers verify them exactly
     which, rows = index.lookup(np.array([0x305, 0x600, 0x999], np.uint64))
     pairs = sorted(zip(which.tolist(), rows.tolist(), strict=True))
     assert pairs == [(0, 3), (0, 4), (1, 7)]
-    subset = ranking.HashIndex(keys.copy(), rows=np.array([2, 5]))
+    subset = hash_index.HashIndex(keys.copy(), rows=np.array([2, 5]))
     assert subset.lookup(np.array([0x400], np.uint64))[1].tolist() == [5]
 
 
@@ -667,3 +668,63 @@ def test_a_duplicate_is_named_as_trec_eval_names_it_the_smallest_docno(tmp_path)
         DuplicateError, match=r"dq:4: duplicate docs d1 for topic q1 \(first on line 2\)"
     ):
         evaluate(str(tmp_path / "dq"), str(tmp_path / "c"), ["map"])
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_runs_indexed_topic_by_topic_find_duplicates_and_judgments_as_naive_checks(seed):
+    """Runs large enough for the hash index to lead its keys with the topic (each
+    stretch of topics sorted on its own): the duplicate it finds and the rows it matches
+    to judgments are a naive check's (topics of 1 to 1,500 documents, some listed twice,
+    rows in and out of trec_eval's order)."""
+    from trecbench import ranking
+
+    rng = np.random.default_rng(seed)
+    lines = []
+    for q in rng.permutation(int(rng.integers(3, 30))):
+        depth = int(rng.choice([1, 7, 300, 1500]))
+        span = 3 * depth if seed % 3 == 0 else 10**9  # a third of the runs list some twice
+        docnos = rng.integers(0, span, depth)
+        scores = np.round(rng.normal(size=depth), 1)  # ties: rows move within topics
+        if seed % 2:
+            scores = np.sort(scores)[::-1]  # in trec_eval's order but for ties
+        lines += [f"{q} Q0 D{d} 0 {s} t" for d, s in zip(docnos, scores, strict=True)]
+    table = _run_table("\n".join(lines) + "\n")
+    qid, docno = table["qid"].to_pylist(), table["docno"].to_pylist()
+    order = ranking.order_run(table)
+    ranked = ranking.RankedRun(table, order, order.qids.to_pylist())
+    if len(qid) >= 4096:
+        assert ranked.index().topic_bits  # the topic-led index, not one sort
+    listed: dict[tuple[str, str], list[int]] = {}
+    for line, pair in enumerate(zip(qid, docno, strict=True), 1):
+        listed.setdefault(pair, []).append(line)
+    twice = sorted((q.encode(), d.encode(), q, d) for (q, d), at in listed.items() if len(at) > 1)
+    expected = None if not twice else (*twice[0][2:], *listed[twice[0][2:]][:2])
+    assert ranked.first_duplicate() == expected
+    # judgments: listed pairs, unlisted docnos, and listed docnos of another topic
+    picks = rng.integers(0, len(qid), 200)
+    judged_qids = [qid[i] for i in picks] + [qid[0]] * 20 + [qid[-1]] * 20
+    judged_docnos = [docno[i] for i in picks] + ["X"] * 20 + [docno[0]] * 20
+    topic = np.array([ranked.qids.index(q) for q in judged_qids])
+    rows, which = ranked.match(topic, pa.array(judged_docnos))
+    got = sorted(zip(which.tolist(), rows.tolist(), strict=True))
+    naive = [
+        (w, r)
+        for w, pair in enumerate(zip(judged_qids, judged_docnos, strict=True))
+        for r in (line - 1 for line in listed.get(pair, []))
+    ]
+    assert got == sorted(naive)
+
+
+def test_a_hash_index_leads_with_topics_only_when_they_come_in_order():
+    from trecbench import hash_index
+
+    keys = np.arange(5000, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+    ascending = np.repeat(np.arange(5), 1000)
+    assert hash_index.HashIndex(keys.copy(), topics=ascending).topic_bits == 3
+    assert hash_index.HashIndex(keys.copy(), topics=ascending[::-1].copy()).topic_bits == 0
+    index = hash_index.HashIndex(keys.copy(), topics=ascending)
+    assert np.all(index.packed[1:] >= index.packed[:-1])  # sorted as one array
+    which, rows = index.lookup(keys[[10, 4500]], np.array([0, 4]))
+    assert sorted(zip(which.tolist(), rows.tolist(), strict=True)) == [(0, 10), (1, 4500)]
+    # a key looked up under another topic, or one the run lacks, finds nothing
+    assert len(index.lookup(keys[[10, 10]], np.array([1, 7]))[0]) == 0

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pyarrow as pa
 import pytest
 
-from trecbench import ranking
+from trecbench import hash_index
 
 LONG = 100_000
 
@@ -20,13 +20,13 @@ LONG = 100_000
 def mixed_words(monkeypatch) -> list[int]:
     """Number of words passed through the hash's mixer, call by call."""
     counts: list[int] = []
-    mix = ranking._mix
+    mix = hash_index._mix
 
     def counting(values):
         counts.append(len(values))
         return mix(values)
 
-    monkeypatch.setattr(ranking, "_mix", counting)
+    monkeypatch.setattr(hash_index, "_mix", counting)
     return counts
 
 
@@ -38,7 +38,7 @@ def _words(strings: list[str]) -> int:
 def test_each_word_is_mixed_once(mixed_words):
     ids = [f"D{i}" for i in range(50_000)]
     ids[123] = "x" * LONG
-    ranking.string_hash(pa.array(ids))
+    hash_index.string_hash(pa.array(ids))
     # before: 12,500 passes over all 50,000 rows (625 million words)
     assert sum(mixed_words) == _words(ids) == 50_000 - 1 + LONG // 8
 
@@ -48,15 +48,15 @@ def test_the_hash_depends_only_on_the_bytes(monkeypatch):
     strings = ["", "a", "a\0", "abcdefgh", "abcdefgh\0", long, long[:-1] + "x", "é" * 9, "q"]
     strings += ["abcdefgh" + "ijklmnop", "ijklmnop" + "abcdefgh", long]
     column = pa.array(strings * 3)
-    whole = ranking.string_hash(column)
+    whole = hash_index.string_hash(column)
     assert whole[5] == whole[-1] and len(set(whole[: len(strings) - 1].tolist())) == 11
     # the same hash whatever the slicing: rows per slice, bytes per slice, chunks, offsets
-    monkeypatch.setattr(ranking, "_SLICE", 4)
-    monkeypatch.setattr(ranking, "_SLICE_BYTES", 16)
+    monkeypatch.setattr(hash_index, "_SLICE", 4)
+    monkeypatch.setattr(hash_index, "_SLICE_BYTES", 16)
     chunked = pa.chunked_array([column.slice(0, 7), column.slice(7, 1), column.slice(8)])
     for other in (column, chunked, column.cast(pa.large_string())):
-        assert ranking.string_hash(other).tolist() == whole.tolist()
-    assert ranking.string_hash(column.slice(5, 1)).tolist() == [whole[5]]
+        assert hash_index.string_hash(other).tolist() == whole.tolist()
+    assert hash_index.string_hash(column.slice(5, 1)).tolist() == [whole[5]]
 
 
 def test_score_and_validate_with_one_long_docno(tmp_path, mixed_words):

@@ -17,6 +17,7 @@ import pyarrow.compute as pc
 
 from . import arrow
 from .errors import DuplicateError
+from .hash_index import HashIndex, salted, string_hash
 from .score_precision import comparable_scores
 
 
@@ -76,13 +77,23 @@ class RankedRun:
     """A run in trec_eval order, kept to some topics and cut at ``-M``, without moving rows.
 
     ``rows`` are the input rows in ranked order, ``topic`` their index in ``qids`` and
-    ``position`` their 0-based rank within the topic. :meth:`table` materialises what
+    ``position`` their 0-based rank within the topic; ``docno_hashes``: each input row's
+    :func:`string_hash` of its docno, when made already. :meth:`table` materialises what
     ``truncate(rank_table(...).filter(topics), max_docs)`` returns, for engines that need a
     table; the fast engine reads the arrays directly.
     """
 
-    def __init__(self, run_table: pa.Table, order: RunOrder, qids: list[str], max_docs=None):
+    def __init__(
+        self,
+        run_table: pa.Table,
+        order: RunOrder,
+        qids: list[str],
+        max_docs=None,
+        docno_hashes: np.ndarray | None = None,
+    ):
         self.run_table = run_table
+        # string_hash of each row's docno when already made (in the thread reading ahead)
+        self.docno_hashes = docno_hashes
         self.qids = qids
         wanted = pc.index_in(order.qids, value_set=arrow.array(qids, order.qids.type))
         topic_of = arrow.to_numpy(pc.fill_null(wanted, arrow.scalar(-1, wanted.type))).astype(
@@ -138,8 +149,13 @@ class RankedRun:
         """The kept rows indexed by a hash of (topic, docno): see :class:`HashIndex`."""
         if self._index is None:
             topic, _ = self.row_arrays()
-            keys = string_hash(self.run_table.column("docno"), salt=topic)
-            self._index = HashIndex(keys, None if self.everything else self.rows)
+            if self.docno_hashes is None:
+                keys = string_hash(self.run_table.column("docno"), salt=topic)
+            else:
+                keys = salted(self.docno_hashes, topic)
+            # in ranked order (topics ascending): each topic sorted on its own
+            rows = None if self.identity else self.rows
+            self._index = HashIndex(keys, rows, self.topic)
         return self._index
 
     def match(self, topic: np.ndarray, docnos) -> tuple[np.ndarray, np.ndarray]:
@@ -147,7 +163,7 @@ class RankedRun:
         docnos[which])`` (``topic``: index into ``qids``), found in :meth:`index` and
         verified as strings, so a hash collision never makes a false match."""
         run_topic, _ = self.row_arrays()
-        which, rows = self.index().lookup(string_hash(docnos, topic))
+        which, rows = self.index().lookup(string_hash(docnos, topic), topic)
         same = arrow.to_numpy(
             pc.equal(
                 pc.cast(take_rows(self.run_table.column("docno"), rows), pa.large_string()),
@@ -366,56 +382,6 @@ def duplicate_error(
     return error
 
 
-class HashIndex:
-    """Rows sorted by a hash of their key, with the row number packed into the low bits.
-
-    One SIMD integer sort (no argsort) gives both: rows whose hashes collide (duplicate
-    candidates) and, by binary search, the rows that may hold a given key. Only the top
-    ``64 - shift`` bits of the hash are kept, so every candidate must be verified exactly.
-    """
-
-    def __init__(self, keys: np.ndarray, rows: np.ndarray | None = None):
-        n = len(keys)
-        self.shift = max(1, (n - 1).bit_length())
-        self.mask = np.uint64((1 << self.shift) - 1)
-        chosen = keys if rows is None else keys[rows]
-        shift = np.uint64(self.shift)
-        for start in range(0, len(chosen), _SLICE):  # in place, slice by slice (in cache)
-            part = chosen[start : start + _SLICE]
-            part >>= shift
-            part <<= shift
-            if rows is None:
-                part |= np.arange(start, start + len(part), dtype=np.uint64)
-            else:
-                part |= rows[start : start + len(part)].astype(np.uint64)
-        chosen.sort()
-        self.packed = chosen
-
-    def colliding_positions(self) -> np.ndarray:
-        """Positions (in the sorted order) of rows whose hash equals another row's."""
-        same = (self.packed[1:] ^ self.packed[:-1]) <= self.mask
-        colliding = np.zeros(len(self.packed), bool)  # like its predecessor or successor
-        colliding[:-1] = same
-        colliding[1:] |= same
-        return np.flatnonzero(colliding)
-
-    def row_at(self, positions: np.ndarray) -> np.ndarray:
-        return (self.packed[positions] & self.mask).astype(np.int64)
-
-    def lookup(self, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """``(i, row)`` pairs: ``row`` may hold ``keys[i]`` (same hash bits)."""
-        low = (keys >> np.uint64(self.shift)) << np.uint64(self.shift)
-        # sorted needles: numpy's binary search then stays local (10x faster on 10M rows)
-        needles = np.argsort(low, kind="stable")
-        low = low[needles]
-        start = np.searchsorted(self.packed, low, side="left")
-        stop = np.searchsorted(self.packed, low | self.mask, side="right")
-        count = stop - start
-        which = np.repeat(needles, count)
-        offset = np.arange(len(which)) - np.repeat(np.cumsum(count) - count, count)
-        return which, self.row_at(np.repeat(start, count) + offset)
-
-
 def find_duplicate(topic: np.ndarray, docnos, lines, index=None):
     """``(topic, docno, first line, second line)`` of a document listed twice in a topic
     (in the first topic that has one, where trec_eval stops, the smallest such docno
@@ -473,115 +439,6 @@ def take_rows(values: pa.Array | pa.ChunkedArray, rows: np.ndarray) -> pa.Array:
     inverse = np.empty_like(order)
     inverse[order] = np.arange(len(order))
     return taken.take(arrow.array(inverse))
-
-
-_LENGTH_KEY = np.uint64(0xCBF29CE484222325)  # odd constants: distinct keys per length,
-_POSITION_KEY = np.uint64(0x100000001B3)  # per word position and per salt
-_SALT = np.uint64(0x9E3779B97F4A7C15)
-
-
-def string_hash(values: pa.Array | pa.ChunkedArray, salt: np.ndarray | None = None) -> np.ndarray:
-    """A 64-bit hash of each string, vectorised over 8-byte words (no per-string Python);
-    with ``salt`` (an integer per row), of the pair (salt, string).
-
-    A hash depends on the string's bytes only, never on its neighbours or on how the
-    column is chunked (the validator matches keys across chunks). The work is one pass
-    over the bytes: each word of each string is mixed once (see :func:`_chunk_hash`).
-    """
-    chunks = values.chunks if isinstance(values, pa.ChunkedArray) else [values]
-    out = np.empty(len(values), np.uint64)
-    done = 0
-    for chunk in chunks:
-        for start, stop in _slices(chunk):
-            piece = _chunk_hash(chunk.slice(start, stop - start))
-            if salt is not None:
-                piece ^= salt[done : done + len(piece)].astype(np.uint64) * _SALT
-            out[done : done + len(piece)] = piece
-            done += len(piece)
-    return out
-
-
-# slices of at most _SLICE rows and _SLICE_BYTES bytes (a longer string alone): the
-# temporaries, a few words per word of text, stay in cache (several times faster)
-_SLICE = 1 << 18
-_SLICE_BYTES = 1 << 21
-
-
-def _slices(chunk: pa.Array) -> list[tuple[int, int]]:
-    """``(start, stop)`` row ranges cutting ``chunk`` into slices (see ``_SLICE``)."""
-    n = len(chunk)
-    if n == 0:
-        return []
-    offsets = _offsets(chunk)
-    if offsets[-1] - offsets[0] <= _SLICE_BYTES:
-        return [(start, min(start + _SLICE, n)) for start in range(0, n, _SLICE)]
-    slices, start = [], 0
-    while start < n:
-        by_bytes = int(np.searchsorted(offsets, offsets[start] + _SLICE_BYTES, "right")) - 1
-        stop = min(start + _SLICE, n, max(by_bytes, start + 1))
-        slices.append((start, stop))
-        start = stop
-    return slices
-
-
-def _offsets(chunk: pa.Array) -> np.ndarray:
-    width = np.int64 if pa.types.is_large_string(chunk.type) else np.int32
-    offsets_buffer = chunk.buffers()[1]
-    return np.frombuffer(offsets_buffer, width)[chunk.offset : chunk.offset + len(chunk) + 1]
-
-
-def _mix(values: np.ndarray) -> np.ndarray:
-    """splitmix64's finaliser, in place: every input bit reaches every output bit."""
-    values ^= values >> np.uint64(30)
-    values *= np.uint64(0xBF58476D1CE4E5B9)
-    values ^= values >> np.uint64(27)
-    values *= np.uint64(0x94D049BB133111EB)
-    values ^= values >> np.uint64(31)
-    return values
-
-
-def _chunk_hash(chunk: pa.Array) -> np.ndarray:
-    """The hash of each string: ``mix(word 0 ^ length) + sum of mix(word j ^ j)``, words
-    taken 8 bytes at a time (the last one zero-padded), j >= 1 keyed by position.
-
-    Word 0 is mixed for every string at once; the further words of the longer strings are
-    gathered into one flat array and each mixed once, so a 100 KB string costs its 12,500
-    words, not 12,500 passes over the slice.
-    """
-    offsets = _offsets(chunk)
-    data_buffer = chunk.buffers()[2]
-    data = (
-        np.frombuffer(data_buffer, np.uint8) if data_buffer is not None else np.empty(0, np.uint8)
-    )
-    padded = np.concatenate([data[offsets[0] : offsets[-1]], np.zeros(8, np.uint8)])
-    # the little-endian word starting at every byte: one unaligned 8-byte read per gather
-    # (five times faster than gathering rows of a strided (n, 8) byte view); every word
-    # read starts within the text, so none runs past the padding
-    windows = np.ndarray((len(padded) - 7,), "<u8", padded, strides=(1,))
-    starts = offsets[:-1] - offsets[0]
-    lengths = np.diff(offsets)  # offsets' own width: int32 for most columns
-    hashes = windows[starts]
-    hashes &= _LOW_BYTES[np.minimum(lengths, 8)]
-    hashes ^= lengths.astype(np.uint64) * _LENGTH_KEY
-    _mix(hashes)
-    more = (np.maximum(lengths, 1) - 1) >> 3  # words after the first
-    longer = np.flatnonzero(more)
-    if len(longer):
-        counts = more[longer].astype(np.int64)
-        ends = np.cumsum(counts)  # each string's words end here in the flat array
-        position = np.arange(ends[-1], dtype=np.int64)
-        position -= np.repeat(ends - counts - 1, counts)  # 1, 2, ... within each string
-        words = windows[np.repeat(starts[longer].astype(np.int64), counts) + 8 * position]
-        words[ends - 1] &= _LOW_BYTES[lengths[longer] - 8 * more[longer]]  # last, partial
-        words ^= position.astype(np.uint64) * _POSITION_KEY
-        sums = np.cumsum(_mix(words))[ends - 1]  # running totals (wrap-around, exact)
-        sums[1:] -= sums[:-1].copy()
-        hashes[longer] += sums
-    return hashes
-
-
-# _LOW_BYTES[k] keeps the first k bytes of a little-endian word (k = 0..8)
-_LOW_BYTES = np.array([(1 << (8 * k)) - 1 for k in range(9)], np.uint64)
 
 
 def judged_only(ranked: pa.Table, qrels: pa.Table) -> pa.Table:

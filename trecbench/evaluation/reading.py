@@ -137,7 +137,20 @@ def _read_blocks(path, budget: Budget, progress, score_text: bool = False) -> _B
         read_bytes=budget.read_bytes,
         score_text=score_text,
     )
-    return _BlocksAhead(blocks, Prefetched(blocks.described()))
+    return _BlocksAhead(blocks, Prefetched(_hashed(blocks.described())))
+
+
+def _hashed(blocks):
+    """``blocks`` with their docnos hashed (:class:`~trecbench.inputs.blocks.Block`'s
+    ``docno_hashes``), in the thread that reads ahead: a fifth of scoring's time on the
+    main thread, moved to the other core."""
+    from ..hash_index import string_hash
+    from ..inputs.blocks import RESTART
+
+    for block in blocks:
+        if block is not RESTART:
+            block = block._replace(docno_hashes=string_hash(block.table.column("docno")))
+        yield block
 
 
 def _blocks_ahead(

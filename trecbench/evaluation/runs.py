@@ -217,7 +217,15 @@ def _evaluate_blocks(
             topics = 0
             continue
         refuse_lost_zeros(plan.truth.table, plan.truth.path, block.table, path)
-        scored.append(score_block(block.table, plan, tie_bounds, stretches=block.stretches))
+        scored.append(
+            score_block(
+                block.table,
+                plan,
+                tie_bounds,
+                stretches=block.stretches,
+                docno_hashes=block.docno_hashes,
+            )
+        )
         del block
         if counted is not None:
             topics += len(scored[-1].run_qids)

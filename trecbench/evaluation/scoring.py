@@ -259,6 +259,7 @@ def score_block(
     checks: bool = True,
     stretches: tuple | None = None,
     order: ranking.RunOrder | None = None,
+    docno_hashes=None,
 ) -> _Block:
     """A :class:`_Block` of ``table``, a run or any part of one that holds whole topics;
     the run's errors are decided over all its blocks, in trec_eval's order
@@ -272,7 +273,8 @@ def score_block(
     topic an engine may be given wherever it comes is measured
     (:meth:`Qrels.measurable`). ``stretches``: where the table's topics start and their
     qids, when known (:class:`trecbench.inputs.blocks.Block`); ``order``: the table's
-    :func:`~trecbench.ranking.order_run` at this plan's precision, when already made."""
+    :func:`~trecbench.ranking.order_run` at this plan's precision, when already made;
+    ``docno_hashes``: see :class:`~trecbench.ranking.RankedRun`."""
     truth, settings = plan.truth, plan.settings
     if order is None:
         order = ranking.order_run(table, float32=_float32(plan), stretches=stretches)
@@ -302,7 +304,8 @@ def score_block(
     block.qids = measured
     prefs = settings.rel_format in PREFS_FORMATS
     # preferences rank every retrieved document their own way, then cut at -M themselves
-    ranked_run = ranking.RankedRun(table, order, measured, None if prefs else settings.max_docs)
+    max_docs = None if prefs else settings.max_docs
+    ranked_run = ranking.RankedRun(table, order, measured, max_docs, docno_hashes)
     # checked here, not in a thread of its own: the hash index it reads is built once for
     # the fast engine too, and what is left (the colliding hashes, 0.4 ms a 600k-line
     # block) cost less than starting a thread, which stalled this one for the GIL (up to

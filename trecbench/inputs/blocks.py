@@ -280,6 +280,8 @@ class Block(NamedTuple):
 
     table: pa.Table
     stretches: tuple[np.ndarray, list[str]] | None = None
+    # each row's docno hashed (trecbench.hash_index.string_hash), when the reader made it
+    docno_hashes: np.ndarray | None = None
 
 
 class _Piece(NamedTuple):
@@ -346,9 +348,9 @@ def _typed(values: pa.ChunkedArray, name: str) -> pa.ChunkedArray:
 
 
 def _partition(qids: pa.ChunkedArray, partitions: int) -> np.ndarray:
-    """Per row, ``hash(qid) % partitions`` (:func:`trecbench.ranking.string_hash`: a
+    """Per row, ``hash(qid) % partitions`` (:func:`trecbench.hash_index.string_hash`: a
     function of the qid's bytes only, so a topic always lands in one partition)."""
-    from ..ranking import string_hash
+    from ..hash_index import string_hash
 
     parts = []
     for chunk in qids.chunks:

@@ -16,10 +16,10 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import arrow
+from ..hash_index import string_hash
 from ..inputs import trec_text
 from ..inputs.streams import GZIP_MAGIC
 from ..inputs.trec_text import RUN_FIELDS, SCORE_PATTERN, Tokens
-from ..ranking import string_hash
 from ..text_encoding import UTF16_FILE, is_utf16
 from .findings import Collector, ValidationResult
 

@@ -5,7 +5,7 @@ The file is read once through the readers' one way in (:func:`trecbench.sources.
 read_source`: plain or compressed, told by the content; a pipe works) and split as a
 run's fields are (at C's white space: a no-break space is part of an id). A collection's
 list can hold millions of ids, and a run is checked chunk by chunk: the ids are kept in
-one Arrow array with a sorted 64-bit hash of each (:class:`trecbench.ranking.HashIndex`,
+one Arrow array with a sorted 64-bit hash of each (:class:`trecbench.hash_index.HashIndex`,
 as a run's rows are matched), so that a chunk's docnos are found by a binary search,
 then compared with the listed strings (ids are strings, compared byte for byte: a hash
 alone could take one for another).
@@ -22,8 +22,9 @@ import pyarrow.compute as pc
 
 from .. import arrow
 from ..errors import InputError
+from ..hash_index import HashIndex, string_hash
 from ..inputs import trec_text
-from ..ranking import HashIndex, string_hash, take_rows
+from ..ranking import take_rows
 from ..sources import read_source, source_text
 
 Docids = str | os.PathLike | Iterable[str]
