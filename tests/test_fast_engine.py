@@ -675,13 +675,15 @@ def test_runs_indexed_topic_by_topic_find_duplicates_and_judgments_as_naive_chec
     """Runs large enough for the hash index to lead its keys with the topic (each
     stretch of topics sorted on its own): the duplicate it finds and the rows it matches
     to judgments are a naive check's (topics of 1 to 1,500 documents, some listed twice,
-    rows in and out of trec_eval's order)."""
-    from trecbench import ranking
+    rows in and out of trec_eval's order; one topic of 70,000 in two runs)."""
+    from trecbench import hash_index, ranking
 
     rng = np.random.default_rng(seed)
     lines = []
     for q in rng.permutation(int(rng.integers(3, 30))):
         depth = int(rng.choice([1, 7, 300, 1500]))
+        if seed < 2 and q == 0:
+            depth = 70_000  # pieces too large for 32-bit keys: 64-bit ones
         span = 3 * depth if seed % 3 == 0 else 10**9  # a third of the runs list some twice
         docnos = rng.integers(0, span, depth)
         scores = np.round(rng.normal(size=depth), 1)  # ties: rows move within topics
@@ -693,7 +695,9 @@ def test_runs_indexed_topic_by_topic_find_duplicates_and_judgments_as_naive_chec
     order = ranking.order_run(table)
     ranked = ranking.RankedRun(table, order, order.qids.to_pylist())
     if len(qid) >= 4096:
-        assert ranked.index().topic_bits  # the topic-led index, not one sort
+        layout = ranked.index().layout
+        assert isinstance(layout, hash_index._TopicPieces)  # not one sort
+        assert layout.width == (64 if seed < 2 else 32)
     listed: dict[tuple[str, str], list[int]] = {}
     for line, pair in enumerate(zip(qid, docno, strict=True), 1):
         listed.setdefault(pair, []).append(line)
@@ -715,16 +719,23 @@ def test_runs_indexed_topic_by_topic_find_duplicates_and_judgments_as_naive_chec
     assert got == sorted(naive)
 
 
-def test_a_hash_index_leads_with_topics_only_when_they_come_in_order():
+def test_a_hash_index_sorts_topics_in_pieces_only_when_they_come_in_order():
     from trecbench import hash_index
 
     keys = np.arange(5000, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)
     ascending = np.repeat(np.arange(5), 1000)
-    assert hash_index.HashIndex(keys.copy(), topics=ascending).topic_bits == 3
-    assert hash_index.HashIndex(keys.copy(), topics=ascending[::-1].copy()).topic_bits == 0
     index = hash_index.HashIndex(keys.copy(), topics=ascending)
-    assert np.all(index.packed[1:] >= index.packed[:-1])  # sorted as one array
-    which, rows = index.lookup(keys[[10, 4500]], np.array([0, 4]))
-    assert sorted(zip(which.tolist(), rows.tolist(), strict=True)) == [(0, 10), (1, 4500)]
+    assert isinstance(index.layout, hash_index._TopicPieces) and index.layout.width == 32
+    descending = hash_index.HashIndex(keys.copy(), topics=ascending[::-1].copy())
+    assert isinstance(descending.layout, hash_index._OneSort)
+    for built, topics in ((index, [0, 4]), (descending, [4, 0])):  # of rows 10 and 4500
+        assert np.all(built.packed[1:] >= built.packed[:-1])  # sorted as one array
+        which, rows = built.lookup(keys[[10, 4500]], np.array(topics))
+        assert sorted(zip(which.tolist(), rows.tolist(), strict=True)) == [(0, 10), (1, 4500)]
     # a key looked up under another topic, or one the run lacks, finds nothing
-    assert len(index.lookup(keys[[10, 10]], np.array([1, 7]))[0]) == 0
+    assert len(index.lookup(keys[[10, 10, 10]], np.array([1, 7, -1]))[0]) == 0
+    # pieces too large for 32-bit keys with enough hash bits: 64-bit keys, same answers
+    many = np.arange(70_000, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+    one_topic = hash_index.HashIndex(many.copy(), topics=np.zeros(70_000, np.int64))
+    assert one_topic.layout.width == 64
+    assert one_topic.lookup(many[[69_999]], np.array([0]))[1].tolist() == [69_999]

@@ -128,50 +128,38 @@ _LOW_BYTES = np.array([(1 << (8 * k)) - 1 for k in range(9)], np.uint64)
 
 
 class HashIndex:
-    """Rows sorted by a hash of their key, with the row number packed into the low bits.
+    """Entries (rows) sorted by a hash of their string and, with ``topics``, their topic:
+    rows whose keys collide (duplicate candidates) and, by binary search, the rows that
+    may hold a given key. Only some bits of the hash are kept, so every candidate must be
+    verified exactly.
 
-    One SIMD integer sort (no argsort) gives both: rows whose hashes collide (duplicate
-    candidates) and, by binary search, the rows that may hold a given key. Only some bits
-    of the hash are kept, so every candidate must be verified exactly.
-
-    With ``topics`` (each indexed row's topic, non-decreasing: the rows in ranked order),
-    the topic leads the packed key, so each stretch of whole topics sorts on its own, in
-    cache: a quarter of one sort's time on 600,000 rows of 1,000 per topic.
+    ``keys``: each row's :func:`string_hash` (unsalted; overwritten when neither ``rows``
+    nor ``topics`` are given); ``rows``: the rows to index (default all), in this order;
+    ``topics``: each indexed row's topic (an integer
+    code), when a key is to match only in its own topic. Topics that come in order (the
+    rows ranked: topics ascending) are sorted a stretch of topics at a time, in cache,
+    with 32-bit keys where they hold enough of the hash (:class:`_TopicPieces`: a sixth
+    of one 64-bit sort's time on 630,000 rows of 1,000 per topic, as numpy sorts 32-bit
+    keys with SIMD and 64-bit ones without on this project's machines); other rows in one
+    sort (:class:`_OneSort`, the topic salted into the hash).
     """
 
     def __init__(
         self, keys: np.ndarray, rows: np.ndarray | None = None, topics: np.ndarray | None = None
     ):
-        n = len(keys)
-        self.shift = max(1, (n - 1).bit_length())
-        self.mask = np.uint64((1 << self.shift) - 1)
         chosen = keys if rows is None else keys[rows]
-        self.topic_bits = _topic_bits(topics, self.shift)
-        dropped = np.uint64(self.shift + self.topic_bits)
-        shift = np.uint64(self.shift)
-        for start in range(0, len(chosen), _SLICE):  # in place, slice by slice (in cache)
-            stop = start + _SLICE
-            part = chosen[start:stop]
-            part >>= dropped
-            part <<= shift
-            if rows is None:
-                part |= np.arange(start, start + len(part), dtype=np.uint64)
-            else:
-                part |= rows[start:stop].astype(np.uint64)
-            if self.topic_bits:
-                part |= self._topic_lead(topics[start:stop])
-        if self.topic_bits:
-            for start, stop in _topic_pieces(topics):
-                chosen[start:stop].sort()
-        else:
-            chosen.sort()
-        self.packed = chosen
-
-    def _topic_lead(self, topics: np.ndarray) -> np.ndarray:
-        return topics.astype(np.uint64) << np.uint64(64 - self.topic_bits)
+        layout = _TopicPieces.of(topics, rows)
+        if layout is None:
+            if topics is not None:
+                chosen = salted(chosen, topics)
+            layout = _OneSort(len(keys), rows)
+        self.layout = layout
+        self.packed = layout.pack(chosen)
+        self.mask = layout.mask
+        self.topics = topics is not None
 
     def colliding_positions(self) -> np.ndarray:
-        """Positions (in the sorted order) of rows whose key bits equal another row's."""
+        """Positions (in the sorted order) of entries whose key bits equal another's."""
         same = (self.packed[1:] ^ self.packed[:-1]) <= self.mask
         colliding = np.zeros(len(self.packed), bool)  # like its predecessor or successor
         colliding[:-1] = same
@@ -179,20 +167,16 @@ class HashIndex:
         return np.flatnonzero(colliding)
 
     def row_at(self, positions: np.ndarray) -> np.ndarray:
-        return (self.packed[positions] & self.mask).astype(np.int64)
+        return self.layout.rows_of(self.packed[positions])
 
     def lookup(
         self, keys: np.ndarray, topics: np.ndarray | None = None
     ) -> tuple[np.ndarray, np.ndarray]:
-        """``(i, row)`` pairs: ``row`` may hold ``keys[i]`` (same key bits); ``topics``:
-        each key's topic, required when the index was built with topics."""
-        which = np.arange(len(keys))
-        if self.topic_bits:
-            which = which[(topics >= 0) & (topics < 1 << self.topic_bits)]  # none elsewhere
-            keys, topics = keys[which], topics[which]
-        low = (keys >> np.uint64(self.shift + self.topic_bits)) << np.uint64(self.shift)
-        if self.topic_bits:
-            low |= self._topic_lead(topics)
+        """``(i, row)`` pairs: ``row`` may hold ``keys[i]`` (:func:`string_hash`,
+        unsalted) in topic ``topics[i]`` (given when the index was built with topics)."""
+        if self.topics and topics is None:
+            raise ValueError("an index of topics looks keys up in their topics")
+        which, low = self.layout.needles(keys, topics)
         # sorted needles: numpy's binary search then stays local (10x faster on 10M rows)
         needles = np.argsort(low, kind="stable")
         low = low[needles]
@@ -204,28 +188,108 @@ class HashIndex:
         return found, self.row_at(np.repeat(start, count) + offset)
 
 
-# at least this many hash bits beside the row and topic bits, else no topic lead (a
-# 64-bit key cannot hold both for a 2**30-row run of 2-document topics)
-_MIN_HASH_BITS = 24
-# topics are sorted in pieces of about this many rows (8 KiB: in the first-level cache)
+class _OneSort:
+    """Every entry in one sort, its row number in the low bits: ``hash bits | row``."""
+
+    def __init__(self, n: int, rows: np.ndarray | None):
+        self.rows = rows
+        self.shift = max(1, (n - 1).bit_length())
+        self.mask = np.uint64((1 << self.shift) - 1)
+
+    def pack(self, chosen: np.ndarray) -> np.ndarray:
+        shift = np.uint64(self.shift)
+        for start in range(0, len(chosen), _SLICE):  # in place, slice by slice (in cache)
+            part = chosen[start : start + _SLICE]
+            part >>= shift
+            part <<= shift
+            if self.rows is None:
+                part |= np.arange(start, start + len(part), dtype=np.uint64)
+            else:
+                part |= self.rows[start : start + len(part)].astype(np.uint64)
+        chosen.sort()
+        return chosen
+
+    def rows_of(self, packed: np.ndarray) -> np.ndarray:
+        return (packed & self.mask).astype(np.int64)
+
+    def needles(self, keys: np.ndarray, topics: np.ndarray | None):
+        if topics is not None:
+            keys = salted(keys, topics)
+        shift = np.uint64(self.shift)
+        return np.arange(len(keys)), (keys >> shift) << shift
+
+
+# a piece: a stretch of whole topics of about this many entries or more (one larger
+# topic alone), sorted on its own (8 KiB of 64-bit keys: in the first-level cache)
 _PIECE = 1024
+# 32-bit keys when they keep at least this many bits of the hash (a false candidate
+# pair or two per piece of 2,048 entries), else 64-bit keys
+_HASH_BITS_32 = 16
 
 
-def _topic_bits(topics: np.ndarray | None, row_bits: int) -> int:
-    """The bits the topic leads the key with: 0 (no topic) unless ``topics`` is
-    non-decreasing and leaves room for the hash."""
-    if topics is None or len(topics) < 2 * _PIECE or topics[0] < 0:
-        return 0  # one sort is as quick
-    bits = max(1, int(topics[-1]).bit_length())
-    if bits + row_bits > 64 - _MIN_HASH_BITS or np.any(topics[1:] < topics[:-1]):
-        return 0
-    return bits
+class _TopicPieces:
+    """Entries in topic order, cut into pieces of whole topics, each sorted on its own:
+    ``piece | topic within the piece | hash bits | position in the piece``, the piece in
+    the high bits, so the pieces sorted one by one make one sorted array."""
 
+    def __init__(self, topics: np.ndarray, edges: np.ndarray, rows: np.ndarray | None):
+        self.rows = rows
+        self.starts = edges[:-1]
+        self.lengths = np.diff(edges)
+        self.first_topic, self.last_topic = topics[edges[:-1]], topics[edges[1:] - 1]
+        self.position_bits = max(1, int(self.lengths.max() - 1).bit_length())
+        self.topic_bits = int((self.last_topic - self.first_topic).max()).bit_length()
+        low_bits = self.topic_bits + self.position_bits
+        self.width = 32 if low_bits + _HASH_BITS_32 <= 32 else 64
+        self.piece_shift = 32 if self.width == 32 else 64 - max(1, (len(edges) - 2).bit_length())
+        self.hash_bits = self.piece_shift - low_bits
+        self.mask = np.uint64((1 << self.position_bits) - 1)
+        self.topics = topics
 
-def _topic_pieces(topics: np.ndarray) -> list[tuple[int, int]]:
-    """``(start, stop)`` stretches of whole topics of about ``_PIECE`` rows or more (one
-    larger topic alone)."""
-    starts = np.flatnonzero(topics[1:] != topics[:-1]) + 1
-    cuts = starts[np.diff(starts // _PIECE, prepend=0) > 0]
-    edges = [0, *cuts.tolist(), len(topics)]
-    return list(zip(edges[:-1], edges[1:], strict=True))
+    @classmethod
+    def of(cls, topics: np.ndarray | None, rows: np.ndarray | None) -> _TopicPieces | None:
+        """The pieces of ``topics``, or None where one sort is as good: few entries,
+        topics out of order, or too few hash bits left."""
+        if topics is None or len(topics) < 2 * _PIECE or topics[0] < 0:
+            return None  # one sort is as quick
+        if np.any(topics[1:] < topics[:-1]):
+            return None
+        starts = np.flatnonzero(topics[1:] != topics[:-1]) + 1
+        cuts = starts[np.diff(starts // _PIECE, prepend=0) > 0]
+        pieces = cls(topics, np.concatenate(([0], cuts, [len(topics)])), rows)
+        return pieces if pieces.hash_bits >= _HASH_BITS_32 else None
+
+    def pack(self, chosen: np.ndarray) -> np.ndarray:
+        width = np.uint32 if self.width == 32 else np.uint64
+        keys = (chosen >> np.uint64(64 - self.hash_bits)).astype(width)
+        keys <<= width(self.position_bits)
+        position = np.arange(len(chosen), dtype=width)
+        position -= np.repeat(self.starts.astype(width), self.lengths)
+        keys |= position
+        if self.topic_bits:
+            within = (self.topics - np.repeat(self.first_topic, self.lengths)).astype(width)
+            within <<= width(self.position_bits + self.hash_bits)
+            keys |= within
+        stops = self.starts + self.lengths
+        for start, stop in zip(self.starts.tolist(), stops.tolist(), strict=True):
+            keys[start:stop].sort()
+        piece = np.arange(len(self.lengths), dtype=np.uint64) << np.uint64(self.piece_shift)
+        packed = np.repeat(piece, self.lengths)
+        packed |= keys
+        return packed
+
+    def rows_of(self, packed: np.ndarray) -> np.ndarray:
+        piece = (packed >> np.uint64(self.piece_shift)).astype(np.int64)
+        entry = self.starts[piece] + (packed & self.mask).astype(np.int64)
+        return entry if self.rows is None else self.rows[entry].astype(np.int64)
+
+    def needles(self, keys: np.ndarray, topics: np.ndarray):
+        piece = np.searchsorted(self.first_topic, topics, side="right") - 1
+        which = np.flatnonzero((piece >= 0) & (topics <= self.last_topic[piece]))
+        piece, topics = piece[which], topics[which]
+        low = (keys[which] >> np.uint64(64 - self.hash_bits)) << np.uint64(self.position_bits)
+        low |= (piece.astype(np.uint64) << np.uint64(self.piece_shift)) | (
+            (topics - self.first_topic[piece]).astype(np.uint64)
+            << np.uint64(self.position_bits + self.hash_bits)
+        )
+        return which, low

@@ -17,7 +17,7 @@ import pyarrow.compute as pc
 
 from . import arrow
 from .errors import DuplicateError
-from .hash_index import HashIndex, salted, string_hash
+from .hash_index import HashIndex, string_hash
 from .score_precision import comparable_scores
 
 
@@ -148,12 +148,10 @@ class RankedRun:
     def index(self) -> HashIndex:
         """The kept rows indexed by a hash of (topic, docno): see :class:`HashIndex`."""
         if self._index is None:
-            topic, _ = self.row_arrays()
-            if self.docno_hashes is None:
-                keys = string_hash(self.run_table.column("docno"), salt=topic)
-            else:
-                keys = salted(self.docno_hashes, topic)
-            # in ranked order (topics ascending): each topic sorted on its own
+            keys = self.docno_hashes
+            if keys is None:
+                keys = string_hash(self.run_table.column("docno"))
+            # in ranked order (topics ascending): sorted a stretch of topics at a time
             rows = None if self.identity else self.rows
             self._index = HashIndex(keys, rows, self.topic)
         return self._index
@@ -163,7 +161,7 @@ class RankedRun:
         docnos[which])`` (``topic``: index into ``qids``), found in :meth:`index` and
         verified as strings, so a hash collision never makes a false match."""
         run_topic, _ = self.row_arrays()
-        which, rows = self.index().lookup(string_hash(docnos, topic), topic)
+        which, rows = self.index().lookup(string_hash(docnos), topic)
         same = arrow.to_numpy(
             pc.equal(
                 pc.cast(take_rows(self.run_table.column("docno"), rows), pa.large_string()),
@@ -388,12 +386,12 @@ def find_duplicate(topic: np.ndarray, docnos, lines, index=None):
     byte-wise, as trec_eval finds it in its docno-sorted ranking), or None.
 
     ``lines`` None means row ``i`` is line ``i + 1``; ``index``: a :class:`HashIndex` of
-    the rows to check (by default all) keyed by ``string_hash(docnos, salt=topic)``.
+    the rows to check (by default all) by ``string_hash(docnos)`` in their ``topic``.
     Candidates are rows whose hashes collide; only they are compared as strings, so a hash
     collision can never produce a false report.
     """
     if index is None:
-        index = HashIndex(string_hash(docnos, salt=topic))
+        index = HashIndex(string_hash(docnos), topics=topic)
     candidates = index.row_at(index.colliding_positions())
     if len(candidates) == 0:
         return None
