@@ -151,9 +151,14 @@ class RankedRun:
             keys = self.docno_hashes
             if keys is None:
                 keys = string_hash(self.run_table.column("docno"))
-            # in ranked order (topics ascending): sorted a stretch of topics at a time
-            rows = None if self.identity else self.rows
-            self._index = HashIndex(keys, rows, self.topic)
+            # topics ascending, sorted a stretch of topics at a time: in the file's order
+            # when that is how its topics come (rows moved only within topics, every row
+            # kept: no gather of the keys), else in ranked order
+            topic, _ = self.row_arrays()
+            if self.identity or (self.everything and _non_decreasing(topic)):
+                self._index = HashIndex(keys, None, topic)
+            else:
+                self._index = HashIndex(keys, self.rows, self.topic)
         return self._index
 
     def match(self, topic: np.ndarray, docnos) -> tuple[np.ndarray, np.ndarray]:
@@ -198,6 +203,10 @@ class RankedRun:
         found = self.first_duplicate()
         if found is not None:
             raise duplicate_error(path, *found)
+
+
+def _non_decreasing(values: np.ndarray) -> bool:
+    return bool(np.all(values[1:] >= values[:-1]))
 
 
 def topic_codes(
