@@ -351,7 +351,7 @@ def test_row_arrays_of_presorted_runs_with_ties_match_a_scatter(seed):
 
 @pytest.mark.parametrize("seed", range(30))
 def test_find_duplicate_matches_a_naive_check(seed):
-    from trecbench import ranking
+    from trecbench import hash_index, ranking
 
     rng = np.random.default_rng(seed)
     lines = random_case(seed)[1].splitlines()
@@ -377,6 +377,12 @@ def test_find_duplicate_matches_a_naive_check(seed):
     found = ranking.find_duplicate(topic, table["docno"], table["line"])
     got = None if found is None else (qids[int(found[0])].as_py(), *found[1:])
     assert got == expected
+    # hashes of few values: documents listed once collide with the duplicates, and their
+    # candidates interleave (the second line was once taken from another document's rows)
+    few = hash_index.string_hash(table["docno"]) % np.uint64(3) * np.uint64(0x9E3779B97F4A7C15)
+    index = hash_index.HashIndex(few, topics=topic)
+    found = ranking.find_duplicate(topic, table["docno"], table["line"], index=index)
+    assert (None if found is None else (qids[int(found[0])].as_py(), *found[1:])) == expected
 
 
 def test_string_hash_depends_only_on_the_bytes():

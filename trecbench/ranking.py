@@ -418,9 +418,9 @@ def find_duplicate(topic: np.ndarray, docnos, lines, index=None):
         return None
     # each row has its own line: a pair's second line is its smallest line but the first
     first = groups.reduce(np.minimum, line)
-    grouped = line[groups.order]
+    grouped = line[groups.order]  # in group order already: reduced as it stands
     grouped[grouped == np.repeat(first, groups.counts)] = np.iinfo(np.int64).max
-    second = groups.reduce(np.minimum, grouped)
+    second = np.minimum.reduceat(grouped, groups.starts)
     topics = topic[candidates[groups.first[dupes]]]
     dupes = dupes[topics == topics.min()]
     pick = min(dupes, key=lambda d: docno[int(groups.first[d])].as_py())  # as UTF-8 bytes
