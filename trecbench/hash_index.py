@@ -221,21 +221,30 @@ class _OneSort:
 
 # a piece: a stretch of whole topics of about this many entries or more (one larger
 # topic alone), sorted on its own in the first-level cache. Smaller pieces leave more
-# hash bits: false candidate pairs grow as a piece's length cubed (about one in eight
-# pieces of 1,000 entries has one; twice the length, eight times as many, each then
-# compared as strings: 630,000 rows of 1,000 per topic indexed and checked in 8.1 ms
-# with pieces of 512 or more, 8.8 ms with 1,024, 11.0 ms with 2,048)
+# hash bits to 32-bit keys: 630,000 rows of 1,000 per topic indexed and checked for
+# duplicates in 8.1 ms with pieces of 512 or more, 8.8 ms with 1,024, 11.0 ms with 2,048
 _PIECE = 512
-# 32-bit keys when they keep at least this many bits of the hash, else 64-bit keys
-_HASH_BITS_32 = 16
+# 32-bit keys unless they would make more false candidate pairs (each compared as
+# strings) than _FALSE_PAIRS or one per _ENTRIES_PER_FALSE_PAIR entries; 64-bit keys
+# keep at least _MIN_HASH_BITS
+_FALSE_PAIRS = 64
+_ENTRIES_PER_FALSE_PAIR = 1024
+_MIN_HASH_BITS = 16
 
 
 class _TopicPieces:
     """Entries in topic order, cut into pieces of whole topics, each sorted on its own:
     ``piece | topic within the piece | hash bits | position in the piece``, the piece in
-    the high bits, so the pieces sorted one by one make one sorted array."""
+    the high bits, so the pieces sorted one by one make one sorted array.
 
-    def __init__(self, topics: np.ndarray, edges: np.ndarray, rows: np.ndarray | None):
+    Two entries of one topic are a false candidate pair when their kept hash bits are
+    equal: about ``sum(L**2) / 2**(bits + 1)`` pairs for topics of ``L`` entries. 32-bit
+    keys serve where that stays small (topics of 1,000: 22 bits, one pair in about eight
+    topics); larger topics get 64-bit keys."""
+
+    def __init__(
+        self, topics: np.ndarray, edges: np.ndarray, rows: np.ndarray | None, squares: float
+    ):
         self.rows = rows
         self.starts = edges[:-1]
         self.lengths = np.diff(edges)
@@ -243,7 +252,9 @@ class _TopicPieces:
         self.position_bits = max(1, int(self.lengths.max() - 1).bit_length())
         self.topic_bits = int((self.last_topic - self.first_topic).max()).bit_length()
         low_bits = self.topic_bits + self.position_bits
-        self.width = 32 if low_bits + _HASH_BITS_32 <= 32 else 64
+        false_pairs = squares / 2.0 ** (32 - low_bits + 1)
+        allowed = max(_FALSE_PAIRS, len(topics) / _ENTRIES_PER_FALSE_PAIR)
+        self.width = 32 if 32 - low_bits >= 8 and false_pairs <= allowed else 64
         self.piece_shift = 32 if self.width == 32 else 64 - max(1, (len(edges) - 2).bit_length())
         self.hash_bits = self.piece_shift - low_bits
         self.mask = np.uint64((1 << self.position_bits) - 1)
@@ -259,8 +270,10 @@ class _TopicPieces:
             return None
         starts = np.flatnonzero(topics[1:] != topics[:-1]) + 1
         cuts = starts[np.diff(starts // _PIECE, prepend=0) > 0]
-        pieces = cls(topics, np.concatenate(([0], cuts, [len(topics)])), rows)
-        return pieces if pieces.hash_bits >= _HASH_BITS_32 else None
+        lengths = np.diff(starts, prepend=0, append=len(topics)).astype(np.float64)
+        edges = np.concatenate(([0], cuts, [len(topics)]))
+        pieces = cls(topics, edges, rows, float(np.dot(lengths, lengths)))
+        return pieces if pieces.hash_bits >= _MIN_HASH_BITS else None
 
     def pack(self, chosen: np.ndarray) -> np.ndarray:
         width = np.uint32 if self.width == 32 else np.uint64
