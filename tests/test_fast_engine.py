@@ -746,6 +746,14 @@ def test_a_hash_index_sorts_topics_in_pieces_only_when_they_come_in_order():
     # a key looked up under another topic, or one the run lacks, finds nothing
     assert len(index.lookup(keys[[10, 10, 10]], np.array([1, 7, -1]))[0]) == 0
     # pieces too large for 32-bit keys with enough hash bits: 64-bit keys, same answers
+    # topics of a few rows leave 32-bit keys few hash bits, but make few false pairs:
+    # 3,000 topics of 7 (a key listed twice in one of them is found)
+    small = np.repeat(np.arange(3000), 7)
+    seven = np.tile(np.arange(7, dtype=np.uint64), 3000) * np.uint64(0x9E3779B97F4A7C15)
+    seven[7 * 1234 + 5] = seven[7 * 1234 + 2]
+    index = hash_index.HashIndex(seven.copy(), topics=small)
+    assert isinstance(index.layout, hash_index._TopicPieces) and index.layout.width == 32
+    assert {7 * 1234 + 2, 7 * 1234 + 5} <= set(index.row_at(index.colliding_positions()))
     many = np.arange(70_000, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)
     one_topic = hash_index.HashIndex(many.copy(), topics=np.zeros(70_000, np.int64))
     assert one_topic.layout.width == 64

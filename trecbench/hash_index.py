@@ -219,17 +219,17 @@ class _OneSort:
         return np.arange(len(keys)), (keys >> shift) << shift
 
 
-# a piece: a stretch of whole topics of about this many entries or more (one larger
-# topic alone), sorted on its own in the first-level cache. Smaller pieces leave more
-# hash bits to 32-bit keys: 630,000 rows of 1,000 per topic indexed and checked for
-# duplicates in 8.1 ms with pieces of 512 or more, 8.8 ms with 1,024, 11.0 ms with 2,048
+# pieces are cut at the first topic to start past each multiple of this many entries
+# (whole topics; a topic longer than that alone), each sorted on its own in the
+# first-level cache. Smaller pieces leave more hash bits to 32-bit keys: 630,000 rows of
+# 1,000 per topic indexed and checked for duplicates in 8.1 ms with cuts every 512, 8.8
+# ms every 1,024, 11.0 ms every 2,048
 _PIECE = 512
-# 32-bit keys unless they would make more false candidate pairs (each compared as
-# strings) than _FALSE_PAIRS or one per _ENTRIES_PER_FALSE_PAIR entries; 64-bit keys
-# keep at least _MIN_HASH_BITS
+# keys (32-bit, else 64-bit, else one sort) may keep so few hash bits that they make at
+# most _FALSE_PAIRS false candidate pairs, or one per _ENTRIES_PER_FALSE_PAIR entries
+# (each pair is compared as strings)
 _FALSE_PAIRS = 64
 _ENTRIES_PER_FALSE_PAIR = 1024
-_MIN_HASH_BITS = 16
 
 
 class _TopicPieces:
@@ -245,20 +245,22 @@ class _TopicPieces:
     def __init__(
         self, topics: np.ndarray, edges: np.ndarray, rows: np.ndarray | None, squares: float
     ):
-        self.rows = rows
+        self.rows, self.topics, self.squares = rows, topics, squares
         self.starts = edges[:-1]
         self.lengths = np.diff(edges)
         self.first_topic, self.last_topic = topics[edges[:-1]], topics[edges[1:] - 1]
         self.position_bits = max(1, int(self.lengths.max() - 1).bit_length())
         self.topic_bits = int((self.last_topic - self.first_topic).max()).bit_length()
         low_bits = self.topic_bits + self.position_bits
-        false_pairs = squares / 2.0 ** (32 - low_bits + 1)
-        allowed = max(_FALSE_PAIRS, len(topics) / _ENTRIES_PER_FALSE_PAIR)
-        self.width = 32 if 32 - low_bits >= 8 and false_pairs <= allowed else 64
+        self.width = 32 if self.few_false_pairs(32 - low_bits) else 64
         self.piece_shift = 32 if self.width == 32 else 64 - max(1, (len(edges) - 2).bit_length())
         self.hash_bits = self.piece_shift - low_bits
         self.mask = np.uint64((1 << self.position_bits) - 1)
-        self.topics = topics
+
+    def few_false_pairs(self, hash_bits: int) -> bool:
+        """Whether keys keeping ``hash_bits`` bits of the hash make few false pairs."""
+        allowed = max(_FALSE_PAIRS, len(self.topics) / _ENTRIES_PER_FALSE_PAIR)
+        return hash_bits > 0 and self.squares / 2.0 ** (hash_bits + 1) <= allowed
 
     @classmethod
     def of(cls, topics: np.ndarray | None, rows: np.ndarray | None) -> _TopicPieces | None:
@@ -273,7 +275,7 @@ class _TopicPieces:
         lengths = np.diff(starts, prepend=0, append=len(topics)).astype(np.float64)
         edges = np.concatenate(([0], cuts, [len(topics)]))
         pieces = cls(topics, edges, rows, float(np.dot(lengths, lengths)))
-        return pieces if pieces.hash_bits >= _MIN_HASH_BITS else None
+        return pieces if pieces.few_false_pairs(pieces.hash_bits) else None
 
     def pack(self, chosen: np.ndarray) -> np.ndarray:
         width = np.uint32 if self.width == 32 else np.uint64
