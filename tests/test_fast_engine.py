@@ -758,3 +758,15 @@ def test_a_hash_index_sorts_topics_in_pieces_only_when_they_come_in_order():
     one_topic = hash_index.HashIndex(many.copy(), topics=np.zeros(70_000, np.int64))
     assert one_topic.layout.width == 64
     assert one_topic.lookup(many[[69_999]], np.array([0]))[1].tolist() == [69_999]
+
+
+def test_a_ranked_run_refuses_hashes_that_are_not_one_a_row():
+    from trecbench import hash_index, ranking
+
+    table = _run_table("1 Q0 a 1 2 t\n1 Q0 b 2 1 t\n")
+    order = ranking.order_run(table)
+    hashes = hash_index.string_hash(table["docno"])
+    with pytest.raises(ValueError, match="docno_hashes holds 1 hash for 2 rows"):
+        ranking.RankedRun(table, order, ["1"], docno_hashes=hashes[:1])
+    ranked = ranking.RankedRun(table, order, ["1"], docno_hashes=hashes)
+    assert ranked.first_duplicate() is None

@@ -17,7 +17,8 @@ import pyarrow.compute as pc
 
 from . import arrow
 from .errors import DuplicateError
-from .hash_index import HashIndex, string_hash
+from .hash_index import HashIndex, non_decreasing, string_hash
+from .plurals import counted
 from .score_precision import comparable_scores
 
 
@@ -91,8 +92,10 @@ class RankedRun:
         max_docs=None,
         docno_hashes: np.ndarray | None = None,
     ):
+        if docno_hashes is not None and len(docno_hashes) != run_table.num_rows:
+            held = counted(len(docno_hashes), "hash", "hashes")
+            raise ValueError(f"docno_hashes holds {held} for {counted(run_table.num_rows, 'row')}")
         self.run_table = run_table
-        # string_hash of each row's docno when already made (in the thread reading ahead)
         self.docno_hashes = docno_hashes
         self.qids = qids
         wanted = pc.index_in(order.qids, value_set=arrow.array(qids, order.qids.type))
@@ -153,9 +156,10 @@ class RankedRun:
                 keys = string_hash(self.run_table.column("docno"))
             # topics ascending, sorted a stretch of topics at a time: in the file's order
             # when that is how its topics come (rows moved only within topics, every row
-            # kept: no gather of the keys), else in ranked order
+            # kept: no gather of the keys; the ranked order itself among them), else in
+            # ranked order
             topic, _ = self.row_arrays()
-            if self.identity or (self.everything and _non_decreasing(topic)):
+            if self.everything and non_decreasing(topic):
                 self._index = HashIndex(keys, None, topic)
             else:
                 self._index = HashIndex(keys, self.rows, self.topic)
@@ -203,10 +207,6 @@ class RankedRun:
         found = self.first_duplicate()
         if found is not None:
             raise duplicate_error(path, *found)
-
-
-def _non_decreasing(values: np.ndarray) -> bool:
-    return bool(np.all(values[1:] >= values[:-1]))
 
 
 def topic_codes(
