@@ -734,6 +734,70 @@ def test_an_empty_line_after_the_first_block_is_irregular(tmp_path, monkeypatch,
         list(trec_text.iter_regular_run(source, block))
 
 
+def _empty_field_run(sep: str, field: int, lines: int = 40, bad: int = 30) -> bytes:
+    """A regular run whose line ``bad`` (0-based) has an empty ``field``, the field after
+    it missing (still six fields: the reader's field count holds)."""
+    rows = [["q1", "Q0", f"d{i}", str(i + 1), "1.5", "t"] for i in range(lines)]
+    rows[bad][field:] = ["", *rows[bad][field:-1]]
+    return "".join(sep.join(row) + "\n" for row in rows).encode()
+
+
+@pytest.mark.parametrize("sep", [" ", "\t"])
+@pytest.mark.parametrize("field", [1, 3])
+def test_an_empty_q0_or_rank_in_a_later_block_is_irregular(tmp_path, monkeypatch, sep, field):
+    """Q0 and rank are not read by the regular readers: adjacent separators in any block,
+    the whole reader's or the streamed one's, make the text irregular (the tokenizer then
+    names the line), never a run with shifted fields."""
+    data = _empty_field_run(sep, field)
+    path = tmp_path / "r.run"
+    path.write_bytes(data)
+    block = data.index(b"\n", len(data) // 4) + 1  # whole lines, the bad one later
+    with streams.Source(path) as source, pytest.raises(trec_text.Irregular):
+        list(trec_text.iter_regular_run(source, block))
+    for size in (block, 1 << 20):  # the bad line in a later read, and in the first
+        monkeypatch.setattr(trec_regular, "_REGULAR_BLOCK", size)
+        assert trec_text.read_regular_run(path) is None
+    with pytest.raises(InputError, match=r"r\.run:31: expected 6 fields"):
+        trec_text.run_table(trec_text.tokenize_file(path))
+
+
+@pytest.mark.parametrize("sep", [" ", "\t"])
+def test_adjacent_separators_across_two_reads_are_irregular(tmp_path, monkeypatch, sep):
+    """The whole reader checks the text as Arrow pulls it: a pair of separators cut
+    between two reads is seen too."""
+    data = _empty_field_run(sep, 1)
+    path = tmp_path / "r.run"
+    path.write_bytes(data)
+    cut = data.index((sep * 2).encode()) + 1  # the first read ends between the two
+    monkeypatch.setattr(trec_regular, "_REGULAR_BLOCK", cut)
+    assert trec_text.read_regular_run(path) is None
+
+
+@pytest.mark.parametrize("sep", [b" ", b"\t"])
+def test_adjacent_separators_are_found_at_every_offset(sep):
+    other = b"\t" if sep == b" " else b" "
+    for n in range(12):
+        alone = (sep + b"x") * n  # separators never adjacent: an even and an odd offset
+        assert not trec_regular._adjacent_separators(alone[:n], sep)
+        assert not trec_regular._adjacent_separators(memoryview(alone[:n]), sep, other)
+        for i in range(n - 1):
+            pair = bytearray(b"x" * n)
+            pair[i : i + 2] = sep * 2
+            assert trec_regular._adjacent_separators(bytes(pair), sep), (n, i)
+        assert trec_regular._adjacent_separators(sep + b"x" * n, sep, before=sep)
+        assert not trec_regular._adjacent_separators(b"x" + sep * (n > 0), sep, before=sep)
+
+
+def test_empty_fields_beyond_the_tag_leave_the_values_as_the_tokenizer_reads_them(tmp_path):
+    data = b"q1 Q0 d1 1 2.5 t x  y\nq1 Q0 d2 2 1.5 t x z y\n"
+    path = tmp_path / "r.run"
+    path.write_bytes(data)
+    assert trec_text.read_regular_run(path) is None  # the tokenizer reads it
+    table = trec_text.run_table(trec_text.tokenize_file(path))
+    assert table.column("docno").to_pylist() == ["d1", "d2"]
+    assert table.column("score").to_pylist() == [2.5, 1.5]
+
+
 def test_a_run_of_empty_lines_is_not_parsed_as_csv(tmp_path):
     """The CSV fast paths give up at the first empty line instead of parsing them all."""
     data = b"q1 Q0 d1 1 1.5 t\n" + b"\n" * 10 + b"q1 Q0 d2 2 0.5 t\n"
