@@ -61,12 +61,16 @@ class RunOrder:
 
     def positions(self) -> np.ndarray:
         """0-based position of each ranked row within its topic."""
-        dtype = self.order.dtype
-        lengths = np.diff(self.starts, append=len(self.topic))
-        positions = np.arange(len(self.topic), dtype=dtype)
-        # each topic's start repeated (topics come in order): a third of a gather's time
-        positions -= np.repeat(self.starts.astype(dtype), lengths)
-        return positions
+        return _positions(self.starts, len(self.topic), self.order.dtype)
+
+
+def _positions(starts: np.ndarray, n: int, dtype) -> np.ndarray:
+    """0-based position of each of ``n`` rows within its stretch, the stretches starting
+    at ``starts`` (ascending)."""
+    positions = np.arange(n, dtype=dtype)
+    # each stretch's start repeated: a third of a gather's time
+    positions -= np.repeat(starts.astype(dtype), np.diff(starts, append=n))
+    return positions
 
 
 def _index_type(n: int):
@@ -281,8 +285,7 @@ def order_run(run_table: pa.Table, float32: bool = True, stretches=None) -> RunO
             moved_to = np.cumsum(lengths[blocks]) - lengths[blocks]
             order += np.repeat((starts[blocks] - moved_to).astype(index), lengths[blocks])
             ranked_topic = np.repeat(topic[starts[blocks]], lengths[blocks])  # topic[order]
-            row_topic, row_position = topic, np.arange(n, dtype=index)
-            row_position -= np.repeat(starts.astype(index), lengths)
+            row_topic, row_position = topic, _positions(starts, n, index)
     if order is None:
         if float32:
             key = (topic.astype(np.uint64) << np.uint64(32)) | _descending_key(scores)
@@ -297,8 +300,7 @@ def order_run(run_table: pa.Table, float32: bool = True, stretches=None) -> RunO
     moved = _order_ties(order, ranked_topic, ranked_scores, run_table.column("docno"))
     if moved is not None:
         if identity:  # each input row's topic and position, as ranked before the move
-            row_topic, row_position = topic, np.arange(n, dtype=index)
-            row_position -= starts.astype(index)[topic]
+            row_topic, row_position = topic, _positions(starts, n, index)
             identity = False
         if row_topic is not None:  # tied rows moved within their topic: same topic, and
             # each the position of the rank it moved to (no scatter of every row)
