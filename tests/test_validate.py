@@ -507,8 +507,16 @@ def test_qrels_cross_checks_and_unjudged(tmp_path):
     assert ("X1", 4) in got
     # topic 1 retrieves a (judged), x (unjudged), b (judged); topic 3 has no judgments
     assert got[("X4", None)] == (
-        "1 of 3 documents in the top 10 of judged topics are unjudged (33.3 percent)"
+        "1 of 3 documents in the top 10 of judged topics is unjudged (33.3 percent)"
     )
+
+
+def test_the_unjudged_share_counts_one_document_as_one(tmp_path):
+    _, run_result = _run_and_qrels(tmp_path, b"1 Q0 a 1 3 t\n", b"1 0 a 1\n")
+    got = {f.rule: f.message for f in run_result.findings}
+    assert got["X4"] == (
+        "0 of 1 document in the top 10 of judged topics are unjudged (0.0 percent)"
+    )  # "0 of 1 documents" before
 
 
 def test_fix_canonical_run(tmp_path):

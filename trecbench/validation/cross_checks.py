@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from ..compressions import without_suffixes
 from ..errors import InputError
+from ..plurals import counted
 from ..trec_eval.negative_topics import STOPS, unevaluable
 from . import wording
 from .findings import Collector, QrelsInfo
@@ -219,8 +220,8 @@ def against_qrels(
             "X4",
             None,
             None,
-            f"{count} of {total} documents in the top 10 of judged topics are unjudged "
-            f"({100 * count / total:.1f} percent)",
+            f"{count} of {counted(total, 'document')} in the top 10 of judged topics "
+            f"{'is' if count == 1 else 'are'} unjudged ({100 * count / total:.1f} percent)",
         )
 
 
