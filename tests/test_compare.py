@@ -85,6 +85,36 @@ def test_intervals_are_the_shared_bootstrap_of_the_columns():
     assert (test["ci_low"], test["ci_high"]) == pytest.approx((diff_low, diff_high), rel=1e-9)
 
 
+def _thirds(runs: dict[str, list[int]]) -> pd.DataFrame:
+    """P@3-like values (relevant documents / 3) per topic, one list per run."""
+    rows = [(run, f"t{i:02d}", "P@3", k / 3) for run, ks in runs.items() for i, k in enumerate(ks)]
+    return pd.DataFrame(rows, columns=["run", "qid", "measure", "value"])
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_an_interval_holds_its_own_estimate_when_the_values_do_not_vary(seed):
+    # a mean sums its topics in order (as trec_eval does), the resamples exactly: ten
+    # topics of 1/3 had the mean 0.33333333333333337 and the interval [0.3333333333333333,
+    # 0.3333333333333333], and a difference of 1/3 on every topic fell outside its interval
+    rng = np.random.default_rng(seed)
+    ks = rng.integers(0, 3, int(rng.integers(2, 30))).tolist()
+    runs = {"base": ks, "plus": [k + 1 for k in ks], "flat": [1] * len(ks)}
+    result = compare_scores(_thirds(runs), samples=200, seed=seed)
+    for row in result.summary.itertuples():
+        assert row.ci_low <= row.mean <= row.ci_high, row
+        assert row.normal_low <= row.mean <= row.normal_high, row
+    for row in result.comparisons.itertuples():
+        assert row.ci_low <= row.difference <= row.ci_high, row
+    flat = result.summary.set_index("run").loc["flat"]
+    assert flat["ci_high"] - flat["ci_low"] <= 1e-15  # still the point: [d, d]
+
+
+def test_an_interval_that_leaves_out_its_estimate_by_more_than_rounding_is_left():
+    low, high = stats.enclosing(np.array([0.5, 0.5]), np.array([0.5 + 1e-12, 0.6]),
+                                np.array([0.7, 0.7]), np.array([0.5, 0.5]))  # fmt: skip
+    assert low.tolist() == [0.5, 0.6] and high.tolist() == [0.7, 0.7]
+
+
 @pytest.mark.parametrize("test", ["bootstrap", "randomization"])
 def test_resampling_tests_repeat_with_a_seed_and_change_with_another(test):
     frame = _per_query(n=25)

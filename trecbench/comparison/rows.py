@@ -27,10 +27,17 @@ def summary_rows(view: View, boot, bounds, runs, measures, statistics: StatsSett
     """Per run and measure: mean, intervals, tie bounds."""
     n = view.flat.shape[0]
     means = view.mean_of(view.flat)
-    low, high = _interval(boot, statistics.confidence, view.part.section)
+    size = np.abs(means)
+    low, high = stats.enclosing(
+        means, *_interval(boot, statistics.confidence, view.part.section), size
+    )
     nan = np.full(view.flat.shape[1], np.nan)
     macro = view.part.strata is not None
-    normal = (nan, nan) if macro else stats.normal_interval(view.flat, statistics.confidence)
+    normal = (nan, nan)
+    if not macro:
+        normal = stats.enclosing(
+            means, *stats.normal_interval(view.flat, statistics.confidence), size
+        )
     ties = (nan, nan)
     if bounds is not None:
         ties = tuple(view.mean_of(b.transpose(0, 2, 1).reshape(n, -1)) for b in bounds)
@@ -97,7 +104,12 @@ def comparison_rows(
     diffs = flat[:, left] - flat[:, right]
     means = view.mean_of(flat)
     pairs = (np.array(left), np.array(right))
-    diff_low, diff_high = _interval(boot, statistics.confidence, section, pairs)
+    differences = means[left] - means[right]  # each row's difference, as printed
+    diff_low, diff_high = stats.enclosing(
+        differences,
+        *_interval(boot, statistics.confidence, section, pairs),
+        np.maximum(np.abs(means[left]), np.abs(means[right])),
+    )
     p, why = tested
     adjusted, significant = adjusted_and_significant(p, statistics, section)
     effect = np.full(len(compared), np.nan) if macro else stats.effect_size(diffs)
@@ -109,8 +121,7 @@ def comparison_rows(
     label = {"stratum": section.label}
     rows, movers = [], []
     for k, (m, r) in enumerate(compared):
-        base_mean = means[right[k]]
-        difference = means[left[k]] - base_mean
+        base_mean, difference = means[right[k]], differences[k]
         change, change_undefined = _relative(difference, base_mean)
         better = better_first(diffs[:, k], measures[m])
         head = label | {"run": runs[r], "baseline": runs[baseline], "measure": measures[m]}
