@@ -233,6 +233,24 @@ def test_a_pyterrier_results_frame_with_docid_beside_docno_is_read(tmp_path):
         trecbench.evaluate(qrels, results.rename(columns={"docid": "doc_id"}), ["map"])
 
 
+def test_a_pyterrier_frame_without_docno_is_not_scored_on_terrier_docids(tmp_path):
+    # Terrier's internal number 0 matched the qrels' docno "0" (MS MARCO's numeric
+    # docnos): P@1 1.0, no warning. Refused; Pyserini's docid (text) is read.
+    import pandas as pd
+
+    results = pd.DataFrame({"qid": ["1", "1"], "docid": [0, 1], "rank": [0, 1],
+                            "score": [9.0, 8.0], "query": ["q", "q"]})  # fmt: skip
+    qrels = pd.DataFrame({"qid": ["1", "1"], "docno": ["0", "7187158"], "label": [1, 1]})
+    with pytest.raises(trecbench.UsageError, match="'docid' holds integers: a PyTerrier"):
+        trecbench.evaluate(qrels, results, ["P@1"])
+    results.to_parquet(tmp_path / "results.parquet")
+    qrels.to_parquet(tmp_path / "qrels.parquet")
+    assert cli_run(["score", "-m", "P@1", str(tmp_path / "qrels.parquet"),
+                    str(tmp_path / "results.parquet")]) == 2  # fmt: skip
+    pyserini = results.assign(docid=["7187158", "0"])
+    assert trecbench.evaluate(qrels, pyserini, ["P@1"]).to_dict() == {"1": {"P@1": 1.0}}
+
+
 def test_integer_ids_beside_ids_they_lost_zeros_of_are_refused(tmp_path):
     # pandas read docno 0123 as 123: scored as is, map 0.25 where trec_eval gives 1.0 on
     # the file as written (the judged documents no longer match). Refused, naming an id.

@@ -53,6 +53,13 @@ SCORE_NAMES = ("score",)
 REL_NAMES = ("rel", "relevance", "label", "score")
 SUBTOPIC_NAMES = ("iter", "iteration")
 DEFAULT_TAG = "run"
+# a run's only document id an integer `docid`: PyTerrier's results name the document
+# `docno`, and their `docid` is Terrier's internal number, which would match the qrels'
+# numeric docnos (MS MARCO's) silently; Pyserini's `docid` is text, and is read
+_TERRIER_DOCID = (
+    "column 'docid' holds integers: a PyTerrier docid is Terrier's internal document "
+    "number, not the docno; keep the docno column beside it, or give the ids as text"
+)
 
 
 def _file_row(i: int) -> str:
@@ -380,6 +387,12 @@ def typed(
 
     qid_name = need_column(table.column_names, QID_NAMES, "query id", origin, file)
     doc_name = need_column(table.column_names, DOCNO_NAMES, "document id", origin, file)
+    if (
+        kind == "run"
+        and doc_name == "docid"
+        and pa.types.is_integer(_decoded(column("docid")).type)
+    ):
+        raise _column_error(origin, file, _TERRIER_DOCID)
     columns = {
         "qid": ids(column(qid_name), qid_name, origin, where, nul=nul),
         "docno": ids(column(doc_name), doc_name, origin, where, nul=nul),
