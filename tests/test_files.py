@@ -356,3 +356,15 @@ def test_judgment_groups_round_trip_with_trec_eval_s_own_qrels(tmp_path, trec_ev
     before = trecbench.evaluate(str(source), str(run), measures, **options).to_dict()
     after = trecbench.evaluate(str(out), str(run), measures, **options).to_dict()
     assert after == before and len(before) == 3
+
+
+@pytest.mark.parametrize("name", ["empty.run", "empty.parquet"])
+@pytest.mark.parametrize("run", [{}, [], {"q1": {}}])
+def test_an_empty_run_or_qrels_is_not_written(tmp_path, name, run):
+    # a 0-byte file (919 bytes of Parquet without rows) that score, evaluate and validate
+    # all refuse (R26) was written without a word
+    with pytest.raises(trecbench.UsageError, match="empty run: nothing to write"):
+        trecbench.write_run(run, tmp_path / name)
+    with pytest.raises(trecbench.UsageError, match="empty qrels: nothing to write"):
+        trecbench.write_qrels(run, tmp_path / name.replace("run", "qrels"))
+    assert list(tmp_path.iterdir()) == []

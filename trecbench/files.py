@@ -215,7 +215,7 @@ def write_run(run, path: str | os.PathLike, inputs: Sequence[str | os.PathLike] 
     order, ranks 1..n). A name ending in ``.parquet`` gets Parquet (columns qid, docno,
     rank, score, tag; ids as strings), anything else :func:`run_bytes`.
     """
-    frame = run_frame(run)
+    frame = _refuse_empty(run_frame(run), "run", path)
     if parquet_named(path):
         types = {"qid": pa.string(), "docno": pa.string(), "rank": pa.int64()}
         data = _parquet_bytes(frame, types | {"score": pa.float64(), "tag": pa.string()})
@@ -224,13 +224,21 @@ def write_run(run, path: str | os.PathLike, inputs: Sequence[str | os.PathLike] 
     outputs.write_file(path, data, inputs)
 
 
+def _refuse_empty(frame, kind: str, path):
+    """``frame``, unless it holds no row: a file every reader refuses (R26) is not
+    written."""
+    if not len(frame):
+        raise UsageError(f"empty {kind}: nothing to write to {os.fspath(path)}")
+    return frame
+
+
 @outputs.in_input_scope
 def write_qrels(qrels, path: str | os.PathLike, inputs: Sequence[str | os.PathLike] = ()) -> None:
     """Write qrels to ``path`` (atomic; never over an input): Parquet (qid, docno, rel,
     and iter when the qrels have an iteration) when the name ends in ``.parquet``, else
     :func:`qrels_bytes`. ``qrels``: a DataFrame with qid, docno, rel, or any qrels
     :func:`trecbench.inputs.load_qrels` reads (:func:`qrels_frame`)."""
-    frame = qrels_frame(qrels)
+    frame = _refuse_empty(qrels_frame(qrels), "qrels", path)
     if parquet_named(path):
         iteration = {"iter": pa.string()} if "iter" in frame.columns else {}
         types = {"qid": pa.string(), **iteration, "docno": pa.string(), "rel": pa.int64()}
