@@ -241,7 +241,7 @@ def test_a_pyterrier_frame_without_docno_is_not_scored_on_terrier_docids(tmp_pat
     results = pd.DataFrame({"qid": ["1", "1"], "docid": [0, 1], "rank": [0, 1],
                             "score": [9.0, 8.0], "query": ["q", "q"]})  # fmt: skip
     qrels = pd.DataFrame({"qid": ["1", "1"], "docno": ["0", "7187158"], "label": [1, 1]})
-    with pytest.raises(trecbench.UsageError, match="'docid' holds integers: a PyTerrier"):
+    with pytest.raises(trecbench.InputError, match="'docid' holds integers: a PyTerrier"):
         trecbench.evaluate(qrels, results, ["P@1"])
     results.to_parquet(tmp_path / "results.parquet")
     qrels.to_parquet(tmp_path / "qrels.parquet")

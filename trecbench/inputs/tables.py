@@ -16,7 +16,9 @@ iter       —                                          ``iter``, ``iteration`` 
 =========  =========================================  ==================================
 
 PyTerrier's results hold both ``docno`` (the document's name) and ``docid`` (Terrier's
-internal number): ``docno`` is read, ``docid`` ignored.
+internal number): ``docno`` is read, ``docid`` ignored. A run whose only document id is
+an integer ``docid`` is refused: Terrier's number would match numeric docnos (MS MARCO's)
+silently; Pyserini's ``docid``, text, is read.
 
 A qrels' ``iter`` is a qrels file's second column: the subtopic of diversity measures and
 the judgment group of ``-R qrels_jg``, ignored by the other measures. Other columns
@@ -240,7 +242,8 @@ def ids(
         raise InputError(
             origin,
             None,
-            f"{name} column has type {kind}: ids must be strings (or integers), never "
+            f"{name} column has type {kind}: ids must be "
+            f"{'strings' if name == 'docid' else 'strings (or integers)'}, never "
             "inferred; read the data with dtype=str (pandas: dtype=str, "
             "keep_default_na=False) so that ids like 001, 1e5 or NA stay as written",
         )
@@ -392,7 +395,7 @@ def typed(
         and doc_name == "docid"
         and pa.types.is_integer(_decoded(column("docid")).type)
     ):
-        raise _column_error(origin, file, _TERRIER_DOCID)
+        raise InputError(origin, None, _TERRIER_DOCID)  # as ids() refuses an id type
     columns = {
         "qid": ids(column(qid_name), qid_name, origin, where, nul=nul),
         "docno": ids(column(doc_name), doc_name, origin, where, nul=nul),

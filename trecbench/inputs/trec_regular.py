@@ -248,7 +248,7 @@ def read_regular_run(
         return None  # ragged lines, a number that is none: the tokenizer explains it
     if table.num_rows == 0:
         return None
-    pa.default_memory_pool().release_unused()  # the parser's buffers, q0 and rank
+    pa.default_memory_pool().release_unused()  # the parser's buffers
     return table
 
 
