@@ -19,10 +19,11 @@ def test_to_json_is_the_options_dict_of_the_outputs():
         relevance_level=2, complete=True, max_docs=10, compat="10", zscores=Path("z.txt"),
         debug_level=1, debug_query="5", options={"ontology": "hp.obo"},
     )  # fmt: skip
-    # the dict evaluate() built by hand before, key for key and in its order
+    # the dict evaluate() built by hand before, key for key and in its order; float32 as
+    # the ranking does it: 10.0 holds scores as doubles
     assert list(settings.to_json().items()) == [
         ("relevance_level", 2), ("complete", True), ("max_docs", 10), ("judged_only", False),
-        ("num_docs", None), ("float32", True), ("engine", "auto"), ("compat", "10.0"),
+        ("num_docs", None), ("float32", False), ("engine", "auto"), ("compat", "10.0"),
         ("rel_format", "qrels"), ("zscores", "z.txt"), ("debug_level", 1),
         ("debug_query", "5"), ("ontology", "hp.obo"),
     ]  # fmt: skip

@@ -15,6 +15,7 @@ from typing import Any
 
 from ..errors import UsageError
 from ..maxontsim_formulas import resolve_formula
+from ..score_precision import compares_float32
 from ..trec_eval import compat as _compat
 from ..trec_eval.compat import Compat
 from ..type_names import yes_or_no
@@ -90,6 +91,10 @@ class EvalSettings:
             object.__setattr__(self, "zscores", str(self.zscores))
         object.__setattr__(self, "options", dict(self.options))
         self._check_types()
+        # what the ranking does, which the outputs record: 10.0 holds scores as doubles,
+        # whatever is asked (a report of --compat 10.0 said float32: true)
+        float32 = compares_float32(_compat.get(self.compat), self.float32)
+        object.__setattr__(self, "float32", float32)
         self._check()
 
     def _check_types(self) -> None:
