@@ -463,7 +463,7 @@ def test_the_means_axis_shortens_a_long_name_and_the_hover_names_it_whole():
         {"run": run_name, "mean": 0.5, "ci_low": 0.4, "ci_high": 0.6} for run_name in (long, "b")
     ]
     means = figures.means_figure("MRR", rows)
-    shown = means.yaxis[0].major_label_overrides
+    shown = {row: label.text for row, label in means.yaxis[0].major_label_overrides.items()}
     assert shown == {0: f"bm25-{'k' * 21}\u2026{'k' * 6}-rm3-07", 1: "b"} and len(shown[0]) == 40
     assert list(means.renderers[0].data_source.data["run"]) == [long, "b"]
 
@@ -629,7 +629,7 @@ var plots = Object.values(Bokeh.index).filter(function (view) {
 return plots.map(function (plot) {
   var legends = plot.computed_renderer_views.filter(function (view) {
     return view.model.type === "Legend"; });
-  return [plot.model.title.text, box(plot.frame.bbox), box(plot.bbox),
+  return [plot.model.title.text.text, box(plot.frame.bbox), box(plot.bbox),
           legends.map(function (legend) { return box(legend.bbox); })];
 });"""
 
@@ -712,7 +712,7 @@ def test_the_figures_of_80_runs_stay_within_the_page_their_legends_below(browser
 # the views of the page's figure whose title holds ``part``, and of one of its axes
 FIGURE_AXIS = """
 function figure(part) { return Object.values(Bokeh.index).find(function (view) {
-  return view.model.type === "Figure" && view.model.title.text.includes(part); }); }
+  return view.model.type === "Figure" && view.model.title.text.text.includes(part); }); }
 function axis(plot, dimension) { return plot.computed_renderer_views.find(function (view) {
   return view.model.type === "LinearAxis" && view.dimension === dimension; }); }
 """
@@ -749,7 +749,7 @@ def test_the_means_figure_writes_every_runs_name_apart(browser, request, runs):
 
 MEANS_SPANS = """
 return Object.values(Bokeh.index).filter(function (view) {
-  return view.model.type === "Figure" && view.model.title.text.endsWith("with intervals");
+  return view.model.type === "Figure" && view.model.title.text.text.endsWith("with intervals");
 }).map(function (plot) {
   var data = plot.model.renderers[0].data_source.data;
   var range = plot.model.x_range;
@@ -783,7 +783,7 @@ return Object.values(Bokeh.index).filter(function (view) {
   return view.model.type === "Figure"; }).filter(function (plot) {
   var bar = plot.toolbar_panel.toolbar_view;
   return bar.shadow_el.contains(bar.overflow_el); }).map(function (plot) {
-  return plot.model.title.text; });"""
+  return plot.model.title.text.text; });"""
 
 
 @pytest.mark.parametrize("pages", ["report", "twelve_runs"])

@@ -22,7 +22,7 @@ return Object.values(Bokeh.index).filter(function (view) {
   return view.model.type === "Figure"; }).map(function (plot) {
   var title = plot.computed_renderer_views.find(function (view) {
     return view.model.type === "Title"; });
-  return [plot.model.title.text, title._rect.sx, title._rect.width, plot.bbox.width];
+  return [plot.model.title.text.text, title._rect.sx, title._rect.width, plot.bbox.width];
 });"""
 
 
@@ -271,7 +271,8 @@ def test_the_means_axis_never_writes_two_runs_names_alike():
         "msmarco-v2-passage.bm25-rm3.fb20-terms10.monot5-base.top100",
     ]
     rows = [{"run": name, "mean": 0.5, "ci_low": 0.4, "ci_high": 0.6} for name in pair]
-    shown = figures.means_figure("P@10", rows).yaxis[0].major_label_overrides
+    overrides = figures.means_figure("P@10", rows).yaxis[0].major_label_overrides
+    shown = {row: label.text for row, label in overrides.items()}
     assert shown == {
         0: "msmarco-v2-p\u2026m3.fb10-terms20.\u2026ase.top100",
         1: "msmarco-v2-p\u2026m3.fb20-terms10.\u2026ase.top100",
@@ -290,3 +291,40 @@ def test_the_means_axis_never_writes_two_runs_names_alike():
     names = ["a" * 50, "a" * 51]
     assert figures._shown_name(names[0]) == figures._shown_name(names[1])
     assert figures._shown_names(names) == names
+
+
+TEX_LIKE = ["$$x^2$$", "\\(a\\)", "\\[b\\]", "$y$"]
+
+
+def test_names_that_read_as_tex_are_written_as_they_are():
+    # Bokeh reads a plain string between $$ (or \( \), \[ \]) as TeX: a run named $$x^2$$
+    # was shown as x squared on the means' axis, and a title naming it as raw TeX
+    from bokeh.models import PlainText
+
+    from trecbench.html_report import figures
+
+    rows = [{"run": name, "mean": 0.5, "ci_low": 0.4, "ci_high": 0.6} for name in TEX_LIKE]
+    means = figures.means_figure("$$m$$", rows)
+    labels = means.yaxis[0].major_label_overrides
+    assert all(isinstance(label, PlainText) for label in labels.values())
+    assert [labels[row].text for row in range(len(TEX_LIKE))] == TEX_LIKE
+    assert isinstance(means.xaxis[0].axis_label, PlainText)
+    differences = figures.differences_figure(
+        "P@1", TEX_LIKE[0], {name: [("t1", 0.5, 0.25)] for name in TEX_LIKE[1:]}
+    )
+    assert isinstance(differences.title.text, PlainText)
+    assert TEX_LIKE[0] in differences.title.text.text
+
+
+def test_matplotlib_figures_take_no_text_for_tex():
+    # matplotlib reads text between two $ as TeX: a run named $y$ shown as an italic y
+    import numpy as np
+
+    from trecbench import plots
+
+    shape = (1, len(TEX_LIKE))
+    figure = plots.means_figure(TEX_LIKE, ["$$m$$"], np.full(shape, 0.5),
+                                np.full(shape, 0.4), np.full(shape, 0.6), title="$t$")  # fmt: skip
+    texts = [t for t in figure.findobj(lambda o: hasattr(o, "get_parse_math")) if t.get_text()]
+    assert {"$y$", "$t$", "$$m$$"} <= {t.get_text() for t in texts}
+    assert not any(t.get_parse_math() for t in texts)

@@ -17,6 +17,7 @@ salt and no date so the same data gives the same files.
 
 from __future__ import annotations
 
+import functools
 import io
 import math
 import re
@@ -28,6 +29,20 @@ FORMATS = ("png", "svg")
 ORDERS = ("difference", "baseline")
 _PANEL = (3.6, 2.8)  # inches per subplot
 _DPI = 120
+
+
+def _literal_text(draw):
+    """``draw`` with every text it writes taken as it is: matplotlib reads text between
+    two ``$`` as TeX (a run named ``$x$`` shown as an italic x, ``$$`` as nothing)."""
+
+    @functools.wraps(draw)
+    def literal(*args, **kwargs):
+        import matplotlib
+
+        with matplotlib.rc_context({"text.parse_math": False}):
+            return draw(*args, **kwargs)
+
+    return literal
 
 
 def _figure(panels: int, title: str, bottom: float = 0.55, legend_rows: int = 0):
@@ -74,6 +89,7 @@ def _folded(text: str, panels: int, per_inch: int) -> str:
     return textwrap.fill(text, int(_width(panels) * per_inch))
 
 
+@_literal_text
 def means_figure(
     runs: list[str],
     measures: list[str],
@@ -122,6 +138,7 @@ def topic_order(baseline: np.ndarray, values: np.ndarray, order: str) -> np.ndar
     return np.argsort(key, kind="stable")
 
 
+@_literal_text
 def differences_figure(
     runs: list[str],
     measures: list[str],
@@ -196,6 +213,7 @@ def differences_figure(
     return figure
 
 
+@_literal_text
 def precision_recall_figure(curves: dict[str, list[float]], title: str):
     """Interpolated precision at the 11 recall levels (trec_eval's iprec_at_recall means),
     one line per run (``curves``: run -> 11 values), as ranx draws it."""

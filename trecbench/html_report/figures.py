@@ -105,11 +105,21 @@ def _figure(title: str, frame_height: int = FRAME_HEIGHT, axis: float = Y_AXIS_R
     # names too wide for the narrowest canvas (written whole on the means' axis, a rare
     # case) leave the title half of it
     room = max(MIN_WIDTH - axis, MIN_WIDTH / 2)
-    plot = figure(title=_folded(title, room), toolbar_location="below",
+    plot = figure(toolbar_location="below",
                   frame_height=frame_height, sizing_mode="stretch_width",
                   min_width=MIN_WIDTH, max_width=PAGE_WIDTH, **options)  # fmt: skip
+    plot.title.text = _plain(_folded(title, room))
     plot.title.text_font_size = f"{TITLE_SIZE}px"
     return plot
+
+
+def _plain(text: str):
+    """``text`` as Bokeh writes it, as it is: a plain string between ``$$`` (or ``\\(``
+    and ``\\)``, ``\\[`` and ``\\]``) is read as TeX (a run named ``$$x^2$$`` shown as
+    x², a title holding it as raw TeX)."""
+    from bokeh.models import PlainText
+
+    return PlainText(text=text)
 
 
 def _text_width(text: str, size: int, bold: bool = False) -> float:
@@ -283,8 +293,8 @@ def means_figure(measure: str, rows: list[Mapping]):
     ]
     plot.add_tools(HoverTool(renderers=[dots], tooltips=tips))
     plot.yaxis.ticker = FixedTicker(ticks=rows_at, minor_ticks=[])
-    plot.yaxis.major_label_overrides = dict(enumerate(shown))
-    plot.xaxis.axis_label = measure
+    plot.yaxis.major_label_overrides = {row: _plain(name) for row, name in enumerate(shown)}
+    plot.xaxis.axis_label = _plain(measure)
     return plot
 
 
@@ -324,7 +334,7 @@ def differences_figure(measure: str, baseline: str, series: Mapping[str, list[tu
     # the x axis counts topics: whole numbers only (1.2, 1.4 under two topics)
     plot.xaxis.ticker = BasicTicker(min_interval=1, num_minor_ticks=0)
     plot.xaxis.axis_label = "topics, by difference"
-    plot.yaxis.axis_label = f"{measure} difference"
+    plot.yaxis.axis_label = _plain(f"{measure} difference")
     return plot
 
 
