@@ -758,6 +758,16 @@ def test_a_short_run_judged_to_its_end_is_not_a_shallow_pool():
                      "rank": [1, 2, 3, 1, 2, 3]})  # fmt: skip
     found = completeness(deep, qrels, ["q1", "q2"], {"min_pool_depth": 10, "max_unjudged": 1})
     assert [p["check"] for p in found["problems"]] == ["pool_depth"]
+    # one topic judged to its end, one at depth 1: the median shown is the table's (1.5 of
+    # depths 1 and 2), never that of 1 and 10 (5.5: no topic's)
+    mixed = pa.table({"qid": ["q1"] * 3 + ["q2"] * 2, "docno": ["a", "x", "b", "c", "d"],
+                      "rank": [1, 2, 3, 1, 2]})  # fmt: skip
+    found = completeness(mixed, qrels, ["q1", "q2"], {"min_pool_depth": 10, "max_unjudged": 1})
+    assert found["pool_depth"]["median"] == 1.5
+    assert found["problems"][0]["message"] == (
+        "median judged depth 1.5 < 10 (documents judged before the first unjudged one; "
+        "1 of 2 topics judged to the end counts as 10 deep)"
+    )
 
 
 def test_a_fusion_deeper_than_the_validation_allows_is_refused_before_any_run_is_read(tmp_path):

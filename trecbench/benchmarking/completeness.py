@@ -12,7 +12,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import arrow, ranking
-from ..plurals import exact_percent, percent_beside
+from ..plurals import counted, exact_percent, percent_beside
 from .settings import ACTIONS, Completeness
 
 
@@ -68,14 +68,14 @@ def completeness(
             }
         )
     # a topic judged to its last document shows no shallow pool, only a short run
+    ended = depth >= lengths
     to_the_end = np.maximum(depth, settings.min_pool_depth)
-    pooled = np.median(np.where(depth >= lengths, to_the_end, depth)) if len(depth) else 0.0
+    pooled = np.median(np.where(ended, to_the_end, depth)) if len(depth) else 0.0
     if pooled < settings.min_pool_depth:
         problems.append(
             {
                 "check": "pool_depth",
-                "message": f"median judged depth {pooled:g} < {settings.min_pool_depth} "
-                "(documents judged before the first unjudged one)",
+                "message": _shallow(median, settings.min_pool_depth, ended),
                 "action": ACTIONS["shallow_pool"],
             }
         )
@@ -99,3 +99,17 @@ def completeness(
         "complete": not problems,
         "problems": problems,
     }
+
+
+def _shallow(median: float, least: int, ended: np.ndarray) -> str:
+    """The shallow pool's message: the median the table shows, and the topics judged to
+    their last document, which the check counts as ``least`` deep (the median of those
+    counts, 6 for depths 2 and 10, is no topic's depth: it is not written)."""
+    shown = f"median judged depth {median:g} < {least} (documents judged before the first "
+    shown += "unjudged one"
+    if ended.any():
+        many = int(ended.sum())
+        verb = "counts" if many == 1 else "count"
+        shown += f"; {many} of {counted(len(ended), 'topic')} judged to the end {verb} as "
+        shown += f"{least} deep"
+    return shown + ")"
