@@ -16,6 +16,7 @@ from trecbench import stats
 from trecbench.comparison import compare_scores
 from trecbench.errors import UsageError
 from trecbench.report import validate_against_schema
+from trecbench.rounding import enclosing
 
 MEASURES = ["nDCG@10", "MAP@100", "Recall@50", "HitRate@10"]
 
@@ -110,7 +111,7 @@ def test_an_interval_holds_its_own_estimate_when_the_values_do_not_vary(seed):
 
 
 def test_an_interval_that_leaves_out_its_estimate_by_more_than_rounding_is_left():
-    low, high = stats.enclosing(np.array([0.5, 0.5]), np.array([0.5 + 1e-12, 0.6]),
+    low, high = enclosing(np.array([0.5, 0.5]), np.array([0.5 + 1e-12, 0.6]),
                                 np.array([0.7, 0.7]), np.array([0.5, 0.5]))  # fmt: skip
     assert low.tolist() == [0.5, 0.6] and high.tolist() == [0.7, 0.7]
 

@@ -4,7 +4,9 @@ fractions come out a few units in the last place apart (one gain of 1/5 on every
 0.09999999999999999). :func:`rounding_noise` is how far apart they can be,
 :func:`equal_on_paper` makes them one value again; statistics, rankings of means and tie
 breaks compare values through them (:mod:`trecbench.stats`, :mod:`trecbench.wilcoxon`,
-agreement, leaderboards, fusion tuning)."""
+agreement, leaderboards, fusion tuning). Sums of the same values in another order differ
+in their last bits too (:data:`REORDERED`): :func:`enclosing` keeps an estimate inside
+its interval across that."""
 
 from __future__ import annotations
 
@@ -61,3 +63,23 @@ def _groups(ordered: np.ndarray, noise: float) -> np.ndarray:
             split.append(start)
             start = int(np.searchsorted(ordered, ordered[start] + noise, side="right"))
     return np.array(split)
+
+
+# how far, relative to their size, sums of the same values in another order may differ
+# (thousands of values: about 1e-13); the bootstrap's "at least as extreme" test and
+# enclosing() allow this much. rounding_noise, 64 units in the last place of one value,
+# is the spread of values equal on paper, not of sums of many
+REORDERED = 1e-9
+
+
+def enclosing(estimate, low, high, scale) -> tuple[np.ndarray, np.ndarray]:
+    """``(low, high)`` widened to ``estimate`` where it falls outside them by rounding
+    alone (by at most :data:`REORDERED` times ``scale``, the size of the means it comes
+    from). A mean sums its topics in topic order, as trec_eval does, and the resamples
+    sum exactly, so a column that never varies got ``[d, d]`` one bit away from its own
+    mean d. Any wider gap is the interval's own, and is left."""
+    estimate, low, high = (np.asarray(x, np.float64) for x in (estimate, low, high))
+    slack = REORDERED * np.abs(np.asarray(scale, np.float64))
+    low = np.where((estimate < low) & (low - estimate <= slack), estimate, low)
+    high = np.where((estimate > high) & (estimate - high <= slack), estimate, high)
+    return low, high

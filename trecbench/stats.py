@@ -73,7 +73,7 @@ import numpy as np
 from . import exact_sums, statistical_tests
 from .errors import UsageError
 from .resampling_bounds import refuse_too_few
-from .rounding import rounding_noise
+from .rounding import REORDERED, enclosing, rounding_noise
 
 TESTS = statistical_tests.NAMES
 CORRECTIONS = statistical_tests.CORRECTION_CHOICES
@@ -241,28 +241,10 @@ def bootstrap_ci(
     return mean, *enclosing(mean, low, high, np.abs(mean))
 
 
-# how far (relative to the values' size) an estimate may fall outside its interval by
-# rounding alone: sums of thousands of values in other orders differ by about 1e-13
-_ROUNDING = 1e-9
-
-
-def enclosing(estimate, low, high, scale) -> tuple[np.ndarray, np.ndarray]:
-    """``(low, high)`` widened to ``estimate`` where it falls outside them by rounding
-    alone (by at most :data:`_ROUNDING` times ``scale``, the size of the means it comes
-    from). A mean sums its topics in topic order, as trec_eval does, and the resamples
-    sum exactly, so a column that never varies got ``[d, d]`` one bit away from its own
-    mean d. Any wider gap is the interval's own, and is left."""
-    estimate, low, high = (np.asarray(x, np.float64) for x in (estimate, low, high))
-    slack = _ROUNDING * np.abs(np.asarray(scale, np.float64))
-    low = np.where((estimate < low) & (low - estimate <= slack), estimate, low)
-    high = np.where((estimate > high) & (estimate - high <= slack), estimate, high)
-    return low, high
-
-
 def _tolerance(diffs: np.ndarray) -> np.ndarray:
     # Sums of the same numbers in another order differ in the last bits; a resample that
     # reproduces the observed statistic must count as "at least as extreme".
-    return 1e-9 * np.maximum(np.abs(diffs).mean(axis=0), 1e-300)
+    return REORDERED * np.maximum(np.abs(diffs).mean(axis=0), 1e-300)
 
 
 def topic_mean(matrix: np.ndarray, weights=None) -> np.ndarray:

@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 from .. import stats
-from ..rounding import equal_on_paper
+from ..rounding import enclosing, equal_on_paper
 from .settings import StatsSettings, better_first
 from .significance import adjusted_and_significant, welch_undefined
 from .tables import Section, View
@@ -28,16 +28,12 @@ def summary_rows(view: View, boot, bounds, runs, measures, statistics: StatsSett
     n = view.flat.shape[0]
     means = view.mean_of(view.flat)
     size = np.abs(means)
-    low, high = stats.enclosing(
-        means, *_interval(boot, statistics.confidence, view.part.section), size
-    )
+    low, high = enclosing(means, *_interval(boot, statistics.confidence, view.part.section), size)
     nan = np.full(view.flat.shape[1], np.nan)
     macro = view.part.strata is not None
     normal = (nan, nan)
     if not macro:
-        normal = stats.enclosing(
-            means, *stats.normal_interval(view.flat, statistics.confidence), size
-        )
+        normal = enclosing(means, *stats.normal_interval(view.flat, statistics.confidence), size)
     ties = (nan, nan)
     if bounds is not None:
         ties = tuple(view.mean_of(b.transpose(0, 2, 1).reshape(n, -1)) for b in bounds)
@@ -105,7 +101,7 @@ def comparison_rows(
     means = view.mean_of(flat)
     pairs = (np.array(left), np.array(right))
     differences = means[left] - means[right]  # each row's difference, as printed
-    diff_low, diff_high = stats.enclosing(
+    diff_low, diff_high = enclosing(
         differences,
         *_interval(boot, statistics.confidence, section, pairs),
         np.maximum(np.abs(means[left]), np.abs(means[right])),
