@@ -182,6 +182,12 @@ def _text(values: pa.Array) -> bool:
     return is_text(values.type)
 
 
+def _integers(kind: pa.DataType) -> bool:
+    """Whether a column of type ``kind`` holds integers (dictionary-encoded ones too),
+    told by its type alone."""
+    return pa.types.is_integer(kind.value_type if pa.types.is_dictionary(kind) else kind)
+
+
 def _decoded(values: pa.Array) -> pa.Array:
     """A dictionary-encoded column (a pandas ``category``) as its plain values."""
     if pa.types.is_dictionary(values.type):
@@ -390,11 +396,7 @@ def typed(
 
     qid_name = need_column(table.column_names, QID_NAMES, "query id", origin, file)
     doc_name = need_column(table.column_names, DOCNO_NAMES, "document id", origin, file)
-    if (
-        kind == "run"
-        and doc_name == "docid"
-        and pa.types.is_integer(_decoded(column("docid")).type)
-    ):
+    if kind == "run" and doc_name == "docid" and _integers(table.schema.field("docid").type):
         raise InputError(origin, None, _TERRIER_DOCID)  # as ids() refuses an id type
     columns = {
         "qid": ids(column(qid_name), qid_name, origin, where, nul=nul),
