@@ -658,6 +658,24 @@ def test_irregular_bytes_found_while_reading_come_after_the_tables_before(bad, t
     assert 500 - 256 // min(len(row) + 1 for row in rows) <= came <= 500
 
 
+def test_a_byte_order_mark_starting_a_read_stays_in_its_qid(tmp_path, monkeypatch, tiny_blocks):
+    """The streamed reader gives up at the BOM's read and the tokenizer takes over, in
+    reads of the same size: the BOM starts one, which Arrow's CSV reader dropped."""
+    regular = "".join(f"q1 Q0 d{i} {i + 1} {30 - i} t\n" for i in range(30))
+    qrels, run = _write(tmp_path, "q2 0 d1 1\nq2 0 d2 0\n", regular + "\ufeffq2 Q0 d1 1 10 t\n"
+                        "q2 Q0 d2 2 5 t\n")  # fmt: skip
+    for module in (memory, run_blocks):
+        monkeypatch.setattr(module, "READ_BYTES", len(regular))
+    result = evaluate(qrels, run, ["num_ret", "P.1"], memory=1)
+    assert len(tiny_blocks) > 1  # scored in blocks
+    # trec_eval 9.0.8 (and 10.0), -q -m num_ret -m P.1: the BOM's line is topic \ufeffq2,
+    # not in the qrels; q2 holds d2 alone
+    assert trec_format.render_trec(result, per_query=True, summary=True) == (
+        "num_ret               \tq2\t1\nP_1                   \tq2\t0.0000\n"
+        "num_ret               \tall\t1\nP_1                   \tall\t0.0000\n"
+    )
+
+
 def test_a_spill_into_more_than_1024_partitions(tmp_path):
     """Many topics, scattered, in blocks of one line: a table read is spilled into more
     partitions than Arrow's default limit (1024); the blocks hold every line once, each

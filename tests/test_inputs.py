@@ -810,6 +810,41 @@ def test_a_run_of_empty_lines_is_not_parsed_as_csv(tmp_path):
     assert tokens.blank_lines.tolist() == list(range(2, 12)) and tokens.line.tolist() == [1, 12]
 
 
+# a UTF-8 byte-order mark starting a line after the first is part of its qid to trec_eval
+_BOM_TEXT = {
+    "run": "q1 Q0 d0 1 1 t\n\ufeffq2 Q0 d1 1 10 t\nq2 Q0 d2 2 5 t\n",
+    "qrels": "q1 0 d0 0\n\ufeffq2 0 d1 1\nq2 0 d2 0\n",
+}
+_WITHOUT_BOM = {"run": "q2 Q0 d1 1 10 t\nq2 Q0 d2 2 5 t\n", "qrels": "q2 0 d1 1\nq2 0 d2 0\n"}
+# what trec_eval 9.0.8 printed with -q -m num_ret -m P.1 (10.0 printed the same for the
+# run): topic q2 holds d2 alone, the BOM's line is topic \ufeffq2, of the run only (or of
+# the qrels only); Arrow's CSV reader, given a chunk starting with the BOM, dropped it
+# (P_1 1.0000, num_ret 2)
+_TREC_EVAL_BOM = {
+    "run": "num_ret               \tq2\t1\nP_1                   \tq2\t0.0000\n"
+    "num_ret               \tall\t1\nP_1                   \tall\t0.0000\n",
+    "qrels": "num_ret               \tq2\t2\nP_1                   \tq2\t0.0000\n"
+    "num_ret               \tall\t2\nP_1                   \tall\t0.0000\n",
+}
+
+
+@pytest.mark.parametrize(
+    ("kind", "given"),  # qrels are never read from standard input
+    [("run", "plain"), ("run", "gzip"), ("run", "stdin"), ("qrels", "plain"), ("qrels", "gzip")],
+)
+def test_a_byte_order_mark_starting_a_chunk_stays_in_its_qid(tmp_path, monkeypatch, kind, given):
+    data = _BOM_TEXT[kind].encode()
+    # the BOM's line starts the second chunk the tokenizer reads
+    monkeypatch.setattr(trec_text, "WHOLE_CHUNK_BYTES", data.index(b"\n") + 1)
+    (tmp_path / "bom").write_bytes(gzip.compress(data) if given == "gzip" else data)
+    other = "qrels" if kind == "run" else "run"
+    (tmp_path / other).write_text(_WITHOUT_BOM[other])
+    files = {other: other, kind: "-" if given == "stdin" else "bom"}
+    argv = ["-q", "-m", "num_ret", "-m", "P.1", files["qrels"], files["run"]]
+    stdout, _, code = run_score(argv, tmp_path, monkeypatch, data if given == "stdin" else None)
+    assert (stdout.decode(), code) == (_TREC_EVAL_BOM[kind], 0)
+
+
 def test_a_frame_with_two_columns_of_one_name_is_refused():
     frame = pd.DataFrame([["q", "d", 1.0, 2.0]], columns=["qid", "docno", "score", "score"])
     with pytest.raises(UsageError, match="two columns are named 'score'; keep one"):

@@ -40,11 +40,12 @@ SUITE_10 = Path(__file__).parent / "fixtures" / "trec_eval_suite_10"
 MANIFEST_10 = json.loads((SUITE_10 / "suite.json").read_text())
 
 
-def run_score(argv, cwd, monkeypatch):
-    """``trecbench score`` in-process: (stdout bytes, stderr text, exit code as main sets it)."""
+def run_score(argv, cwd, monkeypatch, stdin: bytes | None = None):
+    """``trecbench score`` in-process: (stdout bytes, stderr text, exit code as main sets it);
+    ``stdin``: what standard input holds."""
     _register()
     monkeypatch.chdir(cwd)
-    result = CliRunner().invoke(cli, ["score", *argv])
+    result = CliRunner().invoke(cli, ["score", *argv], input=stdin)
     if isinstance(result.exception, TrecbenchError):
         return result.stdout_bytes, str(result.exception), result.exception.exit_code
     if result.exception is not None and not isinstance(result.exception, SystemExit):

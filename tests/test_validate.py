@@ -48,6 +48,26 @@ def triples(found):
     return {(f.rule, f.severity, f.line) for f in found}
 
 
+@pytest.mark.parametrize("start", ["first", "later"])
+def test_a_byte_order_mark_starting_a_chunk_makes_a_topic_of_its_own(tmp_path, start):
+    """trec_eval 9.0.8 (and 10.0) read a BOM starting a line as part of its qid: on this
+    run, without the first line or with it, it printed num_ret 1 for q2 alone and exited
+    0 (topic \ufeffq2 is not in its qrels, q2 0 d1 1): no duplicate, no 'duplicate docs'.
+    Arrow's CSV reader, given a chunk starting with the BOM, dropped it (a false R7)."""
+    data = "\ufeffq2 Q0 d1 1 10 t\nq2 Q0 d1 2 5 t\n".encode()
+    if start == "later":
+        data = b"q1 Q0 d0 1 1 t\n" + data
+    path = tmp_path / "r.run"
+    path.write_bytes(data)
+    at = 2 if start == "later" else 1
+    bom = ("R2" if start == "later" else "R23", at)  # an invisible character, or a BOM
+    # q2 after \ufeffq2: its ranks start at 2, topics not in ascending order
+    expected = {bom, ("R11", at + 1), ("R20", at + 1)}
+    for chunk in (15, 1 << 20):  # the BOM's line starts a chunk: the second, or the first
+        found = validate_run(path, chunk_bytes=chunk).findings
+        assert {(f.rule, f.line) for f in found} == expected, chunk
+
+
 # (case, bytes, options, expected (rule, severity, line)); line None = whole file
 RUN_CASES = [
     # structure

@@ -35,18 +35,30 @@ def blanks_in(block: bytes | bytearray) -> tuple[bool, bool] | None:
     return b"\t" in block, b" " in block
 
 
-def read_regular(source, sep: bytes, ncols: int, block_size: int) -> pa.Table | None:
-    """Every column (``f0``, ``f1``, ..., as strings) of regular text, or None if the text
-    is not regular.
+# the UTF-8 byte-order mark: Arrow's CSV reader drops it where its input starts (each
+# buffer it is given), trec_eval reads it as part of the qid
+BOM = b"\xef\xbb\xbf"
+
+
+def read_regular(data: bytes, sep: bytes, ncols: int) -> pa.Table | None:
+    """Every column (``f0``, ``f1``, ..., as strings) of regular text ``data`` (whole
+    lines, parsed as one block), or None if the text is not regular.
 
     Regular: every line holds ``ncols`` non-empty fields separated by one ``sep`` each (no
-    blank line). On such text Arrow's multithreaded CSV reader, without quoting or nulls,
-    splits lines exactly as :func:`~trecbench.inputs.trec_text.tokenize` does.
+    blank line), and the text does not start with a UTF-8 byte-order mark (Arrow's reader
+    would drop it from the first qid: at a file's start, or a chunk's). On such text
+    Arrow's multithreaded CSV reader, without quoting or nulls, splits lines exactly as
+    :func:`~trecbench.inputs.trec_text.tokenize` does.
     """
+    if data.startswith(BOM):
+        return None
     names = [f"f{i}" for i in range(ncols)]
     kinds = dict.fromkeys(names, pa.string())
+    # one block: columns come as one chunk each, no copy to combine them (and small
+    # default blocks are several times slower)
+    options = _csv_options(sep, ncols, len(data) + 1, kinds, check_utf8=True)
     try:
-        table = pv.read_csv(source, **_csv_options(sep, ncols, block_size, kinds, check_utf8=True))
+        table = pv.read_csv(pa.py_buffer(data), **options)
     except pa.ArrowInvalid:
         return None  # ragged lines: the tokenizer explains them
     for column in table.columns:
@@ -219,7 +231,8 @@ def read_regular_run(
     records its checksum), is read from its start, plain or compressed alike. There is no
     ``line`` column: in a regular file, row ``i`` is line ``i + 1``.
 
-    Regular: plain ASCII text, no CR/VT/FF/NUL, exactly one space or one tab (never both)
+    Regular: plain ASCII text (so no byte-order mark, which Arrow's reader would drop
+    from the first qid), no CR/VT/FF/NUL, exactly one space or one tab (never both)
     between fields, the same number (at least 6) of non-empty fields on every line (no
     blank line), every score a finite decimal number. On such text Arrow's CSV reader
     splits lines exactly as :func:`~trecbench.inputs.trec_text.tokenize` does, and its

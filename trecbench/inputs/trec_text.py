@@ -24,7 +24,6 @@ Writing TREC text is :mod:`trecbench.files`' job.
 from __future__ import annotations
 
 import dataclasses
-import io
 import os
 import re
 from collections.abc import Iterator
@@ -42,6 +41,7 @@ from .tokens import Tokens as Tokens
 
 # (the regular reader's and the typed tables' names are re-exported: callers read TREC
 # text from this module)
+from .trec_regular import BOM as BOM
 from .trec_regular import Irregular as Irregular
 from .trec_regular import blanks_in, read_regular
 from .trec_regular import iter_regular_run as iter_regular_run
@@ -65,7 +65,6 @@ from .trec_tables import run_table as run_table
 from .trec_tables import swapped_message as swapped_message
 from .trec_tables import unconverted as unconverted
 
-BOM = b"\xef\xbb\xbf"
 # what a UTF-8 byte-order mark does to trec_eval, which has no notion of one
 BOM_IN_FIRST_QID = (
     "UTF-8 byte-order mark: trec_eval reads it as part of the first qid, which becomes a "
@@ -186,9 +185,8 @@ def _tokenize_fast(data: bytes, sep: bytes, keep: int) -> tuple[int, list[pa.Arr
     ncols = data[: data.find(b"\n")].count(sep) + 1
     if ncols > MOST_FAST_FIELDS:
         return None
-    # one block: columns come as one chunk each, no copy to combine them (and small default
-    # blocks are several times slower); every column is read, to see any empty field
-    table = read_regular(io.BytesIO(data), sep, ncols, len(data) + 1)
+    # every column is read, to see any empty field
+    table = read_regular(data, sep, ncols)
     if table is None:
         return None
     return ncols, [table.column(i).combine_chunks() for i in range(min(keep, ncols))]
