@@ -676,6 +676,38 @@ def test_a_byte_order_mark_starting_a_read_stays_in_its_qid(tmp_path, monkeypatc
     )
 
 
+_CONTROL = (
+    "line: warning[R23]: C0 control character or DEL (invisible, and part of an id to trec_eval)"
+)
+
+
+@pytest.mark.parametrize(
+    ("last", "warning"),
+    [
+        ("q1 Q0 x\x01 31 0.5 t\n", f"31:{_CONTROL}"),  # a control byte
+        ("q1 Q0 x\x7f 31 0.5 t\n", f"31:{_CONTROL}"),  # DEL
+        (
+            "#1 Q0 x 31 0.5 t\n",
+            "31:line: warning[R22]: comment line: trec_eval 9.x reads it as a document of "
+            "topic #1, 10.0 skips it",
+        ),
+        (
+            "q1 Q0 x 31 0.5 t y\n",
+            "31:tag: warning[R1]: 7 fields: trec_eval ignores everything after the 6th (a "
+            "tag with a space?)",
+        ),
+    ],
+)
+def test_the_gate_warns_of_a_regular_looking_run_in_blocks(tmp_path, tiny_blocks, last, warning):
+    """What score's gate warns of makes a read irregular: the tokenizer takes over, and
+    the gate says it, as it does of the run read whole."""
+    regular = "".join(f"q{i // 5} Q0 d{i} {i + 1} {30 - i} t\n" for i in range(30))
+    qrels, run = _write(tmp_path, "q1 0 d1 1\n", regular + last.replace("q1", "q5"))
+    result = evaluate(qrels, run, ["P.1"], memory=1)
+    assert len(tiny_blocks) > 1  # scored in blocks
+    assert [w for w in result.warnings if "warning[" in w] == [f"{run}:{warning}"]
+
+
 def test_a_spill_into_more_than_1024_partitions(tmp_path):
     """Many topics, scattered, in blocks of one line: a table read is spilled into more
     partitions than Arrow's default limit (1024); the blocks hold every line once, each

@@ -845,6 +845,64 @@ def test_a_byte_order_mark_starting_a_chunk_stays_in_its_qid(tmp_path, monkeypat
     assert (stdout.decode(), code) == (_TREC_EVAL_BOM[kind], 0)
 
 
+# runs regular but for what score's gate (the validator's lenient profile) warns of, and
+# the start of its warning (`trecbench validate --profile lenient` says the same)
+_GATE_WARNED = {
+    "control byte": (b"q1 Q0 a\x01 1 2.0 t\nq1 Q0 b 2 1.0 t\n", "1:line: warning[R23]"),
+    "DEL": (b"q1 Q0 a 1 2.0 t\nq1 Q0 b\x7f 2 1.0 t\n", "2:line: warning[R23]"),
+    "comment line": (b"q1 Q0 a 1 2.0 t\n#7 Q0 b 2 1.0 t\n", "2:line: warning[R22]"),
+    "fields after the tag": (b"q1 Q0 a 1 2.0 t x\nq1 Q0 b 2 1.0 t y\n", "1:tag: warning[R1]"),
+}
+
+
+@pytest.mark.parametrize("case", _GATE_WARNED)
+@pytest.mark.parametrize("given", ["plain", "gzip", "stdin"])
+def test_the_gate_warns_of_a_regular_looking_run(tmp_path, monkeypatch, case, given):
+    """The regular readers skip the gate: text holding what it warns of is not regular,
+    so its warnings are said as for any other file (they were lost without a blank line)."""
+    data, warning = _GATE_WARNED[case]
+    (tmp_path / "qrels").write_text("q1 0 a 1\nq1 0 b 0\n")
+    (tmp_path / "r.run").write_bytes(gzip.compress(data) if given == "gzip" else data)
+    name = "-" if given == "stdin" else "r.run"
+    argv = ["-m", "P.1", "qrels", name]
+    _, stderr, code = run_score(argv, tmp_path, monkeypatch, data if given == "stdin" else None)
+    assert code == 0 and f"{name}:{warning}" in stderr
+    assert trec_text.read_regular_run(tmp_path / "r.run") is None
+
+
+# C0 controls but tab, newline, VT, FF, CR (blanks to trec_eval) and NUL; DEL; a comment
+@pytest.mark.parametrize("byte", bytes([*range(1, 9), *range(14, 32), 127]) + b"#")
+@pytest.mark.parametrize("where", ["first read", "later read", "read start"])
+def test_control_bytes_and_comment_lines_are_irregular_in_every_read(
+    tmp_path, monkeypatch, byte, where
+):
+    """In the first read (which chooses the separator) and in any later one, the whole
+    reader's and the streamed one's; a ``#`` at a read's start only when a line starts
+    there."""
+    line = "q1 Q0 d{} {} 1.5 t\n"
+    good = "".join(line.format(i, i + 1) for i in range(40)).encode()
+    bad = bytes([byte]) + b"q1 Q0 x 41 0.5 t\n"
+    data = {"first read": bad + good, "later read": good + bad + good}.get(where, good + bad)
+    path = tmp_path / "r.run"
+    path.write_bytes(data)
+    block = len(good) if where == "read start" else 64  # a read ends where a line ends
+    monkeypatch.setattr(trec_regular, "_REGULAR_BLOCK", block)
+    assert trec_text.read_regular_run(path) is None
+    with streams.Source(path) as source, pytest.raises(trec_text.Irregular):
+        list(trec_text.iter_regular_run(source, block))
+
+
+def test_a_hash_inside_a_field_or_a_read_is_regular(tmp_path, monkeypatch):
+    """``#`` starts a comment only where a line starts: a docno holding one, cut by a
+    read just before it, stays on the regular path."""
+    data = b"q1 Q0 a 1 2.0 t\nq1 Q0 #b 2 1.0 t\nq1 Q0 c# 3 0.5 t\n"
+    path = tmp_path / "r.run"
+    path.write_bytes(data)
+    monkeypatch.setattr(trec_regular, "_REGULAR_BLOCK", data.index(b"#"))
+    table = trec_text.read_regular_run(path)
+    assert table is not None and table.column("docno").to_pylist() == ["a", "#b", "c#"]
+
+
 def test_a_frame_with_two_columns_of_one_name_is_refused():
     frame = pd.DataFrame([["q", "d", 1.0, 2.0]], columns=["qid", "docno", "score", "score"])
     with pytest.raises(UsageError, match="two columns are named 'score'; keep one"):

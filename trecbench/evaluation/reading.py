@@ -67,8 +67,10 @@ def load(
     installed): a malformed file raises before anything is computed. Regular run files
     are read directly by :func:`trecbench.inputs.trec_text.read_regular_run` instead: on
     them the lenient gate can only find duplicates, which the ranking reports itself
-    (exit 4, after -M, as trec_eval does); its warnings (ties, order) are
-    `trecbench validate`'s job. ``ahead``: this call, started earlier (:func:`_read_ahead`).
+    (exit 4, after -M, as trec_eval does), and what it leaves to `trecbench validate`
+    (ties, order); text holding what it warns of (control bytes, ``#`` lines, fields
+    after the tag) is not regular (:mod:`trecbench.inputs.trec_regular`). ``ahead``: this
+    call, started earlier (:func:`_read_ahead`).
     ``version``: trec_eval 10.0 skips ``#`` comment lines (:mod:`trecbench.inputs.comments`).
     ``score_text``: a run's scores as written kept too (:func:`trecbench.inputs.load`).
     A run named ``-`` is standard input, and named so in messages and reports. Its

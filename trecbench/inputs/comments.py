@@ -13,7 +13,6 @@ comment on the last line is skipped.
 from __future__ import annotations
 
 import numpy as np
-import pyarrow as pa
 import pyarrow.compute as pc
 
 from .. import arrow
@@ -63,15 +62,6 @@ def drop_qrels_comments(tokens: Tokens, data: bytes) -> Tokens:
                 "Q8",
             )
     return tokens
-
-
-def drop_run_comment_rows(table: pa.Table) -> pa.Table:
-    """The same for a run already read as a table (one-field comments never reach one)."""
-    qid = table.column("qid")
-    if not pc.any(pc.starts_with(pc.cast(pc.unique(qid), pa.string()), "#")).as_py():
-        return table
-    decoded = pc.cast(qid, qid.type.value_type) if pa.types.is_dictionary(qid.type) else qid
-    return table.filter(pc.invert(pc.starts_with(decoded, "#")))
 
 
 def drop_run_comments(tokens: Tokens) -> Tokens:

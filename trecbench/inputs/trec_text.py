@@ -42,8 +42,8 @@ from .tokens import Tokens as Tokens
 # (the regular reader's and the typed tables' names are re-exported: callers read TREC
 # text from this module)
 from .trec_regular import BOM as BOM
+from .trec_regular import CONTROL_BYTES, blanks_in, read_regular
 from .trec_regular import Irregular as Irregular
-from .trec_regular import blanks_in, read_regular
 from .trec_regular import iter_regular_run as iter_regular_run
 from .trec_regular import read_regular_run as read_regular_run
 from .trec_tables import BEIR_HINT as BEIR_HINT
@@ -81,8 +81,6 @@ WHOLE_CHUNK_BYTES = 1 << 20
 MOST_FAST_FIELDS = 64
 # what separates fields within a line (C isspace but the newline, as trec_eval reads them)
 C_SPACE = " \t\r\v\f"
-# C0 controls and DEL that are not whitespace to trec_eval (NUL is reported on its own)
-_CONTROL_BYTES = bytes([*range(1, 9), *range(14, 32), 127])
 # Unicode whitespace, zero-width and bidi characters that look like nothing or a blank
 # Unicode blanks, C1 controls (U+0080-U+009F) and the characters Unicode says are
 # ignorable when shown (soft hyphen, fillers, joiners, bidi marks, variation selectors,
@@ -294,7 +292,7 @@ def tokenize(
             data = data.decode("utf-8", "backslashreplace").encode("utf-8")
             buf = np.frombuffer(data, dtype=np.uint8)
     blanks = blanks_in(data)
-    control = len(data.translate(None, _CONTROL_BYTES)) != len(data)
+    control = len(data.translate(None, CONTROL_BYTES)) != len(data)
     # line starts are needed for byte anomalies and by the general path, not by a clean file
     starts = _line_starts(buf) if blanks is None or control or not data.isascii() else None
     common = dict(
@@ -372,7 +370,7 @@ def _byte_anomalies(
     found["space_control_lines"] = lines_of(spacing)
     if control:
         found["control_lines"] = lines_of(
-            np.flatnonzero(np.isin(buf, np.frombuffer(_CONTROL_BYTES, np.uint8)))
+            np.flatnonzero(np.isin(buf, np.frombuffer(CONTROL_BYTES, np.uint8)))
         )
     if not data.isascii():
         found["unicode_space_lines"] = _unicode_space_lines(

@@ -25,16 +25,12 @@ def read_whole(
 ) -> Whole:
     """The file as a typed ``kind`` table (see :func:`trecbench.inputs.load`): a regular
     run straight from Arrow's reader (unless ``full`` asks for every column), anything
-    else through the tokenizer and ``check``; ``comments`` skips trec_eval 10.0's ``#``
-    lines; ``score_text`` keeps a run's scores as written too
-    (:data:`~trecbench.inputs.trec_tables.SCORE_TEXT`)."""
+    else through the tokenizer and ``check`` (regular text holds nothing ``check`` warns
+    of, nor a ``#`` line); ``comments`` skips trec_eval 10.0's ``#`` lines; ``score_text``
+    keeps a run's scores as written too (:data:`~trecbench.inputs.trec_tables.SCORE_TEXT`)."""
     if kind == "run" and not full:
         table = trec_regular.read_regular_run(source, score_text)
         if table is not None:
-            if comments:
-                from .comments import drop_run_comment_rows
-
-                table = drop_run_comment_rows(table)
             return Whole(table)
     if comments:  # trec_eval 10.0's '#' lines
         from .comments import tokens_without_comments
