@@ -1,5 +1,5 @@
 """`validate`'s options from the spec (validator-rules.md): the relevance level of Q7
-(`-l`) and a list of docids for R6 (`--docids`)."""
+(`-l`), a list of docids and a pattern for R6 (`--docids`, `--docid-regex`)."""
 
 from __future__ import annotations
 
@@ -122,3 +122,50 @@ def test_docids_are_found_exactly_when_their_hashes_collide(monkeypatch):
     monkeypatch.setattr(module, "string_hash", lambda values: np.zeros(len(values), np.uint64))
     listed = module.DocidList(pa.array(["a", "b", "c"]))
     assert listed.missing(pa.array(["c", "x", "a", "b"])).tolist() == [False, True, False, False]
+
+
+# --docid-regex: expected findings worked by hand from what a full match of the pattern is
+
+REGEX_RUN = "1 Q0 abc 1 3 t\n1 Q0 zzz 2 2 t\n1 Q0 a 3 1 t\n1 Q0 a.c 4 0 t\n"
+
+
+@pytest.mark.parametrize(
+    ("pattern", "failing"),
+    [
+        ("a|zzz", [1, 4]),  # a top-level alternation is matched in full as a whole
+        ("ab|c|zz", [1, 2, 3, 4]),  # prefixes and suffixes of docnos match no docno in full
+        ("(?i)A|ZZZ", [1, 4]),  # a flag stays inside the pattern
+        ("\\Qa.c", [1, 2, 3]),  # RE2's quoting to the end: the literal a.c (was refused)
+        ("[a-z]+", [4]),
+    ],
+)
+def test_docid_regex_matches_each_docno_in_full(tmp_path, capsys, pattern, failing):
+    path = tmp_path / "r.run"
+    path.write_text(REGEX_RUN)
+    assert [line for line, _, _ in _r6(validate_run(path, docid_regex=pattern))] == failing
+    code, out, _ = call(capsys, "validate", path, "--docid-regex", pattern)
+    assert code == 2 and f"{len(failing)} error(s)" in out, out
+
+
+@pytest.mark.parametrize(
+    ("pattern", "reason"),
+    [
+        # wrapped before it was compiled, it became ^(?:a)|(?:q)$: 'abc' passed R6
+        ("a)|(?:q", "unexpected ): a)|(?:q"),
+        ("[a-z", "missing ]: [a-z"),  # the message quoted the wrapper: [a-z)$
+        ("(", "missing ): ("),
+    ],
+)
+def test_a_docid_regex_that_is_no_pattern_alone_is_refused_quoting_it(
+    tmp_path, capsys, pattern, reason
+):
+    path = tmp_path / "r.run"
+    path.write_text(REGEX_RUN)
+    message = f"invalid regular expression {pattern!r}: {reason}"
+    code, out, err = call(capsys, "validate", path, "--docid-regex", pattern)
+    assert code == 1 and not out
+    assert err.startswith(f"trecbench: validate: Invalid value for --docid-regex: {message} ")
+    assert len(err.splitlines()) == 1
+    with pytest.raises(ValueError) as raised:  # the Python API refuses it alike
+        validate_run(path, docid_regex=pattern)
+    assert str(raised.value) == message

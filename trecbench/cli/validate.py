@@ -36,7 +36,11 @@ PROFILES = ("default", "strict", "lenient", "rtask")
     "--profile rtask).",
 )
 @click.option("--min-depth", type=click.IntRange(min=1), help="Fewest documents per topic (R9).")
-@click.option("--docid-regex", help="Pattern every docno must match in full (R6).")
+@click.option(
+    "--docid-regex",
+    help="RE2 pattern every docno must match in full (R6); one that is not a valid "
+    "pattern on its own is refused.",
+)
 @click.option(
     "--docids",
     type=INPUT_FILE,

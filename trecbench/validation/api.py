@@ -5,10 +5,6 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Sequence
 
-import pyarrow as pa
-import pyarrow.compute as pc
-
-from .. import arrow
 from ..errors import InputError
 from ..inputs.streams import File, Source, path_of
 from ..inputs.trec_text import Tokens
@@ -19,7 +15,7 @@ from .findings import DEFAULT_LIMIT, Collector, Finding, QrelsInfo, ValidationRe
 from .qrels import QrelsChecker
 from .reader import CHUNK_BYTES, read_topics, stream
 from .rules import PROFILE_DEPTH, Default, resolve_depth
-from .runs import RunChecker
+from .runs import RunChecker, full_match_pattern
 
 Progress = Callable[[str, int], None]
 # ``read_progress(path, done, total)``: bytes of the file read as stored, of ``total`` (its
@@ -330,8 +326,6 @@ def validate_files(
 
 
 def check_regex(pattern: str) -> None:
-    """Raise ValueError if ``pattern`` is not a valid (RE2) regular expression."""
-    try:
-        pc.match_substring_regex(arrow.array([""]), f"^(?:{pattern})$")
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as error:
-        raise ValueError(f"invalid regular expression {pattern!r}: {error}") from None
+    """Raise ValueError, quoting ``pattern``, if it is not a valid (RE2) regular
+    expression on its own (as ``docid_regex`` is matched: in full)."""
+    full_match_pattern(pattern)

@@ -4,6 +4,7 @@ R4, R5, X1-X5 against ``--topics`` and qrels)."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Callable, Iterable
 
@@ -26,6 +27,31 @@ from .run_topics import Rows, TopicChecks
 COMMENT_HINT = " (a comment line: trec_eval 9.x reads it as data, 10.0 skips it)"
 
 
+def full_match_pattern(pattern: str) -> str:
+    """The RE2 pattern (Arrow's) that matches a string when ``pattern`` matches all of it
+    (``--docid-regex``); ValueError, quoting ``pattern``, when it is no regular expression
+    on its own.
+
+    Compiled alone first: wrapped at once, an unbalanced ``a)|(?:q`` became the valid
+    ``^(?:a)|(?:q)$``, which matches a prefix. A pattern valid alone is whole inside
+    ``(?:...)``, its top-level alternation too; only a ``\\Q`` left open quotes the
+    wrapper's ``)$``, so it is closed (``\\E``) first."""
+    _compiled(pattern, pattern)
+    with contextlib.suppress(ValueError):
+        return _compiled(f"^(?:{pattern})$", pattern)
+    return _compiled(f"^(?:{pattern}\\E)$", pattern)
+
+
+def _compiled(regex: str, pattern: str) -> str:
+    """``regex`` once Arrow compiled it; ValueError in ``pattern``'s words otherwise."""
+    try:
+        pc.match_substring_regex(arrow.array([""]), regex)
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as error:
+        reason = " ".join(str(error).removeprefix("Invalid regular expression: ").split())
+        raise ValueError(f"invalid regular expression {pattern!r}: {reason}") from None
+    return regex
+
+
 class RunChecker(Checker):
     def __init__(
         self,
@@ -44,7 +70,7 @@ class RunChecker(Checker):
         self.min_depth = min_depth
         self.topics = None if topics is None else list(dict.fromkeys(topics))
         self.qrels = qrels
-        self.docid_regex = docid_regex
+        self.docid_pattern = None if docid_regex is None else full_match_pattern(docid_regex)
         self.docids = docids
         self.expected_tag = expected_tag
         self.carry: Rows | None = None
@@ -138,10 +164,10 @@ class RunChecker(Checker):
             "q0",
             lambda r: wording.not_q0(q0[r].as_py()),
         )
-        if self.docid_regex is not None:
+        if self.docid_pattern is not None:
             flag(
                 "R6",
-                ~trec_text.matches(docno, f"^(?:{self.docid_regex})$"),
+                ~trec_text.matches(docno, self.docid_pattern),
                 "docno",
                 lambda r: f"docno {docno[r].as_py()!r} does not match --docid-regex",
             )
