@@ -1,5 +1,6 @@
 """`validate`'s options from the spec (validator-rules.md): the relevance level of Q7
-(`-l`), a list of docids and a pattern for R6 (`--docids`, `--docid-regex`)."""
+(`-l`), a list of docids and a pattern for R6 (`--docids`, `--docid-regex`) and the
+topics files of R4 and R5 (`--topics`)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ import gzip
 import pytest
 
 from trecbench.cli import run
-from trecbench.validation import validate_files, validate_qrels, validate_run
+from trecbench.errors import InputError
+from trecbench.validation import read_topics, validate_files, validate_qrels, validate_run
 
 
 def call(capsys, *args) -> tuple[int, str, str]:
@@ -169,3 +171,80 @@ def test_a_docid_regex_that_is_no_pattern_alone_is_refused_quoting_it(
     with pytest.raises(ValueError) as raised:  # the Python API refuses it alike
         validate_run(path, docid_regex=pattern)
     assert str(raised.value) == message
+
+
+# --topics: the ids of the files users bring (BEIR, ir_datasets, TSV with a header)
+
+TOPICS_RUN = "q1 Q0 a 1 2 t\nq2 Q0 b 1 1 t\n"
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        # BEIR's queries.jsonl: '{"_id":' was read as the one topic (R4 and R5 for all)
+        ("queries.jsonl", '{"_id": "q1", "text": "x y"}\n{"_id": "q2", "text": "z"}\n'),
+        ("queries.txt", '\n{"query_id": "q1", "text": "x"}\n\n{"qid": "q2"}\n'),
+        # a TSV with a header: 'qid' was a topic the run lacks (R5)
+        ("topics.tsv", "qid\tquery\nq1\thello\nq2\tworld\n"),
+        ("topics.tsv", "Query_ID\ttext\nq1\thello\nq2\tworld\n"),
+        ("qrels.tsv", "query-id\tcorpus-id\tscore\nq1\td1\t1\nq2\td2\t1\n"),
+        ("topics.txt", "id\nq1\nq2\n"),
+    ],
+)
+@pytest.mark.parametrize("general", [False, True])  # the small path and the general one
+def test_topics_of_jsonl_queries_and_tsv_with_a_header(tmp_path, capsys, name, text, general):
+    run, topics = tmp_path / "r.run", tmp_path / name
+    run.write_text(TOPICS_RUN)
+    topics.write_text(text)
+    assert read_topics(topics) == ["q1", "q2"]
+    options = ["--docid-regex", "[ab]"] if general else []
+    code, out, err = call(capsys, "validate", run, "--topics", topics, *options)
+    assert (code, err) == (0, "") and out.startswith("OK:"), out
+
+
+def test_integer_ids_of_jsonl_queries_are_read_as_text(tmp_path):
+    topics = tmp_path / "q.jsonl.gz"
+    topics.write_bytes(gzip.compress(b'{"query_id": 301}\n{"query_id": "302"}\n'))
+    assert read_topics(topics) == ["301", "302"]
+
+
+JSON_LINES = (
+    '--topics reads JSON lines: one object a line, its id as "_id" (BEIR), "query_id" or "qid"'
+)
+NO_ID = "no topic id a run can hold"
+NO_COLON = "Expecting ':' delimiter at column 7"
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "error"),
+    [
+        ("q.json", '[{"_id": "q1"}]\n', f"q.json:1: a JSON array; {JSON_LINES}"),
+        (
+            "q.txt",
+            '{"_id": "q1"}\n{"text": "x"}\n',
+            f'q.txt:2: no topic id in an object ({{"text": "x"}}); {JSON_LINES}',
+        ),
+        (
+            "q.txt",
+            '{"_id": "q1", "qid": "1"}\n',
+            f'q.txt:1: two topic ids ("_id" and "qid"); {JSON_LINES}',
+        ),
+        ("q.jsonl", '"q1"\n', f'q.jsonl:1: no topic id in a string ("q1"); {JSON_LINES}'),
+        ("q.txt", '{"_id": "q 1"}\n', f"q.txt:1: \"_id\" is 'q 1': {NO_ID}"),
+        ("q.txt", '{"_id": ""}\n', f"q.txt:1: \"_id\" is '': {NO_ID}"),
+        ("q.txt", '{"qid": 1.5}\n', f'q.txt:1: "qid" is a number (1.5): {NO_ID}'),
+        ("q.txt", '{"qid": true}\n', f'q.txt:1: "qid" is a boolean (true): {NO_ID}'),
+        ("q.txt", '{"_id": "q1"}\n{"_id"\n', f"q.txt:2: invalid JSON: {NO_COLON}"),
+    ],
+)  # fmt: skip
+def test_topics_that_are_no_jsonl_queries_are_refused_at_their_line(
+    tmp_path, capsys, monkeypatch, name, text, error
+):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "r.run").write_text(TOPICS_RUN)
+    (tmp_path / name).write_text(text)
+    with pytest.raises(InputError) as raised:
+        read_topics(name)
+    assert str(raised.value) == error
+    code, out, err = call(capsys, "validate", "r.run", "--topics", name)
+    assert (code, out, err) == (2, "", f"trecbench: {error}\n")

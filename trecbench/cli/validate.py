@@ -28,7 +28,13 @@ PROFILES = ("default", "strict", "lenient", "rtask")
 @cli.command()
 @click.argument("runs", nargs=-1, type=INPUT_FILE)
 @click.option("--qrels", type=INPUT_FILE, help="Qrels to validate and to check the runs against.")
-@click.option("--topics", type=INPUT_FILE, help="Topic ids: one per line, or a TREC topics file.")
+@click.option(
+    "--topics",
+    type=INPUT_FILE,
+    help="Topic ids: one per line (first field; a header line such as qid or query_id is "
+    'skipped), JSON lines queries (BEIR\'s queries.jsonl: "_id", "query_id" or "qid"), or a '
+    "TREC topics file.",
+)
 @click.option(
     "--max-depth",
     type=DEPTH,

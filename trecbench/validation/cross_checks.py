@@ -83,11 +83,16 @@ def count_unjudged(
 
 
 def topic_ids(text: str, path: str | os.PathLike) -> list[str]:
-    """Topic ids of a topics file's ``text``: the first field of each line, or the
-    numbers of a TREC topics file (``<num> Number: 301``, ``<num>301</num>``, ``<topic
-    number="301">``); none is an error, and so is markup of another kind (its first
-    fields are tags, not ids)."""
-    if "<num>" in text:
+    """Topic ids of a topics file's ``text``: the first field of each line (a first line
+    of column names, ``qid`` or ``query_id``: :data:`TOPIC_HEADERS`, skipped), the ids of
+    JSON lines queries (:func:`_json_ids`: told by their first character or by ``path``'s
+    name, ``.jsonl``, ``.json``, ``.ndjson``, compressed or not), or the numbers of a TREC
+    topics file (``<num> Number: 301``, ``<num>301</num>``, ``<topic number="301">``);
+    none is an error, and so is markup of another kind (its first fields are tags, not
+    ids)."""
+    if json_topics(text, path):  # read as first fields, '{"_id":' was the one topic
+        ids = _json_ids(text, str(path))
+    elif "<num>" in text:
         ids = _numbers(text, path)
     elif re.search(r"<topic\s[^>]*\bnumber\s*=", text):
         ids = re.findall(r"<topic\s[^>]*?\bnumber\s*=\s*[\"']?([^\"'\s>]+)", text)
@@ -95,9 +100,59 @@ def topic_ids(text: str, path: str | os.PathLike) -> list[str]:
         ids = []
     else:
         ids = [found[1] for line in text.split("\n") if (found := _FIRST_FIELD.match(line))]
+        if ids and ids[0].lower() in TOPIC_HEADERS:  # a TSV's header: no topic of the runs
+            ids = ids[1:]
     if not ids:
         raise InputError(str(path), None, "no topic ids found")
     return ids
+
+
+def json_topics(text: str, path: str | os.PathLike) -> bool:
+    """Whether a topics file is JSON (lines): its ``text`` starts with ``{`` or ``[``, or
+    its name ends in ``.jsonl``, ``.json`` or ``.ndjson`` (compressed or not)."""
+    suffix = Path(without_suffixes(Path(path).name.lower())).suffix
+    return text.lstrip("\ufeff \t\r\n")[:1] in ("{", "[") or suffix in _JSON_SUFFIXES
+
+
+_JSON_SUFFIXES = (".jsonl", ".json", ".ndjson")
+# the first line's first field that names the id column of a TSV (ir_datasets' query_id,
+# BEIR's query-id, MS MARCO-like qid), compared in lower case
+TOPIC_HEADERS = frozenset({"qid", "query_id", "query-id", "queryid", "topic_id", "id", "_id"})
+# the key of a query's id in JSON lines: BEIR's queries.jsonl, ir_datasets', trecbench's
+TOPIC_KEYS = ("_id", "query_id", "qid")
+_C_SPACE = re.compile("[ \t\n\r\v\f]")
+
+
+def _json_ids(text: str, path: str) -> list[str]:
+    """The ids of JSON lines queries, one object a line holding one of :data:`TOPIC_KEYS`
+    (BEIR's ``{"_id": "q1", "text": ...}``); anything else is refused at its line, never
+    read as ids: a JSON array, a line without an id key or with two of them, an id that is
+    not a string or an integer or that no run's topic could be (empty, white space)."""
+    from ..sources import described, parse_jsonl
+
+    if text.lstrip("\ufeff \t\r\n").startswith("["):
+        line = text.count("\n", 0, text.index("[")) + 1
+        raise InputError(path, line, f"a JSON array; {_JSON_LINES}")
+    ids = []
+    for line, query in parse_jsonl(text, path):
+        keys = [key for key in TOPIC_KEYS if isinstance(query, dict) and key in query]
+        if len(keys) != 1:
+            named = " and ".join(f'"{key}"' for key in keys)
+            found = f"two topic ids ({named})" if keys else f"no topic id in {described(query)}"
+            raise InputError(path, line, f"{found}; {_JSON_LINES}")
+        qid = query[keys[0]]
+        if isinstance(qid, int) and not isinstance(qid, bool):
+            qid = str(qid)
+        if not isinstance(qid, str) or not qid or _C_SPACE.search(qid):
+            what = repr(qid) if isinstance(qid, str) else described(qid)
+            raise InputError(path, line, f'"{keys[0]}" is {what}: no topic id a run can hold')
+        ids.append(qid)
+    return ids
+
+
+_JSON_LINES = (
+    '--topics reads JSON lines: one object a line, its id as "_id" (BEIR), "query_id" or "qid"'
+)
 
 
 def _numbers(text: str, path: str | os.PathLike) -> list[str]:

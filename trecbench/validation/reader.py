@@ -141,7 +141,9 @@ def _tokens(
 
 
 def read_topics(path: str | os.PathLike) -> list[str]:
-    """Topic ids of a file: one per line, or a TREC topics file with ``<num> Number: 301``.
+    """Topic ids of a file: one per line (a header line of column names skipped), JSON
+    lines queries (BEIR's ``{"_id": ...}``), or a TREC topics file with ``<num> Number:
+    301`` (:func:`~.cross_checks.topic_ids`).
 
     Ids end where the runs' fields do, at C's white space (a no-break space is part of an
     id), and a UTF-8 byte-order mark is not part of the first."""

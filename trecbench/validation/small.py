@@ -14,7 +14,8 @@ order and with its words (:mod:`.wording`, :mod:`.cross_checks`), into the same
 
 It declines (None: the general path takes the call) what it does not mirror: any file
 that is not plain, a topic in several blocks, more than 100 run tags, a rank of more than
-18 digits, a score beyond float32's range, a topics file that is not printable ASCII.
+18 digits, a score beyond float32's range, a topics file that is not printable ASCII or
+is JSON (lines).
 ``validate`` gives it no call with ``--docid-regex``, ``--docids`` or ``--fix``.
 
 A file of at most 1 MiB is one chunk to the general path, whose run checker checks the
@@ -37,6 +38,7 @@ from .cross_checks import (
     against_qrels,
     against_topics,
     file_name,
+    json_topics,
     tag_names_file,
     too_shallow,
     topic_ids,
@@ -105,8 +107,11 @@ def _topic_ids(path: str) -> list[str] | None:
         return None
     if not _TEXT.fullmatch(data):
         return None
+    text = data.decode("ascii")
+    if json_topics(text, path):  # JSON's reader (trecbench.sources) imports Arrow
+        return None
     try:
-        return list(dict.fromkeys(topic_ids(data.decode("ascii"), path)))
+        return list(dict.fromkeys(topic_ids(text, path)))
     except InputError:
         return None  # the general path reports it
 
