@@ -892,6 +892,24 @@ def test_control_bytes_and_comment_lines_are_irregular_in_every_read(
         list(trec_text.iter_regular_run(source, block))
 
 
+@pytest.mark.parametrize("sep", [" ", "\t"])
+@pytest.mark.parametrize("last_newline", [True, False])
+def test_regular_text_stays_on_the_regular_path(tmp_path, monkeypatch, sep, last_newline):
+    """Tabs and newlines are the only bytes below 32 regular text holds: the control
+    bytes are counted against the lines parsed (5 tabs and a newline a line, or a
+    newline), a last line without a newline too, in small reads and blocks alike."""
+    lines = [sep.join(["q1", "Q0", f"d{i}", str(i + 1), f"{40 - i}.5", "t"]) for i in range(40)]
+    data = ("\n".join(lines) + "\n" * last_newline).encode()
+    path = tmp_path / "r.run"
+    path.write_bytes(data)
+    monkeypatch.setattr(trec_regular, "_REGULAR_BLOCK", 64)
+    table = trec_text.read_regular_run(path)
+    assert table is not None and table.column("docno").to_pylist() == [f"d{i}" for i in range(40)]
+    with streams.Source(path) as source:
+        pieces = list(trec_text.iter_regular_run(source, 64))
+    assert sum(piece.num_rows for piece in pieces) == 40
+
+
 def test_a_hash_inside_a_field_or_a_read_is_regular(tmp_path, monkeypatch):
     """``#`` starts a comment only where a line starts: a docno holding one, cut by a
     read just before it, stays on the regular path."""
