@@ -33,8 +33,8 @@ class ValidationFailed(InputError):
 _CHECKED_BY_SCORE = frozenset({"R7", "Q5", "Q6", "Q7"})
 # What a well-made run is like, not whether it can be read as trec_eval reads it (its Q0
 # and rank columns, which trec_eval never reads; score order, ties, run tags, topics in
-# blocks): `trecbench validate`'s to say. A regular run file is read without the gate,
-# so these were said of a run from standard input, a pipe or a compressed file only.
+# blocks): `trecbench validate`'s to say. A regular run is read without the gate, so
+# these would be said of irregular runs only: a warning would depend on the reading path.
 _VALIDATES_ONLY = frozenset({"R3", "R10", "R11", "R13", "R14", "R15", "R17", "R18", "R20"})
 # Said once per file (how many lines), not per line: CRLF ends change no number.
 _CRLF = "R24"
