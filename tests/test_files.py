@@ -205,6 +205,34 @@ def test_grades_up_to_a_million_are_read():
     assert grades.huge.tolist() == [False, False, False, False, False, True]
 
 
+ZERO_PADDED = ["00000000000000000000001", "-0000000000000000000000", "0000000003"]
+ZERO_PADDED += ["+00000000000000000000002", "-00000000000000000001"]
+
+
+def test_zero_padded_grades_are_read_as_trec_eval_s_atol_reads_them(tmp_path):
+    # a sign and leading zeros are no part of a grade's size: 0000000001 was refused as
+    # beyond +-1,000,000 (Q4), which trec_eval reads as 1
+    import pandas as pd
+    import pyarrow as pa
+
+    from trecbench.inputs.trec_text import parse_grades
+
+    grades = parse_grades(pa.array([*ZERO_PADDED, "0001000000", "+0001000001", "-0001000001"]))
+    assert grades.values[:6].tolist() == [1, 0, 3, 2, -1, 1000000]  # C's atol, by hand
+    assert grades.huge.tolist() == [False] * 6 + [True, True]
+    qrels = tmp_path / "padded.qrels"
+    qrels.write_text("".join(f"q1 0 {d} {g}\n" for d, g in zip("abcde", ZERO_PADDED, strict=True)))
+    assert trecbench.read_qrels(qrels)["rel"].tolist() == [1, 0, 3, 2, -1]
+    frame = pd.DataFrame({"qid": "q1", "docno": list("abcde"), "rel": ZERO_PADDED})
+    assert trecbench.read_qrels(frame)["rel"].tolist() == [1, 0, 3, 2, -1]
+    run = tmp_path / "r.run"
+    run.write_text("".join(f"q1 Q0 {d} {i} {6 - i} t\n" for i, d in enumerate("abced", 1)))
+    # trec_eval 9.0.8 and 10.0 -m map -m ndcg -m P.1 -m num_rel on these two files
+    expected = {"MAP": 0.7556, "nDCG": 0.6875, "P@1": 1.0, "num_rel": 3.0}
+    values = trecbench.evaluate(qrels, run, ["map", "ndcg", "P_1", "num_rel"]).per_query
+    assert dict(zip(values["measure"], values["value"].round(4), strict=True)) == expected
+
+
 def test_writing_never_replaces_the_file_it_reads(tmp_path):
     # write_run('in.run', 'in.run') rewrote its own input (2.50 became 2.5)
     from trecbench.errors import OutputError

@@ -266,6 +266,16 @@ def test_clean_run_has_no_findings():
     assert findings(b"1 0 a 1\n1 0 b 0\n2 0 c 2\n", "qrels") == []
 
 
+def test_a_grade_s_sign_and_leading_zeros_are_no_part_of_its_size():
+    # trec_eval's atol reads 0000000001 as 1 and -0000000000000000000000 as 0: no Q4 (they
+    # were "beyond +-1,000,000"); 1,000,000 itself is allowed, 1,000,001 is not
+    data = b"1 0 a 0000000001\n1 0 b -0000000000000000000000\n1 0 c 0001000000\n"
+    assert findings(data, "qrels") == []
+    found = findings(data + b"1 0 d +0001000001\n1 0 e -00000000000000000001\n", "qrels")
+    assert [(f.rule, f.line) for f in found] == [("Q4", 4), ("Q6", 5)]
+    assert found[1].message.startswith("negative grade -1:")
+
+
 def test_lenient_keeps_only_what_breaks_trec_eval():
     messy = b"q2 X a 0 2 t\nq2 X b 0 3 t\nq1 X c 7 1 t2\n"
     found = findings(messy, profile="lenient")

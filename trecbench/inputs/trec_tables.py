@@ -112,19 +112,28 @@ class Grades(NamedTuple):
     """Relevance grades read from text (see :func:`parse_grades`)."""
 
     integer: np.ndarray  # an ASCII integer (REL_PATTERN)
-    fits: np.ndarray  # ... of at most 9 digits, so ``values`` holds it exactly
+    fits: np.ndarray  # ... of at most 9 digits past a sign and leading zeros
     values: np.ndarray  # int64 where ``fits``, else 0
     huge: np.ndarray  # an integer beyond ±MAX_GRADE
 
 
+_GRADE_DIGITS = 9  # more digits than MAX_GRADE's 7 yet well within an int64's 18
+
+
 def parse_grades(rel: pa.Array) -> Grades:
-    """Check and convert a column of grades once, for the reader and the validator."""
+    """Check and convert a column of grades once, for the reader and the validator: as
+    trec_eval's ``atol`` reads them, a sign and leading zeros aside (``-0000000000000000000000``
+    is 0, ``+0001`` is 1)."""
     integer = matches(rel, REL_PATTERN)
-    rel = pc.utf8_ltrim(rel, "+") if pc.any(pc.starts_with(rel, "+")).as_py() else rel
-    fits = integer & (_lengths(pc.utf8_ltrim(rel, "-")) <= 9)
-    kept = pc.if_else(arrow.array(fits), rel, arrow.scalar(None, pa.string()))
-    values = arrow.to_numpy(pc.fill_null(pc.cast(kept, pa.int64()), arrow.scalar(0)))
-    return Grades(integer, fits, values, integer & (~fits | (np.abs(values) > MAX_GRADE)))
+    negative = arrow.to_numpy(pc.fill_null(pc.starts_with(rel, "-"), arrow.scalar(False)))
+    # an integer's sign and leading zeros trimmed at once: the pattern puts a sign first only
+    digits = pc.utf8_ltrim(rel, "+-0")
+    width = _lengths(digits)
+    fits = integer & (width <= _GRADE_DIGITS)
+    kept = pc.if_else(arrow.array(fits & (width > 0)), digits, arrow.scalar(None, digits.type))
+    magnitude = arrow.to_numpy(pc.fill_null(pc.cast(kept, pa.int64()), arrow.scalar(0)))
+    values = np.where(negative, -magnitude, magnitude)
+    return Grades(integer, fits, values, integer & (~fits | (magnitude > MAX_GRADE)))
 
 
 def refuse_rows(tokens: Tokens, bad: np.ndarray, rule: str, message: Callable[[int], str]) -> None:
