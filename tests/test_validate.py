@@ -927,6 +927,10 @@ def test_tie_counts_are_counted_by_hand(tmp_path):
         # q5: in float32 order, not in double order: d0 and d2 tie as doubles too (10.0
         # ties them), but they were not neighbours in the file and went unsaid
         b"q5 Q0 d0 1 1 t\nq5 Q0 d1 2 1.00000001 t\nq5 Q0 d2 3 1 t\n"
+        # q6: c and d tie as doubles, b ties both only at float32 (1.0f all three): each of
+        # the three ties another only at float32 (it said 2, counting neighbours' pairs)
+        b"q6 Q0 a 1 2 t\nq6 Q0 b 2 1.00000002 t\nq6 Q0 c 3 1.00000001 t\n"
+        b"q6 Q0 d 4 1.00000001 t\n"
     )
     ties = [(f.line, f.message.split(";")[0]) for f in findings(data) if f.rule == "R15"]
     assert ties == [
@@ -941,9 +945,15 @@ def test_tie_counts_are_counted_by_hand(tmp_path):
         (15, "2 documents of topic q5 share their score with another document"),
         (
             15,
-            "2 documents of topic q5 tie with another only at float32 precision "
+            "3 documents of topic q5 tie with another only at float32 precision "
             "(trec_eval 9.x ties them, 10.0 does not)",
         ),
+        (
+            19,
+            "3 documents of topic q6 tie with another only at float32 precision "
+            "(trec_eval 9.x ties them, 10.0 does not)",
+        ),
+        (20, "2 documents of topic q6 share their score with another document"),
     ]
     # the small path (a small run file validated whole) says the same
     from trecbench.validation import validate_run

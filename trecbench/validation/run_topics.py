@@ -327,16 +327,16 @@ class TopicChecks:
         s64, s32, seg = rows.score[order], score32[order], segment[order]
         same = seg[1:] == seg[:-1]
         tie64 = same & (s64[1:] == s64[:-1])
-        tie32 = same & (s32[1:] == s32[:-1]) & ~tie64
-        for key, pairs in (("R15.tie", tie64), ("R15.float32", tie32)):
-            if not pairs.any():
+        tie32 = same & (s32[1:] == s32[:-1])
+        for key, member in (
+            ("R15.tie", _pair_members(tie64)),
+            ("R15.float32", _float32_only_members(tie32, tie64)),
+        ):
+            if not member.any():
                 continue
-            member = np.zeros(len(order), bool)
-            member[:-1] |= pairs
-            member[1:] |= pairs
             count = np.bincount(seg[member], minlength=seg[-1] + 1)
             # one score for the whole topic: each of its adjacent pairs tied
-            tied_pairs = np.bincount(seg[1:][pairs], minlength=seg[-1] + 1)
+            tied_pairs = np.bincount(seg[1:][tie64], minlength=seg[-1] + 1)
             first_line = np.full(seg[-1] + 1, np.iinfo(np.int64).max)
             np.minimum.at(first_line, seg[member], rows.line[order[member]])
             noted = self.tied[key]
@@ -363,6 +363,26 @@ class TopicChecks:
                 ),
             )
             self.tied[key] = {}
+
+
+def _pair_members(pairs: np.ndarray) -> np.ndarray:
+    """The rows in a pair: ``pairs[i]`` joins row i and row i + 1."""
+    member = np.zeros(len(pairs) + 1, bool)
+    member[:-1] |= pairs
+    member[1:] |= pairs
+    return member
+
+
+def _float32_only_members(tie32: np.ndarray, tie64: np.ndarray) -> np.ndarray:
+    """The rows (in score order) that tie with another only at float32 precision: every
+    row of a float32 tie (a stretch of neighbours tied as float32, ``tie32``) that holds two
+    scores unequal as doubles, as each of its rows then ties a row of another double (of
+    1.00000002, 1.00000001, 1.00000001 all three: the second ties the third as a double,
+    the first only as float32)."""
+    group = np.concatenate(([0], np.cumsum(~tie32)))  # each row's float32 tie
+    mixed = np.zeros(group[-1] + 1, bool)
+    mixed[group[1:][tie32 & ~tie64]] = True
+    return mixed[group]
 
 
 def _first_descent(keys: list, previous: int, codes: np.ndarray) -> int | None:

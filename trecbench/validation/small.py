@@ -329,17 +329,20 @@ class _TopicChecks:
                 return
 
     def _ties(self, name: str, rows) -> None:
-        """R15: documents in a tie with a neighbour (``rows`` in score order), exactly and
-        at float32 precision only."""
+        """R15: documents in a tie (``rows`` in score order): exactly, with a neighbour,
+        and at float32 precision only, with a document of the same float32 score and
+        another double (:func:`~.run_topics._float32_only_members`)."""
         score, score32 = self.run.score, self.run.score32
-        for key, text in (("R15.tie", wording.TIE), ("R15.float32", wording.FLOAT32_TIE)):
-            members, pairs = set(), 0
-            for before, row in itertools.pairwise(rows):
-                same = score[row] == score[before]
-                if same if key == "R15.tie" else (score32[row] == score32[before] and not same):
-                    members.update((before, row))
-                    pairs += 1
+        exact = [(a, b) for a, b in itertools.pairwise(rows) if score[a] == score[b]]
+        doubles: dict[float, set[float]] = {}
+        for row in rows:
+            doubles.setdefault(score32[row], set()).add(score[row])
+        float32_only = [row for row in rows if len(doubles[score32[row]]) > 1]
+        for key, text, members in (
+            ("R15.tie", wording.TIE, {row for pair in exact for row in pair}),
+            ("R15.float32", wording.FLOAT32_TIE, float32_only),
+        ):
             if members:
-                one_score = pairs == len(rows) - 1  # every adjacent pair tied
+                one_score = len(exact) == len(rows) - 1  # every adjacent pair tied
                 message = wording.ties(name, len(members), text, one_score)
                 self.report.add(key, min(members) + 1, "score", message)
