@@ -187,11 +187,12 @@ def test_qrels_in_jsonl_and_bad_utf8_are_refused(tmp_path):
         read_run(str(bad))
 
 
-def test_a_utf16_jsonl_run_is_refused_as_a_utf16_trec_file_is(tmp_path):
-    utf16 = tmp_path / "run.jsonl"
-    utf16.write_bytes((GOOD + "\n").encode("utf-16"))
-    with pytest.raises(InputError, match=r"run.jsonl: the file is UTF-16; save it as UTF-8$"):
-        read_run(str(utf16))
+@pytest.mark.parametrize("encoding", ["UTF-16", "UTF-32"])
+def test_a_utf16_jsonl_run_is_refused_as_a_utf16_trec_file_is(tmp_path, encoding):
+    wide = tmp_path / "run.jsonl"
+    wide.write_bytes((GOOD + "\n").encode(encoding))  # with a byte-order mark
+    with pytest.raises(InputError, match=rf"run.jsonl: the file is {encoding}; save it as UTF-8$"):
+        read_run(str(wide))
 
 
 def test_validate_reads_a_jsonl_run(tmp_path, capsys):

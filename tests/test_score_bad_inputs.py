@@ -64,10 +64,13 @@ def test_judgments_whose_ids_hold_a_tab_are_no_duplicates():
     assert result.runs[0].values["P_1"].tolist() == [1.0, 0.0]
 
 
-def test_a_utf16_trec_file_is_refused_with_its_remedy(tmp_path, monkeypatch):
+@pytest.mark.parametrize("encoding", ["UTF-16", "UTF-32"])
+def test_a_utf16_trec_file_is_refused_with_its_remedy(tmp_path, monkeypatch, encoding):
     """ "TREC files must be ASCII/UTF-8" said what is wrong, not what to do; the converters'
-    readers now say the same of a UTF-16 JSON or TSV (one message)."""
-    (tmp_path / "u16.qrels").write_bytes(GOOD_QRELS.encode("utf-16"))
+    readers now say the same of a UTF-16 JSON or TSV (one message). A UTF-32 file was said
+    to be UTF-16."""
+    (tmp_path / "wide.qrels").write_bytes(GOOD_QRELS.encode(encoding))  # with its mark
     (tmp_path / "run").write_text(GOOD_RUN)
-    _, message, code = run_score(["u16.qrels", "run"], tmp_path, monkeypatch)
-    assert (message, code) == ("u16.qrels: error[R23]: the file is UTF-16; save it as UTF-8", 2)
+    _, message, code = run_score(["wide.qrels", "run"], tmp_path, monkeypatch)
+    said = f"wide.qrels: error[R23]: the file is {encoding}; save it as UTF-8"
+    assert (message, code) == (said, 2)

@@ -143,14 +143,13 @@ def test_json_lines(tmp_path):
         read_jsonl(path, "test")
 
 
-@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be"])
+@pytest.mark.parametrize("encoding", ["UTF-16-LE", "UTF-16-BE", "UTF-32-LE", "UTF-32-BE"])
 @pytest.mark.parametrize(("name", "read"), [("in.json", read_json), ("in.jsonl", read_jsonl)])
 def test_a_utf16_file_is_refused_in_scores_words(tmp_path, encoding, name, read):
-    """It was "in.json:1: not UTF-8: invalid start byte"; score says "the file is UTF-16"."""
+    """It was "in.json:1: not UTF-8: invalid start byte"; score says "the file is UTF-16".
+    A UTF-32 file was said to be UTF-16 (its little-endian mark starts with UTF-16's)."""
     path = tmp_path / name
-    path.write_bytes('{"a": 1}\n'.encode(encoding))
-    if encoding == "utf-16-be":  # Python writes the mark of its own byte order only
-        path.write_bytes(b"\xfe\xff" + path.read_bytes())
+    path.write_bytes('\ufeff{"a": 1}\n'.encode(encoding))  # the byte-order mark first
     with pytest.raises(InputError) as info:
         read(path, "test")
-    assert str(info.value) == f"{path}: the file is UTF-16; save it as UTF-8"
+    assert str(info.value) == f"{path}: the file is {encoding[:6]}; save it as UTF-8"

@@ -296,6 +296,13 @@ def test_finding_format_and_messages():
     )
 
 
+@pytest.mark.parametrize("encoding", ["UTF-16-LE", "UTF-16-BE", "UTF-32-LE", "UTF-32-BE"])
+def test_a_wide_encoding_is_named_by_its_byte_order_mark(encoding):
+    # UTF-32's little-endian mark, FF FE 00 00, starts with UTF-16's: it was "UTF-16"
+    (found,) = findings(("\ufeff" + OK_RUN.decode()).encode(encoding))
+    assert (found.rule, found.message) == ("R23", f"the file is {encoding[:6]}; save it as UTF-8")
+
+
 def test_tricky_ids_are_valid_and_round_trip(tmp_path):
     ids = ["1e5", "NA", "nan", "null", "None", "TRUE", "0042", "42"]
     lines = [f"1.0 Q0 {d} {i + 1} {10 - i} t\n" for i, d in enumerate(ids)]

@@ -39,7 +39,7 @@ import pyarrow.compute as pc
 from .. import arrow, type_names
 from ..errors import InputError, shortened
 from ..json_limits import check_depth, check_surrogates, parser_message
-from ..text_encoding import UTF16_FILE, is_utf16
+from ..text_encoding import wide_encoding, wide_file
 from . import tables
 from .formats import Whole
 from .streams import Source
@@ -227,8 +227,8 @@ def _typed(table: pa.Table, lines: np.ndarray) -> pa.Table:
 def _raise_first_error(data: bytes, path: str, first_line: int) -> None:
     """Read ``data`` line by line and raise at the first line that is not a JSONL run's."""
     for number, raw in enumerate(data.split(b"\n"), first_line):
-        if number == 1 and is_utf16(raw):
-            raise InputError(path, None, UTF16_FILE)
+        if number == 1 and (encoding := wide_encoding(raw)):
+            raise InputError(path, None, wide_file(encoding))
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:

@@ -20,7 +20,7 @@ from ..hash_index import string_hash
 from ..inputs import trec_text
 from ..inputs.streams import GZIP_MAGIC
 from ..inputs.trec_text import RUN_FIELDS, SCORE_PATTERN, Tokens
-from ..text_encoding import UTF16_FILE, is_utf16
+from ..text_encoding import wide_encoding, wide_file
 from .findings import Collector, ValidationResult
 
 HEADER_WORDS = set(
@@ -281,8 +281,8 @@ class Checker:
 
     def _head(self, tokens: Tokens) -> bool:
         head, add = tokens.head, self.report.add
-        if is_utf16(head):
-            add("R23.utf16", None, None, UTF16_FILE)
+        if encoding := wide_encoding(head):
+            add("R23.utf16", None, None, wide_file(encoding))
             return True
         if head.startswith(GZIP_MAGIC):
             add("R27", None, None, "the file is gzip-compressed twice; decompress it once more")

@@ -226,8 +226,9 @@ CATALOGUE = (
            "(segmentation fault, exit 139)."),
     _check("R23.utf8", "EEEE", "invalid UTF-8",
            "Ids are compared as bytes; a mis-encoded id never matches its judgment."),
-    _check("R23.utf16", "EEEE", "UTF-16 file",
-           "A UTF-16 file is not a TREC file; save it as UTF-8 (or ASCII)."),
+    _check("R23.utf16", "EEEE", "UTF-16 or UTF-32 file",
+           "A UTF-16 or UTF-32 file (told by its byte-order mark) is not a TREC file; save it "
+           "as UTF-8 (or ASCII)."),
     _check("R23.control", "EEWE", "other C0 control character or DEL",
            "Invisible characters that become part of an id to trec_eval."),
     _check("R24", "WWWW", "CRLF line end",
