@@ -88,6 +88,73 @@ def test_every_float_option_refuses_nan_and_infinities(path, name):
             param.type.convert(written, param, None)
 
 
+INT_OPTIONS = [
+    (path, param.name)
+    for path in COMMANDS[1:]
+    for param in _command(path).params
+    if isinstance(param.type, click.types.IntParamType)
+]
+# what Python's int reads and C's atol reads otherwise (or not in full): 1_0 is 10 to
+# int and 1 to atol, Arabic-Indic three 3 and 0, a blank is skipped by both but is no digit
+NOT_PLAIN_INTEGERS = ("1_0", "\u0663", "\uff13", " 3", "3 ", "3\n", "0x10", "1e3", "3.0", "", "+")
+
+
+def _libc_atol(text: str) -> int:
+    import ctypes
+    import ctypes.util
+
+    libc = ctypes.CDLL(ctypes.util.find_library("c"))
+    libc.atol.restype, libc.atol.argtypes = ctypes.c_long, [ctypes.c_char_p]
+    return libc.atol(text.encode())
+
+
+@pytest.mark.parametrize(("path", "name"), INT_OPTIONS, ids=lambda p: str(p))
+def test_every_integer_option_reads_plain_decimal_digits_alone(path, name):
+    # click's int read as Python's int: `score -M 1_0` evaluated 10 documents where
+    # trec_eval's atol reads 1 (num_ret 2 and P_2 0.5000 beside trec_eval's 1 and 0.0000)
+    from trecbench.cli.shared_options import DecimalInt
+
+    param = next(p for p in _command(path).params if p.name == name)
+    assert isinstance(param.type, DecimalInt)
+    for written in NOT_PLAIN_INTEGERS:
+        with pytest.raises(click.BadParameter, match="is not a valid integer"):
+            param.type.convert(written, param, None)
+    for written in ("7", "+7", "007"):  # what it reads, the C library's atol reads alike
+        assert param.type.convert(written, param, None) == _libc_atol(written) == 7
+
+
+def test_the_integer_options_are_found():
+    found = {(" ".join(path), name) for path, name in INT_OPTIONS}
+    expected = {("score", name) for name in ("level", "max_docs", "ndocs", "jobs", "memory")}
+    expected |= {
+        (command, name)
+        for command in ("compare", "power", "agree")
+        for name in ("level", "max_docs")
+    }
+    expected |= {("pool", "depth"), ("pool", "level"), ("similarity", "overlap_k")}
+    expected |= {("fuse", "folds"), ("validate", "max_depth"), ("convert hpo", "depth")}
+    assert expected <= found
+
+
+@pytest.mark.parametrize(
+    "option", [("-M", "1_0"), ("-l", "1_0"), ("-N", "1_000"), ("-M", "\u0663")], ids=str
+)
+def test_score_refuses_an_integer_option_trec_eval_reads_otherwise(tmp_path, capsys, option):
+    from trecbench.cli import run
+
+    qrels, run_file = tmp_path / "q.txt", tmp_path / "r.txt"
+    qrels.write_text("q1 0 d1 0\nq1 0 d2 1\n")
+    run_file.write_text("q1 Q0 d1 1 2 t\nq1 Q0 d2 2 1 t\n")
+    # trec_eval 9.0.8 printed, for -M 1_0 -m P.2 -m num_ret: "num_ret \tall\t1" and
+    # "P_2 \tall\t0.0000" (it read -M 1); trecbench read 10, printed 2 and 0.5000, exit 0
+    flag, text = option
+    assert run(["score", flag, text, "-m", "P.2", "-m", "num_ret", str(qrels), str(run_file)]) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert f"Invalid value for '{flag}' / '--" in err and f"{text!r} is not a valid integer" in err
+    assert err.count("\n") == 1
+
+
 def test_the_float_options_are_found():
     found = {(" ".join(path), name) for path, name in FLOAT_OPTIONS}
     assert {("score", "unjudged_threshold"), ("fuse", "k"), ("similarity", "rbo_p")} <= found

@@ -137,6 +137,10 @@ def test_line_offset_option_is_checked(tmp_path):
     twice = ["--line-offset", "chonkie=-1", "--line-offset", "chonkie=1"]  # the last won
     result = CliRunner().invoke(cli, ["convert", "memorybench", str(source), *twice, "-o", "o"])
     assert result.exit_code == 1 and "--line-offset: chonkie given twice" in result.output
+    for number in ("1_0", "\u0663", " 1"):  # Python's int read them: 10, 3 and 1
+        given = ["--line-offset", f"chonkie={number}"]
+        result = CliRunner().invoke(cli, ["convert", "memorybench", str(source), *given, "-o", "o"])
+        assert result.exit_code == 1 and f"{f'chonkie={number}'!r} is not KEY=N" in result.output
 
 
 def test_every_subcommand_has_an_example():

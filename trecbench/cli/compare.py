@@ -24,6 +24,7 @@ from .paths import INPUT_FILE, OUTPUT_FOLDER, QRELS_INPUT
 from .progress import TaskProgress, wanted
 from .report_options import manifest_options
 from .shared_options import (
+    DecimalInt,
     FiniteFloat,
     format_option,
     given_correction,
@@ -253,7 +254,7 @@ def _drawn(outdir, plots: bool) -> bool:
 )
 @click.option(
     "--movers",
-    type=click.IntRange(min=0),
+    type=DecimalInt(min=0),
     default=5,
     show_default=True,
     help="Topics with the largest gains and losses listed per run and measure (0: no "

@@ -8,8 +8,8 @@ import click
 
 from .convert_output import GroupOptions, finish
 from .group import Group, cli
-from .paths import DEPTH, OUTPUT_FOLDER, OUTPUT_FOLDER_OR_STDOUT, InputFile
-from .shared_options import FiniteFloat
+from .paths import OUTPUT_FOLDER, OUTPUT_FOLDER_OR_STDOUT, InputFile
+from .shared_options import DEPTH, FiniteFloat, decimal_integer
 
 _EXISTING = InputFile(Path)
 
@@ -57,11 +57,8 @@ def _pairs(values, option: str) -> dict[str, int]:
         key, sep, number = value.rpartition("=")
         if key in pairs:  # the last would win without a word
             raise click.BadParameter(f"{key} given twice", param_hint=option)
-        try:
-            pairs[key] = int(number)
-        except ValueError:
-            sep = ""
-        if not sep or not key:
+        pairs[key] = decimal_integer(number)
+        if pairs[key] is None or not sep or not key:
             raise click.BadParameter(f"{value!r} is not KEY=N", param_hint=option)
     return pairs
 

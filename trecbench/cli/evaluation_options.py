@@ -7,7 +7,7 @@ import click
 
 from .paths import INPUT_FILE
 from .report_options import stack_options
-from .shared_options import FiniteFloat
+from .shared_options import DecimalInt, FiniteFloat
 
 
 def evaluation_options(command):
@@ -23,7 +23,7 @@ def evaluation_options(command):
                 "-l",
                 "--level_for_rel",
                 "level",
-                type=int,
+                type=DecimalInt(),
                 default=None,
                 help="Minimum grade counted as relevant (default 1; nDCG gains are unaffected).",
             ),
@@ -31,7 +31,7 @@ def evaluation_options(command):
                 "-M",
                 "--Max_retrieved_per_topic",
                 "max_docs",
-                type=int,
+                type=DecimalInt(),
                 default=None,
                 help="Evaluate only the first N documents of each topic (after trec_eval's sort).",
             ),
@@ -71,9 +71,7 @@ unjudged_threshold_option = click.option(
 def memory_budget_option(help: str):
     """``--memory MIB`` (the command receives ``memory``, None by default), with the help
     given: what the budget bounds differs between commands."""
-    return click.option(
-        "--memory", type=click.IntRange(min=1), default=None, metavar="MIB", help=help
-    )
+    return click.option("--memory", type=DecimalInt(min=1), default=None, metavar="MIB", help=help)
 
 
 _MEMORY_HELP = (
@@ -92,7 +90,7 @@ compare_memory_option = memory_budget_option(_MEMORY_HELP.format(options=""))
 jobs_option = click.option(
     "--jobs",
     "-j",
-    type=click.IntRange(min=1),
+    type=DecimalInt(min=1),
     default=None,
     metavar="N",
     help="Processes scoring several run files at once (default: the cores available, when "

@@ -10,8 +10,8 @@ import click
 from ..plurals import counted
 from ..text_bytes import utf8
 from .group import cli, echo_input_warnings, echo_written
-from .paths import DEPTH, INPUT_FILE, OutputFile
-from .shared_options import FiniteFloat, quiet_option, runs_argument
+from .paths import INPUT_FILE, OutputFile
+from .shared_options import DEPTH, DecimalInt, FiniteFloat, quiet_option, runs_argument
 
 # fusion.METHODS and fusion.NORMS with ranx's aliases, repeated so that loading the CLI does
 # not import numpy; tests/test_fusion.py keeps them equal to the library's.
@@ -86,13 +86,13 @@ class RunOutput(OutputFile):
 )
 @click.option(
     "--folds",
-    type=int,
+    type=DecimalInt(),
     default=None,
     help="Folds of topics of --optimize's cross-validation. [default: 5, or one per topic "
     "when there are fewer]",
 )
 @click.option(
-    "--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Seed of the folds."
+    "--seed", type=DecimalInt(min=0), default=0, show_default=True, help="Seed of the folds."
 )
 @click.option(
     "--step",

@@ -106,6 +106,3 @@ RUN_PATTERN = InputFile(patterns=True)  # a run file, or a glob of files (--dask
 OUTPUT_FILE = OutputFile()
 OUTPUT_FOLDER = OutputFolder()
 OUTPUT_FOLDER_OR_STDOUT = OutputFolder(stdout=True)
-# a number of documents per topic: at least 1, and at most what numpy and Arrow index with
-# (a larger one was an internal error, an OverflowError, after reading the inputs)
-DEPTH = click.IntRange(1, 2**63 - 1)

@@ -6,14 +6,14 @@ import click
 
 from .group import cli, echo_input_warnings, echo_written, given
 from .paths import INPUT_FILE, OUTPUT_FILE
-from .shared_options import format_option, names_option, quiet_option, runs_argument
+from .shared_options import DecimalInt, format_option, names_option, quiet_option, runs_argument
 
 
 @cli.command()
 @runs_argument
 @click.option(
     "--depth",
-    type=int,
+    type=DecimalInt(),
     default=100,
     show_default=True,
     help="Documents of each run pooled per topic (its top k in trecbench's ranking).",
@@ -29,7 +29,7 @@ from .shared_options import format_option, names_option, quiet_option, runs_argu
     "-l",
     "--level_for_rel",
     "level",
-    type=int,
+    type=DecimalInt(),
     default=1,
     show_default=True,
     help="Minimum grade counted as relevant (with --qrels).",

@@ -19,7 +19,13 @@ from .evaluation_options import (
 from .group import cli, echo_input_warnings, echo_warning, echo_written
 from .paths import INPUT_FILE, OUTPUT_FILE, QRELS_INPUT, RUN_PATTERN
 from .report_options import report_options
-from .shared_options import format_option, html_depth_option, measure_values, quiet_option
+from .shared_options import (
+    DecimalInt,
+    format_option,
+    html_depth_option,
+    measure_values,
+    quiet_option,
+)
 
 FORMATS = ("trec", "table", "markdown", "csv", "json")
 
@@ -53,7 +59,7 @@ FORMATS = ("trec", "table", "markdown", "csv", "json")
     "-N",
     "--Number_docs_in_coll",
     "ndocs",
-    type=int,
+    type=DecimalInt(),
     default=None,
     help="Number of documents in the collection (used by utility).",
 )

@@ -1,14 +1,15 @@
 """Click declarations several commands share, declared once: the RUNS argument, ``--names``
 as a comma-separated list, ``--format``, ``--html-depth``, ``-m``, the resampling tests'
-options (``--test``, ``--correction``, ``--samples``, ``--seed``) and the type of every
-float option (:class:`FiniteFloat`). Each command keeps its own help text where the meaning
-differs."""
+options (``--test``, ``--correction``, ``--samples``, ``--seed``) and the types of every
+number option (:class:`DecimalInt`, :class:`FiniteFloat`). Each command keeps its own help
+text where the meaning differs."""
 
 from __future__ import annotations
 
 import contextlib
 import math
 import os
+import re
 
 import click
 
@@ -40,6 +41,45 @@ class FiniteFloat(click.FloatRange):
     def _describe_range(self) -> str:  # the help's [x>=0]; nothing without bounds
         return "" if self.min is None and self.max is None else super()._describe_range()
 
+
+# ASCII digits and a sign: what C's atol reads in full, so that trec_eval's options and
+# trecbench's read a value alike or not at all (Python's int takes 1_0, ٣ and blanks)
+_DECIMAL_INTEGER = re.compile(r"[+-]?[0-9]+")
+
+
+def decimal_integer(text: str) -> int | None:
+    """``text`` as a plain decimal integer (ASCII digits, an optional sign), else None."""
+    return int(text) if _DECIMAL_INTEGER.fullmatch(text) else None
+
+
+class DecimalInt(click.IntRange):
+    """The type of every integer option: ASCII digits with an optional sign, within the
+    bounds given (none: any integer). click's ``int`` reads as Python's ``int`` does,
+    ``-M 1_0`` as 10 and ``-M ٣`` as 3, where trec_eval's ``atol`` reads 1 and 0: the
+    same command line gave other numbers than trec_eval without a word. Anything but
+    digits is refused as a bad value is (exit 1)."""
+
+    def __init__(self, min=None, max=None):
+        super().__init__(min, max)
+        if min is None and max is None:
+            self.name = "integer"  # shown as INTEGER, as click's int type
+
+    def convert(self, value, param, ctx) -> int:
+        if isinstance(value, str) and decimal_integer(value) is None:
+            self.fail(
+                f"{value!r} is not a valid integer (ASCII digits 0-9 with an optional sign).",
+                param,
+                ctx,
+            )
+        return super().convert(value, param, ctx)
+
+    def _describe_range(self) -> str:  # the help's [x>=0]; nothing without bounds
+        return "" if self.min is None and self.max is None else super()._describe_range()
+
+
+# a number of documents per topic: at least 1, and at most what numpy and Arrow index with
+# (a larger one was an internal error, an OverflowError, after reading the inputs)
+DEPTH = DecimalInt(1, 2**63 - 1)
 
 runs_argument = click.argument("runs", nargs=-1, required=True, type=INPUT_FILE)
 
@@ -133,7 +173,7 @@ def html_depth_option(help: str):
     """``--html-depth`` (documents per run and topic in an HTML page's drill-down, 20 by
     default): the command receives ``html_depth``."""
     return click.option(
-        "--html-depth", type=click.IntRange(min=0), default=20, show_default=True, help=help
+        "--html-depth", type=DecimalInt(min=0), default=20, show_default=True, help=help
     )
 
 
@@ -155,9 +195,9 @@ def resampling_options(*, test: str, correction: str, samples: str, seed: str):
                     **shown,
                 ),
                 click.option(
-                    "--samples", type=click.IntRange(min=1), default=10_000, help=samples, **shown
+                    "--samples", type=DecimalInt(min=1), default=10_000, help=samples, **shown
                 ),
-                click.option("--seed", type=click.IntRange(min=0), default=0, help=seed, **shown),
+                click.option("--seed", type=DecimalInt(min=0), default=0, help=seed, **shown),
             ],
         )
 

@@ -6,6 +6,7 @@ import click
 
 from .group import cli, echo_input_warnings, echo_warning
 from .shared_options import (
+    DecimalInt,
     FiniteFloat,
     format_option,
     names_option,
@@ -26,14 +27,14 @@ from .shared_options import (
 )
 @click.option(
     "--overlap-k",
-    type=int,
+    type=DecimalInt(),
     default=10,
     show_default=True,
     help="The depth of overlap@k, the Jaccard index of the two top-k sets.",
 )
 @click.option(
     "--depth",
-    type=int,
+    type=DecimalInt(),
     default=None,
     help="Documents of each run kept per topic before comparing (default: all).",
 )

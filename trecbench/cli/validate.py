@@ -14,8 +14,9 @@ import click
 from ..errors import ExitCode
 from .evaluation_options import memory_budget_option
 from .group import cli, open_input_scope
-from .paths import DEPTH, INPUT_FILE, OUTPUT_FILE
+from .paths import INPUT_FILE, OUTPUT_FILE
 from .progress import StderrProgress, wanted
+from .shared_options import DEPTH, DecimalInt
 
 if TYPE_CHECKING:
     from ..validation import DocidList
@@ -41,7 +42,7 @@ PROFILES = ("default", "strict", "lenient", "rtask")
     help="Most documents per topic (R8); default 1000, TREC's usual depth (100 with "
     "--profile rtask).",
 )
-@click.option("--min-depth", type=click.IntRange(min=1), help="Fewest documents per topic (R9).")
+@click.option("--min-depth", type=DecimalInt(min=1), help="Fewest documents per topic (R9).")
 @click.option(
     "--docid-regex",
     help="RE2 pattern every docno must match in full (R6); one that is not a valid "
@@ -56,7 +57,7 @@ PROFILES = ("default", "strict", "lenient", "rtask")
     "-l",
     "--relevance-level",
     "relevance_level",
-    type=click.IntRange(min=1),
+    type=DecimalInt(min=1),
     default=1,
     show_default=True,
     help="Minimum grade counted as relevant, as score's -l: qrels topics with no grade "
@@ -76,7 +77,7 @@ PROFILES = ("default", "strict", "lenient", "rtask")
 )
 @click.option(
     "--show",
-    type=click.IntRange(min=0),
+    type=DecimalInt(min=0),
     default=5,
     show_default=True,
     help="Text output: findings printed per rule and file (0: all that were kept).",
