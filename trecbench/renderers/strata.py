@@ -9,7 +9,7 @@ import pandas as pd
 
 from ..strata import KINDS, MIN_GROUP_SIZE, undefined_notes
 from .escaping import escape_text, escaper, group_place, unlike
-from .text_tables import aligned, csv_line, markdown_table
+from .text_tables import aligned, csv_line, markdown_table, trec_label
 
 
 def groups_document(
@@ -141,10 +141,10 @@ def render_groups(
                         cell = None if undefined else value
                         out.write(csv_line([run, where, name, canonical, cell]))
                     elif name == "num_q":
-                        out.write(f"{name:<22}\t{where}\t{value}\n")
+                        out.write(f"{trec_label(name)}\t{where}\t{value}\n")
                     else:
                         shown = "n/a" if not_applicable else _mean_text(value)
-                        out.write(f"{name:<22}\t{where}\t{shown:>6}\n")
+                        out.write(f"{trec_label(name)}\t{where}\t{shown:>6}\n")
             blocks.append(out.getvalue())
             continue
         escaped = escaper(output_format)  # csv was written above

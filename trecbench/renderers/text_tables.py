@@ -1,13 +1,18 @@
 """Tables of text cells, written once for every renderer: aligned for a terminal, as
 Markdown (the columns in ``right`` right-aligned in both), and CSV records; a p-value's
-cell (:func:`p_text`), printed alike by every table that shows one."""
+cell (:func:`p_text`), printed alike by every table that shows one; trec_eval's measure
+column (:func:`trec_label`)."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Iterable
 
+from ..text_bytes import utf8
 from .escaping import FIRST_STRONG_ISOLATE, POP_DIRECTIONAL_ISOLATE
+
+# trec_eval prints a measure's name with printf("%-22s"): at least 22 bytes
+TREC_LABEL_BYTES = 22
 
 
 class Undefined(str):
@@ -17,6 +22,13 @@ class Undefined(str):
 
 UNDEFINED = Undefined("–")  # in text and Markdown; JSON: null
 LATEX_UNDEFINED = "--"  # LaTeX's own en dash: the character needs a UTF-8 input encoding
+
+
+def trec_label(name: str) -> str:
+    """``name`` padded with blanks as trec_eval's ``%-22s`` pads it: to 22 *bytes* of the
+    UTF-8 printed (:func:`~trecbench.text_bytes.utf8`), not 22 characters, so that
+    ``ndcg_é=2`` (9 bytes) gets 13 blanks as in trec_eval's output, not 14."""
+    return name + " " * (TREC_LABEL_BYTES - len(utf8(name)))
 
 
 def aligned(rows: list[list[str]], right: set[int]) -> list[str]:

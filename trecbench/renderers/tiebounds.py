@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..tiebounds import position
 from .escaping import escaper
-from .text_tables import aligned, csv_line, markdown_table
+from .text_tables import aligned, csv_line, markdown_table, trec_label
 
 TITLE = (
     "tie bounds: lowest and highest value over every order of tied documents; the reported "
@@ -53,8 +53,8 @@ def render(evaluation, output_format: str, names: str = "display") -> str:
             for _, measure, _, low, high, *_ in (row for row in rows if row[0] == run):
                 if low == low:  # bounded
                     lines += [
-                        f"{measure + ':tie_low':<22}\tall\t{low:6.4f}",
-                        f"{measure + ':tie_high':<22}\tall\t{high:6.4f}",
+                        f"{trec_label(measure + ':tie_low')}\tall\t{low:6.4f}",
+                        f"{trec_label(measure + ':tie_high')}\tall\t{high:6.4f}",
                     ]
         return "".join(line + "\n" for line in lines)
     if output_format == "csv":  # rows of score's tidy table, as trec text's lines

@@ -14,7 +14,7 @@ import math
 from ..errors import OutputError
 from ..measures import COUNTS, RUNID, STRING
 from .escaping import escape_text, markdown_text
-from .text_tables import aligned, csv_line, markdown_table
+from .text_tables import aligned, csv_line, markdown_table, trec_label
 
 NAMES = ("trec", "display", "asked")
 
@@ -69,20 +69,20 @@ def trec_text(evaluation, run, *, per_query: bool = False, summary: bool = True,
             name = _printed(column, names)  # one line a measure, as trec_eval prints
             if column.summary == STRING:
                 text = run.strings[column.label][index]
-                lines.append(f"{name:<22}\t{qid}\t'{text}'\n")
+                lines.append(f"{trec_label(name)}\t{qid}\t'{text}'\n")
             elif column.per_query:
                 value = run.values[column.label][index]
-                lines.append(f"{prefix}{name:<22}\t{qid}\t{_number(column, value, z)}\n")
+                lines.append(f"{prefix}{trec_label(name)}\t{qid}\t{_number(column, value, z)}\n")
     if not run.complete:
         return "".join(lines) + run.trailing
     if summary:
         for column in columns:
             name = _printed(column, names)
             if column.summary == RUNID:
-                lines.append(f"{name:<22}\tall\t{_field(run.runid, 'run tag')}\n")
+                lines.append(f"{trec_label(name)}\tall\t{_field(run.runid, 'run tag')}\n")
             elif column.summary != STRING:
                 value = run.summary[column.label]
-                lines.append(f"{prefix}{name:<22}\tall\t{_number(column, value, z)}\n")
+                lines.append(f"{prefix}{trec_label(name)}\tall\t{_number(column, value, z)}\n")
     return "".join(lines)
 
 
