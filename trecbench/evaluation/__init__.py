@@ -40,7 +40,7 @@ from .assembly import (
 )
 from .gate import ValidationFailed, forgotten_qrels
 from .judgments import Preferences, Qrels, load_judgments
-from .plan import _aliases, _check_rel_format, _measures, _Plan, _read_whole
+from .plan import _aliases, _measures, _Plan, _read_whole
 from .reading import (
     Progress,
     _blocks_ahead,  # noqa: F401
@@ -185,7 +185,6 @@ def _evaluate(qrels, runs, measures, settings: EvalSettings, run_names, progress
             if forgotten is None:
                 raise
             raise forgotten from None
-        _check_rel_format(ordered, engines, settings.rel_format)
         z_table = (
             None if settings.zscores is None else zscores_module.read_zscores(settings.zscores)
         )

@@ -42,28 +42,42 @@ _FORMAT_FAMILIES = {
 }
 
 
-def _check_rel_format(measures: list[Measure], engines, rel_format: str) -> None:
-    """Refuse a measure its judgments cannot give (trec_eval stops at the first topic,
-    exit 4): the prefs measures need ``-R prefs``/``qrels_prefs``, the ``_avgjg`` ones
-    ``-R qrels_jg``, every other one standard qrels."""
+def _rel_format_refusal(measure: Measure, engine: str, rel_format: str) -> TrecbenchError | None:
+    """Why trec_eval cannot calculate ``measure`` from ``-R rel_format`` judgments (it
+    stops at the first topic it evaluates, exit 4), else None: the prefs measures need
+    ``-R prefs``/``qrels_prefs``, the ``_avgjg`` ones ``-R qrels_jg``, every other one
+    standard qrels."""
+    if engine == META:
+        return None
     fits = _FORMAT_FAMILIES.get(rel_format)
+    family = measure.family
+    if fits is not None:
+        needs_other = not fits(family)
+    else:
+        needs_other = any(fit(family) for fit in _FORMAT_FAMILIES.values())
+    if not needs_other:
+        return None
+    return UnevaluableTopicError(
+        measure.requested or family,
+        None,
+        f"trec_eval cannot calculate this measure from -R {rel_format} judgments (exit 4)",
+        "X6",
+    )
+
+
+def _first_uncalculable(measures: list[Measure], engines, rel_format: str):
+    """What stops trec_eval at the first topic it evaluates (its measures calculated in
+    order, the first that cannot be stops it), else None: a measure its judgments' format
+    cannot give, or utility without 4 coefficients. Raised there, not before the run is
+    read: where the run shares no topic with the judgments trec_eval exits 7 first (and
+    10.0 without -c stops at a qrels topic the run lacks)."""
     for measure in measures:
-        if engines[measure] == META:
-            continue
-        family = measure.family
-        needs_other = (
-            fits is not None
-            and not fits(family)
-            or fits is None
-            and any(f(family) for f in _FORMAT_FAMILIES.values())
-        )
-        if needs_other:
-            raise UnevaluableTopicError(
-                measure.requested or family,
-                None,
-                f"trec_eval cannot calculate this measure from -R {rel_format} judgments (exit 4)",
-                "X6",
-            )
+        refusal = _rel_format_refusal(measure, engines[measure], rel_format)
+        if refusal is None:
+            refusal = uncalculable(measure.definition, measure.params)
+        if refusal is not None:
+            return refusal
+    return None
 
 
 def _check_shared_gain_params(measures: list[Measure], version: Compat) -> None:
@@ -219,10 +233,9 @@ class _Plan:
         self.drill = None
         # what the unjudged bounds keep of each run (:func:`.bounds.kept`; None: nothing)
         self.bounds = None
-        # a measure trec_eval stops at on the first topic it evaluates (utility.1,-1)
-        self.uncalculable = next(
-            (e for m in measures if (e := uncalculable(m.definition, m.params)) is not None), None
-        )
+        # a measure trec_eval stops at on the first topic it evaluates (utility.1,-1;
+        # map_avgjg without -R qrels_jg)
+        self.uncalculable = _first_uncalculable(measures, engines, settings.rel_format)
         # diversity qrels list a document once per subtopic: duplicates are ndeval's concern
         self.diversity_only = bool(self.groups) and all(
             m.definition.diversity for group in self.groups.values() for m in group

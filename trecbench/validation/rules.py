@@ -371,7 +371,9 @@ CATALOGUE = (
            "\"Can't calculate measure\", exit 4)",
            "The prefs measures need `-R prefs` or `qrels_prefs` judgments, the `_avgjg` ones "
            "`-R qrels_jg` and every other measure standard qrels: trec_eval stops at the first "
-           "topic. `trecbench score` and `compare` refuse the measure before any run is scored; "
+           "topic it evaluates, after its checks of the topics (none in common: exit 7; 10.0 "
+           "without -c: a qrels topic the run lacks). `trecbench score` and `compare` refuse "
+           "the measure there, scoring no topic; "
            "`validate` is not given measures and never reports it."),
 )  # fmt: skip
 
