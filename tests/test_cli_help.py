@@ -88,6 +88,20 @@ def test_every_float_option_refuses_nan_and_infinities(path, name):
             param.type.convert(written, param, None)
 
 
+@pytest.mark.parametrize(("path", "name"), FLOAT_OPTIONS, ids=lambda p: str(p))
+def test_every_float_option_reads_decimal_numbers_only(path, name):
+    # Python's float read --alpha 0.0_5 as 0.05 and Arabic-Indic digits as digits
+    param = next(p for p in _command(path).params if p.name == name)
+    for written in ("0.0_5", "\u0660.5", " 0.5", "0.5\n", "0x1p-1", "", "."):
+        with pytest.raises(click.BadParameter, match="is not a decimal number"):
+            param.type.convert(written, param, None)
+    for written, number in (("0.5", 0.5), (".5", 0.5), ("5e-1", 0.5), ("+0.5", 0.5)):
+        try:
+            assert param.type.convert(written, param, None) == number
+        except click.BadParameter as refused:  # outside the option's range, not unread
+            assert "decimal" not in str(refused)
+
+
 INT_OPTIONS = [
     (path, param.name)
     for path in COMMANDS[1:]

@@ -20,12 +20,19 @@ from ..statistical_tests import NAMES as TESTS
 from .paths import INPUT_FILE
 from .report_options import stack_options
 
+# a number as written in C or JSON: Python's float also takes 1_0, Unicode digits and
+# blanks, which no other tool reads alike (and inf or nan, refused as not finite)
+_DECIMAL_NUMBER = re.compile(
+    r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|(?i:[+-]?(?:inf|infinity|nan))"
+)
+
 
 class FiniteFloat(click.FloatRange):
     """The type of every float option: a finite number, within the bounds given (none:
     any finite number). click's ``FloatRange`` lets ``nan`` through (it compares false
     with every bound: ``--unjudged-threshold nan`` switched the warning off) and ``inf``
-    where a bound is open-ended; both are refused as a bad value is (exit 1)."""
+    where a bound is open-ended; both are refused as a bad value is (exit 1), and so is
+    text not written as a decimal number (``0.0_5``, Unicode digits)."""
 
     def __init__(self, min=None, max=None, min_open: bool = False, max_open: bool = False):
         super().__init__(min, max, min_open=min_open, max_open=max_open)
@@ -33,6 +40,8 @@ class FiniteFloat(click.FloatRange):
             self.name = "float"  # shown as FLOAT, as click's float type
 
     def convert(self, value, param, ctx) -> float:
+        if isinstance(value, str) and not _DECIMAL_NUMBER.fullmatch(value):
+            self.fail(f"{value!r} is not a decimal number (ASCII, as 0.05 or 5e-2).", param, ctx)
         number = super().convert(value, param, ctx)
         if not math.isfinite(number):
             self.fail(f"{value!r} is not a finite number.", param, ctx)
