@@ -28,12 +28,13 @@ from trecbench.validation import (
     fix_run,
     qrels_info,
     read_topics,
+    report,
     validate_files,
     validate_qrels,
     validate_run,
 )
-from trecbench.validation.checker import HashSet
 from trecbench.validation.docs import render as render_rules
+from trecbench.validation.duplicates import HashSet, SeenKeys
 
 E, W, I = "error", "warning", "info"  # noqa: E741
 OK_RUN = b"q1 Q0 a 1 2 t\nq1 Q0 b 2 1 t\n"
@@ -994,6 +995,36 @@ def test_the_duplicate_keys_hold_what_was_added(chunks, memory_keys):
     assert keys.contains(probe).tolist() == [int(p) in added for p in probe]
 
 
+@settings(max_examples=100, deadline=None)
+@given(
+    chunks=st.lists(st.lists(st.integers(0, 60), max_size=40), max_size=30),
+    memory_keys=st.sampled_from([None, 0, 50]),
+    asked_each_time=st.booleans(),
+)
+def test_the_duplicate_keys_give_each_first_numbers(chunks, memory_keys, asked_each_time):
+    """What a repeat names of a pair's first occurrence (its line, a qrels' grade): each key
+    held answers with the numbers it came with, in memory and on disk, asked from the
+    first chunk on or only at the end (they were not kept: a repeat across chunks named no
+    line)."""
+    keys = SeenKeys(memory_keys, width=2)
+    added: dict[int, tuple[int, int]] = {}
+    probe = np.arange(64, dtype=np.uint64)
+
+    def answers() -> tuple[list, list]:
+        found, numbers = keys.lookup(probe)
+        return found.tolist(), [tuple(row) for row in numbers.tolist()]
+
+    for at, chunk in enumerate(chunks):
+        held = [int(p) for p in probe if int(p) in added]
+        if asked_each_time:
+            assert answers() == ([int(p) in added for p in probe], [added[p] for p in held])
+        new = sorted(set(chunk) - set(added))
+        keys.add(np.array(new, np.uint64), np.array([(at, k) for k in new], np.int64))
+        added.update({k: (at, k) for k in new})
+    held = [int(p) for p in probe if int(p) in added]
+    assert answers() == ([int(p) in added for p in probe], [added[p] for p in held])
+
+
 # ---------------------------------------------------------------------------------------
 # Parquet: validated as score reads it (issue 25 item 5; it was read as TREC text)
 
@@ -1249,26 +1280,60 @@ def test_a_tag_names_its_file_with_or_without_the_extension(tmp_path, name, tag,
     assert ("R19" not in [f.rule for f in result.findings]) == ok
 
 
-def test_a_duplicate_across_chunks_of_a_split_topic_names_its_later_line_as_r7_says(tmp_path):
-    """Within a chunk R7 names both lines; for a topic split into blocks met in different
-    chunks only the later one (the earlier chunks' keys are hashes, without lines), as
-    the rule's text and docs/validate.md's Streaming section say: they said 'Both lines
-    are named' of every duplicate."""
+# chunk sizes that cut the files below at many places (a few lines, each line), and whole
+CHUNK_SIZES = (20, 30, 40, 64, 100, 1 << 20)
+
+
+def _same_whatever_the_chunks(validate, path: Path) -> list[tuple]:
+    """The findings (and counts) of ``validate(path, chunk_bytes=...)``, the same for every
+    chunk size of :data:`CHUNK_SIZES`, with the duplicate check's keys in memory or on disk
+    (text and JSON reports alike)."""
+    found = {}
+    for chunk, memory in itertools.product(CHUNK_SIZES, (None, 1)):  # 1 MiB: keys on disk
+        result = validate(path, chunk_bytes=chunk, memory=memory)
+        text = [*report.text_lines(result, show=0), report.summary_line([result])]
+        found[chunk, memory] = ("\n".join(text), report.to_json([result]))
+    assert len(set(found.values())) == 1, found
+    return [(f.rule, f.line, f.message) for f in validate(path).findings]
+
+
+def _r7(first: int) -> str:
+    return (
+        f"duplicate docno d3 in topic q1 (first at line {first}); trec_eval stops with "
+        "'duplicate docs' (exit 4)"
+    )
+
+
+def test_a_duplicate_across_chunks_is_said_once_naming_its_first_line(tmp_path):
+    """R7 of a topic split into blocks met in different chunks: each repeat once, named with
+    the document's first line, whatever the chunk size (a repeat found both within its chunk
+    and among the earlier chunks' keys was said twice, once as 'listed in an earlier block
+    of the topic', which named no line)."""
     lines = [f"q{t} Q0 d{i} {i + 1} {100 - i} t" for t in (1, 2) for i in range(20)]
     path = tmp_path / "split.run"
-    path.write_text("\n".join([*lines, "q1 Q0 d3 21 1 t"]) + "\n")
-    found = {
-        chunk: [(f.line, f.message) for f in validate_run(path, chunk_bytes=chunk).findings
-                if f.rule == "R7"]
-        for chunk in (100, 1 << 20)
-    }  # fmt: skip
-    assert found[1 << 20] == [(41, "duplicate docno d3 in topic q1 (first at line 4); "
-                                   "trec_eval stops with 'duplicate docs' (exit 4)")]  # fmt: skip
-    assert found[100] == [(41, "duplicate docno d3 in topic q1 (listed in an earlier block of "
-                               "the topic)")]  # fmt: skip
-    assert "the later line alone, 'listed in an earlier block of the topic'" in CHECKS["R7"].doc
-    streaming = (Path(__file__).parents[1] / "docs" / "validate.md").read_text()
-    assert "named at its later line only" in " ".join(streaming.split())
+    path.write_text("\n".join([*lines, "q1 Q0 d3 21 1 t", "q1 Q0 d3 22 0 t"]) + "\n")
+    duplicates = [f for f in _same_whatever_the_chunks(validate_run, path) if f[0] == "R7"]
+    # the file's line 4 is q1's d3; 41 and 42 repeat it
+    assert duplicates == [("R7", 41, _r7(4)), ("R7", 42, _r7(4))]
+    assert "listed in an earlier block" not in CHECKS["R7"].doc
+
+
+def test_a_judgment_repeated_across_chunks_is_said_once_naming_its_first_line(tmp_path):
+    """Q5 across chunks: each repeat once, with the first judgment's line and grade,
+    whatever the chunk size (a repeat of a pair an earlier chunk held that repeated it
+    again within its chunk was said twice, 'judged in an earlier part of the file')."""
+    lines = ["q1 0 dup 1", *(f"q2 0 d{i} 0" for i in range(30)), "q1 0 dup 1", "q1 0 dup 2"]
+    path = tmp_path / "dup.qrels"
+    path.write_text("\n".join(lines) + "\n")
+    duplicates = [f for f in _same_whatever_the_chunks(validate_qrels, path) if f[0] == "Q5"]
+    assert duplicates == [
+        ("Q5", 32, "duplicate judgment of dup for topic q1 (first at line 1; same grade 1)"),
+        (
+            "Q5",
+            33,
+            "duplicate judgment of dup for topic q1 (first at line 1; conflicting grades 1 and 2)",
+        ),
+    ]
 
 
 def _messages(path: Path, qrels: Path | None = None, small: bool = False, **checks) -> list:

@@ -154,12 +154,12 @@ class Budget:
         spilled to disk)."""
         return int(max(self.block_lines, self.free_bytes // WHOLE_BYTES_PER_LINE))
 
-    @property
-    def memory_keys(self) -> int:
-        """How many 8-byte keys the validator keeps in memory (a quarter of the free
-        budget; a merge of its blocks briefly holds them twice) before it maps the rest
-        from a temporary file."""
-        return self.free_bytes // 4 // 8
+    def duplicate_keys(self, entry_bytes: int) -> int:
+        """How many keys of its duplicate check (``entry_bytes`` each: hashes and the
+        first line) the validator keeps in memory (a quarter of the free budget; a merge
+        of its blocks briefly holds them twice) before it maps the rest from a temporary
+        file."""
+        return self.free_bytes // 4 // entry_bytes
 
     def in_blocks(self, path: str | os.PathLike) -> bool:
         """Whether the run file ``path`` is scored in blocks: it has more lines than a

@@ -231,7 +231,8 @@ def _bound(checker: Checker, memory: int | None) -> None:
     """Keys of the duplicate check beyond the budget's share go to a temporary file."""
     from ..memory import Budget
 
-    checker.seen_keys.memory_keys = Budget.of(memory).memory_keys
+    keys = checker.seen_keys
+    keys.memory_keys = Budget.of(memory).duplicate_keys(keys.entry_bytes)
 
 
 def validate_qrels(

@@ -3,8 +3,8 @@
 A checker is fed :class:`trecbench.inputs.trec_text.Tokens` chunk by chunk (:mod:`.reader`)
 and reports into a :class:`~.findings.Collector`; every check is vectorised over the columns
 (numpy and pyarrow, no Python loop per line). State kept between chunks is per topic plus
-one compact 64-bit hash per (qid, docno) (:class:`HashSet`) to find duplicates of topics
-that come back in several blocks.
+a 64-bit hash per (qid, docno) with its first line (:class:`SeenKeys`) to find duplicates
+of topics that come back in several blocks, named by their first line whatever the chunks.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from ..inputs import trec_text
 from ..inputs.streams import GZIP_MAGIC
 from ..inputs.trec_text import RUN_FIELDS, SCORE_PATTERN, Tokens
 from ..text_encoding import wide_encoding, wide_file
+from .duplicates import SeenKeys, duplicate_pairs
 from .findings import Collector, ValidationResult
 
 HEADER_WORDS = set(
@@ -105,103 +106,6 @@ def first_per_segment(rows: np.ndarray, segment: np.ndarray) -> np.ndarray:
     return rows[first]
 
 
-def duplicate_pairs(keys: np.ndarray, docno: pa.Array, codes: np.ndarray, line: np.ndarray):
-    """Sorted keys and the row pairs (first, later) holding the same (qid, docno).
-
-    Sorting plain keys is cheap; only rows whose key repeats are sorted with their index.
-    Each later occurrence is paired with the first of the chunk (a third with the first,
-    not the second), ordered by the later's line.
-    """
-    ordered = np.sort(keys)
-    repeated = ordered[1:][ordered[1:] == ordered[:-1]]
-    if not len(repeated):
-        return ordered, np.empty(0, np.int64), np.empty(0, np.int64)
-    rows = np.flatnonzero(np.isin(keys, repeated))
-    rows = rows[np.lexsort((line[rows], keys[rows]))]  # a key's rows in line order
-    pair = np.flatnonzero(keys[rows[1:]] == keys[rows[:-1]])
-    before, second = rows[pair], rows[pair + 1]
-    key_starts = np.flatnonzero(np.r_[True, keys[rows[1:]] != keys[rows[:-1]]])
-    first = rows[key_starts[np.searchsorted(key_starts, pair, "right") - 1]]
-
-    def same_pair(earlier: np.ndarray) -> np.ndarray:
-        # confirmed: a 64-bit hash collision must not invent a duplicate
-        texts = (docno.take(arrow.array(part)) for part in (earlier, second))
-        return arrow.to_numpy(pc.equal(*texts)) & (codes[earlier] == codes[second])
-
-    same = same_pair(before)
-    first = np.where(same_pair(first), first, before)  # a colliding first: the one before
-    first, second = first[same], second[same]
-    later = np.argsort(line[second], kind="stable")
-    return ordered, first[later], second[later]
-
-
-class HashSet:
-    """A compact set of 64-bit keys (8 bytes per line) in sorted numpy blocks.
-
-    Lookups happen for topics that come back after other topics: rare, but for a run whose
-    topics are scattered, every chunk looks up all its keys. So a new chunk's block merges
-    with the last ones until each block is at least twice the next: there are a few blocks
-    to search (logarithmically many) however many chunks came, and each key is merged a
-    few times (a merge briefly holds its keys twice). Beyond ``memory_keys`` keys, the
-    keys in memory go, merged into one block, to a temporary file mapped into memory
-    (:class:`numpy.memmap`): a lookup reads a few pages of each such block, each holds
-    more than ``memory_keys`` keys (so they are few too), and the memory stays bounded
-    however long the file.
-    """
-
-    def __init__(self, memory_keys: int | None = None) -> None:
-        self.blocks: list[np.ndarray] = []
-        self.memory_keys, self.held = memory_keys, 0
-
-    def add(self, sorted_keys: np.ndarray) -> None:
-        if not len(sorted_keys):
-            return
-        while self._in_memory() and len(self.blocks[-1]) < 2 * len(sorted_keys):
-            sorted_keys = self._merged(sorted_keys)
-        if self.memory_keys is not None and self.held + len(sorted_keys) > self.memory_keys:
-            while self._in_memory():
-                sorted_keys = self._merged(sorted_keys)
-            sorted_keys = _on_disk(sorted_keys)
-        else:
-            self.held += len(sorted_keys)
-        self.blocks.append(sorted_keys)
-
-    def _in_memory(self) -> bool:
-        """Whether the last block is in memory (not on disk)."""
-        return bool(self.blocks) and not isinstance(self.blocks[-1], np.memmap)
-
-    def _merged(self, sorted_keys: np.ndarray) -> np.ndarray:
-        """``sorted_keys`` merged with the last block, which it replaces."""
-        last = self.blocks.pop()
-        self.held -= len(last)
-        merged = np.concatenate([last, sorted_keys])
-        merged.sort(kind="stable")  # two sorted runs: one linear merge
-        return merged
-
-    def contains(self, keys: np.ndarray) -> np.ndarray:
-        # sorted needles: each block's binary searches then stay local (in cache, and a
-        # few pages of a block on disk) instead of jumping over the whole block
-        order = np.argsort(keys)
-        needles = keys[order]
-        hit = np.zeros(len(keys), bool)
-        for block in self.blocks:
-            where = np.minimum(np.searchsorted(block, needles), len(block) - 1)
-            hit |= block[where] == needles
-        found = np.empty(len(keys), bool)
-        found[order] = hit
-        return found
-
-
-def _on_disk(values: np.ndarray) -> np.ndarray:
-    """``values`` in a temporary file (deleted when closed), mapped read-only."""
-    import tempfile
-
-    with tempfile.TemporaryFile(prefix="trecbench-keys-") as handle:
-        values.tofile(handle)
-        handle.flush()
-        return np.memmap(handle, dtype=values.dtype, mode="r", shape=values.shape)
-
-
 def classify(tokens: Tokens, first_record: bool, number: int) -> tuple[np.ndarray, np.ndarray]:
     """Masks of comment lines and of a header line.
 
@@ -231,6 +135,8 @@ class Checker:
     kind = "run"
     field_names: tuple[str, ...] = RUN_FIELDS
     swapped_check = "R29"  # the check that says this file looks like the other kind
+    # what a duplicate names of the first occurrence: its line (qrels: and its grade)
+    duplicate_numbers = 1
 
     def __init__(self, path: str, report: Collector):
         self.path, self.report = path, report
@@ -241,7 +147,7 @@ class Checker:
         self.ends_with_newline = True
         # a fatal whole-file problem (UTF-16, double gzip, what convert reads, swapped)
         self.stopped = False
-        self.seen_keys = HashSet()  # (qid, docno) keys of earlier chunks
+        self.seen_keys = SeenKeys(width=self.duplicate_numbers)  # keys of earlier chunks
         # what the file's line numbers are, as a finding citing another one names it
         self.unit = "line"
 
@@ -397,18 +303,42 @@ class Checker:
         elif not self.ends_with_newline:
             self.report.add("R25.newline", self.physical, "line", "no newline at the end of file")
 
-    def _duplicates_of(self, qids: pa.Array, codes: np.ndarray, docno: pa.Array, line, rows=None):
-        """Rows repeating a (qid, docno): ``(first, second)`` pairs within this chunk (see
-        :func:`duplicate_pairs`), and those of ``rows`` (default: all) held by an earlier
-        chunk. ``qids``: the chunk's distinct qids, ``codes`` each row's index into them."""
+    def _duplicates_of(
+        self, qids: pa.Array, codes: np.ndarray, docno: pa.Array, line, rows=None, notes=None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Rows repeating a (qid, docno) of an earlier row, in line order, and for each the
+        numbers of the pair's first occurrence, in this chunk or an earlier one: its line,
+        and its entry of ``notes`` (a number per row; qrels: the grade) after it.
+
+        ``qids``: the chunk's distinct qids, ``codes`` each row's index into them; only the
+        rows of ``rows`` (default: all) may repeat a pair of an earlier chunk."""
         # salted with the qid's hash, not its code (codes change per chunk): one key per
         # (qid, docno) in every chunk
         keys = string_hash(docno, salt=string_hash(qids)[codes])
-        ordered, first, second = duplicate_pairs(keys, docno, codes, line)
-        rows = np.arange(len(keys)) if rows is None else rows
-        again = rows[self.seen_keys.contains(keys[rows])] if len(rows) else rows
-        self.seen_keys.add(ordered)
-        return first, second, again
+        key_first, first, second = duplicate_pairs(keys, docno, codes, line)
+        numbers = line[:, None] if notes is None else np.column_stack((line, notes))
+        # a key's rows are all asked or none (one topic): its first row asks for them all
+        asked = np.arange(len(key_first))
+        if rows is not None:
+            may = np.zeros(len(keys), bool)
+            may[rows] = True
+            asked = asked[may[key_first]]
+        held, earlier_numbers = self.seen_keys.lookup(keys[key_first[asked]])  # ascending
+        new = np.ones(len(key_first), bool)
+        new[asked[held]] = False
+        self.seen_keys.add(keys[key_first[new]], numbers[key_first[new]])
+        if not held.any():
+            return second, numbers[first]
+        # every row of a pair an earlier chunk holds repeats it, named by its first line
+        # there (a repeat within this chunk too, once)
+        held_keys = keys[key_first[asked[held]]]
+        earlier = np.flatnonzero(np.isin(keys, held_keys))
+        earlier_numbers = earlier_numbers[np.searchsorted(held_keys, keys[earlier])]
+        in_chunk = ~np.isin(second, earlier)
+        repeats = np.concatenate((second[in_chunk], earlier))
+        order = np.argsort(line[repeats], kind="stable")
+        firsts = np.concatenate((numbers[first[in_chunk]], earlier_numbers))
+        return repeats[order], firsts[order]
 
     def finish(self) -> None:
         raise NotImplementedError

@@ -22,6 +22,7 @@ class QrelsChecker(Checker):
     kind = "qrels"
     field_names = QRELS_FIELDS
     swapped_check = "Q11"
+    duplicate_numbers = 2  # the first judgment's line and grade (as written: its number)
 
     def __init__(self, path: str, report: Collector, relevance_level: int, collect_judged: bool):
         super().__init__(path, report)
@@ -30,6 +31,10 @@ class QrelsChecker(Checker):
         self.max_grade: dict[str, int] = {}
         self.first_line: dict[str, int] = {}
         self.judged: list[pa.Array] = []
+        # each grade as written, numbered as it first comes (a duplicate's first grade is
+        # kept as its number, for the earlier chunks)
+        self.grade_numbers: dict[str, int] = {}
+        self.grade_texts: list[str] = []
         self.last_comment_line = -1
         self.last_record_line = -1
 
@@ -138,23 +143,19 @@ class QrelsChecker(Checker):
         encoded = pc.dictionary_encode(qid)
         codes = arrow.to_numpy(encoded.indices).astype(np.int64)
         names = encoded.dictionary.to_pylist()
-        first, second, hits = self._duplicates_of(encoded.dictionary, codes, docno, line)
+        repeats, first = self._duplicates_of(
+            encoded.dictionary, codes, docno, line, notes=self._grade_numbers(rel)
+        )
 
         def duplicate(i: int) -> str:
-            a, b = rel[int(first[i])].as_py(), rel[int(second[i])].as_py()
-            topic, docid = names[codes[second[i]]], docno[int(second[i])].as_py()
-            return wording.duplicate_judgment(docid, topic, line[first[i]], a, b, self.unit)
+            row, (at, grade) = int(repeats[i]), first[i]
+            topic, docid = names[codes[row]], docno[row].as_py()
+            again = rel[row].as_py()
+            return wording.duplicate_judgment(
+                docid, topic, at, self.grade_texts[grade], again, self.unit
+            )
 
-        add("Q5", line[second], "docno", duplicate)
-        add(
-            "Q5",
-            line[hits],
-            "docno",
-            lambda i: (
-                f"duplicate judgment of {docno[int(hits[i])].as_py()} for topic "
-                f"{names[codes[hits[i]]]} (judged in an earlier part of the file)"
-            ),
-        )
+        add("Q5", line[repeats], "docno", duplicate)
         # per topic: the highest grade and the first line
         top = np.full(len(names), NO_GRADE)
         np.maximum.at(top, codes[small], grades[small])
@@ -167,6 +168,17 @@ class QrelsChecker(Checker):
             judged = small & (grades >= 0)
             index = arrow.array(np.flatnonzero(judged))
             self.judged.append(pair_text(qid.take(index), docno.take(index)))
+
+    def _grade_numbers(self, rel: pa.Array) -> np.ndarray:
+        """Each row's grade as written, as its number in :attr:`grade_texts`."""
+        encoded = pc.dictionary_encode(rel)
+        numbers = []
+        for text in encoded.dictionary.to_pylist():  # the distinct grades: a few
+            if text not in self.grade_numbers:
+                self.grade_numbers[text] = len(self.grade_texts)
+                self.grade_texts.append(text)
+            numbers.append(self.grade_numbers[text])
+        return np.array(numbers, np.int64)[arrow.to_numpy(encoded.indices)]
 
     def finish(self) -> None:
         if self.stopped:

@@ -137,11 +137,10 @@ CATALOGUE = (
            "and leading zeros included) is no document of the collection."),
     _check("R7", "EEEE", "duplicate docno within a topic (also beyond the depth cut, across "
            "blocks)",
-           "trec_eval stops with 'duplicate docs' (exit 4). Each repeat is named with the "
-           "document's first line (a third d1 with the first, not the second), but for "
-           "a topic split into blocks that the streaming reader meets in different chunks "
-           "(R20): the later line alone, 'listed in an earlier block of the topic' (of "
-           "earlier chunks only a 64-bit hash of each qid and docno is kept, no line).",
+           "trec_eval stops with 'duplicate docs' (exit 4). Each repeat is said once, named "
+           "with the document's first line (a third d1 with the first, not the second), "
+           "also for a topic split into blocks (R20) that the streaming reader meets in "
+           "different chunks.",
            fix="keeps the first occurrence in trec_eval's order"),
     _check("R8", "EEWE", "topic deeper than `--max-depth`",
            "More documents than the depth allowed (default 1,000, TREC's usual submission "

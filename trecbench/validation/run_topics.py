@@ -205,25 +205,16 @@ class TopicChecks:
     def _duplicates(self, rows: Rows, codes, names_array, segment, prior, qname) -> None:
         # only topics seen before can repeat a document of an earlier chunk
         again = np.flatnonzero(prior[segment] > 0)
-        first, second, hits = self.duplicates_of(names_array, codes, rows.docno, rows.line, again)
+        repeats, first = self.duplicates_of(names_array, codes, rows.docno, rows.line, again)
         self.report.add_many(
             "R7",
-            rows.line[second],
+            rows.line[repeats],
             "docno",
             lambda i: wording.duplicate_docno(
-                rows.docno[int(second[i])].as_py(),
-                qname[segment[second[i]]],
-                rows.line[first[i]],
+                rows.docno[int(repeats[i])].as_py(),
+                qname[segment[repeats[i]]],
+                first[i, 0],
                 self.unit(),
-            ),
-        )
-        self.report.add_many(
-            "R7",
-            rows.line[hits],
-            "docno",
-            lambda i: (
-                f"duplicate docno {rows.docno[int(hits[i])].as_py()} in topic "
-                f"{qname[segment[hits[i]]]} (listed in an earlier block of the topic)"
             ),
         )
 
