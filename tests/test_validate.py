@@ -1336,6 +1336,89 @@ def test_a_judgment_repeated_across_chunks_is_said_once_naming_its_first_line(tm
     ]
 
 
+SWAPPED_RUN = (
+    "this looks like qrels, not a run (every line has 4 fields, an integer last): are the "
+    "run and qrels arguments swapped?"
+)
+SHORT_RUN_LINE = "expected 6 fields (qid Q0 docno rank score tag), found 4"
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "validate", "expected"),
+    [
+        # a run line last, without its newline (it was a chunk of its own, and only the
+        # first chunk was looked at: "every line has 4 fields", "1 line")
+        (
+            "mixnf.run",
+            "q1 0 a 1\nq1 Q0 a 1 2.0 t",
+            validate_run,
+            [("R1", 1, SHORT_RUN_LINE), ("R25", 2, "no newline at the end of file")],
+        ),
+        (
+            "mixnf.qrels",
+            "q1 Q0 a 1 2.0 t\nq1 0 a 1",
+            validate_qrels,
+            [
+                ("Q1", 1, "expected 4 fields (qid iter docno rel), found 6"),
+                ("R25", 2, "no newline at the end of file"),
+            ],
+        ),
+        (
+            "r32nf.run",
+            "q1 d1 1\nq1 Q0 d2 1 2 t",
+            validate_run,
+            [
+                (
+                    "R1",
+                    1,
+                    "expected 6 fields (qid Q0 docno rank score tag), found 3 (an MS MARCO qid "
+                    "pid rank run? convert it with 'trecbench convert msmarco')",
+                ),
+                ("R25", 2, "no newline at the end of file"),
+            ],
+        ),
+        # qrels lines for many chunks, then a run line: every qrels line is said
+        (
+            "late.run",
+            "".join(f"q1 0 d{i} 1\n" for i in range(6)) + "q1 Q0 d9 1 2.0 t\n",
+            validate_run,
+            [("R1", line, SHORT_RUN_LINE) for line in range(1, 7)],
+        ),
+        # qrels to the end, after blank lines: one finding, whatever chunk they end in
+        (
+            "qrels.run",
+            "\n" * 30 + "".join(f"q1 0 d{i} 1\n" for i in range(6)),
+            validate_run,
+            [("R29", None, SWAPPED_RUN)],
+        ),
+        (
+            "msmarco.run",
+            "".join(f"1 d{i} {i + 1}\n" for i in range(6)),
+            validate_run,
+            [
+                (
+                    "R32",
+                    None,
+                    "3 fields on every line (an MS MARCO qid pid rank run?), not a TREC run: "
+                    "convert it first (trecbench convert msmarco; docs/convert.md)",
+                )
+            ],
+        ),
+    ],
+)
+def test_whole_file_verdicts_read_every_line_whatever_the_chunks(
+    tmp_path, name, text, validate, expected
+):
+    """R29, Q11 and R32 say of the file what all of its lines show, whatever the chunk
+    size (they looked at the first chunk only), and the lines are all counted."""
+    path = tmp_path / name
+    path.write_text(text)
+    assert _same_whatever_the_chunks(validate, path) == expected
+    assert validate(path, chunk_bytes=20).counts["lines"] == text.count("\n") + (
+        not text.endswith("\n")
+    )
+
+
 def _messages(path: Path, qrels: Path | None = None, small: bool = False, **checks) -> list:
     """``(file name, line, rule, message)`` of each finding of the general path, or of the
     small path (:mod:`trecbench.validation.small`, what validate takes for small plain

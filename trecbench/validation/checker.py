@@ -10,6 +10,8 @@ of topics that come back in several blocks, named by their first line whatever t
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import NamedTuple
 
 import numpy as np
 import pyarrow as pa
@@ -20,6 +22,7 @@ from ..hash_index import string_hash
 from ..inputs import trec_text
 from ..inputs.streams import GZIP_MAGIC
 from ..inputs.trec_text import RUN_FIELDS, SCORE_PATTERN, Tokens
+from ..inputs.unconverted import columns_message
 from ..text_encoding import wide_encoding, wide_file
 from .duplicates import SeenKeys, duplicate_pairs
 from .findings import Collector, ValidationResult
@@ -106,6 +109,14 @@ def first_per_segment(rows: np.ndarray, segment: np.ndarray) -> np.ndarray:
     return rows[first]
 
 
+class Verdict(NamedTuple):
+    """A whole-file finding said of a file's first data lines (its ``check``), and whether
+    later lines bear it out (``holds(tokens)``)."""
+
+    check: str
+    holds: Callable[[Tokens], bool]
+
+
 def classify(tokens: Tokens, first_record: bool, number: int) -> tuple[np.ndarray, np.ndarray]:
     """Masks of comment lines and of a header line.
 
@@ -145,8 +156,15 @@ class Checker:
         self.records = 0  # data lines that are not comments or a header
         self.read_as_data = 0  # lines trec_eval 9.0.8 reads (comments too): R9.empty
         self.ends_with_newline = True
-        # a fatal whole-file problem (UTF-16, double gzip, what convert reads, swapped)
+        # refused at its first bytes (UTF-16, double gzip): read no further
         self.stopped = False
+        # not read as this kind: stopped, or a whole-file verdict that held to the end
+        self.refused = False
+        # a whole-file verdict (what convert reads, the other kind) stands for the findings
+        # of every line, held apart until a line breaks it: decided by the first data lines
+        # (whichever chunk they are in), weighed against every later chunk
+        self.decided = False
+        self.verdict: Verdict | None = None
         self.seen_keys = SeenKeys(width=self.duplicate_numbers)  # keys of earlier chunks
         # what the file's line numbers are, as a finding citing another one names it
         self.unit = "line"
@@ -160,17 +178,43 @@ class Checker:
             starts = self.physical == 0
             self.physical += tokens.n_physical_lines
             self.ends_with_newline = tokens.ends_with_newline
-            whole_file = (self._head, self._unconverted, self._swapped)
-            if starts and any(check(tokens) for check in whole_file):
-                self.stopped = True
+            if starts and self._head(tokens):
+                self.stopped = self.refused = True
                 return
-        if tokens.ir_metadata is not None:
-            self._ir_metadata(tokens.ir_metadata)
-        self._bytes(tokens)
-        if tokens.table:
-            self._ids(tokens)
         if len(tokens):
-            self._rows(tokens)
+            self._weigh(tokens)
+        with self.report.apart(hold=not self.decided or self.verdict is not None):
+            if tokens.ir_metadata is not None:
+                self._ir_metadata(tokens.ir_metadata)
+            self._bytes(tokens)
+            if tokens.table:
+                self._ids(tokens)
+            if len(tokens):
+                self._rows(tokens)
+
+    def _weigh(self, tokens: Tokens) -> None:
+        """Decide the whole-file verdict on the first data lines, or weigh it against
+        later ones: a chunk it does not hold for overturns it, and the findings held apart
+        are said (the verdict depends on the file, not on where its chunks end)."""
+        if not self.decided:
+            self.decided = True
+            self.verdict = self._unconverted(tokens) or self._swapped(tokens)
+            if self.verdict is None:
+                self.report.release()
+        elif self.verdict is not None and not self.verdict.holds(tokens):
+            self.report.retract(self.verdict.check)
+            self.verdict = None
+            self.report.release()
+
+    def _settle(self) -> bool:
+        """At the end of the file: whether it is refused as a whole (a verdict that held
+        to the end stands alone, the findings held apart dropped)."""
+        if self.verdict is not None:
+            self.report.discard()
+            self.refused = True
+        else:
+            self.report.release()  # a file without data lines: nothing decided
+        return self.refused
 
     def _ir_metadata(self, found) -> None:
         """A run's ir_metadata block: noted (R30), or bad at its line (R30.malformed)."""
@@ -198,20 +242,27 @@ class Checker:
             add("R23.bom", 1, self.field_names[0], trec_text.BOM_IN_FIRST_QID + fix)
         return False
 
-    def _unconverted(self, tokens: Tokens) -> bool:
-        """One finding for a first chunk that is what ``trecbench convert`` reads (JSON,
+    def _unconverted(self, tokens: Tokens) -> Verdict | None:
+        """One finding for first data lines that are what ``trecbench convert`` reads (JSON,
         three fields on every line) and no TREC text of this kind."""
         message = trec_text.unconverted(tokens, self.kind)
-        if message is not None:
-            self.report.add(trec_text.UNCONVERTED_RULES[self.kind], None, None, message)
-        return message is not None
+        if message is None:
+            return None
+        check = trec_text.UNCONVERTED_RULES[self.kind]
+        self.report.add(check, None, None, message)
+        if message != columns_message(self.kind):  # JSON, told by the file's first bytes
+            return Verdict(check, lambda later: True)
+        return Verdict(check, lambda later: trec_text.unconverted(later, self.kind) == message)
 
-    def _swapped(self, tokens: Tokens) -> bool:
-        """One finding for a first chunk that has the other kind's shape on every line."""
+    def _swapped(self, tokens: Tokens) -> Verdict | None:
+        """One finding for first data lines that have the other kind's shape on every line."""
         found = trec_text.other_kind(tokens, self.kind)
-        if found is not None:
-            self.report.add(self.swapped_check, None, None, trec_text.swapped_message(found))
-        return found is not None
+        if found is None:
+            return None
+        self.report.add(self.swapped_check, None, None, trec_text.swapped_message(found))
+        return Verdict(
+            self.swapped_check, lambda later: trec_text.other_kind(later, self.kind) == found
+        )
 
     def _bytes(self, tokens: Tokens) -> None:
         add = self.report.add_many
@@ -345,6 +396,8 @@ class Checker:
 
     def result(self, topics: int, qrels_info=None) -> ValidationResult:
         report = self.report
+        if self.refused:  # not read as this kind: no record or topic of it
+            topics = self.records = 0
         counts = report.counts(lines=self.physical, records=self.records, topics=topics)
         return ValidationResult(
             self.path, self.kind, report.findings(), counts, qrels_info, dict(report.checks)

@@ -4,7 +4,8 @@ the result of validating a file."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -109,6 +110,57 @@ class Collector:
         self.checks: Counter[str] = Counter()
         self.rules: Counter[str] = Counter()
         self.severities: Counter[str] = Counter()
+        # findings kept apart (:meth:`apart`) until released or discarded
+        self.held: Collector | None = None
+        self.holding = False
+
+    @contextmanager
+    def apart(self, hold: bool = True) -> Iterator[None]:
+        """Within, with ``hold``, what is added is kept apart, until :meth:`release` adds
+        it (as if added then) or :meth:`discard` drops it: the findings of lines that a
+        whole-file finding may stand for, until the rest of the file says whether it does."""
+        if not hold:
+            yield
+            return
+        if self.held is None:
+            self.held = Collector(self.path, self.profile, self.limit)
+        self.holding = True
+        try:
+            yield
+        finally:
+            self.holding = False
+
+    def release(self) -> None:
+        """Add what was kept apart (kept up to the limit, all counted)."""
+        held, self.held = self.held, None
+        if held is None:
+            return
+        for key, found in held.kept.items():
+            kept = self.kept.setdefault(key, [])
+            kept.extend(found[: self.limit - len(kept)])
+        self.checks.update(held.checks)
+        self.rules.update(held.rules)
+        self.severities.update(held.severities)
+
+    def discard(self) -> None:
+        """Drop what was kept apart."""
+        self.held = None
+
+    def retract(self, key: str) -> None:
+        """Take back the last finding of check ``key`` (a whole-file finding a later line
+        proved wrong)."""
+        check = CHECKS[key]
+        for counter, name in (
+            (self.checks, key),
+            (self.rules, check.rule),
+            (self.severities, check.severity(self.profile)),
+        ):
+            counter[name] -= 1
+            if not counter[name]:
+                del counter[name]
+        kept = self.kept.get(key, [])
+        if len(kept) > self.checks[key]:  # it was kept (under the limit): the last kept
+            kept.pop()
 
     def add(self, key: str, line: int | None, fld: str | None, message: str, count: int = 1):
         self.add_many(key, [line], fld, lambda _: message, count)
@@ -124,6 +176,9 @@ class Collector:
         """Record ``count`` (default ``len(lines)``) findings; build messages for kept ones."""
         total = len(lines) if count is None else count
         if total == 0:
+            return
+        if self.holding:
+            self.held.add_many(key, lines, fld, message, count)
             return
         check = CHECKS[key]
         severity = check.severity(self.profile)

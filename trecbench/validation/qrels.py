@@ -181,7 +181,7 @@ class QrelsChecker(Checker):
         return np.array(numbers, np.int64)[arrow.to_numpy(encoded.indices)]
 
     def finish(self) -> None:
-        if self.stopped:
+        if self._settle():
             return
         self._finish_file()
         if self.cut_short:  # broke off (R27): the rest of a topic, the last line, unread
@@ -218,7 +218,7 @@ class QrelsChecker(Checker):
     def info(self) -> QrelsInfo | None:
         """What run checks compare against; None when the file was not read as qrels
         (UTF-16, doubly gzipped, or a run given as qrels)."""
-        if self.stopped:
+        if self.refused:
             return None
         judged = None
         if self.collect_judged:

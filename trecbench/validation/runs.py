@@ -239,7 +239,7 @@ class RunChecker(Checker):
             self.tags_seen.update(new)
 
     def finish(self) -> None:
-        if self.stopped:
+        if self._settle():
             return
         if self.carry is not None and len(self.carry):
             self.blocks.check(self.carry)
