@@ -1419,6 +1419,18 @@ def test_whole_file_verdicts_read_every_line_whatever_the_chunks(
     )
 
 
+def test_a_doubly_gzipped_file_counts_no_line(tmp_path):
+    """A file gzipped twice is refused in one line and none of its binary content counts
+    as lines (it said "745 lines" of a run gzipped twice)."""
+    path = tmp_path / "twice.run.gz"
+    text = "".join(f"q1 Q0 d{i} {i + 1} {1000 - i} t\n" for i in range(20000))
+    path.write_bytes(gzip.compress(gzip.compress(text.encode()), mtime=0))
+    result = validate_run(path)
+    found = [(f.rule, f.line, f.message) for f in result.findings]
+    assert found == [("R27", None, "the file is gzip-compressed twice; decompress it once more")]
+    assert (result.counts["lines"], result.counts["records"]) == (0, 0)
+
+
 def _messages(path: Path, qrels: Path | None = None, small: bool = False, **checks) -> list:
     """``(file name, line, rule, message)`` of each finding of the general path, or of the
     small path (:mod:`trecbench.validation.small`, what validate takes for small plain

@@ -180,6 +180,7 @@ class Checker:
             self.ends_with_newline = tokens.ends_with_newline
             if starts and self._head(tokens):
                 self.stopped = self.refused = True
+                self.physical = 0  # not TREC text: no line of it is counted
                 return
         if len(tokens):
             self._weigh(tokens)
