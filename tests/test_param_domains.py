@@ -338,3 +338,35 @@ def test_min_rel_at_or_above_the_qrels_largest_grade_is_refused_in_one_line():
             str(ROOT / "runs" / "tfidf-word.run"),
             ["INST(min_rel=5)"],
         )
+
+
+# one topic: d1 and d3 relevant, d2 judged not; the run ranks dX (unjudged), d1, d3
+ONE_TOPIC_QRELS = {"1": {"d1": 1, "d2": 0, "d3": 1}}
+ONE_TOPIC_RUN = {"1": {"dX": 3.0, "d1": 2.0, "d3": 1.0}}
+
+
+@pytest.mark.parametrize(
+    ("spelling", "said", "te908", "te100"),
+    [  # te908, te100: what trec_eval 9.0.8 and 10.0 print for it on these inputs
+        ("ndcg.x=5", "the grade 'x' is no integer: trec_eval 9.0.8 reads it as grade 0", 0.1845,
+         0.6934),
+        ("ndcg.1.5=2", "the grade '1.5' is no integer: trec_eval 9.0.8 reads it as grade 1",
+         0.6934, 0.6934),
+        ("ndcg.=3", "the grade '' is no integer: trec_eval 9.0.8 reads it as grade 0", 0.2738,
+         0.6934),
+        ("ndcg.99999999999=1", r"a grade of the gain map must be in \[-2147483648, 2147483647\]",
+         0.6934, 0.6934),
+    ],
+)  # fmt: skip
+def test_a_gain_map_grade_trec_eval_misreads_is_warned_of(spelling, said, te908, te100):
+    """The gain side of a pair read in part was warned of, the grade side not: ndcg.x=5
+    printed 9.0.8's ndcg.0=5 (atol reads x as 0; 10.0 leaves the pair out) without a word."""
+    import trecbench
+
+    for compat, printed in (("9.0.8", te908), ("10.0", te100)):
+        with pytest.warns(ParameterDomainWarning, match=said):
+            got = trecbench.evaluate(ONE_TOPIC_QRELS, ONE_TOPIC_RUN, [spelling], compat=compat)
+        assert round(got.to_frame().iloc[0, 0], 4) == printed
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # an integer grade in a C int says nothing
+        parse_measure("ndcg.0=5,2147483647=1,-2147483648=2")

@@ -41,7 +41,6 @@ from ..errors import (
     ParameterDomainWarning,
     TrecbenchError,
     UsageError,
-    excerpt,
     shortened,
 )
 from ..trec_eval import compat
@@ -61,13 +60,11 @@ from .suggestions import cutoff_example, did_you_mean, needs_cutoff
 from .trec_params import (
     MeasureParameterError,
     c_atof,
-    c_atol,
     check_params,
     float_cutoffs,
     long_cutoffs,
+    misread,
     numbers_outside,
-    partly_read,
-    saturated,
 )
 
 
@@ -445,15 +442,7 @@ def _check_domains(measure: Measure) -> None:
         asked = (measure.requested or "").strip()
         given = f"{definition.trec_name}."  # the list as written (a float list is rewritten)
         written = asked[len(given) :] if asked.startswith(given) else measure.params
-        problems += [
-            f"trec_eval reads {value!r} only in part (what follows its number is ignored)"
-            for value in partly_read(definition, written)
-        ]
-        problems += [
-            f"trec_eval reads {excerpt(value)} as {c_atol(value)} (C's atol holds a number "
-            "beyond a long at its limit)"
-            for value in saturated(definition, written)
-        ]
+        problems += misread(definition, written)
     for key, value in measure.options:
         param = definition.param(key)
         problem = None if param is None else param.check(dict(value) if key == "gains" else value)

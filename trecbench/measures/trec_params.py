@@ -7,8 +7,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..errors import TrecbenchError
+from ..errors import TrecbenchError, excerpt
 from ..trec_eval.clib import atol_saturates, c_atof, c_atol, read_whole
+from .params import GRADE
 from .registry import (
     FLOAT_CUTOFF,
     FLOAT_CUTOFFS,
@@ -97,7 +98,54 @@ def numbers_outside(definition: Definition, params: str | None) -> list[str]:
         elif definition.numbers is not None:
             label = None if name is None else f"the gain of grade {name}"
             problems.append(definition.numbers.problem(value, label))
+    # a grade no qrels can hold (its grades are C ints): the gain it names is never used
+    problems += [
+        GRADE.problem(c_atol(grade), "a grade of the gain map")
+        for grade in _grades(definition, params)
+    ]
     return [p for p in problems if p]
+
+
+def _grades(definition: Definition, params: str) -> list[str]:
+    """The grades of a gain map as written (``ndcg.1=3,x=2``: ``1``, ``x``): the names of
+    its pairs but a parameter's (``rbp.p=0.8``)."""
+    if definition.trec_params != PAIRS:
+        return []
+    names = (part.partition("=")[0] for part in params.split(","))
+    return [name for name in names if definition.param(name) is None]
+
+
+def misread(definition: Definition, written: str) -> list[str]:
+    """What trec_eval reads otherwise than ``written`` (a trec_eval parameter list as
+    given) says, one line each: numbers read only in part, cutoffs beyond a C long, and
+    gain map grades that are no integer (:func:`misread_grades`)."""
+    problems = [
+        f"trec_eval reads {value!r} only in part (what follows its number is ignored)"
+        for value in partly_read(definition, written)
+    ]
+    problems += [
+        f"trec_eval reads {excerpt(value)} as {c_atol(value)} (C's atol holds a number "
+        "beyond a long at its limit)"
+        for value in saturated(definition, written)
+    ]
+    return problems + misread_grades(definition, written)
+
+
+def misread_grades(definition: Definition, params: str) -> list[str]:
+    """A line for each grade of a gain map that is no integer (``ndcg.x=5``, ``1.5=2``,
+    ``=3``): 9.0.8 reads it with C's ``atol`` (``x`` is grade 0, ``1.5`` grade 1), 10.0
+    leaves its pair out (``valid_int``), as the versions that have the family do."""
+    readings = []
+    for grade in _grades(definition, params):
+        if read_whole(grade, True):
+            continue
+        done = []
+        if "9.0.8" in definition.trec_eval:
+            done.append(f"9.0.8 reads it as grade {c_atol(grade)} (C's atol)")
+        if "10.0" in definition.trec_eval:
+            done.append("10.0 leaves its pair out")
+        readings.append(f"the grade {excerpt(grade)} is no integer: trec_eval {', '.join(done)}")
+    return readings
 
 
 def partly_read(definition: Definition, params: str) -> list[str]:
